@@ -1,0 +1,85 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "bridgemessage.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <vector>
+
+/// Status of a step (DESIGN.md glossary).
+enum class StepStatus { Queued, Running, Retrying, Waiting, Succeeded, Failed, Memoized, Cancelled };
+/// Status of a run (DESIGN.md glossary).
+enum class RunStatus { Running, Waiting, Completed, Failed, TimedOut, Cancelled, Suspended };
+
+/// Lower-case wire/journal names: "succeeded", "timed_out", …
+QString stepStatusName(StepStatus status);
+QString runStatusName(RunStatus status);
+std::optional<StepStatus> stepStatusFromName(const QString &name);
+std::optional<RunStatus> runStatusFromName(const QString &name);
+bool isFinal(StepStatus status);
+bool isFinal(RunStatus status);
+
+/// One execution of a step's handler. Times are ms since the Unix epoch.
+struct Attempt
+{
+    int number = 0;                 ///< 1-based
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;             ///< 0 while running
+    bool succeeded = false;
+    std::optional<BridgeError> error;
+    QByteArray output;              ///< captured handler output (stderr of a command)
+};
+
+/// One tool call within a run.
+struct Step
+{
+    QString runId;
+    QString callId;                 ///< the id the script gave the call
+    int sequence = 0;               ///< 1-based order of arrival within the run
+    QString tool;
+    nlohmann::json args = nlohmann::json::object();
+    QString idempotencyKey;         ///< stable across attempts: "<runId>:<sequence>"
+    StepStatus status = StepStatus::Queued;
+    int maxAttempts = 1;
+    std::vector<Attempt> attempts;
+    std::optional<nlohmann::json> result;
+    std::optional<BridgeError> error;
+    qint64 queuedAt = 0;
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+    qint64 nextAttemptAt = 0;       ///< while Retrying: when the next attempt starts
+
+    qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }
+    /// "2/3": attempts made / attempts allowed.
+    QString attemptsText() const;
+    /// The current attempt, or nullptr before the first one.
+    const Attempt *currentAttempt() const { return attempts.empty() ? nullptr : &attempts.back(); }
+};
+
+/// A person's answer to a pending call (DESIGN.md "Manual answers").
+struct ManualAnswer
+{
+    bool isError = false;
+    nlohmann::json result;   ///< when !isError
+    QString message;         ///< when isError
+    bool retryable = false;  ///< when isError
+};
+
+/// A run as the journal records it. Times in ms since the Unix epoch.
+struct RunRecord
+{
+    QString id;
+    QString projectDir;
+    QString scriptPath;
+    RunStatus status = RunStatus::Running;
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+    int exitCode = -1;
+    QString error;           ///< why the run failed/timed out, in words
+};

@@ -1,0 +1,68 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <vector>
+
+/// How a tool's calls are answered (DESIGN.md glossary, "handler kinds").
+enum class HandlerKind {
+    Mock,    ///< a scripted sequence of results/errors/delays
+    Manual,  ///< a person answers every call (a pending call)
+    Command, ///< a host command: JSON args on stdin, JSON result on stdout
+    Python,  ///< a method of a `class Tools` file (trusted tool worker; a later issue)
+};
+
+QString handlerKindName(HandlerKind kind);
+
+/// Retry policy of a step (DESIGN.md "Steps: the engine"). Times in milliseconds;
+/// 0 for a timeout means "no bound".
+struct RetryPolicy
+{
+    int maxAttempts = 3;
+    int initialBackoffMs = 500;
+    double factor = 2.0;
+    int maxBackoffMs = 30000;
+    double jitter = 0.2; ///< fraction of the backoff added or removed at random
+    int attemptTimeoutMs = 30000;
+    int totalTimeoutMs = 0;
+};
+
+/// One entry of a mock tool's sequence. Entry i answers the i-th attempt made on the
+/// tool within a run; after the last entry, the last one repeats.
+struct MockResponse
+{
+    bool isError = false;
+    nlohmann::json result;     ///< for a result entry
+    QString errorMessage;      ///< for an error entry
+    bool retryable = true;     ///< for an error entry
+    int delayMs = 0;           ///< wait before answering
+};
+
+/// A tool as declared in `toolstudio.json` (name, description, input_schema,
+/// optional output_schema, handler, tags, active flag, retry policy).
+struct Tool
+{
+    QString name;
+    QString description;
+    nlohmann::json inputSchema = nlohmann::json::object();
+    std::optional<nlohmann::json> outputSchema;
+    /// Top-level property names of input_schema in declaration order; positional
+    /// arguments are mapped onto these.
+    QStringList parameterOrder;
+    HandlerKind handler = HandlerKind::Mock;
+    QStringList tags;
+    bool active = true;
+    RetryPolicy retry;
+
+    std::vector<MockResponse> mockSequence; ///< Mock handlers
+    QStringList command;                    ///< Command handlers: argv, run in the project dir
+
+    /// Tool names must match ^[A-Za-z][A-Za-z0-9_]{0,63}$ (DESIGN.md glossary).
+    static bool isValidName(const QString &name);
+};

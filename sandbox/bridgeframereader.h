@@ -1,0 +1,42 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// Splits a byte stream into `\n`-terminated lines without ever buffering more than
+/// `maxLineBytes` of one line (SANDBOX.md: "A line longer than the request cap is
+/// refused without buffering it whole").
+///
+/// feed() appends bytes and returns the events they complete, in order: a complete
+/// line (without '\n'), or an oversized line (its total length, counted while it is
+/// skipped, reported once its '\n' arrives or when `flushOversized` is called).
+class BridgeFrameReader
+{
+public:
+    struct Event
+    {
+        enum Kind { Line, Oversized } kind = Line;
+        std::string line;        ///< the line, for Line
+        std::size_t length = 0;  ///< bytes in the line without '\n'
+    };
+
+    explicit BridgeFrameReader(std::size_t maxLineBytes);
+
+    std::vector<Event> feed(std::string_view bytes);
+
+    /// Bytes of an unfinished line held so far (at most maxLineBytes).
+    std::size_t pendingBytes() const { return m_buffer.size(); }
+    /// True while the reader is skipping the rest of an oversized line.
+    bool skipping() const { return m_skipping; }
+    std::size_t maxLineBytes() const { return m_maxLineBytes; }
+
+private:
+    std::size_t m_maxLineBytes;
+    std::string m_buffer;
+    bool m_skipping = false;
+    std::size_t m_skippedLength = 0;
+};

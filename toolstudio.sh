@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 Tool Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# One command to set up, build and run Tool Studio on Debian 12.
+#   ./toolstudio.sh          install what is missing, build, open the studio on an example
+#                            (headless run of the example when there is no display)
+#   ./toolstudio.sh test     the same setup, then every test suite (offscreen)
+#   ./toolstudio.sh bench    Release build, then the benchmark table
+#   ./toolstudio.sh ARGS...  pass ARGS to the built toolstudio (e.g. run PROJECT)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+BUILD_DIR="$ROOT/build"
+EXAMPLE="$ROOT/resources/examples/exchange-rate"
+
+# Every Debian package the build, the tests and the sandboxed interpreters need.
+PACKAGES=(
+    cmake ninja-build g++ pkg-config
+    qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
+    libqt6sql6-sqlite libqscintilla2-qt6-dev libquazip1-qt6-dev
+    nlohmann-json3-dev libvalijson-dev libseccomp-dev
+    libgl-dev python3 bash nodejs
+)
+
+log() { printf '[toolstudio] %s\n' "$*" >&2; }
+
+install_packages() {
+    local missing=()
+    local pkg
+    for pkg in "${PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+            missing+=("$pkg")
+        fi
+    done
+    if [ "${#missing[@]}" -eq 0 ]; then
+        return
+    fi
+    log "installing Debian packages: ${missing[*]}"
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null; then
+            log "error: packages missing and sudo is not available; install as root: apt-get install ${missing[*]}"
+            exit 1
+        fi
+        sudo=(sudo)
+    fi
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+generator_args() {
+    if command -v ninja >/dev/null; then echo "-GNinja"; fi
+}
+
+build() {
+    local dir="$1"; shift
+    if [ ! -f "$dir/CMakeCache.txt" ]; then
+        log "configuring in ${dir#"$ROOT"/}"
+        cmake -S "$ROOT" -B "$dir" $(generator_args) "$@" >/dev/null
+    fi
+    log "building"
+    cmake --build "$dir" --parallel "$(nproc)"
+}
+
+install_packages
+
+case "${1:-}" in
+test)
+    shift
+    build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug
+    export QT_QPA_PLATFORM=offscreen
+    cd "$BUILD_DIR"
+    exec ctest --output-on-failure --timeout 600 "$@"
+    ;;
+bench)
+    shift
+    build "$ROOT/build-release" -DCMAKE_BUILD_TYPE=Release -DTOOLSTUDIO_BUILD_TESTS=OFF -DTOOLSTUDIO_BUILD_BENCHMARKS=ON
+    exec "$ROOT/build-release/tests/benchmarks/toolstudio-bench" "$@"
+    ;;
+"")
+    build "$BUILD_DIR"
+    if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+        exec "$BUILD_DIR/app/toolstudio" "$EXAMPLE"
+    fi
+    log "no display (DISPLAY and WAYLAND_DISPLAY are unset): running the example headless"
+    status=0
+    "$BUILD_DIR/app/toolstudio" run "$EXAMPLE" || status=$?
+    log "to open the window, run ./toolstudio.sh from a desktop session, or under Xvfb:"
+    log "  xvfb-run -a ./toolstudio.sh"
+    exit "$status"
+    ;;
+*)
+    build "$BUILD_DIR"
+    exec "$BUILD_DIR/app/toolstudio" "$@"
+    ;;
+esac
