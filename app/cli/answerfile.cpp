@@ -1,3 +1,62 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// placeholder: not written yet
+#include "answerfile.h"
+
+#include "jsonerror.h"
+
+#include <QFile>
+#include <QObject>
+
+std::optional<AnswerFile> AnswerFile::load(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QObject::tr("%1: cannot read the answers file: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    return parse(file.readAll(), path, error);
+}
+
+std::optional<AnswerFile> AnswerFile::parse(const QByteArray &json, const QString &fileName, QString *error)
+{
+    nlohmann::json root;
+    try {
+        root = nlohmann::json::parse(json.constBegin(), json.constEnd());
+    } catch (const nlohmann::json::parse_error &e) {
+        *error = describeJsonParseError(fileName, json, e);
+        return std::nullopt;
+    }
+    if (!root.is_object()) {
+        *error = QObject::tr("%1: the answers file must be a JSON object keyed by tool name or #N").arg(fileName);
+        return std::nullopt;
+    }
+    AnswerFile answers;
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const nlohmann::json &value = it.value();
+        ManualAnswer answer;
+        if (value.is_object() && value.contains("error")) {
+            answer.isError = true;
+            const nlohmann::json &message = value["error"];
+            answer.message = QString::fromStdString(message.is_string() ? message.get<std::string>() : message.dump());
+            const auto retryable = value.find("retryable");
+            answer.retryable = retryable != value.end() && retryable->is_boolean() && retryable->get<bool>();
+        } else if (value.is_object() && value.size() == 1 && value.contains("result")) {
+            answer.result = value["result"];
+        } else {
+            answer.result = value;
+        }
+        answers.m_answers.insert(QString::fromStdString(it.key()), answer);
+    }
+    return answers;
+}
+
+std::optional<ManualAnswer> AnswerFile::answerFor(int sequence, const QString &tool) const
+{
+    const auto bySequence = m_answers.constFind(QLatin1Char('#') + QString::number(sequence));
+    if (bySequence != m_answers.constEnd())
+        return bySequence.value();
+    const auto byTool = m_answers.constFind(tool);
+    if (byTool != m_answers.constEnd())
+        return byTool.value();
+    return std::nullopt;
+}

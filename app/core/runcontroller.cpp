@@ -1,3 +1,506 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// placeholder: not written yet
+#include "runcontroller.h"
+
+#include "bridgechannel.h"
+#include "journal.h"
+#include "sandboxprocess.h"
+#include "stepengine.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <unistd.h>
+
+static void initRuntimeResources()
+{
+    Q_INIT_RESOURCE(runtime);
+}
+
+namespace {
+
+constexpr std::size_t FrameSlackBytes = 64 * 1024; // envelope around a call's args
+
+QString makeRunId()
+{
+    return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss"))
+        + QLatin1Char('-')
+        + QString::number(QRandomGenerator::global()->generate() & 0xffff, 16).rightJustified(4, QLatin1Char('0'));
+}
+
+/// Base of all run folders: <tmp>/toolstudio-<uid>/runs. World-traversable (0711) so the
+/// unprivileged sandbox user can reach its own work dir when the studio runs as root.
+QString runsBaseDir()
+{
+    const QString base = QDir::tempPath() + QStringLiteral("/toolstudio-%1").arg(::getuid());
+    QDir().mkpath(base + QStringLiteral("/runs"));
+    const auto traversable = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+        | QFileDevice::ExeGroup | QFileDevice::ExeOther;
+    QFile::setPermissions(base, traversable);
+    QFile::setPermissions(base + QStringLiteral("/runs"), traversable);
+    return base + QStringLiteral("/runs");
+}
+
+bool copyTree(const QString &from, const QString &to, QString *error)
+{
+    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QFileInfo info = it.fileInfo();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(path);
+        if (info.isSymLink())
+            continue; // never follow links out of the project
+        if (info.isDir()) {
+            if (!QDir().mkpath(target)) {
+                *error = QObject::tr("cannot create %1").arg(target);
+                return false;
+            }
+        } else if (!QFile::copy(path, target)) {
+            *error = QObject::tr("cannot copy %1 into the run's work dir").arg(path);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool writeFile(const QString &path, const QByteArray &data, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(data) != data.size()) {
+        *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+/// Makes `dir` and everything below it readable (and dirs traversable) by every user.
+void makeWorldReadable(const QString &dir)
+{
+    const auto dirPerms = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+        | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther;
+    const auto filePerms = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+        | QFileDevice::ReadOther;
+    QFile::setPermissions(dir, dirPerms);
+    QDirIterator it(dir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile::setPermissions(path, it.fileInfo().isDir() ? dirPerms : filePerms);
+    }
+}
+
+} // namespace
+
+class RunControllerState
+{
+public:
+    RunController *q = nullptr;
+    QString journalPath;
+    bool journalPathSet = false;
+    std::unique_ptr<Journal> journal;
+    SandboxProcess *process = nullptr;
+    StepEngine *engine = nullptr;
+    RunRecord record;
+    bool active = false;
+    bool stopRequested = false;
+    bool timedOut = false;
+    QString failure;          ///< set when the studio ends the run (protocol error, limits)
+    QString runDir;
+    ProjectLimits limits;
+    std::size_t outputBytes[3] = {0, 0, 0};
+    bool outputTruncated[3] = {false, false, false};
+
+    // Run timeout, paused while a call waits for a person.
+    QTimer runTimer;
+    qint64 runBudgetMs = 0;   ///< time left when the timer was last (re)started
+    QElapsedTimer runClock;
+
+    void setStatus(RunStatus status)
+    {
+        if (record.status == status)
+            return;
+        record.status = status;
+        if (journal)
+            journal->recordRun(record);
+        Q_EMIT q->statusChanged(status);
+    }
+
+    void pauseRunClock()
+    {
+        if (!runTimer.isActive())
+            return;
+        runBudgetMs = std::max<qint64>(0, runBudgetMs - runClock.elapsed());
+        runTimer.stop();
+    }
+
+    void resumeRunClock()
+    {
+        if (runTimer.isActive() || !active)
+            return;
+        runClock.restart();
+        runTimer.start(int(std::min<qint64>(runBudgetMs, std::numeric_limits<int>::max())));
+    }
+
+    void onOutput(int stream, const QByteArray &chunk)
+    {
+        if (outputTruncated[stream])
+            return;
+        QByteArray data = chunk;
+        const std::size_t left = limits.outputBytes - outputBytes[stream];
+        if (std::size_t(data.size()) > left) {
+            data.truncate(qsizetype(left));
+            outputTruncated[stream] = true;
+        }
+        outputBytes[stream] += std::size_t(data.size());
+        if (!data.isEmpty()) {
+            if (journal)
+                journal->appendOutput(record.id, stream, data);
+            Q_EMIT q->outputReceived(stream, data);
+        }
+        if (outputTruncated[stream]) {
+            const QByteArray notice = QObject::tr("\n[%1 truncated at %2 bytes; the rest was discarded]\n")
+                                          .arg(stream == 1 ? QStringLiteral("stdout") : QStringLiteral("stderr"))
+                                          .arg(limits.outputBytes)
+                                          .toUtf8();
+            Q_EMIT q->outputReceived(stream, notice);
+        }
+    }
+
+    /// Ends the run from the studio's side (protocol error, timeout): kills the group.
+    void abort(const QString &reason, bool isTimeout)
+    {
+        if (!active || !failure.isEmpty() || stopRequested)
+            return;
+        failure = reason;
+        timedOut = isTimeout;
+        engine->cancelAll(reason);
+        killAndConfirm();
+    }
+
+    void killAndConfirm()
+    {
+        if (!process)
+            return;
+        if (!process->killGroup())
+            failure += QObject::tr(" (some processes of the script's group could not be confirmed gone)");
+    }
+
+    void onProcessFinished(int exitCode, bool crashed, const QString &launcherFailure)
+    {
+        if (!active)
+            return;
+        runTimer.stop();
+        // Whatever the script left behind in its group goes with it (background jobs).
+        process->killGroup();
+        record.exitCode = crashed ? -1 : exitCode;
+        record.endedAt = QDateTime::currentMSecsSinceEpoch();
+        RunStatus status;
+        if (stopRequested) {
+            status = RunStatus::Cancelled;
+            record.error = QObject::tr("stopped by the user; the script's process group was killed");
+        } else if (timedOut) {
+            status = RunStatus::TimedOut;
+            record.error = failure;
+        } else if (!launcherFailure.isEmpty()) {
+            status = RunStatus::Failed;
+            record.error = launcherFailure;
+        } else if (!failure.isEmpty()) {
+            status = RunStatus::Failed;
+            record.error = failure;
+        } else if (crashed) {
+            status = RunStatus::Failed;
+            record.error = QObject::tr("the script was killed by signal %1").arg(exitCode);
+        } else if (exitCode != 0) {
+            status = RunStatus::Failed;
+            record.error = QObject::tr("the script exited with status %1").arg(exitCode);
+        } else {
+            status = RunStatus::Completed;
+        }
+        // The script is gone: no step can be answered any more.
+        engine->cancelAll(record.error.isEmpty() ? QObject::tr("the script ended") : record.error);
+        active = false;
+        setStatus(status);
+        if (journal)
+            journal->recordRun(record);
+        Q_EMIT q->finished(record);
+    }
+};
+
+RunController::RunController(QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<RunControllerState>())
+{
+    initRuntimeResources();
+    d->q = this;
+    d->runTimer.setSingleShot(true);
+    connect(&d->runTimer, &QTimer::timeout, this, [this] {
+        d->abort(tr("the run timed out after %1 s (run timeout; time spent waiting for a person not counted); "
+                    "the script's process group was killed")
+                     .arg(d->limits.runTimeoutMs / 1000.0),
+                 true);
+    });
+}
+
+RunController::~RunController()
+{
+    if (d->active && d->process)
+        d->process->killGroup();
+}
+
+void RunController::setJournalPath(const QString &path)
+{
+    d->journalPath = path;
+    d->journalPathSet = true;
+}
+
+QString RunController::interpreterFor(const QString &scriptPath)
+{
+    const QString suffix = QFileInfo(scriptPath).suffix().toLower();
+    QStringList candidates;
+    QString name;
+    if (suffix == QLatin1String("py")) {
+        candidates = {QStringLiteral("/usr/bin/python3")};
+        name = QStringLiteral("python3");
+    } else if (suffix == QLatin1String("sh") || suffix == QLatin1String("bash")) {
+        candidates = {QStringLiteral("/bin/bash"), QStringLiteral("/usr/bin/bash")};
+        name = QStringLiteral("bash");
+    } else if (suffix == QLatin1String("js") || suffix == QLatin1String("cjs")) {
+        candidates = {QStringLiteral("/usr/bin/node")};
+        name = QStringLiteral("node");
+    } else {
+        return {};
+    }
+    for (const QString &candidate : std::as_const(candidates)) {
+        if (QFileInfo(candidate).isExecutable())
+            return candidate;
+    }
+    return QStandardPaths::findExecutable(name);
+}
+
+bool RunController::start(const Project &project, const QString &scriptPath, QString *error)
+{
+    QString localError;
+    if (!error)
+        error = &localError;
+    if (d->active) {
+        *error = tr("a run is already active; stop it first");
+        return false;
+    }
+
+    QString script = scriptPath.isEmpty() ? project.defaultScriptPath() : scriptPath;
+    if (script.isEmpty()) {
+        *error = tr("the project has no default script; name one");
+        return false;
+    }
+    if (QFileInfo(script).isRelative())
+        script = QDir(project.dir).absoluteFilePath(script);
+    if (!QFileInfo(script).isFile()) {
+        *error = tr("script not found: %1").arg(script);
+        return false;
+    }
+    const QString interpreter = interpreterFor(script);
+    if (interpreter.isEmpty()) {
+        const QString suffix = QFileInfo(script).suffix();
+        *error = (suffix == QLatin1String("py") || suffix == QLatin1String("sh") || suffix == QLatin1String("js"))
+            ? tr("no interpreter for %1 is installed (python3, bash or node)").arg(script)
+            : tr("unknown script language for %1: use .py, .sh or .js").arg(script);
+        return false;
+    }
+    if (QFileInfo(script).suffix() != QLatin1String("py")) {
+        *error = tr("%1: only Python scripts are supported in this version (Bash and JavaScript shims come next)")
+                     .arg(script);
+        return false;
+    }
+
+    // Journal.
+    const QString journalPath = d->journalPathSet ? d->journalPath : project.journalPath();
+    d->journal.reset();
+    if (!journalPath.isEmpty()) {
+        auto journal = std::make_unique<Journal>();
+        QString journalError;
+        if (!journal->open(journalPath, &journalError)) {
+            *error = tr("cannot open the journal %1: %2").arg(journalPath, journalError);
+            return false;
+        }
+        d->journal = std::move(journal);
+    }
+
+    // Run folder: work/ (the project's files/), runtime/ (shim + script), policy.json.
+    const QString runId = makeRunId();
+    d->runDir = runsBaseDir() + QLatin1Char('/') + runId;
+    const QString workDir = d->runDir + QStringLiteral("/work");
+    const QString runtimeDir = d->runDir + QStringLiteral("/runtime");
+    const QString pythonDir = runtimeDir + QStringLiteral("/python");
+    if (!QDir().mkpath(workDir) || !QDir().mkpath(pythonDir + QStringLiteral("/toolstudio"))
+        || !QDir().mkpath(pythonDir + QStringLiteral("/inngest_tools"))) {
+        *error = tr("cannot create the run folder %1").arg(d->runDir);
+        return false;
+    }
+    const QString filesDir = project.dir + QStringLiteral("/files");
+    if (QFileInfo(filesDir).isDir() && !copyTree(filesDir, workDir, error))
+        return false;
+    QDirIterator shim(QStringLiteral(":/runtime/python"), QDir::Files, QDirIterator::Subdirectories);
+    while (shim.hasNext()) {
+        const QString resource = shim.next();
+        QFile in(resource);
+        in.open(QIODevice::ReadOnly);
+        if (!writeFile(pythonDir + resource.mid(int(qstrlen(":/runtime/python"))), in.readAll(), error))
+            return false;
+    }
+    const QStringList bound = project.boundTools(script);
+    nlohmann::json declared = nlohmann::json::object();
+    for (const QString &name : bound) {
+        nlohmann::json params = nlohmann::json::array();
+        if (const Tool *tool = project.tool(name)) {
+            for (const QString &param : tool->parameterOrder)
+                params.push_back(param.toStdString());
+        }
+        declared[name.toStdString()] = params;
+    }
+    if (!writeFile(pythonDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error))
+        return false;
+    const QString scriptCopy = runtimeDir + QStringLiteral("/script/") + QFileInfo(script).fileName();
+    QDir().mkpath(runtimeDir + QStringLiteral("/script"));
+    if (!QFile::copy(script, scriptCopy)) {
+        *error = tr("cannot copy %1 into the run folder").arg(script);
+        return false;
+    }
+    makeWorldReadable(runtimeDir);
+    QFile::setPermissions(d->runDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                         | QFileDevice::ExeGroup | QFileDevice::ExeOther);
+
+    SandboxPolicy policy;
+    policy.workDir = workDir.toStdString();
+    policy.argv = {interpreter.toStdString(), scriptCopy.toStdString()};
+    policy.env = {
+        {"PYTHONPATH", pythonDir.toStdString()},
+        {"PYTHONUNBUFFERED", "1"},
+        {"TOOLSTUDIO_RUN_ID", runId.toStdString()},
+    };
+    policy.readPaths = {runtimeDir.toStdString()};
+    policy.limits.cpuSeconds = std::uint64_t(project.limits.runTimeoutMs / 1000 + 5);
+
+    d->limits = project.limits;
+    d->record = RunRecord{};
+    d->record.id = runId;
+    d->record.projectDir = project.dir;
+    d->record.scriptPath = script;
+    d->record.status = RunStatus::Running;
+    d->record.startedAt = QDateTime::currentMSecsSinceEpoch();
+    d->stopRequested = false;
+    d->timedOut = false;
+    d->failure.clear();
+    std::fill(std::begin(d->outputBytes), std::end(d->outputBytes), 0);
+    std::fill(std::begin(d->outputTruncated), std::end(d->outputTruncated), false);
+
+    delete d->engine;
+    d->engine = new StepEngine(project, runId, d->journal.get(), bound, this);
+    delete d->process;
+    d->process = new SandboxProcess(this);
+
+    StepEngine *engine = d->engine;
+    connect(engine, &StepEngine::stepAdded, this, &RunController::stepAdded);
+    connect(engine, &StepEngine::stepChanged, this, &RunController::stepChanged);
+    connect(engine, &StepEngine::pendingCallOpened, this, [this](const Step &step) {
+        d->pauseRunClock();
+        d->setStatus(RunStatus::Waiting);
+        Q_EMIT pendingCallOpened(step);
+    });
+    connect(engine, &StepEngine::pendingCallClosed, this, [this](const QString &callId) {
+        if (d->active && d->engine->pendingCount() == 0) {
+            d->setStatus(RunStatus::Running);
+            d->resumeRunClock();
+        }
+        Q_EMIT pendingCallClosed(callId);
+    });
+    connect(d->process, &SandboxProcess::standardOutput, this, [this](const QByteArray &chunk) { d->onOutput(1, chunk); });
+    connect(d->process, &SandboxProcess::standardError, this, [this](const QByteArray &chunk) { d->onOutput(2, chunk); });
+    connect(d->process, &SandboxProcess::finished, this,
+            [this](int exitCode, bool crashed, const QString &launcherFailure) {
+                d->onProcessFinished(exitCode, crashed, launcherFailure);
+            });
+
+    if (d->journal)
+        d->journal->recordRun(d->record);
+
+    QString startError;
+    if (!d->process->start(policy, d->runDir + QStringLiteral("/policy.json"),
+                           project.limits.requestBytes + FrameSlackBytes, &startError)) {
+        d->record.status = RunStatus::Failed;
+        d->record.error = startError;
+        d->record.endedAt = QDateTime::currentMSecsSinceEpoch();
+        if (d->journal)
+            d->journal->recordRun(d->record);
+        *error = tr("cannot start the sandbox: %1").arg(startError);
+        return false;
+    }
+
+    BridgeChannel *bridge = d->process->bridge();
+    connect(bridge, &BridgeChannel::callReceived, engine, &StepEngine::submitCall);
+    connect(engine, &StepEngine::replyReady, bridge, [bridge](const std::string &, const std::string &line) {
+        if (bridge->isOpen())
+            bridge->send(line);
+    });
+    connect(bridge, &BridgeChannel::protocolError, this, [this](const QString &reason) {
+        d->abort(tr("protocol error on the tools bridge: %1").arg(reason), false);
+    });
+
+    d->active = true;
+    d->runBudgetMs = project.limits.runTimeoutMs;
+    d->runClock.start();
+    d->runTimer.start(project.limits.runTimeoutMs);
+    Q_EMIT started(runId);
+    Q_EMIT statusChanged(RunStatus::Running);
+    return true;
+}
+
+void RunController::stop()
+{
+    if (!d->active || d->stopRequested)
+        return;
+    d->stopRequested = true;
+    d->runTimer.stop();
+    d->engine->cancelAll(tr("the run was stopped"));
+    d->killAndConfirm();
+}
+
+bool RunController::answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason)
+{
+    if (!d->engine) {
+        if (reason)
+            *reason = tr("no run is active");
+        return false;
+    }
+    return d->engine->answer(callId, attempt, answer, reason);
+}
+
+bool RunController::isActive() const
+{
+    return d->active;
+}
+
+RunStatus RunController::status() const
+{
+    return d->record.status;
+}
+
+const RunRecord &RunController::record() const
+{
+    return d->record;
+}
+
+StepEngine *RunController::engine() const
+{
+    return d->engine;
+}
+
+Journal *RunController::journal() const
+{
+    return d->journal.get();
+}

@@ -1,0 +1,273 @@
+# SPDX-FileCopyrightText: 2026 Tool Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Tool Studio's Python shim: call the studio's tools from an agent script.
+
+    from toolstudio import tools, ToolError
+
+    rate = tools.get_exchange_rate(base="USD", quote="EUR")        # blocks, returns the value
+    customer = await tools.getCustomer("cus_1")                      # inside an event loop
+
+Each call is one line of JSON on the bridge (fd $TOOLSTUDIO_BRIDGE_FD, normally 3):
+``{"type":"call","id":"c1","tool":"NAME","args":{...}}``; the studio answers with
+``{"type":"result","id":"c1","value":...}`` or ``{"type":"error","id":"c1","error":{...}}``.
+Replies are matched by id, so several calls may be in flight at once
+(``asyncio.gather``). A failed call raises ToolError with ``code``, ``message`` and
+``retryable``.
+"""
+
+import asyncio
+import itertools
+import json
+import os
+import threading
+
+__all__ = ["tools", "ToolError"]
+
+
+class ToolError(Exception):
+    """A tool call that failed: ``code`` is one of the bridge's error codes
+    (``unknown_tool``, ``invalid_arguments``, ``timeout``, ``tool_failed``, ...)."""
+
+    def __init__(self, message, code="tool_failed", retryable=False, attempts=0, details=None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.attempts = attempts
+        self.details = details or {}
+
+    def __str__(self):
+        return f"{self.code}: {self.message}"
+
+
+def _load_declared():
+    """Tool names bound to this script and their parameter order (written by the studio)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_tools.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            declared = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return {name: list(params) for name, params in declared.items()}
+
+
+class _Pending:
+    __slots__ = ("event", "loop", "future", "reply")
+
+    def __init__(self, loop=None, future=None):
+        self.event = None if future else threading.Event()
+        self.loop = loop
+        self.future = future
+        self.reply = None
+
+
+class _Bridge:
+    """The script's end of the bridge: one writer lock, one reader thread."""
+
+    def __init__(self, fd):
+        self._fd = fd
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._pending = {}
+        self._closed_reason = None
+        self._reader = None
+
+    def _ensure_reader(self):
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read_loop, name="toolstudio-bridge", daemon=True)
+            self._reader.start()
+
+    def _read_loop(self):
+        buffer = b""
+        while True:
+            try:
+                chunk = os.read(self._fd, 65536)
+            except InterruptedError:
+                continue
+            except OSError as e:
+                self._close(f"the bridge failed: {e}")
+                return
+            if not chunk:
+                self._close("the studio closed the bridge")
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                if line:
+                    self._dispatch(line)
+
+    def _dispatch(self, line):
+        try:
+            message = json.loads(line.decode("utf-8"))
+            call_id = message["id"]
+        except (ValueError, KeyError, TypeError):
+            self._close("the studio sent a line that is not a reply")
+            return
+        with self._lock:
+            pending = self._pending.pop(call_id, None)
+        if pending is None:
+            return
+        self._complete(pending, message)
+
+    def _complete(self, pending, message):
+        pending.reply = message
+        if pending.future is not None:
+            pending.loop.call_soon_threadsafe(_settle_future, pending.future, message)
+        else:
+            pending.event.set()
+
+    def _close(self, reason):
+        with self._lock:
+            self._closed_reason = reason
+            pending = list(self._pending.values())
+            self._pending.clear()
+        for p in pending:
+            self._complete(p, {"type": "error", "error": {"code": "protocol_error", "message": reason}})
+
+    def send_call(self, tool, args, pending):
+        with self._lock:
+            if self._closed_reason is not None:
+                raise ToolError(self._closed_reason, code="protocol_error")
+            call_id = f"c{next(self._ids)}"
+            self._pending[call_id] = pending
+            self._ensure_reader()
+        try:
+            data = json.dumps({"type": "call", "id": call_id, "tool": tool, "args": args},
+                              ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            payload = data.encode("utf-8") + b"\n"
+        except (TypeError, ValueError, UnicodeEncodeError) as e:
+            with self._lock:
+                self._pending.pop(call_id, None)
+            raise ToolError(f"arguments of {tool} cannot be sent as JSON: {e}",
+                            code="invalid_arguments") from None
+        with self._lock:
+            view = memoryview(payload)
+            while view:
+                try:
+                    written = os.write(self._fd, view)
+                except InterruptedError:
+                    continue
+                except OSError as e:
+                    self._pending.pop(call_id, None)
+                    raise ToolError(f"the bridge failed: {e}", code="protocol_error") from None
+                view = view[written:]
+        return call_id
+
+
+def _result_of(message):
+    if message.get("type") == "result":
+        return message.get("value")
+    error = message.get("error") or {}
+    details = {k: v for k, v in error.items() if k not in ("code", "message", "retryable", "attempts")}
+    raise ToolError(error.get("message", "the tool call failed"),
+                    code=error.get("code", "tool_failed"),
+                    retryable=bool(error.get("retryable", False)),
+                    attempts=int(error.get("attempts", 0)),
+                    details=details)
+
+
+def _settle_future(future, message):
+    if future.done():
+        return
+    try:
+        future.set_result(_result_of(message))
+    except ToolError as e:
+        future.set_exception(e)
+
+
+_DECLARED = _load_declared()
+_BRIDGE = None
+
+
+def _bridge():
+    global _BRIDGE
+    if _BRIDGE is None:
+        fd = os.environ.get("TOOLSTUDIO_BRIDGE_FD")
+        if fd is None:
+            raise ToolError("no tools bridge: run this script from Tool Studio", code="protocol_error")
+        _BRIDGE = _Bridge(int(fd))
+    return _BRIDGE
+
+
+def _build_args(tool, args, kwargs):
+    if not args:
+        return dict(kwargs)
+    order = _DECLARED.get(tool)
+    if not kwargs or order is None:
+        # Positional only (or an undeclared tool): the studio maps them by the schema's order.
+        return list(args) if not kwargs else dict(kwargs)
+    if len(args) > len(order):
+        raise TypeError(f"{tool}() takes {len(order)} arguments but {len(args)} were given")
+    mapped = dict(zip(order, args))
+    for key, value in kwargs.items():
+        if key in mapped:
+            raise TypeError(f"{tool}() got multiple values for argument '{key}'")
+        mapped[key] = value
+    return mapped
+
+
+def call_tool(tool, *args, **kwargs):
+    """Calls ``tool``. Outside a running event loop: blocks and returns the value.
+    Inside one: returns an awaitable (an asyncio Future) for the value."""
+    payload = _build_args(tool, args, kwargs)
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    bridge = _bridge()
+    if loop is not None:
+        future = loop.create_future()
+        bridge.send_call(tool, payload, _Pending(loop, future))
+        return future
+    pending = _Pending()
+    bridge.send_call(tool, payload, pending)
+    pending.event.wait()
+    return _result_of(pending.reply)
+
+
+class _ToolFunction:
+    __slots__ = ("__name__", "__qualname__", "__doc__")
+
+    def __init__(self, name):
+        self.__name__ = name
+        self.__qualname__ = name
+        self.__doc__ = f"Calls the tool {name} through Tool Studio."
+
+    def __call__(self, *args, **kwargs):
+        return call_tool(self.__name__, *args, **kwargs)
+
+    def __repr__(self):
+        return f"<tool {self.__name__}>"
+
+
+class _Tools:
+    """``tools.NAME(...)`` calls the tool NAME; ``tools["NAME"]`` works for any name."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _ToolFunction(name)
+
+    def __getitem__(self, name):
+        return _ToolFunction(name)
+
+    def __dir__(self):
+        return sorted(_DECLARED)
+
+    def __repr__(self):
+        return f"<tools: {', '.join(sorted(_DECLARED)) or 'none declared'}>"
+
+
+tools = _Tools()
+
+
+def _install_globals():
+    """Makes every declared tool a builtin, so a plain script can call
+    ``get_exchange_rate(...)`` without an import. A name the script defines wins."""
+    import builtins
+
+    for name in _DECLARED:
+        if not hasattr(builtins, name):
+            setattr(builtins, name, _ToolFunction(name))
+    if not hasattr(builtins, "ToolError"):
+        builtins.ToolError = ToolError
