@@ -1,0 +1,191 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// `toolstudio run` as a user runs it: the built binary, its exit status and output.
+
+#include "cli/answerfile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct CommandResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+CommandResult toolstudio(const QStringList &arguments)
+{
+    QProcess process;
+    process.setProgram(qEnvironmentVariable("TOOLSTUDIO_BINARY"));
+    process.setArguments(arguments);
+    process.setStandardInputFile(QProcess::nullDevice()); // not a terminal: never prompt
+    process.start();
+    if (!process.waitForFinished(60000))
+        process.kill();
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QString example(const char *name)
+{
+    return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/resources/examples/")
+        + QString::fromLatin1(name);
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(data);
+}
+
+} // namespace
+
+class TestRunCommand : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void exampleRunsComplete_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<QByteArray>("tool");
+        QTest::newRow("exchange-rate") << example("exchange-rate") << QStringList()
+                                       << QByteArray("100 USD = 92.0 EUR\n") << QByteArray("get_exchange_rate");
+        QTest::newRow("customer-seats") << example("customer-seats") << QStringList() << QByteArray("30\n")
+                                        << QByteArray("getCustomer");
+        QTest::newRow("render-report")
+            << example("render-report")
+            << QStringList{QStringLiteral("--answers"), example("render-report") + QStringLiteral("/answers.json")}
+            << QByteArray("Report ready: https://reports.example.com/q3-seat-growth\n") << QByteArray("render_report");
+    }
+
+    void exampleRunsComplete()
+    {
+        QFETCH(QString, project);
+        QFETCH(QStringList, extra);
+        QFETCH(QByteArray, output);
+        QFETCH(QByteArray, tool);
+        // Keep the examples' folders clean: the journal goes to a copy.
+        QTemporaryDir copy;
+        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), project + QStringLiteral("/."), copy.path()}) == 0);
+        const CommandResult result = toolstudio(QStringList{QStringLiteral("run"), copy.path()} + extra);
+        QVERIFY2(result.exitCode == 0, result.out + result.err);
+        QVERIFY2(result.out.contains(output), result.out.constData());
+        QVERIFY2(result.out.contains("[step 1] " + tool + " succeeded (attempts 1/"), result.out.constData());
+        QCOMPARE(result.out.count("[step "), 1);
+        QVERIFY(result.out.contains(" completed in "));
+    }
+
+    void manualCallWithoutAnswerFails()
+    {
+        QTemporaryDir copy;
+        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
+        const CommandResult result = toolstudio({QStringLiteral("run"), copy.path()});
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("no answer for render_report (call #1): give one with --answers FILE"),
+                 result.err.constData());
+    }
+
+    void answerBySequenceWithError()
+    {
+        QTemporaryDir copy;
+        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
+        writeFile(copy.filePath(QStringLiteral("answers.json")), R"({"#1": {"error": "printer on fire", "retryable": false}})");
+        const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"),
+                                                 copy.filePath(QStringLiteral("answers.json"))});
+        QCOMPARE(result.exitCode, 1); // the script does not catch the ToolError
+        QVERIFY2(result.out.contains("[step 1] render_report failed"), result.out.constData());
+        QVERIFY2(result.out.contains("printer on fire"), result.out.constData());
+        QVERIFY2(result.err.contains("ToolError"), result.err.constData());
+    }
+
+    void jsonLines()
+    {
+        QTemporaryDir copy;
+        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("exchange-rate") + QStringLiteral("/."), copy.path()}) == 0);
+        const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--json")});
+        QCOMPARE(result.exitCode, 0);
+        const QList<QByteArray> lines = result.out.trimmed().split('\n');
+        QCOMPARE(nlohmann::json::parse(lines.first().toStdString())["event"], "run");
+        const nlohmann::json end = nlohmann::json::parse(lines.last().toStdString());
+        QCOMPARE(end["event"], "end");
+        QCOMPARE(end["status"], "completed");
+        bool sawStep = false;
+        for (const QByteArray &line : lines) {
+            const nlohmann::json event = nlohmann::json::parse(line.toStdString());
+            if (event["event"] == "step") {
+                sawStep = true;
+                QCOMPARE(event["result"], nlohmann::json(0.92));
+                QCOMPARE(event["status"], "succeeded");
+            }
+        }
+        QVERIFY(sawStep);
+    }
+
+    void badInputExitsTwoAndWritesNothing_data()
+    {
+        QTest::addColumn<QByteArray>("manifest");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("missing folder") << QByteArray() << QStringLiteral("does-not-exist");
+        QTest::newRow("malformed json") << QByteArray("{\n  \"name\": \"x\",\n  \"tools\": [,]\n}\n")
+                                        << QStringLiteral("toolstudio.json:3:13: ");
+        QTest::newRow("invalid tool name")
+            << QByteArray(R"({"name":"x","tools":[{"name":"9lives","input_schema":{"type":"object"},"handler":{"kind":"manual"}}]})")
+            << QStringLiteral("9lives");
+    }
+
+    void badInputExitsTwoAndWritesNothing()
+    {
+        QFETCH(QByteArray, manifest);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QString project = dir.filePath(QStringLiteral("does-not-exist"));
+        if (!manifest.isEmpty()) {
+            project = dir.path();
+            writeFile(dir.filePath(QStringLiteral("toolstudio.json")), manifest);
+        }
+        const CommandResult result = toolstudio({QStringLiteral("run"), project});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(expected.toUtf8()), result.err.constData());
+        QCOMPARE(result.err.count('\n'), 1); // one line
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral(".toolstudio"))));
+    }
+
+    void malformedAnswersFile()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("answers.json")), "{\"render_report\": }");
+        QString error;
+        QVERIFY(!AnswerFile::load(dir.filePath(QStringLiteral("answers.json")), &error));
+        QVERIFY2(error.startsWith(dir.filePath(QStringLiteral("answers.json:1:19: "))), qPrintable(error));
+    }
+
+    void answerFileShapes()
+    {
+        QString error;
+        const auto answers = AnswerFile::parse(R"({"a": 1, "b": {"result": {"x": 2}}, "c": {"error": "no", "retryable": true}, "#3": null})",
+                                               QStringLiteral("answers.json"), &error);
+        QVERIFY2(answers, qPrintable(error));
+        QCOMPARE(answers->answerFor(1, QStringLiteral("a"))->result, nlohmann::json(1));
+        QCOMPARE(answers->answerFor(1, QStringLiteral("b"))->result, (nlohmann::json{{"x", 2}}));
+        const auto c = answers->answerFor(2, QStringLiteral("c"));
+        QVERIFY(c->isError);
+        QCOMPARE(c->message, QStringLiteral("no"));
+        QVERIFY(c->retryable);
+        QCOMPARE(answers->answerFor(3, QStringLiteral("a"))->result, nlohmann::json(nullptr)); // #3 wins
+        QVERIFY(!answers->answerFor(4, QStringLiteral("zzz")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunCommand)
+#include "tst_runcommand.moc"

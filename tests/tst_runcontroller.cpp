@@ -1,0 +1,335 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// End-to-end runs: the real launcher, sandbox, Python shim, bridge, engine and journal.
+
+#include "journal.h"
+#include "project.h"
+#include "runcontroller.h"
+#include "stepengine.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+QString examplesDir()
+{
+    return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/resources/examples");
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(data);
+}
+
+/// The tools every test project declares: a mock `echo`, a flaky mock, a manual tool.
+const QByteArray TestTools = R"([
+  {"name": "echo", "input_schema": {"type": "object", "properties": {"text": {"type": "string"}, "times": {"type": "integer"}}, "required": ["text"]},
+   "handler": {"kind": "mock", "sequence": [{"result": "echoed"}]}},
+  {"name": "flaky", "input_schema": {"type": "object"},
+   "retry": {"max_attempts": 3, "initial_backoff_seconds": 0.01, "jitter": 0},
+   "handler": {"kind": "mock", "sequence": [{"error": "service down", "retryable": true}, {"error": "still down", "retryable": true}, {"result": {"ok": true}}]}},
+  {"name": "slow", "input_schema": {"type": "object"},
+   "handler": {"kind": "mock", "sequence": [{"result": 1, "delay_seconds": 0.3}]}},
+  {"name": "ask", "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}},
+   "handler": {"kind": "manual"}}
+])";
+
+struct RunResult
+{
+    RunRecord record;
+    std::vector<Step> steps;
+    QByteArray stdoutText;
+    QByteArray stderrText;
+};
+
+} // namespace
+
+class TestRunController : public QObject
+{
+    Q_OBJECT
+
+private:
+    /// A project in `dir` whose default script is `script` (Python).
+    std::optional<Project> makeProject(const QTemporaryDir &dir, const QByteArray &script,
+                                       const QByteArray &limits = "{}")
+    {
+        writeFile(dir.path() + QStringLiteral("/scripts/main.py"), script);
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                  R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}], "limits": )"
+                      + limits + R"(, "tools": )" + TestTools + "}");
+        ProjectError error;
+        auto project = Project::load(dir.path(), &error);
+        if (!project)
+            qWarning() << error.toString();
+        return project;
+    }
+
+    RunResult runToEnd(RunController &controller, const Project &project, const QString &script = {})
+    {
+        RunResult result;
+        connect(&controller, &RunController::outputReceived, this, [&result](int stream, const QByteArray &chunk) {
+            (stream == 1 ? result.stdoutText : result.stderrText) += chunk;
+        });
+        QSignalSpy finished(&controller, &RunController::finished);
+        QString error;
+        if (!controller.start(project, script, &error)) {
+            qWarning() << "start failed:" << error;
+            return result;
+        }
+        if (finished.isEmpty())
+            finished.wait(30000);
+        result.record = controller.record();
+        result.steps = controller.engine()->steps();
+        return result;
+    }
+
+private Q_SLOTS:
+    void exchangeRateExample()
+    {
+        ProjectError error;
+        const auto project = Project::load(examplesDir() + QStringLiteral("/exchange-rate"), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QTemporaryDir journalDir;
+        RunController controller;
+        controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.stdoutText, QByteArray("100 USD = 92.0 EUR\n"));
+        QCOMPARE(run.record.status, RunStatus::Completed);
+        QCOMPARE(run.steps.size(), std::size_t(1));
+        QCOMPARE(run.steps[0].tool, QStringLiteral("get_exchange_rate"));
+        QCOMPARE(run.steps[0].status, StepStatus::Succeeded);
+        QCOMPARE(run.steps[0].args, (nlohmann::json{{"base", "USD"}, {"quote", "EUR"}}));
+        QCOMPARE(*run.steps[0].result, nlohmann::json(0.92));
+
+        // The journal holds the same run and step.
+        Journal journal;
+        QVERIFY(journal.open(journalDir.filePath(QStringLiteral("journal.sqlite"))));
+        const auto record = journal.run(run.record.id);
+        QVERIFY(record);
+        QCOMPARE(record->status, RunStatus::Completed);
+        const auto steps = journal.steps(run.record.id);
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(steps[0].status, StepStatus::Succeeded);
+        QCOMPARE(journal.output(run.record.id, 1), QByteArray("100 USD = 92.0 EUR\n"));
+    }
+
+    void customerSeatsExample()
+    {
+        ProjectError error;
+        const auto project = Project::load(examplesDir() + QStringLiteral("/customer-seats"), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QTemporaryDir journalDir;
+        RunController controller;
+        controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.stdoutText, QByteArray("30\n"));
+        QCOMPARE(run.record.status, RunStatus::Completed);
+        QCOMPARE(run.steps.size(), std::size_t(1));
+        QCOMPARE(run.steps[0].args, (nlohmann::json{{"id", "cus_1"}})); // positional mapped to "id"
+    }
+
+    void renderReportWaitsForAPerson()
+    {
+        ProjectError error;
+        const auto project = Project::load(examplesDir() + QStringLiteral("/render-report"), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QTemporaryDir journalDir;
+        RunController controller;
+        controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
+        QByteArray out;
+        connect(&controller, &RunController::outputReceived, this, [&out](int stream, const QByteArray &chunk) {
+            if (stream == 1)
+                out += chunk;
+        });
+        QSignalSpy pending(&controller, &RunController::pendingCallOpened);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY(controller.start(*project, QString()));
+        QVERIFY(pending.wait(20000));
+        QCOMPARE(controller.status(), RunStatus::Waiting);
+        const Step step = pending.at(0).at(0).value<Step>();
+        QCOMPARE(step.tool, QStringLiteral("render_report"));
+        QCOMPARE(step.status, StepStatus::Waiting);
+
+        // An answer for another attempt is refused and changes nothing.
+        QString reason;
+        ManualAnswer answer;
+        answer.result = "https://reports.example.com/q3";
+        QVERIFY(!controller.answer(step.callId, 2, answer, &reason));
+        QVERIFY(!reason.isEmpty());
+        QCOMPARE(controller.status(), RunStatus::Waiting);
+
+        QVERIFY2(controller.answer(step.callId, 1, answer, &reason), qPrintable(reason));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(controller.record().status, RunStatus::Completed);
+        QCOMPARE(out, QByteArray("Report ready: https://reports.example.com/q3\n"));
+        // A second answer to the finished call is refused.
+        QVERIFY(!controller.answer(step.callId, 1, answer, &reason));
+    }
+
+    void scriptSyntaxErrorFailsTheRun()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "print('unclosed'\n");
+        QVERIFY(project);
+        RunController controller;
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.record.status, RunStatus::Failed);
+        QVERIFY2(run.stderrText.contains("SyntaxError"), run.stderrText.constData());
+        QCOMPARE(run.record.error, QStringLiteral("the script exited with status 1"));
+        QCOMPARE(run.steps.size(), std::size_t(0));
+    }
+
+    void toolErrorsReachTheScript_data()
+    {
+        QTest::addColumn<QByteArray>("call");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("undeclared tool") << QByteArray("tools.nope(x=1)") << QByteArray("unknown_tool");
+        QTest::newRow("missing required") << QByteArray("tools.echo(times=2)") << QByteArray("invalid_arguments ");
+        QTest::newRow("wrong type") << QByteArray("tools.echo(text='a', times='two')")
+                                    << QByteArray("invalid_arguments /times");
+    }
+
+    void toolErrorsReachTheScript()
+    {
+        QFETCH(QByteArray, call);
+        QFETCH(QByteArray, expected);
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "from toolstudio import tools, ToolError\n"
+                                              "try:\n    " + call + "\n"
+                                              "except ToolError as e:\n"
+                                              "    print(e.code, e.details.get('pointer', ''))\n");
+        QVERIFY(project);
+        RunController controller;
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.record.status, RunStatus::Completed);
+        QCOMPARE(run.stdoutText, expected + '\n');
+        QCOMPARE(run.steps.size(), std::size_t(1));
+        QCOMPARE(run.steps[0].status, StepStatus::Failed);
+        QCOMPARE(run.steps[0].attempts.size(), std::size_t(0)); // the handler never ran
+    }
+
+    void flakyMockSucceedsOnTheThirdAttempt()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "print(flaky())\n");
+        QVERIFY(project);
+        RunController controller;
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.stdoutText, QByteArray("{'ok': True}\n"));
+        QCOMPARE(run.steps.size(), std::size_t(1));
+        QCOMPARE(run.steps[0].status, StepStatus::Succeeded);
+        QCOMPARE(run.steps[0].attempts.size(), std::size_t(3));
+        QCOMPARE(run.steps[0].attemptsText(), QStringLiteral("3/3"));
+    }
+
+    void hundredAndFirstCallIsRefused()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "from toolstudio import tools, ToolError\n"
+                                              "for i in range(100):\n    tools.echo(text=str(i))\n"
+                                              "try:\n    tools.echo(text='one too many')\n"
+                                              "except ToolError as e:\n    print(e.code)\n");
+        QVERIFY(project);
+        RunController controller;
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.stdoutText, QByteArray("max_calls_exceeded\n"));
+        QCOMPARE(run.steps.size(), std::size_t(101));
+        QCOMPARE(run.steps[99].status, StepStatus::Succeeded);
+        QCOMPARE(run.steps[100].status, StepStatus::Failed);
+    }
+
+    void positionalAndKeywordArguments()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "from toolstudio import tools\n"
+                                              "tools.echo('a', 2)\n"
+                                              "tools.echo('b', times=3)\n"
+                                              "echo(text='c')\n");
+        QVERIFY(project);
+        RunController controller;
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.record.status, RunStatus::Completed);
+        QCOMPARE(run.steps.size(), std::size_t(3));
+        QCOMPARE(run.steps[0].args, (nlohmann::json{{"text", "a"}, {"times", 2}}));
+        QCOMPARE(run.steps[1].args, (nlohmann::json{{"text", "b"}, {"times", 3}}));
+        QCOMPARE(run.steps[2].args, (nlohmann::json{{"text", "c"}}));
+    }
+
+    void asyncCallsAreInFlightTogether()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "import asyncio\nfrom toolstudio import tools\n"
+                                              "async def main():\n"
+                                              "    return await asyncio.gather(tools.slow(), tools.slow(), tools.slow())\n"
+                                              "print(asyncio.run(main()))\n");
+        QVERIFY(project);
+        RunController controller;
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.stdoutText, QByteArray("[1, 1, 1]\n"));
+        QCOMPARE(run.steps.size(), std::size_t(3));
+        // All three were started before the first one ended.
+        QVERIFY(run.steps[2].startedAt < run.steps[0].endedAt);
+    }
+
+    void stopCancelsAWaitingRun()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "print(ask(q='?'))\n");
+        QVERIFY(project);
+        RunController controller;
+        QSignalSpy pending(&controller, &RunController::pendingCallOpened);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY(controller.start(*project, QString()));
+        QVERIFY(pending.wait(20000));
+        controller.stop();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(controller.record().status, RunStatus::Cancelled);
+        QCOMPARE(controller.engine()->steps().at(0).status, StepStatus::Cancelled);
+    }
+
+    void runTimeoutKillsTheScript()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "while True:\n    pass\n", R"({"run_timeout_seconds": 1})");
+        QVERIFY(project);
+        RunController controller;
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.record.status, RunStatus::TimedOut);
+        QVERIFY2(run.record.error.contains(QLatin1String("run timeout")), qPrintable(run.record.error));
+    }
+
+    void garbageOnTheBridgeIsAProtocolError()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "import os, time\nos.write(3, b'this is not json\\n')\ntime.sleep(30)\n");
+        QVERIFY(project);
+        RunController controller;
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.record.status, RunStatus::Failed);
+        QVERIFY2(run.record.error.startsWith(QLatin1String("protocol error on the tools bridge")),
+                 qPrintable(run.record.error));
+    }
+
+    void missingScriptIsRefused()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "print(1)\n");
+        QVERIFY(project);
+        RunController controller;
+        QString error;
+        QVERIFY(!controller.start(*project, QStringLiteral("scripts/nope.py"), &error));
+        QCOMPARE(error, QStringLiteral("script not found: %1/scripts/nope.py").arg(dir.path()));
+        QVERIFY(!controller.isActive());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunController)
+#include "tst_runcontroller.moc"
