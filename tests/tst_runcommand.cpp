@@ -13,6 +13,12 @@
 
 namespace {
 
+/// Compact JSON text, for comparing JSON values with QCOMPARE.
+QByteArray dumped(const nlohmann::json &value)
+{
+    return QByteArray::fromStdString(value.dump());
+}
+
 struct CommandResult
 {
     int exitCode = -1;
@@ -116,17 +122,17 @@ private Q_SLOTS:
         const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--json")});
         QCOMPARE(result.exitCode, 0);
         const QList<QByteArray> lines = result.out.trimmed().split('\n');
-        QCOMPARE(nlohmann::json::parse(lines.first().toStdString())["event"], "run");
+        QCOMPARE(dumped(nlohmann::json::parse(lines.first().toStdString())["event"]), QByteArray("\"run\""));
         const nlohmann::json end = nlohmann::json::parse(lines.last().toStdString());
-        QCOMPARE(end["event"], "end");
-        QCOMPARE(end["status"], "completed");
+        QCOMPARE(dumped(end["event"]), QByteArray("\"end\""));
+        QCOMPARE(dumped(end["status"]), QByteArray("\"completed\""));
         bool sawStep = false;
         for (const QByteArray &line : lines) {
             const nlohmann::json event = nlohmann::json::parse(line.toStdString());
             if (event["event"] == "step") {
                 sawStep = true;
-                QCOMPARE(event["result"], nlohmann::json(0.92));
-                QCOMPARE(event["status"], "succeeded");
+                QCOMPARE(dumped(event["result"]), dumped(nlohmann::json(0.92)));
+                QCOMPARE(dumped(event["status"]), QByteArray("\"succeeded\""));
             }
         }
         QVERIFY(sawStep);
@@ -176,13 +182,13 @@ private Q_SLOTS:
         const auto answers = AnswerFile::parse(R"({"a": 1, "b": {"result": {"x": 2}}, "c": {"error": "no", "retryable": true}, "#3": null})",
                                                QStringLiteral("answers.json"), &error);
         QVERIFY2(answers, qPrintable(error));
-        QCOMPARE(answers->answerFor(1, QStringLiteral("a"))->result, nlohmann::json(1));
-        QCOMPARE(answers->answerFor(1, QStringLiteral("b"))->result, (nlohmann::json{{"x", 2}}));
+        QCOMPARE(dumped(answers->answerFor(1, QStringLiteral("a"))->result), dumped(nlohmann::json(1)));
+        QCOMPARE(dumped(answers->answerFor(1, QStringLiteral("b"))->result), dumped(nlohmann::json{{"x", 2}}));
         const auto c = answers->answerFor(2, QStringLiteral("c"));
         QVERIFY(c->isError);
         QCOMPARE(c->message, QStringLiteral("no"));
         QVERIFY(c->retryable);
-        QCOMPARE(answers->answerFor(3, QStringLiteral("a"))->result, nlohmann::json(nullptr)); // #3 wins
+        QCOMPARE(dumped(answers->answerFor(3, QStringLiteral("a"))->result), dumped(nlohmann::json(nullptr))); // #3 wins
         QVERIFY(!answers->answerFor(4, QStringLiteral("zzz")));
     }
 };

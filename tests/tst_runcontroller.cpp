@@ -16,6 +16,12 @@
 
 namespace {
 
+/// Compact JSON text, for comparing JSON values with QCOMPARE.
+QByteArray dumped(const nlohmann::json &value)
+{
+    return QByteArray::fromStdString(value.dump());
+}
+
 QString examplesDir()
 {
     return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/resources/examples");
@@ -106,8 +112,8 @@ private Q_SLOTS:
         QCOMPARE(run.steps.size(), std::size_t(1));
         QCOMPARE(run.steps[0].tool, QStringLiteral("get_exchange_rate"));
         QCOMPARE(run.steps[0].status, StepStatus::Succeeded);
-        QCOMPARE(run.steps[0].args, (nlohmann::json{{"base", "USD"}, {"quote", "EUR"}}));
-        QCOMPARE(*run.steps[0].result, nlohmann::json(0.92));
+        QCOMPARE(dumped(run.steps[0].args), dumped(nlohmann::json{{"base", "USD"}, {"quote", "EUR"}}));
+        QCOMPARE(dumped(*run.steps[0].result), dumped(nlohmann::json(0.92)));
 
         // The journal holds the same run and step.
         Journal journal;
@@ -133,7 +139,7 @@ private Q_SLOTS:
         QCOMPARE(run.stdoutText, QByteArray("30\n"));
         QCOMPARE(run.record.status, RunStatus::Completed);
         QCOMPARE(run.steps.size(), std::size_t(1));
-        QCOMPARE(run.steps[0].args, (nlohmann::json{{"id", "cus_1"}})); // positional mapped to "id"
+        QCOMPARE(dumped(run.steps[0].args), dumped(nlohmann::json{{"id", "cus_1"}})); // positional mapped to "id"
     }
 
     void renderReportWaitsForAPerson()
@@ -258,9 +264,9 @@ private Q_SLOTS:
         const RunResult run = runToEnd(controller, *project);
         QCOMPARE(run.record.status, RunStatus::Completed);
         QCOMPARE(run.steps.size(), std::size_t(3));
-        QCOMPARE(run.steps[0].args, (nlohmann::json{{"text", "a"}, {"times", 2}}));
-        QCOMPARE(run.steps[1].args, (nlohmann::json{{"text", "b"}, {"times", 3}}));
-        QCOMPARE(run.steps[2].args, (nlohmann::json{{"text", "c"}}));
+        QCOMPARE(dumped(run.steps[0].args), dumped(nlohmann::json{{"text", "a"}, {"times", 2}}));
+        QCOMPARE(dumped(run.steps[1].args), dumped(nlohmann::json{{"text", "b"}, {"times", 3}}));
+        QCOMPARE(dumped(run.steps[2].args), dumped(nlohmann::json{{"text", "c"}}));
     }
 
     void asyncCallsAreInFlightTogether()
