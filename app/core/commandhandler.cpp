@@ -1,3 +1,175 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// placeholder: not written yet
+#include "commandhandler.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+
+#include <csignal>
+#include <unistd.h>
+
+namespace {
+
+constexpr int TailLines = 3;
+constexpr qsizetype TailChars = 500;
+
+} // namespace
+
+CommandHandler::CommandHandler(QStringList command, QObject *parent)
+    : ToolHandler(parent)
+    , m_command(std::move(command))
+{
+}
+
+CommandHandler::~CommandHandler()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_done = true;
+        killGroup();
+    }
+}
+
+void CommandHandler::start(const HandlerRequest &request)
+{
+    m_maxStdout = std::max<std::size_t>(request.maxResultBytes * 4, 64 * 1024);
+    m_process = new QProcess(this);
+    m_process->setWorkingDirectory(request.projectDir);
+
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("TOOLSTUDIO_TOOL"), request.tool);
+    env.insert(QStringLiteral("TOOLSTUDIO_RUN_ID"), request.runId);
+    env.insert(QStringLiteral("TOOLSTUDIO_CALL_ID"), request.callId);
+    env.insert(QStringLiteral("TOOLSTUDIO_ATTEMPT"), QString::number(request.attempt));
+    env.insert(QStringLiteral("TOOLSTUDIO_IDEMPOTENCY_KEY"), request.idempotencyKey);
+    m_process->setProcessEnvironment(env);
+    // Own process group, so a timeout or Stop also kills what the command started.
+    m_process->setChildProcessModifier([] { ::setsid(); });
+
+    QString program = m_command.first();
+    if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
+        program = QDir(request.projectDir).absoluteFilePath(program);
+
+    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
+        m_stdout += m_process->readAllStandardOutput();
+        if (std::size_t(m_stdout.size()) > m_maxStdout && !m_done) {
+            const auto limit = m_maxStdout;
+            m_done = true;
+            killGroup();
+            HandlerOutcome outcome = HandlerOutcome::failure(
+                QStringLiteral("command printed more than %1 bytes on stdout; it was stopped").arg(limit), false,
+                BridgeErrorCode::ReplyTooLarge);
+            outcome.output = m_stderr;
+            Q_EMIT finished(outcome);
+        }
+    });
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        const QByteArray chunk = m_process->readAllStandardError();
+        const qsizetype room = MaxCapturedStderr - m_stderr.size();
+        if (chunk.size() <= room) {
+            m_stderr += chunk;
+        } else {
+            m_stderr += chunk.left(std::max<qsizetype>(room, 0));
+            m_stderrTruncated = true;
+        }
+    });
+    connect(m_process, &QProcess::errorOccurred, this, [this, program](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return; // crashes and the like arrive through finished()
+        finish(HandlerOutcome::failure(
+            QStringLiteral("command failed to start: %1: %2").arg(program, m_process->errorString()), false));
+    });
+    connect(m_process, &QProcess::finished, this, &CommandHandler::onFinished);
+    connect(m_process, &QProcess::started, this, [this, request] {
+        m_process->write(QByteArray::fromStdString(
+            request.args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
+        m_process->closeWriteChannel();
+    });
+
+    m_process->start(program, m_command.mid(1));
+}
+
+void CommandHandler::cancel()
+{
+    if (m_done)
+        return;
+    m_done = true;
+    killGroup();
+}
+
+void CommandHandler::killGroup()
+{
+    if (!m_process)
+        return;
+    const qint64 pid = m_process->processId();
+    if (pid > 0)
+        ::kill(-pid_t(pid), SIGKILL); // the group setsid() made; the command itself is its leader
+    m_process->kill();
+    if (m_process->state() != QProcess::NotRunning && !m_process->waitForFinished(2000))
+        qWarning("command %s (pid %lld) did not exit after SIGKILL", qPrintable(m_command.first()), pid);
+}
+
+void CommandHandler::finish(const HandlerOutcome &outcome)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    HandlerOutcome withOutput = outcome;
+    withOutput.output = m_stderr;
+    if (m_stderrTruncated)
+        withOutput.output += "\n[stderr truncated after 1 MiB]\n";
+    Q_EMIT finished(withOutput);
+}
+
+QString CommandHandler::stderrTail() const
+{
+    QStringList lines;
+    const QList<QByteArray> all = m_stderr.split('\n');
+    for (auto it = all.crbegin(); it != all.crend() && lines.size() < TailLines; ++it) {
+        const QString line = QString::fromUtf8(*it).trimmed();
+        if (!line.isEmpty())
+            lines.prepend(line);
+    }
+    QString tail = lines.join(QLatin1Char('\n'));
+    if (tail.size() > TailChars)
+        tail = QStringLiteral("...") + tail.right(TailChars);
+    return tail;
+}
+
+void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    if (m_done)
+        return;
+    m_stdout += m_process->readAllStandardOutput();
+    m_stderr += m_process->readAllStandardError().left(std::max<qsizetype>(MaxCapturedStderr - m_stderr.size(), 0));
+    const QString tail = stderrTail();
+
+    if (status == QProcess::CrashExit) {
+        finish(HandlerOutcome::failure(
+            tail.isEmpty() ? QStringLiteral("command was killed by a signal")
+                           : QStringLiteral("%1 (command was killed by a signal)").arg(tail),
+            true));
+        return;
+    }
+    if (exitCode != 0) {
+        const QString status = QStringLiteral("exit status %1").arg(exitCode);
+        finish(HandlerOutcome::failure(tail.isEmpty() ? QStringLiteral("command failed with %1").arg(status)
+                                                      : QStringLiteral("%1 (%2)").arg(tail, status),
+                                       exitCode != ExitNonRetryable));
+        return;
+    }
+    if (m_stdout.trimmed().isEmpty()) {
+        finish(HandlerOutcome::failure(QStringLiteral("command printed nothing on stdout (expected the result as JSON)"), false));
+        return;
+    }
+    try {
+        finish(HandlerOutcome::success(nlohmann::json::parse(m_stdout.constBegin(), m_stdout.constEnd())));
+    } catch (const nlohmann::json::parse_error &e) {
+        QString reason = QString::fromUtf8(e.what());
+        // Drop nlohmann's "[json.exception.parse_error.101] parse error at …: " prefix.
+        const qsizetype colon = reason.indexOf(QStringLiteral(": "));
+        if (colon >= 0)
+            reason = reason.mid(colon + 2);
+        finish(HandlerOutcome::failure(QStringLiteral("command printed invalid JSON: %1").arg(reason), false));
+    }
+}

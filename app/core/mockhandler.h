@@ -1,3 +1,29 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
+
+#include "toolhandler.h"
+
+class QTimer;
+
+/// Answers an attempt with one entry of a mock tool's sequence after the entry's
+/// delay. The engine keeps a counter per (run, tool) over attempts and passes the
+/// entry to use: entry i answers the i-th attempt on the tool; after the last entry,
+/// the last one repeats (see MockHandler::entryFor).
+class MockHandler : public ToolHandler
+{
+    Q_OBJECT
+public:
+    MockHandler(MockResponse response, QObject *parent = nullptr);
+    ~MockHandler() override;
+
+    /// The entry that answers the `attemptIndex`-th (0-based) attempt on `tool`.
+    static const MockResponse &entryFor(const Tool &tool, int attemptIndex);
+
+    void start(const HandlerRequest &request) override;
+    void cancel() override;
+
+private:
+    MockResponse m_response;
+    QTimer *m_timer = nullptr;
+};

@@ -1,3 +1,613 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// placeholder: not written yet
+#include "stepengine.h"
+
+#include "commandhandler.h"
+#include "journal.h"
+#include "manualhandler.h"
+#include "mockhandler.h"
+#include "schemavalidator.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QPointer>
+#include <QRandomGenerator>
+#include <QTimer>
+
+#include <cmath>
+#include <unordered_map>
+
+namespace {
+
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+/// "30", "0.2" — seconds as the manifest spells them.
+QString secondsText(int ms)
+{
+    return QString::number(ms / 1000.0, 'g', 6);
+}
+
+std::size_t compactSize(const nlohmann::json &value)
+{
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
+}
+
+BridgeError makeError(const char *code, const QString &message, bool retryable, int attempts,
+                      nlohmann::json details = nlohmann::json::object())
+{
+    BridgeError error;
+    error.code = code;
+    error.message = message.toStdString();
+    error.retryable = retryable;
+    error.attempts = attempts;
+    error.details = std::move(details);
+    return error;
+}
+
+/// Runtime state of an unfinished step: its handler and timers. Everything hangs off
+/// `context`, deleted later so that a timer may finish the step from its own signal.
+struct Flight
+{
+    QObject *context = nullptr;
+    QPointer<ToolHandler> handler;
+    QTimer *attemptTimer = nullptr;
+    QTimer *retryTimer = nullptr;
+    QTimer *totalTimer = nullptr;
+};
+
+} // namespace
+
+class StepEngineState
+{
+public:
+    StepEngine *q = nullptr;
+    Project project;
+    QString runId;
+    Journal *journal = nullptr;
+    QStringList boundTools;
+    std::vector<Step> steps;
+    std::vector<std::unique_ptr<Flight>> flights;   ///< parallel to steps; null once final
+    QHash<QString, int> stepByCallId;               ///< the latest step with that call id
+    std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> inputValidators;
+    std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> outputValidators;
+    QHash<QString, int> mockAttempts;               ///< attempts made per mock tool in this run
+    int callCount = 0;
+    bool cancelled = false;
+
+    const SchemaValidator *validator(const Tool &tool, bool output, QString *error);
+    void commit(const Step &step);
+    void notifyChanged(int index);
+    int addStep(Step step, bool inFlight = false, bool indexCallId = true);
+    void refuse(Step step, const char *code, const QString &message, nlohmann::json details = nlohmann::json::object(),
+                bool indexCallId = true);
+    void startAttempt(int index);
+    void onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome);
+    void onAttemptTimeout(int index);
+    void onTotalTimeout(int index);
+    void scheduleRetry(int index);
+    void finish(int index, StepStatus status);
+    void stopFlight(int index);
+};
+
+const SchemaValidator *StepEngineState::validator(const Tool &tool, bool output, QString *error)
+{
+    auto &cache = output ? outputValidators : inputValidators;
+    const std::string key = tool.name.toStdString();
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+        const nlohmann::json &schema = output ? *tool.outputSchema : tool.inputSchema;
+        it = cache.emplace(key, SchemaValidator::compile(schema, error)).first;
+    }
+    return it->second.get();
+}
+
+void StepEngineState::commit(const Step &step)
+{
+    if (!journal)
+        return;
+    if (!journal->recordStep(step))
+        Q_EMIT q->journalFailed(QStringLiteral("journal: step %1 (%2) was not recorded: %3")
+                                    .arg(step.sequence).arg(step.tool, journal->lastError()));
+}
+
+void StepEngineState::notifyChanged(int index)
+{
+    commit(steps[std::size_t(index)]);
+    // A copy: a slot may submit a call, which can reallocate `steps`.
+    const Step copy = steps[std::size_t(index)];
+    Q_EMIT q->stepChanged(copy);
+}
+
+int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId)
+{
+    const int index = int(steps.size());
+    if (indexCallId)
+        stepByCallId.insert(step.callId, index);
+    steps.push_back(std::move(step));
+    std::unique_ptr<Flight> flight;
+    if (inFlight) {
+        flight = std::make_unique<Flight>();
+        flight->context = new QObject(q);
+    }
+    flights.push_back(std::move(flight));
+    commit(steps.back());
+    const Step copy = steps.back();
+    Q_EMIT q->stepAdded(copy);
+    return index;
+}
+
+void StepEngineState::refuse(Step step, const char *code, const QString &message, nlohmann::json details,
+                             bool indexCallId)
+{
+    step.status = cancelled ? StepStatus::Cancelled : StepStatus::Failed;
+    step.error = makeError(cancelled ? BridgeErrorCode::Cancelled : code, message, false, 0, std::move(details));
+    step.endedAt = step.queuedAt;
+    const std::string id = step.callId.toStdString();
+    const BridgeError error = *step.error;
+    addStep(std::move(step), false, indexCallId);
+    if (!cancelled)
+        Q_EMIT q->replyReady(id, BridgeProtocol::encodeError(id, error));
+}
+
+void StepEngineState::startAttempt(int index)
+{
+    Flight &flight = *flights[std::size_t(index)];
+    Step &step = steps[std::size_t(index)];
+    const Tool &tool = *project.tool(step.tool);
+
+    Attempt attempt;
+    attempt.number = int(step.attempts.size()) + 1;
+    attempt.startedAt = now();
+    step.attempts.push_back(attempt);
+    if (step.startedAt == 0)
+        step.startedAt = attempt.startedAt;
+    step.nextAttemptAt = 0;
+
+    ToolHandler *handler = nullptr;
+    switch (tool.handler) {
+    case HandlerKind::Mock: {
+        const int mockIndex = mockAttempts.value(tool.name, 0);
+        mockAttempts.insert(tool.name, mockIndex + 1);
+        handler = new MockHandler(MockHandler::entryFor(tool, mockIndex), flight.context);
+        break;
+    }
+    case HandlerKind::Manual:
+        handler = new ManualHandler(flight.context);
+        break;
+    case HandlerKind::Command:
+        handler = new CommandHandler(tool.command, flight.context);
+        break;
+    case HandlerKind::Python:
+        break;
+    }
+    if (!handler) {
+        // Python tools come with the tool worker (a later issue); fail clearly meanwhile.
+        step.attempts.back().endedAt = step.attempts.back().startedAt;
+        step.attempts.back().error = makeError(BridgeErrorCode::ToolFailed,
+                                               QStringLiteral("handler kind %1 is not available yet").arg(handlerKindName(tool.handler)),
+                                               false, attempt.number);
+        step.error = step.attempts.back().error;
+        finish(index, StepStatus::Failed);
+        return;
+    }
+    flight.handler = handler;
+    step.status = handler->waitsForPerson() ? StepStatus::Waiting : StepStatus::Running;
+
+    QObject::connect(handler, &ToolHandler::finished, flight.context, [this, index, handler](const HandlerOutcome &outcome) {
+        onAttemptFinished(index, handler, outcome);
+    });
+    if (tool.retry.attemptTimeoutMs > 0) {
+        if (!flight.attemptTimer) {
+            flight.attemptTimer = new QTimer(flight.context);
+            flight.attemptTimer->setSingleShot(true);
+            QObject::connect(flight.attemptTimer, &QTimer::timeout, flight.context, [this, index] { onAttemptTimeout(index); });
+        }
+        flight.attemptTimer->start(tool.retry.attemptTimeoutMs);
+    }
+    if (tool.retry.totalTimeoutMs > 0 && !flight.totalTimer) {
+        flight.totalTimer = new QTimer(flight.context);
+        flight.totalTimer->setSingleShot(true);
+        QObject::connect(flight.totalTimer, &QTimer::timeout, flight.context, [this, index] { onTotalTimeout(index); });
+        flight.totalTimer->start(tool.retry.totalTimeoutMs);
+    }
+
+    HandlerRequest request;
+    request.runId = runId;
+    request.tool = tool.name;
+    request.callId = step.callId;
+    request.sequence = step.sequence;
+    request.attempt = attempt.number;
+    request.idempotencyKey = step.idempotencyKey;
+    request.args = step.args;
+    request.projectDir = project.dir;
+    request.maxResultBytes = project.limits.replyBytes;
+    const bool waits = handler->waitsForPerson();
+
+    notifyChanged(index);
+    if (waits) {
+        const Step copy = steps[std::size_t(index)];
+        Q_EMIT q->pendingCallOpened(copy);
+    }
+    // A slot above may have cancelled the run (Stop); then the handler is gone.
+    if (flights[std::size_t(index)] && flights[std::size_t(index)]->handler == handler)
+        handler->start(request);
+}
+
+void StepEngineState::onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome)
+{
+    Flight *flight = flights[std::size_t(index)].get();
+    if (!flight || flight->handler != handler)
+        return; // an attempt that was already timed out or cancelled
+    if (flight->attemptTimer)
+        flight->attemptTimer->stop();
+    handler->disconnect(flight->context);
+    handler->deleteLater();
+    flight->handler = nullptr;
+
+    Step &step = steps[std::size_t(index)];
+    const Tool &tool = *project.tool(step.tool);
+    const bool wasWaiting = step.status == StepStatus::Waiting;
+    Attempt &attempt = step.attempts.back();
+    attempt.endedAt = now();
+    attempt.output = outcome.output;
+
+    if (outcome.ok) {
+        QString error;
+        if (tool.outputSchema) {
+            const SchemaValidator *validator = this->validator(tool, true, &error);
+            if (!validator) {
+                outcome = HandlerOutcome::failure(QStringLiteral("output_schema of %1 does not compile: %2").arg(tool.name, error), false);
+            } else if (const auto failure = validator->validate(outcome.result)) {
+                outcome = HandlerOutcome::failure(QStringLiteral("result of %1 does not match output_schema at %2: %3")
+                                                      .arg(tool.name, failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                                                           failure->message),
+                                                  false);
+                outcome.error.details = {{"pointer", failure->pointer.toStdString()}};
+            }
+        }
+        if (outcome.ok) {
+            const std::size_t size = compactSize(outcome.result);
+            if (size > project.limits.replyBytes)
+                outcome = HandlerOutcome::failure(QStringLiteral("result of %1 is %2 bytes; the reply limit is %3 bytes (limits.reply_bytes)")
+                                                      .arg(tool.name).arg(size).arg(project.limits.replyBytes),
+                                                  false, BridgeErrorCode::ReplyTooLarge);
+        }
+    }
+    if (wasWaiting)
+        Q_EMIT q->pendingCallClosed(step.callId);
+    // The slot above may have cancelled everything.
+    if (!flights[std::size_t(index)])
+        return;
+    Step &current = steps[std::size_t(index)];
+    Attempt &last = current.attempts.back();
+
+    if (outcome.ok) {
+        last.succeeded = true;
+        current.result = std::move(outcome.result);
+        finish(index, StepStatus::Succeeded);
+        return;
+    }
+    outcome.error.attempts = last.number;
+    last.error = outcome.error;
+    if (outcome.error.retryable && int(current.attempts.size()) < current.maxAttempts) {
+        scheduleRetry(index);
+        return;
+    }
+    current.error = outcome.error;
+    current.error->attempts = int(current.attempts.size());
+    finish(index, StepStatus::Failed);
+}
+
+void StepEngineState::onAttemptTimeout(int index)
+{
+    Flight *flight = flights[std::size_t(index)].get();
+    if (!flight || !flight->handler)
+        return;
+    ToolHandler *handler = flight->handler;
+    handler->disconnect(flight->context);
+    handler->cancel();
+    const Step &step = steps[std::size_t(index)];
+    const int timeoutMs = project.tool(step.tool)->retry.attemptTimeoutMs;
+    HandlerOutcome outcome = HandlerOutcome::failure(
+        QStringLiteral("attempt %1 timed out after %2 s (attempt_timeout_seconds = %2)")
+            .arg(step.attempts.size()).arg(secondsText(timeoutMs)),
+        true, BridgeErrorCode::Timeout);
+    onAttemptFinished(index, handler, outcome);
+}
+
+void StepEngineState::onTotalTimeout(int index)
+{
+    Flight *flight = flights[std::size_t(index)].get();
+    if (!flight)
+        return;
+    Step &step = steps[std::size_t(index)];
+    const int timeoutMs = project.tool(step.tool)->retry.totalTimeoutMs;
+    const bool wasWaiting = step.status == StepStatus::Waiting;
+    const BridgeError error = makeError(BridgeErrorCode::Timeout,
+                                        QStringLiteral("step timed out after %1 s (total_timeout_seconds = %1)").arg(secondsText(timeoutMs)),
+                                        false, int(step.attempts.size()));
+    if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
+        step.attempts.back().endedAt = now();
+        step.attempts.back().error = error;
+        step.attempts.back().error->attempts = step.attempts.back().number;
+    }
+    step.error = error;
+    stopFlight(index);
+    if (wasWaiting)
+        Q_EMIT q->pendingCallClosed(step.callId);
+    finish(index, StepStatus::Failed);
+}
+
+void StepEngineState::scheduleRetry(int index)
+{
+    Flight &flight = *flights[std::size_t(index)];
+    Step &step = steps[std::size_t(index)];
+    const RetryPolicy &policy = project.tool(step.tool)->retry;
+    // Exponential backoff with jitter (DESIGN.md "Steps: the engine"):
+    // min(initial × factor^(n−1), cap) ± jitter, n = attempts made so far.
+    const double n = double(step.attempts.size());
+    double backoff = std::min(policy.initialBackoffMs * std::pow(policy.factor, n - 1), double(policy.maxBackoffMs));
+    if (policy.jitter > 0)
+        backoff *= 1.0 + policy.jitter * (2.0 * QRandomGenerator::global()->generateDouble() - 1.0);
+    const int delayMs = int(std::clamp(backoff, 0.0, double(std::max(policy.maxBackoffMs, 0))));
+
+    step.status = StepStatus::Retrying;
+    step.nextAttemptAt = now() + delayMs;
+    if (!flight.retryTimer) {
+        flight.retryTimer = new QTimer(flight.context);
+        flight.retryTimer->setSingleShot(true);
+        QObject::connect(flight.retryTimer, &QTimer::timeout, flight.context, [this, index] { startAttempt(index); });
+    }
+    flight.retryTimer->start(delayMs);
+    notifyChanged(index);
+}
+
+void StepEngineState::stopFlight(int index)
+{
+    Flight *flight = flights[std::size_t(index)].get();
+    if (!flight)
+        return;
+    for (QTimer *timer : {flight->attemptTimer, flight->retryTimer, flight->totalTimer})
+        if (timer)
+            timer->stop();
+    if (flight->handler) {
+        flight->handler->disconnect(flight->context);
+        flight->handler->cancel();
+        flight->handler = nullptr;
+    }
+}
+
+void StepEngineState::finish(int index, StepStatus status)
+{
+    stopFlight(index);
+    if (auto &flight = flights[std::size_t(index)]) {
+        flight->context->deleteLater();
+        flight.reset();
+    }
+    Step &step = steps[std::size_t(index)];
+    step.status = status;
+    step.endedAt = now();
+    step.nextAttemptAt = 0;
+    if (status == StepStatus::Succeeded)
+        step.error.reset();
+    const std::string id = step.callId.toStdString();
+    const std::string line = status == StepStatus::Succeeded ? BridgeProtocol::encodeResult(id, *step.result)
+                                                             : BridgeProtocol::encodeError(id, *step.error);
+    // Write-ahead: the final step is committed before the script can see the reply.
+    notifyChanged(index);
+    if (status != StepStatus::Cancelled)
+        Q_EMIT q->replyReady(id, line);
+}
+
+StepEngine::StepEngine(const Project &project, const QString &runId, Journal *journal,
+                       const QStringList &boundTools, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<StepEngineState>())
+{
+    d->q = this;
+    d->project = project;
+    d->runId = runId;
+    d->journal = journal;
+    d->boundTools = boundTools;
+}
+
+StepEngine::~StepEngine()
+{
+    // Nothing is emitted any more; running commands are killed with their handlers.
+    for (std::size_t i = 0; i < d->flights.size(); ++i) {
+        d->stopFlight(int(i));
+        if (d->flights[i])
+            delete d->flights[i]->context; // before the state its lambdas use is gone
+    }
+}
+
+void StepEngine::submitCall(const BridgeCall &call)
+{
+    Step step;
+    step.runId = d->runId;
+    step.callId = QString::fromStdString(call.id);
+    step.sequence = int(d->steps.size()) + 1;
+    step.tool = QString::fromStdString(call.tool);
+    step.args = call.args;
+    step.idempotencyKey = QStringLiteral("%1:%2").arg(d->runId).arg(step.sequence);
+    step.queuedAt = now();
+
+    if (d->cancelled) {
+        d->refuse(std::move(step), BridgeErrorCode::Cancelled, QStringLiteral("the run was stopped"));
+        return;
+    }
+    if (const int previous = d->stepByCallId.value(step.callId, -1);
+        previous >= 0 && !isFinal(d->steps[std::size_t(previous)].status)) {
+        d->refuse(std::move(step), BridgeErrorCode::ProtocolError,
+                  QStringLiteral("call id '%1' is already in use by an unfinished call").arg(step.callId),
+                  nlohmann::json::object(), false);
+        return;
+    }
+
+    // 1. declared, active, bound
+    const Tool *tool = d->project.tool(step.tool);
+    if (!tool) {
+        d->refuse(std::move(step), BridgeErrorCode::UnknownTool,
+                  QStringLiteral("no tool named '%1' in this project").arg(step.tool));
+        return;
+    }
+    step.maxAttempts = tool->retry.maxAttempts;
+    if (!tool->active) {
+        d->refuse(std::move(step), BridgeErrorCode::InactiveTool,
+                  QStringLiteral("tool '%1' is inactive").arg(step.tool));
+        return;
+    }
+    if (!d->boundTools.isEmpty() && !d->boundTools.contains(step.tool)) {
+        d->refuse(std::move(step), BridgeErrorCode::UnknownTool,
+                  QStringLiteral("tool '%1' is not bound to this script").arg(step.tool));
+        return;
+    }
+
+    // 2. max calls (DESIGN.md: 100 calls per run by default)
+    if (d->callCount >= d->project.limits.maxCalls) {
+        d->refuse(std::move(step), BridgeErrorCode::MaxCallsExceeded,
+                  QStringLiteral("call %1 exceeds the limit of %2 calls per run (limits.max_calls)")
+                      .arg(d->callCount + 1).arg(d->project.limits.maxCalls));
+        return;
+    }
+    ++d->callCount;
+
+    // 3. request cap
+    const std::size_t argsBytes = call.argsBytes > 0 ? call.argsBytes : compactSize(call.args);
+    if (argsBytes > d->project.limits.requestBytes) {
+        d->refuse(std::move(step), BridgeErrorCode::RequestTooLarge,
+                  QStringLiteral("arguments of %1 are %2 bytes; the request limit is %3 bytes (limits.request_bytes)")
+                      .arg(step.tool).arg(argsBytes).arg(d->project.limits.requestBytes));
+        return;
+    }
+
+    // 4. positional arguments → the schema's properties in declaration order
+    if (step.args.is_array()) {
+        const auto given = step.args.size();
+        const auto declared = std::size_t(tool->parameterOrder.size());
+        if (given > declared) {
+            d->refuse(std::move(step), BridgeErrorCode::InvalidArguments,
+                      QStringLiteral("invalid arguments for '%1' at /%2: takes %3 positional argument(s) (%4) but %5 were given")
+                          .arg(tool->name).arg(declared).arg(declared)
+                          .arg(tool->parameterOrder.join(QStringLiteral(", ")))
+                          .arg(given),
+                      {{"pointer", "/" + std::to_string(declared)}});
+            return;
+        }
+        nlohmann::json named = nlohmann::json::object();
+        for (std::size_t i = 0; i < given; ++i)
+            named[tool->parameterOrder.at(qsizetype(i)).toStdString()] = step.args[i];
+        step.args = std::move(named);
+    }
+
+    // 5. input_schema
+    QString compileError;
+    const SchemaValidator *validator = d->validator(*tool, false, &compileError);
+    if (!validator) {
+        d->refuse(std::move(step), BridgeErrorCode::ToolFailed,
+                  QStringLiteral("input_schema of %1 does not compile: %2").arg(tool->name, compileError));
+        return;
+    }
+    if (const auto failure = validator->validate(step.args)) {
+        const QString where = failure->pointer.isEmpty() ? QString() : QStringLiteral(" at %1").arg(failure->pointer);
+        d->refuse(std::move(step), BridgeErrorCode::InvalidArguments,
+                  QStringLiteral("invalid arguments for '%1'%2: %3").arg(tool->name, where, failure->message),
+                  {{"pointer", failure->pointer.toStdString()}});
+        return;
+    }
+
+    // 6. record (queued), then run the first attempt
+    const int index = d->addStep(std::move(step), true);
+    // A slot of stepAdded may have stopped the run; then the step is cancelled already.
+    if (d->flights[std::size_t(index)])
+        d->startAttempt(index);
+}
+
+bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason)
+{
+    auto refuse = [reason](const QString &why) {
+        if (reason)
+            *reason = why;
+        return false;
+    };
+    const int index = d->stepByCallId.value(callId, -1);
+    if (index < 0)
+        return refuse(QStringLiteral("no call with id '%1'").arg(callId));
+    const Step &step = d->steps[std::size_t(index)];
+    if (isFinal(step.status))
+        return refuse(QStringLiteral("call '%1' already finished (%2)").arg(callId, stepStatusName(step.status)));
+    const int current = step.attempts.empty() ? 0 : step.attempts.back().number;
+    if (attempt != current)
+        return refuse(QStringLiteral("answer is for attempt %1 but the call is at attempt %2").arg(attempt).arg(current));
+    Flight *flight = d->flights[std::size_t(index)].get();
+    auto *manual = flight ? qobject_cast<ManualHandler *>(flight->handler.data()) : nullptr;
+    if (step.status != StepStatus::Waiting || !manual || !manual->isOpen()) {
+        if (step.attempts.back().endedAt > 0)
+            return refuse(QStringLiteral("attempt %1 of call '%2' was already answered").arg(attempt).arg(callId));
+        return refuse(QStringLiteral("call '%1' is not waiting for a person (%2)").arg(callId, stepStatusName(step.status)));
+    }
+    // A result must fit the tool's output_schema; refusing lets the person correct it.
+    if (!answer.isError) {
+        const Tool &tool = *d->project.tool(step.tool);
+        QString error;
+        if (tool.outputSchema) {
+            if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
+                if (const auto failure = validator->validate(answer.result))
+                    return refuse(QStringLiteral("the result does not match output_schema at %1: %2")
+                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer, failure->message));
+            }
+        }
+    }
+    ManualAnswer checked = answer;
+    if (checked.isError && checked.message.trimmed().isEmpty())
+        checked.message = QStringLiteral("the call was failed by hand");
+    return manual->deliver(checked);
+}
+
+void StepEngine::cancelAll(const QString &reason)
+{
+    d->cancelled = true;
+    // Index loop: slots may add steps while we go.
+    for (std::size_t i = 0; i < d->steps.size(); ++i) {
+        if (!d->flights[i] || isFinal(d->steps[i].status))
+            continue;
+        Step &step = d->steps[i];
+        const bool wasWaiting = step.status == StepStatus::Waiting;
+        d->stopFlight(int(i));
+        const BridgeError error = makeError(BridgeErrorCode::Cancelled, reason, false, int(step.attempts.size()));
+        if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
+            step.attempts.back().endedAt = now();
+            step.attempts.back().error = error;
+            step.attempts.back().error->attempts = step.attempts.back().number;
+        }
+        step.error = error;
+        if (wasWaiting)
+            Q_EMIT pendingCallClosed(step.callId);
+        d->finish(int(i), StepStatus::Cancelled);
+    }
+}
+
+const std::vector<Step> &StepEngine::steps() const
+{
+    return d->steps;
+}
+
+const Step *StepEngine::step(const QString &callId) const
+{
+    const int index = d->stepByCallId.value(callId, -1);
+    return index < 0 ? nullptr : &d->steps[std::size_t(index)];
+}
+
+int StepEngine::pendingCount() const
+{
+    return int(std::count_if(d->steps.cbegin(), d->steps.cend(),
+                             [](const Step &step) { return step.status == StepStatus::Waiting; }));
+}
+
+int StepEngine::callCount() const
+{
+    return d->callCount;
+}

@@ -61,6 +61,9 @@ Q_SIGNALS:
     void pendingCallClosed(const QString &callId);
     /// The reply for call `id`: `line` is the encoded bridge message with its '\n'.
     void replyReady(const std::string &id, const std::string &line);
+    /// The journal refused a write (disk full, file removed…); the run goes on, but the
+    /// write-ahead promise no longer holds — the run controller should fail the run.
+    void journalFailed(const QString &message);
 
 private:
     std::unique_ptr<StepEngineState> d;
