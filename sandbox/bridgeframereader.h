@@ -14,6 +14,10 @@
 /// feed() appends bytes and returns the events they complete, in order: a complete
 /// line (without '\n'), or an oversized line (its total length, counted while it is
 /// skipped, reported once its '\n' arrives or when `flushOversized` is called).
+///
+/// A line of exactly `maxLineBytes` bytes (not counting '\n') is accepted; one byte
+/// more makes it Oversized. Empty lines are reported as Line events with an empty
+/// `line`; what to make of them is the caller's choice.
 class BridgeFrameReader
 {
 public:
@@ -27,6 +31,12 @@ public:
     explicit BridgeFrameReader(std::size_t maxLineBytes);
 
     std::vector<Event> feed(std::string_view bytes);
+
+    /// At the end of the stream: if an oversized line is being skipped, returns its
+    /// Oversized event (length so far, no '\n' seen) and stops skipping; otherwise
+    /// returns an event with `length` 0 and kind Line. An unfinished line that still
+    /// fits stays in pendingBytes().
+    Event flushOversized();
 
     /// Bytes of an unfinished line held so far (at most maxLineBytes).
     std::size_t pendingBytes() const { return m_buffer.size(); }

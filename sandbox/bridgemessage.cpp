@@ -1,3 +1,297 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// placeholder: not written yet
+#include "bridgemessage.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using nlohmann::json;
+
+/// Longest excerpt of script-controlled text (a type value, a parser message) quoted in
+/// an error reason, so a hostile line cannot make the reason itself huge.
+constexpr std::size_t MaxQuotedBytes = 64;
+constexpr std::size_t MaxParserMessageBytes = 200;
+
+/// Cuts `text` to at most `maxBytes` without splitting a UTF-8 sequence.
+std::string truncateUtf8(std::string_view text, std::size_t maxBytes)
+{
+    if (text.size() <= maxBytes)
+        return std::string(text);
+    std::size_t end = maxBytes;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+        --end;
+    return std::string(text.substr(0, end)) + "…";
+}
+
+/// `"value"` as JSON (control characters escaped), cut to MaxQuotedBytes.
+std::string quotedExcerpt(std::string_view value)
+{
+    return json(truncateUtf8(value, MaxQuotedBytes)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+/// "an object", "a string", "null", … for error reasons.
+std::string describeType(const json &value)
+{
+    switch (value.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "a number";
+    case json::value_t::binary: return "binary data";
+    case json::value_t::discarded: break;
+    }
+    return "nothing";
+}
+
+bool isHex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+unsigned hexValue(std::string_view four)
+{
+    unsigned value = 0;
+    for (char c : four) {
+        value <<= 4;
+        if (c >= '0' && c <= '9')
+            value |= unsigned(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            value |= unsigned(c - 'a' + 10);
+        else
+            value |= unsigned(c - 'A' + 10);
+    }
+    return value;
+}
+
+/// One linear pass over the line that nlohmann's parser would otherwise take on trust:
+/// bounds the nesting depth (brackets outside strings) before anything is built, so a
+/// line nested 100 000 deep costs no stack and no allocation, and finds `\uD800`-style
+/// escapes that are not part of a surrogate pair. Malformed JSON is left to the parser.
+/// Returns "" or the reason.
+std::string prescan(std::string_view line)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (!inString) {
+            if (c == '"') {
+                inString = true;
+            } else if (c == '[' || c == '{') {
+                if (++depth > BridgeProtocol::MaxNestingDepth)
+                    return "JSON nested deeper than " + std::to_string(BridgeProtocol::MaxNestingDepth)
+                        + " levels at byte offset " + std::to_string(i);
+            } else if (c == ']' || c == '}') {
+                --depth; // unbalanced brackets are the parser's to report
+            }
+            continue;
+        }
+        if (c == '"') {
+            inString = false;
+        } else if (c == '\\' && i + 1 < line.size()) {
+            if (line[i + 1] != 'u') {
+                ++i; // skip the escaped character (it may be '"' or '\\')
+                continue;
+            }
+            if (i + 6 > line.size() || !std::all_of(line.begin() + i + 2, line.begin() + i + 6, isHex))
+                continue; // malformed escape: the parser reports it
+            const unsigned unit = hexValue(line.substr(i + 2, 4));
+            const auto lone = [&] {
+                return "lone UTF-16 surrogate escape \\" + std::string(line.substr(i + 1, 5))
+                    + " in a JSON string at byte offset " + std::to_string(i);
+            };
+            if (unit >= 0xDC00 && unit <= 0xDFFF)
+                return lone();
+            if (unit >= 0xD800 && unit <= 0xDBFF) {
+                const bool paired = i + 12 <= line.size() && line[i + 6] == '\\' && line[i + 7] == 'u'
+                    && std::all_of(line.begin() + i + 8, line.begin() + i + 12, isHex)
+                    && hexValue(line.substr(i + 8, 4)) >= 0xDC00 && hexValue(line.substr(i + 8, 4)) <= 0xDFFF;
+                if (!paired)
+                    return lone();
+                i += 11;
+                continue;
+            }
+            i += 5;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+json BridgeError::toJson() const
+{
+    json object = details.is_object() ? details : json::object();
+    object["code"] = code;
+    object["message"] = message;
+    object["retryable"] = retryable;
+    object["attempts"] = attempts;
+    return object;
+}
+
+BridgeError BridgeError::fromJson(const json &value)
+{
+    if (!value.is_object())
+        throw std::runtime_error("an error must be a JSON object, not " + describeType(value));
+    BridgeError error;
+    for (const auto &[key, field] : value.items()) {
+        if (key == "code" || key == "message") {
+            if (!field.is_string())
+                throw std::runtime_error("error field \"" + key + "\" must be a string, not " + describeType(field));
+            (key == "code" ? error.code : error.message) = field.get<std::string>();
+        } else if (key == "retryable") {
+            if (!field.is_boolean())
+                throw std::runtime_error("error field \"retryable\" must be a boolean, not " + describeType(field));
+            error.retryable = field.get<bool>();
+        } else if (key == "attempts") {
+            if (!field.is_number_integer() || field.get<std::int64_t>() < 0 || field.get<std::int64_t>() > INT32_MAX)
+                throw std::runtime_error("error field \"attempts\" must be a non-negative integer");
+            error.attempts = field.get<int>();
+        } else {
+            error.details[key] = field;
+        }
+    }
+    return error;
+}
+
+namespace BridgeProtocol {
+
+std::size_t firstInvalidUtf8(std::string_view bytes)
+{
+    // Well-formed sequences per Unicode 15, table 3-7: no overlongs, no UTF-16
+    // surrogates (ED A0..BF), nothing above U+10FFFF (F4 90.., F5..FF).
+    const auto *s = reinterpret_cast<const unsigned char *>(bytes.data());
+    const std::size_t n = bytes.size();
+    std::size_t i = 0;
+    while (i < n) {
+        const unsigned char b = s[i];
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t length = 0;
+        unsigned char lo = 0x80, hi = 0xBF; // range of the second byte
+        if (b >= 0xC2 && b <= 0xDF) {
+            length = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            length = 3;
+            if (b == 0xE0)
+                lo = 0xA0;
+            else if (b == 0xED)
+                hi = 0x9F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            length = 4;
+            if (b == 0xF0)
+                lo = 0x90;
+            else if (b == 0xF4)
+                hi = 0x8F;
+        } else {
+            return i; // continuation byte without a lead, C0/C1 overlong leads, F5..FF
+        }
+        if (i + length > n || s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (std::size_t k = 2; k < length; ++k) {
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+                return i;
+        }
+        i += length;
+    }
+    return std::string_view::npos;
+}
+
+BridgeDecodeResult decodeLine(std::string_view line)
+{
+    BridgeDecodeResult result;
+    if (const std::size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
+        result.error = "invalid UTF-8 at byte offset " + std::to_string(bad);
+        return result;
+    }
+    if (std::string reason = prescan(line); !reason.empty()) {
+        result.error = std::move(reason);
+        return result;
+    }
+
+    json message;
+    try {
+        message = json::parse(line.begin(), line.end());
+    } catch (const json::parse_error &e) {
+        // e.byte counts the characters read, the offending one included.
+        std::string what = e.what();
+        if (const std::size_t at = what.find(": "); at != std::string::npos)
+            what.erase(0, at + 2); // drop "[json.exception.parse_error.101] parse error at line 1, column 5"
+        const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+        result.error = "invalid JSON at byte offset " + std::to_string(offset) + ": "
+            + truncateUtf8(what, MaxParserMessageBytes);
+        return result;
+    }
+
+    if (!message.is_object()) {
+        result.error = "a bridge message must be a JSON object, not " + describeType(message);
+        return result;
+    }
+    const auto type = message.find("type");
+    if (type == message.end() || !type->is_string()) {
+        result.error = "a bridge message needs a string \"type\"";
+        return result;
+    }
+    if (type->get_ref<const std::string &>() != "call") {
+        result.error = "unknown bridge message type " + quotedExcerpt(type->get_ref<const std::string &>())
+            + " (a script sends only \"call\")";
+        return result;
+    }
+    const auto id = message.find("id");
+    if (id == message.end() || !id->is_string() || id->get_ref<const std::string &>().empty()) {
+        result.error = "a call needs a non-empty string \"id\"";
+        return result;
+    }
+    const auto tool = message.find("tool");
+    if (tool == message.end() || !tool->is_string()) {
+        result.error = "a call needs a string \"tool\"";
+        return result;
+    }
+
+    BridgeCall call;
+    call.id = id->get<std::string>();
+    call.tool = tool->get<std::string>();
+    if (const auto args = message.find("args"); args != message.end()) {
+        if (!args->is_object() && !args->is_array()) {
+            result.error = "a call's \"args\" must be an object or an array, not " + describeType(*args);
+            return result;
+        }
+        call.args = std::move(*args);
+    }
+    try {
+        call.argsBytes = call.args.dump(-1, ' ', false, json::error_handler_t::strict).size();
+    } catch (const json::exception &e) {
+        // Cannot happen after the UTF-8 and surrogate checks; kept so a parser change
+        // turns into a protocol error rather than an exception in the studio.
+        result.error = std::string("arguments cannot be serialised: ") + e.what();
+        return result;
+    }
+    result.call = std::move(call);
+    return result;
+}
+
+std::string encodeResult(const std::string &id, const json &value)
+{
+    // Built by hand so "type" comes first on the wire (json objects sort their keys).
+    // Invalid UTF-8 in a handler's strings becomes U+FFFD: a reply can always be sent.
+    return "{\"type\":\"result\",\"id\":" + json(id).dump(-1, ' ', false, json::error_handler_t::replace)
+        + ",\"value\":" + value.dump(-1, ' ', false, json::error_handler_t::replace) + "}\n";
+}
+
+std::string encodeError(const std::string &id, const BridgeError &error)
+{
+    return "{\"type\":\"error\",\"id\":" + json(id).dump(-1, ' ', false, json::error_handler_t::replace)
+        + ",\"error\":" + error.toJson().dump(-1, ' ', false, json::error_handler_t::replace) + "}\n";
+}
+
+} // namespace BridgeProtocol

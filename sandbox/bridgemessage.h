@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 /// Bridge protocol messages (DESIGN.md, "The tools bridge"): one JSON object per
 /// `\n`-terminated UTF-8 line on fd 3.
@@ -49,7 +50,12 @@ struct BridgeError
     /// Optional extra fields (e.g. "pointer" for invalid_arguments).
     nlohmann::json details = nlohmann::json::object();
 
+    /// {"code","message","retryable","attempts"} plus the fields of `details` (which
+    /// never override those four).
     nlohmann::json toJson() const;
+    /// The inverse of toJson(): unknown fields go to `details`, missing ones keep their
+    /// defaults. Throws std::runtime_error naming the field when a known field has the
+    /// wrong type, or when `json` is not an object.
     static BridgeError fromJson(const nlohmann::json &json);
 };
 
@@ -67,13 +73,25 @@ inline constexpr int MaxNestingDepth = 128;
 /// Decodes one line (without its trailing '\n'). Rejects invalid UTF-8 (naming the
 /// byte offset), JSON nested deeper than MaxNestingDepth, non-objects, unknown
 /// "type" values and calls missing a string "id"/"tool" or with non-container args.
+///
+/// Checks run in this order, each reason naming a 0-based byte offset where one
+/// exists: "invalid UTF-8 at byte offset N"; "JSON nested deeper than 128 levels at
+/// byte offset N" (a linear pre-scan, so any depth costs no stack); "lone UTF-16
+/// surrogate escape \\ud800 in a JSON string at byte offset N"; "invalid JSON at
+/// byte offset N: <parser detail>"; then the shape of the message. A missing "args"
+/// is {}; unknown extra fields are ignored. Quoted script text is cut to 64 bytes.
 BridgeDecodeResult decodeLine(std::string_view line);
 
-/// Encodes a result reply as one line, including the trailing '\n'.
+/// Encodes a result reply as one compact line, including the trailing '\n':
+/// {"type":"result","id":…,"value":…}. Invalid UTF-8 in strings becomes U+FFFD.
 std::string encodeResult(const std::string &id, const nlohmann::json &value);
-/// Encodes an error reply as one line, including the trailing '\n'.
+/// Encodes an error reply as one compact line, including the trailing '\n':
+/// {"type":"error","id":…,"error":BridgeError::toJson()}.
 std::string encodeError(const std::string &id, const BridgeError &error);
 
-/// Returns the offset of the first byte that is not valid UTF-8, or npos.
+/// Returns the offset of the first byte that is not valid UTF-8, or npos. For an
+/// ill-formed multi-byte sequence this is the offset of its lead byte. Overlongs,
+/// UTF-16 surrogates (U+D800..U+DFFF) and code points above U+10FFFF are invalid
+/// (Unicode 15, table 3-7).
 std::size_t firstInvalidUtf8(std::string_view bytes);
 }

@@ -1,3 +1,177 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// placeholder: not written yet
+#include "sandboxpolicy.h"
+
+#include <climits>
+#include <set>
+#include <stdexcept>
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(const std::string &field, const std::string &what)
+{
+    throw std::runtime_error("policy field \"" + field + "\": " + what);
+}
+
+/// Strings end up in execve's argv/envp and in paths: an embedded NUL would silently
+/// cut them short there, so it is refused here.
+std::string stringField(const json &value, const std::string &field)
+{
+    if (!value.is_string())
+        bad(field, "must be a string");
+    const auto &text = value.get_ref<const std::string &>();
+    if (text.find('\0') != std::string::npos)
+        bad(field, "must not contain a NUL character");
+    return text;
+}
+
+std::uint64_t unsignedField(const json &value, const std::string &field)
+{
+    if (value.is_number_unsigned())
+        return value.get<std::uint64_t>();
+    if (value.is_number_integer() && value.get<std::int64_t>() >= 0)
+        return static_cast<std::uint64_t>(value.get<std::int64_t>());
+    bad(field, "must be a non-negative integer");
+}
+
+std::vector<std::string> stringList(const json &value, const std::string &field)
+{
+    if (!value.is_array())
+        bad(field, "must be an array of strings");
+    std::vector<std::string> list;
+    for (std::size_t i = 0; i < value.size(); ++i)
+        list.push_back(stringField(value[i], field + "[" + std::to_string(i) + "]"));
+    return list;
+}
+
+void checkKeys(const json &object, const std::string &where, const std::set<std::string> &known)
+{
+    // A misspelt key would otherwise silently fall back to a default: refuse it.
+    for (const auto &[key, value] : object.items()) {
+        if (!known.count(key))
+            bad(where.empty() ? key : where + "." + key, "unknown field");
+    }
+}
+
+} // namespace
+
+json SandboxPolicy::toJson() const
+{
+    json environment = json::object();
+    for (const auto &[name, value] : env)
+        environment[name] = value;
+    return json{
+        {"work_dir", workDir},
+        {"argv", argv},
+        {"env", environment},
+        {"path", path},
+        {"lang", lang},
+        {"bridge_fd", bridgeFd},
+        {"parent_pid", parentPid},
+        {"run_as_user", runAsUser},
+        {"read_paths", readPaths},
+        {"limits",
+         {
+             {"cpu_seconds", limits.cpuSeconds},
+             {"data_bytes", limits.dataBytes},
+             {"file_size_bytes", limits.fileSizeBytes},
+             {"open_files", limits.openFiles},
+             {"extra_processes", limits.extraProcesses},
+         }},
+    };
+}
+
+SandboxPolicy SandboxPolicy::fromJson(const json &value)
+{
+    if (!value.is_object())
+        throw std::runtime_error("a sandbox policy must be a JSON object");
+    checkKeys(value, {},
+              {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "parent_pid", "run_as_user", "read_paths", "limits"});
+
+    SandboxPolicy policy;
+    if (!value.contains("work_dir"))
+        bad("work_dir", "is required");
+    policy.workDir = stringField(value["work_dir"], "work_dir");
+    if (policy.workDir.empty() || policy.workDir.front() != '/')
+        bad("work_dir", "must be an absolute path");
+
+    if (!value.contains("argv"))
+        bad("argv", "is required");
+    policy.argv = stringList(value["argv"], "argv");
+    if (policy.argv.empty() || policy.argv.front().empty())
+        bad("argv", "must name a program to run");
+
+    if (value.contains("env")) {
+        const json &environment = value["env"];
+        if (!environment.is_object())
+            bad("env", "must be an object of strings");
+        for (const auto &[name, entry] : environment.items()) {
+            if (name.empty() || name.find('=') != std::string::npos || name.find('\0') != std::string::npos)
+                bad("env", "\"" + name + "\" is not a valid variable name");
+            policy.env.emplace_back(name, stringField(entry, "env." + name));
+        }
+    }
+    if (value.contains("path"))
+        policy.path = stringField(value["path"], "path");
+    if (value.contains("lang"))
+        policy.lang = stringField(value["lang"], "lang");
+    if (value.contains("bridge_fd")) {
+        const json &fd = value["bridge_fd"];
+        if (!fd.is_number_integer() || fd.get<std::int64_t>() > INT_MAX
+            || (fd.get<std::int64_t>() != -1 && fd.get<std::int64_t>() < 3))
+            bad("bridge_fd", "must be -1 (no bridge) or a file descriptor number of 3 or more");
+        policy.bridgeFd = fd.get<int>();
+    }
+    if (value.contains("parent_pid")) {
+        const json &pid = value["parent_pid"];
+        if (!pid.is_number_integer() || pid.get<std::int64_t>() < 0 || pid.get<std::int64_t>() > INT_MAX)
+            bad("parent_pid", "must be a process id (0 = the launcher's parent at start)");
+        policy.parentPid = pid.get<std::int64_t>();
+    }
+    if (value.contains("run_as_user"))
+        policy.runAsUser = stringField(value["run_as_user"], "run_as_user");
+    if (value.contains("read_paths"))
+        policy.readPaths = stringList(value["read_paths"], "read_paths");
+
+    if (value.contains("limits")) {
+        const json &limits = value["limits"];
+        if (!limits.is_object())
+            bad("limits", "must be an object");
+        checkKeys(limits, "limits", {"cpu_seconds", "data_bytes", "file_size_bytes", "open_files", "extra_processes"});
+        const auto read = [&](const char *key, std::uint64_t &target) {
+            if (limits.contains(key))
+                target = unsignedField(limits[key], std::string("limits.") + key);
+        };
+        read("cpu_seconds", policy.limits.cpuSeconds);
+        read("data_bytes", policy.limits.dataBytes);
+        read("file_size_bytes", policy.limits.fileSizeBytes);
+        read("open_files", policy.limits.openFiles);
+        read("extra_processes", policy.limits.extraProcesses);
+    }
+    return policy;
+}
+
+namespace SandboxExit {
+
+const char *stepName(int exitStatus)
+{
+    switch (exitStatus) {
+    case Usage: return "usage";
+    case Parent: return "parent";
+    case Session: return "session";
+    case Limits: return "limits";
+    case WorkDir: return "workdir";
+    case Fds: return "fds";
+    case Credentials: return "credentials";
+    case NoNewPrivs: return "no_new_privs";
+    case Landlock: return "landlock";
+    case Seccomp: return "seccomp";
+    case Exec: return "exec";
+    case Environment: return "environment";
+    default: return "";
+    }
+}
+
+} // namespace SandboxExit

@@ -22,7 +22,16 @@ struct SandboxLimits
 
 /// What the launcher (`toolstudio-sandbox`) applies before it execs the interpreter.
 /// Plain data, Qt-free: the launcher is a small single-threaded program.
-/// Serialised as JSON for `toolstudio-sandbox --policy FILE`.
+/// Serialised as JSON for `toolstudio-sandbox --policy FILE`:
+///
+///     {"work_dir": "/abs", "argv": ["/usr/bin/python3", "x.py"],
+///      "env": {"PYTHONPATH": "…"}, "path": "…", "lang": "C.UTF-8", "bridge_fd": 5,
+///      "parent_pid": 4242,
+///      "run_as_user": "nobody", "read_paths": [],
+///      "limits": {"cpu_seconds": 305, "data_bytes": …, "file_size_bytes": …,
+///                 "open_files": 256, "extra_processes": 64}}
+///
+/// Only "work_dir" and "argv" are required; the rest default to the values below.
 struct SandboxPolicy
 {
     std::string workDir;                 ///< absolute; the child's cwd, HOME and TMPDIR
@@ -35,6 +44,10 @@ struct SandboxPolicy
     /// The bridge's fd number in the launcher's process; the launcher moves it to 3.
     /// -1 = no bridge (the child gets no fd 3).
     int bridgeFd = -1;
+    /// The process that starts the launcher (the studio). The launcher exits with
+    /// SandboxExit::Parent when its parent is not this one (it died before
+    /// PR_SET_PDEATHSIG). 0 = the parent the launcher sees when it starts.
+    std::int64_t parentPid = 0;
     /// When the launcher runs as root it switches to this user first (SANDBOX.md).
     std::string runAsUser = "nobody";
     /// Paths the child may read and execute (interpreter prefix, shim dir); used by
@@ -43,7 +56,10 @@ struct SandboxPolicy
     SandboxLimits limits;
 
     nlohmann::json toJson() const;
-    /// Throws std::runtime_error naming the bad field.
+    /// Throws std::runtime_error naming the bad field ("policy field \"argv\": …"):
+    /// wrong types, unknown fields (a typo must not fall back to a default), a relative
+    /// work_dir, an empty argv, NUL characters in strings, a bridge_fd of 0..2.
+    /// `env` comes back sorted by name.
     static SandboxPolicy fromJson(const nlohmann::json &json);
 };
 
@@ -62,7 +78,16 @@ inline constexpr int NoNewPrivs = 127;
 inline constexpr int Landlock = 128;
 inline constexpr int Seccomp = 129;
 inline constexpr int Exec = 130;
+/// Building the child's environment failed (out of memory, a bad variable name).
+inline constexpr int Environment = 131;
 
-/// Which launcher step an exit status stands for, or "" for other statuses.
+/// The range of launcher statuses; a script may exit with these too, so the studio
+/// also checks the "toolstudio-sandbox: " prefix on stderr.
+inline constexpr int First = Usage;
+inline constexpr int Last = Environment;
+
+/// Which launcher step an exit status stands for ("usage", "parent", "session",
+/// "limits", "workdir", "fds", "credentials", "no_new_privs", "landlock", "seccomp",
+/// "exec", "environment"), or "" for other statuses.
 const char *stepName(int exitStatus);
 }
