@@ -1,3 +1,191 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// placeholder: not written yet
+#include "scripteditor.h"
+
+#include <QDir>
+#include <QEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QSaveFile>
+
+namespace {
+
+bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+// Lexer colours are made for a light background; on a dark one, mirror their
+// lightness so keywords stay readable.
+QColor forBackground(const QColor &colour, bool dark)
+{
+    if (!dark || colour.lightness() >= 128)
+        return colour;
+    return QColor::fromHsl(colour.hslHue(), colour.hslSaturation(), 255 - colour.lightness());
+}
+
+QColor blend(const QColor &base, const QColor &tint, double amount)
+{
+    return QColor::fromRgbF(float(base.redF() + (tint.redF() - base.redF()) * amount),
+                            float(base.greenF() + (tint.greenF() - base.greenF()) * amount),
+                            float(base.blueF() + (tint.blueF() - base.blueF()) * amount));
+}
+
+} // namespace
+
+ScriptEditor::ScriptEditor(QWidget *parent)
+    : QsciScintilla(parent)
+    , m_font(QFontDatabase::systemFont(QFontDatabase::FixedFont))
+{
+    setUtf8(true);
+    setEolMode(QsciScintilla::EolUnix);
+    setFont(m_font);
+
+    setMarginType(0, QsciScintilla::NumberMargin);
+    setMarginLineNumbers(0, true);
+    setMarginsFont(m_font);
+    setFolding(QsciScintilla::BoxedTreeFoldStyle, 2);
+    setBraceMatching(QsciScintilla::SloppyBraceMatch);
+
+    setIndentationsUseTabs(false);
+    setTabWidth(4);
+    setIndentationWidth(4);
+    setAutoIndent(true);
+    setIndentationGuides(true);
+    setBackspaceUnindents(true);
+    setCaretLineVisible(true);
+    setWrapMode(QsciScintilla::WrapNone);
+
+    connect(this, &QsciScintilla::linesChanged, this, &ScriptEditor::updateMarginWidth);
+    applyColours();
+    updateMarginWidth();
+}
+
+ScriptEditor::~ScriptEditor() = default;
+
+QString ScriptEditor::languageForFile(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("py") || suffix == QLatin1String("pyw"))
+        return QStringLiteral("Python");
+    if (suffix == QLatin1String("sh") || suffix == QLatin1String("bash"))
+        return QStringLiteral("Bash");
+    if (suffix == QLatin1String("js") || suffix == QLatin1String("mjs") || suffix == QLatin1String("cjs"))
+        return QStringLiteral("JavaScript");
+    if (suffix == QLatin1String("json"))
+        return QStringLiteral("JSON");
+    return {};
+}
+
+bool ScriptEditor::loadFile(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    if (file.error() != QFileDevice::NoError) {
+        if (error)
+            *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    m_filePath = QFileInfo(path).absoluteFilePath();
+    setLanguage(languageForFile(path));
+    setText(QString::fromUtf8(bytes));
+    setModified(false);
+    setCursorPosition(0, 0);
+    updateMarginWidth();
+    return true;
+}
+
+bool ScriptEditor::save(QString *error)
+{
+    if (m_filePath.isEmpty()) {
+        if (error)
+            *error = tr("No file to save to.");
+        return false;
+    }
+    QSaveFile file(m_filePath);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text().toUtf8()) < 0 || !file.commit()) {
+        if (error)
+            *error = tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(m_filePath), file.errorString());
+        return false;
+    }
+    setModified(false);
+    return true;
+}
+
+void ScriptEditor::closeFile()
+{
+    m_filePath.clear();
+    setLanguage(QString());
+    clear();
+    setModified(false);
+}
+
+void ScriptEditor::setLanguage(const QString &language)
+{
+    QsciLexer *old = lexer();
+    QsciLexer *next = nullptr;
+    if (language == QLatin1String("Python"))
+        next = new QsciLexerPython(this);
+    else if (language == QLatin1String("Bash"))
+        next = new QsciLexerBash(this);
+    else if (language == QLatin1String("JavaScript"))
+        next = new QsciLexerJavaScript(this);
+    else if (language == QLatin1String("JSON"))
+        next = new QsciLexerJSON(this);
+    m_language = next ? language : QString();
+    setLexer(next);
+    delete old;
+    applyColours();
+}
+
+void ScriptEditor::changeEvent(QEvent *event)
+{
+    QsciScintilla::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyColours();
+}
+
+void ScriptEditor::applyColours()
+{
+    const QPalette pal = palette();
+    const bool dark = isDark(pal);
+    const QColor paper = pal.color(QPalette::Base);
+    const QColor ink = pal.color(QPalette::Text);
+
+    if (QsciLexer *lex = lexer()) {
+        lex->setDefaultFont(m_font);
+        lex->setFont(m_font);
+        lex->setDefaultPaper(paper);
+        lex->setPaper(paper);
+        lex->setDefaultColor(ink);
+        for (int style = 0; style < 128; ++style) {
+            if (lex->description(style).isEmpty())
+                continue;
+            lex->setColor(forBackground(lex->color(style), dark), style);
+        }
+        lex->setColor(ink, lex->defaultStyle());
+    } else {
+        setPaper(paper);
+        setColor(ink);
+    }
+    setMarginsBackgroundColor(pal.color(QPalette::Window));
+    setMarginsForegroundColor(pal.color(QPalette::PlaceholderText));
+    setFoldMarginColors(pal.color(QPalette::Window), pal.color(QPalette::Window));
+    setCaretForegroundColor(ink);
+    setCaretLineBackgroundColor(blend(paper, pal.color(QPalette::Highlight), dark ? 0.18 : 0.10));
+    setMatchedBraceBackgroundColor(dark ? QColor(0x3a, 0x5a, 0x3a) : QColor(0xc8, 0xf0, 0xc8));
+    setUnmatchedBraceForegroundColor(QColor(0xd3, 0x2f, 0x2f));
+}
+
+void ScriptEditor::updateMarginWidth()
+{
+    // Room for the digits of the line count plus one, and never less than 3.
+    const QString digits = QString(qMax(3, int(QString::number(lines()).size()) + 1), QLatin1Char('9'));
+    setMarginWidth(0, digits);
+}
