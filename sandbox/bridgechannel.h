@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QString>
 
+#include <deque>
+
 class QSocketNotifier;
 
 /// The studio's end of the tools bridge: a non-blocking AF_UNIX stream socket,
@@ -15,16 +17,28 @@ class QSocketNotifier;
 /// file descriptor passed with SCM_RIGHTS (never accepted; reported as a protocol
 /// error). Writes are queued and flushed as the socket drains, so a slow reader never
 /// blocks the studio.
+///
+/// Reads are bounded per event-loop iteration (one 64 KiB read, at most 256 lines
+/// handled; the rest continues on the next iteration with reading paused), so a flood
+/// of calls cannot starve the studio's event loop and cannot grow memory. Empty lines
+/// (or only spaces, tabs, '\r') are ignored. The channel keeps reading after a protocol
+/// error; its owner normally ends the run (and closes the channel) at the first one.
+/// Signals may be answered by close() or deleteLater(), not by `delete`.
 class BridgeChannel : public QObject
 {
     Q_OBJECT
 public:
-    /// Takes ownership of `fd`. `maxLineBytes` bounds one incoming line.
+    /// Takes ownership of `fd` (made non-blocking and close-on-exec). `maxLineBytes`
+    /// bounds one incoming line (the request cap).
     BridgeChannel(int fd, std::size_t maxLineBytes, QObject *parent = nullptr);
     ~BridgeChannel() override;
 
-    /// Queues one encoded line (with its '\n') for the child.
+    /// Queues one encoded line (with its '\n') for the child and writes what the
+    /// socket takes now; the rest goes out as it drains. Sends never raise SIGPIPE.
+    /// After the channel is closed or a write failed (the child stopped reading for
+    /// good), lines are dropped: the read side reports the end.
     void send(const std::string &line);
+    /// Closes the fd without emitting closed(); unread lines are dropped.
     void close();
     bool isOpen() const { return m_fd >= 0; }
     std::size_t queuedBytes() const { return m_out.size() - m_outOffset; }
@@ -32,16 +46,33 @@ public:
 Q_SIGNALS:
     void callReceived(const BridgeCall &call);
     /// A line that is not a valid call (bad UTF-8, bad JSON, too deep, oversized,
-    /// unknown type, passed fds): `reason` says what and where.
+    /// unknown type, passed fds): `reason` says what and where. Exact texts:
+    /// BridgeProtocol::decodeLine's reasons; "a bridge line of N bytes exceeds the
+    /// limit of M bytes"; "file descriptors passed over the bridge are refused"; at
+    /// the end of the stream "the bridge closed in the middle of a line (N bytes
+    /// without '\n')" or "a bridge line of at least N bytes exceeds the limit of M
+    /// bytes (the bridge closed before its end)".
     void protocolError(const QString &reason);
-    /// The child closed its end (or the socket failed).
+    /// The child closed its end (or the socket failed); every line before the end has
+    /// been reported. The channel is closed then.
     void closed();
 
 private:
     void onReadable();
     void onWritable();
     void handleEvents(const std::vector<BridgeFrameReader::Event> &events);
+    /// Handles up to a bounded number of pending events; schedules itself again (with
+    /// reading paused) while some remain; finishes the end of the stream after the last.
+    void processPending();
+    void finishEndOfStream();
+    void flush();
+    /// Emits protocolError; false when the slot closed or deleted the channel.
+    bool reportProtocolError(const QString &reason);
 
+    std::deque<BridgeFrameReader::Event> m_pending;
+    bool m_endOfStream = false;
+    bool m_writeFailed = false;
+    std::string m_readBuffer;
     int m_fd = -1;
     BridgeFrameReader m_reader;
     QSocketNotifier *m_readNotifier = nullptr;

@@ -26,10 +26,12 @@ public:
     static QString defaultLauncherPath();
     void setLauncherPath(const QString &path);
 
-    /// `policy.bridgeFd` is filled in here. The policy is written to
-    /// `policyFile` (read by the launcher). Returns false with `error` set when the
-    /// socketpair, policy file or process cannot be created.
-    /// `maxLineBytes` bounds one bridge line (see BridgeFrameReader).
+    /// `policy.bridgeFd` and `policy.parentPid` are filled in here. The policy is
+    /// written to `policyFile` (mode 0644, read by the launcher). Returns false with
+    /// `error` set when the socketpair, policy file or process cannot be created;
+    /// failures of the launcher's own steps arrive later through finished().
+    /// `maxLineBytes` bounds one bridge line (see BridgeFrameReader). The child's
+    /// stdin is /dev/null; stdout and stderr are separate channels.
     bool start(SandboxPolicy policy, const QString &policyFile, std::size_t maxLineBytes,
                QString *error = nullptr);
 
@@ -38,8 +40,10 @@ public:
     qint64 pid() const;
     bool isRunning() const;
 
-    /// SIGKILL to the child's whole process group (it leads its own session).
-    /// Returns true when no process of the group is left afterwards.
+    /// SIGKILL to the child's whole process group (it leads its own session), also
+    /// after the leader exited. Returns true when no live process of the group is left
+    /// (kill(-pid, 0) fails with ESRCH, or only zombies remain), polling up to ~1 s.
+    /// Blocks the caller for at most that long.
     bool killGroup();
 
 Q_SIGNALS:
@@ -47,7 +51,9 @@ Q_SIGNALS:
     void standardError(const QByteArray &chunk);
     /// The child exited: `exitCode` for a normal exit, or the signal number with
     /// `crashed` = true. `launcherFailure` is set when the launcher failed before
-    /// execve (its one-line reason).
+    /// execve (its one-line reason, "toolstudio-sandbox: <step>: …"): the status is
+    /// in SandboxExit::First..Last and stderr starts with that prefix. Emitted after
+    /// the last standardOutput/standardError chunk.
     void finished(int exitCode, bool crashed, const QString &launcherFailure);
 
 private:

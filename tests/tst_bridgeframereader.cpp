@@ -1,0 +1,150 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bridgeframereader.h"
+
+#include <QTest>
+
+using Event = BridgeFrameReader::Event;
+
+namespace {
+
+/// "L:<line>" for a line, "O:<length>" for an oversized one: compact to compare.
+QStringList describe(const std::vector<Event> &events)
+{
+    QStringList out;
+    for (const Event &event : events) {
+        // A length that disagrees with the line shows up as a mismatch in the list.
+        if (event.kind == Event::Line && event.length == event.line.size())
+            out << QStringLiteral("L:") + QString::fromStdString(event.line);
+        else if (event.kind == Event::Oversized && event.line.empty())
+            out << QStringLiteral("O:%1").arg(event.length);
+        else
+            out << QStringLiteral("inconsistent event");
+    }
+    return out;
+}
+
+} // namespace
+
+class TestBridgeFrameReader : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void feeds_data();
+    void feeds();
+    void neverBuffersBeyondCap();
+    void oversizedThenNormalLineInOneFeed();
+    void flushOversizedAtEnd();
+    void manyLinesInOneFeed();
+};
+
+void TestBridgeFrameReader::feeds_data()
+{
+    QTest::addColumn<int>("cap");
+    QTest::addColumn<QStringList>("feeds");
+    QTest::addColumn<QStringList>("expected");
+    QTest::addColumn<int>("pendingAfter");
+
+    QTest::newRow("one line") << 8 << QStringList{QStringLiteral("abc\n")} << QStringList{QStringLiteral("L:abc")} << 0;
+    QTest::newRow("split across feeds")
+        << 8 << QStringList{QStringLiteral("ab"), QStringLiteral("c"), QStringLiteral("d\nef")}
+        << QStringList{QStringLiteral("L:abcd")} << 2;
+    QTest::newRow("exactly at cap") << 8 << QStringList{QStringLiteral("12345678\n")}
+                                    << QStringList{QStringLiteral("L:12345678")} << 0;
+    QTest::newRow("exactly at cap, split") << 8 << QStringList{QStringLiteral("1234"), QStringLiteral("5678"), QStringLiteral("\n")}
+                                           << QStringList{QStringLiteral("L:12345678")} << 0;
+    QTest::newRow("cap + 1") << 8 << QStringList{QStringLiteral("123456789\n")} << QStringList{QStringLiteral("O:9")} << 0;
+    QTest::newRow("cap + 1, split") << 8 << QStringList{QStringLiteral("12345678"), QStringLiteral("9"), QStringLiteral("\n")}
+                                    << QStringList{QStringLiteral("O:9")} << 0;
+    QTest::newRow("long line in pieces") << 4 << QStringList{QStringLiteral("abc"), QStringLiteral("defgh"), QStringLiteral("ij\nok\n")}
+                                         << QStringList{QStringLiteral("O:10"), QStringLiteral("L:ok")} << 0;
+    QTest::newRow("empty lines") << 8 << QStringList{QStringLiteral("\n\na\n\n")}
+                                 << QStringList{QStringLiteral("L:"), QStringLiteral("L:"), QStringLiteral("L:a"), QStringLiteral("L:")} << 0;
+    QTest::newRow("no newline yet") << 8 << QStringList{QStringLiteral("abc")} << QStringList{} << 3;
+    QTest::newRow("cap 0") << 0 << QStringList{QStringLiteral("\nx\n")} << QStringList{QStringLiteral("L:"), QStringLiteral("O:1")} << 0;
+}
+
+void TestBridgeFrameReader::feeds()
+{
+    QFETCH(int, cap);
+    QFETCH(QStringList, feeds);
+    QFETCH(QStringList, expected);
+    QFETCH(int, pendingAfter);
+
+    BridgeFrameReader reader{std::size_t(cap)};
+    QStringList got;
+    for (const QString &feed : feeds)
+        got += describe(reader.feed(feed.toStdString()));
+    QCOMPARE(got, expected);
+    QCOMPARE(reader.pendingBytes(), std::size_t(pendingAfter));
+    QVERIFY(!reader.skipping());
+}
+
+void TestBridgeFrameReader::neverBuffersBeyondCap()
+{
+    // A 1 MiB line fed byte by byte against a 1 KiB cap: the reader holds at most the
+    // cap, then nothing while it skips, and reports the exact length at the '\n'.
+    constexpr std::size_t cap = 1024;
+    constexpr std::size_t length = 1024 * 1024;
+    BridgeFrameReader reader(cap);
+    std::size_t maxPending = 0;
+    for (std::size_t i = 0; i < length; ++i) {
+        const std::vector<Event> events = reader.feed("x");
+        QVERIFY(events.empty());
+        maxPending = std::max(maxPending, reader.pendingBytes());
+        if (i == cap - 1)
+            QCOMPARE(reader.pendingBytes(), cap);
+        if (i == cap)
+            QVERIFY(reader.skipping());
+    }
+    QCOMPARE(maxPending, cap);
+    QCOMPARE(reader.pendingBytes(), std::size_t(0));
+    QVERIFY(reader.skipping());
+    const std::vector<Event> events = reader.feed("\n");
+    QCOMPARE(describe(events), QStringList{QStringLiteral("O:1048576")});
+    QVERIFY(!reader.skipping());
+}
+
+void TestBridgeFrameReader::oversizedThenNormalLineInOneFeed()
+{
+    BridgeFrameReader reader(16);
+    const std::string big(100, 'a');
+    QCOMPARE(describe(reader.feed(big + "\n{\"x\":1}\n" + big + "b\nlast")),
+             (QStringList{QStringLiteral("O:100"), QStringLiteral("L:{\"x\":1}"), QStringLiteral("O:101")}));
+    QCOMPARE(reader.pendingBytes(), std::size_t(4));
+}
+
+void TestBridgeFrameReader::flushOversizedAtEnd()
+{
+    BridgeFrameReader reader(4);
+    QVERIFY(reader.feed("abcdefg").empty());
+    QVERIFY(reader.skipping());
+    const Event rest = reader.flushOversized();
+    QCOMPARE(rest.kind, Event::Oversized);
+    QCOMPARE(rest.length, std::size_t(7));
+    QVERIFY(!reader.skipping());
+
+    QVERIFY(reader.feed("ab").empty());
+    const Event none = reader.flushOversized();
+    QCOMPARE(none.kind, Event::Line);
+    QCOMPARE(none.length, std::size_t(0));
+    QCOMPARE(reader.pendingBytes(), std::size_t(2));
+}
+
+void TestBridgeFrameReader::manyLinesInOneFeed()
+{
+    BridgeFrameReader reader(32);
+    std::string bytes;
+    for (int i = 0; i < 10000; ++i)
+        bytes += "line " + std::to_string(i) + "\n";
+    const std::vector<Event> events = reader.feed(bytes);
+    QCOMPARE(events.size(), std::size_t(10000));
+    for (int i = 0; i < 10000; ++i) {
+        QCOMPARE(events[std::size_t(i)].kind, Event::Line);
+        QCOMPARE(events[std::size_t(i)].line, "line " + std::to_string(i));
+    }
+    QCOMPARE(reader.pendingBytes(), std::size_t(0));
+}
+
+QTEST_GUILESS_MAIN(TestBridgeFrameReader)
+#include "tst_bridgeframereader.moc"

@@ -1,0 +1,704 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bridgechannel.h"
+#include "sandboxpolicy.h"
+#include "sandboxprocess.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+const QString Python = QStringLiteral("/usr/bin/python3");
+
+QString launcher()
+{
+    const QString path = qEnvironmentVariable("TOOLSTUDIO_SANDBOX");
+    return path.isEmpty() ? SandboxProcess::defaultLauncherPath() : path;
+}
+
+bool isRoot()
+{
+    return ::geteuid() == 0;
+}
+
+/// A work dir under /tmp that the sandbox user ('nobody' when the tests run as root)
+/// can enter and write: 0777 on the dir, /tmp itself is searchable.
+struct WorkDir
+{
+    QTemporaryDir dir{QStringLiteral("/tmp/tst_sandboxlauncher-XXXXXX")};
+    WorkDir() { ::chmod(QFile::encodeName(dir.path()).constData(), 0777); }
+    QString path() const { return dir.path(); }
+    std::string std() const { return dir.path().toStdString(); }
+};
+
+struct Result
+{
+    bool finished = false;
+    int exitCode = -1;
+    bool crashed = false;
+    QString launcherFailure;
+    QByteArray out;
+    QByteArray err;
+};
+
+/// Runs the launcher from the command line, as a person would.
+Result runCli(const QStringList &arguments)
+{
+    QProcess process;
+    process.setProgram(launcher());
+    process.setArguments(arguments);
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.start();
+    Result result;
+    if (!process.waitForFinished(30000))
+        return result;
+    result.finished = true;
+    result.crashed = process.exitStatus() == QProcess::CrashExit;
+    result.exitCode = process.exitCode();
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+QStringList pythonCli(const WorkDir &work, const QString &code)
+{
+    return {QStringLiteral("--workdir"), work.path(), QStringLiteral("--"), Python, QStringLiteral("-c"), code};
+}
+
+SandboxPolicy pythonPolicy(const WorkDir &work, const QString &code)
+{
+    SandboxPolicy policy;
+    policy.workDir = work.std();
+    policy.argv = {Python.toStdString(), "-c", code.toStdString()};
+    return policy;
+}
+
+/// Runs `policy` through SandboxProcess (the studio's way: policy file, bridge on fd 3)
+/// and waits for the end. `whileRunning` is called once the process started.
+Result runSandboxed(const SandboxPolicy &policy, const std::function<void(SandboxProcess &)> &whileRunning = {},
+                    int timeoutMs = 30000)
+{
+    Result result;
+    SandboxProcess process;
+    process.setLauncherPath(launcher());
+    QObject::connect(&process, &SandboxProcess::standardOutput, &process, [&](const QByteArray &chunk) { result.out += chunk; });
+    QObject::connect(&process, &SandboxProcess::standardError, &process, [&](const QByteArray &chunk) { result.err += chunk; });
+    QObject::connect(&process, &SandboxProcess::finished, &process, [&](int code, bool crashed, const QString &failure) {
+        result.finished = true;
+        result.exitCode = code;
+        result.crashed = crashed;
+        result.launcherFailure = failure;
+    });
+    QTemporaryDir policyDir;
+    QString error;
+    if (!process.start(policy, policyDir.filePath(QStringLiteral("policy.json")), 256 * 1024, &error)) {
+        result.err = error.toUtf8();
+        return result;
+    }
+    if (whileRunning)
+        whileRunning(process);
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!result.finished && !deadline.hasExpired())
+        QTest::qWait(10);
+    return result;
+}
+
+QString scriptPrelude()
+{
+    return QStringLiteral(R"(import ctypes, errno, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+def sc(*a):
+    r = libc.syscall(*[ctypes.c_long(x) for x in a])
+    return errno.errorcode.get(ctypes.get_errno(), "?") if r == -1 else "allowed"
+def sock(*a):
+    try:
+        socket.socket(*a).close()
+        return "allowed"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+def inchild(f):
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(w, f().encode())
+        os._exit(0)
+    os.close(w)
+    os.waitpid(pid, 0)
+    return os.read(r, 100).decode()
+def pair(kind):
+    try:
+        socket.socketpair(socket.AF_UNIX, kind)
+        return "allowed"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+)");
+}
+
+const QString ListFds = QStringLiteral(R"(import os
+fds = []
+for fd in range(1024):
+    try:
+        os.fstat(fd)
+        fds.append(str(fd))
+    except OSError:
+        pass
+print(",".join(fds)))");
+
+/// State letter of /proc/<pid>/stat, or 0 when the process is gone.
+char processState(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray line = stat.readAll();
+    const qsizetype close = line.lastIndexOf(')');
+    return close < 0 || close + 2 >= line.size() ? 0 : line.at(close + 2);
+}
+
+} // namespace
+
+class TestSandboxLauncher : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void help();
+    void usageErrors_data();
+    void usageErrors();
+    void badPolicyFile_data();
+    void badPolicyFile();
+    void parentCheck();
+    void missingInterpreter();
+    void missingInterpreterThroughSandboxProcess();
+    void scriptExitCodeIsNotALauncherFailure();
+    void environmentIsAllowListed();
+    void environmentWithoutBridge();
+    void openFdsWithBridge();
+    void openFdsWithoutBridge();
+    void cwdIsWorkDir();
+    void runsAsNobodyWhenRoot();
+    void limits();
+    void refusals_data();
+    void refusals();
+    void foreignAbiIsKilled();
+    void ordinaryWorkStillRuns();
+    void bridgeRoundTrip();
+    void killGroupKillsBackgroundChildren();
+    void killGroupAfterLeaderExited();
+    void policyRoundTrip();
+    void policyErrors_data();
+    void policyErrors();
+    void stepNames();
+
+private:
+    int m_leakedFd = -1;
+};
+
+void TestSandboxLauncher::initTestCase()
+{
+    QVERIFY2(QFileInfo(launcher()).isExecutable(), qPrintable(launcher()));
+    QVERIFY(QFileInfo(Python).isExecutable());
+    // What must never reach the child: a secret and a session variable in the studio's
+    // environment, and an fd the studio forgot to mark close-on-exec.
+    qputenv("SECRET_API_KEY", "sk-test-do-not-leak");
+    qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/0/bus");
+    m_leakedFd = ::open("/dev/null", O_RDONLY); // no O_CLOEXEC on purpose
+    QVERIFY(m_leakedFd > 2);
+}
+
+void TestSandboxLauncher::help()
+{
+    const Result result = runCli({QStringLiteral("--help")});
+    QVERIFY(result.finished);
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY(result.out.startsWith("Usage:\n  toolstudio-sandbox --policy FILE\n"));
+    QCOMPARE(result.err, QByteArray());
+}
+
+void TestSandboxLauncher::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QByteArray>("stderr");
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("--bogus")}
+                                    << QByteArray("toolstudio-sandbox: usage: unknown option --bogus; run toolstudio-sandbox --help\n");
+    QTest::newRow("no program") << QStringList{QStringLiteral("--workdir"), QStringLiteral("/tmp")}
+                                << QByteArray("toolstudio-sandbox: usage: no program to run; run toolstudio-sandbox --help\n");
+    QTest::newRow("missing value") << QStringList{QStringLiteral("--user")}
+                                   << QByteArray("toolstudio-sandbox: usage: --user needs a value; run toolstudio-sandbox --help\n");
+    QTest::newRow("bridge fd 2") << QStringList{QStringLiteral("--workdir"), QStringLiteral("/tmp"), QStringLiteral("--bridge-fd"), QStringLiteral("2"), QStringLiteral("--"), Python}
+                                 << QByteArray("toolstudio-sandbox: usage: --bridge-fd needs a file descriptor number of 3 or more, not \"2\"\n");
+    QTest::newRow("policy file missing") << QStringList{QStringLiteral("--policy"), QStringLiteral("/nonexistent/policy.json")}
+                                         << QByteArray("toolstudio-sandbox: usage: cannot read the policy file /nonexistent/policy.json: No such file or directory\n");
+    QTest::newRow("policy plus program") << QStringList{QStringLiteral("--policy"), QStringLiteral("/x"), QStringLiteral("--"), Python}
+                                         << QByteArray("toolstudio-sandbox: usage: --policy cannot be combined with other options or a program; run toolstudio-sandbox --help\n");
+}
+
+void TestSandboxLauncher::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QByteArray, stderr);
+    const Result result = runCli(arguments);
+    QVERIFY(result.finished);
+    QCOMPARE(result.exitCode, SandboxExit::Usage);
+    QCOMPARE(result.err, stderr);
+    QCOMPARE(result.out, QByteArray());
+}
+
+void TestSandboxLauncher::badPolicyFile_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QByteArray>("reason");
+    QTest::newRow("not JSON") << QByteArray("{") << QByteArray("[json.exception.parse_error.101]");
+    QTest::newRow("empty argv") << QByteArray(R"({"work_dir":"/tmp","argv":[]})")
+                                << QByteArray("policy field \"argv\": must name a program to run");
+    QTest::newRow("typo") << QByteArray(R"({"work_dir":"/tmp","argv":["x"],"workdir":"/"})")
+                          << QByteArray("policy field \"workdir\": unknown field");
+}
+
+void TestSandboxLauncher::badPolicyFile()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QByteArray, reason);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("policy.json"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(json);
+    out.close();
+    const Result result = runCli({QStringLiteral("--policy"), file});
+    QCOMPARE(result.exitCode, SandboxExit::Usage);
+    const QByteArray prefix = "toolstudio-sandbox: usage: policy file " + QFile::encodeName(file) + ": ";
+    QVERIFY2(result.err.startsWith(prefix + reason), result.err.constData());
+    QCOMPARE(result.err.count('\n'), 1);
+    QVERIFY(result.err.endsWith('\n'));
+}
+
+void TestSandboxLauncher::parentCheck()
+{
+    // A policy naming another parent stands for a studio that died before the
+    // launcher's PR_SET_PDEATHSIG: nothing may run.
+    WorkDir work;
+    SandboxPolicy policy = pythonPolicy(work, QStringLiteral("print('ran')"));
+    policy.parentPid = 1;
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("policy.json"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QByteArray::fromStdString(policy.toJson().dump()));
+    out.close();
+    const Result result = runCli({QStringLiteral("--policy"), file});
+    QCOMPARE(result.exitCode, SandboxExit::Parent);
+    QCOMPARE(result.err, QByteArray("toolstudio-sandbox: parent: the process that started the sandbox (pid 1) exited "
+                                    "before the sandbox was set up; nothing to run for\n"));
+    QCOMPARE(result.out, QByteArray());
+}
+
+void TestSandboxLauncher::missingInterpreter()
+{
+    WorkDir work;
+    const Result result = runCli({QStringLiteral("--workdir"), work.path(), QStringLiteral("--"), QStringLiteral("/usr/bin/python-missing"),
+                                  QStringLiteral("x.py")});
+    QVERIFY(result.finished);
+    QCOMPARE(result.exitCode, SandboxExit::Exec);
+    QCOMPARE(result.exitCode, 130);
+    QCOMPARE(result.err, QByteArray("toolstudio-sandbox: exec: cannot run /usr/bin/python-missing: No such file or "
+                                    "directory; install the interpreter or set its path in Settings\n"));
+    QCOMPARE(result.out, QByteArray());
+
+    const Result onPath = runCli({QStringLiteral("--workdir"), work.path(), QStringLiteral("--"), QStringLiteral("python-missing")});
+    QCOMPARE(onPath.exitCode, 130);
+    QCOMPARE(onPath.err, QByteArray("toolstudio-sandbox: exec: python-missing was not found on PATH "
+                                    "(/usr/local/bin:/usr/bin:/bin); install it or give its absolute path\n"));
+}
+
+void TestSandboxLauncher::missingInterpreterThroughSandboxProcess()
+{
+    WorkDir work;
+    SandboxPolicy policy = pythonPolicy(work, QString());
+    policy.argv = {"/usr/bin/python-missing"};
+    const Result result = runSandboxed(policy);
+    QVERIFY(result.finished);
+    QCOMPARE(result.exitCode, 130);
+    QVERIFY(!result.crashed);
+    QCOMPARE(result.launcherFailure, QStringLiteral("toolstudio-sandbox: exec: cannot run /usr/bin/python-missing: No "
+                                                    "such file or directory; install the interpreter or set its path in Settings"));
+}
+
+void TestSandboxLauncher::scriptExitCodeIsNotALauncherFailure()
+{
+    WorkDir work;
+    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral("import sys; sys.stderr.write('boom\\n'); sys.exit(125)")));
+    QCOMPARE(result.exitCode, 125);
+    QCOMPARE(result.err, QByteArray("boom\n"));
+    QCOMPARE(result.launcherFailure, QString());
+}
+
+void TestSandboxLauncher::environmentIsAllowListed()
+{
+    WorkDir work;
+    SandboxPolicy policy = pythonPolicy(work, QStringLiteral("import os, json; print(json.dumps(dict(os.environ)))"));
+    policy.env = {{"PYTHONPATH", "/opt/toolstudio/shim"}};
+    const Result result = runSandboxed(policy);
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(result.err, QByteArray());
+    const QJsonObject env = QJsonDocument::fromJson(result.out).object();
+    const QJsonObject expected{
+        {QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin")},
+        {QStringLiteral("HOME"), work.path()},
+        {QStringLiteral("TMPDIR"), work.path()},
+        {QStringLiteral("LANG"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("PYTHONIOENCODING"), QStringLiteral("utf-8")},
+        {QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1")},
+        {QStringLiteral("TOOLSTUDIO_BRIDGE_FD"), QStringLiteral("3")},
+        {QStringLiteral("PYTHONPATH"), QStringLiteral("/opt/toolstudio/shim")},
+    };
+    QCOMPARE(env, expected);
+    QVERIFY(!result.out.contains("sk-test-do-not-leak"));
+    QVERIFY(!env.contains(QStringLiteral("SECRET_API_KEY")));
+    QVERIFY(!env.contains(QStringLiteral("DBUS_SESSION_BUS_ADDRESS")));
+}
+
+void TestSandboxLauncher::environmentWithoutBridge()
+{
+    WorkDir work;
+    const Result result = runCli(pythonCli(work, QStringLiteral("import os; print(' '.join(sorted(os.environ)))")));
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(result.out, QByteArray("HOME LANG LC_ALL PATH PYTHONDONTWRITEBYTECODE PYTHONIOENCODING TMPDIR\n"));
+}
+
+void TestSandboxLauncher::openFdsWithBridge()
+{
+    WorkDir work;
+    const Result result = runSandboxed(pythonPolicy(work, ListFds));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.out, QByteArray("0,1,2,3\n"));
+}
+
+void TestSandboxLauncher::openFdsWithoutBridge()
+{
+    WorkDir work;
+    const Result result = runCli(pythonCli(work, ListFds));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.out, QByteArray("0,1,2\n"));
+}
+
+void TestSandboxLauncher::cwdIsWorkDir()
+{
+    WorkDir work;
+    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral("import os; print(os.getcwd()); open('out.txt', 'w').write('x')")));
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(result.out, QDir(work.path()).canonicalPath().toUtf8() + '\n');
+    QVERIFY(QFile::exists(work.path() + QStringLiteral("/out.txt")));
+}
+
+void TestSandboxLauncher::runsAsNobodyWhenRoot()
+{
+    if (!isRoot())
+        QSKIP("the user switch happens only when the launcher runs as root");
+    const passwd *nobody = ::getpwnam("nobody");
+    QVERIFY(nobody);
+    const QByteArray expected = QByteArray::number(nobody->pw_uid) + ' ' + QByteArray::number(nobody->pw_uid) + ' '
+        + QByteArray::number(nobody->pw_gid) + ' ' + QByteArray::number(nobody->pw_gid) + " []\n";
+    WorkDir work;
+    const Result result = runSandboxed(pythonPolicy(
+        work, QStringLiteral("import os; print(os.getuid(), os.geteuid(), os.getgid(), os.getegid(), os.getgroups())")));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.out, expected);
+    struct stat info = {};
+    QCOMPARE(::stat(QFile::encodeName(work.path()).constData(), &info), 0);
+    QCOMPARE(info.st_uid, nobody->pw_uid); // the work dir was handed over
+
+    // Status lines of the script's own process: no capability is left.
+    const Result caps = runCli(pythonCli(work, QStringLiteral(
+        "print(' '.join(l.split()[1] for l in open('/proc/self/status') if l.startswith(('CapEff', 'CapPrm', 'NoNewPrivs'))))")));
+    QCOMPARE(caps.out, QByteArray("0000000000000000 0000000000000000 1\n"));
+}
+
+void TestSandboxLauncher::limits()
+{
+    WorkDir work;
+    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral(R"(import resource as r
+for name in ("CORE", "CPU", "DATA", "FSIZE", "NOFILE", "MEMLOCK", "MSGQUEUE"):
+    print(name, *r.getrlimit(getattr(r, "RLIMIT_" + name)))
+soft, hard = r.getrlimit(r.RLIMIT_NPROC)
+print("NPROC", soft == hard, soft >= 65))")));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.out, QByteArray("CORE 0 0\nCPU 305 305\nDATA 2147483648 2147483648\nFSIZE 268435456 268435456\n"
+                                    "NOFILE 256 256\nMEMLOCK 0 0\nMSGQUEUE 0 0\nNPROC True True\n"));
+}
+
+void TestSandboxLauncher::refusals_data()
+{
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<QString>("expected");
+    // Syscall numbers are x86_64's (the test skips elsewhere).
+    QTest::newRow("socket AF_INET") << QStringLiteral("sock(socket.AF_INET, socket.SOCK_STREAM)") << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_INET6 UDP") << QStringLiteral("sock(socket.AF_INET6, socket.SOCK_DGRAM)") << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_NETLINK") << QStringLiteral("sock(socket.AF_NETLINK, socket.SOCK_RAW, 0)") << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_PACKET") << QStringLiteral("sock(socket.AF_PACKET, socket.SOCK_RAW, 0)") << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_VSOCK") << QStringLiteral("sock(socket.AF_VSOCK, socket.SOCK_STREAM)") << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_UNIX") << QStringLiteral("sock(socket.AF_UNIX, socket.SOCK_DGRAM)") << QStringLiteral("EPERM");
+    QTest::newRow("socket AF_UNIX, junk high bits") << QStringLiteral("sc(41, 1 | (1 << 32), 1, 0)") << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socketpair stream") << QStringLiteral("pair(socket.SOCK_STREAM)") << QStringLiteral("allowed");
+    QTest::newRow("socketpair dgram") << QStringLiteral("pair(socket.SOCK_DGRAM)") << QStringLiteral("EPERM");
+    QTest::newRow("connect") << QStringLiteral("sc(42, 3, 0, 0)") << QStringLiteral("EACCES");
+    QTest::newRow("ptrace traceme") << QStringLiteral("inchild(lambda: sc(101, 0, 0, 0, 0))") << QStringLiteral("EPERM");
+    QTest::newRow("ptrace attach parent") << QStringLiteral("sc(101, 16, os.getppid(), 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("process_vm_readv") << QStringLiteral("sc(310, os.getppid(), 0, 0, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("pidfd_getfd") << QStringLiteral("sc(438, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("unshare newuser") << QStringLiteral("sc(272, 0x10000000)") << QStringLiteral("EPERM");
+    QTest::newRow("clone newuser") << QStringLiteral("sc(56, 0x10000000 | 17, 0, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("clone newnet") << QStringLiteral("sc(56, 0x40000000 | 17, 0, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("clone3") << QStringLiteral("sc(435, 0, 0)") << QStringLiteral("ENOSYS");
+    QTest::newRow("mount") << QStringLiteral("sc(165, 0, 0, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("fsopen") << QStringLiteral("sc(430, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("chroot") << QStringLiteral("sc(161, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("bpf") << QStringLiteral("sc(321, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("perf_event_open") << QStringLiteral("sc(298, 0, 0, -1, -1, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("userfaultfd") << QStringLiteral("sc(323, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("keyctl") << QStringLiteral("sc(250, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("io_uring_setup") << QStringLiteral("sc(425, 8, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("init_module") << QStringLiteral("sc(175, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("iopl") << QStringLiteral("sc(172, 3)") << QStringLiteral("EPERM");
+    // In a forked child: the script itself already leads its session, so the kernel
+    // would refuse these there anyway.
+    QTest::newRow("setsid") << QStringLiteral("inchild(lambda: sc(112))") << QStringLiteral("EPERM");
+    QTest::newRow("setpgid") << QStringLiteral("inchild(lambda: sc(109, 0, 0))") << QStringLiteral("EPERM");
+    QTest::newRow("kill(-1)") << QStringLiteral("sc(62, -1, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("kill(-1), junk high bits") << QStringLiteral("sc(62, 0xffffffff | (5 << 32), 0)") << QStringLiteral("EPERM");
+    QTest::newRow("kill(0) own group") << QStringLiteral("sc(62, 0, 0)") << QStringLiteral("allowed");
+    QTest::newRow("ioctl TIOCSTI") << QStringLiteral("sc(16, 0, 0x5412, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("ioctl TIOCSTI, junk high bits") << QStringLiteral("sc(16, 0, 0x5412 | (1 << 32), 0)") << QStringLiteral("EPERM");
+    QTest::newRow("ioctl TIOCLINUX") << QStringLiteral("sc(16, 0, 0x541C, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("prlimit64 on parent") << QStringLiteral("sc(302, os.getppid(), 7, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("prlimit64 on itself") << QStringLiteral("sc(302, 0, 7, 0, 0)") << QStringLiteral("allowed");
+    QTest::newRow("fcntl F_SETOWN") << QStringLiteral("sc(72, 0, 8, os.getppid())") << QStringLiteral("EPERM");
+    QTest::newRow("msgget") << QStringLiteral("sc(68, 0, 0)") << QStringLiteral("EPERM");
+}
+
+void TestSandboxLauncher::refusals()
+{
+    if (QSysInfo::currentCpuArchitecture() != QLatin1String("x86_64"))
+        QSKIP("the syscall numbers in this table are x86_64's");
+    QFETCH(QString, expression);
+    QFETCH(QString, expected);
+    WorkDir work;
+    const Result result = runCli(pythonCli(work, scriptPrelude() + QStringLiteral("print(") + expression + QStringLiteral(")")));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(QString::fromUtf8(result.out).trimmed(), expected);
+}
+
+void TestSandboxLauncher::foreignAbiIsKilled()
+{
+    if (QSysInfo::currentCpuArchitecture() != QLatin1String("x86_64"))
+        QSKIP("x32 exists on x86_64 only");
+    WorkDir work;
+    // getpid with the x32 bit set: the filter's bad-arch action kills the process.
+    const Result result = runCli(pythonCli(work, QStringLiteral("import ctypes; ctypes.CDLL(None).syscall(0x40000000 | 39); print('survived')")));
+    QVERIFY(result.crashed);
+    QCOMPARE(result.exitCode, int(SIGSYS));
+    QCOMPARE(result.out, QByteArray());
+}
+
+void TestSandboxLauncher::ordinaryWorkStillRuns()
+{
+    WorkDir work;
+    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral(R"(import os, subprocess, threading, tempfile, json
+pid = os.fork()
+if pid == 0:
+    os._exit(7)
+print("fork", os.waitpid(pid, 0)[1] >> 8)
+print("subprocess", subprocess.run(["/bin/echo", "hi"], capture_output=True, text=True).stdout.strip())
+out = []
+t = threading.Thread(target=lambda: out.append("thread"))
+t.start(); t.join()
+print(out[0])
+with tempfile.NamedTemporaryFile("w", dir=".", delete=False) as f:
+    f.write("x")
+print("tempfile", os.path.dirname(f.name) == os.getcwd())
+print(json.dumps({"ü": 1}, ensure_ascii=False)))")));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(result.out, QByteArray("fork 7\nsubprocess hi\nthread\ntempfile True\n{\"ü\": 1}\n"));
+}
+
+void TestSandboxLauncher::bridgeRoundTrip()
+{
+    WorkDir work;
+    const QString script = QStringLiteral(R"(import os
+os.write(3, b'{"type":"call","id":"c1","tool":"add","args":{"a":1,"b":2}}\n')
+reply = b""
+while not reply.endswith(b"\n"):
+    chunk = os.read(3, 65536)
+    if not chunk:
+        break
+    reply += chunk
+print(reply.decode().strip()))");
+    std::vector<BridgeCall> calls;
+    bool closed = false;
+    const Result result = runSandboxed(pythonPolicy(work, script), [&](SandboxProcess &process) {
+        QVERIFY(process.bridge());
+        QVERIFY(process.pid() > 0);
+        QObject::connect(process.bridge(), &BridgeChannel::callReceived, process.bridge(), [&, bridge = process.bridge()](const BridgeCall &call) {
+            calls.push_back(call);
+            bridge->send(BridgeProtocol::encodeResult(call.id, {{"sum", call.args["a"].get<int>() + call.args["b"].get<int>()}}));
+        });
+        QObject::connect(process.bridge(), &BridgeChannel::closed, process.bridge(), [&] { closed = true; });
+    });
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY(!result.crashed);
+    QCOMPARE(result.launcherFailure, QString());
+    QCOMPARE(calls.size(), std::size_t(1));
+    QCOMPARE(calls[0].tool, std::string("add"));
+    QCOMPARE(result.out, QByteArray("{\"type\":\"result\",\"id\":\"c1\",\"value\":{\"sum\":3}}\n"));
+}
+
+void TestSandboxLauncher::killGroupKillsBackgroundChildren()
+{
+    WorkDir work;
+    SandboxProcess process;
+    process.setLauncherPath(launcher());
+    QByteArray out;
+    bool finished = false;
+    int exitCode = -1;
+    bool crashed = false;
+    connect(&process, &SandboxProcess::standardOutput, this, [&](const QByteArray &chunk) { out += chunk; });
+    connect(&process, &SandboxProcess::finished, this, [&](int code, bool didCrash, const QString &) {
+        finished = true;
+        exitCode = code;
+        crashed = didCrash;
+    });
+    QTemporaryDir policyDir;
+    QVERIFY(process.start(pythonPolicy(work, QStringLiteral(R"(import subprocess, sys, time
+child = subprocess.Popen(["/bin/sleep", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(child.pid, flush=True)
+time.sleep(1000))")),
+                          policyDir.filePath(QStringLiteral("policy.json")), 256 * 1024));
+    QTRY_VERIFY_WITH_TIMEOUT(out.endsWith('\n'), 10000);
+    const qint64 sleeper = out.trimmed().toLongLong();
+    QVERIFY(sleeper > 0);
+    QVERIFY(processState(sleeper) != 0);
+
+    QVERIFY(process.killGroup());
+    const char state = processState(sleeper);
+    QVERIFY2(state == 0 || state == 'Z', &state); // gone, or dead and waiting for its reaper
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+    QVERIFY(crashed);
+    QCOMPARE(exitCode, int(SIGKILL));
+}
+
+void TestSandboxLauncher::killGroupAfterLeaderExited()
+{
+    WorkDir work;
+    SandboxProcess process;
+    process.setLauncherPath(launcher());
+    QByteArray out;
+    bool finished = false;
+    connect(&process, &SandboxProcess::standardOutput, this, [&](const QByteArray &chunk) { out += chunk; });
+    connect(&process, &SandboxProcess::finished, this, [&] { finished = true; });
+    QTemporaryDir policyDir;
+    // The script leaves a child behind in its group and exits at once.
+    QVERIFY(process.start(pythonPolicy(work, QStringLiteral(R"(import subprocess
+child = subprocess.Popen(["/bin/sleep", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(child.pid, flush=True))")),
+                          policyDir.filePath(QStringLiteral("policy.json")), 256 * 1024));
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+    const qint64 sleeper = out.trimmed().toLongLong();
+    QVERIFY(sleeper > 0);
+    const char before = processState(sleeper);
+    QVERIFY(before != 0 && before != 'Z');
+
+    QVERIFY(process.killGroup());
+    const char after = processState(sleeper);
+    QVERIFY2(after == 0 || after == 'Z', &after);
+}
+
+void TestSandboxLauncher::policyRoundTrip()
+{
+    SandboxPolicy policy;
+    policy.workDir = "/tmp/run-1";
+    policy.argv = {"/usr/bin/python3", "-u", "agent.py"};
+    policy.env = {{"NODE_PATH", "/shim/node"}, {"PYTHONPATH", "/shim/py"}};
+    policy.path = "/usr/bin:/bin";
+    policy.lang = "en_US.UTF-8";
+    policy.bridgeFd = 7;
+    policy.parentPid = 4242;
+    policy.runAsUser = "toolstudio";
+    policy.readPaths = {"/opt/py"};
+    policy.limits.cpuSeconds = 10;
+    policy.limits.dataBytes = 1;
+    policy.limits.fileSizeBytes = 2;
+    policy.limits.openFiles = 3;
+    policy.limits.extraProcesses = 4;
+
+    const nlohmann::json json = policy.toJson();
+    QCOMPARE(json.dump(), std::string(
+        R"({"argv":["/usr/bin/python3","-u","agent.py"],"bridge_fd":7,"env":{"NODE_PATH":"/shim/node","PYTHONPATH":"/shim/py"},)"
+        R"("lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
+        R"("parent_pid":4242,"path":"/usr/bin:/bin","read_paths":["/opt/py"],"run_as_user":"toolstudio","work_dir":"/tmp/run-1"})"));
+    const SandboxPolicy back = SandboxPolicy::fromJson(json);
+    QCOMPARE(back.toJson().dump(), json.dump());
+
+    const SandboxPolicy defaults = SandboxPolicy::fromJson(nlohmann::json::parse(R"({"work_dir":"/w","argv":["python3"]})"));
+    QCOMPARE(defaults.bridgeFd, -1);
+    QCOMPARE(defaults.runAsUser, std::string("nobody"));
+    QCOMPARE(defaults.limits.openFiles, std::uint64_t(256));
+    QCOMPARE(defaults.limits.dataBytes, std::uint64_t(2147483648ull));
+}
+
+void TestSandboxLauncher::policyErrors_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("not an object") << QByteArray("[]") << QStringLiteral("a sandbox policy must be a JSON object");
+    QTest::newRow("no work_dir") << QByteArray(R"({"argv":["x"]})") << QStringLiteral("policy field \"work_dir\": is required");
+    QTest::newRow("relative work_dir") << QByteArray(R"({"work_dir":"run","argv":["x"]})") << QStringLiteral("policy field \"work_dir\": must be an absolute path");
+    QTest::newRow("argv not strings") << QByteArray(R"({"work_dir":"/w","argv":["x",1]})") << QStringLiteral("policy field \"argv[1]\": must be a string");
+    QTest::newRow("NUL in argv") << QByteArray(R"({"work_dir":"/w","argv":["x\u0000y"]})") << QStringLiteral("policy field \"argv[0]\": must not contain a NUL character");
+    QTest::newRow("env name with =") << QByteArray(R"({"work_dir":"/w","argv":["x"],"env":{"A=B":"c"}})") << QStringLiteral("policy field \"env\": \"A=B\" is not a valid variable name");
+    QTest::newRow("env value") << QByteArray(R"({"work_dir":"/w","argv":["x"],"env":{"A":1}})") << QStringLiteral("policy field \"env.A\": must be a string");
+    QTest::newRow("bridge_fd 1") << QByteArray(R"({"work_dir":"/w","argv":["x"],"bridge_fd":1})") << QStringLiteral("policy field \"bridge_fd\": must be -1 (no bridge) or a file descriptor number of 3 or more");
+    QTest::newRow("negative limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"open_files":-1}})") << QStringLiteral("policy field \"limits.open_files\": must be a non-negative integer");
+    QTest::newRow("unknown limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"files":1}})") << QStringLiteral("policy field \"limits.files\": unknown field");
+}
+
+void TestSandboxLauncher::policyErrors()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+    try {
+        SandboxPolicy::fromJson(nlohmann::json::parse(json.toStdString()));
+        QFAIL("no exception");
+    } catch (const std::runtime_error &e) {
+        QCOMPARE(QString::fromUtf8(e.what()), message);
+    }
+}
+
+void TestSandboxLauncher::stepNames()
+{
+    QCOMPARE(QByteArray(SandboxExit::stepName(SandboxExit::Exec)), QByteArray("exec"));
+    QCOMPARE(QByteArray(SandboxExit::stepName(SandboxExit::Credentials)), QByteArray("credentials"));
+    QCOMPARE(QByteArray(SandboxExit::stepName(0)), QByteArray());
+    for (int status = SandboxExit::First; status <= SandboxExit::Last; ++status)
+        QVERIFY(*SandboxExit::stepName(status));
+}
+
+QTEST_GUILESS_MAIN(TestSandboxLauncher)
+#include "tst_sandboxlauncher.moc"
