@@ -48,7 +48,7 @@ void CommandHandler::start(const HandlerRequest &request)
 
     QString program = m_command.first();
     if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
-        program = QDir(request.projectDir).absoluteFilePath(program);
+        program = QDir::cleanPath(QDir(request.projectDir).absoluteFilePath(program));
 
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
         m_stdout += m_process->readAllStandardOutput();

@@ -22,6 +22,12 @@ constexpr int ApplicationId = 0x54534A31;
 
 std::atomic<int> connectionCounter{0};
 
+/// Qt binds a null QString as SQL NULL; the text columns are NOT NULL.
+QString text(const QString &value)
+{
+    return value.isNull() ? QStringLiteral("") : value;
+}
+
 QString jsonText(const nlohmann::json &value)
 {
     return QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -53,7 +59,11 @@ std::optional<BridgeError> parseError(const QVariant &text)
     const auto json = parseJson(text);
     if (!json || !json->is_object())
         return std::nullopt;
-    return BridgeError::fromJson(*json);
+    try {
+        return BridgeError::fromJson(*json);
+    } catch (const std::exception &) {
+        return std::nullopt; // written by a newer or broken studio; show no error rather than a wrong one
+    }
 }
 
 /// Each entry brings the schema from version `index` to `index + 1`. Add new versions
@@ -130,19 +140,30 @@ Journal::~Journal()
 
 bool Journal::open(const QString &path, QString *error)
 {
-    auto failWith = [this, error](const QString &message) {
-        m_lastError = message;
-        if (error)
-            *error = message;
+    // Returns why the file cannot be used, or an empty string. Every database handle
+    // lives inside it, so that the connection can be removed afterwards on failure.
+    const QString failure = openDatabase(path);
+    if (failure.isEmpty()) {
+        m_lastError.clear();
+        return true;
+    }
+    m_lastError = failure;
+    if (error)
+        *error = failure;
+    if (QSqlDatabase::contains(m_connectionName)) {
         {
             QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-            if (db.isOpen())
-                db.close();
+            db.close();
         }
         QSqlDatabase::removeDatabase(m_connectionName);
-        m_path.clear();
-        return false;
-    };
+    }
+    m_path.clear();
+    return false;
+}
+
+QString Journal::openDatabase(const QString &path)
+{
+    auto failWith = [](const QString &message) { return message; };
     if (QSqlDatabase::contains(m_connectionName)) {
         {
             QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
@@ -220,8 +241,7 @@ bool Journal::open(const QString &path, QString *error)
             }
         }
     }
-    m_lastError.clear();
-    return true;
+    return QString();
 }
 
 bool Journal::isOpen() const
@@ -246,7 +266,7 @@ namespace {
 bool ensureRun(QSqlQuery &query, const QString &runId, qint64 startedAt)
 {
     query.prepare(QStringLiteral("INSERT OR IGNORE INTO runs (id, status, started_at) VALUES (?, 'running', ?)"));
-    query.addBindValue(runId);
+    query.addBindValue(text(runId));
     query.addBindValue(startedAt);
     return query.exec();
 }
@@ -267,14 +287,14 @@ bool Journal::recordRun(const RunRecord &run)
         " ON CONFLICT (id) DO UPDATE SET project_dir = excluded.project_dir, script_path = excluded.script_path,"
         " status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at,"
         " exit_code = excluded.exit_code, error = excluded.error"));
-    query.addBindValue(run.id);
-    query.addBindValue(run.projectDir);
-    query.addBindValue(run.scriptPath);
+    query.addBindValue(text(run.id));
+    query.addBindValue(text(run.projectDir));
+    query.addBindValue(text(run.scriptPath));
     query.addBindValue(runStatusName(run.status));
     query.addBindValue(run.startedAt);
     query.addBindValue(run.endedAt);
     query.addBindValue(run.exitCode);
-    query.addBindValue(run.error);
+    query.addBindValue(text(run.error));
     if (!query.exec()) {
         m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, query.lastError().text());
         return false;
@@ -313,12 +333,12 @@ bool Journal::recordStep(const Step &step)
         " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
         " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
         " next_attempt_at = excluded.next_attempt_at"));
-    query.addBindValue(step.runId);
+    query.addBindValue(text(step.runId));
     query.addBindValue(step.sequence);
-    query.addBindValue(step.callId);
-    query.addBindValue(step.tool);
+    query.addBindValue(text(step.callId));
+    query.addBindValue(text(step.tool));
     query.addBindValue(jsonText(step.args));
-    query.addBindValue(step.idempotencyKey);
+    query.addBindValue(text(step.idempotencyKey));
     query.addBindValue(stepStatusName(step.status));
     query.addBindValue(step.maxAttempts);
     query.addBindValue(optionalJsonText(step.result));
@@ -331,7 +351,7 @@ bool Journal::recordStep(const Step &step)
         return failed(QStringLiteral("step row"));
 
     query.prepare(QStringLiteral("DELETE FROM attempts WHERE run_id = ? AND sequence = ?"));
-    query.addBindValue(step.runId);
+    query.addBindValue(text(step.runId));
     query.addBindValue(step.sequence);
     if (!query.exec())
         return failed(QStringLiteral("old attempts"));
@@ -339,7 +359,7 @@ bool Journal::recordStep(const Step &step)
         query.prepare(QStringLiteral(
             "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
-        query.addBindValue(step.runId);
+        query.addBindValue(text(step.runId));
         query.addBindValue(step.sequence);
         query.addBindValue(attempt.number);
         query.addBindValue(attempt.startedAt);
@@ -376,9 +396,9 @@ bool Journal::appendOutput(const QString &runId, int stream, const QByteArray &c
         query.prepare(QStringLiteral(
             "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
             " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)"));
-        query.addBindValue(runId);
+        query.addBindValue(text(runId));
         query.addBindValue(stream);
-        query.addBindValue(runId);
+        query.addBindValue(text(runId));
         query.addBindValue(stream);
         query.addBindValue(chunk.isNull() ? QByteArray("") : chunk);
         ok = query.exec();
@@ -438,7 +458,7 @@ std::optional<RunRecord> Journal::run(const QString &runId) const
         return std::nullopt;
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QLatin1String(RunColumns) + QStringLiteral(" WHERE id = ?"));
-    query.addBindValue(runId);
+    query.addBindValue(text(runId));
     if (!query.exec() || !query.next())
         return std::nullopt;
     return runFromQuery(query);
@@ -455,7 +475,7 @@ std::vector<Step> Journal::steps(const QString &runId) const
     query.prepare(QStringLiteral(
         "SELECT sequence, call_id, tool, args, idempotency_key, status, max_attempts, result, error,"
         " queued_at, started_at, ended_at, next_attempt_at FROM steps WHERE run_id = ? ORDER BY sequence"));
-    query.addBindValue(runId);
+    query.addBindValue(text(runId));
     if (!query.exec())
         return result;
     std::map<int, std::size_t> bySequence;
@@ -511,7 +531,7 @@ QByteArray Journal::output(const QString &runId, int stream) const
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
     query.prepare(QStringLiteral("SELECT chunk FROM output WHERE run_id = ? AND stream = ? ORDER BY seq"));
-    query.addBindValue(runId);
+    query.addBindValue(text(runId));
     query.addBindValue(stream);
     if (!query.exec())
         return result;

@@ -41,6 +41,8 @@ public:
     QString lastError() const;
 
 private:
+    QString openDatabase(const QString &path);
+
     QString m_connectionName;
     QString m_path;
     QString m_lastError;

@@ -1,0 +1,309 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "journal.h"
+
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+RunRecord sampleRun()
+{
+    RunRecord run;
+    run.id = QStringLiteral("run-1");
+    run.projectDir = QStringLiteral("/home/ada/exchange-rate");
+    run.scriptPath = QStringLiteral("/home/ada/exchange-rate/scripts/main.py");
+    run.status = RunStatus::Completed;
+    run.startedAt = 1700000000000;
+    run.endedAt = 1700000001500;
+    run.exitCode = 0;
+    return run;
+}
+
+Step sampleStep()
+{
+    Step step;
+    step.runId = QStringLiteral("run-1");
+    step.callId = QStringLiteral("c1");
+    step.sequence = 1;
+    step.tool = QStringLiteral("get_exchange_rate");
+    step.args = {{"base", "USD"}, {"quote", "EUR"}};
+    step.idempotencyKey = QStringLiteral("run-1:1");
+    step.status = StepStatus::Succeeded;
+    step.maxAttempts = 3;
+    step.queuedAt = 1700000000100;
+    step.startedAt = 1700000000101;
+    step.endedAt = 1700000000900;
+
+    Attempt first;
+    first.number = 1;
+    first.startedAt = 1700000000101;
+    first.endedAt = 1700000000200;
+    BridgeError error;
+    error.code = "tool_failed";
+    error.message = "rate service down";
+    error.retryable = true;
+    error.attempts = 1;
+    first.error = error;
+    first.output = QByteArray("traceback\n\x00\xff binary", 20);
+
+    Attempt second;
+    second.number = 2;
+    second.startedAt = 1700000000700;
+    second.endedAt = 1700000000900;
+    second.succeeded = true;
+
+    step.attempts = {first, second};
+    step.result = nlohmann::json(0.92);
+    return step;
+}
+
+/// Reads one value through a connection of its own (what another process would see).
+QVariant rawValue(const QString &path, const QString &sql)
+{
+    QVariant value;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+        db.setDatabaseName(path);
+        if (db.open()) {
+            QSqlQuery query(db);
+            if (query.exec(sql) && query.next())
+                value = query.value(0);
+        }
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+    return value;
+}
+
+} // namespace
+
+class TestJournal : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTrip()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral(".toolstudio/journal.sqlite")); // parent created on open
+        Journal journal;
+        QString error;
+        QVERIFY2(journal.open(path, &error), qPrintable(error));
+        QVERIFY(journal.isOpen());
+        QCOMPARE(journal.path(), path);
+
+        QVERIFY2(journal.recordRun(sampleRun()), qPrintable(journal.lastError()));
+        QVERIFY2(journal.recordStep(sampleStep()), qPrintable(journal.lastError()));
+        QVERIFY(journal.appendOutput(QStringLiteral("run-1"), 1, "100 USD = "));
+        QVERIFY(journal.appendOutput(QStringLiteral("run-1"), 2, "warning\n"));
+        QVERIFY(journal.appendOutput(QStringLiteral("run-1"), 1, "92.0 EUR\n"));
+
+        const auto run = journal.run(QStringLiteral("run-1"));
+        QVERIFY(run);
+        QCOMPARE(run->projectDir, QStringLiteral("/home/ada/exchange-rate"));
+        QCOMPARE(run->scriptPath, QStringLiteral("/home/ada/exchange-rate/scripts/main.py"));
+        QCOMPARE(run->status, RunStatus::Completed);
+        QCOMPARE(run->startedAt, qint64(1700000000000));
+        QCOMPARE(run->endedAt, qint64(1700000001500));
+        QCOMPARE(run->exitCode, 0);
+        QVERIFY(!journal.run(QStringLiteral("run-2")));
+
+        const std::vector<Step> steps = journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.size(), std::size_t(1));
+        const Step &step = steps.front();
+        QCOMPARE(step.callId, QStringLiteral("c1"));
+        QCOMPARE(step.sequence, 1);
+        QCOMPARE(step.tool, QStringLiteral("get_exchange_rate"));
+        QCOMPARE(step.args.dump(), std::string("{\"base\":\"USD\",\"quote\":\"EUR\"}"));
+        QCOMPARE(step.idempotencyKey, QStringLiteral("run-1:1"));
+        QCOMPARE(step.status, StepStatus::Succeeded);
+        QCOMPARE(step.maxAttempts, 3);
+        QVERIFY(step.result);
+        QCOMPARE(step.result->dump(), std::string("0.92"));
+        QVERIFY(!step.error);
+        QCOMPARE(step.queuedAt, qint64(1700000000100));
+        QCOMPARE(step.startedAt, qint64(1700000000101));
+        QCOMPARE(step.endedAt, qint64(1700000000900));
+        QCOMPARE(step.attemptsText(), QStringLiteral("2/3"));
+
+        QCOMPARE(step.attempts.size(), std::size_t(2));
+        QCOMPARE(step.attempts[0].number, 1);
+        QVERIFY(!step.attempts[0].succeeded);
+        QVERIFY(step.attempts[0].error);
+        QCOMPARE(step.attempts[0].error->code, std::string("tool_failed"));
+        QCOMPARE(step.attempts[0].error->message, std::string("rate service down"));
+        QVERIFY(step.attempts[0].error->retryable);
+        QCOMPARE(step.attempts[0].output, QByteArray("traceback\n\x00\xff binary", 20));
+        QCOMPARE(step.attempts[0].endedAt, qint64(1700000000200));
+        QCOMPARE(step.attempts[1].number, 2);
+        QVERIFY(step.attempts[1].succeeded);
+        QVERIFY(!step.attempts[1].error);
+
+        QCOMPARE(journal.output(QStringLiteral("run-1"), 1), QByteArray("100 USD = 92.0 EUR\n"));
+        QCOMPARE(journal.output(QStringLiteral("run-1"), 2), QByteArray("warning\n"));
+    }
+
+    void recordStepReplaces()
+    {
+        // A step is recorded many times as it runs; the last write wins, attempts included.
+        QTemporaryDir dir;
+        Journal journal;
+        QVERIFY(journal.open(dir.filePath(QStringLiteral("j.sqlite"))));
+        Step step = sampleStep();
+        QVERIFY(journal.recordStep(step)); // no recordRun first: a minimal run row is created
+        step.status = StepStatus::Failed;
+        step.result.reset();
+        BridgeError error;
+        error.code = "invalid_arguments";
+        error.message = "invalid arguments for 'get_exchange_rate' at /quote: required property is missing";
+        error.details = {{"pointer", "/quote"}};
+        step.error = error;
+        step.attempts.resize(1);
+        QVERIFY(journal.recordStep(step));
+
+        const auto steps = journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(steps[0].status, StepStatus::Failed);
+        QVERIFY(!steps[0].result);
+        QVERIFY(steps[0].error);
+        QCOMPARE(steps[0].error->code, std::string("invalid_arguments"));
+        QCOMPARE(steps[0].error->details.value("pointer", std::string()), std::string("/quote"));
+        QCOMPARE(steps[0].attempts.size(), std::size_t(1));
+        const auto run = journal.run(QStringLiteral("run-1"));
+        QVERIFY(run);
+        QCOMPARE(run->status, RunStatus::Running);
+        QCOMPARE(journal.runs().size(), std::size_t(1));
+    }
+
+    void reopen()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+            QVERIFY(journal.recordRun(sampleRun()));
+            QVERIFY(journal.recordStep(sampleStep()));
+            RunRecord second = sampleRun();
+            second.id = QStringLiteral("run-2");
+            second.startedAt += 5000;
+            second.status = RunStatus::Suspended;
+            second.error = QStringLiteral("the studio was closed while a call waited");
+            QVERIFY(journal.recordRun(second));
+        }
+        Journal journal;
+        QString error;
+        QVERIFY2(journal.open(path, &error), qPrintable(error));
+        const auto runs = journal.runs();
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0].id, QStringLiteral("run-1"));
+        QCOMPARE(runs[1].id, QStringLiteral("run-2"));
+        QCOMPARE(runs[1].status, RunStatus::Suspended);
+        QCOMPARE(runs[1].error, QStringLiteral("the studio was closed while a call waited"));
+        QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
+        QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
+
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 1);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
+    }
+
+    void twoJournalsOnOneFile()
+    {
+        // The write-ahead check in tst_stepengine reads through a second Journal.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal writer;
+        Journal reader;
+        QVERIFY(writer.open(path));
+        QVERIFY(reader.open(path));
+        QVERIFY(writer.recordStep(sampleStep()));
+        QCOMPARE(reader.steps(QStringLiteral("run-1")).size(), std::size_t(1));
+    }
+
+    void refusesOtherFiles_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("text file") << QByteArray("this is not a database, just some notes\n").repeated(200)
+                                   << QStringLiteral("not a Tool Studio journal (file is not a database)");
+        QTest::newRow("a folder") << QByteArray() << QStringLiteral("not a file");
+    }
+
+    void refusesOtherFiles()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("notes.sqlite"));
+        if (content.isEmpty()) {
+            QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("notes.sqlite")));
+        } else {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(content);
+        }
+        Journal journal;
+        QString error;
+        QVERIFY(!journal.open(path, &error));
+        QCOMPARE(error, path + QStringLiteral(": ") + reason);
+        QCOMPARE(journal.lastError(), error);
+        QVERIFY(!journal.isOpen());
+        QVERIFY(!journal.recordRun(sampleRun()));
+        if (!content.isEmpty()) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), content); // untouched
+        }
+    }
+
+    void refusesAnotherProgramsDatabase()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("other.sqlite"));
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("other"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery query(db);
+            QVERIFY(query.exec(QStringLiteral("CREATE TABLE contacts (name TEXT)")));
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("other"));
+        Journal journal;
+        QString error;
+        QVERIFY(!journal.open(path, &error));
+        QCOMPARE(error, path + QStringLiteral(": an SQLite database, but not a Tool Studio journal"));
+    }
+
+    void refusesNewerVersion()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+        }
+        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 7")).isNull());
+        Journal journal;
+        QString error;
+        QVERIFY(!journal.open(path, &error));
+        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (1); update Tool Studio"));
+    }
+
+    void statusNames()
+    {
+        QCOMPARE(stepStatusName(StepStatus::Memoized), QStringLiteral("memoized"));
+        QCOMPARE(runStatusName(RunStatus::TimedOut), QStringLiteral("timed_out"));
+        QCOMPARE(stepStatusFromName(QStringLiteral("retrying")), std::optional<StepStatus>(StepStatus::Retrying));
+        QCOMPARE(runStatusFromName(QStringLiteral("suspended")), std::optional<RunStatus>(RunStatus::Suspended));
+        QVERIFY(!stepStatusFromName(QStringLiteral("done")));
+        QVERIFY(isFinal(StepStatus::Cancelled));
+        QVERIFY(!isFinal(StepStatus::Waiting));
+        QVERIFY(!isFinal(RunStatus::Suspended));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJournal)
+#include "tst_journal.moc"

@@ -1,0 +1,312 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "project.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+/// JSON written with single quotes, so moc (which does not know raw string literals)
+/// can read this file: J("{'a': 1}") is {"a": 1}.
+QByteArray J(const char *text)
+{
+    return QByteArray(text).replace('\'', '"');
+}
+
+} // namespace
+
+class TestProject : public QObject
+{
+    Q_OBJECT
+
+private:
+    /// Writes `manifest` as toolstudio.json into a fresh folder and returns the folder.
+    static QString writeProject(QTemporaryDir &dir, const QByteArray &manifest)
+    {
+        QFile file(dir.filePath(QStringLiteral("toolstudio.json")));
+        if (!file.open(QIODevice::WriteOnly) || file.write(manifest) != manifest.size())
+            return QString();
+        return dir.path();
+    }
+
+private Q_SLOTS:
+    void loadsValidFixture()
+    {
+        const QString dir = QFINDTESTDATA("data/valid-project");
+        QVERIFY(!dir.isEmpty());
+        ProjectError error;
+        const auto project = Project::load(dir, &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+
+        QCOMPARE(project->name, QStringLiteral("fixture"));
+        QCOMPARE(project->dir, QDir(dir).absolutePath());
+        QCOMPARE(project->manifestPath(), QDir(dir).absolutePath() + QStringLiteral("/toolstudio.json"));
+        QCOMPARE(project->journalPath(), QDir(dir).absolutePath() + QStringLiteral("/.toolstudio/journal.sqlite"));
+
+        // limits
+        QCOMPARE(project->limits.requestBytes, std::size_t(1000));
+        QCOMPARE(project->limits.replyBytes, std::size_t(2000));
+        QCOMPARE(project->limits.maxCalls, 7);
+        QCOMPARE(project->limits.runTimeoutMs, 12500);
+        QCOMPARE(project->limits.outputBytes, std::size_t(4096));
+
+        // project retry defaults
+        QCOMPARE(project->retryDefaults.maxAttempts, 4);
+        QCOMPARE(project->retryDefaults.initialBackoffMs, 250);
+        QCOMPARE(project->retryDefaults.factor, 3.0);
+        QCOMPARE(project->retryDefaults.maxBackoffMs, 10000);
+        QCOMPARE(project->retryDefaults.jitter, 0.0);
+        QCOMPARE(project->retryDefaults.attemptTimeoutMs, 5000);
+        QCOMPARE(project->retryDefaults.totalTimeoutMs, 0);
+
+        QCOMPARE(project->tools.size(), std::size_t(4));
+
+        const Tool *rate = project->tool(QStringLiteral("get_exchange_rate"));
+        QVERIFY(rate);
+        QCOMPARE(rate->description, QStringLiteral("Exchange rate between two currencies"));
+        QCOMPARE(rate->handler, HandlerKind::Mock);
+        QCOMPARE(rate->tags, (QStringList{QStringLiteral("finance"), QStringLiteral("demo")}));
+        QVERIFY(rate->active);
+        QCOMPARE(rate->parameterOrder, (QStringList{QStringLiteral("base"), QStringLiteral("quote")}));
+        QVERIFY(rate->outputSchema);
+        QCOMPARE(rate->outputSchema->dump(), J("{'type':'number'}").toStdString());
+        QCOMPARE(rate->mockSequence.size(), std::size_t(2));
+        QVERIFY(rate->mockSequence[0].isError);
+        QCOMPARE(rate->mockSequence[0].errorMessage, QStringLiteral("rate service down"));
+        QVERIFY(rate->mockSequence[0].retryable); // an error entry is retryable unless it says otherwise
+        QCOMPARE(rate->mockSequence[0].delayMs, 100);
+        QVERIFY(!rate->mockSequence[1].isError);
+        QCOMPARE(rate->mockSequence[1].result.dump(), std::string("0.92"));
+        // the tool's retry overrides one key; the others come from the project
+        QCOMPARE(rate->retry.maxAttempts, 2);
+        QCOMPARE(rate->retry.initialBackoffMs, 250);
+        QCOMPARE(rate->retry.factor, 3.0);
+        QCOMPARE(rate->retry.attemptTimeoutMs, 5000);
+
+        const Tool *report = project->tool(QStringLiteral("render_report"));
+        QVERIFY(report);
+        QCOMPARE(report->handler, HandlerKind::Manual);
+        // declaration order, not alphabetical
+        QCOMPARE(report->parameterOrder,
+                 (QStringList{QStringLiteral("topic"), QStringLiteral("format"), QStringLiteral("audience")}));
+        QCOMPARE(report->retry.maxAttempts, 4);
+        QCOMPARE(report->retry.attemptTimeoutMs, 0); // a person may take any time
+        QVERIFY(!report->outputSchema);
+
+        const Tool *lookup = project->tool(QStringLiteral("lookup"));
+        QVERIFY(lookup);
+        QCOMPARE(lookup->handler, HandlerKind::Command);
+        QCOMPARE(lookup->command, (QStringList{QStringLiteral("python3"), QStringLiteral("tools/lookup.py"), QStringLiteral("--fast")}));
+        QVERIFY(!lookup->active);
+        QCOMPARE(lookup->retry.attemptTimeoutMs, 2000);
+        QCOMPARE(lookup->inputSchema.dump(), J("{'type':'object'}").toStdString()); // no input_schema: no arguments
+        QVERIFY(lookup->parameterOrder.isEmpty());
+
+        const Tool *ask = project->tool(QStringLiteral("ask_person"));
+        QVERIFY(ask);
+        QCOMPARE(ask->retry.attemptTimeoutMs, 60000); // its own retry sets a timeout
+
+        // scripts and bound tools
+        QCOMPARE(project->scripts.size(), std::size_t(2));
+        QCOMPARE(project->defaultScript, QStringLiteral("main"));
+        QCOMPARE(project->defaultScriptPath(), QDir(dir).absolutePath() + QStringLiteral("/scripts/main.py"));
+        QCOMPARE(project->boundTools(QStringLiteral("scripts/main.py")),
+                 (QStringList{QStringLiteral("get_exchange_rate"), QStringLiteral("render_report")}));
+        QCOMPARE(project->boundTools(project->defaultScriptPath()),
+                 (QStringList{QStringLiteral("get_exchange_rate"), QStringLiteral("render_report")}));
+        QCOMPARE(project->boundTools(QStringLiteral("scripts/everything.sh")),
+                 (QStringList{QStringLiteral("get_exchange_rate"), QStringLiteral("render_report"), QStringLiteral("ask_person")}));
+        QVERIFY(!project->tool(QStringLiteral("nope")));
+    }
+
+    void projectWithoutScripts()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeProject(dir, J("{'tools': [{'name': 't', 'handler': {'kind': 'manual'}}]}"));
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->name, QFileInfo(dir.path()).fileName()); // defaults to the folder's name
+        QVERIFY(project->defaultScript.isEmpty());
+        QVERIFY(project->defaultScriptPath().isEmpty());
+        QCOMPARE(project->limits.maxCalls, 100);
+        QCOMPARE(project->limits.requestBytes, std::size_t(256 * 1024));
+        QCOMPARE(project->tools.front().retry.maxAttempts, 3);
+    }
+
+    void missingFolder()
+    {
+        QTemporaryDir dir;
+        const QString missing = dir.path() + QStringLiteral("/no-such-project");
+        ProjectError error;
+        QVERIFY(!Project::load(missing, &error));
+        QCOMPARE(error.file, missing);
+        QCOMPARE(error.line, 0);
+        QCOMPARE(error.toString(), missing + QStringLiteral(": project folder does not exist"));
+    }
+
+    void missingManifest()
+    {
+        QTemporaryDir dir;
+        ProjectError error;
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.toString(),
+                 dir.path() + QStringLiteral("/toolstudio.json: file not found: the folder is not a Tool Studio project"));
+    }
+
+    void malformedFixture()
+    {
+        const QString dir = QFINDTESTDATA("data/malformed-project");
+        QVERIFY(!dir.isEmpty());
+        ProjectError error;
+        QVERIFY(!Project::load(dir, &error));
+        QCOMPARE(error.file, QDir(dir).absolutePath() + QStringLiteral("/toolstudio.json"));
+        QCOMPARE(error.line, 4);
+        QCOMPARE(error.column, 49);
+        QCOMPARE(error.message, QStringLiteral("syntax error while parsing object key - unexpected '}'; expected string literal"));
+        QVERIFY(!error.toString().contains(QStringLiteral("json.exception")));
+    }
+
+    void malformedJson_data()
+    {
+        QTest::addColumn<QByteArray>("manifest");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QString>("message");
+
+        // nlohmann reports the last byte it read: the end of the unexpected token
+        QTest::newRow("missing comma") << QByteArray("{\n  \"name\": \"x\"\n  \"tools\": []\n}\n") << 3 << 9
+                                       << QStringLiteral("syntax error while parsing object - unexpected string literal; expected '}'");
+        // columns count characters: "für €" is 5 characters, 8 bytes
+        QTest::newRow("after non-ASCII") << QByteArray("{\"name\": \"f\xc3\xbcr \xe2\x82\xac\", x}") << 1 << 19
+                                         << QStringLiteral("syntax error while parsing object key - invalid literal; last read: '\"f\u00fcr \u20ac\", x'; expected string literal");
+        QTest::newRow("unterminated") << QByteArray("{\n\"name\": [1, 2") << 2 << 14
+                                      << QStringLiteral("syntax error while parsing array - unexpected end of input; expected ']'");
+        QTest::newRow("empty file") << QByteArray("") << 1 << 1 << QStringLiteral("the file is empty; expected a JSON object");
+    }
+
+    void malformedJson()
+    {
+        QFETCH(QByteArray, manifest);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        writeProject(dir, manifest);
+        ProjectError error;
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.message, message);
+        QCOMPARE(error.line, line);
+        QCOMPARE(error.column, column);
+        QCOMPARE(error.toString(), QStringLiteral("%1/toolstudio.json:%2:%3: %4").arg(dir.path()).arg(line).arg(column).arg(message));
+    }
+
+    void invalidManifest_data()
+    {
+        QTest::addColumn<QByteArray>("manifest");
+        QTest::addColumn<QString>("message");
+
+        QTest::newRow("name starts with a digit")
+            << J("{'tools': [{'name': '1rate', 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool '1rate': invalid name (a letter, then up to 63 letters, digits or '_')");
+        QTest::newRow("name with a dash")
+            << J("{'tools': [{'name': 'get-rate', 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 'get-rate': invalid name (a letter, then up to 63 letters, digits or '_')");
+        const QByteArray longName(65, 'a');
+        QTest::newRow("name of 65 characters")
+            << (J("{'tools': [{'name': '") + longName + J("', 'handler': {'kind': 'manual'}}]}"))
+            << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(QString::fromLatin1(longName));
+        QTest::newRow("input_schema type 12")
+            << J("{'tools': [{'name': 'bad_schema', 'input_schema': {'type': 12}, 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 'bad_schema': invalid input_schema: must be an object schema (\"type\": \"object\"), got \"type\": 12");
+        QTest::newRow("input_schema of an array")
+            << J("{'tools': [{'name': 'list', 'input_schema': {'type': 'array'}, 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 'list': invalid input_schema: must be an object schema (\"type\": \"object\"), got \"type\": \"array\"");
+        QTest::newRow("input_schema valijson refuses")
+            << J("{'tools': [{'name': 'typo', 'input_schema': {'type': 'object', 'properties': {'a': {'type': 'strin'}}}, 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 'typo': invalid input_schema: Unrecognised JSON type name 'strin'");
+        QTest::newRow("input_schema bad pattern")
+            << QByteArray("{\"tools\": [{\"name\": \"re\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\", \"pattern\": \"((\"}}}, \"handler\": {\"kind\": \"manual\"}}]}")
+            << QStringLiteral("tool 're': invalid input_schema: invalid regular expression \"((\": Mismatched '(' and ')' in regular expression");
+        QTest::newRow("output_schema valijson refuses")
+            << J("{'tools': [{'name': 'out', 'output_schema': {'required': 'a'}, 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 'out': invalid output_schema: JSON value is not an array.");
+        QTest::newRow("duplicate tool")
+            << J("{'tools': [{'name': 'dup', 'handler': {'kind': 'manual'}}, {'name': 'dup', 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 'dup': declared twice (tool names must be unique)");
+        QTest::newRow("unknown handler kind")
+            << J("{'tools': [{'name': 'hook', 'handler': {'kind': 'webhook'}}]}")
+            << QStringLiteral("tool 'hook' handler: unknown kind 'webhook' (expected mock, manual or command)");
+        QTest::newRow("no handler")
+            << J("{'tools': [{'name': 'lonely'}]}")
+            << QStringLiteral("tool 'lonely': 'handler' is missing (e.g. {\"kind\": \"manual\"})");
+        QTest::newRow("command not an array")
+            << J("{'tools': [{'name': 'cmd', 'handler': {'kind': 'command', 'command': 'ls -l'}}]}")
+            << QStringLiteral("tool 'cmd' handler: 'command' must be a non-empty array of strings (program, then arguments)");
+        QTest::newRow("mock entry with result and error")
+            << J("{'tools': [{'name': 'm', 'handler': {'kind': 'mock', 'sequence': [{'result': 1, 'error': 'x'}]}}]}")
+            << QStringLiteral("tool 'm' handler sequence[0]: needs exactly one of 'result' or 'error'");
+        QTest::newRow("typo in a tool")
+            << J("{'tools': [{'name': 't', 'retyr': {}, 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 't': unknown key 'retyr'");
+        QTest::newRow("retry factor below 1")
+            << J("{'tools': [{'name': 't', 'retry': {'factor': 0.5}, 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 't' retry: 'factor' must be at least 1");
+        QTest::newRow("limit of the wrong type")
+            << J("{'limits': {'max_calls': 'many'}}")
+            << QStringLiteral("limits: 'max_calls' must be a whole number, not a string");
+        QTest::newRow("script binds an undeclared tool")
+            << J("{'scripts': [{'name': 'main', 'path': 'main.py', 'tools': ['ghost']}]}")
+            << QStringLiteral("script 'main': binds tool 'ghost', which is not declared");
+        QTest::newRow("default script not declared")
+            << J("{'default_script': 'main'}")
+            << QStringLiteral("'default_script' names 'main', which is not in 'scripts'");
+        QTest::newRow("not an object")
+            << J("[1, 2]")
+            << QStringLiteral("the manifest must be a JSON object, not an array");
+    }
+
+    void invalidManifest()
+    {
+        QFETCH(QByteArray, manifest);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        writeProject(dir, manifest);
+        ProjectError error;
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.message, message);
+        QCOMPARE(error.file, dir.path() + QStringLiteral("/toolstudio.json"));
+        QCOMPARE(error.line, 0);
+        QCOMPARE(error.toString(), error.file + QStringLiteral(": ") + message);
+    }
+
+    void toolNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("snake") << QStringLiteral("get_exchange_rate") << true;
+        QTest::newRow("camel") << QStringLiteral("getCustomer") << true;
+        QTest::newRow("one letter") << QStringLiteral("a") << true;
+        QTest::newRow("64 characters") << QString(64, QLatin1Char('a')) << true;
+        QTest::newRow("65 characters") << QString(65, QLatin1Char('a')) << false;
+        QTest::newRow("empty") << QString() << false;
+        QTest::newRow("underscore first") << QStringLiteral("_private") << false;
+        QTest::newRow("space") << QStringLiteral("get rate") << false;
+        QTest::newRow("trailing newline") << QStringLiteral("rate\n") << false;
+        QTest::newRow("non-ASCII letter") << QStringLiteral("kurs_f\u00fcr") << false;
+    }
+
+    void toolNames()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, valid);
+        QCOMPARE(Tool::isValidName(name), valid);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProject)
+#include "tst_project.moc"

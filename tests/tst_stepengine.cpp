@@ -1,0 +1,680 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "journal.h"
+#include "project.h"
+#include "stepengine.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+using json = nlohmann::json;
+
+namespace {
+
+/// JSON text written with single quotes (moc cannot read raw string literals).
+std::string J(const char *text)
+{
+    std::string result(text);
+    std::replace(result.begin(), result.end(), '\'', '"');
+    return result;
+}
+
+json mockTool(const char *name, const char *sequence, const char *extra = "{}")
+{
+    json tool = {{"name", name}, {"handler", {{"kind", "mock"}, {"sequence", json::parse(J(sequence))}}}};
+    tool.update(json::parse(J(extra)));
+    return tool;
+}
+
+json commandTool(const char *name, json command, const char *extra = "{}")
+{
+    json tool = {{"name", name}, {"handler", {{"kind", "command"}, {"command", std::move(command)}}}};
+    tool.update(json::parse(J(extra)));
+    return tool;
+}
+
+/// The tools most tests share. Backoff is short so retries take milliseconds.
+json baseManifest()
+{
+    json tools = json::array();
+    tools.push_back(mockTool("get_exchange_rate", "[{'result': 0.92}]",
+                             "{'input_schema': {'type': 'object', 'properties': {'base': {'type': 'string'}, 'quote': {'type': 'string'}},"
+                             " 'required': ['base', 'quote']}}"));
+    tools.push_back(mockTool("flaky", "[{'error': 'rate service down'}, {'error': 'rate service down'}, {'result': 0.92}]"));
+    tools.push_back(mockTool("always_down", "[{'error': 'rate service down'}]"));
+    tools.push_back(mockTool("broken", "[{'error': 'bad request', 'retryable': false}]"));
+    tools.push_back(mockTool("counter", "[{'result': 1}, {'result': 2}]",
+                             "{'input_schema': {'type': 'object', 'properties': {'n': {'type': 'integer'}}, 'required': ['n']}}"));
+    tools.push_back(mockTool("slow", "[{'result': 'late', 'delay_seconds': 5}]",
+                             "{'retry': {'attempt_timeout_seconds': 0.2, 'max_attempts': 1}}"));
+    tools.push_back(mockTool("stuck", "[{'error': 'still down'}]",
+                             "{'retry': {'initial_backoff_seconds': 10, 'max_backoff_seconds': 10, 'total_timeout_seconds': 0.3}}"));
+    tools.push_back(mockTool("big", "[{'result': '0123456789abcdefghij'}]"));
+    tools.push_back(mockTool("typed_out", "[{'result': 'x'}]", "{'output_schema': {'type': 'number'}}"));
+    tools.push_back(mockTool("fast", "[{'result': 'fast', 'delay_seconds': 0.05}]"));
+    tools.push_back(mockTool("slowish", "[{'result': 'slowish', 'delay_seconds': 0.4}]"));
+    tools.push_back(mockTool("retired", "[{'result': 1}]", "{'active': false}"));
+    tools.push_back(json::parse(J("{'name': 'render_report', 'handler': {'kind': 'manual'},"
+                                  " 'input_schema': {'type': 'object', 'properties': {'topic': {'type': 'string'}}},"
+                                  " 'output_schema': {'type': 'string'}, 'retry': {'max_attempts': 2}}")));
+    tools.push_back(commandTool("lookup", {"sh", "tools/lookup.sh"}));
+    tools.push_back(commandTool("data_error", {"sh", "-c", "cat >/dev/null; echo 'checking XYZ' >&2; echo 'unknown currency XYZ' >&2; exit 65"}));
+    tools.push_back(commandTool("garbage", {"sh", "-c", "echo 'rate: 0.92'"}));
+    tools.push_back(commandTool("silent", {"true"}));
+    tools.push_back(commandTool("missing_program", {"./no-such-program"}));
+    tools.push_back(commandTool("hang", {"sh", "-c", "sleep 30 & echo $! > sleep.pid; wait"},
+                                "{'retry': {'attempt_timeout_seconds': 0.3, 'max_attempts': 1}}"));
+    return {
+        {"name", "engine-test"},
+        {"retry", json::parse(J("{'initial_backoff_seconds': 0.01, 'max_backoff_seconds': 0.05, 'jitter': 0}"))},
+        {"tools", tools},
+    };
+}
+
+/// Fails attempts 1 and 2 with EX_TEMPFAIL, succeeds on 3; tells on stderr what it got.
+const char *const LookupScript =
+    "args=$(cat)\n"
+    "echo \"key=$TOOLSTUDIO_IDEMPOTENCY_KEY attempt=$TOOLSTUDIO_ATTEMPT tool=$TOOLSTUDIO_TOOL args=$args\" >&2\n"
+    "if [ \"$TOOLSTUDIO_ATTEMPT\" -lt 3 ]; then echo 'lookup service busy' >&2; exit 75; fi\n"
+    "printf '{\"key\": \"%s\", \"attempt\": %s}\\n' \"$TOOLSTUDIO_IDEMPOTENCY_KEY\" \"$TOOLSTUDIO_ATTEMPT\"\n";
+
+struct Reply
+{
+    std::string id;
+    json message;
+};
+
+/// A project in a temporary folder, its journal, an engine for run "run-1", and
+/// everything the engine emitted.
+class Harness
+{
+public:
+    QTemporaryDir dir;
+    std::optional<Project> project;
+    Journal journal;
+    std::unique_ptr<StepEngine> engine;
+    std::vector<Reply> replies;
+    std::vector<std::pair<QString, StepStatus>> changes; ///< (call id, status) per stepChanged
+    QStringList added;
+    QStringList opened;
+    QStringList closed;
+
+    bool setUp(const json &manifest, const QStringList &bound = {})
+    {
+        QDir(dir.path()).mkpath(QStringLiteral("tools"));
+        QFile script(dir.filePath(QStringLiteral("tools/lookup.sh")));
+        QFile file(dir.filePath(QStringLiteral("toolstudio.json")));
+        if (!script.open(QIODevice::WriteOnly) || script.write(LookupScript) < 0 || !file.open(QIODevice::WriteOnly))
+            return false;
+        file.write(QByteArray::fromStdString(manifest.dump(2)));
+        file.close();
+        ProjectError error;
+        project = Project::load(dir.path(), &error);
+        if (!project) {
+            qWarning("%s", qPrintable(error.toString()));
+            return false;
+        }
+        if (!journal.open(project->journalPath()))
+            return false;
+        engine = std::make_unique<StepEngine>(*project, QStringLiteral("run-1"), &journal, bound);
+        QObject::connect(engine.get(), &StepEngine::replyReady, engine.get(), [this](const std::string &id, const std::string &line) {
+            replies.push_back({id, json::parse(line)});
+        });
+        QObject::connect(engine.get(), &StepEngine::stepChanged, engine.get(), [this](const Step &step) {
+            changes.emplace_back(step.callId, step.status);
+        });
+        QObject::connect(engine.get(), &StepEngine::stepAdded, engine.get(), [this](const Step &step) { added << step.callId; });
+        QObject::connect(engine.get(), &StepEngine::pendingCallOpened, engine.get(), [this](const Step &step) { opened << step.callId; });
+        QObject::connect(engine.get(), &StepEngine::pendingCallClosed, engine.get(), [this](const QString &id) { closed << id; });
+        return true;
+    }
+
+    void call(const char *id, const char *tool, const json &args = json::object())
+    {
+        BridgeCall call;
+        call.id = id;
+        call.tool = tool;
+        call.args = args;
+        call.argsBytes = args.dump().size();
+        engine->submitCall(call);
+    }
+
+    const Reply *reply(const char *id) const
+    {
+        for (const Reply &r : replies)
+            if (r.id == id)
+                return &r;
+        return nullptr;
+    }
+
+    const Step &step(const char *id) const
+    {
+        static const Step none;
+        const Step *s = engine->step(QString::fromLatin1(id));
+        return s ? *s : none;
+    }
+
+    std::vector<StepStatus> statusesOf(const char *id) const
+    {
+        std::vector<StepStatus> result;
+        for (const auto &[callId, status] : changes)
+            if (callId == QLatin1String(id))
+                result.push_back(status);
+        return result;
+    }
+};
+
+json errorOf(const Reply *reply)
+{
+    return reply && reply->message.value("type", "") == "error" ? reply->message.at("error") : json();
+}
+
+} // namespace
+
+class TestStepEngine : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void refusedCalls_data()
+    {
+        QTest::addColumn<QByteArray>("tool");
+        QTest::addColumn<QByteArray>("args");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("pointer");
+
+        QTest::newRow("unknown tool") << QByteArray("nope") << QByteArray("{}") << QStringLiteral("unknown_tool")
+                                      << QStringLiteral("no tool named 'nope' in this project") << QString();
+        QTest::newRow("inactive tool") << QByteArray("retired") << QByteArray("{}") << QStringLiteral("inactive_tool")
+                                       << QStringLiteral("tool 'retired' is inactive") << QString();
+        QTest::newRow("missing required") << QByteArray("counter") << QByteArray("{}") << QStringLiteral("invalid_arguments")
+                                          << QStringLiteral("invalid arguments for 'counter' at /n: required property is missing")
+                                          << QStringLiteral("/n");
+        QTest::newRow("wrong type") << QByteArray("counter") << QByteArray("{\"n\": \"1\"}") << QStringLiteral("invalid_arguments")
+                                    << QStringLiteral("invalid arguments for 'counter' at /n: expected integer, got string")
+                                    << QStringLiteral("/n");
+        QTest::newRow("too many positional") << QByteArray("counter") << QByteArray("[1, 2]") << QStringLiteral("invalid_arguments")
+                                             << QStringLiteral("invalid arguments for 'counter' at /1: takes 1 positional argument(s) (n) but 2 were given")
+                                             << QStringLiteral("/1");
+        QTest::newRow("not an object") << QByteArray("counter") << QByteArray("\"five\"") << QStringLiteral("invalid_arguments")
+                                       << QStringLiteral("invalid arguments for 'counter': expected object, got string")
+                                       << QString();
+    }
+
+    void refusedCalls()
+    {
+        QFETCH(QByteArray, tool);
+        QFETCH(QByteArray, args);
+        QFETCH(QString, code);
+        QFETCH(QString, message);
+        QFETCH(QString, pointer);
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+
+        h.call("c1", tool.constData(), json::parse(args.constData()));
+        // Refusals are replied at once, without a handler.
+        QCOMPARE(h.replies.size(), std::size_t(1));
+        const json error = errorOf(h.reply("c1"));
+        QCOMPARE(QString::fromStdString(error.value("code", "")), code);
+        QCOMPARE(QString::fromStdString(error.value("message", "")), message);
+        QCOMPARE(error.value("retryable", true), false);
+        QCOMPARE(error.value("attempts", -1), 0);
+        if (!pointer.isNull())
+            QCOMPARE(QString::fromStdString(error.value("pointer", "?")), pointer);
+
+        const Step &step = h.step("c1");
+        QCOMPARE(step.sequence, 1);
+        QCOMPARE(step.status, StepStatus::Failed);
+        QVERIFY(step.attempts.empty());
+        QCOMPARE(h.added, QStringList{QStringLiteral("c1")});
+
+        const auto journaled = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(journaled.size(), std::size_t(1));
+        QCOMPARE(journaled[0].status, StepStatus::Failed);
+        QCOMPARE(QString::fromStdString(journaled[0].error->code), code);
+
+        // The handler never ran: the mock's first entry still answers the next call.
+        if (tool == "counter") {
+            h.call("c2", "counter", {{"n", 5}});
+            QTRY_VERIFY(h.reply("c2"));
+            QCOMPARE(h.reply("c2")->message.dump(), J("{'id':'c2','type':'result','value':1}"));
+            QCOMPARE(h.step("c2").sequence, 2);
+        }
+    }
+
+    void unboundTool()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest(), {QStringLiteral("get_exchange_rate")}));
+        h.call("c1", "flaky");
+        const json error = errorOf(h.reply("c1"));
+        QCOMPARE(error.value("code", ""), std::string("unknown_tool"));
+        QCOMPARE(error.value("message", ""), std::string("tool 'flaky' is not bound to this script"));
+        h.call("c2", "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
+        QTRY_VERIFY(h.reply("c2"));
+        QCOMPARE(h.reply("c2")->message.value("value", 0.0), 0.92);
+    }
+
+    void retriesThenSucceeds()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "flaky");
+        QTRY_VERIFY(h.reply("c1"));
+        QCOMPARE(h.replies.size(), std::size_t(1));
+        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':0.92}"));
+
+        QCOMPARE(h.engine->steps().size(), std::size_t(1));
+        const Step &step = h.step("c1");
+        QCOMPARE(step.status, StepStatus::Succeeded);
+        QCOMPARE(step.attemptsText(), QStringLiteral("3/3"));
+        QCOMPARE(step.attempts.size(), std::size_t(3));
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY(!step.attempts[i].succeeded);
+            QCOMPARE(step.attempts[i].error->code, std::string("tool_failed"));
+            QCOMPARE(step.attempts[i].error->message, std::string("rate service down"));
+            QVERIFY(step.attempts[i].error->retryable);
+            QVERIFY(step.attempts[i].endedAt >= step.attempts[i].startedAt);
+            QVERIFY(step.attempts[i + 1].startedAt >= step.attempts[i].endedAt);
+        }
+        QVERIFY(step.attempts[2].succeeded);
+        QCOMPARE(step.result->dump(), std::string("0.92"));
+        QVERIFY(!step.error);
+        QCOMPARE(step.idempotencyKey, QStringLiteral("run-1:1"));
+        QVERIFY(step.endedAt >= step.queuedAt);
+
+        QCOMPARE(h.added, QStringList{QStringLiteral("c1")});
+        const std::vector<StepStatus> expected{StepStatus::Running, StepStatus::Retrying, StepStatus::Running,
+                                               StepStatus::Retrying, StepStatus::Running, StepStatus::Succeeded};
+        QCOMPARE(h.statusesOf("c1"), expected);
+
+        const auto journaled = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(journaled.size(), std::size_t(1));
+        QCOMPARE(journaled[0].status, StepStatus::Succeeded);
+        QCOMPARE(journaled[0].attempts.size(), std::size_t(3));
+    }
+
+    void retriesExhausted()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "always_down");
+        QTRY_VERIFY(h.reply("c1"));
+        // The reply carries the last attempt's error; `retryable` says the failure was
+        // transient, `attempts` that the engine already tried 3 times.
+        QCOMPARE(errorOf(h.reply("c1")).dump(),
+                 J("{'attempts':3,'code':'tool_failed','message':'rate service down','retryable':true}"));
+        QCOMPARE(h.step("c1").status, StepStatus::Failed);
+        QCOMPARE(h.step("c1").attempts.size(), std::size_t(3));
+    }
+
+    void nonRetryableError()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "broken");
+        QTRY_VERIFY(h.reply("c1"));
+        QCOMPARE(errorOf(h.reply("c1")).dump(),
+                 J("{'attempts':1,'code':'tool_failed','message':'bad request','retryable':false}"));
+        QCOMPARE(h.step("c1").attempts.size(), std::size_t(1));
+    }
+
+    void maxCallsExceeded()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest())); // default: 100 calls per run
+        for (int i = 1; i <= 101; ++i)
+            h.call(QByteArray("c" + QByteArray::number(i)).constData(), "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
+        // The 101st is refused at once; the first 100 still run.
+        QVERIFY(h.reply("c101"));
+        const json error = errorOf(h.reply("c101"));
+        QCOMPARE(error.value("code", ""), std::string("max_calls_exceeded"));
+        QCOMPARE(error.value("message", ""), std::string("call 101 exceeds the limit of 100 calls per run (limits.max_calls)"));
+        QTRY_COMPARE(h.replies.size(), std::size_t(101));
+        QCOMPARE(h.engine->callCount(), 100);
+        QCOMPARE(h.reply("c100")->message.value("type", ""), std::string("result"));
+        QCOMPARE(h.step("c101").sequence, 101);
+        QCOMPARE(h.step("c101").status, StepStatus::Failed);
+    }
+
+    void positionalArguments()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "get_exchange_rate", json::array({"USD", "EUR"}));
+        QTRY_VERIFY(h.reply("c1"));
+        QCOMPARE(h.reply("c1")->message.value("type", ""), std::string("result"));
+        QCOMPARE(h.step("c1").args.dump(), J("{'base':'USD','quote':'EUR'}"));
+        // fewer than declared is fine as far as mapping goes; the schema decides
+        h.call("c2", "get_exchange_rate", json::array({"USD"}));
+        QCOMPARE(errorOf(h.reply("c2")).value("pointer", ""), std::string("/quote"));
+    }
+
+    void requestTooLarge()
+    {
+        json manifest = baseManifest();
+        manifest["limits"] = {{"request_bytes", 64}};
+        Harness h;
+        QVERIFY(h.setUp(manifest));
+        const json args = {{"base", std::string(100, 'x')}, {"quote", "EUR"}};
+        h.call("c1", "get_exchange_rate", args);
+        const json error = errorOf(h.reply("c1"));
+        QCOMPARE(error.value("code", ""), std::string("request_too_large"));
+        QCOMPARE(QString::fromStdString(error.value("message", "")),
+                 QStringLiteral("arguments of get_exchange_rate are %1 bytes; the request limit is 64 bytes (limits.request_bytes)")
+                     .arg(args.dump().size()));
+        QCOMPARE(args.dump().size(), std::size_t(125));
+    }
+
+    void replyTooLarge()
+    {
+        json manifest = baseManifest();
+        manifest["limits"] = {{"reply_bytes", 16}};
+        Harness h;
+        QVERIFY(h.setUp(manifest));
+        h.call("c1", "big");
+        QTRY_VERIFY(h.reply("c1"));
+        QCOMPARE(errorOf(h.reply("c1")).dump(),
+                 J("{'attempts':1,'code':'reply_too_large','message':'result of big is 22 bytes; the reply limit is 16 bytes (limits.reply_bytes)','retryable':false}"));
+        QCOMPARE(h.step("c1").status, StepStatus::Failed);
+        QVERIFY(!h.step("c1").result);
+    }
+
+    void resultAgainstOutputSchema()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "typed_out");
+        QTRY_VERIFY(h.reply("c1"));
+        const json error = errorOf(h.reply("c1"));
+        QCOMPARE(error.value("code", ""), std::string("tool_failed"));
+        QCOMPARE(error.value("message", ""), std::string("result of typed_out does not match output_schema at (root): expected number, got string"));
+        QCOMPARE(error.value("retryable", true), false);
+    }
+
+    void manualAnswers()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "render_report", {{"topic", "sales"}});
+        QCOMPARE(h.opened, QStringList{QStringLiteral("c1")});
+        QCOMPARE(h.step("c1").status, StepStatus::Waiting);
+        QCOMPARE(h.engine->pendingCount(), 1);
+        QVERIFY(h.replies.empty());
+
+        QString reason;
+        ManualAnswer result;
+        result.result = "https://reports.example/sales.pdf";
+        QVERIFY(!h.engine->answer(QStringLiteral("zzz"), 1, result, &reason));
+        QCOMPARE(reason, QStringLiteral("no call with id 'zzz'"));
+        QVERIFY(!h.engine->answer(QStringLiteral("c1"), 2, result, &reason));
+        QCOMPARE(reason, QStringLiteral("answer is for attempt 2 but the call is at attempt 1"));
+        ManualAnswer wrongShape;
+        wrongShape.result = 42;
+        QVERIFY(!h.engine->answer(QStringLiteral("c1"), 1, wrongShape, &reason));
+        QCOMPARE(reason, QStringLiteral("the result does not match output_schema at (root): expected string, got integer"));
+        QCOMPARE(h.step("c1").status, StepStatus::Waiting); // refusals change nothing
+
+        // A retryable error answer: attempt 2 waits for a person again.
+        ManualAnswer retry;
+        retry.isError = true;
+        retry.message = QStringLiteral("renderer busy, try again");
+        retry.retryable = true;
+        QVERIFY2(h.engine->answer(QStringLiteral("c1"), 1, retry, &reason), qPrintable(reason));
+        QCOMPARE(h.closed, QStringList{QStringLiteral("c1")});
+        QCOMPARE(h.step("c1").status, StepStatus::Retrying);
+        QCOMPARE(h.engine->pendingCount(), 0);
+        QVERIFY(!h.engine->answer(QStringLiteral("c1"), 1, result, &reason));
+        QCOMPARE(reason, QStringLiteral("attempt 1 of call 'c1' was already answered"));
+
+        QTRY_COMPARE(h.opened.size(), 2);
+        QCOMPARE(h.step("c1").status, StepStatus::Waiting);
+        QCOMPARE(h.step("c1").attempts.size(), std::size_t(2));
+        QCOMPARE(h.step("c1").attempts[0].error->message, std::string("renderer busy, try again"));
+        QVERIFY(!h.engine->answer(QStringLiteral("c1"), 1, result, &reason));
+        QCOMPARE(reason, QStringLiteral("answer is for attempt 1 but the call is at attempt 2"));
+
+        QVERIFY2(h.engine->answer(QStringLiteral("c1"), 2, result, &reason), qPrintable(reason));
+        // The answer is applied before answer() returns.
+        QCOMPARE(h.step("c1").status, StepStatus::Succeeded);
+        QCOMPARE(h.reply("c1")->message.dump(),
+                 J("{'id':'c1','type':'result','value':'https://reports.example/sales.pdf'}"));
+        QVERIFY(!h.engine->answer(QStringLiteral("c1"), 2, result, &reason));
+        QCOMPARE(reason, QStringLiteral("call 'c1' already finished (succeeded)"));
+        QCOMPARE(h.replies.size(), std::size_t(1));
+        QCOMPARE(h.closed.size(), 2);
+    }
+
+    void manualNonRetryableError()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "render_report", {{"topic", "sales"}});
+        ManualAnswer answer;
+        answer.isError = true;
+        answer.message = QStringLiteral("no data for that topic");
+        QVERIFY(h.engine->answer(QStringLiteral("c1"), 1, answer));
+        QCOMPARE(errorOf(h.reply("c1")).dump(),
+                 J("{'attempts':1,'code':'tool_failed','message':'no data for that topic','retryable':false}"));
+    }
+
+    void attemptTimeout()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        QElapsedTimer clock;
+        clock.start();
+        h.call("c1", "slow");
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 3000);
+        QVERIFY(clock.elapsed() < 3000); // not the mock's 5 s
+        QCOMPARE(errorOf(h.reply("c1")).dump(),
+                 J("{'attempts':1,'code':'timeout','message':'attempt 1 timed out after 0.2 s (attempt_timeout_seconds = 0.2)','retryable':true}"));
+        QCOMPARE(h.step("c1").attempts[0].error->code, std::string("timeout"));
+        // the cancelled mock does not answer later
+        QTest::qWait(100);
+        QCOMPARE(h.replies.size(), std::size_t(1));
+    }
+
+    void totalTimeout()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "stuck");
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 3000);
+        QCOMPARE(errorOf(h.reply("c1")).dump(),
+                 J("{'attempts':1,'code':'timeout','message':'step timed out after 0.3 s (total_timeout_seconds = 0.3)','retryable':false}"));
+        QCOMPARE(h.step("c1").status, StepStatus::Failed);
+        QCOMPARE(h.step("c1").nextAttemptAt, qint64(0));
+    }
+
+    void committedBeforeReply()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        // What another reader of the journal sees at the moment each reply is sent.
+        QStringList seen;
+        QObject::connect(h.engine.get(), &StepEngine::replyReady, h.engine.get(),
+                         [&h, &seen](const std::string &id, const std::string &) {
+                             Journal reader;
+                             if (!reader.open(h.journal.path())) {
+                                 seen << QStringLiteral("cannot open");
+                                 return;
+                             }
+                             for (const Step &step : reader.steps(QStringLiteral("run-1")))
+                                 if (step.callId == QString::fromStdString(id))
+                                     seen << QStringLiteral("%1 %2 %3").arg(step.callId, stepStatusName(step.status)).arg(step.attempts.size());
+                         });
+        h.call("c1", "flaky");
+        h.call("c2", "nope");
+        h.call("c3", "render_report", {{"topic", "q3"}});
+        ManualAnswer answer;
+        answer.result = "done";
+        QVERIFY(h.engine->answer(QStringLiteral("c3"), 1, answer));
+        QTRY_COMPARE(seen.size(), 3);
+        QCOMPARE(seen, (QStringList{QStringLiteral("c2 failed 0"), QStringLiteral("c3 succeeded 1"), QStringLiteral("c1 succeeded 3")}));
+    }
+
+    void idempotencyKeyAcrossAttempts()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c0", "nope"); // takes sequence 1, so the key below is run-1:2
+        h.call("c1", "lookup", {{"base", "USD"}});
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
+        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':{'attempt':3,'key':'run-1:2'}}"));
+        const Step &step = h.step("c1");
+        QCOMPARE(step.idempotencyKey, QStringLiteral("run-1:2"));
+        QCOMPARE(step.attempts.size(), std::size_t(3));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY2(step.attempts[i].output.startsWith(
+                         QStringLiteral("key=run-1:2 attempt=%1 tool=lookup args={\"base\":\"USD\"}\n").arg(i + 1).toUtf8()),
+                     step.attempts[i].output.constData());
+        // the message is the last lines of stderr
+        QCOMPARE(step.attempts[0].error->message,
+                 std::string("key=run-1:2 attempt=1 tool=lookup args={\"base\":\"USD\"}\nlookup service busy (exit status 75)"));
+        QVERIFY(step.attempts[0].error->retryable);
+    }
+
+    void commandFailures_data()
+    {
+        QTest::addColumn<QByteArray>("tool");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<bool>("retryable");
+        QTest::addColumn<int>("attempts");
+        QTest::newRow("exit 65") << QByteArray("data_error") << QStringLiteral("checking XYZ\nunknown currency XYZ (exit status 65)") << false << 1;
+        QTest::newRow("invalid JSON") << QByteArray("garbage")
+                                      << QStringLiteral("command printed invalid JSON: syntax error while parsing value - invalid literal; last read: 'r'")
+                                      << false << 1;
+        QTest::newRow("nothing printed") << QByteArray("silent")
+                                         << QStringLiteral("command printed nothing on stdout (expected the result as JSON)") << false << 1;
+    }
+
+    void commandFailures()
+    {
+        QFETCH(QByteArray, tool);
+        QFETCH(QString, message);
+        QFETCH(bool, retryable);
+        QFETCH(int, attempts);
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", tool.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
+        const json error = errorOf(h.reply("c1"));
+        QCOMPARE(error.value("code", ""), std::string("tool_failed"));
+        QCOMPARE(QString::fromStdString(error.value("message", "")), message);
+        QCOMPARE(error.value("retryable", !retryable), retryable);
+        QCOMPARE(error.value("attempts", 0), attempts);
+    }
+
+    void commandMissingProgram()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "missing_program");
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
+        const json error = errorOf(h.reply("c1"));
+        QCOMPARE(QString::fromStdString(error.value("message", "")),
+                 QStringLiteral("command failed to start: %1/no-such-program: execve: No such file or directory").arg(h.dir.path()));
+        QCOMPARE(error.value("retryable", true), false);
+    }
+
+    void commandTimeoutKillsProcessGroup()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "hang");
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 5000);
+        QCOMPARE(errorOf(h.reply("c1")).value("message", ""), std::string("attempt 1 timed out after 0.3 s (attempt_timeout_seconds = 0.3)"));
+        // The command's own child (sleep 30) is gone too, not just the shell.
+        QFile pidFile(h.dir.filePath(QStringLiteral("sleep.pid")));
+        QVERIFY(pidFile.open(QIODevice::ReadOnly));
+        const int pid = pidFile.readAll().trimmed().toInt();
+        QVERIFY(pid > 0);
+        auto alive = [pid] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+            if (!stat.open(QIODevice::ReadOnly))
+                return false;
+            const QByteArray text = stat.readAll();
+            const auto state = text.mid(text.lastIndexOf(')') + 2, 1);
+            return state != "Z" && state != "X";
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(), 2000);
+    }
+
+    void callsInFlightTogether()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "slowish");
+        h.call("c2", "fast");
+        QCOMPARE(h.step("c1").status, StepStatus::Running);
+        QCOMPARE(h.step("c2").status, StepStatus::Running);
+        QTRY_COMPARE_WITH_TIMEOUT(h.replies.size(), std::size_t(2), 3000);
+        QCOMPARE(h.replies[0].id, std::string("c2")); // replies go out as steps finish
+        QCOMPARE(h.replies[1].id, std::string("c1"));
+        QCOMPARE(h.step("c1").sequence, 1);
+        QCOMPARE(h.step("c2").sequence, 2);
+        QCOMPARE(h.step("c2").idempotencyKey, QStringLiteral("run-1:2"));
+    }
+
+    void cancelAll()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "render_report", {{"topic", "sales"}});
+        h.call("c2", "slowish");
+        h.call("c3", "stuck"); // goes to retrying with a 10 s backoff
+        h.call("c4", "get_exchange_rate", {{"base", "USD"}});
+        QCOMPARE(h.replies.size(), std::size_t(1)); // c4's invalid_arguments
+        QTRY_COMPARE(h.step("c3").status, StepStatus::Retrying);
+
+        h.engine->cancelAll(QStringLiteral("the run was stopped"));
+        for (const char *id : {"c1", "c2", "c3"}) {
+            const Step &step = h.step(id);
+            QCOMPARE(step.status, StepStatus::Cancelled);
+            QCOMPARE(step.error->code, std::string("cancelled"));
+            QCOMPARE(step.error->message, std::string("the run was stopped"));
+            QVERIFY(step.endedAt > 0);
+        }
+        QCOMPARE(h.step("c1").attempts[0].error->code, std::string("cancelled"));
+        QCOMPARE(h.step("c4").status, StepStatus::Failed); // already final: untouched
+        QCOMPARE(h.closed, QStringList{QStringLiteral("c1")});
+        QCOMPARE(h.engine->pendingCount(), 0);
+
+        QString reason;
+        ManualAnswer answer;
+        answer.result = "late";
+        QVERIFY(!h.engine->answer(QStringLiteral("c1"), 1, answer, &reason));
+        QCOMPARE(reason, QStringLiteral("call 'c1' already finished (cancelled)"));
+
+        h.call("c5", "fast");
+        QCOMPARE(h.step("c5").status, StepStatus::Cancelled);
+        QTest::qWait(600); // past slowish's delay: nothing answers any more
+        QCOMPARE(h.replies.size(), std::size_t(1));
+
+        const auto journaled = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(journaled.size(), std::size_t(5));
+        QCOMPARE(journaled[0].status, StepStatus::Cancelled);
+        QCOMPARE(journaled[2].status, StepStatus::Cancelled);
+    }
+
+    void duplicateCallIdInFlight()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "render_report", {{"topic", "a"}});
+        h.call("c1", "fast");
+        QCOMPARE(errorOf(h.reply("c1")).value("code", ""), std::string("protocol_error"));
+        QCOMPARE(h.step("c1").tool, QStringLiteral("render_report")); // the first call keeps its id
+        QCOMPARE(h.step("c1").status, StepStatus::Waiting);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStepEngine)
+#include "tst_stepengine.moc"
