@@ -36,6 +36,35 @@ void installTranslators(QCoreApplication &app)
         QCoreApplication::installTranslator(qt);
 }
 
+void setUpParser(QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main", "Build and debug LLM agent tools and the scripts that call them.\n"
+                                            "Headless: toolstudio run PROJECT [SCRIPT] [--answers FILE] [--json]"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("project"),
+                                 QCoreApplication::translate("main", "Project folder to open."),
+                                 QStringLiteral("[PROJECT]"));
+}
+
+// --help and --version print and exit; they must work without a display.
+bool asksForInfoOnly(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+bool hasDisplay()
+{
+    return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY")
+        || qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -47,6 +76,18 @@ int main(int argc, char *argv[])
         installTranslators(app);
         return runCommand(QCoreApplication::arguments().mid(2));
     }
+    if (asksForInfoOnly(argc, argv) || !hasDisplay()) {
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        installTranslators(app);
+        QCommandLineParser parser;
+        setUpParser(parser);
+        parser.process(app); // exits on --help/--version and on unknown options
+        qCritical("%s", qPrintable(QCoreApplication::translate(
+                            "main", "toolstudio: no display (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+                                    "To run a script without a window: toolstudio run PROJECT [SCRIPT]")));
+        return 2;
+    }
 
     QApplication app(argc, argv);
     setIdentity();
@@ -54,14 +95,7 @@ int main(int argc, char *argv[])
     installTranslators(app);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QCoreApplication::translate("main", "Build and debug LLM agent tools and the scripts that call them.\n"
-                                            "Headless: toolstudio run PROJECT [SCRIPT] [--answers FILE] [--json]"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("project"),
-                                 QCoreApplication::translate("main", "Project folder to open."),
-                                 QStringLiteral("[PROJECT]"));
+    setUpParser(parser);
     parser.process(app);
 
     MainWindow window;

@@ -56,6 +56,9 @@ ScriptEditor::ScriptEditor(QWidget *parent)
     setBackspaceUnindents(true);
     setCaretLineVisible(true);
     setWrapMode(QsciScintilla::WrapNone);
+    // Horizontal scrolling follows the longest line instead of a fixed 2000 px.
+    SendScintilla(SCI_SETSCROLLWIDTH, 1);
+    SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 1);
 
     connect(this, &QsciScintilla::linesChanged, this, &ScriptEditor::updateMarginWidth);
     applyColours();

@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QCoreApplication>
+#include <QFile>
 #include <QFont>
 #include <QGuiApplication>
 #include <QPainter>
@@ -195,7 +196,7 @@ QVariant TraceModel::stepData(const Step &step, int column, int role) const
     }
     if (role == Qt::DecorationRole && column == Status)
         return statusIcon(step.status);
-    if (role == Qt::TextAlignmentRole && (column == Sequence || column == Attempts || column == Duration))
+    if (role == Qt::TextAlignmentRole && (column == Attempts || column == Duration))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && column == Summary && step.error && !step.result)
         return statusColor(StepStatus::Failed);
@@ -409,10 +410,13 @@ QIcon TraceModel::statusIcon(StepStatus status) const
         m_iconsLoaded = true;
         for (int i = 0; i < int(m_icons.size()); ++i) {
             const auto s = StepStatus(i);
-            QIcon icon(QStringLiteral(":/icons/status-%1.svg").arg(stepStatusName(s)));
-            if (icon.availableSizes().isEmpty() && icon.pixmap(16, 16).isNull()) {
-                // Resource or SVG plugin missing: a plain coloured dot still tells
-                // the statuses apart.
+            // The icons live in the application's resources; without them (tests)
+            // or without the SVG plugin, a plain coloured dot tells the statuses apart.
+            const QString path = QStringLiteral(":/icons/status-%1.svg").arg(stepStatusName(s));
+            QIcon icon;
+            if (QFile::exists(path))
+                icon = QIcon(path);
+            if (icon.pixmap(16, 16).isNull()) {
                 QPixmap dot(16, 16);
                 dot.fill(Qt::transparent);
                 QPainter painter(&dot);

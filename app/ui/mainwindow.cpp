@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -36,10 +37,11 @@ const auto StateKey = QStringLiteral("window/state");
 const auto RecentKey = QStringLiteral("recentProjects");
 const auto LastDirKey = QStringLiteral("lastProjectParent");
 
+// The desktop theme's icon, else ours from the application's resources.
 QIcon icon(const char *themeName, const char *resourceName)
 {
-    return QIcon::fromTheme(QString::fromLatin1(themeName),
-                            QIcon(QStringLiteral(":/icons/%1.svg").arg(QString::fromLatin1(resourceName))));
+    const QString path = QStringLiteral(":/icons/%1.svg").arg(QString::fromLatin1(resourceName));
+    return QIcon::fromTheme(QString::fromLatin1(themeName), QFile::exists(path) ? QIcon(path) : QIcon());
 }
 
 QString seconds(qint64 ms)
@@ -83,6 +85,11 @@ MainWindow::~MainWindow()
 {
     if (m_run->isActive())
         m_run->stop();
+}
+
+AnswerDialog *MainWindow::answerDialog() const
+{
+    return m_answerDialog;
 }
 
 void MainWindow::createActions()
@@ -186,11 +193,20 @@ void MainWindow::createDocks()
     header->setStretchLastSection(true);
     // Fixed starting widths: ResizeToContents would scan every row on each batch.
     const QFontMetrics metrics(m_traceView->font());
-    header->resizeSection(TraceModel::Sequence, metrics.horizontalAdvance(QStringLiteral("attempt 10")) + 36);
-    header->resizeSection(TraceModel::Tool, metrics.horizontalAdvance(QStringLiteral("get_exchange_rate__")) + 8);
-    header->resizeSection(TraceModel::Status, metrics.horizontalAdvance(QStringLiteral("succeeded__")) + 28);
-    header->resizeSection(TraceModel::Attempts, metrics.horizontalAdvance(QStringLiteral("Attempts__")) + 8);
-    header->resizeSection(TraceModel::Duration, metrics.horizontalAdvance(QStringLiteral("Duration__")) + 8);
+    const auto width = [&](int column, const QStringList &samples, int padding) {
+        int widest = metrics.horizontalAdvance(m_traceModel->headerData(column, Qt::Horizontal).toString());
+        for (const QString &sample : samples)
+            widest = qMax(widest, metrics.horizontalAdvance(sample));
+        header->resizeSection(column, widest + padding);
+    };
+    QStringList statuses;
+    for (int status = int(StepStatus::Queued); status <= int(StepStatus::Cancelled); ++status)
+        statuses.append(TraceModel::statusText(StepStatus(status)));
+    width(TraceModel::Sequence, {TraceModel::tr("attempt %1").arg(10)}, 24);
+    width(TraceModel::Tool, {QStringLiteral("get_exchange_rate")}, 16);
+    width(TraceModel::Status, statuses, 36);
+    width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
+    width(TraceModel::Duration, {QStringLiteral("10.0 s")}, 16);
     connect(m_traceView, &QTreeView::activated, this, &MainWindow::traceActivated);
     // Follow new steps while the view is scrolled to the end.
     connect(m_traceModel, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) {
@@ -212,7 +228,7 @@ void MainWindow::createDocks()
     m_consoleDock->setWidget(m_console);
     addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
 
-    resizeDocks({m_traceDock}, {620}, Qt::Horizontal);
+    resizeDocks({m_traceDock}, {660}, Qt::Horizontal);
     resizeDocks({m_consoleDock}, {220}, Qt::Vertical);
 
     m_viewMenu->addAction(m_traceDock->toggleViewAction());
@@ -580,21 +596,22 @@ void MainWindow::updateActions()
     m_stopAction->setEnabled(active);
     m_openAction->setEnabled(!active);
     m_recentMenu->setEnabled(!active && !m_recentMenu->isEmpty());
-    m_scriptCombo->setEnabled(!active && m_scriptCombo->count() > 1);
+    m_scriptCombo->setEnabled(!active && m_scriptCombo->count() > 0);
     m_saveAction->setEnabled(!m_editor->filePath().isEmpty());
     m_answerAction->setEnabled(active && !m_pendingCalls.isEmpty());
 }
 
 void MainWindow::updateTitle()
 {
-    QString title = QApplication::applicationName();
+    // Every title carries the [*] placeholder, so setWindowModified always has a place.
+    QString title = QApplication::applicationName() + QStringLiteral("[*]");
     if (m_project) {
         const QString script = m_editor->filePath().isEmpty()
             ? QString()
             : QDir(m_project->dir).relativeFilePath(m_editor->filePath());
         const QString name = m_project->name.isEmpty() ? QFileInfo(m_project->dir).fileName() : m_project->name;
-        title = script.isEmpty() ? tr("%1 — %2").arg(name, title)
-                                 : tr("%1[*] — %2 — %3").arg(script, name, title);
+        title = script.isEmpty() ? QStringLiteral("%1[*] — %2").arg(name, QApplication::applicationName())
+                                 : QStringLiteral("%1[*] — %2 — %3").arg(script, name, QApplication::applicationName());
     }
     setWindowTitle(title);
     setWindowModified(m_editor->isModified());

@@ -47,7 +47,7 @@ public:
     ConsoleView *console() const { return m_console; }
     ScriptEditor *editor() const { return m_editor; }
     /// The dialog for pending calls; nullptr until the first call waits.
-    AnswerDialog *answerDialog() const { return m_answerDialog; }
+    AnswerDialog *answerDialog() const;
     /// Calls waiting for a person, oldest first.
     const QList<Step> &pendingCalls() const { return m_pendingCalls; }
 
