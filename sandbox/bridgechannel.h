@@ -23,7 +23,7 @@ class QSocketNotifier;
 /// of calls cannot starve the studio's event loop and cannot grow memory. Empty lines
 /// (or only spaces, tabs, '\r') are ignored. The channel keeps reading after a protocol
 /// error; its owner normally ends the run (and closes the channel) at the first one.
-/// Signals may be answered by close() or deleteLater(), not by `delete`.
+/// A slot may close() or delete the channel; nothing more is emitted then.
 class BridgeChannel : public QObject
 {
     Q_OBJECT

@@ -135,6 +135,35 @@ void relaySignal(int signal)
     ::kill(s_relayChild, signal);
 }
 
+/// Run as root, the launcher gives the work dir away; a mistyped --workdir must not
+/// hand a system directory or someone's home to the sandbox user. Returns "" when
+/// `dir` looks like a dedicated work dir: at least two levels below /, not under a
+/// system top-level directory, owned by root or already by `uid`.
+std::string checkDedicatedWorkDir(int dir, uid_t uid)
+{
+    std::string path(PATH_MAX, '\0');
+    const std::string link = "/proc/self/fd/" + std::to_string(dir);
+    const ssize_t length = ::readlink(link.c_str(), path.data(), path.size() - 1);
+    if (length <= 0)
+        return "cannot resolve its path (" + errnoText(errno) + ")";
+    path.resize(std::size_t(length));
+    const std::size_t second = path.find('/', 1);
+    if (path.size() < 2 || second == std::string::npos || second + 1 >= path.size())
+        return "it is a top-level directory";
+    const std::string top = path.substr(1, second - 1);
+    for (const char *system : {"bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "root", "run",
+                               "sbin", "sys", "usr", "var"}) {
+        if (top == system && !(top == "var" && path.rfind("/var/tmp/", 0) == 0))
+            return "it is under /" + top;
+    }
+    struct stat info = {};
+    if (::fstat(dir, &info) == -1)
+        return "cannot stat it (" + errnoText(errno) + ")";
+    if (info.st_uid != 0 && info.st_uid != uid)
+        return "it belongs to uid " + std::to_string(info.st_uid);
+    return {};
+}
+
 std::string userLabel(uid_t uid, const std::string &name)
 {
     return "uid " + std::to_string(uid) + (name.empty() ? std::string() : " (" + name + ")");
@@ -392,6 +421,11 @@ bool LaunchSequence::stepCredentials()
     if (dir == -1)
         return fail(SandboxExit::Credentials, "cannot open the work dir " + m_policy.workDir + " to hand it to "
                                                   + name + ": " + errnoText(errno) + "; create it first");
+    if (std::string reason = checkDedicatedWorkDir(dir, uid); !reason.empty()) {
+        ::close(dir);
+        return fail(SandboxExit::Credentials, "refusing to hand " + m_policy.workDir + " to " + name + ": " + reason
+                                                  + "; use a directory of its own for the run (e.g. under /tmp)");
+    }
     const int chowned = ::fchown(dir, uid, gid);
     const int chownError = errno;
     ::close(dir);

@@ -15,7 +15,9 @@
 ///  1. parent       PR_SET_PDEATHSIG(SIGKILL), then the parent must still be the one
 ///                  recorded at start (or policy.parentPid)
 ///  2. session      setsid(): the child leads its own session and process group
-///  3. credentials  only as root: the work dir is handed to policy.runAsUser, then
+///  3. credentials  only as root: the work dir is handed to policy.runAsUser (only a
+///                  dedicated dir: not /, not top-level, not under /usr, /etc, … ,
+///                  owned by root or that user), then
 ///                  setgroups(0), setgid, setuid; setuid(0) must fail afterwards;
 ///                  the parent-death signal is re-armed (a uid change clears it)
 ///  4. limits       rlimits, as the sandbox user (RLIMIT_NPROC counts its processes)

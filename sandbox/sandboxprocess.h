@@ -32,6 +32,9 @@ public:
     /// failures of the launcher's own steps arrive later through finished().
     /// `maxLineBytes` bounds one bridge line (see BridgeFrameReader). The child's
     /// stdin is /dev/null; stdout and stderr are separate channels.
+    /// Call it from a thread that outlives the run (normally the GUI thread): the
+    /// launcher's PR_SET_PDEATHSIG fires when the *thread* that forked it exits
+    /// (prctl(2)), not only when the studio does.
     bool start(SandboxPolicy policy, const QString &policyFile, std::size_t maxLineBytes,
                QString *error = nullptr);
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bridgechannel.h"
 
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
@@ -93,6 +94,7 @@ private Q_SLOTS:
     void floodDoesNotStarveTheEventLoop();
     void closeFromASlotStopsDelivery();
     void sendToAClosedPeerDoesNotRaiseSigpipe();
+    void deleteFromASlot();
 };
 
 void TestBridgeChannel::initTestCase()
@@ -335,6 +337,24 @@ void TestBridgeChannel::sendToAClosedPeerDoesNotRaiseSigpipe()
     channel.send(BridgeProtocol::encodeResult("c2", 2));
     QCOMPARE(channel.queuedBytes(), std::size_t(0));
     QVERIFY(closed.wait(5000));
+}
+
+void TestBridgeChannel::deleteFromASlot()
+{
+    // An owner may tear everything down in its protocolError slot (ending the run);
+    // the channel must not touch itself afterwards, though more lines are queued.
+    Pair pair;
+    auto *channel = new BridgeChannel(pair.studio, RequestCap);
+    QPointer<BridgeChannel> guard(channel);
+    int errors = 0;
+    connect(channel, &BridgeChannel::protocolError, this, [&] {
+        ++errors;
+        delete channel;
+    });
+    QVERIFY(writeAll(pair.child, "bad\nbad\n" + callLine("1")));
+    QTRY_VERIFY(guard.isNull());
+    QTest::qWait(50);
+    QCOMPARE(errors, 1);
 }
 
 QTEST_GUILESS_MAIN(TestBridgeChannel)

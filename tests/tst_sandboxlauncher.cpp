@@ -191,6 +191,8 @@ private Q_SLOTS:
     void openFdsWithoutBridge();
     void cwdIsWorkDir();
     void runsAsNobodyWhenRoot();
+    void refusesToHandOverSystemDirs_data();
+    void refusesToHandOverSystemDirs();
     void limits();
     void refusals_data();
     void refusals();
@@ -427,6 +429,33 @@ void TestSandboxLauncher::runsAsNobodyWhenRoot()
     const Result caps = runCli(pythonCli(work, QStringLiteral(
         "print(' '.join(l.split()[1] for l in open('/proc/self/status') if l.startswith(('CapEff', 'CapPrm', 'NoNewPrivs'))))")));
     QCOMPARE(caps.out, QByteArray("0000000000000000 0000000000000000 1\n"));
+}
+
+void TestSandboxLauncher::refusesToHandOverSystemDirs_data()
+{
+    QTest::addColumn<QString>("dir");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("root") << QStringLiteral("/") << QStringLiteral("it is a top-level directory");
+    QTest::newRow("/tmp itself") << QStringLiteral("/tmp") << QStringLiteral("it is a top-level directory");
+    QTest::newRow("/usr/lib") << QStringLiteral("/usr/lib") << QStringLiteral("it is under /usr");
+    QTest::newRow("/etc/ssl") << QStringLiteral("/etc/ssl") << QStringLiteral("it is under /etc");
+}
+
+void TestSandboxLauncher::refusesToHandOverSystemDirs()
+{
+    if (!isRoot())
+        QSKIP("the work dir is handed over only when the launcher runs as root");
+    QFETCH(QString, dir);
+    QFETCH(QString, reason);
+    struct stat before = {};
+    QCOMPARE(::stat(QFile::encodeName(dir).constData(), &before), 0);
+    const Result result = runCli({QStringLiteral("--workdir"), dir, QStringLiteral("--"), QStringLiteral("/bin/true")});
+    QCOMPARE(result.exitCode, SandboxExit::Credentials);
+    QCOMPARE(QString::fromUtf8(result.err), QStringLiteral("toolstudio-sandbox: credentials: refusing to hand %1 to nobody: %2; "
+                                                           "use a directory of its own for the run (e.g. under /tmp)\n").arg(dir, reason));
+    struct stat after = {};
+    QCOMPARE(::stat(QFile::encodeName(dir).constData(), &after), 0);
+    QCOMPARE(after.st_uid, before.st_uid);
 }
 
 void TestSandboxLauncher::limits()
