@@ -8,9 +8,11 @@
 #include "tracemodel.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -61,6 +63,12 @@ QString readFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(file.readAll());
+}
+
+bool writeFile(const QString &path, const char *text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) >= 0;
 }
 
 QString cell(const QAbstractItemModel *model, int row, int column)
@@ -269,6 +277,81 @@ private Q_SLOTS:
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("cancelled"));
         QVERIFY(m_window->runAction()->isEnabled());
         QVERIFY(!m_window->stopAction()->isEnabled());
+    }
+
+    void pendingCallsQueueOneDialogAtATime()
+    {
+        // Two manual calls in flight at once: one dialog, the other call queued.
+        const QString dir = m_scratch->filePath(QStringLiteral("approvals"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/scripts")));
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), R"({
+  "name": "approvals",
+  "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "tools": [{
+    "name": "approve",
+    "description": "A person approves an item.",
+    "input_schema": {"type": "object", "properties": {"item": {"type": "string"}}, "required": ["item"]},
+    "handler": {"kind": "manual"}
+  }]
+})"));
+        QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"), R"(import asyncio
+from toolstudio import tools, ToolError
+
+async def main():
+    results = await asyncio.gather(tools.approve(item="a"), tools.approve(item="b"), return_exceptions=True)
+    for result in results:
+        print(f"error: {result.message}" if isinstance(result, ToolError) else f"ok: {result}")
+
+asyncio.run(main())
+)"));
+        QVERIFY(m_window->openProject(dir));
+        m_window->runAction()->trigger();
+
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 2, RunTimeoutMs);
+        QCOMPARE(m_window->statusText(), QStringLiteral("Waiting for answers to approve and one more call"));
+        AnswerDialog *dialog = m_window->answerDialog();
+        QVERIFY(dialog && dialog->isVisible());
+        const Step first = m_window->pendingCalls().at(0);
+        const Step second = m_window->pendingCalls().at(1);
+        QCOMPARE(dialog->callId(), first.callId);
+
+        // "Later" puts the dialog away; the call keeps waiting and F6 brings it back.
+        dialog->reject();
+        QVERIFY(!dialog->isVisible());
+        QCOMPARE(m_window->pendingCalls().size(), 2);
+        QVERIFY(m_window->answerAction()->isEnabled());
+        m_window->answerAction()->trigger();
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->callId(), first.callId);
+
+        // An error needs a message; then it is sent, not retryable.
+        QVERIFY(!dialog->sendError());
+        QCOMPARE(dialog->problem(), QStringLiteral("Enter the error message the script should see."));
+        dialog->errorMessageEdit()->setText(QStringLiteral("rejected by a person"));
+        dialog->retryableCheck()->setChecked(false);
+        QVERIFY2(dialog->sendError(), qPrintable(dialog->problem()));
+
+        // The queued call comes next, in the same dialog.
+        QTRY_COMPARE(m_window->pendingCalls().size(), 1);
+        QTRY_VERIFY(dialog->isVisible());
+        QCOMPARE(dialog->callId(), second.callId);
+        QCOMPARE(m_window->statusText(), QStringLiteral("Waiting for an answer to approve"));
+        dialog->resultEdit()->setPlainText(QStringLiteral("false"));
+        QVERIFY2(dialog->sendResult(), qPrintable(dialog->problem()));
+
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        const QString console = m_window->console()->toPlainText();
+        const QString firstLine = first.args.value("item", "") == "a" ? QStringLiteral("error: rejected by a person")
+                                                                    : QStringLiteral("ok: False");
+        QVERIFY2(console.contains(firstLine), qPrintable(console));
+        TraceModel *trace = m_window->traceModel();
+        const QModelIndex firstRow = trace->indexForCallId(first.callId);
+        const QModelIndex secondRow = trace->indexForCallId(second.callId);
+        QCOMPARE(trace->index(firstRow.row(), TraceModel::Status).data().toString(), QStringLiteral("failed"));
+        QCOMPARE(trace->index(firstRow.row(), TraceModel::Summary).data().toString().endsWith(QLatin1String("rejected by a person")), true);
+        QCOMPARE(trace->index(secondRow.row(), TraceModel::Status).data().toString(), QStringLiteral("succeeded"));
+        QCOMPARE(trace->index(secondRow.row(), TraceModel::Summary).data().toString(), QStringLiteral("false"));
     }
 
 private:

@@ -265,13 +265,6 @@
         <source>Waiting for an answer to %1</source>
         <translation>Wartet auf eine Antwort für %1</translation>
     </message>
-    <message numerus="yes">
-        <source>Waiting for answers to %1 and %n more call(s)</source>
-        <translation>
-            <numerusform>Wartet auf Antworten für %1 und %n weiteren Aufruf</numerusform>
-            <numerusform>Wartet auf Antworten für %1 und %n weitere Aufrufe</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Completed in %1 s</source>
         <translation>Abgeschlossen in %1 s</translation>
@@ -315,6 +308,17 @@
     <message>
         <source>A run is in progress. Stop it and quit?</source>
         <translation>Ein Lauf ist aktiv. Stoppen und beenden?</translation>
+    </message>
+    <message>
+        <source>Waiting for answers to %1 and one more call</source>
+        <translation>Wartet auf Antworten für %1 und einen weiteren Aufruf</translation>
+    </message>
+    <message numerus="yes">
+        <source>Waiting for answers to %1 and %n more calls</source>
+        <translation>
+            <numerusform>Wartet auf Antworten für %1 und %n weiteren Aufruf</numerusform>
+            <numerusform>Wartet auf Antworten für %1 und %n weitere Aufrufe</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -191,12 +191,15 @@ bool AnswerDialog::send(const ManualAnswer &answer)
         showProblem(tr("There is no run to answer."));
         return false;
     }
-    if (!m_run->answer(m_callId, m_attempt, answer, &reason)) {
+    // The run may already have moved this dialog on to the next pending call (its
+    // pendingCallClosed arrives inside answer()); only close it if it still shows ours.
+    const QString callId = m_callId;
+    if (!m_run->answer(callId, m_attempt, answer, &reason)) {
         showProblem(tr("The run refused the answer: %1").arg(reason));
         return false;
     }
-    const QString callId = m_callId;
-    accept();
+    if (m_callId == callId)
+        accept();
     Q_EMIT answered(callId);
     return true;
 }

@@ -431,8 +431,11 @@ QString MainWindow::waitingText() const
         return tr("Waiting for an answer");
     if (m_pendingCalls.size() == 1)
         return tr("Waiting for an answer to %1").arg(m_pendingCalls.first().tool);
-    return tr("Waiting for answers to %1 and %n more call(s)", nullptr, int(m_pendingCalls.size() - 1))
-        .arg(m_pendingCalls.first().tool);
+    // English has no plural translation file, so the source strings are already right.
+    const int more = int(m_pendingCalls.size() - 1);
+    if (more == 1)
+        return tr("Waiting for answers to %1 and one more call").arg(m_pendingCalls.first().tool);
+    return tr("Waiting for answers to %1 and %n more calls", nullptr, more).arg(m_pendingCalls.first().tool);
 }
 
 void MainWindow::onPendingCallOpened(const Step &step)
