@@ -106,7 +106,7 @@ private Q_SLOTS:
     {
         QTemporaryDir copy;
         QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
-        writeFile(copy.filePath(QStringLiteral("answers.json")), R"({"#1": {"error": "printer on fire", "retryable": false}})");
+        writeFile(copy.filePath(QStringLiteral("answers.json")), "{\"#1\": {\"error\": \"printer on fire\", \"retryable\": false}}");
         const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"),
                                                  copy.filePath(QStringLiteral("answers.json"))});
         QCOMPARE(result.exitCode, 1); // the script does not catch the ToolError
@@ -179,7 +179,7 @@ private Q_SLOTS:
     void answerFileShapes()
     {
         QString error;
-        const auto answers = AnswerFile::parse(R"({"a": 1, "b": {"result": {"x": 2}}, "c": {"error": "no", "retryable": true}, "#3": null})",
+        const auto answers = AnswerFile::parse("{\"a\": 1, \"b\": {\"result\": {\"x\": 2}}, \"c\": {\"error\": \"no\", \"retryable\": true}, \"#3\": null}",
                                                QStringLiteral("answers.json"), &error);
         QVERIFY2(answers, qPrintable(error));
         QCOMPARE(dumped(answers->answerFor(1, QStringLiteral("a"))->result), dumped(nlohmann::json(1)));

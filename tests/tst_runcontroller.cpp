@@ -197,8 +197,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("call");
         QTest::addColumn<QByteArray>("expected");
-        QTest::newRow("undeclared tool") << QByteArray("tools.nope(x=1)") << QByteArray("unknown_tool");
-        QTest::newRow("missing required") << QByteArray("tools.echo(times=2)") << QByteArray("invalid_arguments ");
+        QTest::newRow("undeclared tool") << QByteArray("tools.nope(x=1)") << QByteArray("unknown_tool ");
+        QTest::newRow("missing required") << QByteArray("tools.echo(times=2)") << QByteArray("invalid_arguments /text");
         QTest::newRow("wrong type") << QByteArray("tools.echo(text='a', times='two')")
                                     << QByteArray("invalid_arguments /times");
     }
