@@ -202,7 +202,8 @@ void MainWindow::createDocks()
     QStringList statuses;
     for (int status = int(StepStatus::Queued); status <= int(StepStatus::Cancelled); ++status)
         statuses.append(TraceModel::statusText(StepStatus(status)));
-    width(TraceModel::Sequence, {TraceModel::tr("attempt %1").arg(10)}, 24);
+    // Attempt rows sit one level in: two indentations (root decoration + level).
+    width(TraceModel::Sequence, {TraceModel::tr("attempt %1").arg(10)}, 2 * m_traceView->indentation() + 12);
     width(TraceModel::Tool, {QStringLiteral("get_exchange_rate")}, 16);
     width(TraceModel::Status, statuses, 36);
     width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
