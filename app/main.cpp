@@ -18,7 +18,7 @@ void setIdentity()
 {
     QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
     QCoreApplication::setOrganizationName(QStringLiteral("toolstudio"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TOOLSTUDIO_VERSION));
 }
 
 // German UI when the locale asks for it; Qt's own strings (dialog buttons) too.
