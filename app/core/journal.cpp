@@ -122,6 +122,13 @@ const std::vector<std::vector<const char *>> &migrations()
 
 } // namespace
 
+/// Prepared write statements, keyed by their SQL text (a literal, so its address is
+/// stable). Destroyed before the connection is removed.
+struct Journal::Statements
+{
+    std::map<const char *, std::unique_ptr<QSqlQuery>> queries;
+};
+
 Journal::Journal()
     : m_connectionName(QStringLiteral("toolstudio-journal-%1").arg(++connectionCounter))
 {
@@ -129,13 +136,38 @@ Journal::Journal()
 
 Journal::~Journal()
 {
+    closeDatabase();
+}
+
+void Journal::closeDatabase()
+{
+    m_statements.reset(); // every query on the connection must be gone first
+    m_knownRuns.clear();
+    if (!QSqlDatabase::contains(m_connectionName))
+        return;
     {
         QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
         if (db.isOpen())
             db.close();
     } // the handle must be gone before the connection is removed
-    if (QSqlDatabase::contains(m_connectionName))
-        QSqlDatabase::removeDatabase(m_connectionName);
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+QSqlQuery *Journal::statement(const char *sql)
+{
+    if (!m_statements)
+        m_statements = std::make_unique<Statements>();
+    auto &query = m_statements->queries[sql];
+    if (!query) {
+        query = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connectionName, false));
+        if (!query->prepare(QString::fromLatin1(sql))) {
+            m_lastError = query->lastError().text();
+            auto failed = std::move(query);
+            m_statements->queries.erase(sql);
+            return nullptr;
+        }
+    }
+    return query.get();
 }
 
 bool Journal::open(const QString &path, QString *error)
@@ -150,13 +182,7 @@ bool Journal::open(const QString &path, QString *error)
     m_lastError = failure;
     if (error)
         *error = failure;
-    if (QSqlDatabase::contains(m_connectionName)) {
-        {
-            QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-            db.close();
-        }
-        QSqlDatabase::removeDatabase(m_connectionName);
-    }
+    closeDatabase();
     m_path.clear();
     return false;
 }
@@ -164,13 +190,7 @@ bool Journal::open(const QString &path, QString *error)
 QString Journal::openDatabase(const QString &path)
 {
     auto failWith = [](const QString &message) { return message; };
-    if (QSqlDatabase::contains(m_connectionName)) {
-        {
-            QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-            db.close();
-        }
-        QSqlDatabase::removeDatabase(m_connectionName);
-    }
+    closeDatabase();
     m_path = QFileInfo(path).absoluteFilePath();
     const QFileInfo info(m_path);
     if (info.exists() && !info.isFile())
@@ -261,14 +281,44 @@ QString Journal::lastError() const
 
 namespace {
 
-/// Runs an INSERT that creates a minimal run row when none exists, so steps and output
-/// can be recorded before (or without) recordRun; recordRun fills it in later.
-bool ensureRun(QSqlQuery &query, const QString &runId, qint64 startedAt)
+constexpr auto EnsureRunSql = "INSERT OR IGNORE INTO runs (id, status, started_at) VALUES (?, 'running', ?)";
+constexpr auto UpsertRunSql =
+    "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code, error)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (id) DO UPDATE SET project_dir = excluded.project_dir, script_path = excluded.script_path,"
+    " status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at,"
+    " exit_code = excluded.exit_code, error = excluded.error";
+constexpr auto UpsertStepSql =
+    "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
+    " result, error, queued_at, started_at, ended_at, next_attempt_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
+    " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
+    " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
+    " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
+    " next_attempt_at = excluded.next_attempt_at";
+constexpr auto DeleteAttemptsSql = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
+constexpr auto InsertAttemptSql =
+    "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+constexpr auto InsertOutputSql =
+    "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
+    " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
+
+/// Binds `values` in order and runs the statement; its cursor is released at once so
+/// readers and the next transaction are not held up.
+bool run(QSqlQuery *query, std::initializer_list<QVariant> values, QString *error)
 {
-    query.prepare(QStringLiteral("INSERT OR IGNORE INTO runs (id, status, started_at) VALUES (?, 'running', ?)"));
-    query.addBindValue(text(runId));
-    query.addBindValue(startedAt);
-    return query.exec();
+    if (!query)
+        return false;
+    int index = 0;
+    for (const QVariant &value : values)
+        query->bindValue(index++, value);
+    const bool ok = query->exec();
+    if (!ok)
+        *error = query->lastError().text();
+    query->finish();
+    return ok;
 }
 
 } // namespace
@@ -279,26 +329,15 @@ bool Journal::recordRun(const RunRecord &run)
         m_lastError = QStringLiteral("the journal is not open");
         return false;
     }
-    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-    QSqlQuery query(db);
-    query.prepare(QStringLiteral(
-        "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code, error)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (id) DO UPDATE SET project_dir = excluded.project_dir, script_path = excluded.script_path,"
-        " status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at,"
-        " exit_code = excluded.exit_code, error = excluded.error"));
-    query.addBindValue(text(run.id));
-    query.addBindValue(text(run.projectDir));
-    query.addBindValue(text(run.scriptPath));
-    query.addBindValue(runStatusName(run.status));
-    query.addBindValue(run.startedAt);
-    query.addBindValue(run.endedAt);
-    query.addBindValue(run.exitCode);
-    query.addBindValue(text(run.error));
-    if (!query.exec()) {
-        m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, query.lastError().text());
+    QString error;
+    if (!::run(statement(UpsertRunSql),
+               {text(run.id), text(run.projectDir), text(run.scriptPath), runStatusName(run.status), run.startedAt,
+                run.endedAt, run.exitCode, text(run.error)},
+               &error)) {
+        m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, error.isEmpty() ? m_lastError : error);
         return false;
     }
+    m_knownRuns.insert(run.id);
     return true;
 }
 
@@ -313,69 +352,38 @@ bool Journal::recordStep(const Step &step)
         m_lastError = QStringLiteral("recording step %1: %2").arg(step.sequence).arg(db.lastError().text());
         return false;
     }
-    QSqlQuery query(db);
+    QString error;
     auto failed = [&](const QString &what) {
         m_lastError = QStringLiteral("recording step %1 (%2): %3: %4")
-                          .arg(step.sequence).arg(step.tool, what, query.lastError().text());
-        query.finish();
+                          .arg(step.sequence).arg(step.tool, what, error.isEmpty() ? m_lastError : error);
         db.rollback();
         return false;
     };
-    if (!ensureRun(query, step.runId, step.queuedAt))
+    // A minimal run row, so steps can be recorded before (or without) recordRun.
+    if (!m_knownRuns.contains(step.runId) && !::run(statement(EnsureRunSql), {text(step.runId), step.queuedAt}, &error))
         return failed(QStringLiteral("run row"));
-
-    query.prepare(QStringLiteral(
-        "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
-        " result, error, queued_at, started_at, ended_at, next_attempt_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
-        " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
-        " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
-        " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
-        " next_attempt_at = excluded.next_attempt_at"));
-    query.addBindValue(text(step.runId));
-    query.addBindValue(step.sequence);
-    query.addBindValue(text(step.callId));
-    query.addBindValue(text(step.tool));
-    query.addBindValue(jsonText(step.args));
-    query.addBindValue(text(step.idempotencyKey));
-    query.addBindValue(stepStatusName(step.status));
-    query.addBindValue(step.maxAttempts);
-    query.addBindValue(optionalJsonText(step.result));
-    query.addBindValue(errorText(step.error));
-    query.addBindValue(step.queuedAt);
-    query.addBindValue(step.startedAt);
-    query.addBindValue(step.endedAt);
-    query.addBindValue(step.nextAttemptAt);
-    if (!query.exec())
+    if (!::run(statement(UpsertStepSql),
+               {text(step.runId), step.sequence, text(step.callId), text(step.tool), jsonText(step.args),
+                text(step.idempotencyKey), stepStatusName(step.status), step.maxAttempts, optionalJsonText(step.result),
+                errorText(step.error), step.queuedAt, step.startedAt, step.endedAt, step.nextAttemptAt},
+               &error))
         return failed(QStringLiteral("step row"));
-
-    query.prepare(QStringLiteral("DELETE FROM attempts WHERE run_id = ? AND sequence = ?"));
-    query.addBindValue(text(step.runId));
-    query.addBindValue(step.sequence);
-    if (!query.exec())
+    if (!::run(statement(DeleteAttemptsSql), {text(step.runId), step.sequence}, &error))
         return failed(QStringLiteral("old attempts"));
     for (const Attempt &attempt : step.attempts) {
-        query.prepare(QStringLiteral(
-            "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
-        query.addBindValue(text(step.runId));
-        query.addBindValue(step.sequence);
-        query.addBindValue(attempt.number);
-        query.addBindValue(attempt.startedAt);
-        query.addBindValue(attempt.endedAt);
-        query.addBindValue(attempt.succeeded ? 1 : 0);
-        query.addBindValue(errorText(attempt.error));
-        query.addBindValue(attempt.output.isNull() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(attempt.output));
-        if (!query.exec())
+        const QVariant output = attempt.output.isNull() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(attempt.output);
+        if (!::run(statement(InsertAttemptSql),
+                   {text(step.runId), step.sequence, attempt.number, attempt.startedAt, attempt.endedAt,
+                    attempt.succeeded ? 1 : 0, errorText(attempt.error), output},
+                   &error))
             return failed(QStringLiteral("attempt %1").arg(attempt.number));
     }
-    query.finish();
     if (!db.commit()) {
         m_lastError = QStringLiteral("recording step %1: commit: %2").arg(step.sequence).arg(db.lastError().text());
         db.rollback();
         return false;
     }
+    m_knownRuns.insert(step.runId);
     return true;
 }
 
@@ -390,31 +398,20 @@ bool Journal::appendOutput(const QString &runId, int stream, const QByteArray &c
         m_lastError = QStringLiteral("recording output: %1").arg(db.lastError().text());
         return false;
     }
-    QSqlQuery query(db);
-    bool ok = ensureRun(query, runId, 0);
-    if (ok) {
-        query.prepare(QStringLiteral(
-            "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
-            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)"));
-        query.addBindValue(text(runId));
-        query.addBindValue(stream);
-        query.addBindValue(text(runId));
-        query.addBindValue(stream);
-        query.addBindValue(chunk.isNull() ? QByteArray("") : chunk);
-        ok = query.exec();
-    }
+    QString error;
+    const bool ok = (m_knownRuns.contains(runId) || ::run(statement(EnsureRunSql), {text(runId), 0}, &error))
+        && ::run(statement(InsertOutputSql), {text(runId), stream, text(runId), stream, chunk.isNull() ? QByteArray("") : chunk}, &error);
     if (!ok) {
-        m_lastError = QStringLiteral("recording output of run %1: %2").arg(runId, query.lastError().text());
-        query.finish();
+        m_lastError = QStringLiteral("recording output of run %1: %2").arg(runId, error.isEmpty() ? m_lastError : error);
         db.rollback();
         return false;
     }
-    query.finish();
     if (!db.commit()) {
         m_lastError = QStringLiteral("recording output: commit: %1").arg(db.lastError().text());
         db.rollback();
         return false;
     }
+    m_knownRuns.insert(runId);
     return true;
 }
 

@@ -4,9 +4,13 @@
 
 #include "step.h"
 
+#include <QSet>
 #include <QString>
 
+#include <memory>
 #include <vector>
+
+class QSqlQuery;
 
 /// The durable record of runs, steps and attempts (DESIGN.md glossary "journal"):
 /// SQLite in WAL mode through Qt SQL, schema versioned with `PRAGMA user_version`.
@@ -41,9 +45,15 @@ public:
     QString lastError() const;
 
 private:
+    struct Statements;
     QString openDatabase(const QString &path);
+    void closeDatabase();
+    /// The write statement for `sql`, prepared once per open database.
+    QSqlQuery *statement(const char *sql);
 
     QString m_connectionName;
     QString m_path;
     QString m_lastError;
+    QSet<QString> m_knownRuns; ///< runs known to have a row (skips the placeholder insert)
+    std::unique_ptr<Statements> m_statements;
 };

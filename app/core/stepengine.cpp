@@ -133,7 +133,10 @@ int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId)
         flight->context = new QObject(q);
     }
     flights.push_back(std::move(flight));
-    commit(steps.back());
+    // A step that runs is committed by startAttempt() right away, still before its
+    // handler starts; one commit fewer per call.
+    if (!inFlight)
+        commit(steps.back());
     const Step copy = steps.back();
     Q_EMIT q->stepAdded(copy);
     return index;

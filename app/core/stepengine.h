@@ -22,6 +22,19 @@ class StepEngineState;
 /// Every call yields exactly one replyReady (result or error), emitted only after the
 /// step's final state is committed to the journal (write-ahead). Lives on the thread
 /// that owns it; handlers are asynchronous (timers, QProcess, a person's answer).
+///
+/// Steps: sequence = order of arrival (1-based, refused calls included); idempotency
+/// key "<runId>:<sequence>", the same for every attempt. A refused call is a `failed`
+/// step with zero attempts. An inactive tool is refused as inactive_tool even when it
+/// is not in `boundTools`; a declared, active tool missing from a non-empty
+/// `boundTools` is unknown_tool ("not bound to this script").
+///
+/// Error replies: `attempts` = attempts made (0 for refusals). A handler failure is
+/// tool_failed (timeout when a time bound fired, reply_too_large for the reply cap).
+/// `retryable` is the last attempt's flag — whether the failure was transient — even
+/// when the engine has used up max_attempts; refusals, output_schema mismatches and
+/// the total timeout are never retryable. Retry n+1 waits min(initial × factor^(n−1),
+/// max_backoff) ± jitter; the total timeout runs from the first attempt's start.
 class StepEngine : public QObject
 {
     Q_OBJECT
@@ -39,7 +52,10 @@ public:
 
     /// Answers the current attempt of a pending call. Refused (returns false, `reason`
     /// filled, nothing changed) when the call is unknown, finished, not waiting for a
-    /// person, or `attempt` is not its current attempt.
+    /// person, `attempt` is not its current attempt, the attempt was already answered,
+    /// or a result does not match the tool's output_schema (so the person can fix it).
+    /// An accepted answer is applied before this returns: the step is final (and its
+    /// reply sent) or, for a retryable error with attempts left, `retrying`.
     bool answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason = nullptr);
 
     /// Stop: every unfinished step becomes `cancelled` (handlers killed), replies are
@@ -50,6 +66,7 @@ public:
     const Step *step(const QString &callId) const;
     /// Steps whose current attempt waits for a person.
     int pendingCount() const;
+    /// Calls counted against limits.max_calls (declared, active, bound tools).
     int callCount() const;
 
 Q_SIGNALS:
