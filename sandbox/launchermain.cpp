@@ -26,6 +26,17 @@ int main(int argc, char **argv)
         }
         return 0;
     }
+    case LaunchSequence::Request::Report: {
+        const std::string text = LaunchSequence::report();
+        std::string_view rest = text;
+        while (!rest.empty()) {
+            const ssize_t n = ::write(STDOUT_FILENO, rest.data(), rest.size());
+            if (n <= 0)
+                return 1;
+            rest.remove_prefix(std::size_t(n));
+        }
+        return 0;
+    }
     case LaunchSequence::Request::Invalid:
         LaunchSequence::exitWith({SandboxExit::Usage, error});
     case LaunchSequence::Request::Run:

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "launchsequence.h"
 
+#include "landlock.h"
+
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -15,6 +17,9 @@
 #include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -129,6 +134,80 @@ bool closeFrom(unsigned first, std::string *error)
 /// Set by the session step's fork fallback so its signal relay knows the child.
 pid_t s_relayChild = 0;
 
+/// The status channel to the studio (SandboxPolicy::statusFd), -1 when there is none.
+/// exitWith() reports a failure on it; only the launcher can write to it (it is
+/// close-on-exec), so a script cannot fake a launcher failure.
+int s_statusFd = -1;
+
+/// Sends one message on the status channel, with `fd` attached (SCM_RIGHTS) when ≥ 0.
+bool sendStatus(std::string_view message, int fd = -1)
+{
+    if (s_statusFd < 0)
+        return true;
+    iovec part = {const_cast<char *>(message.data()), message.size()};
+    msghdr header = {};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    if (fd >= 0) {
+        header.msg_control = control;
+        header.msg_controllen = sizeof control;
+        cmsghdr *cmsg = CMSG_FIRSTHDR(&header);
+        cmsg->cmsg_level = SOL_SOCKET;
+        cmsg->cmsg_type = SCM_RIGHTS;
+        cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+        std::memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+    }
+    return retry([&] { return ::sendmsg(s_statusFd, &header, MSG_NOSIGNAL); }) == ssize_t(message.size());
+}
+
+/// Hands `dir` (an open directory, consumed) and everything beneath it to uid:gid.
+/// Never follows a symlink: links are re-owned themselves (AT_SYMLINK_NOFOLLOW) and
+/// directories are opened with O_NOFOLLOW, so a link planted in the project's files/
+/// cannot make the launcher chown something outside the work dir.
+std::string chownTree(int dir, uid_t uid, gid_t gid, int depth)
+{
+    if (depth > 64) {
+        ::close(dir);
+        return "the work dir is nested more than 64 levels deep";
+    }
+    DIR *stream = ::fdopendir(dir);
+    if (!stream) {
+        const int error = errno;
+        ::close(dir);
+        return "cannot list a directory of the work dir: " + errnoText(error);
+    }
+    std::string failure;
+    while (const dirent *entry = ::readdir(stream)) {
+        const std::string name = entry->d_name;
+        if (name == "." || name == "..")
+            continue;
+        struct stat info = {};
+        if (::fstatat(::dirfd(stream), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == -1) {
+            failure = "cannot stat " + name + ": " + errnoText(errno);
+            break;
+        }
+        if (S_ISDIR(info.st_mode)) {
+            const int sub = retry([&] {
+                return ::openat(::dirfd(stream), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            });
+            if (sub == -1) {
+                failure = "cannot open " + name + ": " + errnoText(errno);
+                break;
+            }
+            failure = chownTree(sub, uid, gid, depth + 1);
+            if (!failure.empty())
+                break;
+        }
+        if (::fchownat(::dirfd(stream), name.c_str(), uid, gid, AT_SYMLINK_NOFOLLOW) == -1) {
+            failure = "cannot hand " + name + " over (fchownat): " + errnoText(errno);
+            break;
+        }
+    }
+    ::closedir(stream);
+    return failure;
+}
+
 void relaySignal(int signal)
 {
     ::kill(-s_relayChild, signal);
@@ -175,19 +254,27 @@ std::string LaunchSequence::usage()
 {
     return R"(Usage:
   toolstudio-sandbox --policy FILE
-  toolstudio-sandbox [--workdir DIR] [--bridge-fd N] [--user NAME] [--] PROGRAM [ARGS...]
+  toolstudio-sandbox [--workdir DIR] [--bridge-fd N] [--user NAME] [--seccomp-only] [--] PROGRAM [ARGS...]
+  toolstudio-sandbox --report
   toolstudio-sandbox --help
 
 Runs PROGRAM the way Tool Studio runs agent scripts: in its own session and process
 group, with rlimits, the work dir as cwd, HOME and TMPDIR, only fds 0-2 (and the
-bridge as fd 3), an allow-listed environment, no new privileges and a seccomp
-filter. Started as root, it first hands the work dir to an unprivileged user and
-becomes that user.
+bridge as fd 3), an allow-listed environment, no new privileges, Landlock (file
+system, TCP, scoping) and an allow-list seccomp filter. Started as root, it first
+hands the work dir (and everything in it) to an unprivileged user and becomes that
+user.
 
   --policy FILE    read everything from a JSON policy file (what the studio passes)
   --workdir DIR    the work dir (default: the current directory; required as root)
   --bridge-fd N    an open fd (3 or more) that PROGRAM gets as fd 3
   --user NAME      the user to become when started as root (default: nobody)
+  --seccomp-only   run even when the kernel has no Landlock (file system and
+                   network then rest on seccomp, the user switch and rlimits only)
+  --report         print what this kernel lets the sandbox enforce, then exit
+
+TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1 in the environment kills the script on a system
+call that is not on the allow-list instead of failing it with ENOSYS (to find gaps).
 
 PROGRAM without a '/' is looked up on the sandbox's PATH (/usr/local/bin:/usr/bin:/bin);
 a relative path with a '/' is relative to the work dir.
@@ -202,13 +289,31 @@ line "toolstudio-sandbox: <step>: <reason>" on stderr.
 LaunchSequence::Request LaunchSequence::parseCommandLine(int argc, char **argv, SandboxPolicy *policy,
                                                          std::string *error)
 {
-    std::string policyFile, workDir, user, bridge;
-    bool havePolicy = false, haveWorkDir = false, haveUser = false, haveBridge = false;
+    std::string policyFile, workDir, user, bridge, status;
+    bool havePolicy = false, haveWorkDir = false, haveUser = false, haveBridge = false, seccompOnly = false;
+    int statusFd = -1;
     int i = 1;
     for (; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--help" || arg == "-h")
             return Request::Help;
+        if (arg == "--report" && argc == 2)
+            return Request::Report;
+        if (arg == "--seccomp-only") {
+            seccompOnly = true;
+            continue;
+        }
+        if (arg == "--status-fd") {
+            // Parsed at once, so that even a usage error after it reaches the studio.
+            if (i + 1 >= argc || !parseFd(argv[i + 1], &statusFd) || statusFd < 3) {
+                *error = "--status-fd needs a file descriptor number of 3 or more";
+                return Request::Invalid;
+            }
+            s_statusFd = statusFd;
+            ::fcntl(statusFd, F_SETFD, FD_CLOEXEC);
+            ++i;
+            continue;
+        }
         if (arg == "--") {
             ++i;
             break;
@@ -239,7 +344,7 @@ LaunchSequence::Request LaunchSequence::parseCommandLine(int argc, char **argv, 
     std::vector<std::string> program(argv + i, argv + argc);
 
     if (havePolicy) {
-        if (haveWorkDir || haveUser || haveBridge || !program.empty()) {
+        if (haveWorkDir || haveUser || haveBridge || seccompOnly || !program.empty()) {
             *error = "--policy cannot be combined with other options or a program; run toolstudio-sandbox --help";
             return Request::Invalid;
         }
@@ -254,6 +359,10 @@ LaunchSequence::Request LaunchSequence::parseCommandLine(int argc, char **argv, 
             *error = "policy file " + policyFile + ": " + e.what();
             return Request::Invalid;
         }
+        if (statusFd >= 0)
+            policy->statusFd = statusFd;
+        if (policy->statusFd >= 0)
+            s_statusFd = policy->statusFd;
         return Request::Run;
     }
 
@@ -263,6 +372,8 @@ LaunchSequence::Request LaunchSequence::parseCommandLine(int argc, char **argv, 
     }
     SandboxPolicy parsed;
     parsed.argv = std::move(program);
+    parsed.seccompOnly = seccompOnly;
+    parsed.statusFd = statusFd;
     if (haveBridge) {
         if (!parseFd(bridge, &parsed.bridgeFd) || parsed.bridgeFd < 3) {
             *error = "--bridge-fd needs a file descriptor number of 3 or more, not \"" + bridge + "\"";
@@ -300,6 +411,7 @@ LaunchSequence::Request LaunchSequence::parseCommandLine(int argc, char **argv, 
 LaunchSequence::LaunchSequence(SandboxPolicy policy, pid_t parentAtStart)
     : m_policy(std::move(policy))
     , m_parent(m_policy.parentPid > 0 ? pid_t(m_policy.parentPid) : parentAtStart)
+    , m_killUnlisted(SeccompFilter::killUnlistedFromEnvironment()) // read before the environment is replaced
 {
 }
 
@@ -319,6 +431,7 @@ void LaunchSequence::exitWith(const Failure &failure)
     for (char c : failure.reason)
         line += (c == '\n' || c == '\r') ? ' ' : c;
     line += '\n';
+    sendStatus("failure " + std::to_string(failure.exitStatus) + " " + line.substr(20, line.size() - 21));
     writeAll(STDERR_FILENO, line);
     ::_exit(failure.exitStatus);
 }
@@ -425,6 +538,19 @@ bool LaunchSequence::stepCredentials()
         ::close(dir);
         return fail(SandboxExit::Credentials, "refusing to hand " + m_policy.workDir + " to " + name + ": " + reason
                                                   + "; use a directory of its own for the run (e.g. under /tmp)");
+    }
+    // Everything in it too (the project's files/ were copied in by root), then the dir.
+    const int listing = ::fcntl(dir, F_DUPFD_CLOEXEC, 0);
+    if (listing == -1) {
+        const int error = errno;
+        ::close(dir);
+        return fail(SandboxExit::Credentials, "cannot hand the work dir " + m_policy.workDir + " to " + name + ": "
+                                                  + errnoText(error));
+    }
+    if (std::string reason = chownTree(listing, uid, gid, 0); !reason.empty()) {
+        ::close(dir);
+        return fail(SandboxExit::Credentials, "cannot hand the work dir " + m_policy.workDir + " to " + name + ": "
+                                                  + reason);
     }
     const int chowned = ::fchown(dir, uid, gid);
     const int chownError = errno;
@@ -566,9 +692,33 @@ bool LaunchSequence::stepFds()
     }
 
     std::string error;
+    // The status channel goes to the fd after the bridge's (3 or 4), close-on-exec.
+    // First out of the way of 3 and 4, which the moves below may overwrite.
+    int status = m_policy.statusFd;
+    if (status >= 0) {
+        status = ::fcntl(status, F_DUPFD_CLOEXEC, 5);
+        if (status == -1)
+            return fail(SandboxExit::Fds, "cannot move the status channel fd " + std::to_string(m_policy.statusFd)
+                                              + ": " + errnoText(errno));
+    }
+    const auto placeStatus = [&](int target) {
+        if (status < 0)
+            return closeFrom(unsigned(target), &error);
+        int rc;
+        do {
+            rc = ::dup3(status, target, O_CLOEXEC);
+        } while (rc == -1 && (errno == EINTR || errno == EBUSY));
+        if (rc == -1) {
+            error = "cannot move the status channel to fd " + std::to_string(target) + ": " + errnoText(errno);
+            return false;
+        }
+        m_policy.statusFd = target;
+        s_statusFd = target;
+        return closeFrom(unsigned(target) + 1, &error);
+    };
     const int bridge = m_policy.bridgeFd;
     if (bridge < 0) {
-        if (!closeFrom(3, &error))
+        if (!placeStatus(3))
             return fail(SandboxExit::Fds, error);
         return true;
     }
@@ -591,7 +741,7 @@ bool LaunchSequence::stepFds()
             return fail(SandboxExit::Fds, "cannot move the bridge fd " + std::to_string(bridge)
                                               + " to 3: " + errnoText(errno));
     }
-    if (!closeFrom(4, &error))
+    if (!placeStatus(4))
         return fail(SandboxExit::Fds, error);
     return true;
 }
@@ -709,29 +859,111 @@ bool LaunchSequence::stepNoNewPrivs()
     return true;
 }
 
-bool LaunchSequence::applyLandlock(const SandboxPolicy &policy, std::string *error)
+bool LaunchSequence::applyLandlock(const SandboxPolicy &policy, const std::string &program, int *abi,
+                                   std::string *error)
 {
-    // HOOK — intentionally a no-op in this version (see the header). The sandbox issue
-    // implements it here and keeps the signature.
-    (void)policy;
-    (void)error;
-    return true;
+    std::string why;
+    *abi = Landlock::abiVersion(&why);
+    if (*abi == 0) {
+        if (policy.seccompOnly)
+            return true; // the user opted in; the studio marks the run
+        *error = why + "; the sandbox refuses to run scripts without it (their file system and TCP access would be "
+                       "unrestricted). Enable Landlock, or opt in to seccomp-only mode in Settings "
+                       "(toolstudio-sandbox --seccomp-only)";
+        return false;
+    }
+    std::vector<std::string> readExecute = policy.readPaths;
+    // The interpreter's own prefix (it may live outside /usr) — but never a prefix that
+    // would make the work dir executable or open the whole tree.
+    const std::string prefix = Landlock::interpreterPrefix(program);
+    const auto beneath = [](const std::string &path, const std::string &dir) {
+        return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+    };
+    if (!prefix.empty() && prefix != "/" && !beneath(prefix, policy.workDir) && !beneath(policy.workDir, prefix))
+        readExecute.push_back(prefix);
+    *error = Landlock::restrictSelf(*abi, Landlock::defaultRules(policy.workDir, readExecute));
+    return error->empty();
 }
 
 bool LaunchSequence::stepLandlock()
 {
     std::string error;
-    if (!applyLandlock(m_policy, &error))
+    if (!applyLandlock(m_policy, m_program, &m_landlockAbi, &error))
         return fail(SandboxExit::Landlock, error);
+    if (!sendStatus("landlock " + std::to_string(m_landlockAbi)))
+        return fail(SandboxExit::Landlock, "cannot report the Landlock ABI to the studio: " + errnoText(errno));
     return true;
 }
 
 bool LaunchSequence::stepSeccomp()
 {
-    const std::string error = SeccompFilter::install(m_seccompMode);
-    if (!error.empty())
-        return fail(SandboxExit::Seccomp, error + "; the kernel needs seccomp filters (CONFIG_SECCOMP_FILTER)");
+    SeccompFilter::Options options;
+    options.unlisted = m_killUnlisted ? SeccompFilter::Unlisted::Kill : SeccompFilter::Unlisted::Enosys;
+    options.notify = m_policy.statusFd >= 0;
+    options.studioPid = m_parent;
+    const SeccompFilter::Result result = SeccompFilter::install(options);
+    if (!result.error.empty())
+        return fail(SandboxExit::Seccomp, result.error + "; the kernel needs seccomp filters (CONFIG_SECCOMP_FILTER)");
+    if (result.listenerFd >= 0) {
+        // The studio answers the policy-event calls; this process must not keep the
+        // listener (the script could answer its own calls).
+        const bool sent = sendStatus("listener", result.listenerFd);
+        const int error = errno;
+        ::close(result.listenerFd);
+        if (!sent)
+            return fail(SandboxExit::Seccomp, "cannot hand the policy-event listener to the studio: " + errnoText(error));
+    }
     return true;
+}
+
+std::string LaunchSequence::report()
+{
+    std::string text = "toolstudio-sandbox --report\n";
+    utsname host = {};
+    if (::uname(&host) == 0)
+        text += std::string("kernel: ") + host.sysname + " " + host.release + " " + host.machine + "\n";
+
+    const bool filters = SeccompFilter::kernelHasFilters();
+    text += std::string("seccomp: ") + (filters ? "enforced" : "NOT AVAILABLE (runs fail)")
+        + " - allow-list for python3, bash and node; unlisted calls fail with ENOSYS "
+          "(TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1: killed); foreign ABIs (x32, int 0x80) killed; network, ptrace, "
+          "mount, namespaces, bpf, io_uring, memfd_create, SysV IPC, setsid/setpgid, setuid family refused\n";
+    text += std::string("policy events: ")
+        + (SeccompFilter::kernelHasUserNotification() ? "reported (seccomp user notification)"
+                                                      : "not available (plain errno, no event)")
+        + " - network, ptrace, mount/namespace calls and signals to the studio\n";
+
+    std::string why;
+    const int abi = Landlock::abiVersion(&why);
+    if (abi > 0) {
+        text += "landlock: ABI " + std::to_string(abi) + "\n";
+        for (const std::string &line : Landlock::describeFeatures(abi))
+            text += "  " + line + "\n";
+    } else {
+        text += "landlock: NOT AVAILABLE - " + why + "; runs are refused unless seccomp-only mode is opted in\n";
+    }
+
+    if (::geteuid() == 0) {
+        const passwd *nobody = ::getpwnam("nobody");
+        text += "user: started as root, scripts run as nobody"
+            + (nobody ? " (uid " + std::to_string(nobody->pw_uid) + ")" : std::string(" (NOT FOUND: runs fail)"))
+            + ", no capabilities, no supplementary groups\n";
+    } else {
+        text += "user: scripts run as uid " + std::to_string(::getuid()) + ", no new privileges\n";
+    }
+    const SandboxLimits limits;
+    text += "limits: core files 0; CPU " + std::to_string(limits.cpuSeconds)
+        + " s (run timeout + 5 s); memory " + std::to_string(limits.dataBytes >> 20)
+        + " MiB (RLIMIT_DATA; node also --max-old-space-size); file size " + std::to_string(limits.fileSizeBytes >> 20)
+        + " MiB; open files " + std::to_string(limits.openFiles) + "; processes: the user's current count + "
+        + std::to_string(limits.extraProcesses) + "; locked memory 0; message queues 0\n";
+    text += "run: timeout 300 s (paused while a call waits for a person), then the process group is killed and "
+            "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
+    text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "
+            "TOOLSTUDIO_BRIDGE_FD=3; fds 0-3 only\n";
+    text += "known limits: a script can stat any path (Landlock does not restrict stat); it can read "
+            "/proc/<pid>/cmdline of other processes of the same user\n";
+    return text;
 }
 
 void LaunchSequence::stepExec()

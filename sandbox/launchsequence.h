@@ -27,8 +27,11 @@
 ///  8. exec         the program resolved: absolute, relative to the work dir, or
 ///                  looked up on policy.path (the child's PATH, not the caller's)
 ///  9. no_new_privs PR_SET_NO_NEW_PRIVS
-/// 10. landlock     hook only in this version (see applyLandlock())
-/// 11. seccomp      SeccompFilter::install()
+/// 10. landlock     applyLandlock(): the best ABI the kernel offers; none → refused
+///                  unless policy.seccompOnly; reports "landlock <abi>" on the status channel
+/// 11. seccomp      SeccompFilter::install() (allow-list; kill on unlisted with
+///                  TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1); with a status channel, the
+///                  policy-event listener is sent to the studio (SCM_RIGHTS) and closed
 /// 12. exec         execve
 ///
 /// Every step checks each syscall, retries EINTR, and on failure stops with the
@@ -45,7 +48,7 @@ public:
     };
 
     /// What the command line asks for.
-    enum class Request { Run, Help, Invalid };
+    enum class Request { Run, Help, Report, Invalid };
 
     /// Parses `toolstudio-sandbox --policy FILE`,
     /// `toolstudio-sandbox [--workdir DIR] [--bridge-fd N] [--user NAME] [--] PROGRAM ARGS...`
@@ -55,6 +58,9 @@ public:
     static Request parseCommandLine(int argc, char **argv, SandboxPolicy *policy, std::string *error);
     /// The --help text.
     static std::string usage();
+    /// The --report text: what this kernel lets the sandbox enforce (seccomp, policy
+    /// events, Landlock ABI and its features, the user switch, limits, known limits).
+    static std::string report();
 
     /// `parentAtStart` is getppid() taken first thing in main(); policy.parentPid,
     /// when set, takes precedence (it also catches a parent that died before main).
@@ -63,8 +69,9 @@ public:
     /// Applies every step and execs the program. Returns only on failure.
     Failure run();
 
-    /// Writes "toolstudio-sandbox: <step>: <reason>\n" to stderr (nothing else) and
-    /// _exits with `failure.exitStatus`.
+    /// Sends "failure <status> <step>: <reason>" on the status channel (when there is
+    /// one), writes "toolstudio-sandbox: <step>: <reason>\n" to stderr and _exits with
+    /// `failure.exitStatus`.
     [[noreturn]] static void exitWith(const Failure &failure);
 
     /// The child's environment as "NAME=value" entries: PATH, HOME and TMPDIR (= the
@@ -73,13 +80,12 @@ public:
     /// policy.env (which may override the ones before). Nothing of the launcher's own.
     static std::vector<std::string> buildEnvironment(const SandboxPolicy &policy);
 
-    /// Landlock hook (SANDBOX.md "Landlock"). NOT IMPLEMENTED in this version: it does
-    /// nothing and succeeds, so the child is confined by seccomp, rlimits, the user
-    /// switch and the scrubbed environment only. The sandbox issue fills it in
-    /// (ruleset at the best ABI the kernel offers, the paths of the policy, refusing to
-    /// run without Landlock unless the user opted in); its failures will exit with
-    /// SandboxExit::Landlock.
-    static bool applyLandlock(const SandboxPolicy &policy, std::string *error);
+    /// Landlock (SANDBOX.md "Landlock"): restricts this process at the best ABI the
+    /// kernel offers to the system dirs, policy.readPaths, the resolved prefix of
+    /// `program` and the work dir (see Landlock::defaultRules). `abi` gets the ABI used
+    /// (0: none, allowed only with policy.seccompOnly). False with `error` set when the
+    /// kernel has no Landlock and the user did not opt in, or a rule cannot be added.
+    static bool applyLandlock(const SandboxPolicy &policy, const std::string &program, int *abi, std::string *error);
 
     /// Number of tasks (threads included, as RLIMIT_NPROC counts them) whose real uid
     /// is `uid`, from /proc/<pid>/status. -1 when /proc cannot be read.
@@ -108,6 +114,7 @@ private:
     std::string m_sandboxUserName;
     std::string m_program; ///< resolved path passed to execve
     std::vector<std::string> m_environment;
-    SeccompFilter::Mode m_seccompMode = SeccompFilter::Mode::DenyList;
+    bool m_killUnlisted = false;
+    int m_landlockAbi = 0;
     Failure m_failure;
 };

@@ -69,7 +69,9 @@ json SandboxPolicy::toJson() const
         {"path", path},
         {"lang", lang},
         {"bridge_fd", bridgeFd},
+        {"status_fd", statusFd},
         {"parent_pid", parentPid},
+        {"seccomp_only", seccompOnly},
         {"run_as_user", runAsUser},
         {"read_paths", readPaths},
         {"limits",
@@ -88,7 +90,8 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
     if (!value.is_object())
         throw std::runtime_error("a sandbox policy must be a JSON object");
     checkKeys(value, {},
-              {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "parent_pid", "run_as_user", "read_paths", "limits"});
+              {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "status_fd", "parent_pid", "seccomp_only",
+               "run_as_user", "read_paths", "limits"});
 
     SandboxPolicy policy;
     if (!value.contains("work_dir"))
@@ -123,6 +126,20 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
             || (fd.get<std::int64_t>() != -1 && fd.get<std::int64_t>() < 3))
             bad("bridge_fd", "must be -1 (no bridge) or a file descriptor number of 3 or more");
         policy.bridgeFd = fd.get<int>();
+    }
+    if (value.contains("status_fd")) {
+        const json &fd = value["status_fd"];
+        if (!fd.is_number_integer() || fd.get<std::int64_t>() > INT_MAX
+            || (fd.get<std::int64_t>() != -1 && fd.get<std::int64_t>() < 3))
+            bad("status_fd", "must be -1 (no status channel) or a file descriptor number of 3 or more");
+        policy.statusFd = fd.get<int>();
+        if (policy.statusFd >= 0 && policy.statusFd == policy.bridgeFd)
+            bad("status_fd", "must differ from bridge_fd");
+    }
+    if (value.contains("seccomp_only")) {
+        if (!value["seccomp_only"].is_boolean())
+            bad("seccomp_only", "must be true or false");
+        policy.seccompOnly = value["seccomp_only"].get<bool>();
     }
     if (value.contains("parent_pid")) {
         const json &pid = value["parent_pid"];

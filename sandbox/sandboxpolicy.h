@@ -26,7 +26,7 @@ struct SandboxLimits
 ///
 ///     {"work_dir": "/abs", "argv": ["/usr/bin/python3", "x.py"],
 ///      "env": {"PYTHONPATH": "…"}, "path": "…", "lang": "C.UTF-8", "bridge_fd": 5,
-///      "parent_pid": 4242,
+///      "status_fd": 6, "parent_pid": 4242, "seccomp_only": false,
 ///      "run_as_user": "nobody", "read_paths": [],
 ///      "limits": {"cpu_seconds": 305, "data_bytes": …, "file_size_bytes": …,
 ///                 "open_files": 256, "extra_processes": 64}}
@@ -44,14 +44,25 @@ struct SandboxPolicy
     /// The bridge's fd number in the launcher's process; the launcher moves it to 3.
     /// -1 = no bridge (the child gets no fd 3).
     int bridgeFd = -1;
+    /// The launcher's status channel (an AF_UNIX SOCK_SEQPACKET socket; -1 = none).
+    /// The launcher marks it close-on-exec and sends on it, as one message each:
+    /// "landlock <abi>" (0 = seccomp only), the seccomp user-notification listener
+    /// ("listener", the fd attached with SCM_RIGHTS), and on failure
+    /// "failure <status> <step>: <reason>". A successful execve closes it; a script
+    /// cannot write to it, so only the launcher can report a launcher failure.
+    /// With a status channel, the policy-event calls go to the listener.
+    int statusFd = -1;
+    /// The user opted in to running without Landlock ("seccomp only"): a kernel without
+    /// Landlock is then not a launcher failure. Such runs are marked (SandboxProcess::landlockAbi() == 0).
+    bool seccompOnly = false;
     /// The process that starts the launcher (the studio). The launcher exits with
     /// SandboxExit::Parent when its parent is not this one (it died before
     /// PR_SET_PDEATHSIG). 0 = the parent the launcher sees when it starts.
     std::int64_t parentPid = 0;
     /// When the launcher runs as root it switches to this user first (SANDBOX.md).
     std::string runAsUser = "nobody";
-    /// Paths the child may read and execute (interpreter prefix, shim dir); used by
-    /// Landlock (the sandbox issue).
+    /// Paths the child may read and execute besides the system dirs (the shim/runtime
+    /// dir); the interpreter's resolved prefix is added by the launcher (Landlock).
     std::vector<std::string> readPaths;
     SandboxLimits limits;
 

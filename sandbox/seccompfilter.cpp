@@ -5,11 +5,21 @@
 #include <seccomp.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef FICLONE
+#define FICLONE 0x40049409
+#endif
 
 namespace {
 
@@ -28,19 +38,95 @@ std::string failure(const std::string &what, int rc)
     return what + ": " + std::strerror(rc < 0 ? -rc : rc);
 }
 
-/// Adds one rule. A syscall this architecture does not have is skipped (e.g. iopl
-/// exists on x86 only): there is nothing to refuse then.
-std::string addRule(scmp_filter_ctx ctx, std::uint32_t action, const char *name, unsigned count = 0,
-                    const scmp_arg_cmp *conditions = nullptr)
+/// What python3, bash with coreutils (ls, sort, sed, awk, …) and node need for
+/// ordinary work, allowed without conditions. Grouped as in the man pages.
+constexpr const char *AllowedCalls[] = {
+    // file descriptors and files
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
+    "open", "openat", "openat2", "creat", "close", "close_range", "dup", "dup2", "dup3", "lseek",
+    "stat", "fstat", "lstat", "newfstatat", "statx", "statfs", "fstatfs", "access", "faccessat", "faccessat2",
+    "getdents", "getdents64", "readlink", "readlinkat", "getcwd", "chdir", "fchdir",
+    "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "link", "linkat",
+    "symlink", "symlinkat", "mknod", "mknodat", "chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown",
+    "fchownat", "umask", "truncate", "ftruncate", "fallocate", "fsync", "fdatasync", "sync", "syncfs",
+    "sync_file_range", "flock", "utime", "utimes", "utimensat", "futimesat", "copy_file_range", "sendfile",
+    "splice", "tee", "readahead", "fadvise64", "getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr",
+    "flistxattr", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+    "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch", "pipe", "pipe2",
+    // memory
+    "brk", "mmap", "munmap", "mprotect", "mremap", "madvise", "msync", "mincore", "membarrier",
+    "pkey_alloc", "pkey_free", "pkey_mprotect", "get_mempolicy",
+    // processes and threads (clone: see addConditionalRules)
+    "fork", "vfork", "execve", "execveat", "exit", "exit_group", "wait4", "waitid", "set_tid_address",
+    "set_robust_list", "get_robust_list", "rseq", "futex", "futex_waitv", "arch_prctl", "prctl",
+    "sched_yield", "sched_getaffinity", "sched_getparam", "sched_getscheduler", "sched_get_priority_max",
+    "sched_get_priority_min", "sched_getattr", "getpriority", "setpriority", "getcpu",
+    "getpid", "getppid", "gettid", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid",
+    "getgroups", "getpgrp", "getpgid", "getsid", "capget", "uname", "sysinfo", "getrusage", "times",
+    "getrlimit", "setrlimit", "ioprio_get",
+    // time
+    "clock_gettime", "clock_getres", "clock_nanosleep", "gettimeofday", "time", "nanosleep",
+    "alarm", "getitimer", "setitimer", "timer_create", "timer_settime", "timer_gettime", "timer_getoverrun",
+    "timer_delete", "timerfd_create", "timerfd_settime", "timerfd_gettime",
+    // signals (kill family: see addConditionalRules)
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend",
+    "sigaltstack", "pause", "restart_syscall", "signalfd", "signalfd4",
+    // waiting for events
+    "eventfd", "eventfd2", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait",
+    "epoll_pwait2", "poll", "ppoll", "select", "pselect6",
+    // sockets that exist already (the bridge, socketpairs): no way to make new ones but socketpair
+    "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg", "shutdown", "getsockopt",
+    "setsockopt", "getsockname", "getpeername",
+    // randomness
+    "getrandom",
+};
+
+/// Refused with EPERM (or as listed) whatever the options; the policy-event calls
+/// (network, ptrace, mount, namespaces) are in NotifiedCalls.
+struct Refusal
 {
-    const int nr = seccomp_syscall_resolve_name(name);
-    if (nr == __NR_SCMP_ERROR)
-        return {};
-    const int rc = seccomp_rule_add_array(ctx, action, nr, count, conditions);
-    if (rc < 0)
-        return failure(std::string("seccomp_rule_add(") + name + ")", rc);
-    return {};
-}
+    const char *name;
+    int error;
+};
+constexpr Refusal RefusedCalls[] = {
+    {"bpf", EPERM}, {"perf_event_open", EPERM}, {"userfaultfd", EPERM}, {"keyctl", EPERM}, {"add_key", EPERM},
+    {"request_key", EPERM}, {"io_uring_setup", EPERM}, {"io_uring_enter", EPERM}, {"io_uring_register", EPERM},
+    {"kexec_load", EPERM}, {"kexec_file_load", EPERM}, {"init_module", EPERM}, {"finit_module", EPERM},
+    {"delete_module", EPERM}, {"iopl", EPERM}, {"ioperm", EPERM}, {"syslog", EPERM}, {"reboot", EPERM},
+    {"swapon", EPERM}, {"swapoff", EPERM}, {"memfd_create", EPERM},
+    {"shmget", EPERM}, {"shmat", EPERM}, {"shmdt", EPERM}, {"shmctl", EPERM}, {"semget", EPERM}, {"semop", EPERM},
+    {"semtimedop", EPERM}, {"semctl", EPERM}, {"msgget", EPERM}, {"msgsnd", EPERM}, {"msgrcv", EPERM},
+    {"msgctl", EPERM}, {"mq_open", EPERM}, {"mq_unlink", EPERM}, {"mq_timedsend", EPERM},
+    {"mq_timedreceive", EPERM}, {"mq_notify", EPERM}, {"mq_getsetattr", EPERM},
+    {"setsid", EPERM}, {"setpgid", EPERM},
+    {"setuid", EPERM}, {"setgid", EPERM}, {"setreuid", EPERM}, {"setregid", EPERM}, {"setresuid", EPERM},
+    {"setresgid", EPERM}, {"setfsuid", EPERM}, {"setfsgid", EPERM}, {"setgroups", EPERM}, {"capset", EPERM},
+    // clone3's flags live in memory seccomp cannot read: ENOSYS makes glibc fall back to clone.
+    {"clone3", ENOSYS},
+};
+
+/// The calls a person should see in the trace (SANDBOX.md, issue "Policy events").
+constexpr Refusal NotifiedCalls[] = {
+    {"socket", EAFNOSUPPORT}, // EPERM for AF_UNIX: see refusalErrno
+    {"connect", EACCES}, {"bind", EACCES}, {"listen", EPERM}, {"accept", EPERM}, {"accept4", EPERM},
+    {"ptrace", EPERM}, {"process_vm_readv", EPERM}, {"process_vm_writev", EPERM}, {"pidfd_open", EPERM},
+    {"pidfd_getfd", EPERM}, {"pidfd_send_signal", EPERM},
+    {"mount", EPERM}, {"umount2", EPERM}, {"pivot_root", EPERM}, {"chroot", EPERM}, {"unshare", EPERM},
+    {"setns", EPERM}, {"fsopen", EPERM}, {"fsconfig", EPERM}, {"fsmount", EPERM}, {"fspick", EPERM},
+    {"move_mount", EPERM}, {"open_tree", EPERM}, {"mount_setattr", EPERM},
+};
+
+constexpr std::uint64_t NamespaceFlags[] = {CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,   CLONE_NEWNET,
+                                            CLONE_NEWIPC,  CLONE_NEWUTS, CLONE_NEWCGROUP};
+constexpr const char *KillCalls[] = {"kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"};
+constexpr std::uint32_t AllowedIoctls[] = {TCGETS, TIOCGWINSZ, TIOCGPGRP, FIONBIO, FIOCLEX, FIONCLEX, FIONREAD, FICLONE};
+constexpr std::uint32_t RefusedIoctls[] = {TIOCSTI, TIOCLINUX};
+constexpr std::uint32_t AllowedFcntls[] = {F_DUPFD,   F_GETFD,   F_SETFD,      F_GETFL,      F_SETFL,
+                                           F_GETLK,   F_SETLK,   F_SETLKW,     F_DUPFD_CLOEXEC, F_OFD_GETLK,
+                                           F_OFD_SETLK, F_OFD_SETLKW, F_GETOWN, F_GETOWN_EX, F_GETSIG,
+                                           F_GETLEASE, F_SETPIPE_SZ, F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS};
+constexpr std::uint32_t RefusedFcntls[] = {F_SETOWN, F_SETOWN_EX, F_SETSIG, F_SETLEASE, F_NOTIFY};
+constexpr std::uint32_t PersonalityQuery = 0xffffffffu;
 
 /// `arg`'s low 32 bits equal `value`, whatever the high half holds. The kernel reads
 /// int and unsigned int arguments that way; libseccomp's SCMP_Ax_32 macros only cast
@@ -50,94 +136,273 @@ scmp_arg_cmp low32(unsigned arg, std::uint32_t value)
     return scmp_arg_cmp{arg, SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, value};
 }
 
-std::string addRefusals(scmp_filter_ctx ctx)
+class RuleBuilder
 {
-    const std::uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
-    std::string error;
-    const auto add = [&](std::uint32_t action, const char *name, std::initializer_list<scmp_arg_cmp> conditions = {}) {
-        if (error.empty())
-            error = addRule(ctx, action, name, unsigned(conditions.size()), conditions.size() ? conditions.begin() : nullptr);
-    };
-
-    // Network. The NE rules compare all 64 bits: a family with junk in the high half is
-    // refused by them even where the kernel would read AF_UNIX.
-    add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socket", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
-    add(eperm, "socket", {low32(0, AF_UNIX)});
-    add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socketpair", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
-    // A datagram pair could sendto() any named or abstract socket; stream and seqpacket
-    // pairs ignore or refuse a destination address. The type's low 4 bits are the kind.
-    for (unsigned kind = 0; kind < 16; ++kind) {
-        if (kind != SOCK_STREAM && kind != SOCK_SEQPACKET)
-            add(eperm, "socketpair", {low32(0, AF_UNIX), SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xF, kind)});
+public:
+    RuleBuilder(scmp_filter_ctx ctx, std::uint32_t defaultAction)
+        : m_ctx(ctx)
+        , m_default(defaultAction)
+    {
     }
-    add(SCMP_ACT_ERRNO(EACCES), "connect");
-    add(SCMP_ACT_ERRNO(EACCES), "bind");
-    for (const char *name : {"listen", "accept", "accept4"})
-        add(eperm, name);
 
-    // Other processes, the kernel, the mount table, namespaces.
-    for (const char *name : {"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open", "pidfd_getfd",
-                             "pidfd_send_signal", "mount", "umount2", "pivot_root", "chroot", "unshare", "setns",
-                             "fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
-                             "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key", "request_key",
-                             "io_uring_setup", "io_uring_enter", "io_uring_register", "kexec_load", "kexec_file_load",
-                             "init_module", "finit_module", "delete_module", "iopl", "ioperm", "syslog", "reboot",
-                             "swapon", "swapoff", "setsid", "setpgid", "shmget", "semget", "msgget", "mq_open"})
-        add(eperm, name);
+    /// Adds one rule. A name libseccomp does not know is skipped; one this
+    /// architecture lacks (iopl outside x86) is ignored by libseccomp itself.
+    void add(std::uint32_t action, const char *name, std::initializer_list<scmp_arg_cmp> conditions = {})
+    {
+        if (!m_error.empty() || action == m_default)
+            return; // libseccomp refuses a rule that repeats the default action
+        const int nr = seccomp_syscall_resolve_name(name);
+        if (nr == __NR_SCMP_ERROR)
+            return;
+        const int rc = seccomp_rule_add_array(m_ctx, action, nr, unsigned(conditions.size()),
+                                              conditions.size() ? conditions.begin() : nullptr);
+        if (rc < 0)
+            m_error = failure(std::string("seccomp_rule_add(") + name + ")", rc);
+    }
+    const std::string &error() const { return m_error; }
 
-    // clone: plain fork and threads are fine; new namespaces and CLONE_PARENT (a child
-    // the studio would have to reap) are not. One rule per flag: any of them refuses.
-    for (std::uint64_t flag : {std::uint64_t(CLONE_NEWUSER), std::uint64_t(CLONE_NEWNS), std::uint64_t(CLONE_NEWPID),
-                               std::uint64_t(CLONE_NEWNET), std::uint64_t(CLONE_NEWIPC), std::uint64_t(CLONE_NEWUTS),
-                               std::uint64_t(CLONE_NEWCGROUP), std::uint64_t(CLONE_PARENT)})
-        add(eperm, "clone", {SCMP_A0_64(SCMP_CMP_MASKED_EQ, flag, flag)});
-    // clone3 passes its flags in a struct seccomp cannot inspect: ENOSYS makes glibc
-    // fall back to clone, which is checked above.
-    add(SCMP_ACT_ERRNO(ENOSYS), "clone3");
+private:
+    scmp_filter_ctx m_ctx;
+    std::uint32_t m_default;
+    std::string m_error;
+};
 
-    // Terminal injection; the kernel reads the request as unsigned int.
-    add(eperm, "ioctl", {low32(1, TIOCSTI)});
-    add(eperm, "ioctl", {low32(1, TIOCLINUX)});
+/// Builds every rule. Each syscall has either one unconditional rule or only
+/// conditional ones: libseccomp lets an unconditional rule swallow the conditional
+/// rules of the same syscall.
+std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const SeccompFilter::Options &options)
+{
+    RuleBuilder rules(ctx, defaultAction);
+    const auto refuse = [&](int error) { return options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(std::uint32_t(error)); };
 
-    // Signals and limits only within reach: kill(-1)/kill(-pgid) would hit every
-    // process of the user (other runs); prlimit64 with a pid changes another process.
-    add(eperm, "kill", {SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0x80000000u, 0x80000000u)});
-    add(eperm, "prlimit64", {SCMP_A0_64(SCMP_CMP_NE, 0)});
-    for (int command : {F_SETOWN, F_SETOWN_EX, F_SETSIG, F_SETLEASE})
-        add(eperm, "fcntl", {low32(1, std::uint32_t(command))});
-    return error;
+    for (const char *name : AllowedCalls)
+        rules.add(SCMP_ACT_ALLOW, name);
+    for (const Refusal &refusal : RefusedCalls)
+        rules.add(SCMP_ACT_ERRNO(std::uint32_t(refusal.error)), refusal.name);
+
+    // Network: no socket of its own at all. Notified, the studio picks the errno;
+    // plain, AF_UNIX gets EPERM and every other family EAFNOSUPPORT. The NE rule
+    // compares all 64 bits: junk in the high half is refused as a foreign family.
+    if (options.notify) {
+        for (const Refusal &refusal : NotifiedCalls)
+            rules.add(SCMP_ACT_NOTIFY, refusal.name);
+    } else {
+        rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socket", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
+        rules.add(SCMP_ACT_ERRNO(EPERM), "socket", {low32(0, AF_UNIX)});
+        for (const Refusal &refusal : NotifiedCalls) {
+            if (std::strcmp(refusal.name, "socket") != 0)
+                rules.add(SCMP_ACT_ERRNO(std::uint32_t(refusal.error)), refusal.name);
+        }
+    }
+    // socketpair: only AF_UNIX stream and seqpacket pairs (a datagram pair could
+    // sendto() any named or abstract socket). The type's low 4 bits are the kind.
+    rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socketpair", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
+    for (unsigned kind = 0; kind < 16; ++kind) {
+        const std::uint32_t action = (kind == SOCK_STREAM || kind == SOCK_SEQPACKET) ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM);
+        rules.add(action, "socketpair", {low32(0, AF_UNIX), SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xF, kind)});
+    }
+
+    // clone: plain fork, vfork and threads; new namespaces (policy events) and
+    // CLONE_PARENT (a child the studio would have to reap) are refused. The kernel
+    // reads the low 32 bits of the flags.
+    std::uint64_t refusedCloneFlags = CLONE_PARENT;
+    for (std::uint64_t flag : NamespaceFlags) {
+        refusedCloneFlags |= flag;
+        rules.add(refuse(EPERM), "clone", {SCMP_A0_64(SCMP_CMP_MASKED_EQ, flag, flag)});
+    }
+    rules.add(SCMP_ACT_ERRNO(EPERM), "clone", {SCMP_A0_64(SCMP_CMP_MASKED_EQ, CLONE_PARENT, CLONE_PARENT)});
+    rules.add(SCMP_ACT_ALLOW, "clone", {SCMP_A0_64(SCMP_CMP_MASKED_EQ, refusedCloneFlags, 0)});
+
+    // Signals only to pids 0..INT_MAX (low 32 bits): -1 would reach every process of
+    // the user, -pgid another run's group. Aimed at the studio: a policy event.
+    for (const char *name : KillCalls) {
+        if (options.studioPid > 0)
+            rules.add(refuse(EPERM), name, {low32(0, std::uint32_t(options.studioPid))});
+        rules.add(refuse(EPERM), name, {SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0x80000000u, 0x80000000u)});
+        rules.add(SCMP_ACT_ALLOW, name, {SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0x80000000u, 0)});
+    }
+
+    // ioctl: terminal queries and fd flags only; never terminal injection.
+    for (std::uint32_t request : AllowedIoctls)
+        rules.add(SCMP_ACT_ALLOW, "ioctl", {low32(1, request)});
+    for (std::uint32_t request : RefusedIoctls)
+        rules.add(SCMP_ACT_ERRNO(EPERM), "ioctl", {low32(1, request)});
+
+    // fcntl: nothing that makes the kernel signal another process (or lease a file).
+    for (std::uint32_t command : AllowedFcntls)
+        rules.add(SCMP_ACT_ALLOW, "fcntl", {low32(1, command)});
+    for (std::uint32_t command : RefusedFcntls)
+        rules.add(SCMP_ACT_ERRNO(EPERM), "fcntl", {low32(1, command)});
+
+    // personality: only the query (ADDR_NO_RANDOMIZE / READ_IMPLIES_EXEC are refused).
+    rules.add(SCMP_ACT_ALLOW, "personality", {low32(0, PersonalityQuery)});
+    rules.add(SCMP_ACT_ERRNO(EPERM), "personality", {SCMP_A0_64(SCMP_CMP_NE, PersonalityQuery)});
+
+    // prlimit64 on itself only (pid 0).
+    rules.add(SCMP_ACT_ALLOW, "prlimit64", {SCMP_A0_64(SCMP_CMP_EQ, 0)});
+    rules.add(SCMP_ACT_ERRNO(EPERM), "prlimit64", {SCMP_A0_64(SCMP_CMP_NE, 0)});
+    return rules.error();
+}
+
+std::string resolveNumber(int nr)
+{
+    char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+    if (!name)
+        return {};
+    std::string result = name;
+    std::free(name);
+    return result;
+}
+
+const char *familyName(std::uint64_t family)
+{
+    switch (family) {
+    case AF_UNIX: return "AF_UNIX";
+    case AF_INET: return "AF_INET";
+    case AF_INET6: return "AF_INET6";
+    case AF_NETLINK: return "AF_NETLINK";
+    case AF_PACKET: return "AF_PACKET";
+    case AF_VSOCK: return "AF_VSOCK";
+    case AF_ALG: return "AF_ALG";
+    case AF_BLUETOOTH: return "AF_BLUETOOTH";
+    case AF_KEY: return "AF_KEY";
+    case AF_XDP: return "AF_XDP";
+    default: return nullptr;
+    }
+}
+
+std::string hex(std::uint64_t value)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));
+    return buffer;
 }
 
 } // namespace
 
 namespace SeccompFilter {
 
-std::string install(Mode mode)
+Result install(const Options &options)
 {
-    if (mode == Mode::AllowList)
-        return "the allow-list seccomp mode is not implemented yet; use the deny-list mode";
-
+    Result result;
     FilterContext filter;
-    filter.ctx = seccomp_init(SCMP_ACT_ALLOW);
-    if (!filter.ctx)
-        return "seccomp_init failed (out of memory)";
+    const std::uint32_t defaultAction = options.unlisted == Unlisted::Kill ? SCMP_ACT_KILL_PROCESS : SCMP_ACT_ERRNO(ENOSYS);
+    filter.ctx = seccomp_init(defaultAction);
+    if (!filter.ctx) {
+        result.error = "seccomp_init failed (out of memory)";
+        return result;
+    }
     // Real errno values from libseccomp instead of its generic ECANCELED (≥ 2.5).
     seccomp_attr_set(filter.ctx, SCMP_FLTATR_API_SYSRAWRC, 1);
 
     // Only the native ABI: seccomp_init added just it. libseccomp's x86_64 filter also
     // sends x32 syscall numbers (bit 30 set) to the bad-arch action.
-    if (int rc = seccomp_attr_set(filter.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); rc < 0)
-        return failure("seccomp_attr_set(ACT_BADARCH)", rc);
-    for (std::uint32_t foreign : {std::uint32_t(SCMP_ARCH_X32), std::uint32_t(SCMP_ARCH_X86)}) {
-        if (foreign != seccomp_arch_native() && seccomp_arch_exist(filter.ctx, foreign) == 0)
-            seccomp_arch_remove(filter.ctx, foreign);
+    if (int rc = seccomp_attr_set(filter.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); rc < 0) {
+        result.error = failure("seccomp_attr_set(ACT_BADARCH)", rc);
+        return result;
     }
+    if (std::string error = addRules(filter.ctx, defaultAction, options); !error.empty()) {
+        result.error = error;
+        return result;
+    }
+    if (int rc = seccomp_load(filter.ctx); rc < 0) {
+        result.error = failure("seccomp_load", rc);
+        return result;
+    }
+    if (options.notify) {
+        result.listenerFd = seccomp_notify_fd(filter.ctx);
+        if (result.listenerFd < 0) {
+            result.error = failure("seccomp_notify_fd", result.listenerFd);
+            result.listenerFd = -1;
+        }
+    }
+    return result;
+}
 
-    if (std::string error = addRefusals(filter.ctx); !error.empty())
-        return error;
-    if (int rc = seccomp_load(filter.ctx); rc < 0)
-        return failure("seccomp_load", rc);
+int refusalErrno(int nr, const std::uint64_t args[6])
+{
+    const std::string name = resolveNumber(nr);
+    if (name == "socket")
+        return args[0] == AF_UNIX ? EPERM : EAFNOSUPPORT;
+    for (const Refusal &refusal : NotifiedCalls) {
+        if (name == refusal.name)
+            return refusal.error;
+    }
+    for (const Refusal &refusal : RefusedCalls) {
+        if (name == refusal.name)
+            return refusal.error;
+    }
+    if (name == "clone")
+        return EPERM;
+    for (const char *kill : KillCalls) {
+        if (name == kill)
+            return EPERM;
+    }
+    return 0;
+}
+
+std::string syscallName(int nr)
+{
+    const std::string name = resolveNumber(nr);
+    return name.empty() ? "syscall " + std::to_string(nr) : name;
+}
+
+std::string describeArguments(int nr, const std::uint64_t args[6])
+{
+    const std::string name = resolveNumber(nr);
+    if (name == "socket") {
+        const char *family = familyName(args[0]);
+        std::string type;
+        switch (args[1] & 0xF) {
+        case SOCK_STREAM: type = "SOCK_STREAM"; break;
+        case SOCK_DGRAM: type = "SOCK_DGRAM"; break;
+        case SOCK_RAW: type = "SOCK_RAW"; break;
+        case SOCK_SEQPACKET: type = "SOCK_SEQPACKET"; break;
+        default: type = "type " + std::to_string(args[1] & 0xF);
+        }
+        return (family ? std::string(family) : "family " + std::to_string(args[0])) + ", " + type;
+    }
+    if (name == "connect" || name == "bind" || name == "listen" || name == "accept" || name == "accept4")
+        return "fd " + std::to_string(std::int32_t(args[0]));
+    if (name == "kill" || name == "tkill" || name == "rt_sigqueueinfo") {
+        const char *signal = args[1] < 65 ? sigabbrev_np(int(args[1])) : nullptr;
+        return "pid " + std::to_string(std::int32_t(args[0])) + ", "
+            + (signal ? "SIG" + std::string(signal) : "signal " + std::to_string(args[1]));
+    }
+    if (name == "tgkill" || name == "rt_tgsigqueueinfo") {
+        const char *signal = args[2] < 65 ? sigabbrev_np(int(args[2])) : nullptr;
+        return "pid " + std::to_string(std::int32_t(args[0])) + ", "
+            + (signal ? "SIG" + std::string(signal) : "signal " + std::to_string(args[2]));
+    }
+    if (name == "ptrace")
+        return "request " + std::to_string(args[0]) + ", pid " + std::to_string(std::int32_t(args[1]));
+    if (name == "process_vm_readv" || name == "process_vm_writev" || name == "pidfd_open")
+        return "pid " + std::to_string(std::int32_t(args[0]));
+    if (name == "clone" || name == "unshare")
+        return "flags " + hex(args[0] & 0xffffffffu);
+    if (name == "setns")
+        return "fd " + std::to_string(std::int32_t(args[0])) + ", type " + hex(args[1]);
     return {};
+}
+
+bool killUnlistedFromEnvironment()
+{
+    const char *value = std::getenv("TOOLSTUDIO_SECCOMP_KILL_UNLISTED");
+    return value && std::strcmp(value, "1") == 0;
+}
+
+bool kernelHasFilters()
+{
+    // PR_GET_SECCOMP works everywhere seccomp is built in; the filter mode needs
+    // CONFIG_SECCOMP_FILTER, which SECCOMP_GET_ACTION_AVAIL (3.17+) confirms.
+    std::uint32_t action = SECCOMP_RET_ERRNO;
+    return ::prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && ::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+}
+
+bool kernelHasUserNotification()
+{
+    std::uint32_t action = SECCOMP_RET_USER_NOTIF;
+    return ::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
 }
 
 } // namespace SeccompFilter

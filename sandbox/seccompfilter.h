@@ -2,47 +2,88 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <sys/types.h>
 
 /// The seccomp-bpf filter `toolstudio-sandbox` loads just before execve (SANDBOX.md
 /// "seccomp"), built with libseccomp for the native architecture only.
 ///
-/// Every mode kills the process (SIGSYS) on a foreign ABI (i386 `int 0x80`, x32
-/// syscall numbers on x86_64) and refuses, with an errno the script sees as an
-/// ordinary error:
+/// It is an allow-list: what python3, bash (with coreutils) and node need for
+/// ordinary work is allowed; every other call fails with ENOSYS (so glibc's and
+/// libuv's probes fall back), or kills the process in the "kill on unlisted" variant
+/// (CI runs the ordinary workloads under it to find gaps). A foreign ABI (i386
+/// `int 0x80`, x32 numbers on x86_64) always kills the process. Refused with an errno
+/// the script sees as an ordinary error, whatever the variant:
 ///
 /// | call | errno |
 /// |---|---|
-/// | socket / socketpair of any family but AF_UNIX | EAFNOSUPPORT |
-/// | socket(AF_UNIX) (could sendto a named socket), socketpair(AF_UNIX) other than SOCK_STREAM / SOCK_SEQPACKET | EPERM |
+/// | socket of any family but AF_UNIX; socketpair of another family | EAFNOSUPPORT |
+/// | socket(AF_UNIX) (could reach a named socket), socketpair(AF_UNIX) other than SOCK_STREAM / SOCK_SEQPACKET | EPERM |
 /// | connect, bind | EACCES |
 /// | listen, accept, accept4 | EPERM |
 /// | ptrace, process_vm_readv/writev, pidfd_open/getfd/send_signal | EPERM |
 /// | mount, umount2, pivot_root, chroot, unshare, setns, fsopen, fsconfig, fsmount, fspick, move_mount, open_tree, mount_setattr | EPERM |
 /// | clone with CLONE_NEWUSER/NEWNS/NEWPID/NEWNET/NEWIPC/NEWUTS/NEWCGROUP or CLONE_PARENT | EPERM |
 /// | clone3 (its flags live in memory seccomp cannot read; glibc falls back to clone) | ENOSYS |
-/// | bpf, perf_event_open, userfaultfd, keyctl, add_key, request_key, io_uring_setup/enter/register, kexec_load, kexec_file_load, init_module, finit_module, delete_module, iopl, ioperm, syslog, reboot, swapon, swapoff | EPERM |
-/// | setsid, setpgid (no escaping the group kill) | EPERM |
-/// | ioctl TIOCSTI, TIOCLINUX (low 32 bits of the request, as the kernel reads it) | EPERM |
-/// | kill with a negative pid (kill(-1) would reach every process of the user) | EPERM |
+/// | bpf, perf_event_open, userfaultfd, keyctl, add_key, request_key, io_uring_*, kexec_*, *_module, iopl, ioperm, syslog, reboot, swapon/off | EPERM |
+/// | memfd_create (fileless exec), SysV IPC, POSIX message queues | EPERM |
+/// | setsid, setpgid (no escaping the group kill); setuid family, setgroups, capset | EPERM |
+/// | kill/tkill/tgkill/rt_(tg)sigqueueinfo to a pid outside 0..INT_MAX (low 32 bits) | EPERM |
+/// | ioctl TIOCSTI, TIOCLINUX (low 32 bits); other ioctls but the listed queries | EPERM / unlisted |
+/// | fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, F_SETLEASE, F_NOTIFY | EPERM |
+/// | personality other than the query (0xffffffff) | EPERM |
 /// | prlimit64 on another process | EPERM |
-/// | fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, F_SETLEASE (signals to other processes) | EPERM |
-/// | shmget, semget, msgget, mq_open (SysV IPC and POSIX queues are shared by all runs) | EPERM |
+///
+/// With `Options::notify`, the attempts a person should see (network, ptrace family,
+/// mount/namespace calls, kill of the studio or of pid -1) go to a seccomp user
+/// notification listener instead: the studio answers each with refusalErrno() and
+/// records a policy event (PolicyListener).
 namespace SeccompFilter {
 
-enum class Mode {
-    /// This version: everything not refused above is allowed.
-    DenyList,
-    /// The sandbox issue's target (SANDBOX.md): only what python3, bash and node need
-    /// is allowed, anything else fails with ENOSYS, plus the refusals above. Not
-    /// implemented yet: install() fails with a reason in this mode.
-    AllowList,
+/// What happens to a call that is not on the allow-list.
+enum class Unlisted {
+    Enosys, ///< fails with ENOSYS (the default)
+    Kill,   ///< kills the process with SIGSYS (CI: TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1)
+};
+
+struct Options
+{
+    Unlisted unlisted = Unlisted::Enosys;
+    /// Route the policy-event calls to a user-notification listener (returned by install()).
+    bool notify = false;
+    /// The studio's pid: kill/tgkill/... aimed at it are policy events (0 = none).
+    pid_t studioPid = 0;
+};
+
+struct Result
+{
+    std::string error;   ///< "" on success, else the failing libseccomp call and errno text
+    int listenerFd = -1; ///< the user-notification listener when Options::notify (close-on-exec)
 };
 
 /// Builds the filter and loads it into the calling thread (the launcher is
-/// single-threaded). PR_SET_NO_NEW_PRIVS must be set before (the launcher does it as
-/// its own step). Returns "" on success, else the failing libseccomp call and errno
-/// text. After success, nothing can be undone: call it last before execve.
-std::string install(Mode mode = Mode::DenyList);
+/// single-threaded). PR_SET_NO_NEW_PRIVS must be set before. After success nothing
+/// can be undone: call it last before execve.
+Result install(const Options &options);
 
-}
+/// The errno the filter gives a refused call `nr` with `args` (the same table as
+/// above); the studio answers user notifications with it. 0 when the call would
+/// be allowed.
+int refusalErrno(int nr, const std::uint64_t args[6]);
+
+/// The syscall's name on the native architecture ("socket"), or "syscall <nr>".
+std::string syscallName(int nr);
+
+/// A short human-readable summary of the arguments that matter for a refused call,
+/// e.g. "AF_INET, SOCK_STREAM" for socket, "pid 4242, SIGKILL" for kill.
+std::string describeArguments(int nr, const std::uint64_t args[6]);
+
+/// True when `getenv("TOOLSTUDIO_SECCOMP_KILL_UNLISTED")` is "1".
+bool killUnlistedFromEnvironment();
+
+/// Whether the kernel offers seccomp filters and user notification (for --report).
+bool kernelHasFilters();
+bool kernelHasUserNotification();
+
+} // namespace SeccompFilter

@@ -668,6 +668,8 @@ void TestSandboxLauncher::policyRoundTrip()
     policy.path = "/usr/bin:/bin";
     policy.lang = "en_US.UTF-8";
     policy.bridgeFd = 7;
+    policy.statusFd = 8;
+    policy.seccompOnly = true;
     policy.parentPid = 4242;
     policy.runAsUser = "toolstudio";
     policy.readPaths = {"/opt/py"};
@@ -681,7 +683,8 @@ void TestSandboxLauncher::policyRoundTrip()
     QCOMPARE(json.dump(), std::string(
         R"({"argv":["/usr/bin/python3","-u","agent.py"],"bridge_fd":7,"env":{"NODE_PATH":"/shim/node","PYTHONPATH":"/shim/py"},)"
         R"("lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
-        R"("parent_pid":4242,"path":"/usr/bin:/bin","read_paths":["/opt/py"],"run_as_user":"toolstudio","work_dir":"/tmp/run-1"})"));
+        R"("parent_pid":4242,"path":"/usr/bin:/bin","read_paths":["/opt/py"],"run_as_user":"toolstudio","seccomp_only":true,)"
+        R"("status_fd":8,"work_dir":"/tmp/run-1"})"));
     const SandboxPolicy back = SandboxPolicy::fromJson(json);
     QCOMPARE(back.toJson().dump(), json.dump());
 
