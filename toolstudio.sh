@@ -21,6 +21,7 @@ PACKAGES=(
     libqt6sql6-sqlite libqscintilla2-qt6-dev libquazip1-qt6-dev
     nlohmann-json3-dev libvalijson-dev libseccomp-dev
     libqt6svg6 libgl-dev python3 bash nodejs
+    desktop-file-utils appstream
 )
 
 log() { printf '[toolstudio] %s\n' "$*" >&2; }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/runcommand.h"
 #include "ui/mainwindow.h"
+#include "ui/settings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -21,10 +22,11 @@ void setIdentity()
     QCoreApplication::setApplicationVersion(QStringLiteral(TOOLSTUDIO_VERSION));
 }
 
-// German UI when the locale asks for it; Qt's own strings (dialog buttons) too.
-void installTranslators(QCoreApplication &app)
+// German UI when the locale (or the language setting: "de", "en") asks for it; Qt's
+// own strings (dialog buttons) too.
+void installTranslators(QCoreApplication &app, const QString &language = QString())
 {
-    const QLocale locale;
+    const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
     if (locale.language() != QLocale::German)
         return;
     auto *studio = new QTranslator(&app);
@@ -92,7 +94,8 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     setIdentity();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/toolstudio.svg")));
-    installTranslators(app);
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.toolstudio.ToolStudio"));
+    installTranslators(app, Settings::instance()->language());
 
     QCommandLineParser parser;
     setUpParser(parser);

@@ -2,17 +2,36 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/answerdialog.h"
 #include "consoleview.h"
+#include "journal.h"
+#include "projectwriter.h"
+#include "schemaform.h"
 #include "ui/mainwindow.h"
+#include "ui/projectpanel.h"
+#include "ui/settings.h"
+#include "ui/settingsdialog.h"
+#include "ui/toolpanel.h"
 #include "runcontroller.h"
 #include "scripteditor.h"
+#include "toolcall.h"
 #include "tracemodel.h"
 
 #include <QAction>
 #include <QCheckBox>
 #include <QDir>
+#include <QComboBox>
 #include <QDirIterator>
+#include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QLockFile>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QUndoStack>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -352,6 +371,252 @@ asyncio.run(main())
         QCOMPARE(trace->index(firstRow.row(), TraceModel::Summary).data().toString().endsWith(QLatin1String("rejected by a person")), true);
         QCOMPARE(trace->index(secondRow.row(), TraceModel::Status).data().toString(), QStringLiteral("succeeded"));
         QCOMPARE(trace->index(secondRow.row(), TraceModel::Summary).data().toString(), QStringLiteral("false"));
+    }
+
+    void hasEveryDockAndTogglesThem()
+    {
+        QStringList names;
+        for (QDockWidget *dock : m_window->docks())
+            names.append(dock->objectName());
+        QCOMPARE(names, (QStringList{QStringLiteral("projectDock"), QStringLiteral("toolDock"),
+                                     QStringLiteral("traceDock"), QStringLiteral("stepDock"),
+                                     QStringLiteral("pendingDock"), QStringLiteral("consoleDock"),
+                                     QStringLiteral("runsDock")}));
+        for (QDockWidget *dock : m_window->docks()) {
+            QAction *toggle = dock->toggleViewAction();
+            QVERIFY(toggle->isChecked());
+            toggle->trigger();
+            QVERIFY2(dock->isHidden(), qPrintable(dock->objectName()));
+        }
+        m_window->resetLayoutAction()->trigger();
+        for (QDockWidget *dock : m_window->docks()) {
+            QVERIFY2(!dock->isHidden(), qPrintable(dock->objectName()));
+            QVERIFY(!dock->isFloating());
+        }
+    }
+
+    void keyboardShortcuts()
+    {
+        QCOMPARE(m_window->findAction()->shortcut(), QKeySequence(QKeySequence::Find));
+        QCOMPARE(m_window->replaceAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
+        QCOMPARE(m_window->goToLineAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
+        QCOMPARE(m_window->stepModeAction()->shortcut(), QKeySequence(Qt::Key_F10));
+        // No step mode in the engine yet: the action says so instead of pretending.
+        QVERIFY(!m_window->stepModeAction()->isEnabled());
+        QVERIFY(m_window->stepModeAction()->toolTip().contains(QLatin1String("not available yet")));
+        QCOMPARE(m_window->undoAction()->shortcut(), QKeySequence(QKeySequence::Undo));
+    }
+
+    void settingsRoundTrip()
+    {
+        Settings written;
+        Settings::Values values = Settings::defaults();
+        values.maxAttempts = 5;
+        values.initialBackoffMs = 250;
+        values.pythonPath = QStringLiteral("/opt/python3.12/bin/python3");
+        values.tabWidth = 2;
+        values.theme = Settings::Theme::Dark;
+        values.language = QStringLiteral("de");
+        values.recentProjects = {QStringLiteral("/tmp/a"), QStringLiteral("/tmp/b")};
+        QFont font = values.editorFont;
+        font.setPointSize(13);
+        values.editorFont = font;
+        QSignalSpy changed(&written, &Settings::changed);
+        written.setValues(values);
+        QCOMPARE(changed.count(), 8);
+        written.save();
+
+        Settings read;
+        read.load();
+        QCOMPARE(read.maxAttempts(), 5);
+        QCOMPARE(read.initialBackoffMs(), 250);
+        QCOMPARE(read.pythonPath(), QStringLiteral("/opt/python3.12/bin/python3"));
+        QCOMPARE(read.tabWidth(), 2);
+        QCOMPARE(read.theme(), Settings::Theme::Dark);
+        QCOMPARE(read.language(), QStringLiteral("de"));
+        QCOMPARE(read.recentProjects(), values.recentProjects);
+        QCOMPARE(read.editorFont().pointSize(), 13);
+        QVERIFY(read.values() == values);
+
+        // Back to the defaults for the other tests.
+        Settings reset;
+        reset.setValues(Settings::defaults());
+        reset.save();
+    }
+
+    void settingsDialogAppliesTabWidth()
+    {
+        const QString dir = example(QStringLiteral("exchange-rate"));
+        QVERIFY(m_window->openProject(dir));
+        Settings *settings = Settings::instance();
+        const Settings::Values before = settings->values();
+        SettingsDialog dialog(settings);
+        dialog.tabWidthSpin()->setValue(7);
+        dialog.apply();
+        QCOMPARE(settings->tabWidth(), 7);
+        QCOMPARE(m_window->editor()->tabWidth(), 7); // applied without a restart
+        settings->setValues(before);
+        settings->save();
+    }
+
+    void projectDockListsAndFiltersTools()
+    {
+        const QString dir = example(QStringLiteral("customer-seats"));
+        QVERIFY(m_window->openProject(dir));
+        ProjectPanel *panel = m_window->projectPanel();
+        QCOMPARE(panel->toolModel()->rowCount(), 1);
+        QCOMPARE(cell(panel->toolModel(), 0, ProjectPanel::NameColumn), QStringLiteral("getCustomer"));
+        QCOMPARE(cell(panel->toolModel(), 0, ProjectPanel::HandlerColumn), QStringLiteral("mock"));
+        QCOMPARE(cell(panel->toolModel(), 0, ProjectPanel::TagsColumn), QStringLiteral("crm"));
+        QCOMPARE(panel->toolModel()->index(0, 0).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+        QCOMPARE(panel->scriptList()->count(), 1);
+        QCOMPARE(panel->scriptList()->item(0)->text(), QStringLiteral("scripts/main.py"));
+        panel->filterEdit()->setText(QStringLiteral("nothing-like-this"));
+        panel->applyFilter();
+        QCOMPARE(panel->filterModel()->rowCount(), 0);
+        panel->filterEdit()->setText(QStringLiteral("customer"));
+        panel->applyFilter();
+        QCOMPARE(panel->filterModel()->rowCount(), 1);
+        QCOMPARE(panel->tagCombo()->count(), 2); // "All tags", "crm"
+        panel->tagCombo()->setCurrentIndex(1);
+        QCOMPARE(panel->filterModel()->rowCount(), 1);
+    }
+
+    void toolEditsAreUndoableAndKeepUnknownKeys()
+    {
+        const QString dir = example(QStringLiteral("customer-seats"));
+        // A key the studio does not know must survive a structured edit.
+        {
+            auto manifest = ProjectWriter::readManifest(dir);
+            QVERIFY(manifest);
+            (*manifest)["x_team_notes"] = "keep me";
+            QVERIFY(ProjectWriter::writeManifest(dir, *manifest));
+        }
+        QVERIFY(m_window->openProject(dir));
+        QVERIFY(m_window->editManifest(QStringLiteral("Clone"), [](nlohmann::ordered_json &m, QString *error) {
+            return ProjectWriter::cloneTool(m, QStringLiteral("getCustomer"), QStringLiteral("getCustomer_copy"), error);
+        }));
+        QCOMPARE(m_window->project()->tools.size(), std::size_t(2));
+        QCOMPARE(m_window->project()->tools[1].name, QStringLiteral("getCustomer_copy"));
+        QVERIFY(readFile(dir + QStringLiteral("/toolstudio.json")).contains(QLatin1String("\"x_team_notes\": \"keep me\"")));
+
+        // Unchecking "active" in the Project dock is an edit too.
+        QAbstractItemModel *model = m_window->projectPanel()->toolModel();
+        model->setData(model->index(1, 0), Qt::Unchecked, Qt::CheckStateRole);
+        QCOMPARE(m_window->project()->tools[1].active, false);
+        QCOMPARE(m_window->undoStack()->count(), 2);
+
+        m_window->undoAction()->trigger();
+        QCOMPARE(m_window->project()->tools[1].active, true);
+        m_window->undoAction()->trigger();
+        QCOMPARE(m_window->project()->tools.size(), std::size_t(1));
+        m_window->redoAction()->trigger();
+        QCOMPARE(m_window->project()->tools.size(), std::size_t(2));
+        QVERIFY(readFile(dir + QStringLiteral("/toolstudio.json")).contains(QLatin1String("x_team_notes")));
+
+        // A refused edit changes nothing.
+        m_window->setErrorDialogsEnabled(false);
+        QVERIFY(!m_window->editManifest(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
+            return ProjectWriter::renameTool(m, QStringLiteral("getCustomer"), QStringLiteral("9bad"), error);
+        }));
+        QCOMPARE(m_window->lastError(),
+                 QStringLiteral("\"9bad\" is not a valid tool name (letters, digits and _, starting with a letter)"));
+        QCOMPARE(m_window->undoStack()->count(), 2);
+    }
+
+    void importsJsonToolAndRefusesPython()
+    {
+        const QString dir = example(QStringLiteral("customer-seats"));
+        QVERIFY(m_window->openProject(dir));
+        m_window->setErrorDialogsEnabled(false);
+        const QString anthropic = m_scratch->filePath(QStringLiteral("weather.json"));
+        QVERIFY(writeFile(anthropic, R"({"name": "get_weather", "description": "Weather for a city.",
+            "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}})"));
+        QVERIFY(m_window->importToolFile(anthropic));
+        const Tool *tool = m_window->project()->tool(QStringLiteral("get_weather"));
+        QVERIFY(tool);
+        QCOMPARE(tool->handler, HandlerKind::Manual);
+        QCOMPARE(tool->parameterOrder, QStringList{QStringLiteral("city")});
+
+        const QString python = m_scratch->filePath(QStringLiteral("tools.py"));
+        QVERIFY(writeFile(python, "class Tools:\n    pass\n"));
+        QVERIFY(!m_window->importToolFile(python));
+        QVERIFY2(m_window->lastError().contains(QLatin1String("not supported yet")), qPrintable(m_window->lastError()));
+    }
+
+    void secondWindowForAProjectIsRefused()
+    {
+        const QString dir = example(QStringLiteral("exchange-rate"));
+        QDir().mkpath(dir + QStringLiteral("/.toolstudio"));
+        QLockFile other(dir + QStringLiteral("/.toolstudio/window.lock"));
+        QVERIFY(other.tryLock(0));
+        m_window->setErrorDialogsEnabled(false);
+        QVERIFY(!m_window->openProject(dir));
+        QCOMPARE(m_window->lastError(),
+                 QStringLiteral("%1 is already open in another Tool Studio window (process %2). "
+                                "Switch to that window, or close it first.")
+                     .arg(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath()))
+                     .arg(QCoreApplication::applicationPid()));
+        other.unlock();
+        QVERIFY(m_window->openProject(dir));
+    }
+
+    void tryItCallsTheToolAndJournalsIt()
+    {
+        const QString dir = example(QStringLiteral("customer-seats"));
+        QVERIFY(m_window->openProject(dir));
+        ToolPanel *panel = m_window->toolPanel();
+        QCOMPARE(panel->tool(), QStringLiteral("getCustomer"));
+        QVERIFY(panel->schemaView()->toPlainText().contains(QLatin1String("\"input_schema\"")));
+        auto *id = qobject_cast<QLineEdit *>(panel->form()->control(QStringLiteral("/id")));
+        QVERIFY(id);
+        QTest::keyClicks(id, QStringLiteral("cus_1"));
+        QSignalSpy finished(panel, &ToolPanel::callFinished);
+        QTest::keyClick(id, Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter sends the form
+        QVERIFY(finished.wait(RunTimeoutMs));
+        QCOMPARE(panel->resultView()->toPlainText(),
+                 QStringLiteral("Result (attempts 1/3, %1 ms):\n{\n  \"id\": \"cus_1\",\n  \"name\": \"Acme\",\n  \"seats\": 3\n}")
+                     .arg(panel->directCall()->step()->durationMs()));
+        Journal journal;
+        QVERIFY(journal.open(m_window->project()->journalPath()));
+        const std::vector<RunRecord> runs = journal.runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].scriptPath, QStringLiteral("(Try it)"));
+        QCOMPARE(runs[0].status, RunStatus::Completed);
+        const std::vector<Step> steps = journal.steps(runs[0].id);
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(steps[0].args.dump()), QStringLiteral(R"({"id":"cus_1"})"));
+        QCOMPARE(m_window->runsView()->topLevelItemCount(), 1);
+        QCOMPARE(m_window->runsView()->topLevelItem(0)->text(1), QStringLiteral("(Try it)"));
+    }
+
+    void tracebackMarkersAfterAFailedRun()
+    {
+        const QString dir = example(QStringLiteral("exchange-rate"));
+        QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"),
+                          "rate = get_exchange_rate(base='USD', quote='EUR')\n"
+                          "def convert(amount):\n"
+                          "    return amount / 0\n"
+                          "print(convert(100))\n"));
+        QVERIFY(m_window->openProject(dir));
+        m_window->setErrorDialogsEnabled(false);
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Failed")), RunTimeoutMs);
+        QCOMPARE(m_window->editor()->tracebackLines(), (QList<int>{3, 4}));
+        QCOMPARE(m_window->editor()->tracebackMessage(3), QStringLiteral("ZeroDivisionError: division by zero"));
+        // The Step dock shows the selected step as JSON.
+        m_window->traceView()->setCurrentIndex(m_window->traceModel()->index(0, 0));
+        QVERIFY2(m_window->stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
+                 qPrintable(m_window->stepView()->toPlainText()));
+    }
+
+    void reloadsAnUnmodifiedFileChangedOnDisk()
+    {
+        const QString dir = example(QStringLiteral("exchange-rate"));
+        QVERIFY(m_window->openProject(dir));
+        QVERIFY(writeFile(m_window->editor()->filePath(), "print('changed outside')\n"));
+        QTRY_COMPARE(m_window->editor()->text(), QStringLiteral("print('changed outside')\n"));
+        QVERIFY(!m_window->editor()->isModified());
     }
 
 private:

@@ -96,6 +96,83 @@
     </message>
 </context>
 <context>
+    <name>DirectToolCall</name>
+    <message>
+        <source>the window was closed</source>
+        <translation>das Fenster wurde geschlossen</translation>
+    </message>
+    <message>
+        <source>a call is already in progress</source>
+        <translation>ein Aufruf läuft bereits</translation>
+    </message>
+    <message>
+        <source>no call is in progress</source>
+        <translation>kein Aufruf läuft</translation>
+    </message>
+    <message>
+        <source>cancelled from the Tool dock</source>
+        <translation>im Tool-Dock abgebrochen</translation>
+    </message>
+    <message>
+        <source>the call failed</source>
+        <translation>der Aufruf ist fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>FindBar</name>
+    <message>
+        <source>Find</source>
+        <translation>Suchen</translation>
+    </message>
+    <message>
+        <source>Fi&amp;nd:</source>
+        <translation>&amp;Suchen:</translation>
+    </message>
+    <message>
+        <source>&amp;Previous</source>
+        <translation>&amp;Vorheriger</translation>
+    </message>
+    <message>
+        <source>N&amp;ext</source>
+        <translation>&amp;Nächster</translation>
+    </message>
+    <message>
+        <source>&amp;Match case</source>
+        <translation>&amp;Groß-/Kleinschreibung</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>Schließen (Esc)</translation>
+    </message>
+    <message>
+        <source>Replace with</source>
+        <translation>Ersetzen durch</translation>
+    </message>
+    <message>
+        <source>Rep&amp;lace:</source>
+        <translation>Erse&amp;tzen:</translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation>&amp;Ersetzen</translation>
+    </message>
+    <message>
+        <source>Replace &amp;All</source>
+        <translation>&amp;Alle ersetzen</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>Nicht gefunden</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation>
+            <numerusform>%n ersetzt</numerusform>
+            <numerusform>%n ersetzt</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Open a project to start (File ▸ Open Project…)</source>
@@ -294,10 +371,6 @@
         <translation>■ %1 (Exit-Code %2)</translation>
     </message>
     <message>
-        <source>Unsaved Script</source>
-        <translation>Ungespeichertes Skript</translation>
-    </message>
-    <message>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 hat ungespeicherte Änderungen. Speichern?</translation>
     </message>
@@ -320,6 +393,545 @@
             <numerusform>Wartet auf Antworten für %1 und %n weitere Aufrufe</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Put every dock back where it was at the first start</source>
+        <translation>Alle Docks dorthin zurücklegen, wo sie beim ersten Start waren</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>&amp;New Tool…</source>
+        <translation>&amp;Neues Tool…</translation>
+    </message>
+    <message>
+        <source>Add a mock tool to toolstudio.json</source>
+        <translation>Ein Mock-Tool zu toolstudio.json hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Close File</source>
+        <translation>Datei s&amp;chließen</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>&amp;Suchen…</translation>
+    </message>
+    <message>
+        <source>Find and &amp;Replace…</source>
+        <translation>Suchen und &amp;Ersetzen…</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Line…</source>
+        <translation>&amp;Gehe zu Zeile…</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>Step &amp;Mode</source>
+        <translation>&amp;Schrittmodus</translation>
+    </message>
+    <message>
+        <source>Step mode (F10): pause before each tool call — not available yet: the step engine has no step mode in this version</source>
+        <translation>Schrittmodus (F10): vor jedem Tool-Aufruf anhalten – noch nicht verfügbar: die Schritt-Engine hat in dieser Version keinen Schrittmodus</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Tools</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projekt</translation>
+    </message>
+    <message>
+        <source>Activate %1</source>
+        <translation>%1 aktivieren</translation>
+    </message>
+    <message>
+        <source>Deactivate %1</source>
+        <translation>%1 deaktivieren</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Select a step in the Trace to see its arguments, result and attempts.</source>
+        <translation>Wählen Sie einen Schritt im Ablauf, um Argumente, Ergebnis und Versuche zu sehen.</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>&amp;Answer…</source>
+        <translation>&amp;Beantworten…</translation>
+    </message>
+    <message>
+        <source>Answer the selected call (or double-click it)</source>
+        <translation>Den gewählten Aufruf beantworten (oder doppelklicken)</translation>
+    </message>
+    <message>
+        <source>Pending Calls</source>
+        <translation>Wartende Aufrufe</translation>
+    </message>
+    <message>
+        <source>Script</source>
+        <translation>Skript</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>Project Already Open</source>
+        <translation>Projekt bereits geöffnet</translation>
+    </message>
+    <message>
+        <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
+        <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
+    </message>
+    <message>
+        <source>toolstudio.json: %1</source>
+        <translation>toolstudio.json: %1</translation>
+    </message>
+    <message>
+        <source>%1 changed on disk and was reloaded</source>
+        <translation>%1 wurde auf der Festplatte geändert und neu geladen</translation>
+    </message>
+    <message>
+        <source>File Changed on Disk</source>
+        <translation>Datei auf der Festplatte geändert</translation>
+    </message>
+    <message>
+        <source>%1 was changed outside Tool Studio, and you have unsaved changes. Reload it and lose your changes?</source>
+        <translation>%1 wurde außerhalb von Tool Studio geändert, und Sie haben ungespeicherte Änderungen. Neu laden und Ihre Änderungen verwerfen?</translation>
+    </message>
+    <message>
+        <source>Unsaved Changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>The language changes the next time Tool Studio starts.</source>
+        <translation>Die Sprache ändert sich beim nächsten Start von Tool Studio.</translation>
+    </message>
+    <message>
+        <source>Go to Line</source>
+        <translation>Gehe zu Zeile</translation>
+    </message>
+    <message>
+        <source>Line (1–%1):</source>
+        <translation>Zeile (1–%1):</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (attempt %3) %4</source>
+        <translation>#%1 %2 (Versuch %3) %4</translation>
+    </message>
+    <message>
+        <source>Pending Calls (%1)</source>
+        <translation>Wartende Aufrufe (%1)</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Run %1 from the journal</source>
+        <translation>Lauf %1 aus dem Journal</translation>
+    </message>
+    <message>
+        <source>New Tool</source>
+        <translation>Neues Tool</translation>
+    </message>
+    <message>
+        <source>Name of the new mock tool:</source>
+        <translation>Name des neuen Mock-Tools:</translation>
+    </message>
+    <message>
+        <source>New tool %1</source>
+        <translation>Neues Tool %1</translation>
+    </message>
+    <message>
+        <source>Rename Tool</source>
+        <translation>Tool umbenennen</translation>
+    </message>
+    <message>
+        <source>New name for %1:</source>
+        <translation>Neuer Name für %1:</translation>
+    </message>
+    <message>
+        <source>Rename %1 to %2</source>
+        <translation>%1 in %2 umbenennen</translation>
+    </message>
+    <message>
+        <source>Clone %1</source>
+        <translation>%1 klonen</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>%1 löschen</translation>
+    </message>
+    <message>
+        <source>Deleted %1 (Edit ▸ Undo brings it back)</source>
+        <translation>%1 gelöscht (Bearbeiten ▸ Rückgängig holt es zurück)</translation>
+    </message>
+    <message>
+        <source>Import Tool</source>
+        <translation>Tool importieren</translation>
+    </message>
+    <message>
+        <source>Importing Python tool files (%1) is not supported yet: it needs the Python tool worker, which comes in a later version. JSON tool definitions can be imported now.</source>
+        <translation>Python-Tool-Dateien (%1) können noch nicht importiert werden: Dafür braucht es den Python-Tool-Worker, der in einer späteren Version kommt. JSON-Tool-Definitionen lassen sich schon jetzt importieren.</translation>
+    </message>
+    <message>
+        <source>Open a project before importing tools.</source>
+        <translation>Öffnen Sie ein Projekt, bevor Sie Tools importieren.</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>%1 importieren</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation>%1 importiert</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectPanel</name>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Handler</source>
+        <translation>Handler</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Tags</translation>
+    </message>
+    <message>
+        <source>Filter tools</source>
+        <translation>Tools filtern</translation>
+    </message>
+    <message>
+        <source>Show only the tools with this tag</source>
+        <translation>Nur die Tools mit diesem Tag zeigen</translation>
+    </message>
+    <message>
+        <source>All tags</source>
+        <translation>Alle Tags</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>Neu</translation>
+    </message>
+    <message>
+        <source>Add a mock tool to toolstudio.json</source>
+        <translation>Ein Mock-Tool zu toolstudio.json hinzufügen</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>Umbenennen</translation>
+    </message>
+    <message>
+        <source>Clone</source>
+        <translation>Klonen</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Scripts</source>
+        <translation>&amp;Skripte</translation>
+    </message>
+    <message>
+        <source>Calls every active tool</source>
+        <translation>Ruft jedes aktive Tool auf</translation>
+    </message>
+    <message>
+        <source>Bound tools: %1</source>
+        <translation>Gebundene Tools: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectWriter</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>malformed JSON</source>
+        <translation>fehlerhaftes JSON</translation>
+    </message>
+    <message>
+        <source>a tool definition must be a JSON object</source>
+        <translation>eine Tool-Definition muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>the tool definition has no &quot;name&quot;</source>
+        <translation>die Tool-Definition hat keinen &quot;name&quot;</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid tool name (letters, digits and _, starting with a letter)</source>
+        <translation>&quot;%1&quot; ist kein gültiger Tool-Name (Buchstaben, Ziffern und _, beginnend mit einem Buchstaben)</translation>
+    </message>
+    <message>
+        <source>toolstudio.json: the manifest must be a JSON object</source>
+        <translation>toolstudio.json: das Manifest muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>the tool has no name</source>
+        <translation>das Tool hat keinen Namen</translation>
+    </message>
+    <message>
+        <source>the project already has a tool called %1</source>
+        <translation>das Projekt hat bereits ein Tool namens %1</translation>
+    </message>
+    <message>
+        <source>there is no tool called %1</source>
+        <translation>es gibt kein Tool namens %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a free, valid tool name</source>
+        <translation>&quot;%1&quot; ist kein freier, gültiger Tool-Name</translation>
+    </message>
+    <message>
+        <source>%1 holds no tool definition</source>
+        <translation>%1 enthält keine Tool-Definition</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>%1: cannot read the answers file: %2</source>
+        <translation>%1: die Antwortdatei kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: the answers file must be a JSON object keyed by tool name or #N</source>
+        <translation>%1: die Antwortdatei muss ein JSON-Objekt mit Tool-Namen oder #N als Schlüsseln sein</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot copy %1 into the run&apos;s work dir</source>
+        <translation>%1 kann nicht in das Arbeitsverzeichnis des Laufs kopiert werden</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>
+[%1 truncated at %2 bytes; the rest was discarded]
+</source>
+        <translation>
+[%1 bei %2 Bytes abgeschnitten; der Rest wurde verworfen]
+</translation>
+    </message>
+    <message>
+        <source> (some processes of the script&apos;s group could not be confirmed gone)</source>
+        <translation> (für einige Prozesse der Skriptgruppe ließ sich nicht bestätigen, dass sie beendet sind)</translation>
+    </message>
+    <message>
+        <source>stopped by the user; the script&apos;s process group was killed</source>
+        <translation>vom Benutzer gestoppt; die Prozessgruppe des Skripts wurde beendet</translation>
+    </message>
+    <message>
+        <source>the script was killed by signal %1</source>
+        <translation>das Skript wurde durch Signal %1 beendet</translation>
+    </message>
+    <message>
+        <source>the script exited with status %1</source>
+        <translation>das Skript endete mit Status %1</translation>
+    </message>
+    <message>
+        <source>the script ended</source>
+        <translation>das Skript ist beendet</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>the run timed out after %1 s (run timeout; time spent waiting for a person not counted); the script&apos;s process group was killed</source>
+        <translation>der Lauf überschritt nach %1 s sein Zeitlimit (Wartezeit auf eine Person nicht mitgezählt); die Prozessgruppe des Skripts wurde beendet</translation>
+    </message>
+    <message>
+        <source>a run is already active; stop it first</source>
+        <translation>ein Lauf ist bereits aktiv; stoppen Sie ihn zuerst</translation>
+    </message>
+    <message>
+        <source>the project has no default script; name one</source>
+        <translation>das Projekt hat kein Standardskript; geben Sie eines an</translation>
+    </message>
+    <message>
+        <source>script not found: %1</source>
+        <translation>Skript nicht gefunden: %1</translation>
+    </message>
+    <message>
+        <source>no interpreter for %1 is installed (python3, bash or node)</source>
+        <translation>für %1 ist kein Interpreter installiert (python3, bash oder node)</translation>
+    </message>
+    <message>
+        <source>unknown script language for %1: use .py, .sh or .js</source>
+        <translation>unbekannte Skriptsprache für %1: verwenden Sie .py, .sh oder .js</translation>
+    </message>
+    <message>
+        <source>%1: only Python scripts are supported in this version (Bash and JavaScript shims come next)</source>
+        <translation>%1: in dieser Version werden nur Python-Skripte unterstützt (Bash- und JavaScript-Shims folgen)</translation>
+    </message>
+    <message>
+        <source>cannot open the journal %1: %2</source>
+        <translation>das Journal %1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot create the run folder %1</source>
+        <translation>der Laufordner %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot copy %1 into the run folder</source>
+        <translation>%1 kann nicht in den Laufordner kopiert werden</translation>
+    </message>
+    <message>
+        <source>cannot start the sandbox: %1</source>
+        <translation>die Sandbox kann nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>protocol error on the tools bridge: %1</source>
+        <translation>Protokollfehler auf der Tool-Brücke: %1</translation>
+    </message>
+    <message>
+        <source>the run was stopped</source>
+        <translation>der Lauf wurde gestoppt</translation>
+    </message>
+    <message>
+        <source>no run is active</source>
+        <translation>kein Lauf ist aktiv</translation>
+    </message>
+</context>
+<context>
+    <name>SchemaForm</name>
+    <message>
+        <source>integer</source>
+        <translation>Ganzzahl</translation>
+    </message>
+    <message>
+        <source>number</source>
+        <translation>Zahl</translation>
+    </message>
+    <message>
+        <source>%1 from %2 to %3</source>
+        <translation>%1 von %2 bis %3</translation>
+    </message>
+    <message>
+        <source>%1 ≥ %2</source>
+        <translation>%1 ≥ %2</translation>
+    </message>
+    <message>
+        <source>%1 ≤ %2</source>
+        <translation>%1 ≤ %2</translation>
+    </message>
+    <message>
+        <source>enter an integer</source>
+        <translation>geben Sie eine Ganzzahl ein</translation>
+    </message>
+    <message>
+        <source>enter a number</source>
+        <translation>geben Sie eine Zahl ein</translation>
+    </message>
+    <message>
+        <source>“%1” is not a number</source>
+        <translation>„%1“ ist keine Zahl</translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation>wahr</translation>
+    </message>
+    <message>
+        <source>false</source>
+        <translation>falsch</translation>
+    </message>
+    <message>
+        <source>JSON value</source>
+        <translation>JSON-Wert</translation>
+    </message>
+    <message>
+        <source>not valid JSON</source>
+        <translation>kein gültiges JSON</translation>
+    </message>
+    <message>
+        <source>required</source>
+        <translation>erforderlich</translation>
+    </message>
+    <message>
+        <source>Tick to send this property; unticked it is omitted</source>
+        <translation>Ankreuzen, um diese Eigenschaft zu senden; ohne Haken wird sie weggelassen</translation>
+    </message>
+    <message>
+        <source>Add item</source>
+        <translation>Element hinzufügen</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>Nach oben</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>Nach unten</translation>
+    </message>
+    <message>
+        <source>Remove this item</source>
+        <translation>Dieses Element entfernen</translation>
+    </message>
+    <message>
+        <source>option %1</source>
+        <translation>Variante %1</translation>
+    </message>
+    <message>
+        <source>Raw &amp;JSON</source>
+        <translation>Rohes &amp;JSON</translation>
+    </message>
+    <message>
+        <source>Edit the value as JSON text; the form follows</source>
+        <translation>Den Wert als JSON-Text bearbeiten; das Formular folgt</translation>
+    </message>
+    <message>
+        <source>malformed JSON at byte %1</source>
+        <translation>fehlerhaftes JSON bei Byte %1</translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation>Gültig</translation>
+    </message>
 </context>
 <context>
     <name>ScriptEditor</name>
@@ -338,6 +950,272 @@
     <message>
         <source>Cannot save %1: %2</source>
         <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>named in the traceback</source>
+        <translation>im Traceback genannt</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Defaults for new tools and projects</source>
+        <translation>Vorgaben für neue Tools und Projekte</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>keine Grenze</translation>
+    </message>
+    <message>
+        <source>Max &amp;attempts:</source>
+        <translation>Max. &amp;Versuche:</translation>
+    </message>
+    <message>
+        <source>Initial &amp;backoff:</source>
+        <translation>Erste &amp;Wartezeit:</translation>
+    </message>
+    <message>
+        <source>Attempt &amp;timeout:</source>
+        <translation>&amp;Zeitlimit pro Versuch:</translation>
+    </message>
+    <message>
+        <source>Max &amp;calls per run:</source>
+        <translation>Max. &amp;Aufrufe pro Lauf:</translation>
+    </message>
+    <message>
+        <source>&amp;Run timeout:</source>
+        <translation>Zeitlimit des &amp;Laufs:</translation>
+    </message>
+    <message>
+        <source>Interpreters</source>
+        <translation>Interpreter</translation>
+    </message>
+    <message>
+        <source>Choose the interpreter</source>
+        <translation>Den Interpreter wählen</translation>
+    </message>
+    <message>
+        <source>Choose Interpreter</source>
+        <translation>Interpreter wählen</translation>
+    </message>
+    <message>
+        <source>&amp;Python:</source>
+        <translation>&amp;Python:</translation>
+    </message>
+    <message>
+        <source>python3 from PATH</source>
+        <translation>python3 aus PATH</translation>
+    </message>
+    <message>
+        <source>&amp;Node:</source>
+        <translation>&amp;Node:</translation>
+    </message>
+    <message>
+        <source>node from PATH</source>
+        <translation>node aus PATH</translation>
+    </message>
+    <message>
+        <source>Editor</source>
+        <translation>Editor</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <translation> pt</translation>
+    </message>
+    <message>
+        <source>&amp;Font:</source>
+        <translation>&amp;Schrift:</translation>
+    </message>
+    <message>
+        <source>Tab &amp;width:</source>
+        <translation>&amp;Tabulatorbreite:</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>Erscheinungsbild</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>Dem System folgen</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>T&amp;heme:</source>
+        <translation>&amp;Farbschema:</translation>
+    </message>
+    <message>
+        <source>Takes effect the next time Tool Studio starts</source>
+        <translation>Wirkt beim nächsten Start von Tool Studio</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>S&amp;prache:</translation>
+    </message>
+</context>
+<context>
+    <name>ToolPanel</name>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>&amp;Call Tool</source>
+        <translation>Tool &amp;aufrufen</translation>
+    </message>
+    <message>
+        <source>Call the tool with these arguments, outside any script (Ctrl+Enter)</source>
+        <translation>Das Tool mit diesen Argumenten aufrufen, außerhalb jedes Skripts (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>The result of the call appears here.</source>
+        <translation>Das Ergebnis des Aufrufs erscheint hier.</translation>
+    </message>
+    <message>
+        <source>Try It</source>
+        <translation>Ausprobieren</translation>
+    </message>
+    <message>
+        <source>Schema</source>
+        <translation>Schema</translation>
+    </message>
+    <message>
+        <source>Handler</source>
+        <translation>Handler</translation>
+    </message>
+    <message>
+        <source>Valves</source>
+        <translation>Valves</translation>
+    </message>
+    <message>
+        <source>Select a tool in the Project dock.</source>
+        <translation>Wählen Sie ein Tool im Projekt-Dock.</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>Art:</translation>
+    </message>
+    <message>
+        <source>Mock sequence:</source>
+        <translation>Mock-Folge:</translation>
+    </message>
+    <message>
+        <source>Command line:</source>
+        <translation>Befehlszeile:</translation>
+    </message>
+    <message>
+        <source>Max attempts:</source>
+        <translation>Max. Versuche:</translation>
+    </message>
+    <message>
+        <source>Initial backoff:</source>
+        <translation>Erste Wartezeit:</translation>
+    </message>
+    <message>
+        <source>Backoff factor:</source>
+        <translation>Wartezeit-Faktor:</translation>
+    </message>
+    <message>
+        <source>Max backoff:</source>
+        <translation>Max. Wartezeit:</translation>
+    </message>
+    <message>
+        <source>Attempt timeout:</source>
+        <translation>Zeitlimit pro Versuch:</translation>
+    </message>
+    <message>
+        <source>Total timeout:</source>
+        <translation>Gesamt-Zeitlimit:</translation>
+    </message>
+    <message>
+        <source>Active:</source>
+        <translation>Aktiv:</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no (refused on the bridge)</source>
+        <translation>nein (auf der Brücke abgelehnt)</translation>
+    </message>
+    <message>
+        <source>Edit these in toolstudio.json; the window reloads it on save.</source>
+        <translation>Bearbeiten Sie diese in toolstudio.json; das Fenster lädt sie beim Speichern neu.</translation>
+    </message>
+    <message>
+        <source>Valves come from the tool file&apos;s Valves class (Python tool worker).</source>
+        <translation>Valves kommen aus der Valves-Klasse der Tool-Datei (Python-Tool-Worker).</translation>
+    </message>
+    <message>
+        <source>%1 has no valves: only Python tools have settings of their own.</source>
+        <translation>%1 hat keine Valves: nur Python-Tools haben eigene Einstellungen.</translation>
+    </message>
+    <message>
+        <source>Fix the arguments first: %1</source>
+        <translation>Korrigieren Sie zuerst die Argumente: %1</translation>
+    </message>
+    <message>
+        <source>Cannot call %1: %2</source>
+        <translation>%1 kann nicht aufgerufen werden: %2</translation>
+    </message>
+    <message>
+        <source>Calling %1…</source>
+        <translation>%1 wird aufgerufen…</translation>
+    </message>
+    <message>
+        <source>Result (attempts %1, %2 ms):</source>
+        <translation>Ergebnis (Versuche %1, %2 ms):</translation>
+    </message>
+    <message>
+        <source>Error (attempts %1, %2 ms):</source>
+        <translation>Fehler (Versuche %1, %2 ms):</translation>
+    </message>
+    <message>
+        <source>Waiting for a person to answer (attempt %1)…</source>
+        <translation>Wartet auf die Antwort einer Person (Versuch %1)…</translation>
+    </message>
+    <message>
+        <source>Retrying (attempts %1)…</source>
+        <translation>Neuer Versuch (Versuche %1)…</translation>
+    </message>
+    <message>
+        <source>Answer %1</source>
+        <translation>%1 beantworten</translation>
+    </message>
+    <message>
+        <source>%1 is answered by a person. Result (JSON) for %2:</source>
+        <translation>%1 wird von einer Person beantwortet. Ergebnis (JSON) für %2:</translation>
+    </message>
+    <message>
+        <source>no answer given in Try it</source>
+        <translation>beim Ausprobieren keine Antwort gegeben</translation>
+    </message>
+    <message>
+        <source>the answer was not valid JSON</source>
+        <translation>die Antwort war kein gültiges JSON</translation>
+    </message>
+    <message>
+        <source>The answer was refused: %1</source>
+        <translation>Die Antwort wurde abgelehnt: %1</translation>
     </message>
 </context>
 <context>

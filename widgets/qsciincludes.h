@@ -10,6 +10,7 @@
 #define TOOLSTUDIO_QSCI_KEYWORDS
 #endif
 
+#include <Qsci/qsciapis.h>
 #include <Qsci/qscilexerbash.h>
 #include <Qsci/qscilexerjavascript.h>
 #include <Qsci/qscilexerjson.h>

@@ -7,9 +7,14 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QRegularExpression>
 #include <QSaveFile>
+#include <QToolTip>
 
 namespace {
+
+constexpr int TracebackIndicator = 8;  // indicators 0–7 belong to lexers
+constexpr int TracebackMarker = 1;
 
 bool isDark(const QPalette &palette)
 {
@@ -60,6 +65,26 @@ ScriptEditor::ScriptEditor(QWidget *parent)
     SendScintilla(SCI_SETSCROLLWIDTH, 1);
     SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 1);
 
+    // Margin 1: markers for the lines named in a traceback.
+    setMarginType(1, QsciScintilla::SymbolMargin);
+    setMarginWidth(1, 14);
+    setMarginMarkerMask(1, 1 << TracebackMarker);
+    markerDefine(QsciScintilla::RightTriangle, TracebackMarker);
+    setMarkerBackgroundColor(QColor(0xd3, 0x2f, 0x2f), TracebackMarker);
+    setMarkerForegroundColor(QColor(0xd3, 0x2f, 0x2f), TracebackMarker);
+    indicatorDefine(QsciScintilla::SquiggleIndicator, TracebackIndicator);
+    setIndicatorForegroundColor(QColor(0xd3, 0x2f, 0x2f), TracebackIndicator);
+    setIndicatorHoverStyle(QsciScintilla::SquiggleIndicator, TracebackIndicator);
+    SendScintilla(SCI_SETMOUSEDWELLTIME, 400);
+    connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &ScriptEditor::showDwellTip);
+    connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
+
+    setAutoCompletionSource(QsciScintilla::AcsAll);
+    setAutoCompletionThreshold(2);
+    setAutoCompletionCaseSensitivity(true);
+    setAutoCompletionReplaceWord(true);
+    setCallTipsStyle(QsciScintilla::CallTipsContext);
+
     connect(this, &QsciScintilla::linesChanged, this, &ScriptEditor::updateMarginWidth);
     applyColours();
     updateMarginWidth();
@@ -96,6 +121,8 @@ bool ScriptEditor::loadFile(const QString &path, QString *error)
         return false;
     }
     m_filePath = QFileInfo(path).absoluteFilePath();
+    m_diskContent = bytes;
+    clearTraceback();
     setLanguage(languageForFile(path));
     setText(QString::fromUtf8(bytes));
     setModified(false);
@@ -112,11 +139,13 @@ bool ScriptEditor::save(QString *error)
         return false;
     }
     QSaveFile file(m_filePath);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text().toUtf8()) < 0 || !file.commit()) {
+    const QByteArray bytes = text().toUtf8();
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) < 0 || !file.commit()) {
         if (error)
             *error = tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(m_filePath), file.errorString());
         return false;
     }
+    m_diskContent = bytes;
     setModified(false);
     return true;
 }
@@ -124,6 +153,8 @@ bool ScriptEditor::save(QString *error)
 void ScriptEditor::closeFile()
 {
     m_filePath.clear();
+    m_diskContent.clear();
+    clearTraceback();
     setLanguage(QString());
     clear();
     setModified(false);
@@ -145,6 +176,7 @@ void ScriptEditor::setLanguage(const QString &language)
     setLexer(next);
     delete old;
     applyColours();
+    applyCompletions();
 }
 
 void ScriptEditor::changeEvent(QEvent *event)
@@ -191,4 +223,113 @@ void ScriptEditor::updateMarginWidth()
     // Room for the digits of the line count plus one, and never less than 3.
     const QString digits = QString(qMax(3, int(QString::number(lines()).size()) + 1), QLatin1Char('9'));
     setMarginWidth(0, digits);
+}
+
+void ScriptEditor::setEditorFont(const QFont &font)
+{
+    m_font = font;
+    setFont(m_font);
+    setMarginsFont(m_font);
+    applyColours();
+    updateMarginWidth();
+}
+
+void ScriptEditor::setTabSize(int width)
+{
+    m_tabWidth = qBound(1, width, 16);
+    setTabWidth(m_tabWidth);
+    setIndentationWidth(m_tabWidth);
+}
+
+void ScriptEditor::setToolCompletions(const QStringList &entries)
+{
+    m_completions = entries;
+    applyCompletions();
+}
+
+void ScriptEditor::applyCompletions()
+{
+    QsciLexer *lex = lexer();
+    if (!lex)
+        return;
+    // The APIs belong to the lexer; a new lexer (another file type) gets them again.
+    auto *apis = new QsciAPIs(lex);
+    for (const QString &entry : std::as_const(m_completions))
+        apis->add(entry);
+    apis->prepare();
+}
+
+QList<TracebackFrame> ScriptEditor::parseTraceback(const QString &stderrText)
+{
+    static const QRegularExpression frame(QStringLiteral(R"re(^\s*File "([^"]+)", line (\d+))re"),
+                                          QRegularExpression::MultilineOption);
+    QList<TracebackFrame> frames;
+    auto it = frame.globalMatch(stderrText);
+    while (it.hasNext()) {
+        const QRegularExpressionMatch match = it.next();
+        frames.append({match.captured(1), match.captured(2).toInt()});
+    }
+    return frames;
+}
+
+QList<int> ScriptEditor::markTraceback(const QString &stderrText)
+{
+    clearTraceback();
+    if (m_filePath.isEmpty())
+        return {};
+    const QString base = QFileInfo(m_filePath).fileName();
+    // The exception line ends a traceback: the last non-indented line after a frame.
+    QString exceptionLine;
+    const QStringList lines = stderrText.split(QLatin1Char('\n'));
+    bool seenFrame = false;
+    for (const QString &line : lines) {
+        if (line.trimmed().startsWith(QLatin1String("File \"")))
+            seenFrame = true;
+        else if (seenFrame && !line.isEmpty() && !line.front().isSpace() && !line.startsWith(QLatin1String("Traceback")))
+            exceptionLine = line.trimmed();
+    }
+    const QList<TracebackFrame> frames = parseTraceback(stderrText);
+    for (const TracebackFrame &frame : frames) {
+        if (QFileInfo(frame.file).fileName() != base || frame.line < 1 || frame.line > this->lines())
+            continue;
+        const int line = frame.line - 1;
+        fillIndicatorRange(line, 0, line, lineLength(line), TracebackIndicator);
+        markerAdd(line, TracebackMarker);
+        m_tracebackMessages.insert(frame.line, exceptionLine.isEmpty() ? tr("named in the traceback") : exceptionLine);
+    }
+    return tracebackLines();
+}
+
+void ScriptEditor::clearTraceback()
+{
+    clearIndicatorRange(0, 0, qMax(0, lines() - 1), lineLength(qMax(0, lines() - 1)), TracebackIndicator);
+    markerDeleteAll(TracebackMarker);
+    m_tracebackMessages.clear();
+}
+
+QList<int> ScriptEditor::tracebackLines() const
+{
+    QList<int> lines = m_tracebackMessages.keys();
+    std::sort(lines.begin(), lines.end());
+    return lines;
+}
+
+void ScriptEditor::showDwellTip(int position, int x, int y)
+{
+    if (position < 0)
+        return;
+    const int line = int(SendScintilla(SCI_LINEFROMPOSITION, position)) + 1;
+    const QString message = m_tracebackMessages.value(line);
+    if (!message.isEmpty())
+        QToolTip::showText(mapToGlobal(QPoint(x, y)), message, this);
+}
+
+bool ScriptEditor::changedOnDisk() const
+{
+    if (m_filePath.isEmpty())
+        return false;
+    QFile file(m_filePath);
+    if (!file.open(QIODevice::ReadOnly))
+        return true; // removed or unreadable
+    return file.readAll() != m_diskContent;
 }

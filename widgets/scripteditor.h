@@ -4,6 +4,18 @@
 
 #include "qsciincludes.h"
 
+#include <QHash>
+#include <QList>
+
+class QsciAPIs;
+
+/// One frame of a Python traceback that names a file.
+struct TracebackFrame
+{
+    QString file;  ///< as printed (the run's copy of the script)
+    int line = 0;  ///< 1-based
+};
+
 /// The shared editor setup for scripts, tools and manifests: a lexer chosen by file
 /// extension (Python, Bash, JavaScript, JSON), a line-number margin, a monospace
 /// font, brace matching and folding, colours that follow the palette.
@@ -31,14 +43,44 @@ public:
     /// Picks the lexer for `language` (see languageForFile); plain text for anything else.
     void setLanguage(const QString &language);
 
+    /// Editor font and tab width (Settings); applied to the lexer too.
+    void setEditorFont(const QFont &font);
+    void setTabSize(int width);
+
+    /// Autocompletion entries for the project's tools (QsciAPIs): `tools.NAME(params)`
+    /// and `NAME(params)`, e.g. "tools.get_exchange_rate(base, quote)".
+    void setToolCompletions(const QStringList &entries);
+    QStringList toolCompletions() const { return m_completions; }
+
+    /// Frames of the Python tracebacks in `stderrText` (`File "…", line N`), in order.
+    static QList<TracebackFrame> parseTraceback(const QString &stderrText);
+    /// Marks the lines of this file named in `stderrText`'s traceback, matching frames
+    /// by basename (a run executes a copy of the script under the same name). Each
+    /// marked line gets an indicator, a margin marker and the exception line as its
+    /// hover message. Returns the marked lines (1-based, ascending).
+    QList<int> markTraceback(const QString &stderrText);
+    void clearTraceback();
+    QList<int> tracebackLines() const;
+    /// The hover message of a marked line (1-based); empty when unmarked.
+    QString tracebackMessage(int line) const { return m_tracebackMessages.value(line); }
+
+    /// True when the file on disk differs from what was loaded or saved last.
+    bool changedOnDisk() const;
+
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
     void applyColours();
     void updateMarginWidth();
+    void applyCompletions();
+    void showDwellTip(int position, int x, int y);
 
     QString m_filePath;
     QString m_language;
     QFont m_font;
+    int m_tabWidth = 4;
+    QStringList m_completions;
+    QHash<int, QString> m_tracebackMessages; ///< 1-based line → message
+    QByteArray m_diskContent;
 };

@@ -4,8 +4,16 @@
 
 #include "answerdialog.h"
 #include "consoleview.h"
+#include "findbar.h"
+#include "journal.h"
+#include "projectpanel.h"
+#include "projectwriter.h"
 #include "runcontroller.h"
+#include "schemaform.h"
 #include "scripteditor.h"
+#include "settings.h"
+#include "settingsdialog.h"
+#include "toolpanel.h"
 #include "tracemodel.h"
 
 #include <QAction>
@@ -13,29 +21,122 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
+#include <QDateTime>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QFontDatabase>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
+#include <QListWidget>
+#include <QLockFile>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollBar>
-#include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace {
 
-constexpr int MaxRecentProjects = 8;
-const auto GeometryKey = QStringLiteral("window/geometry");
-const auto StateKey = QStringLiteral("window/state");
-const auto RecentKey = QStringLiteral("recentProjects");
-const auto LastDirKey = QStringLiteral("lastProjectParent");
+/// One structured edit of toolstudio.json: the manifest before and after, written
+/// back on redo/undo; the window reloads the project after each.
+class ManifestCommand : public QUndoCommand
+{
+public:
+    ManifestCommand(MainWindow *window, QString dir, nlohmann::ordered_json before, nlohmann::ordered_json after,
+                    const QString &text)
+        : QUndoCommand(text)
+        , m_window(window)
+        , m_dir(std::move(dir))
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+    {
+    }
+    void redo() override { write(m_after); }
+    void undo() override { write(m_before); }
+
+private:
+    void write(const nlohmann::ordered_json &manifest)
+    {
+        QString error;
+        if (!ProjectWriter::writeManifest(m_dir, manifest, &error))
+            qWarning("%s", qPrintable(error));
+        if (m_window)
+            m_window->reloadProject();
+    }
+    QPointer<MainWindow> m_window;
+    QString m_dir;
+    nlohmann::ordered_json m_before;
+    nlohmann::ordered_json m_after;
+};
+
+QString prettyJson(const nlohmann::json &value)
+{
+    return QString::fromStdString(value.dump(2));
+}
+
+// The palette the application started with: "follow the system".
+QPalette systemPalette()
+{
+    static const QPalette palette = QApplication::palette();
+    return palette;
+}
+
+void applyTheme(Settings::Theme theme)
+{
+    const QPalette system = systemPalette();
+    if (theme == Settings::Theme::System) {
+        QApplication::setPalette(system);
+        return;
+    }
+    if (theme == Settings::Theme::Light) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QPalette dark;
+    const QColor window(0x2b, 0x2b, 0x2b), base(0x1e, 0x1e, 0x1e), text(0xe0, 0xe0, 0xe0);
+    dark.setColor(QPalette::Window, window);
+    dark.setColor(QPalette::WindowText, text);
+    dark.setColor(QPalette::Base, base);
+    dark.setColor(QPalette::AlternateBase, window);
+    dark.setColor(QPalette::ToolTipBase, window);
+    dark.setColor(QPalette::ToolTipText, text);
+    dark.setColor(QPalette::Text, text);
+    dark.setColor(QPalette::Button, window);
+    dark.setColor(QPalette::ButtonText, text);
+    dark.setColor(QPalette::BrightText, Qt::red);
+    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x6f, 0xb4));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    dark.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    QApplication::setPalette(dark);
+}
+
+bool isScriptFile(const QString &path)
+{
+    const QString language = ScriptEditor::languageForFile(path);
+    return language == QLatin1String("Python") || language == QLatin1String("Bash")
+        || language == QLatin1String("JavaScript");
+}
 
 // The desktop theme's icon, else ours from the application's resources.
 QIcon icon(const char *themeName, const char *resourceName)
@@ -57,9 +158,38 @@ MainWindow::MainWindow(QWidget *parent)
     , m_traceModel(new TraceModel(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
-    m_editor = new ScriptEditor(this);
-    m_editor->setObjectName(QStringLiteral("scriptEditor"));
-    setCentralWidget(m_editor);
+    setAcceptDrops(true);
+    systemPalette(); // remember it before a theme changes it
+    m_undoStack = new QUndoStack(this);
+    m_watcher = new QFileSystemWatcher(this);
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
+
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    m_tabs = new QTabWidget(central);
+    m_tabs->setObjectName(QStringLiteral("editorTabs"));
+    m_tabs->setTabsClosable(true);
+    m_tabs->setMovable(true);
+    m_tabs->setDocumentMode(true);
+    m_findBar = new FindBar(central);
+    m_findBar->setObjectName(QStringLiteral("findBar"));
+    m_findBar->hide();
+    centralLayout->addWidget(m_tabs, 1);
+    centralLayout->addWidget(m_findBar);
+    setCentralWidget(central);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        m_findBar->setEditor(editor());
+        if (ScriptEditor *e = editor()) {
+            const int index = m_scriptCombo->findData(e->filePath());
+            if (index >= 0)
+                m_scriptCombo->setCurrentIndex(index);
+        }
+        updateTitle();
+        updateActions();
+    });
 
     createActions();
     createMenus();
@@ -71,12 +201,13 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addWidget(m_statusLabel, 1);
     setStatus(tr("Open a project to start (File ▸ Open Project…)"));
 
-    connect(m_editor, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
-
-    resize(1200, 800);
+    resize(1280, 820);
     // The layout as built here is "Reset Layout"'s target; the user's comes after.
     m_defaultState = saveState();
     readSettings();
+    Settings *settings = Settings::instance();
+    connect(settings, &Settings::changed, this, &MainWindow::applySettings);
+    applyTheme(settings->theme());
     updateTitle();
     updateActions();
 }
@@ -90,6 +221,27 @@ MainWindow::~MainWindow()
 AnswerDialog *MainWindow::answerDialog() const
 {
     return m_answerDialog;
+}
+
+ScriptEditor *MainWindow::editor() const
+{
+    return qobject_cast<ScriptEditor *>(m_tabs->currentWidget());
+}
+
+ScriptEditor *MainWindow::editorFor(const QString &path) const
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i));
+        if (e && e->filePath() == absolute)
+            return e;
+    }
+    return nullptr;
+}
+
+QList<QDockWidget *> MainWindow::docks() const
+{
+    return {m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock};
 }
 
 void MainWindow::createActions()
@@ -125,7 +277,55 @@ void MainWindow::createActions()
     connect(m_answerAction, &QAction::triggered, this, &MainWindow::answerPendingCall);
 
     m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
-    connect(m_resetLayoutAction, &QAction::triggered, this, [this] { restoreState(m_defaultState); });
+    m_resetLayoutAction->setStatusTip(tr("Put every dock back where it was at the first start"));
+    connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
+
+    m_undoAction = m_undoStack->createUndoAction(this, tr("&Undo"));
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_redoAction = m_undoStack->createRedoAction(this, tr("&Redo"));
+    m_redoAction->setShortcut(QKeySequence::Redo);
+    m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+
+    m_newToolAction = new QAction(tr("&New Tool…"), this);
+    m_newToolAction->setStatusTip(tr("Add a mock tool to toolstudio.json"));
+    connect(m_newToolAction, &QAction::triggered, this, &MainWindow::newTool);
+
+    m_closeTabAction = new QAction(tr("&Close File"), this);
+    m_closeTabAction->setShortcut(QKeySequence::Close);
+    connect(m_closeTabAction, &QAction::triggered, this, [this] {
+        if (m_tabs->currentIndex() >= 0)
+            closeTab(m_tabs->currentIndex());
+    });
+
+    // Editor actions: scoped to the editor area so they never fire from a form.
+    m_findAction = new QAction(tr("&Find…"), this);
+    m_findAction->setShortcut(QKeySequence::Find);
+    connect(m_findAction, &QAction::triggered, m_findBar, &FindBar::showFind);
+    m_replaceAction = new QAction(tr("Find and &Replace…"), this);
+    m_replaceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    connect(m_replaceAction, &QAction::triggered, m_findBar, &FindBar::showReplace);
+    m_goToLineAction = new QAction(tr("&Go to Line…"), this);
+    m_goToLineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(m_goToLineAction, &QAction::triggered, this, &MainWindow::goToLine);
+    for (QAction *action : {m_findAction, m_replaceAction, m_goToLineAction, m_closeTabAction}) {
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        centralWidget()->addAction(action);
+    }
+
+    m_settingsAction = new QAction(icon("preferences-system", "settings"), tr("&Preferences…"), this);
+    m_settingsAction->setShortcut(QKeySequence::Preferences);
+    m_settingsAction->setMenuRole(QAction::PreferencesRole);
+    connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
+
+    // The engine has no step mode yet (another issue): the action is there, honestly off.
+    m_stepModeAction = new QAction(tr("Step &Mode"), this);
+    m_stepModeAction->setShortcut(QKeySequence(Qt::Key_F10));
+    m_stepModeAction->setCheckable(true);
+    m_stepModeAction->setEnabled(false);
+    m_stepModeAction->setToolTip(tr("Step mode (F10): pause before each tool call — not available yet: "
+                                    "the step engine has no step mode in this version"));
+    m_stepModeAction->setStatusTip(m_stepModeAction->toolTip());
 
     m_aboutAction = new QAction(tr("&About Tool Studio"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
@@ -143,12 +343,27 @@ void MainWindow::createMenus()
     fileMenu->addAction(m_openAction);
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
     fileMenu->addAction(m_saveAction);
+    fileMenu->addAction(m_closeTabAction);
     fileMenu->addSeparator();
     fileMenu->addAction(m_quitAction);
+
+    QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
+    editMenu->addAction(m_undoAction);
+    editMenu->addAction(m_redoAction);
+    editMenu->addSeparator();
+    editMenu->addAction(m_findAction);
+    editMenu->addAction(m_replaceAction);
+    editMenu->addAction(m_goToLineAction);
+    editMenu->addSeparator();
+    editMenu->addAction(m_settingsAction);
+
+    QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    toolsMenu->addAction(m_newToolAction);
 
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_stopAction);
+    runMenu->addAction(m_stepModeAction);
     runMenu->addSeparator();
     runMenu->addAction(m_answerAction);
 
@@ -170,17 +385,51 @@ void MainWindow::createMenus()
     m_scriptCombo->setObjectName(QStringLiteral("scriptCombo"));
     m_scriptCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_scriptCombo->setToolTip(tr("The agent script to edit and run"));
+    scriptLabel->setBuddy(m_scriptCombo);
     toolBar->addWidget(m_scriptCombo);
     connect(m_scriptCombo, &QComboBox::activated, this, &MainWindow::scriptChosen);
     toolBar->addSeparator();
     toolBar->addAction(m_runAction);
     toolBar->addAction(m_stopAction);
+    toolBar->addAction(m_stepModeAction);
     toolBar->addAction(m_answerAction);
     updateRecentMenu();
 }
 
 void MainWindow::createDocks()
 {
+    const auto makeDock = [this](const QString &title, const char *name, QWidget *widget, Qt::DockWidgetArea area) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(QString::fromLatin1(name));
+        dock->setWidget(widget);
+        addDockWidget(area, dock);
+        return dock;
+    };
+
+    m_projectPanel = new ProjectPanel(this);
+    m_projectPanel->setObjectName(QStringLiteral("projectPanel"));
+    m_projectDock = makeDock(tr("Project"), "projectDock", m_projectPanel, Qt::LeftDockWidgetArea);
+    connect(m_projectPanel, &ProjectPanel::toolSelected, this, [this](const QString &tool) {
+        m_toolPanel->setTool(project(), tool);
+    });
+    connect(m_projectPanel, &ProjectPanel::scriptActivated, this, [this](const QString &path) { openFile(path); });
+    connect(m_projectPanel, &ProjectPanel::activeToggled, this, [this](const QString &tool, bool active) {
+        editManifest(active ? tr("Activate %1").arg(tool) : tr("Deactivate %1").arg(tool),
+                     [&](nlohmann::ordered_json &m, QString *error) {
+                         return ProjectWriter::setToolActive(m, tool, active, error);
+                     });
+    });
+    connect(m_projectPanel, &ProjectPanel::newToolRequested, this, &MainWindow::newTool);
+    connect(m_projectPanel, &ProjectPanel::renameToolRequested, this, &MainWindow::renameTool);
+    connect(m_projectPanel, &ProjectPanel::cloneToolRequested, this, &MainWindow::cloneTool);
+    connect(m_projectPanel, &ProjectPanel::deleteToolRequested, this, &MainWindow::deleteTool);
+    m_projectPanel->addActions({m_undoAction, m_redoAction});
+
+    m_toolPanel = new ToolPanel(this);
+    m_toolPanel->setObjectName(QStringLiteral("toolPanel"));
+    m_toolDock = makeDock(tr("Tool"), "toolDock", m_toolPanel, Qt::LeftDockWidgetArea);
+    connect(m_toolPanel, &ToolPanel::callFinished, this, [this] { refreshRuns(); });
+
     m_traceView = new QTreeView(this);
     m_traceView->setObjectName(QStringLiteral("traceView"));
     m_traceView->setModel(m_traceModel);
@@ -209,6 +458,8 @@ void MainWindow::createDocks()
     width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
     width(TraceModel::Duration, {QStringLiteral("10.0 s")}, 16);
     connect(m_traceView, &QTreeView::activated, this, &MainWindow::traceActivated);
+    connect(m_traceView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) { showStep(index.data(TraceModel::CallIdRole).toString()); });
     // Follow new steps while the view is scrolled to the end.
     connect(m_traceModel, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) {
         QScrollBar *bar = m_traceView->verticalScrollBar();
@@ -216,24 +467,63 @@ void MainWindow::createDocks()
             return;
         QTimer::singleShot(0, m_traceView, &QTreeView::scrollToBottom);
     });
+    m_traceDock = makeDock(tr("Trace"), "traceDock", m_traceView, Qt::RightDockWidgetArea);
 
-    m_traceDock = new QDockWidget(tr("Trace"), this);
-    m_traceDock->setObjectName(QStringLiteral("traceDock"));
-    m_traceDock->setWidget(m_traceView);
-    addDockWidget(Qt::RightDockWidgetArea, m_traceDock);
+    m_stepView = new QPlainTextEdit(this);
+    m_stepView->setObjectName(QStringLiteral("stepView"));
+    m_stepView->setReadOnly(true);
+    m_stepView->setTabChangesFocus(true);
+    m_stepView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_stepView->setPlaceholderText(tr("Select a step in the Trace to see its arguments, result and attempts."));
+    m_stepDock = makeDock(tr("Step"), "stepDock", m_stepView, Qt::RightDockWidgetArea);
+
+    auto *pending = new QWidget(this);
+    auto *pendingLayout = new QVBoxLayout(pending);
+    pendingLayout->setContentsMargins(0, 0, 0, 0);
+    m_pendingList = new QListWidget(pending);
+    m_pendingList->setObjectName(QStringLiteral("pendingList"));
+    auto *answerButton = new QPushButton(tr("&Answer…"), pending);
+    answerButton->setToolTip(tr("Answer the selected call (or double-click it)"));
+    pendingLayout->addWidget(m_pendingList, 1);
+    pendingLayout->addWidget(answerButton);
+    const auto answerSelected = [this] {
+        const QString callId = m_pendingList->currentItem() ? m_pendingList->currentItem()->data(Qt::UserRole).toString()
+                                                            : QString();
+        for (const Step &step : std::as_const(m_pendingCalls))
+            if (step.callId == callId)
+                showAnswerDialog(step);
+    };
+    connect(answerButton, &QPushButton::clicked, this, answerSelected);
+    connect(m_pendingList, &QListWidget::itemActivated, this, answerSelected);
+    m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", pending, Qt::RightDockWidgetArea);
 
     m_console = new ConsoleView(this);
     m_console->setObjectName(QStringLiteral("console"));
-    m_consoleDock = new QDockWidget(tr("Console"), this);
-    m_consoleDock->setObjectName(QStringLiteral("consoleDock"));
-    m_consoleDock->setWidget(m_console);
-    addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
+    m_consoleDock = makeDock(tr("Console"), "consoleDock", m_console, Qt::BottomDockWidgetArea);
 
-    resizeDocks({m_traceDock}, {660}, Qt::Horizontal);
-    resizeDocks({m_consoleDock}, {220}, Qt::Vertical);
+    m_runsView = new QTreeWidget(this);
+    m_runsView->setObjectName(QStringLiteral("runsView"));
+    m_runsView->setHeaderLabels({tr("Run"), tr("Script"), tr("Status"), tr("Started"), tr("Duration")});
+    m_runsView->setRootIsDecorated(false);
+    m_runsView->setUniformRowHeights(true);
+    m_runsView->setAllColumnsShowFocus(true);
+    m_runsView->header()->resizeSection(0, 170);
+    connect(m_runsView, &QTreeWidget::itemActivated, this,
+            [this](QTreeWidgetItem *item) { showRun(item->data(0, Qt::UserRole).toString()); });
+    m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsView, Qt::BottomDockWidgetArea);
 
-    m_viewMenu->addAction(m_traceDock->toggleViewAction());
-    m_viewMenu->addAction(m_consoleDock->toggleViewAction());
+    splitDockWidget(m_projectDock, m_toolDock, Qt::Vertical);
+    splitDockWidget(m_traceDock, m_stepDock, Qt::Vertical);
+    tabifyDockWidget(m_stepDock, m_pendingDock);
+    m_stepDock->raise();
+    tabifyDockWidget(m_consoleDock, m_runsDock);
+    m_consoleDock->raise();
+    resizeDocks({m_projectDock, m_traceDock}, {330, 520}, Qt::Horizontal);
+    resizeDocks({m_projectDock, m_toolDock}, {300, 420}, Qt::Vertical);
+    resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
+
+    for (QDockWidget *dock : docks())
+        m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_resetLayoutAction);
 }
@@ -244,9 +534,21 @@ void MainWindow::connectRun()
     connect(m_run, &RunController::statusChanged, this, &MainWindow::onStatusChanged);
     connect(m_run, &RunController::stepAdded, m_traceModel, &TraceModel::addStep);
     connect(m_run, &RunController::stepChanged, m_traceModel, &TraceModel::updateStep);
+    const auto keepStep = [this](const Step &step) {
+        m_steps.insert(step.callId, step);
+        const QModelIndex current = m_traceView->currentIndex();
+        if (current.isValid() && current.data(TraceModel::CallIdRole).toString() == step.callId)
+            showStep(step.callId);
+    };
+    connect(m_run, &RunController::stepAdded, this, keepStep);
+    connect(m_run, &RunController::stepChanged, this, keepStep);
     connect(m_run, &RunController::pendingCallOpened, this, &MainWindow::onPendingCallOpened);
     connect(m_run, &RunController::pendingCallClosed, this, &MainWindow::onPendingCallClosed);
     connect(m_run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
+    connect(m_run, &RunController::outputReceived, this, [this](int stream, const QByteArray &chunk) {
+        if (stream == 2 && m_stderr.size() < 1024 * 1024)
+            m_stderr.append(chunk);
+    });
     connect(m_run, &RunController::finished, this, &MainWindow::onFinished);
 }
 
@@ -262,16 +564,51 @@ bool MainWindow::openProject(const QString &dir)
         reportError(tr("Cannot Open Project"), error.toString());
         return false;
     }
+    // One window per project: the lock lives in the project's .toolstudio/.
+    const QString stateDir = QDir(project->dir).filePath(QStringLiteral(".toolstudio"));
+    auto lock = std::make_unique<QLockFile>(QDir(stateDir).filePath(QStringLiteral("window.lock")));
+    const bool sameProject = m_project && m_project->dir == project->dir;
+    if (!sameProject) {
+        QDir().mkpath(stateDir);
+        lock->setStaleLockTime(0);
+        if (!lock->tryLock(0)) {
+            qint64 pid = 0;
+            QString host;
+            QString app;
+            lock->getLockInfo(&pid, &host, &app);
+            reportError(tr("Project Already Open"),
+                        tr("%1 is already open in another Tool Studio window (process %2). "
+                           "Switch to that window, or close it first.")
+                            .arg(QDir::toNativeSeparators(project->dir))
+                            .arg(pid));
+            return false;
+        }
+    }
     if (!maybeSave())
         return false;
+    if (!sameProject)
+        m_lock = std::move(lock);
 
     m_project = std::move(project);
     m_traceModel->clear();
+    m_steps.clear();
+    m_stepView->clear();
     m_console->clearOutput();
     m_pendingCalls.clear();
     m_dismissedCalls.clear();
+    updatePendingList();
+    m_undoStack->clear();
     if (m_answerDialog)
         m_answerDialog->hide();
+
+    while (m_tabs->count() > 0) {
+        QWidget *w = m_tabs->widget(0);
+        m_tabs->removeTab(0);
+        w->deleteLater();
+    }
+    if (!m_watcher->files().isEmpty())
+        m_watcher->removePaths(m_watcher->files());
+    m_watcher->addPath(m_project->manifestPath());
 
     m_scriptCombo->clear();
     const QString defaultPath = m_project->defaultScriptPath();
@@ -290,13 +627,85 @@ bool MainWindow::openProject(const QString &dir)
     }
 
     addRecentProject(m_project->dir);
-    m_editor->closeFile();
+    m_projectPanel->setProject(&*m_project);
+    m_toolPanel->setTool(&*m_project, QString());
+    if (!m_project->tools.empty())
+        m_projectPanel->selectTool(m_project->tools.front().name);
     if (m_scriptCombo->currentIndex() >= 0)
         loadScript(m_scriptCombo->currentData().toString());
     else
         setStatus(tr("The project has no script."));
-    if (!m_editor->filePath().isEmpty())
+    if (editor())
         setStatus(tr("Ready"));
+    refreshRuns();
+    updateTitle();
+    updateActions();
+    return true;
+}
+
+bool MainWindow::reloadProject()
+{
+    if (!m_project)
+        return false;
+    ProjectError error;
+    std::optional<Project> reloaded = Project::load(m_project->dir, &error);
+    if (!reloaded) {
+        setStatus(tr("toolstudio.json: %1").arg(error.toString()));
+        return false;
+    }
+    m_project = std::move(reloaded);
+    const QString selected = m_projectPanel->currentTool();
+    m_projectPanel->setProject(&*m_project);
+    m_toolPanel->setTool(&*m_project, m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
+    updateCompletions();
+    return true;
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    if (ScriptEditor *existing = editorFor(path)) {
+        m_tabs->setCurrentWidget(existing);
+        return true;
+    }
+    auto *e = new ScriptEditor(m_tabs);
+    e->setObjectName(QStringLiteral("scriptEditor"));
+    QString error;
+    if (!e->loadFile(path, &error)) {
+        delete e;
+        setStatus(error);
+        reportError(tr("Cannot Open Script"), error);
+        return false;
+    }
+    const Settings *settings = Settings::instance();
+    e->setEditorFont(settings->editorFont());
+    e->setTabSize(settings->tabWidth());
+    const int index = m_tabs->addTab(e, QFileInfo(path).fileName());
+    m_tabs->setTabToolTip(index, QDir::toNativeSeparators(e->filePath()));
+    connect(e, &QsciScintilla::modificationChanged, this, [this, e](bool modified) {
+        const int i = m_tabs->indexOf(e);
+        if (i >= 0)
+            m_tabs->setTabText(i, QFileInfo(e->filePath()).fileName() + (modified ? QStringLiteral(" *") : QString()));
+        if (e == editor())
+            setWindowModified(modified);
+    });
+    m_watcher->addPath(e->filePath());
+    m_tabs->setCurrentIndex(index);
+    updateCompletions();
+    updateTitle();
+    updateActions();
+    return true;
+}
+
+bool MainWindow::closeTab(int index)
+{
+    auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(index));
+    if (!e)
+        return false;
+    if (!maybeSave(e))
+        return false;
+    m_watcher->removePath(e->filePath());
+    m_tabs->removeTab(index);
+    e->deleteLater();
     updateTitle();
     updateActions();
     return true;
@@ -304,66 +713,115 @@ bool MainWindow::openProject(const QString &dir)
 
 bool MainWindow::loadScript(const QString &path)
 {
-    QString error;
-    if (!m_editor->loadFile(path, &error)) {
-        m_editor->closeFile();
-        setStatus(error);
-        reportError(tr("Cannot Open Script"), error);
-        return false;
-    }
-    updateTitle();
-    return true;
+    return openFile(path);
 }
 
 void MainWindow::scriptChosen(int index)
 {
-    const QString path = m_scriptCombo->itemData(index).toString();
-    if (path == m_editor->filePath())
-        return;
-    if (!maybeSave()) {
-        m_scriptCombo->setCurrentIndex(m_scriptCombo->findData(m_editor->filePath()));
-        return;
-    }
-    loadScript(path);
+    openFile(m_scriptCombo->itemData(index).toString());
     updateActions();
 }
 
 void MainWindow::chooseProject()
 {
-    QSettings settings;
+    Settings *settings = Settings::instance();
     const QString start = m_project ? QFileInfo(m_project->dir).absolutePath()
-                                     : settings.value(LastDirKey, QDir::homePath()).toString();
+                                    : (settings->lastProjectParent().isEmpty() ? QDir::homePath()
+                                                                               : settings->lastProjectParent());
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Project"), start);
     if (dir.isEmpty())
         return;
-    settings.setValue(LastDirKey, QFileInfo(dir).absolutePath());
+    settings->setLastProjectParent(QFileInfo(dir).absolutePath());
     openProject(dir);
 }
 
 bool MainWindow::save()
 {
-    if (m_editor->filePath().isEmpty())
+    ScriptEditor *e = editor();
+    if (!e)
         return false;
     QString error;
-    if (!m_editor->save(&error)) {
+    if (!e->save(&error)) {
         reportError(tr("Cannot Save Script"), error);
         return false;
     }
-    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_editor->filePath())), 3000);
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(e->filePath())), 3000);
+    if (m_project && e->filePath() == QFileInfo(m_project->manifestPath()).absoluteFilePath())
+        reloadProject();
     return true;
+}
+
+void MainWindow::updateCompletions()
+{
+    QStringList entries;
+    if (m_project) {
+        for (const Tool &tool : m_project->tools) {
+            const QString params = tool.parameterOrder.join(QStringLiteral(", "));
+            entries.append(QStringLiteral("tools.%1(%2)").arg(tool.name, params));
+            entries.append(QStringLiteral("%1(%2)").arg(tool.name, params));
+        }
+    }
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
+            e->setToolCompletions(entries);
+}
+
+void MainWindow::fileChangedOnDisk(const QString &path)
+{
+    // Editors that save atomically replace the file: watch the new one.
+    if (QFileInfo::exists(path) && !m_watcher->files().contains(path))
+        m_watcher->addPath(path);
+    if (m_project && path == m_project->manifestPath()) {
+        if (!m_run->isActive())
+            reloadProject();
+        return;
+    }
+    ScriptEditor *e = editorFor(path);
+    if (!e || !e->changedOnDisk())
+        return;
+    if (!e->isModified()) {
+        int line = 0, index = 0;
+        e->getCursorPosition(&line, &index);
+        QString error;
+        if (e->loadFile(path, &error)) {
+            e->setCursorPosition(line, index);
+            statusBar()->showMessage(tr("%1 changed on disk and was reloaded").arg(QFileInfo(path).fileName()), 5000);
+        }
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("File Changed on Disk"),
+                                tr("%1 was changed outside Tool Studio, and you have unsaved changes. "
+                                   "Reload it and lose your changes?")
+                                    .arg(QFileInfo(path).fileName()),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setDefaultButton(QMessageBox::No);
+    QPointer<ScriptEditor> guard(e);
+    connect(box, &QMessageBox::finished, this, [guard, path](int result) {
+        if (guard && result == QMessageBox::Yes)
+            guard->loadFile(path);
+    });
+    box->open();
 }
 
 bool MainWindow::run()
 {
     if (!m_project || m_run->isActive())
         return false;
-    if (m_editor->filePath().isEmpty()) {
+    const QString script = m_scriptCombo->currentData().toString();
+    if (script.isEmpty()) {
         reportError(tr("Cannot Run"), tr("The project has no script to run."));
         return false;
     }
-    // The run executes the file on disk, so what is shown is what runs.
-    if (m_editor->isModified() && !save())
-        return false;
+    // The run executes the files on disk, so what is shown is what runs.
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i));
+        QString error;
+        if (e && e->isModified() && !e->save(&error)) {
+            reportError(tr("Cannot Save Script"), error);
+            return false;
+        }
+    }
 
     // Pick up edits to toolstudio.json made since the project was opened.
     ProjectError loadError;
@@ -374,15 +832,22 @@ bool MainWindow::run()
         return false;
     }
     m_project = std::move(reloaded);
+    m_projectPanel->setProject(&*m_project);
 
     m_traceModel->clear();
+    m_steps.clear();
+    m_stepView->clear();
+    m_stderr.clear();
     m_console->clearOutput();
     m_pendingCalls.clear();
     m_dismissedCalls.clear();
+    updatePendingList();
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
+            e->clearTraceback();
     if (m_answerDialog)
         m_answerDialog->hide();
 
-    const QString script = m_editor->filePath();
     QString error;
     if (!m_run->start(*m_project, script, &error)) {
         setStatus(tr("Failed: %1").arg(error));
@@ -448,6 +913,7 @@ void MainWindow::onPendingCallOpened(const Step &step)
     else
         m_pendingCalls.append(step);
     m_dismissedCalls.remove(step.callId);
+    updatePendingList();
     setStatus(waitingText());
     updateActions();
     if (!m_answerDialog || !m_answerDialog->isVisible())
@@ -460,6 +926,7 @@ void MainWindow::onPendingCallClosed(const QString &callId)
 {
     m_pendingCalls.removeIf([&](const Step &s) { return s.callId == callId; });
     m_dismissedCalls.remove(callId);
+    updatePendingList();
     const bool wasShowing = m_answerDialog && m_answerDialog->isVisible() && m_answerDialog->callId() == callId;
     if (wasShowing)
         m_answerDialog->hide();
@@ -524,8 +991,18 @@ void MainWindow::onFinished(const RunRecord &run)
     m_traceModel->flush();
     m_pendingCalls.clear();
     m_dismissedCalls.clear();
+    updatePendingList();
     if (m_answerDialog)
         m_answerDialog->hide();
+    if (run.status == RunStatus::Failed) {
+        // The run executed a copy of the script under the same name: match by basename.
+        if (ScriptEditor *e = editorFor(run.scriptPath)) {
+            const QList<int> lines = e->markTraceback(QString::fromUtf8(m_stderr));
+            if (!lines.isEmpty())
+                e->ensureLineVisible(lines.last() - 1);
+        }
+    }
+    refreshRuns();
 
     const QString elapsed = seconds(run.endedAt - run.startedAt);
     QString text;
@@ -582,26 +1059,53 @@ void MainWindow::reportError(const QString &title, const QString &message)
 
 bool MainWindow::maybeSave()
 {
-    if (!m_editor->isModified())
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i));
+        if (e && !maybeSave(e))
+            return false;
+    }
+    return true;
+}
+
+bool MainWindow::maybeSave(ScriptEditor *e)
+{
+    if (!e->isModified())
         return true;
+    m_tabs->setCurrentWidget(e);
     const auto choice = QMessageBox::warning(
-        this, tr("Unsaved Script"),
-        tr("%1 has unsaved changes. Save them?").arg(QFileInfo(m_editor->filePath()).fileName()),
+        this, tr("Unsaved Changes"),
+        tr("%1 has unsaved changes. Save them?").arg(QFileInfo(e->filePath()).fileName()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (choice == QMessageBox::Save)
-        return save();
-    return choice == QMessageBox::Discard;
+    if (choice == QMessageBox::Save) {
+        QString error;
+        if (!e->save(&error)) {
+            reportError(tr("Cannot Save Script"), error);
+            return false;
+        }
+        return true;
+    }
+    if (choice == QMessageBox::Discard) {
+        e->setModified(false);
+        return true;
+    }
+    return false;
 }
 
 void MainWindow::updateActions()
 {
     const bool active = m_run->isActive();
-    m_runAction->setEnabled(m_project && !active && !m_editor->filePath().isEmpty());
+    ScriptEditor *e = editor();
+    m_runAction->setEnabled(m_project && !active && !m_scriptCombo->currentData().toString().isEmpty());
     m_stopAction->setEnabled(active);
     m_openAction->setEnabled(!active);
     m_recentMenu->setEnabled(!active && !m_recentMenu->isEmpty());
     m_scriptCombo->setEnabled(!active && m_scriptCombo->count() > 0);
-    m_saveAction->setEnabled(!m_editor->filePath().isEmpty());
+    m_saveAction->setEnabled(e);
+    m_closeTabAction->setEnabled(e);
+    m_findAction->setEnabled(e);
+    m_replaceAction->setEnabled(e);
+    m_goToLineAction->setEnabled(e);
+    m_newToolAction->setEnabled(m_project.has_value());
     m_answerAction->setEnabled(active && !m_pendingCalls.isEmpty());
 }
 
@@ -609,53 +1113,322 @@ void MainWindow::updateTitle()
 {
     // Every title carries the [*] placeholder, so setWindowModified always has a place.
     QString title = QApplication::applicationName() + QStringLiteral("[*]");
+    ScriptEditor *e = editor();
     if (m_project) {
-        const QString script = m_editor->filePath().isEmpty()
-            ? QString()
-            : QDir(m_project->dir).relativeFilePath(m_editor->filePath());
+        const QString script = e ? QDir(m_project->dir).relativeFilePath(e->filePath()) : QString();
         const QString name = m_project->name.isEmpty() ? QFileInfo(m_project->dir).fileName() : m_project->name;
         title = script.isEmpty() ? QStringLiteral("%1[*] — %2").arg(name, QApplication::applicationName())
                                  : QStringLiteral("%1[*] — %2 — %3").arg(script, name, QApplication::applicationName());
     }
     setWindowTitle(title);
-    setWindowModified(m_editor->isModified());
+    setWindowModified(e && e->isModified());
 }
 
 void MainWindow::readSettings()
 {
-    QSettings settings;
-    restoreGeometry(settings.value(GeometryKey).toByteArray());
-    restoreState(settings.value(StateKey).toByteArray());
+    const Settings *settings = Settings::instance();
+    restoreGeometry(settings->geometry());
+    restoreState(settings->windowState());
 }
 
 void MainWindow::writeSettings() const
 {
-    QSettings settings;
-    settings.setValue(GeometryKey, saveGeometry());
-    settings.setValue(StateKey, saveState());
+    Settings *settings = Settings::instance();
+    settings->setGeometry(saveGeometry());
+    settings->setWindowState(saveState());
+    settings->save();
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState);
+    for (QDockWidget *dock : docks()) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    m_stepDock->raise();
+    m_consoleDock->raise();
 }
 
 void MainWindow::addRecentProject(const QString &dir)
 {
-    QSettings settings;
-    QStringList recent = settings.value(RecentKey).toStringList();
-    recent.removeAll(dir);
-    recent.prepend(dir);
-    while (recent.size() > MaxRecentProjects)
-        recent.removeLast();
-    settings.setValue(RecentKey, recent);
+    Settings *settings = Settings::instance();
+    settings->addRecentProject(dir);
+    settings->save();
     updateRecentMenu();
 }
 
 void MainWindow::updateRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(RecentKey).toStringList();
+    const QStringList recent = Settings::instance()->recentProjects();
     for (const QString &dir : recent) {
         QAction *action = m_recentMenu->addAction(QDir::toNativeSeparators(dir));
         connect(action, &QAction::triggered, this, [this, dir] { openProject(dir); });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::applySettings(const QString &key)
+{
+    const Settings *settings = Settings::instance();
+    if (key == QLatin1String("editorFont") || key == QLatin1String("tabWidth")) {
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i))) {
+                e->setEditorFont(settings->editorFont());
+                e->setTabSize(settings->tabWidth());
+            }
+        }
+    } else if (key == QLatin1String("theme")) {
+        applyTheme(settings->theme());
+    } else if (key == QLatin1String("language")) {
+        statusBar()->showMessage(tr("The language changes the next time Tool Studio starts."), 5000);
+    }
+}
+
+void MainWindow::showSettings()
+{
+    auto *dialog = new SettingsDialog(Settings::instance(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::goToLine()
+{
+    ScriptEditor *e = editor();
+    if (!e)
+        return;
+    int line = 0, index = 0;
+    e->getCursorPosition(&line, &index);
+    bool ok = false;
+    const int target = QInputDialog::getInt(this, tr("Go to Line"), tr("Line (1–%1):").arg(e->lines()), line + 1, 1,
+                                            qMax(1, e->lines()), 1, &ok);
+    if (!ok)
+        return;
+    e->setCursorPosition(target - 1, 0);
+    e->ensureLineVisible(target - 1);
+    e->setFocus();
+}
+
+void MainWindow::showStep(const QString &callId)
+{
+    const auto it = m_steps.constFind(callId);
+    if (it == m_steps.constEnd()) {
+        m_stepView->clear();
+        return;
+    }
+    const Step &step = *it;
+    nlohmann::json shown = nlohmann::json::object();
+    shown["tool"] = step.tool.toStdString();
+    shown["call_id"] = step.callId.toStdString();
+    shown["sequence"] = step.sequence;
+    shown["status"] = stepStatusName(step.status).toStdString();
+    shown["args"] = step.args;
+    if (step.result)
+        shown["result"] = *step.result;
+    if (step.error)
+        shown["error"] = step.error->toJson();
+    nlohmann::json attempts = nlohmann::json::array();
+    for (const Attempt &attempt : step.attempts) {
+        nlohmann::json a = {{"number", attempt.number},
+                            {"succeeded", attempt.succeeded},
+                            {"duration_ms", attempt.endedAt > 0 ? attempt.endedAt - attempt.startedAt : 0}};
+        if (attempt.error)
+            a["error"] = attempt.error->toJson();
+        if (!attempt.output.isEmpty())
+            a["output"] = attempt.output.toStdString();
+        attempts.push_back(a);
+    }
+    shown["attempts"] = attempts;
+    m_stepView->setPlainText(prettyJson(shown));
+}
+
+void MainWindow::updatePendingList()
+{
+    m_pendingList->clear();
+    for (const Step &step : std::as_const(m_pendingCalls)) {
+        const int attempt = step.currentAttempt() ? step.currentAttempt()->number : 1;
+        auto *item = new QListWidgetItem(tr("#%1 %2 (attempt %3) %4")
+                                             .arg(step.sequence)
+                                             .arg(step.tool)
+                                             .arg(attempt)
+                                             .arg(QString::fromStdString(step.args.dump())),
+                                         m_pendingList);
+        item->setData(Qt::UserRole, step.callId);
+    }
+    m_pendingDock->setWindowTitle(m_pendingCalls.isEmpty() ? tr("Pending Calls")
+                                                           : tr("Pending Calls (%1)").arg(m_pendingCalls.size()));
+}
+
+void MainWindow::refreshRuns()
+{
+    m_runsView->clear();
+    if (!m_project || !QFileInfo::exists(m_project->journalPath()))
+        return;
+    Journal journal;
+    if (!journal.open(m_project->journalPath()))
+        return;
+    std::vector<RunRecord> runs = journal.runs();
+    std::sort(runs.begin(), runs.end(), [](const RunRecord &a, const RunRecord &b) { return a.startedAt > b.startedAt; });
+    for (const RunRecord &run : runs) {
+        auto *item = new QTreeWidgetItem(m_runsView);
+        item->setText(0, run.id);
+        item->setData(0, Qt::UserRole, run.id);
+        item->setText(1, run.scriptPath.startsWith(QLatin1Char('(')) ? run.scriptPath
+                                                                      : QDir(m_project->dir).relativeFilePath(run.scriptPath));
+        item->setText(2, runStatusName(run.status));
+        item->setText(3, QDateTime::fromMSecsSinceEpoch(run.startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+        item->setText(4, run.endedAt > 0 ? tr("%1 s").arg(seconds(run.endedAt - run.startedAt)) : QString());
+        item->setToolTip(2, run.error);
+    }
+}
+
+void MainWindow::showRun(const QString &runId)
+{
+    if (!m_project || m_run->isActive())
+        return;
+    Journal journal;
+    if (!journal.open(m_project->journalPath()))
+        return;
+    m_traceModel->clear();
+    m_steps.clear();
+    for (const Step &step : journal.steps(runId)) {
+        m_traceModel->addStep(step);
+        m_steps.insert(step.callId, step);
+    }
+    m_traceModel->flush();
+    m_console->clearOutput();
+    m_console->appendNotice(tr("Run %1 from the journal").arg(runId));
+    m_console->appendOutput(1, journal.output(runId, 1));
+    m_console->appendOutput(2, journal.output(runId, 2));
+}
+
+bool MainWindow::editManifest(const QString &text, const std::function<bool(nlohmann::ordered_json &, QString *)> &edit)
+{
+    if (!m_project)
+        return false;
+    QString error;
+    std::optional<nlohmann::ordered_json> before = ProjectWriter::readManifest(m_project->dir, &error);
+    if (!before) {
+        reportError(text, error);
+        return false;
+    }
+    nlohmann::ordered_json after = *before;
+    if (!edit(after, &error)) {
+        reportError(text, error);
+        reloadProject(); // e.g. undo a checkbox the model already toggled
+        return false;
+    }
+    m_undoStack->push(new ManifestCommand(this, m_project->dir, std::move(*before), std::move(after), text));
+    return true;
+}
+
+void MainWindow::newTool()
+{
+    if (!m_project)
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("New Tool"), tr("Name of the new mock tool:"), QLineEdit::Normal,
+                                               QStringLiteral("new_tool"), &ok)
+                             .trimmed();
+    if (!ok || name.isEmpty())
+        return;
+    const Settings *settings = Settings::instance();
+    if (editManifest(tr("New tool %1").arg(name), [&](nlohmann::ordered_json &m, QString *error) {
+            nlohmann::ordered_json tool = ProjectWriter::newMockTool(name);
+            tool["retry"] = {{"max_attempts", settings->maxAttempts()},
+                             {"initial_backoff_ms", settings->initialBackoffMs()},
+                             {"attempt_timeout_ms", settings->attemptTimeoutMs()}};
+            return ProjectWriter::addTool(m, tool, error);
+        }))
+        m_projectPanel->selectTool(name);
+}
+
+void MainWindow::renameTool(const QString &tool)
+{
+    bool ok = false;
+    const QString name =
+        QInputDialog::getText(this, tr("Rename Tool"), tr("New name for %1:").arg(tool), QLineEdit::Normal, tool, &ok)
+            .trimmed();
+    if (!ok || name.isEmpty() || name == tool)
+        return;
+    if (editManifest(tr("Rename %1 to %2").arg(tool, name), [&](nlohmann::ordered_json &m, QString *error) {
+            return ProjectWriter::renameTool(m, tool, name, error);
+        }))
+        m_projectPanel->selectTool(name);
+}
+
+void MainWindow::cloneTool(const QString &tool)
+{
+    QString name;
+    if (editManifest(tr("Clone %1").arg(tool), [&](nlohmann::ordered_json &m, QString *error) {
+            name = ProjectWriter::uniqueToolName(m, tool);
+            return ProjectWriter::cloneTool(m, tool, name, error);
+        }))
+        m_projectPanel->selectTool(name);
+}
+
+void MainWindow::deleteTool(const QString &tool)
+{
+    // Undo brings it back, so no confirmation is needed.
+    if (editManifest(tr("Delete %1").arg(tool), [&](nlohmann::ordered_json &m, QString *error) {
+            return ProjectWriter::removeTool(m, tool, error);
+        }))
+        statusBar()->showMessage(tr("Deleted %1 (Edit ▸ Undo brings it back)").arg(tool), 5000);
+}
+
+bool MainWindow::importToolFile(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("py")) {
+        reportError(tr("Import Tool"),
+                    tr("Importing Python tool files (%1) is not supported yet: it needs the Python tool worker, "
+                       "which comes in a later version. JSON tool definitions can be imported now.")
+                        .arg(QFileInfo(path).fileName()));
+        return false;
+    }
+    if (!m_project) {
+        reportError(tr("Import Tool"), tr("Open a project before importing tools."));
+        return false;
+    }
+    QString error;
+    std::optional<std::vector<nlohmann::ordered_json>> tools = ProjectWriter::readToolFile(path, &error);
+    if (!tools) {
+        reportError(tr("Import Tool"), error);
+        return false;
+    }
+    QStringList names;
+    const bool ok = editManifest(tr("Import %1").arg(QFileInfo(path).fileName()),
+                                 [&](nlohmann::ordered_json &m, QString *reason) {
+                                     for (const nlohmann::ordered_json &tool : *tools) {
+                                         if (!ProjectWriter::addTool(m, tool, reason))
+                                             return false;
+                                         names.append(QString::fromStdString(tool["name"].get<std::string>()));
+                                     }
+                                     return true;
+                                 });
+    if (ok)
+        statusBar()->showMessage(tr("Imported %1").arg(names.join(QStringLiteral(", "))), 5000);
+    return ok;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    const bool any = std::any_of(urls.begin(), urls.end(), [](const QUrl &url) {
+        const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
+        return url.isLocalFile() && (suffix == QLatin1String("json") || suffix == QLatin1String("py"));
+    });
+    if (any)
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            importToolFile(url.toLocalFile());
+    event->acceptProposedAction();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -5,29 +5,45 @@
 #include "project.h"
 #include "step.h"
 
+#include <nlohmann/json.hpp>
+
+#include <functional>
+
+#include <QHash>
 #include <QList>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSet>
 
+#include <memory>
 #include <optional>
 
 class AnswerDialog;
 class ConsoleView;
+class FindBar;
+class ProjectPanel;
 class QAction;
 class QComboBox;
 class QDockWidget;
+class QFileSystemWatcher;
 class QLabel;
+class QListWidget;
+class QLockFile;
 class QMenu;
+class QPlainTextEdit;
+class QTabWidget;
 class QTreeView;
+class QTreeWidget;
+class QUndoStack;
 class RunController;
 class ScriptEditor;
+class ToolPanel;
 class TraceModel;
 
-/// The studio's main window, first version (issue 2): a project's script in the
-/// editor, Run/Stop, the trace of steps filling live, the script's output, and a
-/// dialog for pending calls. It only observes RunController's signals and sends it
-/// commands (start, stop, answer).
+/// The studio's main window (DESIGN.md "The window"): docks — Project, Tool, Trace,
+/// Step, Pending calls, Console, Runs — around a tabbed editor; Run/Stop; structured
+/// edits of toolstudio.json with undo; settings through Settings. It only observes
+/// RunController's signals and sends it commands (start, stop, answer).
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -45,7 +61,36 @@ public:
     QTreeView *traceView() const { return m_traceView; }
     RunController *runController() const { return m_run; }
     ConsoleView *console() const { return m_console; }
-    ScriptEditor *editor() const { return m_editor; }
+    /// The editor of the current tab; nullptr when no file is open.
+    ScriptEditor *editor() const;
+    /// The editor showing `path` (absolute), or nullptr.
+    ScriptEditor *editorFor(const QString &path) const;
+    QTabWidget *editorTabs() const { return m_tabs; }
+    FindBar *findBar() const { return m_findBar; }
+    ProjectPanel *projectPanel() const { return m_projectPanel; }
+    ToolPanel *toolPanel() const { return m_toolPanel; }
+    QPlainTextEdit *stepView() const { return m_stepView; }
+    QListWidget *pendingList() const { return m_pendingList; }
+    QTreeWidget *runsView() const { return m_runsView; }
+    QUndoStack *undoStack() const { return m_undoStack; }
+    /// The docks by object name: projectDock, toolDock, traceDock, stepDock,
+    /// pendingDock, consoleDock, runsDock.
+    QList<QDockWidget *> docks() const;
+
+    /// Opens `path` in a tab (or shows its tab). False with the error reported on failure.
+    bool openFile(const QString &path);
+    /// Structured edit of toolstudio.json as one undoable command: `edit` changes the
+    /// manifest (returns false with a reason to refuse). The project reloads after it.
+    bool editManifest(const QString &text, const std::function<bool(nlohmann::ordered_json &, QString *)> &edit);
+    /// Imports tool definitions from a JSON file (or refuses a .py for now), as one
+    /// undoable command. Returns false with the error reported.
+    bool importToolFile(const QString &path);
+    /// Reloads toolstudio.json into the panels (after an edit or an outside change).
+    bool reloadProject();
+    /// Re-reads the journal's runs into the Runs dock.
+    void refreshRuns();
+    /// Restores the layout the window was built with.
+    void resetLayout();
     /// The dialog for pending calls; nullptr until the first call waits.
     AnswerDialog *answerDialog() const;
     /// Calls waiting for a person, oldest first.
@@ -56,6 +101,14 @@ public:
     QAction *runAction() const { return m_runAction; }
     QAction *stopAction() const { return m_stopAction; }
     QAction *answerAction() const { return m_answerAction; }
+    QAction *resetLayoutAction() const { return m_resetLayoutAction; }
+    QAction *findAction() const { return m_findAction; }
+    QAction *replaceAction() const { return m_replaceAction; }
+    QAction *goToLineAction() const { return m_goToLineAction; }
+    QAction *stepModeAction() const { return m_stepModeAction; }
+    QAction *settingsAction() const { return m_settingsAction; }
+    QAction *undoAction() const { return m_undoAction; }
+    QAction *redoAction() const { return m_redoAction; }
 
     /// The run status shown in the status bar ("Running…", "Completed in 0.4 s", …).
     QString statusText() const;
@@ -81,6 +134,8 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createActions();
@@ -96,7 +151,21 @@ private:
     void setStatus(const QString &text);
     void reportError(const QString &title, const QString &message);
     bool maybeSave();
+    bool maybeSave(ScriptEditor *editor);
+    bool closeTab(int index);
     bool loadScript(const QString &path);
+    void applySettings(const QString &key);
+    void updateCompletions();
+    void fileChangedOnDisk(const QString &path);
+    void showStep(const QString &callId);
+    void updatePendingList();
+    void showRun(const QString &runId);
+    void goToLine();
+    void newTool();
+    void renameTool(const QString &tool);
+    void cloneTool(const QString &tool);
+    void deleteTool(const QString &tool);
+    void showSettings();
     void chooseProject();
     void scriptChosen(int index);
 
@@ -115,13 +184,29 @@ private:
     TraceModel *m_traceModel = nullptr;
     QTreeView *m_traceView = nullptr;
     ConsoleView *m_console = nullptr;
-    ScriptEditor *m_editor = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    FindBar *m_findBar = nullptr;
+    ProjectPanel *m_projectPanel = nullptr;
+    ToolPanel *m_toolPanel = nullptr;
+    QPlainTextEdit *m_stepView = nullptr;
+    QListWidget *m_pendingList = nullptr;
+    QTreeWidget *m_runsView = nullptr;
+    QUndoStack *m_undoStack = nullptr;
+    QFileSystemWatcher *m_watcher = nullptr;
+    std::unique_ptr<QLockFile> m_lock;
+    QHash<QString, Step> m_steps;   ///< steps of the run shown in the trace, by call id
+    QByteArray m_stderr;            ///< the run's stderr, for traceback markers
     QPointer<AnswerDialog> m_answerDialog;
     QList<Step> m_pendingCalls;
     QSet<QString> m_dismissedCalls; ///< pending calls the person put off ("Later")
 
+    QDockWidget *m_projectDock = nullptr;
+    QDockWidget *m_toolDock = nullptr;
     QDockWidget *m_traceDock = nullptr;
+    QDockWidget *m_stepDock = nullptr;
+    QDockWidget *m_pendingDock = nullptr;
     QDockWidget *m_consoleDock = nullptr;
+    QDockWidget *m_runsDock = nullptr;
     QComboBox *m_scriptCombo = nullptr;
     QLabel *m_statusLabel = nullptr;
     QMenu *m_recentMenu = nullptr;
@@ -134,6 +219,15 @@ private:
     QAction *m_stopAction = nullptr;
     QAction *m_answerAction = nullptr;
     QAction *m_resetLayoutAction = nullptr;
+    QAction *m_findAction = nullptr;
+    QAction *m_replaceAction = nullptr;
+    QAction *m_goToLineAction = nullptr;
+    QAction *m_stepModeAction = nullptr;
+    QAction *m_settingsAction = nullptr;
+    QAction *m_undoAction = nullptr;
+    QAction *m_redoAction = nullptr;
+    QAction *m_newToolAction = nullptr;
+    QAction *m_closeTabAction = nullptr;
     QAction *m_aboutAction = nullptr;
 
     QByteArray m_defaultState;

@@ -1,0 +1,303 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "projectwriter.h"
+
+#include "tool.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace ProjectWriter {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ProjectWriter", text);
+}
+
+void fail(QString *error, const QString &message)
+{
+    if (error)
+        *error = message;
+}
+
+std::string utf8(const QString &text)
+{
+    return text.toStdString();
+}
+
+// Line and column (1-based) of a byte offset, for parse errors.
+QString position(const QByteArray &data, std::size_t offset)
+{
+    int line = 1;
+    int column = 1;
+    for (std::size_t i = 0; i < offset && i < std::size_t(data.size()); ++i) {
+        if (data[qsizetype(i)] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return QStringLiteral("%1:%2").arg(line).arg(column);
+}
+
+std::optional<Manifest> parseFile(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        fail(error, tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        return std::nullopt;
+    }
+    const QByteArray data = file.readAll();
+    try {
+        return Manifest::parse(data.constBegin(), data.constEnd());
+    } catch (const nlohmann::json::parse_error &e) {
+        fail(error, QStringLiteral("%1:%2: %3")
+                        .arg(QFileInfo(path).fileName(), position(data, e.byte > 0 ? e.byte - 1 : 0),
+                             tr("malformed JSON")));
+        return std::nullopt;
+    }
+}
+
+// One tool definition in any of the supported shapes, as a studio tool object.
+std::optional<Manifest> normaliseTool(const Manifest &in, QString *error)
+{
+    if (!in.is_object()) {
+        fail(error, tr("a tool definition must be a JSON object"));
+        return std::nullopt;
+    }
+    Manifest source = in;
+    if (in.contains("function") && in["function"].is_object())
+        source = in["function"]; // OpenAI chat-completions shape
+    if (!source.contains("name") || !source["name"].is_string()) {
+        fail(error, tr("the tool definition has no \"name\""));
+        return std::nullopt;
+    }
+    const QString name = QString::fromStdString(source["name"].get<std::string>());
+    if (!Tool::isValidName(name)) {
+        fail(error, tr("\"%1\" is not a valid tool name (letters, digits and _, starting with a letter)").arg(name));
+        return std::nullopt;
+    }
+    Manifest tool = Manifest::object();
+    tool["name"] = source["name"];
+    if (source.contains("description"))
+        tool["description"] = source["description"];
+    if (source.contains("input_schema"))
+        tool["input_schema"] = source["input_schema"];
+    else if (source.contains("parameters"))
+        tool["input_schema"] = source["parameters"];
+    else if (source.contains("inputSchema")) // MCP tools/list
+        tool["input_schema"] = source["inputSchema"];
+    else
+        tool["input_schema"] = Manifest{{"type", "object"}, {"properties", Manifest::object()}};
+    // Everything else of the studio's own shape (handler, tags, output_schema, …) is kept.
+    for (auto it = source.begin(); it != source.end(); ++it) {
+        if (it.key() == "type" || it.key() == "parameters" || it.key() == "inputSchema" || it.key() == "strict")
+            continue;
+        if (!tool.contains(it.key()))
+            tool[it.key()] = it.value();
+    }
+    if (!tool.contains("handler"))
+        tool["handler"] = Manifest{{"kind", "manual"}};
+    return tool;
+}
+
+} // namespace
+
+std::optional<Manifest> readManifest(const QString &dir, QString *error)
+{
+    std::optional<Manifest> manifest = parseFile(QDir(dir).filePath(QStringLiteral("toolstudio.json")), error);
+    if (manifest && !manifest->is_object()) {
+        fail(error, tr("toolstudio.json: the manifest must be a JSON object"));
+        return std::nullopt;
+    }
+    return manifest;
+}
+
+bool writeManifest(const QString &dir, const Manifest &manifest, QString *error)
+{
+    const QString path = QDir(dir).filePath(QStringLiteral("toolstudio.json"));
+    QSaveFile file(path);
+    const std::string text = manifest.dump(2) + '\n';
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) < 0 || !file.commit()) {
+        fail(error, tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        return false;
+    }
+    return true;
+}
+
+int toolIndex(const Manifest &manifest, const QString &name)
+{
+    if (!manifest.contains("tools") || !manifest["tools"].is_array())
+        return -1;
+    const auto &tools = manifest["tools"];
+    const std::string wanted = utf8(name);
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+        if (tools[i].is_object() && tools[i].contains("name") && tools[i]["name"] == wanted)
+            return int(i);
+    }
+    return -1;
+}
+
+QStringList toolNames(const Manifest &manifest)
+{
+    QStringList names;
+    if (!manifest.contains("tools") || !manifest["tools"].is_array())
+        return names;
+    for (const auto &tool : manifest["tools"]) {
+        if (tool.is_object() && tool.contains("name") && tool["name"].is_string())
+            names.append(QString::fromStdString(tool["name"].get<std::string>()));
+    }
+    return names;
+}
+
+QString uniqueToolName(const Manifest &manifest, const QString &base)
+{
+    const QStringList taken = toolNames(manifest);
+    if (!taken.contains(base))
+        return base;
+    QString candidate = base + QStringLiteral("_copy");
+    for (int n = 2; taken.contains(candidate); ++n)
+        candidate = base + QStringLiteral("_copy") + QString::number(n);
+    return candidate;
+}
+
+bool addTool(Manifest &manifest, const Manifest &tool, QString *error)
+{
+    if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) {
+        fail(error, tr("the tool has no name"));
+        return false;
+    }
+    const QString name = QString::fromStdString(tool["name"].get<std::string>());
+    if (!Tool::isValidName(name)) {
+        fail(error, tr("\"%1\" is not a valid tool name (letters, digits and _, starting with a letter)").arg(name));
+        return false;
+    }
+    if (toolIndex(manifest, name) >= 0) {
+        fail(error, tr("the project already has a tool called %1").arg(name));
+        return false;
+    }
+    if (!manifest.contains("tools") || !manifest["tools"].is_array())
+        manifest["tools"] = Manifest::array();
+    manifest["tools"].push_back(tool);
+    return true;
+}
+
+Manifest newMockTool(const QString &name)
+{
+    Manifest tool = Manifest::object();
+    tool["name"] = utf8(name);
+    tool["description"] = "";
+    tool["input_schema"] = Manifest{{"type", "object"}, {"properties", Manifest::object()}};
+    tool["handler"] = Manifest{{"kind", "mock"}, {"sequence", Manifest::array({Manifest{{"result", nullptr}}})}};
+    return tool;
+}
+
+bool removeTool(Manifest &manifest, const QString &name, QString *error)
+{
+    const int index = toolIndex(manifest, name);
+    if (index < 0) {
+        fail(error, tr("there is no tool called %1").arg(name));
+        return false;
+    }
+    manifest["tools"].erase(std::size_t(index));
+    return true;
+}
+
+bool renameTool(Manifest &manifest, const QString &from, const QString &to, QString *error)
+{
+    const int index = toolIndex(manifest, from);
+    if (index < 0) {
+        fail(error, tr("there is no tool called %1").arg(from));
+        return false;
+    }
+    if (from == to)
+        return true;
+    if (!Tool::isValidName(to)) {
+        fail(error, tr("\"%1\" is not a valid tool name (letters, digits and _, starting with a letter)").arg(to));
+        return false;
+    }
+    if (toolIndex(manifest, to) >= 0) {
+        fail(error, tr("the project already has a tool called %1").arg(to));
+        return false;
+    }
+    manifest["tools"][std::size_t(index)]["name"] = utf8(to);
+    if (manifest.contains("scripts") && manifest["scripts"].is_array()) {
+        for (auto &script : manifest["scripts"]) {
+            if (!script.is_object() || !script.contains("tools") || !script["tools"].is_array())
+                continue;
+            for (auto &bound : script["tools"]) {
+                if (bound == utf8(from))
+                    bound = utf8(to);
+            }
+        }
+    }
+    return true;
+}
+
+bool cloneTool(Manifest &manifest, const QString &name, const QString &newName, QString *error)
+{
+    const int index = toolIndex(manifest, name);
+    if (index < 0) {
+        fail(error, tr("there is no tool called %1").arg(name));
+        return false;
+    }
+    if (!Tool::isValidName(newName) || toolIndex(manifest, newName) >= 0) {
+        fail(error, tr("\"%1\" is not a free, valid tool name").arg(newName));
+        return false;
+    }
+    Manifest copy = manifest["tools"][std::size_t(index)];
+    copy["name"] = utf8(newName);
+    auto &tools = manifest["tools"];
+    tools.insert(tools.begin() + index + 1, copy);
+    return true;
+}
+
+bool setToolActive(Manifest &manifest, const QString &name, bool active, QString *error)
+{
+    const int index = toolIndex(manifest, name);
+    if (index < 0) {
+        fail(error, tr("there is no tool called %1").arg(name));
+        return false;
+    }
+    auto &tool = manifest["tools"][std::size_t(index)];
+    if (active)
+        tool.erase("active");
+    else
+        tool["active"] = false;
+    return true;
+}
+
+std::optional<std::vector<Manifest>> readToolFile(const QString &path, QString *error)
+{
+    std::optional<Manifest> parsed = parseFile(path, error);
+    if (!parsed)
+        return std::nullopt;
+    std::vector<Manifest> tools;
+    Manifest items = *parsed;
+    if (items.is_object() && items.contains("tools") && items["tools"].is_array())
+        items = items["tools"]; // an MCP tools/list result or a manifest
+    if (!items.is_array())
+        items = Manifest::array({items});
+    for (const auto &item : items) {
+        QString reason;
+        std::optional<Manifest> tool = normaliseTool(item, &reason);
+        if (!tool) {
+            fail(error, QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), reason));
+            return std::nullopt;
+        }
+        tools.push_back(std::move(*tool));
+    }
+    if (tools.empty()) {
+        fail(error, tr("%1 holds no tool definition").arg(QFileInfo(path).fileName()));
+        return std::nullopt;
+    }
+    return tools;
+}
+
+} // namespace ProjectWriter

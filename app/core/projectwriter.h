@@ -1,0 +1,51 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+/// Structured edits of a project's `toolstudio.json` (DESIGN.md "Tools and the
+/// project"). The manifest is handled as ordered JSON, so key order and every key the
+/// studio does not know survive an edit. Each edit returns false with `error` set (and
+/// leaves the manifest as it was) when it cannot apply.
+namespace ProjectWriter {
+
+using Manifest = nlohmann::ordered_json;
+
+/// Reads `dir/toolstudio.json`. nullopt with `error` ("toolstudio.json:LINE:COL: …" or
+/// the I/O reason) when missing or malformed.
+std::optional<Manifest> readManifest(const QString &dir, QString *error = nullptr);
+/// Writes `manifest` to `dir/toolstudio.json` atomically (QSaveFile), indented by two
+/// spaces with a final newline.
+bool writeManifest(const QString &dir, const Manifest &manifest, QString *error = nullptr);
+
+/// Index of the tool called `name` in `manifest["tools"]`, or -1.
+int toolIndex(const Manifest &manifest, const QString &name);
+QStringList toolNames(const Manifest &manifest);
+/// `base` when free, else `base_copy`, `base_copy2`, … (always a valid tool name).
+QString uniqueToolName(const Manifest &manifest, const QString &base);
+
+/// Appends `tool` (an object with a valid, unused "name").
+bool addTool(Manifest &manifest, const Manifest &tool, QString *error = nullptr);
+/// A new mock tool with an empty object input_schema and a `null` result.
+Manifest newMockTool(const QString &name);
+bool removeTool(Manifest &manifest, const QString &name, QString *error = nullptr);
+/// Renames the tool and every mention of it in `scripts[].tools`.
+bool renameTool(Manifest &manifest, const QString &from, const QString &to, QString *error = nullptr);
+/// Appends a copy of `name` called `newName` (right after the original).
+bool cloneTool(Manifest &manifest, const QString &name, const QString &newName, QString *error = nullptr);
+/// Sets "active"; the key is removed when it becomes true (the default).
+bool setToolActive(Manifest &manifest, const QString &name, bool active, QString *error = nullptr);
+
+/// Reads a tool definition file for import: the studio's own tool object, an Anthropic
+/// definition (`name`, `description`, `input_schema`) or an OpenAI one (`type:
+/// function`, `name`/`parameters`, or nested under `function`). A definition without a
+/// handler becomes a manual tool. A file holding an array imports each element.
+std::optional<std::vector<Manifest>> readToolFile(const QString &path, QString *error = nullptr);
+
+} // namespace ProjectWriter

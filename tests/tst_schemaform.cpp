@@ -1,0 +1,204 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "schemaform.h"
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+using json = nlohmann::json;
+
+namespace {
+
+// Simulated input, one action per line: "type POINTER TEXT", "click POINTER" (check
+// box), "include POINTER", "choose POINTER N" (combo, by key presses), "branch POINTER N",
+// "add POINTER", "remove POINTER", "down POINTER", "up POINTER".
+void perform(SchemaForm &form, const QString &script)
+{
+    const QStringList lines = script.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString &line : lines) {
+        const QString verb = line.section(QLatin1Char(' '), 0, 0);
+        const QString pointer = line.section(QLatin1Char(' '), 1, 1);
+        const QString arg = line.section(QLatin1Char(' '), 2);
+        const QString role = verb == QLatin1String("type") || verb == QLatin1String("click")
+                || verb == QLatin1String("choose")
+            ? QStringLiteral("editor")
+            : verb;
+        QWidget *control = form.control(pointer, role);
+        QVERIFY2(control, qPrintable(QStringLiteral("no %1 control at '%2'").arg(role, pointer)));
+        if (verb == QLatin1String("type")) {
+            auto *edit = qobject_cast<QLineEdit *>(control);
+            QVERIFY(edit);
+            edit->selectAll();
+            QTest::keyClick(edit, Qt::Key_Backspace);
+            QTest::keyClicks(edit, arg);
+        } else if (verb == QLatin1String("choose") || verb == QLatin1String("branch")) {
+            auto *combo = qobject_cast<QComboBox *>(control);
+            QVERIFY(combo);
+            QTest::keyClick(combo, Qt::Key_Home);
+            for (int i = 0; i < arg.toInt(); ++i)
+                QTest::keyClick(combo, Qt::Key_Down);
+            QCOMPARE(combo->currentIndex(), arg.toInt());
+        } else {
+            auto *button = qobject_cast<QAbstractButton *>(control);
+            QVERIFY(button);
+            QVERIFY2(button->isEnabled(), qPrintable(line));
+            button->click();
+        }
+    }
+}
+
+json parse(const QString &text)
+{
+    return json::parse(text.toStdString());
+}
+
+} // namespace
+
+class TstSchemaForm : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void producesExactJson_data()
+    {
+        QTest::addColumn<QString>("schema");
+        QTest::addColumn<QString>("actions");
+        QTest::addColumn<QString>("expected");
+
+        QTest::newRow("string") << R"({"type":"object","properties":{"s":{"type":"string"}},"required":["s"]})"
+                                << "type /s hello world" << R"({"s":"hello world"})";
+        QTest::newRow("string enum as combo")
+            << R"({"type":"object","properties":{"c":{"type":"string","enum":["EUR","GBP","JPY"]}},"required":["c"]})"
+            << "choose /c 1" << R"({"c":"GBP"})";
+        QTest::newRow("integer is a number")
+            << R"({"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":10}},"required":["n"]})"
+            << "type /n 7" << R"({"n":7})";
+        QTest::newRow("number keeps its fraction")
+            << R"({"type":"object","properties":{"x":{"type":"number"}},"required":["x"]})" << "type /x 2.5"
+            << R"({"x":2.5})";
+        QTest::newRow("boolean") << R"({"type":"object","properties":{"b":{"type":"boolean"}},"required":["b"]})"
+                                 << "click /b" << R"({"b":true})";
+        QTest::newRow("optional property omitted")
+            << R"({"type":"object","properties":{"o":{"type":"string"},"r":{"type":"string"}},"required":["r"]})"
+            << "type /r x" << R"({"r":"x"})";
+        QTest::newRow("optional property included")
+            << R"({"type":"object","properties":{"o":{"type":"string"}}})" << "include /o\ntype /o y" << R"({"o":"y"})";
+        QTest::newRow("null branch of a type list")
+            << R"({"type":"object","properties":{"v":{"type":["string","null"]}},"required":["v"]})" << "branch /v 1"
+            << R"({"v":null})";
+        QTest::newRow("anyOf branch")
+            << R"({"type":"object","properties":{"id":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"required":["id"]})"
+            << "branch /id 1\ntype /id 12" << R"({"id":12})";
+        QTest::newRow("array add and reorder")
+            << R"({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"required":["tags"]})"
+            << "add /tags\nadd /tags\ntype /tags/0 a\ntype /tags/1 b\ndown /tags/0" << R"({"tags":["b","a"]})";
+        QTest::newRow("array remove")
+            << R"({"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}},"required":["n"]})"
+            << "add /n\nadd /n\ntype /n/0 1\ntype /n/1 2\nremove /n/0" << R"({"n":[2]})";
+        QTest::newRow("array of objects")
+            << R"({"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"number"}},"required":["k","v"]}}},"required":["rows"]})"
+            << "add /rows\ntype /rows/0/k a\ntype /rows/0/v 1.5" << R"({"rows":[{"k":"a","v":1.5}]})";
+        QTest::newRow("nested object")
+            << R"({"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"]}},"required":["address"]})"
+            << "type /address/city Berlin" << R"({"address":{"city":"Berlin"}})";
+        QTest::newRow("defaults pre-filled")
+            << R"({"type":"object","properties":{"currency":{"type":"string","default":"EUR"},"count":{"type":"integer","default":1},"note":{"type":"string"}}})"
+            << "" << R"({"count":1,"currency":"EUR"})";
+    }
+
+    void producesExactJson()
+    {
+        QFETCH(QString, schema);
+        QFETCH(QString, actions);
+        QFETCH(QString, expected);
+        SchemaForm form;
+        form.setSchema(parse(schema));
+        form.show();
+        perform(form, actions);
+        QCOMPARE(QString::fromStdString(form.value().dump()), QString::fromStdString(parse(expected).dump()));
+        QVERIFY2(form.isValid(), qPrintable(form.problem() ? form.problem()->toString() : QString()));
+    }
+
+    void validationMessageAtTheField_data()
+    {
+        QTest::addColumn<QString>("schema");
+        QTest::addColumn<QString>("actions");
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("message");
+
+        QTest::newRow("not a number")
+            << R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})" << "type /n abc"
+            << "/n" << "“abc” is not a number";
+        QTest::newRow("empty required number")
+            << R"({"type":"object","properties":{"n":{"type":"number"}},"required":["n"]})" << "" << "/n"
+            << "enter a number";
+        QTest::newRow("below minimum")
+            << R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})" << "type /n 0"
+            << "/n" << "MINIMUM";
+        QTest::newRow("pattern in nested object")
+            << R"({"type":"object","properties":{"a":{"type":"object","properties":{"zip":{"type":"string","pattern":"^[0-9]{5}$"}},"required":["zip"]}},"required":["a"]})"
+            << "type /a/zip 12a" << "/a/zip" << "PATTERN";
+    }
+
+    void validationMessageAtTheField()
+    {
+        QFETCH(QString, schema);
+        QFETCH(QString, actions);
+        QFETCH(QString, pointer);
+        QFETCH(QString, message);
+        SchemaForm form;
+        form.setSchema(parse(schema));
+        form.show();
+        perform(form, actions);
+        QVERIFY(!form.isValid());
+        QCOMPARE(form.problem()->pointer, pointer);
+        QCOMPARE(form.errorAt(pointer), message);
+    }
+
+    void rawJsonStaysInSync()
+    {
+        SchemaForm form;
+        form.setSchema(parse(R"({"type":"object","properties":{"n":{"type":"integer"},"s":{"type":"string"}},"required":["n"]})"));
+        form.show();
+        perform(form, QStringLiteral("type /n 3"));
+        form.rawToggle()->click();
+        QVERIFY(form.isRawMode());
+        QCOMPARE(form.rawEdit()->toPlainText(), QStringLiteral("{\n  \"n\": 3\n}"));
+        form.rawEdit()->setPlainText(QStringLiteral(R"({"n": 5, "s": "x", "extra": true})"));
+        QCOMPARE(QString::fromStdString(form.value().dump()), QStringLiteral(R"({"extra":true,"n":5,"s":"x"})"));
+        form.rawToggle()->click();
+        QVERIFY(!form.isRawMode());
+        QCOMPARE(qobject_cast<QLineEdit *>(form.control(QStringLiteral("/n")))->text(), QStringLiteral("5"));
+        QVERIFY(qobject_cast<QCheckBox *>(form.control(QStringLiteral("/s"), QStringLiteral("include")))->isChecked());
+        // Keys the schema does not know survive the round trip through the form.
+        QCOMPARE(QString::fromStdString(form.value().dump()), QStringLiteral(R"({"extra":true,"n":5,"s":"x"})"));
+        form.rawToggle()->click();
+        form.rawEdit()->setPlainText(QStringLiteral("{\"n\": "));
+        QVERIFY(!form.isValid());
+        QVERIFY2(form.problem()->message.startsWith(QLatin1String("malformed JSON")), qPrintable(form.problem()->message));
+    }
+
+    void ctrlEnterSubmits()
+    {
+        SchemaForm form;
+        form.setSchema(parse(R"({"type":"object","properties":{"s":{"type":"string"}},"required":["s"]})"));
+        form.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&form));
+        QSignalSpy submitted(&form, &SchemaForm::submitted);
+        QWidget *edit = form.control(QStringLiteral("/s"));
+        edit->setFocus();
+        QTest::keyClick(edit, Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(submitted.count(), 1);
+    }
+};
+
+QTEST_MAIN(TstSchemaForm)
+#include "tst_schemaform.moc"
