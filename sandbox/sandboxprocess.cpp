@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSocketNotifier>
 #include <QStandardPaths>
 #include <QThread>
 
@@ -18,14 +19,15 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace {
 
 /// The launcher's failure line starts with this (LaunchSequence::exitWith).
 constexpr char LauncherPrefix[] = "toolstudio-sandbox: ";
-/// Enough of stderr to hold the launcher's one line.
-constexpr qsizetype StderrHeadBytes = 4096;
+/// Longest status message the launcher sends (a failure reason is one line).
+constexpr std::size_t StatusMessageBytes = 8192;
 
 QString errnoText(int error)
 {
@@ -75,6 +77,7 @@ SandboxProcess::SandboxProcess(QObject *parent)
 
 SandboxProcess::~SandboxProcess()
 {
+    closeStatus();
     if (m_process) {
         m_process->disconnect(this);
         if (m_process->state() != QProcess::NotRunning) {
@@ -113,6 +116,11 @@ qint64 SandboxProcess::pid() const
     return m_pid;
 }
 
+int SandboxProcess::landlockAbi() const
+{
+    return m_landlockAbi;
+}
+
 bool SandboxProcess::isRunning() const
 {
     return m_process && m_process->state() != QProcess::NotRunning;
@@ -136,16 +144,33 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
         return failed(tr("cannot create the tools bridge (socketpair): %1").arg(errnoText(errno)));
     const int studioEnd = pair[0];
     const int childEnd = pair[1];
+    // The launcher's status channel: its failure reason, the Landlock ABI and the
+    // policy-event listener (SCM_RIGHTS). Close-on-exec in the launcher, so a
+    // successful execve closes it and the script never holds it.
+    int status[2];
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, status) == -1) {
+        const int error = errno;
+        ::close(studioEnd);
+        ::close(childEnd);
+        return failed(tr("cannot create the sandbox status channel (socketpair): %1").arg(errnoText(error)));
+    }
+    const int childStatus = status[1];
     policy.bridgeFd = childEnd;
+    policy.statusFd = childStatus;
     policy.parentPid = QCoreApplication::applicationPid();
+    const auto closeAll = [&] {
+        ::close(studioEnd);
+        ::close(childEnd);
+        ::close(status[0]);
+        ::close(childStatus);
+    };
 
     QFile file(policyFile);
     const QByteArray json = QByteArray::fromStdString(policy.toJson().dump(2)) + '\n';
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(json) != json.size()
         || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther)) {
         const QString reason = file.errorString();
-        ::close(studioEnd);
-        ::close(childEnd);
+        closeAll();
         return failed(tr("cannot write the sandbox policy %1: %2").arg(policyFile, reason));
     }
     file.close();
@@ -153,21 +178,27 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     delete m_process;
     delete m_bridge;
     m_bridge = nullptr;
-    m_stderrHead.clear();
+    closeStatus();
+    delete m_listener;
+    m_listener = nullptr;
+    m_launcherFailure.clear();
+    m_landlockAbi = -1;
     m_pid = 0;
 
     m_process = new QProcess(this);
     m_process->setProgram(m_launcherPath);
-    m_process->setArguments({QStringLiteral("--policy"), policyFile});
+    m_process->setArguments({QStringLiteral("--status-fd"), QString::number(childStatus), QStringLiteral("--policy"), policyFile});
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     m_process->setStandardInputFile(QProcess::nullDevice());
     // The child end is close-on-exec in the studio (no other child may inherit it);
     // only in this fork is the flag cleared, so it survives the exec of the launcher,
     // which moves it to fd 3. Runs between fork and exec: async-signal-safe calls only.
-    m_process->setChildProcessModifier([childEnd] {
-        const int flags = ::fcntl(childEnd, F_GETFD);
-        if (flags != -1)
-            ::fcntl(childEnd, F_SETFD, flags & ~FD_CLOEXEC);
+    m_process->setChildProcessModifier([childEnd, childStatus] {
+        for (int fd : {childEnd, childStatus}) {
+            const int flags = ::fcntl(fd, F_GETFD);
+            if (flags != -1)
+                ::fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+        }
     });
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
         const QByteArray chunk = m_process->readAllStandardOutput();
@@ -176,8 +207,6 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     });
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
         const QByteArray chunk = m_process->readAllStandardError();
-        if (m_stderrHead.size() < StderrHeadBytes)
-            m_stderrHead += chunk.left(StderrHeadBytes - m_stderrHead.size());
         if (!chunk.isEmpty())
             Q_EMIT standardError(chunk);
     });
@@ -185,11 +214,16 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
 
     m_process->start();
     ::close(childEnd); // the child has its copy (or failed to start)
+    ::close(childStatus);
     if (!m_process->waitForStarted()) {
         const QString reason = m_process->errorString();
         ::close(studioEnd);
+        ::close(status[0]);
         return failed(tr("cannot start the sandbox launcher %1: %2").arg(m_launcherPath, reason));
     }
+    m_statusFd = status[0];
+    m_statusNotifier = new QSocketNotifier(qintptr(m_statusFd), QSocketNotifier::Read, this);
+    connect(m_statusNotifier, &QSocketNotifier::activated, this, &SandboxProcess::readStatus);
     m_pid = m_process->processId();
     m_bridge = new BridgeChannel(studioEnd, maxLineBytes, this);
     return true;
@@ -200,21 +234,77 @@ void SandboxProcess::onFinished(int exitCode, QProcess::ExitStatus status)
     // Whatever is still buffered goes out before the end is reported.
     if (const QByteArray out = m_process->readAllStandardOutput(); !out.isEmpty())
         Q_EMIT standardOutput(out);
-    if (const QByteArray err = m_process->readAllStandardError(); !err.isEmpty()) {
-        if (m_stderrHead.size() < StderrHeadBytes)
-            m_stderrHead += err.left(StderrHeadBytes - m_stderrHead.size());
+    if (const QByteArray err = m_process->readAllStandardError(); !err.isEmpty())
         Q_EMIT standardError(err);
-    }
 
+    // The launcher wrote its failure (if any) before it exited: it is in the socket.
+    readStatus();
     const bool crashed = status == QProcess::CrashExit;
-    QString launcherFailure;
-    // A script may exit with the same statuses: only the launcher's own line counts.
-    if (!crashed && exitCode >= SandboxExit::First && exitCode <= SandboxExit::Last
-        && m_stderrHead.startsWith(LauncherPrefix)) {
-        const qsizetype end = m_stderrHead.indexOf('\n');
-        launcherFailure = QString::fromUtf8(end < 0 ? m_stderrHead : m_stderrHead.left(end));
-    }
+    // A script may exit with the same statuses and print the same line: only what the
+    // launcher said on its status channel counts.
+    const QString launcherFailure = crashed ? QString() : m_launcherFailure;
     Q_EMIT finished(exitCode, crashed, launcherFailure);
+    if (m_listener)
+        m_listener->drain();
+}
+
+void SandboxProcess::readStatus()
+{
+    while (m_statusFd >= 0) {
+        char buffer[StatusMessageBytes];
+        iovec part = {buffer, sizeof buffer};
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 4)];
+        msghdr header = {};
+        header.msg_iov = &part;
+        header.msg_iovlen = 1;
+        header.msg_control = control;
+        header.msg_controllen = sizeof control;
+        const ssize_t n = ::recvmsg(m_statusFd, &header, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+        if (n == -1 && errno == EINTR)
+            continue;
+        if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        // Any fds that came along: only the listener message may carry one.
+        QList<int> fds;
+        for (cmsghdr *cmsg = CMSG_FIRSTHDR(&header); n > 0 && cmsg; cmsg = CMSG_NXTHDR(&header, cmsg)) {
+            if (cmsg->cmsg_level != SOL_SOCKET || cmsg->cmsg_type != SCM_RIGHTS)
+                continue;
+            const std::size_t count = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (std::size_t i = 0; i < count; ++i) {
+                int fd = -1;
+                std::memcpy(&fd, CMSG_DATA(cmsg) + i * sizeof(int), sizeof(int));
+                fds.append(fd);
+            }
+        }
+        if (n <= 0) { // EOF: execve succeeded (or the launcher is gone)
+            closeStatus();
+            return;
+        }
+        const QByteArray message(buffer, qsizetype(n));
+        if (message == "listener" && fds.size() == 1 && !m_listener) {
+            m_listener = new PolicyListener(fds.takeFirst(), this);
+            connect(m_listener, &PolicyListener::policyEvent, this, &SandboxProcess::policyEvent);
+            m_listener->drain();
+        } else if (message.startsWith("landlock ")) {
+            m_landlockAbi = message.mid(9).toInt();
+            Q_EMIT landlockApplied(m_landlockAbi);
+        } else if (message.startsWith("failure ")) {
+            const qsizetype space = message.indexOf(' ', 8);
+            if (space > 0)
+                m_launcherFailure = QString::fromUtf8(LauncherPrefix + message.mid(space + 1));
+        }
+        for (int fd : std::as_const(fds))
+            ::close(fd);
+    }
+}
+
+void SandboxProcess::closeStatus()
+{
+    delete m_statusNotifier;
+    m_statusNotifier = nullptr;
+    if (m_statusFd >= 0)
+        ::close(m_statusFd);
+    m_statusFd = -1;
 }
 
 bool SandboxProcess::killGroup()

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "policylistener.h"
 #include "sandboxpolicy.h"
 
 #include <QByteArray>
@@ -10,6 +11,7 @@
 #include <QString>
 
 class BridgeChannel;
+class QSocketNotifier;
 
 /// Starts an interpreter under `toolstudio-sandbox` with a bridge socketpair whose
 /// child end becomes fd 3, and reports its output and end. The studio never applies
@@ -26,7 +28,7 @@ public:
     static QString defaultLauncherPath();
     void setLauncherPath(const QString &path);
 
-    /// `policy.bridgeFd` and `policy.parentPid` are filled in here. The policy is
+    /// `policy.bridgeFd`, `policy.statusFd` and `policy.parentPid` are filled in here. The policy is
     /// written to `policyFile` (mode 0644, read by the launcher). Returns false with
     /// `error` set when the socketpair, policy file or process cannot be created;
     /// failures of the launcher's own steps arrive later through finished().
@@ -43,6 +45,11 @@ public:
     qint64 pid() const;
     bool isRunning() const;
 
+    /// The Landlock ABI the launcher enforced for this run: ≥ 1, 0 when the run is in
+    /// seccomp-only mode (the kernel has none and the user opted in), -1 while unknown
+    /// (before the launcher got there, or it failed earlier).
+    int landlockAbi() const;
+
     /// SIGKILL to the child's whole process group (it leads its own session), also
     /// after the leader exited. Returns true when no live process of the group is left
     /// (kill(-pid, 0) fails with ESRCH, or only zombies remain), polling up to ~1 s.
@@ -54,17 +61,28 @@ Q_SIGNALS:
     void standardError(const QByteArray &chunk);
     /// The child exited: `exitCode` for a normal exit, or the signal number with
     /// `crashed` = true. `launcherFailure` is set when the launcher failed before
-    /// execve (its one-line reason, "toolstudio-sandbox: <step>: …"): the status is
-    /// in SandboxExit::First..Last and stderr starts with that prefix. Emitted after
-    /// the last standardOutput/standardError chunk.
+    /// execve (its one-line reason, "toolstudio-sandbox: <step>: …"), as it reported
+    /// on its close-on-exec status channel: a script cannot fake it by printing the
+    /// same line and exiting with a launcher status. Emitted after the last
+    /// standardOutput/standardError chunk.
     void finished(int exitCode, bool crashed, const QString &launcherFailure);
+    /// The launcher applied Landlock at `abi` (0 = seccomp only), before execve.
+    void landlockApplied(int abi);
+    /// The sandbox refused a call and reported it (PolicyListener).
+    void policyEvent(const SandboxPolicyEvent &event);
 
 private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
+    void readStatus();
+    void closeStatus();
 
     QProcess *m_process = nullptr;
     BridgeChannel *m_bridge = nullptr;
     QString m_launcherPath;
-    QByteArray m_stderrHead;   ///< first bytes of stderr, to find the launcher's reason
     qint64 m_pid = 0;
+    int m_statusFd = -1;                     ///< studio end of the launcher's status channel
+    QSocketNotifier *m_statusNotifier = nullptr;
+    PolicyListener *m_listener = nullptr;
+    QString m_launcherFailure;               ///< from the status channel only
+    int m_landlockAbi = -1;
 };

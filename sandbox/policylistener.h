@@ -1,0 +1,58 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+class QSocketNotifier;
+struct seccomp_notif;
+struct seccomp_notif_resp;
+
+/// One call of the script the sandbox refused and reported (SANDBOX.md "seccomp",
+/// issue 3 "Policy events"): network, ptrace family, mount/namespace calls, signals to
+/// the studio or to pid -1.
+struct SandboxPolicyEvent
+{
+    QString syscall;   ///< "socket", "connect", "ptrace", "kill", …
+    QString arguments; ///< summary of the arguments that matter ("AF_INET, SOCK_STREAM"), may be empty
+    qint64 pid = 0;    ///< the calling thread's id (in the studio's pid namespace)
+    QDateTime time;    ///< when the studio received it (UTC)
+    int error = 0;     ///< the errno the script got (EAFNOSUPPORT, EACCES, EPERM)
+
+    /// "socket(AF_INET, SOCK_STREAM) refused: EAFNOSUPPORT (pid 1234)" — for a trace line.
+    QString describe() const;
+};
+Q_DECLARE_METATYPE(SandboxPolicyEvent)
+
+/// The studio's side of the sandbox's seccomp user notification: owns the listener fd
+/// the launcher sent over the status channel, answers every notification at once with
+/// the errno of the policy (SeccompFilter::refusalErrno — never lets a call through)
+/// and emits policyEvent(). Lives in the thread that created it (normally the GUI
+/// thread); a QSocketNotifier wakes it. The script blocks in the refused call until
+/// it is answered; when the listener is closed the kernel fails those calls with ENOSYS.
+class PolicyListener : public QObject
+{
+    Q_OBJECT
+public:
+    /// Takes ownership of `listenerFd` (closed in the destructor).
+    explicit PolicyListener(int listenerFd, QObject *parent = nullptr);
+    ~PolicyListener() override;
+
+    /// Answers every notification pending now (also called by the notifier).
+    void drain();
+
+Q_SIGNALS:
+    void policyEvent(const SandboxPolicyEvent &event);
+
+private:
+    void close();
+
+    int m_fd = -1;
+    QSocketNotifier *m_notifier = nullptr;
+    seccomp_notif *m_request = nullptr;
+    seccomp_notif_resp *m_response = nullptr;
+    std::size_t m_requestSize = 0;
+};
