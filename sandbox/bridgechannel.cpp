@@ -196,6 +196,10 @@ void BridgeChannel::processPending()
         const BridgeFrameReader::Event event = std::move(m_pending.front());
         m_pending.pop_front();
         if (event.kind == BridgeFrameReader::Event::Oversized) {
+            if (m_oversizeReported) {
+                m_oversizeReported = false; // reported when it outgrew the cap
+                continue;
+            }
             if (!reportProtocolError(QStringLiteral("a bridge line of %1 bytes exceeds the limit of %2 bytes")
                                          .arg(event.length)
                                          .arg(m_reader.maxLineBytes())))
@@ -207,6 +211,10 @@ void BridgeChannel::processPending()
         BridgeDecodeResult decoded = BridgeProtocol::decodeLine(event.line);
         if (decoded.call) {
             Q_EMIT callReceived(*decoded.call);
+            if (!self || m_fd < 0)
+                return;
+        } else if (!decoded.id.empty()) {
+            Q_EMIT callRefused(decoded.id, QString::fromStdString(decoded.error));
             if (!self || m_fd < 0)
                 return;
         } else if (!reportProtocolError(QString::fromStdString(decoded.error))) {
@@ -221,6 +229,16 @@ void BridgeChannel::processPending()
         QTimer::singleShot(0, this, &BridgeChannel::processPending);
         return;
     }
+    if (m_reader.skipping() && !m_oversizeReported && !m_endOfStream) {
+        // Report a line as soon as it outgrows the cap, not when (if ever) its '\n'
+        // arrives: a line that never ends must not keep the run going.
+        m_oversizeReported = true;
+        if (!reportProtocolError(QStringLiteral("a bridge line exceeds the limit of %1 bytes (%2 bytes so far, no '\\n' "
+                                                "yet)")
+                                     .arg(m_reader.maxLineBytes())
+                                     .arg(m_reader.skippedBytes())))
+            return;
+    }
     if (m_endOfStream)
         finishEndOfStream();
     else
@@ -231,7 +249,9 @@ void BridgeChannel::finishEndOfStream()
 {
     if (m_reader.skipping()) {
         const BridgeFrameReader::Event rest = m_reader.flushOversized();
-        if (!reportProtocolError(
+        if (m_oversizeReported) {
+            m_oversizeReported = false;
+        } else if (!reportProtocolError(
                 QStringLiteral("a bridge line of at least %1 bytes exceeds the limit of %2 bytes (the bridge closed "
                                "before its end)")
                     .arg(rest.length)

@@ -45,14 +45,22 @@ public:
 
 Q_SIGNALS:
     void callReceived(const BridgeCall &call);
-    /// A line that is not a valid call (bad UTF-8, bad JSON, too deep, oversized,
-    /// unknown type, passed fds): `reason` says what and where. Exact texts:
+    /// A line that is not a valid call and not a refusable one (see callRefused): bad
+    /// JSON, too deep, oversized, unknown type, no id, passed fds: `reason` says what
+    /// and where. Exact texts:
     /// BridgeProtocol::decodeLine's reasons; "a bridge line of N bytes exceeds the
-    /// limit of M bytes"; "file descriptors passed over the bridge are refused"; at
+    /// limit of M bytes" (when its '\n' arrives) or, as soon as a line outgrows the cap,
+    /// "a bridge line exceeds the limit of M bytes (N bytes so far, no '\n' yet)"
+    /// (once per line); "file descriptors passed over the bridge are refused"; at
     /// the end of the stream "the bridge closed in the middle of a line (N bytes
     /// without '\n')" or "a bridge line of at least N bytes exceeds the limit of M
     /// bytes (the bridge closed before its end)".
     void protocolError(const QString &reason);
+    /// A line that is recognisably a call with id `id` but is refused for its content
+    /// (BridgeDecodeResult::id: bad UTF-8, a lone surrogate escape, a missing "tool",
+    /// non-container "args"); `reason` is decodeLine's. The owner answers that call
+    /// with a protocol_error reply; the run's other calls are unaffected.
+    void callRefused(const std::string &id, const QString &reason);
     /// The child closed its end (or the socket failed); every line before the end has
     /// been reported. The channel is closed then.
     void closed();
@@ -72,6 +80,7 @@ private:
     std::deque<BridgeFrameReader::Event> m_pending;
     bool m_endOfStream = false;
     bool m_writeFailed = false;
+    bool m_oversizeReported = false; ///< the line being skipped was reported already
     std::string m_readBuffer;
     int m_fd = -1;
     BridgeFrameReader m_reader;

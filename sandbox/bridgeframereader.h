@@ -42,6 +42,8 @@ public:
     std::size_t pendingBytes() const { return m_buffer.size(); }
     /// True while the reader is skipping the rest of an oversized line.
     bool skipping() const { return m_skipping; }
+    /// While skipping: bytes of the oversized line counted so far.
+    std::size_t skippedBytes() const { return m_skippedLength; }
     std::size_t maxLineBytes() const { return m_maxLineBytes; }
 
 private:

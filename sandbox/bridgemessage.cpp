@@ -75,8 +75,10 @@ unsigned hexValue(std::string_view four)
 /// bounds the nesting depth (brackets outside strings) before anything is built, so a
 /// line nested 100 000 deep costs no stack and no allocation, and finds `\uD800`-style
 /// escapes that are not part of a surrogate pair. Malformed JSON is left to the parser.
-/// Returns "" or the reason.
-std::string prescan(std::string_view line)
+/// Returns "" or the reason. With `repair`, a copy of `line`, lone surrogate escapes
+/// are overwritten there with \ufffd (same length) and the scan goes on: only the
+/// depth bound then yields a reason.
+std::string prescan(std::string_view line, std::string *repair = nullptr, const char *replacement = "fffd")
 {
     int depth = 0;
     bool inString = false;
@@ -108,14 +110,28 @@ std::string prescan(std::string_view line)
                 return "lone UTF-16 surrogate escape \\" + std::string(line.substr(i + 1, 5))
                     + " in a JSON string at byte offset " + std::to_string(i);
             };
-            if (unit >= 0xDC00 && unit <= 0xDFFF)
-                return lone();
+            const auto refuse = [&] {
+                if (!repair)
+                    return lone();
+                repair->replace(i + 2, 4, replacement);
+                return std::string();
+            };
+            if (unit >= 0xDC00 && unit <= 0xDFFF) {
+                if (std::string reason = refuse(); !reason.empty())
+                    return reason;
+                i += 5;
+                continue;
+            }
             if (unit >= 0xD800 && unit <= 0xDBFF) {
                 const bool paired = i + 12 <= line.size() && line[i + 6] == '\\' && line[i + 7] == 'u'
                     && std::all_of(line.begin() + i + 8, line.begin() + i + 12, isHex)
                     && hexValue(line.substr(i + 8, 4)) >= 0xDC00 && hexValue(line.substr(i + 8, 4)) <= 0xDFFF;
-                if (!paired)
-                    return lone();
+                if (!paired) {
+                    if (std::string reason = refuse(); !reason.empty())
+                        return reason;
+                    i += 5;
+                    continue;
+                }
                 i += 11;
                 continue;
             }
@@ -123,6 +139,45 @@ std::string prescan(std::string_view line)
         }
     }
     return {};
+}
+
+/// The "id" of `line` once every bad UTF-8 byte is replaced by `badByte` and every lone
+/// surrogate escape by `\u<surrogate>`, if the result is {"type":"call","id":"…"};
+/// otherwise nullopt.
+std::optional<std::string> repairedCallId(std::string_view line, char badByte, const char *surrogate)
+{
+    std::string repaired(line);
+    for (std::size_t from = 0; from < repaired.size();) {
+        const std::size_t bad = BridgeProtocol::firstInvalidUtf8(std::string_view(repaired).substr(from));
+        if (bad == std::string_view::npos)
+            break;
+        repaired[from + bad] = badByte;
+        from += bad + 1;
+    }
+    if (!prescan(repaired, &repaired, surrogate).empty())
+        return std::nullopt; // too deep: not worth parsing
+    const json message = json::parse(repaired.begin(), repaired.end(), nullptr, false);
+    if (!message.is_object())
+        return std::nullopt;
+    const auto type = message.find("type");
+    const auto id = message.find("id");
+    if (type == message.end() || *type != "call" || id == message.end() || !id->is_string() || id->empty())
+        return std::nullopt;
+    return id->get<std::string>();
+}
+
+/// The id of a line that is a call in all but its content ({"type":"call","id":"…"}
+/// once bad UTF-8 bytes and lone surrogate escapes are neutralised), or "". Lets the
+/// studio refuse just that call instead of ending the run. The repair is done twice
+/// with different replacements: an id that changes contains a bad byte itself and
+/// could not be answered, so it counts as none. Linear in the line.
+std::string recoverCallId(std::string_view line)
+{
+    const auto first = repairedCallId(line, '?', "fffd");
+    if (!first)
+        return {};
+    const auto second = repairedCallId(line, '!', "fffc");
+    return second == first ? *first : std::string();
 }
 
 } // namespace
@@ -212,10 +267,13 @@ BridgeDecodeResult decodeLine(std::string_view line)
     BridgeDecodeResult result;
     if (const std::size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
         result.error = "invalid UTF-8 at byte offset " + std::to_string(bad);
+        result.id = recoverCallId(line);
         return result;
     }
     if (std::string reason = prescan(line); !reason.empty()) {
         result.error = std::move(reason);
+        if (result.error.rfind("lone", 0) == 0)
+            result.id = recoverCallId(line);
         return result;
     }
 
@@ -230,6 +288,14 @@ BridgeDecodeResult decodeLine(std::string_view line)
         const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
         result.error = "invalid JSON at byte offset " + std::to_string(offset) + ": "
             + truncateUtf8(what, MaxParserMessageBytes);
+        return result;
+    } catch (const json::exception &e) {
+        // out_of_range 406: a number beyond a double ("1e999"); found by the fuzzer —
+        // it used to escape decodeLine and end the studio. No offset is known here.
+        std::string what = e.what();
+        if (const std::size_t at = what.find("] "); at != std::string::npos)
+            what.erase(0, at + 2);
+        result.error = "invalid JSON: " + truncateUtf8(what, MaxParserMessageBytes);
         return result;
     }
 
@@ -255,6 +321,7 @@ BridgeDecodeResult decodeLine(std::string_view line)
     const auto tool = message.find("tool");
     if (tool == message.end() || !tool->is_string()) {
         result.error = "a call needs a string \"tool\"";
+        result.id = id->get<std::string>();
         return result;
     }
 
@@ -264,6 +331,7 @@ BridgeDecodeResult decodeLine(std::string_view line)
     if (const auto args = message.find("args"); args != message.end()) {
         if (!args->is_object() && !args->is_array()) {
             result.error = "a call's \"args\" must be an object or an array, not " + describeType(*args);
+            result.id = id->get<std::string>();
             return result;
         }
         call.args = std::move(*args);

@@ -64,6 +64,13 @@ struct BridgeDecodeResult
 {
     std::optional<BridgeCall> call;
     std::string error; ///< human-readable reason the line is a protocol error
+    /// With `error`: the call's id when the line is recognisably a call
+    /// ({"type":"call","id":"…"} after bad UTF-8 bytes and lone surrogate escapes are
+    /// neutralised) refused for its content — bad UTF-8, a lone surrogate escape, a
+    /// missing "tool", non-container "args". The studio then refuses only that call
+    /// (a protocol_error reply) and the run goes on. Empty for anything else (not JSON,
+    /// too deep, not an object, unknown type, no id): those end the run.
+    std::string id;
 };
 
 namespace BridgeProtocol {

@@ -312,11 +312,6 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
             : tr("unknown script language for %1: use .py, .sh or .js").arg(script);
         return false;
     }
-    if (QFileInfo(script).suffix() != QLatin1String("py")) {
-        *error = tr("%1: only Python scripts are supported in this version (Bash and JavaScript shims come next)")
-                     .arg(script);
-        return false;
-    }
 
     // Journal.
     const QString journalPath = d->journalPathSet ? d->journalPath : project.journalPath();
@@ -337,20 +332,24 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     const QString workDir = d->runDir + QStringLiteral("/work");
     const QString runtimeDir = d->runDir + QStringLiteral("/runtime");
     const QString pythonDir = runtimeDir + QStringLiteral("/python");
+    const QString nodeDir = runtimeDir + QStringLiteral("/node");
     if (!QDir().mkpath(workDir) || !QDir().mkpath(pythonDir + QStringLiteral("/toolstudio"))
-        || !QDir().mkpath(pythonDir + QStringLiteral("/inngest_tools"))) {
+        || !QDir().mkpath(pythonDir + QStringLiteral("/inngest_tools"))
+        || !QDir().mkpath(nodeDir + QStringLiteral("/toolstudio")) || !QDir().mkpath(nodeDir + QStringLiteral("/inngest_tools"))
+        || !QDir().mkpath(runtimeDir + QStringLiteral("/bash"))) {
         *error = tr("cannot create the run folder %1").arg(d->runDir);
         return false;
     }
     const QString filesDir = project.dir + QStringLiteral("/files");
     if (QFileInfo(filesDir).isDir() && !copyTree(filesDir, workDir, error))
         return false;
-    QDirIterator shim(QStringLiteral(":/runtime/python"), QDir::Files, QDirIterator::Subdirectories);
+    // Every language's shim: runtime/{python,node,bash}/… from the :/runtime resources.
+    QDirIterator shim(QStringLiteral(":/runtime"), QDir::Files, QDirIterator::Subdirectories);
     while (shim.hasNext()) {
         const QString resource = shim.next();
         QFile in(resource);
         in.open(QIODevice::ReadOnly);
-        if (!writeFile(pythonDir + resource.mid(int(qstrlen(":/runtime/python"))), in.readAll(), error))
+        if (!writeFile(runtimeDir + resource.mid(int(qstrlen(":/runtime"))), in.readAll(), error))
             return false;
     }
     const QStringList bound = project.boundTools(script);
@@ -363,7 +362,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         }
         declared[name.toStdString()] = params;
     }
-    if (!writeFile(pythonDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error))
+    if (!writeFile(pythonDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error)
+        || !writeFile(nodeDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error))
         return false;
     const QString scriptCopy = runtimeDir + QStringLiteral("/script/") + QFileInfo(script).fileName();
     QDir().mkpath(runtimeDir + QStringLiteral("/script"));
@@ -381,6 +381,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     policy.env = {
         {"PYTHONPATH", pythonDir.toStdString()},
         {"PYTHONUNBUFFERED", "1"},
+        {"NODE_PATH", nodeDir.toStdString()},                                      // require("toolstudio")
+        {"BASH_ENV", (runtimeDir + QStringLiteral("/bash/toolstudio.sh")).toStdString()}, // defines `tool`
         {"TOOLSTUDIO_RUN_ID", runId.toStdString()},
     };
     policy.readPaths = {runtimeDir.toStdString()};
@@ -446,6 +448,15 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     connect(engine, &StepEngine::replyReady, bridge, [bridge](const std::string &, const std::string &line) {
         if (bridge->isOpen())
             bridge->send(line);
+    });
+    // A malformed call that still names its id (bad UTF-8 or a lone surrogate in a
+    // string, a bad "args"): only that call fails; the run and its other calls go on.
+    connect(bridge, &BridgeChannel::callRefused, this, [bridge](const std::string &id, const QString &reason) {
+        BridgeError refusal;
+        refusal.code = BridgeErrorCode::ProtocolError;
+        refusal.message = reason.toStdString();
+        if (bridge->isOpen())
+            bridge->send(BridgeProtocol::encodeError(id, refusal));
     });
     connect(bridge, &BridgeChannel::protocolError, this, [this](const QString &reason) {
         d->abort(tr("protocol error on the tools bridge: %1").arg(reason), false);

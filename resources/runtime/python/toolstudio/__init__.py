@@ -11,8 +11,10 @@ Each call is one line of JSON on the bridge (fd $TOOLSTUDIO_BRIDGE_FD, normally 
 ``{"type":"call","id":"c1","tool":"NAME","args":{...}}``; the studio answers with
 ``{"type":"result","id":"c1","value":...}`` or ``{"type":"error","id":"c1","error":{...}}``.
 Replies are matched by id, so several calls may be in flight at once
-(``asyncio.gather``). A failed call raises ToolError with ``code``, ``message`` and
-``retryable``.
+(``asyncio.gather``). A reply naming an id with no call in flight (unknown, or
+answered already) is a protocol error: every pending and later call raises ToolError
+with code ``protocol_error``. A failed call raises ToolError with ``code``,
+``message`` and ``retryable``.
 """
 
 import asyncio
@@ -91,21 +93,31 @@ class _Bridge:
                 self._close("the studio closed the bridge")
                 return
             buffer += chunk
-            while b"\n" in buffer:
-                line, buffer = buffer.split(b"\n", 1)
+            if b"\n" not in chunk:
+                continue
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
                 if line:
                     self._dispatch(line)
+                if self._closed_reason is not None:
+                    return
 
     def _dispatch(self, line):
         try:
             message = json.loads(line.decode("utf-8"))
             call_id = message["id"]
-        except (ValueError, KeyError, TypeError):
+            if message.get("type") not in ("result", "error") or not isinstance(call_id, str):
+                raise TypeError
+        except (ValueError, KeyError, TypeError, AttributeError):
             self._close("the studio sent a line that is not a reply")
             return
         with self._lock:
             pending = self._pending.pop(call_id, None)
         if pending is None:
+            # Unknown, or answered already: the two ends disagree about the calls in
+            # flight, so no later reply can be trusted either.
+            self._close(f"the studio sent a reply for call id {call_id!r}, which has no call "
+                        "in flight (unknown or answered already)")
             return
         self._complete(pending, message)
 
