@@ -4,6 +4,7 @@
 
 #include <QFile>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -59,6 +60,20 @@ Step sampleStep()
     step.attempts = {first, second};
     step.result = nlohmann::json(0.92);
     return step;
+}
+
+/// Runs `statements` through a connection of its own (what another process would do).
+void rawExec(const QString &path, const QStringList &statements)
+{
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("rawexec"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery query(db);
+        for (const QString &sql : statements)
+            QVERIFY2(query.exec(sql), qPrintable(sql + QStringLiteral(": ") + query.lastError().text()));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("rawexec"));
 }
 
 /// Reads one value through a connection of its own (what another process would see).
@@ -206,7 +221,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 1);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 2);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -289,7 +304,139 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
-        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (1); update Tool Studio"));
+        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (2); update Tool Studio"));
+    }
+
+    void migratesVersion1AndSuspendsOrphans()
+    {
+        // A journal as version 1 wrote it, with a run that was live when its studio died.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        rawExec(path, {
+            QStringLiteral("CREATE TABLE runs (id TEXT PRIMARY KEY, project_dir TEXT NOT NULL DEFAULT '', script_path TEXT NOT NULL DEFAULT '',"
+                           " status TEXT NOT NULL, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
+                           " exit_code INTEGER NOT NULL DEFAULT -1, error TEXT NOT NULL DEFAULT '')"),
+            QStringLiteral("CREATE TABLE steps (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, sequence INTEGER NOT NULL,"
+                           " call_id TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, idempotency_key TEXT NOT NULL,"
+                           " status TEXT NOT NULL, max_attempts INTEGER NOT NULL, result TEXT, error TEXT,"
+                           " queued_at INTEGER NOT NULL DEFAULT 0, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
+                           " next_attempt_at INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (run_id, sequence))"),
+            QStringLiteral("CREATE TABLE attempts (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, number INTEGER NOT NULL,"
+                           " started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0,"
+                           " error TEXT, output BLOB, PRIMARY KEY (run_id, sequence, number),"
+                           " FOREIGN KEY (run_id, sequence) REFERENCES steps(run_id, sequence) ON DELETE CASCADE)"),
+            QStringLiteral("CREATE TABLE output (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, stream INTEGER NOT NULL,"
+                           " seq INTEGER NOT NULL, chunk BLOB NOT NULL, PRIMARY KEY (run_id, stream, seq))"),
+            QStringLiteral("INSERT INTO runs (id, status, started_at) VALUES ('old-live', 'waiting', 1), ('old-done', 'completed', 2)"),
+            QStringLiteral("INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts)"
+                           " VALUES ('old-live', 1, 'c1', 'ask', '{\"q\":1}', 'old-live:1', 'waiting', 1)"),
+            QStringLiteral("PRAGMA application_id = 1414744625"),
+            QStringLiteral("PRAGMA user_version = 1"),
+        });
+        Journal journal;
+        QString error;
+        QVERIFY2(journal.open(path, &error), qPrintable(error));
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 2);
+        QCOMPARE(journal.suspendedOnOpen(), QStringList{QStringLiteral("old-live")});
+        QCOMPARE(journal.run(QStringLiteral("old-live"))->status, RunStatus::Suspended);
+        QCOMPARE(journal.run(QStringLiteral("old-done"))->status, RunStatus::Completed);
+        QCOMPARE(journal.run(QStringLiteral("old-live"))->kind, QStringLiteral("run"));
+        const auto steps = journal.steps(QStringLiteral("old-live"));
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(steps[0].status, StepStatus::Waiting); // the open call stays open for Resume
+        QVERIFY(steps[0].argsHash.isEmpty());
+        const auto events = journal.events(QStringLiteral("old-live"));
+        QCOMPARE(events.size(), std::size_t(1));
+        QCOMPARE(events[0].kind, QStringLiteral("suspended"));
+    }
+
+    void liveRunIsNotSuspended_data()
+    {
+        QTest::addColumn<bool>("ownerAlive");
+        QTest::addColumn<QString>("status");
+        QTest::newRow("owner is this process") << true << QStringLiteral("running");
+        QTest::newRow("owner is gone") << false << QStringLiteral("suspended");
+    }
+
+    void liveRunIsNotSuspended()
+    {
+        QFETCH(bool, ownerAlive);
+        QFETCH(QString, status);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+            RunRecord run = sampleRun();
+            run.status = RunStatus::Running;
+            QVERIFY(journal.recordRun(run));
+            QCOMPARE(journal.run(run.id)->ownerPid, Journal::selfPid());
+        }
+        if (!ownerAlive) // a pid that cannot exist (pid_max is at most 2^22)
+            rawExec(path, {QStringLiteral("UPDATE runs SET owner_pid = 99999999")});
+        Journal reader; // e.g. `toolstudio answer` in another process, or the window
+        QVERIFY(reader.open(path));
+        QCOMPARE(runStatusName(reader.run(QStringLiteral("run-1"))->status), status);
+    }
+
+    void batchCommitIsAtomic()
+    {
+        QTemporaryDir dir;
+        Journal journal;
+        QVERIFY(journal.open(dir.filePath(QStringLiteral("journal.sqlite"))));
+        Step a = sampleStep();
+        Step b = sampleStep();
+        b.sequence = 2;
+        b.callId = QStringLiteral("c2");
+        PolicyEvent event{QStringLiteral("run-1"), 2, 1700000000000, QStringLiteral("retry_scheduled"), {{"delay_ms", 500}}};
+        QVERIFY(journal.commit({&a, &b}, {event, event}));
+        QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(2));
+        QCOMPARE(journal.events(QStringLiteral("run-1")).size(), std::size_t(2));
+        QCOMPARE(journal.events(QStringLiteral("run-1"))[0].detail.dump(), std::string("{\"delay_ms\":500}"));
+
+        // One bad step (two attempts numbered 1) rolls back the whole batch.
+        Step c = sampleStep();
+        c.sequence = 3;
+        c.attempts[1].number = 1;
+        Step d = sampleStep();
+        d.sequence = 4;
+        QVERIFY(!journal.commit({&d, &c}, {event}));
+        QVERIFY(journal.lastError().contains(QStringLiteral("recording step 3")));
+        QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(2));
+        QCOMPARE(journal.events(QStringLiteral("run-1")).size(), std::size_t(2));
+    }
+
+    void pendingAnswers()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal writer;
+        QVERIFY(writer.open(path));
+        PendingAnswer answer;
+        answer.runId = QStringLiteral("run-1");
+        answer.callId = QStringLiteral("c3");
+        answer.attempt = 2;
+        answer.answer.isError = true;
+        answer.answer.message = QStringLiteral("printer on fire");
+        answer.answer.retryable = true;
+        answer.createdAt = 1700000000000;
+        const qint64 id = writer.addPendingAnswer(answer);
+        QVERIFY(id > 0);
+
+        Journal runner;
+        QVERIFY(runner.open(path));
+        const auto fresh = runner.newPendingAnswers(QStringLiteral("run-1"));
+        QCOMPARE(fresh.size(), std::size_t(1));
+        QCOMPARE(fresh[0].callId, QStringLiteral("c3"));
+        QCOMPARE(fresh[0].attempt, 2);
+        QVERIFY(fresh[0].answer.isError);
+        QCOMPARE(fresh[0].answer.message, QStringLiteral("printer on fire"));
+        QVERIFY(fresh[0].answer.retryable);
+        QVERIFY(runner.resolvePendingAnswer(id, false, QStringLiteral("answer is for attempt 2 but the call is at attempt 3")));
+        QVERIFY(!runner.resolvePendingAnswer(id, true, QString())); // resolved once
+        QVERIFY(runner.newPendingAnswers(QStringLiteral("run-1")).empty());
+        QCOMPARE(writer.pendingAnswer(id)->state, QStringLiteral("refused"));
+        QCOMPARE(writer.pendingAnswer(id)->reason, QStringLiteral("answer is for attempt 2 but the call is at attempt 3"));
     }
 
     void statusNames()

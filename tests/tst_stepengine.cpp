@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -474,7 +475,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 3000);
         QVERIFY(clock.elapsed() < 3000); // not the mock's 5 s
         QCOMPARE(errorOf(h.reply("c1")).dump(),
-                 J("{'attempts':1,'code':'timeout','message':'attempt 1 timed out after 0.2 s (attempt_timeout_seconds = 0.2)','retryable':true}"));
+                 J("{'attempts':1,'bound':'attempt','code':'timeout','message':'attempt 1 timed out after 0.2 s (attempt_timeout_seconds = 0.2)','retryable':true,'seconds':0.2}"));
         QCOMPARE(h.step("c1").attempts[0].error->code, std::string("timeout"));
         // the cancelled mock does not answer later
         QTest::qWait(100);
@@ -488,7 +489,7 @@ private Q_SLOTS:
         h.call("c1", "stuck");
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 3000);
         QCOMPARE(errorOf(h.reply("c1")).dump(),
-                 J("{'attempts':1,'code':'timeout','message':'step timed out after 0.3 s (total_timeout_seconds = 0.3)','retryable':false}"));
+                 J("{'attempts':1,'bound':'total','code':'timeout','message':'step timed out after 0.3 s (total_timeout_seconds = 0.3)','retryable':false,'seconds':0.3}"));
         QCOMPARE(h.step("c1").status, StepStatus::Failed);
         QCOMPARE(h.step("c1").nextAttemptAt, qint64(0));
     }
@@ -590,7 +591,13 @@ private Q_SLOTS:
         QVERIFY(h.setUp(baseManifest()));
         h.call("c1", "hang");
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 5000);
-        QCOMPARE(errorOf(h.reply("c1")).value("message", ""), std::string("attempt 1 timed out after 0.3 s (attempt_timeout_seconds = 0.3)"));
+        // Explained: which bound, its value, and that the command's whole group is gone.
+        const std::string message = errorOf(h.reply("c1")).value("message", "");
+        QVERIFY2(QString::fromStdString(message).contains(QRegularExpression(QStringLiteral(
+                     "^attempt 1 timed out after 0\\.3 s \\(attempt_timeout_seconds = 0\\.3\\); the command's process group "
+                     "\\(pid \\d+\\) was killed \\(SIGKILL\\) and is gone$"))),
+                 message.c_str());
+        QCOMPARE(errorOf(h.reply("c1")).value("bound", ""), std::string("attempt"));
         // The command's own child (sleep 30) is gone too, not just the shell.
         QFile pidFile(h.dir.filePath(QStringLiteral("sleep.pid")));
         QVERIFY(pidFile.open(QIODevice::ReadOnly));

@@ -3,9 +3,12 @@
 #include "commandhandler.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcessEnvironment>
 
+#include <cerrno>
 #include <csignal>
 #include <unistd.h>
 
@@ -13,6 +16,30 @@ namespace {
 
 constexpr int TailLines = 3;
 constexpr qsizetype TailChars = 500;
+
+/// True when a process that is not a zombie is in process group `pgid` (/proc scan;
+/// kill(-pgid, 0) would also count zombies nobody has reaped yet).
+bool groupHasLiveMembers(qint64 pgid)
+{
+    if (::kill(-pid_t(pgid), 0) != 0 && errno == ESRCH)
+        return false;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool numeric = false;
+        entry.toLongLong(&numeric);
+        if (!numeric)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        // fields[0] = state (field 3), fields[2] = pgrp (field 5)
+        if (fields.size() > 2 && fields[2].toLongLong() == pgid && fields[0] != "Z" && fields[0] != "X")
+            return true;
+    }
+    return false;
+}
 
 } // namespace
 
@@ -105,8 +132,23 @@ void CommandHandler::killGroup()
     if (pid > 0)
         ::kill(-pid_t(pid), SIGKILL); // the group setsid() made; the command itself is its leader
     m_process->kill();
-    if (m_process->state() != QProcess::NotRunning && !m_process->waitForFinished(2000))
+    bool gone = true;
+    if (m_process->state() != QProcess::NotRunning && !m_process->waitForFinished(2000)) {
         qWarning("command %s (pid %lld) did not exit after SIGKILL", qPrintable(m_command.first()), pid);
+        gone = false;
+    }
+    // The leader is reaped; the rest of the group (its children) must be gone too.
+    // Zombies waiting for a reaper do not count: they run nothing any more.
+    if (pid > 0) {
+        QElapsedTimer clock;
+        clock.start();
+        while (groupHasLiveMembers(pid) && clock.elapsed() < 2000)
+            ::usleep(5000);
+        gone = gone && !groupHasLiveMembers(pid);
+    }
+    m_killReport = pid <= 0 ? QString()
+        : gone ? QStringLiteral("the command's process group (pid %1) was killed (SIGKILL) and is gone").arg(pid)
+               : QStringLiteral("the command's process group (pid %1) was sent SIGKILL but could not be confirmed gone").arg(pid);
 }
 
 void CommandHandler::finish(const HandlerOutcome &outcome)

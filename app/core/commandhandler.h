@@ -32,6 +32,9 @@ public:
     void start(const HandlerRequest &request) override;
     /// Kills the command's whole process group and waits (up to 2 s) until it is gone.
     void cancel() override;
+    /// "the command's process group (pid N) was killed (SIGKILL) and is gone", or
+    /// "… could not be confirmed gone" when members outlived 2 s.
+    QString cancelReport() const override { return m_killReport; }
 
 private:
     void finish(const HandlerOutcome &outcome);
@@ -46,4 +49,5 @@ private:
     bool m_stderrTruncated = false;
     std::size_t m_maxStdout = 0;
     bool m_done = false;
+    QString m_killReport;
 };

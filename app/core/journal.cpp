@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QSqlDatabase>
@@ -12,10 +13,12 @@
 #include <atomic>
 #include <map>
 
+#include <unistd.h>
+
 namespace {
 
 /// Schema version in `PRAGMA user_version`; migrate() brings older files up to it.
-constexpr int CurrentVersion = 1;
+constexpr int CurrentVersion = 2;
 /// `PRAGMA application_id`: "TSJ1", so another program's SQLite file is not mistaken
 /// for a journal.
 constexpr int ApplicationId = 0x54534A31;
@@ -116,6 +119,38 @@ const std::vector<std::vector<const char *>> &migrations()
             " chunk BLOB NOT NULL,"
             " PRIMARY KEY (run_id, stream, seq))",
         },
+        // 1 → 2: durable steps (issue 5): how a run came about and who owns it, the
+        // argument hash replay matches on, policy events, answers from other processes.
+        {
+            "ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'run'",
+            "ALTER TABLE runs ADD COLUMN source_run TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE runs ADD COLUMN owner_pid INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE runs ADD COLUMN owner_start INTEGER NOT NULL DEFAULT 0",
+            "CREATE INDEX runs_by_start ON runs (started_at)",
+            "CREATE INDEX runs_live ON runs (status) WHERE status IN ('running', 'waiting')",
+            "ALTER TABLE steps ADD COLUMN args_hash TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE steps ADD COLUMN original_args TEXT",
+            "ALTER TABLE steps ADD COLUMN divergence TEXT NOT NULL DEFAULT ''",
+            "CREATE TABLE policy_events ("
+            " id INTEGER PRIMARY KEY,"
+            " run_id TEXT NOT NULL,"
+            " sequence INTEGER NOT NULL DEFAULT 0,"
+            " at INTEGER NOT NULL,"
+            " kind TEXT NOT NULL,"
+            " detail TEXT NOT NULL DEFAULT '{}')",
+            "CREATE INDEX policy_events_by_run ON policy_events (run_id, id)",
+            "CREATE TABLE pending_answers ("
+            " id INTEGER PRIMARY KEY,"
+            " run_id TEXT NOT NULL,"
+            " call_id TEXT NOT NULL,"
+            " attempt INTEGER NOT NULL,"
+            " answer TEXT NOT NULL,"
+            " created_at INTEGER NOT NULL,"
+            " state TEXT NOT NULL DEFAULT 'new',"
+            " reason TEXT NOT NULL DEFAULT '',"
+            " handled_at INTEGER NOT NULL DEFAULT 0)",
+            "CREATE INDEX pending_answers_new ON pending_answers (run_id, state)",
+        },
     };
     return steps;
 }
@@ -141,6 +176,7 @@ Journal::~Journal()
 
 void Journal::closeDatabase()
 {
+    m_suspendedOnOpen.clear();
     m_statements.reset(); // every query on the connection must be gone first
     m_knownRuns.clear();
     if (!QSqlDatabase::contains(m_connectionName))
@@ -261,6 +297,7 @@ QString Journal::openDatabase(const QString &path)
             }
         }
     }
+    suspendOrphanedRuns();
     return QString();
 }
 
@@ -283,24 +320,28 @@ namespace {
 
 constexpr auto EnsureRunSql = "INSERT OR IGNORE INTO runs (id, status, started_at) VALUES (?, 'running', ?)";
 constexpr auto UpsertRunSql =
-    "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code, error)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code, error,"
+    " kind, source_run, owner_pid, owner_start)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (id) DO UPDATE SET project_dir = excluded.project_dir, script_path = excluded.script_path,"
     " status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at,"
-    " exit_code = excluded.exit_code, error = excluded.error";
+    " exit_code = excluded.exit_code, error = excluded.error, kind = excluded.kind,"
+    " source_run = excluded.source_run, owner_pid = excluded.owner_pid, owner_start = excluded.owner_start";
 constexpr auto UpsertStepSql =
     "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
-    " result, error, queued_at, started_at, ended_at, next_attempt_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
     " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
     " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
     " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
-    " next_attempt_at = excluded.next_attempt_at";
+    " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
+    " original_args = excluded.original_args, divergence = excluded.divergence";
 constexpr auto DeleteAttemptsSql = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
 constexpr auto InsertAttemptSql =
     "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+constexpr auto InsertEventSql = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
 constexpr auto InsertOutputSql =
     "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
     " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
@@ -330,9 +371,12 @@ bool Journal::recordRun(const RunRecord &run)
         return false;
     }
     QString error;
+    // A live run belongs to this process; a journal opened after it died suspends it.
+    const bool live = run.status == RunStatus::Running || run.status == RunStatus::Waiting;
     if (!::run(statement(UpsertRunSql),
                {text(run.id), text(run.projectDir), text(run.scriptPath), runStatusName(run.status), run.startedAt,
-                run.endedAt, run.exitCode, text(run.error)},
+                run.endedAt, run.exitCode, text(run.error), text(run.kind), text(run.sourceRun),
+                live ? selfPid() : 0, live ? selfStartTicks() : 0},
                &error)) {
         m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, error.isEmpty() ? m_lastError : error);
         return false;
@@ -341,7 +385,57 @@ bool Journal::recordRun(const RunRecord &run)
     return true;
 }
 
+bool Journal::writeStep(const Step &step, QString *error)
+{
+    // A minimal run row, so steps can be recorded before (or without) recordRun.
+    if (!m_knownRuns.contains(step.runId) && !::run(statement(EnsureRunSql), {text(step.runId), step.queuedAt}, error)) {
+        *error = QStringLiteral("run row: ") + *error;
+        return false;
+    }
+    if (!::run(statement(UpsertStepSql),
+               {text(step.runId), step.sequence, text(step.callId), text(step.tool), jsonText(step.args),
+                text(step.idempotencyKey), stepStatusName(step.status), step.maxAttempts, optionalJsonText(step.result),
+                errorText(step.error), step.queuedAt, step.startedAt, step.endedAt, step.nextAttemptAt,
+                text(step.argsHash), optionalJsonText(step.originalArgs), text(step.divergence)},
+               error)) {
+        *error = QStringLiteral("step row: ") + *error;
+        return false;
+    }
+    if (!::run(statement(DeleteAttemptsSql), {text(step.runId), step.sequence}, error)) {
+        *error = QStringLiteral("old attempts: ") + *error;
+        return false;
+    }
+    for (const Attempt &attempt : step.attempts) {
+        const QVariant output = attempt.output.isNull() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(attempt.output);
+        if (!::run(statement(InsertAttemptSql),
+                   {text(step.runId), step.sequence, attempt.number, attempt.startedAt, attempt.endedAt,
+                    attempt.succeeded ? 1 : 0, errorText(attempt.error), output},
+                   error)) {
+            *error = QStringLiteral("attempt %1: ").arg(attempt.number) + *error;
+            return false;
+        }
+    }
+    m_knownRuns.insert(step.runId);
+    return true;
+}
+
+bool Journal::writeEvent(const PolicyEvent &event, QString *error)
+{
+    return ::run(statement(InsertEventSql),
+                 {text(event.runId), event.sequence, event.at, text(event.kind), jsonText(event.detail)}, error);
+}
+
 bool Journal::recordStep(const Step &step)
+{
+    return commit({&step}, {});
+}
+
+bool Journal::recordEvent(const PolicyEvent &event)
+{
+    return commit({}, {event});
+}
+
+bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<PolicyEvent> &events)
 {
     if (!isOpen()) {
         m_lastError = QStringLiteral("the journal is not open");
@@ -349,41 +443,45 @@ bool Journal::recordStep(const Step &step)
     }
     QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     if (!db.transaction()) {
-        m_lastError = QStringLiteral("recording step %1: %2").arg(step.sequence).arg(db.lastError().text());
+        m_lastError = QStringLiteral("recording %1 step(s): %2").arg(steps.size()).arg(db.lastError().text());
         return false;
     }
+    const QSet<QString> knownBefore = m_knownRuns;
     QString error;
     auto failed = [&](const QString &what) {
-        m_lastError = QStringLiteral("recording step %1 (%2): %3: %4")
-                          .arg(step.sequence).arg(step.tool, what, error.isEmpty() ? m_lastError : error);
+        m_lastError = QStringLiteral("%1: %2").arg(what, error.isEmpty() ? m_lastError : error);
         db.rollback();
+        m_knownRuns = knownBefore; // the rolled-back run rows are not there
         return false;
     };
-    // A minimal run row, so steps can be recorded before (or without) recordRun.
-    if (!m_knownRuns.contains(step.runId) && !::run(statement(EnsureRunSql), {text(step.runId), step.queuedAt}, &error))
-        return failed(QStringLiteral("run row"));
-    if (!::run(statement(UpsertStepSql),
-               {text(step.runId), step.sequence, text(step.callId), text(step.tool), jsonText(step.args),
-                text(step.idempotencyKey), stepStatusName(step.status), step.maxAttempts, optionalJsonText(step.result),
-                errorText(step.error), step.queuedAt, step.startedAt, step.endedAt, step.nextAttemptAt},
-               &error))
-        return failed(QStringLiteral("step row"));
-    if (!::run(statement(DeleteAttemptsSql), {text(step.runId), step.sequence}, &error))
-        return failed(QStringLiteral("old attempts"));
-    for (const Attempt &attempt : step.attempts) {
-        const QVariant output = attempt.output.isNull() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(attempt.output);
-        if (!::run(statement(InsertAttemptSql),
-                   {text(step.runId), step.sequence, attempt.number, attempt.startedAt, attempt.endedAt,
-                    attempt.succeeded ? 1 : 0, errorText(attempt.error), output},
-                   &error))
-            return failed(QStringLiteral("attempt %1").arg(attempt.number));
+    for (const Step *step : steps) {
+        if (!writeStep(*step, &error))
+            return failed(QStringLiteral("recording step %1 (%2)").arg(step->sequence).arg(step->tool));
+    }
+    for (const PolicyEvent &event : events) {
+        if (!writeEvent(event, &error))
+            return failed(QStringLiteral("recording event %1").arg(event.kind));
     }
     if (!db.commit()) {
-        m_lastError = QStringLiteral("recording step %1: commit: %2").arg(step.sequence).arg(db.lastError().text());
+        m_lastError = QStringLiteral("recording %1 step(s): commit: %2").arg(steps.size()).arg(db.lastError().text());
         db.rollback();
+        m_knownRuns = knownBefore;
         return false;
     }
-    m_knownRuns.insert(step.runId);
+    return true;
+}
+
+bool Journal::clearOutput(const QString &runId)
+{
+    if (!isOpen())
+        return false;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("DELETE FROM output WHERE run_id = ?"));
+    query.addBindValue(text(runId));
+    if (!query.exec()) {
+        m_lastError = query.lastError().text();
+        return false;
+    }
     return true;
 }
 
@@ -428,10 +526,14 @@ RunRecord runFromQuery(const QSqlQuery &query)
     run.endedAt = query.value(5).toLongLong();
     run.exitCode = query.value(6).toInt();
     run.error = query.value(7).toString();
+    run.kind = query.value(8).toString();
+    run.sourceRun = query.value(9).toString();
+    run.ownerPid = query.value(10).toLongLong();
     return run;
 }
 
-constexpr auto RunColumns = "SELECT id, project_dir, script_path, status, started_at, ended_at, exit_code, error FROM runs";
+constexpr auto RunColumns = "SELECT id, project_dir, script_path, status, started_at, ended_at, exit_code, error,"
+                            " kind, source_run, owner_pid FROM runs";
 
 } // namespace
 
@@ -471,7 +573,8 @@ std::vector<Step> Journal::steps(const QString &runId) const
     query.setForwardOnly(true);
     query.prepare(QStringLiteral(
         "SELECT sequence, call_id, tool, args, idempotency_key, status, max_attempts, result, error,"
-        " queued_at, started_at, ended_at, next_attempt_at FROM steps WHERE run_id = ? ORDER BY sequence"));
+        " queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence"
+        " FROM steps WHERE run_id = ? ORDER BY sequence"));
     query.addBindValue(text(runId));
     if (!query.exec())
         return result;
@@ -492,6 +595,9 @@ std::vector<Step> Journal::steps(const QString &runId) const
         step.startedAt = query.value(10).toLongLong();
         step.endedAt = query.value(11).toLongLong();
         step.nextAttemptAt = query.value(12).toLongLong();
+        step.argsHash = query.value(13).toString();
+        step.originalArgs = parseJson(query.value(14));
+        step.divergence = query.value(15).toString();
         bySequence[step.sequence] = result.size();
         result.push_back(std::move(step));
     }
@@ -535,4 +641,212 @@ QByteArray Journal::output(const QString &runId, int stream) const
     while (query.next())
         result += query.value(0).toByteArray();
     return result;
+}
+
+std::vector<PolicyEvent> Journal::events(const QString &runId) const
+{
+    std::vector<PolicyEvent> result;
+    if (!isOpen())
+        return result;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT sequence, at, kind, detail FROM policy_events WHERE run_id = ? ORDER BY id"));
+    query.addBindValue(text(runId));
+    if (!query.exec())
+        return result;
+    while (query.next()) {
+        PolicyEvent event;
+        event.runId = runId;
+        event.sequence = query.value(0).toInt();
+        event.at = query.value(1).toLongLong();
+        event.kind = query.value(2).toString();
+        event.detail = parseJson(query.value(3)).value_or(nlohmann::json::object());
+        result.push_back(std::move(event));
+    }
+    return result;
+}
+
+int Journal::stepCount(const QString &runId) const
+{
+    if (!isOpen())
+        return 0;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("SELECT count(*) FROM steps WHERE run_id = ?"));
+    query.addBindValue(text(runId));
+    return query.exec() && query.next() ? query.value(0).toInt() : 0;
+}
+
+namespace {
+
+nlohmann::json answerJson(const ManualAnswer &answer)
+{
+    if (answer.isError)
+        return {{"error", answer.message.toStdString()}, {"retryable", answer.retryable}};
+    return {{"result", answer.result}};
+}
+
+ManualAnswer answerFromJson(const nlohmann::json &json)
+{
+    ManualAnswer answer;
+    if (json.is_object() && json.contains("error")) {
+        answer.isError = true;
+        answer.message = QString::fromStdString(json.value("error", std::string()));
+        answer.retryable = json.value("retryable", false);
+    } else if (json.is_object()) {
+        answer.result = json.value("result", nlohmann::json());
+    }
+    return answer;
+}
+
+PendingAnswer pendingFromQuery(const QSqlQuery &query)
+{
+    PendingAnswer answer;
+    answer.id = query.value(0).toLongLong();
+    answer.runId = query.value(1).toString();
+    answer.callId = query.value(2).toString();
+    answer.attempt = query.value(3).toInt();
+    answer.answer = answerFromJson(parseJson(query.value(4)).value_or(nlohmann::json()));
+    answer.createdAt = query.value(5).toLongLong();
+    answer.state = query.value(6).toString();
+    answer.reason = query.value(7).toString();
+    return answer;
+}
+
+constexpr auto PendingColumns = "SELECT id, run_id, call_id, attempt, answer, created_at, state, reason FROM pending_answers";
+
+/// Field 22 of /proc/PID/stat (start time in clock ticks since boot), or -1.
+qint64 startTicksOf(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray text = stat.readAll();
+    // The command name (field 2) may contain spaces and ')': fields after the last ')'.
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state); field 22 is fields[19].
+    if (fields.size() < 20 || fields[0] == "Z" || fields[0] == "X")
+        return -1;
+    return fields[19].toLongLong();
+}
+
+} // namespace
+
+qint64 Journal::addPendingAnswer(const PendingAnswer &answer)
+{
+    if (!isOpen())
+        return 0;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("INSERT INTO pending_answers (run_id, call_id, attempt, answer, created_at) VALUES (?, ?, ?, ?, ?)"));
+    query.addBindValue(text(answer.runId));
+    query.addBindValue(text(answer.callId));
+    query.addBindValue(answer.attempt);
+    query.addBindValue(jsonText(answerJson(answer.answer)));
+    query.addBindValue(answer.createdAt);
+    if (!query.exec()) {
+        m_lastError = query.lastError().text();
+        return 0;
+    }
+    return query.lastInsertId().toLongLong();
+}
+
+std::vector<PendingAnswer> Journal::newPendingAnswers(const QString &runId) const
+{
+    std::vector<PendingAnswer> result;
+    if (!isOpen())
+        return result;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    query.prepare(QLatin1String(PendingColumns) + QStringLiteral(" WHERE run_id = ? AND state = 'new' ORDER BY id"));
+    query.addBindValue(text(runId));
+    if (!query.exec())
+        return result;
+    while (query.next())
+        result.push_back(pendingFromQuery(query));
+    return result;
+}
+
+std::optional<PendingAnswer> Journal::pendingAnswer(qint64 id) const
+{
+    if (!isOpen())
+        return std::nullopt;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QLatin1String(PendingColumns) + QStringLiteral(" WHERE id = ?"));
+    query.addBindValue(id);
+    if (!query.exec() || !query.next())
+        return std::nullopt;
+    return pendingFromQuery(query);
+}
+
+bool Journal::resolvePendingAnswer(qint64 id, bool accepted, const QString &reason)
+{
+    if (!isOpen())
+        return false;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("UPDATE pending_answers SET state = ?, reason = ?, handled_at = ? WHERE id = ? AND state = 'new'"));
+    query.addBindValue(accepted ? QStringLiteral("accepted") : QStringLiteral("refused"));
+    query.addBindValue(text(reason));
+    query.addBindValue(QDateTime::currentMSecsSinceEpoch());
+    query.addBindValue(id);
+    if (!query.exec()) {
+        m_lastError = query.lastError().text();
+        return false;
+    }
+    return query.numRowsAffected() == 1;
+}
+
+qint64 Journal::selfPid()
+{
+    return qint64(::getpid());
+}
+
+qint64 Journal::selfStartTicks()
+{
+    static const qint64 ticks = startTicksOf(selfPid());
+    return ticks;
+}
+
+bool Journal::ownerAlive(qint64 pid, qint64 startTicks)
+{
+    if (pid <= 0)
+        return false;
+    if (pid == selfPid())
+        return true;
+    const qint64 ticks = startTicksOf(pid);
+    return ticks >= 0 && ticks == startTicks;
+}
+
+void Journal::suspendOrphanedRuns()
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+    QStringList orphans;
+    {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        if (!query.exec(QStringLiteral("SELECT id, owner_pid, owner_start FROM runs WHERE status IN ('running', 'waiting')")))
+            return;
+        while (query.next()) {
+            if (!ownerAlive(query.value(1).toLongLong(), query.value(2).toLongLong()))
+                orphans << query.value(0).toString();
+        }
+    }
+    if (orphans.isEmpty() || !db.transaction())
+        return;
+    QSqlQuery update(db);
+    update.prepare(QStringLiteral("UPDATE runs SET status = 'suspended', owner_pid = 0, owner_start = 0,"
+                                  " error = 'the studio exited while the run was live; Resume replays it' WHERE id = ?"
+                                  " AND status IN ('running', 'waiting')"));
+    const qint64 at = QDateTime::currentMSecsSinceEpoch();
+    for (const QString &id : std::as_const(orphans)) {
+        update.addBindValue(id);
+        QString error;
+        if (!update.exec() || !writeEvent({id, 0, at, QStringLiteral("suspended"),
+                                           {{"reason", "the process that ran it is gone"}}}, &error)) {
+            db.rollback();
+            return;
+        }
+    }
+    if (db.commit())
+        m_suspendedOnOpen = orphans;
+    else
+        db.rollback();
 }

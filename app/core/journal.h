@@ -5,6 +5,7 @@
 #include "step.h"
 
 #include <QSet>
+#include <QStringList>
 #include <QString>
 
 #include <memory>
@@ -12,11 +13,17 @@
 
 class QSqlQuery;
 
-/// The durable record of runs, steps and attempts (DESIGN.md glossary "journal"):
-/// SQLite in WAL mode through Qt SQL, schema versioned with `PRAGMA user_version`.
-/// Every write method commits before it returns (synchronous=NORMAL: survives a crash
-/// of the studio; a power loss may drop the last commits), so a step recorded before
-/// its reply is sent is never lost. Not thread-safe: use it from one thread.
+/// The durable record of runs, steps, attempts, output chunks and policy events
+/// (DESIGN.md glossary "journal"): SQLite in WAL mode through Qt SQL, schema versioned
+/// with `PRAGMA user_version` (migrations in journal.cpp; version 2 adds policy events,
+/// pending answers, argument hashes and run ownership). Every write method commits
+/// before it returns (synchronous=NORMAL: survives a crash of the studio; a power loss
+/// may drop the last commits), so a step recorded before its reply is sent is never
+/// lost. commit() writes several steps and events in one transaction (the engine
+/// batches when several calls are in flight). Not thread-safe: use it from one thread.
+///
+/// Opening a journal marks every `running`/`waiting` run whose owning process is gone
+/// (pid and process start time no longer match) as `suspended`, with a policy event.
 class Journal
 {
 public:
@@ -34,6 +41,11 @@ public:
     bool recordRun(const RunRecord &run);
     /// Inserts or replaces the step and all its attempts in one transaction.
     bool recordStep(const Step &step);
+    /// Steps (with their attempts) and policy events in one transaction.
+    bool commit(const std::vector<const Step *> &steps, const std::vector<PolicyEvent> &events);
+    bool recordEvent(const PolicyEvent &event);
+    /// Deletes the run's recorded output (Resume re-runs the script from the start).
+    bool clearOutput(const QString &runId);
     /// Appends a chunk of the script's output (stream 1 = stdout, 2 = stderr).
     bool appendOutput(const QString &runId, int stream, const QByteArray &chunk);
 
@@ -41,6 +53,25 @@ public:
     std::optional<RunRecord> run(const QString &runId) const;
     std::vector<Step> steps(const QString &runId) const;
     QByteArray output(const QString &runId, int stream) const;
+    std::vector<PolicyEvent> events(const QString &runId) const;
+    /// Number of steps per run, for the runs list.
+    int stepCount(const QString &runId) const;
+
+    /// Pending answers (`toolstudio answer`): stored with state "new"; the process
+    /// running the call applies them and marks them accepted or refused.
+    qint64 addPendingAnswer(const PendingAnswer &answer);
+    std::vector<PendingAnswer> newPendingAnswers(const QString &runId) const;
+    std::optional<PendingAnswer> pendingAnswer(qint64 id) const;
+    bool resolvePendingAnswer(qint64 id, bool accepted, const QString &reason);
+
+    /// Runs marked suspended by the last open() (their owner was gone).
+    QStringList suspendedOnOpen() const { return m_suspendedOnOpen; }
+    /// True when `pid` is this process, or a live process that started at `startTicks`
+    /// (field 22 of /proc/PID/stat).
+    static bool ownerAlive(qint64 pid, qint64 startTicks);
+    /// This process's pid and start time, as recorded for live runs.
+    static qint64 selfPid();
+    static qint64 selfStartTicks();
 
     QString lastError() const;
 
@@ -54,6 +85,11 @@ private:
     QString m_connectionName;
     QString m_path;
     QString m_lastError;
+    bool writeStep(const Step &step, QString *error);
+    bool writeEvent(const PolicyEvent &event, QString *error);
+    void suspendOrphanedRuns();
+
+    QStringList m_suspendedOnOpen;
     QSet<QString> m_knownRuns; ///< runs known to have a row (skips the placeholder insert)
     std::unique_ptr<Statements> m_statements;
 };

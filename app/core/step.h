@@ -54,6 +54,16 @@ struct Step
     qint64 startedAt = 0;
     qint64 endedAt = 0;
     qint64 nextAttemptAt = 0;       ///< while Retrying: when the next attempt starts
+    /// sha256 (hex, first 128 bits) of the compact JSON of `args` after positional
+    /// arguments were mapped; replay matches steps by (sequence, tool, argsHash).
+    QString argsHash;
+    /// Rerun from step with edited arguments: what the script sent (`args` = edited).
+    std::optional<nlohmann::json> originalArgs;
+    /// Non-empty on the first step of a replay that did not match the journal: what
+    /// was expected and what came instead. Everything from this step on runs for real.
+    QString divergence;
+    /// Step mode: the call is held before its first attempt until a person decides.
+    bool paused = false;
 
     qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }
     /// "2/3": attempts made / attempts allowed.
@@ -82,4 +92,36 @@ struct RunRecord
     qint64 endedAt = 0;
     int exitCode = -1;
     QString error;           ///< why the run failed/timed out, in words
+    /// How the run came about: "run", "replay", "resume", "rerun" or "cassette".
+    QString kind = QStringLiteral("run");
+    QString sourceRun;       ///< replay/rerun: the run whose journal was replayed
+    /// The process that owns a live run (running/waiting); 0 when final. A run whose
+    /// owner is gone is marked suspended when a journal is opened (Journal::open).
+    qint64 ownerPid = 0;
+};
+
+/// A policy event of a run (journal table policy_events): a retry scheduled, a
+/// timeout (which bound, its value, whether the process is gone), a cancellation, a
+/// divergence, a step-mode decision, a suspension or a resume. `sequence` 0 = the run.
+struct PolicyEvent
+{
+    QString runId;
+    int sequence = 0;
+    qint64 at = 0;           ///< ms since the Unix epoch
+    QString kind;            ///< retry_scheduled, retry_now, timeout, cancelled, divergence, memoized_until, resumed, suspended, step_paused, step_decision
+    nlohmann::json detail = nlohmann::json::object();
+};
+
+/// An answer to a pending call written into the journal by another process
+/// (`toolstudio answer`); the process that runs the call picks it up.
+struct PendingAnswer
+{
+    qint64 id = 0;
+    QString runId;
+    QString callId;
+    int attempt = 0;
+    ManualAnswer answer;
+    qint64 createdAt = 0;
+    QString state = QStringLiteral("new"); ///< new, accepted, refused
+    QString reason;                        ///< why it was refused
 };

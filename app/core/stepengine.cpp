@@ -8,6 +8,7 @@
 #include "mockhandler.h"
 #include "schemavalidator.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QHash>
 #include <QPointer>
@@ -15,6 +16,8 @@
 #include <QTimer>
 
 #include <cmath>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 namespace {
@@ -77,10 +80,35 @@ public:
     int callCount = 0;
     bool cancelled = false;
 
+    // Batched journal writes (write-ahead kept: a reply waits for its commit).
+    std::set<int> dirty;                              ///< steps to (re)write
+    std::vector<PolicyEvent> events;                  ///< events to write
+    std::vector<std::pair<std::string, std::string>> heldReplies; ///< sent after the next commit
+    QTimer *flushTimer = nullptr;
+    QTimer *answerPoll = nullptr;
+
+    // Replay / resume / rerun / cassette.
+    std::optional<ReplayPlan> plan;
+    std::map<int, std::size_t> planBySequence;
+    bool memoActive = false;
+
+    bool stepMode = false;
+
+    void flush();
+    void scheduleFlush(int ms);
+    void record(int index, bool now);
+    void addEvent(int sequence, const char *kind, nlohmann::json detail);
+    int inFlight() const;
+    bool applyPlan(Step &step);
+    void diverge(Step &step, const QString &why);
+    void pollAnswers();
+    int heldIndex(const QString &callId, QString *reason) const;
+    void decide(int index, HandlerOutcome outcome, const char *decision);
+
     const SchemaValidator *validator(const Tool &tool, bool output, QString *error);
     void commit(const Step &step);
-    void notifyChanged(int index);
-    int addStep(Step step, bool inFlight = false, bool indexCallId = true);
+    void notifyChanged(int index, bool now = false);
+    int addStep(Step step, bool inFlight = false, bool indexCallId = true, bool recordIt = true);
     void refuse(Step step, const char *code, const QString &message, nlohmann::json details = nlohmann::json::object(),
                 bool indexCallId = true);
     void startAttempt(int index);
@@ -104,24 +132,75 @@ const SchemaValidator *StepEngineState::validator(const Tool &tool, bool output,
     return it->second.get();
 }
 
-void StepEngineState::commit(const Step &step)
+int StepEngineState::inFlight() const
+{
+    return int(std::count_if(flights.cbegin(), flights.cend(), [](const auto &flight) { return bool(flight); }));
+}
+
+void StepEngineState::scheduleFlush(int ms)
+{
+    if (!flushTimer) {
+        flushTimer = new QTimer(q);
+        flushTimer->setSingleShot(true);
+        QObject::connect(flushTimer, &QTimer::timeout, q, [this] { flush(); });
+    }
+    // An earlier deadline wins: held replies must not wait for a later batch.
+    if (!flushTimer->isActive() || flushTimer->remainingTime() > ms)
+        flushTimer->start(ms);
+}
+
+void StepEngineState::flush()
+{
+    if (flushTimer)
+        flushTimer->stop();
+    if (journal && (!dirty.empty() || !events.empty())) {
+        std::vector<const Step *> batch;
+        batch.reserve(dirty.size());
+        for (const int index : dirty)
+            batch.push_back(&steps[std::size_t(index)]);
+        if (!journal->commit(batch, events))
+            Q_EMIT q->journalFailed(QStringLiteral("journal: %1 step(s) were not recorded: %2")
+                                        .arg(batch.size()).arg(journal->lastError()));
+    }
+    dirty.clear();
+    events.clear();
+    // Slots may submit calls (and flush again): send from a copy.
+    const auto replies = std::move(heldReplies);
+    heldReplies.clear();
+    for (const auto &[id, line] : replies)
+        Q_EMIT q->replyReady(id, line);
+}
+
+/// Marks step `index` for writing: at once (`now`, write-ahead before a handler with
+/// side effects or a reply) or with the next batch.
+void StepEngineState::record(int index, bool now)
 {
     if (!journal)
         return;
-    if (!journal->recordStep(step))
-        Q_EMIT q->journalFailed(QStringLiteral("journal: step %1 (%2) was not recorded: %3")
-                                    .arg(step.sequence).arg(step.tool, journal->lastError()));
+    dirty.insert(index);
+    if (now)
+        flush();
+    else
+        scheduleFlush(20);
 }
 
-void StepEngineState::notifyChanged(int index)
+void StepEngineState::addEvent(int sequence, const char *kind, nlohmann::json detail)
 {
-    commit(steps[std::size_t(index)]);
+    PolicyEvent event{runId, sequence, now(), QString::fromLatin1(kind), std::move(detail)};
+    if (journal)
+        events.push_back(event);
+    Q_EMIT q->policyEvent(event);
+}
+
+void StepEngineState::notifyChanged(int index, bool now)
+{
+    record(index, now);
     // A copy: a slot may submit a call, which can reallocate `steps`.
     const Step copy = steps[std::size_t(index)];
     Q_EMIT q->stepChanged(copy);
 }
 
-int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId)
+int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool recordIt)
 {
     const int index = int(steps.size());
     if (indexCallId)
@@ -133,12 +212,14 @@ int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId)
         flight->context = new QObject(q);
     }
     flights.push_back(std::move(flight));
-    // A step that runs is committed by startAttempt() right away, still before its
-    // handler starts; one commit fewer per call.
-    if (!inFlight)
-        commit(steps.back());
+    // A step that runs is recorded by startAttempt(), before a handler with side
+    // effects starts; a final one (refused, memoized) before its reply.
+    if (!inFlight && recordIt)
+        record(index, true);
     const Step copy = steps.back();
     Q_EMIT q->stepAdded(copy);
+    if (!copy.divergence.isEmpty())
+        Q_EMIT q->divergenceFound(copy);
     return index;
 }
 
@@ -229,10 +310,21 @@ void StepEngineState::startAttempt(int index)
     request.maxResultBytes = project.limits.replyBytes;
     const bool waits = handler->waitsForPerson();
 
-    notifyChanged(index);
+    // Write-ahead before side effects (a command) and before a person is asked (so
+    // `toolstudio answer` finds the call); a mock's attempt goes with the next batch.
+    notifyChanged(index, tool.handler != HandlerKind::Mock);
     if (waits) {
         const Step copy = steps[std::size_t(index)];
         Q_EMIT q->pendingCallOpened(copy);
+        if (journal) {
+            if (!answerPoll) {
+                answerPoll = new QTimer(q);
+                answerPoll->setInterval(250);
+                QObject::connect(answerPoll, &QTimer::timeout, q, [this] { pollAnswers(); });
+            }
+            answerPoll->start();
+            QTimer::singleShot(0, q, [this] { pollAnswers(); }); // answers stored while the run was suspended
+        }
     }
     // A slot above may have cancelled the run (Stop); then the handler is gone.
     if (flights[std::size_t(index)] && flights[std::size_t(index)]->handler == handler)
@@ -314,10 +406,23 @@ void StepEngineState::onAttemptTimeout(int index)
     handler->cancel();
     const Step &step = steps[std::size_t(index)];
     const int timeoutMs = project.tool(step.tool)->retry.attemptTimeoutMs;
-    HandlerOutcome outcome = HandlerOutcome::failure(
-        QStringLiteral("attempt %1 timed out after %2 s (attempt_timeout_seconds = %2)")
-            .arg(step.attempts.size()).arg(secondsText(timeoutMs)),
-        true, BridgeErrorCode::Timeout);
+    const bool person = handler->waitsForPerson();
+    const QString report = handler->cancelReport();
+    // Which bound fired, its value, and what became of the handler (DESIGN.md
+    // "Explained timeouts").
+    QString message = person
+        ? QStringLiteral("no answer from a person to attempt %1 within %2 s (the person's wait bound, attempt_timeout_seconds = %2)")
+              .arg(step.attempts.size()).arg(secondsText(timeoutMs))
+        : QStringLiteral("attempt %1 timed out after %2 s (attempt_timeout_seconds = %2)")
+              .arg(step.attempts.size()).arg(secondsText(timeoutMs));
+    if (!report.isEmpty())
+        message += QStringLiteral("; ") + report;
+    HandlerOutcome outcome = HandlerOutcome::failure(message, true, BridgeErrorCode::Timeout);
+    outcome.error.details = {{"bound", person ? "wait" : "attempt"}, {"seconds", timeoutMs / 1000.0}};
+    if (!report.isEmpty())
+        outcome.error.details["handler"] = report.toStdString();
+    addEvent(step.sequence, "timeout", {{"bound", person ? "wait" : "attempt"}, {"seconds", timeoutMs / 1000.0},
+                                        {"attempt", step.attempts.size()}, {"handler", report.toStdString()}});
     onAttemptFinished(index, handler, outcome);
 }
 
@@ -329,9 +434,21 @@ void StepEngineState::onTotalTimeout(int index)
     Step &step = steps[std::size_t(index)];
     const int timeoutMs = project.tool(step.tool)->retry.totalTimeoutMs;
     const bool wasWaiting = step.status == StepStatus::Waiting;
-    const BridgeError error = makeError(BridgeErrorCode::Timeout,
-                                        QStringLiteral("step timed out after %1 s (total_timeout_seconds = %1)").arg(secondsText(timeoutMs)),
-                                        false, int(step.attempts.size()));
+    QString report;
+    if (flight->handler) {
+        flight->handler->disconnect(flight->context);
+        flight->handler->cancel();
+        report = flight->handler->cancelReport();
+    }
+    QString message = QStringLiteral("step timed out after %1 s (total_timeout_seconds = %1)").arg(secondsText(timeoutMs));
+    if (!report.isEmpty())
+        message += QStringLiteral("; ") + report;
+    nlohmann::json details = {{"bound", "total"}, {"seconds", timeoutMs / 1000.0}};
+    if (!report.isEmpty())
+        details["handler"] = report.toStdString();
+    const BridgeError error = makeError(BridgeErrorCode::Timeout, message, false, int(step.attempts.size()), details);
+    addEvent(step.sequence, "timeout", {{"bound", "total"}, {"seconds", timeoutMs / 1000.0},
+                                        {"attempt", step.attempts.size()}, {"handler", report.toStdString()}});
     if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
         step.attempts.back().endedAt = now();
         step.attempts.back().error = error;
@@ -359,6 +476,8 @@ void StepEngineState::scheduleRetry(int index)
 
     step.status = StepStatus::Retrying;
     step.nextAttemptAt = now() + delayMs;
+    addEvent(step.sequence, "retry_scheduled", {{"after_attempt", step.attempts.size()}, {"delay_ms", delayMs},
+                                                {"next_attempt_at", step.nextAttemptAt}});
     if (!flight.retryTimer) {
         flight.retryTimer = new QTimer(flight.context);
         flight.retryTimer->setSingleShot(true);
@@ -400,7 +519,17 @@ void StepEngineState::finish(int index, StepStatus status)
     const std::string line = status == StepStatus::Succeeded ? BridgeProtocol::encodeResult(id, *step.result)
                                                              : BridgeProtocol::encodeError(id, *step.error);
     // Write-ahead: the final step is committed before the script can see the reply.
-    notifyChanged(index);
+    // With other calls in flight, the commit (and the reply) waits for this turn of
+    // the event loop to end, so steps finishing together share one transaction.
+    const bool batch = journal && inFlight() > 0 && !cancelled;
+    if (batch) {
+        if (status != StepStatus::Cancelled)
+            heldReplies.emplace_back(id, line);
+        notifyChanged(index, false);
+        scheduleFlush(0);
+        return;
+    }
+    notifyChanged(index, true);
     if (status != StepStatus::Cancelled)
         Q_EMIT q->replyReady(id, line);
 }
@@ -419,6 +548,9 @@ StepEngine::StepEngine(const Project &project, const QString &runId, Journal *jo
 
 StepEngine::~StepEngine()
 {
+    // Pending writes still go to the journal; held replies have nobody to go to.
+    d->heldReplies.clear();
+    d->flush();
     // Nothing is emitted any more; running commands are killed with their handlers.
     for (std::size_t i = 0; i < d->flights.size(); ++i) {
         d->stopFlight(int(i));
@@ -522,11 +654,323 @@ void StepEngine::submitCall(const BridgeCall &call)
         return;
     }
 
-    // 6. record (queued), then run the first attempt
+    // 6. memo lookup when replaying (DESIGN.md "Replay"): a match is answered at once
+    step.argsHash = argsHash(step.args);
+    if (d->plan) {
+        if (d->applyPlan(step))
+            return;
+        if (d->plan->offline) {
+            d->refuse(std::move(step), BridgeErrorCode::ToolFailed,
+                      QStringLiteral("offline: this call is not in the cassette (no real tool runs against a cassette)"));
+            return;
+        }
+    }
+
+    // 7. record (queued), then run the first attempt — or hold it in step mode
+    const bool hold = d->stepMode;
+    step.paused = hold;
     const int index = d->addStep(std::move(step), true);
     // A slot of stepAdded may have stopped the run; then the step is cancelled already.
+    if (!d->flights[std::size_t(index)])
+        return;
+    if (hold) {
+        d->addEvent(d->steps[std::size_t(index)].sequence, "step_paused", nlohmann::json::object());
+        d->record(index, true);
+        const Step copy = d->steps[std::size_t(index)];
+        Q_EMIT stepPaused(copy);
+        return;
+    }
+    d->startAttempt(index);
+}
+
+QString StepEngine::argsHash(const nlohmann::json &args)
+{
+    const std::string text = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return QString::fromLatin1(QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
+                                                        QCryptographicHash::Sha256)
+                                   .toHex()
+                                   .left(32));
+}
+
+void StepEngine::setReplayPlan(ReplayPlan plan)
+{
+    d->planBySequence.clear();
+    for (std::size_t i = 0; i < plan.steps.size(); ++i) {
+        Step &old = plan.steps[i];
+        if (old.argsHash.isEmpty()) // a journal from before schema 2
+            old.argsHash = argsHash(old.args);
+        d->planBySequence[old.sequence] = i;
+    }
+    d->plan = std::move(plan);
+    d->memoActive = true;
+}
+
+bool StepEngine::isReplaying() const
+{
+    return d->plan && d->memoActive;
+}
+
+namespace {
+
+QString callText(const QString &tool, const nlohmann::json &args)
+{
+    QString text = QString::fromStdString(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (text.size() > 120)
+        text = text.left(120) + QStringLiteral("…");
+    return QStringLiteral("%1(%2)").arg(tool, text);
+}
+
+} // namespace
+
+void StepEngineState::diverge(Step &step, const QString &why)
+{
+    memoActive = false;
+    step.divergence = why;
+    addEvent(step.sequence, "divergence", {{"reason", why.toStdString()}, {"tool", step.tool.toStdString()},
+                                           {"args_hash", step.argsHash.toStdString()}});
+}
+
+/// Returns true when the call was answered from the plan (memoized).
+bool StepEngineState::applyPlan(Step &step)
+{
+    if (!memoActive)
+        return false;
+    const ReplayPlan &p = *plan;
+    if (p.mode == ReplayPlan::Mode::Rerun && step.sequence >= p.rerunFrom) {
+        memoActive = false;
+        nlohmann::json detail = {{"from_sequence", p.rerunFrom}};
+        if (step.sequence == p.rerunFrom && p.editedArgs) {
+            step.originalArgs = step.args;
+            step.args = *p.editedArgs;
+            step.argsHash = StepEngine::argsHash(step.args);
+            detail["edited_args"] = step.args;
+            detail["original_args"] = *step.originalArgs;
+        }
+        addEvent(step.sequence, "rerun_from", std::move(detail));
+        return false;
+    }
+    const auto found = planBySequence.find(step.sequence);
+    if (found == planBySequence.end()) {
+        if (p.mode == ReplayPlan::Mode::Resume) { // the run goes on past where it stopped
+            memoActive = false;
+            return false;
+        }
+        diverge(step, QStringLiteral("step %1: %2 is a call the recorded run did not make (it made %3 call(s))")
+                          .arg(step.sequence).arg(callText(step.tool, step.args)).arg(p.steps.size()));
+        return false;
+    }
+    const Step &old = p.steps[found->second];
+    if (old.tool != step.tool || old.argsHash != step.argsHash) {
+        diverge(step, QStringLiteral("step %1: expected %2, got %3")
+                          .arg(step.sequence).arg(callText(old.tool, old.args), callText(step.tool, step.args)));
+        return false;
+    }
+    if (!isFinal(old.status) || old.status == StepStatus::Cancelled) {
+        // The open call (resume), or a call the recorded run never finished: real from here.
+        memoActive = false;
+        if (p.mode == ReplayPlan::Mode::Resume) {
+            step.attempts = old.attempts;
+            if (!step.attempts.empty() && step.attempts.back().endedAt == 0)
+                step.attempts.pop_back(); // interrupted: reopened with the same number
+            step.startedAt = old.startedAt;
+            step.queuedAt = old.queuedAt > 0 ? old.queuedAt : step.queuedAt;
+            addEvent(step.sequence, "resumed", {{"call_id", step.callId.toStdString()},
+                                                {"recorded_call_id", old.callId.toStdString()},
+                                                {"attempts_before", step.attempts.size()}});
+        }
+        return false;
+    }
+
+    // Memoized: answered from the record, handler not run.
+    if (project.tool(step.tool) && project.tool(step.tool)->handler == HandlerKind::Mock)
+        mockAttempts.insert(step.tool, mockAttempts.value(step.tool, 0) + int(old.attempts.size()));
+    const bool resume = p.mode == ReplayPlan::Mode::Resume;
+    step.status = StepStatus::Memoized;
+    step.result = old.result;
+    step.error = old.error;
+    step.attempts = old.attempts;
+    step.maxAttempts = old.maxAttempts;
+    if (resume) {
+        step.queuedAt = old.queuedAt;
+        step.startedAt = old.startedAt;
+        step.endedAt = old.endedAt;
+    } else {
+        step.startedAt = step.endedAt = step.queuedAt;
+    }
+    const std::string id = step.callId.toStdString();
+    const std::string line = old.status == StepStatus::Failed && old.error
+        ? BridgeProtocol::encodeError(id, *old.error)
+        : BridgeProtocol::encodeResult(id, old.result.value_or(nlohmann::json()));
+    // Resume keeps the recorded rows as they are (the same run); a new run records
+    // its memoized step before the reply, like any other.
+    addStep(std::move(step), false, true, !resume);
+    Q_EMIT q->replyReady(id, line);
+    return true;
+}
+
+void StepEngineState::pollAnswers()
+{
+    if (!journal)
+        return;
+    if (q->pendingCount() == 0) {
+        if (answerPoll)
+            answerPoll->stop();
+        return;
+    }
+    for (const PendingAnswer &pending : journal->newPendingAnswers(runId)) {
+        const int index = stepByCallId.value(pending.callId, -1);
+        if (index < 0)
+            continue; // not reached yet (a resumed run still replaying): keep it
+        QString reason;
+        const bool accepted = q->answer(pending.callId, pending.attempt, pending.answer, &reason);
+        journal->resolvePendingAnswer(pending.id, accepted, reason);
+        addEvent(steps[std::size_t(index)].sequence, "answer_from_journal",
+                 {{"answer_id", pending.id}, {"attempt", pending.attempt}, {"accepted", accepted},
+                  {"reason", reason.toStdString()}});
+    }
+}
+
+int StepEngineState::heldIndex(const QString &callId, QString *reason) const
+{
+    const int index = stepByCallId.value(callId, -1);
+    QString why;
+    if (index < 0)
+        why = QStringLiteral("no call with id '%1'").arg(callId);
+    else if (!steps[std::size_t(index)].paused || !flights[std::size_t(index)])
+        why = QStringLiteral("call '%1' is not held in step mode (%2)").arg(callId, stepStatusName(steps[std::size_t(index)].status));
+    if (why.isEmpty())
+        return index;
+    if (reason)
+        *reason = why;
+    return -1;
+}
+
+void StepEngineState::decide(int index, HandlerOutcome outcome, const char *decision)
+{
+    Step &step = steps[std::size_t(index)];
+    step.paused = false;
+    Attempt attempt;
+    attempt.number = int(step.attempts.size()) + 1;
+    attempt.startedAt = attempt.endedAt = now();
+    if (step.startedAt == 0)
+        step.startedAt = attempt.startedAt;
+    addEvent(step.sequence, "step_decision", {{"decision", decision}, {"ok", outcome.ok}});
+    Q_EMIT q->stepReleased(step.callId);
+    if (outcome.ok) {
+        attempt.succeeded = true;
+        step.attempts.push_back(attempt);
+        step.result = std::move(outcome.result);
+        finish(index, StepStatus::Succeeded);
+        return;
+    }
+    outcome.error.attempts = attempt.number;
+    attempt.error = outcome.error;
+    step.attempts.push_back(attempt);
+    step.error = outcome.error;
+    finish(index, StepStatus::Failed);
+}
+
+void StepEngine::setStepMode(bool on)
+{
+    d->stepMode = on;
+}
+
+bool StepEngine::stepMode() const
+{
+    return d->stepMode;
+}
+
+bool StepEngine::continueStep(const QString &callId, QString *reason)
+{
+    const int index = d->heldIndex(callId, reason);
+    if (index < 0)
+        return false;
+    d->steps[std::size_t(index)].paused = false;
+    d->addEvent(d->steps[std::size_t(index)].sequence, "step_decision", {{"decision", "continue"}});
+    Q_EMIT stepReleased(callId);
     if (d->flights[std::size_t(index)])
         d->startAttempt(index);
+    return true;
+}
+
+bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, QString *reason)
+{
+    const int index = d->heldIndex(callId, reason);
+    if (index < 0)
+        return false;
+    const Tool &tool = *d->project.tool(d->steps[std::size_t(index)].tool);
+    if (!answer.isError && tool.outputSchema) {
+        QString error;
+        if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
+            if (const auto failure = validator->validate(answer.result)) {
+                if (reason)
+                    *reason = QStringLiteral("the result does not match output_schema at %1: %2")
+                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer, failure->message);
+                return false;
+            }
+        }
+    }
+    if (!answer.isError) {
+        d->decide(index, HandlerOutcome::success(answer.result), "answer");
+        return true;
+    }
+    const QString message = answer.message.trimmed().isEmpty() ? QStringLiteral("the call was failed by hand (step mode)") : answer.message;
+    d->decide(index, HandlerOutcome::failure(message, answer.retryable), "fail");
+    return true;
+}
+
+bool StepEngine::timeOutStep(const QString &callId, QString *reason)
+{
+    const int index = d->heldIndex(callId, reason);
+    if (index < 0)
+        return false;
+    HandlerOutcome outcome = HandlerOutcome::failure(
+        QStringLiteral("timed out by hand in step mode (injected timeout; the handler did not run)"), true,
+        BridgeErrorCode::Timeout);
+    outcome.error.details = {{"bound", "injected"}};
+    d->decide(index, outcome, "time_out");
+    return true;
+}
+
+void StepEngine::continueToEnd()
+{
+    d->stepMode = false;
+    for (std::size_t i = 0; i < d->steps.size(); ++i) {
+        if (d->steps[i].paused && d->flights[i])
+            continueStep(d->steps[i].callId);
+    }
+}
+
+int StepEngine::pausedCount() const
+{
+    int count = 0;
+    for (std::size_t i = 0; i < d->steps.size(); ++i)
+        count += d->steps[i].paused && d->flights[i] ? 1 : 0;
+    return count;
+}
+
+bool StepEngine::retryNow(const QString &callId, QString *reason)
+{
+    const int index = d->stepByCallId.value(callId, -1);
+    Flight *flight = index < 0 ? nullptr : d->flights[std::size_t(index)].get();
+    if (!flight || d->steps[std::size_t(index)].status != StepStatus::Retrying || !flight->retryTimer
+        || !flight->retryTimer->isActive()) {
+        if (reason)
+            *reason = index < 0 ? QStringLiteral("no call with id '%1'").arg(callId)
+                                : QStringLiteral("call '%1' is not waiting for a retry (%2)")
+                                      .arg(callId, stepStatusName(d->steps[std::size_t(index)].status));
+        return false;
+    }
+    flight->retryTimer->stop();
+    const Step &step = d->steps[std::size_t(index)];
+    d->addEvent(step.sequence, "retry_now", {{"planned_at", step.nextAttemptAt}, {"saved_ms", std::max<qint64>(0, step.nextAttemptAt - now())}});
+    d->startAttempt(index);
+    return true;
+}
+
+void StepEngine::flush()
+{
+    d->flush();
 }
 
 bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason)
@@ -579,8 +1023,18 @@ void StepEngine::cancelAll(const QString &reason)
             continue;
         Step &step = d->steps[i];
         const bool wasWaiting = step.status == StepStatus::Waiting;
+        QString report;
+        if (d->flights[i]->handler) {
+            ToolHandler *handler = d->flights[i]->handler;
+            d->stopFlight(int(i));
+            report = handler->cancelReport();
+        }
         d->stopFlight(int(i));
-        const BridgeError error = makeError(BridgeErrorCode::Cancelled, reason, false, int(step.attempts.size()));
+        const QString message = report.isEmpty() ? reason : reason + QStringLiteral("; ") + report;
+        d->addEvent(step.sequence, "cancelled", {{"reason", reason.toStdString()}, {"status", stepStatusName(step.status).toStdString()},
+                                                 {"handler", report.toStdString()}});
+        step.paused = false;
+        const BridgeError error = makeError(BridgeErrorCode::Cancelled, message, false, int(step.attempts.size()));
         if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
             step.attempts.back().endedAt = now();
             step.attempts.back().error = error;
@@ -591,6 +1045,9 @@ void StepEngine::cancelAll(const QString &reason)
             Q_EMIT pendingCallClosed(step.callId);
         d->finish(int(i), StepStatus::Cancelled);
     }
+    d->flush();
+    if (d->answerPoll)
+        d->answerPoll->stop();
 }
 
 const std::vector<Step> &StepEngine::steps() const

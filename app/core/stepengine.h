@@ -13,6 +13,30 @@
 class Journal;
 class StepEngineState;
 
+/// What a run replays (DESIGN.md "Replay", "Resume"): the steps of an earlier run from
+/// the journal or a cassette. A call matches when the step with the same sequence has
+/// the same tool and argument hash (Step::argsHash); a matching final step is answered
+/// at once from the record (status `memoized`, handler not run). The first call that
+/// does not match is flagged (Step::divergence, a `divergence` policy event, signal
+/// divergenceFound) and from there on every call runs for real — or, `offline`
+/// (cassettes), fails with tool_failed "not in the cassette".
+struct ReplayPlan
+{
+    enum class Mode {
+        Replay,   ///< a new run re-running a finished run's script
+        Resume,   ///< the same run (same id) continued: memoized steps are not re-recorded;
+                  ///< the open call (a non-final step) runs again under its call id,
+                  ///< with its earlier attempts kept and an unfinished attempt reopened
+        Rerun,    ///< a new run: steps before `rerunFrom` memoized, the rest for real
+        Cassette, ///< a new run against a cassette file; offline
+    };
+    Mode mode = Mode::Replay;
+    std::vector<Step> steps;                   ///< by sequence (1-based, no gaps expected)
+    int rerunFrom = 0;                         ///< Rerun: first sequence that runs for real
+    std::optional<nlohmann::json> editedArgs;  ///< Rerun: arguments for step `rerunFrom`
+    bool offline = false;                      ///< no handler ever runs (cassettes)
+};
+
 /// Runs every tool call of one run as a durable step (DESIGN.md "Steps: the engine"):
 /// declared and active? → max calls → request cap → positional args mapped to the
 /// schema's property order → input_schema validation → step recorded in the journal
@@ -20,7 +44,16 @@ class StepEngineState;
 /// jitter → output_schema and reply cap → commit → replyReady.
 ///
 /// Every call yields exactly one replyReady (result or error), emitted only after the
-/// step's final state is committed to the journal (write-ahead). Lives on the thread
+/// step's final state is committed to the journal (write-ahead). With one call in
+/// flight the commit and the reply happen at once; when several are in flight, final
+/// states are collected and committed in one transaction on the next turn of the event
+/// loop, and their replies follow that commit. Intermediate states (running,
+/// retrying) of mock handlers are batched the same way (within 20 ms); a command's or
+/// a person's attempt is committed before the handler starts.
+///
+/// Pending answers written into the journal by another process (`toolstudio answer`)
+/// are polled every 250 ms while a call waits for a person, applied through answer()
+/// and marked accepted or refused (with the reason) in the journal. Lives on the thread
 /// that owns it; handlers are asynchronous (timers, QProcess, a person's answer).
 ///
 /// Steps: sequence = order of arrival (1-based, refused calls included); idempotency
@@ -44,6 +77,40 @@ public:
     StepEngine(const Project &project, const QString &runId, Journal *journal,
                const QStringList &boundTools, QObject *parent = nullptr);
     ~StepEngine() override;
+
+    /// sha256 of `args` as compact JSON (keys sorted), hex, first 128 bits.
+    static QString argsHash(const nlohmann::json &args);
+
+    /// Memoize calls from an earlier run; call before the first submitCall.
+    void setReplayPlan(ReplayPlan plan);
+    /// Still answering from the plan (no divergence yet, not past its end).
+    bool isReplaying() const;
+
+    /// Step mode (F10): every call that passed validation is held before its first
+    /// attempt (status `queued`, Step::paused, signal stepPaused) until one of
+    /// continueStep / answerStep / timeOutStep / continueToEnd decides it. Memoized
+    /// calls are not held. Turning it off does not release held calls (continueToEnd does).
+    void setStepMode(bool on);
+    bool stepMode() const;
+    /// Runs the held call's handler. False with `reason` when `callId` is not held.
+    bool continueStep(const QString &callId, QString *reason = nullptr);
+    /// Ends the held call with `answer` instead of running the handler: a result
+    /// (checked against output_schema; refused if it does not match) or an error with
+    /// its `retryable` flag as the script will see it. Never retried by the engine.
+    bool answerStep(const QString &callId, const ManualAnswer &answer, QString *reason = nullptr);
+    /// Ends the held call with a `timeout` error (injected; not retried).
+    bool timeOutStep(const QString &callId, QString *reason = nullptr);
+    /// Step mode off; every held call continues.
+    void continueToEnd();
+    int pausedCount() const;
+
+    /// Retry now: a step that is backing off (`retrying`, Step::nextAttemptAt) starts
+    /// its next attempt at once. False with `reason` otherwise.
+    bool retryNow(const QString &callId, QString *reason = nullptr);
+
+    /// Writes pending journal writes and sends the replies held for them (the engine
+    /// batches when several calls are in flight; normally a 0–20 ms timer does this).
+    void flush();
 
     /// A call from the script. Errors (unknown_tool, inactive_tool, invalid_arguments
     /// with the JSON pointer, request_too_large, max_calls_exceeded) are recorded as a
@@ -78,6 +145,14 @@ Q_SIGNALS:
     void pendingCallClosed(const QString &callId);
     /// The reply for call `id`: `line` is the encoded bridge message with its '\n'.
     void replyReady(const std::string &id, const std::string &line);
+    /// Step mode held a call (`step.paused`); the run waits for a person.
+    void stepPaused(const Step &step);
+    /// A held call was decided (continued, answered, failed, timed out).
+    void stepReleased(const QString &callId);
+    /// Replay: `step` is the first call that did not match (Step::divergence says how).
+    void divergenceFound(const Step &step);
+    /// A policy event was recorded (retry scheduled, timeout, cancellation, …).
+    void policyEvent(const PolicyEvent &event);
     /// The journal refused a write (disk full, file removed…); the run goes on, but the
     /// write-ahead promise no longer holds — the run controller should fail the run.
     void journalFailed(const QString &message);

@@ -60,6 +60,10 @@ public:
     virtual void cancel() = 0;
     /// True when the attempt waits for a person (the step's status becomes `waiting`).
     virtual bool waitsForPerson() const { return false; }
+    /// After cancel(): what became of the work the attempt started, in words for the
+    /// timeout/cancel message (a command: "its process group (pid N) was killed and is
+    /// gone"); empty when there was nothing to stop (a mock's timer, a person's wait).
+    virtual QString cancelReport() const { return {}; }
 
 Q_SIGNALS:
     void finished(const HandlerOutcome &outcome);
