@@ -22,6 +22,7 @@ PACKAGES=(
     nlohmann-json3-dev libvalijson-dev libseccomp-dev
     libqt6svg6 libgl-dev python3 bash nodejs
     desktop-file-utils appstream
+    clang libclang-rt-14-dev
 )
 
 log() { printf '[toolstudio] %s\n' "$*" >&2; }
@@ -71,8 +72,24 @@ test)
     shift
     build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug
     export QT_QPA_PLATFORM=offscreen
-    cd "$BUILD_DIR"
-    exec ctest --output-on-failure --timeout 600 "$@"
+    status=0
+    (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 600 "$@") || status=$?
+    # The bridge fuzzer (libFuzzer, clang, its own build dir) for a bounded time: in CI
+    # (CI=true) or when asked (TOOLSTUDIO_FUZZ=1; TOOLSTUDIO_FUZZ_SECONDS, default 60).
+    if [ "${CI:-}" = true ] || [ "${TOOLSTUDIO_FUZZ:-}" = 1 ]; then
+        if [ ! -f "$ROOT/build-fuzz/CMakeCache.txt" ]; then
+            log "configuring in build-fuzz (clang)"
+            CC=clang CXX=clang++ cmake -S "$ROOT" -B "$ROOT/build-fuzz" $(generator_args) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+                -DTOOLSTUDIO_BUILD_FUZZERS=ON -DTOOLSTUDIO_BUILD_TESTS=OFF >/dev/null
+        fi
+        cmake --build "$ROOT/build-fuzz" --target fuzz_bridge
+        work="$(mktemp -d)"
+        log "fuzzing the bridge for ${TOOLSTUDIO_FUZZ_SECONDS:-60} s (new inputs in $work; crashes there too)"
+        "$ROOT/build-fuzz/tests/fuzz/fuzz_bridge" -max_total_time="${TOOLSTUDIO_FUZZ_SECONDS:-60}" -max_len=4096 \
+            -rss_limit_mb=2048 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$ROOT/tests/fuzz/corpus" \
+            || status=$?
+    fi
+    exit "$status"
     ;;
 bench)
     shift
