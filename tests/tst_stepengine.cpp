@@ -4,6 +4,7 @@
 #include "project.h"
 #include "stepengine.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QRegularExpression>
@@ -70,6 +71,13 @@ json baseManifest()
     tools.push_back(commandTool("missing_program", {"./no-such-program"}));
     tools.push_back(commandTool("hang", {"sh", "-c", "sleep 30 & echo $! > sleep.pid; wait"},
                                 "{'retry': {'attempt_timeout_seconds': 0.3, 'max_attempts': 1}}"));
+    tools.push_back(commandTool("keyed", {"sh", "-c", "cat >/dev/null; echo \"$TOOLSTUDIO_ATTEMPT $TOOLSTUDIO_IDEMPOTENCY_KEY\" >> keys.txt;"
+                                          " if [ \"$TOOLSTUDIO_ATTEMPT\" = 1 ]; then sleep 5; fi; echo 42"},
+                                "{'retry': {'attempt_timeout_seconds': 0.3, 'max_attempts': 2}}"));
+    tools.push_back(json::parse(J("{'name': 'ask_bounded', 'handler': {'kind': 'manual'},"
+                                  " 'retry': {'attempt_timeout_seconds': 0.2, 'max_attempts': 1}}")));
+    tools.push_back(mockTool("backoff", "[{'error': 'busy'}, {'result': 'ok'}]",
+                             "{'retry': {'initial_backoff_seconds': 10, 'max_backoff_seconds': 10, 'jitter': 0}}"));
     return {
         {"name", "engine-test"},
         {"retry", json::parse(J("{'initial_backoff_seconds': 0.01, 'max_backoff_seconds': 0.05, 'jitter': 0}"))},
@@ -104,6 +112,8 @@ public:
     QStringList added;
     QStringList opened;
     QStringList closed;
+    QStringList paused;
+    QStringList divergences;
 
     bool setUp(const json &manifest, const QStringList &bound = {})
     {
@@ -122,7 +132,24 @@ public:
         }
         if (!journal.open(project->journalPath()))
             return false;
-        engine = std::make_unique<StepEngine>(*project, QStringLiteral("run-1"), &journal, bound);
+        newEngine(QStringLiteral("run-1"), bound);
+        return true;
+    }
+
+    /// A fresh engine (a new run, or the same run resumed) on the same project and journal.
+    void newEngine(const QString &runId, const QStringList &bound = {}, std::optional<ReplayPlan> plan = std::nullopt)
+    {
+        engine.reset();
+        replies.clear();
+        changes.clear();
+        added.clear();
+        opened.clear();
+        closed.clear();
+        paused.clear();
+        divergences.clear();
+        engine = std::make_unique<StepEngine>(*project, runId, &journal, bound);
+        if (plan)
+            engine->setReplayPlan(std::move(*plan));
         QObject::connect(engine.get(), &StepEngine::replyReady, engine.get(), [this](const std::string &id, const std::string &line) {
             replies.push_back({id, json::parse(line)});
         });
@@ -132,7 +159,8 @@ public:
         QObject::connect(engine.get(), &StepEngine::stepAdded, engine.get(), [this](const Step &step) { added << step.callId; });
         QObject::connect(engine.get(), &StepEngine::pendingCallOpened, engine.get(), [this](const Step &step) { opened << step.callId; });
         QObject::connect(engine.get(), &StepEngine::pendingCallClosed, engine.get(), [this](const QString &id) { closed << id; });
-        return true;
+        QObject::connect(engine.get(), &StepEngine::stepPaused, engine.get(), [this](const Step &step) { paused << step.callId; });
+        QObject::connect(engine.get(), &StepEngine::divergenceFound, engine.get(), [this](const Step &step) { divergences << step.divergence; });
     }
 
     void call(const char *id, const char *tool, const json &args = json::object())
@@ -669,6 +697,406 @@ private Q_SLOTS:
         QCOMPARE(journaled.size(), std::size_t(5));
         QCOMPARE(journaled[0].status, StepStatus::Cancelled);
         QCOMPARE(journaled[2].status, StepStatus::Cancelled);
+    }
+
+    void timedOutAttemptAndRetryShareTheKey()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "keyed");
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
+        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':42}"));
+        QCOMPARE(h.step("c1").attempts.size(), std::size_t(2));
+        QCOMPARE(h.step("c1").attempts[0].error->code, std::string("timeout"));
+        QFile keys(h.dir.filePath(QStringLiteral("keys.txt")));
+        QVERIFY(keys.open(QIODevice::ReadOnly));
+        QCOMPARE(keys.readAll(), QByteArray("1 run-1:1\n2 run-1:1\n"));
+    }
+
+    void personsWaitBound()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "ask_bounded");
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 3000);
+        QCOMPARE(errorOf(h.reply("c1")).dump(),
+                 J("{'attempts':1,'bound':'wait','code':'timeout','message':'no answer from a person to attempt 1 within 0.2 s"
+                   " (the wait bound for a person, attempt_timeout_seconds = 0.2)','retryable':true,'seconds':0.2}"));
+        QCOMPARE(h.closed, QStringList{QStringLiteral("c1")});
+        const auto events = h.journal.events(QStringLiteral("run-1"));
+        QVERIFY(!events.empty());
+        QCOMPARE(events.front().kind, QStringLiteral("timeout"));
+        QCOMPARE(events.front().detail.value("bound", ""), std::string("wait"));
+    }
+
+    void retryNowAndNextAttemptAt()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        QString reason;
+        QVERIFY(!h.engine->retryNow(QStringLiteral("c1"), &reason));
+        QCOMPARE(reason, QStringLiteral("no call with id 'c1'"));
+        const qint64 before = QDateTime::currentMSecsSinceEpoch();
+        h.call("c1", "backoff");
+        QTRY_COMPARE(h.step("c1").status, StepStatus::Retrying);
+        // The trace shows when the next attempt starts: 10 s backoff, no jitter.
+        QVERIFY(h.step("c1").nextAttemptAt >= before + 10000);
+        QVERIFY(h.step("c1").nextAttemptAt <= QDateTime::currentMSecsSinceEpoch() + 10000);
+        h.engine->flush();
+        QCOMPARE(h.journal.steps(QStringLiteral("run-1"))[0].nextAttemptAt, h.step("c1").nextAttemptAt);
+        QVERIFY2(h.engine->retryNow(QStringLiteral("c1"), &reason), qPrintable(reason));
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 2000); // not 10 s
+        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':'ok'}"));
+        QCOMPARE(h.step("c1").attempts.size(), std::size_t(2));
+        QVERIFY(!h.engine->retryNow(QStringLiteral("c1"), &reason));
+        QCOMPARE(reason, QStringLiteral("call 'c1' is not waiting for a retry (succeeded)"));
+        QStringList kinds;
+        for (const PolicyEvent &event : h.journal.events(QStringLiteral("run-1")))
+            kinds << event.kind;
+        QCOMPARE(kinds, (QStringList{QStringLiteral("retry_scheduled"), QStringLiteral("retry_now")}));
+    }
+
+    void staleAnswers_data()
+    {
+        QTest::addColumn<QString>("setup");   // what happened before the answer
+        QTest::addColumn<QString>("callId");
+        QTest::addColumn<int>("attempt");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("unknown call") << QString() << QStringLiteral("zz") << 1 << QStringLiteral("no call with id 'zz'");
+        QTest::newRow("future attempt") << QString() << QStringLiteral("c1") << 2
+                                        << QStringLiteral("answer is for attempt 2 but the call is at attempt 1");
+        QTest::newRow("attempt 0") << QString() << QStringLiteral("c1") << 0
+                                   << QStringLiteral("answer is for attempt 0 but the call is at attempt 1");
+        QTest::newRow("already answered (retrying)") << QStringLiteral("retry") << QStringLiteral("c1") << 1
+                                                     << QStringLiteral("attempt 1 of call 'c1' was already answered");
+        QTest::newRow("old attempt") << QStringLiteral("retry-wait") << QStringLiteral("c1") << 1
+                                     << QStringLiteral("answer is for attempt 1 but the call is at attempt 2");
+        QTest::newRow("finished step") << QStringLiteral("answer") << QStringLiteral("c1") << 1
+                                       << QStringLiteral("call 'c1' already finished (succeeded)");
+        QTest::newRow("cancelled step") << QStringLiteral("cancel") << QStringLiteral("c1") << 1
+                                        << QStringLiteral("call 'c1' already finished (cancelled)");
+        QTest::newRow("not a manual call") << QStringLiteral("mock") << QStringLiteral("c2") << 1
+                                           << QStringLiteral("call 'c2' is not waiting for a person (running)");
+    }
+
+    void staleAnswers()
+    {
+        QFETCH(QString, setup);
+        QFETCH(QString, callId);
+        QFETCH(int, attempt);
+        QFETCH(QString, reason);
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "render_report", {{"topic", "q3"}});
+        ManualAnswer ok;
+        ok.result = "done";
+        ManualAnswer retry;
+        retry.isError = true;
+        retry.message = QStringLiteral("busy");
+        retry.retryable = true;
+        if (setup == QLatin1String("retry") || setup == QLatin1String("retry-wait")) {
+            QVERIFY(h.engine->answer(QStringLiteral("c1"), 1, retry));
+            if (setup == QLatin1String("retry-wait"))
+                QTRY_COMPARE(h.step("c1").status, StepStatus::Waiting);
+        } else if (setup == QLatin1String("answer")) {
+            QVERIFY(h.engine->answer(QStringLiteral("c1"), 1, ok));
+        } else if (setup == QLatin1String("cancel")) {
+            h.engine->cancelAll(QStringLiteral("stopped"));
+        } else if (setup == QLatin1String("mock")) {
+            h.call("c2", "slowish");
+        }
+        const Step before = h.step(callId.toLatin1().constData());
+        const std::size_t repliesBefore = h.replies.size();
+        QElapsedTimer clock;
+        clock.start();
+        QString why;
+        QVERIFY(!h.engine->answer(callId, attempt, ok, &why));
+        QVERIFY(clock.elapsed() < 100); // refused at once, never hangs
+        QCOMPARE(why, reason);
+        // …and changes nothing.
+        const Step &after = h.step(callId.toLatin1().constData());
+        QCOMPARE(after.status, before.status);
+        QCOMPARE(after.attempts.size(), before.attempts.size());
+        QCOMPARE(h.replies.size(), repliesBefore);
+    }
+
+    void cancellationIsRecorded()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "hang");
+        QTRY_COMPARE(h.step("c1").status, StepStatus::Running);
+        QTest::qWait(100); // the command has started
+        h.engine->cancelAll(QStringLiteral("the run was stopped"));
+        const Step &step = h.step("c1");
+        QCOMPARE(step.status, StepStatus::Cancelled);
+        QVERIFY2(QString::fromStdString(step.error->message).startsWith(
+                     QStringLiteral("the run was stopped; the command's process group (pid ")),
+                 step.error->message.c_str());
+        QVERIFY(QString::fromStdString(step.error->message).endsWith(QStringLiteral(") was killed (SIGKILL) and is gone")));
+        QCOMPARE(h.journal.steps(QStringLiteral("run-1"))[0].status, StepStatus::Cancelled);
+        const auto events = h.journal.events(QStringLiteral("run-1"));
+        QCOMPARE(events.size(), std::size_t(1));
+        QCOMPARE(events[0].kind, QStringLiteral("cancelled"));
+        QCOMPARE(events[0].detail.value("reason", ""), std::string("the run was stopped"));
+        QCOMPARE(events[0].detail.value("status", ""), std::string("running"));
+    }
+
+    void batchedCommitsKeepWriteAhead()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        // Several calls in flight finish in the same turn of the event loop; each reply
+        // still goes out only once its step is in the journal.
+        QStringList seen;
+        QObject::connect(h.engine.get(), &StepEngine::replyReady, h.engine.get(),
+                         [&h, &seen](const std::string &id, const std::string &) {
+                             Journal reader;
+                             QVERIFY(reader.open(h.journal.path()));
+                             for (const Step &step : reader.steps(QStringLiteral("run-1")))
+                                 if (step.callId == QString::fromStdString(id))
+                                     seen << QStringLiteral("%1 %2").arg(step.callId, stepStatusName(step.status));
+                         });
+        for (int i = 1; i <= 5; ++i)
+            h.call(QStringLiteral("c%1").arg(i).toLatin1().constData(), "fast");
+        QTRY_COMPARE(seen.size(), 5);
+        QCOMPARE(seen, (QStringList{QStringLiteral("c1 succeeded"), QStringLiteral("c2 succeeded"), QStringLiteral("c3 succeeded"),
+                                    QStringLiteral("c4 succeeded"), QStringLiteral("c5 succeeded")}));
+    }
+
+    void replayMemoizesAndFlagsDivergence()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        // The recorded run: two identical calls, then a third.
+        h.call("c1", "counter", {{"n", 1}});
+        h.call("c2", "counter", {{"n", 1}});
+        h.call("c3", "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
+        QTRY_COMPARE(h.replies.size(), std::size_t(3));
+        h.engine->flush();
+        ReplayPlan plan;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(plan.steps[0].argsHash, StepEngine::argsHash({{"n", 1}}));
+
+        // The changed script: the same two calls, then a different third one.
+        h.newEngine(QStringLiteral("run-2"), {}, plan);
+        h.call("c1", "counter", {{"n", 1}});
+        h.call("c2", "counter", {{"n", 1}});
+        // Answered at once from the journal, two steps (never collapsed), handler not run.
+        QCOMPARE(h.replies.size(), std::size_t(2));
+        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':1}"));
+        QCOMPARE(h.reply("c2")->message.dump(), J("{'id':'c2','type':'result','value':2}"));
+        QCOMPARE(h.step("c1").status, StepStatus::Memoized);
+        QCOMPARE(h.step("c2").status, StepStatus::Memoized);
+        QCOMPARE(h.step("c2").sequence, 2);
+        QVERIFY(h.engine->isReplaying());
+        h.call("c3", "get_exchange_rate", {{"base", "USD"}, {"quote", "GBP"}});
+        QVERIFY(!h.engine->isReplaying());
+        QCOMPARE(h.divergences.size(), 1);
+        QCOMPARE(h.step("c3").divergence,
+                 QStringLiteral("step 3: expected get_exchange_rate({\"base\":\"USD\",\"quote\":\"EUR\"}), "
+                                "got get_exchange_rate({\"base\":\"USD\",\"quote\":\"GBP\"})"));
+        QTRY_VERIFY(h.reply("c3"));
+        QCOMPARE(h.step("c3").status, StepStatus::Succeeded); // ran for real
+        // Everything after the divergence runs for real, even a call that would match.
+        h.call("c4", "counter", {{"n", 1}});
+        QTRY_VERIFY(h.reply("c4"));
+        QCOMPARE(h.step("c4").status, StepStatus::Succeeded);
+        h.engine->flush();
+        const auto journaled = h.journal.steps(QStringLiteral("run-2"));
+        QCOMPARE(journaled.size(), std::size_t(4));
+        QCOMPARE(journaled[0].status, StepStatus::Memoized);
+        QCOMPARE(journaled[2].divergence, h.step("c3").divergence);
+        QCOMPARE(h.journal.events(QStringLiteral("run-2"))[0].kind, QStringLiteral("divergence"));
+        QCOMPARE(h.journal.events(QStringLiteral("run-2"))[0].sequence, 3);
+    }
+
+    void replayOfExtraCallIsADivergence()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "fast");
+        QTRY_VERIFY(h.reply("c1"));
+        ReplayPlan plan;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        h.newEngine(QStringLiteral("run-2"), {}, plan);
+        h.call("c1", "fast");
+        h.call("c2", "fast");
+        QCOMPARE(h.step("c2").divergence,
+                 QStringLiteral("step 2: fast({}) is a call the recorded run did not make (it made 1 call(s))"));
+    }
+
+    void resumeReopensTheOpenCall()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "counter", {{"n", 7}});
+        QTRY_VERIFY(h.reply("c1"));
+        h.call("c2", "render_report", {{"topic", "q3"}});
+        QCOMPARE(h.opened, QStringList{QStringLiteral("c2")});
+        // The studio dies while c2 waits: the engine goes without a word.
+        h.engine->flush();
+        ReplayPlan plan;
+        plan.mode = ReplayPlan::Mode::Resume;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(plan.steps[1].status, StepStatus::Waiting);
+
+        h.newEngine(QStringLiteral("run-1"), {}, plan);
+        h.call("c1", "counter", {{"n", 7}});
+        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':1}"));
+        h.call("c2", "render_report", {{"topic", "q3"}});
+        // Pending again under the same call id and attempt; the key is unchanged.
+        QCOMPARE(h.opened, QStringList{QStringLiteral("c2")});
+        QCOMPARE(h.step("c2").status, StepStatus::Waiting);
+        QCOMPARE(h.step("c2").attempts.size(), std::size_t(1));
+        QCOMPARE(h.step("c2").idempotencyKey, QStringLiteral("run-1:2"));
+        ManualAnswer answer;
+        answer.result = "https://r/q3";
+        QString reason;
+        QVERIFY2(h.engine->answer(QStringLiteral("c2"), 1, answer, &reason), qPrintable(reason));
+        QCOMPARE(h.reply("c2")->message.dump(), J("{'id':'c2','type':'result','value':'https://r/q3'}"));
+        const auto journaled = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(journaled.size(), std::size_t(2));
+        QCOMPARE(journaled[0].status, StepStatus::Succeeded); // the recorded row is kept as it was
+        QCOMPARE(journaled[1].status, StepStatus::Succeeded);
+    }
+
+    void answerFromAnotherProcess()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "render_report", {{"topic", "q3"}});
+        Journal other; // `toolstudio answer` in another process
+        QVERIFY(other.open(h.journal.path()));
+        PendingAnswer stale;
+        stale.runId = QStringLiteral("run-1");
+        stale.callId = QStringLiteral("c1");
+        stale.attempt = 2;
+        stale.answer.result = "too early";
+        const qint64 staleId = other.addPendingAnswer(stale);
+        PendingAnswer good = stale;
+        good.attempt = 1;
+        good.answer.result = "https://r/q3";
+        const qint64 goodId = other.addPendingAnswer(good);
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 2000);
+        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':'https://r/q3'}"));
+        QCOMPARE(other.pendingAnswer(staleId)->state, QStringLiteral("refused"));
+        QCOMPARE(other.pendingAnswer(staleId)->reason, QStringLiteral("answer is for attempt 2 but the call is at attempt 1"));
+        QCOMPARE(other.pendingAnswer(goodId)->state, QStringLiteral("accepted"));
+    }
+
+    void rerunFromStepWithEditedArgs()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "counter", {{"n", 1}});
+        h.call("c2", "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
+        h.call("c3", "counter", {{"n", 3}});
+        QTRY_COMPARE(h.replies.size(), std::size_t(3));
+        h.engine->flush();
+        ReplayPlan plan;
+        plan.mode = ReplayPlan::Mode::Rerun;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        plan.rerunFrom = 2;
+        plan.editedArgs = json{{"base", "USD"}, {"quote", "CHF"}};
+        h.newEngine(QStringLiteral("run-2"), {}, plan);
+        h.call("c1", "counter", {{"n", 1}});
+        h.call("c2", "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
+        QCOMPARE(h.step("c1").status, StepStatus::Memoized);
+        QCOMPARE(h.step("c2").args.dump(), J("{'base':'USD','quote':'CHF'}"));
+        QCOMPARE(h.step("c2").originalArgs->dump(), J("{'base':'USD','quote':'EUR'}"));
+        QTRY_VERIFY(h.reply("c2"));
+        QCOMPARE(h.step("c2").status, StepStatus::Succeeded);
+        h.call("c3", "counter", {{"n", 3}});
+        QTRY_VERIFY(h.reply("c3"));
+        QCOMPARE(h.step("c3").status, StepStatus::Succeeded); // after the chosen step: real
+        h.engine->flush();
+        QCOMPARE(h.journal.steps(QStringLiteral("run-2"))[1].originalArgs->dump(), J("{'base':'USD','quote':'EUR'}"));
+    }
+
+    void stepMode_data()
+    {
+        QTest::addColumn<QString>("decision");
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<int>("status");
+        QTest::newRow("continue") << QStringLiteral("continue") << QByteArray("{'id':'c1','type':'result','value':1}")
+                                  << int(StepStatus::Succeeded);
+        QTest::newRow("answer instead") << QStringLiteral("answer") << QByteArray("{'id':'c1','type':'result','value':99}")
+                                        << int(StepStatus::Succeeded);
+        QTest::newRow("fail, retryable") << QStringLiteral("fail")
+                                         << QByteArray("{'error':{'attempts':1,'code':'tool_failed','message':'nope','retryable':true},'id':'c1','type':'error'}")
+                                         << int(StepStatus::Failed);
+        QTest::newRow("time out") << QStringLiteral("timeout")
+                                  << QByteArray("{'error':{'attempts':1,'bound':'injected','code':'timeout','message':'timed out by hand in step mode"
+                                                " (injected timeout; the handler did not run)','retryable':true},'id':'c1','type':'error'}")
+                                  << int(StepStatus::Failed);
+        QTest::newRow("continue to end") << QStringLiteral("end") << QByteArray("{'id':'c1','type':'result','value':1}")
+                                         << int(StepStatus::Succeeded);
+    }
+
+    void stepMode()
+    {
+        QFETCH(QString, decision);
+        QFETCH(QByteArray, reply);
+        QFETCH(int, status);
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.engine->setStepMode(true);
+        h.call("c1", "counter", {{"n", 1}});
+        QCOMPARE(h.paused, QStringList{QStringLiteral("c1")});
+        QCOMPARE(h.step("c1").status, StepStatus::Queued);
+        QVERIFY(h.step("c1").paused);
+        QCOMPARE(h.engine->pausedCount(), 1);
+        QTest::qWait(50);
+        QVERIFY(h.replies.empty()); // held: the handler has not run
+        QCOMPARE(h.journal.steps(QStringLiteral("run-1")).size(), std::size_t(1)); // recorded before anything runs
+        QString reason;
+        ManualAnswer answer;
+        if (decision == QLatin1String("continue")) {
+            QVERIFY(h.engine->continueStep(QStringLiteral("c1"), &reason));
+        } else if (decision == QLatin1String("answer")) {
+            answer.result = 99;
+            QVERIFY(h.engine->answerStep(QStringLiteral("c1"), answer, &reason));
+        } else if (decision == QLatin1String("fail")) {
+            answer.isError = true;
+            answer.message = QStringLiteral("nope");
+            answer.retryable = true;
+            QVERIFY(h.engine->answerStep(QStringLiteral("c1"), answer, &reason));
+        } else if (decision == QLatin1String("timeout")) {
+            QVERIFY(h.engine->timeOutStep(QStringLiteral("c1"), &reason));
+        } else {
+            h.engine->continueToEnd();
+        }
+        QTRY_VERIFY(h.reply("c1"));
+        QCOMPARE(h.reply("c1")->message.dump(), J(reply.constData()));
+        QCOMPARE(int(h.step("c1").status), status);
+        QCOMPARE(h.engine->pausedCount(), 0);
+        QVERIFY(!h.engine->continueStep(QStringLiteral("c1"), &reason));
+        QVERIFY(reason.startsWith(QStringLiteral("call 'c1' is not held in step mode")));
+        // The next call is held again, unless the run continues to the end.
+        h.call("c2", "counter", {{"n", 2}});
+        QCOMPARE(h.engine->pausedCount(), decision == QLatin1String("end") ? 0 : 1);
+    }
+
+    void cassetteIsOffline()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "lookup", {{"base", "USD"}});
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
+        h.engine->flush();
+        ReplayPlan plan;
+        plan.mode = ReplayPlan::Mode::Cassette;
+        plan.offline = true;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        QFile::remove(h.dir.filePath(QStringLiteral("tools/lookup.sh"))); // the real tool is gone
+        h.newEngine(QStringLiteral("run-2"), {}, plan);
+        h.call("c1", "lookup", {{"base", "USD"}});
+        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':{'attempt':3,'key':'run-1:1'}}"));
+        h.call("c2", "lookup", {{"base", "EUR"}});
+        QCOMPARE(h.divergences.size(), 1);
+        QCOMPARE(errorOf(h.reply("c2")).value("message", ""),
+                 std::string("offline: this call is not in the cassette (no real tool runs against a cassette)"));
     }
 
     void duplicateCallIdInFlight()

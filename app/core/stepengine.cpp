@@ -411,7 +411,7 @@ void StepEngineState::onAttemptTimeout(int index)
     // Which bound fired, its value, and what became of the handler (DESIGN.md
     // "Explained timeouts").
     QString message = person
-        ? QStringLiteral("no answer from a person to attempt %1 within %2 s (the person's wait bound, attempt_timeout_seconds = %2)")
+        ? QStringLiteral("no answer from a person to attempt %1 within %2 s (the wait bound for a person, attempt_timeout_seconds = %2)")
               .arg(step.attempts.size()).arg(secondsText(timeoutMs))
         : QStringLiteral("attempt %1 timed out after %2 s (attempt_timeout_seconds = %2)")
               .arg(step.attempts.size()).arg(secondsText(timeoutMs));
