@@ -78,6 +78,15 @@ private:
         return project;
     }
 
+    std::optional<Project> loadExample(const QString &name)
+    {
+        ProjectError error;
+        auto project = Project::load(examplesDir() + QLatin1Char('/') + name, &error);
+        if (!project)
+            qWarning() << error.toString();
+        return project;
+    }
+
     RunResult runToEnd(RunController &controller, const Project &project, const QString &script = {})
     {
         RunResult result;
@@ -98,24 +107,44 @@ private:
     }
 
 private Q_SLOTS:
-    void exchangeRateExample()
+    void exampleRuns_data()
     {
-        ProjectError error;
-        const auto project = Project::load(examplesDir() + QStringLiteral("/exchange-rate"), &error);
-        QVERIFY2(project, qPrintable(error.toString()));
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QByteArray>("args");
+        QTest::addColumn<QByteArray>("result");
+        QTest::newRow("exchange-rate") << QStringLiteral("exchange-rate") << QByteArray("100 USD = 92.0 EUR\n")
+                                       << QStringLiteral("get_exchange_rate")
+                                       << QByteArray("{\"base\":\"USD\",\"quote\":\"EUR\"}") << QByteArray("0.92");
+        // The positional argument is mapped to "id", the schema's first property.
+        QTest::newRow("customer-seats") << QStringLiteral("customer-seats") << QByteArray("30\n")
+                                        << QStringLiteral("getCustomer") << QByteArray("{\"id\":\"cus_1\"}")
+                                        << QByteArray("{\"id\":\"cus_1\",\"name\":\"Acme\",\"seats\":3}");
+    }
+
+    void exampleRuns()
+    {
+        QFETCH(QString, example);
+        QFETCH(QByteArray, output);
+        QFETCH(QString, tool);
+        QFETCH(QByteArray, args);
+        QFETCH(QByteArray, result);
+        const auto project = loadExample(example);
+        QVERIFY(project);
         QTemporaryDir journalDir;
         RunController controller;
         controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
         const RunResult run = runToEnd(controller, *project);
-        QCOMPARE(run.stdoutText, QByteArray("100 USD = 92.0 EUR\n"));
+        QCOMPARE(run.stdoutText, output);
         QCOMPARE(run.record.status, RunStatus::Completed);
         QCOMPARE(run.steps.size(), std::size_t(1));
-        QCOMPARE(run.steps[0].tool, QStringLiteral("get_exchange_rate"));
+        QCOMPARE(run.steps[0].tool, tool);
         QCOMPARE(run.steps[0].status, StepStatus::Succeeded);
-        QCOMPARE(dumped(run.steps[0].args), dumped(nlohmann::json{{"base", "USD"}, {"quote", "EUR"}}));
-        QCOMPARE(dumped(*run.steps[0].result), dumped(nlohmann::json(0.92)));
+        QCOMPARE(dumped(run.steps[0].args), args);
+        QCOMPARE(dumped(*run.steps[0].result), result);
 
-        // The journal holds the same run and step.
+        // The journal holds the same run, step and output.
         Journal journal;
         QVERIFY(journal.open(journalDir.filePath(QStringLiteral("journal.sqlite"))));
         const auto record = journal.run(run.record.id);
@@ -124,29 +153,14 @@ private Q_SLOTS:
         const auto steps = journal.steps(run.record.id);
         QCOMPARE(steps.size(), std::size_t(1));
         QCOMPARE(steps[0].status, StepStatus::Succeeded);
-        QCOMPARE(journal.output(run.record.id, 1), QByteArray("100 USD = 92.0 EUR\n"));
-    }
-
-    void customerSeatsExample()
-    {
-        ProjectError error;
-        const auto project = Project::load(examplesDir() + QStringLiteral("/customer-seats"), &error);
-        QVERIFY2(project, qPrintable(error.toString()));
-        QTemporaryDir journalDir;
-        RunController controller;
-        controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
-        const RunResult run = runToEnd(controller, *project);
-        QCOMPARE(run.stdoutText, QByteArray("30\n"));
-        QCOMPARE(run.record.status, RunStatus::Completed);
-        QCOMPARE(run.steps.size(), std::size_t(1));
-        QCOMPARE(dumped(run.steps[0].args), dumped(nlohmann::json{{"id", "cus_1"}})); // positional mapped to "id"
+        QCOMPARE(dumped(*steps[0].result), result);
+        QCOMPARE(journal.output(run.record.id, 1), output);
     }
 
     void renderReportWaitsForAPerson()
     {
-        ProjectError error;
-        const auto project = Project::load(examplesDir() + QStringLiteral("/render-report"), &error);
-        QVERIFY2(project, qPrintable(error.toString()));
+        const auto project = loadExample(QStringLiteral("render-report"));
+        QVERIFY(project);
         QTemporaryDir journalDir;
         RunController controller;
         controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
