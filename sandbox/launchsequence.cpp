@@ -650,7 +650,12 @@ bool LaunchSequence::stepLimits()
         rlim_t value = rlim_t(limit.value);
         if (current.rlim_max != RLIM_INFINITY && value > current.rlim_max)
             value = current.rlim_max;
-        const rlimit wanted = {value, value};
+        // RLIMIT_CPU: the hard limit one second later, so the script first gets
+        // SIGXCPU (a readable "CPU time limit") rather than a bare SIGKILL.
+        rlim_t hard = value;
+        if (limit.resource == RLIMIT_CPU && (current.rlim_max == RLIM_INFINITY || value < current.rlim_max))
+            hard = value + 1;
+        const rlimit wanted = {value, hard};
         if (::setrlimit(limit.resource, &wanted) == -1)
             return fail(SandboxExit::Limits, std::string("setrlimit(") + limit.name + ", " + std::to_string(value)
                                                  + ") failed: " + errnoText(errno));

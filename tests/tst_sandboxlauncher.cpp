@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bridgechannel.h"
+#include "policylistener.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
 
@@ -198,6 +199,13 @@ private Q_SLOTS:
     void refusals();
     void foreignAbiIsKilled();
     void ordinaryWorkStillRuns();
+    void ordinaryWorkloads_data();
+    void ordinaryWorkloads();
+    void scriptCannotFakeLauncherFailure();
+    void policyEventsReachTheStudio();
+    void landlockConfinesFiles();
+    void workDirTreeIsHandedOver();
+    void report();
     void bridgeRoundTrip();
     void killGroupKillsBackgroundChildren();
     void killGroupAfterLeaderExited();
@@ -467,7 +475,7 @@ for name in ("CORE", "CPU", "DATA", "FSIZE", "NOFILE", "MEMLOCK", "MSGQUEUE"):
 soft, hard = r.getrlimit(r.RLIMIT_NPROC)
 print("NPROC", soft == hard, soft >= 65))")));
     QCOMPARE(result.err, QByteArray());
-    QCOMPARE(result.out, QByteArray("CORE 0 0\nCPU 305 305\nDATA 2147483648 2147483648\nFSIZE 268435456 268435456\n"
+    QCOMPARE(result.out, QByteArray("CORE 0 0\nCPU 305 306\nDATA 2147483648 2147483648\nFSIZE 268435456 268435456\n"
                                     "NOFILE 256 256\nMEMLOCK 0 0\nMSGQUEUE 0 0\nNPROC True True\n"));
 }
 
@@ -565,6 +573,175 @@ print(json.dumps({"ü": 1}, ensure_ascii=False)))")));
     QCOMPARE(result.err, QByteArray());
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(result.out, QByteArray("fork 7\nsubprocess hi\nthread\ntempfile True\n{\"ü\": 1}\n"));
+}
+
+void TestSandboxLauncher::ordinaryWorkloads_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<QByteArray>("expected");
+    QTest::newRow("python") << Python << QStringLiteral(R"PY(import json, re, sqlite3, threading, subprocess, tempfile, os
+db = sqlite3.connect(":memory:")
+db.execute("create table t (x)")
+db.executemany("insert into t values (?)", [(i,) for i in range(100)])
+print("sqlite", db.execute("select sum(x) from t").fetchone()[0])
+print("json", json.loads(json.dumps({"a": [1, 2]}))["a"][1], "re", re.sub(r"(\d+)", r"<\1>", "a1b22"))
+out = []
+threads = [threading.Thread(target=lambda i=i: out.append(i)) for i in range(8)]
+[t.start() for t in threads]; [t.join() for t in threads]
+print("threads", sorted(out) == list(range(8)))
+print("ls", subprocess.run(["ls"], capture_output=True, text=True, check=True).stdout.split())
+with tempfile.NamedTemporaryFile("w", dir=".", delete=False) as f:
+    f.write("y" * 20_000_000)
+print("large", len(open(f.name).read()), os.path.dirname(f.name) == os.getcwd())
+os.unlink(f.name)
+)PY") << QByteArray("sqlite 4950\njson 2 re a<1>b<22>\nthreads True\nls ['a.txt', 'sub']\nlarge 20000000 True\n");
+    QTest::newRow("bash") << QStringLiteral("/bin/bash") << QStringLiteral(R"SH(set -e
+printf '3\n1\n2\n' | sort | tr '\n' ' '; echo
+echo hello world | sed 's/world/sandbox/'
+awk 'BEGIN { s = 0; for (i = 1; i <= 10; i++) s += i; print "awk", s }'
+x=$( (cd sub && pwd) ); echo "subshell ${x##*/}"
+cat <<END | wc -l
+one
+two
+END
+head -c 3 a.txt; echo
+mkdir -p d && mv a.txt d/ && ls d
+diff <(echo same) <(echo same) && echo procsub
+)SH") << QByteArray("1 2 3 \nhello sandbox\nawk 55\nsubshell sub\n2\nabc\na.txt\nprocsub\n");
+    QTest::newRow("node") << QStringLiteral("/usr/bin/node") << QStringLiteral(R"JS(const fs = require("fs/promises");
+(async () => {
+  await fs.writeFile("round.json", JSON.stringify({n: [1, 2, 3], s: "ü"}));
+  const back = JSON.parse(await fs.readFile("round.json", "utf8"));
+  await new Promise(resolve => setTimeout(resolve, 20));
+  const b = Buffer.from(back.s + "x");
+  console.log("json", back.n.length, back.s, "buffer", b.length, b.toString("hex"));
+  console.log("dir", (await fs.readdir(".")).sort().join(","));
+})();
+)JS") << QByteArray("json 3 ü buffer 3 c3bc78\ndir a.txt,round.json,sub\n");
+}
+
+void TestSandboxLauncher::ordinaryWorkloads()
+{
+    // Also run by CTest as tst_sandboxlauncher_kill_unlisted, with
+    // TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1: a call missing from the allow-list kills.
+    QFETCH(QString, program);
+    QFETCH(QString, script);
+    QFETCH(QByteArray, expected);
+    if (!QFileInfo(program).isExecutable())
+        QSKIP("interpreter not installed");
+    WorkDir work;
+    QDir(work.path()).mkdir(QStringLiteral("sub"));
+    QFile input(work.path() + QStringLiteral("/a.txt"));
+    QVERIFY(input.open(QIODevice::WriteOnly));
+    input.write("abcdef\n");
+    input.close();
+    QTemporaryDir runtime(QStringLiteral("/tmp/tst_sandboxlauncher-rt-XXXXXX"));
+    ::chmod(QFile::encodeName(runtime.path()).constData(), 0755);
+    const QString file = runtime.path() + QStringLiteral("/script");
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(script.toUtf8());
+    out.close();
+    ::chmod(QFile::encodeName(file).constData(), 0644);
+    SandboxPolicy policy;
+    policy.workDir = work.std();
+    policy.argv = {program.toStdString(), file.toStdString()};
+    if (program.endsWith(QLatin1String("node")))
+        policy.argv.insert(policy.argv.begin() + 1, "--max-old-space-size=1536");
+    policy.readPaths = {runtime.path().toStdString()};
+    const Result result = runSandboxed(policy);
+    QVERIFY2(!result.crashed, qPrintable(QStringLiteral("killed by signal %1; stderr: %2").arg(result.exitCode).arg(QString::fromUtf8(result.err))));
+    QCOMPARE(QString::fromUtf8(result.err), QString());
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(QString::fromUtf8(result.out), QString::fromUtf8(expected));
+}
+
+void TestSandboxLauncher::scriptCannotFakeLauncherFailure()
+{
+    // The launcher's own line and status, printed by the script: still the script's exit.
+    WorkDir work;
+    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral(
+        "import sys; sys.stderr.write('toolstudio-sandbox: exec: cannot run /usr/bin/python3: faked\\n'); sys.exit(130)")));
+    QCOMPARE(result.exitCode, 130);
+    QVERIFY(!result.crashed);
+    QCOMPARE(result.launcherFailure, QString());
+    QCOMPARE(result.err, QByteArray("toolstudio-sandbox: exec: cannot run /usr/bin/python3: faked\n"));
+}
+
+void TestSandboxLauncher::policyEventsReachTheStudio()
+{
+    WorkDir work;
+    QList<SandboxPolicyEvent> events;
+    int abi = -2;
+    const Result result = runSandboxed(
+        pythonPolicy(work, QStringLiteral("import socket, errno\ntry:\n    socket.socket()\nexcept OSError as e:\n    print(errno.errorcode[e.errno])\n"
+                                          "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                                          "print(libc.kill(os.getppid(), 0), errno.errorcode[ctypes.get_errno()])")),
+        [&](SandboxProcess &process) {
+            QObject::connect(&process, &SandboxProcess::policyEvent, &process, [&](const SandboxPolicyEvent &event) { events.append(event); });
+            QObject::connect(&process, &SandboxProcess::landlockApplied, &process, [&](int applied) { abi = applied; });
+        });
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.out, QByteArray("EAFNOSUPPORT\n-1 EPERM\n"));
+    QVERIFY(abi >= 1);
+    QCOMPARE(events.size(), qsizetype(2));
+    QCOMPARE(events.at(0).syscall, QStringLiteral("socket"));
+    QCOMPARE(events.at(0).arguments, QStringLiteral("AF_INET, SOCK_STREAM"));
+    QCOMPARE(events.at(0).error, EAFNOSUPPORT);
+    QVERIFY(events.at(0).pid > 0);
+    QVERIFY(events.at(0).time.isValid());
+    QCOMPARE(events.at(0).describe(), QStringLiteral("socket(AF_INET, SOCK_STREAM) refused: EAFNOSUPPORT (pid %1)").arg(events.at(0).pid));
+    QCOMPARE(events.at(1).syscall, QStringLiteral("kill"));
+    QCOMPARE(events.at(1).arguments, QStringLiteral("pid %1, signal 0").arg(QCoreApplication::applicationPid()));
+}
+
+void TestSandboxLauncher::landlockConfinesFiles()
+{
+    WorkDir work;
+    const Result result = runCli(pythonCli(work, QStringLiteral(R"(import errno, os
+def err(f):
+    try:
+        f(); return "allowed"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+print(err(lambda: open("/etc/hostname").read()), err(lambda: open("/tmp/x-landlock", "w")), err(lambda: os.listdir("/root")),
+      err(lambda: open("/dev/null", "w").write("x")), err(lambda: open("mine", "w").write("x")), err(lambda: os.listdir("/home")))
+)")));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.out, QByteArray("allowed EACCES EACCES allowed allowed EACCES\n"));
+}
+
+void TestSandboxLauncher::workDirTreeIsHandedOver()
+{
+    if (!isRoot())
+        QSKIP("the work dir is handed over only when the launcher runs as root");
+    WorkDir work;
+    QDir(work.path()).mkpath(QStringLiteral("files/deep"));
+    QFile input(work.path() + QStringLiteral("/files/deep/in.txt"));
+    QVERIFY(input.open(QIODevice::WriteOnly));
+    input.write("x");
+    input.close();
+    QVERIFY(QFile::link(QStringLiteral("/etc/hostname"), work.path() + QStringLiteral("/files/link")));
+    const Result result = runCli(pythonCli(work, QStringLiteral("open('files/deep/in.txt', 'a').write('y'); print('ok')")));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.out, QByteArray("ok\n"));
+    const passwd *nobody = ::getpwnam("nobody");
+    struct stat info = {};
+    QCOMPARE(::stat(QFile::encodeName(work.path() + QStringLiteral("/files/deep/in.txt")).constData(), &info), 0);
+    QCOMPARE(info.st_uid, nobody->pw_uid);
+    QCOMPARE(::stat("/etc/hostname", &info), 0);
+    QCOMPARE(info.st_uid, uid_t(0)); // the link was not followed
+}
+
+void TestSandboxLauncher::report()
+{
+    const Result result = runCli({QStringLiteral("--report")});
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY(result.out.startsWith("toolstudio-sandbox --report\nkernel: Linux "));
+    QVERIFY(result.out.contains("\nseccomp: enforced - allow-list"));
+    QVERIFY(result.out.contains("\nlandlock: ABI "));
+    QVERIFY(result.out.contains("known limits: a script can stat any path"));
 }
 
 void TestSandboxLauncher::bridgeRoundTrip()

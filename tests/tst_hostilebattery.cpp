@@ -1,0 +1,779 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// SANDBOX.md "The hostile battery": every case is a tiny script run through the real
+// launcher (toolstudio-sandbox via SandboxProcess: policy file, bridge, status channel,
+// policy-event listener). Each row asserts that the attempt was refused or contained,
+// that the outcome is a specific, readable error (the script prints the errno name it
+// got, or the run ends on a named limit), and that the studio (this process), a
+// journal and a second run started alongside are unaffected. Secrets and sockets are
+// planted in a fake home this test creates; the real one is never touched.
+#include "journal.h"
+#include "project.h"
+#include "runcontroller.h"
+#include "sandboxpolicy.h"
+#include "sandboxprocess.h"
+#include "stepengine.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QMap>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <dirent.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+namespace {
+
+const QString Python = QStringLiteral("/usr/bin/python3");
+const QString Bash = QStringLiteral("/bin/bash");
+const QString Node = QStringLiteral("/usr/bin/node");
+const QByteArray Secret = "SECRET-KEY-DO-NOT-LEAK";
+
+QString launcher()
+{
+    return qEnvironmentVariable("TOOLSTUDIO_SANDBOX");
+}
+
+void writeFile(const QString &path, const QByteArray &data, mode_t mode = 0644)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    file.open(QIODevice::WriteOnly | QIODevice::Truncate);
+    file.write(data);
+    file.close();
+    ::chmod(QFile::encodeName(path).constData(), mode);
+}
+
+/// True while a process of group `group` is alive (zombies do not count).
+bool groupAlive(qint64 group)
+{
+    DIR *proc = ::opendir("/proc");
+    bool live = false;
+    while (const dirent *entry = proc ? ::readdir(proc) : nullptr) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(QString::fromLatin1(entry->d_name)));
+        if (entry->d_name[0] < '1' || entry->d_name[0] > '9' || !stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 2 && fields.at(2).toLongLong() == group && fields.at(0) != "Z" && fields.at(0) != "X")
+            live = true;
+    }
+    if (proc)
+        ::closedir(proc);
+    return live;
+}
+
+/// True when this process holds an fd on a file whose path contains `name`.
+bool holdsFdOn(const QString &name)
+{
+    const QDir fds(QStringLiteral("/proc/self/fd"));
+    for (const QString &fd : fds.entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System)) {
+        if (QFile::symLinkTarget(fds.filePath(fd)).contains(name))
+            return true;
+    }
+    return false;
+}
+
+/// Helpers every Python case may use: sc() makes a raw syscall and names the errno.
+const QString PythonPrelude = QStringLiteral(R"(import ctypes, errno, os, socket, sys, subprocess, time
+libc = ctypes.CDLL(None, use_errno=True)
+def sc(*a):
+    r = libc.syscall(*[ctypes.c_long(x) for x in a])
+    return errno.errorcode.get(ctypes.get_errno(), "?") if r == -1 else "allowed"
+def err(f):
+    try:
+        f()
+        return "allowed"
+    except OSError as e:
+        return errno.errorcode.get(e.errno, str(e.errno))
+def inchild(f):
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(w, f().encode())
+        os._exit(0)
+    os.close(w)
+    os.waitpid(pid, 0)
+    return os.read(r, 100).decode()
+HOME = "@HOME@"
+STUDIO = @STUDIO@
+)");
+
+struct Outcome
+{
+    bool finished = false;
+    bool timedOut = false;
+    int exitCode = -1;
+    bool crashed = false;
+    QString launcherFailure;
+    QByteArray out;
+    QByteArray err;
+    QList<SandboxPolicyEvent> events;
+    int landlockAbi = -1;
+    bool groupGone = false;
+};
+
+} // namespace
+
+class TestHostileBattery : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void battery_data();
+    void battery();
+    void bridgeAbuse_data();
+    void bridgeAbuse();
+    void stopAndTimeoutLeaveNothing_data();
+    void stopAndTimeoutLeaveNothing();
+    void runFilesAreKept();
+
+private:
+    Outcome runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs);
+    std::optional<Project> makeProject(const QString &dir, const QByteArray &script, const QByteArray &limits = "{}");
+    void startAlongside();
+    void checkAlongside();
+    void checkStudioUnaffected();
+
+    QTemporaryDir m_root{QStringLiteral("/tmp/tst_hostilebattery-XXXXXX")};
+    QString m_home;
+    int m_bus = -1; ///< a listening named unix socket in the fake home
+    std::unique_ptr<QTemporaryDir> m_alongsideDir;
+    std::unique_ptr<RunController> m_alongside;
+    bool m_alongsideDone = false;
+};
+
+void TestHostileBattery::initTestCase()
+{
+    QVERIFY2(QFileInfo(launcher()).isExecutable(), qPrintable(launcher()));
+    QVERIFY(m_root.isValid());
+    ::chmod(QFile::encodeName(m_root.path()).constData(), 0755);
+    // The fake home: readable and writable for everyone as far as file modes go, so
+    // what refuses the script is the sandbox, not the permissions.
+    m_home = m_root.path() + QStringLiteral("/home");
+    writeFile(m_home + QStringLiteral("/.ssh/id_rsa"), Secret + '\n');
+    writeFile(m_home + QStringLiteral("/.bashrc"), "# fake\n", 0666);
+    writeFile(m_home + QStringLiteral("/run-user/.keep"), "", 0666);
+    for (const QString &dir : {m_home, m_home + QStringLiteral("/.ssh"), m_home + QStringLiteral("/run-user")})
+        ::chmod(QFile::encodeName(dir).constData(), 0777);
+    qputenv("HOME", m_home.toUtf8());
+    qputenv("XDG_CONFIG_HOME", (m_home + QStringLiteral("/.config")).toUtf8());
+    qputenv("XDG_RUNTIME_DIR", (m_home + QStringLiteral("/run-user")).toUtf8());
+    QStandardPaths::setTestModeEnabled(true);
+    // The studio's own settings, where a script must not read them.
+    const QString settings = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/settings.ini");
+    QVERIFY(settings.startsWith(m_home));
+    writeFile(settings, "[secrets]\napi_key=" + Secret + '\n');
+    writeFile(m_home + QStringLiteral("/.config/toolstudio-settings.ini"), "api_key=" + Secret + '\n');
+    // A named socket standing for D-Bus / ssh-agent / Wayland.
+    m_bus = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    QVERIFY(m_bus >= 0);
+    sockaddr_un address = {};
+    address.sun_family = AF_UNIX;
+    const QByteArray busPath = QFile::encodeName(m_home + QStringLiteral("/bus"));
+    std::memcpy(address.sun_path, busPath.constData(), size_t(busPath.size()));
+    QCOMPARE(::bind(m_bus, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+    QCOMPARE(::listen(m_bus, 8), 0);
+    ::chmod(QFile::encodeName(m_home + QStringLiteral("/bus")).constData(), 0777);
+    // What must never reach a child: a secret and session variables of the studio.
+    qputenv("SECRET_API_KEY", "sk-test-do-not-leak");
+    qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/0/bus");
+    qputenv("DISPLAY", ":0");
+    qputenv("SSH_AUTH_SOCK", (m_home + QStringLiteral("/bus")).toUtf8());
+}
+
+void TestHostileBattery::cleanupTestCase()
+{
+    ::close(m_bus);
+}
+
+std::optional<Project> TestHostileBattery::makeProject(const QString &dir, const QByteArray &script, const QByteArray &limits)
+{
+    writeFile(dir + QStringLiteral("/scripts/main.py"), script);
+    writeFile(dir + QStringLiteral("/toolstudio.json"),
+              R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}], "limits": )"
+                  + limits + R"(, "tools": [{"name": "echo", "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+               "handler": {"kind": "mock", "sequence": [{"result": {"ok": true}}]}}]})");
+    ProjectError error;
+    auto project = Project::load(dir, &error);
+    if (!project)
+        qWarning() << error.toString();
+    return project;
+}
+
+/// A second, well-behaved run with its own journal, started next to every hostile case.
+void TestHostileBattery::startAlongside()
+{
+    m_alongsideDir = std::make_unique<QTemporaryDir>();
+    const auto project = makeProject(m_alongsideDir->path(), "import time\nfrom toolstudio import tools\n"
+                                                              "for i in range(3):\n    tools.echo(n=i)\n    time.sleep(0.05)\n"
+                                                              "print('alongside ok', flush=True)\n");
+    QVERIFY(project);
+    m_alongside = std::make_unique<RunController>();
+    m_alongside->setJournalPath(m_alongsideDir->path() + QStringLiteral("/journal.sqlite"));
+    m_alongsideDone = false;
+    connect(m_alongside.get(), &RunController::finished, this, [this] { m_alongsideDone = true; });
+    QString error;
+    QVERIFY2(m_alongside->start(*project, QString(), &error), qPrintable(error));
+}
+
+void TestHostileBattery::checkAlongside()
+{
+    QTRY_VERIFY_WITH_TIMEOUT(m_alongsideDone, 20000);
+    QCOMPARE(m_alongside->record().status, RunStatus::Completed);
+    QCOMPARE(m_alongside->engine()->steps().size(), std::size_t(3));
+    Journal journal;
+    QVERIFY(journal.open(m_alongsideDir->path() + QStringLiteral("/journal.sqlite")));
+    const auto run = journal.run(m_alongside->record().id);
+    QVERIFY(run);
+    QCOMPARE(run->status, RunStatus::Completed);
+    QCOMPARE(journal.output(run->id, 1), QByteArray("alongside ok\n"));
+    QCOMPARE(journal.steps(run->id).size(), std::size_t(3));
+    m_alongside.reset();
+}
+
+void TestHostileBattery::checkStudioUnaffected()
+{
+    // Still here (a kill would have ended the test), not stopped, secrets intact, the
+    // bus socket saw no connection.
+    QFile secret(m_home + QStringLiteral("/.ssh/id_rsa"));
+    QVERIFY(secret.open(QIODevice::ReadOnly));
+    QCOMPARE(secret.readAll(), Secret + '\n');
+    QFile bashrc(m_home + QStringLiteral("/.bashrc"));
+    QVERIFY(bashrc.open(QIODevice::ReadOnly));
+    QCOMPARE(bashrc.readAll(), QByteArray("# fake\n"));
+    QVERIFY(!QFile::exists(QStringLiteral("/tmp/x-toolstudio-battery")));
+    QCOMPARE(QDir(m_home + QStringLiteral("/run-user")).entryList(QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList{QStringLiteral(".keep")});
+    QCOMPARE(::accept(m_bus, nullptr, nullptr), -1); // no connection waiting
+    QCOMPARE(errno, EAGAIN);
+}
+
+Outcome TestHostileBattery::runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs)
+{
+    Outcome outcome;
+    QTemporaryDir run(m_root.path() + QStringLiteral("/run-XXXXXX"));
+    ::chmod(QFile::encodeName(run.path()).constData(), 0755);
+    const QString work = run.path() + QStringLiteral("/work");
+    const QString runtime = run.path() + QStringLiteral("/runtime");
+    QDir().mkpath(work);
+    QString script = code;
+    script.replace(QStringLiteral("@HOME@"), m_home).replace(QStringLiteral("@STUDIO@"), QString::number(::getpid()));
+    script.replace(QStringLiteral("@WORK@"), work);
+    const QString file = runtime + QStringLiteral("/script.") + language;
+    writeFile(file, script.toUtf8());
+    ::chmod(QFile::encodeName(runtime).constData(), 0755);
+
+    SandboxPolicy policy;
+    policy.workDir = work.toStdString();
+    const QString interpreter = language == QLatin1String("py") ? Python : language == QLatin1String("sh") ? Bash : Node;
+    policy.argv = {interpreter.toStdString(), file.toStdString()};
+    policy.readPaths = {runtime.toStdString()};
+    for (const QString &limit : limits.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QStringList pair = limit.split(QLatin1Char('='));
+        if (pair.first() == QLatin1String("cpu"))
+            policy.limits.cpuSeconds = pair.last().toULongLong();
+        else if (pair.first() == QLatin1String("fsize"))
+            policy.limits.fileSizeBytes = pair.last().toULongLong();
+    }
+
+    SandboxProcess process;
+    process.setLauncherPath(launcher());
+    connect(&process, &SandboxProcess::standardOutput, this, [&](const QByteArray &chunk) { outcome.out += chunk; });
+    connect(&process, &SandboxProcess::standardError, this, [&](const QByteArray &chunk) { outcome.err += chunk; });
+    connect(&process, &SandboxProcess::policyEvent, this, [&](const SandboxPolicyEvent &event) { outcome.events.append(event); });
+    connect(&process, &SandboxProcess::finished, this, [&](int code, bool crashed, const QString &failure) {
+        outcome.finished = true;
+        outcome.exitCode = code;
+        outcome.crashed = crashed;
+        outcome.launcherFailure = failure;
+    });
+    QString error;
+    if (!process.start(policy, run.path() + QStringLiteral("/policy.json"), 256 * 1024, &error)) {
+        outcome.err = error.toUtf8();
+        return outcome;
+    }
+    const qint64 group = process.pid();
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!outcome.finished && !deadline.hasExpired())
+        QTest::qWait(10);
+    if (!outcome.finished) {
+        outcome.timedOut = true; // the run timeout: the group is killed
+        process.killGroup();
+        const QDeadlineTimer end(10000);
+        while (!outcome.finished && !end.hasExpired())
+            QTest::qWait(10);
+    }
+    outcome.groupGone = process.killGroup() && !groupAlive(group);
+    outcome.landlockAbi = process.landlockAbi();
+    // A marker a grandchild kept writing must stand still now.
+    const QString marker = work + QStringLiteral("/marker");
+    if (QFile::exists(marker)) {
+        const qint64 before = QFileInfo(marker).size();
+        QTest::qWait(300);
+        if (QFileInfo(marker).size() != before)
+            outcome.groupGone = false;
+    }
+    QDir(work).removeRecursively();
+    return outcome;
+}
+
+void TestHostileBattery::battery_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("limits");     ///< "cpu=1 fsize=…" overrides of the default rlimits
+    QTest::addColumn<int>("timeoutMs");      ///< the run timeout of this case
+    QTest::addColumn<QString>("expected");   ///< the script's last "RESULT …" line; empty: it cannot print one
+    QTest::addColumn<QString>("event");      ///< the policy event(s) the studio must see (syscall names), or empty
+    QTest::addColumn<int>("signal");         ///< the signal that ends the script (0: none)
+    QTest::addColumn<bool>("timedOut");      ///< contained by the run timeout
+
+    const auto py = [](const char *name, const QString &body, const char *expected, const char *event = "",
+                       const QString &limits = {}, int signal = 0, bool timedOut = false, int timeoutMs = 20000) {
+        QTest::newRow(name) << QStringLiteral("py") << PythonPrelude + body << limits << timeoutMs
+                            << QString::fromUtf8(expected) << QString::fromUtf8(event) << signal << timedOut;
+    };
+    const auto other = [](const char *name, const char *language, const char *body, const char *expected,
+                          const char *event = "", int timeoutMs = 20000, bool timedOut = false) {
+        QTest::newRow(name) << QString::fromUtf8(language) << QString::fromUtf8(body) << QString() << timeoutMs
+                            << QString::fromUtf8(expected) << QString::fromUtf8(event) << 0 << timedOut;
+    };
+    const auto s = [](const char *text) { return QString::fromUtf8(text); };
+
+    // 1. TCP/UDP over IPv4 and IPv6 to loopback; UDP "DNS" exfiltration.
+    py("1 tcp ipv4 loopback", s("print('RESULT', err(lambda: socket.create_connection(('127.0.0.1', 22), 1)))"),
+       "RESULT EAFNOSUPPORT", "socket");
+    py("1 tcp ipv6 loopback", s("print('RESULT', err(lambda: socket.socket(socket.AF_INET6).connect(('::1', 22))))"),
+       "RESULT EAFNOSUPPORT", "socket");
+    py("1 udp ipv4 loopback", s("print('RESULT', err(lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('127.0.0.1', 53))))"),
+       "RESULT EAFNOSUPPORT", "socket");
+    py("1 udp ipv6 loopback", s("print('RESULT', err(lambda: socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).sendto(b'x', ('::1', 53))))"),
+       "RESULT EAFNOSUPPORT", "socket");
+    py("1 udp dns exfiltration", s("try:\n    socket.getaddrinfo('secret-in-a-name.example.com', 53)\n    print('RESULT resolved')\n"
+                                   "except socket.gaierror as e:\n    print('RESULT gaierror')"),
+       "RESULT gaierror", "socket");
+    other("1 node tcp", "js", "require('net').connect(22, '127.0.0.1').on('error', e => console.log('RESULT', e.code));",
+          "RESULT EAFNOSUPPORT", "socket");
+    other("1 bash /dev/tcp", "sh", "if exec 5<>/dev/tcp/127.0.0.1/22; then echo RESULT connected; else echo RESULT refused; fi 2>/dev/null",
+          "RESULT refused", "socket");
+
+    // 2. netlink, packet, vsock, AF_ALG, bluetooth, key and XDP sockets (raw numbers:
+    // AF_NETLINK 16, AF_PACKET 17, AF_VSOCK 40, AF_ALG 38, AF_BLUETOOTH 31, AF_KEY 15, AF_XDP 44).
+    py("2 netlink", s("print('RESULT', sc(41, 16, 3, 0))"), "RESULT EAFNOSUPPORT", "socket");
+    py("2 packet", s("print('RESULT', sc(41, 17, 3, 0))"), "RESULT EAFNOSUPPORT", "socket");
+    py("2 vsock", s("print('RESULT', sc(41, 40, 1, 0))"), "RESULT EAFNOSUPPORT", "socket");
+    py("2 AF_ALG", s("print('RESULT', sc(41, 38, 5, 0))"), "RESULT EAFNOSUPPORT", "socket");
+    py("2 bluetooth", s("print('RESULT', sc(41, 31, 3, 0))"), "RESULT EAFNOSUPPORT", "socket");
+    py("2 key", s("print('RESULT', sc(41, 15, 3, 2))"), "RESULT EAFNOSUPPORT", "socket");
+    py("2 XDP", s("print('RESULT', sc(41, 44, 3, 0))"), "RESULT EAFNOSUPPORT", "socket");
+
+    // 3. AF_UNIX connect to a named socket (stands for D-Bus, ssh-agent, Wayland); abstract socket.
+    py("3 unix named socket", s("print('RESULT', err(lambda: socket.socket(socket.AF_UNIX).connect(HOME + '/bus')))"),
+       "RESULT EPERM", "socket");
+    py("3 unix abstract socket", s("print('RESULT', err(lambda: socket.socket(socket.AF_UNIX).connect('\\0toolstudio-test')))"),
+       "RESULT EPERM", "socket");
+
+    // 4. io_uring.
+    py("4 io_uring setup", s("print('RESULT', sc(425, 8, 0))"), "RESULT EPERM");
+
+    // 5. SysV IPC, POSIX message queues, /dev/shm writes.
+    py("5 SysV IPC", s("print('RESULT', sc(29, 0, 4096, 0o1600), sc(64, 0, 1, 0o1600), sc(68, 0, 0o1600))"),
+       "RESULT EPERM EPERM EPERM");
+    py("5 POSIX message queue", s("print('RESULT', sc(240, 0, 0o102, 0o600, 0))"), "RESULT EPERM");
+    py("5 /dev/shm write", s("print('RESULT', err(lambda: open('/dev/shm/toolstudio-x', 'w')))"), "RESULT EACCES");
+
+    // 6. A planted secret in the fake $HOME/.ssh; the studio's own settings.
+    py("6 read ~/.ssh secret", s("print('RESULT', err(lambda: open(HOME + '/.ssh/id_rsa').read()))"), "RESULT EACCES");
+    py("6 read studio settings", s("print('RESULT', err(lambda: open(HOME + '/.config/toolstudio-settings.ini').read()))"),
+       "RESULT EACCES");
+
+    // 7. Write $HOME/.bashrc, /tmp/x, $XDG_RUNTIME_DIR/x; list $HOME.
+    py("7 write ~/.bashrc", s("print('RESULT', err(lambda: open(HOME + '/.bashrc', 'a').write('evil')))"), "RESULT EACCES");
+    py("7 write /tmp/x", s("print('RESULT', err(lambda: open('/tmp/x-toolstudio-battery', 'w')))"), "RESULT EACCES");
+    py("7 write XDG_RUNTIME_DIR", s("print('RESULT', err(lambda: open(HOME + '/run-user/x', 'w')))"), "RESULT EACCES");
+    py("7 list $HOME", s("print('RESULT', err(lambda: os.listdir(HOME)))"), "RESULT EACCES");
+
+    // 8. Symlink and hardlink to a secret placed in the work dir.
+    py("8 symlink to secret", s("os.symlink(HOME + '/.ssh/id_rsa', 'link')\nprint('RESULT', err(lambda: open('link').read()))"),
+       "RESULT EACCES");
+    py("8 hardlink to secret", s("r = err(lambda: os.link(HOME + '/.ssh/id_rsa', 'hard'))\n"
+                                 "print('RESULT', r if r != 'allowed' else err(lambda: open('hard').read()))"),
+       ::geteuid() == 0 ? "RESULT EPERM" : "RESULT EXDEV");
+
+    // 10. Exec a binary the script wrote in the work dir; memfd_create + execveat.
+    py("10 exec written binary", s("import shutil\nshutil.copy('/bin/true', 't')\nos.chmod('t', 0o755)\n"
+                                   "print('RESULT', err(lambda: subprocess.run(['./t'])))"),
+       "RESULT EACCES");
+    py("10 memfd_create + execveat", s("print('RESULT', sc(319, 0, 0), err(lambda: os.memfd_create('x')))"),
+       "RESULT EPERM EPERM");
+
+    // 11. Disk fill (file size), inode fill.
+    py("11 disk fill", s("signal = __import__('signal')\n"
+                         "f = open('big', 'wb')\nprint('RESULT', err(lambda: [f.write(b'x' * 1048576) for _ in range(64)] and f.flush()))"),
+       "RESULT EFBIG", "", QStringLiteral("fsize=8388608"));
+    py("11 inode fill", s("i = 0\nwhile True:\n    open('f%d' % i, 'w').close()\n    i += 1"), "", "", {}, 0, true, 1500);
+
+    // 12. kill(-1); kill(studio); kill(studio | 1<<32); F_SETOWN to the studio; SIGSTOP to the studio.
+    py("12 kill(-1)", s("print('RESULT', sc(62, -1, 9))"), "RESULT EPERM", "kill");
+    py("12 kill(studio)", s("print('RESULT', sc(62, STUDIO, 15))"), "RESULT EPERM", "kill");
+    py("12 kill(studio | 1<<32)", s("print('RESULT', sc(62, STUDIO | (1 << 32), 15))"), "RESULT EPERM", "kill");
+    py("12 F_SETOWN to studio", s("print('RESULT', sc(72, 1, 8, STUDIO))"), "RESULT EPERM");
+    py("12 SIGSTOP to studio", s("print('RESULT', sc(62, STUDIO, 19), sc(234, STUDIO, STUDIO, 19))"), "RESULT EPERM EPERM",
+       "kill tgkill");
+
+    // 13. ptrace(PTRACE_ATTACH, studio), process_vm_readv, pidfd_getfd.
+    py("13 ptrace attach", s("print('RESULT', sc(101, 16, STUDIO, 0, 0))"), "RESULT EPERM", "ptrace");
+    py("13 process_vm_readv", s("print('RESULT', sc(310, STUDIO, 0, 0, 0, 0, 0))"), "RESULT EPERM", "process_vm_readv");
+    py("13 pidfd_getfd", s("print('RESULT', sc(434, STUDIO, 0), sc(438, 0, 0, 0))"), "RESULT EPERM EPERM",
+       "pidfd_open pidfd_getfd");
+
+    // 14. /proc/<studio>/mem and environ.
+    py("14 /proc/studio/mem", s("print('RESULT', err(lambda: open('/proc/%d/mem' % STUDIO, 'rb')))"), "RESULT EACCES");
+    py("14 /proc/studio/environ", s("print('RESULT', err(lambda: open('/proc/%d/environ' % STUDIO, 'rb').read()))"),
+       "RESULT EACCES");
+
+    // 15. prlimit on the studio.
+    py("15 prlimit studio", s("print('RESULT', sc(302, STUDIO, 7, 0, 0))"), "RESULT EPERM");
+
+    // 16. setsid, setpgid, double fork, then outlive a stop: the grandchild keeps
+    // writing a marker; the run timeout kills the group and the marker stands still.
+    py("16 setsid setpgid double fork", s("if os.fork() == 0:\n    if os.fork() == 0:\n"
+                                          "        r = sc(112) + ' ' + sc(109, 0, 0)\n"
+                                          "        print('RESULT', r, flush=True)\n"
+                                          "        while True:\n            open('marker', 'a').write('x')\n            time.sleep(0.05)\n"
+                                          "    os._exit(0)\ntime.sleep(1000)"),
+       "RESULT EPERM EPERM", "", {}, 0, true, 1500);
+
+    // 17. Fork bomb; thread bomb; memory bomb; CPU burn.
+    other("17 fork bomb", "sh", "b() { b | b & }; b; sleep 100", "", "", 2000, true);
+    py("17 thread bomb", s("import threading\nev = threading.Event()\nn = 0\ntry:\n    while True:\n"
+                           "        threading.Thread(target=ev.wait, daemon=True).start()\n        n += 1\n"
+                           "except RuntimeError:\n    print('RESULT RuntimeError', n < 200, flush=True)\nev.set()\nos._exit(0)"),
+       "RESULT RuntimeError True");
+    py("17 memory bomb", s("try:\n    b = bytearray(3 * 1024 ** 3)\n    print('RESULT allocated')\nexcept MemoryError:\n    print('RESULT MemoryError')"),
+       "RESULT MemoryError");
+    py("17 CPU burn", s("while True:\n    pass"), "", "", QStringLiteral("cpu=1"), SIGXCPU);
+
+    // 18. A background job that keeps stdout open after the script ends.
+    other("18 background job keeps stdout", "sh", "sleep 1000 &\necho RESULT started", "RESULT started");
+
+    // 19. fd exhaustion.
+    py("19 fd exhaustion", s("fds = []\ntry:\n    while True:\n        fds.append(os.open('/dev/null', os.O_RDONLY))\n"
+                             "except OSError as e:\n    print('RESULT', errno.errorcode[e.errno], len(fds) < 256)"),
+       "RESULT EMFILE True");
+
+    // 20. unshare, clone(CLONE_NEWUSER), clone3, setns.
+    py("20 unshare", s("print('RESULT', sc(272, 0x10000000))"), "RESULT EPERM", "unshare");
+    py("20 clone NEWUSER", s("print('RESULT', sc(56, 0x10000000 | 17, 0, 0, 0, 0))"), "RESULT EPERM", "clone");
+    py("20 clone3", s("print('RESULT', sc(435, 0, 0))"), "RESULT ENOSYS");
+    py("20 setns", s("print('RESULT', sc(308, 0, 0))"), "RESULT EPERM", "setns");
+
+    // 21. mount, fsopen, chroot, pivot_root.
+    py("21 mount", s("print('RESULT', sc(165, 0, 0, 0, 0, 0))"), "RESULT EPERM", "mount");
+    py("21 fsopen", s("print('RESULT', sc(430, 0, 0))"), "RESULT EPERM", "fsopen");
+    py("21 chroot", s("print('RESULT', sc(161, 0))"), "RESULT EPERM", "chroot");
+    py("21 pivot_root", s("print('RESULT', sc(155, 0, 0))"), "RESULT EPERM", "pivot_root");
+
+    // 22. bpf, perf_event_open, userfaultfd, keyctl, syslog, kexec_load, init_module, iopl.
+    py("22 kernel interfaces", s("print('RESULT', sc(321, 0, 0, 0), sc(298, 0, 0, -1, -1, 0), sc(323, 0), sc(250, 0, 0, 0), "
+                                 "sc(103, 3, 0, 0), sc(246, 0, 0, 0, 0), sc(175, 0, 0, 0), sc(172, 3))"),
+       "RESULT EPERM EPERM EPERM EPERM EPERM EPERM EPERM EPERM");
+
+    // 23. personality(ADDR_NO_RANDOMIZE | READ_IMPLIES_EXEC).
+    py("23 personality", s("print('RESULT', sc(135, 0x0040000 | 0x0400000), sc(135, 0xffffffff) != 'allowed')"),
+       "RESULT EPERM False");
+
+    // 24. x32 syscall numbers: killed.
+    py("24 x32 syscall", s("libc.syscall(0x40000000 | 39)\nprint('RESULT survived')"), "", "", {}, SIGSYS);
+
+    // 25. TIOCSTI plain and with high bits set, TIOCLINUX, open /dev/tty.
+    py("25 terminal", s("print('RESULT', sc(16, 0, 0x5412, 0), sc(16, 0, 0x5412 | (1 << 32), 0), sc(16, 0, 0x541C, 0), "
+                        "err(lambda: open('/dev/tty', 'rb')))"),
+       "RESULT EPERM EPERM EPERM EACCES");
+
+    // 26. A setuid binary: no privilege gained (no_new_privs).
+    py("26 setuid binary", s("r = subprocess.run(['/usr/bin/su', 'root', '-c', 'id -u'], stdin=subprocess.DEVNULL, capture_output=True)\n"
+                             "p = subprocess.run(['/usr/bin/passwd', '-S', 'root'], stdin=subprocess.DEVNULL, capture_output=True)\n"
+                             "print('RESULT', r.stdout.strip() != b'0' and r.returncode != 0, p.returncode != 0)"),
+       "RESULT True True");
+
+    // 27. Dump the environment: no secret, no session variable.
+    py("27 environment dump", s("bad = sorted(k for k in os.environ if k in ('SECRET_API_KEY', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', "
+                                "'SSH_AUTH_SOCK', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME'))\n"
+                                "print('RESULT', bad, any('sk-test' in v or 'SECRET' in v for v in os.environ.values()), os.environ['HOME'] == os.getcwd())"),
+       "RESULT [] False True");
+
+    // 28. List open fds: only 0, 1, 2 and 3.
+    py("28 open fds", s("print('RESULT', ','.join(str(fd) for fd in range(1024) if err(lambda: os.fstat(fd)) == 'allowed'))"),
+       "RESULT 0,1,2,3");
+}
+
+void TestHostileBattery::battery()
+{
+    if (QSysInfo::currentCpuArchitecture() != QLatin1String("x86_64"))
+        QSKIP("the syscall numbers in this table are x86_64's");
+    QFETCH(QString, language);
+    QFETCH(QString, code);
+    QFETCH(QString, limits);
+    QFETCH(int, timeoutMs);
+    QFETCH(QString, expected);
+    QFETCH(QString, event);
+    QFETCH(int, signal);
+    QFETCH(bool, timedOut);
+    if (language == QLatin1String("js") && !QFileInfo(Node).isExecutable())
+        QSKIP("node is not installed");
+
+    startAlongside();
+    const Outcome outcome = runScript(language, code, limits, timeoutMs);
+    QVERIFY(outcome.finished);
+    QCOMPARE(outcome.launcherFailure, QString());
+    QVERIFY(outcome.landlockAbi >= 1);
+    // Refused or contained, with a specific error.
+    const QList<QByteArray> lines = outcome.out.trimmed().split('\n');
+    QByteArray result;
+    for (const QByteArray &line : lines) {
+        if (line.startsWith("RESULT"))
+            result = line;
+    }
+    QVERIFY2(QString::fromUtf8(result) == expected,
+             qPrintable(QStringLiteral("got \"%1\", stderr: %2").arg(QString::fromUtf8(result), QString::fromUtf8(outcome.err.left(2000)))));
+    QCOMPARE(outcome.timedOut, timedOut);
+    if (signal) {
+        QVERIFY(outcome.crashed);
+        QCOMPARE(outcome.exitCode, signal);
+    } else if (!timedOut) {
+        QVERIFY2(!outcome.crashed, qPrintable(QStringLiteral("signal %1").arg(outcome.exitCode)));
+    }
+    // The policy events the studio received name the refused calls.
+    QStringList seen;
+    for (const SandboxPolicyEvent &policyEvent : outcome.events) {
+        if (!seen.contains(policyEvent.syscall))
+            seen.append(policyEvent.syscall);
+        QVERIFY(policyEvent.error > 0);
+        QVERIFY(policyEvent.pid > 0);
+        QVERIFY(!policyEvent.describe().isEmpty());
+    }
+    for (const QString &name : event.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        QVERIFY2(seen.contains(name), qPrintable(seen.join(QLatin1Char(','))));
+    // Nothing of it is left running.
+    QVERIFY(outcome.groupGone);
+    // The studio, its journal and the run alongside are unaffected.
+    checkStudioUnaffected();
+    checkAlongside();
+}
+
+void TestHostileBattery::bridgeAbuse_data()
+{
+    QTest::addColumn<QByteArray>("script");
+    QTest::addColumn<int>("status");       ///< RunStatus of the abusive run
+    QTest::addColumn<QString>("error");    ///< expected part of the run's error / the script's last line
+    const QByteArray prelude = "import os, socket, sys, json\nfrom toolstudio import tools, ToolError\n";
+    QTest::newRow("29 10 MiB line") << prelude + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":{\"s\":\"' + b'x' * (10 << 20) + b'\"}}\\n')\nimport time; time.sleep(5)\n"
+                                    << int(RunStatus::Failed) << QStringLiteral("protocol error on the tools bridge");
+    QTest::newRow("29 endless line") << prelude + "while True:\n    os.write(3, b'x' * 65536)\n"
+                                     << int(RunStatus::Failed) << QStringLiteral("protocol error on the tools bridge");
+    QTest::newRow("29 nested 100000") << prelude + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":' + b'[' * 100000 + b']' * 100000 + b'}\\n')\nimport time; time.sleep(5)\n"
+                                      << int(RunStatus::Failed) << QStringLiteral("protocol error on the tools bridge");
+    QTest::newRow("29 bad UTF-8") << prelude + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":{\"s\":\"\\xff\\xfe\"}}\\n')\nprint('RESULT', os.read(3, 4096)[:200].decode(errors='replace'))\n"
+                                  << int(RunStatus::Completed) << QStringLiteral("protocol_error");
+    QTest::newRow("29 100000 calls burst") << prelude + "line = json.dumps({'type': 'call', 'id': 'x', 'tool': 'echo', 'args': {'n': 1}}).encode() + b'\\n'\n"
+                                                        "try:\n    for i in range(100000):\n        tools.echo(n=i)\nexcept ToolError as e:\n    print('RESULT', e.code)\n"
+                                           << int(RunStatus::Completed) << QStringLiteral("RESULT max_calls_exceeded");
+    QTest::newRow("29 undeclared tool") << prelude + "try:\n    tools.call('rm_rf', {})\nexcept Exception as e:\n    print('RESULT', getattr(e, 'code', type(e).__name__))\n"
+                                        << int(RunStatus::Completed) << QStringLiteral("RESULT");
+    QTest::newRow("29 fd over SCM_RIGHTS") << prelude + "s = socket.socket(fileno=3)\nfd = os.open('passed-fd-marker', os.O_RDWR | os.O_CREAT)\n"
+                                                        "s.sendmsg([b'{\"type\":\"call\",\"id\":\"f\",\"tool\":\"echo\",\"args\":{\"n\":1}}\\n'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, bytes(memoryview(__import__('array').array('i', [fd]))))])\n"
+                                                        "print('RESULT', s.recv(4096).decode().strip()[:40])\n"
+                                           << int(RunStatus::Failed) << QStringLiteral("file descriptors passed over the bridge are refused");
+    QTest::newRow("29 bridge closed mid-call") << prelude + "os.write(3, b'{\"type\":\"call\",\"id\":\"c\",\"tool\":\"echo\",\"args\":{\"n\":1}}\\n')\nos.close(3)\nprint('RESULT closed')\n"
+                                               << int(RunStatus::Completed) << QStringLiteral("RESULT closed");
+    QTest::newRow("29 stdout flood") << prelude + "chunk = 'y' * 65535 + '\\n'\nfor i in range(400):\n    sys.stdout.write(chunk)\nprint('RESULT flooded')\n"
+                                     << int(RunStatus::Completed) << QStringLiteral("truncated at 10485760 bytes");
+}
+
+void TestHostileBattery::bridgeAbuse()
+{
+    QFETCH(QByteArray, script);
+    QFETCH(int, status);
+    QFETCH(QString, error);
+    QTemporaryDir dir;
+    const auto project = makeProject(dir.path(), script, R"({"run_timeout_seconds": 30})");
+    QVERIFY(project);
+    startAlongside();
+    RunController controller;
+    controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
+    QByteArray out, err;
+    bool done = false;
+    connect(&controller, &RunController::outputReceived, this, [&](int stream, const QByteArray &chunk) {
+        (stream == 1 ? out : err) += chunk;
+    });
+    connect(&controller, &RunController::finished, this, [&] { done = true; });
+    QString startError;
+    QVERIFY2(controller.start(*project, QString(), &startError), qPrintable(startError));
+    QTRY_VERIFY_WITH_TIMEOUT(done, 60000);
+    const RunRecord &record = controller.record();
+    QVERIFY2(int(record.status) == status, qPrintable(record.error + QStringLiteral(" / ") + QString::fromUtf8(err.left(500))));
+    const QString everything = record.error + QString::fromUtf8(out.right(4000)) + QString::fromUtf8(err.right(4000));
+    QVERIFY2(everything.contains(error), qPrintable(everything.left(3000)));
+    QVERIFY(out.size() <= 10 * 1024 * 1024 + 200); // the cap plus the truncation notice
+    // The studio's journal still reads back the run.
+    Journal journal;
+    QVERIFY(journal.open(dir.path() + QStringLiteral("/journal.sqlite")));
+    const auto stored = journal.run(record.id);
+    QVERIFY(stored);
+    QCOMPARE(int(stored->status), status);
+    checkStudioUnaffected();
+    checkAlongside();
+    QVERIFY(!holdsFdOn(QStringLiteral("passed-fd-marker"))); // no fd passed over the bridge was kept
+}
+
+void TestHostileBattery::stopAndTimeoutLeaveNothing_data()
+{
+    QTest::addColumn<bool>("timeout");
+    QTest::newRow("stop") << false;
+    QTest::newRow("timeout") << true;
+}
+
+void TestHostileBattery::stopAndTimeoutLeaveNothing()
+{
+    QFETCH(bool, timeout);
+    QTemporaryDir dir;
+    // Children and grandchildren (they try setsid) keep appending to markers in the
+    // work dir; the script prints the work dir's path.
+    const QByteArray script = R"(import os, time, subprocess
+subprocess.Popen(["/bin/sleep", "1000"])
+for i in range(3):
+    if os.fork() == 0:
+        if os.fork() == 0:
+            try:
+                os.setsid()
+            except OSError:
+                pass
+            while True:
+                with open("marker-%d" % i, "a") as f:
+                    f.write("x")
+                time.sleep(0.05)
+        time.sleep(1000)
+print(os.getcwd(), flush=True)
+time.sleep(1000)
+)";
+    const auto project = makeProject(dir.path(), script, timeout ? R"({"run_timeout_seconds": 1})" : "{}");
+    QVERIFY(project);
+    RunController controller;
+    controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
+    QByteArray out;
+    bool done = false;
+    connect(&controller, &RunController::outputReceived, this, [&](int stream, const QByteArray &chunk) {
+        if (stream == 1)
+            out += chunk;
+    });
+    connect(&controller, &RunController::finished, this, [&] { done = true; });
+    QVERIFY(controller.start(*project, QString()));
+    QTRY_VERIFY_WITH_TIMEOUT(out.endsWith('\n'), 10000);
+    const QString work = QString::fromUtf8(out.trimmed());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(work + QStringLiteral("/marker-2")), 10000);
+    // Every process of the run, found by its cwd: the script, sleep, the children and
+    // the grandchildren that tried setsid (refused: they stay in the run's group).
+    const auto processesIn = [](const QString &dir) {
+        QMap<QString, QByteArray> found; // pid -> its process group
+        for (const QString &pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+            if (QFile::symLinkTarget(QStringLiteral("/proc/%1/cwd").arg(pid)).startsWith(dir)) {
+                QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+                if (stat.open(QIODevice::ReadOnly)) {
+                    const QByteArray line = stat.readAll();
+                    found.insert(pid, line.mid(line.lastIndexOf(')') + 2).split(' ').value(2));
+                }
+            }
+        }
+        return found;
+    };
+    const auto before = processesIn(work);
+    QVERIFY2(before.size() >= 8, qPrintable(QString::number(before.size()))); // script + sleep + 3 children + 3 grandchildren
+    const QList<QByteArray> groups = before.values();
+    for (const QByteArray &group : groups)
+        QCOMPARE(group, groups.first());
+    const qint64 markerSize = QFileInfo(work + QStringLiteral("/marker-0")).size();
+    QTest::qWait(200);
+    QVERIFY(QFileInfo(work + QStringLiteral("/marker-0")).size() > markerSize); // the grandchildren do write
+    if (!timeout)
+        controller.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(done, 15000);
+    QCOMPARE(controller.record().status, timeout ? RunStatus::TimedOut : RunStatus::Cancelled);
+    QVERIFY(!controller.record().error.contains(QStringLiteral("could not be confirmed")));
+    // By process group: none of them is left (nor anything in its group).
+    QVERIFY(!groupAlive(groups.first().toLongLong()));
+    for (const QString &pid : before.keys()) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (stat.open(QIODevice::ReadOnly))
+            QVERIFY2(stat.readAll().contains(") Z "), qPrintable(pid));
+    }
+    // By marker: the grandchildren's markers were kept with the run and stand still.
+    const QString kept = controller.outputFilesDir() + QStringLiteral("/marker-0");
+    QVERIFY(QFileInfo::exists(kept));
+    QVERIFY(!QFileInfo::exists(work)); // the work dir went with the run
+    QTest::qWait(300);
+    QVERIFY(!QFileInfo::exists(work));
+    QVERIFY(processesIn(work).isEmpty());
+}
+
+void TestHostileBattery::runFilesAreKept()
+{
+    QTemporaryDir dir;
+    writeFile(dir.path() + QStringLiteral("/files/input.txt"), "input\n");
+    writeFile(dir.path() + QStringLiteral("/files/sub/data.csv"), "a,b\n");
+    const QByteArray script = R"(import os
+assert open("input.txt").read() == "input\n"
+open("sub/data.csv", "a").write("1,2\n")
+os.makedirs("out", exist_ok=True)
+open("out/report.txt", "w").write("report")
+os.symlink("/etc/passwd", "link")
+for i in range(120):
+    open("many-%03d" % i, "w").write("z")
+print("written")
+)";
+    const auto project = makeProject(dir.path(), script);
+    QVERIFY(project);
+    RunController controller;
+    controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
+    QByteArray err;
+    bool done = false;
+    connect(&controller, &RunController::outputReceived, this, [&](int stream, const QByteArray &chunk) {
+        if (stream == 2)
+            err += chunk;
+    });
+    connect(&controller, &RunController::finished, this, [&] { done = true; });
+    QVERIFY(controller.start(*project, QString()));
+    QTRY_VERIFY_WITH_TIMEOUT(done, 20000);
+    QCOMPARE(controller.record().status, RunStatus::Completed);
+    const QList<RunFile> files = controller.outputFiles();
+    QCOMPARE(files.size(), 100);
+    QCOMPARE(files.at(0).name, QStringLiteral("many-000"));
+    QStringList names;
+    for (const RunFile &file : files)
+        names.append(file.name);
+    // Files kept in name order up to the cap: out/… and sub/… sort after many-*.
+    QVERIFY(!names.contains(QStringLiteral("input.txt"))); // unchanged input
+    QVERIFY(!names.contains(QStringLiteral("link")));      // never a symlink
+    QVERIFY(err.contains("[run files: kept 100 files"));
+    QVERIFY(err.contains("2 more files"));
+    QFile kept(controller.outputFilesDir() + QStringLiteral("/many-000"));
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("z"));
+    QVERIFY(!QFileInfo::exists(QFileInfo(controller.outputFilesDir()).path() + QStringLiteral("/work")));
+}
+
+QTEST_GUILESS_MAIN(TestHostileBattery)
+#include "tst_hostilebattery.moc"
