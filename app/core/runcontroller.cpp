@@ -17,6 +17,10 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <QHash>
+
+#include <csignal>
+#include <fcntl.h>
 #include <unistd.h>
 
 static void initRuntimeResources()
@@ -27,6 +31,12 @@ static void initRuntimeResources()
 namespace {
 
 constexpr std::size_t FrameSlackBytes = 64 * 1024; // envelope around a call's args
+// Files the script leaves are kept with the run up to these caps (issue 3, "Run files").
+constexpr int MaxOutputFiles = 100;
+constexpr qint64 MaxOutputFileBytes = 64 * 1024 * 1024;
+// Stop/timeout: how long the process group may take to be confirmed gone.
+constexpr int KillConfirmRounds = 5; // × SandboxProcess::killGroup()'s ~1 s
+
 
 QString makeRunId()
 {
@@ -80,6 +90,34 @@ bool writeFile(const QString &path, const QByteArray &data, QString *error)
     return true;
 }
 
+/// Regular files below `dir` (no symlinks followed) → (size, mtime), by relative path.
+QHash<QString, QPair<qint64, qint64>> snapshotFiles(const QString &dir)
+{
+    QHash<QString, QPair<qint64, qint64>> files;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System | QDir::NoSymLinks, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        const QFileInfo info = it.fileInfo();
+        files.insert(QDir(dir).relativeFilePath(info.filePath()),
+                     {info.size(), info.lastModified().toMSecsSinceEpoch()});
+    }
+    return files;
+}
+
+/// Makes every directory below `dir` writable by its owner, so that a tree the script
+/// left read-only can be removed; never follows symlinks.
+void makeRemovable(const QString &dir)
+{
+    QFile::setPermissions(dir, QFile::permissions(dir) | QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QDirIterator it(dir, QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System | QDir::NoSymLinks,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                        | QFileDevice::ExeOwner);
+    }
+}
+
 /// Makes `dir` and everything below it readable (and dirs traversable) by every user.
 void makeWorldReadable(const QString &dir)
 {
@@ -112,6 +150,11 @@ public:
     bool timedOut = false;
     QString failure;          ///< set when the studio ends the run (protocol error, limits)
     QString runDir;
+    QString workDir;
+    bool seccompOnlyAllowed = false;
+    int landlockAbi = -1;
+    QHash<QString, QPair<qint64, qint64>> inputFiles; ///< the work dir as prepared, to tell what the script left
+    QList<RunFile> outputFiles;
     ProjectLimits limits;
     std::size_t outputBytes[3] = {0, 0, 0};
     bool outputTruncated[3] = {false, false, false};
@@ -180,24 +223,97 @@ public:
         failure = reason;
         timedOut = isTimeout;
         engine->cancelAll(reason);
-        killAndConfirm();
+        if (!killAndConfirm())
+            failure += QObject::tr(" (some processes of the script's group could not be confirmed gone yet)");
     }
 
-    void killAndConfirm()
+    /// Kills the script's whole process group and confirms it is gone (also members
+    /// that forked meanwhile; setsid/setpgid are refused by seccomp, so none can leave
+    /// the group). False when some could not be confirmed gone after ~5 s.
+    bool killAndConfirm()
     {
         if (!process)
-            return;
-        if (!process->killGroup())
-            failure += QObject::tr(" (some processes of the script's group could not be confirmed gone)");
+            return true;
+        for (int round = 0; round < KillConfirmRounds; ++round) {
+            if (process->killGroup())
+                return true;
+        }
+        return false;
     }
+
+    /// Keeps what the script left in the work dir (new or changed regular files) in
+    /// files-out/, within the caps, then removes the work dir.
+    void keepOutputFilesAndRemoveWorkDir()
+    {
+        outputFiles.clear();
+        if (workDir.isEmpty() || !QFileInfo(workDir).isDir())
+            return;
+        const QString outDir = runDir + QStringLiteral("/files-out");
+        const auto current = snapshotFiles(workDir);
+        QStringList names = current.keys();
+        names.sort();
+        int skipped = 0;
+        qint64 skippedBytes = 0;
+        qint64 keptBytes = 0;
+        for (const QString &name : std::as_const(names)) {
+            const auto entry = current.value(name);
+            if (inputFiles.value(name, {-1, -1}) == entry)
+                continue; // an input file the script did not change
+            if (outputFiles.size() >= MaxOutputFiles || keptBytes + entry.first > MaxOutputFileBytes) {
+                ++skipped;
+                skippedBytes += entry.first;
+                continue;
+            }
+            const QString target = outDir + QLatin1Char('/') + name;
+            QDir().mkpath(QFileInfo(target).absolutePath());
+            // Copy from an fd opened without following a symlink (the group is gone,
+            // so nothing can swap the file meanwhile; O_NOFOLLOW is belt and braces).
+            QFile in;
+            const int fd = ::open(QFile::encodeName(workDir + QLatin1Char('/') + name).constData(),
+                                  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+            if (fd < 0 || !in.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+                if (fd >= 0)
+                    ::close(fd);
+                continue;
+            }
+            QFile out(target);
+            if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                continue;
+            qint64 copied = 0;
+            while (!in.atEnd() && copied <= entry.first) {
+                const QByteArray chunk = in.read(1024 * 1024);
+                if (chunk.isEmpty())
+                    break;
+                out.write(chunk);
+                copied += chunk.size();
+            }
+            keptBytes += copied;
+            outputFiles.append({name, copied});
+        }
+        if (skipped > 0)
+            onOutput(2, QObject::tr("\n[run files: kept %1 files (%2 bytes) in %3; %4 more files (%5 bytes) were "
+                                    "over the cap of %6 files / %7 MiB and were discarded]\n")
+                            .arg(outputFiles.size())
+                            .arg(keptBytes)
+                            .arg(outDir)
+                            .arg(skipped)
+                            .arg(skippedBytes)
+                            .arg(MaxOutputFiles)
+                            .arg(MaxOutputFileBytes / (1024 * 1024))
+                            .toUtf8());
+        makeRemovable(workDir);
+        QDir(workDir).removeRecursively();
+    }
+
 
     void onProcessFinished(int exitCode, bool crashed, const QString &launcherFailure)
     {
         if (!active)
             return;
         runTimer.stop();
-        // Whatever the script left behind in its group goes with it (background jobs).
-        process->killGroup();
+        // Whatever the script left behind in its group goes with it (background jobs);
+        // the run is not cancelled/timed out until the group is confirmed gone.
+        const bool groupGone = killAndConfirm();
         record.exitCode = crashed ? -1 : exitCode;
         record.endedAt = QDateTime::currentMSecsSinceEpoch();
         RunStatus status;
@@ -213,6 +329,17 @@ public:
         } else if (!failure.isEmpty()) {
             status = RunStatus::Failed;
             record.error = failure;
+        } else if (crashed && exitCode == SIGSYS) {
+            status = RunStatus::Failed;
+            record.error = QObject::tr("the script was killed by the sandbox (signal SIGSYS): it made a system call "
+                                       "from a foreign architecture (x32 or int 0x80), or one that is not on the "
+                                       "allow-list in the kill-on-unlisted mode");
+        } else if (crashed && exitCode == SIGXCPU) {
+            status = RunStatus::Failed;
+            record.error = QObject::tr("the script used up its CPU time limit (RLIMIT_CPU) and was killed (SIGXCPU)");
+        } else if (crashed && exitCode == SIGXFSZ) {
+            status = RunStatus::Failed;
+            record.error = QObject::tr("the script wrote past the file size limit (RLIMIT_FSIZE) and was killed (SIGXFSZ)");
         } else if (crashed) {
             status = RunStatus::Failed;
             record.error = QObject::tr("the script was killed by signal %1").arg(exitCode);
@@ -222,6 +349,15 @@ public:
         } else {
             status = RunStatus::Completed;
         }
+        if (!groupGone) {
+            // Not cancelled/timed out while something of it may still run.
+            status = RunStatus::Failed;
+            record.error += QObject::tr(" — some processes of the script's group could not be confirmed gone "
+                                        "after %1 s; check with: ps -g %2")
+                                .arg(KillConfirmRounds)
+                                .arg(process->pid());
+        }
+        keepOutputFilesAndRemoveWorkDir();
         // The script is gone: no step can be answered any more.
         engine->cancelAll(record.error.isEmpty() ? QObject::tr("the script ended") : record.error);
         active = false;
@@ -386,6 +522,12 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         {"TOOLSTUDIO_RUN_ID", runId.toStdString()},
     };
     policy.readPaths = {runtimeDir.toStdString()};
+    policy.seccompOnly = d->seccompOnlyAllowed;
+    // V8 reserves far more address space than it uses, so node is bounded by its heap
+    // flag below RLIMIT_DATA (SANDBOX.md "Limits"), leaving room for code and buffers.
+    if (QFileInfo(interpreter).fileName().startsWith(QLatin1String("node")))
+        policy.argv.insert(policy.argv.begin() + 1,
+                           "--max-old-space-size=" + std::to_string(policy.limits.dataBytes / (1024 * 1024) * 3 / 4));
     policy.limits.cpuSeconds = std::uint64_t(project.limits.runTimeoutMs / 1000 + 5);
 
     d->limits = project.limits;
@@ -397,6 +539,10 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->record.startedAt = QDateTime::currentMSecsSinceEpoch();
     d->stopRequested = false;
     d->timedOut = false;
+    d->workDir = workDir;
+    d->inputFiles = snapshotFiles(workDir);
+    d->outputFiles.clear();
+    d->landlockAbi = -1;
     d->failure.clear();
     std::fill(std::begin(d->outputBytes), std::end(d->outputBytes), 0);
     std::fill(std::begin(d->outputTruncated), std::end(d->outputTruncated), false);
@@ -423,6 +569,34 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     });
     connect(d->process, &SandboxProcess::standardOutput, this, [this](const QByteArray &chunk) { d->onOutput(1, chunk); });
     connect(d->process, &SandboxProcess::standardError, this, [this](const QByteArray &chunk) { d->onOutput(2, chunk); });
+    connect(d->process, &SandboxProcess::policyEvent, this, [this](const SandboxPolicyEvent &refusal) {
+        // A run-level policy event (sequence 0) of kind "sandbox_refused" in the
+        // journal's policy_events table.
+        PolicyEvent event;
+        event.runId = d->record.id;
+        event.at = refusal.time.toMSecsSinceEpoch();
+        event.kind = QStringLiteral("sandbox_refused");
+        event.detail = {{"syscall", refusal.syscall.toStdString()},
+                        {"arguments", refusal.arguments.toStdString()},
+                        {"pid", refusal.pid},
+                        {"errno", refusal.error},
+                        {"errno_name", strerrorname_np(refusal.error) ? strerrorname_np(refusal.error) : ""},
+                        {"text", refusal.describe().toStdString()}};
+        if (d->journal)
+            d->journal->recordEvent(event);
+        Q_EMIT policyEvent(event);
+    });
+    connect(d->process, &SandboxProcess::landlockApplied, this, [this](int abi) {
+        d->landlockAbi = abi;
+        PolicyEvent event;
+        event.runId = d->record.id;
+        event.at = QDateTime::currentMSecsSinceEpoch();
+        event.kind = QStringLiteral("sandbox_applied");
+        event.detail = {{"landlock_abi", abi}, {"seccomp_only", abi == 0}};
+        if (d->journal)
+            d->journal->recordEvent(event);
+        Q_EMIT sandboxApplied(abi);
+    });
     connect(d->process, &SandboxProcess::finished, this,
             [this](int exitCode, bool crashed, const QString &launcherFailure) {
                 d->onProcessFinished(exitCode, crashed, launcherFailure);
@@ -489,6 +663,26 @@ bool RunController::answer(const QString &callId, int attempt, const ManualAnswe
         return false;
     }
     return d->engine->answer(callId, attempt, answer, reason);
+}
+
+void RunController::setSeccompOnlyAllowed(bool allowed)
+{
+    d->seccompOnlyAllowed = allowed;
+}
+
+int RunController::landlockAbi() const
+{
+    return d->landlockAbi;
+}
+
+QList<RunFile> RunController::outputFiles() const
+{
+    return d->outputFiles;
+}
+
+QString RunController::outputFilesDir() const
+{
+    return d->runDir.isEmpty() ? QString() : d->runDir + QStringLiteral("/files-out");
 }
 
 bool RunController::isActive() const

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "policylistener.h"
 #include "project.h"
 #include "step.h"
 
@@ -13,6 +14,15 @@
 class Journal;
 class StepEngine;
 class RunControllerState;
+
+/// A file the script left in its work dir, kept with the run in the run folder's
+/// `files-out/` (RunController::outputFilesDir()).
+struct RunFile
+{
+    QString name;   ///< path relative to the work dir ("out/report.csv")
+    qint64 size = 0; ///< bytes
+};
+
 
 /// One run of an agent script: prepares the run folder (work dir with the project's
 /// `files/`, the language shim), starts the interpreter in the sandbox, connects the
@@ -53,6 +63,20 @@ public:
     /// .js → node): an absolute path, or empty when none is installed.
     static QString interpreterFor(const QString &scriptPath);
 
+    /// The user opted in to "seccomp only" runs on a kernel without Landlock (off by
+    /// default: such runs are refused with the reason). Takes effect at the next start().
+    void setSeccompOnlyAllowed(bool allowed);
+    /// Landlock ABI the sandbox enforced for the current/last run; 0 = seccomp-only run
+    /// (mark it), -1 = not known (the launcher failed before, or no run yet).
+    int landlockAbi() const;
+    /// Files the script left in its work dir (new or changed, regular files only, no
+    /// symlinks), kept after the run in outputFilesDir(); at most 100 files and 64 MiB
+    /// (a notice on stderr says what was left out). Filled when the run has finished.
+    QList<RunFile> outputFiles() const;
+    /// `<run folder>/files-out`; the work dir itself is removed when the run ends.
+    QString outputFilesDir() const;
+
+
 Q_SIGNALS:
     void started(const QString &runId);
     void statusChanged(RunStatus status);
@@ -66,6 +90,14 @@ Q_SIGNALS:
     /// The run reached a final status (`record().status`), with `record().error`
     /// explaining a failure.
     void finished(const RunRecord &run);
+    /// The sandbox refused a call and reported it (network, ptrace, mount/namespace,
+    /// a signal to the studio): `kind` "sandbox_refused", `detail` {syscall,
+    /// arguments, pid, errno, errno_name, text}; the script got that errno. Also in
+    /// the journal's policy_events table (sequence 0 = the run).
+    void policyEvent(const PolicyEvent &event);
+    /// The launcher applied its policy: Landlock at `abi` (0 = seccomp only; the run
+    /// must be marked), seccomp allow-list. Journaled as "sandbox_applied".
+    void sandboxApplied(int landlockAbi);
 
 private:
     std::unique_ptr<RunControllerState> d;
