@@ -17,8 +17,17 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <QDirIterator>
+#include <QProcess>
+
 #include <algorithm>
 #include <cstdio>
+#include <fcntl.h>
+#include <string>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -105,6 +114,147 @@ QString ms(double ns)
     return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'f', 1);
 }
 
+// --- tools bridge round trips (issue 4) ---------------------------------------------
+
+/// Each script makes N sequential echo calls, timing each one itself, and prints
+/// "<median µs> <calls per second>". The same script runs against the studio and
+/// against bridgeEcho().
+const char *const RoundTripPython = "import time\nfrom toolstudio import tools\nN = 2000\nts = []\n"
+                                    "for i in range(N):\n    t = time.perf_counter_ns()\n    tools.echo(n=i)\n"
+                                    "    ts.append(time.perf_counter_ns() - t)\n"
+                                    "ts.sort()\nprint(ts[N // 2] / 1000, N / (sum(ts) / 1e9))\n";
+const char *const RoundTripNode = "const { tools } = require('toolstudio');\n(async () => {\n  const N = 2000, ts = [];\n"
+                                  "  for (let i = 0; i < N; ++i) {\n    const t = process.hrtime.bigint();\n"
+                                  "    await tools.echo({ n: i });\n    ts.push(Number(process.hrtime.bigint() - t));\n  }\n"
+                                  "  ts.sort((a, b) => a - b);\n  console.log(ts[N >> 1] / 1000, N / (ts.reduce((a, b) => a + b, 0) / 1e9));\n})();\n";
+const char *const RoundTripBash = "N=300; ts=()\nfor ((i = 0; i < N; ++i)); do\n  t0=${EPOCHREALTIME/./}\n"
+                                  "  tool echo n:=$i >/dev/null\n  t1=${EPOCHREALTIME/./}\n  ts+=($((10#$t1 - 10#$t0)))\ndone\n"
+                                  "sorted=($(printf '%s\\n' \"${ts[@]}\" | sort -n)); total=0\n"
+                                  "for x in \"${ts[@]}\"; do total=$((total + x)); done\n"
+                                  "echo \"${sorted[$((N / 2))]} $((N * 1000000 / total))\"\n";
+
+/// A project with the mock `echo` tool and scripts/main.<suffix>.
+Project makeLanguageProject(const QTemporaryDir &dir, const QString &suffix, const QByteArray &script, int maxCalls)
+{
+    makeProject(dir, "", maxCalls);
+    const QString path = QStringLiteral("scripts/main.") + suffix;
+    writeFile(dir.filePath(path), script);
+    QFile manifest(dir.filePath(QStringLiteral("toolstudio.json")));
+    manifest.open(QIODevice::ReadOnly);
+    QByteArray text = manifest.readAll().replace("scripts/main.py", path.toUtf8());
+    manifest.close();
+    writeFile(dir.filePath(QStringLiteral("toolstudio.json")), text);
+    ProjectError error;
+    auto project = Project::load(dir.path(), &error);
+    if (!project) {
+        std::fprintf(stderr, "bench project invalid: %s\n", qPrintable(error.toString()));
+        std::exit(1);
+    }
+    return *project;
+}
+
+/// Runs the project's default script through the studio (journal on); its stdout.
+QByteArray studioOutput(const Project &project, const QString &journal)
+{
+    RunController controller;
+    controller.setJournalPath(journal);
+    QByteArray out;
+    QEventLoop loop;
+    QObject::connect(&controller, &RunController::outputReceived, &loop, [&](int stream, const QByteArray &chunk) {
+        if (stream == 1)
+            out += chunk;
+        else
+            std::fwrite(chunk.constData(), 1, std::size_t(chunk.size()), stderr);
+    });
+    QObject::connect(&controller, &RunController::finished, &loop, [&](const RunRecord &run) {
+        if (run.status != RunStatus::Completed)
+            std::fprintf(stderr, "run failed: %s\n", qPrintable(run.error));
+        loop.quit();
+    });
+    QString error;
+    if (!controller.start(project, QString(), &error)) {
+        std::fprintf(stderr, "cannot start: %s\n", qPrintable(error));
+        std::exit(1);
+    }
+    loop.exec();
+    return out;
+}
+
+/// The machine's limit: the same script and shim against a minimal C++ echo over a
+/// socketpair (a thread that answers each line with {"type":"result","id":…,"value":
+/// {"ok":true}}), no sandbox, no engine, no journal. Returns the script's stdout.
+QByteArray echoOutput(const QString &runtimeDir, const QString &suffix, const QByteArray &script)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("main.") + suffix);
+    writeFile(path, script);
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        return {};
+    std::thread echo([fd = fds[0]] {
+        std::string buffer, reply;
+        char chunk[65536];
+        for (;;) {
+            const ssize_t n = ::read(fd, chunk, sizeof chunk);
+            if (n <= 0)
+                break;
+            buffer.append(chunk, std::size_t(n));
+            std::size_t start = 0, newline;
+            reply.clear();
+            while ((newline = buffer.find('\n', start)) != std::string::npos) {
+                const std::size_t id = buffer.find("\"id\":\"", start) + 6;
+                reply += "{\"type\":\"result\",\"id\":\"" + buffer.substr(id, buffer.find('"', id) - id)
+                    + "\",\"value\":{\"ok\":true}}\n";
+                start = newline + 1;
+            }
+            buffer.erase(0, start);
+            for (std::size_t done = 0; done < reply.size();) {
+                const ssize_t w = ::write(fd, reply.data() + done, reply.size() - done);
+                if (w <= 0)
+                    return;
+                done += std::size_t(w);
+            }
+        }
+        ::close(fd);
+    });
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.insert(QStringLiteral("TOOLSTUDIO_BRIDGE_FD"), QStringLiteral("3"));
+    env.insert(QStringLiteral("PYTHONPATH"), runtimeDir + QStringLiteral("/python"));
+    env.insert(QStringLiteral("NODE_PATH"), runtimeDir + QStringLiteral("/node"));
+    env.insert(QStringLiteral("BASH_ENV"), runtimeDir + QStringLiteral("/bash/toolstudio.sh"));
+    QProcess process;
+    process.setProcessEnvironment(env);
+    const int child = fds[1];
+    process.setChildProcessModifier([child] { ::dup2(child, 3); });
+    process.start(suffix == QLatin1String("py") ? QStringLiteral("/usr/bin/python3")
+                      : suffix == QLatin1String("js") ? QStringLiteral("/usr/bin/node")
+                                                      : QStringLiteral("/bin/bash"),
+                  {path});
+    ::close(child);
+    process.waitForFinished(300000);
+    echo.join();
+    return process.readAllStandardOutput();
+}
+
+/// "median µs/call, calls/s" from a round-trip script's "<median> <rate>" line.
+QString roundTripFigure(const QByteArray &out, double *median)
+{
+    const QList<QByteArray> parts = out.trimmed().split(' ');
+    *median = parts.size() == 2 ? parts[0].toDouble() : 0;
+    if (parts.size() != 2)
+        return QStringLiteral("failed: ") + QString::fromUtf8(out);
+    return QStringLiteral("%1 µs/call, %2 calls/s").arg(parts[0].toDouble(), 0, 'f', 1).arg(parts[1].toDouble(), 0, 'f', 0);
+}
+
+long peakRssKiB()
+{
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -145,6 +295,65 @@ int main(int argc, char **argv)
                             .arg(ms(double(timing.totalNs))),
                         QStringLiteral("first step queued to last step ended; each call validated, journaled "
                                        "(committed) and replied before the next")});
+    }
+
+    {
+        // Shims extracted from the resources once, for the echo side.
+        Q_INIT_RESOURCE(runtime);
+        QTemporaryDir runtime;
+        QDirIterator it(QStringLiteral(":/runtime"), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString resource = it.next();
+            const QString target = runtime.path() + resource.mid(int(qstrlen(":/runtime")));
+            QDir().mkpath(QFileInfo(target).absolutePath());
+            QFile in(resource);
+            in.open(QIODevice::ReadOnly);
+            writeFile(target, in.readAll());
+        }
+        const struct
+        {
+            const char *language;
+            QString suffix;
+            const char *script;
+            int calls;
+        } languages[] = {{"Python", QStringLiteral("py"), RoundTripPython, 2000},
+                         {"Node", QStringLiteral("js"), RoundTripNode, 2000},
+                         {"Bash", QStringLiteral("sh"), RoundTripBash, 300}};
+        for (const auto &language : languages) {
+            QTemporaryDir dir;
+            const Project project = makeLanguageProject(dir, language.suffix, language.script, language.calls);
+            double studioMedian = 0, echoMedian = 0;
+            const QString studio = roundTripFigure(studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite"))), &studioMedian);
+            const QString echo = roundTripFigure(echoOutput(runtime.path(), language.suffix, language.script), &echoMedian);
+            rows.push_back({QStringLiteral("%1 sequential mock call, studio (journal on)").arg(QLatin1String(language.language)),
+                            studio,
+                            QStringLiteral("%1 calls timed by the script itself (median; rate = calls / sum)").arg(language.calls)});
+            rows.push_back({QStringLiteral("%1 same client vs C++ echo (socketpair)").arg(QLatin1String(language.language)),
+                            echo + QStringLiteral(" → ratio %1").arg(echoMedian > 0 ? studioMedian / echoMedian : 0, 0, 'f', 2),
+                            QStringLiteral("same shim and script, a thread answering each line; ratio = studio / echo median")});
+        }
+    }
+
+    {
+        QTemporaryDir dir;
+        constexpr int Calls = 10000;
+        const Project project = makeLanguageProject(dir, QStringLiteral("py"),
+                                                    "import asyncio, time\nfrom toolstudio import tools\n"
+                                                    "async def main():\n"
+                                                    "    return await asyncio.gather(*(tools.echo(n=i) for i in range(10000)))\n"
+                                                    "t = time.perf_counter()\nresults = asyncio.run(main())\n"
+                                                    "print(len(results), f'{(time.perf_counter() - t) * 1000:.0f}')\n",
+                                                    Calls);
+        const long before = peakRssKiB();
+        const QList<QByteArray> parts = studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite"))).trimmed().split(' ');
+        const long after = peakRssKiB();
+        rows.push_back({QStringLiteral("%1 parallel calls, asyncio.gather (journal on)").arg(Calls),
+                        parts.size() == 2 ? QStringLiteral("%1 calls in %2 ms; studio peak RSS %3 MiB (before %4 MiB)")
+                                                .arg(QString::fromUtf8(parts[0]), QString::fromUtf8(parts[1]))
+                                                .arg(after / 1024.0, 0, 'f', 1)
+                                                .arg(before / 1024.0, 0, 'f', 1)
+                                          : QStringLiteral("failed"),
+                        QStringLiteral("gather start to all results, timed by the script; getrusage(RUSAGE_SELF).ru_maxrss")});
     }
 
     std::printf("%-52s | %-44s | %s\n", "benchmark", "figure", "method");
