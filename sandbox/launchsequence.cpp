@@ -597,6 +597,11 @@ long LaunchSequence::countTasksOfUser(uid_t uid)
         int pid = 0;
         if (!parseFd(entry->d_name, &pid))
             continue;
+        // /proc/<pid> belongs to the task's effective uid: skip the other users'
+        // processes without reading their status (the scan is on every run's start).
+        struct stat owner = {};
+        if (::fstatat(::dirfd(proc), entry->d_name, &owner, 0) == -1 || owner.st_uid != uid)
+            continue;
         std::string status;
         if (!readFile(std::string("/proc/") + entry->d_name + "/status", 64 * 1024, &status))
             continue; // exited meanwhile
