@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -354,6 +355,51 @@ int main(int argc, char **argv)
                                                 .arg(before / 1024.0, 0, 'f', 1)
                                           : QStringLiteral("failed"),
                         QStringLiteral("gather start to all results, timed by the script; getrusage(RUSAGE_SELF).ru_maxrss")});
+    }
+
+    // Sandbox start-up: the bare interpreter vs the same command through
+    // toolstudio-sandbox (rlimits, Landlock, allow-list seccomp, user switch as root),
+    // alternated in one loop so both see the same machine load; median of each.
+    {
+        QTemporaryDir work(QStringLiteral("/tmp/toolstudio-bench-XXXXXX"));
+        QFile::setPermissions(work.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                               | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther);
+        const struct
+        {
+            const char *label;
+            QStringList command;
+        } interpreters[] = {
+            {"python3 print(1)", {QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), QStringLiteral("print(1)")}},
+            {"bash echo 1", {QStringLiteral("/bin/bash"), QStringLiteral("-c"), QStringLiteral("echo 1")}},
+            {"node console.log(1)", {QStringLiteral("/usr/bin/node"), QStringLiteral("-e"), QStringLiteral("console.log(1)")}},
+        };
+        const auto timeOnce = [](const QString &program, const QStringList &arguments) {
+            QProcess process;
+            process.setStandardOutputFile(QProcess::nullDevice());
+            QElapsedTimer clock;
+            clock.start();
+            process.start(program, arguments);
+            process.waitForFinished(60000);
+            return double(clock.nsecsElapsed());
+        };
+        for (const auto &interpreter : interpreters) {
+            if (!QFileInfo(interpreter.command.first()).isExecutable())
+                continue;
+            constexpr int Runs = 21;
+            std::vector<double> bare, sandboxed;
+            const QStringList through = QStringList{QStringLiteral("--workdir"), work.path(), QStringLiteral("--")} + interpreter.command;
+            for (int i = 0; i < Runs; ++i) {
+                bare.push_back(timeOnce(interpreter.command.first(), interpreter.command.mid(1)));
+                sandboxed.push_back(timeOnce(QStringLiteral(TOOLSTUDIO_SANDBOX_PATH), through));
+            }
+            std::sort(bare.begin(), bare.end());
+            std::sort(sandboxed.begin(), sandboxed.end());
+            const double ratio = sandboxed[Runs / 2] / bare[Runs / 2];
+            rows.push_back({QStringLiteral("start-up %1: sandbox / bare (median of %2)").arg(QLatin1String(interpreter.label)).arg(Runs),
+                            QStringLiteral("%1 (%2 vs %3)").arg(ratio, 0, 'f', 2).arg(ms(sandboxed[Runs / 2]), ms(bare[Runs / 2])),
+                            QStringLiteral("QProcess start to exit, alternating bare and toolstudio-sandbox --workdir DIR -- CMD; "
+                                           "target <= 1.10 for python3 and bash")});
+        }
     }
 
     std::printf("%-52s | %-44s | %s\n", "benchmark", "figure", "method");
