@@ -24,21 +24,23 @@ private Q_SLOTS:
 
     void validates_data()
     {
-        QTest::addColumn<QString>("validator");
+        QTest::addColumn<QByteArray>("validatorBytes");
         QTest::addColumn<QStringList>("arguments");
-        QTest::addColumn<QString>("file");
-        QTest::newRow("desktop entry") << "desktop-file-validate" << QStringList{}
-                                       << "resources/io.github.toolstudio.ToolStudio.desktop";
-        QTest::newRow("appstream metainfo") << "appstreamcli"
+        QTest::addColumn<QByteArray>("fileBytes");
+        QTest::newRow("desktop entry") << QByteArray("desktop-file-validate") << QStringList{}
+                                       << QByteArray("resources/io.github.toolstudio.ToolStudio.desktop");
+        QTest::newRow("appstream metainfo") << QByteArray("appstreamcli")
                                             << QStringList{QStringLiteral("validate"), QStringLiteral("--no-net")}
-                                            << "resources/io.github.toolstudio.ToolStudio.metainfo.xml";
+                                            << QByteArray("resources/io.github.toolstudio.ToolStudio.metainfo.xml");
     }
 
     void validates()
     {
-        QFETCH(QString, validator);
+        QFETCH(QByteArray, validatorBytes);
+        const QString validator = QString::fromUtf8(validatorBytes);
         QFETCH(QStringList, arguments);
-        QFETCH(QString, file);
+        QFETCH(QByteArray, fileBytes);
+        const QString file = QString::fromUtf8(fileBytes);
         const QString binary = QStandardPaths::findExecutable(validator);
         if (binary.isEmpty())
             QSKIP(qPrintable(QStringLiteral("%1 is not installed (desktop-file-utils / appstream)").arg(validator)));

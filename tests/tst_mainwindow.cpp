@@ -485,11 +485,11 @@ asyncio.run(main())
     void toolEditsAreUndoableAndKeepUnknownKeys()
     {
         const QString dir = example(QStringLiteral("customer-seats"));
-        // A key the studio does not know must survive a structured edit.
+        // Keys the studio does not interpret (here a schema annotation) survive an edit.
         {
             auto manifest = ProjectWriter::readManifest(dir);
             QVERIFY(manifest);
-            (*manifest)["x_team_notes"] = "keep me";
+            (*manifest)["tools"][0]["input_schema"]["x_team_notes"] = "keep me";
             QVERIFY(ProjectWriter::writeManifest(dir, *manifest));
         }
         QVERIFY(m_window->openProject(dir));
@@ -570,10 +570,13 @@ asyncio.run(main())
         QVERIFY(panel->schemaView()->toPlainText().contains(QLatin1String("\"input_schema\"")));
         auto *id = qobject_cast<QLineEdit *>(panel->form()->control(QStringLiteral("/id")));
         QVERIFY(id);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        id->setFocus();
         QTest::keyClicks(id, QStringLiteral("cus_1"));
         QSignalSpy finished(panel, &ToolPanel::callFinished);
         QTest::keyClick(id, Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter sends the form
-        QVERIFY(finished.wait(RunTimeoutMs));
+        QVERIFY2(finished.wait(RunTimeoutMs), qPrintable(panel->resultView()->toPlainText()));
         QCOMPARE(panel->resultView()->toPlainText(),
                  QStringLiteral("Result (attempts 1/3, %1 ms):\n{\n  \"id\": \"cus_1\",\n  \"name\": \"Acme\",\n  \"seats\": 3\n}")
                      .arg(panel->directCall()->step()->durationMs()));

@@ -58,6 +58,11 @@ json parse(const QString &text)
     return json::parse(text.toStdString());
 }
 
+json parse(const char *text)
+{
+    return json::parse(text);
+}
+
 } // namespace
 
 class TstSchemaForm : public QObject
@@ -69,56 +74,59 @@ private Q_SLOTS:
 
     void producesExactJson_data()
     {
-        QTest::addColumn<QString>("schema");
-        QTest::addColumn<QString>("actions");
-        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QByteArray>("schemaBytes");
+        QTest::addColumn<QByteArray>("actionsBytes");
+        QTest::addColumn<QByteArray>("expectedBytes");
 
-        QTest::newRow("string") << R"({"type":"object","properties":{"s":{"type":"string"}},"required":["s"]})"
-                                << "type /s hello world" << R"({"s":"hello world"})";
+        QTest::newRow("string") << QByteArray(R"({"type":"object","properties":{"s":{"type":"string"}},"required":["s"]})")
+                                << QByteArray("type /s hello world") << QByteArray(R"({"s":"hello world"})");
         QTest::newRow("string enum as combo")
-            << R"({"type":"object","properties":{"c":{"type":"string","enum":["EUR","GBP","JPY"]}},"required":["c"]})"
-            << "choose /c 1" << R"({"c":"GBP"})";
+            << QByteArray(R"({"type":"object","properties":{"c":{"type":"string","enum":["EUR","GBP","JPY"]}},"required":["c"]})")
+            << QByteArray("choose /c 1") << QByteArray(R"({"c":"GBP"})");
         QTest::newRow("integer is a number")
-            << R"({"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":10}},"required":["n"]})"
-            << "type /n 7" << R"({"n":7})";
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":10}},"required":["n"]})")
+            << QByteArray("type /n 7") << QByteArray(R"({"n":7})");
         QTest::newRow("number keeps its fraction")
-            << R"({"type":"object","properties":{"x":{"type":"number"}},"required":["x"]})" << "type /x 2.5"
-            << R"({"x":2.5})";
-        QTest::newRow("boolean") << R"({"type":"object","properties":{"b":{"type":"boolean"}},"required":["b"]})"
-                                 << "click /b" << R"({"b":true})";
+            << QByteArray(R"({"type":"object","properties":{"x":{"type":"number"}},"required":["x"]})") << QByteArray("type /x 2.5")
+            << QByteArray(R"({"x":2.5})");
+        QTest::newRow("boolean") << QByteArray(R"({"type":"object","properties":{"b":{"type":"boolean"}},"required":["b"]})")
+                                 << QByteArray("click /b") << QByteArray(R"({"b":true})");
         QTest::newRow("optional property omitted")
-            << R"({"type":"object","properties":{"o":{"type":"string"},"r":{"type":"string"}},"required":["r"]})"
-            << "type /r x" << R"({"r":"x"})";
+            << QByteArray(R"({"type":"object","properties":{"o":{"type":"string"},"r":{"type":"string"}},"required":["r"]})")
+            << QByteArray("type /r x") << QByteArray(R"({"r":"x"})");
         QTest::newRow("optional property included")
-            << R"({"type":"object","properties":{"o":{"type":"string"}}})" << "include /o\ntype /o y" << R"({"o":"y"})";
+            << QByteArray(R"({"type":"object","properties":{"o":{"type":"string"}}})") << QByteArray("include /o\ntype /o y") << QByteArray(R"({"o":"y"})");
         QTest::newRow("null branch of a type list")
-            << R"({"type":"object","properties":{"v":{"type":["string","null"]}},"required":["v"]})" << "branch /v 1"
-            << R"({"v":null})";
+            << QByteArray(R"({"type":"object","properties":{"v":{"type":["string","null"]}},"required":["v"]})") << QByteArray("branch /v 1")
+            << QByteArray(R"({"v":null})");
         QTest::newRow("anyOf branch")
-            << R"({"type":"object","properties":{"id":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"required":["id"]})"
-            << "branch /id 1\ntype /id 12" << R"({"id":12})";
+            << QByteArray(R"({"type":"object","properties":{"id":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"required":["id"]})")
+            << QByteArray("branch /id 1\ntype /id 12") << QByteArray(R"({"id":12})");
         QTest::newRow("array add and reorder")
-            << R"({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"required":["tags"]})"
-            << "add /tags\nadd /tags\ntype /tags/0 a\ntype /tags/1 b\ndown /tags/0" << R"({"tags":["b","a"]})";
+            << QByteArray(R"({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"required":["tags"]})")
+            << QByteArray("add /tags\nadd /tags\ntype /tags/0 a\ntype /tags/1 b\ndown /tags/0") << QByteArray(R"({"tags":["b","a"]})");
         QTest::newRow("array remove")
-            << R"({"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}},"required":["n"]})"
-            << "add /n\nadd /n\ntype /n/0 1\ntype /n/1 2\nremove /n/0" << R"({"n":[2]})";
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}},"required":["n"]})")
+            << QByteArray("add /n\nadd /n\ntype /n/0 1\ntype /n/1 2\nremove /n/0") << QByteArray(R"({"n":[2]})");
         QTest::newRow("array of objects")
-            << R"({"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"number"}},"required":["k","v"]}}},"required":["rows"]})"
-            << "add /rows\ntype /rows/0/k a\ntype /rows/0/v 1.5" << R"({"rows":[{"k":"a","v":1.5}]})";
+            << QByteArray(R"({"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"number"}},"required":["k","v"]}}},"required":["rows"]})")
+            << QByteArray("add /rows\ntype /rows/0/k a\ntype /rows/0/v 1.5") << QByteArray(R"({"rows":[{"k":"a","v":1.5}]})");
         QTest::newRow("nested object")
-            << R"({"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"]}},"required":["address"]})"
-            << "type /address/city Berlin" << R"({"address":{"city":"Berlin"}})";
+            << QByteArray(R"({"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"]}},"required":["address"]})")
+            << QByteArray("type /address/city Berlin") << QByteArray(R"({"address":{"city":"Berlin"}})");
         QTest::newRow("defaults pre-filled")
-            << R"({"type":"object","properties":{"currency":{"type":"string","default":"EUR"},"count":{"type":"integer","default":1},"note":{"type":"string"}}})"
-            << "" << R"({"count":1,"currency":"EUR"})";
+            << QByteArray(R"({"type":"object","properties":{"currency":{"type":"string","default":"EUR"},"count":{"type":"integer","default":1},"note":{"type":"string"}}})")
+            << QByteArray("") << QByteArray(R"({"count":1,"currency":"EUR"})");
     }
 
     void producesExactJson()
     {
-        QFETCH(QString, schema);
-        QFETCH(QString, actions);
-        QFETCH(QString, expected);
+        QFETCH(QByteArray, schemaBytes);
+        const QString schema = QString::fromUtf8(schemaBytes);
+        QFETCH(QByteArray, actionsBytes);
+        const QString actions = QString::fromUtf8(actionsBytes);
+        QFETCH(QByteArray, expectedBytes);
+        const QString expected = QString::fromUtf8(expectedBytes);
         SchemaForm form;
         form.setSchema(parse(schema));
         form.show();
@@ -129,31 +137,35 @@ private Q_SLOTS:
 
     void validationMessageAtTheField_data()
     {
-        QTest::addColumn<QString>("schema");
-        QTest::addColumn<QString>("actions");
-        QTest::addColumn<QString>("pointer");
-        QTest::addColumn<QString>("message");
+        QTest::addColumn<QByteArray>("schemaBytes");
+        QTest::addColumn<QByteArray>("actionsBytes");
+        QTest::addColumn<QByteArray>("pointerBytes");
+        QTest::addColumn<QByteArray>("messageBytes");
 
         QTest::newRow("not a number")
-            << R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})" << "type /n abc"
-            << "/n" << "“abc” is not a number";
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})") << QByteArray("type /n abc")
+            << QByteArray("/n") << QByteArray("“abc” is not a number");
         QTest::newRow("empty required number")
-            << R"({"type":"object","properties":{"n":{"type":"number"}},"required":["n"]})" << "" << "/n"
-            << "enter a number";
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"number"}},"required":["n"]})") << QByteArray("") << QByteArray("/n")
+            << QByteArray("enter a number");
         QTest::newRow("below minimum")
-            << R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})" << "type /n 0"
-            << "/n" << "MINIMUM";
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})") << QByteArray("type /n 0")
+            << QByteArray("/n") << QByteArray("expected number greater than or equal to 1");
         QTest::newRow("pattern in nested object")
-            << R"({"type":"object","properties":{"a":{"type":"object","properties":{"zip":{"type":"string","pattern":"^[0-9]{5}$"}},"required":["zip"]}},"required":["a"]})"
-            << "type /a/zip 12a" << "/a/zip" << "PATTERN";
+            << QByteArray(R"({"type":"object","properties":{"a":{"type":"object","properties":{"zip":{"type":"string","pattern":"^[0-9]{5}$"}},"required":["zip"]}},"required":["a"]})")
+            << QByteArray("type /a/zip 12a") << QByteArray("/a/zip") << QByteArray(R"(does not match the pattern "^[0-9]{5}$")");
     }
 
     void validationMessageAtTheField()
     {
-        QFETCH(QString, schema);
-        QFETCH(QString, actions);
-        QFETCH(QString, pointer);
-        QFETCH(QString, message);
+        QFETCH(QByteArray, schemaBytes);
+        const QString schema = QString::fromUtf8(schemaBytes);
+        QFETCH(QByteArray, actionsBytes);
+        const QString actions = QString::fromUtf8(actionsBytes);
+        QFETCH(QByteArray, pointerBytes);
+        const QString pointer = QString::fromUtf8(pointerBytes);
+        QFETCH(QByteArray, messageBytes);
+        const QString message = QString::fromUtf8(messageBytes);
         SchemaForm form;
         form.setSchema(parse(schema));
         form.show();

@@ -44,21 +44,24 @@ private Q_SLOTS:
 
     void lexerPerFileType_data()
     {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("language");
-        QTest::addColumn<QString>("lexer");
-        QTest::newRow("python") << "main.py" << "Python" << "QsciLexerPython";
-        QTest::newRow("bash") << "run.sh" << "Bash" << "QsciLexerBash";
-        QTest::newRow("javascript") << "main.js" << "JavaScript" << "QsciLexerJavaScript";
-        QTest::newRow("json") << "toolstudio.json" << "JSON" << "QsciLexerJSON";
-        QTest::newRow("plain text") << "notes.txt" << "" << "";
+        QTest::addColumn<QByteArray>("fileBytes");
+        QTest::addColumn<QByteArray>("languageBytes");
+        QTest::addColumn<QByteArray>("lexerBytes");
+        QTest::newRow("python") << QByteArray("main.py") << QByteArray("Python") << QByteArray("QsciLexerPython");
+        QTest::newRow("bash") << QByteArray("run.sh") << QByteArray("Bash") << QByteArray("QsciLexerBash");
+        QTest::newRow("javascript") << QByteArray("main.js") << QByteArray("JavaScript") << QByteArray("QsciLexerJavaScript");
+        QTest::newRow("json") << QByteArray("toolstudio.json") << QByteArray("JSON") << QByteArray("QsciLexerJSON");
+        QTest::newRow("plain text") << QByteArray("notes.txt") << QByteArray("") << QByteArray("");
     }
 
     void lexerPerFileType()
     {
-        QFETCH(QString, file);
-        QFETCH(QString, language);
-        QFETCH(QString, lexer);
+        QFETCH(QByteArray, fileBytes);
+        const QString file = QString::fromUtf8(fileBytes);
+        QFETCH(QByteArray, languageBytes);
+        const QString language = QString::fromUtf8(languageBytes);
+        QFETCH(QByteArray, lexerBytes);
+        const QString lexer = QString::fromUtf8(lexerBytes);
         QTemporaryDir dir;
         ScriptEditor editor;
         QVERIFY(editor.loadFile(writeFile(dir, file, "x\n")));

@@ -90,7 +90,12 @@ ScriptEditor::ScriptEditor(QWidget *parent)
     updateMarginWidth();
 }
 
-ScriptEditor::~ScriptEditor() = default;
+ScriptEditor::~ScriptEditor()
+{
+    // The APIs' preparation thread reads the lexer: stop it while the lexer is whole.
+    if (QsciLexer *lex = lexer())
+        delete lex->apis();
+}
 
 QString ScriptEditor::languageForFile(const QString &path)
 {
@@ -174,6 +179,8 @@ void ScriptEditor::setLanguage(const QString &language)
         next = new QsciLexerJSON(this);
     m_language = next ? language : QString();
     setLexer(next);
+    if (old)
+        delete old->apis(); // before the lexer its preparation thread reads
     delete old;
     applyColours();
     applyCompletions();
@@ -251,6 +258,9 @@ void ScriptEditor::applyCompletions()
 {
     QsciLexer *lex = lexer();
     if (!lex)
+        return;
+    delete lex->apis();
+    if (m_completions.isEmpty())
         return;
     // The APIs belong to the lexer; a new lexer (another file type) gets them again.
     auto *apis = new QsciAPIs(lex);

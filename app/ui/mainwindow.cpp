@@ -131,13 +131,6 @@ void applyTheme(Settings::Theme theme)
     QApplication::setPalette(dark);
 }
 
-bool isScriptFile(const QString &path)
-{
-    const QString language = ScriptEditor::languageForFile(path);
-    return language == QLatin1String("Python") || language == QLatin1String("Bash")
-        || language == QLatin1String("JavaScript");
-}
-
 // The desktop theme's icon, else ours from the application's resources.
 QIcon icon(const char *themeName, const char *resourceName)
 {
@@ -1337,8 +1330,8 @@ void MainWindow::newTool()
     if (editManifest(tr("New tool %1").arg(name), [&](nlohmann::ordered_json &m, QString *error) {
             nlohmann::ordered_json tool = ProjectWriter::newMockTool(name);
             tool["retry"] = {{"max_attempts", settings->maxAttempts()},
-                             {"initial_backoff_ms", settings->initialBackoffMs()},
-                             {"attempt_timeout_ms", settings->attemptTimeoutMs()}};
+                             {"initial_backoff_seconds", settings->initialBackoffMs() / 1000.0},
+                             {"attempt_timeout_seconds", settings->attemptTimeoutMs() / 1000.0}};
             return ProjectWriter::addTool(m, tool, error);
         }))
         m_projectPanel->selectTool(name);

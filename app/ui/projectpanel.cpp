@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -24,7 +25,9 @@ constexpr int TagsRole = Qt::UserRole + 1;
 
 QIcon handlerIcon(HandlerKind kind)
 {
-    return QIcon(QStringLiteral(":/icons/handler-%1.svg").arg(handlerKindName(kind)));
+    // The icons live in the executable's resources (not in the tests).
+    const QString path = QStringLiteral(":/icons/handler-%1.svg").arg(handlerKindName(kind));
+    return QFile::exists(path) ? QIcon(path) : QIcon();
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class Project;
+class QAbstractItemModel;
 class QComboBox;
 class QLineEdit;
 class QListWidget;

@@ -154,7 +154,7 @@ void ToolPanel::setTool(const Project *project, const QString &name)
             nlohmann::json entry = r.isError ? nlohmann::json{{"error", r.errorMessage.toStdString()}, {"retryable", r.retryable}}
                                              : nlohmann::json{{"result", r.result}};
             if (r.delayMs > 0)
-                entry["delay_ms"] = r.delayMs;
+                entry["delay_seconds"] = r.delayMs / 1000.0;
             sequence.push_back(entry);
         }
         auto *view = jsonView(m_handlerPage, "mockSequence");
