@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/runcommand.h"
+#include "cli/commands.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 
@@ -71,12 +71,12 @@ bool hasDisplay()
 
 int main(int argc, char *argv[])
 {
-    // Headless: `toolstudio run PROJECT [SCRIPT] [--answers FILE] [--json]` needs no display.
-    if (argc > 1 && qstrcmp(argv[1], "run") == 0) {
+    // Headless: `toolstudio run|runs|replay|resume|answer …` needs no display.
+    if (argc > 1 && isHeadlessCommand(argv[1])) {
         QCoreApplication app(argc, argv);
         setIdentity();
         installTranslators(app);
-        return runCommand(QCoreApplication::arguments().mid(2));
+        return *runHeadlessCommand(QString::fromLocal8Bit(argv[1]), QCoreApplication::arguments().mid(2));
     }
     if (asksForInfoOnly(argc, argv) || !hasDisplay()) {
         QCoreApplication app(argc, argv);

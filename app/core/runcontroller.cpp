@@ -4,6 +4,7 @@
 
 #include "bridgechannel.h"
 #include "journal.h"
+#include "replaysource.h"
 #include "sandboxprocess.h"
 #include "stepengine.h"
 
@@ -36,7 +37,6 @@ constexpr int MaxOutputFiles = 100;
 constexpr qint64 MaxOutputFileBytes = 64 * 1024 * 1024;
 // Stop/timeout: how long the process group may take to be confirmed gone.
 constexpr int KillConfirmRounds = 5; // × SandboxProcess::killGroup()'s ~1 s
-
 
 QString makeRunId()
 {
@@ -163,6 +163,20 @@ public:
     QTimer runTimer;
     qint64 runBudgetMs = 0;   ///< time left when the timer was last (re)started
     QElapsedTimer runClock;
+    QElapsedTimer waitClock;  ///< valid while the run clock is paused for a person
+    qint64 waitTotalMs = 0;   ///< time spent waiting for a person, not counted
+
+    // Durable steps (issue 5): what the next start() replays, and step mode.
+    std::optional<ReplayPlan> nextPlan;
+    QString nextRunId;        ///< resume: the run keeps its id
+    QString nextKind = QStringLiteral("run");
+    QString nextSourceRun;
+    bool stepMode = false;
+
+    QString journalPathFor(const Project &project) const
+    {
+        return journalPathSet ? journalPath : project.journalPath();
+    }
 
     void setStatus(RunStatus status)
     {
@@ -180,12 +194,17 @@ public:
             return;
         runBudgetMs = std::max<qint64>(0, runBudgetMs - runClock.elapsed());
         runTimer.stop();
+        waitClock.start();
     }
 
     void resumeRunClock()
     {
         if (runTimer.isActive() || !active)
             return;
+        if (waitClock.isValid()) {
+            waitTotalMs += waitClock.elapsed();
+            waitClock.invalidate();
+        }
         runClock.restart();
         runTimer.start(int(std::min<qint64>(runBudgetMs, std::numeric_limits<int>::max())));
     }
@@ -305,7 +324,6 @@ public:
         QDir(workDir).removeRecursively();
     }
 
-
     void onProcessFinished(int exitCode, bool crashed, const QString &launcherFailure)
     {
         if (!active)
@@ -421,6 +439,11 @@ QString RunController::interpreterFor(const QString &scriptPath)
 
 bool RunController::start(const Project &project, const QString &scriptPath, QString *error)
 {
+    // Set by startReplay/resume/rerunFrom/startWithCassette for this start only.
+    std::optional<ReplayPlan> plan = std::exchange(d->nextPlan, std::nullopt);
+    const QString presetRunId = std::exchange(d->nextRunId, QString());
+    const QString kind = std::exchange(d->nextKind, QStringLiteral("run"));
+    const QString sourceRun = std::exchange(d->nextSourceRun, QString());
     QString localError;
     if (!error)
         error = &localError;
@@ -463,7 +486,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     }
 
     // Run folder: work/ (the project's files/), runtime/ (shim + script), policy.json.
-    const QString runId = makeRunId();
+    const QString runId = presetRunId.isEmpty() ? makeRunId() : presetRunId;
     d->runDir = runsBaseDir() + QLatin1Char('/') + runId;
     const QString workDir = d->runDir + QStringLiteral("/work");
     const QString runtimeDir = d->runDir + QStringLiteral("/runtime");
@@ -537,6 +560,10 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->record.scriptPath = script;
     d->record.status = RunStatus::Running;
     d->record.startedAt = QDateTime::currentMSecsSinceEpoch();
+    d->record.kind = kind;
+    d->record.sourceRun = sourceRun;
+    d->waitClock.invalidate();
+    d->waitTotalMs = 0;
     d->stopRequested = false;
     d->timedOut = false;
     d->workDir = workDir;
@@ -549,6 +576,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
 
     delete d->engine;
     d->engine = new StepEngine(project, runId, d->journal.get(), bound, this);
+    if (plan)
+        d->engine->setReplayPlan(std::move(*plan));
+    d->engine->setStepMode(d->stepMode);
     delete d->process;
     d->process = new SandboxProcess(this);
 
@@ -561,12 +591,25 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         Q_EMIT pendingCallOpened(step);
     });
     connect(engine, &StepEngine::pendingCallClosed, this, [this](const QString &callId) {
-        if (d->active && d->engine->pendingCount() == 0) {
+        if (d->active && d->engine->pendingCount() == 0 && d->engine->pausedCount() == 0) {
             d->setStatus(RunStatus::Running);
             d->resumeRunClock();
         }
         Q_EMIT pendingCallClosed(callId);
     });
+    // Step mode: a held call waits for a person like a pending call does.
+    connect(engine, &StepEngine::stepPaused, this, [this](const Step &step) {
+        d->pauseRunClock();
+        d->setStatus(RunStatus::Waiting);
+        Q_EMIT stepPaused(step);
+    });
+    connect(engine, &StepEngine::stepReleased, this, [this](const QString &) {
+        if (d->active && d->engine->pendingCount() == 0 && d->engine->pausedCount() == 0) {
+            d->setStatus(RunStatus::Running);
+            d->resumeRunClock();
+        }
+    });
+    connect(engine, &StepEngine::divergenceFound, this, &RunController::divergenceFound);
     connect(d->process, &SandboxProcess::standardOutput, this, [this](const QByteArray &chunk) { d->onOutput(1, chunk); });
     connect(d->process, &SandboxProcess::standardError, this, [this](const QByteArray &chunk) { d->onOutput(2, chunk); });
     connect(d->process, &SandboxProcess::policyEvent, this, [this](const SandboxPolicyEvent &refusal) {
@@ -708,4 +751,163 @@ StepEngine *RunController::engine() const
 Journal *RunController::journal() const
 {
     return d->journal.get();
+}
+
+// --- Durable steps (issue 5); see runcontroller.h and docs/steps.md ---
+
+bool RunController::startReplay(const Project &project, const QString &runId, QString *error)
+{
+    QString local;
+    error = error ? error : &local;
+    const auto source = loadReplaySource(d->journalPathFor(project), runId, error);
+    if (!source)
+        return false;
+    ReplayPlan plan;
+    plan.steps = source->steps;
+    d->nextPlan = std::move(plan);
+    d->nextKind = QStringLiteral("replay");
+    d->nextSourceRun = runId;
+    return start(project, source->run.scriptPath, error);
+}
+
+bool RunController::resume(const Project &project, const QString &runId, QString *error)
+{
+    QString local;
+    error = error ? error : &local;
+    const auto source = loadReplaySource(d->journalPathFor(project), runId, error);
+    if (!source)
+        return false;
+    if (source->run.status != RunStatus::Suspended) {
+        *error = tr("run %1 is %2; only a suspended run can be resumed").arg(runId, runStatusName(source->run.status));
+        return false;
+    }
+    {
+        // The script runs again from its start and prints everything again.
+        Journal journal;
+        if (journal.open(d->journalPathFor(project))) {
+            journal.clearOutput(runId);
+            journal.recordEvent({runId, 0, QDateTime::currentMSecsSinceEpoch(), QStringLiteral("resumed"),
+                                 {{"steps_recorded", source->steps.size()}}});
+        }
+    }
+    // The run keeps its id and so its run folder: start from a fresh one.
+    QDir(runsBaseDir() + QLatin1Char('/') + runId).removeRecursively();
+    ReplayPlan plan;
+    plan.mode = ReplayPlan::Mode::Resume;
+    plan.steps = source->steps;
+    d->nextPlan = std::move(plan);
+    d->nextRunId = runId;
+    d->nextKind = source->run.kind.isEmpty() ? QStringLiteral("run") : source->run.kind;
+    d->nextSourceRun = source->run.sourceRun;
+    return start(project, source->run.scriptPath, error);
+}
+
+bool RunController::rerunFrom(const Project &project, const QString &runId, int sequence,
+                              const std::optional<nlohmann::json> &editedArgs, QString *error)
+{
+    QString local;
+    error = error ? error : &local;
+    const auto source = loadReplaySource(d->journalPathFor(project), runId, error);
+    if (!source)
+        return false;
+    if (sequence < 1 || sequence > int(source->steps.size())) {
+        *error = tr("run %1 has no step %2 (it has %3)").arg(runId).arg(sequence).arg(source->steps.size());
+        return false;
+    }
+    ReplayPlan plan;
+    plan.mode = ReplayPlan::Mode::Rerun;
+    plan.steps = source->steps;
+    plan.rerunFrom = sequence;
+    plan.editedArgs = editedArgs;
+    d->nextPlan = std::move(plan);
+    d->nextKind = QStringLiteral("rerun");
+    d->nextSourceRun = runId;
+    return start(project, source->run.scriptPath, error);
+}
+
+bool RunController::startWithCassette(const Project &project, const QString &cassettePath, const QString &scriptPath,
+                                      QString *error)
+{
+    QString local;
+    error = error ? error : &local;
+    const auto source = loadCassette(cassettePath, error);
+    if (!source)
+        return false;
+    ReplayPlan plan;
+    plan.mode = ReplayPlan::Mode::Cassette;
+    plan.offline = true;
+    plan.steps = source->steps;
+    d->nextPlan = std::move(plan);
+    d->nextKind = QStringLiteral("cassette");
+    d->nextSourceRun = source->run.id;
+    return start(project, scriptPath.isEmpty() ? source->run.scriptPath : scriptPath, error);
+}
+
+bool RunController::saveCassette(const Project &project, const QString &runId, const QString &path, QString *error)
+{
+    QString local;
+    error = error ? error : &local;
+    const auto source = loadReplaySource(d->journalPathFor(project), runId, error);
+    return source && ::saveCassette(*source, path, error);
+}
+
+void RunController::setStepMode(bool on)
+{
+    d->stepMode = on;
+    if (d->engine && d->active)
+        d->engine->setStepMode(on);
+}
+
+bool RunController::stepMode() const
+{
+    return d->stepMode;
+}
+
+namespace {
+
+bool noRun(QString *reason)
+{
+    if (reason)
+        *reason = RunController::tr("no run is active");
+    return false;
+}
+
+} // namespace
+
+bool RunController::continueStep(const QString &callId, QString *reason)
+{
+    return d->engine && d->active ? d->engine->continueStep(callId, reason) : noRun(reason);
+}
+
+bool RunController::answerStep(const QString &callId, const ManualAnswer &answer, QString *reason)
+{
+    return d->engine && d->active ? d->engine->answerStep(callId, answer, reason) : noRun(reason);
+}
+
+bool RunController::timeOutStep(const QString &callId, QString *reason)
+{
+    return d->engine && d->active ? d->engine->timeOutStep(callId, reason) : noRun(reason);
+}
+
+void RunController::continueToEnd()
+{
+    d->stepMode = false;
+    if (d->engine && d->active)
+        d->engine->continueToEnd();
+}
+
+bool RunController::retryNow(const QString &callId, QString *reason)
+{
+    return d->engine && d->active ? d->engine->retryNow(callId, reason) : noRun(reason);
+}
+
+qint64 RunController::runClockMs() const
+{
+    const qint64 running = d->runTimer.isActive() ? d->runClock.elapsed() : 0;
+    return std::max<qint64>(0, d->limits.runTimeoutMs - d->runBudgetMs + running);
+}
+
+qint64 RunController::waitClockMs() const
+{
+    return d->waitTotalMs + (d->waitClock.isValid() ? d->waitClock.elapsed() : 0);
 }

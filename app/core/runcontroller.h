@@ -9,7 +9,10 @@
 #include <QObject>
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
+#include <optional>
 
 class Journal;
 class StepEngine;
@@ -22,7 +25,6 @@ struct RunFile
     QString name;   ///< path relative to the work dir ("out/report.csv")
     qint64 size = 0; ///< bytes
 };
-
 
 /// One run of an agent script: prepares the run folder (work dir with the project's
 /// `files/`, the language shim), starts the interpreter in the sandbox, connects the
@@ -76,6 +78,47 @@ public:
     /// `<run folder>/files-out`; the work dir itself is removed when the run ends.
     QString outputFilesDir() const;
 
+    // --- Durable steps (issue 5; semantics in docs/steps.md) ---
+    // Each of these starts a run like start() and returns false with `error` when it
+    // cannot (unknown run, journaling off, plus everything start() refuses).
+
+    /// Replay: a new run of `runId`'s script (the file as it is now) with its journal
+    /// as memo: matching calls are `memoized`, the first that differs is a divergence
+    /// (divergenceFound) and runs for real, as does everything after it.
+    bool startReplay(const Project &project, const QString &runId, QString *error = nullptr);
+    /// Resume a `suspended` run (its studio exited while it was running or waiting):
+    /// the same run id; the script runs again with the recorded steps memoized up to
+    /// the open call, which is pending again under the same call id and attempt.
+    bool resume(const Project &project, const QString &runId, QString *error = nullptr);
+    /// Rerun from step `sequence` (1-based) of `runId`: a new run, earlier steps
+    /// memoized, step `sequence` runs for real with `editedArgs` if given (the
+    /// script's arguments stay in Step::originalArgs), and everything after it too.
+    bool rerunFrom(const Project &project, const QString &runId, int sequence,
+                   const std::optional<nlohmann::json> &editedArgs, QString *error = nullptr);
+    /// Runs `scriptPath` (empty = the script recorded in the cassette) offline against
+    /// a cassette: every call is memoized or flagged and failed ("not in the cassette").
+    bool startWithCassette(const Project &project, const QString &cassettePath, const QString &scriptPath,
+                           QString *error = nullptr);
+    /// Writes run `runId`'s tool results as a cassette file (replaysource.h).
+    bool saveCassette(const Project &project, const QString &runId, const QString &path, QString *error = nullptr);
+
+    /// Step mode (F10), for this and later runs: every call is held before it runs
+    /// (stepPaused; the run is `waiting` and its clock paused) until continueStep,
+    /// answerStep (a result, or an error = Fail), timeOutStep or continueToEnd.
+    void setStepMode(bool on);
+    bool stepMode() const;
+    bool continueStep(const QString &callId, QString *reason = nullptr);
+    bool answerStep(const QString &callId, const ManualAnswer &answer, QString *reason = nullptr);
+    bool timeOutStep(const QString &callId, QString *reason = nullptr);
+    /// Step mode off and every held call continues.
+    void continueToEnd();
+    /// Retry now: a step backing off (Step::nextAttemptAt) starts its next attempt.
+    bool retryNow(const QString &callId, QString *reason = nullptr);
+
+    /// The two clocks of the run (ms): time counted against limits.run_timeout_seconds,
+    /// and time spent waiting for a person (pending calls, held steps), not counted.
+    qint64 runClockMs() const;
+    qint64 waitClockMs() const;
 
 Q_SIGNALS:
     void started(const QString &runId);
@@ -98,6 +141,10 @@ Q_SIGNALS:
     /// The launcher applied its policy: Landlock at `abi` (0 = seccomp only; the run
     /// must be marked), seccomp allow-list. Journaled as "sandbox_applied".
     void sandboxApplied(int landlockAbi);
+    /// Step mode held `step` before it runs; decide with continueStep & co.
+    void stepPaused(const Step &step);
+    /// Replay: the first call that did not match the journal (Step::divergence).
+    void divergenceFound(const Step &step);
 
 private:
     std::unique_ptr<RunControllerState> d;

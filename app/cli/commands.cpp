@@ -1,0 +1,43 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "commands.h"
+
+#include "answercommand.h"
+#include "replaycommand.h"
+#include "runcommand.h"
+#include "runscommand.h"
+
+#include <QByteArray>
+
+#include <array>
+#include <utility>
+
+namespace {
+
+using Command = int (*)(const QStringList &);
+
+constexpr std::array<std::pair<const char *, Command>, 5> Commands{{
+    {"run", runCommand},
+    {"runs", runsCommand},
+    {"replay", replayCommand},
+    {"resume", resumeCommand},
+    {"answer", answerCommand},
+}};
+
+} // namespace
+
+bool isHeadlessCommand(const char *name)
+{
+    for (const auto &[command, function] : Commands)
+        if (qstrcmp(name, command) == 0)
+            return true;
+    return false;
+}
+
+std::optional<int> runHeadlessCommand(const QString &name, const QStringList &arguments)
+{
+    for (const auto &[command, function] : Commands)
+        if (name == QLatin1String(command))
+            return function(arguments);
+    return std::nullopt;
+}

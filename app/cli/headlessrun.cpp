@@ -1,0 +1,310 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "headlessrun.h"
+
+#include "answerfile.h"
+#include "stepengine.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <unistd.h>
+
+void writeOut(FILE *stream, const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stream);
+    std::fflush(stream);
+}
+
+void printLine(FILE *stream, const QString &line)
+{
+    writeOut(stream, line.toUtf8() + '\n');
+}
+
+/// Compact JSON, elided to `limit` characters for the trace.
+QString summary(const nlohmann::json &value, int limit)
+{
+    QString text = QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (text.size() > limit)
+        text = text.left(limit) + QStringLiteral("… (%1 bytes)").arg(text.toUtf8().size());
+    return text;
+}
+
+QString durationText(qint64 ms)
+{
+    return ms < 1000 ? QStringLiteral("%1 ms").arg(ms) : QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+}
+
+nlohmann::json stepJson(const Step &step)
+{
+    nlohmann::json json = {
+        {"event", "step"},
+        {"sequence", step.sequence},
+        {"call_id", step.callId.toStdString()},
+        {"tool", step.tool.toStdString()},
+        {"args", step.args},
+        {"status", stepStatusName(step.status).toStdString()},
+        {"attempts", step.attempts.size()},
+        {"max_attempts", step.maxAttempts},
+        {"idempotency_key", step.idempotencyKey.toStdString()},
+        {"duration_ms", step.durationMs()},
+    };
+    if (step.result)
+        json["result"] = *step.result;
+    if (step.error)
+        json["error"] = step.error->toJson();
+    return json;
+}
+
+HeadlessRun::HeadlessRun(const HeadlessOptions &options)
+        : m_answers(options.answers)
+        , m_json(options.json)
+        , m_options(options)
+    {
+        m_controller.setStepMode(options.stepMode);
+        connect(&m_controller, &RunController::stepPaused, this, [this](const Step &step) {
+            QTimer::singleShot(0, this, [this, step] { onStepPaused(step); });
+        });
+        connect(&m_controller, &RunController::divergenceFound, this, [](const Step &step) {
+            printLine(stderr, QStringLiteral("divergence at step %1: %2 — from here on every call runs for real")
+                                  .arg(step.sequence).arg(step.divergence));
+        });
+        connect(&m_controller, &RunController::stepChanged, this, &HeadlessRun::onStepChanged);
+        // Memoized steps (replay, resume) arrive final and never change.
+        connect(&m_controller, &RunController::stepAdded, this, [this](const Step &step) {
+            if (step.status == StepStatus::Memoized)
+                onStepChanged(step);
+        });
+        connect(&m_controller, &RunController::outputReceived, this, &HeadlessRun::onOutput);
+        connect(&m_controller, &RunController::pendingCallOpened, this, [this](const Step &step) {
+            // Answer after the engine has finished opening the call.
+            QTimer::singleShot(0, this, [this, step] { onPendingCall(step); });
+        });
+        connect(&m_controller, &RunController::finished, this, &HeadlessRun::onFinished);
+    }
+
+int HeadlessRun::exec(const std::function<bool(RunController &, QString *)> &start)
+    {
+        QString error;
+        if (!start(m_controller, &error)) {
+            printLine(stderr, QStringLiteral("toolstudio %1: %2").arg(m_options.command, error));
+            return ExitBadInput;
+        }
+        if (m_json) {
+            printLine(stdout, QString::fromStdString(nlohmann::json{
+                {"event", "run"}, {"id", m_controller.record().id.toStdString()},
+                {"script", m_controller.record().scriptPath.toStdString()}, {"status", "running"}}.dump()));
+        } else {
+            printLine(stdout, QStringLiteral("run %1: %2").arg(m_controller.record().id,
+                                                              QFileInfo(m_controller.record().scriptPath).fileName()));
+        }
+        return m_loop.exec();
+    }
+
+void HeadlessRun::onStepChanged(const Step &step)
+    {
+        if (!isFinal(step.status))
+            return;
+        if (m_json) {
+            printLine(stdout, QString::fromStdString(stepJson(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+            return;
+        }
+        printLine(stdout, QStringLiteral("[step %1] %2 %3 (attempts %4, %5)")
+                              .arg(step.sequence)
+                              .arg(step.tool, stepStatusName(step.status), step.attemptsText(),
+                                   durationText(step.durationMs())));
+        printLine(stdout, QStringLiteral("         args:   %1").arg(summary(step.args)));
+        if (step.result)
+            printLine(stdout, QStringLiteral("         result: %1").arg(summary(*step.result)));
+        if (step.error) {
+            printLine(stdout, QStringLiteral("         error:  %1: %2")
+                                  .arg(QString::fromStdString(step.error->code),
+                                       QString::fromStdString(step.error->message)));
+        }
+    }
+
+void HeadlessRun::onOutput(int stream, const QByteArray &chunk)
+    {
+        if (m_json) {
+            printLine(stdout, QString::fromStdString(nlohmann::json{
+                {"event", "output"}, {"stream", stream == 1 ? "stdout" : "stderr"},
+                {"text", chunk.toStdString()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+            return;
+        }
+        writeOut(stream == 1 ? stdout : stderr, chunk);
+    }
+
+void HeadlessRun::onPendingCall(const Step &step)
+    {
+        const Attempt *attempt = step.currentAttempt();
+        const int attemptNumber = attempt ? attempt->number : 1;
+        std::optional<ManualAnswer> answer = m_answers ? m_answers->answerFor(step.sequence, step.tool) : std::nullopt;
+        if (!answer && m_options.waitForJournalAnswers) {
+            // Another process answers: `toolstudio answer`, picked up from the journal.
+            printLine(stderr, QStringLiteral("toolstudio %1: call %2 (%3, attempt %4) waits for an answer: "
+                                             "toolstudio answer %5 %6 %2 --result JSON | --error MESSAGE [--retryable]")
+                                  .arg(m_options.command, step.callId, step.tool)
+                                  .arg(attemptNumber)
+                                  .arg(m_options.projectDir, step.runId));
+            return;
+        }
+        if (!answer && ::isatty(STDIN_FILENO))
+            answer = prompt(step, attemptNumber);
+        if (!answer) {
+            ManualAnswer refusal;
+            refusal.isError = true;
+            refusal.message = QStringLiteral("no answer for %1 (call #%2): give one with --answers FILE "
+                                             "(keyed by \"%1\" or \"#%2\") or run on a terminal")
+                                  .arg(step.tool)
+                                  .arg(step.sequence);
+            answer = refusal;
+            printLine(stderr, QStringLiteral("toolstudio run: %1").arg(refusal.message));
+        }
+        QString reason;
+        if (!m_controller.answer(step.callId, attemptNumber, *answer, &reason))
+            printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
+    }
+
+std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
+    {
+        printLine(stderr, QStringLiteral("\n%1 is waiting for an answer (call #%2, attempt %3)\n  args: %4")
+                              .arg(step.tool)
+                              .arg(step.sequence)
+                              .arg(attempt)
+                              .arg(summary(step.args, 2000)));
+        for (;;) {
+            writeOut(stderr, "Result as JSON (or: !error MESSAGE, !retry MESSAGE): ");
+            std::string line;
+            if (!std::getline(std::cin, line))
+                return std::nullopt;
+            const QString text = QString::fromStdString(line).trimmed();
+            if (text.isEmpty())
+                continue;
+            ManualAnswer answer;
+            if (text.startsWith(QLatin1String("!error ")) || text.startsWith(QLatin1String("!retry "))) {
+                answer.isError = true;
+                answer.retryable = text.startsWith(QLatin1String("!retry "));
+                answer.message = text.mid(7);
+                return answer;
+            }
+            try {
+                answer.result = nlohmann::json::parse(line);
+                return answer;
+            } catch (const nlohmann::json::parse_error &e) {
+                printLine(stderr, QStringLiteral("not valid JSON (%1); strings need quotes, e.g. \"https://…\"")
+                                      .arg(QString::fromUtf8(e.what())));
+            }
+        }
+    }
+
+void HeadlessRun::onFinished(const RunRecord &run)
+    {
+        const int steps = m_controller.engine() ? int(m_controller.engine()->steps().size()) : 0;
+        const qint64 ms = run.endedAt - run.startedAt;
+        if (m_json) {
+            nlohmann::json json = {{"event", "end"}, {"id", run.id.toStdString()},
+                                   {"status", runStatusName(run.status).toStdString()},
+                                   {"exit_code", run.exitCode}, {"duration_ms", ms}, {"steps", steps}};
+            if (!run.error.isEmpty())
+                json["error"] = run.error.toStdString();
+            printLine(stdout, QString::fromStdString(json.dump()));
+        } else {
+            QString line = QStringLiteral("run %1 %2 in %3 (%4 step%5)")
+                               .arg(run.id, runStatusName(run.status), durationText(ms))
+                               .arg(steps)
+                               .arg(steps == 1 ? QString() : QStringLiteral("s"));
+            if (!run.error.isEmpty())
+                line += QStringLiteral(": ") + run.error;
+            printLine(stdout, line);
+        }
+        m_loop.exit(run.status == RunStatus::Completed ? ExitCompleted : ExitRunFailed);
+    }
+
+void HeadlessRun::onStepPaused(const Step &step)
+{
+    // Step mode on the command line: one decision per line on stdin; end of input =
+    // continue to the end.
+    printLine(stderr, QStringLiteral("\n[step %1] %2 %3 is held (step mode)\n"
+                                     "  c = continue, a JSON = answer instead, f MESSAGE = fail, r MESSAGE = fail (retryable),\n"
+                                     "  t = time out, e = continue to the end")
+                          .arg(step.sequence)
+                          .arg(step.tool, summary(step.args, 2000)));
+    for (;;) {
+        writeOut(stderr, "> ");
+        std::string line;
+        if (!std::getline(std::cin, line)) {
+            m_controller.continueToEnd();
+            return;
+        }
+        const QString text = QString::fromStdString(line).trimmed();
+        QString reason;
+        bool ok = false;
+        if (text == QLatin1String("c")) {
+            ok = m_controller.continueStep(step.callId, &reason);
+        } else if (text == QLatin1String("e")) {
+            m_controller.continueToEnd();
+            return;
+        } else if (text == QLatin1String("t")) {
+            ok = m_controller.timeOutStep(step.callId, &reason);
+        } else if (text.startsWith(QLatin1String("f ")) || text.startsWith(QLatin1String("r "))) {
+            ManualAnswer answer;
+            answer.isError = true;
+            answer.retryable = text.startsWith(QLatin1Char('r'));
+            answer.message = text.mid(2);
+            ok = m_controller.answerStep(step.callId, answer, &reason);
+        } else if (text.startsWith(QLatin1String("a "))) {
+            ManualAnswer answer;
+            try {
+                answer.result = nlohmann::json::parse(text.mid(2).toStdString());
+                ok = m_controller.answerStep(step.callId, answer, &reason);
+            } catch (const nlohmann::json::parse_error &e) {
+                reason = QStringLiteral("not valid JSON (%1)").arg(QString::fromUtf8(e.what()));
+            }
+        } else {
+            reason = QStringLiteral("unknown decision '%1'").arg(text);
+        }
+        if (ok)
+            return;
+        printLine(stderr, reason);
+    }
+}
+
+std::optional<Project> loadProjectFor(const QString &command, const QString &dir)
+{
+    ProjectError projectError;
+    std::optional<Project> project = Project::load(dir, &projectError);
+    if (!project)
+        printLine(stderr, QStringLiteral("toolstudio %1: %2").arg(command, projectError.toString()));
+    return project;
+}
+
+std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &arguments,
+                                          int minPositional, int maxPositional, int *exitCode)
+{
+    parser.addHelpOption();
+    QStringList argv = arguments;
+    argv.prepend(QStringLiteral("toolstudio ") + command);
+    if (!parser.parse(argv)) {
+        printLine(stderr, QStringLiteral("toolstudio %1: %2\n%3").arg(command, parser.errorText(), parser.helpText()));
+        *exitCode = ExitBadInput;
+        return std::nullopt;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        printLine(stdout, parser.helpText());
+        *exitCode = ExitCompleted;
+        return std::nullopt;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() < minPositional || positional.size() > maxPositional) {
+        printLine(stderr, QStringLiteral("toolstudio %1: wrong number of arguments\n%2").arg(command, parser.helpText()));
+        *exitCode = ExitBadInput;
+        return std::nullopt;
+    }
+    return positional;
+}
+

@@ -1,0 +1,81 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project.h"
+#include "runcontroller.h"
+#include "step.h"
+
+#include <QEventLoop>
+#include <QObject>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <functional>
+#include <optional>
+
+class AnswerFile;
+class QCommandLineParser;
+
+/// Exit statuses of every headless command (README "Headless use").
+constexpr int ExitCompleted = 0;
+constexpr int ExitRunFailed = 1;
+constexpr int ExitBadInput = 2;
+
+void writeOut(FILE *stream, const QByteArray &bytes);
+void printLine(FILE *stream, const QString &line);
+/// Compact JSON, elided to `limit` characters for the trace.
+QString summary(const nlohmann::json &value, int limit = 200);
+QString durationText(qint64 ms);
+/// A step as one `--json` line ({"event": "step", …}).
+nlohmann::json stepJson(const Step &step);
+
+/// Loads the project or prints "toolstudio COMMAND: reason" and returns nullopt.
+std::optional<Project> loadProjectFor(const QString &command, const QString &dir);
+/// Adds --help, parses `arguments` (those after the command name) and checks the
+/// number of positional arguments. nullopt = stop with `*exitCode` (help printed,
+/// or an error reported).
+std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &arguments,
+                                          int minPositional, int maxPositional, int *exitCode);
+
+struct HeadlessOptions
+{
+    QString command = QStringLiteral("run"); ///< for messages: "toolstudio COMMAND: …"
+    QString projectDir;                      ///< for the `toolstudio answer` hint
+    const AnswerFile *answers = nullptr;
+    bool json = false;
+    /// Pending calls without an answer in `answers` wait for `toolstudio answer`
+    /// (picked up from the journal) instead of prompting or failing.
+    bool waitForJournalAnswers = false;
+    /// Step mode: each call is held; a decision per line on stdin (EOF = continue to end).
+    bool stepMode = false;
+};
+
+/// One headless run printed as a trace (shared by run, replay, resume): each final
+/// step, the script's output, divergences, the end line; manual calls answered from
+/// the answer file, a prompt on a terminal, or the journal.
+class HeadlessRun : public QObject
+{
+public:
+    explicit HeadlessRun(const HeadlessOptions &options);
+
+    /// Starts the run through `start` (e.g. RunController::resume) and returns the
+    /// exit status when it has ended.
+    int exec(const std::function<bool(RunController &, QString *)> &start);
+
+private:
+    void onStepChanged(const Step &step);
+    void onOutput(int stream, const QByteArray &chunk);
+    void onPendingCall(const Step &step);
+    void onStepPaused(const Step &step);
+    std::optional<ManualAnswer> prompt(const Step &step, int attempt);
+    void onFinished(const RunRecord &run);
+
+    const AnswerFile *m_answers;
+    bool m_json;
+    HeadlessOptions m_options;
+    RunController m_controller;
+    QEventLoop m_loop;
+};
