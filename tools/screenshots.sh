@@ -59,8 +59,15 @@ shot workspace
 stop_studio
 
 # 2. Try it with a nested-object form, filled through the raw JSON toggle (Alt+J),
-#    then back to the form and sent with Ctrl+Enter.
+#    then back to the form and sent with Ctrl+Enter. View menu: the Project, Console
+#    and Runs docks are hidden so the Tool dock has room.
 start_studio "$WORK/examples/nested-form"
+xdotool key alt+v Return
+sleep 0.3
+xdotool key alt+v Down Down Down Down Down Return
+sleep 0.3
+xdotool key alt+v Down Down Down Down Down Down Return
+sleep 0.5
 xdotool key alt+j
 sleep 0.3
 xdotool key Tab ctrl+a

@@ -511,8 +511,8 @@ void MainWindow::createDocks()
     m_stepDock->raise();
     tabifyDockWidget(m_consoleDock, m_runsDock);
     m_consoleDock->raise();
-    resizeDocks({m_projectDock, m_traceDock}, {330, 520}, Qt::Horizontal);
-    resizeDocks({m_projectDock, m_toolDock}, {300, 420}, Qt::Vertical);
+    resizeDocks({m_projectDock, m_traceDock}, {440, 480}, Qt::Horizontal);
+    resizeDocks({m_projectDock, m_toolDock}, {230, 520}, Qt::Vertical);
     resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
 
     for (QDockWidget *dock : docks())

@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -73,7 +74,9 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
         auto *row = new QHBoxLayout;
         row->addWidget(edit, 1);
         row->addWidget(browse);
-        interpForm->addRow(label, row);
+        auto *labelWidget = new QLabel(label, interpreters);
+        labelWidget->setBuddy(edit);
+        interpForm->addRow(labelWidget, row);
     };
     pathRow(m_python, tr("&Python:"), tr("python3 from PATH"));
     pathRow(m_node, tr("&Node:"), tr("node from PATH"));
@@ -87,7 +90,9 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
     auto *fontRow = new QHBoxLayout;
     fontRow->addWidget(m_font, 1);
     fontRow->addWidget(m_fontSize);
-    editorForm->addRow(tr("&Font:"), fontRow);
+    auto *fontLabel = new QLabel(tr("&Font:"), editor);
+    fontLabel->setBuddy(m_font);
+    editorForm->addRow(fontLabel, fontRow);
     m_tabWidth = spin(editor, 1, 16, QString());
     m_tabWidth->setObjectName(QStringLiteral("tabWidth"));
     editorForm->addRow(tr("Tab &width:"), m_tabWidth);
