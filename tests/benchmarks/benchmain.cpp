@@ -5,6 +5,7 @@
 // times on this machine, measured with QElapsedTimer (monotonic clock) around the
 // real RunController, sandbox launcher and Python shim.
 
+#include "journal.h"
 #include "project.h"
 #include "runcontroller.h"
 #include "stepengine.h"
@@ -20,6 +21,8 @@
 
 #include <QDirIterator>
 #include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 
 #include <algorithm>
 #include <cstdio>
@@ -400,6 +403,115 @@ int main(int argc, char **argv)
                             QStringLiteral("QProcess start to exit, alternating bare and toolstudio-sandbox --workdir DIR -- CMD; "
                                            "target <= 1.10 for python3 and bash")});
         }
+    }
+
+    // --- Durable steps (issue 5) ---
+    {
+        // Journal cost: the same 1000-call script, journal on and off, in one process.
+        QTemporaryDir dir;
+        constexpr int Calls = 1000;
+        const Project project = makeProject(dir,
+                                            "from toolstudio import tools\n"
+                                            "for i in range(1000):\n"
+                                            "    tools.echo(n=i)\n",
+                                            Calls);
+        const RunTiming on = timeRun(project, dir.path() + QStringLiteral("/journal.sqlite"));
+        const RunTiming off = timeRun(project, QString());
+        const double onRate = on.steps / (std::max<qint64>(on.stepSpanMs, 1) / 1e3);
+        const double offRate = off.steps / (std::max<qint64>(off.stepSpanMs, 1) / 1e3);
+        rows.push_back({QStringLiteral("journal on / off, %1 sequential calls").arg(Calls),
+                        QStringLiteral("%1 (%2 vs %3 calls/s)").arg(onRate / offRate, 0, 'f', 2)
+                            .arg(onRate, 0, 'f', 0).arg(offRate, 0, 'f', 0),
+                        QStringLiteral("calls/s with the journal over calls/s without (RunController::setJournalPath(\"\")), "
+                                       "first step queued to last step ended")});
+    }
+    {
+        // Replay of a 10 000-step run: every call memoized from the journal.
+        QTemporaryDir dir;
+        constexpr int Calls = 10000;
+        const Project project = makeProject(dir,
+                                            "from toolstudio import tools\n"
+                                            "for i in range(10000):\n"
+                                            "    tools.echo(n=i)\n",
+                                            Calls);
+        const QString journal = dir.path() + QStringLiteral("/journal.sqlite");
+        QString recordedRun;
+        {
+            RunController controller;
+            controller.setJournalPath(journal);
+            QEventLoop loop;
+            QObject::connect(&controller, &RunController::finished, &loop, [&](const RunRecord &run) {
+                recordedRun = run.id;
+                loop.quit();
+            });
+            controller.start(project, QString());
+            loop.exec();
+        }
+        RunController replay;
+        replay.setJournalPath(journal);
+        QEventLoop loop;
+        int memoized = 0;
+        QObject::connect(&replay, &RunController::stepAdded, &loop, [&](const Step &step) {
+            memoized += step.status == StepStatus::Memoized ? 1 : 0;
+        });
+        QObject::connect(&replay, &RunController::finished, &loop, [&](const RunRecord &) { loop.quit(); });
+        QElapsedTimer clock;
+        clock.start();
+        QString error;
+        if (!replay.startReplay(project, recordedRun, &error))
+            std::fprintf(stderr, "replay failed: %s\n", qPrintable(error));
+        else
+            loop.exec();
+        rows.push_back({QStringLiteral("replay of a %1-step run").arg(Calls),
+                        QStringLiteral("%1 s to the end (%2 memoized)").arg(clock.elapsed() / 1e3, 0, 'f', 2).arg(memoized),
+                        QStringLiteral("RunController::startReplay() to finished(): loading the steps, the script, "
+                                       "every call answered from the journal")});
+    }
+    {
+        // Opening a journal of 1 000 000 steps (1000 runs × 1000 steps) until the runs
+        // list is there. Filled with one recursive-CTE insert per table.
+        QTemporaryDir dir;
+        const QString path = dir.path() + QStringLiteral("/journal.sqlite");
+        {
+            Journal journal;
+            journal.open(path);
+        }
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("bulk"));
+            db.setDatabaseName(path);
+            db.open();
+            QSqlQuery query(db);
+            query.exec(QStringLiteral("PRAGMA synchronous=OFF"));
+            db.transaction();
+            query.exec(QStringLiteral(
+                "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 1000)"
+                " INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code)"
+                " SELECT printf('run-%04d', x), '/p', '/p/scripts/main.py', 'completed', 1700000000000 + x * 1000,"
+                " 1700000000500 + x * 1000, 0 FROM r"));
+            query.exec(QStringLiteral(
+                "WITH RECURSIVE s(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM s LIMIT 1000000)"
+                " INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
+                " queued_at, started_at, ended_at, args_hash)"
+                " SELECT printf('run-%04d', x / 1000 + 1), x % 1000 + 1, 'c' || (x % 1000 + 1), 'echo', '{\"n\":1}',"
+                " printf('run-%04d:%d', x / 1000 + 1, x % 1000 + 1), 'succeeded', 3, '\"ok\"', 1, 2, 3, 'h' FROM s"));
+            query.exec(QStringLiteral(
+                "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded)"
+                " SELECT run_id, sequence, 1, 2, 3, 1 FROM steps"));
+            db.commit();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("bulk"));
+        QElapsedTimer clock;
+        clock.start();
+        Journal journal;
+        journal.open(path);
+        const auto runs = journal.runs();
+        const qint64 openNs = clock.nsecsElapsed();
+        rows.push_back({QStringLiteral("open a journal of 1 000 000 steps → runs list"),
+                        QStringLiteral("%1 (%2 runs listed, %3 steps in the last)")
+                            .arg(ms(double(openNs))).arg(runs.size())
+                            .arg(runs.empty() ? 0 : journal.stepCount(runs.back().id)),
+                        QStringLiteral("Journal::open() (schema check, migrations, orphaned-run check) + Journal::runs(); "
+                                       "1000 runs × 1000 steps + attempts, file in a temp dir")});
     }
 
     std::printf("%-52s | %-44s | %s\n", "benchmark", "figure", "method");
