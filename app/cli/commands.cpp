@@ -6,6 +6,7 @@
 #include "replaycommand.h"
 #include "runcommand.h"
 #include "runscommand.h"
+#include "toolscommand.h"
 
 #include <QByteArray>
 
@@ -16,12 +17,13 @@ namespace {
 
 using Command = int (*)(const QStringList &);
 
-constexpr std::array<std::pair<const char *, Command>, 5> Commands{{
+constexpr std::array<std::pair<const char *, Command>, 6> Commands{{
     {"run", runCommand},
     {"runs", runsCommand},
     {"replay", replayCommand},
     {"resume", resumeCommand},
     {"answer", answerCommand},
+    {"tools", toolsCommand},
 }};
 
 } // namespace

@@ -4,10 +4,12 @@
 
 #include "jsonerror.h"
 #include "schemavalidator.h"
+#include "toolworker.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -359,6 +361,57 @@ ScriptEntry parseScript(const json &object, int index)
     return script;
 }
 
+/// Adds the tools of `tools/*.py` (described by the tool worker) to `project`.
+void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QString> &origin)
+{
+    const QDir toolsDir(project.dir + QStringLiteral("/tools"));
+    if (toolsDir.entryList({QStringLiteral("*.py")}, QDir::Files).isEmpty())
+        return;
+    QString reason;
+    const auto files = ToolWorker::describeSync(project.dir, Project::pythonTimeoutMs, &reason);
+    if (!files) {
+        project.pythonError = reason;
+        return;
+    }
+    for (const json &described : *files) {
+        PythonToolFile file;
+        file.path = fromStd(described.value("file", std::string()));
+        file.frontmatter = described.value("frontmatter", json::object());
+        if (described.contains("error") && described["error"].is_string())
+            file.error = fromStd(described["error"].get<std::string>());
+        file.valves = described.value("valves", json());
+        file.userValves = described.value("user_valves", json());
+        for (const json &entry : described.value("tools", json::array())) {
+            const QString name = fromStd(entry.value("name", std::string()));
+            if (entry.contains("error")) {
+                file.toolErrors.emplace_back(name, fromStd(entry.value("error", std::string())));
+                continue;
+            }
+            Tool tool;
+            tool.name = name;
+            tool.description = fromStd(entry.value("description", std::string()));
+            tool.inputSchema = entry.value("input_schema", json{{"type", "object"}});
+            for (const json &parameter : entry.value("parameter_order", json::array()))
+                tool.parameterOrder << fromStd(parameter.get<std::string>());
+            tool.handler = HandlerKind::Python;
+            tool.retry = project.retryDefaults;
+            if (names.contains(name))
+                fail(QStringLiteral("tool '%1': declared twice (%2 and %3; tool names must be unique)")
+                         .arg(name, origin.value(name), file.path));
+            QString schemaError;
+            if (!SchemaValidator::compile(tool.inputSchema, &schemaError)) {
+                file.toolErrors.emplace_back(name, QStringLiteral("derived input_schema does not compile: %1").arg(schemaError));
+                continue;
+            }
+            names.insert(name);
+            origin.insert(name, file.path);
+            file.tools << name;
+            project.tools.push_back(std::move(tool));
+        }
+        project.pythonFiles.push_back(std::move(file));
+    }
+}
+
 /// nlohmann's what() without "[json.exception.parse_error.101] parse error at line 1, column 2: ".
 QString parseErrorMessage(const char *what)
 {
@@ -429,6 +482,8 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
         if (member(root, "retry"))
             project.retryDefaults = parseRetry(objectMember(root, "retry", QString()), RetryPolicy(), QStringLiteral("retry"));
 
+        QSet<QString> names;
+        QHash<QString, QString> origin; // tool name -> where it is declared
         if (const json *tools = member(root, "tools")) {
             if (!tools->is_array())
                 fail(QStringLiteral("'tools' must be an array, not %1").arg(typeName(*tools)));
@@ -436,16 +491,17 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
             if (ordered.is_object() && ordered.contains("tools") && ordered["tools"].is_array()
                 && ordered["tools"].size() == tools->size())
                 orderedTools = &ordered["tools"];
-            QSet<QString> names;
             for (std::size_t i = 0; i < tools->size(); ++i) {
                 Tool tool = parseTool((*tools)[i], orderedTools ? &(*orderedTools)[i] : nullptr,
                                       project.retryDefaults, int(i));
                 if (names.contains(tool.name))
                     fail(QStringLiteral("tool '%1': declared twice (tool names must be unique)").arg(tool.name));
                 names.insert(tool.name);
+                origin.insert(tool.name, QLatin1String(ManifestName));
                 project.tools.push_back(std::move(tool));
             }
         }
+        loadPythonTools(project, names, origin);
 
         if (const json *scripts = member(root, "scripts")) {
             if (!scripts->is_array())
@@ -457,8 +513,20 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                     fail(QStringLiteral("script '%1': declared twice (script names must be unique)").arg(script.name));
                 names.insert(script.name);
                 for (const QString &toolName : std::as_const(script.tools))
-                    if (!project.tool(toolName))
-                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared").arg(script.name, toolName));
+                    if (!project.tool(toolName)) {
+                        QString why;
+                        for (const PythonToolFile &file : project.pythonFiles) {
+                            for (const auto &[method, reason] : file.toolErrors)
+                                if (method == toolName)
+                                    why = QStringLiteral(" (%1: %2)").arg(file.path, reason);
+                            if (why.isEmpty() && !file.error.isEmpty()
+                                && QFileInfo(file.path).completeBaseName() == toolName)
+                                why = QStringLiteral(" (%1 did not load: %2)").arg(file.path, file.error);
+                        }
+                        if (why.isEmpty() && !project.pythonError.isEmpty())
+                            why = QStringLiteral(" (%1)").arg(project.pythonError);
+                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared%3").arg(script.name, toolName, why));
+                    }
                 project.scripts.push_back(std::move(script));
             }
         }
@@ -478,6 +546,28 @@ const Tool *Project::tool(const QString &name) const
     for (const Tool &t : tools)
         if (t.name == name)
             return &t;
+    return nullptr;
+}
+
+QStringList Project::problems() const
+{
+    QStringList lines;
+    if (!pythonError.isEmpty())
+        lines << QStringLiteral("tools/*.py: %1").arg(pythonError);
+    for (const PythonToolFile &file : pythonFiles) {
+        if (!file.error.isEmpty())
+            lines << QStringLiteral("%1: %2").arg(file.path, file.error.section(QLatin1Char('\n'), 0, 0));
+        for (const auto &[method, reason] : file.toolErrors)
+            lines << QStringLiteral("%1: tool '%2' not loaded: %3").arg(file.path, method, reason);
+    }
+    return lines;
+}
+
+const PythonToolFile *Project::pythonFileOf(const QString &name) const
+{
+    for (const PythonToolFile &file : pythonFiles)
+        if (file.tools.contains(name))
+            return &file;
     return nullptr;
 }
 

@@ -40,6 +40,20 @@ struct ProjectError
     QString toString() const;
 };
 
+/// A `tools/*.py` file as the tool worker described it (docs/python-tools.md).
+struct PythonToolFile
+{
+    QString path;                      ///< relative to the project, e.g. "tools/weather.py"
+    nlohmann::json frontmatter = nlohmann::json::object(); ///< title, author, version, description, requirements …
+    QString error;                     ///< why the file did not load (then it has no tools)
+    QStringList tools;                 ///< the tools it added to Project::tools
+    std::vector<std::pair<QString, QString>> toolErrors; ///< method → why it is not a tool
+    /// `{"schema": <object schema>, "defaults": {...}}` of `class Valves` / `class
+    /// UserValves`, `{"error": …}` when they cannot be derived, null when absent.
+    nlohmann::json valves;
+    nlohmann::json userValves;
+};
+
 /// A project folder (DESIGN.md "Tools and the project"): `toolstudio.json`,
 /// `files/`, `tools/*.py`, `scripts/`, `.toolstudio/journal.sqlite`.
 class Project
@@ -49,7 +63,16 @@ public:
     /// or manifest is missing, the JSON is malformed (with line and column), or a
     /// tool is invalid (bad name, invalid input_schema, unknown handler — the error
     /// names the tool and the reason). Reads only; never writes.
+    ///
+    /// Python tools: when `tools/*.py` exist, load() runs the tool worker once
+    /// (ToolWorker::describeSync, at most `pythonTimeoutMs`) and adds one tool per
+    /// derived method (handler Python, the project's retry defaults, input_schema and
+    /// parameterOrder from the signature). A file or method that fails to load does not
+    /// fail the project: it is listed in pythonFiles with the reason (problems()). A
+    /// Python tool whose name is already taken (by toolstudio.json or another file) is
+    /// an error: "tool 'x': declared twice (tools/a.py and tools/b.py)".
     static std::optional<Project> load(const QString &dir, ProjectError *error);
+    static inline int pythonTimeoutMs = 20000;
 
     QString name;
     QString dir;               ///< absolute path of the project folder
@@ -58,6 +81,13 @@ public:
     QString defaultScript;     ///< a ScriptEntry name
     ProjectLimits limits;
     RetryPolicy retryDefaults;
+    std::vector<PythonToolFile> pythonFiles;
+    QString pythonError;       ///< set when the tool worker could not describe tools/ at all
+
+    /// One line per Python file or method that did not load, and pythonError.
+    QStringList problems() const;
+    /// The file that defines Python tool `name`, or nullptr.
+    const PythonToolFile *pythonFileOf(const QString &name) const;
 
     const Tool *tool(const QString &name) const;
     const ScriptEntry *script(const QString &name) const;

@@ -6,6 +6,7 @@
 #include "journal.h"
 #include "manualhandler.h"
 #include "mockhandler.h"
+#include "pythonhandler.h"
 #include "schemavalidator.h"
 
 #include <QCryptographicHash>
@@ -265,6 +266,7 @@ void StepEngineState::startAttempt(int index)
         handler = new CommandHandler(tool.command, flight.context);
         break;
     case HandlerKind::Python:
+        handler = new PythonHandler(flight.context);
         break;
     }
     if (!handler) {

@@ -1,0 +1,211 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "toolscommand.h"
+
+#include "project.h"
+#include "secrets.h"
+#include "toolexport.h"
+#include "toolimport.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace {
+
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
+{
+    return QCoreApplication::translate("toolscommand", text, disambiguation, n);
+}
+
+void printErr(const QString &line)
+{
+    std::fputs(qPrintable(line + QLatin1Char('\n')), stderr);
+}
+
+void printOut(const QByteArray &text)
+{
+    std::fwrite(text.constData(), 1, std::size_t(text.size()), stdout);
+    std::fflush(stdout);
+}
+
+int usage()
+{
+    printErr(tr("usage: toolstudio tools list PROJECT\n"
+                "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
+                "       toolstudio tools import PROJECT FILE [--as manual|mock]\n"
+                "       toolstudio tools secret PROJECT NAME   (the value is read from stdin; empty deletes it)"));
+    return 2;
+}
+
+std::optional<Project> loadProject(const QString &dir)
+{
+    ProjectError error;
+    auto project = Project::load(QDir::current().absoluteFilePath(dir), &error);
+    if (!project)
+        printErr(error.toString());
+    return project;
+}
+
+void printProblems(const Project &project)
+{
+    for (const QString &line : project.problems())
+        printErr(tr("warning: %1").arg(line));
+}
+
+int listTools(const QStringList &args)
+{
+    if (args.size() != 1)
+        return usage();
+    const auto project = loadProject(args.first());
+    if (!project)
+        return 2;
+    for (const Tool &tool : project->tools) {
+        const PythonToolFile *file = project->pythonFileOf(tool.name);
+        printOut(QStringLiteral("%1\t%2\t%3%4\n")
+                     .arg(tool.name, handlerKindName(tool.handler), file ? file->path : QStringLiteral("toolstudio.json"),
+                          tool.active ? QString() : QStringLiteral("\tinactive"))
+                     .toUtf8());
+    }
+    printProblems(*project);
+    return 0;
+}
+
+int exportTools(const QStringList &args)
+{
+    QString projectDir, format, output;
+    bool strict = false;
+    for (int i = 0; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--strict"))
+            strict = true;
+        else if (args[i] == QLatin1String("--format") && i + 1 < args.size())
+            format = args[++i];
+        else if (args[i].startsWith(QLatin1String("--format=")))
+            format = args[i].mid(9);
+        else if ((args[i] == QLatin1String("--output") || args[i] == QLatin1String("-o")) && i + 1 < args.size())
+            output = args[++i];
+        else if (projectDir.isEmpty() && !args[i].startsWith(QLatin1Char('-')))
+            projectDir = args[i];
+        else
+            return usage();
+    }
+    const auto parsed = ToolExport::parseFormat(format);
+    if (projectDir.isEmpty() || !parsed) {
+        if (!format.isEmpty())
+            printErr(tr("unknown format '%1' (anthropic, openai-chat, openai-responses)").arg(format));
+        return usage();
+    }
+    const auto project = loadProject(projectDir);
+    if (!project)
+        return 2;
+    printProblems(*project);
+    QStringList refused;
+    const auto list = ToolExport::exportTools(project->tools, *parsed, strict, &refused);
+    if (!refused.isEmpty()) {
+        for (const QString &line : std::as_const(refused))
+            printErr(line);
+        printErr(tr("nothing exported: %n tool(s) cannot be exported as %1%2", nullptr, int(refused.size()))
+                     .arg(ToolExport::formatName(*parsed), strict ? QStringLiteral(" --strict") : QString()));
+        return 1;
+    }
+    // Secrets never leave masked: a description or default that quotes one shows ********.
+    const QByteArray text = Secrets::load(project->dir).mask(QByteArray::fromStdString(list.dump(2) + '\n'));
+    if (output.isEmpty()) {
+        printOut(text);
+        return 0;
+    }
+    QSaveFile file(output);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
+        printErr(tr("%1: cannot write: %2").arg(output, file.errorString()));
+        return 1;
+    }
+    printErr(tr("%n tool(s) written to %1", nullptr, int(list.size())).arg(output));
+    return 0;
+}
+
+int importTools(const QStringList &args)
+{
+    QStringList positional;
+    ToolImport::As as = ToolImport::As::Manual;
+    for (int i = 0; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--as") && i + 1 < args.size()) {
+            const QString kind = args[++i];
+            if (kind == QLatin1String("mock"))
+                as = ToolImport::As::Mock;
+            else if (kind != QLatin1String("manual"))
+                return usage();
+        } else {
+            positional << args[i];
+        }
+    }
+    if (positional.size() != 2)
+        return usage();
+    const QString dir = QDir::current().absoluteFilePath(positional[0]);
+    ProjectError error;
+    if (!Project::load(dir, &error)) {
+        printErr(error.toString());
+        return 2;
+    }
+    QStringList imported, errors;
+    const bool ok = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, &imported, &errors);
+    for (const QString &line : std::as_const(errors))
+        printErr(ok ? tr("warning: %1").arg(line) : line);
+    if (!ok) {
+        printErr(tr("nothing imported"));
+        return 1;
+    }
+    printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size())).arg(imported.join(QStringLiteral(", "))).toUtf8());
+    return 0;
+}
+
+int setSecret(const QStringList &args)
+{
+    if (args.size() != 2)
+        return usage();
+    const QString dir = QDir::current().absoluteFilePath(args[0]);
+    if (!QFileInfo(dir).isDir()) {
+        printErr(tr("%1: project folder does not exist").arg(dir));
+        return 2;
+    }
+    QTextStream in(stdin);
+    const QString value = in.readLine();
+    QString error;
+    Secrets secrets = Secrets::load(dir, &error);
+    if (value.isEmpty())
+        secrets.remove(args[1]);
+    else if (!secrets.set(args[1], value, &error)) {
+        printErr(error);
+        return 2;
+    }
+    if (!secrets.save(&error)) {
+        printErr(error);
+        return 1;
+    }
+    printErr(value.isEmpty() ? tr("secret %1 deleted").arg(args[1])
+                             : tr("secret %1 saved in %2 (mode 0600)").arg(args[1], Secrets::filePath(dir)));
+    return 0;
+}
+
+} // namespace
+
+int toolsCommand(const QStringList &arguments)
+{
+    if (arguments.isEmpty())
+        return usage();
+    const QString sub = arguments.first();
+    const QStringList rest = arguments.mid(1);
+    if (sub == QLatin1String("list"))
+        return listTools(rest);
+    if (sub == QLatin1String("export"))
+        return exportTools(rest);
+    if (sub == QLatin1String("import"))
+        return importTools(rest);
+    if (sub == QLatin1String("secret"))
+        return setSecret(rest);
+    return usage();
+}

@@ -1,0 +1,48 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QMap>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+/// Per-project secrets (API keys and the like; DESIGN.md "Tools and the project").
+/// Stored outside the project folder, in
+/// `QStandardPaths::AppConfigLocation/secrets/<sha256 of the project dir>.json` with
+/// file mode 0600 (the folder 0700), so they never land in git or in a bundle.
+/// They reach the tool worker and `command` handlers as environment variables —
+/// never the sandbox, never the journal: captured output and error messages of
+/// those handlers pass through mask() before they are recorded.
+class Secrets
+{
+public:
+    /// The secrets of `projectDir` (empty when none were saved). `error` is set when
+    /// the file exists but cannot be read or parsed.
+    static Secrets load(const QString &projectDir, QString *error = nullptr);
+    /// The file the secrets of `projectDir` live in.
+    static QString filePath(const QString &projectDir);
+    /// Secret names are environment variable names: ^[A-Za-z_][A-Za-z0-9_]*$.
+    static bool isValidName(const QString &name);
+    static constexpr auto Mask = "********";
+
+    QString projectDir() const { return m_projectDir; }
+    QStringList names() const { return m_values.keys(); }
+    QString value(const QString &name) const { return m_values.value(name); }
+    bool isEmpty() const { return m_values.isEmpty(); }
+    /// False with `error` for an invalid name.
+    bool set(const QString &name, const QString &value, QString *error = nullptr);
+    void remove(const QString &name);
+    /// Writes the file (mode 0600, atomically). False with the reason otherwise.
+    bool save(QString *error = nullptr) const;
+
+    /// `base` plus every secret as NAME=value.
+    QProcessEnvironment addTo(QProcessEnvironment base) const;
+    /// `text` with every secret value (of 4 or more characters) replaced by Mask.
+    QString mask(QString text) const;
+    QByteArray mask(const QByteArray &text) const;
+
+private:
+    QString m_projectDir;
+    QMap<QString, QString> m_values;
+};

@@ -1,0 +1,106 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <optional>
+
+class QFileSystemWatcher;
+class QTimer;
+
+/// The trusted Python tool worker of one project (DESIGN.md "Tools and the project";
+/// resources/worker/toolworker.py): `python3 toolworker.py serve PROJECT` outside the
+/// sandbox, in the project folder, with the studio's environment plus the project's
+/// secrets (Secrets). One JSON object per line on stdin/stdout (protocol in the
+/// script's docstring and docs/python-tools.md).
+///
+/// Started on the first invoke(); when it dies (a tool called os._exit, a segfault,
+/// kill -9) every call in flight gets a retryable error and the next invoke() starts
+/// a new process (starts() counts them). A changed secrets file also restarts it
+/// (between calls). Saving a `tools/*.py` file is seen by a QFileSystemWatcher:
+/// toolFilesChanged() is emitted and, when the worker runs, it re-describes (signal
+/// described()); the worker itself reloads a changed file before the next call, so
+/// the next call always runs the new code.
+class ToolWorker : public QObject
+{
+    Q_OBJECT
+public:
+    using ReplyCallback = std::function<void(const nlohmann::json &reply)>;
+
+    /// The shared worker of `projectDir` (created on first use, owned by the
+    /// application object, lives until it ends).
+    static ToolWorker *forProject(const QString &projectDir);
+    /// toolworker.py written from the :/worker resource into a private (0700) cache
+    /// folder; empty with `error` when that fails.
+    static QString scriptPath(QString *error = nullptr);
+    /// The Python the worker runs with: PROJECT/.toolstudio/venv/bin/python3 when such
+    /// a virtual environment exists, else /usr/bin/python3 (else python3 in PATH).
+    static QString pythonFor(const QString &projectDir);
+    /// The environment of the worker (and of describeSync): the studio's, the
+    /// project's secrets, PYTHONDONTWRITEBYTECODE=1 (loading never writes into tools/).
+    static QProcessEnvironment environmentFor(const QString &projectDir);
+    /// One-shot `toolworker.py describe PROJECT`, waiting at most `timeoutMs`: the
+    /// "files" array (see docs/python-tools.md), or nullopt with the reason (Python
+    /// missing, timeout, malformed output). Used by Project::load, which must stay
+    /// synchronous.
+    static std::optional<nlohmann::json> describeSync(const QString &projectDir, int timeoutMs, QString *error);
+
+    explicit ToolWorker(const QString &projectDir, QObject *parent = nullptr);
+    ~ToolWorker() override;
+
+    QString projectDir() const { return m_projectDir; }
+    /// Sends an `invoke` (the "id" is filled in) and returns the id. `done` gets the
+    /// reply ({"type":"result","value",…,"output"} or {"type":"error","error":{message,
+    /// retryable,type,traceback},"output"}) exactly once — later, never from inside
+    /// invoke() — unless cancel(id) came first.
+    qint64 invoke(nlohmann::json request, ReplyCallback done);
+    /// The worker cancels the call (an async method is cancelled; a sync method's
+    /// thread runs on but its result is dropped). No reply is delivered afterwards.
+    void cancel(qint64 id);
+    /// Asks the running worker (starting it if needed) to describe the tool files;
+    /// the answer arrives as described().
+    void requestDescribe();
+    /// Stops the process (calls in flight fail retryable).
+    void stop();
+    bool isRunning() const;
+    qint64 processId() const;
+    int starts() const { return m_starts; }
+
+Q_SIGNALS:
+    /// The "files" array of a describe answer, as compact JSON text.
+    void described(const QByteArray &files);
+    /// A tools/*.py file was saved, added or removed (debounced by 150 ms).
+    void toolFilesChanged();
+    /// The worker process ended without being asked to; `reason` in words.
+    void crashed(const QString &reason);
+
+private:
+    bool ensureStarted(QString *error);
+    void send(const nlohmann::json &message);
+    void onReadyRead();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void failAll(const QString &message, bool retryable);
+    void deliver(qint64 id, const nlohmann::json &reply);
+    void watchToolFiles();
+    QString secretsFingerprint() const;
+
+    QString m_projectDir;
+    QProcess *m_process = nullptr;
+    QByteArray m_buffer;
+    QByteArray m_stderrTail;
+    QHash<qint64, ReplyCallback> m_pending;
+    qint64 m_nextId = 1;
+    int m_starts = 0;
+    bool m_stopping = false;
+    QString m_startedSecrets;
+    QFileSystemWatcher *m_watcher = nullptr;
+    QTimer *m_changeTimer = nullptr;
+};

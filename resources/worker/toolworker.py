@@ -1,0 +1,766 @@
+# SPDX-FileCopyrightText: 2026 Tool Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Tool Studio's trusted tool worker (DESIGN.md "Tools and the project").
+
+Runs outside the sandbox, started by the studio in the project folder:
+
+    python3 toolworker.py serve PROJECT_DIR      NDJSON on stdin/stdout (below)
+    python3 toolworker.py describe PROJECT_DIR   one "described" line, then exit
+
+It loads every ``tools/*.py`` file, derives one tool per public method of its
+``class Tools`` (Open WebUI convention: schema from type hints + docstring), and runs
+methods on request. Schema derivation uses the standard library only; pydantic is
+needed only by tool files that use it (Valves, model parameters).
+
+Protocol (one JSON object per line, UTF-8):
+
+  studio -> worker
+    {"type":"describe","id":ID}
+    {"type":"invoke","id":ID,"tool":NAME,"args":{...},"idempotency_key":KEY,
+     "metadata":{"run_id":..,"call_id":..,"attempt":N},
+     "valves":{"Valves":{...},"UserValves":{...}}}
+    {"type":"cancel","id":ID}
+  worker -> studio
+    {"type":"described","id":ID,"files":[FILE...]}
+    {"type":"result","id":ID,"value":JSON,"output":TEXT}
+    {"type":"error","id":ID,"error":{"message":..,"retryable":bool,"type":..,
+     "traceback":..},"output":TEXT}
+"""
+
+import ast
+import asyncio
+import contextvars
+import dataclasses
+import enum
+import importlib.util
+import inspect
+import io
+import json
+import os
+import re
+import sys
+import threading
+import traceback
+import types
+import typing
+
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+MAX_OUTPUT = 1024 * 1024
+NONE_TYPE = type(None)
+
+
+class NonRetryableError(Exception):
+    """Raise this (or any exception with ``retryable = False``) from a tool method
+    to fail the call without retries. Importable in tool files as
+    ``from toolstudio_tools import NonRetryableError``."""
+
+    retryable = False
+
+
+class Unsupported(Exception):
+    """An annotation the derivation cannot express as JSON Schema."""
+
+
+# --- docstrings ---------------------------------------------------------------------
+
+_REST_PARAM = re.compile(r"^:param\s+(?:[^:]*?\s)?\*{0,2}(\w+)\s*:\s*(.*)$")
+_REST_OTHER = re.compile(r"^:(returns?|rtype|raises?|type|yields?|except|exception|ivar|var|cvar|meta)\b")
+_GOOGLE_ARGS = re.compile(r"^(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments)\s*:\s*$")
+_GOOGLE_OTHER = re.compile(
+    r"^(Returns?|Raises|Yields?|Examples?|Notes?|Attributes|See Also|Todo|Warnings?|References)\s*:\s*$")
+_GOOGLE_PARAM = re.compile(r"^\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip())
+
+
+def parse_docstring(doc):
+    """Returns (description, {param: description}). The description is the text
+    before the first parameter section (reST ``:param x:`` or Google ``Args:``);
+    multi-line parameter descriptions are joined with single spaces."""
+    lines = inspect.cleandoc(doc or "").split("\n")
+    description, params = [], {}
+    mode, current, param_indent = None, None, None
+    for line in lines:
+        stripped = line.strip()
+        m = _REST_PARAM.match(stripped)
+        if m:
+            mode, current = "rest", m.group(1)
+            params[current] = [m.group(2).strip()]
+            continue
+        if _REST_OTHER.match(stripped):
+            mode, current = "other", None
+            continue
+        if _GOOGLE_ARGS.match(stripped):
+            mode, current, param_indent = "google", None, None
+            continue
+        if _GOOGLE_OTHER.match(stripped):
+            mode, current = "other", None
+            continue
+        if mode is None:
+            description.append(line)
+        elif mode == "rest":
+            if stripped and current:
+                params[current].append(stripped)
+        elif mode == "google":
+            if not stripped:
+                continue
+            indent = _indent(line)
+            m = _GOOGLE_PARAM.match(stripped)
+            if m and (param_indent is None or indent <= param_indent):
+                param_indent, current = indent, m.group(1)
+                params[current] = [m.group(2).strip()]
+            elif current:
+                params[current].append(stripped)
+    joined = {name: " ".join(p for p in parts if p) for name, parts in params.items()}
+    return "\n".join(description).strip(), {k: v for k, v in joined.items() if v}
+
+
+def parse_frontmatter(source):
+    """``key: value`` lines at the start of the module docstring (Open WebUI)."""
+    try:
+        doc = ast.get_docstring(ast.parse(source)) or ""
+    except SyntaxError:
+        return {}
+    result = {}
+    for line in doc.split("\n"):
+        m = re.match(r"^\s*([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$", line)
+        if m:
+            result[m.group(1).lower()] = m.group(2)
+        elif line.strip():
+            break
+    return result
+
+
+# --- type hints -> JSON Schema -----------------------------------------------------
+
+def _type_name(annotation):
+    if isinstance(annotation, type) and not typing.get_args(annotation):
+        return annotation.__qualname__
+    return repr(annotation).replace("typing.", "")
+
+
+def _is_pydantic_model(t):
+    return isinstance(t, type) and any(c.__name__ == "BaseModel" for c in t.__mro__[1:]) and (
+        hasattr(t, "model_fields") or hasattr(t, "__fields__"))
+
+
+def _enum_type(values):
+    kinds = set()
+    for v in values:
+        if isinstance(v, bool):
+            kinds.add("boolean")
+        elif isinstance(v, int):
+            kinds.add("integer")
+        elif isinstance(v, float):
+            kinds.add("number")
+        elif isinstance(v, str):
+            kinds.add("string")
+        elif v is None:
+            kinds.add("null")
+        else:
+            kinds.add("?")
+    if kinds == {"integer", "number"}:
+        return "number"
+    return kinds.pop() if len(kinds) == 1 and "?" not in kinds else None
+
+
+def to_json_value(value):
+    """A Python value as JSON data; raises TypeError when it has no JSON form."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise TypeError("a non-finite float has no JSON form")
+        return value
+    if isinstance(value, enum.Enum):
+        return to_json_value(value.value)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_json_value(v) for k, v in value.items()}
+    if hasattr(value, "model_dump"):
+        return to_json_value(value.model_dump())
+    if hasattr(value, "dict") and _is_pydantic_model(type(value)):
+        return to_json_value(value.dict())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return to_json_value(dataclasses.asdict(value))
+    raise TypeError(f"a value of type {type(value).__name__} has no JSON form")
+
+
+def _with_default(schema, default):
+    """The default goes into the schema when it has a JSON form and is not None
+    (None is not a value of the parameter's type; leaving it out means None)."""
+    if default is None or default is inspect.Parameter.empty:
+        return schema
+    try:
+        schema["default"] = to_json_value(default)
+    except TypeError:
+        pass
+    return schema
+
+
+def _object_fields(t):
+    """(name, annotation, required, default, description) of a model-like class."""
+    hints = typing.get_type_hints(t)
+    if _is_pydantic_model(t):
+        if hasattr(t, "model_fields"):  # pydantic 2
+            for name, field in t.model_fields.items():
+                required = field.is_required()
+                default = inspect.Parameter.empty if required or field.default_factory else field.default
+                yield name, hints.get(name, field.annotation), required, default, field.description
+        else:  # pydantic 1
+            for name, field in t.__fields__.items():
+                default = inspect.Parameter.empty if field.required else field.default
+                yield (name, hints.get(name, field.outer_type_), bool(field.required), default,
+                       field.field_info.description)
+    elif typing.is_typeddict(t):
+        for name, annotation in hints.items():
+            yield name, annotation, name in t.__required_keys__, inspect.Parameter.empty, None
+    else:  # dataclass
+        for field in dataclasses.fields(t):
+            has_default = field.default is not dataclasses.MISSING
+            has_factory = field.default_factory is not dataclasses.MISSING
+            default = field.default if has_default else inspect.Parameter.empty
+            yield field.name, hints.get(field.name, field.type), not (has_default or has_factory), default, None
+
+
+def object_schema(t, stack):
+    if t in stack:
+        return {"type": "object",
+                "description": f"recursive reference to {t.__name__} cut off here "
+                               "(schemas are inlined without $ref)"}
+    stack = stack + (t,)
+    properties, required = {}, []
+    for name, annotation, is_required, default, description in _object_fields(t):
+        schema, optional = property_schema(annotation, stack, f"field '{name}' of {t.__name__}")
+        if description:
+            schema["description"] = description
+        _with_default(schema, default)
+        properties[name] = schema
+        if is_required and not optional:
+            required.append(name)
+    result = {"type": "object", "properties": properties}
+    if required:
+        result["required"] = required
+    doc = t.__dict__.get("__doc__")
+    if doc and not typing.is_typeddict(t) and not (dataclasses.is_dataclass(t) and doc.startswith(t.__name__ + "(")):
+        result["description"] = inspect.cleandoc(doc)
+    return result
+
+
+def property_schema(annotation, stack=(), where="parameter"):
+    """(schema, optional) for a parameter or field: Optional[T] / T | None gives T's
+    schema and optional=True; anywhere deeper None stays a {"type": "null"} branch."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType) and NONE_TYPE in args:
+        rest = [a for a in args if a is not NONE_TYPE]
+        if len(rest) == 1:
+            return type_schema(rest[0], stack, where), True
+        return {"anyOf": [type_schema(a, stack, where) for a in rest]}, True
+    return type_schema(annotation, stack, where), False
+
+
+def type_schema(t, stack=(), where="parameter"):
+    if t is inspect.Parameter.empty or t is typing.Any or t is object:
+        return {}
+    if t is str:
+        return {"type": "string"}
+    if t is bool:
+        return {"type": "boolean"}
+    if t is int:
+        return {"type": "integer"}
+    if t is float:
+        return {"type": "number"}
+    if t is NONE_TYPE or t is None:
+        return {"type": "null"}
+    if t in (list, typing.List):
+        return {"type": "array", "items": {}}
+    if t in (dict, typing.Dict):
+        return {"type": "object"}
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is typing.Annotated:
+        return type_schema(args[0], stack, where)
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [type_schema(a, stack, where) for a in args]}
+    if origin is typing.Literal:
+        values = list(args)
+        schema = {}
+        kind = _enum_type(values)
+        if kind:
+            schema["type"] = kind
+        schema["enum"] = values
+        return schema
+    if origin is list:
+        return {"type": "array", "items": type_schema(args[0], stack, where) if args else {}}
+    if origin is dict:
+        if args and args[0] is not str:
+            raise Unsupported(f"{where}: unsupported type annotation '{_type_name(t)}' "
+                              "(JSON object keys are strings: use dict[str, T])")
+        return {"type": "object", "additionalProperties": type_schema(args[1], stack, where) if args else {}}
+    if isinstance(t, type) and issubclass(t, enum.Enum):
+        values = [to_json_value(m.value) for m in t]
+        schema = {}
+        kind = _enum_type(values)
+        if kind:
+            schema["type"] = kind
+        schema["enum"] = values
+        return schema
+    if isinstance(t, type) and (_is_pydantic_model(t) or typing.is_typeddict(t) or dataclasses.is_dataclass(t)):
+        return object_schema(t, stack)
+    raise Unsupported(f"{where}: unsupported type annotation '{_type_name(t)}' (supported: str, int, float, "
+                      "bool, list[T], dict[str, T], Optional[T], Union[...], Literal[...], Enum, "
+                      "pydantic models, TypedDict, dataclasses, Any)")
+
+
+def derive_tool(name, method):
+    """The tool of one method: name, description, input_schema (parameters in
+    signature order, `__`-parameters left out), parameter_order. Raises Unsupported."""
+    if not NAME_RE.match(name):
+        raise Unsupported(f"invalid tool name '{name}' (a letter, then up to 63 letters, digits or '_')")
+    signature = inspect.signature(method)
+    try:
+        hints = typing.get_type_hints(method)
+    except Exception as e:  # an annotation naming something that does not exist
+        raise Unsupported(f"cannot read the type hints: {type(e).__name__}: {e}")
+    description, param_docs = parse_docstring(method.__doc__)
+    properties, required = {}, []
+    for param in signature.parameters.values():
+        if param.name == "self" or param.name.startswith("__"):
+            continue
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        annotation = hints.get(param.name, inspect.Parameter.empty)
+        schema, optional = property_schema(annotation, (), f"parameter '{param.name}'")
+        if param.name in param_docs:
+            schema["description"] = param_docs[param.name]
+        _with_default(schema, param.default)
+        properties[param.name] = schema
+        if param.default is inspect.Parameter.empty and not optional:
+            required.append(param.name)
+    input_schema = {"type": "object", "properties": properties}
+    if required:
+        input_schema["required"] = required
+    return {"name": name, "description": description, "input_schema": input_schema,
+            "parameter_order": list(properties)}
+
+
+def tool_methods(cls):
+    """Public methods of `cls` in declaration order (bases first); nested classes,
+    properties and `_`-names are not tools."""
+    seen, result = set(), []
+    for klass in reversed([c for c in cls.__mro__ if c is not object]):
+        for name, value in vars(klass).items():
+            if name.startswith("_") or name in seen:
+                continue
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            if inspect.isfunction(value):
+                seen.add(name)
+                result.append(name)
+    return result
+
+
+def valves_description(cls, attribute):
+    model = getattr(cls, attribute, None)
+    if not isinstance(model, type):
+        return None
+    try:
+        schema = object_schema(model, ())
+    except Unsupported as e:
+        return {"error": str(e)}
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {e}"}
+    defaults = {k: v["default"] for k, v in schema.get("properties", {}).items() if "default" in v}
+    return {"schema": schema, "defaults": defaults}
+
+
+# --- loading tool files --------------------------------------------------------------
+
+class ToolFile:
+    def __init__(self, project_dir, path):
+        self.project_dir = project_dir
+        self.path = path
+        self.relative = os.path.relpath(path, project_dir)
+        self.stamp = None
+        self.module = None
+        self.instance = None
+        self.tools = []          # described tools (dicts)
+        self.methods = {}        # tool name -> method name
+        self.error = None
+        self.frontmatter = {}
+        self.valves = None
+        self.user_valves = None
+        self.applied_valves = None
+
+    def current_stamp(self):
+        try:
+            st = os.stat(self.path)
+            return (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            return None
+
+    def load(self):
+        self.stamp = self.current_stamp()
+        self.module, self.instance, self.tools, self.methods = None, None, [], {}
+        self.error, self.valves, self.user_valves, self.applied_valves = None, None, None, None
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                source = f.read()
+        except OSError as e:
+            self.error = f"cannot read: {e.strerror}"
+            return
+        self.frontmatter = parse_frontmatter(source)
+        stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(self.path))[0])
+        module_name = f"toolstudio_tool_{stem}"
+        try:
+            spec = importlib.util.spec_from_file_location(module_name, self.path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            spec.loader.exec_module(module)
+        except ModuleNotFoundError as e:
+            requirements = self.frontmatter.get("requirements")
+            self.error = (f"the module '{e.name}' is not installed for the tool worker's Python "
+                          f"({sys.executable}); "
+                          + (f"the file's requirements: line says: {requirements}" if requirements
+                             else "the file has no requirements: line naming it"))
+            return
+        except SyntaxError as e:
+            self.error = f"syntax error at line {e.lineno}: {e.msg}"
+            return
+        except BaseException as e:  # a file that raises (or exits) while loading
+            self.error = f"loading failed: {type(e).__name__}: {e}\n{traceback.format_exc()}"
+            return
+        cls = getattr(module, "Tools", None)
+        if not isinstance(cls, type):
+            self.error = "no class Tools in the file"
+            return
+        try:
+            self.instance = cls()
+        except BaseException as e:
+            self.error = f"Tools() failed: {type(e).__name__}: {e}\n{traceback.format_exc()}"
+            return
+        self.module = module
+        self.valves = valves_description(cls, "Valves")
+        self.user_valves = valves_description(cls, "UserValves")
+        for name in tool_methods(cls):
+            try:
+                tool = derive_tool(name, getattr(cls, name))
+            except Unsupported as e:
+                tool = {"name": name, "error": str(e)}
+            except Exception as e:
+                tool = {"name": name, "error": f"{type(e).__name__}: {e}"}
+            tool["method"] = name
+            self.tools.append(tool)
+            if "error" not in tool:
+                self.methods[name] = name
+
+    def describe(self):
+        return {"file": self.relative, "frontmatter": self.frontmatter, "error": self.error,
+                "valves": self.valves, "user_valves": self.user_valves, "tools": self.tools}
+
+
+class Registry:
+    def __init__(self, project_dir):
+        self.project_dir = os.path.abspath(project_dir)
+        self.files = {}
+
+    def tool_paths(self):
+        folder = os.path.join(self.project_dir, "tools")
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.endswith(".py") and not n.startswith("."))
+        except OSError:
+            return []
+        return [os.path.join(folder, n) for n in names]
+
+    def refresh(self):
+        """Loads new files, reloads changed ones, forgets deleted ones."""
+        paths = self.tool_paths()
+        for path in list(self.files):
+            if path not in paths:
+                del self.files[path]
+        for path in paths:
+            entry = self.files.get(path)
+            if entry is None:
+                entry = self.files[path] = ToolFile(self.project_dir, path)
+                entry.load()
+            elif entry.current_stamp() != entry.stamp:
+                entry.load()
+
+    def describe(self):
+        self.refresh()
+        return [f.describe() for f in self.files.values()]
+
+    def find(self, name):
+        self.refresh()
+        for entry in self.files.values():
+            if name in entry.methods:
+                return entry
+        return None
+
+
+# --- running methods -----------------------------------------------------------------
+
+_capture = contextvars.ContextVar("toolstudio_capture", default=None)
+
+
+class _Output(io.TextIOBase):
+    """sys.stdout/sys.stderr of the worker: text goes to the current attempt's
+    buffer; outside an attempt to the real stderr (the protocol owns stdout)."""
+
+    def __init__(self, fallback):
+        self.fallback = fallback
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        buffer = _capture.get()
+        if buffer is None:
+            self.fallback.write(text)
+            self.fallback.flush()
+        elif buffer.tell() < MAX_OUTPUT:
+            buffer.write(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+def _convert_argument(annotation, value):
+    """Enum values become members, model/dataclass objects become instances."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType) and NONE_TYPE in args:
+        rest = [a for a in args if a is not NONE_TYPE]
+        if value is None or len(rest) != 1:
+            return value
+        annotation = rest[0]
+    if not isinstance(annotation, type):
+        return value
+    if issubclass(annotation, enum.Enum):
+        return annotation(value)
+    if _is_pydantic_model(annotation) and isinstance(value, dict):
+        return annotation.model_validate(value) if hasattr(annotation, "model_validate") else annotation(**value)
+    if dataclasses.is_dataclass(annotation) and isinstance(value, dict):
+        return annotation(**value)
+    return value
+
+
+def _apply_valves(entry, valves):
+    cls = type(entry.instance)
+    wanted = (valves or {}).get("Valves") or {}
+    if entry.applied_valves == wanted or not isinstance(getattr(cls, "Valves", None), type):
+        return
+    entry.instance.valves = cls.Valves(**wanted)
+    entry.applied_valves = wanted
+
+
+async def invoke(registry, message, emit_output):
+    """Runs one attempt; returns the reply (result or error) without output."""
+    name = message.get("tool", "")
+    entry = registry.find(name)
+    if entry is None:
+        for f in registry.files.values():
+            for tool in f.tools:
+                if tool.get("name") == name and "error" in tool:
+                    return _error(f"{f.relative}: tool '{name}' failed to load: {tool['error']}", False)
+        return _error(f"no Python tool '{name}' in tools/*.py", False)
+    method = getattr(entry.instance, entry.methods[name])
+    try:
+        _apply_valves(entry, message.get("valves"))
+    except Exception as e:
+        return _error(f"the valves of {entry.relative} are invalid: {type(e).__name__}: {e}", False)
+
+    signature = inspect.signature(method)
+    try:
+        hints = typing.get_type_hints(method)
+    except Exception:
+        hints = {}
+    args = dict(message.get("args") or {})
+    # Injected parameters come from the studio only; a caller cannot set them.
+    for key in [k for k in args if k.startswith("__")]:
+        del args[key]
+    metadata = dict(message.get("metadata") or {})
+    user_valves_cls = getattr(type(entry.instance), "UserValves", None)
+    user = {"id": "toolstudio", "name": "Tool Studio", "role": "user"}
+    if isinstance(user_valves_cls, type):
+        try:
+            user["valves"] = user_valves_cls(**((message.get("valves") or {}).get("UserValves") or {}))
+        except Exception as e:
+            return _error(f"the user valves of {entry.relative} are invalid: {type(e).__name__}: {e}", False)
+
+    async def event_emitter(event):
+        print(f"[event] {json.dumps(to_json_value(event))}")
+
+    async def event_call(event):
+        print(f"[event call] {json.dumps(to_json_value(event))}")
+        return None
+
+    injected = {
+        "__idempotency_key__": message.get("idempotency_key", ""),
+        "__user__": user,
+        "__event_emitter__": event_emitter,
+        "__event_call__": event_call,
+        "__metadata__": metadata,
+        "__id__": os.path.splitext(os.path.basename(entry.path))[0],
+        "__attempt__": metadata.get("attempt", 1),
+    }
+    kwargs = {}
+    for param in list(signature.parameters.values()):
+        if param.name.startswith("__"):
+            if param.name in injected:
+                kwargs[param.name] = injected[param.name]
+            elif param.default is inspect.Parameter.empty:
+                kwargs[param.name] = None
+        elif param.name in args and args[param.name] is None and param.default is not inspect.Parameter.empty:
+            del args[param.name]  # null (OpenAI strict mode's "left out") takes the default
+        elif param.name in args:
+            try:
+                kwargs[param.name] = _convert_argument(hints.get(param.name), args.pop(param.name))
+            except Exception as e:
+                return _error(f"argument '{param.name}': {type(e).__name__}: {e}", False)
+        elif param.default is inspect.Parameter.empty and param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            if param.name in hints and property_schema(hints[param.name])[1]:
+                kwargs[param.name] = None
+    if args:
+        if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
+            kwargs.update(args)
+        else:
+            return _error(f"unexpected argument(s) for {name}: {', '.join(sorted(args))}", False)
+    try:
+        signature.bind(**kwargs)
+    except TypeError as e:
+        return _error(f"{name}: {e}", False)
+
+    try:
+        if inspect.iscoroutinefunction(method):
+            value = await method(**kwargs)
+        else:
+            value = await asyncio.to_thread(method, **kwargs)
+            if inspect.isawaitable(value):
+                value = await value
+    except asyncio.CancelledError:
+        raise
+    except BaseException as e:  # SystemExit and KeyboardInterrupt from a tool fail the call only
+        tb = _tool_traceback(e)
+        retryable = getattr(e, "retryable", True)
+        return _error(f"{type(e).__name__}: {e}", retryable if isinstance(retryable, bool) else True,
+                      type(e).__name__, tb)
+    try:
+        return {"type": "result", "value": to_json_value(value)}
+    except TypeError as e:
+        return _error(f"{name} returned {e}; return str, int, float, bool, None, a list or a dict", False)
+
+
+def _tool_traceback(exc):
+    """The traceback from the tool file's frames on (the worker's and asyncio's own
+    frames are left out: they are the same for every call)."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if f.filename != __file__ and "/asyncio/" not in f.filename
+              and "/concurrent/futures/" not in f.filename]
+    return ("Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
+            + "".join(traceback.format_exception_only(type(exc), exc)))
+
+
+def _error(message, retryable, kind="ToolError", tb=None):
+    error = {"message": message, "retryable": bool(retryable), "type": kind}
+    if tb:
+        error["traceback"] = tb
+    return {"type": "error", "error": error}
+
+
+# --- main loops ----------------------------------------------------------------------
+
+def _install_support_module():
+    module = types.ModuleType("toolstudio_tools")
+    module.NonRetryableError = NonRetryableError
+    module.__doc__ = "Helpers for tool files run by Tool Studio's tool worker."
+    sys.modules["toolstudio_tools"] = module
+
+
+def serve(project_dir):
+    protocol = sys.stdout
+    lock = threading.Lock()
+    sys.stdout = _Output(sys.__stderr__)
+    sys.stderr = _Output(sys.__stderr__)
+    registry = Registry(project_dir)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    tasks = {}
+
+    def send(obj):
+        line = json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n"
+        with lock:
+            protocol.write(line)
+            protocol.flush()
+
+    async def run_invoke(message):
+        buffer = io.StringIO()
+        _capture.set(buffer)
+        try:
+            reply = await invoke(registry, message, buffer)
+        except asyncio.CancelledError:
+            return
+        finally:
+            tasks.pop(message.get("id"), None)
+        reply["id"] = message.get("id")
+        output = buffer.getvalue()
+        if reply["type"] == "error" and reply["error"].get("traceback"):
+            output += reply["error"]["traceback"]
+        reply["output"] = output
+        try:
+            send(reply)
+        except ValueError as e:
+            send({"type": "error", "id": message.get("id"), "output": output,
+                  "error": {"message": f"the result has no JSON form: {e}", "retryable": False, "type": "ValueError"}})
+
+    def handle(line):
+        try:
+            message = json.loads(line)
+        except ValueError as e:
+            sys.__stderr__.write(f"toolworker: malformed request: {e}\n")
+            return
+        kind = message.get("type")
+        if kind == "describe":
+            send({"type": "described", "id": message.get("id"), "files": registry.describe()})
+        elif kind == "invoke":
+            tasks[message.get("id")] = loop.create_task(run_invoke(message))
+        elif kind == "cancel":
+            task = tasks.pop(message.get("id"), None)
+            if task:
+                task.cancel()
+        elif kind == "shutdown":
+            loop.stop()
+
+    def reader():
+        for line in sys.stdin:
+            if line.strip():
+                loop.call_soon_threadsafe(handle, line)
+        loop.call_soon_threadsafe(loop.stop)
+
+    threading.Thread(target=reader, daemon=True).start()
+    loop.run_forever()
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in ("serve", "describe"):
+        sys.stderr.write("usage: toolworker.py serve|describe PROJECT_DIR\n")
+        return 2
+    project_dir = os.path.abspath(argv[2])
+    sys.dont_write_bytecode = True  # loading never writes into the project folder
+    os.chdir(project_dir)
+    _install_support_module()
+    if argv[1] == "describe":
+        protocol = sys.stdout
+        sys.stdout = _Output(sys.__stderr__)
+        files = Registry(project_dir).describe()
+        protocol.write(json.dumps({"type": "described", "files": files}, ensure_ascii=False) + "\n")
+        protocol.flush()
+        return 0
+    serve(project_dir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,37 @@
+# Shared by every derivation row of tst_pythontools (the row's method follows `class Tools:`).
+from enum import Enum
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+from pydantic import BaseModel, Field
+
+
+class Color(Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Level(Enum):
+    LOW = 1
+    HIGH = 2
+
+
+class Address(BaseModel):
+    """A postal address."""
+    street: str = Field(..., description="Street and number")
+    zip: Optional[str] = None
+
+
+class Node(BaseModel):
+    name: str
+    children: List["Node"] = []
+
+
+Node.update_forward_refs()
+
+
+class Point(TypedDict):
+    x: float
+    y: float
+
+
+class Tools:

@@ -1,0 +1,428 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Python tools (issue 6): schema derivation rows, the tool worker and its handler,
+// secrets, and tool definition export. Row data lives in tests/data/python-tools/.
+#include "project.h"
+#include "pythonhandler.h"
+#include "runcontroller.h"
+#include "secrets.h"
+#include "toolexport.h"
+#include "toolworker.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+namespace {
+
+using json = nlohmann::json;
+
+QString dataDir()
+{
+    return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/python-tools");
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qWarning() << "cannot read" << path;
+    return file.readAll();
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        qWarning() << "cannot write" << path;
+    file.write(data);
+}
+
+template<typename J>
+J readJson(const QString &path)
+{
+    const QByteArray data = readAll(path);
+    return J::parse(data.constBegin(), data.constEnd());
+}
+
+/// Copies tests/data/python-tools/worker into `target`.
+void copyWorkerProject(const QString &target)
+{
+    const QString source = dataDir() + QStringLiteral("/worker");
+    QDirIterator it(source, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        writeFile(target + file.mid(source.size()), readAll(file));
+    }
+}
+
+const char *EmptyManifest = "{\"name\": \"t\"}";
+
+} // namespace
+
+class TestPythonTools : public QObject
+{
+    Q_OBJECT
+
+    /// One attempt through PythonHandler; waits for its outcome.
+    HandlerOutcome attempt(const QString &projectDir, const QString &tool, const json &args,
+                           const QString &key = QStringLiteral("run-1:1"), int number = 1)
+    {
+        PythonHandler handler;
+        HandlerOutcome outcome;
+        bool done = false;
+        connect(&handler, &ToolHandler::finished, this, [&](const HandlerOutcome &o) {
+            outcome = o;
+            done = true;
+        });
+        HandlerRequest request;
+        request.runId = QStringLiteral("run-1");
+        request.tool = tool;
+        request.callId = QStringLiteral("c1");
+        request.sequence = 1;
+        request.attempt = number;
+        request.idempotencyKey = key;
+        request.args = args;
+        request.projectDir = projectDir;
+        handler.start(request);
+        if (!QTest::qWaitFor([&] { return done; }, 20000))
+            qWarning() << "no outcome for" << tool;
+        return outcome;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(!ToolWorker::pythonFor(QDir::tempPath()).isEmpty(), "python3 is needed");
+    }
+
+    // --- schema derivation: one row per rule, exact JSON -----------------------------
+
+    void derivation_data()
+    {
+        QTest::addColumn<QByteArray>("code");
+        QTest::addColumn<QByteArray>("expected");
+        const json rows = readJson<json>(dataDir() + QStringLiteral("/derivation.json"));
+        for (const json &row : rows)
+            QTest::newRow(row["name"].get<std::string>().c_str())
+                << QByteArray::fromStdString(row["code"].get<std::string>())
+                << QByteArray::fromStdString(row["expected"].dump());
+    }
+
+    void derivation()
+    {
+        QFETCH(QByteArray, code);
+        QFETCH(QByteArray, expected);
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/t.py"),
+                  readAll(dataDir() + QStringLiteral("/header.py")) + code + '\n');
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QVERIFY2(project->problems().isEmpty(), qPrintable(project->problems().join(QLatin1Char('\n'))));
+        const Tool *tool = project->tool(QStringLiteral("t"));
+        QVERIFY(tool);
+        QCOMPARE(tool->handler, HandlerKind::Python);
+        const json got{{"description", tool->description.toStdString()}, {"input_schema", tool->inputSchema}};
+        QCOMPARE(QByteArray::fromStdString(got.dump()), expected);
+    }
+
+    void onlyPublicMethodsAreTools()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"),
+                  "from pydantic import BaseModel\n"
+                  "class Tools:\n"
+                  "    class Valves(BaseModel):\n"
+                  "        limit: int = 3\n"
+                  "    def __init__(self):\n        self.valves = self.Valves()\n"
+                  "    def _helper(self):\n        pass\n"
+                  "    def second(self, x: int):\n        pass\n"
+                  "    def first(self):\n        pass\n");
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QStringList names;
+        for (const Tool &tool : project->tools)
+            names << tool.name;
+        QCOMPARE(names, QStringList({QStringLiteral("second"), QStringLiteral("first")}));
+        QCOMPARE(project->tool(QStringLiteral("second"))->parameterOrder, QStringList{QStringLiteral("x")});
+        QCOMPARE(QByteArray::fromStdString(project->pythonFiles.at(0).valves.dump()),
+                 QByteArray("{\"defaults\":{\"limit\":3},\"schema\":{\"properties\":{\"limit\":{\"default\":3,"
+                            "\"type\":\"integer\"}},\"type\":\"object\"}}"));
+    }
+
+    void unsupportedAnnotationFailsOnlyThatTool()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"),
+                  "class Tools:\n"
+                  "    def bad(self, items: set[int]):\n        pass\n"
+                  "    def good(self, q: str):\n        pass\n");
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QVERIFY(project->tool(QStringLiteral("good")));
+        QVERIFY(!project->tool(QStringLiteral("bad")));
+        QCOMPARE(project->problems(),
+                 QStringList{QStringLiteral(
+                     "tools/a.py: tool 'bad' not loaded: parameter 'items': unsupported type annotation 'set[int]' "
+                     "(supported: str, int, float, bool, list[T], dict[str, T], Optional[T], Union[...], Literal[...], "
+                     "Enum, pydantic models, TypedDict, dataclasses, Any)")});
+    }
+
+    void missingModuleNamesModuleAndRequirements()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"),
+                  "\"\"\"\ntitle: Needs a module\nrequirements: nosuchmodule-xyz>=2, requests\n\"\"\"\n"
+                  "import nosuchmodule_xyz\n"
+                  "class Tools:\n    def a(self):\n        pass\n");
+        writeFile(dir.path() + QStringLiteral("/tools/b.py"), "class Tools:\n    def b(self):\n        pass\n");
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QVERIFY(project->tool(QStringLiteral("b")));
+        QCOMPARE(project->pythonFiles.size(), std::size_t(2));
+        const PythonToolFile &a = project->pythonFiles.at(0);
+        QCOMPARE(QString::fromStdString(a.frontmatter.value("title", std::string())), QStringLiteral("Needs a module"));
+        QVERIFY2(a.error.startsWith(QStringLiteral("the module 'nosuchmodule_xyz' is not installed for the tool worker's Python")),
+                 qPrintable(a.error));
+        QVERIFY2(a.error.endsWith(QStringLiteral("the file's requirements: line says: nosuchmodule-xyz>=2, requests")),
+                 qPrintable(a.error));
+    }
+
+    void duplicateNamesAreAnErrorAtLoad()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                  "{\"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}]}");
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"), "class Tools:\n    def lookup(self):\n        pass\n");
+        ProjectError error;
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.message, QStringLiteral("tool 'lookup': declared twice (toolstudio.json and tools/a.py; "
+                                               "tool names must be unique)"));
+    }
+
+    // --- the worker ----------------------------------------------------------------
+
+    void asyncMethodAndPrintedOutput()
+    {
+        QTemporaryDir dir;
+        copyWorkerProject(dir.path());
+        const HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("slow_add"), json{{"a", 2}, {"b", 40}});
+        QVERIFY(outcome.ok);
+        QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("42"));
+        QCOMPARE(outcome.output, QByteArray("async add 2 40\n"));
+    }
+
+    void exceptionsAndRetryability()
+    {
+        QTemporaryDir dir;
+        copyWorkerProject(dir.path());
+        HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("refuse"), json{{"why", "bad input"}});
+        QVERIFY(!outcome.ok);
+        QCOMPARE(QString::fromStdString(outcome.error.message), QStringLiteral("NonRetryableError: bad input"));
+        QCOMPARE(outcome.error.retryable, false);
+        QVERIFY2(outcome.output.contains("tools/behaviour.py\", line") && outcome.output.contains("in refuse"),
+                 outcome.output.constData());
+        outcome = attempt(dir.path(), QStringLiteral("flaky"), json::object());
+        QCOMPARE(QString::fromStdString(outcome.error.message), QStringLiteral("RuntimeError: flaky service"));
+        QCOMPARE(outcome.error.retryable, true);
+        outcome = attempt(dir.path(), QStringLiteral("slow_add"), json{{"a", 1}, {"c", 2}});
+        QCOMPARE(QString::fromStdString(outcome.error.message), QStringLiteral("unexpected argument(s) for slow_add: c"));
+        QCOMPARE(outcome.error.retryable, false);
+    }
+
+    void crashFailsRetryableAndRestarts()
+    {
+        QTemporaryDir dir;
+        copyWorkerProject(dir.path());
+        ToolWorker *worker = ToolWorker::forProject(dir.path());
+        const json args{{"marker", (dir.path() + QStringLiteral("/crashed")).toStdString()}};
+        HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("crash_once"), args);
+        QVERIFY(!outcome.ok);
+        QCOMPARE(outcome.error.retryable, true);
+        QVERIFY2(QString::fromStdString(outcome.error.message)
+                     .startsWith(QStringLiteral("the tool worker exited with status 3 during this call; it is restarted")),
+                 outcome.error.message.c_str());
+        const int starts = worker->starts();
+        outcome = attempt(dir.path(), QStringLiteral("crash_once"), args, QStringLiteral("run-1:1"), 2);
+        QVERIFY(outcome.ok);
+        QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("\"survived\""));
+        QCOMPARE(worker->starts(), starts + 1);
+    }
+
+    void reloadOnSave()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        const QString file = dir.path() + QStringLiteral("/tools/v.py");
+        writeFile(file, "class Tools:\n    def version(self) -> int:\n        return 1\n");
+        ToolWorker *worker = ToolWorker::forProject(dir.path());
+        QCOMPARE(QByteArray::fromStdString(attempt(dir.path(), QStringLiteral("version"), json::object()).result.dump()),
+                 QByteArray("1"));
+        QSignalSpy changed(worker, &ToolWorker::toolFilesChanged);
+        QSignalSpy described(worker, &ToolWorker::described);
+        QTest::qWait(20); // a different modification time
+        writeFile(file, "class Tools:\n    def version(self) -> int:\n        return 2\n"
+                        "    def added(self, x: int) -> int:\n        return x\n");
+        QVERIFY(changed.wait(3000));
+        QVERIFY(described.wait(5000));
+        QVERIFY(described.last().first().toByteArray().contains("\"added\""));
+        QCOMPARE(QByteArray::fromStdString(attempt(dir.path(), QStringLiteral("version"), json::object()).result.dump()),
+                 QByteArray("2"));
+    }
+
+    void injectedParametersCannotBeOverridden()
+    {
+        QTemporaryDir dir;
+        copyWorkerProject(dir.path());
+        const HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("whoami"),
+                                               json{{"__idempotency_key__", "forged"}, {"__user__", {{"id", "mallory"}}}},
+                                               QStringLiteral("run-9:4"), 2);
+        QVERIFY(outcome.ok);
+        QCOMPARE(QByteArray::fromStdString(outcome.result.dump()),
+                 QByteArray("{\"attempt\":2,\"key\":\"run-9:4\",\"user\":\"toolstudio\"}"));
+    }
+
+    // --- secrets -------------------------------------------------------------------
+
+    void secretsFileOutsideProjectMode0600()
+    {
+        QTemporaryDir dir;
+        Secrets secrets = Secrets::load(dir.path());
+        QVERIFY(secrets.set(QStringLiteral("TEST_API_KEY"), QStringLiteral("sk-test-0123456789")));
+        QString error;
+        QVERIFY(!secrets.set(QStringLiteral("bad-name"), QStringLiteral("x"), &error));
+        QVERIFY(error.startsWith(QStringLiteral("invalid secret name 'bad-name'")));
+        QVERIFY2(secrets.save(&error), qPrintable(error));
+        const QString path = Secrets::filePath(dir.path());
+        QVERIFY(!path.startsWith(dir.path()));
+        QVERIFY(path.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)));
+        struct stat info {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0600u);
+        QCOMPARE(Secrets::load(dir.path()).value(QStringLiteral("TEST_API_KEY")), QStringLiteral("sk-test-0123456789"));
+        QCOMPARE(secrets.mask(QStringLiteral("key=sk-test-0123456789.")), QStringLiteral("key=********."));
+        QFile::remove(path);
+    }
+
+    /// The script dumps its environment and every file of its work dir; the secret is
+    /// in none of them, nor in the journal; the tool did get it; injected parameters
+    /// passed by the script were ignored.
+    void secretNeverReachesSandboxOrJournal()
+    {
+        QTemporaryDir dir;
+        copyWorkerProject(dir.path());
+        const QString secret = QStringLiteral("sk-live-7f3a9c1e55d0");
+        Secrets secrets = Secrets::load(dir.path());
+        secrets.set(QStringLiteral("TEST_API_KEY"), secret);
+        QVERIFY(secrets.save());
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+
+        RunController controller;
+        QByteArray out;
+        connect(&controller, &RunController::outputReceived, this, [&out](int, const QByteArray &chunk) { out += chunk; });
+        QSignalSpy finished(&controller, &RunController::finished);
+        QString startError;
+        QVERIFY2(controller.start(*project, QString(), &startError), qPrintable(startError));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(controller.record().status, RunStatus::Completed);
+        QVERIFY2(out.contains("whoami True toolstudio\n"), out.constData());
+        QVERIFY2(out.contains(QByteArray("secret length ") + QByteArray::number(secret.size())), out.constData());
+        QVERIFY(out.contains("ENV {"));
+        QVERIFY2(!out.contains(secret.toUtf8()), "the sandbox saw the secret");
+        QByteArray journal;
+        for (const QString &suffix : {QString(), QStringLiteral("-wal")})
+            journal += readAll(project->journalPath() + suffix);
+        QVERIFY(!journal.isEmpty());
+        QVERIFY2(!journal.contains(secret.toUtf8()), "the journal holds the secret");
+        QVERIFY(journal.contains("the key is ********"));
+        QFile::remove(Secrets::filePath(dir.path()));
+    }
+
+    // --- export --------------------------------------------------------------------
+
+    void exportShapes_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<bool>("strict");
+        QTest::addColumn<QByteArray>("schema");
+        QTest::addColumn<QByteArray>("expected");
+        const auto data = readJson<nlohmann::ordered_json>(dataDir() + QStringLiteral("/export.json"));
+        for (const auto &row : data["rows"])
+            QTest::newRow(row["name"].get<std::string>().c_str())
+                << QString::fromStdString(row["format"].get<std::string>()) << row["strict"].get<bool>()
+                << QByteArray::fromStdString(row["input_schema"].dump())
+                << QByteArray::fromStdString(row["expected"].dump());
+    }
+
+    void exportShapes()
+    {
+        QFETCH(QString, format);
+        QFETCH(bool, strict);
+        QFETCH(QByteArray, schema);
+        QFETCH(QByteArray, expected);
+        const auto ordered = nlohmann::ordered_json::parse(schema.constBegin(), schema.constEnd());
+        Tool tool;
+        tool.name = QStringLiteral("get_weather");
+        tool.description = QStringLiteral("Weather for a city.");
+        tool.inputSchema = json::parse(schema.constBegin(), schema.constEnd());
+        for (auto it = ordered["properties"].begin(); it != ordered["properties"].end(); ++it)
+            tool.parameterOrder << QString::fromStdString(it.key());
+        QString reason;
+        const auto exported = ToolExport::exportTool(tool, *ToolExport::parseFormat(format), strict, &reason);
+        QVERIFY2(exported, qPrintable(reason));
+        QCOMPARE(QByteArray::fromStdString(exported->dump()), expected);
+    }
+
+    void exportRefusals_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<bool>("strict");
+        QTest::addColumn<QByteArray>("schema");
+        QTest::addColumn<QString>("reason");
+        const auto data = readJson<json>(dataDir() + QStringLiteral("/export.json"));
+        for (const auto &row : data["refusals"])
+            QTest::newRow(row["name"].get<std::string>().c_str())
+                << QString::fromStdString(row["format"].get<std::string>()) << row["strict"].get<bool>()
+                << QByteArray::fromStdString(row["input_schema"].dump())
+                << QString::fromStdString(row["reason"].get<std::string>());
+    }
+
+    void exportRefusals()
+    {
+        QFETCH(QString, format);
+        QFETCH(bool, strict);
+        QFETCH(QByteArray, schema);
+        QFETCH(QString, reason);
+        Tool tool;
+        tool.name = QStringLiteral("get_weather");
+        tool.inputSchema = json::parse(schema.constBegin(), schema.constEnd());
+        QString got;
+        QVERIFY(!ToolExport::exportTool(tool, *ToolExport::parseFormat(format), strict, &got));
+        QCOMPARE(got, reason);
+        QStringList refused;
+        QCOMPARE(ToolExport::exportTools({tool}, *ToolExport::parseFormat(format), strict, &refused).size(), std::size_t(0));
+        QCOMPARE(refused, QStringList{QStringLiteral("tool 'get_weather': ") + reason});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPythonTools)
+#include "tst_pythontools.moc"
