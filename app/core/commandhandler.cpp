@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commandhandler.h"
 
+#include "secrets.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -63,7 +65,8 @@ void CommandHandler::start(const HandlerRequest &request)
     m_process = new QProcess(this);
     m_process->setWorkingDirectory(request.projectDir);
 
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // The project's secrets reach trusted handlers only, never the sandbox (Secrets).
+    QProcessEnvironment env = Secrets::load(request.projectDir).addTo(QProcessEnvironment::systemEnvironment());
     env.insert(QStringLiteral("TOOLSTUDIO_TOOL"), request.tool);
     env.insert(QStringLiteral("TOOLSTUDIO_RUN_ID"), request.runId);
     env.insert(QStringLiteral("TOOLSTUDIO_CALL_ID"), request.callId);
