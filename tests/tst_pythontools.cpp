@@ -8,6 +8,7 @@
 #include "runcontroller.h"
 #include "secrets.h"
 #include "toolexport.h"
+#include "toolimport.h"
 #include "toolworker.h"
 
 #include <QDir>
@@ -421,6 +422,40 @@ private Q_SLOTS:
         QStringList refused;
         QCOMPARE(ToolExport::exportTools({tool}, *ToolExport::parseFormat(format), strict, &refused).size(), std::size_t(0));
         QCOMPARE(refused, QStringList{QStringLiteral("tool 'get_weather': ") + reason});
+    }
+    // --- import --------------------------------------------------------------------
+
+    void importMcpAndRefusals()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                  "{\"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}]}");
+        const QString mcp = dir.path() + QStringLiteral("/mcp.json");
+        writeFile(mcp, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": [{\"name\": \"get_weather\", "
+                       "\"description\": \"Weather\", \"inputSchema\": {\"$schema\": \"x\", \"type\": \"object\", "
+                       "\"properties\": {\"city\": {\"type\": \"string\"}}}}]}}");
+        QStringList imported, errors;
+        QVERIFY2(ToolImport::importFile(dir.path(), mcp, ToolImport::As::Mock, &imported, &errors),
+                 qPrintable(errors.join(QLatin1Char('\n'))));
+        QCOMPARE(imported, QStringList{QStringLiteral("get_weather")});
+        ProjectError error;
+        auto project = Project::load(dir.path(), &error);
+        QVERIFY(project);
+        QCOMPARE(project->tool(QStringLiteral("get_weather"))->handler, HandlerKind::Mock);
+        QCOMPARE(QByteArray::fromStdString(project->tool(QStringLiteral("get_weather"))->inputSchema.dump()),
+                 QByteArray("{\"properties\":{\"city\":{\"type\":\"string\"}},\"type\":\"object\"}"));
+
+        const QString bad = dir.path() + QStringLiteral("/anthropic.json");
+        writeFile(bad, "[{\"name\": \"get-forecast\", \"input_schema\": {\"type\": \"object\"}},"
+                       " {\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
+                       " {\"name\": \"fine\", \"input_schema\": {\"type\": \"object\"}}]");
+        imported.clear();
+        QVERIFY(!ToolImport::importFile(dir.path(), bad, ToolImport::As::Manual, &imported, &errors));
+        QCOMPARE(errors, QStringList({QStringLiteral("tool 'get-forecast': invalid name (a letter, then up to 63 letters, "
+                                                     "digits or '_'); it is not renamed \u2014 change it in the file to import it"),
+                                      QStringLiteral("tool 'lookup': the project already has a tool of that name")}));
+        project = Project::load(dir.path(), &error);
+        QVERIFY(!project->tool(QStringLiteral("fine"))); // all or nothing
     }
 };
 
