@@ -677,7 +677,7 @@ for i in range(3):
 print(os.getcwd(), flush=True)
 time.sleep(1000)
 )";
-    const auto project = makeProject(dir.path(), script, timeout ? R"({"run_timeout_seconds": 1})" : "{}");
+    const auto project = makeProject(dir.path(), script, timeout ? R"({"run_timeout_seconds": 5})" : "{}"); // long enough to start all eight under load
     QVERIFY(project);
     RunController controller;
     controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
