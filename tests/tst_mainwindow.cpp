@@ -14,6 +14,10 @@
 #include "scripteditor.h"
 #include "toolcall.h"
 #include "tracemodel.h"
+#include "tracefiltermodel.h"
+#include "jsontreemodel.h"
+#include "stepinspector.h"
+#include "timelinewidget.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -38,6 +42,10 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QScrollBar>
+#include <QTextDocument>
+#include <QToolButton>
+#include <QLabel>
 
 #include <memory>
 
@@ -258,16 +266,23 @@ private Q_SLOTS:
         QTRY_COMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("waiting"));
         QVERIFY(m_window->answerAction()->isEnabled());
 
-        // Bad JSON: the parse error shows inline and nothing is sent.
-        dialog->resultEdit()->setPlainText(QStringLiteral("https://example.org/report.pdf"));
-        QVERIFY(!dialog->sendResult());
-        QVERIFY2(dialog->problem().startsWith(QLatin1String("Not valid JSON")), qPrintable(dialog->problem()));
-        QVERIFY(dialog->isVisible());
-        QTest::qWait(100);
-        QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("waiting"));
-        QVERIFY(m_window->runController()->isActive());
+        // The Pending Calls dock lists the call with its waited time; its tab has a badge.
+        QCOMPARE(m_window->pendingList()->count(), 1);
+        QVERIFY2(m_window->pendingList()->item(0)->text().startsWith(
+                     QLatin1String("#1 render_report (attempt 1, waiting ")),
+                 qPrintable(m_window->pendingList()->item(0)->text()));
+        QVERIFY(m_window->pendingList()->item(0)->text().endsWith(QLatin1String(") {\"topic\":\"Q3 seat growth\"}")));
+        QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls (1)"));
 
-        dialog->resultEdit()->setPlainText(QStringLiteral("\"https://example.org/report.pdf\""));
+        // The tool has an output_schema (a URI string): the answer is a form, filled
+        // by typing into it; the script gets exactly that JSON string.
+        QVERIFY(dialog->usesForm());
+        QVERIFY(!dialog->resultEdit()->isVisible());
+        auto *edit = qobject_cast<QLineEdit *>(dialog->resultForm()->control(QString()));
+        QVERIFY(edit);
+        QTest::keyClicks(edit, QStringLiteral("https://example.org/report.pdf"));
+        QCOMPARE(dialog->resultForm()->value(), nlohmann::json("https://example.org/report.pdf"));
+        QVERIFY(m_window->runController()->isActive());
         QVERIFY(dialog->problem().isEmpty());
         QVERIFY2(dialog->sendResult(), qPrintable(dialog->problem()));
         QTRY_VERIFY(!dialog->isVisible());
@@ -275,7 +290,10 @@ private Q_SLOTS:
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Summary),
                  QStringLiteral("\"https://example.org/report.pdf\""));
+        QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/report.pdf\n")));
         QVERIFY(m_window->pendingCalls().isEmpty());
+        QCOMPARE(m_window->pendingList()->count(), 0);
+        QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls"));
         QVERIFY(!m_window->answerAction()->isEnabled());
     }
 
@@ -608,9 +626,91 @@ asyncio.run(main())
         QCOMPARE(m_window->editor()->tracebackLines(), (QList<int>{3, 4}));
         QCOMPARE(m_window->editor()->tracebackMessage(3), QStringLiteral("ZeroDivisionError: division by zero"));
         // The Step dock shows the selected step as JSON.
-        m_window->traceView()->setCurrentIndex(m_window->traceModel()->index(0, 0));
+        m_window->traceView()->setCurrentIndex(m_window->traceFilter()->mapFromSource(m_window->traceModel()->index(0, 0)));
         QVERIFY2(m_window->stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
                  qPrintable(m_window->stepView()->toPlainText()));
+    }
+
+    // Another answerer got there first: the dialog's answer is refused with the reason.
+    void staleAnswerIsRefusedWithTheReason()
+    {
+        const QString dir = example(QStringLiteral("render-report"));
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(m_window->openProject(dir));
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->answerDialog() && m_window->answerDialog()->isVisible(), RunTimeoutMs);
+        AnswerDialog *dialog = m_window->answerDialog();
+        ManualAnswer first;
+        first.result = "https://example.org/first.pdf";
+        QVERIFY(m_window->runController()->answer(dialog->callId(), 1, first));
+        QTest::keyClicks(qobject_cast<QLineEdit *>(dialog->resultForm()->control(QString())),
+                         QStringLiteral("https://example.org/second.pdf"));
+        QVERIFY(!dialog->sendResult());
+        QVERIFY2(dialog->problem().startsWith(QLatin1String("The run refused the answer: ")), qPrintable(dialog->problem()));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/first.pdf\n")));
+    }
+
+    // Filter, jump and selection across trace, timeline and inspector.
+    void traceFilterJumpAndInspector()
+    {
+        const QString dir = example(QStringLiteral("exchange-rate"));
+        QVERIFY(m_window->openProject(dir));
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        TraceModel *trace = m_window->traceModel();
+        QTRY_COMPARE(trace->rowCount(), 1);
+        QCOMPARE(m_window->traceToolCombo()->count(), 2);
+        QCOMPARE(m_window->traceToolCombo()->itemText(1), QStringLiteral("get_exchange_rate"));
+
+        // Typing is debounced, then filters.
+        QTest::keyClicks(m_window->traceFilterEdit(), QStringLiteral("no such tool"));
+        QCOMPARE(m_window->traceFilter()->rowCount(), 1);
+        QTRY_COMPARE(m_window->traceFilter()->rowCount(), 0);
+        m_window->traceFilterEdit()->clear();
+        QTRY_COMPARE(m_window->traceFilter()->rowCount(), 1);
+        m_window->failedOnlyButton()->click();
+        QCOMPARE(m_window->traceFilter()->rowCount(), 0);
+        m_window->pendingOnlyButton()->click();
+        QVERIFY(!m_window->failedOnlyButton()->isChecked());
+        QCOMPARE(m_window->traceFilter()->rowCount(), 0);
+        m_window->pendingOnlyButton()->click();
+        QCOMPARE(m_window->traceFilter()->rowCount(), 1);
+
+        QVERIFY(!m_window->jumpToStep(StepStatus::Failed));
+        // Selecting from the timeline selects the step in the trace and the inspector.
+        const QString callId = trace->step(0)->callId;
+        m_window->selectStep(callId);
+        QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::CallIdRole).toString(), callId);
+        QCOMPARE(m_window->stepInspector()->callId(), callId);
+        QCOMPARE(m_window->timeline()->selectedCallId(), callId);
+        QCOMPARE(m_window->stepInspector()->jsonModel()->index(0, 0).data().toString(), QStringLiteral("get_exchange_rate"));
+        QVERIFY2(m_window->budgetLabel()->text().startsWith(QLatin1String("calls 1/")), qPrintable(m_window->budgetLabel()->text()));
+
+        // The console has a marker for the step; clicking it selects the step.
+        ConsoleView *console = m_window->console();
+        QTRY_COMPARE(console->markerCount(), 1);
+        const QString marker = QStringLiteral("\u25b8 step #1 get_exchange_rate");
+        QVERIFY2(console->toPlainText().contains(marker + QLatin1Char('\n')), qPrintable(console->toPlainText()));
+        m_window->traceView()->clearSelection();
+        m_window->traceView()->setCurrentIndex({});
+        QTextCursor cursor = console->document()->find(marker);
+        QVERIFY(!cursor.isNull());
+        cursor.setPosition(cursor.selectionStart() + 3);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        console->verticalScrollBar()->setValue(0);
+        console->ensureCursorVisible();
+        const QPoint at = console->cursorRect(cursor).center();
+        QSignalSpy clicked(console, &ConsoleView::stepClicked);
+        QTest::mouseClick(console->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(clicked.count(), 1);
+        QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::CallIdRole).toString(), callId);
+
+        // Search in the output.
+        QVERIFY(console->findText(QStringLiteral("GET_EXCHANGE")));
+        QCOMPARE(console->textCursor().selectedText(), QStringLiteral("get_exchange"));
+        QVERIFY(!console->findText(QStringLiteral("no such text")));
     }
 
     void reloadsAnUnmodifiedFileChangedOnDisk()

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "tracefiltermodel.h"
 #include "tracemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -292,6 +293,107 @@ private Q_SLOTS:
         QTest::newRow("minutes") << qint64(63000) << QStringLiteral("1 min 3 s");
     }
 
+    // Filtering: rows of steps (tool, status) and what each filter keeps, by sequence.
+    void filterKeepsMatchingSteps_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QList<int>>("expected");
+        const int all = int(TraceFilterModel::StatusFilter::All);
+        QTest::newRow("nothing") << QString() << QString() << all << QList<int>{1, 2, 3, 4, 5};
+        QTest::newRow("tool") << QString() << QStringLiteral("render_report") << all << QList<int>{2, 5};
+        QTest::newRow("text in tool") << QStringLiteral("RATE") << QString() << all << QList<int>{1, 3, 4};
+        QTest::newRow("text in result") << QStringLiteral("0.92") << QString() << all << QList<int>{1};
+        QTest::newRow("text in error") << QStringLiteral("busy") << QString() << all << QList<int>{3, 4};
+        QTest::newRow("call id") << QStringLiteral("call-5") << QString() << all << QList<int>{5};
+        QTest::newRow("failed only") << QString() << QString() << int(TraceFilterModel::StatusFilter::FailedOnly)
+                                     << QList<int>{3, 4};
+        QTest::newRow("pending only") << QString() << QString() << int(TraceFilterModel::StatusFilter::PendingOnly)
+                                      << QList<int>{2};
+        QTest::newRow("tool and failed") << QString() << QStringLiteral("render_report")
+                                         << int(TraceFilterModel::StatusFilter::FailedOnly) << QList<int>{};
+    }
+
+    void filterKeepsMatchingSteps()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, tool);
+        QFETCH(int, status);
+        QFETCH(QList<int>, expected);
+        TraceFilterModel filter;
+        QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filter.setTraceModel(m_model.get());
+        addFilterFixture();
+        filter.setText(text);
+        filter.setTool(tool);
+        filter.setStatusFilter(TraceFilterModel::StatusFilter(status));
+        QList<int> shown;
+        for (int row = 0; row < filter.rowCount(); ++row)
+            shown.append(filter.index(row, 0).data(TraceModel::SequenceRole).toInt());
+        QCOMPARE(shown, expected);
+        // Attempt rows follow their step.
+        if (expected.contains(4)) {
+            const QModelIndex step4 = filter.index(int(expected.indexOf(4)), 0);
+            QCOMPARE(filter.rowCount(step4), 2);
+        }
+    }
+
+    void jumpToNextPendingAndFailed()
+    {
+        TraceFilterModel filter;
+        QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filter.setTraceModel(m_model.get());
+        addFilterFixture();
+        const auto seq = [](const QModelIndex &index) { return index.data(TraceModel::SequenceRole).toInt(); };
+        QModelIndex at = filter.nextStep({}, StepStatus::Failed);
+        QCOMPARE(seq(at), 3);
+        at = filter.nextStep(at, StepStatus::Failed);
+        QCOMPARE(seq(at), 4);
+        at = filter.nextStep(at, StepStatus::Failed); // wraps around
+        QCOMPARE(seq(at), 3);
+        // From an attempt row: the next step after the attempt's step.
+        const QModelIndex attempt = filter.index(0, 0, filter.index(3, 0));
+        QCOMPARE(seq(filter.nextStep(attempt, StepStatus::Failed)), 3);
+        QCOMPARE(seq(filter.nextStep(filter.index(2, 0), StepStatus::Failed, TraceFilterModel::Direction::Backward)),
+                 4);
+        QCOMPARE(seq(filter.nextStep({}, StepStatus::Waiting)), 2);
+        QCOMPARE(seq(filter.nextStep(filter.index(1, 0), StepStatus::Waiting)), 2); // the only one
+        // Hidden steps are not jumped to.
+        filter.setTool(QStringLiteral("get_exchange_rate"));
+        QVERIFY(!filter.nextStep({}, StepStatus::Waiting).isValid());
+    }
+
+    // Falsy results through the filter too: shown as values, found by their text.
+    void falsyResultsThroughTheFilter_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::newRow("null") << QStringLiteral("null");
+        QTest::newRow("zero") << QStringLiteral("0");
+        QTest::newRow("empty string") << QStringLiteral("\"\"");
+        QTest::newRow("false") << QStringLiteral("false");
+        QTest::newRow("empty array") << QStringLiteral("[]");
+        QTest::newRow("empty object") << QStringLiteral("{}");
+    }
+
+    void falsyResultsThroughTheFilter()
+    {
+        QFETCH(QString, json);
+        TraceFilterModel filter;
+        QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filter.setTraceModel(m_model.get());
+        Step step = makeStep(1, QStringLiteral("ask_human"), StepStatus::Succeeded);
+        step.result = nlohmann::json::parse(json.toStdString());
+        step.attempts.push_back(makeAttempt(1, 1000, 1500, true));
+        step.endedAt = 1500;
+        m_model->addStep(step);
+        m_model->flush();
+        QCOMPARE(text(filter, 0, TraceModel::Summary), json);
+        QCOMPARE(text(filter, 0, TraceModel::Status), QStringLiteral("succeeded"));
+        filter.setStatusFilter(TraceFilterModel::StatusFilter::PendingOnly);
+        QCOMPARE(filter.rowCount(), 0);
+    }
+
     void durationTexts()
     {
         QFETCH(qint64, ms);
@@ -300,6 +402,30 @@ private Q_SLOTS:
     }
 
 private:
+    // 1 get_exchange_rate succeeded 0.92; 2 render_report waiting; 3 get_exchange_rate
+    // failed (busy); 4 get_exchange_rate retrying after a failed attempt, now running
+    // again; 5 render_report succeeded.
+    void addFilterFixture()
+    {
+        Step s1 = makeStep(1, QStringLiteral("get_exchange_rate"), StepStatus::Succeeded);
+        s1.result = 0.92;
+        s1.attempts.push_back(makeAttempt(1, 1000, 1010, true));
+        Step s2 = makeStep(2, QStringLiteral("render_report"), StepStatus::Waiting);
+        s2.attempts.push_back(makeAttempt(1, 1000, 0, false));
+        Step s3 = makeStep(3, QStringLiteral("get_exchange_rate"), StepStatus::Failed);
+        s3.attempts.push_back(makeAttempt(1, 1000, 1010, false));
+        s3.error = s3.attempts.back().error;
+        Step s4 = makeStep(4, QStringLiteral("get_exchange_rate"), StepStatus::Running);
+        s4.attempts.push_back(makeAttempt(1, 1000, 1010, false));
+        s4.attempts.push_back(makeAttempt(2, 1600, 0, false));
+        Step s5 = makeStep(5, QStringLiteral("render_report"), StepStatus::Succeeded);
+        s5.result = "https://example.org/r.pdf";
+        s5.attempts.push_back(makeAttempt(1, 1000, 1010, true));
+        for (const Step &s : {s1, s2, s3, s4, s5})
+            m_model->addStep(s);
+        m_model->flush();
+    }
+
     std::unique_ptr<TraceModel> m_model;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
 };

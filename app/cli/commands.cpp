@@ -7,6 +7,7 @@
 #include "runcommand.h"
 #include "runscommand.h"
 #include "toolscommand.h"
+#include "traceexport.h"
 
 #include <QByteArray>
 
@@ -17,13 +18,14 @@ namespace {
 
 using Command = int (*)(const QStringList &);
 
-constexpr std::array<std::pair<const char *, Command>, 6> Commands{{
+constexpr std::array<std::pair<const char *, Command>, 7> Commands{{
     {"run", runCommand},
     {"runs", runsCommand},
     {"replay", replayCommand},
     {"resume", resumeCommand},
     {"answer", answerCommand},
     {"tools", toolsCommand},
+    {"trace", traceCommand},
 }};
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "answerdialog.h"
 
 #include "runcontroller.h"
+#include "schemaform.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -92,8 +93,14 @@ AnswerDialog::AnswerDialog(RunController *run, QWidget *parent)
     QPushButton *later = buttons->addButton(tr("Later"), QDialogButtonBox::RejectRole);
     later->setToolTip(tr("Close this dialog; the call keeps waiting (Run ▸ Answer Pending Call)"));
 
-    auto *resultLabel = new QLabel(tr("&Result (JSON):"), this);
-    resultLabel->setBuddy(m_resultEdit);
+    m_resultForm = new SchemaForm(this);
+    m_resultForm->setObjectName(QStringLiteral("answerForm"));
+    m_resultForm->hide();
+    connect(m_resultForm, &SchemaForm::valueChanged, this, [this] { showProblem(QString()); });
+    connect(m_resultForm, &SchemaForm::submitted, this, &AnswerDialog::sendResult);
+    m_resultLabel = new QLabel(tr("&Result (JSON):"), this);
+    m_resultLabel->setBuddy(m_resultEdit);
+    QLabel *resultLabel = m_resultLabel;
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_headingLabel);
@@ -101,6 +108,7 @@ AnswerDialog::AnswerDialog(RunController *run, QWidget *parent)
     layout->addWidget(m_argumentsView);
     layout->addWidget(resultLabel);
     layout->addWidget(m_resultEdit, 1);
+    layout->addWidget(m_resultForm, 1);
     layout->addWidget(m_problemLabel);
     layout->addWidget(errorBox);
     layout->addWidget(buttons);
@@ -137,7 +145,25 @@ void AnswerDialog::setCall(const Step &step)
     m_retryableCheck->setChecked(false);
     showProblem(QString());
     setWindowTitle(tr("Answer %1").arg(step.tool));
-    m_resultEdit->setFocus();
+    if (m_usesForm) {
+        const nlohmann::json schema = m_resultForm->schema(); // fresh, empty fields
+        m_resultForm->setSchema(schema);
+    }
+    if (QWidget *first = m_usesForm ? m_resultForm->control(QString()) : nullptr)
+        first->setFocus();
+    else
+        (m_usesForm ? static_cast<QWidget *>(m_resultForm) : m_resultEdit)->setFocus();
+}
+
+void AnswerDialog::setOutputSchema(const std::optional<nlohmann::json> &schema)
+{
+    m_usesForm = schema.has_value() && schema->is_object();
+    if (m_usesForm)
+        m_resultForm->setSchema(*schema);
+    m_resultForm->setVisible(m_usesForm);
+    m_resultEdit->setVisible(!m_usesForm);
+    m_resultLabel->setText(m_usesForm ? tr("&Result (from the tool's output schema):") : tr("&Result (JSON):"));
+    m_resultLabel->setBuddy(m_usesForm ? static_cast<QWidget *>(m_resultForm) : m_resultEdit);
 }
 
 QString AnswerDialog::problem() const
@@ -147,6 +173,15 @@ QString AnswerDialog::problem() const
 
 bool AnswerDialog::sendResult()
 {
+    if (m_usesForm) {
+        if (!m_resultForm->isValid()) {
+            showProblem(m_resultForm->problem()->toString());
+            return false;
+        }
+        ManualAnswer answer;
+        answer.result = m_resultForm->value();
+        return send(answer);
+    }
     const QByteArray bytes = m_resultEdit->toPlainText().toUtf8();
     ManualAnswer answer;
     try {

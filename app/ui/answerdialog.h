@@ -10,6 +10,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class SchemaForm;
 class QPushButton;
 class RunController;
 
@@ -25,6 +26,13 @@ public:
 
     /// Shows `step`'s current attempt; clears the previous input.
     void setCall(const Step &step);
+    /// The tool's output_schema: the result is entered in a form generated from it
+    /// (SchemaForm); without one (nullopt) as raw JSON. Call before setCall.
+    void setOutputSchema(const std::optional<nlohmann::json> &schema);
+    /// The form for the result; hidden when the tool has no output_schema.
+    SchemaForm *resultForm() const { return m_resultForm; }
+    /// True when the result is entered in resultForm(), false for the raw JSON edit.
+    bool usesForm() const { return m_usesForm; }
     QString callId() const { return m_callId; }
     int attempt() const { return m_attempt; }
     QString tool() const { return m_tool; }
@@ -60,6 +68,9 @@ private:
     QLabel *m_headingLabel = nullptr;
     QPlainTextEdit *m_argumentsView = nullptr;
     QPlainTextEdit *m_resultEdit = nullptr;
+    SchemaForm *m_resultForm = nullptr;
+    QLabel *m_resultLabel = nullptr;
+    bool m_usesForm = false;
     QLineEdit *m_errorMessageEdit = nullptr;
     QCheckBox *m_retryableCheck = nullptr;
     QPushButton *m_sendResultButton = nullptr;

@@ -13,6 +13,11 @@
 #include "scripteditor.h"
 #include "settings.h"
 #include "settingsdialog.h"
+#include "stepinspector.h"
+#include "timelinewidget.h"
+#include "tracefiltermodel.h"
+#include "cli/traceexport.h"
+#include "stepengine.h"
 #include "toolpanel.h"
 #include "tracemodel.h"
 
@@ -33,6 +38,9 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QToolButton>
 #include <QListWidget>
 #include <QLockFile>
 #include <QMenu>
@@ -232,6 +240,11 @@ ScriptEditor *MainWindow::editorFor(const QString &path) const
     return nullptr;
 }
 
+QPlainTextEdit *MainWindow::stepView() const
+{
+    return m_inspector->rawView();
+}
+
 QList<QDockWidget *> MainWindow::docks() const
 {
     return {m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock};
@@ -311,14 +324,26 @@ void MainWindow::createActions()
     m_settingsAction->setMenuRole(QAction::PreferencesRole);
     connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
 
-    // The engine has no step mode yet (another issue): the action is there, honestly off.
     m_stepModeAction = new QAction(tr("Step &Mode"), this);
     m_stepModeAction->setShortcut(QKeySequence(Qt::Key_F10));
     m_stepModeAction->setCheckable(true);
-    m_stepModeAction->setEnabled(false);
-    m_stepModeAction->setToolTip(tr("Step mode (F10): pause before each tool call — not available yet: "
-                                    "the step engine has no step mode in this version"));
+    m_stepModeAction->setToolTip(tr("Step mode (F10): hold every tool call before it runs; continue it from "
+                                    "the Pending Calls dock"));
     m_stepModeAction->setStatusTip(m_stepModeAction->toolTip());
+    connect(m_stepModeAction, &QAction::toggled, this, [this](bool on) {
+        m_run->setStepMode(on);
+        if (!on)
+            m_run->continueToEnd();
+    });
+
+    m_nextPendingAction = new QAction(tr("Next &Pending Step"), this);
+    m_nextPendingAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
+    m_nextPendingAction->setStatusTip(tr("Select the next step that waits for a person (Ctrl+J)"));
+    connect(m_nextPendingAction, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Waiting); });
+    m_nextFailedAction = new QAction(tr("Next &Failed Step"), this);
+    m_nextFailedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_nextFailedAction->setStatusTip(tr("Select the next step that failed or has a failed attempt (Ctrl+E)"));
+    connect(m_nextFailedAction, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Failed); });
 
     m_aboutAction = new QAction(tr("&About Tool Studio"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
@@ -357,6 +382,9 @@ void MainWindow::createMenus()
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_stopAction);
     runMenu->addAction(m_stepModeAction);
+    runMenu->addSeparator();
+    runMenu->addAction(m_nextPendingAction);
+    runMenu->addAction(m_nextFailedAction);
     runMenu->addSeparator();
     runMenu->addAction(m_answerAction);
 
@@ -423,9 +451,84 @@ void MainWindow::createDocks()
     m_toolDock = makeDock(tr("Tool"), "toolDock", m_toolPanel, Qt::LeftDockWidgetArea);
     connect(m_toolPanel, &ToolPanel::callFinished, this, [this] { refreshRuns(); });
 
-    m_traceView = new QTreeView(this);
+    auto *trace = new QWidget(this);
+    auto *traceLayout = new QVBoxLayout(trace);
+    traceLayout->setContentsMargins(0, 0, 0, 0);
+    traceLayout->setSpacing(2);
+    auto *filterBar = new QHBoxLayout;
+    m_traceFilterEdit = new QLineEdit(trace);
+    m_traceFilterEdit->setObjectName(QStringLiteral("traceFilter"));
+    m_traceFilterEdit->setPlaceholderText(tr("Filter steps (tool, call id, result)"));
+    m_traceFilterEdit->setClearButtonEnabled(true);
+    m_traceToolCombo = new QComboBox(trace);
+    m_traceToolCombo->setObjectName(QStringLiteral("traceToolFilter"));
+    m_traceToolCombo->addItem(tr("All tools"), QString());
+    m_traceToolCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    const auto toggle = [trace](const QString &text, const char *name, const QString &tip) {
+        auto *button = new QToolButton(trace);
+        button->setObjectName(QString::fromLatin1(name));
+        button->setText(text);
+        button->setToolTip(tip);
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        return button;
+    };
+    m_failedOnlyButton = toggle(tr("Failed"), "failedOnly", tr("Show failed steps only"));
+    m_pendingOnlyButton = toggle(tr("Pending"), "pendingOnly", tr("Show steps waiting for a person only"));
+    auto *nextPending = new QToolButton(trace);
+    nextPending->setDefaultAction(m_nextPendingAction);
+    nextPending->setText(tr("Next pending"));
+    nextPending->setAutoRaise(true);
+    auto *nextFailed = new QToolButton(trace);
+    nextFailed->setDefaultAction(m_nextFailedAction);
+    nextFailed->setText(tr("Next failed"));
+    nextFailed->setAutoRaise(true);
+    filterBar->addWidget(m_traceFilterEdit, 1);
+    filterBar->addWidget(m_traceToolCombo);
+    filterBar->addWidget(m_failedOnlyButton);
+    filterBar->addWidget(m_pendingOnlyButton);
+    filterBar->addWidget(nextPending);
+    filterBar->addWidget(nextFailed);
+    traceLayout->addLayout(filterBar);
+    m_budgetLabel = new QLabel(trace);
+    m_budgetLabel->setObjectName(QStringLiteral("budgetMeters"));
+    m_budgetLabel->setTextFormat(Qt::RichText);
+    traceLayout->addWidget(m_budgetLabel);
+    m_budgetTimer = new QTimer(this);
+    m_budgetTimer->setInterval(250);
+    connect(m_budgetTimer, &QTimer::timeout, this, &MainWindow::updateBudget);
+
+    m_traceFilter = new TraceFilterModel(this);
+    m_traceFilter->setTraceModel(m_traceModel);
+    // Typing is debounced: each keystroke would re-filter up to a million rows.
+    auto *filterTimer = new QTimer(this);
+    filterTimer->setSingleShot(true);
+    filterTimer->setInterval(FilterDebounceMs);
+    connect(m_traceFilterEdit, &QLineEdit::textChanged, filterTimer, qOverload<>(&QTimer::start));
+    connect(filterTimer, &QTimer::timeout, this, [this] { m_traceFilter->setText(m_traceFilterEdit->text()); });
+    connect(m_traceToolCombo, &QComboBox::currentIndexChanged, this,
+            [this] { m_traceFilter->setTool(m_traceToolCombo->currentData().toString()); });
+    connect(m_failedOnlyButton, &QToolButton::toggled, this, [this](bool on) {
+        if (on)
+            m_pendingOnlyButton->setChecked(false);
+        updateStatusFilter();
+    });
+    connect(m_pendingOnlyButton, &QToolButton::toggled, this, [this](bool on) {
+        if (on)
+            m_failedOnlyButton->setChecked(false);
+        updateStatusFilter();
+    });
+
+    auto *traceSplitter = new QSplitter(Qt::Vertical, trace);
+    m_timeline = new TimelineWidget(traceSplitter);
+    m_timeline->setTraceModel(m_traceModel);
+    connect(m_timeline, &TimelineWidget::stepSelected, this, &MainWindow::selectStep);
+    m_traceView = new QTreeView(traceSplitter);
     m_traceView->setObjectName(QStringLiteral("traceView"));
-    m_traceView->setModel(m_traceModel);
+    m_traceView->setModel(m_traceFilter);
+    traceSplitter->setStretchFactor(0, 1);
+    traceSplitter->setStretchFactor(1, 3);
+    traceLayout->addWidget(traceSplitter, 1);
     m_traceView->setUniformRowHeights(true);
     m_traceView->setAlternatingRowColors(true);
     m_traceView->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -451,24 +554,32 @@ void MainWindow::createDocks()
     width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
     width(TraceModel::Duration, {QStringLiteral("10.0 s")}, 16);
     connect(m_traceView, &QTreeView::activated, this, &MainWindow::traceActivated);
-    connect(m_traceView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &index) { showStep(index.data(TraceModel::CallIdRole).toString()); });
+    connect(m_traceView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &index) {
+        const QString callId = index.data(TraceModel::CallIdRole).toString();
+        showStep(callId);
+        m_timeline->setSelectedCallId(callId);
+    });
     // Follow new steps while the view is scrolled to the end.
-    connect(m_traceModel, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) {
+    connect(m_traceModel, &QAbstractItemModel::modelReset, this, [this] {
+        m_knownTools.clear();
+        m_traceToolCombo->setCurrentIndex(0);
+        while (m_traceToolCombo->count() > 1)
+            m_traceToolCombo->removeItem(1);
+        addToolFilters(0, m_traceModel->rowCount() - 1);
+    });
+    connect(m_traceModel, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent, int first, int last) {
+        if (!parent.isValid())
+            addToolFilters(first, last);
         QScrollBar *bar = m_traceView->verticalScrollBar();
         if (parent.isValid() || bar->value() < bar->maximum())
             return;
         QTimer::singleShot(0, m_traceView, &QTreeView::scrollToBottom);
     });
-    m_traceDock = makeDock(tr("Trace"), "traceDock", m_traceView, Qt::RightDockWidgetArea);
+    m_traceDock = makeDock(tr("Trace"), "traceDock", trace, Qt::RightDockWidgetArea);
 
-    m_stepView = new QPlainTextEdit(this);
-    m_stepView->setObjectName(QStringLiteral("stepView"));
-    m_stepView->setReadOnly(true);
-    m_stepView->setTabChangesFocus(true);
-    m_stepView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_stepView->setPlaceholderText(tr("Select a step in the Trace to see its arguments, result and attempts."));
-    m_stepDock = makeDock(tr("Step"), "stepDock", m_stepView, Qt::RightDockWidgetArea);
+    m_inspector = new StepInspector(this);
+    m_inspector->setObjectName(QStringLiteral("stepInspector"));
+    m_stepDock = makeDock(tr("Step"), "stepDock", m_inspector, Qt::RightDockWidgetArea);
 
     auto *pending = new QWidget(this);
     auto *pendingLayout = new QVBoxLayout(pending);
@@ -477,8 +588,25 @@ void MainWindow::createDocks()
     m_pendingList->setObjectName(QStringLiteral("pendingList"));
     auto *answerButton = new QPushButton(tr("&Answer…"), pending);
     answerButton->setToolTip(tr("Answer the selected call (or double-click it)"));
+    auto *continueButton = new QPushButton(tr("&Continue"), pending);
+    continueButton->setObjectName(QStringLiteral("continueHeld"));
+    continueButton->setToolTip(tr("Step mode: run the selected held call's handler"));
+    auto *pendingButtons = new QHBoxLayout;
+    pendingButtons->addWidget(answerButton);
+    pendingButtons->addWidget(continueButton);
     pendingLayout->addWidget(m_pendingList, 1);
-    pendingLayout->addWidget(answerButton);
+    pendingLayout->addLayout(pendingButtons);
+    connect(continueButton, &QPushButton::clicked, this, [this] {
+        const QString callId = m_pendingList->currentItem() ? m_pendingList->currentItem()->data(Qt::UserRole).toString()
+                                                            : QString();
+        QString reason;
+        if (!callId.isEmpty() && !m_run->continueStep(callId, &reason))
+            statusBar()->showMessage(tr("Cannot continue: %1").arg(reason), 5000);
+    });
+    // The waited time in the list ticks while calls wait.
+    m_waitTicker = new QTimer(this);
+    m_waitTicker->setInterval(1000);
+    connect(m_waitTicker, &QTimer::timeout, this, &MainWindow::updatePendingList);
     const auto answerSelected = [this] {
         const QString callId = m_pendingList->currentItem() ? m_pendingList->currentItem()->data(Qt::UserRole).toString()
                                                             : QString();
@@ -490,9 +618,25 @@ void MainWindow::createDocks()
     connect(m_pendingList, &QListWidget::itemActivated, this, answerSelected);
     m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", pending, Qt::RightDockWidgetArea);
 
-    m_console = new ConsoleView(this);
+    auto *consolePane = new QWidget(this);
+    auto *consoleLayout = new QVBoxLayout(consolePane);
+    consoleLayout->setContentsMargins(0, 0, 0, 0);
+    consoleLayout->setSpacing(2);
+    m_console = new ConsoleView(consolePane);
     m_console->setObjectName(QStringLiteral("console"));
-    m_consoleDock = makeDock(tr("Console"), "consoleDock", m_console, Qt::BottomDockWidgetArea);
+    m_consoleSearch = new QLineEdit(consolePane);
+    m_consoleSearch->setObjectName(QStringLiteral("consoleSearch"));
+    m_consoleSearch->setPlaceholderText(tr("Search the output (Enter: next, Shift+Enter: previous)"));
+    m_consoleSearch->setClearButtonEnabled(true);
+    consoleLayout->addWidget(m_consoleSearch);
+    consoleLayout->addWidget(m_console, 1);
+    connect(m_consoleSearch, &QLineEdit::returnPressed, this, [this] {
+        const bool backward = QApplication::keyboardModifiers() & Qt::ShiftModifier;
+        if (!m_console->findText(m_consoleSearch->text(), backward))
+            statusBar()->showMessage(tr("Not found in the output: %1").arg(m_consoleSearch->text()), 3000);
+    });
+    connect(m_console, &ConsoleView::stepClicked, this, &MainWindow::selectStep);
+    m_consoleDock = makeDock(tr("Console"), "consoleDock", consolePane, Qt::BottomDockWidgetArea);
 
     m_runsView = new QTreeWidget(this);
     m_runsView->setObjectName(QStringLiteral("runsView"));
@@ -503,7 +647,56 @@ void MainWindow::createDocks()
     m_runsView->header()->resizeSection(0, 170);
     connect(m_runsView, &QTreeWidget::itemActivated, this,
             [this](QTreeWidgetItem *item) { showRun(item->data(0, Qt::UserRole).toString()); });
-    m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsView, Qt::BottomDockWidgetArea);
+    auto *runs = new QWidget(this);
+    auto *runsLayout = new QVBoxLayout(runs);
+    runsLayout->setContentsMargins(0, 0, 0, 0);
+    auto *runsBar = new QHBoxLayout;
+    const auto runButton = [&](const QString &text, const char *name, const QString &tip) {
+        auto *button = new QPushButton(text, runs);
+        button->setObjectName(QString::fromLatin1(name));
+        button->setToolTip(tip);
+        runsBar->addWidget(button);
+        return button;
+    };
+    QPushButton *openRun = runButton(tr("&Open"), "openRun", tr("Show the selected run's trace and output"));
+    QPushButton *replayRun = runButton(tr("&Replay"), "replayRun",
+                                       tr("Run the selected run's script again with its recorded results memoized"));
+    QPushButton *resumeRun = runButton(tr("Res&ume"), "resumeRun", tr("Continue a suspended run up to its open call"));
+    QPushButton *exportJson = runButton(tr("Export &JSON…"), "exportRunJson",
+                                        tr("Save the selected run as JSON (docs/run-export.md)"));
+    QPushButton *exportChrome = runButton(tr("Export &Chrome Trace…"), "exportRunChrome",
+                                          tr("Save the selected run as Chrome trace-event JSON (opens in Perfetto)"));
+    runsBar->addStretch(1);
+    runsLayout->addLayout(runsBar);
+    runsLayout->addWidget(m_runsView, 1);
+    const auto selectedRun = [this] {
+        QTreeWidgetItem *item = m_runsView->currentItem();
+        return item ? item->data(0, Qt::UserRole).toString() : QString();
+    };
+    connect(openRun, &QPushButton::clicked, this, [this, selectedRun] { showRun(selectedRun()); });
+    connect(replayRun, &QPushButton::clicked, this, [this, selectedRun] { startFromJournal(selectedRun(), false); });
+    connect(resumeRun, &QPushButton::clicked, this, [this, selectedRun] { startFromJournal(selectedRun(), true); });
+    connect(exportJson, &QPushButton::clicked, this,
+            [this, selectedRun] { exportRun(selectedRun(), QStringLiteral("json"), {}); });
+    connect(exportChrome, &QPushButton::clicked, this,
+            [this, selectedRun] { exportRun(selectedRun(), QStringLiteral("chrome"), {}); });
+    const auto updateRunButtons = [=, this] {
+        QTreeWidgetItem *item = m_runsView->currentItem();
+        const bool any = item != nullptr;
+        const bool idle = !m_run->isActive();
+        openRun->setEnabled(any && idle);
+        replayRun->setEnabled(any && idle);
+        resumeRun->setEnabled(any && idle && item->data(2, Qt::UserRole).toInt() == int(RunStatus::Suspended));
+        resumeRun->setToolTip(resumeRun->isEnabled() ? tr("Continue a suspended run up to its open call")
+                                                     : tr("Only a suspended run can be resumed"));
+        exportJson->setEnabled(any);
+        exportChrome->setEnabled(any);
+    };
+    connect(m_runsView, &QTreeWidget::currentItemChanged, this, updateRunButtons);
+    connect(m_run, &RunController::statusChanged, this, updateRunButtons);
+    connect(m_run, &RunController::finished, this, updateRunButtons);
+    updateRunButtons();
+    m_runsDock = makeDock(tr("Runs"), "runsDock", runs, Qt::BottomDockWidgetArea);
 
     splitDockWidget(m_projectDock, m_toolDock, Qt::Vertical);
     splitDockWidget(m_traceDock, m_stepDock, Qt::Vertical);
@@ -528,14 +721,30 @@ void MainWindow::connectRun()
     connect(m_run, &RunController::stepAdded, m_traceModel, &TraceModel::addStep);
     connect(m_run, &RunController::stepChanged, m_traceModel, &TraceModel::updateStep);
     const auto keepStep = [this](const Step &step) {
+        if (!m_steps.contains(step.callId))
+            m_largestRequest = std::max<qint64>(m_largestRequest, qint64(step.args.dump().size()));
+        if (step.result && isFinal(step.status))
+            m_largestReply = std::max<qint64>(m_largestReply, qint64(step.result->dump().size()));
         m_steps.insert(step.callId, step);
         const QModelIndex current = m_traceView->currentIndex();
         if (current.isValid() && current.data(TraceModel::CallIdRole).toString() == step.callId)
             showStep(step.callId);
     };
     connect(m_run, &RunController::stepAdded, this, keepStep);
+    connect(m_run, &RunController::stepAdded, m_console,
+            [this](const Step &step) { m_console->appendStepMarker(step.sequence, step.callId, step.tool); });
     connect(m_run, &RunController::stepChanged, this, keepStep);
     connect(m_run, &RunController::pendingCallOpened, this, &MainWindow::onPendingCallOpened);
+    connect(m_run, &RunController::stepPaused, this, [this](const Step &step) {
+        m_heldCalls.removeIf([&](const Step &s) { return s.callId == step.callId; });
+        m_heldCalls.append(step);
+        updatePendingList();
+        statusBar()->showMessage(tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(step.tool), 5000);
+    });
+    connect(m_run, &RunController::stepChanged, this, [this](const Step &step) {
+        if (!step.paused && m_heldCalls.removeIf([&](const Step &s) { return s.callId == step.callId; }) > 0)
+            updatePendingList();
+    });
     connect(m_run, &RunController::pendingCallClosed, this, &MainWindow::onPendingCallClosed);
     connect(m_run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
     connect(m_run, &RunController::outputReceived, this, [this](int stream, const QByteArray &chunk) {
@@ -585,9 +794,10 @@ bool MainWindow::openProject(const QString &dir)
     m_project = std::move(project);
     m_traceModel->clear();
     m_steps.clear();
-    m_stepView->clear();
+    m_inspector->clear();
     m_console->clearOutput();
     m_pendingCalls.clear();
+    m_heldCalls.clear();
     m_dismissedCalls.clear();
     updatePendingList();
     m_undoStack->clear();
@@ -797,6 +1007,28 @@ void MainWindow::fileChangedOnDisk(const QString &path)
     box->open();
 }
 
+void MainWindow::resetRunViews()
+{
+    m_traceModel->clear();
+    m_steps.clear();
+    m_inspector->clear();
+    m_stderr.clear();
+    m_console->clearOutput();
+    m_pendingCalls.clear();
+    m_heldCalls.clear();
+    m_dismissedCalls.clear();
+    m_largestRequest = 0;
+    m_largestReply = 0;
+    updatePendingList();
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
+            e->clearTraceback();
+    if (m_answerDialog)
+        m_answerDialog->hide();
+    m_budgetTimer->start();
+    updateBudget();
+}
+
 bool MainWindow::run()
 {
     if (!m_project || m_run->isActive())
@@ -827,19 +1059,7 @@ bool MainWindow::run()
     m_project = std::move(reloaded);
     m_projectPanel->setProject(&*m_project);
 
-    m_traceModel->clear();
-    m_steps.clear();
-    m_stepView->clear();
-    m_stderr.clear();
-    m_console->clearOutput();
-    m_pendingCalls.clear();
-    m_dismissedCalls.clear();
-    updatePendingList();
-    for (int i = 0; i < m_tabs->count(); ++i)
-        if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
-            e->clearTraceback();
-    if (m_answerDialog)
-        m_answerDialog->hide();
+    resetRunViews();
 
     QString error;
     if (!m_run->start(*m_project, script, &error)) {
@@ -908,6 +1128,8 @@ void MainWindow::onPendingCallOpened(const Step &step)
     m_dismissedCalls.remove(step.callId);
     updatePendingList();
     setStatus(waitingText());
+    statusBar()->showMessage(tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)").arg(step.sequence).arg(step.tool),
+                             5000);
     updateActions();
     if (!m_answerDialog || !m_answerDialog->isVisible())
         showNextPendingCall();
@@ -962,6 +1184,8 @@ void MainWindow::showAnswerDialog(const Step &step)
         });
     }
     m_dismissedCalls.remove(step.callId);
+    const Tool *tool = m_project ? m_project->tool(step.tool) : nullptr;
+    m_answerDialog->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
     m_answerDialog->setCall(step);
     m_answerDialog->show();
     m_answerDialog->raise();
@@ -982,7 +1206,10 @@ void MainWindow::traceActivated(const QModelIndex &index)
 void MainWindow::onFinished(const RunRecord &run)
 {
     m_traceModel->flush();
+    m_budgetTimer->stop();
+    updateBudget();
     m_pendingCalls.clear();
+    m_heldCalls.clear();
     m_dismissedCalls.clear();
     updatePendingList();
     if (m_answerDialog)
@@ -1206,51 +1433,168 @@ void MainWindow::goToLine()
 void MainWindow::showStep(const QString &callId)
 {
     const auto it = m_steps.constFind(callId);
-    if (it == m_steps.constEnd()) {
-        m_stepView->clear();
+    if (it != m_steps.constEnd()) {
+        m_inspector->setStep(&*it);
         return;
     }
-    const Step &step = *it;
-    nlohmann::json shown = nlohmann::json::object();
-    shown["tool"] = step.tool.toStdString();
-    shown["call_id"] = step.callId.toStdString();
-    shown["sequence"] = step.sequence;
-    shown["status"] = stepStatusName(step.status).toStdString();
-    shown["args"] = step.args;
-    if (step.result)
-        shown["result"] = *step.result;
-    if (step.error)
-        shown["error"] = step.error->toJson();
-    nlohmann::json attempts = nlohmann::json::array();
-    for (const Attempt &attempt : step.attempts) {
-        nlohmann::json a = {{"number", attempt.number},
-                            {"succeeded", attempt.succeeded},
-                            {"duration_ms", attempt.endedAt > 0 ? attempt.endedAt - attempt.startedAt : 0}};
-        if (attempt.error)
-            a["error"] = attempt.error->toJson();
-        if (!attempt.output.isEmpty())
-            a["output"] = attempt.output.toStdString();
-        attempts.push_back(a);
+    // A run opened from the journal keeps its steps in the trace model only.
+    m_inspector->setStep(m_traceModel->stepByCallId(callId));
+}
+
+void MainWindow::selectStep(const QString &callId)
+{
+    m_traceModel->flush();
+    QModelIndex index = m_traceFilter->mapFromSource(m_traceModel->indexForCallId(callId));
+    if (!index.isValid()) {
+        // Hidden by the filter: show everything again rather than select nothing.
+        m_traceFilterEdit->clear();
+        m_traceFilter->setText({});
+        m_traceToolCombo->setCurrentIndex(0);
+        m_failedOnlyButton->setChecked(false);
+        m_pendingOnlyButton->setChecked(false);
+        index = m_traceFilter->mapFromSource(m_traceModel->indexForCallId(callId));
     }
-    shown["attempts"] = attempts;
-    m_stepView->setPlainText(prettyJson(shown));
+    if (!index.isValid())
+        return;
+    m_traceView->setCurrentIndex(index);
+    m_traceView->scrollTo(index);
+}
+
+bool MainWindow::jumpToStep(StepStatus status)
+{
+    m_traceModel->flush();
+    const QModelIndex next = m_traceFilter->nextStep(m_traceView->currentIndex(), status);
+    if (!next.isValid()) {
+        statusBar()->showMessage(status == StepStatus::Failed ? tr("No failed step") : tr("No pending step"), 3000);
+        return false;
+    }
+    m_traceView->setCurrentIndex(next);
+    m_traceView->scrollTo(next);
+    return true;
+}
+
+void MainWindow::updateStatusFilter()
+{
+    m_traceFilter->setStatusFilter(m_failedOnlyButton->isChecked()    ? TraceFilterModel::StatusFilter::FailedOnly
+                                   : m_pendingOnlyButton->isChecked() ? TraceFilterModel::StatusFilter::PendingOnly
+                                                                      : TraceFilterModel::StatusFilter::All);
+}
+
+void MainWindow::addToolFilters(int first, int last)
+{
+    for (int row = first; row <= last; ++row) {
+        const Step *step = m_traceModel->step(row);
+        if (!step || m_knownTools.contains(step->tool))
+            continue;
+        m_knownTools.insert(step->tool);
+        m_traceToolCombo->addItem(step->tool, step->tool);
+    }
 }
 
 void MainWindow::updatePendingList()
 {
+    const QString current = m_pendingList->currentItem() ? m_pendingList->currentItem()->data(Qt::UserRole).toString()
+                                                         : QString();
     m_pendingList->clear();
-    for (const Step &step : std::as_const(m_pendingCalls)) {
-        const int attempt = step.currentAttempt() ? step.currentAttempt()->number : 1;
-        auto *item = new QListWidgetItem(tr("#%1 %2 (attempt %3) %4")
-                                             .arg(step.sequence)
-                                             .arg(step.tool)
-                                             .arg(attempt)
-                                             .arg(QString::fromStdString(step.args.dump())),
-                                         m_pendingList);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const auto add = [&](const Step &step, const QString &text) {
+        auto *item = new QListWidgetItem(text, m_pendingList);
         item->setData(Qt::UserRole, step.callId);
+        item->setToolTip(TraceModel::jsonText(step.args, 2));
+        if (step.callId == current)
+            m_pendingList->setCurrentItem(item);
+    };
+    for (const Step &step : std::as_const(m_pendingCalls)) {
+        const Attempt *attempt = step.currentAttempt();
+        const qint64 since = attempt && attempt->startedAt > 0 ? attempt->startedAt : step.queuedAt;
+        add(step, tr("#%1 %2 (attempt %3, waiting %4) %5")
+                      .arg(step.sequence)
+                      .arg(step.tool)
+                      .arg(attempt ? attempt->number : 1)
+                      .arg(TraceModel::durationText(since > 0 ? now - since : 0),
+                           TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
     }
-    m_pendingDock->setWindowTitle(m_pendingCalls.isEmpty() ? tr("Pending Calls")
-                                                           : tr("Pending Calls (%1)").arg(m_pendingCalls.size()));
+    for (const Step &step : std::as_const(m_heldCalls))
+        add(step, tr("#%1 %2 (held by step mode, %3) %4")
+                      .arg(step.sequence)
+                      .arg(step.tool, TraceModel::durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
+                           TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
+    const int open = int(m_pendingCalls.size() + m_heldCalls.size());
+    m_pendingDock->setWindowTitle(open == 0 ? tr("Pending Calls") : tr("Pending Calls (%1)").arg(open));
+    if (open > 0 && !m_waitTicker->isActive())
+        m_waitTicker->start();
+    else if (open == 0)
+        m_waitTicker->stop();
+}
+
+void MainWindow::updateBudget()
+{
+    if (!m_project) {
+        m_budgetLabel->clear();
+        return;
+    }
+    const ProjectLimits &limits = m_project->limits;
+    const auto kib = [](qint64 bytes) { return tr("%1 KiB").arg(QString::number(double(bytes) / 1024.0, 'f', 1)); };
+    const auto meter = [](const QString &text, double fraction) {
+        const char *colour = fraction >= 1.0 ? "#c62828" : fraction >= 0.8 ? "#b26a00" : nullptr;
+        return colour ? QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), text) : text;
+    };
+    const int calls = m_run->engine() ? m_run->engine()->callCount() : int(m_steps.size());
+    const qint64 elapsed = m_run->runClockMs();
+    const qint64 waited = m_run->waitClockMs();
+    QStringList parts;
+    parts << meter(tr("calls %1/%2").arg(calls).arg(limits.maxCalls), double(calls) / std::max(1, limits.maxCalls));
+    parts << meter(tr("largest request %1 of %2").arg(kib(m_largestRequest), kib(qint64(limits.requestBytes))),
+                   double(m_largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
+    parts << meter(tr("largest reply %1 of %2").arg(kib(m_largestReply), kib(qint64(limits.replyBytes))),
+                   double(m_largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
+    QString clock = tr("elapsed %1 of %2").arg(TraceModel::durationText(elapsed), TraceModel::durationText(limits.runTimeoutMs));
+    if (waited > 0)
+        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(TraceModel::durationText(waited));
+    parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
+    m_budgetLabel->setText(parts.join(QStringLiteral(" · ")));
+}
+
+void MainWindow::startFromJournal(const QString &runId, bool resume)
+{
+    if (!m_project || runId.isEmpty() || m_run->isActive())
+        return;
+    resetRunViews();
+    QString error;
+    const bool ok = resume ? m_run->resume(*m_project, runId, &error) : m_run->startReplay(*m_project, runId, &error);
+    if (!ok) {
+        setStatus(tr("Failed: %1").arg(error));
+        reportError(resume ? tr("Cannot Resume") : tr("Cannot Replay"), error);
+        updateActions();
+        return;
+    }
+    if (m_run->isActive())
+        setStatus(resume ? tr("Resuming %1…").arg(runId) : tr("Replaying %1…").arg(runId));
+    updateActions();
+}
+
+bool MainWindow::exportRun(const QString &runId, const QString &format, QString path)
+{
+    if (!m_project || runId.isEmpty())
+        return false;
+    if (path.isEmpty()) {
+        const QString suggested = QDir(m_project->dir).filePath(
+            format == QLatin1String("chrome") ? runId + QStringLiteral(".trace.json") : runId + QStringLiteral(".json"));
+        path = QFileDialog::getSaveFileName(this, format == QLatin1String("chrome") ? tr("Export Chrome Trace")
+                                                                                     : tr("Export Run as JSON"),
+                                            suggested, tr("JSON files (*.json)"));
+        if (path.isEmpty())
+            return false;
+    }
+    Journal journal;
+    QString error;
+    if (!journal.open(m_project->journalPath(), &error)
+        || !TraceExport::exportRun(journal, runId, format, path, &error)) {
+        reportError(tr("Export Run"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported %1 to %2").arg(runId, QDir::toNativeSeparators(path)), 5000);
+    return true;
 }
 
 void MainWindow::refreshRuns()
@@ -1270,6 +1614,7 @@ void MainWindow::refreshRuns()
         item->setText(1, run.scriptPath.startsWith(QLatin1Char('(')) ? run.scriptPath
                                                                       : QDir(m_project->dir).relativeFilePath(run.scriptPath));
         item->setText(2, runStatusName(run.status));
+        item->setData(2, Qt::UserRole, int(run.status));
         item->setText(3, QDateTime::fromMSecsSinceEpoch(run.startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
         item->setText(4, run.endedAt > 0 ? tr("%1 s").arg(seconds(run.endedAt - run.startedAt)) : QString());
         item->setToolTip(2, run.error);

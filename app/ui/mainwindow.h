@@ -21,6 +21,11 @@
 class AnswerDialog;
 class ConsoleView;
 class FindBar;
+class QLineEdit;
+class QToolButton;
+class StepInspector;
+class TimelineWidget;
+class TraceFilterModel;
 class ProjectPanel;
 class QAction;
 class QComboBox;
@@ -32,6 +37,7 @@ class QLockFile;
 class QMenu;
 class QPlainTextEdit;
 class QTabWidget;
+class QTimer;
 class QTreeView;
 class QTreeWidget;
 class QUndoStack;
@@ -69,7 +75,31 @@ public:
     FindBar *findBar() const { return m_findBar; }
     ProjectPanel *projectPanel() const { return m_projectPanel; }
     ToolPanel *toolPanel() const { return m_toolPanel; }
-    QPlainTextEdit *stepView() const { return m_stepView; }
+    /// The Step dock's raw JSON view of the selected step.
+    QPlainTextEdit *stepView() const;
+    StepInspector *stepInspector() const { return m_inspector; }
+    TraceFilterModel *traceFilter() const { return m_traceFilter; }
+    QLineEdit *traceFilterEdit() const { return m_traceFilterEdit; }
+    QComboBox *traceToolCombo() const { return m_traceToolCombo; }
+    QToolButton *failedOnlyButton() const { return m_failedOnlyButton; }
+    QToolButton *pendingOnlyButton() const { return m_pendingOnlyButton; }
+    TimelineWidget *timeline() const { return m_timeline; }
+    QAction *nextPendingAction() const { return m_nextPendingAction; }
+    QAction *nextFailedAction() const { return m_nextFailedAction; }
+    /// How long typing in the trace filter waits before it filters (ms).
+    static constexpr int FilterDebounceMs = 200;
+    /// Selects the step with `callId` in the trace (clearing a filter that hides it),
+    /// the timeline and the inspector.
+    void selectStep(const QString &callId);
+    /// Selects the next step after the current one that is pending (`Waiting`) or
+    /// failed (`Failed`), wrapping around. False (status-bar note) when there is none.
+    bool jumpToStep(StepStatus status);
+    /// Replays (`resume` false) or resumes run `runId` of the journal in the window.
+    void startFromJournal(const QString &runId, bool resume);
+    /// Exports run `runId` as "json" or "chrome" to `path` (empty: asks for a file).
+    bool exportRun(const QString &runId, const QString &format, QString path);
+    /// The budget meters above the trace (calls, largest request/reply, run clock).
+    QLabel *budgetLabel() const { return m_budgetLabel; }
     QListWidget *pendingList() const { return m_pendingList; }
     QTreeWidget *runsView() const { return m_runsView; }
     QUndoStack *undoStack() const { return m_undoStack; }
@@ -158,6 +188,10 @@ private:
     void updateCompletions();
     void fileChangedOnDisk(const QString &path);
     void showStep(const QString &callId);
+    void updateBudget();
+    void resetRunViews();
+    void updateStatusFilter();
+    void addToolFilters(int first, int last);
     void updatePendingList();
     void showRun(const QString &runId);
     void goToLine();
@@ -188,7 +222,22 @@ private:
     FindBar *m_findBar = nullptr;
     ProjectPanel *m_projectPanel = nullptr;
     ToolPanel *m_toolPanel = nullptr;
-    QPlainTextEdit *m_stepView = nullptr;
+    StepInspector *m_inspector = nullptr;
+    TraceFilterModel *m_traceFilter = nullptr;
+    TimelineWidget *m_timeline = nullptr;
+    QLineEdit *m_traceFilterEdit = nullptr;
+    QLineEdit *m_consoleSearch = nullptr;
+    QComboBox *m_traceToolCombo = nullptr;
+    QToolButton *m_failedOnlyButton = nullptr;
+    QToolButton *m_pendingOnlyButton = nullptr;
+    QSet<QString> m_knownTools;
+    QTimer *m_waitTicker = nullptr;
+    QTimer *m_budgetTimer = nullptr;
+    QLabel *m_budgetLabel = nullptr;
+    qint64 m_largestRequest = 0;
+    qint64 m_largestReply = 0;
+    QAction *m_nextPendingAction = nullptr;
+    QAction *m_nextFailedAction = nullptr;
     QListWidget *m_pendingList = nullptr;
     QTreeWidget *m_runsView = nullptr;
     QUndoStack *m_undoStack = nullptr;
@@ -198,6 +247,7 @@ private:
     QByteArray m_stderr;            ///< the run's stderr, for traceback markers
     QPointer<AnswerDialog> m_answerDialog;
     QList<Step> m_pendingCalls;
+    QList<Step> m_heldCalls;        ///< step mode: calls held before they run
     QSet<QString> m_dismissedCalls; ///< pending calls the person put off ("Later")
 
     QDockWidget *m_projectDock = nullptr;

@@ -1,0 +1,132 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timelinewidget.h"
+#include "tracemodel.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+namespace {
+
+// A step of `tool` from `start` to `end` (ms), one attempt per [start, end) pair.
+Step makeStep(int sequence, const QList<std::pair<qint64, qint64>> &attempts, StepStatus status = StepStatus::Succeeded)
+{
+    Step step;
+    step.runId = QStringLiteral("run1");
+    step.callId = QStringLiteral("call-%1").arg(sequence);
+    step.sequence = sequence;
+    step.tool = QStringLiteral("get_exchange_rate");
+    step.status = status;
+    step.maxAttempts = 3;
+    step.queuedAt = attempts.front().first;
+    step.startedAt = attempts.front().first;
+    step.endedAt = attempts.back().second;
+    int number = 0;
+    for (const auto &[start, end] : attempts) {
+        Attempt a;
+        a.number = ++number;
+        a.startedAt = start;
+        a.endedAt = end;
+        a.succeeded = number == int(attempts.size()) && status == StepStatus::Succeeded;
+        step.attempts.push_back(a);
+    }
+    return step;
+}
+
+} // namespace
+
+class TstTimeline : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void overlappingCallsGetTheirOwnLanes()
+    {
+        TraceModel model;
+        // 1 and 2 overlap; 3 starts after 1 ended and reuses lane 0; 4 overlaps 2 and 3.
+        model.addStep(makeStep(1, {{1000, 1100}}));
+        model.addStep(makeStep(2, {{1050, 1300}}));
+        model.addStep(makeStep(3, {{1150, 1200}}));
+        model.addStep(makeStep(4, {{1160, 1250}}));
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        QCOMPARE(timeline.laneCount(), 3);
+        QCOMPARE(timeline.laneOf(QStringLiteral("call-1")), 0);
+        QCOMPARE(timeline.laneOf(QStringLiteral("call-2")), 1);
+        QCOMPARE(timeline.laneOf(QStringLiteral("call-3")), 0);
+        QCOMPARE(timeline.laneOf(QStringLiteral("call-4")), 2);
+    }
+
+    void hitTestingAndSelection()
+    {
+        TraceModel model;
+        model.addStep(makeStep(1, {{1000, 1100}, {1400, 1500}}, StepStatus::Succeeded));
+        model.addStep(makeStep(2, {{1050, 1300}}, StepStatus::Failed));
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        timeline.setViewRange(1000, 2000); // 1 ms per pixel
+        const QRectF bar1 = timeline.barRect(QStringLiteral("call-1"));
+        QCOMPARE(bar1.left(), 0.0);
+        QCOMPARE(bar1.width(), 500.0);
+        QCOMPARE(bar1.top(), double(TimelineWidget::AxisHeight + 2));
+        // Inside an attempt, and inside the back-off gap between attempts: the same step.
+        QCOMPARE(timeline.stepAt(QPoint(50, int(bar1.center().y())))->callId, QStringLiteral("call-1"));
+        QCOMPARE(timeline.stepAt(QPoint(250, int(bar1.center().y())))->callId, QStringLiteral("call-1"));
+        QVERIFY(!timeline.stepAt(QPoint(700, int(bar1.center().y()))));
+        const QRectF bar2 = timeline.barRect(QStringLiteral("call-2"));
+        QCOMPARE(timeline.stepAt(bar2.center().toPoint())->callId, QStringLiteral("call-2"));
+        QVERIFY(!timeline.stepAt(QPoint(10, 5))); // the axis
+
+        QSignalSpy selected(&timeline, &TimelineWidget::stepSelected);
+        QTest::mouseClick(&timeline, Qt::LeftButton, {}, bar2.center().toPoint());
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(0).toString(), QStringLiteral("call-2"));
+        QCOMPARE(timeline.selectedCallId(), QStringLiteral("call-2"));
+        // Clicking empty space selects nothing new.
+        QTest::mouseClick(&timeline, Qt::LeftButton, {}, QPoint(900, int(bar1.center().y())));
+        QCOMPARE(selected.count(), 1);
+    }
+
+    void wheelZoomsAroundTheCursor()
+    {
+        TraceModel model;
+        model.addStep(makeStep(1, {{1000, 2000}}));
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        timeline.setViewRange(1000, 2000);
+        QWheelEvent wheel(QPointF(500, 40), timeline.mapToGlobal(QPointF(500, 40)), {}, QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(&timeline, &wheel);
+        QCOMPARE(timeline.viewStart(), qint64(1100));
+        QCOMPARE(timeline.viewEnd(), qint64(1900));
+    }
+
+    // 100 000 back-to-back 1 ms steps in 1000 px: at most a bar per pixel is painted.
+    void paintingSkipsWhatFallsOnTheSamePixel()
+    {
+        TraceModel model;
+        for (int i = 0; i < 100000; ++i)
+            model.addStep(makeStep(i + 1, {{1000 + i, 1000 + i + 1}}));
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        QCOMPARE(timeline.laneCount(), 1);
+        timeline.setViewRange(1000, 101000);
+        timeline.grab();
+        QVERIFY2(timeline.lastPaintedBars() <= 1001, qPrintable(QString::number(timeline.lastPaintedBars())));
+        QVERIFY(timeline.lastPaintedBars() >= 900);
+        timeline.setViewRange(1000, 1100); // zoomed in: every step is wide enough
+        timeline.grab();
+        QCOMPARE(timeline.lastPaintedBars(), 100);
+    }
+};
+
+QTEST_MAIN(TstTimeline)
+#include "tst_timeline.moc"

@@ -1,0 +1,169 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/traceexport.h"
+#include "journal.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+RunRecord makeRun()
+{
+    RunRecord run;
+    run.id = QStringLiteral("run-export-1");
+    run.scriptPath = QStringLiteral("scripts/main.py");
+    run.status = RunStatus::Completed;
+    run.startedAt = 1000;
+    run.endedAt = 3000;
+    run.exitCode = 0;
+    return run;
+}
+
+// Step 1: two attempts (the first failed, back-off 1200–1400); step 2 overlaps it.
+std::vector<Step> makeSteps()
+{
+    Step s1;
+    s1.runId = QStringLiteral("run-export-1");
+    s1.callId = QStringLiteral("c1");
+    s1.sequence = 1;
+    s1.tool = QStringLiteral("get_exchange_rate");
+    s1.args = {{"base", "USD"}};
+    s1.idempotencyKey = QStringLiteral("run-export-1:1");
+    s1.status = StepStatus::Succeeded;
+    s1.maxAttempts = 3;
+    s1.queuedAt = 1100;
+    s1.startedAt = 1100;
+    s1.endedAt = 1500;
+    s1.result = 0;
+    Attempt a1;
+    a1.number = 1;
+    a1.startedAt = 1100;
+    a1.endedAt = 1200;
+    BridgeError busy;
+    busy.code = "tool_failed";
+    busy.message = "busy";
+    busy.retryable = true;
+    a1.error = busy;
+    Attempt a2;
+    a2.number = 2;
+    a2.startedAt = 1400;
+    a2.endedAt = 1500;
+    a2.succeeded = true;
+    s1.attempts = {a1, a2};
+    Step s2 = s1;
+    s2.callId = QStringLiteral("c2");
+    s2.sequence = 2;
+    s2.idempotencyKey = QStringLiteral("run-export-1:2");
+    s2.queuedAt = s2.startedAt = 1150;
+    s2.endedAt = 1250;
+    s2.result = false;
+    Attempt only;
+    only.number = 1;
+    only.startedAt = 1150;
+    only.endedAt = 1250;
+    only.succeeded = true;
+    s2.attempts = {only};
+    return {s1, s2};
+}
+
+} // namespace
+
+class TstTraceExport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void runJsonHasTheDocumentedShape()
+    {
+        const nlohmann::json j = TraceExport::runJson(makeRun(), makeSteps(), {}, "out\n", "");
+        QCOMPARE(j["format"], "toolstudio-run");
+        QCOMPARE(j["version"], 1);
+        QCOMPARE(j["run"]["status"], "completed");
+        QCOMPARE(j["steps"].size(), size_t(2));
+        QCOMPARE(j["steps"][0]["result"], 0);
+        QCOMPARE(j["steps"][0]["has_result"], true);
+        QCOMPARE(j["steps"][1]["result"], false);
+        QCOMPARE(j["steps"][0]["attempts"][0]["error"]["code"], "tool_failed");
+        QCOMPARE(j["steps"][0]["attempts"][1]["error"], nullptr);
+        QCOMPARE(j["steps"][0]["idempotency_key"], "run-export-1:1");
+        QCOMPARE(j["output"]["stdout"], "out\n");
+    }
+
+    void chromeTraceHasSlotsAttemptsAndMicroseconds()
+    {
+        const nlohmann::json j = TraceExport::chromeTrace(makeRun(), makeSteps(), {});
+        const nlohmann::json &events = j["traceEvents"];
+        // process name, 2 slot names, step 1 + 2 attempts, step 2 + 1 attempt
+        QCOMPARE(events.size(), size_t(8));
+        QCOMPARE(events[1]["args"]["name"], "call slot 1");
+        QCOMPARE(events[2]["args"]["name"], "call slot 2");
+        QCOMPARE(events[3]["name"], "get_exchange_rate");
+        QCOMPARE(events[3]["ph"], "X");
+        QCOMPARE(events[3]["tid"], 1);
+        QCOMPARE(events[3]["ts"], 100000);  // 100 ms after the run started, in µs
+        QCOMPARE(events[3]["dur"], 400000);
+        QCOMPARE(events[4]["name"], "attempt 1");
+        QCOMPARE(events[4]["args"]["error"], "tool_failed: busy");
+        QCOMPARE(events[5]["ts"], 400000);
+        QCOMPARE(events[6]["tid"], 2); // step 2 overlaps step 1: the second slot
+        QCOMPARE(TraceExport::lanes(makeSteps()), (std::vector<int>{0, 1}));
+    }
+
+    void headlessCommandExportsFromTheJournal_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("firstKey");
+        QTest::newRow("json") << QStringLiteral("json") << QStringLiteral("format");
+        QTest::newRow("chrome") << QStringLiteral("chrome") << QStringLiteral("traceEvents");
+    }
+
+    void headlessCommandExportsFromTheJournal()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, firstKey);
+        const QString binary = qEnvironmentVariable("TOOLSTUDIO_BINARY");
+        if (binary.isEmpty())
+            QSKIP("TOOLSTUDIO_BINARY is not set (run through CTest)");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile manifest(dir.filePath(QStringLiteral("toolstudio.json")));
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write("{\"name\": \"export\", \"tools\": [], \"scripts\": []}\n");
+        manifest.close();
+        {
+            Journal journal;
+            QVERIFY(journal.open(dir.filePath(QStringLiteral(".toolstudio/journal.sqlite"))));
+            QVERIFY(journal.recordRun(makeRun()));
+            for (const Step &step : makeSteps())
+                QVERIFY(journal.recordStep(step));
+        }
+        QProcess process;
+        process.start(binary, {QStringLiteral("trace"), QStringLiteral("export"), dir.path(),
+                               QStringLiteral("run-export-1"), QStringLiteral("--format"), format});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 0);
+        const nlohmann::json out = nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+        QVERIFY(out.contains(firstKey.toStdString()));
+        if (format == QLatin1String("json")) {
+            QCOMPARE(out["steps"].size(), size_t(2));
+            QCOMPARE(out["steps"][1]["result"], false);
+        }
+
+        process.start(binary, {QStringLiteral("trace"), QStringLiteral("export"), dir.path(),
+                               QStringLiteral("no-such-run"), QStringLiteral("--format"), format});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 2);
+        QCOMPARE(QString::fromUtf8(process.readAllStandardError()).trimmed(),
+                 QStringLiteral("toolstudio trace: no run no-such-run in the journal"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTraceExport)
+#include "tst_traceexport.moc"

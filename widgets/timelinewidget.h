@@ -1,0 +1,110 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QHash>
+#include <QWidget>
+
+#include <limits>
+#include <vector>
+
+class QTimer;
+class TraceModel;
+struct Step;
+
+/// The Trace dock's timeline (DESIGN.md "The window"): one lane per concurrent call
+/// slot, a bar per step with its attempts as segments and the back-off gaps between
+/// them as a thin line, coloured by status. Wheel zooms around the cursor, dragging
+/// pans, Shift+drag brushes a range to zoom into, double-click fits everything. The
+/// tooltip gives the step's times to the millisecond. Painting walks each lane by
+/// pixel, not by step: after a bar is drawn the next one is found by binary search
+/// past the next pixel (hotspot's timeline delegate), so the cost grows with the width,
+/// not the number of steps.
+class TimelineWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int LaneHeight = 18;
+    static constexpr int AxisHeight = 18;
+
+    explicit TimelineWidget(QWidget *parent = nullptr);
+
+    /// Reads steps from `model` (its top-level rows); follows its changes. New steps
+    /// are laid out as they arrive (a lane per call slot, O(lanes) per step); a step
+    /// holds its lane until it ends.
+    void setTraceModel(TraceModel *model);
+    /// Lays every step out again (after a reset).
+    void relayout();
+
+    int laneCount() const { return int(m_lanes.size()); }
+    /// Lane of the step with `callId`, -1 when unknown.
+    int laneOf(const QString &callId) const;
+    /// Where the bar of `callId` is painted (widget coordinates); empty when off-screen.
+    QRectF barRect(const QString &callId) const;
+    /// The step whose bar is under `pos`, or nullptr.
+    const Step *stepAt(const QPoint &pos) const;
+    /// Visible time range, ms since the epoch.
+    qint64 viewStart() const { return m_viewStart; }
+    qint64 viewEnd() const { return m_viewEnd; }
+    void setViewRange(qint64 start, qint64 end);
+    /// Shows every step.
+    void fit();
+    /// Bars painted by the last paintEvent (bars that fell on an already painted pixel
+    /// are skipped); for the benchmark and tests.
+    int lastPaintedBars() const { return m_lastPainted; }
+
+    QString selectedCallId() const { return m_selected; }
+
+public Q_SLOTS:
+    /// Highlights the step with `callId` and brings its bar into view.
+    void setSelectedCallId(const QString &callId);
+
+Q_SIGNALS:
+    /// A bar was clicked.
+    void stepSelected(const QString &callId);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    struct Item
+    {
+        int row = 0;
+        qint64 start = 0;
+        qint64 end = 0; ///< OpenEnd while the step runs
+    };
+    static constexpr qint64 OpenEnd = std::numeric_limits<qint64>::max();
+    void addRows(int first, int last);
+    void updateRows(int first, int last);
+    qint64 endOf(const Item &item) const { return item.end == OpenEnd ? m_now : item.end; }
+    const Item *itemOf(const QString &callId) const;
+    double xFor(qint64 t) const;
+    qint64 timeAt(double x) const;
+    std::pair<int, int> hit(const QPoint &pos) const; ///< (lane, index in lane) or (-1, -1)
+
+    TraceModel *m_model = nullptr;
+    std::vector<std::vector<Item>> m_lanes; ///< by start; ends ascend too within a lane
+    std::vector<qint64> m_laneFreeAt;       ///< when each lane is free again (OpenEnd: busy)
+    std::vector<std::pair<int, int>> m_where; ///< by model row: (lane, index in lane); (-1, -1) = not laid out
+    int m_openCount = 0;
+    qint64 m_now = 0;                        ///< "now" for open steps, updated while any is open
+    qint64 m_minTime = 0;
+    qint64 m_maxTime = 0;
+    qint64 m_viewStart = 0;
+    qint64 m_viewEnd = 1000;
+    bool m_followEnd = true;
+    QString m_selected;
+    QTimer *m_tickTimer = nullptr;
+    QPoint m_pressPos;
+    qint64 m_pressViewStart = 0;
+    bool m_brushing = false;
+    bool m_dragged = false;
+    int m_brushX = 0;
+    mutable int m_lastPainted = 0;
+};
