@@ -18,7 +18,8 @@ Protocol (one JSON object per line, UTF-8):
     {"type":"describe","id":ID}
     {"type":"invoke","id":ID,"tool":NAME,"args":{...},"idempotency_key":KEY,
      "metadata":{"run_id":..,"call_id":..,"attempt":N},
-     "valves":{"Valves":{...},"UserValves":{...}}}
+     "valves":{"tools/FILE.py":{"Valves":{...},"UserValves":{...}},...}}
+       (the project's whole valve store; the entry of the method's file applies)
     {"type":"cancel","id":ID}
   worker -> studio
     {"type":"described","id":ID,"files":[FILE...]}
@@ -567,8 +568,11 @@ async def invoke(registry, message, emit_output):
                     return _error(f"{f.relative}: tool '{name}' failed to load: {tool['error']}", False)
         return _error(f"no Python tool '{name}' in tools/*.py", False)
     method = getattr(entry.instance, entry.methods[name])
+    all_valves = message.get("valves") or {}
+    file_valves = all_valves.get(entry.relative) if isinstance(all_valves, dict) else None
+    file_valves = file_valves if isinstance(file_valves, dict) else {}
     try:
-        _apply_valves(entry, message.get("valves"))
+        _apply_valves(entry, file_valves)
     except Exception as e:
         return _error(f"the valves of {entry.relative} are invalid: {type(e).__name__}: {e}", False)
 
@@ -586,7 +590,7 @@ async def invoke(registry, message, emit_output):
     user = {"id": "toolstudio", "name": "Tool Studio", "role": "user"}
     if isinstance(user_valves_cls, type):
         try:
-            user["valves"] = user_valves_cls(**((message.get("valves") or {}).get("UserValves") or {}))
+            user["valves"] = user_valves_cls(**(file_valves.get("UserValves") or {}))
         except Exception as e:
             return _error(f"the user valves of {entry.relative} are invalid: {type(e).__name__}: {e}", False)
 
