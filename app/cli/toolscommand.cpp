@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolscommand.h"
 
+#include "bundle.h"
 #include "project.h"
 #include "secrets.h"
 #include "toolexport.h"
 #include "toolimport.h"
+#include "typings.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -39,7 +41,9 @@ int usage()
     printErr(tr("usage: toolstudio tools list PROJECT\n"
                 "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
                 "       toolstudio tools import PROJECT FILE [--as manual|mock]\n"
-                "       toolstudio tools secret PROJECT NAME   (the value is read from stdin; empty deletes it)"));
+                "       toolstudio tools secret PROJECT NAME   (the value is read from stdin; empty deletes it)\n"
+                "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
+                "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)"));
     return 2;
 }
 
@@ -191,6 +195,65 @@ int setSecret(const QStringList &args)
     return 0;
 }
 
+int bundle(const QStringList &args)
+{
+    if (args.size() != 3 || (args[0] != QLatin1String("export") && args[0] != QLatin1String("import")))
+        return usage();
+    const QString dir = QDir::current().absoluteFilePath(args[1]);
+    const QString zip = QDir::current().absoluteFilePath(args[2]);
+    if (args[0] == QLatin1String("export")) {
+        if (!loadProject(dir))
+            return 2;
+        QStringList exported;
+        QString error;
+        if (!Bundle::exportBundle(dir, zip, &exported, &error)) {
+            printErr(error);
+            return 1;
+        }
+        for (const QString &item : std::as_const(exported))
+            printOut((item + QLatin1Char('\n')).toUtf8());
+        printErr(tr("bundle written to %1 (no secrets)").arg(zip));
+        return 0;
+    }
+    QStringList imported, errors;
+    if (!Bundle::importBundle(dir, zip, &imported, &errors)) {
+        for (const QString &line : std::as_const(errors))
+            printErr(line);
+        printErr(tr("nothing imported"));
+        return 1;
+    }
+    printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size())).arg(imported.join(QStringLiteral(", "))).toUtf8());
+    return 0;
+}
+
+int typings(const QStringList &args)
+{
+    QString projectDir, outDir;
+    for (int i = 0; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--out") && i + 1 < args.size())
+            outDir = args[++i];
+        else if (projectDir.isEmpty() && !args[i].startsWith(QLatin1Char('-')))
+            projectDir = args[i];
+        else
+            return usage();
+    }
+    if (projectDir.isEmpty())
+        return usage();
+    const auto project = loadProject(projectDir);
+    if (!project)
+        return 2;
+    printProblems(*project);
+    QStringList written;
+    QString error;
+    if (!Typings::write(*project, outDir.isEmpty() ? project->dir : QDir::current().absoluteFilePath(outDir), &written, &error)) {
+        printErr(error);
+        return 1;
+    }
+    for (const QString &path : std::as_const(written))
+        printOut((path + QLatin1Char('\n')).toUtf8());
+    return 0;
+}
+
 } // namespace
 
 int toolsCommand(const QStringList &arguments)
@@ -207,5 +270,9 @@ int toolsCommand(const QStringList &arguments)
         return importTools(rest);
     if (sub == QLatin1String("secret"))
         return setSecret(rest);
+    if (sub == QLatin1String("bundle"))
+        return bundle(rest);
+    if (sub == QLatin1String("typings"))
+        return typings(rest);
     return usage();
 }

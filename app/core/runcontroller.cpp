@@ -7,6 +7,7 @@
 #include "replaysource.h"
 #include "sandboxprocess.h"
 #include "stepengine.h"
+#include "typings.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -523,6 +524,14 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     }
     if (!writeFile(pythonDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error)
         || !writeFile(nodeDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error))
+        return false;
+    // Typings of the bound tools beside the shims, for editors (docs/python-tools.md "Typings").
+    std::vector<Tool> boundList;
+    for (const QString &name : bound)
+        if (const Tool *tool = project.tool(name))
+            boundList.push_back(*tool);
+    if (!writeFile(pythonDir + QStringLiteral("/toolstudio/__init__.pyi"), Typings::python(boundList, project.name).toUtf8(), error)
+        || !writeFile(nodeDir + QStringLiteral("/toolstudio/index.d.ts"), Typings::typescript(boundList, project.name).toUtf8(), error))
         return false;
     const QString scriptCopy = runtimeDir + QStringLiteral("/script/") + QFileInfo(script).fileName();
     QDir().mkpath(runtimeDir + QStringLiteral("/script"));
