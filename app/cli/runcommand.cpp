@@ -58,6 +58,9 @@ int runCommand(const QStringList &arguments)
         printLine(stderr, QStringLiteral("toolstudio run: %1").arg(projectError.toString()));
         return ExitBadInput;
     }
+    // Python files or methods that did not load leave the project usable; say so.
+    for (const QString &problem : project->problems())
+        printLine(stderr, QStringLiteral("toolstudio run: warning: %1").arg(problem));
     std::optional<AnswerFile> answers;
     if (parser.isSet(answersOption)) {
         QString error;
