@@ -66,7 +66,8 @@ void CommandHandler::start(const HandlerRequest &request)
     m_process->setWorkingDirectory(request.projectDir);
 
     // The project's secrets reach trusted handlers only, never the sandbox (Secrets).
-    QProcessEnvironment env = Secrets::load(request.projectDir).addTo(QProcessEnvironment::systemEnvironment());
+    m_secrets = Secrets::load(request.projectDir);
+    QProcessEnvironment env = m_secrets.addTo(QProcessEnvironment::systemEnvironment());
     env.insert(QStringLiteral("TOOLSTUDIO_TOOL"), request.tool);
     env.insert(QStringLiteral("TOOLSTUDIO_RUN_ID"), request.runId);
     env.insert(QStringLiteral("TOOLSTUDIO_CALL_ID"), request.callId);
@@ -89,7 +90,7 @@ void CommandHandler::start(const HandlerRequest &request)
             HandlerOutcome outcome = HandlerOutcome::failure(
                 QStringLiteral("command printed more than %1 bytes on stdout; it was stopped").arg(limit), false,
                 BridgeErrorCode::ReplyTooLarge);
-            outcome.output = m_stderr;
+            outcome.output = m_secrets.mask(m_stderr);
             Q_EMIT finished(outcome);
         }
     });
@@ -163,6 +164,9 @@ void CommandHandler::finish(const HandlerOutcome &outcome)
     withOutput.output = m_stderr;
     if (m_stderrTruncated)
         withOutput.output += "\n[stderr truncated after 1 MiB]\n";
+    // Secrets never reach the journal: a command that prints one shows ********.
+    withOutput.output = m_secrets.mask(withOutput.output);
+    withOutput.error.message = m_secrets.mask(QString::fromStdString(withOutput.error.message)).toStdString();
     Q_EMIT finished(withOutput);
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "secrets.h"
 #include "toolhandler.h"
 
 #include <QProcess>
@@ -17,7 +18,8 @@
 /// JSON = a non-retryable error); 65 (EX_DATAERR) = non-retryable error; any other
 /// status or a signal = retryable error. The error message is the last lines of
 /// stderr (or the exit status). stderr is the attempt's captured output (first 1 MiB).
-/// stdout beyond 4 × the reply cap kills the command (reply_too_large).
+/// stdout beyond 4 × the reply cap kills the command (reply_too_large). Every secret
+/// value of the project is masked in the captured stderr and the error message.
 class CommandHandler : public ToolHandler
 {
     Q_OBJECT
@@ -50,4 +52,5 @@ private:
     std::size_t m_maxStdout = 0;
     bool m_done = false;
     QString m_killReport;
+    Secrets m_secrets; ///< the project's, given to the command and masked in its stderr
 };
