@@ -3,23 +3,30 @@
 //
 // Python tools (issue 6): schema derivation rows, the tool worker and its handler,
 // secrets, and tool definition export. Row data lives in tests/data/python-tools/.
+#include "bundle.h"
+#include "commandhandler.h"
 #include "project.h"
+#include "projectwriter.h"
 #include "pythonhandler.h"
 #include "runcontroller.h"
 #include "secrets.h"
 #include "toolexport.h"
 #include "toolimport.h"
 #include "toolworker.h"
+#include "typings.h"
+#include "valvestore.h"
 
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -63,6 +70,36 @@ void copyWorkerProject(const QString &target)
         const QString file = it.next();
         writeFile(target + file.mid(source.size()), readAll(file));
     }
+}
+
+/// Writes a zip with python3's zipfile (entry names as given, even hostile ones):
+/// `entries` is [[name, text]] or [[name, size]] (that many 'x' bytes).
+bool makeZip(const QString &path, const json &entries)
+{
+    QProcess python;
+    python.start(QStringLiteral("python3"),
+                 {QStringLiteral("-c"),
+                  QStringLiteral("import json, sys, zipfile\n"
+                                 "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n"
+                                 "    for name, body in json.loads(sys.argv[2]):\n"
+                                 "        z.writestr(name, 'x' * body if isinstance(body, int) else body)\n"),
+                  path, QString::fromStdString(entries.dump())});
+    return python.waitForFinished(20000) && python.exitCode() == 0;
+}
+
+/// Every entry name of a zip, then every entry's bytes (python3's zipfile).
+QByteArray zipContents(const QString &path)
+{
+    QProcess python;
+    python.start(QStringLiteral("python3"),
+                 {QStringLiteral("-c"),
+                  QStringLiteral("import sys, zipfile\n"
+                                 "z = zipfile.ZipFile(sys.argv[1])\n"
+                                 "print(' '.join(z.namelist()))\n"
+                                 "for n in z.namelist(): sys.stdout.buffer.write(z.read(n))\n"),
+                  path});
+    python.waitForFinished(20000);
+    return python.readAllStandardOutput();
 }
 
 const char *EmptyManifest = "{\"name\": \"t\"}";
@@ -300,6 +337,201 @@ private Q_SLOTS:
                  QByteArray("{\"attempt\":2,\"key\":\"run-9:4\",\"user\":\"toolstudio\"}"));
     }
 
+    // --- valves --------------------------------------------------------------------
+
+    void valveStoreRoundTrip()
+    {
+        QTemporaryDir dir;
+        ValveStore store = ValveStore::load(dir.path());
+        QCOMPARE(QByteArray::fromStdString(store.values(QStringLiteral("tools/w.py")).dump()), QByteArray("{}"));
+        store.setValues(QStringLiteral("tools/w.py"), QStringLiteral("Valves"), json{{"unit", "fahrenheit"}});
+        store.setValues(QStringLiteral("tools/w.py"), QStringLiteral("UserValves"), json{{"nickname", "ada"}});
+        store.setValues(QStringLiteral("tools/x.py"), QStringLiteral("Valves"), json("not an object"));
+        QString error;
+        QVERIFY2(store.save(&error), qPrintable(error));
+        QCOMPARE(ValveStore::filePath(dir.path()), dir.path() + QStringLiteral("/.toolstudio/valves.json"));
+        const ValveStore loaded = ValveStore::load(dir.path(), &error);
+        QVERIFY(error.isEmpty());
+        QCOMPARE(QByteArray::fromStdString(loaded.all().dump()),
+                 QByteArray("{\"tools/w.py\":{\"UserValves\":{\"nickname\":\"ada\"},\"Valves\":{\"unit\":\"fahrenheit\"}},"
+                            "\"tools/x.py\":{\"Valves\":{}}}"));
+        QCOMPARE(QByteArray::fromStdString(loaded.values(QStringLiteral("tools/w.py"), QStringLiteral("UserValves")).dump()),
+                 QByteArray("{\"nickname\":\"ada\"}"));
+        ValveStore merged = ValveStore::load(dir.path());
+        merged.merge(json{{"tools/w.py", {{"Valves", {{"unit", "kelvin"}}}}}, {"tools/y.py", {{"Valves", {{"n", 1}}}}}});
+        QCOMPARE(QByteArray::fromStdString(merged.values(QStringLiteral("tools/w.py")).dump()),
+                 QByteArray("{\"unit\":\"kelvin\"}"));
+        QCOMPARE(QByteArray::fromStdString(merged.values(QStringLiteral("tools/w.py"), QStringLiteral("UserValves")).dump()),
+                 QByteArray("{\"nickname\":\"ada\"}"));
+        QCOMPARE(QByteArray::fromStdString(merged.values(QStringLiteral("tools/y.py")).dump()), QByteArray("{\"n\":1}"));
+
+        writeFile(ValveStore::filePath(dir.path()), "[1]");
+        QVERIFY(ValveStore::load(dir.path(), &error).all().empty());
+        QCOMPARE(error, ValveStore::filePath(dir.path()) + QStringLiteral(": not a JSON object; the valves take their defaults"));
+    }
+
+    /// Valve values set with ValveStore reach the worker as `self.valves` and
+    /// `__user__["valves"]`; describe shows the defaults; invalid values fail the call.
+    void valvesReachTheWorker()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/settings.py"),
+                  "from pydantic import BaseModel, Field\n"
+                  "class Tools:\n"
+                  "    class Valves(BaseModel):\n"
+                  "        unit: str = Field(\"celsius\", description=\"Unit used when none is named\")\n"
+                  "        limit: int = 3\n"
+                  "    class UserValves(BaseModel):\n"
+                  "        nickname: str = \"anon\"\n"
+                  "    def __init__(self):\n        self.valves = self.Valves()\n"
+                  "    def settings(self, __user__: dict = None) -> dict:\n"
+                  "        return {\"unit\": self.valves.unit, \"limit\": self.valves.limit,\n"
+                  "                \"nickname\": __user__[\"valves\"].nickname}\n");
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(QByteArray::fromStdString(project->pythonFiles.at(0).valves.dump()),
+                 QByteArray("{\"defaults\":{\"limit\":3,\"unit\":\"celsius\"},\"schema\":{\"properties\":{\"limit\":"
+                            "{\"default\":3,\"type\":\"integer\"},\"unit\":{\"default\":\"celsius\",\"description\":"
+                            "\"Unit used when none is named\",\"type\":\"string\"}},\"type\":\"object\"}}"));
+        QCOMPARE(QByteArray::fromStdString(project->pythonFiles.at(0).userValves.dump()),
+                 QByteArray("{\"defaults\":{\"nickname\":\"anon\"},\"schema\":{\"properties\":{\"nickname\":"
+                            "{\"default\":\"anon\",\"type\":\"string\"}},\"type\":\"object\"}}"));
+
+        HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("settings"), json::object());
+        QVERIFY2(outcome.ok, outcome.error.message.c_str());
+        QCOMPARE(QByteArray::fromStdString(outcome.result.dump()),
+                 QByteArray("{\"limit\":3,\"nickname\":\"anon\",\"unit\":\"celsius\"}"));
+
+        ValveStore store = ValveStore::load(dir.path());
+        store.setValues(QStringLiteral("tools/settings.py"), QStringLiteral("Valves"), json{{"unit", "fahrenheit"}});
+        store.setValues(QStringLiteral("tools/settings.py"), QStringLiteral("UserValves"), json{{"nickname", "ada"}});
+        store.setValues(QStringLiteral("tools/other.py"), QStringLiteral("Valves"), json{{"unit", "kelvin"}});
+        QVERIFY(store.save());
+        outcome = attempt(dir.path(), QStringLiteral("settings"), json::object());
+        QVERIFY2(outcome.ok, outcome.error.message.c_str());
+        QCOMPARE(QByteArray::fromStdString(outcome.result.dump()),
+                 QByteArray("{\"limit\":3,\"nickname\":\"ada\",\"unit\":\"fahrenheit\"}"));
+
+        store.setValues(QStringLiteral("tools/settings.py"), QStringLiteral("Valves"), json{{"limit", "many"}});
+        QVERIFY(store.save());
+        outcome = attempt(dir.path(), QStringLiteral("settings"), json::object());
+        QVERIFY(!outcome.ok);
+        QCOMPARE(outcome.error.retryable, false);
+        QVERIFY2(QString::fromStdString(outcome.error.message)
+                     .startsWith(QStringLiteral("the valves of tools/settings.py are invalid: ValidationError: ")),
+                 outcome.error.message.c_str());
+    }
+
+    // --- bundles -------------------------------------------------------------------
+
+    void bundleRoundTripWithoutSecrets()
+    {
+        QTemporaryDir source, target;
+        writeFile(source.path() + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"src\", \"tools\": [{\"name\": \"lookup\", \"description\": \"Looks up\", "
+                  "\"handler\": {\"kind\": \"manual\"}}]}");
+        writeFile(source.path() + QStringLiteral("/tools/settings.py"),
+                  "from pydantic import BaseModel\n"
+                  "class Tools:\n"
+                  "    class Valves(BaseModel):\n        unit: str = \"celsius\"\n        api_key: str = \"\"\n"
+                  "    def __init__(self):\n        self.valves = self.Valves()\n"
+                  "    def unit(self) -> str:\n        return self.valves.unit\n");
+        const QString secret = QStringLiteral("sk-bundle-0d9e8f7a6b");
+        Secrets secrets = Secrets::load(source.path());
+        secrets.set(QStringLiteral("BUNDLE_KEY"), secret);
+        QVERIFY(secrets.save());
+        ValveStore valves = ValveStore::load(source.path());
+        // A person pasted the secret into a valve: the bundle must not carry it.
+        valves.setValues(QStringLiteral("tools/settings.py"), QStringLiteral("Valves"),
+                         json{{"unit", "fahrenheit"}, {"api_key", secret.toStdString()}});
+        QVERIFY(valves.save());
+
+        const QString zip = source.path() + QStringLiteral("/out.zip");
+        QStringList exported;
+        QString error;
+        QVERIFY2(Bundle::exportBundle(source.path(), zip, &exported, &error), qPrintable(error));
+        QCOMPARE(exported, QStringList({QStringLiteral("tool 'lookup'"), QStringLiteral("tools/settings.py"),
+                                        QStringLiteral("valves of tools/settings.py")}));
+        const QByteArray contents = zipContents(zip);
+        QVERIFY2(contents.startsWith("bundle.json tools/settings.py\n"), contents.constData());
+        QVERIFY2(!contents.contains(secret.toUtf8()), "the bundle holds a secret");
+        QVERIFY(contents.contains("\"api_key\": \"********\""));
+        QFile::remove(Secrets::filePath(source.path()));
+
+        writeFile(target.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        QStringList imported, errors;
+        QVERIFY2(Bundle::importBundle(target.path(), zip, &imported, &errors), qPrintable(errors.join(QLatin1Char('\n'))));
+        QCOMPARE(imported, QStringList({QStringLiteral("lookup"), QStringLiteral("unit")}));
+        ProjectError loadError;
+        const auto project = Project::load(target.path(), &loadError);
+        QVERIFY2(project, qPrintable(loadError.toString()));
+        QCOMPARE(project->tool(QStringLiteral("lookup"))->handler, HandlerKind::Manual);
+        QCOMPARE(project->tool(QStringLiteral("unit"))->handler, HandlerKind::Python);
+        QCOMPARE(QByteArray::fromStdString(ValveStore::load(target.path()).values(QStringLiteral("tools/settings.py")).dump()),
+                 QByteArray("{\"api_key\":\"********\",\"unit\":\"fahrenheit\"}"));
+        const HandlerOutcome outcome = attempt(target.path(), QStringLiteral("unit"), json::object());
+        QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("\"fahrenheit\""));
+
+        // Again: every name collides; refused with each reason, nothing changes.
+        const QByteArray manifestBefore = readAll(target.path() + QStringLiteral("/toolstudio.json"));
+        imported.clear();
+        QVERIFY(!Bundle::importBundle(target.path(), zip, &imported, &errors));
+        QCOMPARE(errors, QStringList({QStringLiteral("tool 'lookup' (bundle.json): the project already has a tool of that name"),
+                                      QStringLiteral("tools/settings.py: the project already has a file of that name"),
+                                      QStringLiteral("tool 'unit' (tools/settings.py): the project already has a tool of "
+                                                     "that name (in tools/settings.py)")}));
+        QVERIFY(imported.isEmpty());
+        QCOMPARE(readAll(target.path() + QStringLiteral("/toolstudio.json")), manifestBefore);
+    }
+
+    void bundleHostileZip_data()
+    {
+        QTest::addColumn<QByteArray>("entries");
+        QTest::addColumn<QString>("reason");
+        const QByteArray manifest("[\"bundle.json\", \"{\\\"format\\\": \\\"toolstudio-bundle\\\", \\\"version\\\": 1}\"]");
+        QTest::newRow("zip-slip ..") << "[[\"../evil.py\", \"print(1)\"], " + manifest + "]"
+                                     << QStringLiteral("entry '../evil.py': a path outside the project (absolute or with '..') is refused");
+        QTest::newRow("zip-slip nested ..") << "[[\"tools/../../evil.py\", \"x\"], " + manifest + "]"
+                                            << QStringLiteral("entry 'tools/../../evil.py': a path outside the project "
+                                                              "(absolute or with '..') is refused");
+        QTest::newRow("absolute") << "[[\"/tmp/toolstudio-evil.py\", \"x\"], " + manifest + "]"
+                                  << QStringLiteral("entry '/tmp/toolstudio-evil.py': a path outside the project "
+                                                    "(absolute or with '..') is refused");
+        QTest::newRow("not a bundle entry") << "[[\"scripts/run.sh\", \"rm -rf ~\"], " + manifest + "]"
+                                            << QStringLiteral("entry 'scripts/run.sh': not part of a bundle (only "
+                                                              "bundle.json and tools/NAME.py)");
+        QTest::newRow("oversized") << "[[\"tools/big.py\", 5000000], " + manifest + "]"
+                                   << QStringLiteral("entry 'tools/big.py': 5000000 bytes, more than the 4194304 bytes a "
+                                                     "bundle entry may hold");
+        QTest::newRow("no manifest") << QByteArray("[[\"tools/a.py\", \"x\"]]") << QString();
+        QTest::newRow("colliding names inside") << QByteArray("[[\"bundle.json\", \"{\\\"format\\\": \\\"toolstudio-bundle\\\", "
+                                                              "\\\"version\\\": 1, \\\"tools\\\": [{\\\"name\\\": \\\"a\\\", "
+                                                              "\\\"handler\\\": {\\\"kind\\\": \\\"manual\\\"}}, {\\\"name\\\": "
+                                                              "\\\"a\\\", \\\"handler\\\": {\\\"kind\\\": \\\"manual\\\"}}]}\"]]")
+                                                << QStringLiteral("tool 'a': defined twice in the bundle (bundle.json and bundle.json)");
+    }
+
+    void bundleHostileZip()
+    {
+        QFETCH(QByteArray, entries);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/project/toolstudio.json"), EmptyManifest);
+        const QString project = dir.path() + QStringLiteral("/project");
+        const QString zip = dir.path() + QStringLiteral("/hostile.zip");
+        QVERIFY(makeZip(zip, json::parse(entries.constBegin(), entries.constEnd())));
+        QStringList imported, errors;
+        QVERIFY(!Bundle::importBundle(project, zip, &imported, &errors));
+        QVERIFY(!errors.isEmpty());
+        QCOMPARE(errors.first(), reason.isEmpty() ? zip + QStringLiteral(": no bundle.json: not a Tool Studio bundle") : reason);
+        QCOMPARE(readAll(project + QStringLiteral("/toolstudio.json")), QByteArray(EmptyManifest));
+        QVERIFY(!QFileInfo::exists(dir.path() + QStringLiteral("/evil.py")));
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/toolstudio-evil.py")));
+        QVERIFY(!QFileInfo::exists(project + QStringLiteral("/tools")));
+    }
+
     // --- secrets -------------------------------------------------------------------
 
     void secretsFileOutsideProjectMode0600()
@@ -355,7 +587,132 @@ private Q_SLOTS:
         QVERIFY(!journal.isEmpty());
         QVERIFY2(!journal.contains(secret.toUtf8()), "the journal holds the secret");
         QVERIFY(journal.contains("the key is ********"));
+        // The run wrote the typings of its bound tools beside the shims.
+        const QString runtime = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid())
+            + controller.record().id + QStringLiteral("/runtime");
+        const QByteArray pyi = readAll(runtime + QStringLiteral("/python/toolstudio/__init__.pyi"));
+        QVERIFY2(pyi.contains("    def whoami(self) -> Any:\n        \"\"\"Returns what was injected.\"\"\"\n"), pyi.constData());
+        QVERIFY(readAll(runtime + QStringLiteral("/node/toolstudio/index.d.ts")).contains("  whoami(): Promise<unknown>;\n"));
         QFile::remove(Secrets::filePath(dir.path()));
+    }
+
+    /// A command handler that prints a secret on stderr: the attempt's output and its
+    /// error message show ******** instead.
+    void secretsMaskedInCommandStderr()
+    {
+        QTemporaryDir dir;
+        const QString secret = QStringLiteral("sk-cmd-5e4d3c2b1a");
+        Secrets secrets = Secrets::load(dir.path());
+        secrets.set(QStringLiteral("CMD_API_KEY"), secret);
+        QVERIFY(secrets.save());
+        CommandHandler handler({QStringLiteral("sh"), QStringLiteral("-c"),
+                                QStringLiteral("echo \"calling with $CMD_API_KEY\" >&2; echo \"rejected key $CMD_API_KEY\" >&2; exit 65")});
+        HandlerOutcome outcome;
+        bool done = false;
+        connect(&handler, &ToolHandler::finished, this, [&](const HandlerOutcome &o) {
+            outcome = o;
+            done = true;
+        });
+        HandlerRequest request;
+        request.tool = QStringLiteral("cmd");
+        request.projectDir = dir.path();
+        handler.start(request);
+        QVERIFY(QTest::qWaitFor([&] { return done; }, 10000));
+        QFile::remove(Secrets::filePath(dir.path()));
+        QVERIFY(!outcome.ok);
+        QCOMPARE(outcome.output, QByteArray("calling with ********\nrejected key ********\n"));
+        QCOMPARE(QString::fromStdString(outcome.error.message),
+                 QStringLiteral("calling with ********\nrejected key ******** (exit status 65)"));
+    }
+
+    // --- python_tools overrides (active, tags), clone -----------------------------
+
+    void pythonToolOverrides()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"t\", \"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}],\n"
+                  " \"python_tools\": {\"first\": {\"active\": false, \"tags\": [\"beta\"], \"retry\": {\"max_attempts\": 1}},"
+                  " \"gone\": {\"active\": false}}}");
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"),
+                  "class Tools:\n    def first(self):\n        pass\n    def second(self):\n        pass\n");
+        ProjectError error;
+        auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->tool(QStringLiteral("first"))->active, false);
+        QCOMPARE(project->tool(QStringLiteral("first"))->tags, QStringList{QStringLiteral("beta")});
+        QCOMPARE(project->tool(QStringLiteral("first"))->retry.maxAttempts, 1);
+        QCOMPARE(project->tool(QStringLiteral("second"))->active, true);
+        QCOMPARE(project->problems(),
+                 QStringList{QStringLiteral("toolstudio.json: python_tools 'gone': no Python tool of that name is loaded")});
+        QCOMPARE(project->boundTools(QString()).contains(QStringLiteral("first")), false);
+
+        auto manifest = ProjectWriter::readManifest(dir.path());
+        QVERIFY(manifest);
+        QString reason;
+        QVERIFY(ProjectWriter::setPythonToolActive(*manifest, QStringLiteral("second"), false, &reason));
+        QVERIFY(ProjectWriter::setPythonToolActive(*manifest, QStringLiteral("first"), true, &reason));
+        QVERIFY(ProjectWriter::setPythonToolTags(*manifest, QStringLiteral("second"), {QStringLiteral("web")}, &reason));
+        QVERIFY(!ProjectWriter::setPythonToolActive(*manifest, QStringLiteral("lookup"), false, &reason));
+        QCOMPARE(reason, QStringLiteral("lookup is declared in toolstudio.json's tools, not in tools/*.py"));
+        QCOMPARE(QByteArray::fromStdString((*manifest)["python_tools"].dump()),
+                 QByteArray("{\"first\":{\"tags\":[\"beta\"],\"retry\":{\"max_attempts\":1}},\"gone\":{\"active\":false},"
+                            "\"second\":{\"active\":false,\"tags\":[\"web\"]}}"));
+        QVERIFY(ProjectWriter::writeManifest(dir.path(), *manifest));
+        project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->tool(QStringLiteral("first"))->active, true);
+        QCOMPARE(project->tool(QStringLiteral("second"))->active, false);
+        QCOMPARE(project->tool(QStringLiteral("second"))->tags, QStringList{QStringLiteral("web")});
+
+        QCOMPARE(ProjectWriter::pythonCloneRefusal(QStringLiteral("first"), QStringLiteral("tools/a.py")),
+                 QStringLiteral("first is a Python tool (tools/a.py): its definition is the method's code, so it cannot "
+                                "be cloned by name; copy the method under a new name in the file instead"));
+
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), "{\"python_tools\": {\"first\": {\"activ\": false}}}");
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.message, QStringLiteral("python_tools 'first': unknown key 'activ'"));
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                  "{\"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}],"
+                  " \"python_tools\": {\"lookup\": {\"active\": false}}}");
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.message, QStringLiteral("python_tools 'lookup': 'lookup' is declared in 'tools'; set its keys there"));
+    }
+
+    // --- typings -------------------------------------------------------------------
+
+    void typingsExactText()
+    {
+        ProjectError error;
+        const auto project = Project::load(dataDir() + QStringLiteral("/typings/project"), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        if (qEnvironmentVariableIsSet("TOOLSTUDIO_UPDATE_GOLDEN")) { // regenerate, then review the diff
+            writeFile(dataDir() + QStringLiteral("/typings/toolstudio.pyi"), Typings::python(project->tools, project->name).toUtf8());
+            writeFile(dataDir() + QStringLiteral("/typings/toolstudio.d.ts"),
+                      Typings::typescript(project->tools, project->name).toUtf8());
+        }
+        QCOMPARE(Typings::python(project->tools, project->name),
+                 QString::fromUtf8(readAll(dataDir() + QStringLiteral("/typings/toolstudio.pyi"))));
+        QCOMPARE(Typings::typescript(project->tools, project->name),
+                 QString::fromUtf8(readAll(dataDir() + QStringLiteral("/typings/toolstudio.d.ts"))));
+        QTemporaryDir out;
+        QStringList written;
+        QString reason;
+        QVERIFY2(Typings::write(*project, out.path() + QStringLiteral("/types"), &written, &reason), qPrintable(reason));
+        QCOMPARE(written, QStringList({out.path() + QStringLiteral("/types/toolstudio.pyi"),
+                                       out.path() + QStringLiteral("/types/toolstudio.d.ts")}));
+        QCOMPARE(readAll(written.at(0)), readAll(dataDir() + QStringLiteral("/typings/toolstudio.pyi")));
+    }
+
+    /// The stub is valid Python a type checker can read: python3 compiles it.
+    void typingsPythonCompiles()
+    {
+        QProcess python;
+        python.start(QStringLiteral("python3"), {QStringLiteral("-c"),
+                                                 QStringLiteral("import ast, sys; ast.parse(open(sys.argv[1]).read())"),
+                                                 dataDir() + QStringLiteral("/typings/toolstudio.pyi")});
+        QVERIFY(python.waitForFinished(20000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
     }
 
     // --- export --------------------------------------------------------------------

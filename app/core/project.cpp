@@ -412,6 +412,45 @@ void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QStr
     }
 }
 
+/// `python_tools` (docs/project-format.md): per-project settings of Python tools —
+/// active, tags, retry — since their definition is the method in tools/*.py.
+void applyPythonOverrides(Project &project, const json &root)
+{
+    const json *overrides = member(root, "python_tools");
+    if (!overrides)
+        return;
+    if (!overrides->is_object())
+        fail(QStringLiteral("'python_tools' must be an object, not %1").arg(typeName(*overrides)));
+    for (auto it = overrides->begin(); it != overrides->end(); ++it) {
+        const QString name = fromStd(it.key());
+        const QString where = QStringLiteral("python_tools '%1'").arg(name);
+        if (!it->is_object())
+            fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(*it)));
+        checkKeys(*it, {"active", "tags", "retry"}, where);
+        const bool active = boolValue(*it, "active", where, true);
+        const QStringList tags = stringList(*it, "tags", where);
+        std::optional<RetryPolicy> retry;
+        if (member(*it, "retry"))
+            retry = parseRetry(objectMember(*it, "retry", where), project.retryDefaults, where + QStringLiteral(" retry"));
+        Tool *tool = nullptr;
+        for (Tool &t : project.tools)
+            if (t.name == name)
+                tool = &t;
+        if (!tool) { // its file may be broken for a moment: keep the settings, say so
+            project.pythonOverrideProblems
+                << QStringLiteral("toolstudio.json: python_tools '%1': no Python tool of that name is loaded").arg(name);
+            continue;
+        }
+        if (tool->handler != HandlerKind::Python)
+            fail(at(where) + QStringLiteral("'%1' is declared in 'tools'; set its keys there").arg(name));
+        tool->active = active;
+        if (member(*it, "tags"))
+            tool->tags = tags;
+        if (retry)
+            tool->retry = *retry;
+    }
+}
+
 /// nlohmann's what() without "[json.exception.parse_error.101] parse error at line 1, column 2: ".
 QString parseErrorMessage(const char *what)
 {
@@ -475,7 +514,7 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
     try {
         if (!root.is_object())
             fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)));
-        checkKeys(root, {"name", "default_script", "scripts", "limits", "retry", "tools"}, QString());
+        checkKeys(root, {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools"}, QString());
         project.name = stringValue(root, "name", QString(), false, QFileInfo(absoluteDir).fileName());
         if (member(root, "limits"))
             project.limits = parseLimits(objectMember(root, "limits", QString()));
@@ -502,6 +541,7 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
             }
         }
         loadPythonTools(project, names, origin);
+        applyPythonOverrides(project, root);
 
         if (const json *scripts = member(root, "scripts")) {
             if (!scripts->is_array())
@@ -560,7 +600,7 @@ QStringList Project::problems() const
         for (const auto &[method, reason] : file.toolErrors)
             lines << QStringLiteral("%1: tool '%2' not loaded: %3").arg(file.path, method, reason);
     }
-    return lines;
+    return lines + pythonOverrideProblems;
 }
 
 const PythonToolFile *Project::pythonFileOf(const QString &name) const

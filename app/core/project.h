@@ -83,8 +83,11 @@ public:
     RetryPolicy retryDefaults;
     std::vector<PythonToolFile> pythonFiles;
     QString pythonError;       ///< set when the tool worker could not describe tools/ at all
+    /// `python_tools` entries (toolstudio.json) naming no loaded Python tool.
+    QStringList pythonOverrideProblems;
 
-    /// One line per Python file or method that did not load, and pythonError.
+    /// One line per Python file or method that did not load, pythonError, and
+    /// pythonOverrideProblems.
     QStringList problems() const;
     /// The file that defines Python tool `name`, or nullptr.
     const PythonToolFile *pythonFileOf(const QString &name) const;

@@ -273,6 +273,64 @@ bool setToolActive(Manifest &manifest, const QString &name, bool active, QString
     return true;
 }
 
+namespace {
+
+bool setPythonToolKey(Manifest &manifest, const QString &name, const char *key, const Manifest &value, bool isDefault,
+                      QString *error)
+{
+    if (!Tool::isValidName(name)) {
+        fail(error, tr("\"%1\" is not a valid tool name").arg(name));
+        return false;
+    }
+    if (toolIndex(manifest, name) >= 0) {
+        fail(error, tr("%1 is declared in toolstudio.json's tools, not in tools/*.py").arg(name));
+        return false;
+    }
+    if (!manifest.contains("python_tools") || !manifest["python_tools"].is_object()) {
+        if (isDefault)
+            return true;
+        manifest["python_tools"] = Manifest::object();
+    }
+    Manifest &overrides = manifest["python_tools"];
+    const std::string tool = utf8(name);
+    if (isDefault) {
+        if (overrides.contains(tool) && overrides[tool].is_object()) {
+            overrides[tool].erase(key);
+            if (overrides[tool].empty())
+                overrides.erase(tool);
+        }
+        if (overrides.empty())
+            manifest.erase("python_tools");
+        return true;
+    }
+    if (!overrides.contains(tool) || !overrides[tool].is_object())
+        overrides[tool] = Manifest::object();
+    overrides[tool][key] = value;
+    return true;
+}
+
+} // namespace
+
+bool setPythonToolActive(Manifest &manifest, const QString &name, bool active, QString *error)
+{
+    return setPythonToolKey(manifest, name, "active", Manifest(false), active, error);
+}
+
+bool setPythonToolTags(Manifest &manifest, const QString &name, const QStringList &tags, QString *error)
+{
+    Manifest list = Manifest::array();
+    for (const QString &tag : tags)
+        list.push_back(utf8(tag));
+    return setPythonToolKey(manifest, name, "tags", list, tags.isEmpty(), error);
+}
+
+QString pythonCloneRefusal(const QString &name, const QString &file)
+{
+    return tr("%1 is a Python tool (%2): its definition is the method's code, so it cannot be cloned by name; "
+              "copy the method under a new name in the file instead")
+        .arg(name, file);
+}
+
 std::optional<std::vector<Manifest>> readToolFile(const QString &path, QString *error)
 {
     std::optional<Manifest> parsed = parseFile(path, error);

@@ -42,6 +42,16 @@ bool cloneTool(Manifest &manifest, const QString &name, const QString &newName, 
 /// Sets "active"; the key is removed when it becomes true (the default).
 bool setToolActive(Manifest &manifest, const QString &name, bool active, QString *error = nullptr);
 
+/// Python tools (tools/*.py) are not in `tools`: their per-project settings live in
+/// `python_tools` (docs/project-format.md). Sets "active" there; the entry (and the
+/// key) is removed when it becomes the default again.
+bool setPythonToolActive(Manifest &manifest, const QString &name, bool active, QString *error = nullptr);
+/// Sets the tags of Python tool `name` in `python_tools` (empty = removed).
+bool setPythonToolTags(Manifest &manifest, const QString &name, const QStringList &tags, QString *error = nullptr);
+/// Why Python tool `file`:`name` cannot be cloned (the reason for every Python tool:
+/// its definition is the method's code, so a second name would be a second method).
+QString pythonCloneRefusal(const QString &name, const QString &file);
+
 /// Reads a tool definition file for import: the studio's own tool object, an Anthropic
 /// definition (`name`, `description`, `input_schema`) or an OpenAI one (`type:
 /// function`, `name`/`parameters`, or nested under `function`). A definition without a
