@@ -715,6 +715,60 @@ private Q_SLOTS:
         QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
     }
 
+    // --- headless commands ---------------------------------------------------------
+
+    /// `toolstudio run` warns about what did not load; `tools typings` and `tools
+    /// bundle export|import` end to end. Needs the built toolstudio (TOOLSTUDIO_BINARY).
+    void headlessTypingsBundleAndRunWarnings()
+    {
+        const QString binary = qEnvironmentVariable("TOOLSTUDIO_BINARY");
+        if (binary.isEmpty() || !QFileInfo::exists(binary))
+            QSKIP("toolstudio is not built (TOOLSTUDIO_BINARY)");
+        QTemporaryDir dir;
+        const QString project = dir.path() + QStringLiteral("/p");
+        writeFile(project + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"p\", \"scripts\": [{\"path\": \"scripts/main.py\"}],"
+                  " \"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}]}");
+        writeFile(project + QStringLiteral("/scripts/main.py"), "print('hi')\n");
+        writeFile(project + QStringLiteral("/tools/a.py"),
+                  "class Tools:\n"
+                  "    def bad(self, items: set[int]):\n        pass\n"
+                  "    def good(self, q: str):\n        \"\"\"Finds q.\"\"\"\n        return q\n");
+        const auto toolstudio = [&](const QStringList &args, QByteArray *out, QByteArray *err) {
+            QProcess process;
+            process.start(binary, args);
+            process.waitForFinished(60000);
+            *out = process.readAllStandardOutput();
+            *err = process.readAllStandardError();
+            return process.exitCode();
+        };
+        QByteArray out, err;
+        QCOMPARE(toolstudio({QStringLiteral("run"), project}, &out, &err), 0);
+        QVERIFY2(err.startsWith("toolstudio run: warning: tools/a.py: tool 'bad' not loaded: parameter 'items': "
+                                "unsupported type annotation 'set[int]'"),
+                 err.constData());
+        QVERIFY2(out.contains("hi\n"), out.constData());
+
+        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("typings"), project, QStringLiteral("--out"),
+                             dir.path() + QStringLiteral("/types")}, &out, &err), 0);
+        QCOMPARE(out, (dir.path() + QStringLiteral("/types/toolstudio.pyi\n") + dir.path()
+                       + QStringLiteral("/types/toolstudio.d.ts\n")).toUtf8());
+        QVERIFY(readAll(dir.path() + QStringLiteral("/types/toolstudio.pyi"))
+                    .contains("    def good(self, q: str) -> Any:\n        \"\"\"Finds q.\"\"\"\n"));
+        QVERIFY(readAll(dir.path() + QStringLiteral("/types/toolstudio.d.ts")).contains("  good(q: GoodArgs[\"q\"]): Promise<unknown>;\n"));
+
+        const QString zip = dir.path() + QStringLiteral("/tools.zip");
+        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("export"), project, zip}, &out, &err), 0);
+        QCOMPARE(out, QByteArray("tool 'lookup'\ntools/a.py\n"));
+        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("import"), project, zip}, &out, &err), 1);
+        QVERIFY2(err.contains("tool 'lookup' (bundle.json): the project already has a tool of that name\n"), err.constData());
+        QVERIFY(err.endsWith("nothing imported\n"));
+        const QString other = dir.path() + QStringLiteral("/other");
+        writeFile(other + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("import"), other, zip}, &out, &err), 0);
+        QCOMPARE(out, QByteArray("imported 2 tool(s): lookup, good\n"));
+    }
+
     // --- export --------------------------------------------------------------------
 
     void exportShapes_data()
