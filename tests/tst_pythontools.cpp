@@ -431,7 +431,7 @@ private Q_SLOTS:
         QTemporaryDir source, target;
         writeFile(source.path() + QStringLiteral("/toolstudio.json"),
                   "{\"name\": \"src\", \"tools\": [{\"name\": \"lookup\", \"description\": \"Looks up\", "
-                  "\"handler\": {\"kind\": \"manual\"}}]}");
+                  "\"handler\": {\"kind\": \"manual\"}}], \"python_tools\": {\"unit\": {\"tags\": [\"weather\"]}}}");
         writeFile(source.path() + QStringLiteral("/tools/settings.py"),
                   "from pydantic import BaseModel\n"
                   "class Tools:\n"
@@ -469,6 +469,7 @@ private Q_SLOTS:
         QVERIFY2(project, qPrintable(loadError.toString()));
         QCOMPARE(project->tool(QStringLiteral("lookup"))->handler, HandlerKind::Manual);
         QCOMPARE(project->tool(QStringLiteral("unit"))->handler, HandlerKind::Python);
+        QCOMPARE(project->tool(QStringLiteral("unit"))->tags, QStringList{QStringLiteral("weather")});
         QCOMPARE(QByteArray::fromStdString(ValveStore::load(target.path()).values(QStringLiteral("tools/settings.py")).dump()),
                  QByteArray("{\"api_key\":\"********\",\"unit\":\"fahrenheit\"}"));
         const HandlerOutcome outcome = attempt(target.path(), QStringLiteral("unit"), json::object());
