@@ -243,8 +243,15 @@ std::string checkDedicatedWorkDir(int dir, uid_t uid)
     return {};
 }
 
-std::string userLabel(uid_t uid, const std::string &name)
+/// "uid 65534 (nobody)". Only for messages: the name is looked up (NSS) when a
+/// message needs it, not on every start.
+std::string userLabel(uid_t uid, const std::string &knownName)
 {
+    std::string name = knownName;
+    if (name.empty()) {
+        if (const passwd *pw = ::getpwuid(uid))
+            name = pw->pw_name;
+    }
     return "uid " + std::to_string(uid) + (name.empty() ? std::string() : " (" + name + ")");
 }
 
@@ -504,9 +511,7 @@ bool LaunchSequence::stepSession()
 bool LaunchSequence::stepCredentials()
 {
     if (::geteuid() != 0) {
-        m_sandboxUid = ::getuid();
-        if (const passwd *pw = ::getpwuid(m_sandboxUid))
-            m_sandboxUserName = pw->pw_name;
+        m_sandboxUid = ::getuid(); // its name only when a message needs it (userLabel)
         return true;
     }
 
@@ -671,11 +676,11 @@ bool LaunchSequence::stepLimits()
 bool LaunchSequence::stepWorkDir()
 {
     const std::string &dir = m_policy.workDir;
-    const std::string who = userLabel(::getuid(), m_sandboxUserName);
+    const auto who = [this] { return userLabel(::getuid(), m_sandboxUserName); };
     if (::chdir(dir.c_str()) == -1) {
         const int error = errno;
         if (error == EACCES)
-            return fail(SandboxExit::WorkDir, "cannot enter the work dir " + dir + " as " + who + ": "
+            return fail(SandboxExit::WorkDir, "cannot enter the work dir " + dir + " as " + who() + ": "
                                                   + errnoText(error)
                                                   + "; make it and every parent directory searchable by that user");
         if (error == ENOENT || error == ENOTDIR)
@@ -684,7 +689,7 @@ bool LaunchSequence::stepWorkDir()
         return fail(SandboxExit::WorkDir, "cannot enter the work dir " + dir + ": " + errnoText(error));
     }
     if (::access(".", W_OK) == -1)
-        return fail(SandboxExit::WorkDir, "the work dir " + dir + " is not writable by " + who + ": "
+        return fail(SandboxExit::WorkDir, "the work dir " + dir + " is not writable by " + who() + ": "
                                               + errnoText(errno) + "; give that user write access");
     return true;
 }
@@ -804,7 +809,7 @@ bool LaunchSequence::stepEnvironment()
 bool LaunchSequence::stepResolveProgram()
 {
     const std::string &name = m_policy.argv.front();
-    const std::string who = userLabel(::getuid(), m_sandboxUserName);
+    const auto who = [this] { return userLabel(::getuid(), m_sandboxUserName); };
     // Checked as the sandbox user, so "cannot run" is reported before the filters.
     const auto check = [&](const std::string &path, int *error) {
         struct stat info = {};
@@ -829,7 +834,7 @@ bool LaunchSequence::stepResolveProgram()
             if (error == ENOENT || error == ENOTDIR)
                 return fail(SandboxExit::Exec, "cannot run " + name + ": " + errnoText(error)
                                                    + "; install the interpreter or set its path in Settings");
-            return fail(SandboxExit::Exec, who + " cannot run " + name + ": " + errnoText(error)
+            return fail(SandboxExit::Exec, who() + " cannot run " + name + ": " + errnoText(error)
                                                + "; make it and its directories readable and executable by that user");
         }
         m_program = name;
@@ -853,7 +858,7 @@ bool LaunchSequence::stepResolveProgram()
             denied = true;
     }
     if (denied)
-        return fail(SandboxExit::Exec, who + " may not run " + name + " found on PATH (" + m_policy.path
+        return fail(SandboxExit::Exec, who() + " may not run " + name + " found on PATH (" + m_policy.path
                                            + "); make it readable and executable by that user");
     return fail(SandboxExit::Exec, name + " was not found on PATH (" + m_policy.path
                                        + "); install it or give its absolute path");

@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -282,41 +283,48 @@ std::string hex(std::uint64_t value)
 
 namespace SeccompFilter {
 
-Result install(const Options &options)
+std::string build(const Options &options, std::vector<sock_filter> *program)
 {
-    Result result;
+    program->clear();
     FilterContext filter;
     const std::uint32_t defaultAction = options.unlisted == Unlisted::Kill ? SCMP_ACT_KILL_PROCESS : SCMP_ACT_ERRNO(ENOSYS);
     filter.ctx = seccomp_init(defaultAction);
-    if (!filter.ctx) {
-        result.error = "seccomp_init failed (out of memory)";
-        return result;
-    }
+    if (!filter.ctx)
+        return "seccomp_init failed (out of memory)";
     // Real errno values from libseccomp instead of its generic ECANCELED (≥ 2.5).
     seccomp_attr_set(filter.ctx, SCMP_FLTATR_API_SYSRAWRC, 1);
 
     // Only the native ABI: seccomp_init added just it. libseccomp's x86_64 filter also
     // sends x32 syscall numbers (bit 30 set) to the bad-arch action.
-    if (int rc = seccomp_attr_set(filter.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); rc < 0) {
-        result.error = failure("seccomp_attr_set(ACT_BADARCH)", rc);
-        return result;
+    if (int rc = seccomp_attr_set(filter.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); rc < 0)
+        return failure("seccomp_attr_set(ACT_BADARCH)", rc);
+    if (std::string error = addRules(filter.ctx, defaultAction, options); !error.empty())
+        return error;
+
+    // libseccomp 2.5 exports to a file descriptor only.
+    const int fd = ::memfd_create("toolstudio-seccomp", MFD_CLOEXEC);
+    if (fd == -1)
+        return failure("memfd_create", errno);
+    std::string bytes;
+    int rc = seccomp_export_bpf(filter.ctx, fd);
+    if (rc >= 0 && ::lseek(fd, 0, SEEK_SET) == 0) {
+        char chunk[65536];
+        ssize_t n;
+        while ((n = ::read(fd, chunk, sizeof chunk)) > 0)
+            bytes.append(chunk, std::size_t(n));
+        if (n < 0)
+            rc = -errno;
+    } else if (rc >= 0) {
+        rc = -errno;
     }
-    if (std::string error = addRules(filter.ctx, defaultAction, options); !error.empty()) {
-        result.error = error;
-        return result;
-    }
-    if (int rc = seccomp_load(filter.ctx); rc < 0) {
-        result.error = failure("seccomp_load", rc);
-        return result;
-    }
-    if (options.notify) {
-        result.listenerFd = seccomp_notify_fd(filter.ctx);
-        if (result.listenerFd < 0) {
-            result.error = failure("seccomp_notify_fd", result.listenerFd);
-            result.listenerFd = -1;
-        }
-    }
-    return result;
+    ::close(fd);
+    if (rc < 0)
+        return failure("seccomp_export_bpf", rc);
+    if (bytes.empty() || bytes.size() % sizeof(sock_filter) != 0)
+        return "seccomp_export_bpf: " + std::to_string(bytes.size()) + " bytes are no BPF program";
+    program->resize(bytes.size() / sizeof(sock_filter));
+    std::memcpy(program->data(), bytes.data(), bytes.size());
+    return {};
 }
 
 int refusalErrno(int nr, const std::uint64_t args[6])
@@ -383,26 +391,6 @@ std::string describeArguments(int nr, const std::uint64_t args[6])
     if (name == "setns")
         return "fd " + std::to_string(std::int32_t(args[0])) + ", type " + hex(args[1]);
     return {};
-}
-
-bool killUnlistedFromEnvironment()
-{
-    const char *value = std::getenv("TOOLSTUDIO_SECCOMP_KILL_UNLISTED");
-    return value && std::strcmp(value, "1") == 0;
-}
-
-bool kernelHasFilters()
-{
-    // PR_GET_SECCOMP works everywhere seccomp is built in; the filter mode needs
-    // CONFIG_SECCOMP_FILTER, which SECCOMP_GET_ACTION_AVAIL (3.17+) confirms.
-    std::uint32_t action = SECCOMP_RET_ERRNO;
-    return ::prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && ::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
-}
-
-bool kernelHasUserNotification()
-{
-    std::uint32_t action = SECCOMP_RET_USER_NOTIF;
-    return ::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
 }
 
 } // namespace SeccompFilter

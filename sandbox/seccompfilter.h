@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <linux/filter.h>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 /// The seccomp-bpf filter `toolstudio-sandbox` loads just before execve (SANDBOX.md
 /// "seccomp"), built with libseccomp for the native architecture only.
@@ -62,9 +64,21 @@ struct Result
     int listenerFd = -1; ///< the user-notification listener when Options::notify (close-on-exec)
 };
 
-/// Builds the filter and loads it into the calling thread (the launcher is
-/// single-threaded). PR_SET_NO_NEW_PRIVS must be set before. After success nothing
-/// can be undone: call it last before execve.
+/// Builds the filter with libseccomp and returns its BPF program (seccomp_export_bpf).
+/// Used at build time only, by toolstudio-seccomp-gen: the launcher loads the programs
+/// it generated (seccompprograms.inc) and never runs libseccomp itself, which took
+/// most of its start-up time. "" on success, else the failing libseccomp call.
+std::string build(const Options &options, std::vector<sock_filter> *program);
+
+/// The studio's pid in the programs generated with Options::studioPid set: a value no
+/// pid can take (above PID_MAX_LIMIT), replaced by the real pid when loading.
+constexpr pid_t PidPlaceholder = 0x3a5c7e91;
+
+/// Loads the filter generated at build time for `options` into the calling thread
+/// (the launcher is single-threaded) with the raw seccomp() call, and with
+/// SECCOMP_FILTER_FLAG_NEW_LISTENER when Options::notify. PR_SET_NO_NEW_PRIVS must be
+/// set before. After success nothing can be undone: call it last before execve.
+/// (seccompprogram.cpp: no libseccomp in the launcher.)
 Result install(const Options &options);
 
 /// The errno the filter gives a refused call `nr` with `args` (the same table as
