@@ -592,8 +592,12 @@ private Q_SLOTS:
         const QString runtime = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid())
             + controller.record().id + QStringLiteral("/runtime");
         const QByteArray pyi = readAll(runtime + QStringLiteral("/python/toolstudio/__init__.pyi"));
-        QVERIFY2(pyi.contains("    def whoami(self) -> Any:\n        \"\"\"Returns what was injected.\"\"\"\n"), pyi.constData());
-        QVERIFY(readAll(runtime + QStringLiteral("/node/toolstudio/index.d.ts")).contains("  whoami(): Promise<unknown>;\n"));
+        QVERIFY2(pyi.contains("    def whoami(self) -> dict[str, Any]:\n        \"\"\"Returns what was injected.\"\"\"\n"),
+                 pyi.constData());
+        QVERIFY(pyi.contains("    def slow_add(self, a: int, b: int) -> int:\n"));
+        const QByteArray dts = readAll(runtime + QStringLiteral("/node/toolstudio/index.d.ts"));
+        QVERIFY2(dts.contains("  whoami(): Promise<{ [key: string]: unknown }>;\n"), dts.constData());
+        QVERIFY(dts.contains("  secret_length(): Promise<number>;\n"));
         QFile::remove(Secrets::filePath(dir.path()));
     }
 

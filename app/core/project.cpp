@@ -406,6 +406,8 @@ void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QStr
             names.insert(name);
             origin.insert(name, file.path);
             file.tools << name;
+            if (entry.contains("result_schema"))
+                file.resultSchemas[name] = entry["result_schema"];
             project.tools.push_back(std::move(tool));
         }
         project.pythonFiles.push_back(std::move(file));

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -47,6 +48,8 @@ struct PythonToolFile
     nlohmann::json frontmatter = nlohmann::json::object(); ///< title, author, version, description, requirements …
     QString error;                     ///< why the file did not load (then it has no tools)
     QStringList tools;                 ///< the tools it added to Project::tools
+    /// Tool → the schema of its return annotation (for typings only; never validated).
+    std::map<QString, nlohmann::json> resultSchemas;
     std::vector<std::pair<QString, QString>> toolErrors; ///< method → why it is not a tool
     /// `{"schema": <object schema>, "defaults": {...}}` of `class Valves` / `class
     /// UserValves`, `{"error": …}` when they cannot be derived, null when absent.

@@ -526,10 +526,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         || !writeFile(nodeDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error))
         return false;
     // Typings of the bound tools beside the shims, for editors (docs/python-tools.md "Typings").
-    std::vector<Tool> boundList;
-    for (const QString &name : bound)
-        if (const Tool *tool = project.tool(name))
-            boundList.push_back(*tool);
+    const std::vector<Tool> boundList = Typings::toolsOf(project, bound);
     if (!writeFile(pythonDir + QStringLiteral("/toolstudio/__init__.pyi"), Typings::python(boundList, project.name).toUtf8(), error)
         || !writeFile(nodeDir + QStringLiteral("/toolstudio/index.d.ts"), Typings::typescript(boundList, project.name).toUtf8(), error))
         return false;

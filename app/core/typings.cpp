@@ -499,6 +499,23 @@ QString typescript(const std::vector<Tool> &tools, const QString &projectName)
     return text;
 }
 
+std::vector<Tool> toolsOf(const Project &project, const QStringList &names)
+{
+    std::vector<Tool> tools;
+    for (const Tool &tool : project.tools) {
+        if (!names.isEmpty() && !names.contains(tool.name))
+            continue;
+        Tool copy = tool;
+        if (const PythonToolFile *file = project.pythonFileOf(tool.name); file && !copy.outputSchema) {
+            const auto it = file->resultSchemas.find(tool.name);
+            if (it != file->resultSchemas.end())
+                copy.outputSchema = it->second;
+        }
+        tools.push_back(std::move(copy));
+    }
+    return tools;
+}
+
 bool write(const Project &project, const QString &outDir, QStringList *written, QString *error)
 {
     if (!QDir().mkpath(outDir)) {
@@ -507,8 +524,8 @@ bool write(const Project &project, const QString &outDir, QStringList *written, 
     }
     const QString pyi = QDir(outDir).filePath(QStringLiteral("toolstudio.pyi"));
     const QString dts = QDir(outDir).filePath(QStringLiteral("toolstudio.d.ts"));
-    if (!writeText(pyi, python(project.tools, project.name), error)
-        || !writeText(dts, typescript(project.tools, project.name), error))
+    const std::vector<Tool> tools = toolsOf(project);
+    if (!writeText(pyi, python(tools, project.name), error) || !writeText(dts, typescript(tools, project.name), error))
         return false;
     *written << pyi << dts;
     return true;

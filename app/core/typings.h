@@ -32,6 +32,11 @@ QString python(const std::vector<Tool> &tools, const QString &projectName);
 /// The text of `toolstudio.d.ts` for `tools`.
 QString typescript(const std::vector<Tool> &tools, const QString &projectName);
 
+/// Copies of the tools of `project` named in `names` (every tool when empty), in the
+/// project's order, for typings: a Python tool without output_schema gets the schema of
+/// its return annotation (PythonToolFile::resultSchemas) as its result type.
+std::vector<Tool> toolsOf(const Project &project, const QStringList &names = {});
+
 /// Writes `toolstudio.pyi` and `toolstudio.d.ts` for every tool of `project` into
 /// `outDir` (created when missing). `written` gets the two paths; false with the
 /// reason otherwise.

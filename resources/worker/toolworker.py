@@ -317,7 +317,8 @@ def type_schema(t, stack=(), where="parameter"):
 
 def derive_tool(name, method):
     """The tool of one method: name, description, input_schema (parameters in
-    signature order, `__`-parameters left out), parameter_order. Raises Unsupported."""
+    signature order, `__`-parameters left out), parameter_order, and result_schema (from
+    the return annotation, when it has a JSON form). Raises Unsupported."""
     if not NAME_RE.match(name):
         raise Unsupported(f"invalid tool name '{name}' (a letter, then up to 63 letters, digits or '_')")
     signature = inspect.signature(method)
@@ -343,8 +344,17 @@ def derive_tool(name, method):
     input_schema = {"type": "object", "properties": properties}
     if required:
         input_schema["required"] = required
-    return {"name": name, "description": description, "input_schema": input_schema,
+    tool = {"name": name, "description": description, "input_schema": input_schema,
             "parameter_order": list(properties)}
+    # The return annotation, for typings only (never validated: it is not an output_schema).
+    returns = hints.get("return", inspect.Parameter.empty)
+    if returns is not inspect.Parameter.empty and returns is not NONE_TYPE and returns is not None:
+        try:
+            schema, optional = property_schema(returns, (), "the return value")
+            tool["result_schema"] = {"anyOf": [schema, {"type": "null"}]} if optional else schema
+        except Unsupported:
+            pass
+    return tool
 
 
 def tool_methods(cls):
