@@ -281,7 +281,7 @@ private Q_SLOTS:
         auto *edit = qobject_cast<QLineEdit *>(dialog->resultForm()->control(QString()));
         QVERIFY(edit);
         QTest::keyClicks(edit, QStringLiteral("https://example.org/report.pdf"));
-        QCOMPARE(dialog->resultForm()->value(), nlohmann::json("https://example.org/report.pdf"));
+        QCOMPARE(dialog->resultForm()->value().dump(), std::string("\"https://example.org/report.pdf\""));
         QVERIFY(m_window->runController()->isActive());
         QVERIFY(dialog->problem().isEmpty());
         QVERIFY2(dialog->sendResult(), qPrintable(dialog->problem()));
@@ -419,9 +419,15 @@ asyncio.run(main())
         QCOMPARE(m_window->replaceAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
         QCOMPARE(m_window->goToLineAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
         QCOMPARE(m_window->stepModeAction()->shortcut(), QKeySequence(Qt::Key_F10));
-        // No step mode in the engine yet: the action says so instead of pretending.
-        QVERIFY(!m_window->stepModeAction()->isEnabled());
-        QVERIFY(m_window->stepModeAction()->toolTip().contains(QLatin1String("not available yet")));
+        // Step mode toggles the run controller's step mode.
+        QVERIFY(m_window->stepModeAction()->isEnabled());
+        QVERIFY(m_window->stepModeAction()->isCheckable());
+        m_window->stepModeAction()->setChecked(true);
+        QVERIFY(m_window->runController()->stepMode());
+        m_window->stepModeAction()->setChecked(false);
+        QVERIFY(!m_window->runController()->stepMode());
+        QCOMPARE(m_window->nextFailedAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+        QCOMPARE(m_window->nextPendingAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_J));
         QCOMPARE(m_window->undoAction()->shortcut(), QKeySequence(QKeySequence::Undo));
     }
 

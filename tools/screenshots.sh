@@ -96,6 +96,76 @@ sleep 3
 shot workspace-de
 stop_studio
 
+# 5. A live run with retries on the timeline, then the inspector on a failed step.
+#    A scratch project: three tools whose mocks fail, back off and succeed, called
+#    concurrently with asyncio.gather; charge_card always fails (not retryable).
+mkdir -p "$WORK/retries/scripts"
+cat >"$WORK/retries/toolstudio.json" <<'JSON'
+{
+  "name": "retries",
+  "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "retry": {"max_attempts": 3, "initial_backoff_seconds": 0.4, "factor": 2},
+  "tools": [
+    {"name": "fetch_page", "description": "Fetch a page (flaky).",
+     "input_schema": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+     "handler": {"kind": "mock", "sequence": [
+       {"error": "upstream busy (503)", "retryable": true, "delay_seconds": 0.3},
+       {"result": {"status": 200, "bytes": 5120}, "delay_seconds": 0.5},
+       {"error": "connection reset", "retryable": true, "delay_seconds": 0.2},
+       {"result": {"status": 200, "bytes": 812}, "delay_seconds": 0.4}]}},
+    {"name": "lookup_price", "description": "Price of a SKU.",
+     "input_schema": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+     "handler": {"kind": "mock", "sequence": [{"result": 0, "delay_seconds": 0.6}, {"result": 12.5, "delay_seconds": 0.3}]}},
+    {"name": "charge_card", "description": "Charge a card.",
+     "input_schema": {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]},
+     "handler": {"kind": "mock", "sequence": [{"error": "card declined: insufficient funds", "retryable": false, "delay_seconds": 0.2}]}}
+  ]
+}
+JSON
+cat >"$WORK/retries/scripts/main.py" <<'PY'
+# Concurrent calls with retries: fetch pages and prices at once, then charge.
+import asyncio
+
+from toolstudio import tools
+
+
+async def main():
+    pages = await asyncio.gather(*(tools.fetch_page(url=f"https://example.org/{i}") for i in range(4)),
+                                 tools.lookup_price(sku="ABC-123"), tools.lookup_price(sku="XYZ-900"))
+    print("fetched", pages)
+    try:
+        await tools.charge_card(amount=12.5)
+    except Exception as error:
+        print("charge failed:", error)
+    pages = await asyncio.gather(*(tools.fetch_page(url=f"https://example.org/b{i}") for i in range(3)))
+    print("second wave", pages)
+
+
+asyncio.run(main())
+PY
+start_studio "$WORK/retries"
+xdotool key F5
+sleep 6
+shot timeline-retries
+# The trace filter (top of the Trace dock), then the next failed step (Ctrl+E).
+xdotool mousemove 880 87 click 1
+xdotool type --delay 5 'charge_card'
+sleep 0.8
+xdotool key Tab ctrl+e
+sleep 1
+shot inspector-failed-step
+stop_studio
+
+# 6. A pending call answered with the form generated from the tool's output_schema.
+start_studio "$WORK/examples/render-report"
+xdotool key F5
+sleep 3
+xdotool type --delay 5 'https://example.org/reports/q3-seats.pdf'
+sleep 0.5
+shot pending-call-form
+stop_studio
+
 # Cold start: process start to a visible window, median of 5.
 times=()
 for _ in 1 2 3 4 5; do

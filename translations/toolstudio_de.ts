@@ -87,12 +87,135 @@
         <source>The run refused the answer: %1</source>
         <translation>Der Lauf hat die Antwort abgelehnt: %1</translation>
     </message>
+    <message>
+        <source>&amp;Result (from the tool&apos;s output schema):</source>
+        <translation>&amp;Ergebnis (aus dem Ausgabeschema des Tools):</translation>
+    </message>
+</context>
+<context>
+    <name>Bundle</name>
+    <message>
+        <source>%1: cannot add %2 (zip error %3)</source>
+        <translation>%1: %2 kann nicht hinzugefügt werden (Zip-Fehler %3)</translation>
+    </message>
+    <message>
+        <source>tool &apos;%1&apos;</source>
+        <translation>Tool &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1: kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>valves of %1</source>
+        <translation>Valves von %1</translation>
+    </message>
+    <message>
+        <source>%1: cannot create (zip error %2)</source>
+        <translation>%1: kann nicht angelegt werden (Zip-Fehler %2)</translation>
+    </message>
+    <message>
+        <source>%1: cannot write (zip error %2)</source>
+        <translation>%1: kann nicht geschrieben werden (Zip-Fehler %2)</translation>
+    </message>
+    <message>
+        <source>%1: cannot write</source>
+        <translation>%1: kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>%1: not a zip file (or it cannot be read)</source>
+        <translation>%1: keine Zip-Datei (oder sie kann nicht gelesen werden)</translation>
+    </message>
+    <message>
+        <source>%1: %2 entries, more than the %3 a bundle may hold</source>
+        <translation>%1: %2 Einträge, mehr als die %3, die ein Bundle enthalten darf</translation>
+    </message>
+    <message>
+        <source>%1: a damaged entry (zip error %2)</source>
+        <translation>%1: ein beschädigter Eintrag (Zip-Fehler %2)</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos;: a path outside the project (absolute or with &apos;..&apos;) is refused</source>
+        <translation>Eintrag &apos;%1&apos;: ein Pfad außerhalb des Projekts (absolut oder mit &apos;..&apos;) wird abgelehnt</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos;: not part of a bundle (only bundle.json and tools/NAME.py)</source>
+        <translation>Eintrag &apos;%1&apos;: gehört nicht zu einem Bundle (nur bundle.json und tools/NAME.py)</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos;: %2 bytes, more than the %3 bytes a bundle entry may hold</source>
+        <translation>Eintrag &apos;%1&apos;: %2 Bytes, mehr als die %3 Bytes, die ein Bundle-Eintrag enthalten darf</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos;: cannot read (zip error %2)</source>
+        <translation>Eintrag &apos;%1&apos;: kann nicht gelesen werden (Zip-Fehler %2)</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos;: more than the %2 bytes a bundle entry may hold</source>
+        <translation>Eintrag &apos;%1&apos;: mehr als die %2 Bytes, die ein Bundle-Eintrag enthalten darf</translation>
+    </message>
+    <message>
+        <source>entry &apos;%1&apos;: damaged (zip error %2)</source>
+        <translation>Eintrag &apos;%1&apos;: beschädigt (Zip-Fehler %2)</translation>
+    </message>
+    <message>
+        <source>%1: no bundle.json: not a Tool Studio bundle</source>
+        <translation>%1: keine bundle.json: kein Tool-Studio-Bundle</translation>
+    </message>
+    <message>
+        <source>%1: bundle.json is not a Tool Studio bundle manifest</source>
+        <translation>%1: bundle.json ist kein Tool-Studio-Bundle-Manifest</translation>
+    </message>
+    <message>
+        <source>%1: bundle version %2 is not supported (this studio reads version 1)</source>
+        <translation>%1: Bundle-Version %2 wird nicht unterstützt (dieses Studio liest Version 1)</translation>
+    </message>
+    <message>
+        <source>tool &apos;%1&apos; (%2): the project already has a tool of that name%3</source>
+        <translation>Tool &apos;%1&apos; (%2): das Projekt hat bereits ein Tool dieses Namens%3</translation>
+    </message>
+    <message>
+        <source> (in %1)</source>
+        <translation> (in %1)</translation>
+    </message>
+    <message>
+        <source>tool &apos;%1&apos;: defined twice in the bundle (%2 and %3)</source>
+        <translation>Tool &apos;%1&apos;: im Bundle doppelt definiert (%2 und %3)</translation>
+    </message>
+    <message>
+        <source>bundle.json: tool &apos;%1&apos;: invalid name (a letter, then up to 63 letters, digits or &apos;_&apos;)</source>
+        <translation>bundle.json: Tool &apos;%1&apos;: ungültiger Name (ein Buchstabe, dann bis zu 63 Buchstaben, Ziffern oder &apos;_&apos;)</translation>
+    </message>
+    <message>
+        <source>%1: the project already has a file of that name</source>
+        <translation>%1: das Projekt hat bereits eine Datei dieses Namens</translation>
+    </message>
+    <message>
+        <source>%1: cannot stage: %2</source>
+        <translation>%1: kann nicht bereitgestellt werden: %2</translation>
+    </message>
+    <message>
+        <source>the bundle&apos;s tool files cannot be described: %1</source>
+        <translation>die Tool-Dateien des Bundles können nicht beschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: kann nicht geschrieben werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleView</name>
     <message>
         <source>The script&apos;s output appears here when it runs.</source>
         <translation>Die Ausgabe des Skripts erscheint hier, sobald es läuft.</translation>
+    </message>
+    <message>
+        <source>▸ step #%1 %2</source>
+        <translation>▸ Schritt #%1 %2</translation>
+    </message>
+    <message>
+        <source>▸ steps #%1 %2 … #%3 (%4 steps)</source>
+        <translation>▸ Schritte #%1 %2 … #%3 (%4 Schritte)</translation>
     </message>
 </context>
 <context>
@@ -170,6 +293,37 @@
             <numerusform>%n ersetzt</numerusform>
             <numerusform>%n ersetzt</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>JsonTreeModel</name>
+    <message>
+        <source>[1 item]</source>
+        <translation>[1 Element]</translation>
+    </message>
+    <message>
+        <source>[%1 items]</source>
+        <translation>[%1 Elemente]</translation>
+    </message>
+    <message>
+        <source>{1 key}</source>
+        <translation>{1 Schlüssel}</translation>
+    </message>
+    <message>
+        <source>{%1 keys}</source>
+        <translation>{%1 Schlüssel}</translation>
+    </message>
+    <message>
+        <source>%1 characters; choose &quot;Show All&quot; to see the whole string</source>
+        <translation>%1 Zeichen; „Alles zeigen“ zeigt die ganze Zeichenkette</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
     </message>
 </context>
 <context>
@@ -438,10 +592,6 @@
         <translation>&amp;Schrittmodus</translation>
     </message>
     <message>
-        <source>Step mode (F10): pause before each tool call — not available yet: the step engine has no step mode in this version</source>
-        <translation>Schrittmodus (F10): vor jedem Tool-Aufruf anhalten – noch nicht verfügbar: die Schritt-Engine hat in dieser Version keinen Schrittmodus</translation>
-    </message>
-    <message>
         <source>&amp;Edit</source>
         <translation>&amp;Bearbeiten</translation>
     </message>
@@ -464,10 +614,6 @@
     <message>
         <source>Tool</source>
         <translation>Tool</translation>
-    </message>
-    <message>
-        <source>Select a step in the Trace to see its arguments, result and attempts.</source>
-        <translation>Wählen Sie einen Schritt im Ablauf, um Argumente, Ergebnis und Versuche zu sehen.</translation>
     </message>
     <message>
         <source>Step</source>
@@ -546,10 +692,6 @@
         <translation>Zeile (1–%1):</translation>
     </message>
     <message>
-        <source>#%1 %2 (attempt %3) %4</source>
-        <translation>#%1 %2 (Versuch %3) %4</translation>
-    </message>
-    <message>
         <source>Pending Calls (%1)</source>
         <translation>Wartende Aufrufe (%1)</translation>
     </message>
@@ -616,6 +758,206 @@
     <message>
         <source>Imported %1</source>
         <translation>%1 importiert</translation>
+    </message>
+    <message>
+        <source>Step mode (F10): hold every tool call before it runs; continue it from the Pending Calls dock</source>
+        <translation>Schrittmodus (F10): jeden Tool-Aufruf vor dem Ausführen anhalten; im Dock „Wartende Aufrufe“ fortsetzen</translation>
+    </message>
+    <message>
+        <source>Next &amp;Pending Step</source>
+        <translation>Nächster &amp;wartender Schritt</translation>
+    </message>
+    <message>
+        <source>Select the next step that waits for a person (Ctrl+J)</source>
+        <translation>Den nächsten Schritt auswählen, der auf eine Person wartet (Strg+J)</translation>
+    </message>
+    <message>
+        <source>Next &amp;Failed Step</source>
+        <translation>Nächster &amp;fehlgeschlagener Schritt</translation>
+    </message>
+    <message>
+        <source>Select the next step that failed or has a failed attempt (Ctrl+E)</source>
+        <translation>Den nächsten Schritt auswählen, der fehlschlug oder einen fehlgeschlagenen Versuch hat (Strg+E)</translation>
+    </message>
+    <message>
+        <source>Filter steps (tool, call id, result)</source>
+        <translation>Schritte filtern (Tool, Aufruf-ID, Ergebnis)</translation>
+    </message>
+    <message>
+        <source>All tools</source>
+        <translation>Alle Tools</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Show failed steps only</source>
+        <translation>Nur fehlgeschlagene Schritte zeigen</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Show steps waiting for a person only</source>
+        <translation>Nur Schritte zeigen, die auf eine Person warten</translation>
+    </message>
+    <message>
+        <source>Next pending</source>
+        <translation>Nächster wartender</translation>
+    </message>
+    <message>
+        <source>Next failed</source>
+        <translation>Nächster fehlgeschlagener</translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Step mode: run the selected held call&apos;s handler</source>
+        <translation>Schrittmodus: den Handler des ausgewählten angehaltenen Aufrufs ausführen</translation>
+    </message>
+    <message>
+        <source>Cannot continue: %1</source>
+        <translation>Fortsetzen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Search the output (Enter: next, Shift+Enter: previous)</source>
+        <translation>Ausgabe durchsuchen (Eingabe: nächster, Umschalt+Eingabe: vorheriger Treffer)</translation>
+    </message>
+    <message>
+        <source>Not found in the output: %1</source>
+        <translation>Nicht in der Ausgabe gefunden: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>Show the selected run&apos;s trace and output</source>
+        <translation>Ablauf und Ausgabe des ausgewählten Laufs zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Replay</source>
+        <translation>&amp;Wiederabspielen</translation>
+    </message>
+    <message>
+        <source>Run the selected run&apos;s script again with its recorded results memoized</source>
+        <translation>Das Skript des ausgewählten Laufs erneut ausführen, mit den aufgezeichneten Ergebnissen als Memo</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation>F&amp;ortsetzen</translation>
+    </message>
+    <message>
+        <source>Continue a suspended run up to its open call</source>
+        <translation>Einen unterbrochenen Lauf bis zu seinem offenen Aufruf fortsetzen</translation>
+    </message>
+    <message>
+        <source>Export &amp;JSON…</source>
+        <translation>Als &amp;JSON exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the selected run as JSON (docs/run-export.md)</source>
+        <translation>Den ausgewählten Lauf als JSON speichern (docs/run-export.md)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chrome Trace…</source>
+        <translation>Als &amp;Chrome-Trace exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the selected run as Chrome trace-event JSON (opens in Perfetto)</source>
+        <translation>Den ausgewählten Lauf als Chrome-Trace-Event-JSON speichern (öffnet sich in Perfetto)</translation>
+    </message>
+    <message>
+        <source>Only a suspended run can be resumed</source>
+        <translation>Nur ein unterbrochener Lauf kann fortgesetzt werden</translation>
+    </message>
+    <message>
+        <source>Step mode: #%1 %2 is held before it runs</source>
+        <translation>Schrittmodus: #%1 %2 wird vor dem Ausführen angehalten</translation>
+    </message>
+    <message>
+        <source>#%1 %2 is waiting for an answer (Pending Calls dock, F6)</source>
+        <translation>#%1 %2 wartet auf eine Antwort (Dock „Wartende Aufrufe“, F6)</translation>
+    </message>
+    <message>
+        <source>No failed step</source>
+        <translation>Kein fehlgeschlagener Schritt</translation>
+    </message>
+    <message>
+        <source>No pending step</source>
+        <translation>Kein wartender Schritt</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (attempt %3, waiting %4) %5</source>
+        <translation>#%1 %2 (Versuch %3, wartet seit %4) %5</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (held by step mode, %3) %4</source>
+        <translation>#%1 %2 (vom Schrittmodus angehalten, %3) %4</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+    <message>
+        <source>calls %1/%2</source>
+        <translation>Aufrufe %1/%2</translation>
+    </message>
+    <message>
+        <source>largest request %1 of %2</source>
+        <translation>größte Anfrage %1 von %2</translation>
+    </message>
+    <message>
+        <source>largest reply %1 of %2</source>
+        <translation>größte Antwort %1 von %2</translation>
+    </message>
+    <message>
+        <source>elapsed %1 of %2</source>
+        <translation>vergangen %1 von %2</translation>
+    </message>
+    <message>
+        <source>(+%1 waiting, not counted)</source>
+        <translation>(+%1 Wartezeit, nicht gezählt)</translation>
+    </message>
+    <message>
+        <source>Cannot Resume</source>
+        <translation>Fortsetzen nicht möglich</translation>
+    </message>
+    <message>
+        <source>Cannot Replay</source>
+        <translation>Wiederabspielen nicht möglich</translation>
+    </message>
+    <message>
+        <source>Resuming %1…</source>
+        <translation>%1 wird fortgesetzt…</translation>
+    </message>
+    <message>
+        <source>Replaying %1…</source>
+        <translation>%1 wird wiederabgespielt…</translation>
+    </message>
+    <message>
+        <source>Export Chrome Trace</source>
+        <translation>Chrome-Trace exportieren</translation>
+    </message>
+    <message>
+        <source>Export Run as JSON</source>
+        <translation>Lauf als JSON exportieren</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Export Run</source>
+        <translation>Lauf exportieren</translation>
+    </message>
+    <message>
+        <source>Exported %1 to %2</source>
+        <translation>%1 nach %2 exportiert</translation>
     </message>
 </context>
 <context>
@@ -727,6 +1069,18 @@
         <source>%1 holds no tool definition</source>
         <translation>%1 enthält keine Tool-Definition</translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid tool name</source>
+        <translation>„%1“ ist kein gültiger Tool-Name</translation>
+    </message>
+    <message>
+        <source>%1 is declared in toolstudio.json&apos;s tools, not in tools/*.py</source>
+        <translation>%1 ist in den Tools von toolstudio.json deklariert, nicht in tools/*.py</translation>
+    </message>
+    <message>
+        <source>%1 is a Python tool (%2): its definition is the method&apos;s code, so it cannot be cloned by name; copy the method under a new name in the file instead</source>
+        <translation>%1 ist ein Python-Tool (%2): seine Definition ist der Code der Methode, daher kann es nicht über den Namen geklont werden; kopieren Sie stattdessen die Methode unter einem neuen Namen in der Datei</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -759,10 +1113,6 @@
 </translation>
     </message>
     <message>
-        <source> (some processes of the script&apos;s group could not be confirmed gone)</source>
-        <translation> (für einige Prozesse der Skriptgruppe ließ sich nicht bestätigen, dass sie beendet sind)</translation>
-    </message>
-    <message>
         <source>stopped by the user; the script&apos;s process group was killed</source>
         <translation>vom Benutzer gestoppt; die Prozessgruppe des Skripts wurde beendet</translation>
     </message>
@@ -777,6 +1127,34 @@
     <message>
         <source>the script ended</source>
         <translation>das Skript ist beendet</translation>
+    </message>
+    <message>
+        <source> (some processes of the script&apos;s group could not be confirmed gone yet)</source>
+        <translation> (für einige Prozesse der Skriptgruppe ist noch nicht bestätigt, dass sie beendet sind)</translation>
+    </message>
+    <message>
+        <source>
+[run files: kept %1 files (%2 bytes) in %3; %4 more files (%5 bytes) were over the cap of %6 files / %7 MiB and were discarded]
+</source>
+        <translation>
+[Laufdateien: %1 Dateien (%2 Bytes) in %3 behalten; %4 weitere Dateien (%5 Bytes) lagen über der Grenze von %6 Dateien / %7 MiB und wurden verworfen]
+</translation>
+    </message>
+    <message>
+        <source>the script was killed by the sandbox (signal SIGSYS): it made a system call from a foreign architecture (x32 or int 0x80), or one that is not on the allow-list in the kill-on-unlisted mode</source>
+        <translation>das Skript wurde von der Sandbox beendet (Signal SIGSYS): es machte einen Systemaufruf einer fremden Architektur (x32 oder int 0x80) oder einen, der im Modus „nicht gelistet beendet“ nicht auf der Erlaubnisliste steht</translation>
+    </message>
+    <message>
+        <source>the script used up its CPU time limit (RLIMIT_CPU) and was killed (SIGXCPU)</source>
+        <translation>das Skript hat sein CPU-Zeitlimit (RLIMIT_CPU) aufgebraucht und wurde beendet (SIGXCPU)</translation>
+    </message>
+    <message>
+        <source>the script wrote past the file size limit (RLIMIT_FSIZE) and was killed (SIGXFSZ)</source>
+        <translation>das Skript schrieb über die Dateigrößengrenze (RLIMIT_FSIZE) hinaus und wurde beendet (SIGXFSZ)</translation>
+    </message>
+    <message>
+        <source> — some processes of the script&apos;s group could not be confirmed gone after %1 s; check with: ps -g %2</source>
+        <translation> — für einige Prozesse der Skriptgruppe ließ sich nach %1 s nicht bestätigen, dass sie beendet sind; prüfen mit: ps -g %2</translation>
     </message>
 </context>
 <context>
@@ -806,10 +1184,6 @@
         <translation>unbekannte Skriptsprache für %1: verwenden Sie .py, .sh oder .js</translation>
     </message>
     <message>
-        <source>%1: only Python scripts are supported in this version (Bash and JavaScript shims come next)</source>
-        <translation>%1: in dieser Version werden nur Python-Skripte unterstützt (Bash- und JavaScript-Shims folgen)</translation>
-    </message>
-    <message>
         <source>cannot open the journal %1: %2</source>
         <translation>das Journal %1 kann nicht geöffnet werden: %2</translation>
     </message>
@@ -836,6 +1210,14 @@
     <message>
         <source>no run is active</source>
         <translation>kein Lauf ist aktiv</translation>
+    </message>
+    <message>
+        <source>run %1 is %2; only a suspended run can be resumed</source>
+        <translation>Lauf %1 ist %2; nur ein unterbrochener Lauf kann fortgesetzt werden</translation>
+    </message>
+    <message>
+        <source>run %1 has no step %2 (it has %3)</source>
+        <translation>Lauf %1 hat keinen Schritt %2 (er hat %3)</translation>
     </message>
 </context>
 <context>
@@ -1065,6 +1447,148 @@
     <message>
         <source>&amp;Language:</source>
         <translation>S&amp;prache:</translation>
+    </message>
+</context>
+<context>
+    <name>StepInspector</name>
+    <message>
+        <source>Select a step in the Trace to see its arguments, result and attempts.</source>
+        <translation>Wählen Sie einen Schritt im Ablauf, um Argumente, Ergebnis und Versuche zu sehen.</translation>
+    </message>
+    <message>
+        <source>&amp;Copy as JSON</source>
+        <translation>Als JSON &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the step with its attempts as JSON</source>
+        <translation>Den Schritt mit seinen Versuchen als JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Show &amp;All</source>
+        <translation>&amp;Alles zeigen</translation>
+    </message>
+    <message>
+        <source>Show the whole value of the selected string</source>
+        <translation>Den ganzen Wert der ausgewählten Zeichenkette zeigen</translation>
+    </message>
+    <message>
+        <source>Tree</source>
+        <translation>Baum</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ausgang</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Select an attempt to see its error and captured output.</source>
+        <translation>Wählen Sie einen Versuch, um seinen Fehler und die erfasste Ausgabe zu sehen.</translation>
+    </message>
+    <message>
+        <source>Attempt %1: handler output truncated (full size: more than %2 bytes kept)</source>
+        <translation>Versuch %1: Handler-Ausgabe abgeschnitten (volle Größe: mehr als die %2 behaltenen Bytes)</translation>
+    </message>
+    <message>
+        <source>%1 truncated (full size: %2 bytes)</source>
+        <translation>%1 abgeschnitten (volle Größe: %2 Bytes)</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>retryable</source>
+        <translation>wiederholbar</translation>
+    </message>
+    <message>
+        <source>not retryable</source>
+        <translation>nicht wiederholbar</translation>
+    </message>
+    <message>
+        <source>1 attempt</source>
+        <translation>1 Versuch</translation>
+    </message>
+    <message>
+        <source>%1 attempts</source>
+        <translation>%1 Versuche</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;#%1 %2&lt;/b&gt; — %3 — attempts %4&lt;br&gt;call id &lt;tt&gt;%5&lt;/tt&gt;, idempotency key &lt;tt&gt;%6&lt;/tt&gt;</source>
+        <translation>&lt;b&gt;#%1 %2&lt;/b&gt; — %3 — Versuche %4&lt;br&gt;Aufruf-ID &lt;tt&gt;%5&lt;/tt&gt;, Idempotenzschlüssel &lt;tt&gt;%6&lt;/tt&gt;</translation>
+    </message>
+    <message>
+        <source>Divergence: %1</source>
+        <translation>Abweichung: %1</translation>
+    </message>
+    <message>
+        <source>The step&apos;s JSON is %1 bytes: browse it in the Tree tab, or use Copy as JSON.</source>
+        <translation>Das JSON des Schritts hat %1 Bytes: durchsuchen Sie es im Reiter „Baum“ oder nutzen Sie „Als JSON kopieren“.</translation>
+    </message>
+    <message>
+        <source>Step failed:</source>
+        <translation>Schritt fehlgeschlagen:</translation>
+    </message>
+    <message>
+        <source>Attempt %1</source>
+        <translation>Versuch %1</translation>
+    </message>
+    <message>
+        <source>Captured output:</source>
+        <translation>Erfasste Ausgabe:</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>Value of %1</source>
+        <translation>Wert von %1</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineWidget</name>
+    <message>
+        <source>Steps appear here as the script calls tools.</source>
+        <translation>Schritte erscheinen hier, sobald das Skript Tools aufruft.</translation>
+    </message>
+    <message>
+        <source>#%1 %2 — %3</source>
+        <translation>#%1 %2 — %3</translation>
+    </message>
+    <message>
+        <source>queued %1</source>
+        <translation>eingereiht %1</translation>
+    </message>
+    <message>
+        <source>attempt %1: %2 – %3</source>
+        <translation>Versuch %1: %2 – %3</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>ended %1, %2 ms in all</source>
+        <translation>beendet %1, insgesamt %2 ms</translation>
     </message>
 </context>
 <context>
@@ -1305,6 +1829,17 @@
     <message>
         <source>%1 min %2 s</source>
         <translation>%1 min %2 s</translation>
+    </message>
+</context>
+<context>
+    <name>Typings</name>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: cannot create the folder</source>
+        <translation>%1: der Ordner kann nicht angelegt werden</translation>
     </message>
 </context>
 <context>

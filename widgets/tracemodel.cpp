@@ -282,9 +282,8 @@ const Step *TraceModel::stepByCallId(const QString &callId) const
 {
     if (const auto it = m_rowByCallId.constFind(callId); it != m_rowByCallId.constEnd())
         return &m_steps[*it];
-    const auto queued = std::find_if(m_queue.begin(), m_queue.end(),
-                                     [&](const Step &s) { return s.callId == callId; });
-    return queued != m_queue.end() ? &*queued : nullptr;
+    const auto queued = m_queueIndexByCallId.constFind(callId);
+    return queued != m_queueIndexByCallId.constEnd() ? &m_queue[size_t(*queued)] : nullptr;
 }
 
 QModelIndex TraceModel::indexForCallId(const QString &callId, int column) const
@@ -299,6 +298,7 @@ void TraceModel::addStep(const Step &step)
         updateStep(step);
         return;
     }
+    m_queueIndexByCallId.insert(step.callId, int(m_queue.size()));
     m_queue.push_back(step);
     if (!m_flushTimer->isActive())
         m_flushTimer->start();
@@ -308,10 +308,9 @@ void TraceModel::updateStep(const Step &step)
 {
     const auto it = m_rowByCallId.constFind(step.callId);
     if (it == m_rowByCallId.constEnd()) {
-        const auto queued = std::find_if(m_queue.begin(), m_queue.end(),
-                                         [&](const Step &s) { return s.callId == step.callId; });
-        if (queued != m_queue.end())
-            *queued = step; // not shown yet: the flush inserts the latest state
+        const auto queued = m_queueIndexByCallId.constFind(step.callId);
+        if (queued != m_queueIndexByCallId.constEnd())
+            m_queue[size_t(*queued)] = step; // not shown yet: the flush inserts the latest state
         else
             addStep(step);
         return;
@@ -353,6 +352,7 @@ void TraceModel::clear()
     m_steps.clear();
     m_rowByCallId.clear();
     m_queue.clear();
+    m_queueIndexByCallId.clear();
     endResetModel();
 }
 
@@ -369,6 +369,7 @@ void TraceModel::flush()
         m_steps.push_back(std::move(step));
     }
     m_queue.clear();
+    m_queueIndexByCallId.clear();
     endInsertRows();
 }
 

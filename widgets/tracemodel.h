@@ -92,6 +92,7 @@ private:
     std::vector<Step> m_steps;
     QHash<QString, int> m_rowByCallId;
     std::vector<Step> m_queue;
+    QHash<QString, int> m_queueIndexByCallId; ///< index in m_queue; a burst stays O(1) per step
     QTimer *m_flushTimer = nullptr;
     mutable std::array<QIcon, 8> m_icons;
     mutable bool m_iconsLoaded = false;

@@ -95,11 +95,6 @@ private:
     nlohmann::ordered_json m_after;
 };
 
-QString prettyJson(const nlohmann::json &value)
-{
-    return QString::fromStdString(value.dump(2));
-}
-
 // The palette the application started with: "follow the system".
 QPalette systemPalette()
 {
@@ -707,6 +702,7 @@ void MainWindow::createDocks()
     resizeDocks({m_projectDock, m_traceDock}, {440, 480}, Qt::Horizontal);
     resizeDocks({m_projectDock, m_toolDock}, {230, 520}, Qt::Vertical);
     resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
+    resizeDocks({m_traceDock, m_stepDock}, {420, 300}, Qt::Vertical);
 
     for (QDockWidget *dock : docks())
         m_viewMenu->addAction(dock->toggleViewAction());
@@ -1540,8 +1536,11 @@ void MainWindow::updateBudget()
         return colour ? QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), text) : text;
     };
     const int calls = m_run->engine() ? m_run->engine()->callCount() : int(m_steps.size());
-    const qint64 elapsed = m_run->runClockMs();
     const qint64 waited = m_run->waitClockMs();
+    qint64 elapsed = m_run->runClockMs();
+    const RunRecord &record = m_run->record();
+    if (!m_run->isActive() && record.endedAt > record.startedAt && record.startedAt > 0)
+        elapsed = std::max(elapsed, record.endedAt - record.startedAt - waited);
     QStringList parts;
     parts << meter(tr("calls %1/%2").arg(calls).arg(limits.maxCalls), double(calls) / std::max(1, limits.maxCalls));
     parts << meter(tr("largest request %1 of %2").arg(kib(m_largestRequest), kib(qint64(limits.requestBytes))),
