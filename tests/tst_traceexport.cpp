@@ -83,17 +83,17 @@ private Q_SLOTS:
     void runJsonHasTheDocumentedShape()
     {
         const nlohmann::json j = TraceExport::runJson(makeRun(), makeSteps(), {}, "out\n", "");
-        QCOMPARE(j["format"], "toolstudio-run");
-        QCOMPARE(j["version"], 1);
-        QCOMPARE(j["run"]["status"], "completed");
+        QCOMPARE(j["format"].dump(), nlohmann::json("toolstudio-run").dump());
+        QCOMPARE(j["version"].dump(), nlohmann::json(1).dump());
+        QCOMPARE(j["run"]["status"].dump(), nlohmann::json("completed").dump());
         QCOMPARE(j["steps"].size(), size_t(2));
-        QCOMPARE(j["steps"][0]["result"], 0);
-        QCOMPARE(j["steps"][0]["has_result"], true);
-        QCOMPARE(j["steps"][1]["result"], false);
-        QCOMPARE(j["steps"][0]["attempts"][0]["error"]["code"], "tool_failed");
-        QCOMPARE(j["steps"][0]["attempts"][1]["error"], nullptr);
-        QCOMPARE(j["steps"][0]["idempotency_key"], "run-export-1:1");
-        QCOMPARE(j["output"]["stdout"], "out\n");
+        QCOMPARE(j["steps"][0]["result"].dump(), nlohmann::json(0).dump());
+        QCOMPARE(j["steps"][0]["has_result"].dump(), nlohmann::json(true).dump());
+        QCOMPARE(j["steps"][1]["result"].dump(), nlohmann::json(false).dump());
+        QCOMPARE(j["steps"][0]["attempts"][0]["error"]["code"].dump(), nlohmann::json("tool_failed").dump());
+        QCOMPARE(j["steps"][0]["attempts"][1]["error"].dump(), nlohmann::json(nullptr).dump());
+        QCOMPARE(j["steps"][0]["idempotency_key"].dump(), nlohmann::json("run-export-1:1").dump());
+        QCOMPARE(j["output"]["stdout"].dump(), nlohmann::json("out\n").dump());
     }
 
     void chromeTraceHasSlotsAttemptsAndMicroseconds()
@@ -102,17 +102,17 @@ private Q_SLOTS:
         const nlohmann::json &events = j["traceEvents"];
         // process name, 2 slot names, step 1 + 2 attempts, step 2 + 1 attempt
         QCOMPARE(events.size(), size_t(8));
-        QCOMPARE(events[1]["args"]["name"], "call slot 1");
-        QCOMPARE(events[2]["args"]["name"], "call slot 2");
-        QCOMPARE(events[3]["name"], "get_exchange_rate");
-        QCOMPARE(events[3]["ph"], "X");
-        QCOMPARE(events[3]["tid"], 1);
-        QCOMPARE(events[3]["ts"], 100000);  // 100 ms after the run started, in µs
-        QCOMPARE(events[3]["dur"], 400000);
-        QCOMPARE(events[4]["name"], "attempt 1");
-        QCOMPARE(events[4]["args"]["error"], "tool_failed: busy");
-        QCOMPARE(events[5]["ts"], 400000);
-        QCOMPARE(events[6]["tid"], 2); // step 2 overlaps step 1: the second slot
+        QCOMPARE(events[1]["args"]["name"].dump(), nlohmann::json("call slot 1").dump());
+        QCOMPARE(events[2]["args"]["name"].dump(), nlohmann::json("call slot 2").dump());
+        QCOMPARE(events[3]["name"].dump(), nlohmann::json("get_exchange_rate").dump());
+        QCOMPARE(events[3]["ph"].dump(), nlohmann::json("X").dump());
+        QCOMPARE(events[3]["tid"].dump(), nlohmann::json(1).dump());
+        QCOMPARE(events[3]["ts"].dump(), nlohmann::json(100000).dump());  // 100 ms after the run started, in µs
+        QCOMPARE(events[3]["dur"].dump(), nlohmann::json(400000).dump());
+        QCOMPARE(events[4]["name"].dump(), nlohmann::json("attempt 1").dump());
+        QCOMPARE(events[4]["args"]["error"].dump(), nlohmann::json("tool_failed: busy").dump());
+        QCOMPARE(events[5]["ts"].dump(), nlohmann::json(400000).dump());
+        QCOMPARE(events[6]["tid"].dump(), nlohmann::json(2).dump()); // step 2 overlaps step 1: the second slot
         QCOMPARE(TraceExport::lanes(makeSteps()), (std::vector<int>{0, 1}));
     }
 
@@ -153,7 +153,7 @@ private Q_SLOTS:
         QVERIFY(out.contains(firstKey.toStdString()));
         if (format == QLatin1String("json")) {
             QCOMPARE(out["steps"].size(), size_t(2));
-            QCOMPARE(out["steps"][1]["result"], false);
+            QCOMPARE(out["steps"][1]["result"].dump(), nlohmann::json(false).dump());
         }
 
         process.start(binary, {QStringLiteral("trace"), QStringLiteral("export"), dir.path(),
