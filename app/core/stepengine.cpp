@@ -74,6 +74,7 @@ public:
     QStringList boundTools;
     std::vector<Step> steps;
     std::vector<std::unique_ptr<Flight>> flights;   ///< parallel to steps; null once final
+    int flying = 0;                                 ///< non-null entries of `flights` (inFlight())
     QHash<QString, int> stepByCallId;               ///< the latest step with that call id
     std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> inputValidators;
     std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> outputValidators;
@@ -135,7 +136,7 @@ const SchemaValidator *StepEngineState::validator(const Tool &tool, bool output,
 
 int StepEngineState::inFlight() const
 {
-    return int(std::count_if(flights.cbegin(), flights.cend(), [](const auto &flight) { return bool(flight); }));
+    return flying; // counted, not scanned: finish() asks on every call
 }
 
 void StepEngineState::scheduleFlush(int ms)
@@ -211,6 +212,7 @@ int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool re
     if (inFlight) {
         flight = std::make_unique<Flight>();
         flight->context = new QObject(q);
+        ++flying;
     }
     flights.push_back(std::move(flight));
     // A step that runs is recorded by startAttempt(), before a handler with side
@@ -510,6 +512,7 @@ void StepEngineState::finish(int index, StepStatus status)
     if (auto &flight = flights[std::size_t(index)]) {
         flight->context->deleteLater();
         flight.reset();
+        --flying;
     }
     Step &step = steps[std::size_t(index)];
     step.status = status;
