@@ -73,7 +73,6 @@ test)
     build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug
     export QT_QPA_PLATFORM=offscreen
     status=0
-    (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 600 "$@") || status=$?
     # The bridge fuzzer (libFuzzer, clang, its own build dir) for a bounded time: in CI
     # (CI=true) or when asked (TOOLSTUDIO_FUZZ=1; TOOLSTUDIO_FUZZ_SECONDS, default 60).
     if [ "${CI:-}" = true ] || [ "${TOOLSTUDIO_FUZZ:-}" = 1 ]; then
@@ -89,6 +88,8 @@ test)
             -rss_limit_mb=2048 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$ROOT/tests/fuzz/corpus" \
             || status=$?
     fi
+    # The test suites last, so their summary is the closing line of the output.
+    (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 600 "$@") || status=$?
     exit "$status"
     ;;
 bench)
