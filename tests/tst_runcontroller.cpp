@@ -338,6 +338,26 @@ private Q_SLOTS:
                  qPrintable(run.record.error));
     }
 
+    void chosenInterpreterIsUsedOrRefused()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "import sys\nprint(sys.executable)\n");
+        QVERIFY(project);
+        RunController controller;
+        QString error;
+        controller.setInterpreter(QStringLiteral("python"), dir.filePath(QStringLiteral("no-such-python")));
+        QVERIFY(!controller.start(*project, QString(), &error));
+        QCOMPARE(error, QStringLiteral("the python interpreter set in the preferences (%1) is not an executable file; "
+                                       "correct it, or clear it to use the default")
+                            .arg(dir.filePath(QStringLiteral("no-such-python"))));
+        QVERIFY(!controller.isActive());
+
+        controller.setInterpreter(QStringLiteral("python"), QStringLiteral("/usr/bin/python3.11"));
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.record.status, RunStatus::Completed);
+        QCOMPARE(run.stdoutText, QByteArray("/usr/bin/python3.11\n"));
+    }
+
     void missingScriptIsRefused()
     {
         QTemporaryDir dir;

@@ -1219,6 +1219,10 @@
         <source>run %1 has no step %2 (it has %3)</source>
         <translation>Lauf %1 hat keinen Schritt %2 (er hat %3)</translation>
     </message>
+    <message>
+        <source>the %1 interpreter set in the preferences (%2) is not an executable file; correct it, or clear it to use the default</source>
+        <translation>der in den Einstellungen gewählte %1-Interpreter (%2) ist keine ausführbare Datei; korrigieren Sie ihn oder leeren Sie das Feld, um den Standard zu verwenden</translation>
+    </message>
 </context>
 <context>
     <name>SchemaForm</name>

@@ -15,11 +15,10 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTimer>
-
-#include <QHash>
 
 #include <csignal>
 #include <fcntl.h>
@@ -172,6 +171,7 @@ public:
     QString nextRunId;        ///< resume: the run keeps its id
     QString nextKind = QStringLiteral("run");
     QString nextSourceRun;
+    QHash<QString, QString> interpreterOverrides; ///< "python"/"node" → path (Preferences)
     bool stepMode = false;
 
     QString journalPathFor(const Project &project) const
@@ -438,6 +438,11 @@ QString RunController::interpreterFor(const QString &scriptPath)
     return QStandardPaths::findExecutable(name);
 }
 
+void RunController::setInterpreter(const QString &language, const QString &path)
+{
+    d->interpreterOverrides.insert(language, path.trimmed());
+}
+
 bool RunController::start(const Project &project, const QString &scriptPath, QString *error)
 {
     // Set by startReplay/resume/rerunFrom/startWithCassette for this start only.
@@ -464,7 +469,22 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         *error = tr("script not found: %1").arg(script);
         return false;
     }
-    const QString interpreter = interpreterFor(script);
+    QString interpreter = interpreterFor(script);
+    const QString suffix = QFileInfo(script).suffix().toLower();
+    const QString language = suffix == QLatin1String("py") ? QStringLiteral("python")
+        : (suffix == QLatin1String("js") || suffix == QLatin1String("cjs")) ? QStringLiteral("node")
+                                                                             : QString();
+    const QString chosen = d->interpreterOverrides.value(language);
+    if (!language.isEmpty() && !chosen.isEmpty()) {
+        const QFileInfo chosenInfo(chosen);
+        if (!chosenInfo.isFile() || !chosenInfo.isExecutable()) {
+            *error = tr("the %1 interpreter set in the preferences (%2) is not an executable file; "
+                        "correct it, or clear it to use the default")
+                         .arg(language, chosen);
+            return false;
+        }
+        interpreter = chosenInfo.absoluteFilePath();
+    }
     if (interpreter.isEmpty()) {
         const QString suffix = QFileInfo(script).suffix();
         *error = (suffix == QLatin1String("py") || suffix == QLatin1String("sh") || suffix == QLatin1String("js"))

@@ -65,6 +65,11 @@ public:
     /// .js → node): an absolute path, or empty when none is installed.
     static QString interpreterFor(const QString &scriptPath);
 
+    /// Uses `path` instead of the default interpreter for `.py` (language "python")
+    /// or `.js` (language "node") scripts from the next start on; an empty path goes
+    /// back to the default. start() refuses a path that is not an executable file.
+    void setInterpreter(const QString &language, const QString &path);
+
     /// The user opted in to "seccomp only" runs on a kernel without Landlock (off by
     /// default: such runs are refused with the reason). Takes effect at the next start().
     void setSeccompOnlyAllowed(bool allowed);

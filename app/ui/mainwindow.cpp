@@ -1058,6 +1058,8 @@ bool MainWindow::run()
     resetRunViews();
 
     QString error;
+    m_run->setInterpreter(QStringLiteral("python"), Settings::instance()->pythonPath());
+    m_run->setInterpreter(QStringLiteral("node"), Settings::instance()->nodePath());
     if (!m_run->start(*m_project, script, &error)) {
         setStatus(tr("Failed: %1").arg(error));
         m_console->appendNotice(tr("Could not start %1: %2").arg(QDir(m_project->dir).relativeFilePath(script), error));
