@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commandhandler.h"
 
+#include "jsonerror.h"
+
 #include "secrets.h"
 
 #include <QDir>
@@ -214,11 +216,7 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
     try {
         finish(HandlerOutcome::success(nlohmann::json::parse(m_stdout.constBegin(), m_stdout.constEnd())));
     } catch (const nlohmann::json::parse_error &e) {
-        QString reason = QString::fromUtf8(e.what());
-        // Drop nlohmann's "[json.exception.parse_error.101] parse error at …: " prefix.
-        const qsizetype colon = reason.indexOf(QStringLiteral(": "));
-        if (colon >= 0)
-            reason = reason.mid(colon + 2);
-        finish(HandlerOutcome::failure(QStringLiteral("command printed invalid JSON: %1").arg(reason), false));
+        finish(HandlerOutcome::failure(QStringLiteral("command printed invalid JSON: %1").arg(jsonParseErrorReason(e)),
+                                       false));
     }
 }

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jsonerror.h"
 
+#include <QRegularExpression>
+
 TextPosition textPositionAt(const QByteArray &text, std::size_t byteOffset)
 {
     TextPosition position;
@@ -18,16 +20,20 @@ TextPosition textPositionAt(const QByteArray &text, std::size_t byteOffset)
     return position;
 }
 
+QString jsonParseErrorReason(const nlohmann::json::exception &error)
+{
+    static const QRegularExpression prefix(QStringLiteral(
+        "^\\[json\\.exception\\.[a-z_]+\\.\\d+\\]\\s*(parse error( at line \\d+, column \\d+| at byte \\d+)?:\\s*)?"));
+    return QString::fromUtf8(error.what()).remove(prefix);
+}
+
 QString describeJsonParseError(const QString &fileName, const QByteArray &text,
                                const nlohmann::json::parse_error &error)
 {
     // nlohmann's byte index points one past the offending byte (1-based).
     const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
     const TextPosition position = textPositionAt(text, offset);
-    QString reason = QString::fromUtf8(error.what());
-    const int detail = reason.indexOf(QLatin1String(": "), reason.indexOf(QLatin1String("parse error")));
-    if (detail >= 0)
-        reason = reason.mid(detail + 2);
+    QString reason = jsonParseErrorReason(error);
     if (text.trimmed().isEmpty())
         reason = QStringLiteral("the file is empty; expected a JSON object");
     return QStringLiteral("%1:%2:%3: %4").arg(fileName).arg(position.line).arg(position.column).arg(reason);

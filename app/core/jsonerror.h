@@ -17,6 +17,11 @@ struct TextPosition
 
 TextPosition textPositionAt(const QByteArray &text, std::size_t byteOffset);
 
+/// nlohmann's message without its "[json.exception.parse_error.101] parse error at
+/// line 1, column 2: " prefix: the reason in words, e.g. "syntax error while parsing
+/// value - invalid literal; last read: 'r'".
+QString jsonParseErrorReason(const nlohmann::json::exception &error);
+
 /// "FILE:LINE:COLUMN: reason" for a JSON parse error, the reason stripped of
 /// nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2:" prefix.
 QString describeJsonParseError(const QString &fileName, const QByteArray &text,

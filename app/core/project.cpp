@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
-#include <QRegularExpression>
 #include <QSet>
 
 #include <cmath>
@@ -453,16 +452,6 @@ void applyPythonOverrides(Project &project, const json &root)
     }
 }
 
-/// nlohmann's what() without "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-QString parseErrorMessage(const char *what)
-{
-    QString message = QString::fromUtf8(what);
-    static const QRegularExpression noise(QStringLiteral(
-        "^\\[json\\.exception\\.[a-z_]+\\.\\d+\\]\\s*(parse error( at line \\d+, column \\d+| at byte \\d+)?:\\s*)?"));
-    message.remove(noise);
-    return message;
-}
-
 } // namespace
 
 QString ProjectError::toString() const
@@ -505,7 +494,7 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
         // nlohmann's byte is the 1-based index of the last byte it read: the offending one.
         const TextPosition position = textPositionAt(data, e.byte > 0 ? e.byte - 1 : 0);
         const QString reason = data.trimmed().isEmpty() ? QStringLiteral("the file is empty; expected a JSON object")
-                                                        : parseErrorMessage(e.what());
+                                                        : jsonParseErrorReason(e);
         return failWith(manifest, reason, position.line, position.column);
     }
     // Same text a second time, keeping the order of object members (parameterOrder).
