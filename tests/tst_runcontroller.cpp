@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
+
 namespace {
 
 /// Compact JSON text, for comparing JSON values with QCOMPARE.
@@ -264,6 +266,47 @@ private Q_SLOTS:
         QCOMPARE(run.steps.size(), std::size_t(101));
         QCOMPARE(run.steps[99].status, StepStatus::Succeeded);
         QCOMPARE(run.steps[100].status, StepStatus::Failed);
+    }
+
+    /// stepsUpdated (the views' feed): every batch in sequence order with one entry per
+    /// step; together the batches cover every step, and the last state each step was
+    /// reported in is its final one — delivered before finished().
+    void batchedUpdatesCoverEveryStepOnceInOrder()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "import asyncio\nfrom toolstudio import tools\n"
+                                              "for i in range(40):\n    tools.echo(text=str(i))\n"
+                                              "async def main():\n"
+                                              "    return await asyncio.gather(*[tools.echo(text='g') for _ in range(20)])\n"
+                                              "asyncio.run(main())\nprint(flaky())\n");
+        QVERIFY(project);
+        RunController controller;
+        std::map<int, Step> latest;
+        int batches = 0;
+        bool finishedSeen = false;
+        bool batchAfterFinished = false;
+        connect(&controller, &RunController::stepsUpdated, this, [&](const QList<Step> &steps) {
+            ++batches;
+            batchAfterFinished |= finishedSeen;
+            QVERIFY(!steps.isEmpty());
+            for (qsizetype i = 1; i < steps.size(); ++i)
+                QVERIFY2(steps[i - 1].sequence < steps[i].sequence, "a batch is in sequence order, one entry per step");
+            for (const Step &step : steps)
+                latest[step.sequence] = step;
+        });
+        connect(&controller, &RunController::finished, this, [&] { finishedSeen = true; });
+        const RunResult run = runToEnd(controller, *project);
+        QCOMPARE(run.record.status, RunStatus::Completed);
+        QCOMPARE(run.steps.size(), std::size_t(61));
+        QVERIFY(!batchAfterFinished);
+        QCOMPARE(int(latest.size()), 61);
+        for (const Step &step : run.steps) {
+            QCOMPARE(latest[step.sequence].status, step.status);
+            QCOMPARE(latest[step.sequence].attempts.size(), step.attempts.size());
+        }
+        QCOMPARE(latest[61].status, StepStatus::Succeeded);
+        QCOMPARE(latest[61].attempts.size(), std::size_t(3));
+        QVERIFY(batches >= 1);
     }
 
     void positionalAndKeywordArguments()

@@ -6,6 +6,7 @@
 #include "journal.h"
 #include "replaysource.h"
 #include "sandboxprocess.h"
+#include "stepbatcher.h"
 #include "stepengine.h"
 #include "typings.h"
 
@@ -144,6 +145,7 @@ public:
     std::unique_ptr<Journal> journal;
     SandboxProcess *process = nullptr;
     StepEngine *engine = nullptr;
+    StepBatcher *batcher = nullptr; ///< child of engine
     RunRecord record;
     bool active = false;
     bool stopRequested = false;
@@ -380,6 +382,7 @@ public:
         // The script is gone: no step can be answered any more.
         engine->cancelAll(record.error.isEmpty() ? QObject::tr("the script ended") : record.error);
         active = false;
+        batcher->flush(); // the views get every step's final state before finished()
         setStatus(status);
         if (journal)
             journal->recordRun(record);
@@ -609,6 +612,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->process = new SandboxProcess(this);
 
     StepEngine *engine = d->engine;
+    d->batcher = new StepBatcher(engine, 16, engine);
+    connect(d->batcher, &StepBatcher::stepsUpdated, this, &RunController::stepsUpdated);
     connect(engine, &StepEngine::stepAdded, this, &RunController::stepAdded);
     connect(engine, &StepEngine::stepChanged, this, &RunController::stepChanged);
     connect(engine, &StepEngine::pendingCallOpened, this, [this](const Step &step) {

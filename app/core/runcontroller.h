@@ -128,6 +128,17 @@ public:
 Q_SIGNALS:
     void started(const QString &runId);
     void statusChanged(RunStatus status);
+    /// The views' feed (issue 4 item 8): the latest state of every step added or
+    /// changed since the previous batch — at most one entry per step (per call id;
+    /// a call id the script reused after its call finished is a new step with its own
+    /// entry), in sequence order. Emitted at most every 16 ms while steps change, and at
+    /// once when the run ends (before finished()), so the last batch holds every step's
+    /// final state. A step seen for the first time is new: add it; otherwise replace
+    /// the row with the same Step::sequence. Delivered on the GUI thread; a flood of
+    /// calls costs the window one batch per frame, not one signal per change.
+    void stepsUpdated(const QList<Step> &steps);
+    /// Per-step notifications (headless output, tests). Each change is one signal: the
+    /// window should use stepsUpdated instead.
     void stepAdded(const Step &step);
     void stepChanged(const Step &step);
     void pendingCallOpened(const Step &step);
