@@ -75,9 +75,10 @@ HeadlessRun::HeadlessRun(const HeadlessOptions &options)
                                   .arg(step.sequence).arg(step.divergence));
         });
         connect(&m_controller, &RunController::stepChanged, this, &HeadlessRun::onStepChanged);
-        // Memoized steps (replay, resume) arrive final and never change.
+        // Memoized steps (replay, resume) and refused calls (invalid arguments, not in
+        // the cassette, …) arrive final and never change.
         connect(&m_controller, &RunController::stepAdded, this, [this](const Step &step) {
-            if (step.status == StepStatus::Memoized)
+            if (isFinal(step.status))
                 onStepChanged(step);
         });
         connect(&m_controller, &RunController::outputReceived, this, &HeadlessRun::onOutput);

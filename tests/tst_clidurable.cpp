@@ -1,0 +1,476 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The durable-step commands as a user runs them from a shell (issue 5 item 13):
+// `toolstudio answer` for a run waiting in another process (and the run timeout that
+// is paused meanwhile), `toolstudio run --step`, `toolstudio replay --from/--args`
+// (rerun from a step) and cassettes (`--save-cassette`, `--cassette`).
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace {
+
+constexpr int ExitCompleted = 0;
+constexpr int ExitRunFailed = 1;
+constexpr int ExitBadInput = 2;
+
+struct CommandResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+QString binary()
+{
+    return qEnvironmentVariable("TOOLSTUDIO_BINARY");
+}
+
+CommandResult toolstudio(const QStringList &arguments, const QByteArray &input = {})
+{
+    QProcess process;
+    process.setProgram(binary());
+    process.setArguments(arguments);
+    if (input.isNull())
+        process.setStandardInputFile(QProcess::nullDevice()); // not a terminal: never prompt
+    process.start();
+    if (!input.isNull()) {
+        process.waitForStarted();
+        process.write(input);
+        process.closeWriteChannel();
+    }
+    if (!process.waitForFinished(60000))
+        process.kill();
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(data);
+}
+
+/// The JSON lines of `--json` output with "event" == `event`.
+std::vector<nlohmann::json> events(const QByteArray &out, const char *event)
+{
+    std::vector<nlohmann::json> found;
+    for (const QByteArray &line : out.split('\n')) {
+        const nlohmann::json json = nlohmann::json::parse(line.toStdString(), nullptr, false);
+        if (json.is_object() && json.value("event", "") == event)
+            found.push_back(json);
+    }
+    return found;
+}
+
+/// Everything the script printed, from the `--json` output events.
+QByteArray scriptStdout(const QByteArray &out)
+{
+    QByteArray text;
+    for (const nlohmann::json &json : events(out, "output"))
+        if (json.value("stream", "") == "stdout")
+            text += QByteArray::fromStdString(json.value("text", ""));
+    return text;
+}
+
+QByteArray stepSummary(const nlohmann::json &step)
+{
+    return QByteArray::number(step.value("sequence", 0)) + ' ' + QByteArray::fromStdString(step.value("status", ""))
+         + ' ' + QByteArray::fromStdString(step["args"].dump());
+}
+
+/// A project with one mock tool `lookup` answering "a", "b", "c" in turn, and a
+/// script calling it three times, printing each value (or the error it got).
+void writeLookupProject(const QString &dir, const QByteArray &keys = "[\"x\", \"y\", \"z\"]")
+{
+    writeFile(dir + QStringLiteral("/scripts/main.py"),
+              "from toolstudio import tools, ToolError\n"
+              "for key in " + keys + ":\n"
+              "    try:\n"
+              "        print(key, tools.lookup(key=key), flush=True)\n"
+              "    except ToolError as e:\n"
+              "        print(key, 'error', e.code, flush=True)\n");
+    writeFile(dir + QStringLiteral("/toolstudio.json"),
+              "{\"name\": \"lookup\", \"default_script\": \"main\",\n"
+              " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+              " \"retry\": {\"max_attempts\": 1},\n"
+              " \"tools\": [{\"name\": \"lookup\", \"description\": \"Look a key up\",\n"
+              "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}},"
+              " \"required\": [\"key\"]},\n"
+              "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": \"a\"}, {\"result\": \"b\"},"
+              " {\"result\": \"c\"}]}}]}\n");
+}
+
+/// A project whose one manual tool `approve` waits for a person; `runTimeout` is
+/// the run timeout in seconds.
+void writeManualProject(const QString &dir, int runTimeout)
+{
+    writeFile(dir + QStringLiteral("/scripts/main.py"),
+              "from toolstudio import tools, ToolError\n"
+              "try:\n"
+              "    print('approved:', tools.approve(item='invoice 7'), flush=True)\n"
+              "except ToolError as e:\n"
+              "    print('refused:', e.code, e.message, flush=True)\n");
+    writeFile(dir + QStringLiteral("/toolstudio.json"),
+              "{\"name\": \"approve\", \"default_script\": \"main\",\n"
+              " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+              " \"limits\": {\"run_timeout_seconds\": " + QByteArray::number(runTimeout) + "},\n"
+              " \"retry\": {\"max_attempts\": 1},\n"
+              " \"tools\": [{\"name\": \"approve\", \"description\": \"A person approves an item\",\n"
+              "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"item\": {\"type\": \"string\"}}},\n"
+              "   \"handler\": {\"kind\": \"manual\"}}]}\n");
+}
+
+/// `toolstudio run DIR --json --wait-for-answers` in the background, until its call
+/// waits; gives the run id and the call id the waiting message names.
+struct WaitingRun
+{
+    QProcess process;
+    QString runId;
+    QString callId;
+    QByteArray out;
+    QByteArray err;
+
+    bool start(const QString &dir)
+    {
+        process.setProgram(binary());
+        process.setArguments({QStringLiteral("run"), dir, QStringLiteral("--json"), QStringLiteral("--wait-for-answers")});
+        process.setStandardInputFile(QProcess::nullDevice());
+        process.start();
+        static const QRegularExpression waits(QStringLiteral("call (\\S+) \\(approve, attempt 1\\) waits for an answer"));
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 30000) {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+            err += process.readAllStandardError();
+            const auto match = waits.match(QString::fromUtf8(err));
+            const auto runs = events(out, "run");
+            if (match.hasMatch() && !runs.empty()) {
+                callId = match.captured(1);
+                runId = QString::fromStdString(runs.front().value("id", ""));
+                return true;
+            }
+            if (process.state() == QProcess::NotRunning)
+                return false;
+        }
+        return false;
+    }
+
+    void finish()
+    {
+        if (!process.waitForFinished(30000))
+            process.kill();
+        out += process.readAllStandardOutput();
+        err += process.readAllStandardError();
+    }
+};
+
+} // namespace
+
+class TestCliDurable : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void answerFromAnotherProcess_data()
+    {
+        QTest::addColumn<QStringList>("answer");
+        QTest::addColumn<QByteArray>("scriptOutput");
+        QTest::addColumn<QByteArray>("stepStatus");
+        QTest::newRow("result") << QStringList{QStringLiteral("--result"), QStringLiteral("\"yes, paid\"")}
+                                << QByteArray("approved: yes, paid\n") << QByteArray("succeeded");
+        QTest::newRow("error, not retryable")
+            << QStringList{QStringLiteral("--error"), QStringLiteral("over budget")}
+            << QByteArray("refused: tool_failed over budget\n") << QByteArray("failed");
+    }
+
+    void answerFromAnotherProcess()
+    {
+        QFETCH(QStringList, answer);
+        QFETCH(QByteArray, scriptOutput);
+        QFETCH(QByteArray, stepStatus);
+        QTemporaryDir dir;
+        writeManualProject(dir.path(), 300);
+        WaitingRun run;
+        QVERIFY2(run.start(dir.path()), run.err.constData());
+
+        const CommandResult answered = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), run.runId, run.callId} + answer);
+        QCOMPARE(answered.err, QByteArray());
+        QCOMPARE(answered.exitCode, ExitCompleted);
+        QCOMPARE(answered.out, QStringLiteral("accepted: %1 attempt 1 of run %2\n").arg(run.callId, run.runId).toUtf8());
+
+        run.finish();
+        QCOMPARE(run.process.exitCode(), ExitCompleted);
+        QCOMPARE(scriptStdout(run.out), scriptOutput);
+        const auto steps = events(run.out, "step");
+        QCOMPARE(steps.size(), size_t(1));
+        QCOMPARE(QByteArray::fromStdString(steps.front().value("status", "")), stepStatus);
+
+        // The same answer again: the call is finished; refused at once, run unchanged.
+        const CommandResult again = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), run.runId, run.callId} + answer);
+        QCOMPARE(again.exitCode, ExitRunFailed);
+        QCOMPARE(again.err, QStringLiteral("toolstudio answer: call '%1' already finished (%2)\n")
+                                .arg(run.callId, QString::fromLatin1(stepStatus)).toUtf8());
+    }
+
+    void answerRefusesBadInput_data()
+    {
+        QTest::addColumn<QString>("runId");   // "*" = the real run
+        QTest::addColumn<QString>("callId");  // "*" = the real call
+        QTest::addColumn<QStringList>("answer");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message"); // %1 = the run id
+        QTest::newRow("both result and error")
+            << QStringLiteral("*") << QStringLiteral("*")
+            << QStringList{QStringLiteral("--result"), QStringLiteral("1"), QStringLiteral("--error"), QStringLiteral("x")}
+            << ExitBadInput << QStringLiteral("give exactly one of --result JSON and --error MESSAGE");
+        QTest::newRow("neither") << QStringLiteral("*") << QStringLiteral("*") << QStringList() << ExitBadInput
+                                 << QStringLiteral("give exactly one of --result JSON and --error MESSAGE");
+        QTest::newRow("result not JSON") << QStringLiteral("*") << QStringLiteral("*")
+                                         << QStringList{QStringLiteral("--result"), QStringLiteral("yes")} << ExitBadInput
+                                         << QStringLiteral("--result is not valid JSON (strings need quotes: '\"text\"')");
+        QTest::newRow("unknown run") << QStringLiteral("no-such-run") << QStringLiteral("*")
+                                     << QStringList{QStringLiteral("--result"), QStringLiteral("1")} << ExitBadInput
+                                     << QStringLiteral("no run 'no-such-run' in this project");
+        QTest::newRow("unknown call") << QStringLiteral("*") << QStringLiteral("call-99")
+                                      << QStringList{QStringLiteral("--result"), QStringLiteral("1")} << ExitRunFailed
+                                      << QStringLiteral("run %1 has no call 'call-99'");
+    }
+
+    void answerRefusesBadInput()
+    {
+        QFETCH(QString, runId);
+        QFETCH(QString, callId);
+        QFETCH(QStringList, answer);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        writeManualProject(dir.path(), 300);
+        WaitingRun run;
+        QVERIFY2(run.start(dir.path()), run.err.constData());
+        const QString useRun = runId == QLatin1String("*") ? run.runId : runId;
+        const QString useCall = callId == QLatin1String("*") ? run.callId : callId;
+
+        const CommandResult refused = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), useRun, useCall} + answer);
+        QCOMPARE(refused.exitCode, exitCode);
+        QCOMPARE(QString::fromUtf8(refused.err), QStringLiteral("toolstudio answer: ") + QString(message).replace(QLatin1String("%1"), run.runId) + QLatin1Char('\n'));
+
+        // The refused answer changed nothing: the call still waits and takes a real one.
+        const CommandResult answered = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
+                                                   QStringLiteral("--result"), QStringLiteral("\"ok\"")});
+        QCOMPARE(answered.exitCode, ExitCompleted);
+        run.finish();
+        QCOMPARE(scriptStdout(run.out), QByteArray("approved: ok\n"));
+    }
+
+    void runTimeoutPausedWhileWaiting()
+    {
+        // A 2 s run timeout, a person who answers after 3 s: the run completes, because
+        // time spent waiting for a person does not count against the run timeout.
+        QTemporaryDir dir;
+        writeManualProject(dir.path(), 2);
+        WaitingRun run;
+        QVERIFY2(run.start(dir.path()), run.err.constData());
+        QTest::qWait(3000);
+        QCOMPARE(run.process.state(), QProcess::Running);
+        const CommandResult answered = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
+                                                   QStringLiteral("--result"), QStringLiteral("\"late\"")});
+        QCOMPARE(answered.exitCode, ExitCompleted);
+        run.finish();
+        QCOMPARE(scriptStdout(run.out), QByteArray("approved: late\n"));
+        const auto end = events(run.out, "end");
+        QCOMPARE(end.size(), size_t(1));
+        QCOMPARE(QByteArray::fromStdString(end.front().value("status", "")), QByteArray("completed"));
+        QVERIFY2(end.front().value("duration_ms", 0) >= 3000, end.front().dump().c_str());
+    }
+
+    void runTimeoutStillFiresWithoutAPerson()
+    {
+        // The same 2 s bound fires when the script itself runs too long.
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/scripts/main.py"), "import time\ntime.sleep(30)\n");
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"slow\", \"default_script\": \"main\",\n"
+                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                  " \"limits\": {\"run_timeout_seconds\": 2}, \"tools\": []}\n");
+        const CommandResult result = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QCOMPARE(result.exitCode, ExitRunFailed);
+        const auto end = events(result.out, "end");
+        QCOMPARE(end.size(), size_t(1));
+        QCOMPARE(QByteArray::fromStdString(end.front().value("status", "")), QByteArray("timed_out"));
+        const QByteArray error = QByteArray::fromStdString(end.front().value("error", ""));
+        QVERIFY2(error.contains("run timeout") && error.contains("2 s"), error.constData());
+    }
+
+    void stepModeDecisions_data()
+    {
+        QTest::addColumn<QByteArray>("decisions"); // stdin, one line per held call
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<QByteArrayList>("statuses");
+        QTest::newRow("continue each") << QByteArray("c\nc\nc\n") << QByteArray("x a\ny b\nz c\n")
+                                       << QByteArrayList{"succeeded", "succeeded", "succeeded"};
+        QTest::newRow("answer instead") << QByteArray("c\na \"manual\"\nc\n") << QByteArray("x a\ny manual\nz b\n")
+                                        << QByteArrayList{"succeeded", "succeeded", "succeeded"};
+        QTest::newRow("fail") << QByteArray("f boom\nc\nc\n") << QByteArray("x error tool_failed\ny a\nz b\n")
+                              << QByteArrayList{"failed", "succeeded", "succeeded"};
+        QTest::newRow("time out") << QByteArray("c\nt\nc\n") << QByteArray("x a\ny error timeout\nz b\n")
+                                  << QByteArrayList{"succeeded", "failed", "succeeded"};
+        QTest::newRow("continue to end") << QByteArray("e\n") << QByteArray("x a\ny b\nz c\n")
+                                         << QByteArrayList{"succeeded", "succeeded", "succeeded"};
+        QTest::newRow("end of input = continue to end") << QByteArray("") << QByteArray("x a\ny b\nz c\n")
+                                                        << QByteArrayList{"succeeded", "succeeded", "succeeded"};
+        QTest::newRow("unknown decision asked again") << QByteArray("maybe\nc\ne\n") << QByteArray("x a\ny b\nz c\n")
+                                                      << QByteArrayList{"succeeded", "succeeded", "succeeded"};
+    }
+
+    void stepModeDecisions()
+    {
+        QFETCH(QByteArray, decisions);
+        QFETCH(QByteArray, output);
+        QFETCH(QByteArrayList, statuses);
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        const CommandResult result =
+            toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--step"), QStringLiteral("--json")}, decisions);
+        QCOMPARE(scriptStdout(result.out), output);
+        const auto steps = events(result.out, "step");
+        QByteArrayList got;
+        for (const nlohmann::json &step : steps)
+            got << QByteArray::fromStdString(step.value("status", ""));
+        QCOMPARE(got, statuses);
+        QCOMPARE(result.exitCode, ExitCompleted);
+        if (decisions.startsWith("maybe"))
+            QVERIFY2(result.err.contains("unknown decision 'maybe'"), result.err.constData());
+        else
+            QVERIFY2(result.err.contains("[step 1] lookup {\"key\":\"x\"} is held (step mode)"), result.err.constData());
+    }
+
+    void rerunFromStepWithEditedArgs()
+    {
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QCOMPARE(first.exitCode, ExitCompleted);
+        QCOMPARE(scriptStdout(first.out), QByteArray("x a\ny b\nz c\n"));
+        const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
+
+        const CommandResult rerun = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"),
+                                                QStringLiteral("2"), QStringLiteral("--args"),
+                                                QStringLiteral("{\"key\": \"Y\"}"), QStringLiteral("--json")});
+        QCOMPARE(rerun.err, QByteArray());
+        QCOMPARE(rerun.exitCode, ExitCompleted);
+        const auto steps = events(rerun.out, "step");
+        QCOMPARE(steps.size(), size_t(3));
+        QCOMPARE(stepSummary(steps[0]), QByteArray("1 memoized {\"key\":\"x\"}"));
+        QCOMPARE(stepSummary(steps[1]), QByteArray("2 succeeded {\"key\":\"Y\"}"));
+        QCOMPARE(stepSummary(steps[2]), QByteArray("3 succeeded {\"key\":\"z\"}"));
+        // Step 1 is the journal's "a"; steps 2 and 3 ran the mock for real again.
+        QCOMPARE(scriptStdout(rerun.out).left(4), QByteArray("x a\n"));
+
+        // The runs list names the rerun and its source run.
+        const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(runs.out.contains("\"kind\":\"rerun\"") && runs.out.contains("\"source_run\":\"" + runId.toUtf8() + '"'),
+                 runs.out.constData());
+    }
+
+    void rerunRefusesBadInput_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("from zero") << QStringList{QStringLiteral("--from"), QStringLiteral("0")}
+                                   << QByteArray("toolstudio replay: --from needs a step number (1, 2, …)\n");
+        QTest::newRow("from word") << QStringList{QStringLiteral("--from"), QStringLiteral("two")}
+                                   << QByteArray("toolstudio replay: --from needs a step number (1, 2, …)\n");
+    }
+
+    void rerunRefusesBadInput()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QByteArray, message);
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
+        const CommandResult rerun = toolstudio(QStringList{QStringLiteral("replay"), dir.path(), runId} + extra);
+        QCOMPARE(rerun.exitCode, ExitBadInput);
+        QCOMPARE(rerun.err, message);
+    }
+
+    void cassetteRunsOffline()
+    {
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QCOMPARE(first.exitCode, ExitCompleted);
+        const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
+        const QString cassette = dir.path() + QStringLiteral("/demo.cassette.json");
+
+        const CommandResult saved =
+            toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--save-cassette"), cassette});
+        QCOMPARE(saved.exitCode, ExitCompleted);
+        QCOMPARE(saved.out, QStringLiteral("cassette of run %1 written to %2\n").arg(runId, cassette).toUtf8());
+
+        // Offline: every call is answered from the cassette, the output is the same.
+        const CommandResult offline = toolstudio({QStringLiteral("replay"), dir.path(), QStringLiteral("-"),
+                                                  QStringLiteral("--cassette"), cassette, QStringLiteral("--json")});
+        QCOMPARE(offline.exitCode, ExitCompleted);
+        QCOMPARE(scriptStdout(offline.out), QByteArray("x a\ny b\nz c\n"));
+        QByteArrayList statuses;
+        for (const nlohmann::json &step : events(offline.out, "step"))
+            statuses << QByteArray::fromStdString(step.value("status", ""));
+        QCOMPARE(statuses, (QByteArrayList{"memoized", "memoized", "memoized"}));
+
+        // A changed script diverges at its first different call, named on stderr.
+        writeLookupProject(dir.path(), "[\"x\", \"w\", \"z\"]");
+        const CommandResult changed = toolstudio({QStringLiteral("replay"), dir.path(), QStringLiteral("scripts/main.py"),
+                                                  QStringLiteral("--cassette"), cassette, QStringLiteral("--json")});
+        QVERIFY2(changed.err.contains("divergence at step 2"), changed.err.constData());
+        const auto steps = events(changed.out, "step");
+        QCOMPARE(steps.size(), size_t(3));
+        QCOMPARE(stepSummary(steps[0]), QByteArray("1 memoized {\"key\":\"x\"}"));
+        // Offline, a call that is not in the cassette fails instead of running a tool.
+        QCOMPARE(stepSummary(steps[1]), QByteArray("2 failed {\"key\":\"w\"}"));
+        QCOMPARE(QByteArray::fromStdString(steps[1]["error"].value("message", "")),
+                 QByteArray("offline: this call is not in the cassette (no real tool runs against a cassette)"));
+        QCOMPARE(scriptStdout(changed.out), QByteArray("x a\nw error tool_failed\nz error tool_failed\n"));
+    }
+
+    void cassetteRefusesBadFiles_data()
+    {
+        QTest::addColumn<QByteArray>("contents");
+        QTest::newRow("not JSON") << QByteArray("{cassette");
+        QTest::newRow("another format") << QByteArray("{\"format\": \"toolstudio-run\", \"steps\": []}");
+    }
+
+    void cassetteRefusesBadFiles()
+    {
+        QFETCH(QByteArray, contents);
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        const QString cassette = dir.path() + QStringLiteral("/bad.json");
+        writeFile(cassette, contents);
+        const CommandResult result = toolstudio({QStringLiteral("replay"), dir.path(), QStringLiteral("-"),
+                                                 QStringLiteral("--cassette"), cassette});
+        QCOMPARE(result.exitCode, ExitBadInput);
+        QVERIFY2(result.err.startsWith("toolstudio replay: ") && result.err.contains(cassette.toUtf8()),
+                 result.err.constData());
+        // Nothing ran: no run was recorded.
+        const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path()});
+        QCOMPARE(runs.out, QByteArray());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliDurable)
+#include "tst_clidurable.moc"

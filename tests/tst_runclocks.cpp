@@ -1,0 +1,106 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The two clocks of a run (issue 5 item 6, docs/steps.md): the run clock, counted
+// against limits.run_timeout_seconds, stands still while a call waits for a person
+// (a pending manual call, a call held in step mode); the wait clock counts that time.
+
+#include "project.h"
+#include "runcontroller.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+std::optional<Project> example(const char *name)
+{
+    ProjectError error;
+    auto project = Project::load(qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/resources/examples/")
+                                     + QString::fromLatin1(name),
+                                 &error);
+    if (!project)
+        qWarning() << error.toString();
+    return project;
+}
+
+} // namespace
+
+class TestRunClocks : public QObject
+{
+    Q_OBJECT
+
+private:
+    /// While a person is awaited, the run clock is frozen and the wait clock runs.
+    void checkPausedWhileWaiting(RunController &controller)
+    {
+        const qint64 run1 = controller.runClockMs();
+        const qint64 wait1 = controller.waitClockMs();
+        QTest::qWait(600);
+        const qint64 run2 = controller.runClockMs();
+        const qint64 wait2 = controller.waitClockMs();
+        QCOMPARE(run2, run1);
+        QVERIFY2(wait2 - wait1 >= 550, qPrintable(QStringLiteral("wait clock %1 → %2 ms").arg(wait1).arg(wait2)));
+    }
+
+private Q_SLOTS:
+    void pendingManualCallPausesTheRunClock()
+    {
+        const auto project = example("render-report");
+        QVERIFY(project);
+        QTemporaryDir journalDir;
+        RunController controller;
+        controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
+        QSignalSpy pending(&controller, &RunController::pendingCallOpened);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY(controller.start(*project, QString()));
+        QCOMPARE(controller.waitClockMs(), 0);
+        QVERIFY(pending.wait(20000));
+        checkPausedWhileWaiting(controller);
+        const qint64 waited = controller.waitClockMs();
+
+        const Step step = pending.at(0).at(0).value<Step>();
+        ManualAnswer answer;
+        answer.result = "https://reports.example.com/q3";
+        QString reason;
+        QVERIFY2(controller.answer(step.callId, 1, answer, &reason), qPrintable(reason));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(controller.record().status, RunStatus::Completed);
+        // After the answer the wait clock stops: it keeps what it counted, and the two
+        // clocks together never exceed the run's wall time.
+        const qint64 finalWait = controller.waitClockMs();
+        QVERIFY2(finalWait >= waited, qPrintable(QStringLiteral("%1 < %2").arg(finalWait).arg(waited)));
+        QTest::qWait(200);
+        QCOMPARE(controller.waitClockMs(), finalWait);
+        const qint64 wall = controller.record().endedAt - controller.record().startedAt;
+        QVERIFY2(controller.runClockMs() + finalWait <= wall + 5,
+                 qPrintable(QStringLiteral("run %1 + wait %2 > wall %3").arg(controller.runClockMs()).arg(finalWait).arg(wall)));
+    }
+
+    void heldStepPausesTheRunClock()
+    {
+        const auto project = example("exchange-rate");
+        QVERIFY(project);
+        QTemporaryDir journalDir;
+        RunController controller;
+        controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
+        controller.setStepMode(true);
+        QSignalSpy paused(&controller, &RunController::stepPaused);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY(controller.start(*project, QString()));
+        QVERIFY(paused.wait(20000));
+        QCOMPARE(controller.status(), RunStatus::Waiting);
+        checkPausedWhileWaiting(controller);
+
+        const Step step = paused.at(0).at(0).value<Step>();
+        QString reason;
+        QVERIFY2(controller.continueStep(step.callId, &reason), qPrintable(reason));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(controller.record().status, RunStatus::Completed);
+        QVERIFY(controller.waitClockMs() >= 550);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunClocks)
+#include "tst_runclocks.moc"
