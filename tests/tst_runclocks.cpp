@@ -45,30 +45,46 @@ private:
     }
 
 private Q_SLOTS:
-    void pendingManualCallPausesTheRunClock()
+    void personAwaitedPausesTheRunClock_data()
     {
-        const auto project = example("render-report");
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<bool>("stepMode");
+        QTest::newRow("pending manual call") << QStringLiteral("render-report") << false;
+        QTest::newRow("call held in step mode") << QStringLiteral("exchange-rate") << true;
+    }
+
+    void personAwaitedPausesTheRunClock()
+    {
+        QFETCH(QString, example);
+        QFETCH(bool, stepMode);
+        const auto project = ::example(example.toLatin1().constData());
         QVERIFY(project);
         QTemporaryDir journalDir;
         RunController controller;
         controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
-        QSignalSpy pending(&controller, &RunController::pendingCallOpened);
+        controller.setStepMode(stepMode);
+        QSignalSpy waiting(&controller, stepMode ? &RunController::stepPaused : &RunController::pendingCallOpened);
         QSignalSpy finished(&controller, &RunController::finished);
         QVERIFY(controller.start(*project, QString()));
         QCOMPARE(controller.waitClockMs(), 0);
-        QVERIFY(pending.wait(20000));
+        QVERIFY(waiting.wait(20000));
+        QCOMPARE(controller.status(), RunStatus::Waiting);
         checkPausedWhileWaiting(controller);
         const qint64 waited = controller.waitClockMs();
 
-        const Step step = pending.at(0).at(0).value<Step>();
-        ManualAnswer answer;
-        answer.result = "https://reports.example.com/q3";
+        const Step step = waiting.at(0).at(0).value<Step>();
         QString reason;
-        QVERIFY2(controller.answer(step.callId, 1, answer, &reason), qPrintable(reason));
+        if (stepMode) {
+            QVERIFY2(controller.continueStep(step.callId, &reason), qPrintable(reason));
+        } else {
+            ManualAnswer answer;
+            answer.result = "https://reports.example.com/q3";
+            QVERIFY2(controller.answer(step.callId, 1, answer, &reason), qPrintable(reason));
+        }
         QVERIFY(finished.wait(20000));
         QCOMPARE(controller.record().status, RunStatus::Completed);
-        // After the answer the wait clock stops: it keeps what it counted, and the two
-        // clocks together never exceed the run's wall time.
+        // Once nobody is awaited the wait clock stops: it keeps what it counted, and the
+        // two clocks together never exceed the run's wall time.
         const qint64 finalWait = controller.waitClockMs();
         QVERIFY2(finalWait >= waited, qPrintable(QStringLiteral("%1 < %2").arg(finalWait).arg(waited)));
         QTest::qWait(200);
@@ -76,29 +92,6 @@ private Q_SLOTS:
         const qint64 wall = controller.record().endedAt - controller.record().startedAt;
         QVERIFY2(controller.runClockMs() + finalWait <= wall + 5,
                  qPrintable(QStringLiteral("run %1 + wait %2 > wall %3").arg(controller.runClockMs()).arg(finalWait).arg(wall)));
-    }
-
-    void heldStepPausesTheRunClock()
-    {
-        const auto project = example("exchange-rate");
-        QVERIFY(project);
-        QTemporaryDir journalDir;
-        RunController controller;
-        controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
-        controller.setStepMode(true);
-        QSignalSpy paused(&controller, &RunController::stepPaused);
-        QSignalSpy finished(&controller, &RunController::finished);
-        QVERIFY(controller.start(*project, QString()));
-        QVERIFY(paused.wait(20000));
-        QCOMPARE(controller.status(), RunStatus::Waiting);
-        checkPausedWhileWaiting(controller);
-
-        const Step step = paused.at(0).at(0).value<Step>();
-        QString reason;
-        QVERIFY2(controller.continueStep(step.callId, &reason), qPrintable(reason));
-        QVERIFY(finished.wait(20000));
-        QCOMPARE(controller.record().status, RunStatus::Completed);
-        QVERIFY(controller.waitClockMs() >= 550);
     }
 };
 
