@@ -1,6 +1,10 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/answerdialog.h"
+#include "ui/answerpane.h"
+#include "ui/pendingcallspanel.h"
+#include "ui/attemptclocks.h"
+#include "ui/runcomparepanel.h"
+#include "runcomparemodel.h"
 #include "consoleview.h"
 #include "journal.h"
 #include "projectwriter.h"
@@ -251,16 +255,17 @@ private Q_SLOTS:
         QCOMPARE(QDir(m_window->project()->dir).canonicalPath(), QDir(good).canonicalPath());
     }
 
-    void manualCallIsAnsweredInTheDialog()
+    void manualCallIsAnsweredInTheDock()
     {
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
         QVERIFY(m_window->openProject(dir));
         m_window->runAction()->trigger();
 
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->answerDialog() && m_window->answerDialog()->isVisible(), RunTimeoutMs);
-        AnswerDialog *dialog = m_window->answerDialog();
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        AnswerPane *dialog = m_window->pendingPanel()->answerPane();
         QCOMPARE(dialog->tool(), QStringLiteral("render_report"));
+        QCOMPARE(dialog->callId(), m_window->pendingCalls().first().callId);
         QCOMPARE(dialog->attempt(), 1);
         QTRY_COMPARE(m_window->statusText(), QStringLiteral("Waiting for an answer to render_report"));
         QTRY_COMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("waiting"));
@@ -285,7 +290,7 @@ private Q_SLOTS:
         QVERIFY(m_window->runController()->isActive());
         QVERIFY(dialog->problem().isEmpty());
         QVERIFY2(dialog->sendResult(), qPrintable(dialog->problem()));
-        QTRY_VERIFY(!dialog->isVisible());
+        QTRY_VERIFY(dialog->callId().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Summary),
@@ -303,22 +308,25 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(m_window->openProject(dir));
         m_window->runAction()->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->answerDialog() && m_window->answerDialog()->isVisible(), RunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
         QVERIFY(m_window->stopAction()->isEnabled());
         QVERIFY(!m_window->runAction()->isEnabled());
 
         m_window->stopAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QTRY_VERIFY(m_window->statusText().startsWith(QLatin1String("Stopped after ")));
-        QVERIFY(!m_window->answerDialog()->isVisible());
+        // The list empties; the call stays shown, marked as no longer waiting.
+        QCOMPARE(m_window->pendingList()->count(), 0);
+        QCOMPARE(m_window->pendingPanel()->answerPane()->clockLabel()->text(),
+                 QStringLiteral("No longer waiting: answered elsewhere, timed out or cancelled."));
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("cancelled"));
         QVERIFY(m_window->runAction()->isEnabled());
         QVERIFY(!m_window->stopAction()->isEnabled());
     }
 
-    void pendingCallsQueueOneDialogAtATime()
+    void pendingCallsQueueInTheDock()
     {
-        // Two manual calls in flight at once: one dialog, the other call queued.
+        // Two manual calls in flight at once: both listed, the oldest shown first.
         const QString dir = m_scratch->filePath(QStringLiteral("approvals"));
         QVERIFY(QDir().mkpath(dir + QStringLiteral("/scripts")));
         QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), R"({
@@ -347,19 +355,19 @@ asyncio.run(main())
 
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 2, RunTimeoutMs);
         QCOMPARE(m_window->statusText(), QStringLiteral("Waiting for answers to approve and one more call"));
-        AnswerDialog *dialog = m_window->answerDialog();
-        QVERIFY(dialog && dialog->isVisible());
+        AnswerPane *dialog = m_window->pendingPanel()->answerPane();
         const Step first = m_window->pendingCalls().at(0);
         const Step second = m_window->pendingCalls().at(1);
         QCOMPARE(dialog->callId(), first.callId);
+        QCOMPARE(m_window->pendingList()->count(), 2);
 
-        // "Later" puts the dialog away; the call keeps waiting and F6 brings it back.
-        dialog->reject();
-        QVERIFY(!dialog->isVisible());
-        QCOMPARE(m_window->pendingCalls().size(), 2);
+        // Selecting the other call shows it; F6 goes back to the selected one.
+        m_window->pendingList()->setCurrentRow(1);
+        QCOMPARE(dialog->callId(), second.callId);
+        m_window->pendingList()->setCurrentRow(0);
+        QCOMPARE(dialog->callId(), first.callId);
         QVERIFY(m_window->answerAction()->isEnabled());
         m_window->answerAction()->trigger();
-        QVERIFY(dialog->isVisible());
         QCOMPARE(dialog->callId(), first.callId);
 
         // An error needs a message; then it is sent, not retryable.
@@ -369,9 +377,8 @@ asyncio.run(main())
         dialog->retryableCheck()->setChecked(false);
         QVERIFY2(dialog->sendError(), qPrintable(dialog->problem()));
 
-        // The queued call comes next, in the same dialog.
+        // The other call comes next, in the same pane.
         QTRY_COMPARE(m_window->pendingCalls().size(), 1);
-        QTRY_VERIFY(dialog->isVisible());
         QCOMPARE(dialog->callId(), second.callId);
         QCOMPARE(m_window->statusText(), QStringLiteral("Waiting for an answer to approve"));
         dialog->resultEdit()->setPlainText(QStringLiteral("false"));
@@ -493,8 +500,8 @@ asyncio.run(main())
         QCOMPARE(cell(panel->toolModel(), 0, ProjectPanel::HandlerColumn), QStringLiteral("mock"));
         QCOMPARE(cell(panel->toolModel(), 0, ProjectPanel::TagsColumn), QStringLiteral("crm"));
         QCOMPARE(panel->toolModel()->index(0, 0).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
-        QCOMPARE(panel->scriptList()->count(), 1);
-        QCOMPARE(panel->scriptList()->item(0)->text(), QStringLiteral("scripts/main.py"));
+        QCOMPARE(panel->scriptList()->topLevelItemCount(), 1);
+        QCOMPARE(panel->scriptList()->topLevelItem(0)->text(0), QStringLiteral("scripts/main.py"));
         panel->filterEdit()->setText(QStringLiteral("nothing-like-this"));
         panel->applyFilter();
         QCOMPARE(panel->filterModel()->rowCount(), 0);
@@ -644,8 +651,8 @@ asyncio.run(main())
         QVERIFY(!dir.isEmpty());
         QVERIFY(m_window->openProject(dir));
         m_window->runAction()->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->answerDialog() && m_window->answerDialog()->isVisible(), RunTimeoutMs);
-        AnswerDialog *dialog = m_window->answerDialog();
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        AnswerPane *dialog = m_window->pendingPanel()->answerPane();
         ManualAnswer first;
         first.result = "https://example.org/first.pdf";
         QVERIFY(m_window->runController()->answer(dialog->callId(), 1, first));
@@ -653,8 +660,262 @@ asyncio.run(main())
                          QStringLiteral("https://example.org/second.pdf"));
         QVERIFY(!dialog->sendResult());
         QVERIFY2(dialog->problem().startsWith(QLatin1String("The run refused the answer: ")), qPrintable(dialog->problem()));
+        // The dock still shows the call, marked as no longer waiting.
+        QCOMPARE(dialog->tool(), QStringLiteral("render_report"));
+        QTRY_COMPARE(dialog->clockLabel()->text(), QStringLiteral("No longer waiting: answered elsewhere, timed out or cancelled."));
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/first.pdf\n")));
+    }
+
+    // Issue 8 item 4 end to end: the call appears in the dock, its output_schema form is
+    // filled by typing, Ctrl+Return sends, and the script prints exactly that JSON.
+    void pendingCallFormInTheDockEndToEnd()
+    {
+        const QString dir = m_scratch->filePath(QStringLiteral("review"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/scripts")));
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), R"({
+  "name": "review",
+  "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "tools": [{
+    "name": "review_document",
+    "description": "A person reviews a document.",
+    "input_schema": {"type": "object", "properties": {"doc": {"type": "string"}}, "required": ["doc"]},
+    "output_schema": {"type": "object",
+                      "properties": {"approved": {"type": "boolean"}, "pages": {"type": "integer"},
+                                     "reviewer": {"type": "string"}},
+                      "required": ["approved", "pages", "reviewer"]},
+    "handler": {"kind": "manual"},
+    "retry": {"attempt_timeout_seconds": 600}
+  }]
+})"));
+        QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"), R"(import json
+from toolstudio import tools
+
+answer = tools.review_document(doc="q3.pdf")
+print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
+)"));
+        QVERIFY(m_window->openProject(dir));
+        m_window->show();
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        m_window->runAction()->trigger();
+
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        AnswerPane *pane = panel->answerPane();
+        QVERIFY(pane->isVisible()); // the dock came forward
+        QCOMPARE(pane->tool(), QStringLiteral("review_document"));
+        QCOMPARE(pane->argumentsView()->toPlainText(), QStringLiteral("{\n  \"doc\": \"q3.pdf\"\n}"));
+        QVERIFY2(pane->clockLabel()->text().startsWith(QLatin1String("waited ")), qPrintable(pane->clockLabel()->text()));
+        QVERIFY2(pane->clockLabel()->text().endsWith(QLatin1String(" of 10 min 0 s (wait bound)")),
+                 qPrintable(pane->clockLabel()->text()));
+        QVERIFY(pane->usesForm());
+
+        auto *approved = qobject_cast<QCheckBox *>(pane->resultForm()->control(QStringLiteral("/approved")));
+        auto *pages = qobject_cast<QLineEdit *>(pane->resultForm()->control(QStringLiteral("/pages")));
+        auto *reviewer = qobject_cast<QLineEdit *>(pane->resultForm()->control(QStringLiteral("/reviewer")));
+        QVERIFY(approved && pages && reviewer);
+        approved->setFocus();
+        QTest::keyClick(approved, Qt::Key_Space);
+        QTest::keyClicks(pages, QStringLiteral("12"));
+        QTest::keyClicks(reviewer, QStringLiteral("Ada "));
+        QTest::sendKeyEvent(QTest::Click, reviewer, Qt::Key_Eacute, QStringLiteral("\u00e9"), Qt::NoModifier);
+        QCOMPARE(pane->resultForm()->value().dump(), std::string("{\"approved\":true,\"pages\":12,\"reviewer\":\"Ada \u00e9\"}"));
+        reviewer->setFocus();
+        QTest::keyClick(reviewer, Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        QVERIFY(pane->problem().isEmpty());
+        QVERIFY(pane->callId().isEmpty());
+        QTRY_VERIFY(m_window->console()->toPlainText().contains(
+            // json.dumps escapes non-ASCII: the é arrives as the character, printed as \u00e9.
+            QStringLiteral("answer={\"approved\":true,\"pages\":12,\"reviewer\":\"Ada \\u00e9\"}\n")));
+        QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls"));
+    }
+
+    // Runs dock ▸ Compare on two runs of a script that made one more call the second
+    // time: the extra call is a gap on the A side, the rest is aligned.
+    void compareTwoRunsWithAnInsertedStep()
+    {
+        const QString dir = m_scratch->filePath(QStringLiteral("compare"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/scripts")));
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), R"({
+  "name": "compare",
+  "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "tools": [{
+    "name": "lookup_price",
+    "description": "Price of a SKU.",
+    "input_schema": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+    "handler": {"kind": "mock", "sequence": [{"result": 12.5}]}
+  }]
+})"));
+        QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"),
+                          "from toolstudio import tools\n"
+                          "print(tools.lookup_price(sku='ABC'), tools.lookup_price(sku='DEF'))\n"));
+        QVERIFY(m_window->openProject(dir));
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"),
+                          "from toolstudio import tools\n"
+                          "print(tools.lookup_price(sku='ABC'), tools.lookup_price(sku='XYZ'), tools.lookup_price(sku='DEF'))\n"));
+        QTRY_VERIFY(m_window->editor()->text().contains(QLatin1String("XYZ")));
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        QVERIFY(m_window->statusText().startsWith(QLatin1String("Completed in ")));
+        QTRY_COMPARE(m_window->runsView()->topLevelItemCount(), 2);
+
+        auto *compare = m_window->findChild<QPushButton *>(QStringLiteral("compareRuns"));
+        QVERIFY(compare);
+        m_window->runsView()->setCurrentItem(m_window->runsView()->topLevelItem(0));
+        QVERIFY(!compare->isEnabled());
+        m_window->runsView()->selectAll();
+        QVERIFY(compare->isEnabled());
+        compare->click();
+        auto *panel = m_window->findChild<RunComparePanel *>(QStringLiteral("runCompare"));
+        QVERIFY(panel);
+        QVERIFY(panel->isVisible());
+        const QString older = m_window->runsView()->topLevelItem(1)->text(0);
+        const QString newer = m_window->runsView()->topLevelItem(0)->text(0);
+        QCOMPARE(panel->windowTitle(), QStringLiteral("Compare %1 and %2").arg(older, newer));
+        RunCompareModel *model = panel->model();
+        QCOMPARE(model->rowCount(), 3);
+        const auto row = [&](int r) {
+            QStringList cells;
+            for (int c = 0; c < RunCompareModel::NUM_COLUMNS; ++c)
+                if (c != RunCompareModel::LeftDuration && c != RunCompareModel::RightDuration)
+                    cells.append(model->index(r, c).data().toString());
+            return cells.join(QLatin1Char('|'));
+        };
+        QCOMPARE(row(0), QStringLiteral("1|lookup_price|succeeded|12.5|=|1|lookup_price|succeeded|12.5"));
+        QCOMPARE(row(1), QStringLiteral("||||+|2|lookup_price|succeeded|12.5"));
+        QCOMPARE(row(2), QStringLiteral("2|lookup_price|succeeded|12.5|=|3|lookup_price|succeeded|12.5"));
+        QCOMPARE(panel->summaryLabel()->text(), QStringLiteral("2 same · 0 changed · 0 only in A · 1 only in B"));
+        panel->close();
+    }
+
+    // File ▸ Import Run…: a run exported as JSON comes back with the same steps,
+    // read-only; a malformed file is refused with what was wrong and where.
+    void importRunRoundTrip()
+    {
+        const QString dir = example(QStringLiteral("exchange-rate"));
+        QVERIFY(m_window->openProject(dir));
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        QTRY_COMPARE(m_window->runsView()->topLevelItemCount(), 1);
+        const QString runId = m_window->runsView()->topLevelItem(0)->text(0);
+        TraceModel *trace = m_window->traceModel();
+        QCOMPARE(trace->rowCount(), 1);
+        QStringList before;
+        for (int c = 0; c < trace->columnCount(); ++c)
+            before.append(cell(trace, 0, c));
+        const QString path = m_scratch->filePath(QStringLiteral("exported-run.json"));
+        QVERIFY(m_window->exportRun(runId, QStringLiteral("json"), path));
+
+        m_window->runAction()->trigger(); // another run in the trace
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        QVERIFY(!m_window->showsImportedRun());
+        QVERIFY(m_window->importRun(path));
+        QVERIFY(m_window->showsImportedRun());
+        QCOMPARE(trace->rowCount(), 1);
+        QStringList after;
+        for (int c = 0; c < trace->columnCount(); ++c)
+            after.append(cell(trace, 0, c));
+        QCOMPARE(after, before);
+        QCOMPARE(m_window->statusText(), QStringLiteral("Imported run %1: completed, 1 step(s) (read-only)").arg(runId));
+        QVERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
+        m_window->selectStep(trace->index(0, 0).data(TraceModel::CallIdRole).toString());
+        QVERIFY2(m_window->stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
+                 qPrintable(m_window->stepView()->toPlainText()));
+
+        // Bad files change nothing and say why.
+        m_window->setErrorDialogsEnabled(false);
+        const QString bad = m_scratch->filePath(QStringLiteral("bad-run.json"));
+        QVERIFY(writeFile(bad, "{\"format\": \"toolstudio-run\", \"version\": 7}"));
+        QVERIFY(!m_window->importRun(bad));
+        QCOMPARE(m_window->lastError(),
+                 QStringLiteral("Cannot import the run: bad-run.json: version: version 7 is not supported: this Tool Studio "
+                                "reads version 1 (export the run again with this version)\nOnly run JSON exported by Tool "
+                                "Studio (format \"toolstudio-run\", version 1) can be imported."));
+        QCOMPARE(trace->rowCount(), 1);
+        QVERIFY(m_window->showsImportedRun());
+        // A new run leaves the imported one.
+        m_window->runAction()->trigger();
+        QVERIFY(!m_window->showsImportedRun());
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+    }
+
+    // The budget meters' per-call clocks.
+    void attemptClocks()
+    {
+        Step running;
+        running.callId = QStringLiteral("c3");
+        running.sequence = 3;
+        running.tool = QStringLiteral("fetch_page");
+        running.status = StepStatus::Running;
+        Attempt second;
+        second.number = 2;
+        second.startedAt = 10000;
+        running.attempts = {second};
+        QCOMPARE(AttemptClocks::clock(running, 30000, 11200).text, QStringLiteral("#3 fetch_page attempt 2: 1.2 s of 30.0 s"));
+        QCOMPARE(AttemptClocks::clock(running, 30000, 34000).fraction, 0.8);
+        QCOMPARE(AttemptClocks::clock(running, 0, 10500).text, QStringLiteral("#3 fetch_page attempt 2: 500 ms (no attempt timeout)"));
+        Step waiting = running;
+        waiting.callId = QStringLiteral("c4");
+        waiting.sequence = 4;
+        waiting.tool = QStringLiteral("approve");
+        waiting.status = StepStatus::Waiting;
+        QCOMPARE(AttemptClocks::clock(waiting, 0, 75000).text, QStringLiteral("#4 approve waiting 1 min 5 s (no wait bound)"));
+        QCOMPARE(AttemptClocks::clock(waiting, 120000, 75000).text, QStringLiteral("#4 approve waiting 1 min 5 s of 2 min 0 s"));
+
+        AttemptClocks clocks;
+        clocks.update(running);
+        clocks.update(waiting);
+        QCOMPARE(clocks.count(), 2);
+        const QList<AttemptClocks::Clock> shown = clocks.clocks(11000, {}, 1);
+        QCOMPARE(shown.size(), 2);
+        QCOMPARE(shown[0].text, QStringLiteral("#3 fetch_page attempt 2: 1.0 s (no attempt timeout)"));
+        QCOMPARE(shown[1].text, QStringLiteral("+1 more call(s) in flight"));
+        running.status = StepStatus::Succeeded;
+        running.attempts[0].endedAt = 11500;
+        clocks.update(running);
+        QCOMPARE(clocks.count(), 1);
+        QCOMPARE(clocks.clocks(11000, {}).at(0).text, QStringLiteral("#4 approve waiting 1.0 s (no wait bound)"));
+    }
+
+    // The wait clock of a call: since its current attempt started, against its bound.
+    void pendingWaitClockText()
+    {
+        Step step;
+        step.queuedAt = 1000;
+        Attempt attempt;
+        attempt.number = 2;
+        attempt.startedAt = 5000;
+        step.attempts.push_back(attempt);
+        QCOMPARE(PendingCallsPanel::waitClockText(step, 0, 17000), QStringLiteral("waited 12.0 s (no wait bound)"));
+        QCOMPARE(PendingCallsPanel::waitClockText(step, 300000, 17000), QStringLiteral("waited 12.0 s of 5 min 0 s (wait bound)"));
+    }
+
+    // Ctrl+E (next failed step) works while the trace filter has the focus: the line
+    // edit would otherwise take it as "end of line".
+    void nextFailedShortcutFromTheTraceFilter()
+    {
+        m_window->show();
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QLineEdit *filter = m_window->traceFilterEdit();
+        filter->setFocus();
+        QTRY_VERIFY(filter->hasFocus());
+        QSignalSpy failed(m_window->nextFailedAction(), &QAction::triggered);
+        QSignalSpy pending(m_window->nextPendingAction(), &QAction::triggered);
+        QTest::keyClick(filter, Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(failed.count(), 1);
+        QTest::keyClick(filter, Qt::Key_J, Qt::ControlModifier);
+        QCOMPARE(pending.count(), 1);
+        // Other keys still edit the filter.
+        QTest::keyClicks(filter, QStringLiteral("fetch"));
+        QCOMPARE(filter->text(), QStringLiteral("fetch"));
+        filter->clear();
     }
 
     // Filter, jump and selection across trace, timeline and inspector.

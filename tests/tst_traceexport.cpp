@@ -96,6 +96,80 @@ private Q_SLOTS:
         QCOMPARE(j["output"]["stdout"].dump(), nlohmann::json("out\n").dump());
     }
 
+    // Import (File ▸ Import Run…): export then import gives the same run and steps.
+    void runJsonRoundTrip()
+    {
+        std::vector<Step> steps = makeSteps();
+        steps[1].result = std::nullopt; // no result: has_result false, not a null result
+        BridgeError declined;
+        declined.code = "tool_failed";
+        declined.message = "declined \u00e9";
+        declined.details = {{"traceback", "line 3"}};
+        steps[1].error = declined;
+        steps[1].status = StepStatus::Failed;
+        steps[1].originalArgs = nlohmann::json{{"base", "EUR"}};
+        steps[1].divergence = QStringLiteral("expected get_exchange_rate");
+        steps[1].attempts[0].output = "stderr of the handler\n";
+        PolicyEvent event;
+        event.runId = QStringLiteral("run-export-1");
+        event.sequence = 1;
+        event.at = 1200;
+        event.kind = QStringLiteral("retry_scheduled");
+        event.detail = {{"delay_ms", 200}};
+        const nlohmann::json exported = TraceExport::runJson(makeRun(), steps, {event}, "out\n", "err\n");
+        QString error;
+        const auto imported = TraceExport::readRunJson(QByteArray::fromStdString(exported.dump(2)), &error);
+        QVERIFY2(imported, qPrintable(error));
+        QCOMPARE(imported->steps.size(), std::size_t(2));
+        QCOMPARE(imported->steps[0].callId, QStringLiteral("c1"));
+        QCOMPARE(imported->steps[0].result->dump(), std::string("0"));
+        QVERIFY(!imported->steps[1].result.has_value());
+        QCOMPARE(imported->steps[1].error->message, std::string("declined \u00e9"));
+        QCOMPARE(imported->steps[1].attempts[0].output, QByteArray("stderr of the handler\n"));
+        QCOMPARE(imported->stdoutText, QByteArray("out\n"));
+        // Everything the export holds comes back: exporting the import gives the same text.
+        QCOMPARE(TraceExport::runJson(imported->run, imported->steps, imported->events, imported->stdoutText,
+                                      imported->stderrText)
+                     .dump(2),
+                 exported.dump(2));
+    }
+
+    void importRefusesMalformedFiles_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("not json") << QByteArray("{\n  \"format\": tool\n}") << QStringLiteral(
+            "line 2, column 14: not valid JSON: syntax error while parsing value - invalid literal; last read: '\"format\": to'");
+        QTest::newRow("other format") << QByteArray("{\"traceEvents\": []}") << QStringLiteral("format: missing");
+        QTest::newRow("chrome export") << QByteArray("{\"format\": \"chrome\", \"version\": 1}")
+                                       << QStringLiteral("format: \"chrome\" is not a Tool Studio run export (expected \"toolstudio-run\")");
+        QTest::newRow("newer version") << QByteArray("{\"format\": \"toolstudio-run\", \"version\": 2}")
+                                       << QStringLiteral("version: version 2 is not supported: this Tool Studio reads version 1 "
+                                                         "(export the run again with this version)");
+        const QByteArray head = "{\"format\": \"toolstudio-run\", \"version\": 1, \"run\": {\"id\": \"r\", "
+                                "\"status\": \"completed\", \"started_at\": 5}, \"steps\": ";
+        QTest::newRow("bad step status")
+            << head + "[{\"call_id\": \"c1\", \"sequence\": 1, \"tool\": \"t\", \"status\": \"done\", \"args\": {}}]}"
+            << QStringLiteral("steps[0].status: unknown step status \"done\" (one of queued, running, retrying, waiting, "
+                              "succeeded, failed, memoized, cancelled)");
+        QTest::newRow("time as text")
+            << head + "[{\"call_id\": \"c1\", \"sequence\": 1, \"tool\": \"t\", \"status\": \"queued\", \"args\": {}, "
+                      "\"attempts\": [{\"number\": 1, \"started_at\": \"noon\"}]}]}"
+            << QStringLiteral("steps[0].attempts[0].started_at: expected an integer, found \"noon\"");
+        QTest::newRow("missing tool") << head + "[{\"call_id\": \"c1\", \"sequence\": 1}]}"
+                                      << QStringLiteral("steps[0].tool: missing");
+        QTest::newRow("steps not an array") << head + "{}}" << QStringLiteral("steps: expected an array, found object");
+    }
+
+    void importRefusesMalformedFiles()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, error);
+        QString reason;
+        QVERIFY(!TraceExport::readRunJson(text, &reason));
+        QCOMPARE(reason, error);
+    }
+
     void chromeTraceHasSlotsAttemptsAndMicroseconds()
     {
         const nlohmann::json j = TraceExport::chromeTrace(makeRun(), makeSteps(), {});

@@ -8,8 +8,35 @@
         <translation>Wartenden Aufruf beantworten</translation>
     </message>
     <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+    <message>
+        <source>Answer %1</source>
+        <translation>%1 beantworten</translation>
+    </message>
+    <message>
+        <source>Close this window; the call keeps waiting (Pending Calls dock)</source>
+        <translation>Dieses Fenster schließen; der Aufruf wartet weiter (Dock „Wartende Aufrufe“)</translation>
+    </message>
+</context>
+<context>
+    <name>AnswerPane</name>
+    <message>
         <source>Any JSON value, e.g. &quot;https://example.org/report.pdf&quot; or {&quot;url&quot;: &quot;…&quot;}</source>
         <translation>Ein beliebiger JSON-Wert, z. B. &quot;https://example.org/report.pdf&quot; oder {&quot;url&quot;: &quot;…&quot;}</translation>
+    </message>
+    <message>
+        <source>&amp;Result (JSON):</source>
+        <translation>&amp;Ergebnis (JSON):</translation>
+    </message>
+    <message>
+        <source>Send Result</source>
+        <translation>Ergebnis senden</translation>
+    </message>
+    <message>
+        <source>Send the value above as the tool&apos;s result (Ctrl+Return)</source>
+        <translation>Den Wert oben als Ergebnis des Werkzeugs senden (Strg+Eingabe)</translation>
     </message>
     <message>
         <source>Or answer with an error</source>
@@ -28,28 +55,12 @@
         <translation>Fehler senden</translation>
     </message>
     <message>
+        <source>Send the message as the tool&apos;s error (Ctrl+Return in this box)</source>
+        <translation>Die Meldung als Fehler des Werkzeugs senden (Strg+Eingabe in diesem Feld)</translation>
+    </message>
+    <message>
         <source>Message:</source>
         <translation>Meldung:</translation>
-    </message>
-    <message>
-        <source>Send Result</source>
-        <translation>Ergebnis senden</translation>
-    </message>
-    <message>
-        <source>Send the JSON above as the tool&apos;s result (Ctrl+Return)</source>
-        <translation>Das JSON oben als Ergebnis des Tools senden (Strg+Eingabe)</translation>
-    </message>
-    <message>
-        <source>Later</source>
-        <translation>Später</translation>
-    </message>
-    <message>
-        <source>Close this dialog; the call keeps waiting (Run ▸ Answer Pending Call)</source>
-        <translation>Diesen Dialog schließen; der Aufruf wartet weiter (Ausführen ▸ Wartenden Aufruf beantworten)</translation>
-    </message>
-    <message>
-        <source>&amp;Result (JSON):</source>
-        <translation>&amp;Ergebnis (JSON):</translation>
     </message>
     <message>
         <source>Arguments:</source>
@@ -60,8 +71,12 @@
         <translation>&lt;b&gt;%1&lt;/b&gt; wartet auf eine Antwort – Versuch %2 von %3&lt;br&gt;&lt;small&gt;Aufruf %4, Schritt #%5&lt;/small&gt;</translation>
     </message>
     <message>
-        <source>Answer %1</source>
-        <translation>%1 beantworten</translation>
+        <source>Select a waiting call to answer it.</source>
+        <translation>Einen wartenden Aufruf auswählen, um ihn zu beantworten.</translation>
+    </message>
+    <message>
+        <source>&amp;Result (from the tool&apos;s output schema):</source>
+        <translation>&amp;Ergebnis (aus dem Ausgabeschema des Tools):</translation>
     </message>
     <message>
         <source>Not valid JSON: %1</source>
@@ -87,9 +102,31 @@
         <source>The run refused the answer: %1</source>
         <translation>Der Lauf hat die Antwort abgelehnt: %1</translation>
     </message>
+</context>
+<context>
+    <name>AttemptClocks</name>
+    <message numerus="yes">
+        <source>+%n more call(s) in flight</source>
+        <translation>
+            <numerusform>+%n weiterer laufender Aufruf</numerusform>
+            <numerusform>+%n weitere laufende Aufrufe</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>&amp;Result (from the tool&apos;s output schema):</source>
-        <translation>&amp;Ergebnis (aus dem Ausgabeschema des Tools):</translation>
+        <source>#%1 %2 waiting %3 (no wait bound)</source>
+        <translation>#%1 %2 wartet %3 (keine Wartegrenze)</translation>
+    </message>
+    <message>
+        <source>#%1 %2 attempt %3: %4 (no attempt timeout)</source>
+        <translation>#%1 %2 Versuch %3: %4 (kein Versuchs-Timeout)</translation>
+    </message>
+    <message>
+        <source>#%1 %2 waiting %3 of %4</source>
+        <translation>#%1 %2 wartet %3 von %4</translation>
+    </message>
+    <message>
+        <source>#%1 %2 attempt %3: %4 of %5</source>
+        <translation>#%1 %2 Versuch %3: %4 von %5</translation>
     </message>
 </context>
 <context>
@@ -497,34 +534,6 @@
         <translation>Wartet auf eine Antwort für %1</translation>
     </message>
     <message>
-        <source>Completed in %1 s</source>
-        <translation>Abgeschlossen in %1 s</translation>
-    </message>
-    <message>
-        <source>Failed: the script exited with code %1</source>
-        <translation>Fehlgeschlagen: Das Skript endete mit Code %1</translation>
-    </message>
-    <message>
-        <source>Timed out</source>
-        <translation>Zeitüberschreitung</translation>
-    </message>
-    <message>
-        <source>Timed out: %1</source>
-        <translation>Zeitüberschreitung: %1</translation>
-    </message>
-    <message>
-        <source>Stopped after %1 s</source>
-        <translation>Nach %1 s gestoppt</translation>
-    </message>
-    <message>
-        <source>Suspended while waiting for an answer</source>
-        <translation>Beim Warten auf eine Antwort unterbrochen</translation>
-    </message>
-    <message>
-        <source>■ %1 (exit code %2)</source>
-        <translation>■ %1 (Exit-Code %2)</translation>
-    </message>
-    <message>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 hat ungespeicherte Änderungen. Speichern?</translation>
     </message>
@@ -618,14 +627,6 @@
     <message>
         <source>Step</source>
         <translation>Schritt</translation>
-    </message>
-    <message>
-        <source>&amp;Answer…</source>
-        <translation>&amp;Beantworten…</translation>
-    </message>
-    <message>
-        <source>Answer the selected call (or double-click it)</source>
-        <translation>Den gewählten Aufruf beantworten (oder doppelklicken)</translation>
     </message>
     <message>
         <source>Pending Calls</source>
@@ -812,18 +813,6 @@
         <translation>Nächster fehlgeschlagener</translation>
     </message>
     <message>
-        <source>&amp;Continue</source>
-        <translation>&amp;Fortsetzen</translation>
-    </message>
-    <message>
-        <source>Step mode: run the selected held call&apos;s handler</source>
-        <translation>Schrittmodus: den Handler des ausgewählten angehaltenen Aufrufs ausführen</translation>
-    </message>
-    <message>
-        <source>Cannot continue: %1</source>
-        <translation>Fortsetzen nicht möglich: %1</translation>
-    </message>
-    <message>
         <source>Search the output (Enter: next, Shift+Enter: previous)</source>
         <translation>Ausgabe durchsuchen (Eingabe: nächster, Umschalt+Eingabe: vorheriger Treffer)</translation>
     </message>
@@ -892,14 +881,6 @@
         <translation>Kein wartender Schritt</translation>
     </message>
     <message>
-        <source>#%1 %2 (attempt %3, waiting %4) %5</source>
-        <translation>#%1 %2 (Versuch %3, wartet seit %4) %5</translation>
-    </message>
-    <message>
-        <source>#%1 %2 (held by step mode, %3) %4</source>
-        <translation>#%1 %2 (vom Schrittmodus angehalten, %3) %4</translation>
-    </message>
-    <message>
         <source>%1 KiB</source>
         <translation>%1 KiB</translation>
     </message>
@@ -958,6 +939,102 @@
     <message>
         <source>Exported %1 to %2</source>
         <translation>%1 nach %2 exportiert</translation>
+    </message>
+    <message>
+        <source>&amp;Import Run…</source>
+        <translation>Lauf &amp;importieren…</translation>
+    </message>
+    <message>
+        <source>Show a run exported as JSON, read-only (docs/run-export.md)</source>
+        <translation>Einen als JSON exportierten Lauf schreibgeschützt anzeigen (docs/run-export.md)</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>Ver&amp;gleichen</translation>
+    </message>
+    <message>
+        <source>Compare the two selected runs step by step (Ctrl+click to select two)</source>
+        <translation>Die zwei ausgewählten Läufe Schritt für Schritt vergleichen (Strg+Klick wählt zwei aus)</translation>
+    </message>
+    <message>
+        <source>Import Run</source>
+        <translation>Lauf importieren</translation>
+    </message>
+    <message>
+        <source>Stop the run before importing another one.</source>
+        <translation>Den Lauf anhalten, bevor ein anderer importiert wird.</translation>
+    </message>
+    <message>
+        <source>Run JSON (*.json)</source>
+        <translation>Lauf-JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot import the run: %1
+Only run JSON exported by Tool Studio (format &quot;toolstudio-run&quot;, version 1) can be imported.</source>
+        <translation>Der Lauf kann nicht importiert werden: %1
+Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version 1) kann importiert werden.</translation>
+    </message>
+    <message>
+        <source>Run %1 imported from %2 (read-only)</source>
+        <translation>Lauf %1 aus %2 importiert (schreibgeschützt)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported run %1: %2, %n step(s) (read-only)</source>
+        <translation>
+            <numerusform>Importierter Lauf %1: %2, %n Schritt (schreibgeschützt)</numerusform>
+            <numerusform>Importierter Lauf %1: %2, %n Schritte (schreibgeschützt)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compare Runs</source>
+        <translation>Läufe vergleichen</translation>
+    </message>
+</context>
+<context>
+    <name>PendingCallsPanel</name>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Step mode: run the selected held call&apos;s handler</source>
+        <translation>Schrittmodus: den Handler des ausgewählten angehaltenen Aufrufs ausführen</translation>
+    </message>
+    <message>
+        <source>Answer in a &amp;Window…</source>
+        <translation>In einem &amp;Fenster beantworten…</translation>
+    </message>
+    <message>
+        <source>Answer the selected call in a window of its own (room for a large form)</source>
+        <translation>Den ausgewählten Aufruf in einem eigenen Fenster beantworten (Platz für ein großes Formular)</translation>
+    </message>
+    <message>
+        <source>Cannot continue: %1</source>
+        <translation>Fortsetzen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>waited %1 (no wait bound)</source>
+        <translation>wartet seit %1 (keine Wartegrenze)</translation>
+    </message>
+    <message>
+        <source>waited %1 of %2 (wait bound)</source>
+        <translation>wartet seit %1 von %2 (Wartegrenze)</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (attempt %3, waiting %4) %5</source>
+        <translation>#%1 %2 (Versuch %3, wartet seit %4) %5</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (held by step mode, %3) %4</source>
+        <translation>#%1 %2 (vom Schrittmodus angehalten, %3) %4</translation>
+    </message>
+    <message>
+        <source>Held by step mode before it runs: Continue runs its handler.</source>
+        <translation>Vom Schrittmodus vor dem Start angehalten: Fortsetzen führt den Handler aus.</translation>
+    </message>
+    <message>
+        <source>No longer waiting: answered elsewhere, timed out or cancelled.</source>
+        <translation>Wartet nicht mehr: anderswo beantwortet, abgelaufen oder abgebrochen.</translation>
     </message>
 </context>
 <context>
@@ -1155,6 +1232,91 @@
     <message>
         <source> — some processes of the script&apos;s group could not be confirmed gone after %1 s; check with: ps -g %2</source>
         <translation> — für einige Prozesse der Skriptgruppe ließ sich nach %1 s nicht bestätigen, dass sie beendet sind; prüfen mit: ps -g %2</translation>
+    </message>
+</context>
+<context>
+    <name>RunCompareModel</name>
+    <message>
+        <source>The same call with the same outcome in both runs</source>
+        <translation>Derselbe Aufruf mit demselben Ausgang in beiden Läufen</translation>
+    </message>
+    <message>
+        <source>The same call (tool and arguments); its status or result differs</source>
+        <translation>Derselbe Aufruf (Werkzeug und Argumente); Status oder Ergebnis unterscheiden sich</translation>
+    </message>
+    <message>
+        <source>Only run A made this call</source>
+        <translation>Nur Lauf A hat diesen Aufruf gemacht</translation>
+    </message>
+    <message>
+        <source>Only run B made this call</source>
+        <translation>Nur Lauf B hat diesen Aufruf gemacht</translation>
+    </message>
+    <message>
+        <source>A #</source>
+        <translation>A #</translation>
+    </message>
+    <message>
+        <source>A tool</source>
+        <translation>A Werkzeug</translation>
+    </message>
+    <message>
+        <source>A status</source>
+        <translation>A Status</translation>
+    </message>
+    <message>
+        <source>A result / error</source>
+        <translation>A Ergebnis / Fehler</translation>
+    </message>
+    <message>
+        <source>A duration</source>
+        <translation>A Dauer</translation>
+    </message>
+    <message>
+        <source>B #</source>
+        <translation>B #</translation>
+    </message>
+    <message>
+        <source>B tool</source>
+        <translation>B Werkzeug</translation>
+    </message>
+    <message>
+        <source>B status</source>
+        <translation>B Status</translation>
+    </message>
+    <message>
+        <source>B result / error</source>
+        <translation>B Ergebnis / Fehler</translation>
+    </message>
+    <message>
+        <source>B duration</source>
+        <translation>B Dauer</translation>
+    </message>
+</context>
+<context>
+    <name>RunComparePanel</name>
+    <message>
+        <source>Compare Runs</source>
+        <translation>Läufe vergleichen</translation>
+    </message>
+    <message>
+        <source>There is no run %1 in the journal.</source>
+        <translation>Im Journal gibt es keinen Lauf %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: run %2 — %3, %4, started %5, %n step(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: Lauf %2 — %3, %4, gestartet %5, %n Schritt</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: Lauf %2 — %3, %4, gestartet %5, %n Schritte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 same · %2 changed · %3 only in A · %4 only in B</source>
+        <translation>%1 gleich · %2 geändert · %3 nur in A · %4 nur in B</translation>
+    </message>
+    <message>
+        <source>Compare %1 and %2</source>
+        <translation>%1 und %2 vergleichen</translation>
     </message>
 </context>
 <context>

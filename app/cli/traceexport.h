@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <vector>
 
 class Journal;
@@ -28,6 +29,23 @@ nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, con
 /// attempt nested in it, instant ("i") events for policy events; times in µs from the
 /// run's start.
 nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps, const std::vector<PolicyEvent> &events);
+/// A run read back from its run JSON (readRunJson): what runJson was given.
+struct ImportedRun
+{
+    RunRecord run;
+    std::vector<Step> steps;
+    std::vector<PolicyEvent> events;
+    QByteArray stdoutText;
+    QByteArray stderrText;
+};
+/// Parses a run JSON (format "toolstudio-run", version 1; docs/run-export.md), the
+/// inverse of runJson. nullopt with `error` saying what was wrong and where: a JSON
+/// syntax error with its line and column, another format or version, or a field that
+/// is missing or of the wrong type, named by its path ("steps[2].status: …").
+std::optional<ImportedRun> readRunJson(const QByteArray &text, QString *error);
+/// readRunJson on the file at `path`; errors start with the file's name.
+std::optional<ImportedRun> readRunFile(const QString &path, QString *error);
+
 /// Reads run `runId` from `journal` and writes the export in `format` ("json" or
 /// "chrome") to `path`. False with `error` set otherwise.
 bool exportRun(Journal &journal, const QString &runId, const QString &format, const QString &path, QString *error);

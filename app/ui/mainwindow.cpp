@@ -2,17 +2,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
-#include "answerdialog.h"
+#include "attemptclocks.h"
 #include "consoleview.h"
 #include "findbar.h"
 #include "journal.h"
+#include "pendingcallspanel.h"
 #include "projectpanel.h"
 #include "projectwriter.h"
+#include "runcomparepanel.h"
 #include "runcontroller.h"
 #include "schemaform.h"
 #include "scripteditor.h"
 #include "settings.h"
 #include "settingsdialog.h"
+#include "shortcutpassthrough.h"
 #include "stepinspector.h"
 #include "timelinewidget.h"
 #include "tracefiltermodel.h"
@@ -152,6 +155,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_run(new RunController(this))
     , m_traceModel(new TraceModel(this))
+    , m_attemptClocks(std::make_unique<AttemptClocks>())
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
@@ -214,9 +218,14 @@ MainWindow::~MainWindow()
         m_run->stop();
 }
 
-AnswerDialog *MainWindow::answerDialog() const
+QListWidget *MainWindow::pendingList() const
 {
-    return m_answerDialog;
+    return m_pendingPanel->list();
+}
+
+const QList<Step> &MainWindow::pendingCalls() const
+{
+    return m_pendingPanel->pendingCalls();
 }
 
 ScriptEditor *MainWindow::editor() const
@@ -251,6 +260,10 @@ void MainWindow::createActions()
     m_openAction->setShortcut(QKeySequence::Open);
     m_openAction->setStatusTip(tr("Open a project folder (one with a toolstudio.json)"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseProject);
+
+    m_importRunAction = new QAction(tr("&Import Run…"), this);
+    m_importRunAction->setStatusTip(tr("Show a run exported as JSON, read-only (docs/run-export.md)"));
+    connect(m_importRunAction, &QAction::triggered, this, [this] { importRun({}); });
 
     m_saveAction = new QAction(icon("document-save", "save"), tr("&Save Script"), this);
     m_saveAction->setShortcut(QKeySequence::Save);
@@ -354,6 +367,7 @@ void MainWindow::createMenus()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(m_openAction);
+    fileMenu->addAction(m_importRunAction);
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
     fileMenu->addAction(m_saveAction);
     fileMenu->addAction(m_closeTabAction);
@@ -452,6 +466,8 @@ void MainWindow::createDocks()
     traceLayout->setSpacing(2);
     auto *filterBar = new QHBoxLayout;
     m_traceFilterEdit = new QLineEdit(trace);
+    // The line edit would take Ctrl+E (end of line) from "Next failed step".
+    new ShortcutPassThrough(m_traceFilterEdit, {m_nextFailedAction, m_nextPendingAction});
     m_traceFilterEdit->setObjectName(QStringLiteral("traceFilter"));
     m_traceFilterEdit->setPlaceholderText(tr("Filter steps (tool, call id, result)"));
     m_traceFilterEdit->setClearButtonEnabled(true);
@@ -576,42 +592,14 @@ void MainWindow::createDocks()
     m_inspector->setObjectName(QStringLiteral("stepInspector"));
     m_stepDock = makeDock(tr("Step"), "stepDock", m_inspector, Qt::RightDockWidgetArea);
 
-    auto *pending = new QWidget(this);
-    auto *pendingLayout = new QVBoxLayout(pending);
-    pendingLayout->setContentsMargins(0, 0, 0, 0);
-    m_pendingList = new QListWidget(pending);
-    m_pendingList->setObjectName(QStringLiteral("pendingList"));
-    auto *answerButton = new QPushButton(tr("&Answer…"), pending);
-    answerButton->setToolTip(tr("Answer the selected call (or double-click it)"));
-    auto *continueButton = new QPushButton(tr("&Continue"), pending);
-    continueButton->setObjectName(QStringLiteral("continueHeld"));
-    continueButton->setToolTip(tr("Step mode: run the selected held call's handler"));
-    auto *pendingButtons = new QHBoxLayout;
-    pendingButtons->addWidget(answerButton);
-    pendingButtons->addWidget(continueButton);
-    pendingLayout->addWidget(m_pendingList, 1);
-    pendingLayout->addLayout(pendingButtons);
-    connect(continueButton, &QPushButton::clicked, this, [this] {
-        const QString callId = m_pendingList->currentItem() ? m_pendingList->currentItem()->data(Qt::UserRole).toString()
-                                                            : QString();
-        QString reason;
-        if (!callId.isEmpty() && !m_run->continueStep(callId, &reason))
-            statusBar()->showMessage(tr("Cannot continue: %1").arg(reason), 5000);
+    m_pendingPanel = new PendingCallsPanel(m_run, this);
+    m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
+    m_pendingPanel->setToolLookup([this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; });
+    m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::RightDockWidgetArea);
+    connect(m_pendingPanel, &PendingCallsPanel::openCountChanged, this, [this](int open) {
+        m_pendingDock->setWindowTitle(open == 0 ? tr("Pending Calls") : tr("Pending Calls (%1)").arg(open));
+        updateActions();
     });
-    // The waited time in the list ticks while calls wait.
-    m_waitTicker = new QTimer(this);
-    m_waitTicker->setInterval(1000);
-    connect(m_waitTicker, &QTimer::timeout, this, &MainWindow::updatePendingList);
-    const auto answerSelected = [this] {
-        const QString callId = m_pendingList->currentItem() ? m_pendingList->currentItem()->data(Qt::UserRole).toString()
-                                                            : QString();
-        for (const Step &step : std::as_const(m_pendingCalls))
-            if (step.callId == callId)
-                showAnswerDialog(step);
-    };
-    connect(answerButton, &QPushButton::clicked, this, answerSelected);
-    connect(m_pendingList, &QListWidget::itemActivated, this, answerSelected);
-    m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", pending, Qt::RightDockWidgetArea);
 
     auto *consolePane = new QWidget(this);
     auto *consoleLayout = new QVBoxLayout(consolePane);
@@ -635,6 +623,7 @@ void MainWindow::createDocks()
 
     m_runsView = new QTreeWidget(this);
     m_runsView->setObjectName(QStringLiteral("runsView"));
+    m_runsView->setSelectionMode(QAbstractItemView::ExtendedSelection); // two runs to compare
     m_runsView->setHeaderLabels({tr("Run"), tr("Script"), tr("Status"), tr("Started"), tr("Duration")});
     m_runsView->setRootIsDecorated(false);
     m_runsView->setUniformRowHeights(true);
@@ -657,6 +646,17 @@ void MainWindow::createDocks()
     QPushButton *replayRun = runButton(tr("&Replay"), "replayRun",
                                        tr("Run the selected run's script again with its recorded results memoized"));
     QPushButton *resumeRun = runButton(tr("Res&ume"), "resumeRun", tr("Continue a suspended run up to its open call"));
+    QPushButton *compare = runButton(tr("Co&mpare"), "compareRuns",
+                                     tr("Compare the two selected runs step by step (Ctrl+click to select two)"));
+    connect(compare, &QPushButton::clicked, this, [this] {
+        QList<QTreeWidgetItem *> items = m_runsView->selectedItems();
+        if (items.size() != 2)
+            return;
+        // Newest first in the list: the older run is A.
+        if (m_runsView->indexOfTopLevelItem(items[0]) < m_runsView->indexOfTopLevelItem(items[1]))
+            std::swap(items[0], items[1]);
+        compareRuns(items[0]->data(0, Qt::UserRole).toString(), items[1]->data(0, Qt::UserRole).toString());
+    });
     QPushButton *exportJson = runButton(tr("Export &JSON…"), "exportRunJson",
                                         tr("Save the selected run as JSON (docs/run-export.md)"));
     QPushButton *exportChrome = runButton(tr("Export &Chrome Trace…"), "exportRunChrome",
@@ -682,8 +682,10 @@ void MainWindow::createDocks()
         openRun->setEnabled(any && idle);
         replayRun->setEnabled(any && idle);
         resumeRun->setEnabled(any && idle && item->data(2, Qt::UserRole).toInt() == int(RunStatus::Suspended));
+        compare->setEnabled(m_runsView->selectedItems().size() == 2);
         resumeRun->setToolTip(resumeRun->isEnabled() ? tr("Continue a suspended run up to its open call")
                                                      : tr("Only a suspended run can be resumed"));
+    connect(m_runsView, &QTreeWidget::itemSelectionChanged, this, updateRunButtons);
         exportJson->setEnabled(any);
         exportChrome->setEnabled(any);
     };
@@ -714,6 +716,7 @@ void MainWindow::connectRun()
 {
     connect(m_run, &RunController::started, this, &MainWindow::onStarted);
     connect(m_run, &RunController::statusChanged, this, &MainWindow::onStatusChanged);
+        m_attemptClocks->update(step);
     connect(m_run, &RunController::stepAdded, m_traceModel, &TraceModel::addStep);
     connect(m_run, &RunController::stepChanged, m_traceModel, &TraceModel::updateStep);
     const auto keepStep = [this](const Step &step) {
@@ -732,15 +735,10 @@ void MainWindow::connectRun()
     connect(m_run, &RunController::stepChanged, this, keepStep);
     connect(m_run, &RunController::pendingCallOpened, this, &MainWindow::onPendingCallOpened);
     connect(m_run, &RunController::stepPaused, this, [this](const Step &step) {
-        m_heldCalls.removeIf([&](const Step &s) { return s.callId == step.callId; });
-        m_heldCalls.append(step);
-        updatePendingList();
+        m_pendingPanel->callHeld(step);
         statusBar()->showMessage(tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(step.tool), 5000);
     });
-    connect(m_run, &RunController::stepChanged, this, [this](const Step &step) {
-        if (!step.paused && m_heldCalls.removeIf([&](const Step &s) { return s.callId == step.callId; }) > 0)
-            updatePendingList();
-    });
+    connect(m_run, &RunController::stepChanged, m_pendingPanel, &PendingCallsPanel::stepChanged);
     connect(m_run, &RunController::pendingCallClosed, this, &MainWindow::onPendingCallClosed);
     connect(m_run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
     connect(m_run, &RunController::outputReceived, this, [this](int stream, const QByteArray &chunk) {
@@ -792,13 +790,8 @@ bool MainWindow::openProject(const QString &dir)
     m_steps.clear();
     m_inspector->clear();
     m_console->clearOutput();
-    m_pendingCalls.clear();
-    m_heldCalls.clear();
-    m_dismissedCalls.clear();
-    updatePendingList();
+    m_pendingPanel->clear();
     m_undoStack->clear();
-    if (m_answerDialog)
-        m_answerDialog->hide();
 
     while (m_tabs->count() > 0) {
         QWidget *w = m_tabs->widget(0);
@@ -1002,6 +995,8 @@ void MainWindow::fileChangedOnDisk(const QString &path)
     });
     box->open();
 }
+    m_showsImportedRun = false;
+    m_attemptClocks->clear();
 
 void MainWindow::resetRunViews()
 {
@@ -1010,17 +1005,12 @@ void MainWindow::resetRunViews()
     m_inspector->clear();
     m_stderr.clear();
     m_console->clearOutput();
-    m_pendingCalls.clear();
-    m_heldCalls.clear();
-    m_dismissedCalls.clear();
+    m_pendingPanel->clear();
     m_largestRequest = 0;
     m_largestReply = 0;
-    updatePendingList();
     for (int i = 0; i < m_tabs->count(); ++i)
         if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
             e->clearTraceback();
-    if (m_answerDialog)
-        m_answerDialog->hide();
     m_budgetTimer->start();
     updateBudget();
 }
@@ -1095,7 +1085,7 @@ void MainWindow::onStatusChanged(RunStatus status)
 {
     if (isFinal(status))
         return; // finished() says how it ended
-    if (status == RunStatus::Waiting || !m_pendingCalls.isEmpty())
+    if (status == RunStatus::Waiting || !pendingCalls().isEmpty())
         setStatus(waitingText());
     else
         setStatus(tr("Running…"));
@@ -1104,114 +1094,77 @@ void MainWindow::onStatusChanged(RunStatus status)
 
 QString MainWindow::waitingText() const
 {
-    if (m_pendingCalls.isEmpty())
+    const QList<Step> &pending = pendingCalls();
+    if (pending.isEmpty())
         return tr("Waiting for an answer");
-    if (m_pendingCalls.size() == 1)
-        return tr("Waiting for an answer to %1").arg(m_pendingCalls.first().tool);
+    if (pending.size() == 1)
+        return tr("Waiting for an answer to %1").arg(pending.first().tool);
     // English has no plural translation file, so the source strings are already right.
-    const int more = int(m_pendingCalls.size() - 1);
+    const int more = int(pending.size() - 1);
     if (more == 1)
-        return tr("Waiting for answers to %1 and one more call").arg(m_pendingCalls.first().tool);
-    return tr("Waiting for answers to %1 and %n more calls", nullptr, more).arg(m_pendingCalls.first().tool);
+        return tr("Waiting for answers to %1 and one more call").arg(pending.first().tool);
+    return tr("Waiting for answers to %1 and %n more calls", nullptr, more).arg(pending.first().tool);
 }
 
 void MainWindow::onPendingCallOpened(const Step &step)
 {
-    const auto existing = std::find_if(m_pendingCalls.begin(), m_pendingCalls.end(),
-                                       [&](const Step &s) { return s.callId == step.callId; });
-    if (existing != m_pendingCalls.end())
-        *existing = step; // a new attempt of the same call
-    else
-        m_pendingCalls.append(step);
-    m_dismissedCalls.remove(step.callId);
-    updatePendingList();
+    const bool first = pendingCalls().isEmpty();
+    m_pendingPanel->callOpened(step);
     setStatus(waitingText());
     statusBar()->showMessage(tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)").arg(step.sequence).arg(step.tool),
                              5000);
     updateActions();
-    if (!m_answerDialog || !m_answerDialog->isVisible())
-        showNextPendingCall();
-    else if (m_answerDialog->callId() == step.callId)
-        m_answerDialog->setCall(step);
+    // The first waiting call brings the dock (and its form) forward; typing in a
+    // script is never interrupted.
+    if (first) {
+        m_pendingDock->show();
+        m_pendingDock->raise();
+        if (!qobject_cast<ScriptEditor *>(QApplication::focusWidget()))
+            m_pendingPanel->focusAnswer();
+    }
 }
 
 void MainWindow::onPendingCallClosed(const QString &callId)
 {
-    m_pendingCalls.removeIf([&](const Step &s) { return s.callId == callId; });
-    m_dismissedCalls.remove(callId);
-    updatePendingList();
-    const bool wasShowing = m_answerDialog && m_answerDialog->isVisible() && m_answerDialog->callId() == callId;
-    if (wasShowing)
-        m_answerDialog->hide();
+    m_pendingPanel->callClosed(callId);
     if (m_run->isActive())
-        setStatus(m_pendingCalls.isEmpty() ? tr("Running…") : waitingText());
+        setStatus(pendingCalls().isEmpty() ? tr("Running…") : waitingText());
     updateActions();
-    if (!m_answerDialog || !m_answerDialog->isVisible())
-        showNextPendingCall();
-}
-
-void MainWindow::showNextPendingCall()
-{
-    for (const Step &step : std::as_const(m_pendingCalls)) {
-        if (!m_dismissedCalls.contains(step.callId)) {
-            showAnswerDialog(step);
-            return;
-        }
-    }
 }
 
 void MainWindow::answerPendingCall()
 {
-    if (m_pendingCalls.isEmpty())
+    if (pendingCalls().isEmpty())
         return;
-    if (m_answerDialog && m_answerDialog->isVisible()) {
-        m_answerDialog->raise();
-        m_answerDialog->activateWindow();
-        return;
-    }
-    showAnswerDialog(m_pendingCalls.first());
+    const QString current = m_pendingPanel->currentCallId();
+    const bool waiting = std::any_of(pendingCalls().begin(), pendingCalls().end(),
+                                     [&](const Step &s) { return s.callId == current; });
+    showPendingCall(waiting ? current : pendingCalls().first().callId);
 }
 
-void MainWindow::showAnswerDialog(const Step &step)
+void MainWindow::showPendingCall(const QString &callId)
 {
-    if (!m_answerDialog) {
-        m_answerDialog = new AnswerDialog(m_run, this);
-        m_answerDialog->setObjectName(QStringLiteral("answerDialog"));
-        connect(m_answerDialog, &QDialog::rejected, this, [this] {
-            m_dismissedCalls.insert(m_answerDialog->callId());
-        });
-    }
-    m_dismissedCalls.remove(step.callId);
-    const Tool *tool = m_project ? m_project->tool(step.tool) : nullptr;
-    m_answerDialog->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
-    m_answerDialog->setCall(step);
-    m_answerDialog->show();
-    m_answerDialog->raise();
-    m_answerDialog->activateWindow();
+    if (!m_pendingPanel->selectCall(callId))
+        return;
+    m_pendingDock->show();
+    m_pendingDock->raise();
+    m_pendingPanel->focusAnswer();
 }
 
 void MainWindow::traceActivated(const QModelIndex &index)
 {
     const QString callId = index.data(TraceModel::CallIdRole).toString();
-    for (const Step &step : std::as_const(m_pendingCalls)) {
-        if (step.callId == callId) {
-            showAnswerDialog(step);
-            return;
-        }
-    }
+    if (std::any_of(pendingCalls().begin(), pendingCalls().end(), [&](const Step &s) { return s.callId == callId; }))
+        showPendingCall(callId);
 }
 
 void MainWindow::onFinished(const RunRecord &run)
+    m_attemptClocks->clear();
 {
     m_traceModel->flush();
     m_budgetTimer->stop();
     updateBudget();
-    m_pendingCalls.clear();
-    m_heldCalls.clear();
-    m_dismissedCalls.clear();
-    updatePendingList();
-    if (m_answerDialog)
-        m_answerDialog->hide();
+    m_pendingPanel->runEnded();
     if (run.status == RunStatus::Failed) {
         // The run executed a copy of the script under the same name: match by basename.
         if (ScriptEditor *e = editorFor(run.scriptPath)) {
@@ -1324,7 +1277,7 @@ void MainWindow::updateActions()
     m_replaceAction->setEnabled(e);
     m_goToLineAction->setEnabled(e);
     m_newToolAction->setEnabled(m_project.has_value());
-    m_answerAction->setEnabled(active && !m_pendingCalls.isEmpty());
+    m_answerAction->setEnabled(active && !pendingCalls().isEmpty());
 }
 
 void MainWindow::updateTitle()
@@ -1489,42 +1442,6 @@ void MainWindow::addToolFilters(int first, int last)
     }
 }
 
-void MainWindow::updatePendingList()
-{
-    const QString current = m_pendingList->currentItem() ? m_pendingList->currentItem()->data(Qt::UserRole).toString()
-                                                         : QString();
-    m_pendingList->clear();
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const auto add = [&](const Step &step, const QString &text) {
-        auto *item = new QListWidgetItem(text, m_pendingList);
-        item->setData(Qt::UserRole, step.callId);
-        item->setToolTip(TraceModel::jsonText(step.args, 2));
-        if (step.callId == current)
-            m_pendingList->setCurrentItem(item);
-    };
-    for (const Step &step : std::as_const(m_pendingCalls)) {
-        const Attempt *attempt = step.currentAttempt();
-        const qint64 since = attempt && attempt->startedAt > 0 ? attempt->startedAt : step.queuedAt;
-        add(step, tr("#%1 %2 (attempt %3, waiting %4) %5")
-                      .arg(step.sequence)
-                      .arg(step.tool)
-                      .arg(attempt ? attempt->number : 1)
-                      .arg(TraceModel::durationText(since > 0 ? now - since : 0),
-                           TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
-    }
-    for (const Step &step : std::as_const(m_heldCalls))
-        add(step, tr("#%1 %2 (held by step mode, %3) %4")
-                      .arg(step.sequence)
-                      .arg(step.tool, TraceModel::durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
-                           TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
-    const int open = int(m_pendingCalls.size() + m_heldCalls.size());
-    m_pendingDock->setWindowTitle(open == 0 ? tr("Pending Calls") : tr("Pending Calls (%1)").arg(open));
-    if (open > 0 && !m_waitTicker->isActive())
-        m_waitTicker->start();
-    else if (open == 0)
-        m_waitTicker->stop();
-}
-
 void MainWindow::updateBudget()
 {
     if (!m_project) {
@@ -1552,6 +1469,9 @@ void MainWindow::updateBudget()
     QString clock = tr("elapsed %1 of %2").arg(TraceModel::durationText(elapsed), TraceModel::durationText(limits.runTimeoutMs));
     if (waited > 0)
         clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(TraceModel::durationText(waited));
+    const auto toolOf = [this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; };
+    for (const AttemptClocks::Clock &c : m_attemptClocks->clocks(QDateTime::currentMSecsSinceEpoch(), toolOf))
+        parts << meter(c.text, c.fraction);
     parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
     m_budgetLabel->setText(parts.join(QStringLiteral(" · ")));
 }
@@ -1640,6 +1560,66 @@ void MainWindow::showRun(const QString &runId)
     m_console->appendNotice(tr("Run %1 from the journal").arg(runId));
     m_console->appendOutput(1, journal.output(runId, 1));
     m_console->appendOutput(2, journal.output(runId, 2));
+    m_showsImportedRun = false;
+}
+
+bool MainWindow::importRun(QString path)
+{
+    if (m_run->isActive()) {
+        reportError(tr("Import Run"), tr("Stop the run before importing another one."));
+        return false;
+    }
+    if (path.isEmpty()) {
+        path = QFileDialog::getOpenFileName(this, tr("Import Run"), m_project ? m_project->dir : QDir::homePath(),
+                                            tr("Run JSON (*.json)"));
+        if (path.isEmpty())
+            return false;
+    }
+    QString error;
+    const std::optional<TraceExport::ImportedRun> imported = TraceExport::readRunFile(path, &error);
+    if (!imported) {
+        reportError(tr("Import Run"), tr("Cannot import the run: %1\nOnly run JSON exported by Tool Studio (format "
+                                         "\"toolstudio-run\", version 1) can be imported.")
+                                          .arg(error));
+        return false;
+    }
+    m_traceModel->clear();
+    m_steps.clear();
+    m_inspector->clear();
+    m_pendingPanel->clear();
+    for (const Step &step : imported->steps) {
+        m_traceModel->addStep(step);
+        m_steps.insert(step.callId, step);
+    }
+    m_traceModel->flush();
+    m_console->clearOutput();
+    m_console->appendNotice(tr("Run %1 imported from %2 (read-only)").arg(imported->run.id, QDir::toNativeSeparators(path)));
+    m_console->appendOutput(1, imported->stdoutText);
+    m_console->appendOutput(2, imported->stderrText);
+    m_showsImportedRun = true;
+    m_traceDock->show();
+    m_traceDock->raise();
+    setStatus(tr("Imported run %1: %2, %n step(s) (read-only)", nullptr, int(imported->steps.size()))
+                  .arg(imported->run.id, runStatusName(imported->run.status)));
+    return true;
+}
+
+RunComparePanel *MainWindow::compareRuns(const QString &leftRun, const QString &rightRun)
+{
+    if (!m_project)
+        return nullptr;
+    auto *panel = new RunComparePanel(this);
+    panel->setObjectName(QStringLiteral("runCompare"));
+    panel->setAttribute(Qt::WA_DeleteOnClose);
+    QString error;
+    if (!panel->load(m_project->journalPath(), leftRun, rightRun, &error)) {
+        delete panel;
+        reportError(tr("Compare Runs"), error);
+        return nullptr;
+    }
+    panel->show();
+    panel->raise();
+    return panel;
 }
 
 bool MainWindow::editManifest(const QString &text, const std::function<bool(nlohmann::ordered_json &, QString *)> &edit)

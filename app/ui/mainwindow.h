@@ -18,7 +18,9 @@
 #include <memory>
 #include <optional>
 
-class AnswerDialog;
+class AttemptClocks;
+class PendingCallsPanel;
+class RunComparePanel;
 class ConsoleView;
 class FindBar;
 class QLineEdit;
@@ -98,9 +100,21 @@ public:
     void startFromJournal(const QString &runId, bool resume);
     /// Exports run `runId` as "json" or "chrome" to `path` (empty: asks for a file).
     bool exportRun(const QString &runId, const QString &format, QString path);
+    /// Compares run `leftRun` (A) with `rightRun` (B) of the journal in a window of its
+    /// own (Runs dock ▸ Compare, two runs selected). nullptr with the error reported.
+    RunComparePanel *compareRuns(const QString &leftRun, const QString &rightRun);
+    /// File ▸ Import Run…: shows a run JSON (docs/run-export.md; empty `path`: asks for
+    /// a file) read-only in the trace, inspector and console. A malformed file or
+    /// another format/version is refused with what was wrong and where.
+    bool importRun(QString path);
+    /// True while the trace shows an imported run (not in the journal: nothing to
+    /// replay, resume or rerun).
+    bool showsImportedRun() const { return m_showsImportedRun; }
     /// The budget meters above the trace (calls, largest request/reply, run clock).
     QLabel *budgetLabel() const { return m_budgetLabel; }
-    QListWidget *pendingList() const { return m_pendingList; }
+    /// The Pending Calls dock: open calls and the answer to the selected one.
+    PendingCallsPanel *pendingPanel() const { return m_pendingPanel; }
+    QListWidget *pendingList() const;
     QTreeWidget *runsView() const { return m_runsView; }
     QUndoStack *undoStack() const { return m_undoStack; }
     /// The docks by object name: projectDock, toolDock, traceDock, stepDock,
@@ -121,12 +135,11 @@ public:
     void refreshRuns();
     /// Restores the layout the window was built with.
     void resetLayout();
-    /// The dialog for pending calls; nullptr until the first call waits.
-    AnswerDialog *answerDialog() const;
     /// Calls waiting for a person, oldest first.
-    const QList<Step> &pendingCalls() const { return m_pendingCalls; }
+    const QList<Step> &pendingCalls() const;
 
     QAction *openAction() const { return m_openAction; }
+    QAction *importRunAction() const { return m_importRunAction; }
     QAction *saveAction() const { return m_saveAction; }
     QAction *runAction() const { return m_runAction; }
     QAction *stopAction() const { return m_stopAction; }
@@ -155,7 +168,7 @@ public Q_SLOTS:
     void stop();
     /// Writes the editor's script back to disk.
     bool save();
-    /// Opens the answer dialog for the oldest pending call.
+    /// Shows the oldest pending call's answer in the Pending Calls dock (F6).
     void answerPendingCall();
 
 Q_SIGNALS:
@@ -192,7 +205,6 @@ private:
     void resetRunViews();
     void updateStatusFilter();
     void addToolFilters(int first, int last);
-    void updatePendingList();
     void showRun(const QString &runId);
     void goToLine();
     void newTool();
@@ -208,8 +220,7 @@ private:
     void onPendingCallOpened(const Step &step);
     void onPendingCallClosed(const QString &callId);
     void onFinished(const RunRecord &run);
-    void showAnswerDialog(const Step &step);
-    void showNextPendingCall();
+    void showPendingCall(const QString &callId);
     void traceActivated(const QModelIndex &index);
     QString waitingText() const;
 
@@ -231,24 +242,20 @@ private:
     QToolButton *m_failedOnlyButton = nullptr;
     QToolButton *m_pendingOnlyButton = nullptr;
     QSet<QString> m_knownTools;
-    QTimer *m_waitTicker = nullptr;
     QTimer *m_budgetTimer = nullptr;
     QLabel *m_budgetLabel = nullptr;
     qint64 m_largestRequest = 0;
     qint64 m_largestReply = 0;
+    std::unique_ptr<AttemptClocks> m_attemptClocks; ///< per-call clocks in the budget meters
     QAction *m_nextPendingAction = nullptr;
     QAction *m_nextFailedAction = nullptr;
-    QListWidget *m_pendingList = nullptr;
+    PendingCallsPanel *m_pendingPanel = nullptr;
     QTreeWidget *m_runsView = nullptr;
     QUndoStack *m_undoStack = nullptr;
     QFileSystemWatcher *m_watcher = nullptr;
     std::unique_ptr<QLockFile> m_lock;
     QHash<QString, Step> m_steps;   ///< steps of the run shown in the trace, by call id
     QByteArray m_stderr;            ///< the run's stderr, for traceback markers
-    QPointer<AnswerDialog> m_answerDialog;
-    QList<Step> m_pendingCalls;
-    QList<Step> m_heldCalls;        ///< step mode: calls held before they run
-    QSet<QString> m_dismissedCalls; ///< pending calls the person put off ("Later")
 
     QDockWidget *m_projectDock = nullptr;
     QDockWidget *m_toolDock = nullptr;
@@ -263,6 +270,7 @@ private:
     QMenu *m_viewMenu = nullptr;
 
     QAction *m_openAction = nullptr;
+    QAction *m_importRunAction = nullptr;
     QAction *m_saveAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_runAction = nullptr;
@@ -283,4 +291,5 @@ private:
     QByteArray m_defaultState;
     QString m_lastError;
     bool m_errorDialogsEnabled = true;
+    bool m_showsImportedRun = false;
 };

@@ -1,0 +1,284 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "answerpane.h"
+
+#include "jsonerror.h"
+#include "runcontroller.h"
+#include "schemaform.h"
+
+#include <QCheckBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QVBoxLayout>
+
+namespace {
+
+bool looksLikeJson(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed.isEmpty())
+        return false;
+    const QChar first = trimmed.front();
+    return QStringLiteral("{[\"-0123456789").contains(first) || trimmed.startsWith(QLatin1String("true"))
+        || trimmed.startsWith(QLatin1String("false")) || trimmed.startsWith(QLatin1String("null"));
+}
+
+// Ctrl+Enter (both Return keys) on `widget` and its children.
+void addSendShortcut(QWidget *widget, AnswerPane *receiver, bool (AnswerPane::*slot)())
+{
+    for (const QKeySequence &key : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
+        auto *shortcut = new QShortcut(key, widget);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        QObject::connect(shortcut, &QShortcut::activated, receiver, slot);
+    }
+}
+
+} // namespace
+
+AnswerPane::AnswerPane(RunController *run, QWidget *parent)
+    : QWidget(parent)
+    , m_run(run)
+{
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+
+    m_headingLabel = new QLabel(this);
+    m_headingLabel->setObjectName(QStringLiteral("answerHeading"));
+    m_headingLabel->setTextFormat(Qt::RichText);
+    m_headingLabel->setWordWrap(true);
+    m_clockLabel = new QLabel(this);
+    m_clockLabel->setObjectName(QStringLiteral("answerClock"));
+
+    m_body = new QWidget(this);
+    m_argumentsView = new QPlainTextEdit(m_body);
+    m_argumentsView->setObjectName(QStringLiteral("answerArguments"));
+    m_argumentsView->setReadOnly(true);
+    m_argumentsView->setFont(mono);
+    m_argumentsView->setMaximumHeight(110);
+
+    m_resultEdit = new QPlainTextEdit(m_body);
+    m_resultEdit->setObjectName(QStringLiteral("answerRawResult"));
+    m_resultEdit->setFont(mono);
+    m_resultEdit->setTabChangesFocus(true);
+    m_resultEdit->setPlaceholderText(tr("Any JSON value, e.g. \"https://example.org/report.pdf\" or {\"url\": \"…\"}"));
+
+    m_problemLabel = new QLabel(m_body);
+    m_problemLabel->setObjectName(QStringLiteral("answerProblem"));
+    m_problemLabel->setWordWrap(true);
+    m_problemLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problemLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_problemLabel->hide();
+
+    m_resultForm = new SchemaForm(m_body);
+    m_resultForm->setObjectName(QStringLiteral("answerForm"));
+    m_resultForm->hide();
+    connect(m_resultForm, &SchemaForm::valueChanged, this, [this] { showProblem(QString()); });
+    connect(m_resultForm, &SchemaForm::submitted, this, &AnswerPane::sendResult);
+    m_resultLabel = new QLabel(tr("&Result (JSON):"), m_body);
+    m_resultLabel->setBuddy(m_resultEdit);
+
+    m_sendResultButton = new QPushButton(tr("Send Result"), m_body);
+    m_sendResultButton->setObjectName(QStringLiteral("sendResult"));
+    m_sendResultButton->setToolTip(tr("Send the value above as the tool's result (Ctrl+Return)"));
+    auto *resultButtons = new QHBoxLayout;
+    resultButtons->addStretch();
+    resultButtons->addWidget(m_sendResultButton);
+
+    auto *errorBox = new QGroupBox(tr("Or answer with an error"), m_body);
+    m_errorMessageEdit = new QLineEdit(errorBox);
+    m_errorMessageEdit->setObjectName(QStringLiteral("answerErrorMessage"));
+    m_errorMessageEdit->setPlaceholderText(tr("What went wrong, as the script will see it"));
+    m_retryableCheck = new QCheckBox(tr("Retryable (the step may try again)"), errorBox);
+    m_sendErrorButton = new QPushButton(tr("Send Error"), errorBox);
+    m_sendErrorButton->setObjectName(QStringLiteral("sendError"));
+    m_sendErrorButton->setToolTip(tr("Send the message as the tool's error (Ctrl+Return in this box)"));
+    auto *errorLayout = new QFormLayout(errorBox);
+    errorLayout->addRow(tr("Message:"), m_errorMessageEdit);
+    auto *errorButtons = new QHBoxLayout;
+    errorButtons->addWidget(m_retryableCheck);
+    errorButtons->addStretch();
+    errorButtons->addWidget(m_sendErrorButton);
+    errorLayout->addRow(errorButtons);
+
+    auto *bodyLayout = new QVBoxLayout(m_body);
+    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->addWidget(new QLabel(tr("Arguments:"), m_body));
+    bodyLayout->addWidget(m_argumentsView);
+    bodyLayout->addWidget(m_resultLabel);
+    bodyLayout->addWidget(m_resultEdit, 1);
+    bodyLayout->addWidget(m_resultForm, 1);
+    bodyLayout->addLayout(resultButtons);
+    bodyLayout->addWidget(m_problemLabel);
+    bodyLayout->addWidget(errorBox);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_headingLabel);
+    layout->addWidget(m_clockLabel);
+    layout->addWidget(m_body, 1);
+
+    connect(m_sendResultButton, &QPushButton::clicked, this, &AnswerPane::sendResult);
+    connect(m_sendErrorButton, &QPushButton::clicked, this, &AnswerPane::sendError);
+    connect(m_errorMessageEdit, &QLineEdit::returnPressed, this, &AnswerPane::sendError);
+    // The form sends on its own Ctrl+Enter (SchemaForm::submitted); one shortcut per
+    // input, so they never overlap and turn ambiguous.
+    addSendShortcut(m_resultEdit, this, &AnswerPane::sendResult);
+    addSendShortcut(errorBox, this, &AnswerPane::sendError);
+    connect(m_resultEdit, &QPlainTextEdit::textChanged, this, [this] { showProblem(QString()); });
+    connect(m_errorMessageEdit, &QLineEdit::textChanged, this, [this] { showProblem(QString()); });
+    clearCall();
+}
+
+void AnswerPane::setCall(const Step &step)
+{
+    m_callId = step.callId;
+    m_tool = step.tool;
+    m_attempt = step.currentAttempt() ? step.currentAttempt()->number : 1;
+
+    m_headingLabel->setText(tr("<b>%1</b> is waiting for an answer — attempt %2 of %3<br>"
+                               "<small>Call %4, step #%5</small>")
+                                .arg(step.tool.toHtmlEscaped())
+                                .arg(m_attempt)
+                                .arg(qMax(step.maxAttempts, m_attempt))
+                                .arg(step.callId.toHtmlEscaped())
+                                .arg(step.sequence));
+    m_argumentsView->setPlainText(
+        QString::fromStdString(step.args.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
+    m_resultEdit->clear();
+    m_errorMessageEdit->clear();
+    m_retryableCheck->setChecked(false);
+    showProblem(QString());
+    if (m_usesForm) {
+        const nlohmann::json schema = m_resultForm->schema(); // fresh, empty fields
+        m_resultForm->setSchema(schema);
+    }
+    m_body->setEnabled(true);
+    m_clockLabel->setVisible(true);
+}
+
+void AnswerPane::clearCall()
+{
+    m_callId.clear();
+    m_tool.clear();
+    m_attempt = 0;
+    m_headingLabel->setText(tr("Select a waiting call to answer it."));
+    m_argumentsView->clear();
+    m_resultEdit->clear();
+    m_errorMessageEdit->clear();
+    m_retryableCheck->setChecked(false);
+    m_clockLabel->clear();
+    m_clockLabel->setVisible(false);
+    showProblem(QString());
+    m_body->setEnabled(false);
+}
+
+void AnswerPane::focusResult()
+{
+    if (QWidget *first = m_usesForm ? m_resultForm->control(QString()) : nullptr)
+        first->setFocus();
+    else
+        (m_usesForm ? static_cast<QWidget *>(m_resultForm) : m_resultEdit)->setFocus();
+}
+
+void AnswerPane::setOutputSchema(const std::optional<nlohmann::json> &schema)
+{
+    m_usesForm = schema.has_value() && schema->is_object();
+    if (m_usesForm)
+        m_resultForm->setSchema(*schema);
+    m_resultForm->setVisible(m_usesForm);
+    m_resultEdit->setVisible(!m_usesForm);
+    m_resultLabel->setText(m_usesForm ? tr("&Result (from the tool's output schema):") : tr("&Result (JSON):"));
+    m_resultLabel->setBuddy(m_usesForm ? static_cast<QWidget *>(m_resultForm) : m_resultEdit);
+}
+
+void AnswerPane::setClockText(const QString &text)
+{
+    m_clockLabel->setText(text);
+}
+
+QString AnswerPane::problem() const
+{
+    return m_problemLabel->text();
+}
+
+bool AnswerPane::sendResult()
+{
+    if (m_callId.isEmpty())
+        return false;
+    if (m_usesForm) {
+        if (!m_resultForm->isValid()) {
+            showProblem(m_resultForm->problem()->toString());
+            return false;
+        }
+        ManualAnswer answer;
+        answer.result = m_resultForm->value();
+        return send(answer);
+    }
+    const QByteArray bytes = m_resultEdit->toPlainText().toUtf8();
+    ManualAnswer answer;
+    try {
+        answer.result = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
+    } catch (const nlohmann::json::parse_error &error) {
+        QString text = tr("Not valid JSON: %1").arg(jsonParseErrorReason(error));
+        if (bytes.trimmed().isEmpty())
+            text = tr("Enter the result as JSON, e.g. \"done\", 42 or {\"url\": \"…\"}.");
+        else if (!looksLikeJson(m_resultEdit->toPlainText()))
+            text += QLatin1Char('\n') + tr("Text must be in double quotes to be a JSON string.");
+        showProblem(text);
+        // Put the cursor where the parser stopped (error.byte is 1-based, in UTF-8).
+        const qsizetype byte = qBound<qsizetype>(0, qsizetype(error.byte) - 1, bytes.size());
+        QTextCursor cursor = m_resultEdit->textCursor();
+        cursor.setPosition(int(QString::fromUtf8(bytes.left(byte)).size()));
+        m_resultEdit->setTextCursor(cursor);
+        m_resultEdit->setFocus();
+        return false;
+    }
+    return send(answer);
+}
+
+bool AnswerPane::sendError()
+{
+    if (m_callId.isEmpty())
+        return false;
+    const QString message = m_errorMessageEdit->text().trimmed();
+    if (message.isEmpty()) {
+        showProblem(tr("Enter the error message the script should see."));
+        m_errorMessageEdit->setFocus();
+        return false;
+    }
+    ManualAnswer answer;
+    answer.isError = true;
+    answer.message = message;
+    answer.retryable = m_retryableCheck->isChecked();
+    return send(answer);
+}
+
+bool AnswerPane::send(const ManualAnswer &answer)
+{
+    QString reason;
+    if (!m_run) {
+        showProblem(tr("There is no run to answer."));
+        return false;
+    }
+    // pendingCallClosed arrives inside answer() and may already move this pane on to
+    // the next call: report the call that was answered, not the one shown now.
+    const QString callId = m_callId;
+    if (!m_run->answer(callId, m_attempt, answer, &reason)) {
+        showProblem(tr("The run refused the answer: %1").arg(reason));
+        return false;
+    }
+    Q_EMIT answered(callId);
+    return true;
+}
+
+void AnswerPane::showProblem(const QString &text)
+{
+    m_problemLabel->setText(text);
+    m_problemLabel->setVisible(!text.isEmpty());
+}

@@ -1,0 +1,95 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "step.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class RunController;
+class SchemaForm;
+
+/// The answer to one pending call (DESIGN.md "Pending calls"), as a widget: the tool,
+/// its arguments, the attempt and how long it has waited; the result in a form generated
+/// from the tool's output_schema (raw JSON when there is none) with **Send Result**, or
+/// an error with a message and *retryable* with **Send Error**. Ctrl+Enter sends what
+/// it is typed in. Answers go through RunController::answer (the engine's fencing): a
+/// refused answer shows the engine's reason in problem() and changes nothing.
+/// Lives in the Pending Calls dock (PendingCallsPanel) and in AnswerDialog.
+class AnswerPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit AnswerPane(RunController *run, QWidget *parent = nullptr);
+
+    /// Shows `step`'s current attempt; clears the previous input.
+    void setCall(const Step &step);
+    /// No call: the inputs are disabled and a hint says what to select.
+    void clearCall();
+    /// The tool's output_schema: the result is entered in a form generated from it
+    /// (SchemaForm); without one (nullopt) as raw JSON. Call before setCall.
+    void setOutputSchema(const std::optional<nlohmann::json> &schema);
+    /// The wait clock line ("waited 12 s of 5 min 0 s (wait bound)"); see PendingCallsPanel.
+    void setClockText(const QString &text);
+    /// Puts the keyboard focus on the first result field.
+    void focusResult();
+
+    SchemaForm *resultForm() const { return m_resultForm; }
+    /// True when the result is entered in resultForm(), false for the raw JSON edit.
+    bool usesForm() const { return m_usesForm; }
+    QString callId() const { return m_callId; }
+    int attempt() const { return m_attempt; }
+    QString tool() const { return m_tool; }
+
+    QLabel *headingLabel() const { return m_headingLabel; }
+    QLabel *clockLabel() const { return m_clockLabel; }
+    QPlainTextEdit *argumentsView() const { return m_argumentsView; }
+    QPlainTextEdit *resultEdit() const { return m_resultEdit; }
+    QLineEdit *errorMessageEdit() const { return m_errorMessageEdit; }
+    QCheckBox *retryableCheck() const { return m_retryableCheck; }
+    QPushButton *sendResultButton() const { return m_sendResultButton; }
+    QPushButton *sendErrorButton() const { return m_sendErrorButton; }
+    /// The message shown under the input: a JSON parse error or a refusal; empty when none.
+    QString problem() const;
+
+public Q_SLOTS:
+    /// Sends the form's value (or the raw text parsed as JSON). Returns false (and
+    /// shows why, nothing sent) on an invalid value or when the run refuses the answer.
+    bool sendResult();
+    /// Sends an error answer with the message and the retryable flag.
+    bool sendError();
+
+Q_SIGNALS:
+    /// The run accepted the answer for `callId`.
+    void answered(const QString &callId);
+
+private:
+    bool send(const ManualAnswer &answer);
+    void showProblem(const QString &text);
+
+    RunController *m_run = nullptr;
+    QString m_callId;
+    QString m_tool;
+    int m_attempt = 0;
+
+    QLabel *m_headingLabel = nullptr;
+    QLabel *m_clockLabel = nullptr;
+    QWidget *m_body = nullptr;
+    QPlainTextEdit *m_argumentsView = nullptr;
+    QPlainTextEdit *m_resultEdit = nullptr;
+    SchemaForm *m_resultForm = nullptr;
+    QLabel *m_resultLabel = nullptr;
+    bool m_usesForm = false;
+    QLineEdit *m_errorMessageEdit = nullptr;
+    QCheckBox *m_retryableCheck = nullptr;
+    QPushButton *m_sendResultButton = nullptr;
+    QPushButton *m_sendErrorButton = nullptr;
+    QLabel *m_problemLabel = nullptr;
+};

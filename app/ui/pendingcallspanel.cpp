@@ -1,0 +1,302 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pendingcallspanel.h"
+
+#include "answerdialog.h"
+#include "answerpane.h"
+#include "runcontroller.h"
+#include "tool.h"
+#include "tracemodel.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace {
+
+qint64 waitingSince(const Step &step)
+{
+    const Attempt *attempt = step.currentAttempt();
+    return attempt && attempt->startedAt > 0 ? attempt->startedAt : step.queuedAt;
+}
+
+} // namespace
+
+PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
+    : QWidget(parent)
+    , m_run(run)
+{
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    auto *top = new QWidget(splitter);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    m_list = new QListWidget(top);
+    m_list->setObjectName(QStringLiteral("pendingList"));
+    m_continueButton = new QPushButton(tr("&Continue"), top);
+    m_continueButton->setObjectName(QStringLiteral("continueHeld"));
+    m_continueButton->setToolTip(tr("Step mode: run the selected held call's handler"));
+    m_popOutButton = new QPushButton(tr("Answer in a &Window…"), top);
+    m_popOutButton->setObjectName(QStringLiteral("answerInWindow"));
+    m_popOutButton->setToolTip(tr("Answer the selected call in a window of its own (room for a large form)"));
+    m_heldLabel = new QLabel(top);
+    m_heldLabel->setWordWrap(true);
+    m_heldLabel->hide();
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_continueButton);
+    buttons->addStretch();
+    buttons->addWidget(m_popOutButton);
+    topLayout->addWidget(m_list, 1);
+    topLayout->addWidget(m_heldLabel);
+    topLayout->addLayout(buttons);
+
+    m_pane = new AnswerPane(run, splitter);
+    m_pane->setObjectName(QStringLiteral("pendingAnswer"));
+    splitter->addWidget(top);
+    splitter->addWidget(m_pane);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 3);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    connect(m_list, &QListWidget::currentItemChanged, this, &PendingCallsPanel::showCurrent);
+    connect(m_list, &QListWidget::itemActivated, this, [this] { focusAnswer(); });
+    connect(m_continueButton, &QPushButton::clicked, this, [this] {
+        QString reason;
+        const QString callId = currentCallId();
+        if (!callId.isEmpty() && !m_run->continueStep(callId, &reason))
+            m_heldLabel->setText(tr("Cannot continue: %1").arg(reason));
+    });
+    connect(m_popOutButton, &QPushButton::clicked, this, &PendingCallsPanel::popOut);
+    connect(m_pane, &AnswerPane::answered, this, [this](const QString &callId) {
+        m_answeredHere = callId;
+        if (callId == m_shownCall && !findPending(callId)) { // closed before answer() returned
+            m_shownIsStale = false;
+            showCurrent();
+        }
+    });
+    // The waited times tick while calls wait.
+    m_ticker = new QTimer(this);
+    m_ticker->setInterval(1000);
+    connect(m_ticker, &QTimer::timeout, this, &PendingCallsPanel::updateList);
+    updateList();
+}
+
+PendingCallsPanel::~PendingCallsPanel() = default;
+
+AnswerDialog *PendingCallsPanel::answerDialog() const
+{
+    return m_dialog;
+}
+
+void PendingCallsPanel::callOpened(const Step &step)
+{
+    const auto existing = std::find_if(m_pendingCalls.begin(), m_pendingCalls.end(),
+                                       [&](const Step &s) { return s.callId == step.callId; });
+    if (existing != m_pendingCalls.end())
+        *existing = step; // a new attempt of the same call
+    else
+        m_pendingCalls.append(step);
+    updateList();
+    if (currentCallId().isEmpty() || currentCallId() == step.callId)
+        selectCall(step.callId);
+    if (m_dialog && m_dialog->isVisible() && m_dialog->callId() == step.callId)
+        m_dialog->setCall(step);
+}
+
+void PendingCallsPanel::callClosed(const QString &callId)
+{
+    const bool wasCurrent = currentCallId() == callId;
+    m_shownIsStale = m_shownIsStale || (callId == m_shownCall && callId != m_answeredHere);
+    m_pendingCalls.removeIf([&](const Step &s) { return s.callId == callId; });
+    if (m_dialog && m_dialog->callId() == callId)
+        m_dialog->hide();
+    updateList();
+    if (wasCurrent && !m_pendingCalls.isEmpty())
+        selectCall(m_pendingCalls.first().callId);
+}
+
+void PendingCallsPanel::callHeld(const Step &step)
+{
+    m_heldCalls.removeIf([&](const Step &s) { return s.callId == step.callId; });
+    m_heldCalls.append(step);
+    updateList();
+    if (currentCallId().isEmpty())
+        selectCall(step.callId);
+}
+
+void PendingCallsPanel::stepChanged(const Step &step)
+{
+    if (!step.paused && m_heldCalls.removeIf([&](const Step &s) { return s.callId == step.callId; }) > 0)
+        updateList();
+}
+
+void PendingCallsPanel::runEnded()
+{
+    m_shownIsStale = m_shownIsStale || (!m_shownCall.isEmpty() && m_shownCall != m_answeredHere);
+    m_pendingCalls.clear();
+    m_heldCalls.clear();
+    if (m_dialog)
+        m_dialog->hide();
+    updateList();
+}
+
+void PendingCallsPanel::clear()
+{
+    m_shownIsStale = false;
+    m_pendingCalls.clear();
+    m_heldCalls.clear();
+    if (m_dialog)
+        m_dialog->hide();
+    updateList();
+}
+
+bool PendingCallsPanel::selectCall(const QString &callId)
+{
+    for (int row = 0; row < m_list->count(); ++row) {
+        if (m_list->item(row)->data(Qt::UserRole).toString() == callId) {
+            m_list->setCurrentRow(row);
+            showCurrent();
+            return true;
+        }
+    }
+    return false;
+}
+
+QString PendingCallsPanel::currentCallId() const
+{
+    return m_list->currentItem() ? m_list->currentItem()->data(Qt::UserRole).toString() : QString();
+}
+
+void PendingCallsPanel::focusAnswer()
+{
+    if (findPending(currentCallId()))
+        m_pane->focusResult();
+}
+
+void PendingCallsPanel::popOut()
+{
+    const Step *step = findPending(currentCallId());
+    if (!step)
+        return;
+    if (!m_dialog) {
+        m_dialog = new AnswerDialog(m_run, this);
+        m_dialog->setObjectName(QStringLiteral("answerDialog"));
+    }
+    const Tool *tool = m_toolLookup ? m_toolLookup(step->tool) : nullptr;
+    m_dialog->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
+    m_dialog->setCall(*step);
+    m_dialog->show();
+    m_dialog->raise();
+    m_dialog->activateWindow();
+}
+
+QString PendingCallsPanel::waitClockText(const Step &step, qint64 waitBoundMs, qint64 now)
+{
+    const qint64 since = waitingSince(step);
+    const QString waited = TraceModel::durationText(since > 0 ? std::max<qint64>(0, now - since) : 0);
+    if (waitBoundMs <= 0)
+        return tr("waited %1 (no wait bound)").arg(waited);
+    return tr("waited %1 of %2 (wait bound)").arg(waited, TraceModel::durationText(waitBoundMs));
+}
+
+void PendingCallsPanel::updateList()
+{
+    const QString current = currentCallId();
+    {
+        const QSignalBlocker blocker(m_list);
+        m_list->clear();
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const auto add = [&](const Step &step, const QString &text) {
+            auto *item = new QListWidgetItem(text, m_list);
+            item->setData(Qt::UserRole, step.callId);
+            item->setToolTip(TraceModel::jsonText(step.args, 2));
+            if (step.callId == current)
+                m_list->setCurrentItem(item);
+        };
+        for (const Step &step : std::as_const(m_pendingCalls)) {
+            const Attempt *attempt = step.currentAttempt();
+            const qint64 since = waitingSince(step);
+            add(step, tr("#%1 %2 (attempt %3, waiting %4) %5")
+                          .arg(step.sequence)
+                          .arg(step.tool)
+                          .arg(attempt ? attempt->number : 1)
+                          .arg(TraceModel::durationText(since > 0 ? now - since : 0),
+                               TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
+        }
+        for (const Step &step : std::as_const(m_heldCalls))
+            add(step, tr("#%1 %2 (held by step mode, %3) %4")
+                          .arg(step.sequence)
+                          .arg(step.tool, TraceModel::durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
+                               TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
+    }
+    const int open = openCount();
+    if (open > 0 && !m_ticker->isActive())
+        m_ticker->start();
+    else if (open == 0)
+        m_ticker->stop();
+    showCurrent();
+    Q_EMIT openCountChanged(open);
+}
+
+void PendingCallsPanel::showCurrent()
+{
+    const QString callId = currentCallId();
+    const Step *step = findPending(callId);
+    const bool held = !step && !callId.isEmpty();
+    m_continueButton->setEnabled(held);
+    m_popOutButton->setEnabled(step != nullptr);
+    m_heldLabel->setVisible(held);
+    if (held)
+        m_heldLabel->setText(tr("Held by step mode before it runs: Continue runs its handler."));
+    if (!step && m_shownIsStale && !held) {
+        m_pane->setClockText(tr("No longer waiting: answered elsewhere, timed out or cancelled."));
+        return;
+    }
+    if (!step) {
+        m_shownIsStale = false;
+        if (!m_shownCall.isEmpty()) {
+            m_pane->clearCall();
+            m_shownCall.clear();
+            m_shownAttempt = 0;
+        }
+        return;
+    }
+    const int attempt = step->currentAttempt() ? step->currentAttempt()->number : 1;
+    // Only a different call (or attempt) resets the input; the ticks keep what is typed.
+    m_shownIsStale = false;
+    if (m_shownCall != step->callId || m_shownAttempt != attempt) {
+        const Tool *tool = m_toolLookup ? m_toolLookup(step->tool) : nullptr;
+        m_pane->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
+        m_pane->setCall(*step);
+        m_shownCall = step->callId;
+        m_shownAttempt = attempt;
+    }
+    updateClock();
+}
+
+void PendingCallsPanel::updateClock()
+{
+    const Step *step = findPending(m_shownCall);
+    if (!step)
+        return;
+    const Tool *tool = m_toolLookup ? m_toolLookup(step->tool) : nullptr;
+    m_pane->setClockText(waitClockText(*step, tool ? tool->retry.attemptTimeoutMs : 0,
+                                       QDateTime::currentMSecsSinceEpoch()));
+}
+
+const Step *PendingCallsPanel::findPending(const QString &callId) const
+{
+    if (callId.isEmpty())
+        return nullptr;
+    for (const Step &step : m_pendingCalls)
+        if (step.callId == callId)
+            return &step;
+    return nullptr;
+}

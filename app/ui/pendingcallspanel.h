@@ -1,0 +1,104 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "step.h"
+
+#include <QList>
+#include <QPointer>
+#include <QWidget>
+
+#include <functional>
+
+class AnswerDialog;
+class AnswerPane;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QTimer;
+class RunController;
+struct Tool;
+
+/// The Pending Calls dock's contents (issue 8 item 4): every open call — waiting for a
+/// person (pendingCallOpened) or held by step mode (stepPaused) — with its tool,
+/// attempt, how long it has waited and its arguments; below the list, the answer to
+/// the selected waiting call (AnswerPane: the form from the tool's output_schema, raw
+/// JSON without one, Send Result / Send Error). The waited times tick every second,
+/// each against the call's wait bound (the manual tool's attempt_timeout_seconds;
+/// none by default, DESIGN.md "Retry policy").
+class PendingCallsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PendingCallsPanel(RunController *run, QWidget *parent = nullptr);
+    ~PendingCallsPanel() override;
+
+    /// How the panel finds a call's tool (output_schema, wait bound); nullptr = unknown.
+    void setToolLookup(std::function<const Tool *(const QString &)> lookup) { m_toolLookup = std::move(lookup); }
+
+    /// A call started waiting for a person (or a new attempt of one did).
+    void callOpened(const Step &step);
+    /// A waiting call got its answer or was cancelled.
+    void callClosed(const QString &callId);
+    /// Step mode holds `step` before it runs.
+    void callHeld(const Step &step);
+    /// Drops a held call once it is no longer paused.
+    void stepChanged(const Step &step);
+    /// No open calls (a new run, another project).
+    void clear();
+    /// The run ended: no open calls, but a call whose answer was being typed stays
+    /// shown (marked as no longer waiting), so sending it shows the run's refusal.
+    void runEnded();
+
+    /// Calls waiting for a person, oldest first.
+    const QList<Step> &pendingCalls() const { return m_pendingCalls; }
+    const QList<Step> &heldCalls() const { return m_heldCalls; }
+    int openCount() const { return int(m_pendingCalls.size() + m_heldCalls.size()); }
+    /// Selects `callId` in the list and shows its answer; false when it is not open.
+    bool selectCall(const QString &callId);
+    /// The selected call's id; empty when none.
+    QString currentCallId() const;
+    /// Puts the keyboard focus on the answer's first field.
+    void focusAnswer();
+    /// Opens the selected waiting call's answer in a window of its own.
+    void popOut();
+
+    QListWidget *list() const { return m_list; }
+    AnswerPane *answerPane() const { return m_pane; }
+    /// The window opened by popOut(); nullptr before.
+    AnswerDialog *answerDialog() const;
+    QPushButton *continueButton() const { return m_continueButton; }
+
+    /// "waited 1 min 5 s of 5 min 0 s (wait bound)" / "waited 3 s (no wait bound)":
+    /// the time since the current attempt started waiting (ms `now`, Unix epoch) against
+    /// `waitBoundMs` (0 = none).
+    static QString waitClockText(const Step &step, qint64 waitBoundMs, qint64 now);
+
+Q_SIGNALS:
+    /// The number of open calls changed (the dock's tab badge).
+    void openCountChanged(int open);
+
+private:
+    void updateList();
+    void showCurrent();
+    void updateClock();
+    const Step *findPending(const QString &callId) const;
+
+    RunController *m_run = nullptr;
+    std::function<const Tool *(const QString &)> m_toolLookup;
+    QList<Step> m_pendingCalls;
+    QList<Step> m_heldCalls;
+    QListWidget *m_list = nullptr;
+    AnswerPane *m_pane = nullptr;
+    QLabel *m_heldLabel = nullptr;
+    QPushButton *m_continueButton = nullptr;
+    QPushButton *m_popOutButton = nullptr;
+    QTimer *m_ticker = nullptr;
+    QPointer<AnswerDialog> m_dialog;
+    QString m_shownCall;    ///< the call (and attempt) the pane shows, so ticks keep its input
+    int m_shownAttempt = 0;
+    /// The shown call closed without this pane's answer (answered elsewhere, cancelled,
+    /// timed out): it stays shown until another call is, and a send shows the refusal.
+    bool m_shownIsStale = false;
+    QString m_answeredHere; ///< the last call this pane's answer was accepted for
+};
