@@ -1,9 +1,11 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "journal.h"
 #include "timelinewidget.h"
 #include "tracemodel.h"
 
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -125,6 +127,49 @@ private Q_SLOTS:
         timeline.setViewRange(1000, 1100); // zoomed in: every step is wide enough
         timeline.grab();
         QCOMPARE(timeline.lastPaintedBars(), 100);
+    }
+
+    // A run opened from the journal is read in the background, then laid out the same
+    // way: 1 000 back-to-back steps, step 5 retried once (its back-off gap kept).
+    void journalRunIsReadInTheBackground()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+            std::vector<Step> steps;
+            for (int i = 1; i <= 1000; ++i) {
+                const qint64 t = 1000 + 10 * qint64(i);
+                steps.push_back(i == 5 ? makeStep(i, {{t, t + 2}, {t + 6, t + 9}}) : makeStep(i, {{t, t + 9}}));
+            }
+            steps[9].status = StepStatus::Failed;
+            std::vector<const Step *> pointers;
+            for (const Step &s : steps)
+                pointers.push_back(&s);
+            QVERIFY(journal.commit(pointers, {}));
+        }
+        TraceModel model;
+        QVERIFY(model.openRun(path, QStringLiteral("run1")));
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        QSignalSpy loaded(&timeline, &TimelineWidget::loaded);
+        timeline.setTraceModel(&model);
+        QVERIFY(timeline.isLoading());
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(!timeline.isLoading());
+        QCOMPARE(timeline.laneCount(), 1);
+        timeline.setViewRange(1050, 1070); // 50 px per ms around step 5
+        const QRectF bar5 = timeline.barRect(QStringLiteral("call-5"));
+        QCOMPARE(bar5.left(), 0.0);
+        QCOMPARE(bar5.width(), 450.0);
+        QCOMPARE(timeline.stepAt(QPoint(200, int(bar5.center().y())))->callId, QStringLiteral("call-5")); // in the gap
+        QCOMPARE(timeline.stepAt(QPoint(600, int(bar5.center().y())))->sequence, 6);
+        QCOMPARE(timeline.stepAt(QPoint(600, int(bar5.center().y())))->tool, QStringLiteral("get_exchange_rate"));
+        timeline.setViewRange(1000, 11100);
+        timeline.grab();
+        QVERIFY2(timeline.lastPaintedBars() <= 1001, qPrintable(QString::number(timeline.lastPaintedBars())));
+        QVERIFY(timeline.lastPaintedBars() >= 900);
     }
 };
 

@@ -1,10 +1,12 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "journal.h"
 #include "tracefiltermodel.h"
 #include "tracemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -47,6 +49,53 @@ Attempt makeAttempt(int number, qint64 start, qint64 end, bool succeeded)
 QString text(const QAbstractItemModel &model, int row, int column, const QModelIndex &parent = {})
 {
     return model.index(row, column, parent).data(Qt::DisplayRole).toString();
+}
+
+// A journal with `count` finished steps of run "run1": tool_0/1/2 in turn; every 100th
+// step failed after two attempts; step 300 waiting for an answer; step 7 diverged.
+// Events: a retry for step 5, and a run-wide one between steps 10 and 11.
+QString writeJournal(const QTemporaryDir &dir, int count)
+{
+    const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+    Journal journal;
+    if (!journal.open(path))
+        return {};
+    RunRecord run;
+    run.id = QStringLiteral("run1");
+    run.status = RunStatus::Completed;
+    run.startedAt = 1000;
+    run.endedAt = 1000 + 10 * count;
+    journal.recordRun(run);
+    std::vector<Step> steps;
+    for (int i = 1; i <= count; ++i) {
+        Step s = makeStep(i, QStringLiteral("tool_%1").arg((i - 1) % 3), StepStatus::Succeeded);
+        s.args = {{"n", i}};
+        s.queuedAt = s.startedAt = 1000 + 10 * i;
+        s.endedAt = s.queuedAt + 5;
+        if (i % 100 == 0) {
+            s.status = StepStatus::Failed;
+            s.attempts.push_back(makeAttempt(1, s.startedAt, s.startedAt + 1, false));
+            s.attempts.push_back(makeAttempt(2, s.startedAt + 2, s.endedAt, false));
+            s.error = s.attempts.back().error;
+        } else if (i == 300 - 1) {
+            s.status = StepStatus::Waiting;
+            s.endedAt = 0;
+            s.attempts.push_back(makeAttempt(1, s.startedAt, 0, false));
+        } else {
+            s.attempts.push_back(makeAttempt(1, s.startedAt, s.endedAt, true));
+            s.result = nlohmann::json{{"value", i}};
+        }
+        if (i == 7)
+            s.divergence = QStringLiteral("expected tool_0, got tool_1");
+        steps.push_back(std::move(s));
+    }
+    std::vector<const Step *> pointers;
+    for (const Step &s : steps)
+        pointers.push_back(&s);
+    journal.commit(pointers, {{QStringLiteral("run1"), 5, 1060, QStringLiteral("retry_scheduled"), {{"attempt", 2}, {"delay_ms", 500}}},
+                              {QStringLiteral("run1"), 0, 1000 + 10 * 10 + 7, QStringLiteral("sandbox_refused"),
+                               {{"syscall", "connect"}, {"text", "connect(AF_INET, 93.184.216.34:443) refused"}}}});
+    return path;
 }
 
 } // namespace
@@ -399,6 +448,222 @@ private Q_SLOTS:
         QFETCH(qint64, ms);
         QFETCH(QString, expected);
         QCOMPARE(TraceModel::durationText(ms), expected);
+    }
+
+    // A finished run from the journal: rows fetched in pages, events between steps.
+    void journalRunIsShownWithoutLoadingIt()
+    {
+        QTemporaryDir dir;
+        const QString path = writeJournal(dir, 600);
+        QVERIFY(!path.isEmpty());
+        QSignalSpy reset(m_model.get(), &QAbstractItemModel::modelReset);
+        QString error;
+        QVERIFY2(m_model->openRun(path, QStringLiteral("run1"), &error), qPrintable(error));
+        QCOMPARE(reset.count(), 1);
+        QVERIFY(m_model->isJournalBacked());
+        QCOMPARE(m_model->stepCount(), 600);
+        QCOMPARE(m_model->eventCount(), 2);
+        QCOMPARE(m_model->rowCount(), 602);
+        QCOMPARE(m_model->tools(), (QStringList{QStringLiteral("tool_0"), QStringLiteral("tool_1"), QStringLiteral("tool_2")}));
+
+        // Steps 1-5, the retry event of step 5, steps 6-10, the run-wide event, 11…
+        QCOMPARE(text(*m_model, 4, TraceModel::Sequence), QStringLiteral("5"));
+        QCOMPARE(m_model->index(5, 0).data(TraceModel::RowKindRole).toInt(), int(TraceModel::RowKind::Event));
+        QCOMPARE(text(*m_model, 5, TraceModel::Sequence), QStringLiteral("event #5"));
+        QCOMPARE(text(*m_model, 5, TraceModel::Tool), QStringLiteral("retry_scheduled"));
+        QCOMPARE(text(*m_model, 5, TraceModel::Summary), QStringLiteral("{\"attempt\":2,\"delay_ms\":500}"));
+        QCOMPARE(m_model->rowCount(m_model->index(5, 0)), 0);
+        QCOMPARE(text(*m_model, 6, TraceModel::Sequence), QStringLiteral("6"));
+        QCOMPARE(text(*m_model, 11, TraceModel::Sequence), QStringLiteral("run event"));
+        QCOMPARE(text(*m_model, 11, TraceModel::Summary), QStringLiteral("connect(AF_INET, 93.184.216.34:443) refused"));
+        QCOMPARE(text(*m_model, 12, TraceModel::Sequence), QStringLiteral("11"));
+
+        // Light rows: summary, attempts as children, across page boundaries.
+        QCOMPARE(text(*m_model, 601, TraceModel::Sequence), QStringLiteral("600"));
+        QCOMPARE(text(*m_model, 601, TraceModel::Status), QStringLiteral("failed"));
+        QCOMPARE(text(*m_model, 601, TraceModel::Attempts), QStringLiteral("2/3"));
+        QCOMPARE(text(*m_model, 601, TraceModel::Summary), QStringLiteral("tool_failed: upstream busy"));
+        const QModelIndex failedStep = m_model->index(601, 0);
+        QCOMPARE(m_model->rowCount(failedStep), 2);
+        QCOMPARE(text(*m_model, 1, TraceModel::Sequence, failedStep), QStringLiteral("attempt 2"));
+        QCOMPARE(m_model->parent(m_model->index(1, 0, failedStep)), failedStep);
+        const int row258 = m_model->indexForCallId(QStringLiteral("call-258")).row();
+        QCOMPARE(row258, 259);
+        QCOMPARE(text(*m_model, row258, TraceModel::Summary), QStringLiteral("{\"value\":258}"));
+        QCOMPARE(text(*m_model, row258, TraceModel::Duration), QStringLiteral("5 ms"));
+        const int waiting = m_model->indexForCallId(QStringLiteral("call-299")).row();
+        QCOMPARE(text(*m_model, waiting, TraceModel::Summary), QStringLiteral("waiting for an answer"));
+        const QModelIndex diverged = m_model->indexForCallId(QStringLiteral("call-7"));
+        QCOMPARE(diverged.data(TraceModel::DivergenceRole).toString(), QStringLiteral("expected tool_0, got tool_1"));
+        QCOMPARE(diverged.data(Qt::ToolTipRole).toString(), QStringLiteral("Replay diverged here: expected tool_0, got tool_1"));
+        QVERIFY(m_model->index(0, 0).data(TraceModel::DivergenceRole).toString().isEmpty());
+
+        // The inspector's step is read whole, with its arguments.
+        const std::optional<Step> full = m_model->fullStep(QStringLiteral("call-258"));
+        QVERIFY(full);
+        QCOMPARE(QString::fromStdString(full->args.dump()), QStringLiteral("{\"n\":258}"));
+        QCOMPARE(QString::fromStdString(full->result->dump()), QStringLiteral("{\"value\":258}"));
+        QCOMPARE(m_model->stepByCallId(QStringLiteral("call-600"))->status, StepStatus::Failed);
+        QVERIFY(!m_model->stepByCallId(QStringLiteral("call-601")));
+
+        // A new live step leaves journal mode: the trace starts over.
+        m_model->addStep(makeStep(1, QStringLiteral("live")));
+        m_model->flush();
+        QVERIFY(!m_model->isJournalBacked());
+        QCOMPARE(m_model->rowCount(), 1);
+    }
+
+    void journalRunFilterAndJump_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("firstSequence");
+        const int all = int(TraceFilterModel::StatusFilter::All);
+        QTest::newRow("nothing") << QString() << QString() << all << 602 << 1;
+        QTest::newRow("tool") << QString() << QStringLiteral("tool_1") << all << 200 << 2;
+        QTest::newRow("failed only") << QString() << QString() << int(TraceFilterModel::StatusFilter::FailedOnly) << 6 << 100;
+        QTest::newRow("pending only") << QString() << QString() << int(TraceFilterModel::StatusFilter::PendingOnly) << 1 << 299;
+        QTest::newRow("tool and failed") << QString() << QStringLiteral("tool_0") << int(TraceFilterModel::StatusFilter::FailedOnly)
+                                         << 2 << 100;
+        QTest::newRow("text in result") << QStringLiteral("\"value\":42}") << QString() << all << 1 << 42;
+        QTest::newRow("text in error") << QStringLiteral("BUSY") << QString() << all << 6 << 100;
+        QTest::newRow("call id") << QStringLiteral("call-59") << QString() << all << 11 << 59;
+        QTest::newRow("text, no match") << QStringLiteral("100%") << QString() << all << 0 << 0;
+    }
+
+    void journalRunFilterAndJump()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, tool);
+        QFETCH(int, status);
+        QFETCH(int, rows);
+        QFETCH(int, firstSequence);
+        QTemporaryDir dir;
+        const QString path = writeJournal(dir, 600);
+        TraceFilterModel filter;
+        QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filter.setTraceModel(m_model.get());
+        QVERIFY(m_model->openRun(path, QStringLiteral("run1")));
+        QSignalSpy removed(&filter, &QAbstractItemModel::rowsRemoved);
+        filter.setText(text);
+        filter.setTool(tool);
+        filter.setStatusFilter(TraceFilterModel::StatusFilter(status));
+        QCOMPARE(filter.rowCount(), rows);
+        QCOMPARE(removed.count(), 0); // one layout change, never row by row
+        if (rows > 0)
+            QCOMPARE(filter.index(0, 0).data(TraceModel::SequenceRole).toInt(), firstSequence);
+    }
+
+    void journalRunJumpToNextFailedAndPending()
+    {
+        QTemporaryDir dir;
+        const QString path = writeJournal(dir, 600);
+        TraceFilterModel filter;
+        filter.setTraceModel(m_model.get());
+        QVERIFY(m_model->openRun(path, QStringLiteral("run1")));
+        const auto seq = [](const QModelIndex &index) { return index.data(TraceModel::SequenceRole).toInt(); };
+        QModelIndex at = filter.nextStep({}, StepStatus::Failed);
+        QCOMPARE(seq(at), 100);
+        at = filter.nextStep(at, StepStatus::Failed);
+        QCOMPARE(seq(at), 200);
+        QCOMPARE(seq(filter.nextStep(filter.index(601, 0), StepStatus::Failed)), 100); // wraps around
+        QCOMPARE(seq(filter.nextStep({}, StepStatus::Failed, TraceFilterModel::Direction::Backward)), 600);
+        QCOMPARE(seq(filter.nextStep(filter.index(5, 0), StepStatus::Failed)), 100); // from an event row
+        QCOMPARE(seq(filter.nextStep({}, StepStatus::Waiting)), 299);
+        // Hidden steps are not jumped to.
+        filter.setTool(QStringLiteral("tool_0"));
+        QVERIFY(!filter.nextStep({}, StepStatus::Waiting).isValid()); // 299 is tool_1
+        QCOMPARE(seq(filter.nextStep({}, StepStatus::Failed)), 100);
+        QCOMPARE(seq(filter.nextStep(filter.mapFromSource(m_model->indexForCallId(QStringLiteral("call-100"))), StepStatus::Failed)),
+                 400);
+    }
+
+    // Falsy results read from the journal are values too, never "waiting".
+    void journalFalsyResults_data() { falsyResultsThroughTheFilter_data(); }
+
+    void journalFalsyResults()
+    {
+        QFETCH(QString, json);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+            Step step = makeStep(1, QStringLiteral("ask_human"), StepStatus::Succeeded);
+            step.result = nlohmann::json::parse(json.toStdString());
+            step.attempts.push_back(makeAttempt(1, 1000, 1500, true));
+            step.endedAt = 1500;
+            QVERIFY(journal.recordStep(step));
+        }
+        QVERIFY(m_model->openRun(path, QStringLiteral("run1")));
+        QCOMPARE(text(*m_model, 0, TraceModel::Summary), json);
+        QCOMPARE(text(*m_model, 0, TraceModel::Status), QStringLiteral("succeeded"));
+        QCOMPARE(m_model->index(0, 0).data(TraceModel::ResultJsonRole).toString(), json);
+        QCOMPARE(text(*m_model, 0, TraceModel::Summary, m_model->index(0, 0)), json);
+    }
+
+    void openingAMissingJournalFailsWithTheReason()
+    {
+        QString error;
+        QVERIFY(!m_model->openRun(QStringLiteral("/nonexistent/journal.sqlite"), QStringLiteral("run1"), &error));
+        QCOMPARE(error, QStringLiteral("/nonexistent/journal.sqlite: no such journal"));
+        QVERIFY(!m_model->isJournalBacked());
+        QCOMPARE(m_model->rowCount(), 0);
+    }
+
+    // RunController::stepsUpdated batches: new steps in one insert, the rest in place.
+    void applyStepsInsertsNewOnesInOneBatch()
+    {
+        QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+        QList<Step> batch;
+        for (int i = 1; i <= 3; ++i)
+            batch.append(makeStep(i, QStringLiteral("t")));
+        m_model->applySteps(batch);
+        QCOMPARE(m_model->rowCount(), 3);
+        QCOMPARE(inserted.count(), 1);
+
+        Step second = makeStep(2, QStringLiteral("t"), StepStatus::Succeeded);
+        second.attempts.push_back(makeAttempt(1, 1000, 1020, true));
+        second.result = nlohmann::json::array();
+        second.endedAt = 1020;
+        m_model->applySteps({second, makeStep(4, QStringLiteral("u")), makeStep(5, QStringLiteral("u"))});
+        QCOMPARE(m_model->rowCount(), 5);
+        QCOMPARE(inserted.count(), 3); // the attempt row of step 2, then steps 4-5 together
+        QCOMPARE(inserted.last().at(1).toInt(), 3);
+        QCOMPARE(inserted.last().at(2).toInt(), 4);
+        QCOMPARE(text(*m_model, 1, TraceModel::Summary), QStringLiteral("[]"));
+        QCOMPARE(text(*m_model, 1, TraceModel::Status), QStringLiteral("succeeded"));
+        QCOMPARE(m_model->tools(), (QStringList{QStringLiteral("t"), QStringLiteral("u")}));
+    }
+
+    // Live policy events: a row after the step they concern; run-wide ones at the end.
+    void liveEventsSitAfterTheirStep()
+    {
+        QList<Step> batch;
+        for (int i = 1; i <= 3; ++i)
+            batch.append(makeStep(i, QStringLiteral("t")));
+        m_model->applySteps(batch);
+        m_model->addEvent({QStringLiteral("run1"), 1, 1100, QStringLiteral("retry_scheduled"), {{"attempt", 2}}});
+        m_model->addEvent({QStringLiteral("run1"), 0, 1200, QStringLiteral("sandbox_refused"), {{"text", "ptrace refused"}}});
+        QCOMPARE(m_model->rowCount(), 5);
+        QCOMPARE(text(*m_model, 1, TraceModel::Tool), QStringLiteral("retry_scheduled"));
+        QCOMPARE(text(*m_model, 2, TraceModel::Sequence), QStringLiteral("2"));
+        QCOMPARE(text(*m_model, 4, TraceModel::Summary), QStringLiteral("ptrace refused"));
+        QVERIFY(!m_model->step(1));
+        m_model->applySteps({makeStep(4, QStringLiteral("t"))});
+        QCOMPARE(text(*m_model, 5, TraceModel::Sequence), QStringLiteral("4"));
+        QCOMPARE(m_model->indexForCallId(QStringLiteral("call-4")).row(), 5);
+        // A filter hides events; the whole trace shows them again.
+        TraceFilterModel filter;
+        QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filter.setTraceModel(m_model.get());
+        QCOMPARE(filter.rowCount(), 6);
+        filter.setTool(QStringLiteral("t"));
+        QCOMPARE(filter.rowCount(), 4);
+        filter.setTool({});
+        QCOMPARE(filter.rowCount(), 6);
     }
 
 private:

@@ -989,6 +989,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Compare Runs</source>
         <translation>Läufe vergleichen</translation>
     </message>
+    <message>
+        <source>Open Run</source>
+        <translation>Lauf öffnen</translation>
+    </message>
 </context>
 <context>
     <name>PendingCallsPanel</name>
@@ -1756,6 +1760,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>ended %1, %2 ms in all</source>
         <translation>beendet %1, insgesamt %2 ms</translation>
     </message>
+    <message>
+        <source>Reading the run&apos;s steps…</source>
+        <translation>Die Schritte des Laufs werden gelesen…</translation>
+    </message>
 </context>
 <context>
     <name>ToolPanel</name>
@@ -1923,12 +1931,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Versuch %1</translation>
     </message>
     <message>
-        <source>Output:
-%1</source>
-        <translation>Ausgabe:
-%1</translation>
-    </message>
-    <message>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -1995,6 +1997,31 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>%1 min %2 s</source>
         <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>Replay diverged here: %1</source>
+        <translation>Die Wiederholung ist hier abgewichen: %1</translation>
+    </message>
+    <message>
+        <source>%1
+(the inspector shows all of it)</source>
+        <translation>%1
+(der Inspektor zeigt alles)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n byte(s) of handler output (in the Step dock)</source>
+        <translation>
+            <numerusform>%n Byte Handler-Ausgabe (im Schritt-Dock)</numerusform>
+            <numerusform>%n Bytes Handler-Ausgabe (im Schritt-Dock)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>event #%1</source>
+        <translation>Ereignis #%1</translation>
+    </message>
+    <message>
+        <source>run event</source>
+        <translation>Lauf-Ereignis</translation>
     </message>
 </context>
 <context>

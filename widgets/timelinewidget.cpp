@@ -8,6 +8,7 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QThread>
 #include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 
 namespace {
 
@@ -64,6 +66,13 @@ TimelineWidget::TimelineWidget(QWidget *parent)
     });
 }
 
+TimelineWidget::~TimelineWidget()
+{
+    // A worker still reading the journal must finish before its thread object goes.
+    for (QThread *thread : std::as_const(m_loaders))
+        thread->wait();
+}
+
 void TimelineWidget::setTraceModel(TraceModel *model)
 {
     m_model = model;
@@ -85,53 +94,134 @@ void TimelineWidget::setTraceModel(TraceModel *model)
 
 void TimelineWidget::relayout()
 {
+    ++m_generation;
+    m_loading = false;
     m_lanes.clear();
     m_laneFreeAt.clear();
     m_where.clear();
+    m_status.clear();
+    m_segments.clear();
     m_openCount = 0;
     m_now = nowMs();
     m_minTime = 0;
     m_maxTime = 0;
+    m_selectedOrdinal = -1;
     m_tickTimer->stop();
+    if (m_model && m_model->isJournalBacked()) {
+        loadFromJournal();
+        update();
+        return;
+    }
     if (m_model && m_model->rowCount() > 0)
         addRows(0, m_model->rowCount() - 1);
     else
         update();
 }
 
-void TimelineWidget::addRows(int first, int last)
+void TimelineWidget::loadFromJournal()
 {
-    m_now = nowMs();
-    const int lanesBefore = laneCount();
-    if (int(m_where.size()) < last + 1)
-        m_where.resize(size_t(last) + 1, {-1, -1});
-    for (int row = first; row <= last; ++row) {
-        const Step *s = m_model->step(row);
-        if (!s)
-            continue;
-        const qint64 start = s->attempts.empty() ? (s->startedAt ? s->startedAt : s->queuedAt) : s->attempts.front().startedAt;
-        if (start == 0)
-            continue;
-        const bool open = s->endedAt == 0 && !isFinal(s->status);
-        const qint64 end = open ? OpenEnd : std::max(s->endedAt, start + 1);
-        // Greedy slot assignment: the first lane free at the step's start (a script
-        // that keeps N calls in flight comes out as N lanes).
-        size_t lane = 0;
-        while (lane < m_laneFreeAt.size() && m_laneFreeAt[lane] > start)
-            ++lane;
-        if (lane == m_laneFreeAt.size()) {
-            m_laneFreeAt.push_back(0);
-            m_lanes.emplace_back();
+    struct Result
+    {
+        std::vector<StepSpan> spans;
+        std::vector<std::pair<int, StepSpan::Segment>> segments;
+    };
+    auto result = std::make_shared<Result>();
+    const QString path = m_model->journalPath();
+    const QString runId = m_model->runId();
+    // The worker reads plain values with a reader of its own; the GUI thread lays them
+    // out when it is done (STYLE.md "Threads and processes").
+    QThread *thread = QThread::create([result, path, runId] {
+        JournalReader reader;
+        if (reader.open(path))
+            result->spans = reader.spans(runId, &result->segments);
+    });
+    m_loaders.append(thread);
+    m_loading = true;
+    const int generation = m_generation;
+    connect(thread, &QThread::finished, this, [this, thread, result, generation] {
+        m_loaders.removeOne(thread);
+        thread->deleteLater();
+        if (generation != m_generation || !m_model)
+            return; // a newer run is shown
+        m_loading = false;
+        m_now = nowMs();
+        const int lanesBefore = laneCount();
+        const size_t count = result->spans.size();
+        m_where.assign(count, {-1, -1});
+        m_status.assign(count, quint8(StepStatus::Queued));
+        // Spans come by sequence, which is the model's ordinal order.
+        for (size_t k = 0; k < count; ++k) {
+            const StepSpan &span = result->spans[k];
+            addSpan(int(k), span.start, span.end, span.status);
         }
-        m_laneFreeAt[lane] = end;
-        m_lanes[lane].push_back({row, start, end});
-        m_where[size_t(row)] = {int(lane), int(m_lanes[lane].size()) - 1};
-        if (open)
-            ++m_openCount;
-        if (m_minTime == 0 || start < m_minTime)
-            m_minTime = start;
-        m_maxTime = std::max(m_maxTime, open ? m_now : end);
+        result->spans = {};
+        int ordinal = 0;
+        int lastSequence = -1;
+        for (const auto &[sequence, segment] : result->segments) {
+            if (sequence != lastSequence) {
+                lastSequence = sequence;
+                ordinal = m_model->ordinalOfSequence(sequence);
+            }
+            if (ordinal >= 0)
+                m_segments[ordinal].push_back(segment);
+        }
+        finishLayout(lanesBefore);
+        Q_EMIT loaded();
+    });
+    thread->start(QThread::LowPriority);
+}
+
+void TimelineWidget::addSpan(int ordinal, qint64 start, qint64 end, StepStatus status)
+{
+    if (int(m_where.size()) <= ordinal) {
+        m_where.resize(size_t(ordinal) + 1, {-1, -1});
+        m_status.resize(size_t(ordinal) + 1, quint8(StepStatus::Queued));
     }
+    m_status[size_t(ordinal)] = quint8(status);
+    if (start == 0)
+        return;
+    const bool open = end == 0 && !isFinal(status);
+    const qint64 itemEnd = open ? OpenEnd : std::max(end, start + 1);
+    // Greedy slot assignment: the first lane free at the step's start (a script that
+    // keeps N calls in flight comes out as N lanes).
+    size_t lane = 0;
+    while (lane < m_laneFreeAt.size() && m_laneFreeAt[lane] > start)
+        ++lane;
+    if (lane == m_laneFreeAt.size()) {
+        m_laneFreeAt.push_back(0);
+        m_lanes.emplace_back();
+    }
+    m_laneFreeAt[lane] = itemEnd;
+    m_lanes[lane].push_back({ordinal, start, itemEnd});
+    m_where[size_t(ordinal)] = {int(lane), int(m_lanes[lane].size()) - 1};
+    if (open)
+        ++m_openCount;
+    if (m_minTime == 0 || start < m_minTime)
+        m_minTime = start;
+    m_maxTime = std::max(m_maxTime, open ? m_now : itemEnd);
+}
+
+void TimelineWidget::setSegments(int ordinal, const StepSummary &step)
+{
+    if (step.attempts.size() < 2) {
+        m_segments.remove(ordinal);
+        return;
+    }
+    std::vector<StepSpan::Segment> &segments = m_segments[ordinal];
+    segments.clear();
+    for (const AttemptSummary &a : step.attempts)
+        segments.push_back({a.startedAt, a.endedAt, a.succeeded});
+}
+
+void TimelineWidget::addSummary(int ordinal, const StepSummary &s)
+{
+    const qint64 start = s.attempts.empty() ? (s.startedAt ? s.startedAt : s.queuedAt) : s.attempts.front().startedAt;
+    addSpan(ordinal, start, s.endedAt, s.status);
+    setSegments(ordinal, s);
+}
+
+void TimelineWidget::finishLayout(int lanesBefore)
+{
     if (laneCount() != lanesBefore)
         setMinimumHeight(AxisHeight + std::max(2, laneCount()) * LaneHeight);
     if (m_openCount > 0 && !m_tickTimer->isActive())
@@ -141,15 +231,36 @@ void TimelineWidget::addRows(int first, int last)
     update();
 }
 
+void TimelineWidget::addRows(int first, int last)
+{
+    if (m_model->isJournalBacked())
+        return;
+    m_now = nowMs();
+    const int lanesBefore = laneCount();
+    for (int row = first; row <= last; ++row) {
+        const int ordinal = m_model->ordinalOfRow(row);
+        if (const StepSummary *s = m_model->summaryAt(ordinal))
+            addSummary(ordinal, *s);
+    }
+    finishLayout(lanesBefore);
+}
+
 void TimelineWidget::updateRows(int first, int last)
 {
-    for (int row = first; row <= last && row < int(m_where.size()); ++row) {
-        const auto [lane, i] = m_where[size_t(row)];
+    if (m_model->isJournalBacked())
+        return;
+    for (int row = first; row <= last; ++row) {
+        const int ordinal = m_model->ordinalOfRow(row);
+        const StepSummary *s = m_model->summaryAt(ordinal);
+        if (!s || ordinal >= int(m_where.size()))
+            continue;
+        m_status[size_t(ordinal)] = quint8(s->status);
+        setSegments(ordinal, *s);
+        const auto [lane, i] = m_where[size_t(ordinal)];
         if (lane < 0)
             continue;
         Item &item = m_lanes[size_t(lane)][size_t(i)];
-        const Step *s = m_model->step(row);
-        if (item.end != OpenEnd || !s || (s->endedAt == 0 && !isFinal(s->status)))
+        if (item.end != OpenEnd || (s->endedAt == 0 && !isFinal(s->status)))
             continue;
         item.end = std::max(s->endedAt > 0 ? s->endedAt : nowMs(), item.start + 1);
         // The step ended: its lane is free from then on (it is the lane's last item,
@@ -166,15 +277,17 @@ void TimelineWidget::updateRows(int first, int last)
     update();
 }
 
+const TimelineWidget::Item *TimelineWidget::itemAt(int ordinal) const
+{
+    if (ordinal < 0 || ordinal >= int(m_where.size()) || m_where[size_t(ordinal)].first < 0)
+        return nullptr;
+    const auto [lane, i] = m_where[size_t(ordinal)];
+    return &m_lanes[size_t(lane)][size_t(i)];
+}
+
 const TimelineWidget::Item *TimelineWidget::itemOf(const QString &callId) const
 {
-    if (!m_model)
-        return nullptr;
-    const int row = m_model->indexForCallId(callId).row();
-    if (row < 0 || row >= int(m_where.size()) || m_where[size_t(row)].first < 0)
-        return nullptr;
-    const auto [lane, i] = m_where[size_t(row)];
-    return &m_lanes[size_t(lane)][size_t(i)];
+    return m_model ? itemAt(m_model->ordinalOfCallId(callId)) : nullptr;
 }
 
 void TimelineWidget::fit()
@@ -209,7 +322,7 @@ qint64 TimelineWidget::timeAt(double x) const
 int TimelineWidget::laneOf(const QString &callId) const
 {
     const Item *item = itemOf(callId);
-    return item ? m_where[size_t(item->row)].first : -1;
+    return item ? m_where[size_t(item->ordinal)].first : -1;
 }
 
 QRectF TimelineWidget::barRect(const QString &callId) const
@@ -217,7 +330,7 @@ QRectF TimelineWidget::barRect(const QString &callId) const
     const Item *item = itemOf(callId);
     if (!item)
         return {};
-    const int lane = m_where[size_t(item->row)].first;
+    const int lane = m_where[size_t(item->ordinal)].first;
     const double x0 = xFor(item->start);
     const double x1 = std::max(xFor(endOf(*item)), x0 + 1);
     const QRectF r(x0, AxisHeight + lane * LaneHeight + 2, x1 - x0, LaneHeight - 4);
@@ -240,12 +353,13 @@ std::pair<int, int> TimelineWidget::hit(const QPoint &pos) const
     return {lane, int(it - items.begin())};
 }
 
-const Step *TimelineWidget::stepAt(const QPoint &pos) const
+std::optional<StepSummary> TimelineWidget::stepAt(const QPoint &pos) const
 {
     const auto [lane, i] = hit(pos);
     if (lane < 0 || !m_model)
-        return nullptr;
-    return m_model->step(m_lanes[size_t(lane)][size_t(i)].row);
+        return std::nullopt;
+    const StepSummary *s = m_model->summaryAt(m_lanes[size_t(lane)][size_t(i)].ordinal);
+    return s ? std::optional<StepSummary>(*s) : std::nullopt;
 }
 
 void TimelineWidget::setSelectedCallId(const QString &callId)
@@ -253,7 +367,8 @@ void TimelineWidget::setSelectedCallId(const QString &callId)
     if (callId == m_selected)
         return;
     m_selected = callId;
-    if (const Item *item = itemOf(callId)) {
+    m_selectedOrdinal = m_model && !callId.isEmpty() ? m_model->ordinalOfCallId(callId) : -1;
+    if (const Item *item = itemAt(m_selectedOrdinal)) {
         if (endOf(*item) < m_viewStart || item->start > m_viewEnd) {
             const qint64 span = m_viewEnd - m_viewStart;
             setViewRange(item->start - span / 2, item->start + span / 2);
@@ -297,24 +412,25 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         const auto endBefore = [this](const Item &item, qint64 t) { return endOf(item) < t; };
         auto it = std::lower_bound(items.begin(), items.end(), m_viewStart, endBefore);
         while (it != items.end() && it->start < m_viewEnd) {
-            const Step *s = m_model->step(it->row);
+            const auto status = StepStatus(m_status[size_t(it->ordinal)]);
             const double x0 = std::max(xFor(it->start), -1.0);
             const qint64 end = endOf(*it);
             const double x1 = std::min(std::max(xFor(end), x0 + 1), double(width() + 1));
             ++painted;
-            if (x1 - x0 >= 4 && s->attempts.size() > 1) {
+            const auto segments = x1 - x0 >= 4 ? m_segments.constFind(it->ordinal) : m_segments.constEnd();
+            if (segments != m_segments.constEnd()) {
                 // Attempts as segments; the back-off between them as a thin line.
-                p.fillRect(QRectF(x0, y + h / 2 - 1, x1 - x0, 2), statusColor(s->status).lighter(140));
-                for (const Attempt &a : s->attempts) {
-                    const double a0 = xFor(a.startedAt);
-                    const double a1 = std::max(xFor(a.endedAt > 0 ? a.endedAt : end), a0 + 1);
-                    const StepStatus st = a.endedAt == 0 ? s->status : a.succeeded ? StepStatus::Succeeded : StepStatus::Failed;
+                p.fillRect(QRectF(x0, y + h / 2 - 1, x1 - x0, 2), statusColor(status).lighter(140));
+                for (const StepSpan::Segment &a : *segments) {
+                    const double a0 = xFor(a.start);
+                    const double a1 = std::max(xFor(a.end > 0 ? a.end : end), a0 + 1);
+                    const StepStatus st = a.end == 0 ? status : a.succeeded ? StepStatus::Succeeded : StepStatus::Failed;
                     p.fillRect(QRectF(a0, y, a1 - a0, h), statusColor(st));
                 }
             } else {
-                p.fillRect(QRectF(x0, y, x1 - x0, h), statusColor(s->status));
+                p.fillRect(QRectF(x0, y, x1 - x0, h), statusColor(status));
             }
-            if (s->callId == m_selected)
+            if (it->ordinal == m_selectedOrdinal)
                 selectedRect = QRectF(x0, y, x1 - x0, h);
             // Skip every bar that would land on a pixel already painted in this lane.
             const qint64 nextPixel = timeAt(std::floor(x1) + 1);
@@ -336,7 +452,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     }
     if (laneCount() == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("Steps appear here as the script calls tools."));
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_loading ? tr("Reading the run's steps…") : tr("Steps appear here as the script calls tools."));
     }
 }
 
@@ -388,7 +505,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent *event)
     }
     if (m_dragged)
         return;
-    if (const Step *s = stepAt(pos)) {
+    if (const std::optional<StepSummary> s = stepAt(pos)) {
         setSelectedCallId(s->callId);
         Q_EMIT stepSelected(s->callId);
     }
@@ -403,14 +520,14 @@ bool TimelineWidget::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
-        const Step *s = stepAt(help->pos());
+        const std::optional<StepSummary> s = stepAt(help->pos());
         if (!s) {
             QToolTip::hideText();
             return true;
         }
         QString tip = tr("#%1 %2 — %3").arg(s->sequence).arg(s->tool, TraceModel::statusText(s->status));
         tip += QLatin1Char('\n') + tr("queued %1").arg(msText(s->queuedAt));
-        for (const Attempt &a : s->attempts) {
+        for (const AttemptSummary &a : s->attempts) {
             tip += QLatin1Char('\n') + tr("attempt %1: %2 – %3").arg(a.number).arg(msText(a.startedAt),
                                                                       a.endedAt > 0 ? msText(a.endedAt) : tr("now"));
             if (a.endedAt > 0)

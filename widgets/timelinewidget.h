@@ -2,15 +2,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "journalreader.h"
+
 #include <QHash>
 #include <QWidget>
 
 #include <limits>
+#include <optional>
 #include <vector>
 
+class QThread;
 class QTimer;
 class TraceModel;
-struct Step;
 
 /// The Trace dock's timeline (DESIGN.md "The window"): one lane per concurrent call
 /// slot, a bar per step with its attempts as segments and the back-off gaps between
@@ -20,6 +23,11 @@ struct Step;
 /// pixel, not by step: after a bar is drawn the next one is found by binary search
 /// past the next pixel (hotspot's timeline delegate), so the cost grows with the width,
 /// not the number of steps.
+///
+/// It keeps ~40 bytes per step (extent, lane, status; attempt segments of retried
+/// steps only), never Steps. A live run is followed through the model's batched
+/// signals; a journal-backed run (TraceModel::openRun) is read in a worker thread
+/// with its own JournalReader, so opening a million-step run does not wait for it.
 class TimelineWidget : public QWidget
 {
     Q_OBJECT
@@ -28,21 +36,25 @@ public:
     static constexpr int AxisHeight = 18;
 
     explicit TimelineWidget(QWidget *parent = nullptr);
+    ~TimelineWidget() override;
 
-    /// Reads steps from `model` (its top-level rows); follows its changes. New steps
-    /// are laid out as they arrive (a lane per call slot, O(lanes) per step); a step
-    /// holds its lane until it ends.
+    /// Reads steps from `model` (its top-level step rows); follows its changes. New
+    /// steps are laid out as they arrive (a lane per call slot, O(lanes) per step); a
+    /// step holds its lane until it ends.
     void setTraceModel(TraceModel *model);
-    /// Lays every step out again (after a reset).
+    /// Lays every step out again (after a reset); a journal-backed model is read in
+    /// the background (isLoading() until then).
     void relayout();
+    /// True while a journal-backed run's extents are being read.
+    bool isLoading() const { return m_loading; }
 
     int laneCount() const { return int(m_lanes.size()); }
     /// Lane of the step with `callId`, -1 when unknown.
     int laneOf(const QString &callId) const;
     /// Where the bar of `callId` is painted (widget coordinates); empty when off-screen.
     QRectF barRect(const QString &callId) const;
-    /// The step whose bar is under `pos`, or nullptr.
-    const Step *stepAt(const QPoint &pos) const;
+    /// The step whose bar is under `pos`, or nullopt.
+    std::optional<StepSummary> stepAt(const QPoint &pos) const;
     /// Visible time range, ms since the epoch.
     qint64 viewStart() const { return m_viewStart; }
     qint64 viewEnd() const { return m_viewEnd; }
@@ -62,6 +74,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// A bar was clicked.
     void stepSelected(const QString &callId);
+    /// A journal-backed run's timeline is laid out.
+    void loaded();
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -75,15 +89,22 @@ protected:
 private:
     struct Item
     {
-        int row = 0;
+        int ordinal = 0; ///< TraceModel::ordinalOfRow
         qint64 start = 0;
         qint64 end = 0; ///< OpenEnd while the step runs
     };
     static constexpr qint64 OpenEnd = std::numeric_limits<qint64>::max();
     void addRows(int first, int last);
     void updateRows(int first, int last);
+    /// Lays out the step at `ordinal`; `end` 0 = still open.
+    void addSpan(int ordinal, qint64 start, qint64 end, StepStatus status);
+    void addSummary(int ordinal, const StepSummary &step);
+    void setSegments(int ordinal, const StepSummary &step);
+    void loadFromJournal();
+    void finishLayout(int lanesBefore);
     qint64 endOf(const Item &item) const { return item.end == OpenEnd ? m_now : item.end; }
     const Item *itemOf(const QString &callId) const;
+    const Item *itemAt(int ordinal) const;
     double xFor(qint64 t) const;
     qint64 timeAt(double x) const;
     std::pair<int, int> hit(const QPoint &pos) const; ///< (lane, index in lane) or (-1, -1)
@@ -91,7 +112,13 @@ private:
     TraceModel *m_model = nullptr;
     std::vector<std::vector<Item>> m_lanes; ///< by start; ends ascend too within a lane
     std::vector<qint64> m_laneFreeAt;       ///< when each lane is free again (OpenEnd: busy)
-    std::vector<std::pair<int, int>> m_where; ///< by model row: (lane, index in lane); (-1, -1) = not laid out
+    std::vector<std::pair<int, int>> m_where; ///< by ordinal: (lane, index in lane); (-1, -1) = not laid out
+    std::vector<quint8> m_status;            ///< by ordinal: StepStatus
+    QHash<int, std::vector<StepSpan::Segment>> m_segments; ///< by ordinal: attempts of retried steps
+    QList<QThread *> m_loaders;              ///< journal reads still running (the last one counts)
+    int m_generation = 0;
+    bool m_loading = false;
+    int m_selectedOrdinal = -1;
     int m_openCount = 0;
     qint64 m_now = 0;                        ///< "now" for open steps, updated while any is open
     qint64 m_minTime = 0;

@@ -2,21 +2,34 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "journalreader.h"
 #include "step.h"
 
 #include <QAbstractItemModel>
 #include <QHash>
 #include <QIcon>
+#include <QSet>
+#include <QStringList>
 
 #include <array>
+#include <memory>
+#include <set>
 #include <vector>
 
 class QTimer;
 
-/// The trace of a run as a tree: one top-level row per step (in order of arrival),
-/// one child row per attempt of that step. Fed by RunController's stepAdded /
-/// stepChanged signals; new steps are queued and inserted in batches (one
-/// beginInsertRows per flush) so a burst of calls costs one view update.
+/// The trace of a run as a tree: one top-level row per step (in sequence order), one
+/// child row per attempt of that step, and a row per policy event (a retry scheduled,
+/// a timeout, a refused syscall…) after the step it concerns (run-wide events: after
+/// the last step queued before them). Rows hold light StepSummary data, never whole
+/// Steps: the inspector loads a step's arguments and result when it shows it.
+///
+/// Two sources:
+/// - **live** (addStep/updateStep/applySteps/addEvent): rows in memory; new steps are
+///   inserted in batches (one beginInsertRows per flush or applySteps call);
+/// - **journal** (openRun): a finished or suspended run is shown without loading it —
+///   the row count comes from the journal, rows are fetched PageSize steps at a time
+///   (with their attempts) into a small LRU cache as the view asks for them.
 class TraceModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -32,19 +45,26 @@ public:
     };
 
     enum Roles {
-        CallIdRole = Qt::UserRole,  ///< QString: the step's call id (attempt rows: their step's)
-        StatusRole,                 ///< int: StepStatus of the step (attempt rows: their step's)
-        SequenceRole,               ///< int: the step's sequence number
+        CallIdRole = Qt::UserRole,  ///< QString: the step's call id (attempt rows: their step's); empty on event rows
+        StatusRole,                 ///< int: StepStatus of the step (attempt rows: their step's); -1 on event rows
+        SequenceRole,               ///< int: the step's sequence number (event rows: the step the event concerns, 0 = the run)
         AttemptNumberRole,          ///< int: the attempt's number; 0 on step rows
         IsAttemptRole,              ///< bool: true on attempt rows
-        ResultJsonRole,             ///< QString: compact JSON of the result; null when none
+        ResultJsonRole,             ///< QString: compact JSON of the result (≤ MaxSummaryChars + 1); null when none
         ErrorCodeRole,              ///< QString: error code of the step / attempt; empty when none
+        RowKindRole,                ///< int: RowKind
+        DivergenceRole,             ///< QString: a replay's divergence on that step; empty when none
+        EventKindRole,              ///< QString: the policy event's kind on event rows
     };
+    enum class RowKind { Step, Attempt, Event };
 
-    /// Longest Summary text shown in the view; the tooltip holds the whole value.
-    static constexpr int MaxSummaryChars = 200;
+    /// Longest Summary text shown in the view.
+    static constexpr int MaxSummaryChars = StepSummary::MaxSummaryChars;
     /// How long new steps wait in the queue before they are inserted (ms).
     static constexpr int BatchIntervalMs = 16;
+    /// Steps fetched from the journal at a time, and how many such pages are kept.
+    static constexpr int PageSize = 256;
+    static constexpr int MaxCachedPages = 32;
 
     explicit TraceModel(QObject *parent = nullptr);
     ~TraceModel() override;
@@ -56,14 +76,53 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    /// The step shown at top-level `row`, or nullptr.
-    const Step *step(int row) const;
-    /// The step with `callId` (inserted or still queued), or nullptr.
-    const Step *stepByCallId(const QString &callId) const;
+    /// Shows run `runId` of the journal at `journalPath` (finished or suspended)
+    /// without loading its steps. False with `error` when the journal cannot be read;
+    /// the model is then empty.
+    bool openRun(const QString &journalPath, const QString &runId, QString *error = nullptr);
+    /// True while the rows come from a journal (openRun), false for a live run.
+    bool isJournalBacked() const { return m_reader != nullptr; }
+    QString runId() const { return m_runId; }
+    /// Journal path of the run shown by openRun; empty for a live run.
+    QString journalPath() const;
+
+    /// Number of steps (top-level step rows, queued ones not counted).
+    int stepCount() const;
+    /// The step shown at top-level `row`; nullopt for event rows and out of range.
+    std::optional<StepSummary> step(int row) const;
+    /// The step with `callId` (shown or still queued); nullopt when unknown.
+    std::optional<StepSummary> stepByCallId(const QString &callId) const;
+    /// The whole step (arguments, result, output) with `callId` of a journal-backed
+    /// run, loaded from the journal; nullopt for live runs (the engine has those).
+    std::optional<Step> fullStep(const QString &callId) const;
     /// Top-level index of the step with `callId`; invalid while it is still queued.
     QModelIndex indexForCallId(const QString &callId, int column = 0) const;
+
+    /// Steps are numbered 0…stepCount()-1 in sequence order ("ordinals"), whatever
+    /// event rows sit between them.
+    int ordinalOfRow(int row) const;           ///< -1 for event rows
+    int rowOfOrdinal(int ordinal) const;
+    int stepsBeforeRow(int row) const;          ///< step rows above top-level `row`
+    const StepSummary *summaryAt(int ordinal) const; ///< valid until the next call into the model
+    int ordinalOfCallId(const QString &callId) const; ///< -1 when unknown or queued
+    int ordinalOfSequence(int sequence) const;        ///< -1 when unknown or queued
+
+    /// Ordinals of the steps `query` keeps, ascending (journal: one indexed query;
+    /// live: a scan of the light rows).
+    std::vector<int> matchingOrdinals(const StepQuery &query) const;
+    /// Whether the step at `ordinal` matches `query` (live rows; for journal-backed
+    /// rows use matchingOrdinals).
+    bool matches(int ordinal, const StepQuery &query) const;
+    /// The next failed (StepQuery::Status::FailedOnly) or pending step after/before
+    /// `ordinal` (-1 = from the start/end), without wrapping; -1 when none. O(log n).
+    int nextOrdinal(int ordinal, StepQuery::Status which, bool forward) const;
+    /// Tools of the steps shown, in the order they first appeared.
+    QStringList tools() const { return m_tools; }
+
     /// Steps waiting in the queue for the next flush.
     int queuedCount() const { return int(m_queue.size()); }
+    /// Policy event rows.
+    int eventCount() const { return int(m_events.size()); }
 
     /// Translated display name of a step status ("succeeded", …).
     static QString statusText(StepStatus status);
@@ -71,6 +130,8 @@ public:
     static QString durationText(qint64 ms);
     /// Compact JSON, never throwing on invalid UTF-8.
     static QString jsonText(const nlohmann::json &value, int indent = -1);
+    /// One line for a policy event: what happened and to which call.
+    static QString eventText(const PolicyEvent &event);
 
 public Q_SLOTS:
     /// Queues a new step (inserted at the next flush). A step whose call id is known
@@ -79,21 +140,75 @@ public Q_SLOTS:
     /// Replaces the step with the same call id: its row, its status and its attempt
     /// children. An unknown call id is added.
     void updateStep(const Step &step);
-    /// Removes every step (a new run).
+    /// A batch from RunController::stepsUpdated: steps seen for the first time are
+    /// inserted (one beginInsertRows), the others replace the row with their sequence.
+    void applySteps(const QList<Step> &steps);
+    /// A policy event of the live run: a row after the step it concerns.
+    void addEvent(const PolicyEvent &event);
+    /// Removes every step and event (a new run) and leaves journal mode.
     void clear();
     /// Inserts the queued steps now, in one batch.
     void flush();
 
-private:
-    QVariant stepData(const Step &step, int column, int role) const;
-    QVariant attemptData(const Step &step, const Attempt &attempt, int column, int role) const;
-    QIcon statusIcon(StepStatus status) const;
+Q_SIGNALS:
+    /// New tools appeared in tools().
+    void toolsChanged();
 
-    std::vector<Step> m_steps;
-    QHash<QString, int> m_rowByCallId;
-    std::vector<Step> m_queue;
+private:
+    struct EventRow
+    {
+        int afterSteps = 0; ///< the event follows this many steps
+        int sequence = 0;
+        qint64 at = 0;
+        QString kind;
+        QString text;   ///< eventText(), cut
+        QString detail; ///< the detail as compact JSON, cut (tooltip)
+    };
+    struct Page
+    {
+        int index = -1;
+        quint64 lastUse = 0;
+        std::vector<StepSummary> rows;
+    };
+
+    QVariant stepData(const StepSummary &step, int column, int role) const;
+    QVariant attemptData(const StepSummary &step, int attempt, int column, int role) const;
+    QVariant eventData(const EventRow &event, int column, int role) const;
+    QIcon statusIcon(StepStatus status) const;
+    QIcon markerIcon(int which) const;
+    int eventsBefore(int ordinal) const; ///< events shown before step `ordinal`
+    int eventAtRow(int row) const;       ///< index in m_events, or -1
+    int sequenceOfOrdinal(int ordinal) const;
+    void replaceLive(int ordinal, StepSummary summary);
+    void noteTool(const QString &tool);
+    void insertEvent(EventRow row);
+    void trackSets(int ordinal, const StepSummary &summary);
+
+    // Live rows, by ordinal.
+    std::vector<StepSummary> m_live;
+    QHash<QString, int> m_ordinalByCallId;
+    QHash<int, int> m_ordinalBySequence;
+    std::vector<StepSummary> m_queue;
     QHash<QString, int> m_queueIndexByCallId; ///< index in m_queue; a burst stays O(1) per step
+    std::set<int> m_failed;  ///< live ordinals of failed steps (jump to next failed)
+    std::set<int> m_pending; ///< live ordinals of pending steps
     QTimer *m_flushTimer = nullptr;
+
+    // Journal-backed rows.
+    std::unique_ptr<JournalReader> m_reader;
+    QString m_runId;
+    JournalReader::Extent m_extent;
+    std::vector<int> m_sequences; ///< only when the run's sequences have gaps
+    mutable std::vector<Page> m_pages;
+    mutable quint64 m_useClock = 0;
+    mutable std::vector<int> m_failedOrdinals;  ///< journal: filled on first use
+    mutable std::vector<int> m_pendingOrdinals;
+    mutable bool m_jumpListsLoaded = false;
+
+    std::vector<EventRow> m_events; ///< by afterSteps, then arrival
+    QStringList m_tools;
+    QSet<QString> m_toolSet;
     mutable std::array<QIcon, 8> m_icons;
+    mutable std::array<QIcon, 2> m_markers;
     mutable bool m_iconsLoaded = false;
 };

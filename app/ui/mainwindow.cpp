@@ -576,11 +576,10 @@ void MainWindow::createDocks()
         m_traceToolCombo->setCurrentIndex(0);
         while (m_traceToolCombo->count() > 1)
             m_traceToolCombo->removeItem(1);
-        addToolFilters(0, m_traceModel->rowCount() - 1);
+        addToolFilters();
     });
-    connect(m_traceModel, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent, int first, int last) {
-        if (!parent.isValid())
-            addToolFilters(first, last);
+    connect(m_traceModel, &TraceModel::toolsChanged, this, &MainWindow::addToolFilters);
+    connect(m_traceModel, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) {
         QScrollBar *bar = m_traceView->verticalScrollBar();
         if (parent.isValid() || bar->value() < bar->maximum())
             return;
@@ -717,8 +716,9 @@ void MainWindow::connectRun()
     connect(m_run, &RunController::started, this, &MainWindow::onStarted);
     connect(m_run, &RunController::statusChanged, this, &MainWindow::onStatusChanged);
         m_attemptClocks->update(step);
-    connect(m_run, &RunController::stepAdded, m_traceModel, &TraceModel::addStep);
-    connect(m_run, &RunController::stepChanged, m_traceModel, &TraceModel::updateStep);
+    // The trace (and the timeline, which follows it) takes one batch per frame.
+    connect(m_run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
+    connect(m_run, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent);
     const auto keepStep = [this](const Step &step) {
         if (!m_steps.contains(step.callId))
             m_largestRequest = std::max<qint64>(m_largestRequest, qint64(step.args.dump().size()));
@@ -1388,8 +1388,9 @@ void MainWindow::showStep(const QString &callId)
         m_inspector->setStep(&*it);
         return;
     }
-    // A run opened from the journal keeps its steps in the trace model only.
-    m_inspector->setStep(m_traceModel->stepByCallId(callId));
+    // A run opened from the journal: the whole step is read when it is shown.
+    const std::optional<Step> step = m_traceModel->fullStep(callId);
+    m_inspector->setStep(step ? &*step : nullptr);
 }
 
 void MainWindow::selectStep(const QString &callId)
@@ -1431,14 +1432,15 @@ void MainWindow::updateStatusFilter()
                                                                       : TraceFilterModel::StatusFilter::All);
 }
 
-void MainWindow::addToolFilters(int first, int last)
+void MainWindow::addToolFilters()
 {
-    for (int row = first; row <= last; ++row) {
-        const Step *step = m_traceModel->step(row);
-        if (!step || m_knownTools.contains(step->tool))
+    // The model lists its tools (a journal-backed run: one indexed look-up per tool),
+    // so a million-step run is never scanned for them.
+    for (const QString &tool : m_traceModel->tools()) {
+        if (m_knownTools.contains(tool))
             continue;
-        m_knownTools.insert(step->tool);
-        m_traceToolCombo->addItem(step->tool, step->tool);
+        m_knownTools.insert(tool);
+        m_traceToolCombo->addItem(tool, tool);
     }
 }
 
@@ -1549,13 +1551,13 @@ void MainWindow::showRun(const QString &runId)
     Journal journal;
     if (!journal.open(m_project->journalPath()))
         return;
-    m_traceModel->clear();
+    // The trace reads the run's rows from the journal as they are shown (issue 8):
+    // opening a million-step run loads none of its steps.
     m_steps.clear();
-    for (const Step &step : journal.steps(runId)) {
-        m_traceModel->addStep(step);
-        m_steps.insert(step.callId, step);
-    }
-    m_traceModel->flush();
+    m_inspector->clear();
+    QString error;
+    if (!m_traceModel->openRun(m_project->journalPath(), runId, &error))
+        reportError(tr("Open Run"), error);
     m_console->clearOutput();
     m_console->appendNotice(tr("Run %1 from the journal").arg(runId));
     m_console->appendOutput(1, journal.output(runId, 1));

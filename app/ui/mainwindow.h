@@ -204,7 +204,7 @@ private:
     void updateBudget();
     void resetRunViews();
     void updateStatusFilter();
-    void addToolFilters(int first, int last);
+    void addToolFilters();
     void showRun(const QString &runId);
     void goToLine();
     void newTool();
