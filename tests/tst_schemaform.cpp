@@ -5,6 +5,7 @@
 #include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -17,12 +18,16 @@ namespace {
 
 // Simulated input, one action per line: "type POINTER TEXT", "click POINTER" (check
 // box), "include POINTER", "choose POINTER N" (combo, by key presses), "branch POINTER N",
-// "add POINTER", "remove POINTER", "down POINTER", "up POINTER".
+// "add POINTER", "remove POINTER", "down POINTER", "up POINTER", "send" (Send pressed).
 void perform(SchemaForm &form, const QString &script)
 {
     const QStringList lines = script.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     for (const QString &line : lines) {
         const QString verb = line.section(QLatin1Char(' '), 0, 0);
+        if (verb == QLatin1String("send")) {
+            form.revealErrors();
+            continue;
+        }
         const QString pointer = line.section(QLatin1Char(' '), 1, 1);
         const QString arg = line.section(QLatin1Char(' '), 2);
         const QString role = verb == QLatin1String("type") || verb == QLatin1String("click")
@@ -146,7 +151,7 @@ private Q_SLOTS:
             << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})") << QByteArray("type /n abc")
             << QByteArray("/n") << QByteArray("“abc” is not a number");
         QTest::newRow("empty required number")
-            << QByteArray(R"({"type":"object","properties":{"n":{"type":"number"}},"required":["n"]})") << QByteArray("") << QByteArray("/n")
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"number"}},"required":["n"]})") << QByteArray("send") << QByteArray("/n")
             << QByteArray("enter a number");
         QTest::newRow("below minimum")
             << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})") << QByteArray("type /n 0")
@@ -173,6 +178,52 @@ private Q_SLOTS:
         QVERIFY(!form.isValid());
         QCOMPARE(form.problem()->pointer, pointer);
         QCOMPARE(form.errorAt(pointer), message);
+    }
+
+    void errorsWaitForAnEditOrSend()
+    {
+        SchemaForm form;
+        form.setSchema(parse(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1},"s":{"type":"string","minLength":2}},"required":["n","s"]})"));
+        form.show();
+        auto *problem = form.findChild<QLabel *>(QStringLiteral("problem"));
+        // Fresh: invalid (both are required), but nothing is shown yet.
+        QVERIFY(!form.isValid());
+        QCOMPARE(form.errorAt(QStringLiteral("/n")), QString());
+        QCOMPARE(form.errorAt(QStringLiteral("/s")), QString());
+        QCOMPARE(problem->text(), QString());
+        // An edited field shows its own error even while another required one is empty.
+        perform(form, QStringLiteral("type /s x"));
+        QCOMPARE(form.errorAt(QStringLiteral("/s")), QStringLiteral("string should be no fewer than 2 characters in length"));
+        QCOMPARE(form.errorAt(QStringLiteral("/n")), QString());
+        QCOMPARE(problem->text(), QStringLiteral("/s: string should be no fewer than 2 characters in length"));
+        perform(form, QStringLiteral("type /s xy"));
+        QCOMPARE(form.errorAt(QStringLiteral("/s")), QString());
+        QCOMPARE(problem->text(), QString());
+        // Send shows what is still missing.
+        perform(form, QStringLiteral("send"));
+        QCOMPARE(form.errorAt(QStringLiteral("/n")), QStringLiteral("enter an integer"));
+        QCOMPARE(problem->text(), QStringLiteral("/n: enter an integer"));
+        perform(form, QStringLiteral("type /n 0"));
+        QCOMPARE(form.errorAt(QStringLiteral("/n")), QStringLiteral("expected number greater than or equal to 1"));
+        perform(form, QStringLiteral("type /n 2"));
+        QVERIFY(form.isValid());
+        QCOMPARE(problem->text(), QStringLiteral("Valid"));
+        QCOMPARE(QString::fromStdString(form.value().dump()), QStringLiteral(R"({"n":2,"s":"xy"})"));
+        // A new schema starts quiet again.
+        form.setSchema(parse(R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})"));
+        QVERIFY(!form.errorsRevealed());
+        QCOMPARE(form.errorAt(QStringLiteral("/n")), QString());
+    }
+
+    void secretStringsAreMasked()
+    {
+        SchemaForm form;
+        form.setSchema(parse(R"({"type":"object","properties":{"key":{"type":"string","writeOnly":true},"pin":{"type":"string","format":"password"},"name":{"type":"string"}}})"));
+        QCOMPARE(qobject_cast<QLineEdit *>(form.control(QStringLiteral("/key")))->echoMode(), QLineEdit::Password);
+        QCOMPARE(qobject_cast<QLineEdit *>(form.control(QStringLiteral("/pin")))->echoMode(), QLineEdit::Password);
+        QCOMPARE(qobject_cast<QLineEdit *>(form.control(QStringLiteral("/name")))->echoMode(), QLineEdit::Normal);
+        form.setRawToggleVisible(false);
+        QVERIFY(form.rawToggle()->isHidden());
     }
 
     void rawJsonStaysInSync()

@@ -333,6 +333,153 @@
     </message>
 </context>
 <context>
+    <name>HandlerSettingsForm</name>
+    <message>
+        <source>Kind:</source>
+        <translation>Art:</translation>
+    </message>
+    <message>
+        <source>Active:</source>
+        <translation>Aktiv:</translation>
+    </message>
+    <message>
+        <source>Mock sequence:</source>
+        <translation>Mock-Folge:</translation>
+    </message>
+    <message>
+        <source>JSON array; entry i answers the i-th attempt: {&quot;result&quot;: …} or {&quot;error&quot;: &quot;…&quot;, &quot;retryable&quot;: true}, optionally &quot;delay_seconds&quot;</source>
+        <translation>JSON-Array; Eintrag i beantwortet den i-ten Versuch: {&quot;result&quot;: …} oder {&quot;error&quot;: &quot;…&quot;, &quot;retryable&quot;: true}, optional &quot;delay_seconds&quot;</translation>
+    </message>
+    <message>
+        <source>&amp;Apply Sequence</source>
+        <translation>Folge &amp;übernehmen</translation>
+    </message>
+    <message>
+        <source>Command line:</source>
+        <translation>Befehlszeile:</translation>
+    </message>
+    <message>
+        <source>Program, then arguments; quote an argument with spaces in &quot;…&quot;</source>
+        <translation>Programm, dann Argumente; ein Argument mit Leerzeichen in &quot;…&quot; setzen</translation>
+    </message>
+    <message>
+        <source>Max attempts:</source>
+        <translation>Max. Versuche:</translation>
+    </message>
+    <message>
+        <source>Attempts per call, the first included (at least 1)</source>
+        <translation>Versuche pro Aufruf, der erste mitgezählt (mindestens 1)</translation>
+    </message>
+    <message>
+        <source>Initial backoff (s):</source>
+        <translation>Erste Wartezeit (s):</translation>
+    </message>
+    <message>
+        <source>Wait before the second attempt, in seconds</source>
+        <translation>Wartezeit vor dem zweiten Versuch, in Sekunden</translation>
+    </message>
+    <message>
+        <source>Backoff factor:</source>
+        <translation>Wartezeit-Faktor:</translation>
+    </message>
+    <message>
+        <source>Each wait is the previous one times this (at least 1)</source>
+        <translation>Jede Wartezeit ist die vorige mal diesem Wert (mindestens 1)</translation>
+    </message>
+    <message>
+        <source>Backoff cap (s):</source>
+        <translation>Längste Wartezeit (s):</translation>
+    </message>
+    <message>
+        <source>No wait is longer than this, in seconds</source>
+        <translation>Keine Wartezeit ist länger als dies, in Sekunden</translation>
+    </message>
+    <message>
+        <source>Jitter:</source>
+        <translation>Zufallsanteil:</translation>
+    </message>
+    <message>
+        <source>Fraction of each wait added or removed at random (0 to 1)</source>
+        <translation>Anteil jeder Wartezeit, der zufällig hinzukommt oder wegfällt (0 bis 1)</translation>
+    </message>
+    <message>
+        <source>Attempt timeout (s):</source>
+        <translation>Versuchs-Timeout (s):</translation>
+    </message>
+    <message>
+        <source>One attempt, in seconds; 0 = no bound</source>
+        <translation>Ein Versuch, in Sekunden; 0 = keine Grenze</translation>
+    </message>
+    <message>
+        <source>Total timeout (s):</source>
+        <translation>Gesamt-Timeout (s):</translation>
+    </message>
+    <message>
+        <source>The whole call from its first attempt, in seconds; 0 = no bound</source>
+        <translation>Der ganze Aufruf ab seinem ersten Versuch, in Sekunden; 0 = keine Grenze</translation>
+    </message>
+    <message>
+        <source>A field is saved to toolstudio.json when you press Enter or leave it; Edit ▸ Undo takes it back.</source>
+        <translation>Ein Feld wird in toolstudio.json gespeichert, wenn Sie die Eingabetaste drücken oder es verlassen; Bearbeiten ▸ Rückgängig nimmt es zurück.</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no (refused on the bridge; the Project dock&apos;s checkbox)</source>
+        <translation>nein (auf der Bridge abgelehnt; Kontrollkästchen im Projekt-Dock)</translation>
+    </message>
+    <message>
+        <source>Answer wait bound (s):</source>
+        <translation>Wartegrenze für Antwort (s):</translation>
+    </message>
+    <message>
+        <source>How long one attempt waits for a person, in seconds; 0 = no bound</source>
+        <translation>Wie lange ein Versuch auf eine Person wartet, in Sekunden; 0 = keine Grenze</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: %1</source>
+        <translation>Kein gültiges JSON: %1</translation>
+    </message>
+    <message>
+        <source>Set the mock sequence of %1</source>
+        <translation>Mock-Folge von %1 setzen</translation>
+    </message>
+    <message>
+        <source>Give the program to run, then its arguments.</source>
+        <translation>Geben Sie das auszuführende Programm an, dann seine Argumente.</translation>
+    </message>
+    <message>
+        <source>Set the command line of %1</source>
+        <translation>Befehlszeile von %1 setzen</translation>
+    </message>
+    <message>
+        <source>Enter a number.</source>
+        <translation>Geben Sie eine Zahl ein.</translation>
+    </message>
+    <message>
+        <source>“%1” is not a number.</source>
+        <translation>„%1“ ist keine Zahl.</translation>
+    </message>
+    <message>
+        <source>Enter a whole number.</source>
+        <translation>Geben Sie eine ganze Zahl ein.</translation>
+    </message>
+    <message>
+        <source>Must be between %1 and %2.</source>
+        <translation>Muss zwischen %1 und %2 liegen.</translation>
+    </message>
+    <message>
+        <source>Must be at least %1.</source>
+        <translation>Muss mindestens %1 sein.</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2 to %3</source>
+        <translation>%1 von %2 auf %3 setzen</translation>
+    </message>
+</context>
+<context>
     <name>JsonTreeModel</name>
     <message>
         <source>[1 item]</source>
@@ -611,14 +758,6 @@
     <message>
         <source>Project</source>
         <translation>Projekt</translation>
-    </message>
-    <message>
-        <source>Activate %1</source>
-        <translation>%1 aktivieren</translation>
-    </message>
-    <message>
-        <source>Deactivate %1</source>
-        <translation>%1 deaktivieren</translation>
     </message>
     <message>
         <source>Tool</source>
@@ -993,6 +1132,34 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Open Run</source>
         <translation>Lauf öffnen</translation>
     </message>
+    <message>
+        <source>Completed in %1 s</source>
+        <translation>Abgeschlossen in %1 s</translation>
+    </message>
+    <message>
+        <source>Failed: the script exited with code %1</source>
+        <translation>Fehlgeschlagen: das Skript endete mit Code %1</translation>
+    </message>
+    <message>
+        <source>Timed out</source>
+        <translation>Zeit überschritten</translation>
+    </message>
+    <message>
+        <source>Timed out: %1</source>
+        <translation>Zeit überschritten: %1</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 s</source>
+        <translation>Nach %1 s gestoppt</translation>
+    </message>
+    <message>
+        <source>Suspended while waiting for an answer</source>
+        <translation>Angehalten, während auf eine Antwort gewartet wird</translation>
+    </message>
+    <message>
+        <source>■ %1 (exit code %2)</source>
+        <translation>■ %1 (Exit-Code %2)</translation>
+    </message>
 </context>
 <context>
     <name>PendingCallsPanel</name>
@@ -1092,12 +1259,48 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>&amp;Skripte</translation>
     </message>
     <message>
-        <source>Calls every active tool</source>
-        <translation>Ruft jedes aktive Tool auf</translation>
-    </message>
-    <message>
         <source>Bound tools: %1</source>
         <translation>Gebundene Tools: %1</translation>
+    </message>
+    <message>
+        <source>Tick the tools a script may call; a call to any other is refused as unknown_tool</source>
+        <translation>Haken Sie die Tools an, die ein Skript aufrufen darf; ein Aufruf jedes anderen wird als unknown_tool abgelehnt</translation>
+    </message>
+    <message>
+        <source>Double-click to edit the tags, separated by commas</source>
+        <translation>Doppelklicken, um die Tags zu bearbeiten, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Calls every active tool (none is unticked)</source>
+        <translation>Ruft jedes aktive Tool auf (keines ist abgehakt)</translation>
+    </message>
+    <message>
+        <source>%1 is inactive: refused on the bridge even when bound</source>
+        <translation>%1 ist inaktiv: auf der Bridge abgelehnt, auch wenn gebunden</translation>
+    </message>
+    <message>
+        <source>Activate %1</source>
+        <translation>%1 aktivieren</translation>
+    </message>
+    <message>
+        <source>Deactivate %1</source>
+        <translation>%1 deaktivieren</translation>
+    </message>
+    <message>
+        <source>Set the tags of %1</source>
+        <translation>Tags von %1 setzen</translation>
+    </message>
+    <message>
+        <source>Bind %1 to %2</source>
+        <translation>%1 an %2 binden</translation>
+    </message>
+    <message>
+        <source>Unbind %1 from %2</source>
+        <translation>%1 von %2 lösen</translation>
+    </message>
+    <message>
+        <source>%1 would have no tool left to call, and an empty list means every active tool; keep at least one tool ticked.</source>
+        <translation>%1 hätte kein Tool mehr zum Aufrufen, und eine leere Liste bedeutet jedes aktive Tool; lassen Sie mindestens ein Tool angehakt.</translation>
     </message>
 </context>
 <context>
@@ -1161,6 +1364,18 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>%1 is a Python tool (%2): its definition is the method&apos;s code, so it cannot be cloned by name; copy the method under a new name in the file instead</source>
         <translation>%1 ist ein Python-Tool (%2): seine Definition ist der Code der Methode, daher kann es nicht über den Namen geklont werden; kopieren Sie stattdessen die Methode unter einem neuen Namen in der Datei</translation>
+    </message>
+    <message>
+        <source>%1 is not a %2 tool</source>
+        <translation>%1 ist kein %2-Tool</translation>
+    </message>
+    <message>
+        <source>the command line is empty: give the program, then its arguments</source>
+        <translation>die Befehlszeile ist leer: geben Sie das Programm an, dann seine Argumente</translation>
+    </message>
+    <message>
+        <source>there is no script called %1</source>
+        <translation>es gibt kein Skript namens %1</translation>
     </message>
 </context>
 <context>
@@ -1768,14 +1983,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
 <context>
     <name>ToolPanel</name>
     <message>
-        <source>none</source>
-        <translation>keine</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>&amp;Call Tool</source>
         <translation>Tool &amp;aufrufen</translation>
     </message>
@@ -1808,66 +2015,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Wählen Sie ein Tool im Projekt-Dock.</translation>
     </message>
     <message>
-        <source>Kind:</source>
-        <translation>Art:</translation>
-    </message>
-    <message>
-        <source>Mock sequence:</source>
-        <translation>Mock-Folge:</translation>
-    </message>
-    <message>
-        <source>Command line:</source>
-        <translation>Befehlszeile:</translation>
-    </message>
-    <message>
-        <source>Max attempts:</source>
-        <translation>Max. Versuche:</translation>
-    </message>
-    <message>
-        <source>Initial backoff:</source>
-        <translation>Erste Wartezeit:</translation>
-    </message>
-    <message>
-        <source>Backoff factor:</source>
-        <translation>Wartezeit-Faktor:</translation>
-    </message>
-    <message>
-        <source>Max backoff:</source>
-        <translation>Max. Wartezeit:</translation>
-    </message>
-    <message>
-        <source>Attempt timeout:</source>
-        <translation>Zeitlimit pro Versuch:</translation>
-    </message>
-    <message>
-        <source>Total timeout:</source>
-        <translation>Gesamt-Zeitlimit:</translation>
-    </message>
-    <message>
-        <source>Active:</source>
-        <translation>Aktiv:</translation>
-    </message>
-    <message>
-        <source>yes</source>
-        <translation>ja</translation>
-    </message>
-    <message>
-        <source>no (refused on the bridge)</source>
-        <translation>nein (auf der Brücke abgelehnt)</translation>
-    </message>
-    <message>
-        <source>Edit these in toolstudio.json; the window reloads it on save.</source>
-        <translation>Bearbeiten Sie diese in toolstudio.json; das Fenster lädt sie beim Speichern neu.</translation>
-    </message>
-    <message>
-        <source>Valves come from the tool file&apos;s Valves class (Python tool worker).</source>
-        <translation>Valves kommen aus der Valves-Klasse der Tool-Datei (Python-Tool-Worker).</translation>
-    </message>
-    <message>
-        <source>%1 has no valves: only Python tools have settings of their own.</source>
-        <translation>%1 hat keine Valves: nur Python-Tools haben eigene Einstellungen.</translation>
-    </message>
-    <message>
         <source>Fix the arguments first: %1</source>
         <translation>Korrigieren Sie zuerst die Argumente: %1</translation>
     </message>
@@ -1894,22 +2041,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Retrying (attempts %1)…</source>
         <translation>Neuer Versuch (Versuche %1)…</translation>
-    </message>
-    <message>
-        <source>Answer %1</source>
-        <translation>%1 beantworten</translation>
-    </message>
-    <message>
-        <source>%1 is answered by a person. Result (JSON) for %2:</source>
-        <translation>%1 wird von einer Person beantwortet. Ergebnis (JSON) für %2:</translation>
-    </message>
-    <message>
-        <source>no answer given in Try it</source>
-        <translation>beim Ausprobieren keine Antwort gegeben</translation>
-    </message>
-    <message>
-        <source>the answer was not valid JSON</source>
-        <translation>die Antwort war kein gültiges JSON</translation>
     </message>
     <message>
         <source>The answer was refused: %1</source>
@@ -2025,6 +2156,45 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>TryItAnswerDialog</name>
+    <message>
+        <source>Answer %1</source>
+        <translation>%1 beantworten</translation>
+    </message>
+    <message>
+        <source>%1 is answered by a person. Arguments: %2</source>
+        <translation>%1 wird von einer Person beantwortet. Argumente: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Result (from the output schema):</source>
+        <translation>&amp;Ergebnis (aus dem Ausgabeschema):</translation>
+    </message>
+    <message>
+        <source>&amp;Result (JSON):</source>
+        <translation>&amp;Ergebnis (JSON):</translation>
+    </message>
+    <message>
+        <source>no answer given in Try it</source>
+        <translation>beim Ausprobieren keine Antwort gegeben</translation>
+    </message>
+    <message>
+        <source>Error &amp;message:</source>
+        <translation>&amp;Fehlermeldung:</translation>
+    </message>
+    <message>
+        <source>Send &amp;Result</source>
+        <translation>&amp;Ergebnis senden</translation>
+    </message>
+    <message>
+        <source>Send the result (Ctrl+Enter)</source>
+        <translation>Das Ergebnis senden (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Send &amp;Error</source>
+        <translation>&amp;Fehler senden</translation>
+    </message>
+</context>
+<context>
     <name>Typings</name>
     <message>
         <source>%1: cannot write: %2</source>
@@ -2033,6 +2203,53 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>%1: cannot create the folder</source>
         <translation>%1: der Ordner kann nicht angelegt werden</translation>
+    </message>
+</context>
+<context>
+    <name>ValvesForm</name>
+    <message>
+        <source>Valves (settings of the tool file)</source>
+        <translation>Valves (Einstellungen der Tool-Datei)</translation>
+    </message>
+    <message>
+        <source>User valves (settings per user)</source>
+        <translation>User-Valves (Einstellungen pro Benutzer)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Valves</source>
+        <translation>Valves &amp;speichern</translation>
+    </message>
+    <message>
+        <source>Save &amp;User Valves</source>
+        <translation>&amp;User-Valves speichern</translation>
+    </message>
+    <message>
+        <source>Store these values in .toolstudio/valves.json; the next call uses them (Ctrl+Enter)</source>
+        <translation>Diese Werte in .toolstudio/valves.json speichern; der nächste Aufruf verwendet sie (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>%1 has no valves: only Python tools have settings of their own.</source>
+        <translation>%1 hat keine Valves: nur Python-Tools haben eigene Einstellungen.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cannot be shown: %3</source>
+        <translation>%1 von %2 kann nicht angezeigt werden: %3</translation>
+    </message>
+    <message>
+        <source>Settings of %1, stored in .toolstudio/valves.json.</source>
+        <translation>Einstellungen von %1, gespeichert in .toolstudio/valves.json.</translation>
+    </message>
+    <message>
+        <source>%1 declares no Valves or UserValves class.</source>
+        <translation>%1 deklariert keine Klasse Valves oder UserValves.</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1 of %2; the next call uses them.</source>
+        <translation>%1 von %2 gespeichert; der nächste Aufruf verwendet sie.</translation>
     </message>
 </context>
 <context>

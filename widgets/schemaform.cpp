@@ -86,6 +86,23 @@ public:
         Q_UNUSED(out);
     }
     virtual void clearErrors() { setError({}); }
+    /// Calls `fn` for this field and every field under it that is part of the value.
+    virtual void visit(const QString &pointer, const std::function<void(Field *, const QString &)> &fn)
+    {
+        fn(this, pointer);
+    }
+    /// True once the person changed this field (its own editor, not a child's).
+    bool isEdited() const { return m_edited; }
+    /// The field's value checked against its own schema alone; nullopt when valid or
+    /// when the subschema does not compile on its own (a `$ref` into the root).
+    std::optional<SchemaValidator::Failure> check() const
+    {
+        if (!m_validatorCompiled) {
+            m_validator = SchemaValidator::compile(m_schema);
+            m_validatorCompiled = true;
+        }
+        return m_validator ? m_validator->validate(value()) : std::nullopt;
+    }
 
     void setError(const QString &message)
     {
@@ -97,6 +114,7 @@ public:
 protected:
     void changed() const
     {
+        m_edited = true;
         if (m_changed)
             m_changed();
     }
@@ -104,6 +122,9 @@ protected:
     Callback m_changed;
     QVBoxLayout *m_body = nullptr;
     QLabel *m_errorLabel = nullptr;
+    mutable bool m_edited = false;
+    mutable std::unique_ptr<SchemaValidator> m_validator;
+    mutable bool m_validatorCompiled = false;
 };
 
 Field *createField(const json &schema, const Callback &changed, QWidget *parent, const QStringList &order = {});
@@ -140,7 +161,12 @@ public:
     {
         m_edit = new QLineEdit(this);
         m_edit->setObjectName(QStringLiteral("editor"));
-        m_edit->setPlaceholderText(formatHint(schema));
+        const bool secret = (schema.contains("format") && schema["format"] == "password")
+            || (schema.contains("writeOnly") && schema["writeOnly"] == true);
+        if (secret)
+            m_edit->setEchoMode(QLineEdit::Password);
+        else
+            m_edit->setPlaceholderText(formatHint(schema));
         if (schema.contains("description") && schema["description"].is_string())
             m_edit->setToolTip(text(schema["description"]));
         m_body->addWidget(m_edit);
@@ -481,6 +507,13 @@ public:
         for (const Row &row : m_rows)
             row.field->clearErrors();
     }
+    void visit(const QString &pointer, const std::function<void(Field *, const QString &)> &fn) override
+    {
+        fn(this, pointer);
+        for (const Row &row : m_rows)
+            if (!row.include || row.include->isChecked())
+                row.field->visit(pointer + QLatin1Char('/') + QString::fromStdString(row.name), fn);
+    }
 
 private:
     struct Row
@@ -569,6 +602,12 @@ public:
         setError({});
         for (const Item &item : m_list)
             item.field->clearErrors();
+    }
+    void visit(const QString &pointer, const std::function<void(Field *, const QString &)> &fn) override
+    {
+        fn(this, pointer);
+        for (std::size_t i = 0; i < m_list.size(); ++i)
+            m_list[i].field->visit(pointer + QLatin1Char('/') + QString::number(i), fn);
     }
 
 private:
@@ -728,6 +767,13 @@ public:
         for (Field *f : m_fields)
             f->clearErrors();
     }
+    void visit(const QString &pointer, const std::function<void(Field *, const QString &)> &fn) override
+    {
+        fn(this, pointer);
+        const int i = m_stack->currentIndex();
+        if (i >= 0)
+            m_fields[std::size_t(i)]->visit(pointer, fn);
+    }
 
 private:
     QComboBox *m_combo = nullptr;
@@ -850,6 +896,7 @@ void SchemaForm::setSchema(const nlohmann::json &schema, const QStringList &orde
     static_cast<QVBoxLayout *>(m_formPage->layout())->insertWidget(0, m_root);
     m_rawValue.reset();
     m_rawError.clear();
+    m_revealAll = false;
     m_updating = true;
     m_rawEdit->setPlainText(QString::fromStdString(m_root->value().dump(2)));
     m_updating = false;
@@ -949,10 +996,10 @@ void SchemaForm::validate()
     m_problem.reset();
     if (m_root)
         m_root->clearErrors();
+    QList<Problem> local;
     if (isRawMode() && !m_rawError.isEmpty()) {
         m_problem = Problem{QString(), m_rawError};
     } else {
-        QList<Problem> local;
         if (m_root && !isRawMode())
             m_root->collectLocalErrors(QString(), local);
         if (!local.isEmpty()) {
@@ -962,22 +1009,60 @@ void SchemaForm::validate()
                 m_problem = Problem{failure->pointer, failure->message};
         }
     }
-    if (m_problem) {
-        // Show it at the deepest field that exists on the way to the pointer.
-        QString pointer = m_problem->pointer;
+
+    // What is shown: before Send only the errors of fields the person edited, and of
+    // those only the field's own value (a required property still missing waits for
+    // Send); after Send every error, starting with problem().
+    std::optional<Problem> shown;
+    const auto show = [&](const Problem &p) {
+        // At the deepest field that exists on the way to the pointer.
+        QString pointer = p.pointer;
         Field *field = fieldAt(pointer);
         while (!field && !pointer.isEmpty()) {
             pointer.truncate(pointer.lastIndexOf(QLatin1Char('/')));
             field = fieldAt(pointer);
         }
-        if (field && !isRawMode())
-            field->setError(m_problem->message);
-        m_problemLabel->setText(m_problem->toString());
+        if (field && !isRawMode() && field->error().isEmpty())
+            field->setError(p.message);
+        if (!shown)
+            shown = p;
+    };
+    if (m_problem && (m_revealAll || isRawMode()))
+        show(*m_problem);
+    if (m_root && !isRawMode()) {
+        for (const Problem &p : std::as_const(local)) {
+            Field *field = fieldAt(p.pointer);
+            if (m_revealAll || (field && field->isEdited()))
+                show(p);
+        }
+        m_root->visit(QString(), [&](Field *field, const QString &pointer) {
+            if (!m_revealAll && !field->isEdited())
+                return;
+            for (const Problem &p : std::as_const(local))
+                if (p.pointer == pointer)
+                    return;
+            if (const auto failure = field->check(); failure && failure->pointer.isEmpty())
+                show(Problem{pointer, failure->message});
+        });
+    }
+    if (shown) {
+        m_problemLabel->setText(shown->toString());
         m_problemLabel->setStyleSheet(QStringLiteral("color: #c62828"));
     } else {
-        m_problemLabel->setText(SchemaForm::tr("Valid"));
+        m_problemLabel->setText(m_problem ? QString() : SchemaForm::tr("Valid"));
         m_problemLabel->setStyleSheet(QString());
     }
+}
+
+void SchemaForm::revealErrors()
+{
+    m_revealAll = true;
+    validate();
+}
+
+void SchemaForm::setRawToggleVisible(bool visible)
+{
+    m_rawToggle->setVisible(visible);
 }
 
 QString SchemaForm::errorAt(const QString &pointer) const

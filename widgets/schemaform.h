@@ -30,6 +30,8 @@ class Field;
 /// (SchemaValidator, i.e. valijson) and the message is shown at the field it names.
 /// Typed numbers become JSON numbers; text that is not a number is a field error.
 ///
+/// A string field with `"format": "password"` or `"writeOnly": true` is masked.
+///
 /// Controls are addressed by the JSON pointer of their field and a role: "editor"
 /// (line edit, combo box, check box), "include" (optional property), "add" (array),
 /// "remove"/"up"/"down" (an array item, by the item's pointer), "branch" (anyOf).
@@ -65,6 +67,13 @@ public:
     };
     std::optional<Problem> problem() const { return m_problem; }
     bool isValid() const { return !m_problem.has_value(); }
+    /// Shows every problem at its field, required properties still missing included
+    /// (Send was pressed). Until then only the fields the person edited show their
+    /// errors, so a fresh form is not covered in red. setSchema() hides them again.
+    void revealErrors();
+    bool errorsRevealed() const { return m_revealAll; }
+    /// Hides the raw JSON toggle (a form holding secrets: raw text would unmask them).
+    void setRawToggleVisible(bool visible);
     /// The message shown at the field for `pointer`; empty when none.
     QString errorAt(const QString &pointer) const;
     /// The widget with `role` for the field at `pointer`; nullptr when there is none.
@@ -93,4 +102,5 @@ private:
     std::optional<nlohmann::json> m_rawValue; ///< raw mode: last parsed text
     QString m_rawError;
     bool m_updating = false;
+    bool m_revealAll = false;
 };

@@ -643,3 +643,25 @@ QStringList Project::boundTools(const QString &scriptPath) const
             names << t.name;
     return names;
 }
+
+QString Project::retryProblem(const nlohmann::json &retry)
+{
+    try {
+        if (!retry.is_object())
+            fail(QStringLiteral("retry: must be an object, not %1").arg(typeName(retry)));
+        parseRetry(retry, RetryPolicy(), QStringLiteral("retry"));
+    } catch (const ManifestError &e) {
+        return e.message;
+    }
+    return {};
+}
+
+QString Project::mockSequenceProblem(const nlohmann::json &sequence)
+{
+    try {
+        parseMockSequence(json{{"sequence", sequence}}, QString());
+    } catch (const ManifestError &e) {
+        return e.message.startsWith(QLatin1Char(' ')) ? e.message.mid(1) : e.message;
+    }
+    return {};
+}

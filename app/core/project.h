@@ -103,4 +103,11 @@ public:
     QString journalPath() const; ///< dir/.toolstudio/journal.sqlite
     /// Tools a script may call: its bound list, or every active tool.
     QStringList boundTools(const QString &scriptPath) const;
+
+    /// The loader's rule for a `retry` object (docs/project-format.md "retry"): empty
+    /// when `retry` is valid, else the reason, e.g. "retry: 'factor' must be at least 1".
+    static QString retryProblem(const nlohmann::json &retry);
+    /// The loader's rule for a mock handler's `sequence`: empty when valid, else the
+    /// reason, e.g. "sequence[1]: needs exactly one of 'result' or 'error'".
+    static QString mockSequenceProblem(const nlohmann::json &sequence);
 };

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "projectwriter.h"
 
+#include "project.h"
 #include "tool.h"
 
 #include <QCoreApplication>
@@ -9,6 +10,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+
+#include <cmath>
 
 namespace ProjectWriter {
 
@@ -206,6 +209,19 @@ bool removeTool(Manifest &manifest, const QString &name, QString *error)
         return false;
     }
     manifest["tools"].erase(std::size_t(index));
+    // A binding to a tool that no longer exists would refuse the whole project at load.
+    if (manifest.contains("scripts") && manifest["scripts"].is_array()) {
+        for (auto &script : manifest["scripts"]) {
+            if (!script.is_object() || !script.contains("tools") || !script["tools"].is_array())
+                continue;
+            auto &bound = script["tools"];
+            for (std::size_t i = bound.size(); i-- > 0;)
+                if (bound[i] == utf8(name))
+                    bound.erase(i);
+            if (bound.empty())
+                script.erase("tools");
+        }
+    }
     return true;
 }
 
@@ -273,6 +289,108 @@ bool setToolActive(Manifest &manifest, const QString &name, bool active, QString
     return true;
 }
 
+bool setToolTags(Manifest &manifest, const QString &name, const QStringList &tags, QString *error)
+{
+    const int index = toolIndex(manifest, name);
+    if (index < 0) {
+        fail(error, tr("there is no tool called %1").arg(name));
+        return false;
+    }
+    auto &tool = manifest["tools"][std::size_t(index)];
+    if (tags.isEmpty()) {
+        tool.erase("tags");
+        return true;
+    }
+    Manifest list = Manifest::array();
+    for (const QString &tag : tags)
+        list.push_back(utf8(tag));
+    tool["tags"] = list;
+    return true;
+}
+
+namespace {
+
+// The tools[] entry of `name` with the given handler kind, or nullptr (and `error`).
+Manifest *handlerOf(Manifest &manifest, const QString &name, const char *kind, QString *error)
+{
+    const int index = toolIndex(manifest, name);
+    if (index < 0) {
+        fail(error, tr("there is no tool called %1").arg(name));
+        return nullptr;
+    }
+    auto &tool = manifest["tools"][std::size_t(index)];
+    if (!tool.contains("handler") || !tool["handler"].is_object() || tool["handler"].value("kind", "") != kind) {
+        fail(error, tr("%1 is not a %2 tool").arg(name, QLatin1String(kind)));
+        return nullptr;
+    }
+    return &tool["handler"];
+}
+
+} // namespace
+
+bool setMockSequence(Manifest &manifest, const QString &name, const Manifest &sequence, QString *error)
+{
+    Manifest *handler = handlerOf(manifest, name, "mock", error);
+    if (!handler)
+        return false;
+    const QString problem = Project::mockSequenceProblem(nlohmann::json::parse(sequence.dump()));
+    if (!problem.isEmpty()) {
+        fail(error, problem);
+        return false;
+    }
+    (*handler)["sequence"] = sequence;
+    return true;
+}
+
+bool setCommand(Manifest &manifest, const QString &name, const QStringList &command, QString *error)
+{
+    Manifest *handler = handlerOf(manifest, name, "command", error);
+    if (!handler)
+        return false;
+    if (command.isEmpty() || command.first().isEmpty()) {
+        fail(error, tr("the command line is empty: give the program, then its arguments"));
+        return false;
+    }
+    Manifest list = Manifest::array();
+    for (const QString &argument : command)
+        list.push_back(utf8(argument));
+    (*handler)["command"] = list;
+    return true;
+}
+
+bool setScriptTools(Manifest &manifest, const QString &script, const QStringList &tools, QString *error)
+{
+    if (manifest.contains("scripts") && manifest["scripts"].is_array()) {
+        for (auto &entry : manifest["scripts"]) {
+            if (!entry.is_object() || !entry.contains("path") || !entry["path"].is_string())
+                continue;
+            const QString path = QString::fromStdString(entry["path"].get<std::string>());
+            const QString entryName = entry.contains("name") && entry["name"].is_string()
+                ? QString::fromStdString(entry["name"].get<std::string>())
+                : QFileInfo(path).completeBaseName();
+            if (entryName != script)
+                continue;
+            for (const QString &tool : tools) {
+                if (!Tool::isValidName(tool)) {
+                    fail(error, tr("\"%1\" is not a valid tool name").arg(tool));
+                    return false;
+                }
+            }
+            if (tools.isEmpty()) {
+                entry.erase("tools");
+                return true;
+            }
+            Manifest list = Manifest::array();
+            for (const QString &tool : tools)
+                list.push_back(utf8(tool));
+            entry["tools"] = list;
+            return true;
+        }
+    }
+    fail(error, tr("there is no script called %1").arg(script));
+    return false;
+}
+
 namespace {
 
 bool setPythonToolKey(Manifest &manifest, const QString &name, const char *key, const Manifest &value, bool isDefault,
@@ -322,6 +440,32 @@ bool setPythonToolTags(Manifest &manifest, const QString &name, const QStringLis
     for (const QString &tag : tags)
         list.push_back(utf8(tag));
     return setPythonToolKey(manifest, name, "tags", list, tags.isEmpty(), error);
+}
+
+bool setToolRetryValue(Manifest &manifest, const QString &name, const QString &key, double value, QString *error)
+{
+    const Manifest number = key == QLatin1String("max_attempts") ? Manifest(qint64(std::llround(value))) : Manifest(value);
+    const int index = toolIndex(manifest, name);
+    Manifest retry = Manifest::object();
+    if (index >= 0) {
+        const auto &tool = manifest["tools"][std::size_t(index)];
+        if (tool.contains("retry") && tool["retry"].is_object())
+            retry = tool["retry"];
+    } else if (manifest.contains("python_tools") && manifest["python_tools"].is_object()
+               && manifest["python_tools"].contains(utf8(name)) && manifest["python_tools"][utf8(name)].is_object()) {
+        retry = manifest["python_tools"][utf8(name)].value("retry", Manifest::object());
+    }
+    retry[utf8(key)] = number;
+    const QString problem = Project::retryProblem(nlohmann::json::parse(retry.dump()));
+    if (!problem.isEmpty()) {
+        fail(error, problem);
+        return false;
+    }
+    if (index >= 0) {
+        manifest["tools"][std::size_t(index)]["retry"] = retry;
+        return true;
+    }
+    return setPythonToolKey(manifest, name, "retry", retry, false, error);
 }
 
 QString pythonCloneRefusal(const QString &name, const QString &file)

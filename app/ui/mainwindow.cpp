@@ -443,12 +443,7 @@ void MainWindow::createDocks()
         m_toolPanel->setTool(project(), tool);
     });
     connect(m_projectPanel, &ProjectPanel::scriptActivated, this, [this](const QString &path) { openFile(path); });
-    connect(m_projectPanel, &ProjectPanel::activeToggled, this, [this](const QString &tool, bool active) {
-        editManifest(active ? tr("Activate %1").arg(tool) : tr("Deactivate %1").arg(tool),
-                     [&](nlohmann::ordered_json &m, QString *error) {
-                         return ProjectWriter::setToolActive(m, tool, active, error);
-                     });
-    });
+    connect(m_projectPanel, &ProjectPanel::manifestEditRequested, this, &MainWindow::editManifest);
     connect(m_projectPanel, &ProjectPanel::newToolRequested, this, &MainWindow::newTool);
     connect(m_projectPanel, &ProjectPanel::renameToolRequested, this, &MainWindow::renameTool);
     connect(m_projectPanel, &ProjectPanel::cloneToolRequested, this, &MainWindow::cloneTool);
@@ -459,6 +454,8 @@ void MainWindow::createDocks()
     m_toolPanel->setObjectName(QStringLiteral("toolPanel"));
     m_toolDock = makeDock(tr("Tool"), "toolDock", m_toolPanel, Qt::LeftDockWidgetArea);
     connect(m_toolPanel, &ToolPanel::callFinished, this, [this] { refreshRuns(); });
+    connect(m_toolPanel, &ToolPanel::manifestEditRequested, this, &MainWindow::editManifest);
+    m_toolPanel->addActions({m_undoAction, m_redoAction});
 
     auto *trace = new QWidget(this);
     auto *traceLayout = new QVBoxLayout(trace);

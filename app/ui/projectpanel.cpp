@@ -10,18 +10,29 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace {
 
 constexpr int TagsRole = Qt::UserRole + 1;
+constexpr int PathRole = Qt::UserRole;
+constexpr int ScriptRole = Qt::UserRole + 1;
+
+QStringList splitTags(const QString &text)
+{
+    QStringList tags;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty() && !tags.contains(part.trimmed()))
+            tags << part.trimmed();
+    return tags;
+}
 
 QIcon handlerIcon(HandlerKind kind)
 {
@@ -119,7 +130,7 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     m_toolView->setRootIsDecorated(false);
     m_toolView->setUniformRowHeights(true);
     m_toolView->setAllColumnsShowFocus(true);
-    m_toolView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_toolView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_toolView->header()->setStretchLastSection(true);
     m_toolView->header()->resizeSection(NameColumn, 160);
     m_toolView->header()->resizeSection(HandlerColumn, 80);
@@ -130,8 +141,10 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     auto *scriptsLayout = new QVBoxLayout(scriptsBox);
     scriptsLayout->setContentsMargins(0, 0, 0, 0);
     auto *scriptsLabel = new QLabel(tr("&Scripts"), scriptsBox);
-    m_scriptList = new QListWidget(scriptsBox);
+    m_scriptList = new QTreeWidget(scriptsBox);
     m_scriptList->setObjectName(QStringLiteral("scriptList"));
+    m_scriptList->setHeaderHidden(true);
+    m_scriptList->setToolTip(tr("Tick the tools a script may call; a call to any other is refused as unknown_tool"));
     scriptsLabel->setBuddy(m_scriptList);
     scriptsLayout->addWidget(scriptsLabel);
     scriptsLayout->addWidget(m_scriptList);
@@ -148,15 +161,17 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     connect(m_filterTimer, &QTimer::timeout, this, &ProjectPanel::applyFilter);
     connect(m_tagCombo, &QComboBox::currentIndexChanged, this,
             [this] { m_filter->setTag(m_tagCombo->currentData().toString()); });
-    connect(m_toolView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this] { Q_EMIT toolSelected(currentTool()); });
-    connect(m_model, &QStandardItemModel::itemChanged, this, [this](QStandardItem *item) {
-        if (m_filling || item->column() != NameColumn)
-            return;
-        Q_EMIT activeToggled(item->text(), item->checkState() == Qt::Checked);
+    // Not while the rows are replaced (a reload): the selection is empty for a moment.
+    connect(m_toolView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        if (!m_filling)
+            Q_EMIT toolSelected(currentTool());
     });
-    connect(m_scriptList, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem *item) { Q_EMIT scriptActivated(item->data(Qt::UserRole).toString()); });
+    connect(m_model, &QStandardItemModel::itemChanged, this, &ProjectPanel::toolItemChanged);
+    connect(m_scriptList, &QTreeWidget::itemChanged, this, &ProjectPanel::bindingChanged);
+    connect(m_scriptList, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+        if (!item->parent())
+            Q_EMIT scriptActivated(item->data(0, PathRole).toString());
+    });
 
     setTabOrder(m_filterEdit, m_tagCombo);
     setTabOrder(m_tagCombo, m_toolView);
@@ -185,26 +200,45 @@ void ProjectPanel::setProject(const Project *project)
     m_filling = true;
     m_model->removeRows(0, m_model->rowCount());
     m_scriptList->clear();
+    m_isPython.clear();
+    m_activeTools.clear();
     QStringList tags;
     if (project) {
         for (const Tool &tool : project->tools) {
+            m_isPython.insert(tool.name, tool.handler == HandlerKind::Python);
+            if (tool.active)
+                m_activeTools << tool.name;
             auto *name = new QStandardItem(handlerIcon(tool.handler), tool.name);
+            name->setEditable(false);
             name->setCheckable(true);
             name->setCheckState(tool.active ? Qt::Checked : Qt::Unchecked);
             name->setToolTip(tool.description);
             name->setData(tool.tags, TagsRole);
             auto *handler = new QStandardItem(handlerKindName(tool.handler));
+            handler->setEditable(false);
             auto *tagItem = new QStandardItem(tool.tags.join(QStringLiteral(", ")));
+            tagItem->setToolTip(tr("Double-click to edit the tags, separated by commas"));
             m_model->appendRow({name, handler, tagItem});
             for (const QString &tag : tool.tags)
                 if (!tags.contains(tag))
                     tags.append(tag);
         }
         for (const ScriptEntry &script : project->scripts) {
-            auto *item = new QListWidgetItem(script.path, m_scriptList);
-            item->setData(Qt::UserRole, QDir(project->dir).absoluteFilePath(script.path));
-            item->setToolTip(script.tools.isEmpty() ? tr("Calls every active tool")
-                                                    : tr("Bound tools: %1").arg(script.tools.join(QStringLiteral(", "))));
+            auto *item = new QTreeWidgetItem(m_scriptList, {script.path});
+            item->setData(0, PathRole, QDir(project->dir).absoluteFilePath(script.path));
+            item->setData(0, ScriptRole, script.name);
+            item->setToolTip(0, script.tools.isEmpty() ? tr("Calls every active tool (none is unticked)")
+                                                       : tr("Bound tools: %1").arg(script.tools.join(QStringLiteral(", "))));
+            const QStringList bound = project->boundTools(script.name);
+            for (const Tool &tool : project->tools) {
+                auto *child = new QTreeWidgetItem(item, {tool.name});
+                child->setIcon(0, handlerIcon(tool.handler));
+                child->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+                child->setCheckState(0, bound.contains(tool.name) ? Qt::Checked : Qt::Unchecked);
+                if (!tool.active)
+                    child->setToolTip(0, tr("%1 is inactive: refused on the bridge even when bound").arg(tool.name));
+            }
+            item->setExpanded(true);
         }
     }
     m_filling = false;
@@ -218,9 +252,13 @@ void ProjectPanel::setProject(const Project *project)
     const int tagIndex = m_tagCombo->findData(tag);
     m_tagCombo->setCurrentIndex(tagIndex < 0 ? 0 : tagIndex);
     m_tagCombo->blockSignals(false);
+    m_filling = true;
     m_filter->setTag(m_tagCombo->currentData().toString());
     if (!selected.isEmpty())
         selectTool(selected);
+    m_filling = false;
+    if (currentTool() != selected)
+        Q_EMIT toolSelected(currentTool());
 }
 
 QString ProjectPanel::currentTool() const
@@ -238,4 +276,75 @@ void ProjectPanel::selectTool(const QString &name)
             return;
         }
     }
+}
+
+QTreeWidgetItem *ProjectPanel::bindingItem(const QString &script, const QString &tool) const
+{
+    for (int i = 0; i < m_scriptList->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_scriptList->topLevelItem(i);
+        if (item->data(0, ScriptRole).toString() != script)
+            continue;
+        for (int c = 0; c < item->childCount(); ++c)
+            if (item->child(c)->text(0) == tool)
+                return item->child(c);
+    }
+    return nullptr;
+}
+
+void ProjectPanel::toolItemChanged(QStandardItem *item)
+{
+    if (m_filling)
+        return;
+    const QString tool = m_model->item(item->row(), NameColumn)->text();
+    const bool python = m_isPython.value(tool);
+    if (item->column() == NameColumn) {
+        const bool active = item->checkState() == Qt::Checked;
+        Q_EMIT manifestEditRequested(active ? tr("Activate %1").arg(tool) : tr("Deactivate %1").arg(tool),
+                                     [tool, active, python](ProjectWriter::Manifest &m, QString *error) {
+                                         return python ? ProjectWriter::setPythonToolActive(m, tool, active, error)
+                                                       : ProjectWriter::setToolActive(m, tool, active, error);
+                                     });
+    } else if (item->column() == TagsColumn) {
+        // Deferred: the edit reloads the project, which replaces the item being edited.
+        const QStringList tags = splitTags(item->text());
+        QTimer::singleShot(0, this, [this, tool, tags, python] {
+            Q_EMIT manifestEditRequested(tr("Set the tags of %1").arg(tool),
+                                         [tool, tags, python](ProjectWriter::Manifest &m, QString *error) {
+                                             return python ? ProjectWriter::setPythonToolTags(m, tool, tags, error)
+                                                           : ProjectWriter::setToolTags(m, tool, tags, error);
+                                         });
+        });
+    }
+}
+
+void ProjectPanel::bindingChanged(QTreeWidgetItem *item)
+{
+    QTreeWidgetItem *scriptItem = item->parent();
+    if (m_filling || !scriptItem)
+        return;
+    const QString script = scriptItem->data(0, ScriptRole).toString();
+    QStringList bound;
+    for (int c = 0; c < scriptItem->childCount(); ++c)
+        if (scriptItem->child(c)->checkState(0) == Qt::Checked)
+            bound << scriptItem->child(c)->text(0);
+    // Exactly the active tools is the default: stored as no list, so a tool added
+    // later is bound too.
+    const QStringList stored = bound == m_activeTools ? QStringList() : bound;
+    const bool none = bound.isEmpty();
+    const QString tool = item->text(0);
+    const bool checked = item->checkState(0) == Qt::Checked;
+    const QString text = checked ? tr("Bind %1 to %2").arg(tool, script) : tr("Unbind %1 from %2").arg(tool, script);
+    // Deferred: the edit reloads the project, which replaces the item that changed.
+    QTimer::singleShot(0, this, [this, text, script, stored, none] {
+        Q_EMIT manifestEditRequested(text, [script, stored, none](ProjectWriter::Manifest &m, QString *error) {
+            if (none) {
+                if (error)
+                    *error = tr("%1 would have no tool left to call, and an empty list means every active tool; "
+                                "keep at least one tool ticked.")
+                                 .arg(script);
+                return false;
+            }
+            return ProjectWriter::setScriptTools(m, script, stored, error);
+        });
+    });
 }

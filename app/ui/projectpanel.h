@@ -2,23 +2,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "projectwriter.h"
+
+#include <QHash>
 #include <QWidget>
 
 class Project;
 class QAbstractItemModel;
 class QComboBox;
 class QLineEdit;
-class QListWidget;
 class QSortFilterProxyModel;
+class QStandardItem;
 class QStandardItemModel;
 class QTimer;
 class QToolButton;
 class QTreeView;
+class QTreeWidget;
+class QTreeWidgetItem;
 class ToolFilterModel;
 
 /// The Project dock (DESIGN.md "The window"): the project's tools — an icon per
-/// handler kind, tags, an active checkbox — filtered by text and tag, and its scripts.
-/// It only shows; edits are requests the window turns into undoable commands.
+/// handler kind, tags (edited in place, comma separated), an active checkbox —
+/// filtered by text and tag, and its scripts with one checkbox per tool under each:
+/// the tools bound to the script (issue 6 "Binding tools to scripts"; unbound tools
+/// are refused as unknown_tool). It only shows; an edit (active, tags, binding) is a
+/// ProjectWriter edit requested through manifestEditRequested(), which the window
+/// runs as an undoable command.
 class ProjectPanel : public QWidget
 {
     Q_OBJECT
@@ -36,7 +45,10 @@ public:
     QTreeView *toolView() const { return m_toolView; }
     QAbstractItemModel *toolModel() const;
     QSortFilterProxyModel *filterModel() const;
-    QListWidget *scriptList() const { return m_scriptList; }
+    /// Scripts as top-level items (text: the path), their tools as checkable children.
+    QTreeWidget *scriptList() const { return m_scriptList; }
+    /// The item of tool `tool` under script `script` (by script name), or nullptr.
+    QTreeWidgetItem *bindingItem(const QString &script, const QString &tool) const;
     QLineEdit *filterEdit() const { return m_filterEdit; }
     QComboBox *tagCombo() const { return m_tagCombo; }
     /// Applies the text filter now (typing is debounced).
@@ -45,7 +57,8 @@ public:
 Q_SIGNALS:
     void toolSelected(const QString &name);
     void scriptActivated(const QString &absolutePath);
-    void activeToggled(const QString &tool, bool active);
+    /// An edit of toolstudio.json; `text` names it in Edit ▸ Undo.
+    void manifestEditRequested(const QString &text, const ProjectWriter::Edit &edit);
     void newToolRequested();
     void renameToolRequested(const QString &tool);
     void cloneToolRequested(const QString &tool);
@@ -55,7 +68,12 @@ private:
     QStandardItemModel *m_model = nullptr;
     ToolFilterModel *m_filter = nullptr;
     QTreeView *m_toolView = nullptr;
-    QListWidget *m_scriptList = nullptr;
+    void toolItemChanged(QStandardItem *item);
+    void bindingChanged(QTreeWidgetItem *item);
+
+    QTreeWidget *m_scriptList = nullptr;
+    QHash<QString, bool> m_isPython; ///< tool name → defined in tools/*.py
+    QStringList m_activeTools;       ///< in project order
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_tagCombo = nullptr;
     QTimer *m_filterTimer = nullptr;

@@ -2,14 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolpanel.h"
 
+#include "handlersettingsform.h"
 #include "schemaform.h"
 #include "toolcall.h"
+#include "tryitanswerdialog.h"
+#include "valvesform.h"
 
 #include <QFontDatabase>
-#include <QFormLayout>
-#include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -32,11 +32,6 @@ QPlainTextEdit *jsonView(QWidget *parent, const char *name)
     view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     view->setTabChangesFocus(true);
     return view;
-}
-
-QString ms(int value)
-{
-    return value <= 0 ? ToolPanel::tr("none") : ToolPanel::tr("%1 ms").arg(value);
 }
 
 } // namespace
@@ -81,33 +76,39 @@ ToolPanel::ToolPanel(QWidget *parent)
 
     auto *handlerScroll = new QScrollArea(m_tabs);
     handlerScroll->setWidgetResizable(true);
-    m_handlerPage = new QWidget(handlerScroll);
-    m_handlerForm = new QFormLayout(m_handlerPage);
-    handlerScroll->setWidget(m_handlerPage);
+    handlerScroll->setFrameShape(QFrame::NoFrame);
+    m_handlerForm = new HandlerSettingsForm(handlerScroll);
+    m_handlerForm->setObjectName(QStringLiteral("handlerSettings"));
+    handlerScroll->setWidget(m_handlerForm);
     m_tabs->addTab(handlerScroll, tr("Handler"));
+    connect(m_handlerForm, &HandlerSettingsForm::editRequested, this, &ToolPanel::manifestEditRequested);
 
-    m_valvesLabel = new QLabel(m_tabs);
-    m_valvesLabel->setWordWrap(true);
-    m_valvesLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_valvesLabel->setMargin(8);
-    m_tabs->addTab(m_valvesLabel, tr("Valves"));
+    auto *valvesScroll = new QScrollArea(m_tabs);
+    valvesScroll->setWidgetResizable(true);
+    valvesScroll->setFrameShape(QFrame::NoFrame);
+    m_valvesForm = new ValvesForm(valvesScroll);
+    m_valvesForm->setObjectName(QStringLiteral("valvesForm"));
+    valvesScroll->setWidget(m_valvesForm);
+    m_tabs->addTab(valvesScroll, tr("Valves"));
 
     connect(m_callButton, &QPushButton::clicked, this, &ToolPanel::callTool);
     connect(m_form, &SchemaForm::submitted, this, &ToolPanel::callTool);
-    connect(m_form, &SchemaForm::valueChanged, this, [this] {
-        m_callButton->setEnabled(!m_toolName.isEmpty() && !m_call->isActive() && m_form->isValid());
-    });
     connect(m_call, &DirectToolCall::stepChanged, this, &ToolPanel::showStep);
     connect(m_call, &DirectToolCall::pendingCallOpened, this, &ToolPanel::answerManualCall);
     connect(m_call, &DirectToolCall::finished, this, [this](const Step &step, const RunRecord &run) {
         showStep(step);
-        m_callButton->setEnabled(!m_toolName.isEmpty() && m_form->isValid());
+        m_callButton->setEnabled(!m_toolName.isEmpty());
         Q_EMIT callFinished(step, run);
     });
     setTool(nullptr, QString());
 }
 
-ToolPanel::~ToolPanel() = default;
+ToolPanel::~ToolPanel()
+{
+    // Destroying the call cancels what is running and reports it: not to this panel,
+    // whose children are gone by then.
+    disconnect(m_call, nullptr, this, nullptr);
+}
 
 void ToolPanel::setTool(const Project *project, const QString &name)
 {
@@ -118,13 +119,12 @@ void ToolPanel::setTool(const Project *project, const QString &name)
     const Tool *tool = project ? project->tool(name) : nullptr;
     m_toolName = tool ? name : QString();
 
-    while (m_handlerForm->rowCount() > 0)
-        m_handlerForm->removeRow(0);
+    m_handlerForm->setTool(project, m_toolName);
+    m_valvesForm->setTool(project, m_toolName);
     if (!tool) {
         m_heading->setText(tr("Select a tool in the Project dock."));
         m_form->setSchema(nlohmann::json::object());
         m_schemaView->clear();
-        m_valvesLabel->clear();
         m_callButton->setEnabled(false);
         return;
     }
@@ -142,43 +142,7 @@ void ToolPanel::setTool(const Project *project, const QString &name)
         derived["output_schema"] = *tool->outputSchema;
     m_schemaView->setPlainText(pretty(derived));
 
-    const auto row = [this](const QString &label, const QString &value) {
-        auto *edit = new QLineEdit(value, m_handlerPage);
-        edit->setReadOnly(true);
-        m_handlerForm->addRow(label, edit);
-    };
-    row(tr("Kind:"), handlerKindName(tool->handler));
-    if (tool->handler == HandlerKind::Mock) {
-        nlohmann::json sequence = nlohmann::json::array();
-        for (const MockResponse &r : tool->mockSequence) {
-            nlohmann::json entry = r.isError ? nlohmann::json{{"error", r.errorMessage.toStdString()}, {"retryable", r.retryable}}
-                                             : nlohmann::json{{"result", r.result}};
-            if (r.delayMs > 0)
-                entry["delay_seconds"] = r.delayMs / 1000.0;
-            sequence.push_back(entry);
-        }
-        auto *view = jsonView(m_handlerPage, "mockSequence");
-        view->setPlainText(pretty(sequence));
-        view->setMaximumHeight(140);
-        m_handlerForm->addRow(tr("Mock sequence:"), view);
-    } else if (tool->handler == HandlerKind::Command) {
-        row(tr("Command line:"), tool->command.join(QLatin1Char(' ')));
-    }
-    row(tr("Max attempts:"), QString::number(tool->retry.maxAttempts));
-    row(tr("Initial backoff:"), ms(tool->retry.initialBackoffMs));
-    row(tr("Backoff factor:"), QString::number(tool->retry.factor));
-    row(tr("Max backoff:"), ms(tool->retry.maxBackoffMs));
-    row(tr("Attempt timeout:"), ms(tool->retry.attemptTimeoutMs));
-    row(tr("Total timeout:"), ms(tool->retry.totalTimeoutMs));
-    row(tr("Active:"), tool->active ? tr("yes") : tr("no (refused on the bridge)"));
-    auto *note = new QLabel(tr("Edit these in toolstudio.json; the window reloads it on save."), m_handlerPage);
-    note->setWordWrap(true);
-    m_handlerForm->addRow(note);
-
-    m_valvesLabel->setText(tool->handler == HandlerKind::Python
-                               ? tr("Valves come from the tool file's Valves class (Python tool worker).")
-                               : tr("%1 has no valves: only Python tools have settings of their own.").arg(tool->name));
-    m_callButton->setEnabled(!m_call->isActive() && m_form->isValid());
+    m_callButton->setEnabled(!m_call->isActive());
 }
 
 bool ToolPanel::callTool()
@@ -186,6 +150,7 @@ bool ToolPanel::callTool()
     if (!m_project || m_toolName.isEmpty() || m_call->isActive())
         return false;
     if (!m_form->isValid()) {
+        m_form->revealErrors();
         m_resultView->setPlainText(tr("Fix the arguments first: %1").arg(m_form->problem()->toString()));
         return false;
     }
@@ -227,32 +192,20 @@ void ToolPanel::showStep(const Step &step)
     m_resultView->setPlainText(text);
 }
 
+TryItAnswerDialog *ToolPanel::answerDialog() const
+{
+    return findChild<TryItAnswerDialog *>(QString(), Qt::FindDirectChildrenOnly);
+}
+
 void ToolPanel::answerManualCall(const Step &step)
 {
-    // A manual tool: the person trying it gives the answer here (window-modal, not
-    // blocking: the engine keeps running while the dialog is open).
-    auto *dialog = new QInputDialog(this);
+    // A manual tool: the person trying it gives the answer in a form generated from
+    // output_schema (window-modal, not blocking: the engine keeps running meanwhile).
+    const Tool *tool = m_project ? m_project->tool(step.tool) : nullptr;
+    auto *dialog = new TryItAnswerDialog(step, tool ? tool->outputSchema : std::nullopt, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Answer %1").arg(step.tool));
-    dialog->setLabelText(tr("%1 is answered by a person. Result (JSON) for %2:")
-                             .arg(step.tool, QString::fromStdString(step.args.dump())));
-    dialog->setOption(QInputDialog::UsePlainTextEditForTextInput);
-    dialog->setTextValue(QStringLiteral("null"));
-    const int attempt = step.currentAttempt() ? step.currentAttempt()->number : 1;
-    connect(dialog, &QInputDialog::finished, this, [this, dialog, attempt](int result) {
-        ManualAnswer answer;
-        if (result != QDialog::Accepted) {
-            answer.isError = true;
-            answer.message = tr("no answer given in Try it");
-        } else {
-            const nlohmann::json value = nlohmann::json::parse(dialog->textValue().toStdString(), nullptr, false);
-            if (value.is_discarded()) {
-                answer.isError = true;
-                answer.message = tr("the answer was not valid JSON");
-            } else {
-                answer.result = value;
-            }
-        }
+    dialog->setWindowModality(Qt::WindowModal);
+    connect(dialog, &TryItAnswerDialog::answerChosen, this, [this](int attempt, const ManualAnswer &answer) {
         QString reason;
         if (!m_call->answer(attempt, answer, &reason))
             m_resultView->setPlainText(tr("The answer was refused: %1").arg(reason));

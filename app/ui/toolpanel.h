@@ -3,6 +3,7 @@
 #pragma once
 
 #include "project.h"
+#include "projectwriter.h"
 #include "step.h"
 
 #include <QWidget>
@@ -10,15 +11,18 @@
 #include <optional>
 
 class DirectToolCall;
-class QFormLayout;
+class HandlerSettingsForm;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
 class SchemaForm;
+class TryItAnswerDialog;
+class ValvesForm;
 
 /// The Tool dock (DESIGN.md "The window"): the selected tool's derived schema
-/// (read-only JSON), its handler settings, its valves, and *Try it* — a form generated
+/// (read-only JSON), its handler settings (HandlerSettingsForm), its valves
+/// (ValvesForm), and *Try it* — a form generated
 /// from input_schema whose call runs directly on the trusted side through a
 /// DirectToolCall and is journaled as a one-step run.
 class ToolPanel : public QWidget
@@ -38,15 +42,22 @@ public:
     QPlainTextEdit *schemaView() const { return m_schemaView; }
     QTabWidget *tabs() const { return m_tabs; }
     DirectToolCall *directCall() const { return m_call; }
+    HandlerSettingsForm *handlerForm() const { return m_handlerForm; }
+    ValvesForm *valvesForm() const { return m_valvesForm; }
+    /// The answer dialog of a manual tool's Try it call while it is open.
+    TryItAnswerDialog *answerDialog() const;
 
 public Q_SLOTS:
     /// Calls the tool with the form's value (Ctrl+Enter in the form). Returns false
-    /// when nothing was started (no tool, invalid form, a call in progress).
+    /// when nothing was started (no tool, a call in progress, or an invalid form: then
+    /// every error of the form is shown at its field).
     bool callTool();
 
 Q_SIGNALS:
     /// A Try it call ended and was journaled.
     void callFinished(const Step &step, const RunRecord &run);
+    /// The handler settings form asks for an edit of toolstudio.json (undoable).
+    void manifestEditRequested(const QString &text, const ProjectWriter::Edit &edit);
 
 private:
     void showStep(const Step &step);
@@ -61,7 +72,6 @@ private:
     QPushButton *m_callButton = nullptr;
     QPlainTextEdit *m_resultView = nullptr;
     QPlainTextEdit *m_schemaView = nullptr;
-    QWidget *m_handlerPage = nullptr;
-    QFormLayout *m_handlerForm = nullptr;
-    QLabel *m_valvesLabel = nullptr;
+    HandlerSettingsForm *m_handlerForm = nullptr;
+    ValvesForm *m_valvesForm = nullptr;
 };
