@@ -3,6 +3,7 @@
 #include "launchsequence.h"
 
 #include "landlock.h"
+#include "pidscgroup.h"
 
 #include <cerrno>
 #include <charconv>
@@ -164,7 +165,8 @@ bool sendStatus(std::string_view message, int fd = -1)
 /// Hands `dir` (an open directory, consumed) and everything beneath it to uid:gid.
 /// Never follows a symlink: links are re-owned themselves (AT_SYMLINK_NOFOLLOW) and
 /// directories are opened with O_NOFOLLOW, so a link planted in the project's files/
-/// cannot make the launcher chown something outside the work dir.
+/// cannot make the launcher chown something outside the work dir; files with more
+/// than one hard link are skipped for the same reason.
 std::string chownTree(int dir, uid_t uid, gid_t gid, int depth)
 {
     if (depth > 64) {
@@ -199,6 +201,10 @@ std::string chownTree(int dir, uid_t uid, gid_t gid, int depth)
             if (!failure.empty())
                 break;
         }
+        // A hard link shares its inode (and owner) with a file that may be outside the
+        // work dir: it is left as it is, not handed over.
+        if (!S_ISDIR(info.st_mode) && info.st_nlink > 1)
+            continue;
         if (::fchownat(::dirfd(stream), name.c_str(), uid, gid, AT_SYMLINK_NOFOLLOW) == -1) {
             failure = "cannot hand " + name + " over (fchownat): " + errnoText(errno);
             break;
@@ -424,8 +430,8 @@ LaunchSequence::LaunchSequence(SandboxPolicy policy, pid_t parentAtStart)
 
 LaunchSequence::Failure LaunchSequence::run()
 {
-    if (stepParent() && stepSession() && stepCredentials() && stepLimits() && stepWorkDir() && stepFds()
-        && stepEnvironment() && stepResolveProgram() && stepNoNewPrivs() && stepLandlock() && stepSeccomp())
+    if (stepParent() && stepSession() && stepPidsCgroup() && stepCredentials() && stepLimits() && stepWorkDir() && stepFds()
+        && stepEnvironment() && stepResolveProgram() && stepNoNewPrivs() && stepLandlock() && stepSeccomp() && stepWaitForGo())
         stepExec();
     return m_failure;
 }
@@ -506,6 +512,15 @@ bool LaunchSequence::stepSession()
             ::_exit(SandboxExit::Session);
     }
     ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+
+bool LaunchSequence::stepPidsCgroup()
+{
+    // Before the user switch: the cgroup's files belong to the studio's user.
+    std::string error;
+    if (!m_policy.pidsCgroup.empty() && !PidsCgroup::join(m_policy.pidsCgroup, &error))
+        return fail(SandboxExit::Limits, error + "; the run's process budget cannot be enforced");
+    return true;
 }
 
 bool LaunchSequence::stepCredentials()
@@ -631,7 +646,10 @@ bool LaunchSequence::stepLimits()
         bool apply;
     };
     std::uint64_t processes = 0;
-    if (limits.extraProcesses) {
+    // With a pids cgroup, its pids.max bounds the run; RLIMIT_NPROC would count the
+    // sandbox user's other runs too, so it is left as it is.
+    const bool nproc = limits.extraProcesses != 0 && m_policy.pidsCgroup.empty();
+    if (nproc) {
         // RLIMIT_NPROC counts every task of the user, so the budget is on top of what
         // the user already runs (SANDBOX.md "Limits").
         const long count = countTasksOfUser(::getuid());
@@ -648,7 +666,7 @@ bool LaunchSequence::stepLimits()
         {RLIMIT_NOFILE, "RLIMIT_NOFILE", limits.openFiles, limits.openFiles != 0},
         {RLIMIT_MEMLOCK, "RLIMIT_MEMLOCK", 0, true},
         {RLIMIT_MSGQUEUE, "RLIMIT_MSGQUEUE", 0, true},
-        {RLIMIT_NPROC, "RLIMIT_NPROC", processes, limits.extraProcesses != 0},
+        {RLIMIT_NPROC, "RLIMIT_NPROC", processes, nproc},
     };
     for (const Limit &limit : table) {
         if (!limit.apply)
@@ -931,6 +949,21 @@ bool LaunchSequence::stepSeccomp()
     return true;
 }
 
+bool LaunchSequence::stepWaitForGo()
+{
+    if (!m_policy.waitForGo)
+        return true;
+    if (s_statusFd < 0)
+        return fail(SandboxExit::Usage, "wait_for_go needs a status channel (--status-fd)");
+    if (!sendStatus("ready"))
+        return fail(SandboxExit::Parent, "cannot tell the studio the sandbox is ready: " + errnoText(errno));
+    char message[8];
+    const ssize_t n = retry([&] { return ::read(s_statusFd, message, sizeof message); });
+    if (n != 2 || std::memcmp(message, "go", 2) != 0)
+        return fail(SandboxExit::Parent, "the studio did not start the pre-warmed run (no \"go\" on the status channel)");
+    return true;
+}
+
 std::string LaunchSequence::report()
 {
     std::string text = "toolstudio-sandbox --report\n";
@@ -970,8 +1003,18 @@ std::string LaunchSequence::report()
     text += "limits: core files 0; CPU " + std::to_string(limits.cpuSeconds)
         + " s (run timeout + 5 s); memory " + std::to_string(limits.dataBytes >> 20)
         + " MiB (RLIMIT_DATA; node also --max-old-space-size); file size " + std::to_string(limits.fileSizeBytes >> 20)
-        + " MiB; open files " + std::to_string(limits.openFiles) + "; processes: the user's current count + "
-        + std::to_string(limits.extraProcesses) + "; locked memory 0; message queues 0\n";
+        + " MiB; open files " + std::to_string(limits.openFiles) + "; locked memory 0; message queues 0\n";
+    const PidsCgroup::Probe cgroups = PidsCgroup::probe();
+    if (!cgroups.parent.empty())
+        text += "processes: each run started by the studio gets its own pids cgroup (cgroup v"
+            + std::to_string(cgroups.version) + ", under " + cgroups.parent + ") with pids.max "
+            + std::to_string(limits.extraProcesses + 1) + " (" + std::to_string(limits.extraProcesses)
+            + " + the interpreter), removed after the run; runs by hand: RLIMIT_NPROC = the user's tasks + "
+            + std::to_string(limits.extraProcesses) + "\n";
+    else
+        text += "processes: RLIMIT_NPROC = the sandbox user's tasks + " + std::to_string(limits.extraProcesses)
+            + ", SHARED by that user's concurrent runs (a fork bomb in one can starve another): " + cgroups.why
+            + "\n";
     text += "run: timeout 300 s (paused while a call waits for a person), then the process group is killed and "
             "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
     text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "

@@ -15,12 +15,15 @@
 ///  1. parent       PR_SET_PDEATHSIG(SIGKILL), then the parent must still be the one
 ///                  recorded at start (or policy.parentPid)
 ///  2. session      setsid(): the child leads its own session and process group
+///     cgroup       with policy.pidsCgroup: moves itself into the run's pids cgroup
+///                  (before the user switch; fails with SandboxExit::Limits)
 ///  3. credentials  only as root: the work dir is handed to policy.runAsUser (only a
 ///                  dedicated dir: not /, not top-level, not under /usr, /etc, … ,
 ///                  owned by root or that user), then
 ///                  setgroups(0), setgid, setuid; setuid(0) must fail afterwards;
 ///                  the parent-death signal is re-armed (a uid change clears it)
-///  4. limits       rlimits, as the sandbox user (RLIMIT_NPROC counts its processes)
+///  4. limits       rlimits, as the sandbox user (RLIMIT_NPROC = its task count +
+///                  the budget, only without a pids cgroup)
 ///  5. workdir      chdir(policy.workDir)
 ///  6. fds          0..2 kept (or /dev/null), the bridge moved to 3, the rest closed
 ///  7. environment  only the allow-list (see buildEnvironment())
@@ -32,6 +35,8 @@
 /// 11. seccomp      SeccompFilter::install() (allow-list; kill on unlisted with
 ///                  TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1); with a status channel, the
 ///                  policy-event listener is sent to the studio (SCM_RIGHTS) and closed
+///     go           with policy.waitForGo: "ready" on the status channel, then wait
+///                  for "go" there (a pre-warmed start)
 /// 12. exec         execve
 ///
 /// Every step checks each syscall, retries EINTR, and on failure stops with the
@@ -94,6 +99,7 @@ public:
 private:
     bool stepParent();
     bool stepSession();
+    bool stepPidsCgroup();
     bool stepCredentials();
     bool stepLimits();
     bool stepWorkDir();
@@ -103,6 +109,7 @@ private:
     bool stepNoNewPrivs();
     bool stepLandlock();
     bool stepSeccomp();
+    bool stepWaitForGo();
     void stepExec();
 
     bool checkParent(const char *when);

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandboxpolicy.h"
 
+#include "pidscgroup.h"
+
 #include <climits>
 #include <set>
 #include <stdexcept>
@@ -74,6 +76,8 @@ json SandboxPolicy::toJson() const
         {"seccomp_only", seccompOnly},
         {"run_as_user", runAsUser},
         {"read_paths", readPaths},
+        {"pids_cgroup", pidsCgroup},
+        {"wait_for_go", waitForGo},
         {"limits",
          {
              {"cpu_seconds", limits.cpuSeconds},
@@ -91,7 +95,7 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         throw std::runtime_error("a sandbox policy must be a JSON object");
     checkKeys(value, {},
               {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "status_fd", "parent_pid", "seccomp_only",
-               "run_as_user", "read_paths", "limits"});
+               "run_as_user", "read_paths", "pids_cgroup", "wait_for_go", "limits"});
 
     SandboxPolicy policy;
     if (!value.contains("work_dir"))
@@ -151,6 +155,16 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         policy.runAsUser = stringField(value["run_as_user"], "run_as_user");
     if (value.contains("read_paths"))
         policy.readPaths = stringList(value["read_paths"], "read_paths");
+    if (value.contains("wait_for_go")) {
+        if (!value["wait_for_go"].is_boolean())
+            bad("wait_for_go", "must be true or false");
+        policy.waitForGo = value["wait_for_go"].get<bool>();
+    }
+    if (value.contains("pids_cgroup")) {
+        policy.pidsCgroup = stringField(value["pids_cgroup"], "pids_cgroup");
+        if (!policy.pidsCgroup.empty() && !PidsCgroup::isRunCgroupPath(policy.pidsCgroup))
+            bad("pids_cgroup", "must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
+    }
 
     if (value.contains("limits")) {
         const json &limits = value["limits"];

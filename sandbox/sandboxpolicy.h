@@ -17,7 +17,9 @@ struct SandboxLimits
     std::uint64_t dataBytes = 2ull * 1024 * 1024 * 1024; ///< RLIMIT_DATA
     std::uint64_t fileSizeBytes = 256ull * 1024 * 1024;  ///< RLIMIT_FSIZE
     std::uint64_t openFiles = 256;                       ///< RLIMIT_NOFILE
-    std::uint64_t extraProcesses = 64;                   ///< RLIMIT_NPROC = user's current count + this
+    /// The run's process budget: its pids cgroup's pids.max is this + 1 (the
+    /// interpreter); without one, RLIMIT_NPROC = the user's current task count + this.
+    std::uint64_t extraProcesses = 64;
 };
 
 /// What the launcher (`toolstudio-sandbox`) applies before it execs the interpreter.
@@ -27,7 +29,7 @@ struct SandboxLimits
 ///     {"work_dir": "/abs", "argv": ["/usr/bin/python3", "x.py"],
 ///      "env": {"PYTHONPATH": "…"}, "path": "…", "lang": "C.UTF-8", "bridge_fd": 5,
 ///      "status_fd": 6, "parent_pid": 4242, "seccomp_only": false,
-///      "run_as_user": "nobody", "read_paths": [],
+///      "run_as_user": "nobody", "read_paths": [], "pids_cgroup": "/sys/fs/cgroup/…",
 ///      "limits": {"cpu_seconds": 305, "data_bytes": …, "file_size_bytes": …,
 ///                 "open_files": 256, "extra_processes": 64}}
 ///
@@ -64,6 +66,15 @@ struct SandboxPolicy
     /// Paths the child may read and execute besides the system dirs (the shim/runtime
     /// dir); the interpreter's resolved prefix is added by the launcher (Landlock).
     std::vector<std::string> readPaths;
+    /// The run's pids cgroup (PidsCgroup::create(), made by the studio): the launcher
+    /// moves itself in before it switches users, and then leaves RLIMIT_NPROC alone —
+    /// the cgroup's pids.max bounds the run's tasks. Empty: no cgroup, RLIMIT_NPROC =
+    /// the sandbox user's task count + limits.extraProcesses (shared by that user's runs).
+    std::string pidsCgroup;
+    /// Pre-warmed start: after every step but execve the launcher sends "ready" on
+    /// the status channel and waits for "go" there before it execs (anything else, or
+    /// the channel closing, ends it with SandboxExit::Parent). Needs a status channel.
+    bool waitForGo = false;
     SandboxLimits limits;
 
     nlohmann::json toJson() const;

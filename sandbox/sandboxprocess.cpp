@@ -3,6 +3,7 @@
 #include "sandboxprocess.h"
 
 #include "bridgechannel.h"
+#include "pidscgroup.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -85,6 +86,32 @@ SandboxProcess::~SandboxProcess()
             m_process->waitForFinished(2000);
         }
     }
+    if (!m_liveCgroup.empty()) {
+        PidsCgroup::killAll(m_liveCgroup);
+        releaseCgroup();
+    }
+}
+
+SandboxProcess::ProcessLimit SandboxProcess::processLimit() const
+{
+    return m_processLimit;
+}
+
+void SandboxProcess::setPidsCgroupAllowed(bool allowed)
+{
+    m_pidsCgroupAllowed = allowed;
+}
+
+void SandboxProcess::releaseCgroup()
+{
+    // Only once the launcher has been reaped: until then its zombie keeps the cgroup busy.
+    if (m_liveCgroup.empty() || (m_process && m_process->state() != QProcess::NotRunning))
+        return;
+    std::string error;
+    if (PidsCgroup::remove(m_liveCgroup, &error))
+        m_liveCgroup.clear();
+    else
+        qWarning("%s", error.c_str());
 }
 
 QString SandboxProcess::defaultLauncherPath()
@@ -119,6 +146,19 @@ qint64 SandboxProcess::pid() const
 int SandboxProcess::landlockAbi() const
 {
     return m_landlockAbi;
+}
+
+bool SandboxProcess::isReady() const
+{
+    return m_ready;
+}
+
+bool SandboxProcess::go()
+{
+    if (!m_ready || m_statusFd < 0)
+        return false;
+    m_ready = false;
+    return ::send(m_statusFd, "go", 2, MSG_NOSIGNAL) == 2;
 }
 
 bool SandboxProcess::isRunning() const
@@ -158,6 +198,28 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     policy.bridgeFd = childEnd;
     policy.statusFd = childStatus;
     policy.parentPid = QCoreApplication::applicationPid();
+
+    // The run's own pids cgroup, so its tasks do not count against other runs'
+    // budget; without one the launcher falls back to RLIMIT_NPROC.
+    releaseCgroup();
+    m_processLimit = {};
+    m_processLimit.maxTasks = policy.limits.extraProcesses;
+    if (policy.limits.extraProcesses != 0) {
+        static const PidsCgroup::Probe probe = PidsCgroup::probe();
+        std::string why = m_pidsCgroupAllowed ? probe.why : std::string("switched off for this run");
+        const std::string cgroup = m_pidsCgroupAllowed
+            ? PidsCgroup::create(probe, policy.limits.extraProcesses + 1, &why)
+            : std::string();
+        if (!cgroup.empty()) {
+            m_processLimit.cgroup = QString::fromStdString(cgroup);
+            m_liveCgroup = cgroup;
+            m_processLimit.cgroupVersion = probe.version;
+            m_processLimit.maxTasks = policy.limits.extraProcesses + 1;
+        } else {
+            m_processLimit.fallbackReason = QString::fromStdString(why);
+        }
+        policy.pidsCgroup = cgroup;
+    }
     const auto closeAll = [&] {
         ::close(studioEnd);
         ::close(childEnd);
@@ -183,6 +245,7 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     m_listener = nullptr;
     m_launcherFailure.clear();
     m_landlockAbi = -1;
+    m_ready = false;
     m_pid = 0;
 
     m_process = new QProcess(this);
@@ -219,6 +282,7 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
         const QString reason = m_process->errorString();
         ::close(studioEnd);
         ::close(status[0]);
+        releaseCgroup();
         return failed(tr("cannot start the sandbox launcher %1: %2").arg(m_launcherPath, reason));
     }
     m_statusFd = status[0];
@@ -246,6 +310,8 @@ void SandboxProcess::onFinished(int exitCode, QProcess::ExitStatus status)
     Q_EMIT finished(exitCode, crashed, launcherFailure);
     if (m_listener)
         m_listener->drain();
+    if (!m_liveCgroup.empty() && PidsCgroup::members(m_liveCgroup).empty())
+        releaseCgroup();
 }
 
 void SandboxProcess::readStatus()
@@ -285,6 +351,9 @@ void SandboxProcess::readStatus()
             m_listener = new PolicyListener(fds.takeFirst(), this);
             connect(m_listener, &PolicyListener::policyEvent, this, &SandboxProcess::policyEvent);
             m_listener->drain();
+        } else if (message == "ready") {
+            m_ready = true;
+            Q_EMIT ready();
         } else if (message.startsWith("landlock ")) {
             m_landlockAbi = message.mid(9).toInt();
             Q_EMIT landlockApplied(m_landlockAbi);
@@ -312,16 +381,23 @@ bool SandboxProcess::killGroup()
     if (m_pid <= 0)
         return true;
     const pid_t group = pid_t(m_pid);
+    // Every task of the run's cgroup first (none can leave it), then the group.
+    if (!m_liveCgroup.empty() && !PidsCgroup::killAll(m_liveCgroup))
+        return false;
     // The child leads its own process group (setsid in the launcher), so -pid reaches
     // every process it started that did not escape the group, also after it exited.
-    if (::kill(-group, SIGKILL) == -1 && errno == ESRCH)
+    const auto gone = [this] {
+        releaseCgroup();
         return true;
+    };
+    if (::kill(-group, SIGKILL) == -1 && errno == ESRCH)
+        return gone();
     const QDeadlineTimer deadline(1000);
     for (;;) {
         if (::kill(-group, 0) == -1 && errno == ESRCH)
-            return true;
+            return gone();
         if (!groupHasLiveMembers(group))
-            return true;
+            return gone();
         if (deadline.hasExpired())
             return false;
         ::kill(-group, SIGKILL); // a member may have forked while the first one landed

@@ -10,6 +10,8 @@
 #include <QProcess>
 #include <QString>
 
+#include <string>
+
 class BridgeChannel;
 class QSocketNotifier;
 
@@ -40,6 +42,12 @@ public:
     bool start(SandboxPolicy policy, const QString &policyFile, std::size_t maxLineBytes,
                QString *error = nullptr);
 
+    /// Pre-warmed start (policy.waitForGo): the launcher applies every step, emits
+    /// ready() and execs the interpreter only on go(). Returns false when the
+    /// launcher is not waiting (not started pre-warmed, not ready yet, or gone).
+    bool go();
+    bool isReady() const;
+
     /// The studio's end of the bridge; valid after start().
     BridgeChannel *bridge() const;
     qint64 pid() const;
@@ -50,10 +58,28 @@ public:
     /// (before the launcher got there, or it failed earlier).
     int landlockAbi() const;
 
+    /// How the run's tasks are bounded (SANDBOX.md "Limits", processes), known from
+    /// start() on.
+    struct ProcessLimit
+    {
+        /// The run's own pids cgroup (PidsCgroup), empty when there is none.
+        QString cgroup;
+        int cgroupVersion = 0;    ///< 1 or 2 with a cgroup
+        quint64 maxTasks = 0;     ///< pids.max, or the budget on top of the user's tasks (RLIMIT_NPROC)
+        /// Without a cgroup: why (the fallback is RLIMIT_NPROC, shared by all runs of
+        /// the sandbox user, so a fork bomb can starve a run started at the same time).
+        QString fallbackReason;
+    };
+    ProcessLimit processLimit() const;
+    /// Tests: false makes start() skip the pids cgroup (the RLIMIT_NPROC fallback).
+    void setPidsCgroupAllowed(bool allowed);
+
     /// SIGKILL to the child's whole process group (it leads its own session), also
-    /// after the leader exited. Returns true when no live process of the group is left
-    /// (kill(-pid, 0) fails with ESRCH, or only zombies remain), polling up to ~1 s.
-    /// Blocks the caller for at most that long.
+    /// after the leader exited, and to every member of the run's pids cgroup. Returns
+    /// true when no live process of the group (and none in the cgroup) is left
+    /// (kill(-pid, 0) fails with ESRCH, or only zombies remain), polling up to ~1 s;
+    /// the cgroup is then removed once the launcher has been reaped. Blocks the
+    /// caller for at most that long.
     bool killGroup();
 
 Q_SIGNALS:
@@ -66,6 +92,8 @@ Q_SIGNALS:
     /// same line and exiting with a launcher status. Emitted after the last
     /// standardOutput/standardError chunk.
     void finished(int exitCode, bool crashed, const QString &launcherFailure);
+    /// A pre-warmed launcher applied the whole policy and waits for go().
+    void ready();
     /// The launcher applied Landlock at `abi` (0 = seccomp only), before execve.
     void landlockApplied(int abi);
     /// The sandbox refused a call and reported it (PolicyListener).
@@ -75,6 +103,7 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void readStatus();
     void closeStatus();
+    void releaseCgroup();
 
     QProcess *m_process = nullptr;
     BridgeChannel *m_bridge = nullptr;
@@ -85,4 +114,8 @@ private:
     PolicyListener *m_listener = nullptr;
     QString m_launcherFailure;               ///< from the status channel only
     int m_landlockAbi = -1;
+    bool m_ready = false;
+    ProcessLimit m_processLimit;
+    std::string m_liveCgroup;                ///< the run's cgroup until it is removed
+    bool m_pidsCgroupAllowed = true;
 };

@@ -9,6 +9,7 @@
 // journal and a second run started alongside are unaffected. Secrets and sockets are
 // planted in a fake home this test creates; the real one is never touched.
 #include "journal.h"
+#include "pidscgroup.h"
 #include "project.h"
 #include "runcontroller.h"
 #include "sandboxpolicy.h"
@@ -28,6 +29,7 @@
 #include <csignal>
 #include <cstring>
 #include <dirent.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -122,6 +124,8 @@ struct Outcome
     QList<SandboxPolicyEvent> events;
     int landlockAbi = -1;
     bool groupGone = false;
+    SandboxProcess::ProcessLimit processLimit;
+    bool cgroupRemoved = false; ///< the run's pids cgroup directory is gone after the run
 };
 
 } // namespace
@@ -139,10 +143,16 @@ private Q_SLOTS:
     void stopAndTimeoutLeaveNothing_data();
     void stopAndTimeoutLeaveNothing();
     void runFilesAreKept();
+    void processBudget_data();
+    void processBudget();
+    void handedToTool_data();
+    void handedToTool();
 
 private:
-    Outcome runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs);
-    std::optional<Project> makeProject(const QString &dir, const QByteArray &script, const QByteArray &limits = "{}");
+    Outcome runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs,
+                      bool pidsCgroup = true);
+    std::optional<Project> makeProject(const QString &dir, const QByteArray &script, const QByteArray &limits = "{}",
+                                       const QByteArray &extraTools = {});
     void startAlongside();
     void checkAlongside();
     void checkStudioUnaffected();
@@ -199,13 +209,14 @@ void TestHostileBattery::cleanupTestCase()
     ::close(m_bus);
 }
 
-std::optional<Project> TestHostileBattery::makeProject(const QString &dir, const QByteArray &script, const QByteArray &limits)
+std::optional<Project> TestHostileBattery::makeProject(const QString &dir, const QByteArray &script, const QByteArray &limits,
+                                                       const QByteArray &extraTools)
 {
     writeFile(dir + QStringLiteral("/scripts/main.py"), script);
     writeFile(dir + QStringLiteral("/toolstudio.json"),
               R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}], "limits": )"
                   + limits + R"(, "tools": [{"name": "echo", "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}},
-               "handler": {"kind": "mock", "sequence": [{"result": {"ok": true}}]}}]})");
+               "handler": {"kind": "mock", "sequence": [{"result": {"ok": true}}]}})" + extraTools + "]}");
     ProjectError error;
     auto project = Project::load(dir, &error);
     if (!project)
@@ -261,7 +272,8 @@ void TestHostileBattery::checkStudioUnaffected()
     QCOMPARE(errno, EAGAIN);
 }
 
-Outcome TestHostileBattery::runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs)
+Outcome TestHostileBattery::runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs,
+                                      bool pidsCgroup)
 {
     Outcome outcome;
     QTemporaryDir run(m_root.path() + QStringLiteral("/run-XXXXXX"));
@@ -291,6 +303,7 @@ Outcome TestHostileBattery::runScript(const QString &language, const QString &co
 
     SandboxProcess process;
     process.setLauncherPath(launcher());
+    process.setPidsCgroupAllowed(pidsCgroup);
     connect(&process, &SandboxProcess::standardOutput, this, [&](const QByteArray &chunk) { outcome.out += chunk; });
     connect(&process, &SandboxProcess::standardError, this, [&](const QByteArray &chunk) { outcome.err += chunk; });
     connect(&process, &SandboxProcess::policyEvent, this, [&](const SandboxPolicyEvent &event) { outcome.events.append(event); });
@@ -318,6 +331,8 @@ Outcome TestHostileBattery::runScript(const QString &language, const QString &co
     }
     outcome.groupGone = process.killGroup() && !groupAlive(group);
     outcome.landlockAbi = process.landlockAbi();
+    outcome.processLimit = process.processLimit();
+    outcome.cgroupRemoved = !outcome.processLimit.cgroup.isEmpty() && !QFileInfo::exists(outcome.processLimit.cgroup);
     // A marker a grandchild kept writing must stand still now.
     const QString marker = work + QStringLiteral("/marker");
     if (QFile::exists(marker)) {
@@ -457,8 +472,10 @@ void TestHostileBattery::battery_data()
                                           "    os._exit(0)\ntime.sleep(1000)"),
        "RESULT EPERM EPERM", "", {}, 0, true, 1500);
 
-    // 17. Fork bomb; thread bomb; memory bomb; CPU burn.
-    other("17 fork bomb", "sh", "b() { b | b & }; b; sleep 100", "", "", 2000, true);
+    // 17. Fork bomb; thread bomb; memory bomb; CPU burn. The fork bomb runs into its
+    // run's pids.max (its own cgroup) while the run alongside, started just before it,
+    // completes; the bomb is contained by the run timeout.
+    other("17 fork bomb", "sh", "b() { b | b & }; b; sleep 100", "", "", 3000, true);
     py("17 thread bomb", s("import threading\nev = threading.Event()\nn = 0\ntry:\n    while True:\n"
                            "        threading.Thread(target=ev.wait, daemon=True).start()\n        n += 1\n"
                            "except RuntimeError:\n    print('RESULT RuntimeError', n < 200, flush=True)\nev.set()\nos._exit(0)"),
@@ -536,15 +553,9 @@ void TestHostileBattery::battery()
     if (language == QLatin1String("js") && !QFileInfo(Node).isExecutable())
         QSKIP("node is not installed");
 
-    // Known limit (README "Security"): RLIMIT_NPROC counts every process of the sandbox
-    // user, so a fork bomb also uses up the budget of a run started at the same time.
-    // That row checks the run started right after it instead.
-    const bool sharesProcessBudget = QByteArray(QTest::currentDataTag()).startsWith("17 fork bomb");
-    if (!sharesProcessBudget)
-        startAlongside();
+    // The second run starts alongside, at the same moment (before the hostile one).
+    startAlongside();
     const Outcome outcome = runScript(language, code, limits, timeoutMs);
-    if (sharesProcessBudget)
-        startAlongside();
     QVERIFY(outcome.finished);
     QCOMPARE(outcome.launcherFailure, QString());
     QVERIFY(outcome.landlockAbi >= 1);
@@ -575,8 +586,10 @@ void TestHostileBattery::battery()
     }
     for (const QString &name : event.split(QLatin1Char(' '), Qt::SkipEmptyParts))
         QVERIFY2(seen.contains(name), qPrintable(seen.join(QLatin1Char(','))));
-    // Nothing of it is left running.
+    // Nothing of it is left running, and its pids cgroup went with it.
     QVERIFY(outcome.groupGone);
+    if (!outcome.processLimit.cgroup.isEmpty())
+        QVERIFY2(outcome.cgroupRemoved, qPrintable(outcome.processLimit.cgroup));
     // The studio, its journal and the run alongside are unaffected.
     checkStudioUnaffected();
     checkAlongside();
@@ -780,6 +793,146 @@ print("written")
     QVERIFY(kept.open(QIODevice::ReadOnly));
     QCOMPARE(kept.readAll(), QByteArray("z"));
     QVERIFY(!QFileInfo::exists(QFileInfo(controller.outputFilesDir()).path() + QStringLiteral("/work")));
+}
+
+void TestHostileBattery::processBudget_data()
+{
+    QTest::addColumn<bool>("pidsCgroup");
+    QTest::newRow("own pids cgroup") << true;
+    QTest::newRow("fallback RLIMIT_NPROC") << false;
+}
+
+/// SANDBOX.md "Limits", processes: with a writable pids cgroup each run gets its own
+/// (pids.max = 64 + 1, RLIMIT_NPROC left as the studio's); without one the launcher
+/// falls back to RLIMIT_NPROC = the sandbox user's tasks + 64 and says why.
+void TestHostileBattery::processBudget()
+{
+    QFETCH(bool, pidsCgroup);
+    const PidsCgroup::Probe probe = PidsCgroup::probe();
+    if (pidsCgroup && probe.parent.empty())
+        QSKIP(qPrintable(QStringLiteral("no writable pids cgroup here: ") + QString::fromStdString(probe.why)));
+    rlimit studio = {};
+    QCOMPARE(::getrlimit(RLIMIT_NPROC, &studio), 0);
+    const QString code = PythonPrelude + QStringLiteral(
+        "import resource\n"
+        "soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]\n"
+        "line = [l for l in open('/proc/self/cgroup').read().splitlines() if ':pids:' in l or l.startswith('0::')]\n"
+        "print('NPROC', soft)\n"
+        "print('CGROUP', ' '.join(line))\n"
+        "kids = []\n"
+        "try:\n"
+        "    for i in range(100):\n"
+        "        pid = os.fork()\n"
+        "        if pid == 0:\n"
+        "            time.sleep(5)\n"
+        "            os._exit(0)\n"
+        "        kids.append(pid)\n"
+        "except OSError as e:\n"
+        "    print('RESULT', errno.errorcode[e.errno], len(kids))\n");
+    const Outcome outcome = runScript(QStringLiteral("py"), code, QString(), 20000, pidsCgroup);
+    QVERIFY(outcome.finished);
+    QCOMPARE(outcome.launcherFailure, QString());
+    QMap<QByteArray, QByteArray> printed;
+    for (const QByteArray &line : outcome.out.trimmed().split('\n'))
+        printed.insert(line.left(line.indexOf(' ')), line.mid(line.indexOf(' ') + 1));
+    const SandboxProcess::ProcessLimit &limit = outcome.processLimit;
+    if (pidsCgroup) {
+        QVERIFY(limit.cgroup.startsWith(QString::fromStdString(probe.parent) + QStringLiteral("/toolstudio-run-")));
+        QCOMPARE(limit.cgroupVersion, probe.version);
+        QCOMPARE(limit.maxTasks, quint64(65));
+        QCOMPARE(limit.fallbackReason, QString());
+        // The script is in it, RLIMIT_NPROC is the studio's, and the 65th task fails.
+        QVERIFY2(printed.value("CGROUP").contains("/" + QFileInfo(limit.cgroup).fileName().toUtf8() + " "), printed.value("CGROUP"));
+        QCOMPARE(printed.value("NPROC"), studio.rlim_cur == RLIM_INFINITY ? QByteArray("-1") : QByteArray::number(quint64(studio.rlim_cur)));
+        QCOMPARE(printed.value("RESULT"), QByteArray("EAGAIN 64"));
+        QVERIFY(outcome.cgroupRemoved);
+    } else {
+        QCOMPARE(limit.cgroup, QString());
+        QCOMPARE(limit.maxTasks, quint64(64));
+        QCOMPARE(limit.fallbackReason, QStringLiteral("switched off for this run"));
+        QVERIFY(!printed.value("CGROUP").contains("toolstudio-run-"));
+        // RLIMIT_NPROC = the sandbox user's tasks at start + 64: the script forks until
+        // the user's total reaches it.
+        const qint64 nproc = printed.value("NPROC").toLongLong();
+        QVERIFY2(nproc >= 65 && nproc < 100000, printed.value("NPROC"));
+        QVERIFY2(printed.value("RESULT").startsWith("EAGAIN "), printed.value("RESULT"));
+        QVERIFY(printed.value("RESULT").mid(7).toInt() <= 64);
+    }
+    QVERIFY(outcome.groupGone);
+}
+
+void TestHostileBattery::handedToTool_data()
+{
+    // Rows 8 and 9 "handed to a tool": the script plants a path in its work dir and
+    // hands it to a command tool whose "file_args" make the studio open it
+    // (WorkDirFile: openat2 beneath the work dir). The script prints the outcome.
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QByteArray>("expected"); ///< the script's RESULT line
+    const QByteArray hint = "; name a regular file the script wrote in its work dir, relative to it (e.g. \"out/report.csv\")";
+    QTest::newRow("8 plain file is read") << QByteArray("open('plain.txt', 'w').write('hello from the script')\ncall('plain.txt')")
+                                         << QByteArray("RESULT ok hello from the script");
+    QTest::newRow("8 symlink to secret") << QByteArray("os.symlink(HOME + '/.ssh/id_rsa', 'link')\ncall('link')")
+                                        << "RESULT invalid_arguments argument 'path': \"link\" is or passes through a symbolic link" + hint + " [path_symlink]";
+    QTest::newRow("8 symlinked directory") << QByteArray("os.symlink(HOME + '/.ssh', 'dir')\ncall('dir/id_rsa')")
+                                          << "RESULT invalid_arguments argument 'path': \"dir/id_rsa\" is or passes through a symbolic link" + hint + " [path_symlink]";
+    QTest::newRow("8 hardlink to secret") << QByteArray("print('LINK', err(lambda: os.link(HOME + '/.ssh/id_rsa', 'hard')))\ncall('hard')")
+                                         << "RESULT invalid_arguments argument 'path': \"hard\" does not exist in the work dir" + hint + " [path_not_found]";
+    QTest::newRow("8 hardlink in work dir") << QByteArray("open('a', 'w').write('x')\nos.link('a', 'b')\ncall('b')")
+                                           << "RESULT invalid_arguments argument 'path': \"b\" has 2 hard links (it may share its contents with a file outside the work dir)" + hint + " [path_hard_link]";
+    QTest::newRow("8 fifo") << QByteArray("os.mkfifo('pipe')\ncall('pipe')")
+                           << "RESULT invalid_arguments argument 'path': \"pipe\" is not a regular file" + hint + " [path_not_regular]";
+    QTest::newRow("9 traversal") << QByteArray("call('../../../home/.ssh/id_rsa')")
+                                << "RESULT invalid_arguments argument 'path': \"../../../home/.ssh/id_rsa\" leaves the work dir (\"..\")" + hint + " [path_traversal]";
+    QTest::newRow("9 absolute path") << QByteArray("call(HOME + '/.ssh/id_rsa')")
+                                    << QByteArray("RESULT invalid_arguments argument 'path': \"@HOME@/.ssh/id_rsa\" is an absolute path") + hint + " [path_absolute]";
+    QTest::newRow("9 NUL byte") << QByteArray("open('plain.txt', 'w').write('x')\ncall('plain.txt\\0../../x')")
+                               << "RESULT invalid_arguments argument 'path': \"plain.txt\\x00../../x\" contains a NUL byte" + hint + " [path_nul_byte]";
+    // Bad UTF-8 in the path: the shim cannot even encode it, so the raw line goes out
+    // on fd 3; the bridge refuses that call before any handler sees it.
+    QTest::newRow("9 bad UTF-8") << QByteArray("os.write(3, b'{\"type\":\"call\",\"id\":\"u\",\"tool\":\"readfile\",\"args\":{\"path\":\"bad\\xffname\"}}\\n')\n"
+                                              "r = json.loads(os.read(3, 65536))['error']\nprint('RESULT', r['code'], r['message'])")
+                                << QByteArray("RESULT protocol_error invalid UTF-8 at byte offset 61");
+}
+
+void TestHostileBattery::handedToTool()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QByteArray, expected);
+    QTemporaryDir dir;
+    // The command reads the file it was handed and answers with its contents.
+    const QByteArray tool = R"json(, {"name": "readfile", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+        "handler": {"kind": "command", "file_args": ["path"], "command": ["/usr/bin/python3", "-c",
+        "import json, sys; a = json.load(sys.stdin); print(json.dumps({'fd': a['path'], 'content': open(a['path']).read()}))"]}})json";
+    const QByteArray script = "import os, errno, json\nfrom toolstudio import tools, ToolError\nHOME = " + QByteArray("'") + m_home.toUtf8() + "'\n"
+        "def err(f):\n    try:\n        f()\n        return 'allowed'\n    except OSError as e:\n        return errno.errorcode.get(e.errno)\n"
+        "def call(path):\n    try:\n        r = tools.readfile(path=path)\n        print('RESULT ok', r['content'], flush=True)\n"
+        "    except ToolError as e:\n        print('RESULT', e.code, e.args[0], flush=True)\n" + body + "\n";
+    const auto project = makeProject(dir.path(), script, R"({"run_timeout_seconds": 30})", tool);
+    QVERIFY(project);
+    startAlongside();
+    RunController controller;
+    controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
+    QByteArray out, err;
+    bool done = false;
+    connect(&controller, &RunController::outputReceived, this, [&](int stream, const QByteArray &chunk) {
+        (stream == 1 ? out : err) += chunk;
+    });
+    connect(&controller, &RunController::finished, this, [&] { done = true; });
+    QString startError;
+    QVERIFY2(controller.start(*project, QString(), &startError), qPrintable(startError));
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QVERIFY2(controller.record().status == RunStatus::Completed, qPrintable(controller.record().error + QString::fromUtf8(err)));
+    QByteArray result;
+    for (const QByteArray &line : out.split('\n')) {
+        if (line.startsWith("RESULT"))
+            result = line;
+    }
+    expected.replace("@HOME@", m_home.toUtf8());
+    QCOMPARE(result, expected);
+    if (QByteArray(QTest::currentDataTag()) == "8 hardlink to secret")
+        QVERIFY2(out.contains("LINK EPERM") || out.contains("LINK EXDEV"), out); // the kernel refused the link itself
+    checkStudioUnaffected();
+    checkAlongside();
 }
 
 QTEST_GUILESS_MAIN(TestHostileBattery)

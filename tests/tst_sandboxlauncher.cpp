@@ -1,9 +1,11 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bridgechannel.h"
+#include "pidscgroup.h"
 #include "policylistener.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
+#include "workdirfile.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -213,6 +215,9 @@ private Q_SLOTS:
     void policyErrors_data();
     void policyErrors();
     void stepNames();
+    void preWarmedStart();
+    void workDirFile_data();
+    void workDirFile();
 
 private:
     int m_leakedFd = -1;
@@ -742,6 +747,15 @@ void TestSandboxLauncher::report()
     QVERIFY(result.out.contains("\nseccomp: enforced - allow-list"));
     QVERIFY(result.out.contains("\nlandlock: ABI "));
     QVERIFY(result.out.contains("known limits: a script can stat any path"));
+    // How the run's tasks are bounded, and the fallback's reason when there is no cgroup.
+    const PidsCgroup::Probe probe = PidsCgroup::probe();
+    if (!probe.parent.empty())
+        QVERIFY(result.out.contains("\nprocesses: each run started by the studio gets its own pids cgroup (cgroup v"
+                                    + QByteArray::number(probe.version) + ", under " + QByteArray::fromStdString(probe.parent)
+                                    + ") with pids.max 65 (64 + the interpreter)"));
+    else
+        QVERIFY(result.out.contains("\nprocesses: RLIMIT_NPROC = the sandbox user's tasks + 64, SHARED by that user's "
+                                    "concurrent runs (a fork bomb in one can starve another): no writable pids cgroup ("));
 }
 
 void TestSandboxLauncher::bridgeRoundTrip()
@@ -850,6 +864,8 @@ void TestSandboxLauncher::policyRoundTrip()
     policy.parentPid = 4242;
     policy.runAsUser = "toolstudio";
     policy.readPaths = {"/opt/py"};
+    policy.pidsCgroup = "/sys/fs/cgroup/pids/toolstudio-run-1-2";
+    policy.waitForGo = true;
     policy.limits.cpuSeconds = 10;
     policy.limits.dataBytes = 1;
     policy.limits.fileSizeBytes = 2;
@@ -860,8 +876,8 @@ void TestSandboxLauncher::policyRoundTrip()
     QCOMPARE(json.dump(), std::string(
         R"({"argv":["/usr/bin/python3","-u","agent.py"],"bridge_fd":7,"env":{"NODE_PATH":"/shim/node","PYTHONPATH":"/shim/py"},)"
         R"("lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
-        R"("parent_pid":4242,"path":"/usr/bin:/bin","read_paths":["/opt/py"],"run_as_user":"toolstudio","seccomp_only":true,)"
-        R"("status_fd":8,"work_dir":"/tmp/run-1"})"));
+        R"("parent_pid":4242,"path":"/usr/bin:/bin","pids_cgroup":"/sys/fs/cgroup/pids/toolstudio-run-1-2","read_paths":["/opt/py"],)"
+        R"("run_as_user":"toolstudio","seccomp_only":true,"status_fd":8,"wait_for_go":true,"work_dir":"/tmp/run-1"})"));
     const SandboxPolicy back = SandboxPolicy::fromJson(json);
     QCOMPARE(back.toJson().dump(), json.dump());
 
@@ -885,6 +901,9 @@ void TestSandboxLauncher::policyErrors_data()
     QTest::newRow("env value") << QByteArray(R"({"work_dir":"/w","argv":["x"],"env":{"A":1}})") << QStringLiteral("policy field \"env.A\": must be a string");
     QTest::newRow("bridge_fd 1") << QByteArray(R"({"work_dir":"/w","argv":["x"],"bridge_fd":1})") << QStringLiteral("policy field \"bridge_fd\": must be -1 (no bridge) or a file descriptor number of 3 or more");
     QTest::newRow("negative limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"open_files":-1}})") << QStringLiteral("policy field \"limits.open_files\": must be a non-negative integer");
+    QTest::newRow("pids_cgroup elsewhere") << QByteArray(R"({"work_dir":"/w","argv":["x"],"pids_cgroup":"/etc/toolstudio-run-1"})") << QStringLiteral("policy field \"pids_cgroup\": must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
+    QTest::newRow("pids_cgroup with ..") << QByteArray(R"({"work_dir":"/w","argv":["x"],"pids_cgroup":"/sys/fs/cgroup/pids/../../etc/toolstudio-run-1"})") << QStringLiteral("policy field \"pids_cgroup\": must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
+    QTest::newRow("wait_for_go") << QByteArray(R"({"work_dir":"/w","argv":["x"],"wait_for_go":1})") << QStringLiteral("policy field \"wait_for_go\": must be true or false");
     QTest::newRow("unknown limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"files":1}})") << QStringLiteral("policy field \"limits.files\": unknown field");
 }
 
@@ -907,6 +926,95 @@ void TestSandboxLauncher::stepNames()
     QCOMPARE(QByteArray(SandboxExit::stepName(0)), QByteArray());
     for (int status = SandboxExit::First; status <= SandboxExit::Last; ++status)
         QVERIFY(*SandboxExit::stepName(status));
+}
+
+/// A pre-warmed launcher applies everything, says "ready" and execs only on go().
+void TestSandboxLauncher::preWarmedStart()
+{
+    WorkDir work;
+    SandboxPolicy policy = pythonPolicy(work, QStringLiteral("print('ran', flush=True)"));
+    policy.waitForGo = true;
+    bool readySeen = false;
+    QByteArray beforeGo = "unset";
+    const Result result = runSandboxed(policy, [&](SandboxProcess &process) {
+        QObject::connect(&process, &SandboxProcess::ready, &process, [&] { readySeen = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(process.isReady(), 10000);
+        QTest::qWait(100);
+        // Still the launcher, waiting: the interpreter has not run.
+        QCOMPARE(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(process.pid())), QFileInfo(launcher()).canonicalFilePath());
+        QCOMPARE(process.landlockAbi() >= 1, true);
+        beforeGo.clear();
+        QVERIFY(process.go());
+        QVERIFY(!process.go()); // once
+    });
+    QVERIFY(readySeen);
+    QCOMPARE(beforeGo, QByteArray());
+    QCOMPARE(result.launcherFailure, QString());
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(result.out, QByteArray("ran\n"));
+}
+
+void TestSandboxLauncher::workDirFile_data()
+{
+    QTest::addColumn<QByteArray>("path");
+    QTest::addColumn<QString>("code"); ///< WorkDirFile::code(), "" = opened
+    QTest::newRow("plain") << QByteArray("plain.txt") << QString();
+    QTest::newRow("in a subdir") << QByteArray("sub/data.csv") << QString();
+    QTest::newRow("dot components") << QByteArray("./sub/./data.csv") << QString();
+    QTest::newRow("empty") << QByteArray() << QStringLiteral("path_empty");
+    QTest::newRow("NUL") << QByteArray("plain.txt\0/../x", 15) << QStringLiteral("path_nul_byte");
+    QTest::newRow("bad UTF-8") << QByteArray("pl\xff" "ain.txt") << QStringLiteral("path_bad_utf8");
+    QTest::newRow("overlong UTF-8 slash") << QByteArray("..\xc0\xafsecret") << QStringLiteral("path_bad_utf8");
+    QTest::newRow("UTF-8 surrogate") << QByteArray("\xed\xa0\x80") << QStringLiteral("path_bad_utf8");
+    QTest::newRow("absolute") << QByteArray("/etc/passwd") << QStringLiteral("path_absolute");
+    QTest::newRow("dot dot") << QByteArray("../secret") << QStringLiteral("path_traversal");
+    QTest::newRow("dot dot inside") << QByteArray("sub/../plain.txt") << QStringLiteral("path_traversal");
+    QTest::newRow("symlink out") << QByteArray("link-out") << QStringLiteral("path_symlink");
+    QTest::newRow("symlink in") << QByteArray("link-in") << QStringLiteral("path_symlink");
+    QTest::newRow("symlinked dir") << QByteArray("dirlink/data.csv") << QStringLiteral("path_symlink");
+    QTest::newRow("hard link") << QByteArray("hard") << QStringLiteral("path_hard_link");
+    QTest::newRow("fifo") << QByteArray("fifo") << QStringLiteral("path_not_regular");
+    QTest::newRow("directory") << QByteArray("sub") << QStringLiteral("path_not_regular");
+    QTest::newRow("missing") << QByteArray("nope") << QStringLiteral("path_not_found");
+    QTest::newRow("magic link") << QByteArray("proc") << QStringLiteral("path_symlink");
+}
+
+void TestSandboxLauncher::workDirFile()
+{
+    QFETCH(QByteArray, path);
+    QFETCH(QString, code);
+    QTemporaryDir root;
+    const QString work = root.filePath(QStringLiteral("work"));
+    QDir().mkpath(work + QStringLiteral("/sub"));
+    const auto write = [](const QString &file, const QByteArray &data) {
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(data);
+    };
+    write(root.filePath(QStringLiteral("secret")), "secret");
+    write(work + QStringLiteral("/plain.txt"), "plain");
+    write(work + QStringLiteral("/sub/data.csv"), "a,b");
+    QVERIFY(QFile::link(root.filePath(QStringLiteral("secret")), work + QStringLiteral("/link-out")));
+    QVERIFY(QFile::link(work + QStringLiteral("/plain.txt"), work + QStringLiteral("/link-in")));
+    QVERIFY(QFile::link(work + QStringLiteral("/sub"), work + QStringLiteral("/dirlink")));
+    QVERIFY(QFile::link(QStringLiteral("/proc/self/root"), work + QStringLiteral("/proc")));
+    QCOMPARE(::link(QFile::encodeName(root.filePath(QStringLiteral("secret"))).constData(),
+                    QFile::encodeName(work + QStringLiteral("/hard")).constData()), 0);
+    QCOMPARE(::mkfifo(QFile::encodeName(work + QStringLiteral("/fifo")).constData(), 0644), 0);
+
+    const WorkDirFile::Result result = WorkDirFile::open(QFile::encodeName(work).toStdString(), std::string_view(path.constData(), std::size_t(path.size())));
+    QCOMPARE(QString::fromLatin1(WorkDirFile::code(result.refusal)), code);
+    QCOMPARE(result.ok(), code.isEmpty());
+    if (result.ok()) {
+        char buffer[16] = {};
+        QVERIFY(::read(result.fd, buffer, sizeof buffer) > 0);
+        QVERIFY(QByteArray(buffer) == "plain" || QByteArray(buffer) == "a,b");
+        QVERIFY(::fcntl(result.fd, F_GETFD) & FD_CLOEXEC);
+        ::close(result.fd);
+    } else {
+        QVERIFY(!result.message.empty());
+        QVERIFY(result.message.find('\n') == std::string::npos);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSandboxLauncher)

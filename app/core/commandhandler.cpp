@@ -5,6 +5,7 @@
 #include "jsonerror.h"
 
 #include "secrets.h"
+#include "workdirfile.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -14,6 +15,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace {
@@ -47,9 +49,10 @@ bool groupHasLiveMembers(qint64 pgid)
 
 } // namespace
 
-CommandHandler::CommandHandler(QStringList command, QObject *parent)
+CommandHandler::CommandHandler(QStringList command, QObject *parent, QStringList fileArgs)
     : ToolHandler(parent)
     , m_command(std::move(command))
+    , m_fileArgs(std::move(fileArgs))
 {
 }
 
@@ -76,8 +79,54 @@ void CommandHandler::start(const HandlerRequest &request)
     env.insert(QStringLiteral("TOOLSTUDIO_ATTEMPT"), QString::number(request.attempt));
     env.insert(QStringLiteral("TOOLSTUDIO_IDEMPOTENCY_KEY"), request.idempotencyKey);
     m_process->setProcessEnvironment(env);
+    // Files the script wrote, named in file_args: opened here, beneath the work dir
+    // (WorkDirFile), handed over as fds 3, 4, … .
+    nlohmann::json args = request.args;
+    std::vector<int> files;
+    const auto closeFiles = [&files] {
+        for (int fd : files)
+            ::close(fd);
+    };
+    for (const QString &name : std::as_const(m_fileArgs)) {
+        const std::string key = name.toStdString();
+        if (!args.is_object() || !args.contains(key))
+            continue; // an optional argument the call left out
+        QString refusal;
+        if (!args[key].is_string()) {
+            refusal = QStringLiteral("argument '%1' must be a string naming a file in the work dir").arg(name);
+        } else if (request.workDir.isEmpty()) {
+            refusal = QStringLiteral("argument '%1' names a file in the run's work dir, but this call has none").arg(name);
+        } else {
+            const WorkDirFile::Result file = WorkDirFile::open(QFile::encodeName(request.workDir).toStdString(),
+                                                               args[key].get<std::string>());
+            if (file.ok()) {
+                files.push_back(file.fd);
+                args[key] = "/dev/fd/" + std::to_string(2 + files.size());
+                continue;
+            }
+            refusal = QStringLiteral("argument '%1': %2 [%3]")
+                          .arg(name, QString::fromStdString(file.message), QLatin1String(WorkDirFile::code(file.refusal)));
+        }
+        closeFiles();
+        // Never from inside start(): the engine connects finished() after it returns.
+        QMetaObject::invokeMethod(this, [this, refusal] {
+            finish(HandlerOutcome::failure(refusal, false, BridgeErrorCode::InvalidArguments));
+        }, Qt::QueuedConnection);
+        return;
+    }
+
     // Own process group, so a timeout or Stop also kills what the command started.
-    m_process->setChildProcessModifier([] { ::setsid(); });
+    // Runs between fork and exec: async-signal-safe calls only.
+    m_process->setChildProcessModifier([files] {
+        ::setsid();
+        // Out of the way first (close-on-exec copies), then to 3, 4, … without it.
+        int moved[16];
+        const std::size_t count = std::min<std::size_t>(files.size(), 16);
+        for (std::size_t i = 0; i < count; ++i)
+            moved[i] = ::fcntl(files[i], F_DUPFD_CLOEXEC, 64);
+        for (std::size_t i = 0; i < count; ++i)
+            ::dup2(moved[i], int(3 + i));
+    });
 
     QString program = m_command.first();
     if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
@@ -113,13 +162,14 @@ void CommandHandler::start(const HandlerRequest &request)
             QStringLiteral("command failed to start: %1: %2").arg(program, m_process->errorString()), false));
     });
     connect(m_process, &QProcess::finished, this, &CommandHandler::onFinished);
-    connect(m_process, &QProcess::started, this, [this, request] {
+    connect(m_process, &QProcess::started, this, [this, args] {
         m_process->write(QByteArray::fromStdString(
-            request.args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
+            args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
         m_process->closeWriteChannel();
     });
 
     m_process->start(program, m_command.mid(1));
+    closeFiles(); // the command has its copies (QProcess forks in start())
 }
 
 void CommandHandler::cancel()

@@ -20,6 +20,14 @@
 /// stderr (or the exit status). stderr is the attempt's captured output (first 1 MiB).
 /// stdout beyond 4 × the reply cap kills the command (reply_too_large). Every secret
 /// value of the project is masked in the captured stderr and the error message.
+///
+/// `fileArgs` (the handler's "file_args"): string arguments that name a file the
+/// script wrote in its work dir (HandlerRequest::workDir). Each is opened on this
+/// (trusted) side with WorkDirFile — beneath the work dir, no symlink, no "..", no
+/// hard link, a regular file — and handed to the command as an open fd (3, 4, … in
+/// the order of `fileArgs`), its value in the stdin JSON replaced by "/dev/fd/N". A
+/// refused path fails the attempt, not retryable, with `invalid_arguments` and
+/// "argument 'NAME': <WorkDirFile refusal> [path_…]"; the command is not started.
 class CommandHandler : public ToolHandler
 {
     Q_OBJECT
@@ -28,7 +36,7 @@ public:
     static constexpr int ExitRetryable = 75;    ///< EX_TEMPFAIL; any other non-zero status is retryable too
     static constexpr qsizetype MaxCapturedStderr = 1024 * 1024;
 
-    CommandHandler(QStringList command, QObject *parent = nullptr);
+    CommandHandler(QStringList command, QObject *parent = nullptr, QStringList fileArgs = {});
     ~CommandHandler() override;
 
     void start(const HandlerRequest &request) override;
@@ -45,6 +53,7 @@ private:
     QString stderrTail() const;
 
     QStringList m_command;
+    QStringList m_fileArgs;
     QProcess *m_process = nullptr;
     QByteArray m_stdout;
     QByteArray m_stderr;

@@ -254,7 +254,7 @@ void parseHandler(const json &handler, Tool &tool, const QString &where)
         checkKeys(handler, {"kind"}, handlerWhere);
         tool.handler = HandlerKind::Manual;
     } else if (kind == QLatin1String("command")) {
-        checkKeys(handler, {"kind", "command"}, handlerWhere);
+        checkKeys(handler, {"kind", "command", "file_args"}, handlerWhere);
         tool.handler = HandlerKind::Command;
         const json *command = member(handler, "command");
         if (!command || !command->is_array() || command->empty())
@@ -262,6 +262,10 @@ void parseHandler(const json &handler, Tool &tool, const QString &where)
         tool.command = stringList(handler, "command", handlerWhere);
         if (tool.command.first().isEmpty())
             fail(at(handlerWhere) + QStringLiteral("the program in 'command' is empty"));
+        if (member(handler, "file_args"))
+            tool.commandFileArgs = stringList(handler, "file_args", handlerWhere);
+        if (tool.commandFileArgs.size() > 16)
+            fail(at(handlerWhere) + QStringLiteral("'file_args' names more than 16 arguments"));
     } else if (kind == QLatin1String("python")) {
         fail(at(handlerWhere) + QStringLiteral("Python tools are declared by the files in tools/, not in toolstudio.json"));
     } else {

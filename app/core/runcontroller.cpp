@@ -608,6 +608,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     if (plan)
         d->engine->setReplayPlan(std::move(*plan));
     d->engine->setStepMode(d->stepMode);
+    d->engine->setWorkDir(d->workDir);
     delete d->process;
     d->process = new SandboxProcess(this);
 
@@ -666,7 +667,14 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         event.runId = d->record.id;
         event.at = QDateTime::currentMSecsSinceEpoch();
         event.kind = QStringLiteral("sandbox_applied");
-        event.detail = {{"landlock_abi", abi}, {"seccomp_only", abi == 0}};
+        // How the run's tasks are bounded: its own pids cgroup, or the shared RLIMIT_NPROC.
+        const SandboxProcess::ProcessLimit processes = d->process->processLimit();
+        event.detail = {{"landlock_abi", abi},
+                        {"seccomp_only", abi == 0},
+                        {"process_limit", processes.cgroup.isEmpty() ? "rlimit_nproc" : "pids_cgroup"},
+                        {"max_tasks", processes.maxTasks},
+                        {"pids_cgroup", processes.cgroup.toStdString()},
+                        {"process_limit_note", processes.fallbackReason.toStdString()}};
         if (d->journal)
             d->journal->recordEvent(event);
         Q_EMIT sandboxApplied(abi);

@@ -70,6 +70,7 @@ public:
     StepEngine *q = nullptr;
     Project project;
     QString runId;
+    QString workDir;
     Journal *journal = nullptr;
     QStringList boundTools;
     std::vector<Step> steps;
@@ -265,7 +266,7 @@ void StepEngineState::startAttempt(int index)
         handler = new ManualHandler(flight.context);
         break;
     case HandlerKind::Command:
-        handler = new CommandHandler(tool.command, flight.context);
+        handler = new CommandHandler(tool.command, flight.context, tool.commandFileArgs);
         break;
     case HandlerKind::Python:
         handler = new PythonHandler(flight.context);
@@ -311,6 +312,7 @@ void StepEngineState::startAttempt(int index)
     request.idempotencyKey = step.idempotencyKey;
     request.args = step.args;
     request.projectDir = project.dir;
+    request.workDir = workDir;
     request.maxResultBytes = project.limits.replyBytes;
     const bool waits = handler->waitsForPerson();
 
@@ -878,6 +880,11 @@ void StepEngineState::decide(int index, HandlerOutcome outcome, const char *deci
 void StepEngine::setStepMode(bool on)
 {
     d->stepMode = on;
+}
+
+void StepEngine::setWorkDir(const QString &dir)
+{
+    d->workDir = dir;
 }
 
 bool StepEngine::stepMode() const

@@ -92,6 +92,8 @@ public:
     /// calls are not held. Turning it off does not release held calls (continueToEnd does).
     void setStepMode(bool on);
     bool stepMode() const;
+    /// The run's sandbox work dir, passed to handlers (HandlerRequest::workDir).
+    void setWorkDir(const QString &dir);
     /// Runs the held call's handler. False with `reason` when `callId` is not held.
     bool continueStep(const QString &callId, QString *reason = nullptr);
     /// Ends the held call with `answer` instead of running the handler: a result

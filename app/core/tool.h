@@ -62,6 +62,10 @@ struct Tool
 
     std::vector<MockResponse> mockSequence; ///< Mock handlers
     QStringList command;                    ///< Command handlers: argv, run in the project dir
+    /// Command handlers: names of string arguments that name a file in the run's work
+    /// dir; the studio opens each with WorkDirFile and hands it to the command as an
+    /// open fd ("/dev/fd/N" replaces the value). docs/project-format.md "file_args".
+    QStringList commandFileArgs;
 
     /// Tool names must match ^[A-Za-z][A-Za-z0-9_]{0,63}$ (DESIGN.md glossary).
     static bool isValidName(const QString &name);

@@ -26,6 +26,7 @@ struct HandlerRequest
     QString idempotencyKey;     ///< "<runId>:<sequence>", the same for every attempt
     nlohmann::json args = nlohmann::json::object(); ///< validated keyword arguments
     QString projectDir;         ///< absolute; command handlers run here
+    QString workDir;            ///< absolute; the run's sandbox work dir (empty outside a run)
     std::size_t maxResultBytes = 1024 * 1024; ///< a command's stdout is refused beyond a multiple of this
 };
 
