@@ -867,6 +867,8 @@ SchemaForm::SchemaForm(QWidget *parent)
     m_rawEdit = new QPlainTextEdit(m_stack);
     m_rawEdit->setObjectName(QStringLiteral("rawEdit"));
     m_rawEdit->setTabChangesFocus(true);
+    // The form's height follows its fields, not the text edit's default size hint.
+    m_rawEdit->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     m_stack->addWidget(m_rawEdit);
     layout->addWidget(m_stack, 1);
     m_problemLabel = new QLabel(this);

@@ -31,7 +31,7 @@ ValvesForm::ValvesForm(QWidget *parent)
         auto *boxLayout = new QVBoxLayout(s.box);
         s.form = new SchemaForm(s.box);
         s.form->setObjectName(s.kind + QStringLiteral("Form"));
-        boxLayout->addWidget(s.form, 1);
+        boxLayout->addWidget(s.form);
         auto *buttons = new QHBoxLayout;
         buttons->addStretch();
         s.save = new QPushButton(i == 0 ? tr("&Save Valves") : tr("Save &User Valves"), s.box);
@@ -39,7 +39,7 @@ ValvesForm::ValvesForm(QWidget *parent)
         s.save->setToolTip(tr("Store these values in .toolstudio/valves.json; the next call uses them (Ctrl+Enter)"));
         buttons->addWidget(s.save);
         boxLayout->addLayout(buttons);
-        layout->addWidget(s.box, 1);
+        layout->addWidget(s.box); // the stretch at the end takes the spare height
         const QString kind = s.kind;
         connect(s.save, &QPushButton::clicked, this, [this, kind] { save(kind); });
         connect(s.form, &SchemaForm::submitted, this, [this, kind] { save(kind); });
