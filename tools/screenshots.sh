@@ -166,6 +166,23 @@ sleep 0.5
 shot pending-call-form
 stop_studio
 
+# 8. The Tool dock on resources/examples/python-tools: the Handler page (retry policy
+#    of a Python tool, a negative backoff refused at the field, nothing written) and
+#    the Valves page (forms from the file's Valves and UserValves models). Cropped to
+#    the dock.
+start_studio "$WORK/examples/python-tools"
+xdotool mousemove 164 356 click 1
+sleep 0.5
+xdotool mousemove 285 456 click --repeat 3 1
+xdotool type --delay 5 -- '-1'
+xdotool key Return
+sleep 0.5
+import -window root -crop 440x430+0+290 +repage "$OUT/tool-dock-handler.png"; echo "saved $OUT/tool-dock-handler.png"
+xdotool mousemove 232 356 click 1
+sleep 0.5
+import -window root -crop 440x430+0+290 +repage "$OUT/tool-dock-valves.png"; echo "saved $OUT/tool-dock-valves.png"
+stop_studio
+
 # Cold start: process start to a visible window, median of 5.
 times=()
 for _ in 1 2 3 4 5; do
