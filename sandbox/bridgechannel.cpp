@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -90,6 +91,19 @@ void BridgeChannel::close()
     m_pending.clear();
     m_out.clear();
     m_outOffset = 0;
+}
+
+int BridgeChannel::releaseFd()
+{
+    if (m_fd < 0)
+        return -1;
+    m_readNotifier->setEnabled(false);
+    m_writeNotifier->setEnabled(false);
+    const int fd = std::exchange(m_fd, -1);
+    m_pending.clear();
+    m_out.clear();
+    m_outOffset = 0;
+    return fd;
 }
 
 void BridgeChannel::send(const std::string &line)

@@ -40,6 +40,10 @@ public:
     void send(const std::string &line);
     /// Closes the fd without emitting closed(); unread lines are dropped.
     void close();
+    /// Gives up the fd without closing it (-1 when closed) and stops watching it, so
+    /// that a channel on another thread can take it over (RunController serves calls on
+    /// its run thread). Call before anything was read; the channel is closed afterwards.
+    int releaseFd();
     bool isOpen() const { return m_fd >= 0; }
     std::size_t queuedBytes() const { return m_out.size() - m_outOffset; }
 

@@ -21,17 +21,18 @@ const MockResponse &MockHandler::entryFor(const Tool &tool, int attemptIndex)
     return tool.mockSequence[index];
 }
 
+HandlerOutcome MockHandler::outcomeOf(const MockResponse &response)
+{
+    return response.isError ? HandlerOutcome::failure(response.errorMessage, response.retryable)
+                            : HandlerOutcome::success(response.result);
+}
+
 void MockHandler::start(const HandlerRequest &)
 {
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
     m_timer->setTimerType(Qt::PreciseTimer);
-    connect(m_timer, &QTimer::timeout, this, [this] {
-        if (m_response.isError)
-            Q_EMIT finished(HandlerOutcome::failure(m_response.errorMessage, m_response.retryable));
-        else
-            Q_EMIT finished(HandlerOutcome::success(m_response.result));
-    });
+    connect(m_timer, &QTimer::timeout, this, [this] { Q_EMIT finished(outcomeOf(m_response)); });
     m_timer->start(m_response.delayMs); // 0 still answers asynchronously
 }
 

@@ -13,12 +13,15 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QRandomGenerator>
 #include <QStandardPaths>
+#include <QMetaMethod>
+#include <QThread>
 #include <QTimer>
 
 #include <csignal>
@@ -142,10 +145,17 @@ public:
     RunController *q = nullptr;
     QString journalPath;
     bool journalPathSet = false;
-    std::unique_ptr<Journal> journal;
-    SandboxProcess *process = nullptr;
-    StepEngine *engine = nullptr;
-    StepBatcher *batcher = nullptr; ///< child of engine
+    // The run thread (issue 4 item 8): the bridge channel, the engine (with its
+    // handlers and batcher) and the journal live there, so a busy GUI thread never
+    // delays a reply. Created and deleted on that thread; the GUI thread reaches them
+    // only through onRunThread()/postToRunThread().
+    QThread runThread;
+    QObject *runContext = nullptr;        ///< lives on the run thread; parent of the run's objects
+    std::unique_ptr<Journal> journal;     ///< opened, used and closed on the run thread
+    StepEngine *engine = nullptr;         ///< run thread
+    StepBatcher *batcher = nullptr;       ///< run thread, child of engine
+    BridgeChannel *bridge = nullptr;      ///< run thread
+    SandboxProcess *process = nullptr;    ///< GUI thread (script output, exit)
     RunRecord record;
     bool active = false;
     bool stopRequested = false;
@@ -176,6 +186,40 @@ public:
     QHash<QString, QString> interpreterOverrides; ///< "python"/"node" → path (Preferences)
     bool stepMode = false;
 
+    /// Runs `f` on the run thread and waits for it. The run thread never waits for the
+    /// GUI thread, so this cannot deadlock.
+    template<typename F>
+    void onRunThread(F &&f)
+    {
+        QMetaObject::invokeMethod(runContext, std::forward<F>(f), Qt::BlockingQueuedConnection);
+    }
+    /// Queues `f` on the run thread (in order with everything else queued there).
+    template<typename F>
+    void postToRunThread(F &&f)
+    {
+        QMetaObject::invokeMethod(runContext, std::forward<F>(f), Qt::QueuedConnection);
+    }
+    /// Journal write from the GUI thread: queued on the run thread.
+    template<typename F>
+    void journalWrite(F &&f)
+    {
+        if (Journal *j = journal.get())
+            postToRunThread([j, f = std::forward<F>(f)] { f(j); });
+    }
+
+    /// Deletes the last run's bridge, engine and journal on the run thread.
+    void tearDownRun()
+    {
+        onRunThread([this] {
+            delete bridge;
+            bridge = nullptr;
+            delete engine; // its batcher with it; pending journal writes go out first
+            engine = nullptr;
+            batcher = nullptr;
+            journal.reset();
+        });
+    }
+
     QString journalPathFor(const Project &project) const
     {
         return journalPathSet ? journalPath : project.journalPath();
@@ -186,8 +230,7 @@ public:
         if (record.status == status)
             return;
         record.status = status;
-        if (journal)
-            journal->recordRun(record);
+        journalWrite([run = record](Journal *j) { j->recordRun(run); });
         Q_EMIT q->statusChanged(status);
     }
 
@@ -212,6 +255,26 @@ public:
         runTimer.start(int(std::min<qint64>(runBudgetMs, std::numeric_limits<int>::max())));
     }
 
+    /// After a pending call closed or a held step was released: the run is running
+    /// again (and its clock too) once no call waits for a person. Checked on the next
+    /// turn of the event loop, because the engine signals a close while the step's
+    /// status still says `waiting`.
+    /// (Called on the run thread, which then tells the GUI thread.)
+    void resumeWhenNobodyWaits()
+    {
+        StepEngine *e = engine;
+        QTimer::singleShot(0, e, [this, e] {
+            if (e->pendingCount() != 0 || e->pausedCount() != 0)
+                return;
+            QMetaObject::invokeMethod(q, [this] {
+                if (active) {
+                    setStatus(RunStatus::Running);
+                    resumeRunClock();
+                }
+            }, Qt::QueuedConnection);
+        });
+    }
+
     void onOutput(int stream, const QByteArray &chunk)
     {
         if (outputTruncated[stream])
@@ -224,8 +287,7 @@ public:
         }
         outputBytes[stream] += std::size_t(data.size());
         if (!data.isEmpty()) {
-            if (journal)
-                journal->appendOutput(record.id, stream, data);
+            journalWrite([id = record.id, stream, data](Journal *j) { j->appendOutput(id, stream, data); });
             Q_EMIT q->outputReceived(stream, data);
         }
         if (outputTruncated[stream]) {
@@ -244,7 +306,7 @@ public:
             return;
         failure = reason;
         timedOut = isTimeout;
-        engine->cancelAll(reason);
+        onRunThread([this, reason] { engine->cancelAll(reason); });
         if (!killAndConfirm())
             failure += QObject::tr(" (some processes of the script's group could not be confirmed gone yet)");
     }
@@ -332,6 +394,10 @@ public:
         if (!active)
             return;
         runTimer.stop();
+        if (waitClock.isValid()) { // the run ended while a call waited: that wait is over
+            waitTotalMs += waitClock.elapsed();
+            waitClock.invalidate();
+        }
         // Whatever the script left behind in its group goes with it (background jobs);
         // the run is not cancelled/timed out until the group is confirmed gone.
         const bool groupGone = killAndConfirm();
@@ -379,13 +445,27 @@ public:
                                 .arg(process->pid());
         }
         keepOutputFilesAndRemoveWorkDir();
-        // The script is gone: no step can be answered any more.
-        engine->cancelAll(record.error.isEmpty() ? QObject::tr("the script ended") : record.error);
+        // The script is gone: no step can be answered any more. Its last calls are
+        // cancelled on the run thread; the views then get every step's final state
+        // (the last batch and the queued per-step signals, delivered here) before
+        // finished().
+        const QString ended = record.error.isEmpty() ? QObject::tr("the script ended") : record.error;
+        onRunThread([this, ended] {
+            if (bridge)
+                bridge->close();
+            engine->cancelAll(ended);
+            batcher->flush();
+        });
+        QCoreApplication::sendPostedEvents(q, QEvent::MetaCall);
         active = false;
-        batcher->flush(); // the views get every step's final state before finished()
         setStatus(status);
-        if (journal)
-            journal->recordRun(record);
+        // The final record is in the journal when finished() is emitted (readers of the
+        // journal act on it); the checkpoint may follow.
+        onRunThread([this, run = record] {
+            if (journal)
+                journal->recordRun(run);
+        });
+        journalWrite([](Journal *j) { j->checkpoint(); }); // the run is over: fold the WAL in
         Q_EMIT q->finished(record);
     }
 };
@@ -396,6 +476,10 @@ RunController::RunController(QObject *parent)
 {
     initRuntimeResources();
     d->q = this;
+    d->runThread.setObjectName(QStringLiteral("toolstudio-run"));
+    d->runThread.start();
+    d->runContext = new QObject;
+    d->runContext->moveToThread(&d->runThread);
     d->runTimer.setSingleShot(true);
     connect(&d->runTimer, &QTimer::timeout, this, [this] {
         d->abort(tr("the run timed out after %1 s (run timeout; time spent waiting for a person not counted); "
@@ -409,6 +493,10 @@ RunController::~RunController()
 {
     if (d->active && d->process)
         d->process->killGroup();
+    d->tearDownRun();
+    d->runContext->deleteLater(); // on the run thread, as its event loop ends
+    d->runThread.quit();
+    d->runThread.wait();
 }
 
 void RunController::setJournalPath(const QString &path)
@@ -497,16 +585,20 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     }
 
     // Journal.
+    // Journal: opened on the run thread, which owns its SQLite connection.
     const QString journalPath = d->journalPathSet ? d->journalPath : project.journalPath();
-    d->journal.reset();
+    d->tearDownRun();
     if (!journalPath.isEmpty()) {
-        auto journal = std::make_unique<Journal>();
         QString journalError;
-        if (!journal->open(journalPath, &journalError)) {
+        d->onRunThread([this, &journalPath, &journalError] {
+            auto journal = std::make_unique<Journal>();
+            if (journal->open(journalPath, &journalError))
+                d->journal = std::move(journal);
+        });
+        if (!d->journal) {
             *error = tr("cannot open the journal %1: %2").arg(journalPath, journalError);
             return false;
         }
-        d->journal = std::move(journal);
     }
 
     // Run folder: work/ (the project's files/), runtime/ (shim + script), policy.json.
@@ -603,45 +695,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     std::fill(std::begin(d->outputBytes), std::end(d->outputBytes), 0);
     std::fill(std::begin(d->outputTruncated), std::end(d->outputTruncated), false);
 
-    delete d->engine;
-    d->engine = new StepEngine(project, runId, d->journal.get(), bound, this);
-    if (plan)
-        d->engine->setReplayPlan(std::move(*plan));
-    d->engine->setStepMode(d->stepMode);
-    d->engine->setWorkDir(d->workDir);
     delete d->process;
     d->process = new SandboxProcess(this);
 
-    StepEngine *engine = d->engine;
-    d->batcher = new StepBatcher(engine, 16, engine);
-    connect(d->batcher, &StepBatcher::stepsUpdated, this, &RunController::stepsUpdated);
-    connect(engine, &StepEngine::stepAdded, this, &RunController::stepAdded);
-    connect(engine, &StepEngine::stepChanged, this, &RunController::stepChanged);
-    connect(engine, &StepEngine::pendingCallOpened, this, [this](const Step &step) {
-        d->pauseRunClock();
-        d->setStatus(RunStatus::Waiting);
-        Q_EMIT pendingCallOpened(step);
-    });
-    connect(engine, &StepEngine::pendingCallClosed, this, [this](const QString &callId) {
-        if (d->active && d->engine->pendingCount() == 0 && d->engine->pausedCount() == 0) {
-            d->setStatus(RunStatus::Running);
-            d->resumeRunClock();
-        }
-        Q_EMIT pendingCallClosed(callId);
-    });
-    // Step mode: a held call waits for a person like a pending call does.
-    connect(engine, &StepEngine::stepPaused, this, [this](const Step &step) {
-        d->pauseRunClock();
-        d->setStatus(RunStatus::Waiting);
-        Q_EMIT stepPaused(step);
-    });
-    connect(engine, &StepEngine::stepReleased, this, [this](const QString &) {
-        if (d->active && d->engine->pendingCount() == 0 && d->engine->pausedCount() == 0) {
-            d->setStatus(RunStatus::Running);
-            d->resumeRunClock();
-        }
-    });
-    connect(engine, &StepEngine::divergenceFound, this, &RunController::divergenceFound);
     connect(d->process, &SandboxProcess::standardOutput, this, [this](const QByteArray &chunk) { d->onOutput(1, chunk); });
     connect(d->process, &SandboxProcess::standardError, this, [this](const QByteArray &chunk) { d->onOutput(2, chunk); });
     connect(d->process, &SandboxProcess::policyEvent, this, [this](const SandboxPolicyEvent &refusal) {
@@ -657,8 +713,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
                         {"errno", refusal.error},
                         {"errno_name", strerrorname_np(refusal.error) ? strerrorname_np(refusal.error) : ""},
                         {"text", refusal.describe().toStdString()}};
-        if (d->journal)
-            d->journal->recordEvent(event);
+        d->journalWrite([event](Journal *j) { j->recordEvent(event); });
         Q_EMIT policyEvent(event);
     });
     connect(d->process, &SandboxProcess::landlockApplied, this, [this](int abi) {
@@ -675,8 +730,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
                         {"max_tasks", processes.maxTasks},
                         {"pids_cgroup", processes.cgroup.toStdString()},
                         {"process_limit_note", processes.fallbackReason.toStdString()}};
-        if (d->journal)
-            d->journal->recordEvent(event);
+        d->journalWrite([event](Journal *j) { j->recordEvent(event); });
         Q_EMIT sandboxApplied(abi);
     });
     connect(d->process, &SandboxProcess::finished, this,
@@ -684,8 +738,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
                 d->onProcessFinished(exitCode, crashed, launcherFailure);
             });
 
-    if (d->journal)
-        d->journal->recordRun(d->record);
+    d->journalWrite([run = d->record](Journal *j) { j->recordRun(run); });
 
     QString startError;
     if (!d->process->start(policy, d->runDir + QStringLiteral("/policy.json"),
@@ -693,29 +746,85 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         d->record.status = RunStatus::Failed;
         d->record.error = startError;
         d->record.endedAt = QDateTime::currentMSecsSinceEpoch();
-        if (d->journal)
-            d->journal->recordRun(d->record);
+        d->journalWrite([run = d->record](Journal *j) { j->recordRun(run); });
         *error = tr("cannot start the sandbox: %1").arg(startError);
         return false;
     }
 
-    BridgeChannel *bridge = d->process->bridge();
-    connect(bridge, &BridgeChannel::callReceived, engine, &StepEngine::submitCall);
-    connect(engine, &StepEngine::replyReady, bridge, [bridge](const std::string &, const std::string &line) {
-        if (bridge->isOpen())
-            bridge->send(line);
-    });
-    // A malformed call that still names its id (bad UTF-8 or a lone surrogate in a
-    // string, a bad "args"): only that call fails; the run and its other calls go on.
-    connect(bridge, &BridgeChannel::callRefused, this, [bridge](const std::string &id, const QString &reason) {
-        BridgeError refusal;
-        refusal.code = BridgeErrorCode::ProtocolError;
-        refusal.message = reason.toStdString();
-        if (bridge->isOpen())
-            bridge->send(BridgeProtocol::encodeError(id, refusal));
-    });
-    connect(bridge, &BridgeChannel::protocolError, this, [this](const QString &reason) {
-        d->abort(tr("protocol error on the tools bridge: %1").arg(reason), false);
+    // Calls are served on the run thread: the bridge's fd moves to a channel there,
+    // next to the engine and the journal. The GUI thread gets batched step updates,
+    // pending-call open/close, step-mode holds and divergences through queued signals.
+    const int bridgeFd = d->process->bridge()->releaseFd();
+    const std::size_t maxLineBytes = project.limits.requestBytes + FrameSlackBytes;
+    // Per-step signals cross threads only for those who listen (headless, tests).
+    const bool forwardAdded = isSignalConnected(QMetaMethod::fromSignal(&RunController::stepAdded));
+    const bool forwardChanged = isSignalConnected(QMetaMethod::fromSignal(&RunController::stepChanged));
+    d->onRunThread([&, this] {
+        auto *engine = new StepEngine(project, runId, d->journal.get(), bound, d->runContext);
+        d->engine = engine;
+        if (plan)
+            engine->setReplayPlan(std::move(*plan));
+        engine->setStepMode(d->stepMode);
+        engine->setWorkDir(d->workDir);
+        StepBatcher *batcher = new StepBatcher(engine, 16, engine);
+        d->batcher = batcher;
+        connect(batcher, &StepBatcher::stepsUpdated, this, &RunController::stepsUpdated);
+        if (forwardAdded)
+            connect(engine, &StepEngine::stepAdded, this, &RunController::stepAdded);
+        if (forwardChanged)
+            connect(engine, &StepEngine::stepChanged, this, &RunController::stepChanged);
+        // The views learn of a step (batch) before they are told it waits or diverged.
+        connect(engine, &StepEngine::pendingCallOpened, batcher, [this, batcher](const Step &step) {
+            batcher->flush();
+            QMetaObject::invokeMethod(this, [this, step] {
+                d->pauseRunClock();
+                d->setStatus(RunStatus::Waiting);
+                Q_EMIT pendingCallOpened(step);
+            }, Qt::QueuedConnection);
+        });
+        connect(engine, &StepEngine::pendingCallClosed, batcher, [this](const QString &callId) {
+            d->resumeWhenNobodyWaits();
+            QMetaObject::invokeMethod(this, [this, callId] { Q_EMIT pendingCallClosed(callId); }, Qt::QueuedConnection);
+        });
+        // Step mode: a held call waits for a person like a pending call does.
+        connect(engine, &StepEngine::stepPaused, batcher, [this, batcher](const Step &step) {
+            batcher->flush();
+            QMetaObject::invokeMethod(this, [this, step] {
+                d->pauseRunClock();
+                d->setStatus(RunStatus::Waiting);
+                Q_EMIT stepPaused(step);
+            }, Qt::QueuedConnection);
+        });
+        connect(engine, &StepEngine::stepReleased, batcher, [this](const QString &) { d->resumeWhenNobodyWaits(); });
+        connect(engine, &StepEngine::divergenceFound, batcher, [this, batcher](const Step &step) {
+            batcher->flush();
+            QMetaObject::invokeMethod(this, [this, step] { Q_EMIT divergenceFound(step); }, Qt::QueuedConnection);
+        });
+
+        auto *bridge = new BridgeChannel(bridgeFd, maxLineBytes, d->runContext);
+        d->bridge = bridge;
+        connect(bridge, &BridgeChannel::callReceived, engine, &StepEngine::submitCall);
+        connect(engine, &StepEngine::replyReady, bridge, [bridge](const std::string &, const std::string &line) {
+            if (bridge->isOpen())
+                bridge->send(line);
+        });
+        // A malformed call that still names its id (bad UTF-8 or a lone surrogate in a
+        // string, a bad "args"): only that call fails; the run and its other calls go on.
+        connect(bridge, &BridgeChannel::callRefused, bridge, [bridge](const std::string &id, const QString &reason) {
+            BridgeError refusal;
+            refusal.code = BridgeErrorCode::ProtocolError;
+            refusal.message = reason.toStdString();
+            if (bridge->isOpen())
+                bridge->send(BridgeProtocol::encodeError(id, refusal));
+        });
+        // The run ends at the first protocol error: its calls are cancelled here at once
+        // (later lines are refused, as before the run thread), then the GUI thread
+        // kills the script.
+        connect(bridge, &BridgeChannel::protocolError, engine, [this, engine](const QString &reason) {
+            const QString message = tr("protocol error on the tools bridge: %1").arg(reason);
+            engine->cancelAll(message);
+            QMetaObject::invokeMethod(this, [this, message] { d->abort(message, false); }, Qt::QueuedConnection);
+        });
     });
 
     d->active = true;
@@ -733,7 +842,8 @@ void RunController::stop()
         return;
     d->stopRequested = true;
     d->runTimer.stop();
-    d->engine->cancelAll(tr("the run was stopped"));
+    const QString reason = tr("the run was stopped");
+    d->onRunThread([this, reason] { d->engine->cancelAll(reason); });
     d->killAndConfirm();
 }
 
@@ -744,7 +854,9 @@ bool RunController::answer(const QString &callId, int attempt, const ManualAnswe
             *reason = tr("no run is active");
         return false;
     }
-    return d->engine->answer(callId, attempt, answer, reason);
+    bool accepted = false;
+    d->onRunThread([&] { accepted = d->engine->answer(callId, attempt, answer, reason); });
+    return accepted;
 }
 
 void RunController::setSeccompOnlyAllowed(bool allowed)
@@ -894,7 +1006,7 @@ void RunController::setStepMode(bool on)
 {
     d->stepMode = on;
     if (d->engine && d->active)
-        d->engine->setStepMode(on);
+        d->onRunThread([this, on] { d->engine->setStepMode(on); });
 }
 
 bool RunController::stepMode() const
@@ -915,29 +1027,45 @@ bool noRun(QString *reason)
 
 bool RunController::continueStep(const QString &callId, QString *reason)
 {
-    return d->engine && d->active ? d->engine->continueStep(callId, reason) : noRun(reason);
+    if (!d->engine || !d->active)
+        return noRun(reason);
+    bool done = false;
+    d->onRunThread([&] { done = d->engine->continueStep(callId, reason); });
+    return done;
 }
 
 bool RunController::answerStep(const QString &callId, const ManualAnswer &answer, QString *reason)
 {
-    return d->engine && d->active ? d->engine->answerStep(callId, answer, reason) : noRun(reason);
+    if (!d->engine || !d->active)
+        return noRun(reason);
+    bool done = false;
+    d->onRunThread([&] { done = d->engine->answerStep(callId, answer, reason); });
+    return done;
 }
 
 bool RunController::timeOutStep(const QString &callId, QString *reason)
 {
-    return d->engine && d->active ? d->engine->timeOutStep(callId, reason) : noRun(reason);
+    if (!d->engine || !d->active)
+        return noRun(reason);
+    bool done = false;
+    d->onRunThread([&] { done = d->engine->timeOutStep(callId, reason); });
+    return done;
 }
 
 void RunController::continueToEnd()
 {
     d->stepMode = false;
     if (d->engine && d->active)
-        d->engine->continueToEnd();
+        d->onRunThread([this] { d->engine->continueToEnd(); });
 }
 
 bool RunController::retryNow(const QString &callId, QString *reason)
 {
-    return d->engine && d->active ? d->engine->retryNow(callId, reason) : noRun(reason);
+    if (!d->engine || !d->active)
+        return noRun(reason);
+    bool done = false;
+    d->onRunThread([&] { done = d->engine->retryNow(callId, reason); });
+    return done;
 }
 
 qint64 RunController::runClockMs() const

@@ -32,6 +32,17 @@ struct RunFile
 /// call waits for a person) and the output caps, and reports everything as signals.
 /// The UI and the headless commands only observe these signals and call
 /// start/stop/answer.
+///
+/// Threads (issue 4 item 8): the object lives on the GUI (or main) thread, and so do the
+/// sandbox process (script output, exit) and the run timeout. The tools bridge channel,
+/// the StepEngine with its handlers and the run's Journal live on a run thread owned by
+/// the controller, so a busy GUI thread never delays a reply and a flood of calls never
+/// blocks the window. Everything the run thread reports (stepsUpdated, the per-step
+/// signals, pendingCallOpened/Closed, stepPaused, divergenceFound) arrives through
+/// queued connections, in order, and all of it before finished(). answer(), the step
+/// mode decisions, retryNow() and stop() run on the run thread and wait for it (it never
+/// waits for the GUI thread). Python tool attempts are handed to the main thread, where
+/// the project's tool worker lives.
 class RunController : public QObject
 {
     Q_OBJECT
@@ -58,7 +69,11 @@ public:
     bool isActive() const;
     RunStatus status() const;
     const RunRecord &record() const;
+    /// The current run's engine; it lives on the run thread. Read it (steps(),
+    /// callCount()) only while no run is active — after finished() it is idle until the
+    /// next start(), which deletes it. nullptr before the first run started.
     StepEngine *engine() const;
+    /// The current run's journal (or nullptr); opened on and used by the run thread only.
     Journal *journal() const;
 
     /// The interpreter for a script by its extension (.py → python3, .sh → bash,

@@ -4,11 +4,13 @@
 
 #include "commandhandler.h"
 #include "journal.h"
+#include "mainthreadhandler.h"
 #include "manualhandler.h"
 #include "mockhandler.h"
 #include "pythonhandler.h"
 #include "schemavalidator.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QHash>
@@ -116,6 +118,8 @@ public:
                 bool indexCallId = true);
     void startAttempt(int index);
     void onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome);
+    void completeAttempt(int index, bool wasWaiting, HandlerOutcome outcome);
+    void startTotalTimer(int index, const Tool &tool);
     void onAttemptTimeout(int index);
     void onTotalTimeout(int index);
     void scheduleRetry(int index);
@@ -259,7 +263,18 @@ void StepEngineState::startAttempt(int index)
     case HandlerKind::Mock: {
         const int mockIndex = mockAttempts.value(tool.name, 0);
         mockAttempts.insert(tool.name, mockIndex + 1);
-        handler = new MockHandler(MockHandler::entryFor(tool, mockIndex), flight.context);
+        const MockResponse &entry = MockHandler::entryFor(tool, mockIndex);
+        if (entry.delayMs <= 0) {
+            // Answered at once, without a handler object or a timer round (the hot path
+            // of the bridge benchmark). The attempt is still recorded as started.
+            step.status = StepStatus::Running;
+            startTotalTimer(index, tool); // a retry's backoff still counts against it
+            notifyChanged(index, false);
+            if (flights[std::size_t(index)]) // a slot may have stopped the run
+                completeAttempt(index, false, MockHandler::outcomeOf(entry));
+            return;
+        }
+        handler = new MockHandler(entry, flight.context);
         break;
     }
     case HandlerKind::Manual:
@@ -269,7 +284,12 @@ void StepEngineState::startAttempt(int index)
         handler = new CommandHandler(tool.command, flight.context, tool.commandFileArgs);
         break;
     case HandlerKind::Python:
-        handler = new PythonHandler(flight.context);
+        // The project's tool worker is a main-thread object; the engine may run on the
+        // run thread (RunController), then the handler lives on the main thread.
+        if (QCoreApplication::instance() && q->thread() != QCoreApplication::instance()->thread())
+            handler = new MainThreadHandler([] { return new PythonHandler; }, flight.context);
+        else
+            handler = new PythonHandler(flight.context);
         break;
     }
     if (!handler) {
@@ -296,12 +316,7 @@ void StepEngineState::startAttempt(int index)
         }
         flight.attemptTimer->start(tool.retry.attemptTimeoutMs);
     }
-    if (tool.retry.totalTimeoutMs > 0 && !flight.totalTimer) {
-        flight.totalTimer = new QTimer(flight.context);
-        flight.totalTimer->setSingleShot(true);
-        QObject::connect(flight.totalTimer, &QTimer::timeout, flight.context, [this, index] { onTotalTimeout(index); });
-        flight.totalTimer->start(tool.retry.totalTimeoutMs);
-    }
+    startTotalTimer(index, tool);
 
     HandlerRequest request;
     request.runId = runId;
@@ -337,6 +352,18 @@ void StepEngineState::startAttempt(int index)
         handler->start(request);
 }
 
+/// The step's total timeout runs from its first attempt's start (once per step).
+void StepEngineState::startTotalTimer(int index, const Tool &tool)
+{
+    Flight &flight = *flights[std::size_t(index)];
+    if (tool.retry.totalTimeoutMs <= 0 || flight.totalTimer)
+        return;
+    flight.totalTimer = new QTimer(flight.context);
+    flight.totalTimer->setSingleShot(true);
+    QObject::connect(flight.totalTimer, &QTimer::timeout, flight.context, [this, index] { onTotalTimeout(index); });
+    flight.totalTimer->start(tool.retry.totalTimeoutMs);
+}
+
 void StepEngineState::onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome)
 {
     Flight *flight = flights[std::size_t(index)].get();
@@ -348,9 +375,15 @@ void StepEngineState::onAttemptFinished(int index, ToolHandler *handler, Handler
     handler->deleteLater();
     flight->handler = nullptr;
 
+    completeAttempt(index, steps[std::size_t(index)].status == StepStatus::Waiting, std::move(outcome));
+}
+
+/// The current attempt of step `index` ended with `outcome` (its handler is gone):
+/// output_schema and reply cap, then success, a retry or failure.
+void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome outcome)
+{
     Step &step = steps[std::size_t(index)];
     const Tool &tool = *project.tool(step.tool);
-    const bool wasWaiting = step.status == StepStatus::Waiting;
     Attempt &attempt = step.attempts.back();
     attempt.endedAt = now();
     attempt.output = outcome.output;
