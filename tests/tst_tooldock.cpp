@@ -25,6 +25,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QUndoStack>
 
@@ -408,6 +409,21 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("crm"), QStringLiteral("billing")}));
         m_window->undoAction()->trigger();
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/0/tags")), QStringLiteral("(absent)"));
+
+        // From the keyboard: "Tags…" opens the cell's editor.
+        ProjectPanel *panel = m_window->projectPanel();
+        panel->selectTool(QStringLiteral("convert"));
+        QAction *tags = nullptr;
+        for (QAction *action : panel->toolView()->actions())
+            if (action->text() == QStringLiteral("Tags…"))
+                tags = action;
+        QVERIFY(tags);
+        tags->trigger();
+        auto *editor = panel->toolView()->viewport()->findChild<QLineEdit *>();
+        QVERIFY(editor);
+        QTest::keyClicks(editor, QStringLiteral("io, files"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/tools/2/tags")), QStringLiteral(R"(["io","files"])"));
     }
 
     void pythonToolActiveTagsAndValves()

@@ -1302,6 +1302,14 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>%1 would have no tool left to call, and an empty list means every active tool; keep at least one tool ticked.</source>
         <translation>%1 hätte kein Tool mehr zum Aufrufen, und eine leere Liste bedeutet jedes aktive Tool; lassen Sie mindestens ein Tool angehakt.</translation>
     </message>
+    <message>
+        <source>Tags…</source>
+        <translation>Tags…</translation>
+    </message>
+    <message>
+        <source>Edit the selected tool&apos;s tags, separated by commas</source>
+        <translation>Die Tags des ausgewählten Tools bearbeiten, durch Kommas getrennt</translation>
+    </message>
 </context>
 <context>
     <name>ProjectWriter</name>

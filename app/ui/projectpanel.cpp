@@ -121,6 +121,14 @@ ProjectPanel::ProjectPanel(QWidget *parent)
         if (!currentTool().isEmpty())
             Q_EMIT deleteToolRequested(currentTool());
     });
+    QAction *editTags = bar->addAction(tr("Tags…"), this, [this] {
+        const QModelIndex index = m_toolView->currentIndex();
+        if (!index.isValid())
+            return;
+        m_toolView->setFocus();
+        m_toolView->edit(index.siblingAtColumn(TagsColumn));
+    });
+    editTags->setToolTip(tr("Edit the selected tool's tags, separated by commas"));
     layout->addWidget(bar);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -134,7 +142,7 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     m_toolView->header()->setStretchLastSection(true);
     m_toolView->header()->resizeSection(NameColumn, 160);
     m_toolView->header()->resizeSection(HandlerColumn, 80);
-    m_toolView->addActions({rename, clone, remove});
+    m_toolView->addActions({rename, clone, remove, editTags});
     m_toolView->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     auto *scriptsBox = new QWidget(splitter);
