@@ -726,16 +726,20 @@ void MainWindow::connectRun()
         if (current.isValid() && current.data(TraceModel::CallIdRole).toString() == step.callId)
             showStep(step.callId);
     };
-    connect(m_run, &RunController::stepAdded, this, keepStep);
-    connect(m_run, &RunController::stepAdded, m_console,
-            [this](const Step &step) { m_console->appendStepMarker(step.sequence, step.callId, step.tool); });
-    connect(m_run, &RunController::stepChanged, this, keepStep);
+    // Batched like the trace: per-step signals would cross from the run thread one by one.
+    connect(m_run, &RunController::stepsUpdated, this, [this, keepStep](const QList<Step> &steps) {
+        for (const Step &step : steps) {
+            if (!m_steps.contains(step.callId))
+                m_console->appendStepMarker(step.sequence, step.callId, step.tool);
+            keepStep(step);
+            m_pendingPanel->stepChanged(step);
+        }
+    });
     connect(m_run, &RunController::pendingCallOpened, this, &MainWindow::onPendingCallOpened);
     connect(m_run, &RunController::stepPaused, this, [this](const Step &step) {
         m_pendingPanel->callHeld(step);
         statusBar()->showMessage(tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(step.tool), 5000);
     });
-    connect(m_run, &RunController::stepChanged, m_pendingPanel, &PendingCallsPanel::stepChanged);
     connect(m_run, &RunController::pendingCallClosed, this, &MainWindow::onPendingCallClosed);
     connect(m_run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
     connect(m_run, &RunController::outputReceived, this, [this](int stream, const QByteArray &chunk) {
