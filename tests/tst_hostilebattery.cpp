@@ -153,7 +153,7 @@ private:
                       bool pidsCgroup = true);
     std::optional<Project> makeProject(const QString &dir, const QByteArray &script, const QByteArray &limits = "{}",
                                        const QByteArray &extraTools = {});
-    void startAlongside();
+    void startAlongside(bool forks = false);
     void checkAlongside();
     void checkStudioUnaffected();
 
@@ -225,12 +225,15 @@ std::optional<Project> TestHostileBattery::makeProject(const QString &dir, const
 }
 
 /// A second, well-behaved run with its own journal, started next to every hostile case.
-void TestHostileBattery::startAlongside()
+/// With `forks`, it also starts a process every 0.1 s for 1.5 s (the fork bomb row:
+/// each needs a free slot in its own process budget while the bomb runs).
+void TestHostileBattery::startAlongside(bool forks)
 {
     m_alongsideDir = std::make_unique<QTemporaryDir>();
-    const auto project = makeProject(m_alongsideDir->path(), "import time\nfrom toolstudio import tools\n"
+    const QByteArray work = forks ? "for i in range(15):\n    subprocess.run(['/bin/true'], check=True)\n    time.sleep(0.1)\n" : "";
+    const auto project = makeProject(m_alongsideDir->path(), "import subprocess, time\nfrom toolstudio import tools\n"
                                                               "for i in range(3):\n    tools.echo(n=i)\n    time.sleep(0.05)\n"
-                                                              "print('alongside ok', flush=True)\n");
+                                                              + work + "print('alongside ok', flush=True)\n");
     QVERIFY(project);
     m_alongside = std::make_unique<RunController>();
     m_alongside->setJournalPath(m_alongsideDir->path() + QStringLiteral("/journal.sqlite"));
@@ -554,7 +557,7 @@ void TestHostileBattery::battery()
         QSKIP("node is not installed");
 
     // The second run starts alongside, at the same moment (before the hostile one).
-    startAlongside();
+    startAlongside(QByteArray(QTest::currentDataTag()) == "17 fork bomb");
     const Outcome outcome = runScript(language, code, limits, timeoutMs);
     QVERIFY(outcome.finished);
     QCOMPARE(outcome.launcherFailure, QString());
