@@ -18,6 +18,7 @@
 #include <QRandomGenerator>
 #include <QTimer>
 
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <set>
@@ -82,7 +83,7 @@ public:
     std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> inputValidators;
     std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> outputValidators;
     QHash<QString, int> mockAttempts;               ///< attempts made per mock tool in this run
-    int callCount = 0;
+    std::atomic<int> callCount{0};                  ///< written on the run thread, read by the window's meter
     bool cancelled = false;
 
     // Batched journal writes (write-ahead kept: a reply waits for its commit).

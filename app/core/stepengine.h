@@ -135,7 +135,8 @@ public:
     const Step *step(const QString &callId) const;
     /// Steps whose current attempt waits for a person.
     int pendingCount() const;
-    /// Calls counted against limits.max_calls (declared, active, bound tools).
+    /// Calls counted against limits.max_calls (declared, active, bound tools). Safe to
+    /// call from any thread while a run is active (the window's budget meter does).
     int callCount() const;
 
 Q_SIGNALS:
