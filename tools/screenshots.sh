@@ -149,7 +149,7 @@ xdotool key F5
 sleep 6
 shot timeline-retries
 # The trace filter (top of the Trace dock), then the next failed step (Ctrl+E).
-xdotool mousemove 880 87 click 1
+xdotool mousemove 995 87 click 1
 xdotool type --delay 5 'charge_card'
 sleep 0.8
 xdotool key Tab ctrl+e
@@ -157,13 +157,84 @@ sleep 1
 shot inspector-failed-step
 stop_studio
 
-# 6. A pending call answered with the form generated from the tool's output_schema.
+# 6. A pending call with its form in the Pending Calls dock: the form generated from
+#    the tool's output_schema, focused with F6 (Answer Pending Call), typed into. The
+#    Console and Runs docks (View menu, 6th and 7th entries) are hidden for the height.
 start_studio "$WORK/examples/render-report"
+xdotool key alt+v Down Down Down Down Down Return
+sleep 0.3
+xdotool key alt+v Down Down Down Down Down Down Return
+sleep 0.3
 xdotool key F5
 sleep 3
+xdotool key F6
+sleep 0.3
 xdotool type --delay 5 'https://example.org/reports/q3-seats.pdf'
 sleep 0.5
 shot pending-call-form
+stop_studio
+
+# 7. Two runs compared: the second run of the same script made one more call and one
+#    price changed. The Runs tab, both runs selected (Ctrl+A), Compare (Alt+M).
+mkdir -p "$WORK/compare/scripts"
+cat >"$WORK/compare/toolstudio.json" <<'JSON'
+{
+  "name": "compare",
+  "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "tools": [
+    {"name": "fetch_page", "description": "Fetch a page.",
+     "input_schema": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+     "handler": {"kind": "mock", "sequence": [{"result": {"status": 200, "bytes": 5120}, "delay_seconds": 0.1}]}},
+    {"name": "lookup_price", "description": "Price of a SKU.",
+     "input_schema": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+     "handler": {"kind": "mock", "sequence": [{"result": 12.5, "delay_seconds": 0.1}]}},
+    {"name": "charge_card", "description": "Charge a card.",
+     "input_schema": {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]},
+     "handler": {"kind": "mock", "sequence": [{"error": "card declined", "retryable": false}]}}
+  ]
+}
+JSON
+cat >"$WORK/compare/scripts/main.py" <<'PY'
+from toolstudio import tools
+
+tools.fetch_page(url="https://example.org/cart")
+price = tools.lookup_price(sku="ABC-123")
+try:
+    tools.charge_card(amount=12.5)
+except Exception as error:
+    print("charge failed:", error)
+print("done", price)
+PY
+start_studio "$WORK/compare"
+xdotool key F5
+sleep 3
+# The second run: one more lookup, and the card is accepted this time.
+cat >"$WORK/compare/scripts/main.py" <<'PY'
+from toolstudio import tools
+
+tools.fetch_page(url="https://example.org/cart")
+price = tools.lookup_price(sku="ABC-123")
+tools.lookup_price(sku="XYZ-900")
+try:
+    tools.charge_card(amount=12.5)
+except Exception as error:
+    print("charge failed:", error)
+print("done", price)
+PY
+sed -i 's/{"error": "card declined", "retryable": false}/{"result": {"charged": 12.5}}/' "$WORK/compare/toolstudio.json"
+sleep 1.5
+xdotool key F5
+sleep 3
+# The Runs tab (bottom left, behind Console), the newest run, then both (Ctrl+A).
+xdotool mousemove 98 863 click 1
+sleep 0.5
+xdotool mousemove 104 810 click 1
+xdotool key ctrl+a
+sleep 0.3
+xdotool key alt+m
+sleep 1.5
+shot run-comparison
 stop_studio
 
 # 8. The Tool dock on resources/examples/python-tools: the Handler page (retry policy

@@ -198,7 +198,7 @@ QVariant RunCompareModel::data(const QModelIndex &index, int role) const
         case LeftTool: return step->tool;
         case LeftStatus: return stepStatusName(step->status);
         case LeftResult: return outcomeText(*step).left(TraceModel::MaxSummaryChars);
-        case LeftDuration: return step->durationMs() > 0 ? TraceModel::durationText(step->durationMs()) : QString();
+        case LeftDuration: return step->endedAt > 0 && step->queuedAt > 0 ? TraceModel::durationText(step->durationMs()) : QString();
         default: return {};
         }
     }

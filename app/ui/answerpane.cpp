@@ -60,7 +60,7 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_argumentsView->setObjectName(QStringLiteral("answerArguments"));
     m_argumentsView->setReadOnly(true);
     m_argumentsView->setFont(mono);
-    m_argumentsView->setMaximumHeight(110);
+    m_argumentsView->setMaximumHeight(80);
 
     m_resultEdit = new QPlainTextEdit(m_body);
     m_resultEdit->setObjectName(QStringLiteral("answerRawResult"));

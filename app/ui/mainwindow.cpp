@@ -501,6 +501,8 @@ void MainWindow::createDocks()
     m_budgetLabel = new QLabel(trace);
     m_budgetLabel->setObjectName(QStringLiteral("budgetMeters"));
     m_budgetLabel->setTextFormat(Qt::RichText);
+    // The per-call clocks make the line long: wrap rather than widen the dock.
+    m_budgetLabel->setWordWrap(true);
     traceLayout->addWidget(m_budgetLabel);
     m_budgetTimer = new QTimer(this);
     m_budgetTimer->setInterval(250);

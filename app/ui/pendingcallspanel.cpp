@@ -8,11 +8,13 @@
 #include "tool.h"
 #include "tracemodel.h"
 
+#include <QApplication>
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
@@ -55,12 +57,18 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     topLayout->addWidget(m_heldLabel);
     topLayout->addLayout(buttons);
 
-    m_pane = new AnswerPane(run, splitter);
+    // Scrolled, so a large form never pushes the Trace dock above it out of sight.
+    m_scroll = new QScrollArea(splitter);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_pane = new AnswerPane(run, m_scroll);
     m_pane->setObjectName(QStringLiteral("pendingAnswer"));
+    m_scroll->setWidget(m_pane);
     splitter->addWidget(top);
-    splitter->addWidget(m_pane);
+    splitter->addWidget(m_scroll);
     splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(1, 4);
+    splitter->setSizes({90, 400});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
@@ -176,8 +184,11 @@ QString PendingCallsPanel::currentCallId() const
 
 void PendingCallsPanel::focusAnswer()
 {
-    if (findPending(currentCallId()))
-        m_pane->focusResult();
+    if (!findPending(currentCallId()))
+        return;
+    m_pane->focusResult();
+    if (QWidget *focus = QApplication::focusWidget(); focus && m_pane->isAncestorOf(focus))
+        m_scroll->ensureWidgetVisible(focus);
 }
 
 void PendingCallsPanel::popOut()

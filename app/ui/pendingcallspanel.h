@@ -15,6 +15,7 @@ class AnswerPane;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QScrollArea;
 class QTimer;
 class RunController;
 struct Tool;
@@ -93,6 +94,7 @@ private:
     QLabel *m_heldLabel = nullptr;
     QPushButton *m_continueButton = nullptr;
     QPushButton *m_popOutButton = nullptr;
+    QScrollArea *m_scroll = nullptr;
     QTimer *m_ticker = nullptr;
     QPointer<AnswerDialog> m_dialog;
     QString m_shownCall;    ///< the call (and attempt) the pane shows, so ticks keep its input
