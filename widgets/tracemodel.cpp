@@ -245,6 +245,43 @@ int TraceModel::rowCount(const QModelIndex &parent) const
     return s ? int(s->attempts.size()) : 0;
 }
 
+bool TraceModel::hasChildren(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return rowCount() > 0;
+    if (parent.internalId() != TopLevelId || parent.column() != 0)
+        return false;
+    const int ordinal = ordinalOfRow(parent.row());
+    if (ordinal < 0)
+        return false;
+    if (m_reader) {
+        const int pageIndex = ordinal / PageSize;
+        const auto page = std::find_if(m_pages.begin(), m_pages.end(), [&](const Page &p) { return p.index == pageIndex; });
+        if (page == m_pages.end())
+            return true;
+        const size_t offset = size_t(ordinal % PageSize);
+        return offset < page->rows.size() && !page->rows[offset].attempts.empty();
+    }
+    return !m_live[size_t(ordinal)].attempts.empty();
+}
+
+bool TraceModel::canFetchMore(const QModelIndex &parent) const
+{
+    if (!m_reader || !parent.isValid() || parent.internalId() != TopLevelId || parent.column() != 0)
+        return false;
+    const int ordinal = ordinalOfRow(parent.row());
+    if (ordinal < 0)
+        return false;
+    const int pageIndex = ordinal / PageSize;
+    return std::none_of(m_pages.begin(), m_pages.end(), [&](const Page &p) { return p.index == pageIndex; });
+}
+
+void TraceModel::fetchMore(const QModelIndex &parent)
+{
+    if (canFetchMore(parent))
+        summaryAt(ordinalOfRow(parent.row()));
+}
+
 int TraceModel::columnCount(const QModelIndex &parent) const
 {
     Q_UNUSED(parent)

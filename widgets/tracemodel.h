@@ -73,6 +73,15 @@ public:
     QModelIndex parent(const QModelIndex &child) const override;
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
+    /// Without fetching: QTreeView asks this of every row when it lays them out. A
+    /// journal-backed step row not fetched yet says true (almost every journaled step
+    /// has an attempt); rowCount gives the truth when the row is expanded.
+    bool hasChildren(const QModelIndex &parent = {}) const override;
+    /// True for a journal-backed step row whose page is not fetched yet, so that a
+    /// proxy (QSortFilterProxyModel::hasChildren) does not map every row's children
+    /// during layout; fetchMore reads the page.
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
