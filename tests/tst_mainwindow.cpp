@@ -4,6 +4,7 @@
 #include "ui/pendingcallspanel.h"
 #include "ui/attemptclocks.h"
 #include "ui/runcomparepanel.h"
+#include "ui/shortcutpassthrough.h"
 #include "runcomparemodel.h"
 #include "consoleview.h"
 #include "journal.h"
@@ -49,6 +50,7 @@
 #include <QScrollBar>
 #include <QTextDocument>
 #include <QToolButton>
+#include <QKeyEvent>
 #include <QLabel>
 
 #include <memory>
@@ -101,6 +103,25 @@ bool writeFile(const QString &path, const char *text)
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(text) >= 0;
 }
+
+// A line edit that claims Ctrl+E the way QLineEdit does where the platform's key
+// bindings make it "end of line" (X11 desktops); offscreen it does not.
+class GreedyLineEdit : public QLineEdit
+{
+public:
+    using QLineEdit::QLineEdit;
+
+protected:
+    bool event(QEvent *event) override
+    {
+        if (event->type() == QEvent::ShortcutOverride
+            && static_cast<QKeyEvent *>(event)->keyCombination() == QKeyCombination(Qt::ControlModifier, Qt::Key_E)) {
+            event->accept();
+            return true;
+        }
+        return QLineEdit::event(event);
+    }
+};
 
 QString cell(const QAbstractItemModel *model, int row, int column)
 {
@@ -916,6 +937,16 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QTest::keyClicks(filter, QStringLiteral("fetch"));
         QCOMPARE(filter->text(), QStringLiteral("fetch"));
         filter->clear();
+        // A line edit that claims Ctrl+E swallows the shortcut, unless it passes it through.
+        auto greedy = std::make_unique<GreedyLineEdit>(filter->parentWidget());
+        greedy->show();
+        greedy->setFocus();
+        QTRY_VERIFY(greedy->hasFocus());
+        QTest::keyClick(greedy.get(), Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(failed.count(), 1);
+        new ShortcutPassThrough(greedy.get(), {m_window->nextFailedAction()});
+        QTest::keyClick(greedy.get(), Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(failed.count(), 2);
     }
 
     // Filter, jump and selection across trace, timeline and inspector.
