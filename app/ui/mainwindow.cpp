@@ -463,11 +463,11 @@ void MainWindow::createDocks()
     traceLayout->setSpacing(2);
     auto *filterBar = new QHBoxLayout;
     m_traceFilterEdit = new QLineEdit(trace);
-    // The line edit would take Ctrl+E (end of line) from "Next failed step".
-    new ShortcutPassThrough(m_traceFilterEdit, {m_nextFailedAction, m_nextPendingAction});
     m_traceFilterEdit->setObjectName(QStringLiteral("traceFilter"));
     m_traceFilterEdit->setPlaceholderText(tr("Filter steps (tool, call id, result)"));
     m_traceFilterEdit->setClearButtonEnabled(true);
+    // The line edit would take Ctrl+E (end of line) from "Next failed step".
+    new ShortcutPassThrough(m_traceFilterEdit, {m_nextFailedAction, m_nextPendingAction});
     m_traceToolCombo = new QComboBox(trace);
     m_traceToolCombo->setObjectName(QStringLiteral("traceToolFilter"));
     m_traceToolCombo->addItem(tr("All tools"), QString());
@@ -621,11 +621,11 @@ void MainWindow::createDocks()
 
     m_runsView = new QTreeWidget(this);
     m_runsView->setObjectName(QStringLiteral("runsView"));
-    m_runsView->setSelectionMode(QAbstractItemView::ExtendedSelection); // two runs to compare
     m_runsView->setHeaderLabels({tr("Run"), tr("Script"), tr("Status"), tr("Started"), tr("Duration")});
     m_runsView->setRootIsDecorated(false);
     m_runsView->setUniformRowHeights(true);
     m_runsView->setAllColumnsShowFocus(true);
+    m_runsView->setSelectionMode(QAbstractItemView::ExtendedSelection); // two runs to compare
     m_runsView->header()->resizeSection(0, 170);
     connect(m_runsView, &QTreeWidget::itemActivated, this,
             [this](QTreeWidgetItem *item) { showRun(item->data(0, Qt::UserRole).toString()); });
@@ -644,6 +644,10 @@ void MainWindow::createDocks()
     QPushButton *replayRun = runButton(tr("&Replay"), "replayRun",
                                        tr("Run the selected run's script again with its recorded results memoized"));
     QPushButton *resumeRun = runButton(tr("Res&ume"), "resumeRun", tr("Continue a suspended run up to its open call"));
+    QPushButton *exportJson = runButton(tr("Export &JSON…"), "exportRunJson",
+                                        tr("Save the selected run as JSON (docs/run-export.md)"));
+    QPushButton *exportChrome = runButton(tr("Export &Chrome Trace…"), "exportRunChrome",
+                                          tr("Save the selected run as Chrome trace-event JSON (opens in Perfetto)"));
     QPushButton *compare = runButton(tr("Co&mpare"), "compareRuns",
                                      tr("Compare the two selected runs step by step (Ctrl+click to select two)"));
     connect(compare, &QPushButton::clicked, this, [this] {
@@ -655,10 +659,6 @@ void MainWindow::createDocks()
             std::swap(items[0], items[1]);
         compareRuns(items[0]->data(0, Qt::UserRole).toString(), items[1]->data(0, Qt::UserRole).toString());
     });
-    QPushButton *exportJson = runButton(tr("Export &JSON…"), "exportRunJson",
-                                        tr("Save the selected run as JSON (docs/run-export.md)"));
-    QPushButton *exportChrome = runButton(tr("Export &Chrome Trace…"), "exportRunChrome",
-                                          tr("Save the selected run as Chrome trace-event JSON (opens in Perfetto)"));
     runsBar->addStretch(1);
     runsLayout->addLayout(runsBar);
     runsLayout->addWidget(m_runsView, 1);
@@ -680,14 +680,14 @@ void MainWindow::createDocks()
         openRun->setEnabled(any && idle);
         replayRun->setEnabled(any && idle);
         resumeRun->setEnabled(any && idle && item->data(2, Qt::UserRole).toInt() == int(RunStatus::Suspended));
-        compare->setEnabled(m_runsView->selectedItems().size() == 2);
         resumeRun->setToolTip(resumeRun->isEnabled() ? tr("Continue a suspended run up to its open call")
                                                      : tr("Only a suspended run can be resumed"));
-    connect(m_runsView, &QTreeWidget::itemSelectionChanged, this, updateRunButtons);
         exportJson->setEnabled(any);
         exportChrome->setEnabled(any);
+        compare->setEnabled(m_runsView->selectedItems().size() == 2);
     };
     connect(m_runsView, &QTreeWidget::currentItemChanged, this, updateRunButtons);
+    connect(m_runsView, &QTreeWidget::itemSelectionChanged, this, updateRunButtons);
     connect(m_run, &RunController::statusChanged, this, updateRunButtons);
     connect(m_run, &RunController::finished, this, updateRunButtons);
     updateRunButtons();
@@ -714,11 +714,11 @@ void MainWindow::connectRun()
 {
     connect(m_run, &RunController::started, this, &MainWindow::onStarted);
     connect(m_run, &RunController::statusChanged, this, &MainWindow::onStatusChanged);
-        m_attemptClocks->update(step);
     // The trace (and the timeline, which follows it) takes one batch per frame.
     connect(m_run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
     connect(m_run, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent);
     const auto keepStep = [this](const Step &step) {
+        m_attemptClocks->update(step);
         if (!m_steps.contains(step.callId))
             m_largestRequest = std::max<qint64>(m_largestRequest, qint64(step.args.dump().size()));
         if (step.result && isFinal(step.status))
@@ -998,11 +998,11 @@ void MainWindow::fileChangedOnDisk(const QString &path)
     });
     box->open();
 }
-    m_showsImportedRun = false;
-    m_attemptClocks->clear();
 
 void MainWindow::resetRunViews()
 {
+    m_showsImportedRun = false;
+    m_attemptClocks->clear();
     m_traceModel->clear();
     m_steps.clear();
     m_inspector->clear();
@@ -1162,10 +1162,10 @@ void MainWindow::traceActivated(const QModelIndex &index)
 }
 
 void MainWindow::onFinished(const RunRecord &run)
-    m_attemptClocks->clear();
 {
     m_traceModel->flush();
     m_budgetTimer->stop();
+    m_attemptClocks->clear();
     updateBudget();
     m_pendingPanel->runEnded();
     if (run.status == RunStatus::Failed) {
@@ -1474,10 +1474,10 @@ void MainWindow::updateBudget()
     QString clock = tr("elapsed %1 of %2").arg(TraceModel::durationText(elapsed), TraceModel::durationText(limits.runTimeoutMs));
     if (waited > 0)
         clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(TraceModel::durationText(waited));
+    parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
     const auto toolOf = [this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; };
     for (const AttemptClocks::Clock &c : m_attemptClocks->clocks(QDateTime::currentMSecsSinceEpoch(), toolOf))
         parts << meter(c.text, c.fraction);
-    parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
     m_budgetLabel->setText(parts.join(QStringLiteral(" · ")));
 }
 
