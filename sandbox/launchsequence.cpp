@@ -957,10 +957,43 @@ bool LaunchSequence::stepWaitForGo()
         return fail(SandboxExit::Usage, "wait_for_go needs a status channel (--status-fd)");
     if (!sendStatus("ready"))
         return fail(SandboxExit::Parent, "cannot tell the studio the sandbox is ready: " + errnoText(errno));
-    char message[8];
-    const ssize_t n = retry([&] { return ::read(s_statusFd, message, sizeof message); });
-    if (n != 2 || std::memcmp(message, "go", 2) != 0)
+    std::string message(SandboxGo::MaxBytes, '\0');
+    const ssize_t n = retry([&] { return ::read(s_statusFd, message.data(), message.size()); });
+    message.resize(n > 0 ? std::size_t(n) : 0);
+    if (message != "go" && message.rfind("go ", 0) != 0)
         return fail(SandboxExit::Parent, "the studio did not start the pre-warmed run (no \"go\" on the status channel)");
+    if (message.size() <= 3)
+        return true;
+    // The run's own parts (SandboxGo): only names and strings change here, every
+    // restriction is in place already.
+    SandboxGo go;
+    try {
+        go = SandboxGo::fromJson(nlohmann::json::parse(message.substr(3)));
+    } catch (const std::exception &error) {
+        return fail(SandboxExit::Usage, std::string("bad \"go\" handover: ") + error.what());
+    }
+    if (!go.workDir.empty()) {
+        struct stat here = {};
+        struct stat named = {};
+        if (::stat(".", &here) == -1 || ::stat(go.workDir.c_str(), &named) == -1 || here.st_dev != named.st_dev
+            || here.st_ino != named.st_ino)
+            return fail(SandboxExit::WorkDir, "the \"go\" handover names " + go.workDir
+                                                  + ", which is not the work dir the sandbox entered");
+        m_policy.workDir = go.workDir;
+    }
+    m_policy.argv.insert(m_policy.argv.end(), go.argv.begin(), go.argv.end());
+    for (const auto &entry : go.env) {
+        bool replaced = false;
+        for (auto &existing : m_policy.env) {
+            if (existing.first == entry.first) {
+                existing.second = entry.second;
+                replaced = true;
+            }
+        }
+        if (!replaced)
+            m_policy.env.push_back(entry);
+    }
+    m_environment = buildEnvironment(m_policy);
     return true;
 }
 

@@ -48,6 +48,19 @@ std::vector<std::string> stringList(const json &value, const std::string &field)
     return list;
 }
 
+std::vector<std::pair<std::string, std::string>> environmentField(const json &environment)
+{
+    if (!environment.is_object())
+        bad("env", "must be an object of strings");
+    std::vector<std::pair<std::string, std::string>> entries;
+    for (const auto &[name, entry] : environment.items()) {
+        if (name.empty() || name.find('=') != std::string::npos || name.find('\0') != std::string::npos)
+            bad("env", "\"" + name + "\" is not a valid variable name");
+        entries.emplace_back(name, stringField(entry, "env." + name));
+    }
+    return entries;
+}
+
 void checkKeys(const json &object, const std::string &where, const std::set<std::string> &known)
 {
     // A misspelt key would otherwise silently fall back to a default: refuse it.
@@ -110,16 +123,8 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
     if (policy.argv.empty() || policy.argv.front().empty())
         bad("argv", "must name a program to run");
 
-    if (value.contains("env")) {
-        const json &environment = value["env"];
-        if (!environment.is_object())
-            bad("env", "must be an object of strings");
-        for (const auto &[name, entry] : environment.items()) {
-            if (name.empty() || name.find('=') != std::string::npos || name.find('\0') != std::string::npos)
-                bad("env", "\"" + name + "\" is not a valid variable name");
-            policy.env.emplace_back(name, stringField(entry, "env." + name));
-        }
-    }
+    if (value.contains("env"))
+        policy.env = environmentField(value["env"]);
     if (value.contains("path"))
         policy.path = stringField(value["path"], "path");
     if (value.contains("lang"))
@@ -182,6 +187,32 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         read("extra_processes", policy.limits.extraProcesses);
     }
     return policy;
+}
+
+json SandboxGo::toJson() const
+{
+    json environment = json::object();
+    for (const auto &[name, value] : env)
+        environment[name] = value;
+    return json{{"work_dir", workDir}, {"argv", argv}, {"env", environment}};
+}
+
+SandboxGo SandboxGo::fromJson(const json &value)
+{
+    if (!value.is_object())
+        throw std::runtime_error("the \"go\" handover must be a JSON object");
+    checkKeys(value, {}, {"work_dir", "argv", "env"});
+    SandboxGo go;
+    if (value.contains("work_dir")) {
+        go.workDir = stringField(value["work_dir"], "work_dir");
+        if (!go.workDir.empty() && go.workDir.front() != '/')
+            bad("work_dir", "must be an absolute path");
+    }
+    if (value.contains("argv"))
+        go.argv = stringList(value["argv"], "argv");
+    if (value.contains("env"))
+        go.env = environmentField(value["env"]);
+    return go;
 }
 
 namespace SandboxExit {

@@ -74,6 +74,7 @@ struct SandboxPolicy
     /// Pre-warmed start: after every step but execve the launcher sends "ready" on
     /// the status channel and waits for "go" there before it execs (anything else, or
     /// the channel closing, ends it with SandboxExit::Parent). Needs a status channel.
+    /// "go " followed by a SandboxGo as JSON hands over what depends on the run.
     bool waitForGo = false;
     SandboxLimits limits;
 
@@ -83,6 +84,29 @@ struct SandboxPolicy
     /// work_dir, an empty argv, NUL characters in strings, a bridge_fd of 0..2.
     /// `env` comes back sorted by name.
     static SandboxPolicy fromJson(const nlohmann::json &json);
+};
+
+/// What a pre-warmed launcher (SandboxPolicy::waitForGo) learns with "go": the parts of
+/// a run that are only known when it starts. Serialised as the JSON after "go " on the
+/// status channel (one SOCK_SEQPACKET message of at most MaxBytes):
+///
+///     {"work_dir": "/abs/new/name", "argv": ["script.py"], "env": {"TOOLSTUDIO_RUN_ID": "…"}}
+///
+/// Every field is optional. `workDir` is a new name of the *same* directory the launcher
+/// entered (the studio renamed the pre-warmed run folder to the run's): the launcher
+/// refuses it (SandboxExit::WorkDir) unless it is the directory it is in, and sets
+/// HOME and TMPDIR to it. `argv` is appended to the policy's argv; `env` entries
+/// replace or add to the policy's (the same rules as SandboxPolicy::env).
+struct SandboxGo
+{
+    static constexpr std::size_t MaxBytes = 64 * 1024;
+    std::string workDir;
+    std::vector<std::string> argv;
+    std::vector<std::pair<std::string, std::string>> env;
+
+    nlohmann::json toJson() const;
+    /// Throws std::runtime_error naming the bad field, as SandboxPolicy::fromJson does.
+    static SandboxGo fromJson(const nlohmann::json &json);
 };
 
 /// Exit statuses of `toolstudio-sandbox` when it fails before execve (each step has

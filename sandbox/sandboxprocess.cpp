@@ -19,6 +19,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -153,12 +154,32 @@ bool SandboxProcess::isReady() const
     return m_ready;
 }
 
-bool SandboxProcess::go()
+bool SandboxProcess::waitForReady(int msecs)
+{
+    const QDeadlineTimer deadline(msecs);
+    while (!m_ready && m_statusFd >= 0 && isRunning()) {
+        pollfd entry = {m_statusFd, POLLIN, 0};
+        const int rc = ::poll(&entry, 1, int(deadline.remainingTime()));
+        if (rc == -1 && errno == EINTR)
+            continue;
+        if (rc <= 0)
+            break;
+        readStatus();
+    }
+    return m_ready;
+}
+
+bool SandboxProcess::go(const SandboxGo &handover)
 {
     if (!m_ready || m_statusFd < 0)
         return false;
+    std::string message = "go";
+    if (!handover.workDir.empty() || !handover.argv.empty() || !handover.env.empty())
+        message += " " + handover.toJson().dump();
+    if (message.size() > SandboxGo::MaxBytes)
+        return false;
     m_ready = false;
-    return ::send(m_statusFd, "go", 2, MSG_NOSIGNAL) == 2;
+    return ::send(m_statusFd, message.data(), message.size(), MSG_NOSIGNAL) == ssize_t(message.size());
 }
 
 bool SandboxProcess::isRunning() const

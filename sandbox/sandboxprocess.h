@@ -43,10 +43,15 @@ public:
                QString *error = nullptr);
 
     /// Pre-warmed start (policy.waitForGo): the launcher applies every step, emits
-    /// ready() and execs the interpreter only on go(). Returns false when the
-    /// launcher is not waiting (not started pre-warmed, not ready yet, or gone).
-    bool go();
+    /// ready() and execs the interpreter only on go(), with `handover` (the run's
+    /// script, environment and work dir name; see SandboxGo). Returns false when the
+    /// launcher is not waiting (not started pre-warmed, not ready yet, or gone), or the
+    /// handover is over SandboxGo::MaxBytes.
+    bool go(const SandboxGo &handover = {});
     bool isReady() const;
+    /// Blocks up to `msecs` until a pre-warmed launcher reports ready (reading its
+    /// status channel directly, no event loop). True when it is ready.
+    bool waitForReady(int msecs);
 
     /// The studio's end of the bridge; valid after start().
     BridgeChannel *bridge() const;

@@ -9,6 +9,7 @@
 #include "stepbatcher.h"
 #include "stepengine.h"
 #include "typings.h"
+#include "warmlauncher.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -156,6 +157,8 @@ public:
     StepBatcher *batcher = nullptr;       ///< run thread, child of engine
     BridgeChannel *bridge = nullptr;      ///< run thread
     SandboxProcess *process = nullptr;    ///< GUI thread (script output, exit)
+    /// The next run's pre-warmed launcher (docs/sandbox.md "Pre-warmed start").
+    WarmLauncher warm;
     RunRecord record;
     bool active = false;
     bool stopRequested = false;
@@ -467,6 +470,11 @@ public:
         });
         journalWrite([](Journal *j) { j->checkpoint(); }); // the run is over: fold the WAL in
         Q_EMIT q->finished(record);
+        // The next run's launcher, once those who wait for finished() had their turn.
+        QTimer::singleShot(0, q, [this] {
+            if (!active)
+                warm.prepare(runsBaseDir());
+        });
     }
 };
 
@@ -604,6 +612,12 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     // Run folder: work/ (the project's files/), runtime/ (shim + script), policy.json.
     const QString runId = presetRunId.isEmpty() ? makeRunId() : presetRunId;
     d->runDir = runsBaseDir() + QLatin1Char('/') + runId;
+    // A pre-warmed launcher for the same interpreter and policy: its run folder becomes
+    // this run's (renamed), and the script is handed over with go() below.
+    const std::size_t maxLineBytes = project.limits.requestBytes + FrameSlackBytes;
+    SandboxPolicy policy = runSandboxPolicy(d->runDir, interpreter, runId, project.limits, d->seccompOnlyAllowed);
+    d->warm.remember(project.dir, interpreter, project.limits, d->seccompOnlyAllowed, maxLineBytes);
+    std::unique_ptr<SandboxProcess> warm(d->warm.take(project.dir, policy, maxLineBytes, d->runDir));
     const QString workDir = d->runDir + QStringLiteral("/work");
     const QString runtimeDir = d->runDir + QStringLiteral("/runtime");
     const QString pythonDir = runtimeDir + QStringLiteral("/python");
@@ -618,6 +632,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     const QString filesDir = project.dir + QStringLiteral("/files");
     if (QFileInfo(filesDir).isDir() && !copyTree(filesDir, workDir, error))
         return false;
+    if (warm)
+        WarmLauncher::giveToWorkDirOwner(workDir);
     // Every language's shim: runtime/{python,node,bash}/… from the :/runtime resources.
     QDirIterator shim(QStringLiteral(":/runtime"), QDir::Files, QDirIterator::Subdirectories);
     while (shim.hasNext()) {
@@ -655,24 +671,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     QFile::setPermissions(d->runDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
                                          | QFileDevice::ExeGroup | QFileDevice::ExeOther);
 
-    SandboxPolicy policy;
-    policy.workDir = workDir.toStdString();
-    policy.argv = {interpreter.toStdString(), scriptCopy.toStdString()};
-    policy.env = {
-        {"PYTHONPATH", pythonDir.toStdString()},
-        {"PYTHONUNBUFFERED", "1"},
-        {"NODE_PATH", nodeDir.toStdString()},                                      // require("toolstudio")
-        {"BASH_ENV", (runtimeDir + QStringLiteral("/bash/toolstudio.sh")).toStdString()}, // defines `tool`
-        {"TOOLSTUDIO_RUN_ID", runId.toStdString()},
-    };
-    policy.readPaths = {runtimeDir.toStdString()};
-    policy.seccompOnly = d->seccompOnlyAllowed;
-    // V8 reserves far more address space than it uses, so node is bounded by its heap
-    // flag below RLIMIT_DATA (SANDBOX.md "Limits"), leaving room for code and buffers.
-    if (QFileInfo(interpreter).fileName().startsWith(QLatin1String("node")))
-        policy.argv.insert(policy.argv.begin() + 1,
-                           "--max-old-space-size=" + std::to_string(policy.limits.dataBytes / (1024 * 1024) * 3 / 4));
-    policy.limits.cpuSeconds = std::uint64_t(project.limits.runTimeoutMs / 1000 + 5);
+    policy.argv.push_back(scriptCopy.toStdString());
 
     d->limits = project.limits;
     d->record = RunRecord{};
@@ -696,7 +695,14 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     std::fill(std::begin(d->outputTruncated), std::end(d->outputTruncated), false);
 
     delete d->process;
-    d->process = new SandboxProcess(this);
+    // The pre-warmed launcher execs the script now (nothing it reports is read before
+    // start() returns); one that died after it was found ready leaves the cold path.
+    if (warm && !warm->go({policy.workDir, {policy.argv.back()}, policy.env}))
+        warm.reset();
+    const bool prewarmed = bool(warm);
+    if (prewarmed)
+        warm->setParent(this);
+    d->process = prewarmed ? warm.release() : new SandboxProcess(this);
 
     connect(d->process, &SandboxProcess::standardOutput, this, [this](const QByteArray &chunk) { d->onOutput(1, chunk); });
     connect(d->process, &SandboxProcess::standardError, this, [this](const QByteArray &chunk) { d->onOutput(2, chunk); });
@@ -716,7 +722,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         d->journalWrite([event](Journal *j) { j->recordEvent(event); });
         Q_EMIT policyEvent(event);
     });
-    connect(d->process, &SandboxProcess::landlockApplied, this, [this](int abi) {
+    const auto onLandlockApplied = [this](int abi) {
         d->landlockAbi = abi;
         PolicyEvent event;
         event.runId = d->record.id;
@@ -732,7 +738,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
                         {"process_limit_note", processes.fallbackReason.toStdString()}};
         d->journalWrite([event](Journal *j) { j->recordEvent(event); });
         Q_EMIT sandboxApplied(abi);
-    });
+    };
+    connect(d->process, &SandboxProcess::landlockApplied, this, onLandlockApplied);
     connect(d->process, &SandboxProcess::finished, this,
             [this](int exitCode, bool crashed, const QString &launcherFailure) {
                 d->onProcessFinished(exitCode, crashed, launcherFailure);
@@ -741,8 +748,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->journalWrite([run = d->record](Journal *j) { j->recordRun(run); });
 
     QString startError;
-    if (!d->process->start(policy, d->runDir + QStringLiteral("/policy.json"),
-                           project.limits.requestBytes + FrameSlackBytes, &startError)) {
+    if (!prewarmed && !d->process->start(policy, d->runDir + QStringLiteral("/policy.json"), maxLineBytes, &startError)) {
         d->record.status = RunStatus::Failed;
         d->record.error = startError;
         d->record.endedAt = QDateTime::currentMSecsSinceEpoch();
@@ -750,12 +756,13 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         *error = tr("cannot start the sandbox: %1").arg(startError);
         return false;
     }
+    if (prewarmed && d->process->landlockAbi() >= 0)
+        onLandlockApplied(d->process->landlockAbi()); // reported while it was warming up
 
     // Calls are served on the run thread: the bridge's fd moves to a channel there,
     // next to the engine and the journal. The GUI thread gets batched step updates,
     // pending-call open/close, step-mode holds and divergences through queued signals.
     const int bridgeFd = d->process->bridge()->releaseFd();
-    const std::size_t maxLineBytes = project.limits.requestBytes + FrameSlackBytes;
     // Per-step signals cross threads only for those who listen (headless, tests).
     const bool forwardAdded = isSignalConnected(QMetaMethod::fromSignal(&RunController::stepAdded));
     const bool forwardChanged = isSignalConnected(QMetaMethod::fromSignal(&RunController::stepChanged));
@@ -862,6 +869,11 @@ bool RunController::answer(const QString &callId, int attempt, const ManualAnswe
 void RunController::setSeccompOnlyAllowed(bool allowed)
 {
     d->seccompOnlyAllowed = allowed;
+}
+
+WarmLauncher *RunController::warmLauncher() const
+{
+    return &d->warm;
 }
 
 int RunController::landlockAbi() const

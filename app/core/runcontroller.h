@@ -16,6 +16,7 @@
 
 class Journal;
 class StepEngine;
+class WarmLauncher;
 class RunControllerState;
 
 /// A file the script left in its work dir, kept with the run in the run folder's
@@ -84,6 +85,12 @@ public:
     /// or `.js` (language "node") scripts from the next start on; an empty path goes
     /// back to the default. start() refuses a path that is not an executable file.
     void setInterpreter(const QString &language, const QString &path);
+
+    /// The launcher kept ready for the next run (docs/sandbox.md "Pre-warmed start"):
+    /// prepared after each run ends for that run's interpreter and policy; start() uses
+    /// it when it matches, else discards it and starts cold. Switch it off with
+    /// warmLauncher()->setEnabled(false) or TOOLSTUDIO_PREWARM=0. Owned by this object.
+    WarmLauncher *warmLauncher() const;
 
     /// The user opted in to "seccomp only" runs on a kernel without Landlock (off by
     /// default: such runs are refused with the reason). Takes effect at the next start().

@@ -10,6 +10,7 @@
 #include "runcontroller.h"
 #include "sandboxprocess.h"
 #include "stepengine.h"
+#include "warmlauncher.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -400,19 +401,128 @@ static void startupBenchmark(std::vector<Row> *rows, const std::optional<QString
     }
 }
 
+// A real run's start-up: RunController::start() to the script's first stdout chunk
+// (journal on; the run folder, shims, run thread, bridge, sandbox, and for python3 the
+// shim's import by sitecustomize), cold and on a pre-warmed launcher
+// (WarmLauncher, prepared after the previous run and ready before the clock starts:
+// its set-up happens while the studio is idle and is not counted), against the bare
+// interpreter running the same script file (QProcess start to its first stdout chunk), alternated
+// in one loop so all three see the same machine load; medians.
+static void runStartupBenchmark(std::vector<Row> *rows, const std::optional<QString> &only)
+{
+    const struct
+    {
+        const char *label;
+        QString interpreter;
+        QString suffix;
+        QByteArray script;
+    } languages[] = {
+        {"python3 print(1)", QStringLiteral("/usr/bin/python3"), QStringLiteral("py"), "print(1)\n"},
+        {"bash echo 1", QStringLiteral("/bin/bash"), QStringLiteral("sh"), "echo 1\n"},
+    };
+    for (const auto &language : languages) {
+        if (!QFileInfo(language.interpreter).isExecutable() || (only && !language.interpreter.endsWith(*only)))
+            continue;
+        QTemporaryDir dir;
+        const Project project = makeLanguageProject(dir, language.suffix, language.script, 10);
+        const QString journal = dir.filePath(QStringLiteral("journal.sqlite"));
+        const auto bareOnce = [&] {
+            QProcess process;
+            QEventLoop loop;
+            QElapsedTimer clock;
+            double firstOutput = -1;
+            QObject::connect(&process, &QProcess::readyReadStandardOutput, &loop, [&] {
+                if (firstOutput < 0)
+                    firstOutput = double(clock.nsecsElapsed());
+                process.readAllStandardOutput();
+            });
+            QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
+            clock.start();
+            process.start(language.interpreter, {dir.filePath(QStringLiteral("scripts/main.") + language.suffix)});
+            if (process.state() != QProcess::NotRunning)
+                loop.exec();
+            return firstOutput;
+        };
+        const auto runOnce = [&](RunController &controller) {
+            QEventLoop loop;
+            bool done = false;
+            QElapsedTimer clock;
+            double firstOutput = -1;
+            const auto output = QObject::connect(&controller, &RunController::outputReceived, &loop, [&](int stream) {
+                if (stream == 1 && firstOutput < 0)
+                    firstOutput = double(clock.nsecsElapsed());
+            });
+            const auto connection = QObject::connect(&controller, &RunController::finished, &loop, [&] {
+                done = true;
+                loop.quit();
+            });
+            clock.start();
+            QString error;
+            if (!controller.start(project, QString(), &error)) {
+                std::fprintf(stderr, "cannot start: %s\n", qPrintable(error));
+                std::exit(1);
+            }
+            while (!done)
+                loop.exec();
+            QObject::disconnect(connection);
+            QObject::disconnect(output);
+            return firstOutput;
+        };
+        RunController cold;
+        cold.setJournalPath(journal);
+        cold.warmLauncher()->setEnabled(false);
+        RunController warm;
+        warm.setJournalPath(journal);
+        warm.warmLauncher()->setEnabled(true);
+        runOnce(warm); // the first run is cold; it prepares the next
+        constexpr int Runs = 21;
+        std::vector<double> wall[3]; // bare, cold, warm
+        int warmStarts = 0;
+        for (int i = 0; i < Runs; ++i) {
+            wall[0].push_back(bareOnce());
+            wall[1].push_back(runOnce(cold));
+            // Idle time between runs: the launcher for the next run gets ready (not timed).
+            QElapsedTimer idle;
+            idle.start();
+            while (!warm.warmLauncher()->isReady() && idle.elapsed() < 5000)
+                QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+            warmStarts += warm.warmLauncher()->isReady() ? 1 : 0;
+            wall[2].push_back(runOnce(warm));
+        }
+        for (auto &samples : wall)
+            std::sort(samples.begin(), samples.end());
+        const auto figure = [&](int k) {
+            return QStringLiteral("%1 (%2 vs %3)")
+                .arg(wall[k][Runs / 2] / wall[0][Runs / 2], 0, 'f', 2)
+                .arg(ms(wall[k][Runs / 2]), ms(wall[0][Runs / 2]));
+        };
+        rows->push_back({QStringLiteral("run start-up %1: cold run / bare (median of %2)").arg(QLatin1String(language.label)).arg(Runs),
+                         figure(1),
+                         QStringLiteral("RunController::start() to the first stdout chunk, journal on, TOOLSTUDIO_PREWARM=0; "
+                                        "bare = interpreter + script file, QProcess start to first stdout")});
+        rows->push_back({QStringLiteral("run start-up %1: warm run / bare (median of %2)").arg(QLatin1String(language.label)).arg(Runs),
+                         figure(2) + QStringLiteral(", %1/%2 runs on a pre-warmed launcher").arg(warmStarts).arg(Runs),
+                         QStringLiteral("the same on the launcher prepared after the previous run (its set-up while idle "
+                                        "is not counted); target <= 1.10 for python3 and bash")});
+    }
+}
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     qputenv("TOOLSTUDIO_SANDBOX", TOOLSTUDIO_SANDBOX_PATH);
     std::vector<Row> rows;
-    if (argc > 1) { // toolstudio-bench python3|bash|node: only that interpreter's start-up rows
+    // toolstudio-bench bridge: only the tools-bridge round trips and the journal's cost.
+    const bool bridgeOnly = argc > 1 && qstrcmp(argv[1], "bridge") == 0;
+    if (argc > 1 && !bridgeOnly) { // toolstudio-bench python3|bash|node: only that interpreter's start-up rows
         startupBenchmark(&rows, QString::fromLocal8Bit(argv[1]));
+        runStartupBenchmark(&rows, QString::fromLocal8Bit(argv[1]));
         for (const Row &row : rows)
             std::printf("%-52s | %-62s | %s\n", qPrintable(row.name), qPrintable(row.value), qPrintable(row.method));
         return 0;
     }
 
-    {
+    if (!bridgeOnly) {
         QTemporaryDir dir;
         const Project project = makeProject(dir, "print('ready', flush=True)\n", 100);
         constexpr int Runs = 10;
@@ -494,7 +604,7 @@ int main(int argc, char **argv)
         }
     }
 
-    {
+    if (!bridgeOnly) {
         QTemporaryDir dir;
         constexpr int Calls = 10000;
         const Project project = makeLanguageProject(dir, QStringLiteral("py"),
@@ -516,7 +626,10 @@ int main(int argc, char **argv)
                         QStringLiteral("gather start to all results, timed by the script; getrusage(RUSAGE_SELF).ru_maxrss")});
     }
 
-    startupBenchmark(&rows, std::nullopt);
+    if (!bridgeOnly) {
+        startupBenchmark(&rows, std::nullopt);
+        runStartupBenchmark(&rows, std::nullopt);
+    }
 
     // --- Durable steps (issue 5) ---
     {
@@ -538,7 +651,7 @@ int main(int argc, char **argv)
                         QStringLiteral("calls/s with the journal over calls/s without (RunController::setJournalPath(\"\")), "
                                        "first step queued to last step ended")});
     }
-    {
+    if (!bridgeOnly) {
         // Replay of a 10 000-step run: every call memoized from the journal.
         QTemporaryDir dir;
         constexpr int Calls = 10000;
@@ -580,7 +693,7 @@ int main(int argc, char **argv)
                         QStringLiteral("RunController::startReplay() to finished(): loading the steps, the script, "
                                        "every call answered from the journal")});
     }
-    {
+    if (!bridgeOnly) {
         // Opening a journal of 1 000 000 steps (1000 runs × 1000 steps) until the runs
         // list is there. Filled with one recursive-CTE insert per table.
         QTemporaryDir dir;
