@@ -4,6 +4,7 @@
 
 #include "answerfile.h"
 #include "stepengine.h"
+#include "warmlauncher.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -67,6 +68,8 @@ HeadlessRun::HeadlessRun(const HeadlessOptions &options)
         , m_options(options)
     {
         m_controller.setStepMode(options.stepMode);
+        // One run, then the command exits: there is no next run to pre-warm for.
+        m_controller.warmLauncher()->setEnabled(false);
         connect(&m_controller, &RunController::stepPaused, this, [this](const Step &step) {
             QTimer::singleShot(0, this, [this, step] { onStepPaused(step); });
         });
