@@ -12,6 +12,7 @@
 #include <vector>
 
 class QSqlQuery;
+class SqliteStatement;
 class WalCheckpointer;
 
 /// The durable record of runs, steps, attempts, output chunks and policy events
@@ -92,6 +93,8 @@ private:
     void closeDatabase();
     /// The write statement for `sql`, prepared once per open database.
     QSqlQuery *statement(const char *sql);
+    /// The same on SQLite's C API (the step-commit path; see SqliteStatement).
+    SqliteStatement *nativeStatement(const char *sql);
 
     QString m_connectionName;
     QString m_path;
