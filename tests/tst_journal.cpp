@@ -221,7 +221,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 2);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 3);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -304,7 +304,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
-        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (2); update Tool Studio"));
+        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (3); update Tool Studio"));
     }
 
     void migratesVersion1AndSuspendsOrphans()
@@ -336,7 +336,13 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 2);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 3);
+        // Version 3: the trace's filter indexes (docs/trace.md "Indexes").
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master"
+                                               " WHERE type = 'index' AND name IN ('steps_by_tool', 'steps_failed',"
+                                               " 'steps_waiting', 'attempts_failed') ORDER BY name)"))
+                     .toString(),
+                 QStringLiteral("attempts_failed steps_by_tool steps_failed steps_waiting"));
         QCOMPARE(journal.suspendedOnOpen(), QStringList{QStringLiteral("old-live")});
         QCOMPARE(journal.run(QStringLiteral("old-live"))->status, RunStatus::Suspended);
         QCOMPARE(journal.run(QStringLiteral("old-done"))->status, RunStatus::Completed);

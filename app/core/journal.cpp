@@ -21,7 +21,7 @@
 namespace {
 
 /// Schema version in `PRAGMA user_version`; migrate() brings older files up to it.
-constexpr int CurrentVersion = 2;
+constexpr int CurrentVersion = 3;
 /// `PRAGMA application_id`: "TSJ1", so another program's SQLite file is not mistaken
 /// for a journal.
 constexpr int ApplicationId = 0x54534A31;
@@ -155,6 +155,15 @@ const std::vector<std::vector<const char *>> &migrations()
             " reason TEXT NOT NULL DEFAULT '',"
             " handled_at INTEGER NOT NULL DEFAULT 0)",
             "CREATE INDEX pending_answers_new ON pending_answers (run_id, state)",
+        },
+        // 2 → 3: the trace's filters at a million steps (issue 8; JournalReader): by tool,
+        // and partial indexes that only hold failed/waiting steps and failed attempts, so
+        // a step that succeeds at once dirties one more page per commit, not three.
+        {
+            "CREATE INDEX steps_by_tool ON steps (run_id, tool, sequence)",
+            "CREATE INDEX steps_failed ON steps (run_id, sequence) WHERE status = 'failed'",
+            "CREATE INDEX steps_waiting ON steps (run_id, sequence) WHERE status = 'waiting'",
+            "CREATE INDEX attempts_failed ON attempts (run_id, sequence) WHERE ended_at > 0 AND succeeded = 0",
         },
     };
     return steps;

@@ -18,7 +18,8 @@ class WalCheckpointer;
 /// The durable record of runs, steps, attempts, output chunks and policy events
 /// (DESIGN.md glossary "journal"): SQLite in WAL mode through Qt SQL, schema versioned
 /// with `PRAGMA user_version` (migrations in journal.cpp; version 2 adds policy events,
-/// pending answers, argument hashes and run ownership). Every write method commits
+/// pending answers, argument hashes and run ownership; version 3 the indexes the
+/// trace's filters read through JournalReader). Every write method commits
 /// before it returns, so a step recorded before its reply is sent is never lost.
 /// Durability: WAL with synchronous=NORMAL — a commit is in the WAL file (the OS page
 /// cache) when it returns, so it survives a crash or SIGKILL of the studio, which is

@@ -16,14 +16,6 @@ namespace {
 
 std::atomic<int> readerCounter{0};
 
-/// The indexes the trace's queries use. Journal::open does not create them (yet), so
-/// the first reader of a journal does; later opens find them.
-constexpr const char *IndexSql[] = {
-    "CREATE INDEX IF NOT EXISTS steps_by_tool ON steps (run_id, tool, sequence)",
-    "CREATE INDEX IF NOT EXISTS steps_by_status ON steps (run_id, status, sequence)",
-    "CREATE INDEX IF NOT EXISTS steps_by_call ON steps (run_id, call_id)",
-    "CREATE INDEX IF NOT EXISTS attempts_failed ON attempts (run_id, sequence) WHERE ended_at > 0 AND succeeded = 0",
-};
 
 QString cut(const QString &text)
 {
@@ -154,10 +146,10 @@ bool JournalReader::open(const QString &path, QString *error)
         db.close();
         return fail(QStringLiteral("%1: not a Tool Studio journal (version 2 or later)").arg(m_path));
     }
-    for (const char *sql : IndexSql) {
-        // A read-only file still reads, only slower: the indexes are an optimisation.
-        query.exec(QString::fromLatin1(sql));
-    }
+    // The reader never writes: the indexes its filters use (by tool, failed, waiting)
+    // come with the journal's schema version 3 (Journal::open migrates). On an older
+    // file the same queries scan, only slower. Building them here would hold SQLite's
+    // write lock for seconds at a million steps and stall a live run's commits.
     m_lastError.clear();
     return true;
 }
@@ -391,7 +383,7 @@ std::vector<int> JournalReader::matching(const QString &runId, const StepQuery &
     if (q.status == StepQuery::Status::PendingOnly) {
         sql += QStringLiteral(" AND status = 'waiting'");
     } else if (q.status == StepQuery::Status::FailedOnly) {
-        // Both halves are indexed (steps_by_status, the partial attempts_failed).
+        // Both halves are indexed (the partial steps_failed and attempts_failed).
         sql += QStringLiteral(" AND sequence IN (SELECT sequence FROM steps WHERE run_id = ? AND status = 'failed'"
                               " UNION SELECT sequence FROM attempts WHERE run_id = ? AND ended_at > 0 AND succeeded = 0)");
         values << runId << runId;
