@@ -638,6 +638,47 @@ private Q_SLOTS:
         QCOMPARE(m_model->tools(), (QStringList{QStringLiteral("t"), QStringLiteral("u")}));
     }
 
+    // Past ImmediateInsertRows steps new rows wait for the paced flush; updates of
+    // rows already shown apply at once, and a queued step keeps its latest state.
+    void applyStepsPacesInsertsOfALongRun()
+    {
+        QList<Step> batch;
+        for (int i = 1; i <= TraceModel::ImmediateInsertRows; ++i)
+            batch.append(makeStep(i, QStringLiteral("t")));
+        m_model->applySteps(batch);
+        QCOMPARE(m_model->rowCount(), TraceModel::ImmediateInsertRows);
+
+        const int next = TraceModel::ImmediateInsertRows + 1;
+        Step first = makeStep(1, QStringLiteral("t"), StepStatus::Succeeded);
+        first.result = nlohmann::json(0);
+        first.endedAt = 1010;
+        m_model->applySteps({first, makeStep(next, QStringLiteral("t"))});
+        QCOMPARE(m_model->rowCount(), TraceModel::ImmediateInsertRows); // step `next` queued
+        QCOMPARE(text(*m_model, 0, TraceModel::Summary), QStringLiteral("0"));
+        m_model->applySteps({makeStep(next, QStringLiteral("t"), StepStatus::Failed)});
+        QVERIFY(!m_model->indexForCallId(QStringLiteral("call-%1").arg(next)).isValid());
+
+        QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+        QTRY_COMPARE_WITH_TIMEOUT(m_model->rowCount(), next, TraceModel::MaxBatchIntervalMs * 4);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(text(*m_model, next - 1, TraceModel::Status), QStringLiteral("failed"));
+    }
+
+    // The filter proxy answers hasChildren from the source: attempts are never filtered.
+    void filterReportsChildrenOfTheSource()
+    {
+        Step retried = makeStep(1, QStringLiteral("t"), StepStatus::Retrying);
+        retried.attempts.push_back(makeAttempt(1, 1000, 1010, false));
+        m_model->applySteps({retried, makeStep(2, QStringLiteral("t"))});
+        TraceFilterModel filter;
+        QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filter.setTraceModel(m_model.get());
+        QVERIFY(filter.hasChildren(filter.index(0, 0)));
+        QVERIFY(!filter.hasChildren(filter.index(1, 0)));
+        QVERIFY(filter.hasChildren());
+        QCOMPARE(filter.rowCount(filter.index(0, 0)), 1);
+    }
+
     // Live policy events: a row after the step they concern; run-wide ones at the end.
     void liveEventsSitAfterTheirStep()
     {

@@ -71,6 +71,14 @@ void TraceFilterModel::refilter()
     invalidate();
 }
 
+bool TraceFilterModel::hasChildren(const QModelIndex &parent) const
+{
+    if (!parent.isValid() || !sourceModel())
+        return QSortFilterProxyModel::hasChildren(parent);
+    const QModelIndex source = mapToSource(parent);
+    return source.isValid() && sourceModel()->hasChildren(source);
+}
+
 bool TraceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     if (sourceParent.isValid() || !m_trace)

@@ -48,6 +48,12 @@ public:
     /// candidate); other statuses scan the visible rows.
     QModelIndex nextStep(const QModelIndex &from, StepStatus status, Direction direction = Direction::Forward) const;
 
+    /// Children (attempts) are never filtered, so a row has children when its source
+    /// row has. Unlike QSortFilterProxyModel::hasChildren this builds no mapping for
+    /// the row: a QTreeView asks every top-level row, and a mapping per row makes each
+    /// insert at the top level cost O(rows) (issue 8 streaming benchmark).
+    bool hasChildren(const QModelIndex &parent = {}) const override;
+
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 

@@ -84,6 +84,7 @@ TraceModel::TraceModel(QObject *parent)
     : QAbstractItemModel(parent)
     , m_flushTimer(new QTimer(this))
 {
+    m_flushTimer->setObjectName(QStringLiteral("traceFlushTimer"));
     m_flushTimer->setSingleShot(true);
     m_flushTimer->setInterval(BatchIntervalMs);
     connect(m_flushTimer, &QTimer::timeout, this, &TraceModel::flush);
@@ -654,7 +655,7 @@ void TraceModel::addStep(const Step &step)
     m_queueIndexByCallId.insert(step.callId, int(m_queue.size()));
     m_queue.push_back(StepSummary::of(step));
     if (!m_flushTimer->isActive())
-        m_flushTimer->start();
+        m_flushTimer->start(std::max(int(BatchIntervalMs), insertDelayMs()));
 }
 
 void TraceModel::updateStep(const Step &step)
@@ -729,7 +730,19 @@ void TraceModel::applySteps(const QList<Step> &steps)
         m_queueIndexByCallId.insert(s.callId, int(m_queue.size()));
         m_queue.push_back(std::move(s));
     }
-    flush();
+    const int delay = insertDelayMs();
+    if (delay == 0)
+        flush();
+    else if (!m_queue.empty() && !m_flushTimer->isActive())
+        m_flushTimer->start(delay);
+}
+
+int TraceModel::insertDelayMs() const
+{
+    const int rows = int(m_live.size());
+    if (rows < ImmediateInsertRows)
+        return 0;
+    return std::clamp(rows / RowsPerIntervalMs, BatchIntervalMs, MaxBatchIntervalMs);
 }
 
 void TraceModel::insertEvent(EventRow row)

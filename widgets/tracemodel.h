@@ -62,6 +62,15 @@ public:
     static constexpr int MaxSummaryChars = StepSummary::MaxSummaryChars;
     /// How long new steps wait in the queue before they are inserted (ms).
     static constexpr int BatchIntervalMs = 16;
+    /// Live runs up to this many steps insert each applySteps() batch at once.
+    static constexpr int ImmediateInsertRows = 2000;
+    /// Beyond that, inserts are spaced by one ms per this many rows shown, between
+    /// BatchIntervalMs and MaxBatchIntervalMs: a QTreeView (and the filter proxy) lays
+    /// out every top-level row again on each insert at the top level, so inserting once
+    /// per frame would cost O(rows) per frame and O(rows²) over a run (issue 8
+    /// benchmark). Spaced this way the total layout work stays linear in the run.
+    static constexpr int RowsPerIntervalMs = 400;
+    static constexpr int MaxBatchIntervalMs = 250;
     /// Steps fetched from the journal at a time, and how many such pages are kept.
     static constexpr int PageSize = 256;
     static constexpr int MaxCachedPages = 32;
@@ -151,6 +160,8 @@ public Q_SLOTS:
     void updateStep(const Step &step);
     /// A batch from RunController::stepsUpdated: steps seen for the first time are
     /// inserted (one beginInsertRows), the others replace the row with their sequence.
+    /// Past ImmediateInsertRows steps the new rows are queued and inserted by the
+    /// next paced flush (see RowsPerIntervalMs); flush() inserts them at once.
     void applySteps(const QList<Step> &steps);
     /// A policy event of the live run: a row after the step it concerns.
     void addEvent(const PolicyEvent &event);
@@ -164,6 +175,9 @@ Q_SIGNALS:
     void toolsChanged();
 
 private:
+    /// Delay before queued steps are inserted: 0 (now) for small runs, else paced.
+    int insertDelayMs() const;
+
     struct EventRow
     {
         int afterSteps = 0; ///< the event follows this many steps
