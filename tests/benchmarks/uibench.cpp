@@ -82,7 +82,7 @@ public:
         const qint64 ns = clock.nsecsElapsed();
         if (ns > m_worstNs && m_depth <= 1) {
             m_worstNs = ns;
-            m_worst = QStringLiteral("%1 (%2) event %3, depth %4").arg(QString::fromLatin1(className), name).arg(type).arg(m_depth);
+            m_worst = QStringLiteral("%1 (%2) event %3").arg(QString::fromLatin1(className), name).arg(type);
         }
         return result;
     }
