@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal.h"
 
+#include "journalrows.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -51,28 +53,8 @@ std::string jsonUtf8(const nlohmann::json &value)
     return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::optional<nlohmann::json> parseJson(const QVariant &text)
-{
-    if (text.isNull())
-        return std::nullopt;
-    const QByteArray bytes = text.toString().toUtf8();
-    nlohmann::json value = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
-    if (value.is_discarded())
-        return std::nullopt;
-    return value;
-}
-
-std::optional<BridgeError> parseError(const QVariant &text)
-{
-    const auto json = parseJson(text);
-    if (!json || !json->is_object())
-        return std::nullopt;
-    try {
-        return BridgeError::fromJson(*json);
-    } catch (const std::exception &) {
-        return std::nullopt; // written by a newer or broken studio; show no error rather than a wrong one
-    }
-}
+using JournalRows::parseError;
+using JournalRows::parseJson;
 
 /// Each entry brings the schema from version `index` to `index + 1`. Add new versions
 /// at the end; never edit a shipped one.
@@ -814,10 +796,8 @@ std::vector<Step> Journal::steps(const QString &runId) const
     const QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral(
-        "SELECT sequence, call_id, tool, args, idempotency_key, status, max_attempts, result, error,"
-        " queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence"
-        " FROM steps WHERE run_id = ? ORDER BY sequence"));
+    query.prepare(QStringLiteral("SELECT sequence, %1 FROM steps WHERE run_id = ? ORDER BY sequence")
+                      .arg(QLatin1String(JournalRows::StepColumns)));
     query.addBindValue(text(runId));
     if (!query.exec())
         return result;
@@ -826,30 +806,15 @@ std::vector<Step> Journal::steps(const QString &runId) const
         Step step;
         step.runId = runId;
         step.sequence = query.value(0).toInt();
-        step.callId = query.value(1).toString();
-        step.tool = query.value(2).toString();
-        step.args = parseJson(query.value(3)).value_or(nlohmann::json::object());
-        step.idempotencyKey = query.value(4).toString();
-        step.status = stepStatusFromName(query.value(5).toString()).value_or(StepStatus::Failed);
-        step.maxAttempts = query.value(6).toInt();
-        step.result = parseJson(query.value(7));
-        step.error = parseError(query.value(8));
-        step.queuedAt = query.value(9).toLongLong();
-        step.startedAt = query.value(10).toLongLong();
-        step.endedAt = query.value(11).toLongLong();
-        step.nextAttemptAt = query.value(12).toLongLong();
-        step.argsHash = query.value(13).toString();
-        step.originalArgs = parseJson(query.value(14));
-        step.divergence = query.value(15).toString();
+        JournalRows::readStep(query, 1, step);
         bySequence[step.sequence] = result.size();
         result.push_back(std::move(step));
     }
 
     QSqlQuery attempts(db);
     attempts.setForwardOnly(true);
-    attempts.prepare(QStringLiteral(
-        "SELECT sequence, number, started_at, ended_at, succeeded, error, output FROM attempts"
-        " WHERE run_id = ? ORDER BY sequence, number"));
+    attempts.prepare(QStringLiteral("SELECT sequence, %1 FROM attempts WHERE run_id = ? ORDER BY sequence, number")
+                         .arg(QLatin1String(JournalRows::AttemptColumns)));
     attempts.addBindValue(runId);
     if (!attempts.exec())
         return result;
@@ -857,14 +822,7 @@ std::vector<Step> Journal::steps(const QString &runId) const
         const auto it = bySequence.find(attempts.value(0).toInt());
         if (it == bySequence.end())
             continue;
-        Attempt attempt;
-        attempt.number = attempts.value(1).toInt();
-        attempt.startedAt = attempts.value(2).toLongLong();
-        attempt.endedAt = attempts.value(3).toLongLong();
-        attempt.succeeded = attempts.value(4).toInt() != 0;
-        attempt.error = parseError(attempts.value(5));
-        attempt.output = attempts.value(6).toByteArray();
-        result[it->second].attempts.push_back(std::move(attempt));
+        result[it->second].attempts.push_back(JournalRows::readAttempt(attempts, 1));
     }
     return result;
 }

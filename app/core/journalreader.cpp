@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journalreader.h"
 
+#include "journalrows.h"
+
 #include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -269,71 +271,28 @@ std::optional<Step> JournalReader::step(const QString &runId, int sequence) cons
     const QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral(
-        "SELECT call_id, tool, args, idempotency_key, status, max_attempts, result, error,"
-        " queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence"
-        " FROM steps WHERE run_id = ? AND sequence = ?"));
+    query.prepare(QStringLiteral("SELECT %1 FROM steps WHERE run_id = ? AND sequence = ?")
+                      .arg(QLatin1String(JournalRows::StepColumns)));
     query.addBindValue(runId);
     query.addBindValue(sequence);
     if (!query.exec() || !query.next()) {
         m_lastError = query.lastError().text();
         return std::nullopt;
     }
-    const auto parse = [](const QVariant &text) -> std::optional<nlohmann::json> {
-        if (text.isNull())
-            return std::nullopt;
-        const QByteArray bytes = text.toString().toUtf8();
-        nlohmann::json value = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
-        if (value.is_discarded())
-            return std::nullopt;
-        return value;
-    };
-    const auto parseError = [&](const QVariant &text) -> std::optional<BridgeError> {
-        const auto json = parse(text);
-        if (!json || !json->is_object())
-            return std::nullopt;
-        try {
-            return BridgeError::fromJson(*json);
-        } catch (const std::exception &) {
-            return std::nullopt;
-        }
-    };
     Step s;
     s.runId = runId;
     s.sequence = sequence;
-    s.callId = query.value(0).toString();
-    s.tool = query.value(1).toString();
-    s.args = parse(query.value(2)).value_or(nlohmann::json::object());
-    s.idempotencyKey = query.value(3).toString();
-    s.status = stepStatusFromName(query.value(4).toString()).value_or(StepStatus::Failed);
-    s.maxAttempts = query.value(5).toInt();
-    s.result = parse(query.value(6));
-    s.error = parseError(query.value(7));
-    s.queuedAt = query.value(8).toLongLong();
-    s.startedAt = query.value(9).toLongLong();
-    s.endedAt = query.value(10).toLongLong();
-    s.nextAttemptAt = query.value(11).toLongLong();
-    s.argsHash = query.value(12).toString();
-    s.originalArgs = parse(query.value(13));
-    s.divergence = query.value(14).toString();
+    JournalRows::readStep(query, 0, s);
 
     QSqlQuery attempts(db);
     attempts.setForwardOnly(true);
-    attempts.prepare(QStringLiteral("SELECT number, started_at, ended_at, succeeded, error, output FROM attempts"
-                                    " WHERE run_id = ? AND sequence = ? ORDER BY number"));
+    attempts.prepare(QStringLiteral("SELECT %1 FROM attempts WHERE run_id = ? AND sequence = ? ORDER BY number")
+                         .arg(QLatin1String(JournalRows::AttemptColumns)));
     attempts.addBindValue(runId);
     attempts.addBindValue(sequence);
     if (attempts.exec()) {
-        while (attempts.next()) {
-            Attempt a;
-            a.number = attempts.value(0).toInt();
-            a.startedAt = attempts.value(1).toLongLong();
-            a.endedAt = attempts.value(2).toLongLong();
-            a.succeeded = attempts.value(3).toInt() != 0;
-            a.error = parseError(attempts.value(4));
-            a.output = attempts.value(5).toByteArray();
-            s.attempts.push_back(std::move(a));
-        }
+        while (attempts.next())
+            s.attempts.push_back(JournalRows::readAttempt(attempts, 0));
     }
     return s;
 }
