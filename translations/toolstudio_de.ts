@@ -1160,6 +1160,11 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>■ %1 (exit code %2)</source>
         <translation>■ %1 (Exit-Code %2)</translation>
     </message>
+    <message>
+        <source>Run</source>
+        <comment>runs list column: a run&apos;s id</comment>
+        <translation>Lauf</translation>
+    </message>
 </context>
 <context>
     <name>PendingCallsPanel</name>

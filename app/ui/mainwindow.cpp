@@ -621,7 +621,7 @@ void MainWindow::createDocks()
 
     m_runsView = new QTreeWidget(this);
     m_runsView->setObjectName(QStringLiteral("runsView"));
-    m_runsView->setHeaderLabels({tr("Run"), tr("Script"), tr("Status"), tr("Started"), tr("Duration")});
+    m_runsView->setHeaderLabels({tr("Run", "runs list column: a run's id"), tr("Script"), tr("Status"), tr("Started"), tr("Duration")});
     m_runsView->setRootIsDecorated(false);
     m_runsView->setUniformRowHeights(true);
     m_runsView->setAllColumnsShowFocus(true);
