@@ -5,6 +5,7 @@
 // times on this machine, measured with QElapsedTimer (monotonic clock) around the
 // real RunController, sandbox launcher and Python shim.
 
+#include "bulkjournal.h"
 #include "journal.h"
 #include "project.h"
 #include "runcontroller.h"
@@ -698,34 +699,22 @@ int main(int argc, char **argv)
         // list is there. Filled with one recursive-CTE insert per table.
         QTemporaryDir dir;
         const QString path = dir.path() + QStringLiteral("/journal.sqlite");
-        {
-            Journal journal;
-            journal.open(path);
-        }
-        {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("bulk"));
-            db.setDatabaseName(path);
-            db.open();
-            QSqlQuery query(db);
-            query.exec(QStringLiteral("PRAGMA synchronous=OFF"));
-            db.transaction();
-            query.exec(QStringLiteral(
+        fillJournal(path, {
+            QStringLiteral(
                 "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 1000)"
                 " INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code)"
                 " SELECT printf('run-%04d', x), '/p', '/p/scripts/main.py', 'completed', 1700000000000 + x * 1000,"
-                " 1700000000500 + x * 1000, 0 FROM r"));
-            query.exec(QStringLiteral(
+                " 1700000000500 + x * 1000, 0 FROM r"),
+            QStringLiteral(
                 "WITH RECURSIVE s(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM s LIMIT 1000000)"
                 " INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
                 " queued_at, started_at, ended_at, args_hash)"
                 " SELECT printf('run-%04d', x / 1000 + 1), x % 1000 + 1, 'c' || (x % 1000 + 1), 'echo', '{\"n\":1}',"
-                " printf('run-%04d:%d', x / 1000 + 1, x % 1000 + 1), 'succeeded', 3, '\"ok\"', 1, 2, 3, 'h' FROM s"));
-            query.exec(QStringLiteral(
+                " printf('run-%04d:%d', x / 1000 + 1, x % 1000 + 1), 'succeeded', 3, '\"ok\"', 1, 2, 3, 'h' FROM s"),
+            QStringLiteral(
                 "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded)"
-                " SELECT run_id, sequence, 1, 2, 3, 1 FROM steps"));
-            db.commit();
-        }
-        QSqlDatabase::removeDatabase(QStringLiteral("bulk"));
+                " SELECT run_id, sequence, 1, 2, 3, 1 FROM steps")
+        });
         QElapsedTimer clock;
         clock.start();
         Journal journal;
