@@ -543,6 +543,10 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!secrets.set(QStringLiteral("bad-name"), QStringLiteral("x"), &error));
         QVERIFY(error.startsWith(QStringLiteral("invalid secret name 'bad-name'")));
+        // An empty value is refused and does not replace the one already set.
+        QVERIFY(!secrets.set(QStringLiteral("TEST_API_KEY"), QString(), &error));
+        QCOMPARE(error, QStringLiteral("empty value for secret 'TEST_API_KEY': a secret needs a value (to delete it, remove it)"));
+        QCOMPARE(secrets.value(QStringLiteral("TEST_API_KEY")), QStringLiteral("sk-test-0123456789"));
         QVERIFY2(secrets.save(&error), qPrintable(error));
         const QString path = Secrets::filePath(dir.path());
         QVERIFY(!path.startsWith(dir.path()));
@@ -772,6 +776,46 @@ private Q_SLOTS:
         writeFile(other + QStringLiteral("/toolstudio.json"), EmptyManifest);
         QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("import"), other, zip}, &out, &err), 0);
         QCOMPARE(out, QByteArray("imported 2 tool(s): lookup, good\n"));
+    }
+
+    /// `tools secret`: an empty line on stdin (an unset variable piped in) is refused
+    /// and keeps the saved value; `--delete` deletes. Needs the built toolstudio.
+    void headlessSecretRefusesEmptyValue()
+    {
+        const QString binary = qEnvironmentVariable("TOOLSTUDIO_BINARY");
+        if (binary.isEmpty() || !QFileInfo::exists(binary))
+            QSKIP("toolstudio is not built (TOOLSTUDIO_BINARY)");
+        QTemporaryDir dir;
+        const QString project = dir.path() + QStringLiteral("/p");
+        writeFile(project + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path() + QStringLiteral("/config"));
+        const auto secret = [&](const QStringList &extra, const QByteArray &stdinText, QByteArray *err) {
+            QProcess process;
+            process.setProcessEnvironment(env);
+            process.start(binary, QStringList{QStringLiteral("tools"), QStringLiteral("secret"), project,
+                                              QStringLiteral("CLI_KEY")} + extra);
+            process.write(stdinText);
+            process.closeWriteChannel();
+            process.waitForFinished(60000);
+            *err = process.readAllStandardError();
+            return process.exitCode();
+        };
+        const auto secretsFile = [&] {
+            QDirIterator it(dir.path() + QStringLiteral("/config"), {QStringLiteral("*.json")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            return it.hasNext() ? readAll(it.next()) : QByteArray();
+        };
+        QByteArray err;
+        QCOMPARE(secret({}, "sk-cli-5e6f7a8b\n", &err), 0);
+        QVERIFY2(secretsFile().contains("\"CLI_KEY\": \"sk-cli-5e6f7a8b\""), secretsFile().constData());
+        QCOMPARE(secret({}, "\n", &err), 2);
+        QCOMPARE(err, QByteArray("secret CLI_KEY: empty value on stdin, nothing saved (pipe the value in; "
+                                 "to delete the secret, use --delete)\n"));
+        QVERIFY(secretsFile().contains("sk-cli-5e6f7a8b"));
+        QCOMPARE(secret({QStringLiteral("--delete")}, QByteArray(), &err), 0);
+        QCOMPARE(err, QByteArray("secret CLI_KEY deleted\n"));
+        QVERIFY(!secretsFile().contains("CLI_KEY"));
     }
 
     // --- export --------------------------------------------------------------------

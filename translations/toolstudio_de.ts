@@ -279,6 +279,72 @@
     </message>
 </context>
 <context>
+    <name>ExportToolsDialog</name>
+    <message>
+        <source>Export Tools</source>
+        <translation>Tools exportieren</translation>
+    </message>
+    <message>
+        <source>Anthropic</source>
+        <translation>Anthropic</translation>
+    </message>
+    <message>
+        <source>OpenAI Chat Completions</source>
+        <translation>OpenAI Chat Completions</translation>
+    </message>
+    <message>
+        <source>OpenAI Responses</source>
+        <translation>OpenAI Responses</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>&amp;Format:</translation>
+    </message>
+    <message>
+        <source>&amp;Strict mode (OpenAI only)</source>
+        <translation>&amp;Strict-Modus (nur OpenAI)</translation>
+    </message>
+    <message>
+        <source>OpenAI structured outputs: every property required, optional ones may be null, no extra properties. Tools that cannot be expressed so are listed below.</source>
+        <translation>OpenAI Structured Outputs: Jede Eigenschaft ist Pflicht, optionale dürfen null sein, keine zusätzlichen Eigenschaften. Tools, die sich so nicht ausdrücken lassen, stehen unten.</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the JSON to the clipboard</source>
+        <translation>Das JSON in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>&amp;Speichern…</translation>
+    </message>
+    <message>
+        <source>Save the JSON to a file</source>
+        <translation>Das JSON in einer Datei speichern</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tool(s) not exported in this form, and why:</source>
+        <translation>
+            <numerusform>%n Tool wird in dieser Form nicht exportiert, und warum:</numerusform>
+            <numerusform>%n Tools werden in dieser Form nicht exportiert, und warum:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Save Tool Definitions</source>
+        <translation>Tool-Definitionen speichern</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+</context>
+<context>
     <name>FindBar</name>
     <message>
         <source>Find</source>
@@ -1737,6 +1803,87 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>SecretsDialog</name>
+    <message>
+        <source>Secrets</source>
+        <translation>Secrets</translation>
+    </message>
+    <message>
+        <source>Secrets reach Python tools and command handlers as environment variables, never scripts in the sandbox, and are masked in every view and export. They are stored outside the project, readable only by you:
+%1</source>
+        <translation>Secrets erreichen Python-Tools und command-Handler als Umgebungsvariablen, nie Skripte in der Sandbox, und werden in jeder Ansicht und jedem Export maskiert. Sie liegen außerhalb des Projekts und sind nur für Sie lesbar:
+%1</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove…</source>
+        <translation>&amp;Entfernen…</translation>
+    </message>
+    <message>
+        <source>Delete the selected secret (Delete)</source>
+        <translation>Das ausgewählte Secret löschen (Entf)</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation>&amp;Wert:</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove Secret</source>
+        <translation>Secret entfernen</translation>
+    </message>
+    <message>
+        <source>Show the value of %1</source>
+        <translation>Den Wert von %1 zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation>&amp;Ersetzen</translation>
+    </message>
+    <message>
+        <source>Replace the value of the secret of this name</source>
+        <translation>Den Wert des Secrets mit diesem Namen ersetzen</translation>
+    </message>
+    <message>
+        <source>Add a secret of this name and value</source>
+        <translation>Ein Secret mit diesem Namen und Wert hinzufügen</translation>
+    </message>
+    <message>
+        <source>Enter a name for the secret.</source>
+        <translation>Geben Sie einen Namen für das Secret ein.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an environment variable name: use letters, digits and _, and do not start with a digit.</source>
+        <translation>„%1“ ist kein Name einer Umgebungsvariable: Verwenden Sie Buchstaben, Ziffern und _, und beginnen Sie nicht mit einer Ziffer.</translation>
+    </message>
+    <message>
+        <source>Enter a value for %1. To delete a secret, select it and click Remove.</source>
+        <translation>Geben Sie einen Wert für %1 ein. Um ein Secret zu löschen, wählen Sie es aus und klicken Sie auf Entfernen.</translation>
+    </message>
+    <message>
+        <source>Remove the secret %1? Tools that read it will no longer get it.</source>
+        <translation>Das Secret %1 entfernen? Tools, die es lesen, bekommen es dann nicht mehr.</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Preferences</source>
@@ -2058,6 +2205,141 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>The answer was refused: %1</source>
         <translation>Die Antwort wurde abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ToolsMenu</name>
+    <message>
+        <source>&amp;Export Tools…</source>
+        <translation>Tools &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>The tool definitions as the Anthropic or OpenAI API takes them: preview, copy or save (Ctrl+Shift+E)</source>
+        <translation>Die Tool-Definitionen so, wie die Anthropic- oder OpenAI-API sie annimmt: ansehen, kopieren oder speichern (Strg+Umschalt+E)</translation>
+    </message>
+    <message>
+        <source>&amp;Import Tools…</source>
+        <translation>Tools &amp;importieren…</translation>
+    </message>
+    <message>
+        <source>Add tools from Anthropic, OpenAI or MCP tools/list JSON, or a Python tool file (Ctrl+Shift+I)</source>
+        <translation>Tools aus Anthropic-, OpenAI- oder MCP-tools/list-JSON oder aus einer Python-Tool-Datei hinzufügen (Strg+Umschalt+I)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Bundle…</source>
+        <translation>&amp;Bundle exportieren…</translation>
+    </message>
+    <message>
+        <source>Write the project&apos;s tools, tool files and valves to a .zip (never secrets)</source>
+        <translation>Die Tools, Tool-Dateien und Valves des Projekts in eine .zip schreiben (nie Secrets)</translation>
+    </message>
+    <message>
+        <source>Import B&amp;undle…</source>
+        <translation>B&amp;undle importieren…</translation>
+    </message>
+    <message>
+        <source>Add the tools, tool files and valves of a bundle .zip to the project</source>
+        <translation>Die Tools, Tool-Dateien und Valves einer Bundle-.zip zum Projekt hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Secrets…</source>
+        <translation>&amp;Secrets…</translation>
+    </message>
+    <message>
+        <source>API keys and other secrets of this project, given to Python tools and command handlers as environment variables (Ctrl+Shift+K)</source>
+        <translation>API-Schlüssel und andere Secrets dieses Projekts, die Python-Tools und command-Handler als Umgebungsvariablen bekommen (Strg+Umschalt+K)</translation>
+    </message>
+    <message>
+        <source>Import Tools</source>
+        <translation>Tools importieren</translation>
+    </message>
+    <message>
+        <source>Nothing was imported from %1; the project is unchanged:</source>
+        <translation>Aus %1 wurde nichts importiert; das Projekt ist unverändert:</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n tool(s) from %1 (a Python tool file, now in tools/):</source>
+        <translation>
+            <numerusform>%n Tool aus %1 importiert (eine Python-Tool-Datei, jetzt in tools/):</numerusform>
+            <numerusform>%n Tools aus %1 importiert (eine Python-Tool-Datei, jetzt in tools/):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n tool(s) from %1 as mock tools:</source>
+        <translation>
+            <numerusform>%n Tool aus %1 als Mock-Tool importiert:</numerusform>
+            <numerusform>%n Tools aus %1 als Mock-Tools importiert:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n tool(s) from %1 as manual tools:</source>
+        <translation>
+            <numerusform>%n Tool aus %1 als manuelles Tool importiert:</numerusform>
+            <numerusform>%n Tools aus %1 als manuelle Tools importiert:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Bundle</source>
+        <translation>Bundle exportieren</translation>
+    </message>
+    <message>
+        <source>The bundle was not written:</source>
+        <translation>Das Bundle wurde nicht geschrieben:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n item(s) to %1 (never secrets):</source>
+        <translation>
+            <numerusform>%n Eintrag in %1 geschrieben (nie Secrets):</numerusform>
+            <numerusform>%n Einträge in %1 geschrieben (nie Secrets):</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Import Bundle</source>
+        <translation>Bundle importieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>Nothing was imported from %1; the project is unchanged (%n problem(s)):</source>
+        <translation>
+            <numerusform>Aus %1 wurde nichts importiert; das Projekt ist unverändert (%n Problem):</numerusform>
+            <numerusform>Aus %1 wurde nichts importiert; das Projekt ist unverändert (%n Probleme):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n tool(s) from %1:</source>
+        <translation>
+            <numerusform>%n Tool aus %1 importiert:</numerusform>
+            <numerusform>%n Tools aus %1 importiert:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tool definitions (*.json *.py);;JSON: Anthropic, OpenAI, MCP tools/list (*.json);;Python tool files (*.py);;All files (*)</source>
+        <translation>Tool-Definitionen (*.json *.py);;JSON: Anthropic, OpenAI, MCP tools/list (*.json);;Python-Tool-Dateien (*.py);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Import the tools of %1 as which kind of tool?</source>
+        <translation>Als welche Art von Tool sollen die Tools aus %1 importiert werden?</translation>
+    </message>
+    <message>
+        <source>Manual: a person answers each call in the studio.
+Mock: each call gets a canned result that you edit in the Tool dock.</source>
+        <translation>Manuell: Eine Person beantwortet jeden Aufruf im Studio.
+Mock: Jeder Aufruf bekommt ein vorgefertigtes Ergebnis, das Sie im Tool-Dock bearbeiten.</translation>
+    </message>
+    <message>
+        <source>As &amp;Manual Tools</source>
+        <translation>Als &amp;manuelle Tools</translation>
+    </message>
+    <message>
+        <source>As M&amp;ock Tools</source>
+        <translation>Als M&amp;ock-Tools</translation>
+    </message>
+    <message>
+        <source>Tool bundles (*.zip)</source>
+        <translation>Tool-Bundles (*.zip)</translation>
     </message>
 </context>
 <context>

@@ -41,7 +41,7 @@ int usage()
     printErr(tr("usage: toolstudio tools list PROJECT\n"
                 "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
                 "       toolstudio tools import PROJECT FILE [--as manual|mock]\n"
-                "       toolstudio tools secret PROJECT NAME   (the value is read from stdin; empty deletes it)\n"
+                "       toolstudio tools secret PROJECT NAME [--delete]   (the value is read from stdin; it must not be empty)\n"
                 "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
                 "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)"));
     return 2;
@@ -167,8 +167,9 @@ int importTools(const QStringList &args)
     return 0;
 }
 
-int setSecret(const QStringList &args)
+int setSecret(QStringList args)
 {
+    const bool remove = args.removeAll(QStringLiteral("--delete")) > 0;
     if (args.size() != 2)
         return usage();
     const QString dir = QDir::current().absoluteFilePath(args[0]);
@@ -176,22 +177,30 @@ int setSecret(const QStringList &args)
         printErr(tr("%1: project folder does not exist").arg(dir));
         return 2;
     }
-    QTextStream in(stdin);
-    const QString value = in.readLine();
     QString error;
     Secrets secrets = Secrets::load(dir, &error);
-    if (value.isEmpty())
+    if (remove) {
         secrets.remove(args[1]);
-    else if (!secrets.set(args[1], value, &error)) {
-        printErr(error);
-        return 2;
+    } else {
+        QTextStream in(stdin);
+        const QString value = in.readLine();
+        if (value.isEmpty()) {
+            // An empty pipe (an unset variable) must not replace or delete the real secret.
+            printErr(tr("secret %1: empty value on stdin, nothing saved (pipe the value in; "
+                        "to delete the secret, use --delete)").arg(args[1]));
+            return 2;
+        }
+        if (!secrets.set(args[1], value, &error)) {
+            printErr(error);
+            return 2;
+        }
     }
     if (!secrets.save(&error)) {
         printErr(error);
         return 1;
     }
-    printErr(value.isEmpty() ? tr("secret %1 deleted").arg(args[1])
-                             : tr("secret %1 saved in %2 (mode 0600)").arg(args[1], Secrets::filePath(dir)));
+    printErr(remove ? tr("secret %1 deleted").arg(args[1])
+                    : tr("secret %1 saved in %2 (mode 0600)").arg(args[1], Secrets::filePath(dir)));
     return 0;
 }
 

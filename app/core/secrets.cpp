@@ -71,6 +71,12 @@ bool Secrets::set(const QString &name, const QString &value, QString *error)
                                     "then letters, digits or '_')").arg(name);
         return false;
     }
+    if (value.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("empty value for secret '%1': a secret needs a value (to delete it, remove it)")
+                         .arg(name);
+        return false;
+    }
     m_values.insert(name, value);
     return true;
 }

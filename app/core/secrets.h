@@ -30,7 +30,9 @@ public:
     QStringList names() const { return m_values.keys(); }
     QString value(const QString &name) const { return m_values.value(name); }
     bool isEmpty() const { return m_values.isEmpty(); }
-    /// False with `error` for an invalid name.
+    /// False with `error` (and nothing changed) for an invalid name or an empty value
+    /// (an empty secret is almost always a mistake — an empty pipe, a missing
+    /// variable — and would silently replace the real one; remove() deletes).
     bool set(const QString &name, const QString &value, QString *error = nullptr);
     void remove(const QString &name);
     /// Writes the file (mode 0600, atomically). False with the reason otherwise.

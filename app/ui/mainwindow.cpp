@@ -22,6 +22,7 @@
 #include "cli/traceexport.h"
 #include "stepengine.h"
 #include "toolpanel.h"
+#include "toolsmenu.h"
 #include "tracemodel.h"
 
 #include <QAction>
@@ -304,6 +305,12 @@ void MainWindow::createActions()
     m_newToolAction = new QAction(tr("&New Tool…"), this);
     m_newToolAction->setStatusTip(tr("Add a mock tool to toolstudio.json"));
     connect(m_newToolAction, &QAction::triggered, this, &MainWindow::newTool);
+    // Imports write toolstudio.json outside the undo stack: older undo steps would
+    // write a manifest without the imported tools back, so they are dropped.
+    m_toolsMenu = new ToolsMenu(this, [this] { return m_project ? &*m_project : nullptr; }, [this] {
+        m_undoStack->clear();
+        reloadProject();
+    });
 
     m_closeTabAction = new QAction(tr("&Close File"), this);
     m_closeTabAction->setShortcut(QKeySequence::Close);
@@ -386,6 +393,8 @@ void MainWindow::createMenus()
 
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
     toolsMenu->addAction(m_newToolAction);
+    toolsMenu->addSeparator();
+    toolsMenu->addActions(m_toolsMenu->actions());
 
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_runAction);
@@ -1280,6 +1289,7 @@ void MainWindow::updateActions()
     m_replaceAction->setEnabled(e);
     m_goToLineAction->setEnabled(e);
     m_newToolAction->setEnabled(m_project.has_value());
+    m_toolsMenu->updateActions(m_project.has_value(), active);
     m_answerAction->setEnabled(active && !pendingCalls().isEmpty());
 }
 

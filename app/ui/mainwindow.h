@@ -46,6 +46,7 @@ class QUndoStack;
 class RunController;
 class ScriptEditor;
 class ToolPanel;
+class ToolsMenu;
 class TraceModel;
 
 /// The studio's main window (DESIGN.md "The window"): docks — Project, Tool, Trace,
@@ -77,6 +78,7 @@ public:
     FindBar *findBar() const { return m_findBar; }
     ProjectPanel *projectPanel() const { return m_projectPanel; }
     ToolPanel *toolPanel() const { return m_toolPanel; }
+    ToolsMenu *toolsMenu() const { return m_toolsMenu; }
     /// The Step dock's raw JSON view of the selected step.
     QPlainTextEdit *stepView() const;
     StepInspector *stepInspector() const { return m_inspector; }
@@ -233,6 +235,7 @@ private:
     FindBar *m_findBar = nullptr;
     ProjectPanel *m_projectPanel = nullptr;
     ToolPanel *m_toolPanel = nullptr;
+    ToolsMenu *m_toolsMenu = nullptr;
     StepInspector *m_inspector = nullptr;
     TraceFilterModel *m_traceFilter = nullptr;
     TimelineWidget *m_timeline = nullptr;

@@ -1,0 +1,226 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "toolsmenu.h"
+
+#include "bundle.h"
+#include "exporttoolsdialog.h"
+#include "project.h"
+#include "secretsdialog.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QWidget>
+
+ToolsMenu::ToolsMenu(QWidget *window, std::function<const Project *()> project, std::function<void()> changed)
+    : QObject(window)
+    , m_window(window)
+    , m_project(std::move(project))
+    , m_changed(std::move(changed))
+{
+    const auto separator = [this] {
+        auto *action = new QAction(this);
+        action->setSeparator(true);
+        return action;
+    };
+    m_exportTools = new QAction(tr("&Export Tools…"), this);
+    m_exportTools->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportTools->setStatusTip(tr("The tool definitions as the Anthropic or OpenAI API takes them: preview, "
+                                   "copy or save (Ctrl+Shift+E)"));
+    connect(m_exportTools, &QAction::triggered, this, &ToolsMenu::openExportDialog);
+
+    m_importTools = new QAction(tr("&Import Tools…"), this);
+    m_importTools->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    m_importTools->setStatusTip(tr("Add tools from Anthropic, OpenAI or MCP tools/list JSON, or a Python tool "
+                                   "file (Ctrl+Shift+I)"));
+    connect(m_importTools, &QAction::triggered, this, &ToolsMenu::chooseAndImportTools);
+
+    m_exportBundle = new QAction(tr("Export &Bundle…"), this);
+    m_exportBundle->setStatusTip(tr("Write the project's tools, tool files and valves to a .zip (never secrets)"));
+    connect(m_exportBundle, &QAction::triggered, this, &ToolsMenu::chooseAndExportBundle);
+
+    m_importBundle = new QAction(tr("Import B&undle…"), this);
+    m_importBundle->setStatusTip(tr("Add the tools, tool files and valves of a bundle .zip to the project"));
+    connect(m_importBundle, &QAction::triggered, this, &ToolsMenu::chooseAndImportBundle);
+
+    m_secrets = new QAction(tr("&Secrets…"), this);
+    m_secrets->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    m_secrets->setStatusTip(tr("API keys and other secrets of this project, given to Python tools and command "
+                               "handlers as environment variables (Ctrl+Shift+K)"));
+    connect(m_secrets, &QAction::triggered, this, &ToolsMenu::openSecretsDialog);
+
+    m_actions = {m_exportTools, m_importTools, separator(), m_exportBundle, m_importBundle, separator(), m_secrets};
+    updateActions(false, false);
+}
+
+void ToolsMenu::updateActions(bool projectOpen, bool runActive)
+{
+    m_exportTools->setEnabled(projectOpen);
+    m_exportBundle->setEnabled(projectOpen);
+    m_secrets->setEnabled(projectOpen);
+    m_importTools->setEnabled(projectOpen && !runActive);
+    m_importBundle->setEnabled(projectOpen && !runActive);
+}
+
+void ToolsMenu::summarize(const QString &title, bool ok, const QString &headline, const QStringList &lines)
+{
+    m_lastSummary = headline;
+    for (const QString &line : lines)
+        m_lastSummary += QLatin1Char('\n') + line;
+    if (!m_interactive)
+        return;
+    // Window-modal and opened with open(): never blocks the event loop.
+    auto *box = new QMessageBox(ok ? QMessageBox::Information : QMessageBox::Warning, title, headline,
+                                QMessageBox::Ok, m_window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (!lines.isEmpty())
+        box->setInformativeText(QStringLiteral("• ") + lines.join(QStringLiteral("\n• ")));
+    box->open();
+}
+
+bool ToolsMenu::importTools(const QString &file, ToolImport::As as)
+{
+    const Project *project = m_project();
+    if (!project)
+        return false;
+    QStringList imported, errors;
+    const bool ok = ToolImport::importFile(project->dir, file, as, &imported, &errors);
+    const QString name = QFileInfo(file).fileName();
+    if (!ok) {
+        summarize(tr("Import Tools"), false,
+                  tr("Nothing was imported from %1; the project is unchanged:").arg(name), errors);
+        return false;
+    }
+    m_changed(); // `project` is stale from here on
+    QStringList lines;
+    for (const QString &tool : std::as_const(imported))
+        lines << tool;
+    for (const QString &warning : std::as_const(errors))
+        lines << tr("warning: %1").arg(warning);
+    const bool python = QFileInfo(file).suffix().compare(QLatin1String("py"), Qt::CaseInsensitive) == 0;
+    const QString headline =
+        python ? tr("Imported %n tool(s) from %1 (a Python tool file, now in tools/):", nullptr, int(imported.size())).arg(name)
+        : as == ToolImport::As::Mock
+            ? tr("Imported %n tool(s) from %1 as mock tools:", nullptr, int(imported.size())).arg(name)
+            : tr("Imported %n tool(s) from %1 as manual tools:", nullptr, int(imported.size())).arg(name);
+    summarize(tr("Import Tools"), true, headline, lines);
+    return true;
+}
+
+bool ToolsMenu::exportBundle(const QString &zip)
+{
+    const Project *project = m_project();
+    if (!project)
+        return false;
+    QStringList exported;
+    QString error;
+    if (!Bundle::exportBundle(project->dir, zip, &exported, &error)) {
+        summarize(tr("Export Bundle"), false, tr("The bundle was not written:"), {error});
+        return false;
+    }
+    summarize(tr("Export Bundle"), true,
+              tr("Wrote %n item(s) to %1 (never secrets):", nullptr, int(exported.size()))
+                  .arg(QDir::toNativeSeparators(zip)),
+              exported);
+    return true;
+}
+
+bool ToolsMenu::importBundle(const QString &zip)
+{
+    const Project *project = m_project();
+    if (!project)
+        return false;
+    QStringList imported, errors;
+    const QString name = QFileInfo(zip).fileName();
+    if (!Bundle::importBundle(project->dir, zip, &imported, &errors)) {
+        summarize(tr("Import Bundle"), false,
+                  tr("Nothing was imported from %1; the project is unchanged (%n problem(s)):", nullptr,
+                     int(errors.size()))
+                      .arg(name),
+                  errors);
+        return false;
+    }
+    m_changed();
+    summarize(tr("Import Bundle"), true,
+              tr("Imported %n tool(s) from %1:", nullptr, int(imported.size())).arg(name), imported);
+    return true;
+}
+
+ExportToolsDialog *ToolsMenu::openExportDialog()
+{
+    const Project *project = m_project();
+    if (!project)
+        return nullptr;
+    auto *dialog = new ExportToolsDialog(project->dir, project->name, project->tools, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+SecretsDialog *ToolsMenu::openSecretsDialog()
+{
+    const Project *project = m_project();
+    if (!project)
+        return nullptr;
+    auto *dialog = new SecretsDialog(project->dir, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+void ToolsMenu::chooseAndImportTools()
+{
+    const Project *project = m_project();
+    if (!project)
+        return;
+    const QString file = QFileDialog::getOpenFileName(
+        m_window, tr("Import Tools"), project->dir,
+        tr("Tool definitions (*.json *.py);;JSON: Anthropic, OpenAI, MCP tools/list (*.json);;Python tool files "
+           "(*.py);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    ToolImport::As as = ToolImport::As::Manual;
+    if (QFileInfo(file).suffix().compare(QLatin1String("py"), Qt::CaseInsensitive) != 0) {
+        QMessageBox box(QMessageBox::Question, tr("Import Tools"),
+                        tr("Import the tools of %1 as which kind of tool?").arg(QFileInfo(file).fileName()),
+                        QMessageBox::Cancel, m_window);
+        box.setInformativeText(tr("Manual: a person answers each call in the studio.\nMock: each call gets a canned "
+                                  "result that you edit in the Tool dock."));
+        QPushButton *manual = box.addButton(tr("As &Manual Tools"), QMessageBox::AcceptRole);
+        QPushButton *mock = box.addButton(tr("As M&ock Tools"), QMessageBox::AcceptRole);
+        box.setDefaultButton(manual);
+        box.exec();
+        if (box.clickedButton() == mock)
+            as = ToolImport::As::Mock;
+        else if (box.clickedButton() != manual)
+            return;
+    }
+    importTools(file, as);
+}
+
+void ToolsMenu::chooseAndExportBundle()
+{
+    const Project *project = m_project();
+    if (!project)
+        return;
+    const QString zip = QFileDialog::getSaveFileName(
+        m_window, tr("Export Bundle"),
+        QDir(project->dir).filePath(QStringLiteral("%1-tools.zip").arg(project->name)), tr("Tool bundles (*.zip)"));
+    if (!zip.isEmpty())
+        exportBundle(zip);
+}
+
+void ToolsMenu::chooseAndImportBundle()
+{
+    const Project *project = m_project();
+    if (!project)
+        return;
+    const QString zip =
+        QFileDialog::getOpenFileName(m_window, tr("Import Bundle"), project->dir, tr("Tool bundles (*.zip)"));
+    if (!zip.isEmpty())
+        importBundle(zip);
+}

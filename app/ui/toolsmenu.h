@@ -1,0 +1,74 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "toolimport.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class ExportToolsDialog;
+class Project;
+class QAction;
+class QWidget;
+class SecretsDialog;
+
+/// The Tools menu's workspace operations (issue 6 items 5–8; docs/python-tools.md
+/// "For the window"): Export Tools…, Import Tools…, Export Bundle…, Import Bundle…
+/// and Secrets…. Each runs the core call the headless `toolstudio tools …` command
+/// runs (ToolExport, ToolImport, Bundle, Secrets), reloads the project after a
+/// change, and ends with a summary of what was done and of everything refused, with
+/// the reason — nothing is dropped or renamed silently.
+///
+/// An import writes toolstudio.json and tools/ outside the window's undo stack, so
+/// `changed` (given by the window) must reload the project and drop undo steps that
+/// would write an older manifest back.
+class ToolsMenu : public QObject
+{
+    Q_OBJECT
+public:
+    ToolsMenu(QWidget *window, std::function<const Project *()> project, std::function<void()> changed);
+
+    /// In menu order, separators as separator actions.
+    QList<QAction *> actions() const { return m_actions; }
+    QAction *exportToolsAction() const { return m_exportTools; }
+    QAction *importToolsAction() const { return m_importTools; }
+    QAction *secretsAction() const { return m_secrets; }
+    /// Imports need an open project and no run in progress; the rest an open project.
+    void updateActions(bool projectOpen, bool runActive);
+
+    /// Without dialogs (tests, scripted use): summaries only go to lastSummary().
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+    /// The last summary as plain text: a headline, then one line per item or reason.
+    QString lastSummary() const { return m_lastSummary; }
+
+    /// The steps behind the actions, after the file was chosen; true when something
+    /// was imported or written.
+    bool importTools(const QString &file, ToolImport::As as);
+    bool exportBundle(const QString &zip);
+    bool importBundle(const QString &zip);
+    /// Opens the dialogs (non-modal, deleted on close) and returns them.
+    ExportToolsDialog *openExportDialog();
+    SecretsDialog *openSecretsDialog();
+
+private:
+    void chooseAndImportTools();
+    void chooseAndExportBundle();
+    void chooseAndImportBundle();
+    void summarize(const QString &title, bool ok, const QString &headline, const QStringList &lines);
+
+    QWidget *m_window;
+    std::function<const Project *()> m_project;
+    std::function<void()> m_changed;
+    QList<QAction *> m_actions;
+    QAction *m_exportTools = nullptr;
+    QAction *m_importTools = nullptr;
+    QAction *m_exportBundle = nullptr;
+    QAction *m_importBundle = nullptr;
+    QAction *m_secrets = nullptr;
+    bool m_interactive = true;
+    QString m_lastSummary;
+};

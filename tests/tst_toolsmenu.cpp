@@ -1,0 +1,461 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "project.h"
+#include "projectwriter.h"
+#include "secrets.h"
+#include "toolexport.h"
+#include "ui/exporttoolsdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/projectpanel.h"
+#include "ui/secretsdialog.h"
+#include "ui/toolsmenu.h"
+
+#include <QAbstractItemModel>
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <sys/stat.h>
+
+#include <memory>
+
+// The Tools menu's export / import / bundle / secrets, driven the way the window
+// drives them, and checked in what a person sees (the preview text, the Project dock's
+// rows, the secrets table) and in what lands on disk.
+
+namespace {
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+const char *const SecretValue = "sk-menu-7c1d2e3f";
+
+// Two tools: `lookup` quotes the secret in its description; `tag` takes a free-form
+// dict, which strict mode cannot express.
+const char *const Manifest =
+    "{\"name\": \"menu\", \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}], \"tools\": [\n"
+    " {\"name\": \"lookup\", \"description\": \"Looks up a customer with key sk-menu-7c1d2e3f.\",\n"
+    "  \"input_schema\": {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"integer\", \"description\": "
+    "\"Customer id\"},\n"
+    "   \"note\": {\"type\": \"string\"}}, \"required\": [\"id\"]}, \"handler\": {\"kind\": \"manual\"}},\n"
+    " {\"name\": \"tag\", \"description\": \"Tags things.\", \"input_schema\": {\"type\": \"object\", \"properties\": "
+    "{\"labels\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}}},\n"
+    "  \"handler\": {\"kind\": \"manual\"}}\n"
+    "]}\n";
+
+const char *const EmptyManifest =
+    "{\"name\": \"empty\", \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}]}\n";
+
+QStringList column(const QAbstractItemModel *model, int column)
+{
+    QStringList values;
+    for (int row = 0; row < model->rowCount(); ++row)
+        values << model->index(row, column).data().toString();
+    return values;
+}
+
+} // namespace
+
+class TstToolsMenu : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // The studio's own names and a private config folder: the built toolstudio
+        // (started with the same environment) then reads the same secrets file.
+        QVERIFY(m_config.isValid());
+        qputenv("XDG_CONFIG_HOME", m_config.path().toUtf8());
+        QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
+        QCoreApplication::setOrganizationName(QStringLiteral("toolstudio"));
+    }
+
+    void init()
+    {
+        m_scratch = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_scratch->isValid());
+        m_dir = m_scratch->filePath(QStringLiteral("menu"));
+        QVERIFY(writeFile(m_dir + QStringLiteral("/toolstudio.json"), Manifest));
+        QVERIFY(writeFile(m_dir + QStringLiteral("/scripts/main.py"), "print(1)\n"));
+        Secrets secrets = Secrets::load(m_dir);
+        QVERIFY(secrets.set(QStringLiteral("CRM_KEY"), QString::fromLatin1(SecretValue)));
+        QVERIFY(secrets.save());
+        m_window = std::make_unique<MainWindow>();
+        m_window->setErrorDialogsEnabled(false);
+        m_window->toolsMenu()->setInteractive(false);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(m_window->openProject(m_dir));
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        QFile::remove(Secrets::filePath(m_dir));
+        m_scratch.reset();
+    }
+
+    void menuHoldsTheActionsWithShortcuts()
+    {
+        QMenu *tools = nullptr;
+        for (QAction *action : m_window->menuBar()->actions())
+            if (action->menu() && action->text() == QStringLiteral("&Tools"))
+                tools = action->menu();
+        QVERIFY(tools);
+        QStringList texts;
+        for (QAction *action : tools->actions())
+            if (!action->isSeparator())
+                texts << action->text() + QLatin1Char('|') + action->shortcut().toString();
+        QCOMPARE(texts, QStringList({QStringLiteral("&New Tool…|"), QStringLiteral("&Export Tools…|Ctrl+Shift+E"),
+                                     QStringLiteral("&Import Tools…|Ctrl+Shift+I"), QStringLiteral("Export &Bundle…|"),
+                                     QStringLiteral("Import B&undle…|"), QStringLiteral("&Secrets…|Ctrl+Shift+K")}));
+        QVERIFY(m_window->toolsMenu()->importToolsAction()->isEnabled());
+    }
+
+    /// The preview is byte for byte ToolExport's JSON, masked — and what the built
+    /// `toolstudio tools export` prints for the same project and format.
+    void exportDialogShowsExactJson_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("anthropic") << int(ToolExport::Format::Anthropic)
+                                   << QByteArray("[\n"
+                                                 "  {\n"
+                                                 "    \"name\": \"lookup\",\n"
+                                                 "    \"description\": \"Looks up a customer with key ********.\",\n"
+                                                 "    \"input_schema\": {\n"
+                                                 "      \"type\": \"object\",\n"
+                                                 "      \"properties\": {\n"
+                                                 "        \"id\": {\n"
+                                                 "          \"type\": \"integer\",\n"
+                                                 "          \"description\": \"Customer id\"\n"
+                                                 "        },\n"
+                                                 "        \"note\": {\n"
+                                                 "          \"type\": \"string\"\n"
+                                                 "        }\n"
+                                                 "      },\n"
+                                                 "      \"required\": [\n"
+                                                 "        \"id\"\n"
+                                                 "      ]\n"
+                                                 "    }\n"
+                                                 "  },\n"
+                                                 "  {\n"
+                                                 "    \"name\": \"tag\",\n"
+                                                 "    \"description\": \"Tags things.\",\n"
+                                                 "    \"input_schema\": {\n"
+                                                 "      \"type\": \"object\",\n"
+                                                 "      \"properties\": {\n"
+                                                 "        \"labels\": {\n"
+                                                 "          \"type\": \"object\",\n"
+                                                 "          \"additionalProperties\": {\n"
+                                                 "            \"type\": \"string\"\n"
+                                                 "          }\n"
+                                                 "        }\n"
+                                                 "      }\n"
+                                                 "    }\n"
+                                                 "  }\n"
+                                                 "]\n");
+        QTest::newRow("openai-chat") << int(ToolExport::Format::OpenAIChat) << QByteArray();
+        QTest::newRow("openai-responses") << int(ToolExport::Format::OpenAIResponses)
+                                          << QByteArray(
+                                                 "[\n"
+                                                 "  {\n"
+                                                 "    \"type\": \"function\",\n"
+                                                 "    \"name\": \"lookup\",\n"
+                                                 "    \"description\": \"Looks up a customer with key ********.\",\n"
+                                                 "    \"parameters\": {\n"
+                                                 "      \"type\": \"object\",\n"
+                                                 "      \"properties\": {\n"
+                                                 "        \"id\": {\n"
+                                                 "          \"type\": \"integer\",\n"
+                                                 "          \"description\": \"Customer id\"\n"
+                                                 "        },\n"
+                                                 "        \"note\": {\n"
+                                                 "          \"type\": \"string\"\n"
+                                                 "        }\n"
+                                                 "      },\n"
+                                                 "      \"required\": [\n"
+                                                 "        \"id\"\n"
+                                                 "      ]\n"
+                                                 "    },\n"
+                                                 "    \"strict\": false\n"
+                                                 "  },\n"
+                                                 "  {\n"
+                                                 "    \"type\": \"function\",\n"
+                                                 "    \"name\": \"tag\",\n"
+                                                 "    \"description\": \"Tags things.\",\n"
+                                                 "    \"parameters\": {\n"
+                                                 "      \"type\": \"object\",\n"
+                                                 "      \"properties\": {\n"
+                                                 "        \"labels\": {\n"
+                                                 "          \"type\": \"object\",\n"
+                                                 "          \"additionalProperties\": {\n"
+                                                 "            \"type\": \"string\"\n"
+                                                 "          }\n"
+                                                 "        }\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    \"strict\": false\n"
+                                                 "  }\n"
+                                                 "]\n");
+    }
+
+    void exportDialogShowsExactJson()
+    {
+        QFETCH(int, format);
+        QFETCH(QByteArray, expected);
+        ExportToolsDialog *dialog = m_window->toolsMenu()->openExportDialog();
+        QVERIFY(dialog);
+        dialog->setFormat(ToolExport::Format(format));
+        const QByteArray text = dialog->text();
+        QCOMPARE(dialog->findChild<QPlainTextEdit *>(QStringLiteral("exportPreview"))->toPlainText().toUtf8(), text);
+        QVERIFY(!text.contains(SecretValue));
+        QVERIFY(text.contains("Looks up a customer with key ********."));
+        QVERIFY(dialog->refused().isEmpty());
+        QVERIFY(dialog->findChild<QListWidget *>(QStringLiteral("exportRefused"))->isHidden());
+        if (!expected.isEmpty())
+            QCOMPARE(text, expected);
+        // The same as ToolExport itself, then masked.
+        QStringList refused;
+        const auto list = ToolExport::exportTools(m_window->project()->tools, ToolExport::Format(format), false, &refused);
+        QCOMPARE(text, Secrets::load(m_dir).mask(QByteArray::fromStdString(list.dump(2) + '\n')));
+
+        dialog->copyToClipboard();
+        QCOMPARE(QApplication::clipboard()->text().toUtf8(), text);
+        const QString saved = m_scratch->filePath(QStringLiteral("out.json"));
+        QString error;
+        QVERIFY2(dialog->saveTo(saved, &error), qPrintable(error));
+        QCOMPARE(readFile(saved), text);
+
+        const QString binary = qEnvironmentVariable("TOOLSTUDIO_BINARY");
+        if (binary.isEmpty() || !QFileInfo::exists(binary))
+            QSKIP("toolstudio is not built (TOOLSTUDIO_BINARY)");
+        QProcess cli;
+        cli.start(binary, {QStringLiteral("tools"), QStringLiteral("export"), m_dir, QStringLiteral("--format"),
+                           ToolExport::formatName(ToolExport::Format(format))});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        QCOMPARE(cli.readAllStandardOutput(), text);
+    }
+
+    void strictRefusalIsListedWithTheReason()
+    {
+        ExportToolsDialog *dialog = m_window->toolsMenu()->openExportDialog();
+        dialog->setFormat(ToolExport::Format::Anthropic);
+        dialog->setStrict(true);
+        QVERIFY(!dialog->isStrict()); // strict is OpenAI only
+        dialog->setFormat(ToolExport::Format::OpenAIChat);
+        QVERIFY(dialog->isStrict());
+        QCOMPARE(dialog->refused(), QStringList{QStringLiteral("tool 'tag': input_schema/properties/labels: a map (additionalProperties) "
+                                                               "has no fixed properties; strict mode needs them")});
+        auto *list = dialog->findChild<QListWidget *>(QStringLiteral("exportRefused"));
+        QVERIFY(!list->isHidden());
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(list->item(0)->text(), dialog->refused().first());
+        // The rest is still exported, strictly.
+        QVERIFY(dialog->text().contains("\"name\": \"lookup\""));
+        QVERIFY(!dialog->text().contains("\"name\": \"tag\""));
+        QVERIFY(dialog->text().contains("\"strict\": true"));
+    }
+
+    void importOpenAiFileAddsManualTools()
+    {
+        const QString file = m_scratch->filePath(QStringLiteral("openai.json"));
+        QVERIFY(writeFile(file, "[{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"description\": "
+                                "\"Weather for a city.\", \"parameters\": {\"type\": \"object\", \"properties\": "
+                                "{\"city\": {\"type\": \"string\"}}, \"required\": [\"city\"]}}},\n"
+                                " {\"type\": \"function\", \"function\": {\"name\": \"get_time\", \"parameters\": "
+                                "{\"type\": \"object\", \"properties\": {}}}}]"));
+        // An earlier edit on the undo stack: undoing it after the import would write the
+        // manifest without the imported tools back, so the import drops it.
+        QVERIFY(m_window->editManifest(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
+            return ProjectWriter::renameTool(m, QStringLiteral("tag"), QStringLiteral("label"), error);
+        }));
+        QCOMPARE(m_window->undoStack()->count(), 1);
+        QVERIFY(m_window->toolsMenu()->importTools(file, ToolImport::As::Manual));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Imported 2 tool(s) from openai.json as manual tools:\nget_weather\nget_time"));
+        const QAbstractItemModel *model = m_window->projectPanel()->toolModel();
+        QCOMPARE(column(model, ProjectPanel::NameColumn),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("label"), QStringLiteral("get_weather"),
+                              QStringLiteral("get_time")}));
+        QCOMPARE(model->index(2, ProjectPanel::HandlerColumn).data().toString(), QStringLiteral("manual"));
+        QCOMPARE(model->index(3, ProjectPanel::HandlerColumn).data().toString(), QStringLiteral("manual"));
+        const Tool *tool = m_window->project()->tool(QStringLiteral("get_weather"));
+        QVERIFY(tool);
+        QCOMPARE(tool->parameterOrder, QStringList{QStringLiteral("city")});
+        QCOMPARE(m_window->undoStack()->count(), 0);
+    }
+
+    void importNameCollisionIsRefusedWithTheReason()
+    {
+        const QByteArray before = readFile(m_dir + QStringLiteral("/toolstudio.json"));
+        const QString file = m_scratch->filePath(QStringLiteral("anthropic.json"));
+        QVERIFY(writeFile(file, "[{\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
+                                " {\"name\": \"fresh\", \"input_schema\": {\"type\": \"object\"}}]"));
+        QVERIFY(!m_window->toolsMenu()->importTools(file, ToolImport::As::Mock));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Nothing was imported from anthropic.json; the project is unchanged:\n"
+                                "tool 'lookup': the project already has a tool of that name"));
+        QCOMPARE(readFile(m_dir + QStringLiteral("/toolstudio.json")), before);
+        QCOMPARE(column(m_window->projectPanel()->toolModel(), ProjectPanel::NameColumn),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("tag")}));
+    }
+
+    void secretsDialogAddShowRemoveRoundTrip()
+    {
+        SecretsDialog *dialog = m_window->toolsMenu()->openSecretsDialog();
+        QVERIFY(dialog);
+        QTableWidget *table = dialog->table();
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, SecretsDialog::NameColumn)->text(), QStringLiteral("CRM_KEY"));
+        QCOMPARE(table->item(0, SecretsDialog::ValueColumn)->data(Qt::DisplayRole).toString(), SecretsDialog::maskedText());
+
+        QTest::keyClicks(dialog->nameEdit(), QStringLiteral("WEATHER_API_KEY"));
+        QTest::keyClicks(dialog->valueEdit(), QStringLiteral("wx-9a8b7c6d"));
+        QCOMPARE(dialog->addButton()->text(), QStringLiteral("&Add"));
+        QTest::mouseClick(dialog->addButton(), Qt::LeftButton);
+        QCOMPARE(dialog->errorText(), QString());
+        QCOMPARE(table->rowCount(), 2);
+        for (int row = 0; row < table->rowCount(); ++row)
+            for (int col = 0; col < table->columnCount(); ++col) {
+                const QString shown = table->item(row, col)->data(Qt::DisplayRole).toString();
+                QVERIFY2(!shown.contains(QLatin1String("wx-9a8b7c6d")) && !shown.contains(QLatin1String(SecretValue)),
+                         qPrintable(shown));
+            }
+        // Saved at once, outside the project, mode 0600.
+        QCOMPARE(Secrets::load(m_dir).value(QStringLiteral("WEATHER_API_KEY")), QStringLiteral("wx-9a8b7c6d"));
+        struct stat info {};
+        QCOMPARE(::stat(QFile::encodeName(Secrets::filePath(m_dir)).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0600u);
+
+        // Show reveals that row's value only, and hides it again.
+        const int row = table->findItems(QStringLiteral("WEATHER_API_KEY"), Qt::MatchExactly).first()->row();
+        table->item(row, SecretsDialog::ShowColumn)->setCheckState(Qt::Checked);
+        QCOMPARE(table->item(row, SecretsDialog::ValueColumn)->text(), QStringLiteral("wx-9a8b7c6d"));
+        QCOMPARE(table->item(1 - row, SecretsDialog::ValueColumn)->text(), SecretsDialog::maskedText());
+        table->item(row, SecretsDialog::ShowColumn)->setCheckState(Qt::Unchecked);
+        QCOMPARE(table->item(row, SecretsDialog::ValueColumn)->text(), SecretsDialog::maskedText());
+
+        // Remove asks once; "no" keeps it, "yes" removes it from the file.
+        QStringList questions;
+        bool answer = false;
+        dialog->setConfirmation([&](const QString &question) {
+            questions << question;
+            return answer;
+        });
+        table->selectRow(row);
+        QTest::mouseClick(dialog->removeButton(), Qt::LeftButton);
+        QCOMPARE(table->rowCount(), 2);
+        answer = true;
+        QTest::mouseClick(dialog->removeButton(), Qt::LeftButton);
+        QCOMPARE(questions.size(), 2);
+        QCOMPARE(questions.last(),
+                 QStringLiteral("Remove the secret WEATHER_API_KEY? Tools that read it will no longer get it."));
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(Secrets::load(m_dir).names(), QStringList{QStringLiteral("CRM_KEY")});
+        dialog->close();
+
+        // A new dialog reads what was saved.
+        SecretsDialog *again = m_window->toolsMenu()->openSecretsDialog();
+        QCOMPARE(again->table()->rowCount(), 1);
+        QCOMPARE(again->table()->item(0, SecretsDialog::NameColumn)->text(), QStringLiteral("CRM_KEY"));
+        again->close();
+    }
+
+    void secretsDialogRefusesBadInput_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("empty name") << QString() << QStringLiteral("v-1234") << QStringLiteral("Enter a name for the secret.");
+        QTest::newRow("not an env name") << QStringLiteral("api-key") << QStringLiteral("v-1234")
+                                         << QStringLiteral("“api-key” is not an environment variable name: use letters, "
+                                                           "digits and _, and do not start with a digit.");
+        QTest::newRow("leading digit") << QStringLiteral("1KEY") << QStringLiteral("v-1234")
+                                       << QStringLiteral("“1KEY” is not an environment variable name: use letters, "
+                                                         "digits and _, and do not start with a digit.");
+        QTest::newRow("empty value") << QStringLiteral("CRM_KEY") << QString()
+                                     << QStringLiteral("Enter a value for CRM_KEY. To delete a secret, select it and "
+                                                       "click Remove.");
+    }
+
+    void secretsDialogRefusesBadInput()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, value);
+        QFETCH(QString, error);
+        SecretsDialog *dialog = m_window->toolsMenu()->openSecretsDialog();
+        QTest::keyClicks(dialog->nameEdit(), name);
+        QTest::keyClicks(dialog->valueEdit(), value);
+        QTest::mouseClick(dialog->addButton(), Qt::LeftButton);
+        QCOMPARE(dialog->errorText(), error);
+        QCOMPARE(dialog->table()->rowCount(), 1);
+        // Nothing changed on disk: the existing secret keeps its value.
+        const Secrets saved = Secrets::load(m_dir);
+        QCOMPARE(saved.names(), QStringList{QStringLiteral("CRM_KEY")});
+        QCOMPARE(saved.value(QStringLiteral("CRM_KEY")), QString::fromLatin1(SecretValue));
+        dialog->close();
+    }
+
+    void bundleExportThenImportIntoEmptyProject()
+    {
+        const QString zip = m_scratch->filePath(QStringLiteral("tools.zip"));
+        QVERIFY(m_window->toolsMenu()->exportBundle(zip));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Wrote 2 item(s) to %1 (never secrets):\ntool 'lookup'\ntool 'tag'")
+                     .arg(QDir::toNativeSeparators(zip)));
+        QVERIFY(!readFile(zip).contains(SecretValue));
+
+        const QString other = m_scratch->filePath(QStringLiteral("empty"));
+        QVERIFY(writeFile(other + QStringLiteral("/toolstudio.json"), EmptyManifest));
+        QVERIFY(writeFile(other + QStringLiteral("/scripts/main.py"), "print(1)\n"));
+        QVERIFY(m_window->openProject(other));
+        QCOMPARE(m_window->projectPanel()->toolModel()->rowCount(), 0);
+        QVERIFY(m_window->toolsMenu()->importBundle(zip));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(), QStringLiteral("Imported 2 tool(s) from tools.zip:\nlookup\ntag"));
+        QCOMPARE(column(m_window->projectPanel()->toolModel(), ProjectPanel::NameColumn),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("tag")}));
+
+        // Again: every name is taken now, so nothing is imported, with the reasons.
+        QVERIFY(!m_window->toolsMenu()->importBundle(zip));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Nothing was imported from tools.zip; the project is unchanged (2 problem(s)):\n"
+                                "tool 'lookup' (bundle.json): the project already has a tool of that name\n"
+                                "tool 'tag' (bundle.json): the project already has a tool of that name"));
+    }
+
+private:
+    QTemporaryDir m_config;
+    std::unique_ptr<QTemporaryDir> m_scratch;
+    QString m_dir;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TstToolsMenu)
+#include "tst_toolsmenu.moc"
