@@ -254,6 +254,49 @@ sleep 0.5
 import -window root -crop 440x430+0+290 +repage "$OUT/tool-dock-valves.png"; echo "saved $OUT/tool-dock-valves.png"
 stop_studio
 
+# 10. Tools ▸ Export Tools… (Ctrl+Shift+E) on python-tools plus one manual tool that
+#     takes a free-form map: OpenAI Chat Completions, Strict on — the preview of the
+#     exact JSON, and the map tool listed as not exported, with the reason.
+python3 - "$WORK/examples/python-tools/toolstudio.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+manifest = json.load(open(path))
+manifest.setdefault("tools", []).append({
+    "name": "tag_city", "description": "Attach labels to a city.",
+    "input_schema": {"type": "object", "properties": {
+        "city": {"type": "string"},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["city"]},
+    "handler": {"kind": "manual"}})
+json.dump(manifest, open(path, "w"), indent=2)
+PY
+start_studio "$WORK/examples/python-tools"
+xdotool key ctrl+shift+e
+sleep 1
+# No window manager: give the dialog the keyboard focus by hand.
+xdotool search --sync --onlyvisible --name '^Export Tools$' windowfocus --sync 2>/dev/null || true
+xdotool key Down
+sleep 0.3
+xdotool key Tab space
+sleep 0.8
+shot export-tools
+stop_studio
+
+# 11. Tools ▸ Secrets… (Ctrl+Shift+K): two secrets set headless, values masked, a third
+#     being typed into the form.
+echo "wx-demo-0000-not-real" | "$BIN" tools secret "$WORK/examples/python-tools" WEATHER_API_KEY
+echo "sk-demo-0000-not-real" | "$BIN" tools secret "$WORK/examples/python-tools" OPENAI_API_KEY
+start_studio "$WORK/examples/python-tools"
+xdotool key ctrl+shift+k
+sleep 1
+xdotool search --sync --onlyvisible --name '^Secrets$' windowfocus --sync 2>/dev/null || true
+
+xdotool type --delay 5 'GEOCODER_TOKEN'
+xdotool key Tab
+xdotool type --delay 5 'geo-demo-token'
+sleep 0.5
+shot secrets-dialog
+stop_studio
+
 # Cold start: process start to a visible window, median of 5.
 times=()
 for _ in 1 2 3 4 5; do

@@ -56,7 +56,10 @@ ExportToolsDialog::ExportToolsDialog(const QString &projectDir, const QString &p
     layout->addWidget(m_refusedLabel);
     m_refusedList = new QListWidget(this);
     m_refusedList->setObjectName(QStringLiteral("exportRefused"));
-    m_refusedList->setMaximumHeight(m_refusedList->fontMetrics().height() * 5);
+    m_refusedList->setMaximumHeight(m_refusedList->fontMetrics().height() * 6);
+    m_refusedList->setWordWrap(true); // a reason is one long line: show it whole
+    m_refusedList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_refusedList->setTextElideMode(Qt::ElideNone);
     layout->addWidget(m_refusedList);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -73,6 +76,7 @@ ExportToolsDialog::ExportToolsDialog(const QString &projectDir, const QString &p
 
     resize(640, 560);
     refresh();
+    m_formatCombo->setFocus();
 }
 
 ToolExport::Format ExportToolsDialog::format() const

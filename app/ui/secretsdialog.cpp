@@ -108,9 +108,10 @@ SecretsDialog::SecretsDialog(const QString &projectDir, QWidget *parent)
             == QMessageBox::Yes;
     };
 
-    resize(560, 420);
+    resize(620, 420);
     rebuild();
     showError(loadError);
+    m_nameEdit->setFocus(); // adding is what the dialog is opened for most
 }
 
 QString SecretsDialog::errorText() const
