@@ -221,7 +221,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 3);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 4);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -304,7 +304,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
-        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (3); update Tool Studio"));
+        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (4); update Tool Studio"));
     }
 
     void migratesVersion1AndSuspendsOrphans()
@@ -330,13 +330,16 @@ private Q_SLOTS:
             QStringLiteral("INSERT INTO runs (id, status, started_at) VALUES ('old-live', 'waiting', 1), ('old-done', 'completed', 2)"),
             QStringLiteral("INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts)"
                            " VALUES ('old-live', 1, 'c1', 'ask', '{\"q\":1}', 'old-live:1', 'waiting', 1)"),
+            QStringLiteral("INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error)"
+                           " VALUES ('old-live', 1, 1, 10, 20, 0, '{\"code\":\"timeout\",\"message\":\"late\"}'),"
+                           " ('old-live', 1, 2, 30, 0, 0, NULL)"),
             QStringLiteral("PRAGMA application_id = 1414744625"),
             QStringLiteral("PRAGMA user_version = 1"),
         });
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 3);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 4);
         // Version 3: the trace's filter indexes (docs/trace.md "Indexes").
         QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master"
                                                " WHERE type = 'index' AND name IN ('steps_by_tool', 'steps_failed',"
@@ -351,6 +354,16 @@ private Q_SLOTS:
         QCOMPARE(steps.size(), std::size_t(1));
         QCOMPARE(steps[0].status, StepStatus::Waiting); // the open call stays open for Resume
         QVERIFY(steps[0].argsHash.isEmpty());
+        // Version 4: steps and attempts WITHOUT ROWID, their rows copied over.
+        QCOMPARE(steps[0].args.dump(), std::string("{\"q\":1}"));
+        QCOMPARE(steps[0].attempts.size(), std::size_t(2));
+        QCOMPARE(steps[0].attempts[0].error->code, std::string("timeout"));
+        QCOMPARE(steps[0].attempts[1].startedAt, qint64(30));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                                               " AND name IN ('steps', 'attempts') AND sql LIKE '%WITHOUT ROWID'"))
+                     .toInt(),
+                 2);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v3'")).toInt(), 0);
         const auto events = journal.events(QStringLiteral("old-live"));
         QCOMPARE(events.size(), std::size_t(1));
         QCOMPARE(events[0].kind, QStringLiteral("suspended"));

@@ -19,7 +19,8 @@ class WalCheckpointer;
 /// (DESIGN.md glossary "journal"): SQLite in WAL mode through Qt SQL, schema versioned
 /// with `PRAGMA user_version` (migrations in journal.cpp; version 2 adds policy events,
 /// pending answers, argument hashes and run ownership; version 3 the indexes the
-/// trace's filters read through JournalReader). Every write method commits
+/// trace's filters read through JournalReader; version 4 makes steps and attempts
+/// WITHOUT ROWID tables, fewer pages written per step commit). Every write method commits
 /// before it returns, so a step recorded before its reply is sent is never lost.
 /// Durability: WAL with synchronous=NORMAL — a commit is in the WAL file (the OS page
 /// cache) when it returns, so it survives a crash or SIGKILL of the studio, which is
@@ -48,6 +49,8 @@ public:
     bool isOpen() const;
     QString path() const;
 
+    /// Inserts or updates the run's row. An existing row keeps its (earlier) started_at:
+    /// a resumed run is recorded again under its id and still started when it first did.
     bool recordRun(const RunRecord &run);
     /// Inserts or replaces the step and all its attempts in one transaction.
     bool recordStep(const Step &step);
@@ -109,4 +112,5 @@ private:
     std::unique_ptr<Statements> m_statements;
     std::unique_ptr<WalCheckpointer> m_checkpointer; ///< started by the first commits
     int m_commitsSinceCheckpoint = 0;
+    bool m_open = false; ///< open() succeeded and closeDatabase() has not run since
 };
