@@ -27,6 +27,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QUndoStack>
 
 #include <sys/stat.h>
@@ -448,6 +449,67 @@ private Q_SLOTS:
                  QStringLiteral("Nothing was imported from tools.zip; the project is unchanged (2 problem(s)):\n"
                                 "tool 'lookup' (bundle.json): the project already has a tool of that name\n"
                                 "tool 'tag' (bundle.json): the project already has a tool of that name"));
+    }
+
+    /// Project dock ▸ Delete on three selected tools: one question; the two from
+    /// toolstudio.json go in one undo step; the Python one stays, with the reason.
+    void deleteSelectedToolsAsksOnceAndReportsFailures()
+    {
+        QVERIFY(writeFile(m_dir + QStringLiteral("/tools/extra.py"),
+                          "class Tools:\n    def ping(self) -> str:\n        \"\"\"Answers pong.\"\"\"\n"
+                          "        return 'pong'\n"));
+        QVERIFY(m_window->reloadProject());
+        ProjectPanel *panel = m_window->projectPanel();
+        QCOMPARE(column(panel->toolModel(), ProjectPanel::NameColumn),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping")}));
+        QStringList questions;
+        bool answer = false;
+        m_window->toolsMenu()->setConfirmation([&](const QString &question) {
+            questions << question;
+            return answer;
+        });
+        panel->toolView()->selectAll();
+        QCOMPARE(panel->selectedTools(), QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping")}));
+        QAction *remove = nullptr;
+        for (QAction *action : panel->toolView()->actions())
+            if (action->text() == QStringLiteral("Delete"))
+                remove = action;
+        QVERIFY(remove);
+        QCOMPARE(remove->shortcut(), QKeySequence(QKeySequence::Delete));
+
+        remove->trigger(); // answered No: nothing happens
+        QCOMPARE(questions,
+                 QStringList{QStringLiteral("Delete 3 tool(s): lookup, tag, ping?\nEdit ▸ Undo brings back the ones "
+                                            "deleted from toolstudio.json.")});
+        QCOMPARE(panel->toolModel()->rowCount(), 3);
+
+        answer = true;
+        remove->trigger();
+        QCOMPARE(questions.size(), 2);
+        QCOMPARE(column(panel->toolModel(), ProjectPanel::NameColumn), QStringList{QStringLiteral("ping")});
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Deleted 2 of 3 tool(s); not deleted:\nping: defined by a method in tools/extra.py; "
+                                "delete the method there, or switch the tool off"));
+        QCOMPARE(m_window->undoStack()->count(), 1);
+        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Delete lookup, tag"));
+        m_window->undoStack()->undo();
+        QCOMPARE(column(panel->toolModel(), ProjectPanel::NameColumn),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping")}));
+    }
+
+    /// Saving a tools/*.py file reloads the project: the new method is a tool.
+    void savingAToolFileReloadsTheTools()
+    {
+        const QString file = m_dir + QStringLiteral("/tools/extra.py");
+        QVERIFY(writeFile(file, "class Tools:\n    def ping(self) -> str:\n        return 'pong'\n"));
+        QVERIFY(m_window->reloadProject());
+        QVERIFY(m_window->project()->tool(QStringLiteral("ping")));
+        QVERIFY(writeFile(file, "class Tools:\n    def ping(self) -> str:\n        return 'pong'\n"
+                                "    def echo(self, text: str) -> str:\n        return text\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->project()->tool(QStringLiteral("echo")), 20000);
+        QCOMPARE(column(m_window->projectPanel()->toolModel(), ProjectPanel::NameColumn),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping"),
+                              QStringLiteral("echo")}));
     }
 
 private:

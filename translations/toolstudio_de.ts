@@ -938,14 +938,6 @@
         <translation>%1 klonen</translation>
     </message>
     <message>
-        <source>Delete %1</source>
-        <translation>%1 löschen</translation>
-    </message>
-    <message>
-        <source>Deleted %1 (Edit ▸ Undo brings it back)</source>
-        <translation>%1 gelöscht (Bearbeiten ▸ Rückgängig holt es zurück)</translation>
-    </message>
-    <message>
         <source>Import Tool</source>
         <translation>Tool importieren</translation>
     </message>
@@ -1380,6 +1372,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Edit the selected tool&apos;s tags, separated by commas</source>
         <translation>Die Tags des ausgewählten Tools bearbeiten, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Delete the selected tools (Delete); Ctrl+click or Shift+click selects several</source>
+        <translation>Die ausgewählten Tools löschen (Entf); Strg+Klick oder Umschalt+Klick wählt mehrere aus</translation>
     </message>
 </context>
 <context>
@@ -2340,6 +2336,46 @@ Mock: Jeder Aufruf bekommt ein vorgefertigtes Ergebnis, das Sie im Tool-Dock bea
     <message>
         <source>Tool bundles (*.zip)</source>
         <translation>Tool-Bundles (*.zip)</translation>
+    </message>
+    <message>
+        <source>Delete Tools</source>
+        <translation>Tools löschen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n tool(s): %1?
+Edit ▸ Undo brings back the ones deleted from toolstudio.json.</source>
+        <translation>
+            <numerusform>%n Tool löschen: %1?
+Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</numerusform>
+            <numerusform>%n Tools löschen: %1?
+Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: defined by a method in %2; delete the method there, or switch the tool off</source>
+        <translation>%1: durch eine Methode in %2 definiert; löschen Sie die Methode dort oder schalten Sie das Tool ab</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>%1 löschen</translation>
+    </message>
+    <message>
+        <source>No tool was deleted.</source>
+        <translation>Es wurde kein Tool gelöscht.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n tool(s): %1 (Edit ▸ Undo brings them back)</source>
+        <translation>
+            <numerusform>%n Tool gelöscht: %1 (Bearbeiten ▸ Rückgängig holt es zurück)</numerusform>
+            <numerusform>%n Tools gelöscht: %1 (Bearbeiten ▸ Rückgängig holt sie zurück)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %1 of %n tool(s); not deleted:</source>
+        <translation>
+            <numerusform>%1 von %n Tool gelöscht; nicht gelöscht:</numerusform>
+            <numerusform>%1 von %n Tools gelöscht; nicht gelöscht:</numerusform>
+        </translation>
     </message>
 </context>
 <context>

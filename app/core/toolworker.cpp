@@ -159,7 +159,10 @@ ToolWorker::ToolWorker(const QString &projectDir, QObject *parent)
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_changeTimer, qOverload<>(&QTimer::start));
     connect(m_watcher, &QFileSystemWatcher::fileChanged, m_changeTimer, qOverload<>(&QTimer::start));
     connect(m_changeTimer, &QTimer::timeout, this, [this] {
+        const bool hadToolsDir = m_watchingToolsDir;
         watchToolFiles(); // editors that save by rename replace the watched file
+        if (!hadToolsDir && !m_watchingToolsDir)
+            return; // the project folder changed, and there is still no tools/
         Q_EMIT toolFilesChanged();
         if (isRunning())
             requestDescribe();
@@ -187,8 +190,12 @@ void ToolWorker::watchToolFiles()
         m_watcher->removePaths(m_watcher->directories());
     if (!m_watcher->files().isEmpty())
         m_watcher->removePaths(m_watcher->files());
-    if (!QFileInfo(tools).isDir())
+    m_watchingToolsDir = QFileInfo(tools).isDir();
+    if (!m_watchingToolsDir) {
+        // Until tools/ exists (an imported .py file creates it), the project folder.
+        m_watcher->addPath(m_projectDir);
         return;
+    }
     m_watcher->addPath(tools);
     const QStringList files = QDir(tools).entryList({QStringLiteral("*.py")}, QDir::Files);
     for (const QString &file : files)

@@ -26,7 +26,8 @@ class QTimer;
 /// kill -9) every call in flight gets a retryable error and the next invoke() starts
 /// a new process (starts() counts them). A changed secrets file also restarts it
 /// (between calls). Saving a `tools/*.py` file is seen by a QFileSystemWatcher:
-/// toolFilesChanged() is emitted and, when the worker runs, it re-describes (signal
+/// toolFilesChanged() is emitted (also when tools/ is created or removed) and, when
+/// the worker runs, it re-describes (signal
 /// described()); the worker itself reloads a changed file before the next call, so
 /// the next call always runs the new code.
 class ToolWorker : public QObject
@@ -103,4 +104,5 @@ private:
     QString m_startedSecrets;
     QFileSystemWatcher *m_watcher = nullptr;
     QTimer *m_changeTimer = nullptr;
+    bool m_watchingToolsDir = false; ///< else the project folder, waiting for tools/
 };

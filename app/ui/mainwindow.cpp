@@ -23,6 +23,7 @@
 #include "stepengine.h"
 #include "toolpanel.h"
 #include "toolsmenu.h"
+#include "toolworker.h"
 #include "tracemodel.h"
 
 #include <QAction>
@@ -311,6 +312,9 @@ void MainWindow::createActions()
         m_undoStack->clear();
         reloadProject();
     });
+    m_toolsMenu->setManifestEditor([this](const QString &text, const ProjectWriter::Edit &edit) {
+        return editManifest(text, edit);
+    });
 
     m_closeTabAction = new QAction(tr("&Close File"), this);
     m_closeTabAction->setShortcut(QKeySequence::Close);
@@ -456,7 +460,7 @@ void MainWindow::createDocks()
     connect(m_projectPanel, &ProjectPanel::newToolRequested, this, &MainWindow::newTool);
     connect(m_projectPanel, &ProjectPanel::renameToolRequested, this, &MainWindow::renameTool);
     connect(m_projectPanel, &ProjectPanel::cloneToolRequested, this, &MainWindow::cloneTool);
-    connect(m_projectPanel, &ProjectPanel::deleteToolRequested, this, &MainWindow::deleteTool);
+    connect(m_projectPanel, &ProjectPanel::deleteToolsRequested, m_toolsMenu, &ToolsMenu::deleteTools);
     m_projectPanel->addActions({m_undoAction, m_redoAction});
 
     m_toolPanel = new ToolPanel(this);
@@ -798,6 +802,12 @@ bool MainWindow::openProject(const QString &dir)
         m_lock = std::move(lock);
 
     m_project = std::move(project);
+    // Saving, adding or removing a tools/*.py file changes the tools a model sees.
+    disconnect(m_toolFilesConnection);
+    m_toolFilesConnection = connect(ToolWorker::forProject(m_project->dir), &ToolWorker::toolFilesChanged, this, [this] {
+        if (!m_run->isActive())
+            reloadProject();
+    });
     m_traceModel->clear();
     m_steps.clear();
     m_inspector->clear();
@@ -1700,15 +1710,6 @@ void MainWindow::cloneTool(const QString &tool)
             return ProjectWriter::cloneTool(m, tool, name, error);
         }))
         m_projectPanel->selectTool(name);
-}
-
-void MainWindow::deleteTool(const QString &tool)
-{
-    // Undo brings it back, so no confirmation is needed.
-    if (editManifest(tr("Delete %1").arg(tool), [&](nlohmann::ordered_json &m, QString *error) {
-            return ProjectWriter::removeTool(m, tool, error);
-        }))
-        statusBar()->showMessage(tr("Deleted %1 (Edit ▸ Undo brings it back)").arg(tool), 5000);
 }
 
 bool MainWindow::importToolFile(const QString &path)

@@ -212,7 +212,6 @@ private:
     void newTool();
     void renameTool(const QString &tool);
     void cloneTool(const QString &tool);
-    void deleteTool(const QString &tool);
     void showSettings();
     void chooseProject();
     void scriptChosen(int index);
@@ -236,6 +235,7 @@ private:
     ProjectPanel *m_projectPanel = nullptr;
     ToolPanel *m_toolPanel = nullptr;
     ToolsMenu *m_toolsMenu = nullptr;
+    QMetaObject::Connection m_toolFilesConnection; ///< ToolWorker::toolFilesChanged → reloadProject
     StepInspector *m_inspector = nullptr;
     TraceFilterModel *m_traceFilter = nullptr;
     TimelineWidget *m_timeline = nullptr;

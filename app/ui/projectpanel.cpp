@@ -19,6 +19,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 
 constexpr int TagsRole = Qt::UserRole + 1;
@@ -118,9 +120,13 @@ ProjectPanel::ProjectPanel(QWidget *parent)
             Q_EMIT cloneToolRequested(currentTool());
     });
     QAction *remove = bar->addAction(tr("Delete"), this, [this] {
-        if (!currentTool().isEmpty())
-            Q_EMIT deleteToolRequested(currentTool());
+        const QStringList tools = selectedTools();
+        if (!tools.isEmpty())
+            Q_EMIT deleteToolsRequested(tools);
     });
+    remove->setToolTip(tr("Delete the selected tools (Delete); Ctrl+click or Shift+click selects several"));
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
     QAction *editTags = bar->addAction(tr("Tags…"), this, [this] {
         const QModelIndex index = m_toolView->currentIndex();
         if (!index.isValid())
@@ -138,6 +144,7 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     m_toolView->setRootIsDecorated(false);
     m_toolView->setUniformRowHeights(true);
     m_toolView->setAllColumnsShowFocus(true);
+    m_toolView->setSelectionMode(QAbstractItemView::ExtendedSelection); // delete several at once
     m_toolView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_toolView->header()->setStretchLastSection(true);
     m_toolView->header()->resizeSection(NameColumn, 160);
@@ -273,6 +280,18 @@ QString ProjectPanel::currentTool() const
 {
     const QModelIndex index = m_toolView->currentIndex();
     return index.isValid() ? index.siblingAtColumn(NameColumn).data().toString() : QString();
+}
+
+QStringList ProjectPanel::selectedTools() const
+{
+    QModelIndexList rows = m_toolView->selectionModel()->selectedRows(NameColumn);
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    QStringList names;
+    for (const QModelIndex &index : std::as_const(rows))
+        names << index.data().toString();
+    if (names.isEmpty() && !currentTool().isEmpty())
+        names << currentTool();
+    return names;
 }
 
 void ProjectPanel::selectTool(const QString &name)

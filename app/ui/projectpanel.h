@@ -40,6 +40,8 @@ public:
     void setProject(const Project *project);
 
     QString currentTool() const;
+    /// The selected tools' names in view order (the current tool when none is selected).
+    QStringList selectedTools() const;
     void selectTool(const QString &name);
 
     QTreeView *toolView() const { return m_toolView; }
@@ -62,7 +64,7 @@ Q_SIGNALS:
     void newToolRequested();
     void renameToolRequested(const QString &tool);
     void cloneToolRequested(const QString &tool);
-    void deleteToolRequested(const QString &tool);
+    void deleteToolsRequested(const QStringList &tools);
 
 private:
     QStandardItemModel *m_model = nullptr;

@@ -11,8 +11,10 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QWidget>
 
 ToolsMenu::ToolsMenu(QWidget *window, std::function<const Project *()> project, std::function<void()> changed)
@@ -53,6 +55,11 @@ ToolsMenu::ToolsMenu(QWidget *window, std::function<const Project *()> project, 
     connect(m_secrets, &QAction::triggered, this, &ToolsMenu::openSecretsDialog);
 
     m_actions = {m_exportTools, m_importTools, separator(), m_exportBundle, m_importBundle, separator(), m_secrets};
+    m_confirm = [this](const QString &question) {
+        return QMessageBox::question(m_window, tr("Delete Tools"), question, QMessageBox::Yes | QMessageBox::No,
+                                     QMessageBox::No)
+            == QMessageBox::Yes;
+    };
     updateActions(false, false);
 }
 
@@ -148,6 +155,55 @@ bool ToolsMenu::importBundle(const QString &zip)
     summarize(tr("Import Bundle"), true,
               tr("Imported %n tool(s) from %1:", nullptr, int(imported.size())).arg(name), imported);
     return true;
+}
+
+bool ToolsMenu::deleteTools(const QStringList &names)
+{
+    const Project *project = m_project();
+    if (!project || names.isEmpty() || !m_editManifest)
+        return false;
+    const QString list = names.join(QStringLiteral(", "));
+    if (!m_confirm(tr("Delete %n tool(s): %1?\nEdit ▸ Undo brings back the ones deleted from toolstudio.json.", nullptr,
+                      int(names.size()))
+                       .arg(list)))
+        return false;
+    QStringList failed;
+    QStringList fromManifest;
+    for (const QString &name : names) {
+        if (const PythonToolFile *file = project->pythonFileOf(name))
+            failed << tr("%1: defined by a method in %2; delete the method there, or switch the tool off")
+                          .arg(name, file->path);
+        else
+            fromManifest << name;
+    }
+    QStringList deleted;
+    if (!fromManifest.isEmpty()) {
+        // One undo step for all of them; a tool that cannot be removed is reported, the rest go.
+        m_editManifest(tr("Delete %1").arg(fromManifest.join(QStringLiteral(", "))),
+                       [&](nlohmann::ordered_json &manifest, QString *error) {
+                           for (const QString &name : std::as_const(fromManifest)) {
+                               QString reason;
+                               if (ProjectWriter::removeTool(manifest, name, &reason))
+                                   deleted << name;
+                               else
+                                   failed << QStringLiteral("%1: %2").arg(name, reason);
+                           }
+                           if (deleted.isEmpty() && error)
+                               *error = tr("No tool was deleted.");
+                           return !deleted.isEmpty();
+                       });
+    }
+    // `project` is stale from here on (the edit reloaded it).
+    if (failed.isEmpty()) {
+        m_lastSummary = tr("Deleted %n tool(s): %1 (Edit ▸ Undo brings them back)", nullptr, int(deleted.size()))
+                            .arg(deleted.join(QStringLiteral(", ")));
+        if (auto *window = qobject_cast<QMainWindow *>(m_window))
+            window->statusBar()->showMessage(m_lastSummary, 5000);
+        return true;
+    }
+    summarize(tr("Delete Tools"), false,
+              tr("Deleted %1 of %n tool(s); not deleted:", nullptr, int(names.size())).arg(deleted.size()), failed);
+    return !deleted.isEmpty();
 }
 
 ExportToolsDialog *ToolsMenu::openExportDialog()

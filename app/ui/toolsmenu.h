@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "projectwriter.h"
 #include "toolimport.h"
 
 #include <QList>
@@ -50,6 +51,19 @@ public:
     bool importTools(const QString &file, ToolImport::As as);
     bool exportBundle(const QString &zip);
     bool importBundle(const QString &zip);
+    /// Project dock ▸ Delete on the selected tools: one confirmation, then one undoable
+    /// edit of toolstudio.json removing every manifest tool of `names`, then a summary of
+    /// each tool that was not deleted and why (a Python tool lives in its tools/*.py
+    /// file). True when at least one tool was deleted.
+    bool deleteTools(const QStringList &names);
+    /// The window's undoable manifest edit (MainWindow::editManifest), used by deleteTools.
+    void setManifestEditor(std::function<bool(const QString &text, const ProjectWriter::Edit &edit)> editor)
+    {
+        m_editManifest = std::move(editor);
+    }
+    /// Asks before deleting; the default shows a question box. Tests replace it.
+    void setConfirmation(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
+
     /// Opens the dialogs (non-modal, deleted on close) and returns them.
     ExportToolsDialog *openExportDialog();
     SecretsDialog *openSecretsDialog();
@@ -63,6 +77,8 @@ private:
     QWidget *m_window;
     std::function<const Project *()> m_project;
     std::function<void()> m_changed;
+    std::function<bool(const QString &, const ProjectWriter::Edit &)> m_editManifest;
+    std::function<bool(const QString &)> m_confirm;
     QList<QAction *> m_actions;
     QAction *m_exportTools = nullptr;
     QAction *m_importTools = nullptr;
