@@ -209,6 +209,18 @@ void BridgeChannel::processPending()
             return;
         const BridgeFrameReader::Event event = std::move(m_pending.front());
         m_pending.pop_front();
+        if (event.kind == BridgeFrameReader::Event::Oversized && !event.id.empty()) {
+            // A call over the bound that named its id first: only that call is refused
+            // (request_too_large, by the engine); the run goes on.
+            BridgeCall call;
+            call.id = event.id;
+            call.tool = event.tool;
+            call.oversizedLineBytes = event.length;
+            Q_EMIT callReceived(call);
+            if (!self || m_fd < 0)
+                return;
+            continue;
+        }
         if (event.kind == BridgeFrameReader::Event::Oversized) {
             if (m_oversizeReported) {
                 m_oversizeReported = false; // reported when it outgrew the cap
@@ -243,9 +255,11 @@ void BridgeChannel::processPending()
         QTimer::singleShot(0, this, &BridgeChannel::processPending);
         return;
     }
-    if (m_reader.skipping() && !m_oversizeReported && !m_endOfStream) {
+    if (m_reader.skipping() && m_reader.skippingId().empty() && !m_oversizeReported && !m_endOfStream) {
         // Report a line as soon as it outgrows the cap, not when (if ever) its '\n'
-        // arrives: a line that never ends must not keep the run going.
+        // arrives: a line that never ends must not keep the run going. (A call that
+        // named its id is answered at its '\n'; the run timeout bounds one that never
+        // ends, and nothing of it is buffered meanwhile.)
         m_oversizeReported = true;
         if (!reportProtocolError(QStringLiteral("a bridge line exceeds the limit of %1 bytes (%2 bytes so far, no '\\n' "
                                                 "yet)")

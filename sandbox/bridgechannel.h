@@ -48,9 +48,12 @@ public:
     std::size_t queuedBytes() const { return m_out.size() - m_outOffset; }
 
 Q_SIGNALS:
+    /// A decoded call; or, at its '\n', a call whose line outgrew the bound but named its
+    /// id in its prefix (BridgeCall::oversizedLineBytes set, args not read).
     void callReceived(const BridgeCall &call);
     /// A line that is not a valid call and not a refusable one (see callRefused): bad
-    /// JSON, too deep, oversized, unknown type, no id, passed fds: `reason` says what
+    /// JSON, too deep, oversized without an id in its prefix, unknown type, no id,
+    /// passed fds: `reason` says what
     /// and where. Exact texts:
     /// BridgeProtocol::decodeLine's reasons; "a bridge line of N bytes exceeds the
     /// limit of M bytes" (when its '\n' arrives) or, as soon as a line outgrows the cap,

@@ -18,6 +18,11 @@
 /// A line of exactly `maxLineBytes` bytes (not counting '\n') is accepted; one byte
 /// more makes it Oversized. Empty lines are reported as Line events with an empty
 /// `line`; what to make of them is the caller's choice.
+///
+/// An oversized line that starts like a call (the shims write "type", "id" and "tool"
+/// before "args") keeps that call's `id` and `tool`, read from its first
+/// PrefixBytes bytes when it outgrows the cap (see scanCallPrefix), so the studio can
+/// refuse that one call with request_too_large by id and go on.
 class BridgeFrameReader
 {
 public:
@@ -26,7 +31,21 @@ public:
         enum Kind { Line, Oversized } kind = Line;
         std::string line;        ///< the line, for Line
         std::size_t length = 0;  ///< bytes in the line without '\n'
+        std::string id;          ///< Oversized: the call's id from the line's prefix, or empty
+        std::string tool;        ///< Oversized: the call's tool from the prefix, or empty
     };
+
+    /// Bytes of an oversized line searched for its "id" and "tool".
+    static constexpr std::size_t PrefixBytes = 4096;
+
+    /// The leading string members of a JSON object as the shims write a call:
+    /// `{"type":"call","id":"…","tool":"…","args":…`. Reads members while their values
+    /// are strings without escapes (stops at the first other value, e.g. "args", or at
+    /// anything unexpected) and returns the id when one was read, "type" (if read) is
+    /// "call", and the id is 1–256 bytes of valid UTF-8 without control characters;
+    /// `tool` gets the tool's name under the same rules (else stays empty). Never reads
+    /// past `head`.
+    static std::string scanCallPrefix(std::string_view head, std::string *tool = nullptr);
 
     explicit BridgeFrameReader(std::size_t maxLineBytes);
 
@@ -42,6 +61,8 @@ public:
     std::size_t pendingBytes() const { return m_buffer.size(); }
     /// True while the reader is skipping the rest of an oversized line.
     bool skipping() const { return m_skipping; }
+    /// While skipping: the id found in the line's prefix (empty if none).
+    const std::string &skippingId() const { return m_skipId; }
     /// While skipping: bytes of the oversized line counted so far.
     std::size_t skippedBytes() const { return m_skippedLength; }
     std::size_t maxLineBytes() const { return m_maxLineBytes; }
@@ -51,4 +72,6 @@ private:
     std::string m_buffer;
     bool m_skipping = false;
     std::size_t m_skippedLength = 0;
+    std::string m_skipId;
+    std::string m_skipTool;
 };

@@ -91,6 +91,7 @@ private Q_SLOTS:
     void protocolErrors_data();
     void protocolErrors();
     void tenMiBLineIsOneProtocolError();
+    void oversizedCallIsAnsweredById();
     void floodDoesNotStarveTheEventLoop();
     void closeFromASlotStopsDelivery();
     void sendToAClosedPeerDoesNotRaiseSigpipe();
@@ -280,6 +281,28 @@ void TestBridgeChannel::tenMiBLineIsOneProtocolError()
     QVERIFY2(errors.at(0).at(0).toString().startsWith(QStringLiteral("a bridge line exceeds the limit of 262144 bytes (")),
              qPrintable(errors.at(0).at(0).toString()));
     QCOMPARE(calls.received[0].id, std::string("after")); // framing recovered after the skip
+}
+
+void TestBridgeChannel::oversizedCallIsAnsweredById()
+{
+    // A 10 MiB call that names its id first (as the shims write it): no protocol error,
+    // the call arrives marked oversized (args not read) at its '\n', framing goes on.
+    Pair pair;
+    BridgeChannel channel(pair.studio, RequestCap);
+    Calls calls(&channel);
+    QSignalSpy errors(&channel, &BridgeChannel::protocolError);
+
+    const std::string big = callLine("c9", "echo", "{\"text\":\"" + std::string(10 * 1024 * 1024, 'x') + "\"}");
+    std::thread writer([&] { writeAll(pair.child, big + callLine("after")); });
+    QTRY_COMPARE_WITH_TIMEOUT(calls.received.size(), std::size_t(2), 20000);
+    writer.join();
+    QCOMPARE(errors.count(), 0);
+    QCOMPARE(calls.received[0].id, std::string("c9"));
+    QCOMPARE(calls.received[0].tool, std::string("echo"));
+    QCOMPARE(calls.received[0].oversizedLineBytes, big.size() - 1);
+    QCOMPARE(calls.received[0].args.dump(), std::string("{}"));
+    QCOMPARE(calls.received[1].id, std::string("after"));
+    QCOMPARE(calls.received[1].oversizedLineBytes, std::size_t(0));
 }
 
 void TestBridgeChannel::floodDoesNotStarveTheEventLoop()

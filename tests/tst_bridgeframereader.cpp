@@ -36,6 +36,9 @@ private Q_SLOTS:
     void oversizedThenNormalLineInOneFeed();
     void flushOversizedAtEnd();
     void manyLinesInOneFeed();
+    void oversizedCallKeepsItsId();
+    void scanCallPrefix_data();
+    void scanCallPrefix();
 };
 
 void TestBridgeFrameReader::feeds_data()
@@ -112,6 +115,62 @@ void TestBridgeFrameReader::oversizedThenNormalLineInOneFeed()
     QCOMPARE(describe(reader.feed(big + "\n{\"x\":1}\n" + big + "b\nlast")),
              (QStringList{QStringLiteral("O:100"), QStringLiteral("L:{\"x\":1}"), QStringLiteral("O:101")}));
     QCOMPARE(reader.pendingBytes(), std::size_t(4));
+}
+
+void TestBridgeFrameReader::oversizedCallKeepsItsId()
+{
+    // The id and tool come from the line's prefix, even when the cap is crossed in the
+    // middle of a later feed; the rest of the line is never held.
+    BridgeFrameReader reader(64);
+    QVERIFY(reader.feed("{\"type\":\"call\",\"id\":\"c7\",\"tool\":\"echo\",\"args\":{\"text\":\"").empty());
+    QVERIFY(reader.feed(std::string(100, 'x')).empty());
+    QVERIFY(reader.skipping());
+    QCOMPARE(reader.skippingId(), std::string("c7"));
+    QCOMPARE(reader.pendingBytes(), std::size_t(0));
+    const std::vector<Event> events = reader.feed(std::string(1000, 'y') + "\"}}\n{\"x\":1}\n");
+    QCOMPARE(events.size(), std::size_t(2));
+    QCOMPARE(events[0].kind, Event::Oversized);
+    QCOMPARE(events[0].length, std::size_t(55 + 100 + 1000 + 3));
+    QCOMPARE(events[0].id, std::string("c7"));
+    QCOMPARE(events[0].tool, std::string("echo"));
+    QCOMPARE(events[1].line, std::string("{\"x\":1}"));
+
+    // Without an id in the prefix: an Oversized event with none.
+    const std::vector<Event> bare = reader.feed(std::string(200, 'z') + "\n");
+    QCOMPARE(bare.size(), std::size_t(1));
+    QCOMPARE(bare[0].kind, Event::Oversized);
+    QVERIFY(bare[0].id.empty());
+    QVERIFY(bare[0].tool.empty());
+}
+
+void TestBridgeFrameReader::scanCallPrefix_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("tool");
+    QTest::newRow("shim order") << QByteArray("{\"type\":\"call\",\"id\":\"c1\",\"tool\":\"echo\",\"args\":{\"a\":\"")
+                                << QStringLiteral("c1") << QStringLiteral("echo");
+    QTest::newRow("spaces, no type") << QByteArray(" { \"id\" : \"s12.3\" , \"args\": [1") << QStringLiteral("s12.3") << QString();
+    QTest::newRow("args before id") << QByteArray("{\"type\":\"call\",\"args\":{\"id\":\"c1\"") << QString() << QString();
+    QTest::newRow("not a call") << QByteArray("{\"type\":\"result\",\"id\":\"c1\",\"value\":\"") << QString() << QString();
+    QTest::newRow("escaped id") << QByteArray("{\"id\":\"c\\u0031\",\"tool\":\"echo\"") << QString() << QString();
+    QTest::newRow("empty id") << QByteArray("{\"id\":\"\",\"args\":1") << QString() << QString();
+    QTest::newRow("id cut off") << QByteArray("{\"type\":\"call\",\"id\":\"c1") << QString() << QString();
+    QTest::newRow("not JSON") << QByteArray("xxxxxxxx") << QString() << QString();
+    QTest::newRow("bad UTF-8 id") << QByteArray("{\"id\":\"c\xff\",\"args\":1") << QString() << QString();
+    QTest::newRow("id over 256 bytes") << (QByteArray("{\"id\":\"") + QByteArray(257, 'i') + "\",\"args\":1") << QString()
+                                       << QString();
+    QTest::newRow("non-string tool") << QByteArray("{\"id\":\"c2\",\"tool\":5,\"args\":1") << QStringLiteral("c2") << QString();
+}
+
+void TestBridgeFrameReader::scanCallPrefix()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(QString, id);
+    QFETCH(QString, tool);
+    std::string foundTool;
+    QCOMPARE(QString::fromStdString(BridgeFrameReader::scanCallPrefix(head.toStdString(), &foundTool)), id);
+    QCOMPARE(QString::fromStdString(foundTool), tool);
 }
 
 void TestBridgeFrameReader::flushOversizedAtEnd()

@@ -622,6 +622,17 @@ void StepEngine::submitCall(const BridgeCall &call)
                   nlohmann::json::object(), false);
         return;
     }
+    // 0. a line over the bridge's bound, answered by the id in its prefix (its
+    // arguments were never read, so nothing else can be checked)
+    if (call.oversizedLineBytes > 0) {
+        d->refuse(std::move(step), BridgeErrorCode::RequestTooLarge,
+                  QStringLiteral("the call of %1 is %2 bytes on the bridge; the request limit is %3 bytes of arguments "
+                                 "(limits.request_bytes), so it was not read")
+                      .arg(step.tool.isEmpty() ? QStringLiteral("call id ") + step.callId : step.tool)
+                      .arg(call.oversizedLineBytes)
+                      .arg(d->project.limits.requestBytes));
+        return;
+    }
 
     // 1. declared, active, bound
     const Tool *tool = d->project.tool(step.tool);

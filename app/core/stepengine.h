@@ -116,7 +116,9 @@ public:
 
     /// A call from the script. Errors (unknown_tool, inactive_tool, invalid_arguments
     /// with the JSON pointer, request_too_large, max_calls_exceeded) are recorded as a
-    /// failed step and replied at once; the handler never runs for them.
+    /// failed step and replied at once; the handler never runs for them. A call whose
+    /// line was over the bridge's bound (BridgeCall::oversizedLineBytes) is refused with
+    /// request_too_large naming the line's size and the limit, before anything else.
     void submitCall(const BridgeCall &call);
 
     /// Answers the current attempt of a pending call. Refused (returns false, `reason`

@@ -46,6 +46,8 @@ SandboxPolicy runSandboxPolicy(const QString &runDir, const QString &interpreter
         {"NODE_PATH", (runtimeDir + QStringLiteral("/node")).toStdString()},                // require("toolstudio")
         {"BASH_ENV", (runtimeDir + QStringLiteral("/bash/toolstudio.sh")).toStdString()}, // defines `tool`
         {"TOOLSTUDIO_RUN_ID", runId.toStdString()},
+        // The shims refuse a call over the request cap before sending it (docs/bridge.md).
+        {"TOOLSTUDIO_REQUEST_BYTES", std::to_string(limits.requestBytes)},
     };
     policy.readPaths = {runtimeDir.toStdString()};
     policy.seccompOnly = seccompOnly;

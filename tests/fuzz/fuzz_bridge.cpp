@@ -54,6 +54,24 @@ void checkLine(std::string_view line)
     }
 }
 
+/// An id or tool read from an oversized line's prefix: empty, or 1-256 bytes of valid
+/// UTF-8 without control characters or '"' (it is put into a reply as is).
+void checkPrefixName(const std::string &name)
+{
+    if (name.empty())
+        return;
+    check(name.size() <= 256);
+    check(BridgeProtocol::firstInvalidUtf8(name) == std::string_view::npos);
+    for (const char c : name)
+        check(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f && c != '"' && c != '\\');
+    // The reply naming it is one valid line.
+    BridgeError error;
+    error.code = BridgeErrorCode::RequestTooLarge;
+    error.message = name;
+    const std::string reply = BridgeProtocol::encodeError(name, error);
+    check(reply.find('\n') == reply.size() - 1);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
@@ -71,6 +89,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         for (const BridgeFrameReader::Event &event : reader.feed(stream.substr(0, chunk))) {
             if (event.kind == BridgeFrameReader::Event::Oversized) {
                 check(event.length > cap);
+                checkPrefixName(event.id);
+                checkPrefixName(event.tool);
+                check(!event.id.empty() || event.tool.empty());
                 continue;
             }
             check(event.line.size() <= cap && event.length == event.line.size());
@@ -83,7 +104,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const BridgeFrameReader::Event rest = reader.flushOversized();
     check(rest.kind == BridgeFrameReader::Event::Line || rest.length > cap);
 
-    // The whole input as one line, too (no framing in the way).
+    // The whole input as one line, too (no framing in the way), and as a prefix.
     checkLine(std::string_view(reinterpret_cast<const char *>(data), size));
+    std::string tool;
+    const std::string id = BridgeFrameReader::scanCallPrefix(std::string_view(reinterpret_cast<const char *>(data), size), &tool);
+    checkPrefixName(id);
+    checkPrefixName(tool);
     return 0;
 }

@@ -10,7 +10,9 @@
 # Prints the result as JSON on stdout (one line, then '\n'). Exit status:
 #   0  the tool succeeded
 #   1  the tool call failed: the studio answered with an error (unknown_tool,
-#      invalid_arguments, timeout, tool_failed, ...); "tool NAME: CODE: MESSAGE" on stderr
+#      invalid_arguments, timeout, tool_failed, ...), or the arguments are over the
+#      request cap ($TOOLSTUDIO_REQUEST_BYTES; request_too_large, refused before
+#      sending); "tool NAME: CODE: MESSAGE" on stderr
 #   2  usage: `tool` itself was called wrongly (no NAME, an argument that is neither
 #      JSON nor k=v / k:=json)
 #   3  bridge failure: no bridge, the bridge closed, a reply that is not for this call,
@@ -40,6 +42,12 @@ __toolstudio_quote() {
         done
     fi
     REPLY="\"$s\""
+}
+
+# Bytes (not characters) of $1 in REPLY: counted in the C locale, restored on return.
+__toolstudio_bytes() {
+    local LC_ALL=C
+    REPLY=${#1}
 }
 
 # Decodes the JSON string escapes of $1 (the inside of a JSON string) into REPLY.
@@ -87,6 +95,21 @@ tool() {
             sep=,
         done
         args+='}'
+    fi
+
+    # The request cap (limits.request_bytes, from the studio): a call over it is refused
+    # here, as the studio would (same size, same words), without sending it. The count is
+    # of the JSON text as sent: key=value arguments are compact; a JSON argument given
+    # as one word counts its own spaces. A character is at most 4 bytes, so short
+    # arguments need no count.
+    local cap=${TOOLSTUDIO_REQUEST_BYTES:-0}
+    if [[ $cap =~ ^[1-9][0-9]*$ ]] && (( ${#args} * 4 > cap )); then
+        __toolstudio_bytes "$args"
+        if (( REPLY > cap )); then
+            TOOL_ERROR_CODE=request_too_large
+            echo "tool $name: request_too_large: arguments of $name are $REPLY bytes; the request limit is $cap bytes (limits.request_bytes)" >&2
+            return 1
+        fi
     fi
 
     local fd=${TOOLSTUDIO_BRIDGE_FD:-}

@@ -53,6 +53,14 @@ function loadDeclared() {
 }
 
 const DECLARED = loadDeclared();
+
+/** The request cap (limits.request_bytes) the studio passes in TOOLSTUDIO_REQUEST_BYTES, or null. */
+function requestBytes() {
+  const value = Number.parseInt(process.env.TOOLSTUDIO_REQUEST_BYTES || "", 10);
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
+const REQUEST_BYTES = requestBytes();
 const NEWLINE = 0x0a;
 
 class Bridge {
@@ -135,13 +143,26 @@ class Bridge {
         return;
       }
       const id = `j${this.nextId++}`;
-      let line;
+      let encoded;
       try {
-        line = JSON.stringify({ type: "call", id, tool, args }) + "\n";
+        encoded = JSON.stringify(args);
       } catch (e) {
         reject(new ToolError(`arguments of ${tool} cannot be sent as JSON: ${e.message}`, "invalid_arguments"));
         return;
       }
+      if (REQUEST_BYTES !== null && encoded.length > REQUEST_BYTES / 3) {
+        // Refused here, as the studio would (same size, same words), without sending it.
+        // (A UTF-16 unit is at most 3 UTF-8 bytes, so shorter text needs no count.)
+        const size = Buffer.byteLength(encoded, "utf8");
+        if (size > REQUEST_BYTES) {
+          reject(new ToolError(`arguments of ${tool} are ${size} bytes; the request limit is ${REQUEST_BYTES} bytes `
+                               + "(limits.request_bytes)", "request_too_large"));
+          return;
+        }
+      }
+      // The id (and tool) before the arguments: a line the studio cannot read whole is
+      // still answered by its id.
+      const line = `{"type":"call","id":"${id}","tool":${JSON.stringify(tool)},"args":${encoded}}\n`;
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1)
         this.socket.ref();

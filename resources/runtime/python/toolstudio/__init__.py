@@ -14,7 +14,8 @@ Replies are matched by id, so several calls may be in flight at once
 (``asyncio.gather``). A reply naming an id with no call in flight (unknown, or
 answered already) is a protocol error: every pending and later call raises ToolError
 with code ``protocol_error``. A failed call raises ToolError with ``code``,
-``message`` and ``retryable``.
+``message`` and ``retryable``. Arguments over the request cap (``TOOLSTUDIO_REQUEST_BYTES``,
+set by the studio) raise ``request_too_large`` here, before anything is sent.
 """
 
 import asyncio
@@ -144,14 +145,22 @@ class _Bridge:
             self._pending[call_id] = pending
             self._ensure_reader()
         try:
-            data = json.dumps({"type": "call", "id": call_id, "tool": tool, "args": args},
-                              ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-            payload = data.encode("utf-8") + b"\n"
+            # The id (and tool) before the arguments: a line the studio cannot read whole
+            # is still answered by its id.
+            encoded = _dumps(args).encode("utf-8")
+            payload = b''.join((b'{"type":"call","id":"', call_id.encode(), b'","tool":',
+                                _dumps(tool).encode("utf-8"), b',"args":', encoded, b'}\n'))
         except (TypeError, ValueError, UnicodeEncodeError) as e:
             with self._lock:
                 self._pending.pop(call_id, None)
             raise ToolError(f"arguments of {tool} cannot be sent as JSON: {e}",
                             code="invalid_arguments") from None
+        if _REQUEST_BYTES is not None and len(encoded) > _REQUEST_BYTES:
+            # Refused here, as the studio would (same size, same words), without sending it.
+            with self._lock:
+                self._pending.pop(call_id, None)
+            raise ToolError(f"arguments of {tool} are {len(encoded)} bytes; the request limit is "
+                            f"{_REQUEST_BYTES} bytes (limits.request_bytes)", code="request_too_large")
         with self._lock:
             view = memoryview(payload)
             while view:
@@ -189,6 +198,20 @@ def _settle_future(future, message):
 
 _DECLARED = _load_declared()
 _BRIDGE = None
+# Compact JSON with the UTF-8 text as is: the bytes the studio's request cap counts.
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
+def _request_bytes():
+    """The request cap (limits.request_bytes) the studio passes in TOOLSTUDIO_REQUEST_BYTES."""
+    try:
+        value = int(os.environ.get("TOOLSTUDIO_REQUEST_BYTES", ""))
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
+_REQUEST_BYTES = _request_bytes()
 
 
 def _bridge():
