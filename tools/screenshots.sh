@@ -254,6 +254,19 @@ sleep 0.5
 import -window root -crop 440x430+0+290 +repage "$OUT/tool-dock-valves.png"; echo "saved $OUT/tool-dock-valves.png"
 stop_studio
 
+# 9. Run ▸ Rerun from Step… (Ctrl+Shift+F5) after a run: the step's recorded
+#    arguments read-only beside the editor, the quote edited to GBP.
+start_studio "$WORK/examples/exchange-rate"
+xdotool key F5
+sleep 3
+xdotool key ctrl+shift+F5
+sleep 1
+xdotool key ctrl+a
+xdotool type --delay 5 '{"base": "USD", "quote": "GBP"}'
+sleep 0.5
+shot rerun-dialog
+stop_studio
+
 # 10. Tools ▸ Export Tools… (Ctrl+Shift+E) on python-tools plus one manual tool that
 #     takes a free-form map: OpenAI Chat Completions, Strict on — the preview of the
 #     exact JSON, and the map tool listed as not exported, with the reason.

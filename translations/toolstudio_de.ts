@@ -279,6 +279,132 @@
     </message>
 </context>
 <context>
+    <name>DurableRunActions</name>
+    <message>
+        <source>Rerun from &amp;Step…</source>
+        <translation>Ab &amp;Schritt erneut ausführen…</translation>
+    </message>
+    <message>
+        <source>Rerun from This Step…</source>
+        <translation>Ab diesem Schritt erneut ausführen…</translation>
+    </message>
+    <message>
+        <source>Save &amp;Cassette…</source>
+        <translation>&amp;Kassette speichern…</translation>
+    </message>
+    <message>
+        <source>Run with Cass&amp;ette…</source>
+        <translation>Mit Kass&amp;ette ausführen…</translation>
+    </message>
+    <message>
+        <source>Rerun from S&amp;tep…</source>
+        <translation>Ab Schri&amp;tt erneut…</translation>
+    </message>
+    <message>
+        <source>Open a project first.</source>
+        <translation>Öffnen Sie zuerst ein Projekt.</translation>
+    </message>
+    <message>
+        <source>Wait until the current run has finished (or stop it).</source>
+        <translation>Warten Sie, bis der aktuelle Lauf beendet ist (oder stoppen Sie ihn).</translation>
+    </message>
+    <message>
+        <source>The trace shows an imported run: it is not in this project&apos;s journal, so there is nothing to rerun or record. Open a run from the Runs dock.</source>
+        <translation>Der Ablauf zeigt einen importierten Lauf: Er steht nicht im Journal dieses Projekts, daher gibt es nichts erneut auszuführen oder aufzuzeichnen. Öffnen Sie einen Lauf im Dock „Läufe“.</translation>
+    </message>
+    <message>
+        <source>There is no run yet: run the script first (F5).</source>
+        <translation>Es gibt noch keinen Lauf: Führen Sie zuerst das Skript aus (F5).</translation>
+    </message>
+    <message>
+        <source>The project&apos;s journal cannot be read.</source>
+        <translation>Das Journal des Projekts kann nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>Run %1 made no tool calls: there is no step to rerun or record.</source>
+        <translation>Lauf %1 hat keine Tools aufgerufen: Es gibt keinen Schritt, der erneut ausgeführt oder aufgezeichnet werden kann.</translation>
+    </message>
+    <message>
+        <source>Run %1 again from a step you choose, optionally with edited arguments: the steps before it are memoized, it and every step after it run for real</source>
+        <translation>Lauf %1 ab einem gewählten Schritt erneut ausführen, optional mit geänderten Argumenten: Die Schritte davor kommen aus dem Memo, dieser und alle späteren laufen echt</translation>
+    </message>
+    <message>
+        <source>Select a step in the trace first.</source>
+        <translation>Wählen Sie zuerst einen Schritt im Ablauf aus.</translation>
+    </message>
+    <message>
+        <source>Rerun %1 from the selected step, optionally with edited arguments</source>
+        <translation>%1 ab dem ausgewählten Schritt erneut ausführen, optional mit geänderten Argumenten</translation>
+    </message>
+    <message>
+        <source>Save run %1&apos;s tool results to a file, to run a script against it offline</source>
+        <translation>Die Tool-Ergebnisse von Lauf %1 in eine Datei speichern, um ein Skript offline damit auszuführen</translation>
+    </message>
+    <message>
+        <source>Run the current script offline against a cassette file: every call is answered from the file or fails</source>
+        <translation>Das aktuelle Skript offline mit einer Kassettendatei ausführen: Jeder Aufruf wird aus der Datei beantwortet oder schlägt fehl</translation>
+    </message>
+    <message>
+        <source>Run %1 made no tool calls: there is no step to rerun.</source>
+        <translation>Lauf %1 hat keine Tools aufgerufen: Es gibt keinen Schritt, der erneut ausgeführt werden kann.</translation>
+    </message>
+    <message>
+        <source>Rerun from Step</source>
+        <translation>Ab Schritt erneut ausführen</translation>
+    </message>
+    <message>
+        <source>Cannot Rerun</source>
+        <translation>Erneutes Ausführen nicht möglich</translation>
+    </message>
+    <message>
+        <source>Rerunning %1 from step %2…</source>
+        <translation>%1 wird ab Schritt %2 erneut ausgeführt…</translation>
+    </message>
+    <message>
+        <source>Save Cassette</source>
+        <translation>Kassette speichern</translation>
+    </message>
+    <message>
+        <source>Cassettes (*.cassette.json);;JSON files (*.json)</source>
+        <translation>Kassetten (*.cassette.json);;JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot save the cassette: %1</source>
+        <translation>Die Kassette kann nicht gespeichert werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cassette of run %1 saved to %2 (%n step(s))</source>
+        <translation>
+            <numerusform>Kassette von Lauf %1 in %2 gespeichert (%n Schritt)</numerusform>
+            <numerusform>Kassette von Lauf %1 in %2 gespeichert (%n Schritte)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run with Cassette</source>
+        <translation>Mit Kassette ausführen</translation>
+    </message>
+    <message>
+        <source>Cassettes (*.cassette.json *.json);;All files (*)</source>
+        <translation>Kassetten (*.cassette.json *.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot Run with Cassette</source>
+        <translation>Ausführen mit Kassette nicht möglich</translation>
+    </message>
+    <message>
+        <source>Running offline against %1…</source>
+        <translation>Läuft offline mit %1…</translation>
+    </message>
+    <message>
+        <source>Divergence at step %1: %2 — offline, so this call and every later one fails (not in the cassette)</source>
+        <translation>Abweichung bei Schritt %1: %2 — offline, daher schlagen dieser und alle späteren Aufrufe fehl (nicht in der Kassette)</translation>
+    </message>
+    <message>
+        <source>Divergence at step %1: %2 — this call and every later one runs for real</source>
+        <translation>Abweichung bei Schritt %1: %2 — dieser und alle späteren Aufrufe laufen echt</translation>
+    </message>
+</context>
+<context>
     <name>ExportToolsDialog</name>
     <message>
         <source>Export Tools</source>
@@ -1223,6 +1349,15 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <comment>runs list column: a run&apos;s id</comment>
         <translation>Lauf</translation>
     </message>
+    <message>
+        <source>Kind</source>
+        <comment>runs list column: run, replay, rerun, …</comment>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
 </context>
 <context>
     <name>PendingCallsPanel</name>
@@ -1526,6 +1661,93 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source> — some processes of the script&apos;s group could not be confirmed gone after %1 s; check with: ps -g %2</source>
         <translation> — für einige Prozesse der Skriptgruppe ließ sich nach %1 s nicht bestätigen, dass sie beendet sind; prüfen mit: ps -g %2</translation>
+    </message>
+</context>
+<context>
+    <name>RerunDialog</name>
+    <message>
+        <source>Rerun %1 from a Step</source>
+        <translation>%1 ab einem Schritt erneut ausführen</translation>
+    </message>
+    <message>
+        <source>The step to run for real again; the steps before it are memoized</source>
+        <translation>Der Schritt, der wieder echt läuft; die Schritte davor kommen aus dem Memo</translation>
+    </message>
+    <message>
+        <source>The step selected in the trace</source>
+        <translation>Der im Ablauf ausgewählte Schritt</translation>
+    </message>
+    <message>
+        <source>Original arguments (read-only):</source>
+        <translation>Ursprüngliche Argumente (schreibgeschützt):</translation>
+    </message>
+    <message>
+        <source>&amp;Arguments for the rerun:</source>
+        <translation>&amp;Argumente für den neuen Lauf:</translation>
+    </message>
+    <message>
+        <source>&amp;Rerun</source>
+        <translation>E&amp;rneut ausführen</translation>
+    </message>
+    <message>
+        <source>Start the new run (Ctrl+Return)</source>
+        <translation>Den neuen Lauf starten (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Restore &amp;Original</source>
+        <translation>&amp;Original wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Put the original arguments back into the editor</source>
+        <translation>Die ursprünglichen Argumente wieder in den Editor setzen</translation>
+    </message>
+    <message>
+        <source>&amp;Step:</source>
+        <translation>&amp;Schritt:</translation>
+    </message>
+    <message>
+        <source>The run has no steps to rerun.</source>
+        <translation>Der Lauf hat keine Schritte zum erneuten Ausführen.</translation>
+    </message>
+    <message>
+        <source>Enter the arguments as a JSON object, e.g. {} for none.</source>
+        <translation>Geben Sie die Argumente als JSON-Objekt ein, z. B. {} für keine.</translation>
+    </message>
+    <message>
+        <source>The arguments must be a JSON object ({…}), not %1.</source>
+        <translation>Die Argumente müssen ein JSON-Objekt ({…}) sein, nicht %1.</translation>
+    </message>
+    <message>
+        <source>The input_schema of %1 refuses these arguments: %2</source>
+        <translation>Das input_schema von %1 lehnt diese Argumente ab: %2</translation>
+    </message>
+    <message>
+        <source>Not valid JSON at line %1, column %2: %3</source>
+        <translation>Kein gültiges JSON in Zeile %1, Spalte %2: %3</translation>
+    </message>
+    <message>
+        <source>Steps 1 to %1 are answered from run %2&apos;s journal (memoized).</source>
+        <translation>Die Schritte 1 bis %1 werden aus dem Journal von Lauf %2 beantwortet (Memo).</translation>
+    </message>
+    <message>
+        <source>No step before it is memoized.</source>
+        <translation>Davor kommt kein Schritt aus dem Memo.</translation>
+    </message>
+    <message>
+        <source>Step %1 runs for real with the edited arguments (the script&apos;s stay on record as its original arguments), and every step after it too.</source>
+        <translation>Schritt %1 läuft echt mit den geänderten Argumenten (die des Skripts bleiben als ursprüngliche Argumente aufgezeichnet), ebenso jeder spätere Schritt.</translation>
+    </message>
+    <message>
+        <source>Step %1 and every step after it run for real.</source>
+        <translation>Schritt %1 und jeder spätere Schritt laufen echt.</translation>
+    </message>
+    <message>
+        <source>The arguments of this step in run %1 (read-only)</source>
+        <translation>Die Argumente dieses Schritts in Lauf %1 (schreibgeschützt)</translation>
+    </message>
+    <message>
+        <source>The arguments the step runs with in the new run (a JSON object)</source>
+        <translation>Die Argumente, mit denen der Schritt im neuen Lauf läuft (ein JSON-Objekt)</translation>
     </message>
 </context>
 <context>

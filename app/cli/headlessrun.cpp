@@ -73,9 +73,14 @@ HeadlessRun::HeadlessRun(const HeadlessOptions &options)
         connect(&m_controller, &RunController::stepPaused, this, [this](const Step &step) {
             QTimer::singleShot(0, this, [this, step] { onStepPaused(step); });
         });
-        connect(&m_controller, &RunController::divergenceFound, this, [](const Step &step) {
-            printLine(stderr, QStringLiteral("divergence at step %1: %2 — from here on every call runs for real")
-                                  .arg(step.sequence).arg(step.divergence));
+        connect(&m_controller, &RunController::divergenceFound, this, [this](const Step &step) {
+            // Against a cassette nothing runs for real: what is not in it fails.
+            const bool offline = m_controller.record().kind == QLatin1String("cassette");
+            printLine(stderr, QStringLiteral("divergence at step %1: %2 — %3")
+                                  .arg(step.sequence)
+                                  .arg(step.divergence,
+                                       offline ? QStringLiteral("offline, so this call and every later one fails (not in the cassette)")
+                                               : QStringLiteral("this call and every later one runs for real")));
         });
         connect(&m_controller, &RunController::stepChanged, this, &HeadlessRun::onStepChanged);
         // Memoized steps (replay, resume) and refused calls (invalid arguments, not in

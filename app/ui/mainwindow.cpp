@@ -4,6 +4,7 @@
 
 #include "attemptclocks.h"
 #include "consoleview.h"
+#include "durablerunactions.h"
 #include "findbar.h"
 #include "journal.h"
 #include "pendingcallspanel.h"
@@ -193,10 +194,12 @@ MainWindow::MainWindow(QWidget *parent)
         updateActions();
     });
 
+    m_durable = new DurableRunActions(this);
     createActions();
     createMenus();
     createDocks();
     connectRun();
+    m_durable->connectWindow();
 
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("runStatus"));
@@ -409,6 +412,8 @@ void MainWindow::createMenus()
     runMenu->addAction(m_nextFailedAction);
     runMenu->addSeparator();
     runMenu->addAction(m_answerAction);
+    runMenu->addSeparator();
+    m_durable->addTo(runMenu);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
 
@@ -634,7 +639,8 @@ void MainWindow::createDocks()
 
     m_runsView = new QTreeWidget(this);
     m_runsView->setObjectName(QStringLiteral("runsView"));
-    m_runsView->setHeaderLabels({tr("Run", "runs list column: a run's id"), tr("Script"), tr("Status"), tr("Started"), tr("Duration")});
+    m_runsView->setHeaderLabels({tr("Run", "runs list column: a run's id"), tr("Script"), tr("Status"), tr("Started"),
+                                 tr("Duration"), tr("Kind", "runs list column: run, replay, rerun, …")});
     m_runsView->setRootIsDecorated(false);
     m_runsView->setUniformRowHeights(true);
     m_runsView->setAllColumnsShowFocus(true);
@@ -657,6 +663,7 @@ void MainWindow::createDocks()
     QPushButton *replayRun = runButton(tr("&Replay"), "replayRun",
                                        tr("Run the selected run's script again with its recorded results memoized"));
     QPushButton *resumeRun = runButton(tr("Res&ume"), "resumeRun", tr("Continue a suspended run up to its open call"));
+    runsBar->addWidget(m_durable->makeRunsButton(runs));
     QPushButton *exportJson = runButton(tr("Export &JSON…"), "exportRunJson",
                                         tr("Save the selected run as JSON (docs/run-export.md)"));
     QPushButton *exportChrome = runButton(tr("Export &Chrome Trace…"), "exportRunChrome",
@@ -1503,20 +1510,32 @@ void MainWindow::updateBudget()
 
 void MainWindow::startFromJournal(const QString &runId, bool resume)
 {
-    if (!m_project || runId.isEmpty() || m_run->isActive())
+    if (!m_project || runId.isEmpty())
         return;
+    startRunWith(resume ? tr("Cannot Resume") : tr("Cannot Replay"),
+                 resume ? tr("Resuming %1…").arg(runId) : tr("Replaying %1…").arg(runId), [&](QString *error) {
+                     return resume ? m_run->resume(*m_project, runId, error)
+                                   : m_run->startReplay(*m_project, runId, error);
+                 });
+}
+
+bool MainWindow::startRunWith(const QString &failTitle, const QString &statusText,
+                              const std::function<bool(QString *)> &start)
+{
+    if (!m_project || m_run->isActive())
+        return false;
     resetRunViews();
     QString error;
-    const bool ok = resume ? m_run->resume(*m_project, runId, &error) : m_run->startReplay(*m_project, runId, &error);
-    if (!ok) {
+    if (!start(&error)) {
         setStatus(tr("Failed: %1").arg(error));
-        reportError(resume ? tr("Cannot Resume") : tr("Cannot Replay"), error);
+        reportError(failTitle, error);
         updateActions();
-        return;
+        return false;
     }
     if (m_run->isActive())
-        setStatus(resume ? tr("Resuming %1…").arg(runId) : tr("Replaying %1…").arg(runId));
+        setStatus(statusText);
     updateActions();
+    return true;
 }
 
 bool MainWindow::exportRun(const QString &runId, const QString &format, QString path)
@@ -1564,6 +1583,8 @@ void MainWindow::refreshRuns()
         item->setText(3, QDateTime::fromMSecsSinceEpoch(run.startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
         item->setText(4, run.endedAt > 0 ? tr("%1 s").arg(seconds(run.endedAt - run.startedAt)) : QString());
         item->setToolTip(2, run.error);
+        // As `toolstudio runs` says it: "rerun of RUN" for a run made from another one.
+        item->setText(5, run.sourceRun.isEmpty() ? run.kind : tr("%1 of %2").arg(run.kind, run.sourceRun));
     }
 }
 

@@ -19,6 +19,7 @@
 #include <optional>
 
 class AttemptClocks;
+class DurableRunActions;
 class PendingCallsPanel;
 class RunComparePanel;
 class ConsoleView;
@@ -100,6 +101,8 @@ public:
     bool jumpToStep(StepStatus status);
     /// Replays (`resume` false) or resumes run `runId` of the journal in the window.
     void startFromJournal(const QString &runId, bool resume);
+    /// Rerun from Step and cassettes (Run menu, Runs dock, trace context menu).
+    DurableRunActions *durableActions() const { return m_durable; }
     /// Exports run `runId` as "json" or "chrome" to `path` (empty: asks for a file).
     bool exportRun(const QString &runId, const QString &format, QString path);
     /// Compares run `leftRun` (A) with `rightRun` (B) of the journal in a window of its
@@ -183,6 +186,11 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    friend class DurableRunActions; // starts runs and reports like the window's own commands
+    /// Starts a run with `start` (returns false with the reason): the run views are
+    /// reset first; a refusal is reported under `failTitle`; `statusText` while it runs.
+    bool startRunWith(const QString &failTitle, const QString &statusText,
+                      const std::function<bool(QString *)> &start);
     void createActions();
     void createMenus();
     void createDocks();
@@ -290,6 +298,7 @@ private:
     QAction *m_newToolAction = nullptr;
     QAction *m_closeTabAction = nullptr;
     QAction *m_aboutAction = nullptr;
+    DurableRunActions *m_durable = nullptr;
 
     QByteArray m_defaultState;
     QString m_lastError;

@@ -1,0 +1,211 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "rerundialog.h"
+
+#include "jsonerror.h"
+#include "schemavalidator.h"
+#include "scripteditor.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace {
+
+QString prettyJson(const nlohmann::json &value)
+{
+    return QString::fromStdString(value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+ScriptEditor *jsonEditor(QWidget *parent, const char *name, bool readOnly)
+{
+    auto *editor = new ScriptEditor(parent);
+    editor->setObjectName(QString::fromLatin1(name));
+    editor->setLanguage(QStringLiteral("JSON"));
+    editor->setTabSize(2);
+    editor->setReadOnly(readOnly);
+    editor->setMinimumSize(260, 180);
+    return editor;
+}
+
+} // namespace
+
+RerunDialog::RerunDialog(const QString &runId, std::vector<Step> steps, const Project &project, int sequence,
+                         bool chooseStep, QWidget *parent)
+    : QDialog(parent)
+    , m_runId(runId)
+    , m_steps(std::move(steps))
+{
+    setWindowTitle(tr("Rerun %1 from a Step").arg(runId));
+    for (const Step &step : m_steps) {
+        if (m_validators.count(step.tool))
+            continue;
+        const Tool *tool = project.tool(step.tool);
+        // A schema that does not compile is the engine's to report when the call comes.
+        m_validators[step.tool] = tool ? SchemaValidator::compile(tool->inputSchema) : nullptr;
+    }
+
+    m_picker = new QComboBox(this);
+    m_picker->setObjectName(QStringLiteral("rerunStep"));
+    for (const Step &step : m_steps)
+        m_picker->addItem(QStringLiteral("%1 · %2 (%3)").arg(step.sequence).arg(step.tool, stepStatusName(step.status)),
+                          step.sequence);
+    m_picker->setCurrentIndex(std::max(0, m_picker->findData(sequence)));
+    m_picker->setEnabled(chooseStep);
+    m_picker->setToolTip(chooseStep ? tr("The step to run for real again; the steps before it are memoized")
+                                    : tr("The step selected in the trace"));
+
+    m_original = jsonEditor(this, "rerunOriginalArgs", true);
+    m_original->setToolTip(tr("The arguments of this step in run %1 (read-only)").arg(runId));
+    m_editor = jsonEditor(this, "rerunArgs", false);
+    m_editor->setToolTip(tr("The arguments the step runs with in the new run (a JSON object)"));
+    auto *originalLabel = new QLabel(tr("Original arguments (read-only):"), this);
+    auto *editLabel = new QLabel(tr("&Arguments for the rerun:"), this);
+    editLabel->setBuddy(m_editor);
+
+    m_problem = new QLabel(this);
+    m_problem->setObjectName(QStringLiteral("rerunProblem"));
+    m_problem->setWordWrap(true);
+    m_problem->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problem->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_problem->hide();
+    m_hint = new QLabel(this);
+    m_hint->setObjectName(QStringLiteral("rerunHint"));
+    m_hint->setWordWrap(true);
+    m_hint->setForegroundRole(QPalette::PlaceholderText);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_rerun = buttons->addButton(tr("&Rerun"), QDialogButtonBox::AcceptRole);
+    m_rerun->setObjectName(QStringLiteral("rerunButton"));
+    m_rerun->setDefault(true);
+    m_rerun->setToolTip(tr("Start the new run (Ctrl+Return)"));
+    m_restore = buttons->addButton(tr("Restore &Original"), QDialogButtonBox::ResetRole);
+    m_restore->setObjectName(QStringLiteral("rerunRestore"));
+    m_restore->setToolTip(tr("Put the original arguments back into the editor"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_restore, &QPushButton::clicked, this, &RerunDialog::showStep);
+    // Return inserts a line in the editor: Ctrl+Return starts the rerun from anywhere.
+    auto *accept = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    connect(accept, &QShortcut::activated, this, [this] {
+        if (m_rerun->isEnabled())
+            QDialog::accept();
+    });
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Step:"), m_picker);
+    auto *grid = new QGridLayout;
+    grid->addWidget(originalLabel, 0, 0);
+    grid->addWidget(editLabel, 0, 1);
+    grid->addWidget(m_original, 1, 0);
+    grid->addWidget(m_editor, 1, 1);
+    grid->setRowStretch(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(grid, 1);
+    layout->addWidget(m_problem);
+    layout->addWidget(m_hint);
+    layout->addWidget(buttons);
+
+    connect(m_picker, &QComboBox::currentIndexChanged, this, &RerunDialog::showStep);
+    connect(m_editor, &QsciScintilla::textChanged, this, &RerunDialog::validate);
+    showStep();
+    m_editor->setFocus();
+    resize(760, 460);
+}
+
+RerunDialog::~RerunDialog() = default;
+
+const Step *RerunDialog::currentStep() const
+{
+    const int index = m_picker->currentIndex();
+    return index >= 0 && std::size_t(index) < m_steps.size() ? &m_steps[std::size_t(index)] : nullptr;
+}
+
+int RerunDialog::sequence() const
+{
+    const Step *step = currentStep();
+    return step ? step->sequence : 0;
+}
+
+void RerunDialog::showStep()
+{
+    const Step *step = currentStep();
+    if (!step)
+        return;
+    // The arguments the step ran with in the recorded run (for a step edited by an
+    // earlier rerun: the edited ones, which is what that run used).
+    const QString text = prettyJson(step->args);
+    m_original->setText(text);
+    m_editor->setText(text);
+    validate();
+}
+
+void RerunDialog::validate()
+{
+    m_parsed.reset();
+    const Step *step = currentStep();
+    const QByteArray bytes = m_editor->text().toUtf8();
+    QString problem;
+    if (!step) {
+        problem = tr("The run has no steps to rerun.");
+    } else if (bytes.trimmed().isEmpty()) {
+        problem = tr("Enter the arguments as a JSON object, e.g. {} for none.");
+    } else {
+        try {
+            nlohmann::json value = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
+            const auto found = m_validators.find(step->tool);
+            const SchemaValidator *validator = found == m_validators.end() ? nullptr : found->second.get();
+            if (!value.is_object()) {
+                problem = tr("The arguments must be a JSON object ({…}), not %1.")
+                              .arg(QString::fromStdString(value.dump()).left(60));
+            } else if (const auto failure = validator ? validator->validate(value) : std::nullopt) {
+                problem = tr("The input_schema of %1 refuses these arguments: %2")
+                              .arg(step->tool, failure->toString());
+            } else {
+                m_parsed = std::move(value);
+            }
+        } catch (const nlohmann::json::parse_error &error) {
+            const TextPosition at = textPositionAt(bytes, error.byte > 0 ? error.byte - 1 : 0);
+            problem = tr("Not valid JSON at line %1, column %2: %3")
+                          .arg(at.line)
+                          .arg(at.column)
+                          .arg(jsonParseErrorReason(error));
+        }
+    }
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
+    m_rerun->setEnabled(problem.isEmpty());
+    m_restore->setEnabled(step && m_editor->text() != m_original->text());
+    if (!step)
+        return;
+    const QString memo = step->sequence > 1
+        ? tr("Steps 1 to %1 are answered from run %2's journal (memoized).").arg(step->sequence - 1).arg(m_runId)
+        : tr("No step before it is memoized.");
+    const QString real = editedArgs() ? tr("Step %1 runs for real with the edited arguments (the script's stay "
+                                           "on record as its original arguments), and every step after it too.")
+                                            .arg(step->sequence)
+                                      : tr("Step %1 and every step after it run for real.").arg(step->sequence);
+    m_hint->setText(memo + QLatin1Char(' ') + real);
+}
+
+std::optional<nlohmann::json> RerunDialog::editedArgs() const
+{
+    const Step *step = currentStep();
+    if (!m_parsed || !step || *m_parsed == step->args)
+        return std::nullopt;
+    return m_parsed;
+}
+
+QString RerunDialog::problem() const
+{
+    return m_problem->text();
+}

@@ -1,0 +1,384 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The window's Rerun from Step and cassette commands (issue 5 items 10 and 12):
+// app/ui/rerundialog.* and app/ui/durablerunactions.*.
+#include "consoleview.h"
+#include "journal.h"
+#include "replaysource.h"
+#include "runcontroller.h"
+#include "scripteditor.h"
+#include "tracemodel.h"
+#include "ui/durablerunactions.h"
+#include "ui/mainwindow.h"
+#include "ui/rerundialog.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <memory>
+
+namespace {
+
+constexpr int RunTimeoutMs = 30000;
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+// One tool, `echo`, whose command handler prints its arguments back (`cat` of the
+// stdin JSON): a step's result is exactly the arguments its handler got.
+const char *const Manifest = "{\n"
+                             "  \"name\": \"rerun\",\n"
+                             "  \"default_script\": \"main\",\n"
+                             "  \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                             "  \"tools\": [{\n"
+                             "    \"name\": \"echo\",\n"
+                             "    \"description\": \"Returns its arguments.\",\n"
+                             "    \"input_schema\": {\"type\": \"object\", \"properties\": {\"sku\": {\"type\": \"string\"}},\n"
+                             "                     \"required\": [\"sku\"]},\n"
+                             "    \"handler\": {\"kind\": \"command\", \"command\": [\"cat\"]}\n"
+                             "  }]\n"
+                             "}\n";
+
+const char *const ThreeCalls = "from toolstudio import tools\n"
+                               "for sku in ['A', 'B', 'C']:\n"
+                               "    print(tools.echo(sku=sku))\n";
+
+QString dumped(const std::optional<nlohmann::json> &value)
+{
+    return value ? QString::fromStdString(value->dump()) : QStringLiteral("(none)");
+}
+
+// The Status column of the trace's step rows (event rows left out), top to bottom.
+QStringList stepStatuses(const QAbstractItemModel *trace)
+{
+    QStringList statuses;
+    for (int row = 0; row < trace->rowCount(); ++row)
+        if (!trace->index(row, 0).data(TraceModel::CallIdRole).toString().isEmpty())
+            statuses << trace->index(row, TraceModel::Status).data().toString();
+    return statuses;
+}
+
+// The trace row of step `sequence` (not an event row about it).
+QModelIndex stepRow(const QAbstractItemModel *trace, int sequence)
+{
+    for (int row = 0; row < trace->rowCount(); ++row) {
+        const QModelIndex index = trace->index(row, 0);
+        if (!index.data(TraceModel::CallIdRole).toString().isEmpty()
+            && index.data(TraceModel::SequenceRole).toInt() == sequence)
+            return index;
+    }
+    return {};
+}
+
+} // namespace
+
+class TstRerunDialog : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
+        QCoreApplication::setOrganizationName(QStringLiteral("toolstudio-tests"));
+        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
+                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
+    }
+
+    void init()
+    {
+        m_scratch = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_scratch->isValid());
+        m_window = std::make_unique<MainWindow>();
+        m_window->setErrorDialogsEnabled(false);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        if (m_window && m_window->runController()->isActive()) {
+            m_window->runController()->stop();
+            QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        }
+        m_window.reset();
+        m_scratch.reset();
+    }
+
+    void actionsAndShortcut()
+    {
+        DurableRunActions *actions = m_window->durableActions();
+        QCOMPARE(actions->rerunAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5));
+        QVERIFY(!actions->rerunAction()->isEnabled());
+        QCOMPARE(actions->rerunAction()->toolTip(), QStringLiteral("Open a project first."));
+        QVERIFY(!actions->runWithCassetteAction()->isEnabled());
+        auto *button = m_window->findChild<QPushButton *>(QStringLiteral("rerunRun"));
+        QVERIFY(button);
+        QVERIFY(!button->isEnabled());
+    }
+
+    // The dialog shows step 2's arguments as recorded; edited and accepted, the new
+    // run memoizes step 1, runs step 2 with exactly the edited JSON, and step 3 too.
+    void rerunWithEditedArguments()
+    {
+        const QString runId = runOnce();
+        DurableRunActions *actions = m_window->durableActions();
+        m_window->runsView()->setCurrentItem(m_window->runsView()->topLevelItem(0));
+        QTRY_VERIFY(actions->rerunAction()->isEnabled());
+        auto *button = m_window->findChild<QPushButton *>(QStringLiteral("rerunRun"));
+        QVERIFY(button->isEnabled());
+        button->click();
+        auto *dialog = m_window->findChild<RerunDialog *>(QStringLiteral("rerunDialog"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->runId(), runId);
+        QCOMPARE(dialog->stepPicker()->count(), 3);
+        QCOMPARE(dialog->stepPicker()->itemText(1), QStringLiteral("2 · echo (succeeded)"));
+        QVERIFY(dialog->stepPicker()->isEnabled());
+        dialog->stepPicker()->setCurrentIndex(1);
+        QCOMPARE(dialog->sequence(), 2);
+        QCOMPARE(dialog->originalView()->text(), QStringLiteral("{\n  \"sku\": \"B\"\n}"));
+        QCOMPARE(dialog->argsEditor()->text(), dialog->originalView()->text());
+        QVERIFY(dialog->originalView()->isReadOnly());
+        QVERIFY(!dialog->argsEditor()->isReadOnly());
+        QVERIFY(!dialog->editedArgs()); // unchanged: the script's own arguments
+
+        dialog->argsEditor()->setText(QStringLiteral("{\"sku\": \"B-edited\", \"note\": [1, 2]}"));
+        QVERIFY(dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->problem(), QString());
+        QCOMPARE(dumped(dialog->editedArgs()), QStringLiteral("{\"note\":[1,2],\"sku\":\"B-edited\"}"));
+        QCOMPARE(dialog->originalView()->text(), QStringLiteral("{\n  \"sku\": \"B\"\n}"));
+        dialog->rerunButton()->click();
+
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        const RunRecord record = m_window->runController()->record();
+        QVERIFY(record.id != runId);
+        QCOMPARE(record.kind, QStringLiteral("rerun"));
+        QCOMPARE(record.sourceRun, runId);
+        Journal journal;
+        QVERIFY(journal.open(m_window->project()->journalPath()));
+        const std::vector<Step> steps = journal.steps(record.id);
+        QCOMPARE(steps.size(), std::size_t(3));
+        QCOMPARE(steps[0].status, StepStatus::Memoized);
+        QCOMPARE(dumped(steps[0].result), QStringLiteral("{\"sku\":\"A\"}"));
+        QCOMPARE(steps[1].status, StepStatus::Succeeded);
+        QCOMPARE(dumped(steps[1].args), QStringLiteral("{\"note\":[1,2],\"sku\":\"B-edited\"}"));
+        QCOMPARE(dumped(steps[1].originalArgs), QStringLiteral("{\"sku\":\"B\"}"));
+        // `cat` printed what it got on stdin: the handler ran with the edited JSON.
+        QCOMPARE(dumped(steps[1].result), QStringLiteral("{\"note\":[1,2],\"sku\":\"B-edited\"}"));
+        QCOMPARE(steps[2].status, StepStatus::Succeeded);
+        QVERIFY(m_window->console()->toPlainText().contains(QLatin1String("{'note': [1, 2], 'sku': 'B-edited'}")));
+
+        // The Runs dock names the source run, as `toolstudio runs` does.
+        QTRY_COMPARE(m_window->runsView()->topLevelItemCount(), 2);
+        QCOMPARE(m_window->runsView()->topLevelItem(0)->text(0), record.id);
+        QCOMPARE(m_window->runsView()->topLevelItem(0)->text(5), QStringLiteral("rerun of %1").arg(runId));
+        QCOMPARE(m_window->runsView()->topLevelItem(1)->text(5), QStringLiteral("run"));
+    }
+
+    // From the trace's context menu the selected step is fixed and preselected.
+    void rerunFromTraceStep()
+    {
+        const QString runId = runOnce();
+        m_window->runsView()->setCurrentItem(nullptr);
+        QTreeView *trace = m_window->traceView();
+        const QModelIndex third = stepRow(trace->model(), 3);
+        QVERIFY(third.isValid());
+        trace->setCurrentIndex(third);
+        QAction *action = m_window->durableActions()->traceRerunAction();
+        QVERIFY(trace->actions().contains(action));
+        QTRY_VERIFY(action->isEnabled());
+        action->trigger();
+        auto *dialog = m_window->findChild<RerunDialog *>(QStringLiteral("rerunDialog"));
+        QVERIFY(dialog);
+        QCOMPARE(dialog->runId(), runId);
+        QCOMPARE(dialog->sequence(), 3);
+        QVERIFY(!dialog->stepPicker()->isEnabled());
+        QCOMPARE(dialog->originalView()->text(), QStringLiteral("{\n  \"sku\": \"C\"\n}"));
+        dialog->reject();
+    }
+
+    // Text that is not a JSON object, or that input_schema refuses, keeps Rerun
+    // disabled with the reason (line and column for a parse error).
+    void badArgumentsKeepRerunDisabled()
+    {
+        runOnce();
+        m_window->runsView()->setCurrentItem(m_window->runsView()->topLevelItem(0));
+        QTRY_VERIFY(m_window->durableActions()->rerunAction()->isEnabled());
+        m_window->durableActions()->rerunAction()->trigger();
+        auto *dialog = m_window->findChild<RerunDialog *>(QStringLiteral("rerunDialog"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->rerunButton()->isEnabled());
+
+        dialog->argsEditor()->setText(QStringLiteral("{\"sku\": \"A\",\n  }"));
+        QVERIFY(!dialog->rerunButton()->isEnabled());
+        QVERIFY(dialog->problemLabel()->isVisible());
+        QCOMPARE(dialog->problem(), QStringLiteral("Not valid JSON at line 2, column 3: syntax error while parsing "
+                                                   "object key - unexpected '}'; expected string literal"));
+        QVERIFY(!dialog->editedArgs());
+
+        dialog->argsEditor()->setText(QStringLiteral("[\"A\"]"));
+        QVERIFY(!dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->problem(), QStringLiteral("The arguments must be a JSON object ({…}), not [\"A\"]."));
+
+        dialog->argsEditor()->setText(QStringLiteral("{\"sku\": 5}"));
+        QVERIFY(!dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->problem(),
+                 QStringLiteral("The input_schema of echo refuses these arguments: /sku: expected string, got integer"));
+
+        auto *restore = dialog->findChild<QPushButton *>(QStringLiteral("rerunRestore"));
+        QVERIFY(restore && restore->isEnabled());
+        restore->click();
+        QCOMPARE(dialog->argsEditor()->text(), QStringLiteral("{\n  \"sku\": \"A\"\n}"));
+        QVERIFY(dialog->rerunButton()->isEnabled());
+        QVERIFY(!dialog->problemLabel()->isVisible());
+        dialog->reject();
+        QCOMPARE(m_window->runsView()->topLevelItemCount(), 1); // nothing ran
+    }
+
+    void disabledForImportedRunActiveRunAndNoSteps()
+    {
+        const QString runId = runOnce();
+        DurableRunActions *actions = m_window->durableActions();
+        const QString exported = m_scratch->filePath(QStringLiteral("run.json"));
+        QVERIFY(m_window->exportRun(runId, QStringLiteral("json"), exported));
+        QVERIFY(m_window->importRun(exported));
+        // The actions follow the window's changes on the next turn of the event loop.
+        QTRY_VERIFY2(actions->rerunAction()->toolTip().startsWith(QLatin1String("The trace shows an imported run")),
+                     qPrintable(actions->rerunAction()->toolTip()));
+        QVERIFY(!actions->rerunAction()->isEnabled());
+        QVERIFY(!actions->traceRerunAction()->isEnabled());
+        QVERIFY(!actions->saveCassetteAction()->isEnabled());
+        auto *button = m_window->findChild<QPushButton *>(QStringLiteral("rerunRun"));
+        QVERIFY(!button->isEnabled());
+        QCOMPARE(button->toolTip(), actions->rerunAction()->toolTip());
+
+        // While a run is active (held in step mode on its first call).
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Waiting")), RunTimeoutMs);
+        QTRY_COMPARE(actions->rerunAction()->toolTip(),
+                     QStringLiteral("Wait until the current run has finished (or stop it)."));
+        QVERIFY(!actions->rerunAction()->isEnabled());
+        QVERIFY(!actions->runWithCassetteAction()->isEnabled());
+        m_window->stepModeAction()->setChecked(false);
+        m_window->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+
+        // A run that made no calls has no step to rerun.
+        QVERIFY(writeFile(m_window->project()->dir + QStringLiteral("/scripts/main.py"), "print('no calls')\n"));
+        QTRY_VERIFY(m_window->editor()->text().contains(QLatin1String("no calls")));
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        const QString empty = m_window->runController()->record().id;
+        m_window->runsView()->setCurrentItem(nullptr);
+        QTRY_COMPARE(actions->rerunAction()->toolTip(),
+                     QStringLiteral("Run %1 made no tool calls: there is no step to rerun or record.").arg(empty));
+        QVERIFY(!actions->rerunAction()->isEnabled());
+        QVERIFY(!actions->saveCassetteAction()->isEnabled());
+    }
+
+    // Save Cassette, then Run with Cassette: every call is memoized, nothing runs.
+    // A changed script diverges, and offline the divergent call fails.
+    void cassetteRoundTrip()
+    {
+        const QString runId = runOnce();
+        DurableRunActions *actions = m_window->durableActions();
+        const QString cassette = m_scratch->filePath(QStringLiteral("demo.cassette.json"));
+        QVERIFY(actions->saveCassette(runId, cassette));
+        QCOMPARE(m_window->statusBar()->currentMessage(),
+                 QStringLiteral("Cassette of run %1 saved to %2 (3 step(s))").arg(runId, QDir::toNativeSeparators(cassette)));
+
+        QVERIFY(actions->runWithCassette(cassette));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        const RunRecord record = m_window->runController()->record();
+        QCOMPARE(record.kind, QStringLiteral("cassette"));
+        TraceModel *trace = m_window->traceModel();
+        QCOMPARE(stepStatuses(trace), (QStringList{QStringLiteral("memoized"), QStringLiteral("memoized"),
+                                                   QStringLiteral("memoized")}));
+
+        // The script changed its second call: a divergence, and offline it fails.
+        QVERIFY(writeFile(m_window->project()->dir + QStringLiteral("/scripts/main.py"),
+                          "from toolstudio import tools\n"
+                          "for sku in ['A', 'X', 'C']:\n"
+                          "    try:\n"
+                          "        print(tools.echo(sku=sku))\n"
+                          "    except Exception as e:\n"
+                          "        print('failed', sku)\n"));
+        QTRY_VERIFY(m_window->editor()->text().contains(QLatin1String("'X'")));
+        QVERIFY(actions->runWithCassette(cassette));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        QTRY_COMPARE(stepStatuses(trace), (QStringList{QStringLiteral("memoized"), QStringLiteral("failed"),
+                                                       QStringLiteral("failed")}));
+        // The divergence marker is on step 2.
+        QCOMPARE(stepRow(trace, 2).data(TraceModel::DivergenceRole).toString(),
+                 QStringLiteral("step 2: expected echo({\"sku\":\"B\"}), got echo({\"sku\":\"X\"})"));
+        QCOMPARE(stepRow(trace, 1).data(TraceModel::DivergenceRole).toString(), QString());
+        const QString notice = QStringLiteral("Divergence at step 2: step 2: expected echo({\"sku\":\"B\"}), got "
+                                              "echo({\"sku\":\"X\"}) — offline, so this call and every later one "
+                                              "fails (not in the cassette)");
+        QVERIFY2(m_window->console()->toPlainText().contains(notice), qPrintable(m_window->console()->toPlainText()));
+    }
+
+    // A file that is not a cassette is refused with the CLI's message; nothing runs.
+    void notACassetteIsRefused_data()
+    {
+        QTest::addColumn<QByteArray>("contents");
+        QTest::newRow("not JSON") << QByteArray("{cassette");
+        QTest::newRow("another format") << QByteArray("{\"format\": \"toolstudio-run\", \"steps\": []}");
+    }
+
+    void notACassetteIsRefused()
+    {
+        QFETCH(QByteArray, contents);
+        runOnce();
+        const QString path = m_scratch->filePath(QStringLiteral("bad.json"));
+        QVERIFY(writeFile(path, contents));
+        QVERIFY(!m_window->durableActions()->runWithCassette(path));
+        QCOMPARE(m_window->lastError(),
+                 QStringLiteral("%1: not a Tool Studio cassette (expected {\"format\": \"toolstudio-cassette\", "
+                                "\"steps\": […]})")
+                     .arg(path));
+        QVERIFY(!m_window->runController()->isActive());
+        m_window->refreshRuns();
+        QCOMPARE(m_window->runsView()->topLevelItemCount(), 1);
+    }
+
+private:
+    // Writes the echo project, runs its script once in the window; returns the run id.
+    QString runOnce()
+    {
+        const QString dir = m_scratch->filePath(QStringLiteral("project"));
+        if (!QDir().mkpath(dir + QStringLiteral("/scripts")) || !writeFile(dir + QStringLiteral("/toolstudio.json"), Manifest)
+            || !writeFile(dir + QStringLiteral("/scripts/main.py"), ThreeCalls) || !m_window->openProject(dir))
+            return {};
+        m_window->runAction()->trigger();
+        if (!QTest::qWaitFor([this] { return m_window->statusText().startsWith(QLatin1String("Completed in ")); },
+                             RunTimeoutMs))
+            qWarning("run did not complete: %s", qPrintable(m_window->statusText()));
+        if (!QTest::qWaitFor([this] { return m_window->runsView()->topLevelItemCount() == 1; }, RunTimeoutMs))
+            qWarning("the run is not in the Runs dock");
+        return m_window->runController()->record().id;
+    }
+
+    std::unique_ptr<QTemporaryDir> m_scratch;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TstRerunDialog)
+#include "tst_rerundialog.moc"
