@@ -15,6 +15,7 @@
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
 #include "ui/toolpanel.h"
+#include "ui/toolsmenu.h"
 #include "runcontroller.h"
 #include "scripteditor.h"
 #include "toolcall.h"
@@ -576,7 +577,7 @@ asyncio.run(main())
         QCOMPARE(m_window->undoStack()->count(), 2);
     }
 
-    void importsJsonToolAndRefusesPython()
+    void importsJsonToolAndPythonFile()
     {
         const QString dir = example(QStringLiteral("customer-seats"));
         QVERIFY(m_window->openProject(dir));
@@ -590,10 +591,22 @@ asyncio.run(main())
         QCOMPARE(tool->handler, HandlerKind::Manual);
         QCOMPARE(tool->parameterOrder, QStringList{QStringLiteral("city")});
 
-        const QString python = m_scratch->filePath(QStringLiteral("tools.py"));
-        QVERIFY(writeFile(python, "class Tools:\n    pass\n"));
-        QVERIFY(!m_window->importToolFile(python));
-        QVERIFY2(m_window->lastError().contains(QLatin1String("not supported yet")), qPrintable(m_window->lastError()));
+        // A dropped tool file goes through Tools ▸ Import Tools: refused with the reason
+        // when it declares no tool, copied into tools/ when it does.
+        m_window->toolsMenu()->setInteractive(false);
+        const QString empty = m_scratch->filePath(QStringLiteral("empty.py"));
+        QVERIFY(writeFile(empty, "class Tools:\n    pass\n"));
+        QVERIFY(!m_window->importToolFile(empty));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Nothing was imported from empty.py; the project is unchanged:\n%1: no tools (a class "
+                                "Tools with public methods)")
+                     .arg(empty));
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/tools/empty.py")));
+        const QString python = m_scratch->filePath(QStringLiteral("greet.py"));
+        QVERIFY(writeFile(python, "class Tools:\n    def greet(self, name: str) -> str:\n        return 'hi ' + name\n"));
+        QVERIFY(m_window->importToolFile(python));
+        QVERIFY(QFileInfo::exists(dir + QStringLiteral("/tools/greet.py")));
+        QVERIFY(m_window->project()->tool(QStringLiteral("greet")));
     }
 
     void secondWindowForAProjectIsRefused()

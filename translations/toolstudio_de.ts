@@ -1068,10 +1068,6 @@
         <translation>Tool importieren</translation>
     </message>
     <message>
-        <source>Importing Python tool files (%1) is not supported yet: it needs the Python tool worker, which comes in a later version. JSON tool definitions can be imported now.</source>
-        <translation>Python-Tool-Dateien (%1) können noch nicht importiert werden: Dafür braucht es den Python-Tool-Worker, der in einer späteren Version kommt. JSON-Tool-Definitionen lassen sich schon jetzt importieren.</translation>
-    </message>
-    <message>
         <source>Open a project before importing tools.</source>
         <translation>Öffnen Sie ein Projekt, bevor Sie Tools importieren.</translation>
     </message>

@@ -1735,18 +1735,13 @@ void MainWindow::cloneTool(const QString &tool)
 
 bool MainWindow::importToolFile(const QString &path)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("py")) {
-        reportError(tr("Import Tool"),
-                    tr("Importing Python tool files (%1) is not supported yet: it needs the Python tool worker, "
-                       "which comes in a later version. JSON tool definitions can be imported now.")
-                        .arg(QFileInfo(path).fileName()));
-        return false;
-    }
     if (!m_project) {
         reportError(tr("Import Tool"), tr("Open a project before importing tools."));
         return false;
     }
+    // A tool file is copied into tools/ if it loads (Tools ▸ Import Tools…, with its summary).
+    if (QFileInfo(path).suffix().toLower() == QLatin1String("py"))
+        return m_toolsMenu->importTools(path, ToolImport::As::Manual);
     QString error;
     std::optional<std::vector<nlohmann::ordered_json>> tools = ProjectWriter::readToolFile(path, &error);
     if (!tools) {
