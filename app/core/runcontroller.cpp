@@ -278,6 +278,23 @@ public:
         });
     }
 
+    /// Console order (issue 8): output must not overtake the steps of calls the script
+    /// made before writing it. Those calls were answered before it wrote, so the engine
+    /// has them: the batcher's pending batch goes out now (a round trip to the run
+    /// thread, only when a step changed since the last batch), and every batch queued
+    /// for this thread is delivered before the output is.
+    void deliverStepsBeforeOutput()
+    {
+        if (!active || !batcher)
+            return;
+        if (batcher->hasPending())
+            onRunThread([this] {
+                if (batcher)
+                    batcher->flush();
+            });
+        QCoreApplication::sendPostedEvents(q, QEvent::MetaCall);
+    }
+
     void onOutput(int stream, const QByteArray &chunk)
     {
         if (outputTruncated[stream])
@@ -291,6 +308,7 @@ public:
         outputBytes[stream] += std::size_t(data.size());
         if (!data.isEmpty()) {
             journalWrite([id = record.id, stream, data](Journal *j) { j->appendOutput(id, stream, data); });
+            deliverStepsBeforeOutput();
             Q_EMIT q->outputReceived(stream, data);
         }
         if (outputTruncated[stream]) {

@@ -30,6 +30,7 @@ void StepBatcher::mark(const Step &step)
         return;
     m_marked[index] = true;
     m_dirty.push_back(step.sequence);
+    m_pending.store(true, std::memory_order_release);
     if (m_timer.isActive())
         return;
     // The first change after a quiet spell goes out on this turn of the event loop; then
@@ -53,6 +54,7 @@ void StepBatcher::flush()
             batch.append(steps[std::size_t(sequence - 1)]);
     }
     m_dirty.clear();
+    m_pending.store(false, std::memory_order_release);
     m_sinceLast.start();
     Q_EMIT stepsUpdated(batch);
 }

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QTimer>
 
+#include <atomic>
 #include <vector>
 
 class StepEngine;
@@ -28,6 +29,10 @@ public:
 
     /// Emits the pending batch now (nothing when no step changed since the last one).
     void flush();
+    /// Whether a step changed since the last batch went out. Safe to call from any
+    /// thread: RunController asks from the GUI thread before it hands on script output,
+    /// so that a call's step marker is never shown after output written after it.
+    bool hasPending() const { return m_pending.load(std::memory_order_acquire); }
 
 Q_SIGNALS:
     void stepsUpdated(const QList<Step> &steps);
@@ -41,4 +46,5 @@ private:
     std::vector<bool> m_marked; ///< by sequence − 1: already in m_dirty
     QTimer m_timer;
     QElapsedTimer m_sinceLast;  ///< since the last batch went out
+    std::atomic<bool> m_pending{false}; ///< !m_dirty.empty(), readable from other threads
 };

@@ -1,0 +1,98 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Console shows a run's output and step markers in the order they happened
+// (issue 8): markers come through RunController's batched stepsUpdated while the
+// script's stdout comes straight from its pipe, so output written after a call must
+// not appear before that call's marker.
+#include "consoleview.h"
+#include "runcontroller.h"
+#include "ui/mainwindow.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+constexpr int RunTimeoutMs = 30000;
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+} // namespace
+
+class TstConsoleOrder : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
+                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
+    }
+
+    void outputFollowsTheMarkerOfTheCallBeforeIt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // Bursts of calls come faster than one batch per frame (16 ms), and a line of
+        // output follows each burst at once: without ordering it overtakes the last
+        // calls' markers, still waiting in the run thread's batch. The pause lets the
+        // window read that line before the next burst starts.
+        QVERIFY(writeFile(dir.path() + QStringLiteral("/scripts/main.py"),
+                          "import time\n"
+                          "from toolstudio import tools\n"
+                          "for block in range(5):\n"
+                          "    for k in range(10):\n"
+                          "        tools.echo(n=block * 10 + k)\n"
+                          "    print('after block', block, flush=True)\n"
+                          "    time.sleep(0.1)\n"
+                          "print('done', flush=True)\n"));
+        QVERIFY(writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                          "{\"name\": \"order\", \"default_script\": \"main\",\n"
+                          " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                          " \"tools\": [{\"name\": \"echo\", \"input_schema\": {\"type\": \"object\", \"properties\": "
+                          "{\"n\": {\"type\": \"integer\"}}},\n"
+                          "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": {\"ok\": true}}]}}]}\n"));
+
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.show();
+        QVERIFY(window.openProject(dir.path()));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.run());
+        QVERIFY(finished.wait(RunTimeoutMs));
+
+        // Markers of calls with no output between them share a line.
+        const QString expected = QStringLiteral("\u25b8 steps #1 echo \u2026 #10 (10 steps)\n"
+                                                "after block 0\n"
+                                                "\u25b8 steps #11 echo \u2026 #20 (10 steps)\n"
+                                                "after block 1\n"
+                                                "\u25b8 steps #21 echo \u2026 #30 (10 steps)\n"
+                                                "after block 2\n"
+                                                "\u25b8 steps #31 echo \u2026 #40 (10 steps)\n"
+                                                "after block 3\n"
+                                                "\u25b8 steps #41 echo \u2026 #50 (10 steps)\n"
+                                                "after block 4\n"
+                                                "done");
+        const int expectedLines = 11;
+        const QStringList lines = window.console()->toPlainText().split(QLatin1Char('\n'));
+        // The run's own lines sit between the "started" and the "finished" notices.
+        QVERIFY2(lines.size() >= expectedLines + 2, qPrintable(window.console()->toPlainText()));
+        QVERIFY2(lines.first().startsWith(QStringLiteral("\u25b6 Run ")), qPrintable(lines.first()));
+        QCOMPARE(lines.mid(1, expectedLines).join(QLatin1Char('\n')), expected);
+        QCOMPARE(window.console()->markerCount(), 5);
+    }
+};
+
+QTEST_MAIN(TstConsoleOrder)
+#include "tst_consoleorder.moc"
