@@ -12,6 +12,7 @@
 #include <QGridLayout>
 #include <QKeySequence>
 #include <QLabel>
+#include <QPalette>
 #include <QPushButton>
 #include <QShortcut>
 #include <QVBoxLayout>
@@ -33,6 +34,13 @@ ScriptEditor *jsonEditor(QWidget *parent, const char *name, bool readOnly)
     editor->setTabSize(2);
     editor->setReadOnly(readOnly);
     editor->setMinimumSize(260, 180);
+    if (readOnly) {
+        // Looks read-only: the window's background instead of the editor's, no caret line.
+        QPalette palette = editor->palette();
+        palette.setColor(QPalette::Base, palette.color(QPalette::Window));
+        editor->setPalette(palette);
+        editor->setCaretLineVisible(false);
+    }
     return editor;
 }
 
