@@ -424,6 +424,18 @@ private Q_SLOTS:
         dialog->close();
     }
 
+    void secretsDialogWarnsAboutShortValues()
+    {
+        SecretsDialog *dialog = m_window->toolsMenu()->openSecretsDialog();
+        QTest::keyClicks(dialog->nameEdit(), QStringLiteral("PIN"));
+        QTest::keyClicks(dialog->valueEdit(), QStringLiteral("123"));
+        QTest::mouseClick(dialog->addButton(), Qt::LeftButton);
+        QCOMPARE(dialog->errorText(), QStringLiteral("PIN was saved, but a value shorter than 4 characters is not "
+                                                     "masked in views and exports."));
+        QCOMPARE(Secrets::load(m_dir).value(QStringLiteral("PIN")), QStringLiteral("123"));
+        dialog->close();
+    }
+
     void bundleExportThenImportIntoEmptyProject()
     {
         const QString zip = m_scratch->filePath(QStringLiteral("tools.zip"));

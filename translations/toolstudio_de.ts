@@ -2096,6 +2096,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Remove the secret %1? Tools that read it will no longer get it.</source>
         <translation>Das Secret %1 entfernen? Tools, die es lesen, bekommen es dann nicht mehr.</translation>
     </message>
+    <message>
+        <source>%1 was saved, but a value shorter than 4 characters is not masked in views and exports.</source>
+        <translation>%1 wurde gespeichert, aber ein Wert mit weniger als 4 Zeichen wird in Ansichten und Exporten nicht maskiert.</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

@@ -192,7 +192,11 @@ void SecretsDialog::add()
         m_secrets = before;
         return;
     }
-    showError(QString());
+    // Secrets::mask leaves values under 4 characters alone (they would mask common text).
+    showError(value.size() < 4 ? tr("%1 was saved, but a value shorter than 4 characters is not masked in views and "
+                                     "exports.")
+                                     .arg(name)
+                               : QString());
     m_nameEdit->clear();
     m_valueEdit->clear();
     rebuild();

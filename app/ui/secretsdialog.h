@@ -21,6 +21,7 @@ class QTableWidget;
 ///
 /// Refused, with the reason under the form and nothing saved: an empty name, a name
 /// that is not an environment variable name (`Secrets::isValidName`), an empty value.
+/// A value under 4 characters is saved with a warning: `Secrets::mask` skips it.
 class SecretsDialog : public QDialog
 {
     Q_OBJECT
