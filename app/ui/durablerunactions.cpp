@@ -203,6 +203,8 @@ RerunDialog *DurableRunActions::openRerunDialog(const QString &runId, int sequen
         const QString runId = dialog->runId();
         const int sequence = dialog->sequence();
         const std::optional<nlohmann::json> edited = dialog->editedArgs();
+        if (!m_window->saveModifiedScripts()) // the script runs from disk, as with Run (F5)
+            return;
         m_window->startRunWith(tr("Cannot Rerun"), tr("Rerunning %1 from step %2…").arg(runId).arg(sequence),
                                [&](QString *why) {
                                    return m_window->runController()->rerunFrom(*current, runId, sequence, edited, why);
@@ -250,8 +252,11 @@ bool DurableRunActions::runWithCassette(QString path)
         if (path.isEmpty())
             return false;
     }
-    // The script Run (F5) would start; empty: the script recorded in the cassette.
+    // The script Run (F5) would start, saved first like Run does; empty: the script
+    // recorded in the cassette.
     const QString script = m_window->m_scriptCombo->currentData().toString();
+    if (!m_window->saveModifiedScripts())
+        return false;
     return m_window->startRunWith(tr("Cannot Run with Cassette"),
                                   tr("Running offline against %1…").arg(QFileInfo(path).fileName()),
                                   [&](QString *error) {

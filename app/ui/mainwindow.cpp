@@ -1044,6 +1044,20 @@ void MainWindow::resetRunViews()
     updateBudget();
 }
 
+bool MainWindow::saveModifiedScripts()
+{
+    // A run executes the files on disk, so what is shown is what runs.
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i));
+        QString error;
+        if (e && e->isModified() && !e->save(&error)) {
+            reportError(tr("Cannot Save Script"), error);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool MainWindow::run()
 {
     if (!m_project || m_run->isActive())
@@ -1053,15 +1067,8 @@ bool MainWindow::run()
         reportError(tr("Cannot Run"), tr("The project has no script to run."));
         return false;
     }
-    // The run executes the files on disk, so what is shown is what runs.
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i));
-        QString error;
-        if (e && e->isModified() && !e->save(&error)) {
-            reportError(tr("Cannot Save Script"), error);
-            return false;
-        }
-    }
+    if (!saveModifiedScripts())
+        return false;
 
     // Pick up edits to toolstudio.json made since the project was opened.
     ProjectError loadError;

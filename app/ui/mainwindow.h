@@ -191,6 +191,8 @@ private:
     /// reset first; a refusal is reported under `failTitle`; `statusText` while it runs.
     bool startRunWith(const QString &failTitle, const QString &statusText,
                       const std::function<bool(QString *)> &start);
+    /// Saves every modified editor tab (an error is reported); false when one failed.
+    bool saveModifiedScripts();
     void createActions();
     void createMenus();
     void createDocks();
