@@ -582,6 +582,7 @@ asyncio.run(main())
         const QString dir = example(QStringLiteral("customer-seats"));
         QVERIFY(m_window->openProject(dir));
         m_window->setErrorDialogsEnabled(false);
+        m_window->toolsMenu()->setInteractive(false);
         const QString anthropic = m_scratch->filePath(QStringLiteral("weather.json"));
         QVERIFY(writeFile(anthropic, R"({"name": "get_weather", "description": "Weather for a city.",
             "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}})"));
@@ -590,10 +591,10 @@ asyncio.run(main())
         QVERIFY(tool);
         QCOMPARE(tool->handler, HandlerKind::Manual);
         QCOMPARE(tool->parameterOrder, QStringList{QStringLiteral("city")});
+        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Import weather.json"));
 
-        // A dropped tool file goes through Tools ▸ Import Tools: refused with the reason
-        // when it declares no tool, copied into tools/ when it does.
-        m_window->toolsMenu()->setInteractive(false);
+        // A dropped tool file: refused with the reason when it declares no tool, copied
+        // into tools/ when it does.
         const QString empty = m_scratch->filePath(QStringLiteral("empty.py"));
         QVERIFY(writeFile(empty, "class Tools:\n    pass\n"));
         QVERIFY(!m_window->importToolFile(empty));

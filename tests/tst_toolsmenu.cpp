@@ -292,8 +292,7 @@ private Q_SLOTS:
                                 "{\"city\": {\"type\": \"string\"}}, \"required\": [\"city\"]}}},\n"
                                 " {\"type\": \"function\", \"function\": {\"name\": \"get_time\", \"parameters\": "
                                 "{\"type\": \"object\", \"properties\": {}}}}]"));
-        // An earlier edit on the undo stack: undoing it after the import would write the
-        // manifest without the imported tools back, so the import drops it.
+        // The import is one undo step after an earlier edit, and undo takes it back.
         QVERIFY(m_window->editManifest(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
             return ProjectWriter::renameTool(m, QStringLiteral("tag"), QStringLiteral("label"), error);
         }));
@@ -310,7 +309,12 @@ private Q_SLOTS:
         const Tool *tool = m_window->project()->tool(QStringLiteral("get_weather"));
         QVERIFY(tool);
         QCOMPARE(tool->parameterOrder, QStringList{QStringLiteral("city")});
-        QCOMPARE(m_window->undoStack()->count(), 0);
+        QCOMPARE(m_window->undoStack()->count(), 2);
+        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Import openai.json"));
+        m_window->undoStack()->undo();
+        QCOMPARE(column(model, ProjectPanel::NameColumn), QStringList({QStringLiteral("lookup"), QStringLiteral("label")}));
+        m_window->undoStack()->redo();
+        QVERIFY(m_window->project()->tool(QStringLiteral("get_time")));
     }
 
     void importNameCollisionIsRefusedWithTheReason()

@@ -1072,14 +1072,6 @@
         <translation>Öffnen Sie ein Projekt, bevor Sie Tools importieren.</translation>
     </message>
     <message>
-        <source>Import %1</source>
-        <translation>%1 importieren</translation>
-    </message>
-    <message>
-        <source>Imported %1</source>
-        <translation>%1 importiert</translation>
-    </message>
-    <message>
         <source>Step mode (F10): hold every tool call before it runs; continue it from the Pending Calls dock</source>
         <translation>Schrittmodus (F10): jeden Tool-Aufruf vor dem Ausführen anhalten; im Dock „Wartende Aufrufe“ fortsetzen</translation>
     </message>
@@ -1520,14 +1512,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>fehlerhaftes JSON</translation>
     </message>
     <message>
-        <source>a tool definition must be a JSON object</source>
-        <translation>eine Tool-Definition muss ein JSON-Objekt sein</translation>
-    </message>
-    <message>
-        <source>the tool definition has no &quot;name&quot;</source>
-        <translation>die Tool-Definition hat keinen &quot;name&quot;</translation>
-    </message>
-    <message>
         <source>&quot;%1&quot; is not a valid tool name (letters, digits and _, starting with a letter)</source>
         <translation>&quot;%1&quot; ist kein gültiger Tool-Name (Buchstaben, Ziffern und _, beginnend mit einem Buchstaben)</translation>
     </message>
@@ -1554,10 +1538,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>&quot;%1&quot; is not a free, valid tool name</source>
         <translation>&quot;%1&quot; ist kein freier, gültiger Tool-Name</translation>
-    </message>
-    <message>
-        <source>%1 holds no tool definition</source>
-        <translation>%1 enthält keine Tool-Definition</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not a valid tool name</source>
@@ -2598,6 +2578,10 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
             <numerusform>%1 von %n Tool gelöscht; nicht gelöscht:</numerusform>
             <numerusform>%1 von %n Tools gelöscht; nicht gelöscht:</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>%1 importieren</translation>
     </message>
 </context>
 <context>

@@ -67,49 +67,6 @@ std::optional<Manifest> parseFile(const QString &path, QString *error)
     }
 }
 
-// One tool definition in any of the supported shapes, as a studio tool object.
-std::optional<Manifest> normaliseTool(const Manifest &in, QString *error)
-{
-    if (!in.is_object()) {
-        fail(error, tr("a tool definition must be a JSON object"));
-        return std::nullopt;
-    }
-    Manifest source = in;
-    if (in.contains("function") && in["function"].is_object())
-        source = in["function"]; // OpenAI chat-completions shape
-    if (!source.contains("name") || !source["name"].is_string()) {
-        fail(error, tr("the tool definition has no \"name\""));
-        return std::nullopt;
-    }
-    const QString name = QString::fromStdString(source["name"].get<std::string>());
-    if (!Tool::isValidName(name)) {
-        fail(error, tr("\"%1\" is not a valid tool name (letters, digits and _, starting with a letter)").arg(name));
-        return std::nullopt;
-    }
-    Manifest tool = Manifest::object();
-    tool["name"] = source["name"];
-    if (source.contains("description"))
-        tool["description"] = source["description"];
-    if (source.contains("input_schema"))
-        tool["input_schema"] = source["input_schema"];
-    else if (source.contains("parameters"))
-        tool["input_schema"] = source["parameters"];
-    else if (source.contains("inputSchema")) // MCP tools/list
-        tool["input_schema"] = source["inputSchema"];
-    else
-        tool["input_schema"] = Manifest{{"type", "object"}, {"properties", Manifest::object()}};
-    // Everything else of the studio's own shape (handler, tags, output_schema, …) is kept.
-    for (auto it = source.begin(); it != source.end(); ++it) {
-        if (it.key() == "type" || it.key() == "parameters" || it.key() == "inputSchema" || it.key() == "strict")
-            continue;
-        if (!tool.contains(it.key()))
-            tool[it.key()] = it.value();
-    }
-    if (!tool.contains("handler"))
-        tool["handler"] = Manifest{{"kind", "manual"}};
-    return tool;
-}
-
 } // namespace
 
 std::optional<Manifest> readManifest(const QString &dir, QString *error)
@@ -473,33 +430,6 @@ QString pythonCloneRefusal(const QString &name, const QString &file)
     return tr("%1 is a Python tool (%2): its definition is the method's code, so it cannot be cloned by name; "
               "copy the method under a new name in the file instead")
         .arg(name, file);
-}
-
-std::optional<std::vector<Manifest>> readToolFile(const QString &path, QString *error)
-{
-    std::optional<Manifest> parsed = parseFile(path, error);
-    if (!parsed)
-        return std::nullopt;
-    std::vector<Manifest> tools;
-    Manifest items = *parsed;
-    if (items.is_object() && items.contains("tools") && items["tools"].is_array())
-        items = items["tools"]; // an MCP tools/list result or a manifest
-    if (!items.is_array())
-        items = Manifest::array({items});
-    for (const auto &item : items) {
-        QString reason;
-        std::optional<Manifest> tool = normaliseTool(item, &reason);
-        if (!tool) {
-            fail(error, QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), reason));
-            return std::nullopt;
-        }
-        tools.push_back(std::move(*tool));
-    }
-    if (tools.empty()) {
-        fail(error, tr("%1 holds no tool definition").arg(QFileInfo(path).fileName()));
-        return std::nullopt;
-    }
-    return tools;
 }
 
 } // namespace ProjectWriter

@@ -75,10 +75,4 @@ bool setPythonToolTags(Manifest &manifest, const QString &name, const QStringLis
 /// its definition is the method's code, so a second name would be a second method).
 QString pythonCloneRefusal(const QString &name, const QString &file);
 
-/// Reads a tool definition file for import: the studio's own tool object, an Anthropic
-/// definition (`name`, `description`, `input_schema`) or an OpenAI one (`type:
-/// function`, `name`/`parameters`, or nested under `function`). A definition without a
-/// handler becomes a manual tool. A file holding an array imports each element.
-std::optional<std::vector<Manifest>> readToolFile(const QString &path, QString *error = nullptr);
-
 } // namespace ProjectWriter

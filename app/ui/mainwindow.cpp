@@ -1746,28 +1746,9 @@ bool MainWindow::importToolFile(const QString &path)
         reportError(tr("Import Tool"), tr("Open a project before importing tools."));
         return false;
     }
-    // A tool file is copied into tools/ if it loads (Tools ▸ Import Tools…, with its summary).
-    if (QFileInfo(path).suffix().toLower() == QLatin1String("py"))
-        return m_toolsMenu->importTools(path, ToolImport::As::Manual);
-    QString error;
-    std::optional<std::vector<nlohmann::ordered_json>> tools = ProjectWriter::readToolFile(path, &error);
-    if (!tools) {
-        reportError(tr("Import Tool"), error);
-        return false;
-    }
-    QStringList names;
-    const bool ok = editManifest(tr("Import %1").arg(QFileInfo(path).fileName()),
-                                 [&](nlohmann::ordered_json &m, QString *reason) {
-                                     for (const nlohmann::ordered_json &tool : *tools) {
-                                         if (!ProjectWriter::addTool(m, tool, reason))
-                                             return false;
-                                         names.append(QString::fromStdString(tool["name"].get<std::string>()));
-                                     }
-                                     return true;
-                                 });
-    if (ok)
-        statusBar()->showMessage(tr("Imported %1").arg(names.join(QStringLiteral(", "))), 5000);
-    return ok;
+    // The same as Tools ▸ Import Tools… (JSON as manual tools, undoable; a tool file is
+    // copied into tools/ if it loads), with its summary.
+    return m_toolsMenu->importTools(path, ToolImport::As::Manual);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

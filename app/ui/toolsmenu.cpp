@@ -94,21 +94,34 @@ bool ToolsMenu::importTools(const QString &file, ToolImport::As as)
     const Project *project = m_project();
     if (!project)
         return false;
+    const QString dir = project->dir;
+    const bool python = QFileInfo(file).suffix().compare(QLatin1String("py"), Qt::CaseInsensitive) == 0;
+    const std::optional<nlohmann::ordered_json> before = ProjectWriter::readManifest(dir);
     QStringList imported, errors;
-    const bool ok = ToolImport::importFile(project->dir, file, as, &imported, &errors);
+    const bool ok = ToolImport::importFile(dir, file, as, &imported, &errors);
     const QString name = QFileInfo(file).fileName();
     if (!ok) {
         summarize(tr("Import Tools"), false,
                   tr("Nothing was imported from %1; the project is unchanged:").arg(name), errors);
         return false;
     }
-    m_changed(); // `project` is stale from here on
+    // JSON definitions only changed toolstudio.json: replay that change as one undoable
+    // edit (before written back, then after through the window's undo stack). A tool
+    // file landed in tools/, which undo cannot take back.
+    const std::optional<nlohmann::ordered_json> after = ProjectWriter::readManifest(dir);
+    if (!python && before && after && m_editManifest && ProjectWriter::writeManifest(dir, *before)) {
+        m_editManifest(tr("Import %1").arg(name), [&](nlohmann::ordered_json &manifest, QString *) {
+            manifest = *after;
+            return true;
+        });
+    } else {
+        m_changed(); // `project` is stale from here on
+    }
     QStringList lines;
     for (const QString &tool : std::as_const(imported))
         lines << tool;
     for (const QString &warning : std::as_const(errors))
         lines << tr("warning: %1").arg(warning);
-    const bool python = QFileInfo(file).suffix().compare(QLatin1String("py"), Qt::CaseInsensitive) == 0;
     const QString headline =
         python ? tr("Imported %n tool(s) from %1 (a Python tool file, now in tools/):", nullptr, int(imported.size())).arg(name)
         : as == ToolImport::As::Mock

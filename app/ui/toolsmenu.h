@@ -24,9 +24,10 @@ class SecretsDialog;
 /// change, and ends with a summary of what was done and of everything refused, with
 /// the reason — nothing is dropped or renamed silently.
 ///
-/// An import writes toolstudio.json and tools/ outside the window's undo stack, so
-/// `changed` (given by the window) must reload the project and drop undo steps that
-/// would write an older manifest back.
+/// Importing JSON definitions is one undoable edit of toolstudio.json (through the
+/// manifest editor). A tool file or a bundle writes tools/ outside the window's undo
+/// stack, so `changed` (given by the window) must reload the project and drop undo
+/// steps that would write an older manifest back.
 class ToolsMenu : public QObject
 {
     Q_OBJECT
@@ -56,7 +57,8 @@ public:
     /// each tool that was not deleted and why (a Python tool lives in its tools/*.py
     /// file). True when at least one tool was deleted.
     bool deleteTools(const QStringList &names);
-    /// The window's undoable manifest edit (MainWindow::editManifest), used by deleteTools.
+    /// The window's undoable manifest edit (MainWindow::editManifest), used by deleteTools
+    /// and JSON imports.
     void setManifestEditor(std::function<bool(const QString &text, const ProjectWriter::Edit &edit)> editor)
     {
         m_editManifest = std::move(editor);
