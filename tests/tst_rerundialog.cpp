@@ -335,6 +335,24 @@ private Q_SLOTS:
         QVERIFY2(m_window->console()->toPlainText().contains(notice), qPrintable(m_window->console()->toPlainText()));
     }
 
+    // Replay (not offline) of a changed script: the divergence notice says the calls
+    // from there on run for real, and they do.
+    void replayDivergenceRunsForReal()
+    {
+        const QString runId = runOnce();
+        m_window->editor()->setText(QStringLiteral("from toolstudio import tools\n"
+                                                   "for sku in ['A', 'X', 'C']:\n"
+                                                   "    print(tools.echo(sku=sku))\n"));
+        QVERIFY(m_window->save());
+        m_window->startFromJournal(runId, false);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        QTRY_COMPARE(stepStatuses(m_window->traceModel()),
+                     (QStringList{QStringLiteral("memoized"), QStringLiteral("succeeded"), QStringLiteral("succeeded")}));
+        const QString notice = QStringLiteral("Divergence at step 2: step 2: expected echo({\"sku\":\"B\"}), got "
+                                              "echo({\"sku\":\"X\"}) — this call and every later one runs for real");
+        QVERIFY2(m_window->console()->toPlainText().contains(notice), qPrintable(m_window->console()->toPlainText()));
+    }
+
     // A file that is not a cassette is refused with the CLI's message; nothing runs.
     void notACassetteIsRefused_data()
     {
