@@ -297,10 +297,6 @@
         <translation>Mit Kass&amp;ette ausführen…</translation>
     </message>
     <message>
-        <source>Rerun from S&amp;tep…</source>
-        <translation>Ab Schri&amp;tt erneut…</translation>
-    </message>
-    <message>
         <source>Open a project first.</source>
         <translation>Öffnen Sie zuerst ein Projekt.</translation>
     </message>
@@ -402,6 +398,10 @@
     <message>
         <source>Divergence at step %1: %2 — this call and every later one runs for real</source>
         <translation>Abweichung bei Schritt %1: %2 — dieser und alle späteren Aufrufe laufen echt</translation>
+    </message>
+    <message>
+        <source>Rerun from Ste&amp;p…</source>
+        <translation>Ab Schritt er&amp;neut…</translation>
     </message>
 </context>
 <context>

@@ -92,7 +92,7 @@ void DurableRunActions::connectWindow()
 
 QPushButton *DurableRunActions::makeRunsButton(QWidget *parent) const
 {
-    auto *button = new QPushButton(tr("Rerun from S&tep…"), parent);
+    auto *button = new QPushButton(tr("Rerun from Ste&p…"), parent);
     button->setObjectName(QStringLiteral("rerunRun"));
     const auto follow = [button, action = m_rerun] {
         button->setEnabled(action->isEnabled());
