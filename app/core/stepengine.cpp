@@ -58,7 +58,17 @@ BridgeError makeError(const char *code, const QString &message, bool retryable, 
 /// `context`, deleted later so that a timer may finish the step from its own signal.
 struct Flight
 {
-    QObject *context = nullptr;
+    /// `context`, created on first use: a step answered at once (a mock without delay)
+    /// needs none, so it costs no object and no deferred delete (a wake-up of the
+    /// run thread's event loop) per call.
+    QObject *owner(QObject *parent)
+    {
+        if (!context)
+            context = new QObject(parent);
+        return context;
+    }
+
+    QObject *context = nullptr; ///< null until owner() is asked
     QPointer<ToolHandler> handler;
     QTimer *attemptTimer = nullptr;
     QTimer *retryTimer = nullptr;
@@ -217,7 +227,6 @@ int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool re
     std::unique_ptr<Flight> flight;
     if (inFlight) {
         flight = std::make_unique<Flight>();
-        flight->context = new QObject(q);
         ++flying;
     }
     flights.push_back(std::move(flight));
@@ -270,27 +279,36 @@ void StepEngineState::startAttempt(int index)
             // of the bridge benchmark). The attempt is still recorded as started.
             step.status = StepStatus::Running;
             startTotalTimer(index, tool); // a retry's backoff still counts against it
-            notifyChanged(index, false);
+            // Written with its outcome by finish() or the retry's batch below, so no
+            // flush timer is started and stopped again per call.
+            if (journal)
+                dirty.insert(index);
+            {
+                const Step copy = steps[std::size_t(index)];
+                Q_EMIT q->stepChanged(copy);
+            }
             if (flights[std::size_t(index)]) // a slot may have stopped the run
                 completeAttempt(index, false, MockHandler::outcomeOf(entry));
+            else
+                scheduleFlush(20);
             return;
         }
-        handler = new MockHandler(entry, flight.context);
+        handler = new MockHandler(entry, flight.owner(q));
         break;
     }
     case HandlerKind::Manual:
-        handler = new ManualHandler(flight.context);
+        handler = new ManualHandler(flight.owner(q));
         break;
     case HandlerKind::Command:
-        handler = new CommandHandler(tool.command, flight.context, tool.commandFileArgs);
+        handler = new CommandHandler(tool.command, flight.owner(q), tool.commandFileArgs);
         break;
     case HandlerKind::Python:
         // The project's tool worker is a main-thread object; the engine may run on the
         // run thread (RunController), then the handler lives on the main thread.
         if (QCoreApplication::instance() && q->thread() != QCoreApplication::instance()->thread())
-            handler = new MainThreadHandler([] { return new PythonHandler; }, flight.context);
+            handler = new MainThreadHandler([] { return new PythonHandler; }, flight.owner(q));
         else
-            handler = new PythonHandler(flight.context);
+            handler = new PythonHandler(flight.owner(q));
         break;
     }
     if (!handler) {
@@ -311,7 +329,7 @@ void StepEngineState::startAttempt(int index)
     });
     if (tool.retry.attemptTimeoutMs > 0) {
         if (!flight.attemptTimer) {
-            flight.attemptTimer = new QTimer(flight.context);
+            flight.attemptTimer = new QTimer(flight.owner(q));
             flight.attemptTimer->setSingleShot(true);
             QObject::connect(flight.attemptTimer, &QTimer::timeout, flight.context, [this, index] { onAttemptTimeout(index); });
         }
@@ -359,7 +377,7 @@ void StepEngineState::startTotalTimer(int index, const Tool &tool)
     Flight &flight = *flights[std::size_t(index)];
     if (tool.retry.totalTimeoutMs <= 0 || flight.totalTimer)
         return;
-    flight.totalTimer = new QTimer(flight.context);
+    flight.totalTimer = new QTimer(flight.owner(q));
     flight.totalTimer->setSingleShot(true);
     QObject::connect(flight.totalTimer, &QTimer::timeout, flight.context, [this, index] { onTotalTimeout(index); });
     flight.totalTimer->start(tool.retry.totalTimeoutMs);
@@ -519,7 +537,7 @@ void StepEngineState::scheduleRetry(int index)
     addEvent(step.sequence, "retry_scheduled", {{"after_attempt", step.attempts.size()}, {"delay_ms", delayMs},
                                                 {"next_attempt_at", step.nextAttemptAt}});
     if (!flight.retryTimer) {
-        flight.retryTimer = new QTimer(flight.context);
+        flight.retryTimer = new QTimer(flight.owner(q));
         flight.retryTimer->setSingleShot(true);
         QObject::connect(flight.retryTimer, &QTimer::timeout, flight.context, [this, index] { startAttempt(index); });
     }
@@ -546,7 +564,8 @@ void StepEngineState::finish(int index, StepStatus status)
 {
     stopFlight(index);
     if (auto &flight = flights[std::size_t(index)]) {
-        flight->context->deleteLater();
+        if (flight->context)
+            flight->context->deleteLater();
         flight.reset();
         --flying;
     }
