@@ -1638,6 +1638,35 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source> — some processes of the script&apos;s group could not be confirmed gone after %1 s; check with: ps -g %2</source>
         <translation> — für einige Prozesse der Skriptgruppe ließ sich nach %1 s nicht bestätigen, dass sie beendet sind; prüfen mit: ps -g %2</translation>
     </message>
+    <message>
+        <source>the run folder %1 is in use by another Tool Studio</source>
+        <translation>der Laufordner %1 wird von einem anderen Tool Studio benutzt</translation>
+    </message>
+    <message>
+        <source>cannot create the run folder %1</source>
+        <translation>der Laufordner %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot lock the run folder %1: %2</source>
+        <translation>der Laufordner %1 kann nicht gesperrt werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>RequirementsInstallDialog</name>
+    <message>
+        <source>Install Requirements</source>
+        <translation>Abhängigkeiten installieren</translation>
+    </message>
+    <message>
+        <source>Installing into .toolstudio/venv: %1</source>
+        <translation>Installation in .toolstudio/venv: %1</translation>
+    </message>
+    <message>
+        <source>The install failed; the project loads as before.
+%1</source>
+        <translation>Die Installation ist fehlgeschlagen; das Projekt lädt wie zuvor.
+%1</translation>
+    </message>
 </context>
 <context>
     <name>RerunDialog</name>
@@ -2403,6 +2432,37 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>The answer was refused: %1</source>
         <translation>Die Antwort wurde abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ToolProblemsView</name>
+    <message>
+        <source>Install Requirements…</source>
+        <translation>Abhängigkeiten installieren…</translation>
+    </message>
+    <message>
+        <source>Create the project&apos;s virtual environment (.toolstudio/venv) and pip-install the file&apos;s requirements into it; the tool worker then runs in it</source>
+        <translation>Die virtuelle Umgebung des Projekts (.toolstudio/venv) anlegen und die Abhängigkeiten der Datei mit pip hineininstallieren; der Tool-Worker läuft danach darin</translation>
+    </message>
+    <message>
+        <source>&amp;Load problems (%1)</source>
+        <translation>&amp;Ladeprobleme (%1)</translation>
+    </message>
+    <message>
+        <source>Install Requirements</source>
+        <translation>Abhängigkeiten installieren</translation>
+    </message>
+    <message>
+        <source>%1 needs the module &apos;%2&apos;. Create the project&apos;s virtual environment (.toolstudio/venv) and run pip install for:
+
+%3
+
+pip downloads from the package index, or installs the local paths given.</source>
+        <translation>%1 braucht das Modul „%2“. Die virtuelle Umgebung des Projekts (.toolstudio/venv) anlegen und pip install ausführen für:
+
+%3
+
+pip lädt vom Paketindex herunter oder installiert die angegebenen lokalen Pfade.</translation>
     </message>
 </context>
 <context>

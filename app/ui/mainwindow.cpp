@@ -466,6 +466,7 @@ void MainWindow::createDocks()
     connect(m_projectPanel, &ProjectPanel::renameToolRequested, this, &MainWindow::renameTool);
     connect(m_projectPanel, &ProjectPanel::cloneToolRequested, this, &MainWindow::cloneTool);
     connect(m_projectPanel, &ProjectPanel::deleteToolsRequested, m_toolsMenu, &ToolsMenu::deleteTools);
+    connect(m_projectPanel, &ProjectPanel::requirementsInstalled, this, &MainWindow::reloadProject);
     m_projectPanel->addActions({m_undoAction, m_redoAction});
 
     m_toolPanel = new ToolPanel(this);

@@ -3,6 +3,7 @@
 #include "projectpanel.h"
 
 #include "project.h"
+#include "toolproblemsview.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -152,6 +153,14 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     m_toolView->addActions({rename, clone, remove, editTags});
     m_toolView->setContextMenuPolicy(Qt::ActionsContextMenu);
 
+    auto *toolsBox = new QWidget(splitter);
+    auto *toolsLayout = new QVBoxLayout(toolsBox);
+    toolsLayout->setContentsMargins(0, 0, 0, 0);
+    toolsLayout->addWidget(m_toolView, 1);
+    m_problems = new ToolProblemsView(toolsBox);
+    toolsLayout->addWidget(m_problems);
+    connect(m_problems, &ToolProblemsView::requirementsInstalled, this, &ProjectPanel::requirementsInstalled);
+
     auto *scriptsBox = new QWidget(splitter);
     auto *scriptsLayout = new QVBoxLayout(scriptsBox);
     scriptsLayout->setContentsMargins(0, 0, 0, 0);
@@ -163,7 +172,7 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     scriptsLabel->setBuddy(m_scriptList);
     scriptsLayout->addWidget(scriptsLabel);
     scriptsLayout->addWidget(m_scriptList);
-    splitter->addWidget(m_toolView);
+    splitter->addWidget(toolsBox);
     splitter->addWidget(scriptsBox);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
@@ -257,6 +266,7 @@ void ProjectPanel::setProject(const Project *project)
         }
     }
     m_filling = false;
+    m_problems->setProject(project);
     tags.sort();
     const QString tag = m_tagCombo->currentData().toString();
     m_tagCombo->blockSignals(true);

@@ -20,6 +20,7 @@ class QTreeView;
 class QTreeWidget;
 class QTreeWidgetItem;
 class ToolFilterModel;
+class ToolProblemsView;
 
 /// The Project dock (DESIGN.md "The window"): the project's tools — an icon per
 /// handler kind, tags (edited in place, comma separated), an active checkbox —
@@ -52,6 +53,8 @@ public:
     /// The item of tool `tool` under script `script` (by script name), or nullptr.
     QTreeWidgetItem *bindingItem(const QString &script, const QString &tool) const;
     QLineEdit *filterEdit() const { return m_filterEdit; }
+    /// The tool files' load problems, under the tool list (hidden when none).
+    ToolProblemsView *problemsView() const { return m_problems; }
     QComboBox *tagCombo() const { return m_tagCombo; }
     /// Applies the text filter now (typing is debounced).
     void applyFilter();
@@ -65,11 +68,14 @@ Q_SIGNALS:
     void renameToolRequested(const QString &tool);
     void cloneToolRequested(const QString &tool);
     void deleteToolsRequested(const QStringList &tools);
+    /// Install Requirements… succeeded: the project should be loaded again.
+    void requirementsInstalled();
 
 private:
     QStandardItemModel *m_model = nullptr;
     ToolFilterModel *m_filter = nullptr;
     QTreeView *m_toolView = nullptr;
+    ToolProblemsView *m_problems = nullptr;
     void toolItemChanged(QStandardItem *item);
     void bindingChanged(QTreeWidgetItem *item);
 

@@ -1,0 +1,206 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// PythonEnv (per-project venv + pip install) and the Project dock's load problems
+// (issue 6 "Frontmatter and dependencies"). No network here: the installable
+// requirement is a wheel built by the test from a zip file; pip installs a local
+// wheel path offline. The failing install sets PIP_NO_INDEX=1 (test only) so pip
+// does not wait for an unreachable index.
+#include "project.h"
+#include "ui/projectpanel.h"
+#include "pythonenv.h"
+#include "ui/requirementsinstalldialog.h"
+#include "ui/toolproblemsview.h"
+#include "toolworker.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int InstallTimeoutMs = 120000; // venv creation + pip on a loaded 2-core machine
+
+void writeFile(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(text);
+}
+
+/// tsdemomod-1.0-py3-none-any.whl in `dir`: a module with VALUE = 42.
+QString buildWheel(const QString &dir)
+{
+    const QString wheel = dir + QStringLiteral("/tsdemomod-1.0-py3-none-any.whl");
+    const QString script = QStringLiteral(
+        "import sys, zipfile\n"
+        "with zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
+        "    z.writestr('tsdemomod/__init__.py', 'VALUE = 42\\n')\n"
+        "    z.writestr('tsdemomod-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: tsdemomod\\nVersion: 1.0\\n')\n"
+        "    z.writestr('tsdemomod-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\n"
+        "Root-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+        "    z.writestr('tsdemomod-1.0.dist-info/RECORD', '')\n");
+    QProcess python;
+    python.start(QStringLiteral("python3"), {QStringLiteral("-c"), script, wheel});
+    if (!python.waitForFinished(20000) || python.exitCode() != 0)
+        return {};
+    return wheel;
+}
+
+/// A project with tools/needs.py (imports `module`, requirements: `requirements`)
+/// and tools/plain.py (standard library only).
+void writeProject(const QString &dir, const QString &module, const QString &requirements)
+{
+    writeFile(dir + QStringLiteral("/toolstudio.json"), "{\"name\": \"env\", \"tools\": []}\n");
+    writeFile(dir + QStringLiteral("/tools/needs.py"),
+              QStringLiteral("\"\"\"\ntitle: Needs\nrequirements: %1\n\"\"\"\nimport %2\n\n"
+                             "class Tools:\n    def demo_value(self) -> int:\n        \"\"\"The module's VALUE.\"\"\"\n"
+                             "        return %2.VALUE\n")
+                  .arg(requirements, module)
+                  .toUtf8());
+    writeFile(dir + QStringLiteral("/tools/plain.py"),
+              "class Tools:\n    def echo(self, text: str) -> str:\n        \"\"\"Echoes.\"\"\"\n        return text\n");
+}
+
+QStringList toolNames(const Project &project)
+{
+    QStringList names;
+    for (const Tool &tool : project.tools)
+        names << tool.name;
+    return names;
+}
+
+} // namespace
+
+class TestPythonEnv : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void requirementsAndMissingModule()
+    {
+        PythonToolFile file;
+        file.frontmatter = json{{"requirements", " requests, beautifulsoup4>=4.12 ,, "}};
+        QCOMPARE(PythonEnv::requirementsOf(file), (QStringList{QStringLiteral("requests"), QStringLiteral("beautifulsoup4>=4.12")}));
+        file.error = QStringLiteral("the module 'bs4' is not installed for the tool worker's Python (/usr/bin/python3); "
+                                    "the file's requirements: line says: requests");
+        QCOMPARE(PythonEnv::missingModule(file), QStringLiteral("bs4"));
+        file.error = QStringLiteral("syntax error at line 3: invalid syntax");
+        QCOMPARE(PythonEnv::missingModule(file), QString());
+        QCOMPARE(PythonEnv::requirementsOf(PythonToolFile{}), QStringList());
+    }
+
+    void problemShownInProjectDock()
+    {
+        QTemporaryDir dir;
+        writeProject(dir.path(), QStringLiteral("ts_absent_module"), QStringLiteral("ts-absent-module"));
+        ProjectError error;
+        const std::optional<Project> project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(toolNames(*project), QStringList{QStringLiteral("echo")}); // the other file keeps working
+
+        ProjectPanel panel;
+        panel.setProject(&*project);
+        auto *list = panel.findChild<QListWidget *>(QStringLiteral("toolProblems"));
+        QVERIFY(list);
+        QCOMPARE(list->count(), 1);
+        const QString expected = QStringLiteral(
+            "tools/needs.py: the module 'ts_absent_module' is not installed for the tool worker's Python "
+            "(/usr/bin/python3); the file's requirements: line says: ts-absent-module");
+        QCOMPARE(list->item(0)->text(), expected);
+        QCOMPARE(list->item(0)->toolTip(), expected);
+        QVERIFY(!panel.problemsView()->isHidden());
+        QVERIFY(!panel.problemsView()->installButton()->isHidden());
+
+        // A reload without problems empties and hides it.
+        QFile::remove(dir.path() + QStringLiteral("/tools/needs.py"));
+        const std::optional<Project> fixed = Project::load(dir.path(), &error);
+        QVERIFY(fixed);
+        panel.setProject(&*fixed);
+        QCOMPARE(list->count(), 0);
+        QVERIFY(panel.problemsView()->isHidden());
+    }
+
+    void installFromLocalWheelThenToolLoads()
+    {
+        QTemporaryDir dir;
+        const QString wheel = buildWheel(dir.path());
+        QVERIFY(!wheel.isEmpty());
+        const QString projectDir = dir.path() + QStringLiteral("/project");
+        writeProject(projectDir, QStringLiteral("tsdemomod"), wheel);
+        ProjectError error;
+        std::optional<Project> project = Project::load(projectDir, &error);
+        QVERIFY(project);
+        QCOMPARE(project->problems().size(), 1);
+        const PythonToolFile &needs = project->pythonFiles.front().path == QLatin1String("tools/needs.py")
+                                          ? project->pythonFiles.front() : project->pythonFiles.back();
+        QCOMPARE(PythonEnv::missingModule(needs), QStringLiteral("tsdemomod"));
+        QCOMPARE(PythonEnv::requirementsOf(needs), QStringList{wheel});
+
+        RequirementsInstallDialog dialog(projectDir, PythonEnv::requirementsOf(needs));
+        QSignalSpy done(&dialog, &RequirementsInstallDialog::installDone);
+        dialog.start();
+        QVERIFY(done.wait(InstallTimeoutMs));
+        QVERIFY2(done.first().first().toBool(), qPrintable(dialog.errorText()));
+        QVERIFY(dialog.outputView()->toPlainText().contains(QStringLiteral("Successfully installed tsdemomod-1.0")));
+        QVERIFY(QFileInfo(projectDir + QStringLiteral("/.toolstudio/venv/bin/python3")).isExecutable());
+        QCOMPARE(ToolWorker::pythonFor(projectDir), projectDir + QStringLiteral("/.toolstudio/venv/bin/python3"));
+
+        project = Project::load(projectDir, &error);
+        QVERIFY(project);
+        QCOMPARE(project->problems(), QStringList());
+        QCOMPARE(toolNames(*project), (QStringList{QStringLiteral("demo_value"), QStringLiteral("echo")}));
+        json reply;
+        QSignalSpy replied(this, &TestPythonEnv::gotReply);
+        ToolWorker::forProject(projectDir)->invoke(json{{"tool", "demo_value"}, {"args", json::object()}},
+                                                    [this, &reply](const json &r) {
+                                                        reply = r;
+                                                        Q_EMIT gotReply();
+                                                    });
+        QVERIFY(replied.wait(20000));
+        QCOMPARE(QByteArray::fromStdString(reply.value("value", json()).dump()), QByteArray("42"));
+        ToolWorker::forProject(projectDir)->stop();
+    }
+
+    void failingInstallReportsPipAndChangesNothing()
+    {
+        qputenv("PIP_NO_INDEX", "1"); // no index here; without it pip retries an unreachable one
+        QTemporaryDir dir;
+        writeProject(dir.path(), QStringLiteral("ts_absent_module"), QStringLiteral("ts-no-such-package-xyz"));
+        ProjectError error;
+        const std::optional<Project> before = Project::load(dir.path(), &error);
+        QVERIFY(before);
+
+        PythonEnv env(dir.path());
+        QSignalSpy finished(&env, &PythonEnv::finished);
+        env.install({QStringLiteral("ts-no-such-package-xyz")});
+        QVERIFY(finished.wait(InstallTimeoutMs));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        const QString message = finished.first().at(1).toString();
+        QVERIFY2(message.startsWith(QStringLiteral("pip install failed (exit status 1):\n")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("ERROR: No matching distribution found for ts-no-such-package-xyz")),
+                 qPrintable(message));
+        QVERIFY(!QFileInfo::exists(PythonEnv::venvDir(dir.path()))); // the venv it created is gone
+
+        const std::optional<Project> after = Project::load(dir.path(), &error);
+        QVERIFY(after);
+        QCOMPARE(after->problems(), before->problems());
+        QCOMPARE(toolNames(*after), QStringList{QStringLiteral("echo")});
+        qunsetenv("PIP_NO_INDEX");
+    }
+
+Q_SIGNALS:
+    void gotReply();
+};
+
+QTEST_MAIN(TestPythonEnv)
+#include "tst_pythonenv.moc"
