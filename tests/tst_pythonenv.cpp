@@ -198,6 +198,40 @@ private Q_SLOTS:
         qunsetenv("PIP_NO_INDEX");
     }
 
+    void headlessInstallRequirements()
+    {
+        const QString binary = qEnvironmentVariable("TOOLSTUDIO_BINARY");
+        if (binary.isEmpty())
+            QSKIP("TOOLSTUDIO_BINARY is not set (run through ctest)");
+        QTemporaryDir dir;
+        const QString wheel = buildWheel(dir.path());
+        QVERIFY(!wheel.isEmpty());
+        const QString projectDir = dir.path() + QStringLiteral("/project");
+        writeProject(projectDir, QStringLiteral("tsdemomod"), wheel);
+
+        QProcess cli;
+        cli.start(binary, {QStringLiteral("tools"), QStringLiteral("install-requirements"), projectDir});
+        QVERIFY(cli.waitForFinished(InstallTimeoutMs));
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(cli.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.startsWith(QStringLiteral("installing into %1/.toolstudio/venv: %2\n").arg(projectDir, wheel)),
+                 qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("Successfully installed tsdemomod-1.0")), qPrintable(err));
+
+        cli.start(binary, {QStringLiteral("tools"), QStringLiteral("list"), projectDir});
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(QString::fromUtf8(cli.readAllStandardOutput()),
+                 QStringLiteral("demo_value\tpython\ttools/needs.py\necho\tpython\ttools/plain.py\n"));
+        QCOMPARE(QString::fromUtf8(cli.readAllStandardError()), QString());
+
+        // Nothing left to install: exit 0 and says so.
+        cli.start(binary, {QStringLiteral("tools"), QStringLiteral("install-requirements"), projectDir});
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(cli.readAllStandardError()),
+                 QStringLiteral("nothing to install: no tool file names a requirement for a missing module\n"));
+    }
+
 Q_SIGNALS:
     void gotReply();
 };

@@ -4,6 +4,7 @@
 
 #include "bundle.h"
 #include "project.h"
+#include "pythonenv.h"
 #include "secrets.h"
 #include "toolexport.h"
 #include "toolimport.h"
@@ -11,6 +12,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -43,7 +45,8 @@ int usage()
                 "       toolstudio tools import PROJECT FILE [--as manual|mock]\n"
                 "       toolstudio tools secret PROJECT NAME [--delete]   (the value is read from stdin; it must not be empty)\n"
                 "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
-                "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)"));
+                "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)\n"
+                "       toolstudio tools install-requirements PROJECT   (pip-installs the requirements: of files that miss a module into PROJECT/.toolstudio/venv)"));
     return 2;
 }
 
@@ -263,6 +266,60 @@ int typings(const QStringList &args)
     return 0;
 }
 
+/// `tools install-requirements PROJECT`: what Install Requirements… does in the window,
+/// for every tool file that failed for a missing module. pip's output goes to stderr.
+/// Exit 0 when there was nothing to install or the install succeeded, 1 when it failed
+/// (pip's last lines on stderr; a venv it created is removed again).
+int installRequirements(const QStringList &args)
+{
+    if (args.size() != 1)
+        return usage();
+    const auto project = loadProject(args.first());
+    if (!project)
+        return 2;
+    QStringList requirements;
+    for (const PythonToolFile &file : project->pythonFiles) {
+        if (PythonEnv::missingModule(file).isEmpty())
+            continue;
+        const QStringList own = PythonEnv::requirementsOf(file);
+        if (own.isEmpty())
+            printErr(tr("warning: %1 misses the module '%2' but has no requirements: line")
+                         .arg(file.path, PythonEnv::missingModule(file)));
+        for (const QString &requirement : own)
+            if (!requirements.contains(requirement))
+                requirements << requirement;
+    }
+    if (requirements.isEmpty()) {
+        printErr(tr("nothing to install: no tool file names a requirement for a missing module"));
+        return 0;
+    }
+    printErr(tr("installing into %1: %2").arg(PythonEnv::venvDir(project->dir), requirements.join(QStringLiteral(", "))));
+    PythonEnv env(project->dir);
+    QEventLoop loop;
+    bool done = false;
+    bool ok = false;
+    QString error;
+    QObject::connect(&env, &PythonEnv::output, &loop, [](const QString &text) {
+        std::fputs(qPrintable(text), stderr);
+    });
+    QObject::connect(&env, &PythonEnv::finished, &loop, [&](bool success, const QString &message) {
+        done = true;
+        ok = success;
+        error = message;
+        loop.quit();
+    });
+    env.install(requirements);
+    if (!done)
+        loop.exec();
+    if (!ok) {
+        printErr(tr("error: %1").arg(error));
+        return 1;
+    }
+    if (const auto reloaded = loadProject(args.first()))
+        printProblems(*reloaded);
+    return 0;
+}
+
 } // namespace
 
 int toolsCommand(const QStringList &arguments)
@@ -283,5 +340,7 @@ int toolsCommand(const QStringList &arguments)
         return bundle(rest);
     if (sub == QLatin1String("typings"))
         return typings(rest);
+    if (sub == QLatin1String("install-requirements"))
+        return installRequirements(rest);
     return usage();
 }
