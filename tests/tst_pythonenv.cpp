@@ -12,16 +12,19 @@
 #include "ui/toolproblemsview.h"
 #include "toolworker.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using nlohmann::json;
 
@@ -169,6 +172,40 @@ private Q_SLOTS:
         QVERIFY(replied.wait(20000));
         QCOMPARE(QByteArray::fromStdString(reply.value("value", json()).dump()), QByteArray("42"));
         ToolWorker::forProject(projectDir)->stop();
+    }
+
+    void installButtonAsksInstallsAndAsksForReload()
+    {
+        QTemporaryDir dir;
+        const QString wheel = buildWheel(dir.path());
+        QVERIFY(!wheel.isEmpty());
+        const QString projectDir = dir.path() + QStringLiteral("/project");
+        writeProject(projectDir, QStringLiteral("tsdemomod"), wheel);
+        ProjectError error;
+        std::optional<Project> project = Project::load(projectDir, &error);
+        QVERIFY(project);
+        ProjectPanel panel;
+        panel.setProject(&*project);
+        QSignalSpy installed(&panel, &ProjectPanel::requirementsInstalled);
+        QString question;
+        // Answers the confirmation (modal), then lets the progress dialog run to its end.
+        QTimer::singleShot(0, this, [&question] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            question = box->text();
+            box->button(QMessageBox::Yes)->click();
+        });
+        panel.problemsView()->installButton()->click();
+        QCOMPARE(question, QStringLiteral("tools/needs.py needs the module 'tsdemomod'. Create the project's virtual "
+                                          "environment (.toolstudio/venv) and run pip install for:\n\n%1\n\n"
+                                          "pip downloads from the package index, or installs the local paths given.")
+                               .arg(wheel));
+        QCOMPARE(installed.count(), 1);
+        project = Project::load(projectDir, &error);
+        QVERIFY(project);
+        panel.setProject(&*project);
+        QVERIFY(panel.problemsView()->isHidden());
+        QCOMPARE(panel.toolModel()->rowCount(), 2);
     }
 
     void failingInstallReportsPipAndChangesNothing()

@@ -43,6 +43,8 @@ PythonEnv::~PythonEnv()
         m_process->disconnect(this);
         m_process->kill();
         m_process->waitForFinished(1000);
+        if (m_createdVenv) // half made: the worker must not pick it up
+            QDir(venvDir(m_projectDir)).removeRecursively();
     }
 }
 
