@@ -16,6 +16,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -217,12 +218,16 @@ private Q_SLOTS:
         const std::optional<Project> before = Project::load(dir.path(), &error);
         QVERIFY(before);
 
-        PythonEnv env(dir.path());
-        QSignalSpy finished(&env, &PythonEnv::finished);
-        env.install({QStringLiteral("ts-no-such-package-xyz")});
-        QVERIFY(finished.wait(InstallTimeoutMs));
-        QCOMPARE(finished.first().at(0).toBool(), false);
-        const QString message = finished.first().at(1).toString();
+        RequirementsInstallDialog dialog(dir.path(), {QStringLiteral("ts-no-such-package-xyz")});
+        QSignalSpy done(&dialog, &RequirementsInstallDialog::installDone);
+        dialog.start();
+        QVERIFY(done.wait(InstallTimeoutMs));
+        QCOMPARE(done.first().at(0).toBool(), false);
+        const QString message = dialog.errorText();
+        // The dialog stays open with pip's message above the output.
+        QCOMPARE(dialog.findChild<QLabel *>(QStringLiteral("installStatus"))->text(),
+                 QStringLiteral("The install failed; the project loads as before.\n") + message);
+        QVERIFY(dialog.outputView()->toPlainText().contains(QStringLiteral("-m pip install ts-no-such-package-xyz")));
         QVERIFY2(message.startsWith(QStringLiteral("pip install failed (exit status 1):\n")), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("ERROR: No matching distribution found for ts-no-such-package-xyz")),
                  qPrintable(message));
@@ -267,6 +272,33 @@ private Q_SLOTS:
         QCOMPARE(cli.exitCode(), 0);
         QCOMPARE(QString::fromUtf8(cli.readAllStandardError()),
                  QStringLiteral("nothing to install: no tool file names a requirement for a missing module\n"));
+    }
+
+    void cancelRemovesTheVenvItCreated()
+    {
+        QTemporaryDir dir;
+        PythonEnv env(dir.path());
+        QSignalSpy finished(&env, &PythonEnv::finished);
+        env.install({QStringLiteral("anything")});
+        QVERIFY(env.isRunning()); // creating the venv
+        QTest::qWait(300);
+        env.cancel();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("the install was cancelled"));
+        QVERIFY(!QFileInfo::exists(PythonEnv::venvDir(dir.path())));
+        QVERIFY(QFileInfo::exists(dir.path() + QStringLiteral("/.toolstudio")));
+    }
+
+    void noRequirementsIsRefused()
+    {
+        QTemporaryDir dir;
+        PythonEnv env(dir.path());
+        QSignalSpy finished(&env, &PythonEnv::finished);
+        env.install({});
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("nothing to install: the file has no requirements: line"));
+        QVERIFY(!QFileInfo::exists(dir.path() + QStringLiteral("/.toolstudio")));
     }
 
 Q_SIGNALS:

@@ -21,6 +21,7 @@ RequirementsInstallDialog::RequirementsInstallDialog(const QString &projectDir, 
     resize(640, 400);
     auto *layout = new QVBoxLayout(this);
     m_status = new QLabel(tr("Installing into .toolstudio/venv: %1").arg(requirements.join(QStringLiteral(", "))), this);
+    m_status->setObjectName(QStringLiteral("installStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_output = new QPlainTextEdit(this);
