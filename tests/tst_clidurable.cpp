@@ -18,6 +18,8 @@
 
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 constexpr int ExitCompleted = 0;
@@ -275,6 +277,64 @@ private Q_SLOTS:
         QCOMPARE(scriptStdout(run.out), QByteArray("approved: ok\n"));
     }
 
+    // A resumed run keeps the start it had: `toolstudio runs` shows when it first
+    // started, not when it was resumed.
+    void resumeKeepsTheStartTime()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path(), 60);
+        WaitingRun run;
+        QVERIFY2(run.start(dir.path()), run.err.constData());
+        run.process.kill(); // the studio dies while the call waits: the run is suspended
+        run.finish();
+        const CommandResult listed = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
+        const nlohmann::json suspended = nlohmann::json::parse(listed.out.trimmed().toStdString());
+        QCOMPARE(QByteArray::fromStdString(suspended.value("status", "")), QByteArray("suspended"));
+        const qint64 startedAt = suspended.value("started_at", qint64(0));
+        QVERIFY(startedAt > 0);
+        const CommandResult textBefore = toolstudio({QStringLiteral("runs"), dir.path()});
+
+        QTest::qWait(1100); // the text listing shows seconds
+        writeFile(dir.filePath(QStringLiteral("answers.json")), "{\"approve\": \"yes\"}");
+        const CommandResult resumed = toolstudio({QStringLiteral("resume"), dir.path(), run.runId, QStringLiteral("--answers"),
+                                                  dir.filePath(QStringLiteral("answers.json"))});
+        QCOMPARE(resumed.exitCode, ExitCompleted);
+        const CommandResult after = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
+        const nlohmann::json completed = nlohmann::json::parse(after.out.trimmed().toStdString());
+        QCOMPARE(QByteArray::fromStdString(completed.value("status", "")), QByteArray("completed"));
+        QCOMPARE(completed.value("started_at", qint64(0)), startedAt);
+        QVERIFY(completed.value("ended_at", qint64(0)) >= startedAt + 1100);
+        // The text listing: the same start (the status column changed, nothing else).
+        const QByteArray textAfter = toolstudio({QStringLiteral("runs"), dir.path()}).out;
+        QCOMPARE(textAfter, QByteArray(textBefore.out).replace("suspended", "completed"));
+    }
+
+    // The run folder of a studio killed mid-run stays (its lock is released), and the
+    // next studio that starts a run removes it; a run that ends removes its own.
+    void killedStudiosRunFolderIsSwept()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path(), 60);
+        WaitingRun run;
+        QVERIFY2(run.start(dir.path()), run.err.constData());
+        const QString folder = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid()) + run.runId;
+        QVERIFY(QFileInfo::exists(folder + QStringLiteral("/.lock")));
+        run.process.kill();
+        run.finish();
+        QVERIFY(QFileInfo::exists(folder + QStringLiteral("/runtime")));
+
+        QTemporaryDir other;
+        writeLookupProject(other.path());
+        const CommandResult next = toolstudio({QStringLiteral("run"), other.path(), QStringLiteral("--json")});
+        QCOMPARE(next.exitCode, ExitCompleted);
+        QVERIFY2(!QFileInfo::exists(folder), qPrintable(folder));
+        const auto started = events(next.out, "run");
+        QCOMPARE(started.size(), size_t(1));
+        const QString own = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid())
+            + QString::fromStdString(started.front().value("id", ""));
+        QVERIFY2(!QFileInfo::exists(own), qPrintable(own));
+    }
+
     void runTimeoutPausedWhileWaiting()
     {
         // A 2 s run timeout, a person who answers after 3 s: the run completes, because
@@ -383,6 +443,26 @@ private Q_SLOTS:
         const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
         QVERIFY2(runs.out.contains("\"kind\":\"rerun\"") && runs.out.contains("\"source_run\":\"" + runId.toUtf8() + '"'),
                  runs.out.constData());
+    }
+
+    void rerunChecksEditedArgsAgainstTheSchema()
+    {
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
+
+        const CommandResult rerun = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"),
+                                                QStringLiteral("2"), QStringLiteral("--args"),
+                                                QStringLiteral("{\"key\": 5}"), QStringLiteral("--json")});
+        const auto steps = events(rerun.out, "step");
+        QCOMPARE(steps.size(), size_t(3));
+        QCOMPARE(stepSummary(steps[1]), QByteArray("2 failed {\"key\":5}"));
+        QCOMPARE(QByteArray::fromStdString(steps[1]["error"].value("code", "")), QByteArray("invalid_arguments"));
+        const QByteArray message = QByteArray::fromStdString(steps[1]["error"].value("message", ""));
+        QVERIFY2(message.startsWith("invalid edited arguments for 'lookup' at /key: "), message.constData());
+        // The script caught the refusal; step 3 ran for real.
+        QCOMPARE(scriptStdout(rerun.out), QByteArray("x a\ny error invalid_arguments\nz b\n"));
     }
 
     void rerunRefusesBadInput_data()

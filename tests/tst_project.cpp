@@ -205,68 +205,89 @@ private Q_SLOTS:
         QCOMPARE(error.toString(), QStringLiteral("%1/toolstudio.json:%2:%3: %4").arg(dir.path()).arg(line).arg(column).arg(message));
     }
 
+    // Errors found after parsing point at the offending value (or key, or the object a
+    // key is missing from) like parse errors do: "toolstudio.json:LINE:COLUMN: …". In
+    // each manifest, '@' marks where the error must point; it is removed before loading.
     void invalidManifest_data()
     {
         QTest::addColumn<QByteArray>("manifest");
         QTest::addColumn<QString>("message");
 
         QTest::newRow("name starts with a digit")
-            << J("{'tools': [{'name': '1rate', 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': @'1rate', 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool '1rate': invalid name (a letter, then up to 63 letters, digits or '_')");
         QTest::newRow("name with a dash")
-            << J("{'tools': [{'name': 'get-rate', 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': @'get-rate', 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'get-rate': invalid name (a letter, then up to 63 letters, digits or '_')");
         const QByteArray longName(65, 'a');
         QTest::newRow("name of 65 characters")
-            << (J("{'tools': [{'name': '") + longName + J("', 'handler': {'kind': 'manual'}}]}"))
+            << (J("{'tools': [{'name': @'") + longName + J("', 'handler': {'kind': 'manual'}}]}"))
             << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(QString::fromLatin1(longName));
         QTest::newRow("input_schema type 12")
-            << J("{'tools': [{'name': 'bad_schema', 'input_schema': {'type': 12}, 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': 'bad_schema', 'input_schema': {'type': @12}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'bad_schema': invalid input_schema: must be an object schema (\"type\": \"object\"), got \"type\": 12");
         QTest::newRow("input_schema of an array")
-            << J("{'tools': [{'name': 'list', 'input_schema': {'type': 'array'}, 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': 'list', 'input_schema': {'type': @'array'}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'list': invalid input_schema: must be an object schema (\"type\": \"object\"), got \"type\": \"array\"");
         QTest::newRow("input_schema valijson refuses")
-            << J("{'tools': [{'name': 'typo', 'input_schema': {'type': 'object', 'properties': {'a': {'type': 'strin'}}}, 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': 'typo', 'input_schema': @{'type': 'object', 'properties': {'a': {'type': 'strin'}}}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'typo': invalid input_schema: Unrecognised JSON type name 'strin'");
+        QTest::newRow("input_schema dangling $ref")
+            << J("{'tools': [{'name': 'ref',\n  'input_schema': @{'type': 'object', 'properties': {'a': {'$ref': '#/definitions/x'}}},\n"
+                 "  'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 'ref': invalid input_schema: $ref \"#/definitions/x\" at /properties/a could not be "
+                              "resolved: this schema has nothing at \"/definitions/x\"; add the definition there (e.g. "
+                              "under \"definitions\") or correct the $ref");
         QTest::newRow("input_schema bad pattern")
-            << QByteArray("{\"tools\": [{\"name\": \"re\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\", \"pattern\": \"((\"}}}, \"handler\": {\"kind\": \"manual\"}}]}")
+            << QByteArray("{\"tools\": [{\"name\": \"re\", \"input_schema\": @{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\", \"pattern\": \"((\"}}}, \"handler\": {\"kind\": \"manual\"}}]}")
             << QStringLiteral("tool 're': invalid input_schema: invalid regular expression \"((\": Mismatched '(' and ')' in regular expression");
         QTest::newRow("output_schema valijson refuses")
-            << J("{'tools': [{'name': 'out', 'output_schema': {'required': 'a'}, 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': 'out', 'output_schema': @{'required': 'a'}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'out': invalid output_schema: JSON value is not an array.");
         QTest::newRow("duplicate tool")
-            << J("{'tools': [{'name': 'dup', 'handler': {'kind': 'manual'}}, {'name': 'dup', 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': 'dup', 'handler': {'kind': 'manual'}},\n {'name': @'dup', 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'dup': declared twice (tool names must be unique)");
         QTest::newRow("unknown handler kind")
-            << J("{'tools': [{'name': 'hook', 'handler': {'kind': 'webhook'}}]}")
+            << J("{'tools': [{'name': 'hook', 'handler': {'kind': @'webhook'}}]}")
             << QStringLiteral("tool 'hook' handler: unknown kind 'webhook' (expected mock, manual or command)");
         QTest::newRow("no handler")
-            << J("{'tools': [{'name': 'lonely'}]}")
+            << J("{'tools': [@{'name': 'lonely'}]}")
             << QStringLiteral("tool 'lonely': 'handler' is missing (e.g. {\"kind\": \"manual\"})");
         QTest::newRow("command not an array")
-            << J("{'tools': [{'name': 'cmd', 'handler': {'kind': 'command', 'command': 'ls -l'}}]}")
+            << J("{'tools': [{'name': 'cmd', 'handler': {'kind': 'command', 'command': @'ls -l'}}]}")
             << QStringLiteral("tool 'cmd' handler: 'command' must be a non-empty array of strings (program, then arguments)");
         QTest::newRow("mock entry with result and error")
-            << J("{'tools': [{'name': 'm', 'handler': {'kind': 'mock', 'sequence': [{'result': 1, 'error': 'x'}]}}]}")
+            << J("{'tools': [{'name': 'm', 'handler': {'kind': 'mock', 'sequence': [@{'result': 1, 'error': 'x'}]}}]}")
             << QStringLiteral("tool 'm' handler sequence[0]: needs exactly one of 'result' or 'error'");
         QTest::newRow("typo in a tool")
-            << J("{'tools': [{'name': 't', 'retyr': {}, 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': 't', @'retyr': {}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 't': unknown key 'retyr'");
         QTest::newRow("retry factor below 1")
-            << J("{'tools': [{'name': 't', 'retry': {'factor': 0.5}, 'handler': {'kind': 'manual'}}]}")
+            << J("{'tools': [{'name': 't', 'retry': {'factor': @0.5}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 't' retry: 'factor' must be at least 1");
         QTest::newRow("limit of the wrong type")
-            << J("{'limits': {'max_calls': 'many'}}")
+            << J("{'limits': {'max_calls': @'many'}}")
             << QStringLiteral("limits: 'max_calls' must be a whole number, not a string");
+        QTest::newRow("timeout as a string, third line")
+            << J("{\n  'name': 'x',\n    'limits': {'run_timeout_seconds':  @'5'}\n}\n")
+            << QStringLiteral("limits: 'run_timeout_seconds' must be a number, not a string");
+        QTest::newRow("columns count characters")
+            << J("{'name': 'f\xc3\xbcr \xe2\x82\xac', 'limits': {'max_calls': @true}}")
+            << QStringLiteral("limits: 'max_calls' must be a whole number, not a boolean");
+        QTest::newRow("key given twice: the last one")
+            << J("{'limits': {'max_calls': 3, 'max_calls': @null}}")
+            << QStringLiteral("limits: 'max_calls' must be a whole number, not null");
+        QTest::newRow("escaped key")
+            << J("{'limits': {'max_c\\u0061lls': @[]}}")
+            << QStringLiteral("limits: 'max_calls' must be a whole number, not an array");
         QTest::newRow("script binds an undeclared tool")
-            << J("{'scripts': [{'name': 'main', 'path': 'main.py', 'tools': ['ghost']}]}")
+            << J("{'scripts': [{'name': 'main', 'path': 'main.py', 'tools': [@'ghost']}]}")
             << QStringLiteral("script 'main': binds tool 'ghost', which is not declared");
         QTest::newRow("default script not declared")
-            << J("{'default_script': 'main'}")
+            << J("{'default_script': @'main'}")
             << QStringLiteral("'default_script' names 'main', which is not in 'scripts'");
         QTest::newRow("not an object")
-            << J("[1, 2]")
+            << J("@[1, 2]")
             << QStringLiteral("the manifest must be a JSON object, not an array");
     }
 
@@ -274,14 +295,21 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, manifest);
         QFETCH(QString, message);
+        const qsizetype marker = manifest.indexOf('@');
+        QVERIFY(marker >= 0);
+        const QString before = QString::fromUtf8(manifest.left(marker));
+        const int line = int(before.count(QLatin1Char('\n'))) + 1;
+        const int column = int(before.size() - before.lastIndexOf(QLatin1Char('\n')));
+        manifest.remove(marker, 1);
         QTemporaryDir dir;
         writeProject(dir, manifest);
         ProjectError error;
         QVERIFY(!Project::load(dir.path(), &error));
         QCOMPARE(error.message, message);
         QCOMPARE(error.file, dir.path() + QStringLiteral("/toolstudio.json"));
-        QCOMPARE(error.line, 0);
-        QCOMPARE(error.toString(), error.file + QStringLiteral(": ") + message);
+        QCOMPARE(error.line, line);
+        QCOMPARE(error.column, column);
+        QCOMPARE(error.toString(), QStringLiteral("%1:%2:%3: %4").arg(error.file).arg(line).arg(column).arg(message));
     }
 
     void toolNames_data()

@@ -580,6 +580,12 @@ private Q_SLOTS:
         QSignalSpy finished(&controller, &RunController::finished);
         QString startError;
         QVERIFY2(controller.start(*project, QString(), &startError), qPrintable(startError));
+        // The run wrote the typings of its bound tools beside the shims (read while the
+        // run is on: its folder is removed when it ends).
+        const QString runDir = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid())
+            + controller.record().id;
+        const QByteArray pyi = readAll(runDir + QStringLiteral("/runtime/python/toolstudio/__init__.pyi"));
+        const QByteArray dts = readAll(runDir + QStringLiteral("/runtime/node/toolstudio/index.d.ts"));
         QVERIFY(finished.wait(60000));
         QCOMPARE(controller.record().status, RunStatus::Completed);
         QVERIFY2(out.contains("whoami True toolstudio\n"), out.constData());
@@ -592,16 +598,12 @@ private Q_SLOTS:
         QVERIFY(!journal.isEmpty());
         QVERIFY2(!journal.contains(secret.toUtf8()), "the journal holds the secret");
         QVERIFY(journal.contains("the key is ********"));
-        // The run wrote the typings of its bound tools beside the shims.
-        const QString runtime = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid())
-            + controller.record().id + QStringLiteral("/runtime");
-        const QByteArray pyi = readAll(runtime + QStringLiteral("/python/toolstudio/__init__.pyi"));
         QVERIFY2(pyi.contains("    def whoami(self) -> dict[str, Any]:\n        \"\"\"Returns what was injected.\"\"\"\n"),
                  pyi.constData());
         QVERIFY(pyi.contains("    def slow_add(self, a: int, b: int) -> int:\n"));
-        const QByteArray dts = readAll(runtime + QStringLiteral("/node/toolstudio/index.d.ts"));
         QVERIFY2(dts.contains("  whoami(): Promise<{ [key: string]: unknown }>;\n"), dts.constData());
         QVERIFY(dts.contains("  secret_length(): Promise<number>;\n"));
+        QVERIFY(!QFileInfo::exists(runDir)); // nothing of the run is left in /tmp
         QFile::remove(Secrets::filePath(dir.path()));
     }
 

@@ -179,7 +179,7 @@ private Q_SLOTS:
     void answerFileShapes()
     {
         QString error;
-        const auto answers = AnswerFile::parse("{\"a\": 1, \"b\": {\"result\": {\"x\": 2}}, \"c\": {\"error\": \"no\", \"retryable\": true}, \"#3\": null}",
+        auto answers = AnswerFile::parse("{\"a\": 1, \"b\": {\"result\": {\"x\": 2}}, \"c\": {\"error\": \"no\", \"retryable\": true}, \"#3\": null}",
                                                QStringLiteral("answers.json"), &error);
         QVERIFY2(answers, qPrintable(error));
         QCOMPARE(dumped(answers->answerFor(1, QStringLiteral("a"))->result), dumped(nlohmann::json(1)));
@@ -190,6 +190,102 @@ private Q_SLOTS:
         QVERIFY(c->retryable);
         QCOMPARE(dumped(answers->answerFor(3, QStringLiteral("a"))->result), dumped(nlohmann::json(nullptr))); // #3 wins
         QVERIFY(!answers->answerFor(4, QStringLiteral("zzz")));
+        QCOMPARE(answers->unusedKeys(), QStringList()); // "#3" and "a" were both used above
+        auto fresh = AnswerFile::parse("{\"a\": 1, \"#2\": 2, \"b\": 3}", QStringLiteral("answers.json"), &error);
+        QVERIFY(fresh->answerFor(2, QStringLiteral("a"))); // "#2" wins, "a" stays unused
+        QCOMPARE(fresh->unusedKeys(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    }
+
+    // Keys of --answers FILE that match no manual call are named on stderr after the
+    // run; the exit status is the run's.
+    void unusedAnswerKeysWarned()
+    {
+        QTemporaryDir copy;
+        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
+        const QString answers = copy.filePath(QStringLiteral("answers.json"));
+        writeFile(answers, "{\"render_report\": \"https://example.org/r\", \"render_reprot\": \"x\", \"#7\": 1}");
+        const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"), answers});
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.out.contains("[step 1] render_report succeeded"), result.out.constData());
+        const QByteArray prefix = "toolstudio run: warning: " + answers.toUtf8() + ": key ";
+        const QByteArray tail = " matched no manual call of this run (keys are tool names, or #N for the N-th call)\n";
+        QVERIFY2(result.err.contains(prefix + "\"#7\"" + tail), result.err.constData());
+        QVERIFY2(result.err.contains(prefix + "\"render_reprot\"" + tail), result.err.constData());
+        QCOMPARE(result.err.count("warning:"), 2); // the key that was used is not named
+
+        // All keys used: no warning.
+        writeFile(answers, "{\"render_report\": \"https://example.org/r\"}");
+        const CommandResult clean = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"), answers});
+        QCOMPARE(clean.exitCode, 0);
+        QVERIFY2(!clean.err.contains("warning"), clean.err.constData());
+    }
+
+    // Every command's usage line starts with "usage: toolstudio COMMAND", on bad usage
+    // (stderr, exit 2) and on --help (stdout, exit 0).
+    void usageNamesTheCommand_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("usage");
+        QTest::newRow("run, no project") << QStringList{QStringLiteral("run")}
+                                         << QByteArray("usage: toolstudio run [options] PROJECT [SCRIPT]\n");
+        QTest::newRow("run, unknown option") << QStringList{QStringLiteral("run"), QStringLiteral("--bogus"), QStringLiteral("x")}
+                                             << QByteArray("usage: toolstudio run [options] PROJECT [SCRIPT]\n");
+        QTest::newRow("runs, two projects") << QStringList{QStringLiteral("runs"), QStringLiteral("a"), QStringLiteral("b")}
+                                            << QByteArray("usage: toolstudio runs [options] PROJECT\n");
+        QTest::newRow("resume, no run") << QStringList{QStringLiteral("resume"), QStringLiteral("a")}
+                                        << QByteArray("usage: toolstudio resume [options] PROJECT RUN\n");
+        QTest::newRow("trace, unknown command") << QStringList{QStringLiteral("trace"), QStringLiteral("frob"), QStringLiteral("r")}
+                                                << QByteArray("usage: toolstudio trace [options] export PROJECT RUN\n");
+        QTest::newRow("tools, nothing") << QStringList{QStringLiteral("tools")}
+                                        << QByteArray("usage: toolstudio tools list PROJECT\n");
+    }
+
+    void usageNamesTheCommand()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, usage);
+        const CommandResult result = toolstudio(arguments);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(usage), result.err.constData());
+        QVERIFY2(!result.err.contains("Usage:"), result.err.constData());
+        QVERIFY2(result.out.isEmpty(), result.out.constData());
+    }
+
+    void helpNamesTheCommand()
+    {
+        const CommandResult result = toolstudio({QStringLiteral("run"), QStringLiteral("--help")});
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.out.startsWith("usage: toolstudio run [options] PROJECT [SCRIPT]\n"), result.out.constData());
+    }
+
+    void unknownToolsCommand()
+    {
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("frobnicate"), example("exchange-rate")});
+        QCOMPARE(result.exitCode, 2); // as every usage error
+        QVERIFY2(result.err.startsWith("toolstudio tools: unknown tools command 'frobnicate'\n"
+                                       "usage: toolstudio tools list PROJECT\n"),
+                 result.err.constData());
+        for (const char *command : {"export", "import", "secret", "bundle", "typings"})
+            QVERIFY2(result.err.contains(QByteArray("       toolstudio tools ") + command + ' '), command);
+        QVERIFY(result.out.isEmpty());
+    }
+
+    // `toolstudio runs` on a project never run says so and creates no journal.
+    void runsOfAProjectNeverRun()
+    {
+        QTemporaryDir copy;
+        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("exchange-rate") + QStringLiteral("/."), copy.path()}) == 0);
+        QDir(copy.filePath(QStringLiteral(".toolstudio"))).removeRecursively(); // in case the example was run in place
+        const CommandResult result = toolstudio({QStringLiteral("runs"), copy.path()});
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, QByteArray("no runs yet in " + copy.path().toUtf8() + " (run one with: toolstudio run "
+                                        + copy.path().toUtf8() + ")\n"));
+        QVERIFY2(result.err.isEmpty(), result.err.constData());
+        QVERIFY(!QFileInfo::exists(copy.filePath(QStringLiteral(".toolstudio"))));
+        const CommandResult json = toolstudio({QStringLiteral("runs"), copy.path(), QStringLiteral("--json")});
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(json.out, QByteArray()); // no runs = no lines
+        QVERIFY(!QFileInfo::exists(copy.filePath(QStringLiteral(".toolstudio"))));
     }
 };
 

@@ -6,6 +6,7 @@
 #include "journal.h"
 #include "project.h"
 #include "runcontroller.h"
+#include "runfolder.h"
 #include "stepengine.h"
 
 #include <QDir>
@@ -15,6 +16,10 @@
 #include <QTest>
 
 #include <map>
+
+#include <ctime>
+
+#include <sys/time.h>
 
 namespace {
 
@@ -399,6 +404,108 @@ private Q_SLOTS:
         const RunResult run = runToEnd(controller, *project);
         QCOMPARE(run.record.status, RunStatus::Completed);
         QCOMPARE(run.stdoutText, QByteArray("/usr/bin/python3.11\n"));
+    }
+
+    // A run's folder (<tmp>/toolstudio-<uid>/runs/<id>: policy.json, runtime/, work/)
+    // is removed when the run ends, however it ends.
+    void runFolderRemovedWhenTheRunEnds_data()
+    {
+        QTest::addColumn<QByteArray>("script");
+        QTest::addColumn<QByteArray>("limits");
+        QTest::addColumn<int>("status");
+        QTest::newRow("completed") << QByteArray("print('done')\n") << QByteArray("{}") << int(RunStatus::Completed);
+        QTest::newRow("script fails") << QByteArray("raise SystemExit(3)\n") << QByteArray("{}") << int(RunStatus::Failed);
+        QTest::newRow("script crashes") << QByteArray("import os\nos.abort()\n") << QByteArray("{}") << int(RunStatus::Failed);
+        QTest::newRow("timed out") << QByteArray("while True:\n    pass\n") << QByteArray("{\"run_timeout_seconds\": 1}")
+                                   << int(RunStatus::TimedOut);
+    }
+
+    void runFolderRemovedWhenTheRunEnds()
+    {
+        QFETCH(QByteArray, script);
+        QFETCH(QByteArray, limits);
+        QFETCH(int, status);
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, script, limits);
+        QVERIFY(project);
+        RunController controller;
+        QString folder;
+        bool preparedWhileRunning = false;
+        connect(&controller, &RunController::started, this, [&](const QString &runId) {
+            folder = RunFolder::runsDir() + QLatin1Char('/') + runId;
+            preparedWhileRunning = QFileInfo::exists(folder + QStringLiteral("/policy.json"))
+                && QFileInfo(folder + QStringLiteral("/runtime")).isDir();
+        });
+        const RunResult run = runToEnd(controller, *project);
+        QVERIFY2(int(run.record.status) == status, qPrintable(run.record.error + QString::fromUtf8(run.stderrText)));
+        QVERIFY(preparedWhileRunning);
+        QVERIFY2(!QFileInfo::exists(folder), qPrintable(folder));
+    }
+
+    // Files the script left are kept (files-out/) until the next run starts; the rest of
+    // the folder goes when the run ends, and the files when the controller goes.
+    void runFilesStayUntilTheNextRun()
+    {
+        QTemporaryDir dir;
+        const auto project = makeProject(dir, "open('out.txt', 'w').write('kept')\n");
+        QVERIFY(project);
+        QString first;
+        QString second;
+        {
+            RunController controller;
+            QCOMPARE(runToEnd(controller, *project).record.status, RunStatus::Completed);
+            first = RunFolder::runsDir() + QLatin1Char('/') + controller.record().id;
+            QCOMPARE(controller.outputFilesDir(), first + QStringLiteral("/files-out"));
+            QFile kept(controller.outputFilesDir() + QStringLiteral("/out.txt"));
+            QVERIFY(kept.open(QIODevice::ReadOnly));
+            QCOMPARE(kept.readAll(), QByteArray("kept"));
+            QCOMPARE(QDir(first).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                     QStringList{QStringLiteral("files-out")});
+            QCOMPARE(runToEnd(controller, *project).record.status, RunStatus::Completed);
+            second = RunFolder::runsDir() + QLatin1Char('/') + controller.record().id;
+            QVERIFY(!QFileInfo::exists(first));
+            QVERIFY(QFileInfo::exists(second + QStringLiteral("/files-out/out.txt")));
+        }
+        QVERIFY(!QFileInfo::exists(second));
+    }
+
+    // Folders of studios that died are swept; folders held by a live studio (its lock
+    // taken) are kept, and so are unlocked ones younger than a day (being created, or
+    // from a studio before folders were locked).
+    void staleRunFoldersAreSwept()
+    {
+        QTemporaryDir runs;
+        const auto make = [&runs](const QString &name, bool withLock) {
+            QDir().mkpath(runs.filePath(name + QStringLiteral("/runtime/python")));
+            writeFile(runs.filePath(name + QStringLiteral("/policy.json")), "{}");
+            if (withLock)
+                writeFile(runs.filePath(name + QStringLiteral("/.lock")), "");
+            return runs.filePath(name);
+        };
+        const QString dead = make(QStringLiteral("20260101T000000-dead"), true); // its studio crashed
+        const QString young = make(QStringLiteral("20260101T000000-new0"), false);
+        const QString old = make(QStringLiteral("20260101T000000-old0"), false);
+        const struct timeval twoDaysAgo[2] = {{time(nullptr) - 2 * 86400, 0}, {time(nullptr) - 2 * 86400, 0}};
+        QCOMPARE(::utimes(QFile::encodeName(old).constData(), twoDaysAgo), 0);
+        RunFolder live;
+        QString error;
+        QVERIFY2(live.create(runs.filePath(QStringLiteral("20260101T000000-live")), &error), qPrintable(error));
+        QDir().mkpath(live.path() + QStringLiteral("/work"));
+
+        QCOMPARE(RunFolder::sweepStale(runs.path()), 2);
+        QVERIFY(!QFileInfo::exists(dead));
+        QVERIFY(!QFileInfo::exists(old));
+        QVERIFY(QFileInfo::exists(young));
+        QVERIFY(QFileInfo::exists(live.path() + QStringLiteral("/work")));
+
+        // A second studio cannot take a folder that is held.
+        RunFolder other;
+        QVERIFY(!other.create(live.path(), &error));
+        QCOMPARE(error, QStringLiteral("the run folder %1 is in use by another Tool Studio").arg(live.path()));
+        // Released (its studio is done): removed with its lock.
+        const QString livePath = live.path();
+        live.remove();
+        QVERIFY(!QFileInfo::exists(livePath));
     }
 
     void missingScriptIsRefused()

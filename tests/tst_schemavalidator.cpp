@@ -101,8 +101,23 @@ private Q_SLOTS:
         QTest::newRow("type is a number") << J("{'type': 12}") << QStringLiteral("JSON value is not a string.");
         QTest::newRow("unknown type name") << J("{'type': 'strin'}") << QStringLiteral("Unrecognised JSON type name 'strin'");
         QTest::newRow("required not an array") << J("{'required': 'a'}") << QStringLiteral("JSON value is not an array.");
+        // A $ref valijson cannot follow is named, with where it is and what to do.
         QTest::newRow("dangling $ref") << J("{'properties': {'a': {'$ref': '#/definitions/missing'}}}")
-                                       << QStringLiteral("Expected reference token to identify an element in the current object; actual token: definitions");
+                                       << QStringLiteral("$ref \"#/definitions/missing\" at /properties/a could not be "
+                                                         "resolved: this schema has nothing at \"/definitions/missing\"; "
+                                                         "add the definition there (e.g. under \"definitions\") or "
+                                                         "correct the $ref");
+        QTest::newRow("$ref to a missing definition")
+            << J("{'$defs': {'Unit': {'enum': ['C', 'F']}}, 'properties': {'t': {'type': 'object', 'properties': "
+                 "{'unit': {'$ref': '#/$defs/Units'}}}}}")
+            << QStringLiteral("$ref \"#/$defs/Units\" at /properties/t/properties/unit could not be resolved: this "
+                              "schema has nothing at \"/$defs/Units\"; add the definition there (e.g. under "
+                              "\"definitions\") or correct the $ref");
+        QTest::newRow("remote $ref") << J("{'properties': {'a': {'$ref': 'common.json#/definitions/id'}}}")
+                                     << QStringLiteral("$ref \"common.json#/definitions/id\" at /properties/a could not be "
+                                                       "resolved: references to other documents are not fetched; copy "
+                                                       "the definition into this schema (under \"definitions\") and "
+                                                       "refer to it as \"#/definitions/NAME\"");
         QTest::newRow("bad pattern") << QByteArray("{\"properties\": {\"a\": {\"pattern\": \"((\"}}}")
                                      << QStringLiteral("invalid regular expression \"((\": Mismatched '(' and ')' in regular expression");
         QTest::newRow("not a schema") << J("'object'") << QStringLiteral("a schema must be a JSON object (got string)");

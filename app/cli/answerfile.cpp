@@ -31,6 +31,7 @@ std::optional<AnswerFile> AnswerFile::parse(const QByteArray &json, const QStrin
         return std::nullopt;
     }
     AnswerFile answers;
+    answers.m_fileName = fileName;
     for (auto it = root.begin(); it != root.end(); ++it) {
         const nlohmann::json &value = it.value();
         ManualAnswer answer;
@@ -50,13 +51,24 @@ std::optional<AnswerFile> AnswerFile::parse(const QByteArray &json, const QStrin
     return answers;
 }
 
-std::optional<ManualAnswer> AnswerFile::answerFor(int sequence, const QString &tool) const
+std::optional<ManualAnswer> AnswerFile::answerFor(int sequence, const QString &tool)
 {
-    const auto bySequence = m_answers.constFind(QLatin1Char('#') + QString::number(sequence));
-    if (bySequence != m_answers.constEnd())
-        return bySequence.value();
-    const auto byTool = m_answers.constFind(tool);
-    if (byTool != m_answers.constEnd())
-        return byTool.value();
+    for (const QString &key : {QLatin1Char('#') + QString::number(sequence), tool}) {
+        const auto found = m_answers.constFind(key);
+        if (found != m_answers.constEnd()) {
+            m_used.insert(key);
+            return found.value();
+        }
+    }
     return std::nullopt;
+}
+
+QStringList AnswerFile::unusedKeys() const
+{
+    QStringList keys;
+    for (auto it = m_answers.constBegin(); it != m_answers.constEnd(); ++it)
+        if (!m_used.contains(it.key()))
+            keys << it.key();
+    keys.sort();
+    return keys;
 }

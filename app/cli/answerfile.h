@@ -5,6 +5,8 @@
 #include "step.h"
 
 #include <QHash>
+#include <QSet>
+#include <QStringList>
 #include <QString>
 
 #include <optional>
@@ -24,8 +26,18 @@ public:
     static std::optional<AnswerFile> parse(const QByteArray &json, const QString &fileName, QString *error);
 
     /// The answer for call number `sequence` of `tool`, or nullopt when the file has none.
-    std::optional<ManualAnswer> answerFor(int sequence, const QString &tool) const;
+    /// Remembers the key it came from (unusedKeys()).
+    std::optional<ManualAnswer> answerFor(int sequence, const QString &tool);
+
+    /// The keys no answerFor() has used so far, sorted: after a run, those that matched
+    /// no manual call (a typo in a tool name, a #N past the last call, a tool answered
+    /// by its #N key instead).
+    QStringList unusedKeys() const;
+    /// The file name given to parse()/load(), for messages.
+    QString fileName() const { return m_fileName; }
 
 private:
     QHash<QString, ManualAnswer> m_answers;
+    QSet<QString> m_used;
+    QString m_fileName;
 };

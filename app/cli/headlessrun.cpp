@@ -7,6 +7,7 @@
 #include "warmlauncher.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QTimer>
 
@@ -231,6 +232,14 @@ void HeadlessRun::onFinished(const RunRecord &run)
                 line += QStringLiteral(": ") + run.error;
             printLine(stdout, line);
         }
+        // Keys of --answers FILE that matched no manual call: a typo would otherwise go
+        // unnoticed (the call it meant failed or prompted instead). The exit status stays.
+        if (m_answers) {
+            for (const QString &key : m_answers->unusedKeys())
+                printLine(stderr, QStringLiteral("toolstudio %1: warning: %2: key \"%3\" matched no manual call of "
+                                                 "this run (keys are tool names, or #N for the N-th call)")
+                                      .arg(m_options.command, m_answers->fileName(), key));
+        }
         m_loop.exit(run.status == RunStatus::Completed ? ExitCompleted : ExitRunFailed);
     }
 
@@ -292,6 +301,16 @@ std::optional<Project> loadProjectFor(const QString &command, const QString &dir
     return project;
 }
 
+QString usageText(const QCommandLineParser &parser, const QString &command)
+{
+    // Qt's first line is "Usage: <argv[0]> [options] …", argv[0] being the binary's path.
+    QString text = parser.helpText();
+    const QString qtPrefix = QStringLiteral("Usage: ") + QCoreApplication::arguments().value(0);
+    if (text.startsWith(qtPrefix))
+        text.replace(0, qtPrefix.size(), QStringLiteral("usage: toolstudio ") + command);
+    return text;
+}
+
 std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &arguments,
                                           int minPositional, int maxPositional, int *exitCode)
 {
@@ -299,21 +318,20 @@ std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QStr
     QStringList argv = arguments;
     argv.prepend(QStringLiteral("toolstudio ") + command);
     if (!parser.parse(argv)) {
-        printLine(stderr, QStringLiteral("toolstudio %1: %2\n%3").arg(command, parser.errorText(), parser.helpText()));
+        printLine(stderr, QStringLiteral("toolstudio %1: %2\n%3").arg(command, parser.errorText(), usageText(parser, command)));
         *exitCode = ExitBadInput;
         return std::nullopt;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        printLine(stdout, parser.helpText());
+        printLine(stdout, usageText(parser, command));
         *exitCode = ExitCompleted;
         return std::nullopt;
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.size() < minPositional || positional.size() > maxPositional) {
-        printLine(stderr, QStringLiteral("toolstudio %1: wrong number of arguments\n%2").arg(command, parser.helpText()));
+        printLine(stderr, QStringLiteral("toolstudio %1: wrong number of arguments\n%2").arg(command, usageText(parser, command)));
         *exitCode = ExitBadInput;
         return std::nullopt;
     }
     return positional;
 }
-

@@ -34,6 +34,9 @@ nlohmann::json stepJson(const Step &step);
 
 /// Loads the project or prints "toolstudio COMMAND: reason" and returns nullopt.
 std::optional<Project> loadProjectFor(const QString &command, const QString &dir);
+/// The parser's help text with its first line as "usage: toolstudio COMMAND [options] …"
+/// (Qt's says "Usage: /path/to/toolstudio [options] …", without the command).
+QString usageText(const QCommandLineParser &parser, const QString &command);
 /// Adds --help, parses `arguments` (those after the command name) and checks the
 /// number of positional arguments. nullopt = stop with `*exitCode` (help printed,
 /// or an error reported).
@@ -44,7 +47,7 @@ struct HeadlessOptions
 {
     QString command = QStringLiteral("run"); ///< for messages: "toolstudio COMMAND: …"
     QString projectDir;                      ///< for the `toolstudio answer` hint
-    const AnswerFile *answers = nullptr;
+    AnswerFile *answers = nullptr; ///< its keys no call used are warned about at the end
     bool json = false;
     /// Pending calls without an answer in `answers` wait for `toolstudio answer`
     /// (picked up from the journal) instead of prompting or failing.
@@ -73,7 +76,7 @@ private:
     std::optional<ManualAnswer> prompt(const Step &step, int attempt);
     void onFinished(const RunRecord &run);
 
-    const AnswerFile *m_answers;
+    AnswerFile *m_answers;
     bool m_json;
     HeadlessOptions m_options;
     RunController m_controller;

@@ -39,16 +39,16 @@ int runCommand(const QStringList &arguments)
     QStringList argv = arguments;
     argv.prepend(QStringLiteral("toolstudio run"));
     if (!parser.parse(argv)) {
-        printLine(stderr, QStringLiteral("toolstudio run: %1\n%2").arg(parser.errorText(), parser.helpText()));
+        printLine(stderr, QStringLiteral("toolstudio run: %1\n%2").arg(parser.errorText(), usageText(parser, QStringLiteral("run"))));
         return ExitBadInput;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        printLine(stdout, parser.helpText());
+        printLine(stdout, usageText(parser, QStringLiteral("run")));
         return ExitCompleted;
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty() || positional.size() > 2) {
-        printLine(stderr, QStringLiteral("toolstudio run: expected PROJECT [SCRIPT]\n%1").arg(parser.helpText()));
+        printLine(stderr, QStringLiteral("toolstudio run: expected PROJECT [SCRIPT]\n%1").arg(usageText(parser, QStringLiteral("run"))));
         return ExitBadInput;
     }
 

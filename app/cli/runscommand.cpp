@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 
 int runsCommand(const QStringList &arguments)
 {
@@ -23,13 +24,23 @@ int runsCommand(const QStringList &arguments)
     const auto project = loadProjectFor(QStringLiteral("runs"), positional->at(0));
     if (!project)
         return ExitBadInput;
+    // A project never run has no journal: say so, and do not create one by opening it.
+    const QString noRuns = QStringLiteral("no runs yet in %1 (run one with: toolstudio run %1)").arg(positional->at(0));
+    if (!QFileInfo::exists(project->journalPath())) {
+        if (!parser.isSet(jsonOption))
+            printLine(stdout, noRuns);
+        return ExitCompleted;
+    }
     Journal journal;
     QString error;
     if (!journal.open(project->journalPath(), &error)) {
         printLine(stderr, QStringLiteral("toolstudio runs: %1").arg(error));
         return ExitBadInput;
     }
-    for (const RunRecord &run : journal.runs()) {
+    const auto runs = journal.runs();
+    if (runs.empty() && !parser.isSet(jsonOption))
+        printLine(stdout, noRuns);
+    for (const RunRecord &run : runs) {
         const int steps = journal.stepCount(run.id);
         const QString script = QDir(project->dir).relativeFilePath(run.scriptPath);
         if (parser.isSet(jsonOption)) {

@@ -342,5 +342,7 @@ int toolsCommand(const QStringList &arguments)
         return typings(rest);
     if (sub == QLatin1String("install-requirements"))
         return installRequirements(rest);
+    // Exit status 2 (ExitBadInput), like every other usage error of every command.
+    printErr(tr("toolstudio tools: unknown tools command '%1'").arg(sub));
     return usage();
 }

@@ -460,7 +460,8 @@ int traceCommand(const QStringList &arguments)
     if (!positional)
         return exitCode;
     if (positional->at(0) != QLatin1String("export")) {
-        printLine(stderr, QStringLiteral("toolstudio trace: unknown subcommand %1 (export)").arg(positional->at(0)));
+        printLine(stderr, QStringLiteral("toolstudio trace: unknown trace command '%1' (the only one is: export)\n%2")
+                              .arg(positional->at(0), usageText(parser, QStringLiteral("trace"))));
         return ExitBadInput;
     }
     const QString dir = positional->size() == 3 ? positional->at(1) : QDir::currentPath();

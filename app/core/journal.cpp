@@ -565,7 +565,11 @@ constexpr auto UpsertRunSql =
     " kind, source_run, owner_pid, owner_start)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (id) DO UPDATE SET project_dir = excluded.project_dir, script_path = excluded.script_path,"
-    " status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at,"
+    " status = excluded.status,"
+    // A run keeps its first start: a resume records the run again (same id) and must not
+    // move it (the resume time is the "resumed" event's). 0 = a placeholder row's.
+    " started_at = CASE WHEN runs.started_at > 0 AND runs.started_at < excluded.started_at"
+    " THEN runs.started_at ELSE excluded.started_at END, ended_at = excluded.ended_at,"
     " exit_code = excluded.exit_code, error = excluded.error, kind = excluded.kind,"
     " source_run = excluded.source_run, owner_pid = excluded.owner_pid, owner_start = excluded.owner_start";
 constexpr auto UpsertStepSql =

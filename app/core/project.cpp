@@ -3,6 +3,7 @@
 #include "project.h"
 
 #include "jsonerror.h"
+#include "jsonpositions.h"
 #include "schemavalidator.h"
 #include "toolworker.h"
 
@@ -12,6 +13,7 @@
 #include <QHash>
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <limits>
@@ -24,15 +26,19 @@ using json = nlohmann::json;
 
 constexpr auto ManifestName = "toolstudio.json";
 
-/// A semantic error in the manifest; caught in Project::load.
+/// A semantic error in the manifest; caught in Project::load, which turns `node` (the
+/// offending value in the parsed manifest, or the object missing a key) into a line
+/// and column (JsonPositions).
 struct ManifestError
 {
     QString message;
+    const nlohmann::json *node = nullptr;
+    bool atKey = false; ///< point at node's key rather than its value (unknown keys)
 };
 
-[[noreturn]] void fail(const QString &message)
+[[noreturn]] void fail(const QString &message, const nlohmann::json *node = nullptr, bool atKey = false)
 {
-    throw ManifestError{message};
+    throw ManifestError{message, node, atKey};
 }
 
 QString fromStd(const std::string &s)
@@ -69,7 +75,7 @@ void checkKeys(const json &object, std::initializer_list<const char *> allowed, 
         for (const char *key : allowed)
             known = known || it.key() == key;
         if (!known)
-            fail(at(where) + QStringLiteral("unknown key '%1'").arg(fromStd(it.key())));
+            fail(at(where) + QStringLiteral("unknown key '%1'").arg(fromStd(it.key())), &it.value(), true);
     }
 }
 
@@ -85,11 +91,11 @@ QString stringValue(const json &object, const char *key, const QString &where, b
     const json *value = member(object, key);
     if (!value) {
         if (required)
-            fail(at(where) + QStringLiteral("'%1' is missing").arg(QLatin1String(key)));
+            fail(at(where) + QStringLiteral("'%1' is missing").arg(QLatin1String(key)), &object);
         return fallback;
     }
     if (!value->is_string())
-        fail(at(where) + QStringLiteral("'%1' must be a string, not %2").arg(QLatin1String(key), typeName(*value)));
+        fail(at(where) + QStringLiteral("'%1' must be a string, not %2").arg(QLatin1String(key), typeName(*value)), value);
     return fromStd(value->get<std::string>());
 }
 
@@ -99,7 +105,7 @@ bool boolValue(const json &object, const char *key, const QString &where, bool f
     if (!value)
         return fallback;
     if (!value->is_boolean())
-        fail(at(where) + QStringLiteral("'%1' must be true or false, not %2").arg(QLatin1String(key), typeName(*value)));
+        fail(at(where) + QStringLiteral("'%1' must be true or false, not %2").arg(QLatin1String(key), typeName(*value)), value);
     return value->get<bool>();
 }
 
@@ -110,12 +116,12 @@ double numberValue(const json &object, const char *key, const QString &where, do
     if (!value)
         return fallback;
     if (!value->is_number())
-        fail(at(where) + QStringLiteral("'%1' must be a number, not %2").arg(QLatin1String(key), typeName(*value)));
+        fail(at(where) + QStringLiteral("'%1' must be a number, not %2").arg(QLatin1String(key), typeName(*value)), value);
     const double number = value->get<double>();
     if (!std::isfinite(number) || number < min || number > max) {
         if (max == std::numeric_limits<double>::max())
-            fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min));
-        fail(at(where) + QStringLiteral("'%1' must be between %2 and %3").arg(QLatin1String(key)).arg(min).arg(max));
+            fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
+        fail(at(where) + QStringLiteral("'%1' must be between %2 and %3").arg(QLatin1String(key)).arg(min).arg(max), value);
     }
     return number;
 }
@@ -126,12 +132,12 @@ qint64 integerValue(const json &object, const char *key, const QString &where, q
     if (!value)
         return fallback;
     if (!value->is_number_integer())
-        fail(at(where) + QStringLiteral("'%1' must be a whole number, not %2").arg(QLatin1String(key), typeName(*value)));
+        fail(at(where) + QStringLiteral("'%1' must be a whole number, not %2").arg(QLatin1String(key), typeName(*value)), value);
     const qint64 number = value->is_number_unsigned() && value->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<qint64>::max())
         ? std::numeric_limits<qint64>::max()
         : value->get<qint64>();
     if (number < min)
-        fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min));
+        fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
     return number;
 }
 
@@ -149,10 +155,10 @@ QStringList stringList(const json &object, const char *key, const QString &where
     if (!value)
         return list;
     if (!value->is_array())
-        fail(at(where) + QStringLiteral("'%1' must be an array of strings, not %2").arg(QLatin1String(key), typeName(*value)));
+        fail(at(where) + QStringLiteral("'%1' must be an array of strings, not %2").arg(QLatin1String(key), typeName(*value)), value);
     for (const json &element : *value) {
         if (!element.is_string())
-            fail(at(where) + QStringLiteral("'%1' must contain only strings, found %2").arg(QLatin1String(key), typeName(element)));
+            fail(at(where) + QStringLiteral("'%1' must contain only strings, found %2").arg(QLatin1String(key), typeName(element)), &element);
         list << fromStd(element.get<std::string>());
     }
     return list;
@@ -162,7 +168,7 @@ const json &objectMember(const json &object, const char *key, const QString &whe
 {
     const json &value = object.at(key);
     if (!value.is_object())
-        fail(at(where) + QStringLiteral("'%1' must be an object, not %2").arg(QLatin1String(key), typeName(value)));
+        fail(at(where) + QStringLiteral("'%1' must be an object, not %2").arg(QLatin1String(key), typeName(value)), &value);
     return value;
 }
 
@@ -212,25 +218,25 @@ std::vector<MockResponse> parseMockSequence(const json &handler, const QString &
 {
     const json *sequence = member(handler, "sequence");
     if (!sequence)
-        fail(at(where) + QStringLiteral("a mock handler needs a 'sequence' of results and errors"));
+        fail(at(where) + QStringLiteral("a mock handler needs a 'sequence' of results and errors"), &handler);
     if (!sequence->is_array() || sequence->empty())
-        fail(at(where) + QStringLiteral("'sequence' must be a non-empty array"));
+        fail(at(where) + QStringLiteral("'sequence' must be a non-empty array"), sequence);
     std::vector<MockResponse> responses;
     int index = 0;
     for (const json &entry : *sequence) {
         const QString entryWhere = where + QStringLiteral(" sequence[%1]").arg(index++);
         if (!entry.is_object())
-            fail(at(entryWhere) + QStringLiteral("must be an object, not %1").arg(typeName(entry)));
+            fail(at(entryWhere) + QStringLiteral("must be an object, not %1").arg(typeName(entry)), &entry);
         checkKeys(entry, {"result", "error", "retryable", "delay_seconds"}, entryWhere);
         MockResponse response;
         const bool hasResult = entry.contains("result");
         const bool hasError = entry.contains("error");
         if (hasResult == hasError)
-            fail(at(entryWhere) + QStringLiteral("needs exactly one of 'result' or 'error'"));
+            fail(at(entryWhere) + QStringLiteral("needs exactly one of 'result' or 'error'"), &entry);
         if (hasResult) {
             response.result = entry.at("result");
             if (entry.contains("retryable"))
-                fail(at(entryWhere) + QStringLiteral("'retryable' only applies to an 'error' entry"));
+                fail(at(entryWhere) + QStringLiteral("'retryable' only applies to an 'error' entry"), &entry.at("retryable"), true);
         } else {
             response.isError = true;
             response.errorMessage = stringValue(entry, "error", entryWhere, true);
@@ -258,18 +264,21 @@ void parseHandler(const json &handler, Tool &tool, const QString &where)
         tool.handler = HandlerKind::Command;
         const json *command = member(handler, "command");
         if (!command || !command->is_array() || command->empty())
-            fail(at(handlerWhere) + QStringLiteral("'command' must be a non-empty array of strings (program, then arguments)"));
+            fail(at(handlerWhere) + QStringLiteral("'command' must be a non-empty array of strings (program, then arguments)"),
+                 command ? command : &handler);
         tool.command = stringList(handler, "command", handlerWhere);
         if (tool.command.first().isEmpty())
-            fail(at(handlerWhere) + QStringLiteral("the program in 'command' is empty"));
+            fail(at(handlerWhere) + QStringLiteral("the program in 'command' is empty"), &handler.at("command").front());
         if (member(handler, "file_args"))
             tool.commandFileArgs = stringList(handler, "file_args", handlerWhere);
         if (tool.commandFileArgs.size() > 16)
-            fail(at(handlerWhere) + QStringLiteral("'file_args' names more than 16 arguments"));
+            fail(at(handlerWhere) + QStringLiteral("'file_args' names more than 16 arguments"), member(handler, "file_args"));
     } else if (kind == QLatin1String("python")) {
-        fail(at(handlerWhere) + QStringLiteral("Python tools are declared by the files in tools/, not in toolstudio.json"));
+        fail(at(handlerWhere) + QStringLiteral("Python tools are declared by the files in tools/, not in toolstudio.json"),
+             member(handler, "kind"));
     } else {
-        fail(at(handlerWhere) + QStringLiteral("unknown kind '%1' (expected mock, manual or command)").arg(kind));
+        fail(at(handlerWhere) + QStringLiteral("unknown kind '%1' (expected mock, manual or command)").arg(kind),
+             member(handler, "kind"));
     }
 }
 
@@ -278,11 +287,12 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
 {
     const QString indexWhere = QStringLiteral("tools[%1]").arg(index);
     if (!object.is_object())
-        fail(at(indexWhere) + QStringLiteral("must be an object, not %1").arg(typeName(object)));
+        fail(at(indexWhere) + QStringLiteral("must be an object, not %1").arg(typeName(object)), &object);
     Tool tool;
     tool.name = stringValue(object, "name", indexWhere, true);
     if (!Tool::isValidName(tool.name))
-        fail(QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(tool.name));
+        fail(QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(tool.name),
+             member(object, "name"));
     const QString where = QStringLiteral("tool '%1'").arg(tool.name);
     checkKeys(object, {"name", "description", "input_schema", "output_schema", "tags", "active", "retry", "handler"}, where);
 
@@ -291,20 +301,23 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
     // A tool without input_schema takes no arguments.
     if (const json *schema = member(object, "input_schema")) {
         if (!schema->is_object())
-            fail(at(where) + QStringLiteral("invalid input_schema: must be a JSON object, not %1").arg(typeName(*schema)));
+            fail(at(where) + QStringLiteral("invalid input_schema: must be a JSON object, not %1").arg(typeName(*schema)), schema);
         const json *type = member(*schema, "type");
         if (!type || *type != json("object"))
             fail(at(where) + QStringLiteral("invalid input_schema: must be an object schema (\"type\": \"object\"), got %1")
-                                 .arg(type ? QStringLiteral("\"type\": ") + fromStd(type->dump()) : QStringLiteral("no \"type\"")));
+                                 .arg(type ? QStringLiteral("\"type\": ") + fromStd(type->dump()) : QStringLiteral("no \"type\"")),
+                 type ? type : schema);
         tool.inputSchema = *schema;
     } else {
         tool.inputSchema = json{{"type", "object"}};
     }
+    const json *declaredSchema = member(object, "input_schema"); // null: the default above
     QString schemaError;
     if (!SchemaValidator::compile(tool.inputSchema, &schemaError))
-        fail(at(where) + QStringLiteral("invalid input_schema: %1").arg(schemaError));
+        fail(at(where) + QStringLiteral("invalid input_schema: %1").arg(schemaError), declaredSchema);
     if (const json *properties = member(tool.inputSchema, "properties"); properties && !properties->is_object())
-        fail(at(where) + QStringLiteral("invalid input_schema: 'properties' must be an object"));
+        fail(at(where) + QStringLiteral("invalid input_schema: 'properties' must be an object"),
+             member(*declaredSchema, "properties"));
 
     // Positional arguments follow the declaration order, which only ordered_json keeps.
     if (ordered && ordered->is_object()) {
@@ -319,7 +332,7 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
 
     if (const json *schema = member(object, "output_schema")) {
         if (!SchemaValidator::compile(*schema, &schemaError))
-            fail(at(where) + QStringLiteral("invalid output_schema: %1").arg(schemaError));
+            fail(at(where) + QStringLiteral("invalid output_schema: %1").arg(schemaError), schema);
         tool.outputSchema = *schema;
     }
 
@@ -328,9 +341,9 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
 
     const json *handler = member(object, "handler");
     if (!handler)
-        fail(at(where) + QStringLiteral("'handler' is missing (e.g. {\"kind\": \"manual\"})"));
+        fail(at(where) + QStringLiteral("'handler' is missing (e.g. {\"kind\": \"manual\"})"), &object);
     if (!handler->is_object())
-        fail(at(where) + QStringLiteral("'handler' must be an object, not %1").arg(typeName(*handler)));
+        fail(at(where) + QStringLiteral("'handler' must be an object, not %1").arg(typeName(*handler)), handler);
     parseHandler(*handler, tool, where);
 
     RetryKeys keys;
@@ -352,11 +365,11 @@ ScriptEntry parseScript(const json &object, int index)
 {
     const QString indexWhere = QStringLiteral("scripts[%1]").arg(index);
     if (!object.is_object())
-        fail(at(indexWhere) + QStringLiteral("must be an object, not %1").arg(typeName(object)));
+        fail(at(indexWhere) + QStringLiteral("must be an object, not %1").arg(typeName(object)), &object);
     ScriptEntry script;
     script.path = stringValue(object, "path", indexWhere, true);
     if (script.path.isEmpty())
-        fail(at(indexWhere) + QStringLiteral("'path' is empty"));
+        fail(at(indexWhere) + QStringLiteral("'path' is empty"), member(object, "path"));
     script.name = stringValue(object, "name", indexWhere, false, QFileInfo(script.path).completeBaseName());
     const QString where = QStringLiteral("script '%1'").arg(script.name);
     checkKeys(object, {"name", "path", "tools"}, where);
@@ -425,12 +438,12 @@ void applyPythonOverrides(Project &project, const json &root)
     if (!overrides)
         return;
     if (!overrides->is_object())
-        fail(QStringLiteral("'python_tools' must be an object, not %1").arg(typeName(*overrides)));
+        fail(QStringLiteral("'python_tools' must be an object, not %1").arg(typeName(*overrides)), overrides);
     for (auto it = overrides->begin(); it != overrides->end(); ++it) {
         const QString name = fromStd(it.key());
         const QString where = QStringLiteral("python_tools '%1'").arg(name);
         if (!it->is_object())
-            fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(*it)));
+            fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(*it)), &*it);
         checkKeys(*it, {"active", "tags", "retry"}, where);
         const bool active = boolValue(*it, "active", where, true);
         const QStringList tags = stringList(*it, "tags", where);
@@ -447,7 +460,7 @@ void applyPythonOverrides(Project &project, const json &root)
             continue;
         }
         if (tool->handler != HandlerKind::Python)
-            fail(at(where) + QStringLiteral("'%1' is declared in 'tools'; set its keys there").arg(name));
+            fail(at(where) + QStringLiteral("'%1' is declared in 'tools'; set its keys there").arg(name), &*it, true);
         tool->active = active;
         if (member(*it, "tags"))
             tool->tags = tags;
@@ -508,7 +521,7 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
     project.dir = absoluteDir;
     try {
         if (!root.is_object())
-            fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)));
+            fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)), &root);
         checkKeys(root, {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools"}, QString());
         project.name = stringValue(root, "name", QString(), false, QFileInfo(absoluteDir).fileName());
         if (member(root, "limits"))
@@ -520,7 +533,7 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
         QHash<QString, QString> origin; // tool name -> where it is declared
         if (const json *tools = member(root, "tools")) {
             if (!tools->is_array())
-                fail(QStringLiteral("'tools' must be an array, not %1").arg(typeName(*tools)));
+                fail(QStringLiteral("'tools' must be an array, not %1").arg(typeName(*tools)), tools);
             const nlohmann::ordered_json *orderedTools = nullptr;
             if (ordered.is_object() && ordered.contains("tools") && ordered["tools"].is_array()
                 && ordered["tools"].size() == tools->size())
@@ -529,7 +542,8 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                 Tool tool = parseTool((*tools)[i], orderedTools ? &(*orderedTools)[i] : nullptr,
                                       project.retryDefaults, int(i));
                 if (names.contains(tool.name))
-                    fail(QStringLiteral("tool '%1': declared twice (tool names must be unique)").arg(tool.name));
+                    fail(QStringLiteral("tool '%1': declared twice (tool names must be unique)").arg(tool.name),
+                         member((*tools)[i], "name"));
                 names.insert(tool.name);
                 origin.insert(tool.name, QLatin1String(ManifestName));
                 project.tools.push_back(std::move(tool));
@@ -540,12 +554,13 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
 
         if (const json *scripts = member(root, "scripts")) {
             if (!scripts->is_array())
-                fail(QStringLiteral("'scripts' must be an array, not %1").arg(typeName(*scripts)));
+                fail(QStringLiteral("'scripts' must be an array, not %1").arg(typeName(*scripts)), scripts);
             QSet<QString> names;
             for (std::size_t i = 0; i < scripts->size(); ++i) {
                 ScriptEntry script = parseScript((*scripts)[i], int(i));
                 if (names.contains(script.name))
-                    fail(QStringLiteral("script '%1': declared twice (script names must be unique)").arg(script.name));
+                    fail(QStringLiteral("script '%1': declared twice (script names must be unique)").arg(script.name),
+                         &(*scripts)[i]);
                 names.insert(script.name);
                 for (const QString &toolName : std::as_const(script.tools))
                     if (!project.tool(toolName)) {
@@ -560,7 +575,10 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                         }
                         if (why.isEmpty() && !project.pythonError.isEmpty())
                             why = QStringLiteral(" (%1)").arg(project.pythonError);
-                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared%3").arg(script.name, toolName, why));
+                        const json &bound = (*scripts)[i].at("tools");
+                        const auto named = std::find(bound.begin(), bound.end(), json(toolName.toStdString()));
+                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared%3").arg(script.name, toolName, why),
+                             named != bound.end() ? &*named : &bound);
                     }
                 project.scripts.push_back(std::move(script));
             }
@@ -569,9 +587,12 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
         project.defaultScript = stringValue(root, "default_script", QString(), false,
                                             project.scripts.empty() ? QString() : project.scripts.front().name);
         if (!project.defaultScript.isEmpty() && !project.script(project.defaultScript))
-            fail(QStringLiteral("'default_script' names '%1', which is not in 'scripts'").arg(project.defaultScript));
+            fail(QStringLiteral("'default_script' names '%1', which is not in 'scripts'").arg(project.defaultScript),
+                 member(root, "default_script"));
     } catch (const ManifestError &e) {
-        return failWith(manifest, e.message);
+        // Point at the value (or key) as a parse error would: "toolstudio.json:LINE:COLUMN: …".
+        const auto position = e.node ? JsonPositions(data, root).positionOf(e.node, e.atKey) : std::nullopt;
+        return failWith(manifest, e.message, position ? position->line : 0, position ? position->column : 0);
     }
     return project;
 }

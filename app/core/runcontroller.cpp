@@ -6,6 +6,7 @@
 #include "journal.h"
 #include "replaysource.h"
 #include "sandboxprocess.h"
+#include "runfolder.h"
 #include "stepbatcher.h"
 #include "stepengine.h"
 #include "typings.h"
@@ -21,6 +22,7 @@
 #include <QHash>
 #include <QRandomGenerator>
 #include <QStandardPaths>
+#include <QScopeGuard>
 #include <QMetaMethod>
 #include <QThread>
 #include <QTimer>
@@ -48,19 +50,6 @@ QString makeRunId()
     return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss"))
         + QLatin1Char('-')
         + QString::number(QRandomGenerator::global()->generate() & 0xffff, 16).rightJustified(4, QLatin1Char('0'));
-}
-
-/// Base of all run folders: <tmp>/toolstudio-<uid>/runs. World-traversable (0711) so the
-/// unprivileged sandbox user can reach its own work dir when the studio runs as root.
-QString runsBaseDir()
-{
-    const QString base = QDir::tempPath() + QStringLiteral("/toolstudio-%1").arg(::getuid());
-    QDir().mkpath(base + QStringLiteral("/runs"));
-    const auto traversable = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-        | QFileDevice::ExeGroup | QFileDevice::ExeOther;
-    QFile::setPermissions(base, traversable);
-    QFile::setPermissions(base + QStringLiteral("/runs"), traversable);
-    return base + QStringLiteral("/runs");
 }
 
 bool copyTree(const QString &from, const QString &to, QString *error)
@@ -109,20 +98,6 @@ QHash<QString, QPair<qint64, qint64>> snapshotFiles(const QString &dir)
     return files;
 }
 
-/// Makes every directory below `dir` writable by its owner, so that a tree the script
-/// left read-only can be removed; never follows symlinks.
-void makeRemovable(const QString &dir)
-{
-    QFile::setPermissions(dir, QFile::permissions(dir) | QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    QDirIterator it(dir, QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System | QDir::NoSymLinks,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ReadOwner | QFileDevice::WriteOwner
-                                        | QFileDevice::ExeOwner);
-    }
-}
-
 /// Makes `dir` and everything below it readable (and dirs traversable) by every user.
 void makeWorldReadable(const QString &dir)
 {
@@ -166,6 +141,7 @@ public:
     QString failure;          ///< set when the studio ends the run (protocol error, limits)
     QString runDir;
     QString workDir;
+    RunFolder folder;         ///< runDir, locked; removed when the run ends (files-out/ kept until the next run)
     bool seccompOnlyAllowed = false;
     int landlockAbi = -1;
     QHash<QString, QPair<qint64, qint64>> inputFiles; ///< the work dir as prepared, to tell what the script left
@@ -406,8 +382,7 @@ public:
                             .arg(MaxOutputFiles)
                             .arg(MaxOutputFileBytes / (1024 * 1024))
                             .toUtf8());
-        makeRemovable(workDir);
-        QDir(workDir).removeRecursively();
+        RunFolder::removeTree(workDir);
     }
 
     void onProcessFinished(int exitCode, bool crashed, const QString &launcherFailure)
@@ -468,6 +443,7 @@ public:
         keepOutputFilesAndRemoveWorkDir();
         // The script is gone: no step can be answered any more. Its last calls are
         // cancelled on the run thread; the views then get every step's final state
+        folder.keepOnly(QStringLiteral("files-out")); // the shims, script copy and policy go
         // (the last batch and the queued per-step signals, delivered here) before
         // finished().
         const QString ended = record.error.isEmpty() ? QObject::tr("the script ended") : record.error;
@@ -491,7 +467,7 @@ public:
         // The next run's launcher, once those who wait for finished() had their turn.
         QTimer::singleShot(0, q, [this] {
             if (!active)
-                warm.prepare(runsBaseDir());
+                warm.prepare(RunFolder::runsDir());
         });
     }
 };
@@ -629,13 +605,17 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
 
     // Run folder: work/ (the project's files/), runtime/ (shim + script), policy.json.
     const QString runId = presetRunId.isEmpty() ? makeRunId() : presetRunId;
-    d->runDir = runsBaseDir() + QLatin1Char('/') + runId;
+    d->runDir = RunFolder::runsDir() + QLatin1Char('/') + runId;
     // A pre-warmed launcher for the same interpreter and policy: its run folder becomes
     // this run's (renamed), and the script is handed over with go() below.
     const std::size_t maxLineBytes = project.limits.requestBytes + FrameSlackBytes;
     SandboxPolicy policy = runSandboxPolicy(d->runDir, interpreter, runId, project.limits, d->seccompOnlyAllowed);
     d->warm.remember(project.dir, interpreter, project.limits, d->seccompOnlyAllowed, maxLineBytes);
-    std::unique_ptr<SandboxProcess> warm(d->warm.take(project.dir, policy, maxLineBytes, d->runDir));
+    std::unique_ptr<SandboxProcess> warm(d->warm.take(project.dir, policy, maxLineBytes, d->runDir, &d->folder));
+    if (!warm && !d->folder.create(d->runDir, error))
+        return false;
+    // A run that does not start leaves no folder behind.
+    auto removeFolder = qScopeGuard([this] { d->folder.remove(); });
     const QString workDir = d->runDir + QStringLiteral("/work");
     const QString runtimeDir = d->runDir + QStringLiteral("/runtime");
     const QString pythonDir = runtimeDir + QStringLiteral("/python");
@@ -854,6 +834,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
 
     d->active = true;
     d->runBudgetMs = project.limits.runTimeoutMs;
+    removeFolder.dismiss();
     d->runClock.start();
     d->runTimer.start(project.limits.runTimeoutMs);
     Q_EMIT started(runId);
@@ -971,8 +952,6 @@ bool RunController::resume(const Project &project, const QString &runId, QString
                                  {{"steps_recorded", source->steps.size()}}});
         }
     }
-    // The run keeps its id and so its run folder: start from a fresh one.
-    QDir(runsBaseDir() + QLatin1Char('/') + runId).removeRecursively();
     ReplayPlan plan;
     plan.mode = ReplayPlan::Mode::Resume;
     plan.steps = source->steps;

@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include <regex>
+#include <utility>
 #include <vector>
 
 struct SchemaValidatorState
@@ -327,6 +328,62 @@ SchemaValidator::SchemaValidator()
 
 SchemaValidator::~SchemaValidator() = default;
 
+namespace {
+
+/// Where `$ref`s live in `node` (a schema or part of one): the first whose target is
+/// not in `root` — a local pointer ("#/definitions/x") that names nothing, or a ref to
+/// another document, which is never fetched. `at` is the JSON pointer of `node`.
+/// Values that are data, not schemas (enum, const, default, examples), are skipped.
+std::optional<std::pair<std::string, QString>> danglingRef(const nlohmann::json &root, const nlohmann::json &node,
+                                                           const QString &at)
+{
+    if (node.is_array()) {
+        for (std::size_t i = 0; i < node.size(); ++i)
+            if (auto found = danglingRef(root, node[i], at + QLatin1Char('/') + QString::number(i)))
+                return found;
+        return std::nullopt;
+    }
+    if (!node.is_object())
+        return std::nullopt;
+    if (const auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
+        const std::string target = ref->get<std::string>();
+        bool resolves = !target.empty() && target[0] == '#';
+        if (resolves) {
+            try {
+                resolves = root.contains(nlohmann::json::json_pointer(target.substr(1)));
+            } catch (const nlohmann::json::exception &) {
+                resolves = false; // "#name" (not a pointer) or a malformed pointer
+            }
+        }
+        if (!resolves)
+            return std::pair{target, at.isEmpty() ? QStringLiteral("/") : at};
+    }
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        if (it.key() == "enum" || it.key() == "const" || it.key() == "default" || it.key() == "examples")
+            continue;
+        if (auto found = danglingRef(root, it.value(), at + QLatin1Char('/') + escapePointerToken(fromStd(it.key()))))
+            return found;
+    }
+    return std::nullopt;
+}
+
+/// Why a schema with a `$ref` that valijson could not follow does not compile, in
+/// words a person can act on (valijson's own message names a pointer token only).
+QString danglingRefMessage(const std::string &target, const QString &at)
+{
+    const QString ref = fromStd(target);
+    if (target.empty() || target[0] != '#')
+        return QStringLiteral("$ref \"%1\" at %2 could not be resolved: references to other documents are not "
+                              "fetched; copy the definition into this schema (under \"definitions\") and refer to it "
+                              "as \"#/definitions/NAME\"")
+            .arg(ref, at);
+    return QStringLiteral("$ref \"%1\" at %2 could not be resolved: this schema has nothing at \"%3\"; add the "
+                          "definition there (e.g. under \"definitions\") or correct the $ref")
+        .arg(ref, at, ref.mid(1));
+}
+
+} // namespace
+
 std::unique_ptr<SchemaValidator> SchemaValidator::compile(const nlohmann::json &schema, QString *error)
 {
     if (!schema.is_object() && !schema.is_boolean()) {
@@ -343,8 +400,12 @@ std::unique_ptr<SchemaValidator> SchemaValidator::compile(const nlohmann::json &
         const valijson::adapters::NlohmannJsonAdapter adapter(validator->d->document);
         parser.populateSchema(adapter, validator->d->schema);
     } catch (const std::exception &e) {
-        if (error)
-            *error = fromStd(e.what());
+        // valijson reports a $ref it cannot follow with a bare pointer token
+        // ("Expected reference token to identify an element …"): name the $ref instead.
+        if (error) {
+            const auto dangling = danglingRef(schema, schema, QString());
+            *error = dangling ? danglingRefMessage(dangling->first, dangling->second) : fromStd(e.what());
+        }
         return nullptr;
     }
     return validator;

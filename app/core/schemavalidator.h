@@ -42,7 +42,9 @@ public:
     /// Compiles `schema`. Returns nullptr and sets `error` (one line, valijson's reason,
     /// e.g. "Unrecognised JSON type name 'strin'") when it is not a valid draft-7
     /// schema; a `pattern` that is not a valid ECMAScript regular expression is refused
-    /// here too rather than failing every call later.
+    /// here too rather than failing every call later. A `$ref` that cannot be resolved
+    /// is named with where it is and what to do: "$ref \"#/definitions/x\" at
+    /// /properties/a could not be resolved: this schema has nothing at …".
     static std::unique_ptr<SchemaValidator> compile(const nlohmann::json &schema, QString *error = nullptr);
 
     /// nullopt when `value` is valid, else its first bad field. "First" follows

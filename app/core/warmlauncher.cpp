@@ -23,13 +23,6 @@ namespace {
 /// than a cold start, which would do the same work from scratch.
 constexpr int ReadyWaitMs = 1000;
 
-void removeFolder(const QString &dir)
-{
-    if (dir.isEmpty())
-        return;
-    QDir(dir).removeRecursively();
-}
-
 } // namespace
 
 SandboxPolicy runSandboxPolicy(const QString &runDir, const QString &interpreter, const QString &runId,
@@ -114,8 +107,9 @@ void WarmLauncher::prepare(const QString &runsDir)
     const QString name = QStringLiteral("warm-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     const QString runDir = runsDir + QLatin1Char('/') + name;
     const QString runtimeDir = runDir + QStringLiteral("/runtime");
-    if (!QDir().mkpath(runDir + QStringLiteral("/work")) || !QDir().mkpath(runtimeDir)) {
-        removeFolder(runDir);
+    QString error;
+    if (!m_folder.create(runDir, &error) || !QDir().mkpath(runDir + QStringLiteral("/work")) || !QDir().mkpath(runtimeDir)) {
+        m_folder.remove();
         return;
     }
     // The same permissions the run folder gets (RunController): traversable by the
@@ -130,14 +124,12 @@ void WarmLauncher::prepare(const QString &runsDir)
                                             m_remembered->seccompOnly);
     policy.waitForGo = true;
     auto *process = new SandboxProcess(this);
-    QString error;
     if (!process->start(policy, runDir + QStringLiteral("/policy.json"), m_remembered->maxLineBytes, &error)) {
         delete process;
-        removeFolder(runDir);
+        m_folder.remove();
         return;
     }
     m_process = process;
-    m_runDir = runDir;
     m_projectDir = m_remembered->projectDir;
     m_shape = shapeOf(policy);
     m_maxLineBytes = m_remembered->maxLineBytes;
@@ -152,7 +144,7 @@ void WarmLauncher::prepare(const QString &runsDir)
 }
 
 SandboxProcess *WarmLauncher::take(const QString &projectDir, const SandboxPolicy &policy, std::size_t maxLineBytes,
-                                   const QString &runDir)
+                                   const QString &runDir, RunFolder *folder)
 {
     if (!m_process)
         return nullptr;
@@ -160,15 +152,14 @@ SandboxProcess *WarmLauncher::take(const QString &projectDir, const SandboxPolic
     waiting.waitForGo = true;
     const bool matches = m_enabled && projectDir == m_projectDir && maxLineBytes == m_maxLineBytes
         && shapeOf(waiting) == m_shape;
-    if (!matches || !m_process->waitForReady(ReadyWaitMs) || QFileInfo::exists(runDir)
-        || !QDir().rename(m_runDir, runDir)) {
+    if (!matches || !m_process->waitForReady(ReadyWaitMs) || !m_folder.rename(runDir)) {
         discard();
         return nullptr;
     }
+    *folder = std::move(m_folder);
     SandboxProcess *process = std::exchange(m_process, nullptr);
     process->disconnect(this);
     process->setParent(nullptr);
-    m_runDir.clear();
     m_projectDir.clear();
     m_shape.clear();
     return process;
@@ -183,7 +174,7 @@ void WarmLauncher::discard()
         // removes the cgroup.
         delete process;
     }
-    removeFolder(std::exchange(m_runDir, QString()));
+    m_folder.remove();
     m_projectDir.clear();
     m_shape.clear();
 }
@@ -195,7 +186,7 @@ bool WarmLauncher::isReady() const
 
 QString WarmLauncher::runDir() const
 {
-    return m_runDir;
+    return m_folder.path();
 }
 
 qint64 WarmLauncher::pid() const

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "project.h"
+#include "runfolder.h"
 #include "sandboxpolicy.h"
 
 #include <QObject>
@@ -58,10 +59,11 @@ public:
     /// folder) is `policy`: when the waiting launcher was prepared for the same
     /// project dir, interpreter, limits, seccomp choice and bridge bound, and is (or
     /// within 1 s becomes) ready, renames its run folder to `runDir` (which must not
-    /// exist) and hands the launcher over (no parent; the caller owns it). Otherwise discards
-    /// it (killed, folder and cgroup removed) and returns nullptr: the run starts cold.
+    /// exist), moves it (locked) into `*folder` and hands the launcher over (no parent;
+    /// the caller owns it). Otherwise discards it (killed, folder and cgroup removed) and
+    /// returns nullptr: the run starts cold.
     SandboxProcess *take(const QString &projectDir, const SandboxPolicy &policy, std::size_t maxLineBytes,
-                         const QString &runDir);
+                         const QString &runDir, RunFolder *folder);
 
     /// Kills the waiting launcher (if any) and removes its folder and cgroup.
     void discard();
@@ -92,7 +94,7 @@ private:
     bool m_enabled;
     std::optional<Remembered> m_remembered;
     SandboxProcess *m_process = nullptr;
-    QString m_runDir;
+    RunFolder m_folder;
     QString m_projectDir;
     std::string m_shape;
     std::size_t m_maxLineBytes = 0;
