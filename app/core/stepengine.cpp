@@ -94,6 +94,8 @@ public:
     std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> outputValidators;
     QHash<QString, int> mockAttempts;               ///< attempts made per mock tool in this run
     std::atomic<int> callCount{0};                  ///< written on the run thread, read by the window's meter
+    std::atomic<qint64> largestRequest{0};          ///< bytes; likewise
+    std::atomic<qint64> largestReply{0};            ///< bytes; likewise
     bool cancelled = false;
 
     // Batched journal writes (write-ahead kept: a reply waits for its commit).
@@ -423,6 +425,7 @@ void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome
         }
         if (outcome.ok) {
             const std::size_t size = compactSize(outcome.result);
+            largestReply = std::max(largestReply.load(), qint64(size));
             if (size > project.limits.replyBytes)
                 outcome = HandlerOutcome::failure(QStringLiteral("result of %1 is %2 bytes; the reply limit is %3 bytes (limits.reply_bytes)")
                                                       .arg(tool.name).arg(size).arg(project.limits.replyBytes),
@@ -683,6 +686,7 @@ void StepEngine::submitCall(const BridgeCall &call)
 
     // 3. request cap
     const std::size_t argsBytes = call.argsBytes > 0 ? call.argsBytes : compactSize(call.args);
+    d->largestRequest = std::max(d->largestRequest.load(), qint64(argsBytes));
     if (argsBytes > d->project.limits.requestBytes) {
         d->refuse(std::move(step), BridgeErrorCode::RequestTooLarge,
                   QStringLiteral("arguments of %1 are %2 bytes; the request limit is %3 bytes (limits.request_bytes)")
@@ -1146,4 +1150,14 @@ int StepEngine::pendingCount() const
 int StepEngine::callCount() const
 {
     return d->callCount;
+}
+
+qint64 StepEngine::largestRequestBytes() const
+{
+    return d->largestRequest;
+}
+
+qint64 StepEngine::largestReplyBytes() const
+{
+    return d->largestReply;
 }

@@ -140,6 +140,13 @@ public:
     /// Calls counted against limits.max_calls (declared, active, bound tools). Safe to
     /// call from any thread while a run is active (the window's budget meter does).
     int callCount() const;
+    /// Largest request (compact JSON of a call's arguments, as the bridge framed it)
+    /// and largest reply (compact JSON of a handler's result) seen so far, in bytes,
+    /// also when over its cap (limits.request_bytes / reply_bytes). Safe to call from
+    /// any thread, like callCount(): the budget meter reads the sizes the engine
+    /// measured anyway instead of serialising every step again.
+    qint64 largestRequestBytes() const;
+    qint64 largestReplyBytes() const;
 
 Q_SIGNALS:
     void stepAdded(const Step &step);

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "attemptclocks.h"
+#include "livestepstore.h"
 #include "consoleview.h"
 #include "durablerunactions.h"
 #include "findbar.h"
@@ -159,6 +160,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_run(new RunController(this))
     , m_traceModel(new TraceModel(this))
     , m_attemptClocks(std::make_unique<AttemptClocks>())
+    , m_liveSteps(std::make_unique<LiveStepStore>())
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
@@ -738,25 +740,26 @@ void MainWindow::connectRun()
     // The trace (and the timeline, which follows it) takes one batch per frame.
     connect(m_run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
     connect(m_run, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent);
-    const auto keepStep = [this](const Step &step) {
-        m_attemptClocks->update(step);
-        if (!m_steps.contains(step.callId))
-            m_largestRequest = std::max<qint64>(m_largestRequest, qint64(step.args.dump().size()));
-        if (step.result && isFinal(step.status))
-            m_largestReply = std::max<qint64>(m_largestReply, qint64(step.result->dump().size()));
-        m_steps.insert(step.callId, step);
-        const QModelIndex current = m_traceView->currentIndex();
-        if (current.isValid() && current.data(TraceModel::CallIdRole).toString() == step.callId)
-            showStep(step.callId);
-    };
     // Batched like the trace: per-step signals would cross from the run thread one by one.
-    connect(m_run, &RunController::stepsUpdated, this, [this, keepStep](const QList<Step> &steps) {
+    // Only the last steps are kept whole (LiveStepStore); the budget meter's sizes come
+    // from the engine, so nothing here serialises a step.
+    connect(m_run, &RunController::stepsUpdated, this, [this](const QList<Step> &steps) {
+        const QModelIndex current = m_traceView->currentIndex();
+        const QString shown = current.isValid() ? current.data(TraceModel::CallIdRole).toString() : QString();
+        bool showAgain = false;
         for (const Step &step : steps) {
-            if (!m_steps.contains(step.callId))
+            // A batch is in sequence order; a step seen for the first time is new.
+            if (step.sequence > m_markedSequence) {
+                m_markedSequence = step.sequence;
                 m_console->appendStepMarker(step.sequence, step.callId, step.tool);
-            keepStep(step);
+            }
+            m_attemptClocks->update(step);
+            m_liveSteps->update(step);
+            showAgain = showAgain || (!shown.isEmpty() && step.callId == shown);
             m_pendingPanel->stepChanged(step);
         }
+        if (showAgain)
+            showStep(shown);
     });
     connect(m_run, &RunController::pendingCallOpened, this, &MainWindow::onPendingCallOpened);
     connect(m_run, &RunController::stepPaused, this, [this](const Step &step) {
@@ -817,7 +820,7 @@ bool MainWindow::openProject(const QString &dir)
             reloadProject();
     });
     m_traceModel->clear();
-    m_steps.clear();
+    m_liveSteps->reset();
     m_inspector->clear();
     m_console->clearOutput();
     m_pendingPanel->clear();
@@ -1031,13 +1034,12 @@ void MainWindow::resetRunViews()
     m_showsImportedRun = false;
     m_attemptClocks->clear();
     m_traceModel->clear();
-    m_steps.clear();
+    m_liveSteps->reset();
+    m_markedSequence = 0;
     m_inspector->clear();
     m_stderr.clear();
     m_console->clearOutput();
     m_pendingPanel->clear();
-    m_largestRequest = 0;
-    m_largestReply = 0;
     for (int i = 0; i < m_tabs->count(); ++i)
         if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
             e->clearTraceback();
@@ -1114,6 +1116,9 @@ void MainWindow::onStarted(const QString &runId)
     const QString script = m_project ? QDir(m_project->dir).relativeFilePath(m_run->record().scriptPath)
                                      : m_run->record().scriptPath;
     m_console->appendNotice(tr("▶ Run %1 started: %2").arg(runId, script));
+    // Steps that fall out of the kept ones are read from the run's journal.
+    m_liveSteps->reset(m_project ? m_project->journalPath() : QString(), runId);
+    m_markedSequence = 0;
     setStatus(tr("Running…"));
     updateActions();
 }
@@ -1421,9 +1426,9 @@ void MainWindow::goToLine()
 
 void MainWindow::showStep(const QString &callId)
 {
-    const auto it = m_steps.constFind(callId);
-    if (it != m_steps.constEnd()) {
-        m_inspector->setStep(&*it);
+    // A live or imported run: the store (kept steps, or the run's journal).
+    if (const std::optional<Step> live = m_liveSteps->step(callId)) {
+        m_inspector->setStep(&*live);
         return;
     }
     // A run opened from the journal: the whole step is read when it is shown.
@@ -1494,7 +1499,10 @@ void MainWindow::updateBudget()
         const char *colour = fraction >= 1.0 ? "#c62828" : fraction >= 0.8 ? "#b26a00" : nullptr;
         return colour ? QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), text) : text;
     };
-    const int calls = m_run->engine() ? m_run->engine()->callCount() : int(m_steps.size());
+    const StepEngine *engine = m_run->engine();
+    const int calls = engine ? engine->callCount() : 0;
+    const qint64 largestRequest = engine ? engine->largestRequestBytes() : 0;
+    const qint64 largestReply = engine ? engine->largestReplyBytes() : 0;
     const qint64 waited = m_run->waitClockMs();
     qint64 elapsed = m_run->runClockMs();
     const RunRecord &record = m_run->record();
@@ -1502,10 +1510,10 @@ void MainWindow::updateBudget()
         elapsed = std::max(elapsed, record.endedAt - record.startedAt - waited);
     QStringList parts;
     parts << meter(tr("calls %1/%2").arg(calls).arg(limits.maxCalls), double(calls) / std::max(1, limits.maxCalls));
-    parts << meter(tr("largest request %1 of %2").arg(kib(m_largestRequest), kib(qint64(limits.requestBytes))),
-                   double(m_largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
-    parts << meter(tr("largest reply %1 of %2").arg(kib(m_largestReply), kib(qint64(limits.replyBytes))),
-                   double(m_largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
+    parts << meter(tr("largest request %1 of %2").arg(kib(largestRequest), kib(qint64(limits.requestBytes))),
+                   double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
+    parts << meter(tr("largest reply %1 of %2").arg(kib(largestReply), kib(qint64(limits.replyBytes))),
+                   double(largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
     QString clock = tr("elapsed %1 of %2").arg(TraceModel::durationText(elapsed), TraceModel::durationText(limits.runTimeoutMs));
     if (waited > 0)
         clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(TraceModel::durationText(waited));
@@ -1605,7 +1613,7 @@ void MainWindow::showRun(const QString &runId)
         return;
     // The trace reads the run's rows from the journal as they are shown (issue 8):
     // opening a million-step run loads none of its steps.
-    m_steps.clear();
+    m_liveSteps->reset();
     m_inspector->clear();
     QString error;
     if (!m_traceModel->openRun(m_project->journalPath(), runId, &error))
@@ -1638,12 +1646,13 @@ bool MainWindow::importRun(QString path)
         return false;
     }
     m_traceModel->clear();
-    m_steps.clear();
+    m_liveSteps->reset();
+    m_liveSteps->setKeepAll(true); // no journal to read it from
     m_inspector->clear();
     m_pendingPanel->clear();
     for (const Step &step : imported->steps) {
         m_traceModel->addStep(step);
-        m_steps.insert(step.callId, step);
+        m_liveSteps->update(step);
     }
     m_traceModel->flush();
     m_console->clearOutput();

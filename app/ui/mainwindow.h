@@ -24,6 +24,7 @@ class PendingCallsPanel;
 class RunComparePanel;
 class ConsoleView;
 class FindBar;
+class LiveStepStore;
 class QLineEdit;
 class QToolButton;
 class StepInspector;
@@ -257,8 +258,6 @@ private:
     QSet<QString> m_knownTools;
     QTimer *m_budgetTimer = nullptr;
     QLabel *m_budgetLabel = nullptr;
-    qint64 m_largestRequest = 0;
-    qint64 m_largestReply = 0;
     std::unique_ptr<AttemptClocks> m_attemptClocks; ///< per-call clocks in the budget meters
     QAction *m_nextPendingAction = nullptr;
     QAction *m_nextFailedAction = nullptr;
@@ -267,7 +266,9 @@ private:
     QUndoStack *m_undoStack = nullptr;
     QFileSystemWatcher *m_watcher = nullptr;
     std::unique_ptr<QLockFile> m_lock;
-    QHash<QString, Step> m_steps;   ///< steps of the run shown in the trace, by call id
+    /// Whole steps of the run shown (the last ones in memory, older ones from the journal).
+    std::unique_ptr<LiveStepStore> m_liveSteps;
+    int m_markedSequence = 0;       ///< the live run's steps up to this one have a console marker
     QByteArray m_stderr;            ///< the run's stderr, for traceback markers
 
     QDockWidget *m_projectDock = nullptr;

@@ -1,0 +1,78 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run header's budget meters (issue 8 item 7): the largest request and reply come
+// from the sizes the step engine measured (StepEngine::largestRequestBytes /
+// largestReplyBytes), not from serialising every step again on the GUI thread.
+#include "runcontroller.h"
+#include "stepengine.h"
+#include "ui/mainwindow.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+constexpr int RunTimeoutMs = 30000;
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+} // namespace
+
+class TstBudgetMeter : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
+                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
+    }
+
+    void largestRequestAndReplyAreTheEngineSizes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // Requests: {"s":"<2048 x>"} = 2056 bytes, and a smaller one; the reply
+        // {"r":"<3072 y>"} = 3080 bytes.
+        QVERIFY(writeFile(dir.path() + QStringLiteral("/scripts/main.py"),
+                          "from toolstudio import tools\n"
+                          "tools.echo(s='x' * 2048)\n"
+                          "tools.echo(s='x')\n"));
+        const QByteArray reply = "{\"r\": \"" + QByteArray(3072, 'y') + "\"}";
+        QVERIFY(writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                          "{\"name\": \"budget\", \"default_script\": \"main\",\n"
+                          " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                          " \"tools\": [{\"name\": \"echo\", \"input_schema\": {\"type\": \"object\", \"properties\": "
+                          "{\"s\": {\"type\": \"string\"}}},\n"
+                          "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": " + reply + "}]}}]}\n"));
+
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.show();
+        QVERIFY(window.openProject(dir.path()));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.run());
+        QVERIFY(finished.wait(RunTimeoutMs));
+        QCOMPARE(window.runController()->engine()->largestRequestBytes(), qint64(2056));
+        QCOMPARE(window.runController()->engine()->largestReplyBytes(), qint64(3080));
+        auto *meters = window.findChild<QLabel *>(QStringLiteral("budgetMeters"));
+        QVERIFY(meters);
+        QVERIFY2(meters->text().contains(QStringLiteral("largest request 2.0 KiB of ")), qPrintable(meters->text()));
+        QVERIFY2(meters->text().contains(QStringLiteral("largest reply 3.0 KiB of ")), qPrintable(meters->text()));
+    }
+};
+
+QTEST_MAIN(TstBudgetMeter)
+#include "tst_budgetmeter.moc"
