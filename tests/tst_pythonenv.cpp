@@ -6,6 +6,7 @@
 // wheel path offline. The failing install sets PIP_NO_INDEX=1 (test only) so pip
 // does not wait for an unreachable index.
 #include "project.h"
+#include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
 #include "pythonenv.h"
 #include "ui/requirementsinstalldialog.h"
@@ -175,18 +176,25 @@ private Q_SLOTS:
         ToolWorker::forProject(projectDir)->stop();
     }
 
-    void installButtonAsksInstallsAndAsksForReload()
+    void initTestCase()
+    {
+        QVERIFY(m_config.isValid());
+        qputenv("XDG_CONFIG_HOME", m_config.path().toUtf8()); // the window's settings and secrets
+    }
+
+    void installButtonInstallsAndTheWindowReloads()
     {
         QTemporaryDir dir;
         const QString wheel = buildWheel(dir.path());
         QVERIFY(!wheel.isEmpty());
         const QString projectDir = dir.path() + QStringLiteral("/project");
         writeProject(projectDir, QStringLiteral("tsdemomod"), wheel);
-        ProjectError error;
-        std::optional<Project> project = Project::load(projectDir, &error);
-        QVERIFY(project);
-        ProjectPanel panel;
-        panel.setProject(&*project);
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        QVERIFY(window.openProject(projectDir));
+        ProjectPanel &panel = *window.projectPanel();
+        QCOMPARE(panel.problemsView()->list()->count(), 1);
+        QCOMPARE(panel.toolModel()->rowCount(), 1);
         QSignalSpy installed(&panel, &ProjectPanel::requirementsInstalled);
         QString question;
         // Answers the confirmation (modal), then lets the progress dialog run to its end.
@@ -202,11 +210,11 @@ private Q_SLOTS:
                                           "pip downloads from the package index, or installs the local paths given.")
                                .arg(wheel));
         QCOMPARE(installed.count(), 1);
-        project = Project::load(projectDir, &error);
-        QVERIFY(project);
-        panel.setProject(&*project);
+        // The window loaded the project again: no problem left, demo_value is a tool.
+        QCOMPARE(panel.problemsView()->list()->count(), 0);
         QVERIFY(panel.problemsView()->isHidden());
         QCOMPARE(panel.toolModel()->rowCount(), 2);
+        ToolWorker::forProject(projectDir)->stop();
     }
 
     void failingInstallReportsPipAndChangesNothing()
@@ -303,6 +311,9 @@ private Q_SLOTS:
 
 Q_SIGNALS:
     void gotReply();
+
+private:
+    QTemporaryDir m_config;
 };
 
 QTEST_MAIN(TestPythonEnv)
