@@ -721,18 +721,28 @@ void StepEngine::submitCall(const BridgeCall &call)
                   QStringLiteral("input_schema of %1 does not compile: %2").arg(tool->name, compileError));
         return;
     }
-    if (const auto failure = validator->validate(step.args)) {
+    // Refuses `step` when its arguments fail input_schema; true when refused.
+    const auto refuseInvalid = [&](const char *whose) {
+        const auto failure = validator->validate(step.args);
+        if (!failure)
+            return false;
         const QString where = failure->pointer.isEmpty() ? QString() : QStringLiteral(" at %1").arg(failure->pointer);
         d->refuse(std::move(step), BridgeErrorCode::InvalidArguments,
-                  QStringLiteral("invalid arguments for '%1'%2: %3").arg(tool->name, where, failure->message),
+                  QStringLiteral("invalid %1arguments for '%2'%3: %4")
+                      .arg(QLatin1StringView(whose), tool->name, where, failure->message),
                   {{"pointer", failure->pointer.toStdString()}});
+        return true;
+    };
+    if (refuseInvalid(""))
         return;
-    }
 
     // 6. memo lookup when replaying (DESIGN.md "Replay"): a match is answered at once
     step.argsHash = argsHash(step.args);
     if (d->plan) {
         if (d->applyPlan(step))
+            return;
+        // Arguments edited for a rerun (replay --from N --args) are checked like the script's own.
+        if (step.originalArgs && refuseInvalid("edited "))
             return;
         if (d->plan->offline) {
             d->refuse(std::move(step), BridgeErrorCode::ToolFailed,
