@@ -27,6 +27,7 @@
 
 #include <cstdio>
 #include <sys/resource.h>
+#include <time.h>
 #include <vector>
 
 namespace {
@@ -65,6 +66,14 @@ QString makeStreamingProject(const QTemporaryDir &dir, int calls)
     return dir.path();
 }
 
+/// CPU time of the calling thread (ms): a stall with little CPU time waited for a core.
+double threadCpuMs()
+{
+    timespec ts{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
 /// Times every top-level event delivery: the slowest one names the cause of a stall.
 class TimingApplication : public QApplication
 {
@@ -75,16 +84,20 @@ public:
         ++m_depth;
         QElapsedTimer clock;
         clock.start();
+        const double cpuBefore = threadCpuMs();
         const int type = int(event->type());
         const char *className = receiver->metaObject()->className(); // the receiver may be gone after
         const QString name = receiver->objectName();
         const bool result = QApplication::notify(receiver, event);
         --m_depth;
         const qint64 ns = clock.nsecsElapsed();
-        if (ns > m_worstNs && m_depth <= 1) {
+        if (m_depth <= 1 && ns > m_worstNs) {
             m_worstNs = ns;
             m_worst = QStringLiteral("%1 (%2) event %3").arg(QString::fromLatin1(className), name).arg(type);
         }
+        if (m_depth <= 1 && m_logAboveNs > 0 && ns > m_logAboveNs)
+            std::fprintf(stderr, "stall %.1f ms (%.1f ms on the CPU): %s (%s) event %d\n", double(ns) / 1e6,
+                         threadCpuMs() - cpuBefore, className, qPrintable(name), type);
         return result;
     }
     void resetWorst()
@@ -96,6 +109,8 @@ public:
 
 private:
     int m_depth = 0;
+    /// TOOLSTUDIO_BENCH_LOG_STALLS=<ms>: every top-level delivery longer than that goes to stderr.
+    qint64 m_logAboveNs = qint64(qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_LOG_STALLS")) * 1000000;
     qint64 m_worstNs = 0;
     QString m_worst;
 };
@@ -325,6 +340,73 @@ int main(int argc, char **argv)
         rows.push_back({QStringLiteral("paint the timeline of 1 000 000 steps"),
                         QStringLiteral("%1 ms (%2 bars painted at 1000 px)").arg(double(clock.nsecsElapsed()) / 1e6, 0, 'f', 1).arg(timeline.lastPaintedBars()),
                         QStringLiteral("TimelineWidget::paintEvent, bars on the same pixel skipped")});
+    }
+
+    // TOOLSTUDIO_BENCH_LAYOUT=1: what one paced insert costs at 100 000 live rows (the
+    // model and proxy, then QTreeView's full layout of every top-level row, then paint).
+    if (qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_LAYOUT") != 0) {
+        // A live trace of 100 000 steps in the window's views; then 20 batches of 400.
+        TraceModel model;
+        TraceFilterModel filter;
+        filter.setTraceModel(&model);
+        QTreeView view;
+        view.setUniformRowHeights(true);
+        view.setModel(&filter);
+        TimelineWidget timeline;
+        timeline.setTraceModel(&model);
+        view.resize(1000, 700);
+        timeline.resize(1000, 120);
+        view.show();
+        timeline.show();
+        const auto batch = [](int first, int count) {
+            QList<Step> steps;
+            for (int k = first; k < first + count; ++k) {
+                Step step;
+                step.runId = QStringLiteral("r");
+                step.callId = QStringLiteral("c%1").arg(k);
+                step.sequence = k;
+                step.tool = QStringLiteral("echo");
+                step.status = StepStatus::Succeeded;
+                step.result = nlohmann::json{{"ok", true}};
+                step.queuedAt = 1700000000000 + k;
+                step.startedAt = step.queuedAt;
+                step.endedAt = step.queuedAt + 1;
+                Attempt attempt;
+                attempt.number = 1;
+                attempt.startedAt = step.startedAt;
+                attempt.endedAt = step.endedAt;
+                attempt.succeeded = true;
+                step.attempts.push_back(attempt);
+                steps.append(step);
+            }
+            return steps;
+        };
+        model.applySteps(batch(1, 100000));
+        model.flush();
+        view.scrollToBottom();
+        QCoreApplication::processEvents();
+        qint64 flushNs = 0, layoutNs = 0, paintNs = 0;
+        int next = 100001;
+        for (int round = 0; round < 20; ++round, next += 400) {
+            model.applySteps(batch(next, 400));
+            QElapsedTimer clock;
+            clock.start();
+            model.flush();
+            flushNs += clock.nsecsElapsed();
+            clock.restart();
+            view.scrollToBottom();
+            layoutNs += clock.nsecsElapsed();
+            clock.restart();
+            view.repaint();
+            timeline.repaint();
+            paintNs += clock.nsecsElapsed();
+        }
+        rows.push_back({QStringLiteral("insert 400 steps into a 100 000-step live trace"),
+                        QStringLiteral("%1 ms insert, %2 ms layout, %3 ms paint")
+                            .arg(double(flushNs) / 20e6, 0, 'f', 1)
+                            .arg(double(layoutNs) / 20e6, 0, 'f', 1)
+                            .arg(double(paintNs) / 20e6, 0, 'f', 1),
+                        QStringLiteral("mean of 20: TraceModel::flush, QTreeView::scrollToBottom (posted layout), repaint")});
     }
 
     if (calls > 0) {
