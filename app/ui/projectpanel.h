@@ -26,7 +26,8 @@ class ToolProblemsView;
 /// handler kind, tags (edited in place, comma separated), an active checkbox —
 /// filtered by text and tag, and its scripts with one checkbox per tool under each:
 /// the tools bound to the script (issue 6 "Binding tools to scripts"; unbound tools
-/// are refused as unknown_tool). It only shows; an edit (active, tags, binding) is a
+/// are refused as unknown_tool). Under the tool list, the tool files' load problems
+/// (ToolProblemsView, with Install Requirements… for a missing module). It only shows; an edit (active, tags, binding) is a
 /// ProjectWriter edit requested through manifestEditRequested(), which the window
 /// runs as an undoable command.
 class ProjectPanel : public QWidget
