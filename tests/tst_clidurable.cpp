@@ -551,8 +551,8 @@ private Q_SLOTS:
         QCOMPARE(result.exitCode, ExitBadInput);
         QVERIFY2(result.err.startsWith("toolstudio replay: ") && result.err.contains(cassette.toUtf8()),
                  result.err.constData());
-        // Nothing ran: no run was recorded.
-        const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path()});
+        // Nothing ran: no run was recorded (--json: one line per run).
+        const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
         QCOMPARE(runs.out, QByteArray());
     }
 };
