@@ -5,8 +5,8 @@
 #include "bridgechannel.h"
 #include "journal.h"
 #include "replaysource.h"
-#include "sandboxprocess.h"
 #include "runfolder.h"
+#include "sandboxprocess.h"
 #include "stepbatcher.h"
 #include "stepengine.h"
 #include "typings.h"
@@ -21,8 +21,8 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QRandomGenerator>
-#include <QStandardPaths>
 #include <QScopeGuard>
+#include <QStandardPaths>
 #include <QMetaMethod>
 #include <QThread>
 #include <QTimer>
@@ -140,8 +140,8 @@ public:
     bool timedOut = false;
     QString failure;          ///< set when the studio ends the run (protocol error, limits)
     QString runDir;
-    QString workDir;
     RunFolder folder;         ///< runDir, locked; removed when the run ends (files-out/ kept until the next run)
+    QString workDir;
     bool seccompOnlyAllowed = false;
     int landlockAbi = -1;
     QHash<QString, QPair<qint64, qint64>> inputFiles; ///< the work dir as prepared, to tell what the script left
@@ -441,9 +441,9 @@ public:
                                 .arg(process->pid());
         }
         keepOutputFilesAndRemoveWorkDir();
+        folder.keepOnly(QStringLiteral("files-out")); // the shims, script copy and policy go
         // The script is gone: no step can be answered any more. Its last calls are
         // cancelled on the run thread; the views then get every step's final state
-        folder.keepOnly(QStringLiteral("files-out")); // the shims, script copy and policy go
         // (the last batch and the queued per-step signals, delivered here) before
         // finished().
         const QString ended = record.error.isEmpty() ? QObject::tr("the script ended") : record.error;
@@ -832,9 +832,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         });
     });
 
+    removeFolder.dismiss();
     d->active = true;
     d->runBudgetMs = project.limits.runTimeoutMs;
-    removeFolder.dismiss();
     d->runClock.start();
     d->runTimer.start(project.limits.runTimeoutMs);
     Q_EMIT started(runId);
