@@ -664,6 +664,67 @@ private Q_SLOTS:
         QCOMPARE(text(*m_model, next - 1, TraceModel::Status), QStringLiteral("failed"));
     }
 
+    // The live trace's key → ordinal index grows by new generations (4096, 8192, …),
+    // never by rehashing: every key stays found across the boundaries.
+    void ordinalIndexGrowsByGenerations()
+    {
+        OrdinalIndex<QString> index;
+        QCOMPARE(index.value(QStringLiteral("c0")), -1);
+        for (int i = 0; i < 4096; ++i)
+            index.insert(QStringLiteral("c%1").arg(i), i);
+        QCOMPARE(index.generationCount(), 1);
+        index.insert(QStringLiteral("c4096"), 4096);
+        QCOMPARE(index.generationCount(), 2);
+        for (int i = 4097; i < 4096 + 8192 + 1; ++i)
+            index.insert(QStringLiteral("c%1").arg(i), i);
+        QCOMPARE(index.generationCount(), 3); // 4096 + 8192 full, one in the third
+        QCOMPARE(index.size(), 4096 + 8192 + 1);
+        QCOMPARE(index.value(QStringLiteral("c0")), 0);
+        QCOMPARE(index.value(QStringLiteral("c4095")), 4095);
+        QCOMPARE(index.value(QStringLiteral("c4096")), 4096);
+        QCOMPARE(index.value(QStringLiteral("c12288")), 12288);
+        QCOMPARE(index.value(QStringLiteral("c12289"), -7), -7);
+        QVERIFY(index.contains(QStringLiteral("c12287")));
+        index.clear();
+        QCOMPARE(index.size(), 0);
+        QVERIFY(!index.contains(QStringLiteral("c0")));
+        index.insert(QStringLiteral("c0"), 3);
+        QCOMPARE(index.value(QStringLiteral("c0")), 3);
+        QCOMPARE(index.generationCount(), 1);
+    }
+
+    // A live run past the first generation of its indexes (4096 steps): updates by
+    // sequence and by call id still reach the right row, also in the first generation.
+    void liveRunFindsStepsAcrossIndexGenerations()
+    {
+        constexpr int Steps = 5000;
+        for (int first = 1; first <= Steps; first += 1000) {
+            QList<Step> batch;
+            for (int i = first; i < first + 1000; ++i)
+                batch.append(makeStep(i, QStringLiteral("t")));
+            m_model->applySteps(batch);
+            m_model->flush();
+        }
+        QCOMPARE(m_model->rowCount(), Steps);
+        Step early = makeStep(7, QStringLiteral("t"), StepStatus::Failed);
+        early.endedAt = 1010;
+        Step late = makeStep(4999, QStringLiteral("t"), StepStatus::Succeeded);
+        late.result = nlohmann::json(false);
+        late.endedAt = 1010;
+        m_model->applySteps({early, late});
+        QCOMPARE(m_model->rowCount(), Steps);
+        QCOMPARE(text(*m_model, 6, TraceModel::Status), QStringLiteral("failed"));
+        QCOMPARE(text(*m_model, 4998, TraceModel::Summary), QStringLiteral("false"));
+        QCOMPARE(m_model->indexForCallId(QStringLiteral("call-4500")).row(), 4499);
+        QCOMPARE(m_model->ordinalOfSequence(4097), 4096);
+        QCOMPARE(m_model->ordinalOfSequence(Steps + 1), -1);
+        Step updated = makeStep(4500, QStringLiteral("u"), StepStatus::Waiting);
+        m_model->updateStep(updated);
+        QCOMPARE(m_model->rowCount(), Steps);
+        QCOMPARE(text(*m_model, 4499, TraceModel::Tool), QStringLiteral("u"));
+        QCOMPARE(m_model->nextOrdinal(-1, StepQuery::Status::FailedOnly, true), 6);
+    }
+
     // The filter proxy answers hasChildren from the source: attempts are never filtered.
     void filterReportsChildrenOfTheSource()
     {

@@ -662,8 +662,8 @@ void TraceModel::updateStep(const Step &step)
 {
     if (m_reader)
         clear();
-    const auto it = m_ordinalByCallId.constFind(step.callId);
-    if (it == m_ordinalByCallId.constEnd()) {
+    const int ordinal = m_ordinalByCallId.value(step.callId);
+    if (ordinal < 0) {
         const auto queued = m_queueIndexByCallId.constFind(step.callId);
         if (queued != m_queueIndexByCallId.constEnd())
             m_queue[size_t(*queued)] = StepSummary::of(step); // not shown yet: the flush inserts the latest state
@@ -671,7 +671,7 @@ void TraceModel::updateStep(const Step &step)
             addStep(step);
         return;
     }
-    replaceLive(*it, StepSummary::of(step));
+    replaceLive(ordinal, StepSummary::of(step));
 }
 
 void TraceModel::replaceLive(int ordinal, StepSummary summary)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "journalreader.h"
+#include "ordinalindex.h"
 #include "step.h"
 
 #include <QAbstractItemModel>
@@ -12,6 +13,7 @@
 #include <QStringList>
 
 #include <array>
+#include <deque>
 #include <memory>
 #include <set>
 #include <vector>
@@ -207,10 +209,11 @@ private:
     void insertEvent(EventRow row);
     void trackSets(int ordinal, const StepSummary &summary);
 
-    // Live rows, by ordinal.
-    std::vector<StepSummary> m_live;
-    QHash<QString, int> m_ordinalByCallId;
-    QHash<int, int> m_ordinalBySequence;
+    // Live rows, by ordinal. A deque and OrdinalIndex: growing them never moves what
+    // they hold (a vector and QHash did, 50 ms in one flush at 65 536 steps).
+    std::deque<StepSummary> m_live;
+    OrdinalIndex<QString> m_ordinalByCallId;
+    OrdinalIndex<int> m_ordinalBySequence;
     std::vector<StepSummary> m_queue;
     QHash<QString, int> m_queueIndexByCallId; ///< index in m_queue; a burst stays O(1) per step
     std::set<int> m_failed;  ///< live ordinals of failed steps (jump to next failed)

@@ -351,7 +351,11 @@ int main(int argc, char **argv)
         filter.setTraceModel(&model);
         QTreeView view;
         view.setUniformRowHeights(true);
-        view.setModel(&filter);
+        // TOOLSTUDIO_BENCH_LAYOUT=2: the view on the TraceModel itself, without the proxy.
+        if (qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_LAYOUT") == 2)
+            view.setModel(&model);
+        else
+            view.setModel(&filter);
         TimelineWidget timeline;
         timeline.setTraceModel(&model);
         view.resize(1000, 700);
@@ -381,11 +385,32 @@ int main(int argc, char **argv)
             }
             return steps;
         };
-        model.applySteps(batch(1, 100000));
-        model.flush();
+        if (qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_GROW") != 0) {
+            qint64 worst = 0;
+            int worstAt = 0;
+            for (int k = 1; k < 100000; k += 400) {
+                model.applySteps(batch(k, 400));
+                QElapsedTimer c;
+                c.start();
+                model.flush();
+                if (c.nsecsElapsed() > worst) {
+                    worst = c.nsecsElapsed();
+                    worstAt = k;
+                }
+                QCoreApplication::processEvents();
+            }
+            rows.push_back({QStringLiteral("grow a live trace to 100 000 steps, 400 per insert"),
+                            QStringLiteral("worst TraceModel::flush %1 ms (before the insert at step %2)")
+                                .arg(double(worst) / 1e6, 0, 'f', 1)
+                                .arg(worstAt),
+                            QStringLiteral("TOOLSTUDIO_BENCH_GROW=1: the model's indexes and row store growing (no rehash, no move)")});
+        } else {
+            model.applySteps(batch(1, 100000));
+            model.flush();
+        }
         view.scrollToBottom();
         QCoreApplication::processEvents();
-        qint64 flushNs = 0, layoutNs = 0, paintNs = 0;
+        qint64 flushNs = 0, layoutNs = 0, paintNs = 0, timelineNs = 0;
         int next = 100001;
         for (int round = 0; round < 20; ++round, next += 400) {
             model.applySteps(batch(next, 400));
@@ -398,14 +423,17 @@ int main(int argc, char **argv)
             layoutNs += clock.nsecsElapsed();
             clock.restart();
             view.repaint();
-            timeline.repaint();
             paintNs += clock.nsecsElapsed();
+            clock.restart();
+            timeline.repaint();
+            timelineNs += clock.nsecsElapsed();
         }
         rows.push_back({QStringLiteral("insert 400 steps into a 100 000-step live trace"),
-                        QStringLiteral("%1 ms insert, %2 ms layout, %3 ms paint")
+                        QStringLiteral("%1 ms insert, %2 ms layout, %3 ms trace paint, %4 ms timeline paint")
                             .arg(double(flushNs) / 20e6, 0, 'f', 1)
                             .arg(double(layoutNs) / 20e6, 0, 'f', 1)
-                            .arg(double(paintNs) / 20e6, 0, 'f', 1),
+                            .arg(double(paintNs) / 20e6, 0, 'f', 1)
+                            .arg(double(timelineNs) / 20e6, 0, 'f', 1),
                         QStringLiteral("mean of 20: TraceModel::flush, QTreeView::scrollToBottom (posted layout), repaint")});
     }
 
