@@ -738,6 +738,12 @@ private Q_SLOTS:
         QVERIFY(!filter.hasChildren(filter.index(1, 0)));
         QVERIFY(filter.hasChildren());
         QCOMPARE(filter.rowCount(filter.index(0, 0)), 1);
+        // Flags without mapping: the model's, for steps and attempts alike.
+        const Qt::ItemFlags rowFlags = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
+        QCOMPARE(m_model->flags(m_model->index(0, TraceModel::Tool)), rowFlags);
+        QCOMPARE(filter.flags(filter.index(1, TraceModel::Tool)), rowFlags);
+        QCOMPARE(filter.flags(filter.index(0, 0, filter.index(0, 0))), rowFlags);
+        QCOMPARE(filter.flags(QModelIndex()), Qt::ItemFlags());
     }
 
     // Live policy events: a row after the step they concern; run-wide ones at the end.

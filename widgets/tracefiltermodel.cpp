@@ -79,6 +79,11 @@ bool TraceFilterModel::hasChildren(const QModelIndex &parent) const
     return source.isValid() && sourceModel()->hasChildren(source);
 }
 
+Qt::ItemFlags TraceFilterModel::flags(const QModelIndex &index) const
+{
+    return index.isValid() && m_trace ? TraceModel::RowFlags : QSortFilterProxyModel::flags(index);
+}
+
 bool TraceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     if (sourceParent.isValid() || !m_trace)

@@ -53,6 +53,9 @@ public:
     /// the row: a QTreeView asks every top-level row, and a mapping per row makes each
     /// insert at the top level cost O(rows) (issue 8 streaming benchmark).
     bool hasChildren(const QModelIndex &parent = {}) const override;
+    /// TraceModel::RowFlags for every valid row, without mapping it to the source
+    /// (QSortFilterProxyModel::flags maps each row QTreeView asks about per layout).
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;

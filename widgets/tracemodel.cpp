@@ -92,6 +92,11 @@ TraceModel::TraceModel(QObject *parent)
 
 TraceModel::~TraceModel() = default;
 
+Qt::ItemFlags TraceModel::flags(const QModelIndex &index) const
+{
+    return index.isValid() ? RowFlags : Qt::NoItemFlags;
+}
+
 int TraceModel::stepCount() const
 {
     return m_reader ? m_extent.count : int(m_live.size());
