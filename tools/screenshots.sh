@@ -242,14 +242,14 @@ stop_studio
 #    the Valves page (forms from the file's Valves and UserValves models). Cropped to
 #    the dock.
 start_studio "$WORK/examples/python-tools"
-xdotool mousemove 164 356 click 1
+xdotool mousemove 164 392 click 1
 sleep 0.5
-xdotool mousemove 285 456 click --repeat 3 1
+xdotool mousemove 285 492 click --repeat 3 1
 xdotool type --delay 5 -- '-1'
 xdotool key Return
 sleep 0.5
 import -window root -crop 440x430+0+290 +repage "$OUT/tool-dock-handler.png"; echo "saved $OUT/tool-dock-handler.png"
-xdotool mousemove 232 356 click 1
+xdotool mousemove 232 392 click 1
 sleep 0.5
 import -window root -crop 440x430+0+290 +repage "$OUT/tool-dock-valves.png"; echo "saved $OUT/tool-dock-valves.png"
 stop_studio

@@ -1192,10 +1192,6 @@
         <translation>Kein wartender Schritt</translation>
     </message>
     <message>
-        <source>%1 KiB</source>
-        <translation>%1 KiB</translation>
-    </message>
-    <message>
         <source>calls %1/%2</source>
         <translation>Aufrufe %1/%2</translation>
     </message>

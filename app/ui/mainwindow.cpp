@@ -45,6 +45,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLocale>
 #include <QLineEdit>
 #include <QSplitter>
 #include <QToolButton>
@@ -1494,7 +1495,8 @@ void MainWindow::updateBudget()
         return;
     }
     const ProjectLimits &limits = m_project->limits;
-    const auto kib = [](qint64 bytes) { return tr("%1 KiB").arg(QString::number(double(bytes) / 1024.0, 'f', 1)); };
+    // "31 bytes", "2.0 KiB", "1.0 MiB" (IEC units, the user's locale)
+    const auto size = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 1); };
     const auto meter = [](const QString &text, double fraction) {
         const char *colour = fraction >= 1.0 ? "#c62828" : fraction >= 0.8 ? "#b26a00" : nullptr;
         return colour ? QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), text) : text;
@@ -1510,9 +1512,9 @@ void MainWindow::updateBudget()
         elapsed = std::max(elapsed, record.endedAt - record.startedAt - waited);
     QStringList parts;
     parts << meter(tr("calls %1/%2").arg(calls).arg(limits.maxCalls), double(calls) / std::max(1, limits.maxCalls));
-    parts << meter(tr("largest request %1 of %2").arg(kib(largestRequest), kib(qint64(limits.requestBytes))),
+    parts << meter(tr("largest request %1 of %2").arg(size(largestRequest), size(qint64(limits.requestBytes))),
                    double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
-    parts << meter(tr("largest reply %1 of %2").arg(kib(largestReply), kib(qint64(limits.replyBytes))),
+    parts << meter(tr("largest reply %1 of %2").arg(size(largestReply), size(qint64(limits.replyBytes))),
                    double(largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
     QString clock = tr("elapsed %1 of %2").arg(TraceModel::durationText(elapsed), TraceModel::durationText(limits.runTimeoutMs));
     if (waited > 0)
