@@ -6,6 +6,7 @@
 #include "runcontroller.h"
 #include "stepengine.h"
 #include "ui/mainwindow.h"
+#include "testfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,13 +19,6 @@
 namespace {
 
 constexpr int RunTimeoutMs = 30000;
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
 
 } // namespace
 

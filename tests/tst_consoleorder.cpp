@@ -7,6 +7,7 @@
 #include "consoleview.h"
 #include "runcontroller.h"
 #include "ui/mainwindow.h"
+#include "testfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,13 +20,6 @@
 namespace {
 
 constexpr int RunTimeoutMs = 30000;
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
 
 } // namespace
 

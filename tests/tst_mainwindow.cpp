@@ -24,6 +24,7 @@
 #include "jsontreemodel.h"
 #include "stepinspector.h"
 #include "timelinewidget.h"
+#include "testfiles.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -97,12 +98,6 @@ QString readFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(file.readAll());
-}
-
-bool writeFile(const QString &path, const char *text)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) >= 0;
 }
 
 // A line edit that claims Ctrl+E the way QLineEdit does where the platform's key

@@ -12,6 +12,7 @@
 #include "ui/durablerunactions.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
+#include "testfiles.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -31,12 +32,6 @@
 namespace {
 
 constexpr int RunTimeoutMs = 30000;
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
 
 // One tool, `echo`, whose command handler prints its arguments back (`cat` of the
 // stdin JSON): a step's result is exactly the arguments its handler got.

@@ -9,6 +9,7 @@
 #include "ui/toolpanel.h"
 #include "ui/tryitanswerdialog.h"
 #include "ui/valvesform.h"
+#include "testfiles.h"
 
 #include <QAction>
 #include <QApplication>
@@ -60,13 +61,6 @@ bool copyTree(const QString &from, const QString &to)
             return false;
     }
     return true;
-}
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
 }
 
 QString readFile(const QString &path)

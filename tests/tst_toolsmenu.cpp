@@ -9,6 +9,7 @@
 #include "ui/projectpanel.h"
 #include "ui/secretsdialog.h"
 #include "ui/toolsmenu.h"
+#include "testfiles.h"
 
 #include <QAbstractItemModel>
 #include <QAction>
@@ -39,13 +40,6 @@
 // rows, the secrets table) and in what lands on disk.
 
 namespace {
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
 
 QByteArray readFile(const QString &path)
 {
