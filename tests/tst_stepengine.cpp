@@ -480,6 +480,50 @@ private Q_SLOTS:
         QCOMPARE(h.closed.size(), 2);
     }
 
+    void pendingCallClosedAfterTheStatus_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<StepStatus>("expected");
+        QTest::newRow("result") << QStringLiteral("render_report") << QStringLiteral("result") << StepStatus::Succeeded;
+        QTest::newRow("retryable error") << QStringLiteral("render_report") << QStringLiteral("retry") << StepStatus::Retrying;
+        QTest::newRow("error") << QStringLiteral("render_report") << QStringLiteral("error") << StepStatus::Failed;
+        QTest::newRow("wait bound") << QStringLiteral("ask_bounded") << QStringLiteral("wait") << StepStatus::Failed;
+        QTest::newRow("total timeout") << QStringLiteral("ask_total") << QStringLiteral("wait") << StepStatus::Failed;
+        QTest::newRow("cancelled") << QStringLiteral("render_report") << QStringLiteral("cancel") << StepStatus::Cancelled;
+    }
+
+    /// A slot of pendingCallClosed reads the step's new status, not 'waiting'.
+    void pendingCallClosedAfterTheStatus()
+    {
+        QFETCH(QString, tool);
+        QFETCH(QString, how);
+        QFETCH(StepStatus, expected);
+        json manifest = baseManifest();
+        manifest["tools"].push_back(json::parse(J("{'name': 'ask_total', 'handler': {'kind': 'manual'},"
+                                                  " 'retry': {'total_timeout_seconds': 0.2}}")));
+        Harness h;
+        QVERIFY(h.setUp(manifest));
+        std::vector<StepStatus> seen;
+        QObject::connect(h.engine.get(), &StepEngine::pendingCallClosed, h.engine.get(), [&h, &seen](const QString &id) {
+            seen.push_back(h.engine->step(id)->status);
+        });
+        h.call("c1", tool.toUtf8().constData(), {{"topic", "sales"}});
+        QCOMPARE(h.step("c1").status, StepStatus::Waiting);
+        ManualAnswer answer;
+        answer.result = "https://reports.example/sales.pdf";
+        answer.isError = how == QLatin1String("retry") || how == QLatin1String("error");
+        answer.message = QStringLiteral("renderer busy");
+        answer.retryable = how == QLatin1String("retry");
+        if (how == QLatin1String("cancel"))
+            h.engine->cancelAll(QStringLiteral("the run was stopped"));
+        else if (how != QLatin1String("wait"))
+            QVERIFY(h.engine->answer(QStringLiteral("c1"), 1, answer));
+        QTRY_COMPARE_WITH_TIMEOUT(seen.size(), std::size_t(1), 3000);
+        QCOMPARE(seen.front(), expected);
+        QCOMPARE(h.step("c1").status, expected);
+    }
+
     void manualNonRetryableError()
     {
         Harness h;

@@ -432,29 +432,27 @@ void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome
                                                   false, BridgeErrorCode::ReplyTooLarge);
         }
     }
-    if (wasWaiting)
-        Q_EMIT q->pendingCallClosed(step.callId);
-    // The slot above may have cancelled everything.
-    if (!flights[std::size_t(index)])
-        return;
-    Step &current = steps[std::size_t(index)];
-    Attempt &last = current.attempts.back();
-
+    // pendingCallClosed goes out after the step's new status (succeeded, retrying,
+    // failed) is set, so a slot reading the step sees where it went.
+    const QString callId = wasWaiting ? step.callId : QString();
+    Attempt &last = step.attempts.back();
     if (outcome.ok) {
         last.succeeded = true;
-        current.result = std::move(outcome.result);
+        step.result = std::move(outcome.result);
         finish(index, StepStatus::Succeeded);
-        return;
+    } else {
+        outcome.error.attempts = last.number;
+        last.error = outcome.error;
+        if (outcome.error.retryable && int(step.attempts.size()) < step.maxAttempts) {
+            scheduleRetry(index);
+        } else {
+            step.error = outcome.error;
+            step.error->attempts = int(step.attempts.size());
+            finish(index, StepStatus::Failed);
+        }
     }
-    outcome.error.attempts = last.number;
-    last.error = outcome.error;
-    if (outcome.error.retryable && int(current.attempts.size()) < current.maxAttempts) {
-        scheduleRetry(index);
-        return;
-    }
-    current.error = outcome.error;
-    current.error->attempts = int(current.attempts.size());
-    finish(index, StepStatus::Failed);
+    if (wasWaiting)
+        Q_EMIT q->pendingCallClosed(callId);
 }
 
 void StepEngineState::onAttemptTimeout(int index)
@@ -517,9 +515,10 @@ void StepEngineState::onTotalTimeout(int index)
     }
     step.error = error;
     stopFlight(index);
-    if (wasWaiting)
-        Q_EMIT q->pendingCallClosed(step.callId);
+    const QString callId = step.callId;
     finish(index, StepStatus::Failed);
+    if (wasWaiting)
+        Q_EMIT q->pendingCallClosed(callId);
 }
 
 void StepEngineState::scheduleRetry(int index)
@@ -1131,9 +1130,10 @@ void StepEngine::cancelAll(const QString &reason)
             step.attempts.back().error->attempts = step.attempts.back().number;
         }
         step.error = error;
-        if (wasWaiting)
-            Q_EMIT pendingCallClosed(step.callId);
+        const QString callId = step.callId;
         d->finish(int(i), StepStatus::Cancelled);
+        if (wasWaiting)
+            Q_EMIT pendingCallClosed(callId);
     }
     d->flush();
     if (d->answerPoll)

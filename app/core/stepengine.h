@@ -153,7 +153,9 @@ Q_SIGNALS:
     void stepChanged(const Step &step);
     /// A step's current attempt now waits for a person.
     void pendingCallOpened(const Step &step);
-    /// A pending call got its answer (or was cancelled).
+    /// A pending call got its answer (or was cancelled, or timed out). Emitted after the
+    /// step's status changed (succeeded, retrying, failed, cancelled) and its
+    /// stepChanged went out, so a slot reading step(callId) sees the new status.
     void pendingCallClosed(const QString &callId);
     /// The reply for call `id`: `line` is the encoded bridge message with its '\n'.
     void replyReady(const std::string &id, const std::string &line);
