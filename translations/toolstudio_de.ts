@@ -130,6 +130,29 @@
     </message>
 </context>
 <context>
+    <name>BudgetMeters</name>
+    <message>
+        <source>calls %1/%2</source>
+        <translation>Aufrufe %1/%2</translation>
+    </message>
+    <message>
+        <source>largest request %1 of %2</source>
+        <translation>größte Anfrage %1 von %2</translation>
+    </message>
+    <message>
+        <source>largest reply %1 of %2</source>
+        <translation>größte Antwort %1 von %2</translation>
+    </message>
+    <message>
+        <source>elapsed %1 of %2</source>
+        <translation>vergangen %1 von %2</translation>
+    </message>
+    <message>
+        <source>(+%1 waiting, not counted)</source>
+        <translation>(+%1 Wartezeit, nicht gezählt)</translation>
+    </message>
+</context>
+<context>
     <name>Bundle</name>
     <message>
         <source>%1: cannot add %2 (zip error %3)</source>
@@ -1190,26 +1213,6 @@
     <message>
         <source>No pending step</source>
         <translation>Kein wartender Schritt</translation>
-    </message>
-    <message>
-        <source>calls %1/%2</source>
-        <translation>Aufrufe %1/%2</translation>
-    </message>
-    <message>
-        <source>largest request %1 of %2</source>
-        <translation>größte Anfrage %1 von %2</translation>
-    </message>
-    <message>
-        <source>largest reply %1 of %2</source>
-        <translation>größte Antwort %1 von %2</translation>
-    </message>
-    <message>
-        <source>elapsed %1 of %2</source>
-        <translation>vergangen %1 von %2</translation>
-    </message>
-    <message>
-        <source>(+%1 waiting, not counted)</source>
-        <translation>(+%1 Wartezeit, nicht gezählt)</translation>
     </message>
     <message>
         <source>Cannot Resume</source>

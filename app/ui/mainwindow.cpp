@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
-#include "attemptclocks.h"
+#include "budgetmeters.h"
 #include "livestepstore.h"
 #include "consoleview.h"
 #include "durablerunactions.h"
@@ -22,7 +22,6 @@
 #include "timelinewidget.h"
 #include "tracefiltermodel.h"
 #include "cli/traceexport.h"
-#include "stepengine.h"
 #include "toolpanel.h"
 #include "toolsmenu.h"
 #include "toolworker.h"
@@ -45,7 +44,6 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
-#include <QLocale>
 #include <QLineEdit>
 #include <QSplitter>
 #include <QToolButton>
@@ -160,7 +158,6 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_run(new RunController(this))
     , m_traceModel(new TraceModel(this))
-    , m_attemptClocks(std::make_unique<AttemptClocks>())
     , m_liveSteps(std::make_unique<LiveStepStore>())
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -250,6 +247,11 @@ ScriptEditor *MainWindow::editorFor(const QString &path) const
             return e;
     }
     return nullptr;
+}
+
+QLabel *MainWindow::budgetLabel() const
+{
+    return m_budget;
 }
 
 QPlainTextEdit *MainWindow::stepView() const
@@ -520,15 +522,8 @@ void MainWindow::createDocks()
     filterBar->addWidget(nextPending);
     filterBar->addWidget(nextFailed);
     traceLayout->addLayout(filterBar);
-    m_budgetLabel = new QLabel(trace);
-    m_budgetLabel->setObjectName(QStringLiteral("budgetMeters"));
-    m_budgetLabel->setTextFormat(Qt::RichText);
-    // The per-call clocks make the line long: wrap rather than widen the dock.
-    m_budgetLabel->setWordWrap(true);
-    traceLayout->addWidget(m_budgetLabel);
-    m_budgetTimer = new QTimer(this);
-    m_budgetTimer->setInterval(250);
-    connect(m_budgetTimer, &QTimer::timeout, this, &MainWindow::updateBudget);
+    m_budget = new BudgetMeters(m_run, [this] { return project(); }, trace);
+    traceLayout->addWidget(m_budget);
 
     m_traceFilter = new TraceFilterModel(this);
     m_traceFilter->setTraceModel(m_traceModel);
@@ -754,7 +749,7 @@ void MainWindow::connectRun()
                 m_markedSequence = step.sequence;
                 m_console->appendStepMarker(step.sequence, step.callId, step.tool);
             }
-            m_attemptClocks->update(step);
+            m_budget->stepChanged(step);
             m_liveSteps->update(step);
             showAgain = showAgain || (!shown.isEmpty() && step.callId == shown);
             m_pendingPanel->stepChanged(step);
@@ -1033,7 +1028,6 @@ void MainWindow::fileChangedOnDisk(const QString &path)
 void MainWindow::resetRunViews()
 {
     m_showsImportedRun = false;
-    m_attemptClocks->clear();
     m_traceModel->clear();
     m_liveSteps->reset();
     m_markedSequence = 0;
@@ -1044,8 +1038,7 @@ void MainWindow::resetRunViews()
     for (int i = 0; i < m_tabs->count(); ++i)
         if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
             e->clearTraceback();
-    m_budgetTimer->start();
-    updateBudget();
+    m_budget->runStarted();
 }
 
 bool MainWindow::saveModifiedScripts()
@@ -1204,9 +1197,7 @@ void MainWindow::traceActivated(const QModelIndex &index)
 void MainWindow::onFinished(const RunRecord &run)
 {
     m_traceModel->flush();
-    m_budgetTimer->stop();
-    m_attemptClocks->clear();
-    updateBudget();
+    m_budget->runEnded();
     m_pendingPanel->runEnded();
     if (run.status == RunStatus::Failed) {
         // The run executed a copy of the script under the same name: match by basename.
@@ -1486,44 +1477,6 @@ void MainWindow::addToolFilters()
         m_knownTools.insert(tool);
         m_traceToolCombo->addItem(tool, tool);
     }
-}
-
-void MainWindow::updateBudget()
-{
-    if (!m_project) {
-        m_budgetLabel->clear();
-        return;
-    }
-    const ProjectLimits &limits = m_project->limits;
-    // "31 bytes", "2.0 KiB", "1.0 MiB" (IEC units, the user's locale)
-    const auto size = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 1); };
-    const auto meter = [](const QString &text, double fraction) {
-        const char *colour = fraction >= 1.0 ? "#c62828" : fraction >= 0.8 ? "#b26a00" : nullptr;
-        return colour ? QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), text) : text;
-    };
-    const StepEngine *engine = m_run->engine();
-    const int calls = engine ? engine->callCount() : 0;
-    const qint64 largestRequest = engine ? engine->largestRequestBytes() : 0;
-    const qint64 largestReply = engine ? engine->largestReplyBytes() : 0;
-    const qint64 waited = m_run->waitClockMs();
-    qint64 elapsed = m_run->runClockMs();
-    const RunRecord &record = m_run->record();
-    if (!m_run->isActive() && record.endedAt > record.startedAt && record.startedAt > 0)
-        elapsed = std::max(elapsed, record.endedAt - record.startedAt - waited);
-    QStringList parts;
-    parts << meter(tr("calls %1/%2").arg(calls).arg(limits.maxCalls), double(calls) / std::max(1, limits.maxCalls));
-    parts << meter(tr("largest request %1 of %2").arg(size(largestRequest), size(qint64(limits.requestBytes))),
-                   double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
-    parts << meter(tr("largest reply %1 of %2").arg(size(largestReply), size(qint64(limits.replyBytes))),
-                   double(largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
-    QString clock = tr("elapsed %1 of %2").arg(TraceModel::durationText(elapsed), TraceModel::durationText(limits.runTimeoutMs));
-    if (waited > 0)
-        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(TraceModel::durationText(waited));
-    parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
-    const auto toolOf = [this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; };
-    for (const AttemptClocks::Clock &c : m_attemptClocks->clocks(QDateTime::currentMSecsSinceEpoch(), toolOf))
-        parts << meter(c.text, c.fraction);
-    m_budgetLabel->setText(parts.join(QStringLiteral(" · ")));
 }
 
 void MainWindow::startFromJournal(const QString &runId, bool resume)

@@ -18,7 +18,7 @@
 #include <memory>
 #include <optional>
 
-class AttemptClocks;
+class BudgetMeters;
 class DurableRunActions;
 class PendingCallsPanel;
 class RunComparePanel;
@@ -117,7 +117,7 @@ public:
     /// replay, resume or rerun).
     bool showsImportedRun() const { return m_showsImportedRun; }
     /// The budget meters above the trace (calls, largest request/reply, run clock).
-    QLabel *budgetLabel() const { return m_budgetLabel; }
+    QLabel *budgetLabel() const;
     /// The Pending Calls dock: open calls and the answer to the selected one.
     PendingCallsPanel *pendingPanel() const { return m_pendingPanel; }
     QListWidget *pendingList() const;
@@ -214,7 +214,6 @@ private:
     void updateCompletions();
     void fileChangedOnDisk(const QString &path);
     void showStep(const QString &callId);
-    void updateBudget();
     void resetRunViews();
     void updateStatusFilter();
     void addToolFilters();
@@ -256,9 +255,7 @@ private:
     QToolButton *m_failedOnlyButton = nullptr;
     QToolButton *m_pendingOnlyButton = nullptr;
     QSet<QString> m_knownTools;
-    QTimer *m_budgetTimer = nullptr;
-    QLabel *m_budgetLabel = nullptr;
-    std::unique_ptr<AttemptClocks> m_attemptClocks; ///< per-call clocks in the budget meters
+    BudgetMeters *m_budget = nullptr;
     QAction *m_nextPendingAction = nullptr;
     QAction *m_nextFailedAction = nullptr;
     PendingCallsPanel *m_pendingPanel = nullptr;

@@ -1,0 +1,88 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "budgetmeters.h"
+
+#include "attemptclocks.h"
+#include "project.h"
+#include "runcontroller.h"
+#include "stepengine.h"
+#include "tracemodel.h"
+
+#include <QDateTime>
+#include <QLocale>
+#include <QTimer>
+
+BudgetMeters::BudgetMeters(RunController *run, std::function<const Project *()> project, QWidget *parent)
+    : QLabel(parent)
+    , m_run(run)
+    , m_project(std::move(project))
+    , m_clocks(std::make_unique<AttemptClocks>())
+{
+    setObjectName(QStringLiteral("budgetMeters"));
+    setTextFormat(Qt::RichText);
+    // The per-call clocks make the line long: wrap rather than widen the dock.
+    setWordWrap(true);
+    m_timer = new QTimer(this);
+    m_timer->setInterval(250);
+    connect(m_timer, &QTimer::timeout, this, &BudgetMeters::refresh);
+}
+
+BudgetMeters::~BudgetMeters() = default;
+
+void BudgetMeters::runStarted()
+{
+    m_clocks->clear();
+    m_timer->start();
+    refresh();
+}
+
+void BudgetMeters::runEnded()
+{
+    m_timer->stop();
+    m_clocks->clear();
+    refresh();
+}
+
+void BudgetMeters::stepChanged(const Step &step)
+{
+    m_clocks->update(step);
+}
+
+void BudgetMeters::refresh()
+{
+    const Project *project = m_project();
+    if (!project) {
+        clear();
+        return;
+    }
+    const ProjectLimits &limits = project->limits;
+    // "31 bytes", "2.0 KiB", "1.0 MiB" (IEC units, the user's locale)
+    const auto size = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 1); };
+    const auto meter = [](const QString &text, double fraction) {
+        const char *colour = fraction >= 1.0 ? "#c62828" : fraction >= 0.8 ? "#b26a00" : nullptr;
+        return colour ? QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), text) : text;
+    };
+    const StepEngine *engine = m_run->engine();
+    const int calls = engine ? engine->callCount() : 0;
+    const qint64 largestRequest = engine ? engine->largestRequestBytes() : 0;
+    const qint64 largestReply = engine ? engine->largestReplyBytes() : 0;
+    const qint64 waited = m_run->waitClockMs();
+    qint64 elapsed = m_run->runClockMs();
+    const RunRecord &record = m_run->record();
+    if (!m_run->isActive() && record.endedAt > record.startedAt && record.startedAt > 0)
+        elapsed = std::max(elapsed, record.endedAt - record.startedAt - waited);
+    QStringList parts;
+    parts << meter(tr("calls %1/%2").arg(calls).arg(limits.maxCalls), double(calls) / std::max(1, limits.maxCalls));
+    parts << meter(tr("largest request %1 of %2").arg(size(largestRequest), size(qint64(limits.requestBytes))),
+                   double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
+    parts << meter(tr("largest reply %1 of %2").arg(size(largestReply), size(qint64(limits.replyBytes))),
+                   double(largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
+    QString clock = tr("elapsed %1 of %2").arg(TraceModel::durationText(elapsed), TraceModel::durationText(limits.runTimeoutMs));
+    if (waited > 0)
+        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(TraceModel::durationText(waited));
+    parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
+    const auto toolOf = [project](const QString &name) { return project->tool(name); };
+    for (const AttemptClocks::Clock &c : m_clocks->clocks(QDateTime::currentMSecsSinceEpoch(), toolOf))
+        parts << meter(c.text, c.fraction);
+    setText(parts.join(QStringLiteral(" · ")));
+}
