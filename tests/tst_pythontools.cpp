@@ -241,6 +241,36 @@ private Q_SLOTS:
                  qPrintable(a.error));
         QVERIFY2(a.error.endsWith(QStringLiteral("the file's requirements: line says: nosuchmodule-xyz>=2, requests")),
                  qPrintable(a.error));
+        QCOMPARE(a.missingModule, QStringLiteral("nosuchmodule_xyz"));
+    }
+
+    /// The worker names the missing module in its own field ("missing_module"), which
+    /// the studio reads instead of the error text; any other load problem has none.
+    void missingModuleIsAField()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"), "import nosuchmodule_xyz.sub\nclass Tools:\n    def a(self):\n        pass\n");
+        writeFile(dir.path() + QStringLiteral("/tools/b.py"), "class Tools:\n    def b(self) -> int\n        return 1\n");
+        writeFile(dir.path() + QStringLiteral("/tools/c.py"),
+                  "raise ImportError(\"the module 'fake' is not installed\")\nclass Tools:\n    pass\n");
+        QString reason;
+        const auto files = ToolWorker::describeSync(dir.path(), 20000, &reason);
+        QVERIFY2(files, qPrintable(reason));
+        QCOMPARE(files->size(), std::size_t(3));
+        QCOMPARE(files->at(0).value("file", std::string()), std::string("tools/a.py"));
+        QCOMPARE(files->at(0).value("missing_module", std::string("(absent)")), std::string("nosuchmodule_xyz"));
+        QCOMPARE(files->at(1).value("error", std::string()), std::string("syntax error at line 2: expected ':'"));
+        QVERIFY(!files->at(1).contains("missing_module"));
+        QVERIFY(!files->at(2).contains("missing_module"));
+
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->pythonFiles.at(0).missingModule, QStringLiteral("nosuchmodule_xyz"));
+        QCOMPARE(project->pythonFiles.at(1).missingModule, QString());
+        QVERIFY(project->pythonFiles.at(2).error.contains(QStringLiteral("the module 'fake' is not installed")));
+        QCOMPARE(project->pythonFiles.at(2).missingModule, QString());
     }
 
     void duplicateNamesAreAnErrorAtLoad()

@@ -279,12 +279,12 @@ int installRequirements(const QStringList &args)
         return 2;
     QStringList requirements;
     for (const PythonToolFile &file : project->pythonFiles) {
-        if (PythonEnv::missingModule(file).isEmpty())
+        if (file.missingModule.isEmpty())
             continue;
         const QStringList own = PythonEnv::requirementsOf(file);
         if (own.isEmpty())
             printErr(tr("warning: %1 misses the module '%2' but has no requirements: line")
-                         .arg(file.path, PythonEnv::missingModule(file)));
+                         .arg(file.path, file.missingModule));
         for (const QString &requirement : own)
             if (!requirements.contains(requirement))
                 requirements << requirement;

@@ -395,6 +395,8 @@ void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QStr
         file.frontmatter = described.value("frontmatter", json::object());
         if (described.contains("error") && described["error"].is_string())
             file.error = fromStd(described["error"].get<std::string>());
+        if (described.contains("missing_module") && described["missing_module"].is_string())
+            file.missingModule = fromStd(described["missing_module"].get<std::string>());
         file.valves = described.value("valves", json());
         file.userValves = described.value("user_valves", json());
         for (const json &entry : described.value("tools", json::array())) {

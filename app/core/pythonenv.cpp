@@ -7,7 +7,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QStandardPaths>
 
 namespace {
@@ -51,12 +50,6 @@ PythonEnv::~PythonEnv()
 QString PythonEnv::venvDir(const QString &projectDir)
 {
     return projectDir + QStringLiteral("/.toolstudio/venv");
-}
-
-QString PythonEnv::missingModule(const PythonToolFile &file)
-{
-    static const QRegularExpression pattern(QStringLiteral("^the module '([^']+)' is not installed"));
-    return pattern.match(file.error).captured(1);
 }
 
 QStringList PythonEnv::requirementsOf(const PythonToolFile &file)

@@ -29,10 +29,6 @@ public:
 
     /// PROJECT/.toolstudio/venv
     static QString venvDir(const QString &projectDir);
-    /// The module a file failed to import, from the worker's load error ("the module
-    /// 'X' is not installed for the tool worker's Python …", toolworker.py); empty
-    /// when the file failed for another reason or loaded.
-    static QString missingModule(const PythonToolFile &file);
     /// The file's frontmatter `requirements:` (Open WebUI: comma separated pip
     /// requirement specifiers, e.g. "requests, beautifulsoup4>=4.12"), trimmed, in
     /// order; empty when the line is missing.

@@ -61,7 +61,7 @@ void ToolProblemsView::setProject(const Project *project)
                 continue;
             item->setToolTip(file.path + QStringLiteral(": ") + file.error);
             item->setData(FileRole, file.path);
-            item->setData(ModuleRole, PythonEnv::missingModule(file));
+            item->setData(ModuleRole, file.missingModule);
             item->setData(RequirementsRole, PythonEnv::requirementsOf(file));
         }
     }

@@ -14,7 +14,7 @@ class QPushButton;
 /// (issue 6 "Frontmatter and dependencies"): one warning row per Project::problems()
 /// line, its tooltip the full text (a load error's traceback too). Hidden when there
 /// are none. A row of a file that failed because a module is missing
-/// (PythonEnv::missingModule) and that names `requirements:` enables "Install
+/// (PythonToolFile::missingModule) and that names `requirements:` enables "Install
 /// Requirements…": it asks, then runs RequirementsInstallDialog; after a successful
 /// install requirementsInstalled() asks the window to load the project again.
 class ToolProblemsView : public QWidget

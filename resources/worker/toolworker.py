@@ -23,6 +23,8 @@ Protocol (one JSON object per line, UTF-8):
     {"type":"cancel","id":ID}
   worker -> studio
     {"type":"described","id":ID,"files":[FILE...]}
+       FILE: {"file","frontmatter","error","valves","user_valves","tools"}, plus
+       "missing_module":NAME when the file failed to import a module that is not installed
     {"type":"result","id":ID,"value":JSON,"output":TEXT}
     {"type":"error","id":ID,"error":{"message":..,"retryable":bool,"type":..,
      "traceback":..},"output":TEXT}
@@ -400,6 +402,7 @@ class ToolFile:
         self.tools = []          # described tools (dicts)
         self.methods = {}        # tool name -> method name
         self.error = None
+        self.missing_module = None  # the module a failed import named (ModuleNotFoundError.name)
         self.frontmatter = {}
         self.valves = None
         self.user_valves = None
@@ -416,6 +419,7 @@ class ToolFile:
         self.stamp = self.current_stamp()
         self.module, self.instance, self.tools, self.methods = None, None, [], {}
         self.error, self.valves, self.user_valves, self.applied_valves = None, None, None, None
+        self.missing_module = None
         try:
             with open(self.path, encoding="utf-8") as f:
                 source = f.read()
@@ -432,6 +436,7 @@ class ToolFile:
             spec.loader.exec_module(module)
         except ModuleNotFoundError as e:
             requirements = self.frontmatter.get("requirements")
+            self.missing_module = e.name
             self.error = (f"the module '{e.name}' is not installed for the tool worker's Python "
                           f"({sys.executable}); "
                           + (f"the file's requirements: line says: {requirements}" if requirements
@@ -468,8 +473,11 @@ class ToolFile:
                 self.methods[name] = name
 
     def describe(self):
-        return {"file": self.relative, "frontmatter": self.frontmatter, "error": self.error,
-                "valves": self.valves, "user_valves": self.user_valves, "tools": self.tools}
+        described = {"file": self.relative, "frontmatter": self.frontmatter, "error": self.error,
+                     "valves": self.valves, "user_valves": self.user_valves, "tools": self.tools}
+        if self.missing_module:
+            described["missing_module"] = self.missing_module
+        return described
 
 
 class Registry:
