@@ -1115,38 +1115,6 @@
         <translation>Den nächsten Schritt auswählen, der fehlschlug oder einen fehlgeschlagenen Versuch hat (Strg+E)</translation>
     </message>
     <message>
-        <source>Filter steps (tool, call id, result)</source>
-        <translation>Schritte filtern (Tool, Aufruf-ID, Ergebnis)</translation>
-    </message>
-    <message>
-        <source>All tools</source>
-        <translation>Alle Tools</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>Fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Show failed steps only</source>
-        <translation>Nur fehlgeschlagene Schritte zeigen</translation>
-    </message>
-    <message>
-        <source>Pending</source>
-        <translation>Wartend</translation>
-    </message>
-    <message>
-        <source>Show steps waiting for a person only</source>
-        <translation>Nur Schritte zeigen, die auf eine Person warten</translation>
-    </message>
-    <message>
-        <source>Next pending</source>
-        <translation>Nächster wartender</translation>
-    </message>
-    <message>
-        <source>Next failed</source>
-        <translation>Nächster fehlgeschlagener</translation>
-    </message>
-    <message>
         <source>Search the output (Enter: next, Shift+Enter: previous)</source>
         <translation>Ausgabe durchsuchen (Eingabe: nächster, Umschalt+Eingabe: vorheriger Treffer)</translation>
     </message>
@@ -2749,6 +2717,41 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>run event</source>
         <translation>Lauf-Ereignis</translation>
+    </message>
+</context>
+<context>
+    <name>TracePanel</name>
+    <message>
+        <source>Filter steps (tool, call id, result)</source>
+        <translation>Schritte filtern (Tool, Aufruf-ID, Ergebnis)</translation>
+    </message>
+    <message>
+        <source>All tools</source>
+        <translation>Alle Tools</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Show failed steps only</source>
+        <translation>Nur fehlgeschlagene Schritte zeigen</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Show steps waiting for a person only</source>
+        <translation>Nur Schritte zeigen, die auf eine Person warten</translation>
+    </message>
+    <message>
+        <source>Next pending</source>
+        <translation>Nächster wartender</translation>
+    </message>
+    <message>
+        <source>Next failed</source>
+        <translation>Nächster fehlgeschlagener</translation>
     </message>
 </context>
 <context>

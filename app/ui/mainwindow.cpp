@@ -24,6 +24,7 @@
 #include "cli/traceexport.h"
 #include "toolpanel.h"
 #include "toolsmenu.h"
+#include "tracepanel.h"
 #include "toolworker.h"
 #include "tracemodel.h"
 
@@ -254,6 +255,41 @@ QLabel *MainWindow::budgetLabel() const
     return m_budget;
 }
 
+QTreeView *MainWindow::traceView() const
+{
+    return m_tracePanel->view();
+}
+
+TraceFilterModel *MainWindow::traceFilter() const
+{
+    return m_tracePanel->filterModel();
+}
+
+QLineEdit *MainWindow::traceFilterEdit() const
+{
+    return m_tracePanel->filterEdit();
+}
+
+QComboBox *MainWindow::traceToolCombo() const
+{
+    return m_tracePanel->toolCombo();
+}
+
+QToolButton *MainWindow::failedOnlyButton() const
+{
+    return m_tracePanel->failedOnlyButton();
+}
+
+QToolButton *MainWindow::pendingOnlyButton() const
+{
+    return m_tracePanel->pendingOnlyButton();
+}
+
+TimelineWidget *MainWindow::timeline() const
+{
+    return m_tracePanel->timeline();
+}
+
 QPlainTextEdit *MainWindow::stepView() const
 {
     return m_inspector->rawView();
@@ -481,127 +517,13 @@ void MainWindow::createDocks()
     connect(m_toolPanel, &ToolPanel::manifestEditRequested, this, &MainWindow::editManifest);
     m_toolPanel->addActions({m_undoAction, m_redoAction});
 
-    auto *trace = new QWidget(this);
-    auto *traceLayout = new QVBoxLayout(trace);
-    traceLayout->setContentsMargins(0, 0, 0, 0);
-    traceLayout->setSpacing(2);
-    auto *filterBar = new QHBoxLayout;
-    m_traceFilterEdit = new QLineEdit(trace);
-    m_traceFilterEdit->setObjectName(QStringLiteral("traceFilter"));
-    m_traceFilterEdit->setPlaceholderText(tr("Filter steps (tool, call id, result)"));
-    m_traceFilterEdit->setClearButtonEnabled(true);
-    // The line edit would take Ctrl+E (end of line) from "Next failed step".
-    new ShortcutPassThrough(m_traceFilterEdit, {m_nextFailedAction, m_nextPendingAction});
-    m_traceToolCombo = new QComboBox(trace);
-    m_traceToolCombo->setObjectName(QStringLiteral("traceToolFilter"));
-    m_traceToolCombo->addItem(tr("All tools"), QString());
-    m_traceToolCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    const auto toggle = [trace](const QString &text, const char *name, const QString &tip) {
-        auto *button = new QToolButton(trace);
-        button->setObjectName(QString::fromLatin1(name));
-        button->setText(text);
-        button->setToolTip(tip);
-        button->setCheckable(true);
-        button->setAutoRaise(true);
-        return button;
-    };
-    m_failedOnlyButton = toggle(tr("Failed"), "failedOnly", tr("Show failed steps only"));
-    m_pendingOnlyButton = toggle(tr("Pending"), "pendingOnly", tr("Show steps waiting for a person only"));
-    auto *nextPending = new QToolButton(trace);
-    nextPending->setDefaultAction(m_nextPendingAction);
-    nextPending->setText(tr("Next pending"));
-    nextPending->setAutoRaise(true);
-    auto *nextFailed = new QToolButton(trace);
-    nextFailed->setDefaultAction(m_nextFailedAction);
-    nextFailed->setText(tr("Next failed"));
-    nextFailed->setAutoRaise(true);
-    filterBar->addWidget(m_traceFilterEdit, 1);
-    filterBar->addWidget(m_traceToolCombo);
-    filterBar->addWidget(m_failedOnlyButton);
-    filterBar->addWidget(m_pendingOnlyButton);
-    filterBar->addWidget(nextPending);
-    filterBar->addWidget(nextFailed);
-    traceLayout->addLayout(filterBar);
-    m_budget = new BudgetMeters(m_run, [this] { return project(); }, trace);
-    traceLayout->addWidget(m_budget);
+    m_tracePanel = new TracePanel(m_traceModel, m_nextPendingAction, m_nextFailedAction, this);
+    connect(m_tracePanel, &TracePanel::currentStepChanged, this, &MainWindow::showStep);
+    connect(m_tracePanel, &TracePanel::stepActivated, this, &MainWindow::traceActivated);
+    m_budget = new BudgetMeters(m_run, [this] { return project(); }, m_tracePanel);
+    m_tracePanel->setHeader(m_budget);
 
-    m_traceFilter = new TraceFilterModel(this);
-    m_traceFilter->setTraceModel(m_traceModel);
-    // Typing is debounced: each keystroke would re-filter up to a million rows.
-    auto *filterTimer = new QTimer(this);
-    filterTimer->setSingleShot(true);
-    filterTimer->setInterval(FilterDebounceMs);
-    connect(m_traceFilterEdit, &QLineEdit::textChanged, filterTimer, qOverload<>(&QTimer::start));
-    connect(filterTimer, &QTimer::timeout, this, [this] { m_traceFilter->setText(m_traceFilterEdit->text()); });
-    connect(m_traceToolCombo, &QComboBox::currentIndexChanged, this,
-            [this] { m_traceFilter->setTool(m_traceToolCombo->currentData().toString()); });
-    connect(m_failedOnlyButton, &QToolButton::toggled, this, [this](bool on) {
-        if (on)
-            m_pendingOnlyButton->setChecked(false);
-        updateStatusFilter();
-    });
-    connect(m_pendingOnlyButton, &QToolButton::toggled, this, [this](bool on) {
-        if (on)
-            m_failedOnlyButton->setChecked(false);
-        updateStatusFilter();
-    });
-
-    auto *traceSplitter = new QSplitter(Qt::Vertical, trace);
-    m_timeline = new TimelineWidget(traceSplitter);
-    m_timeline->setTraceModel(m_traceModel);
-    connect(m_timeline, &TimelineWidget::stepSelected, this, &MainWindow::selectStep);
-    m_traceView = new QTreeView(traceSplitter);
-    m_traceView->setObjectName(QStringLiteral("traceView"));
-    m_traceView->setModel(m_traceFilter);
-    traceSplitter->setStretchFactor(0, 1);
-    traceSplitter->setStretchFactor(1, 3);
-    traceLayout->addWidget(traceSplitter, 1);
-    m_traceView->setUniformRowHeights(true);
-    m_traceView->setAlternatingRowColors(true);
-    m_traceView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_traceView->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_traceView->setAllColumnsShowFocus(true);
-    QHeaderView *header = m_traceView->header();
-    header->setStretchLastSection(true);
-    // Fixed starting widths: ResizeToContents would scan every row on each batch.
-    const QFontMetrics metrics(m_traceView->font());
-    const auto width = [&](int column, const QStringList &samples, int padding) {
-        int widest = metrics.horizontalAdvance(m_traceModel->headerData(column, Qt::Horizontal).toString());
-        for (const QString &sample : samples)
-            widest = qMax(widest, metrics.horizontalAdvance(sample));
-        header->resizeSection(column, widest + padding);
-    };
-    QStringList statuses;
-    for (int status = int(StepStatus::Queued); status <= int(StepStatus::Cancelled); ++status)
-        statuses.append(TraceModel::statusText(StepStatus(status)));
-    // Attempt rows sit one level in: two indentations (root decoration + level).
-    width(TraceModel::Sequence, {TraceModel::tr("attempt %1").arg(10)}, 2 * m_traceView->indentation() + 12);
-    width(TraceModel::Tool, {QStringLiteral("get_exchange_rate")}, 16);
-    width(TraceModel::Status, statuses, 36);
-    width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
-    width(TraceModel::Duration, {QStringLiteral("10.0 s")}, 16);
-    connect(m_traceView, &QTreeView::activated, this, &MainWindow::traceActivated);
-    connect(m_traceView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &index) {
-        const QString callId = index.data(TraceModel::CallIdRole).toString();
-        showStep(callId);
-        m_timeline->setSelectedCallId(callId);
-    });
-    // Follow new steps while the view is scrolled to the end.
-    connect(m_traceModel, &QAbstractItemModel::modelReset, this, [this] {
-        m_knownTools.clear();
-        m_traceToolCombo->setCurrentIndex(0);
-        while (m_traceToolCombo->count() > 1)
-            m_traceToolCombo->removeItem(1);
-        addToolFilters();
-    });
-    connect(m_traceModel, &TraceModel::toolsChanged, this, &MainWindow::addToolFilters);
-    connect(m_traceModel, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) {
-        QScrollBar *bar = m_traceView->verticalScrollBar();
-        if (parent.isValid() || bar->value() < bar->maximum())
-            return;
-        QTimer::singleShot(0, m_traceView, &QTreeView::scrollToBottom);
-    });
-    m_traceDock = makeDock(tr("Trace"), "traceDock", trace, Qt::RightDockWidgetArea);
+    m_traceDock = makeDock(tr("Trace"), "traceDock", m_tracePanel, Qt::RightDockWidgetArea);
 
     m_inspector = new StepInspector(this);
     m_inspector->setObjectName(QStringLiteral("stepInspector"));
@@ -740,7 +662,7 @@ void MainWindow::connectRun()
     // Only the last steps are kept whole (LiveStepStore); the budget meter's sizes come
     // from the engine, so nothing here serialises a step.
     connect(m_run, &RunController::stepsUpdated, this, [this](const QList<Step> &steps) {
-        const QModelIndex current = m_traceView->currentIndex();
+        const QModelIndex current = traceView()->currentIndex();
         const QString shown = current.isValid() ? current.data(TraceModel::CallIdRole).toString() : QString();
         bool showAgain = false;
         for (const Step &step : steps) {
@@ -1187,9 +1109,8 @@ void MainWindow::showPendingCall(const QString &callId)
     m_pendingPanel->focusAnswer();
 }
 
-void MainWindow::traceActivated(const QModelIndex &index)
+void MainWindow::traceActivated(const QString &callId)
 {
-    const QString callId = index.data(TraceModel::CallIdRole).toString();
     if (std::any_of(pendingCalls().begin(), pendingCalls().end(), [&](const Step &s) { return s.callId == callId; }))
         showPendingCall(callId);
 }
@@ -1430,53 +1351,15 @@ void MainWindow::showStep(const QString &callId)
 
 void MainWindow::selectStep(const QString &callId)
 {
-    m_traceModel->flush();
-    QModelIndex index = m_traceFilter->mapFromSource(m_traceModel->indexForCallId(callId));
-    if (!index.isValid()) {
-        // Hidden by the filter: show everything again rather than select nothing.
-        m_traceFilterEdit->clear();
-        m_traceFilter->setText({});
-        m_traceToolCombo->setCurrentIndex(0);
-        m_failedOnlyButton->setChecked(false);
-        m_pendingOnlyButton->setChecked(false);
-        index = m_traceFilter->mapFromSource(m_traceModel->indexForCallId(callId));
-    }
-    if (!index.isValid())
-        return;
-    m_traceView->setCurrentIndex(index);
-    m_traceView->scrollTo(index);
+    m_tracePanel->selectStep(callId);
 }
 
 bool MainWindow::jumpToStep(StepStatus status)
 {
-    m_traceModel->flush();
-    const QModelIndex next = m_traceFilter->nextStep(m_traceView->currentIndex(), status);
-    if (!next.isValid()) {
-        statusBar()->showMessage(status == StepStatus::Failed ? tr("No failed step") : tr("No pending step"), 3000);
-        return false;
-    }
-    m_traceView->setCurrentIndex(next);
-    m_traceView->scrollTo(next);
-    return true;
-}
-
-void MainWindow::updateStatusFilter()
-{
-    m_traceFilter->setStatusFilter(m_failedOnlyButton->isChecked()    ? TraceFilterModel::StatusFilter::FailedOnly
-                                   : m_pendingOnlyButton->isChecked() ? TraceFilterModel::StatusFilter::PendingOnly
-                                                                      : TraceFilterModel::StatusFilter::All);
-}
-
-void MainWindow::addToolFilters()
-{
-    // The model lists its tools (a journal-backed run: one indexed look-up per tool),
-    // so a million-step run is never scanned for them.
-    for (const QString &tool : m_traceModel->tools()) {
-        if (m_knownTools.contains(tool))
-            continue;
-        m_knownTools.insert(tool);
-        m_traceToolCombo->addItem(tool, tool);
-    }
+    if (m_tracePanel->jumpToStep(status))
+        return true;
+    statusBar()->showMessage(status == StepStatus::Failed ? tr("No failed step") : tr("No pending step"), 3000);
+    return false;
 }
 
 void MainWindow::startFromJournal(const QString &runId, bool resume)

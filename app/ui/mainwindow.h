@@ -50,6 +50,7 @@ class ScriptEditor;
 class ToolPanel;
 class ToolsMenu;
 class TraceModel;
+class TracePanel;
 
 /// The studio's main window (DESIGN.md "The window"): docks — Project, Tool, Trace,
 /// Step, Pending calls, Console, Runs — around a tabbed editor; Run/Stop; structured
@@ -69,7 +70,7 @@ public:
     /// The open project, or nullptr.
     const Project *project() const { return m_project ? &*m_project : nullptr; }
     TraceModel *traceModel() const { return m_traceModel; }
-    QTreeView *traceView() const { return m_traceView; }
+    QTreeView *traceView() const;
     RunController *runController() const { return m_run; }
     ConsoleView *console() const { return m_console; }
     /// The editor of the current tab; nullptr when no file is open.
@@ -84,16 +85,16 @@ public:
     /// The Step dock's raw JSON view of the selected step.
     QPlainTextEdit *stepView() const;
     StepInspector *stepInspector() const { return m_inspector; }
-    TraceFilterModel *traceFilter() const { return m_traceFilter; }
-    QLineEdit *traceFilterEdit() const { return m_traceFilterEdit; }
-    QComboBox *traceToolCombo() const { return m_traceToolCombo; }
-    QToolButton *failedOnlyButton() const { return m_failedOnlyButton; }
-    QToolButton *pendingOnlyButton() const { return m_pendingOnlyButton; }
-    TimelineWidget *timeline() const { return m_timeline; }
+    /// The Trace dock's contents: filter bar, budget meters, timeline and step tree.
+    TracePanel *tracePanel() const { return m_tracePanel; }
+    TraceFilterModel *traceFilter() const;
+    QLineEdit *traceFilterEdit() const;
+    QComboBox *traceToolCombo() const;
+    QToolButton *failedOnlyButton() const;
+    QToolButton *pendingOnlyButton() const;
+    TimelineWidget *timeline() const;
     QAction *nextPendingAction() const { return m_nextPendingAction; }
     QAction *nextFailedAction() const { return m_nextFailedAction; }
-    /// How long typing in the trace filter waits before it filters (ms).
-    static constexpr int FilterDebounceMs = 200;
     /// Selects the step with `callId` in the trace (clearing a filter that hides it),
     /// the timeline and the inspector.
     void selectStep(const QString &callId);
@@ -215,8 +216,6 @@ private:
     void fileChangedOnDisk(const QString &path);
     void showStep(const QString &callId);
     void resetRunViews();
-    void updateStatusFilter();
-    void addToolFilters();
     void showRun(const QString &runId);
     void goToLine();
     void newTool();
@@ -232,13 +231,12 @@ private:
     void onPendingCallClosed(const QString &callId);
     void onFinished(const RunRecord &run);
     void showPendingCall(const QString &callId);
-    void traceActivated(const QModelIndex &index);
+    void traceActivated(const QString &callId);
     QString waitingText() const;
 
     std::optional<Project> m_project;
     RunController *m_run = nullptr;
     TraceModel *m_traceModel = nullptr;
-    QTreeView *m_traceView = nullptr;
     ConsoleView *m_console = nullptr;
     QTabWidget *m_tabs = nullptr;
     FindBar *m_findBar = nullptr;
@@ -247,14 +245,8 @@ private:
     ToolsMenu *m_toolsMenu = nullptr;
     QMetaObject::Connection m_toolFilesConnection; ///< ToolWorker::toolFilesChanged → reloadProject
     StepInspector *m_inspector = nullptr;
-    TraceFilterModel *m_traceFilter = nullptr;
-    TimelineWidget *m_timeline = nullptr;
-    QLineEdit *m_traceFilterEdit = nullptr;
+    TracePanel *m_tracePanel = nullptr;
     QLineEdit *m_consoleSearch = nullptr;
-    QComboBox *m_traceToolCombo = nullptr;
-    QToolButton *m_failedOnlyButton = nullptr;
-    QToolButton *m_pendingOnlyButton = nullptr;
-    QSet<QString> m_knownTools;
     BudgetMeters *m_budget = nullptr;
     QAction *m_nextPendingAction = nullptr;
     QAction *m_nextFailedAction = nullptr;

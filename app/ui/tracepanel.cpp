@@ -1,0 +1,210 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tracepanel.h"
+
+#include "shortcutpassthrough.h"
+#include "timelinewidget.h"
+#include "tracefiltermodel.h"
+#include "tracemodel.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+TracePanel::TracePanel(TraceModel *model, QAction *nextPending, QAction *nextFailed, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_nextPending(nextPending)
+    , m_nextFailed(nextFailed)
+{
+    m_layout = new QVBoxLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setSpacing(2);
+    m_filter = new TraceFilterModel(this);
+    m_filter->setTraceModel(m_model);
+    buildFilterBar();
+    buildViews();
+}
+
+void TracePanel::setHeader(QWidget *header)
+{
+    m_layout->insertWidget(1, header);
+}
+
+void TracePanel::buildFilterBar()
+{
+    auto *filterBar = new QHBoxLayout;
+    m_filterEdit = new QLineEdit(this);
+    m_filterEdit->setObjectName(QStringLiteral("traceFilter"));
+    m_filterEdit->setPlaceholderText(tr("Filter steps (tool, call id, result)"));
+    m_filterEdit->setClearButtonEnabled(true);
+    // The line edit would take Ctrl+E (end of line) from "Next failed step".
+    new ShortcutPassThrough(m_filterEdit, {m_nextFailed, m_nextPending});
+    m_toolCombo = new QComboBox(this);
+    m_toolCombo->setObjectName(QStringLiteral("traceToolFilter"));
+    m_toolCombo->addItem(tr("All tools"), QString());
+    m_toolCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    const auto toggle = [this](const QString &text, const char *name, const QString &tip) {
+        auto *button = new QToolButton(this);
+        button->setObjectName(QString::fromLatin1(name));
+        button->setText(text);
+        button->setToolTip(tip);
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        return button;
+    };
+    m_failedOnly = toggle(tr("Failed"), "failedOnly", tr("Show failed steps only"));
+    m_pendingOnly = toggle(tr("Pending"), "pendingOnly", tr("Show steps waiting for a person only"));
+    auto *nextPending = new QToolButton(this);
+    nextPending->setDefaultAction(m_nextPending);
+    nextPending->setText(tr("Next pending"));
+    nextPending->setAutoRaise(true);
+    auto *nextFailed = new QToolButton(this);
+    nextFailed->setDefaultAction(m_nextFailed);
+    nextFailed->setText(tr("Next failed"));
+    nextFailed->setAutoRaise(true);
+    filterBar->addWidget(m_filterEdit, 1);
+    filterBar->addWidget(m_toolCombo);
+    filterBar->addWidget(m_failedOnly);
+    filterBar->addWidget(m_pendingOnly);
+    filterBar->addWidget(nextPending);
+    filterBar->addWidget(nextFailed);
+    m_layout->addLayout(filterBar);
+
+    // Typing is debounced: each keystroke would re-filter up to a million rows.
+    auto *filterTimer = new QTimer(this);
+    filterTimer->setSingleShot(true);
+    filterTimer->setInterval(FilterDebounceMs);
+    connect(m_filterEdit, &QLineEdit::textChanged, filterTimer, qOverload<>(&QTimer::start));
+    connect(filterTimer, &QTimer::timeout, this, [this] { m_filter->setText(m_filterEdit->text()); });
+    connect(m_toolCombo, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setTool(m_toolCombo->currentData().toString()); });
+    connect(m_failedOnly, &QToolButton::toggled, this, [this](bool on) {
+        if (on)
+            m_pendingOnly->setChecked(false);
+        updateStatusFilter();
+    });
+    connect(m_pendingOnly, &QToolButton::toggled, this, [this](bool on) {
+        if (on)
+            m_failedOnly->setChecked(false);
+        updateStatusFilter();
+    });
+}
+
+void TracePanel::buildViews()
+{
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_timeline = new TimelineWidget(splitter);
+    m_timeline->setTraceModel(m_model);
+    connect(m_timeline, &TimelineWidget::stepSelected, this, &TracePanel::selectStep);
+    m_view = new QTreeView(splitter);
+    m_view->setObjectName(QStringLiteral("traceView"));
+    m_view->setModel(m_filter);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 3);
+    m_layout->addWidget(splitter, 1);
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setAllColumnsShowFocus(true);
+    QHeaderView *header = m_view->header();
+    header->setStretchLastSection(true);
+    // Fixed starting widths: ResizeToContents would scan every row on each batch.
+    const QFontMetrics metrics(m_view->font());
+    const auto width = [&](int column, const QStringList &samples, int padding) {
+        int widest = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString());
+        for (const QString &sample : samples)
+            widest = qMax(widest, metrics.horizontalAdvance(sample));
+        header->resizeSection(column, widest + padding);
+    };
+    QStringList statuses;
+    for (int status = int(StepStatus::Queued); status <= int(StepStatus::Cancelled); ++status)
+        statuses.append(TraceModel::statusText(StepStatus(status)));
+    // Attempt rows sit one level in: two indentations (root decoration + level).
+    width(TraceModel::Sequence, {TraceModel::tr("attempt %1").arg(10)}, 2 * m_view->indentation() + 12);
+    width(TraceModel::Tool, {QStringLiteral("get_exchange_rate")}, 16);
+    width(TraceModel::Status, statuses, 36);
+    width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
+    width(TraceModel::Duration, {QStringLiteral("10.0 s")}, 16);
+    connect(m_view, &QTreeView::activated, this,
+            [this](const QModelIndex &index) { Q_EMIT stepActivated(index.data(TraceModel::CallIdRole).toString()); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &index) {
+        const QString callId = index.data(TraceModel::CallIdRole).toString();
+        Q_EMIT currentStepChanged(callId);
+        m_timeline->setSelectedCallId(callId);
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_knownTools.clear();
+        m_toolCombo->setCurrentIndex(0);
+        while (m_toolCombo->count() > 1)
+            m_toolCombo->removeItem(1);
+        addToolFilters();
+    });
+    connect(m_model, &TraceModel::toolsChanged, this, &TracePanel::addToolFilters);
+    // Follow new steps while the view is scrolled to the end.
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) {
+        QScrollBar *bar = m_view->verticalScrollBar();
+        if (parent.isValid() || bar->value() < bar->maximum())
+            return;
+        QTimer::singleShot(0, m_view, &QTreeView::scrollToBottom);
+    });
+}
+
+bool TracePanel::selectStep(const QString &callId)
+{
+    m_model->flush();
+    QModelIndex index = m_filter->mapFromSource(m_model->indexForCallId(callId));
+    if (!index.isValid()) {
+        // Hidden by the filter: show everything again rather than select nothing.
+        m_filterEdit->clear();
+        m_filter->setText({});
+        m_toolCombo->setCurrentIndex(0);
+        m_failedOnly->setChecked(false);
+        m_pendingOnly->setChecked(false);
+        index = m_filter->mapFromSource(m_model->indexForCallId(callId));
+    }
+    if (!index.isValid())
+        return false;
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index);
+    return true;
+}
+
+bool TracePanel::jumpToStep(StepStatus status)
+{
+    m_model->flush();
+    const QModelIndex next = m_filter->nextStep(m_view->currentIndex(), status);
+    if (!next.isValid())
+        return false;
+    m_view->setCurrentIndex(next);
+    m_view->scrollTo(next);
+    return true;
+}
+
+void TracePanel::updateStatusFilter()
+{
+    m_filter->setStatusFilter(m_failedOnly->isChecked()    ? TraceFilterModel::StatusFilter::FailedOnly
+                              : m_pendingOnly->isChecked() ? TraceFilterModel::StatusFilter::PendingOnly
+                                                           : TraceFilterModel::StatusFilter::All);
+}
+
+void TracePanel::addToolFilters()
+{
+    // The model lists its tools (a journal-backed run: one indexed look-up per tool),
+    // so a million-step run is never scanned for them.
+    for (const QString &tool : m_model->tools()) {
+        if (m_knownTools.contains(tool))
+            continue;
+        m_knownTools.insert(tool);
+        m_toolCombo->addItem(tool, tool);
+    }
+}

@@ -1,0 +1,80 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "step.h"
+
+#include <QSet>
+#include <QWidget>
+
+class QAction;
+class QComboBox;
+class QLineEdit;
+class QModelIndex;
+class QToolButton;
+class QTreeView;
+class QVBoxLayout;
+class TimelineWidget;
+class TraceFilterModel;
+class TraceModel;
+
+/// The Trace dock's contents (issue 8 items 1 and 2; docs/trace.md): a filter bar —
+/// text (debounced), tool, "Failed" / "Pending" only toggles, Next pending / Next
+/// failed buttons — then an optional header (the run's budget meters), then the
+/// timeline above the step tree, both showing the same TraceModel through one
+/// TraceFilterModel. Selecting a bar on the timeline selects its row; the tree
+/// follows new steps while it is scrolled to the end.
+class TracePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    /// How long typing in the filter waits before it filters (ms).
+    static constexpr int FilterDebounceMs = 200;
+
+    /// `nextPending` / `nextFailed` are the window's actions behind the jump buttons
+    /// (their shortcuts also work while the filter has the focus).
+    TracePanel(TraceModel *model, QAction *nextPending, QAction *nextFailed, QWidget *parent = nullptr);
+
+    /// Puts `header` between the filter bar and the timeline.
+    void setHeader(QWidget *header);
+
+    QTreeView *view() const { return m_view; }
+    TraceFilterModel *filterModel() const { return m_filter; }
+    QLineEdit *filterEdit() const { return m_filterEdit; }
+    QComboBox *toolCombo() const { return m_toolCombo; }
+    QToolButton *failedOnlyButton() const { return m_failedOnly; }
+    QToolButton *pendingOnlyButton() const { return m_pendingOnly; }
+    TimelineWidget *timeline() const { return m_timeline; }
+
+    /// Selects the step with `callId` in the tree and the timeline; a filter that
+    /// hides it is cleared first. False when the trace has no such step.
+    bool selectStep(const QString &callId);
+    /// Selects the next step after the current one that is pending (`Waiting`) or
+    /// failed (`Failed`), wrapping around. False when there is none.
+    bool jumpToStep(StepStatus status);
+
+Q_SIGNALS:
+    /// The current row changed to the step `callId` (empty: none).
+    void currentStepChanged(const QString &callId);
+    /// A row was activated (double-click, Enter).
+    void stepActivated(const QString &callId);
+
+private:
+    void buildFilterBar();
+    void buildViews();
+    void updateStatusFilter();
+    void addToolFilters();
+
+    TraceModel *m_model;
+    QAction *m_nextPending;
+    QAction *m_nextFailed;
+    QVBoxLayout *m_layout = nullptr;
+    TraceFilterModel *m_filter = nullptr;
+    QLineEdit *m_filterEdit = nullptr;
+    QComboBox *m_toolCombo = nullptr;
+    QToolButton *m_failedOnly = nullptr;
+    QToolButton *m_pendingOnly = nullptr;
+    TimelineWidget *m_timeline = nullptr;
+    QTreeView *m_view = nullptr;
+    QSet<QString> m_knownTools;
+};
