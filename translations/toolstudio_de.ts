@@ -987,22 +987,6 @@
         <translation>Wartende Aufrufe</translation>
     </message>
     <message>
-        <source>Script</source>
-        <translation>Skript</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>Status</translation>
-    </message>
-    <message>
-        <source>Started</source>
-        <translation>Gestartet</translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation>Dauer</translation>
-    </message>
-    <message>
         <source>Runs</source>
         <translation>Läufe</translation>
     </message>
@@ -1049,10 +1033,6 @@
     <message>
         <source>Pending Calls (%1)</source>
         <translation>Wartende Aufrufe (%1)</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
     </message>
     <message>
         <source>Run %1 from the journal</source>
@@ -1123,50 +1103,6 @@
         <translation>Nicht in der Ausgabe gefunden: %1</translation>
     </message>
     <message>
-        <source>&amp;Open</source>
-        <translation>Ö&amp;ffnen</translation>
-    </message>
-    <message>
-        <source>Show the selected run&apos;s trace and output</source>
-        <translation>Ablauf und Ausgabe des ausgewählten Laufs zeigen</translation>
-    </message>
-    <message>
-        <source>&amp;Replay</source>
-        <translation>&amp;Wiederabspielen</translation>
-    </message>
-    <message>
-        <source>Run the selected run&apos;s script again with its recorded results memoized</source>
-        <translation>Das Skript des ausgewählten Laufs erneut ausführen, mit den aufgezeichneten Ergebnissen als Memo</translation>
-    </message>
-    <message>
-        <source>Res&amp;ume</source>
-        <translation>F&amp;ortsetzen</translation>
-    </message>
-    <message>
-        <source>Continue a suspended run up to its open call</source>
-        <translation>Einen unterbrochenen Lauf bis zu seinem offenen Aufruf fortsetzen</translation>
-    </message>
-    <message>
-        <source>Export &amp;JSON…</source>
-        <translation>Als &amp;JSON exportieren…</translation>
-    </message>
-    <message>
-        <source>Save the selected run as JSON (docs/run-export.md)</source>
-        <translation>Den ausgewählten Lauf als JSON speichern (docs/run-export.md)</translation>
-    </message>
-    <message>
-        <source>Export &amp;Chrome Trace…</source>
-        <translation>Als &amp;Chrome-Trace exportieren…</translation>
-    </message>
-    <message>
-        <source>Save the selected run as Chrome trace-event JSON (opens in Perfetto)</source>
-        <translation>Den ausgewählten Lauf als Chrome-Trace-Event-JSON speichern (öffnet sich in Perfetto)</translation>
-    </message>
-    <message>
-        <source>Only a suspended run can be resumed</source>
-        <translation>Nur ein unterbrochener Lauf kann fortgesetzt werden</translation>
-    </message>
-    <message>
         <source>Step mode: #%1 %2 is held before it runs</source>
         <translation>Schrittmodus: #%1 %2 wird vor dem Ausführen angehalten</translation>
     </message>
@@ -1199,40 +1135,12 @@
         <translation>%1 wird wiederabgespielt…</translation>
     </message>
     <message>
-        <source>Export Chrome Trace</source>
-        <translation>Chrome-Trace exportieren</translation>
-    </message>
-    <message>
-        <source>Export Run as JSON</source>
-        <translation>Lauf als JSON exportieren</translation>
-    </message>
-    <message>
-        <source>JSON files (*.json)</source>
-        <translation>JSON-Dateien (*.json)</translation>
-    </message>
-    <message>
-        <source>Export Run</source>
-        <translation>Lauf exportieren</translation>
-    </message>
-    <message>
-        <source>Exported %1 to %2</source>
-        <translation>%1 nach %2 exportiert</translation>
-    </message>
-    <message>
         <source>&amp;Import Run…</source>
         <translation>Lauf &amp;importieren…</translation>
     </message>
     <message>
         <source>Show a run exported as JSON, read-only (docs/run-export.md)</source>
         <translation>Einen als JSON exportierten Lauf schreibgeschützt anzeigen (docs/run-export.md)</translation>
-    </message>
-    <message>
-        <source>Co&amp;mpare</source>
-        <translation>Ver&amp;gleichen</translation>
-    </message>
-    <message>
-        <source>Compare the two selected runs step by step (Ctrl+click to select two)</source>
-        <translation>Die zwei ausgewählten Läufe Schritt für Schritt vergleichen (Strg+Klick wählt zwei aus)</translation>
     </message>
     <message>
         <source>Import Run</source>
@@ -1262,10 +1170,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
             <numerusform>Importierter Lauf %1: %2, %n Schritt (schreibgeschützt)</numerusform>
             <numerusform>Importierter Lauf %1: %2, %n Schritte (schreibgeschützt)</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Compare Runs</source>
-        <translation>Läufe vergleichen</translation>
     </message>
     <message>
         <source>Open Run</source>
@@ -1298,20 +1202,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>■ %1 (exit code %2)</source>
         <translation>■ %1 (Exit-Code %2)</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <comment>runs list column: a run&apos;s id</comment>
-        <translation>Lauf</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <comment>runs list column: run, replay, rerun, …</comment>
-        <translation>Art</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 von %2</translation>
     </message>
 </context>
 <context>
@@ -1872,6 +1762,119 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>the %1 interpreter set in the preferences (%2) is not an executable file; correct it, or clear it to use the default</source>
         <translation>der in den Einstellungen gewählte %1-Interpreter (%2) ist keine ausführbare Datei; korrigieren Sie ihn oder leeren Sie das Feld, um den Standard zu verwenden</translation>
+    </message>
+</context>
+<context>
+    <name>RunsPanel</name>
+    <message>
+        <source>Run</source>
+        <comment>runs list column: a run&apos;s id</comment>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Script</source>
+        <translation>Skript</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <comment>runs list column: run, replay, rerun, …</comment>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>Show the selected run&apos;s trace and output</source>
+        <translation>Ablauf und Ausgabe des ausgewählten Laufs zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Replay</source>
+        <translation>&amp;Wiederabspielen</translation>
+    </message>
+    <message>
+        <source>Run the selected run&apos;s script again with its recorded results memoized</source>
+        <translation>Das Skript des ausgewählten Laufs erneut ausführen, mit den aufgezeichneten Ergebnissen als Memo</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation>F&amp;ortsetzen</translation>
+    </message>
+    <message>
+        <source>Continue a suspended run up to its open call</source>
+        <translation>Einen unterbrochenen Lauf bis zu seinem offenen Aufruf fortsetzen</translation>
+    </message>
+    <message>
+        <source>Export &amp;JSON…</source>
+        <translation>Als &amp;JSON exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the selected run as JSON (docs/run-export.md)</source>
+        <translation>Den ausgewählten Lauf als JSON speichern (docs/run-export.md)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chrome Trace…</source>
+        <translation>Als &amp;Chrome-Trace exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the selected run as Chrome trace-event JSON (opens in Perfetto)</source>
+        <translation>Den ausgewählten Lauf als Chrome-Trace-Event-JSON speichern (öffnet sich in Perfetto)</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>Ver&amp;gleichen</translation>
+    </message>
+    <message>
+        <source>Compare the two selected runs step by step (Ctrl+click to select two)</source>
+        <translation>Die zwei ausgewählten Läufe Schritt für Schritt vergleichen (Strg+Klick wählt zwei aus)</translation>
+    </message>
+    <message>
+        <source>Only a suspended run can be resumed</source>
+        <translation>Nur ein unterbrochener Lauf kann fortgesetzt werden</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Export Chrome Trace</source>
+        <translation>Chrome-Trace exportieren</translation>
+    </message>
+    <message>
+        <source>Export Run as JSON</source>
+        <translation>Lauf als JSON exportieren</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Export Run</source>
+        <translation>Lauf exportieren</translation>
+    </message>
+    <message>
+        <source>Exported %1 to %2</source>
+        <translation>%1 nach %2 exportiert</translation>
+    </message>
+    <message>
+        <source>Compare Runs</source>
+        <translation>Läufe vergleichen</translation>
     </message>
 </context>
 <context>

@@ -11,8 +11,8 @@
 #include "pendingcallspanel.h"
 #include "projectpanel.h"
 #include "projectwriter.h"
-#include "runcomparepanel.h"
 #include "runcontroller.h"
+#include "runspanel.h"
 #include "schemaform.h"
 #include "scripteditor.h"
 #include "settings.h"
@@ -290,6 +290,11 @@ TimelineWidget *MainWindow::timeline() const
     return m_tracePanel->timeline();
 }
 
+QTreeWidget *MainWindow::runsView() const
+{
+    return m_runsPanel->view();
+}
+
 QPlainTextEdit *MainWindow::stepView() const
 {
     return m_inspector->rawView();
@@ -558,81 +563,12 @@ void MainWindow::createDocks()
     connect(m_console, &ConsoleView::stepClicked, this, &MainWindow::selectStep);
     m_consoleDock = makeDock(tr("Console"), "consoleDock", consolePane, Qt::BottomDockWidgetArea);
 
-    m_runsView = new QTreeWidget(this);
-    m_runsView->setObjectName(QStringLiteral("runsView"));
-    m_runsView->setHeaderLabels({tr("Run", "runs list column: a run's id"), tr("Script"), tr("Status"), tr("Started"),
-                                 tr("Duration"), tr("Kind", "runs list column: run, replay, rerun, …")});
-    m_runsView->setRootIsDecorated(false);
-    m_runsView->setUniformRowHeights(true);
-    m_runsView->setAllColumnsShowFocus(true);
-    m_runsView->setSelectionMode(QAbstractItemView::ExtendedSelection); // two runs to compare
-    m_runsView->header()->resizeSection(0, 170);
-    connect(m_runsView, &QTreeWidget::itemActivated, this,
-            [this](QTreeWidgetItem *item) { showRun(item->data(0, Qt::UserRole).toString()); });
-    auto *runs = new QWidget(this);
-    auto *runsLayout = new QVBoxLayout(runs);
-    runsLayout->setContentsMargins(0, 0, 0, 0);
-    auto *runsBar = new QHBoxLayout;
-    const auto runButton = [&](const QString &text, const char *name, const QString &tip) {
-        auto *button = new QPushButton(text, runs);
-        button->setObjectName(QString::fromLatin1(name));
-        button->setToolTip(tip);
-        runsBar->addWidget(button);
-        return button;
-    };
-    QPushButton *openRun = runButton(tr("&Open"), "openRun", tr("Show the selected run's trace and output"));
-    QPushButton *replayRun = runButton(tr("&Replay"), "replayRun",
-                                       tr("Run the selected run's script again with its recorded results memoized"));
-    QPushButton *resumeRun = runButton(tr("Res&ume"), "resumeRun", tr("Continue a suspended run up to its open call"));
-    runsBar->addWidget(m_durable->makeRunsButton(runs));
-    QPushButton *exportJson = runButton(tr("Export &JSON…"), "exportRunJson",
-                                        tr("Save the selected run as JSON (docs/run-export.md)"));
-    QPushButton *exportChrome = runButton(tr("Export &Chrome Trace…"), "exportRunChrome",
-                                          tr("Save the selected run as Chrome trace-event JSON (opens in Perfetto)"));
-    QPushButton *compare = runButton(tr("Co&mpare"), "compareRuns",
-                                     tr("Compare the two selected runs step by step (Ctrl+click to select two)"));
-    connect(compare, &QPushButton::clicked, this, [this] {
-        QList<QTreeWidgetItem *> items = m_runsView->selectedItems();
-        if (items.size() != 2)
-            return;
-        // Newest first in the list: the older run is A.
-        if (m_runsView->indexOfTopLevelItem(items[0]) < m_runsView->indexOfTopLevelItem(items[1]))
-            std::swap(items[0], items[1]);
-        compareRuns(items[0]->data(0, Qt::UserRole).toString(), items[1]->data(0, Qt::UserRole).toString());
-    });
-    runsBar->addStretch(1);
-    runsLayout->addLayout(runsBar);
-    runsLayout->addWidget(m_runsView, 1);
-    const auto selectedRun = [this] {
-        QTreeWidgetItem *item = m_runsView->currentItem();
-        return item ? item->data(0, Qt::UserRole).toString() : QString();
-    };
-    connect(openRun, &QPushButton::clicked, this, [this, selectedRun] { showRun(selectedRun()); });
-    connect(replayRun, &QPushButton::clicked, this, [this, selectedRun] { startFromJournal(selectedRun(), false); });
-    connect(resumeRun, &QPushButton::clicked, this, [this, selectedRun] { startFromJournal(selectedRun(), true); });
-    connect(exportJson, &QPushButton::clicked, this,
-            [this, selectedRun] { exportRun(selectedRun(), QStringLiteral("json"), {}); });
-    connect(exportChrome, &QPushButton::clicked, this,
-            [this, selectedRun] { exportRun(selectedRun(), QStringLiteral("chrome"), {}); });
-    const auto updateRunButtons = [=, this] {
-        QTreeWidgetItem *item = m_runsView->currentItem();
-        const bool any = item != nullptr;
-        const bool idle = !m_run->isActive();
-        openRun->setEnabled(any && idle);
-        replayRun->setEnabled(any && idle);
-        resumeRun->setEnabled(any && idle && item->data(2, Qt::UserRole).toInt() == int(RunStatus::Suspended));
-        resumeRun->setToolTip(resumeRun->isEnabled() ? tr("Continue a suspended run up to its open call")
-                                                     : tr("Only a suspended run can be resumed"));
-        exportJson->setEnabled(any);
-        exportChrome->setEnabled(any);
-        compare->setEnabled(m_runsView->selectedItems().size() == 2);
-    };
-    connect(m_runsView, &QTreeWidget::currentItemChanged, this, updateRunButtons);
-    connect(m_runsView, &QTreeWidget::itemSelectionChanged, this, updateRunButtons);
-    connect(m_run, &RunController::statusChanged, this, updateRunButtons);
-    connect(m_run, &RunController::finished, this, updateRunButtons);
-    updateRunButtons();
-    m_runsDock = makeDock(tr("Runs"), "runsDock", runs, Qt::BottomDockWidgetArea);
+    m_runsPanel = new RunsPanel(
+        this, m_run, [this] { return project(); },
+        errorReporter(), m_durable);
+    connect(m_runsPanel, &RunsPanel::openRequested, this, &MainWindow::showRun);
+    connect(m_runsPanel, &RunsPanel::startRequested, this, &MainWindow::startFromJournal);
+    m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
 
     splitDockWidget(m_projectDock, m_toolDock, Qt::Vertical);
     splitDockWidget(m_traceDock, m_stepDock, Qt::Vertical);
@@ -1169,6 +1105,11 @@ QString MainWindow::statusText() const
     return m_statusLabel->text();
 }
 
+std::function<void(const QString &, const QString &)> MainWindow::errorReporter()
+{
+    return [this](const QString &title, const QString &message) { reportError(title, message); };
+}
+
 void MainWindow::reportError(const QString &title, const QString &message)
 {
     m_lastError = message;
@@ -1394,52 +1335,12 @@ bool MainWindow::startRunWith(const QString &failTitle, const QString &statusTex
 
 bool MainWindow::exportRun(const QString &runId, const QString &format, QString path)
 {
-    if (!m_project || runId.isEmpty())
-        return false;
-    if (path.isEmpty()) {
-        const QString suggested = QDir(m_project->dir).filePath(
-            format == QLatin1String("chrome") ? runId + QStringLiteral(".trace.json") : runId + QStringLiteral(".json"));
-        path = QFileDialog::getSaveFileName(this, format == QLatin1String("chrome") ? tr("Export Chrome Trace")
-                                                                                     : tr("Export Run as JSON"),
-                                            suggested, tr("JSON files (*.json)"));
-        if (path.isEmpty())
-            return false;
-    }
-    Journal journal;
-    QString error;
-    if (!journal.open(m_project->journalPath(), &error)
-        || !TraceExport::exportRun(journal, runId, format, path, &error)) {
-        reportError(tr("Export Run"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Exported %1 to %2").arg(runId, QDir::toNativeSeparators(path)), 5000);
-    return true;
+    return m_runsPanel->exportRun(runId, format, std::move(path));
 }
 
 void MainWindow::refreshRuns()
 {
-    m_runsView->clear();
-    if (!m_project || !QFileInfo::exists(m_project->journalPath()))
-        return;
-    Journal journal;
-    if (!journal.open(m_project->journalPath()))
-        return;
-    std::vector<RunRecord> runs = journal.runs();
-    std::sort(runs.begin(), runs.end(), [](const RunRecord &a, const RunRecord &b) { return a.startedAt > b.startedAt; });
-    for (const RunRecord &run : runs) {
-        auto *item = new QTreeWidgetItem(m_runsView);
-        item->setText(0, run.id);
-        item->setData(0, Qt::UserRole, run.id);
-        item->setText(1, run.scriptPath.startsWith(QLatin1Char('(')) ? run.scriptPath
-                                                                      : QDir(m_project->dir).relativeFilePath(run.scriptPath));
-        item->setText(2, runStatusName(run.status));
-        item->setData(2, Qt::UserRole, int(run.status));
-        item->setText(3, QDateTime::fromMSecsSinceEpoch(run.startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
-        item->setText(4, run.endedAt > 0 ? tr("%1 s").arg(seconds(run.endedAt - run.startedAt)) : QString());
-        item->setToolTip(2, run.error);
-        // As `toolstudio runs` says it: "rerun of RUN" for a run made from another one.
-        item->setText(5, run.sourceRun.isEmpty() ? run.kind : tr("%1 of %2").arg(run.kind, run.sourceRun));
-    }
+    m_runsPanel->refresh();
 }
 
 void MainWindow::showRun(const QString &runId)
@@ -1507,20 +1408,7 @@ bool MainWindow::importRun(QString path)
 
 RunComparePanel *MainWindow::compareRuns(const QString &leftRun, const QString &rightRun)
 {
-    if (!m_project)
-        return nullptr;
-    auto *panel = new RunComparePanel(this);
-    panel->setObjectName(QStringLiteral("runCompare"));
-    panel->setAttribute(Qt::WA_DeleteOnClose);
-    QString error;
-    if (!panel->load(m_project->journalPath(), leftRun, rightRun, &error)) {
-        delete panel;
-        reportError(tr("Compare Runs"), error);
-        return nullptr;
-    }
-    panel->show();
-    panel->raise();
-    return panel;
+    return m_runsPanel->compareRuns(leftRun, rightRun);
 }
 
 bool MainWindow::editManifest(const QString &text, const std::function<bool(nlohmann::ordered_json &, QString *)> &edit)

@@ -22,6 +22,7 @@ class BudgetMeters;
 class DurableRunActions;
 class PendingCallsPanel;
 class RunComparePanel;
+class RunsPanel;
 class ConsoleView;
 class FindBar;
 class LiveStepStore;
@@ -122,7 +123,9 @@ public:
     /// The Pending Calls dock: open calls and the answer to the selected one.
     PendingCallsPanel *pendingPanel() const { return m_pendingPanel; }
     QListWidget *pendingList() const;
-    QTreeWidget *runsView() const { return m_runsView; }
+    /// The Runs dock's contents: the journal's runs and their commands.
+    RunsPanel *runsPanel() const { return m_runsPanel; }
+    QTreeWidget *runsView() const;
     QUndoStack *undoStack() const { return m_undoStack; }
     /// The docks by object name: projectDock, toolDock, traceDock, stepDock,
     /// pendingDock, consoleDock, runsDock.
@@ -207,6 +210,8 @@ private:
     void updateTitle();
     void setStatus(const QString &text);
     void reportError(const QString &title, const QString &message);
+    /// reportError() for the window's parts (docks, editors) to report through.
+    std::function<void(const QString &title, const QString &message)> errorReporter();
     bool maybeSave();
     bool maybeSave(ScriptEditor *editor);
     bool closeTab(int index);
@@ -251,7 +256,7 @@ private:
     QAction *m_nextPendingAction = nullptr;
     QAction *m_nextFailedAction = nullptr;
     PendingCallsPanel *m_pendingPanel = nullptr;
-    QTreeWidget *m_runsView = nullptr;
+    RunsPanel *m_runsPanel = nullptr;
     QUndoStack *m_undoStack = nullptr;
     QFileSystemWatcher *m_watcher = nullptr;
     std::unique_ptr<QLockFile> m_lock;

@@ -1,0 +1,61 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+#include <functional>
+
+class DurableRunActions;
+class Project;
+class QMainWindow;
+class QTreeWidget;
+class RunComparePanel;
+class RunController;
+
+/// The Runs dock's contents (issue 8 item 6): the journal's runs, newest first
+/// (run id, script, status, start, duration, kind such as "rerun of RUN"), with Open,
+/// Replay, Resume, Rerun from Step, Export JSON / Chrome Trace and Compare. Buttons
+/// that cannot apply are disabled (nothing selected, a run in progress, Resume on a
+/// run that is not suspended, Compare without exactly two runs selected).
+///
+/// Open, Replay and Resume change what the window shows, so they are signals; export
+/// and compare only read the journal and are done here.
+class RunsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    /// Shows an error to the person: a title and the message.
+    using Reporter = std::function<void(const QString &title, const QString &message)>;
+
+    /// `window` parents the file dialogs and compare windows and shows the status
+    /// messages; `project` gives the open project (nullptr: none); `durable` makes the
+    /// Rerun from Step button.
+    RunsPanel(QMainWindow *window, RunController *run, std::function<const Project *()> project, Reporter report,
+              DurableRunActions *durable);
+
+    QTreeWidget *view() const { return m_view; }
+    /// Re-reads the journal's runs (empty without a project or a journal).
+    void refresh();
+    /// Exports run `runId` as "json" (docs/run-export.md) or "chrome" (trace-event
+    /// JSON for Perfetto) to `path` (empty: asks for a file). Failures are reported.
+    bool exportRun(const QString &runId, const QString &format, QString path);
+    /// Compares run `leftRun` (A) with `rightRun` (B) in a window of its own; nullptr
+    /// with the error reported.
+    RunComparePanel *compareRuns(const QString &leftRun, const QString &rightRun);
+
+Q_SIGNALS:
+    /// Open (or a double-click): show run `runId`'s trace and output.
+    void openRequested(const QString &runId);
+    /// Replay (`resume` false) or Resume run `runId`.
+    void startRequested(const QString &runId, bool resume);
+
+private:
+    QString currentRun() const;
+
+    QMainWindow *m_window;
+    RunController *m_run;
+    std::function<const Project *()> m_project;
+    Reporter m_report;
+    QTreeWidget *m_view = nullptr;
+};
