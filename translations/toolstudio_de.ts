@@ -1039,34 +1039,6 @@
         <translation>Lauf %1 aus dem Journal</translation>
     </message>
     <message>
-        <source>New Tool</source>
-        <translation>Neues Tool</translation>
-    </message>
-    <message>
-        <source>Name of the new mock tool:</source>
-        <translation>Name des neuen Mock-Tools:</translation>
-    </message>
-    <message>
-        <source>New tool %1</source>
-        <translation>Neues Tool %1</translation>
-    </message>
-    <message>
-        <source>Rename Tool</source>
-        <translation>Tool umbenennen</translation>
-    </message>
-    <message>
-        <source>New name for %1:</source>
-        <translation>Neuer Name für %1:</translation>
-    </message>
-    <message>
-        <source>Rename %1 to %2</source>
-        <translation>%1 in %2 umbenennen</translation>
-    </message>
-    <message>
-        <source>Clone %1</source>
-        <translation>%1 klonen</translation>
-    </message>
-    <message>
         <source>Import Tool</source>
         <translation>Tool importieren</translation>
     </message>
@@ -1202,6 +1174,37 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>■ %1 (exit code %2)</source>
         <translation>■ %1 (Exit-Code %2)</translation>
+    </message>
+</context>
+<context>
+    <name>ManifestEditor</name>
+    <message>
+        <source>New Tool</source>
+        <translation>Neues Tool</translation>
+    </message>
+    <message>
+        <source>Name of the new mock tool:</source>
+        <translation>Name des neuen Mock-Tools:</translation>
+    </message>
+    <message>
+        <source>New tool %1</source>
+        <translation>Neues Tool %1</translation>
+    </message>
+    <message>
+        <source>Rename Tool</source>
+        <translation>Tool umbenennen</translation>
+    </message>
+    <message>
+        <source>New name for %1:</source>
+        <translation>Neuer Name für %1:</translation>
+    </message>
+    <message>
+        <source>Rename %1 to %2</source>
+        <translation>%1 in %2 umbenennen</translation>
+    </message>
+    <message>
+        <source>Clone %1</source>
+        <translation>%1 klonen</translation>
     </message>
 </context>
 <context>
@@ -2335,17 +2338,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Reading the run&apos;s steps…</source>
         <translation>Die Schritte des Laufs werden gelesen…</translation>
-    </message>
-</context>
-<context>
-    <name>ToolFilesReloader</name>
-    <message>
-        <source>%1 changed; the tools reload when this run ends</source>
-        <translation>%1 geändert; die Tools werden neu geladen, wenn dieser Lauf endet</translation>
-    </message>
-    <message>
-        <source>The tools were reloaded (%1 changed during the run)</source>
-        <translation>Die Tools wurden neu geladen (%1 wurde während des Laufs geändert)</translation>
     </message>
 </context>
 <context>

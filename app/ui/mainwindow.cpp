@@ -4,6 +4,7 @@
 
 #include "budgetmeters.h"
 #include "livestepstore.h"
+#include "manifesteditor.h"
 #include "consoleview.h"
 #include "durablerunactions.h"
 #include "findbar.h"
@@ -25,7 +26,7 @@
 #include "toolpanel.h"
 #include "toolsmenu.h"
 #include "tracepanel.h"
-#include "toolfilesreloader.h"
+#include "toolworker.h"
 #include "tracemodel.h"
 
 #include <QAction>
@@ -69,38 +70,6 @@
 #include <QVBoxLayout>
 
 namespace {
-
-/// One structured edit of toolstudio.json: the manifest before and after, written
-/// back on redo/undo; the window reloads the project after each.
-class ManifestCommand : public QUndoCommand
-{
-public:
-    ManifestCommand(MainWindow *window, QString dir, nlohmann::ordered_json before, nlohmann::ordered_json after,
-                    const QString &text)
-        : QUndoCommand(text)
-        , m_window(window)
-        , m_dir(std::move(dir))
-        , m_before(std::move(before))
-        , m_after(std::move(after))
-    {
-    }
-    void redo() override { write(m_after); }
-    void undo() override { write(m_before); }
-
-private:
-    void write(const nlohmann::ordered_json &manifest)
-    {
-        QString error;
-        if (!ProjectWriter::writeManifest(m_dir, manifest, &error))
-            qWarning("%s", qPrintable(error));
-        if (m_window)
-            m_window->reloadProject();
-    }
-    QPointer<MainWindow> m_window;
-    QString m_dir;
-    nlohmann::ordered_json m_before;
-    nlohmann::ordered_json m_after;
-};
 
 // The palette the application started with: "follow the system".
 QPalette systemPalette()
@@ -164,7 +133,8 @@ MainWindow::MainWindow(QWidget *parent)
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
     systemPalette(); // remember it before a theme changes it
-    m_undoStack = new QUndoStack(this);
+    m_manifest = new ManifestEditor(
+        this, [this] { return project(); }, [this] { reloadProject(); }, errorReporter());
     m_watcher = new QFileSystemWatcher(this);
     connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
 
@@ -295,6 +265,11 @@ QTreeWidget *MainWindow::runsView() const
     return m_runsPanel->view();
 }
 
+QUndoStack *MainWindow::undoStack() const
+{
+    return m_manifest->undoStack();
+}
+
 QPlainTextEdit *MainWindow::stepView() const
 {
     return m_inspector->rawView();
@@ -345,25 +320,24 @@ void MainWindow::createActions()
     m_resetLayoutAction->setStatusTip(tr("Put every dock back where it was at the first start"));
     connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
 
-    m_undoAction = m_undoStack->createUndoAction(this, tr("&Undo"));
+    m_undoAction = undoStack()->createUndoAction(this, tr("&Undo"));
     m_undoAction->setShortcut(QKeySequence::Undo);
     m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_redoAction = m_undoStack->createRedoAction(this, tr("&Redo"));
+    m_redoAction = undoStack()->createRedoAction(this, tr("&Redo"));
     m_redoAction->setShortcut(QKeySequence::Redo);
     m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
 
     m_newToolAction = new QAction(tr("&New Tool…"), this);
     m_newToolAction->setStatusTip(tr("Add a mock tool to toolstudio.json"));
-    connect(m_newToolAction, &QAction::triggered, this, &MainWindow::newTool);
+    connect(m_newToolAction, &QAction::triggered, m_manifest, &ManifestEditor::newTool);
     // Imports write toolstudio.json outside the undo stack: older undo steps would
     // write a manifest without the imported tools back, so they are dropped.
     m_toolsMenu = new ToolsMenu(this, [this] { return m_project ? &*m_project : nullptr; }, [this] {
-        m_undoStack->clear();
+        undoStack()->clear();
         reloadProject();
     });
-    m_toolsMenu->setManifestEditor([this](const QString &text, const ProjectWriter::Edit &edit) {
-        return editManifest(text, edit);
-    });
+    m_toolsMenu->setManifestEditor(
+        [this](const QString &text, const ProjectWriter::Edit &edit) { return m_manifest->edit(text, edit); });
 
     m_closeTabAction = new QAction(tr("&Close File"), this);
     m_closeTabAction->setShortcut(QKeySequence::Close);
@@ -507,10 +481,11 @@ void MainWindow::createDocks()
         m_toolPanel->setTool(project(), tool);
     });
     connect(m_projectPanel, &ProjectPanel::scriptActivated, this, [this](const QString &path) { openFile(path); });
-    connect(m_projectPanel, &ProjectPanel::manifestEditRequested, this, &MainWindow::editManifest);
-    connect(m_projectPanel, &ProjectPanel::newToolRequested, this, &MainWindow::newTool);
-    connect(m_projectPanel, &ProjectPanel::renameToolRequested, this, &MainWindow::renameTool);
-    connect(m_projectPanel, &ProjectPanel::cloneToolRequested, this, &MainWindow::cloneTool);
+    connect(m_projectPanel, &ProjectPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
+    connect(m_projectPanel, &ProjectPanel::newToolRequested, m_manifest, &ManifestEditor::newTool);
+    connect(m_projectPanel, &ProjectPanel::renameToolRequested, m_manifest, &ManifestEditor::renameTool);
+    connect(m_projectPanel, &ProjectPanel::cloneToolRequested, m_manifest, &ManifestEditor::cloneTool);
+    connect(m_manifest, &ManifestEditor::toolWritten, m_projectPanel, &ProjectPanel::selectTool);
     connect(m_projectPanel, &ProjectPanel::deleteToolsRequested, m_toolsMenu, &ToolsMenu::deleteTools);
     connect(m_projectPanel, &ProjectPanel::requirementsInstalled, this, &MainWindow::reloadProject);
     m_projectPanel->addActions({m_undoAction, m_redoAction});
@@ -519,7 +494,7 @@ void MainWindow::createDocks()
     m_toolPanel->setObjectName(QStringLiteral("toolPanel"));
     m_toolDock = makeDock(tr("Tool"), "toolDock", m_toolPanel, Qt::LeftDockWidgetArea);
     connect(m_toolPanel, &ToolPanel::callFinished, this, [this] { refreshRuns(); });
-    connect(m_toolPanel, &ToolPanel::manifestEditRequested, this, &MainWindow::editManifest);
+    connect(m_toolPanel, &ToolPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
     m_toolPanel->addActions({m_undoAction, m_redoAction});
 
     m_tracePanel = new TracePanel(m_traceModel, m_nextPendingAction, m_nextFailedAction, this);
@@ -627,10 +602,6 @@ void MainWindow::connectRun()
             m_stderr.append(chunk);
     });
     connect(m_run, &RunController::finished, this, &MainWindow::onFinished);
-    // Saving, adding or removing a tools/*.py file changes the tools a model sees;
-    // during a run the reload waits for its end.
-    m_toolFilesReloader = new ToolFilesReloader(m_run, [this] { reloadProject(); }, this);
-    connect(m_toolFilesReloader, &ToolFilesReloader::notice, statusBar(), &QStatusBar::showMessage);
 }
 
 bool MainWindow::openProject(const QString &dir)
@@ -671,13 +642,18 @@ bool MainWindow::openProject(const QString &dir)
         m_lock = std::move(lock);
 
     m_project = std::move(project);
-    m_toolFilesReloader->setProjectDir(m_project->dir);
+    // Saving, adding or removing a tools/*.py file changes the tools a model sees.
+    disconnect(m_toolFilesConnection);
+    m_toolFilesConnection = connect(ToolWorker::forProject(m_project->dir), &ToolWorker::toolFilesChanged, this, [this] {
+        if (!m_run->isActive())
+            reloadProject();
+    });
     m_traceModel->clear();
     m_liveSteps->reset();
     m_inspector->clear();
     m_console->clearOutput();
     m_pendingPanel->clear();
-    m_undoStack->clear();
+    undoStack()->clear();
 
     while (m_tabs->count() > 0) {
         QWidget *w = m_tabs->widget(0);
@@ -1412,67 +1388,7 @@ RunComparePanel *MainWindow::compareRuns(const QString &leftRun, const QString &
 
 bool MainWindow::editManifest(const QString &text, const std::function<bool(nlohmann::ordered_json &, QString *)> &edit)
 {
-    if (!m_project)
-        return false;
-    QString error;
-    std::optional<nlohmann::ordered_json> before = ProjectWriter::readManifest(m_project->dir, &error);
-    if (!before) {
-        reportError(text, error);
-        return false;
-    }
-    nlohmann::ordered_json after = *before;
-    if (!edit(after, &error)) {
-        reportError(text, error);
-        reloadProject(); // e.g. undo a checkbox the model already toggled
-        return false;
-    }
-    m_undoStack->push(new ManifestCommand(this, m_project->dir, std::move(*before), std::move(after), text));
-    return true;
-}
-
-void MainWindow::newTool()
-{
-    if (!m_project)
-        return;
-    bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("New Tool"), tr("Name of the new mock tool:"), QLineEdit::Normal,
-                                               QStringLiteral("new_tool"), &ok)
-                             .trimmed();
-    if (!ok || name.isEmpty())
-        return;
-    const Settings *settings = Settings::instance();
-    if (editManifest(tr("New tool %1").arg(name), [&](nlohmann::ordered_json &m, QString *error) {
-            nlohmann::ordered_json tool = ProjectWriter::newMockTool(name);
-            tool["retry"] = {{"max_attempts", settings->maxAttempts()},
-                             {"initial_backoff_seconds", settings->initialBackoffMs() / 1000.0},
-                             {"attempt_timeout_seconds", settings->attemptTimeoutMs() / 1000.0}};
-            return ProjectWriter::addTool(m, tool, error);
-        }))
-        m_projectPanel->selectTool(name);
-}
-
-void MainWindow::renameTool(const QString &tool)
-{
-    bool ok = false;
-    const QString name =
-        QInputDialog::getText(this, tr("Rename Tool"), tr("New name for %1:").arg(tool), QLineEdit::Normal, tool, &ok)
-            .trimmed();
-    if (!ok || name.isEmpty() || name == tool)
-        return;
-    if (editManifest(tr("Rename %1 to %2").arg(tool, name), [&](nlohmann::ordered_json &m, QString *error) {
-            return ProjectWriter::renameTool(m, tool, name, error);
-        }))
-        m_projectPanel->selectTool(name);
-}
-
-void MainWindow::cloneTool(const QString &tool)
-{
-    QString name;
-    if (editManifest(tr("Clone %1").arg(tool), [&](nlohmann::ordered_json &m, QString *error) {
-            name = ProjectWriter::uniqueToolName(m, tool);
-            return ProjectWriter::cloneTool(m, tool, name, error);
-        }))
-        m_projectPanel->selectTool(name);
+    return m_manifest->edit(text, edit);
 }
 
 bool MainWindow::importToolFile(const QString &path)

@@ -22,11 +22,11 @@ class BudgetMeters;
 class DurableRunActions;
 class PendingCallsPanel;
 class RunComparePanel;
-class ToolFilesReloader;
 class RunsPanel;
 class ConsoleView;
 class FindBar;
 class LiveStepStore;
+class ManifestEditor;
 class QLineEdit;
 class QToolButton;
 class StepInspector;
@@ -127,7 +127,7 @@ public:
     /// The Runs dock's contents: the journal's runs and their commands.
     RunsPanel *runsPanel() const { return m_runsPanel; }
     QTreeWidget *runsView() const;
-    QUndoStack *undoStack() const { return m_undoStack; }
+    QUndoStack *undoStack() const;
     /// The docks by object name: projectDock, toolDock, traceDock, stepDock,
     /// pendingDock, consoleDock, runsDock.
     QList<QDockWidget *> docks() const;
@@ -224,9 +224,6 @@ private:
     void resetRunViews();
     void showRun(const QString &runId);
     void goToLine();
-    void newTool();
-    void renameTool(const QString &tool);
-    void cloneTool(const QString &tool);
     void showSettings();
     void chooseProject();
     void scriptChosen(int index);
@@ -249,7 +246,7 @@ private:
     ProjectPanel *m_projectPanel = nullptr;
     ToolPanel *m_toolPanel = nullptr;
     ToolsMenu *m_toolsMenu = nullptr;
-    ToolFilesReloader *m_toolFilesReloader = nullptr; ///< tools/*.py changes → reloadProject (after a run)
+    QMetaObject::Connection m_toolFilesConnection; ///< ToolWorker::toolFilesChanged → reloadProject
     StepInspector *m_inspector = nullptr;
     TracePanel *m_tracePanel = nullptr;
     QLineEdit *m_consoleSearch = nullptr;
@@ -258,7 +255,7 @@ private:
     QAction *m_nextFailedAction = nullptr;
     PendingCallsPanel *m_pendingPanel = nullptr;
     RunsPanel *m_runsPanel = nullptr;
-    QUndoStack *m_undoStack = nullptr;
+    ManifestEditor *m_manifest = nullptr; ///< undoable edits of toolstudio.json
     QFileSystemWatcher *m_watcher = nullptr;
     std::unique_ptr<QLockFile> m_lock;
     /// Whole steps of the run shown (the last ones in memory, older ones from the journal).
