@@ -39,6 +39,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -1027,6 +1028,43 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(writeFile(m_window->editor()->filePath(), "print('changed outside')\n"));
         QTRY_COMPARE(m_window->editor()->text(), QStringLiteral("print('changed outside')\n"));
         QVERIFY(!m_window->editor()->isModified());
+    }
+
+    /// A tools/*.py file saved while a run is active: the window says the tools reload
+    /// when the run ends, keeps the run's project until then, and reloads after it.
+    void toolFileSavedDuringARunReloadsAfterIt()
+    {
+        const QString dir = example(QStringLiteral("render-report"));
+        QVERIFY(!dir.isEmpty());
+        const QString toolFile = dir + QStringLiteral("/tools/extra.py");
+        QVERIFY(writeFile(toolFile, "class Tools:\n    def first(self) -> int:\n        return 1\n"));
+        QVERIFY(m_window->openProject(dir));
+        QVERIFY(m_window->project()->tool(QStringLiteral("first")));
+        m_window->runAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+
+        QTest::qWait(20); // a different modification time
+        QVERIFY(writeFile(toolFile, "class Tools:\n    def first(self) -> int:\n        return 1\n"
+                                    "    def second(self) -> int:\n        return 2\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->statusBar()->currentMessage(),
+                                  QStringLiteral("tools/extra.py changed; the tools reload when this run ends"), 5000);
+        QVERIFY(!m_window->project()->tool(QStringLiteral("second"))); // not under the running run
+
+        AnswerPane *pane = m_window->pendingPanel()->answerPane();
+        auto *edit = qobject_cast<QLineEdit *>(pane->resultForm()->control(QString()));
+        QVERIFY(edit);
+        QTest::keyClicks(edit, QStringLiteral("https://example.org/report.pdf"));
+        QVERIFY2(pane->sendResult(), qPrintable(pane->problem()));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        QTRY_VERIFY(m_window->project()->tool(QStringLiteral("second")));
+        QCOMPARE(m_window->statusBar()->currentMessage(),
+                 QStringLiteral("The tools were reloaded (tools/extra.py changed during the run)"));
+
+        // Without a run, a save reloads at once.
+        QTest::qWait(20);
+        QVERIFY(writeFile(toolFile, "class Tools:\n    def third(self) -> int:\n        return 3\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->project()->tool(QStringLiteral("third")), 5000);
+        QVERIFY(!m_window->project()->tool(QStringLiteral("second")));
     }
 
 private:

@@ -349,6 +349,7 @@ private Q_SLOTS:
         writeFile(file, "class Tools:\n    def version(self) -> int:\n        return 2\n"
                         "    def added(self, x: int) -> int:\n        return x\n");
         QVERIFY(changed.wait(3000));
+        QCOMPARE(changed.last().first().toStringList(), QStringList{QStringLiteral("tools/v.py")});
         QVERIFY(described.wait(5000));
         QVERIFY(described.last().first().toByteArray().contains("\"added\""));
         QCOMPARE(QByteArray::fromStdString(attempt(dir.path(), QStringLiteral("version"), json::object()).result.dump()),

@@ -2341,6 +2341,17 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>ToolFilesReloader</name>
+    <message>
+        <source>%1 changed; the tools reload when this run ends</source>
+        <translation>%1 geändert; die Tools werden neu geladen, wenn dieser Lauf endet</translation>
+    </message>
+    <message>
+        <source>The tools were reloaded (%1 changed during the run)</source>
+        <translation>Die Tools wurden neu geladen (%1 wurde während des Laufs geändert)</translation>
+    </message>
+</context>
+<context>
     <name>ToolPanel</name>
     <message>
         <source>&amp;Call Tool</source>

@@ -15,6 +15,8 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <utility>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -157,13 +159,31 @@ ToolWorker::ToolWorker(const QString &projectDir, QObject *parent)
     m_changeTimer->setSingleShot(true);
     m_changeTimer->setInterval(150);
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_changeTimer, qOverload<>(&QTimer::start));
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, m_changeTimer, qOverload<>(&QTimer::start));
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, m_changeTimer, [this](const QString &path) {
+        m_changedFiles.insert(path);
+        m_changeTimer->start();
+    });
     connect(m_changeTimer, &QTimer::timeout, this, [this] {
         const bool hadToolsDir = m_watchingToolsDir;
+        const QStringList before = m_watcher->files();
         watchToolFiles(); // editors that save by rename replace the watched file
         if (!hadToolsDir && !m_watchingToolsDir)
             return; // the project folder changed, and there is still no tools/
-        Q_EMIT toolFilesChanged();
+        // Saved files, plus files added or removed since the last look.
+        const QStringList after = m_watcher->files();
+        QSet<QString> changed = std::exchange(m_changedFiles, {});
+        for (const QString &path : before)
+            if (!after.contains(path))
+                changed.insert(path);
+        for (const QString &path : after)
+            if (!before.contains(path))
+                changed.insert(path);
+        const QDir project(m_projectDir);
+        QStringList paths;
+        for (const QString &path : std::as_const(changed))
+            paths << project.relativeFilePath(path);
+        paths.sort();
+        Q_EMIT toolFilesChanged(paths);
         if (isRunning())
             requestDescribe();
     });

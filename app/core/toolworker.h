@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QSet>
 #include <QObject>
 #include <QProcess>
 #include <QString>
@@ -78,8 +79,10 @@ public:
 Q_SIGNALS:
     /// The "files" array of a describe answer, as compact JSON text.
     void described(const QByteArray &files);
-    /// A tools/*.py file was saved, added or removed (debounced by 150 ms).
-    void toolFilesChanged();
+    /// A tools/*.py file was saved, added or removed (debounced by 150 ms). `paths`:
+    /// the files that did, relative to the project ("tools/weather.py"), sorted;
+    /// empty when only the folder changed (e.g. tools/ was created).
+    void toolFilesChanged(const QStringList &paths);
     /// The worker process ended without being asked to; `reason` in words.
     void crashed(const QString &reason);
 
@@ -104,5 +107,6 @@ private:
     QString m_startedSecrets;
     QFileSystemWatcher *m_watcher = nullptr;
     QTimer *m_changeTimer = nullptr;
+    QSet<QString> m_changedFiles; ///< saved since the change timer started (absolute paths)
     bool m_watchingToolsDir = false; ///< else the project folder, waiting for tools/
 };

@@ -26,7 +26,7 @@
 #include "toolpanel.h"
 #include "toolsmenu.h"
 #include "tracepanel.h"
-#include "toolworker.h"
+#include "toolfilesreloader.h"
 #include "tracemodel.h"
 
 #include <QAction>
@@ -602,6 +602,10 @@ void MainWindow::connectRun()
             m_stderr.append(chunk);
     });
     connect(m_run, &RunController::finished, this, &MainWindow::onFinished);
+    // Saving, adding or removing a tools/*.py file changes the tools a model sees;
+    // during a run the reload waits for its end.
+    m_toolFilesReloader = new ToolFilesReloader(m_run, [this] { reloadProject(); }, this);
+    connect(m_toolFilesReloader, &ToolFilesReloader::notice, statusBar(), &QStatusBar::showMessage);
 }
 
 bool MainWindow::openProject(const QString &dir)
@@ -642,12 +646,7 @@ bool MainWindow::openProject(const QString &dir)
         m_lock = std::move(lock);
 
     m_project = std::move(project);
-    // Saving, adding or removing a tools/*.py file changes the tools a model sees.
-    disconnect(m_toolFilesConnection);
-    m_toolFilesConnection = connect(ToolWorker::forProject(m_project->dir), &ToolWorker::toolFilesChanged, this, [this] {
-        if (!m_run->isActive())
-            reloadProject();
-    });
+    m_toolFilesReloader->setProjectDir(m_project->dir);
     m_traceModel->clear();
     m_liveSteps->reset();
     m_inspector->clear();

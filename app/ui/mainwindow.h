@@ -22,6 +22,7 @@ class BudgetMeters;
 class DurableRunActions;
 class PendingCallsPanel;
 class RunComparePanel;
+class ToolFilesReloader;
 class RunsPanel;
 class ConsoleView;
 class FindBar;
@@ -246,7 +247,7 @@ private:
     ProjectPanel *m_projectPanel = nullptr;
     ToolPanel *m_toolPanel = nullptr;
     ToolsMenu *m_toolsMenu = nullptr;
-    QMetaObject::Connection m_toolFilesConnection; ///< ToolWorker::toolFilesChanged → reloadProject
+    ToolFilesReloader *m_toolFilesReloader = nullptr; ///< tools/*.py changes → reloadProject (after a run)
     StepInspector *m_inspector = nullptr;
     TracePanel *m_tracePanel = nullptr;
     QLineEdit *m_consoleSearch = nullptr;
