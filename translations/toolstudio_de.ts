@@ -896,10 +896,6 @@
         <translation>Wartet auf eine Antwort für %1</translation>
     </message>
     <message>
-        <source>%1 has unsaved changes. Save them?</source>
-        <translation>%1 hat ungespeicherte Änderungen. Speichern?</translation>
-    </message>
-    <message>
         <source>Run in Progress</source>
         <translation>Lauf aktiv</translation>
     </message>
@@ -1003,32 +999,8 @@
         <translation>toolstudio.json: %1</translation>
     </message>
     <message>
-        <source>%1 changed on disk and was reloaded</source>
-        <translation>%1 wurde auf der Festplatte geändert und neu geladen</translation>
-    </message>
-    <message>
-        <source>File Changed on Disk</source>
-        <translation>Datei auf der Festplatte geändert</translation>
-    </message>
-    <message>
-        <source>%1 was changed outside Tool Studio, and you have unsaved changes. Reload it and lose your changes?</source>
-        <translation>%1 wurde außerhalb von Tool Studio geändert, und Sie haben ungespeicherte Änderungen. Neu laden und Ihre Änderungen verwerfen?</translation>
-    </message>
-    <message>
-        <source>Unsaved Changes</source>
-        <translation>Ungespeicherte Änderungen</translation>
-    </message>
-    <message>
         <source>The language changes the next time Tool Studio starts.</source>
         <translation>Die Sprache ändert sich beim nächsten Start von Tool Studio.</translation>
-    </message>
-    <message>
-        <source>Go to Line</source>
-        <translation>Gehe zu Zeile</translation>
-    </message>
-    <message>
-        <source>Line (1–%1):</source>
-        <translation>Zeile (1–%1):</translation>
     </message>
     <message>
         <source>Pending Calls (%1)</source>
@@ -1996,6 +1968,41 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>named in the traceback</source>
         <translation>im Traceback genannt</translation>
+    </message>
+</context>
+<context>
+    <name>ScriptTabs</name>
+    <message>
+        <source>Unsaved Changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>%1 has unsaved changes. Save them?</source>
+        <translation>%1 hat ungespeicherte Änderungen. Speichern?</translation>
+    </message>
+    <message>
+        <source>Cannot Save Script</source>
+        <translation>Skript kann nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Go to Line</source>
+        <translation>Gehe zu Zeile</translation>
+    </message>
+    <message>
+        <source>Line (1–%1):</source>
+        <translation>Zeile (1–%1):</translation>
+    </message>
+    <message>
+        <source>%1 changed on disk and was reloaded</source>
+        <translation>%1 wurde auf der Festplatte geändert und neu geladen</translation>
+    </message>
+    <message>
+        <source>File Changed on Disk</source>
+        <translation>Datei auf der Festplatte geändert</translation>
+    </message>
+    <message>
+        <source>%1 was changed outside Tool Studio, and you have unsaved changes. Reload it and lose your changes?</source>
+        <translation>%1 wurde außerhalb von Tool Studio geändert, und Sie haben ungespeicherte Änderungen. Neu laden und Ihre Änderungen verwerfen?</translation>
     </message>
 </context>
 <context>

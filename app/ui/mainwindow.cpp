@@ -16,6 +16,7 @@
 #include "runspanel.h"
 #include "schemaform.h"
 #include "scripteditor.h"
+#include "scripttabs.h"
 #include "settings.h"
 #include "settingsdialog.h"
 #include "shortcutpassthrough.h"
@@ -142,11 +143,9 @@ MainWindow::MainWindow(QWidget *parent)
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
-    m_tabs = new QTabWidget(central);
-    m_tabs->setObjectName(QStringLiteral("editorTabs"));
-    m_tabs->setTabsClosable(true);
-    m_tabs->setMovable(true);
-    m_tabs->setDocumentMode(true);
+    m_tabs = new ScriptTabs(m_watcher, errorReporter(), central);
+    connect(m_tabs, &ScriptTabs::currentModifiedChanged, this, &QWidget::setWindowModified);
+    connect(m_tabs, &ScriptTabs::notice, statusBar(), &QStatusBar::showMessage);
     m_findBar = new FindBar(central);
     m_findBar->setObjectName(QStringLiteral("findBar"));
     m_findBar->hide();
@@ -206,18 +205,17 @@ const QList<Step> &MainWindow::pendingCalls() const
 
 ScriptEditor *MainWindow::editor() const
 {
-    return qobject_cast<ScriptEditor *>(m_tabs->currentWidget());
+    return m_tabs->current();
 }
 
 ScriptEditor *MainWindow::editorFor(const QString &path) const
 {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i));
-        if (e && e->filePath() == absolute)
-            return e;
-    }
-    return nullptr;
+    return m_tabs->editorFor(path);
+}
+
+QTabWidget *MainWindow::editorTabs() const
+{
+    return m_tabs;
 }
 
 QLabel *MainWindow::budgetLabel() const
@@ -355,7 +353,7 @@ void MainWindow::createActions()
     connect(m_replaceAction, &QAction::triggered, m_findBar, &FindBar::showReplace);
     m_goToLineAction = new QAction(tr("&Go to Line…"), this);
     m_goToLineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    connect(m_goToLineAction, &QAction::triggered, this, &MainWindow::goToLine);
+    connect(m_goToLineAction, &QAction::triggered, m_tabs, &ScriptTabs::goToLine);
     for (QAction *action : {m_findAction, m_replaceAction, m_goToLineAction, m_closeTabAction}) {
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         centralWidget()->addAction(action);
@@ -640,7 +638,7 @@ bool MainWindow::openProject(const QString &dir)
             return false;
         }
     }
-    if (!maybeSave())
+    if (!m_tabs->maybeSaveAll())
         return false;
     if (!sameProject)
         m_lock = std::move(lock);
@@ -654,11 +652,7 @@ bool MainWindow::openProject(const QString &dir)
     m_pendingPanel->clear();
     undoStack()->clear();
 
-    while (m_tabs->count() > 0) {
-        QWidget *w = m_tabs->widget(0);
-        m_tabs->removeTab(0);
-        w->deleteLater();
-    }
+    m_tabs->closeAll();
     if (!m_watcher->files().isEmpty())
         m_watcher->removePaths(m_watcher->files());
     m_watcher->addPath(m_project->manifestPath());
@@ -716,33 +710,12 @@ bool MainWindow::reloadProject()
 
 bool MainWindow::openFile(const QString &path)
 {
-    if (ScriptEditor *existing = editorFor(path)) {
-        m_tabs->setCurrentWidget(existing);
-        return true;
-    }
-    auto *e = new ScriptEditor(m_tabs);
-    e->setObjectName(QStringLiteral("scriptEditor"));
     QString error;
-    if (!e->loadFile(path, &error)) {
-        delete e;
+    if (!m_tabs->openFile(path, &error)) {
         setStatus(error);
         reportError(tr("Cannot Open Script"), error);
         return false;
     }
-    const Settings *settings = Settings::instance();
-    e->setEditorFont(settings->editorFont());
-    e->setTabSize(settings->tabWidth());
-    const int index = m_tabs->addTab(e, QFileInfo(path).fileName());
-    m_tabs->setTabToolTip(index, QDir::toNativeSeparators(e->filePath()));
-    connect(e, &QsciScintilla::modificationChanged, this, [this, e](bool modified) {
-        const int i = m_tabs->indexOf(e);
-        if (i >= 0)
-            m_tabs->setTabText(i, QFileInfo(e->filePath()).fileName() + (modified ? QStringLiteral(" *") : QString()));
-        if (e == editor())
-            setWindowModified(modified);
-    });
-    m_watcher->addPath(e->filePath());
-    m_tabs->setCurrentIndex(index);
     updateCompletions();
     updateTitle();
     updateActions();
@@ -751,14 +724,8 @@ bool MainWindow::openFile(const QString &path)
 
 bool MainWindow::closeTab(int index)
 {
-    auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(index));
-    if (!e)
+    if (!m_tabs->closeTab(index))
         return false;
-    if (!maybeSave(e))
-        return false;
-    m_watcher->removePath(e->filePath());
-    m_tabs->removeTab(index);
-    e->deleteLater();
     updateTitle();
     updateActions();
     return true;
@@ -814,9 +781,7 @@ void MainWindow::updateCompletions()
             entries.append(QStringLiteral("%1(%2)").arg(tool.name, params));
         }
     }
-    for (int i = 0; i < m_tabs->count(); ++i)
-        if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
-            e->setToolCompletions(entries);
+    m_tabs->setToolCompletions(entries);
 }
 
 void MainWindow::fileChangedOnDisk(const QString &path)
@@ -829,32 +794,7 @@ void MainWindow::fileChangedOnDisk(const QString &path)
             reloadProject();
         return;
     }
-    ScriptEditor *e = editorFor(path);
-    if (!e || !e->changedOnDisk())
-        return;
-    if (!e->isModified()) {
-        int line = 0, index = 0;
-        e->getCursorPosition(&line, &index);
-        QString error;
-        if (e->loadFile(path, &error)) {
-            e->setCursorPosition(line, index);
-            statusBar()->showMessage(tr("%1 changed on disk and was reloaded").arg(QFileInfo(path).fileName()), 5000);
-        }
-        return;
-    }
-    auto *box = new QMessageBox(QMessageBox::Question, tr("File Changed on Disk"),
-                                tr("%1 was changed outside Tool Studio, and you have unsaved changes. "
-                                   "Reload it and lose your changes?")
-                                    .arg(QFileInfo(path).fileName()),
-                                QMessageBox::Yes | QMessageBox::No, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setDefaultButton(QMessageBox::No);
-    QPointer<ScriptEditor> guard(e);
-    connect(box, &QMessageBox::finished, this, [guard, path](int result) {
-        if (guard && result == QMessageBox::Yes)
-            guard->loadFile(path);
-    });
-    box->open();
+    m_tabs->reloadChanged(path);
 }
 
 void MainWindow::resetRunViews()
@@ -867,24 +807,15 @@ void MainWindow::resetRunViews()
     m_stderr.clear();
     m_console->clearOutput();
     m_pendingPanel->clear();
-    for (int i = 0; i < m_tabs->count(); ++i)
-        if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i)))
-            e->clearTraceback();
+    for (ScriptEditor *e : m_tabs->editors())
+        e->clearTraceback();
     m_budget->runStarted();
 }
 
 bool MainWindow::saveModifiedScripts()
 {
     // A run executes the files on disk, so what is shown is what runs.
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i));
-        QString error;
-        if (e && e->isModified() && !e->save(&error)) {
-            reportError(tr("Cannot Save Script"), error);
-            return false;
-        }
-    }
-    return true;
+    return m_tabs->saveModified();
 }
 
 bool MainWindow::run()
@@ -1098,40 +1029,6 @@ void MainWindow::reportError(const QString &title, const QString &message)
     box->open();
 }
 
-bool MainWindow::maybeSave()
-{
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i));
-        if (e && !maybeSave(e))
-            return false;
-    }
-    return true;
-}
-
-bool MainWindow::maybeSave(ScriptEditor *e)
-{
-    if (!e->isModified())
-        return true;
-    m_tabs->setCurrentWidget(e);
-    const auto choice = QMessageBox::warning(
-        this, tr("Unsaved Changes"),
-        tr("%1 has unsaved changes. Save them?").arg(QFileInfo(e->filePath()).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (choice == QMessageBox::Save) {
-        QString error;
-        if (!e->save(&error)) {
-            reportError(tr("Cannot Save Script"), error);
-            return false;
-        }
-        return true;
-    }
-    if (choice == QMessageBox::Discard) {
-        e->setModified(false);
-        return true;
-    }
-    return false;
-}
-
 void MainWindow::updateActions()
 {
     const bool active = m_run->isActive();
@@ -1215,12 +1112,7 @@ void MainWindow::applySettings(const QString &key)
 {
     const Settings *settings = Settings::instance();
     if (key == QLatin1String("editorFont") || key == QLatin1String("tabWidth")) {
-        for (int i = 0; i < m_tabs->count(); ++i) {
-            if (auto *e = qobject_cast<ScriptEditor *>(m_tabs->widget(i))) {
-                e->setEditorFont(settings->editorFont());
-                e->setTabSize(settings->tabWidth());
-            }
-        }
+        m_tabs->applyEditorSettings();
     } else if (key == QLatin1String("theme")) {
         applyTheme(settings->theme());
     } else if (key == QLatin1String("language")) {
@@ -1233,23 +1125,6 @@ void MainWindow::showSettings()
     auto *dialog = new SettingsDialog(Settings::instance(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
-}
-
-void MainWindow::goToLine()
-{
-    ScriptEditor *e = editor();
-    if (!e)
-        return;
-    int line = 0, index = 0;
-    e->getCursorPosition(&line, &index);
-    bool ok = false;
-    const int target = QInputDialog::getInt(this, tr("Go to Line"), tr("Line (1–%1):").arg(e->lines()), line + 1, 1,
-                                            qMax(1, e->lines()), 1, &ok);
-    if (!ok)
-        return;
-    e->setCursorPosition(target - 1, 0);
-    e->ensureLineVisible(target - 1);
-    e->setFocus();
 }
 
 void MainWindow::showStep(const QString &callId)
@@ -1432,7 +1307,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         }
         m_run->stop();
     }
-    if (!maybeSave()) {
+    if (!m_tabs->maybeSaveAll()) {
         event->ignore();
         return;
     }

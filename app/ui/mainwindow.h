@@ -50,6 +50,7 @@ class QTreeWidget;
 class QUndoStack;
 class RunController;
 class ScriptEditor;
+class ScriptTabs;
 class ToolPanel;
 class ToolsMenu;
 class TraceModel;
@@ -80,7 +81,7 @@ public:
     ScriptEditor *editor() const;
     /// The editor showing `path` (absolute), or nullptr.
     ScriptEditor *editorFor(const QString &path) const;
-    QTabWidget *editorTabs() const { return m_tabs; }
+    QTabWidget *editorTabs() const;
     FindBar *findBar() const { return m_findBar; }
     ProjectPanel *projectPanel() const { return m_projectPanel; }
     ToolPanel *toolPanel() const { return m_toolPanel; }
@@ -214,8 +215,6 @@ private:
     void reportError(const QString &title, const QString &message);
     /// reportError() for the window's parts (docks, editors) to report through.
     std::function<void(const QString &title, const QString &message)> errorReporter();
-    bool maybeSave();
-    bool maybeSave(ScriptEditor *editor);
     bool closeTab(int index);
     bool loadScript(const QString &path);
     void applySettings(const QString &key);
@@ -224,7 +223,6 @@ private:
     void showStep(const QString &callId);
     void resetRunViews();
     void showRun(const QString &runId);
-    void goToLine();
     void showSettings();
     void chooseProject();
     void scriptChosen(int index);
@@ -242,7 +240,7 @@ private:
     RunController *m_run = nullptr;
     TraceModel *m_traceModel = nullptr;
     ConsoleView *m_console = nullptr;
-    QTabWidget *m_tabs = nullptr;
+    ScriptTabs *m_tabs = nullptr;
     FindBar *m_findBar = nullptr;
     ProjectPanel *m_projectPanel = nullptr;
     ToolPanel *m_toolPanel = nullptr;
