@@ -21,6 +21,7 @@
 #include "settingsdialog.h"
 #include "shortcutpassthrough.h"
 #include "stepinspector.h"
+#include "theme.h"
 #include "timelinewidget.h"
 #include "tracefiltermodel.h"
 #include "cli/traceexport.h"
@@ -60,8 +61,6 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QStatusBar>
-#include <QStyle>
-#include <QStyleFactory>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
@@ -71,45 +70,6 @@
 #include <QVBoxLayout>
 
 namespace {
-
-// The palette the application started with: "follow the system".
-QPalette systemPalette()
-{
-    static const QPalette palette = QApplication::palette();
-    return palette;
-}
-
-void applyTheme(Settings::Theme theme)
-{
-    const QPalette system = systemPalette();
-    if (theme == Settings::Theme::System) {
-        QApplication::setPalette(system);
-        return;
-    }
-    if (theme == Settings::Theme::Light) {
-        QApplication::setPalette(QApplication::style()->standardPalette());
-        return;
-    }
-    QPalette dark;
-    const QColor window(0x2b, 0x2b, 0x2b), base(0x1e, 0x1e, 0x1e), text(0xe0, 0xe0, 0xe0);
-    dark.setColor(QPalette::Window, window);
-    dark.setColor(QPalette::WindowText, text);
-    dark.setColor(QPalette::Base, base);
-    dark.setColor(QPalette::AlternateBase, window);
-    dark.setColor(QPalette::ToolTipBase, window);
-    dark.setColor(QPalette::ToolTipText, text);
-    dark.setColor(QPalette::Text, text);
-    dark.setColor(QPalette::Button, window);
-    dark.setColor(QPalette::ButtonText, text);
-    dark.setColor(QPalette::BrightText, Qt::red);
-    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x6f, 0xb4));
-    dark.setColor(QPalette::HighlightedText, Qt::white);
-    dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
-    dark.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
-    dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
-    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
-    QApplication::setPalette(dark);
-}
 
 // The desktop theme's icon, else ours from the application's resources.
 QIcon icon(const char *themeName, const char *resourceName)
@@ -133,7 +93,7 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
-    systemPalette(); // remember it before a theme changes it
+    Theme::rememberSystemPalette(); // before a theme changes it
     m_manifest = new ManifestEditor(
         this, [this] { return project(); }, [this] { reloadProject(); }, errorReporter());
     m_watcher = new QFileSystemWatcher(this);
@@ -182,7 +142,7 @@ MainWindow::MainWindow(QWidget *parent)
     readSettings();
     Settings *settings = Settings::instance();
     connect(settings, &Settings::changed, this, &MainWindow::applySettings);
-    applyTheme(settings->theme());
+    Theme::apply(settings->theme());
     updateTitle();
     updateActions();
 }
@@ -1114,7 +1074,7 @@ void MainWindow::applySettings(const QString &key)
     if (key == QLatin1String("editorFont") || key == QLatin1String("tabWidth")) {
         m_tabs->applyEditorSettings();
     } else if (key == QLatin1String("theme")) {
-        applyTheme(settings->theme());
+        Theme::apply(settings->theme());
     } else if (key == QLatin1String("language")) {
         statusBar()->showMessage(tr("The language changes the next time Tool Studio starts."), 5000);
     }

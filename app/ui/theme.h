@@ -1,0 +1,16 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "settings.h"
+
+/// The application palette for Preferences ▸ Theme: System (the palette the
+/// application started with), Light (the style's standard palette) or Dark.
+namespace Theme {
+
+/// Remembers the system palette; call once before the first apply().
+void rememberSystemPalette();
+/// Sets the application palette for `theme`.
+void apply(Settings::Theme theme);
+
+} // namespace Theme
