@@ -888,31 +888,12 @@
         <translation>▶ Lauf %1 gestartet: %2</translation>
     </message>
     <message>
-        <source>Waiting for an answer</source>
-        <translation>Wartet auf eine Antwort</translation>
-    </message>
-    <message>
-        <source>Waiting for an answer to %1</source>
-        <translation>Wartet auf eine Antwort für %1</translation>
-    </message>
-    <message>
         <source>Run in Progress</source>
         <translation>Lauf aktiv</translation>
     </message>
     <message>
         <source>A run is in progress. Stop it and quit?</source>
         <translation>Ein Lauf ist aktiv. Stoppen und beenden?</translation>
-    </message>
-    <message>
-        <source>Waiting for answers to %1 and one more call</source>
-        <translation>Wartet auf Antworten für %1 und einen weiteren Aufruf</translation>
-    </message>
-    <message numerus="yes">
-        <source>Waiting for answers to %1 and %n more calls</source>
-        <translation>
-            <numerusform>Wartet auf Antworten für %1 und %n weiteren Aufruf</numerusform>
-            <numerusform>Wartet auf Antworten für %1 und %n weitere Aufrufe</numerusform>
-        </translation>
     </message>
     <message>
         <source>Put every dock back where it was at the first start</source>
@@ -1118,30 +1099,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Open Run</source>
         <translation>Lauf öffnen</translation>
-    </message>
-    <message>
-        <source>Completed in %1 s</source>
-        <translation>Abgeschlossen in %1 s</translation>
-    </message>
-    <message>
-        <source>Failed: the script exited with code %1</source>
-        <translation>Fehlgeschlagen: das Skript endete mit Code %1</translation>
-    </message>
-    <message>
-        <source>Timed out</source>
-        <translation>Zeit überschritten</translation>
-    </message>
-    <message>
-        <source>Timed out: %1</source>
-        <translation>Zeit überschritten: %1</translation>
-    </message>
-    <message>
-        <source>Stopped after %1 s</source>
-        <translation>Nach %1 s gestoppt</translation>
-    </message>
-    <message>
-        <source>Suspended while waiting for an answer</source>
-        <translation>Angehalten, während auf eine Antwort gewartet wird</translation>
     </message>
     <message>
         <source>■ %1 (exit code %2)</source>
@@ -1737,6 +1694,60 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>the %1 interpreter set in the preferences (%2) is not an executable file; correct it, or clear it to use the default</source>
         <translation>der in den Einstellungen gewählte %1-Interpreter (%2) ist keine ausführbare Datei; korrigieren Sie ihn oder leeren Sie das Feld, um den Standard zu verwenden</translation>
+    </message>
+</context>
+<context>
+    <name>RunStatusText</name>
+    <message>
+        <source>Waiting for an answer</source>
+        <translation>Wartet auf eine Antwort</translation>
+    </message>
+    <message>
+        <source>Waiting for an answer to %1</source>
+        <translation>Wartet auf eine Antwort für %1</translation>
+    </message>
+    <message>
+        <source>Waiting for answers to %1 and one more call</source>
+        <translation>Wartet auf Antworten für %1 und einen weiteren Aufruf</translation>
+    </message>
+    <message numerus="yes">
+        <source>Waiting for answers to %1 and %n more calls</source>
+        <translation>
+            <numerusform>Wartet auf Antworten für %1 und %n weiteren Aufruf</numerusform>
+            <numerusform>Wartet auf Antworten für %1 und %n weitere Aufrufe</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Completed in %1 s</source>
+        <translation>Abgeschlossen in %1 s</translation>
+    </message>
+    <message>
+        <source>Failed: the script exited with code %1</source>
+        <translation>Fehlgeschlagen: das Skript endete mit Code %1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Timed out</source>
+        <translation>Zeit überschritten</translation>
+    </message>
+    <message>
+        <source>Timed out: %1</source>
+        <translation>Zeit überschritten: %1</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 s</source>
+        <translation>Nach %1 s gestoppt</translation>
+    </message>
+    <message>
+        <source>Suspended while waiting for an answer</source>
+        <translation>Angehalten, während auf eine Antwort gewartet wird</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>Läuft…</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include "projectwriter.h"
 #include "runcontroller.h"
 #include "runspanel.h"
+#include "runstatustext.h"
 #include "schemaform.h"
 #include "scripteditor.h"
 #include "scripttabs.h"
@@ -76,11 +77,6 @@ QIcon icon(const char *themeName, const char *resourceName)
 {
     const QString path = QStringLiteral(":/icons/%1.svg").arg(QString::fromLatin1(resourceName));
     return QIcon::fromTheme(QString::fromLatin1(themeName), QFile::exists(path) ? QIcon(path) : QIcon());
-}
-
-QString seconds(qint64 ms)
-{
-    return QString::number(double(qMax<qint64>(ms, 0)) / 1000.0, 'f', 1);
 }
 
 } // namespace
@@ -853,16 +849,7 @@ void MainWindow::onStatusChanged(RunStatus status)
 
 QString MainWindow::waitingText() const
 {
-    const QList<Step> &pending = pendingCalls();
-    if (pending.isEmpty())
-        return tr("Waiting for an answer");
-    if (pending.size() == 1)
-        return tr("Waiting for an answer to %1").arg(pending.first().tool);
-    // English has no plural translation file, so the source strings are already right.
-    const int more = int(pending.size() - 1);
-    if (more == 1)
-        return tr("Waiting for answers to %1 and one more call").arg(pending.first().tool);
-    return tr("Waiting for answers to %1 and %n more calls", nullptr, more).arg(pending.first().tool);
+    return RunStatusText::waiting(pendingCalls());
 }
 
 void MainWindow::onPendingCallOpened(const Step &step)
@@ -931,30 +918,7 @@ void MainWindow::onFinished(const RunRecord &run)
     }
     refreshRuns();
 
-    const QString elapsed = seconds(run.endedAt - run.startedAt);
-    QString text;
-    switch (run.status) {
-    case RunStatus::Completed:
-        text = tr("Completed in %1 s").arg(elapsed);
-        break;
-    case RunStatus::Failed:
-        text = run.error.isEmpty() ? tr("Failed: the script exited with code %1").arg(run.exitCode)
-                                   : tr("Failed: %1").arg(run.error);
-        break;
-    case RunStatus::TimedOut:
-        text = run.error.isEmpty() ? tr("Timed out") : tr("Timed out: %1").arg(run.error);
-        break;
-    case RunStatus::Cancelled:
-        text = tr("Stopped after %1 s").arg(elapsed);
-        break;
-    case RunStatus::Suspended:
-        text = tr("Suspended while waiting for an answer");
-        break;
-    case RunStatus::Running:
-    case RunStatus::Waiting:
-        text = tr("Running…");
-        break;
-    }
+    const QString text = RunStatusText::finished(run);
     setStatus(text);
     m_console->appendNotice(tr("■ %1 (exit code %2)").arg(text).arg(run.exitCode));
     updateActions();
