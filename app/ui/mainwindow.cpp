@@ -15,16 +15,12 @@
 #include "runcontroller.h"
 #include "runspanel.h"
 #include "runstatustext.h"
-#include "schemaform.h"
 #include "scripteditor.h"
 #include "scripttabs.h"
 #include "settings.h"
 #include "settingsdialog.h"
-#include "shortcutpassthrough.h"
 #include "stepinspector.h"
 #include "theme.h"
-#include "timelinewidget.h"
-#include "tracefiltermodel.h"
 #include "cli/traceexport.h"
 #include "toolpanel.h"
 #include "toolsmenu.h"
@@ -37,7 +33,6 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
-#include <QDateTime>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -45,13 +40,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QFontDatabase>
-#include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSplitter>
-#include <QToolButton>
 #include <QListWidget>
 #include <QLockFile>
 #include <QMenu>
@@ -59,14 +49,10 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QPushButton>
-#include <QScrollBar>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
-#include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
