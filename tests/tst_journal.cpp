@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal.h"
+#include "journalreader.h"
 
 #include <QFile>
 #include <QSqlDatabase>
@@ -8,6 +9,8 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
 
 namespace {
 
@@ -221,7 +224,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 4);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 5);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -304,7 +307,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
-        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (4); update Tool Studio"));
+        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (5); update Tool Studio"));
     }
 
     void migratesVersion1AndSuspendsOrphans()
@@ -339,7 +342,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 4);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 5);
         // Version 3: the trace's filter indexes (docs/trace.md "Indexes").
         QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master"
                                                " WHERE type = 'index' AND name IN ('steps_by_tool', 'steps_failed',"
@@ -456,6 +459,186 @@ private Q_SLOTS:
         QVERIFY(runner.newPendingAnswers(QStringLiteral("run-1")).empty());
         QCOMPARE(writer.pendingAnswer(id)->state, QStringLiteral("refused"));
         QCOMPARE(writer.pendingAnswer(id)->reason, QStringLiteral("answer is for attempt 2 but the call is at attempt 3"));
+    }
+
+    void foldsASingleSuccessfulAttempt()
+    {
+        // Schema 5: a step whose one attempt succeeded at once has no attempts row; it
+        // reads back with that attempt, exactly.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        Step step = sampleStep();
+        step.attempts.erase(step.attempts.begin());
+        step.attempts[0].number = 1;
+        step.attempts[0].startedAt = step.startedAt;
+        QVERIFY2(journal.recordStep(step), qPrintable(journal.lastError()));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 0);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(1700000000900));
+        const auto steps = journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(steps[0].attempts.size(), std::size_t(1));
+        const Attempt &attempt = steps[0].attempts[0];
+        QCOMPARE(attempt.number, 1);
+        QCOMPARE(attempt.startedAt, qint64(1700000000101));
+        QCOMPARE(attempt.endedAt, qint64(1700000000900));
+        QVERIFY(attempt.succeeded);
+        QVERIFY(!attempt.error);
+        QVERIFY(attempt.output.isEmpty());
+        QCOMPARE(steps[0].attemptsText(), QStringLiteral("1/3"));
+        {
+            JournalReader reader;
+            QVERIFY(reader.open(path));
+            const auto summaries = reader.summaries(QStringLiteral("run-1"), 1, 1);
+            QCOMPARE(summaries.size(), std::size_t(1));
+            QCOMPARE(summaries[0].attempts.size(), std::size_t(1));
+            QCOMPARE(summaries[0].attempts[0].startedAt, qint64(1700000000101));
+            QCOMPARE(summaries[0].attempts[0].endedAt, qint64(1700000000900));
+            QVERIFY(summaries[0].attempts[0].succeeded);
+            QCOMPARE(reader.step(QStringLiteral("run-1"), 1)->attempts.size(), std::size_t(1));
+        }
+
+        // Not folded: output to keep, an attempt that started after the step did, a
+        // failed one. Each keeps its row.
+        Step withOutput = step;
+        withOutput.sequence = 2;
+        withOutput.attempts[0].output = "stderr line\n";
+        Step later = step;
+        later.sequence = 3;
+        later.attempts[0].startedAt = step.startedAt + 5;
+        Step failed = step;
+        failed.sequence = 4;
+        failed.status = StepStatus::Failed;
+        failed.attempts[0].succeeded = false;
+        QVERIFY2(journal.commit({&withOutput, &later, &failed}, {}), qPrintable(journal.lastError()));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(sequence, ' ') FROM (SELECT sequence FROM attempts ORDER BY sequence)"))
+                     .toString(),
+                 QStringLiteral("2 3 4"));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM steps WHERE attempt_ended_at > 0")).toInt(), 1);
+        const auto all = journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(all.size(), std::size_t(4));
+        QCOMPARE(all[1].attempts.size(), std::size_t(1));
+        QCOMPARE(all[1].attempts[0].output, QByteArray("stderr line\n"));
+        QCOMPARE(all[2].attempts[0].startedAt, step.startedAt + 5);
+        QVERIFY(!all[3].attempts[0].succeeded);
+    }
+
+    void foldedAttemptReplacesEarlierRows_data()
+    {
+        QTest::addColumn<bool>("sameJournal");
+        QTest::newRow("written by this journal") << true;
+        QTest::newRow("written by an earlier process (resume)") << false;
+    }
+
+    void foldedAttemptReplacesEarlierRows()
+    {
+        // A step recorded while its attempt runs (a row in attempts), then final with the
+        // attempt folded: the row goes, and the step has exactly one attempt.
+        QFETCH(bool, sameJournal);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Step step = sampleStep();
+        step.attempts.resize(1);
+        step.attempts[0] = Attempt{1, step.startedAt, 0, false, std::nullopt, QByteArray()};
+        step.status = StepStatus::Running;
+        step.result.reset();
+        auto first = std::make_unique<Journal>();
+        QVERIFY(first->open(path));
+        QVERIFY(first->recordStep(step));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 1);
+        if (!sameJournal) {
+            first.reset();
+            first = std::make_unique<Journal>();
+            QVERIFY(first->open(path));
+        }
+        step.status = StepStatus::Succeeded;
+        step.result = nlohmann::json(1);
+        step.attempts[0].endedAt = step.endedAt;
+        step.attempts[0].succeeded = true;
+        QVERIFY2(first->recordStep(step), qPrintable(first->lastError()));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 0);
+        const auto steps = first->steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(steps[0].attempts.size(), std::size_t(1));
+        QCOMPARE(steps[0].attempts[0].endedAt, step.endedAt);
+        QVERIFY(steps[0].attempts[0].succeeded);
+
+        // And back: a retry after all (the step written again with two attempts).
+        step.attempts.push_back(Attempt{2, step.endedAt + 1, step.endedAt + 2, true, std::nullopt, QByteArray()});
+        step.attempts[0].succeeded = false;
+        QVERIFY(first->recordStep(step));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 2);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(0));
+        QCOMPARE(first->steps(QStringLiteral("run-1"))[0].attempts.size(), std::size_t(2));
+    }
+
+    void migratesVersion4()
+    {
+        // A journal as version 4 wrote it: its steps keep their attempt rows, new steps fold.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        rawExec(path, {
+            QStringLiteral("CREATE TABLE runs (id TEXT PRIMARY KEY, project_dir TEXT NOT NULL DEFAULT '', script_path TEXT NOT NULL DEFAULT '',"
+                           " status TEXT NOT NULL, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
+                           " exit_code INTEGER NOT NULL DEFAULT -1, error TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT 'run',"
+                           " source_run TEXT NOT NULL DEFAULT '', owner_pid INTEGER NOT NULL DEFAULT 0, owner_start INTEGER NOT NULL DEFAULT 0)"),
+            QStringLiteral("CREATE TABLE steps (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, sequence INTEGER NOT NULL,"
+                           " call_id TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, idempotency_key TEXT NOT NULL,"
+                           " status TEXT NOT NULL, max_attempts INTEGER NOT NULL, result TEXT, error TEXT,"
+                           " queued_at INTEGER NOT NULL DEFAULT 0, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
+                           " next_attempt_at INTEGER NOT NULL DEFAULT 0, args_hash TEXT NOT NULL DEFAULT '', original_args TEXT,"
+                           " divergence TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, sequence)) WITHOUT ROWID"),
+            QStringLiteral("CREATE TABLE attempts (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, number INTEGER NOT NULL,"
+                           " started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0,"
+                           " error TEXT, output BLOB, PRIMARY KEY (run_id, sequence, number),"
+                           " FOREIGN KEY (run_id, sequence) REFERENCES steps(run_id, sequence) ON DELETE CASCADE) WITHOUT ROWID"),
+            QStringLiteral("CREATE TABLE output (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, stream INTEGER NOT NULL,"
+                           " seq INTEGER NOT NULL, chunk BLOB NOT NULL, PRIMARY KEY (run_id, stream, seq))"),
+            QStringLiteral("CREATE TABLE policy_events (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL, sequence INTEGER NOT NULL DEFAULT 0,"
+                           " at INTEGER NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '{}')"),
+            QStringLiteral("CREATE TABLE pending_answers (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL, call_id TEXT NOT NULL,"
+                           " attempt INTEGER NOT NULL, answer TEXT NOT NULL, created_at INTEGER NOT NULL, state TEXT NOT NULL DEFAULT 'new',"
+                           " reason TEXT NOT NULL DEFAULT '', handled_at INTEGER NOT NULL DEFAULT 0)"),
+            QStringLiteral("CREATE INDEX steps_by_tool ON steps (run_id, tool, sequence)"),
+            QStringLiteral("INSERT INTO runs (id, status, started_at) VALUES ('old', 'completed', 1)"),
+            QStringLiteral("INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
+                           " started_at, ended_at) VALUES ('old', 1, 'c1', 'echo', '{}', 'old:1', 'succeeded', 3, '1', 10, 20)"),
+            QStringLiteral("INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded)"
+                           " VALUES ('old', 1, 1, 10, 20, 1)"),
+            QStringLiteral("PRAGMA application_id = 1414744625"),
+            QStringLiteral("PRAGMA user_version = 4"),
+        });
+        {
+            // The trace's reader never migrates: on the version 4 file it reads the rows.
+            JournalReader reader;
+            QVERIFY2(reader.open(path), qPrintable(reader.lastError()));
+            const auto summaries = reader.summaries(QStringLiteral("old"), 1, 1);
+            QCOMPARE(summaries.size(), std::size_t(1));
+            QCOMPARE(summaries[0].attempts.size(), std::size_t(1));
+            QCOMPARE(summaries[0].attempts[0].endedAt, qint64(20));
+            const auto step = reader.step(QStringLiteral("old"), 1);
+            QVERIFY(step);
+            QCOMPARE(step->attempts.size(), std::size_t(1));
+        }
+        Journal journal;
+        QString error;
+        QVERIFY2(journal.open(path, &error), qPrintable(error));
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 5);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(0));
+        const auto old = journal.steps(QStringLiteral("old"));
+        QCOMPARE(old.size(), std::size_t(1));
+        QCOMPARE(old[0].attempts.size(), std::size_t(1)); // its row, not a folded copy as well
+        QCOMPARE(old[0].attempts[0].endedAt, qint64(20));
+
+        // The old run's step written again (a resume): its row is replaced by the fold.
+        Step again = old[0];
+        again.runId = QStringLiteral("old");
+        again.sequence = 1;
+        QVERIFY2(journal.recordStep(again), qPrintable(journal.lastError()));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 0);
+        QCOMPARE(journal.steps(QStringLiteral("old"))[0].attempts.size(), std::size_t(1));
+        QCOMPARE(journal.steps(QStringLiteral("old"))[0].attempts[0].endedAt, qint64(20));
     }
 
     void statusNames()

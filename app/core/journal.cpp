@@ -23,7 +23,7 @@
 namespace {
 
 /// Schema version in `PRAGMA user_version`; migrate() brings older files up to it.
-constexpr int CurrentVersion = 4;
+constexpr int CurrentVersion = 5;
 /// `PRAGMA application_id`: "TSJ1", so another program's SQLite file is not mistaken
 /// for a journal.
 constexpr int ApplicationId = 0x54534A31;
@@ -201,6 +201,13 @@ const std::vector<std::vector<const char *>> &migrations()
             "CREATE INDEX steps_waiting ON steps (run_id, sequence) WHERE status = 'waiting'",
             "CREATE INDEX attempts_failed ON attempts (run_id, sequence) WHERE ended_at > 0 AND succeeded = 0",
         },
+        // 4 → 5: a step whose one attempt succeeded at once keeps that attempt in its own
+        // row (issue 4, bridge speed; JournalRows::foldsAttempt): such a step's commit
+        // writes no `attempts` row and so dirties one page fewer. Existing rows stay as
+        // they are (0 = attempts in their table).
+        {
+            "ALTER TABLE steps ADD COLUMN attempt_ended_at INTEGER NOT NULL DEFAULT 0",
+        },
     };
     return steps;
 }
@@ -264,8 +271,9 @@ public:
         sqlite3_bind_null(m_statement, ++m_index);
         return *this;
     }
-    /// Steps the statement to its end and resets it. False with `error` set.
-    bool run(QString *error)
+    /// Steps the statement once and resets it. False with `error` set. `row`, if given:
+    /// whether the statement produced a row.
+    bool run(QString *error, bool *row = nullptr)
     {
         m_index = 0;
         if (!m_statement) {
@@ -274,6 +282,8 @@ public:
         }
         const int rc = sqlite3_step(m_statement);
         const bool ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
+        if (row)
+            *row = rc == SQLITE_ROW;
         if (!ok)
             *error = QString::fromUtf8(sqlite3_errmsg(m_db));
         sqlite3_reset(m_statement);
@@ -391,6 +401,7 @@ void Journal::closeDatabase()
     m_suspendedOnOpen.clear();
     m_statements.reset(); // every query on the connection must be gone first
     m_knownRuns.clear();
+    m_attemptRows.clear();
     if (!QSqlDatabase::contains(m_connectionName))
         return;
     {
@@ -574,14 +585,17 @@ constexpr auto UpsertRunSql =
     " source_run = excluded.source_run, owner_pid = excluded.owner_pid, owner_start = excluded.owner_start";
 constexpr auto UpsertStepSql =
     "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
-    " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence,"
+    " attempt_ended_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
     " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
     " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
     " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
     " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
-    " original_args = excluded.original_args, divergence = excluded.divergence";
+    " original_args = excluded.original_args, divergence = excluded.divergence,"
+    " attempt_ended_at = excluded.attempt_ended_at";
+constexpr auto AnyAttemptSql = "SELECT 1 FROM attempts WHERE run_id = ? LIMIT 1";
 constexpr auto DeleteAttemptsSql = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
 constexpr auto InsertAttemptSql =
     "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
@@ -630,6 +644,42 @@ bool Journal::recordRun(const RunRecord &run)
     return true;
 }
 
+Journal::AttemptRows *Journal::attemptRows(const QString &runId, QString *error)
+{
+    auto it = m_attemptRows.find(runId);
+    if (it == m_attemptRows.end()) {
+        SqliteStatement *any = nativeStatement(AnyAttemptSql);
+        bool found = false;
+        if (!any || !any->add(runId).run(error, &found)) {
+            *error = QStringLiteral("attempts of run %1: ").arg(runId) + (any ? *error : m_lastError);
+            return nullptr;
+        }
+        it = m_attemptRows.insert(runId, AttemptRows{found, {}});
+    }
+    return &it.value();
+}
+
+bool Journal::upsertStep(const Step &step, bool fold, QString *error)
+{
+    SqliteStatement *upsert = nativeStatement(UpsertStepSql);
+    if (!upsert) {
+        *error = QStringLiteral("step row: ") + m_lastError;
+        return false;
+    }
+    upsert->add(step.runId).add(step.sequence).add(step.callId).add(step.tool).add(jsonUtf8(step.args))
+        .add(step.idempotencyKey).add(stepStatusName(step.status)).add(step.maxAttempts);
+    addOptionalJson(*upsert, step.result);
+    addError(*upsert, step.error);
+    upsert->add(step.queuedAt).add(step.startedAt).add(step.endedAt).add(step.nextAttemptAt).add(step.argsHash);
+    addOptionalJson(*upsert, step.originalArgs);
+    upsert->add(step.divergence).add(fold ? step.attempts.front().endedAt : qint64(0));
+    if (!upsert->run(error)) {
+        *error = QStringLiteral("step row: ") + *error;
+        return false;
+    }
+    return true;
+}
+
 bool Journal::writeStep(const Step &step, QString *error)
 {
     // A minimal run row, so steps can be recorded before (or without) recordRun.
@@ -643,27 +693,24 @@ bool Journal::writeStep(const Step &step, QString *error)
         // (copy) it on every commit.
         m_knownRuns.insert(step.runId);
     }
-    SqliteStatement *upsert = nativeStatement(UpsertStepSql);
-    if (!upsert) {
-        *error = QStringLiteral("step row: ") + m_lastError;
+    AttemptRows *rows = attemptRows(step.runId, error);
+    if (!rows)
         return false;
-    }
-    upsert->add(step.runId).add(step.sequence).add(step.callId).add(step.tool).add(jsonUtf8(step.args))
-        .add(step.idempotencyKey).add(stepStatusName(step.status)).add(step.maxAttempts);
-    addOptionalJson(*upsert, step.result);
-    addError(*upsert, step.error);
-    upsert->add(step.queuedAt).add(step.startedAt).add(step.endedAt).add(step.nextAttemptAt).add(step.argsHash);
-    addOptionalJson(*upsert, step.originalArgs);
-    upsert->add(step.divergence);
-    if (!upsert->run(error)) {
-        *error = QStringLiteral("step row: ") + *error;
+    const bool fold = JournalRows::foldsAttempt(step);
+    if (!upsertStep(step, fold, error))
         return false;
+    // The step's attempts replace those written before; a step without rows (most:
+    // written once, final, its attempt folded) skips the delete.
+    if (rows->olderRows || rows->sequences.contains(step.sequence)) {
+        SqliteStatement *clear = nativeStatement(DeleteAttemptsSql);
+        if (!clear || !clear->add(step.runId).add(step.sequence).run(error)) {
+            *error = QStringLiteral("old attempts: ") + (clear ? *error : m_lastError);
+            return false;
+        }
+        rows->sequences.remove(step.sequence);
     }
-    SqliteStatement *clear = nativeStatement(DeleteAttemptsSql);
-    if (!clear || !clear->add(step.runId).add(step.sequence).run(error)) {
-        *error = QStringLiteral("old attempts: ") + (clear ? *error : m_lastError);
-        return false;
-    }
+    if (fold)
+        return true;
     for (const Attempt &attempt : step.attempts) {
         SqliteStatement *insert = nativeStatement(InsertAttemptSql);
         if (!insert) {
@@ -679,6 +726,8 @@ bool Journal::writeStep(const Step &step, QString *error)
             return false;
         }
     }
+    if (!step.attempts.empty())
+        rows->sequences.insert(step.sequence);
     return true;
 }
 
@@ -708,12 +757,32 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
         m_lastError = QStringLiteral("the journal is not open");
         return false;
     }
+    QString error;
+    // The common case — one step of a known run, its attempt folded, no attempt rows to
+    // replace — is one statement: SQLite commits it as its own transaction when it
+    // returns, so BEGIN and COMMIT are not run.
+    if (steps.size() == 1 && events.empty() && m_knownRuns.contains(steps.front()->runId)
+        && JournalRows::foldsAttempt(*steps.front())) {
+        const Step &step = *steps.front();
+        const AttemptRows *rows = attemptRows(step.runId, &error);
+        if (!rows) {
+            m_lastError = QStringLiteral("recording step %1 (%2): %3").arg(step.sequence).arg(step.tool, error);
+            return false;
+        }
+        if (!rows->olderRows && !rows->sequences.contains(step.sequence)) {
+            if (!upsertStep(step, true, &error)) {
+                m_lastError = QStringLiteral("recording step %1 (%2): %3").arg(step.sequence).arg(step.tool, error);
+                return false;
+            }
+            committed();
+            return true;
+        }
+    }
     // BEGIN/COMMIT on the same sqlite3 handle as the statements (what Qt's QSQLITE
     // driver runs for transaction()/commit(), without a statement compiled per call).
     SqliteStatement *begin = nativeStatement("BEGIN");
     SqliteStatement *end = nativeStatement("COMMIT");
     SqliteStatement *rollback = nativeStatement("ROLLBACK");
-    QString error;
     if (!begin || !end || !rollback || !begin->run(&error)) {
         m_lastError = QStringLiteral("recording %1 step(s): %2").arg(steps.size()).arg(error.isEmpty() ? m_lastError : error);
         return false;
@@ -724,6 +793,7 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
         QString ignored;
         rollback->run(&ignored);
         m_knownRuns = knownBefore; // the rolled-back run rows are not there
+        m_attemptRows.clear();     // nor the attempt rows; looked up again when needed
         return false;
     };
     for (const Step *step : steps) {
@@ -738,13 +808,18 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
         error = QStringLiteral("commit: ") + error;
         return failed(QStringLiteral("recording %1 step(s)").arg(steps.size()));
     }
+    committed();
+    return true;
+}
+
+void Journal::committed()
+{
     if (++m_commitsSinceCheckpoint >= CheckpointEveryCommits) {
         m_commitsSinceCheckpoint = 0;
         if (!m_checkpointer)
             m_checkpointer = std::make_unique<WalCheckpointer>(m_path);
         m_checkpointer->request();
     }
-    return true;
 }
 
 bool Journal::checkpoint()

@@ -4,6 +4,7 @@
 
 #include "step.h"
 
+#include <QHash>
 #include <QSet>
 #include <QStringList>
 #include <QString>
@@ -20,7 +21,9 @@ class WalCheckpointer;
 /// with `PRAGMA user_version` (migrations in journal.cpp; version 2 adds policy events,
 /// pending answers, argument hashes and run ownership; version 3 the indexes the
 /// trace's filters read through JournalReader; version 4 makes steps and attempts
-/// WITHOUT ROWID tables, fewer pages written per step commit). Every write method commits
+/// WITHOUT ROWID tables, fewer pages written per step commit; version 5 folds a step's
+/// one successful attempt into its row, JournalRows::foldsAttempt — such a step's commit
+/// is a single statement and writes no attempts row). Every write method commits
 /// before it returns, so a step recorded before its reply is sent is never lost.
 /// Durability: WAL with synchronous=NORMAL — a commit is in the WAL file (the OS page
 /// cache) when it returns, so it survives a crash or SIGKILL of the studio, which is
@@ -103,12 +106,26 @@ private:
     QString m_connectionName;
     QString m_path;
     QString m_lastError;
+    /// Which steps of a run have rows in `attempts`, as far as this Journal knows: a step
+    /// written with a folded attempt (JournalRows::foldsAttempt) deletes rows only when
+    /// it may have some, and a step written once, final, runs a single statement.
+    struct AttemptRows
+    {
+        bool olderRows = false; ///< the run had attempt rows when first seen: always replace
+        QSet<int> sequences;    ///< steps this Journal wrote attempt rows for
+    };
+    /// The run's entry, looked up in the file on first use; nullptr with `error` set.
+    AttemptRows *attemptRows(const QString &runId, QString *error);
+    bool upsertStep(const Step &step, bool fold, QString *error);
     bool writeStep(const Step &step, QString *error);
+    /// After each successful commit: starts a WAL checkpoint every CheckpointEveryCommits.
+    void committed();
     bool writeEvent(const PolicyEvent &event, QString *error);
     void suspendOrphanedRuns();
 
     QStringList m_suspendedOnOpen;
     QSet<QString> m_knownRuns; ///< runs known to have a row (skips the placeholder insert)
+    QHash<QString, AttemptRows> m_attemptRows; ///< by run id; cleared by a rollback
     std::unique_ptr<Statements> m_statements;
     std::unique_ptr<WalCheckpointer> m_checkpointer; ///< started by the first commits
     int m_commitsSinceCheckpoint = 0;

@@ -148,6 +148,11 @@ bool JournalReader::open(const QString &path, QString *error)
         db.close();
         return fail(QStringLiteral("%1: not a Tool Studio journal (version 2 or later)").arg(m_path));
     }
+    // Schema 5 folds a step's one successful attempt into its row; an older file has
+    // only attempt rows.
+    m_foldedAttempt = query.exec(QStringLiteral("SELECT attempt_ended_at FROM steps LIMIT 0"))
+        ? QString::fromLatin1(JournalRows::FoldedAttemptColumn)
+        : QString::fromLatin1(JournalRows::FoldedAttemptFallback);
     // The reader never writes: the indexes its filters use (by tool, failed, waiting)
     // come with the journal's schema version 3 (Journal::open migrates). On an older
     // file the same queries scan, only slower. Building them here would hold SQLite's
@@ -204,9 +209,9 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
     QSqlQuery query(db);
     query.setForwardOnly(true);
     query.prepare(QStringLiteral("SELECT sequence, call_id, tool, status, max_attempts, queued_at, started_at, ended_at,"
-                                 " result IS NOT NULL, substr(result, 1, 201), %1, substr(divergence, 1, 201)"
+                                 " result IS NOT NULL, substr(result, 1, 201), %1, substr(divergence, 1, 201), %2"
                                  " FROM steps WHERE run_id = ? AND sequence BETWEEN ? AND ? ORDER BY sequence")
-                      .arg(errorColumns(QStringLiteral("error"))));
+                      .arg(errorColumns(QStringLiteral("error")), m_foldedAttempt));
     query.addBindValue(runId);
     query.addBindValue(first);
     query.addBindValue(last);
@@ -231,6 +236,15 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
         if (!query.value(10).isNull() || !query.value(11).isNull())
             s.errorText = cut(joinError(s.errorCode, query.value(11).toString()));
         s.divergence = query.value(12).toString();
+        if (const qint64 attemptEnd = query.value(13).toLongLong(); attemptEnd > 0) {
+            // Schema 5: the one attempt folded into the step row (JournalRows::foldedAttempt).
+            AttemptSummary a;
+            a.number = 1;
+            a.startedAt = s.startedAt;
+            a.endedAt = attemptEnd;
+            a.succeeded = true;
+            s.attempts.push_back(std::move(a));
+        }
         bySequence[s.sequence] = result.size();
         result.push_back(std::move(s));
     }
@@ -272,7 +286,8 @@ std::optional<Step> JournalReader::step(const QString &runId, int sequence) cons
     QSqlQuery query(db);
     query.setForwardOnly(true);
     query.prepare(QStringLiteral("SELECT %1 FROM steps WHERE run_id = ? AND sequence = ?")
-                      .arg(QLatin1String(JournalRows::StepColumns)));
+                      .arg(QString::fromLatin1(JournalRows::StepColumns)
+                               .replace(QLatin1String(JournalRows::FoldedAttemptColumn), m_foldedAttempt)));
     query.addBindValue(runId);
     query.addBindValue(sequence);
     if (!query.exec() || !query.next()) {

@@ -142,4 +142,6 @@ private:
     QString m_connectionName;
     QString m_path;
     mutable QString m_lastError;
+    /// `steps.attempt_ended_at`, or a constant 0 on a file older than schema 5 (open()).
+    QString m_foldedAttempt;
 };

@@ -48,6 +48,28 @@ void readStep(const QSqlQuery &query, int first, Step &step)
     step.argsHash = at(12).toString();
     step.originalArgs = parseJson(at(13));
     step.divergence = at(14).toString();
+    step.attempts.clear();
+    if (const qint64 attemptEnd = at(15).toLongLong(); attemptEnd > 0)
+        step.attempts.push_back(foldedAttempt(step.startedAt, attemptEnd));
+}
+
+Attempt foldedAttempt(qint64 startedAt, qint64 endedAt)
+{
+    Attempt attempt;
+    attempt.number = 1;
+    attempt.startedAt = startedAt;
+    attempt.endedAt = endedAt;
+    attempt.succeeded = true;
+    return attempt;
+}
+
+bool foldsAttempt(const Step &step)
+{
+    if (step.attempts.size() != 1)
+        return false;
+    const Attempt &a = step.attempts.front();
+    return a.number == 1 && a.succeeded && !a.error && a.output.isEmpty() && a.startedAt == step.startedAt
+        && a.endedAt > 0;
 }
 
 Attempt readAttempt(const QSqlQuery &query, int first)

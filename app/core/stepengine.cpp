@@ -273,8 +273,7 @@ void StepEngineState::startAttempt(int index)
     ToolHandler *handler = nullptr;
     switch (tool.handler) {
     case HandlerKind::Mock: {
-        const int mockIndex = mockAttempts.value(tool.name, 0);
-        mockAttempts.insert(tool.name, mockIndex + 1);
+        const int mockIndex = mockAttempts[tool.name]++; // one look-up per call
         const MockResponse &entry = MockHandler::entryFor(tool, mockIndex);
         if (entry.delayMs <= 0) {
             // Answered at once, without a handler object or a timer round (the hot path
@@ -629,7 +628,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     step.sequence = int(d->steps.size()) + 1;
     step.tool = QString::fromStdString(call.tool);
     step.args = call.args;
-    step.idempotencyKey = QStringLiteral("%1:%2").arg(d->runId).arg(step.sequence);
+    step.idempotencyKey = d->runId + QLatin1Char(':') + QString::number(step.sequence); // no format parsing per call
     step.queuedAt = now();
 
     if (d->cancelled) {

@@ -259,6 +259,15 @@ QByteArray echoOutput(const QString &runtimeDir, const QString &suffix, const QB
     return process.readAllStandardOutput();
 }
 
+/// CPU time of this process (user + system, every thread) in µs: the studio's side of
+/// a run (the script and the sandbox are other processes).
+double processCpuUs()
+{
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
 /// "median µs/call, calls/s" from a round-trip script's "<median> <rate>" line.
 QString roundTripFigure(const QByteArray &out, double *median)
 {
@@ -516,6 +525,21 @@ int main(int argc, char **argv)
     // toolstudio-bench bridge: only the tools-bridge round trips (sequential, and 10 000
     // in parallel) and the journal's cost.
     const bool bridgeOnly = argc > 1 && qstrcmp(argv[1], "bridge") == 0;
+    if (argc > 1 && qstrcmp(argv[1], "bridge-loop") == 0) {
+        // toolstudio-bench bridge-loop [N]: only the Python studio row with N calls
+        // (default 20 000), for `perf record` / `strace -c` of the studio's side.
+        const int calls = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20000;
+        QTemporaryDir dir;
+        const Project project = makeLanguageProject(
+            dir, QStringLiteral("py"), QByteArray(RoundTripPython).replace("N = 2000", "N = " + QByteArray::number(calls)), calls);
+        double median = 0;
+        const double cpuBefore = processCpuUs();
+        const QByteArray out = studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite")));
+        const double cpu = processCpuUs() - cpuBefore;
+        std::printf("%s; studio CPU %.1f µs/call (all its threads, run start to end)\n",
+                    qPrintable(roundTripFigure(out, &median)), cpu / calls);
+        return 0;
+    }
     if (argc > 1 && !bridgeOnly) { // toolstudio-bench python3|bash|node: only that interpreter's start-up rows
         startupBenchmark(&rows, QString::fromLocal8Bit(argv[1]));
         runStartupBenchmark(&rows, QString::fromLocal8Bit(argv[1]));
