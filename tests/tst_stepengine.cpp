@@ -583,14 +583,19 @@ private Q_SLOTS:
                                  if (step.callId == QString::fromStdString(id))
                                      seen << QStringLiteral("%1 %2 %3").arg(step.callId, stepStatusName(step.status)).arg(step.attempts.size());
                          });
+        // c0: a mock answered at once — its commit is the single statement of a folded
+        // attempt (schema 5), and the reply is sent from inside submitCall.
+        h.call("c0", "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
+        QCOMPARE(seen, QStringList{QStringLiteral("c0 succeeded 1")});
         h.call("c1", "flaky");
         h.call("c2", "nope");
         h.call("c3", "render_report", {{"topic", "q3"}});
         ManualAnswer answer;
         answer.result = "done";
         QVERIFY(h.engine->answer(QStringLiteral("c3"), 1, answer));
-        QTRY_COMPARE(seen.size(), 3);
-        QCOMPARE(seen, (QStringList{QStringLiteral("c2 failed 0"), QStringLiteral("c3 succeeded 1"), QStringLiteral("c1 succeeded 3")}));
+        QTRY_COMPARE(seen.size(), 4);
+        QCOMPARE(seen, (QStringList{QStringLiteral("c0 succeeded 1"), QStringLiteral("c2 failed 0"), QStringLiteral("c3 succeeded 1"),
+                                    QStringLiteral("c1 succeeded 3")}));
     }
 
     void idempotencyKeyAcrossAttempts()
