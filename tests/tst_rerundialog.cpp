@@ -15,7 +15,7 @@
 #include "testfiles.h"
 
 #include <QAction>
-#include <QComboBox>
+#include <QSpinBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -142,11 +142,12 @@ private Q_SLOTS:
         QVERIFY(dialog);
         QVERIFY(dialog->isVisible());
         QCOMPARE(dialog->runId(), runId);
-        QCOMPARE(dialog->stepPicker()->count(), 3);
-        QCOMPARE(dialog->stepPicker()->itemText(1), QStringLiteral("2 · echo (succeeded)"));
+        QCOMPARE(dialog->stepPicker()->minimum(), 1);
+        QCOMPARE(dialog->stepPicker()->maximum(), 3);
         QVERIFY(dialog->stepPicker()->isEnabled());
-        dialog->stepPicker()->setCurrentIndex(1);
+        dialog->stepPicker()->setValue(2);
         QCOMPARE(dialog->sequence(), 2);
+        QCOMPARE(dialog->stepLabel()->text(), QStringLiteral("of 3 · echo (succeeded)"));
         QCOMPARE(dialog->originalView()->text(), QStringLiteral("{\n  \"sku\": \"B\"\n}"));
         QCOMPARE(dialog->argsEditor()->text(), dialog->originalView()->text());
         QVERIFY(dialog->originalView()->isReadOnly());
@@ -184,6 +185,71 @@ private Q_SLOTS:
         QCOMPARE(m_window->runsView()->topLevelItem(0)->text(0), record.id);
         QCOMPARE(m_window->runsView()->topLevelItem(0)->text(5), QStringLiteral("rerun of %1").arg(runId));
         QCOMPARE(m_window->runsView()->topLevelItem(1)->text(5), QStringLiteral("run"));
+    }
+
+    // The picker reaches every step of a long run, and the dialog shows exactly the
+    // chosen step's arguments, read from the journal as the picker moves; a sequence
+    // the run lacks is named and cannot be rerun.
+    void pickerReachesEveryStepOfALongRun()
+    {
+        runOnce(); // the project, its journal and the window's Runs dock
+        Journal journal;
+        QVERIFY(journal.open(m_window->project()->journalPath()));
+        RunRecord run;
+        run.id = QStringLiteral("run-long");
+        run.projectDir = m_window->project()->dir;
+        run.scriptPath = QStringLiteral("scripts/main.py");
+        run.status = RunStatus::Completed;
+        run.startedAt = 1700000000000;
+        run.endedAt = 1700000009000;
+        run.exitCode = 0;
+        QVERIFY(journal.recordRun(run));
+        std::vector<Step> steps;
+        for (int sequence = 1; sequence <= 1200; ++sequence) {
+            if (sequence == 700)
+                continue; // a gap
+            Step step;
+            step.runId = run.id;
+            step.sequence = sequence;
+            step.callId = QStringLiteral("c%1").arg(sequence);
+            step.tool = QStringLiteral("echo");
+            step.args = {{"sku", QStringLiteral("S%1").arg(sequence).toStdString()}};
+            step.idempotencyKey = QStringLiteral("run-long:%1").arg(sequence);
+            step.status = sequence == 1200 ? StepStatus::Failed : StepStatus::Succeeded;
+            step.queuedAt = step.startedAt = 1700000000000 + sequence;
+            step.endedAt = step.queuedAt + 1;
+            steps.push_back(std::move(step));
+        }
+        std::vector<const Step *> batch;
+        for (const Step &step : steps)
+            batch.push_back(&step);
+        QVERIFY(journal.commit(batch, {}));
+
+        RerunDialog *dialog = m_window->durableActions()->openRerunDialog(run.id, 1, true);
+        QVERIFY(dialog);
+        QCOMPARE(dialog->stepPicker()->minimum(), 1);
+        QCOMPARE(dialog->stepPicker()->maximum(), 1200);
+        QCOMPARE(dialog->originalView()->text(), QStringLiteral("{\n  \"sku\": \"S1\"\n}"));
+
+        dialog->stepPicker()->setValue(dialog->stepPicker()->maximum());
+        QCOMPARE(dialog->sequence(), 1200);
+        QCOMPARE(dialog->stepLabel()->text(), QStringLiteral("of 1200 · echo (failed)"));
+        QCOMPARE(dialog->originalView()->text(), QStringLiteral("{\n  \"sku\": \"S1200\"\n}"));
+        QCOMPARE(dialog->argsEditor()->text(), dialog->originalView()->text());
+        QVERIFY(dialog->rerunButton()->isEnabled());
+
+        dialog->stepPicker()->setValue(699);
+        QCOMPARE(dialog->originalView()->text(), QStringLiteral("{\n  \"sku\": \"S699\"\n}"));
+        QCOMPARE(dialog->findChild<QLabel *>(QStringLiteral("rerunHint"))->text(), QStringLiteral("Steps 1 to 698 are answered from run run-long's journal (memoized). "
+                                                "Step 699 and every step after it run for real."));
+
+        dialog->stepPicker()->setValue(700);
+        QCOMPARE(dialog->sequence(), 0);
+        QCOMPARE(dialog->stepLabel()->text(), QStringLiteral("of 1200 · run run-long has no step 700"));
+        QCOMPARE(dialog->problem(), QStringLiteral("Run run-long has no step 700: choose another."));
+        QVERIFY(!dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->originalView()->text(), QString());
+        dialog->reject();
     }
 
     // From the trace's context menu the selected step is fixed and preselected.

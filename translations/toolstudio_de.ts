@@ -1500,10 +1500,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>&amp;Schritt:</translation>
     </message>
     <message>
-        <source>The run has no steps to rerun.</source>
-        <translation>Der Lauf hat keine Schritte zum erneuten Ausführen.</translation>
-    </message>
-    <message>
         <source>Enter the arguments as a JSON object, e.g. {} for none.</source>
         <translation>Geben Sie die Argumente als JSON-Objekt ein, z. B. {} für keine.</translation>
     </message>
@@ -1542,6 +1538,18 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>The arguments the step runs with in the new run (a JSON object)</source>
         <translation>Die Argumente, mit denen der Schritt im neuen Lauf läuft (ein JSON-Objekt)</translation>
+    </message>
+    <message>
+        <source>of %1 · %2 (%3)</source>
+        <translation>von %1 · %2 (%3)</translation>
+    </message>
+    <message>
+        <source>of %1 · run %2 has no step %3</source>
+        <translation>von %1 · Lauf %2 hat keinen Schritt %3</translation>
+    </message>
+    <message>
+        <source>Run %1 has no step %2: choose another.</source>
+        <translation>Lauf %1 hat keinen Schritt %2: Wählen Sie einen anderen.</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 /// One attempt of a StepSummary: times in ms since the Unix epoch (0 = not yet).
@@ -113,6 +114,10 @@ public:
         bool contiguous() const { return count == 0 || last - first + 1 == count; }
     };
     Extent extent(const QString &runId) const;
+    /// The lowest and highest sequence of the run's steps, (0, 0) when it has none: two
+    /// index look-ups, where extent() counts the run's rows (for a picker over a
+    /// million steps that must not wait for the count).
+    std::pair<int, int> sequenceRange(const QString &runId) const;
     /// Every sequence of the run, ascending (only needed when they have gaps).
     std::vector<int> sequences(const QString &runId) const;
     /// Light rows of the steps with sequence in [first, last], ascending, with attempts.

@@ -4,6 +4,7 @@
 
 #include "consoleview.h"
 #include "journal.h"
+#include "journalreader.h"
 #include "mainwindow.h"
 #include "replaysource.h"
 #include "rerundialog.h"
@@ -183,17 +184,18 @@ RerunDialog *DurableRunActions::openRerunDialog(const QString &runId, int sequen
     const Project *project = m_window->project();
     if (!project)
         return nullptr;
+    // The dialog reads only the step it shows (a run may have a million).
     QString error;
-    std::optional<ReplaySource> source = loadReplaySource(project->journalPath(), runId, &error);
-    if (source && source->steps.empty())
+    auto journal = std::make_unique<JournalReader>();
+    if (journal->open(project->journalPath(), &error) && journal->sequenceRange(runId).second == 0)
         error = tr("Run %1 made no tool calls: there is no step to rerun.").arg(runId);
-    if (!source || source->steps.empty()) {
+    if (!error.isEmpty()) {
         m_window->reportError(tr("Rerun from Step"), error);
         return nullptr;
     }
     if (m_dialog)
         m_dialog->close();
-    auto *dialog = new RerunDialog(runId, std::move(source->steps), *project, sequence, chooseStep, m_window);
+    auto *dialog = new RerunDialog(runId, std::move(journal), *project, sequence, chooseStep, m_window);
     dialog->setObjectName(QStringLiteral("rerunDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {

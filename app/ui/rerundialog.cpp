@@ -2,19 +2,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rerundialog.h"
 
+#include "journalreader.h"
 #include "jsonerror.h"
+#include "project.h"
 #include "schemavalidator.h"
 #include "scripteditor.h"
 
-#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
 #include <QPalette>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -46,28 +49,28 @@ ScriptEditor *jsonEditor(QWidget *parent, const char *name, bool readOnly)
 
 } // namespace
 
-RerunDialog::RerunDialog(const QString &runId, std::vector<Step> steps, const Project &project, int sequence,
-                         bool chooseStep, QWidget *parent)
+RerunDialog::RerunDialog(const QString &runId, std::unique_ptr<JournalReader> journal, const Project &project,
+                         int sequence, bool chooseStep, QWidget *parent)
     : QDialog(parent)
     , m_runId(runId)
-    , m_steps(std::move(steps))
+    , m_journal(std::move(journal))
 {
     setWindowTitle(tr("Rerun %1 from a Step").arg(runId));
-    for (const Step &step : m_steps) {
-        if (m_validators.count(step.tool))
-            continue;
-        const Tool *tool = project.tool(step.tool);
-        // A schema that does not compile is the engine's to report when the call comes.
-        m_validators[step.tool] = tool ? SchemaValidator::compile(tool->inputSchema) : nullptr;
-    }
+    for (const Tool &tool : project.tools)
+        m_schemas.emplace(tool.name, tool.inputSchema);
 
-    m_picker = new QComboBox(this);
+    // A spin box over the run's sequences, not a list of every step: a million-step
+    // run costs two index look-ups here and one step read per choice.
+    const auto [first, last] = m_journal->sequenceRange(runId);
+    m_lastSequence = last;
+    m_picker = new QSpinBox(this);
     m_picker->setObjectName(QStringLiteral("rerunStep"));
-    for (const Step &step : m_steps)
-        m_picker->addItem(QStringLiteral("%1 · %2 (%3)").arg(step.sequence).arg(step.tool, stepStatusName(step.status)),
-                          step.sequence);
-    m_picker->setCurrentIndex(std::max(0, m_picker->findData(sequence)));
+    m_picker->setRange(std::max(1, first), std::max(1, last));
+    m_picker->setValue(sequence);
+    m_picker->setKeyboardTracking(false); // typing 1000 reads step 1000, not 1, 10 and 100 first
     m_picker->setEnabled(chooseStep);
+    m_stepLabel = new QLabel(this);
+    m_stepLabel->setObjectName(QStringLiteral("rerunStepLabel"));
     m_picker->setToolTip(chooseStep ? tr("The step to run for real again; the steps before it are memoized")
                                     : tr("The step selected in the trace"));
 
@@ -108,8 +111,13 @@ RerunDialog::RerunDialog(const QString &runId, std::vector<Step> steps, const Pr
             QDialog::accept();
     });
 
+    auto *pickerRow = new QHBoxLayout;
+    pickerRow->addWidget(m_picker);
+    pickerRow->addWidget(m_stepLabel, 1);
+    auto *stepLabel = new QLabel(tr("&Step:"), this);
+    stepLabel->setBuddy(m_picker);
     auto *form = new QFormLayout;
-    form->addRow(tr("&Step:"), m_picker);
+    form->addRow(stepLabel, pickerRow);
     auto *grid = new QGridLayout;
     grid->addWidget(originalLabel, 0, 0);
     grid->addWidget(editLabel, 0, 1);
@@ -123,25 +131,45 @@ RerunDialog::RerunDialog(const QString &runId, std::vector<Step> steps, const Pr
     layout->addWidget(m_hint);
     layout->addWidget(buttons);
 
-    connect(m_picker, &QComboBox::currentIndexChanged, this, &RerunDialog::showStep);
+    connect(m_picker, &QSpinBox::valueChanged, this, &RerunDialog::loadStep);
     connect(m_editor, &QsciScintilla::textChanged, this, &RerunDialog::validate);
-    showStep();
+    loadStep();
     m_editor->setFocus();
     resize(760, 460);
 }
 
 RerunDialog::~RerunDialog() = default;
 
-const Step *RerunDialog::currentStep() const
+const SchemaValidator *RerunDialog::validator(const QString &tool)
 {
-    const int index = m_picker->currentIndex();
-    return index >= 0 && std::size_t(index) < m_steps.size() ? &m_steps[std::size_t(index)] : nullptr;
+    auto found = m_validators.find(tool);
+    if (found == m_validators.end()) {
+        const auto schema = m_schemas.find(tool);
+        // A schema that does not compile is the engine's to report when the call comes.
+        found = m_validators.emplace(tool, schema == m_schemas.end() ? nullptr : SchemaValidator::compile(schema->second))
+                    .first;
+    }
+    return found->second.get();
 }
 
 int RerunDialog::sequence() const
 {
     const Step *step = currentStep();
     return step ? step->sequence : 0;
+}
+
+void RerunDialog::loadStep()
+{
+    m_step = m_journal->step(m_runId, m_picker->value());
+    m_stepLabel->setText(m_step ? tr("of %1 · %2 (%3)").arg(m_lastSequence).arg(m_step->tool, stepStatusName(m_step->status))
+                                : tr("of %1 · run %2 has no step %3").arg(m_lastSequence).arg(m_runId).arg(m_picker->value()));
+    if (m_step) {
+        showStep();
+        return;
+    }
+    m_original->clear();
+    m_editor->clear();
+    validate();
 }
 
 void RerunDialog::showStep()
@@ -164,14 +192,13 @@ void RerunDialog::validate()
     const QByteArray bytes = m_editor->text().toUtf8();
     QString problem;
     if (!step) {
-        problem = tr("The run has no steps to rerun.");
+        problem = tr("Run %1 has no step %2: choose another.").arg(m_runId).arg(m_picker->value());
     } else if (bytes.trimmed().isEmpty()) {
         problem = tr("Enter the arguments as a JSON object, e.g. {} for none.");
     } else {
         try {
             nlohmann::json value = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
-            const auto found = m_validators.find(step->tool);
-            const SchemaValidator *validator = found == m_validators.end() ? nullptr : found->second.get();
+            const SchemaValidator *validator = this->validator(step->tool);
             if (!value.is_object()) {
                 problem = tr("The arguments must be a JSON object ({…}), not %1.")
                               .arg(QString::fromStdString(value.dump()).left(60));
@@ -193,8 +220,10 @@ void RerunDialog::validate()
     m_problem->setVisible(!problem.isEmpty());
     m_rerun->setEnabled(problem.isEmpty());
     m_restore->setEnabled(step && m_editor->text() != m_original->text());
-    if (!step)
+    if (!step) {
+        m_hint->clear();
         return;
+    }
     const QString memo = step->sequence > 1
         ? tr("Steps 1 to %1 are answered from run %2's journal (memoized).").arg(step->sequence - 1).arg(m_runId)
         : tr("No step before it is memoized.");

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "project.h"
 #include "step.h"
 
 #include <QDialog>
@@ -14,9 +13,11 @@
 #include <optional>
 #include <vector>
 
-class QComboBox;
+class JournalReader;
 class QLabel;
 class QPushButton;
+class QSpinBox;
+class Project;
 class SchemaValidator;
 class ScriptEditor;
 
@@ -28,17 +29,23 @@ class ScriptEditor;
 /// tool's input_schema refuses it: the engine does not check edited arguments again,
 /// so arguments the schema refuses would reach the handler unchecked.
 ///
+/// It loads only what it shows, so it opens as fast on a run of a million steps as on
+/// one of three: the picker is a spin box over the run's sequences (JournalReader::
+/// sequenceRange) with the chosen step's tool and status beside it, and only that step
+/// is read from the journal (JournalReader::step), again each time the picker moves.
+///
 /// The dialog only chooses; whoever opened it starts the run with sequence() and
 /// editedArgs() (RunController::rerunFrom).
 class RerunDialog : public QDialog
 {
     Q_OBJECT
 public:
-    /// `steps`: run `runId`'s steps by sequence (loadReplaySource), at least one.
-    /// `project` gives each tool's input_schema. `chooseStep` shows the step picker
+    /// `journal`: an open reader of the project's journal, in which run `runId` has at
+    /// least one step. `project` gives each tool's input_schema. `sequence` is shown
+    /// first (clamped to the run's sequences). `chooseStep` enables the step picker
     /// (opened from the Runs dock or the Run menu); otherwise the step is fixed (the
     /// trace's selected step).
-    RerunDialog(const QString &runId, std::vector<Step> steps, const Project &project, int sequence,
+    RerunDialog(const QString &runId, std::unique_ptr<JournalReader> journal, const Project &project, int sequence,
                 bool chooseStep, QWidget *parent = nullptr);
     ~RerunDialog() override;
 
@@ -51,22 +58,31 @@ public:
     /// Why Rerun is disabled; empty when the arguments can be used.
     QString problem() const;
 
-    QComboBox *stepPicker() const { return m_picker; }
+    /// The chosen step's sequence, from the run's first to its last.
+    QSpinBox *stepPicker() const { return m_picker; }
+    /// Beside the picker: "of 3 · echo (succeeded)".
+    QLabel *stepLabel() const { return m_stepLabel; }
     ScriptEditor *originalView() const { return m_original; }
     ScriptEditor *argsEditor() const { return m_editor; }
     QPushButton *rerunButton() const { return m_rerun; }
     QLabel *problemLabel() const { return m_problem; }
 
 private:
+    void loadStep();
     void showStep();
     void validate();
-    const Step *currentStep() const;
+    const Step *currentStep() const { return m_step ? &*m_step : nullptr; }
+    const SchemaValidator *validator(const QString &tool);
 
     QString m_runId;
-    std::vector<Step> m_steps;
-    std::map<QString, std::unique_ptr<SchemaValidator>> m_validators; ///< by tool; null: none or unknown tool
+    std::unique_ptr<JournalReader> m_journal;
+    int m_lastSequence = 0;
+    std::optional<Step> m_step; ///< the chosen step as journaled; none when the run has no such sequence
+    std::map<QString, nlohmann::json> m_schemas; ///< input_schema by tool, from the project
+    std::map<QString, std::unique_ptr<SchemaValidator>> m_validators; ///< compiled on first use; null: none or unknown tool
     std::optional<nlohmann::json> m_parsed; ///< the editor's JSON object when it is usable
-    QComboBox *m_picker = nullptr;
+    QSpinBox *m_picker = nullptr;
+    QLabel *m_stepLabel = nullptr;
     ScriptEditor *m_original = nullptr;
     ScriptEditor *m_editor = nullptr;
     QLabel *m_problem = nullptr;

@@ -11,13 +11,16 @@
 #include "timelinewidget.h"
 #include "tracefiltermodel.h"
 #include "tracemodel.h"
+#include "ui/durablerunactions.h"
 #include "ui/mainwindow.h"
+#include "ui/rerundialog.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QSpinBox>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QStandardPaths>
@@ -340,6 +343,50 @@ int main(int argc, char **argv)
         rows.push_back({QStringLiteral("paint the timeline of 1 000 000 steps"),
                         QStringLiteral("%1 ms (%2 bars painted at 1000 px)").arg(double(clock.nsecsElapsed()) / 1e6, 0, 'f', 1).arg(timeline.lastPaintedBars()),
                         QStringLiteral("TimelineWidget::paintEvent, bars on the same pixel skipped")});
+
+        // Rerun from Step on the same run, in a window with a project whose journal it
+        // is: the dialog reads the run's extent and the step it shows, not the run.
+        const QString project = dir.path() + QStringLiteral("/project");
+        QByteArray tools;
+        for (int i = 0; i < 10; ++i)
+            tools += QByteArray(i ? ",\n" : "") + "  {\"name\": \"tool_" + QByteArray::number(i)
+                + "\", \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}}";
+        writeFile(project + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"big\", \"default_script\": \"main\",\n"
+                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                  " \"tools\": [\n" + tools + "]}\n");
+        writeFile(project + QStringLiteral("/scripts/main.py"), "pass\n");
+        QDir().mkpath(project + QStringLiteral("/.toolstudio"));
+        for (const QString &suffix : {QString(), QStringLiteral("-wal")})
+            if (QFile::exists(path + suffix))
+                QFile::copy(path + suffix, project + QStringLiteral("/.toolstudio/journal.sqlite") + suffix);
+        MainWindow window;
+        window.show();
+        if (!window.openProject(project)) {
+            std::fprintf(stderr, "cannot open the 1 000 000-step project\n");
+            return 1;
+        }
+        QCoreApplication::processEvents();
+        clock.restart();
+        RerunDialog *rerun = window.durableActions()->openRerunDialog(QStringLiteral("run-big"), 1, true);
+        if (!rerun) {
+            std::fprintf(stderr, "Rerun from Step did not open\n");
+            return 1;
+        }
+        rerun->repaint();
+        const qint64 rerunNs = clock.nsecsElapsed();
+        clock.restart();
+        rerun->stepPicker()->setValue(rerun->stepPicker()->maximum());
+        rerun->repaint();
+        const qint64 lastStepNs = clock.nsecsElapsed();
+        rows.push_back({QStringLiteral("open Rerun from Step on a 1 000 000-step run"),
+                        QStringLiteral("%1 ms (picker to step %2: %3 ms)")
+                            .arg(double(rerunNs) / 1e6, 0, 'f', 1)
+                            .arg(rerun->sequence())
+                            .arg(double(lastStepNs) / 1e6, 0, 'f', 1),
+                        QStringLiteral("DurableRunActions::openRerunDialog, shown and painted: JournalReader::sequenceRange "
+                                       "+ the one step shown; a spin box picker")});
+        rerun->reject();
     }
 
     // TOOLSTUDIO_BENCH_LAYOUT=1: what one paced insert costs at 100 000 live rows (the
