@@ -485,6 +485,10 @@ void MainWindow::createDocks()
     connect(m_runsPanel, &RunsPanel::startRequested, this, &MainWindow::startFromJournal);
     m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
 
+    // The right column (Trace over Step) runs down to the status bar: the trace needs the
+    // height for its filter rows, budget meters, timeline lanes and the tree's header row
+    // (under the Console it covered the header with a few lanes).
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     splitDockWidget(m_projectDock, m_toolDock, Qt::Vertical);
     splitDockWidget(m_traceDock, m_stepDock, Qt::Vertical);
     tabifyDockWidget(m_stepDock, m_pendingDock);
@@ -494,7 +498,7 @@ void MainWindow::createDocks()
     resizeDocks({m_projectDock, m_traceDock}, {440, 480}, Qt::Horizontal);
     resizeDocks({m_projectDock, m_toolDock}, {230, 520}, Qt::Vertical);
     resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
-    resizeDocks({m_traceDock, m_stepDock}, {420, 300}, Qt::Vertical);
+    resizeDocks({m_traceDock, m_stepDock}, {320, 470}, Qt::Vertical);
 
     for (QDockWidget *dock : docks())
         m_viewMenu->addAction(dock->toggleViewAction());

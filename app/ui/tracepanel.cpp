@@ -36,12 +36,14 @@ TracePanel::TracePanel(TraceModel *model, QAction *nextPending, QAction *nextFai
 
 void TracePanel::setHeader(QWidget *header)
 {
-    m_layout->insertWidget(1, header);
+    m_layout->insertWidget(2, header);
 }
 
 void TracePanel::buildFilterBar()
 {
+    // Two rows: the text filter keeps the dock's width to show what is typed.
     auto *filterBar = new QHBoxLayout;
+    auto *toggleBar = new QHBoxLayout;
     m_filterEdit = new QLineEdit(this);
     m_filterEdit->setObjectName(QStringLiteral("traceFilter"));
     m_filterEdit->setPlaceholderText(tr("Filter steps (tool, call id, result)"));
@@ -73,11 +75,13 @@ void TracePanel::buildFilterBar()
     nextFailed->setAutoRaise(true);
     filterBar->addWidget(m_filterEdit, 1);
     filterBar->addWidget(m_toolCombo);
-    filterBar->addWidget(m_failedOnly);
-    filterBar->addWidget(m_pendingOnly);
-    filterBar->addWidget(nextPending);
-    filterBar->addWidget(nextFailed);
+    toggleBar->addWidget(m_failedOnly);
+    toggleBar->addWidget(m_pendingOnly);
+    toggleBar->addStretch(1);
+    toggleBar->addWidget(nextPending);
+    toggleBar->addWidget(nextFailed);
     m_layout->addLayout(filterBar);
+    m_layout->addLayout(toggleBar);
 
     // Typing is debounced: each keystroke would re-filter up to a million rows.
     auto *filterTimer = new QTimer(this);

@@ -18,9 +18,9 @@ class TimelineWidget;
 class TraceFilterModel;
 class TraceModel;
 
-/// The Trace dock's contents (issue 8 items 1 and 2; docs/trace.md): a filter bar —
-/// text (debounced), tool, "Failed" / "Pending" only toggles, Next pending / Next
-/// failed buttons — then an optional header (the run's budget meters), then the
+/// The Trace dock's contents (issue 8 items 1 and 2; docs/trace.md): two filter rows —
+/// text (debounced) and tool; "Failed" / "Pending" only toggles and Next pending /
+/// Next failed buttons — then an optional header (the run's budget meters), then the
 /// timeline above the step tree, both showing the same TraceModel through one
 /// TraceFilterModel. Selecting a bar on the timeline selects its row; the tree
 /// follows new steps while it is scrolled to the end.
@@ -35,7 +35,7 @@ public:
     /// (their shortcuts also work while the filter has the focus).
     TracePanel(TraceModel *model, QAction *nextPending, QAction *nextFailed, QWidget *parent = nullptr);
 
-    /// Puts `header` between the filter bar and the timeline.
+    /// Puts `header` between the filter rows and the timeline.
     void setHeader(QWidget *header);
 
     QTreeView *view() const { return m_view; }
