@@ -3,6 +3,7 @@
 #include "sandboxprocess.h"
 
 #include "bridgechannel.h"
+#include "outputpipes.h"
 #include "pidscgroup.h"
 
 #include <QCoreApplication>
@@ -139,6 +140,16 @@ BridgeChannel *SandboxProcess::bridge() const
     return m_bridge;
 }
 
+std::pair<int, int> SandboxProcess::releaseOutputFds()
+{
+    if (!m_output)
+        return {-1, -1};
+    const std::pair<int, int> fds = m_output->releaseFds();
+    delete m_output;
+    m_output = nullptr;
+    return fds;
+}
+
 qint64 SandboxProcess::pid() const
 {
     return m_pid;
@@ -241,11 +252,21 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
         }
         policy.pidsCgroup = cgroup;
     }
+    // The script's stdout and stderr: pipes of our own instead of QProcess's, so that
+    // their read ends can move to the thread that serves the script's calls
+    // (releaseOutputFds()). Close-on-exec here; the child's fds 1 and 2 are dups.
+    int out[2] = {-1, -1};
+    int err[2] = {-1, -1};
+    if (::pipe2(out, O_CLOEXEC) == -1 || ::pipe2(err, O_CLOEXEC) == -1) {
+        const int error = errno;
+        for (int fd : {studioEnd, childEnd, status[0], childStatus, out[0], out[1]})
+            if (fd >= 0)
+                ::close(fd);
+        return failed(tr("cannot create the script's output pipes: %1").arg(errnoText(error)));
+    }
     const auto closeAll = [&] {
-        ::close(studioEnd);
-        ::close(childEnd);
-        ::close(status[0]);
-        ::close(childStatus);
+        for (int fd : {studioEnd, childEnd, status[0], childStatus, out[0], out[1], err[0], err[1]})
+            ::close(fd);
     };
 
     QFile file(policyFile);
@@ -261,6 +282,8 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     delete m_process;
     delete m_bridge;
     m_bridge = nullptr;
+    delete m_output;
+    m_output = nullptr;
     closeStatus();
     delete m_listener;
     m_listener = nullptr;
@@ -272,40 +295,54 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     m_process = new QProcess(this);
     m_process->setProgram(m_launcherPath);
     m_process->setArguments({QStringLiteral("--status-fd"), QString::number(childStatus), QStringLiteral("--policy"), policyFile});
-    m_process->setProcessChannelMode(QProcess::SeparateChannels);
     m_process->setStandardInputFile(QProcess::nullDevice());
+    // QProcess opens no pipes of its own: the modifier puts ours on fds 1 and 2.
+    m_process->setStandardOutputFile(QProcess::nullDevice());
+    m_process->setStandardErrorFile(QProcess::nullDevice());
     // The child end is close-on-exec in the studio (no other child may inherit it);
     // only in this fork is the flag cleared, so it survives the exec of the launcher,
-    // which moves it to fd 3. Runs between fork and exec: async-signal-safe calls only.
-    m_process->setChildProcessModifier([childEnd, childStatus] {
+    // which moves it to fd 3. The output pipes' write ends become fds 1 and 2. The
+    // modifier runs after QProcess set up the standard fds, between fork and exec:
+    // async-signal-safe calls only.
+    const int outWrite = out[1];
+    const int errWrite = err[1];
+    m_process->setChildProcessModifier([childEnd, childStatus, outWrite, errWrite] {
         for (int fd : {childEnd, childStatus}) {
             const int flags = ::fcntl(fd, F_GETFD);
             if (flags != -1)
                 ::fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
         }
-    });
-    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
-        const QByteArray chunk = m_process->readAllStandardOutput();
-        if (!chunk.isEmpty())
-            Q_EMIT standardOutput(chunk);
-    });
-    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        const QByteArray chunk = m_process->readAllStandardError();
-        if (!chunk.isEmpty())
-            Q_EMIT standardError(chunk);
+        const int targets[2][2] = {{outWrite, STDOUT_FILENO}, {errWrite, STDERR_FILENO}};
+        for (const auto &[from, to] : targets) {
+            if (from == to)
+                ::fcntl(to, F_SETFD, 0);
+            else
+                ::dup2(from, to);
+        }
     });
     connect(m_process, &QProcess::finished, this, &SandboxProcess::onFinished);
 
     m_process->start();
     ::close(childEnd); // the child has its copy (or failed to start)
     ::close(childStatus);
+    ::close(out[1]);
+    ::close(err[1]);
     if (!m_process->waitForStarted()) {
         const QString reason = m_process->errorString();
         ::close(studioEnd);
         ::close(status[0]);
+        ::close(out[0]);
+        ::close(err[0]);
         releaseCgroup();
         return failed(tr("cannot start the sandbox launcher %1: %2").arg(m_launcherPath, reason));
     }
+    m_output = new OutputPipes(out[0], err[0], this);
+    connect(m_output, &OutputPipes::output, this, [this](int stream, const QByteArray &chunk) {
+        if (stream == OutputPipes::Stdout)
+            Q_EMIT standardOutput(chunk);
+        else
+            Q_EMIT standardError(chunk);
+    });
     m_statusFd = status[0];
     m_statusNotifier = new QSocketNotifier(qintptr(m_statusFd), QSocketNotifier::Read, this);
     connect(m_statusNotifier, &QSocketNotifier::activated, this, &SandboxProcess::readStatus);
@@ -316,11 +353,10 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
 
 void SandboxProcess::onFinished(int exitCode, QProcess::ExitStatus status)
 {
-    // Whatever is still buffered goes out before the end is reported.
-    if (const QByteArray out = m_process->readAllStandardOutput(); !out.isEmpty())
-        Q_EMIT standardOutput(out);
-    if (const QByteArray err = m_process->readAllStandardError(); !err.isEmpty())
-        Q_EMIT standardError(err);
+    // Whatever is still in the pipes goes out before the end is reported (unless their
+    // owner took them: releaseOutputFds()).
+    if (m_output)
+        m_output->drain();
 
     // The launcher wrote its failure (if any) before it exited: it is in the socket.
     readStatus();

@@ -11,8 +11,10 @@
 #include <QString>
 
 #include <string>
+#include <utility>
 
 class BridgeChannel;
+class OutputPipes;
 class QSocketNotifier;
 
 /// Starts an interpreter under `toolstudio-sandbox` with a bridge socketpair whose
@@ -35,7 +37,7 @@ public:
     /// `error` set when the socketpair, policy file or process cannot be created;
     /// failures of the launcher's own steps arrive later through finished().
     /// `maxLineBytes` bounds one bridge line (see BridgeFrameReader). The child's
-    /// stdin is /dev/null; stdout and stderr are separate channels.
+    /// stdin is /dev/null; stdout and stderr are two pipes (see releaseOutputFds()).
     /// Call it from a thread that outlives the run (normally the GUI thread): the
     /// launcher's PR_SET_PDEATHSIG fires when the *thread* that forked it exits
     /// (prctl(2)), not only when the studio does.
@@ -55,6 +57,12 @@ public:
 
     /// The studio's end of the bridge; valid after start().
     BridgeChannel *bridge() const;
+    /// The read ends of the script's stdout and stderr pipes (ownership passes to the
+    /// caller, who reads them with an OutputPipes of its own, e.g. on another thread);
+    /// standardOutput/standardError are not emitted any more. {-1, -1} before start()
+    /// or when taken already. Take them before the event loop runs after start() (or
+    /// go()), or some output is reported here first.
+    std::pair<int, int> releaseOutputFds();
     qint64 pid() const;
     bool isRunning() const;
 
@@ -88,6 +96,7 @@ public:
     bool killGroup();
 
 Q_SIGNALS:
+    /// The script's output as read from its pipes (none after releaseOutputFds()).
     void standardOutput(const QByteArray &chunk);
     void standardError(const QByteArray &chunk);
     /// The child exited: `exitCode` for a normal exit, or the signal number with
@@ -112,6 +121,7 @@ private:
 
     QProcess *m_process = nullptr;
     BridgeChannel *m_bridge = nullptr;
+    OutputPipes *m_output = nullptr;         ///< the script's stdout/stderr, until released
     QString m_launcherPath;
     qint64 m_pid = 0;
     int m_statusFd = -1;                     ///< studio end of the launcher's status channel

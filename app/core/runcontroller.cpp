@@ -4,6 +4,7 @@
 
 #include "bridgechannel.h"
 #include "journal.h"
+#include "outputpipes.h"
 #include "replaysource.h"
 #include "runfolder.h"
 #include "sandboxprocess.h"
@@ -131,11 +132,13 @@ public:
     StepEngine *engine = nullptr;         ///< run thread
     StepBatcher *batcher = nullptr;       ///< run thread, child of engine
     BridgeChannel *bridge = nullptr;      ///< run thread
-    SandboxProcess *process = nullptr;    ///< GUI thread (script output, exit)
+    OutputPipes *output = nullptr;        ///< run thread: the script's stdout and stderr
+    SandboxProcess *process = nullptr;    ///< GUI thread (exit, policy events)
     /// The next run's pre-warmed launcher (docs/sandbox.md "Pre-warmed start").
     WarmLauncher warm;
     RunRecord record;
     bool active = false;
+    bool ending = false;      ///< the script is gone, the run thread finishes the run (finishRun follows)
     bool stopRequested = false;
     bool timedOut = false;
     QString failure;          ///< set when the studio ends the run (protocol error, limits)
@@ -145,8 +148,10 @@ public:
     bool seccompOnlyAllowed = false;
     int landlockAbi = -1;
     QHash<QString, QPair<qint64, qint64>> inputFiles; ///< the work dir as prepared, to tell what the script left
-    QList<RunFile> outputFiles;
+    QList<RunFile> outputFiles; ///< filled on the run thread at the end of a run, read after finished()
     ProjectLimits limits;
+    // The output caps: used on the run thread (onOutput), reset by start() before the
+    // run's objects are made there.
     std::size_t outputBytes[3] = {0, 0, 0};
     bool outputTruncated[3] = {false, false, false};
 
@@ -192,6 +197,8 @@ public:
         onRunThread([this] {
             delete bridge;
             bridge = nullptr;
+            delete output;
+            output = nullptr;
             delete engine; // its batcher with it; pending journal writes go out first
             engine = nullptr;
             batcher = nullptr;
@@ -206,7 +213,7 @@ public:
 
     void setStatus(RunStatus status)
     {
-        if (record.status == status)
+        if (record.status == status || ending)
             return;
         record.status = status;
         journalWrite([run = record](Journal *j) { j->recordRun(run); });
@@ -246,7 +253,7 @@ public:
             if (e->pendingCount() != 0 || e->pausedCount() != 0)
                 return;
             QMetaObject::invokeMethod(q, [this] {
-                if (active) {
+                if (active && !ending) {
                     setStatus(RunStatus::Running);
                     resumeRunClock();
                 }
@@ -254,23 +261,10 @@ public:
         });
     }
 
-    /// Console order (issue 8): output must not overtake the steps of calls the script
-    /// made before writing it. Those calls were answered before it wrote, so the engine
-    /// has them: the batcher's pending batch goes out now (a round trip to the run
-    /// thread, only when a step changed since the last batch), and every batch queued
-    /// for this thread is delivered before the output is.
-    void deliverStepsBeforeOutput()
-    {
-        if (!active || !batcher)
-            return;
-        if (batcher->hasPending())
-            onRunThread([this] {
-                if (batcher)
-                    batcher->flush();
-            });
-        QCoreApplication::sendPostedEvents(q, QEvent::MetaCall);
-    }
-
+    /// Script output, on the run thread (docs/trace.md "Console order"): capped at
+    /// limits.outputBytes per stream (then a truncation notice, and nothing more),
+    /// journaled, and queued in the batcher behind the steps that changed before it was
+    /// read, so the views get steps and output in one order without ever waiting.
     void onOutput(int stream, const QByteArray &chunk)
     {
         if (outputTruncated[stream])
@@ -283,23 +277,23 @@ public:
         }
         outputBytes[stream] += std::size_t(data.size());
         if (!data.isEmpty()) {
-            journalWrite([id = record.id, stream, data](Journal *j) { j->appendOutput(id, stream, data); });
-            deliverStepsBeforeOutput();
-            Q_EMIT q->outputReceived(stream, data);
+            if (journal)
+                journal->appendOutput(record.id, stream, data);
+            batcher->addOutput(stream, data);
         }
         if (outputTruncated[stream]) {
             const QByteArray notice = QObject::tr("\n[%1 truncated at %2 bytes; the rest was discarded]\n")
                                           .arg(stream == 1 ? QStringLiteral("stdout") : QStringLiteral("stderr"))
                                           .arg(limits.outputBytes)
                                           .toUtf8();
-            Q_EMIT q->outputReceived(stream, notice);
+            batcher->addOutput(stream, notice);
         }
     }
 
     /// Ends the run from the studio's side (protocol error, timeout): kills the group.
     void abort(const QString &reason, bool isTimeout)
     {
-        if (!active || !failure.isEmpty() || stopRequested)
+        if (!active || ending || !failure.isEmpty() || stopRequested)
             return;
         failure = reason;
         timedOut = isTimeout;
@@ -323,12 +317,14 @@ public:
     }
 
     /// Keeps what the script left in the work dir (new or changed regular files) in
-    /// files-out/, within the caps, then removes the work dir.
-    void keepOutputFilesAndRemoveWorkDir()
+    /// files-out/, within the caps, then removes the work dir. Returns the notice for
+    /// stderr when some files were over the caps (else empty). On the run thread, once
+    /// the script's group is gone (onProcessFinished).
+    QByteArray keepOutputFilesAndRemoveWorkDir()
     {
         outputFiles.clear();
         if (workDir.isEmpty() || !QFileInfo(workDir).isDir())
-            return;
+            return {};
         const QString outDir = runDir + QStringLiteral("/files-out");
         const auto current = snapshotFiles(workDir);
         QStringList names = current.keys();
@@ -371,18 +367,19 @@ public:
             keptBytes += copied;
             outputFiles.append({name, copied});
         }
-        if (skipped > 0)
-            onOutput(2, QObject::tr("\n[run files: kept %1 files (%2 bytes) in %3; %4 more files (%5 bytes) were "
-                                    "over the cap of %6 files / %7 MiB and were discarded]\n")
-                            .arg(outputFiles.size())
-                            .arg(keptBytes)
-                            .arg(outDir)
-                            .arg(skipped)
-                            .arg(skippedBytes)
-                            .arg(MaxOutputFiles)
-                            .arg(MaxOutputFileBytes / (1024 * 1024))
-                            .toUtf8());
         RunFolder::removeTree(workDir);
+        if (skipped == 0)
+            return {};
+        return QObject::tr("\n[run files: kept %1 files (%2 bytes) in %3; %4 more files (%5 bytes) were "
+                           "over the cap of %6 files / %7 MiB and were discarded]\n")
+            .arg(outputFiles.size())
+            .arg(keptBytes)
+            .arg(outDir)
+            .arg(skipped)
+            .arg(skippedBytes)
+            .arg(MaxOutputFiles)
+            .arg(MaxOutputFileBytes / (1024 * 1024))
+            .toUtf8();
     }
 
     void onProcessFinished(int exitCode, bool crashed, const QString &launcherFailure)
@@ -440,29 +437,47 @@ public:
                                 .arg(KillConfirmRounds)
                                 .arg(process->pid());
         }
-        keepOutputFilesAndRemoveWorkDir();
-        folder.keepOnly(QStringLiteral("files-out")); // the shims, script copy and policy go
-        // The script is gone: no step can be answered any more. Its last calls are
-        // cancelled on the run thread; the views then get every step's final state
-        // (the last batch and the queued per-step signals, delivered here) before
-        // finished().
+        // The rest happens on the run thread, and the GUI thread does not wait for it
+        // (file copies and the journal's commit take tens of ms, more on a busy disk):
+        // the files the script left are kept, its folder emptied; what its group wrote
+        // is all in the pipes now (its writers are gone) and is read in order behind the
+        // steps; its last calls are cancelled (no step can be answered any more); the
+        // final record is committed. Then finishRun() is queued behind everything the
+        // views get (the last batches and output, the per-step signals), so they have
+        // it all before finished(), and the record is in the journal for its readers.
+        // Until then the status stays final: late Running/Waiting changes are ignored.
+        ending = true;
+        record.status = status;
         const QString ended = record.error.isEmpty() ? QObject::tr("the script ended") : record.error;
-        onRunThread([this, ended] {
+        postToRunThread([this, ended, run = record] {
+            const QByteArray filesNotice = keepOutputFilesAndRemoveWorkDir();
+            folder.keepOnly(QStringLiteral("files-out")); // the shims, script copy and policy go
+            // Closing the read ends: a writer that outlived its group writes into EPIPE.
+            if (output)
+                output->drain();
+            delete output;
+            output = nullptr;
             if (bridge)
                 bridge->close();
             engine->cancelAll(ended);
+            if (!filesNotice.isEmpty())
+                onOutput(2, filesNotice);
             batcher->flush();
-        });
-        QCoreApplication::sendPostedEvents(q, QEvent::MetaCall);
-        active = false;
-        setStatus(status);
-        // The final record is in the journal when finished() is emitted (readers of the
-        // journal act on it); the checkpoint may follow.
-        onRunThread([this, run = record] {
             if (journal)
                 journal->recordRun(run);
+            QMetaObject::invokeMethod(q, [this] { finishRun(); }, Qt::QueuedConnection);
+            if (journal)
+                journal->checkpoint(); // the run is over: fold the WAL in
         });
-        journalWrite([](Journal *j) { j->checkpoint(); }); // the run is over: fold the WAL in
+    }
+
+    /// The end of a run on the GUI thread, after onProcessFinished's work on the run
+    /// thread and everything it sent to the views.
+    void finishRun()
+    {
+        active = false;
+        ending = false;
+        Q_EMIT q->statusChanged(record.status);
         Q_EMIT q->finished(record);
         // The next run's launcher, once those who wait for finished() had their turn.
         QTimer::singleShot(0, q, [this] {
@@ -683,6 +698,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->waitClock.invalidate();
     d->waitTotalMs = 0;
     d->stopRequested = false;
+    d->ending = false;
     d->timedOut = false;
     d->workDir = workDir;
     d->inputFiles = snapshotFiles(workDir);
@@ -702,8 +718,6 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         warm->setParent(this);
     d->process = prewarmed ? warm.release() : new SandboxProcess(this);
 
-    connect(d->process, &SandboxProcess::standardOutput, this, [this](const QByteArray &chunk) { d->onOutput(1, chunk); });
-    connect(d->process, &SandboxProcess::standardError, this, [this](const QByteArray &chunk) { d->onOutput(2, chunk); });
     connect(d->process, &SandboxProcess::policyEvent, this, [this](const SandboxPolicyEvent &refusal) {
         // A run-level policy event (sequence 0) of kind "sandbox_refused" in the
         // journal's policy_events table.
@@ -761,6 +775,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     // next to the engine and the journal. The GUI thread gets batched step updates,
     // pending-call open/close, step-mode holds and divergences through queued signals.
     const int bridgeFd = d->process->bridge()->releaseFd();
+    // So do the script's stdout and stderr pipes: output is ordered against the calls
+    // there (docs/trace.md "Console order").
+    const std::pair<int, int> outputFds = d->process->releaseOutputFds();
     // Per-step signals cross threads only for those who listen (headless, tests).
     const bool forwardAdded = isSignalConnected(QMetaMethod::fromSignal(&RunController::stepAdded));
     const bool forwardChanged = isSignalConnected(QMetaMethod::fromSignal(&RunController::stepChanged));
@@ -773,7 +790,13 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         engine->setWorkDir(d->workDir);
         StepBatcher *batcher = new StepBatcher(engine, 16, engine);
         d->batcher = batcher;
+        // One ordered feed: steps and output reach the GUI thread in the order the
+        // batcher emits them (queued, same sender thread and receiver).
         connect(batcher, &StepBatcher::stepsUpdated, this, &RunController::stepsUpdated);
+        connect(batcher, &StepBatcher::outputReady, this, &RunController::outputReceived);
+        auto *output = new OutputPipes(outputFds.first, outputFds.second, d->runContext);
+        d->output = output;
+        connect(output, &OutputPipes::output, batcher, [this](int stream, const QByteArray &chunk) { d->onOutput(stream, chunk); });
         if (forwardAdded)
             connect(engine, &StepEngine::stepAdded, this, &RunController::stepAdded);
         if (forwardChanged)
@@ -808,7 +831,12 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
 
         auto *bridge = new BridgeChannel(bridgeFd, maxLineBytes, d->runContext);
         d->bridge = bridge;
-        connect(bridge, &BridgeChannel::callReceived, engine, &StepEngine::submitCall);
+        // Output the script wrote before a call is in its pipes when the call arrives:
+        // read it first, so it is queued before the call's step.
+        connect(bridge, &BridgeChannel::callReceived, engine, [output, engine](const BridgeCall &call) {
+            output->drain();
+            engine->submitCall(call);
+        });
         connect(engine, &StepEngine::replyReady, bridge, [bridge](const std::string &, const std::string &line) {
             if (bridge->isOpen())
                 bridge->send(line);
@@ -844,7 +872,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
 
 void RunController::stop()
 {
-    if (!d->active || d->stopRequested)
+    if (!d->active || d->ending || d->stopRequested)
         return;
     d->stopRequested = true;
     d->runTimer.stop();

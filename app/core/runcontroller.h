@@ -35,15 +35,17 @@ struct RunFile
 /// start/stop/answer.
 ///
 /// Threads (issue 4 item 8): the object lives on the GUI (or main) thread, and so do the
-/// sandbox process (script output, exit) and the run timeout. The tools bridge channel,
-/// the StepEngine with its handlers and the run's Journal live on a run thread owned by
-/// the controller, so a busy GUI thread never delays a reply and a flood of calls never
-/// blocks the window. Everything the run thread reports (stepsUpdated, the per-step
-/// signals, pendingCallOpened/Closed, stepPaused, divergenceFound) arrives through
-/// queued connections, in order, and all of it before finished(). answer(), the step
-/// mode decisions, retryNow() and stop() run on the run thread and wait for it (it never
-/// waits for the GUI thread). Python tool attempts are handed to the main thread, where
-/// the project's tool worker lives.
+/// sandbox process (exit, policy events) and the run timeout. The tools bridge channel,
+/// the script's stdout/stderr pipes, the StepEngine with its handlers and the run's
+/// Journal live on a run thread owned by the controller, so a busy GUI thread never
+/// delays a reply and a flood of calls or output never blocks the window. Everything
+/// the run thread reports (stepsUpdated, outputReceived, the per-step signals,
+/// pendingCallOpened/Closed, stepPaused, divergenceFound) arrives through queued
+/// connections, in order, and all of it before finished(); the GUI thread never waits
+/// for the run thread while a run streams. answer(), the step mode decisions,
+/// retryNow() and stop() run on the run thread and wait for it (it never waits for the
+/// GUI thread). Python tool attempts are handed to the main thread, where the project's
+/// tool worker lives.
 class RunController : public QObject
 {
     Q_OBJECT
@@ -166,7 +168,11 @@ Q_SIGNALS:
     void pendingCallOpened(const Step &step);
     void pendingCallClosed(const QString &callId);
     /// Script output: stream 1 = stdout, 2 = stderr. A truncation notice arrives as
-    /// a chunk of its own on the same stream.
+    /// a chunk of its own on the same stream. In one order with stepsUpdated
+    /// (docs/trace.md "Console order"): output the script wrote before a call arrives
+    /// before the batch that first holds that call's step; output written after a call
+    /// returned arrives after it. Paced with the step batches (at most one flush per
+    /// 16 ms), so a chunk may hold several writes.
     void outputReceived(int stream, const QByteArray &chunk);
     /// The run reached a final status (`record().status`), with `record().error`
     /// explaining a failure.
