@@ -224,7 +224,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 5);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 6);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -307,7 +307,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
-        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (5); update Tool Studio"));
+        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (6); update Tool Studio"));
     }
 
     void migratesVersion1AndSuspendsOrphans()
@@ -342,13 +342,19 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 5);
-        // Version 3: the trace's filter indexes (docs/trace.md "Indexes").
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 6);
+        // Version 3: the trace's filter indexes (docs/trace.md "Indexes"); version 6 moved
+        // steps_by_tool into step_tools, filled for runs that are not live.
         QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master"
                                                " WHERE type = 'index' AND name IN ('steps_by_tool', 'steps_failed',"
                                                " 'steps_waiting', 'attempts_failed') ORDER BY name)"))
                      .toString(),
-                 QStringLiteral("attempts_failed steps_by_tool steps_failed steps_waiting"));
+                 QStringLiteral("attempts_failed steps_failed steps_waiting"));
+        // old-live was live in the file: it has no tool rows (it is suspended now, by the
+        // open, not by recordRun), so its tool filter scans.
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM step_tools")).toInt(), 0);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(id || '=' || tools_indexed, ' ') FROM runs")).toString(),
+                 QStringLiteral("old-live=0 old-done=1"));
         QCOMPARE(journal.suspendedOnOpen(), QStringList{QStringLiteral("old-live")});
         QCOMPARE(journal.run(QStringLiteral("old-live"))->status, RunStatus::Suspended);
         QCOMPARE(journal.run(QStringLiteral("old-done"))->status, RunStatus::Completed);
@@ -624,8 +630,13 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 5);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 6);
         QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(0));
+        // Version 6: the ended run's by-tool rows, steps_by_tool gone.
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(run_id || ' ' || tool || ' ' || sequence) FROM step_tools")).toString(),
+                 QStringLiteral("old echo 1"));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT tools_indexed FROM runs")).toInt(), 1);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'steps_by_tool'")).toInt(), 0);
         const auto old = journal.steps(QStringLiteral("old"));
         QCOMPARE(old.size(), std::size_t(1));
         QCOMPARE(old[0].attempts.size(), std::size_t(1)); // its row, not a folded copy as well
@@ -639,6 +650,75 @@ private Q_SLOTS:
         QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 0);
         QCOMPARE(journal.steps(QStringLiteral("old"))[0].attempts.size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("old"))[0].attempts[0].endedAt, qint64(20));
+    }
+
+    void toolIndexFollowsTheRun()
+    {
+        // Schema 6: a step's commit writes no by-tool row; the run's rows are written when
+        // it stops being live and dropped when it goes live again. The trace's filter by
+        // tool gives the same answer either way.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        RunRecord run = sampleRun();
+        run.status = RunStatus::Running;
+        QVERIFY(journal.recordRun(run));
+        const auto record = [&](int sequence, const char *tool) {
+            Step step = sampleStep();
+            step.sequence = sequence;
+            step.callId = QStringLiteral("c%1").arg(sequence);
+            step.tool = QString::fromLatin1(tool);
+            step.attempts.resize(1);
+            step.attempts[0] = Attempt{1, step.startedAt, step.endedAt, true, std::nullopt, QByteArray()};
+            return journal.recordStep(step);
+        };
+        QVERIFY(record(1, "echo"));
+        QVERIFY(record(2, "other"));
+        QVERIFY(record(3, "echo"));
+        const auto toolRows = [&] { return rawValue(path, QStringLiteral("SELECT count(*) FROM step_tools")).toInt(); };
+        const auto indexed = [&] { return rawValue(path, QStringLiteral("SELECT tools_indexed FROM runs")).toInt(); };
+        JournalReader reader;
+        QVERIFY(reader.open(path));
+        StepQuery echo;
+        echo.tool = QStringLiteral("echo");
+        StepQuery late;
+        late.tool = QStringLiteral("late");
+        const QStringList echoOther{QStringLiteral("echo"), QStringLiteral("other")};
+        QCOMPARE(toolRows(), 0); // live: nothing per commit
+        QCOMPARE(reader.tools(QStringLiteral("run-1")), echoOther);
+        QCOMPARE(reader.matching(QStringLiteral("run-1"), echo), (std::vector<int>{1, 3}));
+
+        run.status = RunStatus::Completed;
+        QVERIFY2(journal.recordRun(run), qPrintable(journal.lastError()));
+        QCOMPARE(toolRows(), 3);
+        QCOMPARE(indexed(), 1);
+        QCOMPARE(reader.tools(QStringLiteral("run-1")), echoOther);
+        QCOMPARE(reader.matching(QStringLiteral("run-1"), echo), (std::vector<int>{1, 3}));
+
+        // A step written after the run ended (an import, a late write): the rows are
+        // incomplete, so they go and the filter scans until the run is indexed again.
+        QVERIFY(record(4, "late"));
+        QCOMPARE(indexed(), 0);
+        QCOMPARE(toolRows(), 0);
+        QCOMPARE(reader.tools(QStringLiteral("run-1")), (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
+        QCOMPARE(reader.matching(QStringLiteral("run-1"), late), std::vector<int>{4});
+        QVERIFY(journal.recordRun(run));
+        QCOMPARE(toolRows(), 4);
+        QCOMPARE(reader.matching(QStringLiteral("run-1"), late), std::vector<int>{4});
+
+        // Resumed: live again, its rows go (a divergent call may change a step's tool).
+        run.status = RunStatus::Running;
+        QVERIFY(journal.recordRun(run));
+        QCOMPARE(indexed(), 0);
+        QCOMPARE(toolRows(), 0);
+        QVERIFY(record(3, "other"));
+        QCOMPARE(reader.matching(QStringLiteral("run-1"), echo), std::vector<int>{1});
+        run.status = RunStatus::Suspended; // not live either
+        QVERIFY(journal.recordRun(run));
+        QCOMPARE(toolRows(), 4);
+        QCOMPARE(reader.matching(QStringLiteral("run-1"), echo), std::vector<int>{1});
+        QCOMPARE(reader.tools(QStringLiteral("run-1")), (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
     }
 
     void statusNames()

@@ -23,7 +23,7 @@
 namespace {
 
 /// Schema version in `PRAGMA user_version`; migrate() brings older files up to it.
-constexpr int CurrentVersion = 5;
+constexpr int CurrentVersion = 6;
 /// `PRAGMA application_id`: "TSJ1", so another program's SQLite file is not mistaken
 /// for a journal.
 constexpr int ApplicationId = 0x54534A31;
@@ -208,6 +208,23 @@ const std::vector<std::vector<const char *>> &migrations()
         {
             "ALTER TABLE steps ADD COLUMN attempt_ended_at INTEGER NOT NULL DEFAULT 0",
         },
+        // 5 → 6: the trace's by-tool index out of the step-commit path (issue 4, bridge
+        // speed): steps_by_tool cost every commit one more WAL frame (~8-10 µs). Its
+        // entries now live in step_tools, written for a whole run when it stops being
+        // live (Journal::recordRun) and marked complete by runs.tools_indexed; a live
+        // run's tool filter scans its rows (JournalReader).
+        {
+            "CREATE TABLE step_tools ("
+            " run_id TEXT NOT NULL,"
+            " tool TEXT NOT NULL,"
+            " sequence INTEGER NOT NULL,"
+            " PRIMARY KEY (run_id, tool, sequence)) WITHOUT ROWID",
+            "ALTER TABLE runs ADD COLUMN tools_indexed INTEGER NOT NULL DEFAULT 0",
+            "INSERT INTO step_tools (run_id, tool, sequence) SELECT run_id, tool, sequence FROM steps"
+            " WHERE run_id IN (SELECT id FROM runs WHERE status NOT IN ('running', 'waiting'))",
+            "UPDATE runs SET tools_indexed = 1 WHERE status NOT IN ('running', 'waiting')",
+            "DROP INDEX steps_by_tool",
+        },
     };
     return steps;
 }
@@ -237,6 +254,8 @@ public:
     SqliteStatement &operator=(const SqliteStatement &) = delete;
 
     bool isValid() const { return m_statement != nullptr; }
+    /// Column `i` of the row the last run() produced, as an integer (0 without a row).
+    qint64 column(int i) const { return i < int(m_columns.size()) ? m_columns[std::size_t(i)] : 0; }
     QString error() const { return m_error; }
 
     /// Text; a null QString binds '' (the text columns are NOT NULL).
@@ -284,6 +303,11 @@ public:
         const bool ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
         if (row)
             *row = rc == SQLITE_ROW;
+        m_columns.clear();
+        if (rc == SQLITE_ROW) {
+            for (int i = 0; i < sqlite3_column_count(m_statement); ++i)
+                m_columns.push_back(sqlite3_column_int64(m_statement, i));
+        }
         if (!ok)
             *error = QString::fromUtf8(sqlite3_errmsg(m_db));
         sqlite3_reset(m_statement);
@@ -296,6 +320,7 @@ private:
     sqlite3_stmt *m_statement = nullptr;
     QString m_error;
     int m_index = 0;
+    std::vector<qint64> m_columns;
 };
 
 namespace {
@@ -401,7 +426,7 @@ void Journal::closeDatabase()
     m_suspendedOnOpen.clear();
     m_statements.reset(); // every query on the connection must be gone first
     m_knownRuns.clear();
-    m_attemptRows.clear();
+    m_runRows.clear();
     if (!QSqlDatabase::contains(m_connectionName))
         return;
     {
@@ -595,7 +620,15 @@ constexpr auto UpsertStepSql =
     " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
     " original_args = excluded.original_args, divergence = excluded.divergence,"
     " attempt_ended_at = excluded.attempt_ended_at";
-constexpr auto AnyAttemptSql = "SELECT 1 FROM attempts WHERE run_id = ? LIMIT 1";
+/// What a writer needs to know of a run it has not written yet (Journal::RunRows).
+constexpr auto RunRowsSql = "SELECT EXISTS (SELECT 1 FROM attempts WHERE run_id = ?1),"
+                            " IFNULL((SELECT tools_indexed FROM runs WHERE id = ?1), 0)";
+constexpr auto ToolsIndexedSql = "SELECT tools_indexed FROM runs WHERE id = ?";
+constexpr auto ClearToolsSql = "DELETE FROM step_tools WHERE run_id = ?";
+constexpr auto UnmarkToolsSql = "UPDATE runs SET tools_indexed = 0 WHERE id = ?";
+constexpr auto FillToolsSql = "INSERT INTO step_tools (run_id, tool, sequence) SELECT run_id, tool, sequence FROM steps"
+                              " WHERE run_id = ?";
+constexpr auto MarkToolsSql = "UPDATE runs SET tools_indexed = 1 WHERE id = ?";
 constexpr auto DeleteAttemptsSql = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
 constexpr auto InsertAttemptSql =
     "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
@@ -630,33 +663,67 @@ bool Journal::recordRun(const RunRecord &run)
         return false;
     }
     QString error;
-    // A live run belongs to this process; a journal opened after it died suspends it.
-    const bool live = run.status == RunStatus::Running || run.status == RunStatus::Waiting;
-    if (!::run(statement(UpsertRunSql),
-               {text(run.id), text(run.projectDir), text(run.scriptPath), runStatusName(run.status), run.startedAt,
-                run.endedAt, run.exitCode, text(run.error), text(run.kind), text(run.sourceRun),
-                live ? selfPid() : 0, live ? selfStartTicks() : 0},
-               &error)) {
+    SqliteStatement *begin = nativeStatement("BEGIN");
+    SqliteStatement *end = nativeStatement("COMMIT");
+    SqliteStatement *rollback = nativeStatement("ROLLBACK");
+    if (!begin || !end || !rollback || !begin->run(&error)) {
         m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, error.isEmpty() ? m_lastError : error);
         return false;
     }
+    // A live run belongs to this process; a journal opened after it died suspends it.
+    const bool live = run.status == RunStatus::Running || run.status == RunStatus::Waiting;
+    bool ok = ::run(statement(UpsertRunSql),
+                    {text(run.id), text(run.projectDir), text(run.scriptPath), runStatusName(run.status), run.startedAt,
+                     run.endedAt, run.exitCode, text(run.error), text(run.kind), text(run.sourceRun),
+                     live ? selfPid() : 0, live ? selfStartTicks() : 0},
+                    &error);
+    // The by-tool rows (schema 6): written for the whole run when it stops being live,
+    // dropped when it goes live again (a resume), so a step's commit never writes them.
+    SqliteStatement *indexed = ok ? nativeStatement(ToolsIndexedSql) : nullptr;
+    ok = ok && indexed && indexed->add(run.id).run(&error);
+    if (ok && live && indexed->column(0) != 0)
+        ok = runAll({UnmarkToolsSql, ClearToolsSql}, run.id, &error);
+    else if (ok && !live && indexed->column(0) == 0)
+        ok = runAll({ClearToolsSql, FillToolsSql, MarkToolsSql}, run.id, &error);
+    ok = ok && end->run(&error);
+    if (!ok) {
+        m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, error.isEmpty() ? m_lastError : error);
+        QString ignored;
+        rollback->run(&ignored);
+        m_runRows.clear();
+        return false;
+    }
     m_knownRuns.insert(run.id);
+    if (auto it = m_runRows.find(run.id); it != m_runRows.end())
+        it->toolsIndexed = !live;
     return true;
 }
 
-Journal::AttemptRows *Journal::attemptRows(const QString &runId, QString *error)
+Journal::RunRows *Journal::runRows(const QString &runId, QString *error)
 {
-    auto it = m_attemptRows.find(runId);
-    if (it == m_attemptRows.end()) {
-        SqliteStatement *any = nativeStatement(AnyAttemptSql);
-        bool found = false;
-        if (!any || !any->add(runId).run(error, &found)) {
-            *error = QStringLiteral("attempts of run %1: ").arg(runId) + (any ? *error : m_lastError);
+    auto it = m_runRows.find(runId);
+    if (it == m_runRows.end()) {
+        SqliteStatement *query = nativeStatement(RunRowsSql);
+        if (!query || !query->add(runId).run(error)) {
+            *error = QStringLiteral("rows of run %1: ").arg(runId) + (query ? *error : m_lastError);
             return nullptr;
         }
-        it = m_attemptRows.insert(runId, AttemptRows{found, {}});
+        it = m_runRows.insert(runId, RunRows{query->column(0) != 0, query->column(1) != 0, {}});
     }
     return &it.value();
+}
+
+bool Journal::runAll(std::initializer_list<const char *> sqls, const QString &runId, QString *error)
+{
+    for (const char *sql : sqls) {
+        SqliteStatement *statement = nativeStatement(sql);
+        if (!statement || !statement->add(runId).run(error)) {
+            if (!statement)
+                *error = m_lastError;
+            return false;
+        }
+    }
+    return true;
 }
 
 bool Journal::upsertStep(const Step &step, bool fold, QString *error)
@@ -693,9 +760,19 @@ bool Journal::writeStep(const Step &step, QString *error)
         // (copy) it on every commit.
         m_knownRuns.insert(step.runId);
     }
-    AttemptRows *rows = attemptRows(step.runId, error);
+    RunRows *rows = runRows(step.runId, error);
     if (!rows)
         return false;
+    if (rows->toolsIndexed) {
+        // A step of a run that is no longer live (an import, a late write): its tool
+        // rows are incomplete from here on, so the trace scans until the run is indexed
+        // again (recordRun).
+        if (!runAll({UnmarkToolsSql, ClearToolsSql}, step.runId, error)) {
+            *error = QStringLiteral("tool index: ") + *error;
+            return false;
+        }
+        rows->toolsIndexed = false;
+    }
     const bool fold = JournalRows::foldsAttempt(step);
     if (!upsertStep(step, fold, error))
         return false;
@@ -764,12 +841,12 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
     if (steps.size() == 1 && events.empty() && m_knownRuns.contains(steps.front()->runId)
         && JournalRows::foldsAttempt(*steps.front())) {
         const Step &step = *steps.front();
-        const AttemptRows *rows = attemptRows(step.runId, &error);
+        const RunRows *rows = runRows(step.runId, &error);
         if (!rows) {
             m_lastError = QStringLiteral("recording step %1 (%2): %3").arg(step.sequence).arg(step.tool, error);
             return false;
         }
-        if (!rows->olderRows && !rows->sequences.contains(step.sequence)) {
+        if (!rows->olderRows && !rows->toolsIndexed && !rows->sequences.contains(step.sequence)) {
             if (!upsertStep(step, true, &error)) {
                 m_lastError = QStringLiteral("recording step %1 (%2): %3").arg(step.sequence).arg(step.tool, error);
                 return false;
@@ -793,7 +870,7 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
         QString ignored;
         rollback->run(&ignored);
         m_knownRuns = knownBefore; // the rolled-back run rows are not there
-        m_attemptRows.clear();     // nor the attempt rows; looked up again when needed
+        m_runRows.clear();         // nor the attempt or tool rows; looked up again when needed
         return false;
     };
     for (const Step *step : steps) {

