@@ -721,6 +721,74 @@ private Q_SLOTS:
         QCOMPARE(reader.tools(QStringLiteral("run-1")), (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
     }
 
+    void combinedFiltersWithAndWithoutToolRows()
+    {
+        // Tool + failed / pending / text: the same rows whether the run has its
+        // step_tools rows (ended) or not (live, or a crash left it 'running'); the status
+        // lists come from the partial indexes steps_failed, steps_waiting, attempts_failed.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        RunRecord run = sampleRun();
+        run.status = RunStatus::Running;
+        QVERIFY(journal.recordRun(run));
+        const auto record = [&](int sequence, const char *tool, StepStatus status, bool failedAttempt, const char *result) {
+            Step step = sampleStep(); // attempt 1 failed, attempt 2 succeeded
+            step.sequence = sequence;
+            step.callId = QStringLiteral("c%1").arg(sequence);
+            step.tool = QString::fromLatin1(tool);
+            step.status = status;
+            step.result = nlohmann::json(result);
+            if (status == StepStatus::Failed) {
+                step.result.reset();
+                step.error = step.attempts[0].error;
+            }
+            if (!failedAttempt)
+                step.attempts = {step.attempts[1]};
+            if (status == StepStatus::Waiting) {
+                step.result.reset();
+                step.endedAt = 0;
+                step.attempts = {Attempt{1, step.startedAt, 0, false, std::nullopt, QByteArray()}};
+            }
+            return journal.recordStep(step);
+        };
+        QVERIFY(record(1, "echo", StepStatus::Succeeded, false, "plain"));
+        QVERIFY(record(2, "other", StepStatus::Failed, true, ""));
+        QVERIFY(record(3, "echo", StepStatus::Failed, true, ""));
+        QVERIFY(record(4, "echo", StepStatus::Succeeded, true, "needle after a retry"));
+        QVERIFY(record(5, "echo", StepStatus::Waiting, false, ""));
+        QVERIFY(record(6, "other", StepStatus::Waiting, false, ""));
+        QVERIFY(record(7, "echo", StepStatus::Succeeded, false, "needle"));
+        QVERIFY(record(8, "other", StepStatus::Succeeded, false, "needle"));
+        JournalReader reader;
+        QVERIFY(reader.open(path));
+        const auto rows = [&](const char *tool, StepQuery::Status status, const char *text) {
+            return reader.matching(QStringLiteral("run-1"), StepQuery{QString::fromLatin1(tool), status, QString::fromLatin1(text)});
+        };
+        const auto check = [&] {
+            QCOMPARE(rows("echo", StepQuery::Status::FailedOnly, ""), (std::vector<int>{3, 4}));
+            QCOMPARE(rows("other", StepQuery::Status::FailedOnly, ""), std::vector<int>{2});
+            QCOMPARE(rows("", StepQuery::Status::FailedOnly, ""), (std::vector<int>{2, 3, 4}));
+            QCOMPARE(rows("echo", StepQuery::Status::PendingOnly, ""), std::vector<int>{5});
+            QCOMPARE(rows("", StepQuery::Status::PendingOnly, ""), (std::vector<int>{5, 6}));
+            QCOMPARE(rows("echo", StepQuery::Status::All, "NEEDLE"), (std::vector<int>{4, 7}));
+            QCOMPARE(rows("other", StepQuery::Status::All, "needle"), std::vector<int>{8});
+            QCOMPARE(rows("echo", StepQuery::Status::FailedOnly, "needle"), std::vector<int>{4});
+            QCOMPARE(rows("echo", StepQuery::Status::PendingOnly, "needle"), std::vector<int>{});
+            QCOMPARE(rows("echo", StepQuery::Status::All, ""), (std::vector<int>{1, 3, 4, 5, 7}));
+        };
+        const auto toolRows = [&] { return rawValue(path, QStringLiteral("SELECT count(*) FROM step_tools")).toInt(); };
+        QCOMPARE(toolRows(), 0); // live, as a crashed run left 'running' stays
+        check();
+        if (QTest::currentTestFailed())
+            return;
+        run.status = RunStatus::Failed;
+        QVERIFY(journal.recordRun(run));
+        QCOMPARE(toolRows(), 8);
+        check();
+    }
+
     void statusNames()
     {
         QCOMPARE(stepStatusName(StepStatus::Memoized), QStringLiteral("memoized"));

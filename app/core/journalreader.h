@@ -4,6 +4,7 @@
 
 #include "step.h"
 
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -150,6 +151,9 @@ private:
     /// True when the run's `step_tools` rows are complete (schema 6, runs.tools_indexed):
     /// the tool filter reads them; otherwise it scans the run's steps.
     bool toolsIndexed(const QString &runId) const;
+    /// " INDEXED BY <name>" for each of the partial indexes steps_failed, steps_waiting
+    /// and attempts_failed the file has (open()); the status filters name them.
+    QHash<QString, QString> m_indexedBy;
     /// `steps.attempt_ended_at`, or a constant 0 on a file older than schema 5 (open()).
     QString m_foldedAttempt;
 };
