@@ -309,6 +309,14 @@ private Q_SLOTS:
         QVERIFY(dialog->problem().isEmpty());
         QVERIFY2(dialog->sendResult(), qPrintable(dialog->problem()));
         QTRY_VERIFY(dialog->callId().isEmpty());
+        // The pane shows the call closed with what was sent; nothing more can be typed or sent.
+        QTRY_COMPARE(dialog->clockLabel()->text(), QStringLiteral("Answered with \"https://example.org/report.pdf\""));
+        QVERIFY2(dialog->headingLabel()->text().startsWith(
+                     QStringLiteral("<b>render_report</b> is closed, no longer waiting \u2014 attempt 1 of ")),
+                 qPrintable(dialog->headingLabel()->text()));
+        QVERIFY(!edit->isEnabled());
+        QVERIFY(!dialog->sendResultButton()->isEnabled());
+        QVERIFY(!dialog->sendErrorButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Summary),
@@ -333,10 +341,19 @@ private Q_SLOTS:
         m_window->stopAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QTRY_VERIFY(m_window->statusText().startsWith(QLatin1String("Stopped after ")));
-        // The list empties; the call stays shown, marked as no longer waiting.
+        // The list empties; the call stays shown, closed: the waiting line is replaced,
+        // its form and Send buttons are disabled.
         QCOMPARE(m_window->pendingList()->count(), 0);
-        QCOMPARE(m_window->pendingPanel()->answerPane()->clockLabel()->text(),
-                 QStringLiteral("No longer waiting: answered elsewhere, timed out or cancelled."));
+        AnswerPane *pane = m_window->pendingPanel()->answerPane();
+        QTRY_COMPARE(pane->clockLabel()->text(), QStringLiteral("Closed: the run was stopped before an answer."));
+        QVERIFY2(!pane->headingLabel()->text().contains(QLatin1String("is waiting for an answer")),
+                 qPrintable(pane->headingLabel()->text()));
+        QVERIFY2(pane->headingLabel()->text().startsWith(QStringLiteral("<b>render_report</b> is closed, no longer waiting")),
+                 qPrintable(pane->headingLabel()->text()));
+        QVERIFY(!pane->resultForm()->control(QString())->isEnabled());
+        QVERIFY(!pane->sendResultButton()->isEnabled());
+        QVERIFY(!pane->sendErrorButton()->isEnabled());
+        QVERIFY(!pane->errorMessageEdit()->isEnabled());
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("cancelled"));
         QVERIFY(m_window->runAction()->isEnabled());
         QVERIFY(!m_window->stopAction()->isEnabled());
@@ -687,13 +704,14 @@ asyncio.run(main())
         ManualAnswer first;
         first.result = "https://example.org/first.pdf";
         QVERIFY(m_window->runController()->answer(dialog->callId(), 1, first));
-        QTest::keyClicks(qobject_cast<QLineEdit *>(dialog->resultForm()->control(QString())),
-                         QStringLiteral("https://example.org/second.pdf"));
-        QVERIFY(!dialog->sendResult());
-        QVERIFY2(dialog->problem().startsWith(QLatin1String("The run refused the answer: ")), qPrintable(dialog->problem()));
-        // The dock still shows the call, marked as no longer waiting.
+        // The dock still shows the call, closed and disabled.
+        QTRY_COMPARE(dialog->clockLabel()->text(), QStringLiteral("Closed: answered elsewhere."));
         QCOMPARE(dialog->tool(), QStringLiteral("render_report"));
-        QTRY_COMPARE(dialog->clockLabel()->text(), QStringLiteral("No longer waiting: answered elsewhere, timed out or cancelled."));
+        QVERIFY(!dialog->sendErrorButton()->isEnabled());
+        // An answer sent anyway (there is no button for it) is refused with the reason.
+        dialog->errorMessageEdit()->setText(QStringLiteral("too late"));
+        QVERIFY(!dialog->sendError());
+        QVERIFY2(dialog->problem().startsWith(QLatin1String("The run refused the answer: ")), qPrintable(dialog->problem()));
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/first.pdf\n")));
     }

@@ -102,6 +102,22 @@
         <source>The run refused the answer: %1</source>
         <translation>Der Lauf hat die Antwort abgelehnt: %1</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is closed, no longer waiting — attempt %2 of %3&lt;br&gt;&lt;small&gt;Call %4, step #%5&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; ist geschlossen, wartet nicht mehr – Versuch %2 von %3&lt;br&gt;&lt;small&gt;Aufruf %4, Schritt #%5&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Answered with a retryable error: %1</source>
+        <translation>Beantwortet mit einem wiederholbaren Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Answered with an error: %1</source>
+        <translation>Beantwortet mit einem Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Answered with %1</source>
+        <translation>Beantwortet mit %1</translation>
+    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
@@ -1179,8 +1195,24 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Vom Schrittmodus vor dem Start angehalten: Fortsetzen führt den Handler aus.</translation>
     </message>
     <message>
-        <source>No longer waiting: answered elsewhere, timed out or cancelled.</source>
-        <translation>Wartet nicht mehr: anderswo beantwortet, abgelaufen oder abgebrochen.</translation>
+        <source>Closed: the run was stopped before an answer.</source>
+        <translation>Geschlossen: Der Lauf wurde vor einer Antwort gestoppt.</translation>
+    </message>
+    <message>
+        <source>Closed: answered elsewhere.</source>
+        <translation>Geschlossen: anderswo beantwortet.</translation>
+    </message>
+    <message>
+        <source>Closed: answered elsewhere with an error, or its wait bound ran out.</source>
+        <translation>Geschlossen: anderswo mit einem Fehler beantwortet, oder die Wartegrenze ist abgelaufen.</translation>
+    </message>
+    <message>
+        <source>Closed: its wait bound ran out; the step retries.</source>
+        <translation>Geschlossen: Die Wartegrenze ist abgelaufen; der Schritt wird wiederholt.</translation>
+    </message>
+    <message>
+        <source>Closed: the run ended before an answer.</source>
+        <translation>Geschlossen: Der Lauf endete vor einer Antwort.</translation>
     </message>
 </context>
 <context>

@@ -140,14 +140,10 @@ void AnswerPane::setCall(const Step &step)
     m_callId = step.callId;
     m_tool = step.tool;
     m_attempt = step.currentAttempt() ? step.currentAttempt()->number : 1;
-
-    m_headingLabel->setText(tr("<b>%1</b> is waiting for an answer — attempt %2 of %3<br>"
-                               "<small>Call %4, step #%5</small>")
-                                .arg(step.tool.toHtmlEscaped())
-                                .arg(m_attempt)
-                                .arg(qMax(step.maxAttempts, m_attempt))
-                                .arg(step.callId.toHtmlEscaped())
-                                .arg(step.sequence));
+    m_maxAttempts = qMax(step.maxAttempts, m_attempt);
+    m_sequence = step.sequence;
+    m_sentText.clear();
+    setHeading(true);
     m_argumentsView->setPlainText(
         QString::fromStdString(step.args.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
     m_resultEdit->clear();
@@ -162,11 +158,54 @@ void AnswerPane::setCall(const Step &step)
     m_clockLabel->setVisible(true);
 }
 
+void AnswerPane::setHeading(bool waiting)
+{
+    const QString text = waiting ? tr("<b>%1</b> is waiting for an answer — attempt %2 of %3<br>"
+                                      "<small>Call %4, step #%5</small>")
+                                 : tr("<b>%1</b> is closed, no longer waiting — attempt %2 of %3<br>"
+                                      "<small>Call %4, step #%5</small>");
+    m_headingLabel->setText(text.arg(m_tool.toHtmlEscaped())
+                                .arg(m_attempt)
+                                .arg(m_maxAttempts)
+                                .arg(m_callId.toHtmlEscaped())
+                                .arg(m_sequence));
+}
+
+void AnswerPane::showClosed(const QString &how)
+{
+    if (m_tool.isEmpty())
+        return;
+    setHeading(false);
+    m_clockLabel->setText(how);
+    m_clockLabel->setVisible(true);
+    m_body->setEnabled(false);
+}
+
+void AnswerPane::showAnswered()
+{
+    if (m_tool.isEmpty())
+        return;
+    if (!m_callId.isEmpty())
+        setHeading(false);
+    m_callId.clear(); // nothing more to send for it
+    m_clockLabel->setText(m_sentText);
+    m_clockLabel->setVisible(true);
+    showProblem(QString());
+    m_body->setEnabled(false);
+}
+
 void AnswerPane::clearCall()
 {
     m_callId.clear();
     m_tool.clear();
     m_attempt = 0;
+    m_maxAttempts = 0;
+    m_sequence = 0;
+    m_sentText.clear();
+    if (m_usesForm) {
+        const nlohmann::json schema = m_resultForm->schema(); // empty fields
+        m_resultForm->setSchema(schema);
+    }
     m_headingLabel->setText(tr("Select a waiting call to answer it."));
     m_argumentsView->clear();
     m_resultEdit->clear();
@@ -269,7 +308,17 @@ bool AnswerPane::send(const ManualAnswer &answer)
     // pendingCallClosed arrives inside answer() and may already move this pane on to
     // the next call: report the call that was answered, not the one shown now.
     const QString callId = m_callId;
+    constexpr qsizetype MaxSentChars = 200;
+    if (answer.isError) {
+        m_sentText = (answer.retryable ? tr("Answered with a retryable error: %1") : tr("Answered with an error: %1"))
+                         .arg(answer.message.left(MaxSentChars));
+    } else {
+        const QString json = QString::fromStdString(
+            answer.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        m_sentText = tr("Answered with %1").arg(json.size() > MaxSentChars ? json.left(MaxSentChars) + QChar(0x2026) : json);
+    }
     if (!m_run->answer(callId, m_attempt, answer, &reason)) {
+        m_sentText.clear();
         showProblem(tr("The run refused the answer: %1").arg(reason));
         return false;
     }

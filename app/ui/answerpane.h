@@ -36,6 +36,13 @@ public:
     /// The tool's output_schema: the result is entered in a form generated from it
     /// (SchemaForm); without one (nullopt) as raw JSON. Call before setCall.
     void setOutputSchema(const std::optional<nlohmann::json> &schema);
+    /// The shown call is closed (`how`: "Closed: the run was stopped before an answer."):
+    /// the heading says it no longer waits, `how` replaces the wait clock, and the
+    /// inputs and Send buttons are disabled; what was typed stays visible.
+    void showClosed(const QString &how);
+    /// The shown call was answered from this pane: closed as in showClosed, the clock
+    /// line says what was sent ("Answered with \"https://…\""), callId() is empty.
+    void showAnswered();
     /// The wait clock line ("waited 12 s of 5 min 0 s (wait bound)"); see PendingCallsPanel.
     void setClockText(const QString &text);
     /// Puts the keyboard focus on the first result field.
@@ -73,11 +80,15 @@ Q_SIGNALS:
 private:
     bool send(const ManualAnswer &answer);
     void showProblem(const QString &text);
+    void setHeading(bool waiting);
 
     RunController *m_run = nullptr;
     QString m_callId;
     QString m_tool;
     int m_attempt = 0;
+    int m_maxAttempts = 0;
+    int m_sequence = 0;
+    QString m_sentText; ///< the last answer accepted from this pane, as shown by showAnswered
 
     QLabel *m_headingLabel = nullptr;
     QLabel *m_clockLabel = nullptr;

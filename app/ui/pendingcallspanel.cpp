@@ -141,6 +141,11 @@ void PendingCallsPanel::callHeld(const Step &step)
 
 void PendingCallsPanel::stepChanged(const Step &step)
 {
+    if (step.callId == m_shownCall) {
+        m_shownStatus = step.status;
+        if (m_shownIsStale)
+            showCurrent(); // a closed call's status may come after its close
+    }
     if (!step.paused && m_heldCalls.removeIf([&](const Step &s) { return s.callId == step.callId; }) > 0)
         updateList();
 }
@@ -158,6 +163,7 @@ void PendingCallsPanel::runEnded()
 void PendingCallsPanel::clear()
 {
     m_shownIsStale = false;
+    m_answeredHere.clear();
     m_pendingCalls.clear();
     m_heldCalls.clear();
     if (m_dialog)
@@ -206,6 +212,26 @@ void PendingCallsPanel::popOut()
     m_dialog->show();
     m_dialog->raise();
     m_dialog->activateWindow();
+}
+
+QString PendingCallsPanel::closedText(std::optional<StepStatus> status)
+{
+    switch (status.value_or(StepStatus::Waiting)) {
+    case StepStatus::Cancelled:
+        return tr("Closed: the run was stopped before an answer.");
+    case StepStatus::Succeeded:
+    case StepStatus::Memoized:
+        return tr("Closed: answered elsewhere.");
+    case StepStatus::Failed:
+        return tr("Closed: answered elsewhere with an error, or its wait bound ran out.");
+    case StepStatus::Retrying:
+        return tr("Closed: its wait bound ran out; the step retries.");
+    case StepStatus::Queued:
+    case StepStatus::Running:
+    case StepStatus::Waiting:
+        break;
+    }
+    return tr("Closed: the run ended before an answer.");
 }
 
 QString PendingCallsPanel::waitClockText(const Step &step, qint64 waitBoundMs, qint64 now)
@@ -266,8 +292,13 @@ void PendingCallsPanel::showCurrent()
     m_heldLabel->setVisible(held);
     if (held)
         m_heldLabel->setText(tr("Held by step mode before it runs: Continue runs its handler."));
+    // The shown call closed: it stays shown, closed and disabled, until another call is.
+    if (!step && !held && !m_shownCall.isEmpty() && m_shownCall == m_answeredHere) {
+        m_pane->showAnswered();
+        return;
+    }
     if (!step && m_shownIsStale && !held) {
-        m_pane->setClockText(tr("No longer waiting: answered elsewhere, timed out or cancelled."));
+        m_pane->showClosed(closedText(m_shownStatus));
         return;
     }
     if (!step) {
@@ -288,6 +319,7 @@ void PendingCallsPanel::showCurrent()
         m_pane->setCall(*step);
         m_shownCall = step->callId;
         m_shownAttempt = attempt;
+        m_shownStatus = step->status;
     }
     updateClock();
 }

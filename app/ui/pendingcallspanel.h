@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class AnswerDialog;
 class AnswerPane;
@@ -43,7 +44,7 @@ public:
     void callClosed(const QString &callId);
     /// Step mode holds `step` before it runs.
     void callHeld(const Step &step);
-    /// Drops a held call once it is no longer paused.
+    /// Drops a held call once it is no longer paused; notes how the shown call ends.
     void stepChanged(const Step &step);
     /// No open calls (a new run, another project).
     void clear();
@@ -73,6 +74,9 @@ public:
     /// "waited 1 min 5 s of 5 min 0 s (wait bound)" / "waited 3 s (no wait bound)":
     /// the time since the current attempt started waiting (ms `now`, Unix epoch) against
     /// `waitBoundMs` (0 = none).
+    /// How the shown call closed without an answer from this panel, from its last
+    /// step status ("Closed: the run was stopped before an answer." for cancelled).
+    static QString closedText(std::optional<StepStatus> status);
     static QString waitClockText(const Step &step, qint64 waitBoundMs, qint64 now);
 
 Q_SIGNALS:
@@ -103,4 +107,6 @@ private:
     /// timed out): it stays shown until another call is, and a send shows the refusal.
     bool m_shownIsStale = false;
     QString m_answeredHere; ///< the last call this pane's answer was accepted for
+    /// The shown call's last status (stepChanged), to say how it closed.
+    std::optional<StepStatus> m_shownStatus;
 };
