@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include <csignal>
 #include <unistd.h>
 
 namespace {
@@ -554,6 +555,52 @@ private Q_SLOTS:
         // Nothing ran: no run was recorded (--json: one line per run).
         const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
         QCOMPARE(runs.out, QByteArray());
+    }
+
+    /// Ctrl-C on `toolstudio run` (issue: the process died at once with status 130 and
+    /// no end line): the run is stopped like the window's Stop, the end line and how to
+    /// go on are printed, the exit status is 1, and the journal's run is not `running`.
+    void interruptStopsTheRun()
+    {
+        QTemporaryDir dir;
+        writeLookupProject(dir.path()); // the manifest; a script calling lookup every 0.2 s:
+        writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                  "import time\n"
+                  "from toolstudio import tools\n"
+                  "for i in range(300):\n"
+                  "    tools.lookup(key=str(i))\n"
+                  "    time.sleep(0.2)\n");
+        QProcess process;
+        process.setProgram(binary());
+        process.setArguments({QStringLiteral("run"), dir.path()});
+        process.setStandardInputFile(QProcess::nullDevice());
+        process.start();
+        QVERIFY(process.waitForStarted());
+        QByteArray out;
+        while (!out.contains("[step 1] ") && process.state() == QProcess::Running) {
+            process.waitForReadyRead(1000);
+            out += process.readAllStandardOutput();
+        }
+        QVERIFY2(out.contains("[step 1] lookup succeeded"), out.constData());
+        QCOMPARE(::kill(pid_t(process.processId()), SIGINT), 0);
+        QVERIFY(process.waitForFinished(30000));
+        out += process.readAllStandardOutput();
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit); // not killed by the signal
+        QCOMPARE(process.exitCode(), ExitRunFailed);
+        const QString runId = QString::fromUtf8(out.split('\n').first().split(' ').value(1)).chopped(1);
+        const QRegularExpression endLine(QStringLiteral("\\nrun %1 cancelled in [0-9.]+ m?s \\([0-9]+ steps?\\): "
+                                                            "stopped by the user; the script's process group was killed\\n$")
+                                             .arg(QRegularExpression::escape(runId)));
+        QVERIFY2(endLine.match(QString::fromUtf8(out)).hasMatch(), out.constData());
+        QCOMPARE(err, (QStringLiteral("toolstudio run: stopped by SIGINT (Ctrl-C); run %1 is cancelled (only a suspended "
+                                      "run can be resumed); run it again with its recorded steps memoized: "
+                                      "toolstudio replay %2 %1\n")
+                           .arg(runId, dir.path()))
+                          .toUtf8());
+        const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
+        const nlohmann::json run = nlohmann::json::parse(runs.out.split('\n').first().toStdString());
+        QCOMPARE(QByteArray::fromStdString(run.value("status", "")), QByteArray("cancelled"));
     }
 };
 

@@ -9,13 +9,36 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QSocketNotifier>
 #include <QTimer>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <string>
 
+#include <fcntl.h>
 #include <unistd.h>
+
+namespace {
+
+/// Self-pipe for SIGINT/SIGTERM: the handler only writes the signal number (one byte)
+/// and puts the default action back, so a second Ctrl-C ends the process at once.
+int interruptPipe[2] = {-1, -1};
+
+extern "C" void onInterruptSignal(int signal)
+{
+    const int savedErrno = errno;
+    const char byte = char(signal);
+    [[maybe_unused]] const ssize_t written = ::write(interruptPipe[1], &byte, 1);
+    struct sigaction defaultAction = {};
+    defaultAction.sa_handler = SIG_DFL;
+    ::sigaction(signal, &defaultAction, nullptr);
+    errno = savedErrno;
+}
+
+} // namespace
 
 void writeOut(FILE *stream, const QByteArray &bytes)
 {
@@ -96,7 +119,40 @@ HeadlessRun::HeadlessRun(const HeadlessOptions &options)
             QTimer::singleShot(0, this, [this, step] { onPendingCall(step); });
         });
         connect(&m_controller, &RunController::finished, this, &HeadlessRun::onFinished);
+        watchInterrupts();
     }
+
+HeadlessRun::~HeadlessRun()
+{
+    if (!m_interruptNotifier)
+        return;
+    struct sigaction defaultAction = {};
+    defaultAction.sa_handler = SIG_DFL;
+    ::sigaction(SIGINT, &defaultAction, nullptr);
+    ::sigaction(SIGTERM, &defaultAction, nullptr);
+}
+
+void HeadlessRun::watchInterrupts()
+{
+    if (interruptPipe[0] < 0 && ::pipe2(interruptPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return; // no pipe: Ctrl-C keeps its default action
+    m_interruptNotifier = new QSocketNotifier(interruptPipe[0], QSocketNotifier::Read, this);
+    connect(m_interruptNotifier, &QSocketNotifier::activated, this, [this] {
+        char byte = 0;
+        while (::read(interruptPipe[0], &byte, 1) == 1)
+            m_interruptedBy = byte;
+        if (!m_controller.isActive())
+            return;
+        // The window's Stop: in-flight steps cancelled, the script's process group killed;
+        // onFinished prints the end line and says how to go on.
+        m_controller.stop();
+    });
+    struct sigaction action = {};
+    action.sa_handler = onInterruptSignal;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+}
 
 int HeadlessRun::exec(const std::function<bool(RunController &, QString *)> &start)
     {
@@ -231,6 +287,14 @@ void HeadlessRun::onFinished(const RunRecord &run)
             if (!run.error.isEmpty())
                 line += QStringLiteral(": ") + run.error;
             printLine(stdout, line);
+        }
+        if (m_interruptedBy != 0) {
+            printLine(stderr, QStringLiteral("toolstudio %1: stopped by %2; run %3 is %4 (only a suspended run can be "
+                                             "resumed); run it again with its recorded steps memoized: "
+                                             "toolstudio replay %5 %3")
+                                  .arg(m_options.command,
+                                       m_interruptedBy == SIGINT ? QStringLiteral("SIGINT (Ctrl-C)") : QStringLiteral("SIGTERM"),
+                                       run.id, runStatusName(run.status), m_options.projectDir));
         }
         // Keys of --answers FILE that matched no manual call: a typo would otherwise go
         // unnoticed (the call it meant failed or prompted instead). The exit status stays.

@@ -17,6 +17,7 @@
 #include <optional>
 
 class AnswerFile;
+class QSocketNotifier;
 class QCommandLineParser;
 
 /// Exit statuses of every headless command (README "Headless use").
@@ -62,7 +63,11 @@ struct HeadlessOptions
 class HeadlessRun : public QObject
 {
 public:
+    /// Also catches SIGINT and SIGTERM while it lives: the first stops the run like the
+    /// window's Stop (exit 1, with the end line and a hint); a second one ends the
+    /// process at once (the default action is back).
     explicit HeadlessRun(const HeadlessOptions &options);
+    ~HeadlessRun() override;
 
     /// Starts the run through `start` (e.g. RunController::resume) and returns the
     /// exit status when it has ended.
@@ -75,10 +80,13 @@ private:
     void onStepPaused(const Step &step);
     std::optional<ManualAnswer> prompt(const Step &step, int attempt);
     void onFinished(const RunRecord &run);
+    void watchInterrupts();
 
     AnswerFile *m_answers;
     bool m_json;
     HeadlessOptions m_options;
     RunController m_controller;
     QEventLoop m_loop;
+    QSocketNotifier *m_interruptNotifier = nullptr;
+    int m_interruptedBy = 0; ///< the signal that stopped the run, 0 = none
 };
