@@ -602,6 +602,43 @@ private Q_SLOTS:
         const nlohmann::json run = nlohmann::json::parse(runs.out.split('\n').first().toStdString());
         QCOMPARE(QByteArray::fromStdString(run.value("status", "")), QByteArray("cancelled"));
     }
+
+    /// A call the sandbox refuses is shown headless too (issue: only the journal had
+    /// it): one stderr line per policy event, a {"event": "policy"} line with --json.
+    void sandboxRefusalsArePrinted()
+    {
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                  "import socket\n"
+                  "try:\n"
+                  "    socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n"
+                  "    print('opened')\n"
+                  "except OSError as e:\n"
+                  "    print('refused', e.errno)\n");
+        const CommandResult text = toolstudio({QStringLiteral("run"), dir.path()});
+        QCOMPARE(text.exitCode, ExitCompleted);
+        QVERIFY2(text.out.contains("\nrefused 97\n"), text.out.constData()); // EAFNOSUPPORT
+        const QRegularExpression line(QStringLiteral(
+            "^\\[policy\\] sandbox_refused: socket\\(AF_INET, SOCK_STREAM\\) refused: EAFNOSUPPORT \\(pid [0-9]+\\)\\n$"));
+        QVERIFY2(line.match(QString::fromUtf8(text.err)).hasMatch(), text.err.constData());
+
+        const CommandResult json = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QCOMPARE(json.exitCode, ExitCompleted);
+        QCOMPARE(json.err, QByteArray());
+        const auto policy = events(json.out, "policy");
+        QCOMPARE(policy.size(), size_t(1));
+        nlohmann::json event = policy.front();
+        QVERIFY(event["at"].is_number_integer() && event["at"].get<qint64>() > 0);
+        QVERIFY(event["detail"]["pid"].is_number_integer() && event["detail"]["pid"].get<int>() > 0);
+        const std::string pid = std::to_string(event["detail"]["pid"].get<int>());
+        event.erase("at");
+        event["detail"].erase("pid");
+        QCOMPARE(QByteArray::fromStdString(event.dump()),
+                 QByteArray("{\"detail\":{\"arguments\":\"AF_INET, SOCK_STREAM\",\"errno\":97,\"errno_name\":\"EAFNOSUPPORT\","
+                            "\"syscall\":\"socket\",\"text\":\"socket(AF_INET, SOCK_STREAM) refused: EAFNOSUPPORT (pid ")
+                     + QByteArray::fromStdString(pid) + ")\"},\"event\":\"policy\",\"kind\":\"sandbox_refused\",\"sequence\":0}");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliDurable)

@@ -118,6 +118,7 @@ HeadlessRun::HeadlessRun(const HeadlessOptions &options)
             // Answer after the engine has finished opening the call.
             QTimer::singleShot(0, this, [this, step] { onPendingCall(step); });
         });
+        connect(&m_controller, &RunController::policyEvent, this, &HeadlessRun::onPolicyEvent);
         connect(&m_controller, &RunController::finished, this, &HeadlessRun::onFinished);
         watchInterrupts();
     }
@@ -204,6 +205,20 @@ void HeadlessRun::onOutput(int stream, const QByteArray &chunk)
         }
         writeOut(stream == 1 ? stdout : stderr, chunk);
     }
+
+void HeadlessRun::onPolicyEvent(const PolicyEvent &event)
+{
+    // The window shows these in its trace; headless they would otherwise be visible
+    // only in the journal (a refused connect looks like a plain network error).
+    if (m_json) {
+        printLine(stdout, QString::fromStdString(nlohmann::json{
+            {"event", "policy"}, {"kind", event.kind.toStdString()}, {"sequence", event.sequence},
+            {"at", event.at}, {"detail", event.detail}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        return;
+    }
+    const std::string text = event.detail.is_object() ? event.detail.value("text", std::string()) : std::string();
+    printLine(stderr, QStringLiteral("[policy] %1: %2").arg(event.kind, QString::fromStdString(text)));
+}
 
 void HeadlessRun::onPendingCall(const Step &step)
     {

@@ -76,6 +76,7 @@ public:
 private:
     void onStepChanged(const Step &step);
     void onOutput(int stream, const QByteArray &chunk);
+    void onPolicyEvent(const PolicyEvent &event);
     void onPendingCall(const Step &step);
     void onStepPaused(const Step &step);
     std::optional<ManualAnswer> prompt(const Step &step, int attempt);
