@@ -474,6 +474,14 @@ private Q_SLOTS:
                                    << QByteArray("toolstudio replay: --from needs a step number (1, 2, …)\n");
         QTest::newRow("from word") << QStringList{QStringLiteral("--from"), QStringLiteral("two")}
                                    << QByteArray("toolstudio replay: --from needs a step number (1, 2, …)\n");
+        QTest::newRow("args not JSON")
+            << QStringList{QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--args"), QStringLiteral("{n:7")}
+            << QByteArray("toolstudio replay: --args is not valid JSON at line 1, column 3: syntax error while parsing "
+                          "object key - invalid literal; last read: '{n:'; expected string literal (keys and strings "
+                          "need double quotes, e.g. '{\"n\": 7}')\n");
+        QTest::newRow("args not an object")
+            << QStringList{QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--args"), QStringLiteral("[7]")}
+            << QByteArray("toolstudio replay: --args must be a JSON object\n");
     }
 
     void rerunRefusesBadInput()

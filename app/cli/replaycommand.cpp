@@ -4,6 +4,7 @@
 
 #include "answerfile.h"
 #include "headlessrun.h"
+#include "jsonerror.h"
 
 #include <QCommandLineParser>
 
@@ -99,8 +100,19 @@ int replayCommand(const QStringList &arguments)
         const int from = parser.value(fromOption).toInt(&ok);
         std::optional<nlohmann::json> edited;
         if (parser.isSet(argsOption)) {
-            edited = nlohmann::json::parse(parser.value(argsOption).toStdString(), nullptr, false);
-            if (edited->is_discarded() || !edited->is_object()) {
+            const QByteArray text = parser.value(argsOption).toUtf8();
+            try {
+                edited = nlohmann::json::parse(text.constBegin(), text.constEnd());
+            } catch (const nlohmann::json::parse_error &e) {
+                const TextPosition position = textPositionAt(text, e.byte > 0 ? e.byte - 1 : 0);
+                printLine(stderr, QStringLiteral("toolstudio replay: --args is not valid JSON at line %1, column %2: %3 "
+                                                 "(keys and strings need double quotes, e.g. '{\"n\": 7}')")
+                                      .arg(position.line)
+                                      .arg(position.column)
+                                      .arg(jsonParseErrorReason(e)));
+                return ExitBadInput;
+            }
+            if (!edited->is_object()) {
                 printLine(stderr, QStringLiteral("toolstudio replay: --args must be a JSON object"));
                 return ExitBadInput;
             }
