@@ -49,6 +49,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTabBar>
 #include <QTest>
 #include <QScrollBar>
 #include <QTextDocument>
@@ -123,6 +124,17 @@ protected:
 QString cell(const QAbstractItemModel *model, int row, int column)
 {
     return model->index(row, column).data().toString();
+}
+
+// The text of the front tab in `window`'s dock tab bar that has a tab starting with `tab`.
+QString frontTab(const QMainWindow *window, const QString &tab)
+{
+    const QList<QTabBar *> bars = window->findChildren<QTabBar *>();
+    for (QTabBar *bar : bars)
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i).startsWith(tab))
+                return bar->tabText(bar->currentIndex());
+    return QString();
 }
 
 } // namespace
@@ -357,6 +369,36 @@ private Q_SLOTS:
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("cancelled"));
         QVERIFY(m_window->runAction()->isEnabled());
         QVERIFY(!m_window->stopAction()->isEnabled());
+    }
+
+    // Step mode (F10): a held call brings the Pending Calls dock forward, and Answer
+    // Pending Call… (F6) is enabled for it and shows it with Continue.
+    void stepModeHeldCallRaisesTheDock()
+    {
+        const QString dir = example(QStringLiteral("render-report"));
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(m_window->openProject(dir));
+        m_window->docks().at(3)->raise(); // the Step dock in front, as after opening
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Step"));
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls (1)"));
+        QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Pending Calls (1)"));
+        QVERIFY(m_window->answerAction()->isEnabled());
+
+        m_window->docks().at(3)->raise();
+        QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Step"));
+        m_window->answerAction()->trigger();
+        QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Pending Calls (1)"));
+        QCOMPARE(panel->currentCallId(), panel->heldCalls().first().callId);
+        QVERIFY(panel->continueButton()->isEnabled());
+
+        panel->continueButton()->click();
+        QTRY_VERIFY(panel->heldCalls().isEmpty());
+        m_window->stepModeAction()->setChecked(false);
     }
 
     void pendingCallsQueueInTheDock()

@@ -788,10 +788,6 @@
         <translation>Wartenden Aufruf &amp;beantworten…</translation>
     </message>
     <message>
-        <source>Answer the oldest call that waits for a person (F6)</source>
-        <translation>Den ältesten Aufruf beantworten, der auf eine Person wartet (F6)</translation>
-    </message>
-    <message>
         <source>&amp;Reset Layout</source>
         <translation>Anordnung &amp;zurücksetzen</translation>
     </message>
@@ -1119,6 +1115,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>■ %1 (exit code %2)</source>
         <translation>■ %1 (Exit-Code %2)</translation>
+    </message>
+    <message>
+        <source>Answer the oldest call that waits for a person, or show a call held by step mode (F6)</source>
+        <translation>Den ältesten Aufruf beantworten, der auf eine Person wartet, oder einen vom Schrittmodus angehaltenen Aufruf zeigen (F6)</translation>
     </message>
 </context>
 <context>

@@ -49,6 +49,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
@@ -253,7 +254,7 @@ void MainWindow::createActions()
 
     m_answerAction = new QAction(icon("mail-reply-sender", "answer"), tr("&Answer Pending Call…"), this);
     m_answerAction->setShortcut(QKeySequence(Qt::Key_F6));
-    m_answerAction->setStatusTip(tr("Answer the oldest call that waits for a person (F6)"));
+    m_answerAction->setStatusTip(tr("Answer the oldest call that waits for a person, or show a call held by step mode (F6)"));
     connect(m_answerAction, &QAction::triggered, this, &MainWindow::answerPendingCall);
 
     m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
@@ -536,8 +537,14 @@ void MainWindow::connectRun()
     });
     connect(m_run, &RunController::pendingCallOpened, this, &MainWindow::onPendingCallOpened);
     connect(m_run, &RunController::stepPaused, this, [this](const Step &step) {
+        const bool first = m_pendingPanel->openCount() == 0;
         m_pendingPanel->callHeld(step);
         statusBar()->showMessage(tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(step.tool), 5000);
+        // The first held call brings the dock forward, as the first waiting call does.
+        if (first) {
+            m_pendingDock->show();
+            m_pendingDock->raise();
+        }
     });
     connect(m_run, &RunController::pendingCallClosed, this, &MainWindow::onPendingCallClosed);
     connect(m_run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
@@ -870,11 +877,21 @@ void MainWindow::onPendingCallClosed(const QString &callId)
 
 void MainWindow::answerPendingCall()
 {
-    if (pendingCalls().isEmpty())
+    if (m_pendingPanel->openCount() == 0)
         return;
     const QString current = m_pendingPanel->currentCallId();
-    const bool waiting = std::any_of(pendingCalls().begin(), pendingCalls().end(),
-                                     [&](const Step &s) { return s.callId == current; });
+    const auto isCurrent = [&](const Step &s) { return s.callId == current; };
+    const QList<Step> &held = m_pendingPanel->heldCalls();
+    if (pendingCalls().isEmpty()) { // only calls held by step mode: show one, Continue focused
+        const QString callId = std::any_of(held.begin(), held.end(), isCurrent) ? current : held.first().callId;
+        if (!m_pendingPanel->selectCall(callId))
+            return;
+        m_pendingDock->show();
+        m_pendingDock->raise();
+        m_pendingPanel->continueButton()->setFocus();
+        return;
+    }
+    const bool waiting = std::any_of(pendingCalls().begin(), pendingCalls().end(), isCurrent);
     showPendingCall(waiting ? current : pendingCalls().first().callId);
 }
 
@@ -959,7 +976,7 @@ void MainWindow::updateActions()
     m_goToLineAction->setEnabled(e);
     m_newToolAction->setEnabled(m_project.has_value());
     m_toolsMenu->updateActions(m_project.has_value(), active);
-    m_answerAction->setEnabled(active && !pendingCalls().isEmpty());
+    m_answerAction->setEnabled(active && m_pendingPanel->openCount() > 0);
 }
 
 void MainWindow::updateTitle()

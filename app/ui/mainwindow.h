@@ -181,7 +181,8 @@ public Q_SLOTS:
     void stop();
     /// Writes the editor's script back to disk.
     bool save();
-    /// Shows the oldest pending call's answer in the Pending Calls dock (F6).
+    /// Shows the oldest pending call's answer in the Pending Calls dock (F6); with only
+    /// calls held by step mode, the selected (or first) held one with Continue focused.
     void answerPendingCall();
 
 Q_SIGNALS:
