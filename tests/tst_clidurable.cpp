@@ -647,6 +647,30 @@ private Q_SLOTS:
                             "\"syscall\":\"socket\",\"text\":\"socket(AF_INET, SOCK_STREAM) refused: EAFNOSUPPORT (pid ")
                      + QByteArray::fromStdString(pid) + ")\"},\"event\":\"policy\",\"kind\":\"sandbox_refused\",\"sequence\":0}");
     }
+
+    /// A command tool killed by a signal names the signal (issue: "killed by a signal").
+    void commandKilledBySignalNamesIt()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                  "from toolstudio import tools, ToolError\n"
+                  "try:\n"
+                  "    tools.crash()\n"
+                  "except ToolError as e:\n"
+                  "    print(e.code)\n");
+        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                  "{\"name\": \"crash\", \"default_script\": \"main\",\n"
+                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                  " \"retry\": {\"max_attempts\": 1},\n"
+                  " \"tools\": [{\"name\": \"crash\", \"description\": \"Dies of SIGSEGV\",\n"
+                  "   \"input_schema\": {\"type\": \"object\"},\n"
+                  "   \"handler\": {\"kind\": \"command\", \"command\": [\"sh\", \"-c\", \"echo boom >&2; kill -SEGV $$\"]}}]}\n");
+        const CommandResult result = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        const auto steps = events(result.out, "step");
+        QCOMPARE(steps.size(), size_t(1));
+        QCOMPARE(QByteArray::fromStdString(steps[0]["error"].value("message", "")),
+                 QByteArray("boom (command was killed by SIGSEGV, signal 11)"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliDurable)

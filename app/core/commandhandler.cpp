@@ -15,6 +15,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -246,10 +247,11 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
     const QString tail = stderrTail();
 
     if (status == QProcess::CrashExit) {
-        finish(HandlerOutcome::failure(
-            tail.isEmpty() ? QStringLiteral("command was killed by a signal")
-                           : QStringLiteral("%1 (command was killed by a signal)").arg(tail),
-            true));
+        // On Unix QProcess gives the terminating signal's number as the exit code.
+        const char *name = sigabbrev_np(exitCode);
+        const QString killed = name ? QStringLiteral("command was killed by SIG%1, signal %2").arg(QLatin1String(name)).arg(exitCode)
+                                    : QStringLiteral("command was killed by signal %1").arg(exitCode);
+        finish(HandlerOutcome::failure(tail.isEmpty() ? killed : QStringLiteral("%1 (%2)").arg(tail, killed), true));
         return;
     }
     if (exitCode != 0) {
