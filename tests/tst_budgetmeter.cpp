@@ -63,8 +63,11 @@ private Q_SLOTS:
         QCOMPARE(window.runController()->engine()->largestReplyBytes(), qint64(3080));
         auto *meters = window.findChild<QLabel *>(QStringLiteral("budgetMeters"));
         QVERIFY(meters);
-        QVERIFY2(meters->text().contains(QStringLiteral("largest request 2.0 KiB of ")), qPrintable(meters->text()));
-        QVERIFY2(meters->text().contains(QStringLiteral("largest reply 3.0 KiB of ")), qPrintable(meters->text()));
+        // Number and unit are joined by a no-break space: a wrapped line keeps "2.0 KiB" whole.
+        QVERIFY2(meters->text().contains(QStringLiteral("largest request 2.0\u00a0KiB of ")), qPrintable(meters->text()));
+        QVERIFY2(meters->text().contains(QStringLiteral("largest reply 3.0\u00a0KiB of ")), qPrintable(meters->text()));
+        QVERIFY2(!meters->text().contains(QStringLiteral(" KiB")) && !meters->text().contains(QStringLiteral(" MiB")),
+                 qPrintable(meters->text()));
     }
 };
 

@@ -56,8 +56,10 @@ void BudgetMeters::refresh()
         return;
     }
     const ProjectLimits &limits = project->limits;
-    // "31 bytes", "2.0 KiB", "1.0 MiB" (IEC units, the user's locale)
-    const auto size = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 1); };
+    // "31 bytes", "2.0 KiB", "1.0 MiB" (IEC units, the user's locale); number and unit
+    // joined by a no-break space, so the wrapped line never breaks "1.0 / MiB" apart.
+    const auto keep = [](QString text) { return text.replace(QLatin1Char(' '), QChar(0x00A0)); };
+    const auto size = [keep](qint64 bytes) { return keep(QLocale().formattedDataSize(bytes, 1)); };
     const auto meter = [](const QString &text, double fraction) {
         const char *colour = fraction >= 1.0 ? "#c62828" : fraction >= 0.8 ? "#b26a00" : nullptr;
         return colour ? QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), text) : text;
@@ -77,9 +79,10 @@ void BudgetMeters::refresh()
                    double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
     parts << meter(tr("largest reply %1 of %2").arg(size(largestReply), size(qint64(limits.replyBytes))),
                    double(largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
-    QString clock = tr("elapsed %1 of %2").arg(TraceModel::durationText(elapsed), TraceModel::durationText(limits.runTimeoutMs));
+    QString clock = tr("elapsed %1 of %2").arg(keep(TraceModel::durationText(elapsed)),
+                                                 keep(TraceModel::durationText(limits.runTimeoutMs)));
     if (waited > 0)
-        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(TraceModel::durationText(waited));
+        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(keep(TraceModel::durationText(waited)));
     parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
     const auto toolOf = [project](const QString &name) { return project->tool(name); };
     for (const AttemptClocks::Clock &c : m_clocks->clocks(QDateTime::currentMSecsSinceEpoch(), toolOf))
