@@ -115,6 +115,23 @@ private Q_SLOTS:
         QVERIFY2(result.err.contains("ToolError"), result.err.constData());
     }
 
+    // An answer the output_schema refuses fails the call with the reason; the run used
+    // to wait forever for an answer nobody else could give.
+    void refusedAnswerFailsTheCall()
+    {
+        QTemporaryDir copy;
+        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
+        writeFile(copy.filePath(QStringLiteral("answers.json")), "{\"render_report\": {\"result\": \"not a url\"}}");
+        const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"),
+                                                 copy.filePath(QStringLiteral("answers.json"))});
+        QCOMPARE(result.exitCode, 1); // the script does not catch the ToolError
+        const QByteArray reason = "the result does not match output_schema at (root): does not match the pattern \"^https?://[^\\\\s]+$\"";
+        QVERIFY2(result.err.contains("toolstudio run: answer refused: " + reason), result.err.constData());
+        QVERIFY2(result.out.contains("[step 1] render_report failed"), result.out.constData());
+        QVERIFY2(result.out.contains("the answer for render_report (call #1) in "), result.out.constData());
+        QVERIFY2(result.out.contains("answers.json was refused: " + reason), result.out.constData());
+    }
+
     void jsonLines()
     {
         QTemporaryDir copy;

@@ -234,8 +234,10 @@ void HeadlessRun::onPendingCall(const Step &step)
                                   .arg(m_options.projectDir, step.runId));
             return;
         }
+        const bool fromFile = answer.has_value();
         if (!answer && ::isatty(STDIN_FILENO))
             answer = prompt(step, attemptNumber);
+        const bool fromPrompt = !fromFile && answer.has_value();
         if (!answer) {
             ManualAnswer refusal;
             refusal.isError = true;
@@ -247,8 +249,24 @@ void HeadlessRun::onPendingCall(const Step &step)
             printLine(stderr, QStringLiteral("toolstudio run: %1").arg(refusal.message));
         }
         QString reason;
-        if (!m_controller.answer(step.callId, attemptNumber, *answer, &reason))
-            printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
+        if (m_controller.answer(step.callId, attemptNumber, *answer, &reason))
+            return;
+        printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
+        if (fromPrompt) {
+            onPendingCall(step); // ask again
+            return;
+        }
+        if (fromFile) {
+            // The call would otherwise wait forever: nobody else answers a headless run.
+            ManualAnswer refusal;
+            refusal.isError = true;
+            refusal.message = QStringLiteral("the answer for %1 (call #%2) in %3 was refused: %4")
+                                  .arg(step.tool)
+                                  .arg(step.sequence)
+                                  .arg(m_answers->fileName(), reason);
+            if (!m_controller.answer(step.callId, attemptNumber, refusal, &reason))
+                printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
+        }
     }
 
 std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
