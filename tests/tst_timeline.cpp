@@ -4,6 +4,7 @@
 #include "timelinewidget.h"
 #include "tracemodel.h"
 
+#include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -127,6 +128,35 @@ private Q_SLOTS:
         timeline.setViewRange(1000, 1100); // zoomed in: every step is wide enough
         timeline.grab();
         QCOMPARE(timeline.lastPaintedBars(), 100);
+    }
+
+    // No steps yet: the placeholder alone, no axis grid line or label drawn through it.
+    void emptyTimelineShowsOnlyThePlaceholder()
+    {
+        TraceModel model;
+        TimelineWidget timeline;
+        timeline.resize(600, 120);
+        timeline.setTraceModel(&model);
+        QCOMPARE(timeline.laneCount(), 0);
+        const QImage image = timeline.grab().toImage();
+        const QRgb grid = timeline.palette().color(QPalette::Mid).rgb();
+        // A grid line is a column of the Mid colour down most of the widget.
+        const auto gridLines = [grid](const QImage &img) {
+            int lines = 0;
+            for (int x = 0; x < img.width(); ++x) {
+                int run = 0;
+                for (int y = 0; y < img.height(); ++y)
+                    run += img.pixel(x, y) == grid ? 1 : 0;
+                lines += run > img.height() / 2 ? 1 : 0;
+            }
+            return lines;
+        };
+        QCOMPARE(gridLines(image), 0);
+        // With a step the axis is drawn.
+        model.addStep(makeStep(1, {{1000, 1500}}));
+        model.flush();
+        QCOMPARE(timeline.laneCount(), 1);
+        QVERIFY(gridLines(timeline.grab().toImage()) > 0);
     }
 
     // A run opened from the journal is read in the background, then laid out the same

@@ -381,6 +381,13 @@ void TimelineWidget::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
+    if (laneCount() == 0) { // no steps: the placeholder alone, no axis grid through it
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_loading ? tr("Reading the run's steps…") : tr("Steps appear here as the script calls tools."));
+        m_lastPainted = 0;
+        return;
+    }
     // Axis: about one tick per 100 px, at a round number of ms.
     const qint64 span = m_viewEnd - m_viewStart;
     constexpr qint64 mantissas[] = {1, 2, 5};
@@ -449,11 +456,6 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.fillRect(QRect(QPoint(std::min(m_brushX, m_pressPos.x()), AxisHeight),
                          QPoint(std::max(m_brushX, m_pressPos.x()), height())),
                    c);
-    }
-    if (laneCount() == 0) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter,
-                   m_loading ? tr("Reading the run's steps…") : tr("Steps appear here as the script calls tools."));
     }
 }
 
