@@ -691,6 +691,11 @@ private Q_SLOTS:
 
         run.status = RunStatus::Completed;
         QVERIFY2(journal.recordRun(run), qPrintable(journal.lastError()));
+        // Ending the run does not wait for its rows: the next checkpoint() writes them.
+        QCOMPARE(toolRows(), 0);
+        QCOMPARE(indexed(), 0);
+        QCOMPARE(reader.matching(QStringLiteral("run-1"), echo), (std::vector<int>{1, 3}));
+        QVERIFY2(journal.checkpoint(), qPrintable(journal.lastError()));
         QCOMPARE(toolRows(), 3);
         QCOMPARE(indexed(), 1);
         QCOMPARE(reader.tools(QStringLiteral("run-1")), echoOther);
@@ -704,6 +709,7 @@ private Q_SLOTS:
         QCOMPARE(reader.tools(QStringLiteral("run-1")), (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
         QCOMPARE(reader.matching(QStringLiteral("run-1"), late), std::vector<int>{4});
         QVERIFY(journal.recordRun(run));
+        QVERIFY(journal.checkpoint());
         QCOMPARE(toolRows(), 4);
         QCOMPARE(reader.matching(QStringLiteral("run-1"), late), std::vector<int>{4});
 
@@ -716,6 +722,8 @@ private Q_SLOTS:
         QCOMPARE(reader.matching(QStringLiteral("run-1"), echo), std::vector<int>{1});
         run.status = RunStatus::Suspended; // not live either
         QVERIFY(journal.recordRun(run));
+        QCOMPARE(toolRows(), 0);
+        QVERIFY(journal.open(path)); // closes the file first: the rows are written then
         QCOMPARE(toolRows(), 4);
         QCOMPARE(reader.matching(QStringLiteral("run-1"), echo), std::vector<int>{1});
         QCOMPARE(reader.tools(QStringLiteral("run-1")), (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
@@ -785,6 +793,7 @@ private Q_SLOTS:
             return;
         run.status = RunStatus::Failed;
         QVERIFY(journal.recordRun(run));
+        QVERIFY(journal.checkpoint());
         QCOMPARE(toolRows(), 8);
         check();
     }

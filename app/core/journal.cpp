@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <map>
+#include <utility>
 
 #include <sqlite3.h>
 #include <unistd.h>
@@ -420,6 +421,9 @@ Journal::~Journal()
 
 void Journal::closeDatabase()
 {
+    if (m_open && m_statements)
+        indexTools(); // a run that ended without a checkpoint() since (the CLI's runs)
+    m_toolsToIndex.clear();
     m_open = false;
     m_checkpointer.reset();
     m_commitsSinceCheckpoint = 0;
@@ -626,9 +630,11 @@ constexpr auto RunRowsSql = "SELECT EXISTS (SELECT 1 FROM attempts WHERE run_id 
 constexpr auto ToolsIndexedSql = "SELECT tools_indexed FROM runs WHERE id = ?";
 constexpr auto ClearToolsSql = "DELETE FROM step_tools WHERE run_id = ?";
 constexpr auto UnmarkToolsSql = "UPDATE runs SET tools_indexed = 0 WHERE id = ?";
+/// Only while the run is not live: another process may have resumed it since.
 constexpr auto FillToolsSql = "INSERT INTO step_tools (run_id, tool, sequence) SELECT run_id, tool, sequence FROM steps"
-                              " WHERE run_id = ?";
-constexpr auto MarkToolsSql = "UPDATE runs SET tools_indexed = 1 WHERE id = ?";
+                              " WHERE run_id = ?1 AND EXISTS (SELECT 1 FROM runs WHERE id = ?1"
+                              " AND status NOT IN ('running', 'waiting'))";
+constexpr auto MarkToolsSql = "UPDATE runs SET tools_indexed = 1 WHERE id = ? AND status NOT IN ('running', 'waiting')";
 constexpr auto DeleteAttemptsSql = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
 constexpr auto InsertAttemptSql =
     "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
@@ -683,8 +689,14 @@ bool Journal::recordRun(const RunRecord &run)
     ok = ok && indexed && indexed->add(run.id).run(&error);
     if (ok && live && indexed->column(0) != 0)
         ok = runAll({UnmarkToolsSql, ClearToolsSql}, run.id, &error);
-    else if (ok && !live && indexed->column(0) == 0)
-        ok = runAll({ClearToolsSql, FillToolsSql, MarkToolsSql}, run.id, &error);
+    // Not live: the rows are written by indexTools() (checkpoint(), after RunController
+    // queued finished(); or closeDatabase()), not here: at a million steps they take
+    // 1-3 s, which the run's finished() and the window waited for. Until then the run
+    // has tools_indexed = 0 and the trace's tool filter scans its rows (correct, slower).
+    if (live)
+        m_toolsToIndex.remove(run.id);
+    else if (ok && indexed->column(0) == 0)
+        m_toolsToIndex.insert(run.id);
     ok = ok && end->run(&error);
     if (!ok) {
         m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, error.isEmpty() ? m_lastError : error);
@@ -695,8 +707,33 @@ bool Journal::recordRun(const RunRecord &run)
     }
     m_knownRuns.insert(run.id);
     if (auto it = m_runRows.find(run.id); it != m_runRows.end())
-        it->toolsIndexed = !live;
+        it->toolsIndexed = !live && !m_toolsToIndex.contains(run.id);
     return true;
+}
+
+bool Journal::indexTools()
+{
+    bool allOk = true;
+    const QSet<QString> runs = std::exchange(m_toolsToIndex, {});
+    for (const QString &runId : runs) {
+        QString error;
+        SqliteStatement *begin = nativeStatement("BEGIN");
+        SqliteStatement *end = nativeStatement("COMMIT");
+        SqliteStatement *rollback = nativeStatement("ROLLBACK");
+        bool ok = begin && end && rollback && begin->run(&error)
+            && runAll({ClearToolsSql, FillToolsSql, MarkToolsSql}, runId, &error) && end->run(&error);
+        if (!ok) {
+            m_lastError = QStringLiteral("indexing the tools of run %1: %2").arg(runId, error.isEmpty() ? m_lastError : error);
+            QString ignored;
+            if (rollback)
+                rollback->run(&ignored);
+            allOk = false;
+            continue;
+        }
+        if (auto it = m_runRows.find(runId); it != m_runRows.end())
+            it->toolsIndexed = true;
+    }
+    return allOk;
 }
 
 Journal::RunRows *Journal::runRows(const QString &runId, QString *error)
@@ -903,13 +940,15 @@ bool Journal::checkpoint()
 {
     if (!isOpen())
         return false;
+    // The runs that ended since: their step_tools rows first, then the WAL they wrote.
+    const bool indexed = indexTools();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     // PASSIVE: copies what it can without waiting for readers or blocking writers.
     if (!query.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"))) {
         m_lastError = query.lastError().text();
         return false;
     }
-    return true;
+    return indexed;
 }
 
 bool Journal::clearOutput(const QString &runId)

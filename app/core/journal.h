@@ -57,17 +57,21 @@ public:
 
     /// Inserts or updates the run's row. An existing row keeps its (earlier) started_at:
     /// a resumed run is recorded again under its id and still started when it first did.
-    /// A run that is no longer live (final or suspended) gets its `step_tools` rows (the
-    /// trace's filter by tool; one insert for the whole run, a few seconds at a million
-    /// steps) unless it has them; a live one loses them (runs.tools_indexed).
+    /// A run that is no longer live (final or suspended) is due its `step_tools` rows
+    /// (the trace's filter by tool; one insert for the whole run, 1-3 s at a million
+    /// steps) unless it has them: written by the next checkpoint() or when the journal
+    /// closes, so recording the run's end does not wait for them. A live one loses them
+    /// (runs.tools_indexed).
     bool recordRun(const RunRecord &run);
     /// Inserts or replaces the step and all its attempts in one transaction.
     bool recordStep(const Step &step);
     /// Steps (with their attempts) and policy events in one transaction.
     bool commit(const std::vector<const Step *> &steps, const std::vector<PolicyEvent> &events);
     bool recordEvent(const PolicyEvent &event);
-    /// Copies the WAL into the database file as far as no reader holds it back
-    /// (`PRAGMA wal_checkpoint(PASSIVE)`). False with lastError() on an SQL error.
+    /// Writes the `step_tools` rows of the runs that stopped being live since (see
+    /// recordRun), then copies the WAL into the database file as far as no reader holds
+    /// it back (`PRAGMA wal_checkpoint(PASSIVE)`). RunController calls it on the run
+    /// thread after queueing the run's finished(). False with lastError() on an SQL error.
     bool checkpoint();
     /// Deletes the run's recorded output (Resume re-runs the script from the start).
     bool clearOutput(const QString &runId);
@@ -126,6 +130,11 @@ private:
     RunRows *runRows(const QString &runId, QString *error);
     /// Runs each native statement of `sqls` with `runId` as its one parameter.
     bool runAll(std::initializer_list<const char *> sqls, const QString &runId, QString *error);
+    /// Writes the step_tools rows of m_toolsToIndex's runs, one transaction each, and
+    /// marks them indexed; false with lastError() if one failed (it stays unindexed:
+    /// the trace scans its rows).
+    bool indexTools();
+    QSet<QString> m_toolsToIndex; ///< runs recordRun saw stop being live, not indexed yet
     bool upsertStep(const Step &step, bool fold, QString *error);
     bool writeStep(const Step &step, QString *error);
     /// After each successful commit: starts a WAL checkpoint every CheckpointEveryCommits.

@@ -416,6 +416,38 @@ int main(int argc, char **argv)
                         QStringLiteral("DurableRunActions::openRerunDialog, shown and painted: JournalReader::sequenceRange "
                                        "+ the one step shown; a spin box picker")});
         rerun->reject();
+
+        // The end of a 1 000 000-step run, as the run thread does it: Journal::recordRun
+        // (then RunController queues finished()), then Journal::checkpoint, which writes
+        // the run's step_tools rows (schema 6) before folding the WAL in.
+        Journal journal;
+        if (!journal.open(path)) {
+            std::fprintf(stderr, "cannot open the 1 000 000-step journal: %s\n", qPrintable(journal.lastError()));
+            return 1;
+        }
+        RunRecord record;
+        record.id = QStringLiteral("run-big");
+        record.projectDir = QStringLiteral("/p");
+        record.scriptPath = QStringLiteral("/p/scripts/main.py");
+        record.startedAt = 1700000000000;
+        record.status = RunStatus::Running;
+        clock.restart();
+        journal.recordRun(record); // live again (a resume): its rows go
+        const qint64 liveNs = clock.nsecsElapsed();
+        record.status = RunStatus::Completed;
+        record.endedAt = 1700001000000;
+        clock.restart();
+        journal.recordRun(record);
+        const qint64 endNs = clock.nsecsElapsed();
+        clock.restart();
+        journal.checkpoint();
+        rows.push_back({QStringLiteral("record the end of a 1 000 000-step run"),
+                        QStringLiteral("%1 ms before finished(); %2 ms after (going live again: %3 ms)")
+                            .arg(double(endNs) / 1e6, 0, 'f', 1)
+                            .arg(double(clock.nsecsElapsed()) / 1e6, 0, 'f', 0)
+                            .arg(double(liveNs) / 1e6, 0, 'f', 0),
+                        QStringLiteral("Journal::recordRun(completed); then checkpoint(): the step_tools rows; "
+                                       "recordRun(running): deleting them")});
     }
 
     // TOOLSTUDIO_BENCH_LAYOUT=1: what one paced insert costs at 100 000 live rows (the
