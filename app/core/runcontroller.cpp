@@ -833,8 +833,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         d->bridge = bridge;
         // Output the script wrote before a call is in its pipes when the call arrives:
         // read it first, so it is queued before the call's step.
-        connect(bridge, &BridgeChannel::callReceived, engine, [output, engine](const BridgeCall &call) {
-            output->drain();
+        connect(bridge, &BridgeChannel::callReceived, engine, [this, engine](const BridgeCall &call) {
+            if (d->output) // deleted at the run's end, before the bridge closes
+                d->output->drain();
             engine->submitCall(call);
         });
         connect(engine, &StepEngine::replyReady, bridge, [bridge](const std::string &, const std::string &line) {
