@@ -168,7 +168,8 @@ void DurableRunActions::updateActions()
           tr("Run %1 again from a step you choose, optionally with edited arguments: the steps before it are "
              "memoized, it and every step after it run for real").arg(target));
     const QString traceRunId = traceRun();
-    QString traceWhy = blocker(traceRunId, true);
+    // Usually the same run: one journal look-up, not two, per selection change.
+    QString traceWhy = traceRunId == target ? why : blocker(traceRunId, true);
     if (traceWhy.isEmpty() && m_window->traceView()->currentIndex().data(TraceModel::SequenceRole).toInt() <= 0)
         traceWhy = tr("Select a step in the trace first.");
     apply(m_traceRerun, traceWhy,
