@@ -18,11 +18,13 @@
 #include <QRandomGenerator>
 #include <QTimer>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 namespace {
 
@@ -89,7 +91,17 @@ public:
     std::vector<Step> steps;
     std::vector<std::unique_ptr<Flight>> flights;   ///< parallel to steps; null once final
     int flying = 0;                                 ///< non-null entries of `flights` (inFlight())
-    QHash<QString, int> stepByCallId;               ///< the latest step with that call id
+    /// Unfinished steps by call id (at most one per id: a call reusing the id of an
+    /// unfinished one is refused). Finished steps are found by indexOf()'s scan, so
+    /// this stays as small as the calls in flight instead of growing (and rehashing)
+    /// with every call of the run.
+    QHash<QString, int> openByCallId;
+    /// Steps refused because their call id was in use (ascending): indexOf() skips them.
+    std::vector<int> unindexed;
+    /// >0 while a signal passes a step by reference (emitStep); then `steps` does not
+    /// reallocate in place: its old storage is kept in `retired` until the emission ends.
+    int emitting = 0;
+    std::vector<std::vector<Step>> retired;
     std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> inputValidators;
     std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> outputValidators;
     QHash<QString, int> mockAttempts;               ///< attempts made per mock tool in this run
@@ -126,6 +138,10 @@ public:
     const SchemaValidator *validator(const Tool &tool, bool output, QString *error);
     void commit(const Step &step);
     void notifyChanged(int index, bool now = false);
+    /// The latest step with `callId` (refused duplicates aside), or -1.
+    int indexOf(const QString &callId) const;
+    /// Emits `signal` with step `index` by reference, without copying it.
+    void emitStep(void (StepEngine::*signal)(const Step &), int index);
     int addStep(Step step, bool inFlight = false, bool indexCallId = true, bool recordIt = true);
     void refuse(Step step, const char *code, const QString &message, nlohmann::json details = nlohmann::json::object(),
                 bool indexCallId = true);
@@ -215,16 +231,46 @@ void StepEngineState::addEvent(int sequence, const char *kind, nlohmann::json de
 void StepEngineState::notifyChanged(int index, bool now)
 {
     record(index, now);
-    // A copy: a slot may submit a call, which can reallocate `steps`.
-    const Step copy = steps[std::size_t(index)];
-    Q_EMIT q->stepChanged(copy);
+    emitStep(&StepEngine::stepChanged, index);
+}
+
+int StepEngineState::indexOf(const QString &callId) const
+{
+    if (const auto open = openByCallId.constFind(callId); open != openByCallId.cend())
+        return *open;
+    // A finished call (rare: answers and look-ups after the fact), newest first.
+    for (int index = int(steps.size()) - 1; index >= 0; --index) {
+        if (steps[std::size_t(index)].callId == callId && !std::binary_search(unindexed.cbegin(), unindexed.cend(), index))
+            return index;
+    }
+    return -1;
+}
+
+void StepEngineState::emitStep(void (StepEngine::*signal)(const Step &), int index)
+{
+    // No copy per signal: a slot that submits a call cannot move the step it was given
+    // (addStep keeps the old storage alive while an emission is under way).
+    ++emitting;
+    Q_EMIT (q->*signal)(steps[std::size_t(index)]);
+    if (--emitting == 0)
+        retired.clear();
 }
 
 int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool recordIt)
 {
     const int index = int(steps.size());
-    if (indexCallId)
-        stepByCallId.insert(step.callId, index);
+    if (!indexCallId)
+        unindexed.push_back(index);
+    else if (inFlight)
+        openByCallId.insert(step.callId, index);
+    if (emitting > 0 && steps.size() == steps.capacity()) {
+        // A slot holds a reference into `steps`: grow into new storage by copying and
+        // keep the old one until the emission ends.
+        std::vector<Step> grown;
+        grown.reserve(std::max<std::size_t>(16, steps.capacity() * 2));
+        grown.insert(grown.end(), steps.cbegin(), steps.cend());
+        retired.push_back(std::exchange(steps, std::move(grown)));
+    }
     steps.push_back(std::move(step));
     std::unique_ptr<Flight> flight;
     if (inFlight) {
@@ -236,10 +282,9 @@ int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool re
     // effects starts; a final one (refused, memoized) before its reply.
     if (!inFlight && recordIt)
         record(index, true);
-    const Step copy = steps.back();
-    Q_EMIT q->stepAdded(copy);
-    if (!copy.divergence.isEmpty())
-        Q_EMIT q->divergenceFound(copy);
+    emitStep(&StepEngine::stepAdded, index);
+    if (!steps[std::size_t(index)].divergence.isEmpty())
+        emitStep(&StepEngine::divergenceFound, index);
     return index;
 }
 
@@ -284,10 +329,7 @@ void StepEngineState::startAttempt(int index)
             // flush timer is started and stopped again per call.
             if (journal)
                 dirty.insert(index);
-            {
-                const Step copy = steps[std::size_t(index)];
-                Q_EMIT q->stepChanged(copy);
-            }
+            emitStep(&StepEngine::stepChanged, index);
             if (flights[std::size_t(index)]) // a slot may have stopped the run
                 completeAttempt(index, false, MockHandler::outcomeOf(entry));
             else
@@ -355,8 +397,7 @@ void StepEngineState::startAttempt(int index)
     // `toolstudio answer` finds the call); a mock's attempt goes with the next batch.
     notifyChanged(index, tool.handler != HandlerKind::Mock);
     if (waits) {
-        const Step copy = steps[std::size_t(index)];
-        Q_EMIT q->pendingCallOpened(copy);
+        emitStep(&StepEngine::pendingCallOpened, index);
         if (journal) {
             if (!answerPoll) {
                 answerPoll = new QTimer(q);
@@ -571,6 +612,8 @@ void StepEngineState::finish(int index, StepStatus status)
         --flying;
     }
     Step &step = steps[std::size_t(index)];
+    if (const auto open = openByCallId.find(step.callId); open != openByCallId.end() && *open == index)
+        openByCallId.erase(open);
     step.status = status;
     step.endedAt = now();
     step.nextAttemptAt = 0;
@@ -635,8 +678,7 @@ void StepEngine::submitCall(const BridgeCall &call)
         d->refuse(std::move(step), BridgeErrorCode::Cancelled, QStringLiteral("the run was stopped"));
         return;
     }
-    if (const int previous = d->stepByCallId.value(step.callId, -1);
-        previous >= 0 && !isFinal(d->steps[std::size_t(previous)].status)) {
+    if (d->openByCallId.contains(step.callId)) {
         d->refuse(std::move(step), BridgeErrorCode::ProtocolError,
                   QStringLiteral("call id '%1' is already in use by an unfinished call").arg(step.callId),
                   nlohmann::json::object(), false);
@@ -759,8 +801,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     if (hold) {
         d->addEvent(d->steps[std::size_t(index)].sequence, "step_paused", nlohmann::json::object());
         d->record(index, true);
-        const Step copy = d->steps[std::size_t(index)];
-        Q_EMIT stepPaused(copy);
+        d->emitStep(&StepEngine::stepPaused, index);
         return;
     }
     d->startAttempt(index);
@@ -901,7 +942,7 @@ void StepEngineState::pollAnswers()
         return;
     }
     for (const PendingAnswer &pending : journal->newPendingAnswers(runId)) {
-        const int index = stepByCallId.value(pending.callId, -1);
+        const int index = indexOf(pending.callId);
         if (index < 0)
             continue; // not reached yet (a resumed run still replaying): keep it
         QString reason;
@@ -915,7 +956,7 @@ void StepEngineState::pollAnswers()
 
 int StepEngineState::heldIndex(const QString &callId, QString *reason) const
 {
-    const int index = stepByCallId.value(callId, -1);
+    const int index = indexOf(callId);
     QString why;
     if (index < 0)
         why = QStringLiteral("no call with id '%1'").arg(callId);
@@ -1039,7 +1080,7 @@ int StepEngine::pausedCount() const
 
 bool StepEngine::retryNow(const QString &callId, QString *reason)
 {
-    const int index = d->stepByCallId.value(callId, -1);
+    const int index = d->indexOf(callId);
     Flight *flight = index < 0 ? nullptr : d->flights[std::size_t(index)].get();
     if (!flight || d->steps[std::size_t(index)].status != StepStatus::Retrying || !flight->retryTimer
         || !flight->retryTimer->isActive()) {
@@ -1068,7 +1109,7 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
             *reason = why;
         return false;
     };
-    const int index = d->stepByCallId.value(callId, -1);
+    const int index = d->indexOf(callId);
     if (index < 0)
         return refuse(QStringLiteral("no call with id '%1'").arg(callId));
     const Step &step = d->steps[std::size_t(index)];
@@ -1146,7 +1187,7 @@ const std::vector<Step> &StepEngine::steps() const
 
 const Step *StepEngine::step(const QString &callId) const
 {
-    const int index = d->stepByCallId.value(callId, -1);
+    const int index = d->indexOf(callId);
     return index < 0 ? nullptr : &d->steps[std::size_t(index)];
 }
 

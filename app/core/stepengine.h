@@ -149,6 +149,10 @@ public:
     qint64 largestReplyBytes() const;
 
 Q_SIGNALS:
+    // The Step signals pass the engine's own step, not a copy: a slot that keeps it past
+    // its return copies it (queued connections do). The reference stays valid while the
+    // slot runs, also when it submits calls; a later slot of the same emission sees what
+    // an earlier one changed (a Stop from a slot: the step is cancelled already).
     void stepAdded(const Step &step);
     void stepChanged(const Step &step);
     /// A step's current attempt now waits for a person.
