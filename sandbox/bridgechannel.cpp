@@ -185,10 +185,10 @@ void BridgeChannel::onReadable()
     processPending();
 }
 
-void BridgeChannel::handleEvents(const std::vector<BridgeFrameReader::Event> &events)
+void BridgeChannel::handleEvents(std::vector<BridgeFrameReader::Event> events)
 {
-    for (const BridgeFrameReader::Event &event : events)
-        m_pending.push_back(event);
+    for (BridgeFrameReader::Event &event : events)
+        m_pending.push_back(std::move(event)); // a line is moved, never copied
     processPending();
 }
 

@@ -75,7 +75,7 @@ Q_SIGNALS:
 private:
     void onReadable();
     void onWritable();
-    void handleEvents(const std::vector<BridgeFrameReader::Event> &events);
+    void handleEvents(std::vector<BridgeFrameReader::Event> events);
     /// Handles up to a bounded number of pending events; schedules itself again (with
     /// reading paused) while some remain; finishes the end of the stream after the last.
     void processPending();

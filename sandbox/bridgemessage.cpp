@@ -337,7 +337,8 @@ BridgeDecodeResult decodeLine(std::string_view line)
         call.args = std::move(*args);
     }
     try {
-        call.argsBytes = call.args.dump(-1, ' ', false, json::error_handler_t::strict).size();
+        call.argsJson = call.args.dump(-1, ' ', false, json::error_handler_t::strict);
+        call.argsBytes = call.argsJson.size();
     } catch (const json::exception &e) {
         // Cannot happen after the UTF-8 and surrogate checks; kept so a parser change
         // turns into a protocol error rather than an exception in the studio.

@@ -38,6 +38,10 @@ struct BridgeCall
     nlohmann::json args = nlohmann::json::object();
     /// Size in bytes of `args` serialised as compact UTF-8 JSON; the request cap counts this.
     std::size_t argsBytes = 0;
+    /// `args` serialised as compact UTF-8 JSON (keys sorted), as decodeLine measured it
+    /// (argsBytes is its size); empty when the call was not decoded from a line. The
+    /// engine hashes this text instead of serialising the arguments again.
+    std::string argsJson;
     /// Non-zero: the call's line was this many bytes, over the bridge's line bound, and
     /// was not read (BridgeFrameReader kept only `id` and `tool` from its prefix; `args`
     /// is empty). The studio refuses it with request_too_large.

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -37,6 +38,15 @@ qint64 now()
 QString secondsText(int ms)
 {
     return QString::number(ms / 1000.0, 'g', 6);
+}
+
+/// StepEngine::argsHash of arguments already serialised as compact JSON.
+QString hashOfCompactJson(std::string_view text)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
+                                                        QCryptographicHash::Sha256)
+                                   .toHex()
+                                   .left(32));
 }
 
 std::size_t compactSize(const nlohmann::json &value)
@@ -102,9 +112,10 @@ public:
     /// reallocate in place: its old storage is kept in `retired` until the emission ends.
     int emitting = 0;
     std::vector<std::vector<Step>> retired;
-    std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> inputValidators;
-    std::unordered_map<std::string, std::unique_ptr<SchemaValidator>> outputValidators;
-    QHash<QString, int> mockAttempts;               ///< attempts made per mock tool in this run
+    // By tool: pointers into `project`, which never changes (no name conversion per call).
+    std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> inputValidators;
+    std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> outputValidators;
+    std::unordered_map<const Tool *, int> mockAttempts; ///< attempts made per mock tool in this run
     std::atomic<int> callCount{0};                  ///< written on the run thread, read by the window's meter
     std::atomic<qint64> largestRequest{0};          ///< bytes; likewise
     std::atomic<qint64> largestReply{0};            ///< bytes; likewise
@@ -159,11 +170,10 @@ public:
 const SchemaValidator *StepEngineState::validator(const Tool &tool, bool output, QString *error)
 {
     auto &cache = output ? outputValidators : inputValidators;
-    const std::string key = tool.name.toStdString();
-    auto it = cache.find(key);
+    auto it = cache.find(&tool);
     if (it == cache.end()) {
         const nlohmann::json &schema = output ? *tool.outputSchema : tool.inputSchema;
-        it = cache.emplace(key, SchemaValidator::compile(schema, error)).first;
+        it = cache.emplace(&tool, SchemaValidator::compile(schema, error)).first;
     }
     return it->second.get();
 }
@@ -318,7 +328,7 @@ void StepEngineState::startAttempt(int index)
     ToolHandler *handler = nullptr;
     switch (tool.handler) {
     case HandlerKind::Mock: {
-        const int mockIndex = mockAttempts[tool.name]++; // one look-up per call
+        const int mockIndex = mockAttempts[&tool]++; // one look-up per call
         const MockResponse &entry = MockHandler::entryFor(tool, mockIndex);
         if (entry.delayMs <= 0) {
             // Answered at once, without a handler object or a timer round (the hot path
@@ -735,7 +745,8 @@ void StepEngine::submitCall(const BridgeCall &call)
     }
 
     // 4. positional arguments → the schema's properties in declaration order
-    if (step.args.is_array()) {
+    const bool positional = step.args.is_array();
+    if (positional) {
         const auto given = step.args.size();
         const auto declared = std::size_t(tool->parameterOrder.size());
         if (given > declared) {
@@ -777,7 +788,9 @@ void StepEngine::submitCall(const BridgeCall &call)
         return;
 
     // 6. memo lookup when replaying (DESIGN.md "Replay"): a match is answered at once
-    step.argsHash = argsHash(step.args);
+    // The bridge serialised the arguments already (to count them): hash that text
+    // unless positional arguments were mapped to names since.
+    step.argsHash = !positional && !call.argsJson.empty() ? hashOfCompactJson(call.argsJson) : argsHash(step.args);
     if (d->plan) {
         if (d->applyPlan(step))
             return;
@@ -809,11 +822,7 @@ void StepEngine::submitCall(const BridgeCall &call)
 
 QString StepEngine::argsHash(const nlohmann::json &args)
 {
-    const std::string text = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return QString::fromLatin1(QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
-                                                        QCryptographicHash::Sha256)
-                                   .toHex()
-                                   .left(32));
+    return hashOfCompactJson(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 void StepEngine::setReplayPlan(ReplayPlan plan)
@@ -906,8 +915,8 @@ bool StepEngineState::applyPlan(Step &step)
     }
 
     // Memoized: answered from the record, handler not run.
-    if (project.tool(step.tool) && project.tool(step.tool)->handler == HandlerKind::Mock)
-        mockAttempts.insert(step.tool, mockAttempts.value(step.tool, 0) + int(old.attempts.size()));
+    if (const Tool *tool = project.tool(step.tool); tool && tool->handler == HandlerKind::Mock)
+        mockAttempts[tool] += int(old.attempts.size());
     const bool resume = p.mode == ReplayPlan::Mode::Resume;
     step.status = StepStatus::Memoized;
     step.result = old.result;
