@@ -3,6 +3,7 @@
 #include "bridgemessage.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -180,6 +181,96 @@ std::string recoverCallId(std::string_view line)
     return second == first ? *first : std::string();
 }
 
+bool isJsonSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/// The shims' own shape of a call, read without building the envelope as a JSON
+/// object: `{"type":"call","id":"…","tool":"…","args":…}` — "type", "id" and "tool" once
+/// each, in any order, as strings without escapes or control characters, then "args"
+/// last; only the value of "args" goes through the JSON parser. Anything else (another
+/// member, a duplicate, an escape, another type, an empty id, args that are not an
+/// object or array, JSON the parser refuses) returns nullopt and the line takes the
+/// general path, which decides it and words any error: a call read here is the call
+/// that path would read. Expects a line that passed the UTF-8 and prescan checks.
+std::optional<BridgeCall> decodeShimCall(std::string_view line)
+{
+    std::size_t at = 0;
+    const auto skipSpace = [&] {
+        while (at < line.size() && isJsonSpace(line[at]))
+            ++at;
+    };
+    const auto readString = [&](std::string_view *out) {
+        if (at >= line.size() || line[at] != '"')
+            return false;
+        std::size_t end = at + 1;
+        while (end < line.size() && line[end] != '"') {
+            if (line[end] == '\\' || static_cast<unsigned char>(line[end]) < 0x20)
+                return false;
+            ++end;
+        }
+        if (end >= line.size())
+            return false;
+        *out = line.substr(at + 1, end - at - 1);
+        at = end + 1;
+        return true;
+    };
+    skipSpace();
+    if (at >= line.size() || line[at] != '{')
+        return std::nullopt;
+    ++at;
+    std::string_view type, id, tool;
+    bool haveType = false, haveId = false, haveTool = false;
+    for (;;) {
+        skipSpace();
+        std::string_view key;
+        if (!readString(&key))
+            return std::nullopt;
+        skipSpace();
+        if (at >= line.size() || line[at] != ':')
+            return std::nullopt;
+        ++at;
+        skipSpace();
+        if (key == "args")
+            break;
+        std::string_view value;
+        bool *have = key == "type" ? &haveType : key == "id" ? &haveId : key == "tool" ? &haveTool : nullptr;
+        if (!have || *have || !readString(&value))
+            return std::nullopt;
+        *have = true;
+        (key == "type" ? type : key == "id" ? id : tool) = value;
+        skipSpace();
+        if (at >= line.size() || line[at] != ',')
+            return std::nullopt;
+        ++at;
+    }
+    if (!haveType || !haveId || !haveTool || type != "call" || id.empty())
+        return std::nullopt;
+    // "args" is the last member: its value runs to the object's closing brace.
+    std::size_t end = line.size();
+    while (end > at && isJsonSpace(line[end - 1]))
+        --end;
+    if (end <= at || line[end - 1] != '}')
+        return std::nullopt;
+    --end;
+    // A container starts right here (the parser would also skip a byte order mark at
+    // the start of its input, which the whole line may not have there).
+    if (at >= end || (line[at] != '{' && line[at] != '['))
+        return std::nullopt;
+    BridgeCall call;
+    try {
+        call.args = json::parse(line.begin() + std::ptrdiff_t(at), line.begin() + std::ptrdiff_t(end), nullptr, false);
+    } catch (const json::exception &) {
+        return std::nullopt;
+    }
+    if (!call.args.is_object() && !call.args.is_array())
+        return std::nullopt; // also a value the parser refused (discarded)
+    call.id = std::string(id);
+    call.tool = std::string(tool);
+    return call;
+}
+
 } // namespace
 
 json BridgeError::toJson() const
@@ -275,6 +366,18 @@ BridgeDecodeResult decodeLine(std::string_view line)
         if (result.error.rfind("lone", 0) == 0)
             result.id = recoverCallId(line);
         return result;
+    }
+
+    if (std::optional<BridgeCall> call = decodeShimCall(line)) {
+        // One parse, of the arguments only (the usual line).
+        try {
+            call->argsJson = call->args.dump(-1, ' ', false, json::error_handler_t::strict);
+            call->argsBytes = call->argsJson.size();
+            result.call = std::move(call);
+            return result;
+        } catch (const json::exception &) {
+            // Cannot happen after the checks above; the general path below words it.
+        }
     }
 
     json message;

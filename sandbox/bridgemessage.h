@@ -95,6 +95,9 @@ inline constexpr int MaxNestingDepth = 128;
 /// surrogate escape \\ud800 in a JSON string at byte offset N"; "invalid JSON at
 /// byte offset N: <parser detail>"; then the shape of the message. A missing "args"
 /// is {}; unknown extra fields are ignored. Quoted script text is cut to 64 bytes.
+/// A line in the shims' shape ({"type":"call","id":…,"tool":…,"args":…}, plain
+/// strings, "args" last) is read with one parse of its "args" only; the outcome is the
+/// one the general path gives (any other line, and any doubt, takes that path).
 BridgeDecodeResult decodeLine(std::string_view line);
 
 /// Encodes a result reply as one compact line, including the trailing '\n':

@@ -40,13 +40,21 @@ QString secondsText(int ms)
     return QString::number(ms / 1000.0, 'g', 6);
 }
 
-/// StepEngine::argsHash of arguments already serialised as compact JSON.
+/// StepEngine::argsHash of arguments already serialised as compact JSON: the first
+/// 128 bits of their sha256, as 32 lower-case hex digits.
 QString hashOfCompactJson(std::string_view text)
 {
-    return QString::fromLatin1(QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
-                                                        QCryptographicHash::Sha256)
-                                   .toHex()
-                                   .left(32));
+    const QByteArray digest = QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
+                                                       QCryptographicHash::Sha256);
+    static constexpr char Digits[] = "0123456789abcdef";
+    QString hex(32, Qt::Uninitialized);
+    QChar *out = hex.data();
+    for (int i = 0; i < 16; ++i) {
+        const auto byte = static_cast<unsigned char>(digest[i]);
+        *out++ = QLatin1Char(Digits[byte >> 4]);
+        *out++ = QLatin1Char(Digits[byte & 0xF]);
+    }
+    return hex;
 }
 
 std::size_t compactSize(const nlohmann::json &value)
@@ -95,6 +103,7 @@ public:
     StepEngine *q = nullptr;
     Project project;
     QString runId;
+    QString keyPrefix; ///< "<runId>:", the start of every idempotency key
     QString workDir;
     Journal *journal = nullptr;
     QStringList boundTools;
@@ -656,6 +665,7 @@ StepEngine::StepEngine(const Project &project, const QString &runId, Journal *jo
     d->q = this;
     d->project = project;
     d->runId = runId;
+    d->keyPrefix = runId + QLatin1Char(':');
     d->journal = journal;
     d->boundTools = boundTools;
 }
@@ -681,7 +691,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     step.sequence = int(d->steps.size()) + 1;
     step.tool = QString::fromStdString(call.tool);
     step.args = call.args;
-    step.idempotencyKey = d->runId + QLatin1Char(':') + QString::number(step.sequence); // no format parsing per call
+    step.idempotencyKey = d->keyPrefix + QString::number(step.sequence); // "<runId>:<sequence>", one allocation
     step.queuedAt = now();
 
     if (d->cancelled) {
