@@ -141,6 +141,30 @@ const char *const RoundTripBash = "N=300; ts=()\nfor ((i = 0; i < N; ++i)); do\n
                                   "for x in \"${ts[@]}\"; do total=$((total + x)); done\n"
                                   "echo \"${sorted[$((N / 2))]} $((N * 1000000 / total))\"\n";
 
+/// The round-trip script for `suffix` ("py", "js", "sh") with `calls` timed calls. With
+/// `warmUp` > 0 the script first makes that many calls of the same tool untimed (the same
+/// text runs against the studio and the echo, so both sides get the same warm-up); with 0
+/// it is the text above unchanged. Node needs it: V8 optimises the shim and the loop only
+/// after ~2000 calls (docs/bridge.md "Speed").
+QByteArray roundTripScript(const QString &suffix, int calls, int warmUp)
+{
+    const QByteArray n = QByteArray::number(calls), w = QByteArray::number(warmUp);
+    if (suffix == QLatin1String("js"))
+        return QByteArray(RoundTripNode).replace("const N = 2000, ts = [];\n",
+                                                 "const N = " + n + ", ts = [];\n"
+                                                     + (warmUp > 0 ? "  for (let i = 0; i < " + w + "; ++i)\n"
+                                                                     "    await tools.echo({ n: i });\n"
+                                                                   : QByteArray()));
+    if (suffix == QLatin1String("sh"))
+        return QByteArray(RoundTripBash).replace("N=300; ts=()\n", "N=" + n + "; ts=()\n"
+                                                     + (warmUp > 0 ? "for ((i = 0; i < " + w + "; ++i)); do "
+                                                                     "tool echo n:=$i >/dev/null; done\n"
+                                                                   : QByteArray()));
+    return QByteArray(RoundTripPython).replace("N = 2000\nts = []\n", "N = " + n + "\nts = []\n"
+                                                   + (warmUp > 0 ? "for i in range(" + w + "):\n    tools.echo(n=i)\n"
+                                                                 : QByteArray()));
+}
+
 /// A project with the mock `echo` tool and scripts/main.<suffix>.
 Project makeLanguageProject(const QTemporaryDir &dir, const QString &suffix, const QByteArray &script, int maxCalls)
 {
@@ -525,19 +549,31 @@ int main(int argc, char **argv)
     // toolstudio-bench bridge: only the tools-bridge round trips (sequential, and 10 000
     // in parallel) and the journal's cost.
     const bool bridgeOnly = argc > 1 && qstrcmp(argv[1], "bridge") == 0;
-    if (argc > 1 && qstrcmp(argv[1], "bridge-loop") == 0) {
-        // toolstudio-bench bridge-loop [N]: only the Python studio row with N calls
-        // (default 20 000), for `perf record` / `strace -c` of the studio's side.
-        const int calls = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20000;
+    // --warm-up W (bridge, bridge-loop): every round-trip script first makes W untimed
+    // calls, on the studio and the echo side alike (roundTripScript).
+    int warmUp = 0;
+    QList<QByteArray> positional;
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--warm-up") == 0 && i + 1 < argc)
+            warmUp = std::max(0, std::atoi(argv[++i]));
+        else
+            positional << QByteArray(argv[i]);
+    }
+    if (!positional.isEmpty() && positional[0] == "bridge-loop") {
+        // toolstudio-bench bridge-loop [N] [py|js] [--warm-up W]: only the studio row of
+        // Python (the default) or Node with N timed calls (default 20 000), for `perf
+        // record` / `strace -c` of the studio's side; the CPU figure is per call made
+        // (N + W).
+        const int calls = positional.size() > 1 ? std::max(1, positional[1].toInt()) : 20000;
+        const QString suffix = positional.size() > 2 && positional[2] == "js" ? QStringLiteral("js") : QStringLiteral("py");
         QTemporaryDir dir;
-        const Project project = makeLanguageProject(
-            dir, QStringLiteral("py"), QByteArray(RoundTripPython).replace("N = 2000", "N = " + QByteArray::number(calls)), calls);
+        const Project project = makeLanguageProject(dir, suffix, roundTripScript(suffix, calls, warmUp), calls + warmUp);
         double median = 0;
         const double cpuBefore = processCpuUs();
         const QByteArray out = studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite")));
         const double cpu = processCpuUs() - cpuBefore;
         std::printf("%s; studio CPU %.1f µs/call (all its threads, run start to end)\n",
-                    qPrintable(roundTripFigure(out, &median)), cpu / calls);
+                    qPrintable(roundTripFigure(out, &median)), cpu / (calls + warmUp));
         return 0;
     }
     if (argc > 1 && !bridgeOnly) { // toolstudio-bench python3|bash|node: only that interpreter's start-up rows
@@ -599,11 +635,9 @@ int main(int argc, char **argv)
         {
             const char *language;
             QString suffix;
-            const char *script;
             int calls;
-        } languages[] = {{"Python", QStringLiteral("py"), RoundTripPython, 2000},
-                         {"Node", QStringLiteral("js"), RoundTripNode, 2000},
-                         {"Bash", QStringLiteral("sh"), RoundTripBash, 300}};
+        } languages[] = {{"Python", QStringLiteral("py"), 2000}, {"Node", QStringLiteral("js"), 2000}, {"Bash", QStringLiteral("sh"), 300}};
+        const QString warmUpNote = warmUp > 0 ? QStringLiteral(", after %1 untimed warm-up calls").arg(warmUp) : QString();
         // Studio and echo alternate for RoundTripRounds rounds, so a change in the
         // machine's load during the benchmark reaches both sides alike; each side's
         // figure is the middle round (by median), the ratio is of those two.
@@ -616,12 +650,13 @@ int main(int argc, char **argv)
             };
             std::vector<Round> studio, echo;
             QStringList ratios;
+            const QByteArray script = roundTripScript(language.suffix, language.calls, warmUp);
             for (int round = 0; round < RoundTripRounds; ++round) {
                 QTemporaryDir dir;
-                const Project project = makeLanguageProject(dir, language.suffix, language.script, language.calls);
+                const Project project = makeLanguageProject(dir, language.suffix, script, language.calls + warmUp);
                 Round s, e;
                 s.figure = roundTripFigure(studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite"))), &s.median);
-                e.figure = roundTripFigure(echoOutput(runtime.path(), language.suffix, language.script), &e.median);
+                e.figure = roundTripFigure(echoOutput(runtime.path(), language.suffix, script), &e.median);
                 ratios << QString::number(e.median > 0 ? s.median / e.median : 0, 'f', 2);
                 studio.push_back(s);
                 echo.push_back(e);
@@ -634,8 +669,9 @@ int main(int argc, char **argv)
             rows.push_back({QStringLiteral("%1 sequential mock call, studio (journal on)").arg(QLatin1String(language.language)),
                             s.figure,
                             QStringLiteral("%1 calls timed by the script itself (median; rate = calls / sum); middle of %2 rounds")
-                                .arg(language.calls)
-                                .arg(RoundTripRounds)});
+                                    .arg(language.calls)
+                                    .arg(RoundTripRounds)
+                                + warmUpNote});
             rows.push_back({QStringLiteral("%1 same client vs C++ echo (socketpair)").arg(QLatin1String(language.language)),
                             e.figure + QStringLiteral(" → ratio %1 (rounds: %2)")
                                            .arg(e.median > 0 ? s.median / e.median : 0, 0, 'f', 2)
@@ -648,7 +684,8 @@ int main(int argc, char **argv)
             // Calls are served off the GUI thread: a main thread blocked 20 ms at a time
             // does not slow the round trip.
             QTemporaryDir dir;
-            const Project project = makeLanguageProject(dir, QStringLiteral("py"), RoundTripPython, 2000);
+            const Project project = makeLanguageProject(dir, QStringLiteral("py"), roundTripScript(QStringLiteral("py"), 2000, warmUp),
+                                                        2000 + warmUp);
             double busyMedian = 0;
             const QString figure = roundTripFigure(
                 studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite")), 20), &busyMedian);
