@@ -2,15 +2,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal.h"
 #include "journalreader.h"
+#include "journaltail.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtEndian>
 
 #include <memory>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -63,6 +71,44 @@ Step sampleStep()
     step.attempts = {first, second};
     step.result = nlohmann::json(0.92);
     return step;
+}
+
+/// A step whose one attempt succeeded at once (its attempt folded into its row).
+Step foldedStep(int sequence)
+{
+    Step step;
+    step.runId = QStringLiteral("run-1");
+    step.callId = QStringLiteral("c%1").arg(sequence);
+    step.sequence = sequence;
+    step.tool = QStringLiteral("echo");
+    step.args = {{"n", sequence}};
+    step.idempotencyKey = QStringLiteral("run-1:%1").arg(sequence);
+    step.status = StepStatus::Succeeded;
+    step.maxAttempts = 1;
+    step.queuedAt = 1700000000000 + sequence;
+    step.startedAt = step.queuedAt;
+    step.endedAt = step.queuedAt + 1;
+    Attempt attempt;
+    attempt.number = 1;
+    attempt.startedAt = step.startedAt;
+    attempt.endedAt = step.endedAt;
+    attempt.succeeded = true;
+    step.attempts = {attempt};
+    step.result = nlohmann::json("ok " + std::to_string(sequence));
+    return step;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        file.write(bytes);
 }
 
 /// Runs `statements` through a connection of its own (what another process would do).
@@ -224,7 +270,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 6);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 7);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -303,11 +349,11 @@ private Q_SLOTS:
             Journal journal;
             QVERIFY(journal.open(path));
         }
-        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 7")).isNull());
+        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 8")).isNull());
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
-        QCOMPARE(error, path + QStringLiteral(": journal version 7 is newer than this Tool Studio supports (6); update Tool Studio"));
+        QCOMPARE(error, path + QStringLiteral(": journal version 8 is newer than this Tool Studio supports (7); update Tool Studio"));
     }
 
     void migratesVersion1AndSuspendsOrphans()
@@ -342,7 +388,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 6);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 7);
         // Version 3: the trace's filter indexes (docs/trace.md "Indexes"); version 6 moved
         // steps_by_tool into step_tools, filled for runs that are not live.
         QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master"
@@ -630,7 +676,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 6);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 7);
         QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(0));
         // Version 6: the ended run's by-tool rows, steps_by_tool gone.
         QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(run_id || ' ' || tool || ' ' || sequence) FROM step_tools")).toString(),
@@ -796,6 +842,252 @@ private Q_SLOTS:
         QVERIFY(journal.checkpoint());
         QCOMPARE(toolRows(), 8);
         check();
+    }
+
+    // --- Group commit and the durable tail (docs/steps.md "The commit path") ---
+
+    void groupCommitTailThenSqlite()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        const QString count = QStringLiteral("SELECT count(*) FROM steps");
+        Journal journal;
+        QVERIFY(journal.open(path));
+        journal.setGroupCommit(50);
+        Step a = foldedStep(1);
+        QVERIFY(journal.commit({&a}, {}));
+        // Durable in the tail, not yet in SQLite: another connection does not see it.
+        QVERIFY(!journal.tailPath().isEmpty());
+        QVERIFY(QFileInfo(journal.tailPath()).size() > 0);
+        QCOMPARE(rawValue(path, count).toInt(), 0);
+        // The group commit (a single-shot timer) puts it there and marks in the same
+        // transaction how far in the tail it got (record 1).
+        QTRY_COMPARE(rawValue(path, count).toInt(), 1);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT serial FROM journal_tails")).toInt(), 1);
+
+        // Reads through the same object always see what it committed.
+        Step b = foldedStep(2);
+        QVERIFY(journal.commit({&b}, {}));
+        QCOMPARE(rawValue(path, count).toInt(), 1);
+        QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(2));
+        QCOMPARE(rawValue(path, count).toInt(), 2);
+
+        // A call waiting for a person is in SQLite at once (`toolstudio answer` looks).
+        Step c = foldedStep(3);
+        c.status = StepStatus::Waiting;
+        c.attempts.front().succeeded = false;
+        c.attempts.front().endedAt = 0;
+        c.result.reset();
+        QVERIFY(journal.commit({&c}, {}));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT status FROM steps WHERE sequence = 3")).toString(), QStringLiteral("waiting"));
+
+        // At maxRows the group goes at once.
+        journal.setGroupCommit(60000, 3);
+        std::vector<Step> more;
+        for (int sequence = 4; sequence <= 6; ++sequence)
+            more.push_back(foldedStep(sequence));
+        QVERIFY(journal.commit({&more[0], &more[1]}, {}));
+        QCOMPARE(rawValue(path, count).toInt(), 3);
+        QVERIFY(journal.commit({&more[2]}, {}));
+        QCOMPARE(rawValue(path, count).toInt(), 6);
+
+        // Closing writes the rest and deletes the tail.
+        Step d = foldedStep(7);
+        QVERIFY(journal.commit({&d}, {}));
+        const QString tail = journal.tailPath();
+        QVERIFY(QFile::exists(tail));
+        QCOMPARE(rawValue(path, count).toInt(), 6);
+        journal.flush();
+        QCOMPARE(rawValue(path, count).toInt(), 7);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM journal_tails")).toInt(), 1);
+        Step e = foldedStep(8);
+        QVERIFY(journal.commit({&e}, {}));
+        QVERIFY(journal.open(path)); // closes first
+        QVERIFY(!QFile::exists(tail));
+        QCOMPARE(rawValue(path, count).toInt(), 8);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM journal_tails")).toInt(), 0);
+    }
+
+    void groupCommitDropsOnlyARefusedRecord()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        journal.setGroupCommit(600000);
+        Step a = foldedStep(1);
+        Step bad = sampleStep(); // two attempts numbered 1: the attempts table refuses it
+        bad.sequence = 2;
+        bad.attempts[1].number = 1;
+        Step c = foldedStep(3);
+        QVERIFY(journal.commit({&a}, {}));
+        QVERIFY(journal.commit({&bad}, {})); // in the tail: SQLite has not seen it yet
+        QVERIFY(journal.commit({&c}, {}));
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral(
+                                               "a step commit SQLite refused was dropped: recording step 2 \\(get_exchange_rate\\): "
+                                               "attempt 1: UNIQUE constraint failed")));
+        QVERIFY(!journal.flush());
+        QVERIFY(journal.lastError().startsWith(QStringLiteral("recording step 2 (get_exchange_rate): attempt 1: UNIQUE")));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(sequence) FROM steps")).toString(), QStringLiteral("1,3"));
+        // Handled: the mark is past it, so a recovery of this tail would not stop there.
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT serial FROM journal_tails")).toInt(), 3);
+        QVERIFY(journal.flush()); // nothing left
+    }
+
+    void liveWritersTailIsNotApplied()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal writer;
+        QVERIFY(writer.open(path));
+        writer.setGroupCommit(60000);
+        Step a = foldedStep(1);
+        QVERIFY(writer.commit({&a}, {}));
+        const QByteArray tailBytes = readAll(writer.tailPath());
+        QVERIFY(!tailBytes.isEmpty());
+
+        // Another Journal (here: of this live process) opens the file: the writer's
+        // tail is left alone.
+        {
+            Journal other;
+            QVERIFY(other.open(path));
+            QCOMPARE(other.steps(QStringLiteral("run-1")).size(), std::size_t(0));
+            QCOMPARE(readAll(writer.tailPath()), tailBytes);
+        }
+        // The same bytes under the name of a writer that is gone (this pid, another
+        // process start) are applied by the next open, and deleted.
+        const QString dead = JournalTail::fileName(path, Journal::selfPid(), Journal::selfStartTicks() + 1, 1);
+        writeAll(dead, tailBytes);
+        {
+            Journal other;
+            QVERIFY(other.open(path));
+            QCOMPARE(other.steps(QStringLiteral("run-1")).size(), std::size_t(1));
+            QCOMPARE(other.steps(QStringLiteral("run-1")).front().result->dump(), std::string("\"ok 1\""));
+        }
+        QVERIFY(!QFile::exists(dead));
+        QCOMPARE(readAll(writer.tailPath()), tailBytes);
+    }
+
+    void crashedWriterIsRecovered_data()
+    {
+        QTest::addColumn<int>("cut");      // bytes cut off the tail's end after the crash
+        QTest::addColumn<int>("expected"); // steps found on reopening
+        QTest::addColumn<bool>("reapply"); // crash between the group commit and the rewind
+        QTest::newRow("whole tail") << 0 << 10 << false;
+        QTest::newRow("torn last record") << 7 << 9 << false;
+        QTest::newRow("applied, not yet rewound") << 0 << 10 << true;
+    }
+
+    void crashedWriterIsRecovered()
+    {
+        QFETCH(int, cut);
+        QFETCH(int, expected);
+        QFETCH(bool, reapply);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        constexpr int Steps = 10;
+        int acks[2];
+        QVERIFY(::pipe(acks) == 0);
+        const pid_t child = ::fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            // The studio: a live run whose steps are acknowledged (a line on the pipe)
+            // once commit() returned; the first half reaches SQLite, then SIGKILL.
+            ::close(acks[0]);
+            Journal journal;
+            if (!journal.open(path))
+                ::_exit(2);
+            journal.setGroupCommit(600000, 100000);
+            RunRecord run = sampleRun();
+            run.status = RunStatus::Running;
+            journal.recordRun(run);
+            QByteArray saved;
+            for (int sequence = 1; sequence <= Steps; ++sequence) {
+                Step step = foldedStep(sequence);
+                PolicyEvent event{QStringLiteral("run-1"), sequence, 1700000000000, QStringLiteral("retry_now"), {}};
+                if (!journal.commit({&step}, {event}))
+                    ::_exit(3);
+                if (::write(acks[1], "a", 1) != 1)
+                    ::_exit(4);
+                if (sequence == Steps / 2)
+                    journal.flush();
+            }
+            if (reapply) {
+                saved = readAll(journal.tailPath());
+                journal.flush(); // in SQLite, marked in journal_tails; the tail is emptied
+                writeAll(journal.tailPath(), saved); // as if the crash came before that
+            }
+            ::raise(SIGKILL);
+            ::_exit(5);
+        }
+        ::close(acks[1]);
+        int acked = 0;
+        char byte;
+        while (::read(acks[0], &byte, 1) == 1)
+            ++acked;
+        ::close(acks[0]);
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY2(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, qPrintable(QString::number(status)));
+        QCOMPARE(acked, Steps);
+        const QStringList tails = JournalTail::filesOf(path);
+        QCOMPARE(tails.size(), 1);
+        // Before the reopen: SQLite holds the first half only.
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM steps")).toInt(), reapply ? Steps : Steps / 2);
+        if (cut > 0) {
+            QFile file(tails.front());
+            QVERIFY(file.resize(file.size() - cut));
+            QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("applied 4 step commit\\(s\\) left in .* by process "
+                                                                              "%1; ignored the rest: record 10 at byte \\d+: torn")
+                                                                   .arg(child)));
+        }
+
+        Journal journal;
+        QString error;
+        QVERIFY2(journal.open(path, &error), qPrintable(error));
+        const auto steps = journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(int(steps.size()), expected);
+        for (int i = 0; i < expected; ++i) {
+            QCOMPARE(steps[std::size_t(i)].sequence, i + 1);
+            QCOMPARE(steps[std::size_t(i)].status, StepStatus::Succeeded);
+            QCOMPARE(steps[std::size_t(i)].result->dump(), QStringLiteral("\"ok %1\"").arg(i + 1).toStdString());
+        }
+        // Each event once, also when the tail's records were in SQLite already.
+        QCOMPARE(int(journal.events(QStringLiteral("run-1")).size()), expected + 1); // + "suspended"
+        // Applied before the dead owner's live run was suspended.
+        QCOMPARE(journal.run(QStringLiteral("run-1"))->status, RunStatus::Suspended);
+        QVERIFY(JournalTail::filesOf(path).isEmpty());
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM journal_tails")).toInt(), 0);
+    }
+
+    void tailRecordFormat()
+    {
+        // The format journaltail.h documents: length, CRC-32, serial, ops.
+        TailRecord record;
+        record.op(TailStatement::InsertEvent).add(QStringLiteral("run-1")).add(2).addNull().addBlob(QByteArray("\x00\x01", 2));
+        record.seal(7);
+        const QByteArray bytes = record.bytes();
+        QCOMPARE(bytes.size(), 8 + 8 + 2 + (1 + 4 + 5) + (1 + 8) + 1 + (1 + 4 + 2));
+        QCOMPARE(qFromLittleEndian<quint32>(bytes.constData()), quint32(bytes.size() - 8));
+        QString note;
+        QList<quint64> serials;
+        QStringList seen;
+        const QByteArray two = bytes + bytes;
+        QCOMPARE(JournalTail::readRecords(two, [&](quint64 serial, QByteArrayView ops) {
+            serials << serial;
+            return JournalTail::readOps(ops, [&](TailStatement statement, const std::vector<TailValue> &values) {
+                seen << QStringLiteral("%1:%2").arg(int(statement)).arg(values.size());
+                return true;
+            });
+        }, &note), 2);
+        QCOMPARE(serials, (QList<quint64>{7, 7}));
+        QCOMPARE(seen, (QStringList{QStringLiteral("5:4"), QStringLiteral("5:4")}));
+        QVERIFY(note.isEmpty());
+        // A flipped byte: the checksum stops the reading there.
+        QByteArray damaged = two;
+        damaged[bytes.size() + 20] = char(damaged[bytes.size() + 20] ^ 0x40);
+        QCOMPARE(JournalTail::readRecords(damaged, [](quint64, QByteArrayView) { return true; }, &note), 1);
+        QCOMPARE(note, QStringLiteral("record 2 at byte %1: damaged (checksum mismatch)").arg(bytes.size()));
     }
 
     void statusNames()

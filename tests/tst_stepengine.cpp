@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal.h"
+#include "journaltail.h"
 #include "project.h"
 #include "stepengine.h"
 
@@ -9,6 +10,9 @@
 #include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QFile>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -570,21 +574,51 @@ private Q_SLOTS:
     {
         Harness h;
         QVERIFY(h.setUp(baseManifest()));
-        // What another reader of the journal sees at the moment each reply is sent.
+        // Group commit as RunController runs it (docs/steps.md "The commit path"), with an
+        // interval no test waits for: a step reaches SQLite later than its reply, so
+        // the rule rests on the journal's tail.
+        h.journal.setGroupCommit(600000);
+        // What a reopened journal holds if the studio died at the moment each reply is
+        // sent: the file and its WAL as they are, and the tail as a dead writer's.
         QStringList seen;
+        int notFinalInSqlite = 0;
         QObject::connect(h.engine.get(), &StepEngine::replyReady, h.engine.get(),
-                         [&h, &seen](const std::string &id, const std::string &) {
-                             Journal reader;
-                             if (!reader.open(h.journal.path())) {
+                         [&h, &seen, &notFinalInSqlite](const std::string &id, const std::string &) {
+                             const QString callId = QString::fromStdString(id);
+                             QTemporaryDir crash;
+                             const QString copy = crash.filePath(QStringLiteral("journal.sqlite"));
+                             for (const QString &suffix : {QString(), QStringLiteral("-wal")})
+                                 QFile::copy(h.journal.path() + suffix, copy + suffix);
+                             // The tail, and its mark of what is in SQLite already, under
+                             // the name of a writer that is gone (this pid, another start).
+                             const QString dead = JournalTail::fileName(copy, Journal::selfPid(), Journal::selfStartTicks() + 1, 1);
+                             if (!h.journal.tailPath().isEmpty())
+                                 QFile::copy(h.journal.tailPath(), dead);
+                             {
+                                 QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("sqlite-only"));
+                                 db.setDatabaseName(copy);
+                                 QSqlQuery query(db);
+                                 if (!db.open() || !query.exec(QStringLiteral("SELECT status FROM steps WHERE call_id = '%1'").arg(callId))
+                                     || !query.next() || !isFinal(stepStatusFromName(query.value(0).toString()).value_or(StepStatus::Queued)))
+                                     ++notFinalInSqlite;
+                                 query.finish();
+                                 query.prepare(QStringLiteral("UPDATE journal_tails SET name = ? WHERE name = ?"));
+                                 query.addBindValue(QFileInfo(dead).fileName());
+                                 query.addBindValue(QFileInfo(h.journal.tailPath()).fileName());
+                                 if (!query.exec())
+                                     seen << QStringLiteral("cannot rename the tail's mark");
+                             }
+                             QSqlDatabase::removeDatabase(QStringLiteral("sqlite-only"));
+                             Journal reopened;
+                             if (!reopened.open(copy)) {
                                  seen << QStringLiteral("cannot open");
                                  return;
                              }
-                             for (const Step &step : reader.steps(QStringLiteral("run-1")))
-                                 if (step.callId == QString::fromStdString(id))
+                             for (const Step &step : reopened.steps(QStringLiteral("run-1")))
+                                 if (step.callId == callId)
                                      seen << QStringLiteral("%1 %2 %3").arg(step.callId, stepStatusName(step.status)).arg(step.attempts.size());
                          });
-        // c0: a mock answered at once — its commit is the single statement of a folded
-        // attempt (schema 5), and the reply is sent from inside submitCall.
+        // c0: a mock answered at once; the reply is sent from inside submitCall.
         h.call("c0", "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
         QCOMPARE(seen, QStringList{QStringLiteral("c0 succeeded 1")});
         h.call("c1", "flaky");
@@ -596,6 +630,9 @@ private Q_SLOTS:
         QTRY_COMPARE(seen.size(), 4);
         QCOMPARE(seen, (QStringList{QStringLiteral("c0 succeeded 1"), QStringLiteral("c2 failed 0"), QStringLiteral("c3 succeeded 1"),
                                     QStringLiteral("c1 succeeded 3")}));
+        // Each final state was only in the tail when its reply went out (c3's wait for a
+        // person went to SQLite at once, its answer did not): the test shows the tail.
+        QCOMPARE(notFinalInSqlite, 4);
     }
 
     void idempotencyKeyAcrossAttempts()

@@ -3,6 +3,9 @@
 #include "journal.h"
 
 #include "journalrows.h"
+#include "journalschema.h"
+#include "journalstatement.h"
+#include "journaltail.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -12,6 +15,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QThread>
+#include <QTimer>
 #include <QVariant>
 
 #include <atomic>
@@ -23,11 +27,11 @@
 
 namespace {
 
-/// Schema version in `PRAGMA user_version`; migrate() brings older files up to it.
-constexpr int CurrentVersion = 6;
-/// `PRAGMA application_id`: "TSJ1", so another program's SQLite file is not mistaken
-/// for a journal.
-constexpr int ApplicationId = 0x54534A31;
+using JournalSchema::ApplicationId;
+using JournalSchema::CurrentVersion;
+using JournalSql::ClearToolsSql;
+using JournalSql::EnsureRunSql;
+using JournalSql::UnmarkToolsSql;
 /// WAL pages (4 KiB each) before SQLite checkpoints by itself: 16 384 = 64 MiB, about
 /// 4 000 calls. Runs normally end (and checkpoint) before that.
 constexpr int AutoCheckpointPages = 16384;
@@ -48,300 +52,8 @@ QString jsonText(const nlohmann::json &value)
     return QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-/// Compact JSON as UTF-8 (invalid UTF-8 in strings replaced), as the journal stores it.
-std::string jsonUtf8(const nlohmann::json &value)
-{
-    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 using JournalRows::parseError;
 using JournalRows::parseJson;
-
-/// Each entry brings the schema from version `index` to `index + 1`. Add new versions
-/// at the end; never edit a shipped one.
-const std::vector<std::vector<const char *>> &migrations()
-{
-    static const std::vector<std::vector<const char *>> steps = {
-        // 0 → 1: runs, steps, attempts, output
-        {
-            "CREATE TABLE runs ("
-            " id TEXT PRIMARY KEY,"
-            " project_dir TEXT NOT NULL DEFAULT '',"
-            " script_path TEXT NOT NULL DEFAULT '',"
-            " status TEXT NOT NULL,"
-            " started_at INTEGER NOT NULL DEFAULT 0,"
-            " ended_at INTEGER NOT NULL DEFAULT 0,"
-            " exit_code INTEGER NOT NULL DEFAULT -1,"
-            " error TEXT NOT NULL DEFAULT '')",
-            "CREATE TABLE steps ("
-            " run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-            " sequence INTEGER NOT NULL,"
-            " call_id TEXT NOT NULL,"
-            " tool TEXT NOT NULL,"
-            " args TEXT NOT NULL,"
-            " idempotency_key TEXT NOT NULL,"
-            " status TEXT NOT NULL,"
-            " max_attempts INTEGER NOT NULL,"
-            " result TEXT,"
-            " error TEXT,"
-            " queued_at INTEGER NOT NULL DEFAULT 0,"
-            " started_at INTEGER NOT NULL DEFAULT 0,"
-            " ended_at INTEGER NOT NULL DEFAULT 0,"
-            " next_attempt_at INTEGER NOT NULL DEFAULT 0,"
-            " PRIMARY KEY (run_id, sequence))",
-            "CREATE TABLE attempts ("
-            " run_id TEXT NOT NULL,"
-            " sequence INTEGER NOT NULL,"
-            " number INTEGER NOT NULL,"
-            " started_at INTEGER NOT NULL DEFAULT 0,"
-            " ended_at INTEGER NOT NULL DEFAULT 0,"
-            " succeeded INTEGER NOT NULL DEFAULT 0,"
-            " error TEXT,"
-            " output BLOB,"
-            " PRIMARY KEY (run_id, sequence, number),"
-            " FOREIGN KEY (run_id, sequence) REFERENCES steps(run_id, sequence) ON DELETE CASCADE)",
-            "CREATE TABLE output ("
-            " run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-            " stream INTEGER NOT NULL,"
-            " seq INTEGER NOT NULL,"
-            " chunk BLOB NOT NULL,"
-            " PRIMARY KEY (run_id, stream, seq))",
-        },
-        // 1 → 2: durable steps (issue 5): how a run came about and who owns it, the
-        // argument hash replay matches on, policy events, answers from other processes.
-        {
-            "ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'run'",
-            "ALTER TABLE runs ADD COLUMN source_run TEXT NOT NULL DEFAULT ''",
-            "ALTER TABLE runs ADD COLUMN owner_pid INTEGER NOT NULL DEFAULT 0",
-            "ALTER TABLE runs ADD COLUMN owner_start INTEGER NOT NULL DEFAULT 0",
-            "CREATE INDEX runs_by_start ON runs (started_at)",
-            "CREATE INDEX runs_live ON runs (status) WHERE status IN ('running', 'waiting')",
-            "ALTER TABLE steps ADD COLUMN args_hash TEXT NOT NULL DEFAULT ''",
-            "ALTER TABLE steps ADD COLUMN original_args TEXT",
-            "ALTER TABLE steps ADD COLUMN divergence TEXT NOT NULL DEFAULT ''",
-            "CREATE TABLE policy_events ("
-            " id INTEGER PRIMARY KEY,"
-            " run_id TEXT NOT NULL,"
-            " sequence INTEGER NOT NULL DEFAULT 0,"
-            " at INTEGER NOT NULL,"
-            " kind TEXT NOT NULL,"
-            " detail TEXT NOT NULL DEFAULT '{}')",
-            "CREATE INDEX policy_events_by_run ON policy_events (run_id, id)",
-            "CREATE TABLE pending_answers ("
-            " id INTEGER PRIMARY KEY,"
-            " run_id TEXT NOT NULL,"
-            " call_id TEXT NOT NULL,"
-            " attempt INTEGER NOT NULL,"
-            " answer TEXT NOT NULL,"
-            " created_at INTEGER NOT NULL,"
-            " state TEXT NOT NULL DEFAULT 'new',"
-            " reason TEXT NOT NULL DEFAULT '',"
-            " handled_at INTEGER NOT NULL DEFAULT 0)",
-            "CREATE INDEX pending_answers_new ON pending_answers (run_id, state)",
-        },
-        // 2 → 3: the trace's filters at a million steps (issue 8; JournalReader): by tool,
-        // and partial indexes that only hold failed/waiting steps and failed attempts, so
-        // a step that succeeds at once dirties one more page per commit, not three.
-        {
-            "CREATE INDEX steps_by_tool ON steps (run_id, tool, sequence)",
-            "CREATE INDEX steps_failed ON steps (run_id, sequence) WHERE status = 'failed'",
-            "CREATE INDEX steps_waiting ON steps (run_id, sequence) WHERE status = 'waiting'",
-            "CREATE INDEX attempts_failed ON attempts (run_id, sequence) WHERE ended_at > 0 AND succeeded = 0",
-        },
-        // 3 → 4: steps and attempts WITHOUT ROWID (issue 4, bridge speed): the rows live
-        // in their primary-key b-tree, so a step's commit no longer dirties a rowid table
-        // page and a separate primary-key index page per table (WAL bytes per trivial
-        // commit 22.5 → 16.3 KB, commit CPU ~41 → ~32 µs in a SQLite micro-benchmark).
-        // Tables cannot change that in place: the old ones are renamed (which points
-        // attempts' foreign key at steps_v3), copied, and dropped children first, so the
-        // cascade of dropping steps_v3 reaches nothing; the trace's indexes are rebuilt.
-        {
-            "ALTER TABLE attempts RENAME TO attempts_v3",
-            "ALTER TABLE steps RENAME TO steps_v3",
-            "CREATE TABLE steps ("
-            " run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-            " sequence INTEGER NOT NULL,"
-            " call_id TEXT NOT NULL,"
-            " tool TEXT NOT NULL,"
-            " args TEXT NOT NULL,"
-            " idempotency_key TEXT NOT NULL,"
-            " status TEXT NOT NULL,"
-            " max_attempts INTEGER NOT NULL,"
-            " result TEXT,"
-            " error TEXT,"
-            " queued_at INTEGER NOT NULL DEFAULT 0,"
-            " started_at INTEGER NOT NULL DEFAULT 0,"
-            " ended_at INTEGER NOT NULL DEFAULT 0,"
-            " next_attempt_at INTEGER NOT NULL DEFAULT 0,"
-            " args_hash TEXT NOT NULL DEFAULT '',"
-            " original_args TEXT,"
-            " divergence TEXT NOT NULL DEFAULT '',"
-            " PRIMARY KEY (run_id, sequence)) WITHOUT ROWID",
-            "CREATE TABLE attempts ("
-            " run_id TEXT NOT NULL,"
-            " sequence INTEGER NOT NULL,"
-            " number INTEGER NOT NULL,"
-            " started_at INTEGER NOT NULL DEFAULT 0,"
-            " ended_at INTEGER NOT NULL DEFAULT 0,"
-            " succeeded INTEGER NOT NULL DEFAULT 0,"
-            " error TEXT,"
-            " output BLOB,"
-            " PRIMARY KEY (run_id, sequence, number),"
-            " FOREIGN KEY (run_id, sequence) REFERENCES steps(run_id, sequence) ON DELETE CASCADE) WITHOUT ROWID",
-            "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
-            " error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence)"
-            " SELECT run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
-            " error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence"
-            " FROM steps_v3",
-            "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
-            " SELECT run_id, sequence, number, started_at, ended_at, succeeded, error, output FROM attempts_v3",
-            "DROP TABLE attempts_v3",
-            "DROP TABLE steps_v3",
-            "CREATE INDEX steps_by_tool ON steps (run_id, tool, sequence)",
-            "CREATE INDEX steps_failed ON steps (run_id, sequence) WHERE status = 'failed'",
-            "CREATE INDEX steps_waiting ON steps (run_id, sequence) WHERE status = 'waiting'",
-            "CREATE INDEX attempts_failed ON attempts (run_id, sequence) WHERE ended_at > 0 AND succeeded = 0",
-        },
-        // 4 → 5: a step whose one attempt succeeded at once keeps that attempt in its own
-        // row (issue 4, bridge speed; JournalRows::foldsAttempt): such a step's commit
-        // writes no `attempts` row and so dirties one page fewer. Existing rows stay as
-        // they are (0 = attempts in their table).
-        {
-            "ALTER TABLE steps ADD COLUMN attempt_ended_at INTEGER NOT NULL DEFAULT 0",
-        },
-        // 5 → 6: the trace's by-tool index out of the step-commit path (issue 4, bridge
-        // speed): steps_by_tool cost every commit one more WAL frame (~8-10 µs). Its
-        // entries now live in step_tools, written for a whole run when it stops being
-        // live (Journal::recordRun) and marked complete by runs.tools_indexed; a live
-        // run's tool filter scans its rows (JournalReader).
-        {
-            "CREATE TABLE step_tools ("
-            " run_id TEXT NOT NULL,"
-            " tool TEXT NOT NULL,"
-            " sequence INTEGER NOT NULL,"
-            " PRIMARY KEY (run_id, tool, sequence)) WITHOUT ROWID",
-            "ALTER TABLE runs ADD COLUMN tools_indexed INTEGER NOT NULL DEFAULT 0",
-            "INSERT INTO step_tools (run_id, tool, sequence) SELECT run_id, tool, sequence FROM steps"
-            " WHERE run_id IN (SELECT id FROM runs WHERE status NOT IN ('running', 'waiting'))",
-            "UPDATE runs SET tools_indexed = 1 WHERE status NOT IN ('running', 'waiting')",
-            "DROP INDEX steps_by_tool",
-        },
-    };
-    return steps;
-}
-
-} // namespace
-
-/// One statement of the step-commit path, prepared once on the sqlite3 handle of the
-/// journal's Qt SQL connection (QSqlDriver::handle()) and bound with SQLite's C API.
-/// Why not QSqlQuery here: its bindValue() formats a placeholder name and hashes it per
-/// value, which with ~30 values per step cost about a fifth of a trivial call's round
-/// trip (perf, issue 4 benchmark); the commit path is the bridge's hot path. Values are
-/// bound in order with the add* calls, then run() steps, resets and says what failed.
-class SqliteStatement
-{
-public:
-    SqliteStatement(sqlite3 *db, const char *sql)
-        : m_db(db)
-    {
-        if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &m_statement, nullptr) != SQLITE_OK) {
-            m_error = QString::fromUtf8(sqlite3_errmsg(db));
-            sqlite3_finalize(m_statement);
-            m_statement = nullptr;
-        }
-    }
-    ~SqliteStatement() { sqlite3_finalize(m_statement); }
-    SqliteStatement(const SqliteStatement &) = delete;
-    SqliteStatement &operator=(const SqliteStatement &) = delete;
-
-    bool isValid() const { return m_statement != nullptr; }
-    /// Column `i` of the row the last run() produced, as an integer (0 without a row).
-    qint64 column(int i) const { return i < int(m_columns.size()) ? m_columns[std::size_t(i)] : 0; }
-    QString error() const { return m_error; }
-
-    /// Text; a null QString binds '' (the text columns are NOT NULL).
-    SqliteStatement &add(const QString &value)
-    {
-        const QByteArray utf8 = value.toUtf8();
-        sqlite3_bind_text(m_statement, ++m_index, utf8.isNull() ? "" : utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    SqliteStatement &add(const std::string &value)
-    {
-        sqlite3_bind_text(m_statement, ++m_index, value.data(), int(value.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    SqliteStatement &add(qint64 value)
-    {
-        sqlite3_bind_int64(m_statement, ++m_index, value);
-        return *this;
-    }
-    SqliteStatement &add(int value) { return add(qint64(value)); }
-    /// SQL NULL when `value` is null, else a BLOB.
-    SqliteStatement &addBlob(const QByteArray &value)
-    {
-        if (value.isNull())
-            sqlite3_bind_null(m_statement, ++m_index);
-        else
-            sqlite3_bind_blob(m_statement, ++m_index, value.constData(), int(value.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    SqliteStatement &addNull()
-    {
-        sqlite3_bind_null(m_statement, ++m_index);
-        return *this;
-    }
-    /// Steps the statement once and resets it. False with `error` set. `row`, if given:
-    /// whether the statement produced a row.
-    bool run(QString *error, bool *row = nullptr)
-    {
-        m_index = 0;
-        if (!m_statement) {
-            *error = m_error;
-            return false;
-        }
-        const int rc = sqlite3_step(m_statement);
-        const bool ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
-        if (row)
-            *row = rc == SQLITE_ROW;
-        m_columns.clear();
-        if (rc == SQLITE_ROW) {
-            for (int i = 0; i < sqlite3_column_count(m_statement); ++i)
-                m_columns.push_back(sqlite3_column_int64(m_statement, i));
-        }
-        if (!ok)
-            *error = QString::fromUtf8(sqlite3_errmsg(m_db));
-        sqlite3_reset(m_statement);
-        sqlite3_clear_bindings(m_statement);
-        return ok;
-    }
-
-private:
-    sqlite3 *m_db = nullptr;
-    sqlite3_stmt *m_statement = nullptr;
-    QString m_error;
-    int m_index = 0;
-    std::vector<qint64> m_columns;
-};
-
-namespace {
-
-/// Compact JSON text, or SQL NULL for none.
-void addOptionalJson(SqliteStatement &statement, const std::optional<nlohmann::json> &value)
-{
-    if (value)
-        statement.add(jsonUtf8(*value));
-    else
-        statement.addNull();
-}
-
-void addError(SqliteStatement &statement, const std::optional<BridgeError> &error)
-{
-    if (error)
-        statement.add(jsonUtf8(error->toJson()));
-    else
-        statement.addNull();
-}
 
 } // namespace
 
@@ -421,6 +133,8 @@ Journal::~Journal()
 
 void Journal::closeDatabase()
 {
+    if (m_open)
+        closeTail(); // the pending group commit, then the tail file goes
     if (m_open && m_statements)
         indexTools(); // a run that ended without a checkpoint() since (the CLI's runs)
     m_toolsToIndex.clear();
@@ -557,7 +271,7 @@ QString Journal::openDatabase(const QString &path)
                 return failWith(QStringLiteral("%1: cannot migrate: %2").arg(m_path, db.lastError().text()));
             bool ok = true;
             QString failed;
-            for (const char *statement : migrations()[std::size_t(from)]) {
+            for (const char *statement : JournalSchema::migrations()[std::size_t(from)]) {
                 if (!query.exec(QString::fromLatin1(statement))) {
                     ok = false;
                     failed = query.lastError().text();
@@ -576,6 +290,8 @@ QString Journal::openDatabase(const QString &path)
             }
         }
     }
+    // Commits a dead writer left in its tail first: its runs are then suspended below.
+    recoverTails();
     suspendOrphanedRuns();
     return QString();
 }
@@ -599,7 +315,6 @@ QString Journal::lastError() const
 
 namespace {
 
-constexpr auto EnsureRunSql = "INSERT OR IGNORE INTO runs (id, status, started_at) VALUES (?, 'running', ?)";
 constexpr auto UpsertRunSql =
     "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code, error,"
     " kind, source_run, owner_pid, owner_start)"
@@ -612,34 +327,15 @@ constexpr auto UpsertRunSql =
     " THEN runs.started_at ELSE excluded.started_at END, ended_at = excluded.ended_at,"
     " exit_code = excluded.exit_code, error = excluded.error, kind = excluded.kind,"
     " source_run = excluded.source_run, owner_pid = excluded.owner_pid, owner_start = excluded.owner_start";
-constexpr auto UpsertStepSql =
-    "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
-    " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence,"
-    " attempt_ended_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
-    " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
-    " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
-    " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
-    " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
-    " original_args = excluded.original_args, divergence = excluded.divergence,"
-    " attempt_ended_at = excluded.attempt_ended_at";
 /// What a writer needs to know of a run it has not written yet (Journal::RunRows).
 constexpr auto RunRowsSql = "SELECT EXISTS (SELECT 1 FROM attempts WHERE run_id = ?1),"
                             " IFNULL((SELECT tools_indexed FROM runs WHERE id = ?1), 0)";
 constexpr auto ToolsIndexedSql = "SELECT tools_indexed FROM runs WHERE id = ?";
-constexpr auto ClearToolsSql = "DELETE FROM step_tools WHERE run_id = ?";
-constexpr auto UnmarkToolsSql = "UPDATE runs SET tools_indexed = 0 WHERE id = ?";
 /// Only while the run is not live: another process may have resumed it since.
 constexpr auto FillToolsSql = "INSERT INTO step_tools (run_id, tool, sequence) SELECT run_id, tool, sequence FROM steps"
                               " WHERE run_id = ?1 AND EXISTS (SELECT 1 FROM runs WHERE id = ?1"
                               " AND status NOT IN ('running', 'waiting'))";
 constexpr auto MarkToolsSql = "UPDATE runs SET tools_indexed = 1 WHERE id = ? AND status NOT IN ('running', 'waiting')";
-constexpr auto DeleteAttemptsSql = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
-constexpr auto InsertAttemptSql =
-    "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-constexpr auto InsertEventSql = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
 constexpr auto InsertOutputSql =
     "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
     " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
@@ -668,6 +364,7 @@ bool Journal::recordRun(const RunRecord &run)
         m_lastError = QStringLiteral("the journal is not open");
         return false;
     }
+    flush();
     QString error;
     SqliteStatement *begin = nativeStatement("BEGIN");
     SqliteStatement *end = nativeStatement("COMMIT");
@@ -740,6 +437,7 @@ Journal::RunRows *Journal::runRows(const QString &runId, QString *error)
 {
     auto it = m_runRows.find(runId);
     if (it == m_runRows.end()) {
+        flush(); // the file must hold what this Journal wrote
         SqliteStatement *query = nativeStatement(RunRowsSql);
         if (!query || !query->add(runId).run(error)) {
             *error = QStringLiteral("rows of run %1: ").arg(runId) + (query ? *error : m_lastError);
@@ -763,172 +461,10 @@ bool Journal::runAll(std::initializer_list<const char *> sqls, const QString &ru
     return true;
 }
 
-bool Journal::upsertStep(const Step &step, bool fold, QString *error)
+void Journal::committed(int rows)
 {
-    SqliteStatement *upsert = nativeStatement(UpsertStepSql);
-    if (!upsert) {
-        *error = QStringLiteral("step row: ") + m_lastError;
-        return false;
-    }
-    upsert->add(step.runId).add(step.sequence).add(step.callId).add(step.tool).add(jsonUtf8(step.args))
-        .add(step.idempotencyKey).add(stepStatusName(step.status)).add(step.maxAttempts);
-    addOptionalJson(*upsert, step.result);
-    addError(*upsert, step.error);
-    upsert->add(step.queuedAt).add(step.startedAt).add(step.endedAt).add(step.nextAttemptAt).add(step.argsHash);
-    addOptionalJson(*upsert, step.originalArgs);
-    upsert->add(step.divergence).add(fold ? step.attempts.front().endedAt : qint64(0));
-    if (!upsert->run(error)) {
-        *error = QStringLiteral("step row: ") + *error;
-        return false;
-    }
-    return true;
-}
-
-bool Journal::writeStep(const Step &step, QString *error)
-{
-    // A minimal run row, so steps can be recorded before (or without) recordRun.
-    if (!m_knownRuns.contains(step.runId)) {
-        SqliteStatement *ensure = nativeStatement(EnsureRunSql);
-        if (!ensure || !ensure->add(step.runId).add(step.queuedAt).run(error)) {
-            *error = QStringLiteral("run row: ") + (ensure ? *error : m_lastError);
-            return false;
-        }
-        // Only when new: commit() keeps a copy of the set, and an insert would detach
-        // (copy) it on every commit.
-        m_knownRuns.insert(step.runId);
-    }
-    RunRows *rows = runRows(step.runId, error);
-    if (!rows)
-        return false;
-    if (rows->toolsIndexed) {
-        // A step of a run that is no longer live (an import, a late write): its tool
-        // rows are incomplete from here on, so the trace scans until the run is indexed
-        // again (recordRun).
-        if (!runAll({UnmarkToolsSql, ClearToolsSql}, step.runId, error)) {
-            *error = QStringLiteral("tool index: ") + *error;
-            return false;
-        }
-        rows->toolsIndexed = false;
-    }
-    const bool fold = JournalRows::foldsAttempt(step);
-    if (!upsertStep(step, fold, error))
-        return false;
-    // The step's attempts replace those written before; a step without rows (most:
-    // written once, final, its attempt folded) skips the delete.
-    if (rows->olderRows || rows->sequences.contains(step.sequence)) {
-        SqliteStatement *clear = nativeStatement(DeleteAttemptsSql);
-        if (!clear || !clear->add(step.runId).add(step.sequence).run(error)) {
-            *error = QStringLiteral("old attempts: ") + (clear ? *error : m_lastError);
-            return false;
-        }
-        rows->sequences.remove(step.sequence);
-    }
-    if (fold)
-        return true;
-    for (const Attempt &attempt : step.attempts) {
-        SqliteStatement *insert = nativeStatement(InsertAttemptSql);
-        if (!insert) {
-            *error = m_lastError;
-            return false;
-        }
-        insert->add(step.runId).add(step.sequence).add(attempt.number).add(attempt.startedAt).add(attempt.endedAt)
-            .add(attempt.succeeded ? 1 : 0);
-        addError(*insert, attempt.error);
-        insert->addBlob(attempt.output);
-        if (!insert->run(error)) {
-            *error = QStringLiteral("attempt %1: ").arg(attempt.number) + *error;
-            return false;
-        }
-    }
-    if (!step.attempts.empty())
-        rows->sequences.insert(step.sequence);
-    return true;
-}
-
-bool Journal::writeEvent(const PolicyEvent &event, QString *error)
-{
-    SqliteStatement *insert = nativeStatement(InsertEventSql);
-    if (!insert) {
-        *error = m_lastError;
-        return false;
-    }
-    return insert->add(event.runId).add(event.sequence).add(event.at).add(event.kind).add(jsonUtf8(event.detail)).run(error);
-}
-
-bool Journal::recordStep(const Step &step)
-{
-    return commit({&step}, {});
-}
-
-bool Journal::recordEvent(const PolicyEvent &event)
-{
-    return commit({}, {event});
-}
-
-bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<PolicyEvent> &events)
-{
-    if (!isOpen()) {
-        m_lastError = QStringLiteral("the journal is not open");
-        return false;
-    }
-    QString error;
-    // The common case — one step of a known run, its attempt folded, no attempt rows to
-    // replace — is one statement: SQLite commits it as its own transaction when it
-    // returns, so BEGIN and COMMIT are not run.
-    if (steps.size() == 1 && events.empty() && m_knownRuns.contains(steps.front()->runId)
-        && JournalRows::foldsAttempt(*steps.front())) {
-        const Step &step = *steps.front();
-        const RunRows *rows = runRows(step.runId, &error);
-        if (!rows) {
-            m_lastError = QStringLiteral("recording step %1 (%2): %3").arg(step.sequence).arg(step.tool, error);
-            return false;
-        }
-        if (!rows->olderRows && !rows->toolsIndexed && !rows->sequences.contains(step.sequence)) {
-            if (!upsertStep(step, true, &error)) {
-                m_lastError = QStringLiteral("recording step %1 (%2): %3").arg(step.sequence).arg(step.tool, error);
-                return false;
-            }
-            committed();
-            return true;
-        }
-    }
-    // BEGIN/COMMIT on the same sqlite3 handle as the statements (what Qt's QSQLITE
-    // driver runs for transaction()/commit(), without a statement compiled per call).
-    SqliteStatement *begin = nativeStatement("BEGIN");
-    SqliteStatement *end = nativeStatement("COMMIT");
-    SqliteStatement *rollback = nativeStatement("ROLLBACK");
-    if (!begin || !end || !rollback || !begin->run(&error)) {
-        m_lastError = QStringLiteral("recording %1 step(s): %2").arg(steps.size()).arg(error.isEmpty() ? m_lastError : error);
-        return false;
-    }
-    const QSet<QString> knownBefore = m_knownRuns;
-    auto failed = [&](const QString &what) {
-        m_lastError = QStringLiteral("%1: %2").arg(what, error.isEmpty() ? m_lastError : error);
-        QString ignored;
-        rollback->run(&ignored);
-        m_knownRuns = knownBefore; // the rolled-back run rows are not there
-        m_runRows.clear();         // nor the attempt or tool rows; looked up again when needed
-        return false;
-    };
-    for (const Step *step : steps) {
-        if (!writeStep(*step, &error))
-            return failed(QStringLiteral("recording step %1 (%2)").arg(step->sequence).arg(step->tool));
-    }
-    for (const PolicyEvent &event : events) {
-        if (!writeEvent(event, &error))
-            return failed(QStringLiteral("recording event %1").arg(event.kind));
-    }
-    if (!end->run(&error)) {
-        error = QStringLiteral("commit: ") + error;
-        return failed(QStringLiteral("recording %1 step(s)").arg(steps.size()));
-    }
-    committed();
-    return true;
-}
-
-void Journal::committed()
-{
-    if (++m_commitsSinceCheckpoint >= CheckpointEveryCommits) {
+    m_commitsSinceCheckpoint += rows;
+    if (m_commitsSinceCheckpoint >= CheckpointEveryCommits) {
         m_commitsSinceCheckpoint = 0;
         if (!m_checkpointer)
             m_checkpointer = std::make_unique<WalCheckpointer>(m_path);
@@ -939,6 +475,8 @@ void Journal::committed()
 bool Journal::checkpoint()
 {
     if (!isOpen())
+        return false;
+    if (!flush())
         return false;
     // The runs that ended since: their step_tools rows first, then the WAL they wrote.
     const bool indexed = indexTools();
@@ -955,6 +493,7 @@ bool Journal::clearOutput(const QString &runId)
 {
     if (!isOpen())
         return false;
+    flush();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QStringLiteral("DELETE FROM output WHERE run_id = ?"));
     query.addBindValue(text(runId));
@@ -971,6 +510,7 @@ bool Journal::appendOutput(const QString &runId, int stream, const QByteArray &c
         m_lastError = QStringLiteral("the journal is not open");
         return false;
     }
+    flush();
     QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     if (!db.transaction()) {
         m_lastError = QStringLiteral("recording output: %1").arg(db.lastError().text());
@@ -1022,6 +562,7 @@ std::vector<RunRecord> Journal::runs() const
     std::vector<RunRecord> result;
     if (!isOpen())
         return result;
+    settle();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
     if (!query.exec(QLatin1String(RunColumns) + QStringLiteral(" ORDER BY started_at, rowid")))
@@ -1035,6 +576,7 @@ std::optional<RunRecord> Journal::run(const QString &runId) const
 {
     if (!isOpen())
         return std::nullopt;
+    settle();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QLatin1String(RunColumns) + QStringLiteral(" WHERE id = ?"));
     query.addBindValue(text(runId));
@@ -1048,6 +590,7 @@ std::vector<Step> Journal::steps(const QString &runId) const
     std::vector<Step> result;
     if (!isOpen())
         return result;
+    settle();
     const QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     QSqlQuery query(db);
     query.setForwardOnly(true);
@@ -1087,6 +630,7 @@ QByteArray Journal::output(const QString &runId, int stream) const
     QByteArray result;
     if (!isOpen())
         return result;
+    settle();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
     query.prepare(QStringLiteral("SELECT chunk FROM output WHERE run_id = ? AND stream = ? ORDER BY seq"));
@@ -1104,6 +648,7 @@ std::vector<PolicyEvent> Journal::events(const QString &runId) const
     std::vector<PolicyEvent> result;
     if (!isOpen())
         return result;
+    settle();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
     query.prepare(QStringLiteral("SELECT sequence, at, kind, detail FROM policy_events WHERE run_id = ? ORDER BY id"));
@@ -1126,6 +671,7 @@ int Journal::stepCount(const QString &runId) const
 {
     if (!isOpen())
         return 0;
+    settle();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QStringLiteral("SELECT count(*) FROM steps WHERE run_id = ?"));
     query.addBindValue(text(runId));
@@ -1191,6 +737,7 @@ qint64 Journal::addPendingAnswer(const PendingAnswer &answer)
 {
     if (!isOpen())
         return 0;
+    flush();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QStringLiteral("INSERT INTO pending_answers (run_id, call_id, attempt, answer, created_at) VALUES (?, ?, ?, ?, ?)"));
     query.addBindValue(text(answer.runId));
@@ -1210,6 +757,7 @@ std::vector<PendingAnswer> Journal::newPendingAnswers(const QString &runId) cons
     std::vector<PendingAnswer> result;
     if (!isOpen())
         return result;
+    settle();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
     query.prepare(QLatin1String(PendingColumns) + QStringLiteral(" WHERE run_id = ? AND state = 'new' ORDER BY id"));
@@ -1225,6 +773,7 @@ std::optional<PendingAnswer> Journal::pendingAnswer(qint64 id) const
 {
     if (!isOpen())
         return std::nullopt;
+    settle();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QLatin1String(PendingColumns) + QStringLiteral(" WHERE id = ?"));
     query.addBindValue(id);
@@ -1237,6 +786,7 @@ bool Journal::resolvePendingAnswer(qint64 id, bool accepted, const QString &reas
 {
     if (!isOpen())
         return false;
+    flush();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QStringLiteral("UPDATE pending_answers SET state = ?, reason = ?, handled_at = ? WHERE id = ? AND state = 'new'"));
     query.addBindValue(accepted ? QStringLiteral("accepted") : QStringLiteral("refused"));
@@ -1295,8 +845,10 @@ void Journal::suspendOrphanedRuns()
     for (const QString &id : std::as_const(orphans)) {
         update.addBindValue(id);
         QString error;
-        if (!update.exec() || !writeEvent({id, 0, at, QStringLiteral("suspended"),
-                                           {{"reason", "the process that ran it is gone"}}}, &error)) {
+        TailRecord record;
+        writeEvent({id, 0, at, QStringLiteral("suspended"), {{"reason", "the process that ran it is gone"}}}, record);
+        record.seal(1);
+        if (!update.exec() || !runRecord(record, &error)) {
             db.rollback();
             return;
         }

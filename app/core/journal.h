@@ -13,31 +13,43 @@
 #include <memory>
 #include <vector>
 
+class JournalTail;
+class QByteArrayView;
 class QSqlQuery;
+class QTimer;
 class SqliteStatement;
+class TailRecord;
 class WalCheckpointer;
 
 /// The durable record of runs, steps, attempts, output chunks and policy events
 /// (DESIGN.md glossary "journal"): SQLite in WAL mode through Qt SQL, schema versioned
-/// with `PRAGMA user_version` (migrations in journal.cpp; version 2 adds policy events,
-/// pending answers, argument hashes and run ownership; version 3 the indexes the
-/// trace's filters read through JournalReader; version 4 makes steps and attempts
-/// WITHOUT ROWID tables, fewer pages written per step commit; version 5 folds a step's
-/// one successful attempt into its row, JournalRows::foldsAttempt — such a step's commit
-/// is a single statement and writes no attempts row; version 6 moves the trace's by-tool
-/// index out of the step commit: `step_tools` rows are written for a whole run by
-/// recordRun when the run stops being live). Every write method commits
-/// before it returns, so a step recorded before its reply is sent is never lost.
-/// Durability: WAL with synchronous=NORMAL — a commit is in the WAL file (the OS page
-/// cache) when it returns, so it survives a crash or SIGKILL of the studio, which is
-/// what DESIGN.md ("Steps: the engine") asks; a power loss or kernel crash may drop the
-/// last commits (never corrupting the file). The WAL is checkpointed by checkpoint()
-/// (RunController: when a run ends) and by SQLite past 64 MiB of WAL, so the fsync of a
-/// checkpoint is not paid on a reply every few hundred calls: every 200 commits a
-/// PASSIVE checkpoint runs on a thread and connection of its own (WalCheckpointer).
-/// commit() writes several steps and events in one transaction (the engine batches when
-/// several calls are in flight). Not thread-safe: use it from the one thread that
-/// opened it (RunController's run thread for a run's journal).
+/// with `PRAGMA user_version` (journalschema.h; docs/steps.md "The journal" lists what
+/// each version added). Not thread-safe: use it from the one thread that opened it
+/// (RunController's run thread for a run's journal).
+///
+/// The rule it upholds (DESIGN.md "Steps: the engine"): a step acknowledged to the
+/// script is never lost — commit() makes it durable before it returns, and the engine
+/// sends the reply after that. Durable means: it survives a crash or SIGKILL of the
+/// studio (it is in the OS page cache), not necessarily a power loss or kernel crash —
+/// the same class as SQLite's WAL with synchronous=NORMAL, which every other write uses.
+///
+/// Group commit (setGroupCommit(), docs/steps.md "The commit path"; off by default):
+/// commit() then appends the rows as one record to this object's tail file
+/// (journaltail.h, one write()) and keeps them in memory; they go into SQLite in one
+/// transaction after `intervalMs`, at `maxRows`, before any other write or read of this
+/// object (so its own reads always see them), before a step waits for a person or is
+/// held in step mode (other processes look those up), and on close. Other connections
+/// (JournalReader, the CLI) see a step up to `intervalMs` late meanwhile. open() applies
+/// the tail files of writers that are gone (pid and process start no longer match)
+/// before it suspends their runs; a live writer's tail is never touched. Each group
+/// commit records in `journal_tails` (schema 7) how far it got, in the same transaction,
+/// so a tail is applied exactly once.
+///
+/// Without group commit every write method commits to SQLite before it returns.
+/// Checkpoints: the WAL is checkpointed by checkpoint() (RunController: when a run ends)
+/// and by SQLite past 64 MiB of WAL, so the fsync of a checkpoint is not paid on a reply
+/// every few hundred calls: every 200 step rows a PASSIVE checkpoint runs on a thread
+/// and connection of its own (WalCheckpointer).
 ///
 /// Opening a journal marks every `running`/`waiting` run whose owning process is gone
 /// (pid and process start time no longer match) as `suspended`, with a policy event.
@@ -65,8 +77,24 @@ public:
     bool recordRun(const RunRecord &run);
     /// Inserts or replaces the step and all its attempts in one transaction.
     bool recordStep(const Step &step);
-    /// Steps (with their attempts) and policy events in one transaction.
+    /// Steps (with their attempts) and policy events, all or none: in SQLite (one
+    /// transaction), or with group commit in the tail and, later, in SQLite. Durable when
+    /// it returns true (see the class comment); false with lastError() ("recording step
+    /// 3 (echo): attempt 1: UNIQUE constraint failed: ...") when nothing was recorded.
     bool commit(const std::vector<const Step *> &steps, const std::vector<PolicyEvent> &events);
+    /// Turns group commit on for this object: commit() appends to the tail and SQLite
+    /// gets the rows at most `intervalMs` (milliseconds; a single-shot timer on this
+    /// thread) or `maxRows` steps and events later. 0 turns it off. Needs this thread's
+    /// event loop (RunController's run thread); on a thread without one it stays off.
+    void setGroupCommit(int intervalMs, int maxRows = 256);
+    /// Writes the rows group commit holds into SQLite now, in one transaction, and
+    /// empties the tail. True when nothing is left pending. A row SQLite refuses (a
+    /// constraint) is dropped with a warning; while another writer holds the file
+    /// (SQLITE_BUSY past the 5 s timeout) everything stays pending and in the tail.
+    bool flush();
+    /// This object's tail file (JOURNAL-tail.PID.STARTTICKS.N), empty before the first
+    /// group commit.
+    QString tailPath() const;
     bool recordEvent(const PolicyEvent &event);
     /// Writes the `step_tools` rows of the runs that stopped being live since (see
     /// recordRun), then copies the WAL into the database file as far as no reader holds
@@ -135,11 +163,31 @@ private:
     /// the trace scans its rows).
     bool indexTools();
     QSet<QString> m_toolsToIndex; ///< runs recordRun saw stop being live, not indexed yet
-    bool upsertStep(const Step &step, bool fold, QString *error);
-    bool writeStep(const Step &step, QString *error);
-    /// After each successful commit: starts a WAL checkpoint every CheckpointEveryCommits.
-    void committed();
-    bool writeEvent(const PolicyEvent &event, QString *error);
+    // The step-commit path (journalcommit.cpp): rows are encoded as tail records, then
+    // run on SQLite (at once, or by the group commit).
+    void upsertStep(const Step &step, bool fold, TailRecord &record);
+    bool writeStep(const Step &step, TailRecord &record, QString *error);
+    void writeEvent(const PolicyEvent &event, TailRecord &record);
+    /// Runs a record's ops (no transaction of its own). `code`: SQLite's result code.
+    bool runOps(QByteArrayView ops, QString *error, int *code = nullptr);
+    bool runRecord(const TailRecord &record, QString *error, int *code = nullptr);
+    /// One transaction: the records of `records` after serial `after`, and (when
+    /// `tailName` is set) journal_tails' mark for that tail. On failure rolls back.
+    bool writeRecords(QByteArrayView records, const QString &tailName, quint64 after, quint64 *last, QString *error,
+                      int *code = nullptr);
+    /// Writes each record of `records` after serial `after` in a transaction of its own;
+    /// one SQLite refuses is dropped (warned, `allOk` false, marked handled). Returns
+    /// the records left for later (from the first one the file was locked for).
+    QByteArray writeEach(QByteArrayView records, const QString &tailName, quint64 after, bool verify, bool *allOk);
+    /// flush() for the const readers.
+    void settle() const;
+    /// The last flush on close; deletes the tail file when it is empty.
+    void closeTail();
+    /// Applies and deletes the tail files of dead writers (open()).
+    void recoverTails();
+    /// After each successful commit of `rows` steps and events: starts a WAL checkpoint
+    /// every CheckpointEveryCommits.
+    void committed(int rows);
     void suspendOrphanedRuns();
 
     QStringList m_suspendedOnOpen;
@@ -148,5 +196,14 @@ private:
     std::unique_ptr<Statements> m_statements;
     std::unique_ptr<WalCheckpointer> m_checkpointer; ///< started by the first commits
     int m_commitsSinceCheckpoint = 0;
+    // Group commit (setGroupCommit).
+    int m_groupCommitMs = 0;
+    int m_groupCommitRows = 256;
+    std::unique_ptr<JournalTail> m_tail;   ///< created by the first group commit
+    std::unique_ptr<TailRecord> m_record;  ///< reused by commit()
+    std::unique_ptr<QTimer> m_flushTimer;  ///< on the journal's thread
+    QByteArray m_pending;                  ///< sealed records in the tail, not yet in SQLite
+    int m_pendingRows = 0;                 ///< steps and events in m_pending
+    quint64 m_tailSerial = 0;              ///< serial of the last record appended
     bool m_open = false; ///< open() succeeded and closeDatabase() has not run since
 };

@@ -1,0 +1,20 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <vector>
+
+/// The journal's SQLite schema (docs/steps.md "The journal"): its version in
+/// `PRAGMA user_version` and the migrations Journal::open runs, one transaction each.
+namespace JournalSchema {
+
+/// Schema version in `PRAGMA user_version`; migrations() brings older files up to it.
+inline constexpr int CurrentVersion = 7;
+/// `PRAGMA application_id`: "TSJ1", so another program's SQLite file is not mistaken
+/// for a journal.
+inline constexpr int ApplicationId = 0x54534A31;
+
+/// Entry `i` holds the statements that bring the schema from version `i` to `i + 1`.
+const std::vector<std::vector<const char *>> &migrations();
+
+} // namespace JournalSchema
