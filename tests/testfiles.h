@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QString>
@@ -15,4 +16,32 @@ inline bool writeFile(const QString &path, const QByteArray &text)
     QDir().mkpath(QFileInfo(path).absolutePath());
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+/// The source tree: TOOLSTUDIO_SOURCE_DIR (CTest sets it), else the tree this file is in.
+inline QString sourceTreeDir()
+{
+    const QString fromEnv = qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR");
+    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/..") : fromEnv;
+}
+
+/// Copies resources/examples/`name` into `scratch`/`name` (without its .toolstudio
+/// folder), so runs journal into a scratch folder; the copy's path, empty on failure.
+inline QString copyExample(const QString &name, const QString &scratch)
+{
+    const QString from = sourceTreeDir() + QStringLiteral("/resources/examples/") + name;
+    const QString to = QDir(scratch).filePath(name);
+    if (!QFileInfo::exists(from + QStringLiteral("/toolstudio.json")) || !QDir().mkpath(to))
+        return {};
+    QDirIterator it(from, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString relative = QDir(from).relativeFilePath(path);
+        if (relative.startsWith(QLatin1String(".toolstudio")) || relative.contains(QLatin1String("__pycache__")))
+            continue;
+        const QString target = QDir(to).filePath(relative);
+        if (it.fileInfo().isDir() ? !QDir().mkpath(target) : !QFile::copy(path, target))
+            return {};
+    }
+    return to;
 }

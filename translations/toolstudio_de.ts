@@ -118,6 +118,66 @@
         <source>Answered with %1</source>
         <translation>Beantwortet mit %1</translation>
     </message>
+    <message>
+        <source>The tool failed: the script gets the message below</source>
+        <translation>Das Tool ist fehlgeschlagen: Das Skript erhält die Meldung unten</translation>
+    </message>
+    <message>
+        <source>An injected timeout (bound &quot;injected&quot;) with the engine&apos;s message</source>
+        <translation>Eine eingeschleuste Zeitüberschreitung (Grenze „injected“) mit der Meldung der Engine</translation>
+    </message>
+    <message>
+        <source>C&amp;ode:</source>
+        <translation>C&amp;ode:</translation>
+    </message>
+    <message>
+        <source>Answer Instead</source>
+        <translation>Stattdessen antworten</translation>
+    </message>
+    <message>
+        <source>Step mode: end the held call with the value above as its result; its handler does not run (Ctrl+Return)</source>
+        <translation>Schrittmodus: den gehaltenen Aufruf mit dem Wert oben als Ergebnis beenden; sein Handler läuft nicht (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Fail Call</source>
+        <translation>Aufruf scheitern lassen</translation>
+    </message>
+    <message>
+        <source>Step mode: end the held call with this error; its handler does not run and the step is not retried (Ctrl+Return in this box)</source>
+        <translation>Schrittmodus: den gehaltenen Aufruf mit diesem Fehler beenden; sein Handler läuft nicht, und der Schritt wird nicht wiederholt (Strg+Eingabe in diesem Feld)</translation>
+    </message>
+    <message>
+        <source>Or fail the call without running it</source>
+        <translation>Oder den Aufruf scheitern lassen, ohne ihn auszuführen</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s message: timed out by hand in step mode</source>
+        <translation>Die Meldung der Engine: im Schrittmodus von Hand abgelaufen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is held by step mode before it runs — its handler has not run&lt;br&gt;&lt;small&gt;Call %2, step #%3&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; wird vom Schrittmodus vor der Ausführung angehalten – sein Handler ist nicht gelaufen&lt;br&gt;&lt;small&gt;Aufruf %2, Schritt #%3&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Failed without running (timeout): timed out by hand</source>
+        <translation>Gescheitert ohne Ausführung (timeout): von Hand abgelaufen</translation>
+    </message>
+    <message>
+        <source>Failed without running (tool_failed): %1</source>
+        <translation>Gescheitert ohne Ausführung (tool_failed): %1</translation>
+    </message>
+    <message>
+        <source>Answered instead with %1 (the handler did not run)</source>
+        <translation>Stattdessen beantwortet mit %1 (der Handler lief nicht)</translation>
+    </message>
+    <message>
+        <source>Retryable</source>
+        <translation>Wiederholbar</translation>
+    </message>
+    <message>
+        <source>The script sees the flag; step mode does not retry the call</source>
+        <translation>Das Skript sieht das Kennzeichen; der Schrittmodus wiederholt den Aufruf nicht</translation>
+    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
@@ -1012,10 +1072,6 @@
         <translation>Öffnen Sie ein Projekt, bevor Sie Tools importieren.</translation>
     </message>
     <message>
-        <source>Step mode (F10): hold every tool call before it runs; continue it from the Pending Calls dock</source>
-        <translation>Schrittmodus (F10): jeden Tool-Aufruf vor dem Ausführen anhalten; im Dock „Wartende Aufrufe“ fortsetzen</translation>
-    </message>
-    <message>
         <source>Next &amp;Pending Step</source>
         <translation>Nächster &amp;wartender Schritt</translation>
     </message>
@@ -1120,6 +1176,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Answer the oldest call that waits for a person, or show a call held by step mode (F6)</source>
         <translation>Den ältesten Aufruf beantworten, der auf eine Person wartet, oder einen vom Schrittmodus angehaltenen Aufruf zeigen (F6)</translation>
     </message>
+    <message>
+        <source>Step mode (F10): hold every tool call before it runs; then Continue (F7), Answer Instead (Shift+F7), Fail Call (Ctrl+F7) or Continue to End (F8)</source>
+        <translation>Schrittmodus (F10): jeden Tool-Aufruf vor der Ausführung anhalten; dann Fortsetzen (F7), Stattdessen antworten (Umschalt+F7), Aufruf scheitern lassen (Strg+F7) oder Bis zum Ende fortsetzen (F8)</translation>
+    </message>
 </context>
 <context>
     <name>ManifestEditor</name>
@@ -1159,10 +1219,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>&amp;Fortsetzen</translation>
     </message>
     <message>
-        <source>Step mode: run the selected held call&apos;s handler</source>
-        <translation>Schrittmodus: den Handler des ausgewählten angehaltenen Aufrufs ausführen</translation>
-    </message>
-    <message>
         <source>Answer in a &amp;Window…</source>
         <translation>In einem &amp;Fenster beantworten…</translation>
     </message>
@@ -1191,10 +1247,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>#%1 %2 (vom Schrittmodus angehalten, %3) %4</translation>
     </message>
     <message>
-        <source>Held by step mode before it runs: Continue runs its handler.</source>
-        <translation>Vom Schrittmodus vor dem Start angehalten: Fortsetzen führt den Handler aus.</translation>
-    </message>
-    <message>
         <source>Closed: the run was stopped before an answer.</source>
         <translation>Geschlossen: Der Lauf wurde vor einer Antwort gestoppt.</translation>
     </message>
@@ -1213,6 +1265,22 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Closed: the run ended before an answer.</source>
         <translation>Geschlossen: Der Lauf endete vor einer Antwort.</translation>
+    </message>
+    <message>
+        <source>Step mode: run the selected held call&apos;s handler (F7)</source>
+        <translation>Schrittmodus: den Handler des gewählten gehaltenen Aufrufs ausführen (F7)</translation>
+    </message>
+    <message>
+        <source>Continue to &amp;End</source>
+        <translation>Bis zum &amp;Ende fortsetzen</translation>
+    </message>
+    <message>
+        <source>Leave step mode: every held call and every later one runs (F8)</source>
+        <translation>Schrittmodus verlassen: jeder gehaltene und jeder spätere Aufruf läuft (F8)</translation>
+    </message>
+    <message>
+        <source>held %1 (step mode: the run clock is paused)</source>
+        <translation>angehalten seit %1 (Schrittmodus: die Laufzeituhr pausiert)</translation>
     </message>
 </context>
 <context>
@@ -1902,6 +1970,15 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Compare Runs</source>
         <translation>Läufe vergleichen</translation>
     </message>
+    <message>
+        <source>%1 s since resume</source>
+        <comment>runs list: a resumed run&apos;s duration counts from the resume</comment>
+        <translation>%1 s seit Fortsetzung</translation>
+    </message>
+    <message>
+        <source>Resumed at %1, first started at %2. The duration counts from the latest resume, as the status bar does: how long the run ran before it was suspended is not known.</source>
+        <translation>Fortgesetzt um %1, zuerst gestartet um %2. Die Dauer zählt ab der letzten Fortsetzung, wie in der Statusleiste: Wie lange der Lauf vor der Unterbrechung lief, ist nicht bekannt.</translation>
+    </message>
 </context>
 <context>
     <name>SchemaForm</name>
@@ -2368,6 +2445,41 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>StepModeActions</name>
+    <message>
+        <source>&amp;Continue Held Call</source>
+        <translation>Gehaltenen Aufruf &amp;fortsetzen</translation>
+    </message>
+    <message>
+        <source>Step mode: run the held call&apos;s handler (F7)</source>
+        <translation>Schrittmodus: den Handler des gehaltenen Aufrufs ausführen (F7)</translation>
+    </message>
+    <message>
+        <source>Answer &amp;Instead…</source>
+        <translation>&amp;Stattdessen antworten…</translation>
+    </message>
+    <message>
+        <source>Step mode: answer the held call yourself in the Pending Calls dock; its handler does not run (Shift+F7)</source>
+        <translation>Schrittmodus: den gehaltenen Aufruf selbst im Dock „Wartende Aufrufe“ beantworten; sein Handler läuft nicht (Umschalt+F7)</translation>
+    </message>
+    <message>
+        <source>&amp;Fail Held Call…</source>
+        <translation>Gehaltenen Aufruf scheitern &amp;lassen…</translation>
+    </message>
+    <message>
+        <source>Step mode: fail the held call with an error code and message in the Pending Calls dock; its handler does not run (Ctrl+F7)</source>
+        <translation>Schrittmodus: den gehaltenen Aufruf im Dock „Wartende Aufrufe“ mit Fehlercode und Meldung scheitern lassen; sein Handler läuft nicht (Strg+F7)</translation>
+    </message>
+    <message>
+        <source>Continue to &amp;End</source>
+        <translation>Bis zum &amp;Ende fortsetzen</translation>
+    </message>
+    <message>
+        <source>Leave step mode: every held call and every later one runs (F8)</source>
+        <translation>Schrittmodus verlassen: jeder gehaltene und jeder spätere Aufruf läuft (F8)</translation>
+    </message>
+</context>
+<context>
     <name>TimelineWidget</name>
     <message>
         <source>Steps appear here as the script calls tools.</source>
@@ -2792,6 +2904,26 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>run event</source>
         <translation>Lauf-Ereignis</translation>
+    </message>
+    <message>
+        <source>held by step mode before it runs</source>
+        <translation>vom Schrittmodus vor der Ausführung angehalten</translation>
+    </message>
+    <message>
+        <source>step mode: continued, the handler runs</source>
+        <translation>Schrittmodus: fortgesetzt, der Handler läuft</translation>
+    </message>
+    <message>
+        <source>step mode: answered by hand instead, the handler did not run</source>
+        <translation>Schrittmodus: stattdessen von Hand beantwortet, der Handler lief nicht</translation>
+    </message>
+    <message>
+        <source>step mode: failed by hand, the handler did not run</source>
+        <translation>Schrittmodus: von Hand scheitern gelassen, der Handler lief nicht</translation>
+    </message>
+    <message>
+        <source>step mode: timed out by hand, the handler did not run</source>
+        <translation>Schrittmodus: von Hand abgelaufen, der Handler lief nicht</translation>
     </message>
 </context>
 <context>

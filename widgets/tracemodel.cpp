@@ -859,6 +859,21 @@ QString TraceModel::jsonText(const nlohmann::json &value, int indent)
 
 QString TraceModel::eventText(const PolicyEvent &event)
 {
+    // Step mode's events say in words who decided what (docs/steps.md "Step mode").
+    if (event.kind == QLatin1String("step_paused"))
+        return tr("held by step mode before it runs");
+    const auto decided = event.detail.is_object() ? event.detail.find("decision") : event.detail.end();
+    if (event.kind == QLatin1String("step_decision") && decided != event.detail.end() && decided->is_string()) {
+        const std::string decision = decided->get<std::string>();
+        if (decision == "continue")
+            return tr("step mode: continued, the handler runs");
+        if (decision == "answer")
+            return tr("step mode: answered by hand instead, the handler did not run");
+        if (decision == "fail")
+            return tr("step mode: failed by hand, the handler did not run");
+        if (decision == "time_out")
+            return tr("step mode: timed out by hand, the handler did not run");
+    }
     // The engine and the sandbox put a sentence in "text" or "reason" when they have
     // one; otherwise the detail itself (which call, its arguments) is the text.
     for (const char *key : {"text", "reason", "message"}) {

@@ -824,6 +824,11 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
             }, Qt::QueuedConnection);
         });
         connect(engine, &StepEngine::stepReleased, batcher, [this](const QString &) { d->resumeWhenNobodyWaits(); });
+        // Retries, timeouts, step-mode decisions: rows of the live trace, after their step.
+        connect(engine, &StepEngine::policyEvent, batcher, [this, batcher](const PolicyEvent &event) {
+            batcher->flush();
+            QMetaObject::invokeMethod(this, [this, event] { Q_EMIT stepEvent(event); }, Qt::QueuedConnection);
+        });
         connect(engine, &StepEngine::divergenceFound, batcher, [this, batcher](const Step &step) {
             batcher->flush();
             QMetaObject::invokeMethod(this, [this, step] { Q_EMIT divergenceFound(step); }, Qt::QueuedConnection);

@@ -185,6 +185,11 @@ Q_SIGNALS:
     /// The launcher applied its policy: Landlock at `abi` (0 = seccomp only; the run
     /// must be marked), seccomp allow-list. Journaled as "sandbox_applied".
     void sandboxApplied(int landlockAbi);
+    /// The step engine recorded a policy event of a step or of the run (retry_scheduled,
+    /// retry_now, timeout, cancelled, divergence, step_paused, step_decision, …;
+    /// docs/steps.md), after the batch with its step: the window's live trace shows it
+    /// as a row. Also in the journal's policy_events table.
+    void stepEvent(const PolicyEvent &event);
     /// Step mode held `step` before it runs; decide with continueStep & co.
     void stepPaused(const Step &step);
     /// Replay: the first call that did not match the journal (Step::divergence).

@@ -7,7 +7,9 @@
 #include "schemaform.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFontDatabase>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -60,7 +62,8 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_argumentsView->setObjectName(QStringLiteral("answerArguments"));
     m_argumentsView->setReadOnly(true);
     m_argumentsView->setFont(mono);
-    m_argumentsView->setMaximumHeight(80);
+    // Three lines: the whole arguments are in the list's tooltip and the Step dock.
+    m_argumentsView->setMaximumHeight(QFontMetrics(mono).lineSpacing() * 3 + 2 * m_argumentsView->frameWidth() + 8);
 
     m_resultEdit = new QPlainTextEdit(m_body);
     m_resultEdit->setObjectName(QStringLiteral("answerRawResult"));
@@ -83,23 +86,36 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_resultLabel = new QLabel(tr("&Result (JSON):"), m_body);
     m_resultLabel->setBuddy(m_resultEdit);
 
-    m_sendResultButton = new QPushButton(tr("Send Result"), m_body);
+    m_sendResultButton = new QPushButton(m_body);
     m_sendResultButton->setObjectName(QStringLiteral("sendResult"));
-    m_sendResultButton->setToolTip(tr("Send the value above as the tool's result (Ctrl+Return)"));
     auto *resultButtons = new QHBoxLayout;
     resultButtons->addStretch();
     resultButtons->addWidget(m_sendResultButton);
 
-    auto *errorBox = new QGroupBox(tr("Or answer with an error"), m_body);
+    m_errorBox = new QGroupBox(m_body);
+    QGroupBox *errorBox = m_errorBox;
     m_errorMessageEdit = new QLineEdit(errorBox);
     m_errorMessageEdit->setObjectName(QStringLiteral("answerErrorMessage"));
-    m_errorMessageEdit->setPlaceholderText(tr("What went wrong, as the script will see it"));
-    m_retryableCheck = new QCheckBox(tr("Retryable (the step may try again)"), errorBox);
-    m_sendErrorButton = new QPushButton(tr("Send Error"), errorBox);
+    m_retryableCheck = new QCheckBox(errorBox);
+    m_sendErrorButton = new QPushButton(errorBox);
     m_sendErrorButton->setObjectName(QStringLiteral("sendError"));
-    m_sendErrorButton->setToolTip(tr("Send the message as the tool's error (Ctrl+Return in this box)"));
+    // Step mode's Fail Call: the wire's error code (DESIGN.md "The tools bridge").
+    m_errorCodeCombo = new QComboBox(errorBox);
+    m_errorCodeCombo->setObjectName(QStringLiteral("answerErrorCode"));
+    m_errorCodeCombo->addItem(QStringLiteral("tool_failed"), QStringLiteral("tool_failed"));
+    m_errorCodeCombo->setItemData(0, tr("The tool failed: the script gets the message below"), Qt::ToolTipRole);
+    m_errorCodeCombo->addItem(QStringLiteral("timeout"), QStringLiteral("timeout"));
+    m_errorCodeCombo->setItemData(1, tr("An injected timeout (bound \"injected\") with the engine's message"),
+                                  Qt::ToolTipRole);
+    m_errorCodeLabel = new QLabel(tr("C&ode:"), errorBox);
+    m_errorCodeLabel->setBuddy(m_errorCodeCombo);
     auto *errorLayout = new QFormLayout(errorBox);
-    errorLayout->addRow(tr("Message:"), m_errorMessageEdit);
+    // The code (held calls only) before the message, on one row: room is short.
+    auto *messageRow = new QHBoxLayout;
+    messageRow->addWidget(m_errorCodeLabel);
+    messageRow->addWidget(m_errorCodeCombo);
+    messageRow->addWidget(m_errorMessageEdit, 1);
+    errorLayout->addRow(tr("Message:"), messageRow);
     auto *errorButtons = new QHBoxLayout;
     errorButtons->addWidget(m_retryableCheck);
     errorButtons->addStretch();
@@ -132,7 +148,35 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     addSendShortcut(errorBox, this, &AnswerPane::sendError);
     connect(m_resultEdit, &QPlainTextEdit::textChanged, this, [this] { showProblem(QString()); });
     connect(m_errorMessageEdit, &QLineEdit::textChanged, this, [this] { showProblem(QString()); });
+    connect(m_errorCodeCombo, &QComboBox::currentIndexChanged, this, [this] {
+        showProblem(QString());
+        applyMode();
+    });
     clearCall();
+}
+
+void AnswerPane::applyMode()
+{
+    const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == QLatin1String("timeout");
+    m_sendResultButton->setText(m_held ? tr("Answer Instead") : tr("Send Result"));
+    m_sendResultButton->setToolTip(
+        m_held ? tr("Step mode: end the held call with the value above as its result; its handler does not run "
+                    "(Ctrl+Return)")
+               : tr("Send the value above as the tool's result (Ctrl+Return)"));
+    m_sendErrorButton->setText(m_held ? tr("Fail Call") : tr("Send Error"));
+    m_sendErrorButton->setToolTip(
+        m_held ? tr("Step mode: end the held call with this error; its handler does not run and the step is not "
+                    "retried (Ctrl+Return in this box)")
+               : tr("Send the message as the tool's error (Ctrl+Return in this box)"));
+    m_errorBox->setTitle(m_held ? tr("Or fail the call without running it") : tr("Or answer with an error"));
+    m_errorCodeLabel->setVisible(m_held);
+    m_errorCodeCombo->setVisible(m_held);
+    m_errorMessageEdit->setEnabled(!timeout);
+    m_retryableCheck->setEnabled(!timeout);
+    m_errorMessageEdit->setPlaceholderText(timeout ? tr("The engine's message: timed out by hand in step mode")
+                                                   : tr("What went wrong, as the script will see it"));
+    m_retryableCheck->setText(m_held ? tr("Retryable") : tr("Retryable (the step may try again)"));
+    m_retryableCheck->setToolTip(m_held ? tr("The script sees the flag; step mode does not retry the call") : QString());
 }
 
 void AnswerPane::setCall(const Step &step)
@@ -143,6 +187,9 @@ void AnswerPane::setCall(const Step &step)
     m_maxAttempts = qMax(step.maxAttempts, m_attempt);
     m_sequence = step.sequence;
     m_sentText.clear();
+    m_held = false;
+    m_errorCodeCombo->setCurrentIndex(0);
+    applyMode();
     setHeading(true);
     m_argumentsView->setPlainText(
         QString::fromStdString(step.args.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
@@ -158,8 +205,23 @@ void AnswerPane::setCall(const Step &step)
     m_clockLabel->setVisible(true);
 }
 
+void AnswerPane::setHeldCall(const Step &step)
+{
+    setCall(step);
+    m_held = true;
+    applyMode();
+    setHeading(true);
+}
+
 void AnswerPane::setHeading(bool waiting)
 {
+    if (waiting && m_held) {
+        m_headingLabel->setText(tr("<b>%1</b> is held by step mode before it runs — its handler has not run<br>"
+                                   "<small>Call %2, step #%3</small>")
+                                    .arg(m_tool.toHtmlEscaped(), m_callId.toHtmlEscaped())
+                                    .arg(m_sequence));
+        return;
+    }
     const QString text = waiting ? tr("<b>%1</b> is waiting for an answer — attempt %2 of %3<br>"
                                       "<small>Call %4, step #%5</small>")
                                  : tr("<b>%1</b> is closed, no longer waiting — attempt %2 of %3<br>"
@@ -202,6 +264,9 @@ void AnswerPane::clearCall()
     m_maxAttempts = 0;
     m_sequence = 0;
     m_sentText.clear();
+    m_held = false;
+    m_errorCodeCombo->setCurrentIndex(0);
+    applyMode();
     if (m_usesForm) {
         const nlohmann::json schema = m_resultForm->schema(); // empty fields
         m_resultForm->setSchema(schema);
@@ -286,7 +351,8 @@ bool AnswerPane::sendError()
     if (m_callId.isEmpty())
         return false;
     const QString message = m_errorMessageEdit->text().trimmed();
-    if (message.isEmpty()) {
+    const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == QLatin1String("timeout");
+    if (message.isEmpty() && !timeout) {
         showProblem(tr("Enter the error message the script should see."));
         m_errorMessageEdit->setFocus();
         return false;
@@ -309,15 +375,25 @@ bool AnswerPane::send(const ManualAnswer &answer)
     // the next call: report the call that was answered, not the one shown now.
     const QString callId = m_callId;
     constexpr qsizetype MaxSentChars = 200;
-    if (answer.isError) {
+    const bool timeout = m_held && answer.isError && m_errorCodeCombo->currentData().toString() == QLatin1String("timeout");
+    if (timeout) {
+        m_sentText = tr("Failed without running (timeout): timed out by hand");
+    } else if (m_held && answer.isError) {
+        m_sentText = tr("Failed without running (tool_failed): %1").arg(answer.message.left(MaxSentChars));
+    } else if (answer.isError) {
         m_sentText = (answer.retryable ? tr("Answered with a retryable error: %1") : tr("Answered with an error: %1"))
                          .arg(answer.message.left(MaxSentChars));
     } else {
         const QString json = QString::fromStdString(
             answer.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-        m_sentText = tr("Answered with %1").arg(json.size() > MaxSentChars ? json.left(MaxSentChars) + QChar(0x2026) : json);
+        const QString shown = json.size() > MaxSentChars ? json.left(MaxSentChars) + QChar(0x2026) : json;
+        m_sentText = m_held ? tr("Answered instead with %1 (the handler did not run)").arg(shown)
+                            : tr("Answered with %1").arg(shown);
     }
-    if (!m_run->answer(callId, m_attempt, answer, &reason)) {
+    const bool accepted = timeout ? m_run->timeOutStep(callId, &reason)
+        : m_held                  ? m_run->answerStep(callId, answer, &reason)
+                                  : m_run->answer(callId, m_attempt, answer, &reason);
+    if (!accepted) {
         m_sentText.clear();
         showProblem(tr("The run refused the answer: %1").arg(reason));
         return false;

@@ -9,6 +9,8 @@
 #include <optional>
 
 class QCheckBox;
+class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -22,6 +24,8 @@ class SchemaForm;
 /// an error with a message and *retryable* with **Send Error**. Ctrl+Enter sends what
 /// it is typed in. Answers go through RunController::answer (the engine's fencing): a
 /// refused answer shows the engine's reason in problem() and changes nothing.
+/// A call held by step mode (setHeldCall) is decided instead of answered: Send Result
+/// becomes **Answer Instead** and Send Error **Fail Call** (DESIGN.md "Step mode").
 /// Lives in the Pending Calls dock (PendingCallsPanel) and in AnswerDialog.
 class AnswerPane : public QWidget
 {
@@ -31,6 +35,16 @@ public:
 
     /// Shows `step`'s current attempt; clears the previous input.
     void setCall(const Step &step);
+    /// Shows `step`, held by step mode before its first attempt (RunController::
+    /// stepPaused); clears the previous input. **Answer Instead** ends the step with the
+    /// result (RunController::answerStep: checked against output_schema like a manual
+    /// answer; the handler never runs), **Fail Call** with an error: code `tool_failed`
+    /// with the message and the retryable flag as typed (answerStep), or `timeout`
+    /// (timeOutStep: the engine's injected timeout and its own message). The engine
+    /// retries neither.
+    void setHeldCall(const Step &step);
+    /// True while the shown call is one held by step mode (setHeldCall).
+    bool isHeld() const { return m_held; }
     /// No call: the inputs are disabled and a hint says what to select.
     void clearCall();
     /// The tool's output_schema: the result is entered in a form generated from it
@@ -61,6 +75,8 @@ public:
     QPlainTextEdit *resultEdit() const { return m_resultEdit; }
     QLineEdit *errorMessageEdit() const { return m_errorMessageEdit; }
     QCheckBox *retryableCheck() const { return m_retryableCheck; }
+    /// The error code of Fail Call ("tool_failed" or "timeout"); shown for held calls only.
+    QComboBox *errorCodeCombo() const { return m_errorCodeCombo; }
     QPushButton *sendResultButton() const { return m_sendResultButton; }
     QPushButton *sendErrorButton() const { return m_sendErrorButton; }
     /// The message shown under the input: a JSON parse error or a refusal; empty when none.
@@ -81,6 +97,8 @@ private:
     bool send(const ManualAnswer &answer);
     void showProblem(const QString &text);
     void setHeading(bool waiting);
+    /// Labels the inputs for a waiting call or a held one (m_held).
+    void applyMode();
 
     RunController *m_run = nullptr;
     QString m_callId;
@@ -88,6 +106,7 @@ private:
     int m_attempt = 0;
     int m_maxAttempts = 0;
     int m_sequence = 0;
+    bool m_held = false; ///< the call is held by step mode, not waiting for a person
     QString m_sentText; ///< the last answer accepted from this pane, as shown by showAnswered
 
     QLabel *m_headingLabel = nullptr;
@@ -100,6 +119,9 @@ private:
     bool m_usesForm = false;
     QLineEdit *m_errorMessageEdit = nullptr;
     QCheckBox *m_retryableCheck = nullptr;
+    QGroupBox *m_errorBox = nullptr;
+    QLabel *m_errorCodeLabel = nullptr;
+    QComboBox *m_errorCodeCombo = nullptr;
     QPushButton *m_sendResultButton = nullptr;
     QPushButton *m_sendErrorButton = nullptr;
     QLabel *m_problemLabel = nullptr;

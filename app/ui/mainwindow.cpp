@@ -20,6 +20,7 @@
 #include "settings.h"
 #include "settingsdialog.h"
 #include "stepinspector.h"
+#include "stepmodeactions.h"
 #include "theme.h"
 #include "cli/traceexport.h"
 #include "toolpanel.h"
@@ -310,8 +311,8 @@ void MainWindow::createActions()
     m_stepModeAction = new QAction(tr("Step &Mode"), this);
     m_stepModeAction->setShortcut(QKeySequence(Qt::Key_F10));
     m_stepModeAction->setCheckable(true);
-    m_stepModeAction->setToolTip(tr("Step mode (F10): hold every tool call before it runs; continue it from "
-                                    "the Pending Calls dock"));
+    m_stepModeAction->setToolTip(tr("Step mode (F10): hold every tool call before it runs; then Continue (F7), "
+                                    "Answer Instead (Shift+F7), Fail Call (Ctrl+F7) or Continue to End (F8)"));
     m_stepModeAction->setStatusTip(m_stepModeAction->toolTip());
     connect(m_stepModeAction, &QAction::toggled, this, [this](bool on) {
         m_run->setStepMode(on);
@@ -365,6 +366,7 @@ void MainWindow::createMenus()
     toolsMenu->addActions(m_toolsMenu->actions());
 
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
+    m_runMenu = runMenu;
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_stopAction);
     runMenu->addAction(m_stepModeAction);
@@ -454,6 +456,15 @@ void MainWindow::createDocks()
     m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
     m_pendingPanel->setToolLookup([this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; });
     m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::RightDockWidgetArea);
+    m_stepActions = new StepModeActions(m_run, m_pendingPanel, m_stepModeAction, [this] {
+        m_pendingDock->show();
+        m_pendingDock->raise();
+    }, this);
+    {
+        // In the Run menu right after Step Mode.
+        const QList<QAction *> runActions = m_runMenu->actions();
+        m_runMenu->insertActions(runActions.value(runActions.indexOf(m_stepModeAction) + 1), m_stepActions->actions());
+    }
     connect(m_pendingPanel, &PendingCallsPanel::openCountChanged, this, [this](int open) {
         m_pendingDock->setWindowTitle(open == 0 ? tr("Pending Calls") : tr("Pending Calls (%1)").arg(open));
         updateActions();
@@ -514,6 +525,7 @@ void MainWindow::connectRun()
     // The trace (and the timeline, which follows it) takes one batch per frame.
     connect(m_run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
     connect(m_run, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent);
+    connect(m_run, &RunController::stepEvent, m_traceModel, &TraceModel::addEvent);
     // Batched like the trace: per-step signals would cross from the run thread one by one.
     // Only the last steps are kept whole (LiveStepStore); the budget meter's sizes come
     // from the engine, so nothing here serialises a step.

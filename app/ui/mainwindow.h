@@ -20,6 +20,7 @@
 
 class BudgetMeters;
 class DurableRunActions;
+class StepModeActions;
 class PendingCallsPanel;
 class RunComparePanel;
 class ToolFilesReloader;
@@ -109,6 +110,8 @@ public:
     void startFromJournal(const QString &runId, bool resume);
     /// Rerun from Step and cassettes (Run menu, Runs dock, trace context menu).
     DurableRunActions *durableActions() const { return m_durable; }
+    /// Run ▸ Continue Held Call, Answer Instead…, Fail Held Call…, Continue to End.
+    StepModeActions *stepModeActions() const { return m_stepActions; }
     /// Exports run `runId` as "json" or "chrome" to `path` (empty: asks for a file).
     bool exportRun(const QString &runId, const QString &format, QString path);
     /// Compares run `leftRun` (A) with `rightRun` (B) of the journal in a window of its
@@ -274,6 +277,7 @@ private:
     QLabel *m_statusLabel = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
+    QMenu *m_runMenu = nullptr;
 
     QAction *m_openAction = nullptr;
     QAction *m_importRunAction = nullptr;
@@ -294,6 +298,7 @@ private:
     QAction *m_closeTabAction = nullptr;
     QAction *m_aboutAction = nullptr;
     DurableRunActions *m_durable = nullptr;
+    StepModeActions *m_stepActions = nullptr;
 
     QByteArray m_defaultState;
     QString m_lastError;

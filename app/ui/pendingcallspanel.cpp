@@ -12,6 +12,7 @@
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
@@ -42,7 +43,10 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     m_list->setObjectName(QStringLiteral("pendingList"));
     m_continueButton = new QPushButton(tr("&Continue"), top);
     m_continueButton->setObjectName(QStringLiteral("continueHeld"));
-    m_continueButton->setToolTip(tr("Step mode: run the selected held call's handler"));
+    m_continueButton->setToolTip(tr("Step mode: run the selected held call's handler (F7)"));
+    m_continueToEndButton = new QPushButton(tr("Continue to &End"), top);
+    m_continueToEndButton->setObjectName(QStringLiteral("continueToEnd"));
+    m_continueToEndButton->setToolTip(tr("Leave step mode: every held call and every later one runs (F8)"));
     m_popOutButton = new QPushButton(tr("Answer in a &Window…"), top);
     m_popOutButton->setObjectName(QStringLiteral("answerInWindow"));
     m_popOutButton->setToolTip(tr("Answer the selected call in a window of its own (room for a large form)"));
@@ -51,6 +55,7 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     m_heldLabel->hide();
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_continueButton);
+    buttons->addWidget(m_continueToEndButton);
     buttons->addStretch();
     buttons->addWidget(m_popOutButton);
     topLayout->addWidget(m_list, 1);
@@ -75,12 +80,8 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
 
     connect(m_list, &QListWidget::currentItemChanged, this, &PendingCallsPanel::showCurrent);
     connect(m_list, &QListWidget::itemActivated, this, [this] { focusAnswer(); });
-    connect(m_continueButton, &QPushButton::clicked, this, [this] {
-        QString reason;
-        const QString callId = currentCallId();
-        if (!callId.isEmpty() && !m_run->continueStep(callId, &reason))
-            m_heldLabel->setText(tr("Cannot continue: %1").arg(reason));
-    });
+    connect(m_continueButton, &QPushButton::clicked, this, &PendingCallsPanel::continueHeldCall);
+    connect(m_continueToEndButton, &QPushButton::clicked, this, &PendingCallsPanel::continueToEndRequested);
     connect(m_popOutButton, &QPushButton::clicked, this, &PendingCallsPanel::popOut);
     connect(m_pane, &AnswerPane::answered, this, [this](const QString &callId) {
         m_answeredHere = callId;
@@ -171,6 +172,28 @@ void PendingCallsPanel::clear()
     updateList();
 }
 
+QString PendingCallsPanel::selectHeldCall()
+{
+    if (m_heldCalls.isEmpty())
+        return QString();
+    const QString current = currentCallId();
+    const QString callId = findHeld(current) ? current : m_heldCalls.first().callId;
+    return selectCall(callId) ? callId : QString();
+}
+
+bool PendingCallsPanel::continueHeldCall()
+{
+    const QString callId = selectHeldCall();
+    if (callId.isEmpty())
+        return false;
+    QString reason;
+    if (m_run->continueStep(callId, &reason))
+        return true;
+    m_heldLabel->setText(tr("Cannot continue: %1").arg(reason));
+    m_heldLabel->show();
+    return false;
+}
+
 bool PendingCallsPanel::selectCall(const QString &callId)
 {
     for (int row = 0; row < m_list->count(); ++row) {
@@ -190,11 +213,19 @@ QString PendingCallsPanel::currentCallId() const
 
 void PendingCallsPanel::focusAnswer()
 {
-    if (!findPending(currentCallId()))
+    if (!findPending(currentCallId()) && !findHeld(currentCallId()))
         return;
     m_pane->focusResult();
     if (QWidget *focus = QApplication::focusWidget(); focus && m_pane->isAncestorOf(focus))
         m_scroll->ensureWidgetVisible(focus);
+}
+
+void PendingCallsPanel::focusError()
+{
+    if (!findPending(currentCallId()) && !findHeld(currentCallId()))
+        return;
+    m_pane->errorMessageEdit()->setFocus();
+    m_scroll->ensureWidgetVisible(m_pane->errorMessageEdit());
 }
 
 void PendingCallsPanel::popOut()
@@ -286,12 +317,17 @@ void PendingCallsPanel::showCurrent()
 {
     const QString callId = currentCallId();
     const Step *step = findPending(callId);
-    const bool held = !step && !callId.isEmpty();
+    const Step *heldStep = step ? nullptr : findHeld(callId);
+    const bool held = heldStep != nullptr;
     m_continueButton->setEnabled(held);
+    m_continueToEndButton->setEnabled(!m_heldCalls.isEmpty());
     m_popOutButton->setEnabled(step != nullptr);
-    m_heldLabel->setVisible(held);
+    // Only a refused Continue has something to say here: the answer's heading already
+    // says the call is held, and room is short (Send buttons above the fold at 1440x900).
+    if (!held)
+        m_heldLabel->hide();
     if (held)
-        m_heldLabel->setText(tr("Held by step mode before it runs: Continue runs its handler."));
+        step = heldStep;
     // The shown call closed: it stays shown, closed and disabled, until another call is.
     if (!step && !held && !m_shownCall.isEmpty() && m_shownCall == m_answeredHere) {
         m_pane->showAnswered();
@@ -313,10 +349,13 @@ void PendingCallsPanel::showCurrent()
     const int attempt = step->currentAttempt() ? step->currentAttempt()->number : 1;
     // Only a different call (or attempt) resets the input; the ticks keep what is typed.
     m_shownIsStale = false;
-    if (m_shownCall != step->callId || m_shownAttempt != attempt) {
+    if (m_shownCall != step->callId || m_shownAttempt != attempt || m_pane->isHeld() != held) {
         const Tool *tool = m_toolLookup ? m_toolLookup(step->tool) : nullptr;
         m_pane->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
-        m_pane->setCall(*step);
+        if (held)
+            m_pane->setHeldCall(*step);
+        else
+            m_pane->setCall(*step);
         m_shownCall = step->callId;
         m_shownAttempt = attempt;
         m_shownStatus = step->status;
@@ -326,6 +365,13 @@ void PendingCallsPanel::showCurrent()
 
 void PendingCallsPanel::updateClock()
 {
+    if (const Step *held = findHeld(m_shownCall)) {
+        const qint64 since = held->queuedAt;
+        m_pane->setClockText(tr("held %1 (step mode: the run clock is paused)")
+                                 .arg(TraceModel::durationText(
+                                     since > 0 ? std::max<qint64>(0, QDateTime::currentMSecsSinceEpoch() - since) : 0)));
+        return;
+    }
     const Step *step = findPending(m_shownCall);
     if (!step)
         return;
@@ -339,6 +385,16 @@ const Step *PendingCallsPanel::findPending(const QString &callId) const
     if (callId.isEmpty())
         return nullptr;
     for (const Step &step : m_pendingCalls)
+        if (step.callId == callId)
+            return &step;
+    return nullptr;
+}
+
+const Step *PendingCallsPanel::findHeld(const QString &callId) const
+{
+    if (callId.isEmpty())
+        return nullptr;
+    for (const Step &step : m_heldCalls)
         if (step.callId == callId)
             return &step;
     return nullptr;

@@ -25,7 +25,10 @@ struct Tool;
 /// person (pendingCallOpened) or held by step mode (stepPaused) — with its tool,
 /// attempt, how long it has waited and its arguments; below the list, the answer to
 /// the selected waiting call (AnswerPane: the form from the tool's output_schema, raw
-/// JSON without one, Send Result / Send Error). The waited times tick every second,
+/// JSON without one, Send Result / Send Error). A held call gets the four step-mode
+/// decisions (DESIGN.md "Step mode"): **Continue** (run the handler), **Answer
+/// Instead** and **Fail Call** in the answer below (AnswerPane::setHeldCall), and
+/// **Continue to End**. The waited times tick every second,
 /// each against the call's wait bound (the manual tool's attempt_timeout_seconds;
 /// none by default, DESIGN.md "Retry policy").
 class PendingCallsPanel : public QWidget
@@ -62,6 +65,8 @@ public:
     QString currentCallId() const;
     /// Puts the keyboard focus on the answer's first field.
     void focusAnswer();
+    /// Puts the keyboard focus on the error message (Send Error / Fail Call).
+    void focusError();
     /// Opens the selected waiting call's answer in a window of its own.
     void popOut();
 
@@ -70,6 +75,13 @@ public:
     /// The window opened by popOut(); nullptr before.
     AnswerDialog *answerDialog() const;
     QPushButton *continueButton() const { return m_continueButton; }
+    QPushButton *continueToEndButton() const { return m_continueToEndButton; }
+    /// Selects a held call — the selected one if it is held, else the oldest — and
+    /// returns its id; empty when no call is held.
+    QString selectHeldCall();
+    /// Continues the selected held call (else the oldest): its handler runs. False when
+    /// none is held or the run refuses (the reason is shown under the list).
+    bool continueHeldCall();
 
     /// "waited 1 min 5 s of 5 min 0 s (wait bound)" / "waited 3 s (no wait bound)":
     /// the time since the current attempt started waiting (ms `now`, Unix epoch) against
@@ -82,12 +94,16 @@ public:
 Q_SIGNALS:
     /// The number of open calls changed (the dock's tab badge).
     void openCountChanged(int open);
+    /// Continue to End was clicked: the window leaves step mode (its F10 action) and
+    /// every held call continues.
+    void continueToEndRequested();
 
 private:
     void updateList();
     void showCurrent();
     void updateClock();
     const Step *findPending(const QString &callId) const;
+    const Step *findHeld(const QString &callId) const;
 
     RunController *m_run = nullptr;
     std::function<const Tool *(const QString &)> m_toolLookup;
@@ -97,6 +113,7 @@ private:
     AnswerPane *m_pane = nullptr;
     QLabel *m_heldLabel = nullptr;
     QPushButton *m_continueButton = nullptr;
+    QPushButton *m_continueToEndButton = nullptr;
     QPushButton *m_popOutButton = nullptr;
     QScrollArea *m_scroll = nullptr;
     QTimer *m_ticker = nullptr;

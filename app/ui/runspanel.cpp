@@ -13,11 +13,13 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QMainWindow>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -37,7 +39,22 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
     m_view->setUniformRowHeights(true);
     m_view->setAllColumnsShowFocus(true);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection); // two runs to compare
-    m_view->header()->resizeSection(0, 170);
+    // Wide enough for what the columns hold, so Started and Duration are never cut.
+    const QFontMetrics metrics(m_view->font());
+    const int padding = 3 * metrics.averageCharWidth() + 8;
+    const auto fit = [&](int column, const QString &sample) {
+        const QString header = m_view->headerItem()->text(column);
+        m_view->header()->resizeSection(column, std::max(metrics.horizontalAdvance(sample),
+                                                         metrics.horizontalAdvance(header)) + padding);
+    };
+    fit(0, QStringLiteral("20261129T233012-4f2a"));
+    fit(1, QStringLiteral("scripts/main.py"));
+    fit(2, QStringLiteral("timed_out"));
+    fit(3, QStringLiteral("2026-12-31 23:59:59"));
+    fit(4, durationText(0, 888800, true));
+    m_ticker = new QTimer(this);
+    m_ticker->setInterval(1000);
+    connect(m_ticker, &QTimer::timeout, this, &RunsPanel::showControllerRun);
     connect(m_view, &QTreeWidget::itemActivated, this,
             [this](QTreeWidgetItem *item) { Q_EMIT openRequested(item->data(0, Qt::UserRole).toString()); });
     auto *layout = new QVBoxLayout(this);
@@ -94,6 +111,9 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
     };
     connect(m_view, &QTreeWidget::currentItemChanged, this, updateButtons);
     connect(m_view, &QTreeWidget::itemSelectionChanged, this, updateButtons);
+    // The controller's run is shown live: a resumed run is no longer "suspended".
+    connect(m_run, &RunController::started, this, &RunsPanel::refresh);
+    connect(m_run, &RunController::statusChanged, this, &RunsPanel::showControllerRun);
     connect(m_run, &RunController::statusChanged, this, updateButtons);
     connect(m_run, &RunController::finished, this, updateButtons);
     updateButtons();
@@ -105,32 +125,104 @@ QString RunsPanel::currentRun() const
     return item ? item->data(0, Qt::UserRole).toString() : QString();
 }
 
+QString RunsPanel::durationText(qint64 from, qint64 to, bool resumed)
+{
+    const QString seconds = QString::number(double(qMax<qint64>(to - from, 0)) / 1000.0, 'f', 1);
+    return resumed ? tr("%1 s since resume", "runs list: a resumed run's duration counts from the resume").arg(seconds)
+                   : tr("%1 s").arg(seconds);
+}
+
+namespace {
+
+QString startedText(qint64 at)
+{
+    return QDateTime::fromMSecsSinceEpoch(at).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
+
+// The script, relative to the project where it is in it; "(try it)" and the like as is.
+QString scriptText(const QString &scriptPath, const QString &projectDir)
+{
+    return scriptPath.startsWith(QLatin1Char('(')) ? scriptPath : QDir(projectDir).relativeFilePath(scriptPath);
+}
+
+} // namespace
+
 void RunsPanel::refresh()
 {
     m_view->clear();
+    m_resumedAt.clear();
     const Project *project = m_project();
-    if (!project || !QFileInfo::exists(project->journalPath()))
+    if (!project || !QFileInfo::exists(project->journalPath())) {
+        showControllerRun();
         return;
+    }
     Journal journal;
-    if (!journal.open(project->journalPath()))
+    if (!journal.open(project->journalPath())) {
+        showControllerRun();
         return;
+    }
     std::vector<RunRecord> runs = journal.runs();
     std::sort(runs.begin(), runs.end(), [](const RunRecord &a, const RunRecord &b) { return a.startedAt > b.startedAt; });
     for (const RunRecord &run : runs) {
+        for (const PolicyEvent &event : journal.events(run.id)) {
+            if (event.kind == QLatin1String("resumed"))
+                m_resumedAt[run.id] = std::max(m_resumedAt.value(run.id), event.at);
+        }
+        const qint64 resumedAt = m_resumedAt.value(run.id);
         auto *item = new QTreeWidgetItem(m_view);
         item->setText(0, run.id);
         item->setData(0, Qt::UserRole, run.id);
-        item->setText(1, run.scriptPath.startsWith(QLatin1Char('(')) ? run.scriptPath
-                                                                      : QDir(project->dir).relativeFilePath(run.scriptPath));
+        item->setText(1, scriptText(run.scriptPath, project->dir));
         item->setText(2, runStatusName(run.status));
         item->setData(2, Qt::UserRole, int(run.status));
-        item->setText(3, QDateTime::fromMSecsSinceEpoch(run.startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
-        const double seconds = double(qMax<qint64>(run.endedAt - run.startedAt, 0)) / 1000.0;
-        item->setText(4, run.endedAt > 0 ? tr("%1 s").arg(QString::number(seconds, 'f', 1)) : QString());
+        item->setText(3, startedText(run.startedAt));
+        item->setText(4, run.endedAt > 0 ? durationText(resumedAt > 0 ? resumedAt : run.startedAt, run.endedAt, resumedAt > 0)
+                                         : QString());
+        if (resumedAt > 0)
+            item->setToolTip(4, tr("Resumed at %1, first started at %2. The duration counts from the latest resume, as "
+                                   "the status bar does: how long the run ran before it was suspended is not known.")
+                                    .arg(startedText(resumedAt), startedText(run.startedAt)));
         item->setToolTip(2, run.error);
         // As `toolstudio runs` says it: "rerun of RUN" for a run made from another one.
         item->setText(5, run.sourceRun.isEmpty() ? run.kind : tr("%1 of %2").arg(run.kind, run.sourceRun));
     }
+    showControllerRun();
+}
+
+void RunsPanel::showControllerRun()
+{
+    const RunRecord &record = m_run->record();
+    const Project *project = m_project();
+    const bool active = m_run->isActive();
+    if (!active)
+        m_ticker->stop();
+    if (record.id.isEmpty() || !project || QDir(record.projectDir) != QDir(project->dir))
+        return;
+    QTreeWidgetItem *item = nullptr;
+    for (int row = 0; row < m_view->topLevelItemCount() && !item; ++row) {
+        if (m_view->topLevelItem(row)->data(0, Qt::UserRole).toString() == record.id)
+            item = m_view->topLevelItem(row);
+    }
+    if (!item) {
+        if (!active)
+            return;
+        // A new run the journal does not list yet: newest, so first.
+        item = new QTreeWidgetItem;
+        m_view->insertTopLevelItem(0, item);
+        item->setText(0, record.id);
+        item->setData(0, Qt::UserRole, record.id);
+        item->setText(1, scriptText(record.scriptPath, project->dir));
+        item->setText(3, startedText(record.startedAt));
+        item->setText(5, record.sourceRun.isEmpty() ? record.kind : tr("%1 of %2").arg(record.kind, record.sourceRun));
+    }
+    item->setText(2, runStatusName(record.status));
+    item->setData(2, Qt::UserRole, int(record.status));
+    item->setToolTip(2, record.error);
+    // The controller's own times: what the status bar's "Completed in …" is computed from.
+    const qint64 end = record.endedAt > 0 ? record.endedAt : active ? QDateTime::currentMSecsSinceEpoch() : 0;
+    item->setText(4, end > 0 ? durationText(record.startedAt, end, m_resumedAt.contains(record.id)) : QString());
+    if (active && !m_ticker->isActive())
+        m_ticker->start();
 }
 
 bool RunsPanel::exportRun(const QString &runId, const QString &format, QString path)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 
 #include <functional>
@@ -9,6 +10,7 @@
 class DurableRunActions;
 class Project;
 class QMainWindow;
+class QTimer;
 class QTreeWidget;
 class RunComparePanel;
 class RunController;
@@ -18,6 +20,13 @@ class RunController;
 /// Replay, Resume, Rerun from Step, Export JSON / Chrome Trace and Compare. Buttons
 /// that cannot apply are disabled (nothing selected, a run in progress, Resume on a
 /// run that is not suspended, Compare without exactly two runs selected).
+///
+/// The run the RunController runs (or ran last) is shown as the controller has it: its
+/// live status (running, waiting) while the journal may still say suspended, and a
+/// duration that ticks while it runs and matches the status bar ("Completed in 20.9 s").
+/// A resumed run's duration counts from its latest resume (the journal's `resumed`
+/// event), labelled "20.9 s since resume": the time before the studio that ran it
+/// went away is not known. Started stays the run's first start.
 ///
 /// Open, Replay and Resume change what the window shows, so they are signals; export
 /// and compare only read the journal and are done here.
@@ -35,8 +44,11 @@ public:
               DurableRunActions *durable);
 
     QTreeWidget *view() const { return m_view; }
-    /// Re-reads the journal's runs (empty without a project or a journal).
+    /// Re-reads the journal's runs (empty without a project or a journal); the
+    /// controller's run as it has it.
     void refresh();
+    /// "12.3 s", or "12.3 s since resume" for a run resumed at `from` (`resumed`).
+    static QString durationText(qint64 from, qint64 to, bool resumed);
     /// Exports run `runId` as "json" (docs/run-export.md) or "chrome" (trace-event
     /// JSON for Perfetto) to `path` (empty: asks for a file). Failures are reported.
     bool exportRun(const QString &runId, const QString &format, QString path);
@@ -52,10 +64,16 @@ Q_SIGNALS:
 
 private:
     QString currentRun() const;
+    /// Shows the controller's run (status, duration) in its row, adding the row when the
+    /// journal does not list the run yet.
+    void showControllerRun();
 
     QMainWindow *m_window;
     RunController *m_run;
     std::function<const Project *()> m_project;
     Reporter m_report;
     QTreeWidget *m_view = nullptr;
+    QTimer *m_ticker = nullptr; ///< ticks the live run's duration
+    /// Latest `resumed` event per run id (ms since the epoch), read by refresh().
+    QHash<QString, qint64> m_resumedAt;
 };

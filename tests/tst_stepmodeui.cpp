@@ -1,0 +1,376 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Step mode's four decisions in the window (DESIGN.md "Step mode": continue, answer
+// instead, fail, continue to the end) and the Runs dock's row of a resumed run.
+#include "ui/answerpane.h"
+#include "ui/mainwindow.h"
+#include "ui/pendingcallspanel.h"
+#include "ui/runspanel.h"
+#include "ui/stepmodeactions.h"
+#include "consoleview.h"
+#include "journal.h"
+#include "project.h"
+#include "runcontroller.h"
+#include "schemaform.h"
+#include "tracemodel.h"
+#include "testfiles.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDateTime>
+#include <QLabel>
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <memory>
+
+namespace {
+
+// A run starts an interpreter in the sandbox; allow for a slow, shared machine.
+constexpr int RunTimeoutMs = 30000;
+
+QString cell(const QAbstractItemModel *model, int row, int column)
+{
+    return model->index(row, column).data().toString();
+}
+
+// The trace's event row of `kind` (step_paused, step_decision, …); its summary text.
+QString eventText(const QAbstractItemModel *model, const QString &kind)
+{
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QModelIndex index = model->index(row, TraceModel::Summary);
+        if (index.data(TraceModel::RowKindRole).toInt() == int(TraceModel::RowKind::Event)
+            && index.data(TraceModel::EventKindRole).toString() == kind)
+            return index.data().toString();
+    }
+    return QString();
+}
+
+QTreeWidgetItem *runRow(QTreeWidget *view, const QString &runId)
+{
+    for (int row = 0; row < view->topLevelItemCount(); ++row)
+        if (view->topLevelItem(row)->data(0, Qt::UserRole).toString() == runId)
+            return view->topLevelItem(row);
+    return nullptr;
+}
+
+} // namespace
+
+class TstStepModeUi : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
+        QCoreApplication::setOrganizationName(QStringLiteral("toolstudio-tests"));
+        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
+                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
+    }
+
+    void init()
+    {
+        m_scratch = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_scratch->isValid());
+        m_window = std::make_unique<MainWindow>();
+        m_window->setErrorDialogsEnabled(false);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        if (m_window && m_window->runController()->isActive()) {
+            m_window->runController()->stop();
+            QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        }
+        m_window.reset();
+        m_scratch.reset();
+    }
+
+    // Run ▸ the four decisions, with their shortcuts; disabled until a call is held.
+    void actionsInTheRunMenu()
+    {
+        StepModeActions *actions = m_window->stepModeActions();
+        QVERIFY(actions);
+        QCOMPARE(actions->continueAction()->shortcut(), QKeySequence(Qt::Key_F7));
+        QCOMPARE(actions->answerInsteadAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F7));
+        QCOMPARE(actions->failAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_F7));
+        QCOMPARE(actions->continueToEndAction()->shortcut(), QKeySequence(Qt::Key_F8));
+        for (QAction *action : actions->actions()) {
+            QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+            // The tooltip names the shortcut, in the menu's own spelling.
+            const QString key = action->shortcut().toString(QKeySequence::NativeText);
+            QVERIFY2(action->toolTip().endsWith(QStringLiteral("(%1)").arg(key)), qPrintable(action->toolTip()));
+            QVERIFY2(!action->associatedObjects().isEmpty(), qPrintable(action->text())); // in the Run menu
+        }
+        QVERIFY(m_window->stepModeAction()->toolTip().contains(QLatin1String("Continue to End (F8)")));
+    }
+
+    // Answer instead: the result goes to the script, the handler never runs (no pending
+    // call for the manual tool), a value the output_schema refuses is refused first.
+    void answerInsteadSkipsTheHandler()
+    {
+        const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(m_window->openProject(dir));
+        QSignalSpy opened(m_window->runController(), &RunController::pendingCallOpened);
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        StepModeActions *actions = m_window->stepModeActions();
+        QTRY_VERIFY(actions->answerInsteadAction()->isEnabled());
+        QVERIFY(actions->continueAction()->isEnabled());
+        QVERIFY(panel->continueToEndButton()->isEnabled());
+        actions->answerInsteadAction()->trigger();
+
+        AnswerPane *pane = panel->answerPane();
+        QVERIFY(pane->isHeld());
+        QCOMPARE(pane->callId(), panel->heldCalls().first().callId);
+        QCOMPARE(pane->sendResultButton()->text(), QStringLiteral("Answer Instead"));
+        QCOMPARE(pane->sendErrorButton()->text(), QStringLiteral("Fail Call"));
+        QVERIFY(pane->sendResultButton()->isEnabled());
+        QVERIFY2(pane->headingLabel()->text().startsWith(
+                     QStringLiteral("<b>render_report</b> is held by step mode before it runs")),
+                 qPrintable(pane->headingLabel()->text()));
+        auto *edit = qobject_cast<QLineEdit *>(pane->resultForm()->control(QString()));
+        QVERIFY(edit);
+        QCOMPARE(QApplication::focusWidget(), edit); // Shift+F7 puts the cursor in the form
+
+        // The output_schema wants an http(s) URL: refused, nothing sent, still held.
+        QTest::keyClicks(edit, QStringLiteral("ftp://example.org/q3"));
+        QVERIFY(!pane->sendResult());
+        QVERIFY(!pane->problem().isEmpty());
+        QCOMPARE(panel->heldCalls().size(), 1);
+        QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("queued"));
+
+        edit->clear();
+        QTest::keyClicks(edit, QStringLiteral("https://example.org/q3.pdf"));
+        pane->sendResultButton()->click();
+        QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
+
+        TraceModel *trace = m_window->traceModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("succeeded"));
+        QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("\"https://example.org/q3.pdf\""));
+        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+                 QStringLiteral("step mode: answered by hand instead, the handler did not run"));
+        QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/q3.pdf")));
+        QCOMPARE(opened.count(), 0); // the manual handler never asked a person
+        QTRY_COMPARE(pane->clockLabel()->text(),
+                     QStringLiteral("Answered instead with \"https://example.org/q3.pdf\" (the handler did not run)"));
+        m_window->stepModeAction()->setChecked(false);
+    }
+
+    // Fail: an error with code and message, no handler, no retry; the script sees it.
+    void failEndsTheCallWithAnError()
+    {
+        const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(m_window->openProject(dir));
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        QTRY_VERIFY(m_window->stepModeActions()->failAction()->isEnabled());
+        m_window->stepModeActions()->failAction()->trigger();
+        AnswerPane *pane = panel->answerPane();
+        QCOMPARE(QApplication::focusWidget(), pane->errorMessageEdit()); // Ctrl+F7: the message
+        QVERIFY(pane->errorCodeCombo()->isVisible());
+        QCOMPARE(pane->errorCodeCombo()->currentText(), QStringLiteral("tool_failed"));
+        QTest::keyClicks(pane->errorMessageEdit(), QStringLiteral("no rate on a holiday"));
+        pane->retryableCheck()->setChecked(true);
+        pane->sendErrorButton()->click();
+        QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
+
+        TraceModel *trace = m_window->traceModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Failed")), RunTimeoutMs);
+        QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("failed"));
+        QCOMPARE(cell(trace, 0, TraceModel::Attempts), QStringLiteral("1/3")); // not retried
+        QCOMPARE(trace->index(0, 0).data(TraceModel::ErrorCodeRole).toString(), QStringLiteral("tool_failed"));
+        QVERIFY2(cell(trace, 0, TraceModel::Summary).contains(QLatin1String("no rate on a holiday")),
+                 qPrintable(cell(trace, 0, TraceModel::Summary)));
+        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+                 QStringLiteral("step mode: failed by hand, the handler did not run"));
+        // The script's uncaught ToolError, with the code and message, on its stderr.
+        QTRY_VERIFY2(m_window->console()->toPlainText().contains(QLatin1String("ToolError: tool_failed: no rate on a holiday")),
+                     qPrintable(m_window->console()->toPlainText().right(300)));
+        QVERIFY(!m_window->console()->toPlainText().contains(QLatin1String("100 USD")));
+        m_window->stepModeAction()->setChecked(false);
+    }
+
+    // Fail with the code timeout: the engine's injected timeout.
+    void failWithTimeoutCode()
+    {
+        const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(m_window->openProject(dir));
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        AnswerPane *pane = panel->answerPane();
+        QTRY_VERIFY(pane->isHeld());
+        pane->errorCodeCombo()->setCurrentIndex(pane->errorCodeCombo()->findData(QStringLiteral("timeout")));
+        QVERIFY(!pane->errorMessageEdit()->isEnabled()); // the engine says what happened
+        QVERIFY2(pane->sendError(), qPrintable(pane->problem()));
+
+        TraceModel *trace = m_window->traceModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Failed")), RunTimeoutMs);
+        QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("failed"));
+        QCOMPARE(trace->index(0, 0).data(TraceModel::ErrorCodeRole).toString(), QStringLiteral("timeout"));
+        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+                 QStringLiteral("step mode: timed out by hand, the handler did not run"));
+        QTRY_VERIFY2(m_window->console()->toPlainText().contains(QLatin1String("ToolError: timeout: timed out by hand")),
+                     qPrintable(m_window->console()->toPlainText().right(300)));
+        m_window->stepModeAction()->setChecked(false);
+    }
+
+    // Continue (F7) runs the handler: the mock's result.
+    void continueRunsTheHandler()
+    {
+        const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(m_window->openProject(dir));
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingPanel()->heldCalls().size(), 1, RunTimeoutMs);
+        QTRY_VERIFY(m_window->stepModeActions()->continueAction()->isEnabled());
+        m_window->stepModeActions()->continueAction()->trigger();
+
+        TraceModel *trace = m_window->traceModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("succeeded"));
+        QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("0.92"));
+        QCOMPARE(eventText(trace, QStringLiteral("step_decision")), QStringLiteral("step mode: continued, the handler runs"));
+        QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
+        QVERIFY(m_window->stepModeAction()->isChecked()); // still in step mode for the next run
+        m_window->stepModeAction()->setChecked(false);
+    }
+
+    // Continue to End (the dock's button, F8): step mode off, the held call runs.
+    void continueToEndLeavesStepMode()
+    {
+        const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(m_window->openProject(dir));
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        QTRY_VERIFY(panel->continueToEndButton()->isEnabled());
+        panel->continueToEndButton()->click();
+        QVERIFY(!m_window->stepModeAction()->isChecked());
+        QVERIFY(!m_window->runController()->stepMode());
+
+        TraceModel *trace = m_window->traceModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("succeeded"));
+        QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("0.92"));
+        QCOMPARE(eventText(trace, QStringLiteral("step_decision")), QStringLiteral("step mode: continued, the handler runs"));
+        QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
+        QVERIFY(panel->heldCalls().isEmpty());
+        QVERIFY(!m_window->stepModeActions()->continueToEndAction()->isEnabled());
+
+        // The next run is not held.
+        m_window->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        QTRY_COMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("succeeded"));
+        QVERIFY(eventText(m_window->traceModel(), QStringLiteral("step_paused")).isEmpty());
+    }
+
+    // Resume in the window: the Runs row says the run is live again (waiting), not
+    // suspended, and its duration is the status bar's, counted from the resume.
+    void runsRowAfterResume()
+    {
+        const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        // A run that started 40 s ago and was suspended before its call (the studio
+        // that ran it went away).
+        const QString runId = QStringLiteral("20260101T000000-5e5e");
+        const qint64 startedAt = QDateTime::currentMSecsSinceEpoch() - 40000;
+        {
+            ProjectError error;
+            const auto project = Project::load(dir, &error);
+            QVERIFY2(project, qPrintable(error.toString()));
+            Journal journal;
+            QVERIFY(journal.open(project->journalPath()));
+            RunRecord run;
+            run.id = runId;
+            run.projectDir = dir;
+            run.scriptPath = project->defaultScriptPath();
+            run.status = RunStatus::Suspended;
+            run.startedAt = startedAt;
+            QVERIFY(journal.recordRun(run));
+        }
+        QVERIFY(m_window->openProject(dir));
+        QTreeWidget *runs = m_window->findChild<QTreeWidget *>(QStringLiteral("runsView"));
+        QVERIFY(runs);
+        QTreeWidgetItem *row = runRow(runs, runId);
+        QVERIFY(row);
+        QCOMPARE(row->text(2), QStringLiteral("suspended"));
+        QCOMPARE(row->text(4), QString());
+        runs->setCurrentItem(row);
+        auto *resume = m_window->findChild<QPushButton *>(QStringLiteral("resumeRun"));
+        QVERIFY(resume && resume->isEnabled());
+        resume->click();
+
+        // Live again: the call waits for a person.
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        QTRY_COMPARE(runRow(runs, runId)->text(2), QStringLiteral("waiting"));
+        row = runRow(runs, runId);
+        QCOMPARE(runs->topLevelItemCount(), 1); // the same run, not a second row
+        QVERIFY2(row->text(4).endsWith(QLatin1String(" s since resume")), qPrintable(row->text(4)));
+        QVERIFY2(row->text(4).split(QLatin1Char(' ')).first().toDouble() < 30.0, qPrintable(row->text(4)));
+        QVERIFY2(row->toolTip(4).contains(QLatin1String("counts from the latest resume")), qPrintable(row->toolTip(4)));
+        QCOMPARE(row->text(3), QDateTime::fromMSecsSinceEpoch(startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+        QVERIFY(!resume->isEnabled());
+
+        AnswerPane *pane = m_window->pendingPanel()->answerPane();
+        auto *edit = qobject_cast<QLineEdit *>(pane->resultForm()->control(QString()));
+        QVERIFY(edit);
+        QTest::keyClicks(edit, QStringLiteral("https://example.org/q3.pdf"));
+        QVERIFY2(pane->sendResult(), qPrintable(pane->problem()));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+
+        // Ended: the same seconds as the status bar ("Completed in 0.4 s").
+        row = runRow(runs, runId);
+        QVERIFY(row);
+        QCOMPARE(row->text(2), QStringLiteral("completed"));
+        const QString seconds = m_window->statusText().mid(QStringLiteral("Completed in ").size());
+        QCOMPARE(row->text(4), seconds.chopped(2) + QStringLiteral(" s since resume"));
+
+        // A studio that did not resume it reads the same from the journal's resumed event
+        // (one window per project: this one closes first).
+        m_window.reset();
+        m_window = std::make_unique<MainWindow>();
+        m_window->setErrorDialogsEnabled(false);
+        QVERIFY(m_window->openProject(dir));
+        QTreeWidgetItem *fromJournal = runRow(m_window->findChild<QTreeWidget *>(QStringLiteral("runsView")), runId);
+        QVERIFY(fromJournal);
+        QCOMPARE(fromJournal->text(2), QStringLiteral("completed"));
+        QVERIFY2(fromJournal->text(4).endsWith(QLatin1String(" s since resume")), qPrintable(fromJournal->text(4)));
+        const double journalSeconds = fromJournal->text(4).split(QLatin1Char(' ')).first().toDouble();
+        QVERIFY2(journalSeconds >= seconds.chopped(2).toDouble() && journalSeconds < 30.0, qPrintable(fromJournal->text(4)));
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_scratch;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TstStepModeUi)
+#include "tst_stepmodeui.moc"
