@@ -1003,6 +1003,8 @@ private Q_SLOTS:
             journal.recordRun(run);
             QByteArray saved;
             for (int sequence = 1; sequence <= Steps; ++sequence) {
+                if (!journal.appendOutput(QStringLiteral("run-1"), 1, QByteArray::number(sequence) + '\n'))
+                    ::_exit(6);
                 Step step = foldedStep(sequence);
                 PolicyEvent event{QStringLiteral("run-1"), sequence, 1700000000000, QStringLiteral("retry_now"), {}};
                 if (!journal.commit({&step}, {event}))
@@ -1037,8 +1039,8 @@ private Q_SLOTS:
         if (cut > 0) {
             QFile file(tails.front());
             QVERIFY(file.resize(file.size() - cut));
-            QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("applied 4 step commit\\(s\\) left in .* by process "
-                                                                              "%1; ignored the rest: record 10 at byte \\d+: torn")
+            QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("applied 9 commit\\(s\\) left in .* by process "
+                                                                              "%1; ignored the rest: record 20 at byte \\d+: torn")
                                                                    .arg(child)));
         }
 
@@ -1052,6 +1054,11 @@ private Q_SLOTS:
             QCOMPARE(steps[std::size_t(i)].status, StepStatus::Succeeded);
             QCOMPARE(steps[std::size_t(i)].result->dump(), QStringLiteral("\"ok %1\"").arg(i + 1).toStdString());
         }
+        // The output went through the tail too (before each step: all of it is there).
+        QByteArray lines;
+        for (int i = 1; i <= Steps; ++i)
+            lines += QByteArray::number(i) + '\n';
+        QCOMPARE(journal.output(QStringLiteral("run-1"), 1), lines);
         // Each event once, also when the tail's records were in SQLite already.
         QCOMPARE(int(journal.events(QStringLiteral("run-1")).size()), expected + 1); // + "suspended"
         // Applied before the dead owner's live run was suspended.

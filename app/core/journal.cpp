@@ -336,9 +336,6 @@ constexpr auto FillToolsSql = "INSERT INTO step_tools (run_id, tool, sequence) S
                               " WHERE run_id = ?1 AND EXISTS (SELECT 1 FROM runs WHERE id = ?1"
                               " AND status NOT IN ('running', 'waiting'))";
 constexpr auto MarkToolsSql = "UPDATE runs SET tools_indexed = 1 WHERE id = ? AND status NOT IN ('running', 'waiting')";
-constexpr auto InsertOutputSql =
-    "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
-    " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
 
 /// Binds `values` in order and runs the statement; its cursor is released at once so
 /// readers and the next transaction are not held up.
@@ -501,35 +498,6 @@ bool Journal::clearOutput(const QString &runId)
         m_lastError = query.lastError().text();
         return false;
     }
-    return true;
-}
-
-bool Journal::appendOutput(const QString &runId, int stream, const QByteArray &chunk)
-{
-    if (!isOpen()) {
-        m_lastError = QStringLiteral("the journal is not open");
-        return false;
-    }
-    flush();
-    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-    if (!db.transaction()) {
-        m_lastError = QStringLiteral("recording output: %1").arg(db.lastError().text());
-        return false;
-    }
-    QString error;
-    const bool ok = (m_knownRuns.contains(runId) || ::run(statement(EnsureRunSql), {text(runId), 0}, &error))
-        && ::run(statement(InsertOutputSql), {text(runId), stream, text(runId), stream, chunk.isNull() ? QByteArray("") : chunk}, &error);
-    if (!ok) {
-        m_lastError = QStringLiteral("recording output of run %1: %2").arg(runId, error.isEmpty() ? m_lastError : error);
-        db.rollback();
-        return false;
-    }
-    if (!db.commit()) {
-        m_lastError = QStringLiteral("recording output: commit: %1").arg(db.lastError().text());
-        db.rollback();
-        return false;
-    }
-    m_knownRuns.insert(runId);
     return true;
 }
 

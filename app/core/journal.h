@@ -34,8 +34,8 @@ class WalCheckpointer;
 /// the same class as SQLite's WAL with synchronous=NORMAL, which every other write uses.
 ///
 /// Group commit (setGroupCommit(), docs/steps.md "The commit path"; off by default):
-/// commit() then appends the rows as one record to this object's tail file
-/// (journaltail.h, one write()) and keeps them in memory; they go into SQLite in one
+/// commit() (and appendOutput()) then appends the rows as one record to this object's
+/// tail file (journaltail.h, one write()) and keeps them in memory; they go into SQLite in one
 /// transaction after `intervalMs`, at `maxRows`, before any other write or read of this
 /// object (so its own reads always see them), before a step waits for a person or is
 /// held in step mode (other processes look those up), and on close. Other connections
@@ -103,7 +103,8 @@ public:
     bool checkpoint();
     /// Deletes the run's recorded output (Resume re-runs the script from the start).
     bool clearOutput(const QString &runId);
-    /// Appends a chunk of the script's output (stream 1 = stdout, 2 = stderr).
+    /// Appends a chunk of the script's output (stream 1 = stdout, 2 = stderr); with group
+    /// commit it goes through the tail like a step (commit()).
     bool appendOutput(const QString &runId, int stream, const QByteArray &chunk);
 
     std::vector<RunRecord> runs() const;
@@ -168,6 +169,10 @@ private:
     void upsertStep(const Step &step, bool fold, TailRecord &record);
     bool writeStep(const Step &step, TailRecord &record, QString *error);
     void writeEvent(const PolicyEvent &event, TailRecord &record);
+    /// Commits m_record (`rows` steps, events or output chunks): to the tail (group
+    /// commit; `urgent`: into SQLite at once as well) or to SQLite. On failure the
+    /// known runs are reset to `knownBefore`.
+    bool commitRecord(int rows, bool urgent, const QSet<QString> &knownBefore);
     /// Runs a record's ops (no transaction of its own). `code`: SQLite's result code.
     bool runOps(QByteArrayView ops, QString *error, int *code = nullptr);
     bool runRecord(const TailRecord &record, QString *error, int *code = nullptr);

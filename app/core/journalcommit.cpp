@@ -39,6 +39,9 @@ constexpr char InsertAttemptSql[] =
     "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 constexpr char InsertEventSql[] = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
+constexpr char InsertOutputSql[] =
+    "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
+    " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
 /// How far a group commit got in a tail (schema 7), written in the same transaction.
 constexpr char MarkTailSql[] = "INSERT INTO journal_tails (name, serial) VALUES (?, ?)"
                                " ON CONFLICT (name) DO UPDATE SET serial = excluded.serial";
@@ -70,6 +73,8 @@ const char *sqlOf(TailStatement statement)
         return UnmarkToolsSql;
     case TailStatement::ClearTools:
         return ClearToolsSql;
+    case TailStatement::InsertOutput:
+        return InsertOutputSql;
     }
     return nullptr;
 }
@@ -206,6 +211,9 @@ bool Journal::runOps(QByteArrayView ops, QString *error, int *code)
         case TailStatement::ClearTools:
             what = QStringLiteral("tool index");
             break;
+        case TailStatement::InsertOutput:
+            context = QStringLiteral("recording output of run %1").arg(runId);
+            break;
         }
         QString failure;
         if (!statement) {
@@ -330,7 +338,33 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
         writeEvent(event, record);
     if (record.ops() == 0)
         return true;
-    const int rows = int(steps.size() + events.size());
+    return commitRecord(int(steps.size() + events.size()), othersMustSee(steps), knownBefore);
+}
+
+bool Journal::appendOutput(const QString &runId, int stream, const QByteArray &chunk)
+{
+    if (!isOpen()) {
+        m_lastError = QStringLiteral("the journal is not open");
+        return false;
+    }
+    if (!m_record)
+        m_record = std::make_unique<TailRecord>();
+    TailRecord &record = *m_record;
+    record.clear();
+    const QSet<QString> knownBefore = m_knownRuns;
+    if (!m_knownRuns.contains(runId)) {
+        record.op(TailStatement::EnsureRun).add(runId).add(qint64(0));
+        m_knownRuns.insert(runId);
+    }
+    record.op(TailStatement::InsertOutput).add(runId).add(stream).add(runId).add(stream)
+        .addBlob(chunk.isNull() ? QByteArray("") : chunk);
+    return commitRecord(1, false, knownBefore);
+}
+
+bool Journal::commitRecord(int rows, bool urgent, const QSet<QString> &knownBefore)
+{
+    TailRecord &record = *m_record;
+    QString error;
 
     if (m_groupCommitMs > 0) {
         if (!m_tail) {
@@ -346,7 +380,7 @@ bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<P
                 // Durable (in the tail) before the reply; SQLite gets it with the group.
                 m_pending += record.bytes();
                 m_pendingRows += rows;
-                if (othersMustSee(steps) || m_pendingRows >= m_groupCommitRows) {
+                if (urgent || m_pendingRows >= m_groupCommitRows) {
                     flush(); // on failure (warned) the rows stay pending: durable all the same
                     return true;
                 }
@@ -547,7 +581,7 @@ void Journal::recoverTails()
                 continue;
             }
         } else if (applied > 0 || !note.isEmpty()) {
-            qInfo("journal: applied %d step commit(s) left in %s by process %lld%s", applied, qUtf8Printable(path), pid,
+            qInfo("journal: applied %d commit(s) left in %s by process %lld%s", applied, qUtf8Printable(path), pid,
                   note.isEmpty() ? "" : qUtf8Printable(QStringLiteral("; ignored the rest: ") + note));
         }
         QFile::remove(path);

@@ -21,6 +21,7 @@ enum class TailStatement : quint8 {
     InsertEvent = 5,    ///< run_id, sequence, at, kind, detail
     UnmarkTools = 6,    ///< run_id (runs.tools_indexed = 0)
     ClearTools = 7,     ///< run_id (DELETE FROM step_tools)
+    InsertOutput = 8,   ///< run_id, stream, run_id, stream, chunk: a chunk of the script's output
 };
 
 /// One step commit as the values Journal binds to its statements (TailStatement), built
