@@ -609,8 +609,12 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         QString journalError;
         d->onRunThread([this, &journalPath, &journalError] {
             auto journal = std::make_unique<Journal>();
-            if (journal->open(journalPath, &journalError))
+            if (journal->open(journalPath, &journalError)) {
+                // Step commits go to the journal's tail and into SQLite in groups every
+                // 10 ms (docs/steps.md "The commit path"): this thread runs an event loop.
+                journal->setGroupCommit(10);
                 d->journal = std::move(journal);
+            }
         });
         if (!d->journal) {
             *error = tr("cannot open the journal %1: %2").arg(journalPath, journalError);
