@@ -23,6 +23,8 @@
 #include <QCheckBox>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -290,6 +292,38 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QTRY_COMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("succeeded"));
         QVERIFY(eventText(m_window->traceModel(), QStringLiteral("step_paused")).isEmpty());
+    }
+
+    // At 1440x900 in the default layout, a held call's Answer Instead and Fail Call are
+    // in view in the Pending Calls dock without scrolling (and so are Send Result and
+    // Send Error: the same pane).
+    void decisionsInViewAt1440x900()
+    {
+        m_window->resize(1440, 900);
+        const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(m_window->openProject(dir));
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        AnswerPane *pane = panel->answerPane();
+        QTRY_VERIFY(pane->isHeld());
+        auto *scroll = qobject_cast<QScrollArea *>(pane->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        QTRY_VERIFY(pane->sendErrorButton()->isVisible());
+        for (QWidget *widget : {static_cast<QWidget *>(pane->sendResultButton()), static_cast<QWidget *>(pane->sendErrorButton()),
+                                static_cast<QWidget *>(panel->continueButton()), static_cast<QWidget *>(panel->continueToEndButton())}) {
+            const QRect shown(widget->mapTo(m_window.get(), QPoint(0, 0)), widget->size());
+            const QRect area(scroll->viewport()->mapTo(m_window.get(), QPoint(0, 0)), scroll->viewport()->size());
+            if (scroll->isAncestorOf(widget))
+                QVERIFY2(area.contains(shown), qPrintable(QStringLiteral("%1 at y %2..%3, viewport y %4..%5")
+                                                              .arg(widget->objectName()).arg(shown.top()).arg(shown.bottom())
+                                                              .arg(area.top()).arg(area.bottom())));
+            QVERIFY2(m_window->rect().contains(shown), qPrintable(widget->objectName()));
+        }
+        QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        m_window->stepModeAction()->setChecked(false);
     }
 
     // Resume in the window: the Runs row says the run is live again (waiting), not

@@ -6,6 +6,8 @@
 #include "runcontroller.h"
 #include "schemaform.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
@@ -14,6 +16,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -63,7 +66,7 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_argumentsView->setReadOnly(true);
     m_argumentsView->setFont(mono);
     // Three lines: the whole arguments are in the list's tooltip and the Step dock.
-    m_argumentsView->setMaximumHeight(QFontMetrics(mono).lineSpacing() * 3 + 2 * m_argumentsView->frameWidth() + 8);
+    m_argumentsView->setMaximumHeight(QFontMetrics(mono).lineSpacing() * 3 + 2 * m_argumentsView->frameWidth() + 14);
 
     m_resultEdit = new QPlainTextEdit(m_body);
     m_resultEdit->setObjectName(QStringLiteral("answerRawResult"));
@@ -293,8 +296,18 @@ void AnswerPane::focusResult()
 void AnswerPane::setOutputSchema(const std::optional<nlohmann::json> &schema)
 {
     m_usesForm = schema.has_value() && schema->is_object();
-    if (m_usesForm)
+    if (m_usesForm) {
         m_resultForm->setSchema(*schema);
+        // The form is as tall as its fields (its inner scroll area would ask for more),
+        // so Send Result and Send Error stay in view in the Pending Calls dock of a
+        // 1440x900 window; the Raw JSON toggle and one field at least.
+        const QWidget *page = m_resultForm->findChild<QWidget *>(QStringLiteral("formPage"));
+        const QWidget *toggle = m_resultForm->findChild<QWidget *>(QStringLiteral("rawToggle"));
+        const int content = (page && page->layout() ? page->layout()->sizeHint().height() : 0)
+            + (toggle ? toggle->sizeHint().height() : 0) + 2 * fontMetrics().lineSpacing();
+        m_resultForm->setMinimumHeight(fontMetrics().lineSpacing() * 4);
+        m_resultForm->setMaximumHeight(std::max(fontMetrics().lineSpacing() * 4, content));
+    }
     m_resultForm->setVisible(m_usesForm);
     m_resultEdit->setVisible(!m_usesForm);
     m_resultLabel->setText(m_usesForm ? tr("&Result (from the tool's output schema):") : tr("&Result (JSON):"));

@@ -510,7 +510,8 @@ void MainWindow::createDocks()
     resizeDocks({m_projectDock, m_traceDock}, {440, 480}, Qt::Horizontal);
     resizeDocks({m_projectDock, m_toolDock}, {230, 520}, Qt::Vertical);
     resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
-    resizeDocks({m_traceDock, m_stepDock}, {320, 470}, Qt::Vertical);
+    // The Pending Calls dock (tabbed with Step) needs the height for its Send buttons.
+    resizeDocks({m_traceDock, m_stepDock}, {280, 510}, Qt::Vertical);
 
     for (QDockWidget *dock : docks())
         m_viewMenu->addAction(dock->toggleViewAction());
