@@ -30,7 +30,6 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QComboBox>
-#include <QDirIterator>
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
@@ -63,36 +62,6 @@ namespace {
 
 // A run starts an interpreter in the sandbox; allow for a slow, shared machine.
 constexpr int RunTimeoutMs = 30000;
-
-QString sourceDir()
-{
-    const QString fromEnv = qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR");
-    // CTest sets it; when run by hand, the tree this file is in.
-    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/..") : fromEnv;
-}
-
-// Copies an example project into `target`, so runs journal and save into a scratch
-// folder instead of the source tree.
-bool copyTree(const QString &from, const QString &to)
-{
-    if (!QDir().mkpath(to))
-        return false;
-    QDirIterator it(from, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        const QString relative = QDir(from).relativeFilePath(path);
-        if (relative.startsWith(QLatin1String(".toolstudio")))
-            continue;
-        const QString target = QDir(to).filePath(relative);
-        if (it.fileInfo().isDir()) {
-            if (!QDir().mkpath(target))
-                return false;
-        } else if (!QFile::copy(path, target)) {
-            return false;
-        }
-    }
-    return true;
-}
 
 QString readFile(const QString &path)
 {
@@ -1131,15 +1100,10 @@ private:
     // A scratch copy of resources/examples/NAME; empty (and a failure) when missing.
     QString example(const QString &name)
     {
-        const QString from = sourceDir() + QStringLiteral("/resources/examples/") + name;
-        if (!QFileInfo::exists(from + QStringLiteral("/toolstudio.json"))) {
-            qWarning("example project missing: %s", qPrintable(from));
-            return {};
-        }
-        const QString to = m_scratch->filePath(name);
-        if (!copyTree(from, to))
-            return {};
-        return to;
+        const QString copy = copyExample(name, m_scratch->path());
+        if (copy.isEmpty())
+            qWarning("example project missing or not copied: %s", qPrintable(name));
+        return copy;
     }
 
     std::unique_ptr<QTemporaryDir> m_scratch;

@@ -15,7 +15,6 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -39,29 +38,6 @@
 namespace {
 
 constexpr int CallTimeoutMs = 30000;
-
-QString sourceDir()
-{
-    const QString fromEnv = qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR");
-    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/..") : fromEnv;
-}
-
-bool copyTree(const QString &from, const QString &to)
-{
-    if (!QDir().mkpath(to))
-        return false;
-    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        const QString relative = QDir(from).relativeFilePath(path);
-        if (relative.startsWith(QLatin1String(".toolstudio")) || relative.contains(QLatin1String("__pycache__")))
-            continue;
-        const QString target = QDir(to).filePath(relative);
-        if (it.fileInfo().isDir() ? !QDir().mkpath(target) : !QFile::copy(path, target))
-            return false;
-    }
-    return true;
-}
 
 QString readFile(const QString &path)
 {
@@ -422,8 +398,8 @@ private Q_SLOTS:
 
     void pythonToolActiveTagsAndValves()
     {
-        const QString dir = m_scratch->filePath(QStringLiteral("python-tools"));
-        QVERIFY(copyTree(sourceDir() + QStringLiteral("/resources/examples/python-tools"), dir));
+        const QString dir = copyExample(QStringLiteral("python-tools"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
         QVERIFY(m_window->openProject(dir));
         QVERIFY2(m_window->project()->tool(QStringLiteral("get_temperature")), "the tool worker did not load tools/weather.py");
         ProjectPanel *panel = m_window->projectPanel();
