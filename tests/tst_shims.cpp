@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -338,6 +339,80 @@ private Q_SLOTS:
                                             channel.send(BridgeProtocol::encodeError(calls.back().id, error));
                                         });
         QCOMPARE(run.out, QByteArray("true invalid_arguments missing text false 0 /text\n"));
+    }
+
+    // A failed call the script does not catch: its stderr shows the script's own frames
+    // and then "ToolError: code: message", and no frame from the shim's files.
+    void uncaughtToolErrorShowsTheScriptsFrames_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<QByteArray>("expectedTail");
+        QTest::addColumn<int>("exitCode"); // an uncaught error in a thread does not fail Python
+        QTest::newRow("python blocking")
+            << QStringLiteral("py")
+            << QByteArray("from toolstudio import tools\n\ndef fetch():\n    return tools.getCustomer(\"cus_1\")\n\nfetch()\n")
+            << QByteArray("Traceback (most recent call last):\n"
+                          "  File \"script.py\", line 6, in <module>\n"
+                          "    fetch()\n"
+                          "  File \"script.py\", line 4, in fetch\n"
+                          "    return tools.getCustomer(\"cus_1\")\n"
+                          "           ^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+                          "ToolError: tool_failed: boom\n")
+            << 1;
+        QTest::newRow("python awaited")
+            << QStringLiteral("py")
+            << QByteArray("import asyncio\nfrom toolstudio import tools\n\nasync def main():\n    await tools.getCustomer(\"cus_1\")\n\nasyncio.run(main())\n")
+            << QByteArray("  File \"script.py\", line 5, in main\n"
+                          "    await tools.getCustomer(\"cus_1\")\n"
+                          "ToolError: tool_failed: boom\n")
+            << 1;
+        QTest::newRow("python thread")
+            << QStringLiteral("py")
+            << QByteArray("import threading\nfrom toolstudio import tools\n\nthreading.Thread(target=lambda: tools.getCustomer()).start()\n")
+            << QByteArray("  File \"script.py\", line 4, in <lambda>\n"
+                          "    threading.Thread(target=lambda: tools.getCustomer()).start()\n"
+                          "                                    ^^^^^^^^^^^^^^^^^^^\n"
+                          "ToolError: tool_failed: boom\n")
+            << 0;
+        QTest::newRow("node")
+            << QStringLiteral("js")
+            << QByteArray("const { tools } = require('toolstudio');\nasync function main() {\n  await tools.getCustomer('cus_1');\n}\nmain();\n")
+            << QByteArray("    at async main (script.js:3:3) {\n"
+                          "  code: 'tool_failed',\n"
+                          "  retryable: true,\n"
+                          "  attempts: 0,\n"
+                          "  details: {}\n"
+                          "}\n")
+            << 1;
+    }
+
+    void uncaughtToolErrorShowsTheScriptsFrames()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, source);
+        QFETCH(QByteArray, expectedTail);
+        QFETCH(int, exitCode);
+        const ScriptRun run = runScript(suffix, source, QStringLiteral("C.UTF-8"),
+                                        [](BridgeChannel &channel, const std::vector<BridgeCall> &calls) {
+                                            BridgeError error;
+                                            error.code = "tool_failed";
+                                            error.message = "boom";
+                                            error.retryable = true;
+                                            channel.send(BridgeProtocol::encodeError(calls.back().id, error));
+                                        });
+        QCOMPARE(run.exitCode, exitCode);
+        QString err = QString::fromUtf8(run.err);
+        // The script's temporary directory differs per run.
+        err.replace(QRegularExpression(QStringLiteral("/[^\"(]*/(script\\.(py|js))")), QStringLiteral("\\1"));
+        QVERIFY2(!err.contains(QLatin1String("toolstudio/")), qPrintable(err));
+        if (suffix == QLatin1String("js")) {
+            QVERIFY2(err.contains(QLatin1String("ToolError: tool_failed: boom\n")), qPrintable(err));
+            const QString tail = QString::fromUtf8(expectedTail);
+            QVERIFY2(err.contains(tail), qPrintable(err));
+        } else {
+            QVERIFY2(err.endsWith(QString::fromUtf8(expectedTail)), qPrintable(err));
+        }
     }
 
     void studioClosingTheBridgeFailsPendingCalls_data()

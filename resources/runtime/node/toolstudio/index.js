@@ -66,7 +66,7 @@ const NEWLINE = 0x0a;
 class Bridge {
   constructor(fd) {
     this.nextId = 1;
-    this.pending = new Map(); // id -> {resolve, reject}
+    this.pending = new Map(); // id -> resolve (of the reply message)
     this.closedReason = null;
     this.chunks = [];
     this.socket = new net.Socket({ fd, readable: true, writable: true });
@@ -117,11 +117,7 @@ class Bridge {
     this.pending.delete(message.id);
     if (this.pending.size === 0)
       this.socket.unref();
-    if (message.type === "result") {
-      pending.resolve(message.value);
-    } else {
-      pending.reject(errorOf(message.error));
-    }
+    pending(message);
   }
 
   close(reason) {
@@ -132,14 +128,16 @@ class Bridge {
     this.pending.clear();
     this.socket.unref();
     this.socket.destroy();
-    for (const p of pending)
-      p.reject(new ToolError(reason, "protocol_error"));
+    for (const resolve of pending)
+      resolve({ type: "error", error: { code: "protocol_error", message: reason } });
   }
 
+  /** Sends the call; the Promise resolves with the studio's reply message (result or error). */
   call(tool, args) {
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
+      const fail = (message, code) => resolve({ type: "error", error: { code, message } });
       if (this.closedReason !== null) {
-        reject(new ToolError(this.closedReason, "protocol_error"));
+        fail(this.closedReason, "protocol_error");
         return;
       }
       const id = `j${this.nextId++}`;
@@ -147,7 +145,7 @@ class Bridge {
       try {
         encoded = JSON.stringify(args);
       } catch (e) {
-        reject(new ToolError(`arguments of ${tool} cannot be sent as JSON: ${e.message}`, "invalid_arguments"));
+        fail(`arguments of ${tool} cannot be sent as JSON: ${e.message}`, "invalid_arguments");
         return;
       }
       if (REQUEST_BYTES !== null && encoded.length > REQUEST_BYTES / 3) {
@@ -155,15 +153,15 @@ class Bridge {
         // (A UTF-16 unit is at most 3 UTF-8 bytes, so shorter text needs no count.)
         const size = Buffer.byteLength(encoded, "utf8");
         if (size > REQUEST_BYTES) {
-          reject(new ToolError(`arguments of ${tool} are ${size} bytes; the request limit is ${REQUEST_BYTES} bytes `
-                               + "(limits.request_bytes)", "request_too_large"));
+          fail(`arguments of ${tool} are ${size} bytes; the request limit is ${REQUEST_BYTES} bytes `
+               + "(limits.request_bytes)", "request_too_large");
           return;
         }
       }
       // The id (and tool) before the arguments: a line the studio cannot read whole is
       // still answered by its id.
       const line = `{"type":"call","id":"${id}","tool":${JSON.stringify(tool)},"args":${encoded}}\n`;
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, resolve);
       if (this.pending.size === 1)
         this.socket.ref();
       this.socket.write(line, "utf8");
@@ -213,13 +211,29 @@ function buildArgs(tool, args) {
   return args;
 }
 
-/** Calls `tool` with `args` (see buildArgs); returns a Promise of the tool's value. */
-function callTool(tool, ...args) {
+/**
+ * Calls `tool` with `args` (see buildArgs); returns a Promise of the tool's value, or
+ * rejects with a ToolError. The error is made here, after the await, so its stack is the
+ * script's own (V8's async frames: "at async main (script.js:3:3)") without the shim's
+ * frames, and its first line is "ToolError: code: message".
+ */
+async function callTool(tool, ...args) {
+  let reply;
   try {
-    return getBridge().call(tool, buildArgs(tool, args));
+    reply = await getBridge().call(tool, buildArgs(tool, args));
   } catch (e) {
-    return Promise.reject(e);
+    if (!(e instanceof ToolError))
+      throw e;
+    reply = { type: "error", error: { code: e.code, message: e.message } };
   }
+  if (reply.type === "result")
+    return reply.value;
+  const error = errorOf(reply.error);
+  Error.captureStackTrace(error, callTool);
+  const head = `${error.name}: ${error.message}`;
+  if (error.stack.startsWith(head))
+    error.stack = `${error.name}: ${error.code}: ${error.message}${error.stack.slice(head.length)}`;
+  throw error;
 }
 
 /** `tools.NAME(...)` and `tools["NAME"](...)` call the tool NAME. */

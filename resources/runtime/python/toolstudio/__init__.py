@@ -22,6 +22,7 @@ import asyncio
 import itertools
 import json
 import os
+import sys
 import threading
 
 __all__ = ["tools", "ToolError"]
@@ -41,6 +42,11 @@ class ToolError(Exception):
 
     def __str__(self):
         return f"{self.code}: {self.message}"
+
+
+# A traceback names it "ToolError", as the script knows it (a builtin, see _install_globals),
+# not "toolstudio.ToolError".
+ToolError.__module__ = "builtins"
 
 
 def _load_declared():
@@ -175,25 +181,24 @@ class _Bridge:
         return call_id
 
 
-def _result_of(message):
-    if message.get("type") == "result":
-        return message.get("value")
+def _error_of(message):
+    """The ToolError for an ``error`` reply (built, not raised: no shim frame in it)."""
     error = message.get("error") or {}
     details = {k: v for k, v in error.items() if k not in ("code", "message", "retryable", "attempts")}
-    raise ToolError(error.get("message", "the tool call failed"),
-                    code=error.get("code", "tool_failed"),
-                    retryable=bool(error.get("retryable", False)),
-                    attempts=int(error.get("attempts", 0)),
-                    details=details)
+    return ToolError(error.get("message", "the tool call failed"),
+                     code=error.get("code", "tool_failed"),
+                     retryable=bool(error.get("retryable", False)),
+                     attempts=int(error.get("attempts", 0)),
+                     details=details)
 
 
 def _settle_future(future, message):
     if future.done():
         return
-    try:
-        future.set_result(_result_of(message))
-    except ToolError as e:
-        future.set_exception(e)
+    if message.get("type") == "result":
+        future.set_result(message.get("value"))
+    else:
+        future.set_exception(_error_of(message))
 
 
 _DECLARED = _load_declared()
@@ -257,7 +262,66 @@ def call_tool(tool, *args, **kwargs):
     pending = _Pending()
     bridge.send_call(tool, payload, pending)
     pending.event.wait()
-    return _result_of(pending.reply)
+    if pending.reply.get("type") == "result":
+        return pending.reply.get("value")
+    raise _error_of(pending.reply)
+
+
+_SHIM_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_ASYNCIO_DIR = os.path.dirname(os.path.abspath(asyncio.__file__)) + os.sep
+
+
+def _user_frames(tb):
+    """``tb`` without the shim's own frames, and without the asyncio frames at its end
+    (the Future that an ``await`` re-raised from): what is left ends at the script's line
+    that called the tool. Returns ``tb`` unchanged if nothing would be left."""
+    kept = []
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_SHIM_DIR):
+            kept.append(tb)
+        tb = tb.tb_next
+    while kept and kept[-1].tb_frame.f_code.co_filename.startswith(_ASYNCIO_DIR):
+        kept.pop()
+    if not kept:
+        return None
+    for outer, inner in zip(kept, kept[1:]):
+        outer.tb_next = inner
+    kept[-1].tb_next = None
+    return kept[0]
+
+
+def _hide_shim_frames(value):
+    """Strips the shim's frames from a ToolError's traceback (and from ToolErrors it was
+    raised from or during), so an uncaught failed call shows the script's own frames and
+    then ``ToolError: code: message``."""
+    seen = set()
+    while isinstance(value, BaseException) and id(value) not in seen:
+        seen.add(id(value))
+        if isinstance(value, ToolError) and value.__traceback__ is not None:
+            stripped = _user_frames(value.__traceback__)
+            if stripped is not None:
+                value.__traceback__ = stripped
+        value = value.__cause__ or value.__context__
+
+
+def _excepthook(exc_type, value, tb):
+    if isinstance(value, ToolError):
+        _hide_shim_frames(value)
+        tb = value.__traceback__
+    _previous_excepthook(exc_type, value, tb)
+
+
+def _thread_excepthook(args):
+    if isinstance(args.exc_value, ToolError):
+        _hide_shim_frames(args.exc_value)
+        args = threading.ExceptHookArgs([args.exc_type, args.exc_value, args.exc_value.__traceback__, args.thread])
+    _previous_thread_excepthook(args)
+
+
+_previous_excepthook = sys.excepthook
+_previous_thread_excepthook = threading.excepthook
+sys.excepthook = _excepthook
+threading.excepthook = _thread_excepthook
 
 
 class _ToolFunction:
