@@ -20,6 +20,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -295,6 +296,32 @@ private Q_SLOTS:
         QVERIFY(outcome.ok);
         QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("42"));
         QCOMPARE(outcome.output, QByteArray("async add 2 40\n"));
+    }
+
+    // A tool that writes to stdout past print(): sys.stdout.buffer is its output too, and
+    // bytes on fd 1 itself (os.write, a subprocess) go to the worker's stderr, never into
+    // the protocol channel (a line without a newline there would swallow the reply).
+    void toolWritingToStdoutKeepsTheChannel()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/noisy.py"),
+                  "import os, subprocess, sys\n\n"
+                  "class Tools:\n"
+                  "    def shout(self, text: str) -> str:\n"
+                  "        \"\"\"Writes to stdout in every way.\"\"\"\n"
+                  "        print(\"printed\", text)\n"
+                  "        sys.stdout.buffer.write(b\"raw \\xc3\\xa9\\n\")\n"
+                  "        os.write(1, b\"fd one, no newline\")\n"
+                  "        subprocess.run([\"echo\", \"from a subprocess\"])\n"
+                  "        return text.upper()\n");
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("tool worker")));
+        for (int round = 1; round <= 2; ++round) {
+            const HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("shout"), json{{"text", "hi"}});
+            QVERIFY2(outcome.ok, outcome.error.message.c_str());
+            QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("\"HI\""));
+            QCOMPARE(outcome.output, QByteArray("printed hi\nraw \xc3\xa9\n"));
+        }
     }
 
     void exceptionsAndRetryability()

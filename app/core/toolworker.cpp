@@ -308,7 +308,7 @@ qint64 ToolWorker::invoke(nlohmann::json request, ReplyCallback done)
     }
     request["type"] = "invoke";
     request["id"] = std::to_string(id);
-    m_pending.insert(id, std::move(done));
+    m_pending.insert(id, Pending{std::move(done), request.value("tool", std::string())});
     send(request);
     return id;
 }
@@ -351,7 +351,16 @@ void ToolWorker::onReadyRead()
         m_buffer.remove(0, newline + 1);
         const auto message = nlohmann::json::parse(line.constBegin(), line.constEnd(), nullptr, false);
         if (!message.is_object() || !message.contains("type")) {
-            qWarning("tool worker: malformed line: %s", line.left(200).constData());
+            // The worker keeps fd 1 away from its channel (toolworker.py _protocol_channel),
+            // so this is a tool writing to the channel's own descriptor or a broken worker.
+            QStringList running;
+            for (const Pending &pending : std::as_const(m_pending))
+                running << QString::fromStdString(pending.tool);
+            running.sort();
+            qWarning("tool worker: a line on its protocol channel is not a reply (%s); tools running then: %s. "
+                     "A tool must write its output with print() or to sys.stdout, never to the worker's protocol channel.",
+                     line.left(200).constData(),
+                     running.isEmpty() ? "none" : qPrintable(running.join(QStringLiteral(", "))));
             continue;
         }
         if (message["type"] == "described") {
@@ -371,7 +380,7 @@ void ToolWorker::deliver(qint64 id, const nlohmann::json &reply)
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
         return; // cancelled
-    ReplyCallback done = std::move(it.value());
+    ReplyCallback done = std::move(it.value().done);
     m_pending.erase(it);
     done(reply);
 }

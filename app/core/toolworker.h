@@ -100,7 +100,12 @@ private:
     QProcess *m_process = nullptr;
     QByteArray m_buffer;
     QByteArray m_stderrTail;
-    QHash<qint64, ReplyCallback> m_pending;
+    struct Pending
+    {
+        ReplyCallback done;
+        std::string tool; ///< the request's "tool", named when the channel breaks
+    };
+    QHash<qint64, Pending> m_pending;
     qint64 m_nextId = 1;
     int m_starts = 0;
     bool m_stopping = false;

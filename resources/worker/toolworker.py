@@ -546,6 +546,35 @@ class _Output(io.TextIOBase):
     def flush(self):
         pass
 
+    @property
+    def buffer(self):
+        """``sys.stdout.buffer.write(b"...")``: bytes go where text goes, read as UTF-8."""
+        return _BinaryOutput(self)
+
+
+class _BinaryOutput(io.RawIOBase):
+    def __init__(self, text):
+        self.text = text
+
+    def writable(self):
+        return True
+
+    def write(self, data):
+        data = bytes(data)
+        self.text.write(data.decode("utf-8", "replace"))
+        return len(data)
+
+
+def _protocol_channel():
+    """The worker's own channel to the studio: a private duplicate of fd 1. fd 1 itself
+    then points at stderr, so what a tool writes to it past sys.stdout (``os.write(1,
+    ...)``, a C extension, a subprocess it starts) lands in the worker's stderr instead
+    of corrupting the protocol. The duplicate is not inherited by subprocesses."""
+    sys.stdout.flush()
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="strict")
+    os.dup2(2, 1)
+    return channel
+
 
 def _convert_argument(annotation, value):
     """Enum values become members, model/dataclass objects become instances."""
@@ -702,7 +731,7 @@ def _install_support_module():
 
 
 def serve(project_dir):
-    protocol = sys.stdout
+    protocol = _protocol_channel()
     lock = threading.Lock()
     sys.stdout = _Output(sys.__stderr__)
     sys.stderr = _Output(sys.__stderr__)
@@ -774,7 +803,7 @@ def main(argv):
     os.chdir(project_dir)
     _install_support_module()
     if argv[1] == "describe":
-        protocol = sys.stdout
+        protocol = _protocol_channel()
         sys.stdout = _Output(sys.__stderr__)
         files = Registry(project_dir).describe()
         protocol.write(json.dumps({"type": "described", "files": files}, ensure_ascii=False) + "\n")
