@@ -1047,6 +1047,46 @@ private Q_SLOTS:
         QCOMPARE(journaled[1].status, StepStatus::Succeeded);
     }
 
+    // The open call of a resumed run counts from the resume: the hour the run spent
+    // suspended is not in its duration; the recorded queue time is in the resumed event.
+    void resumedCallsDurationLeavesOutTheSuspension()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "render_report", {{"topic", "q3"}});
+        h.engine->flush();
+        ReplayPlan plan;
+        plan.mode = ReplayPlan::Mode::Resume;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        const qint64 hourAgo = QDateTime::currentMSecsSinceEpoch() - 3600 * 1000;
+        plan.steps[0].queuedAt = hourAgo; // queued, then suspended for an hour
+
+        h.newEngine(QStringLiteral("run-1"), {}, plan);
+        const qint64 resumedAt = QDateTime::currentMSecsSinceEpoch();
+        h.call("c1", "render_report", {{"topic", "q3"}});
+        QCOMPARE(h.step("c1").status, StepStatus::Waiting);
+        ManualAnswer answer;
+        answer.result = "https://r/q3";
+        QString reason;
+        QVERIFY2(h.engine->answer(QStringLiteral("c1"), 1, answer, &reason), qPrintable(reason));
+        h.engine->flush();
+        const Step step = h.step("c1");
+        QVERIFY2(step.queuedAt >= resumedAt, qPrintable(QString::number(step.queuedAt - resumedAt)));
+        QCOMPARE(step.durationMs(), step.endedAt - step.queuedAt);
+        QVERIFY2(step.durationMs() < 3600 * 1000, qPrintable(QString::number(step.durationMs())));
+        const auto journaled = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(journaled[0].queuedAt, step.queuedAt);
+        std::optional<PolicyEvent> resumed;
+        for (const PolicyEvent &event : h.journal.events(QStringLiteral("run-1")))
+            if (event.kind == QLatin1String("resumed"))
+                resumed = event;
+        QVERIFY(resumed);
+        QCOMPARE(resumed->detail.value("queued_at_before", qint64(0)), hourAgo);
+        QCOMPARE(QString::fromStdString(resumed->detail.value("text", std::string())),
+                 QStringLiteral("pending again from the resume; first queued %1 s before it, its duration counts from here")
+                     .arg(double(step.queuedAt - hourAgo) / 1000.0, 0, 'f', 1));
+    }
+
     void answerFromAnotherProcess()
     {
         Harness h;

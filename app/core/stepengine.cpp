@@ -916,10 +916,18 @@ bool StepEngineState::applyPlan(Step &step)
             if (!step.attempts.empty() && step.attempts.back().endedAt == 0)
                 step.attempts.pop_back(); // interrupted: reopened with the same number
             step.startedAt = old.startedAt;
-            step.queuedAt = old.queuedAt > 0 ? old.queuedAt : step.queuedAt;
+            // queuedAt stays "now": the call is pending again from the resume, so its
+            // duration leaves out the time the run was suspended (docs/trace.md
+            // "Durations"). The recorded queue time goes into the event.
+            const QString text = old.queuedAt > 0
+                ? QStringLiteral("pending again from the resume; first queued %1 s before it, its duration counts from here")
+                      .arg(double(step.queuedAt - old.queuedAt) / 1000.0, 0, 'f', 1)
+                : QStringLiteral("pending again from the resume; its duration counts from here");
             addEvent(step.sequence, "resumed", {{"call_id", step.callId.toStdString()},
                                                 {"recorded_call_id", old.callId.toStdString()},
-                                                {"attempts_before", step.attempts.size()}});
+                                                {"attempts_before", step.attempts.size()},
+                                                {"queued_at_before", old.queuedAt},
+                                                {"text", text.toStdString()}});
         }
         return false;
     }
