@@ -401,6 +401,38 @@ private Q_SLOTS:
         QVERIFY2(journalSeconds >= seconds.chopped(2).toDouble() && journalSeconds < 30.0, qPrintable(fromJournal->text(4)));
     }
 
+    void runsRowCountsFromTheRunsResume()
+    {
+        // A resume writes two "resumed" events: the run's (sequence 0) when it starts
+        // again, and a step's when the replay reaches the call that was waiting. The
+        // duration counts from the run's.
+        const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        const QString runId = QStringLiteral("20260101T000000-7a7a");
+        const qint64 resumedAt = QDateTime::currentMSecsSinceEpoch() - 60000;
+        {
+            ProjectError error;
+            const auto project = Project::load(dir, &error);
+            QVERIFY2(project, qPrintable(error.toString()));
+            Journal journal;
+            QVERIFY(journal.open(project->journalPath()));
+            RunRecord run;
+            run.id = runId;
+            run.projectDir = dir;
+            run.scriptPath = project->defaultScriptPath();
+            run.status = RunStatus::Completed;
+            run.startedAt = resumedAt - 30000;
+            run.endedAt = resumedAt + 8000;
+            QVERIFY(journal.recordRun(run));
+            QVERIFY(journal.recordEvent({runId, 0, resumedAt, QStringLiteral("resumed"), {{"steps_recorded", 2}}}));
+            QVERIFY(journal.recordEvent({runId, 3, resumedAt + 5000, QStringLiteral("resumed"), {{"call_id", "c3"}}}));
+        }
+        QVERIFY(m_window->openProject(dir));
+        QTreeWidgetItem *row = runRow(m_window->findChild<QTreeWidget *>(QStringLiteral("runsView")), runId);
+        QVERIFY(row);
+        QCOMPARE(row->text(4), QStringLiteral("8.0 s since resume"));
+    }
+
 private:
     std::unique_ptr<QTemporaryDir> m_scratch;
     std::unique_ptr<MainWindow> m_window;
