@@ -112,7 +112,12 @@ private Q_SLOTS:
         QCOMPARE(result.exitCode, 1); // the script does not catch the ToolError
         QVERIFY2(result.out.contains("[step 1] render_report failed"), result.out.constData());
         QVERIFY2(result.out.contains("printer on fire"), result.out.constData());
-        QVERIFY2(result.err.contains("ToolError"), result.err.constData());
+        // The script's own frame, then the error; none of the shim's frames.
+        QVERIFY2(result.err.contains("/main.py\", line 4, in <module>\n"
+                                     "    url = tools.render_report(topic=\"Q3 seat growth\")\n"),
+                 result.err.constData());
+        QVERIFY2(result.err.endsWith("\nToolError: tool_failed: printer on fire\n"), result.err.constData());
+        QVERIFY2(!result.err.contains("toolstudio/__init__.py"), result.err.constData());
     }
 
     // An answer the output_schema refuses fails the call with the reason; the run used
