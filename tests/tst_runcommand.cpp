@@ -189,6 +189,35 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral(".toolstudio"))));
     }
 
+    // SCRIPT may be a manifest script name as well as a path; a name that is neither
+    // says where it looked and which names the manifest has (newcomer: `toolstudio run
+    // . par` failed "script not found: /tmp/x/par").
+    void scriptByManifestName()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("scripts/main.py")), "print('main ran')\n");
+        writeFile(dir.filePath(QStringLiteral("scripts/par.py")), "print('par ran')\n");
+        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                  "{\"name\": \"names\", \"default_script\": \"main\", \"tools\": [],\n"
+                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"},"
+                  " {\"name\": \"par\", \"path\": \"scripts/par.py\"}]}\n");
+        const CommandResult byName = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("par")});
+        QCOMPARE(byName.exitCode, 0);
+        QVERIFY2(byName.out.contains(": par.py\n"), byName.out.constData());
+        QVERIFY2(byName.out.contains("par ran\n"), byName.out.constData());
+        const CommandResult byPath = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("scripts/par.py")});
+        QCOMPARE(byPath.exitCode, 0);
+        QVERIFY2(byPath.out.contains("par ran\n"), byPath.out.constData());
+
+        const CommandResult neither = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("parr")});
+        QCOMPARE(neither.exitCode, 2);
+        QCOMPARE(QString::fromUtf8(neither.err),
+                 QStringLiteral("toolstudio run: script not found: 'parr' is neither a file (looked for %1 and %2) "
+                                "nor a script name of the manifest (scripts: main, par)\n")
+                     .arg(QDir::current().absoluteFilePath(QStringLiteral("parr")), dir.filePath(QStringLiteral("parr"))));
+        QCOMPARE(neither.out, QByteArray());
+    }
+
     void malformedAnswersFile()
     {
         QTemporaryDir dir;

@@ -8,7 +8,42 @@
 #include "runcontroller.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFileInfo>
+
+namespace {
+
+/// SCRIPT of `toolstudio run`: a path from the caller's cwd, a path relative to the
+/// project, or the name of a script in the manifest (README "Headless use"), tried in
+/// that order. Returns the absolute path, or empty with `*error` saying what was
+/// looked for and which names the manifest has.
+QString resolveScript(const Project &project, const QString &argument, QString *error)
+{
+    const QFileInfo fromCwd(argument);
+    if (fromCwd.isFile())
+        return fromCwd.absoluteFilePath();
+    const QFileInfo inProject(QDir(project.dir).absoluteFilePath(argument));
+    if (inProject.isFile())
+        return inProject.absoluteFilePath();
+    if (const ScriptEntry *entry = project.script(argument))
+        return QDir::cleanPath(QDir(project.dir).absoluteFilePath(entry->path));
+    QStringList looked{inProject.absoluteFilePath()};
+    if (fromCwd.absoluteFilePath() != looked.first())
+        looked.prepend(fromCwd.absoluteFilePath());
+    QStringList names;
+    for (const ScriptEntry &entry : project.scripts)
+        names << entry.name;
+    *error = names.isEmpty()
+        ? QStringLiteral("script not found: '%1' is neither a file (looked for %2) nor a script name of the manifest "
+                         "(it names no scripts)")
+              .arg(argument, looked.join(QStringLiteral(" and ")))
+        : QStringLiteral("script not found: '%1' is neither a file (looked for %2) nor a script name of the manifest "
+                         "(scripts: %3)")
+              .arg(argument, looked.join(QStringLiteral(" and ")), names.join(QStringLiteral(", ")));
+    return QString();
+}
+
+} // namespace
 
 int runCommand(const QStringList &arguments)
 {
@@ -18,7 +53,7 @@ int runCommand(const QStringList &arguments)
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder (with toolstudio.json)."));
     parser.addPositionalArgument(QStringLiteral("SCRIPT"),
                                  QStringLiteral("Script to run (default: the project's default script); a path "
-                                                "relative to the project, or any path."),
+                                                "relative to the project, any path, or a script name of the manifest."),
                                  QStringLiteral("[SCRIPT]"));
     const QCommandLineOption answersOption(QStringLiteral("answers"),
                                            QStringLiteral("Answers for manual calls: a JSON object keyed by tool "
@@ -71,8 +106,14 @@ int runCommand(const QStringList &arguments)
         }
     }
     QString script = positional.size() > 1 ? positional.at(1) : QString();
-    if (!script.isEmpty() && QFileInfo::exists(script))
-        script = QFileInfo(script).absoluteFilePath(); // a path from the caller's cwd
+    if (!script.isEmpty()) {
+        QString error;
+        script = resolveScript(*project, script, &error);
+        if (script.isEmpty()) {
+            printLine(stderr, QStringLiteral("toolstudio run: %1").arg(error));
+            return ExitBadInput;
+        }
+    }
     HeadlessOptions options;
     options.projectDir = project->dir;
     options.answers = answers ? &*answers : nullptr;
