@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "journal.h"
+
 #include <nlohmann/json.hpp>
 
 #include <vector>
@@ -180,6 +182,61 @@ struct WaitingRun
     }
 };
 
+/// `toolstudio run DIR --step --json` in the background with the decisions `input`
+/// written to its stdin, which stays open, until step `sequence` is held.
+struct HeldRun
+{
+    QProcess process;
+    QString runId;
+    QByteArray out;
+    QByteArray err;
+
+    bool start(const QString &dir, const QByteArray &input, int sequence, const QByteArray &key)
+    {
+        process.setProgram(binary());
+        process.setArguments({QStringLiteral("run"), dir, QStringLiteral("--step"), QStringLiteral("--json")});
+        process.start();
+        if (!process.waitForStarted())
+            return false;
+        process.write(input);
+        const QByteArray held = "[step " + QByteArray::number(sequence) + "] lookup {\"key\":\"" + key
+            + "\"} is held (step mode)";
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 30000) {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+            err += process.readAllStandardError();
+            const auto runs = events(out, "run");
+            if (err.contains(held) && !runs.empty()) {
+                runId = QString::fromStdString(runs.front().value("id", ""));
+                return true;
+            }
+            if (process.state() == QProcess::NotRunning)
+                return false;
+        }
+        return false;
+    }
+
+    void finish()
+    {
+        if (!process.waitForFinished(30000))
+            process.kill();
+        out += process.readAllStandardOutput();
+        err += process.readAllStandardError();
+    }
+};
+
+/// The answers `toolstudio answer` left in the journal of `dir` for `runId` that no
+/// process took up yet (pending_answers rows in state `new`).
+size_t unresolvedAnswers(const QString &dir, const QString &runId)
+{
+    Journal journal;
+    if (!journal.open(dir + QStringLiteral("/.toolstudio/journal.sqlite")))
+        return size_t(-1);
+    return journal.newPendingAnswers(runId).size();
+}
+
 } // namespace
 
 class TestCliDurable : public QObject
@@ -280,6 +337,35 @@ private Q_SLOTS:
 
     // A resumed run keeps the start it had: `toolstudio runs` shows when it first
     // started, not when it was resumed.
+    // A call held by step mode does not wait for an answer: `answer` refuses it at once
+    // and writes nothing (it used to wait 10 s, fail, and leave the answer in the
+    // journal); the holder's decisions go on as before.
+    void answerRefusesACallHeldByStepMode()
+    {
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        HeldRun run;
+        QVERIFY2(run.start(dir.path(), QByteArray(), 1, "x"), run.err.constData());
+        QElapsedTimer clock;
+        clock.start();
+        const CommandResult refused = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, QStringLiteral("c1"),
+                                                  QStringLiteral("--result"), QStringLiteral("\"fromcli\"")});
+        QCOMPARE(QString::fromUtf8(refused.err),
+                 QStringLiteral("toolstudio answer: call c1 is held by step mode, not waiting for an answer: continue, "
+                                "answer instead or fail it where it is held (the window's Pending Calls dock, or the stdin "
+                                "of toolstudio run --step); nothing was written\n"));
+        QCOMPARE(refused.exitCode, ExitBadInput);
+        QCOMPARE(refused.out, QByteArray());
+        QVERIFY2(clock.elapsed() < 9000, "refused at once, not after the 10 s wait");
+        QCOMPARE(unresolvedAnswers(dir.path(), run.runId), size_t(0));
+
+        run.process.write("c\nc\nc\n");
+        run.process.closeWriteChannel();
+        run.finish();
+        QCOMPARE(run.process.exitCode(), ExitCompleted);
+        QCOMPARE(scriptStdout(run.out), QByteArray("x a\ny b\nz c\n"));
+    }
+
     void resumeKeepsTheStartTime()
     {
         QTemporaryDir dir;

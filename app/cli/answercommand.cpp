@@ -10,6 +10,27 @@
 #include <QElapsedTimer>
 #include <QThread>
 
+namespace {
+
+/// True when step mode holds `step` (or held it when its run stopped): its latest
+/// step-mode event in the journal is `step_paused`, with no `step_decision` nor a
+/// `resumed` (a resume takes the call up again) after it. The engine flushes a held
+/// step and its event to SQLite at once (docs/steps.md "The commit path").
+bool heldByStepMode(const Journal &journal, const QString &runId, const Step &step)
+{
+    if (isFinal(step.status))
+        return false;
+    QString last;
+    for (const PolicyEvent &event : journal.events(runId))
+        if (event.sequence == step.sequence
+            && (event.kind == QLatin1String("step_paused") || event.kind == QLatin1String("step_decision")
+                || event.kind == QLatin1String("resumed")))
+            last = event.kind;
+    return last == QLatin1String("step_paused");
+}
+
+} // namespace
+
 int answerCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -70,6 +91,16 @@ int answerCommand(const QStringList &arguments)
     if (isFinal(run->status))
         return fail(QStringLiteral("run %1 is %2; nothing waits for this answer").arg(pending.runId, runStatusName(run->status)),
                     ExitRunFailed);
+    // A call held by step mode is not waiting for an answer: the engine only takes
+    // journal answers for calls waiting for a person (docs/steps.md "Manual answers
+    // and fencing"), so refuse before writing anything rather than leave an answer
+    // nobody picks up.
+    if (run->status != RunStatus::Suspended && heldByStepMode(journal, pending.runId, *step))
+        return fail(QStringLiteral("call %1 is held by step mode, not waiting for an answer: continue, answer instead or "
+                                   "fail it where it is held (the window's Pending Calls dock, or the stdin of "
+                                   "toolstudio run --step); nothing was written")
+                        .arg(pending.callId),
+                    ExitBadInput);
     pending.attempt = parser.isSet(attemptOption) ? parser.value(attemptOption).toInt()
                                                   : std::max(1, step->attempts.empty() ? 1 : step->attempts.back().number);
     const qint64 id = journal.addPendingAnswer(pending);
