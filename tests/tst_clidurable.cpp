@@ -366,6 +366,40 @@ private Q_SLOTS:
         QCOMPARE(scriptStdout(run.out), QByteArray("x a\ny b\nz c\n"));
     }
 
+    // The studio holding c2 is killed: the run is suspended with c2 held, not waiting
+    // for an answer, and resuming runs its handler. `answer` says so and writes
+    // nothing (it used to print "kept: … applied when it is resumed", and the resume
+    // then dropped the answer).
+    void answerRefusesASuspendedRunsHeldCall()
+    {
+        QTemporaryDir dir;
+        writeLookupProject(dir.path());
+        HeldRun run;
+        QVERIFY2(run.start(dir.path(), "c\n", 2, "y"), run.err.constData());
+        run.process.kill(); // SIGKILL while c2 is held
+        run.finish();
+        const CommandResult listed = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
+        QCOMPARE(QByteArray::fromStdString(nlohmann::json::parse(listed.out.trimmed().toStdString()).value("status", "")),
+                 QByteArray("suspended"));
+
+        const CommandResult refused = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, QStringLiteral("c2"),
+                                                  QStringLiteral("--result"), QStringLiteral("\"INJECTED\"")});
+        QCOMPARE(QString::fromUtf8(refused.err),
+                 QStringLiteral("toolstudio answer: call c2 was held by step mode when run %1 was suspended, not waiting "
+                                "for an answer; nothing was written. Resuming runs its handler (toolstudio resume %2 %1); "
+                                "to answer it instead, resume the run in the window with Step Mode on and choose Answer "
+                                "Instead\n")
+                     .arg(run.runId, dir.path()));
+        QCOMPARE(refused.exitCode, ExitBadInput);
+        QCOMPARE(refused.out, QByteArray());
+        QCOMPARE(unresolvedAnswers(dir.path(), run.runId), size_t(0));
+
+        // What the message promises: resume runs c2's handler.
+        const CommandResult resumed = toolstudio({QStringLiteral("resume"), dir.path(), run.runId, QStringLiteral("--json")});
+        QCOMPARE(resumed.exitCode, ExitCompleted);
+        QCOMPARE(scriptStdout(resumed.out), QByteArray("x a\ny b\nz c\n"));
+    }
+
     void resumeKeepsTheStartTime()
     {
         QTemporaryDir dir;

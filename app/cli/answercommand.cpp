@@ -4,6 +4,7 @@
 
 #include "headlessrun.h"
 #include "journal.h"
+#include "project.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -27,6 +28,14 @@ bool heldByStepMode(const Journal &journal, const QString &runId, const Step &st
                 || event.kind == QLatin1String("resumed")))
             last = event.kind;
     return last == QLatin1String("step_paused");
+}
+
+/// True when `tool` is answered by a person (a manual tool): only such a call waits
+/// for an answer again when its suspended run is resumed.
+bool waitsForPerson(const Project &project, const QString &tool)
+{
+    const Tool *found = project.tool(tool);
+    return found && found->handler == HandlerKind::Manual;
 }
 
 } // namespace
@@ -95,12 +104,22 @@ int answerCommand(const QStringList &arguments)
     // journal answers for calls waiting for a person (docs/steps.md "Manual answers
     // and fencing"), so refuse before writing anything rather than leave an answer
     // nobody picks up.
-    if (run->status != RunStatus::Suspended && heldByStepMode(journal, pending.runId, *step))
-        return fail(QStringLiteral("call %1 is held by step mode, not waiting for an answer: continue, answer instead or "
-                                   "fail it where it is held (the window's Pending Calls dock, or the stdin of "
-                                   "toolstudio run --step); nothing was written")
-                        .arg(pending.callId),
-                    ExitBadInput);
+    const bool suspended = run->status == RunStatus::Suspended;
+    if (heldByStepMode(journal, pending.runId, *step)) {
+        if (!suspended)
+            return fail(QStringLiteral("call %1 is held by step mode, not waiting for an answer: continue, answer instead or "
+                                       "fail it where it is held (the window's Pending Calls dock, or the stdin of "
+                                       "toolstudio run --step); nothing was written")
+                            .arg(pending.callId),
+                        ExitBadInput);
+        if (!waitsForPerson(*project, step->tool))
+            return fail(QStringLiteral("call %1 was held by step mode when run %2 was suspended, not waiting for an answer; "
+                                       "nothing was written. Resuming runs its handler (toolstudio resume %3 %2); to "
+                                       "answer it instead, resume the run in the window with Step Mode on and choose "
+                                       "Answer Instead")
+                            .arg(pending.callId, pending.runId, project->dir),
+                        ExitBadInput);
+    }
     pending.attempt = parser.isSet(attemptOption) ? parser.value(attemptOption).toInt()
                                                   : std::max(1, step->attempts.empty() ? 1 : step->attempts.back().number);
     const qint64 id = journal.addPendingAnswer(pending);

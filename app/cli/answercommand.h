@@ -12,8 +12,9 @@
 /// accepts or refuses it (old attempt, finished call, output_schema mismatch…), which
 /// this command waits for and prints. A call already finished is refused at once.
 /// For a suspended run the answer is kept and applied when the run is resumed.
-/// A call held by step mode in a live run (docs/steps.md "Manual answers and
-/// fencing") is refused before anything is written: it waits for the holder's decision.
+/// A call held by step mode (docs/steps.md "Manual answers and fencing") is refused
+/// before anything is written: live, it waits for the holder's decision; in a
+/// suspended run, unless its tool is manual, resuming runs its handler.
 /// Exit 0 = accepted (or kept for a suspended run), 1 = refused or no answer from the
 /// running process in time, 2 = bad input or a held call.
 int answerCommand(const QStringList &arguments);
