@@ -635,6 +635,22 @@ std::vector<PolicyEvent> Journal::events(const QString &runId) const
     return result;
 }
 
+QHash<QString, qint64> Journal::lastResumes() const
+{
+    QHash<QString, qint64> result;
+    if (!isOpen())
+        return result;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT run_id, MAX(at) FROM policy_events WHERE kind = 'resumed' AND sequence = 0"
+                                   " GROUP BY run_id")))
+        return result;
+    while (query.next())
+        result.insert(query.value(0).toString(), query.value(1).toLongLong());
+    return result;
+}
+
 int Journal::stepCount(const QString &runId) const
 {
     if (!isOpen())

@@ -112,6 +112,11 @@ public:
     std::vector<Step> steps(const QString &runId) const;
     QByteArray output(const QString &runId, int stream) const;
     std::vector<PolicyEvent> events(const QString &runId) const;
+    /// When each resumed run last started again: the `at` (ms since the Unix epoch) of
+    /// its latest run-level `resumed` event (sequence 0, written by a resume; not a
+    /// step's, written when the replay reaches the call that was waiting), by run id.
+    /// Runs never resumed are absent. One query, for the runs list.
+    QHash<QString, qint64> lastResumes() const;
     /// Number of steps per run, for the runs list.
     int stepCount(const QString &runId) const;
 

@@ -163,13 +163,8 @@ void RunsPanel::refresh()
     }
     std::vector<RunRecord> runs = journal.runs();
     std::sort(runs.begin(), runs.end(), [](const RunRecord &a, const RunRecord &b) { return a.startedAt > b.startedAt; });
+    m_resumedAt = journal.lastResumes();
     for (const RunRecord &run : runs) {
-        for (const PolicyEvent &event : journal.events(run.id)) {
-            // The run's own "resumed" (sequence 0), written when it starts again; not a
-            // step's, written when the replay reaches the call that was waiting.
-            if (event.kind == QLatin1String("resumed") && event.sequence == 0)
-                m_resumedAt[run.id] = std::max(m_resumedAt.value(run.id), event.at);
-        }
         const qint64 resumedAt = m_resumedAt.value(run.id);
         auto *item = new QTreeWidgetItem(m_view);
         item->setText(0, run.id);
