@@ -7,9 +7,9 @@
 // tiny script that writes raw bytes to fd 3. Every case asserts the exact outcome a
 // user would see: the run's status and error, or the reply the script got.
 
-#include "project.h"
-#include "runcontroller.h"
-#include "stepengine.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
+#include "engine/stepengine.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -3,8 +3,8 @@
 // The run header's budget meters (issue 8 item 7): the largest request and reply come
 // from the sizes the step engine measured (StepEngine::largestRequestBytes /
 // largestReplyBytes), not from serialising every step again on the GUI thread.
-#include "runcontroller.h"
-#include "stepengine.h"
+#include "run/runcontroller.h"
+#include "engine/stepengine.h"
 #include "ui/mainwindow.h"
 #include "testfiles.h"
 

@@ -14,7 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "journal.h"
+#include "journal/journal.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 // written after a call must not appear before that call's marker, and output written
 // before a call must not appear after it.
 #include "consoleview.h"
-#include "runcontroller.h"
+#include "run/runcontroller.h"
 #include "ui/mainwindow.h"
 #include "testfiles.h"
 

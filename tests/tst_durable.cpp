@@ -5,7 +5,7 @@
 // run`) is SIGKILLed at a random point; every step the script saw is in the journal,
 // none half-written; Resume completes with the output of an uninterrupted run.
 
-#include "journal.h"
+#include "journal/journal.h"
 
 #include <QDir>
 #include <QFile>

@@ -8,13 +8,13 @@
 // got, or the run ends on a named limit), and that the studio (this process), a
 // journal and a second run started alongside are unaffected. Secrets and sockets are
 // planted in a fake home this test creates; the real one is never touched.
-#include "journal.h"
+#include "journal/journal.h"
 #include "pidscgroup.h"
-#include "project.h"
-#include "runcontroller.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
-#include "stepengine.h"
+#include "engine/stepengine.h"
 
 #include <QDeadlineTimer>
 #include <QDir>

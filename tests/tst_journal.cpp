@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "journal.h"
-#include "journalreader.h"
-#include "journaltail.h"
+#include "journal/journal.h"
+#include "journal/journalreader.h"
+#include "journal/journaltail.h"
 
 #include <QFile>
 #include <QFileInfo>

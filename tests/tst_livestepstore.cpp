@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LiveStepStore (issue 8): the window keeps only the last steps of a live run whole and
 // reads older ones from the run's journal.
-#include "journal.h"
+#include "journal/journal.h"
 #include "ui/livestepstore.h"
 
 #include <QTemporaryDir>

@@ -3,12 +3,12 @@
 //
 // Pre-warmed starts (docs/sandbox.md "Pre-warmed start"): RunController keeps one
 // launcher waiting for the next run (WarmLauncher) and hands the script over with go().
-#include "journal.h"
-#include "project.h"
-#include "runcontroller.h"
+#include "journal/journal.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
 #include "sandboxprocess.h"
-#include "stepengine.h"
-#include "warmlauncher.h"
+#include "engine/stepengine.h"
+#include "run/warmlauncher.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "project.h"
+#include "project/project.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,13 +5,13 @@
 // requirement is a wheel built by the test from a zip file; pip installs a local
 // wheel path offline. The failing install sets PIP_NO_INDEX=1 (test only) so pip
 // does not wait for an unreachable index.
-#include "project.h"
+#include "project/project.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
-#include "pythonenv.h"
+#include "python/pythonenv.h"
 #include "ui/requirementsinstalldialog.h"
 #include "ui/toolproblemsview.h"
-#include "toolworker.h"
+#include "python/toolworker.h"
 
 #include <QApplication>
 #include <QDir>

@@ -3,18 +3,18 @@
 //
 // Python tools (issue 6): schema derivation rows, the tool worker and its handler,
 // secrets, and tool definition export. Row data lives in tests/data/python-tools/.
-#include "bundle.h"
-#include "commandhandler.h"
-#include "project.h"
-#include "projectwriter.h"
-#include "pythonhandler.h"
-#include "runcontroller.h"
-#include "secrets.h"
-#include "toolexport.h"
-#include "toolimport.h"
-#include "toolworker.h"
-#include "typings.h"
-#include "valvestore.h"
+#include "exchange/bundle.h"
+#include "engine/handlers/commandhandler.h"
+#include "project/project.h"
+#include "project/projectwriter.h"
+#include "engine/handlers/pythonhandler.h"
+#include "run/runcontroller.h"
+#include "python/secrets.h"
+#include "exchange/toolexport.h"
+#include "exchange/toolimport.h"
+#include "python/toolworker.h"
+#include "exchange/typings.h"
+#include "python/valvestore.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -4,9 +4,9 @@
 // The window's Rerun from Step and cassette commands (issue 5 items 10 and 12):
 // app/ui/rerundialog.* and app/ui/durablerunactions.*.
 #include "consoleview.h"
-#include "journal.h"
-#include "replaysource.h"
-#include "runcontroller.h"
+#include "journal/journal.h"
+#include "engine/replaysource.h"
+#include "run/runcontroller.h"
 #include "scripteditor.h"
 #include "tracemodel.h"
 #include "ui/durablerunactions.h"

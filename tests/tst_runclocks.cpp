@@ -5,8 +5,8 @@
 // against limits.run_timeout_seconds, stands still while a call waits for a person
 // (a pending manual call, a call held in step mode); the wait clock counts that time.
 
-#include "project.h"
-#include "runcontroller.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

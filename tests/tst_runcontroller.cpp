@@ -3,11 +3,11 @@
 //
 // End-to-end runs: the real launcher, sandbox, Python shim, bridge, engine and journal.
 
-#include "journal.h"
-#include "project.h"
-#include "runcontroller.h"
-#include "runfolder.h"
-#include "stepengine.h"
+#include "journal/journal.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
+#include "run/runfolder.h"
+#include "engine/stepengine.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "schemavalidator.h"
+#include "project/schemavalidator.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "journal.h"
-#include "journaltail.h"
-#include "project.h"
-#include "stepengine.h"
+#include "journal/journal.h"
+#include "journal/journaltail.h"
+#include "project/project.h"
+#include "engine/stepengine.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "journal.h"
+#include "journal/journal.h"
 #include "timelinewidget.h"
 #include "tracemodel.h"
 

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "projectwriter.h"
+#include "project/projectwriter.h"
 #include "schemaform.h"
-#include "toolcall.h"
+#include "engine/toolcall.h"
 #include "ui/handlersettingsform.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"

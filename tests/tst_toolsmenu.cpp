@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "project.h"
-#include "projectwriter.h"
-#include "secrets.h"
-#include "toolexport.h"
+#include "project/project.h"
+#include "project/projectwriter.h"
+#include "python/secrets.h"
+#include "exchange/toolexport.h"
 #include "ui/exporttoolsdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/traceexport.h"
-#include "journal.h"
+#include "exchange/traceexport.h"
+#include "journal/journal.h"
 
 #include <QDir>
 #include <QFile>

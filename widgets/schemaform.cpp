@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "schemaform.h"
 
-#include "schemavalidator.h"
+#include "project/schemavalidator.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracemodel.h"
 
+#include "project/durationtext.h"
+
 #include <QColor>
 #include <QCoreApplication>
 #include <QFile>
@@ -845,11 +847,7 @@ QString TraceModel::statusText(StepStatus status)
 
 QString TraceModel::durationText(qint64 ms)
 {
-    if (ms < 1000)
-        return tr("%1 ms").arg(ms);
-    if (ms < 60000)
-        return tr("%1 s").arg(QString::number(double(ms) / 1000.0, 'f', 1));
-    return tr("%1 min %2 s").arg(ms / 60000).arg((ms % 60000) / 1000);
+    return ::durationText(ms);
 }
 
 QString TraceModel::jsonText(const nlohmann::json &value, int indent)

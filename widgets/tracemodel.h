@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "journalreader.h"
+#include "journal/journalreader.h"
 #include "ordinalindex.h"
-#include "step.h"
+#include "project/step.h"
 
 #include <QAbstractItemModel>
 #include <QHash>

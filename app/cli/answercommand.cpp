@@ -3,8 +3,8 @@
 #include "answercommand.h"
 
 #include "headlessrun.h"
-#include "journal.h"
-#include "project.h"
+#include "journal/journal.h"
+#include "project/project.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "answerfile.h"
 
-#include "jsonerror.h"
+#include "project/jsonerror.h"
 
 #include <QFile>
 #include <QObject>

@@ -7,7 +7,7 @@
 #include "runcommand.h"
 #include "runscommand.h"
 #include "toolscommand.h"
-#include "traceexport.h"
+#include "tracecommand.h"
 
 #include <QByteArray>
 

@@ -3,8 +3,8 @@
 #include "headlessrun.h"
 
 #include "answerfile.h"
-#include "stepengine.h"
-#include "warmlauncher.h"
+#include "engine/stepengine.h"
+#include "run/warmlauncher.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

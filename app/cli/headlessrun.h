@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "project.h"
-#include "runcontroller.h"
-#include "step.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
+#include "project/step.h"
 
 #include <QEventLoop>
 #include <QObject>

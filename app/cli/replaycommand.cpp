@@ -4,7 +4,7 @@
 
 #include "answerfile.h"
 #include "headlessrun.h"
-#include "jsonerror.h"
+#include "project/jsonerror.h"
 
 #include <QCommandLineParser>
 

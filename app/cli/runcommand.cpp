@@ -4,8 +4,8 @@
 
 #include "answerfile.h"
 #include "headlessrun.h"
-#include "project.h"
-#include "runcontroller.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
 
 #include <QCommandLineParser>
 #include <QDir>

@@ -3,7 +3,7 @@
 #include "runscommand.h"
 
 #include "headlessrun.h"
-#include "journal.h"
+#include "journal/journal.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>

@@ -2,13 +2,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolscommand.h"
 
-#include "bundle.h"
-#include "project.h"
-#include "pythonenv.h"
-#include "secrets.h"
-#include "toolexport.h"
-#include "toolimport.h"
-#include "typings.h"
+#include "exchange/bundle.h"
+#include "project/project.h"
+#include "python/pythonenv.h"
+#include "python/secrets.h"
+#include "exchange/toolexport.h"
+#include "exchange/toolimport.h"
+#include "exchange/typings.h"
 
 #include <QCoreApplication>
 #include <QDir>

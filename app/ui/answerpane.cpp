@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "answerpane.h"
 
-#include "jsonerror.h"
-#include "runcontroller.h"
+#include "project/jsonerror.h"
+#include "run/runcontroller.h"
 #include "schemaform.h"
 
 #include <algorithm>

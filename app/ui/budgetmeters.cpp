@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "budgetmeters.h"
 
-#include "attemptclocks.h"
-#include "project.h"
-#include "runcontroller.h"
-#include "stepengine.h"
+#include "run/attemptclocks.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
+#include "engine/stepengine.h"
 #include "tracemodel.h"
 
 #include <QDateTime>

@@ -3,11 +3,11 @@
 #include "durablerunactions.h"
 
 #include "consoleview.h"
-#include "journalreader.h"
+#include "journal/journalreader.h"
 #include "mainwindow.h"
-#include "replaysource.h"
+#include "engine/replaysource.h"
 #include "rerundialog.h"
-#include "runcontroller.h"
+#include "run/runcontroller.h"
 #include "tracemodel.h"
 
 #include <QAction>

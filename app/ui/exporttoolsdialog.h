@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "secrets.h"
-#include "tool.h"
-#include "toolexport.h"
+#include "python/secrets.h"
+#include "project/tool.h"
+#include "exchange/toolexport.h"
 
 #include <QByteArray>
 #include <QDialog>

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "handlersettingsform.h"
 
-#include "jsonerror.h"
-#include "project.h"
+#include "project/jsonerror.h"
+#include "project/project.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "livestepstore.h"
 
-#include "journalreader.h"
+#include "journal/journalreader.h"
 
 LiveStepStore::LiveStepStore() = default;
 LiveStepStore::~LiveStepStore() = default;

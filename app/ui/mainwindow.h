@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "project.h"
-#include "step.h"
+#include "project/project.h"
+#include "project/step.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "manifesteditor.h"
 
-#include "project.h"
+#include "project/project.h"
 #include "settings.h"
 
 #include <QInputDialog>

@@ -4,8 +4,8 @@
 
 #include "answerdialog.h"
 #include "answerpane.h"
-#include "runcontroller.h"
-#include "tool.h"
+#include "run/runcontroller.h"
+#include "project/tool.h"
 #include "tracemodel.h"
 
 #include <QApplication>

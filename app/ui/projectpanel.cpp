@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "projectpanel.h"
 
-#include "project.h"
+#include "project/project.h"
 #include "toolproblemsview.h"
 
 #include <QComboBox>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "projectwriter.h"
+#include "project/projectwriter.h"
 
 #include <QHash>
 #include <QWidget>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "requirementsinstalldialog.h"
 
-#include "pythonenv.h"
+#include "python/pythonenv.h"
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>

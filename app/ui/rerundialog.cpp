@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rerundialog.h"
 
-#include "journalreader.h"
-#include "jsonerror.h"
-#include "project.h"
-#include "schemavalidator.h"
+#include "journal/journalreader.h"
+#include "project/jsonerror.h"
+#include "project/project.h"
+#include "project/schemavalidator.h"
 #include "scripteditor.h"
 
 #include <QDialogButtonBox>

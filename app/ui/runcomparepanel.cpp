@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runcomparepanel.h"
 
-#include "journal.h"
+#include "journal/journal.h"
 #include "runcomparemodel.h"
 
 #include <QDateTime>

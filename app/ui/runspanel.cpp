@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runspanel.h"
 
-#include "cli/traceexport.h"
+#include "exchange/traceexport.h"
 #include "durablerunactions.h"
-#include "journal.h"
-#include "project.h"
+#include "journal/journal.h"
+#include "project/project.h"
 #include "runcomparepanel.h"
-#include "runcontroller.h"
+#include "run/runcontroller.h"
 
 #include <QDateTime>
 #include <QDir>

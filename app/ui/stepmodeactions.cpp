@@ -3,7 +3,7 @@
 #include "stepmodeactions.h"
 
 #include "pendingcallspanel.h"
-#include "runcontroller.h"
+#include "run/runcontroller.h"
 
 #include <QAction>
 

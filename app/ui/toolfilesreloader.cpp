@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolfilesreloader.h"
 
-#include "runcontroller.h"
-#include "toolworker.h"
+#include "run/runcontroller.h"
+#include "python/toolworker.h"
 
 ToolFilesReloader::ToolFilesReloader(RunController *run, std::function<void()> reload, QObject *parent)
     : QObject(parent)

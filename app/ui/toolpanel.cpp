@@ -4,7 +4,7 @@
 
 #include "handlersettingsform.h"
 #include "schemaform.h"
-#include "toolcall.h"
+#include "engine/toolcall.h"
 #include "tryitanswerdialog.h"
 #include "valvesform.h"
 

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "project.h"
-#include "projectwriter.h"
-#include "step.h"
+#include "project/project.h"
+#include "project/projectwriter.h"
+#include "project/step.h"
 
 #include <QWidget>
 

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolproblemsview.h"
 
-#include "project.h"
-#include "pythonenv.h"
+#include "project/project.h"
+#include "python/pythonenv.h"
 #include "requirementsinstalldialog.h"
 
 #include <QHBoxLayout>

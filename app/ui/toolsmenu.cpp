@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolsmenu.h"
 
-#include "bundle.h"
+#include "exchange/bundle.h"
 #include "exporttoolsdialog.h"
-#include "project.h"
+#include "project/project.h"
 #include "secretsdialog.h"
 
 #include <QAction>

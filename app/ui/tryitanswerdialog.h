@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "step.h"
+#include "project/step.h"
 
 #include <QDialog>
 

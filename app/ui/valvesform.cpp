@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "valvesform.h"
 
-#include "project.h"
+#include "project/project.h"
 #include "schemaform.h"
-#include "valvestore.h"
+#include "python/valvestore.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

@@ -6,12 +6,12 @@
 // real RunController, sandbox launcher and Python shim.
 
 #include "bulkjournal.h"
-#include "journal.h"
-#include "project.h"
-#include "runcontroller.h"
+#include "journal/journal.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
 #include "sandboxprocess.h"
-#include "stepengine.h"
-#include "warmlauncher.h"
+#include "engine/stepengine.h"
+#include "run/warmlauncher.h"
 
 #include <QCoreApplication>
 #include <QDir>

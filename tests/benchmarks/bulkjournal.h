@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "journal.h"
+#include "journal/journal.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>

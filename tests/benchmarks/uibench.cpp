@@ -4,10 +4,10 @@
 // headless, the worst event-loop stall, and a 1 000 000-step run opened, shown and
 // filtered. Needs a display (offscreen works). Never part of `test`.
 #include "bulkjournal.h"
-#include "journal.h"
-#include "project.h"
-#include "runcontroller.h"
-#include "stepengine.h"
+#include "journal/journal.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
+#include "engine/stepengine.h"
 #include "timelinewidget.h"
 #include "tracefiltermodel.h"
 #include "tracemodel.h"

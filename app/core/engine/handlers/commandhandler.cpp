@@ -1,0 +1,274 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/handlers/commandhandler.h"
+
+#include "project/jsonerror.h"
+
+#include "python/secrets.h"
+#include "workdirfile.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr int TailLines = 3;
+constexpr qsizetype TailChars = 500;
+
+/// True when a process that is not a zombie is in process group `pgid` (/proc scan;
+/// kill(-pgid, 0) would also count zombies nobody has reaped yet).
+bool groupHasLiveMembers(qint64 pgid)
+{
+    if (::kill(-pid_t(pgid), 0) != 0 && errno == ESRCH)
+        return false;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool numeric = false;
+        entry.toLongLong(&numeric);
+        if (!numeric)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        // fields[0] = state (field 3), fields[2] = pgrp (field 5)
+        if (fields.size() > 2 && fields[2].toLongLong() == pgid && fields[0] != "Z" && fields[0] != "X")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+CommandHandler::CommandHandler(QStringList command, QObject *parent, QStringList fileArgs)
+    : ToolHandler(parent)
+    , m_command(std::move(command))
+    , m_fileArgs(std::move(fileArgs))
+{
+}
+
+CommandHandler::~CommandHandler()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_done = true;
+        killGroup();
+    }
+}
+
+void CommandHandler::start(const HandlerRequest &request)
+{
+    m_maxStdout = std::max<std::size_t>(request.maxResultBytes * 4, 64 * 1024);
+    m_process = new QProcess(this);
+    m_process->setWorkingDirectory(request.projectDir);
+
+    // The project's secrets reach trusted handlers only, never the sandbox (Secrets).
+    m_secrets = Secrets::load(request.projectDir);
+    QProcessEnvironment env = m_secrets.addTo(QProcessEnvironment::systemEnvironment());
+    env.insert(QStringLiteral("TOOLSTUDIO_TOOL"), request.tool);
+    env.insert(QStringLiteral("TOOLSTUDIO_RUN_ID"), request.runId);
+    env.insert(QStringLiteral("TOOLSTUDIO_CALL_ID"), request.callId);
+    env.insert(QStringLiteral("TOOLSTUDIO_ATTEMPT"), QString::number(request.attempt));
+    env.insert(QStringLiteral("TOOLSTUDIO_IDEMPOTENCY_KEY"), request.idempotencyKey);
+    m_process->setProcessEnvironment(env);
+    // Files the script wrote, named in file_args: opened here, beneath the work dir
+    // (WorkDirFile), handed over as fds 3, 4, … .
+    nlohmann::json args = request.args;
+    std::vector<int> files;
+    const auto closeFiles = [&files] {
+        for (int fd : files)
+            ::close(fd);
+    };
+    for (const QString &name : std::as_const(m_fileArgs)) {
+        const std::string key = name.toStdString();
+        if (!args.is_object() || !args.contains(key))
+            continue; // an optional argument the call left out
+        QString refusal;
+        if (!args[key].is_string()) {
+            refusal = QStringLiteral("argument '%1' must be a string naming a file in the work dir").arg(name);
+        } else if (request.workDir.isEmpty()) {
+            refusal = QStringLiteral("argument '%1' names a file in the run's work dir, but this call has none").arg(name);
+        } else {
+            const WorkDirFile::Result file = WorkDirFile::open(QFile::encodeName(request.workDir).toStdString(),
+                                                               args[key].get<std::string>());
+            if (file.ok()) {
+                files.push_back(file.fd);
+                args[key] = "/dev/fd/" + std::to_string(2 + files.size());
+                continue;
+            }
+            refusal = QStringLiteral("argument '%1': %2 [%3]")
+                          .arg(name, QString::fromStdString(file.message), QLatin1String(WorkDirFile::code(file.refusal)));
+        }
+        closeFiles();
+        // Never from inside start(): the engine connects finished() after it returns.
+        QMetaObject::invokeMethod(this, [this, refusal] {
+            finish(HandlerOutcome::failure(refusal, false, BridgeErrorCode::InvalidArguments));
+        }, Qt::QueuedConnection);
+        return;
+    }
+
+    // Own process group, so a timeout or Stop also kills what the command started.
+    // Runs between fork and exec: async-signal-safe calls only.
+    m_process->setChildProcessModifier([files] {
+        ::setsid();
+        // Out of the way first (close-on-exec copies), then to 3, 4, … without it.
+        int moved[16];
+        const std::size_t count = std::min<std::size_t>(files.size(), 16);
+        for (std::size_t i = 0; i < count; ++i)
+            moved[i] = ::fcntl(files[i], F_DUPFD_CLOEXEC, 64);
+        for (std::size_t i = 0; i < count; ++i)
+            ::dup2(moved[i], int(3 + i));
+    });
+
+    QString program = m_command.first();
+    if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
+        program = QDir::cleanPath(QDir(request.projectDir).absoluteFilePath(program));
+
+    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
+        m_stdout += m_process->readAllStandardOutput();
+        if (std::size_t(m_stdout.size()) > m_maxStdout && !m_done) {
+            const auto limit = m_maxStdout;
+            m_done = true;
+            killGroup();
+            HandlerOutcome outcome = HandlerOutcome::failure(
+                QStringLiteral("command printed more than %1 bytes on stdout; it was stopped").arg(limit), false,
+                BridgeErrorCode::ReplyTooLarge);
+            outcome.output = m_secrets.mask(m_stderr);
+            Q_EMIT finished(outcome);
+        }
+    });
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        const QByteArray chunk = m_process->readAllStandardError();
+        const qsizetype room = MaxCapturedStderr - m_stderr.size();
+        if (chunk.size() <= room) {
+            m_stderr += chunk;
+        } else {
+            m_stderr += chunk.left(std::max<qsizetype>(room, 0));
+            m_stderrTruncated = true;
+        }
+    });
+    connect(m_process, &QProcess::errorOccurred, this, [this, program](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return; // crashes and the like arrive through finished()
+        finish(HandlerOutcome::failure(
+            QStringLiteral("command failed to start: %1: %2").arg(program, m_process->errorString()), false));
+    });
+    connect(m_process, &QProcess::finished, this, &CommandHandler::onFinished);
+    connect(m_process, &QProcess::started, this, [this, args] {
+        m_process->write(QByteArray::fromStdString(
+            args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
+        m_process->closeWriteChannel();
+    });
+
+    m_process->start(program, m_command.mid(1));
+    closeFiles(); // the command has its copies (QProcess forks in start())
+}
+
+void CommandHandler::cancel()
+{
+    if (m_done)
+        return;
+    m_done = true;
+    killGroup();
+}
+
+void CommandHandler::killGroup()
+{
+    if (!m_process)
+        return;
+    const qint64 pid = m_process->processId();
+    if (pid > 0)
+        ::kill(-pid_t(pid), SIGKILL); // the group setsid() made; the command itself is its leader
+    m_process->kill();
+    bool gone = true;
+    if (m_process->state() != QProcess::NotRunning && !m_process->waitForFinished(2000)) {
+        qWarning("command %s (pid %lld) did not exit after SIGKILL", qPrintable(m_command.first()), pid);
+        gone = false;
+    }
+    // The leader is reaped; the rest of the group (its children) must be gone too.
+    // Zombies waiting for a reaper do not count: they run nothing any more.
+    if (pid > 0) {
+        QElapsedTimer clock;
+        clock.start();
+        while (groupHasLiveMembers(pid) && clock.elapsed() < 2000)
+            ::usleep(5000);
+        gone = gone && !groupHasLiveMembers(pid);
+    }
+    m_killReport = pid <= 0 ? QString()
+        : gone ? QStringLiteral("the command's process group (pid %1) was killed (SIGKILL) and is gone").arg(pid)
+               : QStringLiteral("the command's process group (pid %1) was sent SIGKILL but could not be confirmed gone").arg(pid);
+}
+
+void CommandHandler::finish(const HandlerOutcome &outcome)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    HandlerOutcome withOutput = outcome;
+    withOutput.output = m_stderr;
+    if (m_stderrTruncated)
+        withOutput.output += "\n[stderr truncated after 1 MiB]\n";
+    // Secrets never reach the journal: a command that prints one shows ********.
+    withOutput.output = m_secrets.mask(withOutput.output);
+    withOutput.error.message = m_secrets.mask(QString::fromStdString(withOutput.error.message)).toStdString();
+    Q_EMIT finished(withOutput);
+}
+
+QString CommandHandler::stderrTail() const
+{
+    QStringList lines;
+    const QList<QByteArray> all = m_stderr.split('\n');
+    for (auto it = all.crbegin(); it != all.crend() && lines.size() < TailLines; ++it) {
+        const QString line = QString::fromUtf8(*it).trimmed();
+        if (!line.isEmpty())
+            lines.prepend(line);
+    }
+    QString tail = lines.join(QLatin1Char('\n'));
+    if (tail.size() > TailChars)
+        tail = QStringLiteral("...") + tail.right(TailChars);
+    return tail;
+}
+
+void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    if (m_done)
+        return;
+    m_stdout += m_process->readAllStandardOutput();
+    m_stderr += m_process->readAllStandardError().left(std::max<qsizetype>(MaxCapturedStderr - m_stderr.size(), 0));
+    const QString tail = stderrTail();
+
+    if (status == QProcess::CrashExit) {
+        // On Unix QProcess gives the terminating signal's number as the exit code.
+        const char *name = sigabbrev_np(exitCode);
+        const QString killed = name ? QStringLiteral("command was killed by SIG%1, signal %2").arg(QLatin1String(name)).arg(exitCode)
+                                    : QStringLiteral("command was killed by signal %1").arg(exitCode);
+        finish(HandlerOutcome::failure(tail.isEmpty() ? killed : QStringLiteral("%1 (%2)").arg(tail, killed), true));
+        return;
+    }
+    if (exitCode != 0) {
+        const QString status = QStringLiteral("exit status %1").arg(exitCode);
+        finish(HandlerOutcome::failure(tail.isEmpty() ? QStringLiteral("command failed with %1").arg(status)
+                                                      : QStringLiteral("%1 (%2)").arg(tail, status),
+                                       exitCode != ExitNonRetryable));
+        return;
+    }
+    if (m_stdout.trimmed().isEmpty()) {
+        finish(HandlerOutcome::failure(QStringLiteral("command printed nothing on stdout (expected the result as JSON)"), false));
+        return;
+    }
+    try {
+        finish(HandlerOutcome::success(nlohmann::json::parse(m_stdout.constBegin(), m_stdout.constEnd())));
+    } catch (const nlohmann::json::parse_error &e) {
+        finish(HandlerOutcome::failure(QStringLiteral("command printed invalid JSON: %1").arg(jsonParseErrorReason(e)),
+                                       false));
+    }
+}

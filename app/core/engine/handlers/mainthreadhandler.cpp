@@ -1,0 +1,74 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/handlers/mainthreadhandler.h"
+
+#include <QCoreApplication>
+#include <QMutex>
+#include <QPointer>
+
+/// What the proxy (run thread) and the inner handler (main thread) share; the mutex
+/// keeps the proxy alive while the main thread connects to it.
+struct MainThreadHandler::Shared
+{
+    QMutex mutex;
+    MainThreadHandler *proxy = nullptr; ///< null once the proxy is gone
+    QPointer<ToolHandler> inner;        ///< touched on the main thread only
+    bool cancelled = false;
+};
+
+MainThreadHandler::MainThreadHandler(std::function<ToolHandler *()> make, QObject *parent)
+    : ToolHandler(parent)
+    , m_make(std::move(make))
+    , m_shared(std::make_shared<Shared>())
+{
+    m_shared->proxy = this;
+}
+
+MainThreadHandler::~MainThreadHandler()
+{
+    {
+        const QMutexLocker lock(&m_shared->mutex);
+        m_shared->proxy = nullptr;
+    }
+    cancel();
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [shared = m_shared] {
+        delete shared->inner.data();
+    }, Qt::QueuedConnection);
+}
+
+void MainThreadHandler::start(const HandlerRequest &request)
+{
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [shared = m_shared, make = m_make, request] {
+        const QMutexLocker lock(&shared->mutex);
+        if (!shared->proxy || shared->cancelled)
+            return;
+        ToolHandler *inner = make();
+        shared->inner = inner;
+        MainThreadHandler *proxy = shared->proxy;
+        // Queued to the proxy's thread; Qt drops it if the proxy is deleted meanwhile.
+        QObject::connect(inner, &ToolHandler::finished, proxy,
+                         [proxy](const HandlerOutcome &outcome) { Q_EMIT proxy->finished(outcome); });
+        inner->start(request);
+    }, Qt::QueuedConnection);
+}
+
+void MainThreadHandler::cancel()
+{
+    if (m_cancelled)
+        return;
+    m_cancelled = true;
+    {
+        const QMutexLocker lock(&m_shared->mutex);
+        m_shared->cancelled = true;
+    }
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [shared = m_shared] {
+        if (shared->inner)
+            shared->inner->cancel();
+    }, Qt::QueuedConnection);
+}
+
+QString MainThreadHandler::cancelReport() const
+{
+    // The inner handler's own report is on the main thread; this one says the same.
+    return m_cancelled ? QStringLiteral("the call was cancelled in the project's tool worker") : QString();
+}

@@ -1,0 +1,32 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/handlers/toolhandler.h"
+
+#include <functional>
+#include <memory>
+
+/// Runs a handler that must live on the application's main thread from the engine's
+/// run thread (RunController serves calls off the GUI thread): the Python handler
+/// talks to the project's tool worker, a main-thread object shared by every run.
+/// start() and cancel() are posted to the main thread, never waited for (the main
+/// thread may itself be waiting for the run thread); the inner handler's finished()
+/// comes back queued. Used only when the engine is not on the main thread.
+class MainThreadHandler : public ToolHandler
+{
+public:
+    /// `make` creates the real handler; it is called on the main thread.
+    explicit MainThreadHandler(std::function<ToolHandler *()> make, QObject *parent = nullptr);
+    ~MainThreadHandler() override;
+
+    void start(const HandlerRequest &request) override;
+    void cancel() override;
+    QString cancelReport() const override;
+
+private:
+    struct Shared;
+    std::function<ToolHandler *()> m_make;
+    std::shared_ptr<Shared> m_shared;
+    bool m_cancelled = false;
+};

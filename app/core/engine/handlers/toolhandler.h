@@ -1,0 +1,71 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "bridgemessage.h"
+#include "project/tool.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+struct ProjectLimits;
+
+/// What a handler gets for one attempt of a step.
+struct HandlerRequest
+{
+    QString runId;
+    QString tool;
+    QString callId;
+    int sequence = 0;
+    int attempt = 1;            ///< 1-based attempt number
+    QString idempotencyKey;     ///< "<runId>:<sequence>", the same for every attempt
+    nlohmann::json args = nlohmann::json::object(); ///< validated keyword arguments
+    QString projectDir;         ///< absolute; command handlers run here
+    QString workDir;            ///< absolute; the run's sandbox work dir (empty outside a run)
+    std::size_t maxResultBytes = 1024 * 1024; ///< a command's stdout is refused beyond a multiple of this
+};
+
+/// How one attempt ended.
+struct HandlerOutcome
+{
+    bool ok = false;
+    nlohmann::json result;       ///< when ok
+    /// When !ok: code (tool_failed, timeout, reply_too_large), message, retryable.
+    /// `attempts` is filled in by the engine.
+    BridgeError error;
+    QByteArray output;           ///< captured handler output (a command's stderr)
+
+    static HandlerOutcome success(nlohmann::json result);
+    static HandlerOutcome failure(const QString &message, bool retryable,
+                                  const char *code = BridgeErrorCode::ToolFailed);
+};
+
+/// One attempt of a tool's handler (DESIGN.md "handler kinds"). The engine creates a
+/// handler per attempt, calls start() once and waits for finished(). Handlers are
+/// asynchronous: finished() is never emitted from inside start(). After cancel()
+/// (attempt timeout, total timeout, Stop) a handler emits nothing more; whatever it
+/// started (a timer, a process) is stopped by then.
+class ToolHandler : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ToolHandler(QObject *parent = nullptr);
+    ~ToolHandler() override;
+
+    virtual void start(const HandlerRequest &request) = 0;
+    virtual void cancel() = 0;
+    /// True when the attempt waits for a person (the step's status becomes `waiting`).
+    virtual bool waitsForPerson() const { return false; }
+    /// After cancel(): what became of the work the attempt started, in words for the
+    /// timeout/cancel message (a command: "its process group (pid N) was killed and is
+    /// gone"); empty when there was nothing to stop (a mock's timer, a person's wait).
+    virtual QString cancelReport() const { return {}; }
+
+Q_SIGNALS:
+    void finished(const HandlerOutcome &outcome);
+};

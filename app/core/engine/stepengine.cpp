@@ -1,0 +1,1240 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/stepengine.h"
+
+#include "engine/handlers/commandhandler.h"
+#include "journal/journal.h"
+#include "engine/handlers/mainthreadhandler.h"
+#include "engine/handlers/manualhandler.h"
+#include "engine/handlers/mockhandler.h"
+#include "engine/handlers/pythonhandler.h"
+#include "project/schemavalidator.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QHash>
+#include <QPointer>
+#include <QRandomGenerator>
+#include <QTimer>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+namespace {
+
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+/// "30", "0.2" — seconds as the manifest spells them.
+QString secondsText(int ms)
+{
+    return QString::number(ms / 1000.0, 'g', 6);
+}
+
+/// StepEngine::argsHash of arguments already serialised as compact JSON: the first
+/// 128 bits of their sha256, as 32 lower-case hex digits.
+QString hashOfCompactJson(std::string_view text)
+{
+    const QByteArray digest = QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
+                                                       QCryptographicHash::Sha256);
+    static constexpr char Digits[] = "0123456789abcdef";
+    QString hex(32, Qt::Uninitialized);
+    QChar *out = hex.data();
+    for (int i = 0; i < 16; ++i) {
+        const auto byte = static_cast<unsigned char>(digest[i]);
+        *out++ = QLatin1Char(Digits[byte >> 4]);
+        *out++ = QLatin1Char(Digits[byte & 0xF]);
+    }
+    return hex;
+}
+
+std::size_t compactSize(const nlohmann::json &value)
+{
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
+}
+
+BridgeError makeError(const char *code, const QString &message, bool retryable, int attempts,
+                      nlohmann::json details = nlohmann::json::object())
+{
+    BridgeError error;
+    error.code = code;
+    error.message = message.toStdString();
+    error.retryable = retryable;
+    error.attempts = attempts;
+    error.details = std::move(details);
+    return error;
+}
+
+/// Runtime state of an unfinished step: its handler and timers. Everything hangs off
+/// `context`, deleted later so that a timer may finish the step from its own signal.
+struct Flight
+{
+    /// `context`, created on first use: a step answered at once (a mock without delay)
+    /// needs none, so it costs no object and no deferred delete (a wake-up of the
+    /// run thread's event loop) per call.
+    QObject *owner(QObject *parent)
+    {
+        if (!context)
+            context = new QObject(parent);
+        return context;
+    }
+
+    QObject *context = nullptr; ///< null until owner() is asked
+    QPointer<ToolHandler> handler;
+    QTimer *attemptTimer = nullptr;
+    QTimer *retryTimer = nullptr;
+    QTimer *totalTimer = nullptr;
+};
+
+} // namespace
+
+class StepEngineState
+{
+public:
+    StepEngine *q = nullptr;
+    Project project;
+    QString runId;
+    QString keyPrefix; ///< "<runId>:", the start of every idempotency key
+    QString workDir;
+    Journal *journal = nullptr;
+    QStringList boundTools;
+    std::vector<Step> steps;
+    std::vector<std::unique_ptr<Flight>> flights;   ///< parallel to steps; null once final
+    int flying = 0;                                 ///< non-null entries of `flights` (inFlight())
+    /// Unfinished steps by call id (at most one per id: a call reusing the id of an
+    /// unfinished one is refused). Finished steps are found by indexOf()'s scan, so
+    /// this stays as small as the calls in flight instead of growing (and rehashing)
+    /// with every call of the run.
+    QHash<QString, int> openByCallId;
+    /// Steps refused because their call id was in use (ascending): indexOf() skips them.
+    std::vector<int> unindexed;
+    /// >0 while a signal passes a step by reference (emitStep); then `steps` does not
+    /// reallocate in place: its old storage is kept in `retired` until the emission ends.
+    int emitting = 0;
+    std::vector<std::vector<Step>> retired;
+    // By tool: pointers into `project`, which never changes (no name conversion per call).
+    std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> inputValidators;
+    std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> outputValidators;
+    std::unordered_map<const Tool *, int> mockAttempts; ///< attempts made per mock tool in this run
+    std::atomic<int> callCount{0};                  ///< written on the run thread, read by the window's meter
+    std::atomic<qint64> largestRequest{0};          ///< bytes; likewise
+    std::atomic<qint64> largestReply{0};            ///< bytes; likewise
+    bool cancelled = false;
+
+    // Batched journal writes (write-ahead kept: a reply waits for its commit).
+    std::set<int> dirty;                              ///< steps to (re)write
+    std::vector<PolicyEvent> events;                  ///< events to write
+    std::vector<std::pair<std::string, std::string>> heldReplies; ///< sent after the next commit
+    QTimer *flushTimer = nullptr;
+    QTimer *answerPoll = nullptr;
+
+    // Replay / resume / rerun / cassette.
+    std::optional<ReplayPlan> plan;
+    std::map<int, std::size_t> planBySequence;
+    bool memoActive = false;
+
+    bool stepMode = false;
+
+    void flush();
+    void scheduleFlush(int ms);
+    void record(int index, bool now);
+    void addEvent(int sequence, const char *kind, nlohmann::json detail);
+    int inFlight() const;
+    bool applyPlan(Step &step);
+    void diverge(Step &step, const QString &why);
+    void pollAnswers();
+    int heldIndex(const QString &callId, QString *reason) const;
+    void decide(int index, HandlerOutcome outcome, const char *decision);
+
+    const SchemaValidator *validator(const Tool &tool, bool output, QString *error);
+    void commit(const Step &step);
+    void notifyChanged(int index, bool now = false);
+    /// The latest step with `callId` (refused duplicates aside), or -1.
+    int indexOf(const QString &callId) const;
+    /// Emits `signal` with step `index` by reference, without copying it.
+    void emitStep(void (StepEngine::*signal)(const Step &), int index);
+    int addStep(Step step, bool inFlight = false, bool indexCallId = true, bool recordIt = true);
+    void refuse(Step step, const char *code, const QString &message, nlohmann::json details = nlohmann::json::object(),
+                bool indexCallId = true);
+    void startAttempt(int index);
+    void onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome);
+    void completeAttempt(int index, bool wasWaiting, HandlerOutcome outcome);
+    void startTotalTimer(int index, const Tool &tool);
+    void onAttemptTimeout(int index);
+    void onTotalTimeout(int index);
+    void scheduleRetry(int index);
+    void finish(int index, StepStatus status);
+    void stopFlight(int index);
+};
+
+const SchemaValidator *StepEngineState::validator(const Tool &tool, bool output, QString *error)
+{
+    auto &cache = output ? outputValidators : inputValidators;
+    auto it = cache.find(&tool);
+    if (it == cache.end()) {
+        const nlohmann::json &schema = output ? *tool.outputSchema : tool.inputSchema;
+        it = cache.emplace(&tool, SchemaValidator::compile(schema, error)).first;
+    }
+    return it->second.get();
+}
+
+int StepEngineState::inFlight() const
+{
+    return flying; // counted, not scanned: finish() asks on every call
+}
+
+void StepEngineState::scheduleFlush(int ms)
+{
+    if (!flushTimer) {
+        flushTimer = new QTimer(q);
+        flushTimer->setSingleShot(true);
+        QObject::connect(flushTimer, &QTimer::timeout, q, [this] { flush(); });
+    }
+    // An earlier deadline wins: held replies must not wait for a later batch.
+    if (!flushTimer->isActive() || flushTimer->remainingTime() > ms)
+        flushTimer->start(ms);
+}
+
+void StepEngineState::flush()
+{
+    if (flushTimer)
+        flushTimer->stop();
+    if (journal && (!dirty.empty() || !events.empty())) {
+        std::vector<const Step *> batch;
+        batch.reserve(dirty.size());
+        for (const int index : dirty)
+            batch.push_back(&steps[std::size_t(index)]);
+        if (!journal->commit(batch, events))
+            Q_EMIT q->journalFailed(QStringLiteral("journal: %1 step(s) were not recorded: %2")
+                                        .arg(batch.size()).arg(journal->lastError()));
+    }
+    dirty.clear();
+    events.clear();
+    // Slots may submit calls (and flush again): send from a copy.
+    const auto replies = std::move(heldReplies);
+    heldReplies.clear();
+    for (const auto &[id, line] : replies)
+        Q_EMIT q->replyReady(id, line);
+}
+
+/// Marks step `index` for writing: at once (`now`, write-ahead before a handler with
+/// side effects or a reply) or with the next batch.
+void StepEngineState::record(int index, bool now)
+{
+    if (!journal)
+        return;
+    dirty.insert(index);
+    if (now)
+        flush();
+    else
+        scheduleFlush(20);
+}
+
+void StepEngineState::addEvent(int sequence, const char *kind, nlohmann::json detail)
+{
+    PolicyEvent event{runId, sequence, now(), QString::fromLatin1(kind), std::move(detail)};
+    if (journal)
+        events.push_back(event);
+    Q_EMIT q->policyEvent(event);
+}
+
+void StepEngineState::notifyChanged(int index, bool now)
+{
+    record(index, now);
+    emitStep(&StepEngine::stepChanged, index);
+}
+
+int StepEngineState::indexOf(const QString &callId) const
+{
+    if (const auto open = openByCallId.constFind(callId); open != openByCallId.cend())
+        return *open;
+    // A finished call (rare: answers and look-ups after the fact), newest first.
+    for (int index = int(steps.size()) - 1; index >= 0; --index) {
+        if (steps[std::size_t(index)].callId == callId && !std::binary_search(unindexed.cbegin(), unindexed.cend(), index))
+            return index;
+    }
+    return -1;
+}
+
+void StepEngineState::emitStep(void (StepEngine::*signal)(const Step &), int index)
+{
+    // No copy per signal: a slot that submits a call cannot move the step it was given
+    // (addStep keeps the old storage alive while an emission is under way).
+    ++emitting;
+    Q_EMIT (q->*signal)(steps[std::size_t(index)]);
+    if (--emitting == 0)
+        retired.clear();
+}
+
+int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool recordIt)
+{
+    const int index = int(steps.size());
+    if (!indexCallId)
+        unindexed.push_back(index);
+    else if (inFlight)
+        openByCallId.insert(step.callId, index);
+    if (emitting > 0 && steps.size() == steps.capacity()) {
+        // A slot holds a reference into `steps`: grow into new storage by copying and
+        // keep the old one until the emission ends.
+        std::vector<Step> grown;
+        grown.reserve(std::max<std::size_t>(16, steps.capacity() * 2));
+        grown.insert(grown.end(), steps.cbegin(), steps.cend());
+        retired.push_back(std::exchange(steps, std::move(grown)));
+    }
+    steps.push_back(std::move(step));
+    std::unique_ptr<Flight> flight;
+    if (inFlight) {
+        flight = std::make_unique<Flight>();
+        ++flying;
+    }
+    flights.push_back(std::move(flight));
+    // A step that runs is recorded by startAttempt(), before a handler with side
+    // effects starts; a final one (refused, memoized) before its reply.
+    if (!inFlight && recordIt)
+        record(index, true);
+    emitStep(&StepEngine::stepAdded, index);
+    if (!steps[std::size_t(index)].divergence.isEmpty())
+        emitStep(&StepEngine::divergenceFound, index);
+    return index;
+}
+
+void StepEngineState::refuse(Step step, const char *code, const QString &message, nlohmann::json details,
+                             bool indexCallId)
+{
+    step.status = cancelled ? StepStatus::Cancelled : StepStatus::Failed;
+    step.error = makeError(cancelled ? BridgeErrorCode::Cancelled : code, message, false, 0, std::move(details));
+    step.endedAt = step.queuedAt;
+    const std::string id = step.callId.toStdString();
+    const BridgeError error = *step.error;
+    addStep(std::move(step), false, indexCallId);
+    if (!cancelled)
+        Q_EMIT q->replyReady(id, BridgeProtocol::encodeError(id, error));
+}
+
+void StepEngineState::startAttempt(int index)
+{
+    Flight &flight = *flights[std::size_t(index)];
+    Step &step = steps[std::size_t(index)];
+    const Tool &tool = *project.tool(step.tool);
+
+    Attempt attempt;
+    attempt.number = int(step.attempts.size()) + 1;
+    attempt.startedAt = now();
+    step.attempts.push_back(attempt);
+    if (step.startedAt == 0)
+        step.startedAt = attempt.startedAt;
+    step.nextAttemptAt = 0;
+
+    ToolHandler *handler = nullptr;
+    switch (tool.handler) {
+    case HandlerKind::Mock: {
+        const int mockIndex = mockAttempts[&tool]++; // one look-up per call
+        const MockResponse &entry = MockHandler::entryFor(tool, mockIndex);
+        if (entry.delayMs <= 0) {
+            // Answered at once, without a handler object or a timer round (the hot path
+            // of the bridge benchmark). The attempt is still recorded as started.
+            step.status = StepStatus::Running;
+            startTotalTimer(index, tool); // a retry's backoff still counts against it
+            // Written with its outcome by finish() or the retry's batch below, so no
+            // flush timer is started and stopped again per call.
+            if (journal)
+                dirty.insert(index);
+            emitStep(&StepEngine::stepChanged, index);
+            if (flights[std::size_t(index)]) // a slot may have stopped the run
+                completeAttempt(index, false, MockHandler::outcomeOf(entry));
+            else
+                scheduleFlush(20);
+            return;
+        }
+        handler = new MockHandler(entry, flight.owner(q));
+        break;
+    }
+    case HandlerKind::Manual:
+        handler = new ManualHandler(flight.owner(q));
+        break;
+    case HandlerKind::Command:
+        handler = new CommandHandler(tool.command, flight.owner(q), tool.commandFileArgs);
+        break;
+    case HandlerKind::Python:
+        // The project's tool worker is a main-thread object; the engine may run on the
+        // run thread (RunController), then the handler lives on the main thread.
+        if (QCoreApplication::instance() && q->thread() != QCoreApplication::instance()->thread())
+            handler = new MainThreadHandler([] { return new PythonHandler; }, flight.owner(q));
+        else
+            handler = new PythonHandler(flight.owner(q));
+        break;
+    }
+    if (!handler) {
+        // Python tools come with the tool worker (a later issue); fail clearly meanwhile.
+        step.attempts.back().endedAt = step.attempts.back().startedAt;
+        step.attempts.back().error = makeError(BridgeErrorCode::ToolFailed,
+                                               QStringLiteral("handler kind %1 is not available yet").arg(handlerKindName(tool.handler)),
+                                               false, attempt.number);
+        step.error = step.attempts.back().error;
+        finish(index, StepStatus::Failed);
+        return;
+    }
+    flight.handler = handler;
+    step.status = handler->waitsForPerson() ? StepStatus::Waiting : StepStatus::Running;
+
+    QObject::connect(handler, &ToolHandler::finished, flight.context, [this, index, handler](const HandlerOutcome &outcome) {
+        onAttemptFinished(index, handler, outcome);
+    });
+    if (tool.retry.attemptTimeoutMs > 0) {
+        if (!flight.attemptTimer) {
+            flight.attemptTimer = new QTimer(flight.owner(q));
+            flight.attemptTimer->setSingleShot(true);
+            QObject::connect(flight.attemptTimer, &QTimer::timeout, flight.context, [this, index] { onAttemptTimeout(index); });
+        }
+        flight.attemptTimer->start(tool.retry.attemptTimeoutMs);
+    }
+    startTotalTimer(index, tool);
+
+    HandlerRequest request;
+    request.runId = runId;
+    request.tool = tool.name;
+    request.callId = step.callId;
+    request.sequence = step.sequence;
+    request.attempt = attempt.number;
+    request.idempotencyKey = step.idempotencyKey;
+    request.args = step.args;
+    request.projectDir = project.dir;
+    request.workDir = workDir;
+    request.maxResultBytes = project.limits.replyBytes;
+    const bool waits = handler->waitsForPerson();
+
+    // Write-ahead before side effects (a command) and before a person is asked (so
+    // `toolstudio answer` finds the call); a mock's attempt goes with the next batch.
+    notifyChanged(index, tool.handler != HandlerKind::Mock);
+    if (waits) {
+        emitStep(&StepEngine::pendingCallOpened, index);
+        if (journal) {
+            if (!answerPoll) {
+                answerPoll = new QTimer(q);
+                answerPoll->setInterval(250);
+                QObject::connect(answerPoll, &QTimer::timeout, q, [this] { pollAnswers(); });
+            }
+            answerPoll->start();
+            QTimer::singleShot(0, q, [this] { pollAnswers(); }); // answers stored while the run was suspended
+        }
+    }
+    // A slot above may have cancelled the run (Stop); then the handler is gone.
+    if (flights[std::size_t(index)] && flights[std::size_t(index)]->handler == handler)
+        handler->start(request);
+}
+
+/// The step's total timeout runs from its first attempt's start (once per step).
+void StepEngineState::startTotalTimer(int index, const Tool &tool)
+{
+    Flight &flight = *flights[std::size_t(index)];
+    if (tool.retry.totalTimeoutMs <= 0 || flight.totalTimer)
+        return;
+    flight.totalTimer = new QTimer(flight.owner(q));
+    flight.totalTimer->setSingleShot(true);
+    QObject::connect(flight.totalTimer, &QTimer::timeout, flight.context, [this, index] { onTotalTimeout(index); });
+    flight.totalTimer->start(tool.retry.totalTimeoutMs);
+}
+
+void StepEngineState::onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome)
+{
+    Flight *flight = flights[std::size_t(index)].get();
+    if (!flight || flight->handler != handler)
+        return; // an attempt that was already timed out or cancelled
+    if (flight->attemptTimer)
+        flight->attemptTimer->stop();
+    handler->disconnect(flight->context);
+    handler->deleteLater();
+    flight->handler = nullptr;
+
+    completeAttempt(index, steps[std::size_t(index)].status == StepStatus::Waiting, std::move(outcome));
+}
+
+/// The current attempt of step `index` ended with `outcome` (its handler is gone):
+/// output_schema and reply cap, then success, a retry or failure.
+void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome outcome)
+{
+    Step &step = steps[std::size_t(index)];
+    const Tool &tool = *project.tool(step.tool);
+    Attempt &attempt = step.attempts.back();
+    attempt.endedAt = now();
+    attempt.output = outcome.output;
+
+    if (outcome.ok) {
+        QString error;
+        if (tool.outputSchema) {
+            const SchemaValidator *validator = this->validator(tool, true, &error);
+            if (!validator) {
+                outcome = HandlerOutcome::failure(QStringLiteral("output_schema of %1 does not compile: %2").arg(tool.name, error), false);
+            } else if (const auto failure = validator->validate(outcome.result)) {
+                outcome = HandlerOutcome::failure(QStringLiteral("result of %1 does not match output_schema at %2: %3")
+                                                      .arg(tool.name, failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                                                           failure->message),
+                                                  false);
+                outcome.error.details = {{"pointer", failure->pointer.toStdString()}};
+            }
+        }
+        if (outcome.ok) {
+            const std::size_t size = compactSize(outcome.result);
+            largestReply = std::max(largestReply.load(), qint64(size));
+            if (size > project.limits.replyBytes)
+                outcome = HandlerOutcome::failure(QStringLiteral("result of %1 is %2 bytes; the reply limit is %3 bytes (limits.reply_bytes)")
+                                                      .arg(tool.name).arg(size).arg(project.limits.replyBytes),
+                                                  false, BridgeErrorCode::ReplyTooLarge);
+        }
+    }
+    // pendingCallClosed goes out after the step's new status (succeeded, retrying,
+    // failed) is set, so a slot reading the step sees where it went.
+    const QString callId = wasWaiting ? step.callId : QString();
+    Attempt &last = step.attempts.back();
+    if (outcome.ok) {
+        last.succeeded = true;
+        step.result = std::move(outcome.result);
+        finish(index, StepStatus::Succeeded);
+    } else {
+        outcome.error.attempts = last.number;
+        last.error = outcome.error;
+        if (outcome.error.retryable && int(step.attempts.size()) < step.maxAttempts) {
+            scheduleRetry(index);
+        } else {
+            step.error = outcome.error;
+            step.error->attempts = int(step.attempts.size());
+            finish(index, StepStatus::Failed);
+        }
+    }
+    if (wasWaiting)
+        Q_EMIT q->pendingCallClosed(callId);
+}
+
+void StepEngineState::onAttemptTimeout(int index)
+{
+    Flight *flight = flights[std::size_t(index)].get();
+    if (!flight || !flight->handler)
+        return;
+    ToolHandler *handler = flight->handler;
+    handler->disconnect(flight->context);
+    handler->cancel();
+    const Step &step = steps[std::size_t(index)];
+    const int timeoutMs = project.tool(step.tool)->retry.attemptTimeoutMs;
+    const bool person = handler->waitsForPerson();
+    const QString report = handler->cancelReport();
+    // Which bound fired, its value, and what became of the handler (DESIGN.md
+    // "Explained timeouts").
+    QString message = person
+        ? QStringLiteral("no answer from a person to attempt %1 within %2 s (the wait bound for a person, attempt_timeout_seconds = %2)")
+              .arg(step.attempts.size()).arg(secondsText(timeoutMs))
+        : QStringLiteral("attempt %1 timed out after %2 s (attempt_timeout_seconds = %2)")
+              .arg(step.attempts.size()).arg(secondsText(timeoutMs));
+    if (!report.isEmpty())
+        message += QStringLiteral("; ") + report;
+    HandlerOutcome outcome = HandlerOutcome::failure(message, true, BridgeErrorCode::Timeout);
+    outcome.error.details = {{"bound", person ? "wait" : "attempt"}, {"seconds", timeoutMs / 1000.0}};
+    if (!report.isEmpty())
+        outcome.error.details["handler"] = report.toStdString();
+    addEvent(step.sequence, "timeout", {{"bound", person ? "wait" : "attempt"}, {"seconds", timeoutMs / 1000.0},
+                                        {"attempt", step.attempts.size()}, {"handler", report.toStdString()}});
+    onAttemptFinished(index, handler, outcome);
+}
+
+void StepEngineState::onTotalTimeout(int index)
+{
+    Flight *flight = flights[std::size_t(index)].get();
+    if (!flight)
+        return;
+    Step &step = steps[std::size_t(index)];
+    const int timeoutMs = project.tool(step.tool)->retry.totalTimeoutMs;
+    const bool wasWaiting = step.status == StepStatus::Waiting;
+    QString report;
+    if (flight->handler) {
+        flight->handler->disconnect(flight->context);
+        flight->handler->cancel();
+        report = flight->handler->cancelReport();
+    }
+    QString message = QStringLiteral("step timed out after %1 s (total_timeout_seconds = %1)").arg(secondsText(timeoutMs));
+    if (!report.isEmpty())
+        message += QStringLiteral("; ") + report;
+    nlohmann::json details = {{"bound", "total"}, {"seconds", timeoutMs / 1000.0}};
+    if (!report.isEmpty())
+        details["handler"] = report.toStdString();
+    const BridgeError error = makeError(BridgeErrorCode::Timeout, message, false, int(step.attempts.size()), details);
+    addEvent(step.sequence, "timeout", {{"bound", "total"}, {"seconds", timeoutMs / 1000.0},
+                                        {"attempt", step.attempts.size()}, {"handler", report.toStdString()}});
+    if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
+        step.attempts.back().endedAt = now();
+        step.attempts.back().error = error;
+        step.attempts.back().error->attempts = step.attempts.back().number;
+    }
+    step.error = error;
+    stopFlight(index);
+    const QString callId = step.callId;
+    finish(index, StepStatus::Failed);
+    if (wasWaiting)
+        Q_EMIT q->pendingCallClosed(callId);
+}
+
+void StepEngineState::scheduleRetry(int index)
+{
+    Flight &flight = *flights[std::size_t(index)];
+    Step &step = steps[std::size_t(index)];
+    const RetryPolicy &policy = project.tool(step.tool)->retry;
+    // Exponential backoff with jitter (DESIGN.md "Steps: the engine"):
+    // min(initial × factor^(n−1), cap) ± jitter, n = attempts made so far.
+    const double n = double(step.attempts.size());
+    double backoff = std::min(policy.initialBackoffMs * std::pow(policy.factor, n - 1), double(policy.maxBackoffMs));
+    if (policy.jitter > 0)
+        backoff *= 1.0 + policy.jitter * (2.0 * QRandomGenerator::global()->generateDouble() - 1.0);
+    const int delayMs = int(std::clamp(backoff, 0.0, double(std::max(policy.maxBackoffMs, 0))));
+
+    step.status = StepStatus::Retrying;
+    step.nextAttemptAt = now() + delayMs;
+    addEvent(step.sequence, "retry_scheduled", {{"after_attempt", step.attempts.size()}, {"delay_ms", delayMs},
+                                                {"next_attempt_at", step.nextAttemptAt}});
+    if (!flight.retryTimer) {
+        flight.retryTimer = new QTimer(flight.owner(q));
+        flight.retryTimer->setSingleShot(true);
+        QObject::connect(flight.retryTimer, &QTimer::timeout, flight.context, [this, index] { startAttempt(index); });
+    }
+    flight.retryTimer->start(delayMs);
+    notifyChanged(index);
+}
+
+void StepEngineState::stopFlight(int index)
+{
+    Flight *flight = flights[std::size_t(index)].get();
+    if (!flight)
+        return;
+    for (QTimer *timer : {flight->attemptTimer, flight->retryTimer, flight->totalTimer})
+        if (timer)
+            timer->stop();
+    if (flight->handler) {
+        flight->handler->disconnect(flight->context);
+        flight->handler->cancel();
+        flight->handler = nullptr;
+    }
+}
+
+void StepEngineState::finish(int index, StepStatus status)
+{
+    stopFlight(index);
+    if (auto &flight = flights[std::size_t(index)]) {
+        if (flight->context)
+            flight->context->deleteLater();
+        flight.reset();
+        --flying;
+    }
+    Step &step = steps[std::size_t(index)];
+    if (const auto open = openByCallId.find(step.callId); open != openByCallId.end() && *open == index)
+        openByCallId.erase(open);
+    step.status = status;
+    step.endedAt = now();
+    step.nextAttemptAt = 0;
+    if (status == StepStatus::Succeeded)
+        step.error.reset();
+    const std::string id = step.callId.toStdString();
+    const std::string line = status == StepStatus::Succeeded ? BridgeProtocol::encodeResult(id, *step.result)
+                                                             : BridgeProtocol::encodeError(id, *step.error);
+    // Write-ahead: the final step is committed before the script can see the reply.
+    // With other calls in flight, the commit (and the reply) waits for this turn of
+    // the event loop to end, so steps finishing together share one transaction.
+    const bool batch = journal && inFlight() > 0 && !cancelled;
+    if (batch) {
+        if (status != StepStatus::Cancelled)
+            heldReplies.emplace_back(id, line);
+        notifyChanged(index, false);
+        scheduleFlush(0);
+        return;
+    }
+    notifyChanged(index, true);
+    if (status != StepStatus::Cancelled)
+        Q_EMIT q->replyReady(id, line);
+}
+
+StepEngine::StepEngine(const Project &project, const QString &runId, Journal *journal,
+                       const QStringList &boundTools, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<StepEngineState>())
+{
+    d->q = this;
+    d->project = project;
+    d->runId = runId;
+    d->keyPrefix = runId + QLatin1Char(':');
+    d->journal = journal;
+    d->boundTools = boundTools;
+}
+
+StepEngine::~StepEngine()
+{
+    // Pending writes still go to the journal; held replies have nobody to go to.
+    d->heldReplies.clear();
+    d->flush();
+    // Nothing is emitted any more; running commands are killed with their handlers.
+    for (std::size_t i = 0; i < d->flights.size(); ++i) {
+        d->stopFlight(int(i));
+        if (d->flights[i])
+            delete d->flights[i]->context; // before the state its lambdas use is gone
+    }
+}
+
+void StepEngine::submitCall(const BridgeCall &call)
+{
+    Step step;
+    step.runId = d->runId;
+    step.callId = QString::fromStdString(call.id);
+    step.sequence = int(d->steps.size()) + 1;
+    step.tool = QString::fromStdString(call.tool);
+    step.args = call.args;
+    step.idempotencyKey = d->keyPrefix + QString::number(step.sequence); // "<runId>:<sequence>", one allocation
+    step.queuedAt = now();
+
+    if (d->cancelled) {
+        d->refuse(std::move(step), BridgeErrorCode::Cancelled, QStringLiteral("the run was stopped"));
+        return;
+    }
+    if (d->openByCallId.contains(step.callId)) {
+        d->refuse(std::move(step), BridgeErrorCode::ProtocolError,
+                  QStringLiteral("call id '%1' is already in use by an unfinished call").arg(step.callId),
+                  nlohmann::json::object(), false);
+        return;
+    }
+    // 0. a line over the bridge's bound, answered by the id in its prefix (its
+    // arguments were never read, so nothing else can be checked)
+    if (call.oversizedLineBytes > 0) {
+        d->refuse(std::move(step), BridgeErrorCode::RequestTooLarge,
+                  QStringLiteral("the call of %1 is %2 bytes on the bridge; the request limit is %3 bytes of arguments "
+                                 "(limits.request_bytes), so it was not read")
+                      .arg(step.tool.isEmpty() ? QStringLiteral("call id ") + step.callId : step.tool)
+                      .arg(call.oversizedLineBytes)
+                      .arg(d->project.limits.requestBytes));
+        return;
+    }
+
+    // 1. declared, active, bound
+    const Tool *tool = d->project.tool(step.tool);
+    if (!tool) {
+        d->refuse(std::move(step), BridgeErrorCode::UnknownTool,
+                  QStringLiteral("no tool named '%1' in this project").arg(step.tool));
+        return;
+    }
+    step.maxAttempts = tool->retry.maxAttempts;
+    if (!tool->active) {
+        d->refuse(std::move(step), BridgeErrorCode::InactiveTool,
+                  QStringLiteral("tool '%1' is inactive").arg(step.tool));
+        return;
+    }
+    if (!d->boundTools.isEmpty() && !d->boundTools.contains(step.tool)) {
+        d->refuse(std::move(step), BridgeErrorCode::UnknownTool,
+                  QStringLiteral("tool '%1' is not bound to this script").arg(step.tool));
+        return;
+    }
+
+    // 2. max calls (DESIGN.md: 100 calls per run by default)
+    if (d->callCount >= d->project.limits.maxCalls) {
+        d->refuse(std::move(step), BridgeErrorCode::MaxCallsExceeded,
+                  QStringLiteral("call %1 exceeds the limit of %2 calls per run (limits.max_calls)")
+                      .arg(d->callCount + 1).arg(d->project.limits.maxCalls));
+        return;
+    }
+    ++d->callCount;
+
+    // 3. request cap
+    const std::size_t argsBytes = call.argsBytes > 0 ? call.argsBytes : compactSize(call.args);
+    d->largestRequest = std::max(d->largestRequest.load(), qint64(argsBytes));
+    if (argsBytes > d->project.limits.requestBytes) {
+        d->refuse(std::move(step), BridgeErrorCode::RequestTooLarge,
+                  QStringLiteral("arguments of %1 are %2 bytes; the request limit is %3 bytes (limits.request_bytes)")
+                      .arg(step.tool).arg(argsBytes).arg(d->project.limits.requestBytes));
+        return;
+    }
+
+    // 4. positional arguments → the schema's properties in declaration order
+    const bool positional = step.args.is_array();
+    if (positional) {
+        const auto given = step.args.size();
+        const auto declared = std::size_t(tool->parameterOrder.size());
+        if (given > declared) {
+            d->refuse(std::move(step), BridgeErrorCode::InvalidArguments,
+                      QStringLiteral("invalid arguments for '%1' at /%2: takes %3 positional argument(s) (%4) but %5 were given")
+                          .arg(tool->name).arg(declared).arg(declared)
+                          .arg(tool->parameterOrder.join(QStringLiteral(", ")))
+                          .arg(given),
+                      {{"pointer", "/" + std::to_string(declared)}});
+            return;
+        }
+        nlohmann::json named = nlohmann::json::object();
+        for (std::size_t i = 0; i < given; ++i)
+            named[tool->parameterOrder.at(qsizetype(i)).toStdString()] = step.args[i];
+        step.args = std::move(named);
+    }
+
+    // 5. input_schema
+    QString compileError;
+    const SchemaValidator *validator = d->validator(*tool, false, &compileError);
+    if (!validator) {
+        d->refuse(std::move(step), BridgeErrorCode::ToolFailed,
+                  QStringLiteral("input_schema of %1 does not compile: %2").arg(tool->name, compileError));
+        return;
+    }
+    // Refuses `step` when its arguments fail input_schema; true when refused.
+    const auto refuseInvalid = [&](const char *whose) {
+        const auto failure = validator->validate(step.args);
+        if (!failure)
+            return false;
+        const QString where = failure->pointer.isEmpty() ? QString() : QStringLiteral(" at %1").arg(failure->pointer);
+        d->refuse(std::move(step), BridgeErrorCode::InvalidArguments,
+                  QStringLiteral("invalid %1arguments for '%2'%3: %4")
+                      .arg(QLatin1StringView(whose), tool->name, where, failure->message),
+                  {{"pointer", failure->pointer.toStdString()}});
+        return true;
+    };
+    if (refuseInvalid(""))
+        return;
+
+    // 6. memo lookup when replaying (DESIGN.md "Replay"): a match is answered at once
+    // The bridge serialised the arguments already (to count them): hash that text
+    // unless positional arguments were mapped to names since.
+    step.argsHash = !positional && !call.argsJson.empty() ? hashOfCompactJson(call.argsJson) : argsHash(step.args);
+    if (d->plan) {
+        if (d->applyPlan(step))
+            return;
+        // Arguments edited for a rerun (replay --from N --args) are checked like the script's own.
+        if (step.originalArgs && refuseInvalid("edited "))
+            return;
+        if (d->plan->offline) {
+            d->refuse(std::move(step), BridgeErrorCode::ToolFailed,
+                      QStringLiteral("offline: this call is not in the cassette (no real tool runs against a cassette)"));
+            return;
+        }
+    }
+
+    // 7. record (queued), then run the first attempt — or hold it in step mode
+    const bool hold = d->stepMode;
+    step.paused = hold;
+    const int index = d->addStep(std::move(step), true);
+    // A slot of stepAdded may have stopped the run; then the step is cancelled already.
+    if (!d->flights[std::size_t(index)])
+        return;
+    if (hold) {
+        d->addEvent(d->steps[std::size_t(index)].sequence, "step_paused", nlohmann::json::object());
+        d->record(index, true);
+        d->emitStep(&StepEngine::stepPaused, index);
+        return;
+    }
+    d->startAttempt(index);
+}
+
+QString StepEngine::argsHash(const nlohmann::json &args)
+{
+    return hashOfCompactJson(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+void StepEngine::setReplayPlan(ReplayPlan plan)
+{
+    d->planBySequence.clear();
+    for (std::size_t i = 0; i < plan.steps.size(); ++i) {
+        Step &old = plan.steps[i];
+        if (old.argsHash.isEmpty()) // a journal from before schema 2
+            old.argsHash = argsHash(old.args);
+        d->planBySequence[old.sequence] = i;
+    }
+    d->plan = std::move(plan);
+    d->memoActive = true;
+}
+
+bool StepEngine::isReplaying() const
+{
+    return d->plan && d->memoActive;
+}
+
+namespace {
+
+QString callText(const QString &tool, const nlohmann::json &args)
+{
+    QString text = QString::fromStdString(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (text.size() > 120)
+        text = text.left(120) + QStringLiteral("…");
+    return QStringLiteral("%1(%2)").arg(tool, text);
+}
+
+} // namespace
+
+void StepEngineState::diverge(Step &step, const QString &why)
+{
+    memoActive = false;
+    step.divergence = why;
+    addEvent(step.sequence, "divergence", {{"reason", why.toStdString()}, {"tool", step.tool.toStdString()},
+                                           {"args_hash", step.argsHash.toStdString()}});
+}
+
+/// Returns true when the call was answered from the plan (memoized).
+bool StepEngineState::applyPlan(Step &step)
+{
+    if (!memoActive)
+        return false;
+    const ReplayPlan &p = *plan;
+    if (p.mode == ReplayPlan::Mode::Rerun && step.sequence >= p.rerunFrom) {
+        memoActive = false;
+        nlohmann::json detail = {{"from_sequence", p.rerunFrom}};
+        if (step.sequence == p.rerunFrom && p.editedArgs) {
+            step.originalArgs = step.args;
+            step.args = *p.editedArgs;
+            step.argsHash = StepEngine::argsHash(step.args);
+            detail["edited_args"] = step.args;
+            detail["original_args"] = *step.originalArgs;
+        }
+        addEvent(step.sequence, "rerun_from", std::move(detail));
+        return false;
+    }
+    const auto found = planBySequence.find(step.sequence);
+    if (found == planBySequence.end()) {
+        if (p.mode == ReplayPlan::Mode::Resume) { // the run goes on past where it stopped
+            memoActive = false;
+            return false;
+        }
+        diverge(step, QStringLiteral("step %1: %2 is a call the recorded run did not make (it made %3 call(s))")
+                          .arg(step.sequence).arg(callText(step.tool, step.args)).arg(p.steps.size()));
+        return false;
+    }
+    const Step &old = p.steps[found->second];
+    if (old.tool != step.tool || old.argsHash != step.argsHash) {
+        diverge(step, QStringLiteral("step %1: expected %2, got %3")
+                          .arg(step.sequence).arg(callText(old.tool, old.args), callText(step.tool, step.args)));
+        return false;
+    }
+    if (!isFinal(old.status) || old.status == StepStatus::Cancelled) {
+        // The open call (resume), or a call the recorded run never finished: real from here.
+        memoActive = false;
+        if (p.mode == ReplayPlan::Mode::Resume) {
+            step.attempts = old.attempts;
+            if (!step.attempts.empty() && step.attempts.back().endedAt == 0)
+                step.attempts.pop_back(); // interrupted: reopened with the same number
+            step.startedAt = old.startedAt;
+            // queuedAt stays "now": the call is pending again from the resume, so its
+            // duration leaves out the time the run was suspended (docs/trace.md
+            // "Durations"). The recorded queue time goes into the event.
+            const QString text = old.queuedAt > 0
+                ? QStringLiteral("pending again from the resume; first queued %1 s before it, its duration counts from here")
+                      .arg(double(step.queuedAt - old.queuedAt) / 1000.0, 0, 'f', 1)
+                : QStringLiteral("pending again from the resume; its duration counts from here");
+            addEvent(step.sequence, "resumed", {{"call_id", step.callId.toStdString()},
+                                                {"recorded_call_id", old.callId.toStdString()},
+                                                {"attempts_before", step.attempts.size()},
+                                                {"queued_at_before", old.queuedAt},
+                                                {"text", text.toStdString()}});
+        }
+        return false;
+    }
+
+    // Memoized: answered from the record, handler not run.
+    if (const Tool *tool = project.tool(step.tool); tool && tool->handler == HandlerKind::Mock)
+        mockAttempts[tool] += int(old.attempts.size());
+    const bool resume = p.mode == ReplayPlan::Mode::Resume;
+    step.status = StepStatus::Memoized;
+    step.result = old.result;
+    step.error = old.error;
+    step.attempts = old.attempts;
+    step.maxAttempts = old.maxAttempts;
+    if (resume) {
+        step.queuedAt = old.queuedAt;
+        step.startedAt = old.startedAt;
+        step.endedAt = old.endedAt;
+    } else {
+        step.startedAt = step.endedAt = step.queuedAt;
+    }
+    const std::string id = step.callId.toStdString();
+    const std::string line = old.status == StepStatus::Failed && old.error
+        ? BridgeProtocol::encodeError(id, *old.error)
+        : BridgeProtocol::encodeResult(id, old.result.value_or(nlohmann::json()));
+    // Resume keeps the recorded rows as they are (the same run); a new run records
+    // its memoized step before the reply, like any other.
+    addStep(std::move(step), false, true, !resume);
+    Q_EMIT q->replyReady(id, line);
+    return true;
+}
+
+void StepEngineState::pollAnswers()
+{
+    if (!journal)
+        return;
+    if (q->pendingCount() == 0) {
+        if (answerPoll)
+            answerPoll->stop();
+        return;
+    }
+    for (const PendingAnswer &pending : journal->newPendingAnswers(runId)) {
+        const int index = indexOf(pending.callId);
+        if (index < 0)
+            continue; // not reached yet (a resumed run still replaying): keep it
+        QString reason;
+        const bool accepted = q->answer(pending.callId, pending.attempt, pending.answer, &reason);
+        journal->resolvePendingAnswer(pending.id, accepted, reason);
+        addEvent(steps[std::size_t(index)].sequence, "answer_from_journal",
+                 {{"answer_id", pending.id}, {"attempt", pending.attempt}, {"accepted", accepted},
+                  {"reason", reason.toStdString()}});
+    }
+}
+
+int StepEngineState::heldIndex(const QString &callId, QString *reason) const
+{
+    const int index = indexOf(callId);
+    QString why;
+    if (index < 0)
+        why = QStringLiteral("no call with id '%1'").arg(callId);
+    else if (!steps[std::size_t(index)].paused || !flights[std::size_t(index)])
+        why = QStringLiteral("call '%1' is not held in step mode (%2)").arg(callId, stepStatusName(steps[std::size_t(index)].status));
+    if (why.isEmpty())
+        return index;
+    if (reason)
+        *reason = why;
+    return -1;
+}
+
+void StepEngineState::decide(int index, HandlerOutcome outcome, const char *decision)
+{
+    Step &step = steps[std::size_t(index)];
+    step.paused = false;
+    Attempt attempt;
+    attempt.number = int(step.attempts.size()) + 1;
+    attempt.startedAt = attempt.endedAt = now();
+    if (step.startedAt == 0)
+        step.startedAt = attempt.startedAt;
+    addEvent(step.sequence, "step_decision", {{"decision", decision}, {"ok", outcome.ok}});
+    Q_EMIT q->stepReleased(step.callId);
+    if (outcome.ok) {
+        attempt.succeeded = true;
+        step.attempts.push_back(attempt);
+        step.result = std::move(outcome.result);
+        finish(index, StepStatus::Succeeded);
+        return;
+    }
+    outcome.error.attempts = attempt.number;
+    attempt.error = outcome.error;
+    step.attempts.push_back(attempt);
+    step.error = outcome.error;
+    finish(index, StepStatus::Failed);
+}
+
+void StepEngine::setStepMode(bool on)
+{
+    d->stepMode = on;
+}
+
+void StepEngine::setWorkDir(const QString &dir)
+{
+    d->workDir = dir;
+}
+
+bool StepEngine::stepMode() const
+{
+    return d->stepMode;
+}
+
+bool StepEngine::continueStep(const QString &callId, QString *reason)
+{
+    const int index = d->heldIndex(callId, reason);
+    if (index < 0)
+        return false;
+    d->steps[std::size_t(index)].paused = false;
+    d->addEvent(d->steps[std::size_t(index)].sequence, "step_decision", {{"decision", "continue"}});
+    Q_EMIT stepReleased(callId);
+    if (d->flights[std::size_t(index)])
+        d->startAttempt(index);
+    return true;
+}
+
+bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, QString *reason)
+{
+    const int index = d->heldIndex(callId, reason);
+    if (index < 0)
+        return false;
+    const Tool &tool = *d->project.tool(d->steps[std::size_t(index)].tool);
+    if (!answer.isError && tool.outputSchema) {
+        QString error;
+        if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
+            if (const auto failure = validator->validate(answer.result)) {
+                if (reason)
+                    *reason = QStringLiteral("the result does not match output_schema at %1: %2")
+                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer, failure->message);
+                return false;
+            }
+        }
+    }
+    if (!answer.isError) {
+        d->decide(index, HandlerOutcome::success(answer.result), "answer");
+        return true;
+    }
+    const QString message = answer.message.trimmed().isEmpty() ? QStringLiteral("the call was failed by hand (step mode)") : answer.message;
+    d->decide(index, HandlerOutcome::failure(message, answer.retryable), "fail");
+    return true;
+}
+
+bool StepEngine::timeOutStep(const QString &callId, QString *reason)
+{
+    const int index = d->heldIndex(callId, reason);
+    if (index < 0)
+        return false;
+    HandlerOutcome outcome = HandlerOutcome::failure(
+        QStringLiteral("timed out by hand in step mode (injected timeout; the handler did not run)"), true,
+        BridgeErrorCode::Timeout);
+    outcome.error.details = {{"bound", "injected"}};
+    d->decide(index, outcome, "time_out");
+    return true;
+}
+
+void StepEngine::continueToEnd()
+{
+    d->stepMode = false;
+    for (std::size_t i = 0; i < d->steps.size(); ++i) {
+        if (d->steps[i].paused && d->flights[i])
+            continueStep(d->steps[i].callId);
+    }
+}
+
+int StepEngine::pausedCount() const
+{
+    int count = 0;
+    for (std::size_t i = 0; i < d->steps.size(); ++i)
+        count += d->steps[i].paused && d->flights[i] ? 1 : 0;
+    return count;
+}
+
+bool StepEngine::retryNow(const QString &callId, QString *reason)
+{
+    const int index = d->indexOf(callId);
+    Flight *flight = index < 0 ? nullptr : d->flights[std::size_t(index)].get();
+    if (!flight || d->steps[std::size_t(index)].status != StepStatus::Retrying || !flight->retryTimer
+        || !flight->retryTimer->isActive()) {
+        if (reason)
+            *reason = index < 0 ? QStringLiteral("no call with id '%1'").arg(callId)
+                                : QStringLiteral("call '%1' is not waiting for a retry (%2)")
+                                      .arg(callId, stepStatusName(d->steps[std::size_t(index)].status));
+        return false;
+    }
+    flight->retryTimer->stop();
+    const Step &step = d->steps[std::size_t(index)];
+    d->addEvent(step.sequence, "retry_now", {{"planned_at", step.nextAttemptAt}, {"saved_ms", std::max<qint64>(0, step.nextAttemptAt - now())}});
+    d->startAttempt(index);
+    return true;
+}
+
+void StepEngine::flush()
+{
+    d->flush();
+}
+
+bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason)
+{
+    auto refuse = [reason](const QString &why) {
+        if (reason)
+            *reason = why;
+        return false;
+    };
+    const int index = d->indexOf(callId);
+    if (index < 0)
+        return refuse(QStringLiteral("no call with id '%1'").arg(callId));
+    const Step &step = d->steps[std::size_t(index)];
+    if (isFinal(step.status))
+        return refuse(QStringLiteral("call '%1' already finished (%2)").arg(callId, stepStatusName(step.status)));
+    const int current = step.attempts.empty() ? 0 : step.attempts.back().number;
+    if (attempt != current)
+        return refuse(QStringLiteral("answer is for attempt %1 but the call is at attempt %2").arg(attempt).arg(current));
+    Flight *flight = d->flights[std::size_t(index)].get();
+    auto *manual = flight ? qobject_cast<ManualHandler *>(flight->handler.data()) : nullptr;
+    if (step.status != StepStatus::Waiting || !manual || !manual->isOpen()) {
+        if (step.attempts.back().endedAt > 0)
+            return refuse(QStringLiteral("attempt %1 of call '%2' was already answered").arg(attempt).arg(callId));
+        return refuse(QStringLiteral("call '%1' is not waiting for a person (%2)").arg(callId, stepStatusName(step.status)));
+    }
+    // A result must fit the tool's output_schema; refusing lets the person correct it.
+    if (!answer.isError) {
+        const Tool &tool = *d->project.tool(step.tool);
+        QString error;
+        if (tool.outputSchema) {
+            if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
+                if (const auto failure = validator->validate(answer.result))
+                    return refuse(QStringLiteral("the result does not match output_schema at %1: %2")
+                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer, failure->message));
+            }
+        }
+    }
+    ManualAnswer checked = answer;
+    if (checked.isError && checked.message.trimmed().isEmpty())
+        checked.message = QStringLiteral("the call was failed by hand");
+    return manual->deliver(checked);
+}
+
+void StepEngine::cancelAll(const QString &reason)
+{
+    d->cancelled = true;
+    // Index loop: slots may add steps while we go.
+    for (std::size_t i = 0; i < d->steps.size(); ++i) {
+        if (!d->flights[i] || isFinal(d->steps[i].status))
+            continue;
+        Step &step = d->steps[i];
+        const bool wasWaiting = step.status == StepStatus::Waiting;
+        QString report;
+        if (d->flights[i]->handler) {
+            ToolHandler *handler = d->flights[i]->handler;
+            d->stopFlight(int(i));
+            report = handler->cancelReport();
+        }
+        d->stopFlight(int(i));
+        const QString message = report.isEmpty() ? reason : reason + QStringLiteral("; ") + report;
+        d->addEvent(step.sequence, "cancelled", {{"reason", reason.toStdString()}, {"status", stepStatusName(step.status).toStdString()},
+                                                 {"handler", report.toStdString()}});
+        step.paused = false;
+        const BridgeError error = makeError(BridgeErrorCode::Cancelled, message, false, int(step.attempts.size()));
+        if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
+            step.attempts.back().endedAt = now();
+            step.attempts.back().error = error;
+            step.attempts.back().error->attempts = step.attempts.back().number;
+        }
+        step.error = error;
+        const QString callId = step.callId;
+        d->finish(int(i), StepStatus::Cancelled);
+        if (wasWaiting)
+            Q_EMIT pendingCallClosed(callId);
+    }
+    d->flush();
+    if (d->answerPoll)
+        d->answerPoll->stop();
+}
+
+const std::vector<Step> &StepEngine::steps() const
+{
+    return d->steps;
+}
+
+const Step *StepEngine::step(const QString &callId) const
+{
+    const int index = d->indexOf(callId);
+    return index < 0 ? nullptr : &d->steps[std::size_t(index)];
+}
+
+int StepEngine::pendingCount() const
+{
+    return int(std::count_if(d->steps.cbegin(), d->steps.cend(),
+                             [](const Step &step) { return step.status == StepStatus::Waiting; }));
+}
+
+int StepEngine::callCount() const
+{
+    return d->callCount;
+}
+
+qint64 StepEngine::largestRequestBytes() const
+{
+    return d->largestRequest;
+}
+
+qint64 StepEngine::largestReplyBytes() const
+{
+    return d->largestReply;
+}

@@ -1,0 +1,58 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/tool.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <vector>
+
+/// Tool definitions in the shapes model APIs accept (DESIGN.md "Tool definitions
+/// export"; docs/python-tools.md "Export"):
+///
+/// | format | one tool |
+/// |---|---|
+/// | anthropic | `{"name", "description", "input_schema"}` |
+/// | openai-chat | `{"type": "function", "function": {"name", "description", "parameters"}}` (+ `"strict": true`) |
+/// | openai-responses | `{"type": "function", "name", "description", "parameters", "strict": bool}` (the Responses API defaults `strict` to true, so it is always written) |
+///
+/// Every array schema carries `items` (`{}` when the tool gave none). A tool whose
+/// input_schema has a top-level `anyOf`/`oneOf`/`allOf` is refused (the APIs want a
+/// plain object at the top). `strict` (OpenAI only) converts the schema to strict
+/// mode or refuses the tool with the reason and the JSON pointer.
+namespace ToolExport {
+
+enum class Format { Anthropic, OpenAIChat, OpenAIResponses };
+
+/// "anthropic", "openai-chat" (also "openai"), "openai-responses"; nullopt otherwise.
+std::optional<Format> parseFormat(const QString &name);
+QString formatName(Format format);
+
+/// Top-level properties in `parameterOrder`, keys of each schema in a readable order.
+nlohmann::ordered_json orderedSchema(const nlohmann::json &schema, const QStringList &parameterOrder = {});
+/// `schema` with `items: {}` added to every array schema that lacks items.
+nlohmann::json withArrayItems(const nlohmann::json &schema);
+
+/// OpenAI strict mode (structured outputs): every object gets `additionalProperties:
+/// false` and lists every property in `required`; a property that was optional
+/// becomes a union with null (`"type": ["string", "null"]`, `null` added to an enum,
+/// a `{"type": "null"}` branch added to an anyOf); a `default` is dropped and named
+/// in the description ("(default: 2)"). Refused, with the pointer: a free-form object
+/// (no properties, or additionalProperties as a schema — a dict), an array without an
+/// item type, a schema without a type, keywords strict mode does not take (oneOf,
+/// allOf, not, if/then/else, patternProperties, minLength, uniqueItems, …), nesting
+/// deeper than 10 objects.
+std::optional<nlohmann::json> toStrictSchema(const nlohmann::json &inputSchema, QString *reason);
+
+/// One tool in `format`; nullopt with `reason` when it cannot be exported.
+std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format, bool strict, QString *reason);
+/// Every tool of `tools` that exports, as a JSON array; each refused one adds
+/// "tool 'NAME': REASON" to `refused`.
+nlohmann::ordered_json exportTools(const std::vector<Tool> &tools, Format format, bool strict, QStringList *refused);
+
+} // namespace ToolExport

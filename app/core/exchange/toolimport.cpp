@@ -1,0 +1,224 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "exchange/toolimport.h"
+
+#include "project/project.h"
+#include "project/projectwriter.h"
+#include "project/tool.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+
+namespace ToolImport {
+
+namespace {
+
+using ordered = nlohmann::ordered_json;
+
+QString fromStd(const std::string &s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+/// One definition to a manifest entry; `format` is set from the first one.
+std::optional<ordered> convert(const ordered &definition, As as, QString *format, QString *error, bool mcp)
+{
+    if (!definition.is_object()) {
+        *error = QStringLiteral("a tool definition must be a JSON object");
+        return std::nullopt;
+    }
+    const ordered *body = &definition;
+    QString kind;
+    const ordered *schema = nullptr;
+    const ordered *output = nullptr;
+    if (mcp) {
+        kind = QStringLiteral("mcp");
+        if (definition.contains("inputSchema"))
+            schema = &definition["inputSchema"];
+        if (definition.contains("outputSchema"))
+            output = &definition["outputSchema"];
+    } else if (definition.value("type", std::string()) == "function" && definition.contains("function")) {
+        kind = QStringLiteral("openai-chat");
+        body = &definition["function"];
+        if (body->contains("parameters"))
+            schema = &(*body)["parameters"];
+    } else if (definition.value("type", std::string()) == "function") {
+        kind = QStringLiteral("openai-responses");
+        if (definition.contains("parameters"))
+            schema = &definition["parameters"];
+    } else if (definition.contains("input_schema")) {
+        kind = QStringLiteral("anthropic");
+        schema = &definition["input_schema"];
+    } else if (definition.contains("inputSchema")) {
+        kind = QStringLiteral("mcp");
+        schema = &definition["inputSchema"];
+        if (definition.contains("outputSchema"))
+            output = &definition["outputSchema"];
+    } else {
+        *error = QStringLiteral("not a tool definition (expected Anthropic input_schema, OpenAI type: function, "
+                                "or an MCP tools/list result)");
+        return std::nullopt;
+    }
+    if (!body->contains("name") || !(*body)["name"].is_string()) {
+        *error = QStringLiteral("a %1 tool definition without a name").arg(kind);
+        return std::nullopt;
+    }
+    if (format->isEmpty())
+        *format = kind;
+    ordered tool = ordered::object();
+    tool["name"] = (*body)["name"];
+    if (body->contains("description") && (*body)["description"].is_string())
+        tool["description"] = (*body)["description"];
+    ordered input = schema && schema->is_object() ? *schema : ordered{{"type", "object"}};
+    input.erase("$schema"); // MCP servers may name a newer draft; the studio reads draft 7
+    tool["input_schema"] = input;
+    if (output && output->is_object()) {
+        ordered copy = *output;
+        copy.erase("$schema");
+        tool["output_schema"] = copy;
+    }
+    if (as == As::Mock)
+        tool["handler"] = {{"kind", "mock"}, {"sequence", ordered::array({ordered{{"result", nullptr}}})}};
+    else
+        tool["handler"] = {{"kind", "manual"}};
+    return tool;
+}
+
+} // namespace
+
+std::optional<Parsed> parseDefinitions(const QByteArray &data, As as, QString *error)
+{
+    const ordered root = ordered::parse(data.constBegin(), data.constEnd(), nullptr, false);
+    if (root.is_discarded()) {
+        *error = QStringLiteral("not JSON");
+        return std::nullopt;
+    }
+    const ordered *list = &root;
+    bool mcp = false;
+    if (root.is_object() && root.contains("result") && root["result"].is_object() && root["result"].contains("tools")) {
+        list = &root["result"]["tools"];
+        mcp = true;
+    } else if (root.is_object() && root.contains("tools") && root["tools"].is_array()) {
+        list = &root["tools"];
+        mcp = true;
+    }
+    Parsed parsed;
+    QString format;
+    const ordered single = ordered::array({root});
+    if (!list->is_array())
+        list = &single;
+    int index = 0;
+    for (const ordered &definition : *list) {
+        QString reason;
+        const auto tool = convert(definition, as, &format, &reason, mcp);
+        if (!tool) {
+            *error = QStringLiteral("definition %1: %2").arg(index).arg(reason);
+            return std::nullopt;
+        }
+        parsed.tools.push_back(*tool);
+        ++index;
+    }
+    parsed.format = mcp ? QStringLiteral("mcp") : format;
+    return parsed;
+}
+
+bool importFile(const QString &projectDir, const QString &file, As as, QStringList *imported, QStringList *errors)
+{
+    ProjectError loadError;
+    const auto project = Project::load(projectDir, &loadError);
+    if (!project) {
+        *errors << loadError.toString();
+        return false;
+    }
+
+    if (file.endsWith(QLatin1String(".py"))) {
+        const QString target = projectDir + QStringLiteral("/tools/") + QFileInfo(file).fileName();
+        if (QFileInfo::exists(target)) {
+            *errors << QStringLiteral("%1 already exists; rename the file to import it").arg(target);
+            return false;
+        }
+        QDir().mkpath(projectDir + QStringLiteral("/tools"));
+        if (!QFile::copy(file, target)) {
+            *errors << QStringLiteral("cannot copy %1 to %2").arg(file, target);
+            return false;
+        }
+        const auto after = Project::load(projectDir, &loadError);
+        const QString relative = QStringLiteral("tools/") + QFileInfo(file).fileName();
+        const PythonToolFile *loaded = nullptr;
+        if (after)
+            for (const PythonToolFile &entry : after->pythonFiles)
+                if (entry.path == relative)
+                    loaded = &entry;
+        if (!after || !loaded || !loaded->error.isEmpty() || loaded->tools.isEmpty()) {
+            QFile::remove(target);
+            *errors << (!after ? loadError.message
+                        : !loaded ? (after->pythonError.isEmpty() ? QStringLiteral("%1 was not loaded").arg(relative) : after->pythonError)
+                        : !loaded->error.isEmpty() ? QStringLiteral("%1: %2").arg(file, loaded->error)
+                                                   : QStringLiteral("%1: no tools (a class Tools with public methods)").arg(file));
+            if (after && loaded)
+                for (const auto &[method, reason] : loaded->toolErrors)
+                    *errors << QStringLiteral("%1: tool '%2': %3").arg(file, method, reason);
+            return false;
+        }
+        *imported << loaded->tools;
+        for (const auto &[method, reason] : loaded->toolErrors)
+            *errors << QStringLiteral("%1: tool '%2' not loaded: %3").arg(relative, method, reason);
+        return true;
+    }
+
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly)) {
+        *errors << QStringLiteral("%1: cannot read: %2").arg(file, in.errorString());
+        return false;
+    }
+    QString error;
+    const auto parsed = parseDefinitions(in.readAll(), as, &error);
+    if (!parsed) {
+        *errors << QStringLiteral("%1: %2").arg(file, error);
+        return false;
+    }
+    QSet<QString> seen;
+    for (const ordered &tool : parsed->tools) {
+        const QString name = fromStd(tool["name"].get<std::string>());
+        if (!Tool::isValidName(name))
+            *errors << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_'); "
+                                      "it is not renamed — change it in the file to import it").arg(name);
+        else if (project->tool(name))
+            *errors << QStringLiteral("tool '%1': the project already has a tool of that name%2")
+                           .arg(name, project->pythonFileOf(name) ? QStringLiteral(" (in %1)").arg(project->pythonFileOf(name)->path)
+                                                                  : QString());
+        else if (seen.contains(name))
+            *errors << QStringLiteral("tool '%1': defined twice in %2").arg(name, file);
+        seen.insert(name);
+    }
+    if (!errors->isEmpty())
+        return false;
+    auto manifest = ProjectWriter::readManifest(projectDir, &error);
+    if (!manifest) {
+        *errors << error;
+        return false;
+    }
+    const ProjectWriter::Manifest original = *manifest;
+    for (const ordered &tool : parsed->tools) {
+        if (!ProjectWriter::addTool(*manifest, tool, &error)) {
+            *errors << error;
+            return false;
+        }
+    }
+    if (!ProjectWriter::writeManifest(projectDir, *manifest, &error)) {
+        *errors << error;
+        return false;
+    }
+    if (!Project::load(projectDir, &loadError)) { // e.g. a schema valijson cannot compile
+        ProjectWriter::writeManifest(projectDir, original, nullptr);
+        *errors << loadError.message;
+        return false;
+    }
+    for (const ordered &tool : parsed->tools)
+        *imported << fromStd(tool["name"].get<std::string>());
+    return true;
+}
+
+} // namespace ToolImport

@@ -1,0 +1,844 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "journal/journal.h"
+
+#include "journal/journalrows.h"
+#include "journal/journalschema.h"
+#include "journal/journalstatement.h"
+#include "journal/journaltail.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
+#include <QTimer>
+#include <QVariant>
+
+#include <atomic>
+#include <map>
+#include <utility>
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+namespace {
+
+using JournalSchema::ApplicationId;
+using JournalSchema::CurrentVersion;
+using JournalSql::ClearToolsSql;
+using JournalSql::EnsureRunSql;
+using JournalSql::UnmarkToolsSql;
+/// WAL pages (4 KiB each) before SQLite checkpoints by itself: 16 384 = 64 MiB, about
+/// 4 000 calls. Runs normally end (and checkpoint) before that.
+constexpr int AutoCheckpointPages = 16384;
+/// Step commits between two checkpoints by the WalCheckpointer (a call's commit writes
+/// a handful of pages).
+constexpr int CheckpointEveryCommits = 200;
+
+std::atomic<int> connectionCounter{0};
+
+/// Qt binds a null QString as SQL NULL; the text columns are NOT NULL.
+QString text(const QString &value)
+{
+    return value.isNull() ? QStringLiteral("") : value;
+}
+
+QString jsonText(const nlohmann::json &value)
+{
+    return QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+using JournalRows::parseError;
+using JournalRows::parseJson;
+
+} // namespace
+
+/// Prepared write statements, keyed by their SQL text (a literal, so its address is
+/// stable): Qt SQL ones, and the step-commit path's on the connection's sqlite3 handle.
+/// Destroyed before the connection is removed.
+struct Journal::Statements
+{
+    std::map<const char *, std::unique_ptr<QSqlQuery>> queries;
+    std::map<const char *, std::unique_ptr<SqliteStatement>> native;
+};
+
+/// Checkpoints a journal's WAL from a thread and SQLite connection of its own.
+/// PASSIVE never blocks the writer, so the fsync of a checkpoint is not paid between
+/// a step's commit and its reply. Its connection is opened, used and closed on its
+/// thread (Qt SQL connections are per thread).
+class WalCheckpointer
+{
+public:
+    explicit WalCheckpointer(const QString &path)
+        : m_path(path)
+        , m_name(QStringLiteral("toolstudio-wal-%1").arg(++connectionCounter))
+    {
+        m_thread.setObjectName(QStringLiteral("toolstudio-wal"));
+        m_thread.start(QThread::LowPriority);
+        m_context = new QObject;
+        m_context->moveToThread(&m_thread);
+    }
+    ~WalCheckpointer()
+    {
+        QMetaObject::invokeMethod(m_context, [this] {
+            if (QSqlDatabase::contains(m_name)) {
+                QSqlDatabase::database(m_name, false).close();
+                QSqlDatabase::removeDatabase(m_name);
+            }
+        }, Qt::BlockingQueuedConnection);
+        m_context->deleteLater();
+        m_thread.quit();
+        m_thread.wait();
+    }
+    /// Starts a checkpoint unless one is still going.
+    void request()
+    {
+        if (m_busy.exchange(true))
+            return;
+        QMetaObject::invokeMethod(m_context, [this] {
+            if (!QSqlDatabase::contains(m_name)) {
+                QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
+                db.setDatabaseName(m_path);
+                db.open();
+            }
+            {
+                QSqlQuery query(QSqlDatabase::database(m_name, false));
+                query.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
+            }
+            m_busy = false;
+        }, Qt::QueuedConnection);
+    }
+
+private:
+    QString m_path;
+    QString m_name;
+    QThread m_thread;
+    QObject *m_context = nullptr;
+    std::atomic<bool> m_busy{false};
+};
+
+Journal::Journal()
+    : m_connectionName(QStringLiteral("toolstudio-journal-%1").arg(++connectionCounter))
+{
+}
+
+Journal::~Journal()
+{
+    closeDatabase();
+}
+
+void Journal::closeDatabase()
+{
+    if (m_open)
+        closeTail(); // the pending group commit, then the tail file goes
+    if (m_open && m_statements)
+        indexTools(); // a run that ended without a checkpoint() since (the CLI's runs)
+    m_toolsToIndex.clear();
+    m_open = false;
+    m_checkpointer.reset();
+    m_commitsSinceCheckpoint = 0;
+    m_suspendedOnOpen.clear();
+    m_statements.reset(); // every query on the connection must be gone first
+    m_knownRuns.clear();
+    m_runRows.clear();
+    if (!QSqlDatabase::contains(m_connectionName))
+        return;
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+        if (db.isOpen())
+            db.close();
+    } // the handle must be gone before the connection is removed
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+SqliteStatement *Journal::nativeStatement(const char *sql)
+{
+    if (!m_statements)
+        m_statements = std::make_unique<Statements>();
+    auto &statement = m_statements->native[sql];
+    if (!statement) {
+        const QVariant handle = QSqlDatabase::database(m_connectionName, false).driver()->handle();
+        sqlite3 *db = handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0
+            ? *static_cast<sqlite3 *const *>(handle.constData())
+            : nullptr;
+        if (!db) {
+            m_lastError = QStringLiteral("the journal's SQLite connection has no handle");
+            m_statements->native.erase(sql);
+            return nullptr;
+        }
+        statement = std::make_unique<SqliteStatement>(db, sql);
+    }
+    return statement.get();
+}
+
+QSqlQuery *Journal::statement(const char *sql)
+{
+    if (!m_statements)
+        m_statements = std::make_unique<Statements>();
+    auto &query = m_statements->queries[sql];
+    if (!query) {
+        query = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connectionName, false));
+        if (!query->prepare(QString::fromLatin1(sql))) {
+            m_lastError = query->lastError().text();
+            auto failed = std::move(query);
+            m_statements->queries.erase(sql);
+            return nullptr;
+        }
+    }
+    return query.get();
+}
+
+bool Journal::open(const QString &path, QString *error)
+{
+    // Returns why the file cannot be used, or an empty string. Every database handle
+    // lives inside it, so that the connection can be removed afterwards on failure.
+    const QString failure = openDatabase(path);
+    if (failure.isEmpty()) {
+        m_lastError.clear();
+        m_open = true;
+        return true;
+    }
+    m_lastError = failure;
+    if (error)
+        *error = failure;
+    closeDatabase();
+    m_path.clear();
+    return false;
+}
+
+QString Journal::openDatabase(const QString &path)
+{
+    auto failWith = [](const QString &message) { return message; };
+    closeDatabase();
+    m_path = QFileInfo(path).absoluteFilePath();
+    const QFileInfo info(m_path);
+    if (info.exists() && !info.isFile())
+        return failWith(QStringLiteral("%1: not a file").arg(m_path));
+    if (!QDir().mkpath(info.absolutePath()))
+        return failWith(QStringLiteral("%1: cannot create the folder %2").arg(m_path, info.absolutePath()));
+
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
+        db.setDatabaseName(m_path);
+        // Another Journal (the UI, a second window) may hold the write lock briefly.
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!db.open())
+            return failWith(QStringLiteral("%1: cannot open: %2").arg(m_path, db.lastError().text()));
+
+        QSqlQuery query(db);
+        // The first read of the header tells a database from any other file.
+        if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next())
+            return failWith(QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
+        const int version = query.value(0).toInt();
+        if (!query.exec(QStringLiteral("PRAGMA application_id")) || !query.next())
+            return failWith(QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
+        const int applicationId = query.value(0).toInt();
+        if (!query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) || !query.next())
+            return failWith(QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
+        const int objects = query.value(0).toInt();
+
+        if (version == 0 && objects > 0)
+            return failWith(QStringLiteral("%1: an SQLite database, but not a Tool Studio journal").arg(m_path));
+        if (version > 0 && applicationId != ApplicationId)
+            return failWith(QStringLiteral("%1: an SQLite database, but not a Tool Studio journal (application id %2)")
+                                .arg(m_path).arg(applicationId));
+        if (version > CurrentVersion)
+            return failWith(QStringLiteral("%1: journal version %2 is newer than this Tool Studio supports (%3); update Tool Studio")
+                                .arg(m_path).arg(version).arg(CurrentVersion));
+
+        // WAL: readers (the UI, a second Journal) never block the writer; NORMAL: a
+        // commit survives a crash of the studio, not necessarily a power loss.
+        if (!query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !query.next()
+            || query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+            return failWith(QStringLiteral("%1: cannot switch to WAL mode (%2)").arg(m_path, query.lastError().text()));
+        // The WAL is folded into the database by a WalCheckpointer every
+        // CheckpointEveryCommits step commits, off this thread, and when a run ends
+        // (checkpoint()). SQLite's own checkpoint, on the committing thread (so between a
+        // commit and its reply), is a safety net past AutoCheckpointPages: at its default
+        // of 1 000 pages a busy run paid that fsync on a reply every ~250 calls.
+        if (!query.exec(QStringLiteral("PRAGMA synchronous=NORMAL")) || !query.exec(QStringLiteral("PRAGMA foreign_keys=ON"))
+            || !query.exec(QStringLiteral("PRAGMA wal_autocheckpoint=%1").arg(AutoCheckpointPages)))
+            return failWith(QStringLiteral("%1: %2").arg(m_path, query.lastError().text()));
+        query.finish();
+
+        // Migrations, one transaction each, so a crash leaves a consistent version.
+        for (int from = version; from < CurrentVersion; ++from) {
+            if (!db.transaction())
+                return failWith(QStringLiteral("%1: cannot migrate: %2").arg(m_path, db.lastError().text()));
+            bool ok = true;
+            QString failed;
+            for (const char *statement : JournalSchema::migrations()[std::size_t(from)]) {
+                if (!query.exec(QString::fromLatin1(statement))) {
+                    ok = false;
+                    failed = query.lastError().text();
+                    break;
+                }
+            }
+            ok = ok && query.exec(QStringLiteral("PRAGMA user_version = %1").arg(from + 1))
+                && query.exec(QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId));
+            if (ok && !db.commit())
+                ok = false;
+            if (!ok) {
+                if (failed.isEmpty())
+                    failed = query.lastError().text();
+                db.rollback();
+                return failWith(QStringLiteral("%1: migration to version %2 failed: %3").arg(m_path).arg(from + 1).arg(failed));
+            }
+        }
+    }
+    // Commits a dead writer left in its tail first: its runs are then suspended below.
+    recoverTails();
+    suspendOrphanedRuns();
+    return QString();
+}
+
+bool Journal::isOpen() const
+{
+    // Kept, not looked up: QSqlDatabase::contains/database take a global lock and hash
+    // lookups, and every commit asks (the bridge's hot path).
+    return m_open;
+}
+
+QString Journal::path() const
+{
+    return m_path;
+}
+
+QString Journal::lastError() const
+{
+    return m_lastError;
+}
+
+namespace {
+
+constexpr auto UpsertRunSql =
+    "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code, error,"
+    " kind, source_run, owner_pid, owner_start)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (id) DO UPDATE SET project_dir = excluded.project_dir, script_path = excluded.script_path,"
+    " status = excluded.status,"
+    // A run keeps its first start: a resume records the run again (same id) and must not
+    // move it (the resume time is the "resumed" event's). 0 = a placeholder row's.
+    " started_at = CASE WHEN runs.started_at > 0 AND runs.started_at < excluded.started_at"
+    " THEN runs.started_at ELSE excluded.started_at END, ended_at = excluded.ended_at,"
+    " exit_code = excluded.exit_code, error = excluded.error, kind = excluded.kind,"
+    " source_run = excluded.source_run, owner_pid = excluded.owner_pid, owner_start = excluded.owner_start";
+/// What a writer needs to know of a run it has not written yet (Journal::RunRows).
+constexpr auto RunRowsSql = "SELECT EXISTS (SELECT 1 FROM attempts WHERE run_id = ?1),"
+                            " IFNULL((SELECT tools_indexed FROM runs WHERE id = ?1), 0)";
+constexpr auto ToolsIndexedSql = "SELECT tools_indexed FROM runs WHERE id = ?";
+/// Only while the run is not live: another process may have resumed it since.
+constexpr auto FillToolsSql = "INSERT INTO step_tools (run_id, tool, sequence) SELECT run_id, tool, sequence FROM steps"
+                              " WHERE run_id = ?1 AND EXISTS (SELECT 1 FROM runs WHERE id = ?1"
+                              " AND status NOT IN ('running', 'waiting'))";
+constexpr auto MarkToolsSql = "UPDATE runs SET tools_indexed = 1 WHERE id = ? AND status NOT IN ('running', 'waiting')";
+
+/// Binds `values` in order and runs the statement; its cursor is released at once so
+/// readers and the next transaction are not held up.
+bool run(QSqlQuery *query, std::initializer_list<QVariant> values, QString *error)
+{
+    if (!query)
+        return false;
+    int index = 0;
+    for (const QVariant &value : values)
+        query->bindValue(index++, value);
+    const bool ok = query->exec();
+    if (!ok)
+        *error = query->lastError().text();
+    query->finish();
+    return ok;
+}
+
+} // namespace
+
+bool Journal::recordRun(const RunRecord &run)
+{
+    if (!isOpen()) {
+        m_lastError = QStringLiteral("the journal is not open");
+        return false;
+    }
+    flush();
+    QString error;
+    SqliteStatement *begin = nativeStatement("BEGIN");
+    SqliteStatement *end = nativeStatement("COMMIT");
+    SqliteStatement *rollback = nativeStatement("ROLLBACK");
+    if (!begin || !end || !rollback || !begin->run(&error)) {
+        m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, error.isEmpty() ? m_lastError : error);
+        return false;
+    }
+    // A live run belongs to this process; a journal opened after it died suspends it.
+    const bool live = run.status == RunStatus::Running || run.status == RunStatus::Waiting;
+    bool ok = ::run(statement(UpsertRunSql),
+                    {text(run.id), text(run.projectDir), text(run.scriptPath), runStatusName(run.status), run.startedAt,
+                     run.endedAt, run.exitCode, text(run.error), text(run.kind), text(run.sourceRun),
+                     live ? selfPid() : 0, live ? selfStartTicks() : 0},
+                    &error);
+    // The by-tool rows (schema 6): written for the whole run when it stops being live,
+    // dropped when it goes live again (a resume), so a step's commit never writes them.
+    SqliteStatement *indexed = ok ? nativeStatement(ToolsIndexedSql) : nullptr;
+    ok = ok && indexed && indexed->add(run.id).run(&error);
+    if (ok && live && indexed->column(0) != 0)
+        ok = runAll({UnmarkToolsSql, ClearToolsSql}, run.id, &error);
+    // Not live: the rows are written by indexTools() (checkpoint(), after RunController
+    // queued finished(); or closeDatabase()), not here: at a million steps they take
+    // 1-3 s, which the run's finished() and the window waited for. Until then the run
+    // has tools_indexed = 0 and the trace's tool filter scans its rows (correct, slower).
+    if (live)
+        m_toolsToIndex.remove(run.id);
+    else if (ok && indexed->column(0) == 0)
+        m_toolsToIndex.insert(run.id);
+    ok = ok && end->run(&error);
+    if (!ok) {
+        m_lastError = QStringLiteral("recording run %1: %2").arg(run.id, error.isEmpty() ? m_lastError : error);
+        QString ignored;
+        rollback->run(&ignored);
+        m_runRows.clear();
+        return false;
+    }
+    m_knownRuns.insert(run.id);
+    if (auto it = m_runRows.find(run.id); it != m_runRows.end())
+        it->toolsIndexed = !live && !m_toolsToIndex.contains(run.id);
+    return true;
+}
+
+bool Journal::indexTools()
+{
+    bool allOk = true;
+    const QSet<QString> runs = std::exchange(m_toolsToIndex, {});
+    for (const QString &runId : runs) {
+        QString error;
+        SqliteStatement *begin = nativeStatement("BEGIN");
+        SqliteStatement *end = nativeStatement("COMMIT");
+        SqliteStatement *rollback = nativeStatement("ROLLBACK");
+        bool ok = begin && end && rollback && begin->run(&error)
+            && runAll({ClearToolsSql, FillToolsSql, MarkToolsSql}, runId, &error) && end->run(&error);
+        if (!ok) {
+            m_lastError = QStringLiteral("indexing the tools of run %1: %2").arg(runId, error.isEmpty() ? m_lastError : error);
+            QString ignored;
+            if (rollback)
+                rollback->run(&ignored);
+            allOk = false;
+            continue;
+        }
+        if (auto it = m_runRows.find(runId); it != m_runRows.end())
+            it->toolsIndexed = true;
+    }
+    return allOk;
+}
+
+Journal::RunRows *Journal::runRows(const QString &runId, QString *error)
+{
+    auto it = m_runRows.find(runId);
+    if (it == m_runRows.end()) {
+        flush(); // the file must hold what this Journal wrote
+        SqliteStatement *query = nativeStatement(RunRowsSql);
+        if (!query || !query->add(runId).run(error)) {
+            *error = QStringLiteral("rows of run %1: ").arg(runId) + (query ? *error : m_lastError);
+            return nullptr;
+        }
+        it = m_runRows.insert(runId, RunRows{query->column(0) != 0, query->column(1) != 0, {}});
+    }
+    return &it.value();
+}
+
+bool Journal::runAll(std::initializer_list<const char *> sqls, const QString &runId, QString *error)
+{
+    for (const char *sql : sqls) {
+        SqliteStatement *statement = nativeStatement(sql);
+        if (!statement || !statement->add(runId).run(error)) {
+            if (!statement)
+                *error = m_lastError;
+            return false;
+        }
+    }
+    return true;
+}
+
+void Journal::committed(int rows)
+{
+    m_commitsSinceCheckpoint += rows;
+    if (m_commitsSinceCheckpoint >= CheckpointEveryCommits) {
+        m_commitsSinceCheckpoint = 0;
+        if (!m_checkpointer)
+            m_checkpointer = std::make_unique<WalCheckpointer>(m_path);
+        m_checkpointer->request();
+    }
+}
+
+bool Journal::checkpoint()
+{
+    if (!isOpen())
+        return false;
+    if (!flush())
+        return false;
+    // The runs that ended since: their step_tools rows first, then the WAL they wrote.
+    const bool indexed = indexTools();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    // PASSIVE: copies what it can without waiting for readers or blocking writers.
+    if (!query.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"))) {
+        m_lastError = query.lastError().text();
+        return false;
+    }
+    return indexed;
+}
+
+bool Journal::clearOutput(const QString &runId)
+{
+    if (!isOpen())
+        return false;
+    flush();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("DELETE FROM output WHERE run_id = ?"));
+    query.addBindValue(text(runId));
+    if (!query.exec()) {
+        m_lastError = query.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+namespace {
+
+RunRecord runFromQuery(const QSqlQuery &query)
+{
+    RunRecord run;
+    run.id = query.value(0).toString();
+    run.projectDir = query.value(1).toString();
+    run.scriptPath = query.value(2).toString();
+    run.status = runStatusFromName(query.value(3).toString()).value_or(RunStatus::Failed);
+    run.startedAt = query.value(4).toLongLong();
+    run.endedAt = query.value(5).toLongLong();
+    run.exitCode = query.value(6).toInt();
+    run.error = query.value(7).toString();
+    run.kind = query.value(8).toString();
+    run.sourceRun = query.value(9).toString();
+    run.ownerPid = query.value(10).toLongLong();
+    return run;
+}
+
+constexpr auto RunColumns = "SELECT id, project_dir, script_path, status, started_at, ended_at, exit_code, error,"
+                            " kind, source_run, owner_pid FROM runs";
+
+} // namespace
+
+std::vector<RunRecord> Journal::runs() const
+{
+    std::vector<RunRecord> result;
+    if (!isOpen())
+        return result;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    if (!query.exec(QLatin1String(RunColumns) + QStringLiteral(" ORDER BY started_at, rowid")))
+        return result;
+    while (query.next())
+        result.push_back(runFromQuery(query));
+    return result;
+}
+
+std::optional<RunRecord> Journal::run(const QString &runId) const
+{
+    if (!isOpen())
+        return std::nullopt;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QLatin1String(RunColumns) + QStringLiteral(" WHERE id = ?"));
+    query.addBindValue(text(runId));
+    if (!query.exec() || !query.next())
+        return std::nullopt;
+    return runFromQuery(query);
+}
+
+std::vector<Step> Journal::steps(const QString &runId) const
+{
+    std::vector<Step> result;
+    if (!isOpen())
+        return result;
+    settle();
+    const QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT sequence, %1 FROM steps WHERE run_id = ? ORDER BY sequence")
+                      .arg(QLatin1String(JournalRows::StepColumns)));
+    query.addBindValue(text(runId));
+    if (!query.exec())
+        return result;
+    std::map<int, std::size_t> bySequence;
+    while (query.next()) {
+        Step step;
+        step.runId = runId;
+        step.sequence = query.value(0).toInt();
+        JournalRows::readStep(query, 1, step);
+        bySequence[step.sequence] = result.size();
+        result.push_back(std::move(step));
+    }
+
+    QSqlQuery attempts(db);
+    attempts.setForwardOnly(true);
+    attempts.prepare(QStringLiteral("SELECT sequence, %1 FROM attempts WHERE run_id = ? ORDER BY sequence, number")
+                         .arg(QLatin1String(JournalRows::AttemptColumns)));
+    attempts.addBindValue(runId);
+    if (!attempts.exec())
+        return result;
+    while (attempts.next()) {
+        const auto it = bySequence.find(attempts.value(0).toInt());
+        if (it == bySequence.end())
+            continue;
+        result[it->second].attempts.push_back(JournalRows::readAttempt(attempts, 1));
+    }
+    return result;
+}
+
+QByteArray Journal::output(const QString &runId, int stream) const
+{
+    QByteArray result;
+    if (!isOpen())
+        return result;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT chunk FROM output WHERE run_id = ? AND stream = ? ORDER BY seq"));
+    query.addBindValue(text(runId));
+    query.addBindValue(stream);
+    if (!query.exec())
+        return result;
+    while (query.next())
+        result += query.value(0).toByteArray();
+    return result;
+}
+
+std::vector<PolicyEvent> Journal::events(const QString &runId) const
+{
+    std::vector<PolicyEvent> result;
+    if (!isOpen())
+        return result;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT sequence, at, kind, detail FROM policy_events WHERE run_id = ? ORDER BY id"));
+    query.addBindValue(text(runId));
+    if (!query.exec())
+        return result;
+    while (query.next()) {
+        PolicyEvent event;
+        event.runId = runId;
+        event.sequence = query.value(0).toInt();
+        event.at = query.value(1).toLongLong();
+        event.kind = query.value(2).toString();
+        event.detail = parseJson(query.value(3)).value_or(nlohmann::json::object());
+        result.push_back(std::move(event));
+    }
+    return result;
+}
+
+QHash<QString, qint64> Journal::lastResumes() const
+{
+    QHash<QString, qint64> result;
+    if (!isOpen())
+        return result;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT run_id, MAX(at) FROM policy_events WHERE kind = 'resumed' AND sequence = 0"
+                                   " GROUP BY run_id")))
+        return result;
+    while (query.next())
+        result.insert(query.value(0).toString(), query.value(1).toLongLong());
+    return result;
+}
+
+int Journal::stepCount(const QString &runId) const
+{
+    if (!isOpen())
+        return 0;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("SELECT count(*) FROM steps WHERE run_id = ?"));
+    query.addBindValue(text(runId));
+    return query.exec() && query.next() ? query.value(0).toInt() : 0;
+}
+
+namespace {
+
+nlohmann::json answerJson(const ManualAnswer &answer)
+{
+    if (answer.isError)
+        return {{"error", answer.message.toStdString()}, {"retryable", answer.retryable}};
+    return {{"result", answer.result}};
+}
+
+ManualAnswer answerFromJson(const nlohmann::json &json)
+{
+    ManualAnswer answer;
+    if (json.is_object() && json.contains("error")) {
+        answer.isError = true;
+        answer.message = QString::fromStdString(json.value("error", std::string()));
+        answer.retryable = json.value("retryable", false);
+    } else if (json.is_object()) {
+        answer.result = json.value("result", nlohmann::json());
+    }
+    return answer;
+}
+
+PendingAnswer pendingFromQuery(const QSqlQuery &query)
+{
+    PendingAnswer answer;
+    answer.id = query.value(0).toLongLong();
+    answer.runId = query.value(1).toString();
+    answer.callId = query.value(2).toString();
+    answer.attempt = query.value(3).toInt();
+    answer.answer = answerFromJson(parseJson(query.value(4)).value_or(nlohmann::json()));
+    answer.createdAt = query.value(5).toLongLong();
+    answer.state = query.value(6).toString();
+    answer.reason = query.value(7).toString();
+    return answer;
+}
+
+constexpr auto PendingColumns = "SELECT id, run_id, call_id, attempt, answer, created_at, state, reason FROM pending_answers";
+
+/// Field 22 of /proc/PID/stat (start time in clock ticks since boot), or -1.
+qint64 startTicksOf(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray text = stat.readAll();
+    // The command name (field 2) may contain spaces and ')': fields after the last ')'.
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state); field 22 is fields[19].
+    if (fields.size() < 20 || fields[0] == "Z" || fields[0] == "X")
+        return -1;
+    return fields[19].toLongLong();
+}
+
+} // namespace
+
+qint64 Journal::addPendingAnswer(const PendingAnswer &answer)
+{
+    if (!isOpen())
+        return 0;
+    flush();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("INSERT INTO pending_answers (run_id, call_id, attempt, answer, created_at) VALUES (?, ?, ?, ?, ?)"));
+    query.addBindValue(text(answer.runId));
+    query.addBindValue(text(answer.callId));
+    query.addBindValue(answer.attempt);
+    query.addBindValue(jsonText(answerJson(answer.answer)));
+    query.addBindValue(answer.createdAt);
+    if (!query.exec()) {
+        m_lastError = query.lastError().text();
+        return 0;
+    }
+    return query.lastInsertId().toLongLong();
+}
+
+std::vector<PendingAnswer> Journal::newPendingAnswers(const QString &runId) const
+{
+    std::vector<PendingAnswer> result;
+    if (!isOpen())
+        return result;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    query.prepare(QLatin1String(PendingColumns) + QStringLiteral(" WHERE run_id = ? AND state = 'new' ORDER BY id"));
+    query.addBindValue(text(runId));
+    if (!query.exec())
+        return result;
+    while (query.next())
+        result.push_back(pendingFromQuery(query));
+    return result;
+}
+
+std::optional<PendingAnswer> Journal::pendingAnswer(qint64 id) const
+{
+    if (!isOpen())
+        return std::nullopt;
+    settle();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QLatin1String(PendingColumns) + QStringLiteral(" WHERE id = ?"));
+    query.addBindValue(id);
+    if (!query.exec() || !query.next())
+        return std::nullopt;
+    return pendingFromQuery(query);
+}
+
+bool Journal::resolvePendingAnswer(qint64 id, bool accepted, const QString &reason)
+{
+    if (!isOpen())
+        return false;
+    flush();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(QStringLiteral("UPDATE pending_answers SET state = ?, reason = ?, handled_at = ? WHERE id = ? AND state = 'new'"));
+    query.addBindValue(accepted ? QStringLiteral("accepted") : QStringLiteral("refused"));
+    query.addBindValue(text(reason));
+    query.addBindValue(QDateTime::currentMSecsSinceEpoch());
+    query.addBindValue(id);
+    if (!query.exec()) {
+        m_lastError = query.lastError().text();
+        return false;
+    }
+    return query.numRowsAffected() == 1;
+}
+
+qint64 Journal::selfPid()
+{
+    return qint64(::getpid());
+}
+
+qint64 Journal::selfStartTicks()
+{
+    static const qint64 ticks = startTicksOf(selfPid());
+    return ticks;
+}
+
+bool Journal::ownerAlive(qint64 pid, qint64 startTicks)
+{
+    if (pid <= 0)
+        return false;
+    if (pid == selfPid())
+        return true;
+    const qint64 ticks = startTicksOf(pid);
+    return ticks >= 0 && ticks == startTicks;
+}
+
+void Journal::suspendOrphanedRuns()
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+    QStringList orphans;
+    {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        if (!query.exec(QStringLiteral("SELECT id, owner_pid, owner_start FROM runs WHERE status IN ('running', 'waiting')")))
+            return;
+        while (query.next()) {
+            if (!ownerAlive(query.value(1).toLongLong(), query.value(2).toLongLong()))
+                orphans << query.value(0).toString();
+        }
+    }
+    if (orphans.isEmpty() || !db.transaction())
+        return;
+    QSqlQuery update(db);
+    update.prepare(QStringLiteral("UPDATE runs SET status = 'suspended', owner_pid = 0, owner_start = 0,"
+                                  " error = 'the studio exited while the run was live; Resume replays it' WHERE id = ?"
+                                  " AND status IN ('running', 'waiting')"));
+    const qint64 at = QDateTime::currentMSecsSinceEpoch();
+    for (const QString &id : std::as_const(orphans)) {
+        update.addBindValue(id);
+        QString error;
+        TailRecord record;
+        writeEvent({id, 0, at, QStringLiteral("suspended"), {{"reason", "the process that ran it is gone"}}}, record);
+        record.seal(1);
+        if (!update.exec() || !runRecord(record, &error)) {
+            db.rollback();
+            return;
+        }
+    }
+    if (db.commit())
+        m_suspendedOnOpen = orphans;
+    else
+        db.rollback();
+}

@@ -1,0 +1,592 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Journal's step-commit path: records (journaltail.h), the durable tail, group commit
+// and the recovery of a dead writer's tail (docs/steps.md "The commit path").
+#include "journal/journal.h"
+
+#include "journal/journalrows.h"
+#include "journal/journalstatement.h"
+#include "journal/journaltail.h"
+
+#include <QAbstractEventDispatcher>
+#include <QFile>
+#include <QFileInfo>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+
+using JournalSql::ClearToolsSql;
+using JournalSql::EnsureRunSql;
+using JournalSql::UnmarkToolsSql;
+
+namespace {
+
+constexpr char UpsertStepSql[] =
+    "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
+    " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence,"
+    " attempt_ended_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
+    " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
+    " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
+    " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
+    " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
+    " original_args = excluded.original_args, divergence = excluded.divergence,"
+    " attempt_ended_at = excluded.attempt_ended_at";
+constexpr char DeleteAttemptsSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
+constexpr char InsertAttemptSql[] =
+    "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+constexpr char InsertEventSql[] = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
+constexpr char InsertOutputSql[] =
+    "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
+    " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
+/// How far a group commit got in a tail (schema 7), written in the same transaction.
+constexpr char MarkTailSql[] = "INSERT INTO journal_tails (name, serial) VALUES (?, ?)"
+                               " ON CONFLICT (name) DO UPDATE SET serial = excluded.serial";
+constexpr char TailMarkSql[] = "SELECT serial FROM journal_tails WHERE name = ?";
+constexpr char ForgetTailSql[] = "DELETE FROM journal_tails WHERE name = ?";
+
+/// A tail is emptied once a group commit finds it this long (bytes). Records already in
+/// SQLite are skipped on recovery (journal_tails), so emptying it after every group
+/// commit is not needed, and on ext4 a truncation to 0 starts a write-back of the file.
+constexpr qint64 RewindBytes = 1 << 20;
+
+/// Tails of this process's Journal objects are told apart by this number.
+std::atomic<int> tailCounter{0};
+
+const char *sqlOf(TailStatement statement)
+{
+    switch (statement) {
+    case TailStatement::EnsureRun:
+        return EnsureRunSql;
+    case TailStatement::UpsertStep:
+        return UpsertStepSql;
+    case TailStatement::DeleteAttempts:
+        return DeleteAttemptsSql;
+    case TailStatement::InsertAttempt:
+        return InsertAttemptSql;
+    case TailStatement::InsertEvent:
+        return InsertEventSql;
+    case TailStatement::UnmarkTools:
+        return UnmarkToolsSql;
+    case TailStatement::ClearTools:
+        return ClearToolsSql;
+    case TailStatement::InsertOutput:
+        return InsertOutputSql;
+    }
+    return nullptr;
+}
+
+/// Compact JSON as UTF-8 (invalid UTF-8 in strings replaced), as the journal stores it.
+std::string jsonUtf8(const nlohmann::json &value)
+{
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// Compact JSON text, or SQL NULL for none.
+void addOptionalJson(TailRecord &record, const std::optional<nlohmann::json> &value)
+{
+    if (value)
+        record.add(jsonUtf8(*value));
+    else
+        record.addNull();
+}
+
+void addError(TailRecord &record, const std::optional<BridgeError> &error)
+{
+    if (error)
+        record.add(jsonUtf8(error->toJson()));
+    else
+        record.addNull();
+}
+
+QString textOf(const TailValue &value)
+{
+    return value.type == TailValue::Text ? QString::fromUtf8(value.data, value.size) : QString();
+}
+
+/// True when a step of the commit must be visible to other connections at once: a
+/// call waiting for a person (`toolstudio answer` looks it up in SQLite) or held in
+/// step mode.
+bool othersMustSee(const std::vector<const Step *> &steps)
+{
+    for (const Step *step : steps)
+        if (step->status == StepStatus::Waiting || step->paused)
+            return true;
+    return false;
+}
+
+} // namespace
+
+void Journal::upsertStep(const Step &step, bool fold, TailRecord &record)
+{
+    record.op(TailStatement::UpsertStep)
+        .add(step.runId).add(step.sequence).add(step.callId).add(step.tool).add(jsonUtf8(step.args))
+        .add(step.idempotencyKey).add(stepStatusName(step.status)).add(step.maxAttempts);
+    addOptionalJson(record, step.result);
+    addError(record, step.error);
+    record.add(step.queuedAt).add(step.startedAt).add(step.endedAt).add(step.nextAttemptAt).add(step.argsHash);
+    addOptionalJson(record, step.originalArgs);
+    record.add(step.divergence).add(fold ? step.attempts.front().endedAt : qint64(0));
+}
+
+bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
+{
+    // A minimal run row, so steps can be recorded before (or without) recordRun.
+    if (!m_knownRuns.contains(step.runId)) {
+        record.op(TailStatement::EnsureRun).add(step.runId).add(step.queuedAt);
+        // Only when new: commit() keeps a copy of the set, and an insert would detach
+        // (copy) it on every commit.
+        m_knownRuns.insert(step.runId);
+    }
+    RunRows *rows = runRows(step.runId, error);
+    if (!rows)
+        return false;
+    if (rows->toolsIndexed) {
+        // A step of a run that is no longer live (an import, a late write): its tool
+        // rows are incomplete from here on, so the trace scans until the run is indexed
+        // again (recordRun).
+        record.op(TailStatement::UnmarkTools).add(step.runId);
+        record.op(TailStatement::ClearTools).add(step.runId);
+        rows->toolsIndexed = false;
+    }
+    const bool fold = JournalRows::foldsAttempt(step);
+    upsertStep(step, fold, record);
+    // The step's attempts replace those written before; a step without rows (most:
+    // written once, final, its attempt folded) skips the delete.
+    if (rows->olderRows || rows->sequences.contains(step.sequence)) {
+        record.op(TailStatement::DeleteAttempts).add(step.runId).add(step.sequence);
+        rows->sequences.remove(step.sequence);
+    }
+    if (fold)
+        return true;
+    for (const Attempt &attempt : step.attempts) {
+        record.op(TailStatement::InsertAttempt)
+            .add(step.runId).add(step.sequence).add(attempt.number).add(attempt.startedAt).add(attempt.endedAt)
+            .add(attempt.succeeded ? 1 : 0);
+        addError(record, attempt.error);
+        record.addBlob(attempt.output);
+    }
+    if (!step.attempts.empty())
+        rows->sequences.insert(step.sequence);
+    return true;
+}
+
+void Journal::writeEvent(const PolicyEvent &event, TailRecord &record)
+{
+    record.op(TailStatement::InsertEvent).add(event.runId).add(event.sequence).add(event.at).add(event.kind)
+        .add(jsonUtf8(event.detail));
+}
+
+bool Journal::runOps(QByteArrayView ops, QString *error, int *code)
+{
+    QString context;
+    bool ok = JournalTail::readOps(ops, [&](TailStatement op, const std::vector<TailValue> &values) {
+        const char *sql = sqlOf(op);
+        SqliteStatement *statement = sql ? nativeStatement(sql) : nullptr;
+        const QString runId = values.empty() ? QString() : textOf(values[0]);
+        QString what;
+        switch (op) {
+        case TailStatement::UpsertStep:
+            context = values.size() > 3 ? QStringLiteral("recording step %1 (%2)").arg(values[1].integer).arg(textOf(values[3]))
+                                        : QString();
+            what = QStringLiteral("step row");
+            break;
+        case TailStatement::InsertAttempt:
+            what = QStringLiteral("attempt %1").arg(values.size() > 2 ? values[2].integer : 0);
+            break;
+        case TailStatement::DeleteAttempts:
+            what = QStringLiteral("old attempts");
+            break;
+        case TailStatement::InsertEvent:
+            context = QStringLiteral("recording event %1").arg(values.size() > 3 ? textOf(values[3]) : QString());
+            break;
+        case TailStatement::EnsureRun:
+            context = QStringLiteral("recording run %1").arg(runId);
+            what = QStringLiteral("run row");
+            break;
+        case TailStatement::UnmarkTools:
+        case TailStatement::ClearTools:
+            what = QStringLiteral("tool index");
+            break;
+        case TailStatement::InsertOutput:
+            context = QStringLiteral("recording output of run %1").arg(runId);
+            break;
+        }
+        QString failure;
+        if (!statement) {
+            failure = sql ? m_lastError : QStringLiteral("unknown statement %1 (written by a newer Tool Studio?)").arg(int(op));
+        } else {
+            for (const TailValue &value : values)
+                statement->add(value);
+            if (statement->run(&failure))
+                return true;
+            if (code)
+                *code = statement->lastCode();
+        }
+        *error = QStringLiteral("%1: %2").arg(context.isEmpty() ? QStringLiteral("recording") : context,
+                                               what.isEmpty() ? failure : what + QStringLiteral(": ") + failure);
+        return false;
+    });
+    if (!ok && error->isEmpty())
+        *error = QStringLiteral("a malformed tail record");
+    return ok;
+}
+
+bool Journal::runRecord(const TailRecord &record, QString *error, int *code)
+{
+    bool ok = true;
+    QString note;
+    JournalTail::readRecords(record.bytes(), [&](quint64, QByteArrayView ops) {
+        ok = runOps(ops, error, code);
+        return ok;
+    }, &note, false);
+    return ok;
+}
+
+bool Journal::writeRecords(QByteArrayView records, const QString &tailName, quint64 after, quint64 *last,
+                           QString *error, int *code)
+{
+    SqliteStatement *begin = nativeStatement("BEGIN");
+    SqliteStatement *end = nativeStatement("COMMIT");
+    SqliteStatement *rollback = nativeStatement("ROLLBACK");
+    if (!begin || !end || !rollback || !begin->run(error)) {
+        if (begin && code)
+            *code = begin->lastCode();
+        if (error->isEmpty())
+            *error = m_lastError;
+        return false;
+    }
+    bool ok = true;
+    quint64 lastSerial = after;
+    QString note;
+    JournalTail::readRecords(records, [&](quint64 serial, QByteArrayView ops) {
+        if (serial <= after)
+            return true;
+        ok = runOps(ops, error, code);
+        lastSerial = serial;
+        return ok;
+    }, &note, false); // sealed by this object: no checksums to verify
+    if (ok && !tailName.isEmpty() && lastSerial > after) {
+        SqliteStatement *mark = nativeStatement(MarkTailSql);
+        ok = mark && mark->add(tailName).add(qint64(lastSerial)).run(error);
+    }
+    if (ok && !end->run(error)) {
+        if (code)
+            *code = end->lastCode();
+        *error = QStringLiteral("commit: ") + *error;
+        ok = false;
+    }
+    if (!ok) {
+        QString ignored;
+        rollback->run(&ignored);
+        m_knownRuns.clear(); // the rolled-back run rows may be missing
+        m_runRows.clear();   // nor the attempt or tool rows; looked up again when needed
+        return false;
+    }
+    if (last)
+        *last = lastSerial;
+    return true;
+}
+
+void Journal::setGroupCommit(int intervalMs, int maxRows)
+{
+    flush();
+    // A timer needs this thread's event loop; without one every commit is written at once.
+    const bool loop = QThread::currentThread()->eventDispatcher() != nullptr;
+    m_groupCommitMs = loop ? std::max(0, intervalMs) : 0;
+    m_groupCommitRows = std::max(1, maxRows);
+}
+
+QString Journal::tailPath() const
+{
+    return m_tail ? m_tail->path() : QString();
+}
+
+bool Journal::recordStep(const Step &step)
+{
+    return commit({&step}, {});
+}
+
+bool Journal::recordEvent(const PolicyEvent &event)
+{
+    return commit({}, {event});
+}
+
+bool Journal::commit(const std::vector<const Step *> &steps, const std::vector<PolicyEvent> &events)
+{
+    if (!isOpen()) {
+        m_lastError = QStringLiteral("the journal is not open");
+        return false;
+    }
+    if (!m_record)
+        m_record = std::make_unique<TailRecord>();
+    TailRecord &record = *m_record;
+    record.clear();
+    QString error;
+    const QSet<QString> knownBefore = m_knownRuns;
+    for (const Step *step : steps) {
+        if (!writeStep(*step, record, &error)) {
+            m_knownRuns = knownBefore;
+            m_lastError = QStringLiteral("recording step %1 (%2): %3").arg(step->sequence).arg(step->tool, error);
+            return false;
+        }
+    }
+    for (const PolicyEvent &event : events)
+        writeEvent(event, record);
+    if (record.ops() == 0)
+        return true;
+    return commitRecord(int(steps.size() + events.size()), othersMustSee(steps), knownBefore);
+}
+
+bool Journal::appendOutput(const QString &runId, int stream, const QByteArray &chunk)
+{
+    if (!isOpen()) {
+        m_lastError = QStringLiteral("the journal is not open");
+        return false;
+    }
+    if (!m_record)
+        m_record = std::make_unique<TailRecord>();
+    TailRecord &record = *m_record;
+    record.clear();
+    const QSet<QString> knownBefore = m_knownRuns;
+    if (!m_knownRuns.contains(runId)) {
+        record.op(TailStatement::EnsureRun).add(runId).add(qint64(0));
+        m_knownRuns.insert(runId);
+    }
+    record.op(TailStatement::InsertOutput).add(runId).add(stream).add(runId).add(stream)
+        .addBlob(chunk.isNull() ? QByteArray("") : chunk);
+    return commitRecord(1, false, knownBefore);
+}
+
+bool Journal::commitRecord(int rows, bool urgent, const QSet<QString> &knownBefore)
+{
+    TailRecord &record = *m_record;
+    QString error;
+
+    if (m_groupCommitMs > 0) {
+        if (!m_tail) {
+            auto tail = std::make_unique<JournalTail>();
+            if (tail->open(JournalTail::fileName(m_path, selfPid(), selfStartTicks(), ++tailCounter), &error))
+                m_tail = std::move(tail);
+            else
+                m_groupCommitMs = 0; // written at once from here on
+        }
+        if (m_tail) {
+            record.seal(++m_tailSerial);
+            if (m_tail->append(record.bytes(), &error)) {
+                // Durable (in the tail) before the reply; SQLite gets it with the group.
+                m_pending += record.bytes();
+                m_pendingRows += rows;
+                if (urgent || m_pendingRows >= m_groupCommitRows) {
+                    flush(); // on failure (warned) the rows stay pending: durable all the same
+                    return true;
+                }
+                if (!m_flushTimer) {
+                    m_flushTimer = std::make_unique<QTimer>();
+                    m_flushTimer->setSingleShot(true);
+                    QObject::connect(m_flushTimer.get(), &QTimer::timeout, [this] { flush(); });
+                }
+                if (!m_flushTimer->isActive())
+                    m_flushTimer->start(m_groupCommitMs);
+                return true;
+            }
+            // Not in the tail: written to SQLite now, with what the tail holds.
+            qWarning("journal: %s; writing to SQLite directly", qUtf8Printable(error));
+            m_pending += record.bytes();
+            m_pendingRows += rows;
+            return flush();
+        }
+    }
+
+    // Written at once: one transaction, or none for a single statement (SQLite commits
+    // it as its own transaction: the common folded step).
+    if (!flush())
+        return false;
+    record.seal(1);
+    int code = SQLITE_OK;
+    bool ok;
+    if (record.ops() == 1) {
+        ok = runRecord(record, &error, &code);
+        if (!ok) {
+            m_knownRuns = knownBefore;
+            m_runRows.clear();
+        }
+    } else {
+        ok = writeRecords(record.bytes(), QString(), 0, nullptr, &error, &code);
+    }
+    if (!ok) {
+        m_lastError = error;
+        return false;
+    }
+    committed(rows);
+    return true;
+}
+
+bool Journal::flush()
+{
+    if (m_pending.isEmpty())
+        return true;
+    if (m_flushTimer)
+        m_flushTimer->stop();
+    const QString tailName = m_tail ? QFileInfo(m_tail->path()).fileName() : QString();
+    QString error;
+    int code = SQLITE_OK;
+    quint64 last = 0;
+    if (writeRecords(m_pending, tailName, 0, &last, &error, &code)) {
+        committed(m_pendingRows);
+        m_pending.clear();
+        m_pendingRows = 0;
+        if (m_tail && m_tail->size() >= RewindBytes && !m_tail->rewind(&error))
+            qWarning("journal: %s", qUtf8Printable(error)); // applied once anyway: journal_tails
+        return true;
+    }
+    m_lastError = error;
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+        // Another writer holds the file: everything stays pending (and in the tail).
+        qWarning("journal: group commit of %d row(s) deferred: %s", m_pendingRows, qUtf8Printable(error));
+        return false;
+    }
+    // A record SQLite refuses must not hold back the others: each in a transaction of
+    // its own; a refused one is dropped with a warning (as a refused commit was before).
+    const QByteArray pending = std::exchange(m_pending, {});
+    bool allOk = true;
+    m_pending = writeEach(pending, tailName, 0, false, &allOk);
+    m_pendingRows = m_pending.isEmpty() ? 0 : 1;
+    if (!m_pending.isEmpty())
+        return false;
+    if (m_tail && m_tail->size() >= RewindBytes && !m_tail->rewind(&error))
+        qWarning("journal: %s", qUtf8Printable(error));
+    return allOk;
+}
+
+QByteArray Journal::writeEach(QByteArrayView records, const QString &tailName, quint64 after, bool verify, bool *allOk)
+{
+    QByteArray kept;
+    QString note;
+    JournalTail::readRecords(records, [&](quint64 serial, QByteArrayView ops) {
+        const qsizetype header = 16; // length, checksum, serial
+        const QByteArrayView whole(ops.data() - header, ops.size() + header);
+        if (serial <= after)
+            return true;
+        if (!kept.isEmpty()) {
+            kept += whole;
+            return true;
+        }
+        QString failure;
+        int code = SQLITE_OK;
+        if (writeRecords(whole, tailName, serial - 1, nullptr, &failure, &code))
+            return true;
+        if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+            kept += whole; // this one and the rest: later
+            return true;
+        }
+        *allOk = false;
+        m_lastError = failure;
+        qWarning("journal: a step commit SQLite refused was dropped: %s", qUtf8Printable(failure));
+        // Handled: recovery must not try it again (nor stop at it).
+        SqliteStatement *mark = tailName.isEmpty() ? nullptr : nativeStatement(MarkTailSql);
+        if (mark)
+            mark->add(tailName).add(qint64(serial)).run(&failure);
+        return true;
+    }, &note, verify);
+    return kept;
+}
+
+void Journal::settle() const
+{
+    // Logically const: the rows are this object's already; flushing only moves them.
+    if (!m_pending.isEmpty())
+        const_cast<Journal *>(this)->flush();
+}
+
+void Journal::closeTail()
+{
+    flush();
+    m_flushTimer.reset();
+    if (!m_tail)
+        return;
+    const QString name = QFileInfo(m_tail->path()).fileName();
+    if (m_pending.isEmpty()) {
+        m_tail->remove();
+        QString ignored;
+        SqliteStatement *forget = nativeStatement(ForgetTailSql);
+        if (forget)
+            forget->add(name).run(&ignored);
+    } else {
+        qWarning("journal: %d row(s) could not be written (%s); they stay in %s and are applied when the journal "
+                 "is next opened",
+                 m_pendingRows, qUtf8Printable(m_lastError), qUtf8Printable(m_tail->path()));
+    }
+    m_tail.reset();
+    m_pending.clear();
+    m_pendingRows = 0;
+}
+
+void Journal::recoverTails()
+{
+    for (const QString &path : JournalTail::filesOf(m_path)) {
+        qint64 pid = 0;
+        qint64 ticks = 0;
+        JournalTail::parseName(m_path, path, &pid, &ticks);
+        const bool alive = pid == selfPid() ? ticks == selfStartTicks() : ownerAlive(pid, ticks);
+        if (alive)
+            continue; // a live writer's (another Journal, another studio): never applied
+        const QString name = QFileInfo(path).fileName();
+        SqliteStatement *begin = nativeStatement("BEGIN IMMEDIATE");
+        SqliteStatement *end = nativeStatement("COMMIT");
+        SqliteStatement *rollback = nativeStatement("ROLLBACK");
+        SqliteStatement *markOf = nativeStatement(TailMarkSql);
+        QString error;
+        // Under the write lock, so two processes opening at once apply it once.
+        if (!begin || !end || !rollback || !markOf || !begin->run(&error)) {
+            qWarning("journal: cannot apply %s now: %s", qUtf8Printable(path), qUtf8Printable(error));
+            continue;
+        }
+        bool row = false;
+        const quint64 after = markOf->add(name).run(&error, &row) && row ? quint64(markOf->column(0)) : 0;
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) { // applied and deleted by another process meanwhile
+            rollback->run(&error);
+            continue;
+        }
+        const QByteArray bytes = file.readAll();
+        file.close();
+        QString note;
+        int applied = 0;
+        quint64 last = after;
+        bool ok = true;
+        JournalTail::readRecords(bytes, [&](quint64 serial, QByteArrayView ops) {
+            if (serial <= after)
+                return true;
+            ok = runOps(ops, &error);
+            last = serial;
+            applied += ok ? 1 : 0;
+            return ok;
+        }, &note);
+        SqliteStatement *mark = nativeStatement(MarkTailSql);
+        ok = ok && (last == after || (mark && mark->add(name).add(qint64(last)).run(&error))) && end->run(&error);
+        if (!ok) {
+            QString ignored;
+            rollback->run(&ignored);
+            m_knownRuns.clear();
+            m_runRows.clear();
+            // One by one: a record SQLite refuses is dropped (warned), the others applied.
+            bool allOk = true;
+            if (!writeEach(bytes, name, after, true, &allOk).isEmpty()) {
+                qWarning("journal: the commits in %s (left by process %lld) could not be applied: %s; the file is kept",
+                         qUtf8Printable(path), pid, qUtf8Printable(error));
+                continue;
+            }
+        } else if (applied > 0 || !note.isEmpty()) {
+            qInfo("journal: applied %d commit(s) left in %s by process %lld%s", applied, qUtf8Printable(path), pid,
+                  note.isEmpty() ? "" : qUtf8Printable(QStringLiteral("; ignored the rest: ") + note));
+        }
+        QFile::remove(path);
+        SqliteStatement *forget = nativeStatement(ForgetTailSql);
+        if (forget)
+            forget->add(name).run(&error);
+    }
+}

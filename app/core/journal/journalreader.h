@@ -1,0 +1,159 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/step.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+/// One attempt of a StepSummary: times in ms since the Unix epoch (0 = not yet).
+struct AttemptSummary
+{
+    int number = 0;
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+    bool succeeded = false;
+    QString errorCode;   ///< empty when the attempt did not fail
+    QString errorText;   ///< "code: message", at most StepSummary::MaxSummaryChars + 1 characters
+    qint64 outputBytes = 0; ///< size of the captured handler output
+};
+
+/// The light form of a Step that the trace shows (issue 8): no arguments, no full
+/// result — the summary is the compact JSON of the result, or the error as
+/// "code: message", cut to MaxSummaryChars + 1 characters (so a view can tell that it
+/// was cut and elide). A step row of a million-step run costs a few hundred bytes.
+struct StepSummary
+{
+    /// Longest summary a view shows (STYLE.md: light rows); the full value is in the journal.
+    static constexpr int MaxSummaryChars = 200;
+
+    int sequence = 0;
+    QString callId;
+    QString tool;
+    StepStatus status = StepStatus::Queued;
+    int maxAttempts = 1;
+    qint64 queuedAt = 0;
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+    bool hasResult = false;  ///< a result, even null/0/""/false/[]/{}
+    QString resultText;      ///< compact JSON of the result (cut); empty when !hasResult
+    QString errorCode;       ///< the step's error code; empty when none
+    QString errorText;       ///< "code: message" (cut); empty when none
+    QString divergence;      ///< Step::divergence (replay), cut
+    bool paused = false;     ///< step mode holds it (live runs only; not journaled)
+    std::vector<AttemptSummary> attempts;
+
+    qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }
+    /// "2/3": attempts made / attempts allowed.
+    QString attemptsText() const;
+    /// Failed, or an attempt failed (a retrying step).
+    bool isFailed() const;
+    /// Waiting for a person (manual tools, step mode).
+    bool isPending() const { return status == StepStatus::Waiting || paused; }
+
+    /// The summary of a live step (the same texts the journal read gives).
+    static StepSummary of(const Step &step);
+};
+
+/// A step's extent on the timeline: first start to end (0 while open); its attempts'
+/// segments (the back-off gaps between them) come separately, for retried steps only.
+struct StepSpan
+{
+    struct Segment
+    {
+        qint64 start = 0;
+        qint64 end = 0;
+        bool succeeded = false;
+    };
+    int sequence = 0;
+    StepStatus status = StepStatus::Queued;
+    qint64 start = 0;
+    qint64 end = 0;
+};
+
+/// Which steps a trace filter keeps (TraceFilterModel). Empty fields match everything.
+struct StepQuery
+{
+    enum class Status { All, FailedOnly, PendingOnly };
+    QString tool;         ///< exact tool name
+    Status status = Status::All;
+    QString text;         ///< case-insensitive substring of tool, call id, result or error summary
+};
+
+/// Read side of the journal for the trace views (issue 8): a connection of its own
+/// (SQLite WAL lets it read while the Journal writes), never loading a whole run. Rows
+/// are fetched by sequence range; filters and jumps are indexed queries. Opening adds
+/// the indexes the queries need (`CREATE INDEX IF NOT EXISTS`; on a journal written
+/// before they existed, the first open builds them — about a second per million
+/// steps). Not thread-safe: one reader per thread.
+class JournalReader
+{
+public:
+    JournalReader();
+    ~JournalReader();
+    JournalReader(const JournalReader &) = delete;
+    JournalReader &operator=(const JournalReader &) = delete;
+
+    /// Opens the journal at `path` (which must exist). False with `error` ("<path>:
+    /// cannot open: …", "… not a Tool Studio journal") otherwise.
+    bool open(const QString &path, QString *error = nullptr);
+    bool isOpen() const;
+    QString path() const { return m_path; }
+
+    /// Steps of `runId`: how many, and the lowest and highest sequence (0 when none).
+    struct Extent
+    {
+        int count = 0;
+        int first = 0;
+        int last = 0;
+        bool contiguous() const { return count == 0 || last - first + 1 == count; }
+    };
+    Extent extent(const QString &runId) const;
+    /// The lowest and highest sequence of the run's steps, (0, 0) when it has none: two
+    /// index look-ups, where extent() counts the run's rows (for a picker over a
+    /// million steps that must not wait for the count).
+    std::pair<int, int> sequenceRange(const QString &runId) const;
+    /// Every sequence of the run, ascending (only needed when they have gaps).
+    std::vector<int> sequences(const QString &runId) const;
+    /// Light rows of the steps with sequence in [first, last], ascending, with attempts.
+    std::vector<StepSummary> summaries(const QString &runId, int first, int last) const;
+    /// The whole step (arguments, result, attempts with output), for the inspector.
+    std::optional<Step> step(const QString &runId, int sequence) const;
+    /// Sequence of the step with `callId` (the latest if the id was reused); 0 when none.
+    int sequenceOf(const QString &runId, const QString &callId) const;
+    /// The distinct tools of the run's steps, in alphabetical order (one indexed
+    /// look-up per tool).
+    QStringList tools(const QString &runId) const;
+    /// Sequences of the steps `query` keeps, ascending.
+    std::vector<int> matching(const QString &runId, const StepQuery &query) const;
+    /// Policy events of the run in the order they were recorded.
+    std::vector<PolicyEvent> events(const QString &runId) const;
+    /// The last step queued at or before `at` (0 = before every step); binary search
+    /// over sequences (queue times ascend with the sequence).
+    int sequenceAt(const QString &runId, qint64 at) const;
+    /// Timeline extents of every step, by sequence; `segments` (optional) gets the
+    /// attempts of every step that had more than one, as (sequence, segment) pairs.
+    std::vector<StepSpan> spans(const QString &runId,
+                                std::vector<std::pair<int, StepSpan::Segment>> *segments = nullptr) const;
+
+    QString lastError() const { return m_lastError; }
+
+private:
+    QString m_connectionName;
+    QString m_path;
+    mutable QString m_lastError;
+    /// True when the run's `step_tools` rows are complete (schema 6, runs.tools_indexed):
+    /// the tool filter reads them; otherwise it scans the run's steps.
+    bool toolsIndexed(const QString &runId) const;
+    /// " INDEXED BY <name>" for each of the partial indexes steps_failed, steps_waiting
+    /// and attempts_failed the file has (open()); the status filters name them.
+    QHash<QString, QString> m_indexedBy;
+    /// `steps.attempt_ended_at`, or a constant 0 on a file older than schema 5 (open()).
+    QString m_foldedAttempt;
+};

@@ -1,0 +1,694 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "project/project.h"
+
+#include "project/jsonerror.h"
+#include "project/jsonpositions.h"
+#include "project/schemavalidator.h"
+#include "python/toolworker.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+
+// The manifest format is documented in docs/project-format.md; keep the two in step.
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr auto ManifestName = "toolstudio.json";
+
+/// A semantic error in the manifest; caught in Project::load, which turns `node` (the
+/// offending value in the parsed manifest, or the object missing a key) into a line
+/// and column (JsonPositions).
+struct ManifestError
+{
+    QString message;
+    const nlohmann::json *node = nullptr;
+    bool atKey = false; ///< point at node's key rather than its value (unknown keys)
+};
+
+[[noreturn]] void fail(const QString &message, const nlohmann::json *node = nullptr, bool atKey = false)
+{
+    throw ManifestError{message, node, atKey};
+}
+
+QString fromStd(const std::string &s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QString typeName(const json &value)
+{
+    switch (value.type()) {
+    case json::value_t::null: return QStringLiteral("null");
+    case json::value_t::boolean: return QStringLiteral("a boolean");
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return QStringLiteral("a number");
+    case json::value_t::string: return QStringLiteral("a string");
+    case json::value_t::array: return QStringLiteral("an array");
+    case json::value_t::object: return QStringLiteral("an object");
+    default: return QStringLiteral("an unsupported value");
+    }
+}
+
+/// "tool 'x': " or "limits: " — the prefix naming where an error is.
+QString at(const QString &where)
+{
+    return where.isEmpty() ? QString() : where + QStringLiteral(": ");
+}
+
+/// Unknown keys are refused so that a typo ("retyr") does not silently change nothing.
+void checkKeys(const json &object, std::initializer_list<const char *> allowed, const QString &where)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        bool known = false;
+        for (const char *key : allowed)
+            known = known || it.key() == key;
+        if (!known)
+            fail(at(where) + QStringLiteral("unknown key '%1'").arg(fromStd(it.key())), &it.value(), true);
+    }
+}
+
+const json *member(const json &object, const char *key)
+{
+    const auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+QString stringValue(const json &object, const char *key, const QString &where, bool required,
+                    const QString &fallback = {})
+{
+    const json *value = member(object, key);
+    if (!value) {
+        if (required)
+            fail(at(where) + QStringLiteral("'%1' is missing").arg(QLatin1String(key)), &object);
+        return fallback;
+    }
+    if (!value->is_string())
+        fail(at(where) + QStringLiteral("'%1' must be a string, not %2").arg(QLatin1String(key), typeName(*value)), value);
+    return fromStd(value->get<std::string>());
+}
+
+bool boolValue(const json &object, const char *key, const QString &where, bool fallback)
+{
+    const json *value = member(object, key);
+    if (!value)
+        return fallback;
+    if (!value->is_boolean())
+        fail(at(where) + QStringLiteral("'%1' must be true or false, not %2").arg(QLatin1String(key), typeName(*value)), value);
+    return value->get<bool>();
+}
+
+double numberValue(const json &object, const char *key, const QString &where, double fallback, double min,
+                   double max = std::numeric_limits<double>::max())
+{
+    const json *value = member(object, key);
+    if (!value)
+        return fallback;
+    if (!value->is_number())
+        fail(at(where) + QStringLiteral("'%1' must be a number, not %2").arg(QLatin1String(key), typeName(*value)), value);
+    const double number = value->get<double>();
+    if (!std::isfinite(number) || number < min || number > max) {
+        if (max == std::numeric_limits<double>::max())
+            fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
+        fail(at(where) + QStringLiteral("'%1' must be between %2 and %3").arg(QLatin1String(key)).arg(min).arg(max), value);
+    }
+    return number;
+}
+
+qint64 integerValue(const json &object, const char *key, const QString &where, qint64 fallback, qint64 min)
+{
+    const json *value = member(object, key);
+    if (!value)
+        return fallback;
+    if (!value->is_number_integer())
+        fail(at(where) + QStringLiteral("'%1' must be a whole number, not %2").arg(QLatin1String(key), typeName(*value)), value);
+    const qint64 number = value->is_number_unsigned() && value->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<qint64>::max())
+        ? std::numeric_limits<qint64>::max()
+        : value->get<qint64>();
+    if (number < min)
+        fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
+    return number;
+}
+
+/// Seconds (a JSON number) to whole milliseconds, bounded to what a QTimer takes.
+int secondsToMs(double seconds)
+{
+    const double ms = std::round(seconds * 1000.0);
+    return ms >= double(std::numeric_limits<int>::max()) ? std::numeric_limits<int>::max() : int(ms);
+}
+
+QStringList stringList(const json &object, const char *key, const QString &where)
+{
+    QStringList list;
+    const json *value = member(object, key);
+    if (!value)
+        return list;
+    if (!value->is_array())
+        fail(at(where) + QStringLiteral("'%1' must be an array of strings, not %2").arg(QLatin1String(key), typeName(*value)), value);
+    for (const json &element : *value) {
+        if (!element.is_string())
+            fail(at(where) + QStringLiteral("'%1' must contain only strings, found %2").arg(QLatin1String(key), typeName(element)), &element);
+        list << fromStd(element.get<std::string>());
+    }
+    return list;
+}
+
+const json &objectMember(const json &object, const char *key, const QString &where)
+{
+    const json &value = object.at(key);
+    if (!value.is_object())
+        fail(at(where) + QStringLiteral("'%1' must be an object, not %2").arg(QLatin1String(key), typeName(value)), &value);
+    return value;
+}
+
+/// Which keys of a "retry" object were given (manual tools only take a timeout that
+/// their own retry sets).
+struct RetryKeys
+{
+    bool attemptTimeout = false;
+    bool totalTimeout = false;
+};
+
+RetryPolicy parseRetry(const json &object, RetryPolicy policy, const QString &where, RetryKeys *keys = nullptr)
+{
+    checkKeys(object,
+              {"max_attempts", "initial_backoff_seconds", "factor", "max_backoff_seconds", "jitter",
+               "attempt_timeout_seconds", "total_timeout_seconds"},
+              where);
+    policy.maxAttempts = int(qMin<qint64>(integerValue(object, "max_attempts", where, policy.maxAttempts, 1), 1000000));
+    policy.initialBackoffMs = secondsToMs(numberValue(object, "initial_backoff_seconds", where, policy.initialBackoffMs / 1000.0, 0));
+    policy.factor = numberValue(object, "factor", where, policy.factor, 1);
+    policy.maxBackoffMs = secondsToMs(numberValue(object, "max_backoff_seconds", where, policy.maxBackoffMs / 1000.0, 0));
+    policy.jitter = numberValue(object, "jitter", where, policy.jitter, 0, 1);
+    policy.attemptTimeoutMs = secondsToMs(numberValue(object, "attempt_timeout_seconds", where, policy.attemptTimeoutMs / 1000.0, 0));
+    policy.totalTimeoutMs = secondsToMs(numberValue(object, "total_timeout_seconds", where, policy.totalTimeoutMs / 1000.0, 0));
+    if (keys) {
+        keys->attemptTimeout = object.contains("attempt_timeout_seconds");
+        keys->totalTimeout = object.contains("total_timeout_seconds");
+    }
+    return policy;
+}
+
+ProjectLimits parseLimits(const json &object)
+{
+    const QString where = QStringLiteral("limits");
+    checkKeys(object, {"request_bytes", "reply_bytes", "max_calls", "run_timeout_seconds", "output_bytes"}, where);
+    ProjectLimits limits;
+    limits.requestBytes = std::size_t(integerValue(object, "request_bytes", where, qint64(limits.requestBytes), 1));
+    limits.replyBytes = std::size_t(integerValue(object, "reply_bytes", where, qint64(limits.replyBytes), 1));
+    limits.maxCalls = int(qMin<qint64>(integerValue(object, "max_calls", where, limits.maxCalls, 1), std::numeric_limits<int>::max()));
+    const double runTimeout = numberValue(object, "run_timeout_seconds", where, limits.runTimeoutMs / 1000.0, 0.001);
+    limits.runTimeoutMs = secondsToMs(runTimeout);
+    limits.outputBytes = std::size_t(integerValue(object, "output_bytes", where, qint64(limits.outputBytes), 1));
+    return limits;
+}
+
+std::vector<MockResponse> parseMockSequence(const json &handler, const QString &where)
+{
+    const json *sequence = member(handler, "sequence");
+    if (!sequence)
+        fail(at(where) + QStringLiteral("a mock handler needs a 'sequence' of results and errors"), &handler);
+    if (!sequence->is_array() || sequence->empty())
+        fail(at(where) + QStringLiteral("'sequence' must be a non-empty array"), sequence);
+    std::vector<MockResponse> responses;
+    int index = 0;
+    for (const json &entry : *sequence) {
+        const QString entryWhere = where + QStringLiteral(" sequence[%1]").arg(index++);
+        if (!entry.is_object())
+            fail(at(entryWhere) + QStringLiteral("must be an object, not %1").arg(typeName(entry)), &entry);
+        checkKeys(entry, {"result", "error", "retryable", "delay_seconds"}, entryWhere);
+        MockResponse response;
+        const bool hasResult = entry.contains("result");
+        const bool hasError = entry.contains("error");
+        if (hasResult == hasError)
+            fail(at(entryWhere) + QStringLiteral("needs exactly one of 'result' or 'error'"), &entry);
+        if (hasResult) {
+            response.result = entry.at("result");
+            if (entry.contains("retryable"))
+                fail(at(entryWhere) + QStringLiteral("'retryable' only applies to an 'error' entry"), &entry.at("retryable"), true);
+        } else {
+            response.isError = true;
+            response.errorMessage = stringValue(entry, "error", entryWhere, true);
+            response.retryable = boolValue(entry, "retryable", entryWhere, true);
+        }
+        response.delayMs = secondsToMs(numberValue(entry, "delay_seconds", entryWhere, 0, 0));
+        responses.push_back(std::move(response));
+    }
+    return responses;
+}
+
+void parseHandler(const json &handler, Tool &tool, const QString &where)
+{
+    const QString kind = stringValue(handler, "kind", where + QStringLiteral(" handler"), true);
+    const QString handlerWhere = where + QStringLiteral(" handler");
+    if (kind == QLatin1String("mock")) {
+        checkKeys(handler, {"kind", "sequence"}, handlerWhere);
+        tool.handler = HandlerKind::Mock;
+        tool.mockSequence = parseMockSequence(handler, handlerWhere);
+    } else if (kind == QLatin1String("manual")) {
+        checkKeys(handler, {"kind"}, handlerWhere);
+        tool.handler = HandlerKind::Manual;
+    } else if (kind == QLatin1String("command")) {
+        checkKeys(handler, {"kind", "command", "file_args"}, handlerWhere);
+        tool.handler = HandlerKind::Command;
+        const json *command = member(handler, "command");
+        if (!command || !command->is_array() || command->empty())
+            fail(at(handlerWhere) + QStringLiteral("'command' must be a non-empty array of strings (program, then arguments)"),
+                 command ? command : &handler);
+        tool.command = stringList(handler, "command", handlerWhere);
+        if (tool.command.first().isEmpty())
+            fail(at(handlerWhere) + QStringLiteral("the program in 'command' is empty"), &handler.at("command").front());
+        if (member(handler, "file_args"))
+            tool.commandFileArgs = stringList(handler, "file_args", handlerWhere);
+        if (tool.commandFileArgs.size() > 16)
+            fail(at(handlerWhere) + QStringLiteral("'file_args' names more than 16 arguments"), member(handler, "file_args"));
+    } else if (kind == QLatin1String("python")) {
+        fail(at(handlerWhere) + QStringLiteral("Python tools are declared by the files in tools/, not in toolstudio.json"),
+             member(handler, "kind"));
+    } else {
+        fail(at(handlerWhere) + QStringLiteral("unknown kind '%1' (expected mock, manual or command)").arg(kind),
+             member(handler, "kind"));
+    }
+}
+
+Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const RetryPolicy &retryDefaults,
+               int index)
+{
+    const QString indexWhere = QStringLiteral("tools[%1]").arg(index);
+    if (!object.is_object())
+        fail(at(indexWhere) + QStringLiteral("must be an object, not %1").arg(typeName(object)), &object);
+    Tool tool;
+    tool.name = stringValue(object, "name", indexWhere, true);
+    if (!Tool::isValidName(tool.name))
+        fail(QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(tool.name),
+             member(object, "name"));
+    const QString where = QStringLiteral("tool '%1'").arg(tool.name);
+    checkKeys(object, {"name", "description", "input_schema", "output_schema", "tags", "active", "retry", "handler"}, where);
+
+    tool.description = stringValue(object, "description", where, false);
+
+    // A tool without input_schema takes no arguments.
+    if (const json *schema = member(object, "input_schema")) {
+        if (!schema->is_object())
+            fail(at(where) + QStringLiteral("invalid input_schema: must be a JSON object, not %1").arg(typeName(*schema)), schema);
+        const json *type = member(*schema, "type");
+        if (!type || *type != json("object"))
+            fail(at(where) + QStringLiteral("invalid input_schema: must be an object schema (\"type\": \"object\"), got %1")
+                                 .arg(type ? QStringLiteral("\"type\": ") + fromStd(type->dump()) : QStringLiteral("no \"type\"")),
+                 type ? type : schema);
+        tool.inputSchema = *schema;
+    } else {
+        tool.inputSchema = json{{"type", "object"}};
+    }
+    const json *declaredSchema = member(object, "input_schema"); // null: the default above
+    QString schemaError;
+    if (!SchemaValidator::compile(tool.inputSchema, &schemaError))
+        fail(at(where) + QStringLiteral("invalid input_schema: %1").arg(schemaError), declaredSchema);
+    if (const json *properties = member(tool.inputSchema, "properties"); properties && !properties->is_object())
+        fail(at(where) + QStringLiteral("invalid input_schema: 'properties' must be an object"),
+             member(*declaredSchema, "properties"));
+
+    // Positional arguments follow the declaration order, which only ordered_json keeps.
+    if (ordered && ordered->is_object()) {
+        const auto schema = ordered->find("input_schema");
+        if (schema != ordered->end() && schema->is_object()) {
+            const auto properties = schema->find("properties");
+            if (properties != schema->end() && properties->is_object())
+                for (auto it = properties->begin(); it != properties->end(); ++it)
+                    tool.parameterOrder << fromStd(it.key());
+        }
+    }
+
+    if (const json *schema = member(object, "output_schema")) {
+        if (!SchemaValidator::compile(*schema, &schemaError))
+            fail(at(where) + QStringLiteral("invalid output_schema: %1").arg(schemaError), schema);
+        tool.outputSchema = *schema;
+    }
+
+    tool.tags = stringList(object, "tags", where);
+    tool.active = boolValue(object, "active", where, true);
+
+    const json *handler = member(object, "handler");
+    if (!handler)
+        fail(at(where) + QStringLiteral("'handler' is missing (e.g. {\"kind\": \"manual\"})"), &object);
+    if (!handler->is_object())
+        fail(at(where) + QStringLiteral("'handler' must be an object, not %1").arg(typeName(*handler)), handler);
+    parseHandler(*handler, tool, where);
+
+    RetryKeys keys;
+    tool.retry = retryDefaults;
+    if (member(object, "retry"))
+        tool.retry = parseRetry(objectMember(object, "retry", where), retryDefaults, where + QStringLiteral(" retry"), &keys);
+    // A person may take any time (DESIGN.md "Retry policy"): a manual tool has no
+    // timeouts unless its own retry sets them.
+    if (tool.handler == HandlerKind::Manual) {
+        if (!keys.attemptTimeout)
+            tool.retry.attemptTimeoutMs = 0;
+        if (!keys.totalTimeout)
+            tool.retry.totalTimeoutMs = 0;
+    }
+    return tool;
+}
+
+ScriptEntry parseScript(const json &object, int index)
+{
+    const QString indexWhere = QStringLiteral("scripts[%1]").arg(index);
+    if (!object.is_object())
+        fail(at(indexWhere) + QStringLiteral("must be an object, not %1").arg(typeName(object)), &object);
+    ScriptEntry script;
+    script.path = stringValue(object, "path", indexWhere, true);
+    if (script.path.isEmpty())
+        fail(at(indexWhere) + QStringLiteral("'path' is empty"), member(object, "path"));
+    script.name = stringValue(object, "name", indexWhere, false, QFileInfo(script.path).completeBaseName());
+    const QString where = QStringLiteral("script '%1'").arg(script.name);
+    checkKeys(object, {"name", "path", "tools"}, where);
+    script.tools = stringList(object, "tools", where);
+    return script;
+}
+
+/// Adds the tools of `tools/*.py` (described by the tool worker) to `project`.
+void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QString> &origin)
+{
+    const QDir toolsDir(project.dir + QStringLiteral("/tools"));
+    if (toolsDir.entryList({QStringLiteral("*.py")}, QDir::Files).isEmpty())
+        return;
+    QString reason;
+    const auto files = ToolWorker::describeSync(project.dir, Project::pythonTimeoutMs, &reason);
+    if (!files) {
+        project.pythonError = reason;
+        return;
+    }
+    for (const json &described : *files) {
+        PythonToolFile file;
+        file.path = fromStd(described.value("file", std::string()));
+        file.frontmatter = described.value("frontmatter", json::object());
+        if (described.contains("error") && described["error"].is_string())
+            file.error = fromStd(described["error"].get<std::string>());
+        if (described.contains("missing_module") && described["missing_module"].is_string())
+            file.missingModule = fromStd(described["missing_module"].get<std::string>());
+        file.valves = described.value("valves", json());
+        file.userValves = described.value("user_valves", json());
+        for (const json &entry : described.value("tools", json::array())) {
+            const QString name = fromStd(entry.value("name", std::string()));
+            if (entry.contains("error")) {
+                file.toolErrors.emplace_back(name, fromStd(entry.value("error", std::string())));
+                continue;
+            }
+            Tool tool;
+            tool.name = name;
+            tool.description = fromStd(entry.value("description", std::string()));
+            tool.inputSchema = entry.value("input_schema", json{{"type", "object"}});
+            for (const json &parameter : entry.value("parameter_order", json::array()))
+                tool.parameterOrder << fromStd(parameter.get<std::string>());
+            tool.handler = HandlerKind::Python;
+            tool.retry = project.retryDefaults;
+            if (names.contains(name))
+                fail(QStringLiteral("tool '%1': declared twice (%2 and %3; tool names must be unique)")
+                         .arg(name, origin.value(name), file.path));
+            QString schemaError;
+            if (!SchemaValidator::compile(tool.inputSchema, &schemaError)) {
+                file.toolErrors.emplace_back(name, QStringLiteral("derived input_schema does not compile: %1").arg(schemaError));
+                continue;
+            }
+            names.insert(name);
+            origin.insert(name, file.path);
+            file.tools << name;
+            if (entry.contains("result_schema"))
+                file.resultSchemas[name] = entry["result_schema"];
+            project.tools.push_back(std::move(tool));
+        }
+        project.pythonFiles.push_back(std::move(file));
+    }
+}
+
+/// `python_tools` (docs/project-format.md): per-project settings of Python tools —
+/// active, tags, retry — since their definition is the method in tools/*.py.
+void applyPythonOverrides(Project &project, const json &root)
+{
+    const json *overrides = member(root, "python_tools");
+    if (!overrides)
+        return;
+    if (!overrides->is_object())
+        fail(QStringLiteral("'python_tools' must be an object, not %1").arg(typeName(*overrides)), overrides);
+    for (auto it = overrides->begin(); it != overrides->end(); ++it) {
+        const QString name = fromStd(it.key());
+        const QString where = QStringLiteral("python_tools '%1'").arg(name);
+        if (!it->is_object())
+            fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(*it)), &*it);
+        checkKeys(*it, {"active", "tags", "retry"}, where);
+        const bool active = boolValue(*it, "active", where, true);
+        const QStringList tags = stringList(*it, "tags", where);
+        std::optional<RetryPolicy> retry;
+        if (member(*it, "retry"))
+            retry = parseRetry(objectMember(*it, "retry", where), project.retryDefaults, where + QStringLiteral(" retry"));
+        Tool *tool = nullptr;
+        for (Tool &t : project.tools)
+            if (t.name == name)
+                tool = &t;
+        if (!tool) { // its file may be broken for a moment: keep the settings, say so
+            project.pythonOverrideProblems
+                << QStringLiteral("toolstudio.json: python_tools '%1': no Python tool of that name is loaded").arg(name);
+            continue;
+        }
+        if (tool->handler != HandlerKind::Python)
+            fail(at(where) + QStringLiteral("'%1' is declared in 'tools'; set its keys there").arg(name), &*it, true);
+        tool->active = active;
+        if (member(*it, "tags"))
+            tool->tags = tags;
+        if (retry)
+            tool->retry = *retry;
+    }
+}
+
+} // namespace
+
+QString ProjectError::toString() const
+{
+    if (line > 0 && column > 0)
+        return QStringLiteral("%1:%2:%3: %4").arg(file).arg(line).arg(column).arg(message);
+    if (line > 0)
+        return QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(message);
+    return QStringLiteral("%1: %2").arg(file, message);
+}
+
+std::optional<Project> Project::load(const QString &dir, ProjectError *error)
+{
+    auto failWith = [error](const QString &file, const QString &message, int line = 0, int column = 0) {
+        if (error)
+            *error = ProjectError{file, line, column, message};
+        return std::nullopt;
+    };
+
+    const QFileInfo dirInfo(dir.isEmpty() ? QStringLiteral(".") : dir);
+    const QString absoluteDir = QDir::cleanPath(dirInfo.absoluteFilePath());
+    if (!dirInfo.exists())
+        return failWith(absoluteDir, QStringLiteral("project folder does not exist"));
+    if (!dirInfo.isDir())
+        return failWith(absoluteDir, QStringLiteral("not a folder (a project is a folder with a toolstudio.json)"));
+
+    const QString manifest = absoluteDir + QLatin1Char('/') + QLatin1String(ManifestName);
+    QFile file(manifest);
+    if (!file.exists())
+        return failWith(manifest, QStringLiteral("file not found: the folder is not a Tool Studio project"));
+    if (!file.open(QIODevice::ReadOnly))
+        return failWith(manifest, QStringLiteral("cannot read: %1").arg(file.errorString()));
+    const QByteArray data = file.readAll();
+    file.close();
+
+    json root;
+    try {
+        root = json::parse(data.constBegin(), data.constEnd());
+    } catch (const json::parse_error &e) {
+        // nlohmann's byte is the 1-based index of the last byte it read: the offending one.
+        const TextPosition position = textPositionAt(data, e.byte > 0 ? e.byte - 1 : 0);
+        const QString reason = data.trimmed().isEmpty() ? QStringLiteral("the file is empty; expected a JSON object")
+                                                        : jsonParseErrorReason(e);
+        return failWith(manifest, reason, position.line, position.column);
+    }
+    // Same text a second time, keeping the order of object members (parameterOrder).
+    const auto ordered = nlohmann::ordered_json::parse(data.constBegin(), data.constEnd(), nullptr, false);
+
+    Project project;
+    project.dir = absoluteDir;
+    try {
+        if (!root.is_object())
+            fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)), &root);
+        checkKeys(root, {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools"}, QString());
+        project.name = stringValue(root, "name", QString(), false, QFileInfo(absoluteDir).fileName());
+        if (member(root, "limits"))
+            project.limits = parseLimits(objectMember(root, "limits", QString()));
+        if (member(root, "retry"))
+            project.retryDefaults = parseRetry(objectMember(root, "retry", QString()), RetryPolicy(), QStringLiteral("retry"));
+
+        QSet<QString> names;
+        QHash<QString, QString> origin; // tool name -> where it is declared
+        if (const json *tools = member(root, "tools")) {
+            if (!tools->is_array())
+                fail(QStringLiteral("'tools' must be an array, not %1").arg(typeName(*tools)), tools);
+            const nlohmann::ordered_json *orderedTools = nullptr;
+            if (ordered.is_object() && ordered.contains("tools") && ordered["tools"].is_array()
+                && ordered["tools"].size() == tools->size())
+                orderedTools = &ordered["tools"];
+            for (std::size_t i = 0; i < tools->size(); ++i) {
+                Tool tool = parseTool((*tools)[i], orderedTools ? &(*orderedTools)[i] : nullptr,
+                                      project.retryDefaults, int(i));
+                if (names.contains(tool.name))
+                    fail(QStringLiteral("tool '%1': declared twice (tool names must be unique)").arg(tool.name),
+                         member((*tools)[i], "name"));
+                names.insert(tool.name);
+                origin.insert(tool.name, QLatin1String(ManifestName));
+                project.tools.push_back(std::move(tool));
+            }
+        }
+        loadPythonTools(project, names, origin);
+        applyPythonOverrides(project, root);
+
+        if (const json *scripts = member(root, "scripts")) {
+            if (!scripts->is_array())
+                fail(QStringLiteral("'scripts' must be an array, not %1").arg(typeName(*scripts)), scripts);
+            QSet<QString> names;
+            for (std::size_t i = 0; i < scripts->size(); ++i) {
+                ScriptEntry script = parseScript((*scripts)[i], int(i));
+                if (names.contains(script.name))
+                    fail(QStringLiteral("script '%1': declared twice (script names must be unique)").arg(script.name),
+                         &(*scripts)[i]);
+                names.insert(script.name);
+                for (const QString &toolName : std::as_const(script.tools))
+                    if (!project.tool(toolName)) {
+                        QString why;
+                        for (const PythonToolFile &file : project.pythonFiles) {
+                            for (const auto &[method, reason] : file.toolErrors)
+                                if (method == toolName)
+                                    why = QStringLiteral(" (%1: %2)").arg(file.path, reason);
+                            if (why.isEmpty() && !file.error.isEmpty()
+                                && QFileInfo(file.path).completeBaseName() == toolName)
+                                why = QStringLiteral(" (%1 did not load: %2)").arg(file.path, file.error);
+                        }
+                        if (why.isEmpty() && !project.pythonError.isEmpty())
+                            why = QStringLiteral(" (%1)").arg(project.pythonError);
+                        const json &bound = (*scripts)[i].at("tools");
+                        const auto named = std::find(bound.begin(), bound.end(), json(toolName.toStdString()));
+                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared%3").arg(script.name, toolName, why),
+                             named != bound.end() ? &*named : &bound);
+                    }
+                project.scripts.push_back(std::move(script));
+            }
+        }
+
+        project.defaultScript = stringValue(root, "default_script", QString(), false,
+                                            project.scripts.empty() ? QString() : project.scripts.front().name);
+        if (!project.defaultScript.isEmpty() && !project.script(project.defaultScript))
+            fail(QStringLiteral("'default_script' names '%1', which is not in 'scripts'").arg(project.defaultScript),
+                 member(root, "default_script"));
+    } catch (const ManifestError &e) {
+        // Point at the value (or key) as a parse error would: "toolstudio.json:LINE:COLUMN: …".
+        const auto position = e.node ? JsonPositions(data, root).positionOf(e.node, e.atKey) : std::nullopt;
+        return failWith(manifest, e.message, position ? position->line : 0, position ? position->column : 0);
+    }
+    return project;
+}
+
+const Tool *Project::tool(const QString &name) const
+{
+    for (const Tool &t : tools)
+        if (t.name == name)
+            return &t;
+    return nullptr;
+}
+
+QStringList Project::problems() const
+{
+    QStringList lines;
+    if (!pythonError.isEmpty())
+        lines << QStringLiteral("tools/*.py: %1").arg(pythonError);
+    for (const PythonToolFile &file : pythonFiles) {
+        if (!file.error.isEmpty())
+            lines << QStringLiteral("%1: %2").arg(file.path, file.error.section(QLatin1Char('\n'), 0, 0));
+        for (const auto &[method, reason] : file.toolErrors)
+            lines << QStringLiteral("%1: tool '%2' not loaded: %3").arg(file.path, method, reason);
+    }
+    return lines + pythonOverrideProblems;
+}
+
+const PythonToolFile *Project::pythonFileOf(const QString &name) const
+{
+    for (const PythonToolFile &file : pythonFiles)
+        if (file.tools.contains(name))
+            return &file;
+    return nullptr;
+}
+
+const ScriptEntry *Project::script(const QString &name) const
+{
+    for (const ScriptEntry &s : scripts)
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+QString Project::defaultScriptPath() const
+{
+    const ScriptEntry *entry = script(defaultScript);
+    if (!entry)
+        return QString();
+    return QDir::cleanPath(QDir(dir).absoluteFilePath(entry->path));
+}
+
+QString Project::manifestPath() const
+{
+    return dir + QLatin1Char('/') + QLatin1String(ManifestName);
+}
+
+QString Project::journalPath() const
+{
+    return dir + QStringLiteral("/.toolstudio/journal.sqlite");
+}
+
+QStringList Project::boundTools(const QString &scriptPath) const
+{
+    const QString wanted = QDir::cleanPath(QDir(dir).absoluteFilePath(scriptPath));
+    for (const ScriptEntry &entry : scripts) {
+        const bool matches = entry.name == scriptPath
+            || QDir::cleanPath(QDir(dir).absoluteFilePath(entry.path)) == wanted;
+        if (matches && !entry.tools.isEmpty())
+            return entry.tools;
+    }
+    QStringList names;
+    for (const Tool &t : tools)
+        if (t.active)
+            names << t.name;
+    return names;
+}
+
+QString Project::retryProblem(const nlohmann::json &retry)
+{
+    try {
+        if (!retry.is_object())
+            fail(QStringLiteral("retry: must be an object, not %1").arg(typeName(retry)));
+        parseRetry(retry, RetryPolicy(), QStringLiteral("retry"));
+    } catch (const ManifestError &e) {
+        return e.message;
+    }
+    return {};
+}
+
+QString Project::mockSequenceProblem(const nlohmann::json &sequence)
+{
+    try {
+        parseMockSequence(json{{"sequence", sequence}}, QString());
+    } catch (const ManifestError &e) {
+        return e.message.startsWith(QLatin1Char(' ')) ? e.message.mid(1) : e.message;
+    }
+    return {};
+}

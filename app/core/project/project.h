@@ -1,0 +1,98 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/tool.h"
+#include "python/pythontoolfile.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+/// Limits of a run (DESIGN.md "The tools bridge", defaults from the seeds).
+struct ProjectLimits
+{
+    std::size_t requestBytes = 256 * 1024;  ///< compact UTF-8 JSON of a call's args
+    std::size_t replyBytes = 1024 * 1024;   ///< compact UTF-8 JSON of a reply's value
+    int maxCalls = 100;                     ///< calls per run
+    int runTimeoutMs = 300000;              ///< paused while a call waits for a person
+    std::size_t outputBytes = 10 * 1024 * 1024; ///< per stream (stdout, stderr)
+};
+
+/// An agent script of the project and the tools bound to it.
+struct ScriptEntry
+{
+    QString name;       ///< e.g. "main"
+    QString path;       ///< relative to the project dir, e.g. "scripts/main.py"
+    QStringList tools;  ///< bound tools; empty = every active tool
+};
+
+/// Why a project could not be loaded. `line`/`column` are 1-based, 0 when unknown.
+struct ProjectError
+{
+    QString file;
+    int line = 0;
+    int column = 0;
+    QString message;
+
+    /// "FILE:LINE:COLUMN: MESSAGE" (line/column left out when unknown).
+    QString toString() const;
+};
+
+/// A project folder (DESIGN.md "Tools and the project"): `toolstudio.json`,
+/// `files/`, `tools/*.py`, `scripts/`, `.toolstudio/journal.sqlite`.
+class Project
+{
+public:
+    /// Loads `dir/toolstudio.json`. Returns nullopt and fills `error` when the folder
+    /// or manifest is missing, the JSON is malformed (with line and column), or a
+    /// tool is invalid (bad name, invalid input_schema, unknown handler — the error
+    /// names the tool and the reason). Reads only; never writes.
+    ///
+    /// Python tools: when `tools/*.py` exist, load() runs the tool worker once
+    /// (ToolWorker::describeSync, at most `pythonTimeoutMs`) and adds one tool per
+    /// derived method (handler Python, the project's retry defaults, input_schema and
+    /// parameterOrder from the signature). A file or method that fails to load does not
+    /// fail the project: it is listed in pythonFiles with the reason (problems()). A
+    /// Python tool whose name is already taken (by toolstudio.json or another file) is
+    /// an error: "tool 'x': declared twice (tools/a.py and tools/b.py)".
+    static std::optional<Project> load(const QString &dir, ProjectError *error);
+    static inline int pythonTimeoutMs = 20000;
+
+    QString name;
+    QString dir;               ///< absolute path of the project folder
+    std::vector<Tool> tools;
+    std::vector<ScriptEntry> scripts;
+    QString defaultScript;     ///< a ScriptEntry name
+    ProjectLimits limits;
+    RetryPolicy retryDefaults;
+    std::vector<PythonToolFile> pythonFiles;
+    QString pythonError;       ///< set when the tool worker could not describe tools/ at all
+    /// `python_tools` entries (toolstudio.json) naming no loaded Python tool.
+    QStringList pythonOverrideProblems;
+
+    /// One line per Python file or method that did not load, pythonError, and
+    /// pythonOverrideProblems.
+    QStringList problems() const;
+    /// The file that defines Python tool `name`, or nullptr.
+    const PythonToolFile *pythonFileOf(const QString &name) const;
+
+    const Tool *tool(const QString &name) const;
+    const ScriptEntry *script(const QString &name) const;
+    /// Absolute path of the default script, or empty when the project has none.
+    QString defaultScriptPath() const;
+    QString manifestPath() const;
+    QString journalPath() const; ///< dir/.toolstudio/journal.sqlite
+    /// Tools a script may call: its bound list, or every active tool.
+    QStringList boundTools(const QString &scriptPath) const;
+
+    /// The loader's rule for a `retry` object (docs/project-format.md "retry"): empty
+    /// when `retry` is valid, else the reason, e.g. "retry: 'factor' must be at least 1".
+    static QString retryProblem(const nlohmann::json &retry);
+    /// The loader's rule for a mock handler's `sequence`: empty when valid, else the
+    /// reason, e.g. "sequence[1]: needs exactly one of 'result' or 'error'".
+    static QString mockSequenceProblem(const nlohmann::json &sequence);
+};

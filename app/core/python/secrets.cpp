@@ -1,0 +1,141 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "python/secrets.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+#include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
+
+namespace {
+
+QString canonicalDir(const QString &projectDir)
+{
+    const QFileInfo info(projectDir);
+    const QString canonical = info.canonicalFilePath();
+    return canonical.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : canonical;
+}
+
+} // namespace
+
+QString Secrets::filePath(const QString &projectDir)
+{
+    const QByteArray hash = QCryptographicHash::hash(canonicalDir(projectDir).toUtf8(), QCryptographicHash::Sha256).toHex();
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/secrets/")
+        + QString::fromLatin1(hash.left(32)) + QStringLiteral(".json");
+}
+
+bool Secrets::isValidName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return pattern.match(name).hasMatch();
+}
+
+Secrets Secrets::load(const QString &projectDir, QString *error)
+{
+    Secrets secrets;
+    secrets.m_projectDir = canonicalDir(projectDir);
+    QFile file(filePath(projectDir));
+    if (!file.exists())
+        return secrets;
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("%1: cannot read: %2").arg(file.fileName(), file.errorString());
+        return secrets;
+    }
+    const QByteArray data = file.readAll();
+    const auto root = nlohmann::json::parse(data.constBegin(), data.constEnd(), nullptr, false);
+    if (!root.is_object() || !root.contains("secrets") || !root["secrets"].is_object()) {
+        if (error)
+            *error = QStringLiteral("%1: not a secrets file").arg(file.fileName());
+        return secrets;
+    }
+    for (auto it = root["secrets"].begin(); it != root["secrets"].end(); ++it)
+        if (it->is_string())
+            secrets.m_values.insert(QString::fromStdString(it.key()), QString::fromStdString(it->get<std::string>()));
+    return secrets;
+}
+
+bool Secrets::set(const QString &name, const QString &value, QString *error)
+{
+    if (!isValidName(name)) {
+        if (error)
+            *error = QStringLiteral("invalid secret name '%1' (an environment variable name: a letter or '_', "
+                                    "then letters, digits or '_')").arg(name);
+        return false;
+    }
+    if (value.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("empty value for secret '%1': a secret needs a value (to delete it, remove it)")
+                         .arg(name);
+        return false;
+    }
+    m_values.insert(name, value);
+    return true;
+}
+
+void Secrets::remove(const QString &name)
+{
+    m_values.remove(name);
+}
+
+bool Secrets::save(QString *error) const
+{
+    const QString path = filePath(m_projectDir);
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(folder)) {
+        if (error)
+            *error = QStringLiteral("cannot create %1").arg(folder);
+        return false;
+    }
+    ::chmod(QFile::encodeName(folder).constData(), 0700);
+    nlohmann::json root{{"project", m_projectDir.toStdString()}, {"secrets", nlohmann::json::object()}};
+    for (auto it = m_values.cbegin(); it != m_values.cend(); ++it)
+        root["secrets"][it.key().toStdString()] = it.value().toStdString();
+    QSaveFile file(path);
+    // The temporary file is created 0600 before anything is written into it.
+    if (!file.open(QIODevice::WriteOnly)
+        || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(QByteArray::fromStdString(root.dump(2) + '\n'));
+    if (!file.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+QProcessEnvironment Secrets::addTo(QProcessEnvironment base) const
+{
+    for (auto it = m_values.cbegin(); it != m_values.cend(); ++it)
+        base.insert(it.key(), it.value());
+    return base;
+}
+
+QString Secrets::mask(QString text) const
+{
+    for (const QString &value : m_values)
+        if (value.size() >= 4)
+            text.replace(value, QLatin1String(Mask));
+    return text;
+}
+
+QByteArray Secrets::mask(const QByteArray &text) const
+{
+    QByteArray masked = text;
+    for (const QString &value : m_values)
+        if (value.size() >= 4)
+            masked.replace(value.toUtf8(), Mask);
+    return masked;
+}

@@ -1,0 +1,409 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "python/toolworker.h"
+
+#include "python/secrets.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QPointer>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <utility>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void initWorkerResource()
+{
+    Q_INIT_RESOURCE(worker);
+}
+
+namespace {
+
+constexpr qsizetype StderrTail = 4096;
+
+QString cleanDir(const QString &dir)
+{
+    const QFileInfo info(dir);
+    const QString canonical = info.canonicalFilePath();
+    return canonical.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : canonical;
+}
+
+nlohmann::json errorReply(const QString &message, bool retryable)
+{
+    return {{"type", "error"},
+            {"error", {{"message", message.toStdString()}, {"retryable", retryable}, {"type", "WorkerError"}}},
+            {"output", ""}};
+}
+
+} // namespace
+
+QString ToolWorker::scriptPath(QString *error)
+{
+    initWorkerResource();
+    QFile resource(QStringLiteral(":/worker/toolworker.py"));
+    if (!resource.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("the tool worker is missing from the resources");
+        return {};
+    }
+    const QByteArray content = resource.readAll();
+    // Private per user, named after the content: an older studio's copy is never reused.
+    QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    if (base.isEmpty())
+        base = QDir::tempPath() + QStringLiteral("/toolstudio-%1").arg(::getuid());
+    const QString folder = base + QStringLiteral("/worker-")
+        + QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex().left(16));
+    const QString path = folder + QStringLiteral("/toolworker.py");
+    QFile existing(path);
+    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == content)
+        return path;
+    if (!QDir().mkpath(folder)) {
+        if (error)
+            *error = QStringLiteral("cannot create %1").arg(folder);
+        return {};
+    }
+    ::chmod(QFile::encodeName(folder).constData(), 0700);
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(content) != content.size() || !out.commit()) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(path, out.errorString());
+        return {};
+    }
+    return path;
+}
+
+QString ToolWorker::pythonFor(const QString &projectDir)
+{
+    const QString venv = projectDir + QStringLiteral("/.toolstudio/venv/bin/python3");
+    if (QFileInfo(venv).isExecutable())
+        return venv;
+    if (QFileInfo(QStringLiteral("/usr/bin/python3")).isExecutable())
+        return QStringLiteral("/usr/bin/python3");
+    return QStandardPaths::findExecutable(QStringLiteral("python3"));
+}
+
+QProcessEnvironment ToolWorker::environmentFor(const QString &projectDir)
+{
+    QProcessEnvironment env = Secrets::load(projectDir).addTo(QProcessEnvironment::systemEnvironment());
+    env.insert(QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1"));
+    env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+    env.insert(QStringLiteral("PYTHONIOENCODING"), QStringLiteral("utf-8"));
+    return env;
+}
+
+std::optional<nlohmann::json> ToolWorker::describeSync(const QString &projectDir, int timeoutMs, QString *error)
+{
+    QString reason;
+    const QString script = scriptPath(&reason);
+    const QString python = pythonFor(projectDir);
+    if (script.isEmpty() || python.isEmpty()) {
+        if (error)
+            *error = script.isEmpty() ? reason : QStringLiteral("python3 is not installed: the Python tools cannot load");
+        return std::nullopt;
+    }
+    QProcess process;
+    process.setWorkingDirectory(projectDir);
+    process.setProcessEnvironment(environmentFor(projectDir));
+    process.start(python, {script, QStringLiteral("describe"), projectDir});
+    if (!process.waitForStarted(5000)) {
+        if (error)
+            *error = QStringLiteral("cannot start %1: %2").arg(python, process.errorString());
+        return std::nullopt;
+    }
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(1000);
+        if (error)
+            *error = QStringLiteral("the tool worker did not describe tools/*.py within %1 s (a tool file that "
+                                    "blocks while it loads?)").arg(timeoutMs / 1000.0);
+        return std::nullopt;
+    }
+    const QByteArray out = process.readAllStandardOutput().trimmed();
+    const QByteArray lastLine = out.mid(out.lastIndexOf('\n') + 1);
+    const auto reply = nlohmann::json::parse(lastLine.constBegin(), lastLine.constEnd(), nullptr, false);
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0 || !reply.is_object()
+        || !reply.contains("files") || !reply["files"].is_array()) {
+        if (error)
+            *error = QStringLiteral("the tool worker failed to describe tools/*.py: %1")
+                         .arg(QString::fromUtf8(process.readAllStandardError().right(StderrTail)).trimmed());
+        return std::nullopt;
+    }
+    return reply["files"];
+}
+
+ToolWorker *ToolWorker::forProject(const QString &projectDir)
+{
+    static QHash<QString, QPointer<ToolWorker>> workers;
+    const QString key = cleanDir(projectDir);
+    QPointer<ToolWorker> &worker = workers[key];
+    if (!worker)
+        worker = new ToolWorker(key, QCoreApplication::instance());
+    return worker;
+}
+
+ToolWorker::ToolWorker(const QString &projectDir, QObject *parent)
+    : QObject(parent)
+    , m_projectDir(cleanDir(projectDir))
+{
+    m_watcher = new QFileSystemWatcher(this);
+    m_changeTimer = new QTimer(this);
+    m_changeTimer->setSingleShot(true);
+    m_changeTimer->setInterval(150);
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_changeTimer, qOverload<>(&QTimer::start));
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, m_changeTimer, [this](const QString &path) {
+        m_changedFiles.insert(path);
+        m_changeTimer->start();
+    });
+    connect(m_changeTimer, &QTimer::timeout, this, [this] {
+        const bool hadToolsDir = m_watchingToolsDir;
+        const QStringList before = m_watcher->files();
+        watchToolFiles(); // editors that save by rename replace the watched file
+        if (!hadToolsDir && !m_watchingToolsDir)
+            return; // the project folder changed, and there is still no tools/
+        // Saved files, plus files added or removed since the last look.
+        const QStringList after = m_watcher->files();
+        QSet<QString> changed = std::exchange(m_changedFiles, {});
+        for (const QString &path : before)
+            if (!after.contains(path))
+                changed.insert(path);
+        for (const QString &path : after)
+            if (!before.contains(path))
+                changed.insert(path);
+        const QDir project(m_projectDir);
+        QStringList paths;
+        for (const QString &path : std::as_const(changed))
+            paths << project.relativeFilePath(path);
+        paths.sort();
+        Q_EMIT toolFilesChanged(paths);
+        if (isRunning())
+            requestDescribe();
+    });
+    watchToolFiles();
+}
+
+ToolWorker::~ToolWorker()
+{
+    m_stopping = true;
+    m_pending.clear();
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_process->closeWriteChannel();
+        if (!m_process->waitForFinished(500)) {
+            m_process->kill();
+            m_process->waitForFinished(1000);
+        }
+    }
+}
+
+void ToolWorker::watchToolFiles()
+{
+    const QString tools = m_projectDir + QStringLiteral("/tools");
+    if (!m_watcher->directories().isEmpty())
+        m_watcher->removePaths(m_watcher->directories());
+    if (!m_watcher->files().isEmpty())
+        m_watcher->removePaths(m_watcher->files());
+    m_watchingToolsDir = QFileInfo(tools).isDir();
+    if (!m_watchingToolsDir) {
+        // Until tools/ exists (an imported .py file creates it), the project folder.
+        m_watcher->addPath(m_projectDir);
+        return;
+    }
+    m_watcher->addPath(tools);
+    const QStringList files = QDir(tools).entryList({QStringLiteral("*.py")}, QDir::Files);
+    for (const QString &file : files)
+        m_watcher->addPath(tools + QLatin1Char('/') + file);
+}
+
+QString ToolWorker::secretsFingerprint() const
+{
+    QFile file(Secrets::filePath(m_projectDir));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromLatin1(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex());
+}
+
+bool ToolWorker::isRunning() const
+{
+    return m_process && m_process->state() != QProcess::NotRunning;
+}
+
+qint64 ToolWorker::processId() const
+{
+    return m_process ? m_process->processId() : 0;
+}
+
+bool ToolWorker::ensureStarted(QString *error)
+{
+    // New secrets take effect between calls: environment variables are fixed at start.
+    if (isRunning() && m_pending.isEmpty() && secretsFingerprint() != m_startedSecrets)
+        stop();
+    if (isRunning())
+        return true;
+    const QString script = scriptPath(error);
+    const QString python = pythonFor(m_projectDir);
+    if (script.isEmpty())
+        return false;
+    if (python.isEmpty()) {
+        *error = QStringLiteral("python3 is not installed: the Python tools cannot run");
+        return false;
+    }
+    if (m_process)
+        m_process->deleteLater();
+    m_process = new QProcess(this);
+    m_buffer.clear();
+    m_stderrTail.clear();
+    m_stopping = false;
+    m_process->setWorkingDirectory(m_projectDir);
+    m_process->setProcessEnvironment(environmentFor(m_projectDir));
+    m_startedSecrets = secretsFingerprint();
+    QProcess *process = m_process;
+    connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
+        if (process == m_process)
+            onReadyRead();
+    });
+    connect(process, &QProcess::readyReadStandardError, this, [this, process] {
+        if (process != m_process)
+            return;
+        m_stderrTail += process->readAllStandardError();
+        if (m_stderrTail.size() > StderrTail)
+            m_stderrTail = m_stderrTail.right(StderrTail);
+    });
+    connect(process, &QProcess::finished, this, [this, process](int exitCode, QProcess::ExitStatus status) {
+        if (process == m_process)
+            onFinished(exitCode, status);
+    });
+    process->start(python, {script, QStringLiteral("serve"), m_projectDir});
+    if (!process->waitForStarted(5000)) {
+        *error = QStringLiteral("cannot start the tool worker (%1): %2").arg(python, process->errorString());
+        process->deleteLater();
+        m_process = nullptr;
+        return false;
+    }
+    ++m_starts;
+    return true;
+}
+
+void ToolWorker::send(const nlohmann::json &message)
+{
+    if (isRunning())
+        m_process->write(QByteArray::fromStdString(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
+}
+
+qint64 ToolWorker::invoke(nlohmann::json request, ReplyCallback done)
+{
+    const qint64 id = m_nextId++;
+    QString error;
+    if (!ensureStarted(&error)) {
+        // Delivered later, never from inside invoke().
+        QTimer::singleShot(0, this, [done, error] { done(errorReply(error, false)); });
+        return id;
+    }
+    request["type"] = "invoke";
+    request["id"] = std::to_string(id);
+    m_pending.insert(id, Pending{std::move(done), request.value("tool", std::string())});
+    send(request);
+    return id;
+}
+
+void ToolWorker::cancel(qint64 id)
+{
+    if (m_pending.remove(id))
+        send({{"type", "cancel"}, {"id", std::to_string(id)}});
+}
+
+void ToolWorker::requestDescribe()
+{
+    QString error;
+    if (!ensureStarted(&error)) {
+        qWarning("%s", qPrintable(error));
+        return;
+    }
+    send({{"type", "describe"}, {"id", "describe"}});
+}
+
+void ToolWorker::stop()
+{
+    if (!isRunning())
+        return;
+    m_stopping = true;
+    failAll(QStringLiteral("the tool worker was stopped during this call"), true);
+    m_process->closeWriteChannel();
+    if (!m_process->waitForFinished(1000)) {
+        m_process->kill();
+        m_process->waitForFinished(1000);
+    }
+}
+
+void ToolWorker::onReadyRead()
+{
+    m_buffer += m_process->readAllStandardOutput();
+    qsizetype newline;
+    while ((newline = m_buffer.indexOf('\n')) >= 0) {
+        const QByteArray line = m_buffer.left(newline);
+        m_buffer.remove(0, newline + 1);
+        const auto message = nlohmann::json::parse(line.constBegin(), line.constEnd(), nullptr, false);
+        if (!message.is_object() || !message.contains("type")) {
+            // The worker keeps fd 1 away from its channel (toolworker.py _protocol_channel),
+            // so this is a tool writing to the channel's own descriptor or a broken worker.
+            QStringList running;
+            for (const Pending &pending : std::as_const(m_pending))
+                running << QString::fromStdString(pending.tool);
+            running.sort();
+            qWarning("tool worker: a line on its protocol channel is not a reply (%s); tools running then: %s. "
+                     "A tool must write its output with print() or to sys.stdout, never to the worker's protocol channel.",
+                     line.left(200).constData(),
+                     running.isEmpty() ? "none" : qPrintable(running.join(QStringLiteral(", "))));
+            continue;
+        }
+        if (message["type"] == "described") {
+            Q_EMIT described(QByteArray::fromStdString(message.value("files", nlohmann::json::array()).dump()));
+            continue;
+        }
+        const std::string idText = message.value("id", std::string());
+        bool ok = false;
+        const qint64 id = QString::fromStdString(idText).toLongLong(&ok);
+        if (ok)
+            deliver(id, message);
+    }
+}
+
+void ToolWorker::deliver(qint64 id, const nlohmann::json &reply)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return; // cancelled
+    ReplyCallback done = std::move(it.value().done);
+    m_pending.erase(it);
+    done(reply);
+}
+
+void ToolWorker::failAll(const QString &message, bool retryable)
+{
+    const QList<qint64> ids = m_pending.keys();
+    for (qint64 id : ids)
+        deliver(id, errorReply(message, retryable));
+}
+
+void ToolWorker::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    if (m_stopping) {
+        failAll(QStringLiteral("the tool worker was stopped during this call"), true);
+        return;
+    }
+    const QString how = status == QProcess::CrashExit ? QStringLiteral("was killed by a signal")
+                                                      : QStringLiteral("exited with status %1").arg(exitCode);
+    QString tail = QString::fromUtf8(m_stderrTail).trimmed();
+    if (tail.size() > 500)
+        tail = QStringLiteral("...") + tail.right(500);
+    const QString reason = QStringLiteral("the tool worker %1%2").arg(how, tail.isEmpty() ? QString() : QStringLiteral(": ") + tail);
+    failAll(QStringLiteral("%1 during this call; it is restarted for the next call").arg(reason), true);
+    Q_EMIT crashed(reason);
+}
