@@ -41,8 +41,9 @@ void installTranslators(QCoreApplication &app, const QString &language = QString
 void setUpParser(QCommandLineParser &parser)
 {
     parser.setApplicationDescription(
-        QCoreApplication::translate("main", "Build and debug LLM agent tools and the scripts that call them.\n"
-                                            "Headless: toolstudio run PROJECT [SCRIPT] [--answers FILE] [--json]"));
+        QCoreApplication::translate("main",
+                                    "Build and debug LLM agent tools and the scripts that call them.\n"
+                                    "Headless: toolstudio run PROJECT [SCRIPT] [--answers FILE] [--json]"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("project"),
@@ -85,9 +86,11 @@ int main(int argc, char *argv[])
         QCommandLineParser parser;
         setUpParser(parser);
         parser.process(app); // exits on --help/--version and on unknown options
-        qCritical("%s", qPrintable(QCoreApplication::translate(
-                            "main", "toolstudio: no display (DISPLAY and WAYLAND_DISPLAY are unset).\n"
-                                    "To run a script without a window: toolstudio run PROJECT [SCRIPT]")));
+        qCritical("%s",
+                  qPrintable(QCoreApplication::translate(
+                      "main",
+                      "toolstudio: no display (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+                      "To run a script without a window: toolstudio run PROJECT [SCRIPT]")));
         return 2;
     }
 

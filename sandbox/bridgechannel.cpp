@@ -8,10 +8,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <utility>
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <utility>
 
 namespace {
 
@@ -124,8 +124,8 @@ void BridgeChannel::flush()
 {
     while (m_outOffset < m_out.size()) {
         // MSG_NOSIGNAL: a child that closed its end must not SIGPIPE the studio.
-        const ssize_t n = ::send(m_fd, m_out.data() + m_outOffset, m_out.size() - m_outOffset,
-                                 MSG_NOSIGNAL | MSG_DONTWAIT);
+        const ssize_t n
+            = ::send(m_fd, m_out.data() + m_outOffset, m_out.size() - m_outOffset, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n >= 0) {
             m_outOffset += std::size_t(n);
             continue;
@@ -261,10 +261,11 @@ void BridgeChannel::processPending()
         // named its id is answered at its '\n'; the run timeout bounds one that never
         // ends, and nothing of it is buffered meanwhile.)
         m_oversizeReported = true;
-        if (!reportProtocolError(QStringLiteral("a bridge line exceeds the limit of %1 bytes (%2 bytes so far, no '\\n' "
-                                                "yet)")
-                                     .arg(m_reader.maxLineBytes())
-                                     .arg(m_reader.skippedBytes())))
+        if (!reportProtocolError(
+                QStringLiteral("a bridge line exceeds the limit of %1 bytes (%2 bytes so far, no '\\n' "
+                               "yet)")
+                    .arg(m_reader.maxLineBytes())
+                    .arg(m_reader.skippedBytes())))
             return;
     }
     if (m_endOfStream)
@@ -280,10 +281,11 @@ void BridgeChannel::finishEndOfStream()
         if (m_oversizeReported) {
             m_oversizeReported = false;
         } else if (!reportProtocolError(
-                QStringLiteral("a bridge line of at least %1 bytes exceeds the limit of %2 bytes (the bridge closed "
-                               "before its end)")
-                    .arg(rest.length)
-                    .arg(m_reader.maxLineBytes())))
+                       QStringLiteral(
+                           "a bridge line of at least %1 bytes exceeds the limit of %2 bytes (the bridge closed "
+                           "before its end)")
+                           .arg(rest.length)
+                           .arg(m_reader.maxLineBytes())))
             return;
     } else if (m_reader.pendingBytes() > 0) {
         if (!reportProtocolError(QStringLiteral("the bridge closed in the middle of a line (%1 bytes without '\\n')")

@@ -89,8 +89,7 @@ std::string BridgeFrameReader::scanCallPrefix(std::string_view head, std::string
 
 BridgeFrameReader::BridgeFrameReader(std::size_t maxLineBytes)
     : m_maxLineBytes(maxLineBytes)
-{
-}
+{}
 
 std::vector<BridgeFrameReader::Event> BridgeFrameReader::feed(std::string_view bytes)
 {

@@ -29,10 +29,10 @@ public:
     struct Event
     {
         enum Kind { Line, Oversized } kind = Line;
-        std::string line;        ///< the line, for Line
-        std::size_t length = 0;  ///< bytes in the line without '\n'
-        std::string id;          ///< Oversized: the call's id from the line's prefix, or empty
-        std::string tool;        ///< Oversized: the call's tool from the prefix, or empty
+        std::string line;       ///< the line, for Line
+        std::size_t length = 0; ///< bytes in the line without '\n'
+        std::string id;         ///< Oversized: the call's id from the line's prefix, or empty
+        std::string tool;       ///< Oversized: the call's tool from the prefix, or empty
     };
 
     /// Bytes of an oversized line searched for its "id" and "tool".

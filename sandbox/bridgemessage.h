@@ -27,7 +27,7 @@ inline constexpr const char *Timeout = "timeout";
 inline constexpr const char *ToolFailed = "tool_failed";
 inline constexpr const char *Cancelled = "cancelled";
 inline constexpr const char *ProtocolError = "protocol_error";
-}
+} // namespace BridgeErrorCode
 
 /// A tool call as the script sent it. `args` is an object (keyword arguments) or an
 /// array (positional arguments, mapped to the schema's property order by the engine).
@@ -112,4 +112,4 @@ std::string encodeError(const std::string &id, const BridgeError &error);
 /// UTF-16 surrogates (U+D800..U+DFFF) and code points above U+10FFFF are invalid
 /// (Unicode 15, table 3-7).
 std::size_t firstInvalidUtf8(std::string_view bytes);
-}
+} // namespace BridgeProtocol

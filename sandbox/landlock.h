@@ -30,9 +30,9 @@ int abiVersion(std::string *why = nullptr);
 struct Rules
 {
     std::vector<std::string> readExecute; ///< /usr, /bin, /sbin, /lib*, /opt, interpreter prefix, shim dir
-    std::vector<std::string> readOnly;    ///< /etc, /proc, /sys/devices/system/cpu, /dev/zero, /dev/urandom, /dev/random
+    std::vector<std::string> readOnly; ///< /etc, /proc, /sys/devices/system/cpu, /dev/zero, /dev/urandom, /dev/random
     std::vector<std::string> readWriteFiles; ///< /dev/null (read and write, no directory rights)
-    std::string workDir;                  ///< read-write, not executable
+    std::string workDir;                     ///< read-write, not executable
 };
 
 /// The default rules for a run: the system dirs above, `extraReadExecute` (the

@@ -19,10 +19,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
-#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -425,13 +425,13 @@ LaunchSequence::LaunchSequence(SandboxPolicy policy, pid_t parentAtStart)
     : m_policy(std::move(policy))
     , m_parent(m_policy.parentPid > 0 ? pid_t(m_policy.parentPid) : parentAtStart)
     , m_killUnlisted(SeccompFilter::killUnlistedFromEnvironment()) // read before the environment is replaced
-{
-}
+{}
 
 LaunchSequence::Failure LaunchSequence::run()
 {
-    if (stepParent() && stepSession() && stepPidsCgroup() && stepCredentials() && stepLimits() && stepWorkDir() && stepFds()
-        && stepEnvironment() && stepResolveProgram() && stepNoNewPrivs() && stepLandlock() && stepSeccomp() && stepWaitForGo())
+    if (stepParent() && stepSession() && stepPidsCgroup() && stepCredentials() && stepLimits() && stepWorkDir()
+        && stepFds() && stepEnvironment() && stepResolveProgram() && stepNoNewPrivs() && stepLandlock() && stepSeccomp()
+        && stepWaitForGo())
         stepExec();
     return m_failure;
 }
@@ -487,8 +487,8 @@ bool LaunchSequence::stepSession()
     const pid_t self = ::getpid();
     const pid_t child = ::fork();
     if (child == -1)
-        return fail(SandboxExit::Session, "setsid is not possible for a process group leader and fork failed: "
-                                              + errnoText(errno));
+        return fail(SandboxExit::Session,
+                    "setsid is not possible for a process group leader and fork failed: " + errnoText(errno));
     if (child == 0) {
         m_parent = self;
         if (::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
@@ -546,38 +546,41 @@ bool LaunchSequence::stepCredentials()
     m_sandboxUid = uid;
     m_sandboxUserName = pw->pw_name;
     if (uid == 0 || gid == 0)
-        return fail(SandboxExit::Credentials, "the sandbox user \"" + name
-                                                  + "\" has uid or gid 0; choose an unprivileged user in Settings");
+        return fail(SandboxExit::Credentials,
+                    "the sandbox user \"" + name + "\" has uid or gid 0; choose an unprivileged user in Settings");
 
     // The work dir becomes the sandbox user's, so the script can write there.
     const int dir = retry([&] { return ::open(m_policy.workDir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
     if (dir == -1)
-        return fail(SandboxExit::Credentials, "cannot open the work dir " + m_policy.workDir + " to hand it to "
-                                                  + name + ": " + errnoText(errno) + "; create it first");
+        return fail(SandboxExit::Credentials,
+                    "cannot open the work dir " + m_policy.workDir + " to hand it to " + name + ": " + errnoText(errno)
+                        + "; create it first");
     if (std::string reason = checkDedicatedWorkDir(dir, uid); !reason.empty()) {
         ::close(dir);
-        return fail(SandboxExit::Credentials, "refusing to hand " + m_policy.workDir + " to " + name + ": " + reason
-                                                  + "; use a directory of its own for the run (e.g. under /tmp)");
+        return fail(SandboxExit::Credentials,
+                    "refusing to hand " + m_policy.workDir + " to " + name + ": " + reason
+                        + "; use a directory of its own for the run (e.g. under /tmp)");
     }
     // Everything in it too (the project's files/ were copied in by root), then the dir.
     const int listing = ::fcntl(dir, F_DUPFD_CLOEXEC, 0);
     if (listing == -1) {
         const int error = errno;
         ::close(dir);
-        return fail(SandboxExit::Credentials, "cannot hand the work dir " + m_policy.workDir + " to " + name + ": "
-                                                  + errnoText(error));
+        return fail(SandboxExit::Credentials,
+                    "cannot hand the work dir " + m_policy.workDir + " to " + name + ": " + errnoText(error));
     }
     if (std::string reason = chownTree(listing, uid, gid, 0); !reason.empty()) {
         ::close(dir);
-        return fail(SandboxExit::Credentials, "cannot hand the work dir " + m_policy.workDir + " to " + name + ": "
-                                                  + reason);
+        return fail(SandboxExit::Credentials,
+                    "cannot hand the work dir " + m_policy.workDir + " to " + name + ": " + reason);
     }
     const int chowned = ::fchown(dir, uid, gid);
     const int chownError = errno;
     ::close(dir);
     if (chowned == -1)
-        return fail(SandboxExit::Credentials, "cannot hand the work dir " + m_policy.workDir + " to " + name
-                                                  + " (fchown): " + errnoText(chownError));
+        return fail(SandboxExit::Credentials,
+                    "cannot hand the work dir " + m_policy.workDir + " to " + name
+                        + " (fchown): " + errnoText(chownError));
 
     if (::setgroups(0, nullptr) == -1)
         return fail(SandboxExit::Credentials, "setgroups(0) failed: " + errnoText(errno));
@@ -629,7 +632,9 @@ long LaunchSequence::countTasksOfUser(uid_t uid)
         if (uidAt == std::string::npos || std::strtoul(status.c_str() + uidAt + 5, nullptr, 10) != uid)
             continue;
         const std::size_t threadsAt = status.find("\nThreads:");
-        total += threadsAt == std::string::npos ? 1 : std::max(1L, std::strtol(status.c_str() + threadsAt + 9, nullptr, 10));
+        total += threadsAt == std::string::npos
+            ? 1
+            : std::max(1L, std::strtol(status.c_str() + threadsAt + 9, nullptr, 10));
     }
     ::closedir(proc);
     return total;
@@ -654,8 +659,9 @@ bool LaunchSequence::stepLimits()
         // the user already runs (SANDBOX.md "Limits").
         const long count = countTasksOfUser(::getuid());
         if (count < 0)
-            return fail(SandboxExit::Limits, "cannot count the processes of " + userLabel(::getuid(), m_sandboxUserName)
-                                                 + " in /proc: " + errnoText(errno) + "; mount /proc");
+            return fail(SandboxExit::Limits,
+                        "cannot count the processes of " + userLabel(::getuid(), m_sandboxUserName)
+                            + " in /proc: " + errnoText(errno) + "; mount /proc");
         processes = std::uint64_t(count) + limits.extraProcesses;
     }
     const Limit table[] = {
@@ -685,8 +691,9 @@ bool LaunchSequence::stepLimits()
             hard = value + 1;
         const rlimit wanted = {value, hard};
         if (::setrlimit(limit.resource, &wanted) == -1)
-            return fail(SandboxExit::Limits, std::string("setrlimit(") + limit.name + ", " + std::to_string(value)
-                                                 + ") failed: " + errnoText(errno));
+            return fail(SandboxExit::Limits,
+                        std::string("setrlimit(") + limit.name + ", " + std::to_string(value)
+                            + ") failed: " + errnoText(errno));
     }
     return true;
 }
@@ -698,17 +705,18 @@ bool LaunchSequence::stepWorkDir()
     if (::chdir(dir.c_str()) == -1) {
         const int error = errno;
         if (error == EACCES)
-            return fail(SandboxExit::WorkDir, "cannot enter the work dir " + dir + " as " + who() + ": "
-                                                  + errnoText(error)
-                                                  + "; make it and every parent directory searchable by that user");
+            return fail(SandboxExit::WorkDir,
+                        "cannot enter the work dir " + dir + " as " + who() + ": " + errnoText(error)
+                            + "; make it and every parent directory searchable by that user");
         if (error == ENOENT || error == ENOTDIR)
-            return fail(SandboxExit::WorkDir, "the work dir " + dir + " does not exist: " + errnoText(error)
-                                                  + "; create it first");
+            return fail(SandboxExit::WorkDir,
+                        "the work dir " + dir + " does not exist: " + errnoText(error) + "; create it first");
         return fail(SandboxExit::WorkDir, "cannot enter the work dir " + dir + ": " + errnoText(error));
     }
     if (::access(".", W_OK) == -1)
-        return fail(SandboxExit::WorkDir, "the work dir " + dir + " is not writable by " + who() + ": "
-                                              + errnoText(errno) + "; give that user write access");
+        return fail(SandboxExit::WorkDir,
+                    "the work dir " + dir + " is not writable by " + who() + ": " + errnoText(errno)
+                        + "; give that user write access");
     return true;
 }
 
@@ -720,8 +728,9 @@ bool LaunchSequence::stepFds()
             continue;
         const int null = retry([] { return ::open("/dev/null", O_RDWR); });
         if (null != fd)
-            return fail(SandboxExit::Fds, "cannot open /dev/null as fd " + std::to_string(fd) + ": "
-                                              + errnoText(null == -1 ? errno : EBADF));
+            return fail(SandboxExit::Fds,
+                        "cannot open /dev/null as fd " + std::to_string(fd) + ": "
+                            + errnoText(null == -1 ? errno : EBADF));
     }
 
     std::string error;
@@ -731,8 +740,9 @@ bool LaunchSequence::stepFds()
     if (status >= 0) {
         status = ::fcntl(status, F_DUPFD_CLOEXEC, 5);
         if (status == -1)
-            return fail(SandboxExit::Fds, "cannot move the status channel fd " + std::to_string(m_policy.statusFd)
-                                              + ": " + errnoText(errno));
+            return fail(SandboxExit::Fds,
+                        "cannot move the status channel fd " + std::to_string(m_policy.statusFd) + ": "
+                            + errnoText(errno));
     }
     const auto placeStatus = [&](int target) {
         if (status < 0)
@@ -759,8 +769,9 @@ bool LaunchSequence::stepFds()
         return fail(SandboxExit::Fds, "the bridge fd must be 3 or more, not " + std::to_string(bridge));
     const int flags = ::fcntl(bridge, F_GETFD);
     if (flags == -1)
-        return fail(SandboxExit::Fds, "the bridge fd " + std::to_string(bridge) + " is not open: " + errnoText(errno)
-                                          + "; the caller must pass it without FD_CLOEXEC");
+        return fail(SandboxExit::Fds,
+                    "the bridge fd " + std::to_string(bridge) + " is not open: " + errnoText(errno)
+                        + "; the caller must pass it without FD_CLOEXEC");
     if (bridge == 3) {
         if (::fcntl(3, F_SETFD, flags & ~FD_CLOEXEC) == -1)
             return fail(SandboxExit::Fds, "cannot clear FD_CLOEXEC on the bridge: " + errnoText(errno));
@@ -771,8 +782,8 @@ bool LaunchSequence::stepFds()
             rc = ::dup2(bridge, 3);
         } while (rc == -1 && (errno == EINTR || errno == EBUSY));
         if (rc == -1)
-            return fail(SandboxExit::Fds, "cannot move the bridge fd " + std::to_string(bridge)
-                                              + " to 3: " + errnoText(errno));
+            return fail(SandboxExit::Fds,
+                        "cannot move the bridge fd " + std::to_string(bridge) + " to 3: " + errnoText(errno));
     }
     if (!placeStatus(4))
         return fail(SandboxExit::Fds, error);
@@ -782,13 +793,8 @@ bool LaunchSequence::stepFds()
 std::vector<std::string> LaunchSequence::buildEnvironment(const SandboxPolicy &policy)
 {
     std::vector<std::pair<std::string, std::string>> entries = {
-        {"PATH", policy.path},
-        {"HOME", policy.workDir},
-        {"TMPDIR", policy.workDir},
-        {"LANG", policy.lang},
-        {"LC_ALL", policy.lang},
-        {"PYTHONIOENCODING", "utf-8"},
-        {"PYTHONDONTWRITEBYTECODE", "1"},
+        {"PATH", policy.path},   {"HOME", policy.workDir},      {"TMPDIR", policy.workDir},       {"LANG", policy.lang},
+        {"LC_ALL", policy.lang}, {"PYTHONIOENCODING", "utf-8"}, {"PYTHONDONTWRITEBYTECODE", "1"},
     };
     if (policy.bridgeFd >= 0)
         entries.emplace_back("TOOLSTUDIO_BRIDGE_FD", "3");
@@ -850,10 +856,12 @@ bool LaunchSequence::stepResolveProgram()
     if (name.find('/') != std::string::npos) {
         if (!check(name, &error)) {
             if (error == ENOENT || error == ENOTDIR)
-                return fail(SandboxExit::Exec, "cannot run " + name + ": " + errnoText(error)
-                                                   + "; install the interpreter or set its path in Settings");
-            return fail(SandboxExit::Exec, who() + " cannot run " + name + ": " + errnoText(error)
-                                               + "; make it and its directories readable and executable by that user");
+                return fail(SandboxExit::Exec,
+                            "cannot run " + name + ": " + errnoText(error)
+                                + "; install the interpreter or set its path in Settings");
+            return fail(SandboxExit::Exec,
+                        who() + " cannot run " + name + ": " + errnoText(error)
+                            + "; make it and its directories readable and executable by that user");
         }
         m_program = name;
         return true;
@@ -876,10 +884,11 @@ bool LaunchSequence::stepResolveProgram()
             denied = true;
     }
     if (denied)
-        return fail(SandboxExit::Exec, who() + " may not run " + name + " found on PATH (" + m_policy.path
-                                           + "); make it readable and executable by that user");
-    return fail(SandboxExit::Exec, name + " was not found on PATH (" + m_policy.path
-                                       + "); install it or give its absolute path");
+        return fail(SandboxExit::Exec,
+                    who() + " may not run " + name + " found on PATH (" + m_policy.path
+                        + "); make it readable and executable by that user");
+    return fail(SandboxExit::Exec,
+                name + " was not found on PATH (" + m_policy.path + "); install it or give its absolute path");
 }
 
 bool LaunchSequence::stepNoNewPrivs()
@@ -900,9 +909,10 @@ bool LaunchSequence::applyLandlock(const SandboxPolicy &policy, const std::strin
     if (*abi == 0) {
         if (policy.seccompOnly)
             return true; // the user opted in; the studio marks the run
-        *error = why + "; the sandbox refuses to run scripts without it (their file system and TCP access would be "
-                       "unrestricted). Enable Landlock, or opt in to seccomp-only mode in Settings "
-                       "(toolstudio-sandbox --seccomp-only)";
+        *error = why
+            + "; the sandbox refuses to run scripts without it (their file system and TCP access would be "
+              "unrestricted). Enable Landlock, or opt in to seccomp-only mode in Settings "
+              "(toolstudio-sandbox --seccomp-only)";
         return false;
     }
     std::vector<std::string> readExecute = policy.readPaths;
@@ -910,7 +920,8 @@ bool LaunchSequence::applyLandlock(const SandboxPolicy &policy, const std::strin
     // would make the work dir executable or open the whole tree.
     const std::string prefix = Landlock::interpreterPrefix(program);
     const auto beneath = [](const std::string &path, const std::string &dir) {
-        return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+        return path == dir
+            || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
     };
     if (!prefix.empty() && prefix != "/" && !beneath(prefix, policy.workDir) && !beneath(policy.workDir, prefix))
         readExecute.push_back(prefix);
@@ -944,7 +955,8 @@ bool LaunchSequence::stepSeccomp()
         const int error = errno;
         ::close(result.listenerFd);
         if (!sent)
-            return fail(SandboxExit::Seccomp, "cannot hand the policy-event listener to the studio: " + errnoText(error));
+            return fail(SandboxExit::Seccomp,
+                        "cannot hand the policy-event listener to the studio: " + errnoText(error));
     }
     return true;
 }
@@ -961,7 +973,8 @@ bool LaunchSequence::stepWaitForGo()
     const ssize_t n = retry([&] { return ::read(s_statusFd, message.data(), message.size()); });
     message.resize(n > 0 ? std::size_t(n) : 0);
     if (message != "go" && message.rfind("go ", 0) != 0)
-        return fail(SandboxExit::Parent, "the studio did not start the pre-warmed run (no \"go\" on the status channel)");
+        return fail(SandboxExit::Parent,
+                    "the studio did not start the pre-warmed run (no \"go\" on the status channel)");
     if (message.size() <= 3)
         return true;
     // The run's own parts (SandboxGo): only names and strings change here, every
@@ -977,8 +990,8 @@ bool LaunchSequence::stepWaitForGo()
         struct stat named = {};
         if (::stat(".", &here) == -1 || ::stat(go.workDir.c_str(), &named) == -1 || here.st_dev != named.st_dev
             || here.st_ino != named.st_ino)
-            return fail(SandboxExit::WorkDir, "the \"go\" handover names " + go.workDir
-                                                  + ", which is not the work dir the sandbox entered");
+            return fail(SandboxExit::WorkDir,
+                        "the \"go\" handover names " + go.workDir + ", which is not the work dir the sandbox entered");
         m_policy.workDir = go.workDir;
     }
     m_policy.argv.insert(m_policy.argv.end(), go.argv.begin(), go.argv.end());
@@ -1033,10 +1046,10 @@ std::string LaunchSequence::report()
         text += "user: scripts run as uid " + std::to_string(::getuid()) + ", no new privileges\n";
     }
     const SandboxLimits limits;
-    text += "limits: core files 0; CPU " + std::to_string(limits.cpuSeconds)
-        + " s (run timeout + 5 s); memory " + std::to_string(limits.dataBytes >> 20)
-        + " MiB (RLIMIT_DATA; node also --max-old-space-size); file size " + std::to_string(limits.fileSizeBytes >> 20)
-        + " MiB; open files " + std::to_string(limits.openFiles) + "; locked memory 0; message queues 0\n";
+    text += "limits: core files 0; CPU " + std::to_string(limits.cpuSeconds) + " s (run timeout + 5 s); memory "
+        + std::to_string(limits.dataBytes >> 20) + " MiB (RLIMIT_DATA; node also --max-old-space-size); file size "
+        + std::to_string(limits.fileSizeBytes >> 20) + " MiB; open files " + std::to_string(limits.openFiles)
+        + "; locked memory 0; message queues 0\n";
     const PidsCgroup::Probe cgroups = PidsCgroup::probe();
     if (!cgroups.parent.empty())
         text += "processes: each run started by the studio gets its own pids cgroup (cgroup v"
@@ -1046,8 +1059,7 @@ std::string LaunchSequence::report()
             + std::to_string(limits.extraProcesses) + "\n";
     else
         text += "processes: RLIMIT_NPROC = the sandbox user's tasks + " + std::to_string(limits.extraProcesses)
-            + ", SHARED by that user's concurrent runs (a fork bomb in one can starve another): " + cgroups.why
-            + "\n";
+            + ", SHARED by that user's concurrent runs (a fork bomb in one can starve another): " + cgroups.why + "\n";
     text += "run: timeout 300 s (paused while a call waits for a person), then the process group is killed and "
             "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
     text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "

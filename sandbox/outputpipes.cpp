@@ -29,7 +29,8 @@ OutputPipes::OutputPipes(int stdoutFd, int stderrFd, QObject *parent)
         ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
         m_fd[index] = fd;
         m_notifier[index] = new QSocketNotifier(qintptr(fd), QSocketNotifier::Read, this);
-        connect(m_notifier[index], &QSocketNotifier::activated, this, [this, index] { readPipe(index, ReadBudgetBytes); });
+        connect(m_notifier[index], &QSocketNotifier::activated, this,
+                [this, index] { readPipe(index, ReadBudgetBytes); });
     }
 }
 

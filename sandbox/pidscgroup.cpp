@@ -214,8 +214,8 @@ std::string create(const Probe &probe, std::uint64_t maxTasks, std::string *erro
     static std::atomic<bool> cleaned{false};
     if (!cleaned.exchange(true))
         removeLeftovers(probe.parent);
-    const std::string path = probe.parent + "/" + RunPrefix + std::to_string(::getpid()) + "-"
-        + std::to_string(++counter);
+    const std::string path
+        = probe.parent + "/" + RunPrefix + std::to_string(::getpid()) + "-" + std::to_string(++counter);
     if (::mkdir(path.c_str(), 0755) == -1) {
         *error = "cannot create the run's pids cgroup " + path + ": " + std::strerror(errno);
         return {};

@@ -220,19 +220,32 @@ namespace SandboxExit {
 const char *stepName(int exitStatus)
 {
     switch (exitStatus) {
-    case Usage: return "usage";
-    case Parent: return "parent";
-    case Session: return "session";
-    case Limits: return "limits";
-    case WorkDir: return "workdir";
-    case Fds: return "fds";
-    case Credentials: return "credentials";
-    case NoNewPrivs: return "no_new_privs";
-    case Landlock: return "landlock";
-    case Seccomp: return "seccomp";
-    case Exec: return "exec";
-    case Environment: return "environment";
-    default: return "";
+    case Usage:
+        return "usage";
+    case Parent:
+        return "parent";
+    case Session:
+        return "session";
+    case Limits:
+        return "limits";
+    case WorkDir:
+        return "workdir";
+    case Fds:
+        return "fds";
+    case Credentials:
+        return "credentials";
+    case NoNewPrivs:
+        return "no_new_privs";
+    case Landlock:
+        return "landlock";
+    case Seccomp:
+        return "seccomp";
+    case Exec:
+        return "exec";
+    case Environment:
+        return "environment";
+    default:
+        return "";
     }
 }
 

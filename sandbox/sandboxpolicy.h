@@ -36,8 +36,8 @@ struct SandboxLimits
 /// Only "work_dir" and "argv" are required; the rest default to the values below.
 struct SandboxPolicy
 {
-    std::string workDir;                 ///< absolute; the child's cwd, HOME and TMPDIR
-    std::vector<std::string> argv;       ///< argv[0] is the interpreter's absolute path
+    std::string workDir;           ///< absolute; the child's cwd, HOME and TMPDIR
+    std::vector<std::string> argv; ///< argv[0] is the interpreter's absolute path
     /// Extra environment entries (shim paths: PYTHONPATH, NODE_PATH, TOOLSTUDIO_*).
     /// Nothing else of the studio's environment reaches the child.
     std::vector<std::pair<std::string, std::string>> env;
@@ -136,4 +136,4 @@ inline constexpr int Last = Environment;
 /// "limits", "workdir", "fds", "credentials", "no_new_privs", "landlock", "seccomp",
 /// "exec", "environment"), or "" for other statuses.
 const char *stepName(int exitStatus);
-}
+} // namespace SandboxExit

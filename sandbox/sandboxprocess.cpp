@@ -75,8 +75,7 @@ bool groupHasLiveMembers(pid_t group)
 SandboxProcess::SandboxProcess(QObject *parent)
     : QObject(parent)
     , m_launcherPath(defaultLauncherPath())
-{
-}
+{}
 
 SandboxProcess::~SandboxProcess()
 {
@@ -239,9 +238,8 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     if (policy.limits.extraProcesses != 0) {
         static const PidsCgroup::Probe probe = PidsCgroup::probe();
         std::string why = m_pidsCgroupAllowed ? probe.why : std::string("switched off for this run");
-        const std::string cgroup = m_pidsCgroupAllowed
-            ? PidsCgroup::create(probe, policy.limits.extraProcesses + 1, &why)
-            : std::string();
+        const std::string cgroup
+            = m_pidsCgroupAllowed ? PidsCgroup::create(probe, policy.limits.extraProcesses + 1, &why) : std::string();
         if (!cgroup.empty()) {
             m_processLimit.cgroup = QString::fromStdString(cgroup);
             m_liveCgroup = cgroup;
@@ -294,7 +292,8 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
 
     m_process = new QProcess(this);
     m_process->setProgram(m_launcherPath);
-    m_process->setArguments({QStringLiteral("--status-fd"), QString::number(childStatus), QStringLiteral("--policy"), policyFile});
+    m_process->setArguments(
+        {QStringLiteral("--status-fd"), QString::number(childStatus), QStringLiteral("--policy"), policyFile});
     m_process->setStandardInputFile(QProcess::nullDevice());
     // QProcess opens no pipes of its own: the modifier puts ours on fds 1 and 2.
     m_process->setStandardOutputFile(QProcess::nullDevice());

@@ -41,8 +41,7 @@ public:
     /// Call it from a thread that outlives the run (normally the GUI thread): the
     /// launcher's PR_SET_PDEATHSIG fires when the *thread* that forked it exits
     /// (prctl(2)), not only when the studio does.
-    bool start(SandboxPolicy policy, const QString &policyFile, std::size_t maxLineBytes,
-               QString *error = nullptr);
+    bool start(SandboxPolicy policy, const QString &policyFile, std::size_t maxLineBytes, QString *error = nullptr);
 
     /// Pre-warmed start (policy.waitForGo): the launcher applies every step, emits
     /// ready() and execs the interpreter only on go(), with `handover` (the run's
@@ -77,8 +76,8 @@ public:
     {
         /// The run's own pids cgroup (PidsCgroup), empty when there is none.
         QString cgroup;
-        int cgroupVersion = 0;    ///< 1 or 2 with a cgroup
-        quint64 maxTasks = 0;     ///< pids.max, or the budget on top of the user's tasks (RLIMIT_NPROC)
+        int cgroupVersion = 0; ///< 1 or 2 with a cgroup
+        quint64 maxTasks = 0;  ///< pids.max, or the budget on top of the user's tasks (RLIMIT_NPROC)
         /// Without a cgroup: why (the fallback is RLIMIT_NPROC, shared by all runs of
         /// the sandbox user, so a fork bomb can starve a run started at the same time).
         QString fallbackReason;
@@ -121,16 +120,16 @@ private:
 
     QProcess *m_process = nullptr;
     BridgeChannel *m_bridge = nullptr;
-    OutputPipes *m_output = nullptr;         ///< the script's stdout/stderr, until released
+    OutputPipes *m_output = nullptr; ///< the script's stdout/stderr, until released
     QString m_launcherPath;
     qint64 m_pid = 0;
-    int m_statusFd = -1;                     ///< studio end of the launcher's status channel
+    int m_statusFd = -1; ///< studio end of the launcher's status channel
     QSocketNotifier *m_statusNotifier = nullptr;
     PolicyListener *m_listener = nullptr;
-    QString m_launcherFailure;               ///< from the status channel only
+    QString m_launcherFailure; ///< from the status channel only
     int m_landlockAbi = -1;
     bool m_ready = false;
     ProcessLimit m_processLimit;
-    std::string m_liveCgroup;                ///< the run's cgroup until it is removed
+    std::string m_liveCgroup; ///< the run's cgroup until it is removed
     bool m_pidsCgroupAllowed = true;
 };

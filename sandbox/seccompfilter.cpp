@@ -43,41 +43,219 @@ std::string failure(const std::string &what, int rc)
 /// ordinary work, allowed without conditions. Grouped as in the man pages.
 constexpr const char *AllowedCalls[] = {
     // file descriptors and files
-    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
-    "open", "openat", "openat2", "creat", "close", "close_range", "dup", "dup2", "dup3", "lseek",
-    "stat", "fstat", "lstat", "newfstatat", "statx", "statfs", "fstatfs", "access", "faccessat", "faccessat2",
-    "getdents", "getdents64", "readlink", "readlinkat", "getcwd", "chdir", "fchdir",
-    "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "link", "linkat",
-    "symlink", "symlinkat", "mknod", "mknodat", "chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown",
-    "fchownat", "umask", "truncate", "ftruncate", "fallocate", "fsync", "fdatasync", "sync", "syncfs",
-    "sync_file_range", "flock", "utime", "utimes", "utimensat", "futimesat", "copy_file_range", "sendfile",
-    "splice", "tee", "readahead", "fadvise64", "getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr",
-    "flistxattr", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
-    "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch", "pipe", "pipe2",
+    "read",
+    "write",
+    "readv",
+    "writev",
+    "pread64",
+    "pwrite64",
+    "preadv",
+    "pwritev",
+    "preadv2",
+    "pwritev2",
+    "open",
+    "openat",
+    "openat2",
+    "creat",
+    "close",
+    "close_range",
+    "dup",
+    "dup2",
+    "dup3",
+    "lseek",
+    "stat",
+    "fstat",
+    "lstat",
+    "newfstatat",
+    "statx",
+    "statfs",
+    "fstatfs",
+    "access",
+    "faccessat",
+    "faccessat2",
+    "getdents",
+    "getdents64",
+    "readlink",
+    "readlinkat",
+    "getcwd",
+    "chdir",
+    "fchdir",
+    "rename",
+    "renameat",
+    "renameat2",
+    "mkdir",
+    "mkdirat",
+    "rmdir",
+    "unlink",
+    "unlinkat",
+    "link",
+    "linkat",
+    "symlink",
+    "symlinkat",
+    "mknod",
+    "mknodat",
+    "chmod",
+    "fchmod",
+    "fchmodat",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "umask",
+    "truncate",
+    "ftruncate",
+    "fallocate",
+    "fsync",
+    "fdatasync",
+    "sync",
+    "syncfs",
+    "sync_file_range",
+    "flock",
+    "utime",
+    "utimes",
+    "utimensat",
+    "futimesat",
+    "copy_file_range",
+    "sendfile",
+    "splice",
+    "tee",
+    "readahead",
+    "fadvise64",
+    "getxattr",
+    "lgetxattr",
+    "fgetxattr",
+    "listxattr",
+    "llistxattr",
+    "flistxattr",
+    "setxattr",
+    "lsetxattr",
+    "fsetxattr",
+    "removexattr",
+    "lremovexattr",
+    "fremovexattr",
+    "inotify_init",
+    "inotify_init1",
+    "inotify_add_watch",
+    "inotify_rm_watch",
+    "pipe",
+    "pipe2",
     // memory
-    "brk", "mmap", "munmap", "mprotect", "mremap", "madvise", "msync", "mincore", "membarrier",
-    "pkey_alloc", "pkey_free", "pkey_mprotect", "get_mempolicy",
+    "brk",
+    "mmap",
+    "munmap",
+    "mprotect",
+    "mremap",
+    "madvise",
+    "msync",
+    "mincore",
+    "membarrier",
+    "pkey_alloc",
+    "pkey_free",
+    "pkey_mprotect",
+    "get_mempolicy",
     // processes and threads (clone: see addConditionalRules)
-    "fork", "vfork", "execve", "execveat", "exit", "exit_group", "wait4", "waitid", "set_tid_address",
-    "set_robust_list", "get_robust_list", "rseq", "futex", "futex_waitv", "arch_prctl", "prctl",
-    "sched_yield", "sched_getaffinity", "sched_getparam", "sched_getscheduler", "sched_get_priority_max",
-    "sched_get_priority_min", "sched_getattr", "getpriority", "setpriority", "getcpu",
-    "getpid", "getppid", "gettid", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid",
-    "getgroups", "getpgrp", "getpgid", "getsid", "capget", "uname", "sysinfo", "getrusage", "times",
-    "getrlimit", "setrlimit", "ioprio_get",
+    "fork",
+    "vfork",
+    "execve",
+    "execveat",
+    "exit",
+    "exit_group",
+    "wait4",
+    "waitid",
+    "set_tid_address",
+    "set_robust_list",
+    "get_robust_list",
+    "rseq",
+    "futex",
+    "futex_waitv",
+    "arch_prctl",
+    "prctl",
+    "sched_yield",
+    "sched_getaffinity",
+    "sched_getparam",
+    "sched_getscheduler",
+    "sched_get_priority_max",
+    "sched_get_priority_min",
+    "sched_getattr",
+    "getpriority",
+    "setpriority",
+    "getcpu",
+    "getpid",
+    "getppid",
+    "gettid",
+    "getuid",
+    "geteuid",
+    "getgid",
+    "getegid",
+    "getresuid",
+    "getresgid",
+    "getgroups",
+    "getpgrp",
+    "getpgid",
+    "getsid",
+    "capget",
+    "uname",
+    "sysinfo",
+    "getrusage",
+    "times",
+    "getrlimit",
+    "setrlimit",
+    "ioprio_get",
     // time
-    "clock_gettime", "clock_getres", "clock_nanosleep", "gettimeofday", "time", "nanosleep",
-    "alarm", "getitimer", "setitimer", "timer_create", "timer_settime", "timer_gettime", "timer_getoverrun",
-    "timer_delete", "timerfd_create", "timerfd_settime", "timerfd_gettime",
+    "clock_gettime",
+    "clock_getres",
+    "clock_nanosleep",
+    "gettimeofday",
+    "time",
+    "nanosleep",
+    "alarm",
+    "getitimer",
+    "setitimer",
+    "timer_create",
+    "timer_settime",
+    "timer_gettime",
+    "timer_getoverrun",
+    "timer_delete",
+    "timerfd_create",
+    "timerfd_settime",
+    "timerfd_gettime",
     // signals (kill family: see addConditionalRules)
-    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend",
-    "sigaltstack", "pause", "restart_syscall", "signalfd", "signalfd4",
+    "rt_sigaction",
+    "rt_sigprocmask",
+    "rt_sigreturn",
+    "rt_sigpending",
+    "rt_sigtimedwait",
+    "rt_sigsuspend",
+    "sigaltstack",
+    "pause",
+    "restart_syscall",
+    "signalfd",
+    "signalfd4",
     // waiting for events
-    "eventfd", "eventfd2", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait",
-    "epoll_pwait2", "poll", "ppoll", "select", "pselect6",
+    "eventfd",
+    "eventfd2",
+    "epoll_create",
+    "epoll_create1",
+    "epoll_ctl",
+    "epoll_wait",
+    "epoll_pwait",
+    "epoll_pwait2",
+    "poll",
+    "ppoll",
+    "select",
+    "pselect6",
     // sockets that exist already (the bridge, socketpairs): no way to make new ones but socketpair
-    "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg", "shutdown", "getsockopt",
-    "setsockopt", "getsockname", "getpeername",
+    "sendto",
+    "recvfrom",
+    "sendmsg",
+    "recvmsg",
+    "sendmmsg",
+    "recvmmsg",
+    "shutdown",
+    "getsockopt",
+    "setsockopt",
+    "getsockname",
+    "getpeername",
     // randomness
     "getrandom",
 };
@@ -90,18 +268,57 @@ struct Refusal
     int error;
 };
 constexpr Refusal RefusedCalls[] = {
-    {"bpf", EPERM}, {"perf_event_open", EPERM}, {"userfaultfd", EPERM}, {"keyctl", EPERM}, {"add_key", EPERM},
-    {"request_key", EPERM}, {"io_uring_setup", EPERM}, {"io_uring_enter", EPERM}, {"io_uring_register", EPERM},
-    {"kexec_load", EPERM}, {"kexec_file_load", EPERM}, {"init_module", EPERM}, {"finit_module", EPERM},
-    {"delete_module", EPERM}, {"iopl", EPERM}, {"ioperm", EPERM}, {"syslog", EPERM}, {"reboot", EPERM},
-    {"swapon", EPERM}, {"swapoff", EPERM}, {"memfd_create", EPERM},
-    {"shmget", EPERM}, {"shmat", EPERM}, {"shmdt", EPERM}, {"shmctl", EPERM}, {"semget", EPERM}, {"semop", EPERM},
-    {"semtimedop", EPERM}, {"semctl", EPERM}, {"msgget", EPERM}, {"msgsnd", EPERM}, {"msgrcv", EPERM},
-    {"msgctl", EPERM}, {"mq_open", EPERM}, {"mq_unlink", EPERM}, {"mq_timedsend", EPERM},
-    {"mq_timedreceive", EPERM}, {"mq_notify", EPERM}, {"mq_getsetattr", EPERM},
-    {"setsid", EPERM}, {"setpgid", EPERM},
-    {"setuid", EPERM}, {"setgid", EPERM}, {"setreuid", EPERM}, {"setregid", EPERM}, {"setresuid", EPERM},
-    {"setresgid", EPERM}, {"setfsuid", EPERM}, {"setfsgid", EPERM}, {"setgroups", EPERM}, {"capset", EPERM},
+    {"bpf", EPERM},
+    {"perf_event_open", EPERM},
+    {"userfaultfd", EPERM},
+    {"keyctl", EPERM},
+    {"add_key", EPERM},
+    {"request_key", EPERM},
+    {"io_uring_setup", EPERM},
+    {"io_uring_enter", EPERM},
+    {"io_uring_register", EPERM},
+    {"kexec_load", EPERM},
+    {"kexec_file_load", EPERM},
+    {"init_module", EPERM},
+    {"finit_module", EPERM},
+    {"delete_module", EPERM},
+    {"iopl", EPERM},
+    {"ioperm", EPERM},
+    {"syslog", EPERM},
+    {"reboot", EPERM},
+    {"swapon", EPERM},
+    {"swapoff", EPERM},
+    {"memfd_create", EPERM},
+    {"shmget", EPERM},
+    {"shmat", EPERM},
+    {"shmdt", EPERM},
+    {"shmctl", EPERM},
+    {"semget", EPERM},
+    {"semop", EPERM},
+    {"semtimedop", EPERM},
+    {"semctl", EPERM},
+    {"msgget", EPERM},
+    {"msgsnd", EPERM},
+    {"msgrcv", EPERM},
+    {"msgctl", EPERM},
+    {"mq_open", EPERM},
+    {"mq_unlink", EPERM},
+    {"mq_timedsend", EPERM},
+    {"mq_timedreceive", EPERM},
+    {"mq_notify", EPERM},
+    {"mq_getsetattr", EPERM},
+    {"setsid", EPERM},
+    {"setpgid", EPERM},
+    {"setuid", EPERM},
+    {"setgid", EPERM},
+    {"setreuid", EPERM},
+    {"setregid", EPERM},
+    {"setresuid", EPERM},
+    {"setresgid", EPERM},
+    {"setfsuid", EPERM},
+    {"setfsgid", EPERM},
+    {"setgroups", EPERM},
+    {"capset", EPERM},
     // clone3's flags live in memory seccomp cannot read: ENOSYS makes glibc fall back to clone.
     {"clone3", ENOSYS},
 };
@@ -109,23 +326,42 @@ constexpr Refusal RefusedCalls[] = {
 /// The calls a person should see in the trace (SANDBOX.md, issue "Policy events").
 constexpr Refusal NotifiedCalls[] = {
     {"socket", EAFNOSUPPORT}, // EPERM for AF_UNIX: see refusalErrno
-    {"connect", EACCES}, {"bind", EACCES}, {"listen", EPERM}, {"accept", EPERM}, {"accept4", EPERM},
-    {"ptrace", EPERM}, {"process_vm_readv", EPERM}, {"process_vm_writev", EPERM}, {"pidfd_open", EPERM},
-    {"pidfd_getfd", EPERM}, {"pidfd_send_signal", EPERM},
-    {"mount", EPERM}, {"umount2", EPERM}, {"pivot_root", EPERM}, {"chroot", EPERM}, {"unshare", EPERM},
-    {"setns", EPERM}, {"fsopen", EPERM}, {"fsconfig", EPERM}, {"fsmount", EPERM}, {"fspick", EPERM},
-    {"move_mount", EPERM}, {"open_tree", EPERM}, {"mount_setattr", EPERM},
+    {"connect", EACCES},
+    {"bind", EACCES},
+    {"listen", EPERM},
+    {"accept", EPERM},
+    {"accept4", EPERM},
+    {"ptrace", EPERM},
+    {"process_vm_readv", EPERM},
+    {"process_vm_writev", EPERM},
+    {"pidfd_open", EPERM},
+    {"pidfd_getfd", EPERM},
+    {"pidfd_send_signal", EPERM},
+    {"mount", EPERM},
+    {"umount2", EPERM},
+    {"pivot_root", EPERM},
+    {"chroot", EPERM},
+    {"unshare", EPERM},
+    {"setns", EPERM},
+    {"fsopen", EPERM},
+    {"fsconfig", EPERM},
+    {"fsmount", EPERM},
+    {"fspick", EPERM},
+    {"move_mount", EPERM},
+    {"open_tree", EPERM},
+    {"mount_setattr", EPERM},
 };
 
-constexpr std::uint64_t NamespaceFlags[] = {CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,   CLONE_NEWNET,
-                                            CLONE_NEWIPC,  CLONE_NEWUTS, CLONE_NEWCGROUP};
+constexpr std::uint64_t NamespaceFlags[]
+    = {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP};
 constexpr const char *KillCalls[] = {"kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"};
-constexpr std::uint32_t AllowedIoctls[] = {TCGETS, TIOCGWINSZ, TIOCGPGRP, FIONBIO, FIOCLEX, FIONCLEX, FIONREAD, FICLONE};
+constexpr std::uint32_t AllowedIoctls[]
+    = {TCGETS, TIOCGWINSZ, TIOCGPGRP, FIONBIO, FIOCLEX, FIONCLEX, FIONREAD, FICLONE};
 constexpr std::uint32_t RefusedIoctls[] = {TIOCSTI, TIOCLINUX};
-constexpr std::uint32_t AllowedFcntls[] = {F_DUPFD,   F_GETFD,   F_SETFD,      F_GETFL,      F_SETFL,
-                                           F_GETLK,   F_SETLK,   F_SETLKW,     F_DUPFD_CLOEXEC, F_OFD_GETLK,
-                                           F_OFD_SETLK, F_OFD_SETLKW, F_GETOWN, F_GETOWN_EX, F_GETSIG,
-                                           F_GETLEASE, F_SETPIPE_SZ, F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS};
+constexpr std::uint32_t AllowedFcntls[]
+    = {F_DUPFD,  F_GETFD,         F_SETFD,      F_GETFL,      F_SETFL,      F_GETLK,    F_SETLK,
+       F_SETLKW, F_DUPFD_CLOEXEC, F_OFD_GETLK,  F_OFD_SETLK,  F_OFD_SETLKW, F_GETOWN,   F_GETOWN_EX,
+       F_GETSIG, F_GETLEASE,      F_SETPIPE_SZ, F_GETPIPE_SZ, F_ADD_SEALS,  F_GET_SEALS};
 constexpr std::uint32_t RefusedFcntls[] = {F_SETOWN, F_SETOWN_EX, F_SETSIG, F_SETLEASE, F_NOTIFY};
 constexpr std::uint32_t PersonalityQuery = 0xffffffffu;
 
@@ -143,8 +379,7 @@ public:
     RuleBuilder(scmp_filter_ctx ctx, std::uint32_t defaultAction)
         : m_ctx(ctx)
         , m_default(defaultAction)
-    {
-    }
+    {}
 
     /// Adds one rule. A name libseccomp does not know is skipped; one this
     /// architecture lacks (iopl outside x86) is ignored by libseccomp itself.
@@ -174,7 +409,8 @@ private:
 std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const SeccompFilter::Options &options)
 {
     RuleBuilder rules(ctx, defaultAction);
-    const auto refuse = [&](int error) { return options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(std::uint32_t(error)); };
+    const auto refuse
+        = [&](int error) { return options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(std::uint32_t(error)); };
 
     for (const char *name : AllowedCalls)
         rules.add(SCMP_ACT_ALLOW, name);
@@ -199,7 +435,8 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
     // sendto() any named or abstract socket). The type's low 4 bits are the kind.
     rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socketpair", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
     for (unsigned kind = 0; kind < 16; ++kind) {
-        const std::uint32_t action = (kind == SOCK_STREAM || kind == SOCK_SEQPACKET) ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM);
+        const std::uint32_t action
+            = (kind == SOCK_STREAM || kind == SOCK_SEQPACKET) ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM);
         rules.add(action, "socketpair", {low32(0, AF_UNIX), SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xF, kind)});
     }
 
@@ -258,17 +495,28 @@ std::string resolveNumber(int nr)
 const char *familyName(std::uint64_t family)
 {
     switch (family) {
-    case AF_UNIX: return "AF_UNIX";
-    case AF_INET: return "AF_INET";
-    case AF_INET6: return "AF_INET6";
-    case AF_NETLINK: return "AF_NETLINK";
-    case AF_PACKET: return "AF_PACKET";
-    case AF_VSOCK: return "AF_VSOCK";
-    case AF_ALG: return "AF_ALG";
-    case AF_BLUETOOTH: return "AF_BLUETOOTH";
-    case AF_KEY: return "AF_KEY";
-    case AF_XDP: return "AF_XDP";
-    default: return nullptr;
+    case AF_UNIX:
+        return "AF_UNIX";
+    case AF_INET:
+        return "AF_INET";
+    case AF_INET6:
+        return "AF_INET6";
+    case AF_NETLINK:
+        return "AF_NETLINK";
+    case AF_PACKET:
+        return "AF_PACKET";
+    case AF_VSOCK:
+        return "AF_VSOCK";
+    case AF_ALG:
+        return "AF_ALG";
+    case AF_BLUETOOTH:
+        return "AF_BLUETOOTH";
+    case AF_KEY:
+        return "AF_KEY";
+    case AF_XDP:
+        return "AF_XDP";
+    default:
+        return nullptr;
     }
 }
 
@@ -287,7 +535,8 @@ std::string build(const Options &options, std::vector<sock_filter> *program)
 {
     program->clear();
     FilterContext filter;
-    const std::uint32_t defaultAction = options.unlisted == Unlisted::Kill ? SCMP_ACT_KILL_PROCESS : SCMP_ACT_ERRNO(ENOSYS);
+    const std::uint32_t defaultAction
+        = options.unlisted == Unlisted::Kill ? SCMP_ACT_KILL_PROCESS : SCMP_ACT_ERRNO(ENOSYS);
     filter.ctx = seccomp_init(defaultAction);
     if (!filter.ctx)
         return "seccomp_init failed (out of memory)";
@@ -366,11 +615,20 @@ std::string describeArguments(int nr, const std::uint64_t args[6])
         const char *family = familyName(args[0]);
         std::string type;
         switch (args[1] & 0xF) {
-        case SOCK_STREAM: type = "SOCK_STREAM"; break;
-        case SOCK_DGRAM: type = "SOCK_DGRAM"; break;
-        case SOCK_RAW: type = "SOCK_RAW"; break;
-        case SOCK_SEQPACKET: type = "SOCK_SEQPACKET"; break;
-        default: type = "type " + std::to_string(args[1] & 0xF);
+        case SOCK_STREAM:
+            type = "SOCK_STREAM";
+            break;
+        case SOCK_DGRAM:
+            type = "SOCK_DGRAM";
+            break;
+        case SOCK_RAW:
+            type = "SOCK_RAW";
+            break;
+        case SOCK_SEQPACKET:
+            type = "SOCK_SEQPACKET";
+            break;
+        default:
+            type = "type " + std::to_string(args[1] & 0xF);
         }
         return (family ? std::string(family) : "family " + std::to_string(args[0])) + ", " + type;
     }

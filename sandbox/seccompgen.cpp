@@ -98,13 +98,14 @@ int main(int argc, char **argv)
                         patched[at].k = std::uint32_t(pid);
                     if (!sameProgram(patched, real))
                         return die("the program for pid " + std::to_string(pid)
-                                    + " differs from the patched placeholder program");
+                                   + " differs from the patched placeholder program");
                 }
                 const std::string name = "Program" + std::to_string(index);
                 out += "constexpr sock_filter " + name + "[] = {\n";
                 for (const sock_filter &insn : program) {
                     char line[96];
-                    std::snprintf(line, sizeof line, "    {0x%04x, %u, %u, 0x%08x},\n", insn.code, insn.jt, insn.jf, insn.k);
+                    std::snprintf(line, sizeof line, "    {0x%04x, %u, %u, 0x%08x},\n", insn.code, insn.jt, insn.jf,
+                                  insn.k);
                     out += line;
                 }
                 out += "};\nconstexpr unsigned short " + name + "Pid[] = {";

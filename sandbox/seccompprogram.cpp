@@ -10,8 +10,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <linux/seccomp.h>
+#include <new>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -91,7 +91,8 @@ bool kernelHasFilters()
     // PR_GET_SECCOMP works everywhere seccomp is built in; the filter mode needs
     // CONFIG_SECCOMP_FILTER, which SECCOMP_GET_ACTION_AVAIL (3.17+) confirms.
     std::uint32_t action = SECCOMP_RET_ERRNO;
-    return ::prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && ::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+    return ::prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0
+        && ::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
 }
 
 bool kernelHasUserNotification()

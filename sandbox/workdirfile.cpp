@@ -43,17 +43,28 @@ std::string quoted(std::string_view path)
 const char *WorkDirFile::code(Refusal refusal)
 {
     switch (refusal) {
-    case Refusal::None: return "";
-    case Refusal::Empty: return "path_empty";
-    case Refusal::NulByte: return "path_nul_byte";
-    case Refusal::BadUtf8: return "path_bad_utf8";
-    case Refusal::Absolute: return "path_absolute";
-    case Refusal::Traversal: return "path_traversal";
-    case Refusal::Symlink: return "path_symlink";
-    case Refusal::NotFound: return "path_not_found";
-    case Refusal::NotRegular: return "path_not_regular";
-    case Refusal::HardLink: return "path_hard_link";
-    case Refusal::OpenFailed: return "path_open_failed";
+    case Refusal::None:
+        return "";
+    case Refusal::Empty:
+        return "path_empty";
+    case Refusal::NulByte:
+        return "path_nul_byte";
+    case Refusal::BadUtf8:
+        return "path_bad_utf8";
+    case Refusal::Absolute:
+        return "path_absolute";
+    case Refusal::Traversal:
+        return "path_traversal";
+    case Refusal::Symlink:
+        return "path_symlink";
+    case Refusal::NotFound:
+        return "path_not_found";
+    case Refusal::NotRegular:
+        return "path_not_regular";
+    case Refusal::HardLink:
+        return "path_hard_link";
+    case Refusal::OpenFailed:
+        return "path_open_failed";
     }
     return "";
 }
@@ -106,7 +117,8 @@ WorkDirFile::Result WorkDirFile::open(const std::string &workDir, std::string_vi
 WorkDirFile::Result WorkDirFile::openBeneath(int workDirFd, std::string_view path)
 {
     const std::string name = quoted(path);
-    const std::string what = "; name a regular file the script wrote in its work dir, relative to it (e.g. \"out/report.csv\")";
+    const std::string what
+        = "; name a regular file the script wrote in its work dir, relative to it (e.g. \"out/report.csv\")";
     if (path.empty())
         return refuse(Refusal::Empty, "the path is empty" + what);
     if (path.find('\0') != std::string_view::npos)
@@ -143,8 +155,8 @@ WorkDirFile::Result WorkDirFile::openBeneath(int workDirFd, std::string_view pat
         case ENOTDIR:
             return refuse(Refusal::NotFound, name + " does not exist in the work dir" + what);
         case ENOSYS:
-            return refuse(Refusal::OpenFailed, "cannot open " + name
-                                                   + " safely: this kernel has no openat2 (Linux 5.6 or later needed)");
+            return refuse(Refusal::OpenFailed,
+                          "cannot open " + name + " safely: this kernel has no openat2 (Linux 5.6 or later needed)");
         default:
             return refuse(Refusal::OpenFailed, "cannot open " + name + ": " + std::strerror(error));
         }
@@ -161,9 +173,9 @@ WorkDirFile::Result WorkDirFile::openBeneath(int workDirFd, std::string_view pat
     }
     if (info.st_nlink != 1) {
         ::close(fd);
-        return refuse(Refusal::HardLink, name + " has " + std::to_string(info.st_nlink)
-                                             + " hard links (it may share its contents with a file outside the work dir)"
-                                             + what);
+        return refuse(Refusal::HardLink,
+                      name + " has " + std::to_string(info.st_nlink)
+                          + " hard links (it may share its contents with a file outside the work dir)" + what);
     }
     // Regular files ignore O_NONBLOCK for reads; clear it for the reader anyway.
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);

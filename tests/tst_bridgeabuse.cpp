@@ -7,9 +7,9 @@
 // tiny script that writes raw bytes to fd 3. Every case asserts the exact outcome a
 // user would see: the run's status and error, or the reply the script got.
 
+#include "engine/stepengine.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
-#include "engine/stepengine.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -43,10 +43,14 @@ QByteArray testTools()
            "  {\"name\": \"get_exchange_rate\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"base\": {\"type\": \"string\"}, \"quote\": {\"type\": \"string\"}}},\n"
            "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 0.92}]}},\n"
            "  {\"name\": \"reply_at_cap\", \"input_schema\": {\"type\": \"object\"},\n"
-           "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": \"" + atCap + "\"}]}},\n"
-           "  {\"name\": \"reply_over_cap\", \"input_schema\": {\"type\": \"object\"},\n"
-           "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": \"" + atCap + "r\"}]}}\n"
-           "]";
+           "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": \""
+        + atCap
+        + "\"}]}},\n"
+          "  {\"name\": \"reply_over_cap\", \"input_schema\": {\"type\": \"object\"},\n"
+          "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": \""
+        + atCap
+        + "r\"}]}}\n"
+          "]";
 }
 
 struct RunResult
@@ -59,22 +63,23 @@ struct RunResult
 };
 
 /// Python helpers for raw bridge I/O, prepended to the abuse scripts.
-const QByteArray RawBridge = "import os, json, time, socket\n"
-                             "_buf = b''\n"
-                             "def send(b):\n"
-                             "    view = memoryview(b)\n"
-                             "    while view:\n"
-                             "        view = view[os.write(3, view):]\n"
-                             "def recv():\n"
-                             "    global _buf\n"
-                             "    while b'\\n' not in _buf:\n"
-                             "        chunk = os.read(3, 65536)\n"
-                             "        if not chunk: raise SystemExit('bridge closed')\n"
-                             "        _buf += chunk\n"
-                             "    line, _buf = _buf.split(b'\\n', 1)\n"
-                             "    return json.loads(line)\n"
-                             "def call(i, tool='echo', args=None):\n"
-                             "    return json.dumps({'type': 'call', 'id': f'c{i}', 'tool': tool, 'args': args if args is not None else {'text': 'hi'}}).encode() + b'\\n'\n";
+const QByteArray RawBridge
+    = "import os, json, time, socket\n"
+      "_buf = b''\n"
+      "def send(b):\n"
+      "    view = memoryview(b)\n"
+      "    while view:\n"
+      "        view = view[os.write(3, view):]\n"
+      "def recv():\n"
+      "    global _buf\n"
+      "    while b'\\n' not in _buf:\n"
+      "        chunk = os.read(3, 65536)\n"
+      "        if not chunk: raise SystemExit('bridge closed')\n"
+      "        _buf += chunk\n"
+      "    line, _buf = _buf.split(b'\\n', 1)\n"
+      "    return json.loads(line)\n"
+      "def call(i, tool='echo', args=None):\n"
+      "    return json.dumps({'type': 'call', 'id': f'c{i}', 'tool': tool, 'args': args if args is not None else {'text': 'hi'}}).encode() + b'\\n'\n";
 
 } // namespace
 
@@ -117,9 +122,11 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        writeFile(m_dir.filePath(QStringLiteral("toolstudio.json")),
-                  "{\"name\": \"abuse\", \"default_script\": \"main\", \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],"
-                  " \"tools\": " + testTools() + "}");
+        writeFile(
+            m_dir.filePath(QStringLiteral("toolstudio.json")),
+            "{\"name\": \"abuse\", \"default_script\": \"main\", \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],"
+            " \"tools\": "
+                + testTools() + "}");
         ProjectError error;
         m_project = Project::load(m_dir.path(), &error);
         QVERIFY2(m_project, qPrintable(error.toString()));
@@ -134,30 +141,33 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("output");
         QTest::newRow("node inngest_tools")
             << QStringLiteral("js")
-            << QByteArray("const { tools } = require(\"inngest_tools\"); async function main() { const customer = await "
-                          "tools.getCustomer(\"cus_1\"); console.log(customer.seats); } main();\n")
+            << QByteArray(
+                   "const { tools } = require(\"inngest_tools\"); async function main() { const customer = await "
+                   "tools.getCustomer(\"cus_1\"); console.log(customer.seats); } main();\n")
             << QByteArray("3\n");
         QTest::newRow("node toolstudio Promise.all")
             << QStringLiteral("js")
-            << QByteArray("const { tools, ToolError } = require('toolstudio');\n"
-                          "Promise.all([tools.getCustomer('cus_1'), tools.get_exchange_rate({ base: 'USD', quote: 'EUR' })])\n"
-                          "  .then(([c, r]) => console.log(c.seats, r));\n")
+            << QByteArray(
+                   "const { tools, ToolError } = require('toolstudio');\n"
+                   "Promise.all([tools.getCustomer('cus_1'), tools.get_exchange_rate({ base: 'USD', quote: 'EUR' })])\n"
+                   "  .then(([c, r]) => console.log(c.seats, r));\n")
             << QByteArray("3 0.92\n");
         QTest::newRow("python inngest_tools")
             << QStringLiteral("py")
-            << QByteArray("import asyncio\nfrom inngest_tools import tools\n"
-                          "async def main():\n    customer = await tools.getCustomer('cus_1')\n    print(customer['seats'])\n"
-                          "asyncio.run(main())\n")
+            << QByteArray(
+                   "import asyncio\nfrom inngest_tools import tools\n"
+                   "async def main():\n    customer = await tools.getCustomer('cus_1')\n    print(customer['seats'])\n"
+                   "asyncio.run(main())\n")
             << QByteArray("3\n");
         QTest::newRow("python module level")
-            << QStringLiteral("py") << QByteArray("rate = get_exchange_rate(base=\"USD\", quote=\"EUR\")\nprint(rate)\n")
+            << QStringLiteral("py")
+            << QByteArray("rate = get_exchange_rate(base=\"USD\", quote=\"EUR\")\nprint(rate)\n")
             << QByteArray("0.92\n");
-        QTest::newRow("bash")
-            << QStringLiteral("sh")
-            << QByteArray("customer=$(tool getCustomer id=cus_1)\necho \"$customer\"\n"
-                          "tool get_exchange_rate '{\"base\":\"USD\",\"quote\":\"EUR\"}'\n"
-                          "tool nope; echo \"status $?\"\n")
-            << QByteArray("{\"id\":\"cus_1\",\"seats\":3}\n0.92\nstatus 1\n");
+        QTest::newRow("bash") << QStringLiteral("sh")
+                              << QByteArray("customer=$(tool getCustomer id=cus_1)\necho \"$customer\"\n"
+                                            "tool get_exchange_rate '{\"base\":\"USD\",\"quote\":\"EUR\"}'\n"
+                                            "tool nope; echo \"status $?\"\n")
+                              << QByteArray("{\"id\":\"cus_1\",\"seats\":3}\n0.92\nstatus 1\n");
     }
 
     void seedScripts()
@@ -178,13 +188,18 @@ private Q_SLOTS:
         // the round trip is checked on the step's args (what the studio got) and on
         // the script's own print of what it sent.
         QTest::newRow("python") << QStringLiteral("py")
-                                << QByteArray("import sys\ns = '\xF0\x9F\x98\x80 \xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81 \\x00'\n"
-                                              "print(echo(text=s))\n");
-        QTest::newRow("node") << QStringLiteral("js")
-                              << QByteArray("require('toolstudio').tools.echo({ text: '\xF0\x9F\x98\x80 \xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81 \\u0000' })"
-                                            ".then((r) => console.log(r));\n");
-        QTest::newRow("bash") << QStringLiteral("sh")
-                              << QByteArray("tool echo '{\"text\":\"\xF0\x9F\x98\x80 \xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81 \\u0000\"}' | tr -d '\"'\n");
+                                << QByteArray(
+                                       "import sys\ns = '\xF0\x9F\x98\x80 \xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81 \\x00'\n"
+                                       "print(echo(text=s))\n");
+        QTest::newRow("node")
+            << QStringLiteral("js")
+            << QByteArray(
+                   "require('toolstudio').tools.echo({ text: '\xF0\x9F\x98\x80 \xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81 \\u0000' })"
+                   ".then((r) => console.log(r));\n");
+        QTest::newRow("bash")
+            << QStringLiteral("sh")
+            << QByteArray(
+                   "tool echo '{\"text\":\"\xF0\x9F\x98\x80 \xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81 \\u0000\"}' | tr -d '\"'\n");
     }
 
     void encodingsRoundTrip()
@@ -216,8 +231,10 @@ private Q_SLOTS:
             firstEnd = std::min(firstEnd, step.endedAt);
             lastStart = std::max(lastStart, step.startedAt);
         }
-        QVERIFY2(lastStart < firstEnd, qPrintable(QStringLiteral("last start %1, first end %2").arg(lastStart).arg(firstEnd)));
-        qInfo("three 1-second mock calls: %s (whole run %lld ms)", result.stderrText.trimmed().constData(), result.elapsedMs);
+        QVERIFY2(lastStart < firstEnd,
+                 qPrintable(QStringLiteral("last start %1, first end %2").arg(lastStart).arg(firstEnd)));
+        qInfo("three 1-second mock calls: %s (whole run %lld ms)", result.stderrText.trimmed().constData(),
+              result.elapsedMs);
     }
 
     // --- limits exact to the byte ---------------------------------------------------
@@ -232,8 +249,9 @@ private Q_SLOTS:
                                      "    except ToolError as e:\n"
                                      "        print(e.code, e.message)\n");
         QCOMPARE(result.stdoutText,
-                 QByteArray("echoed\nrequest_too_large arguments of echo are 262145 bytes; the request limit is 262144 bytes "
-                            "(limits.request_bytes)\n"));
+                 QByteArray(
+                     "echoed\nrequest_too_large arguments of echo are 262145 bytes; the request limit is 262144 bytes "
+                     "(limits.request_bytes)\n"));
         QCOMPARE(result.record.status, RunStatus::Completed);
         // The shim refuses the call over the cap itself (TOOLSTUDIO_REQUEST_BYTES): it
         // is never sent, so the studio recorded only the first.
@@ -246,8 +264,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("suffix");
         QTest::addColumn<QByteArray>("source");
         QTest::addColumn<QByteArray>("output");
-        const QByteArray refusal = "request_too_large arguments of echo are 50000011 bytes; the request limit is 262144 bytes "
-                                   "(limits.request_bytes)\n";
+        const QByteArray refusal
+            = "request_too_large arguments of echo are 50000011 bytes; the request limit is 262144 bytes "
+              "(limits.request_bytes)\n";
         QTest::newRow("python 50 MB") << QStringLiteral("py")
                                       << QByteArray("from toolstudio import tools, ToolError\n"
                                                     "try:\n    tools.echo(text='x' * 50_000_000)\n"
@@ -260,11 +279,12 @@ private Q_SLOTS:
                                                   "  catch (e) { console.log(e.code, e.message); }\n"
                                                   "  console.log(await tools.echo({ text: 'next' }));\n})();\n")
                                     << refusal + "echoed\n";
-        QTest::newRow("bash 1 MB") << QStringLiteral("sh")
-                                   << QByteArray("big=$(head -c 1000000 /dev/zero | tr '\\0' x)\n"
-                                                 "tool echo \"{\\\"text\\\":\\\"$big\\\"}\"; echo \"status $? $TOOL_ERROR_CODE\"\n"
-                                                 "tool echo text=next\n")
-                                   << QByteArray("status 1 request_too_large\n\"echoed\"\n");
+        QTest::newRow("bash 1 MB")
+            << QStringLiteral("sh")
+            << QByteArray("big=$(head -c 1000000 /dev/zero | tr '\\0' x)\n"
+                          "tool echo \"{\\\"text\\\":\\\"$big\\\"}\"; echo \"status $? $TOOL_ERROR_CODE\"\n"
+                          "tool echo text=next\n")
+            << QByteArray("status 1 request_too_large\n\"echoed\"\n");
     }
 
     void hugeArgumentFailsAlone()
@@ -280,25 +300,29 @@ private Q_SLOTS:
         QCOMPARE(result.steps.size(), std::size_t(1));
         QCOMPARE(result.steps.at(0).status, StepStatus::Succeeded);
         if (suffix == QLatin1String("sh"))
-            QCOMPARE(result.stderrText, QByteArray("tool echo: request_too_large: arguments of echo are 1000011 bytes; the request "
-                                                   "limit is 262144 bytes (limits.request_bytes)\n"));
+            QCOMPARE(result.stderrText,
+                     QByteArray("tool echo: request_too_large: arguments of echo are 1000011 bytes; the request "
+                                "limit is 262144 bytes (limits.request_bytes)\n"));
     }
 
     void oversizedRawCallFailsAlone()
     {
         // Written raw (no shim check), 1 MB: over the bridge's line bound, so the studio
         // never reads it whole, yet answers it by the id in its prefix and goes on.
-        const RunResult result = run(RawBridge + "send(b'{\"type\":\"call\",\"id\":\"big\",\"tool\":\"echo\",\"args\":{\"text\":\"'"
-                                                 " + b'x' * 1000000 + b'\"}}\\n')\n"
-                                                 "send(call(2))\n"
-                                                 "replies = {r['id']: r for r in (recv(), recv())}\n"
-                                                 "print(replies['big']['error']['code'])\n"
-                                                 "print(replies['big']['error']['message'])\n"
-                                                 "print(replies['c2']['value'])\n");
-        QCOMPARE(result.stdoutText, QByteArray("request_too_large\n"
-                                               "the call of echo is 1000059 bytes on the bridge; the request limit is 262144 bytes "
-                                               "of arguments (limits.request_bytes), so it was not read\n"
-                                               "echoed\n"));
+        const RunResult result
+            = run(RawBridge
+                  + "send(b'{\"type\":\"call\",\"id\":\"big\",\"tool\":\"echo\",\"args\":{\"text\":\"'"
+                    " + b'x' * 1000000 + b'\"}}\\n')\n"
+                    "send(call(2))\n"
+                    "replies = {r['id']: r for r in (recv(), recv())}\n"
+                    "print(replies['big']['error']['code'])\n"
+                    "print(replies['big']['error']['message'])\n"
+                    "print(replies['c2']['value'])\n");
+        QCOMPARE(result.stdoutText,
+                 QByteArray("request_too_large\n"
+                            "the call of echo is 1000059 bytes on the bridge; the request limit is 262144 bytes "
+                            "of arguments (limits.request_bytes), so it was not read\n"
+                            "echoed\n"));
         QCOMPARE(result.record.status, RunStatus::Completed);
         QCOMPARE(result.steps.size(), std::size_t(2));
         QCOMPARE(result.steps.at(0).status, StepStatus::Failed);
@@ -314,9 +338,10 @@ private Q_SLOTS:
                                      "    tools.reply_over_cap()\n"
                                      "except ToolError as e:\n"
                                      "    print(e.code, e.message)\n");
-        QCOMPARE(result.stdoutText,
-                 QByteArray("1048574\nreply_too_large result of reply_over_cap is 1048577 bytes; the reply limit is 1048576 "
-                            "bytes (limits.reply_bytes)\n"));
+        QCOMPARE(
+            result.stdoutText,
+            QByteArray("1048574\nreply_too_large result of reply_over_cap is 1048577 bytes; the reply limit is 1048576 "
+                       "bytes (limits.reply_bytes)\n"));
         QCOMPARE(result.record.status, RunStatus::Completed);
         QCOMPARE(result.steps.at(0).status, StepStatus::Succeeded);
         QCOMPARE(result.steps.at(1).status, StepStatus::Failed); // never stuck running
@@ -329,23 +354,33 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("source");
         QTest::addColumn<QString>("error");
-        QTest::newRow("10 MiB line") << QByteArray("send(b'x' * (10 << 20) + b'\\n')\ntime.sleep(30)\n")
-                                     << QStringLiteral("protocol error on the tools bridge: a bridge line exceeds the limit of 327680 bytes (");
-        QTest::newRow("line that never ends") << QByteArray("send(b'x' * (10 << 20))\ntime.sleep(30)\n")
-                                              << QStringLiteral("protocol error on the tools bridge: a bridge line exceeds the limit of 327680 bytes (");
-        QTest::newRow("nested 100000 deep") << QByteArray("send(b'[' * 100000 + b'\\n')\ntime.sleep(30)\n")
-                                            << QStringLiteral("protocol error on the tools bridge: JSON nested deeper than 128 levels at byte offset 128");
-        QTest::newRow("bad UTF-8, no id") << QByteArray("send(b'\\xff\\xfe garbage\\n')\ntime.sleep(30)\n")
-                                          << QStringLiteral("protocol error on the tools bridge: invalid UTF-8 at byte offset 0");
-        QTest::newRow("unknown type") << QByteArray("send(b'{\"type\":\"result\",\"id\":\"c1\"}\\n')\ntime.sleep(30)\n")
-                                      << QStringLiteral("protocol error on the tools bridge: unknown bridge message type \"result\"");
+        QTest::newRow("10 MiB line")
+            << QByteArray("send(b'x' * (10 << 20) + b'\\n')\ntime.sleep(30)\n")
+            << QStringLiteral("protocol error on the tools bridge: a bridge line exceeds the limit of 327680 bytes (");
+        QTest::newRow("line that never ends")
+            << QByteArray("send(b'x' * (10 << 20))\ntime.sleep(30)\n")
+            << QStringLiteral("protocol error on the tools bridge: a bridge line exceeds the limit of 327680 bytes (");
+        QTest::newRow("nested 100000 deep")
+            << QByteArray("send(b'[' * 100000 + b'\\n')\ntime.sleep(30)\n")
+            << QStringLiteral(
+                   "protocol error on the tools bridge: JSON nested deeper than 128 levels at byte offset 128");
+        QTest::newRow("bad UTF-8, no id")
+            << QByteArray("send(b'\\xff\\xfe garbage\\n')\ntime.sleep(30)\n")
+            << QStringLiteral("protocol error on the tools bridge: invalid UTF-8 at byte offset 0");
+        QTest::newRow("unknown type")
+            << QByteArray("send(b'{\"type\":\"result\",\"id\":\"c1\"}\\n')\ntime.sleep(30)\n")
+            << QStringLiteral("protocol error on the tools bridge: unknown bridge message type \"result\"");
         QTest::newRow("fd passed with SCM_RIGHTS")
-            << QByteArray("s = socket.socket(fileno=3)\n"
-                          "s.sendmsg([call(1)], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, bytes(memoryview(bytearray((0).to_bytes(4, 'little')))))])\n"
-                          "time.sleep(30)\n")
-            << QStringLiteral("protocol error on the tools bridge: file descriptors passed over the bridge are refused");
-        QTest::newRow("closed mid-line") << QByteArray("send(b'{\"type\":\"call\"')\nos.close(3)\ntime.sleep(30)\n")
-                                         << QStringLiteral("protocol error on the tools bridge: the bridge closed in the middle of a line (14 bytes without '\\n')");
+            << QByteArray(
+                   "s = socket.socket(fileno=3)\n"
+                   "s.sendmsg([call(1)], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, bytes(memoryview(bytearray((0).to_bytes(4, 'little')))))])\n"
+                   "time.sleep(30)\n")
+            << QStringLiteral(
+                   "protocol error on the tools bridge: file descriptors passed over the bridge are refused");
+        QTest::newRow("closed mid-line")
+            << QByteArray("send(b'{\"type\":\"call\"')\nos.close(3)\ntime.sleep(30)\n")
+            << QStringLiteral(
+                   "protocol error on the tools bridge: the bridge closed in the middle of a line (14 bytes without '\\n')");
     }
 
     void malformedLinesEndTheRun()
@@ -362,12 +397,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("line");
         QTest::addColumn<QByteArray>("message");
-        QTest::newRow("bad UTF-8") << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":{\"text\":\"\\xc3\\x28\"}}'")
+        QTest::newRow("bad UTF-8") << QByteArray(
+            "b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":{\"text\":\"\\xc3\\x28\"}}'")
                                    << QByteArray("invalid UTF-8 at byte offset 56");
-        QTest::newRow("lone surrogate") << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":{\"text\":\"\\\\ud800\"}}'")
-                                        << QByteArray("lone UTF-16 surrogate escape \\ud800 in a JSON string at byte offset 56");
-        QTest::newRow("args not a container") << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":3}'")
-                                              << QByteArray("a call's \"args\" must be an object or an array, not a number");
+        QTest::newRow("lone surrogate")
+            << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":{\"text\":\"\\\\ud800\"}}'")
+            << QByteArray("lone UTF-16 surrogate escape \\ud800 in a JSON string at byte offset 56");
+        QTest::newRow("args not a container")
+            << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":3}'")
+            << QByteArray("a call's \"args\" must be an object or an array, not a number");
     }
 
     void malformedCallWithAnIdFailsAlone()
@@ -375,11 +413,12 @@ private Q_SLOTS:
         QFETCH(QByteArray, line);
         QFETCH(QByteArray, message);
         // A good call in flight, the malformed one, another good one: only the middle one fails.
-        const RunResult result = run(RawBridge + "send(call(1))\nsend(" + line + " + b'\\n')\nsend(call(2))\n"
-                                                 "replies = {r['id']: r for r in (recv(), recv(), recv())}\n"
-                                                 "print(replies['c1']['value'], replies['c2']['value'])\n"
-                                                 "print(replies['bad']['error']['code'])\n"
-                                                 "print(replies['bad']['error']['message'])\n");
+        const RunResult result = run(RawBridge + "send(call(1))\nsend(" + line
+                                     + " + b'\\n')\nsend(call(2))\n"
+                                       "replies = {r['id']: r for r in (recv(), recv(), recv())}\n"
+                                       "print(replies['c1']['value'], replies['c2']['value'])\n"
+                                       "print(replies['bad']['error']['code'])\n"
+                                       "print(replies['bad']['error']['message'])\n");
         QCOMPARE(result.stdoutText, "echoed echoed\nprotocol_error\n" + message + '\n');
         QCOMPARE(result.record.status, RunStatus::Completed);
         QCOMPARE(result.steps.size(), std::size_t(2));
@@ -387,7 +426,8 @@ private Q_SLOTS:
 
     void undeclaredToolIsRefused()
     {
-        const RunResult result = run(RawBridge + "send(call(1, 'rm_rf'))\nr = recv()\nprint(r['error']['code'], r['error']['message'])\n");
+        const RunResult result
+            = run(RawBridge + "send(call(1, 'rm_rf'))\nr = recv()\nprint(r['error']['code'], r['error']['message'])\n");
         QCOMPARE(result.stdoutText, QByteArray("unknown_tool no tool named 'rm_rf' in this project\n"));
         QCOMPARE(result.record.status, RunStatus::Completed);
     }
@@ -395,15 +435,17 @@ private Q_SLOTS:
     void hundredThousandCallsInABurst()
     {
         // Written in one burst by a thread while the main thread reads the replies.
-        const RunResult result = run(RawBridge + "import threading, collections\n"
-                                                 "N = 100000\n"
-                                                 "threading.Thread(target=lambda: send(b''.join(call(i) for i in range(N))), daemon=True).start()\n"
-                                                 "codes = collections.Counter()\n"
-                                                 "for _ in range(N):\n"
-                                                 "    r = recv()\n"
-                                                 "    codes[r['error']['code'] if r['type'] == 'error' else 'ok'] += 1\n"
-                                                 "print(sorted(codes.items()))\n",
-                                     QStringLiteral("py"), false);
+        const RunResult result = run(
+            RawBridge
+                + "import threading, collections\n"
+                  "N = 100000\n"
+                  "threading.Thread(target=lambda: send(b''.join(call(i) for i in range(N))), daemon=True).start()\n"
+                  "codes = collections.Counter()\n"
+                  "for _ in range(N):\n"
+                  "    r = recv()\n"
+                  "    codes[r['error']['code'] if r['type'] == 'error' else 'ok'] += 1\n"
+                  "print(sorted(codes.items()))\n",
+            QStringLiteral("py"), false);
         QCOMPARE(result.stdoutText, QByteArray("[('max_calls_exceeded', 99900), ('ok', 100)]\n"));
         QCOMPARE(result.record.status, RunStatus::Completed);
         QCOMPARE(result.steps.size(), std::size_t(100000));
@@ -421,7 +463,8 @@ private Q_SLOTS:
 
     void stdoutFloodIsCapped()
     {
-        const RunResult result = run("import sys\nfor _ in range(40):\n    sys.stdout.write('x' * (1 << 20))\nprint(echo(text='still here'), file=sys.stderr)\n");
+        const RunResult result = run(
+            "import sys\nfor _ in range(40):\n    sys.stdout.write('x' * (1 << 20))\nprint(echo(text='still here'), file=sys.stderr)\n");
         QCOMPARE(result.record.status, RunStatus::Completed);
         QVERIFY(result.stdoutText.startsWith(QByteArray(10 * 1024 * 1024, 'x')));
         QVERIFY2(result.stdoutText.endsWith("[stdout truncated at 10485760 bytes; the rest was discarded]\n"),

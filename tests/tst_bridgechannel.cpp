@@ -148,7 +148,8 @@ void TestBridgeChannel::queuesWhileThePeerIsSlow()
     // and go out as the child reads, without blocking the studio.
     std::string expected;
     for (int i = 0; i < 8; ++i) {
-        const std::string line = BridgeProtocol::encodeResult("c" + std::to_string(i), std::string(1024 * 1024, 'a' + char(i)));
+        const std::string line
+            = BridgeProtocol::encodeResult("c" + std::to_string(i), std::string(1024 * 1024, 'a' + char(i)));
         expected += line;
         channel.send(line);
     }
@@ -235,8 +236,9 @@ void TestBridgeChannel::endOfStreamInTheMiddleOfALine()
     QVERIFY(writeAll(pair.child, R"({"type":"ca)"));
     pair.closeChild();
     QTRY_COMPARE(order.size(), 2);
-    QCOMPARE(order, (QStringList{QStringLiteral("the bridge closed in the middle of a line (11 bytes without '\\n')"),
-                                 QStringLiteral("closed")}));
+    QCOMPARE(order,
+             (QStringList{QStringLiteral("the bridge closed in the middle of a line (11 bytes without '\\n')"),
+                          QStringLiteral("closed")}));
 }
 
 void TestBridgeChannel::protocolErrors_data()
@@ -244,10 +246,13 @@ void TestBridgeChannel::protocolErrors_data()
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("reason");
     QTest::newRow("bad JSON") << QByteArray("{nope}\n") << QStringLiteral("invalid JSON at byte offset 2: ");
-    QTest::newRow("bad UTF-8") << QByteArray("{\"type\":\"call\",\"id\":\"\xc3\x28\"}\n") << QStringLiteral("invalid UTF-8 at byte offset 21");
+    QTest::newRow("bad UTF-8") << QByteArray("{\"type\":\"call\",\"id\":\"\xc3\x28\"}\n")
+                               << QStringLiteral("invalid UTF-8 at byte offset 21");
     QTest::newRow("unknown type") << QByteArray("{\"type\":\"hello\"}\n")
-                                  << QStringLiteral("unknown bridge message type \"hello\" (a script sends only \"call\")");
-    QTest::newRow("100000 deep") << QByteArray(100000, '[') + "\n" << QStringLiteral("JSON nested deeper than 128 levels at byte offset 128");
+                                  << QStringLiteral(
+                                         "unknown bridge message type \"hello\" (a script sends only \"call\")");
+    QTest::newRow("100000 deep") << QByteArray(100000, '[') + "\n"
+                                 << QStringLiteral("JSON nested deeper than 128 levels at byte offset 128");
 }
 
 void TestBridgeChannel::protocolErrors()
@@ -271,15 +276,14 @@ void TestBridgeChannel::tenMiBLineIsOneProtocolError()
     Calls calls(&channel);
     QSignalSpy errors(&channel, &BridgeChannel::protocolError);
 
-    std::thread writer([&] {
-        writeAll(pair.child, std::string(10 * 1024 * 1024, 'x') + "\n" + callLine("after"));
-    });
+    std::thread writer([&] { writeAll(pair.child, std::string(10 * 1024 * 1024, 'x') + "\n" + callLine("after")); });
     QTRY_COMPARE_WITH_TIMEOUT(calls.received.size(), std::size_t(1), 20000);
     writer.join();
     QCOMPARE(errors.count(), 1);
     // Reported as soon as the line outgrew the cap (once), not when its '\n' arrived.
-    QVERIFY2(errors.at(0).at(0).toString().startsWith(QStringLiteral("a bridge line exceeds the limit of 262144 bytes (")),
-             qPrintable(errors.at(0).at(0).toString()));
+    QVERIFY2(
+        errors.at(0).at(0).toString().startsWith(QStringLiteral("a bridge line exceeds the limit of 262144 bytes (")),
+        qPrintable(errors.at(0).at(0).toString()));
     QCOMPARE(calls.received[0].id, std::string("after")); // framing recovered after the skip
 }
 

@@ -49,22 +49,32 @@ void TestBridgeFrameReader::feeds_data()
     QTest::addColumn<int>("pendingAfter");
 
     QTest::newRow("one line") << 8 << QStringList{QStringLiteral("abc\n")} << QStringList{QStringLiteral("L:abc")} << 0;
-    QTest::newRow("split across feeds")
-        << 8 << QStringList{QStringLiteral("ab"), QStringLiteral("c"), QStringLiteral("d\nef")}
-        << QStringList{QStringLiteral("L:abcd")} << 2;
+    QTest::newRow("split across feeds") << 8
+                                        << QStringList{QStringLiteral("ab"), QStringLiteral("c"),
+                                                       QStringLiteral("d\nef")}
+                                        << QStringList{QStringLiteral("L:abcd")} << 2;
     QTest::newRow("exactly at cap") << 8 << QStringList{QStringLiteral("12345678\n")}
                                     << QStringList{QStringLiteral("L:12345678")} << 0;
-    QTest::newRow("exactly at cap, split") << 8 << QStringList{QStringLiteral("1234"), QStringLiteral("5678"), QStringLiteral("\n")}
-                                           << QStringList{QStringLiteral("L:12345678")} << 0;
-    QTest::newRow("cap + 1") << 8 << QStringList{QStringLiteral("123456789\n")} << QStringList{QStringLiteral("O:9")} << 0;
-    QTest::newRow("cap + 1, split") << 8 << QStringList{QStringLiteral("12345678"), QStringLiteral("9"), QStringLiteral("\n")}
+    QTest::newRow("exactly at cap, split")
+        << 8 << QStringList{QStringLiteral("1234"), QStringLiteral("5678"), QStringLiteral("\n")}
+        << QStringList{QStringLiteral("L:12345678")} << 0;
+    QTest::newRow("cap + 1") << 8 << QStringList{QStringLiteral("123456789\n")} << QStringList{QStringLiteral("O:9")}
+                             << 0;
+    QTest::newRow("cap + 1, split") << 8
+                                    << QStringList{QStringLiteral("12345678"), QStringLiteral("9"),
+                                                   QStringLiteral("\n")}
                                     << QStringList{QStringLiteral("O:9")} << 0;
-    QTest::newRow("long line in pieces") << 4 << QStringList{QStringLiteral("abc"), QStringLiteral("defgh"), QStringLiteral("ij\nok\n")}
+    QTest::newRow("long line in pieces") << 4
+                                         << QStringList{QStringLiteral("abc"), QStringLiteral("defgh"),
+                                                        QStringLiteral("ij\nok\n")}
                                          << QStringList{QStringLiteral("O:10"), QStringLiteral("L:ok")} << 0;
     QTest::newRow("empty lines") << 8 << QStringList{QStringLiteral("\n\na\n\n")}
-                                 << QStringList{QStringLiteral("L:"), QStringLiteral("L:"), QStringLiteral("L:a"), QStringLiteral("L:")} << 0;
+                                 << QStringList{QStringLiteral("L:"), QStringLiteral("L:"), QStringLiteral("L:a"),
+                                                QStringLiteral("L:")}
+                                 << 0;
     QTest::newRow("no newline yet") << 8 << QStringList{QStringLiteral("abc")} << QStringList{} << 3;
-    QTest::newRow("cap 0") << 0 << QStringList{QStringLiteral("\nx\n")} << QStringList{QStringLiteral("L:"), QStringLiteral("O:1")} << 0;
+    QTest::newRow("cap 0") << 0 << QStringList{QStringLiteral("\nx\n")}
+                           << QStringList{QStringLiteral("L:"), QStringLiteral("O:1")} << 0;
 }
 
 void TestBridgeFrameReader::feeds()
@@ -150,17 +160,21 @@ void TestBridgeFrameReader::scanCallPrefix_data()
     QTest::addColumn<QString>("tool");
     QTest::newRow("shim order") << QByteArray("{\"type\":\"call\",\"id\":\"c1\",\"tool\":\"echo\",\"args\":{\"a\":\"")
                                 << QStringLiteral("c1") << QStringLiteral("echo");
-    QTest::newRow("spaces, no type") << QByteArray(" { \"id\" : \"s12.3\" , \"args\": [1") << QStringLiteral("s12.3") << QString();
-    QTest::newRow("args before id") << QByteArray("{\"type\":\"call\",\"args\":{\"id\":\"c1\"") << QString() << QString();
-    QTest::newRow("not a call") << QByteArray("{\"type\":\"result\",\"id\":\"c1\",\"value\":\"") << QString() << QString();
+    QTest::newRow("spaces, no type") << QByteArray(" { \"id\" : \"s12.3\" , \"args\": [1") << QStringLiteral("s12.3")
+                                     << QString();
+    QTest::newRow("args before id") << QByteArray("{\"type\":\"call\",\"args\":{\"id\":\"c1\"") << QString()
+                                    << QString();
+    QTest::newRow("not a call") << QByteArray("{\"type\":\"result\",\"id\":\"c1\",\"value\":\"") << QString()
+                                << QString();
     QTest::newRow("escaped id") << QByteArray("{\"id\":\"c\\u0031\",\"tool\":\"echo\"") << QString() << QString();
     QTest::newRow("empty id") << QByteArray("{\"id\":\"\",\"args\":1") << QString() << QString();
     QTest::newRow("id cut off") << QByteArray("{\"type\":\"call\",\"id\":\"c1") << QString() << QString();
     QTest::newRow("not JSON") << QByteArray("xxxxxxxx") << QString() << QString();
     QTest::newRow("bad UTF-8 id") << QByteArray("{\"id\":\"c\xff\",\"args\":1") << QString() << QString();
-    QTest::newRow("id over 256 bytes") << (QByteArray("{\"id\":\"") + QByteArray(257, 'i') + "\",\"args\":1") << QString()
-                                       << QString();
-    QTest::newRow("non-string tool") << QByteArray("{\"id\":\"c2\",\"tool\":5,\"args\":1") << QStringLiteral("c2") << QString();
+    QTest::newRow("id over 256 bytes") << (QByteArray("{\"id\":\"") + QByteArray(257, 'i') + "\",\"args\":1")
+                                       << QString() << QString();
+    QTest::newRow("non-string tool") << QByteArray("{\"id\":\"c2\",\"tool\":5,\"args\":1") << QStringLiteral("c2")
+                                     << QString();
 }
 
 void TestBridgeFrameReader::scanCallPrefix()

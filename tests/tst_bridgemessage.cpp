@@ -48,16 +48,20 @@ void TestBridgeMessage::decodeValid_data()
     QTest::newRow("missing args is {}") << QByteArray(R"({"type":"call","id":"c3","tool":"now"})") << QByteArray("c3")
                                         << QByteArray("now") << QByteArray("{}") << 2;
     // 6 + "héllo " (7) + "€" (3) + 2: the cap counts UTF-8 bytes, not characters.
-    QTest::newRow("non-ASCII args bytes") << QByteArray(R"({"type":"call","id":"c4","tool":"t","args":{"s":"héllo €"}})")
-                                          << QByteArray("c4") << QByteArray("t") << QByteArray(R"({"s":"héllo €"})") << 18;
+    QTest::newRow("non-ASCII args bytes")
+        << QByteArray(R"({"type":"call","id":"c4","tool":"t","args":{"s":"héllo €"}})") << QByteArray("c4")
+        << QByteArray("t") << QByteArray(R"({"s":"héllo €"})") << 18;
     // An escaped character is counted as it is re-serialised (raw UTF-8).
-    QTest::newRow("escapes re-serialised") << QByteArray(R"({"type":"call","id":"c5","tool":"t","args":{"s":"\u00e9\ud83d\ude00"}})")
-                                           << QByteArray("c5") << QByteArray("t") << QByteArray("{\"s\":\"é😀\"}") << 14;
+    QTest::newRow("escapes re-serialised")
+        << QByteArray(R"({"type":"call","id":"c5","tool":"t","args":{"s":"\u00e9\ud83d\ude00"}})") << QByteArray("c5")
+        << QByteArray("t") << QByteArray("{\"s\":\"é😀\"}") << 14;
     QTest::newRow("extra fields ignored, whitespace, CR")
         << QByteArray(" { \"id\" : \"c6\", \"tool\":\"t\", \"type\":\"call\", \"meta\": 1 }\r") << QByteArray("c6")
         << QByteArray("t") << QByteArray("{}") << 2;
-    QTest::newRow("depth exactly 128") << QByteArray(R"({"type":"call","id":"c7","tool":"t","args":)") + QByteArray::fromStdString(nested(127)) + "}"
-                                       << QByteArray("c7") << QByteArray("t") << QByteArray::fromStdString(nested(127)) << 254;
+    QTest::newRow("depth exactly 128") << QByteArray(R"({"type":"call","id":"c7","tool":"t","args":)")
+            + QByteArray::fromStdString(nested(127)) + "}"
+                                       << QByteArray("c7") << QByteArray("t") << QByteArray::fromStdString(nested(127))
+                                       << 254;
     QTest::newRow("brackets inside strings do not count")
         << QByteArray(R"({"type":"call","id":"c8","tool":"t","args":{"s":")") + QByteArray(1000, '[') + "\\\"{\"}}"
         << QByteArray("c8") << QByteArray("t") << QByteArray(R"({"s":")") + QByteArray(1000, '[') + "\\\"{\"}" << 1011;
@@ -88,8 +92,8 @@ void TestBridgeMessage::decodeInvalid_data()
 
     QTest::newRow("bad JSON") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":tru})")
                               << QStringLiteral("invalid JSON at byte offset 46: ") << true;
-    QTest::newRow("truncated JSON") << QByteArray(R"({"type":"call")") << QStringLiteral("invalid JSON at byte offset 14: ")
-                                    << true;
+    QTest::newRow("truncated JSON") << QByteArray(R"({"type":"call")")
+                                    << QStringLiteral("invalid JSON at byte offset 14: ") << true;
     QTest::newRow("trailing garbage") << QByteArray(R"({"type":"call","id":"c1","tool":"t"} x)")
                                       << QStringLiteral("invalid JSON at byte offset 37: ") << true;
     QTest::newRow("bad UTF-8") << QByteArray("{\"type\":\"call\",\"id\":\"\xff\",\"tool\":\"t\"}")
@@ -98,28 +102,42 @@ void TestBridgeMessage::decodeInvalid_data()
                                     << QStringLiteral("invalid UTF-8 at byte offset 22") << false;
     QTest::newRow("UTF-8 encoded surrogate") << QByteArray("{\"type\":\"call\",\"id\":\"\xed\xa0\x80\",\"tool\":\"t\"}")
                                              << QStringLiteral("invalid UTF-8 at byte offset 21") << false;
-    QTest::newRow("lone high surrogate escape") << QByteArray(R"({"type":"call","id":"\ud800","tool":"t"})")
-                                                << QStringLiteral("lone UTF-16 surrogate escape \\ud800 in a JSON string at byte offset 21") << false;
-    QTest::newRow("lone low surrogate escape") << QByteArray(R"({"type":"call","id":"ab\uDC00","tool":"t"})")
-                                               << QStringLiteral("lone UTF-16 surrogate escape \\uDC00 in a JSON string at byte offset 23") << false;
-    QTest::newRow("high surrogate then non-surrogate") << QByteArray(R"({"type":"call","id":"\ud83d\u0041","tool":"t"})")
-                                                       << QStringLiteral("lone UTF-16 surrogate escape \\ud83d in a JSON string at byte offset 21") << false;
-    QTest::newRow("not an object") << QByteArray("[1,2]") << QStringLiteral("a bridge message must be a JSON object, not an array") << false;
-    QTest::newRow("missing type") << QByteArray(R"({"id":"c1","tool":"t"})") << QStringLiteral("a bridge message needs a string \"type\"") << false;
+    QTest::newRow("lone high surrogate escape")
+        << QByteArray(R"({"type":"call","id":"\ud800","tool":"t"})")
+        << QStringLiteral("lone UTF-16 surrogate escape \\ud800 in a JSON string at byte offset 21") << false;
+    QTest::newRow("lone low surrogate escape")
+        << QByteArray(R"({"type":"call","id":"ab\uDC00","tool":"t"})")
+        << QStringLiteral("lone UTF-16 surrogate escape \\uDC00 in a JSON string at byte offset 23") << false;
+    QTest::newRow("high surrogate then non-surrogate")
+        << QByteArray(R"({"type":"call","id":"\ud83d\u0041","tool":"t"})")
+        << QStringLiteral("lone UTF-16 surrogate escape \\ud83d in a JSON string at byte offset 21") << false;
+    QTest::newRow("not an object") << QByteArray("[1,2]")
+                                   << QStringLiteral("a bridge message must be a JSON object, not an array") << false;
+    QTest::newRow("missing type") << QByteArray(R"({"id":"c1","tool":"t"})")
+                                  << QStringLiteral("a bridge message needs a string \"type\"") << false;
     QTest::newRow("wrong type") << QByteArray(R"({"type":"result","id":"c1","tool":"t"})")
-                                << QStringLiteral("unknown bridge message type \"result\" (a script sends only \"call\")") << false;
+                                << QStringLiteral(
+                                       "unknown bridge message type \"result\" (a script sends only \"call\")")
+                                << false;
     QTest::newRow("type cut to 64 bytes") << QByteArray(R"({"type":")") + QByteArray(100, 'x') + R"("})"
-                                          << QStringLiteral("unknown bridge message type \"") + QString(64, QLatin1Char('x'))
-            + QStringLiteral("…\" (a script sends only \"call\")") << false;
-    QTest::newRow("missing id") << QByteArray(R"({"type":"call","tool":"t"})") << QStringLiteral("a call needs a non-empty string \"id\"") << false;
-    QTest::newRow("empty id") << QByteArray(R"({"type":"call","id":"","tool":"t"})") << QStringLiteral("a call needs a non-empty string \"id\"") << false;
-    QTest::newRow("numeric id") << QByteArray(R"({"type":"call","id":7,"tool":"t"})") << QStringLiteral("a call needs a non-empty string \"id\"") << false;
-    QTest::newRow("missing tool") << QByteArray(R"({"type":"call","id":"c1"})") << QStringLiteral("a call needs a string \"tool\"") << false;
+                                          << QStringLiteral("unknown bridge message type \"")
+            + QString(64, QLatin1Char('x')) + QStringLiteral("…\" (a script sends only \"call\")")
+                                          << false;
+    QTest::newRow("missing id") << QByteArray(R"({"type":"call","tool":"t"})")
+                                << QStringLiteral("a call needs a non-empty string \"id\"") << false;
+    QTest::newRow("empty id") << QByteArray(R"({"type":"call","id":"","tool":"t"})")
+                              << QStringLiteral("a call needs a non-empty string \"id\"") << false;
+    QTest::newRow("numeric id") << QByteArray(R"({"type":"call","id":7,"tool":"t"})")
+                                << QStringLiteral("a call needs a non-empty string \"id\"") << false;
+    QTest::newRow("missing tool") << QByteArray(R"({"type":"call","id":"c1"})")
+                                  << QStringLiteral("a call needs a string \"tool\"") << false;
     QTest::newRow("string args") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":"x"})")
-                                 << QStringLiteral("a call's \"args\" must be an object or an array, not a string") << false;
+                                 << QStringLiteral("a call's \"args\" must be an object or an array, not a string")
+                                 << false;
     QTest::newRow("null args") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":null})")
                                << QStringLiteral("a call's \"args\" must be an object or an array, not null") << false;
-    QTest::newRow("depth 129") << QByteArray(R"({"type":"call","id":"c7","tool":"t","args":)") + QByteArray::fromStdString(nested(128)) + "}"
+    QTest::newRow("depth 129") << QByteArray(R"({"type":"call","id":"c7","tool":"t","args":)")
+            + QByteArray::fromStdString(nested(128)) + "}"
                                << QStringLiteral("JSON nested deeper than 128 levels at byte offset 170") << false;
 }
 
@@ -148,7 +166,8 @@ void TestBridgeMessage::deepNestingRefusedWithoutRecursion()
         const std::string line = std::string(100000, open);
         const BridgeDecodeResult result = BridgeProtocol::decodeLine(line);
         QVERIFY(!result.call.has_value());
-        QCOMPARE(QString::fromStdString(result.error), QStringLiteral("JSON nested deeper than 128 levels at byte offset 128"));
+        QCOMPARE(QString::fromStdString(result.error),
+                 QStringLiteral("JSON nested deeper than 128 levels at byte offset 128"));
     }
     const std::string balanced = nested(100000);
     QCOMPARE(QString::fromStdString(BridgeProtocol::decodeLine(balanced).error),
@@ -183,7 +202,8 @@ void TestBridgeMessage::firstInvalidUtf8()
 {
     QFETCH(QByteArray, bytes);
     QFETCH(qlonglong, offset);
-    const std::size_t got = BridgeProtocol::firstInvalidUtf8(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    const std::size_t got
+        = BridgeProtocol::firstInvalidUtf8(std::string_view(bytes.constData(), std::size_t(bytes.size())));
     QCOMPARE(got == std::string_view::npos ? -1LL : qlonglong(got), offset);
 }
 
@@ -191,9 +211,11 @@ void TestBridgeMessage::encodeResult()
 {
     QCOMPARE(BridgeProtocol::encodeResult("c1", json{{"sum", 3}, {"text", "é"}}),
              std::string("{\"type\":\"result\",\"id\":\"c1\",\"value\":{\"sum\":3,\"text\":\"é\"}}\n"));
-    QCOMPARE(BridgeProtocol::encodeResult("c\"2", json()), std::string("{\"type\":\"result\",\"id\":\"c\\\"2\",\"value\":null}\n"));
+    QCOMPARE(BridgeProtocol::encodeResult("c\"2", json()),
+             std::string("{\"type\":\"result\",\"id\":\"c\\\"2\",\"value\":null}\n"));
     // A handler's invalid UTF-8 does not stop the reply: it becomes U+FFFD.
-    QCOMPARE(BridgeProtocol::encodeResult("c3", json("a\xff")), std::string("{\"type\":\"result\",\"id\":\"c3\",\"value\":\"a\xef\xbf\xbd\"}\n"));
+    QCOMPARE(BridgeProtocol::encodeResult("c3", json("a\xff")),
+             std::string("{\"type\":\"result\",\"id\":\"c3\",\"value\":\"a\xef\xbf\xbd\"}\n"));
 }
 
 void TestBridgeMessage::encodeError()
@@ -204,16 +226,19 @@ void TestBridgeMessage::encodeError()
     error.retryable = false;
     error.attempts = 1;
     error.details = json{{"pointer", "/a"}, {"code", "overridden?"}};
-    QCOMPARE(BridgeProtocol::encodeError("c9", error),
-             std::string(R"({"type":"error","id":"c9","error":{"attempts":1,"code":"invalid_arguments","message":"a must be an integer","pointer":"/a","retryable":false}})")
-                 + "\n");
+    QCOMPARE(
+        BridgeProtocol::encodeError("c9", error),
+        std::string(
+            R"({"type":"error","id":"c9","error":{"attempts":1,"code":"invalid_arguments","message":"a must be an integer","pointer":"/a","retryable":false}})")
+            + "\n");
     const std::string line = BridgeProtocol::encodeError("c9", error);
     QCOMPARE(std::count(line.begin(), line.end(), '\n'), 1L);
 }
 
 void TestBridgeMessage::errorFromJson()
 {
-    const json value = json::parse(R"({"code":"timeout","message":"30 s passed","retryable":true,"attempts":3,"pointer":"/x","extra":[1]})");
+    const json value = json::parse(
+        R"({"code":"timeout","message":"30 s passed","retryable":true,"attempts":3,"pointer":"/x","extra":[1]})");
     const BridgeError error = BridgeError::fromJson(value);
     QCOMPARE(error.code, std::string("timeout"));
     QCOMPARE(error.message, std::string("30 s passed"));
@@ -232,10 +257,14 @@ void TestBridgeMessage::errorFromJsonRejectsWrongTypes_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("message");
-    QTest::newRow("not an object") << QByteArray("[]") << QStringLiteral("an error must be a JSON object, not an array");
-    QTest::newRow("code") << QByteArray(R"({"code":1})") << QStringLiteral("error field \"code\" must be a string, not a number");
-    QTest::newRow("retryable") << QByteArray(R"({"retryable":"yes"})") << QStringLiteral("error field \"retryable\" must be a boolean, not a string");
-    QTest::newRow("attempts") << QByteArray(R"({"attempts":-1})") << QStringLiteral("error field \"attempts\" must be a non-negative integer");
+    QTest::newRow("not an object") << QByteArray("[]")
+                                   << QStringLiteral("an error must be a JSON object, not an array");
+    QTest::newRow("code") << QByteArray(R"({"code":1})")
+                          << QStringLiteral("error field \"code\" must be a string, not a number");
+    QTest::newRow("retryable") << QByteArray(R"({"retryable":"yes"})")
+                               << QStringLiteral("error field \"retryable\" must be a boolean, not a string");
+    QTest::newRow("attempts") << QByteArray(R"({"attempts":-1})")
+                              << QStringLiteral("error field \"attempts\" must be a non-negative integer");
 }
 
 void TestBridgeMessage::errorFromJsonRejectsWrongTypes()

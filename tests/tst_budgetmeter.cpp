@@ -3,10 +3,10 @@
 // The run header's budget meters (issue 8 item 7): the largest request and reply come
 // from the sizes the step engine measured (StepEngine::largestRequestBytes /
 // largestReplyBytes), not from serialising every step again on the GUI thread.
-#include "run/runcontroller.h"
 #include "engine/stepengine.h"
-#include "ui/mainwindow.h"
+#include "run/runcontroller.h"
 #include "testfiles.h"
+#include "ui/mainwindow.h"
 
 #include <QDir>
 #include <QFile>
@@ -50,7 +50,8 @@ private Q_SLOTS:
                           " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
                           " \"tools\": [{\"name\": \"echo\", \"input_schema\": {\"type\": \"object\", \"properties\": "
                           "{\"s\": {\"type\": \"string\"}}},\n"
-                          "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": " + reply + "}]}}]}\n"));
+                          "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": "
+                              + reply + "}]}}]}\n"));
 
         MainWindow window;
         window.setErrorDialogsEnabled(false);
@@ -64,7 +65,8 @@ private Q_SLOTS:
         auto *meters = window.findChild<QLabel *>(QStringLiteral("budgetMeters"));
         QVERIFY(meters);
         // Number and unit are joined by a no-break space: a wrapped line keeps "2.0 KiB" whole.
-        QVERIFY2(meters->text().contains(QStringLiteral("largest request 2.0\u00a0KiB of ")), qPrintable(meters->text()));
+        QVERIFY2(meters->text().contains(QStringLiteral("largest request 2.0\u00a0KiB of ")),
+                 qPrintable(meters->text()));
         QVERIFY2(meters->text().contains(QStringLiteral("largest reply 3.0\u00a0KiB of ")), qPrintable(meters->text()));
         QVERIFY2(!meters->text().contains(QStringLiteral(" KiB")) && !meters->text().contains(QStringLiteral(" MiB")),
                  qPrintable(meters->text()));

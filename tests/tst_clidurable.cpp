@@ -92,7 +92,7 @@ QByteArray scriptStdout(const QByteArray &out)
 QByteArray stepSummary(const nlohmann::json &step)
 {
     return QByteArray::number(step.value("sequence", 0)) + ' ' + QByteArray::fromStdString(step.value("status", ""))
-         + ' ' + QByteArray::fromStdString(step["args"].dump());
+        + ' ' + QByteArray::fromStdString(step["args"].dump());
 }
 
 /// A project with one mock tool `lookup` answering "a", "b", "c" in turn, and a
@@ -101,11 +101,13 @@ void writeLookupProject(const QString &dir, const QByteArray &keys = "[\"x\", \"
 {
     writeFile(dir + QStringLiteral("/scripts/main.py"),
               "from toolstudio import tools, ToolError\n"
-              "for key in " + keys + ":\n"
-              "    try:\n"
-              "        print(key, tools.lookup(key=key), flush=True)\n"
-              "    except ToolError as e:\n"
-              "        print(key, 'error', e.code, flush=True)\n");
+              "for key in "
+                  + keys
+                  + ":\n"
+                    "    try:\n"
+                    "        print(key, tools.lookup(key=key), flush=True)\n"
+                    "    except ToolError as e:\n"
+                    "        print(key, 'error', e.code, flush=True)\n");
     writeFile(dir + QStringLiteral("/toolstudio.json"),
               "{\"name\": \"lookup\", \"default_script\": \"main\",\n"
               " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
@@ -130,11 +132,13 @@ void writeManualProject(const QString &dir, int runTimeout)
     writeFile(dir + QStringLiteral("/toolstudio.json"),
               "{\"name\": \"approve\", \"default_script\": \"main\",\n"
               " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
-              " \"limits\": {\"run_timeout_seconds\": " + QByteArray::number(runTimeout) + "},\n"
-              " \"retry\": {\"max_attempts\": 1},\n"
-              " \"tools\": [{\"name\": \"approve\", \"description\": \"A person approves an item\",\n"
-              "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"item\": {\"type\": \"string\"}}},\n"
-              "   \"handler\": {\"kind\": \"manual\"}}]}\n");
+              " \"limits\": {\"run_timeout_seconds\": "
+                  + QByteArray::number(runTimeout)
+                  + "},\n"
+                    " \"retry\": {\"max_attempts\": 1},\n"
+                    " \"tools\": [{\"name\": \"approve\", \"description\": \"A person approves an item\",\n"
+                    "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"item\": {\"type\": \"string\"}}},\n"
+                    "   \"handler\": {\"kind\": \"manual\"}}]}\n");
 }
 
 /// `toolstudio run DIR --json --wait-for-answers` in the background, until its call
@@ -150,10 +154,12 @@ struct WaitingRun
     bool start(const QString &dir)
     {
         process.setProgram(binary());
-        process.setArguments({QStringLiteral("run"), dir, QStringLiteral("--json"), QStringLiteral("--wait-for-answers")});
+        process.setArguments(
+            {QStringLiteral("run"), dir, QStringLiteral("--json"), QStringLiteral("--wait-for-answers")});
         process.setStandardInputFile(QProcess::nullDevice());
         process.start();
-        static const QRegularExpression waits(QStringLiteral("call (\\S+) \\(approve, attempt 1\\) waits for an answer"));
+        static const QRegularExpression waits(
+            QStringLiteral("call (\\S+) \\(approve, attempt 1\\) waits for an answer"));
         QElapsedTimer clock;
         clock.start();
         while (clock.elapsed() < 30000) {
@@ -199,8 +205,8 @@ struct HeldRun
         if (!process.waitForStarted())
             return false;
         process.write(input);
-        const QByteArray held = "[step " + QByteArray::number(sequence) + "] lookup {\"key\":\"" + key
-            + "\"} is held (step mode)";
+        const QByteArray held
+            = "[step " + QByteArray::number(sequence) + "] lookup {\"key\":\"" + key + "\"} is held (step mode)";
         QElapsedTimer clock;
         clock.start();
         while (clock.elapsed() < 30000) {
@@ -266,10 +272,12 @@ private Q_SLOTS:
         WaitingRun run;
         QVERIFY2(run.start(dir.path()), run.err.constData());
 
-        const CommandResult answered = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), run.runId, run.callId} + answer);
+        const CommandResult answered
+            = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), run.runId, run.callId} + answer);
         QCOMPARE(answered.err, QByteArray());
         QCOMPARE(answered.exitCode, ExitCompleted);
-        QCOMPARE(answered.out, QStringLiteral("accepted: %1 attempt 1 of run %2\n").arg(run.callId, run.runId).toUtf8());
+        QCOMPARE(answered.out,
+                 QStringLiteral("accepted: %1 attempt 1 of run %2\n").arg(run.callId, run.runId).toUtf8());
 
         run.finish();
         QCOMPARE(run.process.exitCode(), ExitCompleted);
@@ -279,28 +287,34 @@ private Q_SLOTS:
         QCOMPARE(QByteArray::fromStdString(steps.front().value("status", "")), stepStatus);
 
         // The same answer again: the call is finished; refused at once, run unchanged.
-        const CommandResult again = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), run.runId, run.callId} + answer);
+        const CommandResult again
+            = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), run.runId, run.callId} + answer);
         QCOMPARE(again.exitCode, ExitRunFailed);
-        QCOMPARE(again.err, QStringLiteral("toolstudio answer: call '%1' already finished (%2)\n")
-                                .arg(run.callId, QString::fromLatin1(stepStatus)).toUtf8());
+        QCOMPARE(again.err,
+                 QStringLiteral("toolstudio answer: call '%1' already finished (%2)\n")
+                     .arg(run.callId, QString::fromLatin1(stepStatus))
+                     .toUtf8());
     }
 
     void answerRefusesBadInput_data()
     {
-        QTest::addColumn<QString>("runId");   // "*" = the real run
-        QTest::addColumn<QString>("callId");  // "*" = the real call
+        QTest::addColumn<QString>("runId");  // "*" = the real run
+        QTest::addColumn<QString>("callId"); // "*" = the real call
         QTest::addColumn<QStringList>("answer");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message"); // %1 = the run id
         QTest::newRow("both result and error")
             << QStringLiteral("*") << QStringLiteral("*")
-            << QStringList{QStringLiteral("--result"), QStringLiteral("1"), QStringLiteral("--error"), QStringLiteral("x")}
+            << QStringList{QStringLiteral("--result"), QStringLiteral("1"), QStringLiteral("--error"),
+                           QStringLiteral("x")}
             << ExitBadInput << QStringLiteral("give exactly one of --result JSON and --error MESSAGE");
         QTest::newRow("neither") << QStringLiteral("*") << QStringLiteral("*") << QStringList() << ExitBadInput
                                  << QStringLiteral("give exactly one of --result JSON and --error MESSAGE");
         QTest::newRow("result not JSON") << QStringLiteral("*") << QStringLiteral("*")
-                                         << QStringList{QStringLiteral("--result"), QStringLiteral("yes")} << ExitBadInput
-                                         << QStringLiteral("--result is not valid JSON (strings need quotes: '\"text\"')");
+                                         << QStringList{QStringLiteral("--result"), QStringLiteral("yes")}
+                                         << ExitBadInput
+                                         << QStringLiteral(
+                                                "--result is not valid JSON (strings need quotes: '\"text\"')");
         QTest::newRow("unknown run") << QStringLiteral("no-such-run") << QStringLiteral("*")
                                      << QStringList{QStringLiteral("--result"), QStringLiteral("1")} << ExitBadInput
                                      << QStringLiteral("no run 'no-such-run' in this project");
@@ -323,9 +337,12 @@ private Q_SLOTS:
         const QString useRun = runId == QLatin1String("*") ? run.runId : runId;
         const QString useCall = callId == QLatin1String("*") ? run.callId : callId;
 
-        const CommandResult refused = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), useRun, useCall} + answer);
+        const CommandResult refused
+            = toolstudio(QStringList{QStringLiteral("answer"), dir.path(), useRun, useCall} + answer);
         QCOMPARE(refused.exitCode, exitCode);
-        QCOMPARE(QString::fromUtf8(refused.err), QStringLiteral("toolstudio answer: ") + QString(message).replace(QLatin1String("%1"), run.runId) + QLatin1Char('\n'));
+        QCOMPARE(QString::fromUtf8(refused.err),
+                 QStringLiteral("toolstudio answer: ") + QString(message).replace(QLatin1String("%1"), run.runId)
+                     + QLatin1Char('\n'));
 
         // The refused answer changed nothing: the call still waits and takes a real one.
         const CommandResult answered = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
@@ -350,10 +367,11 @@ private Q_SLOTS:
         clock.start();
         const CommandResult refused = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, QStringLiteral("c1"),
                                                   QStringLiteral("--result"), QStringLiteral("\"fromcli\"")});
-        QCOMPARE(QString::fromUtf8(refused.err),
-                 QStringLiteral("toolstudio answer: call c1 is held by step mode, not waiting for an answer: continue, "
-                                "answer instead or fail it where it is held (the window's Pending Calls dock, or the stdin "
-                                "of toolstudio run --step); nothing was written\n"));
+        QCOMPARE(
+            QString::fromUtf8(refused.err),
+            QStringLiteral("toolstudio answer: call c1 is held by step mode, not waiting for an answer: continue, "
+                           "answer instead or fail it where it is held (the window's Pending Calls dock, or the stdin "
+                           "of toolstudio run --step); nothing was written\n"));
         QCOMPARE(refused.exitCode, ExitBadInput);
         QCOMPARE(refused.out, QByteArray());
         QVERIFY2(clock.elapsed() < 9000, "refused at once, not after the 10 s wait");
@@ -379,23 +397,26 @@ private Q_SLOTS:
         run.process.kill(); // SIGKILL while c2 is held
         run.finish();
         const CommandResult listed = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
-        QCOMPARE(QByteArray::fromStdString(nlohmann::json::parse(listed.out.trimmed().toStdString()).value("status", "")),
-                 QByteArray("suspended"));
+        QCOMPARE(
+            QByteArray::fromStdString(nlohmann::json::parse(listed.out.trimmed().toStdString()).value("status", "")),
+            QByteArray("suspended"));
 
         const CommandResult refused = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, QStringLiteral("c2"),
                                                   QStringLiteral("--result"), QStringLiteral("\"INJECTED\"")});
-        QCOMPARE(QString::fromUtf8(refused.err),
-                 QStringLiteral("toolstudio answer: call c2 was held by step mode when run %1 was suspended, not waiting "
-                                "for an answer; nothing was written. Resuming runs its handler (toolstudio resume %2 %1); "
-                                "to answer it instead, resume the run in the window with Step Mode on and choose Answer "
-                                "Instead\n")
-                     .arg(run.runId, dir.path()));
+        QCOMPARE(
+            QString::fromUtf8(refused.err),
+            QStringLiteral("toolstudio answer: call c2 was held by step mode when run %1 was suspended, not waiting "
+                           "for an answer; nothing was written. Resuming runs its handler (toolstudio resume %2 %1); "
+                           "to answer it instead, resume the run in the window with Step Mode on and choose Answer "
+                           "Instead\n")
+                .arg(run.runId, dir.path()));
         QCOMPARE(refused.exitCode, ExitBadInput);
         QCOMPARE(refused.out, QByteArray());
         QCOMPARE(unresolvedAnswers(dir.path(), run.runId), size_t(0));
 
         // What the message promises: resume runs c2's handler.
-        const CommandResult resumed = toolstudio({QStringLiteral("resume"), dir.path(), run.runId, QStringLiteral("--json")});
+        const CommandResult resumed
+            = toolstudio({QStringLiteral("resume"), dir.path(), run.runId, QStringLiteral("--json")});
         QCOMPARE(resumed.exitCode, ExitCompleted);
         QCOMPARE(scriptStdout(resumed.out), QByteArray("x a\ny b\nz c\n"));
     }
@@ -417,8 +438,9 @@ private Q_SLOTS:
 
         QTest::qWait(1100); // the text listing shows seconds
         writeFile(dir.filePath(QStringLiteral("answers.json")), "{\"approve\": \"yes\"}");
-        const CommandResult resumed = toolstudio({QStringLiteral("resume"), dir.path(), run.runId, QStringLiteral("--answers"),
-                                                  dir.filePath(QStringLiteral("answers.json"))});
+        const CommandResult resumed
+            = toolstudio({QStringLiteral("resume"), dir.path(), run.runId, QStringLiteral("--answers"),
+                          dir.filePath(QStringLiteral("answers.json"))});
         QCOMPARE(resumed.exitCode, ExitCompleted);
         const CommandResult after = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
         const nlohmann::json completed = nlohmann::json::parse(after.out.trimmed().toStdString());
@@ -510,8 +532,8 @@ private Q_SLOTS:
                                   << QByteArrayList{"succeeded", "failed", "succeeded"};
         QTest::newRow("continue to end") << QByteArray("e\n") << QByteArray("x a\ny b\nz c\n")
                                          << QByteArrayList{"succeeded", "succeeded", "succeeded"};
-        QTest::newRow("end of input = continue to end") << QByteArray("") << QByteArray("x a\ny b\nz c\n")
-                                                        << QByteArrayList{"succeeded", "succeeded", "succeeded"};
+        QTest::newRow("end of input = continue to end")
+            << QByteArray("") << QByteArray("x a\ny b\nz c\n") << QByteArrayList{"succeeded", "succeeded", "succeeded"};
         QTest::newRow("unknown decision asked again") << QByteArray("maybe\nc\ne\n") << QByteArray("x a\ny b\nz c\n")
                                                       << QByteArrayList{"succeeded", "succeeded", "succeeded"};
     }
@@ -523,8 +545,8 @@ private Q_SLOTS:
         QFETCH(QByteArrayList, statuses);
         QTemporaryDir dir;
         writeLookupProject(dir.path());
-        const CommandResult result =
-            toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--step"), QStringLiteral("--json")}, decisions);
+        const CommandResult result = toolstudio(
+            {QStringLiteral("run"), dir.path(), QStringLiteral("--step"), QStringLiteral("--json")}, decisions);
         QCOMPARE(scriptStdout(result.out), output);
         const auto steps = events(result.out, "step");
         QByteArrayList got;
@@ -535,7 +557,8 @@ private Q_SLOTS:
         if (decisions.startsWith("maybe"))
             QVERIFY2(result.err.contains("unknown decision 'maybe'"), result.err.constData());
         else
-            QVERIFY2(result.err.contains("[step 1] lookup {\"key\":\"x\"} is held (step mode)"), result.err.constData());
+            QVERIFY2(result.err.contains("[step 1] lookup {\"key\":\"x\"} is held (step mode)"),
+                     result.err.constData());
     }
 
     void rerunFromStepWithEditedArgs()
@@ -547,9 +570,9 @@ private Q_SLOTS:
         QCOMPARE(scriptStdout(first.out), QByteArray("x a\ny b\nz c\n"));
         const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
 
-        const CommandResult rerun = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"),
-                                                QStringLiteral("2"), QStringLiteral("--args"),
-                                                QStringLiteral("{\"key\": \"Y\"}"), QStringLiteral("--json")});
+        const CommandResult rerun
+            = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"), QStringLiteral("2"),
+                          QStringLiteral("--args"), QStringLiteral("{\"key\": \"Y\"}"), QStringLiteral("--json")});
         QCOMPARE(rerun.err, QByteArray());
         QCOMPARE(rerun.exitCode, ExitCompleted);
         const auto steps = events(rerun.out, "step");
@@ -562,7 +585,8 @@ private Q_SLOTS:
 
         // The runs list names the rerun and its source run.
         const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
-        QVERIFY2(runs.out.contains("\"kind\":\"rerun\"") && runs.out.contains("\"source_run\":\"" + runId.toUtf8() + '"'),
+        QVERIFY2(runs.out.contains("\"kind\":\"rerun\"")
+                     && runs.out.contains("\"source_run\":\"" + runId.toUtf8() + '"'),
                  runs.out.constData());
     }
 
@@ -573,9 +597,9 @@ private Q_SLOTS:
         const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
         const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
 
-        const CommandResult rerun = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"),
-                                                QStringLiteral("2"), QStringLiteral("--args"),
-                                                QStringLiteral("{\"key\": 5}"), QStringLiteral("--json")});
+        const CommandResult rerun
+            = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"), QStringLiteral("2"),
+                          QStringLiteral("--args"), QStringLiteral("{\"key\": 5}"), QStringLiteral("--json")});
         const auto steps = events(rerun.out, "step");
         QCOMPARE(steps.size(), size_t(3));
         QCOMPARE(stepSummary(steps[1]), QByteArray("2 failed {\"key\":5}"));
@@ -595,13 +619,14 @@ private Q_SLOTS:
         QTest::newRow("from word") << QStringList{QStringLiteral("--from"), QStringLiteral("two")}
                                    << QByteArray("toolstudio replay: --from needs a step number (1, 2, …)\n");
         QTest::newRow("args not JSON")
-            << QStringList{QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--args"), QStringLiteral("{n:7")}
+            << QStringList{QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--args"),
+                           QStringLiteral("{n:7")}
             << QByteArray("toolstudio replay: --args is not valid JSON at line 1, column 3: syntax error while parsing "
                           "object key - invalid literal; last read: '{n:'; expected string literal (keys and strings "
                           "need double quotes, e.g. '{\"n\": 7}')\n");
-        QTest::newRow("args not an object")
-            << QStringList{QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--args"), QStringLiteral("[7]")}
-            << QByteArray("toolstudio replay: --args must be a JSON object\n");
+        QTest::newRow("args not an object") << QStringList{QStringLiteral("--from"), QStringLiteral("2"),
+                                                           QStringLiteral("--args"), QStringLiteral("[7]")}
+                                            << QByteArray("toolstudio replay: --args must be a JSON object\n");
     }
 
     void rerunRefusesBadInput()
@@ -626,8 +651,8 @@ private Q_SLOTS:
         const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
         const QString cassette = dir.path() + QStringLiteral("/demo.cassette.json");
 
-        const CommandResult saved =
-            toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--save-cassette"), cassette});
+        const CommandResult saved
+            = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--save-cassette"), cassette});
         QCOMPARE(saved.exitCode, ExitCompleted);
         QCOMPARE(saved.out, QStringLiteral("cassette of run %1 written to %2\n").arg(runId, cassette).toUtf8());
 
@@ -643,8 +668,9 @@ private Q_SLOTS:
 
         // A changed script diverges at its first different call, named on stderr.
         writeLookupProject(dir.path(), "[\"x\", \"w\", \"z\"]");
-        const CommandResult changed = toolstudio({QStringLiteral("replay"), dir.path(), QStringLiteral("scripts/main.py"),
-                                                  QStringLiteral("--cassette"), cassette, QStringLiteral("--json")});
+        const CommandResult changed
+            = toolstudio({QStringLiteral("replay"), dir.path(), QStringLiteral("scripts/main.py"),
+                          QStringLiteral("--cassette"), cassette, QStringLiteral("--json")});
         // Offline nothing runs for real: the line says what happens instead.
         QVERIFY2(changed.err.contains("divergence at step 2: step 2: expected lookup({\"key\":\"y\"}), got "
                                       "lookup({\"key\":\"w\"}) \u2014 offline, so this call and every later one "
@@ -675,8 +701,8 @@ private Q_SLOTS:
         writeLookupProject(dir.path());
         const QString cassette = dir.path() + QStringLiteral("/bad.json");
         writeFile(cassette, contents);
-        const CommandResult result = toolstudio({QStringLiteral("replay"), dir.path(), QStringLiteral("-"),
-                                                 QStringLiteral("--cassette"), cassette});
+        const CommandResult result = toolstudio(
+            {QStringLiteral("replay"), dir.path(), QStringLiteral("-"), QStringLiteral("--cassette"), cassette});
         QCOMPARE(result.exitCode, ExitBadInput);
         QVERIFY2(result.err.startsWith("toolstudio replay: ") && result.err.contains(cassette.toUtf8()),
                  result.err.constData());
@@ -717,15 +743,17 @@ private Q_SLOTS:
         QCOMPARE(process.exitStatus(), QProcess::NormalExit); // not killed by the signal
         QCOMPARE(process.exitCode(), ExitRunFailed);
         const QString runId = QString::fromUtf8(out.split('\n').first().split(' ').value(1)).chopped(1);
-        const QRegularExpression endLine(QStringLiteral("\\nrun %1 cancelled in [0-9.]+ m?s \\([0-9]+ steps?\\): "
-                                                            "stopped by the user; the script's process group was killed\\n$")
-                                             .arg(QRegularExpression::escape(runId)));
+        const QRegularExpression endLine(
+            QStringLiteral("\\nrun %1 cancelled in [0-9.]+ m?s \\([0-9]+ steps?\\): "
+                           "stopped by the user; the script's process group was killed\\n$")
+                .arg(QRegularExpression::escape(runId)));
         QVERIFY2(endLine.match(QString::fromUtf8(out)).hasMatch(), out.constData());
-        QCOMPARE(err, (QStringLiteral("toolstudio run: stopped by SIGINT (Ctrl-C); run %1 is cancelled (only a suspended "
-                                      "run can be resumed); run it again with its recorded steps memoized: "
-                                      "toolstudio replay %2 %1\n")
-                           .arg(runId, dir.path()))
-                          .toUtf8());
+        QCOMPARE(err,
+                 (QStringLiteral("toolstudio run: stopped by SIGINT (Ctrl-C); run %1 is cancelled (only a suspended "
+                                 "run can be resumed); run it again with its recorded steps memoized: "
+                                 "toolstudio replay %2 %1\n")
+                      .arg(runId, dir.path()))
+                     .toUtf8());
         const CommandResult runs = toolstudio({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
         const nlohmann::json run = nlohmann::json::parse(runs.out.split('\n').first().toStdString());
         QCOMPARE(QByteArray::fromStdString(run.value("status", "")), QByteArray("cancelled"));
@@ -763,9 +791,11 @@ private Q_SLOTS:
         event.erase("at");
         event["detail"].erase("pid");
         QCOMPARE(QByteArray::fromStdString(event.dump()),
-                 QByteArray("{\"detail\":{\"arguments\":\"AF_INET, SOCK_STREAM\",\"errno\":97,\"errno_name\":\"EAFNOSUPPORT\","
-                            "\"syscall\":\"socket\",\"text\":\"socket(AF_INET, SOCK_STREAM) refused: EAFNOSUPPORT (pid ")
-                     + QByteArray::fromStdString(pid) + ")\"},\"event\":\"policy\",\"kind\":\"sandbox_refused\",\"sequence\":0}");
+                 QByteArray(
+                     "{\"detail\":{\"arguments\":\"AF_INET, SOCK_STREAM\",\"errno\":97,\"errno_name\":\"EAFNOSUPPORT\","
+                     "\"syscall\":\"socket\",\"text\":\"socket(AF_INET, SOCK_STREAM) refused: EAFNOSUPPORT (pid ")
+                     + QByteArray::fromStdString(pid)
+                     + ")\"},\"event\":\"policy\",\"kind\":\"sandbox_refused\",\"sequence\":0}");
     }
 
     /// A command tool killed by a signal names the signal (issue: "killed by a signal").
@@ -778,13 +808,14 @@ private Q_SLOTS:
                   "    tools.crash()\n"
                   "except ToolError as e:\n"
                   "    print(e.code)\n");
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
-                  "{\"name\": \"crash\", \"default_script\": \"main\",\n"
-                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
-                  " \"retry\": {\"max_attempts\": 1},\n"
-                  " \"tools\": [{\"name\": \"crash\", \"description\": \"Dies of SIGSEGV\",\n"
-                  "   \"input_schema\": {\"type\": \"object\"},\n"
-                  "   \"handler\": {\"kind\": \"command\", \"command\": [\"sh\", \"-c\", \"echo boom >&2; kill -SEGV $$\"]}}]}\n");
+        writeFile(
+            dir.filePath(QStringLiteral("toolstudio.json")),
+            "{\"name\": \"crash\", \"default_script\": \"main\",\n"
+            " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+            " \"retry\": {\"max_attempts\": 1},\n"
+            " \"tools\": [{\"name\": \"crash\", \"description\": \"Dies of SIGSEGV\",\n"
+            "   \"input_schema\": {\"type\": \"object\"},\n"
+            "   \"handler\": {\"kind\": \"command\", \"command\": [\"sh\", \"-c\", \"echo boom >&2; kill -SEGV $$\"]}}]}\n");
         const CommandResult result = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
         const auto steps = events(result.out, "step");
         QCOMPARE(steps.size(), size_t(1));

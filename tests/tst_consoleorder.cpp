@@ -7,8 +7,8 @@
 // before a call must not appear after it.
 #include "consoleview.h"
 #include "run/runcontroller.h"
-#include "ui/mainwindow.h"
 #include "testfiles.h"
+#include "ui/mainwindow.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -23,12 +23,12 @@ namespace {
 
 constexpr int RunTimeoutMs = 30000;
 
-constexpr char EchoProject[] =
-    "{\"name\": \"order\", \"default_script\": \"main\",\n"
-    " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
-    " \"tools\": [{\"name\": \"echo\", \"input_schema\": {\"type\": \"object\", \"properties\": "
-    "{\"n\": {\"type\": \"integer\"}}},\n"
-    "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": {\"ok\": true}}]}}]}\n";
+constexpr char EchoProject[]
+    = "{\"name\": \"order\", \"default_script\": \"main\",\n"
+      " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+      " \"tools\": [{\"name\": \"echo\", \"input_schema\": {\"type\": \"object\", \"properties\": "
+      "{\"n\": {\"type\": \"integer\"}}},\n"
+      "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": {\"ok\": true}}]}}]}\n";
 
 /// The console's lines between the run's "started" and "finished" notices, with each
 /// run of consecutive marker lines read as one range "#first-#last" (markers of calls
@@ -139,11 +139,13 @@ private Q_SLOTS:
         constexpr int Calls = 40;
         QVERIFY(writeFile(dir.path() + QStringLiteral("/scripts/main.py"),
                           "from toolstudio import tools\n"
-                          "for i in range(" + QByteArray::number(Calls) + "):\n"
-                          "    print('before', i, flush=True)\n"
-                          "    tools.echo(n=i)\n"
-                          "    print('after', i, flush=True)\n"
-                          "print('done', flush=True)\n"));
+                          "for i in range("
+                              + QByteArray::number(Calls)
+                              + "):\n"
+                                "    print('before', i, flush=True)\n"
+                                "    tools.echo(n=i)\n"
+                                "    print('after', i, flush=True)\n"
+                                "print('done', flush=True)\n"));
         QVERIFY(writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EchoProject));
 
         MainWindow window;
@@ -155,8 +157,7 @@ private Q_SLOTS:
         connect(&busy, &QTimer::timeout, this, [] {
             QElapsedTimer spin;
             spin.start();
-            while (spin.elapsed() < 25) {
-            }
+            while (spin.elapsed() < 25) {}
         });
         QSignalSpy finished(window.runController(), &RunController::finished);
         QVERIFY(window.run());

@@ -29,9 +29,9 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("fileBytes");
         QTest::newRow("desktop entry") << QByteArray("desktop-file-validate") << QStringList{}
                                        << QByteArray("resources/io.github.toolstudio.ToolStudio.desktop");
-        QTest::newRow("appstream metainfo") << QByteArray("appstreamcli")
-                                            << QStringList{QStringLiteral("validate"), QStringLiteral("--no-net")}
-                                            << QByteArray("resources/io.github.toolstudio.ToolStudio.metainfo.xml");
+        QTest::newRow("appstream metainfo")
+            << QByteArray("appstreamcli") << QStringList{QStringLiteral("validate"), QStringLiteral("--no-net")}
+            << QByteArray("resources/io.github.toolstudio.ToolStudio.metainfo.xml");
     }
 
     void validates()

@@ -34,12 +34,13 @@ void writeFile(const QString &path, const QByteArray &data)
 void makeProject(const QString &dir)
 {
     // Each printed line carries the running total, so a lost or repeated step shows.
-    writeFile(dir + QStringLiteral("/toolstudio.json"),
-              "{\"name\": \"crash\", \"default_script\": \"main\","
-              " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],"
-              " \"limits\": {\"max_calls\": 2000, \"run_timeout_seconds\": 600},"
-              " \"tools\": [{\"name\": \"echo\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}}},"
-              "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": \"ok\"}]}}]}");
+    writeFile(
+        dir + QStringLiteral("/toolstudio.json"),
+        "{\"name\": \"crash\", \"default_script\": \"main\","
+        " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],"
+        " \"limits\": {\"max_calls\": 2000, \"run_timeout_seconds\": 600},"
+        " \"tools\": [{\"name\": \"echo\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}}},"
+        "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": \"ok\"}]}}]}");
     writeFile(dir + QStringLiteral("/scripts/main.py"),
               "from toolstudio import tools\n"
               "total = 0\n"
@@ -138,7 +139,8 @@ private Q_SLOTS:
                 QCOMPARE(step.sequence, i + 1);
                 QCOMPARE(step.status, StepStatus::Succeeded);
                 QCOMPARE(QByteArray::fromStdString(step.result->dump()), QByteArray("\"ok\""));
-                QCOMPARE(QByteArray::fromStdString(step.args.dump()), QByteArray("{\"n\":") + QByteArray::number(i) + "}");
+                QCOMPARE(QByteArray::fromStdString(step.args.dump()),
+                         QByteArray("{\"n\":") + QByteArray::number(i) + "}");
             }
             // None half-written: a final step has its result or error and ended attempts.
             for (const Step &step : steps) {
@@ -184,15 +186,17 @@ private Q_SLOTS:
         first.start(binary(), {QStringLiteral("run"), dir.path()});
         QVERIFY(first.waitForFinished(60000));
         const QString runId = runIdOf(first.readAllStandardOutput());
-        writeFile(dir.path() + QStringLiteral("/scripts/main.py"),
-                  "from toolstudio import tools\nfor i in range(5):\n    print(tools.echo(n=i if i != 3 else 30), flush=True)\n");
+        writeFile(
+            dir.path() + QStringLiteral("/scripts/main.py"),
+            "from toolstudio import tools\nfor i in range(5):\n    print(tools.echo(n=i if i != 3 else 30), flush=True)\n");
         QProcess replay;
         replay.start(binary(), {QStringLiteral("replay"), dir.path(), runId});
         QVERIFY(replay.waitForFinished(60000));
         QCOMPARE(replay.exitCode(), 0);
         const QByteArray out = replay.readAllStandardOutput();
         const QByteArray err = replay.readAllStandardError();
-        QVERIFY2(err.contains("divergence at step 4: step 4: expected echo({\"n\":3}), got echo({\"n\":30})"), err.constData());
+        QVERIFY2(err.contains("divergence at step 4: step 4: expected echo({\"n\":3}), got echo({\"n\":30})"),
+                 err.constData());
         QCOMPARE(out.count(" memoized "), 3);
         QVERIFY2(out.contains("[step 4] echo succeeded"), out.constData());
         QVERIFY2(out.contains("[step 5] echo succeeded"), out.constData());

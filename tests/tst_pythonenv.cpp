@@ -6,12 +6,12 @@
 // wheel path offline. The failing install sets PIP_NO_INDEX=1 (test only) so pip
 // does not wait for an unreachable index.
 #include "project/project.h"
+#include "python/pythonenv.h"
+#include "python/toolworker.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
-#include "python/pythonenv.h"
 #include "ui/requirementsinstalldialog.h"
 #include "ui/toolproblemsview.h"
-#include "python/toolworker.h"
 
 #include <QApplication>
 #include <QDir>
@@ -72,8 +72,9 @@ void writeProject(const QString &dir, const QString &module, const QString &requ
                              "        return %2.VALUE\n")
                   .arg(requirements, module)
                   .toUtf8());
-    writeFile(dir + QStringLiteral("/tools/plain.py"),
-              "class Tools:\n    def echo(self, text: str) -> str:\n        \"\"\"Echoes.\"\"\"\n        return text\n");
+    writeFile(
+        dir + QStringLiteral("/tools/plain.py"),
+        "class Tools:\n    def echo(self, text: str) -> str:\n        \"\"\"Echoes.\"\"\"\n        return text\n");
 }
 
 QStringList toolNames(const Project &project)
@@ -95,7 +96,8 @@ private Q_SLOTS:
     {
         PythonToolFile file;
         file.frontmatter = json{{"requirements", " requests, beautifulsoup4>=4.12 ,, "}};
-        QCOMPARE(PythonEnv::requirementsOf(file), (QStringList{QStringLiteral("requests"), QStringLiteral("beautifulsoup4>=4.12")}));
+        QCOMPARE(PythonEnv::requirementsOf(file),
+                 (QStringList{QStringLiteral("requests"), QStringLiteral("beautifulsoup4>=4.12")}));
         QCOMPARE(PythonEnv::requirementsOf(PythonToolFile{}), QStringList());
     }
 
@@ -142,7 +144,8 @@ private Q_SLOTS:
         QVERIFY(project);
         QCOMPARE(project->problems().size(), 1);
         const PythonToolFile &needs = project->pythonFiles.front().path == QLatin1String("tools/needs.py")
-                                          ? project->pythonFiles.front() : project->pythonFiles.back();
+            ? project->pythonFiles.front()
+            : project->pythonFiles.back();
         QCOMPARE(needs.missingModule, QStringLiteral("tsdemomod"));
         QCOMPARE(PythonEnv::requirementsOf(needs), QStringList{wheel});
 
@@ -161,11 +164,11 @@ private Q_SLOTS:
         QCOMPARE(toolNames(*project), (QStringList{QStringLiteral("demo_value"), QStringLiteral("echo")}));
         json reply;
         QSignalSpy replied(this, &TestPythonEnv::gotReply);
-        ToolWorker::forProject(projectDir)->invoke(json{{"tool", "demo_value"}, {"args", json::object()}},
-                                                    [this, &reply](const json &r) {
-                                                        reply = r;
-                                                        Q_EMIT gotReply();
-                                                    });
+        ToolWorker::forProject(projectDir)
+            ->invoke(json{{"tool", "demo_value"}, {"args", json::object()}}, [this, &reply](const json &r) {
+                reply = r;
+                Q_EMIT gotReply();
+            });
         QVERIFY(replied.wait(20000));
         QCOMPARE(QByteArray::fromStdString(reply.value("value", json()).dump()), QByteArray("42"));
         ToolWorker::forProject(projectDir)->stop();
@@ -200,10 +203,11 @@ private Q_SLOTS:
             box->button(QMessageBox::Yes)->click();
         });
         panel.problemsView()->installButton()->click();
-        QCOMPARE(question, QStringLiteral("tools/needs.py needs the module 'tsdemomod'. Create the project's virtual "
-                                          "environment (.toolstudio/venv) and run pip install for:\n\n%1\n\n"
-                                          "pip downloads from the package index, or installs the local paths given.")
-                               .arg(wheel));
+        QCOMPARE(question,
+                 QStringLiteral("tools/needs.py needs the module 'tsdemomod'. Create the project's virtual "
+                                "environment (.toolstudio/venv) and run pip install for:\n\n%1\n\n"
+                                "pip downloads from the package index, or installs the local paths given.")
+                     .arg(wheel));
         QCOMPARE(installed.count(), 1);
         // The window loaded the project again: no problem left, demo_value is a tool.
         QCOMPARE(panel.problemsView()->list()->count(), 0);
@@ -300,7 +304,8 @@ private Q_SLOTS:
         QSignalSpy finished(&env, &PythonEnv::finished);
         env.install({});
         QCOMPARE(finished.count(), 1);
-        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("nothing to install: the file has no requirements: line"));
+        QCOMPARE(finished.first().at(1).toString(),
+                 QStringLiteral("nothing to install: the file has no requirements: line"));
         QVERIFY(!QFileInfo::exists(dir.path() + QStringLiteral("/.toolstudio")));
     }
 

@@ -3,18 +3,18 @@
 //
 // Python tools (issue 6): schema derivation rows, the tool worker and its handler,
 // secrets, and tool definition export. Row data lives in tests/data/python-tools/.
-#include "exchange/bundle.h"
 #include "engine/handlers/commandhandler.h"
-#include "project/project.h"
-#include "project/projectwriter.h"
 #include "engine/handlers/pythonhandler.h"
-#include "run/runcontroller.h"
-#include "python/secrets.h"
+#include "exchange/bundle.h"
 #include "exchange/toolexport.h"
 #include "exchange/toolimport.h"
-#include "python/toolworker.h"
 #include "exchange/typings.h"
+#include "project/project.h"
+#include "project/projectwriter.h"
+#include "python/secrets.h"
+#include "python/toolworker.h"
 #include "python/valvestore.h"
+#include "run/runcontroller.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -238,7 +238,8 @@ private Q_SLOTS:
         QCOMPARE(project->pythonFiles.size(), std::size_t(2));
         const PythonToolFile &a = project->pythonFiles.at(0);
         QCOMPARE(QString::fromStdString(a.frontmatter.value("title", std::string())), QStringLiteral("Needs a module"));
-        QVERIFY2(a.error.startsWith(QStringLiteral("the module 'nosuchmodule_xyz' is not installed for the tool worker's Python")),
+        QVERIFY2(a.error.startsWith(
+                     QStringLiteral("the module 'nosuchmodule_xyz' is not installed for the tool worker's Python")),
                  qPrintable(a.error));
         QVERIFY2(a.error.endsWith(QStringLiteral("the file's requirements: line says: nosuchmodule-xyz>=2, requests")),
                  qPrintable(a.error));
@@ -251,8 +252,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
-        writeFile(dir.path() + QStringLiteral("/tools/a.py"), "import nosuchmodule_xyz.sub\nclass Tools:\n    def a(self):\n        pass\n");
-        writeFile(dir.path() + QStringLiteral("/tools/b.py"), "class Tools:\n    def b(self) -> int\n        return 1\n");
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"),
+                  "import nosuchmodule_xyz.sub\nclass Tools:\n    def a(self):\n        pass\n");
+        writeFile(dir.path() + QStringLiteral("/tools/b.py"),
+                  "class Tools:\n    def b(self) -> int\n        return 1\n");
         writeFile(dir.path() + QStringLiteral("/tools/c.py"),
                   "raise ImportError(\"the module 'fake' is not installed\")\nclass Tools:\n    pass\n");
         QString reason;
@@ -282,8 +285,9 @@ private Q_SLOTS:
         writeFile(dir.path() + QStringLiteral("/tools/a.py"), "class Tools:\n    def lookup(self):\n        pass\n");
         ProjectError error;
         QVERIFY(!Project::load(dir.path(), &error));
-        QCOMPARE(error.message, QStringLiteral("tool 'lookup': declared twice (toolstudio.json and tools/a.py; "
-                                               "tool names must be unique)"));
+        QCOMPARE(error.message,
+                 QStringLiteral("tool 'lookup': declared twice (toolstudio.json and tools/a.py; "
+                                "tool names must be unique)"));
     }
 
     // --- the worker ----------------------------------------------------------------
@@ -338,7 +342,8 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(outcome.error.message), QStringLiteral("RuntimeError: flaky service"));
         QCOMPARE(outcome.error.retryable, true);
         outcome = attempt(dir.path(), QStringLiteral("slow_add"), json{{"a", 1}, {"c", 2}});
-        QCOMPARE(QString::fromStdString(outcome.error.message), QStringLiteral("unexpected argument(s) for slow_add: c"));
+        QCOMPARE(QString::fromStdString(outcome.error.message),
+                 QStringLiteral("unexpected argument(s) for slow_add: c"));
         QCOMPARE(outcome.error.retryable, false);
     }
 
@@ -351,9 +356,10 @@ private Q_SLOTS:
         HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("crash_once"), args);
         QVERIFY(!outcome.ok);
         QCOMPARE(outcome.error.retryable, true);
-        QVERIFY2(QString::fromStdString(outcome.error.message)
-                     .startsWith(QStringLiteral("the tool worker exited with status 3 during this call; it is restarted")),
-                 outcome.error.message.c_str());
+        QVERIFY2(
+            QString::fromStdString(outcome.error.message)
+                .startsWith(QStringLiteral("the tool worker exited with status 3 during this call; it is restarted")),
+            outcome.error.message.c_str());
         const int starts = worker->starts();
         outcome = attempt(dir.path(), QStringLiteral("crash_once"), args, QStringLiteral("run-1:1"), 2);
         QVERIFY(outcome.ok);
@@ -368,28 +374,31 @@ private Q_SLOTS:
         const QString file = dir.path() + QStringLiteral("/tools/v.py");
         writeFile(file, "class Tools:\n    def version(self) -> int:\n        return 1\n");
         ToolWorker *worker = ToolWorker::forProject(dir.path());
-        QCOMPARE(QByteArray::fromStdString(attempt(dir.path(), QStringLiteral("version"), json::object()).result.dump()),
-                 QByteArray("1"));
+        QCOMPARE(
+            QByteArray::fromStdString(attempt(dir.path(), QStringLiteral("version"), json::object()).result.dump()),
+            QByteArray("1"));
         QSignalSpy changed(worker, &ToolWorker::toolFilesChanged);
         QSignalSpy described(worker, &ToolWorker::described);
         QTest::qWait(20); // a different modification time
-        writeFile(file, "class Tools:\n    def version(self) -> int:\n        return 2\n"
-                        "    def added(self, x: int) -> int:\n        return x\n");
+        writeFile(file,
+                  "class Tools:\n    def version(self) -> int:\n        return 2\n"
+                  "    def added(self, x: int) -> int:\n        return x\n");
         QVERIFY(changed.wait(3000));
         QCOMPARE(changed.last().first().toStringList(), QStringList{QStringLiteral("tools/v.py")});
         QVERIFY(described.wait(5000));
         QVERIFY(described.last().first().toByteArray().contains("\"added\""));
-        QCOMPARE(QByteArray::fromStdString(attempt(dir.path(), QStringLiteral("version"), json::object()).result.dump()),
-                 QByteArray("2"));
+        QCOMPARE(
+            QByteArray::fromStdString(attempt(dir.path(), QStringLiteral("version"), json::object()).result.dump()),
+            QByteArray("2"));
     }
 
     void injectedParametersCannotBeOverridden()
     {
         QTemporaryDir dir;
         copyWorkerProject(dir.path());
-        const HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("whoami"),
-                                               json{{"__idempotency_key__", "forged"}, {"__user__", {{"id", "mallory"}}}},
-                                               QStringLiteral("run-9:4"), 2);
+        const HandlerOutcome outcome = attempt(
+            dir.path(), QStringLiteral("whoami"),
+            json{{"__idempotency_key__", "forged"}, {"__user__", {{"id", "mallory"}}}}, QStringLiteral("run-9:4"), 2);
         QVERIFY(outcome.ok);
         QCOMPARE(QByteArray::fromStdString(outcome.result.dump()),
                  QByteArray("{\"attempt\":2,\"key\":\"run-9:4\",\"user\":\"toolstudio\"}"));
@@ -410,22 +419,29 @@ private Q_SLOTS:
         QCOMPARE(ValveStore::filePath(dir.path()), dir.path() + QStringLiteral("/.toolstudio/valves.json"));
         const ValveStore loaded = ValveStore::load(dir.path(), &error);
         QVERIFY(error.isEmpty());
-        QCOMPARE(QByteArray::fromStdString(loaded.all().dump()),
-                 QByteArray("{\"tools/w.py\":{\"UserValves\":{\"nickname\":\"ada\"},\"Valves\":{\"unit\":\"fahrenheit\"}},"
-                            "\"tools/x.py\":{\"Valves\":{}}}"));
-        QCOMPARE(QByteArray::fromStdString(loaded.values(QStringLiteral("tools/w.py"), QStringLiteral("UserValves")).dump()),
-                 QByteArray("{\"nickname\":\"ada\"}"));
+        QCOMPARE(
+            QByteArray::fromStdString(loaded.all().dump()),
+            QByteArray("{\"tools/w.py\":{\"UserValves\":{\"nickname\":\"ada\"},\"Valves\":{\"unit\":\"fahrenheit\"}},"
+                       "\"tools/x.py\":{\"Valves\":{}}}"));
+        QCOMPARE(
+            QByteArray::fromStdString(loaded.values(QStringLiteral("tools/w.py"), QStringLiteral("UserValves")).dump()),
+            QByteArray("{\"nickname\":\"ada\"}"));
         ValveStore merged = ValveStore::load(dir.path());
-        merged.merge(json{{"tools/w.py", {{"Valves", {{"unit", "kelvin"}}}}}, {"tools/y.py", {{"Valves", {{"n", 1}}}}}});
+        merged.merge(
+            json{{"tools/w.py", {{"Valves", {{"unit", "kelvin"}}}}}, {"tools/y.py", {{"Valves", {{"n", 1}}}}}});
         QCOMPARE(QByteArray::fromStdString(merged.values(QStringLiteral("tools/w.py")).dump()),
                  QByteArray("{\"unit\":\"kelvin\"}"));
-        QCOMPARE(QByteArray::fromStdString(merged.values(QStringLiteral("tools/w.py"), QStringLiteral("UserValves")).dump()),
-                 QByteArray("{\"nickname\":\"ada\"}"));
-        QCOMPARE(QByteArray::fromStdString(merged.values(QStringLiteral("tools/y.py")).dump()), QByteArray("{\"n\":1}"));
+        QCOMPARE(
+            QByteArray::fromStdString(merged.values(QStringLiteral("tools/w.py"), QStringLiteral("UserValves")).dump()),
+            QByteArray("{\"nickname\":\"ada\"}"));
+        QCOMPARE(QByteArray::fromStdString(merged.values(QStringLiteral("tools/y.py")).dump()),
+                 QByteArray("{\"n\":1}"));
 
         writeFile(ValveStore::filePath(dir.path()), "[1]");
         QVERIFY(ValveStore::load(dir.path(), &error).all().empty());
-        QCOMPARE(error, ValveStore::filePath(dir.path()) + QStringLiteral(": not a JSON object; the valves take their defaults"));
+        QCOMPARE(error,
+                 ValveStore::filePath(dir.path())
+                     + QStringLiteral(": not a JSON object; the valves take their defaults"));
     }
 
     /// Valve values set with ValveStore reach the worker as `self.valves` and
@@ -510,8 +526,9 @@ private Q_SLOTS:
         QStringList exported;
         QString error;
         QVERIFY2(Bundle::exportBundle(source.path(), zip, &exported, &error), qPrintable(error));
-        QCOMPARE(exported, QStringList({QStringLiteral("tool 'lookup'"), QStringLiteral("tools/settings.py"),
-                                        QStringLiteral("valves of tools/settings.py")}));
+        QCOMPARE(exported,
+                 QStringList({QStringLiteral("tool 'lookup'"), QStringLiteral("tools/settings.py"),
+                              QStringLiteral("valves of tools/settings.py")}));
         const QByteArray contents = zipContents(zip);
         QVERIFY2(contents.startsWith("bundle.json tools/settings.py\n"), contents.constData());
         QVERIFY2(!contents.contains(secret.toUtf8()), "the bundle holds a secret");
@@ -520,7 +537,8 @@ private Q_SLOTS:
 
         writeFile(target.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
         QStringList imported, errors;
-        QVERIFY2(Bundle::importBundle(target.path(), zip, &imported, &errors), qPrintable(errors.join(QLatin1Char('\n'))));
+        QVERIFY2(Bundle::importBundle(target.path(), zip, &imported, &errors),
+                 qPrintable(errors.join(QLatin1Char('\n'))));
         QCOMPARE(imported, QStringList({QStringLiteral("lookup"), QStringLiteral("unit")}));
         ProjectError loadError;
         const auto project = Project::load(target.path(), &loadError);
@@ -528,7 +546,8 @@ private Q_SLOTS:
         QCOMPARE(project->tool(QStringLiteral("lookup"))->handler, HandlerKind::Manual);
         QCOMPARE(project->tool(QStringLiteral("unit"))->handler, HandlerKind::Python);
         QCOMPARE(project->tool(QStringLiteral("unit"))->tags, QStringList{QStringLiteral("weather")});
-        QCOMPARE(QByteArray::fromStdString(ValveStore::load(target.path()).values(QStringLiteral("tools/settings.py")).dump()),
+        QCOMPARE(QByteArray::fromStdString(
+                     ValveStore::load(target.path()).values(QStringLiteral("tools/settings.py")).dump()),
                  QByteArray("{\"api_key\":\"********\",\"unit\":\"fahrenheit\"}"));
         const HandlerOutcome outcome = attempt(target.path(), QStringLiteral("unit"), json::object());
         QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("\"fahrenheit\""));
@@ -537,10 +556,12 @@ private Q_SLOTS:
         const QByteArray manifestBefore = readAll(target.path() + QStringLiteral("/toolstudio.json"));
         imported.clear();
         QVERIFY(!Bundle::importBundle(target.path(), zip, &imported, &errors));
-        QCOMPARE(errors, QStringList({QStringLiteral("tool 'lookup' (bundle.json): the project already has a tool of that name"),
-                                      QStringLiteral("tools/settings.py: the project already has a file of that name"),
-                                      QStringLiteral("tool 'unit' (tools/settings.py): the project already has a tool of "
-                                                     "that name (in tools/settings.py)")}));
+        QCOMPARE(
+            errors,
+            QStringList({QStringLiteral("tool 'lookup' (bundle.json): the project already has a tool of that name"),
+                         QStringLiteral("tools/settings.py: the project already has a file of that name"),
+                         QStringLiteral("tool 'unit' (tools/settings.py): the project already has a tool of "
+                                        "that name (in tools/settings.py)")}));
         QVERIFY(imported.isEmpty());
         QCOMPARE(readAll(target.path() + QStringLiteral("/toolstudio.json")), manifestBefore);
     }
@@ -549,9 +570,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("entries");
         QTest::addColumn<QString>("reason");
-        const QByteArray manifest("[\"bundle.json\", \"{\\\"format\\\": \\\"toolstudio-bundle\\\", \\\"version\\\": 1}\"]");
-        QTest::newRow("zip-slip ..") << "[[\"../evil.py\", \"print(1)\"], " + manifest + "]"
-                                     << QStringLiteral("entry '../evil.py': a path outside the project (absolute or with '..') is refused");
+        const QByteArray manifest(
+            "[\"bundle.json\", \"{\\\"format\\\": \\\"toolstudio-bundle\\\", \\\"version\\\": 1}\"]");
+        QTest::newRow("zip-slip ..")
+            << "[[\"../evil.py\", \"print(1)\"], " + manifest + "]"
+            << QStringLiteral("entry '../evil.py': a path outside the project (absolute or with '..') is refused");
         QTest::newRow("zip-slip nested ..") << "[[\"tools/../../evil.py\", \"x\"], " + manifest + "]"
                                             << QStringLiteral("entry 'tools/../../evil.py': a path outside the project "
                                                               "(absolute or with '..') is refused");
@@ -562,14 +585,16 @@ private Q_SLOTS:
                                             << QStringLiteral("entry 'scripts/run.sh': not part of a bundle (only "
                                                               "bundle.json and tools/NAME.py)");
         QTest::newRow("oversized") << "[[\"tools/big.py\", 5000000], " + manifest + "]"
-                                   << QStringLiteral("entry 'tools/big.py': 5000000 bytes, more than the 4194304 bytes a "
-                                                     "bundle entry may hold");
+                                   << QStringLiteral(
+                                          "entry 'tools/big.py': 5000000 bytes, more than the 4194304 bytes a "
+                                          "bundle entry may hold");
         QTest::newRow("no manifest") << QByteArray("[[\"tools/a.py\", \"x\"]]") << QString();
-        QTest::newRow("colliding names inside") << QByteArray("[[\"bundle.json\", \"{\\\"format\\\": \\\"toolstudio-bundle\\\", "
-                                                              "\\\"version\\\": 1, \\\"tools\\\": [{\\\"name\\\": \\\"a\\\", "
-                                                              "\\\"handler\\\": {\\\"kind\\\": \\\"manual\\\"}}, {\\\"name\\\": "
-                                                              "\\\"a\\\", \\\"handler\\\": {\\\"kind\\\": \\\"manual\\\"}}]}\"]]")
-                                                << QStringLiteral("tool 'a': defined twice in the bundle (bundle.json and bundle.json)");
+        QTest::newRow("colliding names inside")
+            << QByteArray("[[\"bundle.json\", \"{\\\"format\\\": \\\"toolstudio-bundle\\\", "
+                          "\\\"version\\\": 1, \\\"tools\\\": [{\\\"name\\\": \\\"a\\\", "
+                          "\\\"handler\\\": {\\\"kind\\\": \\\"manual\\\"}}, {\\\"name\\\": "
+                          "\\\"a\\\", \\\"handler\\\": {\\\"kind\\\": \\\"manual\\\"}}]}\"]]")
+            << QStringLiteral("tool 'a': defined twice in the bundle (bundle.json and bundle.json)");
     }
 
     void bundleHostileZip()
@@ -584,7 +609,8 @@ private Q_SLOTS:
         QStringList imported, errors;
         QVERIFY(!Bundle::importBundle(project, zip, &imported, &errors));
         QVERIFY(!errors.isEmpty());
-        QCOMPARE(errors.first(), reason.isEmpty() ? zip + QStringLiteral(": no bundle.json: not a Tool Studio bundle") : reason);
+        QCOMPARE(errors.first(),
+                 reason.isEmpty() ? zip + QStringLiteral(": no bundle.json: not a Tool Studio bundle") : reason);
         QCOMPARE(readAll(project + QStringLiteral("/toolstudio.json")), QByteArray(EmptyManifest));
         QVERIFY(!QFileInfo::exists(dir.path() + QStringLiteral("/evil.py")));
         QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/toolstudio-evil.py")));
@@ -603,13 +629,16 @@ private Q_SLOTS:
         QVERIFY(error.startsWith(QStringLiteral("invalid secret name 'bad-name'")));
         // An empty value is refused and does not replace the one already set.
         QVERIFY(!secrets.set(QStringLiteral("TEST_API_KEY"), QString(), &error));
-        QCOMPARE(error, QStringLiteral("empty value for secret 'TEST_API_KEY': a secret needs a value (to delete it, remove it)"));
+        QCOMPARE(
+            error,
+            QStringLiteral("empty value for secret 'TEST_API_KEY': a secret needs a value (to delete it, remove it)"));
         QCOMPARE(secrets.value(QStringLiteral("TEST_API_KEY")), QStringLiteral("sk-test-0123456789"));
         QVERIFY2(secrets.save(&error), qPrintable(error));
         const QString path = Secrets::filePath(dir.path());
         QVERIFY(!path.startsWith(dir.path()));
         QVERIFY(path.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)));
-        struct stat info {};
+        struct stat info
+        {};
         QCOMPARE(::stat(QFile::encodeName(path).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, 0600u);
         QCOMPARE(Secrets::load(dir.path()).value(QStringLiteral("TEST_API_KEY")), QStringLiteral("sk-test-0123456789"));
@@ -634,14 +663,15 @@ private Q_SLOTS:
 
         RunController controller;
         QByteArray out;
-        connect(&controller, &RunController::outputReceived, this, [&out](int, const QByteArray &chunk) { out += chunk; });
+        connect(&controller, &RunController::outputReceived, this,
+                [&out](int, const QByteArray &chunk) { out += chunk; });
         QSignalSpy finished(&controller, &RunController::finished);
         QString startError;
         QVERIFY2(controller.start(*project, QString(), &startError), qPrintable(startError));
         // The run wrote the typings of its bound tools beside the shims (read while the
         // run is on: its folder is removed when it ends).
-        const QString runDir = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid())
-            + controller.record().id;
+        const QString runDir
+            = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid()) + controller.record().id;
         const QByteArray pyi = readAll(runDir + QStringLiteral("/runtime/python/toolstudio/__init__.pyi"));
         const QByteArray dts = readAll(runDir + QStringLiteral("/runtime/node/toolstudio/index.d.ts"));
         QVERIFY(finished.wait(60000));
@@ -656,8 +686,9 @@ private Q_SLOTS:
         QVERIFY(!journal.isEmpty());
         QVERIFY2(!journal.contains(secret.toUtf8()), "the journal holds the secret");
         QVERIFY(journal.contains("the key is ********"));
-        QVERIFY2(pyi.contains("    def whoami(self) -> dict[str, Any]:\n        \"\"\"Returns what was injected.\"\"\"\n"),
-                 pyi.constData());
+        QVERIFY2(
+            pyi.contains("    def whoami(self) -> dict[str, Any]:\n        \"\"\"Returns what was injected.\"\"\"\n"),
+            pyi.constData());
         QVERIFY(pyi.contains("    def slow_add(self, a: int, b: int) -> int:\n"));
         QVERIFY2(dts.contains("  whoami(): Promise<{ [key: string]: unknown }>;\n"), dts.constData());
         QVERIFY(dts.contains("  secret_length(): Promise<number>;\n"));
@@ -674,8 +705,10 @@ private Q_SLOTS:
         Secrets secrets = Secrets::load(dir.path());
         secrets.set(QStringLiteral("CMD_API_KEY"), secret);
         QVERIFY(secrets.save());
-        CommandHandler handler({QStringLiteral("sh"), QStringLiteral("-c"),
-                                QStringLiteral("echo \"calling with $CMD_API_KEY\" >&2; echo \"rejected key $CMD_API_KEY\" >&2; exit 65")});
+        CommandHandler handler(
+            {QStringLiteral("sh"), QStringLiteral("-c"),
+             QStringLiteral(
+                 "echo \"calling with $CMD_API_KEY\" >&2; echo \"rejected key $CMD_API_KEY\" >&2; exit 65")});
         HandlerOutcome outcome;
         bool done = false;
         connect(&handler, &ToolHandler::finished, this, [&](const HandlerOutcome &o) {
@@ -699,10 +732,11 @@ private Q_SLOTS:
     void pythonToolOverrides()
     {
         QTemporaryDir dir;
-        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
-                  "{\"name\": \"t\", \"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}],\n"
-                  " \"python_tools\": {\"first\": {\"active\": false, \"tags\": [\"beta\"], \"retry\": {\"max_attempts\": 1}},"
-                  " \"gone\": {\"active\": false}}}");
+        writeFile(
+            dir.path() + QStringLiteral("/toolstudio.json"),
+            "{\"name\": \"t\", \"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}],\n"
+            " \"python_tools\": {\"first\": {\"active\": false, \"tags\": [\"beta\"], \"retry\": {\"max_attempts\": 1}},"
+            " \"gone\": {\"active\": false}}}");
         writeFile(dir.path() + QStringLiteral("/tools/a.py"),
                   "class Tools:\n    def first(self):\n        pass\n    def second(self):\n        pass\n");
         ProjectError error;
@@ -712,8 +746,9 @@ private Q_SLOTS:
         QCOMPARE(project->tool(QStringLiteral("first"))->tags, QStringList{QStringLiteral("beta")});
         QCOMPARE(project->tool(QStringLiteral("first"))->retry.maxAttempts, 1);
         QCOMPARE(project->tool(QStringLiteral("second"))->active, true);
-        QCOMPARE(project->problems(),
-                 QStringList{QStringLiteral("toolstudio.json: python_tools 'gone': no Python tool of that name is loaded")});
+        QCOMPARE(
+            project->problems(),
+            QStringList{QStringLiteral("toolstudio.json: python_tools 'gone': no Python tool of that name is loaded")});
         QCOMPARE(project->boundTools(QString()).contains(QStringLiteral("first")), false);
 
         auto manifest = ProjectWriter::readManifest(dir.path());
@@ -721,12 +756,14 @@ private Q_SLOTS:
         QString reason;
         QVERIFY(ProjectWriter::setPythonToolActive(*manifest, QStringLiteral("second"), false, &reason));
         QVERIFY(ProjectWriter::setPythonToolActive(*manifest, QStringLiteral("first"), true, &reason));
-        QVERIFY(ProjectWriter::setPythonToolTags(*manifest, QStringLiteral("second"), {QStringLiteral("web")}, &reason));
+        QVERIFY(
+            ProjectWriter::setPythonToolTags(*manifest, QStringLiteral("second"), {QStringLiteral("web")}, &reason));
         QVERIFY(!ProjectWriter::setPythonToolActive(*manifest, QStringLiteral("lookup"), false, &reason));
         QCOMPARE(reason, QStringLiteral("lookup is declared in toolstudio.json's tools, not in tools/*.py"));
-        QCOMPARE(QByteArray::fromStdString((*manifest)["python_tools"].dump()),
-                 QByteArray("{\"first\":{\"tags\":[\"beta\"],\"retry\":{\"max_attempts\":1}},\"gone\":{\"active\":false},"
-                            "\"second\":{\"active\":false,\"tags\":[\"web\"]}}"));
+        QCOMPARE(
+            QByteArray::fromStdString((*manifest)["python_tools"].dump()),
+            QByteArray("{\"first\":{\"tags\":[\"beta\"],\"retry\":{\"max_attempts\":1}},\"gone\":{\"active\":false},"
+                       "\"second\":{\"active\":false,\"tags\":[\"web\"]}}"));
         QVERIFY(ProjectWriter::writeManifest(dir.path(), *manifest));
         project = Project::load(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
@@ -734,18 +771,21 @@ private Q_SLOTS:
         QCOMPARE(project->tool(QStringLiteral("second"))->active, false);
         QCOMPARE(project->tool(QStringLiteral("second"))->tags, QStringList{QStringLiteral("web")});
 
-        QCOMPARE(ProjectWriter::pythonCloneRefusal(QStringLiteral("first"), QStringLiteral("tools/a.py")),
-                 QStringLiteral("first is a Python tool (tools/a.py): its definition is the method's code, so it cannot "
-                                "be cloned by name; copy the method under a new name in the file instead"));
+        QCOMPARE(
+            ProjectWriter::pythonCloneRefusal(QStringLiteral("first"), QStringLiteral("tools/a.py")),
+            QStringLiteral("first is a Python tool (tools/a.py): its definition is the method's code, so it cannot "
+                           "be cloned by name; copy the method under a new name in the file instead"));
 
-        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), "{\"python_tools\": {\"first\": {\"activ\": false}}}");
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                  "{\"python_tools\": {\"first\": {\"activ\": false}}}");
         QVERIFY(!Project::load(dir.path(), &error));
         QCOMPARE(error.message, QStringLiteral("python_tools 'first': unknown key 'activ'"));
         writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
                   "{\"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}],"
                   " \"python_tools\": {\"lookup\": {\"active\": false}}}");
         QVERIFY(!Project::load(dir.path(), &error));
-        QCOMPARE(error.message, QStringLiteral("python_tools 'lookup': 'lookup' is declared in 'tools'; set its keys there"));
+        QCOMPARE(error.message,
+                 QStringLiteral("python_tools 'lookup': 'lookup' is declared in 'tools'; set its keys there"));
     }
 
     // --- typings -------------------------------------------------------------------
@@ -756,7 +796,8 @@ private Q_SLOTS:
         const auto project = Project::load(dataDir() + QStringLiteral("/typings/project"), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         if (qEnvironmentVariableIsSet("TOOLSTUDIO_UPDATE_GOLDEN")) { // regenerate, then review the diff
-            writeFile(dataDir() + QStringLiteral("/typings/toolstudio.pyi"), Typings::python(project->tools, project->name).toUtf8());
+            writeFile(dataDir() + QStringLiteral("/typings/toolstudio.pyi"),
+                      Typings::python(project->tools, project->name).toUtf8());
             writeFile(dataDir() + QStringLiteral("/typings/toolstudio.d.ts"),
                       Typings::typescript(project->tools, project->name).toUtf8());
         }
@@ -767,9 +808,11 @@ private Q_SLOTS:
         QTemporaryDir out;
         QStringList written;
         QString reason;
-        QVERIFY2(Typings::write(*project, out.path() + QStringLiteral("/types"), &written, &reason), qPrintable(reason));
-        QCOMPARE(written, QStringList({out.path() + QStringLiteral("/types/toolstudio.pyi"),
-                                       out.path() + QStringLiteral("/types/toolstudio.d.ts")}));
+        QVERIFY2(Typings::write(*project, out.path() + QStringLiteral("/types"), &written, &reason),
+                 qPrintable(reason));
+        QCOMPARE(written,
+                 QStringList({out.path() + QStringLiteral("/types/toolstudio.pyi"),
+                              out.path() + QStringLiteral("/types/toolstudio.d.ts")}));
         QCOMPARE(readAll(written.at(0)), readAll(dataDir() + QStringLiteral("/typings/toolstudio.pyi")));
     }
 
@@ -777,9 +820,9 @@ private Q_SLOTS:
     void typingsPythonCompiles()
     {
         QProcess python;
-        python.start(QStringLiteral("python3"), {QStringLiteral("-c"),
-                                                 QStringLiteral("import ast, sys; ast.parse(open(sys.argv[1]).read())"),
-                                                 dataDir() + QStringLiteral("/typings/toolstudio.pyi")});
+        python.start(QStringLiteral("python3"),
+                     {QStringLiteral("-c"), QStringLiteral("import ast, sys; ast.parse(open(sys.argv[1]).read())"),
+                      dataDir() + QStringLiteral("/typings/toolstudio.pyi")});
         QVERIFY(python.waitForFinished(20000));
         QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
     }
@@ -819,22 +862,34 @@ private Q_SLOTS:
         QVERIFY2(out.contains("hi\n"), out.constData());
 
         QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("typings"), project, QStringLiteral("--out"),
-                             dir.path() + QStringLiteral("/types")}, &out, &err), 0);
-        QCOMPARE(out, (dir.path() + QStringLiteral("/types/toolstudio.pyi\n") + dir.path()
-                       + QStringLiteral("/types/toolstudio.d.ts\n")).toUtf8());
+                             dir.path() + QStringLiteral("/types")},
+                            &out, &err),
+                 0);
+        QCOMPARE(out,
+                 (dir.path() + QStringLiteral("/types/toolstudio.pyi\n") + dir.path()
+                  + QStringLiteral("/types/toolstudio.d.ts\n"))
+                     .toUtf8());
         QVERIFY(readAll(dir.path() + QStringLiteral("/types/toolstudio.pyi"))
                     .contains("    def good(self, q: str) -> Any:\n        \"\"\"Finds q.\"\"\"\n"));
-        QVERIFY(readAll(dir.path() + QStringLiteral("/types/toolstudio.d.ts")).contains("  good(q: GoodArgs[\"q\"]): Promise<unknown>;\n"));
+        QVERIFY(readAll(dir.path() + QStringLiteral("/types/toolstudio.d.ts"))
+                    .contains("  good(q: GoodArgs[\"q\"]): Promise<unknown>;\n"));
 
         const QString zip = dir.path() + QStringLiteral("/tools.zip");
-        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("export"), project, zip}, &out, &err), 0);
+        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("export"), project, zip},
+                            &out, &err),
+                 0);
         QCOMPARE(out, QByteArray("tool 'lookup'\ntools/a.py\n"));
-        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("import"), project, zip}, &out, &err), 1);
-        QVERIFY2(err.contains("tool 'lookup' (bundle.json): the project already has a tool of that name\n"), err.constData());
+        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("import"), project, zip},
+                            &out, &err),
+                 1);
+        QVERIFY2(err.contains("tool 'lookup' (bundle.json): the project already has a tool of that name\n"),
+                 err.constData());
         QVERIFY(err.endsWith("nothing imported\n"));
         const QString other = dir.path() + QStringLiteral("/other");
         writeFile(other + QStringLiteral("/toolstudio.json"), EmptyManifest);
-        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("import"), other, zip}, &out, &err), 0);
+        QCOMPARE(toolstudio({QStringLiteral("tools"), QStringLiteral("bundle"), QStringLiteral("import"), other, zip},
+                            &out, &err),
+                 0);
         QCOMPARE(out, QByteArray("imported 2 tool(s): lookup, good\n"));
     }
 
@@ -853,8 +908,10 @@ private Q_SLOTS:
         const auto secret = [&](const QStringList &extra, const QByteArray &stdinText, QByteArray *err) {
             QProcess process;
             process.setProcessEnvironment(env);
-            process.start(binary, QStringList{QStringLiteral("tools"), QStringLiteral("secret"), project,
-                                              QStringLiteral("CLI_KEY")} + extra);
+            process.start(
+                binary,
+                QStringList{QStringLiteral("tools"), QStringLiteral("secret"), project, QStringLiteral("CLI_KEY")}
+                    + extra);
             process.write(stdinText);
             process.closeWriteChannel();
             process.waitForFinished(60000);
@@ -870,8 +927,9 @@ private Q_SLOTS:
         QCOMPARE(secret({}, "sk-cli-5e6f7a8b\n", &err), 0);
         QVERIFY2(secretsFile().contains("\"CLI_KEY\": \"sk-cli-5e6f7a8b\""), secretsFile().constData());
         QCOMPARE(secret({}, "\n", &err), 2);
-        QCOMPARE(err, QByteArray("secret CLI_KEY: empty value on stdin, nothing saved (pipe the value in; "
-                                 "to delete the secret, use --delete)\n"));
+        QCOMPARE(err,
+                 QByteArray("secret CLI_KEY: empty value on stdin, nothing saved (pipe the value in; "
+                            "to delete the secret, use --delete)\n"));
         QVERIFY(secretsFile().contains("sk-cli-5e6f7a8b"));
         QCOMPARE(secret({QStringLiteral("--delete")}, QByteArray(), &err), 0);
         QCOMPARE(err, QByteArray("secret CLI_KEY deleted\n"));
@@ -940,7 +998,8 @@ private Q_SLOTS:
         QVERIFY(!ToolExport::exportTool(tool, *ToolExport::parseFormat(format), strict, &got));
         QCOMPARE(got, reason);
         QStringList refused;
-        QCOMPARE(ToolExport::exportTools({tool}, *ToolExport::parseFormat(format), strict, &refused).size(), std::size_t(0));
+        QCOMPARE(ToolExport::exportTools({tool}, *ToolExport::parseFormat(format), strict, &refused).size(),
+                 std::size_t(0));
         QCOMPARE(refused, QStringList{QStringLiteral("tool 'get_weather': ") + reason});
     }
     // --- import --------------------------------------------------------------------
@@ -951,9 +1010,10 @@ private Q_SLOTS:
         writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
                   "{\"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}]}");
         const QString mcp = dir.path() + QStringLiteral("/mcp.json");
-        writeFile(mcp, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": [{\"name\": \"get_weather\", "
-                       "\"description\": \"Weather\", \"inputSchema\": {\"$schema\": \"x\", \"type\": \"object\", "
-                       "\"properties\": {\"city\": {\"type\": \"string\"}}}}]}}");
+        writeFile(mcp,
+                  "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": [{\"name\": \"get_weather\", "
+                  "\"description\": \"Weather\", \"inputSchema\": {\"$schema\": \"x\", \"type\": \"object\", "
+                  "\"properties\": {\"city\": {\"type\": \"string\"}}}}]}}");
         QStringList imported, errors;
         QVERIFY2(ToolImport::importFile(dir.path(), mcp, ToolImport::As::Mock, &imported, &errors),
                  qPrintable(errors.join(QLatin1Char('\n'))));
@@ -966,14 +1026,17 @@ private Q_SLOTS:
                  QByteArray("{\"properties\":{\"city\":{\"type\":\"string\"}},\"type\":\"object\"}"));
 
         const QString bad = dir.path() + QStringLiteral("/anthropic.json");
-        writeFile(bad, "[{\"name\": \"get-forecast\", \"input_schema\": {\"type\": \"object\"}},"
-                       " {\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
-                       " {\"name\": \"fine\", \"input_schema\": {\"type\": \"object\"}}]");
+        writeFile(bad,
+                  "[{\"name\": \"get-forecast\", \"input_schema\": {\"type\": \"object\"}},"
+                  " {\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
+                  " {\"name\": \"fine\", \"input_schema\": {\"type\": \"object\"}}]");
         imported.clear();
         QVERIFY(!ToolImport::importFile(dir.path(), bad, ToolImport::As::Manual, &imported, &errors));
-        QCOMPARE(errors, QStringList({QStringLiteral("tool 'get-forecast': invalid name (a letter, then up to 63 letters, "
-                                                     "digits or '_'); it is not renamed \u2014 change it in the file to import it"),
-                                      QStringLiteral("tool 'lookup': the project already has a tool of that name")}));
+        QCOMPARE(
+            errors,
+            QStringList({QStringLiteral("tool 'get-forecast': invalid name (a letter, then up to 63 letters, "
+                                        "digits or '_'); it is not renamed \u2014 change it in the file to import it"),
+                         QStringLiteral("tool 'lookup': the project already has a tool of that name")}));
         project = Project::load(dir.path(), &error);
         QVERIFY(!project->tool(QStringLiteral("fine"))); // all or nothing
     }

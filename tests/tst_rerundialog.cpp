@@ -4,22 +4,22 @@
 // The window's Rerun from Step and cassette commands (issue 5 items 10 and 12):
 // app/ui/rerundialog.* and app/ui/durablerunactions.*.
 #include "consoleview.h"
-#include "journal/journal.h"
 #include "engine/replaysource.h"
+#include "journal/journal.h"
 #include "run/runcontroller.h"
 #include "scripteditor.h"
+#include "testfiles.h"
 #include "tracemodel.h"
 #include "ui/durablerunactions.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
-#include "testfiles.h"
 
 #include <QAction>
-#include <QSpinBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -35,18 +35,19 @@ constexpr int RunTimeoutMs = 30000;
 
 // One tool, `echo`, whose command handler prints its arguments back (`cat` of the
 // stdin JSON): a step's result is exactly the arguments its handler got.
-const char *const Manifest = "{\n"
-                             "  \"name\": \"rerun\",\n"
-                             "  \"default_script\": \"main\",\n"
-                             "  \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
-                             "  \"tools\": [{\n"
-                             "    \"name\": \"echo\",\n"
-                             "    \"description\": \"Returns its arguments.\",\n"
-                             "    \"input_schema\": {\"type\": \"object\", \"properties\": {\"sku\": {\"type\": \"string\"}},\n"
-                             "                     \"required\": [\"sku\"]},\n"
-                             "    \"handler\": {\"kind\": \"command\", \"command\": [\"cat\"]}\n"
-                             "  }]\n"
-                             "}\n";
+const char *const Manifest
+    = "{\n"
+      "  \"name\": \"rerun\",\n"
+      "  \"default_script\": \"main\",\n"
+      "  \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+      "  \"tools\": [{\n"
+      "    \"name\": \"echo\",\n"
+      "    \"description\": \"Returns its arguments.\",\n"
+      "    \"input_schema\": {\"type\": \"object\", \"properties\": {\"sku\": {\"type\": \"string\"}},\n"
+      "                     \"required\": [\"sku\"]},\n"
+      "    \"handler\": {\"kind\": \"command\", \"command\": [\"cat\"]}\n"
+      "  }]\n"
+      "}\n";
 
 const char *const ThreeCalls = "from toolstudio import tools\n"
                                "for sku in ['A', 'B', 'C']:\n"
@@ -240,8 +241,9 @@ private Q_SLOTS:
 
         dialog->stepPicker()->setValue(699);
         QCOMPARE(dialog->originalView()->text(), QStringLiteral("{\n  \"sku\": \"S699\"\n}"));
-        QCOMPARE(dialog->findChild<QLabel *>(QStringLiteral("rerunHint"))->text(), QStringLiteral("Steps 1 to 698 are answered from run run-long's journal (memoized). "
-                                                "Step 699 and every step after it run for real."));
+        QCOMPARE(dialog->findChild<QLabel *>(QStringLiteral("rerunHint"))->text(),
+                 QStringLiteral("Steps 1 to 698 are answered from run run-long's journal (memoized). "
+                                "Step 699 and every step after it run for real."));
 
         dialog->stepPicker()->setValue(700);
         QCOMPARE(dialog->sequence(), 0);
@@ -289,8 +291,9 @@ private Q_SLOTS:
         dialog->argsEditor()->setText(QStringLiteral("{\"sku\": \"A\",\n  }"));
         QVERIFY(!dialog->rerunButton()->isEnabled());
         QVERIFY(dialog->problemLabel()->isVisible());
-        QCOMPARE(dialog->problem(), QStringLiteral("Not valid JSON at line 2, column 3: syntax error while parsing "
-                                                   "object key - unexpected '}'; expected string literal"));
+        QCOMPARE(dialog->problem(),
+                 QStringLiteral("Not valid JSON at line 2, column 3: syntax error while parsing "
+                                "object key - unexpected '}'; expected string literal"));
         QVERIFY(!dialog->editedArgs());
 
         dialog->argsEditor()->setText(QStringLiteral("[\"A\"]"));
@@ -299,8 +302,9 @@ private Q_SLOTS:
 
         dialog->argsEditor()->setText(QStringLiteral("{\"sku\": 5}"));
         QVERIFY(!dialog->rerunButton()->isEnabled());
-        QCOMPARE(dialog->problem(),
-                 QStringLiteral("The input_schema of echo refuses these arguments: /sku: expected string, got integer"));
+        QCOMPARE(
+            dialog->problem(),
+            QStringLiteral("The input_schema of echo refuses these arguments: /sku: expected string, got integer"));
 
         auto *restore = dialog->findChild<QPushButton *>(QStringLiteral("rerunRestore"));
         QVERIFY(restore && restore->isEnabled());
@@ -363,15 +367,16 @@ private Q_SLOTS:
         const QString cassette = m_scratch->filePath(QStringLiteral("demo.cassette.json"));
         QVERIFY(actions->saveCassette(runId, cassette));
         QCOMPARE(m_window->statusBar()->currentMessage(),
-                 QStringLiteral("Cassette of run %1 saved to %2 (3 step(s))").arg(runId, QDir::toNativeSeparators(cassette)));
+                 QStringLiteral("Cassette of run %1 saved to %2 (3 step(s))")
+                     .arg(runId, QDir::toNativeSeparators(cassette)));
 
         QVERIFY(actions->runWithCassette(cassette));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         const RunRecord record = m_window->runController()->record();
         QCOMPARE(record.kind, QStringLiteral("cassette"));
         TraceModel *trace = m_window->traceModel();
-        QCOMPARE(stepStatuses(trace), (QStringList{QStringLiteral("memoized"), QStringLiteral("memoized"),
-                                                   QStringLiteral("memoized")}));
+        QCOMPARE(stepStatuses(trace),
+                 (QStringList{QStringLiteral("memoized"), QStringLiteral("memoized"), QStringLiteral("memoized")}));
 
         // The script changed its second call in the editor, not yet saved: Run with
         // Cassette saves it first (as Run does); a divergence, and offline it fails.
@@ -384,8 +389,8 @@ private Q_SLOTS:
         QVERIFY(m_window->editor()->isModified());
         QVERIFY(actions->runWithCassette(cassette));
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
-        QTRY_COMPARE(stepStatuses(trace), (QStringList{QStringLiteral("memoized"), QStringLiteral("failed"),
-                                                       QStringLiteral("failed")}));
+        QTRY_COMPARE(stepStatuses(trace),
+                     (QStringList{QStringLiteral("memoized"), QStringLiteral("failed"), QStringLiteral("failed")}));
         // The divergence marker is on step 2.
         QCOMPARE(stepRow(trace, 2).data(TraceModel::DivergenceRole).toString(),
                  QStringLiteral("step 2: expected echo({\"sku\":\"B\"}), got echo({\"sku\":\"X\"})"));
@@ -407,8 +412,9 @@ private Q_SLOTS:
         QVERIFY(m_window->save());
         m_window->startFromJournal(runId, false);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
-        QTRY_COMPARE(stepStatuses(m_window->traceModel()),
-                     (QStringList{QStringLiteral("memoized"), QStringLiteral("succeeded"), QStringLiteral("succeeded")}));
+        QTRY_COMPARE(
+            stepStatuses(m_window->traceModel()),
+            (QStringList{QStringLiteral("memoized"), QStringLiteral("succeeded"), QStringLiteral("succeeded")}));
         const QString notice = QStringLiteral("Divergence at step 2: step 2: expected echo({\"sku\":\"B\"}), got "
                                               "echo({\"sku\":\"X\"}) — this call and every later one runs for real");
         QVERIFY2(m_window->console()->toPlainText().contains(notice), qPrintable(m_window->console()->toPlainText()));
@@ -443,7 +449,8 @@ private:
     QString runOnce()
     {
         const QString dir = m_scratch->filePath(QStringLiteral("project"));
-        if (!QDir().mkpath(dir + QStringLiteral("/scripts")) || !writeFile(dir + QStringLiteral("/toolstudio.json"), Manifest)
+        if (!QDir().mkpath(dir + QStringLiteral("/scripts"))
+            || !writeFile(dir + QStringLiteral("/toolstudio.json"), Manifest)
             || !writeFile(dir + QStringLiteral("/scripts/main.py"), ThreeCalls) || !m_window->openProject(dir))
             return {};
         m_window->runAction()->trigger();

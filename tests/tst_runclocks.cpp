@@ -90,8 +90,10 @@ private Q_SLOTS:
         QTest::qWait(200);
         QCOMPARE(controller.waitClockMs(), finalWait);
         const qint64 wall = controller.record().endedAt - controller.record().startedAt;
-        QVERIFY2(controller.runClockMs() + finalWait <= wall + 5,
-                 qPrintable(QStringLiteral("run %1 + wait %2 > wall %3").arg(controller.runClockMs()).arg(finalWait).arg(wall)));
+        QVERIFY2(
+            controller.runClockMs() + finalWait <= wall + 5,
+            qPrintable(
+                QStringLiteral("run %1 + wait %2 > wall %3").arg(controller.runClockMs()).arg(finalWait).arg(wall)));
     }
 };
 

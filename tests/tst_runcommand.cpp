@@ -69,10 +69,11 @@ private Q_SLOTS:
                                        << QByteArray("100 USD = 92.0 EUR\n") << QByteArray("get_exchange_rate");
         QTest::newRow("customer-seats") << example("customer-seats") << QStringList() << QByteArray("30\n")
                                         << QByteArray("getCustomer");
-        QTest::newRow("render-report")
-            << example("render-report")
-            << QStringList{QStringLiteral("--answers"), example("render-report") + QStringLiteral("/answers.json")}
-            << QByteArray("Report ready: https://reports.example.com/q3-seat-growth\n") << QByteArray("render_report");
+        QTest::newRow("render-report") << example("render-report")
+                                       << QStringList{QStringLiteral("--answers"),
+                                                      example("render-report") + QStringLiteral("/answers.json")}
+                                       << QByteArray("Report ready: https://reports.example.com/q3-seat-growth\n")
+                                       << QByteArray("render_report");
     }
 
     void exampleRunsComplete()
@@ -83,7 +84,9 @@ private Q_SLOTS:
         QFETCH(QByteArray, tool);
         // Keep the examples' folders clean: the journal goes to a copy.
         QTemporaryDir copy;
-        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), project + QStringLiteral("/."), copy.path()}) == 0);
+        QVERIFY(
+            QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), project + QStringLiteral("/."), copy.path()})
+            == 0);
         const CommandResult result = toolstudio(QStringList{QStringLiteral("run"), copy.path()} + extra);
         QVERIFY2(result.exitCode == 0, result.out + result.err);
         QVERIFY2(result.out.contains(output), result.out.constData());
@@ -95,7 +98,9 @@ private Q_SLOTS:
     void manualCallWithoutAnswerFails()
     {
         QTemporaryDir copy;
-        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
+        QVERIFY(QProcess::execute(QStringLiteral("cp"),
+                                  {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()})
+                == 0);
         const CommandResult result = toolstudio({QStringLiteral("run"), copy.path()});
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains("no answer for render_report (call #1): give one with --answers FILE"),
@@ -105,8 +110,11 @@ private Q_SLOTS:
     void answerBySequenceWithError()
     {
         QTemporaryDir copy;
-        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
-        writeFile(copy.filePath(QStringLiteral("answers.json")), "{\"#1\": {\"error\": \"printer on fire\", \"retryable\": false}}");
+        QVERIFY(QProcess::execute(QStringLiteral("cp"),
+                                  {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()})
+                == 0);
+        writeFile(copy.filePath(QStringLiteral("answers.json")),
+                  "{\"#1\": {\"error\": \"printer on fire\", \"retryable\": false}}");
         const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"),
                                                  copy.filePath(QStringLiteral("answers.json"))});
         QCOMPARE(result.exitCode, 1); // the script does not catch the ToolError
@@ -125,12 +133,15 @@ private Q_SLOTS:
     void refusedAnswerFailsTheCall()
     {
         QTemporaryDir copy;
-        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
+        QVERIFY(QProcess::execute(QStringLiteral("cp"),
+                                  {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()})
+                == 0);
         writeFile(copy.filePath(QStringLiteral("answers.json")), "{\"render_report\": {\"result\": \"not a url\"}}");
         const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"),
                                                  copy.filePath(QStringLiteral("answers.json"))});
         QCOMPARE(result.exitCode, 1); // the script does not catch the ToolError
-        const QByteArray reason = "the result does not match output_schema at (root): does not match the pattern \"^https?://[^\\\\s]+$\"";
+        const QByteArray reason
+            = "the result does not match output_schema at (root): does not match the pattern \"^https?://[^\\\\s]+$\"";
         QVERIFY2(result.err.contains("toolstudio run: answer refused: " + reason), result.err.constData());
         QVERIFY2(result.out.contains("[step 1] render_report failed"), result.out.constData());
         QVERIFY2(result.out.contains("the answer for render_report (call #1) in "), result.out.constData());
@@ -140,7 +151,9 @@ private Q_SLOTS:
     void jsonLines()
     {
         QTemporaryDir copy;
-        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("exchange-rate") + QStringLiteral("/."), copy.path()}) == 0);
+        QVERIFY(QProcess::execute(QStringLiteral("cp"),
+                                  {QStringLiteral("-r"), example("exchange-rate") + QStringLiteral("/."), copy.path()})
+                == 0);
         const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--json")});
         QCOMPARE(result.exitCode, 0);
         const QList<QByteArray> lines = result.out.trimmed().split('\n');
@@ -167,9 +180,9 @@ private Q_SLOTS:
         QTest::newRow("missing folder") << QByteArray() << QStringLiteral("does-not-exist");
         QTest::newRow("malformed json") << QByteArray("{\n  \"name\": \"x\",\n  \"tools\": [,]\n}\n")
                                         << QStringLiteral("toolstudio.json:3:13: ");
-        QTest::newRow("invalid tool name")
-            << QByteArray(R"({"name":"x","tools":[{"name":"9lives","input_schema":{"type":"object"},"handler":{"kind":"manual"}}]})")
-            << QStringLiteral("9lives");
+        QTest::newRow("invalid tool name") << QByteArray(
+            R"({"name":"x","tools":[{"name":"9lives","input_schema":{"type":"object"},"handler":{"kind":"manual"}}]})")
+                                           << QStringLiteral("9lives");
     }
 
     void badInputExitsTwoAndWritesNothing()
@@ -211,10 +224,11 @@ private Q_SLOTS:
 
         const CommandResult neither = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("parr")});
         QCOMPARE(neither.exitCode, 2);
-        QCOMPARE(QString::fromUtf8(neither.err),
-                 QStringLiteral("toolstudio run: script not found: 'parr' is neither a file (looked for %1 and %2) "
-                                "nor a script name of the manifest (scripts: main, par)\n")
-                     .arg(QDir::current().absoluteFilePath(QStringLiteral("parr")), dir.filePath(QStringLiteral("parr"))));
+        QCOMPARE(
+            QString::fromUtf8(neither.err),
+            QStringLiteral("toolstudio run: script not found: 'parr' is neither a file (looked for %1 and %2) "
+                           "nor a script name of the manifest (scripts: main, par)\n")
+                .arg(QDir::current().absoluteFilePath(QStringLiteral("parr")), dir.filePath(QStringLiteral("parr"))));
         QCOMPARE(neither.out, QByteArray());
     }
 
@@ -230,8 +244,9 @@ private Q_SLOTS:
     void answerFileShapes()
     {
         QString error;
-        auto answers = AnswerFile::parse("{\"a\": 1, \"b\": {\"result\": {\"x\": 2}}, \"c\": {\"error\": \"no\", \"retryable\": true}, \"#3\": null}",
-                                               QStringLiteral("answers.json"), &error);
+        auto answers = AnswerFile::parse(
+            "{\"a\": 1, \"b\": {\"result\": {\"x\": 2}}, \"c\": {\"error\": \"no\", \"retryable\": true}, \"#3\": null}",
+            QStringLiteral("answers.json"), &error);
         QVERIFY2(answers, qPrintable(error));
         QCOMPARE(dumped(answers->answerFor(1, QStringLiteral("a"))->result), dumped(nlohmann::json(1)));
         QCOMPARE(dumped(answers->answerFor(1, QStringLiteral("b"))->result), dumped(nlohmann::json{{"x", 2}}));
@@ -239,7 +254,8 @@ private Q_SLOTS:
         QVERIFY(c->isError);
         QCOMPARE(c->message, QStringLiteral("no"));
         QVERIFY(c->retryable);
-        QCOMPARE(dumped(answers->answerFor(3, QStringLiteral("a"))->result), dumped(nlohmann::json(nullptr))); // #3 wins
+        QCOMPARE(dumped(answers->answerFor(3, QStringLiteral("a"))->result),
+                 dumped(nlohmann::json(nullptr))); // #3 wins
         QVERIFY(!answers->answerFor(4, QStringLiteral("zzz")));
         QCOMPARE(answers->unusedKeys(), QStringList()); // "#3" and "a" were both used above
         auto fresh = AnswerFile::parse("{\"a\": 1, \"#2\": 2, \"b\": 3}", QStringLiteral("answers.json"), &error);
@@ -252,10 +268,13 @@ private Q_SLOTS:
     void unusedAnswerKeysWarned()
     {
         QTemporaryDir copy;
-        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()}) == 0);
+        QVERIFY(QProcess::execute(QStringLiteral("cp"),
+                                  {QStringLiteral("-r"), example("render-report") + QStringLiteral("/."), copy.path()})
+                == 0);
         const QString answers = copy.filePath(QStringLiteral("answers.json"));
         writeFile(answers, "{\"render_report\": \"https://example.org/r\", \"render_reprot\": \"x\", \"#7\": 1}");
-        const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"), answers});
+        const CommandResult result
+            = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"), answers});
         QCOMPARE(result.exitCode, 0);
         QVERIFY2(result.out.contains("[step 1] render_report succeeded"), result.out.constData());
         const QByteArray prefix = "toolstudio run: warning: " + answers.toUtf8() + ": key ";
@@ -266,7 +285,8 @@ private Q_SLOTS:
 
         // All keys used: no warning.
         writeFile(answers, "{\"render_report\": \"https://example.org/r\"}");
-        const CommandResult clean = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"), answers});
+        const CommandResult clean
+            = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--answers"), answers});
         QCOMPARE(clean.exitCode, 0);
         QVERIFY2(!clean.err.contains("warning"), clean.err.constData());
     }
@@ -279,14 +299,17 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("usage");
         QTest::newRow("run, no project") << QStringList{QStringLiteral("run")}
                                          << QByteArray("usage: toolstudio run [options] PROJECT [SCRIPT]\n");
-        QTest::newRow("run, unknown option") << QStringList{QStringLiteral("run"), QStringLiteral("--bogus"), QStringLiteral("x")}
-                                             << QByteArray("usage: toolstudio run [options] PROJECT [SCRIPT]\n");
-        QTest::newRow("runs, two projects") << QStringList{QStringLiteral("runs"), QStringLiteral("a"), QStringLiteral("b")}
-                                            << QByteArray("usage: toolstudio runs [options] PROJECT\n");
+        QTest::newRow("run, unknown option")
+            << QStringList{QStringLiteral("run"), QStringLiteral("--bogus"), QStringLiteral("x")}
+            << QByteArray("usage: toolstudio run [options] PROJECT [SCRIPT]\n");
+        QTest::newRow("runs, two projects")
+            << QStringList{QStringLiteral("runs"), QStringLiteral("a"), QStringLiteral("b")}
+            << QByteArray("usage: toolstudio runs [options] PROJECT\n");
         QTest::newRow("resume, no run") << QStringList{QStringLiteral("resume"), QStringLiteral("a")}
                                         << QByteArray("usage: toolstudio resume [options] PROJECT RUN\n");
-        QTest::newRow("trace, unknown command") << QStringList{QStringLiteral("trace"), QStringLiteral("frob"), QStringLiteral("r")}
-                                                << QByteArray("usage: toolstudio trace [options] export PROJECT RUN\n");
+        QTest::newRow("trace, unknown command")
+            << QStringList{QStringLiteral("trace"), QStringLiteral("frob"), QStringLiteral("r")}
+            << QByteArray("usage: toolstudio trace [options] export PROJECT RUN\n");
         QTest::newRow("tools, nothing") << QStringList{QStringLiteral("tools")}
                                         << QByteArray("usage: toolstudio tools list PROJECT\n");
     }
@@ -311,7 +334,8 @@ private Q_SLOTS:
 
     void unknownToolsCommand()
     {
-        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("frobnicate"), example("exchange-rate")});
+        const CommandResult result
+            = toolstudio({QStringLiteral("tools"), QStringLiteral("frobnicate"), example("exchange-rate")});
         QCOMPARE(result.exitCode, 2); // as every usage error
         QVERIFY2(result.err.startsWith("toolstudio tools: unknown tools command 'frobnicate'\n"
                                        "usage: toolstudio tools list PROJECT\n"),
@@ -325,12 +349,15 @@ private Q_SLOTS:
     void runsOfAProjectNeverRun()
     {
         QTemporaryDir copy;
-        QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), example("exchange-rate") + QStringLiteral("/."), copy.path()}) == 0);
+        QVERIFY(QProcess::execute(QStringLiteral("cp"),
+                                  {QStringLiteral("-r"), example("exchange-rate") + QStringLiteral("/."), copy.path()})
+                == 0);
         QDir(copy.filePath(QStringLiteral(".toolstudio"))).removeRecursively(); // in case the example was run in place
         const CommandResult result = toolstudio({QStringLiteral("runs"), copy.path()});
         QCOMPARE(result.exitCode, 0);
-        QCOMPARE(result.out, QByteArray("no runs yet in " + copy.path().toUtf8() + " (run one with: toolstudio run "
-                                        + copy.path().toUtf8() + ")\n"));
+        QCOMPARE(result.out,
+                 QByteArray("no runs yet in " + copy.path().toUtf8() + " (run one with: toolstudio run "
+                            + copy.path().toUtf8() + ")\n"));
         QVERIFY2(result.err.isEmpty(), result.err.constData());
         QVERIFY(!QFileInfo::exists(copy.filePath(QStringLiteral(".toolstudio"))));
         const CommandResult json = toolstudio({QStringLiteral("runs"), copy.path(), QStringLiteral("--json")});

@@ -54,13 +54,15 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("a");
         QTest::addColumn<QStringList>("b");
         QTest::addColumn<QString>("pairs");
-        const auto list = [](const char *text) { return QString::fromLatin1(text).split(QLatin1Char(' '), Qt::SkipEmptyParts); };
+        const auto list
+            = [](const char *text) { return QString::fromLatin1(text).split(QLatin1Char(' '), Qt::SkipEmptyParts); };
         QTest::newRow("equal") << list("x y z") << list("x y z") << QStringLiteral("0-0 1-1 2-2");
         QTest::newRow("inserted in b") << list("x y z") << list("x q y z") << QStringLiteral("0-0 1-2 2-3");
         QTest::newRow("removed from b") << list("x y z") << list("x z") << QStringLiteral("0-0 2-1");
         QTest::newRow("empty a") << list("") << list("x") << QString();
         QTest::newRow("nothing common") << list("a b") << list("c d") << QString();
-        QTest::newRow("middle reordered") << list("s a b c e") << list("s c a b e") << QStringLiteral("0-0 1-2 2-3 4-4");
+        QTest::newRow("middle reordered")
+            << list("s a b c e") << list("s c a b e") << QStringLiteral("0-0 1-2 2-3 4-4");
         QTest::newRow("repeated calls") << list("x x y") << list("x y x y") << QStringLiteral("0-0 1-2 2-3");
     }
 
@@ -109,16 +111,21 @@ private Q_SLOTS:
         QCOMPARE(model.index(2, RunCompareModel::LeftTool).data(RunCompareModel::LeftCallIdRole).toString(), QString());
         QCOMPARE(model.index(2, RunCompareModel::RightTool).data(RunCompareModel::RightCallIdRole).toString(),
                  QStringLiteral("c3"));
-        QCOMPARE(model.index(2, RunCompareModel::LeftTool).data(Qt::BackgroundRole).value<QColor>(), QColor(128, 128, 128, 40));
-        QCOMPARE(model.index(2, RunCompareModel::RightTool).data(Qt::BackgroundRole).value<QColor>(), QColor(67, 160, 71, 60));
+        QCOMPARE(model.index(2, RunCompareModel::LeftTool).data(Qt::BackgroundRole).value<QColor>(),
+                 QColor(128, 128, 128, 40));
+        QCOMPARE(model.index(2, RunCompareModel::RightTool).data(Qt::BackgroundRole).value<QColor>(),
+                 QColor(67, 160, 71, 60));
 
         // The changed step: status and result cells highlighted, the tool not.
         QCOMPARE(model.index(4, RunCompareModel::LeftStatus).data().toString(), QStringLiteral("failed"));
         QCOMPARE(model.index(4, RunCompareModel::RightStatus).data().toString(), QStringLiteral("succeeded"));
-        QCOMPARE(model.index(4, RunCompareModel::LeftResult).data().toString(), QStringLiteral("tool_failed: card declined"));
+        QCOMPARE(model.index(4, RunCompareModel::LeftResult).data().toString(),
+                 QStringLiteral("tool_failed: card declined"));
         QCOMPARE(model.index(4, RunCompareModel::RightResult).data().toString(), QStringLiteral("{\"ok\":true}"));
-        QCOMPARE(model.index(4, RunCompareModel::LeftStatus).data(Qt::BackgroundRole).value<QColor>(), QColor(251, 140, 0, 80));
-        QCOMPARE(model.index(4, RunCompareModel::RightResult).data(Qt::BackgroundRole).value<QColor>(), QColor(251, 140, 0, 80));
+        QCOMPARE(model.index(4, RunCompareModel::LeftStatus).data(Qt::BackgroundRole).value<QColor>(),
+                 QColor(251, 140, 0, 80));
+        QCOMPARE(model.index(4, RunCompareModel::RightResult).data(Qt::BackgroundRole).value<QColor>(),
+                 QColor(251, 140, 0, 80));
         QVERIFY(!model.index(4, RunCompareModel::LeftTool).data(Qt::BackgroundRole).isValid());
         QVERIFY(!model.index(0, RunCompareModel::LeftResult).data(Qt::BackgroundRole).isValid());
 
@@ -136,7 +143,8 @@ private Q_SLOTS:
     {
         RunCompareModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRuns({makeStep(1, "lookup_price", {{"sku", "ABC"}}, 1)}, {makeStep(1, "lookup_price", {{"sku", "XYZ"}}, 1)});
+        model.setRuns({makeStep(1, "lookup_price", {{"sku", "ABC"}}, 1)},
+                      {makeStep(1, "lookup_price", {{"sku", "XYZ"}}, 1)});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(rowText(model, 0), QStringLiteral("1 lookup_price | \u2212 | - -"));
         QCOMPARE(rowText(model, 1), QStringLiteral("- - | + | 1 lookup_price"));

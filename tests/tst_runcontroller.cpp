@@ -3,11 +3,11 @@
 //
 // End-to-end runs: the real launcher, sandbox, Python shim, bridge, engine and journal.
 
+#include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
 #include "run/runfolder.h"
-#include "engine/stepengine.h"
 
 #include <QDir>
 #include <QFile>
@@ -75,9 +75,10 @@ private:
                                        const QByteArray &limits = "{}")
     {
         writeFile(dir.path() + QStringLiteral("/scripts/main.py"), script);
-        writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
-                  R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}], "limits": )"
-                      + limits + R"(, "tools": )" + TestTools + "}");
+        writeFile(
+            dir.path() + QStringLiteral("/toolstudio.json"),
+            R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}], "limits": )"
+                + limits + R"(, "tools": )" + TestTools + "}");
         ProjectError error;
         auto project = Project::load(dir.path(), &error);
         if (!project)
@@ -229,10 +230,13 @@ private Q_SLOTS:
         QFETCH(QByteArray, call);
         QFETCH(QByteArray, expected);
         QTemporaryDir dir;
-        const auto project = makeProject(dir, "from toolstudio import tools, ToolError\n"
-                                              "try:\n    " + call + "\n"
-                                              "except ToolError as e:\n"
-                                              "    print(e.code, e.details.get('pointer', ''))\n");
+        const auto project = makeProject(dir,
+                                         "from toolstudio import tools, ToolError\n"
+                                         "try:\n    "
+                                             + call
+                                             + "\n"
+                                               "except ToolError as e:\n"
+                                               "    print(e.code, e.details.get('pointer', ''))\n");
         QVERIFY(project);
         RunController controller;
         const RunResult run = runToEnd(controller, *project);
@@ -260,10 +264,11 @@ private Q_SLOTS:
     void hundredAndFirstCallIsRefused()
     {
         QTemporaryDir dir;
-        const auto project = makeProject(dir, "from toolstudio import tools, ToolError\n"
-                                              "for i in range(100):\n    tools.echo(text=str(i))\n"
-                                              "try:\n    tools.echo(text='one too many')\n"
-                                              "except ToolError as e:\n    print(e.code)\n");
+        const auto project = makeProject(dir,
+                                         "from toolstudio import tools, ToolError\n"
+                                         "for i in range(100):\n    tools.echo(text=str(i))\n"
+                                         "try:\n    tools.echo(text='one too many')\n"
+                                         "except ToolError as e:\n    print(e.code)\n");
         QVERIFY(project);
         RunController controller;
         const RunResult run = runToEnd(controller, *project);
@@ -279,11 +284,12 @@ private Q_SLOTS:
     void batchedUpdatesCoverEveryStepOnceInOrder()
     {
         QTemporaryDir dir;
-        const auto project = makeProject(dir, "import asyncio\nfrom toolstudio import tools\n"
-                                              "for i in range(40):\n    tools.echo(text=str(i))\n"
-                                              "async def main():\n"
-                                              "    return await asyncio.gather(*[tools.echo(text='g') for _ in range(20)])\n"
-                                              "asyncio.run(main())\nprint(flaky())\n");
+        const auto project = makeProject(dir,
+                                         "import asyncio\nfrom toolstudio import tools\n"
+                                         "for i in range(40):\n    tools.echo(text=str(i))\n"
+                                         "async def main():\n"
+                                         "    return await asyncio.gather(*[tools.echo(text='g') for _ in range(20)])\n"
+                                         "asyncio.run(main())\nprint(flaky())\n");
         QVERIFY(project);
         RunController controller;
         std::map<int, Step> latest;
@@ -317,10 +323,11 @@ private Q_SLOTS:
     void positionalAndKeywordArguments()
     {
         QTemporaryDir dir;
-        const auto project = makeProject(dir, "from toolstudio import tools\n"
-                                              "tools.echo('a', 2)\n"
-                                              "tools.echo('b', times=3)\n"
-                                              "echo(text='c')\n");
+        const auto project = makeProject(dir,
+                                         "from toolstudio import tools\n"
+                                         "tools.echo('a', 2)\n"
+                                         "tools.echo('b', times=3)\n"
+                                         "echo(text='c')\n");
         QVERIFY(project);
         RunController controller;
         const RunResult run = runToEnd(controller, *project);
@@ -334,10 +341,11 @@ private Q_SLOTS:
     void asyncCallsAreInFlightTogether()
     {
         QTemporaryDir dir;
-        const auto project = makeProject(dir, "import asyncio\nfrom toolstudio import tools\n"
-                                              "async def main():\n"
-                                              "    return await asyncio.gather(tools.slow(), tools.slow(), tools.slow())\n"
-                                              "print(asyncio.run(main()))\n");
+        const auto project = makeProject(dir,
+                                         "import asyncio\nfrom toolstudio import tools\n"
+                                         "async def main():\n"
+                                         "    return await asyncio.gather(tools.slow(), tools.slow(), tools.slow())\n"
+                                         "print(asyncio.run(main()))\n");
         QVERIFY(project);
         RunController controller;
         const RunResult run = runToEnd(controller, *project);
@@ -395,9 +403,10 @@ private Q_SLOTS:
         QString error;
         controller.setInterpreter(QStringLiteral("python"), dir.filePath(QStringLiteral("no-such-python")));
         QVERIFY(!controller.start(*project, QString(), &error));
-        QCOMPARE(error, QStringLiteral("the python interpreter set in the preferences (%1) is not an executable file; "
-                                       "correct it, or clear it to use the default")
-                            .arg(dir.filePath(QStringLiteral("no-such-python"))));
+        QCOMPARE(error,
+                 QStringLiteral("the python interpreter set in the preferences (%1) is not an executable file; "
+                                "correct it, or clear it to use the default")
+                     .arg(dir.filePath(QStringLiteral("no-such-python"))));
         QVERIFY(!controller.isActive());
 
         controller.setInterpreter(QStringLiteral("python"), QStringLiteral("/usr/bin/python3.11"));
@@ -414,10 +423,12 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("limits");
         QTest::addColumn<int>("status");
         QTest::newRow("completed") << QByteArray("print('done')\n") << QByteArray("{}") << int(RunStatus::Completed);
-        QTest::newRow("script fails") << QByteArray("raise SystemExit(3)\n") << QByteArray("{}") << int(RunStatus::Failed);
-        QTest::newRow("script crashes") << QByteArray("import os\nos.abort()\n") << QByteArray("{}") << int(RunStatus::Failed);
-        QTest::newRow("timed out") << QByteArray("while True:\n    pass\n") << QByteArray("{\"run_timeout_seconds\": 1}")
-                                   << int(RunStatus::TimedOut);
+        QTest::newRow("script fails") << QByteArray("raise SystemExit(3)\n") << QByteArray("{}")
+                                      << int(RunStatus::Failed);
+        QTest::newRow("script crashes") << QByteArray("import os\nos.abort()\n") << QByteArray("{}")
+                                        << int(RunStatus::Failed);
+        QTest::newRow("timed out") << QByteArray("while True:\n    pass\n")
+                                   << QByteArray("{\"run_timeout_seconds\": 1}") << int(RunStatus::TimedOut);
     }
 
     void runFolderRemovedWhenTheRunEnds()

@@ -98,14 +98,17 @@ Result runSandboxed(const SandboxPolicy &policy, const std::function<void(Sandbo
     Result result;
     SandboxProcess process;
     process.setLauncherPath(launcher());
-    QObject::connect(&process, &SandboxProcess::standardOutput, &process, [&](const QByteArray &chunk) { result.out += chunk; });
-    QObject::connect(&process, &SandboxProcess::standardError, &process, [&](const QByteArray &chunk) { result.err += chunk; });
-    QObject::connect(&process, &SandboxProcess::finished, &process, [&](int code, bool crashed, const QString &failure) {
-        result.finished = true;
-        result.exitCode = code;
-        result.crashed = crashed;
-        result.launcherFailure = failure;
-    });
+    QObject::connect(&process, &SandboxProcess::standardOutput, &process,
+                     [&](const QByteArray &chunk) { result.out += chunk; });
+    QObject::connect(&process, &SandboxProcess::standardError, &process,
+                     [&](const QByteArray &chunk) { result.err += chunk; });
+    QObject::connect(&process, &SandboxProcess::finished, &process,
+                     [&](int code, bool crashed, const QString &failure) {
+                         result.finished = true;
+                         result.exitCode = code;
+                         result.crashed = crashed;
+                         result.launcherFailure = failure;
+                     });
     QTemporaryDir policyDir;
     QString error;
     if (!process.start(policy, policyDir.filePath(QStringLiteral("policy.json")), 256 * 1024, &error)) {
@@ -248,18 +251,26 @@ void TestSandboxLauncher::usageErrors_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QByteArray>("stderr");
-    QTest::newRow("unknown option") << QStringList{QStringLiteral("--bogus")}
-                                    << QByteArray("toolstudio-sandbox: usage: unknown option --bogus; run toolstudio-sandbox --help\n");
+    QTest::newRow("unknown option") << QStringList{QStringLiteral(
+        "--bogus")} << QByteArray("toolstudio-sandbox: usage: unknown option --bogus; run toolstudio-sandbox --help\n");
     QTest::newRow("no program") << QStringList{QStringLiteral("--workdir"), QStringLiteral("/tmp")}
-                                << QByteArray("toolstudio-sandbox: usage: no program to run; run toolstudio-sandbox --help\n");
-    QTest::newRow("missing value") << QStringList{QStringLiteral("--user")}
-                                   << QByteArray("toolstudio-sandbox: usage: --user needs a value; run toolstudio-sandbox --help\n");
-    QTest::newRow("bridge fd 2") << QStringList{QStringLiteral("--workdir"), QStringLiteral("/tmp"), QStringLiteral("--bridge-fd"), QStringLiteral("2"), QStringLiteral("--"), Python}
-                                 << QByteArray("toolstudio-sandbox: usage: --bridge-fd needs a file descriptor number of 3 or more, not \"2\"\n");
-    QTest::newRow("policy file missing") << QStringList{QStringLiteral("--policy"), QStringLiteral("/nonexistent/policy.json")}
-                                         << QByteArray("toolstudio-sandbox: usage: cannot read the policy file /nonexistent/policy.json: No such file or directory\n");
-    QTest::newRow("policy plus program") << QStringList{QStringLiteral("--policy"), QStringLiteral("/x"), QStringLiteral("--"), Python}
-                                         << QByteArray("toolstudio-sandbox: usage: --policy cannot be combined with other options or a program; run toolstudio-sandbox --help\n");
+                                << QByteArray(
+                                       "toolstudio-sandbox: usage: no program to run; run toolstudio-sandbox --help\n");
+    QTest::newRow("missing value") << QStringList{QStringLiteral(
+        "--user")} << QByteArray("toolstudio-sandbox: usage: --user needs a value; run toolstudio-sandbox --help\n");
+    QTest::newRow("bridge fd 2")
+        << QStringList{QStringLiteral("--workdir"), QStringLiteral("/tmp"), QStringLiteral("--bridge-fd"),
+                       QStringLiteral("2"),         QStringLiteral("--"),   Python}
+        << QByteArray(
+               "toolstudio-sandbox: usage: --bridge-fd needs a file descriptor number of 3 or more, not \"2\"\n");
+    QTest::newRow("policy file missing")
+        << QStringList{QStringLiteral("--policy"), QStringLiteral("/nonexistent/policy.json")}
+        << QByteArray(
+               "toolstudio-sandbox: usage: cannot read the policy file /nonexistent/policy.json: No such file or directory\n");
+    QTest::newRow("policy plus program")
+        << QStringList{QStringLiteral("--policy"), QStringLiteral("/x"), QStringLiteral("--"), Python}
+        << QByteArray(
+               "toolstudio-sandbox: usage: --policy cannot be combined with other options or a program; run toolstudio-sandbox --help\n");
 }
 
 void TestSandboxLauncher::usageErrors()
@@ -317,27 +328,31 @@ void TestSandboxLauncher::parentCheck()
     out.close();
     const Result result = runCli({QStringLiteral("--policy"), file});
     QCOMPARE(result.exitCode, SandboxExit::Parent);
-    QCOMPARE(result.err, QByteArray("toolstudio-sandbox: parent: the process that started the sandbox (pid 1) exited "
-                                    "before the sandbox was set up; nothing to run for\n"));
+    QCOMPARE(result.err,
+             QByteArray("toolstudio-sandbox: parent: the process that started the sandbox (pid 1) exited "
+                        "before the sandbox was set up; nothing to run for\n"));
     QCOMPARE(result.out, QByteArray());
 }
 
 void TestSandboxLauncher::missingInterpreter()
 {
     WorkDir work;
-    const Result result = runCli({QStringLiteral("--workdir"), work.path(), QStringLiteral("--"), QStringLiteral("/usr/bin/python-missing"),
-                                  QStringLiteral("x.py")});
+    const Result result = runCli({QStringLiteral("--workdir"), work.path(), QStringLiteral("--"),
+                                  QStringLiteral("/usr/bin/python-missing"), QStringLiteral("x.py")});
     QVERIFY(result.finished);
     QCOMPARE(result.exitCode, SandboxExit::Exec);
     QCOMPARE(result.exitCode, 130);
-    QCOMPARE(result.err, QByteArray("toolstudio-sandbox: exec: cannot run /usr/bin/python-missing: No such file or "
-                                    "directory; install the interpreter or set its path in Settings\n"));
+    QCOMPARE(result.err,
+             QByteArray("toolstudio-sandbox: exec: cannot run /usr/bin/python-missing: No such file or "
+                        "directory; install the interpreter or set its path in Settings\n"));
     QCOMPARE(result.out, QByteArray());
 
-    const Result onPath = runCli({QStringLiteral("--workdir"), work.path(), QStringLiteral("--"), QStringLiteral("python-missing")});
+    const Result onPath
+        = runCli({QStringLiteral("--workdir"), work.path(), QStringLiteral("--"), QStringLiteral("python-missing")});
     QCOMPARE(onPath.exitCode, 130);
-    QCOMPARE(onPath.err, QByteArray("toolstudio-sandbox: exec: python-missing was not found on PATH "
-                                    "(/usr/local/bin:/usr/bin:/bin); install it or give its absolute path\n"));
+    QCOMPARE(onPath.err,
+             QByteArray("toolstudio-sandbox: exec: python-missing was not found on PATH "
+                        "(/usr/local/bin:/usr/bin:/bin); install it or give its absolute path\n"));
 }
 
 void TestSandboxLauncher::missingInterpreterThroughSandboxProcess()
@@ -349,14 +364,16 @@ void TestSandboxLauncher::missingInterpreterThroughSandboxProcess()
     QVERIFY(result.finished);
     QCOMPARE(result.exitCode, 130);
     QVERIFY(!result.crashed);
-    QCOMPARE(result.launcherFailure, QStringLiteral("toolstudio-sandbox: exec: cannot run /usr/bin/python-missing: No "
-                                                    "such file or directory; install the interpreter or set its path in Settings"));
+    QCOMPARE(result.launcherFailure,
+             QStringLiteral("toolstudio-sandbox: exec: cannot run /usr/bin/python-missing: No "
+                            "such file or directory; install the interpreter or set its path in Settings"));
 }
 
 void TestSandboxLauncher::scriptExitCodeIsNotALauncherFailure()
 {
     WorkDir work;
-    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral("import sys; sys.stderr.write('boom\\n'); sys.exit(125)")));
+    const Result result
+        = runSandboxed(pythonPolicy(work, QStringLiteral("import sys; sys.stderr.write('boom\\n'); sys.exit(125)")));
     QCOMPARE(result.exitCode, 125);
     QCOMPARE(result.err, QByteArray("boom\n"));
     QCOMPARE(result.launcherFailure, QString());
@@ -415,7 +432,8 @@ void TestSandboxLauncher::openFdsWithoutBridge()
 void TestSandboxLauncher::cwdIsWorkDir()
 {
     WorkDir work;
-    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral("import os; print(os.getcwd()); open('out.txt', 'w').write('x')")));
+    const Result result = runSandboxed(
+        pythonPolicy(work, QStringLiteral("import os; print(os.getcwd()); open('out.txt', 'w').write('x')")));
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(result.out, QDir(work.path()).canonicalPath().toUtf8() + '\n');
     QVERIFY(QFile::exists(work.path() + QStringLiteral("/out.txt")));
@@ -431,7 +449,8 @@ void TestSandboxLauncher::runsAsNobodyWhenRoot()
         + QByteArray::number(nobody->pw_gid) + ' ' + QByteArray::number(nobody->pw_gid) + " []\n";
     WorkDir work;
     const Result result = runSandboxed(pythonPolicy(
-        work, QStringLiteral("import os; print(os.getuid(), os.geteuid(), os.getgid(), os.getegid(), os.getgroups())")));
+        work,
+        QStringLiteral("import os; print(os.getuid(), os.geteuid(), os.getgid(), os.getegid(), os.getgroups())")));
     QCOMPARE(result.err, QByteArray());
     QCOMPARE(result.out, expected);
     struct stat info = {};
@@ -439,8 +458,10 @@ void TestSandboxLauncher::runsAsNobodyWhenRoot()
     QCOMPARE(info.st_uid, nobody->pw_uid); // the work dir was handed over
 
     // Status lines of the script's own process: no capability is left.
-    const Result caps = runCli(pythonCli(work, QStringLiteral(
-        "print(' '.join(l.split()[1] for l in open('/proc/self/status') if l.startswith(('CapEff', 'CapPrm', 'NoNewPrivs'))))")));
+    const Result caps = runCli(pythonCli(
+        work,
+        QStringLiteral(
+            "print(' '.join(l.split()[1] for l in open('/proc/self/status') if l.startswith(('CapEff', 'CapPrm', 'NoNewPrivs'))))")));
     QCOMPARE(caps.out, QByteArray("0000000000000000 0000000000000000 1\n"));
 }
 
@@ -464,8 +485,10 @@ void TestSandboxLauncher::refusesToHandOverSystemDirs()
     QCOMPARE(::stat(QFile::encodeName(dir).constData(), &before), 0);
     const Result result = runCli({QStringLiteral("--workdir"), dir, QStringLiteral("--"), QStringLiteral("/bin/true")});
     QCOMPARE(result.exitCode, SandboxExit::Credentials);
-    QCOMPARE(QString::fromUtf8(result.err), QStringLiteral("toolstudio-sandbox: credentials: refusing to hand %1 to nobody: %2; "
-                                                           "use a directory of its own for the run (e.g. under /tmp)\n").arg(dir, reason));
+    QCOMPARE(QString::fromUtf8(result.err),
+             QStringLiteral("toolstudio-sandbox: credentials: refusing to hand %1 to nobody: %2; "
+                            "use a directory of its own for the run (e.g. under /tmp)\n")
+                 .arg(dir, reason));
     struct stat after = {};
     QCOMPARE(::stat(QFile::encodeName(dir).constData(), &after), 0);
     QCOMPARE(after.st_uid, before.st_uid);
@@ -480,8 +503,9 @@ for name in ("CORE", "CPU", "DATA", "FSIZE", "NOFILE", "MEMLOCK", "MSGQUEUE"):
 soft, hard = r.getrlimit(r.RLIMIT_NPROC)
 print("NPROC", soft == hard, soft >= 65))")));
     QCOMPARE(result.err, QByteArray());
-    QCOMPARE(result.out, QByteArray("CORE 0 0\nCPU 305 306\nDATA 2147483648 2147483648\nFSIZE 268435456 268435456\n"
-                                    "NOFILE 256 256\nMEMLOCK 0 0\nMSGQUEUE 0 0\nNPROC True True\n"));
+    QCOMPARE(result.out,
+             QByteArray("CORE 0 0\nCPU 305 306\nDATA 2147483648 2147483648\nFSIZE 268435456 268435456\n"
+                        "NOFILE 256 256\nMEMLOCK 0 0\nMSGQUEUE 0 0\nNPROC True True\n"));
 }
 
 void TestSandboxLauncher::refusals_data()
@@ -489,19 +513,29 @@ void TestSandboxLauncher::refusals_data()
     QTest::addColumn<QString>("expression");
     QTest::addColumn<QString>("expected");
     // Syscall numbers are x86_64's (the test skips elsewhere).
-    QTest::newRow("socket AF_INET") << QStringLiteral("sock(socket.AF_INET, socket.SOCK_STREAM)") << QStringLiteral("EAFNOSUPPORT");
-    QTest::newRow("socket AF_INET6 UDP") << QStringLiteral("sock(socket.AF_INET6, socket.SOCK_DGRAM)") << QStringLiteral("EAFNOSUPPORT");
-    QTest::newRow("socket AF_NETLINK") << QStringLiteral("sock(socket.AF_NETLINK, socket.SOCK_RAW, 0)") << QStringLiteral("EAFNOSUPPORT");
-    QTest::newRow("socket AF_PACKET") << QStringLiteral("sock(socket.AF_PACKET, socket.SOCK_RAW, 0)") << QStringLiteral("EAFNOSUPPORT");
-    QTest::newRow("socket AF_VSOCK") << QStringLiteral("sock(socket.AF_VSOCK, socket.SOCK_STREAM)") << QStringLiteral("EAFNOSUPPORT");
-    QTest::newRow("socket AF_UNIX") << QStringLiteral("sock(socket.AF_UNIX, socket.SOCK_DGRAM)") << QStringLiteral("EPERM");
-    QTest::newRow("socket AF_UNIX, junk high bits") << QStringLiteral("sc(41, 1 | (1 << 32), 1, 0)") << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_INET") << QStringLiteral("sock(socket.AF_INET, socket.SOCK_STREAM)")
+                                    << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_INET6 UDP") << QStringLiteral("sock(socket.AF_INET6, socket.SOCK_DGRAM)")
+                                         << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_NETLINK") << QStringLiteral("sock(socket.AF_NETLINK, socket.SOCK_RAW, 0)")
+                                       << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_PACKET") << QStringLiteral("sock(socket.AF_PACKET, socket.SOCK_RAW, 0)")
+                                      << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_VSOCK") << QStringLiteral("sock(socket.AF_VSOCK, socket.SOCK_STREAM)")
+                                     << QStringLiteral("EAFNOSUPPORT");
+    QTest::newRow("socket AF_UNIX") << QStringLiteral("sock(socket.AF_UNIX, socket.SOCK_DGRAM)")
+                                    << QStringLiteral("EPERM");
+    QTest::newRow("socket AF_UNIX, junk high bits")
+        << QStringLiteral("sc(41, 1 | (1 << 32), 1, 0)") << QStringLiteral("EAFNOSUPPORT");
     QTest::newRow("socketpair stream") << QStringLiteral("pair(socket.SOCK_STREAM)") << QStringLiteral("allowed");
     QTest::newRow("socketpair dgram") << QStringLiteral("pair(socket.SOCK_DGRAM)") << QStringLiteral("EPERM");
     QTest::newRow("connect") << QStringLiteral("sc(42, 3, 0, 0)") << QStringLiteral("EACCES");
-    QTest::newRow("ptrace traceme") << QStringLiteral("inchild(lambda: sc(101, 0, 0, 0, 0))") << QStringLiteral("EPERM");
-    QTest::newRow("ptrace attach parent") << QStringLiteral("sc(101, 16, os.getppid(), 0, 0)") << QStringLiteral("EPERM");
-    QTest::newRow("process_vm_readv") << QStringLiteral("sc(310, os.getppid(), 0, 0, 0, 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("ptrace traceme") << QStringLiteral("inchild(lambda: sc(101, 0, 0, 0, 0))")
+                                    << QStringLiteral("EPERM");
+    QTest::newRow("ptrace attach parent")
+        << QStringLiteral("sc(101, 16, os.getppid(), 0, 0)") << QStringLiteral("EPERM");
+    QTest::newRow("process_vm_readv") << QStringLiteral("sc(310, os.getppid(), 0, 0, 0, 0, 0)")
+                                      << QStringLiteral("EPERM");
     QTest::newRow("pidfd_getfd") << QStringLiteral("sc(438, 0, 0, 0)") << QStringLiteral("EPERM");
     QTest::newRow("unshare newuser") << QStringLiteral("sc(272, 0x10000000)") << QStringLiteral("EPERM");
     QTest::newRow("clone newuser") << QStringLiteral("sc(56, 0x10000000 | 17, 0, 0, 0, 0)") << QStringLiteral("EPERM");
@@ -522,10 +556,12 @@ void TestSandboxLauncher::refusals_data()
     QTest::newRow("setsid") << QStringLiteral("inchild(lambda: sc(112))") << QStringLiteral("EPERM");
     QTest::newRow("setpgid") << QStringLiteral("inchild(lambda: sc(109, 0, 0))") << QStringLiteral("EPERM");
     QTest::newRow("kill(-1)") << QStringLiteral("sc(62, -1, 0)") << QStringLiteral("EPERM");
-    QTest::newRow("kill(-1), junk high bits") << QStringLiteral("sc(62, 0xffffffff | (5 << 32), 0)") << QStringLiteral("EPERM");
+    QTest::newRow("kill(-1), junk high bits")
+        << QStringLiteral("sc(62, 0xffffffff | (5 << 32), 0)") << QStringLiteral("EPERM");
     QTest::newRow("kill(0) own group") << QStringLiteral("sc(62, 0, 0)") << QStringLiteral("allowed");
     QTest::newRow("ioctl TIOCSTI") << QStringLiteral("sc(16, 0, 0x5412, 0)") << QStringLiteral("EPERM");
-    QTest::newRow("ioctl TIOCSTI, junk high bits") << QStringLiteral("sc(16, 0, 0x5412 | (1 << 32), 0)") << QStringLiteral("EPERM");
+    QTest::newRow("ioctl TIOCSTI, junk high bits")
+        << QStringLiteral("sc(16, 0, 0x5412 | (1 << 32), 0)") << QStringLiteral("EPERM");
     QTest::newRow("ioctl TIOCLINUX") << QStringLiteral("sc(16, 0, 0x541C, 0)") << QStringLiteral("EPERM");
     QTest::newRow("prlimit64 on parent") << QStringLiteral("sc(302, os.getppid(), 7, 0, 0)") << QStringLiteral("EPERM");
     QTest::newRow("prlimit64 on itself") << QStringLiteral("sc(302, 0, 7, 0, 0)") << QStringLiteral("allowed");
@@ -540,7 +576,8 @@ void TestSandboxLauncher::refusals()
     QFETCH(QString, expression);
     QFETCH(QString, expected);
     WorkDir work;
-    const Result result = runCli(pythonCli(work, scriptPrelude() + QStringLiteral("print(") + expression + QStringLiteral(")")));
+    const Result result
+        = runCli(pythonCli(work, scriptPrelude() + QStringLiteral("print(") + expression + QStringLiteral(")")));
     QCOMPARE(result.err, QByteArray());
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(QString::fromUtf8(result.out).trimmed(), expected);
@@ -552,7 +589,8 @@ void TestSandboxLauncher::foreignAbiIsKilled()
         QSKIP("x32 exists on x86_64 only");
     WorkDir work;
     // getpid with the x32 bit set: the filter's bad-arch action kills the process.
-    const Result result = runCli(pythonCli(work, QStringLiteral("import ctypes; ctypes.CDLL(None).syscall(0x40000000 | 39); print('survived')")));
+    const Result result = runCli(pythonCli(
+        work, QStringLiteral("import ctypes; ctypes.CDLL(None).syscall(0x40000000 | 39); print('survived')")));
     QVERIFY(result.crashed);
     QCOMPARE(result.exitCode, int(SIGSYS));
     QCOMPARE(result.out, QByteArray());
@@ -561,7 +599,8 @@ void TestSandboxLauncher::foreignAbiIsKilled()
 void TestSandboxLauncher::ordinaryWorkStillRuns()
 {
     WorkDir work;
-    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral(R"(import os, subprocess, threading, tempfile, json
+    const Result result
+        = runSandboxed(pythonPolicy(work, QStringLiteral(R"(import os, subprocess, threading, tempfile, json
 pid = os.fork()
 if pid == 0:
     os._exit(7)
@@ -585,7 +624,8 @@ void TestSandboxLauncher::ordinaryWorkloads_data()
     QTest::addColumn<QString>("program");
     QTest::addColumn<QString>("script");
     QTest::addColumn<QByteArray>("expected");
-    QTest::newRow("python") << Python << QStringLiteral(R"PY(import json, re, sqlite3, threading, subprocess, tempfile, os
+    QTest::newRow("python") << Python
+                            << QStringLiteral(R"PY(import json, re, sqlite3, threading, subprocess, tempfile, os
 db = sqlite3.connect(":memory:")
 db.execute("create table t (x)")
 db.executemany("insert into t values (?)", [(i,) for i in range(100)])
@@ -656,7 +696,10 @@ void TestSandboxLauncher::ordinaryWorkloads()
         policy.argv.insert(policy.argv.begin() + 1, "--max-old-space-size=1536");
     policy.readPaths = {runtime.path().toStdString()};
     const Result result = runSandboxed(policy);
-    QVERIFY2(!result.crashed, qPrintable(QStringLiteral("killed by signal %1; stderr: %2").arg(result.exitCode).arg(QString::fromUtf8(result.err))));
+    QVERIFY2(
+        !result.crashed,
+        qPrintable(
+            QStringLiteral("killed by signal %1; stderr: %2").arg(result.exitCode).arg(QString::fromUtf8(result.err))));
     QCOMPARE(QString::fromUtf8(result.err), QString());
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(QString::fromUtf8(result.out), QString::fromUtf8(expected));
@@ -666,8 +709,10 @@ void TestSandboxLauncher::scriptCannotFakeLauncherFailure()
 {
     // The launcher's own line and status, printed by the script: still the script's exit.
     WorkDir work;
-    const Result result = runSandboxed(pythonPolicy(work, QStringLiteral(
-        "import sys; sys.stderr.write('toolstudio-sandbox: exec: cannot run /usr/bin/python3: faked\\n'); sys.exit(130)")));
+    const Result result = runSandboxed(pythonPolicy(
+        work,
+        QStringLiteral(
+            "import sys; sys.stderr.write('toolstudio-sandbox: exec: cannot run /usr/bin/python3: faked\\n'); sys.exit(130)")));
     QCOMPARE(result.exitCode, 130);
     QVERIFY(!result.crashed);
     QCOMPARE(result.launcherFailure, QString());
@@ -680,11 +725,15 @@ void TestSandboxLauncher::policyEventsReachTheStudio()
     QList<SandboxPolicyEvent> events;
     int abi = -2;
     const Result result = runSandboxed(
-        pythonPolicy(work, QStringLiteral("import socket, errno\ntry:\n    socket.socket()\nexcept OSError as e:\n    print(errno.errorcode[e.errno])\n"
-                                          "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
-                                          "print(libc.kill(os.getppid(), 0), errno.errorcode[ctypes.get_errno()])")),
+        pythonPolicy(
+            work,
+            QStringLiteral(
+                "import socket, errno\ntry:\n    socket.socket()\nexcept OSError as e:\n    print(errno.errorcode[e.errno])\n"
+                "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                "print(libc.kill(os.getppid(), 0), errno.errorcode[ctypes.get_errno()])")),
         [&](SandboxProcess &process) {
-            QObject::connect(&process, &SandboxProcess::policyEvent, &process, [&](const SandboxPolicyEvent &event) { events.append(event); });
+            QObject::connect(&process, &SandboxProcess::policyEvent, &process,
+                             [&](const SandboxPolicyEvent &event) { events.append(event); });
             QObject::connect(&process, &SandboxProcess::landlockApplied, &process, [&](int applied) { abi = applied; });
         });
     QCOMPARE(result.err, QByteArray());
@@ -696,7 +745,8 @@ void TestSandboxLauncher::policyEventsReachTheStudio()
     QCOMPARE(events.at(0).error, EAFNOSUPPORT);
     QVERIFY(events.at(0).pid > 0);
     QVERIFY(events.at(0).time.isValid());
-    QCOMPARE(events.at(0).describe(), QStringLiteral("socket(AF_INET, SOCK_STREAM) refused: EAFNOSUPPORT (pid %1)").arg(events.at(0).pid));
+    QCOMPARE(events.at(0).describe(),
+             QStringLiteral("socket(AF_INET, SOCK_STREAM) refused: EAFNOSUPPORT (pid %1)").arg(events.at(0).pid));
     QCOMPARE(events.at(1).syscall, QStringLiteral("kill"));
     QCOMPARE(events.at(1).arguments, QStringLiteral("pid %1, signal 0").arg(QCoreApplication::applicationPid()));
 }
@@ -728,7 +778,8 @@ void TestSandboxLauncher::workDirTreeIsHandedOver()
     input.write("x");
     input.close();
     QVERIFY(QFile::link(QStringLiteral("/etc/hostname"), work.path() + QStringLiteral("/files/link")));
-    const Result result = runCli(pythonCli(work, QStringLiteral("open('files/deep/in.txt', 'a').write('y'); print('ok')")));
+    const Result result
+        = runCli(pythonCli(work, QStringLiteral("open('files/deep/in.txt', 'a').write('y'); print('ok')")));
     QCOMPARE(result.err, QByteArray());
     QCOMPARE(result.out, QByteArray("ok\n"));
     const passwd *nobody = ::getpwnam("nobody");
@@ -751,11 +802,13 @@ void TestSandboxLauncher::report()
     const PidsCgroup::Probe probe = PidsCgroup::probe();
     if (!probe.parent.empty())
         QVERIFY(result.out.contains("\nprocesses: each run started by the studio gets its own pids cgroup (cgroup v"
-                                    + QByteArray::number(probe.version) + ", under " + QByteArray::fromStdString(probe.parent)
+                                    + QByteArray::number(probe.version) + ", under "
+                                    + QByteArray::fromStdString(probe.parent)
                                     + ") with pids.max 65 (64 + the interpreter)"));
     else
-        QVERIFY(result.out.contains("\nprocesses: RLIMIT_NPROC = the sandbox user's tasks + 64, SHARED by that user's "
-                                    "concurrent runs (a fork bomb in one can starve another): no writable pids cgroup ("));
+        QVERIFY(
+            result.out.contains("\nprocesses: RLIMIT_NPROC = the sandbox user's tasks + 64, SHARED by that user's "
+                                "concurrent runs (a fork bomb in one can starve another): no writable pids cgroup ("));
 }
 
 void TestSandboxLauncher::bridgeRoundTrip()
@@ -775,10 +828,12 @@ print(reply.decode().strip()))");
     const Result result = runSandboxed(pythonPolicy(work, script), [&](SandboxProcess &process) {
         QVERIFY(process.bridge());
         QVERIFY(process.pid() > 0);
-        QObject::connect(process.bridge(), &BridgeChannel::callReceived, process.bridge(), [&, bridge = process.bridge()](const BridgeCall &call) {
-            calls.push_back(call);
-            bridge->send(BridgeProtocol::encodeResult(call.id, {{"sum", call.args["a"].get<int>() + call.args["b"].get<int>()}}));
-        });
+        QObject::connect(process.bridge(), &BridgeChannel::callReceived, process.bridge(),
+                         [&, bridge = process.bridge()](const BridgeCall &call) {
+                             calls.push_back(call);
+                             bridge->send(BridgeProtocol::encodeResult(
+                                 call.id, {{"sum", call.args["a"].get<int>() + call.args["b"].get<int>()}}));
+                         });
         QObject::connect(process.bridge(), &BridgeChannel::closed, process.bridge(), [&] { closed = true; });
     });
     QCOMPARE(result.err, QByteArray());
@@ -873,15 +928,18 @@ void TestSandboxLauncher::policyRoundTrip()
     policy.limits.extraProcesses = 4;
 
     const nlohmann::json json = policy.toJson();
-    QCOMPARE(json.dump(), std::string(
-        R"({"argv":["/usr/bin/python3","-u","agent.py"],"bridge_fd":7,"env":{"NODE_PATH":"/shim/node","PYTHONPATH":"/shim/py"},)"
-        R"("lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
-        R"("parent_pid":4242,"path":"/usr/bin:/bin","pids_cgroup":"/sys/fs/cgroup/pids/toolstudio-run-1-2","read_paths":["/opt/py"],)"
-        R"("run_as_user":"toolstudio","seccomp_only":true,"status_fd":8,"wait_for_go":true,"work_dir":"/tmp/run-1"})"));
+    QCOMPARE(
+        json.dump(),
+        std::string(
+            R"({"argv":["/usr/bin/python3","-u","agent.py"],"bridge_fd":7,"env":{"NODE_PATH":"/shim/node","PYTHONPATH":"/shim/py"},)"
+            R"("lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
+            R"("parent_pid":4242,"path":"/usr/bin:/bin","pids_cgroup":"/sys/fs/cgroup/pids/toolstudio-run-1-2","read_paths":["/opt/py"],)"
+            R"("run_as_user":"toolstudio","seccomp_only":true,"status_fd":8,"wait_for_go":true,"work_dir":"/tmp/run-1"})"));
     const SandboxPolicy back = SandboxPolicy::fromJson(json);
     QCOMPARE(back.toJson().dump(), json.dump());
 
-    const SandboxPolicy defaults = SandboxPolicy::fromJson(nlohmann::json::parse(R"({"work_dir":"/w","argv":["python3"]})"));
+    const SandboxPolicy defaults
+        = SandboxPolicy::fromJson(nlohmann::json::parse(R"({"work_dir":"/w","argv":["python3"]})"));
     QCOMPARE(defaults.bridgeFd, -1);
     QCOMPARE(defaults.runAsUser, std::string("nobody"));
     QCOMPARE(defaults.limits.openFiles, std::uint64_t(256));
@@ -893,18 +951,38 @@ void TestSandboxLauncher::policyErrors_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("message");
     QTest::newRow("not an object") << QByteArray("[]") << QStringLiteral("a sandbox policy must be a JSON object");
-    QTest::newRow("no work_dir") << QByteArray(R"({"argv":["x"]})") << QStringLiteral("policy field \"work_dir\": is required");
-    QTest::newRow("relative work_dir") << QByteArray(R"({"work_dir":"run","argv":["x"]})") << QStringLiteral("policy field \"work_dir\": must be an absolute path");
-    QTest::newRow("argv not strings") << QByteArray(R"({"work_dir":"/w","argv":["x",1]})") << QStringLiteral("policy field \"argv[1]\": must be a string");
-    QTest::newRow("NUL in argv") << QByteArray(R"({"work_dir":"/w","argv":["x\u0000y"]})") << QStringLiteral("policy field \"argv[0]\": must not contain a NUL character");
-    QTest::newRow("env name with =") << QByteArray(R"({"work_dir":"/w","argv":["x"],"env":{"A=B":"c"}})") << QStringLiteral("policy field \"env\": \"A=B\" is not a valid variable name");
-    QTest::newRow("env value") << QByteArray(R"({"work_dir":"/w","argv":["x"],"env":{"A":1}})") << QStringLiteral("policy field \"env.A\": must be a string");
-    QTest::newRow("bridge_fd 1") << QByteArray(R"({"work_dir":"/w","argv":["x"],"bridge_fd":1})") << QStringLiteral("policy field \"bridge_fd\": must be -1 (no bridge) or a file descriptor number of 3 or more");
-    QTest::newRow("negative limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"open_files":-1}})") << QStringLiteral("policy field \"limits.open_files\": must be a non-negative integer");
-    QTest::newRow("pids_cgroup elsewhere") << QByteArray(R"({"work_dir":"/w","argv":["x"],"pids_cgroup":"/etc/toolstudio-run-1"})") << QStringLiteral("policy field \"pids_cgroup\": must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
-    QTest::newRow("pids_cgroup with ..") << QByteArray(R"({"work_dir":"/w","argv":["x"],"pids_cgroup":"/sys/fs/cgroup/pids/../../etc/toolstudio-run-1"})") << QStringLiteral("policy field \"pids_cgroup\": must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
-    QTest::newRow("wait_for_go") << QByteArray(R"({"work_dir":"/w","argv":["x"],"wait_for_go":1})") << QStringLiteral("policy field \"wait_for_go\": must be true or false");
-    QTest::newRow("unknown limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"files":1}})") << QStringLiteral("policy field \"limits.files\": unknown field");
+    QTest::newRow("no work_dir") << QByteArray(R"({"argv":["x"]})")
+                                 << QStringLiteral("policy field \"work_dir\": is required");
+    QTest::newRow("relative work_dir") << QByteArray(R"({"work_dir":"run","argv":["x"]})")
+                                       << QStringLiteral("policy field \"work_dir\": must be an absolute path");
+    QTest::newRow("argv not strings") << QByteArray(R"({"work_dir":"/w","argv":["x",1]})")
+                                      << QStringLiteral("policy field \"argv[1]\": must be a string");
+    QTest::newRow("NUL in argv") << QByteArray(R"({"work_dir":"/w","argv":["x\u0000y"]})")
+                                 << QStringLiteral("policy field \"argv[0]\": must not contain a NUL character");
+    QTest::newRow("env name with =") << QByteArray(R"({"work_dir":"/w","argv":["x"],"env":{"A=B":"c"}})")
+                                     << QStringLiteral("policy field \"env\": \"A=B\" is not a valid variable name");
+    QTest::newRow("env value") << QByteArray(R"({"work_dir":"/w","argv":["x"],"env":{"A":1}})")
+                               << QStringLiteral("policy field \"env.A\": must be a string");
+    QTest::newRow("bridge_fd 1")
+        << QByteArray(R"({"work_dir":"/w","argv":["x"],"bridge_fd":1})")
+        << QStringLiteral(
+               "policy field \"bridge_fd\": must be -1 (no bridge) or a file descriptor number of 3 or more");
+    QTest::newRow("negative limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"open_files":-1}})")
+                                    << QStringLiteral(
+                                           "policy field \"limits.open_files\": must be a non-negative integer");
+    QTest::newRow("pids_cgroup elsewhere")
+        << QByteArray(R"({"work_dir":"/w","argv":["x"],"pids_cgroup":"/etc/toolstudio-run-1"})")
+        << QStringLiteral(
+               "policy field \"pids_cgroup\": must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
+    QTest::newRow("pids_cgroup with ..")
+        << QByteArray(
+               R"({"work_dir":"/w","argv":["x"],"pids_cgroup":"/sys/fs/cgroup/pids/../../etc/toolstudio-run-1"})")
+        << QStringLiteral(
+               "policy field \"pids_cgroup\": must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
+    QTest::newRow("wait_for_go") << QByteArray(R"({"work_dir":"/w","argv":["x"],"wait_for_go":1})")
+                                 << QStringLiteral("policy field \"wait_for_go\": must be true or false");
+    QTest::newRow("unknown limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"files":1}})")
+                                   << QStringLiteral("policy field \"limits.files\": unknown field");
 }
 
 void TestSandboxLauncher::policyErrors()
@@ -941,7 +1019,8 @@ void TestSandboxLauncher::preWarmedStart()
         QTRY_VERIFY_WITH_TIMEOUT(process.isReady(), 10000);
         QTest::qWait(100);
         // Still the launcher, waiting: the interpreter has not run.
-        QCOMPARE(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(process.pid())), QFileInfo(launcher()).canonicalFilePath());
+        QCOMPARE(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(process.pid())),
+                 QFileInfo(launcher()).canonicalFilePath());
         QCOMPARE(process.landlockAbi() >= 1, true);
         beforeGo.clear();
         QVERIFY(process.go());
@@ -963,7 +1042,9 @@ void TestSandboxLauncher::workDirFile_data()
     QTest::newRow("dot components") << QByteArray("./sub/./data.csv") << QString();
     QTest::newRow("empty") << QByteArray() << QStringLiteral("path_empty");
     QTest::newRow("NUL") << QByteArray("plain.txt\0/../x", 15) << QStringLiteral("path_nul_byte");
-    QTest::newRow("bad UTF-8") << QByteArray("pl\xff" "ain.txt") << QStringLiteral("path_bad_utf8");
+    QTest::newRow("bad UTF-8") << QByteArray("pl\xff"
+                                             "ain.txt")
+                               << QStringLiteral("path_bad_utf8");
     QTest::newRow("overlong UTF-8 slash") << QByteArray("..\xc0\xafsecret") << QStringLiteral("path_bad_utf8");
     QTest::newRow("UTF-8 surrogate") << QByteArray("\xed\xa0\x80") << QStringLiteral("path_bad_utf8");
     QTest::newRow("absolute") << QByteArray("/etc/passwd") << QStringLiteral("path_absolute");
@@ -999,10 +1080,12 @@ void TestSandboxLauncher::workDirFile()
     QVERIFY(QFile::link(work + QStringLiteral("/sub"), work + QStringLiteral("/dirlink")));
     QVERIFY(QFile::link(QStringLiteral("/proc/self/root"), work + QStringLiteral("/proc")));
     QCOMPARE(::link(QFile::encodeName(root.filePath(QStringLiteral("secret"))).constData(),
-                    QFile::encodeName(work + QStringLiteral("/hard")).constData()), 0);
+                    QFile::encodeName(work + QStringLiteral("/hard")).constData()),
+             0);
     QCOMPARE(::mkfifo(QFile::encodeName(work + QStringLiteral("/fifo")).constData(), 0644), 0);
 
-    const WorkDirFile::Result result = WorkDirFile::open(QFile::encodeName(work).toStdString(), std::string_view(path.constData(), std::size_t(path.size())));
+    const WorkDirFile::Result result = WorkDirFile::open(QFile::encodeName(work).toStdString(),
+                                                         std::string_view(path.constData(), std::size_t(path.size())));
     QCOMPARE(QString::fromLatin1(WorkDirFile::code(result.refusal)), code);
     QCOMPARE(result.ok(), code.isEmpty());
     if (result.ok()) {

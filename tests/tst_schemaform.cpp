@@ -30,8 +30,8 @@ void perform(SchemaForm &form, const QString &script)
         }
         const QString pointer = line.section(QLatin1Char(' '), 1, 1);
         const QString arg = line.section(QLatin1Char(' '), 2);
-        const QString role = verb == QLatin1String("type") || verb == QLatin1String("click")
-                || verb == QLatin1String("choose")
+        const QString role
+            = verb == QLatin1String("type") || verb == QLatin1String("click") || verb == QLatin1String("choose")
             ? QStringLiteral("editor")
             : verb;
         QWidget *control = form.control(pointer, role);
@@ -83,45 +83,53 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("actionsBytes");
         QTest::addColumn<QByteArray>("expectedBytes");
 
-        QTest::newRow("string") << QByteArray(R"({"type":"object","properties":{"s":{"type":"string"}},"required":["s"]})")
+        QTest::newRow("string") << QByteArray(
+            R"({"type":"object","properties":{"s":{"type":"string"}},"required":["s"]})")
                                 << QByteArray("type /s hello world") << QByteArray(R"({"s":"hello world"})");
-        QTest::newRow("string enum as combo")
-            << QByteArray(R"({"type":"object","properties":{"c":{"type":"string","enum":["EUR","GBP","JPY"]}},"required":["c"]})")
-            << QByteArray("choose /c 1") << QByteArray(R"({"c":"GBP"})");
-        QTest::newRow("integer is a number")
-            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":10}},"required":["n"]})")
-            << QByteArray("type /n 7") << QByteArray(R"({"n":7})");
+        QTest::newRow("string enum as combo") << QByteArray(
+            R"({"type":"object","properties":{"c":{"type":"string","enum":["EUR","GBP","JPY"]}},"required":["c"]})")
+                                              << QByteArray("choose /c 1") << QByteArray(R"({"c":"GBP"})");
+        QTest::newRow("integer is a number") << QByteArray(
+            R"({"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":10}},"required":["n"]})")
+                                             << QByteArray("type /n 7") << QByteArray(R"({"n":7})");
         QTest::newRow("number keeps its fraction")
-            << QByteArray(R"({"type":"object","properties":{"x":{"type":"number"}},"required":["x"]})") << QByteArray("type /x 2.5")
-            << QByteArray(R"({"x":2.5})");
-        QTest::newRow("boolean") << QByteArray(R"({"type":"object","properties":{"b":{"type":"boolean"}},"required":["b"]})")
+            << QByteArray(R"({"type":"object","properties":{"x":{"type":"number"}},"required":["x"]})")
+            << QByteArray("type /x 2.5") << QByteArray(R"({"x":2.5})");
+        QTest::newRow("boolean") << QByteArray(
+            R"({"type":"object","properties":{"b":{"type":"boolean"}},"required":["b"]})")
                                  << QByteArray("click /b") << QByteArray(R"({"b":true})");
-        QTest::newRow("optional property omitted")
-            << QByteArray(R"({"type":"object","properties":{"o":{"type":"string"},"r":{"type":"string"}},"required":["r"]})")
-            << QByteArray("type /r x") << QByteArray(R"({"r":"x"})");
+        QTest::newRow("optional property omitted") << QByteArray(
+            R"({"type":"object","properties":{"o":{"type":"string"},"r":{"type":"string"}},"required":["r"]})")
+                                                   << QByteArray("type /r x") << QByteArray(R"({"r":"x"})");
         QTest::newRow("optional property included")
-            << QByteArray(R"({"type":"object","properties":{"o":{"type":"string"}}})") << QByteArray("include /o\ntype /o y") << QByteArray(R"({"o":"y"})");
+            << QByteArray(R"({"type":"object","properties":{"o":{"type":"string"}}})")
+            << QByteArray("include /o\ntype /o y") << QByteArray(R"({"o":"y"})");
         QTest::newRow("null branch of a type list")
-            << QByteArray(R"({"type":"object","properties":{"v":{"type":["string","null"]}},"required":["v"]})") << QByteArray("branch /v 1")
-            << QByteArray(R"({"v":null})");
-        QTest::newRow("anyOf branch")
-            << QByteArray(R"({"type":"object","properties":{"id":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"required":["id"]})")
-            << QByteArray("branch /id 1\ntype /id 12") << QByteArray(R"({"id":12})");
-        QTest::newRow("array add and reorder")
-            << QByteArray(R"({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"required":["tags"]})")
-            << QByteArray("add /tags\nadd /tags\ntype /tags/0 a\ntype /tags/1 b\ndown /tags/0") << QByteArray(R"({"tags":["b","a"]})");
-        QTest::newRow("array remove")
-            << QByteArray(R"({"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}},"required":["n"]})")
-            << QByteArray("add /n\nadd /n\ntype /n/0 1\ntype /n/1 2\nremove /n/0") << QByteArray(R"({"n":[2]})");
-        QTest::newRow("array of objects")
-            << QByteArray(R"({"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"number"}},"required":["k","v"]}}},"required":["rows"]})")
-            << QByteArray("add /rows\ntype /rows/0/k a\ntype /rows/0/v 1.5") << QByteArray(R"({"rows":[{"k":"a","v":1.5}]})");
-        QTest::newRow("nested object")
-            << QByteArray(R"({"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"]}},"required":["address"]})")
-            << QByteArray("type /address/city Berlin") << QByteArray(R"({"address":{"city":"Berlin"}})");
-        QTest::newRow("defaults pre-filled")
-            << QByteArray(R"({"type":"object","properties":{"currency":{"type":"string","default":"EUR"},"count":{"type":"integer","default":1},"note":{"type":"string"}}})")
-            << QByteArray("") << QByteArray(R"({"count":1,"currency":"EUR"})");
+            << QByteArray(R"({"type":"object","properties":{"v":{"type":["string","null"]}},"required":["v"]})")
+            << QByteArray("branch /v 1") << QByteArray(R"({"v":null})");
+        QTest::newRow("anyOf branch") << QByteArray(
+            R"({"type":"object","properties":{"id":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"required":["id"]})")
+                                      << QByteArray("branch /id 1\ntype /id 12") << QByteArray(R"({"id":12})");
+        QTest::newRow("array add and reorder") << QByteArray(
+            R"({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"required":["tags"]})")
+                                               << QByteArray(
+                                                      "add /tags\nadd /tags\ntype /tags/0 a\ntype /tags/1 b\ndown /tags/0")
+                                               << QByteArray(R"({"tags":["b","a"]})");
+        QTest::newRow("array remove") << QByteArray(
+            R"({"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}},"required":["n"]})")
+                                      << QByteArray("add /n\nadd /n\ntype /n/0 1\ntype /n/1 2\nremove /n/0")
+                                      << QByteArray(R"({"n":[2]})");
+        QTest::newRow("array of objects") << QByteArray(
+            R"({"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"number"}},"required":["k","v"]}}},"required":["rows"]})")
+                                          << QByteArray("add /rows\ntype /rows/0/k a\ntype /rows/0/v 1.5")
+                                          << QByteArray(R"({"rows":[{"k":"a","v":1.5}]})");
+        QTest::newRow("nested object") << QByteArray(
+            R"({"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"]}},"required":["address"]})")
+                                       << QByteArray("type /address/city Berlin")
+                                       << QByteArray(R"({"address":{"city":"Berlin"}})");
+        QTest::newRow("defaults pre-filled") << QByteArray(
+            R"({"type":"object","properties":{"currency":{"type":"string","default":"EUR"},"count":{"type":"integer","default":1},"note":{"type":"string"}}})")
+                                             << QByteArray("") << QByteArray(R"({"count":1,"currency":"EUR"})");
     }
 
     void producesExactJson()
@@ -147,18 +155,21 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("pointerBytes");
         QTest::addColumn<QByteArray>("messageBytes");
 
-        QTest::newRow("not a number")
-            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})") << QByteArray("type /n abc")
-            << QByteArray("/n") << QByteArray("“abc” is not a number");
+        QTest::newRow("not a number") << QByteArray(
+            R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})")
+                                      << QByteArray("type /n abc") << QByteArray("/n")
+                                      << QByteArray("“abc” is not a number");
         QTest::newRow("empty required number")
-            << QByteArray(R"({"type":"object","properties":{"n":{"type":"number"}},"required":["n"]})") << QByteArray("send") << QByteArray("/n")
-            << QByteArray("enter a number");
-        QTest::newRow("below minimum")
-            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})") << QByteArray("type /n 0")
-            << QByteArray("/n") << QByteArray("expected number greater than or equal to 1");
-        QTest::newRow("pattern in nested object")
-            << QByteArray(R"({"type":"object","properties":{"a":{"type":"object","properties":{"zip":{"type":"string","pattern":"^[0-9]{5}$"}},"required":["zip"]}},"required":["a"]})")
-            << QByteArray("type /a/zip 12a") << QByteArray("/a/zip") << QByteArray(R"(does not match the pattern "^[0-9]{5}$")");
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"number"}},"required":["n"]})")
+            << QByteArray("send") << QByteArray("/n") << QByteArray("enter a number");
+        QTest::newRow("below minimum") << QByteArray(
+            R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})")
+                                       << QByteArray("type /n 0") << QByteArray("/n")
+                                       << QByteArray("expected number greater than or equal to 1");
+        QTest::newRow("pattern in nested object") << QByteArray(
+            R"({"type":"object","properties":{"a":{"type":"object","properties":{"zip":{"type":"string","pattern":"^[0-9]{5}$"}},"required":["zip"]}},"required":["a"]})")
+                                                  << QByteArray("type /a/zip 12a") << QByteArray("/a/zip")
+                                                  << QByteArray(R"(does not match the pattern "^[0-9]{5}$")");
     }
 
     void validationMessageAtTheField()
@@ -183,7 +194,8 @@ private Q_SLOTS:
     void errorsWaitForAnEditOrSend()
     {
         SchemaForm form;
-        form.setSchema(parse(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1},"s":{"type":"string","minLength":2}},"required":["n","s"]})"));
+        form.setSchema(parse(
+            R"({"type":"object","properties":{"n":{"type":"integer","minimum":1},"s":{"type":"string","minLength":2}},"required":["n","s"]})"));
         form.show();
         auto *problem = form.findChild<QLabel *>(QStringLiteral("problem"));
         // Fresh: invalid (both are required), but nothing is shown yet.
@@ -193,7 +205,8 @@ private Q_SLOTS:
         QCOMPARE(problem->text(), QString());
         // An edited field shows its own error even while another required one is empty.
         perform(form, QStringLiteral("type /s x"));
-        QCOMPARE(form.errorAt(QStringLiteral("/s")), QStringLiteral("string should be no fewer than 2 characters in length"));
+        QCOMPARE(form.errorAt(QStringLiteral("/s")),
+                 QStringLiteral("string should be no fewer than 2 characters in length"));
         QCOMPARE(form.errorAt(QStringLiteral("/n")), QString());
         QCOMPARE(problem->text(), QStringLiteral("/s: string should be no fewer than 2 characters in length"));
         perform(form, QStringLiteral("type /s xy"));
@@ -218,7 +231,8 @@ private Q_SLOTS:
     void secretStringsAreMasked()
     {
         SchemaForm form;
-        form.setSchema(parse(R"({"type":"object","properties":{"key":{"type":"string","writeOnly":true},"pin":{"type":"string","format":"password"},"name":{"type":"string"}}})"));
+        form.setSchema(parse(
+            R"({"type":"object","properties":{"key":{"type":"string","writeOnly":true},"pin":{"type":"string","format":"password"},"name":{"type":"string"}}})"));
         QCOMPARE(qobject_cast<QLineEdit *>(form.control(QStringLiteral("/key")))->echoMode(), QLineEdit::Password);
         QCOMPARE(qobject_cast<QLineEdit *>(form.control(QStringLiteral("/pin")))->echoMode(), QLineEdit::Password);
         QCOMPARE(qobject_cast<QLineEdit *>(form.control(QStringLiteral("/name")))->echoMode(), QLineEdit::Normal);
@@ -229,7 +243,8 @@ private Q_SLOTS:
     void rawJsonStaysInSync()
     {
         SchemaForm form;
-        form.setSchema(parse(R"({"type":"object","properties":{"n":{"type":"integer"},"s":{"type":"string"}},"required":["n"]})"));
+        form.setSchema(
+            parse(R"({"type":"object","properties":{"n":{"type":"integer"},"s":{"type":"string"}},"required":["n"]})"));
         form.show();
         perform(form, QStringLiteral("type /n 3"));
         form.rawToggle()->click();
@@ -246,7 +261,8 @@ private Q_SLOTS:
         form.rawToggle()->click();
         form.rawEdit()->setPlainText(QStringLiteral("{\"n\": "));
         QVERIFY(!form.isValid());
-        QVERIFY2(form.problem()->message.startsWith(QLatin1String("malformed JSON")), qPrintable(form.problem()->message));
+        QVERIFY2(form.problem()->message.startsWith(QLatin1String("malformed JSON")),
+                 qPrintable(form.problem()->message));
     }
 
     void ctrlEnterSubmits()

@@ -49,7 +49,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("lexerBytes");
         QTest::newRow("python") << QByteArray("main.py") << QByteArray("Python") << QByteArray("QsciLexerPython");
         QTest::newRow("bash") << QByteArray("run.sh") << QByteArray("Bash") << QByteArray("QsciLexerBash");
-        QTest::newRow("javascript") << QByteArray("main.js") << QByteArray("JavaScript") << QByteArray("QsciLexerJavaScript");
+        QTest::newRow("javascript") << QByteArray("main.js") << QByteArray("JavaScript")
+                                    << QByteArray("QsciLexerJavaScript");
         QTest::newRow("json") << QByteArray("toolstudio.json") << QByteArray("JSON") << QByteArray("QsciLexerJSON");
         QTest::newRow("plain text") << QByteArray("notes.txt") << QByteArray("") << QByteArray("");
     }

@@ -138,10 +138,13 @@ private Q_SLOTS:
         QTest::addColumn<QString>("lang");
         QTest::addColumn<QByteArray>("source");
         const QByteArray python = "import sys, json\nfrom toolstudio import tools\n"
-                                  "r = tools.echo(text='" + QByteArray(Mixed).replace("\\u0000", "\\x00") + "')\n"
-                                  "sys.stdout.buffer.write(json.dumps(r, ensure_ascii=False, separators=(',', ':')).encode('utf-8') + b'\\n')\n";
+                                  "r = tools.echo(text='"
+            + QByteArray(Mixed).replace("\\u0000", "\\x00")
+            + "')\n"
+              "sys.stdout.buffer.write(json.dumps(r, ensure_ascii=False, separators=(',', ':')).encode('utf-8') + b'\\n')\n";
         const QByteArray node = "const { tools } = require('toolstudio');\n"
-                                "tools.echo({ text: '" + Mixed + "' }).then((r) => process.stdout.write(JSON.stringify(r) + '\\n'));\n";
+                                "tools.echo({ text: '"
+            + Mixed + "' }).then((r) => process.stdout.write(JSON.stringify(r) + '\\n'));\n";
         const QByteArray bash = "tool echo '" + MixedJson + "'\n";
         for (const QString &lang : {QStringLiteral("C"), QStringLiteral("C.UTF-8")}) {
             QTest::addRow("python %s", qPrintable(lang)) << QStringLiteral("py") << lang << python;
@@ -160,7 +163,7 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.calls.size(), std::size_t(1));
         QCOMPARE(QByteArray::fromStdString(run.calls[0].args.dump()), MixedJson); // what the studio got
-        QCOMPARE(run.out, MixedJson + '\n');                                        // what the script got back
+        QCOMPARE(run.out, MixedJson + '\n');                                      // what the script got back
     }
 
     void bashKeyValueArguments()
@@ -171,8 +174,10 @@ private Q_SLOTS:
                                         QStringLiteral("C"), echoStudio);
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.calls.size(), std::size_t(2));
-        QCOMPARE(QByteArray::fromStdString(run.calls[0].args.dump()),
-                 QByteArray("{\"flag\":true,\"k\":\"v\",\"list\":[1,2],\"n\":3,\"q\":\"say \\\"hi\\\"\\\\ok\",\"u\":\"\xC3\xA9\"}"));
+        QCOMPARE(
+            QByteArray::fromStdString(run.calls[0].args.dump()),
+            QByteArray(
+                "{\"flag\":true,\"k\":\"v\",\"list\":[1,2],\"n\":3,\"q\":\"say \\\"hi\\\"\\\\ok\",\"u\":\"\xC3\xA9\"}"));
         QCOMPARE(QByteArray::fromStdString(run.calls[1].args.dump()), QByteArray("{}"));
     }
 
@@ -189,12 +194,15 @@ private Q_SLOTS:
                                     << QByteArray("tool echo: tool_failed: it \"broke\"\n\tbadly\n");
         QTest::newRow("protocol_error reply") << call << QByteArray("protocol_error") << true << 3
                                               << QByteArray("tool echo: protocol_error: it \"broke\"\n\tbadly\n");
-        QTest::newRow("no bridge") << call << QByteArray() << false << 3
-                                   << QByteArray("tool echo: protocol_error: no tools bridge: run this script from Tool Studio\n");
+        QTest::newRow("no bridge")
+            << call << QByteArray() << false << 3
+            << QByteArray("tool echo: protocol_error: no tools bridge: run this script from Tool Studio\n");
         QTest::newRow("usage") << QByteArray("tool\necho \"status $?\"\n") << QByteArray() << true << 2
                                << QByteArray("usage: tool NAME ['{json}' | key=value | key:=json ...]\n");
-        QTest::newRow("bad word") << QByteArray("tool echo oops\necho \"status $?\"\n") << QByteArray() << true << 2
-                                  << QByteArray("tool echo: 'oops' is neither key=value nor key:=json (one JSON object or array may be given alone)\n");
+        QTest::newRow("bad word")
+            << QByteArray("tool echo oops\necho \"status $?\"\n") << QByteArray() << true << 2
+            << QByteArray(
+                   "tool echo: 'oops' is neither key=value nor key:=json (one JSON object or array may be given alone)\n");
         QTest::newRow("unknown reply id") << call << QByteArray("bogus-id") << true << 3 << QByteArray();
     }
 
@@ -205,25 +213,27 @@ private Q_SLOTS:
         QFETCH(bool, withBridge);
         QFETCH(int, status);
         QFETCH(QByteArray, stderrText);
-        const ScriptRun run = runScript(QStringLiteral("sh"), source, QStringLiteral("C.UTF-8"),
-                                        [reply](BridgeChannel &channel, const std::vector<BridgeCall> &calls) {
-                                            if (reply.isEmpty())
-                                                return echoStudio(channel, calls);
-                                            if (reply == "bogus-id")
-                                                return channel.send(BridgeProtocol::encodeResult("bogus-id", 1));
-                                            BridgeError error;
-                                            error.code = reply.toStdString();
-                                            error.message = "it \"broke\"\n\tbadly";
-                                            error.attempts = 1;
-                                            channel.send(BridgeProtocol::encodeError(calls.back().id, error));
-                                        },
-                                        withBridge);
+        const ScriptRun run = runScript(
+            QStringLiteral("sh"), source, QStringLiteral("C.UTF-8"),
+            [reply](BridgeChannel &channel, const std::vector<BridgeCall> &calls) {
+                if (reply.isEmpty())
+                    return echoStudio(channel, calls);
+                if (reply == "bogus-id")
+                    return channel.send(BridgeProtocol::encodeResult("bogus-id", 1));
+                BridgeError error;
+                error.code = reply.toStdString();
+                error.message = "it \"broke\"\n\tbadly";
+                error.attempts = 1;
+                channel.send(BridgeProtocol::encodeError(calls.back().id, error));
+            },
+            withBridge);
         const QByteArray result = status == 0 ? QByteArray("{\"x\":\"1\"}\n") : QByteArray();
         QCOMPARE(run.out, result + "status " + QByteArray::number(status) + '\n');
         if (!stderrText.isEmpty())
             QCOMPARE(run.err, stderrText);
         else if (status != 0)
-            QVERIFY2(run.err.startsWith("tool echo: protocol_error: the studio sent a reply that is not for call s"), run.err.constData());
+            QVERIFY2(run.err.startsWith("tool echo: protocol_error: the studio sent a reply that is not for call s"),
+                     run.err.constData());
     }
 
     void concurrentCallsMatchedById_data()
@@ -271,12 +281,13 @@ private Q_SLOTS:
                                   "        print(tools.echo(n=i)['n'])\n"
                                   "    except ToolError as e:\n"
                                   "        print(e.code)\n";
-        const QByteArray node = "const { tools } = require('toolstudio');\n"
-                                "(async () => {\n"
-                                "  for (let i = 0; i < 2; ++i) {\n"
-                                "    try { console.log((await tools.echo({ n: i })).n); } catch (e) { console.log(e.code); }\n"
-                                "  }\n"
-                                "})();\n";
+        const QByteArray node
+            = "const { tools } = require('toolstudio');\n"
+              "(async () => {\n"
+              "  for (let i = 0; i < 2; ++i) {\n"
+              "    try { console.log((await tools.echo({ n: i })).n); } catch (e) { console.log(e.code); }\n"
+              "  }\n"
+              "})();\n";
         const QByteArray bash = "tool echo n:=0; echo $?\ntool echo n:=1; echo $?\n";
         for (const bool duplicate : {false, true}) {
             const char *what = duplicate ? "duplicate" : "unknown";
@@ -296,7 +307,8 @@ private Q_SLOTS:
         const ScriptRun run = runScript(suffix, source, QStringLiteral("C.UTF-8"),
                                         [duplicate](BridgeChannel &channel, const std::vector<BridgeCall> &calls) {
                                             if (calls.size() == 1) {
-                                                const std::string line = BridgeProtocol::encodeResult(calls[0].id, calls[0].args);
+                                                const std::string line
+                                                    = BridgeProtocol::encodeResult(calls[0].id, calls[0].args);
                                                 channel.send(duplicate ? line + line : line);
                                             } else if (!duplicate) {
                                                 channel.send(BridgeProtocol::encodeResult("nobody", 1));
@@ -313,12 +325,13 @@ private Q_SLOTS:
     void nodeSeedScriptRunsUnchanged()
     {
         // The seed script, verbatim.
-        const ScriptRun run = runScript(QStringLiteral("js"),
-                                        "const { tools } = require(\"inngest_tools\"); async function main() { const customer = "
-                                        "await tools.getCustomer(\"cus_1\"); console.log(customer.seats); } main();\n",
-                                        QStringLiteral("C.UTF-8"), [](BridgeChannel &channel, const std::vector<BridgeCall> &calls) {
-                                            channel.send(BridgeProtocol::encodeResult(calls.back().id, json{{"seats", 3}}));
-                                        });
+        const ScriptRun run
+            = runScript(QStringLiteral("js"),
+                        "const { tools } = require(\"inngest_tools\"); async function main() { const customer = "
+                        "await tools.getCustomer(\"cus_1\"); console.log(customer.seats); } main();\n",
+                        QStringLiteral("C.UTF-8"), [](BridgeChannel &channel, const std::vector<BridgeCall> &calls) {
+                            channel.send(BridgeProtocol::encodeResult(calls.back().id, json{{"seats", 3}}));
+                        });
         QCOMPARE(run.err, QByteArray());
         QCOMPARE(run.out, QByteArray("3\n"));
         QCOMPARE(run.calls.at(0).tool, std::string("getCustomer"));
@@ -327,17 +340,18 @@ private Q_SLOTS:
 
     void nodeToolErrorRejects()
     {
-        const ScriptRun run = runScript(QStringLiteral("js"),
-                                        "const { tools, ToolError } = require('toolstudio');\n"
-                                        "tools.echo({}).catch((e) => console.log(e instanceof ToolError, e.code, e.message, e.retryable, e.attempts, e.details.pointer));\n",
-                                        QStringLiteral("C"), [](BridgeChannel &channel, const std::vector<BridgeCall> &calls) {
-                                            BridgeError error;
-                                            error.code = "invalid_arguments";
-                                            error.message = "missing text";
-                                            error.retryable = false;
-                                            error.details = {{"pointer", "/text"}};
-                                            channel.send(BridgeProtocol::encodeError(calls.back().id, error));
-                                        });
+        const ScriptRun run = runScript(
+            QStringLiteral("js"),
+            "const { tools, ToolError } = require('toolstudio');\n"
+            "tools.echo({}).catch((e) => console.log(e instanceof ToolError, e.code, e.message, e.retryable, e.attempts, e.details.pointer));\n",
+            QStringLiteral("C"), [](BridgeChannel &channel, const std::vector<BridgeCall> &calls) {
+                BridgeError error;
+                error.code = "invalid_arguments";
+                error.message = "missing text";
+                error.retryable = false;
+                error.details = {{"pointer", "/text"}};
+                channel.send(BridgeProtocol::encodeError(calls.back().id, error));
+            });
         QCOMPARE(run.out, QByteArray("true invalid_arguments missing text false 0 /text\n"));
     }
 
@@ -351,7 +365,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode"); // an uncaught error in a thread does not fail Python
         QTest::newRow("python blocking")
             << QStringLiteral("py")
-            << QByteArray("from toolstudio import tools\n\ndef fetch():\n    return tools.getCustomer(\"cus_1\")\n\nfetch()\n")
+            << QByteArray(
+                   "from toolstudio import tools\n\ndef fetch():\n    return tools.getCustomer(\"cus_1\")\n\nfetch()\n")
             << QByteArray("Traceback (most recent call last):\n"
                           "  File \"script.py\", line 6, in <module>\n"
                           "    fetch()\n"
@@ -362,14 +377,16 @@ private Q_SLOTS:
             << 1;
         QTest::newRow("python awaited")
             << QStringLiteral("py")
-            << QByteArray("import asyncio\nfrom toolstudio import tools\n\nasync def main():\n    await tools.getCustomer(\"cus_1\")\n\nasyncio.run(main())\n")
+            << QByteArray(
+                   "import asyncio\nfrom toolstudio import tools\n\nasync def main():\n    await tools.getCustomer(\"cus_1\")\n\nasyncio.run(main())\n")
             << QByteArray("  File \"script.py\", line 5, in main\n"
                           "    await tools.getCustomer(\"cus_1\")\n"
                           "ToolError: tool_failed: boom\n")
             << 1;
         QTest::newRow("python thread")
             << QStringLiteral("py")
-            << QByteArray("import threading\nfrom toolstudio import tools\n\nthreading.Thread(target=lambda: tools.getCustomer()).start()\n")
+            << QByteArray(
+                   "import threading\nfrom toolstudio import tools\n\nthreading.Thread(target=lambda: tools.getCustomer()).start()\n")
             << QByteArray("  File \"script.py\", line 4, in <lambda>\n"
                           "    threading.Thread(target=lambda: tools.getCustomer()).start()\n"
                           "                                    ^^^^^^^^^^^^^^^^^^^\n"
@@ -377,7 +394,8 @@ private Q_SLOTS:
             << 0;
         QTest::newRow("node")
             << QStringLiteral("js")
-            << QByteArray("const { tools } = require('toolstudio');\nasync function main() {\n  await tools.getCustomer('cus_1');\n}\nmain();\n")
+            << QByteArray(
+                   "const { tools } = require('toolstudio');\nasync function main() {\n  await tools.getCustomer('cus_1');\n}\nmain();\n")
             << QByteArray("    at async main (script.js:3:3) {\n"
                           "  code: 'tool_failed',\n"
                           "  retryable: true,\n"
@@ -420,9 +438,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("suffix");
         QTest::addColumn<QByteArray>("source");
         QTest::addColumn<QByteArray>("expected");
-        QTest::newRow("python") << QStringLiteral("py")
-                                << QByteArray("from toolstudio import tools, ToolError\ntry:\n    tools.echo()\nexcept ToolError as e:\n    print(e.code)\n")
-                                << QByteArray("protocol_error\n");
+        QTest::newRow("python")
+            << QStringLiteral("py")
+            << QByteArray(
+                   "from toolstudio import tools, ToolError\ntry:\n    tools.echo()\nexcept ToolError as e:\n    print(e.code)\n")
+            << QByteArray("protocol_error\n");
         QTest::newRow("node") << QStringLiteral("js")
                               << QByteArray("require('toolstudio').tools.echo().catch((e) => console.log(e.code));\n")
                               << QByteArray("protocol_error\n");
@@ -434,8 +454,9 @@ private Q_SLOTS:
         QFETCH(QString, suffix);
         QFETCH(QByteArray, source);
         QFETCH(QByteArray, expected);
-        const ScriptRun run = runScript(suffix, source, QStringLiteral("C.UTF-8"),
-                                        [](BridgeChannel &channel, const std::vector<BridgeCall> &) { channel.close(); });
+        const ScriptRun run
+            = runScript(suffix, source, QStringLiteral("C.UTF-8"),
+                        [](BridgeChannel &channel, const std::vector<BridgeCall> &) { channel.close(); });
         QCOMPARE(run.out, expected);
     }
 };

@@ -1,16 +1,16 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "journal/journaltail.h"
 #include "project/project.h"
-#include "engine/stepengine.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QRegularExpression>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -48,18 +48,22 @@ json commandTool(const char *name, json command, const char *extra = "{}")
 json baseManifest()
 {
     json tools = json::array();
-    tools.push_back(mockTool("get_exchange_rate", "[{'result': 0.92}]",
-                             "{'input_schema': {'type': 'object', 'properties': {'base': {'type': 'string'}, 'quote': {'type': 'string'}},"
-                             " 'required': ['base', 'quote']}}"));
-    tools.push_back(mockTool("flaky", "[{'error': 'rate service down'}, {'error': 'rate service down'}, {'result': 0.92}]"));
+    tools.push_back(mockTool(
+        "get_exchange_rate", "[{'result': 0.92}]",
+        "{'input_schema': {'type': 'object', 'properties': {'base': {'type': 'string'}, 'quote': {'type': 'string'}},"
+        " 'required': ['base', 'quote']}}"));
+    tools.push_back(
+        mockTool("flaky", "[{'error': 'rate service down'}, {'error': 'rate service down'}, {'result': 0.92}]"));
     tools.push_back(mockTool("always_down", "[{'error': 'rate service down'}]"));
     tools.push_back(mockTool("broken", "[{'error': 'bad request', 'retryable': false}]"));
-    tools.push_back(mockTool("counter", "[{'result': 1}, {'result': 2}]",
-                             "{'input_schema': {'type': 'object', 'properties': {'n': {'type': 'integer'}}, 'required': ['n']}}"));
+    tools.push_back(
+        mockTool("counter", "[{'result': 1}, {'result': 2}]",
+                 "{'input_schema': {'type': 'object', 'properties': {'n': {'type': 'integer'}}, 'required': ['n']}}"));
     tools.push_back(mockTool("slow", "[{'result': 'late', 'delay_seconds': 5}]",
                              "{'retry': {'attempt_timeout_seconds': 0.2, 'max_attempts': 1}}"));
-    tools.push_back(mockTool("stuck", "[{'error': 'still down'}]",
-                             "{'retry': {'initial_backoff_seconds': 10, 'max_backoff_seconds': 10, 'total_timeout_seconds': 0.3}}"));
+    tools.push_back(mockTool(
+        "stuck", "[{'error': 'still down'}]",
+        "{'retry': {'initial_backoff_seconds': 10, 'max_backoff_seconds': 10, 'total_timeout_seconds': 0.3}}"));
     tools.push_back(mockTool("big", "[{'result': '0123456789abcdefghij'}]"));
     tools.push_back(mockTool("typed_out", "[{'result': 'x'}]", "{'output_schema': {'type': 'number'}}"));
     tools.push_back(mockTool("fast", "[{'result': 'fast', 'delay_seconds': 0.05}]"));
@@ -69,14 +73,18 @@ json baseManifest()
                                   " 'input_schema': {'type': 'object', 'properties': {'topic': {'type': 'string'}}},"
                                   " 'output_schema': {'type': 'string'}, 'retry': {'max_attempts': 2}}")));
     tools.push_back(commandTool("lookup", {"sh", "tools/lookup.sh"}));
-    tools.push_back(commandTool("data_error", {"sh", "-c", "cat >/dev/null; echo 'checking XYZ' >&2; echo 'unknown currency XYZ' >&2; exit 65"}));
+    tools.push_back(
+        commandTool("data_error",
+                    {"sh", "-c", "cat >/dev/null; echo 'checking XYZ' >&2; echo 'unknown currency XYZ' >&2; exit 65"}));
     tools.push_back(commandTool("garbage", {"sh", "-c", "echo 'rate: 0.92'"}));
     tools.push_back(commandTool("silent", {"true"}));
     tools.push_back(commandTool("missing_program", {"./no-such-program"}));
     tools.push_back(commandTool("hang", {"sh", "-c", "sleep 30 & echo $! > sleep.pid; wait"},
                                 "{'retry': {'attempt_timeout_seconds': 0.3, 'max_attempts': 1}}"));
-    tools.push_back(commandTool("keyed", {"sh", "-c", "cat >/dev/null; echo \"$TOOLSTUDIO_ATTEMPT $TOOLSTUDIO_IDEMPOTENCY_KEY\" >> keys.txt;"
-                                          " if [ \"$TOOLSTUDIO_ATTEMPT\" = 1 ]; then sleep 5; fi; echo 42"},
+    tools.push_back(commandTool("keyed",
+                                {"sh", "-c",
+                                 "cat >/dev/null; echo \"$TOOLSTUDIO_ATTEMPT $TOOLSTUDIO_IDEMPOTENCY_KEY\" >> keys.txt;"
+                                 " if [ \"$TOOLSTUDIO_ATTEMPT\" = 1 ]; then sleep 5; fi; echo 42"},
                                 "{'retry': {'attempt_timeout_seconds': 0.3, 'max_attempts': 2}}"));
     tools.push_back(json::parse(J("{'name': 'ask_bounded', 'handler': {'kind': 'manual'},"
                                   " 'retry': {'attempt_timeout_seconds': 0.2, 'max_attempts': 1}}")));
@@ -90,11 +98,11 @@ json baseManifest()
 }
 
 /// Fails attempts 1 and 2 with EX_TEMPFAIL, succeeds on 3; tells on stderr what it got.
-const char *const LookupScript =
-    "args=$(cat)\n"
-    "echo \"key=$TOOLSTUDIO_IDEMPOTENCY_KEY attempt=$TOOLSTUDIO_ATTEMPT tool=$TOOLSTUDIO_TOOL args=$args\" >&2\n"
-    "if [ \"$TOOLSTUDIO_ATTEMPT\" -lt 3 ]; then echo 'lookup service busy' >&2; exit 75; fi\n"
-    "printf '{\"key\": \"%s\", \"attempt\": %s}\\n' \"$TOOLSTUDIO_IDEMPOTENCY_KEY\" \"$TOOLSTUDIO_ATTEMPT\"\n";
+const char *const LookupScript
+    = "args=$(cat)\n"
+      "echo \"key=$TOOLSTUDIO_IDEMPOTENCY_KEY attempt=$TOOLSTUDIO_ATTEMPT tool=$TOOLSTUDIO_TOOL args=$args\" >&2\n"
+      "if [ \"$TOOLSTUDIO_ATTEMPT\" -lt 3 ]; then echo 'lookup service busy' >&2; exit 75; fi\n"
+      "printf '{\"key\": \"%s\", \"attempt\": %s}\\n' \"$TOOLSTUDIO_IDEMPOTENCY_KEY\" \"$TOOLSTUDIO_ATTEMPT\"\n";
 
 struct Reply
 {
@@ -154,17 +162,22 @@ public:
         engine = std::make_unique<StepEngine>(*project, runId, &journal, bound);
         if (plan)
             engine->setReplayPlan(std::move(*plan));
-        QObject::connect(engine.get(), &StepEngine::replyReady, engine.get(), [this](const std::string &id, const std::string &line) {
-            replies.push_back({id, json::parse(line)});
-        });
-        QObject::connect(engine.get(), &StepEngine::stepChanged, engine.get(), [this](const Step &step) {
-            changes.emplace_back(step.callId, step.status);
-        });
-        QObject::connect(engine.get(), &StepEngine::stepAdded, engine.get(), [this](const Step &step) { added << step.callId; });
-        QObject::connect(engine.get(), &StepEngine::pendingCallOpened, engine.get(), [this](const Step &step) { opened << step.callId; });
-        QObject::connect(engine.get(), &StepEngine::pendingCallClosed, engine.get(), [this](const QString &id) { closed << id; });
-        QObject::connect(engine.get(), &StepEngine::stepPaused, engine.get(), [this](const Step &step) { paused << step.callId; });
-        QObject::connect(engine.get(), &StepEngine::divergenceFound, engine.get(), [this](const Step &step) { divergences << step.divergence; });
+        QObject::connect(engine.get(), &StepEngine::replyReady, engine.get(),
+                         [this](const std::string &id, const std::string &line) {
+                             replies.push_back({id, json::parse(line)});
+                         });
+        QObject::connect(engine.get(), &StepEngine::stepChanged, engine.get(),
+                         [this](const Step &step) { changes.emplace_back(step.callId, step.status); });
+        QObject::connect(engine.get(), &StepEngine::stepAdded, engine.get(),
+                         [this](const Step &step) { added << step.callId; });
+        QObject::connect(engine.get(), &StepEngine::pendingCallOpened, engine.get(),
+                         [this](const Step &step) { opened << step.callId; });
+        QObject::connect(engine.get(), &StepEngine::pendingCallClosed, engine.get(),
+                         [this](const QString &id) { closed << id; });
+        QObject::connect(engine.get(), &StepEngine::stepPaused, engine.get(),
+                         [this](const Step &step) { paused << step.callId; });
+        QObject::connect(engine.get(), &StepEngine::divergenceFound, engine.get(),
+                         [this](const Step &step) { divergences << step.divergence; });
     }
 
     void call(const char *id, const char *tool, const json &args = json::object())
@@ -226,16 +239,22 @@ private Q_SLOTS:
                                       << QStringLiteral("no tool named 'nope' in this project") << QString();
         QTest::newRow("inactive tool") << QByteArray("retired") << QByteArray("{}") << QStringLiteral("inactive_tool")
                                        << QStringLiteral("tool 'retired' is inactive") << QString();
-        QTest::newRow("missing required") << QByteArray("counter") << QByteArray("{}") << QStringLiteral("invalid_arguments")
-                                          << QStringLiteral("invalid arguments for 'counter' at /n: required property is missing")
-                                          << QStringLiteral("/n");
-        QTest::newRow("wrong type") << QByteArray("counter") << QByteArray("{\"n\": \"1\"}") << QStringLiteral("invalid_arguments")
-                                    << QStringLiteral("invalid arguments for 'counter' at /n: expected integer, got string")
+        QTest::newRow("missing required")
+            << QByteArray("counter") << QByteArray("{}") << QStringLiteral("invalid_arguments")
+            << QStringLiteral("invalid arguments for 'counter' at /n: required property is missing")
+            << QStringLiteral("/n");
+        QTest::newRow("wrong type") << QByteArray("counter") << QByteArray("{\"n\": \"1\"}")
+                                    << QStringLiteral("invalid_arguments")
+                                    << QStringLiteral(
+                                           "invalid arguments for 'counter' at /n: expected integer, got string")
                                     << QStringLiteral("/n");
-        QTest::newRow("too many positional") << QByteArray("counter") << QByteArray("[1, 2]") << QStringLiteral("invalid_arguments")
-                                             << QStringLiteral("invalid arguments for 'counter' at /1: takes 1 positional argument(s) (n) but 2 were given")
-                                             << QStringLiteral("/1");
-        QTest::newRow("not an object") << QByteArray("counter") << QByteArray("\"five\"") << QStringLiteral("invalid_arguments")
+        QTest::newRow("too many positional")
+            << QByteArray("counter") << QByteArray("[1, 2]") << QStringLiteral("invalid_arguments")
+            << QStringLiteral(
+                   "invalid arguments for 'counter' at /1: takes 1 positional argument(s) (n) but 2 were given")
+            << QStringLiteral("/1");
+        QTest::newRow("not an object") << QByteArray("counter") << QByteArray("\"five\"")
+                                       << QStringLiteral("invalid_arguments")
                                        << QStringLiteral("invalid arguments for 'counter': expected object, got string")
                                        << QString();
     }
@@ -323,8 +342,8 @@ private Q_SLOTS:
         QVERIFY(step.endedAt >= step.queuedAt);
 
         QCOMPARE(h.added, QStringList{QStringLiteral("c1")});
-        const std::vector<StepStatus> expected{StepStatus::Running, StepStatus::Retrying, StepStatus::Running,
-                                               StepStatus::Retrying, StepStatus::Running, StepStatus::Succeeded};
+        const std::vector<StepStatus> expected{StepStatus::Running,  StepStatus::Retrying, StepStatus::Running,
+                                               StepStatus::Retrying, StepStatus::Running,  StepStatus::Succeeded};
         QCOMPARE(h.statusesOf("c1"), expected);
 
         const auto journaled = h.journal.steps(QStringLiteral("run-1"));
@@ -363,12 +382,14 @@ private Q_SLOTS:
         Harness h;
         QVERIFY(h.setUp(baseManifest())); // default: 100 calls per run
         for (int i = 1; i <= 101; ++i)
-            h.call(QByteArray("c" + QByteArray::number(i)).constData(), "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
+            h.call(QByteArray("c" + QByteArray::number(i)).constData(), "get_exchange_rate",
+                   {{"base", "USD"}, {"quote", "EUR"}});
         // The 101st is refused at once; the first 100 still run.
         QVERIFY(h.reply("c101"));
         const json error = errorOf(h.reply("c101"));
         QCOMPARE(error.value("code", ""), std::string("max_calls_exceeded"));
-        QCOMPARE(error.value("message", ""), std::string("call 101 exceeds the limit of 100 calls per run (limits.max_calls)"));
+        QCOMPARE(error.value("message", ""),
+                 std::string("call 101 exceeds the limit of 100 calls per run (limits.max_calls)"));
         QTRY_COMPARE(h.replies.size(), std::size_t(101));
         QCOMPARE(h.engine->callCount(), 100);
         QCOMPARE(h.reply("c100")->message.value("type", ""), std::string("result"));
@@ -399,9 +420,11 @@ private Q_SLOTS:
         h.call("c1", "get_exchange_rate", args);
         const json error = errorOf(h.reply("c1"));
         QCOMPARE(error.value("code", ""), std::string("request_too_large"));
-        QCOMPARE(QString::fromStdString(error.value("message", "")),
-                 QStringLiteral("arguments of get_exchange_rate are %1 bytes; the request limit is 64 bytes (limits.request_bytes)")
-                     .arg(args.dump().size()));
+        QCOMPARE(
+            QString::fromStdString(error.value("message", "")),
+            QStringLiteral(
+                "arguments of get_exchange_rate are %1 bytes; the request limit is 64 bytes (limits.request_bytes)")
+                .arg(args.dump().size()));
         QCOMPARE(args.dump().size(), std::size_t(125));
     }
 
@@ -413,8 +436,9 @@ private Q_SLOTS:
         QVERIFY(h.setUp(manifest));
         h.call("c1", "big");
         QTRY_VERIFY(h.reply("c1"));
-        QCOMPARE(errorOf(h.reply("c1")).dump(),
-                 J("{'attempts':1,'code':'reply_too_large','message':'result of big is 22 bytes; the reply limit is 16 bytes (limits.reply_bytes)','retryable':false}"));
+        QCOMPARE(
+            errorOf(h.reply("c1")).dump(),
+            J("{'attempts':1,'code':'reply_too_large','message':'result of big is 22 bytes; the reply limit is 16 bytes (limits.reply_bytes)','retryable':false}"));
         QCOMPARE(h.step("c1").status, StepStatus::Failed);
         QVERIFY(!h.step("c1").result);
     }
@@ -427,7 +451,9 @@ private Q_SLOTS:
         QTRY_VERIFY(h.reply("c1"));
         const json error = errorOf(h.reply("c1"));
         QCOMPARE(error.value("code", ""), std::string("tool_failed"));
-        QCOMPARE(error.value("message", ""), std::string("result of typed_out does not match output_schema at (root): expected number, got string"));
+        QCOMPARE(
+            error.value("message", ""),
+            std::string("result of typed_out does not match output_schema at (root): expected number, got string"));
         QCOMPARE(error.value("retryable", true), false);
     }
 
@@ -451,7 +477,8 @@ private Q_SLOTS:
         ManualAnswer wrongShape;
         wrongShape.result = 42;
         QVERIFY(!h.engine->answer(QStringLiteral("c1"), 1, wrongShape, &reason));
-        QCOMPARE(reason, QStringLiteral("the result does not match output_schema at (root): expected string, got integer"));
+        QCOMPARE(reason,
+                 QStringLiteral("the result does not match output_schema at (root): expected string, got integer"));
         QCOMPARE(h.step("c1").status, StepStatus::Waiting); // refusals change nothing
 
         // A retryable error answer: attempt 2 waits for a person again.
@@ -490,11 +517,13 @@ private Q_SLOTS:
         QTest::addColumn<QString>("how");
         QTest::addColumn<StepStatus>("expected");
         QTest::newRow("result") << QStringLiteral("render_report") << QStringLiteral("result") << StepStatus::Succeeded;
-        QTest::newRow("retryable error") << QStringLiteral("render_report") << QStringLiteral("retry") << StepStatus::Retrying;
+        QTest::newRow("retryable error") << QStringLiteral("render_report") << QStringLiteral("retry")
+                                         << StepStatus::Retrying;
         QTest::newRow("error") << QStringLiteral("render_report") << QStringLiteral("error") << StepStatus::Failed;
         QTest::newRow("wait bound") << QStringLiteral("ask_bounded") << QStringLiteral("wait") << StepStatus::Failed;
         QTest::newRow("total timeout") << QStringLiteral("ask_total") << QStringLiteral("wait") << StepStatus::Failed;
-        QTest::newRow("cancelled") << QStringLiteral("render_report") << QStringLiteral("cancel") << StepStatus::Cancelled;
+        QTest::newRow("cancelled") << QStringLiteral("render_report") << QStringLiteral("cancel")
+                                   << StepStatus::Cancelled;
     }
 
     /// A slot of pendingCallClosed reads the step's new status, not 'waiting'.
@@ -509,9 +538,8 @@ private Q_SLOTS:
         Harness h;
         QVERIFY(h.setUp(manifest));
         std::vector<StepStatus> seen;
-        QObject::connect(h.engine.get(), &StepEngine::pendingCallClosed, h.engine.get(), [&h, &seen](const QString &id) {
-            seen.push_back(h.engine->step(id)->status);
-        });
+        QObject::connect(h.engine.get(), &StepEngine::pendingCallClosed, h.engine.get(),
+                         [&h, &seen](const QString &id) { seen.push_back(h.engine->step(id)->status); });
         h.call("c1", tool.toUtf8().constData(), {{"topic", "sales"}});
         QCOMPARE(h.step("c1").status, StepStatus::Waiting);
         ManualAnswer answer;
@@ -550,8 +578,9 @@ private Q_SLOTS:
         h.call("c1", "slow");
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 3000);
         QVERIFY(clock.elapsed() < 3000); // not the mock's 5 s
-        QCOMPARE(errorOf(h.reply("c1")).dump(),
-                 J("{'attempts':1,'bound':'attempt','code':'timeout','message':'attempt 1 timed out after 0.2 s (attempt_timeout_seconds = 0.2)','retryable':true,'seconds':0.2}"));
+        QCOMPARE(
+            errorOf(h.reply("c1")).dump(),
+            J("{'attempts':1,'bound':'attempt','code':'timeout','message':'attempt 1 timed out after 0.2 s (attempt_timeout_seconds = 0.2)','retryable':true,'seconds':0.2}"));
         QCOMPARE(h.step("c1").attempts[0].error->code, std::string("timeout"));
         // the cancelled mock does not answer later
         QTest::qWait(100);
@@ -564,8 +593,9 @@ private Q_SLOTS:
         QVERIFY(h.setUp(baseManifest()));
         h.call("c1", "stuck");
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 3000);
-        QCOMPARE(errorOf(h.reply("c1")).dump(),
-                 J("{'attempts':1,'bound':'total','code':'timeout','message':'step timed out after 0.3 s (total_timeout_seconds = 0.3)','retryable':false,'seconds':0.3}"));
+        QCOMPARE(
+            errorOf(h.reply("c1")).dump(),
+            J("{'attempts':1,'bound':'total','code':'timeout','message':'step timed out after 0.3 s (total_timeout_seconds = 0.3)','retryable':false,'seconds':0.3}"));
         QCOMPARE(h.step("c1").status, StepStatus::Failed);
         QCOMPARE(h.step("c1").nextAttemptAt, qint64(0));
     }
@@ -582,42 +612,48 @@ private Q_SLOTS:
         // sent: the file and its WAL as they are, and the tail as a dead writer's.
         QStringList seen;
         int notFinalInSqlite = 0;
-        QObject::connect(h.engine.get(), &StepEngine::replyReady, h.engine.get(),
-                         [&h, &seen, &notFinalInSqlite](const std::string &id, const std::string &) {
-                             const QString callId = QString::fromStdString(id);
-                             QTemporaryDir crash;
-                             const QString copy = crash.filePath(QStringLiteral("journal.sqlite"));
-                             for (const QString &suffix : {QString(), QStringLiteral("-wal")})
-                                 QFile::copy(h.journal.path() + suffix, copy + suffix);
-                             // The tail, and its mark of what is in SQLite already, under
-                             // the name of a writer that is gone (this pid, another start).
-                             const QString dead = JournalTail::fileName(copy, Journal::selfPid(), Journal::selfStartTicks() + 1, 1);
-                             if (!h.journal.tailPath().isEmpty())
-                                 QFile::copy(h.journal.tailPath(), dead);
-                             {
-                                 QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("sqlite-only"));
-                                 db.setDatabaseName(copy);
-                                 QSqlQuery query(db);
-                                 if (!db.open() || !query.exec(QStringLiteral("SELECT status FROM steps WHERE call_id = '%1'").arg(callId))
-                                     || !query.next() || !isFinal(stepStatusFromName(query.value(0).toString()).value_or(StepStatus::Queued)))
-                                     ++notFinalInSqlite;
-                                 query.finish();
-                                 query.prepare(QStringLiteral("UPDATE journal_tails SET name = ? WHERE name = ?"));
-                                 query.addBindValue(QFileInfo(dead).fileName());
-                                 query.addBindValue(QFileInfo(h.journal.tailPath()).fileName());
-                                 if (!query.exec())
-                                     seen << QStringLiteral("cannot rename the tail's mark");
-                             }
-                             QSqlDatabase::removeDatabase(QStringLiteral("sqlite-only"));
-                             Journal reopened;
-                             if (!reopened.open(copy)) {
-                                 seen << QStringLiteral("cannot open");
-                                 return;
-                             }
-                             for (const Step &step : reopened.steps(QStringLiteral("run-1")))
-                                 if (step.callId == callId)
-                                     seen << QStringLiteral("%1 %2 %3").arg(step.callId, stepStatusName(step.status)).arg(step.attempts.size());
-                         });
+        QObject::connect(
+            h.engine.get(), &StepEngine::replyReady, h.engine.get(),
+            [&h, &seen, &notFinalInSqlite](const std::string &id, const std::string &) {
+                const QString callId = QString::fromStdString(id);
+                QTemporaryDir crash;
+                const QString copy = crash.filePath(QStringLiteral("journal.sqlite"));
+                for (const QString &suffix : {QString(), QStringLiteral("-wal")})
+                    QFile::copy(h.journal.path() + suffix, copy + suffix);
+                // The tail, and its mark of what is in SQLite already, under
+                // the name of a writer that is gone (this pid, another start).
+                const QString dead = JournalTail::fileName(copy, Journal::selfPid(), Journal::selfStartTicks() + 1, 1);
+                if (!h.journal.tailPath().isEmpty())
+                    QFile::copy(h.journal.tailPath(), dead);
+                {
+                    QSqlDatabase db
+                        = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("sqlite-only"));
+                    db.setDatabaseName(copy);
+                    QSqlQuery query(db);
+                    if (!db.open()
+                        || !query.exec(QStringLiteral("SELECT status FROM steps WHERE call_id = '%1'").arg(callId))
+                        || !query.next()
+                        || !isFinal(stepStatusFromName(query.value(0).toString()).value_or(StepStatus::Queued)))
+                        ++notFinalInSqlite;
+                    query.finish();
+                    query.prepare(QStringLiteral("UPDATE journal_tails SET name = ? WHERE name = ?"));
+                    query.addBindValue(QFileInfo(dead).fileName());
+                    query.addBindValue(QFileInfo(h.journal.tailPath()).fileName());
+                    if (!query.exec())
+                        seen << QStringLiteral("cannot rename the tail's mark");
+                }
+                QSqlDatabase::removeDatabase(QStringLiteral("sqlite-only"));
+                Journal reopened;
+                if (!reopened.open(copy)) {
+                    seen << QStringLiteral("cannot open");
+                    return;
+                }
+                for (const Step &step : reopened.steps(QStringLiteral("run-1")))
+                    if (step.callId == callId)
+                        seen << QStringLiteral("%1 %2 %3")
+                                    .arg(step.callId, stepStatusName(step.status))
+                                    .arg(step.attempts.size());
+            });
         // c0: a mock answered at once; the reply is sent from inside submitCall.
         h.call("c0", "get_exchange_rate", {{"base", "USD"}, {"quote", "EUR"}});
         QCOMPARE(seen, QStringList{QStringLiteral("c0 succeeded 1")});
@@ -628,8 +664,9 @@ private Q_SLOTS:
         answer.result = "done";
         QVERIFY(h.engine->answer(QStringLiteral("c3"), 1, answer));
         QTRY_COMPARE(seen.size(), 4);
-        QCOMPARE(seen, (QStringList{QStringLiteral("c0 succeeded 1"), QStringLiteral("c2 failed 0"), QStringLiteral("c3 succeeded 1"),
-                                    QStringLiteral("c1 succeeded 3")}));
+        QCOMPARE(seen,
+                 (QStringList{QStringLiteral("c0 succeeded 1"), QStringLiteral("c2 failed 0"),
+                              QStringLiteral("c3 succeeded 1"), QStringLiteral("c1 succeeded 3")}));
         // Each final state was only in the tail when its reply went out (c3's wait for a
         // person went to SQLite at once, its answer did not): the test shows the tail.
         QCOMPARE(notFinalInSqlite, 4);
@@ -647,12 +684,15 @@ private Q_SLOTS:
         QCOMPARE(step.idempotencyKey, QStringLiteral("run-1:2"));
         QCOMPARE(step.attempts.size(), std::size_t(3));
         for (int i = 0; i < 3; ++i)
-            QVERIFY2(step.attempts[i].output.startsWith(
-                         QStringLiteral("key=run-1:2 attempt=%1 tool=lookup args={\"base\":\"USD\"}\n").arg(i + 1).toUtf8()),
-                     step.attempts[i].output.constData());
+            QVERIFY2(
+                step.attempts[i].output.startsWith(
+                    QStringLiteral("key=run-1:2 attempt=%1 tool=lookup args={\"base\":\"USD\"}\n").arg(i + 1).toUtf8()),
+                step.attempts[i].output.constData());
         // the message is the last lines of stderr
-        QCOMPARE(step.attempts[0].error->message,
-                 std::string("key=run-1:2 attempt=1 tool=lookup args={\"base\":\"USD\"}\nlookup service busy (exit status 75)"));
+        QCOMPARE(
+            step.attempts[0].error->message,
+            std::string(
+                "key=run-1:2 attempt=1 tool=lookup args={\"base\":\"USD\"}\nlookup service busy (exit status 75)"));
         QVERIFY(step.attempts[0].error->retryable);
     }
 
@@ -662,12 +702,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::addColumn<bool>("retryable");
         QTest::addColumn<int>("attempts");
-        QTest::newRow("exit 65") << QByteArray("data_error") << QStringLiteral("checking XYZ\nunknown currency XYZ (exit status 65)") << false << 1;
-        QTest::newRow("invalid JSON") << QByteArray("garbage")
-                                      << QStringLiteral("command printed invalid JSON: syntax error while parsing value - invalid literal; last read: 'r'")
-                                      << false << 1;
-        QTest::newRow("nothing printed") << QByteArray("silent")
-                                         << QStringLiteral("command printed nothing on stdout (expected the result as JSON)") << false << 1;
+        QTest::newRow("exit 65") << QByteArray("data_error")
+                                 << QStringLiteral("checking XYZ\nunknown currency XYZ (exit status 65)") << false << 1;
+        QTest::newRow("invalid JSON")
+            << QByteArray("garbage")
+            << QStringLiteral(
+                   "command printed invalid JSON: syntax error while parsing value - invalid literal; last read: 'r'")
+            << false << 1;
+        QTest::newRow("nothing printed") << QByteArray(
+            "silent") << QStringLiteral("command printed nothing on stdout (expected the result as JSON)")
+                                         << false << 1;
     }
 
     void commandFailures()
@@ -695,7 +739,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
         const json error = errorOf(h.reply("c1"));
         QCOMPARE(QString::fromStdString(error.value("message", "")),
-                 QStringLiteral("command failed to start: %1/no-such-program: execve: No such file or directory").arg(h.dir.path()));
+                 QStringLiteral("command failed to start: %1/no-such-program: execve: No such file or directory")
+                     .arg(h.dir.path()));
         QCOMPARE(error.value("retryable", true), false);
     }
 
@@ -707,10 +752,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 5000);
         // Explained: which bound, its value, and that the command's whole group is gone.
         const std::string message = errorOf(h.reply("c1")).value("message", "");
-        QVERIFY2(QString::fromStdString(message).contains(QRegularExpression(QStringLiteral(
-                     "^attempt 1 timed out after 0\\.3 s \\(attempt_timeout_seconds = 0\\.3\\); the command's process group "
-                     "\\(pid \\d+\\) was killed \\(SIGKILL\\) and is gone$"))),
-                 message.c_str());
+        QVERIFY2(
+            QString::fromStdString(message).contains(QRegularExpression(QStringLiteral(
+                "^attempt 1 timed out after 0\\.3 s \\(attempt_timeout_seconds = 0\\.3\\); the command's process group "
+                "\\(pid \\d+\\) was killed \\(SIGKILL\\) and is gone$"))),
+            message.c_str());
         QCOMPARE(errorOf(h.reply("c1")).value("bound", ""), std::string("attempt"));
         // The command's own child (sleep 30) is gone too, not just the shell.
         QFile pidFile(h.dir.filePath(QStringLiteral("sleep.pid")));
@@ -805,9 +851,10 @@ private Q_SLOTS:
         QVERIFY(h.setUp(baseManifest()));
         h.call("c1", "ask_bounded");
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 3000);
-        QCOMPARE(errorOf(h.reply("c1")).dump(),
-                 J("{'attempts':1,'bound':'wait','code':'timeout','message':'no answer from a person to attempt 1 within 0.2 s"
-                   " (the wait bound for a person, attempt_timeout_seconds = 0.2)','retryable':true,'seconds':0.2}"));
+        QCOMPARE(
+            errorOf(h.reply("c1")).dump(),
+            J("{'attempts':1,'bound':'wait','code':'timeout','message':'no answer from a person to attempt 1 within 0.2 s"
+              " (the wait bound for a person, attempt_timeout_seconds = 0.2)','retryable':true,'seconds':0.2}"));
         QCOMPARE(h.closed, QStringList{QStringLiteral("c1")});
         const auto events = h.journal.events(QStringLiteral("run-1"));
         QVERIFY(!events.empty());
@@ -844,11 +891,12 @@ private Q_SLOTS:
 
     void staleAnswers_data()
     {
-        QTest::addColumn<QString>("setup");   // what happened before the answer
+        QTest::addColumn<QString>("setup"); // what happened before the answer
         QTest::addColumn<QString>("callId");
         QTest::addColumn<int>("attempt");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("unknown call") << QString() << QStringLiteral("zz") << 1 << QStringLiteral("no call with id 'zz'");
+        QTest::newRow("unknown call") << QString() << QStringLiteral("zz") << 1
+                                      << QStringLiteral("no call with id 'zz'");
         QTest::newRow("future attempt") << QString() << QStringLiteral("c1") << 2
                                         << QStringLiteral("answer is for attempt 2 but the call is at attempt 1");
         QTest::newRow("attempt 0") << QString() << QStringLiteral("c1") << 0
@@ -916,10 +964,11 @@ private Q_SLOTS:
         h.engine->cancelAll(QStringLiteral("the run was stopped"));
         const Step &step = h.step("c1");
         QCOMPARE(step.status, StepStatus::Cancelled);
-        QVERIFY2(QString::fromStdString(step.error->message).startsWith(
-                     QStringLiteral("the run was stopped; the command's process group (pid ")),
+        QVERIFY2(QString::fromStdString(step.error->message)
+                     .startsWith(QStringLiteral("the run was stopped; the command's process group (pid ")),
                  step.error->message.c_str());
-        QVERIFY(QString::fromStdString(step.error->message).endsWith(QStringLiteral(") was killed (SIGKILL) and is gone")));
+        QVERIFY(
+            QString::fromStdString(step.error->message).endsWith(QStringLiteral(") was killed (SIGKILL) and is gone")));
         QCOMPARE(h.journal.steps(QStringLiteral("run-1"))[0].status, StepStatus::Cancelled);
         const auto events = h.journal.events(QStringLiteral("run-1"));
         QCOMPARE(events.size(), std::size_t(1));
@@ -946,8 +995,10 @@ private Q_SLOTS:
         for (int i = 1; i <= 5; ++i)
             h.call(QStringLiteral("c%1").arg(i).toLatin1().constData(), "fast");
         QTRY_COMPARE(seen.size(), 5);
-        QCOMPARE(seen, (QStringList{QStringLiteral("c1 succeeded"), QStringLiteral("c2 succeeded"), QStringLiteral("c3 succeeded"),
-                                    QStringLiteral("c4 succeeded"), QStringLiteral("c5 succeeded")}));
+        QCOMPARE(
+            seen,
+            (QStringList{QStringLiteral("c1 succeeded"), QStringLiteral("c2 succeeded"), QStringLiteral("c3 succeeded"),
+                         QStringLiteral("c4 succeeded"), QStringLiteral("c5 succeeded")}));
     }
 
     void replayMemoizesAndFlagsDivergence()
@@ -1082,9 +1133,10 @@ private Q_SLOTS:
                 resumed = event;
         QVERIFY(resumed);
         QCOMPARE(resumed->detail.value("queued_at_before", qint64(0)), hourAgo);
-        QCOMPARE(QString::fromStdString(resumed->detail.value("text", std::string())),
-                 QStringLiteral("pending again from the resume; first queued %1 s before it, its duration counts from here")
-                     .arg(double(step.queuedAt - hourAgo) / 1000.0, 0, 'f', 1));
+        QCOMPARE(
+            QString::fromStdString(resumed->detail.value("text", std::string())),
+            QStringLiteral("pending again from the resume; first queued %1 s before it, its duration counts from here")
+                .arg(double(step.queuedAt - hourAgo) / 1000.0, 0, 'f', 1));
     }
 
     void answerFromAnotherProcess()
@@ -1107,7 +1159,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 2000);
         QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':'https://r/q3'}"));
         QCOMPARE(other.pendingAnswer(staleId)->state, QStringLiteral("refused"));
-        QCOMPARE(other.pendingAnswer(staleId)->reason, QStringLiteral("answer is for attempt 2 but the call is at attempt 1"));
+        QCOMPARE(other.pendingAnswer(staleId)->reason,
+                 QStringLiteral("answer is for attempt 2 but the call is at attempt 1"));
         QCOMPARE(other.pendingAnswer(goodId)->state, QStringLiteral("accepted"));
     }
 
@@ -1147,15 +1200,20 @@ private Q_SLOTS:
         QTest::addColumn<int>("status");
         QTest::newRow("continue") << QStringLiteral("continue") << QByteArray("{'id':'c1','type':'result','value':1}")
                                   << int(StepStatus::Succeeded);
-        QTest::newRow("answer instead") << QStringLiteral("answer") << QByteArray("{'id':'c1','type':'result','value':99}")
+        QTest::newRow("answer instead") << QStringLiteral("answer")
+                                        << QByteArray("{'id':'c1','type':'result','value':99}")
                                         << int(StepStatus::Succeeded);
-        QTest::newRow("fail, retryable") << QStringLiteral("fail")
-                                         << QByteArray("{'error':{'attempts':1,'code':'tool_failed','message':'nope','retryable':true},'id':'c1','type':'error'}")
-                                         << int(StepStatus::Failed);
-        QTest::newRow("time out") << QStringLiteral("timeout")
-                                  << QByteArray("{'error':{'attempts':1,'bound':'injected','code':'timeout','message':'timed out by hand in step mode"
-                                                " (injected timeout; the handler did not run)','retryable':true},'id':'c1','type':'error'}")
-                                  << int(StepStatus::Failed);
+        QTest::newRow("fail, retryable")
+            << QStringLiteral("fail")
+            << QByteArray(
+                   "{'error':{'attempts':1,'code':'tool_failed','message':'nope','retryable':true},'id':'c1','type':'error'}")
+            << int(StepStatus::Failed);
+        QTest::newRow("time out")
+            << QStringLiteral("timeout")
+            << QByteArray(
+                   "{'error':{'attempts':1,'bound':'injected','code':'timeout','message':'timed out by hand in step mode"
+                   " (injected timeout; the handler did not run)','retryable':true},'id':'c1','type':'error'}")
+            << int(StepStatus::Failed);
         QTest::newRow("continue to end") << QStringLiteral("end") << QByteArray("{'id':'c1','type':'result','value':1}")
                                          << int(StepStatus::Succeeded);
     }
@@ -1174,7 +1232,7 @@ private Q_SLOTS:
         QVERIFY(h.step("c1").paused);
         QCOMPARE(h.engine->pausedCount(), 1);
         QTest::qWait(50);
-        QVERIFY(h.replies.empty()); // held: the handler has not run
+        QVERIFY(h.replies.empty());                                                // held: the handler has not run
         QCOMPARE(h.journal.steps(QStringLiteral("run-1")).size(), std::size_t(1)); // recorded before anything runs
         QString reason;
         ManualAnswer answer;

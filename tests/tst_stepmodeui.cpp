@@ -2,25 +2,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Step mode's four decisions in the window (DESIGN.md "Step mode": continue, answer
 // instead, fail, continue to the end) and the Runs dock's row of a resumed run.
-#include "ui/answerpane.h"
-#include "ui/mainwindow.h"
-#include "ui/pendingcallspanel.h"
-#include "ui/runspanel.h"
-#include "ui/stepmodeactions.h"
 #include "consoleview.h"
 #include "journal/journal.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
 #include "schemaform.h"
-#include "tracemodel.h"
 #include "testfiles.h"
+#include "tracemodel.h"
+#include "ui/answerpane.h"
+#include "ui/mainwindow.h"
+#include "ui/pendingcallspanel.h"
+#include "ui/runspanel.h"
+#include "ui/stepmodeactions.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QLabel>
-#include <QCheckBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -168,7 +168,8 @@ private Q_SLOTS:
         QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("\"https://example.org/q3.pdf\""));
         QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
                  QStringLiteral("step mode: answered by hand instead, the handler did not run"));
-        QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/q3.pdf")));
+        QTRY_VERIFY(
+            m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/q3.pdf")));
         QCOMPARE(opened.count(), 0); // the manual handler never asked a person
         QTRY_COMPARE(pane->clockLabel()->text(),
                      QStringLiteral("Answered instead with \"https://example.org/q3.pdf\" (the handler did not run)"));
@@ -207,8 +208,9 @@ private Q_SLOTS:
         QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
                  QStringLiteral("step mode: failed by hand, the handler did not run"));
         // The script's uncaught ToolError, with the code and message, on its stderr.
-        QTRY_VERIFY2(m_window->console()->toPlainText().contains(QLatin1String("ToolError: tool_failed: no rate on a holiday")),
-                     qPrintable(m_window->console()->toPlainText().right(300)));
+        QTRY_VERIFY2(
+            m_window->console()->toPlainText().contains(QLatin1String("ToolError: tool_failed: no rate on a holiday")),
+            qPrintable(m_window->console()->toPlainText().right(300)));
         QVERIFY(!m_window->console()->toPlainText().contains(QLatin1String("100 USD")));
         m_window->stepModeAction()->setChecked(false);
     }
@@ -236,8 +238,9 @@ private Q_SLOTS:
         QCOMPARE(trace->index(0, 0).data(TraceModel::ErrorCodeRole).toString(), QStringLiteral("timeout"));
         QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
                  QStringLiteral("step mode: timed out by hand, the handler did not run"));
-        QTRY_VERIFY2(m_window->console()->toPlainText().contains(QLatin1String("ToolError: timeout: timed out by hand")),
-                     qPrintable(m_window->console()->toPlainText().right(300)));
+        QTRY_VERIFY2(
+            m_window->console()->toPlainText().contains(QLatin1String("ToolError: timeout: timed out by hand")),
+            qPrintable(m_window->console()->toPlainText().right(300)));
         m_window->stepModeAction()->setChecked(false);
     }
 
@@ -257,7 +260,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("0.92"));
-        QCOMPARE(eventText(trace, QStringLiteral("step_decision")), QStringLiteral("step mode: continued, the handler runs"));
+        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+                 QStringLiteral("step mode: continued, the handler runs"));
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
         QVERIFY(m_window->stepModeAction()->isChecked()); // still in step mode for the next run
         m_window->stepModeAction()->setChecked(false);
@@ -282,7 +286,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("0.92"));
-        QCOMPARE(eventText(trace, QStringLiteral("step_decision")), QStringLiteral("step mode: continued, the handler runs"));
+        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+                 QStringLiteral("step mode: continued, the handler runs"));
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
         QVERIFY(panel->heldCalls().isEmpty());
         QVERIFY(!m_window->stepModeActions()->continueToEndAction()->isEnabled());
@@ -312,14 +317,19 @@ private Q_SLOTS:
         auto *scroll = qobject_cast<QScrollArea *>(pane->parentWidget()->parentWidget());
         QVERIFY(scroll);
         QTRY_VERIFY(pane->sendErrorButton()->isVisible());
-        for (QWidget *widget : {static_cast<QWidget *>(pane->sendResultButton()), static_cast<QWidget *>(pane->sendErrorButton()),
-                                static_cast<QWidget *>(panel->continueButton()), static_cast<QWidget *>(panel->continueToEndButton())}) {
+        for (QWidget *widget :
+             {static_cast<QWidget *>(pane->sendResultButton()), static_cast<QWidget *>(pane->sendErrorButton()),
+              static_cast<QWidget *>(panel->continueButton()), static_cast<QWidget *>(panel->continueToEndButton())}) {
             const QRect shown(widget->mapTo(m_window.get(), QPoint(0, 0)), widget->size());
             const QRect area(scroll->viewport()->mapTo(m_window.get(), QPoint(0, 0)), scroll->viewport()->size());
             if (scroll->isAncestorOf(widget))
-                QVERIFY2(area.contains(shown), qPrintable(QStringLiteral("%1 at y %2..%3, viewport y %4..%5")
-                                                              .arg(widget->objectName()).arg(shown.top()).arg(shown.bottom())
-                                                              .arg(area.top()).arg(area.bottom())));
+                QVERIFY2(area.contains(shown),
+                         qPrintable(QStringLiteral("%1 at y %2..%3, viewport y %4..%5")
+                                        .arg(widget->objectName())
+                                        .arg(shown.top())
+                                        .arg(shown.bottom())
+                                        .arg(area.top())
+                                        .arg(area.bottom())));
             QVERIFY2(m_window->rect().contains(shown), qPrintable(widget->objectName()));
         }
         QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
@@ -370,7 +380,8 @@ private Q_SLOTS:
         QVERIFY2(row->text(4).endsWith(QLatin1String(" s since resume")), qPrintable(row->text(4)));
         QVERIFY2(row->text(4).split(QLatin1Char(' ')).first().toDouble() < 30.0, qPrintable(row->text(4)));
         QVERIFY2(row->toolTip(4).contains(QLatin1String("counts from the latest resume")), qPrintable(row->toolTip(4)));
-        QCOMPARE(row->text(3), QDateTime::fromMSecsSinceEpoch(startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+        QCOMPARE(row->text(3),
+                 QDateTime::fromMSecsSinceEpoch(startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
         QVERIFY(!resume->isEnabled());
 
         AnswerPane *pane = m_window->pendingPanel()->answerPane();
@@ -398,7 +409,8 @@ private Q_SLOTS:
         QCOMPARE(fromJournal->text(2), QStringLiteral("completed"));
         QVERIFY2(fromJournal->text(4).endsWith(QLatin1String(" s since resume")), qPrintable(fromJournal->text(4)));
         const double journalSeconds = fromJournal->text(4).split(QLatin1Char(' ')).first().toDouble();
-        QVERIFY2(journalSeconds >= seconds.chopped(2).toDouble() && journalSeconds < 30.0, qPrintable(fromJournal->text(4)));
+        QVERIFY2(journalSeconds >= seconds.chopped(2).toDouble() && journalSeconds < 30.0,
+                 qPrintable(fromJournal->text(4)));
     }
 
     void runsRowCountsFromTheRunsResume()

@@ -1,15 +1,15 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/toolcall.h"
 #include "project/projectwriter.h"
 #include "schemaform.h"
-#include "engine/toolcall.h"
+#include "testfiles.h"
 #include "ui/handlersettingsform.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
 #include "ui/toolpanel.h"
 #include "ui/tryitanswerdialog.h"
 #include "ui/valvesform.h"
-#include "testfiles.h"
 
 #include <QAction>
 #include <QApplication>
@@ -56,20 +56,20 @@ QString manifestPart(const QString &dir, const QString &pointer)
 }
 
 // Three tools of the three declared kinds and one script that binds every active tool.
-const char *const Manifest =
-    "{\n"
-    "  \"name\": \"dock\",\n"
-    "  \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
-    "  \"tools\": [\n"
-    "    {\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"integer\"}},"
-    " \"required\": [\"id\"]},\n"
-    "     \"retry\": {\"max_attempts\": 2}, \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}},\n"
-    "    {\"name\": \"approve\", \"output_schema\": {\"type\": \"object\", \"properties\": {\"ok\": {\"type\": \"boolean\"},"
-    " \"note\": {\"type\": \"string\"}}, \"required\": [\"ok\"]},\n"
-    "     \"handler\": {\"kind\": \"manual\"}},\n"
-    "    {\"name\": \"convert\", \"handler\": {\"kind\": \"command\", \"command\": [\"python3\", \"tools/convert.py\"]}}\n"
-    "  ]\n"
-    "}\n";
+const char *const Manifest
+    = "{\n"
+      "  \"name\": \"dock\",\n"
+      "  \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+      "  \"tools\": [\n"
+      "    {\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"integer\"}},"
+      " \"required\": [\"id\"]},\n"
+      "     \"retry\": {\"max_attempts\": 2}, \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}},\n"
+      "    {\"name\": \"approve\", \"output_schema\": {\"type\": \"object\", \"properties\": {\"ok\": {\"type\": \"boolean\"},"
+      " \"note\": {\"type\": \"string\"}}, \"required\": [\"ok\"]},\n"
+      "     \"handler\": {\"kind\": \"manual\"}},\n"
+      "    {\"name\": \"convert\", \"handler\": {\"kind\": \"command\", \"command\": [\"python3\", \"tools/convert.py\"]}}\n"
+      "  ]\n"
+      "}\n";
 
 QLineEdit *lineEdit(HandlerSettingsForm *form, const char *key)
 {
@@ -156,8 +156,8 @@ private Q_SLOTS:
                                           << QStringLiteral("Must be at least 0.");
         QTest::newRow("not a number") << QStringLiteral("max_backoff_seconds") << QStringLiteral("soon")
                                       << QStringLiteral("“soon” is not a number.");
-        QTest::newRow("fraction of attempts") << QStringLiteral("max_attempts") << QStringLiteral("2.5")
-                                              << QStringLiteral("Enter a whole number.");
+        QTest::newRow("fraction of attempts")
+            << QStringLiteral("max_attempts") << QStringLiteral("2.5") << QStringLiteral("Enter a whole number.");
         QTest::newRow("zero attempts") << QStringLiteral("max_attempts") << QStringLiteral("0")
                                        << QStringLiteral("Must be at least 1.");
         QTest::newRow("factor below 1") << QStringLiteral("factor") << QStringLiteral("0.5")
@@ -214,11 +214,14 @@ private Q_SLOTS:
                  qPrintable(form->errorAt(QStringLiteral("sequence"))));
         QCOMPARE(m_window->undoStack()->count(), 0);
 
-        sequence->setPlainText(QStringLiteral(R"([{"error": "down", "retryable": true, "delay_seconds": 0.5}, {"result": {"n": 2}}])"));
+        sequence->setPlainText(
+            QStringLiteral(R"([{"error": "down", "retryable": true, "delay_seconds": 0.5}, {"result": {"n": 2}}])"));
         form->applySequenceButton()->click();
         QCOMPARE(form->errorAt(QStringLiteral("sequence")), QString());
-        QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/0/handler")),
-                 QStringLiteral(R"({"kind":"mock","sequence":[{"error":"down","retryable":true,"delay_seconds":0.5},{"result":{"n":2}}]})"));
+        QCOMPARE(
+            manifestPart(m_dir, QStringLiteral("/tools/0/handler")),
+            QStringLiteral(
+                R"({"kind":"mock","sequence":[{"error":"down","retryable":true,"delay_seconds":0.5},{"result":{"n":2}}]})"));
         QCOMPARE(m_window->project()->tool(QStringLiteral("lookup"))->mockSequence.size(), std::size_t(2));
 
         m_window->projectPanel()->selectTool(QStringLiteral("convert"));
@@ -230,10 +233,12 @@ private Q_SLOTS:
                  QStringLiteral(R"(["python3","tools/my convert.py","--rate","2"])"));
         QCOMPARE(lineEdit(form, "command")->text(), QStringLiteral(R"(python3 "tools/my convert.py" --rate 2)"));
         typeAndEnter(lineEdit(form, "command"), QStringLiteral("   "));
-        QCOMPARE(form->errorAt(QStringLiteral("command")), QStringLiteral("Give the program to run, then its arguments."));
+        QCOMPARE(form->errorAt(QStringLiteral("command")),
+                 QStringLiteral("Give the program to run, then its arguments."));
         QCOMPARE(m_window->undoStack()->count(), 2);
         m_window->undoAction()->trigger();
-        QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/2/handler/command")), QStringLiteral(R"(["python3","tools/convert.py"])"));
+        QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/2/handler/command")),
+                 QStringLiteral(R"(["python3","tools/convert.py"])"));
     }
 
     void manualToolWaitBound()
@@ -251,7 +256,8 @@ private Q_SLOTS:
                 label = l->text();
         QCOMPARE(label, QStringLiteral("Answer wait bound (s):"));
         typeAndEnter(lineEdit(form, "attempt_timeout_seconds"), QStringLiteral("600"));
-        QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/1/retry")), QStringLiteral(R"({"attempt_timeout_seconds":600.0})"));
+        QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/1/retry")),
+                 QStringLiteral(R"({"attempt_timeout_seconds":600.0})"));
         QCOMPARE(m_window->project()->tool(QStringLiteral("approve"))->retry.attemptTimeoutMs, 600000);
     }
 
@@ -261,7 +267,7 @@ private Q_SLOTS:
         m_window->projectPanel()->selectTool(QStringLiteral("lookup"));
         ToolPanel *panel = m_window->toolPanel();
         SchemaForm *form = panel->form();
-        QVERIFY(!form->isValid()); // "id" is required and empty …
+        QVERIFY(!form->isValid());                                 // "id" is required and empty …
         QCOMPARE(form->errorAt(QStringLiteral("/id")), QString()); // … but a fresh form is not red
         QCOMPARE(form->findChild<QLabel *>(QStringLiteral("problem"))->text(), QString());
         QVERIFY(panel->callButton()->isEnabled());
@@ -296,9 +302,11 @@ private Q_SLOTS:
         noteEdit->setFocus();
         QCOMPARE(QApplication::focusWidget(), noteEdit);
         QTest::keyClick(noteEdit, Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter sends
-        QVERIFY2(finished.wait(CallTimeoutMs), qPrintable(panel->resultView()->toPlainText()
-                                                           + (panel->answerDialog() ? QStringLiteral(" (dialog still open)") : QString())));
-        QCOMPARE(QString::fromStdString(panel->directCall()->step()->result->dump()), QStringLiteral(R"({"note":"fine","ok":true})"));
+        QVERIFY2(finished.wait(CallTimeoutMs),
+                 qPrintable(panel->resultView()->toPlainText()
+                            + (panel->answerDialog() ? QStringLiteral(" (dialog still open)") : QString())));
+        QCOMPARE(QString::fromStdString(panel->directCall()->step()->result->dump()),
+                 QStringLiteral(R"({"note":"fine","ok":true})"));
     }
 
     void tryItOnAManualToolWithoutOutputSchemaTakesRawJson()
@@ -336,7 +344,8 @@ private Q_SLOTS:
             QCOMPARE(panel->bindingItem(QStringLiteral("main"), QString::fromLatin1(tool))->checkState(0), Qt::Checked);
 
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("approve"))->setCheckState(0, Qt::Unchecked);
-        QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0/tools")), QStringLiteral(R"(["lookup","convert"])"));
+        QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0/tools")),
+                     QStringLiteral(R"(["lookup","convert"])"));
         QCOMPARE(m_window->project()->boundTools(QStringLiteral("main")),
                  (QStringList{QStringLiteral("lookup"), QStringLiteral("convert")}));
         QCOMPARE(panel->bindingItem(QStringLiteral("main"), QStringLiteral("approve"))->checkState(0), Qt::Unchecked);
@@ -344,7 +353,8 @@ private Q_SLOTS:
 
         // Ticking it again is the default again: no list, so a tool added later is bound too.
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("approve"))->setCheckState(0, Qt::Checked);
-        QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0")), QStringLiteral(R"({"name":"main","path":"scripts/main.py"})"));
+        QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0")),
+                     QStringLiteral(R"({"name":"main","path":"scripts/main.py"})"));
 
         // The last tool cannot be unticked (an empty list means every active tool).
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("approve"))->setCheckState(0, Qt::Unchecked);
@@ -352,8 +362,9 @@ private Q_SLOTS:
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("convert"))->setCheckState(0, Qt::Unchecked);
         QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0/tools")), QStringLiteral(R"(["lookup"])"));
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("lookup"))->setCheckState(0, Qt::Unchecked);
-        QTRY_COMPARE(m_window->lastError(), QStringLiteral("main would have no tool left to call, and an empty list means "
-                                                           "every active tool; keep at least one tool ticked."));
+        QTRY_COMPARE(m_window->lastError(),
+                     QStringLiteral("main would have no tool left to call, and an empty list means "
+                                    "every active tool; keep at least one tool ticked."));
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0/tools")), QStringLiteral(R"(["lookup"])"));
         QTRY_COMPARE(panel->bindingItem(QStringLiteral("main"), QStringLiteral("lookup"))->checkState(0), Qt::Checked);
 
@@ -401,7 +412,8 @@ private Q_SLOTS:
         const QString dir = copyExample(QStringLiteral("python-tools"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
         QVERIFY(m_window->openProject(dir));
-        QVERIFY2(m_window->project()->tool(QStringLiteral("get_temperature")), "the tool worker did not load tools/weather.py");
+        QVERIFY2(m_window->project()->tool(QStringLiteral("get_temperature")),
+                 "the tool worker did not load tools/weather.py");
         ProjectPanel *panel = m_window->projectPanel();
         QAbstractItemModel *model = panel->toolModel();
         int row = -1;
@@ -411,7 +423,8 @@ private Q_SLOTS:
         QVERIFY(row >= 0);
 
         model->setData(model->index(row, 0), Qt::Unchecked, Qt::CheckStateRole);
-        QCOMPARE(manifestPart(dir, QStringLiteral("/python_tools")), QStringLiteral(R"({"get_temperature":{"active":false}})"));
+        QCOMPARE(manifestPart(dir, QStringLiteral("/python_tools")),
+                 QStringLiteral(R"({"get_temperature":{"active":false}})"));
         QCOMPARE(m_window->project()->tool(QStringLiteral("get_temperature"))->active, false);
         model->setData(model->index(row, ProjectPanel::TagsColumn), QStringLiteral("weather"));
         QTRY_COMPARE(manifestPart(dir, QStringLiteral("/python_tools")),
@@ -425,7 +438,8 @@ private Q_SLOTS:
         panel->selectTool(QStringLiteral("get_temperature"));
         HandlerSettingsForm *handler = m_window->toolPanel()->handlerForm();
         typeAndEnter(lineEdit(handler, "max_attempts"), QStringLiteral("1"));
-        QCOMPARE(manifestPart(dir, QStringLiteral("/python_tools")), QStringLiteral(R"({"get_temperature":{"retry":{"max_attempts":1}}})"));
+        QCOMPARE(manifestPart(dir, QStringLiteral("/python_tools")),
+                 QStringLiteral(R"({"get_temperature":{"retry":{"max_attempts":1}}})"));
 
         // Valves: a form from the Valves model, saved through ValveStore.
         ValvesForm *valves = m_window->toolPanel()->valvesForm();
@@ -433,7 +447,8 @@ private Q_SLOTS:
         SchemaForm *form = valves->form(QStringLiteral("Valves"));
         QVERIFY(form);
         QVERIFY(valves->form(QStringLiteral("UserValves")));
-        QCOMPARE(QString::fromStdString(form->value().dump()), QStringLiteral(R"({"default_unit":"celsius","forecast_days":3})"));
+        QCOMPARE(QString::fromStdString(form->value().dump()),
+                 QStringLiteral(R"({"default_unit":"celsius","forecast_days":3})"));
         auto *days = qobject_cast<QLineEdit *>(form->control(QStringLiteral("/forecast_days")));
         QVERIFY(days);
         days->selectAll();
@@ -445,8 +460,10 @@ private Q_SLOTS:
         QTest::keyClicks(days, QStringLiteral("5"));
         valves->saveButton(QStringLiteral("Valves"))->click();
         QCOMPARE(valves->message(), QStringLiteral("Saved Valves of tools/weather.py; the next call uses them."));
-        QCOMPARE(QString::fromStdString(nlohmann::json::parse(readFile(dir + QStringLiteral("/.toolstudio/valves.json")).toStdString()).dump()),
-                 QStringLiteral(R"({"tools/weather.py":{"Valves":{"forecast_days":5}}})"));
+        QCOMPARE(
+            QString::fromStdString(
+                nlohmann::json::parse(readFile(dir + QStringLiteral("/.toolstudio/valves.json")).toStdString()).dump()),
+            QStringLiteral(R"({"tools/weather.py":{"Valves":{"forecast_days":5}}})"));
         // Another edit reloads the project; the valves shown stay what was saved.
         typeAndEnter(lineEdit(handler, "max_attempts"), QStringLiteral("2"));
         QCOMPARE(QString::fromStdString(valves->form(QStringLiteral("Valves"))->value().dump()),
@@ -458,8 +475,10 @@ private Q_SLOTS:
         const nlohmann::json schema = nlohmann::json::parse(
             R"({"type":"object","properties":{"api_key":{"type":"string"},"region":{"type":"string"},"pin":{"type":"string","format":"password"}}})");
         const nlohmann::json masked = ValvesForm::maskedSchema(schema);
-        QCOMPARE(QString::fromStdString(masked.dump()),
-                 QStringLiteral(R"({"properties":{"api_key":{"type":"string","writeOnly":true},"pin":{"format":"password","type":"string","writeOnly":true},"region":{"type":"string"}},"type":"object"})"));
+        QCOMPARE(
+            QString::fromStdString(masked.dump()),
+            QStringLiteral(
+                R"({"properties":{"api_key":{"type":"string","writeOnly":true},"pin":{"format":"password","type":"string","writeOnly":true},"region":{"type":"string"}},"type":"object"})"));
         SchemaForm form;
         form.setSchema(masked);
         form.setValue(nlohmann::json{{"api_key", "sk-123"}, {"region", "eu"}});

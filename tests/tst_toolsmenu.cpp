@@ -1,15 +1,15 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "exchange/toolexport.h"
 #include "project/project.h"
 #include "project/projectwriter.h"
 #include "python/secrets.h"
-#include "exchange/toolexport.h"
+#include "testfiles.h"
 #include "ui/exporttoolsdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
 #include "ui/secretsdialog.h"
 #include "ui/toolsmenu.h"
-#include "testfiles.h"
 
 #include <QAbstractItemModel>
 #include <QAction>
@@ -51,19 +51,19 @@ const char *const SecretValue = "sk-menu-7c1d2e3f";
 
 // Two tools: `lookup` quotes the secret in its description; `tag` takes a free-form
 // dict, which strict mode cannot express.
-const char *const Manifest =
-    "{\"name\": \"menu\", \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}], \"tools\": [\n"
-    " {\"name\": \"lookup\", \"description\": \"Looks up a customer with key sk-menu-7c1d2e3f.\",\n"
-    "  \"input_schema\": {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"integer\", \"description\": "
-    "\"Customer id\"},\n"
-    "   \"note\": {\"type\": \"string\"}}, \"required\": [\"id\"]}, \"handler\": {\"kind\": \"manual\"}},\n"
-    " {\"name\": \"tag\", \"description\": \"Tags things.\", \"input_schema\": {\"type\": \"object\", \"properties\": "
-    "{\"labels\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}}},\n"
-    "  \"handler\": {\"kind\": \"manual\"}}\n"
-    "]}\n";
+const char *const Manifest
+    = "{\"name\": \"menu\", \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}], \"tools\": [\n"
+      " {\"name\": \"lookup\", \"description\": \"Looks up a customer with key sk-menu-7c1d2e3f.\",\n"
+      "  \"input_schema\": {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"integer\", \"description\": "
+      "\"Customer id\"},\n"
+      "   \"note\": {\"type\": \"string\"}}, \"required\": [\"id\"]}, \"handler\": {\"kind\": \"manual\"}},\n"
+      " {\"name\": \"tag\", \"description\": \"Tags things.\", \"input_schema\": {\"type\": \"object\", \"properties\": "
+      "{\"labels\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}}},\n"
+      "  \"handler\": {\"kind\": \"manual\"}}\n"
+      "]}\n";
 
-const char *const EmptyManifest =
-    "{\"name\": \"empty\", \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}]}\n";
+const char *const EmptyManifest
+    = "{\"name\": \"empty\", \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}]}\n";
 
 QStringList column(const QAbstractItemModel *model, int column)
 {
@@ -126,9 +126,10 @@ private Q_SLOTS:
         for (QAction *action : tools->actions())
             if (!action->isSeparator())
                 texts << action->text() + QLatin1Char('|') + action->shortcut().toString();
-        QCOMPARE(texts, QStringList({QStringLiteral("&New Tool…|"), QStringLiteral("&Export Tools…|Ctrl+Shift+E"),
-                                     QStringLiteral("&Import Tools…|Ctrl+Shift+I"), QStringLiteral("Export &Bundle…|"),
-                                     QStringLiteral("Import B&undle…|"), QStringLiteral("&Secrets…|Ctrl+Shift+K")}));
+        QCOMPARE(texts,
+                 QStringList({QStringLiteral("&New Tool…|"), QStringLiteral("&Export Tools…|Ctrl+Shift+E"),
+                              QStringLiteral("&Import Tools…|Ctrl+Shift+I"), QStringLiteral("Export &Bundle…|"),
+                              QStringLiteral("Import B&undle…|"), QStringLiteral("&Secrets…|Ctrl+Shift+K")}));
         QVERIFY(m_window->toolsMenu()->importToolsAction()->isEnabled());
     }
 
@@ -176,48 +177,48 @@ private Q_SLOTS:
                                                  "  }\n"
                                                  "]\n");
         QTest::newRow("openai-chat") << int(ToolExport::Format::OpenAIChat) << QByteArray();
-        QTest::newRow("openai-responses") << int(ToolExport::Format::OpenAIResponses)
-                                          << QByteArray(
-                                                 "[\n"
-                                                 "  {\n"
-                                                 "    \"type\": \"function\",\n"
-                                                 "    \"name\": \"lookup\",\n"
-                                                 "    \"description\": \"Looks up a customer with key ********.\",\n"
-                                                 "    \"parameters\": {\n"
-                                                 "      \"type\": \"object\",\n"
-                                                 "      \"properties\": {\n"
-                                                 "        \"id\": {\n"
-                                                 "          \"type\": \"integer\",\n"
-                                                 "          \"description\": \"Customer id\"\n"
-                                                 "        },\n"
-                                                 "        \"note\": {\n"
-                                                 "          \"type\": \"string\"\n"
-                                                 "        }\n"
-                                                 "      },\n"
-                                                 "      \"required\": [\n"
-                                                 "        \"id\"\n"
-                                                 "      ]\n"
-                                                 "    },\n"
-                                                 "    \"strict\": false\n"
-                                                 "  },\n"
-                                                 "  {\n"
-                                                 "    \"type\": \"function\",\n"
-                                                 "    \"name\": \"tag\",\n"
-                                                 "    \"description\": \"Tags things.\",\n"
-                                                 "    \"parameters\": {\n"
-                                                 "      \"type\": \"object\",\n"
-                                                 "      \"properties\": {\n"
-                                                 "        \"labels\": {\n"
-                                                 "          \"type\": \"object\",\n"
-                                                 "          \"additionalProperties\": {\n"
-                                                 "            \"type\": \"string\"\n"
-                                                 "          }\n"
-                                                 "        }\n"
-                                                 "      }\n"
-                                                 "    },\n"
-                                                 "    \"strict\": false\n"
-                                                 "  }\n"
-                                                 "]\n");
+        QTest::newRow("openai-responses")
+            << int(ToolExport::Format::OpenAIResponses)
+            << QByteArray("[\n"
+                          "  {\n"
+                          "    \"type\": \"function\",\n"
+                          "    \"name\": \"lookup\",\n"
+                          "    \"description\": \"Looks up a customer with key ********.\",\n"
+                          "    \"parameters\": {\n"
+                          "      \"type\": \"object\",\n"
+                          "      \"properties\": {\n"
+                          "        \"id\": {\n"
+                          "          \"type\": \"integer\",\n"
+                          "          \"description\": \"Customer id\"\n"
+                          "        },\n"
+                          "        \"note\": {\n"
+                          "          \"type\": \"string\"\n"
+                          "        }\n"
+                          "      },\n"
+                          "      \"required\": [\n"
+                          "        \"id\"\n"
+                          "      ]\n"
+                          "    },\n"
+                          "    \"strict\": false\n"
+                          "  },\n"
+                          "  {\n"
+                          "    \"type\": \"function\",\n"
+                          "    \"name\": \"tag\",\n"
+                          "    \"description\": \"Tags things.\",\n"
+                          "    \"parameters\": {\n"
+                          "      \"type\": \"object\",\n"
+                          "      \"properties\": {\n"
+                          "        \"labels\": {\n"
+                          "          \"type\": \"object\",\n"
+                          "          \"additionalProperties\": {\n"
+                          "            \"type\": \"string\"\n"
+                          "          }\n"
+                          "        }\n"
+                          "      }\n"
+                          "    },\n"
+                          "    \"strict\": false\n"
+                          "  }\n"
+                          "]\n");
     }
 
     void exportDialogShowsExactJson()
@@ -237,7 +238,8 @@ private Q_SLOTS:
             QCOMPARE(text, expected);
         // The same as ToolExport itself, then masked.
         QStringList refused;
-        const auto list = ToolExport::exportTools(m_window->project()->tools, ToolExport::Format(format), false, &refused);
+        const auto list
+            = ToolExport::exportTools(m_window->project()->tools, ToolExport::Format(format), false, &refused);
         QCOMPARE(text, Secrets::load(m_dir).mask(QByteArray::fromStdString(list.dump(2) + '\n')));
 
         dialog->copyToClipboard();
@@ -251,8 +253,9 @@ private Q_SLOTS:
         if (binary.isEmpty() || !QFileInfo::exists(binary))
             QSKIP("toolstudio is not built (TOOLSTUDIO_BINARY)");
         QProcess cli;
-        cli.start(binary, {QStringLiteral("tools"), QStringLiteral("export"), m_dir, QStringLiteral("--format"),
-                           ToolExport::formatName(ToolExport::Format(format))});
+        cli.start(binary,
+                  {QStringLiteral("tools"), QStringLiteral("export"), m_dir, QStringLiteral("--format"),
+                   ToolExport::formatName(ToolExport::Format(format))});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);
         QCOMPARE(cli.readAllStandardOutput(), text);
@@ -266,8 +269,9 @@ private Q_SLOTS:
         QVERIFY(!dialog->isStrict()); // strict is OpenAI only
         dialog->setFormat(ToolExport::Format::OpenAIChat);
         QVERIFY(dialog->isStrict());
-        QCOMPARE(dialog->refused(), QStringList{QStringLiteral("tool 'tag': input_schema/properties/labels: a map (additionalProperties) "
-                                                               "has no fixed properties; strict mode needs them")});
+        QCOMPARE(dialog->refused(),
+                 QStringList{QStringLiteral("tool 'tag': input_schema/properties/labels: a map (additionalProperties) "
+                                            "has no fixed properties; strict mode needs them")});
         auto *list = dialog->findChild<QListWidget *>(QStringLiteral("exportRefused"));
         QVERIFY(!list->isHidden());
         QCOMPARE(list->count(), 1);
@@ -281,11 +285,12 @@ private Q_SLOTS:
     void importOpenAiFileAddsManualTools()
     {
         const QString file = m_scratch->filePath(QStringLiteral("openai.json"));
-        QVERIFY(writeFile(file, "[{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"description\": "
-                                "\"Weather for a city.\", \"parameters\": {\"type\": \"object\", \"properties\": "
-                                "{\"city\": {\"type\": \"string\"}}, \"required\": [\"city\"]}}},\n"
-                                " {\"type\": \"function\", \"function\": {\"name\": \"get_time\", \"parameters\": "
-                                "{\"type\": \"object\", \"properties\": {}}}}]"));
+        QVERIFY(writeFile(file,
+                          "[{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"description\": "
+                          "\"Weather for a city.\", \"parameters\": {\"type\": \"object\", \"properties\": "
+                          "{\"city\": {\"type\": \"string\"}}, \"required\": [\"city\"]}}},\n"
+                          " {\"type\": \"function\", \"function\": {\"name\": \"get_time\", \"parameters\": "
+                          "{\"type\": \"object\", \"properties\": {}}}}]"));
         // The import is one undo step after an earlier edit, and undo takes it back.
         QVERIFY(m_window->editManifest(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
             return ProjectWriter::renameTool(m, QStringLiteral("tag"), QStringLiteral("label"), error);
@@ -306,7 +311,8 @@ private Q_SLOTS:
         QCOMPARE(m_window->undoStack()->count(), 2);
         QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Import openai.json"));
         m_window->undoStack()->undo();
-        QCOMPARE(column(model, ProjectPanel::NameColumn), QStringList({QStringLiteral("lookup"), QStringLiteral("label")}));
+        QCOMPARE(column(model, ProjectPanel::NameColumn),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("label")}));
         m_window->undoStack()->redo();
         QVERIFY(m_window->project()->tool(QStringLiteral("get_time")));
     }
@@ -315,8 +321,9 @@ private Q_SLOTS:
     {
         const QByteArray before = readFile(m_dir + QStringLiteral("/toolstudio.json"));
         const QString file = m_scratch->filePath(QStringLiteral("anthropic.json"));
-        QVERIFY(writeFile(file, "[{\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
-                                " {\"name\": \"fresh\", \"input_schema\": {\"type\": \"object\"}}]"));
+        QVERIFY(writeFile(file,
+                          "[{\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
+                          " {\"name\": \"fresh\", \"input_schema\": {\"type\": \"object\"}}]"));
         QVERIFY(!m_window->toolsMenu()->importTools(file, ToolImport::As::Mock));
         QCOMPARE(m_window->toolsMenu()->lastSummary(),
                  QStringLiteral("Nothing was imported from anthropic.json; the project is unchanged:\n"
@@ -333,7 +340,8 @@ private Q_SLOTS:
         QTableWidget *table = dialog->table();
         QCOMPARE(table->rowCount(), 1);
         QCOMPARE(table->item(0, SecretsDialog::NameColumn)->text(), QStringLiteral("CRM_KEY"));
-        QCOMPARE(table->item(0, SecretsDialog::ValueColumn)->data(Qt::DisplayRole).toString(), SecretsDialog::maskedText());
+        QCOMPARE(table->item(0, SecretsDialog::ValueColumn)->data(Qt::DisplayRole).toString(),
+                 SecretsDialog::maskedText());
 
         QTest::keyClicks(dialog->nameEdit(), QStringLiteral("WEATHER_API_KEY"));
         QTest::keyClicks(dialog->valueEdit(), QStringLiteral("wx-9a8b7c6d"));
@@ -349,7 +357,8 @@ private Q_SLOTS:
             }
         // Saved at once, outside the project, mode 0600.
         QCOMPARE(Secrets::load(m_dir).value(QStringLiteral("WEATHER_API_KEY")), QStringLiteral("wx-9a8b7c6d"));
-        struct stat info {};
+        struct stat info
+        {};
         QCOMPARE(::stat(QFile::encodeName(Secrets::filePath(m_dir)).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, 0600u);
 
@@ -392,10 +401,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("error");
-        QTest::newRow("empty name") << QString() << QStringLiteral("v-1234") << QStringLiteral("Enter a name for the secret.");
+        QTest::newRow("empty name") << QString() << QStringLiteral("v-1234")
+                                    << QStringLiteral("Enter a name for the secret.");
         QTest::newRow("not an env name") << QStringLiteral("api-key") << QStringLiteral("v-1234")
-                                         << QStringLiteral("“api-key” is not an environment variable name: use letters, "
-                                                           "digits and _, and do not start with a digit.");
+                                         << QStringLiteral(
+                                                "“api-key” is not an environment variable name: use letters, "
+                                                "digits and _, and do not start with a digit.");
         QTest::newRow("leading digit") << QStringLiteral("1KEY") << QStringLiteral("v-1234")
                                        << QStringLiteral("“1KEY” is not an environment variable name: use letters, "
                                                          "digits and _, and do not start with a digit.");
@@ -428,8 +439,9 @@ private Q_SLOTS:
         QTest::keyClicks(dialog->nameEdit(), QStringLiteral("PIN"));
         QTest::keyClicks(dialog->valueEdit(), QStringLiteral("123"));
         QTest::mouseClick(dialog->addButton(), Qt::LeftButton);
-        QCOMPARE(dialog->errorText(), QStringLiteral("PIN was saved, but a value shorter than 4 characters is not "
-                                                     "masked in views and exports."));
+        QCOMPARE(dialog->errorText(),
+                 QStringLiteral("PIN was saved, but a value shorter than 4 characters is not "
+                                "masked in views and exports."));
         QCOMPARE(Secrets::load(m_dir).value(QStringLiteral("PIN")), QStringLiteral("123"));
         dialog->close();
     }
@@ -449,7 +461,8 @@ private Q_SLOTS:
         QVERIFY(m_window->openProject(other));
         QCOMPARE(m_window->projectPanel()->toolModel()->rowCount(), 0);
         QVERIFY(m_window->toolsMenu()->importBundle(zip));
-        QCOMPARE(m_window->toolsMenu()->lastSummary(), QStringLiteral("Imported 2 tool(s) from tools.zip:\nlookup\ntag"));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Imported 2 tool(s) from tools.zip:\nlookup\ntag"));
         QCOMPARE(column(m_window->projectPanel()->toolModel(), ProjectPanel::NameColumn),
                  QStringList({QStringLiteral("lookup"), QStringLiteral("tag")}));
 
@@ -479,7 +492,8 @@ private Q_SLOTS:
             return answer;
         });
         panel->toolView()->selectAll();
-        QCOMPARE(panel->selectedTools(), QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping")}));
+        QCOMPARE(panel->selectedTools(),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping")}));
         QAction *remove = nullptr;
         for (QAction *action : panel->toolView()->actions())
             if (action->text() == QStringLiteral("Delete"))
@@ -514,8 +528,9 @@ private Q_SLOTS:
         QVERIFY(writeFile(file, "class Tools:\n    def ping(self) -> str:\n        return 'pong'\n"));
         QVERIFY(m_window->reloadProject());
         QVERIFY(m_window->project()->tool(QStringLiteral("ping")));
-        QVERIFY(writeFile(file, "class Tools:\n    def ping(self) -> str:\n        return 'pong'\n"
-                                "    def echo(self, text: str) -> str:\n        return text\n"));
+        QVERIFY(writeFile(file,
+                          "class Tools:\n    def ping(self) -> str:\n        return 'pong'\n"
+                          "    def echo(self, text: str) -> str:\n        return text\n"));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->project()->tool(QStringLiteral("echo")), 20000);
         QCOMPARE(column(m_window->projectPanel()->toolModel(), ProjectPanel::NameColumn),
                  QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping"),

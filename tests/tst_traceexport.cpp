@@ -138,24 +138,30 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("error");
-        QTest::newRow("not json") << QByteArray("{\n  \"format\": tool\n}") << QStringLiteral(
-            "line 2, column 14: not valid JSON: syntax error while parsing value - invalid literal; last read: '\"format\": to'");
+        QTest::newRow("not json")
+            << QByteArray("{\n  \"format\": tool\n}")
+            << QStringLiteral(
+                   "line 2, column 14: not valid JSON: syntax error while parsing value - invalid literal; last read: '\"format\": to'");
         QTest::newRow("other format") << QByteArray("{\"traceEvents\": []}") << QStringLiteral("format: missing");
-        QTest::newRow("chrome export") << QByteArray("{\"format\": \"chrome\", \"version\": 1}")
-                                       << QStringLiteral("format: \"chrome\" is not a Tool Studio run export (expected \"toolstudio-run\")");
+        QTest::newRow("chrome export")
+            << QByteArray("{\"format\": \"chrome\", \"version\": 1}")
+            << QStringLiteral("format: \"chrome\" is not a Tool Studio run export (expected \"toolstudio-run\")");
         QTest::newRow("newer version") << QByteArray("{\"format\": \"toolstudio-run\", \"version\": 2}")
-                                       << QStringLiteral("version: version 2 is not supported: this Tool Studio reads version 1 "
-                                                         "(export the run again with this version)");
+                                       << QStringLiteral(
+                                              "version: version 2 is not supported: this Tool Studio reads version 1 "
+                                              "(export the run again with this version)");
         const QByteArray head = "{\"format\": \"toolstudio-run\", \"version\": 1, \"run\": {\"id\": \"r\", "
                                 "\"status\": \"completed\", \"started_at\": 5}, \"steps\": ";
         QTest::newRow("bad step status")
             << head + "[{\"call_id\": \"c1\", \"sequence\": 1, \"tool\": \"t\", \"status\": \"done\", \"args\": {}}]}"
-            << QStringLiteral("steps[0].status: unknown step status \"done\" (one of queued, running, retrying, waiting, "
-                              "succeeded, failed, memoized, cancelled)");
-        QTest::newRow("time as text")
-            << head + "[{\"call_id\": \"c1\", \"sequence\": 1, \"tool\": \"t\", \"status\": \"queued\", \"args\": {}, "
-                      "\"attempts\": [{\"number\": 1, \"started_at\": \"noon\"}]}]}"
-            << QStringLiteral("steps[0].attempts[0].started_at: expected an integer, found \"noon\"");
+            << QStringLiteral(
+                   "steps[0].status: unknown step status \"done\" (one of queued, running, retrying, waiting, "
+                   "succeeded, failed, memoized, cancelled)");
+        QTest::newRow("time as text") << head
+                + "[{\"call_id\": \"c1\", \"sequence\": 1, \"tool\": \"t\", \"status\": \"queued\", \"args\": {}, "
+                  "\"attempts\": [{\"number\": 1, \"started_at\": \"noon\"}]}]}"
+                                      << QStringLiteral(
+                                             "steps[0].attempts[0].started_at: expected an integer, found \"noon\"");
         QTest::newRow("missing tool") << head + "[{\"call_id\": \"c1\", \"sequence\": 1}]}"
                                       << QStringLiteral("steps[0].tool: missing");
         QTest::newRow("steps not an array") << head + "{}}" << QStringLiteral("steps: expected an array, found object");
@@ -181,7 +187,7 @@ private Q_SLOTS:
         QCOMPARE(events[3]["name"].dump(), nlohmann::json("get_exchange_rate").dump());
         QCOMPARE(events[3]["ph"].dump(), nlohmann::json("X").dump());
         QCOMPARE(events[3]["tid"].dump(), nlohmann::json(1).dump());
-        QCOMPARE(events[3]["ts"].dump(), nlohmann::json(100000).dump());  // 100 ms after the run started, in µs
+        QCOMPARE(events[3]["ts"].dump(), nlohmann::json(100000).dump()); // 100 ms after the run started, in µs
         QCOMPARE(events[3]["dur"].dump(), nlohmann::json(400000).dump());
         QCOMPARE(events[4]["name"].dump(), nlohmann::json("attempt 1").dump());
         QCOMPARE(events[4]["args"]["error"].dump(), nlohmann::json("tool_failed: busy").dump());
@@ -219,8 +225,9 @@ private Q_SLOTS:
                 QVERIFY(journal.recordStep(step));
         }
         QProcess process;
-        process.start(binary, {QStringLiteral("trace"), QStringLiteral("export"), dir.path(),
-                               QStringLiteral("run-export-1"), QStringLiteral("--format"), format});
+        process.start(binary,
+                      {QStringLiteral("trace"), QStringLiteral("export"), dir.path(), QStringLiteral("run-export-1"),
+                       QStringLiteral("--format"), format});
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitCode(), 0);
         const nlohmann::json out = nlohmann::json::parse(process.readAllStandardOutput().toStdString());
@@ -230,8 +237,9 @@ private Q_SLOTS:
             QCOMPARE(out["steps"][1]["result"].dump(), nlohmann::json(false).dump());
         }
 
-        process.start(binary, {QStringLiteral("trace"), QStringLiteral("export"), dir.path(),
-                               QStringLiteral("no-such-run"), QStringLiteral("--format"), format});
+        process.start(binary,
+                      {QStringLiteral("trace"), QStringLiteral("export"), dir.path(), QStringLiteral("no-such-run"),
+                       QStringLiteral("--format"), format});
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitCode(), 2);
         QCOMPARE(QString::fromUtf8(process.readAllStandardError()).trimmed(),

@@ -92,9 +92,14 @@ QString writeJournal(const QTemporaryDir &dir, int count)
     std::vector<const Step *> pointers;
     for (const Step &s : steps)
         pointers.push_back(&s);
-    journal.commit(pointers, {{QStringLiteral("run1"), 5, 1060, QStringLiteral("retry_scheduled"), {{"attempt", 2}, {"delay_ms", 500}}},
-                              {QStringLiteral("run1"), 0, 1000 + 10 * 10 + 7, QStringLiteral("sandbox_refused"),
-                               {{"syscall", "connect"}, {"text", "connect(AF_INET, 93.184.216.34:443) refused"}}}});
+    journal.commit(
+        pointers,
+        {{QStringLiteral("run1"), 5, 1060, QStringLiteral("retry_scheduled"), {{"attempt", 2}, {"delay_ms", 500}}},
+         {QStringLiteral("run1"),
+          0,
+          1000 + 10 * 10 + 7,
+          QStringLiteral("sandbox_refused"),
+          {{"syscall", "connect"}, {"text", "connect(AF_INET, 93.184.216.34:443) refused"}}}});
     return path;
 }
 
@@ -108,8 +113,8 @@ private Q_SLOTS:
     void init()
     {
         m_model = std::make_unique<TraceModel>();
-        m_tester = std::make_unique<QAbstractItemModelTester>(
-            m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
+                                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
     }
 
     void cleanup()
@@ -464,7 +469,8 @@ private Q_SLOTS:
         QCOMPARE(m_model->stepCount(), 600);
         QCOMPARE(m_model->eventCount(), 2);
         QCOMPARE(m_model->rowCount(), 602);
-        QCOMPARE(m_model->tools(), (QStringList{QStringLiteral("tool_0"), QStringLiteral("tool_1"), QStringLiteral("tool_2")}));
+        QCOMPARE(m_model->tools(),
+                 (QStringList{QStringLiteral("tool_0"), QStringLiteral("tool_1"), QStringLiteral("tool_2")}));
 
         // Steps 1-5, the retry event of step 5, steps 6-10, the run-wide event, 11…
         QCOMPARE(text(*m_model, 4, TraceModel::Sequence), QStringLiteral("5"));
@@ -475,7 +481,8 @@ private Q_SLOTS:
         QCOMPARE(m_model->rowCount(m_model->index(5, 0)), 0);
         QCOMPARE(text(*m_model, 6, TraceModel::Sequence), QStringLiteral("6"));
         QCOMPARE(text(*m_model, 11, TraceModel::Sequence), QStringLiteral("run event"));
-        QCOMPARE(text(*m_model, 11, TraceModel::Summary), QStringLiteral("connect(AF_INET, 93.184.216.34:443) refused"));
+        QCOMPARE(text(*m_model, 11, TraceModel::Summary),
+                 QStringLiteral("connect(AF_INET, 93.184.216.34:443) refused"));
         QCOMPARE(text(*m_model, 12, TraceModel::Sequence), QStringLiteral("11"));
 
         // Light rows: summary, attempts as children, across page boundaries.
@@ -495,7 +502,8 @@ private Q_SLOTS:
         QCOMPARE(text(*m_model, waiting, TraceModel::Summary), QStringLiteral("waiting for an answer"));
         const QModelIndex diverged = m_model->indexForCallId(QStringLiteral("call-7"));
         QCOMPARE(diverged.data(TraceModel::DivergenceRole).toString(), QStringLiteral("expected tool_0, got tool_1"));
-        QCOMPARE(diverged.data(Qt::ToolTipRole).toString(), QStringLiteral("Replay diverged here: expected tool_0, got tool_1"));
+        QCOMPARE(diverged.data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("Replay diverged here: expected tool_0, got tool_1"));
         QVERIFY(m_model->index(0, 0).data(TraceModel::DivergenceRole).toString().isEmpty());
 
         // The inspector's step is read whole, with its arguments.
@@ -523,10 +531,12 @@ private Q_SLOTS:
         const int all = int(TraceFilterModel::StatusFilter::All);
         QTest::newRow("nothing") << QString() << QString() << all << 602 << 1;
         QTest::newRow("tool") << QString() << QStringLiteral("tool_1") << all << 200 << 2;
-        QTest::newRow("failed only") << QString() << QString() << int(TraceFilterModel::StatusFilter::FailedOnly) << 6 << 100;
-        QTest::newRow("pending only") << QString() << QString() << int(TraceFilterModel::StatusFilter::PendingOnly) << 1 << 299;
-        QTest::newRow("tool and failed") << QString() << QStringLiteral("tool_0") << int(TraceFilterModel::StatusFilter::FailedOnly)
-                                         << 2 << 100;
+        QTest::newRow("failed only") << QString() << QString() << int(TraceFilterModel::StatusFilter::FailedOnly) << 6
+                                     << 100;
+        QTest::newRow("pending only") << QString() << QString() << int(TraceFilterModel::StatusFilter::PendingOnly) << 1
+                                      << 299;
+        QTest::newRow("tool and failed") << QString() << QStringLiteral("tool_0")
+                                         << int(TraceFilterModel::StatusFilter::FailedOnly) << 2 << 100;
         QTest::newRow("text in result") << QStringLiteral("\"value\":42}") << QString() << all << 1 << 42;
         QTest::newRow("text in error") << QStringLiteral("BUSY") << QString() << all << 6 << 100;
         QTest::newRow("call id") << QStringLiteral("call-59") << QString() << all << 11 << 59;
@@ -576,7 +586,8 @@ private Q_SLOTS:
         filter.setTool(QStringLiteral("tool_0"));
         QVERIFY(!filter.nextStep({}, StepStatus::Waiting).isValid()); // 299 is tool_1
         QCOMPARE(seq(filter.nextStep({}, StepStatus::Failed)), 100);
-        QCOMPARE(seq(filter.nextStep(filter.mapFromSource(m_model->indexForCallId(QStringLiteral("call-100"))), StepStatus::Failed)),
+        QCOMPARE(seq(filter.nextStep(filter.mapFromSource(m_model->indexForCallId(QStringLiteral("call-100"))),
+                                     StepStatus::Failed)),
                  400);
     }
 
@@ -754,7 +765,8 @@ private Q_SLOTS:
             batch.append(makeStep(i, QStringLiteral("t")));
         m_model->applySteps(batch);
         m_model->addEvent({QStringLiteral("run1"), 1, 1100, QStringLiteral("retry_scheduled"), {{"attempt", 2}}});
-        m_model->addEvent({QStringLiteral("run1"), 0, 1200, QStringLiteral("sandbox_refused"), {{"text", "ptrace refused"}}});
+        m_model->addEvent(
+            {QStringLiteral("run1"), 0, 1200, QStringLiteral("sandbox_refused"), {{"text", "ptrace refused"}}});
         QCOMPARE(m_model->rowCount(), 5);
         QCOMPARE(text(*m_model, 1, TraceModel::Tool), QStringLiteral("retry_scheduled"));
         QCOMPARE(text(*m_model, 2, TraceModel::Sequence), QStringLiteral("2"));

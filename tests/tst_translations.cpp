@@ -36,7 +36,8 @@ private Q_SLOTS:
 
     void germanIsFreshAndFinished()
     {
-        const QString lupdate = QStandardPaths::findExecutable(QStringLiteral("lupdate"), {QStringLiteral("/usr/lib/qt6/bin")});
+        const QString lupdate
+            = QStandardPaths::findExecutable(QStringLiteral("lupdate"), {QStringLiteral("/usr/lib/qt6/bin")});
         if (lupdate.isEmpty())
             QSKIP("lupdate (qt6-l10n-tools) is not installed");
         const QString committed = sourceDir() + QStringLiteral("/translations/toolstudio_de.ts");
@@ -48,8 +49,9 @@ private Q_SLOTS:
 
         QProcess process;
         process.setWorkingDirectory(sourceDir());
-        process.start(lupdate, {QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("-no-obsolete"),
-                                QStringLiteral("app"), QStringLiteral("widgets"), QStringLiteral("-ts"), copy});
+        process.start(lupdate,
+                      {QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("-no-obsolete"),
+                       QStringLiteral("app"), QStringLiteral("widgets"), QStringLiteral("-ts"), copy});
         QVERIFY(process.waitForFinished(120000));
         QCOMPARE(process.exitCode(), 0);
 
@@ -67,8 +69,9 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 string(s) without a German translation, first: %2")
                                 .arg(unfinished.size())
                                 .arg(unfinished.value(0))));
-        QVERIFY2(before == after, "translations/toolstudio_de.ts is stale: run the lupdate command in this test's "
-                                  "comment and commit the result");
+        QVERIFY2(before == after,
+                 "translations/toolstudio_de.ts is stale: run the lupdate command in this test's "
+                 "comment and commit the result");
     }
 };
 

@@ -3,12 +3,12 @@
 #include "consoleview.h"
 
 #include <QEvent>
-#include <QMouseEvent>
-#include <QTextDocument>
-#include <QTimer>
 #include <QFontDatabase>
+#include <QMouseEvent>
 #include <QScrollBar>
 #include <QTextCursor>
+#include <QTextDocument>
+#include <QTimer>
 
 namespace {
 
@@ -109,13 +109,12 @@ void ConsoleView::flushMarkers()
 {
     if (m_markers.count == 0)
         return;
-    QString line = m_markers.count == 1
-                       ? tr("\u25b8 step #%1 %2").arg(m_markers.firstSequence).arg(m_markers.tool)
-                       : tr("\u25b8 steps #%1 %2 \u2026 #%3 (%4 steps)")
-                             .arg(m_markers.firstSequence)
-                             .arg(m_markers.tool)
-                             .arg(m_markers.lastSequence)
-                             .arg(m_markers.count);
+    QString line = m_markers.count == 1 ? tr("\u25b8 step #%1 %2").arg(m_markers.firstSequence).arg(m_markers.tool)
+                                        : tr("\u25b8 steps #%1 %2 \u2026 #%3 (%4 steps)")
+                                              .arg(m_markers.firstSequence)
+                                              .arg(m_markers.tool)
+                                              .arg(m_markers.lastSequence)
+                                              .arg(m_markers.count);
     if (!m_atLineStart)
         line.prepend(QLatin1Char('\n'));
     QTextCharFormat format = m_markerFormat;

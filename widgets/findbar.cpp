@@ -146,7 +146,8 @@ int FindBar::replaceAll()
         return 0;
     int count = 0;
     m_editor->beginUndoAction();
-    bool found = m_editor->findFirst(m_findEdit->text(), false, m_caseCheck->isChecked(), false, false, true, 0, 0, false);
+    bool found
+        = m_editor->findFirst(m_findEdit->text(), false, m_caseCheck->isChecked(), false, false, true, 0, 0, false);
     while (found) {
         m_editor->replace(m_replaceEdit->text());
         ++count;

@@ -43,8 +43,7 @@ QString dump(const nlohmann::json &value, int indent)
 JsonTreeModel::JsonTreeModel(QObject *parent)
     : QAbstractItemModel(parent)
     , m_root(std::make_unique<JsonTreeNode>())
-{
-}
+{}
 
 JsonTreeModel::~JsonTreeModel() = default;
 
@@ -152,13 +151,13 @@ bool JsonTreeModel::hasChildren(const QModelIndex &parent) const
 QString JsonTreeModel::valueText(const nlohmann::json &value, int maxChars)
 {
     if (value.is_array())
-        return value.empty() ? QStringLiteral("[]")
-               : value.size() == 1 ? tr("[1 item]")
-                                   : tr("[%1 items]").arg(value.size());
+        return value.empty()    ? QStringLiteral("[]")
+            : value.size() == 1 ? tr("[1 item]")
+                                : tr("[%1 items]").arg(value.size());
     if (value.is_object())
-        return value.empty() ? QStringLiteral("{}")
-               : value.size() == 1 ? tr("{1 key}")
-                                   : tr("{%1 keys}").arg(value.size());
+        return value.empty()    ? QStringLiteral("{}")
+            : value.size() == 1 ? tr("{1 key}")
+                                : tr("{%1 keys}").arg(value.size());
     if (value.is_string()) {
         const std::string &s = value.get_ref<const std::string &>();
         if (maxChars >= 0 && s.size() > size_t(maxChars) * 4) {
@@ -208,9 +207,12 @@ QVariant JsonTreeModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Key: return tr("Key");
-    case Value: return tr("Value");
-    default: return {};
+    case Key:
+        return tr("Key");
+    case Value:
+        return tr("Value");
+    default:
+        return {};
     }
 }
 

@@ -16,7 +16,7 @@
 /// reserved when it is created and never grown: an insert is O(1), a look-up probes
 /// the newest generation first (the steps a live run updates are the newest), at most
 /// log2(count / FirstCapacity) + 1 of them (9 at a million).
-template <typename Key>
+template<typename Key>
 class OrdinalIndex
 {
 public:

@@ -26,8 +26,7 @@ bool isLeft(int column)
 
 RunCompareModel::RunCompareModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{}
 
 QString RunCompareModel::alignmentKey(const Step &step)
 {
@@ -63,7 +62,9 @@ std::vector<std::pair<int, int>> RunCompareModel::longestCommonSubsequence(const
             // MaxAlignmentCells cells, so min(rows, cols) < 2^16 and 16 bits suffice.
             const int width = cols + 1;
             std::vector<std::uint16_t> length(std::size_t(rows + 1) * std::size_t(width), 0);
-            const auto at = [&](int i, int j) -> std::uint16_t & { return length[std::size_t(i) * std::size_t(width) + std::size_t(j)]; };
+            const auto at = [&](int i, int j) -> std::uint16_t & {
+                return length[std::size_t(i) * std::size_t(width) + std::size_t(j)];
+            };
             for (int i = rows - 1; i >= 0; --i)
                 for (int j = cols - 1; j >= 0; --j)
                     at(i, j) = a[prefix + i] == b[prefix + j] ? std::uint16_t(at(i + 1, j + 1) + 1)
@@ -183,10 +184,14 @@ QVariant RunCompareModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole: {
         if (column == Difference) {
             switch (row.diff) {
-            case Diff::Same: return QStringLiteral("=");
-            case Diff::Changed: return QStringLiteral("\u2260");
-            case Diff::OnlyLeft: return QStringLiteral("\u2212");
-            case Diff::OnlyRight: return QStringLiteral("+");
+            case Diff::Same:
+                return QStringLiteral("=");
+            case Diff::Changed:
+                return QStringLiteral("\u2260");
+            case Diff::OnlyLeft:
+                return QStringLiteral("\u2212");
+            case Diff::OnlyRight:
+                return QStringLiteral("+");
             }
             return {};
         }
@@ -194,20 +199,30 @@ QVariant RunCompareModel::data(const QModelIndex &index, int role) const
         if (!step)
             return {};
         switch (isLeft(column) ? column : column - RightSequence) {
-        case LeftSequence: return QString::number(step->sequence);
-        case LeftTool: return step->tool;
-        case LeftStatus: return stepStatusName(step->status);
-        case LeftResult: return outcomeText(*step).left(TraceModel::MaxSummaryChars);
-        case LeftDuration: return step->endedAt > 0 && step->queuedAt > 0 ? TraceModel::durationText(step->durationMs()) : QString();
-        default: return {};
+        case LeftSequence:
+            return QString::number(step->sequence);
+        case LeftTool:
+            return step->tool;
+        case LeftStatus:
+            return stepStatusName(step->status);
+        case LeftResult:
+            return outcomeText(*step).left(TraceModel::MaxSummaryChars);
+        case LeftDuration:
+            return step->endedAt > 0 && step->queuedAt > 0 ? TraceModel::durationText(step->durationMs()) : QString();
+        default:
+            return {};
         }
     }
     case Qt::ToolTipRole:
         switch (row.diff) {
-        case Diff::Same: return tr("The same call with the same outcome in both runs");
-        case Diff::Changed: return tr("The same call (tool and arguments); its status or result differs");
-        case Diff::OnlyLeft: return tr("Only run A made this call");
-        case Diff::OnlyRight: return tr("Only run B made this call");
+        case Diff::Same:
+            return tr("The same call with the same outcome in both runs");
+        case Diff::Changed:
+            return tr("The same call (tool and arguments); its status or result differs");
+        case Diff::OnlyLeft:
+            return tr("Only run A made this call");
+        case Diff::OnlyRight:
+            return tr("Only run B made this call");
         }
         return {};
     case Qt::BackgroundRole:
@@ -234,17 +249,29 @@ QVariant RunCompareModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= NUM_COLUMNS)
         return {};
     switch (section) {
-    case LeftSequence: return tr("A #");
-    case LeftTool: return tr("A tool");
-    case LeftStatus: return tr("A status");
-    case LeftResult: return tr("A result / error");
-    case LeftDuration: return tr("A duration");
-    case Difference: return QString();
-    case RightSequence: return tr("B #");
-    case RightTool: return tr("B tool");
-    case RightStatus: return tr("B status");
-    case RightResult: return tr("B result / error");
-    case RightDuration: return tr("B duration");
-    default: return {};
+    case LeftSequence:
+        return tr("A #");
+    case LeftTool:
+        return tr("A tool");
+    case LeftStatus:
+        return tr("A status");
+    case LeftResult:
+        return tr("A result / error");
+    case LeftDuration:
+        return tr("A duration");
+    case Difference:
+        return QString();
+    case RightSequence:
+        return tr("B #");
+    case RightTool:
+        return tr("B tool");
+    case RightStatus:
+        return tr("B status");
+    case RightResult:
+        return tr("B result / error");
+    case RightDuration:
+        return tr("B duration");
+    default:
+        return {};
     }
 }

@@ -178,10 +178,7 @@ public:
     }
     json value() const override { return m_edit->text().toStdString(); }
     void setValue(const json &value) override { m_edit->setText(text(value)); }
-    QWidget *control(const QString &role) const override
-    {
-        return role == QLatin1String("editor") ? m_edit : nullptr;
-    }
+    QWidget *control(const QString &role) const override { return role == QLatin1String("editor") ? m_edit : nullptr; }
 
 private:
     QLineEdit *m_edit = nullptr;
@@ -217,10 +214,7 @@ public:
             if (m_values[i] == value)
                 m_combo->setCurrentIndex(int(i));
     }
-    QWidget *control(const QString &role) const override
-    {
-        return role == QLatin1String("editor") ? m_combo : nullptr;
-    }
+    QWidget *control(const QString &role) const override { return role == QLatin1String("editor") ? m_combo : nullptr; }
 
 private:
     json m_values;
@@ -270,10 +264,7 @@ public:
     }
     json value() const override { return parsed().value_or(json()); }
     void setValue(const json &value) override { m_edit->setText(value.is_null() ? QString() : text(value)); }
-    QWidget *control(const QString &role) const override
-    {
-        return role == QLatin1String("editor") ? m_edit : nullptr;
-    }
+    QWidget *control(const QString &role) const override { return role == QLatin1String("editor") ? m_edit : nullptr; }
     void collectLocalErrors(const QString &pointer, QList<SchemaForm::Problem> &out) const override
     {
         const QString t = m_edit->text().trimmed();
@@ -313,10 +304,7 @@ public:
         m_check->setChecked(value.is_boolean() && value.get<bool>());
         m_check->setText(m_check->isChecked() ? SchemaForm::tr("true") : SchemaForm::tr("false"));
     }
-    QWidget *control(const QString &role) const override
-    {
-        return role == QLatin1String("editor") ? m_check : nullptr;
-    }
+    QWidget *control(const QString &role) const override { return role == QLatin1String("editor") ? m_check : nullptr; }
 
 private:
     QCheckBox *m_check = nullptr;
@@ -365,10 +353,7 @@ public:
     }
     json value() const override { return parsed().value_or(json()); }
     void setValue(const json &value) override { m_edit->setText(QString::fromStdString(value.dump())); }
-    QWidget *control(const QString &role) const override
-    {
-        return role == QLatin1String("editor") ? m_edit : nullptr;
-    }
+    QWidget *control(const QString &role) const override { return role == QLatin1String("editor") ? m_edit : nullptr; }
     void collectLocalErrors(const QString &pointer, QList<SchemaForm::Problem> &out) const override
     {
         if (!parsed())
@@ -431,8 +416,8 @@ public:
             } else {
                 row.include = new QCheckBox(name, box);
                 row.include->setObjectName(QStringLiteral("include"));
-                row.include->setToolTip(tip.isEmpty() ? SchemaForm::tr("Tick to send this property; unticked it is omitted")
-                                                      : tip);
+                row.include->setToolTip(
+                    tip.isEmpty() ? SchemaForm::tr("Tick to send this property; unticked it is omitted") : tip);
                 const bool hasDefault = property.is_object() && property.contains("default");
                 row.include->setChecked(hasDefault);
                 row.field->setEnabled(hasDefault);
@@ -461,7 +446,8 @@ public:
         if (!value.is_object())
             return;
         for (auto it = value.begin(); it != value.end(); ++it) {
-            const bool known = std::any_of(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.name == it.key(); });
+            const bool known
+                = std::any_of(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.name == it.key(); });
             if (!known)
                 m_extra[it.key()] = it.value();
         }
@@ -573,10 +559,7 @@ public:
         const int i = QString::fromStdString(token).toInt(&ok);
         return ok && i >= 0 && std::size_t(i) < m_list.size() ? m_list[std::size_t(i)].field : nullptr;
     }
-    QWidget *control(const QString &role) const override
-    {
-        return role == QLatin1String("add") ? m_add : nullptr;
-    }
+    QWidget *control(const QString &role) const override { return role == QLatin1String("add") ? m_add : nullptr; }
     QWidget *itemControl(const std::string &token, const QString &role) const
     {
         bool ok = false;
@@ -818,7 +801,8 @@ Field *createField(const json &schema, const Callback &changed, QWidget *parent,
         return new ArrayField(schema, changed, parent);
     if ((type == QLatin1String("object") || (type.isEmpty() && schema.contains("properties")))
         && schema.contains("properties") && schema["properties"].is_object())
-        return new ObjectField(schema, changed, parent, order, parent && parent->objectName() != QLatin1String("formPage"));
+        return new ObjectField(schema, changed, parent, order,
+                               parent && parent->objectName() != QLatin1String("formPage"));
     return new RawField(schema, changed, parent);
 }
 
@@ -894,7 +878,8 @@ void SchemaForm::setSchema(const nlohmann::json &schema, const QStringList &orde
     QString error;
     m_validator = SchemaValidator::compile(schema, &error);
     delete m_root;
-    m_root = createField(schema, [this] { fieldChanged(); }, m_formPage, order);
+    m_root = createField(
+        schema, [this] { fieldChanged(); }, m_formPage, order);
     static_cast<QVBoxLayout *>(m_formPage->layout())->insertWidget(0, m_root);
     m_rawValue.reset();
     m_rawError.clear();

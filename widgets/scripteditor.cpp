@@ -13,7 +13,7 @@
 
 namespace {
 
-constexpr int TracebackIndicator = 8;  // indicators 0–7 belong to lexers
+constexpr int TracebackIndicator = 8; // indicators 0–7 belong to lexers
 constexpr int TracebackMarker = 1;
 
 bool isDark(const QPalette &palette)
@@ -295,7 +295,8 @@ QList<int> ScriptEditor::markTraceback(const QString &stderrText)
     for (const QString &line : lines) {
         if (line.trimmed().startsWith(QLatin1String("File \"")))
             seenFrame = true;
-        else if (seenFrame && !line.isEmpty() && !line.front().isSpace() && !line.startsWith(QLatin1String("Traceback")))
+        else if (seenFrame && !line.isEmpty() && !line.front().isSpace()
+                 && !line.startsWith(QLatin1String("Traceback")))
             exceptionLine = line.trimmed();
     }
     const QList<TracebackFrame> frames = parseTraceback(stderrText);

@@ -12,8 +12,8 @@ class QsciAPIs;
 /// One frame of a Python traceback that names a file.
 struct TracebackFrame
 {
-    QString file;  ///< as printed (the run's copy of the script)
-    int line = 0;  ///< 1-based
+    QString file; ///< as printed (the run's copy of the script)
+    int line = 0; ///< 1-based
 };
 
 /// The shared editor setup for scripts, tools and manifests: a lexer chosen by file

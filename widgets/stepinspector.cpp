@@ -140,10 +140,8 @@ nlohmann::json StepInspector::stepJson(const Step &step)
         j["divergence"] = step.divergence.toStdString();
     nlohmann::json attempts = nlohmann::json::array();
     for (const Attempt &a : step.attempts) {
-        nlohmann::json aj = {{"number", a.number},
-                             {"started_at", a.startedAt},
-                             {"ended_at", a.endedAt},
-                             {"succeeded", a.succeeded}};
+        nlohmann::json aj
+            = {{"number", a.number}, {"started_at", a.startedAt}, {"ended_at", a.endedAt}, {"succeeded", a.succeeded}};
         if (a.error)
             aj["error"] = a.error->toJson();
         if (!a.output.isEmpty())
@@ -166,10 +164,10 @@ QStringList StepInspector::truncationNotes(const Step &step)
     const auto fromDetails = [&](const BridgeError &error, const QString &what) {
         const nlohmann::json &d = error.details;
         if (d.is_object() && (d.contains("full_size") || d.value("truncated", false)))
-            notes.append(tr("%1 truncated (full size: %2 bytes)")
-                             .arg(what)
-                             .arg(d.contains("full_size") ? QString::fromStdString(d["full_size"].dump())
-                                                          : tr("unknown")));
+            notes.append(
+                tr("%1 truncated (full size: %2 bytes)")
+                    .arg(what)
+                    .arg(d.contains("full_size") ? QString::fromStdString(d["full_size"].dump()) : tr("unknown")));
     };
     if (step.error) {
         fromDetails(*step.error, tr("Error"));
@@ -188,7 +186,8 @@ QString StepInspector::errorText(const BridgeError &error)
     if (error.details.is_object()) {
         for (auto it = error.details.begin(); it != error.details.end(); ++it) {
             text += QStringLiteral("\n\n") + QString::fromStdString(it.key()) + QStringLiteral(":\n");
-            text += it.value().is_string() ? QString::fromStdString(it.value().get<std::string>()) : dump(it.value(), 2);
+            text
+                += it.value().is_string() ? QString::fromStdString(it.value().get<std::string>()) : dump(it.value(), 2);
         }
     }
     return text;
@@ -201,7 +200,8 @@ void StepInspector::setStep(const Step *step)
         return;
     }
     const bool sameStep = step->callId == m_callId;
-    const int currentAttempt = m_attempts->currentItem() ? m_attempts->indexOfTopLevelItem(m_attempts->currentItem()) : -1;
+    const int currentAttempt
+        = m_attempts->currentItem() ? m_attempts->indexOfTopLevelItem(m_attempts->currentItem()) : -1;
     m_callId = step->callId;
     m_step = *step;
     m_copyButton->setEnabled(true);
@@ -239,15 +239,16 @@ void StepInspector::setStep(const Step *step)
     if (raw.size() <= size_t(MaxRawJsonBytes))
         m_raw->setPlainText(QString::fromStdString(raw));
     else
-        m_raw->setPlainText(tr("The step's JSON is %1 bytes: browse it in the Tree tab, or use Copy as JSON.")
-                                .arg(raw.size()));
+        m_raw->setPlainText(
+            tr("The step's JSON is %1 bytes: browse it in the Tree tab, or use Copy as JSON.").arg(raw.size()));
 
     m_attempts->clear();
     for (const Attempt &a : step->attempts) {
         auto *item = new QTreeWidgetItem(m_attempts);
         item->setText(0, QString::number(a.number));
-        item->setText(1, a.endedAt == 0 ? TraceModel::statusText(step->status)
-                         : a.succeeded  ? TraceModel::statusText(StepStatus::Succeeded)
+        item->setText(1,
+                      a.endedAt == 0    ? TraceModel::statusText(step->status)
+                          : a.succeeded ? TraceModel::statusText(StepStatus::Succeeded)
                                         : TraceModel::statusText(StepStatus::Failed));
         item->setText(2, timeText(a.startedAt));
         item->setText(3, a.endedAt > 0 ? TraceModel::durationText(a.endedAt - a.startedAt) : QString());

@@ -23,14 +23,22 @@ namespace {
 QColor statusColor(StepStatus status)
 {
     switch (status) {
-    case StepStatus::Queued: return QColor(0x9e, 0x9e, 0x9e);
-    case StepStatus::Running: return QColor(0x1e, 0x88, 0xe5);
-    case StepStatus::Retrying: return QColor(0xfb, 0x8c, 0x00);
-    case StepStatus::Waiting: return QColor(0x8e, 0x24, 0xaa);
-    case StepStatus::Succeeded: return QColor(0x43, 0xa0, 0x47);
-    case StepStatus::Failed: return QColor(0xe5, 0x39, 0x35);
-    case StepStatus::Memoized: return QColor(0x00, 0x89, 0x7b);
-    case StepStatus::Cancelled: return QColor(0x75, 0x75, 0x75);
+    case StepStatus::Queued:
+        return QColor(0x9e, 0x9e, 0x9e);
+    case StepStatus::Running:
+        return QColor(0x1e, 0x88, 0xe5);
+    case StepStatus::Retrying:
+        return QColor(0xfb, 0x8c, 0x00);
+    case StepStatus::Waiting:
+        return QColor(0x8e, 0x24, 0xaa);
+    case StepStatus::Succeeded:
+        return QColor(0x43, 0xa0, 0x47);
+    case StepStatus::Failed:
+        return QColor(0xe5, 0x39, 0x35);
+    case StepStatus::Memoized:
+        return QColor(0x00, 0x89, 0x7b);
+    case StepStatus::Cancelled:
+        return QColor(0x75, 0x75, 0x75);
     }
     return Qt::gray;
 }
@@ -431,7 +439,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                 for (const StepSpan::Segment &a : *segments) {
                     const double a0 = xFor(a.start);
                     const double a1 = std::max(xFor(a.end > 0 ? a.end : end), a0 + 1);
-                    const StepStatus st = a.end == 0 ? status : a.succeeded ? StepStatus::Succeeded : StepStatus::Failed;
+                    const StepStatus st = a.end == 0 ? status
+                        : a.succeeded                ? StepStatus::Succeeded
+                                                     : StepStatus::Failed;
                     p.fillRect(QRectF(a0, y, a1 - a0, h), statusColor(st));
                 }
             } else {
@@ -530,13 +540,16 @@ bool TimelineWidget::event(QEvent *event)
         QString tip = tr("#%1 %2 — %3").arg(s->sequence).arg(s->tool, TraceModel::statusText(s->status));
         tip += QLatin1Char('\n') + tr("queued %1").arg(msText(s->queuedAt));
         for (const AttemptSummary &a : s->attempts) {
-            tip += QLatin1Char('\n') + tr("attempt %1: %2 – %3").arg(a.number).arg(msText(a.startedAt),
-                                                                      a.endedAt > 0 ? msText(a.endedAt) : tr("now"));
+            tip += QLatin1Char('\n')
+                + tr("attempt %1: %2 – %3")
+                      .arg(a.number)
+                      .arg(msText(a.startedAt), a.endedAt > 0 ? msText(a.endedAt) : tr("now"));
             if (a.endedAt > 0)
                 tip += QStringLiteral(" (%1 ms)").arg(a.endedAt - a.startedAt);
         }
         if (s->endedAt > 0)
-            tip += QLatin1Char('\n') + tr("ended %1, %2 ms in all").arg(msText(s->endedAt)).arg(s->endedAt - s->queuedAt);
+            tip += QLatin1Char('\n')
+                + tr("ended %1, %2 ms in all").arg(msText(s->endedAt)).arg(s->endedAt - s->queuedAt);
         QToolTip::showText(help->globalPos(), tip, this);
         return true;
     }

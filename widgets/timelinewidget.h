@@ -110,17 +110,17 @@ private:
     std::pair<int, int> hit(const QPoint &pos) const; ///< (lane, index in lane) or (-1, -1)
 
     TraceModel *m_model = nullptr;
-    std::vector<std::vector<Item>> m_lanes; ///< by start; ends ascend too within a lane
-    std::vector<qint64> m_laneFreeAt;       ///< when each lane is free again (OpenEnd: busy)
+    std::vector<std::vector<Item>> m_lanes;   ///< by start; ends ascend too within a lane
+    std::vector<qint64> m_laneFreeAt;         ///< when each lane is free again (OpenEnd: busy)
     std::vector<std::pair<int, int>> m_where; ///< by ordinal: (lane, index in lane); (-1, -1) = not laid out
-    std::vector<quint8> m_status;            ///< by ordinal: StepStatus
+    std::vector<quint8> m_status;             ///< by ordinal: StepStatus
     QHash<int, std::vector<StepSpan::Segment>> m_segments; ///< by ordinal: attempts of retried steps
-    QList<QThread *> m_loaders;              ///< journal reads still running (the last one counts)
+    QList<QThread *> m_loaders;                            ///< journal reads still running (the last one counts)
     int m_generation = 0;
     bool m_loading = false;
     int m_selectedOrdinal = -1;
     int m_openCount = 0;
-    qint64 m_now = 0;                        ///< "now" for open steps, updated while any is open
+    qint64 m_now = 0; ///< "now" for open steps, updated while any is open
     qint64 m_minTime = 0;
     qint64 m_maxTime = 0;
     qint64 m_viewStart = 0;

@@ -50,14 +50,22 @@ StepStatus attemptStatus(const StepSummary &step, int attempt)
 QColor statusColor(StepStatus status)
 {
     switch (status) {
-    case StepStatus::Queued: return QColor(0x8a, 0x8a, 0x8a);
-    case StepStatus::Running: return QColor(0x1e, 0x88, 0xe5);
-    case StepStatus::Retrying: return QColor(0xfb, 0x8c, 0x00);
-    case StepStatus::Waiting: return QColor(0x8e, 0x24, 0xaa);
-    case StepStatus::Succeeded: return QColor(0x2e, 0x7d, 0x32);
-    case StepStatus::Failed: return QColor(0xc6, 0x28, 0x28);
-    case StepStatus::Memoized: return QColor(0x00, 0x83, 0x8f);
-    case StepStatus::Cancelled: return QColor(0x61, 0x61, 0x61);
+    case StepStatus::Queued:
+        return QColor(0x8a, 0x8a, 0x8a);
+    case StepStatus::Running:
+        return QColor(0x1e, 0x88, 0xe5);
+    case StepStatus::Retrying:
+        return QColor(0xfb, 0x8c, 0x00);
+    case StepStatus::Waiting:
+        return QColor(0x8e, 0x24, 0xaa);
+    case StepStatus::Succeeded:
+        return QColor(0x2e, 0x7d, 0x32);
+    case StepStatus::Failed:
+        return QColor(0xc6, 0x28, 0x28);
+    case StepStatus::Memoized:
+        return QColor(0x00, 0x83, 0x8f);
+    case StepStatus::Cancelled:
+        return QColor(0x61, 0x61, 0x61);
     }
     return {};
 }
@@ -197,7 +205,8 @@ const StepSummary *TraceModel::summaryAt(int ordinal) const
     // Fetch the page: PageSize steps by sequence, with their attempts.
     const int firstOrdinal = pageIndex * PageSize;
     const int lastOrdinal = std::min(firstOrdinal + PageSize, stepCount()) - 1;
-    std::vector<StepSummary> fetched = m_reader->summaries(m_runId, sequenceOfOrdinal(firstOrdinal), sequenceOfOrdinal(lastOrdinal));
+    std::vector<StepSummary> fetched
+        = m_reader->summaries(m_runId, sequenceOfOrdinal(firstOrdinal), sequenceOfOrdinal(lastOrdinal));
     Page page;
     page.index = pageIndex;
     page.lastUse = ++m_useClock;
@@ -264,7 +273,8 @@ bool TraceModel::hasChildren(const QModelIndex &parent) const
         return false;
     if (m_reader) {
         const int pageIndex = ordinal / PageSize;
-        const auto page = std::find_if(m_pages.begin(), m_pages.end(), [&](const Page &p) { return p.index == pageIndex; });
+        const auto page
+            = std::find_if(m_pages.begin(), m_pages.end(), [&](const Page &p) { return p.index == pageIndex; });
         if (page == m_pages.end())
             return true;
         const size_t offset = size_t(ordinal % PageSize);
@@ -318,43 +328,64 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
 QVariant TraceModel::stepData(const StepSummary &step, int column, int role) const
 {
     switch (role) {
-    case CallIdRole: return step.callId;
-    case StatusRole: return int(step.status);
-    case SequenceRole: return step.sequence;
-    case AttemptNumberRole: return 0;
-    case IsAttemptRole: return false;
-    case ResultJsonRole: return step.hasResult ? QVariant(step.resultText) : QVariant();
-    case ErrorCodeRole: return step.errorCode;
-    case RowKindRole: return int(RowKind::Step);
-    case DivergenceRole: return step.divergence;
-    case EventKindRole: return QString();
-    default: break;
+    case CallIdRole:
+        return step.callId;
+    case StatusRole:
+        return int(step.status);
+    case SequenceRole:
+        return step.sequence;
+    case AttemptNumberRole:
+        return 0;
+    case IsAttemptRole:
+        return false;
+    case ResultJsonRole:
+        return step.hasResult ? QVariant(step.resultText) : QVariant();
+    case ErrorCodeRole:
+        return step.errorCode;
+    case RowKindRole:
+        return int(RowKind::Step);
+    case DivergenceRole:
+        return step.divergence;
+    case EventKindRole:
+        return QString();
+    default:
+        break;
     }
 
     if (role == Qt::DisplayRole) {
         switch (Column(column)) {
-        case Sequence: return step.sequence;
-        case Tool: return step.tool;
-        case Status: return statusText(step.status);
-        case Attempts: return step.attemptsText();
-        case Duration: return step.durationMs() > 0 || isFinal(step.status) ? durationText(step.durationMs()) : QString();
-        case Summary: return elide(summaryText(step), MaxSummaryChars);
-        case NUM_COLUMNS: break;
+        case Sequence:
+            return step.sequence;
+        case Tool:
+            return step.tool;
+        case Status:
+            return statusText(step.status);
+        case Attempts:
+            return step.attemptsText();
+        case Duration:
+            return step.durationMs() > 0 || isFinal(step.status) ? durationText(step.durationMs()) : QString();
+        case Summary:
+            return elide(summaryText(step), MaxSummaryChars);
+        case NUM_COLUMNS:
+            break;
         }
         return {};
     }
     if (role == Qt::ToolTipRole) {
         switch (Column(column)) {
         case Sequence:
-            return step.divergence.isEmpty() ? QVariant() : QVariant(tr("Replay diverged here: %1").arg(step.divergence));
+            return step.divergence.isEmpty() ? QVariant()
+                                             : QVariant(tr("Replay diverged here: %1").arg(step.divergence));
         case Summary: {
             const QString text = summaryText(step);
             if (text.size() > MaxSummaryChars)
                 return tr("%1\n(the inspector shows all of it)").arg(elide(text, MaxSummaryChars));
             return text.isEmpty() ? QVariant() : QVariant(text);
         }
-        case Status: return tr("Call id: %1").arg(step.callId);
-        default: return {};
+        case Status:
+            return tr("Call id: %1").arg(step.callId);
+        default:
+            return {};
         }
     }
     if (role == Qt::DecorationRole && column == Status)
@@ -375,40 +406,57 @@ QVariant TraceModel::attemptData(const StepSummary &step, int attempt, int colum
     const bool last = attempt + 1 == int(step.attempts.size());
     const bool showsResult = a.succeeded && last && step.hasResult;
     switch (role) {
-    case CallIdRole: return step.callId;
-    case StatusRole: return int(step.status);
-    case SequenceRole: return step.sequence;
-    case AttemptNumberRole: return a.number;
-    case IsAttemptRole: return true;
-    case ResultJsonRole: return showsResult ? QVariant(step.resultText) : QVariant();
-    case ErrorCodeRole: return a.errorCode;
-    case RowKindRole: return int(RowKind::Attempt);
+    case CallIdRole:
+        return step.callId;
+    case StatusRole:
+        return int(step.status);
+    case SequenceRole:
+        return step.sequence;
+    case AttemptNumberRole:
+        return a.number;
+    case IsAttemptRole:
+        return true;
+    case ResultJsonRole:
+        return showsResult ? QVariant(step.resultText) : QVariant();
+    case ErrorCodeRole:
+        return a.errorCode;
+    case RowKindRole:
+        return int(RowKind::Attempt);
     case DivergenceRole:
-    case EventKindRole: return QString();
-    default: break;
+    case EventKindRole:
+        return QString();
+    default:
+        break;
     }
 
     if (role == Qt::DisplayRole) {
         switch (Column(column)) {
-        case Sequence: return tr("attempt %1").arg(a.number);
-        case Tool: return QString();
-        case Status: return statusText(status);
-        case Attempts: return QString();
-        case Duration: return a.endedAt > 0 && a.startedAt > 0 ? durationText(a.endedAt - a.startedAt) : QString();
+        case Sequence:
+            return tr("attempt %1").arg(a.number);
+        case Tool:
+            return QString();
+        case Status:
+            return statusText(status);
+        case Attempts:
+            return QString();
+        case Duration:
+            return a.endedAt > 0 && a.startedAt > 0 ? durationText(a.endedAt - a.startedAt) : QString();
         case Summary:
             if (!a.errorText.isEmpty())
                 return elide(a.errorText, MaxSummaryChars);
             if (showsResult)
                 return elide(step.resultText, MaxSummaryChars);
             return QString();
-        case NUM_COLUMNS: break;
+        case NUM_COLUMNS:
+            break;
         }
         return {};
     }
     if (role == Qt::ToolTipRole && column == Summary) {
         QString tip = !a.errorText.isEmpty() ? a.errorText : showsResult ? step.resultText : QString();
         if (a.outputBytes > 0)
-            tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) + tr("%n byte(s) of handler output (in the Step dock)", nullptr, int(a.outputBytes));
+            tip += (tip.isEmpty() ? QString() : QStringLiteral("\n"))
+                + tr("%n byte(s) of handler output (in the Step dock)", nullptr, int(a.outputBytes));
         return tip.isEmpty() ? QVariant() : QVariant(tip);
     }
     if (role == Qt::DecorationRole && column == Status)
@@ -423,24 +471,38 @@ QVariant TraceModel::attemptData(const StepSummary &step, int attempt, int colum
 QVariant TraceModel::eventData(const EventRow &event, int column, int role) const
 {
     switch (role) {
-    case CallIdRole: return QString();
-    case StatusRole: return -1;
-    case SequenceRole: return event.sequence;
-    case AttemptNumberRole: return 0;
-    case IsAttemptRole: return false;
-    case ResultJsonRole: return QVariant();
+    case CallIdRole:
+        return QString();
+    case StatusRole:
+        return -1;
+    case SequenceRole:
+        return event.sequence;
+    case AttemptNumberRole:
+        return 0;
+    case IsAttemptRole:
+        return false;
+    case ResultJsonRole:
+        return QVariant();
     case ErrorCodeRole:
-    case DivergenceRole: return QString();
-    case RowKindRole: return int(RowKind::Event);
-    case EventKindRole: return event.kind;
-    default: break;
+    case DivergenceRole:
+        return QString();
+    case RowKindRole:
+        return int(RowKind::Event);
+    case EventKindRole:
+        return event.kind;
+    default:
+        break;
     }
     if (role == Qt::DisplayRole) {
         switch (Column(column)) {
-        case Sequence: return event.sequence > 0 ? tr("event #%1").arg(event.sequence) : tr("run event");
-        case Tool: return event.kind;
-        case Summary: return elide(event.text, MaxSummaryChars);
-        default: return QString();
+        case Sequence:
+            return event.sequence > 0 ? tr("event #%1").arg(event.sequence) : tr("run event");
+        case Tool:
+            return event.kind;
+        case Summary:
+            return elide(event.text, MaxSummaryChars);
+        default:
+            return QString();
         }
     }
     if (role == Qt::ToolTipRole && (column == Summary || column == Tool))
@@ -457,13 +519,20 @@ QVariant TraceModel::headerData(int section, Qt::Orientation orientation, int ro
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {
-    case Sequence: return tr("#");
-    case Tool: return tr("Tool");
-    case Status: return tr("Status");
-    case Attempts: return tr("Attempts");
-    case Duration: return tr("Duration");
-    case Summary: return tr("Result");
-    case NUM_COLUMNS: break;
+    case Sequence:
+        return tr("#");
+    case Tool:
+        return tr("Tool");
+    case Status:
+        return tr("Status");
+    case Attempts:
+        return tr("Attempts");
+    case Duration:
+        return tr("Duration");
+    case Summary:
+        return tr("Result");
+    case NUM_COLUMNS:
+        break;
     }
     return {};
 }
@@ -833,14 +902,22 @@ void TraceModel::flush()
 QString TraceModel::statusText(StepStatus status)
 {
     switch (status) {
-    case StepStatus::Queued: return tr("queued");
-    case StepStatus::Running: return tr("running");
-    case StepStatus::Retrying: return tr("retrying");
-    case StepStatus::Waiting: return tr("waiting");
-    case StepStatus::Succeeded: return tr("succeeded");
-    case StepStatus::Failed: return tr("failed");
-    case StepStatus::Memoized: return tr("memoized");
-    case StepStatus::Cancelled: return tr("cancelled");
+    case StepStatus::Queued:
+        return tr("queued");
+    case StepStatus::Running:
+        return tr("running");
+    case StepStatus::Retrying:
+        return tr("retrying");
+    case StepStatus::Waiting:
+        return tr("waiting");
+    case StepStatus::Succeeded:
+        return tr("succeeded");
+    case StepStatus::Failed:
+        return tr("failed");
+    case StepStatus::Memoized:
+        return tr("memoized");
+    case StepStatus::Cancelled:
+        return tr("cancelled");
     }
     return stepStatusName(status);
 }

@@ -41,21 +41,21 @@ public:
         Status,   ///< icon + status name
         Attempts, ///< "2/3"
         Duration,
-        Summary,  ///< result as compact JSON, or the error ("code: message")
+        Summary, ///< result as compact JSON, or the error ("code: message")
         NUM_COLUMNS
     };
 
     enum Roles {
-        CallIdRole = Qt::UserRole,  ///< QString: the step's call id (attempt rows: their step's); empty on event rows
-        StatusRole,                 ///< int: StepStatus of the step (attempt rows: their step's); -1 on event rows
-        SequenceRole,               ///< int: the step's sequence number (event rows: the step the event concerns, 0 = the run)
-        AttemptNumberRole,          ///< int: the attempt's number; 0 on step rows
-        IsAttemptRole,              ///< bool: true on attempt rows
-        ResultJsonRole,             ///< QString: compact JSON of the result (≤ MaxSummaryChars + 1); null when none
-        ErrorCodeRole,              ///< QString: error code of the step / attempt; empty when none
-        RowKindRole,                ///< int: RowKind
-        DivergenceRole,             ///< QString: a replay's divergence on that step; empty when none
-        EventKindRole,              ///< QString: the policy event's kind on event rows
+        CallIdRole = Qt::UserRole, ///< QString: the step's call id (attempt rows: their step's); empty on event rows
+        StatusRole,                ///< int: StepStatus of the step (attempt rows: their step's); -1 on event rows
+        SequenceRole,      ///< int: the step's sequence number (event rows: the step the event concerns, 0 = the run)
+        AttemptNumberRole, ///< int: the attempt's number; 0 on step rows
+        IsAttemptRole,     ///< bool: true on attempt rows
+        ResultJsonRole,    ///< QString: compact JSON of the result (≤ MaxSummaryChars + 1); null when none
+        ErrorCodeRole,     ///< QString: error code of the step / attempt; empty when none
+        RowKindRole,       ///< int: RowKind
+        DivergenceRole,    ///< QString: a replay's divergence on that step; empty when none
+        EventKindRole,     ///< QString: the policy event's kind on event rows
     };
     enum class RowKind { Step, Attempt, Event };
 
@@ -124,10 +124,10 @@ public:
 
     /// Steps are numbered 0…stepCount()-1 in sequence order ("ordinals"), whatever
     /// event rows sit between them.
-    int ordinalOfRow(int row) const;           ///< -1 for event rows
+    int ordinalOfRow(int row) const; ///< -1 for event rows
     int rowOfOrdinal(int ordinal) const;
-    int stepsBeforeRow(int row) const;          ///< step rows above top-level `row`
-    const StepSummary *summaryAt(int ordinal) const; ///< valid until the next call into the model
+    int stepsBeforeRow(int row) const;                ///< step rows above top-level `row`
+    const StepSummary *summaryAt(int ordinal) const;  ///< valid until the next call into the model
     int ordinalOfCallId(const QString &callId) const; ///< -1 when unknown or queued
     int ordinalOfSequence(int sequence) const;        ///< -1 when unknown or queued
 
@@ -223,8 +223,8 @@ private:
     OrdinalIndex<int> m_ordinalBySequence;
     std::vector<StepSummary> m_queue;
     QHash<QString, int> m_queueIndexByCallId; ///< index in m_queue; a burst stays O(1) per step
-    std::set<int> m_failed;  ///< live ordinals of failed steps (jump to next failed)
-    std::set<int> m_pending; ///< live ordinals of pending steps
+    std::set<int> m_failed;                   ///< live ordinals of failed steps (jump to next failed)
+    std::set<int> m_pending;                  ///< live ordinals of pending steps
     QTimer *m_flushTimer = nullptr;
 
     // Journal-backed rows.
@@ -234,7 +234,7 @@ private:
     std::vector<int> m_sequences; ///< only when the run's sequences have gaps
     mutable std::vector<Page> m_pages;
     mutable quint64 m_useClock = 0;
-    mutable std::vector<int> m_failedOrdinals;  ///< journal: filled on first use
+    mutable std::vector<int> m_failedOrdinals; ///< journal: filled on first use
     mutable std::vector<int> m_pendingOrdinals;
     mutable bool m_jumpListsLoaded = false;
 

@@ -47,12 +47,17 @@ int answerCommand(const QStringList &arguments)
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
     parser.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("The run id."));
     parser.addPositionalArgument(QStringLiteral("CALL_ID"), QStringLiteral("The call id (e.g. c3)."));
-    const QCommandLineOption resultOption(QStringLiteral("result"), QStringLiteral("The result, as JSON."), QStringLiteral("JSON"));
-    const QCommandLineOption errorOption(QStringLiteral("error"), QStringLiteral("Fail the call with MESSAGE."), QStringLiteral("MESSAGE"));
-    const QCommandLineOption retryableOption(QStringLiteral("retryable"), QStringLiteral("With --error: the engine may try again."));
-    const QCommandLineOption attemptOption(QStringLiteral("attempt"), QStringLiteral("The attempt answered (default: the current one)."),
+    const QCommandLineOption resultOption(QStringLiteral("result"), QStringLiteral("The result, as JSON."),
+                                          QStringLiteral("JSON"));
+    const QCommandLineOption errorOption(QStringLiteral("error"), QStringLiteral("Fail the call with MESSAGE."),
+                                         QStringLiteral("MESSAGE"));
+    const QCommandLineOption retryableOption(QStringLiteral("retryable"),
+                                             QStringLiteral("With --error: the engine may try again."));
+    const QCommandLineOption attemptOption(QStringLiteral("attempt"),
+                                           QStringLiteral("The attempt answered (default: the current one)."),
                                            QStringLiteral("N"));
-    const QCommandLineOption timeoutOption(QStringLiteral("timeout"), QStringLiteral("Seconds to wait for the running process (default 10)."),
+    const QCommandLineOption timeoutOption(QStringLiteral("timeout"),
+                                           QStringLiteral("Seconds to wait for the running process (default 10)."),
                                            QStringLiteral("SECONDS"), QStringLiteral("10"));
     parser.addOptions({resultOption, errorOption, retryableOption, attemptOption, timeoutOption});
     int exitCode = ExitCompleted;
@@ -96,9 +101,11 @@ int answerCommand(const QStringList &arguments)
     if (!step)
         return fail(QStringLiteral("run %1 has no call '%2'").arg(pending.runId, pending.callId), ExitRunFailed);
     if (isFinal(step->status))
-        return fail(QStringLiteral("call '%1' already finished (%2)").arg(pending.callId, stepStatusName(step->status)), ExitRunFailed);
+        return fail(QStringLiteral("call '%1' already finished (%2)").arg(pending.callId, stepStatusName(step->status)),
+                    ExitRunFailed);
     if (isFinal(run->status))
-        return fail(QStringLiteral("run %1 is %2; nothing waits for this answer").arg(pending.runId, runStatusName(run->status)),
+        return fail(QStringLiteral("run %1 is %2; nothing waits for this answer")
+                        .arg(pending.runId, runStatusName(run->status)),
                     ExitRunFailed);
     // A call held by step mode is not waiting for an answer: the engine only takes
     // journal answers for calls waiting for a person (docs/steps.md "Manual answers
@@ -107,28 +114,35 @@ int answerCommand(const QStringList &arguments)
     const bool suspended = run->status == RunStatus::Suspended;
     if (heldByStepMode(journal, pending.runId, *step)) {
         if (!suspended)
-            return fail(QStringLiteral("call %1 is held by step mode, not waiting for an answer: continue, answer instead or "
-                                       "fail it where it is held (the window's Pending Calls dock, or the stdin of "
-                                       "toolstudio run --step); nothing was written")
-                            .arg(pending.callId),
-                        ExitBadInput);
+            return fail(
+                QStringLiteral("call %1 is held by step mode, not waiting for an answer: continue, answer instead or "
+                               "fail it where it is held (the window's Pending Calls dock, or the stdin of "
+                               "toolstudio run --step); nothing was written")
+                    .arg(pending.callId),
+                ExitBadInput);
         if (!waitsForPerson(*project, step->tool))
-            return fail(QStringLiteral("call %1 was held by step mode when run %2 was suspended, not waiting for an answer; "
-                                       "nothing was written. Resuming runs its handler (toolstudio resume %3 %2); to "
-                                       "answer it instead, resume the run in the window with Step Mode on and choose "
-                                       "Answer Instead")
-                            .arg(pending.callId, pending.runId, project->dir),
-                        ExitBadInput);
+            return fail(
+                QStringLiteral("call %1 was held by step mode when run %2 was suspended, not waiting for an answer; "
+                               "nothing was written. Resuming runs its handler (toolstudio resume %3 %2); to "
+                               "answer it instead, resume the run in the window with Step Mode on and choose "
+                               "Answer Instead")
+                    .arg(pending.callId, pending.runId, project->dir),
+                ExitBadInput);
     }
-    pending.attempt = parser.isSet(attemptOption) ? parser.value(attemptOption).toInt()
-                                                  : std::max(1, step->attempts.empty() ? 1 : step->attempts.back().number);
+    pending.attempt = parser.isSet(attemptOption)
+        ? parser.value(attemptOption).toInt()
+        : std::max(1, step->attempts.empty() ? 1 : step->attempts.back().number);
     const qint64 id = journal.addPendingAnswer(pending);
     if (id <= 0)
         return fail(QStringLiteral("cannot store the answer: %1").arg(journal.lastError()), ExitRunFailed);
     if (run->status == RunStatus::Suspended) {
-        printLine(stdout, QStringLiteral("kept: run %1 is suspended; the answer to %2 (attempt %3) is applied when it is resumed "
-                                         "(toolstudio resume %4 %1)")
-                              .arg(pending.runId, pending.callId).arg(pending.attempt).arg(project->dir));
+        printLine(
+            stdout,
+            QStringLiteral("kept: run %1 is suspended; the answer to %2 (attempt %3) is applied when it is resumed "
+                           "(toolstudio resume %4 %1)")
+                .arg(pending.runId, pending.callId)
+                .arg(pending.attempt)
+                .arg(project->dir));
         return ExitCompleted;
     }
     QElapsedTimer clock;
@@ -137,7 +151,11 @@ int answerCommand(const QStringList &arguments)
     while (clock.elapsed() < timeoutMs) {
         const auto state = journal.pendingAnswer(id);
         if (state && state->state == QLatin1String("accepted")) {
-            printLine(stdout, QStringLiteral("accepted: %1 attempt %2 of run %3").arg(pending.callId).arg(pending.attempt).arg(pending.runId));
+            printLine(stdout,
+                      QStringLiteral("accepted: %1 attempt %2 of run %3")
+                          .arg(pending.callId)
+                          .arg(pending.attempt)
+                          .arg(pending.runId));
             return ExitCompleted;
         }
         if (state && state->state == QLatin1String("refused"))

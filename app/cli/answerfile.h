@@ -6,8 +6,8 @@
 
 #include <QHash>
 #include <QSet>
-#include <QStringList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 

@@ -87,41 +87,42 @@ nlohmann::json stepJson(const Step &step)
 }
 
 HeadlessRun::HeadlessRun(const HeadlessOptions &options)
-        : m_answers(options.answers)
-        , m_json(options.json)
-        , m_options(options)
-    {
-        m_controller.setStepMode(options.stepMode);
-        // One run, then the command exits: there is no next run to pre-warm for.
-        m_controller.warmLauncher()->setEnabled(false);
-        connect(&m_controller, &RunController::stepPaused, this, [this](const Step &step) {
-            QTimer::singleShot(0, this, [this, step] { onStepPaused(step); });
-        });
-        connect(&m_controller, &RunController::divergenceFound, this, [this](const Step &step) {
-            // Against a cassette nothing runs for real: what is not in it fails.
-            const bool offline = m_controller.record().kind == QLatin1String("cassette");
-            printLine(stderr, QStringLiteral("divergence at step %1: %2 — %3")
-                                  .arg(step.sequence)
-                                  .arg(step.divergence,
-                                       offline ? QStringLiteral("offline, so this call and every later one fails (not in the cassette)")
-                                               : QStringLiteral("this call and every later one runs for real")));
-        });
-        connect(&m_controller, &RunController::stepChanged, this, &HeadlessRun::onStepChanged);
-        // Memoized steps (replay, resume) and refused calls (invalid arguments, not in
-        // the cassette, …) arrive final and never change.
-        connect(&m_controller, &RunController::stepAdded, this, [this](const Step &step) {
-            if (isFinal(step.status))
-                onStepChanged(step);
-        });
-        connect(&m_controller, &RunController::outputReceived, this, &HeadlessRun::onOutput);
-        connect(&m_controller, &RunController::pendingCallOpened, this, [this](const Step &step) {
-            // Answer after the engine has finished opening the call.
-            QTimer::singleShot(0, this, [this, step] { onPendingCall(step); });
-        });
-        connect(&m_controller, &RunController::policyEvent, this, &HeadlessRun::onPolicyEvent);
-        connect(&m_controller, &RunController::finished, this, &HeadlessRun::onFinished);
-        watchInterrupts();
-    }
+    : m_answers(options.answers)
+    , m_json(options.json)
+    , m_options(options)
+{
+    m_controller.setStepMode(options.stepMode);
+    // One run, then the command exits: there is no next run to pre-warm for.
+    m_controller.warmLauncher()->setEnabled(false);
+    connect(&m_controller, &RunController::stepPaused, this,
+            [this](const Step &step) { QTimer::singleShot(0, this, [this, step] { onStepPaused(step); }); });
+    connect(&m_controller, &RunController::divergenceFound, this, [this](const Step &step) {
+        // Against a cassette nothing runs for real: what is not in it fails.
+        const bool offline = m_controller.record().kind == QLatin1String("cassette");
+        printLine(stderr,
+                  QStringLiteral("divergence at step %1: %2 — %3")
+                      .arg(step.sequence)
+                      .arg(step.divergence,
+                           offline
+                               ? QStringLiteral("offline, so this call and every later one fails (not in the cassette)")
+                               : QStringLiteral("this call and every later one runs for real")));
+    });
+    connect(&m_controller, &RunController::stepChanged, this, &HeadlessRun::onStepChanged);
+    // Memoized steps (replay, resume) and refused calls (invalid arguments, not in
+    // the cassette, …) arrive final and never change.
+    connect(&m_controller, &RunController::stepAdded, this, [this](const Step &step) {
+        if (isFinal(step.status))
+            onStepChanged(step);
+    });
+    connect(&m_controller, &RunController::outputReceived, this, &HeadlessRun::onOutput);
+    connect(&m_controller, &RunController::pendingCallOpened, this, [this](const Step &step) {
+        // Answer after the engine has finished opening the call.
+        QTimer::singleShot(0, this, [this, step] { onPendingCall(step); });
+    });
+    connect(&m_controller, &RunController::policyEvent, this, &HeadlessRun::onPolicyEvent);
+    connect(&m_controller, &RunController::finished, this, &HeadlessRun::onFinished);
+    watchInterrupts();
+}
 
 HeadlessRun::~HeadlessRun()
 {
@@ -156,64 +157,75 @@ void HeadlessRun::watchInterrupts()
 }
 
 int HeadlessRun::exec(const std::function<bool(RunController &, QString *)> &start)
-    {
-        QString error;
-        if (!start(m_controller, &error)) {
-            printLine(stderr, QStringLiteral("toolstudio %1: %2").arg(m_options.command, error));
-            return ExitBadInput;
-        }
-        if (m_json) {
-            printLine(stdout, QString::fromStdString(nlohmann::json{
-                {"event", "run"}, {"id", m_controller.record().id.toStdString()},
-                {"script", m_controller.record().scriptPath.toStdString()}, {"status", "running"}}.dump()));
-        } else {
-            printLine(stdout, QStringLiteral("run %1: %2").arg(m_controller.record().id,
-                                                              QFileInfo(m_controller.record().scriptPath).fileName()));
-        }
-        return m_loop.exec();
+{
+    QString error;
+    if (!start(m_controller, &error)) {
+        printLine(stderr, QStringLiteral("toolstudio %1: %2").arg(m_options.command, error));
+        return ExitBadInput;
     }
+    if (m_json) {
+        printLine(stdout,
+                  QString::fromStdString(nlohmann::json{
+                      {"event", "run"},
+                      {"id", m_controller.record().id.toStdString()},
+                      {"script", m_controller.record().scriptPath.toStdString()},
+                      {"status", "running"}}.dump()));
+    } else {
+        printLine(stdout,
+                  QStringLiteral("run %1: %2")
+                      .arg(m_controller.record().id, QFileInfo(m_controller.record().scriptPath).fileName()));
+    }
+    return m_loop.exec();
+}
 
 void HeadlessRun::onStepChanged(const Step &step)
-    {
-        if (!isFinal(step.status))
-            return;
-        if (m_json) {
-            printLine(stdout, QString::fromStdString(stepJson(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
-            return;
-        }
-        printLine(stdout, QStringLiteral("[step %1] %2 %3 (attempts %4, %5)")
-                              .arg(step.sequence)
-                              .arg(step.tool, stepStatusName(step.status), step.attemptsText(),
-                                   durationText(step.durationMs())));
-        printLine(stdout, QStringLiteral("         args:   %1").arg(summary(step.args)));
-        if (step.result)
-            printLine(stdout, QStringLiteral("         result: %1").arg(summary(*step.result)));
-        if (step.error) {
-            printLine(stdout, QStringLiteral("         error:  %1: %2")
-                                  .arg(QString::fromStdString(step.error->code),
-                                       QString::fromStdString(step.error->message)));
-        }
+{
+    if (!isFinal(step.status))
+        return;
+    if (m_json) {
+        printLine(
+            stdout,
+            QString::fromStdString(stepJson(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        return;
     }
+    printLine(stdout,
+              QStringLiteral("[step %1] %2 %3 (attempts %4, %5)")
+                  .arg(step.sequence)
+                  .arg(step.tool, stepStatusName(step.status), step.attemptsText(), durationText(step.durationMs())));
+    printLine(stdout, QStringLiteral("         args:   %1").arg(summary(step.args)));
+    if (step.result)
+        printLine(stdout, QStringLiteral("         result: %1").arg(summary(*step.result)));
+    if (step.error) {
+        printLine(stdout,
+                  QStringLiteral("         error:  %1: %2")
+                      .arg(QString::fromStdString(step.error->code), QString::fromStdString(step.error->message)));
+    }
+}
 
 void HeadlessRun::onOutput(int stream, const QByteArray &chunk)
-    {
-        if (m_json) {
-            printLine(stdout, QString::fromStdString(nlohmann::json{
-                {"event", "output"}, {"stream", stream == 1 ? "stdout" : "stderr"},
-                {"text", chunk.toStdString()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
-            return;
-        }
-        writeOut(stream == 1 ? stdout : stderr, chunk);
+{
+    if (m_json) {
+        printLine(stdout,
+                  QString::fromStdString(nlohmann::json{
+                      {"event", "output"}, {"stream", stream == 1 ? "stdout" : "stderr"}, {"text", chunk.toStdString()}}
+                                             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        return;
     }
+    writeOut(stream == 1 ? stdout : stderr, chunk);
+}
 
 void HeadlessRun::onPolicyEvent(const PolicyEvent &event)
 {
     // The window shows these in its trace; headless they would otherwise be visible
     // only in the journal (a refused connect looks like a plain network error).
     if (m_json) {
-        printLine(stdout, QString::fromStdString(nlohmann::json{
-            {"event", "policy"}, {"kind", event.kind.toStdString()}, {"sequence", event.sequence},
-            {"at", event.at}, {"detail", event.detail}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        printLine(stdout,
+                  QString::fromStdString(nlohmann::json{{"event", "policy"},
+                                                        {"kind", event.kind.toStdString()},
+                                                        {"sequence", event.sequence},
+                                                        {"at", event.at},
+                                                        {"detail", event.detail}}
+                                             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
         return;
     }
     const std::string text = event.detail.is_object() ? event.detail.value("text", std::string()) : std::string();
@@ -221,134 +233,144 @@ void HeadlessRun::onPolicyEvent(const PolicyEvent &event)
 }
 
 void HeadlessRun::onPendingCall(const Step &step)
-    {
-        const Attempt *attempt = step.currentAttempt();
-        const int attemptNumber = attempt ? attempt->number : 1;
-        std::optional<ManualAnswer> answer = m_answers ? m_answers->answerFor(step.sequence, step.tool) : std::nullopt;
-        if (!answer && m_options.waitForJournalAnswers) {
-            // Another process answers: `toolstudio answer`, picked up from the journal.
-            printLine(stderr, QStringLiteral("toolstudio %1: call %2 (%3, attempt %4) waits for an answer: "
-                                             "toolstudio answer %5 %6 %2 --result JSON | --error MESSAGE [--retryable]")
-                                  .arg(m_options.command, step.callId, step.tool)
-                                  .arg(attemptNumber)
-                                  .arg(m_options.projectDir, step.runId));
-            return;
-        }
-        const bool fromFile = answer.has_value();
-        if (!answer && ::isatty(STDIN_FILENO))
-            answer = prompt(step, attemptNumber);
-        const bool fromPrompt = !fromFile && answer.has_value();
-        if (!answer) {
-            ManualAnswer refusal;
-            refusal.isError = true;
-            refusal.message = QStringLiteral("no answer for %1 (call #%2): give one with --answers FILE "
-                                             "(keyed by \"%1\" or \"#%2\") or run on a terminal")
-                                  .arg(step.tool)
-                                  .arg(step.sequence);
-            answer = refusal;
-            printLine(stderr, QStringLiteral("toolstudio run: %1").arg(refusal.message));
-        }
-        QString reason;
-        if (m_controller.answer(step.callId, attemptNumber, *answer, &reason))
-            return;
-        printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
-        if (fromPrompt) {
-            onPendingCall(step); // ask again
-            return;
-        }
-        if (fromFile) {
-            // The call would otherwise wait forever: nobody else answers a headless run.
-            ManualAnswer refusal;
-            refusal.isError = true;
-            refusal.message = QStringLiteral("the answer for %1 (call #%2) in %3 was refused: %4")
-                                  .arg(step.tool)
-                                  .arg(step.sequence)
-                                  .arg(m_answers->fileName(), reason);
-            if (!m_controller.answer(step.callId, attemptNumber, refusal, &reason))
-                printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
-        }
+{
+    const Attempt *attempt = step.currentAttempt();
+    const int attemptNumber = attempt ? attempt->number : 1;
+    std::optional<ManualAnswer> answer = m_answers ? m_answers->answerFor(step.sequence, step.tool) : std::nullopt;
+    if (!answer && m_options.waitForJournalAnswers) {
+        // Another process answers: `toolstudio answer`, picked up from the journal.
+        printLine(stderr,
+                  QStringLiteral("toolstudio %1: call %2 (%3, attempt %4) waits for an answer: "
+                                 "toolstudio answer %5 %6 %2 --result JSON | --error MESSAGE [--retryable]")
+                      .arg(m_options.command, step.callId, step.tool)
+                      .arg(attemptNumber)
+                      .arg(m_options.projectDir, step.runId));
+        return;
     }
-
-std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
-    {
-        printLine(stderr, QStringLiteral("\n%1 is waiting for an answer (call #%2, attempt %3)\n  args: %4")
+    const bool fromFile = answer.has_value();
+    if (!answer && ::isatty(STDIN_FILENO))
+        answer = prompt(step, attemptNumber);
+    const bool fromPrompt = !fromFile && answer.has_value();
+    if (!answer) {
+        ManualAnswer refusal;
+        refusal.isError = true;
+        refusal.message = QStringLiteral("no answer for %1 (call #%2): give one with --answers FILE "
+                                         "(keyed by \"%1\" or \"#%2\") or run on a terminal")
+                              .arg(step.tool)
+                              .arg(step.sequence);
+        answer = refusal;
+        printLine(stderr, QStringLiteral("toolstudio run: %1").arg(refusal.message));
+    }
+    QString reason;
+    if (m_controller.answer(step.callId, attemptNumber, *answer, &reason))
+        return;
+    printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
+    if (fromPrompt) {
+        onPendingCall(step); // ask again
+        return;
+    }
+    if (fromFile) {
+        // The call would otherwise wait forever: nobody else answers a headless run.
+        ManualAnswer refusal;
+        refusal.isError = true;
+        refusal.message = QStringLiteral("the answer for %1 (call #%2) in %3 was refused: %4")
                               .arg(step.tool)
                               .arg(step.sequence)
-                              .arg(attempt)
-                              .arg(summary(step.args, 2000)));
-        for (;;) {
-            writeOut(stderr, "Result as JSON (or: !error MESSAGE, !retry MESSAGE): ");
-            std::string line;
-            if (!std::getline(std::cin, line))
-                return std::nullopt;
-            const QString text = QString::fromStdString(line).trimmed();
-            if (text.isEmpty())
-                continue;
-            ManualAnswer answer;
-            if (text.startsWith(QLatin1String("!error ")) || text.startsWith(QLatin1String("!retry "))) {
-                answer.isError = true;
-                answer.retryable = text.startsWith(QLatin1String("!retry "));
-                answer.message = text.mid(7);
-                return answer;
-            }
-            try {
-                answer.result = nlohmann::json::parse(line);
-                return answer;
-            } catch (const nlohmann::json::parse_error &e) {
-                printLine(stderr, QStringLiteral("not valid JSON (%1); strings need quotes, e.g. \"https://…\"")
-                                      .arg(QString::fromUtf8(e.what())));
-            }
+                              .arg(m_answers->fileName(), reason);
+        if (!m_controller.answer(step.callId, attemptNumber, refusal, &reason))
+            printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
+    }
+}
+
+std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
+{
+    printLine(stderr,
+              QStringLiteral("\n%1 is waiting for an answer (call #%2, attempt %3)\n  args: %4")
+                  .arg(step.tool)
+                  .arg(step.sequence)
+                  .arg(attempt)
+                  .arg(summary(step.args, 2000)));
+    for (;;) {
+        writeOut(stderr, "Result as JSON (or: !error MESSAGE, !retry MESSAGE): ");
+        std::string line;
+        if (!std::getline(std::cin, line))
+            return std::nullopt;
+        const QString text = QString::fromStdString(line).trimmed();
+        if (text.isEmpty())
+            continue;
+        ManualAnswer answer;
+        if (text.startsWith(QLatin1String("!error ")) || text.startsWith(QLatin1String("!retry "))) {
+            answer.isError = true;
+            answer.retryable = text.startsWith(QLatin1String("!retry "));
+            answer.message = text.mid(7);
+            return answer;
+        }
+        try {
+            answer.result = nlohmann::json::parse(line);
+            return answer;
+        } catch (const nlohmann::json::parse_error &e) {
+            printLine(stderr,
+                      QStringLiteral("not valid JSON (%1); strings need quotes, e.g. \"https://…\"")
+                          .arg(QString::fromUtf8(e.what())));
         }
     }
+}
 
 void HeadlessRun::onFinished(const RunRecord &run)
-    {
-        const int steps = m_controller.engine() ? int(m_controller.engine()->steps().size()) : 0;
-        const qint64 ms = run.endedAt - run.startedAt;
-        if (m_json) {
-            nlohmann::json json = {{"event", "end"}, {"id", run.id.toStdString()},
-                                   {"status", runStatusName(run.status).toStdString()},
-                                   {"exit_code", run.exitCode}, {"duration_ms", ms}, {"steps", steps}};
-            if (!run.error.isEmpty())
-                json["error"] = run.error.toStdString();
-            printLine(stdout, QString::fromStdString(json.dump()));
-        } else {
-            QString line = QStringLiteral("run %1 %2 in %3 (%4 step%5)")
-                               .arg(run.id, runStatusName(run.status), durationText(ms))
-                               .arg(steps)
-                               .arg(steps == 1 ? QString() : QStringLiteral("s"));
-            if (!run.error.isEmpty())
-                line += QStringLiteral(": ") + run.error;
-            printLine(stdout, line);
-        }
-        if (m_interruptedBy != 0) {
-            printLine(stderr, QStringLiteral("toolstudio %1: stopped by %2; run %3 is %4 (only a suspended run can be "
-                                             "resumed); run it again with its recorded steps memoized: "
-                                             "toolstudio replay %5 %3")
-                                  .arg(m_options.command,
-                                       m_interruptedBy == SIGINT ? QStringLiteral("SIGINT (Ctrl-C)") : QStringLiteral("SIGTERM"),
-                                       run.id, runStatusName(run.status), m_options.projectDir));
-        }
-        // Keys of --answers FILE that matched no manual call: a typo would otherwise go
-        // unnoticed (the call it meant failed or prompted instead). The exit status stays.
-        if (m_answers) {
-            for (const QString &key : m_answers->unusedKeys())
-                printLine(stderr, QStringLiteral("toolstudio %1: warning: %2: key \"%3\" matched no manual call of "
-                                                 "this run (keys are tool names, or #N for the N-th call)")
-                                      .arg(m_options.command, m_answers->fileName(), key));
-        }
-        m_loop.exit(run.status == RunStatus::Completed ? ExitCompleted : ExitRunFailed);
+{
+    const int steps = m_controller.engine() ? int(m_controller.engine()->steps().size()) : 0;
+    const qint64 ms = run.endedAt - run.startedAt;
+    if (m_json) {
+        nlohmann::json json = {{"event", "end"},
+                               {"id", run.id.toStdString()},
+                               {"status", runStatusName(run.status).toStdString()},
+                               {"exit_code", run.exitCode},
+                               {"duration_ms", ms},
+                               {"steps", steps}};
+        if (!run.error.isEmpty())
+            json["error"] = run.error.toStdString();
+        printLine(stdout, QString::fromStdString(json.dump()));
+    } else {
+        QString line = QStringLiteral("run %1 %2 in %3 (%4 step%5)")
+                           .arg(run.id, runStatusName(run.status), durationText(ms))
+                           .arg(steps)
+                           .arg(steps == 1 ? QString() : QStringLiteral("s"));
+        if (!run.error.isEmpty())
+            line += QStringLiteral(": ") + run.error;
+        printLine(stdout, line);
     }
+    if (m_interruptedBy != 0) {
+        printLine(stderr,
+                  QStringLiteral("toolstudio %1: stopped by %2; run %3 is %4 (only a suspended run can be "
+                                 "resumed); run it again with its recorded steps memoized: "
+                                 "toolstudio replay %5 %3")
+                      .arg(m_options.command,
+                           m_interruptedBy == SIGINT ? QStringLiteral("SIGINT (Ctrl-C)") : QStringLiteral("SIGTERM"),
+                           run.id, runStatusName(run.status), m_options.projectDir));
+    }
+    // Keys of --answers FILE that matched no manual call: a typo would otherwise go
+    // unnoticed (the call it meant failed or prompted instead). The exit status stays.
+    if (m_answers) {
+        for (const QString &key : m_answers->unusedKeys())
+            printLine(stderr,
+                      QStringLiteral("toolstudio %1: warning: %2: key \"%3\" matched no manual call of "
+                                     "this run (keys are tool names, or #N for the N-th call)")
+                          .arg(m_options.command, m_answers->fileName(), key));
+    }
+    m_loop.exit(run.status == RunStatus::Completed ? ExitCompleted : ExitRunFailed);
+}
 
 void HeadlessRun::onStepPaused(const Step &step)
 {
     // Step mode on the command line: one decision per line on stdin; end of input =
     // continue to the end.
-    printLine(stderr, QStringLiteral("\n[step %1] %2 %3 is held (step mode)\n"
-                                     "  c = continue, a JSON = answer instead, f MESSAGE = fail, r MESSAGE = fail (retryable),\n"
-                                     "  t = time out, e = continue to the end")
-                          .arg(step.sequence)
-                          .arg(step.tool, summary(step.args, 2000)));
+    printLine(
+        stderr,
+        QStringLiteral("\n[step %1] %2 %3 is held (step mode)\n"
+                       "  c = continue, a JSON = answer instead, f MESSAGE = fail, r MESSAGE = fail (retryable),\n"
+                       "  t = time out, e = continue to the end")
+            .arg(step.sequence)
+            .arg(step.tool, summary(step.args, 2000)));
     for (;;) {
         writeOut(stderr, "> ");
         std::string line;
@@ -408,14 +430,16 @@ QString usageText(const QCommandLineParser &parser, const QString &command)
     return text;
 }
 
-std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &arguments,
-                                          int minPositional, int maxPositional, int *exitCode)
+std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QString &command,
+                                          const QStringList &arguments, int minPositional, int maxPositional,
+                                          int *exitCode)
 {
     parser.addHelpOption();
     QStringList argv = arguments;
     argv.prepend(QStringLiteral("toolstudio ") + command);
     if (!parser.parse(argv)) {
-        printLine(stderr, QStringLiteral("toolstudio %1: %2\n%3").arg(command, parser.errorText(), usageText(parser, command)));
+        printLine(stderr,
+                  QStringLiteral("toolstudio %1: %2\n%3").arg(command, parser.errorText(), usageText(parser, command)));
         *exitCode = ExitBadInput;
         return std::nullopt;
     }
@@ -426,7 +450,9 @@ std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QStr
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.size() < minPositional || positional.size() > maxPositional) {
-        printLine(stderr, QStringLiteral("toolstudio %1: wrong number of arguments\n%2").arg(command, usageText(parser, command)));
+        printLine(
+            stderr,
+            QStringLiteral("toolstudio %1: wrong number of arguments\n%2").arg(command, usageText(parser, command)));
         *exitCode = ExitBadInput;
         return std::nullopt;
     }

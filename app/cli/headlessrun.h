@@ -3,8 +3,8 @@
 #pragma once
 
 #include "project/project.h"
-#include "run/runcontroller.h"
 #include "project/step.h"
+#include "run/runcontroller.h"
 
 #include <QEventLoop>
 #include <QObject>
@@ -41,14 +41,15 @@ QString usageText(const QCommandLineParser &parser, const QString &command);
 /// Adds --help, parses `arguments` (those after the command name) and checks the
 /// number of positional arguments. nullopt = stop with `*exitCode` (help printed,
 /// or an error reported).
-std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &arguments,
-                                          int minPositional, int maxPositional, int *exitCode);
+std::optional<QStringList> parseArguments(QCommandLineParser &parser, const QString &command,
+                                          const QStringList &arguments, int minPositional, int maxPositional,
+                                          int *exitCode);
 
 struct HeadlessOptions
 {
     QString command = QStringLiteral("run"); ///< for messages: "toolstudio COMMAND: …"
     QString projectDir;                      ///< for the `toolstudio answer` hint
-    AnswerFile *answers = nullptr; ///< its keys no call used are warned about at the end
+    AnswerFile *answers = nullptr;           ///< its keys no call used are warned about at the end
     bool json = false;
     /// Pending calls without an answer in `answers` wait for `toolstudio answer`
     /// (picked up from the journal) instead of prompting or failing.

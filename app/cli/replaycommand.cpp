@@ -13,7 +13,8 @@ namespace {
 /// The options replay and resume share.
 struct CommonOptions
 {
-    QCommandLineOption answers{QStringLiteral("answers"), QStringLiteral("Answers for manual calls (see `toolstudio run`)."),
+    QCommandLineOption answers{QStringLiteral("answers"),
+                               QStringLiteral("Answers for manual calls (see `toolstudio run`)."),
                                QStringLiteral("FILE")};
     QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Print JSON lines instead of text.")};
 
@@ -53,18 +54,22 @@ int runWith(const QString &command, QCommandLineParser &parser, CommonOptions &c
 int replayCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Replay a run with memoized results; rerun from a step; cassettes."));
+    parser.setApplicationDescription(
+        QStringLiteral("Replay a run with memoized results; rerun from a step; cassettes."));
     CommonOptions common;
     common.addTo(parser);
-    const QCommandLineOption fromOption(QStringLiteral("from"), QStringLiteral("Rerun from step N (earlier steps memoized)."),
-                                        QStringLiteral("N"));
-    const QCommandLineOption argsOption(QStringLiteral("args"), QStringLiteral("With --from: the step's edited arguments (JSON object)."),
+    const QCommandLineOption fromOption(
+        QStringLiteral("from"), QStringLiteral("Rerun from step N (earlier steps memoized)."), QStringLiteral("N"));
+    const QCommandLineOption argsOption(QStringLiteral("args"),
+                                        QStringLiteral("With --from: the step's edited arguments (JSON object)."),
                                         QStringLiteral("JSON"));
-    const QCommandLineOption saveOption(QStringLiteral("save-cassette"), QStringLiteral("Write RUN's tool results to FILE and exit."),
+    const QCommandLineOption saveOption(QStringLiteral("save-cassette"),
+                                        QStringLiteral("Write RUN's tool results to FILE and exit."),
                                         QStringLiteral("FILE"));
-    const QCommandLineOption cassetteOption(QStringLiteral("cassette"),
-                                            QStringLiteral("Run offline against FILE (RUN = a script path, or - for the cassette's)."),
-                                            QStringLiteral("FILE"));
+    const QCommandLineOption cassetteOption(
+        QStringLiteral("cassette"),
+        QStringLiteral("Run offline against FILE (RUN = a script path, or - for the cassette's)."),
+        QStringLiteral("FILE"));
     parser.addOption(fromOption);
     parser.addOption(argsOption);
     parser.addOption(saveOption);
@@ -91,9 +96,10 @@ int replayCommand(const QStringList &arguments)
     if (parser.isSet(cassetteOption)) {
         const QString cassette = parser.value(cassetteOption);
         const QString script = runId == QLatin1String("-") ? QString() : runId;
-        return runWith(QStringLiteral("replay"), parser, common, *project, false, [&](RunController &controller, QString *error) {
-            return controller.startWithCassette(*project, cassette, script, error);
-        });
+        return runWith(QStringLiteral("replay"), parser, common, *project, false,
+                       [&](RunController &controller, QString *error) {
+                           return controller.startWithCassette(*project, cassette, script, error);
+                       });
     }
     if (parser.isSet(fromOption)) {
         bool ok = false;
@@ -105,11 +111,12 @@ int replayCommand(const QStringList &arguments)
                 edited = nlohmann::json::parse(text.constBegin(), text.constEnd());
             } catch (const nlohmann::json::parse_error &e) {
                 const TextPosition position = textPositionAt(text, e.byte > 0 ? e.byte - 1 : 0);
-                printLine(stderr, QStringLiteral("toolstudio replay: --args is not valid JSON at line %1, column %2: %3 "
-                                                 "(keys and strings need double quotes, e.g. '{\"n\": 7}')")
-                                      .arg(position.line)
-                                      .arg(position.column)
-                                      .arg(jsonParseErrorReason(e)));
+                printLine(stderr,
+                          QStringLiteral("toolstudio replay: --args is not valid JSON at line %1, column %2: %3 "
+                                         "(keys and strings need double quotes, e.g. '{\"n\": 7}')")
+                              .arg(position.line)
+                              .arg(position.column)
+                              .arg(jsonParseErrorReason(e)));
                 return ExitBadInput;
             }
             if (!edited->is_object()) {
@@ -121,13 +128,14 @@ int replayCommand(const QStringList &arguments)
             printLine(stderr, QStringLiteral("toolstudio replay: --from needs a step number (1, 2, …)"));
             return ExitBadInput;
         }
-        return runWith(QStringLiteral("replay"), parser, common, *project, false, [&](RunController &controller, QString *error) {
-            return controller.rerunFrom(*project, runId, from, edited, error);
-        });
+        return runWith(QStringLiteral("replay"), parser, common, *project, false,
+                       [&](RunController &controller, QString *error) {
+                           return controller.rerunFrom(*project, runId, from, edited, error);
+                       });
     }
-    return runWith(QStringLiteral("replay"), parser, common, *project, false, [&](RunController &controller, QString *error) {
-        return controller.startReplay(*project, runId, error);
-    });
+    return runWith(
+        QStringLiteral("replay"), parser, common, *project, false,
+        [&](RunController &controller, QString *error) { return controller.startReplay(*project, runId, error); });
 }
 
 int resumeCommand(const QStringList &arguments)
@@ -144,7 +152,7 @@ int resumeCommand(const QStringList &arguments)
     if (!project)
         return ExitBadInput;
     const QString runId = positional->at(1);
-    return runWith(QStringLiteral("resume"), parser, common, *project, true, [&](RunController &controller, QString *error) {
-        return controller.resume(*project, runId, error);
-    });
+    return runWith(
+        QStringLiteral("resume"), parser, common, *project, true,
+        [&](RunController &controller, QString *error) { return controller.resume(*project, runId, error); });
 }

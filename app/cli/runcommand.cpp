@@ -50,7 +50,8 @@ int runCommand(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run an agent script headless and print its trace."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder (with toolstudio.json)."));
+    parser.addPositionalArgument(QStringLiteral("PROJECT"),
+                                 QStringLiteral("The project folder (with toolstudio.json)."));
     parser.addPositionalArgument(QStringLiteral("SCRIPT"),
                                  QStringLiteral("Script to run (default: the project's default script); a path "
                                                 "relative to the project, any path, or a script name of the manifest."),
@@ -61,12 +62,14 @@ int runCommand(const QStringList &arguments)
                                                           "\"retryable\": false}."),
                                            QStringLiteral("FILE"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print JSON lines instead of text."));
-    const QCommandLineOption stepOption(QStringLiteral("step"),
-                                        QStringLiteral("Step mode: hold every call before it runs and read a decision per "
-                                                       "line on stdin (c, a JSON, f MESSAGE, r MESSAGE, t, e)."));
-    const QCommandLineOption waitOption(QStringLiteral("wait-for-answers"),
-                                        QStringLiteral("Manual calls without an answer in FILE wait for `toolstudio answer` "
-                                                       "instead of prompting or failing."));
+    const QCommandLineOption stepOption(
+        QStringLiteral("step"),
+        QStringLiteral("Step mode: hold every call before it runs and read a decision per "
+                       "line on stdin (c, a JSON, f MESSAGE, r MESSAGE, t, e)."));
+    const QCommandLineOption waitOption(
+        QStringLiteral("wait-for-answers"),
+        QStringLiteral("Manual calls without an answer in FILE wait for `toolstudio answer` "
+                       "instead of prompting or failing."));
     parser.addOption(answersOption);
     parser.addOption(jsonOption);
     parser.addOption(stepOption);
@@ -74,7 +77,9 @@ int runCommand(const QStringList &arguments)
     QStringList argv = arguments;
     argv.prepend(QStringLiteral("toolstudio run"));
     if (!parser.parse(argv)) {
-        printLine(stderr, QStringLiteral("toolstudio run: %1\n%2").arg(parser.errorText(), usageText(parser, QStringLiteral("run"))));
+        printLine(
+            stderr,
+            QStringLiteral("toolstudio run: %1\n%2").arg(parser.errorText(), usageText(parser, QStringLiteral("run"))));
         return ExitBadInput;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -83,7 +88,9 @@ int runCommand(const QStringList &arguments)
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty() || positional.size() > 2) {
-        printLine(stderr, QStringLiteral("toolstudio run: expected PROJECT [SCRIPT]\n%1").arg(usageText(parser, QStringLiteral("run"))));
+        printLine(stderr,
+                  QStringLiteral("toolstudio run: expected PROJECT [SCRIPT]\n%1")
+                      .arg(usageText(parser, QStringLiteral("run"))));
         return ExitBadInput;
     }
 
@@ -121,5 +128,6 @@ int runCommand(const QStringList &arguments)
     options.stepMode = parser.isSet(stepOption);
     options.waitForJournalAnswers = parser.isSet(waitOption);
     HeadlessRun run(options);
-    return run.exec([&](RunController &controller, QString *error) { return controller.start(*project, script, error); });
+    return run.exec(
+        [&](RunController &controller, QString *error) { return controller.start(*project, script, error); });
 }

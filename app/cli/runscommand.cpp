@@ -44,9 +44,11 @@ int runsCommand(const QStringList &arguments)
         const int steps = journal.stepCount(run.id);
         const QString script = QDir(project->dir).relativeFilePath(run.scriptPath);
         if (parser.isSet(jsonOption)) {
-            nlohmann::json json = {{"id", run.id.toStdString()}, {"status", runStatusName(run.status).toStdString()},
-                                   {"kind", run.kind.toStdString()}, {"started_at", run.startedAt},
-                                   {"ended_at", run.endedAt}, {"steps", steps}, {"script", script.toStdString()}};
+            nlohmann::json json
+                = {{"id", run.id.toStdString()},     {"status", runStatusName(run.status).toStdString()},
+                   {"kind", run.kind.toStdString()}, {"started_at", run.startedAt},
+                   {"ended_at", run.endedAt},        {"steps", steps},
+                   {"script", script.toStdString()}};
             if (!run.sourceRun.isEmpty())
                 json["source_run"] = run.sourceRun.toStdString();
             if (!run.error.isEmpty())

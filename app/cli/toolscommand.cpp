@@ -3,12 +3,12 @@
 #include "toolscommand.h"
 
 #include "exchange/bundle.h"
-#include "project/project.h"
-#include "python/pythonenv.h"
-#include "python/secrets.h"
 #include "exchange/toolexport.h"
 #include "exchange/toolimport.h"
 #include "exchange/typings.h"
+#include "project/project.h"
+#include "python/pythonenv.h"
+#include "python/secrets.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -40,13 +40,14 @@ void printOut(const QByteArray &text)
 
 int usage()
 {
-    printErr(tr("usage: toolstudio tools list PROJECT\n"
-                "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
-                "       toolstudio tools import PROJECT FILE [--as manual|mock]\n"
-                "       toolstudio tools secret PROJECT NAME [--delete]   (the value is read from stdin; it must not be empty)\n"
-                "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
-                "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)\n"
-                "       toolstudio tools install-requirements PROJECT   (pip-installs the requirements: of files that miss a module into PROJECT/.toolstudio/venv)"));
+    printErr(tr(
+        "usage: toolstudio tools list PROJECT\n"
+        "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
+        "       toolstudio tools import PROJECT FILE [--as manual|mock]\n"
+        "       toolstudio tools secret PROJECT NAME [--delete]   (the value is read from stdin; it must not be empty)\n"
+        "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
+        "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)\n"
+        "       toolstudio tools install-requirements PROJECT   (pip-installs the requirements: of files that miss a module into PROJECT/.toolstudio/venv)"));
     return 2;
 }
 
@@ -75,7 +76,8 @@ int listTools(const QStringList &args)
     for (const Tool &tool : project->tools) {
         const PythonToolFile *file = project->pythonFileOf(tool.name);
         printOut(QStringLiteral("%1\t%2\t%3%4\n")
-                     .arg(tool.name, handlerKindName(tool.handler), file ? file->path : QStringLiteral("toolstudio.json"),
+                     .arg(tool.name, handlerKindName(tool.handler),
+                          file ? file->path : QStringLiteral("toolstudio.json"),
                           tool.active ? QString() : QStringLiteral("\tinactive"))
                      .toUtf8());
     }
@@ -159,14 +161,17 @@ int importTools(const QStringList &args)
         return 2;
     }
     QStringList imported, errors;
-    const bool ok = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, &imported, &errors);
+    const bool ok
+        = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, &imported, &errors);
     for (const QString &line : std::as_const(errors))
         printErr(ok ? tr("warning: %1").arg(line) : line);
     if (!ok) {
         printErr(tr("nothing imported"));
         return 1;
     }
-    printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size())).arg(imported.join(QStringLiteral(", "))).toUtf8());
+    printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size()))
+                 .arg(imported.join(QStringLiteral(", ")))
+                 .toUtf8());
     return 0;
 }
 
@@ -190,7 +195,8 @@ int setSecret(QStringList args)
         if (value.isEmpty()) {
             // An empty pipe (an unset variable) must not replace or delete the real secret.
             printErr(tr("secret %1: empty value on stdin, nothing saved (pipe the value in; "
-                        "to delete the secret, use --delete)").arg(args[1]));
+                        "to delete the secret, use --delete)")
+                         .arg(args[1]));
             return 2;
         }
         if (!secrets.set(args[1], value, &error)) {
@@ -234,7 +240,9 @@ int bundle(const QStringList &args)
         printErr(tr("nothing imported"));
         return 1;
     }
-    printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size())).arg(imported.join(QStringLiteral(", "))).toUtf8());
+    printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size()))
+                 .arg(imported.join(QStringLiteral(", ")))
+                 .toUtf8());
     return 0;
 }
 
@@ -257,7 +265,8 @@ int typings(const QStringList &args)
     printProblems(*project);
     QStringList written;
     QString error;
-    if (!Typings::write(*project, outDir.isEmpty() ? project->dir : QDir::current().absoluteFilePath(outDir), &written, &error)) {
+    if (!Typings::write(*project, outDir.isEmpty() ? project->dir : QDir::current().absoluteFilePath(outDir), &written,
+                        &error)) {
         printErr(error);
         return 1;
     }
@@ -293,15 +302,15 @@ int installRequirements(const QStringList &args)
         printErr(tr("nothing to install: no tool file names a requirement for a missing module"));
         return 0;
     }
-    printErr(tr("installing into %1: %2").arg(PythonEnv::venvDir(project->dir), requirements.join(QStringLiteral(", "))));
+    printErr(
+        tr("installing into %1: %2").arg(PythonEnv::venvDir(project->dir), requirements.join(QStringLiteral(", "))));
     PythonEnv env(project->dir);
     QEventLoop loop;
     bool done = false;
     bool ok = false;
     QString error;
-    QObject::connect(&env, &PythonEnv::output, &loop, [](const QString &text) {
-        std::fputs(qPrintable(text), stderr);
-    });
+    QObject::connect(&env, &PythonEnv::output, &loop,
+                     [](const QString &text) { std::fputs(qPrintable(text), stderr); });
     QObject::connect(&env, &PythonEnv::finished, &loop, [&](bool success, const QString &message) {
         done = true;
         ok = success;

@@ -15,12 +15,14 @@ int traceCommand(const QStringList &arguments)
     parser.setApplicationDescription(
         QStringLiteral("Export a recorded run as JSON (docs/run-export.md) or Chrome trace-event JSON (Perfetto)."));
     parser.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The subcommand: export."));
-    parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder (default: the current folder)."));
+    parser.addPositionalArgument(QStringLiteral("PROJECT"),
+                                 QStringLiteral("The project folder (default: the current folder)."));
     parser.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("The run id (toolstudio runs PROJECT)."));
     const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("json (default) or chrome."),
                                           QStringLiteral("FORMAT"), QStringLiteral("json"));
     const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
-                                          QStringLiteral("Write to FILE instead of standard output."), QStringLiteral("FILE"));
+                                          QStringLiteral("Write to FILE instead of standard output."),
+                                          QStringLiteral("FILE"));
     parser.addOption(formatOption);
     parser.addOption(outputOption);
     int exitCode = ExitCompleted;
@@ -28,8 +30,9 @@ int traceCommand(const QStringList &arguments)
     if (!positional)
         return exitCode;
     if (positional->at(0) != QLatin1String("export")) {
-        printLine(stderr, QStringLiteral("toolstudio trace: unknown trace command '%1' (the only one is: export)\n%2")
-                              .arg(positional->at(0), usageText(parser, QStringLiteral("trace"))));
+        printLine(stderr,
+                  QStringLiteral("toolstudio trace: unknown trace command '%1' (the only one is: export)\n%2")
+                      .arg(positional->at(0), usageText(parser, QStringLiteral("trace"))));
         return ExitBadInput;
     }
     const QString dir = positional->size() == 3 ? positional->at(1) : QDir::currentPath();

@@ -179,7 +179,8 @@ void AnswerPane::applyMode()
     m_errorMessageEdit->setPlaceholderText(timeout ? tr("The engine's message: timed out by hand in step mode")
                                                    : tr("What went wrong, as the script will see it"));
     m_retryableCheck->setText(m_held ? tr("Retryable") : tr("Retryable (the step may try again)"));
-    m_retryableCheck->setToolTip(m_held ? tr("The script sees the flag; step mode does not retry the call") : QString());
+    m_retryableCheck->setToolTip(m_held ? tr("The script sees the flag; step mode does not retry the call")
+                                        : QString());
 }
 
 void AnswerPane::setCall(const Step &step)
@@ -388,7 +389,8 @@ bool AnswerPane::send(const ManualAnswer &answer)
     // the next call: report the call that was answered, not the one shown now.
     const QString callId = m_callId;
     constexpr qsizetype MaxSentChars = 200;
-    const bool timeout = m_held && answer.isError && m_errorCodeCombo->currentData().toString() == QLatin1String("timeout");
+    const bool timeout
+        = m_held && answer.isError && m_errorCodeCombo->currentData().toString() == QLatin1String("timeout");
     if (timeout) {
         m_sentText = tr("Failed without running (timeout): timed out by hand");
     } else if (m_held && answer.isError) {
@@ -397,8 +399,8 @@ bool AnswerPane::send(const ManualAnswer &answer)
         m_sentText = (answer.retryable ? tr("Answered with a retryable error: %1") : tr("Answered with an error: %1"))
                          .arg(answer.message.left(MaxSentChars));
     } else {
-        const QString json = QString::fromStdString(
-            answer.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        const QString json
+            = QString::fromStdString(answer.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         const QString shown = json.size() > MaxSentChars ? json.left(MaxSentChars) + QChar(0x2026) : json;
         m_sentText = m_held ? tr("Answered instead with %1 (the handler did not run)").arg(shown)
                             : tr("Answered with %1").arg(shown);

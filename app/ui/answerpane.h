@@ -107,7 +107,7 @@ private:
     int m_maxAttempts = 0;
     int m_sequence = 0;
     bool m_held = false; ///< the call is held by step mode, not waiting for a person
-    QString m_sentText; ///< the last answer accepted from this pane, as shown by showAnswered
+    QString m_sentText;  ///< the last answer accepted from this pane, as shown by showAnswered
 
     QLabel *m_headingLabel = nullptr;
     QLabel *m_clockLabel = nullptr;

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "budgetmeters.h"
 
-#include "run/attemptclocks.h"
-#include "project/project.h"
-#include "run/runcontroller.h"
 #include "engine/stepengine.h"
+#include "project/project.h"
+#include "run/attemptclocks.h"
+#include "run/runcontroller.h"
 #include "tracemodel.h"
 
 #include <QDateTime>
@@ -79,8 +79,9 @@ void BudgetMeters::refresh()
                    double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
     parts << meter(tr("largest reply %1 of %2").arg(size(largestReply), size(qint64(limits.replyBytes))),
                    double(largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
-    QString clock = tr("elapsed %1 of %2").arg(keep(TraceModel::durationText(elapsed)),
-                                                 keep(TraceModel::durationText(limits.runTimeoutMs)));
+    QString clock
+        = tr("elapsed %1 of %2")
+              .arg(keep(TraceModel::durationText(elapsed)), keep(TraceModel::durationText(limits.runTimeoutMs)));
     if (waited > 0)
         clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(keep(TraceModel::durationText(waited)));
     parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));

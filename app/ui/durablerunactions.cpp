@@ -3,9 +3,9 @@
 #include "durablerunactions.h"
 
 #include "consoleview.h"
+#include "engine/replaysource.h"
 #include "journal/journalreader.h"
 #include "mainwindow.h"
-#include "engine/replaysource.h"
 #include "rerundialog.h"
 #include "run/runcontroller.h"
 #include "tracemodel.h"
@@ -166,7 +166,8 @@ void DurableRunActions::updateActions()
     const QString why = blocker(target, true);
     apply(m_rerun, why,
           tr("Run %1 again from a step you choose, optionally with edited arguments: the steps before it are "
-             "memoized, it and every step after it run for real").arg(target));
+             "memoized, it and every step after it run for real")
+              .arg(target));
     const QString traceRunId = traceRun();
     // Usually the same run: one journal look-up, not two, per selection change.
     QString traceWhy = traceRunId == target ? why : blocker(traceRunId, true);
@@ -209,10 +210,9 @@ RerunDialog *DurableRunActions::openRerunDialog(const QString &runId, int sequen
         const std::optional<nlohmann::json> edited = dialog->editedArgs();
         if (!m_window->saveModifiedScripts()) // the script runs from disk, as with Run (F5)
             return;
-        m_window->startRunWith(tr("Cannot Rerun"), tr("Rerunning %1 from step %2…").arg(runId).arg(sequence),
-                               [&](QString *why) {
-                                   return m_window->runController()->rerunFrom(*current, runId, sequence, edited, why);
-                               });
+        m_window->startRunWith(
+            tr("Cannot Rerun"), tr("Rerunning %1 from step %2…").arg(runId).arg(sequence),
+            [&](QString *why) { return m_window->runController()->rerunFrom(*current, runId, sequence, edited, why); });
     });
     m_dialog = dialog;
     dialog->open();
@@ -261,12 +261,9 @@ bool DurableRunActions::runWithCassette(QString path)
     const QString script = m_window->m_scriptCombo->currentData().toString();
     if (!m_window->saveModifiedScripts())
         return false;
-    return m_window->startRunWith(tr("Cannot Run with Cassette"),
-                                  tr("Running offline against %1…").arg(QFileInfo(path).fileName()),
-                                  [&](QString *error) {
-                                      return m_window->runController()->startWithCassette(*project, path, script,
-                                                                                          error);
-                                  });
+    return m_window->startRunWith(
+        tr("Cannot Run with Cassette"), tr("Running offline against %1…").arg(QFileInfo(path).fileName()),
+        [&](QString *error) { return m_window->runController()->startWithCassette(*project, path, script, error); });
 }
 
 QString DurableRunActions::divergenceNotice(const Step &step, bool offline)

@@ -135,11 +135,13 @@ void ExportToolsDialog::copyToClipboard() const
 
 void ExportToolsDialog::chooseFileAndSave()
 {
-    const QString suggested = QDir(m_projectDir).filePath(
-        QStringLiteral("%1-tools-%2.json").arg(m_projectName.isEmpty() ? QStringLiteral("project") : m_projectName,
-                                               ToolExport::formatName(format())));
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save Tool Definitions"), suggested, tr("JSON files (*.json)"));
+    const QString suggested
+        = QDir(m_projectDir)
+              .filePath(QStringLiteral("%1-tools-%2.json")
+                            .arg(m_projectName.isEmpty() ? QStringLiteral("project") : m_projectName,
+                                 ToolExport::formatName(format())));
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Save Tool Definitions"), suggested, tr("JSON files (*.json)"));
     if (path.isEmpty())
         return;
     QString error;

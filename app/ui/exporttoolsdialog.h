@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "python/secrets.h"
-#include "project/tool.h"
 #include "exchange/toolexport.h"
+#include "project/tool.h"
+#include "python/secrets.h"
 
 #include <QByteArray>
 #include <QDialog>

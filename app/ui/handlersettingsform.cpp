@@ -92,9 +92,10 @@ HandlerSettingsForm::HandlerSettingsForm(QWidget *parent)
     sequence->setTabChangesFocus(true);
     sequence->setMinimumHeight(90);
     sequence->setMaximumHeight(180);
-    addRow(QLatin1String(SequenceKey), tr("Mock sequence:"), sequence,
-           tr("JSON array; entry i answers the i-th attempt: {\"result\": …} or {\"error\": \"…\", \"retryable\": true}, "
-              "optionally \"delay_seconds\""));
+    addRow(
+        QLatin1String(SequenceKey), tr("Mock sequence:"), sequence,
+        tr("JSON array; entry i answers the i-th attempt: {\"result\": …} or {\"error\": \"…\", \"retryable\": true}, "
+           "optionally \"delay_seconds\""));
     m_applySequence = new QPushButton(tr("&Apply Sequence"), this);
     m_applySequence->setObjectName(QStringLiteral("applySequence"));
     row(QLatin1String(SequenceKey))->box->layout()->addWidget(m_applySequence);

@@ -43,8 +43,8 @@ public:
     int keptCount() const { return int(m_steps.size()); }
 
 private:
-    QHash<QString, Step> m_steps;  ///< by call id
-    std::deque<QString> m_order;   ///< call ids of m_steps, first seen first (evicted first)
+    QHash<QString, Step> m_steps; ///< by call id
+    std::deque<QString> m_order;  ///< call ids of m_steps, first seen first (evicted first)
     bool m_keepAll = false;
     QString m_journalPath;
     QString m_runId;

@@ -3,18 +3,19 @@
 #include "mainwindow.h"
 
 #include "budgetmeters.h"
-#include "livestepstore.h"
-#include "manifesteditor.h"
 #include "consoleview.h"
 #include "durablerunactions.h"
+#include "exchange/traceexport.h"
 #include "findbar.h"
 #include "journal/journal.h"
+#include "livestepstore.h"
+#include "manifesteditor.h"
 #include "pendingcallspanel.h"
-#include "projectpanel.h"
 #include "project/projectwriter.h"
+#include "projectpanel.h"
 #include "run/runcontroller.h"
-#include "runspanel.h"
 #include "run/runstatustext.h"
+#include "runspanel.h"
 #include "scripteditor.h"
 #include "scripttabs.h"
 #include "settings.h"
@@ -22,12 +23,11 @@
 #include "stepinspector.h"
 #include "stepmodeactions.h"
 #include "theme.h"
-#include "exchange/traceexport.h"
+#include "toolfilesreloader.h"
 #include "toolpanel.h"
 #include "toolsmenu.h"
-#include "tracepanel.h"
-#include "toolfilesreloader.h"
 #include "tracemodel.h"
+#include "tracepanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -255,7 +255,8 @@ void MainWindow::createActions()
 
     m_answerAction = new QAction(icon("mail-reply-sender", "answer"), tr("&Answer Pending Call…"), this);
     m_answerAction->setShortcut(QKeySequence(Qt::Key_F6));
-    m_answerAction->setStatusTip(tr("Answer the oldest call that waits for a person, or show a call held by step mode (F6)"));
+    m_answerAction->setStatusTip(
+        tr("Answer the oldest call that waits for a person, or show a call held by step mode (F6)"));
     connect(m_answerAction, &QAction::triggered, this, &MainWindow::answerPendingCall);
 
     m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
@@ -274,10 +275,12 @@ void MainWindow::createActions()
     connect(m_newToolAction, &QAction::triggered, m_manifest, &ManifestEditor::newTool);
     // Imports write toolstudio.json outside the undo stack: older undo steps would
     // write a manifest without the imported tools back, so they are dropped.
-    m_toolsMenu = new ToolsMenu(this, [this] { return m_project ? &*m_project : nullptr; }, [this] {
-        undoStack()->clear();
-        reloadProject();
-    });
+    m_toolsMenu = new ToolsMenu(
+        this, [this] { return m_project ? &*m_project : nullptr; },
+        [this] {
+            undoStack()->clear();
+            reloadProject();
+        });
     m_toolsMenu->setManifestEditor(
         [this](const QString &text, const ProjectWriter::Edit &edit) { return m_manifest->edit(text, edit); });
 
@@ -420,9 +423,8 @@ void MainWindow::createDocks()
     m_projectPanel = new ProjectPanel(this);
     m_projectPanel->setObjectName(QStringLiteral("projectPanel"));
     m_projectDock = makeDock(tr("Project"), "projectDock", m_projectPanel, Qt::LeftDockWidgetArea);
-    connect(m_projectPanel, &ProjectPanel::toolSelected, this, [this](const QString &tool) {
-        m_toolPanel->setTool(project(), tool);
-    });
+    connect(m_projectPanel, &ProjectPanel::toolSelected, this,
+            [this](const QString &tool) { m_toolPanel->setTool(project(), tool); });
     connect(m_projectPanel, &ProjectPanel::scriptActivated, this, [this](const QString &path) { openFile(path); });
     connect(m_projectPanel, &ProjectPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
     connect(m_projectPanel, &ProjectPanel::newToolRequested, m_manifest, &ManifestEditor::newTool);
@@ -443,7 +445,8 @@ void MainWindow::createDocks()
     m_tracePanel = new TracePanel(m_traceModel, m_nextPendingAction, m_nextFailedAction, this);
     connect(m_tracePanel, &TracePanel::currentStepChanged, this, &MainWindow::showStep);
     connect(m_tracePanel, &TracePanel::stepActivated, this, &MainWindow::traceActivated);
-    m_budget = new BudgetMeters(m_run, [this] { return project(); }, m_tracePanel);
+    m_budget = new BudgetMeters(
+        m_run, [this] { return project(); }, m_tracePanel);
     m_tracePanel->setHeader(m_budget);
 
     m_traceDock = makeDock(tr("Trace"), "traceDock", m_tracePanel, Qt::RightDockWidgetArea);
@@ -456,10 +459,13 @@ void MainWindow::createDocks()
     m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
     m_pendingPanel->setToolLookup([this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; });
     m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::RightDockWidgetArea);
-    m_stepActions = new StepModeActions(m_run, m_pendingPanel, m_stepModeAction, [this] {
-        m_pendingDock->show();
-        m_pendingDock->raise();
-    }, this);
+    m_stepActions = new StepModeActions(
+        m_run, m_pendingPanel, m_stepModeAction,
+        [this] {
+            m_pendingDock->show();
+            m_pendingDock->raise();
+        },
+        this);
     {
         // In the Run menu right after Step Mode.
         const QList<QAction *> runActions = m_runMenu->actions();
@@ -491,8 +497,7 @@ void MainWindow::createDocks()
     m_consoleDock = makeDock(tr("Console"), "consoleDock", consolePane, Qt::BottomDockWidgetArea);
 
     m_runsPanel = new RunsPanel(
-        this, m_run, [this] { return project(); },
-        errorReporter(), m_durable);
+        this, m_run, [this] { return project(); }, errorReporter(), m_durable);
     connect(m_runsPanel, &RunsPanel::openRequested, this, &MainWindow::showRun);
     connect(m_runsPanel, &RunsPanel::startRequested, this, &MainWindow::startFromJournal);
     m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
@@ -552,7 +557,8 @@ void MainWindow::connectRun()
     connect(m_run, &RunController::stepPaused, this, [this](const Step &step) {
         const bool first = m_pendingPanel->openCount() == 0;
         m_pendingPanel->callHeld(step);
-        statusBar()->showMessage(tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(step.tool), 5000);
+        statusBar()->showMessage(tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(step.tool),
+                                 5000);
         // The first held call brings the dock forward, as the first waiting call does.
         if (first) {
             m_pendingDock->show();
@@ -568,7 +574,8 @@ void MainWindow::connectRun()
     connect(m_run, &RunController::finished, this, &MainWindow::onFinished);
     // Saving, adding or removing a tools/*.py file changes the tools a model sees;
     // during a run the reload waits for its end.
-    m_toolFilesReloader = new ToolFilesReloader(m_run, [this] { reloadProject(); }, this);
+    m_toolFilesReloader = new ToolFilesReloader(
+        m_run, [this] { reloadProject(); }, this);
     connect(m_toolFilesReloader, &ToolFilesReloader::notice, statusBar(), &QStatusBar::showMessage);
 }
 
@@ -669,7 +676,8 @@ bool MainWindow::reloadProject()
     m_project = std::move(reloaded);
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(&*m_project);
-    m_toolPanel->setTool(&*m_project, m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
+    m_toolPanel->setTool(&*m_project,
+                         m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
     updateCompletions();
     return true;
 }
@@ -711,9 +719,9 @@ void MainWindow::scriptChosen(int index)
 void MainWindow::chooseProject()
 {
     Settings *settings = Settings::instance();
-    const QString start = m_project ? QFileInfo(m_project->dir).absolutePath()
-                                    : (settings->lastProjectParent().isEmpty() ? QDir::homePath()
-                                                                               : settings->lastProjectParent());
+    const QString start = m_project
+        ? QFileInfo(m_project->dir).absolutePath()
+        : (settings->lastProjectParent().isEmpty() ? QDir::homePath() : settings->lastProjectParent());
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Project"), start);
     if (dir.isEmpty())
         return;
@@ -836,8 +844,8 @@ void MainWindow::stop()
 
 void MainWindow::onStarted(const QString &runId)
 {
-    const QString script = m_project ? QDir(m_project->dir).relativeFilePath(m_run->record().scriptPath)
-                                     : m_run->record().scriptPath;
+    const QString script
+        = m_project ? QDir(m_project->dir).relativeFilePath(m_run->record().scriptPath) : m_run->record().scriptPath;
     m_console->appendNotice(tr("▶ Run %1 started: %2").arg(runId, script));
     // Steps that fall out of the kept ones are read from the run's journal.
     m_liveSteps->reset(m_project ? m_project->journalPath() : QString(), runId);
@@ -867,8 +875,8 @@ void MainWindow::onPendingCallOpened(const Step &step)
     const bool first = pendingCalls().isEmpty();
     m_pendingPanel->callOpened(step);
     setStatus(waitingText());
-    statusBar()->showMessage(tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)").arg(step.sequence).arg(step.tool),
-                             5000);
+    statusBar()->showMessage(
+        tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)").arg(step.sequence).arg(step.tool), 5000);
     updateActions();
     // The first waiting call brings the dock (and its form) forward; typing in a
     // script is never interrupted.
@@ -1172,9 +1180,10 @@ bool MainWindow::importRun(QString path)
     QString error;
     const std::optional<TraceExport::ImportedRun> imported = TraceExport::readRunFile(path, &error);
     if (!imported) {
-        reportError(tr("Import Run"), tr("Cannot import the run: %1\nOnly run JSON exported by Tool Studio (format "
-                                         "\"toolstudio-run\", version 1) can be imported.")
-                                          .arg(error));
+        reportError(tr("Import Run"),
+                    tr("Cannot import the run: %1\nOnly run JSON exported by Tool Studio (format "
+                       "\"toolstudio-run\", version 1) can be imported.")
+                        .arg(error));
         return false;
     }
     m_traceModel->clear();
@@ -1188,7 +1197,8 @@ bool MainWindow::importRun(QString path)
     }
     m_traceModel->flush();
     m_console->clearOutput();
-    m_console->appendNotice(tr("Run %1 imported from %2 (read-only)").arg(imported->run.id, QDir::toNativeSeparators(path)));
+    m_console->appendNotice(
+        tr("Run %1 imported from %2 (read-only)").arg(imported->run.id, QDir::toNativeSeparators(path)));
     m_console->appendOutput(1, imported->stdoutText);
     m_console->appendOutput(2, imported->stderrText);
     m_showsImportedRun = true;
@@ -1242,9 +1252,9 @@ void MainWindow::dropEvent(QDropEvent *event)
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (m_run->isActive()) {
-        const auto choice = QMessageBox::question(this, tr("Run in Progress"),
-                                                  tr("A run is in progress. Stop it and quit?"),
-                                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        const auto choice
+            = QMessageBox::question(this, tr("Run in Progress"), tr("A run is in progress. Stop it and quit?"),
+                                    QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
         if (choice != QMessageBox::Yes) {
             event->ignore();
             return;

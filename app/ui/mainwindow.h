@@ -201,8 +201,7 @@ private:
     friend class DurableRunActions; // starts runs and reports like the window's own commands
     /// Starts a run with `start` (returns false with the reason): the run views are
     /// reset first; a refusal is reported under `failTitle`; `statusText` while it runs.
-    bool startRunWith(const QString &failTitle, const QString &statusText,
-                      const std::function<bool(QString *)> &start);
+    bool startRunWith(const QString &failTitle, const QString &statusText, const std::function<bool(QString *)> &start);
     /// Saves every modified editor tab (an error is reported); false when one failed.
     bool saveModifiedScripts();
     void createActions();
@@ -263,8 +262,8 @@ private:
     std::unique_ptr<QLockFile> m_lock;
     /// Whole steps of the run shown (the last ones in memory, older ones from the journal).
     std::unique_ptr<LiveStepStore> m_liveSteps;
-    int m_markedSequence = 0;       ///< the live run's steps up to this one have a console marker
-    QByteArray m_stderr;            ///< the run's stderr, for traceback markers
+    int m_markedSequence = 0; ///< the live run's steps up to this one have a console marker
+    QByteArray m_stderr;      ///< the run's stderr, for traceback markers
 
     QDockWidget *m_projectDock = nullptr;
     QDockWidget *m_toolDock = nullptr;

@@ -23,8 +23,7 @@ public:
         , m_dir(std::move(dir))
         , m_before(std::move(before))
         , m_after(std::move(after))
-    {
-    }
+    {}
     void redo() override { write(m_after); }
     void undo() override { write(m_before); }
 
@@ -52,8 +51,7 @@ ManifestEditor::ManifestEditor(QWidget *window, std::function<const Project *()>
     , m_reload(std::move(reload))
     , m_report(std::move(report))
     , m_undoStack(new QUndoStack(this))
-{
-}
+{}
 
 bool ManifestEditor::edit(const QString &text, const ProjectWriter::Edit &edit)
 {

@@ -4,8 +4,8 @@
 
 #include "answerdialog.h"
 #include "answerpane.h"
-#include "run/runcontroller.h"
 #include "project/tool.h"
+#include "run/runcontroller.h"
 #include "tracemodel.h"
 
 #include <QApplication>
@@ -291,18 +291,20 @@ void PendingCallsPanel::updateList()
         for (const Step &step : std::as_const(m_pendingCalls)) {
             const Attempt *attempt = step.currentAttempt();
             const qint64 since = waitingSince(step);
-            add(step, tr("#%1 %2 (attempt %3, waiting %4) %5")
-                          .arg(step.sequence)
-                          .arg(step.tool)
-                          .arg(attempt ? attempt->number : 1)
-                          .arg(TraceModel::durationText(since > 0 ? now - since : 0),
-                               TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
+            add(step,
+                tr("#%1 %2 (attempt %3, waiting %4) %5")
+                    .arg(step.sequence)
+                    .arg(step.tool)
+                    .arg(attempt ? attempt->number : 1)
+                    .arg(TraceModel::durationText(since > 0 ? now - since : 0),
+                         TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
         }
         for (const Step &step : std::as_const(m_heldCalls))
-            add(step, tr("#%1 %2 (held by step mode, %3) %4")
-                          .arg(step.sequence)
-                          .arg(step.tool, TraceModel::durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
-                               TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
+            add(step,
+                tr("#%1 %2 (held by step mode, %3) %4")
+                    .arg(step.sequence)
+                    .arg(step.tool, TraceModel::durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
+                         TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
     }
     const int open = openCount();
     if (open > 0 && !m_ticker->isActive())
@@ -367,17 +369,18 @@ void PendingCallsPanel::updateClock()
 {
     if (const Step *held = findHeld(m_shownCall)) {
         const qint64 since = held->queuedAt;
-        m_pane->setClockText(tr("held %1 (step mode: the run clock is paused)")
-                                 .arg(TraceModel::durationText(
-                                     since > 0 ? std::max<qint64>(0, QDateTime::currentMSecsSinceEpoch() - since) : 0)));
+        m_pane->setClockText(
+            tr("held %1 (step mode: the run clock is paused)")
+                .arg(TraceModel::durationText(
+                    since > 0 ? std::max<qint64>(0, QDateTime::currentMSecsSinceEpoch() - since) : 0)));
         return;
     }
     const Step *step = findPending(m_shownCall);
     if (!step)
         return;
     const Tool *tool = m_toolLookup ? m_toolLookup(step->tool) : nullptr;
-    m_pane->setClockText(waitClockText(*step, tool ? tool->retry.attemptTimeoutMs : 0,
-                                       QDateTime::currentMSecsSinceEpoch()));
+    m_pane->setClockText(
+        waitClockText(*step, tool ? tool->retry.attemptTimeoutMs : 0, QDateTime::currentMSecsSinceEpoch()));
 }
 
 const Step *PendingCallsPanel::findPending(const QString &callId) const

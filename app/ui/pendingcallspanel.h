@@ -118,7 +118,7 @@ private:
     QScrollArea *m_scroll = nullptr;
     QTimer *m_ticker = nullptr;
     QPointer<AnswerDialog> m_dialog;
-    QString m_shownCall;    ///< the call (and attempt) the pane shows, so ticks keep its input
+    QString m_shownCall; ///< the call (and attempt) the pane shows, so ticks keep its input
     int m_shownAttempt = 0;
     /// The shown call closed without this pane's answer (answered elsewhere, cancelled,
     /// timed out): it stays shown until another call is, and a send shows the refusal.

@@ -251,8 +251,10 @@ void ProjectPanel::setProject(const Project *project)
             auto *item = new QTreeWidgetItem(m_scriptList, {script.path});
             item->setData(0, PathRole, QDir(project->dir).absoluteFilePath(script.path));
             item->setData(0, ScriptRole, script.name);
-            item->setToolTip(0, script.tools.isEmpty() ? tr("Calls every active tool (none is unticked)")
-                                                       : tr("Bound tools: %1").arg(script.tools.join(QStringLiteral(", "))));
+            item->setToolTip(0,
+                             script.tools.isEmpty()
+                                 ? tr("Calls every active tool (none is unticked)")
+                                 : tr("Bound tools: %1").arg(script.tools.join(QStringLiteral(", "))));
             const QStringList bound = project->boundTools(script.name);
             for (const Tool &tool : project->tools) {
                 auto *child = new QTreeWidgetItem(item, {tool.name});

@@ -20,7 +20,8 @@ RequirementsInstallDialog::RequirementsInstallDialog(const QString &projectDir, 
     setWindowTitle(tr("Install Requirements"));
     resize(640, 400);
     auto *layout = new QVBoxLayout(this);
-    m_status = new QLabel(tr("Installing into .toolstudio/venv: %1").arg(requirements.join(QStringLiteral(", "))), this);
+    m_status
+        = new QLabel(tr("Installing into .toolstudio/venv: %1").arg(requirements.join(QStringLiteral(", "))), this);
     m_status->setObjectName(QStringLiteral("installStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);

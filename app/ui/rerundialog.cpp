@@ -146,8 +146,9 @@ const SchemaValidator *RerunDialog::validator(const QString &tool)
     if (found == m_validators.end()) {
         const auto schema = m_schemas.find(tool);
         // A schema that does not compile is the engine's to report when the call comes.
-        found = m_validators.emplace(tool, schema == m_schemas.end() ? nullptr : SchemaValidator::compile(schema->second))
-                    .first;
+        found
+            = m_validators.emplace(tool, schema == m_schemas.end() ? nullptr : SchemaValidator::compile(schema->second))
+                  .first;
     }
     return found->second.get();
 }
@@ -161,8 +162,9 @@ int RerunDialog::sequence() const
 void RerunDialog::loadStep()
 {
     m_step = m_journal->step(m_runId, m_picker->value());
-    m_stepLabel->setText(m_step ? tr("of %1 · %2 (%3)").arg(m_lastSequence).arg(m_step->tool, stepStatusName(m_step->status))
-                                : tr("of %1 · run %2 has no step %3").arg(m_lastSequence).arg(m_runId).arg(m_picker->value()));
+    m_stepLabel->setText(
+        m_step ? tr("of %1 · %2 (%3)").arg(m_lastSequence).arg(m_step->tool, stepStatusName(m_step->status))
+               : tr("of %1 · run %2 has no step %3").arg(m_lastSequence).arg(m_runId).arg(m_picker->value()));
     if (m_step) {
         showStep();
         return;
@@ -203,8 +205,7 @@ void RerunDialog::validate()
                 problem = tr("The arguments must be a JSON object ({…}), not %1.")
                               .arg(QString::fromStdString(value.dump()).left(60));
             } else if (const auto failure = validator ? validator->validate(value) : std::nullopt) {
-                problem = tr("The input_schema of %1 refuses these arguments: %2")
-                              .arg(step->tool, failure->toString());
+                problem = tr("The input_schema of %1 refuses these arguments: %2").arg(step->tool, failure->toString());
             } else {
                 m_parsed = std::move(value);
             }

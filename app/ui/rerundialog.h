@@ -79,7 +79,8 @@ private:
     int m_lastSequence = 0;
     std::optional<Step> m_step; ///< the chosen step as journaled; none when the run has no such sequence
     std::map<QString, nlohmann::json> m_schemas; ///< input_schema by tool, from the project
-    std::map<QString, std::unique_ptr<SchemaValidator>> m_validators; ///< compiled on first use; null: none or unknown tool
+    std::map<QString, std::unique_ptr<SchemaValidator>>
+        m_validators;                       ///< compiled on first use; null: none or unknown tool
     std::optional<nlohmann::json> m_parsed; ///< the editor's JSON object when it is usable
     QSpinBox *m_picker = nullptr;
     QLabel *m_stepLabel = nullptr;

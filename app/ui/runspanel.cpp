@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runspanel.h"
 
-#include "exchange/traceexport.h"
 #include "durablerunactions.h"
+#include "exchange/traceexport.h"
 #include "journal/journal.h"
 #include "project/project.h"
-#include "runcomparepanel.h"
 #include "run/runcontroller.h"
+#include "runcomparepanel.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -23,8 +23,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<const Project *()> project,
-                     Reporter report, DurableRunActions *durable)
+RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<const Project *()> project, Reporter report,
+                     DurableRunActions *durable)
     : QWidget(window)
     , m_window(window)
     , m_run(run)
@@ -44,8 +44,8 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
     const int padding = 3 * metrics.averageCharWidth() + 8;
     const auto fit = [&](int column, const QString &sample) {
         const QString header = m_view->headerItem()->text(column);
-        m_view->header()->resizeSection(column, std::max(metrics.horizontalAdvance(sample),
-                                                         metrics.horizontalAdvance(header)) + padding);
+        m_view->header()->resizeSection(
+            column, std::max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(header)) + padding);
     };
     fit(0, QStringLiteral("20261129T233012-4f2a"));
     fit(1, QStringLiteral("scripts/main.py"));
@@ -72,8 +72,8 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
                                     tr("Run the selected run's script again with its recorded results memoized"));
     QPushButton *resumeRun = button(tr("Res&ume"), "resumeRun", tr("Continue a suspended run up to its open call"));
     bar->addWidget(durable->makeRunsButton(this));
-    QPushButton *exportJson = button(tr("Export &JSON…"), "exportRunJson",
-                                     tr("Save the selected run as JSON (docs/run-export.md)"));
+    QPushButton *exportJson
+        = button(tr("Export &JSON…"), "exportRunJson", tr("Save the selected run as JSON (docs/run-export.md)"));
     QPushButton *exportChrome = button(tr("Export &Chrome Trace…"), "exportRunChrome",
                                        tr("Save the selected run as Chrome trace-event JSON (opens in Perfetto)"));
     QPushButton *compare = button(tr("Co&mpare"), "compareRuns",
@@ -162,7 +162,8 @@ void RunsPanel::refresh()
         return;
     }
     std::vector<RunRecord> runs = journal.runs();
-    std::sort(runs.begin(), runs.end(), [](const RunRecord &a, const RunRecord &b) { return a.startedAt > b.startedAt; });
+    std::sort(runs.begin(), runs.end(),
+              [](const RunRecord &a, const RunRecord &b) { return a.startedAt > b.startedAt; });
     m_resumedAt = journal.lastResumes();
     for (const RunRecord &run : runs) {
         const qint64 resumedAt = m_resumedAt.value(run.id);
@@ -173,12 +174,15 @@ void RunsPanel::refresh()
         item->setText(2, runStatusName(run.status));
         item->setData(2, Qt::UserRole, int(run.status));
         item->setText(3, startedText(run.startedAt));
-        item->setText(4, run.endedAt > 0 ? durationText(resumedAt > 0 ? resumedAt : run.startedAt, run.endedAt, resumedAt > 0)
-                                         : QString());
+        item->setText(4,
+                      run.endedAt > 0
+                          ? durationText(resumedAt > 0 ? resumedAt : run.startedAt, run.endedAt, resumedAt > 0)
+                          : QString());
         if (resumedAt > 0)
-            item->setToolTip(4, tr("Resumed at %1, first started at %2. The duration counts from the latest resume, as "
-                                   "the status bar does: how long the run ran before it was suspended is not known.")
-                                    .arg(startedText(resumedAt), startedText(run.startedAt)));
+            item->setToolTip(4,
+                             tr("Resumed at %1, first started at %2. The duration counts from the latest resume, as "
+                                "the status bar does: how long the run ran before it was suspended is not known.")
+                                 .arg(startedText(resumedAt), startedText(run.startedAt)));
         item->setToolTip(2, run.error);
         // As `toolstudio runs` says it: "rerun of RUN" for a run made from another one.
         item->setText(5, run.sourceRun.isEmpty() ? run.kind : tr("%1 of %2").arg(run.kind, run.sourceRun));
@@ -228,17 +232,20 @@ bool RunsPanel::exportRun(const QString &runId, const QString &format, QString p
     if (!project || runId.isEmpty())
         return false;
     if (path.isEmpty()) {
-        const QString suggested = QDir(project->dir).filePath(
-            format == QLatin1String("chrome") ? runId + QStringLiteral(".trace.json") : runId + QStringLiteral(".json"));
-        path = QFileDialog::getSaveFileName(m_window, format == QLatin1String("chrome") ? tr("Export Chrome Trace")
-                                                                                         : tr("Export Run as JSON"),
-                                            suggested, tr("JSON files (*.json)"));
+        const QString suggested
+            = QDir(project->dir)
+                  .filePath(format == QLatin1String("chrome") ? runId + QStringLiteral(".trace.json")
+                                                              : runId + QStringLiteral(".json"));
+        path = QFileDialog::getSaveFileName(
+            m_window, format == QLatin1String("chrome") ? tr("Export Chrome Trace") : tr("Export Run as JSON"),
+            suggested, tr("JSON files (*.json)"));
         if (path.isEmpty())
             return false;
     }
     Journal journal;
     QString error;
-    if (!journal.open(project->journalPath(), &error) || !TraceExport::exportRun(journal, runId, format, path, &error)) {
+    if (!journal.open(project->journalPath(), &error)
+        || !TraceExport::exportRun(journal, runId, format, path, &error)) {
         m_report(tr("Export Run"), error);
         return false;
     }

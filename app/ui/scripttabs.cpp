@@ -110,10 +110,10 @@ bool ScriptTabs::maybeSave(ScriptEditor *e)
     if (!e->isModified())
         return true;
     setCurrentWidget(e);
-    const auto choice = QMessageBox::warning(
-        window(), tr("Unsaved Changes"),
-        tr("%1 has unsaved changes. Save them?").arg(QFileInfo(e->filePath()).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    const auto choice
+        = QMessageBox::warning(window(), tr("Unsaved Changes"),
+                               tr("%1 has unsaved changes. Save them?").arg(QFileInfo(e->filePath()).fileName()),
+                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (choice == QMessageBox::Save) {
         QString error;
         if (!e->save(&error)) {
@@ -164,8 +164,8 @@ void ScriptTabs::goToLine()
     int line = 0, index = 0;
     e->getCursorPosition(&line, &index);
     bool ok = false;
-    const int target = QInputDialog::getInt(window(), tr("Go to Line"), tr("Line (1–%1):").arg(e->lines()), line + 1,
-                                            1, qMax(1, e->lines()), 1, &ok);
+    const int target = QInputDialog::getInt(window(), tr("Go to Line"), tr("Line (1–%1):").arg(e->lines()), line + 1, 1,
+                                            qMax(1, e->lines()), 1, &ok);
     if (!ok)
         return;
     e->setCursorPosition(target - 1, 0);

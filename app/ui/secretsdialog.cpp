@@ -92,9 +92,8 @@ SecretsDialog::SecretsDialog(const QString &projectDir, QWidget *parent)
     connect(m_valueEdit, &QLineEdit::returnPressed, this, &SecretsDialog::add);
     connect(m_nameEdit, &QLineEdit::textChanged, this, &SecretsDialog::updateAddButton);
     connect(m_removeButton, &QPushButton::clicked, this, &SecretsDialog::removeSelected);
-    connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
-        m_removeButton->setEnabled(!m_table->selectedItems().isEmpty());
-    });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this,
+            [this] { m_removeButton->setEnabled(!m_table->selectedItems().isEmpty()); });
     connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
         if (item->column() != ShowColumn)
             return;
@@ -194,7 +193,7 @@ void SecretsDialog::add()
     }
     // Secrets::mask leaves values under 4 characters alone (they would mask common text).
     showError(value.size() < 4 ? tr("%1 was saved, but a value shorter than 4 characters is not masked in views and "
-                                     "exports.")
+                                    "exports.")
                                      .arg(name)
                                : QString());
     m_nameEdit->clear();

@@ -59,8 +59,7 @@ Settings::Theme themeFromName(const QString &name, Settings::Theme fallback)
 Settings::Settings(QObject *parent)
     : QObject(parent)
     , m_values(defaults())
-{
-}
+{}
 
 Settings *Settings::instance()
 {

@@ -32,12 +32,12 @@ public:
         int attemptTimeoutMs = 30000;
         int maxCalls = 100;
         int runTimeoutMs = 300000;
-        QString pythonPath;  ///< empty: python3 from PATH
-        QString nodePath;    ///< empty: node from PATH
-        QFont editorFont;    ///< the system's fixed font by default
+        QString pythonPath; ///< empty: python3 from PATH
+        QString nodePath;   ///< empty: node from PATH
+        QFont editorFont;   ///< the system's fixed font by default
         int tabWidth = 4;
         Theme theme = Theme::System;
-        QString language;    ///< "" = follow the system, "en", "de"
+        QString language; ///< "" = follow the system, "en", "de"
 
         bool operator==(const Values &other) const = default;
     };

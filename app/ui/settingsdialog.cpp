@@ -67,7 +67,8 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
         browse->setToolTip(tr("Choose the interpreter"));
         QLineEdit *target = edit;
         connect(browse, &QToolButton::clicked, this, [this, target] {
-            const QString path = QFileDialog::getOpenFileName(this, tr("Choose Interpreter"), QStringLiteral("/usr/bin"));
+            const QString path
+                = QFileDialog::getOpenFileName(this, tr("Choose Interpreter"), QStringLiteral("/usr/bin"));
             if (!path.isEmpty())
                 target->setText(path);
         });
@@ -115,9 +116,9 @@ SettingsDialog::SettingsDialog(Settings *settings, QWidget *parent)
     lookForm->addRow(tr("&Language:"), m_language);
     layout->addWidget(look);
 
-    auto *buttons = new QDialogButtonBox(
-        QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Apply | QDialogButtonBox::RestoreDefaults,
-        this);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Apply
+                                             | QDialogButtonBox::RestoreDefaults,
+                                         this);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         apply();

@@ -22,8 +22,8 @@ StepModeActions::StepModeActions(RunController *run, PendingCallsPanel *panel, Q
         action->setStatusTip(tip);
         return action;
     };
-    m_continue = make(tr("&Continue Held Call"), QKeySequence(Qt::Key_F7),
-                      tr("Step mode: run the held call's handler (F7)"));
+    m_continue
+        = make(tr("&Continue Held Call"), QKeySequence(Qt::Key_F7), tr("Step mode: run the held call's handler (F7)"));
     m_answerInstead = make(tr("Answer &Instead…"), QKeySequence(Qt::SHIFT | Qt::Key_F7),
                            tr("Step mode: answer the held call yourself in the Pending Calls dock; its handler does "
                               "not run (Shift+F7)"));

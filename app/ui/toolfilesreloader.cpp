@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolfilesreloader.h"
 
-#include "run/runcontroller.h"
 #include "python/toolworker.h"
+#include "run/runcontroller.h"
 
 ToolFilesReloader::ToolFilesReloader(RunController *run, std::function<void()> reload, QObject *parent)
     : QObject(parent)
@@ -32,7 +32,8 @@ void ToolFilesReloader::filesChanged(const QStringList &paths)
     for (const QString &path : changed)
         if (!m_waiting.contains(path))
             m_waiting << path;
-    Q_EMIT notice(tr("%1 changed; the tools reload when this run ends").arg(m_waiting.join(QStringLiteral(", "))), 10000);
+    Q_EMIT notice(tr("%1 changed; the tools reload when this run ends").arg(m_waiting.join(QStringLiteral(", "))),
+                  10000);
 }
 
 void ToolFilesReloader::runFinished()

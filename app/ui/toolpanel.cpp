@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolpanel.h"
 
+#include "engine/toolcall.h"
 #include "handlersettingsform.h"
 #include "schemaform.h"
-#include "engine/toolcall.h"
 #include "tryitanswerdialog.h"
 #include "valvesform.h"
 

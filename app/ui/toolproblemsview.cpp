@@ -16,8 +16,8 @@
 
 namespace {
 
-constexpr int FileRole = Qt::UserRole;          ///< the tool file, e.g. "tools/a.py"
-constexpr int ModuleRole = Qt::UserRole + 1;    ///< the missing module
+constexpr int FileRole = Qt::UserRole;       ///< the tool file, e.g. "tools/a.py"
+constexpr int ModuleRole = Qt::UserRole + 1; ///< the missing module
 constexpr int RequirementsRole = Qt::UserRole + 2;
 
 } // namespace
@@ -76,7 +76,7 @@ void ToolProblemsView::updateButton()
 {
     const QListWidgetItem *item = m_list->currentItem();
     const bool installable = item && !item->data(ModuleRole).toString().isEmpty()
-                             && !item->data(RequirementsRole).toStringList().isEmpty();
+        && !item->data(RequirementsRole).toStringList().isEmpty();
     m_install->setVisible(installable);
 }
 

@@ -80,8 +80,8 @@ void ToolsMenu::summarize(const QString &title, bool ok, const QString &headline
     if (!m_interactive)
         return;
     // Window-modal and opened with open(): never blocks the event loop.
-    auto *box = new QMessageBox(ok ? QMessageBox::Information : QMessageBox::Warning, title, headline,
-                                QMessageBox::Ok, m_window);
+    auto *box = new QMessageBox(ok ? QMessageBox::Information : QMessageBox::Warning, title, headline, QMessageBox::Ok,
+                                m_window);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
     if (!lines.isEmpty())
@@ -101,8 +101,8 @@ bool ToolsMenu::importTools(const QString &file, ToolImport::As as)
     const bool ok = ToolImport::importFile(dir, file, as, &imported, &errors);
     const QString name = QFileInfo(file).fileName();
     if (!ok) {
-        summarize(tr("Import Tools"), false,
-                  tr("Nothing was imported from %1; the project is unchanged:").arg(name), errors);
+        summarize(tr("Import Tools"), false, tr("Nothing was imported from %1; the project is unchanged:").arg(name),
+                  errors);
         return false;
     }
     // JSON definitions only changed toolstudio.json: replay that change as one undoable
@@ -122,11 +122,12 @@ bool ToolsMenu::importTools(const QString &file, ToolImport::As as)
         lines << tool;
     for (const QString &warning : std::as_const(errors))
         lines << tr("warning: %1").arg(warning);
-    const QString headline =
-        python ? tr("Imported %n tool(s) from %1 (a Python tool file, now in tools/):", nullptr, int(imported.size())).arg(name)
+    const QString headline = python
+        ? tr("Imported %n tool(s) from %1 (a Python tool file, now in tools/):", nullptr, int(imported.size()))
+              .arg(name)
         : as == ToolImport::As::Mock
-            ? tr("Imported %n tool(s) from %1 as mock tools:", nullptr, int(imported.size())).arg(name)
-            : tr("Imported %n tool(s) from %1 as manual tools:", nullptr, int(imported.size())).arg(name);
+        ? tr("Imported %n tool(s) from %1 as mock tools:", nullptr, int(imported.size())).arg(name)
+        : tr("Imported %n tool(s) from %1 as manual tools:", nullptr, int(imported.size())).arg(name);
     summarize(tr("Import Tools"), true, headline, lines);
     return true;
 }
@@ -142,10 +143,10 @@ bool ToolsMenu::exportBundle(const QString &zip)
         summarize(tr("Export Bundle"), false, tr("The bundle was not written:"), {error});
         return false;
     }
-    summarize(tr("Export Bundle"), true,
-              tr("Wrote %n item(s) to %1 (never secrets):", nullptr, int(exported.size()))
-                  .arg(QDir::toNativeSeparators(zip)),
-              exported);
+    summarize(
+        tr("Export Bundle"), true,
+        tr("Wrote %n item(s) to %1 (never secrets):", nullptr, int(exported.size())).arg(QDir::toNativeSeparators(zip)),
+        exported);
     return true;
 }
 
@@ -157,16 +158,16 @@ bool ToolsMenu::importBundle(const QString &zip)
     QStringList imported, errors;
     const QString name = QFileInfo(zip).fileName();
     if (!Bundle::importBundle(project->dir, zip, &imported, &errors)) {
-        summarize(tr("Import Bundle"), false,
-                  tr("Nothing was imported from %1; the project is unchanged (%n problem(s)):", nullptr,
-                     int(errors.size()))
-                      .arg(name),
-                  errors);
+        summarize(
+            tr("Import Bundle"), false,
+            tr("Nothing was imported from %1; the project is unchanged (%n problem(s)):", nullptr, int(errors.size()))
+                .arg(name),
+            errors);
         return false;
     }
     m_changed();
-    summarize(tr("Import Bundle"), true,
-              tr("Imported %n tool(s) from %1:", nullptr, int(imported.size())).arg(name), imported);
+    summarize(tr("Import Bundle"), true, tr("Imported %n tool(s) from %1:", nullptr, int(imported.size())).arg(name),
+              imported);
     return true;
 }
 
@@ -277,8 +278,8 @@ void ToolsMenu::chooseAndExportBundle()
     if (!project)
         return;
     const QString zip = QFileDialog::getSaveFileName(
-        m_window, tr("Export Bundle"),
-        QDir(project->dir).filePath(QStringLiteral("%1-tools.zip").arg(project->name)), tr("Tool bundles (*.zip)"));
+        m_window, tr("Export Bundle"), QDir(project->dir).filePath(QStringLiteral("%1-tools.zip").arg(project->name)),
+        tr("Tool bundles (*.zip)"));
     if (!zip.isEmpty())
         exportBundle(zip);
 }
@@ -288,8 +289,8 @@ void ToolsMenu::chooseAndImportBundle()
     const Project *project = m_project();
     if (!project)
         return;
-    const QString zip =
-        QFileDialog::getOpenFileName(m_window, tr("Import Bundle"), project->dir, tr("Tool bundles (*.zip)"));
+    const QString zip
+        = QFileDialog::getOpenFileName(m_window, tr("Import Bundle"), project->dir, tr("Tool bundles (*.zip)"));
     if (!zip.isEmpty())
         importBundle(zip);
 }

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "project/projectwriter.h"
 #include "exchange/toolimport.h"
+#include "project/projectwriter.h"
 
 #include <QList>
 #include <QObject>

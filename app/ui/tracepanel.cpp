@@ -196,9 +196,9 @@ bool TracePanel::jumpToStep(StepStatus status)
 
 void TracePanel::updateStatusFilter()
 {
-    m_filter->setStatusFilter(m_failedOnly->isChecked()    ? TraceFilterModel::StatusFilter::FailedOnly
-                              : m_pendingOnly->isChecked() ? TraceFilterModel::StatusFilter::PendingOnly
-                                                           : TraceFilterModel::StatusFilter::All);
+    m_filter->setStatusFilter(m_failedOnly->isChecked()        ? TraceFilterModel::StatusFilter::FailedOnly
+                                  : m_pendingOnly->isChecked() ? TraceFilterModel::StatusFilter::PendingOnly
+                                                               : TraceFilterModel::StatusFilter::All);
 }
 
 void TracePanel::addToolFilters()

@@ -18,13 +18,13 @@ TryItAnswerDialog::TryItAnswerDialog(const Step &step, const std::optional<nlohm
 {
     setWindowTitle(tr("Answer %1").arg(step.tool));
     auto *layout = new QVBoxLayout(this);
-    auto *heading = new QLabel(tr("%1 is answered by a person. Arguments: %2")
-                                   .arg(step.tool, QString::fromStdString(step.args.dump())),
-                               this);
+    auto *heading = new QLabel(
+        tr("%1 is answered by a person. Arguments: %2").arg(step.tool, QString::fromStdString(step.args.dump())), this);
     heading->setWordWrap(true);
     heading->setTextFormat(Qt::PlainText);
     layout->addWidget(heading);
-    auto *resultLabel = new QLabel(outputSchema ? tr("&Result (from the output schema):") : tr("&Result (JSON):"), this);
+    auto *resultLabel
+        = new QLabel(outputSchema ? tr("&Result (from the output schema):") : tr("&Result (JSON):"), this);
     layout->addWidget(resultLabel);
     m_form = new SchemaForm(this);
     m_form->setObjectName(QStringLiteral("answerForm"));

@@ -3,8 +3,8 @@
 #include "valvesform.h"
 
 #include "project/project.h"
-#include "schemaform.h"
 #include "python/valvestore.h"
+#include "schemaform.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -123,8 +123,8 @@ void ValvesForm::setTool(const Project *project, const QString &tool)
     }
     const ValveStore store = ValveStore::load(project->dir);
     bool any = false;
-    const std::pair<Section *, const nlohmann::json *> described[] = {{&m_sections[0], &file->valves},
-                                                                       {&m_sections[1], &file->userValves}};
+    const std::pair<Section *, const nlohmann::json *> described[]
+        = {{&m_sections[0], &file->valves}, {&m_sections[1], &file->userValves}};
     for (const auto &[s, valves] : described) {
         if (!valves->is_object())
             continue;

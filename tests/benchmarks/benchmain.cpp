@@ -6,12 +6,12 @@
 // real RunController, sandbox launcher and Python shim.
 
 #include "bulkjournal.h"
+#include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
-#include "sandboxprocess.h"
-#include "engine/stepengine.h"
 #include "run/warmlauncher.h"
+#include "sandboxprocess.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -28,9 +28,9 @@
 #include <QSqlQuery>
 
 #include <algorithm>
-#include <optional>
 #include <cstdio>
 #include <fcntl.h>
+#include <optional>
 #include <string>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -62,7 +62,8 @@ Project makeProject(const QTemporaryDir &dir, const QByteArray &script, int maxC
     const QByteArray manifest = R"({
   "name": "bench", "default_script": "main",
   "scripts": [{"name": "main", "path": "scripts/main.py"}],
-  "limits": {"max_calls": )" + QByteArray::number(maxCalls) + R"(},
+  "limits": {"max_calls": )"
+        + QByteArray::number(maxCalls) + R"(},
   "tools": [{"name": "echo", "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
              "handler": {"kind": "mock", "sequence": [{"result": {"ok": true}}]}}]
 })";
@@ -131,15 +132,17 @@ const char *const RoundTripPython = "import time\nfrom toolstudio import tools\n
                                     "for i in range(N):\n    t = time.perf_counter_ns()\n    tools.echo(n=i)\n"
                                     "    ts.append(time.perf_counter_ns() - t)\n"
                                     "ts.sort()\nprint(ts[N // 2] / 1000, N / (sum(ts) / 1e9))\n";
-const char *const RoundTripNode = "const { tools } = require('toolstudio');\n(async () => {\n  const N = 2000, ts = [];\n"
-                                  "  for (let i = 0; i < N; ++i) {\n    const t = process.hrtime.bigint();\n"
-                                  "    await tools.echo({ n: i });\n    ts.push(Number(process.hrtime.bigint() - t));\n  }\n"
-                                  "  ts.sort((a, b) => a - b);\n  console.log(ts[N >> 1] / 1000, N / (ts.reduce((a, b) => a + b, 0) / 1e9));\n})();\n";
-const char *const RoundTripBash = "N=300; ts=()\nfor ((i = 0; i < N; ++i)); do\n  t0=${EPOCHREALTIME/./}\n"
-                                  "  tool echo n:=$i >/dev/null\n  t1=${EPOCHREALTIME/./}\n  ts+=($((10#$t1 - 10#$t0)))\ndone\n"
-                                  "sorted=($(printf '%s\\n' \"${ts[@]}\" | sort -n)); total=0\n"
-                                  "for x in \"${ts[@]}\"; do total=$((total + x)); done\n"
-                                  "echo \"${sorted[$((N / 2))]} $((N * 1000000 / total))\"\n";
+const char *const RoundTripNode
+    = "const { tools } = require('toolstudio');\n(async () => {\n  const N = 2000, ts = [];\n"
+      "  for (let i = 0; i < N; ++i) {\n    const t = process.hrtime.bigint();\n"
+      "    await tools.echo({ n: i });\n    ts.push(Number(process.hrtime.bigint() - t));\n  }\n"
+      "  ts.sort((a, b) => a - b);\n  console.log(ts[N >> 1] / 1000, N / (ts.reduce((a, b) => a + b, 0) / 1e9));\n})();\n";
+const char *const RoundTripBash
+    = "N=300; ts=()\nfor ((i = 0; i < N; ++i)); do\n  t0=${EPOCHREALTIME/./}\n"
+      "  tool echo n:=$i >/dev/null\n  t1=${EPOCHREALTIME/./}\n  ts+=($((10#$t1 - 10#$t0)))\ndone\n"
+      "sorted=($(printf '%s\\n' \"${ts[@]}\" | sort -n)); total=0\n"
+      "for x in \"${ts[@]}\"; do total=$((total + x)); done\n"
+      "echo \"${sorted[$((N / 2))]} $((N * 1000000 / total))\"\n";
 
 /// The round-trip script for `suffix` ("py", "js", "sh") with `calls` timed calls. With
 /// `warmUp` > 0 the script first makes that many calls of the same tool untimed (the same
@@ -150,19 +153,25 @@ QByteArray roundTripScript(const QString &suffix, int calls, int warmUp)
 {
     const QByteArray n = QByteArray::number(calls), w = QByteArray::number(warmUp);
     if (suffix == QLatin1String("js"))
-        return QByteArray(RoundTripNode).replace("const N = 2000, ts = [];\n",
-                                                 "const N = " + n + ", ts = [];\n"
-                                                     + (warmUp > 0 ? "  for (let i = 0; i < " + w + "; ++i)\n"
-                                                                     "    await tools.echo({ n: i });\n"
-                                                                   : QByteArray()));
+        return QByteArray(RoundTripNode)
+            .replace("const N = 2000, ts = [];\n",
+                     "const N = " + n + ", ts = [];\n"
+                         + (warmUp > 0 ? "  for (let i = 0; i < " + w
+                                    + "; ++i)\n"
+                                      "    await tools.echo({ n: i });\n"
+                                       : QByteArray()));
     if (suffix == QLatin1String("sh"))
-        return QByteArray(RoundTripBash).replace("N=300; ts=()\n", "N=" + n + "; ts=()\n"
-                                                     + (warmUp > 0 ? "for ((i = 0; i < " + w + "; ++i)); do "
-                                                                     "tool echo n:=$i >/dev/null; done\n"
-                                                                   : QByteArray()));
-    return QByteArray(RoundTripPython).replace("N = 2000\nts = []\n", "N = " + n + "\nts = []\n"
-                                                   + (warmUp > 0 ? "for i in range(" + w + "):\n    tools.echo(n=i)\n"
-                                                                 : QByteArray()));
+        return QByteArray(RoundTripBash)
+            .replace("N=300; ts=()\n",
+                     "N=" + n + "; ts=()\n"
+                         + (warmUp > 0 ? "for ((i = 0; i < " + w
+                                    + "; ++i)); do "
+                                      "tool echo n:=$i >/dev/null; done\n"
+                                       : QByteArray()));
+    return QByteArray(RoundTripPython)
+        .replace("N = 2000\nts = []\n",
+                 "N = " + n + "\nts = []\n"
+                     + (warmUp > 0 ? "for i in range(" + w + "):\n    tools.echo(n=i)\n" : QByteArray()));
 }
 
 /// A project with the mock `echo` tool and scripts/main.<suffix>.
@@ -196,8 +205,7 @@ QByteArray studioOutput(const Project &project, const QString &journal, int busy
         QObject::connect(&busy, &QTimer::timeout, &busy, [busyMs] {
             QElapsedTimer blocked;
             blocked.start();
-            while (blocked.elapsed() < busyMs) {
-            }
+            while (blocked.elapsed() < busyMs) {}
         });
         busy.start();
     }
@@ -273,7 +281,7 @@ QByteArray echoOutput(const QString &runtimeDir, const QString &suffix, const QB
     process.setProcessEnvironment(env);
     const int child = fds[1];
     process.setChildProcessModifier([child] { ::dup2(child, 3); });
-    process.start(suffix == QLatin1String("py") ? QStringLiteral("/usr/bin/python3")
+    process.start(suffix == QLatin1String("py")       ? QStringLiteral("/usr/bin/python3")
                       : suffix == QLatin1String("js") ? QStringLiteral("/usr/bin/node")
                                                       : QStringLiteral("/bin/bash"),
                   {path});
@@ -289,7 +297,8 @@ double processCpuUs()
 {
     rusage usage{};
     ::getrusage(RUSAGE_SELF, &usage);
-    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
 }
 
 /// "median µs/call, calls/s" from a round-trip script's "<median> <rate>" line.
@@ -299,7 +308,9 @@ QString roundTripFigure(const QByteArray &out, double *median)
     *median = parts.size() == 2 ? parts[0].toDouble() : 0;
     if (parts.size() != 2)
         return QStringLiteral("failed: ") + QString::fromUtf8(out);
-    return QStringLiteral("%1 µs/call, %2 calls/s").arg(parts[0].toDouble(), 0, 'f', 1).arg(parts[1].toDouble(), 0, 'f', 0);
+    return QStringLiteral("%1 µs/call, %2 calls/s")
+        .arg(parts[0].toDouble(), 0, 'f', 1)
+        .arg(parts[1].toDouble(), 0, 'f', 0);
 }
 
 long peakRssKiB()
@@ -326,21 +337,25 @@ static void startupBenchmark(std::vector<Row> *rows, const std::optional<QString
 {
     {
         QTemporaryDir work(QStringLiteral("/tmp/toolstudio-bench-XXXXXX"));
-        QFile::setPermissions(work.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                               | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther);
+        QFile::setPermissions(work.path(),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                  | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther);
         const struct
         {
             const char *label;
             QStringList command;
         } interpreters[] = {
-            {"python3 print(1)", {QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), QStringLiteral("print(1)")}},
+            {"python3 print(1)",
+             {QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), QStringLiteral("print(1)")}},
             {"bash echo 1", {QStringLiteral("/bin/bash"), QStringLiteral("-c"), QStringLiteral("echo 1")}},
-            {"node console.log(1)", {QStringLiteral("/usr/bin/node"), QStringLiteral("-e"), QStringLiteral("console.log(1)")}},
+            {"node console.log(1)",
+             {QStringLiteral("/usr/bin/node"), QStringLiteral("-e"), QStringLiteral("console.log(1)")}},
         };
         const auto childCpuNs = [] {
             rusage usage = {};
             ::getrusage(RUSAGE_CHILDREN, &usage);
-            return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e9 + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e3;
+            return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e9
+                + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e3;
         };
         struct Sample
         {
@@ -352,7 +367,8 @@ static void startupBenchmark(std::vector<Row> *rows, const std::optional<QString
         const auto bareOnce = [&](const QStringList &command) {
             QProcess process;
             QEventLoop loop;
-            QObject::connect(&process, &QProcess::readyReadStandardOutput, &loop, [&] { process.readAllStandardOutput(); });
+            QObject::connect(&process, &QProcess::readyReadStandardOutput, &loop,
+                             [&] { process.readAllStandardOutput(); });
             QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
             const double cpu = childCpuNs();
             QElapsedTimer clock;
@@ -401,7 +417,8 @@ static void startupBenchmark(std::vector<Row> *rows, const std::optional<QString
             return Sample{wall, childCpuNs() - cpu - before};
         };
         for (const auto &interpreter : interpreters) {
-            if (!QFileInfo(interpreter.command.first()).isExecutable() || (only && !interpreter.command.first().endsWith(*only)))
+            if (!QFileInfo(interpreter.command.first()).isExecutable()
+                || (only && !interpreter.command.first().endsWith(*only)))
                 continue;
             constexpr int Runs = 31;
             std::vector<double> wall[3], cpu[3]; // bare, cold, warm
@@ -424,13 +441,19 @@ static void startupBenchmark(std::vector<Row> *rows, const std::optional<QString
                     .arg(wall[k][Runs / 2] / wall[0][Runs / 2], 0, 'f', 2)
                     .arg(ms(wall[k][Runs / 2]), ms(wall[0][Runs / 2]));
             };
-            rows->push_back({QStringLiteral("start-up %1: cold sandbox / bare (median of %2)").arg(QLatin1String(interpreter.label)).arg(Runs),
-                            figure(1),
-                            QStringLiteral("SandboxProcess::start() to finished(), full launcher set-up; bare = QProcess start to finished()")});
-            rows->push_back({QStringLiteral("start-up %1: warm sandbox / bare (median of %2)").arg(QLatin1String(interpreter.label)).arg(Runs),
-                            figure(2),
-                            QStringLiteral("pre-warmed launcher (policy applied, waiting): go() to finished(); "
-                                           "target <= 1.10 for python3 and bash")});
+            rows->push_back(
+                {QStringLiteral("start-up %1: cold sandbox / bare (median of %2)")
+                     .arg(QLatin1String(interpreter.label))
+                     .arg(Runs),
+                 figure(1),
+                 QStringLiteral(
+                     "SandboxProcess::start() to finished(), full launcher set-up; bare = QProcess start to finished()")});
+            rows->push_back({QStringLiteral("start-up %1: warm sandbox / bare (median of %2)")
+                                 .arg(QLatin1String(interpreter.label))
+                                 .arg(Runs),
+                             figure(2),
+                             QStringLiteral("pre-warmed launcher (policy applied, waiting): go() to finished(); "
+                                            "target <= 1.10 for python3 and bash")});
         }
     }
 }
@@ -530,14 +553,20 @@ static void runStartupBenchmark(std::vector<Row> *rows, const std::optional<QStr
                 .arg(wall[k][Runs / 2] / wall[0][Runs / 2], 0, 'f', 2)
                 .arg(ms(wall[k][Runs / 2]), ms(wall[0][Runs / 2]));
         };
-        rows->push_back({QStringLiteral("run start-up %1: cold run / bare (median of %2)").arg(QLatin1String(language.label)).arg(Runs),
-                         figure(1),
-                         QStringLiteral("RunController::start() to the first stdout chunk, journal on, TOOLSTUDIO_PREWARM=0; "
-                                        "bare = interpreter + script file, QProcess start to first stdout")});
-        rows->push_back({QStringLiteral("run start-up %1: warm run / bare (median of %2)").arg(QLatin1String(language.label)).arg(Runs),
-                         figure(2) + QStringLiteral(", %1/%2 runs on a pre-warmed launcher").arg(warmStarts).arg(Runs),
-                         QStringLiteral("the same on the launcher prepared after the previous run (its set-up while idle "
-                                        "is not counted); target <= 1.10 for python3 and bash")});
+        rows->push_back(
+            {QStringLiteral("run start-up %1: cold run / bare (median of %2)")
+                 .arg(QLatin1String(language.label))
+                 .arg(Runs),
+             figure(1),
+             QStringLiteral("RunController::start() to the first stdout chunk, journal on, TOOLSTUDIO_PREWARM=0; "
+                            "bare = interpreter + script file, QProcess start to first stdout")});
+        rows->push_back(
+            {QStringLiteral("run start-up %1: warm run / bare (median of %2)")
+                 .arg(QLatin1String(language.label))
+                 .arg(Runs),
+             figure(2) + QStringLiteral(", %1/%2 runs on a pre-warmed launcher").arg(warmStarts).arg(Runs),
+             QStringLiteral("the same on the launcher prepared after the previous run (its set-up while idle "
+                            "is not counted); target <= 1.10 for python3 and bash")});
     }
 }
 
@@ -565,9 +594,11 @@ int main(int argc, char **argv)
         // record` / `strace -c` of the studio's side; the CPU figure is per call made
         // (N + W).
         const int calls = positional.size() > 1 ? std::max(1, positional[1].toInt()) : 20000;
-        const QString suffix = positional.size() > 2 && positional[2] == "js" ? QStringLiteral("js") : QStringLiteral("py");
+        const QString suffix
+            = positional.size() > 2 && positional[2] == "js" ? QStringLiteral("js") : QStringLiteral("py");
         QTemporaryDir dir;
-        const Project project = makeLanguageProject(dir, suffix, roundTripScript(suffix, calls, warmUp), calls + warmUp);
+        const Project project
+            = makeLanguageProject(dir, suffix, roundTripScript(suffix, calls, warmUp), calls + warmUp);
         double median = 0;
         const double cpuBefore = processCpuUs();
         const QByteArray out = studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite")));
@@ -592,9 +623,10 @@ int main(int argc, char **argv)
         for (int i = 0; i < Runs; ++i)
             samples.push_back(double(timeRun(project, dir.path() + QStringLiteral("/journal.sqlite")).firstOutputNs));
         std::sort(samples.begin(), samples.end());
-        rows.push_back({QStringLiteral("run start → first script output (median of %1)").arg(Runs),
-                        ms(samples[Runs / 2]) + QStringLiteral(" (min %1, max %2)").arg(ms(samples.front()), ms(samples.back())),
-                        QStringLiteral("RunController::start() to the first stdout chunk; python3 print; journal on")});
+        rows.push_back(
+            {QStringLiteral("run start → first script output (median of %1)").arg(Runs),
+             ms(samples[Runs / 2]) + QStringLiteral(" (min %1, max %2)").arg(ms(samples.front()), ms(samples.back())),
+             QStringLiteral("RunController::start() to the first stdout chunk; python3 print; journal on")});
     }
 
     {
@@ -636,8 +668,11 @@ int main(int argc, char **argv)
             const char *language;
             QString suffix;
             int calls;
-        } languages[] = {{"Python", QStringLiteral("py"), 2000}, {"Node", QStringLiteral("js"), 2000}, {"Bash", QStringLiteral("sh"), 300}};
-        const QString warmUpNote = warmUp > 0 ? QStringLiteral(", after %1 untimed warm-up calls").arg(warmUp) : QString();
+        } languages[] = {{"Python", QStringLiteral("py"), 2000},
+                         {"Node", QStringLiteral("js"), 2000},
+                         {"Bash", QStringLiteral("sh"), 300}};
+        const QString warmUpNote
+            = warmUp > 0 ? QStringLiteral(", after %1 untimed warm-up calls").arg(warmUp) : QString();
         // Studio and echo alternate for RoundTripRounds rounds, so a change in the
         // machine's load during the benchmark reaches both sides alike; each side's
         // figure is the middle round (by median), the ratio is of those two.
@@ -655,37 +690,42 @@ int main(int argc, char **argv)
                 QTemporaryDir dir;
                 const Project project = makeLanguageProject(dir, language.suffix, script, language.calls + warmUp);
                 Round s, e;
-                s.figure = roundTripFigure(studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite"))), &s.median);
+                s.figure
+                    = roundTripFigure(studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite"))), &s.median);
                 e.figure = roundTripFigure(echoOutput(runtime.path(), language.suffix, script), &e.median);
                 ratios << QString::number(e.median > 0 ? s.median / e.median : 0, 'f', 2);
                 studio.push_back(s);
                 echo.push_back(e);
             }
             const auto middle = [](std::vector<Round> rounds) {
-                std::sort(rounds.begin(), rounds.end(), [](const Round &a, const Round &b) { return a.median < b.median; });
+                std::sort(rounds.begin(), rounds.end(),
+                          [](const Round &a, const Round &b) { return a.median < b.median; });
                 return rounds[rounds.size() / 2];
             };
             const Round s = middle(studio), e = middle(echo);
-            rows.push_back({QStringLiteral("%1 sequential mock call, studio (journal on)").arg(QLatin1String(language.language)),
-                            s.figure,
-                            QStringLiteral("%1 calls timed by the script itself (median; rate = calls / sum); middle of %2 rounds")
-                                    .arg(language.calls)
-                                    .arg(RoundTripRounds)
-                                + warmUpNote});
-            rows.push_back({QStringLiteral("%1 same client vs C++ echo (socketpair)").arg(QLatin1String(language.language)),
-                            e.figure + QStringLiteral(" → ratio %1 (rounds: %2)")
-                                           .arg(e.median > 0 ? s.median / e.median : 0, 0, 'f', 2)
-                                           .arg(ratios.join(QStringLiteral(", "))),
-                            QStringLiteral("same shim and script, a thread answering each line; ratio = studio / echo, middle "
-                                           "rounds; the %1 rounds alternate studio and echo")
-                                .arg(RoundTripRounds)});
+            rows.push_back(
+                {QStringLiteral("%1 sequential mock call, studio (journal on)").arg(QLatin1String(language.language)),
+                 s.figure,
+                 QStringLiteral("%1 calls timed by the script itself (median; rate = calls / sum); middle of %2 rounds")
+                         .arg(language.calls)
+                         .arg(RoundTripRounds)
+                     + warmUpNote});
+            rows.push_back(
+                {QStringLiteral("%1 same client vs C++ echo (socketpair)").arg(QLatin1String(language.language)),
+                 e.figure
+                     + QStringLiteral(" → ratio %1 (rounds: %2)")
+                           .arg(e.median > 0 ? s.median / e.median : 0, 0, 'f', 2)
+                           .arg(ratios.join(QStringLiteral(", "))),
+                 QStringLiteral("same shim and script, a thread answering each line; ratio = studio / echo, middle "
+                                "rounds; the %1 rounds alternate studio and echo")
+                     .arg(RoundTripRounds)});
         }
         {
             // Calls are served off the GUI thread: a main thread blocked 20 ms at a time
             // does not slow the round trip.
             QTemporaryDir dir;
-            const Project project = makeLanguageProject(dir, QStringLiteral("py"), roundTripScript(QStringLiteral("py"), 2000, warmUp),
-                                                        2000 + warmUp);
+            const Project project = makeLanguageProject(
+                dir, QStringLiteral("py"), roundTripScript(QStringLiteral("py"), 2000, warmUp), 2000 + warmUp);
             double busyMedian = 0;
             const QString figure = roundTripFigure(
                 studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite")), 20), &busyMedian);
@@ -697,23 +737,26 @@ int main(int argc, char **argv)
     { // also in `bridge` mode: the bridge's parallel figure (issue 4)
         QTemporaryDir dir;
         constexpr int Calls = 10000;
-        const Project project = makeLanguageProject(dir, QStringLiteral("py"),
-                                                    "import asyncio, time\nfrom toolstudio import tools\n"
-                                                    "async def main():\n"
-                                                    "    return await asyncio.gather(*(tools.echo(n=i) for i in range(10000)))\n"
-                                                    "t = time.perf_counter()\nresults = asyncio.run(main())\n"
-                                                    "print(len(results), f'{(time.perf_counter() - t) * 1000:.0f}')\n",
-                                                    Calls);
+        const Project project
+            = makeLanguageProject(dir, QStringLiteral("py"),
+                                  "import asyncio, time\nfrom toolstudio import tools\n"
+                                  "async def main():\n"
+                                  "    return await asyncio.gather(*(tools.echo(n=i) for i in range(10000)))\n"
+                                  "t = time.perf_counter()\nresults = asyncio.run(main())\n"
+                                  "print(len(results), f'{(time.perf_counter() - t) * 1000:.0f}')\n",
+                                  Calls);
         const long before = peakRssKiB();
-        const QList<QByteArray> parts = studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite"))).trimmed().split(' ');
+        const QList<QByteArray> parts
+            = studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite"))).trimmed().split(' ');
         const long after = peakRssKiB();
-        rows.push_back({QStringLiteral("%1 parallel calls, asyncio.gather (journal on)").arg(Calls),
-                        parts.size() == 2 ? QStringLiteral("%1 calls in %2 ms; studio peak RSS %3 MiB (before %4 MiB)")
-                                                .arg(QString::fromUtf8(parts[0]), QString::fromUtf8(parts[1]))
-                                                .arg(after / 1024.0, 0, 'f', 1)
-                                                .arg(before / 1024.0, 0, 'f', 1)
-                                          : QStringLiteral("failed"),
-                        QStringLiteral("gather start to all results, timed by the script; getrusage(RUSAGE_SELF).ru_maxrss")});
+        rows.push_back(
+            {QStringLiteral("%1 parallel calls, asyncio.gather (journal on)").arg(Calls),
+             parts.size() == 2 ? QStringLiteral("%1 calls in %2 ms; studio peak RSS %3 MiB (before %4 MiB)")
+                                     .arg(QString::fromUtf8(parts[0]), QString::fromUtf8(parts[1]))
+                                     .arg(after / 1024.0, 0, 'f', 1)
+                                     .arg(before / 1024.0, 0, 'f', 1)
+                               : QStringLiteral("failed"),
+             QStringLiteral("gather start to all results, timed by the script; getrusage(RUSAGE_SELF).ru_maxrss")});
     }
 
     if (!bridgeOnly) {
@@ -735,11 +778,14 @@ int main(int argc, char **argv)
         const RunTiming off = timeRun(project, QString());
         const double onRate = on.steps / (std::max<qint64>(on.stepSpanMs, 1) / 1e3);
         const double offRate = off.steps / (std::max<qint64>(off.stepSpanMs, 1) / 1e3);
-        rows.push_back({QStringLiteral("journal on / off, %1 sequential calls").arg(Calls),
-                        QStringLiteral("%1 (%2 vs %3 calls/s)").arg(onRate / offRate, 0, 'f', 2)
-                            .arg(onRate, 0, 'f', 0).arg(offRate, 0, 'f', 0),
-                        QStringLiteral("calls/s with the journal over calls/s without (RunController::setJournalPath(\"\")), "
-                                       "first step queued to last step ended")});
+        rows.push_back(
+            {QStringLiteral("journal on / off, %1 sequential calls").arg(Calls),
+             QStringLiteral("%1 (%2 vs %3 calls/s)")
+                 .arg(onRate / offRate, 0, 'f', 2)
+                 .arg(onRate, 0, 'f', 0)
+                 .arg(offRate, 0, 'f', 0),
+             QStringLiteral("calls/s with the journal over calls/s without (RunController::setJournalPath(\"\")), "
+                            "first step queued to last step ended")});
     }
     if (!bridgeOnly) {
         // Replay of a 10 000-step run: every call memoized from the journal.
@@ -767,9 +813,8 @@ int main(int argc, char **argv)
         replay.setJournalPath(journal);
         QEventLoop loop;
         int memoized = 0;
-        QObject::connect(&replay, &RunController::stepAdded, &loop, [&](const Step &step) {
-            memoized += step.status == StepStatus::Memoized ? 1 : 0;
-        });
+        QObject::connect(&replay, &RunController::stepAdded, &loop,
+                         [&](const Step &step) { memoized += step.status == StepStatus::Memoized ? 1 : 0; });
         QObject::connect(&replay, &RunController::finished, &loop, [&](const RunRecord &) { loop.quit(); });
         QElapsedTimer clock;
         clock.start();
@@ -778,44 +823,46 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "replay failed: %s\n", qPrintable(error));
         else
             loop.exec();
-        rows.push_back({QStringLiteral("replay of a %1-step run").arg(Calls),
-                        QStringLiteral("%1 s to the end (%2 memoized)").arg(clock.elapsed() / 1e3, 0, 'f', 2).arg(memoized),
-                        QStringLiteral("RunController::startReplay() to finished(): loading the steps, the script, "
-                                       "every call answered from the journal")});
+        rows.push_back(
+            {QStringLiteral("replay of a %1-step run").arg(Calls),
+             QStringLiteral("%1 s to the end (%2 memoized)").arg(clock.elapsed() / 1e3, 0, 'f', 2).arg(memoized),
+             QStringLiteral("RunController::startReplay() to finished(): loading the steps, the script, "
+                            "every call answered from the journal")});
     }
     if (!bridgeOnly) {
         // Opening a journal of 1 000 000 steps (1000 runs × 1000 steps) until the runs
         // list is there. Filled with one recursive-CTE insert per table.
         QTemporaryDir dir;
         const QString path = dir.path() + QStringLiteral("/journal.sqlite");
-        fillJournal(path, {
-            QStringLiteral(
-                "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 1000)"
-                " INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code)"
-                " SELECT printf('run-%04d', x), '/p', '/p/scripts/main.py', 'completed', 1700000000000 + x * 1000,"
-                " 1700000000500 + x * 1000, 0 FROM r"),
-            QStringLiteral(
-                "WITH RECURSIVE s(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM s LIMIT 1000000)"
-                " INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
-                " queued_at, started_at, ended_at, args_hash)"
-                " SELECT printf('run-%04d', x / 1000 + 1), x % 1000 + 1, 'c' || (x % 1000 + 1), 'echo', '{\"n\":1}',"
-                " printf('run-%04d:%d', x / 1000 + 1, x % 1000 + 1), 'succeeded', 3, '\"ok\"', 1, 2, 3, 'h' FROM s"),
-            QStringLiteral(
-                "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded)"
-                " SELECT run_id, sequence, 1, 2, 3, 1 FROM steps")
-        });
+        fillJournal(
+            path,
+            {QStringLiteral(
+                 "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 1000)"
+                 " INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code)"
+                 " SELECT printf('run-%04d', x), '/p', '/p/scripts/main.py', 'completed', 1700000000000 + x * 1000,"
+                 " 1700000000500 + x * 1000, 0 FROM r"),
+             QStringLiteral(
+                 "WITH RECURSIVE s(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM s LIMIT 1000000)"
+                 " INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
+                 " queued_at, started_at, ended_at, args_hash)"
+                 " SELECT printf('run-%04d', x / 1000 + 1), x % 1000 + 1, 'c' || (x % 1000 + 1), 'echo', '{\"n\":1}',"
+                 " printf('run-%04d:%d', x / 1000 + 1, x % 1000 + 1), 'succeeded', 3, '\"ok\"', 1, 2, 3, 'h' FROM s"),
+             QStringLiteral("INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded)"
+                            " SELECT run_id, sequence, 1, 2, 3, 1 FROM steps")});
         QElapsedTimer clock;
         clock.start();
         Journal journal;
         journal.open(path);
         const auto runs = journal.runs();
         const qint64 openNs = clock.nsecsElapsed();
-        rows.push_back({QStringLiteral("open a journal of 1 000 000 steps → runs list"),
-                        QStringLiteral("%1 (%2 runs listed, %3 steps in the last)")
-                            .arg(ms(double(openNs))).arg(runs.size())
-                            .arg(runs.empty() ? 0 : journal.stepCount(runs.back().id)),
-                        QStringLiteral("Journal::open() (schema check, migrations, orphaned-run check) + Journal::runs(); "
-                                       "1000 runs × 1000 steps + attempts, file in a temp dir")});
+        rows.push_back(
+            {QStringLiteral("open a journal of 1 000 000 steps → runs list"),
+             QStringLiteral("%1 (%2 runs listed, %3 steps in the last)")
+                 .arg(ms(double(openNs)))
+                 .arg(runs.size())
+                 .arg(runs.empty() ? 0 : journal.stepCount(runs.back().id)),
+             QStringLiteral("Journal::open() (schema check, migrations, orphaned-run check) + Journal::runs(); "
+                            "1000 runs × 1000 steps + attempts, file in a temp dir")});
     }
 
     std::printf("%-52s | %-44s | %s\n", "benchmark", "figure", "method");

@@ -28,8 +28,9 @@ inline void fillJournal(const QString &path, const QStringList &statements)
         for (const QString &statement : statements)
             query.exec(statement);
         // What Journal::recordRun writes when a run ends (schema 6): its by-tool rows.
-        query.exec(QStringLiteral("INSERT OR IGNORE INTO step_tools (run_id, tool, sequence) SELECT run_id, tool, sequence FROM steps"
-                                  " WHERE run_id IN (SELECT id FROM runs WHERE status NOT IN ('running', 'waiting'))"));
+        query.exec(QStringLiteral(
+            "INSERT OR IGNORE INTO step_tools (run_id, tool, sequence) SELECT run_id, tool, sequence FROM steps"
+            " WHERE run_id IN (SELECT id FROM runs WHERE status NOT IN ('running', 'waiting'))"));
         query.exec(QStringLiteral("UPDATE runs SET tools_indexed = 1 WHERE status NOT IN ('running', 'waiting')"));
         db.commit();
     }

@@ -4,10 +4,10 @@
 // headless, the worst event-loop stall, and a 1 000 000-step run opened, shown and
 // filtered. Needs a display (offscreen works). Never part of `test`.
 #include "bulkjournal.h"
+#include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
-#include "engine/stepengine.h"
 #include "timelinewidget.h"
 #include "tracefiltermodel.h"
 #include "tracemodel.h"
@@ -57,13 +57,18 @@ QString makeStreamingProject(const QTemporaryDir &dir, int calls)
 {
     writeFile(dir.path() + QStringLiteral("/scripts/main.py"),
               "from toolstudio import tools\n"
-              "for i in range(" + QByteArray::number(calls) + "):\n"
-              "    tools.echo(n=i)\n"
-              "print('done', flush=True)\n");
-    writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
-              "{\"name\": \"bench\", \"default_script\": \"main\",\n"
-              " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
-              " \"limits\": {\"max_calls\": " + QByteArray::number(calls) + ", \"run_timeout_seconds\": 3600},\n"
+              "for i in range("
+                  + QByteArray::number(calls)
+                  + "):\n"
+                    "    tools.echo(n=i)\n"
+                    "print('done', flush=True)\n");
+    writeFile(
+        dir.path() + QStringLiteral("/toolstudio.json"),
+        "{\"name\": \"bench\", \"default_script\": \"main\",\n"
+        " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+        " \"limits\": {\"max_calls\": "
+            + QByteArray::number(calls)
+            + ", \"run_timeout_seconds\": 3600},\n"
               " \"tools\": [{\"name\": \"echo\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"n\": "
               "{\"type\": \"integer\"}}, \"required\": [\"n\"]},\n"
               "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": {\"ok\": true}}]}}]}\n");
@@ -160,8 +165,8 @@ struct StreamResult
     double callsPerSecond = 0;
     double worstStallMs = 0;
     int steps = 0;
-    QString worstEvent; ///< the slowest event delivered during the run, and its receiver
-    int slowEvents = 0; ///< deliveries over 20 ms during the run
+    QString worstEvent;      ///< the slowest event delivered during the run, and its receiver
+    int slowEvents = 0;      ///< deliveries over 20 ms during the run
     double afterStallMs = 0; ///< worst stall in the 0.5 s after finished()
     QString afterEvent;      ///< the slowest event delivered then
 };
@@ -248,10 +253,12 @@ int main(int argc, char **argv)
     QStandardPaths::setTestModeEnabled(true);
     qputenv("TOOLSTUDIO_SANDBOX", TOOLSTUDIO_SANDBOX_PATH);
     // TOOLSTUDIO_BENCH_CALLS=0 skips the streaming runs;
-    const int calls = qEnvironmentVariableIsSet("TOOLSTUDIO_BENCH_CALLS") ? qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_CALLS")
-                                                                        : 100000;
+    const int calls = qEnvironmentVariableIsSet("TOOLSTUDIO_BENCH_CALLS")
+        ? qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_CALLS")
+        : 100000;
     // TOOLSTUDIO_BENCH_BIG=0 skips the 1 000 000-step journal.
-    const bool big = !qEnvironmentVariableIsSet("TOOLSTUDIO_BENCH_BIG") || qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_BIG") != 0;
+    const bool big = !qEnvironmentVariableIsSet("TOOLSTUDIO_BENCH_BIG")
+        || qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_BIG") != 0;
     std::vector<Row> rows;
 
     if (big) {
@@ -259,23 +266,23 @@ int main(int argc, char **argv)
         // recursive-CTE inserts. Measured first, so the peak RSS is the trace's.
         QTemporaryDir dir;
         const QString path = dir.path() + QStringLiteral("/journal.sqlite");
-        fillJournal(path, {
-            QStringLiteral(
-                "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code)"
-                " VALUES ('run-big', '/p', '/p/scripts/main.py', 'completed', 1700000000000, 1700001000000, 0)"),
-            QStringLiteral(
-                "WITH RECURSIVE s(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM s LIMIT 1000000)"
-                " INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
-                " error, queued_at, started_at, ended_at, args_hash)"
-                " SELECT 'run-big', x + 1, 'c' || (x + 1), 'tool_' || (x % 10), '{\"n\":' || x || '}',"
-                " 'run-big:' || (x + 1), CASE WHEN x % 1000 = 999 THEN 'failed' ELSE 'succeeded' END, 3,"
-                " CASE WHEN x % 1000 = 999 THEN NULL ELSE '{\"ok\":true,\"n\":' || x || '}' END,"
-                " CASE WHEN x % 1000 = 999 THEN '{\"code\":\"tool_failed\",\"message\":\"upstream busy\"}' END,"
-                " 1700000000000 + x, 1700000000000 + x, 1700000000001 + x, 'h' FROM s"),
-            QStringLiteral(
-                "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error)"
-                " SELECT run_id, sequence, 1, started_at, ended_at, status = 'succeeded', error FROM steps")
-        });
+        fillJournal(
+            path,
+            {QStringLiteral(
+                 "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code)"
+                 " VALUES ('run-big', '/p', '/p/scripts/main.py', 'completed', 1700000000000, 1700001000000, 0)"),
+             QStringLiteral(
+                 "WITH RECURSIVE s(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM s LIMIT 1000000)"
+                 " INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts, result,"
+                 " error, queued_at, started_at, ended_at, args_hash)"
+                 " SELECT 'run-big', x + 1, 'c' || (x + 1), 'tool_' || (x % 10), '{\"n\":' || x || '}',"
+                 " 'run-big:' || (x + 1), CASE WHEN x % 1000 = 999 THEN 'failed' ELSE 'succeeded' END, 3,"
+                 " CASE WHEN x % 1000 = 999 THEN NULL ELSE '{\"ok\":true,\"n\":' || x || '}' END,"
+                 " CASE WHEN x % 1000 = 999 THEN '{\"code\":\"tool_failed\",\"message\":\"upstream busy\"}' END,"
+                 " 1700000000000 + x, 1700000000000 + x, 1700000000001 + x, 'h' FROM s"),
+             QStringLiteral(
+                 "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error)"
+                 " SELECT run_id, sequence, 1, started_at, ended_at, status = 'succeeded', error FROM steps")});
         const long rssBefore = currentRssKiB();
 
         TraceModel model;
@@ -314,12 +321,13 @@ int main(int argc, char **argv)
         timeline.repaint();
         const qint64 timelineNs = clock.nsecsElapsed();
         const long rssAfter = currentRssKiB();
-        rows.push_back({QStringLiteral("open a 1 000 000-step run and show its trace"),
-                        QStringLiteral("%1 ms (first open: %2 s)")
-                            .arg(double(shownNs) / 1e6, 0, 'f', 0)
-                            .arg(double(firstOpenNs) / 1e9, 0, 'f', 2),
-                        QStringLiteral("TraceModel::openRun (journal-backed, %1-step pages) + filter proxy + tree view painted")
-                            .arg(TraceModel::PageSize)});
+        rows.push_back(
+            {QStringLiteral("open a 1 000 000-step run and show its trace"),
+             QStringLiteral("%1 ms (first open: %2 s)")
+                 .arg(double(shownNs) / 1e6, 0, 'f', 0)
+                 .arg(double(firstOpenNs) / 1e9, 0, 'f', 2),
+             QStringLiteral("TraceModel::openRun (journal-backed, %1-step pages) + filter proxy + tree view painted")
+                 .arg(TraceModel::PageSize)});
         rows.push_back({QStringLiteral("  … and its timeline laid out and painted"),
                         QStringLiteral("%1 ms after opening").arg(double(timelineNs) / 1e6, 0, 'f', 0),
                         QStringLiteral("worker thread reads the extents; the trace is usable meanwhile")});
@@ -329,25 +337,28 @@ int main(int argc, char **argv)
         filter.setTool(QStringLiteral("tool_3"));
         view.repaint();
         const qint64 filterNs = clock.nsecsElapsed();
-        rows.push_back({QStringLiteral("filter the 1 000 000-step trace to one tool"),
-                        QStringLiteral("%1 ms (%2 rows left)").arg(double(filterNs) / 1e6, 0, 'f', 0).arg(filter.rowCount()),
-                        QStringLiteral("TraceFilterModel::setTool (indexed query, one layout change) + repaint")});
+        rows.push_back(
+            {QStringLiteral("filter the 1 000 000-step trace to one tool"),
+             QStringLiteral("%1 ms (%2 rows left)").arg(double(filterNs) / 1e6, 0, 'f', 0).arg(filter.rowCount()),
+             QStringLiteral("TraceFilterModel::setTool (indexed query, one layout change) + repaint")});
         clock.restart();
         filter.setStatusFilter(TraceFilterModel::StatusFilter::FailedOnly);
         view.repaint();
         const qint64 failedNs = clock.nsecsElapsed();
-        rows.push_back({QStringLiteral("  … then failed only"),
-                        QStringLiteral("%1 ms (%2 rows left)").arg(double(failedNs) / 1e6, 0, 'f', 0).arg(filter.rowCount()),
-                        QStringLiteral("setStatusFilter(FailedOnly) + repaint")});
+        rows.push_back(
+            {QStringLiteral("  … then failed only"),
+             QStringLiteral("%1 ms (%2 rows left)").arg(double(failedNs) / 1e6, 0, 'f', 0).arg(filter.rowCount()),
+             QStringLiteral("setStatusFilter(FailedOnly) + repaint")});
         filter.setStatusFilter(TraceFilterModel::StatusFilter::All);
         filter.setTool(QString());
         clock.restart();
         filter.setText(QStringLiteral("c77777"));
         view.repaint();
         const qint64 textNs = clock.nsecsElapsed();
-        rows.push_back({QStringLiteral("text filter on the 1 000 000-step trace"),
-                        QStringLiteral("%1 ms (%2 rows left)").arg(double(textNs) / 1e6, 0, 'f', 0).arg(filter.rowCount()),
-                        QStringLiteral("setText (SQL LIKE over tool, call id, result, error: a scan) + repaint")});
+        rows.push_back(
+            {QStringLiteral("text filter on the 1 000 000-step trace"),
+             QStringLiteral("%1 ms (%2 rows left)").arg(double(textNs) / 1e6, 0, 'f', 0).arg(filter.rowCount()),
+             QStringLiteral("setText (SQL LIKE over tool, call id, result, error: a scan) + repaint")});
         filter.setText(QString());
         view.repaint();
         QModelIndex at = filter.index(500000, 0);
@@ -356,21 +367,28 @@ int main(int argc, char **argv)
         for (; jumps < 100; ++jumps)
             at = filter.nextStep(at, StepStatus::Failed);
         const qint64 jumpNs = clock.nsecsElapsed();
-        rows.push_back({QStringLiteral("jump to the next failed step (1 000 000 steps)"),
-                        QStringLiteral("%1 µs per jump (at #%2 after %3 jumps)")
-                            .arg(double(jumpNs) / 1e3 / jumps, 0, 'f', 1)
-                            .arg(at.data(TraceModel::SequenceRole).toInt())
-                            .arg(jumps),
-                        QStringLiteral("TraceFilterModel::nextStep: binary search in the failed list (one indexed query, cached)")});
-        rows.push_back({QStringLiteral("memory with the 1 000 000-step trace"),
-                        QStringLiteral("%1 MiB resident (+%2 MiB for the trace; peak VmHWM %3 MiB)")
-                            .arg(rssAfter / 1024).arg((rssAfter - rssBefore) / 1024).arg(peakRssKiB() / 1024),
-                        QStringLiteral("VmRSS after trace and timeline are shown; VmHWM includes writing the journal")});
+        rows.push_back(
+            {QStringLiteral("jump to the next failed step (1 000 000 steps)"),
+             QStringLiteral("%1 µs per jump (at #%2 after %3 jumps)")
+                 .arg(double(jumpNs) / 1e3 / jumps, 0, 'f', 1)
+                 .arg(at.data(TraceModel::SequenceRole).toInt())
+                 .arg(jumps),
+             QStringLiteral(
+                 "TraceFilterModel::nextStep: binary search in the failed list (one indexed query, cached)")});
+        rows.push_back(
+            {QStringLiteral("memory with the 1 000 000-step trace"),
+             QStringLiteral("%1 MiB resident (+%2 MiB for the trace; peak VmHWM %3 MiB)")
+                 .arg(rssAfter / 1024)
+                 .arg((rssAfter - rssBefore) / 1024)
+                 .arg(peakRssKiB() / 1024),
+             QStringLiteral("VmRSS after trace and timeline are shown; VmHWM includes writing the journal")});
         clock.restart();
         timeline.fit();
         timeline.repaint();
         rows.push_back({QStringLiteral("paint the timeline of 1 000 000 steps"),
-                        QStringLiteral("%1 ms (%2 bars painted at 1000 px)").arg(double(clock.nsecsElapsed()) / 1e6, 0, 'f', 1).arg(timeline.lastPaintedBars()),
+                        QStringLiteral("%1 ms (%2 bars painted at 1000 px)")
+                            .arg(double(clock.nsecsElapsed()) / 1e6, 0, 'f', 1)
+                            .arg(timeline.lastPaintedBars()),
                         QStringLiteral("TimelineWidget::paintEvent, bars on the same pixel skipped")});
 
         // Rerun from Step on the same run, in a window with a project whose journal it
@@ -383,7 +401,8 @@ int main(int argc, char **argv)
         writeFile(project + QStringLiteral("/toolstudio.json"),
                   "{\"name\": \"big\", \"default_script\": \"main\",\n"
                   " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
-                  " \"tools\": [\n" + tools + "]}\n");
+                  " \"tools\": [\n"
+                      + tools + "]}\n");
         writeFile(project + QStringLiteral("/scripts/main.py"), "pass\n");
         QDir().mkpath(project + QStringLiteral("/.toolstudio"));
         for (const QString &suffix : {QString(), QStringLiteral("-wal")})
@@ -408,13 +427,14 @@ int main(int argc, char **argv)
         rerun->stepPicker()->setValue(rerun->stepPicker()->maximum());
         rerun->repaint();
         const qint64 lastStepNs = clock.nsecsElapsed();
-        rows.push_back({QStringLiteral("open Rerun from Step on a 1 000 000-step run"),
-                        QStringLiteral("%1 ms (picker to step %2: %3 ms)")
-                            .arg(double(rerunNs) / 1e6, 0, 'f', 1)
-                            .arg(rerun->sequence())
-                            .arg(double(lastStepNs) / 1e6, 0, 'f', 1),
-                        QStringLiteral("DurableRunActions::openRerunDialog, shown and painted: JournalReader::sequenceRange "
-                                       "+ the one step shown; a spin box picker")});
+        rows.push_back(
+            {QStringLiteral("open Rerun from Step on a 1 000 000-step run"),
+             QStringLiteral("%1 ms (picker to step %2: %3 ms)")
+                 .arg(double(rerunNs) / 1e6, 0, 'f', 1)
+                 .arg(rerun->sequence())
+                 .arg(double(lastStepNs) / 1e6, 0, 'f', 1),
+             QStringLiteral("DurableRunActions::openRerunDialog, shown and painted: JournalReader::sequenceRange "
+                            "+ the one step shown; a spin box picker")});
         rerun->reject();
 
         // The end of a 1 000 000-step run, as the run thread does it: Journal::recordRun
@@ -507,11 +527,13 @@ int main(int argc, char **argv)
                 }
                 QCoreApplication::processEvents();
             }
-            rows.push_back({QStringLiteral("grow a live trace to 100 000 steps, 400 per insert"),
-                            QStringLiteral("worst TraceModel::flush %1 ms (before the insert at step %2)")
-                                .arg(double(worst) / 1e6, 0, 'f', 1)
-                                .arg(worstAt),
-                            QStringLiteral("TOOLSTUDIO_BENCH_GROW=1: the model's indexes and row store growing (no rehash, no move)")});
+            rows.push_back(
+                {QStringLiteral("grow a live trace to 100 000 steps, 400 per insert"),
+                 QStringLiteral("worst TraceModel::flush %1 ms (before the insert at step %2)")
+                     .arg(double(worst) / 1e6, 0, 'f', 1)
+                     .arg(worstAt),
+                 QStringLiteral(
+                     "TOOLSTUDIO_BENCH_GROW=1: the model's indexes and row store growing (no rehash, no move)")});
         } else {
             model.applySteps(batch(1, 100000));
             model.flush();
@@ -536,13 +558,14 @@ int main(int argc, char **argv)
             timeline.repaint();
             timelineNs += clock.nsecsElapsed();
         }
-        rows.push_back({QStringLiteral("insert 400 steps into a 100 000-step live trace"),
-                        QStringLiteral("%1 ms insert, %2 ms layout, %3 ms trace paint, %4 ms timeline paint")
-                            .arg(double(flushNs) / 20e6, 0, 'f', 1)
-                            .arg(double(layoutNs) / 20e6, 0, 'f', 1)
-                            .arg(double(paintNs) / 20e6, 0, 'f', 1)
-                            .arg(double(timelineNs) / 20e6, 0, 'f', 1),
-                        QStringLiteral("mean of 20: TraceModel::flush, QTreeView::scrollToBottom (posted layout), repaint")});
+        rows.push_back(
+            {QStringLiteral("insert 400 steps into a 100 000-step live trace"),
+             QStringLiteral("%1 ms insert, %2 ms layout, %3 ms trace paint, %4 ms timeline paint")
+                 .arg(double(flushNs) / 20e6, 0, 'f', 1)
+                 .arg(double(layoutNs) / 20e6, 0, 'f', 1)
+                 .arg(double(paintNs) / 20e6, 0, 'f', 1)
+                 .arg(double(timelineNs) / 20e6, 0, 'f', 1),
+             QStringLiteral("mean of 20: TraceModel::flush, QTreeView::scrollToBottom (posted layout), repaint")});
     }
 
     if (calls > 0) {
@@ -558,15 +581,19 @@ int main(int argc, char **argv)
                         QStringLiteral("first step queued → last step ended; python3 script, journal on in both; "
                                        "window: MainWindow shown (offscreen) with trace, timeline, inspector")});
         rows.push_back({QStringLiteral("worst event-loop stall during the windowed run"),
-                        QStringLiteral("%1 ms (headless %2 ms)").arg(windowed.worstStallMs, 0, 'f', 1).arg(headless.worstStallMs, 0, 'f', 1),
+                        QStringLiteral("%1 ms (headless %2 ms)")
+                            .arg(windowed.worstStallMs, 0, 'f', 1)
+                            .arg(headless.worstStallMs, 0, 'f', 1),
                         QStringLiteral("largest gap between ticks of a 5 ms QTimer")});
         rows.push_back({QStringLiteral("  … slowest event delivered in the window"), windowed.worstEvent,
                         QStringLiteral("QApplication::notify timed (top-level deliveries)")});
-        rows.push_back({QStringLiteral("  … event deliveries over 20 ms in the window"), QString::number(windowed.slowEvents),
+        rows.push_back({QStringLiteral("  … event deliveries over 20 ms in the window"),
+                        QString::number(windowed.slowEvents),
                         QStringLiteral("TOOLSTUDIO_BENCH_LOG_STALLS=20 names them")});
-        rows.push_back({QStringLiteral("worst stall in the 0.5 s after the windowed run"),
-                        QStringLiteral("%1 ms; slowest event %2").arg(windowed.afterStallMs, 0, 'f', 1).arg(windowed.afterEvent),
-                        QStringLiteral("the next run's pre-warmed launcher, the runs list")});
+        rows.push_back(
+            {QStringLiteral("worst stall in the 0.5 s after the windowed run"),
+             QStringLiteral("%1 ms; slowest event %2").arg(windowed.afterStallMs, 0, 'f', 1).arg(windowed.afterEvent),
+             QStringLiteral("the next run's pre-warmed launcher, the runs list")});
     }
 
     std::printf("%-52s | %-44s | %s\n", "benchmark", "figure", "method");

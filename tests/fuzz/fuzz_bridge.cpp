@@ -47,7 +47,8 @@ void checkLine(std::string_view line)
     BridgeError error;
     error.code = BridgeErrorCode::ToolFailed;
     error.message = std::string(line.substr(0, 64));
-    for (const std::string &reply : {BridgeProtocol::encodeResult(call.id, call.args), BridgeProtocol::encodeError(call.id, error)}) {
+    for (const std::string &reply :
+         {BridgeProtocol::encodeResult(call.id, call.args), BridgeProtocol::encodeError(call.id, error)}) {
         check(!reply.empty() && reply.back() == '\n');
         check(reply.find('\n') == reply.size() - 1);
         check(BridgeProtocol::firstInvalidUtf8(reply) == std::string_view::npos);
@@ -107,7 +108,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     // The whole input as one line, too (no framing in the way), and as a prefix.
     checkLine(std::string_view(reinterpret_cast<const char *>(data), size));
     std::string tool;
-    const std::string id = BridgeFrameReader::scanCallPrefix(std::string_view(reinterpret_cast<const char *>(data), size), &tool);
+    const std::string id
+        = BridgeFrameReader::scanCallPrefix(std::string_view(reinterpret_cast<const char *>(data), size), &tool);
     checkPrefixName(id);
     checkPrefixName(tool);
     return 0;

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/replaysource.h"
 
-#include "journal/journal.h"
 #include "engine/stepengine.h"
+#include "journal/journal.h"
 
 #include <QFile>
 #include <QSaveFile>
@@ -31,13 +31,14 @@ bool saveCassette(const ReplaySource &source, const QString &path, QString *erro
     for (const Step &step : source.steps) {
         if (!isFinal(step.status) || step.status == StepStatus::Cancelled)
             continue;
-        nlohmann::json entry = {{"sequence", step.sequence},
-                                {"call_id", step.callId.toStdString()},
-                                {"tool", step.tool.toStdString()},
-                                {"args", step.args},
-                                {"args_hash", (step.argsHash.isEmpty() ? StepEngine::argsHash(step.args) : step.argsHash).toStdString()},
-                                {"status", stepStatusName(step.status).toStdString()},
-                                {"attempts", step.attempts.size()}};
+        nlohmann::json entry
+            = {{"sequence", step.sequence},
+               {"call_id", step.callId.toStdString()},
+               {"tool", step.tool.toStdString()},
+               {"args", step.args},
+               {"args_hash", (step.argsHash.isEmpty() ? StepEngine::argsHash(step.args) : step.argsHash).toStdString()},
+               {"status", stepStatusName(step.status).toStdString()},
+               {"attempts", step.attempts.size()}};
         if (step.result && !step.error)
             entry["result"] = *step.result;
         if (step.error)
@@ -50,7 +51,8 @@ bool saveCassette(const ReplaySource &source, const QString &path, QString *erro
                                      {"script", source.run.scriptPath.toStdString()},
                                      {"steps", std::move(steps)}};
     QSaveFile file(path);
-    const QByteArray bytes = QByteArray::fromStdString(cassette.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)) + '\n';
+    const QByteArray bytes
+        = QByteArray::fromStdString(cassette.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)) + '\n';
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
         return false;
@@ -69,7 +71,9 @@ std::optional<ReplaySource> loadCassette(const QString &path, QString *error)
     const nlohmann::json json = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
     if (json.is_discarded() || !json.is_object() || json.value("format", "") != "toolstudio-cassette"
         || !json.contains("steps") || !json.at("steps").is_array()) {
-        *error = QStringLiteral("%1: not a Tool Studio cassette (expected {\"format\": \"toolstudio-cassette\", \"steps\": […]})").arg(path);
+        *error = QStringLiteral(
+                     "%1: not a Tool Studio cassette (expected {\"format\": \"toolstudio-cassette\", \"steps\": […]})")
+                     .arg(path);
         return std::nullopt;
     }
     ReplaySource source;
@@ -84,7 +88,8 @@ std::optional<ReplaySource> loadCassette(const QString &path, QString *error)
             step.tool = QString::fromStdString(entry.at("tool").get<std::string>());
             step.args = entry.value("args", nlohmann::json::object());
             step.argsHash = StepEngine::argsHash(step.args); // never trust a stored hash over the args
-            step.status = stepStatusFromName(QString::fromStdString(entry.value("status", "succeeded"))).value_or(StepStatus::Succeeded);
+            step.status = stepStatusFromName(QString::fromStdString(entry.value("status", "succeeded")))
+                              .value_or(StepStatus::Succeeded);
             if (entry.contains("error")) {
                 step.error = BridgeError::fromJson(entry.at("error"));
                 step.status = StepStatus::Failed;

@@ -63,5 +63,5 @@ private:
     std::vector<int> m_dirty;   ///< sequences changed since the last batch or output
     std::vector<bool> m_marked; ///< by sequence − 1: already in m_dirty
     QTimer m_timer;
-    QElapsedTimer m_sinceLast;  ///< since the last flush went out
+    QElapsedTimer m_sinceLast; ///< since the last flush went out
 };

@@ -3,11 +3,11 @@
 #include "engine/stepengine.h"
 
 #include "engine/handlers/commandhandler.h"
-#include "journal/journal.h"
 #include "engine/handlers/mainthreadhandler.h"
 #include "engine/handlers/manualhandler.h"
 #include "engine/handlers/mockhandler.h"
 #include "engine/handlers/pythonhandler.h"
+#include "journal/journal.h"
 #include "project/schemavalidator.h"
 
 #include <QCoreApplication>
@@ -44,8 +44,8 @@ QString secondsText(int ms)
 /// 128 bits of their sha256, as 32 lower-case hex digits.
 QString hashOfCompactJson(std::string_view text)
 {
-    const QByteArray digest = QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
-                                                       QCryptographicHash::Sha256);
+    const QByteArray digest
+        = QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())), QCryptographicHash::Sha256);
     static constexpr char Digits[] = "0123456789abcdef";
     QString hex(32, Qt::Uninitialized);
     QChar *out = hex.data();
@@ -108,8 +108,8 @@ public:
     Journal *journal = nullptr;
     QStringList boundTools;
     std::vector<Step> steps;
-    std::vector<std::unique_ptr<Flight>> flights;   ///< parallel to steps; null once final
-    int flying = 0;                                 ///< non-null entries of `flights` (inFlight())
+    std::vector<std::unique_ptr<Flight>> flights; ///< parallel to steps; null once final
+    int flying = 0;                               ///< non-null entries of `flights` (inFlight())
     /// Unfinished steps by call id (at most one per id: a call reusing the id of an
     /// unfinished one is refused). Finished steps are found by indexOf()'s scan, so
     /// this stays as small as the calls in flight instead of growing (and rehashing)
@@ -125,14 +125,14 @@ public:
     std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> inputValidators;
     std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> outputValidators;
     std::unordered_map<const Tool *, int> mockAttempts; ///< attempts made per mock tool in this run
-    std::atomic<int> callCount{0};                  ///< written on the run thread, read by the window's meter
-    std::atomic<qint64> largestRequest{0};          ///< bytes; likewise
-    std::atomic<qint64> largestReply{0};            ///< bytes; likewise
+    std::atomic<int> callCount{0};                      ///< written on the run thread, read by the window's meter
+    std::atomic<qint64> largestRequest{0};              ///< bytes; likewise
+    std::atomic<qint64> largestReply{0};                ///< bytes; likewise
     bool cancelled = false;
 
     // Batched journal writes (write-ahead kept: a reply waits for its commit).
-    std::set<int> dirty;                              ///< steps to (re)write
-    std::vector<PolicyEvent> events;                  ///< events to write
+    std::set<int> dirty;                                          ///< steps to (re)write
+    std::vector<PolicyEvent> events;                              ///< events to write
     std::vector<std::pair<std::string, std::string>> heldReplies; ///< sent after the next commit
     QTimer *flushTimer = nullptr;
     QTimer *answerPoll = nullptr;
@@ -215,7 +215,8 @@ void StepEngineState::flush()
             batch.push_back(&steps[std::size_t(index)]);
         if (!journal->commit(batch, events))
             Q_EMIT q->journalFailed(QStringLiteral("journal: %1 step(s) were not recorded: %2")
-                                        .arg(batch.size()).arg(journal->lastError()));
+                                        .arg(batch.size())
+                                        .arg(journal->lastError()));
     }
     dirty.clear();
     events.clear();
@@ -259,7 +260,8 @@ int StepEngineState::indexOf(const QString &callId) const
         return *open;
     // A finished call (rare: answers and look-ups after the fact), newest first.
     for (int index = int(steps.size()) - 1; index >= 0; --index) {
-        if (steps[std::size_t(index)].callId == callId && !std::binary_search(unindexed.cbegin(), unindexed.cend(), index))
+        if (steps[std::size_t(index)].callId == callId
+            && !std::binary_search(unindexed.cbegin(), unindexed.cend(), index))
             return index;
     }
     return -1;
@@ -270,7 +272,7 @@ void StepEngineState::emitStep(void (StepEngine::*signal)(const Step &), int ind
     // No copy per signal: a slot that submits a call cannot move the step it was given
     // (addStep keeps the old storage alive while an emission is under way).
     ++emitting;
-    Q_EMIT (q->*signal)(steps[std::size_t(index)]);
+    Q_EMIT(q->*signal)(steps[std::size_t(index)]);
     if (--emitting == 0)
         retired.clear();
 }
@@ -376,9 +378,10 @@ void StepEngineState::startAttempt(int index)
     if (!handler) {
         // Python tools come with the tool worker (a later issue); fail clearly meanwhile.
         step.attempts.back().endedAt = step.attempts.back().startedAt;
-        step.attempts.back().error = makeError(BridgeErrorCode::ToolFailed,
-                                               QStringLiteral("handler kind %1 is not available yet").arg(handlerKindName(tool.handler)),
-                                               false, attempt.number);
+        step.attempts.back().error
+            = makeError(BridgeErrorCode::ToolFailed,
+                        QStringLiteral("handler kind %1 is not available yet").arg(handlerKindName(tool.handler)),
+                        false, attempt.number);
         step.error = step.attempts.back().error;
         finish(index, StepStatus::Failed);
         return;
@@ -386,14 +389,15 @@ void StepEngineState::startAttempt(int index)
     flight.handler = handler;
     step.status = handler->waitsForPerson() ? StepStatus::Waiting : StepStatus::Running;
 
-    QObject::connect(handler, &ToolHandler::finished, flight.context, [this, index, handler](const HandlerOutcome &outcome) {
-        onAttemptFinished(index, handler, outcome);
-    });
+    QObject::connect(
+        handler, &ToolHandler::finished, flight.context,
+        [this, index, handler](const HandlerOutcome &outcome) { onAttemptFinished(index, handler, outcome); });
     if (tool.retry.attemptTimeoutMs > 0) {
         if (!flight.attemptTimer) {
             flight.attemptTimer = new QTimer(flight.owner(q));
             flight.attemptTimer->setSingleShot(true);
-            QObject::connect(flight.attemptTimer, &QTimer::timeout, flight.context, [this, index] { onAttemptTimeout(index); });
+            QObject::connect(flight.attemptTimer, &QTimer::timeout, flight.context,
+                             [this, index] { onAttemptTimeout(index); });
         }
         flight.attemptTimer->start(tool.retry.attemptTimeoutMs);
     }
@@ -473,12 +477,14 @@ void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome
         if (tool.outputSchema) {
             const SchemaValidator *validator = this->validator(tool, true, &error);
             if (!validator) {
-                outcome = HandlerOutcome::failure(QStringLiteral("output_schema of %1 does not compile: %2").arg(tool.name, error), false);
+                outcome = HandlerOutcome::failure(
+                    QStringLiteral("output_schema of %1 does not compile: %2").arg(tool.name, error), false);
             } else if (const auto failure = validator->validate(outcome.result)) {
-                outcome = HandlerOutcome::failure(QStringLiteral("result of %1 does not match output_schema at %2: %3")
-                                                      .arg(tool.name, failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
-                                                           failure->message),
-                                                  false);
+                outcome = HandlerOutcome::failure(
+                    QStringLiteral("result of %1 does not match output_schema at %2: %3")
+                        .arg(tool.name, failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                             failure->message),
+                    false);
                 outcome.error.details = {{"pointer", failure->pointer.toStdString()}};
             }
         }
@@ -486,9 +492,12 @@ void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome
             const std::size_t size = compactSize(outcome.result);
             largestReply = std::max(largestReply.load(), qint64(size));
             if (size > project.limits.replyBytes)
-                outcome = HandlerOutcome::failure(QStringLiteral("result of %1 is %2 bytes; the reply limit is %3 bytes (limits.reply_bytes)")
-                                                      .arg(tool.name).arg(size).arg(project.limits.replyBytes),
-                                                  false, BridgeErrorCode::ReplyTooLarge);
+                outcome = HandlerOutcome::failure(
+                    QStringLiteral("result of %1 is %2 bytes; the reply limit is %3 bytes (limits.reply_bytes)")
+                        .arg(tool.name)
+                        .arg(size)
+                        .arg(project.limits.replyBytes),
+                    false, BridgeErrorCode::ReplyTooLarge);
         }
     }
     // pendingCallClosed goes out after the step's new status (succeeded, retrying,
@@ -529,18 +538,24 @@ void StepEngineState::onAttemptTimeout(int index)
     // Which bound fired, its value, and what became of the handler (DESIGN.md
     // "Explained timeouts").
     QString message = person
-        ? QStringLiteral("no answer from a person to attempt %1 within %2 s (the wait bound for a person, attempt_timeout_seconds = %2)")
-              .arg(step.attempts.size()).arg(secondsText(timeoutMs))
+        ? QStringLiteral(
+              "no answer from a person to attempt %1 within %2 s (the wait bound for a person, attempt_timeout_seconds = %2)")
+              .arg(step.attempts.size())
+              .arg(secondsText(timeoutMs))
         : QStringLiteral("attempt %1 timed out after %2 s (attempt_timeout_seconds = %2)")
-              .arg(step.attempts.size()).arg(secondsText(timeoutMs));
+              .arg(step.attempts.size())
+              .arg(secondsText(timeoutMs));
     if (!report.isEmpty())
         message += QStringLiteral("; ") + report;
     HandlerOutcome outcome = HandlerOutcome::failure(message, true, BridgeErrorCode::Timeout);
     outcome.error.details = {{"bound", person ? "wait" : "attempt"}, {"seconds", timeoutMs / 1000.0}};
     if (!report.isEmpty())
         outcome.error.details["handler"] = report.toStdString();
-    addEvent(step.sequence, "timeout", {{"bound", person ? "wait" : "attempt"}, {"seconds", timeoutMs / 1000.0},
-                                        {"attempt", step.attempts.size()}, {"handler", report.toStdString()}});
+    addEvent(step.sequence, "timeout",
+             {{"bound", person ? "wait" : "attempt"},
+              {"seconds", timeoutMs / 1000.0},
+              {"attempt", step.attempts.size()},
+              {"handler", report.toStdString()}});
     onAttemptFinished(index, handler, outcome);
 }
 
@@ -558,15 +573,19 @@ void StepEngineState::onTotalTimeout(int index)
         flight->handler->cancel();
         report = flight->handler->cancelReport();
     }
-    QString message = QStringLiteral("step timed out after %1 s (total_timeout_seconds = %1)").arg(secondsText(timeoutMs));
+    QString message
+        = QStringLiteral("step timed out after %1 s (total_timeout_seconds = %1)").arg(secondsText(timeoutMs));
     if (!report.isEmpty())
         message += QStringLiteral("; ") + report;
     nlohmann::json details = {{"bound", "total"}, {"seconds", timeoutMs / 1000.0}};
     if (!report.isEmpty())
         details["handler"] = report.toStdString();
     const BridgeError error = makeError(BridgeErrorCode::Timeout, message, false, int(step.attempts.size()), details);
-    addEvent(step.sequence, "timeout", {{"bound", "total"}, {"seconds", timeoutMs / 1000.0},
-                                        {"attempt", step.attempts.size()}, {"handler", report.toStdString()}});
+    addEvent(step.sequence, "timeout",
+             {{"bound", "total"},
+              {"seconds", timeoutMs / 1000.0},
+              {"attempt", step.attempts.size()},
+              {"handler", report.toStdString()}});
     if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
         step.attempts.back().endedAt = now();
         step.attempts.back().error = error;
@@ -595,8 +614,8 @@ void StepEngineState::scheduleRetry(int index)
 
     step.status = StepStatus::Retrying;
     step.nextAttemptAt = now() + delayMs;
-    addEvent(step.sequence, "retry_scheduled", {{"after_attempt", step.attempts.size()}, {"delay_ms", delayMs},
-                                                {"next_attempt_at", step.nextAttemptAt}});
+    addEvent(step.sequence, "retry_scheduled",
+             {{"after_attempt", step.attempts.size()}, {"delay_ms", delayMs}, {"next_attempt_at", step.nextAttemptAt}});
     if (!flight.retryTimer) {
         flight.retryTimer = new QTimer(flight.owner(q));
         flight.retryTimer->setSingleShot(true);
@@ -657,8 +676,8 @@ void StepEngineState::finish(int index, StepStatus status)
         Q_EMIT q->replyReady(id, line);
 }
 
-StepEngine::StepEngine(const Project &project, const QString &runId, Journal *journal,
-                       const QStringList &boundTools, QObject *parent)
+StepEngine::StepEngine(const Project &project, const QString &runId, Journal *journal, const QStringList &boundTools,
+                       QObject *parent)
     : QObject(parent)
     , d(std::make_unique<StepEngineState>())
 {
@@ -739,7 +758,8 @@ void StepEngine::submitCall(const BridgeCall &call)
     if (d->callCount >= d->project.limits.maxCalls) {
         d->refuse(std::move(step), BridgeErrorCode::MaxCallsExceeded,
                   QStringLiteral("call %1 exceeds the limit of %2 calls per run (limits.max_calls)")
-                      .arg(d->callCount + 1).arg(d->project.limits.maxCalls));
+                      .arg(d->callCount + 1)
+                      .arg(d->project.limits.maxCalls));
         return;
     }
     ++d->callCount;
@@ -750,7 +770,9 @@ void StepEngine::submitCall(const BridgeCall &call)
     if (argsBytes > d->project.limits.requestBytes) {
         d->refuse(std::move(step), BridgeErrorCode::RequestTooLarge,
                   QStringLiteral("arguments of %1 are %2 bytes; the request limit is %3 bytes (limits.request_bytes)")
-                      .arg(step.tool).arg(argsBytes).arg(d->project.limits.requestBytes));
+                      .arg(step.tool)
+                      .arg(argsBytes)
+                      .arg(d->project.limits.requestBytes));
         return;
     }
 
@@ -761,8 +783,11 @@ void StepEngine::submitCall(const BridgeCall &call)
         const auto declared = std::size_t(tool->parameterOrder.size());
         if (given > declared) {
             d->refuse(std::move(step), BridgeErrorCode::InvalidArguments,
-                      QStringLiteral("invalid arguments for '%1' at /%2: takes %3 positional argument(s) (%4) but %5 were given")
-                          .arg(tool->name).arg(declared).arg(declared)
+                      QStringLiteral(
+                          "invalid arguments for '%1' at /%2: takes %3 positional argument(s) (%4) but %5 were given")
+                          .arg(tool->name)
+                          .arg(declared)
+                          .arg(declared)
                           .arg(tool->parameterOrder.join(QStringLiteral(", ")))
                           .arg(given),
                       {{"pointer", "/" + std::to_string(declared)}});
@@ -808,8 +833,9 @@ void StepEngine::submitCall(const BridgeCall &call)
         if (step.originalArgs && refuseInvalid("edited "))
             return;
         if (d->plan->offline) {
-            d->refuse(std::move(step), BridgeErrorCode::ToolFailed,
-                      QStringLiteral("offline: this call is not in the cassette (no real tool runs against a cassette)"));
+            d->refuse(
+                std::move(step), BridgeErrorCode::ToolFailed,
+                QStringLiteral("offline: this call is not in the cassette (no real tool runs against a cassette)"));
             return;
         }
     }
@@ -869,8 +895,9 @@ void StepEngineState::diverge(Step &step, const QString &why)
 {
     memoActive = false;
     step.divergence = why;
-    addEvent(step.sequence, "divergence", {{"reason", why.toStdString()}, {"tool", step.tool.toStdString()},
-                                           {"args_hash", step.argsHash.toStdString()}});
+    addEvent(
+        step.sequence, "divergence",
+        {{"reason", why.toStdString()}, {"tool", step.tool.toStdString()}, {"args_hash", step.argsHash.toStdString()}});
 }
 
 /// Returns true when the call was answered from the plan (memoized).
@@ -898,14 +925,19 @@ bool StepEngineState::applyPlan(Step &step)
             memoActive = false;
             return false;
         }
-        diverge(step, QStringLiteral("step %1: %2 is a call the recorded run did not make (it made %3 call(s))")
-                          .arg(step.sequence).arg(callText(step.tool, step.args)).arg(p.steps.size()));
+        diverge(step,
+                QStringLiteral("step %1: %2 is a call the recorded run did not make (it made %3 call(s))")
+                    .arg(step.sequence)
+                    .arg(callText(step.tool, step.args))
+                    .arg(p.steps.size()));
         return false;
     }
     const Step &old = p.steps[found->second];
     if (old.tool != step.tool || old.argsHash != step.argsHash) {
-        diverge(step, QStringLiteral("step %1: expected %2, got %3")
-                          .arg(step.sequence).arg(callText(old.tool, old.args), callText(step.tool, step.args)));
+        diverge(step,
+                QStringLiteral("step %1: expected %2, got %3")
+                    .arg(step.sequence)
+                    .arg(callText(old.tool, old.args), callText(step.tool, step.args)));
         return false;
     }
     if (!isFinal(old.status) || old.status == StepStatus::Cancelled) {
@@ -920,14 +952,16 @@ bool StepEngineState::applyPlan(Step &step)
             // duration leaves out the time the run was suspended (docs/trace.md
             // "Durations"). The recorded queue time goes into the event.
             const QString text = old.queuedAt > 0
-                ? QStringLiteral("pending again from the resume; first queued %1 s before it, its duration counts from here")
+                ? QStringLiteral(
+                      "pending again from the resume; first queued %1 s before it, its duration counts from here")
                       .arg(double(step.queuedAt - old.queuedAt) / 1000.0, 0, 'f', 1)
                 : QStringLiteral("pending again from the resume; its duration counts from here");
-            addEvent(step.sequence, "resumed", {{"call_id", step.callId.toStdString()},
-                                                {"recorded_call_id", old.callId.toStdString()},
-                                                {"attempts_before", step.attempts.size()},
-                                                {"queued_at_before", old.queuedAt},
-                                                {"text", text.toStdString()}});
+            addEvent(step.sequence, "resumed",
+                     {{"call_id", step.callId.toStdString()},
+                      {"recorded_call_id", old.callId.toStdString()},
+                      {"attempts_before", step.attempts.size()},
+                      {"queued_at_before", old.queuedAt},
+                      {"text", text.toStdString()}});
         }
         return false;
     }
@@ -976,7 +1010,9 @@ void StepEngineState::pollAnswers()
         const bool accepted = q->answer(pending.callId, pending.attempt, pending.answer, &reason);
         journal->resolvePendingAnswer(pending.id, accepted, reason);
         addEvent(steps[std::size_t(index)].sequence, "answer_from_journal",
-                 {{"answer_id", pending.id}, {"attempt", pending.attempt}, {"accepted", accepted},
+                 {{"answer_id", pending.id},
+                  {"attempt", pending.attempt},
+                  {"accepted", accepted},
                   {"reason", reason.toStdString()}});
     }
 }
@@ -988,7 +1024,8 @@ int StepEngineState::heldIndex(const QString &callId, QString *reason) const
     if (index < 0)
         why = QStringLiteral("no call with id '%1'").arg(callId);
     else if (!steps[std::size_t(index)].paused || !flights[std::size_t(index)])
-        why = QStringLiteral("call '%1' is not held in step mode (%2)").arg(callId, stepStatusName(steps[std::size_t(index)].status));
+        why = QStringLiteral("call '%1' is not held in step mode (%2)")
+                  .arg(callId, stepStatusName(steps[std::size_t(index)].status));
     if (why.isEmpty())
         return index;
     if (reason)
@@ -1061,7 +1098,8 @@ bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, Q
             if (const auto failure = validator->validate(answer.result)) {
                 if (reason)
                     *reason = QStringLiteral("the result does not match output_schema at %1: %2")
-                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer, failure->message);
+                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                                       failure->message);
                 return false;
             }
         }
@@ -1070,7 +1108,9 @@ bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, Q
         d->decide(index, HandlerOutcome::success(answer.result), "answer");
         return true;
     }
-    const QString message = answer.message.trimmed().isEmpty() ? QStringLiteral("the call was failed by hand (step mode)") : answer.message;
+    const QString message = answer.message.trimmed().isEmpty()
+        ? QStringLiteral("the call was failed by hand (step mode)")
+        : answer.message;
     d->decide(index, HandlerOutcome::failure(message, answer.retryable), "fail");
     return true;
 }
@@ -1119,7 +1159,8 @@ bool StepEngine::retryNow(const QString &callId, QString *reason)
     }
     flight->retryTimer->stop();
     const Step &step = d->steps[std::size_t(index)];
-    d->addEvent(step.sequence, "retry_now", {{"planned_at", step.nextAttemptAt}, {"saved_ms", std::max<qint64>(0, step.nextAttemptAt - now())}});
+    d->addEvent(step.sequence, "retry_now",
+                {{"planned_at", step.nextAttemptAt}, {"saved_ms", std::max<qint64>(0, step.nextAttemptAt - now())}});
     d->startAttempt(index);
     return true;
 }
@@ -1144,13 +1185,15 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
         return refuse(QStringLiteral("call '%1' already finished (%2)").arg(callId, stepStatusName(step.status)));
     const int current = step.attempts.empty() ? 0 : step.attempts.back().number;
     if (attempt != current)
-        return refuse(QStringLiteral("answer is for attempt %1 but the call is at attempt %2").arg(attempt).arg(current));
+        return refuse(
+            QStringLiteral("answer is for attempt %1 but the call is at attempt %2").arg(attempt).arg(current));
     Flight *flight = d->flights[std::size_t(index)].get();
     auto *manual = flight ? qobject_cast<ManualHandler *>(flight->handler.data()) : nullptr;
     if (step.status != StepStatus::Waiting || !manual || !manual->isOpen()) {
         if (step.attempts.back().endedAt > 0)
             return refuse(QStringLiteral("attempt %1 of call '%2' was already answered").arg(attempt).arg(callId));
-        return refuse(QStringLiteral("call '%1' is not waiting for a person (%2)").arg(callId, stepStatusName(step.status)));
+        return refuse(
+            QStringLiteral("call '%1' is not waiting for a person (%2)").arg(callId, stepStatusName(step.status)));
     }
     // A result must fit the tool's output_schema; refusing lets the person correct it.
     if (!answer.isError) {
@@ -1160,7 +1203,8 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
             if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
                 if (const auto failure = validator->validate(answer.result))
                     return refuse(QStringLiteral("the result does not match output_schema at %1: %2")
-                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer, failure->message));
+                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                                           failure->message));
             }
         }
     }
@@ -1187,8 +1231,10 @@ void StepEngine::cancelAll(const QString &reason)
         }
         d->stopFlight(int(i));
         const QString message = report.isEmpty() ? reason : reason + QStringLiteral("; ") + report;
-        d->addEvent(step.sequence, "cancelled", {{"reason", reason.toStdString()}, {"status", stepStatusName(step.status).toStdString()},
-                                                 {"handler", report.toStdString()}});
+        d->addEvent(step.sequence, "cancelled",
+                    {{"reason", reason.toStdString()},
+                     {"status", stepStatusName(step.status).toStdString()},
+                     {"handler", report.toStdString()}});
         step.paused = false;
         const BridgeError error = makeError(BridgeErrorCode::Cancelled, message, false, int(step.attempts.size()));
         if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {

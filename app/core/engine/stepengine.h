@@ -31,10 +31,10 @@ struct ReplayPlan
         Cassette, ///< a new run against a cassette file; offline
     };
     Mode mode = Mode::Replay;
-    std::vector<Step> steps;                   ///< by sequence (1-based, no gaps expected)
-    int rerunFrom = 0;                         ///< Rerun: first sequence that runs for real
-    std::optional<nlohmann::json> editedArgs;  ///< Rerun: arguments for step `rerunFrom`
-    bool offline = false;                      ///< no handler ever runs (cassettes)
+    std::vector<Step> steps;                  ///< by sequence (1-based, no gaps expected)
+    int rerunFrom = 0;                        ///< Rerun: first sequence that runs for real
+    std::optional<nlohmann::json> editedArgs; ///< Rerun: arguments for step `rerunFrom`
+    bool offline = false;                     ///< no handler ever runs (cassettes)
 };
 
 /// Runs every tool call of one run as a durable step (DESIGN.md "Steps: the engine"):
@@ -74,8 +74,8 @@ class StepEngine : public QObject
 public:
     /// `journal` may be nullptr (nothing persisted; tests). `boundTools` empty = every
     /// active tool.
-    StepEngine(const Project &project, const QString &runId, Journal *journal,
-               const QStringList &boundTools, QObject *parent = nullptr);
+    StepEngine(const Project &project, const QString &runId, Journal *journal, const QStringList &boundTools,
+               QObject *parent = nullptr);
     ~StepEngine() override;
 
     /// sha256 of `args` as compact JSON (keys sorted), hex, first 128 bits.

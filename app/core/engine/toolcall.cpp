@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/toolcall.h"
 
-#include "journal/journal.h"
 #include "engine/stepengine.h"
+#include "journal/journal.h"
 
 #include <QDateTime>
 #include <QRandomGenerator>
@@ -26,8 +26,7 @@ QString DirectToolCall::scriptPath()
 
 DirectToolCall::DirectToolCall(QObject *parent)
     : QObject(parent)
-{
-}
+{}
 
 DirectToolCall::~DirectToolCall()
 {

@@ -4,8 +4,8 @@
 
 #include "project/project.h"
 #include "project/projectwriter.h"
-#include "python/secrets.h"
 #include "project/tool.h"
+#include "python/secrets.h"
 #include "python/toolworker.h"
 #include "python/valvestore.h"
 
@@ -74,7 +74,8 @@ bool addEntry(QuaZip &zip, const QString &name, const QByteArray &data, QString 
 {
     QuaZipFile out(&zip);
     QuaZipNewInfo info(name);
-    info.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+    info.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                        | QFileDevice::ReadOther);
     if (!out.open(QIODevice::WriteOnly, info) || out.write(data) != data.size()) {
         *error = tr("%1: cannot add %2 (zip error %3)").arg(zip.getZipName(), name).arg(out.getZipError());
         return false;
@@ -170,7 +171,9 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
     }
     if (zip.getEntriesCount() > MaxEntries) {
         *errors << tr("%1: %2 entries, more than the %3 a bundle may hold")
-                       .arg(zipPath).arg(zip.getEntriesCount()).arg(MaxEntries);
+                       .arg(zipPath)
+                       .arg(zip.getEntriesCount())
+                       .arg(MaxEntries);
         return false;
     }
     QByteArray manifestData;
@@ -196,7 +199,9 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
         }
         if (info.uncompressedSize > quint64(MaxEntryBytes)) {
             *errors << tr("entry '%1': %2 bytes, more than the %3 bytes a bundle entry may hold")
-                           .arg(name).arg(info.uncompressedSize).arg(MaxEntryBytes);
+                           .arg(name)
+                           .arg(info.uncompressedSize)
+                           .arg(MaxEntryBytes);
             continue;
         }
         QuaZipFile in(&zip);
@@ -251,7 +256,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
         *errors << loadError.toString();
         return false;
     }
-    QStringList newTools;        // in bundle order
+    QStringList newTools;         // in bundle order
     QHash<QString, QString> from; // tool → where in the bundle
     const auto claim = [&](const QString &name, const QString &where) {
         if (project->tool(name)) {
@@ -268,7 +273,8 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
     for (const ordered &tool : bundle.value("tools", ordered::array())) {
         const QString name = stringField(tool, "name");
         if (!Tool::isValidName(name))
-            *errors << tr("bundle.json: tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(name);
+            *errors << tr("bundle.json: tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')")
+                           .arg(name);
         else
             claim(name, QStringLiteral("bundle.json"));
     }

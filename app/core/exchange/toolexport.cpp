@@ -25,7 +25,8 @@ struct Refusal
 
 [[noreturn]] void refuse(const std::string &pointer, const QString &message)
 {
-    throw Refusal{QStringLiteral("%1: %2").arg(pointer.empty() ? QStringLiteral("input_schema") : fromStd("input_schema" + pointer), message)};
+    throw Refusal{QStringLiteral("%1: %2").arg(
+        pointer.empty() ? QStringLiteral("input_schema") : fromStd("input_schema" + pointer), message)};
 }
 
 bool isObjectSchema(const json &schema)
@@ -60,10 +61,26 @@ json makeNullable(json schema)
 
 json strictSchema(const json &schema, const std::string &pointer, int depth)
 {
-    static const std::initializer_list<const char *> allowed = {
-        "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "description",
-        "title", "default", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-        "multipleOf", "minItems", "maxItems"};
+    static const std::initializer_list<const char *> allowed = {"type",
+                                                                "properties",
+                                                                "required",
+                                                                "additionalProperties",
+                                                                "items",
+                                                                "enum",
+                                                                "const",
+                                                                "anyOf",
+                                                                "description",
+                                                                "title",
+                                                                "default",
+                                                                "pattern",
+                                                                "format",
+                                                                "minimum",
+                                                                "maximum",
+                                                                "exclusiveMinimum",
+                                                                "exclusiveMaximum",
+                                                                "multipleOf",
+                                                                "minItems",
+                                                                "maxItems"};
     if (!schema.is_object())
         refuse(pointer, QStringLiteral("not a schema object"));
     for (auto it = schema.begin(); it != schema.end(); ++it) {
@@ -93,7 +110,8 @@ json strictSchema(const json &schema, const std::string &pointer, int depth)
         if (depth >= MaxStrictDepth)
             refuse(pointer, QStringLiteral("objects nested deeper than %1 levels").arg(MaxStrictDepth));
         if (result.contains("additionalProperties") && result["additionalProperties"] != json(false))
-            refuse(pointer, QStringLiteral("a map (additionalProperties) has no fixed properties; strict mode needs them"));
+            refuse(pointer,
+                   QStringLiteral("a map (additionalProperties) has no fixed properties; strict mode needs them"));
         const json properties = result.value("properties", json::object());
         if (properties.empty() && !pointer.empty())
             refuse(pointer, QStringLiteral("a free-form object (no properties) cannot be expressed in strict mode"));
@@ -131,8 +149,8 @@ ordered orderKeys(const json &schema, const QStringList &propertyOrder)
         }
         return ordered(schema);
     }
-    static const char *first[] = {"type", "description", "enum", "const", "properties", "items", "required",
-                                  "additionalProperties", "anyOf", "oneOf", "allOf", "default"};
+    static const char *first[] = {"type",     "description",          "enum",  "const", "properties", "items",
+                                  "required", "additionalProperties", "anyOf", "oneOf", "allOf",      "default"};
     ordered result = ordered::object();
     auto put = [&](const std::string &key) {
         const json &value = schema.at(key);
@@ -183,9 +201,12 @@ std::optional<Format> parseFormat(const QString &name)
 QString formatName(Format format)
 {
     switch (format) {
-    case Format::Anthropic: return QStringLiteral("anthropic");
-    case Format::OpenAIChat: return QStringLiteral("openai-chat");
-    case Format::OpenAIResponses: return QStringLiteral("openai-responses");
+    case Format::Anthropic:
+        return QStringLiteral("anthropic");
+    case Format::OpenAIChat:
+        return QStringLiteral("openai-chat");
+    case Format::OpenAIResponses:
+        return QStringLiteral("openai-responses");
     }
     return {};
 }
@@ -233,7 +254,8 @@ std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format
         if (tool.inputSchema.contains(key)) {
             if (reason)
                 *reason = QStringLiteral("input_schema has a top-level '%1'; the model APIs take a plain object schema "
-                                         "there (make it one object with optional properties)").arg(QLatin1String(key));
+                                         "there (make it one object with optional properties)")
+                              .arg(QLatin1String(key));
             return std::nullopt;
         }
     }

@@ -154,9 +154,12 @@ bool importFile(const QString &projectDir, const QString &file, As as, QStringLi
         if (!after || !loaded || !loaded->error.isEmpty() || loaded->tools.isEmpty()) {
             QFile::remove(target);
             *errors << (!after ? loadError.message
-                        : !loaded ? (after->pythonError.isEmpty() ? QStringLiteral("%1 was not loaded").arg(relative) : after->pythonError)
-                        : !loaded->error.isEmpty() ? QStringLiteral("%1: %2").arg(file, loaded->error)
-                                                   : QStringLiteral("%1: no tools (a class Tools with public methods)").arg(file));
+                            : !loaded
+                            ? (after->pythonError.isEmpty() ? QStringLiteral("%1 was not loaded").arg(relative)
+                                                            : after->pythonError)
+                            : !loaded->error.isEmpty()
+                            ? QStringLiteral("%1: %2").arg(file, loaded->error)
+                            : QStringLiteral("%1: no tools (a class Tools with public methods)").arg(file));
             if (after && loaded)
                 for (const auto &[method, reason] : loaded->toolErrors)
                     *errors << QStringLiteral("%1: tool '%2': %3").arg(file, method, reason);
@@ -184,11 +187,14 @@ bool importFile(const QString &projectDir, const QString &file, As as, QStringLi
         const QString name = fromStd(tool["name"].get<std::string>());
         if (!Tool::isValidName(name))
             *errors << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_'); "
-                                      "it is not renamed — change it in the file to import it").arg(name);
+                                      "it is not renamed — change it in the file to import it")
+                           .arg(name);
         else if (project->tool(name))
             *errors << QStringLiteral("tool '%1': the project already has a tool of that name%2")
-                           .arg(name, project->pythonFileOf(name) ? QStringLiteral(" (in %1)").arg(project->pythonFileOf(name)->path)
-                                                                  : QString());
+                           .arg(name,
+                                project->pythonFileOf(name)
+                                    ? QStringLiteral(" (in %1)").arg(project->pythonFileOf(name)->path)
+                                    : QString());
         else if (seen.contains(name))
             *errors << QStringLiteral("tool '%1': defined twice in %2").arg(name, file);
         seen.insert(name);

@@ -32,7 +32,7 @@ enum class As { Manual, Mock };
 
 struct Parsed
 {
-    QString format;   ///< "anthropic", "openai-chat", "openai-responses", "mcp"
+    QString format;                            ///< "anthropic", "openai-chat", "openai-responses", "mcp"
     std::vector<nlohmann::ordered_json> tools; ///< manifest tool entries
 };
 

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exchange/traceexport.h"
 
-
 #include "journal/journal.h"
 #include "project/jsonerror.h"
 
@@ -60,7 +59,8 @@ public:
         , m_path(std::move(path))
     {
         if (!m_object.is_object())
-            throw ImportError{m_path, QStringLiteral("expected an object, found %1").arg(QLatin1String(typeName(m_object)))};
+            throw ImportError{m_path,
+                              QStringLiteral("expected an object, found %1").arg(QLatin1String(typeName(m_object)))};
     }
     QString path(const char *key) const
     {
@@ -82,7 +82,8 @@ public:
         if (!value || (value->is_null() && !required))
             return {};
         if (!value->is_string())
-            throw ImportError{path(key), QStringLiteral("expected a string, found %1").arg(QLatin1String(typeName(*value)))};
+            throw ImportError{path(key),
+                              QStringLiteral("expected a string, found %1").arg(QLatin1String(typeName(*value)))};
         return QString::fromStdString(value->get<std::string>());
     }
     qint64 integer(const char *key, bool required = true, qint64 fallback = 0) const
@@ -91,7 +92,8 @@ public:
         if (!value)
             return fallback;
         if (!value->is_number_integer())
-            throw ImportError{path(key), QStringLiteral("expected an integer, found %1").arg(QString::fromStdString(value->dump()))};
+            throw ImportError{
+                path(key), QStringLiteral("expected an integer, found %1").arg(QString::fromStdString(value->dump()))};
         return value->get<qint64>();
     }
     bool boolean(const char *key, bool required = true) const
@@ -100,7 +102,9 @@ public:
         if (!value)
             return false;
         if (!value->is_boolean())
-            throw ImportError{path(key), QStringLiteral("expected true or false, found %1").arg(QString::fromStdString(value->dump()))};
+            throw ImportError{
+                path(key),
+                QStringLiteral("expected true or false, found %1").arg(QString::fromStdString(value->dump()))};
         return value->get<bool>();
     }
     const nlohmann::json &array(const char *key, bool required = true) const
@@ -110,7 +114,8 @@ public:
         if (!value)
             return empty;
         if (!value->is_array())
-            throw ImportError{path(key), QStringLiteral("expected an array, found %1").arg(QLatin1String(typeName(*value)))};
+            throw ImportError{path(key),
+                              QStringLiteral("expected an array, found %1").arg(QLatin1String(typeName(*value)))};
         return *value;
     }
     std::optional<BridgeError> error(const char *key) const
@@ -159,7 +164,8 @@ Step readStep(const nlohmann::json &json, const QString &path, const QString &ru
     const QString status = f.string("status");
     const std::optional<StepStatus> parsed = stepStatusFromName(status);
     if (!parsed)
-        throw ImportError{f.path("status"), QStringLiteral("unknown step status \"%1\" (one of %2)").arg(status, statusNames(true))};
+        throw ImportError{f.path("status"),
+                          QStringLiteral("unknown step status \"%1\" (one of %2)").arg(status, statusNames(true))};
     s.status = *parsed;
     s.idempotencyKey = f.string("idempotency_key", false);
     if (const nlohmann::json *args = f.find("args", true))
@@ -195,8 +201,9 @@ TraceExport::ImportedRun readRun(const nlohmann::json &root)
     const FieldReader top(root, QString());
     const QString format = top.string("format");
     if (format != QLatin1String("toolstudio-run"))
-        throw ImportError{QStringLiteral("format"),
-                          QStringLiteral("\"%1\" is not a Tool Studio run export (expected \"toolstudio-run\")").arg(format)};
+        throw ImportError{
+            QStringLiteral("format"),
+            QStringLiteral("\"%1\" is not a Tool Studio run export (expected \"toolstudio-run\")").arg(format)};
     const qint64 version = top.integer("version");
     if (version != 1)
         throw ImportError{QStringLiteral("version"),
@@ -211,7 +218,8 @@ TraceExport::ImportedRun readRun(const nlohmann::json &root)
     const QString status = r.string("status");
     const std::optional<RunStatus> parsed = runStatusFromName(status);
     if (!parsed)
-        throw ImportError{r.path("status"), QStringLiteral("unknown run status \"%1\" (one of %2)").arg(status, statusNames(false))};
+        throw ImportError{r.path("status"),
+                          QStringLiteral("unknown run status \"%1\" (one of %2)").arg(status, statusNames(false))};
     run.status = *parsed;
     const QString kind = r.string("kind", false);
     if (!kind.isEmpty())
@@ -271,13 +279,10 @@ std::vector<int> lanes(const std::vector<Step> &steps)
 nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, const std::vector<PolicyEvent> &events,
                        const QByteArray &stdoutText, const QByteArray &stderrText)
 {
-    nlohmann::json r = {{"id", str(run.id)},
-                        {"script", str(run.scriptPath)},
-                        {"status", str(runStatusName(run.status))},
-                        {"kind", str(run.kind)},
-                        {"started_at", run.startedAt},
-                        {"ended_at", run.endedAt},
-                        {"exit_code", run.exitCode}};
+    nlohmann::json r
+        = {{"id", str(run.id)},        {"script", str(run.scriptPath)}, {"status", str(runStatusName(run.status))},
+           {"kind", str(run.kind)},    {"started_at", run.startedAt},   {"ended_at", run.endedAt},
+           {"exit_code", run.exitCode}};
     if (!run.error.isEmpty())
         r["error"] = str(run.error);
     if (!run.sourceRun.isEmpty())
@@ -331,23 +336,37 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
     const auto us = [origin](qint64 ms) { return (ms - origin) * 1000; };
     const std::vector<int> lane = lanes(steps);
     nlohmann::json trace = nlohmann::json::array();
-    trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 0},
+    trace.push_back({{"name", "process_name"},
+                     {"ph", "M"},
+                     {"pid", 1},
+                     {"tid", 0},
                      {"args", {{"name", str(QStringLiteral("run %1").arg(run.id))}}}});
     const int laneCount = lane.empty() ? 0 : *std::max_element(lane.begin(), lane.end()) + 1;
     for (int l = 0; l < laneCount; ++l)
-        trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", l + 1},
+        trace.push_back({{"name", "thread_name"},
+                         {"ph", "M"},
+                         {"pid", 1},
+                         {"tid", l + 1},
                          {"args", {{"name", str(QStringLiteral("call slot %1").arg(l + 1))}}}});
     for (size_t i = 0; i < steps.size(); ++i) {
         const Step &s = steps[i];
         const qint64 start = stepStart(s);
         if (start == 0)
             continue;
-        nlohmann::json args = {{"call_id", str(s.callId)}, {"sequence", s.sequence},
-                               {"status", str(stepStatusName(s.status))}, {"attempts", str(s.attemptsText())}};
+        nlohmann::json args = {{"call_id", str(s.callId)},
+                               {"sequence", s.sequence},
+                               {"status", str(stepStatusName(s.status))},
+                               {"attempts", str(s.attemptsText())}};
         if (s.error)
             args["error"] = s.error->code + ": " + s.error->message;
-        trace.push_back({{"name", str(s.tool)}, {"cat", "step"}, {"ph", "X"}, {"pid", 1}, {"tid", lane[i] + 1},
-                         {"ts", us(start)}, {"dur", (stepEnd(s) - start) * 1000}, {"args", std::move(args)}});
+        trace.push_back({{"name", str(s.tool)},
+                         {"cat", "step"},
+                         {"ph", "X"},
+                         {"pid", 1},
+                         {"tid", lane[i] + 1},
+                         {"ts", us(start)},
+                         {"dur", (stepEnd(s) - start) * 1000},
+                         {"args", std::move(args)}});
         for (const Attempt &a : s.attempts) {
             if (a.startedAt == 0)
                 continue;
@@ -355,14 +374,25 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
             nlohmann::json aargs = {{"succeeded", a.succeeded}};
             if (a.error)
                 aargs["error"] = a.error->code + ": " + a.error->message;
-            trace.push_back({{"name", str(QStringLiteral("attempt %1").arg(a.number))}, {"cat", "attempt"},
-                             {"ph", "X"}, {"pid", 1}, {"tid", lane[i] + 1}, {"ts", us(a.startedAt)},
-                             {"dur", (end - a.startedAt) * 1000}, {"args", std::move(aargs)}});
+            trace.push_back({{"name", str(QStringLiteral("attempt %1").arg(a.number))},
+                             {"cat", "attempt"},
+                             {"ph", "X"},
+                             {"pid", 1},
+                             {"tid", lane[i] + 1},
+                             {"ts", us(a.startedAt)},
+                             {"dur", (end - a.startedAt) * 1000},
+                             {"args", std::move(aargs)}});
         }
     }
     for (const PolicyEvent &e : events)
-        trace.push_back({{"name", str(e.kind)}, {"cat", "policy"}, {"ph", "i"}, {"s", "p"}, {"pid", 1}, {"tid", 0},
-                         {"ts", us(e.at)}, {"args", e.detail}});
+        trace.push_back({{"name", str(e.kind)},
+                         {"cat", "policy"},
+                         {"ph", "i"},
+                         {"s", "p"},
+                         {"pid", 1},
+                         {"tid", 0},
+                         {"ts", us(e.at)},
+                         {"args", e.detail}});
     return {{"traceEvents", std::move(trace)}, {"displayTimeUnit", "ms"}};
 }
 
@@ -374,7 +404,10 @@ std::optional<ImportedRun> readRunJson(const QByteArray &text, QString *error)
     } catch (const nlohmann::json::parse_error &e) {
         if (error) {
             const TextPosition at = textPositionAt(text, e.byte > 0 ? e.byte - 1 : 0);
-            *error = QStringLiteral("line %1, column %2: not valid JSON: %3").arg(at.line).arg(at.column).arg(jsonParseErrorReason(e));
+            *error = QStringLiteral("line %1, column %2: not valid JSON: %3")
+                         .arg(at.line)
+                         .arg(at.column)
+                         .arg(jsonParseErrorReason(e));
         }
         return std::nullopt;
     }
@@ -422,8 +455,9 @@ bool exportRun(Journal &journal, const QString &runId, const QString &format, co
             *error = QStringLiteral("unknown format %1 (json or chrome)").arg(format);
         return false;
     }
-    const std::string text = out.dump(format == QLatin1String("json") ? 2 : -1, ' ', false,
-                                      nlohmann::json::error_handler_t::replace) + "\n";
+    const std::string text
+        = out.dump(format == QLatin1String("json") ? 2 : -1, ' ', false, nlohmann::json::error_handler_t::replace)
+        + "\n";
     if (path.isEmpty() || path == QLatin1String("-")) {
         fwrite(text.data(), 1, text.size(), stdout);
         fflush(stdout);

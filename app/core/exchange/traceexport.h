@@ -28,7 +28,8 @@ nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, con
 /// Chrome trace events: one complete ("X") event per step on its slot's thread, one per
 /// attempt nested in it, instant ("i") events for policy events; times in µs from the
 /// run's start.
-nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps, const std::vector<PolicyEvent> &events);
+nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
+                           const std::vector<PolicyEvent> &events);
 /// A run read back from its run JSON (readRunJson): what runJson was given.
 struct ImportedRun
 {
@@ -51,4 +52,3 @@ std::optional<ImportedRun> readRunFile(const QString &path, QString *error);
 bool exportRun(Journal &journal, const QString &runId, const QString &format, const QString &path, QString *error);
 
 } // namespace TraceExport
-

@@ -70,8 +70,8 @@ QSet<QString> requiredOf(const json &schema)
 QString descriptionOf(const json &schema)
 {
     return schema.is_object() && schema.contains("description") && schema["description"].is_string()
-               ? fromStd(schema["description"].get<std::string>()).trimmed()
-               : QString();
+        ? fromStd(schema["description"].get<std::string>()).trimmed()
+        : QString();
 }
 
 QString joinUnion(const QStringList &parts, const QString &any)
@@ -120,7 +120,7 @@ public:
             return joinUnion(parts, any());
         }
         const std::string t = typeIt != schema.end() && typeIt->is_string() ? typeIt->get<std::string>()
-                              : schema.contains("properties")               ? "object"
+            : schema.contains("properties")                                 ? "object"
                                                                             : "";
         if (t == "string" || t == "integer" || t == "number" || t == "boolean" || t == "null")
             return scalar(t);
@@ -132,7 +132,8 @@ public:
             if (!propertyNames(schema).isEmpty())
                 return declareObject(schema, uniqueName(name));
             const auto extra = schema.find("additionalProperties");
-            return map(extra != schema.end() && extra->is_object() ? type(*extra, name + QStringLiteral("Value")) : any());
+            return map(extra != schema.end() && extra->is_object() ? type(*extra, name + QStringLiteral("Value"))
+                                                                   : any());
         }
         return any();
     }
@@ -180,22 +181,23 @@ bool isPythonIdentifier(const QString &name)
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     static const QSet<QString> keywords{
-        QStringLiteral("False"), QStringLiteral("None"), QStringLiteral("True"), QStringLiteral("and"),
-        QStringLiteral("as"), QStringLiteral("assert"), QStringLiteral("async"), QStringLiteral("await"),
-        QStringLiteral("break"), QStringLiteral("class"), QStringLiteral("continue"), QStringLiteral("def"),
-        QStringLiteral("del"), QStringLiteral("elif"), QStringLiteral("else"), QStringLiteral("except"),
-        QStringLiteral("finally"), QStringLiteral("for"), QStringLiteral("from"), QStringLiteral("global"),
-        QStringLiteral("if"), QStringLiteral("import"), QStringLiteral("in"), QStringLiteral("is"),
-        QStringLiteral("lambda"), QStringLiteral("nonlocal"), QStringLiteral("not"), QStringLiteral("or"),
-        QStringLiteral("pass"), QStringLiteral("raise"), QStringLiteral("return"), QStringLiteral("try"),
-        QStringLiteral("while"), QStringLiteral("with"), QStringLiteral("yield")};
+        QStringLiteral("False"),   QStringLiteral("None"),     QStringLiteral("True"),     QStringLiteral("and"),
+        QStringLiteral("as"),      QStringLiteral("assert"),   QStringLiteral("async"),    QStringLiteral("await"),
+        QStringLiteral("break"),   QStringLiteral("class"),    QStringLiteral("continue"), QStringLiteral("def"),
+        QStringLiteral("del"),     QStringLiteral("elif"),     QStringLiteral("else"),     QStringLiteral("except"),
+        QStringLiteral("finally"), QStringLiteral("for"),      QStringLiteral("from"),     QStringLiteral("global"),
+        QStringLiteral("if"),      QStringLiteral("import"),   QStringLiteral("in"),       QStringLiteral("is"),
+        QStringLiteral("lambda"),  QStringLiteral("nonlocal"), QStringLiteral("not"),      QStringLiteral("or"),
+        QStringLiteral("pass"),    QStringLiteral("raise"),    QStringLiteral("return"),   QStringLiteral("try"),
+        QStringLiteral("while"),   QStringLiteral("with"),     QStringLiteral("yield")};
     return re.match(name).hasMatch() && !keywords.contains(name);
 }
 
 QString pythonDocstring(const QString &text, const QString &indent)
 {
     QString escaped = text;
-    escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QStringLiteral("\"\"\""), QStringLiteral("\\\"\\\"\\\""));
+    escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+        .replace(QStringLiteral("\"\"\""), QStringLiteral("\\\"\\\"\\\""));
     const QStringList lines = escaped.split(QLatin1Char('\n'));
     if (lines.size() == 1)
         return indent + QStringLiteral("\"\"\"") + lines.first() + QStringLiteral("\"\"\"\n");
@@ -340,7 +342,7 @@ public:
         }
         const QString description = descriptionOf(schema);
         declarations << (description.isEmpty() ? QString() : tsDoc({description}, QString()))
-                            + QStringLiteral("export interface %1 {\n%2}\n").arg(name, body);
+                + QStringLiteral("export interface %1 {\n%2}\n").arg(name, body);
         return name;
     }
 };
@@ -391,7 +393,8 @@ QString python(const std::vector<Tool> &tools, const QString &projectName)
             const QString t = gen.type(schema, base + pascal(property));
             const QString description = descriptionOf(schema);
             if (!description.isEmpty())
-                docs << QStringLiteral(":param %1: %2").arg(property, QString(description).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+                docs << QStringLiteral(":param %1: %2")
+                            .arg(property, QString(description).replace(QLatin1Char('\n'), QLatin1Char(' ')));
             if (required.contains(property)) {
                 (optionalSeen ? keywordOnly : params) << QStringLiteral("%1: %2").arg(property, t);
             } else {
@@ -403,8 +406,8 @@ QString python(const std::vector<Tool> &tools, const QString &projectName)
             params << QStringLiteral("*") << keywordOnly;
         if (extra)
             params << QStringLiteral("**kwargs: Any");
-        const QString result = tool.outputSchema ? gen.type(*tool.outputSchema, base + QStringLiteral("Result"))
-                                                 : QStringLiteral("Any");
+        const QString result
+            = tool.outputSchema ? gen.type(*tool.outputSchema, base + QStringLiteral("Result")) : QStringLiteral("Any");
         methods += QStringLiteral("    def %1(%2) -> %3:\n").arg(tool.name, params.join(QStringLiteral(", ")), result);
         QString doc = tool.description.trimmed();
         if (!docs.isEmpty())
@@ -414,18 +417,19 @@ QString python(const std::vector<Tool> &tools, const QString &projectName)
         methods += QStringLiteral("        ...\n");
     }
     QString text = header(QStringLiteral("#"), projectName);
-    text += QStringLiteral("# A call blocks and returns the result; inside a running event loop it returns an awaitable.\n"
-                           "from typing import Any, Callable, Literal, NotRequired, TypedDict\n\n"
-                           "__all__ = [\"tools\", \"ToolError\"]\n\n\n"
-                           "class ToolError(Exception):\n"
-                           "    code: str\n    message: str\n    retryable: bool\n    attempts: int\n"
-                           "    details: dict[str, Any]\n"
-                           "    def __init__(self, message: str, code: str = ..., retryable: bool = ..., attempts: int = ...,"
-                           " details: dict[str, Any] | None = ...) -> None: ...\n");
+    text += QStringLiteral(
+        "# A call blocks and returns the result; inside a running event loop it returns an awaitable.\n"
+        "from typing import Any, Callable, Literal, NotRequired, TypedDict\n\n"
+        "__all__ = [\"tools\", \"ToolError\"]\n\n\n"
+        "class ToolError(Exception):\n"
+        "    code: str\n    message: str\n    retryable: bool\n    attempts: int\n"
+        "    details: dict[str, Any]\n"
+        "    def __init__(self, message: str, code: str = ..., retryable: bool = ..., attempts: int = ...,"
+        " details: dict[str, Any] | None = ...) -> None: ...\n");
     for (const QString &declaration : std::as_const(gen.declarations))
         text += QStringLiteral("\n\n") + declaration;
     text += QStringLiteral("\n\nclass _Tools:\n") + methods
-            + QStringLiteral("    def __getitem__(self, name: str) -> Callable[..., Any]: ...\n\n\ntools: _Tools\n");
+        + QStringLiteral("    def __getitem__(self, name: str) -> Callable[..., Any]: ...\n\n\ntools: _Tools\n");
     return text;
 }
 
@@ -440,14 +444,16 @@ QString typescript(const std::vector<Tool> &tools, const QString &projectName)
         const QStringList names = propertyNames(tool.inputSchema, tool.parameterOrder);
         const QSet<QString> required = requiredOf(tool.inputSchema);
         const auto resultType = [&] {
-            return tool.outputSchema ? gen.type(*tool.outputSchema, base + QStringLiteral("Result")) : QStringLiteral("unknown");
+            return tool.outputSchema ? gen.type(*tool.outputSchema, base + QStringLiteral("Result"))
+                                     : QStringLiteral("unknown");
         };
         QStringList doc;
         if (!tool.description.trimmed().isEmpty())
             doc << tool.description.trimmed();
         const QString key = tsPropertyName(tool.name);
         if (names.isEmpty()) {
-            methods += tsDoc(doc, QStringLiteral("  ")) + QStringLiteral("  %1(): Promise<%2>;\n").arg(key, resultType());
+            methods
+                += tsDoc(doc, QStringLiteral("  ")) + QStringLiteral("  %1(): Promise<%2>;\n").arg(key, resultType());
             continue;
         }
         const QString args = gen.declareInterface(tool.inputSchema, gen.uniqueName(base + QStringLiteral("Args")),
@@ -482,20 +488,22 @@ QString typescript(const std::vector<Tool> &tools, const QString &projectName)
         const QString docText = tsDoc(doc, QStringLiteral("  "));
         methods += docText + QStringLiteral("  %1(args: %2): Promise<%3>;\n").arg(key, args, result);
         if (positional)
-            methods += docText + QStringLiteral("  %1(%2): Promise<%3>;\n").arg(key, params.join(QStringLiteral(", ")), result);
+            methods += docText
+                + QStringLiteral("  %1(%2): Promise<%3>;\n").arg(key, params.join(QStringLiteral(", ")), result);
     }
     QString text = header(QStringLiteral("//"), projectName);
-    text += QStringLiteral("// Every call returns a Promise; one plain object as the only argument is the keyword arguments.\n\n"
-                           "export declare class ToolError extends Error {\n"
-                           "  constructor(message: string, code?: string, retryable?: boolean, attempts?: number, details?: object);\n"
-                           "  readonly code: string;\n  readonly retryable: boolean;\n  readonly attempts: number;\n"
-                           "  readonly details: { [key: string]: unknown };\n}\n");
+    text += QStringLiteral(
+        "// Every call returns a Promise; one plain object as the only argument is the keyword arguments.\n\n"
+        "export declare class ToolError extends Error {\n"
+        "  constructor(message: string, code?: string, retryable?: boolean, attempts?: number, details?: object);\n"
+        "  readonly code: string;\n  readonly retryable: boolean;\n  readonly attempts: number;\n"
+        "  readonly details: { [key: string]: unknown };\n}\n");
     for (const QString &declaration : std::as_const(gen.declarations))
         text += QLatin1Char('\n') + declaration;
     text += QStringLiteral("\nexport interface Tools {\n") + methods
-            + QStringLiteral("  [name: string]: (...args: any[]) => Promise<unknown>;\n}\n\n"
-                             "export declare const tools: Tools;\n"
-                             "export declare function callTool(tool: string, ...args: unknown[]): Promise<unknown>;\n");
+        + QStringLiteral("  [name: string]: (...args: any[]) => Promise<unknown>;\n}\n\n"
+                         "export declare const tools: Tools;\n"
+                         "export declare function callTool(tool: string, ...args: unknown[]): Promise<unknown>;\n");
     return text;
 }
 

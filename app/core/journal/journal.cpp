@@ -84,12 +84,15 @@ public:
     }
     ~WalCheckpointer()
     {
-        QMetaObject::invokeMethod(m_context, [this] {
-            if (QSqlDatabase::contains(m_name)) {
-                QSqlDatabase::database(m_name, false).close();
-                QSqlDatabase::removeDatabase(m_name);
-            }
-        }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_context,
+            [this] {
+                if (QSqlDatabase::contains(m_name)) {
+                    QSqlDatabase::database(m_name, false).close();
+                    QSqlDatabase::removeDatabase(m_name);
+                }
+            },
+            Qt::BlockingQueuedConnection);
         m_context->deleteLater();
         m_thread.quit();
         m_thread.wait();
@@ -99,18 +102,21 @@ public:
     {
         if (m_busy.exchange(true))
             return;
-        QMetaObject::invokeMethod(m_context, [this] {
-            if (!QSqlDatabase::contains(m_name)) {
-                QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
-                db.setDatabaseName(m_path);
-                db.open();
-            }
-            {
-                QSqlQuery query(QSqlDatabase::database(m_name, false));
-                query.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
-            }
-            m_busy = false;
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_context,
+            [this] {
+                if (!QSqlDatabase::contains(m_name)) {
+                    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
+                    db.setDatabaseName(m_path);
+                    db.open();
+                }
+                {
+                    QSqlQuery query(QSqlDatabase::database(m_name, false));
+                    query.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
+                }
+                m_busy = false;
+            },
+            Qt::QueuedConnection);
     }
 
 private:
@@ -123,8 +129,7 @@ private:
 
 Journal::Journal()
     : m_connectionName(QStringLiteral("toolstudio-journal-%1").arg(++connectionCounter))
-{
-}
+{}
 
 Journal::~Journal()
 {
@@ -232,23 +237,31 @@ QString Journal::openDatabase(const QString &path)
         QSqlQuery query(db);
         // The first read of the header tells a database from any other file.
         if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next())
-            return failWith(QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
+            return failWith(
+                QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
         const int version = query.value(0).toInt();
         if (!query.exec(QStringLiteral("PRAGMA application_id")) || !query.next())
-            return failWith(QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
+            return failWith(
+                QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
         const int applicationId = query.value(0).toInt();
         if (!query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) || !query.next())
-            return failWith(QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
+            return failWith(
+                QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
         const int objects = query.value(0).toInt();
 
         if (version == 0 && objects > 0)
             return failWith(QStringLiteral("%1: an SQLite database, but not a Tool Studio journal").arg(m_path));
         if (version > 0 && applicationId != ApplicationId)
             return failWith(QStringLiteral("%1: an SQLite database, but not a Tool Studio journal (application id %2)")
-                                .arg(m_path).arg(applicationId));
+                                .arg(m_path)
+                                .arg(applicationId));
         if (version > CurrentVersion)
-            return failWith(QStringLiteral("%1: journal version %2 is newer than this Tool Studio supports (%3); update Tool Studio")
-                                .arg(m_path).arg(version).arg(CurrentVersion));
+            return failWith(
+                QStringLiteral(
+                    "%1: journal version %2 is newer than this Tool Studio supports (%3); update Tool Studio")
+                    .arg(m_path)
+                    .arg(version)
+                    .arg(CurrentVersion));
 
         // WAL: readers (the UI, a second Journal) never block the writer; NORMAL: a
         // commit survives a crash of the studio, not necessarily a power loss.
@@ -260,7 +273,8 @@ QString Journal::openDatabase(const QString &path)
         // (checkpoint()). SQLite's own checkpoint, on the committing thread (so between a
         // commit and its reply), is a safety net past AutoCheckpointPages: at its default
         // of 1 000 pages a busy run paid that fsync on a reply every ~250 calls.
-        if (!query.exec(QStringLiteral("PRAGMA synchronous=NORMAL")) || !query.exec(QStringLiteral("PRAGMA foreign_keys=ON"))
+        if (!query.exec(QStringLiteral("PRAGMA synchronous=NORMAL"))
+            || !query.exec(QStringLiteral("PRAGMA foreign_keys=ON"))
             || !query.exec(QStringLiteral("PRAGMA wal_autocheckpoint=%1").arg(AutoCheckpointPages)))
             return failWith(QStringLiteral("%1: %2").arg(m_path, query.lastError().text()));
         query.finish();
@@ -286,7 +300,8 @@ QString Journal::openDatabase(const QString &path)
                 if (failed.isEmpty())
                     failed = query.lastError().text();
                 db.rollback();
-                return failWith(QStringLiteral("%1: migration to version %2 failed: %3").arg(m_path).arg(from + 1).arg(failed));
+                return failWith(
+                    QStringLiteral("%1: migration to version %2 failed: %3").arg(m_path).arg(from + 1).arg(failed));
             }
         }
     }
@@ -315,18 +330,18 @@ QString Journal::lastError() const
 
 namespace {
 
-constexpr auto UpsertRunSql =
-    "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code, error,"
-    " kind, source_run, owner_pid, owner_start)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (id) DO UPDATE SET project_dir = excluded.project_dir, script_path = excluded.script_path,"
-    " status = excluded.status,"
-    // A run keeps its first start: a resume records the run again (same id) and must not
-    // move it (the resume time is the "resumed" event's). 0 = a placeholder row's.
-    " started_at = CASE WHEN runs.started_at > 0 AND runs.started_at < excluded.started_at"
-    " THEN runs.started_at ELSE excluded.started_at END, ended_at = excluded.ended_at,"
-    " exit_code = excluded.exit_code, error = excluded.error, kind = excluded.kind,"
-    " source_run = excluded.source_run, owner_pid = excluded.owner_pid, owner_start = excluded.owner_start";
+constexpr auto UpsertRunSql
+    = "INSERT INTO runs (id, project_dir, script_path, status, started_at, ended_at, exit_code, error,"
+      " kind, source_run, owner_pid, owner_start)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+      " ON CONFLICT (id) DO UPDATE SET project_dir = excluded.project_dir, script_path = excluded.script_path,"
+      " status = excluded.status,"
+      // A run keeps its first start: a resume records the run again (same id) and must not
+      // move it (the resume time is the "resumed" event's). 0 = a placeholder row's.
+      " started_at = CASE WHEN runs.started_at > 0 AND runs.started_at < excluded.started_at"
+      " THEN runs.started_at ELSE excluded.started_at END, ended_at = excluded.ended_at,"
+      " exit_code = excluded.exit_code, error = excluded.error, kind = excluded.kind,"
+      " source_run = excluded.source_run, owner_pid = excluded.owner_pid, owner_start = excluded.owner_start";
 /// What a writer needs to know of a run it has not written yet (Journal::RunRows).
 constexpr auto RunRowsSql = "SELECT EXISTS (SELECT 1 FROM attempts WHERE run_id = ?1),"
                             " IFNULL((SELECT tools_indexed FROM runs WHERE id = ?1), 0)";
@@ -417,7 +432,8 @@ bool Journal::indexTools()
         bool ok = begin && end && rollback && begin->run(&error)
             && runAll({ClearToolsSql, FillToolsSql, MarkToolsSql}, runId, &error) && end->run(&error);
         if (!ok) {
-            m_lastError = QStringLiteral("indexing the tools of run %1: %2").arg(runId, error.isEmpty() ? m_lastError : error);
+            m_lastError
+                = QStringLiteral("indexing the tools of run %1: %2").arg(runId, error.isEmpty() ? m_lastError : error);
             QString ignored;
             if (rollback)
                 rollback->run(&ignored);
@@ -698,7 +714,8 @@ PendingAnswer pendingFromQuery(const QSqlQuery &query)
     return answer;
 }
 
-constexpr auto PendingColumns = "SELECT id, run_id, call_id, attempt, answer, created_at, state, reason FROM pending_answers";
+constexpr auto PendingColumns
+    = "SELECT id, run_id, call_id, attempt, answer, created_at, state, reason FROM pending_answers";
 
 /// Field 22 of /proc/PID/stat (start time in clock ticks since boot), or -1.
 qint64 startTicksOf(qint64 pid)
@@ -723,7 +740,8 @@ qint64 Journal::addPendingAnswer(const PendingAnswer &answer)
         return 0;
     flush();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("INSERT INTO pending_answers (run_id, call_id, attempt, answer, created_at) VALUES (?, ?, ?, ?, ?)"));
+    query.prepare(QStringLiteral(
+        "INSERT INTO pending_answers (run_id, call_id, attempt, answer, created_at) VALUES (?, ?, ?, ?, ?)"));
     query.addBindValue(text(answer.runId));
     query.addBindValue(text(answer.callId));
     query.addBindValue(answer.attempt);
@@ -772,7 +790,8 @@ bool Journal::resolvePendingAnswer(qint64 id, bool accepted, const QString &reas
         return false;
     flush();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("UPDATE pending_answers SET state = ?, reason = ?, handled_at = ? WHERE id = ? AND state = 'new'"));
+    query.prepare(QStringLiteral(
+        "UPDATE pending_answers SET state = ?, reason = ?, handled_at = ? WHERE id = ? AND state = 'new'"));
     query.addBindValue(accepted ? QStringLiteral("accepted") : QStringLiteral("refused"));
     query.addBindValue(text(reason));
     query.addBindValue(QDateTime::currentMSecsSinceEpoch());
@@ -812,7 +831,8 @@ void Journal::suspendOrphanedRuns()
     {
         QSqlQuery query(db);
         query.setForwardOnly(true);
-        if (!query.exec(QStringLiteral("SELECT id, owner_pid, owner_start FROM runs WHERE status IN ('running', 'waiting')")))
+        if (!query.exec(
+                QStringLiteral("SELECT id, owner_pid, owner_start FROM runs WHERE status IN ('running', 'waiting')")))
             return;
         while (query.next()) {
             if (!ownerAlive(query.value(1).toLongLong(), query.value(2).toLongLong()))

@@ -6,8 +6,8 @@
 
 #include <QHash>
 #include <QSet>
-#include <QStringList>
 #include <QString>
+#include <QStringList>
 
 #include <initializer_list>
 #include <memory>
@@ -201,7 +201,7 @@ private:
     void suspendOrphanedRuns();
 
     QStringList m_suspendedOnOpen;
-    QSet<QString> m_knownRuns; ///< runs known to have a row (skips the placeholder insert)
+    QSet<QString> m_knownRuns;         ///< runs known to have a row (skips the placeholder insert)
     QHash<QString, RunRows> m_runRows; ///< by run id; cleared by a rollback
     std::unique_ptr<Statements> m_statements;
     std::unique_ptr<WalCheckpointer> m_checkpointer; ///< started by the first commits
@@ -209,11 +209,11 @@ private:
     // Group commit (setGroupCommit).
     int m_groupCommitMs = 0;
     int m_groupCommitRows = 256;
-    std::unique_ptr<JournalTail> m_tail;   ///< created by the first group commit
-    std::unique_ptr<TailRecord> m_record;  ///< reused by commit()
-    std::unique_ptr<QTimer> m_flushTimer;  ///< on the journal's thread
-    QByteArray m_pending;                  ///< sealed records in the tail, not yet in SQLite
-    int m_pendingRows = 0;                 ///< steps and events in m_pending
-    quint64 m_tailSerial = 0;              ///< serial of the last record appended
-    bool m_open = false; ///< open() succeeded and closeDatabase() has not run since
+    std::unique_ptr<JournalTail> m_tail;  ///< created by the first group commit
+    std::unique_ptr<TailRecord> m_record; ///< reused by commit()
+    std::unique_ptr<QTimer> m_flushTimer; ///< on the journal's thread
+    QByteArray m_pending;                 ///< sealed records in the tail, not yet in SQLite
+    int m_pendingRows = 0;                ///< steps and events in m_pending
+    quint64 m_tailSerial = 0;             ///< serial of the last record appended
+    bool m_open = false;                  ///< open() succeeded and closeDatabase() has not run since
 };

@@ -22,26 +22,27 @@ using JournalSql::UnmarkToolsSql;
 
 namespace {
 
-constexpr char UpsertStepSql[] =
-    "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
-    " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence,"
-    " attempt_ended_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
-    " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
-    " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
-    " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
-    " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
-    " original_args = excluded.original_args, divergence = excluded.divergence,"
-    " attempt_ended_at = excluded.attempt_ended_at";
+constexpr char UpsertStepSql[]
+    = "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
+      " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence,"
+      " attempt_ended_at)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+      " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
+      " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
+      " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
+      " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
+      " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
+      " original_args = excluded.original_args, divergence = excluded.divergence,"
+      " attempt_ended_at = excluded.attempt_ended_at";
 constexpr char DeleteAttemptsSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
-constexpr char InsertAttemptSql[] =
-    "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-constexpr char InsertEventSql[] = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
-constexpr char InsertOutputSql[] =
-    "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
-    " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
+constexpr char InsertAttemptSql[]
+    = "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+constexpr char InsertEventSql[]
+    = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
+constexpr char InsertOutputSql[]
+    = "INSERT INTO output (run_id, stream, seq, chunk) VALUES (?, ?,"
+      " (SELECT COALESCE(MAX(seq), 0) + 1 FROM output WHERE run_id = ? AND stream = ?), ?)";
 /// How far a group commit got in a tail (schema 7), written in the same transaction.
 constexpr char MarkTailSql[] = "INSERT INTO journal_tails (name, serial) VALUES (?, ?)"
                                " ON CONFLICT (name) DO UPDATE SET serial = excluded.serial";
@@ -123,8 +124,14 @@ bool othersMustSee(const std::vector<const Step *> &steps)
 void Journal::upsertStep(const Step &step, bool fold, TailRecord &record)
 {
     record.op(TailStatement::UpsertStep)
-        .add(step.runId).add(step.sequence).add(step.callId).add(step.tool).add(jsonUtf8(step.args))
-        .add(step.idempotencyKey).add(stepStatusName(step.status)).add(step.maxAttempts);
+        .add(step.runId)
+        .add(step.sequence)
+        .add(step.callId)
+        .add(step.tool)
+        .add(jsonUtf8(step.args))
+        .add(step.idempotencyKey)
+        .add(stepStatusName(step.status))
+        .add(step.maxAttempts);
     addOptionalJson(record, step.result);
     addError(record, step.error);
     record.add(step.queuedAt).add(step.startedAt).add(step.endedAt).add(step.nextAttemptAt).add(step.argsHash);
@@ -164,7 +171,11 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
         return true;
     for (const Attempt &attempt : step.attempts) {
         record.op(TailStatement::InsertAttempt)
-            .add(step.runId).add(step.sequence).add(attempt.number).add(attempt.startedAt).add(attempt.endedAt)
+            .add(step.runId)
+            .add(step.sequence)
+            .add(attempt.number)
+            .add(attempt.startedAt)
+            .add(attempt.endedAt)
             .add(attempt.succeeded ? 1 : 0);
         addError(record, attempt.error);
         record.addBlob(attempt.output);
@@ -176,7 +187,11 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
 
 void Journal::writeEvent(const PolicyEvent &event, TailRecord &record)
 {
-    record.op(TailStatement::InsertEvent).add(event.runId).add(event.sequence).add(event.at).add(event.kind)
+    record.op(TailStatement::InsertEvent)
+        .add(event.runId)
+        .add(event.sequence)
+        .add(event.at)
+        .add(event.kind)
         .add(jsonUtf8(event.detail));
 }
 
@@ -190,8 +205,9 @@ bool Journal::runOps(QByteArrayView ops, QString *error, int *code)
         QString what;
         switch (op) {
         case TailStatement::UpsertStep:
-            context = values.size() > 3 ? QStringLiteral("recording step %1 (%2)").arg(values[1].integer).arg(textOf(values[3]))
-                                        : QString();
+            context = values.size() > 3
+                ? QStringLiteral("recording step %1 (%2)").arg(values[1].integer).arg(textOf(values[3]))
+                : QString();
             what = QStringLiteral("step row");
             break;
         case TailStatement::InsertAttempt:
@@ -217,7 +233,8 @@ bool Journal::runOps(QByteArrayView ops, QString *error, int *code)
         }
         QString failure;
         if (!statement) {
-            failure = sql ? m_lastError : QStringLiteral("unknown statement %1 (written by a newer Tool Studio?)").arg(int(op));
+            failure = sql ? m_lastError
+                          : QStringLiteral("unknown statement %1 (written by a newer Tool Studio?)").arg(int(op));
         } else {
             for (const TailValue &value : values)
                 statement->add(value);
@@ -227,7 +244,7 @@ bool Journal::runOps(QByteArrayView ops, QString *error, int *code)
                 *code = statement->lastCode();
         }
         *error = QStringLiteral("%1: %2").arg(context.isEmpty() ? QStringLiteral("recording") : context,
-                                               what.isEmpty() ? failure : what + QStringLiteral(": ") + failure);
+                                              what.isEmpty() ? failure : what + QStringLiteral(": ") + failure);
         return false;
     });
     if (!ok && error->isEmpty())
@@ -239,10 +256,13 @@ bool Journal::runRecord(const TailRecord &record, QString *error, int *code)
 {
     bool ok = true;
     QString note;
-    JournalTail::readRecords(record.bytes(), [&](quint64, QByteArrayView ops) {
-        ok = runOps(ops, error, code);
-        return ok;
-    }, &note, false);
+    JournalTail::readRecords(
+        record.bytes(),
+        [&](quint64, QByteArrayView ops) {
+            ok = runOps(ops, error, code);
+            return ok;
+        },
+        &note, false);
     return ok;
 }
 
@@ -262,13 +282,16 @@ bool Journal::writeRecords(QByteArrayView records, const QString &tailName, quin
     bool ok = true;
     quint64 lastSerial = after;
     QString note;
-    JournalTail::readRecords(records, [&](quint64 serial, QByteArrayView ops) {
-        if (serial <= after)
-            return true;
-        ok = runOps(ops, error, code);
-        lastSerial = serial;
-        return ok;
-    }, &note, false); // sealed by this object: no checksums to verify
+    JournalTail::readRecords(
+        records,
+        [&](quint64 serial, QByteArrayView ops) {
+            if (serial <= after)
+                return true;
+            ok = runOps(ops, error, code);
+            lastSerial = serial;
+            return ok;
+        },
+        &note, false); // sealed by this object: no checksums to verify
     if (ok && !tailName.isEmpty() && lastSerial > after) {
         SqliteStatement *mark = nativeStatement(MarkTailSql);
         ok = mark && mark->add(tailName).add(qint64(lastSerial)).run(error);
@@ -356,7 +379,11 @@ bool Journal::appendOutput(const QString &runId, int stream, const QByteArray &c
         record.op(TailStatement::EnsureRun).add(runId).add(qint64(0));
         m_knownRuns.insert(runId);
     }
-    record.op(TailStatement::InsertOutput).add(runId).add(stream).add(runId).add(stream)
+    record.op(TailStatement::InsertOutput)
+        .add(runId)
+        .add(stream)
+        .add(runId)
+        .add(stream)
         .addBlob(chunk.isNull() ? QByteArray("") : chunk);
     return commitRecord(1, false, knownBefore);
 }
@@ -466,32 +493,35 @@ QByteArray Journal::writeEach(QByteArrayView records, const QString &tailName, q
 {
     QByteArray kept;
     QString note;
-    JournalTail::readRecords(records, [&](quint64 serial, QByteArrayView ops) {
-        const qsizetype header = 16; // length, checksum, serial
-        const QByteArrayView whole(ops.data() - header, ops.size() + header);
-        if (serial <= after)
+    JournalTail::readRecords(
+        records,
+        [&](quint64 serial, QByteArrayView ops) {
+            const qsizetype header = 16; // length, checksum, serial
+            const QByteArrayView whole(ops.data() - header, ops.size() + header);
+            if (serial <= after)
+                return true;
+            if (!kept.isEmpty()) {
+                kept += whole;
+                return true;
+            }
+            QString failure;
+            int code = SQLITE_OK;
+            if (writeRecords(whole, tailName, serial - 1, nullptr, &failure, &code))
+                return true;
+            if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+                kept += whole; // this one and the rest: later
+                return true;
+            }
+            *allOk = false;
+            m_lastError = failure;
+            qWarning("journal: a step commit SQLite refused was dropped: %s", qUtf8Printable(failure));
+            // Handled: recovery must not try it again (nor stop at it).
+            SqliteStatement *mark = tailName.isEmpty() ? nullptr : nativeStatement(MarkTailSql);
+            if (mark)
+                mark->add(tailName).add(qint64(serial)).run(&failure);
             return true;
-        if (!kept.isEmpty()) {
-            kept += whole;
-            return true;
-        }
-        QString failure;
-        int code = SQLITE_OK;
-        if (writeRecords(whole, tailName, serial - 1, nullptr, &failure, &code))
-            return true;
-        if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
-            kept += whole; // this one and the rest: later
-            return true;
-        }
-        *allOk = false;
-        m_lastError = failure;
-        qWarning("journal: a step commit SQLite refused was dropped: %s", qUtf8Printable(failure));
-        // Handled: recovery must not try it again (nor stop at it).
-        SqliteStatement *mark = tailName.isEmpty() ? nullptr : nativeStatement(MarkTailSql);
-        if (mark)
-            mark->add(tailName).add(qint64(serial)).run(&failure);
-        return true;
-    }, &note, verify);
+        },
+        &note, verify);
     return kept;
 }
 
@@ -558,14 +588,17 @@ void Journal::recoverTails()
         int applied = 0;
         quint64 last = after;
         bool ok = true;
-        JournalTail::readRecords(bytes, [&](quint64 serial, QByteArrayView ops) {
-            if (serial <= after)
-                return true;
-            ok = runOps(ops, &error);
-            last = serial;
-            applied += ok ? 1 : 0;
-            return ok;
-        }, &note);
+        JournalTail::readRecords(
+            bytes,
+            [&](quint64 serial, QByteArrayView ops) {
+                if (serial <= after)
+                    return true;
+                ok = runOps(ops, &error);
+                last = serial;
+                applied += ok ? 1 : 0;
+                return ok;
+            },
+            &note);
         SqliteStatement *mark = nativeStatement(MarkTailSql);
         ok = ok && (last == after || (mark && mark->add(name).add(qint64(last)).run(&error))) && end->run(&error);
         if (!ok) {

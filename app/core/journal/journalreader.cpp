@@ -18,7 +18,6 @@ namespace {
 
 std::atomic<int> readerCounter{0};
 
-
 QString cut(const QString &text)
 {
     return text.size() > StepSummary::MaxSummaryChars + 1 ? text.left(StepSummary::MaxSummaryChars + 1) : text;
@@ -44,7 +43,8 @@ constexpr auto ErrorMessage = "CASE WHEN json_valid(%1) THEN substr(json_extract
 
 QString errorColumns(const QString &column)
 {
-    return QString::fromLatin1(ErrorCode).arg(column) + QStringLiteral(", ") + QString::fromLatin1(ErrorMessage).arg(column);
+    return QString::fromLatin1(ErrorCode).arg(column) + QStringLiteral(", ")
+        + QString::fromLatin1(ErrorMessage).arg(column);
 }
 
 QString likePattern(const QString &text)
@@ -67,7 +67,8 @@ bool StepSummary::isFailed() const
 {
     if (status == StepStatus::Failed)
         return true;
-    return std::any_of(attempts.begin(), attempts.end(), [](const AttemptSummary &a) { return a.endedAt > 0 && !a.succeeded; });
+    return std::any_of(attempts.begin(), attempts.end(),
+                       [](const AttemptSummary &a) { return a.endedAt > 0 && !a.succeeded; });
 }
 
 StepSummary StepSummary::of(const Step &step)
@@ -109,8 +110,7 @@ StepSummary StepSummary::of(const Step &step)
 
 JournalReader::JournalReader()
     : m_connectionName(QStringLiteral("toolstudio-journal-reader-%1").arg(++readerCounter))
-{
-}
+{}
 
 JournalReader::~JournalReader()
 {
@@ -135,15 +135,16 @@ bool JournalReader::open(const QString &path, QString *error)
     if (!QFileInfo(m_path).isFile())
         return fail(QStringLiteral("%1: no such journal").arg(m_path));
     QSqlDatabase db = QSqlDatabase::contains(m_connectionName)
-                          ? QSqlDatabase::database(m_connectionName, false)
-                          : QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
+        ? QSqlDatabase::database(m_connectionName, false)
+        : QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
     db.close();
     db.setDatabaseName(m_path);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     if (!db.open())
         return fail(QStringLiteral("%1: cannot open: %2").arg(m_path, db.lastError().text()));
     QSqlQuery query(db);
-    if (!query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('steps', 'attempts', 'policy_events')"))
+    if (!query.exec(QStringLiteral(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('steps', 'attempts', 'policy_events')"))
         || !query.next() || query.value(0).toInt() != 3) {
         db.close();
         return fail(QStringLiteral("%1: not a Tool Studio journal (version 2 or later)").arg(m_path));
@@ -185,7 +186,8 @@ JournalReader::Extent JournalReader::extent(const QString &runId) const
     if (!isOpen())
         return e;
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("SELECT count(*), IFNULL(min(sequence), 0), IFNULL(max(sequence), 0) FROM steps WHERE run_id = ?"));
+    query.prepare(QStringLiteral(
+        "SELECT count(*), IFNULL(min(sequence), 0), IFNULL(max(sequence), 0) FROM steps WHERE run_id = ?"));
     query.addBindValue(runId);
     if (!query.exec() || !query.next()) {
         m_lastError = query.lastError().text();
@@ -239,10 +241,11 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
     const QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT sequence, call_id, tool, status, max_attempts, queued_at, started_at, ended_at,"
-                                 " result IS NOT NULL, substr(result, 1, 201), %1, substr(divergence, 1, 201), %2"
-                                 " FROM steps WHERE run_id = ? AND sequence BETWEEN ? AND ? ORDER BY sequence")
-                      .arg(errorColumns(QStringLiteral("error")), m_foldedAttempt));
+    query.prepare(
+        QStringLiteral("SELECT sequence, call_id, tool, status, max_attempts, queued_at, started_at, ended_at,"
+                       " result IS NOT NULL, substr(result, 1, 201), %1, substr(divergence, 1, 201), %2"
+                       " FROM steps WHERE run_id = ? AND sequence BETWEEN ? AND ? ORDER BY sequence")
+            .arg(errorColumns(QStringLiteral("error")), m_foldedAttempt));
     query.addBindValue(runId);
     query.addBindValue(first);
     query.addBindValue(last);
@@ -281,9 +284,10 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
     }
     QSqlQuery attempts(db);
     attempts.setForwardOnly(true);
-    attempts.prepare(QStringLiteral("SELECT sequence, number, started_at, ended_at, succeeded, %1, IFNULL(length(output), 0)"
-                                    " FROM attempts WHERE run_id = ? AND sequence BETWEEN ? AND ? ORDER BY sequence, number")
-                         .arg(errorColumns(QStringLiteral("error"))));
+    attempts.prepare(
+        QStringLiteral("SELECT sequence, number, started_at, ended_at, succeeded, %1, IFNULL(length(output), 0)"
+                       " FROM attempts WHERE run_id = ? AND sequence BETWEEN ? AND ? ORDER BY sequence, number")
+            .arg(errorColumns(QStringLiteral("error"))));
     attempts.addBindValue(runId);
     attempts.addBindValue(first);
     attempts.addBindValue(last);
@@ -426,9 +430,11 @@ std::vector<int> JournalReader::matching(const QString &runId, const StepQuery &
         values << runId;
     } else if (q.status == StepQuery::Status::FailedOnly) {
         // Both halves read their partial index (steps_failed, attempts_failed; open()).
-        sql += QStringLiteral(" AND sequence IN (SELECT sequence FROM steps%1 WHERE run_id = ? AND status = 'failed'"
-                              " UNION SELECT sequence FROM attempts%2 WHERE run_id = ? AND ended_at > 0 AND succeeded = 0)")
-                   .arg(m_indexedBy.value(QStringLiteral("steps_failed")), m_indexedBy.value(QStringLiteral("attempts_failed")));
+        sql += QStringLiteral(
+                   " AND sequence IN (SELECT sequence FROM steps%1 WHERE run_id = ? AND status = 'failed'"
+                   " UNION SELECT sequence FROM attempts%2 WHERE run_id = ? AND ended_at > 0 AND succeeded = 0)")
+                   .arg(m_indexedBy.value(QStringLiteral("steps_failed")),
+                        m_indexedBy.value(QStringLiteral("attempts_failed")));
         values << runId << runId;
     }
     if (!q.text.isEmpty()) {
@@ -499,7 +505,8 @@ int JournalReader::sequenceAt(const QString &runId, qint64 at) const
     if (e.count == 0)
         return 0;
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("SELECT sequence, queued_at FROM steps WHERE run_id = ? AND sequence >= ? ORDER BY sequence LIMIT 1"));
+    query.prepare(QStringLiteral(
+        "SELECT sequence, queued_at FROM steps WHERE run_id = ? AND sequence >= ? ORDER BY sequence LIMIT 1"));
     // Invariant: steps below `lo` were queued at or before `at`; from `hi` on, after it.
     int lo = e.first;
     int hi = e.last + 1;
@@ -531,8 +538,9 @@ std::vector<StepSpan> JournalReader::spans(const QString &runId,
     const QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT sequence, CASE WHEN started_at > 0 THEN started_at ELSE queued_at END, ended_at, status"
-                                 " FROM steps WHERE run_id = ? ORDER BY sequence"));
+    query.prepare(
+        QStringLiteral("SELECT sequence, CASE WHEN started_at > 0 THEN started_at ELSE queued_at END, ended_at, status"
+                       " FROM steps WHERE run_id = ? ORDER BY sequence"));
     query.addBindValue(runId);
     if (!query.exec())
         return result;
@@ -555,7 +563,8 @@ std::vector<StepSpan> JournalReader::spans(const QString &runId,
     if (!segments || !attempts.exec())
         return result;
     while (attempts.next())
-        segments->push_back({attempts.value(0).toInt(),
-                             {attempts.value(1).toLongLong(), attempts.value(2).toLongLong(), attempts.value(3).toInt() != 0}});
+        segments->push_back(
+            {attempts.value(0).toInt(),
+             {attempts.value(1).toLongLong(), attempts.value(2).toLongLong(), attempts.value(3).toInt() != 0}});
     return result;
 }

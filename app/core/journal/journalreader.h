@@ -19,8 +19,8 @@ struct AttemptSummary
     qint64 startedAt = 0;
     qint64 endedAt = 0;
     bool succeeded = false;
-    QString errorCode;   ///< empty when the attempt did not fail
-    QString errorText;   ///< "code: message", at most StepSummary::MaxSummaryChars + 1 characters
+    QString errorCode;      ///< empty when the attempt did not fail
+    QString errorText;      ///< "code: message", at most StepSummary::MaxSummaryChars + 1 characters
     qint64 outputBytes = 0; ///< size of the captured handler output
 };
 
@@ -41,12 +41,12 @@ struct StepSummary
     qint64 queuedAt = 0;
     qint64 startedAt = 0;
     qint64 endedAt = 0;
-    bool hasResult = false;  ///< a result, even null/0/""/false/[]/{}
-    QString resultText;      ///< compact JSON of the result (cut); empty when !hasResult
-    QString errorCode;       ///< the step's error code; empty when none
-    QString errorText;       ///< "code: message" (cut); empty when none
-    QString divergence;      ///< Step::divergence (replay), cut
-    bool paused = false;     ///< step mode holds it (live runs only; not journaled)
+    bool hasResult = false; ///< a result, even null/0/""/false/[]/{}
+    QString resultText;     ///< compact JSON of the result (cut); empty when !hasResult
+    QString errorCode;      ///< the step's error code; empty when none
+    QString errorText;      ///< "code: message" (cut); empty when none
+    QString divergence;     ///< Step::divergence (replay), cut
+    bool paused = false;    ///< step mode holds it (live runs only; not journaled)
     std::vector<AttemptSummary> attempts;
 
     qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }
@@ -81,9 +81,9 @@ struct StepSpan
 struct StepQuery
 {
     enum class Status { All, FailedOnly, PendingOnly };
-    QString tool;         ///< exact tool name
+    QString tool; ///< exact tool name
     Status status = Status::All;
-    QString text;         ///< case-insensitive substring of tool, call id, result or error summary
+    QString text; ///< case-insensitive substring of tool, call id, result or error summary
 };
 
 /// Read side of the journal for the trace views (issue 8): a connection of its own

@@ -19,9 +19,9 @@ namespace JournalRows {
 /// The `steps` columns readStep() reads, in its order (after `sequence`); the last is
 /// `attempt_ended_at` (schema 5). FoldedAttemptFallback stands in for it when a file
 /// of an older schema is read without migrating (JournalReader).
-inline constexpr char StepColumns[] =
-    "call_id, tool, args, idempotency_key, status, max_attempts, result, error,"
-    " queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence, attempt_ended_at";
+inline constexpr char StepColumns[]
+    = "call_id, tool, args, idempotency_key, status, max_attempts, result, error,"
+      " queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence, attempt_ended_at";
 inline constexpr char FoldedAttemptColumn[] = "attempt_ended_at";
 inline constexpr char FoldedAttemptFallback[] = "0 AS attempt_ended_at";
 /// The `attempts` columns readAttempt() reads, in its order.

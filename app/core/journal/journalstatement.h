@@ -47,7 +47,8 @@ public:
     SqliteStatement &add(const QString &value)
     {
         const QByteArray utf8 = value.toUtf8();
-        sqlite3_bind_text(m_statement, ++m_index, utf8.isNull() ? "" : utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_text(m_statement, ++m_index, utf8.isNull() ? "" : utf8.constData(), int(utf8.size()),
+                          SQLITE_TRANSIENT);
         return *this;
     }
     SqliteStatement &add(const std::string &value)

@@ -9,8 +9,8 @@
 #include <cstring>
 
 #include <fcntl.h>
-#include <zlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace {
 
@@ -24,7 +24,7 @@ quint32 crc32Of(const char *data, qsizetype size)
     return quint32(::crc32_z(::crc32_z(0L, Z_NULL, 0), reinterpret_cast<const Bytef *>(data), std::size_t(size)));
 }
 
-template <typename T>
+template<typename T>
 void put(QByteArray &out, T value)
 {
     char bytes[sizeof(T)];
@@ -33,7 +33,7 @@ void put(QByteArray &out, T value)
     out.append(bytes, qsizetype(sizeof(T)));
 }
 
-template <typename T>
+template<typename T>
 void putAt(QByteArray &out, qsizetype at, T value)
 {
     char *bytes = out.data() + at;
@@ -41,7 +41,7 @@ void putAt(QByteArray &out, qsizetype at, T value)
         bytes[i] = char(quint64(value) >> (8 * i));
 }
 
-template <typename T>
+template<typename T>
 T get(const char *data)
 {
     quint64 value = 0;
@@ -226,8 +226,8 @@ void JournalTail::remove()
     m_size = 0;
 }
 
-int JournalTail::readRecords(QByteArrayView bytes, const std::function<bool(quint64, QByteArrayView)> &record, QString *note,
-                             bool verify)
+int JournalTail::readRecords(QByteArrayView bytes, const std::function<bool(quint64, QByteArrayView)> &record,
+                             QString *note, bool verify)
 {
     note->clear();
     int count = 0;
@@ -236,7 +236,10 @@ int JournalTail::readRecords(QByteArrayView bytes, const std::function<bool(quin
         const qsizetype left = bytes.size() - at;
         if (left < HeaderBytes + SerialBytes) {
             *note = QStringLiteral("record %1 at byte %2: torn (a header needs %3 bytes, %4 left)")
-                        .arg(count + 1).arg(at).arg(HeaderBytes + SerialBytes).arg(left);
+                        .arg(count + 1)
+                        .arg(at)
+                        .arg(HeaderBytes + SerialBytes)
+                        .arg(left);
             break;
         }
         const char *header = bytes.data() + at;
@@ -245,7 +248,10 @@ int JournalTail::readRecords(QByteArrayView bytes, const std::function<bool(quin
             *note = payload < SerialBytes
                 ? QStringLiteral("record %1 at byte %2: damaged (length %3)").arg(count + 1).arg(at).arg(payload)
                 : QStringLiteral("record %1 at byte %2: torn (needs %3 bytes, %4 left)")
-                      .arg(count + 1).arg(at).arg(payload + HeaderBytes).arg(left);
+                      .arg(count + 1)
+                      .arg(at)
+                      .arg(payload + HeaderBytes)
+                      .arg(left);
             break;
         }
         if (verify && crc32Of(header + HeaderBytes, payload) != get<quint32>(header + 4)) {
@@ -261,7 +267,8 @@ int JournalTail::readRecords(QByteArrayView bytes, const std::function<bool(quin
     return count;
 }
 
-bool JournalTail::readOps(QByteArrayView ops, const std::function<bool(TailStatement, const std::vector<TailValue> &)> &op)
+bool JournalTail::readOps(QByteArrayView ops,
+                          const std::function<bool(TailStatement, const std::vector<TailValue> &)> &op)
 {
     std::vector<TailValue> values;
     const char *p = ops.data();

@@ -55,8 +55,8 @@ std::size_t JsonPositions::scan(std::size_t pos, const nlohmann::json *node)
             const std::size_t keyStart = pos;
             pos = skipString(pos);
             // The key as nlohmann decoded it (escapes included), to find the member.
-            const std::string key = nlohmann::json::parse(m_text.constData() + keyStart, m_text.constData() + pos)
-                                        .get<std::string>();
+            const std::string key
+                = nlohmann::json::parse(m_text.constData() + keyStart, m_text.constData() + pos).get<std::string>();
             const nlohmann::json *child = nullptr;
             if (node && node->is_object()) {
                 const auto it = node->find(key);

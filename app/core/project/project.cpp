@@ -49,15 +49,22 @@ QString fromStd(const std::string &s)
 QString typeName(const json &value)
 {
     switch (value.type()) {
-    case json::value_t::null: return QStringLiteral("null");
-    case json::value_t::boolean: return QStringLiteral("a boolean");
+    case json::value_t::null:
+        return QStringLiteral("null");
+    case json::value_t::boolean:
+        return QStringLiteral("a boolean");
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return QStringLiteral("a number");
-    case json::value_t::string: return QStringLiteral("a string");
-    case json::value_t::array: return QStringLiteral("an array");
-    case json::value_t::object: return QStringLiteral("an object");
-    default: return QStringLiteral("an unsupported value");
+    case json::value_t::number_float:
+        return QStringLiteral("a number");
+    case json::value_t::string:
+        return QStringLiteral("a string");
+    case json::value_t::array:
+        return QStringLiteral("an array");
+    case json::value_t::object:
+        return QStringLiteral("an object");
+    default:
+        return QStringLiteral("an unsupported value");
     }
 }
 
@@ -95,7 +102,8 @@ QString stringValue(const json &object, const char *key, const QString &where, b
         return fallback;
     }
     if (!value->is_string())
-        fail(at(where) + QStringLiteral("'%1' must be a string, not %2").arg(QLatin1String(key), typeName(*value)), value);
+        fail(at(where) + QStringLiteral("'%1' must be a string, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
     return fromStd(value->get<std::string>());
 }
 
@@ -105,7 +113,8 @@ bool boolValue(const json &object, const char *key, const QString &where, bool f
     if (!value)
         return fallback;
     if (!value->is_boolean())
-        fail(at(where) + QStringLiteral("'%1' must be true or false, not %2").arg(QLatin1String(key), typeName(*value)), value);
+        fail(at(where) + QStringLiteral("'%1' must be true or false, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
     return value->get<bool>();
 }
 
@@ -116,12 +125,14 @@ double numberValue(const json &object, const char *key, const QString &where, do
     if (!value)
         return fallback;
     if (!value->is_number())
-        fail(at(where) + QStringLiteral("'%1' must be a number, not %2").arg(QLatin1String(key), typeName(*value)), value);
+        fail(at(where) + QStringLiteral("'%1' must be a number, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
     const double number = value->get<double>();
     if (!std::isfinite(number) || number < min || number > max) {
         if (max == std::numeric_limits<double>::max())
             fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
-        fail(at(where) + QStringLiteral("'%1' must be between %2 and %3").arg(QLatin1String(key)).arg(min).arg(max), value);
+        fail(at(where) + QStringLiteral("'%1' must be between %2 and %3").arg(QLatin1String(key)).arg(min).arg(max),
+             value);
     }
     return number;
 }
@@ -132,8 +143,11 @@ qint64 integerValue(const json &object, const char *key, const QString &where, q
     if (!value)
         return fallback;
     if (!value->is_number_integer())
-        fail(at(where) + QStringLiteral("'%1' must be a whole number, not %2").arg(QLatin1String(key), typeName(*value)), value);
-    const qint64 number = value->is_number_unsigned() && value->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<qint64>::max())
+        fail(at(where)
+                 + QStringLiteral("'%1' must be a whole number, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
+    const qint64 number
+        = value->is_number_unsigned() && value->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<qint64>::max())
         ? std::numeric_limits<qint64>::max()
         : value->get<qint64>();
     if (number < min)
@@ -155,10 +169,15 @@ QStringList stringList(const json &object, const char *key, const QString &where
     if (!value)
         return list;
     if (!value->is_array())
-        fail(at(where) + QStringLiteral("'%1' must be an array of strings, not %2").arg(QLatin1String(key), typeName(*value)), value);
+        fail(at(where)
+                 + QStringLiteral("'%1' must be an array of strings, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
     for (const json &element : *value) {
         if (!element.is_string())
-            fail(at(where) + QStringLiteral("'%1' must contain only strings, found %2").arg(QLatin1String(key), typeName(element)), &element);
+            fail(at(where)
+                     + QStringLiteral("'%1' must contain only strings, found %2")
+                           .arg(QLatin1String(key), typeName(element)),
+                 &element);
         list << fromStd(element.get<std::string>());
     }
     return list;
@@ -168,7 +187,8 @@ const json &objectMember(const json &object, const char *key, const QString &whe
 {
     const json &value = object.at(key);
     if (!value.is_object())
-        fail(at(where) + QStringLiteral("'%1' must be an object, not %2").arg(QLatin1String(key), typeName(value)), &value);
+        fail(at(where) + QStringLiteral("'%1' must be an object, not %2").arg(QLatin1String(key), typeName(value)),
+             &value);
     return value;
 }
 
@@ -187,12 +207,16 @@ RetryPolicy parseRetry(const json &object, RetryPolicy policy, const QString &wh
                "attempt_timeout_seconds", "total_timeout_seconds"},
               where);
     policy.maxAttempts = int(qMin<qint64>(integerValue(object, "max_attempts", where, policy.maxAttempts, 1), 1000000));
-    policy.initialBackoffMs = secondsToMs(numberValue(object, "initial_backoff_seconds", where, policy.initialBackoffMs / 1000.0, 0));
+    policy.initialBackoffMs
+        = secondsToMs(numberValue(object, "initial_backoff_seconds", where, policy.initialBackoffMs / 1000.0, 0));
     policy.factor = numberValue(object, "factor", where, policy.factor, 1);
-    policy.maxBackoffMs = secondsToMs(numberValue(object, "max_backoff_seconds", where, policy.maxBackoffMs / 1000.0, 0));
+    policy.maxBackoffMs
+        = secondsToMs(numberValue(object, "max_backoff_seconds", where, policy.maxBackoffMs / 1000.0, 0));
     policy.jitter = numberValue(object, "jitter", where, policy.jitter, 0, 1);
-    policy.attemptTimeoutMs = secondsToMs(numberValue(object, "attempt_timeout_seconds", where, policy.attemptTimeoutMs / 1000.0, 0));
-    policy.totalTimeoutMs = secondsToMs(numberValue(object, "total_timeout_seconds", where, policy.totalTimeoutMs / 1000.0, 0));
+    policy.attemptTimeoutMs
+        = secondsToMs(numberValue(object, "attempt_timeout_seconds", where, policy.attemptTimeoutMs / 1000.0, 0));
+    policy.totalTimeoutMs
+        = secondsToMs(numberValue(object, "total_timeout_seconds", where, policy.totalTimeoutMs / 1000.0, 0));
     if (keys) {
         keys->attemptTimeout = object.contains("attempt_timeout_seconds");
         keys->totalTimeout = object.contains("total_timeout_seconds");
@@ -207,7 +231,8 @@ ProjectLimits parseLimits(const json &object)
     ProjectLimits limits;
     limits.requestBytes = std::size_t(integerValue(object, "request_bytes", where, qint64(limits.requestBytes), 1));
     limits.replyBytes = std::size_t(integerValue(object, "reply_bytes", where, qint64(limits.replyBytes), 1));
-    limits.maxCalls = int(qMin<qint64>(integerValue(object, "max_calls", where, limits.maxCalls, 1), std::numeric_limits<int>::max()));
+    limits.maxCalls = int(
+        qMin<qint64>(integerValue(object, "max_calls", where, limits.maxCalls, 1), std::numeric_limits<int>::max()));
     const double runTimeout = numberValue(object, "run_timeout_seconds", where, limits.runTimeoutMs / 1000.0, 0.001);
     limits.runTimeoutMs = secondsToMs(runTimeout);
     limits.outputBytes = std::size_t(integerValue(object, "output_bytes", where, qint64(limits.outputBytes), 1));
@@ -236,7 +261,8 @@ std::vector<MockResponse> parseMockSequence(const json &handler, const QString &
         if (hasResult) {
             response.result = entry.at("result");
             if (entry.contains("retryable"))
-                fail(at(entryWhere) + QStringLiteral("'retryable' only applies to an 'error' entry"), &entry.at("retryable"), true);
+                fail(at(entryWhere) + QStringLiteral("'retryable' only applies to an 'error' entry"),
+                     &entry.at("retryable"), true);
         } else {
             response.isError = true;
             response.errorMessage = stringValue(entry, "error", entryWhere, true);
@@ -264,17 +290,21 @@ void parseHandler(const json &handler, Tool &tool, const QString &where)
         tool.handler = HandlerKind::Command;
         const json *command = member(handler, "command");
         if (!command || !command->is_array() || command->empty())
-            fail(at(handlerWhere) + QStringLiteral("'command' must be a non-empty array of strings (program, then arguments)"),
+            fail(at(handlerWhere)
+                     + QStringLiteral("'command' must be a non-empty array of strings (program, then arguments)"),
                  command ? command : &handler);
         tool.command = stringList(handler, "command", handlerWhere);
         if (tool.command.first().isEmpty())
-            fail(at(handlerWhere) + QStringLiteral("the program in 'command' is empty"), &handler.at("command").front());
+            fail(at(handlerWhere) + QStringLiteral("the program in 'command' is empty"),
+                 &handler.at("command").front());
         if (member(handler, "file_args"))
             tool.commandFileArgs = stringList(handler, "file_args", handlerWhere);
         if (tool.commandFileArgs.size() > 16)
-            fail(at(handlerWhere) + QStringLiteral("'file_args' names more than 16 arguments"), member(handler, "file_args"));
+            fail(at(handlerWhere) + QStringLiteral("'file_args' names more than 16 arguments"),
+                 member(handler, "file_args"));
     } else if (kind == QLatin1String("python")) {
-        fail(at(handlerWhere) + QStringLiteral("Python tools are declared by the files in tools/, not in toolstudio.json"),
+        fail(at(handlerWhere)
+                 + QStringLiteral("Python tools are declared by the files in tools/, not in toolstudio.json"),
              member(handler, "kind"));
     } else {
         fail(at(handlerWhere) + QStringLiteral("unknown kind '%1' (expected mock, manual or command)").arg(kind),
@@ -282,8 +312,7 @@ void parseHandler(const json &handler, Tool &tool, const QString &where)
     }
 }
 
-Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const RetryPolicy &retryDefaults,
-               int index)
+Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const RetryPolicy &retryDefaults, int index)
 {
     const QString indexWhere = QStringLiteral("tools[%1]").arg(index);
     if (!object.is_object())
@@ -294,18 +323,23 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
         fail(QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(tool.name),
              member(object, "name"));
     const QString where = QStringLiteral("tool '%1'").arg(tool.name);
-    checkKeys(object, {"name", "description", "input_schema", "output_schema", "tags", "active", "retry", "handler"}, where);
+    checkKeys(object, {"name", "description", "input_schema", "output_schema", "tags", "active", "retry", "handler"},
+              where);
 
     tool.description = stringValue(object, "description", where, false);
 
     // A tool without input_schema takes no arguments.
     if (const json *schema = member(object, "input_schema")) {
         if (!schema->is_object())
-            fail(at(where) + QStringLiteral("invalid input_schema: must be a JSON object, not %1").arg(typeName(*schema)), schema);
+            fail(at(where)
+                     + QStringLiteral("invalid input_schema: must be a JSON object, not %1").arg(typeName(*schema)),
+                 schema);
         const json *type = member(*schema, "type");
         if (!type || *type != json("object"))
-            fail(at(where) + QStringLiteral("invalid input_schema: must be an object schema (\"type\": \"object\"), got %1")
-                                 .arg(type ? QStringLiteral("\"type\": ") + fromStd(type->dump()) : QStringLiteral("no \"type\"")),
+            fail(at(where)
+                     + QStringLiteral("invalid input_schema: must be an object schema (\"type\": \"object\"), got %1")
+                           .arg(type ? QStringLiteral("\"type\": ") + fromStd(type->dump())
+                                     : QStringLiteral("no \"type\"")),
                  type ? type : schema);
         tool.inputSchema = *schema;
     } else {
@@ -349,7 +383,8 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
     RetryKeys keys;
     tool.retry = retryDefaults;
     if (member(object, "retry"))
-        tool.retry = parseRetry(objectMember(object, "retry", where), retryDefaults, where + QStringLiteral(" retry"), &keys);
+        tool.retry
+            = parseRetry(objectMember(object, "retry", where), retryDefaults, where + QStringLiteral(" retry"), &keys);
     // A person may take any time (DESIGN.md "Retry policy"): a manual tool has no
     // timeouts unless its own retry sets them.
     if (tool.handler == HandlerKind::Manual) {
@@ -418,7 +453,8 @@ void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QStr
                          .arg(name, origin.value(name), file.path));
             QString schemaError;
             if (!SchemaValidator::compile(tool.inputSchema, &schemaError)) {
-                file.toolErrors.emplace_back(name, QStringLiteral("derived input_schema does not compile: %1").arg(schemaError));
+                file.toolErrors.emplace_back(
+                    name, QStringLiteral("derived input_schema does not compile: %1").arg(schemaError));
                 continue;
             }
             names.insert(name);
@@ -451,14 +487,16 @@ void applyPythonOverrides(Project &project, const json &root)
         const QStringList tags = stringList(*it, "tags", where);
         std::optional<RetryPolicy> retry;
         if (member(*it, "retry"))
-            retry = parseRetry(objectMember(*it, "retry", where), project.retryDefaults, where + QStringLiteral(" retry"));
+            retry = parseRetry(objectMember(*it, "retry", where), project.retryDefaults,
+                               where + QStringLiteral(" retry"));
         Tool *tool = nullptr;
         for (Tool &t : project.tools)
             if (t.name == name)
                 tool = &t;
         if (!tool) { // its file may be broken for a moment: keep the settings, say so
             project.pythonOverrideProblems
-                << QStringLiteral("toolstudio.json: python_tools '%1': no Python tool of that name is loaded").arg(name);
+                << QStringLiteral("toolstudio.json: python_tools '%1': no Python tool of that name is loaded")
+                       .arg(name);
             continue;
         }
         if (tool->handler != HandlerKind::Python)
@@ -529,7 +567,8 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
         if (member(root, "limits"))
             project.limits = parseLimits(objectMember(root, "limits", QString()));
         if (member(root, "retry"))
-            project.retryDefaults = parseRetry(objectMember(root, "retry", QString()), RetryPolicy(), QStringLiteral("retry"));
+            project.retryDefaults
+                = parseRetry(objectMember(root, "retry", QString()), RetryPolicy(), QStringLiteral("retry"));
 
         QSet<QString> names;
         QHash<QString, QString> origin; // tool name -> where it is declared
@@ -541,8 +580,8 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                 && ordered["tools"].size() == tools->size())
                 orderedTools = &ordered["tools"];
             for (std::size_t i = 0; i < tools->size(); ++i) {
-                Tool tool = parseTool((*tools)[i], orderedTools ? &(*orderedTools)[i] : nullptr,
-                                      project.retryDefaults, int(i));
+                Tool tool = parseTool((*tools)[i], orderedTools ? &(*orderedTools)[i] : nullptr, project.retryDefaults,
+                                      int(i));
                 if (names.contains(tool.name))
                     fail(QStringLiteral("tool '%1': declared twice (tool names must be unique)").arg(tool.name),
                          member((*tools)[i], "name"));
@@ -579,7 +618,8 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                             why = QStringLiteral(" (%1)").arg(project.pythonError);
                         const json &bound = (*scripts)[i].at("tools");
                         const auto named = std::find(bound.begin(), bound.end(), json(toolName.toStdString()));
-                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared%3").arg(script.name, toolName, why),
+                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared%3")
+                                 .arg(script.name, toolName, why),
                              named != bound.end() ? &*named : &bound);
                     }
                 project.scripts.push_back(std::move(script));
@@ -659,8 +699,8 @@ QStringList Project::boundTools(const QString &scriptPath) const
 {
     const QString wanted = QDir::cleanPath(QDir(dir).absoluteFilePath(scriptPath));
     for (const ScriptEntry &entry : scripts) {
-        const bool matches = entry.name == scriptPath
-            || QDir::cleanPath(QDir(dir).absoluteFilePath(entry.path)) == wanted;
+        const bool matches
+            = entry.name == scriptPath || QDir::cleanPath(QDir(dir).absoluteFilePath(entry.path)) == wanted;
         if (matches && !entry.tools.isEmpty())
             return entry.tools;
     }

@@ -15,19 +15,19 @@
 /// Limits of a run (DESIGN.md "The tools bridge", defaults from the seeds).
 struct ProjectLimits
 {
-    std::size_t requestBytes = 256 * 1024;  ///< compact UTF-8 JSON of a call's args
-    std::size_t replyBytes = 1024 * 1024;   ///< compact UTF-8 JSON of a reply's value
-    int maxCalls = 100;                     ///< calls per run
-    int runTimeoutMs = 300000;              ///< paused while a call waits for a person
+    std::size_t requestBytes = 256 * 1024;      ///< compact UTF-8 JSON of a call's args
+    std::size_t replyBytes = 1024 * 1024;       ///< compact UTF-8 JSON of a reply's value
+    int maxCalls = 100;                         ///< calls per run
+    int runTimeoutMs = 300000;                  ///< paused while a call waits for a person
     std::size_t outputBytes = 10 * 1024 * 1024; ///< per stream (stdout, stderr)
 };
 
 /// An agent script of the project and the tools bound to it.
 struct ScriptEntry
 {
-    QString name;       ///< e.g. "main"
-    QString path;       ///< relative to the project dir, e.g. "scripts/main.py"
-    QStringList tools;  ///< bound tools; empty = every active tool
+    QString name;      ///< e.g. "main"
+    QString path;      ///< relative to the project dir, e.g. "scripts/main.py"
+    QStringList tools; ///< bound tools; empty = every active tool
 };
 
 /// Why a project could not be loaded. `line`/`column` are 1-based, 0 when unknown.
@@ -63,14 +63,14 @@ public:
     static inline int pythonTimeoutMs = 20000;
 
     QString name;
-    QString dir;               ///< absolute path of the project folder
+    QString dir; ///< absolute path of the project folder
     std::vector<Tool> tools;
     std::vector<ScriptEntry> scripts;
-    QString defaultScript;     ///< a ScriptEntry name
+    QString defaultScript; ///< a ScriptEntry name
     ProjectLimits limits;
     RetryPolicy retryDefaults;
     std::vector<PythonToolFile> pythonFiles;
-    QString pythonError;       ///< set when the tool worker could not describe tools/ at all
+    QString pythonError; ///< set when the tool worker could not describe tools/ at all
     /// `python_tools` entries (toolstudio.json) naming no loaded Python tool.
     QStringList pythonOverrideProblems;
 

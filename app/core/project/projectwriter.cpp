@@ -60,9 +60,9 @@ std::optional<Manifest> parseFile(const QString &path, QString *error)
     try {
         return Manifest::parse(data.constBegin(), data.constEnd());
     } catch (const nlohmann::json::parse_error &e) {
-        fail(error, QStringLiteral("%1:%2: %3")
-                        .arg(QFileInfo(path).fileName(), position(data, e.byte > 0 ? e.byte - 1 : 0),
-                             tr("malformed JSON")));
+        fail(error,
+             QStringLiteral("%1:%2: %3")
+                 .arg(QFileInfo(path).fileName(), position(data, e.byte > 0 ? e.byte - 1 : 0), tr("malformed JSON")));
         return std::nullopt;
     }
 }
@@ -401,7 +401,8 @@ bool setPythonToolTags(Manifest &manifest, const QString &name, const QStringLis
 
 bool setToolRetryValue(Manifest &manifest, const QString &name, const QString &key, double value, QString *error)
 {
-    const Manifest number = key == QLatin1String("max_attempts") ? Manifest(qint64(std::llround(value))) : Manifest(value);
+    const Manifest number
+        = key == QLatin1String("max_attempts") ? Manifest(qint64(std::llround(value))) : Manifest(value);
     const int index = toolIndex(manifest, name);
     Manifest retry = Manifest::object();
     if (index >= 0) {

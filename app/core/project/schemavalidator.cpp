@@ -64,15 +64,23 @@ QString pointerOf(const std::vector<std::string> &tokens)
 QString typeNameOf(const nlohmann::json &value)
 {
     switch (value.type()) {
-    case nlohmann::json::value_t::null: return QStringLiteral("null");
-    case nlohmann::json::value_t::boolean: return QStringLiteral("boolean");
+    case nlohmann::json::value_t::null:
+        return QStringLiteral("null");
+    case nlohmann::json::value_t::boolean:
+        return QStringLiteral("boolean");
     case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned: return QStringLiteral("integer");
-    case nlohmann::json::value_t::number_float: return QStringLiteral("number");
-    case nlohmann::json::value_t::string: return QStringLiteral("string");
-    case nlohmann::json::value_t::array: return QStringLiteral("array");
-    case nlohmann::json::value_t::object: return QStringLiteral("object");
-    default: return QStringLiteral("value");
+    case nlohmann::json::value_t::number_unsigned:
+        return QStringLiteral("integer");
+    case nlohmann::json::value_t::number_float:
+        return QStringLiteral("number");
+    case nlohmann::json::value_t::string:
+        return QStringLiteral("string");
+    case nlohmann::json::value_t::array:
+        return QStringLiteral("array");
+    case nlohmann::json::value_t::object:
+        return QStringLiteral("object");
+    default:
+        return QStringLiteral("value");
     }
 }
 
@@ -247,8 +255,8 @@ SchemaValidator::Failure describe(const nlohmann::json &schemaRoot, const nlohma
             failure.message = QStringLiteral("type %1 is not allowed here").arg(got);
         return failure;
     }
-    if (error.description.rfind("Failed to match against any enum values", 0) == 0 && schema
-        && schema->is_object() && schema->contains("enum") && (*schema)["enum"].is_array()) {
+    if (error.description.rfind("Failed to match against any enum values", 0) == 0 && schema && schema->is_object()
+        && schema->contains("enum") && (*schema)["enum"].is_array()) {
         QStringList allowed;
         for (const auto &v : (*schema)["enum"]) {
             if (allowed.size() == 10) {
@@ -323,8 +331,7 @@ QString SchemaValidator::Failure::toString() const
 
 SchemaValidator::SchemaValidator()
     : d(std::make_unique<SchemaValidatorState>())
-{
-}
+{}
 
 SchemaValidator::~SchemaValidator() = default;
 

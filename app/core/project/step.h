@@ -28,23 +28,23 @@ bool isFinal(RunStatus status);
 /// One execution of a step's handler. Times are ms since the Unix epoch.
 struct Attempt
 {
-    int number = 0;                 ///< 1-based
+    int number = 0; ///< 1-based
     qint64 startedAt = 0;
-    qint64 endedAt = 0;             ///< 0 while running
+    qint64 endedAt = 0; ///< 0 while running
     bool succeeded = false;
     std::optional<BridgeError> error;
-    QByteArray output;              ///< captured handler output (stderr of a command)
+    QByteArray output; ///< captured handler output (stderr of a command)
 };
 
 /// One tool call within a run.
 struct Step
 {
     QString runId;
-    QString callId;                 ///< the id the script gave the call
-    int sequence = 0;               ///< 1-based order of arrival within the run
+    QString callId;   ///< the id the script gave the call
+    int sequence = 0; ///< 1-based order of arrival within the run
     QString tool;
     nlohmann::json args = nlohmann::json::object();
-    QString idempotencyKey;         ///< stable across attempts: "<runId>:<sequence>"
+    QString idempotencyKey; ///< stable across attempts: "<runId>:<sequence>"
     StepStatus status = StepStatus::Queued;
     int maxAttempts = 1;
     std::vector<Attempt> attempts;
@@ -53,7 +53,7 @@ struct Step
     qint64 queuedAt = 0;
     qint64 startedAt = 0;
     qint64 endedAt = 0;
-    qint64 nextAttemptAt = 0;       ///< while Retrying: when the next attempt starts
+    qint64 nextAttemptAt = 0; ///< while Retrying: when the next attempt starts
     /// sha256 (hex, first 128 bits) of the compact JSON of `args` after positional
     /// arguments were mapped; replay matches steps by (sequence, tool, argsHash).
     QString argsHash;
@@ -76,9 +76,9 @@ struct Step
 struct ManualAnswer
 {
     bool isError = false;
-    nlohmann::json result;   ///< when !isError
-    QString message;         ///< when isError
-    bool retryable = false;  ///< when isError
+    nlohmann::json result;  ///< when !isError
+    QString message;        ///< when isError
+    bool retryable = false; ///< when isError
 };
 
 /// A run as the journal records it. Times in ms since the Unix epoch.
@@ -91,10 +91,10 @@ struct RunRecord
     qint64 startedAt = 0;
     qint64 endedAt = 0;
     int exitCode = -1;
-    QString error;           ///< why the run failed/timed out, in words
+    QString error; ///< why the run failed/timed out, in words
     /// How the run came about: "run", "replay", "resume", "rerun" or "cassette".
     QString kind = QStringLiteral("run");
-    QString sourceRun;       ///< replay/rerun: the run whose journal was replayed
+    QString sourceRun; ///< replay/rerun: the run whose journal was replayed
     /// The process that owns a live run (running/waiting); 0 when final. A run whose
     /// owner is gone is marked suspended when a journal is opened (Journal::open).
     qint64 ownerPid = 0;
@@ -107,8 +107,9 @@ struct PolicyEvent
 {
     QString runId;
     int sequence = 0;
-    qint64 at = 0;           ///< ms since the Unix epoch
-    QString kind;            ///< retry_scheduled, retry_now, timeout, cancelled, divergence, memoized_until, resumed, suspended, step_paused, step_decision
+    qint64 at = 0; ///< ms since the Unix epoch
+    QString
+        kind; ///< retry_scheduled, retry_now, timeout, cancelled, divergence, memoized_until, resumed, suspended, step_paused, step_decision
     nlohmann::json detail = nlohmann::json::object();
 };
 

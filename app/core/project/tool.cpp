@@ -7,10 +7,14 @@
 QString handlerKindName(HandlerKind kind)
 {
     switch (kind) {
-    case HandlerKind::Mock: return QStringLiteral("mock");
-    case HandlerKind::Manual: return QStringLiteral("manual");
-    case HandlerKind::Command: return QStringLiteral("command");
-    case HandlerKind::Python: return QStringLiteral("python");
+    case HandlerKind::Mock:
+        return QStringLiteral("mock");
+    case HandlerKind::Manual:
+        return QStringLiteral("manual");
+    case HandlerKind::Command:
+        return QStringLiteral("command");
+    case HandlerKind::Python:
+        return QStringLiteral("python");
     }
     return QString();
 }

@@ -38,10 +38,10 @@ struct RetryPolicy
 struct MockResponse
 {
     bool isError = false;
-    nlohmann::json result;     ///< for a result entry
-    QString errorMessage;      ///< for an error entry
-    bool retryable = true;     ///< for an error entry
-    int delayMs = 0;           ///< wait before answering
+    nlohmann::json result; ///< for a result entry
+    QString errorMessage;  ///< for an error entry
+    bool retryable = true; ///< for an error entry
+    int delayMs = 0;       ///< wait before answering
 };
 
 /// A tool as declared in `toolstudio.json` (name, description, input_schema,

@@ -33,8 +33,7 @@ QString systemPython()
 PythonEnv::PythonEnv(const QString &projectDir, QObject *parent)
     : QObject(parent)
     , m_projectDir(projectDir)
-{
-}
+{}
 
 PythonEnv::~PythonEnv()
 {

@@ -57,8 +57,8 @@ private:
     QString m_projectDir;
     QProcess *m_process = nullptr;
     QStringList m_requirements;
-    QString m_stepName;       ///< "creating the virtual environment" or "pip install"
-    QString m_stepOutput;     ///< all output of the running step
+    QString m_stepName;   ///< "creating the virtual environment" or "pip install"
+    QString m_stepOutput; ///< all output of the running step
     bool m_createdVenv = false;
     bool m_cancelled = false;
 };

@@ -27,7 +27,8 @@ QString canonicalDir(const QString &projectDir)
 
 QString Secrets::filePath(const QString &projectDir)
 {
-    const QByteArray hash = QCryptographicHash::hash(canonicalDir(projectDir).toUtf8(), QCryptographicHash::Sha256).toHex();
+    const QByteArray hash
+        = QCryptographicHash::hash(canonicalDir(projectDir).toUtf8(), QCryptographicHash::Sha256).toHex();
     return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/secrets/")
         + QString::fromLatin1(hash.left(32)) + QStringLiteral(".json");
 }
@@ -68,7 +69,8 @@ bool Secrets::set(const QString &name, const QString &value, QString *error)
     if (!isValidName(name)) {
         if (error)
             *error = QStringLiteral("invalid secret name '%1' (an environment variable name: a letter or '_', "
-                                    "then letters, digits or '_')").arg(name);
+                                    "then letters, digits or '_')")
+                         .arg(name);
         return false;
     }
     if (value.isEmpty()) {
@@ -101,8 +103,7 @@ bool Secrets::save(QString *error) const
         root["secrets"][it.key().toStdString()] = it.value().toStdString();
     QSaveFile file(path);
     // The temporary file is created 0600 before anything is written into it.
-    if (!file.open(QIODevice::WriteOnly)
-        || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+    if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         if (error)
             *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
         return false;

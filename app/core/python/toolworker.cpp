@@ -106,7 +106,8 @@ std::optional<nlohmann::json> ToolWorker::describeSync(const QString &projectDir
     const QString python = pythonFor(projectDir);
     if (script.isEmpty() || python.isEmpty()) {
         if (error)
-            *error = script.isEmpty() ? reason : QStringLiteral("python3 is not installed: the Python tools cannot load");
+            *error
+                = script.isEmpty() ? reason : QStringLiteral("python3 is not installed: the Python tools cannot load");
         return std::nullopt;
     }
     QProcess process;
@@ -124,7 +125,8 @@ std::optional<nlohmann::json> ToolWorker::describeSync(const QString &projectDir
         process.waitForFinished(1000);
         if (error)
             *error = QStringLiteral("the tool worker did not describe tools/*.py within %1 s (a tool file that "
-                                    "blocks while it loads?)").arg(timeoutMs / 1000.0);
+                                    "blocks while it loads?)")
+                         .arg(timeoutMs / 1000.0);
         return std::nullopt;
     }
     const QByteArray out = process.readAllStandardOutput().trimmed();
@@ -294,7 +296,8 @@ bool ToolWorker::ensureStarted(QString *error)
 void ToolWorker::send(const nlohmann::json &message)
 {
     if (isRunning())
-        m_process->write(QByteArray::fromStdString(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
+        m_process->write(
+            QByteArray::fromStdString(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
 }
 
 qint64 ToolWorker::invoke(nlohmann::json request, ReplyCallback done)
@@ -357,10 +360,11 @@ void ToolWorker::onReadyRead()
             for (const Pending &pending : std::as_const(m_pending))
                 running << QString::fromStdString(pending.tool);
             running.sort();
-            qWarning("tool worker: a line on its protocol channel is not a reply (%s); tools running then: %s. "
-                     "A tool must write its output with print() or to sys.stdout, never to the worker's protocol channel.",
-                     line.left(200).constData(),
-                     running.isEmpty() ? "none" : qPrintable(running.join(QStringLiteral(", "))));
+            qWarning(
+                "tool worker: a line on its protocol channel is not a reply (%s); tools running then: %s. "
+                "A tool must write its output with print() or to sys.stdout, never to the worker's protocol channel.",
+                line.left(200).constData(),
+                running.isEmpty() ? "none" : qPrintable(running.join(QStringLiteral(", "))));
             continue;
         }
         if (message["type"] == "described") {
@@ -403,7 +407,8 @@ void ToolWorker::onFinished(int exitCode, QProcess::ExitStatus status)
     QString tail = QString::fromUtf8(m_stderrTail).trimmed();
     if (tail.size() > 500)
         tail = QStringLiteral("...") + tail.right(500);
-    const QString reason = QStringLiteral("the tool worker %1%2").arg(how, tail.isEmpty() ? QString() : QStringLiteral(": ") + tail);
+    const QString reason
+        = QStringLiteral("the tool worker %1%2").arg(how, tail.isEmpty() ? QString() : QStringLiteral(": ") + tail);
     failAll(QStringLiteral("%1 during this call; it is restarted for the next call").arg(reason), true);
     Q_EMIT crashed(reason);
 }

@@ -4,9 +4,9 @@
 
 #include <QByteArray>
 #include <QHash>
-#include <QSet>
 #include <QObject>
 #include <QProcess>
+#include <QSet>
 #include <QString>
 
 #include <nlohmann/json.hpp>
@@ -112,6 +112,6 @@ private:
     QString m_startedSecrets;
     QFileSystemWatcher *m_watcher = nullptr;
     QTimer *m_changeTimer = nullptr;
-    QSet<QString> m_changedFiles; ///< saved since the change timer started (absolute paths)
+    QSet<QString> m_changedFiles;    ///< saved since the change timer started (absolute paths)
     bool m_watchingToolsDir = false; ///< else the project folder, waiting for tools/
 };

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/attemptclocks.h"
 
-#include "project/tool.h"
 #include "project/durationtext.h"
+#include "project/tool.h"
 
 #include <QCoreApplication>
 
@@ -21,8 +21,8 @@ void AttemptClocks::update(const Step &step)
     }
 }
 
-QList<AttemptClocks::Clock> AttemptClocks::clocks(qint64 now, const std::function<const Tool *(const QString &)> &toolOf,
-                                                  int max) const
+QList<AttemptClocks::Clock>
+AttemptClocks::clocks(qint64 now, const std::function<const Tool *(const QString &)> &toolOf, int max) const
 {
     QList<Clock> result;
     for (const QString &callId : m_order) {

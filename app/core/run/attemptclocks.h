@@ -28,7 +28,11 @@ public:
 
     /// Records `step` if an attempt of it is open (Running, Waiting), forgets it otherwise.
     void update(const Step &step);
-    void clear() { m_open.clear(); m_order.clear(); }
+    void clear()
+    {
+        m_open.clear();
+        m_order.clear();
+    }
     int count() const { return int(m_open.size()); }
 
     /// The clocks at `now` (ms since the epoch), oldest call first, at most `max`;

@@ -3,28 +3,28 @@
 #include "run/runcontroller.h"
 
 #include "bridgechannel.h"
-#include "journal/journal.h"
-#include "outputpipes.h"
 #include "engine/replaysource.h"
-#include "run/runfolder.h"
-#include "sandboxprocess.h"
 #include "engine/stepbatcher.h"
 #include "engine/stepengine.h"
 #include "exchange/typings.h"
+#include "journal/journal.h"
+#include "outputpipes.h"
+#include "run/runfolder.h"
 #include "run/warmlauncher.h"
+#include "sandboxprocess.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
-#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QMetaMethod>
 #include <QRandomGenerator>
 #include <QScopeGuard>
 #include <QStandardPaths>
-#include <QMetaMethod>
 #include <QThread>
 #include <QTimer>
 
@@ -48,8 +48,7 @@ constexpr int KillConfirmRounds = 5; // × SandboxProcess::killGroup()'s ~1 s
 
 QString makeRunId()
 {
-    return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss"))
-        + QLatin1Char('-')
+    return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss")) + QLatin1Char('-')
         + QString::number(QRandomGenerator::global()->generate() & 0xffff, 16).rightJustified(4, QLatin1Char('0'));
 }
 
@@ -104,8 +103,8 @@ void makeWorldReadable(const QString &dir)
 {
     const auto dirPerms = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
         | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther;
-    const auto filePerms = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-        | QFileDevice::ReadOther;
+    const auto filePerms
+        = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther;
     QFile::setPermissions(dir, dirPerms);
     QDirIterator it(dir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
     while (it.hasNext()) {
@@ -127,23 +126,23 @@ public:
     // delays a reply. Created and deleted on that thread; the GUI thread reaches them
     // only through onRunThread()/postToRunThread().
     QThread runThread;
-    QObject *runContext = nullptr;        ///< lives on the run thread; parent of the run's objects
-    std::unique_ptr<Journal> journal;     ///< opened, used and closed on the run thread
-    StepEngine *engine = nullptr;         ///< run thread
-    StepBatcher *batcher = nullptr;       ///< run thread, child of engine
-    BridgeChannel *bridge = nullptr;      ///< run thread
-    OutputPipes *output = nullptr;        ///< run thread: the script's stdout and stderr
-    SandboxProcess *process = nullptr;    ///< GUI thread (exit, policy events)
+    QObject *runContext = nullptr;     ///< lives on the run thread; parent of the run's objects
+    std::unique_ptr<Journal> journal;  ///< opened, used and closed on the run thread
+    StepEngine *engine = nullptr;      ///< run thread
+    StepBatcher *batcher = nullptr;    ///< run thread, child of engine
+    BridgeChannel *bridge = nullptr;   ///< run thread
+    OutputPipes *output = nullptr;     ///< run thread: the script's stdout and stderr
+    SandboxProcess *process = nullptr; ///< GUI thread (exit, policy events)
     /// The next run's pre-warmed launcher (docs/sandbox.md "Pre-warmed start").
     WarmLauncher warm;
     RunRecord record;
     bool active = false;
-    bool ending = false;      ///< the script is gone, the run thread finishes the run (finishRun follows)
+    bool ending = false; ///< the script is gone, the run thread finishes the run (finishRun follows)
     bool stopRequested = false;
     bool timedOut = false;
-    QString failure;          ///< set when the studio ends the run (protocol error, limits)
+    QString failure; ///< set when the studio ends the run (protocol error, limits)
     QString runDir;
-    RunFolder folder;         ///< runDir, locked; removed when the run ends (files-out/ kept until the next run)
+    RunFolder folder; ///< runDir, locked; removed when the run ends (files-out/ kept until the next run)
     QString workDir;
     bool seccompOnlyAllowed = false;
     int landlockAbi = -1;
@@ -157,14 +156,14 @@ public:
 
     // Run timeout, paused while a call waits for a person.
     QTimer runTimer;
-    qint64 runBudgetMs = 0;   ///< time left when the timer was last (re)started
+    qint64 runBudgetMs = 0; ///< time left when the timer was last (re)started
     QElapsedTimer runClock;
-    QElapsedTimer waitClock;  ///< valid while the run clock is paused for a person
-    qint64 waitTotalMs = 0;   ///< time spent waiting for a person, not counted
+    QElapsedTimer waitClock; ///< valid while the run clock is paused for a person
+    qint64 waitTotalMs = 0;  ///< time spent waiting for a person, not counted
 
     // Durable steps (issue 5): what the next start() replays, and step mode.
     std::optional<ReplayPlan> nextPlan;
-    QString nextRunId;        ///< resume: the run keeps its id
+    QString nextRunId; ///< resume: the run keeps its id
     QString nextKind = QStringLiteral("run");
     QString nextSourceRun;
     QHash<QString, QString> interpreterOverrides; ///< "python"/"node" → path (Preferences)
@@ -252,12 +251,15 @@ public:
         QTimer::singleShot(0, e, [this, e] {
             if (e->pendingCount() != 0 || e->pausedCount() != 0)
                 return;
-            QMetaObject::invokeMethod(q, [this] {
-                if (active && !ending) {
-                    setStatus(RunStatus::Running);
-                    resumeRunClock();
-                }
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                q,
+                [this] {
+                    if (active && !ending) {
+                        setStatus(RunStatus::Running);
+                        resumeRunClock();
+                    }
+                },
+                Qt::QueuedConnection);
         });
     }
 
@@ -419,7 +421,8 @@ public:
             record.error = QObject::tr("the script used up its CPU time limit (RLIMIT_CPU) and was killed (SIGXCPU)");
         } else if (crashed && exitCode == SIGXFSZ) {
             status = RunStatus::Failed;
-            record.error = QObject::tr("the script wrote past the file size limit (RLIMIT_FSIZE) and was killed (SIGXFSZ)");
+            record.error
+                = QObject::tr("the script wrote past the file size limit (RLIMIT_FSIZE) and was killed (SIGXFSZ)");
         } else if (crashed) {
             status = RunStatus::Failed;
             record.error = QObject::tr("the script was killed by signal %1").arg(exitCode);
@@ -465,7 +468,8 @@ public:
             batcher->flush();
             if (journal)
                 journal->recordRun(run);
-            QMetaObject::invokeMethod(q, [this] { finishRun(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                q, [this] { finishRun(); }, Qt::QueuedConnection);
             if (journal)
                 journal->checkpoint(); // the run is over: fold the WAL in
         });
@@ -579,9 +583,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     }
     QString interpreter = interpreterFor(script);
     const QString suffix = QFileInfo(script).suffix().toLower();
-    const QString language = suffix == QLatin1String("py") ? QStringLiteral("python")
+    const QString language = suffix == QLatin1String("py")                  ? QStringLiteral("python")
         : (suffix == QLatin1String("js") || suffix == QLatin1String("cjs")) ? QStringLiteral("node")
-                                                                             : QString();
+                                                                            : QString();
     const QString chosen = d->interpreterOverrides.value(language);
     if (!language.isEmpty() && !chosen.isEmpty()) {
         const QFileInfo chosenInfo(chosen);
@@ -641,7 +645,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     const QString nodeDir = runtimeDir + QStringLiteral("/node");
     if (!QDir().mkpath(workDir) || !QDir().mkpath(pythonDir + QStringLiteral("/toolstudio"))
         || !QDir().mkpath(pythonDir + QStringLiteral("/inngest_tools"))
-        || !QDir().mkpath(nodeDir + QStringLiteral("/toolstudio")) || !QDir().mkpath(nodeDir + QStringLiteral("/inngest_tools"))
+        || !QDir().mkpath(nodeDir + QStringLiteral("/toolstudio"))
+        || !QDir().mkpath(nodeDir + QStringLiteral("/inngest_tools"))
         || !QDir().mkpath(runtimeDir + QStringLiteral("/bash"))) {
         *error = tr("cannot create the run folder %1").arg(d->runDir);
         return false;
@@ -670,13 +675,17 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         }
         declared[name.toStdString()] = params;
     }
-    if (!writeFile(pythonDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error)
-        || !writeFile(nodeDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()), error))
+    if (!writeFile(pythonDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()),
+                   error)
+        || !writeFile(nodeDir + QStringLiteral("/toolstudio/_tools.json"), QByteArray::fromStdString(declared.dump()),
+                      error))
         return false;
     // Typings of the bound tools beside the shims, for editors (docs/python-tools.md "Typings").
     const std::vector<Tool> boundList = Typings::toolsOf(project, bound);
-    if (!writeFile(pythonDir + QStringLiteral("/toolstudio/__init__.pyi"), Typings::python(boundList, project.name).toUtf8(), error)
-        || !writeFile(nodeDir + QStringLiteral("/toolstudio/index.d.ts"), Typings::typescript(boundList, project.name).toUtf8(), error))
+    if (!writeFile(pythonDir + QStringLiteral("/toolstudio/__init__.pyi"),
+                   Typings::python(boundList, project.name).toUtf8(), error)
+        || !writeFile(nodeDir + QStringLiteral("/toolstudio/index.d.ts"),
+                      Typings::typescript(boundList, project.name).toUtf8(), error))
         return false;
     const QString scriptCopy = runtimeDir + QStringLiteral("/script/") + QFileInfo(script).fileName();
     QDir().mkpath(runtimeDir + QStringLiteral("/script"));
@@ -685,8 +694,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         return false;
     }
     makeWorldReadable(runtimeDir);
-    QFile::setPermissions(d->runDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                         | QFileDevice::ExeGroup | QFileDevice::ExeOther);
+    QFile::setPermissions(d->runDir,
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                              | QFileDevice::ExeGroup | QFileDevice::ExeOther);
 
     policy.argv.push_back(scriptCopy.toStdString());
 
@@ -764,7 +774,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->journalWrite([run = d->record](Journal *j) { j->recordRun(run); });
 
     QString startError;
-    if (!prewarmed && !d->process->start(policy, d->runDir + QStringLiteral("/policy.json"), maxLineBytes, &startError)) {
+    if (!prewarmed
+        && !d->process->start(policy, d->runDir + QStringLiteral("/policy.json"), maxLineBytes, &startError)) {
         d->record.status = RunStatus::Failed;
         d->record.error = startError;
         d->record.endedAt = QDateTime::currentMSecsSinceEpoch();
@@ -800,7 +811,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         connect(batcher, &StepBatcher::outputReady, this, &RunController::outputReceived);
         auto *output = new OutputPipes(outputFds.first, outputFds.second, d->runContext);
         d->output = output;
-        connect(output, &OutputPipes::output, batcher, [this](int stream, const QByteArray &chunk) { d->onOutput(stream, chunk); });
+        connect(output, &OutputPipes::output, batcher,
+                [this](int stream, const QByteArray &chunk) { d->onOutput(stream, chunk); });
         if (forwardAdded)
             connect(engine, &StepEngine::stepAdded, this, &RunController::stepAdded);
         if (forwardChanged)
@@ -808,34 +820,43 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         // The views learn of a step (batch) before they are told it waits or diverged.
         connect(engine, &StepEngine::pendingCallOpened, batcher, [this, batcher](const Step &step) {
             batcher->flush();
-            QMetaObject::invokeMethod(this, [this, step] {
-                d->pauseRunClock();
-                d->setStatus(RunStatus::Waiting);
-                Q_EMIT pendingCallOpened(step);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, step] {
+                    d->pauseRunClock();
+                    d->setStatus(RunStatus::Waiting);
+                    Q_EMIT pendingCallOpened(step);
+                },
+                Qt::QueuedConnection);
         });
         connect(engine, &StepEngine::pendingCallClosed, batcher, [this](const QString &callId) {
             d->resumeWhenNobodyWaits();
-            QMetaObject::invokeMethod(this, [this, callId] { Q_EMIT pendingCallClosed(callId); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, callId] { Q_EMIT pendingCallClosed(callId); }, Qt::QueuedConnection);
         });
         // Step mode: a held call waits for a person like a pending call does.
         connect(engine, &StepEngine::stepPaused, batcher, [this, batcher](const Step &step) {
             batcher->flush();
-            QMetaObject::invokeMethod(this, [this, step] {
-                d->pauseRunClock();
-                d->setStatus(RunStatus::Waiting);
-                Q_EMIT stepPaused(step);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, step] {
+                    d->pauseRunClock();
+                    d->setStatus(RunStatus::Waiting);
+                    Q_EMIT stepPaused(step);
+                },
+                Qt::QueuedConnection);
         });
         connect(engine, &StepEngine::stepReleased, batcher, [this](const QString &) { d->resumeWhenNobodyWaits(); });
         // Retries, timeouts, step-mode decisions: rows of the live trace, after their step.
         connect(engine, &StepEngine::policyEvent, batcher, [this, batcher](const PolicyEvent &event) {
             batcher->flush();
-            QMetaObject::invokeMethod(this, [this, event] { Q_EMIT stepEvent(event); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, event] { Q_EMIT stepEvent(event); }, Qt::QueuedConnection);
         });
         connect(engine, &StepEngine::divergenceFound, batcher, [this, batcher](const Step &step) {
             batcher->flush();
-            QMetaObject::invokeMethod(this, [this, step] { Q_EMIT divergenceFound(step); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, step] { Q_EMIT divergenceFound(step); }, Qt::QueuedConnection);
         });
 
         auto *bridge = new BridgeChannel(bridgeFd, maxLineBytes, d->runContext);
@@ -866,7 +887,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         connect(bridge, &BridgeChannel::protocolError, engine, [this, engine](const QString &reason) {
             const QString message = tr("protocol error on the tools bridge: %1").arg(reason);
             engine->cancelAll(message);
-            QMetaObject::invokeMethod(this, [this, message] { d->abort(message, false); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, message] { d->abort(message, false); }, Qt::QueuedConnection);
         });
     });
 
@@ -986,7 +1008,10 @@ bool RunController::resume(const Project &project, const QString &runId, QString
         Journal journal;
         if (journal.open(d->journalPathFor(project))) {
             journal.clearOutput(runId);
-            journal.recordEvent({runId, 0, QDateTime::currentMSecsSinceEpoch(), QStringLiteral("resumed"),
+            journal.recordEvent({runId,
+                                 0,
+                                 QDateTime::currentMSecsSinceEpoch(),
+                                 QStringLiteral("resumed"),
                                  {{"steps_recorded", source->steps.size()}}});
         }
     }

@@ -23,7 +23,7 @@ class RunControllerState;
 /// `files-out/` (RunController::outputFilesDir()).
 struct RunFile
 {
-    QString name;   ///< path relative to the work dir ("out/report.csv")
+    QString name;    ///< path relative to the work dir ("out/report.csv")
     qint64 size = 0; ///< bytes
 };
 

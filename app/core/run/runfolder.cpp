@@ -29,13 +29,14 @@ constexpr qint64 UnlockedGraceSecs = 24 * 60 * 60;
 /// removed even when the script made some read-only.
 void makeRemovable(const QString &dir)
 {
-    QFile::setPermissions(dir, QFile::permissions(dir) | QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QFile::setPermissions(
+        dir, QFile::permissions(dir) | QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QDirIterator it(dir, QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System | QDir::NoSymLinks,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ReadOwner | QFileDevice::WriteOwner
-                                        | QFileDevice::ExeOwner);
+        QFile::setPermissions(
+            path, QFile::permissions(path) | QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     }
 }
 
@@ -47,8 +48,10 @@ int tryLock(const QString &folder)
     const int fd = ::open(lockPath.constData(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return -1;
-    struct stat opened {};
-    struct stat named {};
+    struct stat opened
+    {};
+    struct stat named
+    {};
     // Locked, and still the folder's lock file (not one removed meanwhile by its holder).
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::fstat(fd, &opened) != 0 || ::stat(lockPath.constData(), &named) != 0
         || opened.st_ino != named.st_ino || opened.st_dev != named.st_dev) {
@@ -74,8 +77,7 @@ RunFolder::~RunFolder()
 RunFolder::RunFolder(RunFolder &&other) noexcept
     : m_path(std::exchange(other.m_path, QString()))
     , m_lockFd(std::exchange(other.m_lockFd, -1))
-{
-}
+{}
 
 RunFolder &RunFolder::operator=(RunFolder &&other) noexcept
 {
@@ -127,7 +129,8 @@ bool RunFolder::create(const QString &path, QString *error)
         || ::rename(QFile::encodeName(temporary).constData(),
                     QFile::encodeName(path + QLatin1Char('/') + QLatin1String(LockName)).constData())
             != 0) {
-        *error = QObject::tr("cannot lock the run folder %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        *error
+            = QObject::tr("cannot lock the run folder %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
         if (fd >= 0)
             ::close(fd);
         removeTree(path);
@@ -155,7 +158,8 @@ void RunFolder::keepOnly(const QString &name)
         return;
     }
     const QDir dir(m_path);
-    for (const QFileInfo &entry : dir.entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
+    for (const QFileInfo &entry :
+         dir.entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
         if (entry.fileName() == name || entry.fileName() == QLatin1String(LockName))
             continue;
         if (entry.isDir() && !entry.isSymLink())
@@ -184,7 +188,8 @@ int RunFolder::sweepStale(const QString &runsDir)
 {
     int removed = 0;
     const qint64 now = QDateTime::currentSecsSinceEpoch();
-    const QFileInfoList folders = QDir(runsDir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::NoSymLinks);
+    const QFileInfoList folders
+        = QDir(runsDir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::NoSymLinks);
     for (const QFileInfo &folder : folders) {
         const QString path = folder.filePath();
         const int fd = tryLock(path);

@@ -36,7 +36,7 @@ SandboxPolicy runSandboxPolicy(const QString &runDir, const QString &interpreter
     policy.env = {
         {"PYTHONPATH", (runtimeDir + QStringLiteral("/python")).toStdString()},
         {"PYTHONUNBUFFERED", "1"},
-        {"NODE_PATH", (runtimeDir + QStringLiteral("/node")).toStdString()},                // require("toolstudio")
+        {"NODE_PATH", (runtimeDir + QStringLiteral("/node")).toStdString()},              // require("toolstudio")
         {"BASH_ENV", (runtimeDir + QStringLiteral("/bash/toolstudio.sh")).toStdString()}, // defines `tool`
         {"TOOLSTUDIO_RUN_ID", runId.toStdString()},
         // The shims refuse a call over the request cap before sending it (docs/bridge.md).
@@ -47,7 +47,8 @@ SandboxPolicy runSandboxPolicy(const QString &runDir, const QString &interpreter
     // V8 reserves far more address space than it uses, so node is bounded by its heap
     // flag below RLIMIT_DATA (SANDBOX.md "Limits"), leaving room for code and buffers.
     if (QFileInfo(interpreter).fileName().startsWith(QLatin1String("node")))
-        policy.argv.push_back("--max-old-space-size=" + std::to_string(policy.limits.dataBytes / (1024 * 1024) * 3 / 4));
+        policy.argv.push_back("--max-old-space-size="
+                              + std::to_string(policy.limits.dataBytes / (1024 * 1024) * 3 / 4));
     policy.limits.cpuSeconds = std::uint64_t(limits.runTimeoutMs / 1000 + 5);
     return policy;
 }
@@ -55,8 +56,7 @@ SandboxPolicy runSandboxPolicy(const QString &runDir, const QString &interpreter
 WarmLauncher::WarmLauncher(QObject *parent)
     : QObject(parent)
     , m_enabled(enabledByDefault())
-{
-}
+{}
 
 WarmLauncher::~WarmLauncher()
 {
@@ -104,21 +104,25 @@ void WarmLauncher::prepare(const QString &runsDir)
     discard();
     if (!m_enabled || !m_remembered)
         return;
-    const QString name = QStringLiteral("warm-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    const QString name
+        = QStringLiteral("warm-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     const QString runDir = runsDir + QLatin1Char('/') + name;
     const QString runtimeDir = runDir + QStringLiteral("/runtime");
     QString error;
-    if (!m_folder.create(runDir, &error) || !QDir().mkpath(runDir + QStringLiteral("/work")) || !QDir().mkpath(runtimeDir)) {
+    if (!m_folder.create(runDir, &error) || !QDir().mkpath(runDir + QStringLiteral("/work"))
+        || !QDir().mkpath(runtimeDir)) {
         m_folder.remove();
         return;
     }
     // The same permissions the run folder gets (RunController): traversable by the
     // sandbox user, the runtime dir readable.
-    QFile::setPermissions(runDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                      | QFileDevice::ExeGroup | QFileDevice::ExeOther);
-    QFile::setPermissions(runtimeDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                          | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
-                                          | QFileDevice::ExeOther);
+    QFile::setPermissions(runDir,
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                              | QFileDevice::ExeGroup | QFileDevice::ExeOther);
+    QFile::setPermissions(runtimeDir,
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                              | QFileDevice::ExeOther);
 
     SandboxPolicy policy = runSandboxPolicy(runDir, m_remembered->interpreter, QString(), m_remembered->limits,
                                             m_remembered->seccompOnly);
@@ -136,10 +140,13 @@ void WarmLauncher::prepare(const QString &runsDir)
     // A launcher that ends while waiting (failed step, killed) is of no use: drop it.
     connect(process, &SandboxProcess::finished, this, [this, process] {
         if (m_process == process)
-            QMetaObject::invokeMethod(this, [this, process] {
-                if (m_process == process)
-                    discard();
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, process] {
+                    if (m_process == process)
+                        discard();
+                },
+                Qt::QueuedConnection);
     });
 }
 
@@ -150,8 +157,8 @@ SandboxProcess *WarmLauncher::take(const QString &projectDir, const SandboxPolic
         return nullptr;
     SandboxPolicy waiting = policy;
     waiting.waitForGo = true;
-    const bool matches = m_enabled && projectDir == m_projectDir && maxLineBytes == m_maxLineBytes
-        && shapeOf(waiting) == m_shape;
+    const bool matches
+        = m_enabled && projectDir == m_projectDir && maxLineBytes == m_maxLineBytes && shapeOf(waiting) == m_shape;
     if (!matches || !m_process->waitForReady(ReadyWaitMs) || !m_folder.rename(runDir)) {
         discard();
         return nullptr;

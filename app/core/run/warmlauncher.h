@@ -48,8 +48,8 @@ public:
 
     /// Remembers what the next run is likely to need (the last run's project dir,
     /// interpreter, limits, seccomp-only choice, bridge line bound in bytes).
-    void remember(const QString &projectDir, const QString &interpreter, const ProjectLimits &limits,
-                  bool seccompOnly, std::size_t maxLineBytes);
+    void remember(const QString &projectDir, const QString &interpreter, const ProjectLimits &limits, bool seccompOnly,
+                  std::size_t maxLineBytes);
     /// Starts a launcher for what was remembered, under `runsDir` (replacing any one
     /// waiting). Does nothing when disabled or nothing was remembered. A launcher that
     /// fails or exits while waiting is discarded with its folder; nothing is reported.

@@ -54,8 +54,7 @@ CommandHandler::CommandHandler(QStringList command, QObject *parent, QStringList
     : ToolHandler(parent)
     , m_command(std::move(command))
     , m_fileArgs(std::move(fileArgs))
-{
-}
+{}
 
 CommandHandler::~CommandHandler()
 {
@@ -96,23 +95,26 @@ void CommandHandler::start(const HandlerRequest &request)
         if (!args[key].is_string()) {
             refusal = QStringLiteral("argument '%1' must be a string naming a file in the work dir").arg(name);
         } else if (request.workDir.isEmpty()) {
-            refusal = QStringLiteral("argument '%1' names a file in the run's work dir, but this call has none").arg(name);
+            refusal
+                = QStringLiteral("argument '%1' names a file in the run's work dir, but this call has none").arg(name);
         } else {
-            const WorkDirFile::Result file = WorkDirFile::open(QFile::encodeName(request.workDir).toStdString(),
-                                                               args[key].get<std::string>());
+            const WorkDirFile::Result file
+                = WorkDirFile::open(QFile::encodeName(request.workDir).toStdString(), args[key].get<std::string>());
             if (file.ok()) {
                 files.push_back(file.fd);
                 args[key] = "/dev/fd/" + std::to_string(2 + files.size());
                 continue;
             }
-            refusal = QStringLiteral("argument '%1': %2 [%3]")
-                          .arg(name, QString::fromStdString(file.message), QLatin1String(WorkDirFile::code(file.refusal)));
+            refusal
+                = QStringLiteral("argument '%1': %2 [%3]")
+                      .arg(name, QString::fromStdString(file.message), QLatin1String(WorkDirFile::code(file.refusal)));
         }
         closeFiles();
         // Never from inside start(): the engine connects finished() after it returns.
-        QMetaObject::invokeMethod(this, [this, refusal] {
-            finish(HandlerOutcome::failure(refusal, false, BridgeErrorCode::InvalidArguments));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, refusal] { finish(HandlerOutcome::failure(refusal, false, BridgeErrorCode::InvalidArguments)); },
+            Qt::QueuedConnection);
         return;
     }
 
@@ -164,8 +166,8 @@ void CommandHandler::start(const HandlerRequest &request)
     });
     connect(m_process, &QProcess::finished, this, &CommandHandler::onFinished);
     connect(m_process, &QProcess::started, this, [this, args] {
-        m_process->write(QByteArray::fromStdString(
-            args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
+        m_process->write(
+            QByteArray::fromStdString(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n'));
         m_process->closeWriteChannel();
     });
 
@@ -205,7 +207,8 @@ void CommandHandler::killGroup()
     }
     m_killReport = pid <= 0 ? QString()
         : gone ? QStringLiteral("the command's process group (pid %1) was killed (SIGKILL) and is gone").arg(pid)
-               : QStringLiteral("the command's process group (pid %1) was sent SIGKILL but could not be confirmed gone").arg(pid);
+               : QStringLiteral("the command's process group (pid %1) was sent SIGKILL but could not be confirmed gone")
+                     .arg(pid);
 }
 
 void CommandHandler::finish(const HandlerOutcome &outcome)
@@ -249,8 +252,9 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
     if (status == QProcess::CrashExit) {
         // On Unix QProcess gives the terminating signal's number as the exit code.
         const char *name = sigabbrev_np(exitCode);
-        const QString killed = name ? QStringLiteral("command was killed by SIG%1, signal %2").arg(QLatin1String(name)).arg(exitCode)
-                                    : QStringLiteral("command was killed by signal %1").arg(exitCode);
+        const QString killed = name
+            ? QStringLiteral("command was killed by SIG%1, signal %2").arg(QLatin1String(name)).arg(exitCode)
+            : QStringLiteral("command was killed by signal %1").arg(exitCode);
         finish(HandlerOutcome::failure(tail.isEmpty() ? killed : QStringLiteral("%1 (%2)").arg(tail, killed), true));
         return;
     }
@@ -262,7 +266,8 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
         return;
     }
     if (m_stdout.trimmed().isEmpty()) {
-        finish(HandlerOutcome::failure(QStringLiteral("command printed nothing on stdout (expected the result as JSON)"), false));
+        finish(HandlerOutcome::failure(
+            QStringLiteral("command printed nothing on stdout (expected the result as JSON)"), false));
         return;
     }
     try {

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "python/secrets.h"
 #include "engine/handlers/toolhandler.h"
+#include "python/secrets.h"
 
 #include <QProcess>
 #include <QStringList>

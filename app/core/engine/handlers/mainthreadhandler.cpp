@@ -31,25 +31,27 @@ MainThreadHandler::~MainThreadHandler()
         m_shared->proxy = nullptr;
     }
     cancel();
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [shared = m_shared] {
-        delete shared->inner.data();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(), [shared = m_shared] { delete shared->inner.data(); }, Qt::QueuedConnection);
 }
 
 void MainThreadHandler::start(const HandlerRequest &request)
 {
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [shared = m_shared, make = m_make, request] {
-        const QMutexLocker lock(&shared->mutex);
-        if (!shared->proxy || shared->cancelled)
-            return;
-        ToolHandler *inner = make();
-        shared->inner = inner;
-        MainThreadHandler *proxy = shared->proxy;
-        // Queued to the proxy's thread; Qt drops it if the proxy is deleted meanwhile.
-        QObject::connect(inner, &ToolHandler::finished, proxy,
-                         [proxy](const HandlerOutcome &outcome) { Q_EMIT proxy->finished(outcome); });
-        inner->start(request);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(),
+        [shared = m_shared, make = m_make, request] {
+            const QMutexLocker lock(&shared->mutex);
+            if (!shared->proxy || shared->cancelled)
+                return;
+            ToolHandler *inner = make();
+            shared->inner = inner;
+            MainThreadHandler *proxy = shared->proxy;
+            // Queued to the proxy's thread; Qt drops it if the proxy is deleted meanwhile.
+            QObject::connect(inner, &ToolHandler::finished, proxy,
+                             [proxy](const HandlerOutcome &outcome) { Q_EMIT proxy->finished(outcome); });
+            inner->start(request);
+        },
+        Qt::QueuedConnection);
 }
 
 void MainThreadHandler::cancel()
@@ -61,10 +63,13 @@ void MainThreadHandler::cancel()
         const QMutexLocker lock(&m_shared->mutex);
         m_shared->cancelled = true;
     }
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [shared = m_shared] {
-        if (shared->inner)
-            shared->inner->cancel();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(),
+        [shared = m_shared] {
+            if (shared->inner)
+                shared->inner->cancel();
+        },
+        Qt::QueuedConnection);
 }
 
 QString MainThreadHandler::cancelReport() const

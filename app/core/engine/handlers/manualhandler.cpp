@@ -4,8 +4,7 @@
 
 ManualHandler::ManualHandler(QObject *parent)
     : ToolHandler(parent)
-{
-}
+{}
 
 ManualHandler::~ManualHandler() = default;
 

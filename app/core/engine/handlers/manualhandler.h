@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "project/step.h"
 #include "engine/handlers/toolhandler.h"
+#include "project/step.h"
 
 /// A person answers the attempt (a pending call). start() only opens the wait; the
 /// engine checks an answer (call id, attempt number) and passes it to deliver().

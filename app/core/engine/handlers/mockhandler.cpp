@@ -7,8 +7,7 @@
 MockHandler::MockHandler(MockResponse response, QObject *parent)
     : ToolHandler(parent)
     , m_response(std::move(response))
-{
-}
+{}
 
 MockHandler::~MockHandler() = default;
 

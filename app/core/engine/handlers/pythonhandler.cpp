@@ -10,8 +10,7 @@
 
 PythonHandler::PythonHandler(QObject *parent)
     : ToolHandler(parent)
-{
-}
+{}
 
 PythonHandler::~PythonHandler()
 {

@@ -21,7 +21,6 @@ HandlerOutcome HandlerOutcome::failure(const QString &message, bool retryable, c
 
 ToolHandler::ToolHandler(QObject *parent)
     : QObject(parent)
-{
-}
+{}
 
 ToolHandler::~ToolHandler() = default;

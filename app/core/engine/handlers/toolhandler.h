@@ -22,23 +22,23 @@ struct HandlerRequest
     QString tool;
     QString callId;
     int sequence = 0;
-    int attempt = 1;            ///< 1-based attempt number
-    QString idempotencyKey;     ///< "<runId>:<sequence>", the same for every attempt
+    int attempt = 1;                                ///< 1-based attempt number
+    QString idempotencyKey;                         ///< "<runId>:<sequence>", the same for every attempt
     nlohmann::json args = nlohmann::json::object(); ///< validated keyword arguments
-    QString projectDir;         ///< absolute; command handlers run here
-    QString workDir;            ///< absolute; the run's sandbox work dir (empty outside a run)
-    std::size_t maxResultBytes = 1024 * 1024; ///< a command's stdout is refused beyond a multiple of this
+    QString projectDir;                             ///< absolute; command handlers run here
+    QString workDir;                                ///< absolute; the run's sandbox work dir (empty outside a run)
+    std::size_t maxResultBytes = 1024 * 1024;       ///< a command's stdout is refused beyond a multiple of this
 };
 
 /// How one attempt ended.
 struct HandlerOutcome
 {
     bool ok = false;
-    nlohmann::json result;       ///< when ok
+    nlohmann::json result; ///< when ok
     /// When !ok: code (tool_failed, timeout, reply_too_large), message, retryable.
     /// `attempts` is filled in by the engine.
     BridgeError error;
-    QByteArray output;           ///< captured handler output (a command's stderr)
+    QByteArray output; ///< captured handler output (a command's stderr)
 
     static HandlerOutcome success(nlohmann::json result);
     static HandlerOutcome failure(const QString &message, bool retryable,
