@@ -172,7 +172,7 @@ void BridgeChannel::onReadable()
         return;
 
     if (n >= 0 && closePassedFds(message)) {
-        if (!reportProtocolError(QStringLiteral("file descriptors passed over the bridge are refused")))
+        if (!reportProtocolError(tr("file descriptors passed over the bridge are refused")))
             return;
     }
     if (n <= 0) {
@@ -226,7 +226,7 @@ void BridgeChannel::processPending()
                 m_oversizeReported = false; // reported when it outgrew the cap
                 continue;
             }
-            if (!reportProtocolError(QStringLiteral("a bridge line of %1 bytes exceeds the limit of %2 bytes")
+            if (!reportProtocolError(tr("a bridge line of %1 bytes exceeds the limit of %2 bytes")
                                          .arg(event.length)
                                          .arg(m_reader.maxLineBytes())))
                 return;
@@ -261,11 +261,10 @@ void BridgeChannel::processPending()
         // named its id is answered at its '\n'; the run timeout bounds one that never
         // ends, and nothing of it is buffered meanwhile.)
         m_oversizeReported = true;
-        if (!reportProtocolError(
-                QStringLiteral("a bridge line exceeds the limit of %1 bytes (%2 bytes so far, no '\\n' "
-                               "yet)")
-                    .arg(m_reader.maxLineBytes())
-                    .arg(m_reader.skippedBytes())))
+        if (!reportProtocolError(tr("a bridge line exceeds the limit of %1 bytes (%2 bytes so far, no '\\n' "
+                                    "yet)")
+                                     .arg(m_reader.maxLineBytes())
+                                     .arg(m_reader.skippedBytes())))
             return;
     }
     if (m_endOfStream)
@@ -281,15 +280,14 @@ void BridgeChannel::finishEndOfStream()
         if (m_oversizeReported) {
             m_oversizeReported = false;
         } else if (!reportProtocolError(
-                       QStringLiteral(
-                           "a bridge line of at least %1 bytes exceeds the limit of %2 bytes (the bridge closed "
-                           "before its end)")
+                       tr("a bridge line of at least %1 bytes exceeds the limit of %2 bytes (the bridge closed "
+                          "before its end)")
                            .arg(rest.length)
                            .arg(m_reader.maxLineBytes())))
             return;
     } else if (m_reader.pendingBytes() > 0) {
-        if (!reportProtocolError(QStringLiteral("the bridge closed in the middle of a line (%1 bytes without '\\n')")
-                                     .arg(m_reader.pendingBytes())))
+        if (!reportProtocolError(
+                tr("the bridge closed in the middle of a line (%1 bytes without '\\n')").arg(m_reader.pendingBytes())))
             return;
     }
     close();

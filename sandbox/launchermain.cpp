@@ -2,10 +2,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 // toolstudio-sandbox: applies a SandboxPolicy to itself, then execs the interpreter.
-// Single-threaded, no QCoreApplication: everything happens in LaunchSequence.
+// Single-threaded, no QCoreApplication: the command line is LaunchCommandLine's,
+// everything after it happens in LaunchSequence.
+#include "launchcommandline.h"
+#include "launchreport.h"
 #include "launchsequence.h"
 
 #include <unistd.h>
+
+namespace {
+
+/// Writes `text` to stdout: 0 when all of it went out, else 1.
+int print(const std::string &text)
+{
+    std::string_view rest = text;
+    while (!rest.empty()) {
+        const ssize_t n = ::write(STDOUT_FILENO, rest.data(), rest.size());
+        if (n <= 0)
+            return 1;
+        rest.remove_prefix(std::size_t(n));
+    }
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -14,32 +34,14 @@ int main(int argc, char **argv)
 
     SandboxPolicy policy;
     std::string error;
-    switch (LaunchSequence::parseCommandLine(argc, argv, &policy, &error)) {
-    case LaunchSequence::Request::Help: {
-        const std::string text = LaunchSequence::usage();
-        std::string_view rest = text;
-        while (!rest.empty()) {
-            const ssize_t n = ::write(STDOUT_FILENO, rest.data(), rest.size());
-            if (n <= 0)
-                return n == 0 ? 1 : 1;
-            rest.remove_prefix(std::size_t(n));
-        }
-        return 0;
-    }
-    case LaunchSequence::Request::Report: {
-        const std::string text = LaunchSequence::report();
-        std::string_view rest = text;
-        while (!rest.empty()) {
-            const ssize_t n = ::write(STDOUT_FILENO, rest.data(), rest.size());
-            if (n <= 0)
-                return 1;
-            rest.remove_prefix(std::size_t(n));
-        }
-        return 0;
-    }
-    case LaunchSequence::Request::Invalid:
+    switch (LaunchCommandLine::parse(argc, argv, &policy, &error)) {
+    case LaunchCommandLine::Request::Help:
+        return print(LaunchCommandLine::usage());
+    case LaunchCommandLine::Request::Report:
+        return print(LaunchReport::text());
+    case LaunchCommandLine::Request::Invalid:
         LaunchSequence::exitWith({SandboxExit::Usage, error});
-    case LaunchSequence::Request::Run:
+    case LaunchCommandLine::Request::Run:
         break;
     }
     LaunchSequence sequence(std::move(policy), parentAtStart);

@@ -2,12 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "launchstate.h"
 #include "sandboxpolicy.h"
-#include "seccompfilter.h"
 
-#include <string>
 #include <sys/types.h>
-#include <vector>
 
 /// What `toolstudio-sandbox` does between its start and execve, in SANDBOX.md's order
 /// ("How the child is started"):
@@ -41,31 +39,15 @@
 ///
 /// Every step checks each syscall, retries EINTR, and on failure stops with the
 /// step's SandboxExit status and a one-line reason saying what failed and what to do.
-/// Plain C++/POSIX: no Qt, no threads.
+/// Each step lives in the module of its kernel concern (launchsession, launchuser,
+/// launchlimits, launchworkdir, launchfds, launchenvironment, launchexec,
+/// launchconfine, launchgo); this class only runs them in order. The command line is
+/// LaunchCommandLine's. Plain C++/POSIX: no Qt, no threads.
 class LaunchSequence
 {
 public:
     /// A failed step: its SandboxExit status and a reason without newlines.
-    struct Failure
-    {
-        int exitStatus = 0;
-        std::string reason;
-    };
-
-    /// What the command line asks for.
-    enum class Request { Run, Help, Report, Invalid };
-
-    /// Parses `toolstudio-sandbox --policy FILE`,
-    /// `toolstudio-sandbox [--workdir DIR] [--bridge-fd N] [--user NAME] [--] PROGRAM ARGS...`
-    /// or `--help`. For Run, fills `policy` (reading FILE); for Invalid, `error` says
-    /// why. Without --workdir the current directory is the work dir, except as root,
-    /// where --workdir is required (the work dir is handed to the sandbox user).
-    static Request parseCommandLine(int argc, char **argv, SandboxPolicy *policy, std::string *error);
-    /// The --help text.
-    static std::string usage();
-    /// The --report text: what this kernel lets the sandbox enforce (seccomp, policy
-    /// events, Landlock ABI and its features, the user switch, limits, known limits).
-    static std::string report();
+    using Failure = LaunchFailure;
 
     /// `parentAtStart` is getppid() taken first thing in main(); policy.parentPid,
     /// when set, takes precedence (it also catches a parent that died before main).
@@ -79,49 +61,6 @@ public:
     /// `failure.exitStatus`.
     [[noreturn]] static void exitWith(const Failure &failure);
 
-    /// The child's environment as "NAME=value" entries: PATH, HOME and TMPDIR (= the
-    /// work dir), LANG and LC_ALL (= policy.lang), PYTHONIOENCODING=utf-8,
-    /// PYTHONDONTWRITEBYTECODE=1, TOOLSTUDIO_BRIDGE_FD=3 when there is a bridge, then
-    /// policy.env (which may override the ones before). Nothing of the launcher's own.
-    static std::vector<std::string> buildEnvironment(const SandboxPolicy &policy);
-
-    /// Landlock (SANDBOX.md "Landlock"): restricts this process at the best ABI the
-    /// kernel offers to the system dirs, policy.readPaths, the resolved prefix of
-    /// `program` and the work dir (see Landlock::defaultRules). `abi` gets the ABI used
-    /// (0: none, allowed only with policy.seccompOnly). False with `error` set when the
-    /// kernel has no Landlock and the user did not opt in, or a rule cannot be added.
-    static bool applyLandlock(const SandboxPolicy &policy, const std::string &program, int *abi, std::string *error);
-
-    /// Number of tasks (threads included, as RLIMIT_NPROC counts them) whose real uid
-    /// is `uid`, from /proc/<pid>/status. -1 when /proc cannot be read.
-    static long countTasksOfUser(uid_t uid);
-
 private:
-    bool stepParent();
-    bool stepSession();
-    bool stepPidsCgroup();
-    bool stepCredentials();
-    bool stepLimits();
-    bool stepWorkDir();
-    bool stepFds();
-    bool stepEnvironment();
-    bool stepResolveProgram();
-    bool stepNoNewPrivs();
-    bool stepLandlock();
-    bool stepSeccomp();
-    bool stepWaitForGo();
-    void stepExec();
-
-    bool checkParent(const char *when);
-    bool fail(int exitStatus, std::string reason);
-
-    SandboxPolicy m_policy;
-    pid_t m_parent = 0;
-    uid_t m_sandboxUid = 0;
-    std::string m_sandboxUserName;
-    std::string m_program; ///< resolved path passed to execve
-    std::vector<std::string> m_environment;
-    bool m_killUnlisted = false;
-    int m_landlockAbi = 0;
-    Failure m_failure;
+    LaunchState m_state;
 };

@@ -5,6 +5,7 @@
 #include "bridgechannel.h"
 #include "outputpipes.h"
 #include "pidscgroup.h"
+#include "procfs.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -18,7 +19,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -37,37 +37,10 @@ QString errnoText(int error)
     return QString::fromLocal8Bit(std::strerror(error));
 }
 
-/// True when a process of group `group` is still running (zombies do not count: they
-/// cannot act, and the leader's is reaped only when QProcess gets to it).
+/// True when a process of group `group` is still running (Procfs: zombies do not count).
 bool groupHasLiveMembers(pid_t group)
 {
-    DIR *proc = ::opendir("/proc");
-    if (!proc)
-        return true; // cannot tell: assume the worst
-    bool live = false;
-    while (const dirent *entry = ::readdir(proc)) {
-        if (entry->d_name[0] < '0' || entry->d_name[0] > '9')
-            continue;
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(QString::fromLatin1(entry->d_name)));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        // "pid (comm) state ppid pgrp ...": comm may contain anything, so parse after
-        // the last ')'.
-        const QByteArray line = stat.readAll();
-        const qsizetype close = line.lastIndexOf(')');
-        if (close < 0)
-            continue;
-        const QList<QByteArray> fields = line.mid(close + 2).split(' ');
-        if (fields.size() < 3 || fields.at(2).toLongLong() != group)
-            continue;
-        const char state = fields.at(0).isEmpty() ? '?' : fields.at(0).at(0);
-        if (state != 'Z' && state != 'X') {
-            live = true;
-            break;
-        }
-    }
-    ::closedir(proc);
-    return live;
+    return Procfs::groupHasLiveMembers(group).value_or(true); // cannot tell: assume the worst
 }
 
 } // namespace

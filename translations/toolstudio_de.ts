@@ -206,6 +206,29 @@
     </message>
 </context>
 <context>
+    <name>BridgeChannel</name>
+    <message>
+        <source>file descriptors passed over the bridge are refused</source>
+        <translation>über die Brücke übergebene Dateideskriptoren werden abgelehnt</translation>
+    </message>
+    <message>
+        <source>a bridge line of %1 bytes exceeds the limit of %2 bytes</source>
+        <translation>eine Zeile auf der Brücke mit %1 Bytes überschreitet die Grenze von %2 Bytes</translation>
+    </message>
+    <message>
+        <source>a bridge line exceeds the limit of %1 bytes (%2 bytes so far, no &apos;\n&apos; yet)</source>
+        <translation>eine Zeile auf der Brücke überschreitet die Grenze von %1 Bytes (bisher %2 Bytes, noch kein &apos;\n&apos;)</translation>
+    </message>
+    <message>
+        <source>a bridge line of at least %1 bytes exceeds the limit of %2 bytes (the bridge closed before its end)</source>
+        <translation>eine Zeile auf der Brücke mit mindestens %1 Bytes überschreitet die Grenze von %2 Bytes (die Brücke wurde vor ihrem Ende geschlossen)</translation>
+    </message>
+    <message>
+        <source>the bridge closed in the middle of a line (%1 bytes without &apos;\n&apos;)</source>
+        <translation>die Brücke wurde mitten in einer Zeile geschlossen (%1 Bytes ohne &apos;\n&apos;)</translation>
+    </message>
+</context>
+<context>
     <name>BudgetMeters</name>
     <message>
         <source>calls %1/%2</source>
@@ -1978,6 +2001,37 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Resumed at %1, first started at %2. The duration counts from the latest resume, as the status bar does: how long the run ran before it was suspended is not known.</source>
         <translation>Fortgesetzt um %1, zuerst gestartet um %2. Die Dauer zählt ab der letzten Fortsetzung, wie in der Statusleiste: Wie lange der Lauf vor der Unterbrechung lief, ist nicht bekannt.</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxProcess</name>
+    <message>
+        <source>the sandbox is already running</source>
+        <translation>die Sandbox läuft bereits</translation>
+    </message>
+    <message>
+        <source>the sandbox launcher toolstudio-sandbox was not found; reinstall Tool Studio or set TOOLSTUDIO_SANDBOX</source>
+        <translation>der Sandbox-Starter toolstudio-sandbox wurde nicht gefunden; installieren Sie Tool Studio neu oder setzen Sie TOOLSTUDIO_SANDBOX</translation>
+    </message>
+    <message>
+        <source>cannot create the tools bridge (socketpair): %1</source>
+        <translation>die Tool-Brücke kann nicht erstellt werden (socketpair): %1</translation>
+    </message>
+    <message>
+        <source>cannot create the sandbox status channel (socketpair): %1</source>
+        <translation>der Statuskanal der Sandbox kann nicht erstellt werden (socketpair): %1</translation>
+    </message>
+    <message>
+        <source>cannot create the script&apos;s output pipes: %1</source>
+        <translation>die Ausgabe-Pipes des Skripts können nicht erstellt werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot write the sandbox policy %1: %2</source>
+        <translation>die Sandbox-Richtlinie %1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot start the sandbox launcher %1: %2</source>
+        <translation>der Sandbox-Starter %1 kann nicht gestartet werden: %2</translation>
     </message>
 </context>
 <context>

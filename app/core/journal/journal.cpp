@@ -7,6 +7,8 @@
 #include "journal/journalstatement.h"
 #include "journal/journaltail.h"
 
+#include "procfs.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -717,19 +719,14 @@ PendingAnswer pendingFromQuery(const QSqlQuery &query)
 constexpr auto PendingColumns
     = "SELECT id, run_id, call_id, attempt, answer, created_at, state, reason FROM pending_answers";
 
-/// Field 22 of /proc/PID/stat (start time in clock ticks since boot), or -1.
+/// Field 22 of /proc/PID/stat (start time in clock ticks since boot), or -1 (also for
+/// a zombie).
 qint64 startTicksOf(qint64 pid)
 {
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
+    Procfs::ProcessStat stat;
+    if (!Procfs::readStat(pid_t(pid), &stat) || stat.isZombie())
         return -1;
-    const QByteArray text = stat.readAll();
-    // The command name (field 2) may contain spaces and ')': fields after the last ')'.
-    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state); field 22 is fields[19].
-    if (fields.size() < 20 || fields[0] == "Z" || fields[0] == "X")
-        return -1;
-    return fields[19].toLongLong();
+    return stat.startTicks;
 }
 
 } // namespace

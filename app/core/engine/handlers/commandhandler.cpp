@@ -4,6 +4,7 @@
 
 #include "project/jsonerror.h"
 
+#include "procfs.h"
 #include "python/secrets.h"
 #include "workdirfile.h"
 
@@ -24,28 +25,13 @@ namespace {
 constexpr int TailLines = 3;
 constexpr qsizetype TailChars = 500;
 
-/// True when a process that is not a zombie is in process group `pgid` (/proc scan;
+/// True when a process that is not a zombie is in process group `pgid` (Procfs;
 /// kill(-pgid, 0) would also count zombies nobody has reaped yet).
 bool groupHasLiveMembers(qint64 pgid)
 {
     if (::kill(-pid_t(pgid), 0) != 0 && errno == ESRCH)
         return false;
-    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString &entry : entries) {
-        bool numeric = false;
-        entry.toLongLong(&numeric);
-        if (!numeric)
-            continue;
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray text = stat.readAll();
-        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-        // fields[0] = state (field 3), fields[2] = pgrp (field 5)
-        if (fields.size() > 2 && fields[2].toLongLong() == pgid && fields[0] != "Z" && fields[0] != "X")
-            return true;
-    }
-    return false;
+    return Procfs::groupHasLiveMembers(pid_t(pgid)).value_or(false);
 }
 
 } // namespace

@@ -1,0 +1,29 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sandboxpolicy.h"
+
+#include <string>
+
+/// toolstudio-sandbox's command line (nsjail's cmdline.cc): the options and the policy
+/// file, turned into a SandboxPolicy. Applies nothing but the status channel (below).
+/// Plain C++/POSIX: no Qt.
+namespace LaunchCommandLine {
+
+/// What the command line asks for.
+enum class Request { Run, Help, Report, Invalid };
+
+/// Parses `toolstudio-sandbox --policy FILE`,
+/// `toolstudio-sandbox [--workdir DIR] [--bridge-fd N] [--user NAME] [--] PROGRAM ARGS...`
+/// or `--help`. For Run, fills `policy` (reading FILE); for Invalid, `error` says
+/// why. Without --workdir the current directory is the work dir, except as root,
+/// where --workdir is required (the work dir is handed to the sandbox user).
+/// A --status-fd (or the policy's status_fd) becomes the StatusChannel as soon as it
+/// is read, so that even a usage error after it reaches the studio.
+Request parse(int argc, char **argv, SandboxPolicy *policy, std::string *error);
+
+/// The --help text.
+std::string usage();
+
+} // namespace LaunchCommandLine

@@ -1,0 +1,64 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "launchgo.h"
+
+#include "launchenvironment.h"
+#include "launchstate.h"
+#include "posixutil.h"
+#include "statuschannel.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+using PosixUtil::errnoText;
+using PosixUtil::retry;
+
+bool LaunchGo::waitForGo(LaunchState &state)
+{
+    if (!state.policy.waitForGo)
+        return true;
+    if (StatusChannel::fd() < 0)
+        return state.fail(SandboxExit::Usage, "wait_for_go needs a status channel (--status-fd)");
+    if (!StatusChannel::send("ready"))
+        return state.fail(SandboxExit::Parent, "cannot tell the studio the sandbox is ready: " + errnoText(errno));
+    std::string message(SandboxGo::MaxBytes, '\0');
+    const ssize_t n = retry([&] { return ::read(StatusChannel::fd(), message.data(), message.size()); });
+    message.resize(n > 0 ? std::size_t(n) : 0);
+    if (message != "go" && message.rfind("go ", 0) != 0)
+        return state.fail(SandboxExit::Parent,
+                          "the studio did not start the pre-warmed run (no \"go\" on the status channel)");
+    if (message.size() <= 3)
+        return true;
+    // The run's own parts (SandboxGo): only names and strings change here, every
+    // restriction is in place already.
+    SandboxGo go;
+    try {
+        go = SandboxGo::fromJson(nlohmann::json::parse(message.substr(3)));
+    } catch (const std::exception &error) {
+        return state.fail(SandboxExit::Usage, std::string("bad \"go\" handover: ") + error.what());
+    }
+    if (!go.workDir.empty()) {
+        struct stat here = {};
+        struct stat named = {};
+        if (::stat(".", &here) == -1 || ::stat(go.workDir.c_str(), &named) == -1 || here.st_dev != named.st_dev
+            || here.st_ino != named.st_ino)
+            return state.fail(SandboxExit::WorkDir,
+                              "the \"go\" handover names " + go.workDir
+                                  + ", which is not the work dir the sandbox entered");
+        state.policy.workDir = go.workDir;
+    }
+    state.policy.argv.insert(state.policy.argv.end(), go.argv.begin(), go.argv.end());
+    for (const auto &entry : go.env) {
+        bool replaced = false;
+        for (auto &existing : state.policy.env) {
+            if (existing.first == entry.first) {
+                existing.second = entry.second;
+                replaced = true;
+            }
+        }
+        if (!replaced)
+            state.policy.env.push_back(entry);
+    }
+    state.environment = LaunchEnvironment::build(state.policy);
+    return true;
+}

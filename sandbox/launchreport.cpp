@@ -1,0 +1,71 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "launchreport.h"
+
+#include "landlock.h"
+#include "pidscgroup.h"
+#include "sandboxpolicy.h"
+#include "seccompfilter.h"
+
+#include <pwd.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+std::string LaunchReport::text()
+{
+    std::string text = "toolstudio-sandbox --report\n";
+    utsname host = {};
+    if (::uname(&host) == 0)
+        text += std::string("kernel: ") + host.sysname + " " + host.release + " " + host.machine + "\n";
+
+    const bool filters = SeccompFilter::kernelHasFilters();
+    text += std::string("seccomp: ") + (filters ? "enforced" : "NOT AVAILABLE (runs fail)")
+        + " - allow-list for python3, bash and node; unlisted calls fail with ENOSYS "
+          "(TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1: killed); foreign ABIs (x32, int 0x80) killed; network, ptrace, "
+          "mount, namespaces, bpf, io_uring, memfd_create, SysV IPC, setsid/setpgid, setuid family refused\n";
+    text += std::string("policy events: ")
+        + (SeccompFilter::kernelHasUserNotification() ? "reported (seccomp user notification)"
+                                                      : "not available (plain errno, no event)")
+        + " - network, ptrace, mount/namespace calls and signals to the studio\n";
+
+    std::string why;
+    const int abi = Landlock::abiVersion(&why);
+    if (abi > 0) {
+        text += "landlock: ABI " + std::to_string(abi) + "\n";
+        for (const std::string &line : Landlock::describeFeatures(abi))
+            text += "  " + line + "\n";
+    } else {
+        text += "landlock: NOT AVAILABLE - " + why + "; runs are refused unless seccomp-only mode is opted in\n";
+    }
+
+    if (::geteuid() == 0) {
+        const passwd *nobody = ::getpwnam("nobody");
+        text += "user: started as root, scripts run as nobody"
+            + (nobody ? " (uid " + std::to_string(nobody->pw_uid) + ")" : std::string(" (NOT FOUND: runs fail)"))
+            + ", no capabilities, no supplementary groups\n";
+    } else {
+        text += "user: scripts run as uid " + std::to_string(::getuid()) + ", no new privileges\n";
+    }
+    const SandboxLimits limits;
+    text += "limits: core files 0; CPU " + std::to_string(limits.cpuSeconds) + " s (run timeout + 5 s); memory "
+        + std::to_string(limits.dataBytes >> 20) + " MiB (RLIMIT_DATA; node also --max-old-space-size); file size "
+        + std::to_string(limits.fileSizeBytes >> 20) + " MiB; open files " + std::to_string(limits.openFiles)
+        + "; locked memory 0; message queues 0\n";
+    const PidsCgroup::Probe cgroups = PidsCgroup::probe();
+    if (!cgroups.parent.empty())
+        text += "processes: each run started by the studio gets its own pids cgroup (cgroup v"
+            + std::to_string(cgroups.version) + ", under " + cgroups.parent + ") with pids.max "
+            + std::to_string(limits.extraProcesses + 1) + " (" + std::to_string(limits.extraProcesses)
+            + " + the interpreter), removed after the run; runs by hand: RLIMIT_NPROC = the user's tasks + "
+            + std::to_string(limits.extraProcesses) + "\n";
+    else
+        text += "processes: RLIMIT_NPROC = the sandbox user's tasks + " + std::to_string(limits.extraProcesses)
+            + ", SHARED by that user's concurrent runs (a fork bomb in one can starve another): " + cgroups.why + "\n";
+    text += "run: timeout 300 s (paused while a call waits for a person), then the process group is killed and "
+            "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
+    text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "
+            "TOOLSTUDIO_BRIDGE_FD=3; fds 0-3 only\n";
+    text += "known limits: a script can stat any path (Landlock does not restrict stat); it can read "
+            "/proc/<pid>/cmdline of other processes of the same user\n";
+    return text;
+}

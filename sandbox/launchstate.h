@@ -1,0 +1,37 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sandboxpolicy.h"
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+/// A failed launch step: its SandboxExit status and a reason without newlines.
+struct LaunchFailure
+{
+    int exitStatus = 0;
+    std::string reason;
+};
+
+/// What the launcher's steps (launch*.cpp) share while LaunchSequence applies a policy,
+/// as nsjail's modules share nsjconf_t. Plain C++/POSIX: no Qt.
+struct LaunchState
+{
+    SandboxPolicy policy;
+    pid_t parent = 0;                     ///< the studio (or the shell); it must stay our parent
+    uid_t sandboxUid = 0;                 ///< the uid the script runs as
+    std::string sandboxUserName;          ///< known only after a switch from root
+    std::string program;                  ///< the resolved path passed to execve
+    std::vector<std::string> environment; ///< the child's, "NAME=value"
+    bool killUnlisted = false;            ///< seccomp: kill on unlisted calls instead of ENOSYS
+    int landlockAbi = 0;                  ///< 0: none (seccomp-only)
+    LaunchFailure failure;                ///< the first failed step's
+
+    /// Records the failure and returns false, for `return state.fail(…)`.
+    bool fail(int exitStatus, std::string reason);
+    /// "uid 65534 (nobody)" for the current uid. Only for messages: the name is looked up
+    /// (NSS) when a message needs it, not on every start.
+    std::string userLabel() const;
+};

@@ -1,0 +1,157 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "launchworkdir.h"
+
+#include "launchstate.h"
+#include "posixutil.h"
+#include "procfs.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using PosixUtil::errnoText;
+using PosixUtil::retry;
+
+namespace {
+
+/// Hands `dir` (an open directory, consumed) and everything beneath it to uid:gid.
+/// Never follows a symlink: links are re-owned themselves (AT_SYMLINK_NOFOLLOW) and
+/// directories are opened with O_NOFOLLOW, so a link planted in the project's files/
+/// cannot make the launcher chown something outside the work dir; files with more
+/// than one hard link are skipped for the same reason.
+std::string chownTree(int dir, uid_t uid, gid_t gid, int depth)
+{
+    if (depth > 64) {
+        ::close(dir);
+        return "the work dir is nested more than 64 levels deep";
+    }
+    DIR *stream = ::fdopendir(dir);
+    if (!stream) {
+        const int error = errno;
+        ::close(dir);
+        return "cannot list a directory of the work dir: " + errnoText(error);
+    }
+    std::string failure;
+    while (const dirent *entry = ::readdir(stream)) {
+        const std::string name = entry->d_name;
+        if (name == "." || name == "..")
+            continue;
+        struct stat info = {};
+        if (::fstatat(::dirfd(stream), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == -1) {
+            failure = "cannot stat " + name + ": " + errnoText(errno);
+            break;
+        }
+        if (S_ISDIR(info.st_mode)) {
+            const int sub = retry([&] {
+                return ::openat(::dirfd(stream), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            });
+            if (sub == -1) {
+                failure = "cannot open " + name + ": " + errnoText(errno);
+                break;
+            }
+            failure = chownTree(sub, uid, gid, depth + 1);
+            if (!failure.empty())
+                break;
+        }
+        // A hard link shares its inode (and owner) with a file that may be outside the
+        // work dir: it is left as it is, not handed over.
+        if (!S_ISDIR(info.st_mode) && info.st_nlink > 1)
+            continue;
+        if (::fchownat(::dirfd(stream), name.c_str(), uid, gid, AT_SYMLINK_NOFOLLOW) == -1) {
+            failure = "cannot hand " + name + " over (fchownat): " + errnoText(errno);
+            break;
+        }
+    }
+    ::closedir(stream);
+    return failure;
+}
+
+/// Run as root, the launcher gives the work dir away; a mistyped --workdir must not
+/// hand a system directory or someone's home to the sandbox user. Returns "" when
+/// `dir` looks like a dedicated work dir: at least two levels below /, not under a
+/// system top-level directory, owned by root or already by `uid`.
+std::string checkDedicatedWorkDir(int dir, uid_t uid)
+{
+    const std::string path = Procfs::pathOfFd(dir);
+    if (path.empty())
+        return "cannot resolve its path (" + errnoText(errno) + ")";
+    const std::size_t second = path.find('/', 1);
+    if (path.size() < 2 || second == std::string::npos || second + 1 >= path.size())
+        return "it is a top-level directory";
+    const std::string top = path.substr(1, second - 1);
+    for (const char *system : {"bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "root", "run",
+                               "sbin", "sys", "usr", "var"}) {
+        if (top == system && !(top == "var" && path.rfind("/var/tmp/", 0) == 0))
+            return "it is under /" + top;
+    }
+    struct stat info = {};
+    if (::fstat(dir, &info) == -1)
+        return "cannot stat it (" + errnoText(errno) + ")";
+    if (info.st_uid != 0 && info.st_uid != uid)
+        return "it belongs to uid " + std::to_string(info.st_uid);
+    return {};
+}
+
+} // namespace
+
+bool LaunchWorkDir::handOver(LaunchState &state, uid_t uid, gid_t gid)
+{
+    const std::string &name = state.policy.runAsUser;
+    // The work dir becomes the sandbox user's, so the script can write there.
+    const int dir = retry([&] { return ::open(state.policy.workDir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
+    if (dir == -1)
+        return state.fail(SandboxExit::Credentials,
+                          "cannot open the work dir " + state.policy.workDir + " to hand it to " + name + ": "
+                              + errnoText(errno) + "; create it first");
+    if (std::string reason = checkDedicatedWorkDir(dir, uid); !reason.empty()) {
+        ::close(dir);
+        return state.fail(SandboxExit::Credentials,
+                          "refusing to hand " + state.policy.workDir + " to " + name + ": " + reason
+                              + "; use a directory of its own for the run (e.g. under /tmp)");
+    }
+    // Everything in it too (the project's files/ were copied in by root), then the dir.
+    const int listing = ::fcntl(dir, F_DUPFD_CLOEXEC, 0);
+    if (listing == -1) {
+        const int error = errno;
+        ::close(dir);
+        return state.fail(SandboxExit::Credentials,
+                          "cannot hand the work dir " + state.policy.workDir + " to " + name + ": " + errnoText(error));
+    }
+    if (std::string reason = chownTree(listing, uid, gid, 0); !reason.empty()) {
+        ::close(dir);
+        return state.fail(SandboxExit::Credentials,
+                          "cannot hand the work dir " + state.policy.workDir + " to " + name + ": " + reason);
+    }
+    const int chowned = ::fchown(dir, uid, gid);
+    const int chownError = errno;
+    ::close(dir);
+    if (chowned == -1)
+        return state.fail(SandboxExit::Credentials,
+                          "cannot hand the work dir " + state.policy.workDir + " to " + name
+                              + " (fchown): " + errnoText(chownError));
+    return true;
+}
+
+bool LaunchWorkDir::enter(LaunchState &state)
+{
+    const std::string &dir = state.policy.workDir;
+    const auto who = [&state] { return state.userLabel(); };
+    if (::chdir(dir.c_str()) == -1) {
+        const int error = errno;
+        if (error == EACCES)
+            return state.fail(SandboxExit::WorkDir,
+                              "cannot enter the work dir " + dir + " as " + who() + ": " + errnoText(error)
+                                  + "; make it and every parent directory searchable by that user");
+        if (error == ENOENT || error == ENOTDIR)
+            return state.fail(SandboxExit::WorkDir,
+                              "the work dir " + dir + " does not exist: " + errnoText(error) + "; create it first");
+        return state.fail(SandboxExit::WorkDir, "cannot enter the work dir " + dir + ": " + errnoText(error));
+    }
+    if (::access(".", W_OK) == -1)
+        return state.fail(SandboxExit::WorkDir,
+                          "the work dir " + dir + " is not writable by " + who() + ": " + errnoText(errno)
+                              + "; give that user write access");
+    return true;
+}
