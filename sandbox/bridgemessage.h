@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "errorcode.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -14,20 +16,6 @@
 /// Child → studio:  {"type":"call","id":"<call id>","tool":"<name>","args":{...}|[...]}
 /// Studio → child:  {"type":"result","id":"…","value":<json>}
 ///                  {"type":"error","id":"…","error":{"code","message","retryable","attempts"}}
-
-/// Error codes of the bridge protocol (DESIGN.md's list, spelled as on the wire).
-namespace BridgeErrorCode {
-inline constexpr const char *UnknownTool = "unknown_tool";
-inline constexpr const char *InactiveTool = "inactive_tool";
-inline constexpr const char *InvalidArguments = "invalid_arguments";
-inline constexpr const char *RequestTooLarge = "request_too_large";
-inline constexpr const char *ReplyTooLarge = "reply_too_large";
-inline constexpr const char *MaxCallsExceeded = "max_calls_exceeded";
-inline constexpr const char *Timeout = "timeout";
-inline constexpr const char *ToolFailed = "tool_failed";
-inline constexpr const char *Cancelled = "cancelled";
-inline constexpr const char *ProtocolError = "protocol_error";
-} // namespace BridgeErrorCode
 
 /// A tool call as the script sent it. `args` is an object (keyword arguments) or an
 /// array (positional arguments, mapped to the schema's property order by the engine).
@@ -48,7 +36,8 @@ struct BridgeCall
     std::size_t oversizedLineBytes = 0;
 };
 
-/// The error half of a reply; also the shape of a step's error in the journal.
+/// The error half of a reply, as sent: `code` is a wire name (errorCodeName(),
+/// errorcode.h). The studio's core keeps it typed as StepError, in this JSON shape.
 struct BridgeError
 {
     std::string code;

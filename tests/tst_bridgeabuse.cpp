@@ -326,7 +326,7 @@ private Q_SLOTS:
         QCOMPARE(result.record.status, RunStatus::Completed);
         QCOMPARE(result.steps.size(), std::size_t(2));
         QCOMPARE(result.steps.at(0).status, StepStatus::Failed);
-        QCOMPARE(QString::fromStdString(result.steps.at(0).error->code), QStringLiteral("request_too_large"));
+        QCOMPARE(result.steps.at(0).error->codeName(), QStringLiteral("request_too_large"));
         QCOMPARE(result.steps.at(0).tool, QStringLiteral("echo"));
     }
 
@@ -345,7 +345,7 @@ private Q_SLOTS:
         QCOMPARE(result.record.status, RunStatus::Completed);
         QCOMPARE(result.steps.at(0).status, StepStatus::Succeeded);
         QCOMPARE(result.steps.at(1).status, StepStatus::Failed); // never stuck running
-        QCOMPARE(QString::fromStdString(result.steps.at(1).error->code), QStringLiteral("reply_too_large"));
+        QCOMPARE(result.steps.at(1).error->codeName(), QStringLiteral("reply_too_large"));
     }
 
     // --- SANDBOX.md battery row 29: bridge abuse -------------------------------------

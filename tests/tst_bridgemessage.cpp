@@ -221,7 +221,7 @@ void TestBridgeMessage::encodeResult()
 void TestBridgeMessage::encodeError()
 {
     BridgeError error;
-    error.code = BridgeErrorCode::InvalidArguments;
+    error.code = std::string(errorCodeName(ErrorCode::InvalidArguments));
     error.message = "a must be an integer";
     error.retryable = false;
     error.attempts = 1;

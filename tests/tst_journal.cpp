@@ -54,8 +54,8 @@ Step sampleStep()
     first.number = 1;
     first.startedAt = 1700000000101;
     first.endedAt = 1700000000200;
-    BridgeError error;
-    error.code = "tool_failed";
+    StepError error;
+    error.code = ErrorCode::ToolFailed;
     error.message = "rate service down";
     error.retryable = true;
     error.attempts = 1;
@@ -197,7 +197,7 @@ private Q_SLOTS:
         QCOMPARE(step.attempts[0].number, 1);
         QVERIFY(!step.attempts[0].succeeded);
         QVERIFY(step.attempts[0].error);
-        QCOMPARE(step.attempts[0].error->code, std::string("tool_failed"));
+        QCOMPARE(step.attempts[0].error->codeName(), QStringLiteral("tool_failed"));
         QCOMPARE(step.attempts[0].error->message, std::string("rate service down"));
         QVERIFY(step.attempts[0].error->retryable);
         QCOMPARE(step.attempts[0].output, QByteArray("traceback\n\x00\xff binary", 20));
@@ -220,8 +220,8 @@ private Q_SLOTS:
         QVERIFY(journal.recordStep(step)); // no recordRun first: a minimal run row is created
         step.status = StepStatus::Failed;
         step.result.reset();
-        BridgeError error;
-        error.code = "invalid_arguments";
+        StepError error;
+        error.code = ErrorCode::InvalidArguments;
         error.message = "invalid arguments for 'get_exchange_rate' at /quote: required property is missing";
         error.details = {{"pointer", "/quote"}};
         step.error = error;
@@ -233,7 +233,7 @@ private Q_SLOTS:
         QCOMPARE(steps[0].status, StepStatus::Failed);
         QVERIFY(!steps[0].result);
         QVERIFY(steps[0].error);
-        QCOMPARE(steps[0].error->code, std::string("invalid_arguments"));
+        QCOMPARE(steps[0].error->codeName(), QStringLiteral("invalid_arguments"));
         QCOMPARE(steps[0].error->details.value("pointer", std::string()), std::string("/quote"));
         QCOMPARE(steps[0].attempts.size(), std::size_t(1));
         const auto run = journal.run(QStringLiteral("run-1"));
@@ -417,7 +417,7 @@ private Q_SLOTS:
         QCOMPARE(journal.suspendedOnOpen(), QStringList{QStringLiteral("old-live")});
         QCOMPARE(journal.run(QStringLiteral("old-live"))->status, RunStatus::Suspended);
         QCOMPARE(journal.run(QStringLiteral("old-done"))->status, RunStatus::Completed);
-        QCOMPARE(journal.run(QStringLiteral("old-live"))->kind, QStringLiteral("run"));
+        QCOMPARE(runKindName(journal.run(QStringLiteral("old-live"))->kind), QStringLiteral("run"));
         const auto steps = journal.steps(QStringLiteral("old-live"));
         QCOMPARE(steps.size(), std::size_t(1));
         QCOMPARE(steps[0].status, StepStatus::Waiting); // the open call stays open for Resume
@@ -425,7 +425,7 @@ private Q_SLOTS:
         // Version 4: steps and attempts WITHOUT ROWID, their rows copied over.
         QCOMPARE(steps[0].args.dump(), std::string("{\"q\":1}"));
         QCOMPARE(steps[0].attempts.size(), std::size_t(2));
-        QCOMPARE(steps[0].attempts[0].error->code, std::string("timeout"));
+        QCOMPARE(steps[0].attempts[0].error->codeName(), QStringLiteral("timeout"));
         QCOMPARE(steps[0].attempts[1].startedAt, qint64(30));
         QCOMPARE(rawValue(path,
                           QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'table'"
@@ -436,7 +436,7 @@ private Q_SLOTS:
                  0);
         const auto events = journal.events(QStringLiteral("old-live"));
         QCOMPARE(events.size(), std::size_t(1));
-        QCOMPARE(events[0].kind, QStringLiteral("suspended"));
+        QCOMPARE(policyEventKindName(events[0].kind), QStringLiteral("suspended"));
     }
 
     void liveRunIsNotSuspended_data()
@@ -478,7 +478,7 @@ private Q_SLOTS:
         b.sequence = 2;
         b.callId = QStringLiteral("c2");
         PolicyEvent event{
-            QStringLiteral("run-1"), 2, 1700000000000, QStringLiteral("retry_scheduled"), {{"delay_ms", 500}}};
+            QStringLiteral("run-1"), 2, 1700000000000, PolicyEventKind::RetryScheduled, {{"delay_ms", 500}}};
         QVERIFY(journal.commit({&a, &b}, {event, event}));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(2));
         QCOMPARE(journal.events(QStringLiteral("run-1")).size(), std::size_t(2));
@@ -1050,7 +1050,7 @@ private Q_SLOTS:
                 if (!journal.appendOutput(QStringLiteral("run-1"), 1, QByteArray::number(sequence) + '\n'))
                     ::_exit(6);
                 Step step = foldedStep(sequence);
-                PolicyEvent event{QStringLiteral("run-1"), sequence, 1700000000000, QStringLiteral("retry_now"), {}};
+                PolicyEvent event{QStringLiteral("run-1"), sequence, 1700000000000, PolicyEventKind::RetryNow, {}};
                 if (!journal.commit({&step}, {event}))
                     ::_exit(3);
                 if (::write(acks[1], "a", 1) != 1)

@@ -145,7 +145,7 @@ private:
             text += step.tool.toUtf8() + "=" + QByteArray::fromStdString(step.result ? step.result->dump() : "") + ";";
         for (PolicyEvent event : journal.events(runId)) {
             event.detail.erase("pids_cgroup"); // the run's own cgroup: a different name each run
-            text += event.kind.toUtf8() + QByteArray::fromStdString(event.detail.dump()) + ";";
+            text += policyEventKindName(event.kind).toUtf8() + QByteArray::fromStdString(event.detail.dump()) + ";";
         }
         return text.replace(runId.toUtf8(), "<run>");
     }

@@ -165,7 +165,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         const RunRecord record = m_window->runController()->record();
         QVERIFY(record.id != runId);
-        QCOMPARE(record.kind, QStringLiteral("rerun"));
+        QCOMPARE(runKindName(record.kind), QStringLiteral("rerun"));
         QCOMPARE(record.sourceRun, runId);
         Journal journal;
         QVERIFY(journal.open(m_window->project()->journalPath()));
@@ -373,7 +373,7 @@ private Q_SLOTS:
         QVERIFY(actions->runWithCassette(cassette));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         const RunRecord record = m_window->runController()->record();
-        QCOMPARE(record.kind, QStringLiteral("cassette"));
+        QCOMPARE(runKindName(record.kind), QStringLiteral("cassette"));
         TraceModel *trace = m_window->traceModel();
         QCOMPARE(stepStatuses(trace),
                  (QStringList{QStringLiteral("memoized"), QStringLiteral("memoized"), QStringLiteral("memoized")}));

@@ -18,8 +18,8 @@ Step makeStep(int sequence, const char *tool, nlohmann::json args, nlohmann::jso
     step.args = std::move(args);
     step.status = status;
     if (status == StepStatus::Failed) {
-        BridgeError error;
-        error.code = "tool_failed";
+        StepError error;
+        error.code = ErrorCode::ToolFailed;
         error.message = result.get<std::string>();
         step.error = error;
     } else {

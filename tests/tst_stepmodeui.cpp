@@ -436,8 +436,8 @@ private Q_SLOTS:
             run.startedAt = resumedAt - 30000;
             run.endedAt = resumedAt + 8000;
             QVERIFY(journal.recordRun(run));
-            QVERIFY(journal.recordEvent({runId, 0, resumedAt, QStringLiteral("resumed"), {{"steps_recorded", 2}}}));
-            QVERIFY(journal.recordEvent({runId, 3, resumedAt + 5000, QStringLiteral("resumed"), {{"call_id", "c3"}}}));
+            QVERIFY(journal.recordEvent({runId, 0, resumedAt, PolicyEventKind::Resumed, {{"steps_recorded", 2}}}));
+            QVERIFY(journal.recordEvent({runId, 3, resumedAt + 5000, PolicyEventKind::Resumed, {{"call_id", "c3"}}}));
         }
         QVERIFY(m_window->openProject(dir));
         QTreeWidgetItem *row = runRow(m_window->findChild<QTreeWidget *>(QStringLiteral("runsView")), runId);

@@ -44,8 +44,8 @@ std::vector<Step> makeSteps()
     a1.number = 1;
     a1.startedAt = 1100;
     a1.endedAt = 1200;
-    BridgeError busy;
-    busy.code = "tool_failed";
+    StepError busy;
+    busy.code = ErrorCode::ToolFailed;
     busy.message = "busy";
     busy.retryable = true;
     a1.error = busy;
@@ -101,8 +101,8 @@ private Q_SLOTS:
     {
         std::vector<Step> steps = makeSteps();
         steps[1].result = std::nullopt; // no result: has_result false, not a null result
-        BridgeError declined;
-        declined.code = "tool_failed";
+        StepError declined;
+        declined.code = ErrorCode::ToolFailed;
         declined.message = "declined \u00e9";
         declined.details = {{"traceback", "line 3"}};
         steps[1].error = declined;
@@ -114,7 +114,7 @@ private Q_SLOTS:
         event.runId = QStringLiteral("run-export-1");
         event.sequence = 1;
         event.at = 1200;
-        event.kind = QStringLiteral("retry_scheduled");
+        event.kind = PolicyEventKind::RetryScheduled;
         event.detail = {{"delay_ms", 200}};
         const nlohmann::json exported = TraceExport::runJson(makeRun(), steps, {event}, "out\n", "err\n");
         QString error;

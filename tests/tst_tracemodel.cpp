@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal/journal.h"
+#include "project/durationtext.h"
 #include "tracefiltermodel.h"
 #include "tracemodel.h"
 
@@ -37,8 +38,8 @@ Attempt makeAttempt(int number, qint64 start, qint64 end, bool succeeded)
     attempt.endedAt = end;
     attempt.succeeded = succeeded;
     if (end > 0 && !succeeded) {
-        BridgeError error;
-        error.code = "tool_failed";
+        StepError error;
+        error.code = ErrorCode::ToolFailed;
         error.message = "upstream busy";
         error.retryable = true;
         attempt.error = error;
@@ -94,11 +95,11 @@ QString writeJournal(const QTemporaryDir &dir, int count)
         pointers.push_back(&s);
     journal.commit(
         pointers,
-        {{QStringLiteral("run1"), 5, 1060, QStringLiteral("retry_scheduled"), {{"attempt", 2}, {"delay_ms", 500}}},
+        {{QStringLiteral("run1"), 5, 1060, PolicyEventKind::RetryScheduled, {{"attempt", 2}, {"delay_ms", 500}}},
          {QStringLiteral("run1"),
           0,
           1000 + 10 * 10 + 7,
-          QStringLiteral("sandbox_refused"),
+          PolicyEventKind::SandboxRefused,
           {{"syscall", "connect"}, {"text", "connect(AF_INET, 93.184.216.34:443) refused"}}}});
     return path;
 }
@@ -277,8 +278,8 @@ private Q_SLOTS:
         m_model->addStep(waiting);
 
         Step failed = makeStep(2, QStringLiteral("nope"), StepStatus::Failed);
-        BridgeError error;
-        error.code = "unknown_tool";
+        StepError error;
+        error.code = ErrorCode::UnknownTool;
         error.message = "no tool named nope";
         failed.error = error;
         failed.endedAt = 1001;
@@ -452,7 +453,7 @@ private Q_SLOTS:
     {
         QFETCH(qint64, ms);
         QFETCH(QString, expected);
-        QCOMPARE(TraceModel::durationText(ms), expected);
+        QCOMPARE(durationText(ms), expected);
     }
 
     // A finished run from the journal: rows fetched in pages, events between steps.
@@ -764,9 +765,9 @@ private Q_SLOTS:
         for (int i = 1; i <= 3; ++i)
             batch.append(makeStep(i, QStringLiteral("t")));
         m_model->applySteps(batch);
-        m_model->addEvent({QStringLiteral("run1"), 1, 1100, QStringLiteral("retry_scheduled"), {{"attempt", 2}}});
+        m_model->addEvent({QStringLiteral("run1"), 1, 1100, PolicyEventKind::RetryScheduled, {{"attempt", 2}}});
         m_model->addEvent(
-            {QStringLiteral("run1"), 0, 1200, QStringLiteral("sandbox_refused"), {{"text", "ptrace refused"}}});
+            {QStringLiteral("run1"), 0, 1200, PolicyEventKind::SandboxRefused, {{"text", "ptrace refused"}}});
         QCOMPARE(m_model->rowCount(), 5);
         QCOMPARE(text(*m_model, 1, TraceModel::Tool), QStringLiteral("retry_scheduled"));
         QCOMPARE(text(*m_model, 2, TraceModel::Sequence), QStringLiteral("2"));

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runcomparemodel.h"
 
+#include "project/durationtext.h"
 #include "tracemodel.h"
 
 #include <QColor>
@@ -132,7 +133,7 @@ std::array<int, 4> RunCompareModel::counts() const
 QString RunCompareModel::outcomeText(const Step &step)
 {
     if (step.error)
-        return QString::fromStdString(step.error->code + ": " + step.error->message);
+        return step.error->text();
     if (step.result)
         return TraceModel::jsonText(*step.result);
     return {};
@@ -208,7 +209,7 @@ QVariant RunCompareModel::data(const QModelIndex &index, int role) const
         case LeftResult:
             return outcomeText(*step).left(TraceModel::MaxSummaryChars);
         case LeftDuration:
-            return step->endedAt > 0 && step->queuedAt > 0 ? TraceModel::durationText(step->durationMs()) : QString();
+            return step->endedAt > 0 && step->queuedAt > 0 ? durationText(step->durationMs()) : QString();
         default:
             return {};
         }

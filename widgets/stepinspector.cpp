@@ -3,6 +3,7 @@
 #include "stepinspector.h"
 
 #include "jsontreemodel.h"
+#include "project/durationtext.h"
 #include "tracemodel.h"
 
 #include <QApplication>
@@ -161,7 +162,7 @@ QStringList StepInspector::truncationNotes(const Step &step)
                              .arg(a.number)
                              .arg(a.output.size()));
     }
-    const auto fromDetails = [&](const BridgeError &error, const QString &what) {
+    const auto fromDetails = [&](const StepError &error, const QString &what) {
         const nlohmann::json &d = error.details;
         if (d.is_object() && (d.contains("full_size") || d.value("truncated", false)))
             notes.append(
@@ -171,15 +172,15 @@ QStringList StepInspector::truncationNotes(const Step &step)
     };
     if (step.error) {
         fromDetails(*step.error, tr("Error"));
-        if (step.error->code == "reply_too_large" || step.error->code == "request_too_large")
+        if (step.error->code == ErrorCode::ReplyTooLarge || step.error->code == ErrorCode::RequestTooLarge)
             notes.append(QString::fromStdString(step.error->message));
     }
     return notes;
 }
 
-QString StepInspector::errorText(const BridgeError &error)
+QString StepInspector::errorText(const StepError &error)
 {
-    QString text = QString::fromStdString(error.code) + QStringLiteral(": ") + QString::fromStdString(error.message);
+    QString text = error.text();
     text += QLatin1Char('\n') + (error.retryable ? tr("retryable") : tr("not retryable"));
     if (error.attempts > 0)
         text += QStringLiteral(", ") + (error.attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(error.attempts));
@@ -251,9 +252,9 @@ void StepInspector::setStep(const Step *step)
                           : a.succeeded ? TraceModel::statusText(StepStatus::Succeeded)
                                         : TraceModel::statusText(StepStatus::Failed));
         item->setText(2, timeText(a.startedAt));
-        item->setText(3, a.endedAt > 0 ? TraceModel::durationText(a.endedAt - a.startedAt) : QString());
+        item->setText(3, a.endedAt > 0 ? durationText(a.endedAt - a.startedAt) : QString());
         if (a.error)
-            item->setText(4, QString::fromStdString(a.error->code + ": " + a.error->message));
+            item->setText(4, a.error->text());
     }
     const int select = sameStep && currentAttempt >= 0 ? currentAttempt : m_attempts->topLevelItemCount() - 1;
     if (select >= 0 && select < m_attempts->topLevelItemCount())
@@ -275,7 +276,7 @@ void StepInspector::showAttempt(int row)
         const Attempt &a = m_step->attempts[size_t(row)];
         text += tr("Attempt %1").arg(a.number);
         if (a.endedAt > 0)
-            text += QStringLiteral(" (") + TraceModel::durationText(a.endedAt - a.startedAt) + QLatin1Char(')');
+            text += QStringLiteral(" (") + durationText(a.endedAt - a.startedAt) + QLatin1Char(')');
         text += QLatin1Char('\n');
         if (a.error)
             text += errorText(*a.error) + QLatin1Char('\n');

@@ -39,7 +39,7 @@ public:
     /// "Handler output truncated …" notes for `step`; empty when nothing was truncated.
     static QStringList truncationNotes(const Step &step);
     /// The whole error text of a failed step: code, message, details (traceback as text).
-    static QString errorText(const BridgeError &error);
+    static QString errorText(const StepError &error);
 
     JsonTreeModel *jsonModel() const { return m_model; }
     QTreeView *jsonView() const { return m_jsonView; }

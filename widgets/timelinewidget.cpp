@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelinewidget.h"
 
+#include "journal/journalreader.h"
+#include "project/durationtext.h"
 #include "tracemodel.h"
 
 #include <QDateTime>
@@ -105,7 +107,7 @@ void TimelineWidget::relayout()
     ++m_generation;
     m_loading = false;
     m_lanes.clear();
-    m_laneFreeAt.clear();
+    m_laneAssigner.clear();
     m_where.clear();
     m_status.clear();
     m_segments.clear();
@@ -190,16 +192,9 @@ void TimelineWidget::addSpan(int ordinal, qint64 start, qint64 end, StepStatus s
         return;
     const bool open = end == 0 && !isFinal(status);
     const qint64 itemEnd = open ? OpenEnd : std::max(end, start + 1);
-    // Greedy slot assignment: the first lane free at the step's start (a script that
-    // keeps N calls in flight comes out as N lanes).
-    size_t lane = 0;
-    while (lane < m_laneFreeAt.size() && m_laneFreeAt[lane] > start)
-        ++lane;
-    if (lane == m_laneFreeAt.size()) {
-        m_laneFreeAt.push_back(0);
+    const auto lane = size_t(m_laneAssigner.place(start, itemEnd));
+    if (lane == m_lanes.size())
         m_lanes.emplace_back();
-    }
-    m_laneFreeAt[lane] = itemEnd;
     m_lanes[lane].push_back({ordinal, start, itemEnd});
     m_where[size_t(ordinal)] = {int(lane), int(m_lanes[lane].size()) - 1};
     if (open)
@@ -274,7 +269,7 @@ void TimelineWidget::updateRows(int first, int last)
         // The step ended: its lane is free from then on (it is the lane's last item,
         // since a lane takes no new step while one is open).
         if (size_t(i) + 1 == m_lanes[size_t(lane)].size())
-            m_laneFreeAt[size_t(lane)] = item.end;
+            m_laneAssigner.release(lane, item.end);
         m_maxTime = std::max(m_maxTime, item.end);
         --m_openCount;
     }
@@ -414,7 +409,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         const double x = xFor(t);
         p.drawLine(QPointF(x, AxisHeight - 4), QPointF(x, height()));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QPointF(x + 2, fm.ascent()), TraceModel::durationText(t - m_minTime));
+        p.drawText(QPointF(x + 2, fm.ascent()), durationText(t - m_minTime));
         p.setPen(palette().color(QPalette::Mid));
     }
 

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "journal/journalreader.h"
+#include "project/laneassigner.h"
+#include "project/steprows.h"
 
 #include <QHash>
 #include <QWidget>
@@ -111,7 +112,7 @@ private:
 
     TraceModel *m_model = nullptr;
     std::vector<std::vector<Item>> m_lanes;   ///< by start; ends ascend too within a lane
-    std::vector<qint64> m_laneFreeAt;         ///< when each lane is free again (OpenEnd: busy)
+    LaneAssigner m_laneAssigner;              ///< the lane rule (an open step keeps its lane: OpenEnd)
     std::vector<std::pair<int, int>> m_where; ///< by ordinal: (lane, index in lane); (-1, -1) = not laid out
     std::vector<quint8> m_status;             ///< by ordinal: StepStatus
     QHash<int, std::vector<StepSpan::Segment>> m_segments; ///< by ordinal: attempts of retried steps

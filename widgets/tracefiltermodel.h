@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "journal/journalreader.h"
+#include "project/steprows.h"
 
 #include <QSortFilterProxyModel>
 

@@ -42,7 +42,7 @@ StepStatus attemptStatus(const StepSummary &step, int attempt)
     }
     if (a.succeeded)
         return StepStatus::Succeeded;
-    if (a.errorCode == QLatin1String("cancelled"))
+    if (a.errorCode == errorCodeText(ErrorCode::Cancelled))
         return StepStatus::Cancelled;
     return StepStatus::Failed;
 }
@@ -684,7 +684,7 @@ bool TraceModel::openRun(const QString &journalPath, const QString &runId, QStri
         row.afterSteps = ordinal >= 0 ? ordinal + 1 : 0;
         row.sequence = event.sequence;
         row.at = event.at;
-        row.kind = event.kind;
+        row.kind = policyEventKindName(event.kind);
         row.text = eventText(event).left(MaxSummaryChars + 1);
         row.detail = jsonText(event.detail, 2).left(4000);
         m_events.push_back(std::move(row));
@@ -842,7 +842,7 @@ void TraceModel::addEvent(const PolicyEvent &event)
     row.afterSteps = ordinal >= 0 ? ordinal + 1 : stepCount();
     row.sequence = event.sequence;
     row.at = event.at;
-    row.kind = event.kind;
+    row.kind = policyEventKindName(event.kind);
     row.text = eventText(event).left(MaxSummaryChars + 1);
     row.detail = jsonText(event.detail, 2).left(4000);
     insertEvent(std::move(row));
@@ -922,11 +922,6 @@ QString TraceModel::statusText(StepStatus status)
     return stepStatusName(status);
 }
 
-QString TraceModel::durationText(qint64 ms)
-{
-    return ::durationText(ms);
-}
-
 QString TraceModel::jsonText(const nlohmann::json &value, int indent)
 {
     return QString::fromStdString(value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -935,10 +930,10 @@ QString TraceModel::jsonText(const nlohmann::json &value, int indent)
 QString TraceModel::eventText(const PolicyEvent &event)
 {
     // Step mode's events say in words who decided what (docs/steps.md "Step mode").
-    if (event.kind == QLatin1String("step_paused"))
+    if (event.kind == PolicyEventKind::StepPaused)
         return tr("held by step mode before it runs");
     const auto decided = event.detail.is_object() ? event.detail.find("decision") : event.detail.end();
-    if (event.kind == QLatin1String("step_decision") && decided != event.detail.end() && decided->is_string()) {
+    if (event.kind == PolicyEventKind::StepDecision && decided != event.detail.end() && decided->is_string()) {
         const std::string decision = decided->get<std::string>();
         if (decision == "continue")
             return tr("step mode: continued, the handler runs");

@@ -150,8 +150,6 @@ public:
 
     /// Translated display name of a step status ("succeeded", …).
     static QString statusText(StepStatus status);
-    /// "12 ms", "0.4 s", "1 min 3 s".
-    static QString durationText(qint64 ms);
     /// Compact JSON, never throwing on invalid UTF-8.
     static QString jsonText(const nlohmann::json &value, int indent = -1);
     /// One line for a policy event: what happened and to which call.

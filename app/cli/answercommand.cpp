@@ -21,13 +21,13 @@ bool heldByStepMode(const Journal &journal, const QString &runId, const Step &st
 {
     if (isFinal(step.status))
         return false;
-    QString last;
+    std::optional<PolicyEventKind> last;
     for (const PolicyEvent &event : journal.events(runId))
         if (event.sequence == step.sequence
-            && (event.kind == QLatin1String("step_paused") || event.kind == QLatin1String("step_decision")
-                || event.kind == QLatin1String("resumed")))
+            && (event.kind == PolicyEventKind::StepPaused || event.kind == PolicyEventKind::StepDecision
+                || event.kind == PolicyEventKind::Resumed))
             last = event.kind;
-    return last == QLatin1String("step_paused");
+    return last == PolicyEventKind::StepPaused;
 }
 
 /// True when `tool` is answered by a person (a manual tool): only such a call waits

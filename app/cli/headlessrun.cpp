@@ -4,6 +4,7 @@
 
 #include "answerfile.h"
 #include "engine/stepengine.h"
+#include "project/durationtext.h"
 #include "run/warmlauncher.h"
 
 #include <QCommandLineParser>
@@ -60,11 +61,6 @@ QString summary(const nlohmann::json &value, int limit)
     return text;
 }
 
-QString durationText(qint64 ms)
-{
-    return ms < 1000 ? QStringLiteral("%1 ms").arg(ms) : QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
-}
-
 nlohmann::json stepJson(const Step &step)
 {
     nlohmann::json json = {
@@ -98,7 +94,7 @@ HeadlessRun::HeadlessRun(const HeadlessOptions &options)
             [this](const Step &step) { QTimer::singleShot(0, this, [this, step] { onStepPaused(step); }); });
     connect(&m_controller, &RunController::divergenceFound, this, [this](const Step &step) {
         // Against a cassette nothing runs for real: what is not in it fails.
-        const bool offline = m_controller.record().kind == QLatin1String("cassette");
+        const bool offline = m_controller.record().kind == RunKind::Cassette;
         printLine(stderr,
                   QStringLiteral("divergence at step %1: %2 — %3")
                       .arg(step.sequence)
@@ -191,14 +187,15 @@ void HeadlessRun::onStepChanged(const Step &step)
     printLine(stdout,
               QStringLiteral("[step %1] %2 %3 (attempts %4, %5)")
                   .arg(step.sequence)
-                  .arg(step.tool, stepStatusName(step.status), step.attemptsText(), durationText(step.durationMs())));
+                  .arg(step.tool, stepStatusName(step.status), step.attemptsText(),
+                       durationText(step.durationMs(), DurationStyle::Plain)));
     printLine(stdout, QStringLiteral("         args:   %1").arg(summary(step.args)));
     if (step.result)
         printLine(stdout, QStringLiteral("         result: %1").arg(summary(*step.result)));
     if (step.error) {
         printLine(stdout,
                   QStringLiteral("         error:  %1: %2")
-                      .arg(QString::fromStdString(step.error->code), QString::fromStdString(step.error->message)));
+                      .arg(step.error->codeName(), QString::fromStdString(step.error->message)));
     }
 }
 
@@ -221,7 +218,7 @@ void HeadlessRun::onPolicyEvent(const PolicyEvent &event)
     if (m_json) {
         printLine(stdout,
                   QString::fromStdString(nlohmann::json{{"event", "policy"},
-                                                        {"kind", event.kind.toStdString()},
+                                                        {"kind", policyEventKindName(event.kind).toStdString()},
                                                         {"sequence", event.sequence},
                                                         {"at", event.at},
                                                         {"detail", event.detail}}
@@ -229,7 +226,8 @@ void HeadlessRun::onPolicyEvent(const PolicyEvent &event)
         return;
     }
     const std::string text = event.detail.is_object() ? event.detail.value("text", std::string()) : std::string();
-    printLine(stderr, QStringLiteral("[policy] %1: %2").arg(event.kind, QString::fromStdString(text)));
+    printLine(stderr,
+              QStringLiteral("[policy] %1: %2").arg(policyEventKindName(event.kind), QString::fromStdString(text)));
 }
 
 void HeadlessRun::onPendingCall(const Step &step)
@@ -332,7 +330,7 @@ void HeadlessRun::onFinished(const RunRecord &run)
         printLine(stdout, QString::fromStdString(json.dump()));
     } else {
         QString line = QStringLiteral("run %1 %2 in %3 (%4 step%5)")
-                           .arg(run.id, runStatusName(run.status), durationText(ms))
+                           .arg(run.id, runStatusName(run.status), durationText(ms, DurationStyle::Plain))
                            .arg(steps)
                            .arg(steps == 1 ? QString() : QStringLiteral("s"));
         if (!run.error.isEmpty())

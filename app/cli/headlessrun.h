@@ -29,7 +29,6 @@ void writeOut(FILE *stream, const QByteArray &bytes);
 void printLine(FILE *stream, const QString &line);
 /// Compact JSON, elided to `limit` characters for the trace.
 QString summary(const nlohmann::json &value, int limit = 200);
-QString durationText(qint64 ms);
 /// A step as one `--json` line ({"event": "step", …}).
 nlohmann::json stepJson(const Step &step);
 

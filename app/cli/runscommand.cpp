@@ -44,11 +44,13 @@ int runsCommand(const QStringList &arguments)
         const int steps = journal.stepCount(run.id);
         const QString script = QDir(project->dir).relativeFilePath(run.scriptPath);
         if (parser.isSet(jsonOption)) {
-            nlohmann::json json
-                = {{"id", run.id.toStdString()},     {"status", runStatusName(run.status).toStdString()},
-                   {"kind", run.kind.toStdString()}, {"started_at", run.startedAt},
-                   {"ended_at", run.endedAt},        {"steps", steps},
-                   {"script", script.toStdString()}};
+            nlohmann::json json = {{"id", run.id.toStdString()},
+                                   {"status", runStatusName(run.status).toStdString()},
+                                   {"kind", runKindName(run.kind).toStdString()},
+                                   {"started_at", run.startedAt},
+                                   {"ended_at", run.endedAt},
+                                   {"steps", steps},
+                                   {"script", script.toStdString()}};
             if (!run.sourceRun.isEmpty())
                 json["source_run"] = run.sourceRun.toStdString();
             if (!run.error.isEmpty())
@@ -56,12 +58,13 @@ int runsCommand(const QStringList &arguments)
             printLine(stdout, QString::fromStdString(json.dump()));
             continue;
         }
-        QString line = QStringLiteral("%1  %2  %3  %4  %5 step%6  %7")
-                           .arg(run.id, runStatusName(run.status).leftJustified(9), run.kind.leftJustified(8),
-                                QDateTime::fromMSecsSinceEpoch(run.startedAt).toString(Qt::ISODate))
-                           .arg(steps)
-                           .arg(steps == 1 ? QString() : QStringLiteral("s"))
-                           .arg(script);
+        QString line
+            = QStringLiteral("%1  %2  %3  %4  %5 step%6  %7")
+                  .arg(run.id, runStatusName(run.status).leftJustified(9), runKindName(run.kind).leftJustified(8),
+                       QDateTime::fromMSecsSinceEpoch(run.startedAt).toString(Qt::ISODate))
+                  .arg(steps)
+                  .arg(steps == 1 ? QString() : QStringLiteral("s"))
+                  .arg(script);
         if (!run.sourceRun.isEmpty())
             line += QStringLiteral("  (of %1)").arg(run.sourceRun);
         printLine(stdout, line);

@@ -105,9 +105,9 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     // Step mode's Fail Call: the wire's error code (DESIGN.md "The tools bridge").
     m_errorCodeCombo = new QComboBox(errorBox);
     m_errorCodeCombo->setObjectName(QStringLiteral("answerErrorCode"));
-    m_errorCodeCombo->addItem(QStringLiteral("tool_failed"), QStringLiteral("tool_failed"));
+    m_errorCodeCombo->addItem(errorCodeText(ErrorCode::ToolFailed), errorCodeText(ErrorCode::ToolFailed));
     m_errorCodeCombo->setItemData(0, tr("The tool failed: the script gets the message below"), Qt::ToolTipRole);
-    m_errorCodeCombo->addItem(QStringLiteral("timeout"), QStringLiteral("timeout"));
+    m_errorCodeCombo->addItem(errorCodeText(ErrorCode::Timeout), errorCodeText(ErrorCode::Timeout));
     m_errorCodeCombo->setItemData(1, tr("An injected timeout (bound \"injected\") with the engine's message"),
                                   Qt::ToolTipRole);
     m_errorCodeLabel = new QLabel(tr("C&ode:"), errorBox);
@@ -160,7 +160,7 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
 
 void AnswerPane::applyMode()
 {
-    const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == QLatin1String("timeout");
+    const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
     m_sendResultButton->setText(m_held ? tr("Answer Instead") : tr("Send Result"));
     m_sendResultButton->setToolTip(
         m_held ? tr("Step mode: end the held call with the value above as its result; its handler does not run "
@@ -365,7 +365,7 @@ bool AnswerPane::sendError()
     if (m_callId.isEmpty())
         return false;
     const QString message = m_errorMessageEdit->text().trimmed();
-    const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == QLatin1String("timeout");
+    const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
     if (message.isEmpty() && !timeout) {
         showProblem(tr("Enter the error message the script should see."));
         m_errorMessageEdit->setFocus();
@@ -390,7 +390,7 @@ bool AnswerPane::send(const ManualAnswer &answer)
     const QString callId = m_callId;
     constexpr qsizetype MaxSentChars = 200;
     const bool timeout
-        = m_held && answer.isError && m_errorCodeCombo->currentData().toString() == QLatin1String("timeout");
+        = m_held && answer.isError && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
     if (timeout) {
         m_sentText = tr("Failed without running (timeout): timed out by hand");
     } else if (m_held && answer.isError) {

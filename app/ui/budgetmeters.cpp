@@ -3,6 +3,7 @@
 #include "budgetmeters.h"
 
 #include "engine/stepengine.h"
+#include "project/durationtext.h"
 #include "project/project.h"
 #include "run/attemptclocks.h"
 #include "run/runcontroller.h"
@@ -79,11 +80,9 @@ void BudgetMeters::refresh()
                    double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
     parts << meter(tr("largest reply %1 of %2").arg(size(largestReply), size(qint64(limits.replyBytes))),
                    double(largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
-    QString clock
-        = tr("elapsed %1 of %2")
-              .arg(keep(TraceModel::durationText(elapsed)), keep(TraceModel::durationText(limits.runTimeoutMs)));
+    QString clock = tr("elapsed %1 of %2").arg(keep(durationText(elapsed)), keep(durationText(limits.runTimeoutMs)));
     if (waited > 0)
-        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(keep(TraceModel::durationText(waited)));
+        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(keep(durationText(waited)));
     parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
     const auto toolOf = [project](const QString &name) { return project->tool(name); };
     for (const AttemptClocks::Clock &c : m_clocks->clocks(QDateTime::currentMSecsSinceEpoch(), toolOf))

@@ -83,7 +83,7 @@ void DurableRunActions::connectWindow()
     connect(run, &RunController::statusChanged, this, &DurableRunActions::scheduleUpdate);
     connect(run, &RunController::finished, this, &DurableRunActions::scheduleUpdate);
     connect(run, &RunController::divergenceFound, this, [this, run](const Step &step) {
-        const QString notice = divergenceNotice(step, run->record().kind == QLatin1String("cassette"));
+        const QString notice = divergenceNotice(step, run->record().kind == RunKind::Cassette);
         m_window->console()->appendNotice(notice);
         m_window->statusBar()->showMessage(notice, 8000);
     });

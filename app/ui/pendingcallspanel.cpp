@@ -4,6 +4,7 @@
 
 #include "answerdialog.h"
 #include "answerpane.h"
+#include "project/durationtext.h"
 #include "project/tool.h"
 #include "run/runcontroller.h"
 #include "tracemodel.h"
@@ -268,10 +269,10 @@ QString PendingCallsPanel::closedText(std::optional<StepStatus> status)
 QString PendingCallsPanel::waitClockText(const Step &step, qint64 waitBoundMs, qint64 now)
 {
     const qint64 since = waitingSince(step);
-    const QString waited = TraceModel::durationText(since > 0 ? std::max<qint64>(0, now - since) : 0);
+    const QString waited = durationText(since > 0 ? std::max<qint64>(0, now - since) : 0);
     if (waitBoundMs <= 0)
         return tr("waited %1 (no wait bound)").arg(waited);
-    return tr("waited %1 of %2 (wait bound)").arg(waited, TraceModel::durationText(waitBoundMs));
+    return tr("waited %1 of %2 (wait bound)").arg(waited, durationText(waitBoundMs));
 }
 
 void PendingCallsPanel::updateList()
@@ -296,14 +297,14 @@ void PendingCallsPanel::updateList()
                     .arg(step.sequence)
                     .arg(step.tool)
                     .arg(attempt ? attempt->number : 1)
-                    .arg(TraceModel::durationText(since > 0 ? now - since : 0),
+                    .arg(durationText(since > 0 ? now - since : 0),
                          TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
         }
         for (const Step &step : std::as_const(m_heldCalls))
             add(step,
                 tr("#%1 %2 (held by step mode, %3) %4")
                     .arg(step.sequence)
-                    .arg(step.tool, TraceModel::durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
+                    .arg(step.tool, durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
                          TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
     }
     const int open = openCount();
@@ -371,8 +372,7 @@ void PendingCallsPanel::updateClock()
         const qint64 since = held->queuedAt;
         m_pane->setClockText(
             tr("held %1 (step mode: the run clock is paused)")
-                .arg(TraceModel::durationText(
-                    since > 0 ? std::max<qint64>(0, QDateTime::currentMSecsSinceEpoch() - since) : 0)));
+                .arg(durationText(since > 0 ? std::max<qint64>(0, QDateTime::currentMSecsSinceEpoch() - since) : 0)));
         return;
     }
     const Step *step = findPending(m_shownCall);

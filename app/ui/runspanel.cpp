@@ -5,6 +5,7 @@
 #include "durablerunactions.h"
 #include "exchange/traceexport.h"
 #include "journal/journal.h"
+#include "project/durationtext.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
 #include "runcomparepanel.h"
@@ -127,9 +128,10 @@ QString RunsPanel::currentRun() const
 
 QString RunsPanel::durationText(qint64 from, qint64 to, bool resumed)
 {
-    const QString seconds = QString::number(double(qMax<qint64>(to - from, 0)) / 1000.0, 'f', 1);
-    return resumed ? tr("%1 s since resume", "runs list: a resumed run's duration counts from the resume").arg(seconds)
-                   : tr("%1 s").arg(seconds);
+    const qint64 ms = qMax<qint64>(to - from, 0);
+    return resumed
+        ? tr("%1 s since resume", "runs list: a resumed run's duration counts from the resume").arg(decimalSeconds(ms))
+        : ::durationText(ms, DurationStyle::Seconds);
 }
 
 namespace {
@@ -185,7 +187,9 @@ void RunsPanel::refresh()
                                  .arg(startedText(resumedAt), startedText(run.startedAt)));
         item->setToolTip(2, run.error);
         // As `toolstudio runs` says it: "rerun of RUN" for a run made from another one.
-        item->setText(5, run.sourceRun.isEmpty() ? run.kind : tr("%1 of %2").arg(run.kind, run.sourceRun));
+        item->setText(5,
+                      run.sourceRun.isEmpty() ? runKindName(run.kind)
+                                              : tr("%1 of %2").arg(runKindName(run.kind), run.sourceRun));
     }
     showControllerRun();
 }
@@ -214,7 +218,9 @@ void RunsPanel::showControllerRun()
         item->setData(0, Qt::UserRole, record.id);
         item->setText(1, scriptText(record.scriptPath, project->dir));
         item->setText(3, startedText(record.startedAt));
-        item->setText(5, record.sourceRun.isEmpty() ? record.kind : tr("%1 of %2").arg(record.kind, record.sourceRun));
+        item->setText(5,
+                      record.sourceRun.isEmpty() ? runKindName(record.kind)
+                                                 : tr("%1 of %2").arg(runKindName(record.kind), record.sourceRun));
     }
     item->setText(2, runStatusName(record.status));
     item->setData(2, Qt::UserRole, int(record.status));

@@ -45,7 +45,7 @@ void checkLine(std::string_view line)
 
     // Replies carrying script-controlled text are one valid UTF-8 line.
     BridgeError error;
-    error.code = BridgeErrorCode::ToolFailed;
+    error.code = std::string(errorCodeName(ErrorCode::ToolFailed));
     error.message = std::string(line.substr(0, 64));
     for (const std::string &reply :
          {BridgeProtocol::encodeResult(call.id, call.args), BridgeProtocol::encodeError(call.id, error)}) {
@@ -67,7 +67,7 @@ void checkPrefixName(const std::string &name)
         check(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f && c != '"' && c != '\\');
     // The reply naming it is one valid line.
     BridgeError error;
-    error.code = BridgeErrorCode::RequestTooLarge;
+    error.code = std::string(errorCodeName(ErrorCode::RequestTooLarge));
     error.message = name;
     const std::string reply = BridgeProtocol::encodeError(name, error);
     check(reply.find('\n') == reply.size() - 1);

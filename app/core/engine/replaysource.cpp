@@ -79,7 +79,7 @@ std::optional<ReplaySource> loadCassette(const QString &path, QString *error)
     ReplaySource source;
     source.run.id = QString::fromStdString(json.value("run", ""));
     source.run.scriptPath = QString::fromStdString(json.value("script", ""));
-    source.run.kind = QStringLiteral("cassette");
+    source.run.kind = RunKind::Cassette;
     try {
         for (const auto &entry : json.at("steps")) {
             Step step;
@@ -91,7 +91,10 @@ std::optional<ReplaySource> loadCassette(const QString &path, QString *error)
             step.status = stepStatusFromName(QString::fromStdString(entry.value("status", "succeeded")))
                               .value_or(StepStatus::Succeeded);
             if (entry.contains("error")) {
-                step.error = BridgeError::fromJson(entry.at("error"));
+                Result<StepError> stepError = StepError::fromJson(entry.at("error"));
+                if (!stepError)
+                    throw std::runtime_error(stepError.error().toStdString());
+                step.error = std::move(stepError).value();
                 step.status = StepStatus::Failed;
             } else {
                 step.result = entry.value("result", nlohmann::json());

@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/stepengine.h"
 
+#include "bridgemessage.h"
 #include "engine/handlers/commandhandler.h"
 #include "engine/handlers/mainthreadhandler.h"
 #include "engine/handlers/manualhandler.h"
 #include "engine/handlers/mockhandler.h"
 #include "engine/handlers/pythonhandler.h"
 #include "journal/journal.h"
+#include "project/durationtext.h"
 #include "project/schemavalidator.h"
 
 #include <QCoreApplication>
@@ -62,10 +64,10 @@ std::size_t compactSize(const nlohmann::json &value)
     return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
 }
 
-BridgeError makeError(const char *code, const QString &message, bool retryable, int attempts,
-                      nlohmann::json details = nlohmann::json::object())
+StepError makeError(ErrorCode code, const QString &message, bool retryable, int attempts,
+                    nlohmann::json details = nlohmann::json::object())
 {
-    BridgeError error;
+    StepError error;
     error.code = code;
     error.message = message.toStdString();
     error.retryable = retryable;
@@ -147,7 +149,7 @@ public:
     void flush();
     void scheduleFlush(int ms);
     void record(int index, bool now);
-    void addEvent(int sequence, const char *kind, nlohmann::json detail);
+    void addEvent(int sequence, PolicyEventKind kind, nlohmann::json detail);
     int inFlight() const;
     bool applyPlan(Step &step);
     void diverge(Step &step, const QString &why);
@@ -163,7 +165,7 @@ public:
     /// Emits `signal` with step `index` by reference, without copying it.
     void emitStep(void (StepEngine::*signal)(const Step &), int index);
     int addStep(Step step, bool inFlight = false, bool indexCallId = true, bool recordIt = true);
-    void refuse(Step step, const char *code, const QString &message, nlohmann::json details = nlohmann::json::object(),
+    void refuse(Step step, ErrorCode code, const QString &message, nlohmann::json details = nlohmann::json::object(),
                 bool indexCallId = true);
     void startAttempt(int index);
     void onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome);
@@ -240,9 +242,9 @@ void StepEngineState::record(int index, bool now)
         scheduleFlush(20);
 }
 
-void StepEngineState::addEvent(int sequence, const char *kind, nlohmann::json detail)
+void StepEngineState::addEvent(int sequence, PolicyEventKind kind, nlohmann::json detail)
 {
-    PolicyEvent event{runId, sequence, now(), QString::fromLatin1(kind), std::move(detail)};
+    PolicyEvent event{runId, sequence, now(), kind, std::move(detail)};
     if (journal)
         events.push_back(event);
     Q_EMIT q->policyEvent(event);
@@ -309,17 +311,17 @@ int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool re
     return index;
 }
 
-void StepEngineState::refuse(Step step, const char *code, const QString &message, nlohmann::json details,
+void StepEngineState::refuse(Step step, ErrorCode code, const QString &message, nlohmann::json details,
                              bool indexCallId)
 {
     step.status = cancelled ? StepStatus::Cancelled : StepStatus::Failed;
-    step.error = makeError(cancelled ? BridgeErrorCode::Cancelled : code, message, false, 0, std::move(details));
+    step.error = makeError(cancelled ? ErrorCode::Cancelled : code, message, false, 0, std::move(details));
     step.endedAt = step.queuedAt;
     const std::string id = step.callId.toStdString();
-    const BridgeError error = *step.error;
+    const StepError error = *step.error;
     addStep(std::move(step), false, indexCallId);
     if (!cancelled)
-        Q_EMIT q->replyReady(id, BridgeProtocol::encodeError(id, error));
+        Q_EMIT q->replyReady(id, BridgeProtocol::encodeError(id, error.toBridge()));
 }
 
 void StepEngineState::startAttempt(int index)
@@ -379,7 +381,7 @@ void StepEngineState::startAttempt(int index)
         // Python tools come with the tool worker (a later issue); fail clearly meanwhile.
         step.attempts.back().endedAt = step.attempts.back().startedAt;
         step.attempts.back().error
-            = makeError(BridgeErrorCode::ToolFailed,
+            = makeError(ErrorCode::ToolFailed,
                         QStringLiteral("handler kind %1 is not available yet").arg(handlerKindName(tool.handler)),
                         false, attempt.number);
         step.error = step.attempts.back().error;
@@ -497,7 +499,7 @@ void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome
                         .arg(tool.name)
                         .arg(size)
                         .arg(project.limits.replyBytes),
-                    false, BridgeErrorCode::ReplyTooLarge);
+                    false, ErrorCode::ReplyTooLarge);
         }
     }
     // pendingCallClosed goes out after the step's new status (succeeded, retrying,
@@ -547,11 +549,11 @@ void StepEngineState::onAttemptTimeout(int index)
               .arg(secondsText(timeoutMs));
     if (!report.isEmpty())
         message += QStringLiteral("; ") + report;
-    HandlerOutcome outcome = HandlerOutcome::failure(message, true, BridgeErrorCode::Timeout);
+    HandlerOutcome outcome = HandlerOutcome::failure(message, true, ErrorCode::Timeout);
     outcome.error.details = {{"bound", person ? "wait" : "attempt"}, {"seconds", timeoutMs / 1000.0}};
     if (!report.isEmpty())
         outcome.error.details["handler"] = report.toStdString();
-    addEvent(step.sequence, "timeout",
+    addEvent(step.sequence, PolicyEventKind::Timeout,
              {{"bound", person ? "wait" : "attempt"},
               {"seconds", timeoutMs / 1000.0},
               {"attempt", step.attempts.size()},
@@ -580,8 +582,8 @@ void StepEngineState::onTotalTimeout(int index)
     nlohmann::json details = {{"bound", "total"}, {"seconds", timeoutMs / 1000.0}};
     if (!report.isEmpty())
         details["handler"] = report.toStdString();
-    const BridgeError error = makeError(BridgeErrorCode::Timeout, message, false, int(step.attempts.size()), details);
-    addEvent(step.sequence, "timeout",
+    const StepError error = makeError(ErrorCode::Timeout, message, false, int(step.attempts.size()), details);
+    addEvent(step.sequence, PolicyEventKind::Timeout,
              {{"bound", "total"},
               {"seconds", timeoutMs / 1000.0},
               {"attempt", step.attempts.size()},
@@ -614,7 +616,7 @@ void StepEngineState::scheduleRetry(int index)
 
     step.status = StepStatus::Retrying;
     step.nextAttemptAt = now() + delayMs;
-    addEvent(step.sequence, "retry_scheduled",
+    addEvent(step.sequence, PolicyEventKind::RetryScheduled,
              {{"after_attempt", step.attempts.size()}, {"delay_ms", delayMs}, {"next_attempt_at", step.nextAttemptAt}});
     if (!flight.retryTimer) {
         flight.retryTimer = new QTimer(flight.owner(q));
@@ -659,7 +661,7 @@ void StepEngineState::finish(int index, StepStatus status)
         step.error.reset();
     const std::string id = step.callId.toStdString();
     const std::string line = status == StepStatus::Succeeded ? BridgeProtocol::encodeResult(id, *step.result)
-                                                             : BridgeProtocol::encodeError(id, *step.error);
+                                                             : BridgeProtocol::encodeError(id, step.error->toBridge());
     // Write-ahead: the final step is committed before the script can see the reply.
     // With other calls in flight, the commit (and the reply) waits for this turn of
     // the event loop to end, so steps finishing together share one transaction.
@@ -714,11 +716,11 @@ void StepEngine::submitCall(const BridgeCall &call)
     step.queuedAt = now();
 
     if (d->cancelled) {
-        d->refuse(std::move(step), BridgeErrorCode::Cancelled, QStringLiteral("the run was stopped"));
+        d->refuse(std::move(step), ErrorCode::Cancelled, QStringLiteral("the run was stopped"));
         return;
     }
     if (d->openByCallId.contains(step.callId)) {
-        d->refuse(std::move(step), BridgeErrorCode::ProtocolError,
+        d->refuse(std::move(step), ErrorCode::ProtocolError,
                   QStringLiteral("call id '%1' is already in use by an unfinished call").arg(step.callId),
                   nlohmann::json::object(), false);
         return;
@@ -726,7 +728,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     // 0. a line over the bridge's bound, answered by the id in its prefix (its
     // arguments were never read, so nothing else can be checked)
     if (call.oversizedLineBytes > 0) {
-        d->refuse(std::move(step), BridgeErrorCode::RequestTooLarge,
+        d->refuse(std::move(step), ErrorCode::RequestTooLarge,
                   QStringLiteral("the call of %1 is %2 bytes on the bridge; the request limit is %3 bytes of arguments "
                                  "(limits.request_bytes), so it was not read")
                       .arg(step.tool.isEmpty() ? QStringLiteral("call id ") + step.callId : step.tool)
@@ -738,25 +740,24 @@ void StepEngine::submitCall(const BridgeCall &call)
     // 1. declared, active, bound
     const Tool *tool = d->project.tool(step.tool);
     if (!tool) {
-        d->refuse(std::move(step), BridgeErrorCode::UnknownTool,
+        d->refuse(std::move(step), ErrorCode::UnknownTool,
                   QStringLiteral("no tool named '%1' in this project").arg(step.tool));
         return;
     }
     step.maxAttempts = tool->retry.maxAttempts;
     if (!tool->active) {
-        d->refuse(std::move(step), BridgeErrorCode::InactiveTool,
-                  QStringLiteral("tool '%1' is inactive").arg(step.tool));
+        d->refuse(std::move(step), ErrorCode::InactiveTool, QStringLiteral("tool '%1' is inactive").arg(step.tool));
         return;
     }
     if (!d->boundTools.isEmpty() && !d->boundTools.contains(step.tool)) {
-        d->refuse(std::move(step), BridgeErrorCode::UnknownTool,
+        d->refuse(std::move(step), ErrorCode::UnknownTool,
                   QStringLiteral("tool '%1' is not bound to this script").arg(step.tool));
         return;
     }
 
     // 2. max calls (DESIGN.md: 100 calls per run by default)
     if (d->callCount >= d->project.limits.maxCalls) {
-        d->refuse(std::move(step), BridgeErrorCode::MaxCallsExceeded,
+        d->refuse(std::move(step), ErrorCode::MaxCallsExceeded,
                   QStringLiteral("call %1 exceeds the limit of %2 calls per run (limits.max_calls)")
                       .arg(d->callCount + 1)
                       .arg(d->project.limits.maxCalls));
@@ -768,7 +769,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     const std::size_t argsBytes = call.argsBytes > 0 ? call.argsBytes : compactSize(call.args);
     d->largestRequest = std::max(d->largestRequest.load(), qint64(argsBytes));
     if (argsBytes > d->project.limits.requestBytes) {
-        d->refuse(std::move(step), BridgeErrorCode::RequestTooLarge,
+        d->refuse(std::move(step), ErrorCode::RequestTooLarge,
                   QStringLiteral("arguments of %1 are %2 bytes; the request limit is %3 bytes (limits.request_bytes)")
                       .arg(step.tool)
                       .arg(argsBytes)
@@ -782,7 +783,7 @@ void StepEngine::submitCall(const BridgeCall &call)
         const auto given = step.args.size();
         const auto declared = std::size_t(tool->parameterOrder.size());
         if (given > declared) {
-            d->refuse(std::move(step), BridgeErrorCode::InvalidArguments,
+            d->refuse(std::move(step), ErrorCode::InvalidArguments,
                       QStringLiteral(
                           "invalid arguments for '%1' at /%2: takes %3 positional argument(s) (%4) but %5 were given")
                           .arg(tool->name)
@@ -803,7 +804,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     QString compileError;
     const SchemaValidator *validator = d->validator(*tool, false, &compileError);
     if (!validator) {
-        d->refuse(std::move(step), BridgeErrorCode::ToolFailed,
+        d->refuse(std::move(step), ErrorCode::ToolFailed,
                   QStringLiteral("input_schema of %1 does not compile: %2").arg(tool->name, compileError));
         return;
     }
@@ -813,7 +814,7 @@ void StepEngine::submitCall(const BridgeCall &call)
         if (!failure)
             return false;
         const QString where = failure->pointer.isEmpty() ? QString() : QStringLiteral(" at %1").arg(failure->pointer);
-        d->refuse(std::move(step), BridgeErrorCode::InvalidArguments,
+        d->refuse(std::move(step), ErrorCode::InvalidArguments,
                   QStringLiteral("invalid %1arguments for '%2'%3: %4")
                       .arg(QLatin1StringView(whose), tool->name, where, failure->message),
                   {{"pointer", failure->pointer.toStdString()}});
@@ -834,7 +835,7 @@ void StepEngine::submitCall(const BridgeCall &call)
             return;
         if (d->plan->offline) {
             d->refuse(
-                std::move(step), BridgeErrorCode::ToolFailed,
+                std::move(step), ErrorCode::ToolFailed,
                 QStringLiteral("offline: this call is not in the cassette (no real tool runs against a cassette)"));
             return;
         }
@@ -848,7 +849,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     if (!d->flights[std::size_t(index)])
         return;
     if (hold) {
-        d->addEvent(d->steps[std::size_t(index)].sequence, "step_paused", nlohmann::json::object());
+        d->addEvent(d->steps[std::size_t(index)].sequence, PolicyEventKind::StepPaused, nlohmann::json::object());
         d->record(index, true);
         d->emitStep(&StepEngine::stepPaused, index);
         return;
@@ -896,7 +897,7 @@ void StepEngineState::diverge(Step &step, const QString &why)
     memoActive = false;
     step.divergence = why;
     addEvent(
-        step.sequence, "divergence",
+        step.sequence, PolicyEventKind::Divergence,
         {{"reason", why.toStdString()}, {"tool", step.tool.toStdString()}, {"args_hash", step.argsHash.toStdString()}});
 }
 
@@ -916,7 +917,7 @@ bool StepEngineState::applyPlan(Step &step)
             detail["edited_args"] = step.args;
             detail["original_args"] = *step.originalArgs;
         }
-        addEvent(step.sequence, "rerun_from", std::move(detail));
+        addEvent(step.sequence, PolicyEventKind::RerunFrom, std::move(detail));
         return false;
     }
     const auto found = planBySequence.find(step.sequence);
@@ -954,9 +955,9 @@ bool StepEngineState::applyPlan(Step &step)
             const QString text = old.queuedAt > 0
                 ? QStringLiteral(
                       "pending again from the resume; first queued %1 s before it, its duration counts from here")
-                      .arg(double(step.queuedAt - old.queuedAt) / 1000.0, 0, 'f', 1)
+                      .arg(decimalSeconds(step.queuedAt - old.queuedAt))
                 : QStringLiteral("pending again from the resume; its duration counts from here");
-            addEvent(step.sequence, "resumed",
+            addEvent(step.sequence, PolicyEventKind::Resumed,
                      {{"call_id", step.callId.toStdString()},
                       {"recorded_call_id", old.callId.toStdString()},
                       {"attempts_before", step.attempts.size()},
@@ -984,7 +985,7 @@ bool StepEngineState::applyPlan(Step &step)
     }
     const std::string id = step.callId.toStdString();
     const std::string line = old.status == StepStatus::Failed && old.error
-        ? BridgeProtocol::encodeError(id, *old.error)
+        ? BridgeProtocol::encodeError(id, old.error->toBridge())
         : BridgeProtocol::encodeResult(id, old.result.value_or(nlohmann::json()));
     // Resume keeps the recorded rows as they are (the same run); a new run records
     // its memoized step before the reply, like any other.
@@ -1009,7 +1010,7 @@ void StepEngineState::pollAnswers()
         QString reason;
         const bool accepted = q->answer(pending.callId, pending.attempt, pending.answer, &reason);
         journal->resolvePendingAnswer(pending.id, accepted, reason);
-        addEvent(steps[std::size_t(index)].sequence, "answer_from_journal",
+        addEvent(steps[std::size_t(index)].sequence, PolicyEventKind::AnswerFromJournal,
                  {{"answer_id", pending.id},
                   {"attempt", pending.attempt},
                   {"accepted", accepted},
@@ -1042,7 +1043,7 @@ void StepEngineState::decide(int index, HandlerOutcome outcome, const char *deci
     attempt.startedAt = attempt.endedAt = now();
     if (step.startedAt == 0)
         step.startedAt = attempt.startedAt;
-    addEvent(step.sequence, "step_decision", {{"decision", decision}, {"ok", outcome.ok}});
+    addEvent(step.sequence, PolicyEventKind::StepDecision, {{"decision", decision}, {"ok", outcome.ok}});
     Q_EMIT q->stepReleased(step.callId);
     if (outcome.ok) {
         attempt.succeeded = true;
@@ -1079,7 +1080,7 @@ bool StepEngine::continueStep(const QString &callId, QString *reason)
     if (index < 0)
         return false;
     d->steps[std::size_t(index)].paused = false;
-    d->addEvent(d->steps[std::size_t(index)].sequence, "step_decision", {{"decision", "continue"}});
+    d->addEvent(d->steps[std::size_t(index)].sequence, PolicyEventKind::StepDecision, {{"decision", "continue"}});
     Q_EMIT stepReleased(callId);
     if (d->flights[std::size_t(index)])
         d->startAttempt(index);
@@ -1122,7 +1123,7 @@ bool StepEngine::timeOutStep(const QString &callId, QString *reason)
         return false;
     HandlerOutcome outcome = HandlerOutcome::failure(
         QStringLiteral("timed out by hand in step mode (injected timeout; the handler did not run)"), true,
-        BridgeErrorCode::Timeout);
+        ErrorCode::Timeout);
     outcome.error.details = {{"bound", "injected"}};
     d->decide(index, outcome, "time_out");
     return true;
@@ -1159,7 +1160,7 @@ bool StepEngine::retryNow(const QString &callId, QString *reason)
     }
     flight->retryTimer->stop();
     const Step &step = d->steps[std::size_t(index)];
-    d->addEvent(step.sequence, "retry_now",
+    d->addEvent(step.sequence, PolicyEventKind::RetryNow,
                 {{"planned_at", step.nextAttemptAt}, {"saved_ms", std::max<qint64>(0, step.nextAttemptAt - now())}});
     d->startAttempt(index);
     return true;
@@ -1231,12 +1232,12 @@ void StepEngine::cancelAll(const QString &reason)
         }
         d->stopFlight(int(i));
         const QString message = report.isEmpty() ? reason : reason + QStringLiteral("; ") + report;
-        d->addEvent(step.sequence, "cancelled",
+        d->addEvent(step.sequence, PolicyEventKind::Cancelled,
                     {{"reason", reason.toStdString()},
                      {"status", stepStatusName(step.status).toStdString()},
                      {"handler", report.toStdString()}});
         step.paused = false;
-        const BridgeError error = makeError(BridgeErrorCode::Cancelled, message, false, int(step.attempts.size()));
+        const StepError error = makeError(ErrorCode::Cancelled, message, false, int(step.attempts.size()));
         if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
             step.attempts.back().endedAt = now();
             step.attempts.back().error = error;

@@ -10,6 +10,7 @@
 
 #include <memory>
 
+struct BridgeCall;
 class Journal;
 class StepEngineState;
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/toolcall.h"
 
+#include "bridgemessage.h"
 #include "engine/stepengine.h"
 #include "journal/journal.h"
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exchange/bundle.h"
 
+#include "project/jsonqt.h"
 #include "project/project.h"
 #include "project/projectwriter.h"
 #include "project/tool.h"
@@ -36,21 +37,6 @@ constexpr auto FormatName = "toolstudio-bundle";
 QString tr(const char *text)
 {
     return QCoreApplication::translate("Bundle", text);
-}
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-/// `object[key]` when it is a string, else empty (a hostile bundle.json may put anything anywhere).
-template<typename J>
-QString stringField(const J &object, const char *key)
-{
-    if (!object.is_object())
-        return {};
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? fromStd(it->template get<std::string>()) : QString();
 }
 
 /// `tools/NAME.py` with a plain file name: the only file entries a bundle may hold.
@@ -103,7 +89,7 @@ bool exportBundle(const QString &projectDir, const QString &zipPath, QStringList
     if (manifest->contains("tools") && (*manifest)["tools"].is_array())
         for (const ordered &tool : (*manifest)["tools"]) {
             bundle["tools"].push_back(tool);
-            *exported << tr("tool '%1'").arg(stringField(tool, "name"));
+            *exported << tr("tool '%1'").arg(JsonQt::stringField(tool, "name"));
         }
     if (manifest->contains("python_tools") && (*manifest)["python_tools"].is_object()
         && !(*manifest)["python_tools"].empty())
@@ -127,9 +113,9 @@ bool exportBundle(const QString &projectDir, const QString &zipPath, QStringList
     const ValveStore store = ValveStore::load(projectDir);
     const nlohmann::json &stored = store.all();
     for (auto it = stored.begin(); it != stored.end(); ++it)
-        if (files.count(fromStd(it.key())) && it->is_object() && !it->empty()) {
+        if (files.count(JsonQt::fromStd(it.key())) && it->is_object() && !it->empty()) {
             valves[it.key()] = ordered::parse(it->dump());
-            *exported << tr("valves of %1").arg(fromStd(it.key()));
+            *exported << tr("valves of %1").arg(JsonQt::fromStd(it.key()));
         }
     bundle["valves"] = valves;
 
@@ -236,7 +222,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
         return false;
     }
     const ordered bundle = ordered::parse(manifestData.constBegin(), manifestData.constEnd(), nullptr, false);
-    if (!bundle.is_object() || stringField(bundle, "format") != QLatin1String(FormatName)
+    if (!bundle.is_object() || JsonQt::stringField(bundle, "format") != QLatin1String(FormatName)
         || !bundle.value("tools", ordered::array()).is_array() || !bundle.value("valves", ordered::object()).is_object()
         || !bundle.value("python_tools", ordered::object()).is_object()) {
         *errors << tr("%1: bundle.json is not a Tool Studio bundle manifest").arg(zipPath);
@@ -245,7 +231,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
     const ordered version = bundle.value("version", ordered());
     if (version != ordered(1)) {
         *errors << tr("%1: bundle version %2 is not supported (this studio reads version 1)")
-                       .arg(zipPath, fromStd(version.dump()));
+                       .arg(zipPath, JsonQt::fromStd(version.dump()));
         return false;
     }
 
@@ -271,7 +257,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
         }
     };
     for (const ordered &tool : bundle.value("tools", ordered::array())) {
-        const QString name = stringField(tool, "name");
+        const QString name = JsonQt::stringField(tool, "name");
         if (!Tool::isValidName(name))
             *errors << tr("bundle.json: tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')")
                            .arg(name);
@@ -298,10 +284,10 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
             return false;
         }
         for (const nlohmann::json &file : *described) {
-            const QString path = stringField(file, "file");
+            const QString path = JsonQt::stringField(file, "file");
             for (const nlohmann::json &tool : file.value("tools", nlohmann::json::array()))
                 if (!tool.contains("error"))
-                    claim(stringField(tool, "name"), path);
+                    claim(JsonQt::stringField(tool, "name"), path);
         }
     }
     if (!errors->isEmpty())
@@ -322,7 +308,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
         }
     const ordered overrides = bundle.value("python_tools", ordered::object());
     for (auto it = overrides.begin(); it != overrides.end(); ++it)
-        if (from.contains(fromStd(it.key())))
+        if (from.contains(JsonQt::fromStd(it.key())))
             (*manifest)["python_tools"][it.key()] = *it;
     QStringList written;
     const auto undo = [&] {
@@ -353,7 +339,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
     ValveStore store = ValveStore::load(projectDir);
     bool valvesChanged = false;
     for (auto it = valves.begin(); it != valves.end(); ++it)
-        if (files.count(fromStd(it.key())) && it->is_object()) {
+        if (files.count(JsonQt::fromStd(it.key())) && it->is_object()) {
             store.merge(nlohmann::json{{it.key(), nlohmann::json::parse(it->dump())}});
             valvesChanged = true;
         }

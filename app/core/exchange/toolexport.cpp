@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exchange/toolexport.h"
 
+#include "project/jsonqt.h"
+
 #include <initializer_list>
 
 namespace ToolExport {
@@ -13,11 +15,6 @@ using ordered = nlohmann::ordered_json;
 
 constexpr int MaxStrictDepth = 10; // OpenAI structured outputs: up to 10 levels of nesting
 
-QString fromStd(const std::string &s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
 struct Refusal
 {
     QString message;
@@ -26,7 +23,7 @@ struct Refusal
 [[noreturn]] void refuse(const std::string &pointer, const QString &message)
 {
     throw Refusal{QStringLiteral("%1: %2").arg(
-        pointer.empty() ? QStringLiteral("input_schema") : fromStd("input_schema" + pointer), message)};
+        pointer.empty() ? QStringLiteral("input_schema") : JsonQt::fromStd("input_schema" + pointer), message)};
 }
 
 bool isObjectSchema(const json &schema)
@@ -88,7 +85,8 @@ json strictSchema(const json &schema, const std::string &pointer, int depth)
         for (const char *key : allowed)
             known = known || it.key() == key;
         if (!known)
-            refuse(pointer, QStringLiteral("'%1' is not supported in OpenAI strict mode").arg(fromStd(it.key())));
+            refuse(pointer,
+                   QStringLiteral("'%1' is not supported in OpenAI strict mode").arg(JsonQt::fromStd(it.key())));
     }
     json result = schema;
     if (result.contains("default")) {

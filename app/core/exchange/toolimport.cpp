@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exchange/toolimport.h"
 
+#include "project/jsonqt.h"
 #include "project/project.h"
 #include "project/projectwriter.h"
 #include "project/tool.h"
@@ -16,11 +17,6 @@ namespace ToolImport {
 namespace {
 
 using ordered = nlohmann::ordered_json;
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 /// One definition to a manifest entry; `format` is set from the first one.
 std::optional<ordered> convert(const ordered &definition, As as, QString *format, QString *error, bool mcp)
@@ -184,7 +180,7 @@ bool importFile(const QString &projectDir, const QString &file, As as, QStringLi
     }
     QSet<QString> seen;
     for (const ordered &tool : parsed->tools) {
-        const QString name = fromStd(tool["name"].get<std::string>());
+        const QString name = JsonQt::fromStd(tool["name"].get<std::string>());
         if (!Tool::isValidName(name))
             *errors << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_'); "
                                       "it is not renamed — change it in the file to import it")
@@ -223,7 +219,7 @@ bool importFile(const QString &projectDir, const QString &file, As as, QStringLi
         return false;
     }
     for (const ordered &tool : parsed->tools)
-        *imported << fromStd(tool["name"].get<std::string>());
+        *imported << JsonQt::fromStd(tool["name"].get<std::string>());
     return true;
 }
 

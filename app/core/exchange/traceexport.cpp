@@ -4,6 +4,7 @@
 
 #include "journal/journal.h"
 #include "project/jsonerror.h"
+#include "project/laneassigner.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -33,7 +34,7 @@ qint64 stepEnd(const Step &s)
     return std::max(s.endedAt, stepStart(s) + 1);
 }
 
-nlohmann::json errorJson(const std::optional<BridgeError> &error)
+nlohmann::json errorJson(const std::optional<StepError> &error)
 {
     return error ? error->toJson() : nlohmann::json();
 }
@@ -118,16 +119,15 @@ public:
                               QStringLiteral("expected an array, found %1").arg(QLatin1String(typeName(*value)))};
         return *value;
     }
-    std::optional<BridgeError> error(const char *key) const
+    std::optional<StepError> error(const char *key) const
     {
         const nlohmann::json *value = find(key, false);
         if (!value || value->is_null())
             return std::nullopt;
-        try {
-            return BridgeError::fromJson(*value);
-        } catch (const std::exception &e) {
-            throw ImportError{path(key), QString::fromUtf8(e.what())};
-        }
+        Result<StepError> error = StepError::fromJson(*value);
+        if (!error)
+            throw ImportError{path(key), error.error()};
+        return std::move(error).value();
     }
 
 private:
@@ -221,9 +221,12 @@ TraceExport::ImportedRun readRun(const nlohmann::json &root)
         throw ImportError{r.path("status"),
                           QStringLiteral("unknown run status \"%1\" (one of %2)").arg(status, statusNames(false))};
     run.status = *parsed;
-    const QString kind = r.string("kind", false);
-    if (!kind.isEmpty())
-        run.kind = kind;
+    if (const QString kind = r.string("kind", false); !kind.isEmpty()) {
+        const std::optional<RunKind> parsedKind = runKindFromName(kind);
+        if (!parsedKind)
+            throw ImportError{r.path("kind"), QStringLiteral("unknown run kind \"%1\"").arg(kind)};
+        run.kind = *parsedKind;
+    }
     run.startedAt = r.integer("started_at");
     run.endedAt = r.integer("ended_at", false);
     run.exitCode = int(r.integer("exit_code", false, -1));
@@ -239,7 +242,11 @@ TraceExport::ImportedRun readRun(const nlohmann::json &root)
         event.runId = run.id;
         event.sequence = int(e.integer("sequence"));
         event.at = e.integer("at");
-        event.kind = e.string("kind");
+        const QString kind = e.string("kind");
+        const std::optional<PolicyEventKind> parsedKind = policyEventKindFromName(kind);
+        if (!parsedKind)
+            throw ImportError{e.path("kind"), QStringLiteral("unknown policy event kind \"%1\"").arg(kind)};
+        event.kind = *parsedKind;
         if (const nlohmann::json *detail = e.find("detail", false))
             event.detail = *detail;
         imported.events.push_back(std::move(event));
@@ -263,26 +270,22 @@ std::vector<int> lanes(const std::vector<Step> &steps)
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return stepStart(steps[a]) < stepStart(steps[b]); });
     std::vector<int> lane(steps.size(), 0);
-    std::vector<qint64> laneEnd;
-    for (size_t i : order) {
-        size_t l = 0;
-        while (l < laneEnd.size() && laneEnd[l] > stepStart(steps[i]))
-            ++l;
-        if (l == laneEnd.size())
-            laneEnd.push_back(0);
-        laneEnd[l] = stepEnd(steps[i]);
-        lane[i] = int(l);
-    }
+    LaneAssigner assigner;
+    for (size_t i : order)
+        lane[i] = assigner.place(stepStart(steps[i]), stepEnd(steps[i]));
     return lane;
 }
 
 nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, const std::vector<PolicyEvent> &events,
                        const QByteArray &stdoutText, const QByteArray &stderrText)
 {
-    nlohmann::json r
-        = {{"id", str(run.id)},        {"script", str(run.scriptPath)}, {"status", str(runStatusName(run.status))},
-           {"kind", str(run.kind)},    {"started_at", run.startedAt},   {"ended_at", run.endedAt},
-           {"exit_code", run.exitCode}};
+    nlohmann::json r = {{"id", str(run.id)},
+                        {"script", str(run.scriptPath)},
+                        {"status", str(runStatusName(run.status))},
+                        {"kind", str(runKindName(run.kind))},
+                        {"started_at", run.startedAt},
+                        {"ended_at", run.endedAt},
+                        {"exit_code", run.exitCode}};
     if (!run.error.isEmpty())
         r["error"] = str(run.error);
     if (!run.sourceRun.isEmpty())
@@ -319,7 +322,8 @@ nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, con
     }
     nlohmann::json eventsJson = nlohmann::json::array();
     for (const PolicyEvent &e : events)
-        eventsJson.push_back({{"sequence", e.sequence}, {"at", e.at}, {"kind", str(e.kind)}, {"detail", e.detail}});
+        eventsJson.push_back(
+            {{"sequence", e.sequence}, {"at", e.at}, {"kind", str(policyEventKindName(e.kind))}, {"detail", e.detail}});
     return {{"format", "toolstudio-run"},
             {"version", 1},
             {"run", std::move(r)},
@@ -358,7 +362,7 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
                                {"status", str(stepStatusName(s.status))},
                                {"attempts", str(s.attemptsText())}};
         if (s.error)
-            args["error"] = s.error->code + ": " + s.error->message;
+            args["error"] = s.error->text().toStdString();
         trace.push_back({{"name", str(s.tool)},
                          {"cat", "step"},
                          {"ph", "X"},
@@ -373,7 +377,7 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
             const qint64 end = std::max(a.endedAt, a.startedAt);
             nlohmann::json aargs = {{"succeeded", a.succeeded}};
             if (a.error)
-                aargs["error"] = a.error->code + ": " + a.error->message;
+                aargs["error"] = a.error->text().toStdString();
             trace.push_back({{"name", str(QStringLiteral("attempt %1").arg(a.number))},
                              {"cat", "attempt"},
                              {"ph", "X"},
@@ -385,7 +389,7 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
         }
     }
     for (const PolicyEvent &e : events)
-        trace.push_back({{"name", str(e.kind)},
+        trace.push_back({{"name", str(policyEventKindName(e.kind))},
                          {"cat", "policy"},
                          {"ph", "i"},
                          {"s", "p"},

@@ -19,7 +19,7 @@ class Journal;
 namespace TraceExport {
 
 /// Concurrent call slots: for each step (in `steps` order) the lane it runs in, the
-/// first lane free at its start (the same rule as the timeline).
+/// first lane free at its start (LaneAssigner, the timeline's rule too).
 std::vector<int> lanes(const std::vector<Step> &steps);
 /// The run JSON: {"format","version","run",{…},"steps":[…],"policy_events":[…],
 /// "output":{"stdout","stderr"}}.

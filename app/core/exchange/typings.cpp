@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exchange/typings.h"
 
+#include "project/jsonqt.h"
 #include "project/project.h"
 
 #include <QCoreApplication>
@@ -15,11 +16,6 @@ namespace Typings {
 namespace {
 
 using json = nlohmann::json;
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 /// `get_weather` → `GetWeather`, `zip-code` → `ZipCode`.
 QString pascal(const QString &text)
@@ -51,8 +47,8 @@ QStringList propertyNames(const json &schema, const QStringList &order = {})
         if (props->contains(name.toStdString()))
             names << name;
     for (auto it = props->begin(); it != props->end(); ++it)
-        if (!names.contains(fromStd(it.key())))
-            names << fromStd(it.key());
+        if (!names.contains(JsonQt::fromStd(it.key())))
+            names << JsonQt::fromStd(it.key());
     return names;
 }
 
@@ -63,14 +59,14 @@ QSet<QString> requiredOf(const json &schema)
     if (it != schema.end() && it->is_array())
         for (const json &name : *it)
             if (name.is_string())
-                required.insert(fromStd(name.get<std::string>()));
+                required.insert(JsonQt::fromStd(name.get<std::string>()));
     return required;
 }
 
 QString descriptionOf(const json &schema)
 {
     return schema.is_object() && schema.contains("description") && schema["description"].is_string()
-        ? fromStd(schema["description"].get<std::string>()).trimmed()
+        ? JsonQt::fromStd(schema["description"].get<std::string>()).trimmed()
         : QString();
 }
 
@@ -226,7 +222,7 @@ protected:
     QString literal(const json &value) const override
     {
         if (value.is_string() || value.is_number())
-            return fromStd(value.dump(-1, ' ', false, json::error_handler_t::replace));
+            return JsonQt::fromStd(value.dump(-1, ' ', false, json::error_handler_t::replace));
         if (value.is_boolean())
             return value.get<bool>() ? QStringLiteral("True") : QStringLiteral("False");
         if (value.is_null())
@@ -262,7 +258,8 @@ protected:
         } else {
             QStringList entries;
             for (int i = 0; i < fields.size(); i += 2)
-                entries << QStringLiteral("%1: %2").arg(fromStd(json(fields[i].toStdString()).dump()), fields[i + 1]);
+                entries << QStringLiteral("%1: %2").arg(JsonQt::fromStd(json(fields[i].toStdString()).dump()),
+                                                        fields[i + 1]);
             text = QStringLiteral("%1 = TypedDict(\"%1\", {%2})\n").arg(name, entries.join(QStringLiteral(", ")));
         }
         declarations << text;
@@ -275,7 +272,7 @@ protected:
 QString tsPropertyName(const QString &name)
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z_$][A-Za-z0-9_$]*$"));
-    return re.match(name).hasMatch() ? name : fromStd(json(name.toStdString()).dump());
+    return re.match(name).hasMatch() ? name : JsonQt::fromStd(json(name.toStdString()).dump());
 }
 
 QString tsDoc(const QStringList &lines, const QString &indent)
@@ -311,7 +308,7 @@ protected:
     QString literal(const json &value) const override
     {
         if (value.is_string() || value.is_number() || value.is_boolean() || value.is_null())
-            return fromStd(value.dump(-1, ' ', false, json::error_handler_t::replace));
+            return JsonQt::fromStd(value.dump(-1, ' ', false, json::error_handler_t::replace));
         return {};
     }
     QString wrapLiterals(const QStringList &parts) const override { return parts.join(QStringLiteral(" | ")); }

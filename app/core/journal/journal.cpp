@@ -391,7 +391,7 @@ bool Journal::recordRun(const RunRecord &run)
     const bool live = run.status == RunStatus::Running || run.status == RunStatus::Waiting;
     bool ok = ::run(statement(UpsertRunSql),
                     {text(run.id), text(run.projectDir), text(run.scriptPath), runStatusName(run.status), run.startedAt,
-                     run.endedAt, run.exitCode, text(run.error), text(run.kind), text(run.sourceRun),
+                     run.endedAt, run.exitCode, text(run.error), text(runKindName(run.kind)), text(run.sourceRun),
                      live ? selfPid() : 0, live ? selfStartTicks() : 0},
                     &error);
     // The by-tool rows (schema 6): written for the whole run when it stops being live,
@@ -532,7 +532,7 @@ RunRecord runFromQuery(const QSqlQuery &query)
     run.endedAt = query.value(5).toLongLong();
     run.exitCode = query.value(6).toInt();
     run.error = query.value(7).toString();
-    run.kind = query.value(8).toString();
+    run.kind = runKindFromName(query.value(8).toString()).value_or(RunKind::Run);
     run.sourceRun = query.value(9).toString();
     run.ownerPid = query.value(10).toLongLong();
     return run;
@@ -642,11 +642,14 @@ std::vector<PolicyEvent> Journal::events(const QString &runId) const
     if (!query.exec())
         return result;
     while (query.next()) {
+        const std::optional<PolicyEventKind> kind = policyEventKindFromName(query.value(2).toString());
+        if (!kind)
+            continue; // a kind this studio does not know (a newer one wrote it)
         PolicyEvent event;
         event.runId = runId;
         event.sequence = query.value(0).toInt();
         event.at = query.value(1).toLongLong();
-        event.kind = query.value(2).toString();
+        event.kind = *kind;
         event.detail = parseJson(query.value(3)).value_or(nlohmann::json::object());
         result.push_back(std::move(event));
     }
@@ -847,7 +850,7 @@ void Journal::suspendOrphanedRuns()
         update.addBindValue(id);
         QString error;
         TailRecord record;
-        writeEvent({id, 0, at, QStringLiteral("suspended"), {{"reason", "the process that ran it is gone"}}}, record);
+        writeEvent({id, 0, at, PolicyEventKind::Suspended, {{"reason", "the process that ran it is gone"}}}, record);
         record.seal(1);
         if (!update.exec() || !runRecord(record, &error)) {
             db.rollback();

@@ -95,7 +95,7 @@ void addOptionalJson(TailRecord &record, const std::optional<nlohmann::json> &va
         record.addNull();
 }
 
-void addError(TailRecord &record, const std::optional<BridgeError> &error)
+void addError(TailRecord &record, const std::optional<StepError> &error)
 {
     if (error)
         record.add(jsonUtf8(error->toJson()));
@@ -191,7 +191,7 @@ void Journal::writeEvent(const PolicyEvent &event, TailRecord &record)
         .add(event.runId)
         .add(event.sequence)
         .add(event.at)
-        .add(event.kind)
+        .add(policyEventKindName(event.kind))
         .add(jsonUtf8(event.detail));
 }
 

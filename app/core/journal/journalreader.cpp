@@ -18,26 +18,7 @@ namespace {
 
 std::atomic<int> readerCounter{0};
 
-QString cut(const QString &text)
-{
-    return text.size() > StepSummary::MaxSummaryChars + 1 ? text.left(StepSummary::MaxSummaryChars + 1) : text;
-}
-
-QString joinError(const QString &code, const QString &message)
-{
-    if (code.isEmpty())
-        return message;
-    if (message.isEmpty())
-        return code;
-    return code + QStringLiteral(": ") + message;
-}
-
-QString compactJson(const nlohmann::json &value)
-{
-    return QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-}
-
-// Error columns hold BridgeError JSON; a broken one must not fail the whole page.
+// Error columns hold StepError JSON; a broken one must not fail the whole page.
 constexpr auto ErrorCode = "CASE WHEN json_valid(%1) THEN json_extract(%1, '$.code') END";
 constexpr auto ErrorMessage = "CASE WHEN json_valid(%1) THEN substr(json_extract(%1, '$.message'), 1, 201) END";
 
@@ -57,56 +38,6 @@ QString likePattern(const QString &text)
 }
 
 } // namespace
-
-QString StepSummary::attemptsText() const
-{
-    return QStringLiteral("%1/%2").arg(attempts.size()).arg(maxAttempts);
-}
-
-bool StepSummary::isFailed() const
-{
-    if (status == StepStatus::Failed)
-        return true;
-    return std::any_of(attempts.begin(), attempts.end(),
-                       [](const AttemptSummary &a) { return a.endedAt > 0 && !a.succeeded; });
-}
-
-StepSummary StepSummary::of(const Step &step)
-{
-    StepSummary s;
-    s.sequence = step.sequence;
-    s.callId = step.callId;
-    s.tool = step.tool;
-    s.status = step.status;
-    s.maxAttempts = step.maxAttempts;
-    s.queuedAt = step.queuedAt;
-    s.startedAt = step.startedAt;
-    s.endedAt = step.endedAt;
-    s.hasResult = step.result.has_value();
-    if (step.result)
-        s.resultText = cut(compactJson(*step.result));
-    if (step.error) {
-        s.errorCode = QString::fromStdString(step.error->code);
-        s.errorText = cut(joinError(s.errorCode, QString::fromStdString(step.error->message)));
-    }
-    s.divergence = cut(step.divergence);
-    s.paused = step.paused;
-    s.attempts.reserve(step.attempts.size());
-    for (const Attempt &a : step.attempts) {
-        AttemptSummary as;
-        as.number = a.number;
-        as.startedAt = a.startedAt;
-        as.endedAt = a.endedAt;
-        as.succeeded = a.succeeded;
-        if (a.error) {
-            as.errorCode = QString::fromStdString(a.error->code);
-            as.errorText = cut(joinError(as.errorCode, QString::fromStdString(a.error->message)));
-        }
-        as.outputBytes = a.output.size();
-        s.attempts.push_back(std::move(as));
-    }
-    return s;
-}
 
 JournalReader::JournalReader()
     : m_connectionName(QStringLiteral("toolstudio-journal-reader-%1").arg(++readerCounter))
@@ -268,7 +199,7 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
         s.resultText = query.value(9).toString();
         s.errorCode = query.value(10).toString();
         if (!query.value(10).isNull() || !query.value(11).isNull())
-            s.errorText = cut(joinError(s.errorCode, query.value(11).toString()));
+            s.errorText = StepSummary::cut(StepSummary::joinError(s.errorCode, query.value(11).toString()));
         s.divergence = query.value(12).toString();
         if (const qint64 attemptEnd = query.value(13).toLongLong(); attemptEnd > 0) {
             // Schema 5: the one attempt folded into the step row (JournalRows::foldedAttempt).
@@ -306,7 +237,7 @@ std::vector<StepSummary> JournalReader::summaries(const QString &runId, int firs
         a.succeeded = attempts.value(4).toInt() != 0;
         a.errorCode = attempts.value(5).toString();
         if (!attempts.value(5).isNull() || !attempts.value(6).isNull())
-            a.errorText = cut(joinError(a.errorCode, attempts.value(6).toString()));
+            a.errorText = StepSummary::cut(StepSummary::joinError(a.errorCode, attempts.value(6).toString()));
         a.outputBytes = attempts.value(7).toLongLong();
         result[it->second].attempts.push_back(std::move(a));
     }
@@ -485,11 +416,14 @@ std::vector<PolicyEvent> JournalReader::events(const QString &runId) const
     if (!query.exec())
         return result;
     while (query.next()) {
+        const std::optional<PolicyEventKind> kind = policyEventKindFromName(query.value(2).toString());
+        if (!kind)
+            continue; // a kind this studio does not know (a newer one wrote it)
         PolicyEvent event;
         event.runId = runId;
         event.sequence = query.value(0).toInt();
         event.at = query.value(1).toLongLong();
-        event.kind = query.value(2).toString();
+        event.kind = *kind;
         const QByteArray bytes = query.value(3).toString().toUtf8();
         event.detail = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
         if (event.detail.is_discarded())

@@ -18,16 +18,15 @@ std::optional<nlohmann::json> parseJson(const QVariant &text)
     return value;
 }
 
-std::optional<BridgeError> parseError(const QVariant &text)
+std::optional<StepError> parseError(const QVariant &text)
 {
     const auto json = parseJson(text);
     if (!json || !json->is_object())
         return std::nullopt;
-    try {
-        return BridgeError::fromJson(*json);
-    } catch (const std::exception &) {
+    Result<StepError> error = StepError::fromJson(*json);
+    if (!error)
         return std::nullopt;
-    }
+    return std::move(error).value();
 }
 
 void readStep(const QSqlQuery &query, int first, Step &step)

@@ -29,9 +29,9 @@ inline constexpr char AttemptColumns[] = "number, started_at, ended_at, succeede
 
 /// A JSON text column; nullopt for SQL NULL or text that is not JSON.
 std::optional<nlohmann::json> parseJson(const QVariant &text);
-/// A BridgeError JSON column; nullopt for NULL, non-JSON, or an object BridgeError
+/// A StepError JSON column; nullopt for NULL, non-JSON, or an object StepError
 /// cannot read (written by a newer or broken studio: no error rather than a wrong one).
-std::optional<BridgeError> parseError(const QVariant &text);
+std::optional<StepError> parseError(const QVariant &text);
 /// Fills `step` (all but runId and sequence) from StepColumns, which start at column
 /// `first` of `query`'s current row. An unknown status reads as `failed`. `attempts`
 /// gets the step's folded attempt (foldedAttempt()) when it has one; the caller appends

@@ -4,11 +4,20 @@
 
 #include <QCoreApplication>
 
-QString durationText(qint64 ms)
+QString durationText(qint64 ms, DurationStyle style)
 {
+    if (style == DurationStyle::Plain)
+        return ms < 1000 ? QStringLiteral("%1 ms").arg(ms) : QStringLiteral("%1 s").arg(decimalSeconds(ms, 2));
+    if (style == DurationStyle::Seconds)
+        return QCoreApplication::translate("TraceModel", "%1 s").arg(decimalSeconds(ms));
     if (ms < 1000)
         return QCoreApplication::translate("TraceModel", "%1 ms").arg(ms);
     if (ms < 60000)
-        return QCoreApplication::translate("TraceModel", "%1 s").arg(QString::number(double(ms) / 1000.0, 'f', 1));
+        return QCoreApplication::translate("TraceModel", "%1 s").arg(decimalSeconds(ms));
     return QCoreApplication::translate("TraceModel", "%1 min %2 s").arg(ms / 60000).arg((ms % 60000) / 1000);
+}
+
+QString decimalSeconds(qint64 ms, int decimals)
+{
+    return QString::number(double(ms) / 1000.0, 'f', decimals);
 }

@@ -4,6 +4,7 @@
 
 #include "project/jsonerror.h"
 #include "project/jsonpositions.h"
+#include "project/jsonqt.h"
 #include "project/schemavalidator.h"
 #include "python/toolworker.h"
 
@@ -39,11 +40,6 @@ struct ManifestError
 [[noreturn]] void fail(const QString &message, const nlohmann::json *node = nullptr, bool atKey = false)
 {
     throw ManifestError{message, node, atKey};
-}
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
 QString typeName(const json &value)
@@ -82,7 +78,7 @@ void checkKeys(const json &object, std::initializer_list<const char *> allowed, 
         for (const char *key : allowed)
             known = known || it.key() == key;
         if (!known)
-            fail(at(where) + QStringLiteral("unknown key '%1'").arg(fromStd(it.key())), &it.value(), true);
+            fail(at(where) + QStringLiteral("unknown key '%1'").arg(JsonQt::fromStd(it.key())), &it.value(), true);
     }
 }
 
@@ -104,7 +100,7 @@ QString stringValue(const json &object, const char *key, const QString &where, b
     if (!value->is_string())
         fail(at(where) + QStringLiteral("'%1' must be a string, not %2").arg(QLatin1String(key), typeName(*value)),
              value);
-    return fromStd(value->get<std::string>());
+    return JsonQt::fromStd(value->get<std::string>());
 }
 
 bool boolValue(const json &object, const char *key, const QString &where, bool fallback)
@@ -178,7 +174,7 @@ QStringList stringList(const json &object, const char *key, const QString &where
                      + QStringLiteral("'%1' must contain only strings, found %2")
                            .arg(QLatin1String(key), typeName(element)),
                  &element);
-        list << fromStd(element.get<std::string>());
+        list << JsonQt::fromStd(element.get<std::string>());
     }
     return list;
 }
@@ -338,7 +334,7 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
         if (!type || *type != json("object"))
             fail(at(where)
                      + QStringLiteral("invalid input_schema: must be an object schema (\"type\": \"object\"), got %1")
-                           .arg(type ? QStringLiteral("\"type\": ") + fromStd(type->dump())
+                           .arg(type ? QStringLiteral("\"type\": ") + JsonQt::fromStd(type->dump())
                                      : QStringLiteral("no \"type\"")),
                  type ? type : schema);
         tool.inputSchema = *schema;
@@ -360,7 +356,7 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
             const auto properties = schema->find("properties");
             if (properties != schema->end() && properties->is_object())
                 for (auto it = properties->begin(); it != properties->end(); ++it)
-                    tool.parameterOrder << fromStd(it.key());
+                    tool.parameterOrder << JsonQt::fromStd(it.key());
         }
     }
 
@@ -426,26 +422,26 @@ void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QStr
     }
     for (const json &described : *files) {
         PythonToolFile file;
-        file.path = fromStd(described.value("file", std::string()));
+        file.path = JsonQt::fromStd(described.value("file", std::string()));
         file.frontmatter = described.value("frontmatter", json::object());
         if (described.contains("error") && described["error"].is_string())
-            file.error = fromStd(described["error"].get<std::string>());
+            file.error = JsonQt::fromStd(described["error"].get<std::string>());
         if (described.contains("missing_module") && described["missing_module"].is_string())
-            file.missingModule = fromStd(described["missing_module"].get<std::string>());
+            file.missingModule = JsonQt::fromStd(described["missing_module"].get<std::string>());
         file.valves = described.value("valves", json());
         file.userValves = described.value("user_valves", json());
         for (const json &entry : described.value("tools", json::array())) {
-            const QString name = fromStd(entry.value("name", std::string()));
+            const QString name = JsonQt::fromStd(entry.value("name", std::string()));
             if (entry.contains("error")) {
-                file.toolErrors.emplace_back(name, fromStd(entry.value("error", std::string())));
+                file.toolErrors.emplace_back(name, JsonQt::fromStd(entry.value("error", std::string())));
                 continue;
             }
             Tool tool;
             tool.name = name;
-            tool.description = fromStd(entry.value("description", std::string()));
+            tool.description = JsonQt::fromStd(entry.value("description", std::string()));
             tool.inputSchema = entry.value("input_schema", json{{"type", "object"}});
             for (const json &parameter : entry.value("parameter_order", json::array()))
-                tool.parameterOrder << fromStd(parameter.get<std::string>());
+                tool.parameterOrder << JsonQt::fromStd(parameter.get<std::string>());
             tool.handler = HandlerKind::Python;
             tool.retry = project.retryDefaults;
             if (names.contains(name))
@@ -478,7 +474,7 @@ void applyPythonOverrides(Project &project, const json &root)
     if (!overrides->is_object())
         fail(QStringLiteral("'python_tools' must be an object, not %1").arg(typeName(*overrides)), overrides);
     for (auto it = overrides->begin(); it != overrides->end(); ++it) {
-        const QString name = fromStd(it.key());
+        const QString name = JsonQt::fromStd(it.key());
         const QString where = QStringLiteral("python_tools '%1'").arg(name);
         if (!it->is_object())
             fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(*it)), &*it);

@@ -28,38 +28,88 @@ constexpr std::array<std::pair<RunStatus, const char *>, 7> runNames{{
     {RunStatus::Suspended, "suspended"},
 }};
 
+constexpr std::array<std::pair<RunKind, const char *>, 5> runKindNames{{
+    {RunKind::Run, "run"},
+    {RunKind::Replay, "replay"},
+    {RunKind::Resume, "resume"},
+    {RunKind::Rerun, "rerun"},
+    {RunKind::Cassette, "cassette"},
+}};
+
+constexpr std::array<std::pair<PolicyEventKind, const char *>, 13> policyEventNames{{
+    {PolicyEventKind::RetryScheduled, "retry_scheduled"},
+    {PolicyEventKind::RetryNow, "retry_now"},
+    {PolicyEventKind::Timeout, "timeout"},
+    {PolicyEventKind::Cancelled, "cancelled"},
+    {PolicyEventKind::Divergence, "divergence"},
+    {PolicyEventKind::Resumed, "resumed"},
+    {PolicyEventKind::RerunFrom, "rerun_from"},
+    {PolicyEventKind::StepPaused, "step_paused"},
+    {PolicyEventKind::StepDecision, "step_decision"},
+    {PolicyEventKind::AnswerFromJournal, "answer_from_journal"},
+    {PolicyEventKind::Suspended, "suspended"},
+    {PolicyEventKind::SandboxRefused, "sandbox_refused"},
+    {PolicyEventKind::SandboxApplied, "sandbox_applied"},
+}};
+
+template<typename Enum, std::size_t N>
+QString nameIn(const std::array<std::pair<Enum, const char *>, N> &names, Enum value)
+{
+    for (const auto &[candidate, name] : names)
+        if (candidate == value)
+            return QString::fromLatin1(name);
+    return QString();
+}
+
+template<typename Enum, std::size_t N>
+std::optional<Enum> valueIn(const std::array<std::pair<Enum, const char *>, N> &names, const QString &name)
+{
+    for (const auto &[value, text] : names)
+        if (name == QLatin1String(text))
+            return value;
+    return std::nullopt;
+}
+
 } // namespace
 
 QString stepStatusName(StepStatus status)
 {
-    for (const auto &[value, name] : stepNames)
-        if (value == status)
-            return QString::fromLatin1(name);
-    return QString();
+    return nameIn(stepNames, status);
 }
 
 QString runStatusName(RunStatus status)
 {
-    for (const auto &[value, name] : runNames)
-        if (value == status)
-            return QString::fromLatin1(name);
-    return QString();
+    return nameIn(runNames, status);
+}
+
+QString runKindName(RunKind kind)
+{
+    return nameIn(runKindNames, kind);
+}
+
+QString policyEventKindName(PolicyEventKind kind)
+{
+    return nameIn(policyEventNames, kind);
 }
 
 std::optional<StepStatus> stepStatusFromName(const QString &name)
 {
-    for (const auto &[value, text] : stepNames)
-        if (name == QLatin1String(text))
-            return value;
-    return std::nullopt;
+    return valueIn(stepNames, name);
 }
 
 std::optional<RunStatus> runStatusFromName(const QString &name)
 {
-    for (const auto &[value, text] : runNames)
-        if (name == QLatin1String(text))
-            return value;
-    return std::nullopt;
+    return valueIn(runNames, name);
+}
+
+std::optional<RunKind> runKindFromName(const QString &name)
+{
+    return valueIn(runKindNames, name);
+}
+
+std::optional<PolicyEventKind> policyEventKindFromName(const QString &name)
+{
+    return valueIn(policyEventNames, name);
 }
 
 bool isFinal(StepStatus status)

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "bridgemessage.h"
+#include "project/steperror.h"
 
 #include <QByteArray>
 #include <QString>
@@ -17,11 +17,35 @@ enum class StepStatus { Queued, Running, Retrying, Waiting, Succeeded, Failed, M
 /// Status of a run (DESIGN.md glossary).
 enum class RunStatus { Running, Waiting, Completed, Failed, TimedOut, Cancelled, Suspended };
 
-/// Lower-case wire/journal names: "succeeded", "timed_out", …
+/// How a run came about (journal column runs.kind).
+enum class RunKind { Run, Replay, Resume, Rerun, Cassette };
+/// What a policy event records (journal column policy_events.kind; docs/steps.md).
+enum class PolicyEventKind {
+    RetryScheduled,
+    RetryNow,
+    Timeout,
+    Cancelled,
+    Divergence,
+    Resumed,
+    RerunFrom,
+    StepPaused,
+    StepDecision,
+    AnswerFromJournal,
+    Suspended,
+    SandboxRefused,
+    SandboxApplied,
+};
+
+/// Lower-case wire/journal names: "succeeded", "timed_out", "cassette", "step_paused", …
 QString stepStatusName(StepStatus status);
 QString runStatusName(RunStatus status);
+QString runKindName(RunKind kind);
+QString policyEventKindName(PolicyEventKind kind);
+/// The value a name stands for; nullopt for a name that is not one of them.
 std::optional<StepStatus> stepStatusFromName(const QString &name);
 std::optional<RunStatus> runStatusFromName(const QString &name);
+std::optional<RunKind> runKindFromName(const QString &name);
+std::optional<PolicyEventKind> policyEventKindFromName(const QString &name);
 bool isFinal(StepStatus status);
 bool isFinal(RunStatus status);
 
@@ -32,7 +56,7 @@ struct Attempt
     qint64 startedAt = 0;
     qint64 endedAt = 0; ///< 0 while running
     bool succeeded = false;
-    std::optional<BridgeError> error;
+    std::optional<StepError> error;
     QByteArray output; ///< captured handler output (stderr of a command)
 };
 
@@ -49,7 +73,7 @@ struct Step
     int maxAttempts = 1;
     std::vector<Attempt> attempts;
     std::optional<nlohmann::json> result;
-    std::optional<BridgeError> error;
+    std::optional<StepError> error;
     qint64 queuedAt = 0;
     qint64 startedAt = 0;
     qint64 endedAt = 0;
@@ -92,8 +116,8 @@ struct RunRecord
     qint64 endedAt = 0;
     int exitCode = -1;
     QString error; ///< why the run failed/timed out, in words
-    /// How the run came about: "run", "replay", "resume", "rerun" or "cassette".
-    QString kind = QStringLiteral("run");
+    /// How the run came about.
+    RunKind kind = RunKind::Run;
     QString sourceRun; ///< replay/rerun: the run whose journal was replayed
     /// The process that owns a live run (running/waiting); 0 when final. A run whose
     /// owner is gone is marked suspended when a journal is opened (Journal::open).
@@ -108,8 +132,7 @@ struct PolicyEvent
     QString runId;
     int sequence = 0;
     qint64 at = 0; ///< ms since the Unix epoch
-    QString
-        kind; ///< retry_scheduled, retry_now, timeout, cancelled, divergence, memoized_until, resumed, suspended, step_paused, step_decision
+    PolicyEventKind kind = PolicyEventKind::RetryScheduled;
     nlohmann::json detail = nlohmann::json::object();
 };
 

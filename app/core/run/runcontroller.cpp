@@ -164,7 +164,7 @@ public:
     // Durable steps (issue 5): what the next start() replays, and step mode.
     std::optional<ReplayPlan> nextPlan;
     QString nextRunId; ///< resume: the run keeps its id
-    QString nextKind = QStringLiteral("run");
+    RunKind nextKind = RunKind::Run;
     QString nextSourceRun;
     QHash<QString, QString> interpreterOverrides; ///< "python"/"node" → path (Preferences)
     bool stepMode = false;
@@ -560,7 +560,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     // Set by startReplay/resume/rerunFrom/startWithCassette for this start only.
     std::optional<ReplayPlan> plan = std::exchange(d->nextPlan, std::nullopt);
     const QString presetRunId = std::exchange(d->nextRunId, QString());
-    const QString kind = std::exchange(d->nextKind, QStringLiteral("run"));
+    const RunKind kind = std::exchange(d->nextKind, RunKind::Run);
     const QString sourceRun = std::exchange(d->nextSourceRun, QString());
     QString localError;
     if (!error)
@@ -738,7 +738,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         PolicyEvent event;
         event.runId = d->record.id;
         event.at = refusal.time.toMSecsSinceEpoch();
-        event.kind = QStringLiteral("sandbox_refused");
+        event.kind = PolicyEventKind::SandboxRefused;
         event.detail = {{"syscall", refusal.syscall.toStdString()},
                         {"arguments", refusal.arguments.toStdString()},
                         {"pid", refusal.pid},
@@ -753,7 +753,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         PolicyEvent event;
         event.runId = d->record.id;
         event.at = QDateTime::currentMSecsSinceEpoch();
-        event.kind = QStringLiteral("sandbox_applied");
+        event.kind = PolicyEventKind::SandboxApplied;
         // How the run's tasks are bounded: its own pids cgroup, or the shared RLIMIT_NPROC.
         const SandboxProcess::ProcessLimit processes = d->process->processLimit();
         event.detail = {{"landlock_abi", abi},
@@ -875,11 +875,11 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         // A malformed call that still names its id (bad UTF-8 or a lone surrogate in a
         // string, a bad "args"): only that call fails; the run and its other calls go on.
         connect(bridge, &BridgeChannel::callRefused, bridge, [bridge](const std::string &id, const QString &reason) {
-            BridgeError refusal;
-            refusal.code = BridgeErrorCode::ProtocolError;
+            StepError refusal;
+            refusal.code = ErrorCode::ProtocolError;
             refusal.message = reason.toStdString();
             if (bridge->isOpen())
-                bridge->send(BridgeProtocol::encodeError(id, refusal));
+                bridge->send(BridgeProtocol::encodeError(id, refusal.toBridge()));
         });
         // The run ends at the first protocol error: its calls are cancelled here at once
         // (later lines are refused, as before the run thread), then the GUI thread
@@ -987,7 +987,7 @@ bool RunController::startReplay(const Project &project, const QString &runId, QS
     ReplayPlan plan;
     plan.steps = source->steps;
     d->nextPlan = std::move(plan);
-    d->nextKind = QStringLiteral("replay");
+    d->nextKind = RunKind::Replay;
     d->nextSourceRun = runId;
     return start(project, source->run.scriptPath, error);
 }
@@ -1011,7 +1011,7 @@ bool RunController::resume(const Project &project, const QString &runId, QString
             journal.recordEvent({runId,
                                  0,
                                  QDateTime::currentMSecsSinceEpoch(),
-                                 QStringLiteral("resumed"),
+                                 PolicyEventKind::Resumed,
                                  {{"steps_recorded", source->steps.size()}}});
         }
     }
@@ -1020,7 +1020,7 @@ bool RunController::resume(const Project &project, const QString &runId, QString
     plan.steps = source->steps;
     d->nextPlan = std::move(plan);
     d->nextRunId = runId;
-    d->nextKind = source->run.kind.isEmpty() ? QStringLiteral("run") : source->run.kind;
+    d->nextKind = source->run.kind;
     d->nextSourceRun = source->run.sourceRun;
     return start(project, source->run.scriptPath, error);
 }
@@ -1043,7 +1043,7 @@ bool RunController::rerunFrom(const Project &project, const QString &runId, int 
     plan.rerunFrom = sequence;
     plan.editedArgs = editedArgs;
     d->nextPlan = std::move(plan);
-    d->nextKind = QStringLiteral("rerun");
+    d->nextKind = RunKind::Rerun;
     d->nextSourceRun = runId;
     return start(project, source->run.scriptPath, error);
 }
@@ -1061,7 +1061,7 @@ bool RunController::startWithCassette(const Project &project, const QString &cas
     plan.offline = true;
     plan.steps = source->steps;
     d->nextPlan = std::move(plan);
-    d->nextKind = QStringLiteral("cassette");
+    d->nextKind = RunKind::Cassette;
     d->nextSourceRun = source->run.id;
     return start(project, scriptPath.isEmpty() ? source->run.scriptPath : scriptPath, error);
 }

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/runstatustext.h"
 
+#include "project/durationtext.h"
+
 QString RunStatusText::waiting(const QList<Step> &pending)
 {
     if (pending.isEmpty())
@@ -17,7 +19,7 @@ QString RunStatusText::waiting(const QList<Step> &pending)
 
 QString RunStatusText::finished(const RunRecord &run)
 {
-    const QString elapsed = QString::number(double(qMax<qint64>(run.endedAt - run.startedAt, 0)) / 1000.0, 'f', 1);
+    const QString elapsed = decimalSeconds(qMax<qint64>(run.endedAt - run.startedAt, 0));
     switch (run.status) {
     case RunStatus::Completed:
         return tr("Completed in %1 s").arg(elapsed);

@@ -98,8 +98,7 @@ void CommandHandler::start(const HandlerRequest &request)
         closeFiles();
         // Never from inside start(): the engine connects finished() after it returns.
         QMetaObject::invokeMethod(
-            this,
-            [this, refusal] { finish(HandlerOutcome::failure(refusal, false, BridgeErrorCode::InvalidArguments)); },
+            this, [this, refusal] { finish(HandlerOutcome::failure(refusal, false, ErrorCode::InvalidArguments)); },
             Qt::QueuedConnection);
         return;
     }
@@ -129,7 +128,7 @@ void CommandHandler::start(const HandlerRequest &request)
             killGroup();
             HandlerOutcome outcome = HandlerOutcome::failure(
                 QStringLiteral("command printed more than %1 bytes on stdout; it was stopped").arg(limit), false,
-                BridgeErrorCode::ReplyTooLarge);
+                ErrorCode::ReplyTooLarge);
             outcome.output = m_secrets.mask(m_stderr);
             Q_EMIT finished(outcome);
         }

@@ -10,7 +10,7 @@ HandlerOutcome HandlerOutcome::success(nlohmann::json result)
     return outcome;
 }
 
-HandlerOutcome HandlerOutcome::failure(const QString &message, bool retryable, const char *code)
+HandlerOutcome HandlerOutcome::failure(const QString &message, bool retryable, ErrorCode code)
 {
     HandlerOutcome outcome;
     outcome.error.code = code;

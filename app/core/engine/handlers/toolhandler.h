@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "bridgemessage.h"
+#include "project/steperror.h"
 #include "project/tool.h"
 
 #include <QByteArray>
@@ -37,12 +37,11 @@ struct HandlerOutcome
     nlohmann::json result; ///< when ok
     /// When !ok: code (tool_failed, timeout, reply_too_large), message, retryable.
     /// `attempts` is filled in by the engine.
-    BridgeError error;
+    StepError error;
     QByteArray output; ///< captured handler output (a command's stderr)
 
     static HandlerOutcome success(nlohmann::json result);
-    static HandlerOutcome failure(const QString &message, bool retryable,
-                                  const char *code = BridgeErrorCode::ToolFailed);
+    static HandlerOutcome failure(const QString &message, bool retryable, ErrorCode code = ErrorCode::ToolFailed);
 };
 
 /// One attempt of a tool's handler (DESIGN.md "handler kinds"). The engine creates a

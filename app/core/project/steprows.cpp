@@ -1,0 +1,78 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "project/steprows.h"
+
+#include <algorithm>
+
+namespace {
+
+QString compactJson(const nlohmann::json &value)
+{
+    return QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+} // namespace
+
+QString StepSummary::cut(const QString &text)
+{
+    return text.size() > MaxSummaryChars + 1 ? text.left(MaxSummaryChars + 1) : text;
+}
+
+QString StepSummary::joinError(const QString &code, const QString &message)
+{
+    if (code.isEmpty())
+        return message;
+    if (message.isEmpty())
+        return code;
+    return code + QStringLiteral(": ") + message;
+}
+
+QString StepSummary::attemptsText() const
+{
+    return QStringLiteral("%1/%2").arg(attempts.size()).arg(maxAttempts);
+}
+
+bool StepSummary::isFailed() const
+{
+    if (status == StepStatus::Failed)
+        return true;
+    return std::any_of(attempts.begin(), attempts.end(),
+                       [](const AttemptSummary &a) { return a.endedAt > 0 && !a.succeeded; });
+}
+
+StepSummary StepSummary::of(const Step &step)
+{
+    StepSummary s;
+    s.sequence = step.sequence;
+    s.callId = step.callId;
+    s.tool = step.tool;
+    s.status = step.status;
+    s.maxAttempts = step.maxAttempts;
+    s.queuedAt = step.queuedAt;
+    s.startedAt = step.startedAt;
+    s.endedAt = step.endedAt;
+    s.hasResult = step.result.has_value();
+    if (step.result)
+        s.resultText = cut(compactJson(*step.result));
+    if (step.error) {
+        s.errorCode = step.error->codeName();
+        s.errorText = cut(joinError(s.errorCode, QString::fromStdString(step.error->message)));
+    }
+    s.divergence = cut(step.divergence);
+    s.paused = step.paused;
+    s.attempts.reserve(step.attempts.size());
+    for (const Attempt &a : step.attempts) {
+        AttemptSummary as;
+        as.number = a.number;
+        as.startedAt = a.startedAt;
+        as.endedAt = a.endedAt;
+        as.succeeded = a.succeeded;
+        if (a.error) {
+            as.errorCode = a.error->codeName();
+            as.errorText = cut(joinError(as.errorCode, QString::fromStdString(a.error->message)));
+        }
+        as.outputBytes = a.output.size();
+        s.attempts.push_back(std::move(as));
+    }
+    return s;
+}

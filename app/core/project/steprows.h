@@ -1,0 +1,91 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/step.h"
+
+#include <QString>
+
+#include <vector>
+
+/// The rows the trace views read (issue 8): light forms of steps and attempts, a step's
+/// extent on the timeline and the trace filter. The journal's reader fills them from
+/// SQLite, the live store from the engine's steps; a view needs neither.
+
+/// One attempt of a StepSummary: times in ms since the Unix epoch (0 = not yet).
+struct AttemptSummary
+{
+    int number = 0;
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+    bool succeeded = false;
+    QString errorCode;      ///< empty when the attempt did not fail
+    QString errorText;      ///< "code: message", at most StepSummary::MaxSummaryChars + 1 characters
+    qint64 outputBytes = 0; ///< size of the captured handler output
+};
+
+/// The light form of a Step that the trace shows (issue 8): no arguments, no full
+/// result — the summary is the compact JSON of the result, or the error as
+/// "code: message", cut to MaxSummaryChars + 1 characters (so a view can tell that it
+/// was cut and elide). A step row of a million-step run costs a few hundred bytes.
+struct StepSummary
+{
+    /// Longest summary a view shows (STYLE.md: light rows); the full value is in the journal.
+    static constexpr int MaxSummaryChars = 200;
+
+    int sequence = 0;
+    QString callId;
+    QString tool;
+    StepStatus status = StepStatus::Queued;
+    int maxAttempts = 1;
+    qint64 queuedAt = 0;
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+    bool hasResult = false; ///< a result, even null/0/""/false/[]/{}
+    QString resultText;     ///< compact JSON of the result (cut); empty when !hasResult
+    QString errorCode;      ///< the step's error code; empty when none
+    QString errorText;      ///< "code: message" (cut); empty when none
+    QString divergence;     ///< Step::divergence (replay), cut
+    bool paused = false;    ///< step mode holds it (live runs only; not journaled)
+    std::vector<AttemptSummary> attempts;
+
+    qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }
+    /// "2/3": attempts made / attempts allowed.
+    QString attemptsText() const;
+    /// Failed, or an attempt failed (a retrying step).
+    bool isFailed() const;
+    /// Waiting for a person (manual tools, step mode).
+    bool isPending() const { return status == StepStatus::Waiting || paused; }
+
+    /// The summary of a live step (the same texts the journal read gives).
+    static StepSummary of(const Step &step);
+    /// `text` cut to MaxSummaryChars + 1 characters.
+    static QString cut(const QString &text);
+    /// "code: message"; the one that is there when the other is empty.
+    static QString joinError(const QString &code, const QString &message);
+};
+
+/// A step's extent on the timeline: first start to end (0 while open); its attempts'
+/// segments (the back-off gaps between them) come separately, for retried steps only.
+struct StepSpan
+{
+    struct Segment
+    {
+        qint64 start = 0;
+        qint64 end = 0;
+        bool succeeded = false;
+    };
+    int sequence = 0;
+    StepStatus status = StepStatus::Queued;
+    qint64 start = 0;
+    qint64 end = 0;
+};
+
+/// Which steps a trace filter keeps (TraceFilterModel). Empty fields match everything.
+struct StepQuery
+{
+    enum class Status { All, FailedOnly, PendingOnly };
+    QString tool; ///< exact tool name
+    Status status = Status::All;
+    QString text; ///< case-insensitive substring of tool, call id, result or error summary
+};
