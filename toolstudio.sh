@@ -148,12 +148,12 @@ test)
         cmake --build "$ROOT/build-asan" --parallel "$(nproc)" --target tests_unit tests_system
     fi
     # The test suites last, each label within its budget, the summary the closing lines.
-    run_suites "$BUILD_DIR" debug unit 5 || status=1
-    run_suites "$BUILD_DIR" debug gui 10 || status=1
-    run_suites "$BUILD_DIR" debug system 15 || status=1
+    run_suites "$BUILD_DIR" debug unit 3 || status=1
+    run_suites "$BUILD_DIR" debug gui 8 || status=1
+    run_suites "$BUILD_DIR" debug system 12 || status=1
     if [ "$sanitizers" = true ]; then
-        run_suites "$ROOT/build-asan" asan-ubsan unit 10 || status=1
-        run_suites "$ROOT/build-asan" asan-ubsan system 30 || status=1
+        run_suites "$ROOT/build-asan" asan-ubsan unit 5 || status=1
+        run_suites "$ROOT/build-asan" asan-ubsan system 20 || status=1
     fi
     for line in "${SUMMARY[@]}"; do log "$line"; done
     exit "$status"
