@@ -5,7 +5,9 @@
 # One command to set up, build and run Tool Studio on Debian 12.
 #   ./toolstudio.sh          install what is missing, build, open the studio on an example
 #                            (headless run of the example when there is no display)
-#   ./toolstudio.sh test     the same setup, then every test suite (offscreen)
+#   ./toolstudio.sh test     the same setup, a clang-format check, then every test suite
+#                            (offscreen); with CI=true or TOOLSTUDIO_SANITIZERS=1 also the
+#                            unit and system suites under ASan+UBSan (build-asan/)
 #   ./toolstudio.sh bench    Release build, then the benchmark table
 #   ./toolstudio.sh ARGS...  pass ARGS to the built toolstudio (e.g. run PROJECT)
 set -euo pipefail
@@ -22,7 +24,7 @@ PACKAGES=(
     nlohmann-json3-dev libvalijson-dev libseccomp-dev
     libqt6svg6 libgl-dev python3 python3-pydantic python3-venv bash nodejs
     desktop-file-utils appstream
-    clang libclang-rt-14-dev
+    clang libclang-rt-14-dev clang-format
 )
 
 log() { printf '[toolstudio] %s\n' "$*" >&2; }
@@ -57,12 +59,56 @@ generator_args() {
 
 build() {
     local dir="$1"; shift
+    configure "$dir" "$@"
+    log "building"
+    cmake --build "$dir" --parallel "$(nproc)"
+}
+
+configure() {
+    local dir="$1"; shift
     if [ ! -f "$dir/CMakeCache.txt" ]; then
         log "configuring in ${dir#"$ROOT"/}"
         cmake -S "$ROOT" -B "$dir" $(generator_args) "$@" >/dev/null
     fi
-    log "building"
-    cmake --build "$dir" --parallel "$(nproc)"
+}
+
+# Every tracked C++ file of ours must be as .clang-format (clang-format 14) writes it.
+check_format() {
+    local files=() unformatted=()
+    if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        mapfile -t files < <(git -C "$ROOT" ls-files -- 'app/*.cpp' 'app/*.h' 'widgets/*.cpp' 'widgets/*.h' \
+            'sandbox/*.cpp' 'sandbox/*.h' 'tests/*.cpp' 'tests/*.h')
+    else
+        mapfile -t files < <(cd "$ROOT" && find app widgets sandbox tests -name '*.cpp' -o -name '*.h' | sort)
+    fi
+    local output rc=0
+    output="$(cd "$ROOT" && clang-format --dry-run --Werror "${files[@]}" 2>&1)" || rc=$?
+    mapfile -t unformatted < <(printf '%s\n' "$output" \
+        | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
+    if [ "$rc" -ne 0 ] && [ "${#unformatted[@]}" -eq 0 ]; then
+        log "error: clang-format failed: $output"
+        return 1
+    fi
+    if [ "${#unformatted[@]}" -ne 0 ]; then
+        log "error: ${#unformatted[@]} file(s) not formatted as .clang-format says: ${unformatted[*]}"
+        log "  fix: clang-format -i ${unformatted[*]}"
+        return 1
+    fi
+    log "clang-format: ${#files[@]} files formatted"
+}
+
+# run_suites BUILD_DIR NAME LABEL MINUTES: the suites of LABEL, stopped when they take
+# longer than their budget (CI has 90 minutes on 2 cores for everything).
+run_suites() {
+    local dir="$1" name="$2" label="$3" minutes="$4" rc=0
+    log "$name: $label suites (budget $minutes min)"
+    timeout --kill-after=30 "$((minutes * 60))" ctest --test-dir "$dir" --output-on-failure -L "^$label\$" \
+        "${CTEST_ARGS[@]}" || rc=$?
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        log "error: $name $label suites went over their budget of $minutes min"
+    fi
+    SUMMARY+=("$name $label: $([ "$rc" -eq 0 ] && echo passed || echo "FAILED ($rc)")")
+    return "$rc"
 }
 
 install_packages
@@ -70,9 +116,12 @@ install_packages
 case "${1:-}" in
 test)
     shift
+    CTEST_ARGS=("$@")
+    SUMMARY=()
+    status=0
+    check_format || { status=1; SUMMARY+=("clang-format: FAILED (see above)"); }
     build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug
     export QT_QPA_PLATFORM=offscreen
-    status=0
     # The bridge fuzzer (libFuzzer, clang, its own build dir) for a bounded time: in CI
     # (CI=true) or when asked (TOOLSTUDIO_FUZZ=1; TOOLSTUDIO_FUZZ_SECONDS, default 60).
     if [ "${CI:-}" = true ] || [ "${TOOLSTUDIO_FUZZ:-}" = 1 ]; then
@@ -88,8 +137,25 @@ test)
             -rss_limit_mb=2048 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$ROOT/tests/fuzz/corpus" \
             || status=$?
     fi
-    # The test suites last, so their summary is the closing line of the output.
-    (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 600 "$@") || status=$?
+    # The unit and system suites again under AddressSanitizer and UBSan (build-asan, the
+    # asan-ubsan preset; the sandbox launcher stays uninstrumented): in CI or when asked
+    # (TOOLSTUDIO_SANITIZERS=1). Only what those labels run is built.
+    sanitizers=false
+    if [ "${CI:-}" = true ] || [ "${TOOLSTUDIO_SANITIZERS:-}" = 1 ]; then
+        sanitizers=true
+        configure "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTOOLSTUDIO_SANITIZE=address,undefined
+        log "building the sanitizer build (build-asan)"
+        cmake --build "$ROOT/build-asan" --parallel "$(nproc)" --target tests_unit tests_system
+    fi
+    # The test suites last, each label within its budget, the summary the closing lines.
+    run_suites "$BUILD_DIR" debug unit 3 || status=1
+    run_suites "$BUILD_DIR" debug gui 8 || status=1
+    run_suites "$BUILD_DIR" debug system 12 || status=1
+    if [ "$sanitizers" = true ]; then
+        run_suites "$ROOT/build-asan" asan-ubsan unit 5 || status=1
+        run_suites "$ROOT/build-asan" asan-ubsan system 20 || status=1
+    fi
+    for line in "${SUMMARY[@]}"; do log "$line"; done
     exit "$status"
     ;;
 bench)

@@ -13,7 +13,8 @@ namespace {
 QString sourceDir()
 {
     const QString fromEnv = qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR");
-    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/..") : fromEnv;
+    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/../..")
+                             : fromEnv;
 }
 
 QByteArray readAll(const QString &path)

@@ -9,7 +9,8 @@ namespace {
 QString sourceDir()
 {
     const QString fromEnv = qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR");
-    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/..") : fromEnv;
+    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/../..")
+                             : fromEnv;
 }
 
 } // namespace

@@ -22,7 +22,8 @@ inline bool writeFile(const QString &path, const QByteArray &text)
 inline QString sourceTreeDir()
 {
     const QString fromEnv = qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR");
-    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/..") : fromEnv;
+    return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/../..")
+                             : fromEnv;
 }
 
 /// Copies resources/examples/`name` into `scratch`/`name` (without its .toolstudio
