@@ -598,9 +598,8 @@ static int validateBenchmark(int calls)
                 std::abort();
         return double(timer.nsecsElapsed()) / 1000.0 / calls;
     };
-    for (const auto &[name, value, validator] :
-         {std::tuple{"input_schema, valid args", &args, input.get()},
-          std::tuple{"output_schema, valid result", &result, output.get()}}) {
+    for (const auto &[name, value, validator] : {std::tuple{"input_schema, valid args", &args, input.get()},
+                                                 std::tuple{"output_schema, valid result", &result, output.get()}}) {
         std::vector<double> samples;
         for (int i = 0; i < 7; ++i)
             samples.push_back(batch(*value, *validator));
