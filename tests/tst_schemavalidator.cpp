@@ -192,6 +192,7 @@ private Q_SLOTS:
             << J("{'exclusiveMaximum': 1.8446744073709552e19}") << J("18446744073709551615");
         QTest::newRow("2^64-1 at maximum") << J("{'maximum': 18446744073709551615}") << J("18446744073709551615");
         QTest::newRow("int64 min at minimum") << J("{'minimum': -9223372036854775808}") << J("-9223372036854775808");
+        QTest::newRow("$ref in const is data") << J("{'const': {'$ref': '#'}}") << J("{'$ref': '#'}");
         QTest::newRow("recursive $ref") << J("{'properties': {'next': {'$ref': '#'}}, 'required': ['v']}")
                                         << J("{'v': 1, 'next': {'v': 2, 'next': {'v': 3}}}");
     }

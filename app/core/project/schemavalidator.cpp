@@ -881,9 +881,13 @@ std::optional<QString> refLoop(const nlohmann::json &root, const nlohmann::json 
             }
         }
     }
-    for (const auto &child : node)
-        if (auto loop = refLoop(root, child, depthLeft - 1))
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        if (node.is_object()
+            && (it.key() == "enum" || it.key() == "const" || it.key() == "default" || it.key() == "examples"))
+            continue; // data, not schema
+        if (auto loop = refLoop(root, it.value(), depthLeft - 1))
             return loop;
+    }
     return std::nullopt;
 }
 
