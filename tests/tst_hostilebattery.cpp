@@ -1041,6 +1041,11 @@ void TestHostileBattery::validatorAbuse_data()
         << QByteArray("tools.check(ids=list(range(39999)) + [0])")
         << QByteArray("RESULT invalid_arguments invalid arguments for 'check' at /ids: items 0 and 39999 are equal; "
                       "items must be unique");
+    // valijson read 2^64-1 as the int64 -1: it passed "maximum": 100 and reached the handler.
+    QTest::newRow("2^64-1 against maximum 100")
+        << QByteArray("tools.check(m=2**64 - 1)")
+        << QByteArray("RESULT invalid_arguments invalid arguments for 'check' at /m: expected number less than or "
+                      "equal to 100");
     QTest::newRow("2^64-1 against maximum 2^63")
         << QByteArray("tools.check(n=2**64 - 1)")
         << QByteArray("RESULT invalid_arguments invalid arguments for 'check' at /n: expected number less than or "
@@ -1058,6 +1063,7 @@ void TestHostileBattery::validatorAbuse()
                        "when": {"type": "string", "format": "date-time"},
                        "ids": {"type": "array", "uniqueItems": true},
                        "n": {"type": "integer", "maximum": 9223372036854775808},
+                       "m": {"type": "integer", "maximum": 100},
                        "tags": {"anyOf": [{"not": {"pattern": "^(a|aa)+$"}}, {"type": "integer"}]}}},
         "handler": {"kind": "mock", "sequence": [{"result": true}]}})json";
     const QByteArray script = "from toolstudio import tools, ToolError\n"

@@ -118,6 +118,9 @@ private Q_SLOTS:
         QTest::newRow("2^64-1 vs maximum 2^63")
             << J("{'type': 'integer', 'maximum': 9223372036854775808}") << J("18446744073709551615") << QString()
             << QStringLiteral("expected number less than or equal to 9223372036854775808");
+        QTest::newRow("2^64-1 vs maximum 100")
+            << J("{'type': 'integer', 'maximum': 100}") << J("18446744073709551615") << QString()
+            << QStringLiteral("expected number less than or equal to 100");
         QTest::newRow("2^64-1 vs exclusiveMaximum 2^64-1")
             << J("{'exclusiveMaximum': 18446744073709551615}") << J("18446744073709551615") << QString()
             << QStringLiteral("expected number less than 18446744073709551615");
