@@ -9,6 +9,7 @@
 #include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "project/project.h"
+#include "project/schemavalidator.h"
 #include "run/runcontroller.h"
 #include "run/warmlauncher.h"
 #include "sandboxprocess.h"
@@ -35,6 +36,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -570,6 +572,44 @@ static void runStartupBenchmark(std::vector<Row> *rows, const std::optional<QStr
     }
 }
 
+/// toolstudio-bench validate [N]: the per-call cost of checking the exchange-rate
+/// example's tool call as the engine does (input_schema compiled once, then validate()
+/// of {"base": "USD", "quote": "EUR"}, and output_schema of 0.92); median of 7 batches.
+static int validateBenchmark(int calls)
+{
+    QFile file(QStringLiteral(TOOLSTUDIO_EXAMPLES_DIR "/exchange-rate/toolstudio.json"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "cannot read %s\n", qPrintable(file.fileName()));
+        return 1;
+    }
+    const nlohmann::json manifest = nlohmann::json::parse(file.readAll().toStdString());
+    const nlohmann::json &tool = manifest.at("tools").at(0);
+    const auto input = SchemaValidator::compile(tool.at("input_schema"));
+    const auto output = SchemaValidator::compile(tool.at("output_schema"));
+    if (!input || !output)
+        return 1;
+    const nlohmann::json args = {{"base", "USD"}, {"quote", "EUR"}};
+    const nlohmann::json result = 0.92;
+    auto batch = [&](const nlohmann::json &value, const SchemaValidator &validator) {
+        QElapsedTimer timer;
+        timer.start();
+        for (int i = 0; i < calls; ++i)
+            if (validator.validate(value))
+                std::abort();
+        return double(timer.nsecsElapsed()) / 1000.0 / calls;
+    };
+    for (const auto &[name, value, validator] : {std::tuple{"input_schema, valid args", &args, input.get()},
+                                                 std::tuple{"output_schema, valid result", &result, output.get()}}) {
+        std::vector<double> samples;
+        for (int i = 0; i < 7; ++i)
+            samples.push_back(batch(*value, *validator));
+        std::sort(samples.begin(), samples.end());
+        std::printf("exchange-rate %-28s %.3f µs/call (median of 7 x %d; min %.3f, max %.3f)\n", name, samples[3],
+                    calls, samples.front(), samples.back());
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -588,6 +628,8 @@ int main(int argc, char **argv)
         else
             positional << QByteArray(argv[i]);
     }
+    if (!positional.isEmpty() && positional[0] == "validate")
+        return validateBenchmark(positional.size() > 1 ? std::max(1, positional[1].toInt()) : 100000);
     if (!positional.isEmpty() && positional[0] == "bridge-loop") {
         // toolstudio-bench bridge-loop [N] [py|js] [--warm-up W]: only the studio row of
         // Python (the default) or Node with N timed calls (default 20 000), for `perf

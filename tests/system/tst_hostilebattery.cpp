@@ -18,6 +18,7 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QMap>
 #include <QStandardPaths>
@@ -147,6 +148,8 @@ private Q_SLOTS:
     void processBudget();
     void handedToTool_data();
     void handedToTool();
+    void validatorAbuse_data();
+    void validatorAbuse();
 
 private:
     Outcome runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs,
@@ -1004,6 +1007,96 @@ void TestHostileBattery::handedToTool()
     QCOMPARE(result, expected);
     if (QByteArray(QTest::currentDataTag()) == "8 hardlink to secret")
         QVERIFY2(out.contains("LINK EPERM") || out.contains("LINK EXDEV"), out); // the kernel refused the link itself
+    checkStudioUnaffected();
+    checkAlongside();
+}
+
+void TestHostileBattery::validatorAbuse_data()
+{
+    // Issue 16 class 3: arguments within the request cap that crashed the studio
+    // (std::regex recursing per character), held the run thread for minutes (quadratic
+    // uniqueItems, exponential backtracking) or slipped past maximum (uint64). Each call
+    // is answered with the exact invalid_arguments message, the run goes on.
+    QTest::addColumn<QByteArray>("call");
+    QTest::addColumn<QByteArray>("expected"); ///< the script's RESULT line
+    const QByteArray abandoned = " was abandoned at the match limit (1000000 steps): the pattern backtracks too much "
+                                 "on it; simplify the pattern (e.g. no nested quantifiers) or send a shorter value";
+    QTest::newRow("catastrophic pattern")
+        << QByteArray("tools.check(code='a' * 5000 + '!')")
+        << "RESULT invalid_arguments invalid arguments for 'check' at /code: matching this string (5001 bytes) "
+           "against the pattern \"^(a+)+$\""
+            + abandoned;
+    QTest::newRow("catastrophic pattern under not in anyOf")
+        << QByteArray("tools.check(tags='a' * 5000 + '!')")
+        << "RESULT invalid_arguments invalid arguments for 'check' at /tags: matching this string (5001 bytes) "
+           "against the pattern \"^(a|aa)+$\""
+            + abandoned;
+    QTest::newRow("200000 characters against a pattern")
+        << QByteArray("tools.check(text='1' * 200000)") << QByteArray("RESULT ok True");
+    QTest::newRow("200000 characters as a date-time")
+        << QByteArray("tools.check(when='1' * 200000)")
+        << QByteArray("RESULT invalid_arguments invalid arguments for 'check' at /when: expected a date-time (RFC "
+                      "3339, e.g. 2026-12-01T16:52:45Z)");
+    QTest::newRow("uniqueItems 40000, duplicate at the end")
+        << QByteArray("tools.check(ids=list(range(39999)) + [0])")
+        << QByteArray("RESULT invalid_arguments invalid arguments for 'check' at /ids: items 0 and 39999 are equal; "
+                      "items must be unique");
+    // valijson read 2^64-1 as the int64 -1: it passed "maximum": 100 and reached the handler.
+    QTest::newRow("2^64-1 against maximum 100")
+        << QByteArray("tools.check(m=2**64 - 1)")
+        << QByteArray("RESULT invalid_arguments invalid arguments for 'check' at /m: expected number less than or "
+                      "equal to 100");
+    QTest::newRow("2^64-1 against maximum 2^63")
+        << QByteArray("tools.check(n=2**64 - 1)")
+        << QByteArray("RESULT invalid_arguments invalid arguments for 'check' at /n: expected number less than or "
+                      "equal to 9223372036854775808");
+}
+
+void TestHostileBattery::validatorAbuse()
+{
+    QFETCH(QByteArray, call);
+    QFETCH(QByteArray, expected);
+    QTemporaryDir dir;
+    const QByteArray tool = R"json(, {"name": "check", "input_schema": {"type": "object", "additionalProperties": false,
+        "properties": {"code": {"type": "string", "pattern": "^(a+)+$"},
+                       "text": {"type": "string", "pattern": "^([0-9]|[a-z])+$"},
+                       "when": {"type": "string", "format": "date-time"},
+                       "ids": {"type": "array", "uniqueItems": true},
+                       "n": {"type": "integer", "maximum": 9223372036854775808},
+                       "m": {"type": "integer", "maximum": 100},
+                       "tags": {"anyOf": [{"not": {"pattern": "^(a|aa)+$"}}, {"type": "integer"}]}}},
+        "handler": {"kind": "mock", "sequence": [{"result": true}]}})json";
+    const QByteArray script = "from toolstudio import tools, ToolError\n"
+                              "try:\n    r = "
+        + call
+        + "\n    print('RESULT ok', r, flush=True)\n"
+          "except ToolError as e:\n    print('RESULT', e.code, e.args[0], flush=True)\n"
+          "print('RESULT after', tools.echo(n=1)['ok'], flush=True)\n";
+    const auto project = makeProject(dir.path(), script, R"({"run_timeout_seconds": 30})", tool);
+    QVERIFY(project);
+    startAlongside();
+    RunController controller;
+    controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
+    QByteArray out, err;
+    bool done = false;
+    connect(&controller, &RunController::outputReceived, this,
+            [&](int stream, const QByteArray &chunk) { (stream == 1 ? out : err) += chunk; });
+    connect(&controller, &RunController::finished, this, [&] { done = true; });
+    QString startError;
+    QElapsedTimer timer;
+    timer.start();
+    QVERIFY2(controller.start(*project, QString(), &startError), qPrintable(startError));
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QVERIFY2(controller.record().status == RunStatus::Completed,
+             qPrintable(controller.record().error + QString::fromUtf8(err)));
+    QList<QByteArray> results;
+    for (const QByteArray &line : out.split('\n'))
+        if (line.startsWith("RESULT"))
+            results << line;
+    QCOMPARE(results.size(), 2);
+    QCOMPARE(results[0], expected);
+    QCOMPARE(results[1], QByteArray("RESULT after True")); // the run thread is free for the next call
+    QVERIFY2(timer.elapsed() < 15000, qPrintable(QString::number(timer.elapsed())));
     checkStudioUnaffected();
     checkAlongside();
 }

@@ -256,7 +256,7 @@ private Q_SLOTS:
             << QByteArray(
                    "{\"tools\": [{\"name\": \"re\", \"input_schema\": @{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\", \"pattern\": \"((\"}}}, \"handler\": {\"kind\": \"manual\"}}]}")
             << QStringLiteral(
-                   "tool 're': invalid input_schema: invalid regular expression \"((\": Mismatched '(' and ')' in regular expression");
+                   "tool 're': invalid input_schema: invalid regular expression \"((\" at /properties/a/pattern: missing closing parenthesis at offset 2");
         QTest::newRow("output_schema valijson refuses")
             << J("{'tools': [{'name': 'out', 'output_schema': @{'required': 'a'}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 'out': invalid output_schema: JSON value is not an array.");

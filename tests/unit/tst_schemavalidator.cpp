@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/schemavalidator.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 using json = nlohmann::json;
@@ -58,6 +59,97 @@ private Q_SLOTS:
         QTest::newRow("escaped pointer") << OrderSchema << J("{'strict': {'a/b': 'yes'}}")
                                          << QStringLiteral("/strict/a~1b")
                                          << QStringLiteral("expected boolean, got string");
+        // pattern, patternProperties and format checked by the studio (PCRE2, by hand)
+        // wherever they sit: under combinators, $ref, items, if/then.
+        QTest::newRow("pattern in anyOf")
+            << J("{'anyOf': [{'type': 'string', 'pattern': '^a'}, {'type': 'integer'}]}") << J("'b'") << QString()
+            << QStringLiteral("does not match any of the anyOf schemas (the first: does not match the pattern \"^a\")");
+        QTest::newRow("pattern under not") << J("{'not': {'pattern': 'x'}}") << J("'axb'") << QString()
+                                           << QStringLiteral("must not match the \"not\" schema");
+        QTest::newRow("pattern in oneOf, two match")
+            << J("{'oneOf': [{'pattern': 'a'}, {'pattern': 'b'}, {'pattern': 'c'}]}") << J("'ab'") << QString()
+            << QStringLiteral("matches more than one of the oneOf schemas (0 and 1)");
+        QTest::newRow("pattern via $ref, items, allOf")
+            << J("{'definitions': {'code': {'allOf': [{'pattern': '^[A-Z]+$'}]}}, 'type': 'array', 'items': {'$ref': "
+                 "'#/definitions/code'}}")
+            << J("['AB', 'Cd']") << QStringLiteral("/1") << QStringLiteral("does not match the pattern \"^[A-Z]+$\"");
+        QTest::newRow("pattern in then") << J(
+            "{'if': {'properties': {'kind': {'const': 'iso'}}}, 'then': {'properties': {'code': {'pattern': "
+            "'^[A-Z]{3}$'}}}, 'else': {'properties': {'code': {'type': 'integer'}}}}")
+                                         << J("{'kind': 'iso', 'code': 'usd'}") << QStringLiteral("/code")
+                                         << QStringLiteral("does not match the pattern \"^[A-Z]{3}$\"");
+        QTest::newRow("pattern in else") << J(
+            "{'if': {'properties': {'kind': {'const': 'iso'}}}, 'then': {'properties': {'code': {'pattern': "
+            "'^[A-Z]{3}$'}}}, 'else': {'properties': {'code': {'type': 'integer'}}}}")
+                                         << J("{'kind': 'num', 'code': 'usd'}") << QStringLiteral("/code")
+                                         << QStringLiteral("expected integer, got string");
+        QTest::newRow("pattern is a search, ^ anchors")
+            << J("{'pattern': '^b'}") << J("'abc'") << QString() << QStringLiteral("does not match the pattern \"^b\"");
+        // ECMA-262: $ matches only at the end (PCRE2's default also before a final newline).
+        QTest::newRow("$ only at the end") << J("{'pattern': '^a$'}") << QByteArray("\"a\\n\"") << QString()
+                                           << QStringLiteral("does not match the pattern \"^a$\"");
+        QTest::newRow("pattern counts code points")
+            << J("{'pattern': '^.{3}$'}") << QByteArray("\"\xc3\xa9t\xc3\xa9s\"") << QString()
+            << QStringLiteral("does not match the pattern \"^.{3}$\"");
+        QTest::newRow("patternProperties decide additionalProperties")
+            << J("{'patternProperties': {'^x-': {'type': 'string'}}, 'additionalProperties': false}")
+            << J("{'x-a': 'ok', 'y': 1}") << QStringLiteral("/y")
+            << QStringLiteral("property is not allowed by the schema");
+        QTest::newRow("patternProperties schema")
+            << J("{'patternProperties': {'^x-': {'type': 'string'}}, 'additionalProperties': false}") << J("{'x-a': 2}")
+            << QStringLiteral("/x-a") << QStringLiteral("expected string, got integer");
+        QTest::newRow("properties, patternProperties and additionalProperties")
+            << J("{'properties': {'id': {}}, 'patternProperties': {'^n_': {'type': 'number'}}, 'additionalProperties': "
+                 "{'type': 'string'}}")
+            << J("{'id': 1, 'n_a': 2, 'z': 3}") << QStringLiteral("/z")
+            << QStringLiteral("expected string, got integer");
+        QTest::newRow("property and pattern both apply")
+            << J("{'properties': {'n_a': {'minimum': 0}}, 'patternProperties': {'^n_': {'maximum': 5}}}")
+            << J("{'n_a': 7}") << QStringLiteral("/n_a") << QStringLiteral("expected number less than or equal to 5");
+        QTest::newRow("format date") << J("{'format': 'date'}") << J("'2023-02-29'") << QString()
+                                     << QStringLiteral("expected a date (RFC 3339 full-date, e.g. 2026-12-01)");
+        QTest::newRow("format time") << J("{'format': 'time'}") << J("'16:52:45|02:00'") << QString()
+                                     << QStringLiteral(
+                                            "expected a time (RFC 3339 full-time, e.g. 16:52:45Z or 16:52:45+02:00)");
+        QTest::newRow("format date-time")
+            << J("{'format': 'date-time'}") << J("'2026-12-01 16:52:45Z'") << QString()
+            << QStringLiteral("expected a date-time (RFC 3339, e.g. 2026-12-01T16:52:45Z)");
+        // Numbers compared exactly: int64, uint64 and double, no lossy conversion.
+        QTest::newRow("2^64-1 vs maximum 2^63")
+            << J("{'type': 'integer', 'maximum': 9223372036854775808}") << J("18446744073709551615") << QString()
+            << QStringLiteral("expected number less than or equal to 9223372036854775808");
+        QTest::newRow("2^64-1 vs maximum 100")
+            << J("{'type': 'integer', 'maximum': 100}") << J("18446744073709551615") << QString()
+            << QStringLiteral("expected number less than or equal to 100");
+        QTest::newRow("2^64-1 vs exclusiveMaximum 2^64-1")
+            << J("{'exclusiveMaximum': 18446744073709551615}") << J("18446744073709551615") << QString()
+            << QStringLiteral("expected number less than 18446744073709551615");
+        QTest::newRow("2^53+1 vs maximum 2^53")
+            << J("{'maximum': 9007199254740992}") << J("9007199254740993") << QString()
+            << QStringLiteral("expected number less than or equal to 9007199254740992");
+        QTest::newRow("big negative vs minimum")
+            << J("{'minimum': -9223372036854775807}") << J("-9223372036854775808") << QString()
+            << QStringLiteral("expected number greater than or equal to -9223372036854775807");
+        QTest::newRow("big negative vs exclusiveMinimum double")
+            << J("{'exclusiveMinimum': -9.223372036854775808e18}") << J("-9223372036854775808") << QString()
+            << QStringLiteral("expected number greater than -9.223372036854776e+18");
+        QTest::newRow("fraction vs integer minimum") << J("{'minimum': 1}") << J("0.9999999999999999") << QString()
+                                                     << QStringLiteral("expected number greater than or equal to 1");
+        QTest::newRow("multipleOf 2, 2^64-1") << J("{'multipleOf': 2}") << J("18446744073709551615") << QString()
+                                              << QStringLiteral("expected a multiple of 2");
+        QTest::newRow("multipleOf 3, 1e20")
+            << J("{'multipleOf': 3}") << J("1e20") << QString() << QStringLiteral("expected a multiple of 3");
+        QTest::newRow("multipleOf 0.01") << J("{'multipleOf': 0.01}") << J("0.015") << QString()
+                                         << QStringLiteral("expected a multiple of 0.01");
+        QTest::newRow("const uint64") << J("{'const': 18446744073709551615}") << J("18446744073709551614") << QString()
+                                      << QStringLiteral("must be 18446744073709551615");
+        QTest::newRow("enum 2^53+1") << J("{'enum': [9007199254740993]}") << J("9007199254740992") << QString()
+                                     << QStringLiteral("must be one of 9007199254740993 (got 9007199254740992)");
+        QTest::newRow("uniqueItems 1 and 1.0") << J("{'uniqueItems': true}") << J("[0, 1, 1.0]") << QString()
+                                               << QStringLiteral("items 1 and 2 are equal; items must be unique");
+        QTest::newRow("uniqueItems objects in any order")
+            << J("{'uniqueItems': true}") << J("[{'a': 1, 'b': [2]}, {'b': [2.0], 'a': 1}]") << QString()
+            << QStringLiteral("items 0 and 1 are equal; items must be unique");
         QTest::newRow("format next to type")
             << J("{'type': 'object', 'properties': {'day': {'type': 'string', 'format': 'date'}}}") << J("{'day': 12}")
             << QStringLiteral("/day") << QStringLiteral("expected string, got integer");
@@ -89,6 +181,23 @@ private Q_SLOTS:
                                << J("{'items': [{'price': 1, 'sku': 'ABC'}], 'count': 2, 'strict': {'a/b': true}}");
         QTest::newRow("empty object schema") << J("{'type': 'object'}") << J("{'anything': [1]}");
         QTest::newRow("true schema") << QByteArray("true") << QByteArray("null");
+        QTest::newRow("pattern is a search") << J("{'pattern': 'b'}") << J("'abc'");
+        QTest::newRow("ECMA \\u escape") << J("{'pattern': '^\\\\u00e9$'}") << QByteArray("\"\xc3\xa9\"");
+        QTest::newRow("patternProperties allow") << J("{'patternProperties': {'^x-': {'type': 'string'}}, "
+                                                      "'additionalProperties': false}")
+                                                 << J("{'x-a': 's', 'x-b': ''}");
+        QTest::newRow("date-time") << J("{'format': 'date-time'}") << J("'2024-02-29T23:59:60.5+01:00'");
+        QTest::newRow("multipleOf 3, 2^64-1") << J("{'multipleOf': 3}") << J("18446744073709551615");
+        QTest::newRow("multipleOf 10, 1e20") << J("{'multipleOf': 10}") << J("1e20");
+        QTest::newRow("multipleOf 0.01") << J("{'multipleOf': 0.01}") << J("0.3");
+        QTest::newRow("const 1 and 1.0") << J("{'const': 1}") << J("1.0");
+        QTest::newRow("2^64-1 below exclusiveMaximum 2.0^64")
+            << J("{'exclusiveMaximum': 1.8446744073709552e19}") << J("18446744073709551615");
+        QTest::newRow("2^64-1 at maximum") << J("{'maximum': 18446744073709551615}") << J("18446744073709551615");
+        QTest::newRow("int64 min at minimum") << J("{'minimum': -9223372036854775808}") << J("-9223372036854775808");
+        QTest::newRow("$ref in const is data") << J("{'const': {'$ref': '#'}}") << J("{'$ref': '#'}");
+        QTest::newRow("recursive $ref") << J("{'properties': {'next': {'$ref': '#'}}, 'required': ['v']}")
+                                        << J("{'v': 1, 'next': {'v': 2, 'next': {'v': 3}}}");
     }
 
     void validValues()
@@ -131,7 +240,24 @@ private Q_SLOTS:
                                             "refer to it as \"#/definitions/NAME\"");
         QTest::newRow("bad pattern")
             << QByteArray("{\"properties\": {\"a\": {\"pattern\": \"((\"}}}")
-            << QStringLiteral("invalid regular expression \"((\": Mismatched '(' and ')' in regular expression");
+            << QStringLiteral("invalid regular expression \"((\" at /properties/a/pattern: missing closing parenthesis "
+                              "at offset 2");
+        QTest::newRow("bad patternProperties key")
+            << J("{'definitions': {'x': {'patternProperties': {'a[': {}}}}}")
+            << QStringLiteral("invalid regular expression \"a[\" at /definitions/x/patternProperties/a[: missing "
+                              "terminating ] for character class at offset 2");
+        QTest::newRow("$ref loop")
+            << J("{'definitions': {'a': {'$ref': '#/definitions/b'}, 'b': {'$ref': '#/definitions/a'}}, '$ref': "
+                 "'#/definitions/a'}")
+            << QStringLiteral("$ref loop #/definitions/a -> #/definitions/b -> #/definitions/a: a $ref must lead to "
+                              "a schema");
+        QTest::newRow("$ref to itself") << J("{'$ref': '#'}")
+                                        << QStringLiteral("$ref loop # -> #: a $ref must lead to a schema");
+        QByteArray deep;
+        for (int i = 0; i < 300; ++i)
+            deep += "{\"not\": ";
+        deep += "{}" + QByteArray(300, '}');
+        QTest::newRow("nested 300 deep") << deep << QStringLiteral("the schema is nested deeper than 256 levels");
         QTest::newRow("not a schema") << J("'object'") << QStringLiteral("a schema must be a JSON object (got string)");
     }
 
@@ -142,6 +268,111 @@ private Q_SLOTS:
         QString actual;
         QVERIFY(!SchemaValidator::compile(json::parse(schema.constData()), &actual));
         QCOMPARE(actual, error);
+    }
+
+    /// Values a script can send within the request cap that cost valijson minutes or
+    /// its stack: each is answered, with the exact failure, in well under a second.
+    void hostileValues_data()
+    {
+        QTest::addColumn<QByteArray>("schema");
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("message"); ///< empty: valid
+        QTest::addColumn<bool>("abandoned");
+        const QByteArray a5000 = '"' + QByteArray(5000, 'a') + "!\"";
+        QTest::newRow("catastrophic pattern")
+            << J("{'type': 'string', 'pattern': '^(a+)+$'}") << a5000 << QString()
+            << QStringLiteral("matching this string (5001 bytes) against the pattern \"^(a+)+$\" was abandoned at the "
+                              "match limit (1000000 steps): the pattern backtracks too much on it; simplify the "
+                              "pattern (e.g. no nested quantifiers) or send a shorter value")
+            << true;
+        // Abandoned is not "no match": under not/anyOf that would decide the result.
+        QTest::newRow("catastrophic pattern under not, in anyOf")
+            << J("{'properties': {'a': {'anyOf': [{'not': {'pattern': '^(a|aa)+$'}}, {'type': 'string'}]}}}")
+            << "{\"a\": " + a5000 + "}" << QStringLiteral("/a")
+            << QStringLiteral("matching this string (5001 bytes) against the pattern \"^(a|aa)+$\" was abandoned at "
+                              "the match limit (1000000 steps): the pattern backtracks too much on it; simplify the "
+                              "pattern (e.g. no nested quantifiers) or send a shorter value")
+            << true;
+        QTest::newRow("catastrophic patternProperties")
+            << J("{'patternProperties': {'^(a|aa)+$': {}}, 'additionalProperties': false}") << "{" + a5000 + ": 1}"
+            << QStringLiteral("/") + QString(5000, QLatin1Char('a')) + QStringLiteral("!")
+            << QStringLiteral("matching the property name (5001 bytes) against the pattern \"^(a|aa)+$\" was abandoned "
+                              "at the match limit (1000000 steps): the pattern backtracks too much on it; simplify "
+                              "the pattern (e.g. no nested quantifiers) or send a shorter value")
+            << true;
+        // std::regex recursed once per character here: 200 000 digits overflowed the stack.
+        const QByteArray digits = '"' + QByteArray(200000, '1') + '"';
+        QTest::newRow("long string, linear pattern")
+            << J("{'pattern': '^([0-9]|[a-z])+$'}") << digits << QString() << QString() << false;
+        QTest::newRow("format date-time, long input")
+            << J("{'format': 'date-time'}") << digits << QString()
+            << QStringLiteral("expected a date-time (RFC 3339, e.g. 2026-12-01T16:52:45Z)") << false;
+        QByteArray distinct = "[";
+        for (int i = 0; i < 40000; ++i)
+            distinct += QByteArray::number(i) + ',';
+        QTest::newRow("uniqueItems 40000 distinct")
+            << J("{'uniqueItems': true}") << distinct.left(distinct.size() - 1) + ']' << QString() << QString()
+            << false;
+        QTest::newRow("uniqueItems 40000, duplicate at the end")
+            << J("{'uniqueItems': true}") << distinct.left(distinct.lastIndexOf(',', distinct.size() - 2) + 1) + "0]"
+            << QString() << QStringLiteral("items 0 and 39999 are equal; items must be unique") << false;
+        QByteArray objects = "[";
+        for (int i = 0; i < 40000; ++i)
+            objects += "{\"id\": " + QByteArray::number(i) + ", \"tags\": [\"a\", \"b\"]},";
+        objects.chop(1);
+        QTest::newRow("uniqueItems 40000 objects")
+            << J("{'type': 'array', 'uniqueItems': true, 'items': {'required': ['id']}}") << objects + ']' << QString()
+            << QString() << false;
+        // A $ref loop that never descends into the value ends at the depth bound.
+        QTest::newRow("$ref loop through allOf")
+            << J("{'allOf': [{'$ref': '#'}]}") << J("1") << QString()
+            << QStringLiteral("the schema applies more than 512 nested subschemas here (a $ref loop that does not "
+                              "descend into the value, or a value nested too deeply); validation was abandoned")
+            << true;
+    }
+
+    void hostileValues()
+    {
+        QFETCH(QByteArray, schema);
+        QFETCH(QByteArray, value);
+        QFETCH(QString, pointer);
+        QFETCH(QString, message);
+        QFETCH(bool, abandoned);
+        QString error;
+        const auto validator = SchemaValidator::compile(json::parse(schema.constData()), &error);
+        QVERIFY2(validator, qPrintable(error));
+        const json parsed = json::parse(value.constData());
+        QElapsedTimer timer;
+        timer.start();
+        const auto failure = validator->validate(parsed);
+        const qint64 ms = timer.elapsed();
+        QVERIFY2(ms < 1000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
+        if (message.isEmpty()) {
+            QVERIFY2(!failure, failure ? qPrintable(failure->toString()) : "");
+            return;
+        }
+        QVERIFY(failure);
+        QCOMPARE(failure->pointer, pointer);
+        QCOMPARE(failure->message, message);
+        QCOMPARE(failure->abandoned, abandoned);
+    }
+
+    void timeBudget()
+    {
+        // The wall-clock bound of one call: with 0 ms, the first check abandons it.
+        const auto validator = SchemaValidator::compile(json::parse(J("{'items': {'type': 'integer'}}").constData()));
+        QVERIFY(validator);
+        const json value = json(std::vector<int>(100000, 1));
+        SchemaValidator::Limits limits;
+        limits.timeBudget = std::chrono::milliseconds(0);
+        const auto failure = validator->validate(value, limits);
+        QVERIFY(failure);
+        QVERIFY(failure->abandoned);
+        QCOMPARE(failure->message,
+                 QStringLiteral("validation took longer than its 0 ms bound and was abandoned here; "
+                                "send smaller arguments or simplify the schema"));
+        QVERIFY(!validator->validate(value)); // the default bound (2 s) is ample
     }
 
     void reusable()
