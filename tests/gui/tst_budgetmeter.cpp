@@ -7,6 +7,7 @@
 #include "run/runcontroller.h"
 #include "testfiles.h"
 #include "ui/mainwindow.h"
+#include "windowfixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,23 +17,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-namespace {
-
-constexpr int RunTimeoutMs = 30000;
-
-} // namespace
-
-class TstBudgetMeter : public QObject
+class TstBudgetMeter
+    : public QObject
+    , protected WindowFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
-                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
-    }
+    void initTestCase() { initWindowTestCase(Names::Suite); }
 
     void largestRequestAndReplyAreTheEngineSizes()
     {

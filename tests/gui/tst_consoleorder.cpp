@@ -9,6 +9,7 @@
 #include "run/runcontroller.h"
 #include "testfiles.h"
 #include "ui/mainwindow.h"
+#include "windowfixture.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,8 +21,6 @@
 #include <QtTest>
 
 namespace {
-
-constexpr int RunTimeoutMs = 30000;
 
 constexpr char EchoProject[]
     = "{\"name\": \"order\", \"default_script\": \"main\",\n"
@@ -71,17 +70,14 @@ QStringList consoleLines(const ConsoleView *console)
 
 } // namespace
 
-class TstConsoleOrder : public QObject
+class TstConsoleOrder
+    : public QObject
+    , protected WindowFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
-                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
-    }
+    void initTestCase() { initWindowTestCase(Names::Suite); }
 
     void outputFollowsTheMarkerOfTheCallBeforeIt()
     {

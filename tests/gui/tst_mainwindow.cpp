@@ -25,6 +25,7 @@
 #include "ui/shortcutpassthrough.h"
 #include "ui/toolpanel.h"
 #include "ui/toolsmenu.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -59,9 +60,6 @@
 #include <memory>
 
 namespace {
-
-// A run starts an interpreter in the sandbox; allow for a slow, shared machine.
-constexpr int RunTimeoutMs = 30000;
 
 QString readFile(const QString &path)
 {
@@ -108,38 +106,18 @@ QString frontTab(const QMainWindow *window, const QString &tab)
 
 } // namespace
 
-class TstMainWindow : public QObject
+class TstMainWindow
+    : public QObject
+    , protected WindowFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
-        QCoreApplication::setOrganizationName(QStringLiteral("toolstudio-tests"));
-        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
-                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
-    }
+    void initTestCase() { initWindowTestCase(); }
 
-    void init()
-    {
-        m_scratch = std::make_unique<QTemporaryDir>();
-        QVERIFY(m_scratch->isValid());
-        m_window = std::make_unique<MainWindow>();
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    }
+    void init() { initWindow(ErrorDialogs::Shown); }
 
-    void cleanup()
-    {
-        if (m_window && m_window->runController()->isActive()) {
-            m_window->runController()->stop();
-            QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
-        }
-        m_window.reset();
-        m_scratch.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     void startsWithoutProject()
     {
@@ -1132,9 +1110,6 @@ private:
             qWarning("example project missing or not copied: %s", qPrintable(name));
         return copy;
     }
-
-    std::unique_ptr<QTemporaryDir> m_scratch;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TstMainWindow)

@@ -13,6 +13,7 @@
 #include "ui/durablerunactions.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QDir>
@@ -30,8 +31,6 @@
 #include <memory>
 
 namespace {
-
-constexpr int RunTimeoutMs = 30000;
 
 // One tool, `echo`, whose command handler prints its arguments back (`cat` of the
 // stdin JSON): a step's result is exactly the arguments its handler got.
@@ -82,39 +81,18 @@ QModelIndex stepRow(const QAbstractItemModel *trace, int sequence)
 
 } // namespace
 
-class TstRerunDialog : public QObject
+class TstRerunDialog
+    : public QObject
+    , protected WindowFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
-        QCoreApplication::setOrganizationName(QStringLiteral("toolstudio-tests"));
-        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
-                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
-    }
+    void initTestCase() { initWindowTestCase(); }
 
-    void init()
-    {
-        m_scratch = std::make_unique<QTemporaryDir>();
-        QVERIFY(m_scratch->isValid());
-        m_window = std::make_unique<MainWindow>();
-        m_window->setErrorDialogsEnabled(false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    }
+    void init() { initWindow(); }
 
-    void cleanup()
-    {
-        if (m_window && m_window->runController()->isActive()) {
-            m_window->runController()->stop();
-            QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
-        }
-        m_window.reset();
-        m_scratch.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     void actionsAndShortcut()
     {
@@ -461,9 +439,6 @@ private:
             qWarning("the run is not in the Runs dock");
         return m_window->runController()->record().id;
     }
-
-    std::unique_ptr<QTemporaryDir> m_scratch;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TstRerunDialog)

@@ -14,6 +14,7 @@
 #include "ui/pendingcallspanel.h"
 #include "ui/runspanel.h"
 #include "ui/stepmodeactions.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -34,9 +35,6 @@
 #include <memory>
 
 namespace {
-
-// A run starts an interpreter in the sandbox; allow for a slow, shared machine.
-constexpr int RunTimeoutMs = 30000;
 
 QString cell(const QAbstractItemModel *model, int row, int column)
 {
@@ -65,39 +63,18 @@ QTreeWidgetItem *runRow(QTreeWidget *view, const QString &runId)
 
 } // namespace
 
-class TstStepModeUi : public QObject
+class TstStepModeUi
+    : public QObject
+    , protected WindowFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
-        QCoreApplication::setOrganizationName(QStringLiteral("toolstudio-tests"));
-        QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
-                 "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
-    }
+    void initTestCase() { initWindowTestCase(); }
 
-    void init()
-    {
-        m_scratch = std::make_unique<QTemporaryDir>();
-        QVERIFY(m_scratch->isValid());
-        m_window = std::make_unique<MainWindow>();
-        m_window->setErrorDialogsEnabled(false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    }
+    void init() { initWindow(); }
 
-    void cleanup()
-    {
-        if (m_window && m_window->runController()->isActive()) {
-            m_window->runController()->stop();
-            QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
-        }
-        m_window.reset();
-        m_scratch.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     // Run ▸ the four decisions, with their shortcuts; disabled until a call is held.
     void actionsInTheRunMenu()
@@ -444,10 +421,6 @@ private Q_SLOTS:
         QVERIFY(row);
         QCOMPARE(row->text(4), QStringLiteral("8.0 s since resume"));
     }
-
-private:
-    std::unique_ptr<QTemporaryDir> m_scratch;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TstStepModeUi)

@@ -10,6 +10,7 @@
 #include "ui/toolpanel.h"
 #include "ui/tryitanswerdialog.h"
 #include "ui/valvesform.h"
+#include "windowfixture.h"
 
 #include <QAction>
 #include <QApplication>
@@ -88,36 +89,25 @@ void typeAndEnter(QLineEdit *edit, const QString &text)
 
 } // namespace
 
-class TstToolDock : public QObject
+class TstToolDock
+    : public QObject
+    , protected WindowFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
-        QCoreApplication::setOrganizationName(QStringLiteral("toolstudio-tests"));
-    }
+    void initTestCase() { initWindowTestCase(Names::Studio, Sandbox::NotNeeded); }
 
     void init()
     {
-        m_scratch = std::make_unique<QTemporaryDir>();
-        QVERIFY(m_scratch->isValid());
+        makeScratch();
         m_dir = m_scratch->filePath(QStringLiteral("dock"));
         QVERIFY(writeFile(m_dir + QStringLiteral("/toolstudio.json"), Manifest));
         QVERIFY(writeFile(m_dir + QStringLiteral("/scripts/main.py"), "print(1)\n"));
-        m_window = std::make_unique<MainWindow>();
-        m_window->setErrorDialogsEnabled(false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        showWindow();
     }
 
-    void cleanup()
-    {
-        m_window.reset();
-        m_scratch.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     void retryFieldWritesUndoably()
     {
@@ -487,8 +477,6 @@ private Q_SLOTS:
     }
 
 private:
-    std::unique_ptr<QTemporaryDir> m_scratch;
-    std::unique_ptr<MainWindow> m_window;
     QString m_dir;
 };
 

@@ -10,6 +10,7 @@
 #include "ui/projectpanel.h"
 #include "ui/secretsdialog.h"
 #include "ui/toolsmenu.h"
+#include "windowfixture.h"
 
 #include <QAbstractItemModel>
 #include <QAction>
@@ -75,7 +76,9 @@ QStringList column(const QAbstractItemModel *model, int column)
 
 } // namespace
 
-class TstToolsMenu : public QObject
+class TstToolsMenu
+    : public QObject
+    , protected WindowFixture
 {
     Q_OBJECT
 
@@ -92,27 +95,23 @@ private Q_SLOTS:
 
     void init()
     {
-        m_scratch = std::make_unique<QTemporaryDir>();
-        QVERIFY(m_scratch->isValid());
+        makeScratch();
         m_dir = m_scratch->filePath(QStringLiteral("menu"));
         QVERIFY(writeFile(m_dir + QStringLiteral("/toolstudio.json"), Manifest));
         QVERIFY(writeFile(m_dir + QStringLiteral("/scripts/main.py"), "print(1)\n"));
         Secrets secrets = Secrets::load(m_dir);
         QVERIFY(secrets.set(QStringLiteral("CRM_KEY"), QString::fromLatin1(SecretValue)));
         QVERIFY(secrets.save());
-        m_window = std::make_unique<MainWindow>();
-        m_window->setErrorDialogsEnabled(false);
+        showWindow();
         m_window->toolsMenu()->setInteractive(false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QVERIFY(m_window->openProject(m_dir));
     }
 
     void cleanup()
     {
-        m_window.reset();
-        QFile::remove(Secrets::filePath(m_dir));
-        m_scratch.reset();
+        const QString secretsFile = Secrets::filePath(m_dir);
+        closeWindow();
+        QFile::remove(secretsFile);
     }
 
     void menuHoldsTheActionsWithShortcuts()
@@ -539,9 +538,7 @@ private Q_SLOTS:
 
 private:
     QTemporaryDir m_config;
-    std::unique_ptr<QTemporaryDir> m_scratch;
     QString m_dir;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TstToolsMenu)

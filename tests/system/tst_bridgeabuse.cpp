@@ -8,6 +8,7 @@
 // user would see: the run's status and error, or the reply the script got.
 
 #include "engine/stepengine.h"
+#include "enginefixture.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
 
@@ -53,15 +54,6 @@ QByteArray testTools()
           "]";
 }
 
-struct RunResult
-{
-    RunRecord record;
-    std::vector<Step> steps;
-    QByteArray stdoutText;
-    QByteArray stderrText;
-    qint64 elapsedMs = 0;
-};
-
 /// Python helpers for raw bridge I/O, prepended to the abuse scripts.
 const QByteArray RawBridge
     = "import os, json, time, socket\n"
@@ -94,28 +86,11 @@ private:
     /// Runs `source` as scripts/main.<suffix> of the test project.
     RunResult run(const QByteArray &source, const QString &suffix = QStringLiteral("py"), bool journal = true)
     {
-        RunResult result;
         const QString script = m_dir.filePath(QStringLiteral("scripts/main.") + suffix);
         writeFile(script, source);
         RunController controller;
         controller.setJournalPath(journal ? m_dir.filePath(QStringLiteral("journal.sqlite")) : QString());
-        connect(&controller, &RunController::outputReceived, this, [&result](int stream, const QByteArray &chunk) {
-            (stream == 1 ? result.stdoutText : result.stderrText) += chunk;
-        });
-        QSignalSpy finished(&controller, &RunController::finished);
-        QString error;
-        QElapsedTimer clock;
-        clock.start();
-        if (!controller.start(*m_project, script, &error)) {
-            qWarning() << "start failed:" << error;
-            return result;
-        }
-        if (finished.isEmpty())
-            finished.wait(60000);
-        result.elapsedMs = clock.elapsed();
-        result.record = controller.record();
-        result.steps = controller.engine()->steps();
-        return result;
+        return runToEnd(controller, *m_project, script, 60000);
     }
 
 private Q_SLOTS:

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "clirunner.h"
 #include "journal/journal.h"
 
 #include <nlohmann/json.hpp>
@@ -28,36 +29,6 @@ namespace {
 constexpr int ExitCompleted = 0;
 constexpr int ExitRunFailed = 1;
 constexpr int ExitBadInput = 2;
-
-struct CommandResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-QString binary()
-{
-    return qEnvironmentVariable("TOOLSTUDIO_BINARY");
-}
-
-CommandResult toolstudio(const QStringList &arguments, const QByteArray &input = {})
-{
-    QProcess process;
-    process.setProgram(binary());
-    process.setArguments(arguments);
-    if (input.isNull())
-        process.setStandardInputFile(QProcess::nullDevice()); // not a terminal: never prompt
-    process.start();
-    if (!input.isNull()) {
-        process.waitForStarted();
-        process.write(input);
-        process.closeWriteChannel();
-    }
-    if (!process.waitForFinished(60000))
-        process.kill();
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
 
 void writeFile(const QString &path, const QByteArray &data)
 {
@@ -153,7 +124,7 @@ struct WaitingRun
 
     bool start(const QString &dir)
     {
-        process.setProgram(binary());
+        process.setProgram(toolstudioBinary());
         process.setArguments(
             {QStringLiteral("run"), dir, QStringLiteral("--json"), QStringLiteral("--wait-for-answers")});
         process.setStandardInputFile(QProcess::nullDevice());
@@ -199,7 +170,7 @@ struct HeldRun
 
     bool start(const QString &dir, const QByteArray &input, int sequence, const QByteArray &key)
     {
-        process.setProgram(binary());
+        process.setProgram(toolstudioBinary());
         process.setArguments({QStringLiteral("run"), dir, QStringLiteral("--step"), QStringLiteral("--json")});
         process.start();
         if (!process.waitForStarted())
@@ -725,7 +696,7 @@ private Q_SLOTS:
                   "    tools.lookup(key=str(i))\n"
                   "    time.sleep(0.2)\n");
         QProcess process;
-        process.setProgram(binary());
+        process.setProgram(toolstudioBinary());
         process.setArguments({QStringLiteral("run"), dir.path()});
         process.setStandardInputFile(QProcess::nullDevice());
         process.start();

@@ -4,6 +4,7 @@
 // Pre-warmed starts (docs/sandbox.md "Pre-warmed start"): RunController keeps one
 // launcher waiting for the next run (WarmLauncher) and hands the script over with go().
 #include "engine/stepengine.h"
+#include "enginefixture.h"
 #include "journal/journal.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
@@ -50,15 +51,6 @@ bool processGone(qint64 pid)
     return pid > 0 && ::kill(pid_t(pid), 0) == -1 && errno == ESRCH;
 }
 
-struct RunResult
-{
-    RunRecord record;
-    std::vector<Step> steps;
-    QByteArray stdoutText;
-    QByteArray stderrText;
-    QList<RunFile> files;
-};
-
 } // namespace
 
 class TestPrewarm : public QObject
@@ -79,34 +71,7 @@ private:
             "\"scripts/main.py\"}, {\"name\": \"other\", \"path\": \"scripts/other.sh\"}], \"tools\": [{\"name\": "
             "\"echo\", \"input_schema\": {\"type\": \"object\"}, \"handler\": {\"kind\": \"mock\", \"sequence\": "
             "[{\"result\": \"echoed\"}]}}]}");
-        ProjectError error;
-        auto project = Project::load(m_dir.path(), &error);
-        if (!project)
-            qWarning() << error.toString();
-        return project;
-    }
-
-    RunResult runToEnd(RunController &controller, const Project &project, const QString &script = {})
-    {
-        RunResult result;
-        const auto connection = connect(&controller, &RunController::outputReceived, this,
-                                        [&result](int stream, const QByteArray &chunk) {
-                                            (stream == 1 ? result.stdoutText : result.stderrText) += chunk;
-                                        });
-        QSignalSpy finished(&controller, &RunController::finished);
-        QString error;
-        if (!controller.start(project, script, &error)) {
-            qWarning() << "start failed:" << error;
-            disconnect(connection);
-            return result;
-        }
-        if (finished.isEmpty())
-            finished.wait(30000);
-        disconnect(connection);
-        result.record = controller.record();
-        result.steps = controller.engine()->steps();
-        result.files = controller.outputFiles();
-        return result;
+        return loadProject(m_dir.path());
     }
 
     /// Waits until the controller's launcher for the next run is ready.

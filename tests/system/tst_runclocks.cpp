@@ -5,27 +5,13 @@
 // against limits.run_timeout_seconds, stands still while a call waits for a person
 // (a pending manual call, a call held in step mode); the wait clock counts that time.
 
+#include "enginefixture.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
-namespace {
-
-std::optional<Project> example(const char *name)
-{
-    ProjectError error;
-    auto project = Project::load(qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/resources/examples/")
-                                     + QString::fromLatin1(name),
-                                 &error);
-    if (!project)
-        qWarning() << error.toString();
-    return project;
-}
-
-} // namespace
 
 class TestRunClocks : public QObject
 {
@@ -57,7 +43,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, example);
         QFETCH(bool, stepMode);
-        const auto project = ::example(example.toLatin1().constData());
+        const auto project = loadExample(example);
         QVERIFY(project);
         QTemporaryDir journalDir;
         RunController controller;

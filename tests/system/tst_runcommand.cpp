@@ -4,6 +4,7 @@
 // `toolstudio run` as a user runs it: the built binary, its exit status and output.
 
 #include "cli/answerfile.h"
+#include "clirunner.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,25 +18,6 @@ namespace {
 QByteArray dumped(const nlohmann::json &value)
 {
     return QByteArray::fromStdString(value.dump());
-}
-
-struct CommandResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CommandResult toolstudio(const QStringList &arguments)
-{
-    QProcess process;
-    process.setProgram(qEnvironmentVariable("TOOLSTUDIO_BINARY"));
-    process.setArguments(arguments);
-    process.setStandardInputFile(QProcess::nullDevice()); // not a terminal: never prompt
-    process.start();
-    if (!process.waitForFinished(60000))
-        process.kill();
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
 }
 
 QString example(const char *name)

@@ -4,6 +4,7 @@
 // End-to-end runs: the real launcher, sandbox, Python shim, bridge, engine and journal.
 
 #include "engine/stepengine.h"
+#include "enginefixture.h"
 #include "journal/journal.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
@@ -29,11 +30,6 @@ QByteArray dumped(const nlohmann::json &value)
     return QByteArray::fromStdString(value.dump());
 }
 
-QString examplesDir()
-{
-    return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/resources/examples");
-}
-
 void writeFile(const QString &path, const QByteArray &data)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
@@ -55,14 +51,6 @@ const QByteArray TestTools = R"([
    "handler": {"kind": "manual"}}
 ])";
 
-struct RunResult
-{
-    RunRecord record;
-    std::vector<Step> steps;
-    QByteArray stdoutText;
-    QByteArray stderrText;
-};
-
 } // namespace
 
 class TestRunController : public QObject
@@ -79,39 +67,7 @@ private:
             dir.path() + QStringLiteral("/toolstudio.json"),
             R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}], "limits": )"
                 + limits + R"(, "tools": )" + TestTools + "}");
-        ProjectError error;
-        auto project = Project::load(dir.path(), &error);
-        if (!project)
-            qWarning() << error.toString();
-        return project;
-    }
-
-    std::optional<Project> loadExample(const QString &name)
-    {
-        ProjectError error;
-        auto project = Project::load(examplesDir() + QLatin1Char('/') + name, &error);
-        if (!project)
-            qWarning() << error.toString();
-        return project;
-    }
-
-    RunResult runToEnd(RunController &controller, const Project &project, const QString &script = {})
-    {
-        RunResult result;
-        connect(&controller, &RunController::outputReceived, this, [&result](int stream, const QByteArray &chunk) {
-            (stream == 1 ? result.stdoutText : result.stderrText) += chunk;
-        });
-        QSignalSpy finished(&controller, &RunController::finished);
-        QString error;
-        if (!controller.start(project, script, &error)) {
-            qWarning() << "start failed:" << error;
-            return result;
-        }
-        if (finished.isEmpty())
-            finished.wait(30000);
-        result.record = controller.record();
-        result.steps = controller.engine()->steps();
-        return result;
+        return loadProject(dir.path());
     }
 
 private Q_SLOTS:

@@ -1,0 +1,88 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The set-up the window suites (tests/gui/) share: the test identity, a scratch folder
+// and a shown main window, closed again with any run it started stopped.
+#pragma once
+
+#include "run/runcontroller.h"
+#include "ui/mainwindow.h"
+
+#include <QCoreApplication>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+/// A run starts an interpreter in the sandbox; allow for a slow, shared machine.
+constexpr int RunTimeoutMs = 30000;
+
+/// A mixin for a window suite (`class TstX : public QObject, protected WindowFixture`):
+/// the suite's slots call it from initTestCase(), init() and cleanup() and reach the
+/// window and the scratch folder as m_window and m_scratch. Its checks are QVERIFYs, so
+/// a failed set-up fails (and skips) the test function as one written in place would.
+class WindowFixture
+{
+public:
+    enum class Names { Studio, Suite };
+    enum class Sandbox { Required, NotNeeded };
+    enum class ErrorDialogs { Off, Shown };
+
+protected:
+    /// For initTestCase(): standard paths in test mode, so no suite reads or writes a
+    /// user's settings; with Names::Studio the studio's application name under the
+    /// organisation "toolstudio-tests" (Names::Suite keeps the executable's own, settings
+    /// apart from the other suites); with Sandbox::Required, checks that CTest pointed
+    /// TOOLSTUDIO_SANDBOX at the launcher.
+    static void initWindowTestCase(Names names = Names::Studio, Sandbox sandbox = Sandbox::Required)
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        if (names == Names::Studio) {
+            QCoreApplication::setApplicationName(QStringLiteral("Tool Studio"));
+            QCoreApplication::setOrganizationName(QStringLiteral("toolstudio-tests"));
+        }
+        if (sandbox == Sandbox::Required)
+            QVERIFY2(!qEnvironmentVariableIsEmpty("TOOLSTUDIO_SANDBOX"),
+                     "TOOLSTUDIO_SANDBOX must point at the toolstudio-sandbox launcher (CTest sets it)");
+    }
+
+    /// A fresh scratch folder in m_scratch (removed by closeWindow()).
+    void makeScratch()
+    {
+        m_scratch = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_scratch->isValid());
+    }
+
+    /// A new main window in m_window, shown and exposed; error dialogs off unless asked
+    /// for (a modal box would stop the test).
+    void showWindow(ErrorDialogs dialogs = ErrorDialogs::Off)
+    {
+        m_window = std::make_unique<MainWindow>();
+        if (dialogs == ErrorDialogs::Off)
+            m_window->setErrorDialogsEnabled(false);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    /// For init(): makeScratch(), then showWindow().
+    void initWindow(ErrorDialogs dialogs = ErrorDialogs::Off)
+    {
+        makeScratch();
+        showWindow(dialogs);
+    }
+
+    /// For cleanup(): stops a run the test left going (waiting for it to end), then
+    /// closes the window and removes the scratch folder.
+    void closeWindow()
+    {
+        if (m_window && m_window->runController()->isActive()) {
+            m_window->runController()->stop();
+            QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        }
+        m_window.reset();
+        m_scratch.reset();
+    }
+
+    std::unique_ptr<QTemporaryDir> m_scratch;
+    std::unique_ptr<MainWindow> m_window;
+};
