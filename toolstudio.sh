@@ -64,11 +64,18 @@ build() {
     cmake --build "$dir" --parallel "$(nproc)"
 }
 
+# ccache, when the machine has it, keyed on paths relative to the tree, so a second
+# clone or build dir reuses what the first compiled.
+launcher_args() {
+    if command -v ccache >/dev/null; then echo "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"; fi
+}
+export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
+
 configure() {
     local dir="$1"; shift
     if [ ! -f "$dir/CMakeCache.txt" ]; then
         log "configuring in ${dir#"$ROOT"/}"
-        cmake -S "$ROOT" -B "$dir" $(generator_args) "$@" >/dev/null
+        cmake -S "$ROOT" -B "$dir" $(generator_args) $(launcher_args) "$@" >/dev/null
     fi
 }
 
@@ -120,6 +127,7 @@ test)
     SUMMARY=()
     status=0
     check_format || { status=1; SUMMARY+=("clang-format: FAILED (see above)"); }
+    "$ROOT/tools/check-layers.sh" || { status=1; SUMMARY+=("check-layers: FAILED (see above)"); }
     build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug
     export QT_QPA_PLATFORM=offscreen
     # The bridge fuzzer (libFuzzer, clang, its own build dir) for a bounded time: in CI
@@ -130,12 +138,17 @@ test)
             CC=clang CXX=clang++ cmake -S "$ROOT" -B "$ROOT/build-fuzz" $(generator_args) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
                 -DTOOLSTUDIO_BUILD_FUZZERS=ON -DTOOLSTUDIO_BUILD_TESTS=OFF >/dev/null
         fi
-        cmake --build "$ROOT/build-fuzz" --target fuzz_bridge
+        cmake --build "$ROOT/build-fuzz" --target fuzz_bridge fuzz_schema
         work="$(mktemp -d)"
-        log "fuzzing the bridge for ${TOOLSTUDIO_FUZZ_SECONDS:-60} s (new inputs in $work; crashes there too)"
+        mkdir -p "$work/bridge" "$work/schema"
+        log "fuzzing the bridge for ${TOOLSTUDIO_FUZZ_SECONDS:-60} s (new inputs in $work/bridge; crashes in $work)"
         "$ROOT/build-fuzz/tests/fuzz/fuzz_bridge" -max_total_time="${TOOLSTUDIO_FUZZ_SECONDS:-60}" -max_len=4096 \
-            -rss_limit_mb=2048 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$ROOT/tests/fuzz/corpus" \
+            -rss_limit_mb=2048 -artifact_prefix="$work/bridge-" -print_final_stats=1 "$work/bridge" "$ROOT/tests/fuzz/corpus" \
             || status=$?
+        log "fuzzing schema validation for ${TOOLSTUDIO_FUZZ_SECONDS:-60} s (new inputs in $work/schema)"
+        "$ROOT/build-fuzz/tests/fuzz/fuzz_schema" -max_total_time="${TOOLSTUDIO_FUZZ_SECONDS:-60}" -max_len=4096 -timeout=5 \
+            -rss_limit_mb=2048 -artifact_prefix="$work/schema-" -print_final_stats=1 "$work/schema" \
+            "$ROOT/tests/fuzz/corpus_schema" || status=$?
     fi
     # The unit and system suites again under AddressSanitizer and UBSan (build-asan, the
     # asan-ubsan preset; the sandbox launcher stays uninstrumented): in CI or when asked
