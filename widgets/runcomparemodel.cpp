@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runcomparemodel.h"
+#include "project/printabletext.h"
 
 #include "tracemodel.h"
 
@@ -132,7 +133,7 @@ std::array<int, 4> RunCompareModel::counts() const
 QString RunCompareModel::outcomeText(const Step &step)
 {
     if (step.error)
-        return QString::fromStdString(step.error->code + ": " + step.error->message);
+        return printableText(QString::fromStdString(step.error->code + ": " + step.error->message));
     if (step.result)
         return TraceModel::jsonText(*step.result);
     return {};
@@ -202,11 +203,11 @@ QVariant RunCompareModel::data(const QModelIndex &index, int role) const
         case LeftSequence:
             return QString::number(step->sequence);
         case LeftTool:
-            return step->tool;
+            return printableText(step->tool);
         case LeftStatus:
             return stepStatusName(step->status);
         case LeftResult:
-            return outcomeText(*step).left(TraceModel::MaxSummaryChars);
+            return printableText(outcomeText(*step).left(TraceModel::MaxSummaryChars));
         case LeftDuration:
             return step->endedAt > 0 && step->queuedAt > 0 ? TraceModel::durationText(step->durationMs()) : QString();
         default:
