@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "consoleview.h"
+#include "project/printabletext.h"
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -45,7 +46,8 @@ void ConsoleView::appendOutput(int stream, const QByteArray &chunk)
     }
     const bool isStderr = stream == Stderr;
     QStringDecoder &decoder = isStderr ? m_stderrDecoder : m_stdoutDecoder;
-    const QString text = decoder.decode(chunk);
+    // The script's output, with controls and bidi overrides shown escaped (issue 16).
+    const QString text = printableLines(decoder.decode(chunk));
     appendText(text, isStderr ? m_stderrFormat : m_stdoutFormat);
 }
 
@@ -90,7 +92,7 @@ void ConsoleView::appendStepMarker(int sequence, const QString &callId, const QS
     if (m_markers.count == 0) {
         m_markers.firstSequence = sequence;
         m_markers.callId = callId;
-        m_markers.tool = tool;
+        m_markers.tool = printableText(tool);
     }
     m_markers.lastSequence = sequence;
     ++m_markers.count;

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runcomparemodel.h"
+#include "project/printabletext.h"
 
 #include "project/durationtext.h"
 #include "tracemodel.h"
@@ -133,7 +134,7 @@ std::array<int, 4> RunCompareModel::counts() const
 QString RunCompareModel::outcomeText(const Step &step)
 {
     if (step.error)
-        return step.error->text();
+        return printableText(step.error->text());
     if (step.result)
         return TraceModel::jsonText(*step.result);
     return {};
@@ -203,11 +204,11 @@ QVariant RunCompareModel::data(const QModelIndex &index, int role) const
         case LeftSequence:
             return QString::number(step->sequence);
         case LeftTool:
-            return step->tool;
+            return printableText(step->tool);
         case LeftStatus:
             return stepStatusName(step->status);
         case LeftResult:
-            return outcomeText(*step).left(TraceModel::MaxSummaryChars);
+            return printableText(outcomeText(*step).left(TraceModel::MaxSummaryChars));
         case LeftDuration:
             return step->endedAt > 0 && step->queuedAt > 0 ? durationText(step->durationMs()) : QString();
         default:

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepinspector.h"
+#include "project/printabletext.h"
 
 #include "jsontreemodel.h"
 #include "project/durationtext.h"
@@ -173,7 +174,7 @@ QStringList StepInspector::truncationNotes(const Step &step)
     if (step.error) {
         fromDetails(*step.error, tr("Error"));
         if (step.error->code == ErrorCode::ReplyTooLarge || step.error->code == ErrorCode::RequestTooLarge)
-            notes.append(QString::fromStdString(step.error->message));
+            notes.append(printableLines(QString::fromStdString(step.error->message)));
     }
     return notes;
 }
@@ -191,7 +192,7 @@ QString StepInspector::errorText(const StepError &error)
                 += it.value().is_string() ? QString::fromStdString(it.value().get<std::string>()) : dump(it.value(), 2);
         }
     }
-    return text;
+    return printableLines(text);
 }
 
 void StepInspector::setStep(const Step *step)
@@ -210,10 +211,11 @@ void StepInspector::setStep(const Step *step)
 
     QString header = tr("<b>#%1 %2</b> — %3 — attempts %4<br>call id <tt>%5</tt>, idempotency key <tt>%6</tt>")
                          .arg(step->sequence)
-                         .arg(step->tool.toHtmlEscaped(), TraceModel::statusText(step->status), step->attemptsText(),
-                              step->callId.toHtmlEscaped(), step->idempotencyKey.toHtmlEscaped());
+                         .arg(printableText(step->tool).toHtmlEscaped(), TraceModel::statusText(step->status),
+                              step->attemptsText(), printableText(step->callId).toHtmlEscaped(),
+                              printableText(step->idempotencyKey).toHtmlEscaped());
     if (!step->divergence.isEmpty())
-        header += QStringLiteral("<br>") + tr("Divergence: %1").arg(step->divergence.toHtmlEscaped());
+        header += QStringLiteral("<br>") + tr("Divergence: %1").arg(printableText(step->divergence).toHtmlEscaped());
     for (const QString &note : truncationNotes(*step))
         header += QStringLiteral("<br><span style=\"color:#b26a00\">%1</span>").arg(note.toHtmlEscaped());
     m_header->setText(header);
@@ -254,7 +256,7 @@ void StepInspector::setStep(const Step *step)
         item->setText(2, timeText(a.startedAt));
         item->setText(3, a.endedAt > 0 ? durationText(a.endedAt - a.startedAt) : QString());
         if (a.error)
-            item->setText(4, a.error->text());
+            item->setText(4, printableText(a.error->text()));
     }
     const int select = sameStep && currentAttempt >= 0 ? currentAttempt : m_attempts->topLevelItemCount() - 1;
     if (select >= 0 && select < m_attempts->topLevelItemCount())

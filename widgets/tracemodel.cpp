@@ -3,6 +3,7 @@
 #include "tracemodel.h"
 
 #include "project/durationtext.h"
+#include "project/printabletext.h"
 
 #include <QColor>
 #include <QCoreApplication>
@@ -357,7 +358,7 @@ QVariant TraceModel::stepData(const StepSummary &step, int column, int role) con
         case Sequence:
             return step.sequence;
         case Tool:
-            return step.tool;
+            return printableText(step.tool);
         case Status:
             return statusText(step.status);
         case Attempts:
@@ -365,7 +366,7 @@ QVariant TraceModel::stepData(const StepSummary &step, int column, int role) con
         case Duration:
             return step.durationMs() > 0 || isFinal(step.status) ? durationText(step.durationMs()) : QString();
         case Summary:
-            return elide(summaryText(step), MaxSummaryChars);
+            return printableText(elide(summaryText(step), MaxSummaryChars));
         case NUM_COLUMNS:
             break;
         }
@@ -374,16 +375,17 @@ QVariant TraceModel::stepData(const StepSummary &step, int column, int role) con
     if (role == Qt::ToolTipRole) {
         switch (Column(column)) {
         case Sequence:
-            return step.divergence.isEmpty() ? QVariant()
-                                             : QVariant(tr("Replay diverged here: %1").arg(step.divergence));
+            return step.divergence.isEmpty()
+                ? QVariant()
+                : QVariant(tr("Replay diverged here: %1").arg(printableText(step.divergence)));
         case Summary: {
-            const QString text = summaryText(step);
+            const QString text = printableText(summaryText(step));
             if (text.size() > MaxSummaryChars)
                 return tr("%1\n(the inspector shows all of it)").arg(elide(text, MaxSummaryChars));
             return text.isEmpty() ? QVariant() : QVariant(text);
         }
         case Status:
-            return tr("Call id: %1").arg(step.callId);
+            return tr("Call id: %1").arg(printableText(step.callId));
         default:
             return {};
         }
@@ -443,9 +445,9 @@ QVariant TraceModel::attemptData(const StepSummary &step, int attempt, int colum
             return a.endedAt > 0 && a.startedAt > 0 ? durationText(a.endedAt - a.startedAt) : QString();
         case Summary:
             if (!a.errorText.isEmpty())
-                return elide(a.errorText, MaxSummaryChars);
+                return printableText(elide(a.errorText, MaxSummaryChars));
             if (showsResult)
-                return elide(step.resultText, MaxSummaryChars);
+                return printableText(elide(step.resultText, MaxSummaryChars));
             return QString();
         case NUM_COLUMNS:
             break;
@@ -453,7 +455,7 @@ QVariant TraceModel::attemptData(const StepSummary &step, int attempt, int colum
         return {};
     }
     if (role == Qt::ToolTipRole && column == Summary) {
-        QString tip = !a.errorText.isEmpty() ? a.errorText : showsResult ? step.resultText : QString();
+        QString tip = printableText(!a.errorText.isEmpty() ? a.errorText : showsResult ? step.resultText : QString());
         if (a.outputBytes > 0)
             tip += (tip.isEmpty() ? QString() : QStringLiteral("\n"))
                 + tr("%n byte(s) of handler output (in the Step dock)", nullptr, int(a.outputBytes));
@@ -498,15 +500,15 @@ QVariant TraceModel::eventData(const EventRow &event, int column, int role) cons
         case Sequence:
             return event.sequence > 0 ? tr("event #%1").arg(event.sequence) : tr("run event");
         case Tool:
-            return event.kind;
+            return printableText(event.kind);
         case Summary:
-            return elide(event.text, MaxSummaryChars);
+            return printableText(elide(event.text, MaxSummaryChars));
         default:
             return QString();
         }
     }
     if (role == Qt::ToolTipRole && (column == Summary || column == Tool))
-        return event.detail;
+        return printableLines(event.detail);
     if (role == Qt::DecorationRole && column == Status)
         return markerIcon(0);
     if (role == Qt::ForegroundRole)

@@ -4,6 +4,7 @@
 
 #include "headlessrun.h"
 #include "journal/journal.h"
+#include "jsoninput.h"
 #include "project/project.h"
 
 #include <QCommandLineParser>
@@ -65,7 +66,7 @@ int answerCommand(const QStringList &arguments)
     if (!positional)
         return exitCode;
     auto fail = [](const QString &message, int code) {
-        printLine(stderr, QStringLiteral("toolstudio answer: %1").arg(message));
+        printLine(stderr, QStringLiteral("toolstudio answer: %1").arg(printableText(message)));
         return code;
     };
     if (parser.isSet(resultOption) == parser.isSet(errorOption))
@@ -75,7 +76,11 @@ int answerCommand(const QStringList &arguments)
     pending.callId = positional->at(2);
     pending.createdAt = QDateTime::currentMSecsSinceEpoch();
     if (parser.isSet(resultOption)) {
-        pending.answer.result = nlohmann::json::parse(parser.value(resultOption).toStdString(), nullptr, false);
+        const std::string text = parser.value(resultOption).toStdString();
+        if (JsonInput::tooDeepAt(text) != std::string_view::npos)
+            return fail(QStringLiteral("--result is nested deeper than %1 levels").arg(JsonInput::MaxDepth),
+                        ExitBadInput);
+        pending.answer.result = nlohmann::json::parse(text, nullptr, false);
         if (pending.answer.result.is_discarded())
             return fail(QStringLiteral("--result is not valid JSON (strings need quotes: '\"text\"')"), ExitBadInput);
     } else {
@@ -126,7 +131,7 @@ int answerCommand(const QStringList &arguments)
                                "nothing was written. Resuming runs its handler (toolstudio resume %3 %2); to "
                                "answer it instead, resume the run in the window with Step Mode on and choose "
                                "Answer Instead")
-                    .arg(pending.callId, pending.runId, project->dir),
+                    .arg(pending.callId, pending.runId, shellQuoted(project->dir)),
                 ExitBadInput);
     }
     pending.attempt = parser.isSet(attemptOption)
@@ -139,10 +144,10 @@ int answerCommand(const QStringList &arguments)
         printLine(
             stdout,
             QStringLiteral("kept: run %1 is suspended; the answer to %2 (attempt %3) is applied when it is resumed "
-                           "(toolstudio resume %4 %1)")
-                .arg(pending.runId, pending.callId)
+                           "(toolstudio resume %4 %5)")
+                .arg(printableText(pending.runId), printableText(pending.callId))
                 .arg(pending.attempt)
-                .arg(project->dir));
+                .arg(shellQuoted(project->dir), shellQuoted(pending.runId)));
         return ExitCompleted;
     }
     QElapsedTimer clock;
@@ -153,9 +158,9 @@ int answerCommand(const QStringList &arguments)
         if (state && state->state == QLatin1String("accepted")) {
             printLine(stdout,
                       QStringLiteral("accepted: %1 attempt %2 of run %3")
-                          .arg(pending.callId)
+                          .arg(printableText(pending.callId))
                           .arg(pending.attempt)
-                          .arg(pending.runId));
+                          .arg(printableText(pending.runId)));
             return ExitCompleted;
         }
         if (state && state->state == QLatin1String("refused"))

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "answerfile.h"
 
+#include "jsoninput.h"
 #include "project/jsonerror.h"
 
 #include <QFile>
@@ -19,6 +20,16 @@ std::optional<AnswerFile> AnswerFile::load(const QString &path, QString *error)
 
 std::optional<AnswerFile> AnswerFile::parse(const QByteArray &json, const QString &fileName, QString *error)
 {
+    if (const std::size_t deep = JsonInput::tooDeepAt(std::string_view(json.constData(), std::size_t(json.size())));
+        deep != std::string_view::npos) {
+        const TextPosition at = textPositionAt(json, deep);
+        *error = QObject::tr("%1:%2:%3: the answers file is nested deeper than %4 levels")
+                     .arg(fileName)
+                     .arg(at.line)
+                     .arg(at.column)
+                     .arg(JsonInput::MaxDepth);
+        return std::nullopt;
+    }
     nlohmann::json root;
     try {
         root = nlohmann::json::parse(json.constBegin(), json.constEnd());

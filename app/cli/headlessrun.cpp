@@ -4,6 +4,7 @@
 
 #include "answerfile.h"
 #include "engine/stepengine.h"
+#include "jsoninput.h"
 #include "project/durationtext.h"
 #include "run/warmlauncher.h"
 
@@ -98,7 +99,7 @@ HeadlessRun::HeadlessRun(const HeadlessOptions &options)
         printLine(stderr,
                   QStringLiteral("divergence at step %1: %2 — %3")
                       .arg(step.sequence)
-                      .arg(step.divergence,
+                      .arg(printableText(step.divergence),
                            offline
                                ? QStringLiteral("offline, so this call and every later one fails (not in the cassette)")
                                : QStringLiteral("this call and every later one runs for real")));
@@ -187,15 +188,16 @@ void HeadlessRun::onStepChanged(const Step &step)
     printLine(stdout,
               QStringLiteral("[step %1] %2 %3 (attempts %4, %5)")
                   .arg(step.sequence)
-                  .arg(step.tool, stepStatusName(step.status), step.attemptsText(),
+                  .arg(printableText(step.tool), stepStatusName(step.status), step.attemptsText(),
                        durationText(step.durationMs(), DurationStyle::Plain)));
-    printLine(stdout, QStringLiteral("         args:   %1").arg(summary(step.args)));
+    printLine(stdout, QStringLiteral("         args:   %1").arg(printableText(summary(step.args))));
     if (step.result)
-        printLine(stdout, QStringLiteral("         result: %1").arg(summary(*step.result)));
+        printLine(stdout, QStringLiteral("         result: %1").arg(printableText(summary(*step.result))));
     if (step.error) {
         printLine(stdout,
                   QStringLiteral("         error:  %1: %2")
-                      .arg(step.error->codeName(), QString::fromStdString(step.error->message)));
+                      .arg(printableText(step.error->codeName()),
+                           printableText(QString::fromStdString(step.error->message))));
     }
 }
 
@@ -208,7 +210,11 @@ void HeadlessRun::onOutput(int stream, const QByteArray &chunk)
                                              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
         return;
     }
-    writeOut(stream == 1 ? stdout : stderr, chunk);
+    // The script's own output, with what could drive the terminal escaped (issue 16).
+    if (stream == 1)
+        writeOut(stdout, m_stdoutFilter.filter(chunk));
+    else
+        writeOut(stderr, m_stderrFilter.filter(chunk));
 }
 
 void HeadlessRun::onPolicyEvent(const PolicyEvent &event)
@@ -226,8 +232,9 @@ void HeadlessRun::onPolicyEvent(const PolicyEvent &event)
         return;
     }
     const std::string text = event.detail.is_object() ? event.detail.value("text", std::string()) : std::string();
-    printLine(stderr,
-              QStringLiteral("[policy] %1: %2").arg(policyEventKindName(event.kind), QString::fromStdString(text)));
+    printLine(stderr, QStringLiteral("[policy] %1: %2")
+                          .arg(printableText(policyEventKindName(event.kind)),
+                               printableText(QString::fromStdString(text))));
 }
 
 void HeadlessRun::onPendingCall(const Step &step)
@@ -237,12 +244,13 @@ void HeadlessRun::onPendingCall(const Step &step)
     std::optional<ManualAnswer> answer = m_answers ? m_answers->answerFor(step.sequence, step.tool) : std::nullopt;
     if (!answer && m_options.waitForJournalAnswers) {
         // Another process answers: `toolstudio answer`, picked up from the journal.
+        // Script-chosen text escaped; every word of the command shell-quoted, ready to paste.
         printLine(stderr,
                   QStringLiteral("toolstudio %1: call %2 (%3, attempt %4) waits for an answer: "
-                                 "toolstudio answer %5 %6 %2 --result JSON | --error MESSAGE [--retryable]")
-                      .arg(m_options.command, step.callId, step.tool)
+                                 "toolstudio answer %5 %6 %7 --result JSON | --error MESSAGE [--retryable]")
+                      .arg(m_options.command, printableText(step.callId), printableText(step.tool))
                       .arg(attemptNumber)
-                      .arg(m_options.projectDir, step.runId));
+                      .arg(shellQuoted(m_options.projectDir), shellQuoted(step.runId), shellQuoted(step.callId)));
         return;
     }
     const bool fromFile = answer.has_value();
@@ -257,12 +265,12 @@ void HeadlessRun::onPendingCall(const Step &step)
                               .arg(step.tool)
                               .arg(step.sequence);
         answer = refusal;
-        printLine(stderr, QStringLiteral("toolstudio run: %1").arg(refusal.message));
+        printLine(stderr, QStringLiteral("toolstudio run: %1").arg(printableText(refusal.message)));
     }
     QString reason;
     if (m_controller.answer(step.callId, attemptNumber, *answer, &reason))
         return;
-    printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
+    printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(printableText(reason)));
     if (fromPrompt) {
         onPendingCall(step); // ask again
         return;
@@ -276,7 +284,7 @@ void HeadlessRun::onPendingCall(const Step &step)
                               .arg(step.sequence)
                               .arg(m_answers->fileName(), reason);
         if (!m_controller.answer(step.callId, attemptNumber, refusal, &reason))
-            printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(reason));
+            printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(printableText(reason)));
     }
 }
 
@@ -284,10 +292,10 @@ std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
 {
     printLine(stderr,
               QStringLiteral("\n%1 is waiting for an answer (call #%2, attempt %3)\n  args: %4")
-                  .arg(step.tool)
+                  .arg(printableText(step.tool))
                   .arg(step.sequence)
                   .arg(attempt)
-                  .arg(summary(step.args, 2000)));
+                  .arg(printableText(summary(step.args, 2000))));
     for (;;) {
         writeOut(stderr, "Result as JSON (or: !error MESSAGE, !retry MESSAGE): ");
         std::string line;
@@ -303,6 +311,10 @@ std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
             answer.message = text.mid(7);
             return answer;
         }
+        if (JsonInput::tooDeepAt(line) != std::string_view::npos) {
+            printLine(stderr, QStringLiteral("nested deeper than %1 levels").arg(JsonInput::MaxDepth));
+            continue;
+        }
         try {
             answer.result = nlohmann::json::parse(line);
             return answer;
@@ -316,6 +328,8 @@ std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
 
 void HeadlessRun::onFinished(const RunRecord &run)
 {
+    writeOut(stdout, m_stdoutFilter.flush());
+    writeOut(stderr, m_stderrFilter.flush());
     const int steps = m_controller.engine() ? int(m_controller.engine()->steps().size()) : 0;
     const qint64 ms = run.endedAt - run.startedAt;
     if (m_json) {
@@ -334,17 +348,17 @@ void HeadlessRun::onFinished(const RunRecord &run)
                            .arg(steps)
                            .arg(steps == 1 ? QString() : QStringLiteral("s"));
         if (!run.error.isEmpty())
-            line += QStringLiteral(": ") + run.error;
+            line += QStringLiteral(": ") + printableText(run.error);
         printLine(stdout, line);
     }
     if (m_interruptedBy != 0) {
         printLine(stderr,
                   QStringLiteral("toolstudio %1: stopped by %2; run %3 is %4 (only a suspended run can be "
                                  "resumed); run it again with its recorded steps memoized: "
-                                 "toolstudio replay %5 %3")
+                                 "toolstudio replay %5 %6")
                       .arg(m_options.command,
                            m_interruptedBy == SIGINT ? QStringLiteral("SIGINT (Ctrl-C)") : QStringLiteral("SIGTERM"),
-                           run.id, runStatusName(run.status), m_options.projectDir));
+                           run.id, runStatusName(run.status), shellQuoted(m_options.projectDir), shellQuoted(run.id)));
     }
     // Keys of --answers FILE that matched no manual call: a typo would otherwise go
     // unnoticed (the call it meant failed or prompted instead). The exit status stays.
@@ -353,7 +367,7 @@ void HeadlessRun::onFinished(const RunRecord &run)
             printLine(stderr,
                       QStringLiteral("toolstudio %1: warning: %2: key \"%3\" matched no manual call of "
                                      "this run (keys are tool names, or #N for the N-th call)")
-                          .arg(m_options.command, m_answers->fileName(), key));
+                          .arg(m_options.command, m_answers->fileName(), printableText(key)));
     }
     m_loop.exit(run.status == RunStatus::Completed ? ExitCompleted : ExitRunFailed);
 }
@@ -368,7 +382,7 @@ void HeadlessRun::onStepPaused(const Step &step)
                        "  c = continue, a JSON = answer instead, f MESSAGE = fail, r MESSAGE = fail (retryable),\n"
                        "  t = time out, e = continue to the end")
             .arg(step.sequence)
-            .arg(step.tool, summary(step.args, 2000)));
+            .arg(printableText(step.tool), printableText(summary(step.args, 2000))));
     for (;;) {
         writeOut(stderr, "> ");
         std::string line;
@@ -395,17 +409,22 @@ void HeadlessRun::onStepPaused(const Step &step)
         } else if (text.startsWith(QLatin1String("a "))) {
             ManualAnswer answer;
             try {
-                answer.result = nlohmann::json::parse(text.mid(2).toStdString());
+                const std::string json = text.mid(2).toStdString();
+                if (JsonInput::tooDeepAt(json) != std::string_view::npos)
+                    throw std::length_error("nested deeper than " + std::to_string(JsonInput::MaxDepth) + " levels");
+                answer.result = nlohmann::json::parse(json);
                 ok = m_controller.answerStep(step.callId, answer, &reason);
             } catch (const nlohmann::json::parse_error &e) {
                 reason = QStringLiteral("not valid JSON (%1)").arg(QString::fromUtf8(e.what()));
+            } catch (const std::length_error &e) {
+                reason = QString::fromUtf8(e.what());
             }
         } else {
             reason = QStringLiteral("unknown decision '%1'").arg(text);
         }
         if (ok)
             return;
-        printLine(stderr, reason);
+        printLine(stderr, printableText(reason));
     }
 }
 

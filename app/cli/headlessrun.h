@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "project/printabletext.h"
 #include "project/project.h"
 #include "project/step.h"
 #include "run/runcontroller.h"
@@ -89,5 +90,7 @@ private:
     RunController m_controller;
     QEventLoop m_loop;
     QSocketNotifier *m_interruptNotifier = nullptr;
-    int m_interruptedBy = 0; ///< the signal that stopped the run, 0 = none
+    int m_interruptedBy = 0;        ///< the signal that stopped the run, 0 = none
+    PrintableStream m_stdoutFilter; ///< the script's stdout on its way to ours
+    PrintableStream m_stderrFilter; ///< and its stderr
 };

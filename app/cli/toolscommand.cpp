@@ -6,6 +6,7 @@
 #include "exchange/toolexport.h"
 #include "exchange/toolimport.h"
 #include "exchange/typings.h"
+#include "project/printabletext.h"
 #include "project/project.h"
 #include "python/pythonenv.h"
 #include "python/secrets.h"
@@ -76,7 +77,7 @@ int listTools(const QStringList &args)
     for (const Tool &tool : project->tools) {
         const PythonToolFile *file = project->pythonFileOf(tool.name);
         printOut(QStringLiteral("%1\t%2\t%3%4\n")
-                     .arg(tool.name, handlerKindName(tool.handler),
+                     .arg(printableText(tool.name), handlerKindName(tool.handler),
                           file ? file->path : QStringLiteral("toolstudio.json"),
                           tool.active ? QString() : QStringLiteral("\tinactive"))
                      .toUtf8());
@@ -170,7 +171,7 @@ int importTools(const QStringList &args)
         return 1;
     }
     printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size()))
-                 .arg(imported.join(QStringLiteral(", ")))
+                 .arg(printableText(imported.join(QStringLiteral(", "))))
                  .toUtf8());
     return 0;
 }
@@ -241,7 +242,7 @@ int bundle(const QStringList &args)
         return 1;
     }
     printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size()))
-                 .arg(imported.join(QStringLiteral(", ")))
+                 .arg(printableText(imported.join(QStringLiteral(", "))))
                  .toUtf8());
     return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "answerdialog.h"
+#include "project/printabletext.h"
 
 #include <QDialogButtonBox>
 #include <QPushButton>
@@ -32,6 +33,6 @@ AnswerDialog::AnswerDialog(RunController *run, QWidget *parent)
 void AnswerDialog::setCall(const Step &step)
 {
     m_pane->setCall(step);
-    setWindowTitle(tr("Answer %1").arg(step.tool));
+    setWindowTitle(tr("Answer %1").arg(printableText(step.tool)));
     m_pane->focusResult();
 }

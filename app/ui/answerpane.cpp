@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "answerpane.h"
+#include "project/printabletext.h"
 
+#include "jsoninput.h"
 #include "project/jsonerror.h"
 #include "run/runcontroller.h"
 #include "schemaform.h"
@@ -222,7 +224,7 @@ void AnswerPane::setHeading(bool waiting)
     if (waiting && m_held) {
         m_headingLabel->setText(tr("<b>%1</b> is held by step mode before it runs — its handler has not run<br>"
                                    "<small>Call %2, step #%3</small>")
-                                    .arg(m_tool.toHtmlEscaped(), m_callId.toHtmlEscaped())
+                                    .arg(printableText(m_tool).toHtmlEscaped(), printableText(m_callId).toHtmlEscaped())
                                     .arg(m_sequence));
         return;
     }
@@ -230,10 +232,10 @@ void AnswerPane::setHeading(bool waiting)
                                       "<small>Call %4, step #%5</small>")
                                  : tr("<b>%1</b> is closed, no longer waiting — attempt %2 of %3<br>"
                                       "<small>Call %4, step #%5</small>");
-    m_headingLabel->setText(text.arg(m_tool.toHtmlEscaped())
+    m_headingLabel->setText(text.arg(printableText(m_tool).toHtmlEscaped())
                                 .arg(m_attempt)
                                 .arg(m_maxAttempts)
-                                .arg(m_callId.toHtmlEscaped())
+                                .arg(printableText(m_callId).toHtmlEscaped())
                                 .arg(m_sequence));
 }
 
@@ -339,6 +341,11 @@ bool AnswerPane::sendResult()
         return send(answer);
     }
     const QByteArray bytes = m_resultEdit->toPlainText().toUtf8();
+    if (JsonInput::tooDeepAt(std::string_view(bytes.constData(), std::size_t(bytes.size())))
+        != std::string_view::npos) {
+        showProblem(tr("The result is nested deeper than %1 levels.").arg(JsonInput::MaxDepth));
+        return false;
+    }
     ManualAnswer answer;
     try {
         answer.result = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());

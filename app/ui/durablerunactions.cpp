@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "durablerunactions.h"
+#include "project/printabletext.h"
 
 #include "consoleview.h"
 #include "engine/replaysource.h"
@@ -271,8 +272,8 @@ QString DurableRunActions::divergenceNotice(const Step &step, bool offline)
     return offline ? tr("Divergence at step %1: %2 — offline, so this call and every later one fails "
                         "(not in the cassette)")
                          .arg(step.sequence)
-                         .arg(step.divergence)
+                         .arg(printableText(step.divergence))
                    : tr("Divergence at step %1: %2 — this call and every later one runs for real")
                          .arg(step.sequence)
-                         .arg(step.divergence);
+                         .arg(printableText(step.divergence));
 }

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
+#include "project/printabletext.h"
 
 #include "budgetmeters.h"
 #include "consoleview.h"
@@ -557,8 +558,8 @@ void MainWindow::connectRun()
     connect(m_run, &RunController::stepPaused, this, [this](const Step &step) {
         const bool first = m_pendingPanel->openCount() == 0;
         m_pendingPanel->callHeld(step);
-        statusBar()->showMessage(tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(step.tool),
-                                 5000);
+        statusBar()->showMessage(
+            tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(printableText(step.tool)), 5000);
         // The first held call brings the dock forward, as the first waiting call does.
         if (first) {
             m_pendingDock->show();
@@ -876,7 +877,8 @@ void MainWindow::onPendingCallOpened(const Step &step)
     m_pendingPanel->callOpened(step);
     setStatus(waitingText());
     statusBar()->showMessage(
-        tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)").arg(step.sequence).arg(step.tool), 5000);
+        tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)").arg(step.sequence).arg(printableText(step.tool)),
+        5000);
     updateActions();
     // The first waiting call brings the dock (and its form) forward; typing in a
     // script is never interrupted.

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pendingcallspanel.h"
+#include "project/printabletext.h"
 
 #include "answerdialog.h"
 #include "answerpane.h"
@@ -285,7 +286,7 @@ void PendingCallsPanel::updateList()
         const auto add = [&](const Step &step, const QString &text) {
             auto *item = new QListWidgetItem(text, m_list);
             item->setData(Qt::UserRole, step.callId);
-            item->setToolTip(TraceModel::jsonText(step.args, 2));
+            item->setToolTip(printableLines(TraceModel::jsonText(step.args, 2)));
             if (step.callId == current)
                 m_list->setCurrentItem(item);
         };
@@ -295,17 +296,17 @@ void PendingCallsPanel::updateList()
             add(step,
                 tr("#%1 %2 (attempt %3, waiting %4) %5")
                     .arg(step.sequence)
-                    .arg(step.tool)
+                    .arg(printableText(step.tool))
                     .arg(attempt ? attempt->number : 1)
                     .arg(durationText(since > 0 ? now - since : 0),
-                         TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
+                         printableText(TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars))));
         }
         for (const Step &step : std::as_const(m_heldCalls))
             add(step,
                 tr("#%1 %2 (held by step mode, %3) %4")
                     .arg(step.sequence)
-                    .arg(step.tool, durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
-                         TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars)));
+                    .arg(printableText(step.tool), durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
+                         printableText(TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars))));
     }
     const int open = openCount();
     if (open > 0 && !m_ticker->isActive())

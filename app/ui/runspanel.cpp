@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runspanel.h"
+#include "project/printabletext.h"
 
 #include "durablerunactions.h"
 #include "exchange/traceexport.h"
@@ -185,7 +186,7 @@ void RunsPanel::refresh()
                              tr("Resumed at %1, first started at %2. The duration counts from the latest resume, as "
                                 "the status bar does: how long the run ran before it was suspended is not known.")
                                  .arg(startedText(resumedAt), startedText(run.startedAt)));
-        item->setToolTip(2, run.error);
+        item->setToolTip(2, printableLines(run.error));
         // As `toolstudio runs` says it: "rerun of RUN" for a run made from another one.
         item->setText(5,
                       run.sourceRun.isEmpty() ? runKindName(run.kind)

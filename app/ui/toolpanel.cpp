@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolpanel.h"
+#include "project/printabletext.h"
 
 #include "engine/toolcall.h"
 #include "handlersettingsform.h"
@@ -186,7 +187,7 @@ void ToolPanel::showStep(const Step &step)
         break;
     case StepStatus::Queued:
     case StepStatus::Running:
-        text = tr("Calling %1…").arg(step.tool);
+        text = tr("Calling %1…").arg(printableText(step.tool));
         break;
     }
     m_resultView->setPlainText(text);

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tryitanswerdialog.h"
+#include "project/printabletext.h"
 
 #include "schemaform.h"
 
@@ -16,10 +17,12 @@ TryItAnswerDialog::TryItAnswerDialog(const Step &step, const std::optional<nlohm
     : QDialog(parent)
     , m_attempt(step.currentAttempt() ? step.currentAttempt()->number : 1)
 {
-    setWindowTitle(tr("Answer %1").arg(step.tool));
+    setWindowTitle(tr("Answer %1").arg(printableText(step.tool)));
     auto *layout = new QVBoxLayout(this);
-    auto *heading = new QLabel(
-        tr("%1 is answered by a person. Arguments: %2").arg(step.tool, QString::fromStdString(step.args.dump())), this);
+    auto *heading
+        = new QLabel(tr("%1 is answered by a person. Arguments: %2")
+                         .arg(printableText(step.tool), printableText(QString::fromStdString(step.args.dump()))),
+                     this);
     heading->setWordWrap(true);
     heading->setTextFormat(Qt::PlainText);
     layout->addWidget(heading);

@@ -755,7 +755,8 @@ def serve(project_dir):
             return
         finally:
             tasks.pop(message.get("id"), None)
-        reply["id"] = message.get("id")
+        # "id" first: a reply the studio refuses unread (nested too deep) still names its call.
+        reply = {"id": message.get("id"), **reply}
         output = buffer.getvalue()
         if reply["type"] == "error" and reply["error"].get("traceback"):
             output += reply["error"]["traceback"]

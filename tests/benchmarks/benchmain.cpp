@@ -129,7 +129,7 @@ QString ms(double ns)
 
 /// Each script makes N sequential echo calls, timing each one itself, and prints
 /// "<median µs> <calls per second>". The same script runs against the studio and
-/// against bridgeEcho().
+/// against toolstudio-bench-peer (limitOutput()).
 const char *const RoundTripPython = "import time\nfrom toolstudio import tools\nN = 2000\nts = []\n"
                                     "for i in range(N):\n    t = time.perf_counter_ns()\n    tools.echo(n=i)\n"
                                     "    ts.append(time.perf_counter_ns() - t)\n"
@@ -174,6 +174,14 @@ QByteArray roundTripScript(const QString &suffix, int calls, int warmUp)
         .replace("N = 2000\nts = []\n",
                  "N = " + n + "\nts = []\n"
                      + (warmUp > 0 ? "for i in range(" + w + "):\n    tools.echo(n=i)\n" : QByteArray()));
+}
+
+/// The Python round-trip script calling the exchange-rate example's tool with valid
+/// arguments (both patterns matched) instead of `echo`.
+QByteArray exchangeRateScript(int calls, int warmUp)
+{
+    return roundTripScript(QStringLiteral("py"), calls, warmUp)
+        .replace("tools.echo(n=i)", "tools.get_exchange_rate(base=\"EUR\", quote=\"USD\")");
 }
 
 /// A project with the mock `echo` tool and scripts/main.<suffix>.
@@ -235,43 +243,16 @@ QByteArray studioOutput(const Project &project, const QString &journal, int busy
     return out;
 }
 
-/// The machine's limit: the same script and shim against a minimal C++ echo over a
-/// socketpair (a thread that answers each line with {"type":"result","id":…,"value":
-/// {"ok":true}}), no sandbox, no engine, no journal. Returns the script's stdout.
-QByteArray echoOutput(const QString &runtimeDir, const QString &suffix, const QByteArray &script)
+/// The machine's limit: the same script and shim against toolstudio-bench-peer
+/// (limitpeer.cpp: one thread, blocking read/write on the socketpair, no event loop, no
+/// Qt), which answers every call with {"type":"result","id":…,"value":`replyValue`}; no
+/// sandbox, no engine, no journal. Returns the script's stdout.
+QByteArray limitOutput(const QString &runtimeDir, const QString &suffix, const QByteArray &script,
+                       const QByteArray &replyValue = R"({"ok":true})")
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("main.") + suffix);
     writeFile(path, script);
-    int fds[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-        return {};
-    std::thread echo([fd = fds[0]] {
-        std::string buffer, reply;
-        char chunk[65536];
-        for (;;) {
-            const ssize_t n = ::read(fd, chunk, sizeof chunk);
-            if (n <= 0)
-                break;
-            buffer.append(chunk, std::size_t(n));
-            std::size_t start = 0, newline;
-            reply.clear();
-            while ((newline = buffer.find('\n', start)) != std::string::npos) {
-                const std::size_t id = buffer.find("\"id\":\"", start) + 6;
-                reply += "{\"type\":\"result\",\"id\":\"" + buffer.substr(id, buffer.find('"', id) - id)
-                    + "\",\"value\":{\"ok\":true}}\n";
-                start = newline + 1;
-            }
-            buffer.erase(0, start);
-            for (std::size_t done = 0; done < reply.size();) {
-                const ssize_t w = ::write(fd, reply.data() + done, reply.size() - done);
-                if (w <= 0)
-                    return;
-                done += std::size_t(w);
-            }
-        }
-        ::close(fd);
-    });
     QProcessEnvironment env;
     env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
     env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
@@ -281,16 +262,42 @@ QByteArray echoOutput(const QString &runtimeDir, const QString &suffix, const QB
     env.insert(QStringLiteral("BASH_ENV"), runtimeDir + QStringLiteral("/bash/toolstudio.sh"));
     QProcess process;
     process.setProcessEnvironment(env);
-    const int child = fds[1];
-    process.setChildProcessModifier([child] { ::dup2(child, 3); });
-    process.start(suffix == QLatin1String("py")       ? QStringLiteral("/usr/bin/python3")
-                      : suffix == QLatin1String("js") ? QStringLiteral("/usr/bin/node")
-                                                      : QStringLiteral("/bin/bash"),
-                  {path});
-    ::close(child);
+    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    process.start(QStringLiteral(TOOLSTUDIO_BENCH_PEER_PATH),
+                  {QString::fromUtf8(replyValue),
+                   suffix == QLatin1String("py")       ? QStringLiteral("/usr/bin/python3")
+                       : suffix == QLatin1String("js") ? QStringLiteral("/usr/bin/node")
+                                                       : QStringLiteral("/bin/bash"),
+                   path});
     process.waitForFinished(300000);
-    echo.join();
     return process.readAllStandardOutput();
+}
+
+/// The exchange-rate example's tool as shipped (resources/examples/exchange-rate: its
+/// input_schema with two `pattern`s and additionalProperties false, its output_schema,
+/// its mock handler), with the given Python script as scripts/main.py and max_calls
+/// raised to `maxCalls` (the only change to the manifest).
+Project makeExchangeRateProject(const QTemporaryDir &dir, const QByteArray &script, int maxCalls)
+{
+    QFile shipped(QStringLiteral(TOOLSTUDIO_EXAMPLES_DIR "/exchange-rate/toolstudio.json"));
+    if (!shipped.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "cannot read %s\n", qPrintable(shipped.fileName()));
+        std::exit(1);
+    }
+    QByteArray manifest = shipped.readAll();
+    manifest.replace("\"default_script\": \"main\",",
+                     "\"default_script\": \"main\", \"limits\": {\"max_calls\": " + QByteArray::number(maxCalls)
+                         + "},");
+    QDir().mkpath(dir.filePath(QStringLiteral("scripts")));
+    writeFile(dir.filePath(QStringLiteral("scripts/main.py")), script);
+    writeFile(dir.filePath(QStringLiteral("toolstudio.json")), manifest);
+    ProjectError error;
+    auto project = Project::load(dir.path(), &error);
+    if (!project || project->limits.maxCalls != maxCalls) {
+        std::fprintf(stderr, "exchange-rate bench project invalid: %s\n", qPrintable(error.toString()));
+        std::exit(1);
+    }
+    return *project;
 }
 
 /// CPU time of this process (user + system, every thread) in µs: the studio's side of
@@ -631,16 +638,19 @@ int main(int argc, char **argv)
     if (!positional.isEmpty() && positional[0] == "validate")
         return validateBenchmark(positional.size() > 1 ? std::max(1, positional[1].toInt()) : 100000);
     if (!positional.isEmpty() && positional[0] == "bridge-loop") {
-        // toolstudio-bench bridge-loop [N] [py|js] [--warm-up W]: only the studio row of
-        // Python (the default) or Node with N timed calls (default 20 000), for `perf
+        // toolstudio-bench bridge-loop [N] [py|js|xr] [--warm-up W]: only the studio row of
+        // Python (the default), Node or Python calling the exchange-rate example's tool
+        // (xr) with N timed calls (default 20 000), for `perf
         // record` / `strace -c` of the studio's side; the CPU figure is per call made
         // (N + W).
         const int calls = positional.size() > 1 ? std::max(1, positional[1].toInt()) : 20000;
         const QString suffix
             = positional.size() > 2 && positional[2] == "js" ? QStringLiteral("js") : QStringLiteral("py");
+        const bool exchangeRate = positional.size() > 2 && positional[2] == "xr";
         QTemporaryDir dir;
-        const Project project
-            = makeLanguageProject(dir, suffix, roundTripScript(suffix, calls, warmUp), calls + warmUp);
+        const Project project = exchangeRate
+            ? makeExchangeRateProject(dir, exchangeRateScript(calls, warmUp), calls + warmUp)
+            : makeLanguageProject(dir, suffix, roundTripScript(suffix, calls, warmUp), calls + warmUp);
         double median = 0;
         const double cpuBefore = processCpuUs();
         const QByteArray out = studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite")));
@@ -705,14 +715,18 @@ int main(int argc, char **argv)
             in.open(QIODevice::ReadOnly);
             writeFile(target, in.readAll());
         }
+        // The last row times the exchange-rate example's tool as shipped (two `pattern`s,
+        // additionalProperties, an output_schema) instead of the schema-less mock `echo`.
         const struct
         {
             const char *language;
             QString suffix;
             int calls;
-        } languages[] = {{"Python", QStringLiteral("py"), 2000},
-                         {"Node", QStringLiteral("js"), 2000},
-                         {"Bash", QStringLiteral("sh"), 300}};
+            bool exchangeRate;
+        } languages[] = {{"Python", QStringLiteral("py"), 2000, false},
+                         {"Node", QStringLiteral("js"), 2000, false},
+                         {"Bash", QStringLiteral("sh"), 300, false},
+                         {"Python exchange-rate", QStringLiteral("py"), 2000, true}};
         const QString warmUpNote
             = warmUp > 0 ? QStringLiteral(", after %1 untimed warm-up calls").arg(warmUp) : QString();
         // Studio and echo alternate for RoundTripRounds rounds, so a change in the
@@ -727,14 +741,19 @@ int main(int argc, char **argv)
             };
             std::vector<Round> studio, echo;
             QStringList ratios;
-            const QByteArray script = roundTripScript(language.suffix, language.calls, warmUp);
+            const QByteArray script = language.exchangeRate ? exchangeRateScript(language.calls, warmUp)
+                                                            : roundTripScript(language.suffix, language.calls, warmUp);
             for (int round = 0; round < RoundTripRounds; ++round) {
                 QTemporaryDir dir;
-                const Project project = makeLanguageProject(dir, language.suffix, script, language.calls + warmUp);
+                const Project project = language.exchangeRate
+                    ? makeExchangeRateProject(dir, script, language.calls + warmUp)
+                    : makeLanguageProject(dir, language.suffix, script, language.calls + warmUp);
                 Round s, e;
                 s.figure
                     = roundTripFigure(studioOutput(project, dir.filePath(QStringLiteral("journal.sqlite"))), &s.median);
-                e.figure = roundTripFigure(echoOutput(runtime.path(), language.suffix, script), &e.median);
+                e.figure = roundTripFigure(limitOutput(runtime.path(), language.suffix, script,
+                                                       language.exchangeRate ? "0.92" : R"({"ok":true})"),
+                                           &e.median);
                 ratios << QString::number(e.median > 0 ? s.median / e.median : 0, 'f', 2);
                 studio.push_back(s);
                 echo.push_back(e);
@@ -746,20 +765,22 @@ int main(int argc, char **argv)
             };
             const Round s = middle(studio), e = middle(echo);
             rows.push_back(
-                {QStringLiteral("%1 sequential mock call, studio (journal on)").arg(QLatin1String(language.language)),
+                {(language.exchangeRate ? QStringLiteral("%1 tool as shipped, studio (journal on)")
+                                        : QStringLiteral("%1 sequential mock call, studio (journal on)"))
+                     .arg(QLatin1String(language.language)),
                  s.figure,
                  QStringLiteral("%1 calls timed by the script itself (median; rate = calls / sum); middle of %2 rounds")
                          .arg(language.calls)
                          .arg(RoundTripRounds)
                      + warmUpNote});
             rows.push_back(
-                {QStringLiteral("%1 same client vs C++ echo (socketpair)").arg(QLatin1String(language.language)),
+                {QStringLiteral("%1 same client vs limit peer").arg(QLatin1String(language.language)),
                  e.figure
                      + QStringLiteral(" → ratio %1 (rounds: %2)")
                            .arg(e.median > 0 ? s.median / e.median : 0, 0, 'f', 2)
                            .arg(ratios.join(QStringLiteral(", "))),
-                 QStringLiteral("same shim and script, a thread answering each line; ratio = studio / echo, middle "
-                                "rounds; the %1 rounds alternate studio and echo")
+                 QStringLiteral("same shim and script against toolstudio-bench-peer (one thread, blocking read/write, "
+                                "no Qt); ratio = studio / peer, middle rounds; the %1 rounds alternate studio and peer")
                      .arg(RoundTripRounds)});
         }
         {

@@ -4,6 +4,7 @@
 
 #include "engine/stepengine.h"
 #include "journal/journal.h"
+#include "jsoninput.h"
 
 #include <QFile>
 #include <QSaveFile>
@@ -68,7 +69,14 @@ std::optional<ReplaySource> loadCassette(const QString &path, QString *error)
         return std::nullopt;
     }
     const QByteArray bytes = file.readAll();
-    const nlohmann::json json = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
+    std::string problem;
+    const nlohmann::json json
+        = JsonInput::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())), "the cassette", &problem);
+    if (JsonInput::tooDeepAt(std::string_view(bytes.constData(), std::size_t(bytes.size())))
+        != std::string_view::npos) {
+        *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(problem));
+        return std::nullopt;
+    }
     if (json.is_discarded() || !json.is_object() || json.value("format", "") != "toolstudio-cassette"
         || !json.contains("steps") || !json.at("steps").is_array()) {
         *error = QStringLiteral(

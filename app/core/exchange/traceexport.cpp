@@ -3,6 +3,7 @@
 #include "exchange/traceexport.h"
 
 #include "journal/journal.h"
+#include "jsoninput.h"
 #include "project/jsonerror.h"
 #include "project/laneassigner.h"
 
@@ -402,6 +403,17 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
 
 std::optional<ImportedRun> readRunJson(const QByteArray &text, QString *error)
 {
+    if (const std::size_t deep = JsonInput::tooDeepAt(std::string_view(text.constData(), std::size_t(text.size())));
+        deep != std::string_view::npos) {
+        if (error) {
+            const TextPosition at = textPositionAt(text, deep);
+            *error = QStringLiteral("line %1, column %2: the run is nested deeper than %3 levels")
+                         .arg(at.line)
+                         .arg(at.column)
+                         .arg(JsonInput::MaxDepth);
+        }
+        return std::nullopt;
+    }
     nlohmann::json root;
     try {
         root = nlohmann::json::parse(text.constBegin(), text.constEnd());

@@ -3,6 +3,7 @@
 #include "journal/journalreader.h"
 
 #include "journal/journalrows.h"
+#include "jsoninput.h"
 
 #include <QFileInfo>
 #include <QSqlDatabase>
@@ -425,7 +426,8 @@ std::vector<PolicyEvent> JournalReader::events(const QString &runId) const
         event.at = query.value(1).toLongLong();
         event.kind = *kind;
         const QByteArray bytes = query.value(3).toString().toUtf8();
-        event.detail = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
+        event.detail
+            = JsonInput::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())), "a policy event");
         if (event.detail.is_discarded())
             event.detail = nlohmann::json::object();
         result.push_back(std::move(event));

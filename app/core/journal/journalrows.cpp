@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal/journalrows.h"
+#include "jsoninput.h"
 
 #include <QSqlQuery>
 #include <QVariant>
@@ -12,7 +13,8 @@ std::optional<nlohmann::json> parseJson(const QVariant &text)
     if (text.isNull())
         return std::nullopt;
     const QByteArray bytes = text.toString().toUtf8();
-    nlohmann::json value = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
+    nlohmann::json value
+        = JsonInput::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())), "a journal value");
     if (value.is_discarded())
         return std::nullopt;
     return value;

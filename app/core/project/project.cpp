@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/project.h"
 
+#include "jsoninput.h"
 #include "project/jsonerror.h"
 #include "project/jsonpositions.h"
 #include "project/jsonqt.h"
@@ -540,6 +541,15 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
     const QByteArray data = file.readAll();
     file.close();
 
+    // Bounded like every JSON that enters the studio (sandbox/jsoninput.h): a mock
+    // sequence or a schema nested 100 000 deep would crash the first copy of it.
+    if (const std::size_t deep = JsonInput::tooDeepAt(std::string_view(data.constData(), std::size_t(data.size())));
+        deep != std::string_view::npos) {
+        const TextPosition position = textPositionAt(data, deep);
+        return failWith(manifest,
+                        QStringLiteral("the manifest is nested deeper than %1 levels").arg(JsonInput::MaxDepth),
+                        position.line, position.column);
+    }
     json root;
     try {
         root = json::parse(data.constBegin(), data.constEnd());

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "python/toolworker.h"
 
+#include "jsoninput.h"
 #include "python/secrets.h"
 
 #include <QCoreApplication>
@@ -11,6 +12,7 @@
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
@@ -131,7 +133,8 @@ std::optional<nlohmann::json> ToolWorker::describeSync(const QString &projectDir
     }
     const QByteArray out = process.readAllStandardOutput().trimmed();
     const QByteArray lastLine = out.mid(out.lastIndexOf('\n') + 1);
-    const auto reply = nlohmann::json::parse(lastLine.constBegin(), lastLine.constEnd(), nullptr, false);
+    const auto reply = JsonInput::parse(std::string_view(lastLine.constData(), std::size_t(lastLine.size())),
+                                        "the tool worker's description of tools/*.py");
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0 || !reply.is_object()
         || !reply.contains("files") || !reply["files"].is_array()) {
         if (error)
@@ -352,7 +355,25 @@ void ToolWorker::onReadyRead()
     while ((newline = m_buffer.indexOf('\n')) >= 0) {
         const QByteArray line = m_buffer.left(newline);
         m_buffer.remove(0, newline + 1);
-        const auto message = nlohmann::json::parse(line.constBegin(), line.constEnd(), nullptr, false);
+        std::string problem;
+        const auto message = JsonInput::parse(std::string_view(line.constData(), std::size_t(line.size())),
+                                              "the tool worker's reply", &problem);
+        if (message.is_discarded()
+            && JsonInput::tooDeepAt(std::string_view(line.constData(), std::size_t(line.size())))
+                != std::string_view::npos) {
+            // Never built (issue 16): the call it answers (the worker writes its "id"
+            // first) fails with the reason; a line without one is dropped as below.
+            static const QRegularExpression idFirst(QStringLiteral("^\\{\"id\": \"(\\d+)\""));
+            const auto match = idFirst.match(QString::fromUtf8(line.left(64)));
+            const qint64 id = match.hasMatch() ? match.captured(1).toLongLong() : 0;
+            if (const auto it = m_pending.constFind(id); it != m_pending.constEnd()) {
+                deliver(id,
+                        errorReply(QStringLiteral("python tool %1: %2")
+                                       .arg(QString::fromStdString(it->tool), QString::fromStdString(problem)),
+                                   false));
+                continue;
+            }
+        }
         if (!message.is_object() || !message.contains("type")) {
             // The worker keeps fd 1 away from its channel (toolworker.py _protocol_channel),
             // so this is a tool writing to the channel's own descriptor or a broken worker.

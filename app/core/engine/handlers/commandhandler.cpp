@@ -4,6 +4,7 @@
 
 #include "project/jsonerror.h"
 
+#include "jsoninput.h"
 #include "procfs.h"
 #include "python/secrets.h"
 #include "workdirfile.h"
@@ -53,6 +54,7 @@ CommandHandler::~CommandHandler()
 void CommandHandler::start(const HandlerRequest &request)
 {
     m_maxStdout = std::max<std::size_t>(request.maxResultBytes * 4, 64 * 1024);
+    m_tool = request.tool;
     m_process = new QProcess(this);
     m_process->setWorkingDirectory(request.projectDir);
 
@@ -253,6 +255,13 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
     if (m_stdout.trimmed().isEmpty()) {
         finish(HandlerOutcome::failure(
             QStringLiteral("command printed nothing on stdout (expected the result as JSON)"), false));
+        return;
+    }
+    // Bounded like every JSON that enters the studio (sandbox/jsoninput.h).
+    if (const std::string deep = JsonInput::depthProblem(std::string_view(m_stdout.constData(), m_stdout.size()),
+                                                         "command tool " + m_tool.toStdString() + ": stdout");
+        !deep.empty()) {
+        finish(HandlerOutcome::failure(QString::fromStdString(deep), false));
         return;
     }
     try {

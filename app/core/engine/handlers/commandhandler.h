@@ -54,6 +54,7 @@ private:
 
     QStringList m_command;
     QStringList m_fileArgs;
+    QString m_tool; ///< the tool's name, for messages
     QProcess *m_process = nullptr;
     QByteArray m_stdout;
     QByteArray m_stderr;

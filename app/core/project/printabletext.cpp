@@ -1,0 +1,148 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "printabletext.h"
+
+namespace {
+
+bool isEscaped(char32_t c)
+{
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f
+        || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+void appendEscape(QString &out, char32_t c)
+{
+    switch (c) {
+    case '\n':
+        out += QLatin1String("\\n");
+        return;
+    case '\r':
+        out += QLatin1String("\\r");
+        return;
+    case '\t':
+        out += QLatin1String("\\t");
+        return;
+    default:
+        out += QStringLiteral("\\u%1").arg(uint(c), 4, 16, QLatin1Char('0'));
+    }
+}
+
+QString escaped(const QString &text, bool keepLines)
+{
+    // Fast path: nothing to escape (the common case for every name and message).
+    bool clean = true;
+    for (const QChar ch : text) {
+        const char16_t c = ch.unicode();
+        if (isEscaped(c) && !(keepLines && (c == '\n' || c == '\t'))) {
+            clean = false;
+            break;
+        }
+    }
+    if (clean)
+        return text;
+    QString out;
+    out.reserve(text.size() + 16);
+    for (const QChar ch : text) {
+        const char16_t c = ch.unicode();
+        if (isEscaped(c) && !(keepLines && (c == '\n' || c == '\t')))
+            appendEscape(out, c);
+        else
+            out += ch;
+    }
+    return out;
+}
+
+/// Length of the UTF-8 sequence a lead byte starts (1 for ASCII and stray bytes).
+int sequenceLength(unsigned char lead)
+{
+    if (lead >= 0xc2 && lead <= 0xdf)
+        return 2;
+    if (lead >= 0xe0 && lead <= 0xef)
+        return 3;
+    if (lead >= 0xf0 && lead <= 0xf4)
+        return 4;
+    return 1;
+}
+
+} // namespace
+
+QString printableText(const QString &text)
+{
+    return escaped(text, false);
+}
+
+QString printableLines(const QString &text)
+{
+    return escaped(text, true);
+}
+
+QString shellQuoted(const QString &text)
+{
+    const QString word = printableText(text);
+    bool bare = !word.isEmpty();
+    for (const QChar ch : word) {
+        const char16_t c = ch.unicode();
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+              || QStringView(u"_@%+=:,./-").contains(ch))) {
+            bare = false;
+            break;
+        }
+    }
+    if (bare)
+        return word;
+    QString quoted = word;
+    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QByteArray PrintableStream::filter(const QByteArray &chunk)
+{
+    const QByteArray bytes = m_pending + chunk;
+    m_pending.clear();
+    QByteArray out;
+    out.reserve(bytes.size());
+    const auto *data = reinterpret_cast<const unsigned char *>(bytes.constData());
+    const qsizetype size = bytes.size();
+    for (qsizetype i = 0; i < size;) {
+        const unsigned char lead = data[i];
+        const int length = sequenceLength(lead);
+        if (i + length > size) {
+            // A sequence the next chunk may complete: held back (at most 3 bytes).
+            m_pending = bytes.mid(i);
+            break;
+        }
+        char32_t c = lead;
+        bool valid = true;
+        if (length > 1) {
+            c = lead & (0x7f >> length);
+            for (int k = 1; k < length; ++k) {
+                if ((data[i + k] & 0xc0) != 0x80) {
+                    valid = false;
+                    break;
+                }
+                c = (c << 6) | (data[i + k] & 0x3f);
+            }
+        }
+        if (!valid) { // a stray lead byte: passed as it is, the next byte starts over
+            out += char(lead);
+            ++i;
+            continue;
+        }
+        if (isEscaped(c) && c != '\n' && c != '\t') {
+            QString escape;
+            appendEscape(escape, c);
+            out += escape.toLatin1();
+        } else {
+            out.append(bytes.constData() + i, length);
+        }
+        i += length;
+    }
+    return out;
+}
+
+QByteArray PrintableStream::flush()
+{
+    QByteArray rest;
+    rest.swap(m_pending);
+    return rest;
+}

@@ -1,0 +1,45 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+/// Text that came from a script or a tool (tool names, call ids, error messages,
+/// arguments, the script's own output), made safe to print on a terminal or show in a
+/// label (issue 16, class 6): a script must not be able to move the cursor, set the
+/// terminal title, clear the screen, reorder what follows, or start a line that looks
+/// like the studio's own ("run … completed").
+///
+/// Escaped, as in a JSON string: `\n`, `\r`, `\t`, and `\uXXXX` (four lowercase hex
+/// digits) for every other C0 control (U+0000–U+001F), DEL (U+007F), every C1 control
+/// (U+0080–U+009F), the Unicode bidirectional controls (U+061C, U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069) and the line and paragraph separators (U+2028,
+/// U+2029). Everything else, backslashes and quotes included, is kept as it is, so
+/// ordinary text reads unchanged (a literal `\u001b` typed by the script looks like an
+/// escaped ESC: harmless, only ambiguous).
+QString printableText(const QString &text);
+/// The same for a multi-line text (a tool's error message, a run's error): `\n` and
+/// `\t` are kept, everything else printableText() escapes is escaped.
+QString printableLines(const QString &text);
+
+/// POSIX shell quoting for a word of a command the studio prints for a person to
+/// paste: the text in single quotes, each `'` written as `'\''`; a word of only
+/// [A-Za-z0-9_@%+=:,./-] is left bare. Control characters are escaped first
+/// (printableText), so the printed command is one line and does nothing but quote.
+QString shellQuoted(const QString &text);
+
+/// A stream filter for a script's output bytes on their way to a terminal (UTF-8):
+/// the same escapes as printableLines(), applied to bytes, keeping a multi-byte
+/// sequence that a chunk boundary splits until the next chunk completes it.
+class PrintableStream
+{
+public:
+    /// The printable form of `chunk` (any bytes); invalid UTF-8 passes as it is.
+    QByteArray filter(const QByteArray &chunk);
+    /// The bytes held back at the end of the stream (an unfinished sequence), as they are.
+    QByteArray flush();
+
+private:
+    QByteArray m_pending;
+};

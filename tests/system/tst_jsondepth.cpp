@@ -1,0 +1,197 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Issue 16, class 3 "JSON depth": JSON nested 100 000 deep, wherever it enters the
+// studio, is refused with the source named, never built (copying it crashed the
+// studio). One bound, JsonInput::MaxDepth (the bridge's 128).
+
+#include "cli/answerfile.h"
+#include "engine/handlers/commandhandler.h"
+#include "engine/handlers/pythonhandler.h"
+#include "engine/replaysource.h"
+#include "exchange/traceexport.h"
+#include "journal/journalrows.h"
+#include "jsoninput.h"
+#include "project/project.h"
+#include "python/toolworker.h"
+
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+constexpr int Deep = 100000;
+
+QByteArray nested(int depth, const QByteArray &inner = "1")
+{
+    return QByteArray(depth, '[') + inner + QByteArray(depth, ']');
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(data);
+}
+
+/// One attempt of `handler` for `tool`; its outcome (copied, as the engine does).
+HandlerOutcome attempt(ToolHandler &handler, const QString &projectDir, const QString &tool)
+{
+    HandlerOutcome outcome;
+    bool done = false;
+    QObject::connect(&handler, &ToolHandler::finished, &handler, [&](const HandlerOutcome &o) {
+        outcome = o;
+        done = true;
+    });
+    HandlerRequest request;
+    request.runId = QStringLiteral("run-1");
+    request.tool = tool;
+    request.callId = QStringLiteral("c1");
+    request.sequence = 1;
+    request.idempotencyKey = QStringLiteral("run-1:1");
+    request.projectDir = projectDir;
+    handler.start(request);
+    if (!QTest::qWaitFor([&] { return done; }, 30000))
+        qWarning() << "no outcome for" << tool;
+    return outcome;
+}
+
+} // namespace
+
+class TestJsonDepth : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void tooDeepAt_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<qint64>("offset");
+        QTest::newRow("128 arrays") << nested(128) << qint64(-1);
+        QTest::newRow("129 arrays") << nested(129) << qint64(128);
+        QTest::newRow("objects") << QByteArray("{\"a\":").repeated(129) + "1" + QByteArray(129, '}') << qint64(128 * 5);
+        QTest::newRow("brackets in strings")
+            << QByteArray("[\"") + QByteArray(500, '[') + "\\\"" + QByteArray(500, '{') + "\"]" << qint64(-1);
+        QTest::newRow("siblings") << nested(100).repeated(3) << qint64(-1);
+        QTest::newRow("100 000") << nested(Deep) << qint64(128);
+    }
+
+    void tooDeepAt()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(qint64, offset);
+        const std::size_t at = JsonInput::tooDeepAt(std::string_view(text.constData(), std::size_t(text.size())));
+        QCOMPARE(at == std::string_view::npos ? qint64(-1) : qint64(at), offset);
+    }
+
+    void parseNamesTheSource()
+    {
+        std::string problem;
+        const QByteArray text = nested(Deep);
+        const nlohmann::json value
+            = JsonInput::parse(std::string_view(text.constData(), std::size_t(text.size())), "the answer", &problem);
+        QVERIFY(value.is_discarded());
+        QCOMPARE(QString::fromStdString(problem),
+                 QStringLiteral("the answer is nested deeper than 128 levels (byte offset 128)"));
+        const nlohmann::json ok = JsonInput::parse("[[1]]", "the answer", &problem);
+        QCOMPARE(QByteArray::fromStdString(ok.dump()), QByteArray("[[1]]"));
+        QVERIFY(problem.empty());
+    }
+
+    void commandToolStdout()
+    {
+        QTemporaryDir dir;
+        CommandHandler handler({QStringLiteral("python3"), QStringLiteral("-c"),
+                                QStringLiteral("import sys; sys.stdout.write('[' * %1 + ']' * %1)").arg(Deep)});
+        const HandlerOutcome outcome = attempt(handler, dir.path(), QStringLiteral("lookup"));
+        QVERIFY(!outcome.ok);
+        QCOMPARE(QString::fromStdString(outcome.error.message),
+                 QStringLiteral("command tool lookup: stdout is nested deeper than 128 levels (byte offset 128)"));
+        QCOMPARE(outcome.error.retryable, false);
+    }
+
+    // A Python tool that writes its own reply, 100 000 deep, on the worker's protocol
+    // channel (found through the interpreter's frames) for its own call id.
+    void pythonWorkerReply()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"t\"}");
+        writeFile(dir.filePath(QStringLiteral("tools/deep.py")),
+                  "import inspect\n"
+                  "class Tools:\n"
+                  "    async def deep(self) -> int:\n"
+                  "        call_id = channel = None\n"
+                  "        for info in inspect.stack():\n"
+                  "            local = info.frame.f_locals\n"
+                  "            if call_id is None and isinstance(local.get('message'), dict):\n"
+                  "                call_id = local['message'].get('id')\n"
+                  "            if channel is None and 'protocol' in local:\n"
+                  "                channel = local['protocol']\n"
+                  "        channel.write('{\"id\": \"%s\", \"type\": \"result\", \"value\": %s}\\n'\n"
+                  "                      % (call_id, '[' * 100000 + ']' * 100000))\n"
+                  "        channel.flush()\n"
+                  "        return 1\n");
+        PythonHandler handler;
+        const HandlerOutcome outcome = attempt(handler, dir.path(), QStringLiteral("deep"));
+        QVERIFY(!outcome.ok);
+        QCOMPARE(QString::fromStdString(outcome.error.message),
+                 QStringLiteral(
+                     "python tool deep: the tool worker's reply is nested deeper than 128 levels (byte offset 166)"));
+        ToolWorker::forProject(dir.path())->stop();
+    }
+
+    void mockSequenceInTheManifest()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                  "{\"name\": \"t\", \"tools\": [{\"name\": \"m\", \"input_schema\": {\"type\": \"object\"},\n"
+                  "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": "
+                      + nested(Deep) + "}]}}]}\n");
+        ProjectError error;
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.toString(),
+                 dir.filePath(QStringLiteral("toolstudio.json"))
+                     + QStringLiteral(":2:177: the manifest is nested deeper than 128 levels"));
+    }
+
+    void answersFile()
+    {
+        QString error;
+        QVERIFY(!AnswerFile::parse("{\"ask\": {\"result\": " + nested(Deep) + "}}", QStringLiteral("answers.json"),
+                                   &error));
+        QCOMPARE(error, QStringLiteral("answers.json:1:146: the answers file is nested deeper than 128 levels"));
+    }
+
+    void cassette()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.cassette.json"));
+        writeFile(path, "{\"format\": \"toolstudio-cassette\", \"steps\": [{\"result\": " + nested(Deep) + "}]}");
+        QString error;
+        QVERIFY(!loadCassette(path, &error));
+        QCOMPARE(error, path + QStringLiteral(": the cassette is nested deeper than 128 levels (byte offset 180)"));
+    }
+
+    void importedRun()
+    {
+        QString error;
+        QVERIFY(!TraceExport::readRunJson("{\"steps\": [{\"result\": " + nested(Deep) + "}]}", &error));
+        QCOMPARE(error, QStringLiteral("line 1, column 148: the run is nested deeper than 128 levels"));
+    }
+
+    void journalValue()
+    {
+        QVERIFY(!JournalRows::parseJson(QString::fromLatin1(nested(Deep))));
+        QCOMPARE(QByteArray::fromStdString(JournalRows::parseJson(QStringLiteral("[[2]]"))->dump()),
+                 QByteArray("[[2]]"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJsonDepth)
+#include "tst_jsondepth.moc"
