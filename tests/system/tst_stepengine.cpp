@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "bridgemessage.h"
 #include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "journal/journaltail.h"
