@@ -27,6 +27,15 @@ PACKAGES=(
     clang libclang-rt-14-dev clang-format
 )
 
+# The official JSON Schema Test Suite, test data for tst_schemaconformance: Debian 12's
+# package, pinned and checked, unpacked into each build directory that runs the unit
+# suites (never installed, never copied into the repository). npm has no draft-7 copy:
+# json-schema-test-suite@0.0.10 stops at draft 4 and @json-schema-org/tests@2.0.0 pulls
+# the data from a git host, which this project's machines cannot reach.
+SCHEMA_SUITE_PACKAGE=json-schema-test-suite
+SCHEMA_SUITE_VERSION=2.0.0-1.1
+SCHEMA_SUITE_SHA256=2478fdd0f873e9a449335a2c2af47c83d105f0b317a47a529f035014b53cc405
+
 log() { printf '[toolstudio] %s\n' "$*" >&2; }
 
 install_packages() {
@@ -79,6 +88,40 @@ configure() {
     fi
 }
 
+# fetch_schema_suite BUILD_DIR: BUILD_DIR/json-schema-test-suite (the package's files,
+# tests/draft7 under usr/share/json-schema-test-suite). A failure is only logged: the
+# suite then fails and says how to get the data.
+fetch_schema_suite() {
+    local dest="$1/json-schema-test-suite" work deb
+    if [ "$(cat "$dest/.version" 2>/dev/null)" = "$SCHEMA_SUITE_VERSION" ]; then
+        return 0
+    fi
+    log "fetching the JSON Schema Test Suite ($SCHEMA_SUITE_PACKAGE $SCHEMA_SUITE_VERSION) into ${dest#"$ROOT"/}"
+    work="$(mktemp -d)"
+    chmod 0777 "$work" # apt-get download writes as the _apt user where it can
+    if ! (cd "$work" && apt-get download -qq "$SCHEMA_SUITE_PACKAGE=$SCHEMA_SUITE_VERSION" 2>/dev/null); then
+        if [ "$(id -u)" -eq 0 ]; then
+            apt-get update -qq || true
+        fi
+        (cd "$work" && apt-get download -qq "$SCHEMA_SUITE_PACKAGE=$SCHEMA_SUITE_VERSION") || true
+    fi
+    deb="$work/${SCHEMA_SUITE_PACKAGE}_${SCHEMA_SUITE_VERSION}_all.deb"
+    if [ ! -f "$deb" ]; then
+        log "warning: could not download $SCHEMA_SUITE_PACKAGE=$SCHEMA_SUITE_VERSION; tst_schemaconformance will fail"
+    elif ! echo "$SCHEMA_SUITE_SHA256  $deb" | sha256sum --check --status; then
+        log "warning: $deb is not the pinned package (sha256 differs); tst_schemaconformance will fail"
+    else
+        rm -rf "$dest"
+        mkdir -p "$dest"
+        if dpkg-deb -x "$deb" "$dest"; then
+            echo "$SCHEMA_SUITE_VERSION" >"$dest/.version"
+        else
+            log "warning: could not unpack $deb; tst_schemaconformance will fail"
+        fi
+    fi
+    rm -rf "$work"
+}
+
 # Every tracked C++ file of ours must be as .clang-format (clang-format 14) writes it.
 check_format() {
     local files=() unformatted=()
@@ -129,6 +172,7 @@ test)
     check_format || { status=1; SUMMARY+=("clang-format: FAILED (see above)"); }
     "$ROOT/tools/check-layers.sh" || { status=1; SUMMARY+=("check-layers: FAILED (see above)"); }
     build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug
+    fetch_schema_suite "$BUILD_DIR"
     export QT_QPA_PLATFORM=offscreen
     # The bridge fuzzer (libFuzzer, clang, its own build dir) for a bounded time: in CI
     # (CI=true) or when asked (TOOLSTUDIO_FUZZ=1; TOOLSTUDIO_FUZZ_SECONDS, default 60).
@@ -159,6 +203,7 @@ test)
         configure "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DTOOLSTUDIO_SANITIZE=address,undefined
         log "building the sanitizer build (build-asan)"
         cmake --build "$ROOT/build-asan" --parallel "$(nproc)" --target tests_unit tests_system
+        fetch_schema_suite "$ROOT/build-asan"
     fi
     # The test suites last, each label within its budget, the summary the closing lines.
     run_suites "$BUILD_DIR" debug unit 3 || status=1

@@ -210,6 +210,41 @@ private Q_SLOTS:
         QVERIFY2(!failure, failure ? qPrintable(failure->toString()) : "");
     }
 
+    /// Draft 7: a count keyword takes a non-negative integer, and 2.0 is one (the JSON
+    /// Schema Test Suite's "maxLength validation with a decimal" and its siblings);
+    /// 1.5 and -1.0 are still refused, and 2.0 as data (enum, const) is left as written.
+    void integralFloatCounts()
+    {
+        const auto schemaOf = [](const char *keyword, double value) {
+            json schema = json::object();
+            schema[keyword] = value;
+            return schema;
+        };
+        for (const char *keyword :
+             {"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"}) {
+            QString error;
+            const auto validator = SchemaValidator::compile(schemaOf(keyword, 2.0), &error);
+            QVERIFY2(validator, qPrintable(QLatin1String(keyword) + QStringLiteral(": ") + error));
+            QVERIFY(validator->schema().at(keyword).is_number_unsigned());
+            QVERIFY(!SchemaValidator::compile(schemaOf(keyword, 1.5)));
+            QVERIFY(!SchemaValidator::compile(schemaOf(keyword, -1.0)));
+        }
+        const auto maxLength = SchemaValidator::compile(
+            json::parse(J("{'properties': {'a': {'items': [{'maxLength': 2.0}]}}}").constData()));
+        QVERIFY(maxLength);
+        QVERIFY(!maxLength->validate(json::parse(J("{'a': ['ab']}").constData())));
+        const auto failure = maxLength->validate(json::parse(J("{'a': ['abc']}").constData()));
+        QVERIFY(failure);
+        QCOMPARE(failure->pointer, QStringLiteral("/a/0"));
+        const auto minItems = SchemaValidator::compile(json::parse(J("{'allOf': [{'minItems': 2.0}]}").constData()));
+        QVERIFY(minItems);
+        QVERIFY(minItems->validate(json::parse("[1]")));
+        QVERIFY(!minItems->validate(json::parse("[1, 2]")));
+        const auto data = SchemaValidator::compile(json::parse(J("{'const': {'maxLength': 2.0}}").constData()));
+        QVERIFY(data);
+        QVERIFY(data->schema().at("const").at("maxLength").is_number_float());
+    }
+
     void compileErrors_data()
     {
         QTest::addColumn<QByteArray>("schema");

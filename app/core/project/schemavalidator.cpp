@@ -1425,6 +1425,47 @@ QString danglingRefMessage(const std::string &target, const QString &at)
         .arg(ref, at, ref.mid(1));
 }
 
+/// Draft 7 (Validation §6.3, §6.4, §6.5; Core §4.2.2): maxLength, minLength, maxItems,
+/// minItems, maxProperties and minProperties take a non-negative integer, and 2.0 is
+/// one, but valijson takes only what the parser kept as an integer. Such a value is
+/// rewritten as the integer it is, in subschema positions only (never in enum, const,
+/// default or examples, which are data). The JSON Schema Test Suite's "maxLength
+/// validation with a decimal" and its siblings.
+void integralCounts(nlohmann::json &schema, int depthLeft)
+{
+    if (!schema.is_object() || depthLeft <= 0)
+        return;
+    for (const char *key : {"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"}) {
+        const auto it = schema.find(key);
+        if (it == schema.end() || !it->is_number_float())
+            continue;
+        const double d = it->get<double>();
+        if (d >= 0 && d < TwoTo63 && std::floor(d) == d)
+            *it = std::uint64_t(d);
+    }
+    // One subschema, or an array of them (items, allOf, anyOf, oneOf).
+    for (const char *key : {"items", "additionalItems", "contains", "additionalProperties", "propertyNames", "not",
+                            "if", "then", "else", "allOf", "anyOf", "oneOf"}) {
+        const auto it = schema.find(key);
+        if (it == schema.end())
+            continue;
+        if (it->is_array()) {
+            for (nlohmann::json &sub : *it)
+                integralCounts(sub, depthLeft - 1);
+        } else {
+            integralCounts(*it, depthLeft - 1);
+        }
+    }
+    // An object of subschemas (a dependency may also be an array of names: skipped).
+    for (const char *key : {"properties", "patternProperties", "definitions", "$defs", "dependencies"}) {
+        const auto it = schema.find(key);
+        if (it == schema.end() || !it->is_object())
+            continue;
+        for (nlohmann::json &sub : *it)
+            integralCounts(sub, depthLeft - 1);
+    }
+}
+
 } // namespace
 
 std::unique_ptr<SchemaValidator> SchemaValidator::compile(const nlohmann::json &schema, QString *error)
@@ -1448,6 +1489,7 @@ std::unique_ptr<SchemaValidator> SchemaValidator::compile(const nlohmann::json &
     }
     std::unique_ptr<SchemaValidator> validator(new SchemaValidator);
     validator->d->document = schema;
+    integralCounts(validator->d->document, MaxSchemaDepth + 1);
     try {
         valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
         const valijson::adapters::NlohmannJsonAdapter adapter(validator->d->document);

@@ -25,7 +25,10 @@ struct SchemaValidatorState;
 /// are compared exactly (int64, uint64 and double, no lossy conversion); uniqueItems
 /// hashes a canonical form. `format` is checked for date, time and date-time (RFC
 /// 3339, by hand: no regex); other formats are annotations. Remote `$ref`s are not
-/// fetched (a schema that needs one does not compile).
+/// fetched (a schema that needs one does not compile). `integer` is a number written
+/// without fraction or exponent within 64 bits: 1.0 is not one, unlike draft 7 (a
+/// documented choice, docs/project-format.md "How values are checked"). Conformance to
+/// the JSON Schema Test Suite: tst_schemaconformance.
 class SchemaValidator
 {
 public:
