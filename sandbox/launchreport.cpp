@@ -43,7 +43,8 @@ std::string LaunchReport::text()
         const passwd *nobody = ::getpwnam("nobody");
         text += "user: started as root, scripts run as nobody"
             + (nobody ? " (uid " + std::to_string(nobody->pw_uid) + ")" : std::string(" (NOT FOUND: runs fail)"))
-            + ", no capabilities, no supplementary groups\n";
+            + " in a pids cgroup, else as a run uid of their own (see processes), no capabilities, no "
+              "supplementary groups\n";
     } else {
         text += "user: scripts run as uid " + std::to_string(::getuid()) + ", no new privileges\n";
     }
