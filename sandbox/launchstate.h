@@ -32,7 +32,7 @@ struct LaunchState
     /// not better when it is Shared.
     ProcessIsolation::Mechanism processes = ProcessIsolation::Mechanism::Shared;
     std::string processesNote;
-    int runUidLock = -1;   ///< the flock on the run uid (close-on-exec: held until execve)
+    int runUidLock = -1;   ///< the flock on the run uid, held until after the switch to it
     LaunchFailure failure; ///< the first failed step's
 
     /// Records the failure and returns false, for `return state.fail(…)`.

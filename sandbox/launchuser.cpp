@@ -31,7 +31,7 @@ bool LaunchUser::switchFromRoot(LaunchState &state)
     gid_t gid = 0;
     std::string label;
     // Without a pids cgroup: a uid of its own for this run, so that RLIMIT_NPROC counts
-    // this run's tasks only (ProcessIsolation). The lock is held until execve.
+    // this run's tasks only (ProcessIsolation). The lock is held until after the switch.
     if (state.processes != ProcessIsolation::Mechanism::PidsCgroup && state.policy.isolateProcesses) {
         std::string why;
         const uid_t runUid = ProcessIsolation::acquireRunUid(&state.runUidLock, &why);

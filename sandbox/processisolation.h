@@ -41,8 +41,9 @@ constexpr bool isRunUid(uid_t uid)
 
 /// As root: a uid of the range that no process uses, locked against concurrent
 /// launchers. The lock is a flock on `<lock dir>/uid-<N>` (lockDirectory()), held by
-/// the returned fd (close-on-exec) until the launcher's execve: by then the run's own
-/// tasks have that uid, and a launcher that takes the lock afterwards sees them in
+/// the returned fd (close-on-exec) until the launcher has become that uid (LaunchFds
+/// closes it after the switch): from then on the launcher, and later the run's own
+/// tasks, have that uid, and a launcher that takes the lock afterwards sees them in
 /// /proc and skips the uid until every one of them is gone. Returns the uid, or
 /// (uid_t)-1 with `error` set.
 uid_t acquireRunUid(int *lockFd, std::string *error);
