@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "launchlimits.h"
 
+#include "launchsession.h"
 #include "launchstate.h"
 #include "pidscgroup.h"
 #include "posixutil.h"
 #include "procfs.h"
+#include "statuschannel.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -18,7 +20,32 @@ bool LaunchLimits::joinPidsCgroup(LaunchState &state)
     std::string error;
     if (!state.policy.pidsCgroup.empty() && !PidsCgroup::join(state.policy.pidsCgroup, &error))
         return state.fail(SandboxExit::Limits, error + "; the run's process budget cannot be enforced");
+    if (!state.policy.pidsCgroup.empty())
+        state.processes = ProcessIsolation::Mechanism::PidsCgroup;
     return true;
+}
+
+bool LaunchLimits::isolate(LaunchState &state)
+{
+    // Started as root, LaunchUser chose a run uid (or could not); with a cgroup there
+    // is nothing to do; without a budget nothing to isolate.
+    if (state.processes != ProcessIsolation::Mechanism::Shared || state.policy.limits.extraProcesses == 0
+        || !state.sandboxUserName.empty())
+        return true;
+    if (!state.policy.isolateProcesses) {
+        state.processesNote = "switched off in the policy (isolate_processes false)";
+        return true;
+    }
+    std::string error;
+    bool entered = false;
+    if (!ProcessIsolation::enterUserNamespace(&error, &entered)) {
+        if (entered)
+            return state.fail(SandboxExit::Limits, error + "; the run cannot go on in a half-made user namespace");
+        state.processesNote = error;
+        return true;
+    }
+    state.processes = ProcessIsolation::Mechanism::UserNamespace;
+    return LaunchSession::armParentDeath(state, "while the sandbox entered its user namespace");
 }
 
 bool LaunchLimits::apply(LaunchState &state)
@@ -34,8 +61,13 @@ bool LaunchLimits::apply(LaunchState &state)
     std::uint64_t processes = 0;
     // With a pids cgroup, its pids.max bounds the run; RLIMIT_NPROC would count the
     // sandbox user's other runs too, so it is left as it is.
-    const bool nproc = limits.extraProcesses != 0 && state.policy.pidsCgroup.empty();
-    if (nproc) {
+    using ProcessIsolation::Mechanism;
+    const bool nproc = limits.extraProcesses != 0 && state.processes != Mechanism::PidsCgroup;
+    if (nproc && state.processes != Mechanism::Shared) {
+        // A user of its own (run uid, or the uid in a user namespace of its own): this
+        // launcher is its only task, so the budget is on top of it alone.
+        processes = 1 + limits.extraProcesses;
+    } else if (nproc) {
         // RLIMIT_NPROC counts every task of the user, so the budget is on top of what
         // the user already runs (SANDBOX.md "Limits").
         const long count = Procfs::countTasksOfUser(::getuid());
@@ -77,5 +109,12 @@ bool LaunchLimits::apply(LaunchState &state)
                               std::string("setrlimit(") + limit.name + ", " + std::to_string(value)
                                   + ") failed: " + errnoText(errno));
     }
+    // The studio learns how this run is bounded: "processes <mechanism> <max tasks> <note>".
+    const std::uint64_t maxTasks = state.processes == Mechanism::PidsCgroup ? limits.extraProcesses + 1 : processes;
+    std::string message
+        = std::string("processes ") + ProcessIsolation::name(state.processes) + " " + std::to_string(maxTasks);
+    if (state.processes == Mechanism::Shared && !state.processesNote.empty())
+        message += " " + state.processesNote.substr(0, 400);
+    StatusChannel::send(message);
     return true;
 }

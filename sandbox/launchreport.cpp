@@ -4,6 +4,7 @@
 
 #include "landlock.h"
 #include "pidscgroup.h"
+#include "processisolation.h"
 #include "sandboxpolicy.h"
 #include "seccompfilter.h"
 
@@ -42,7 +43,8 @@ std::string LaunchReport::text()
         const passwd *nobody = ::getpwnam("nobody");
         text += "user: started as root, scripts run as nobody"
             + (nobody ? " (uid " + std::to_string(nobody->pw_uid) + ")" : std::string(" (NOT FOUND: runs fail)"))
-            + ", no capabilities, no supplementary groups\n";
+            + " in a pids cgroup, else as a run uid of their own (see processes), no capabilities, no "
+              "supplementary groups\n";
     } else {
         text += "user: scripts run as uid " + std::to_string(::getuid()) + ", no new privileges\n";
     }
@@ -51,16 +53,35 @@ std::string LaunchReport::text()
         + std::to_string(limits.dataBytes >> 20) + " MiB (RLIMIT_DATA; node also --max-old-space-size); file size "
         + std::to_string(limits.fileSizeBytes >> 20) + " MiB; open files " + std::to_string(limits.openFiles)
         + "; locked memory 0; message queues 0\n";
+    // How a run's tasks are kept apart from other runs' (ProcessIsolation), in the
+    // launcher's order: what the studio's runs get, then what runs get without a cgroup.
+    const std::string budget = std::to_string(limits.extraProcesses);
+    const std::string cap = std::to_string(limits.extraProcesses + 1) + " (" + budget + " + the interpreter)";
+    std::string fallback;
+    if (::geteuid() == 0) {
+        std::string why;
+        const std::string locks = ProcessIsolation::lockDirectory(&why);
+        fallback = locks.empty()
+            ? "shared - RLIMIT_NPROC = the sandbox user's tasks + " + budget
+                + ", SHARED by that user's concurrent runs (a fork bomb in one can starve another): " + why
+            : "run_uid - a uid of its own per run from " + std::to_string(ProcessIsolation::FirstRunUid) + "-"
+                + std::to_string(ProcessIsolation::FirstRunUid + ProcessIsolation::RunUidCount - 1) + " (flock in "
+                + locks + "), RLIMIT_NPROC " + cap + ", work dir 0700 owned by it";
+    } else if (const std::string why = ProcessIsolation::userNamespaceUnavailable(); why.empty()) {
+        fallback = "user_namespace - a user namespace of its own per run (uid " + std::to_string(::getuid())
+            + " mapped to itself), RLIMIT_NPROC " + cap + " counted in it";
+    } else {
+        fallback = "shared - RLIMIT_NPROC = the user's tasks + " + budget
+            + ", SHARED by that user's concurrent runs (a fork bomb in one can starve another): " + why;
+    }
     const PidsCgroup::Probe cgroups = PidsCgroup::probe();
     if (!cgroups.parent.empty())
-        text += "processes: each run started by the studio gets its own pids cgroup (cgroup v"
-            + std::to_string(cgroups.version) + ", under " + cgroups.parent + ") with pids.max "
-            + std::to_string(limits.extraProcesses + 1) + " (" + std::to_string(limits.extraProcesses)
-            + " + the interpreter), removed after the run; runs by hand: RLIMIT_NPROC = the user's tasks + "
-            + std::to_string(limits.extraProcesses) + "\n";
+        text += "processes: pids_cgroup - each run started by the studio gets its own pids cgroup (cgroup v"
+            + std::to_string(cgroups.version) + ", under " + cgroups.parent + ") with pids.max " + cap
+            + ", removed after the run\n";
     else
-        text += "processes: RLIMIT_NPROC = the sandbox user's tasks + " + std::to_string(limits.extraProcesses)
-            + ", SHARED by that user's concurrent runs (a fork bomb in one can starve another): " + cgroups.why + "\n";
+        text += "processes: " + fallback + " (" + cgroups.why + ")\n";
+    text += "processes without a cgroup (runs by hand): " + fallback + "\n";
     text += "run: timeout 300 s (paused while a call waits for a person), then the process group is killed and "
             "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
     text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "

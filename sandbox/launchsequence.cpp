@@ -30,8 +30,8 @@ LaunchSequence::Failure LaunchSequence::run()
     // The studio may die between fork and the prctl: then the signal never comes, so
     // the parent is checked again right after (armParentDeath).
     if (LaunchSession::armParentDeath(s, "before the sandbox was set up") && LaunchSession::enter(s)
-        && LaunchLimits::joinPidsCgroup(s) && LaunchUser::switchFromRoot(s) && LaunchLimits::apply(s)
-        && LaunchWorkDir::enter(s) && LaunchFds::arrange(s) && LaunchEnvironment::replace(s)
+        && LaunchLimits::joinPidsCgroup(s) && LaunchUser::switchFromRoot(s) && LaunchLimits::isolate(s)
+        && LaunchLimits::apply(s) && LaunchWorkDir::enter(s) && LaunchFds::arrange(s) && LaunchEnvironment::replace(s)
         && LaunchExec::resolveProgram(s) && LaunchConfine::noNewPrivs(s) && LaunchConfine::landlock(s)
         && LaunchConfine::seccomp(s) && LaunchGo::waitForGo(s))
         LaunchExec::exec(s);

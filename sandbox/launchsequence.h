@@ -15,13 +15,17 @@
 ///  2. session      setsid(): the child leads its own session and process group
 ///     cgroup       with policy.pidsCgroup: moves itself into the run's pids cgroup
 ///                  (before the user switch; fails with SandboxExit::Limits)
-///  3. credentials  only as root: the work dir is handed to policy.runAsUser (only a
-///                  dedicated dir: not /, not top-level, not under /usr, /etc, … ,
-///                  owned by root or that user), then
-///                  setgroups(0), setgid, setuid; setuid(0) must fail afterwards;
-///                  the parent-death signal is re-armed (a uid change clears it)
-///  4. limits       rlimits, as the sandbox user (RLIMIT_NPROC = its task count +
-///                  the budget, only without a pids cgroup)
+///  3. credentials  only as root: without a pids cgroup a run uid of its own
+///                  (ProcessIsolation::acquireRunUid), else policy.runAsUser; the
+///                  work dir is handed to it (only a dedicated dir: not /, not
+///                  top-level, not under /usr, /etc, … , owned by root, that user or
+///                  a run uid), then setgroups(0), setgid, setuid; setuid(0) must
+///                  fail afterwards; the parent-death signal is re-armed
+///     isolate      not as root, without a pids cgroup: a user namespace of its own
+///                  (ProcessIsolation::enterUserNamespace), where the kernel allows
+///  4. limits       rlimits, as the sandbox user (RLIMIT_NPROC = 1 + the budget with
+///                  a user of its own, its task count + the budget when shared, left
+///                  alone with a pids cgroup); "processes …" on the status channel
 ///  5. workdir      chdir(policy.workDir)
 ///  6. fds          0..2 kept (or /dev/null), the bridge moved to 3, the rest closed
 ///  7. environment  only the allow-list (see buildEnvironment())

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "processisolation.h"
 #include "sandboxpolicy.h"
 
 #include <string>
@@ -27,7 +28,12 @@ struct LaunchState
     std::vector<std::string> environment; ///< the child's, "NAME=value"
     bool killUnlisted = false;            ///< seccomp: kill on unlisted calls instead of ENOSYS
     int landlockAbi = 0;                  ///< 0: none (seccomp-only)
-    LaunchFailure failure;                ///< the first failed step's
+    /// How the run's tasks are kept apart from other runs' (ProcessIsolation), and why
+    /// not better when it is Shared.
+    ProcessIsolation::Mechanism processes = ProcessIsolation::Mechanism::Shared;
+    std::string processesNote;
+    int runUidLock = -1;   ///< the flock on the run uid, held until after the switch to it
+    LaunchFailure failure; ///< the first failed step's
 
     /// Records the failure and returns false, for `return state.fail(…)`.
     bool fail(int exitStatus, std::string reason);

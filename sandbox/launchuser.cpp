@@ -27,22 +27,45 @@ bool LaunchUser::switchFromRoot(LaunchState &state)
     if (name.empty())
         return state.fail(SandboxExit::Credentials,
                           "started as root without a sandbox user; set one in Settings (default: nobody)");
-    errno = 0;
-    const passwd *pw = ::getpwnam(name.c_str());
-    if (!pw)
-        return state.fail(SandboxExit::Credentials,
-                          errno ? "cannot look up the sandbox user \"" + name + "\": " + errnoText(errno)
-                                : "there is no user \"" + name
-                                  + "\"; create it or choose another sandbox user in Settings");
-    const uid_t uid = pw->pw_uid;
-    const gid_t gid = pw->pw_gid;
+    uid_t uid = 0;
+    gid_t gid = 0;
+    std::string label;
+    // Without a pids cgroup: a uid of its own for this run, so that RLIMIT_NPROC counts
+    // this run's tasks only (ProcessIsolation). The lock is held until after the switch.
+    if (state.processes != ProcessIsolation::Mechanism::PidsCgroup && state.policy.isolateProcesses) {
+        std::string why;
+        const uid_t runUid = ProcessIsolation::acquireRunUid(&state.runUidLock, &why);
+        if (runUid != uid_t(-1)) {
+            uid = runUid;
+            gid = gid_t(runUid);
+            label = "run uid " + std::to_string(runUid);
+            state.sandboxUserName = label;
+            state.processes = ProcessIsolation::Mechanism::RunUid;
+        } else {
+            state.processesNote = why;
+        }
+    } else if (state.processes != ProcessIsolation::Mechanism::PidsCgroup) {
+        state.processesNote = "switched off in the policy (isolate_processes false)";
+    }
+    if (label.empty()) {
+        errno = 0;
+        const passwd *pw = ::getpwnam(name.c_str());
+        if (!pw)
+            return state.fail(SandboxExit::Credentials,
+                              errno ? "cannot look up the sandbox user \"" + name + "\": " + errnoText(errno)
+                                    : "there is no user \"" + name
+                                      + "\"; create it or choose another sandbox user in Settings");
+        uid = pw->pw_uid;
+        gid = pw->pw_gid;
+        label = name;
+        state.sandboxUserName = pw->pw_name;
+        if (uid == 0 || gid == 0)
+            return state.fail(SandboxExit::Credentials,
+                              "the sandbox user \"" + name
+                                  + "\" has uid or gid 0; choose an unprivileged user in Settings");
+    }
     state.sandboxUid = uid;
-    state.sandboxUserName = pw->pw_name;
-    if (uid == 0 || gid == 0)
-        return state.fail(SandboxExit::Credentials,
-                          "the sandbox user \"" + name
-                              + "\" has uid or gid 0; choose an unprivileged user in Settings");
-    if (!LaunchWorkDir::handOver(state, uid, gid))
+    if (!LaunchWorkDir::handOver(state, uid, gid, label))
         return false;
 
     if (::setgroups(0, nullptr) == -1)
@@ -55,16 +78,16 @@ bool LaunchUser::switchFromRoot(LaunchState &state)
     // Verify the switch is complete and cannot be undone.
     if (::getuid() != uid || ::geteuid() != uid || ::getgid() != gid || ::getegid() != gid
         || ::getgroups(0, nullptr) != 0)
-        return state.fail(SandboxExit::Credentials, "the switch to " + name + " left other ids in place");
+        return state.fail(SandboxExit::Credentials, "the switch to " + label + " left other ids in place");
     if (::setuid(0) != -1 || ::setgid(0) != -1)
-        return state.fail(SandboxExit::Credentials, "the switch to " + name + " can be undone (setuid(0) succeeded)");
+        return state.fail(SandboxExit::Credentials, "the switch to " + label + " can be undone (setuid(0) succeeded)");
     __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
     __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = {};
     if (::syscall(SYS_capget, &header, caps) == -1)
         return state.fail(SandboxExit::Credentials, "capget failed: " + errnoText(errno));
     for (const auto &set : caps) {
         if (set.effective || set.permitted || set.inheritable)
-            return state.fail(SandboxExit::Credentials, "capabilities are left after the switch to " + name);
+            return state.fail(SandboxExit::Credentials, "capabilities are left after the switch to " + label);
     }
 
     // A change of effective uid clears the parent-death signal (prctl(2)): arm it again.

@@ -4,6 +4,7 @@
 
 #include "launchstate.h"
 #include "posixutil.h"
+#include "processisolation.h"
 #include "procfs.h"
 
 #include <dirent.h>
@@ -89,16 +90,16 @@ std::string checkDedicatedWorkDir(int dir, uid_t uid)
     struct stat info = {};
     if (::fstat(dir, &info) == -1)
         return "cannot stat it (" + errnoText(errno) + ")";
-    if (info.st_uid != 0 && info.st_uid != uid)
+    // A run uid's (ProcessIsolation): the studio's work dir of an earlier run.
+    if (info.st_uid != 0 && info.st_uid != uid && !ProcessIsolation::isRunUid(info.st_uid))
         return "it belongs to uid " + std::to_string(info.st_uid);
     return {};
 }
 
 } // namespace
 
-bool LaunchWorkDir::handOver(LaunchState &state, uid_t uid, gid_t gid)
+bool LaunchWorkDir::handOver(LaunchState &state, uid_t uid, gid_t gid, const std::string &name)
 {
-    const std::string &name = state.policy.runAsUser;
     // The work dir becomes the sandbox user's, so the script can write there.
     const int dir = retry([&] { return ::open(state.policy.workDir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
     if (dir == -1)
@@ -124,8 +125,13 @@ bool LaunchWorkDir::handOver(LaunchState &state, uid_t uid, gid_t gid)
         return state.fail(SandboxExit::Credentials,
                           "cannot hand the work dir " + state.policy.workDir + " to " + name + ": " + reason);
     }
-    const int chowned = ::fchown(dir, uid, gid);
-    const int chownError = errno;
+    int chowned = ::fchown(dir, uid, gid);
+    int chownError = errno;
+    // A run uid of its own: the work dir is private to that run (and root).
+    if (chowned == 0 && ProcessIsolation::isRunUid(uid)) {
+        chowned = ::fchmod(dir, 0700);
+        chownError = errno;
+    }
     ::close(dir);
     if (chowned == -1)
         return state.fail(SandboxExit::Credentials,

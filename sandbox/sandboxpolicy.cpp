@@ -90,6 +90,7 @@ json SandboxPolicy::toJson() const
         {"run_as_user", runAsUser},
         {"read_paths", readPaths},
         {"pids_cgroup", pidsCgroup},
+        {"isolate_processes", isolateProcesses},
         {"wait_for_go", waitForGo},
         {"limits",
          {
@@ -108,7 +109,7 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         throw std::runtime_error("a sandbox policy must be a JSON object");
     checkKeys(value, {},
               {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "status_fd", "parent_pid", "seccomp_only",
-               "run_as_user", "read_paths", "pids_cgroup", "wait_for_go", "limits"});
+               "run_as_user", "read_paths", "pids_cgroup", "isolate_processes", "wait_for_go", "limits"});
 
     SandboxPolicy policy;
     if (!value.contains("work_dir"))
@@ -164,6 +165,11 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         if (!value["wait_for_go"].is_boolean())
             bad("wait_for_go", "must be true or false");
         policy.waitForGo = value["wait_for_go"].get<bool>();
+    }
+    if (value.contains("isolate_processes")) {
+        if (!value["isolate_processes"].is_boolean())
+            bad("isolate_processes", "must be true or false");
+        policy.isolateProcesses = value["isolate_processes"].get<bool>();
     }
     if (value.contains("pids_cgroup")) {
         policy.pidsCgroup = stringField(value["pids_cgroup"], "pids_cgroup");

@@ -30,6 +30,7 @@ struct SandboxLimits
 ///      "env": {"PYTHONPATH": "…"}, "path": "…", "lang": "C.UTF-8", "bridge_fd": 5,
 ///      "status_fd": 6, "parent_pid": 4242, "seccomp_only": false,
 ///      "run_as_user": "nobody", "read_paths": [], "pids_cgroup": "/sys/fs/cgroup/…",
+///      "isolate_processes": true,
 ///      "limits": {"cpu_seconds": 305, "data_bytes": …, "file_size_bytes": …,
 ///                 "open_files": 256, "extra_processes": 64}}
 ///
@@ -71,6 +72,11 @@ struct SandboxPolicy
     /// the cgroup's pids.max bounds the run's tasks. Empty: no cgroup, RLIMIT_NPROC =
     /// the sandbox user's task count + limits.extraProcesses (shared by that user's runs).
     std::string pidsCgroup;
+    /// Without a pids cgroup, give the run a user of its own (ProcessIsolation): as root
+    /// a reserved run uid, as an ordinary user a user namespace. false (tests, and the
+    /// residual the launcher falls back to): RLIMIT_NPROC on the sandbox user, shared
+    /// by its concurrent runs.
+    bool isolateProcesses = true;
     /// Pre-warmed start: after every step but execve the launcher sends "ready" on
     /// the status channel and waits for "go" there before it execs (anything else, or
     /// the channel closing, ends it with SandboxExit::Parent). Needs a status channel.

@@ -76,6 +76,11 @@ void SandboxProcess::setPidsCgroupAllowed(bool allowed)
     m_pidsCgroupAllowed = allowed;
 }
 
+void SandboxProcess::setProcessIsolationAllowed(bool allowed)
+{
+    m_processIsolationAllowed = allowed;
+}
+
 void SandboxProcess::releaseCgroup()
 {
     // Only once the launcher has been reaped: until then its zombie keeps the cgroup busy.
@@ -223,6 +228,8 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
         }
         policy.pidsCgroup = cgroup;
     }
+    if (!m_processIsolationAllowed)
+        policy.isolateProcesses = false;
     // The script's stdout and stderr: pipes of our own instead of QProcess's, so that
     // their read ends can move to the thread that serves the script's calls
     // (releaseOutputFds()). Close-on-exec here; the child's fds 1 and 2 are dups.
@@ -383,6 +390,14 @@ void SandboxProcess::readStatus()
         } else if (message == "ready") {
             m_ready = true;
             Q_EMIT ready();
+        } else if (message.startsWith("processes ")) {
+            // "processes <mechanism> <max tasks> [<why shared>]"
+            const QList<QByteArray> words = message.mid(10).split(' ');
+            m_processLimit.mechanism = QString::fromUtf8(words.value(0));
+            if (words.size() > 1 && m_processLimit.mechanism != QLatin1String("pids_cgroup"))
+                m_processLimit.maxTasks = words.value(1).toULongLong();
+            const qsizetype note = message.indexOf(' ', 10 + words.value(0).size() + 1);
+            m_processLimit.sharedReason = note > 0 ? QString::fromUtf8(message.mid(note + 1)) : QString();
         } else if (message.startsWith("landlock ")) {
             m_landlockAbi = message.mid(9).toInt();
             Q_EMIT landlockApplied(m_landlockAbi);

@@ -78,13 +78,24 @@ public:
         QString cgroup;
         int cgroupVersion = 0; ///< 1 or 2 with a cgroup
         quint64 maxTasks = 0;  ///< pids.max, or the budget on top of the user's tasks (RLIMIT_NPROC)
-        /// Without a cgroup: why (the fallback is RLIMIT_NPROC, shared by all runs of
-        /// the sandbox user, so a fork bomb can starve a run started at the same time).
+        /// Without a cgroup: why (the launcher then gives the run a user of its own,
+        /// ProcessIsolation, where the machine allows).
         QString fallbackReason;
+        /// What the launcher put in force ("processes" on the status channel):
+        /// "pids_cgroup", "run_uid" (root: a uid of its own), "user_namespace" (an
+        /// ordinary user: a user namespace of its own), "shared" (the residual:
+        /// RLIMIT_NPROC shared by every task of the sandbox user, so a fork bomb can
+        /// starve a run started at the same time); empty until the launcher said.
+        QString mechanism;
+        /// With "shared": why the launcher could not give the run a user of its own.
+        QString sharedReason;
     };
     ProcessLimit processLimit() const;
-    /// Tests: false makes start() skip the pids cgroup (the RLIMIT_NPROC fallback).
+    /// Tests: false makes start() skip the pids cgroup (the launcher's fallbacks).
     void setPidsCgroupAllowed(bool allowed);
+    /// Tests: false also switches off the launcher's run uid / user namespace
+    /// (policy isolate_processes), leaving the shared RLIMIT_NPROC residual.
+    void setProcessIsolationAllowed(bool allowed);
 
     /// SIGKILL to the child's whole process group (it leads its own session), also
     /// after the leader exited, and to every member of the run's pids cgroup. Returns
@@ -132,4 +143,5 @@ private:
     ProcessLimit m_processLimit;
     std::string m_liveCgroup; ///< the run's cgroup until it is removed
     bool m_pidsCgroupAllowed = true;
+    bool m_processIsolationAllowed = true;
 };

@@ -3,6 +3,7 @@
 #include "bridgechannel.h"
 #include "pidscgroup.h"
 #include "policylistener.h"
+#include "processisolation.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
 #include "workdirfile.h"
@@ -13,6 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
 #include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -211,6 +214,7 @@ private Q_SLOTS:
     void landlockConfinesFiles();
     void workDirTreeIsHandedOver();
     void report();
+    void userNamespaceAsOrdinaryUser();
     void bridgeRoundTrip();
     void killGroupKillsBackgroundChildren();
     void killGroupAfterLeaderExited();
@@ -445,17 +449,35 @@ void TestSandboxLauncher::runsAsNobodyWhenRoot()
         QSKIP("the user switch happens only when the launcher runs as root");
     const passwd *nobody = ::getpwnam("nobody");
     QVERIFY(nobody);
-    const QByteArray expected = QByteArray::number(nobody->pw_uid) + ' ' + QByteArray::number(nobody->pw_uid) + ' '
-        + QByteArray::number(nobody->pw_gid) + ' ' + QByteArray::number(nobody->pw_gid) + " []\n";
+    const QString code
+        = QStringLiteral("import os; print(os.getuid(), os.geteuid(), os.getgid(), os.getegid(), os.getgroups())");
+    // Through the studio: nobody in the run's pids cgroup, or (no writable cgroup) a run
+    // uid of its own; with isolation switched off, nobody.
+    for (const bool isolate : {true, false}) {
+        WorkDir work;
+        SandboxPolicy policy = pythonPolicy(work, code);
+        policy.isolateProcesses = isolate;
+        const Result result = runSandboxed(policy);
+        QCOMPARE(result.err, QByteArray());
+        const QList<QByteArray> ids = result.out.trimmed().split(' ');
+        QCOMPARE(ids.size(), 5);
+        const uid_t uid = uid_t(ids[0].toULongLong());
+        const bool runUid = ProcessIsolation::isRunUid(uid);
+        QVERIFY2(uid == nobody->pw_uid || (isolate && runUid), result.out.constData());
+        const QByteArray gid = runUid ? ids[0] : QByteArray::number(nobody->pw_gid);
+        QCOMPARE(result.out, ids[0] + ' ' + ids[0] + ' ' + gid + ' ' + gid + " []\n");
+        struct stat info = {};
+        QCOMPARE(::stat(QFile::encodeName(work.path()).constData(), &info), 0);
+        QCOMPARE(info.st_uid, uid); // the work dir was handed over
+        QCOMPARE(info.st_mode & 07777, runUid ? 0700u : 0777u);
+    }
+    // By hand (no cgroup): a run uid of its own, its work dir private to it.
     WorkDir work;
-    const Result result = runSandboxed(pythonPolicy(
-        work,
-        QStringLiteral("import os; print(os.getuid(), os.geteuid(), os.getgid(), os.getegid(), os.getgroups())")));
-    QCOMPARE(result.err, QByteArray());
-    QCOMPARE(result.out, expected);
-    struct stat info = {};
-    QCOMPARE(::stat(QFile::encodeName(work.path()).constData(), &info), 0);
-    QCOMPARE(info.st_uid, nobody->pw_uid); // the work dir was handed over
+    const Result byHand = runCli(pythonCli(work, code));
+    QCOMPARE(byHand.err, QByteArray());
+    const QByteArray uid = byHand.out.left(byHand.out.indexOf(' '));
+    QVERIFY2(ProcessIsolation::isRunUid(uid_t(uid.toULongLong())), byHand.out.constData());
+    QCOMPARE(byHand.out, uid + ' ' + uid + ' ' + uid + ' ' + uid + " []\n");
 
     // Status lines of the script's own process: no capability is left.
     const Result caps = runCli(pythonCli(
@@ -485,10 +507,12 @@ void TestSandboxLauncher::refusesToHandOverSystemDirs()
     QCOMPARE(::stat(QFile::encodeName(dir).constData(), &before), 0);
     const Result result = runCli({QStringLiteral("--workdir"), dir, QStringLiteral("--"), QStringLiteral("/bin/true")});
     QCOMPARE(result.exitCode, SandboxExit::Credentials);
-    QCOMPARE(QString::fromUtf8(result.err),
-             QStringLiteral("toolstudio-sandbox: credentials: refusing to hand %1 to nobody: %2; "
-                            "use a directory of its own for the run (e.g. under /tmp)\n")
-                 .arg(dir, reason));
+    // To a run uid of its own (ProcessIsolation): no cgroup by hand.
+    const QRegularExpression expected(
+        QStringLiteral("^toolstudio-sandbox: credentials: refusing to hand %1 to run uid 19000\\d{5}: %2; "
+                       "use a directory of its own for the run \\(e\\.g\\. under /tmp\\)\n$")
+            .arg(QRegularExpression::escape(dir), QRegularExpression::escape(reason)));
+    QVERIFY2(expected.match(QString::fromUtf8(result.err)).hasMatch(), result.err.constData());
     struct stat after = {};
     QCOMPARE(::stat(QFile::encodeName(dir).constData(), &after), 0);
     QCOMPARE(after.st_uid, before.st_uid);
@@ -782,10 +806,9 @@ void TestSandboxLauncher::workDirTreeIsHandedOver()
         = runCli(pythonCli(work, QStringLiteral("open('files/deep/in.txt', 'a').write('y'); print('ok')")));
     QCOMPARE(result.err, QByteArray());
     QCOMPARE(result.out, QByteArray("ok\n"));
-    const passwd *nobody = ::getpwnam("nobody");
     struct stat info = {};
     QCOMPARE(::stat(QFile::encodeName(work.path() + QStringLiteral("/files/deep/in.txt")).constData(), &info), 0);
-    QCOMPARE(info.st_uid, nobody->pw_uid);
+    QVERIFY2(ProcessIsolation::isRunUid(info.st_uid), qPrintable(QString::number(info.st_uid))); // by hand: a run uid
     QCOMPARE(::stat("/etc/hostname", &info), 0);
     QCOMPARE(info.st_uid, uid_t(0)); // the link was not followed
 }
@@ -798,17 +821,87 @@ void TestSandboxLauncher::report()
     QVERIFY(result.out.contains("\nseccomp: enforced - allow-list"));
     QVERIFY(result.out.contains("\nlandlock: ABI "));
     QVERIFY(result.out.contains("known limits: a script can stat any path"));
-    // How the run's tasks are bounded, and the fallback's reason when there is no cgroup.
+    // How the run's tasks are bounded (ProcessIsolation): the studio's runs, then runs
+    // without a cgroup; a residual is named with its reason.
     const PidsCgroup::Probe probe = PidsCgroup::probe();
     if (!probe.parent.empty())
-        QVERIFY(result.out.contains("\nprocesses: each run started by the studio gets its own pids cgroup (cgroup v"
+        QVERIFY(result.out.contains("\nprocesses: pids_cgroup - each run started by the studio gets its own pids "
+                                    "cgroup (cgroup v"
                                     + QByteArray::number(probe.version) + ", under "
                                     + QByteArray::fromStdString(probe.parent)
                                     + ") with pids.max 65 (64 + the interpreter)"));
-    else
-        QVERIFY(
-            result.out.contains("\nprocesses: RLIMIT_NPROC = the sandbox user's tasks + 64, SHARED by that user's "
-                                "concurrent runs (a fork bomb in one can starve another): no writable pids cgroup ("));
+    QByteArray fallback;
+    if (isRoot()) {
+        fallback = "run_uid - a uid of its own per run from 1900000000-1900000999 (flock in /";
+    } else if (const std::string why = ProcessIsolation::userNamespaceUnavailable(); why.empty()) {
+        fallback = "user_namespace - a user namespace of its own per run (uid " + QByteArray::number(::getuid())
+            + " mapped to itself), RLIMIT_NPROC 65 (64 + the interpreter) counted in it";
+    } else {
+        fallback = "shared - RLIMIT_NPROC = the user's tasks + 64, SHARED by that user's concurrent runs (a fork "
+                   "bomb in one can starve another): "
+            + QByteArray::fromStdString(why);
+    }
+    if (probe.parent.empty())
+        QVERIFY2(result.out.contains("\nprocesses: " + fallback), result.out.constData());
+    QVERIFY2(result.out.contains("\nprocesses without a cgroup (runs by hand): " + fallback), result.out.constData());
+}
+
+/// ProcessIsolation as an ordinary user, by hand (no cgroup): a user namespace of the
+/// run's own that maps the user's uid to itself, RLIMIT_NPROC = 1 + 64 counted in it,
+/// so exactly 64 forks succeed; where the kernel refuses one, --report names the
+/// residual and its reason. As root the launcher is started through setpriv as nobody.
+void TestSandboxLauncher::userNamespaceAsOrdinaryUser()
+{
+    QStringList command{launcher()};
+    WorkDir work;
+    uid_t uid = ::getuid();
+    if (isRoot()) {
+        const QString setpriv = QStandardPaths::findExecutable(QStringLiteral("setpriv"));
+        const passwd *nobody = ::getpwnam("nobody");
+        if (setpriv.isEmpty() || !nobody)
+            QSKIP("setpriv (util-linux) and a user nobody are needed to run the launcher as an ordinary user");
+        uid = nobody->pw_uid;
+        command = QStringList{setpriv, QStringLiteral("--reuid=%1").arg(nobody->pw_uid),
+                              QStringLiteral("--regid=%1").arg(nobody->pw_gid), QStringLiteral("--clear-groups"),
+                              launcher()};
+    }
+    const auto run = [&](const QStringList &arguments) {
+        QProcess process;
+        process.setProgram(command.first());
+        process.setArguments(command.mid(1) + arguments);
+        process.setStandardInputFile(QProcess::nullDevice());
+        process.start();
+        process.waitForFinished(30000);
+        return std::pair{process.readAllStandardOutput(), process.readAllStandardError()};
+    };
+    const QByteArray report = run({QStringLiteral("--report")}).first;
+    const qsizetype at = report.indexOf("\nprocesses without a cgroup (runs by hand): ");
+    QVERIFY2(at >= 0, report.constData());
+    const QByteArray line = report.mid(at + 1, report.indexOf('\n', at + 1) - at - 1);
+    const auto [out, err] = run(pythonCli(work, QStringLiteral(R"(import errno, os, resource, time
+print(' '.join(open('/proc/self/uid_map').read().split()), os.getuid(), resource.getrlimit(resource.RLIMIT_NPROC)[0])
+kids = []
+try:
+    for i in range(100):
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(3)
+            os._exit(0)
+        kids.append(pid)
+except OSError as e:
+    print('RESULT', errno.errorcode[e.errno], len(kids))
+)")));
+    QCOMPARE(err, QByteArray());
+    if (line.contains(": user_namespace - ")) {
+        const QByteArray id = QByteArray::number(uid);
+        QCOMPARE(out, id + ' ' + id + " 1 " + id + " 65\nRESULT EAGAIN 64\n");
+    } else {
+        // The residual, named with its reason (a chroot, a kernel before 5.14, a sysctl).
+        QVERIFY2(line.contains(": shared - RLIMIT_NPROC = the user's tasks + 64, SHARED by that user's concurrent "
+                               "runs (a fork bomb in one can starve another): "),
+                 line.constData());
+        QVERIFY2(out.startsWith("0 0 4294967295 "), out.constData());
+    }
 }
 
 void TestSandboxLauncher::bridgeRoundTrip()
@@ -926,13 +1019,14 @@ void TestSandboxLauncher::policyRoundTrip()
     policy.limits.fileSizeBytes = 2;
     policy.limits.openFiles = 3;
     policy.limits.extraProcesses = 4;
+    policy.isolateProcesses = false;
 
     const nlohmann::json json = policy.toJson();
     QCOMPARE(
         json.dump(),
         std::string(
             R"({"argv":["/usr/bin/python3","-u","agent.py"],"bridge_fd":7,"env":{"NODE_PATH":"/shim/node","PYTHONPATH":"/shim/py"},)"
-            R"("lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
+            R"("isolate_processes":false,"lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
             R"("parent_pid":4242,"path":"/usr/bin:/bin","pids_cgroup":"/sys/fs/cgroup/pids/toolstudio-run-1-2","read_paths":["/opt/py"],)"
             R"("run_as_user":"toolstudio","seccomp_only":true,"status_fd":8,"wait_for_go":true,"work_dir":"/tmp/run-1"})"));
     const SandboxPolicy back = SandboxPolicy::fromJson(json);
@@ -942,6 +1036,7 @@ void TestSandboxLauncher::policyRoundTrip()
         = SandboxPolicy::fromJson(nlohmann::json::parse(R"({"work_dir":"/w","argv":["python3"]})"));
     QCOMPARE(defaults.bridgeFd, -1);
     QCOMPARE(defaults.runAsUser, std::string("nobody"));
+    QVERIFY(defaults.isolateProcesses);
     QCOMPARE(defaults.limits.openFiles, std::uint64_t(256));
     QCOMPARE(defaults.limits.dataBytes, std::uint64_t(2147483648ull));
 }

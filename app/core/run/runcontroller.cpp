@@ -754,14 +754,19 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         event.runId = d->record.id;
         event.at = QDateTime::currentMSecsSinceEpoch();
         event.kind = PolicyEventKind::SandboxApplied;
-        // How the run's tasks are bounded: its own pids cgroup, or the shared RLIMIT_NPROC.
+        // How the run's tasks are bounded: its own pids cgroup, run uid or user namespace,
+        // or the shared RLIMIT_NPROC (ProcessIsolation).
         const SandboxProcess::ProcessLimit processes = d->process->processLimit();
-        event.detail = {{"landlock_abi", abi},
-                        {"seccomp_only", abi == 0},
-                        {"process_limit", processes.cgroup.isEmpty() ? "rlimit_nproc" : "pids_cgroup"},
-                        {"max_tasks", processes.maxTasks},
-                        {"pids_cgroup", processes.cgroup.toStdString()},
-                        {"process_limit_note", processes.fallbackReason.toStdString()}};
+        event.detail
+            = {{"landlock_abi", abi},
+               {"seccomp_only", abi == 0},
+               {"process_limit", processes.mechanism.toStdString()},
+               {"max_tasks", processes.maxTasks},
+               {"pids_cgroup", processes.cgroup.toStdString()},
+               {"process_limit_note",
+                (processes.fallbackReason
+                 + (processes.sharedReason.isEmpty() ? QString() : QStringLiteral("; ") + processes.sharedReason))
+                    .toStdString()}};
         d->journalWrite([event](Journal *j) { j->recordEvent(event); });
         Q_EMIT sandboxApplied(abi);
     };
