@@ -232,9 +232,9 @@ void HeadlessRun::onPolicyEvent(const PolicyEvent &event)
         return;
     }
     const std::string text = event.detail.is_object() ? event.detail.value("text", std::string()) : std::string();
-    printLine(stderr, QStringLiteral("[policy] %1: %2")
-                          .arg(printableText(policyEventKindName(event.kind)),
-                               printableText(QString::fromStdString(text))));
+    printLine(stderr,
+              QStringLiteral("[policy] %1: %2")
+                  .arg(printableText(policyEventKindName(event.kind)), printableText(QString::fromStdString(text))));
 }
 
 void HeadlessRun::onPendingCall(const Step &step)
