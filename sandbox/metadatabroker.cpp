@@ -265,6 +265,8 @@ Outcome handle(const std::string &syscall, const std::uint64_t args[6], pid_t pi
     // The base: "/", the caller's cwd or its dirfd.
     outcome.what = path.empty() ? "fd " + std::to_string(call.dirfd) : path;
     char base[64];
+    if (call.pathAddress == 0 && !call.pathRequired && call.dirfd < 0)
+        return fail(EBADF); // fchmod(-1), futimens(AT_FDCWD): no cwd fallback
     if (!path.empty() && path[0] == '/')
         std::snprintf(base, sizeof base, "/");
     else if (call.dirfd == AT_FDCWD)
@@ -304,9 +306,10 @@ Outcome handle(const std::string &syscall, const std::uint64_t args[6], pid_t pi
     if (call.mode) {
         if (S_ISLNK(info.st_mode))
             return fail(EOPNOTSUPP);
-        mode_t mode = call.newMode & 07777;
-        if (info.st_gid != gid)
-            mode &= ~mode_t(S_ISGID); // as the kernel does for a group the caller is not in
+        // No setuid or setgid bit: the studio may be root, and a run's files outlive it
+        // in the run folder (the kernel would allow the owner both on its own group).
+        const mode_t mode = call.newMode & 01777;
+        (void)gid;
         return fail(::chmod(self, mode) == 0 ? 0 : errno);
     }
     return fail(::utimensat(object.fd, "", haveTimes ? times : nullptr, AT_EMPTY_PATH) == 0 ? 0 : errno);

@@ -24,7 +24,8 @@
 ///    re-opening that relative path from the work dir fd with RESOLVE_BENEATH |
 ///    RESOLVE_NO_SYMLINKS must give the same inode; a non-directory must have one
 ///    link (a hard link may share its inode with a file outside);
-/// 4. the caller's fs uid must own it (the studio may be root);
+/// 4. the caller's fs uid must own it (the studio may be root); setuid and setgid bits
+///    are dropped from a new mode;
 /// 5. the change is made through the held fd (/proc/self/fd/N, or AT_EMPTY_PATH).
 ///
 /// A script cannot move an object out of its work dir (Landlock grants no write

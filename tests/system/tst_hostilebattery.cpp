@@ -674,8 +674,13 @@ void TestHostileBattery::battery_data()
          "os.mkdir('d')\nos.chmod('d', 0o700)\nfd = os.open('f', os.O_RDONLY)\nos.fchmod(fd, 0o600)\n"
          "shutil.copy('f', 'g')\nshutil.copy2('f', 'h')\nt = tempfile.NamedTemporaryFile(dir='.')\n"
          "print('RESULT', oct(os.stat('f').st_mode & 0o777), os.stat('f').st_mtime, oct(os.stat('g').st_mode & 0o777), "
-         "os.stat('h').st_mtime)"),
-       "RESULT 0o600 1.0 0o600 1.0");
+         "os.stat('h').st_mtime, (os.chmod('f', 0o4755), oct(os.stat('f').st_mode & 0o7777))[1])"),
+       "RESULT 0o600 1.0 0o600 1.0 0o755");
+    py("30 venv in the work dir",
+       s("r = subprocess.run([sys.executable, '-m', 'venv', '--without-pip', '--copies', 'v'], capture_output=True)\n"
+         "print('RESULT', r.returncode, r.stderr.decode()[-200:].strip() or 'ok', "
+         "oct(os.stat('v/bin/python3').st_mode & 0o777))"),
+       "RESULT 0 ok 0o755");
 
     // Issue 16, class 4 and the pre-warmed launcher: setpriority / ioprio_set only on
     // the caller's own process or group (PRIO_USER would renice the waiting launcher,
