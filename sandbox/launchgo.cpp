@@ -7,6 +7,8 @@
 #include "posixutil.h"
 #include "statuschannel.h"
 
+#include <cerrno>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +21,16 @@ bool LaunchGo::waitForGo(LaunchState &state)
         return true;
     if (StatusChannel::fd() < 0)
         return state.fail(SandboxExit::Usage, "wait_for_go needs a status channel (--status-fd)");
+    // What the next run must start with (issue 16: a concurrent run of the same
+    // sandbox uid must not reach the waiting launcher): its nice value and its work
+    // dir's owner and mode as set up now, checked again after "go".
+    errno = 0;
+    const int nice = ::getpriority(PRIO_PROCESS, 0);
+    if (nice == -1 && errno != 0)
+        return state.fail(SandboxExit::Limits, "getpriority failed: " + errnoText(errno));
+    struct stat workDir = {};
+    if (::stat(".", &workDir) == -1)
+        return state.fail(SandboxExit::WorkDir, "cannot stat the work dir: " + errnoText(errno));
     if (!StatusChannel::send("ready"))
         return state.fail(SandboxExit::Parent, "cannot tell the studio the sandbox is ready: " + errnoText(errno));
     std::string message(SandboxGo::MaxBytes, '\0');
@@ -27,8 +39,11 @@ bool LaunchGo::waitForGo(LaunchState &state)
     if (message != "go" && message.rfind("go ", 0) != 0)
         return state.fail(SandboxExit::Parent,
                           "the studio did not start the pre-warmed run (no \"go\" on the status channel)");
+    if (!checkUntouched(state, nice, workDir))
+        return false;
     if (message.size() <= 3)
-        return true;
+        return StatusChannel::send("going")
+            || state.fail(SandboxExit::Parent, "cannot confirm \"go\": " + errnoText(errno));
     // The run's own parts (SandboxGo): only names and strings change here, every
     // restriction is in place already.
     SandboxGo go;
@@ -60,5 +75,26 @@ bool LaunchGo::waitForGo(LaunchState &state)
             state.policy.env.push_back(entry);
     }
     state.environment = LaunchEnvironment::build(state.policy);
+    // The studio waits for this before it counts the run as started (else it kills
+    // this launcher and starts the run cold).
+    if (!StatusChannel::send("going"))
+        return state.fail(SandboxExit::Parent, "cannot confirm \"go\": " + errnoText(errno));
+    return true;
+}
+
+bool LaunchGo::checkUntouched(LaunchState &state, int nice, const struct stat &workDir)
+{
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, 0);
+    if (now != nice || errno != 0)
+        return state.fail(SandboxExit::Limits,
+                          "the pre-warmed sandbox's nice value changed while it waited (" + std::to_string(nice)
+                              + " -> " + std::to_string(now) + "); the run starts cold");
+    struct stat here = {};
+    if (::stat(".", &here) == -1 || here.st_dev != workDir.st_dev || here.st_ino != workDir.st_ino
+        || here.st_mode != workDir.st_mode || here.st_uid != workDir.st_uid || here.st_gid != workDir.st_gid)
+        return state.fail(
+            SandboxExit::WorkDir,
+            "the pre-warmed sandbox's work dir changed mode or owner while it waited; the run starts cold");
     return true;
 }

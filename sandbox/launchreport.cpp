@@ -24,10 +24,21 @@ std::string LaunchReport::text()
         + " - allow-list for python3, bash and node; unlisted calls fail with ENOSYS "
           "(TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1: killed); foreign ABIs (x32, int 0x80) killed; network, ptrace, "
           "mount, namespaces, bpf, io_uring, memfd_create, SysV IPC, setsid/setpgid, setuid family refused\n";
+    text += "file metadata: chmod/fchmod/fchmodat/fchmodat2 and utime/utimes/utimensat/futimesat are performed by "
+            "the studio (seccomp user notification) only on files beneath the run's work dir owned by the sandbox "
+            "user, refused (EPERM, policy event) elsewhere and refused entirely without a studio (run by hand); "
+            "chown family refused (EPERM); setxattr/removexattr families refused (EOPNOTSUPP); open/openat with "
+            "O_PATH refused (EPERM) unless with O_DIRECTORY, openat2 ENOSYS\n";
+    text += "file watching: NOT AVAILABLE - inotify_init/init1/add_watch/rm_watch and fanotify_init/mark fail with "
+            "ENOSYS (node fs.watch throws ENOSYS; use polling: fs.watchFile, watchdog's PollingObserver); "
+            "fcntl F_NOTIFY EPERM\n";
+    text += "priority: setpriority and ioprio_set only on the caller's own process or process group (who = 0); "
+            "PRIO_USER, other pids and groups EPERM; a pre-warmed launcher whose nice value or work dir mode/owner "
+            "changed while it waited refuses to start the run (the studio starts it cold)\n";
     text += std::string("policy events: ")
         + (SeccompFilter::kernelHasUserNotification() ? "reported (seccomp user notification)"
                                                       : "not available (plain errno, no event)")
-        + " - network, ptrace, mount/namespace calls and signals to the studio\n";
+        + " - network, ptrace, mount/namespace calls, signals to the studio, mode/time changes outside the work dir\n";
 
     std::string why;
     const int abi = Landlock::abiVersion(&why);
@@ -86,7 +97,9 @@ std::string LaunchReport::text()
             "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
     text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "
             "TOOLSTUDIO_BRIDGE_FD=3; fds 0-3 only\n";
-    text += "known limits: a script can stat any path (Landlock does not restrict stat); it can read "
-            "/proc/<pid>/cmdline of other processes of the same user\n";
+    text += "known limits: a script can stat any path and read metadata (stat, readlink, getxattr, listxattr: "
+            "Landlock does not restrict them); it can read /proc/<pid>/cmdline of other processes of the same user; "
+            "brokered mode/time changes need the caller to own the file and refuse hard-linked files (nlink > 1) "
+            "even inside the work dir\n";
     return text;
 }

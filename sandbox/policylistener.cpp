@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policylistener.h"
 
+#include "metadatabroker.h"
 #include "seccompfilter.h"
 
 #include <QSocketNotifier>
@@ -10,6 +11,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <sys/syscall.h>
@@ -43,8 +45,18 @@ PolicyListener::PolicyListener(int listenerFd, QObject *parent)
 PolicyListener::~PolicyListener()
 {
     close();
+    if (m_workDirFd >= 0)
+        ::close(m_workDirFd);
     if (m_request)
         seccomp_notify_free(m_request, m_response);
+}
+
+void PolicyListener::setWorkDir(const QString &workDir)
+{
+    if (m_workDirFd >= 0)
+        ::close(m_workDirFd);
+    // Held as an fd: a pre-warmed run's folder is renamed, the directory stays.
+    m_workDirFd = ::open(workDir.toLocal8Bit().constData(), O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
 void PolicyListener::close()
@@ -78,22 +90,44 @@ void PolicyListener::drain()
         std::uint64_t args[6];
         for (int i = 0; i < 6; ++i)
             args[i] = m_request->data.args[i];
-        int error = SeccompFilter::refusalErrno(nr, args);
+        const std::string name = SeccompFilter::syscallName(nr);
+        std::string arguments;
+        int error = 0;
+        if (MetadataBroker::handles(name)) {
+            // Mode and time changes: done by the studio beneath the work dir, refused
+            // (a policy event) outside it. Never let through.
+            const MetadataBroker::Outcome outcome
+                = MetadataBroker::handle(name, args, pid_t(m_request->pid), m_fd, m_request->id, m_workDirFd);
+            if (!outcome.refused) {
+                answer(m_request->id, outcome.error);
+                continue;
+            }
+            error = outcome.error;
+            arguments = outcome.what.size() > 200 ? outcome.what.substr(0, 200) + "…" : outcome.what;
+        } else {
+            error = SeccompFilter::refusalErrno(nr, args);
+            arguments = SeccompFilter::describeArguments(nr, args);
+        }
         if (error == 0)
             error = EPERM; // only refused calls are routed here; never let one through
-        std::memset(m_response, 0, sizeof(seccomp_notif_resp));
-        m_response->id = m_request->id;
-        m_response->error = -error;
-        m_response->val = 0;
-        m_response->flags = 0;
-        seccomp_notify_respond(m_fd, m_response); // ENOENT: the caller died meanwhile
+        answer(m_request->id, error);
 
         SandboxPolicyEvent event;
-        event.syscall = QString::fromStdString(SeccompFilter::syscallName(nr));
-        event.arguments = QString::fromStdString(SeccompFilter::describeArguments(nr, args));
+        event.syscall = QString::fromStdString(name);
+        event.arguments = QString::fromStdString(arguments);
         event.pid = m_request->pid;
         event.time = QDateTime::currentDateTimeUtc();
         event.error = error;
         Q_EMIT policyEvent(event);
     }
+}
+
+void PolicyListener::answer(std::uint64_t id, int error)
+{
+    std::memset(m_response, 0, sizeof(seccomp_notif_resp));
+    m_response->id = id;
+    m_response->error = -error;
+    m_response->val = 0;
+    m_response->flags = 0;
+    seccomp_notify_respond(m_fd, m_response); // ENOENT: the caller died meanwhile
 }

@@ -30,7 +30,9 @@ Q_DECLARE_METATYPE(SandboxPolicyEvent)
 /// The studio's side of the sandbox's seccomp user notification: owns the listener fd
 /// the launcher sent over the status channel, answers every notification at once with
 /// the errno of the policy (SeccompFilter::refusalErrno — never lets a call through)
-/// and emits policyEvent(). Lives in the thread that created it (normally the GUI
+/// and emits policyEvent(). Mode and time changes (chmod, utimensat, …) are performed
+/// by the studio itself when the file lies beneath the run's work dir
+/// (MetadataBroker), and refused with a policy event otherwise. Lives in the thread that created it (normally the GUI
 /// thread); a QSocketNotifier wakes it. The script blocks in the refused call until
 /// it is answered; when the listener is closed the kernel fails those calls with ENOSYS.
 class PolicyListener : public QObject
@@ -41,6 +43,10 @@ public:
     explicit PolicyListener(int listenerFd, QObject *parent = nullptr);
     ~PolicyListener() override;
 
+    /// The run's work dir: brokered mode and time changes (MetadataBroker) are made
+    /// beneath it and refused elsewhere. Without one, they are all refused.
+    void setWorkDir(const QString &workDir);
+
     /// Answers every notification pending now (also called by the notifier).
     void drain();
 
@@ -49,8 +55,10 @@ Q_SIGNALS:
 
 private:
     void close();
+    void answer(std::uint64_t id, int error);
 
     int m_fd = -1;
+    int m_workDirFd = -1;
     QSocketNotifier *m_notifier = nullptr;
     seccomp_notif *m_request = nullptr;
     seccomp_notif_resp *m_response = nullptr;

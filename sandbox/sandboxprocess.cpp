@@ -167,7 +167,23 @@ bool SandboxProcess::go(const SandboxGo &handover)
     if (message.size() > SandboxGo::MaxBytes)
         return false;
     m_ready = false;
-    return ::send(m_statusFd, message.data(), message.size(), MSG_NOSIGNAL) == ssize_t(message.size());
+    m_going = false;
+    if (::send(m_statusFd, message.data(), message.size(), MSG_NOSIGNAL) != ssize_t(message.size()))
+        return false;
+    // The launcher checks that nothing reached it while it waited (its nice value, its
+    // work dir's mode) and confirms with "going"; a failure there (or nothing within
+    // GoWaitMs) makes the caller start the run cold.
+    const QDeadlineTimer deadline(GoWaitMs);
+    while (!m_going && m_statusFd >= 0 && m_launcherFailure.isEmpty() && !deadline.hasExpired()) {
+        pollfd entry = {m_statusFd, POLLIN, 0};
+        const int rc = ::poll(&entry, 1, int(deadline.remainingTime()));
+        if (rc == -1 && errno == EINTR)
+            continue;
+        if (rc <= 0)
+            break;
+        readStatus();
+    }
+    return m_going;
 }
 
 bool SandboxProcess::isRunning() const
@@ -207,6 +223,7 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     policy.bridgeFd = childEnd;
     policy.statusFd = childStatus;
     policy.parentPid = QCoreApplication::applicationPid();
+    m_workDir = QString::fromStdString(policy.workDir);
 
     // The run's own pids cgroup, so its tasks do not count against other runs'
     // budget; without one the launcher falls back to RLIMIT_NPROC.
@@ -385,8 +402,11 @@ void SandboxProcess::readStatus()
         const QByteArray message(buffer, qsizetype(n));
         if (message == "listener" && fds.size() == 1 && !m_listener) {
             m_listener = new PolicyListener(fds.takeFirst(), this);
+            m_listener->setWorkDir(m_workDir);
             connect(m_listener, &PolicyListener::policyEvent, this, &SandboxProcess::policyEvent);
             m_listener->drain();
+        } else if (message == "going") {
+            m_going = true;
         } else if (message == "ready") {
             m_ready = true;
             Q_EMIT ready();

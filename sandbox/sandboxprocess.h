@@ -46,8 +46,11 @@ public:
     /// Pre-warmed start (policy.waitForGo): the launcher applies every step, emits
     /// ready() and execs the interpreter only on go(), with `handover` (the run's
     /// script, environment and work dir name; see SandboxGo). Returns false when the
-    /// launcher is not waiting (not started pre-warmed, not ready yet, or gone), or the
-    /// handover is over SandboxGo::MaxBytes.
+    /// launcher is not waiting (not started pre-warmed, not ready yet, or gone), the
+    /// handover is over SandboxGo::MaxBytes, or the launcher did not confirm with
+    /// "going" within 2 s — it refuses when its nice value or its work dir's mode or
+    /// owner changed while it waited (its failure line says which); the caller then
+    /// kills it and starts the run cold.
     bool go(const SandboxGo &handover = {});
     bool isReady() const;
     /// Blocks up to `msecs` until a pre-warmed launcher reports ready (reading its
@@ -138,6 +141,9 @@ private:
     QSocketNotifier *m_statusNotifier = nullptr;
     PolicyListener *m_listener = nullptr;
     QString m_launcherFailure; ///< from the status channel only
+    bool m_going = false;      ///< the pre-warmed launcher confirmed "go"
+    static constexpr int GoWaitMs = 2000;
+    QString m_workDir; ///< the policy's work dir (the listener brokers metadata changes beneath it)
     int m_landlockAbi = -1;
     bool m_ready = false;
     ProcessLimit m_processLimit;

@@ -53,9 +53,6 @@ constexpr const char *AllowedCalls[] = {
     "pwritev",
     "preadv2",
     "pwritev2",
-    "open",
-    "openat",
-    "openat2",
     "creat",
     "close",
     "close_range",
@@ -94,13 +91,6 @@ constexpr const char *AllowedCalls[] = {
     "symlinkat",
     "mknod",
     "mknodat",
-    "chmod",
-    "fchmod",
-    "fchmodat",
-    "chown",
-    "fchown",
-    "lchown",
-    "fchownat",
     "umask",
     "truncate",
     "ftruncate",
@@ -111,10 +101,6 @@ constexpr const char *AllowedCalls[] = {
     "syncfs",
     "sync_file_range",
     "flock",
-    "utime",
-    "utimes",
-    "utimensat",
-    "futimesat",
     "copy_file_range",
     "sendfile",
     "splice",
@@ -127,16 +113,6 @@ constexpr const char *AllowedCalls[] = {
     "listxattr",
     "llistxattr",
     "flistxattr",
-    "setxattr",
-    "lsetxattr",
-    "fsetxattr",
-    "removexattr",
-    "lremovexattr",
-    "fremovexattr",
-    "inotify_init",
-    "inotify_init1",
-    "inotify_add_watch",
-    "inotify_rm_watch",
     "pipe",
     "pipe2",
     // memory
@@ -178,7 +154,6 @@ constexpr const char *AllowedCalls[] = {
     "sched_get_priority_min",
     "sched_getattr",
     "getpriority",
-    "setpriority",
     "getcpu",
     "getpid",
     "getppid",
@@ -321,6 +296,43 @@ constexpr Refusal RefusedCalls[] = {
     {"capset", EPERM},
     // clone3's flags live in memory seccomp cannot read: ENOSYS makes glibc fall back to clone.
     {"clone3", ENOSYS},
+    // openat2's flags live in memory too (O_PATH opens escape Landlock's checks, see
+    // addMetadataRules): ENOSYS makes glibc and the runtimes use openat.
+    {"openat2", ENOSYS},
+    // File watching (issue 16, class 2): inotify and fanotify report, live, the names
+    // of files created and opened in directories Landlock does not let the script
+    // list. ENOSYS is what a kernel without CONFIG_INOTIFY_USER says: libuv's
+    // fs.watch() throws a catchable ENOSYS error, polling (fs.watchFile, watchdog's
+    // PollingObserver) keeps working. F_NOTIFY (dnotify) is refused in fcntl.
+    {"inotify_init", ENOSYS},
+    {"inotify_init1", ENOSYS},
+    {"inotify_add_watch", ENOSYS},
+    {"inotify_rm_watch", ENOSYS},
+    {"fanotify_init", ENOSYS},
+    {"fanotify_mark", ENOSYS},
+    // Ownership and extended attributes (ACLs included) are never changed by a
+    // script (issue 16, class 1): Landlock does not govern them, so a path outside
+    // the work dir would be reached. The sandbox user owns everything in its work
+    // dir already. EOPNOTSUPP for the xattr calls is "this file system has none":
+    // cp -a, shutil.copystat and tar skip them.
+    {"chown", EPERM},
+    {"fchown", EPERM},
+    {"lchown", EPERM},
+    {"fchownat", EPERM},
+    {"setxattr", EOPNOTSUPP},
+    {"lsetxattr", EOPNOTSUPP},
+    {"fsetxattr", EOPNOTSUPP},
+    {"removexattr", EOPNOTSUPP},
+    {"lremovexattr", EOPNOTSUPP},
+    {"fremovexattr", EOPNOTSUPP},
+};
+
+/// Mode and time changes (issue 16, class 1): with a listener the studio performs
+/// them itself on the resolved file when it lies beneath the work dir
+/// (PolicyListener, MetadataBroker) and refuses them (EPERM, a policy event)
+/// otherwise; without a listener (run by hand) they are refused with EPERM.
+constexpr const char *BrokeredCalls[] = {
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "utime", "utimes", "utimensat", "futimesat",
 };
 
 /// The calls a person should see in the trace (SANDBOX.md, issue "Policy events").
@@ -364,6 +376,13 @@ constexpr std::uint32_t AllowedFcntls[]
        F_GETSIG, F_GETLEASE,      F_SETPIPE_SZ, F_GETPIPE_SZ, F_ADD_SEALS,  F_GET_SEALS};
 constexpr std::uint32_t RefusedFcntls[] = {F_SETOWN, F_SETOWN_EX, F_SETSIG, F_SETLEASE, F_NOTIFY};
 constexpr std::uint32_t PersonalityQuery = 0xffffffffu;
+#ifndef O_PATH
+#define O_PATH 010000000
+#endif
+constexpr std::uint32_t PrioProcess = 0; // PRIO_PROCESS, PRIO_PGRP (<sys/resource.h>)
+constexpr std::uint32_t PrioPgrp = 1;
+constexpr std::uint32_t IoprioWhoProcess = 1; // IOPRIO_WHO_PROCESS, IOPRIO_WHO_PGRP (<linux/ioprio.h>)
+constexpr std::uint32_t IoprioWhoPgrp = 2;
 
 /// `arg`'s low 32 bits equal `value`, whatever the high half holds. The kernel reads
 /// int and unsigned int arguments that way; libseccomp's SCMP_Ax_32 macros only cast
@@ -475,6 +494,38 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
     // personality: only the query (ADDR_NO_RANDOMIZE / READ_IMPLIES_EXEC are refused).
     rules.add(SCMP_ACT_ALLOW, "personality", {low32(0, PersonalityQuery)});
     rules.add(SCMP_ACT_ERRNO(EPERM), "personality", {SCMP_A0_64(SCMP_CMP_NE, PersonalityQuery)});
+
+    // setpriority / ioprio_set (issue 16, class 4 and the pre-warmed launcher): only
+    // the caller's own process or process group (who = 0). PRIO_USER, another pid
+    // (the studio, the waiting launcher, the user's processes) or another group:
+    // EPERM. `which` and `who` are ints: the low 32 bits.
+    for (const std::uint32_t which : {PrioProcess, PrioPgrp})
+        rules.add(SCMP_ACT_ALLOW, "setpriority", {low32(0, which), low32(1, 0)});
+    rules.add(SCMP_ACT_ERRNO(EPERM), "setpriority", {SCMP_A0_64(SCMP_CMP_GT, PrioPgrp)});
+    rules.add(SCMP_ACT_ERRNO(EPERM), "setpriority", {SCMP_A1_64(SCMP_CMP_NE, 0)});
+    for (const std::uint32_t which : {IoprioWhoProcess, IoprioWhoPgrp})
+        rules.add(SCMP_ACT_ALLOW, "ioprio_set", {low32(0, which), low32(1, 0)});
+    rules.add(SCMP_ACT_ERRNO(EPERM), "ioprio_set", {SCMP_A0_64(SCMP_CMP_GT, IoprioWhoPgrp)});
+    rules.add(SCMP_ACT_ERRNO(EPERM), "ioprio_set", {SCMP_A0_64(SCMP_CMP_EQ, 0)});
+    rules.add(SCMP_ACT_ERRNO(EPERM), "ioprio_set", {SCMP_A1_64(SCMP_CMP_NE, 0)});
+
+    // O_PATH opens are not checked by Landlock: an O_PATH fd reaches any path, and
+    // fchownat(fd, "", AT_EMPTY_PATH), fchmodat2, fstatfs … act on it. Refused on
+    // open and openat (openat2 is ENOSYS above) — except with O_DIRECTORY, which
+    // coreutils 9 (mv, cp, ln, install) uses for its target directory: what such an fd
+    // could change is closed by the chown/xattr refusals and by the broker checking the
+    // object itself.
+    constexpr std::uint64_t PathDirectory = O_PATH | O_DIRECTORY;
+    rules.add(SCMP_ACT_ERRNO(EPERM), "open", {SCMP_A1_64(SCMP_CMP_MASKED_EQ, PathDirectory, O_PATH)});
+    rules.add(SCMP_ACT_ALLOW, "open", {SCMP_A1_64(SCMP_CMP_MASKED_EQ, O_PATH, 0)});
+    rules.add(SCMP_ACT_ALLOW, "open", {SCMP_A1_64(SCMP_CMP_MASKED_EQ, PathDirectory, PathDirectory)});
+    rules.add(SCMP_ACT_ERRNO(EPERM), "openat", {SCMP_A2_64(SCMP_CMP_MASKED_EQ, PathDirectory, O_PATH)});
+    rules.add(SCMP_ACT_ALLOW, "openat", {SCMP_A2_64(SCMP_CMP_MASKED_EQ, O_PATH, 0)});
+    rules.add(SCMP_ACT_ALLOW, "openat", {SCMP_A2_64(SCMP_CMP_MASKED_EQ, PathDirectory, PathDirectory)});
+
+    // Mode and time changes: brokered by the studio's listener, else refused.
+    for (const char *name : BrokeredCalls)
+        rules.add(options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM), name);
 
     // prlimit64 on itself only (pid 0).
     rules.add(SCMP_ACT_ALLOW, "prlimit64", {SCMP_A0_64(SCMP_CMP_EQ, 0)});

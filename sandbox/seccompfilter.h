@@ -36,11 +36,19 @@
 /// | fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, F_SETLEASE, F_NOTIFY | EPERM |
 /// | personality other than the query (0xffffffff) | EPERM |
 /// | prlimit64 on another process | EPERM |
+/// | setpriority / ioprio_set other than on itself or its own group (who = 0): PRIO_USER, another pid or group | EPERM |
+/// | open / openat with O_PATH but not O_DIRECTORY (Landlock does not check O_PATH opens) | EPERM |
+/// | openat2 (its flags live in memory; libc falls back to openat) | ENOSYS |
+/// | chown, fchown, lchown, fchownat | EPERM |
+/// | setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr | EOPNOTSUPP |
+/// | inotify_init(1), inotify_add_watch, inotify_rm_watch, fanotify_init, fanotify_mark (no file watching) | ENOSYS |
+/// | chmod, fchmod, fchmodat, fchmodat2, utime, utimes, utimensat, futimesat | with notify: brokered (MetadataBroker), else EPERM |
 ///
 /// With `Options::notify`, the attempts a person should see (network, ptrace family,
 /// mount/namespace calls, kill of the studio or of pid -1) go to a seccomp user
 /// notification listener instead: the studio answers each with refusalErrno() and
-/// records a policy event (PolicyListener).
+/// records a policy event (PolicyListener). The mode and time changes go there too:
+/// the studio performs them beneath the work dir and refuses them elsewhere.
 namespace SeccompFilter {
 
 /// What happens to a call that is not on the allow-list.

@@ -31,10 +31,12 @@
 #include <csignal>
 #include <cstring>
 #include <dirent.h>
+#include <pwd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 namespace {
@@ -112,6 +114,13 @@ def inchild(f):
     return os.read(r, 100).decode()
 HOME = "@HOME@"
 STUDIO = @STUDIO@
+OUTSIDE = "@OUTSIDE@"
+TARGET = OUTSIDE + "/target"
+def cs(nr, *a):
+    """A raw syscall whose str arguments are passed as C strings."""
+    args = [ctypes.c_char_p(x.encode()) if isinstance(x, str) else ctypes.c_long(x) for x in a]
+    r = libc.syscall(ctypes.c_long(nr), *args)
+    return errno.errorcode.get(ctypes.get_errno(), "?") if r == -1 else "allowed"
 )");
 
 struct Outcome
@@ -153,6 +162,8 @@ private Q_SLOTS:
     void handedToTool();
     void validatorAbuse_data();
     void validatorAbuse();
+    void warmLauncherTampered_data();
+    void warmLauncherTampered();
 
 private:
     Outcome runScript(const QString &language, const QString &code, const QString &limits, int timeoutMs,
@@ -165,6 +176,12 @@ private:
 
     QTemporaryDir m_root{QStringLiteral("/tmp/tst_hostilebattery-XXXXXX")};
     QString m_home;
+    /// Outside every work dir, owned by the uid scripts run as (nobody as root, else
+    /// this user), granted read-only to every run: what only the sandbox, not the file
+    /// modes, keeps a script from changing (issue 16, class 1).
+    QString m_outside;
+    struct stat m_targetBefore = {};
+    int m_niceBefore = 0;
     int m_bus = -1; ///< a listening named unix socket in the fake home
     std::unique_ptr<QTemporaryDir> m_alongsideDir;
     std::unique_ptr<RunController> m_alongside;
@@ -209,6 +226,21 @@ void TestHostileBattery::initTestCase()
     qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/0/bus");
     qputenv("DISPLAY", ":0");
     qputenv("SSH_AUTH_SOCK", (m_home + QStringLiteral("/bus")).toUtf8());
+    // The metadata target: a dir and a file of the sandbox uid, reachable read-only.
+    m_outside = m_root.path() + QStringLiteral("/outside");
+    writeFile(m_outside + QStringLiteral("/target"), "unchanged\n", 0644);
+    const QByteArray outside = QFile::encodeName(m_outside);
+    const QByteArray target = QFile::encodeName(m_outside + QStringLiteral("/target"));
+    ::chmod(outside.constData(), 0755);
+    if (::geteuid() == 0) {
+        const passwd *nobody = ::getpwnam("nobody");
+        QVERIFY(nobody);
+        QCOMPARE(::chown(outside.constData(), nobody->pw_uid, nobody->pw_gid), 0);
+        QCOMPARE(::chown(target.constData(), nobody->pw_uid, nobody->pw_gid), 0);
+    }
+    QCOMPARE(::stat(target.constData(), &m_targetBefore), 0);
+    errno = 0;
+    m_niceBefore = ::getpriority(PRIO_PROCESS, 0);
 }
 
 void TestHostileBattery::cleanupTestCase()
@@ -285,6 +317,23 @@ void TestHostileBattery::checkStudioUnaffected()
              QStringList{QStringLiteral(".keep")});
     QCOMPARE(::accept(m_bus, nullptr, nullptr), -1); // no connection waiting
     QCOMPARE(errno, EAGAIN);
+    // The metadata target outside the work dirs: same mode, owner, times, no xattr.
+    struct stat target = {};
+    const QByteArray targetPath = QFile::encodeName(m_outside + QStringLiteral("/target"));
+    QCOMPARE(::stat(targetPath.constData(), &target), 0);
+    QCOMPARE(target.st_mode, m_targetBefore.st_mode);
+    QCOMPARE(target.st_uid, m_targetBefore.st_uid);
+    QCOMPARE(target.st_gid, m_targetBefore.st_gid);
+    QCOMPARE(target.st_mtim.tv_sec, m_targetBefore.st_mtim.tv_sec);
+    QCOMPARE(target.st_mtim.tv_nsec, m_targetBefore.st_mtim.tv_nsec);
+    QCOMPARE(target.st_atim.tv_sec, m_targetBefore.st_atim.tv_sec);
+    QCOMPARE(::listxattr(targetPath.constData(), nullptr, 0), ssize_t(0));
+    struct stat outside = {};
+    QCOMPARE(::stat(QFile::encodeName(m_outside).constData(), &outside), 0);
+    QCOMPARE(outside.st_mode & 07777, mode_t(0755));
+    // The studio's nice value (PRIO_USER, PRIO_PROCESS studio, PRIO_PGRP).
+    errno = 0;
+    QCOMPARE(::getpriority(PRIO_PROCESS, 0), m_niceBefore);
 }
 
 Outcome TestHostileBattery::runScript(const QString &language, const QString &code, const QString &limits,
@@ -298,7 +347,7 @@ Outcome TestHostileBattery::runScript(const QString &language, const QString &co
     QDir().mkpath(work);
     QString script = code;
     script.replace(QStringLiteral("@HOME@"), m_home).replace(QStringLiteral("@STUDIO@"), QString::number(::getpid()));
-    script.replace(QStringLiteral("@WORK@"), work);
+    script.replace(QStringLiteral("@WORK@"), work).replace(QStringLiteral("@OUTSIDE@"), m_outside);
     const QString file = runtime + QStringLiteral("/script.") + language;
     writeFile(file, script.toUtf8());
     ::chmod(QFile::encodeName(runtime).constData(), 0755);
@@ -309,7 +358,7 @@ Outcome TestHostileBattery::runScript(const QString &language, const QString &co
         : language == QLatin1String("sh")                       ? Bash
                                                                 : Node;
     policy.argv = {interpreter.toStdString(), file.toStdString()};
-    policy.readPaths = {runtime.toStdString()};
+    policy.readPaths = {runtime.toStdString(), m_outside.toStdString()};
     for (const QString &limit : limits.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         const QStringList pair = limit.split(QLatin1Char('='));
         if (pair.first() == QLatin1String("cpu"))
@@ -576,6 +625,90 @@ void TestHostileBattery::battery_data()
     py("28 open fds",
        s("print('RESULT', ','.join(str(fd) for fd in range(1024) if err(lambda: os.fstat(fd)) == 'allowed'))"),
        "RESULT 0,1,2,3");
+
+    // Issue 16, class 1: file metadata outside the work dir (Landlock does not govern
+    // it). TARGET is a file of the sandbox uid outside every work dir, readable by the
+    // run: chmod, chown, utime and xattr changes are refused and it stays unchanged
+    // (checkStudioUnaffected). Numbers: fchmodat 268, fchmodat2 452, utime 132,
+    // utimes 235, futimesat 261, utimensat 280, openat2 437.
+    py("30 chmod outside",
+       s("print('RESULT', err(lambda: os.chmod(TARGET, 0o666)), err(lambda: os.chmod(OUTSIDE, 0o777)))"),
+       "RESULT EPERM EPERM", "chmod");
+    py("30 fchmod read-only fd",
+       s("fd = os.open(TARGET, os.O_RDONLY)\nprint('RESULT', err(lambda: os.fchmod(fd, 0o666)))"), "RESULT EPERM",
+       "fchmod");
+    py("30 fchmodat fchmodat2",
+       s("d = os.open(OUTSIDE, os.O_RDONLY | os.O_DIRECTORY)\n"
+         "r = cs(452, -100, TARGET, 0o666, 0x100)\n"
+         "print('RESULT', err(lambda: os.chmod('target', 0o666, dir_fd=d)), cs(268, -100, TARGET, 0o666), "
+         "r in ('EPERM', 'ENOSYS'), err(lambda: os.chmod(TARGET, 0o666, follow_symlinks=False)) != 'allowed')"),
+       "RESULT EPERM EPERM True True", "fchmodat");
+    py("30 chmod via symlink in work dir",
+       s("os.symlink(TARGET, 'l')\nprint('RESULT', err(lambda: os.chmod('l', 0o666)))"), "RESULT EPERM", "chmod");
+    py("30 chown family",
+       s("fd = os.open(TARGET, os.O_RDONLY)\nd = os.open(OUTSIDE, os.O_RDONLY | os.O_DIRECTORY)\nu, g = os.getuid(), os.getgid()\n"
+         "print('RESULT', err(lambda: os.chown(TARGET, u, g)), err(lambda: os.lchown(TARGET, u, g)), "
+         "err(lambda: os.fchown(fd, u, g)), err(lambda: os.chown('target', u, g, dir_fd=d)))"),
+       "RESULT EPERM EPERM EPERM EPERM");
+    py("30 utime family",
+       s("fd = os.open(TARGET, os.O_RDONLY)\n"
+         "print('RESULT', err(lambda: os.utime(TARGET, (0, 0))), err(lambda: os.utime(fd, (0, 0))), "
+         "cs(132, TARGET, 0), cs(235, TARGET, 0), cs(261, -100, TARGET, 0), cs(280, -100, TARGET, 0, 0x100))"),
+       "RESULT EPERM EPERM EPERM EPERM EPERM EPERM", "utimensat utime utimes futimesat");
+    py("30 setxattr family",
+       s("fd = os.open(TARGET, os.O_RDONLY)\n"
+         "acl = bytes.fromhex('02000000' '01000600ffffffff' '0200060000000000' '04000400ffffffff' '10000600ffffffff' '20000400ffffffff')\n"
+         "print('RESULT', err(lambda: os.setxattr(TARGET, 'user.x', b'1')), "
+         "err(lambda: os.setxattr(TARGET, 'user.x', b'1', follow_symlinks=False)), err(lambda: os.setxattr(fd, 'user.x', b'1')), "
+         "err(lambda: os.setxattr(TARGET, 'system.posix_acl_access', acl)), "
+         "err(lambda: os.removexattr(TARGET, 'user.x')), err(lambda: os.removexattr(TARGET, 'user.x', follow_symlinks=False)), "
+         "err(lambda: os.removexattr(fd, 'user.x')))"),
+       "RESULT ENOTSUP ENOTSUP ENOTSUP ENOTSUP ENOTSUP ENOTSUP ENOTSUP");
+    py("30 O_PATH route",
+       s("r = err(lambda: os.open(HOME + '/.ssh', os.O_PATH))\n"
+         "o = err(lambda: os.open(TARGET, os.O_PATH | os.O_NOFOLLOW))\n"
+         "fd = os.open(TARGET, os.O_RDONLY)\n"
+         "d = os.open(OUTSIDE, os.O_PATH | os.O_DIRECTORY)\n"
+         "print('RESULT', r, o, cs(437, -100, HOME, 0, 24), cs(260, fd, '', os.getuid(), os.getgid(), 0x1000), "
+         "cs(260, d, '', os.getuid(), os.getgid(), 0x1000), cs(452, d, '', 0o777, 0x1000) in ('EPERM', 'ENOSYS'), "
+         "err(lambda: os.chmod('/proc/self/fd/%d' % d, 0o777)), err(lambda: os.utime(d, (0, 0))) != 'allowed')"),
+       "RESULT EPERM EPERM ENOSYS EPERM EPERM True EPERM True");
+    py("30 inside the work dir",
+       s("import shutil, tempfile\nopen('f', 'w').write('x')\nos.chmod('f', 0o700)\nos.utime('f', (1, 1))\n"
+         "os.mkdir('d')\nos.chmod('d', 0o700)\nfd = os.open('f', os.O_RDONLY)\nos.fchmod(fd, 0o600)\n"
+         "shutil.copy('f', 'g')\nshutil.copy2('f', 'h')\nt = tempfile.NamedTemporaryFile(dir='.')\n"
+         "print('RESULT', oct(os.stat('f').st_mode & 0o777), os.stat('f').st_mtime, oct(os.stat('g').st_mode & 0o777), "
+         "os.stat('h').st_mtime, (os.chmod('f', 0o4755), oct(os.stat('f').st_mode & 0o7777))[1])"),
+       "RESULT 0o600 1.0 0o600 1.0 0o755");
+    py("30 venv in the work dir",
+       s("r = subprocess.run([sys.executable, '-m', 'venv', '--without-pip', '--copies', 'v'], capture_output=True)\n"
+         "print('RESULT', r.returncode, r.stderr.decode()[-200:].strip() or 'ok', "
+         "oct(os.stat('v/bin/python3').st_mode & 0o777))"),
+       "RESULT 0 ok 0o755");
+
+    // Issue 16, class 4 and the pre-warmed launcher: setpriority / ioprio_set only on
+    // the caller's own process or group (PRIO_USER would renice the waiting launcher,
+    // the other runs and, as an ordinary user, the studio). 251 = ioprio_set.
+    py("31 setpriority PRIO_USER",
+       s("n = os.nice(0)\n"
+         "print('RESULT', err(lambda: os.setpriority(os.PRIO_USER, 0, 19)), "
+         "err(lambda: os.setpriority(os.PRIO_PROCESS, STUDIO, 19)), err(lambda: os.setpriority(os.PRIO_PGRP, os.getpgid(STUDIO), 19)), "
+         "err(lambda: os.setpriority(os.PRIO_USER, os.getuid(), 19)), sc(251, 3, 0, 0x6000), sc(251, 1, STUDIO, 0x6000), "
+         "err(lambda: os.setpriority(os.PRIO_PROCESS, 0, n + 1)), err(lambda: os.setpriority(os.PRIO_PGRP, 0, n + 2)), "
+         "os.nice(0) - n)"),
+       "RESULT EPERM EPERM EPERM EPERM EPERM EPERM allowed allowed 2");
+
+    // Issue 16, class 2: file watching reveals names live in directories Landlock
+    // does not let the script list. Refused (ENOSYS), Node's fs.watch throws it.
+    py("32 inotify on $HOME",
+       s("i = libc.inotify_init1(0)\ne1 = errno.errorcode.get(ctypes.get_errno()) if i == -1 else 'allowed'\n"
+         "w = libc.inotify_add_watch(i, HOME.encode(), 0x100)\ne2 = errno.errorcode.get(ctypes.get_errno()) if w == -1 else 'allowed'\n"
+         "print('RESULT', e1, e2, sc(253), sc(300, 0, 0), sc(301, 0, 0, 0, 0, 0))"),
+       "RESULT ENOSYS ENOSYS ENOSYS ENOSYS ENOSYS");
+    other(
+        "32 node fs.watch", "js",
+        "try { require('fs').watch('.'); console.log('RESULT watching'); } catch (e) { console.log('RESULT', e.code); }",
+        "RESULT ENOSYS");
 }
 
 void TestHostileBattery::battery()
@@ -1257,6 +1390,65 @@ void TestHostileBattery::validatorAbuse()
     QVERIFY2(timer.elapsed() < 15000, qPrintable(QString::number(timer.elapsed())));
     checkStudioUnaffected();
     checkAlongside();
+}
+
+void TestHostileBattery::warmLauncherTampered_data()
+{
+    QTest::addColumn<QString>("tamper");  ///< what changes while the launcher waits for "go"
+    QTest::addColumn<QString>("failure"); ///< part of the launcher's failure; empty: the run starts
+    QTest::newRow("untouched") << QString() << QString();
+    QTest::newRow("reniced") << QStringLiteral("nice") << QStringLiteral("nice value changed");
+    QTest::newRow("work dir chmod") << QStringLiteral("chmod") << QStringLiteral("work dir changed mode");
+}
+
+/// Issue 16, class 1: a pre-warmed launcher waits with the sandbox uid, so a
+/// concurrent run could (before seccomp refused it, rows 30/31) renice it or chmod its
+/// work dir, and the next run inherited both. The launcher now checks both before it
+/// execs; go() then fails and the studio starts the run cold (RunController::start).
+void TestHostileBattery::warmLauncherTampered()
+{
+    QFETCH(QString, tamper);
+    QFETCH(QString, failure);
+    QTemporaryDir run(m_root.path() + QStringLiteral("/warm-XXXXXX"));
+    ::chmod(QFile::encodeName(run.path()).constData(), 0755);
+    const QString work = run.path() + QStringLiteral("/work");
+    QDir().mkpath(work);
+    ::chmod(QFile::encodeName(work).constData(), 0700);
+    SandboxPolicy policy;
+    policy.workDir = work.toStdString();
+    policy.argv = {Bash.toStdString(), "-c", "echo started"};
+    policy.waitForGo = true;
+    SandboxProcess process;
+    process.setLauncherPath(launcher());
+    QByteArray out;
+    bool finished = false;
+    QString launcherFailure;
+    connect(&process, &SandboxProcess::standardOutput, this, [&](const QByteArray &chunk) { out += chunk; });
+    connect(&process, &SandboxProcess::finished, this, [&](int, bool, const QString &why) {
+        finished = true;
+        launcherFailure = why;
+    });
+    QString error;
+    QVERIFY2(process.start(policy, run.path() + QStringLiteral("/policy.json"), 256 * 1024, &error), qPrintable(error));
+    QVERIFY(process.waitForReady(10000));
+    errno = 0;
+    const int nice = ::getpriority(PRIO_PROCESS, id_t(process.pid()));
+    QCOMPARE(errno, 0);
+    if (tamper == QLatin1String("nice"))
+        QCOMPARE(::setpriority(PRIO_PROCESS, id_t(process.pid()), std::min(nice + 3, 19)), 0);
+    else if (tamper == QLatin1String("chmod"))
+        QCOMPARE(::chmod(QFile::encodeName(work).constData(), 0777), 0);
+    const bool going = process.go();
+    QCOMPARE(going, failure.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+    if (failure.isEmpty()) {
+        QCOMPARE(out, QByteArray("started\n"));
+        QCOMPARE(launcherFailure, QString());
+    } else {
+        QVERIFY2(launcherFailure.contains(failure), qPrintable(launcherFailure));
+        QVERIFY(!out.contains("started"));
+    }
+    QVERIFY(process.killGroup());
 }
 
 QTEST_GUILESS_MAIN(TestHostileBattery)
