@@ -178,6 +178,10 @@
         <source>The script sees the flag; step mode does not retry the call</source>
         <translation>Das Skript sieht das Kennzeichen; der Schrittmodus wiederholt den Aufruf nicht</translation>
     </message>
+    <message>
+        <source>The result is nested deeper than %1 levels.</source>
+        <translation>Das Ergebnis ist tiefer als %1 Ebenen verschachtelt.</translation>
+    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
@@ -1561,6 +1565,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>cannot lock the run folder %1: %2</source>
         <translation>der Laufordner %1 kann nicht gesperrt werden: %2</translation>
+    </message>
+    <message>
+        <source>%1:%2:%3: the answers file is nested deeper than %4 levels</source>
+        <translation>%1:%2:%3: die Antwortdatei ist tiefer als %4 Ebenen verschachtelt</translation>
     </message>
 </context>
 <context>

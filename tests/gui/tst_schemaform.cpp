@@ -206,9 +206,9 @@ private Q_SLOTS:
         // An edited field shows its own error even while another required one is empty.
         perform(form, QStringLiteral("type /s x"));
         QCOMPARE(form.errorAt(QStringLiteral("/s")),
-                 QStringLiteral("string should be no fewer than 2 characters in length"));
+                 QStringLiteral("expected a string of at least 2 characters, got 1"));
         QCOMPARE(form.errorAt(QStringLiteral("/n")), QString());
-        QCOMPARE(problem->text(), QStringLiteral("/s: string should be no fewer than 2 characters in length"));
+        QCOMPARE(problem->text(), QStringLiteral("/s: expected a string of at least 2 characters, got 1"));
         perform(form, QStringLiteral("type /s xy"));
         QCOMPARE(form.errorAt(QStringLiteral("/s")), QString());
         QCOMPARE(problem->text(), QString());
