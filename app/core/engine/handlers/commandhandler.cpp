@@ -251,5 +251,6 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
         return;
     }
     Result<nlohmann::json> result = parseHandlerOutput(m_stdout, m_tool);
-    finish(result ? HandlerOutcome::success(std::move(result).value()) : HandlerOutcome::failure(result.error(), false));
+    finish(result ? HandlerOutcome::success(std::move(result).value())
+                  : HandlerOutcome::failure(result.error(), false));
 }
