@@ -133,12 +133,12 @@ public:
     std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> outputValidators;
     std::unordered_map<const Tool *, int> mockAttempts; ///< attempts made per mock tool in this run
     std::atomic<int> callCount{0};                      ///< written on the run thread, read by the window's meter
+    std::atomic<qint64> largestRequest{0};              ///< bytes; likewise
+    std::atomic<qint64> largestReply{0};                ///< bytes; likewise
     /// Past the budget (limits.max_calls): the first call refused for it is a step, the
     /// later ones are only counted here and written as one calls_refused event.
     bool budgetStepRecorded = false;
     qint64 refusedPastBudget = 0;
-    std::atomic<qint64> largestRequest{0}; ///< bytes; likewise
-    std::atomic<qint64> largestReply{0};   ///< bytes; likewise
     bool cancelled = false;
 
     // Batched journal writes (write-ahead kept: a reply waits for its commit).
