@@ -38,7 +38,8 @@ std::string LaunchReport::text()
     text += std::string("policy events: ")
         + (SeccompFilter::kernelHasUserNotification() ? "reported (seccomp user notification)"
                                                       : "not available (plain errno, no event)")
-        + " - network, ptrace, mount/namespace calls, signals to the studio, mode/time changes outside the work dir\n";
+        + " - network, ptrace, mount/namespace calls, signals to the studio, mode/time changes outside the work dir; "
+          "the first 20 of each system call recorded one by one, the rest counted in one summary per call\n";
 
     std::string why;
     const int abi = Landlock::abiVersion(&why);

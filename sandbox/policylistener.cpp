@@ -19,6 +19,11 @@
 
 QString SandboxPolicyEvent::describe() const
 {
+    if (total > 0)
+        return QStringLiteral("%1 refused %2 times in all (the first %3 recorded one by one)")
+            .arg(syscall)
+            .arg(total)
+            .arg(PolicyListener::RecordedPerSyscall);
     const char *name = error > 0 ? strerrorname_np(error) : nullptr;
     return QStringLiteral("%1(%2) refused: %3 (pid %4)")
         .arg(syscall, arguments, name ? QString::fromLatin1(name) : QString::number(error))
@@ -70,7 +75,7 @@ void PolicyListener::close()
 
 void PolicyListener::drain()
 {
-    while (m_fd >= 0 && m_request) {
+    for (int answered = 0; m_fd >= 0 && m_request && answered < NotificationsPerTurn; ++answered) {
         // SECCOMP_IOCTL_NOTIF_RECV blocks when nothing is pending: only call it when
         // poll says a notification is there. POLLHUP alone: every sandboxed task is gone.
         pollfd ready = {m_fd, POLLIN, 0};
@@ -118,7 +123,24 @@ void PolicyListener::drain()
         event.pid = m_request->pid;
         event.time = QDateTime::currentDateTimeUtc();
         event.error = error;
-        Q_EMIT policyEvent(event);
+        Tally &tally = m_tallies[event.syscall];
+        if (++tally.total <= RecordedPerSyscall)
+            Q_EMIT policyEvent(event);
+        else
+            tally.last = std::move(event);
+    }
+}
+
+void PolicyListener::flushSummaries()
+{
+    for (auto &[syscall, tally] : m_tallies) {
+        if (tally.total <= RecordedPerSyscall || tally.total == tally.reported)
+            continue;
+        tally.reported = tally.total;
+        SandboxPolicyEvent summary = tally.last;
+        summary.total = tally.total;
+        summary.time = QDateTime::currentDateTimeUtc();
+        Q_EMIT policyEvent(summary);
     }
 }
 

@@ -360,9 +360,13 @@ void SandboxProcess::onFinished(int exitCode, QProcess::ExitStatus status)
     // A script may exit with the same statuses and print the same line: only what the
     // launcher said on its status channel counts.
     const QString launcherFailure = crashed ? QString() : m_launcherFailure;
-    Q_EMIT finished(exitCode, crashed, launcherFailure);
-    if (m_listener)
+    // The refusals still queued, then the counts of those not recorded one by one
+    // (issue 16), before the end is reported.
+    if (m_listener) {
         m_listener->drain();
+        m_listener->flushSummaries();
+    }
+    Q_EMIT finished(exitCode, crashed, launcherFailure);
     if (!m_liveCgroup.empty() && PidsCgroup::members(m_liveCgroup).empty())
         releaseCgroup();
 }
