@@ -8,6 +8,7 @@
 #include "sandboxpolicy.h"
 #include "seccompfilter.h"
 
+#include <cstdlib>
 #include <pwd.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -41,9 +42,20 @@ std::string LaunchReport::text()
         + " - network, ptrace, mount/namespace calls, signals to the studio, mode/time changes outside the work dir\n";
 
     std::string why;
-    const int abi = Landlock::abiVersion(&why);
+    const int offered = Landlock::abiVersion(&why);
+    const char *capText = std::getenv(Landlock::AbiCapVariable);
+    const int abiCap = capText ? Landlock::parseAbiCap(capText) : 0;
+    const int abi = Landlock::cappedAbi(offered, abiCap > 0 ? abiCap : 0);
+    if (capText && abiCap < 0)
+        text += std::string("landlock cap: ") + Landlock::AbiCapVariable + "=" + capText
+            + " is not an ABI number: runs fail at the landlock step\n";
     if (abi > 0) {
-        text += "landlock: ABI " + std::to_string(abi) + "\n";
+        text += "landlock: ABI " + std::to_string(abi)
+            + (abi < offered ? " (the kernel offers " + std::to_string(offered) + ", capped by "
+                       + Landlock::AbiCapVariable + "=" + capText + "; a policy's landlock_abi_max caps a run too)"
+                             : std::string(" (the best the kernel offers; cap it with ") + Landlock::AbiCapVariable
+                       + "=N or --landlock-abi N)")
+            + "\n";
         for (const std::string &line : Landlock::describeFeatures(abi))
             text += "  " + line + "\n";
     } else {

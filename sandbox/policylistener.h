@@ -55,7 +55,8 @@ Q_SIGNALS:
 
 private:
     void close();
-    void answer(std::uint64_t id, int error);
+    /// `letThrough`: SECCOMP_USER_NOTIF_FLAG_CONTINUE (only the signals SignalBroker checked).
+    void answer(std::uint64_t id, int error, bool letThrough = false);
 
     int m_fd = -1;
     int m_workDirFd = -1;
