@@ -105,6 +105,20 @@ std::string LaunchReport::text()
     else
         text += "processes: " + fallback + " (" + cgroups.why + ")\n";
     text += "processes without a cgroup (runs by hand): " + fallback + "\n";
+    // The run's memory (issue 16 class 4): all its tasks together, where a memory
+    // cgroup can be made (SandboxProcess::startMemoryCgroup), else each process alone.
+    const std::string mib = std::to_string(limits.dataBytes >> 20) + " MiB";
+    const PidsCgroup::Probe memory = PidsCgroup::probe("memory");
+    if (memory.version == 1 || (memory.version == 2 && cgroups.version == 2))
+        text += "memory: memory_cgroup - each run started by the studio: its tasks together at most " + mib
+            + " (cgroup v" + std::to_string(memory.version) + ", under " + memory.parent
+            + "); the kernel kills a task at the bound and the run fails with \"memory limit\"; each process also "
+              "RLIMIT_DATA "
+            + mib + "; runs by hand: per process only\n";
+    else
+        text += "memory: per_process - RLIMIT_DATA " + mib
+            + " on each process alone; the run's tasks together are NOT bounded ("
+            + (memory.version == 2 ? "cgroup v2 memory controller without a pids cgroup" : memory.why) + ")\n";
     text += "run: timeout 300 s (paused while a call waits for a person), then the process group is killed and "
             "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
     text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "

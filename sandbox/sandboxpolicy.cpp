@@ -90,6 +90,7 @@ json SandboxPolicy::toJson() const
         {"run_as_user", runAsUser},
         {"read_paths", readPaths},
         {"pids_cgroup", pidsCgroup},
+        {"memory_cgroup", memoryCgroup},
         {"isolate_processes", isolateProcesses},
         {"wait_for_go", waitForGo},
         {"landlock_abi_max", landlockAbiMax},
@@ -110,8 +111,8 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         throw std::runtime_error("a sandbox policy must be a JSON object");
     checkKeys(value, {},
               {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "status_fd", "parent_pid", "seccomp_only",
-               "run_as_user", "read_paths", "pids_cgroup", "isolate_processes", "wait_for_go", "landlock_abi_max",
-               "limits"});
+               "run_as_user", "read_paths", "pids_cgroup", "memory_cgroup", "isolate_processes", "wait_for_go",
+               "landlock_abi_max", "limits"});
 
     SandboxPolicy policy;
     if (!value.contains("work_dir"))
@@ -178,6 +179,11 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         if (!cap.is_number_integer() || cap.get<std::int64_t>() < 0 || cap.get<std::int64_t>() > 99)
             bad("landlock_abi_max", "must be 0 (the best the kernel offers) or a Landlock ABI 1..99");
         policy.landlockAbiMax = cap.get<int>();
+    }
+    if (value.contains("memory_cgroup")) {
+        policy.memoryCgroup = stringField(value["memory_cgroup"], "memory_cgroup");
+        if (!policy.memoryCgroup.empty() && !PidsCgroup::isRunCgroupPath(policy.memoryCgroup))
+            bad("memory_cgroup", "must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
     }
     if (value.contains("pids_cgroup")) {
         policy.pidsCgroup = stringField(value["pids_cgroup"], "pids_cgroup");

@@ -72,6 +72,10 @@ struct SandboxPolicy
     /// the cgroup's pids.max bounds the run's tasks. Empty: no cgroup, RLIMIT_NPROC =
     /// the sandbox user's task count + limits.extraProcesses (shared by that user's runs).
     std::string pidsCgroup;
+    /// cgroup v1: the run's memory cgroup (memory.limit_in_bytes = limits.dataBytes for
+    /// all its tasks together), made by the studio, joined by the launcher with the
+    /// pids cgroup. On v2 the pids cgroup holds memory.max itself. Empty: none.
+    std::string memoryCgroup;
     /// Without a pids cgroup, give the run a user of its own (ProcessIsolation): as root
     /// a reserved run uid, as an ordinary user a user namespace. false (tests, and the
     /// residual the launcher falls back to): RLIMIT_NPROC on the sandbox user, shared

@@ -141,6 +141,7 @@ struct Outcome
     bool groupGone = false;
     SandboxProcess::ProcessLimit processLimit;
     bool cgroupRemoved = false; ///< the run's pids cgroup directory is gone after the run
+    SandboxProcess::MemoryLimit memoryLimit;
 };
 
 } // namespace
@@ -169,6 +170,7 @@ private Q_SLOTS:
     void warmLauncherTampered_data();
     void warmLauncherTampered();
     void landlockCapReport();
+    void memoryPerRun();
     void interpreterGrant();
 
 private:
@@ -429,6 +431,7 @@ Outcome TestHostileBattery::runScript(const QString &language, const QString &co
     outcome.groupGone = process.killGroup() && !groupAlive(group);
     outcome.landlockAbi = process.landlockAbi();
     outcome.processLimit = process.processLimit();
+    outcome.memoryLimit = process.memoryLimit();
     outcome.cgroupRemoved = !outcome.processLimit.cgroup.isEmpty() && !QFileInfo::exists(outcome.processLimit.cgroup);
     // A marker a grandchild kept writing must stand still now.
     const QString marker = work + QStringLiteral("/marker");
@@ -1499,6 +1502,53 @@ void TestHostileBattery::warmLauncherTampered()
         QVERIFY(!out.contains("started"));
     }
     QVERIFY(process.killGroup());
+}
+
+/// Issue 16, class 4: memory is bounded per run, not per process. Three children
+/// holding 1 GiB each against the run's 2 GiB: the kernel kills one at the run's
+/// bound and the run fails with a "memory limit" error. Without a memory cgroup the
+/// residual (RLIMIT_DATA per process) is reported instead — and nothing is allocated.
+void TestHostileBattery::memoryPerRun()
+{
+    const PidsCgroup::Probe memory = PidsCgroup::probe("memory");
+    const PidsCgroup::Probe pids = PidsCgroup::probe();
+    const bool bounded = memory.version == 1 || (memory.version == 2 && pids.version == 2);
+    if (!bounded) {
+        const Outcome outcome = runScript(QStringLiteral("py"), QStringLiteral("print('RESULT ok')"), {}, 20000);
+        QCOMPARE(outcome.memoryLimit.mechanism, QStringLiteral("per_process"));
+        QVERIFY2(outcome.memoryLimit.reason.contains(QStringLiteral("memory")), qPrintable(outcome.memoryLimit.reason));
+        QProcess report;
+        report.start(launcher(), {QStringLiteral("--report")});
+        report.waitForFinished(20000);
+        QVERIFY(report.readAllStandardOutput().contains("\nmemory: per_process - RLIMIT_DATA"));
+        return;
+    }
+    QTemporaryDir dir;
+    const QByteArray script = R"py(import subprocess, sys
+child = "b = b'x' * (1 << 30)\nimport time\ntime.sleep(3)\nprint('held', flush=True)"
+procs = [subprocess.Popen([sys.executable, '-c', child]) for _ in range(3)]
+print('RESULT', sorted(p.wait() for p in procs), flush=True)
+)py";
+    const auto project = makeProject(dir.path(), script);
+    QVERIFY(project);
+    RunController controller;
+    controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
+    QByteArray out;
+    bool done = false;
+    connect(&controller, &RunController::outputReceived, this, [&](int stream, const QByteArray &chunk) {
+        if (stream == 1)
+            out += chunk;
+    });
+    connect(&controller, &RunController::finished, this, [&] { done = true; });
+    QVERIFY(controller.start(*project, QString()));
+    QTRY_VERIFY_WITH_TIMEOUT(done, 150000);
+    QVERIFY2(out.contains("RESULT [-9, "), out.constData()); // killed at the bound, not by RLIMIT_DATA
+    QCOMPARE(controller.record().status, RunStatus::Failed);
+    QVERIFY2(controller.record().error.startsWith(
+                 QStringLiteral("memory limit: the run's processes together reached the run's memory limit of 2048 MiB "
+                                "(memory cgroup); the kernel killed ")),
+             qPrintable(controller.record().error));
+    checkStudioUnaffected();
 }
 
 /// Issue 16, class 4: TOOLSTUDIO_LANDLOCK_ABI_MAX caps the ABI and --report says so,
