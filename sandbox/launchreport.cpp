@@ -123,8 +123,19 @@ std::string LaunchReport::text()
             "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
     text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "
             "TOOLSTUDIO_BRIDGE_FD=3; fds 0-3 only\n";
+    text += "disk: per_file - RLIMIT_FSIZE " + std::to_string(limits.fileSizeBytes >> 20)
+        + " MiB on each file (EFBIG); the bytes a run writes to its work dir in all its files together are NOT "
+          "bounded (no per-run quota, size-limited tmpfs or accounting yet): many files can fill the file system "
+          "that holds the run folder until the run timeout; only 100 files / 64 MiB are kept after the run\n";
     text += "known limits: a script can stat any path and read metadata (stat, readlink, getxattr, listxattr: "
-            "Landlock does not restrict them); it can read /proc/<pid>/cmdline of other processes of the same user; "
+            "Landlock does not restrict them); "
+            "/proc is readable as a tree (no mount namespace with a fresh procfs yet): /proc/net/* (the network "
+            "namespace's sockets), /proc/locks, /proc/<pid>/cmdline and status of every process, "
+            "/proc/sys/kernel/random/boot_id, and /etc/machine-id (/etc is read-only granted) are readable, while "
+            "other processes' mem, environ, fd and maps are refused (Landlock's ptrace rule); "
+            "the work dir is not executable for execve, but a file written there can still be run through the "
+            "dynamic loader (/lib64/ld-linux-x86-64.so.2 ./binary) or loaded with dlopen/mmap(PROT_EXEC): Landlock's "
+            "execute right governs execve only and seccomp cannot see which file an mmap maps; "
             "brokered mode/time changes need the caller to own the file and refuse hard-linked files (nlink > 1) "
             "even inside the work dir\n";
     return text;
