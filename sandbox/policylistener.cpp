@@ -4,6 +4,7 @@
 
 #include "metadatabroker.h"
 #include "seccompfilter.h"
+#include "signalbroker.h"
 
 #include <QSocketNotifier>
 
@@ -109,6 +110,16 @@ void PolicyListener::drain()
             }
             error = outcome.error;
             arguments = outcome.what.size() > 200 ? outcome.what.substr(0, 200) + "…" : outcome.what;
+        } else if (SignalBroker::handles(name)) {
+            // Below Landlock ABI 6: signals let through only inside the run's session.
+            const SignalBroker::Outcome outcome
+                = SignalBroker::check(name, args, pid_t(m_request->pid), m_fd, m_request->id);
+            if (outcome.allowed || !outcome.refused) {
+                answer(m_request->id, outcome.error, outcome.allowed);
+                continue;
+            }
+            error = outcome.error;
+            arguments = SeccompFilter::describeArguments(nr, args);
         } else {
             error = SeccompFilter::refusalErrno(nr, args);
             arguments = SeccompFilter::describeArguments(nr, args);
@@ -144,12 +155,12 @@ void PolicyListener::flushSummaries()
     }
 }
 
-void PolicyListener::answer(std::uint64_t id, int error)
+void PolicyListener::answer(std::uint64_t id, int error, bool letThrough)
 {
     std::memset(m_response, 0, sizeof(seccomp_notif_resp));
     m_response->id = id;
-    m_response->error = -error;
+    m_response->error = letThrough ? 0 : -error;
     m_response->val = 0;
-    m_response->flags = 0;
+    m_response->flags = letThrough ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
     seccomp_notify_respond(m_fd, m_response); // ENOENT: the caller died meanwhile
 }

@@ -36,7 +36,7 @@ Q_DECLARE_METATYPE(SandboxPolicyEvent)
 
 /// The studio's side of the sandbox's seccomp user notification: owns the listener fd
 /// the launcher sent over the status channel, answers every notification at once with
-/// the errno of the policy (SeccompFilter::refusalErrno — never lets a call through)
+/// the errno of the policy (SeccompFilter::refusalErrno — never lets a call through, but for signals inside the run below Landlock ABI 6: SignalBroker)
 /// and emits policyEvent(). Mode and time changes (chmod, utimensat, …) are performed
 /// by the studio itself when the file lies beneath the run's work dir
 /// (MetadataBroker), and refused with a policy event otherwise. Lives in the thread that created it (normally the GUI
@@ -75,7 +75,8 @@ Q_SIGNALS:
 
 private:
     void close();
-    void answer(std::uint64_t id, int error);
+    /// `letThrough`: SECCOMP_USER_NOTIF_FLAG_CONTINUE (only the signals SignalBroker checked).
+    void answer(std::uint64_t id, int error, bool letThrough = false);
 
     int m_fd = -1;
     int m_workDirFd = -1;

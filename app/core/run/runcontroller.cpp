@@ -425,6 +425,14 @@ public:
         } else if (!failure.isEmpty()) {
             status = RunStatus::Failed;
             record.error = failure;
+        } else if (const auto memory = process->memoryLimit(); memory.oomKills > 0) {
+            // The run's tasks together reached the run's memory bound (its memory
+            // cgroup): the kernel killed one or more of them, whatever the script did next.
+            status = RunStatus::Failed;
+            record.error = QObject::tr("memory limit: the run's processes together reached the run's memory limit of "
+                                       "%1 MiB (memory cgroup); the kernel killed %2 of them")
+                               .arg(memory.bytes >> 20)
+                               .arg(memory.oomKills);
         } else if (crashed && exitCode == SIGSYS) {
             status = RunStatus::Failed;
             record.error = QObject::tr("the script was killed by the sandbox (signal SIGSYS): it made a system call "
