@@ -582,7 +582,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         }
     }
 
-    // Run folder: work/ (the project's files/), runtime/ (shim + script), policy.json.
+    // Run folder: work/ (the project's files/), runtime/ (shim + script); the policy goes as an fd.
     const QString runId = presetRunId.isEmpty() ? makeRunId() : presetRunId;
     const QString runsDir = RunFolder::runsDir(error);
     if (runsDir.isEmpty())
