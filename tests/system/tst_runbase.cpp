@@ -366,9 +366,13 @@ private Q_SLOTS:
         QTemporaryDir outside; // a symlink in the folder must not lead the sweep there
         writeFile(outside.filePath(QStringLiteral("keep.txt")), "kept\n");
         QVERIFY(QFile::link(outside.path(), stale + QStringLiteral("/link")));
+        // A symlink in runs/ named like a dead run folder, to a folder with a stale lock.
+        writeFile(outside.filePath(QStringLiteral(".lock")), "");
+        QVERIFY(QFile::link(outside.path(), runs.filePath(QStringLiteral("20260101T000000-link"))));
         QCOMPARE(RunFolder::sweepStale(runs.path()), 1);
         QVERIFY(!QFileInfo::exists(stale));
         QCOMPARE(readFile(outside.filePath(QStringLiteral("keep.txt"))), QByteArray("kept\n"));
+        QVERIFY(QFileInfo::exists(outside.filePath(QStringLiteral(".lock"))));
     }
 
     // While a run is live, its work dir, its files and the script copy are closed to a
