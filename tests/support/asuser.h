@@ -7,6 +7,9 @@
 // its own (a fresh 0700 folder under /tmp, given to that user).
 #pragma once
 
+#include <QDir>
+#include <QString>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +64,15 @@ inline void reexecIfAsked(int argc, char **argv)
     std::exit(1);
 }
 
+/// After the suite, as that user: removes the home reexecIfAsked() made.
+inline void removeOwnHome()
+{
+    const QString home = qEnvironmentVariable("HOME");
+    if (qEnvironmentVariableIsSet("TOOLSTUDIO_TEST_AS_USER") && ::geteuid() != 0
+        && home.startsWith(QLatin1String("/tmp/toolstudio-test-home-")))
+        QDir(home).removeRecursively();
+}
+
 } // namespace AsUser
 
 /// QTEST_GUILESS_MAIN that first switches to TOOLSTUDIO_TEST_AS_USER when root.
@@ -72,5 +84,7 @@ inline void reexecIfAsked(int argc, char **argv)
         app.setAttribute(Qt::AA_Use96Dpi, true); \
         TestObject tc; \
         QTEST_SET_MAIN_SOURCE_PATH \
-        return QTest::qExec(&tc, argc, argv); \
+        const int status = QTest::qExec(&tc, argc, argv); \
+        AsUser::removeOwnHome(); \
+        return status; \
     }
