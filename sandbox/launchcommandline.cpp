@@ -7,7 +7,10 @@
 #include "statuschannel.h"
 
 #include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using PosixUtil::errnoText;
@@ -26,12 +29,51 @@ std::string currentDirectory()
     return path;
 }
 
+/// Reads the policy from `fd` (closed here), which must be a regular file (or memfd) of
+/// this launcher's own uid that no one else may write: a policy another user could
+/// write or replace would choose the work dir, the user and what is granted.
+bool readPolicy(int fd, const std::string &what, std::string *text, std::string *error)
+{
+    struct stat info = {};
+    bool ok = false;
+    if (::fstat(fd, &info) != 0) {
+        *error = "cannot read the policy " + what + ": " + errnoText(errno);
+    } else if (!S_ISREG(info.st_mode)) {
+        *error = "the policy " + what + " is not a regular file; refusing it";
+    } else if (info.st_uid != ::getuid()) {
+        *error = "the policy " + what + " belongs to uid " + std::to_string(info.st_uid) + ", not to uid "
+            + std::to_string(::getuid()) + " that runs the launcher; refusing it (another user may have written it)";
+    } else if (info.st_mode & 022) {
+        *error = "the policy " + what + " is writable by group or others; refusing it (make it 0600 or 0644)";
+    } else if (info.st_size > off_t(MaxPolicyBytes)) {
+        *error = "the policy " + what + " is larger than 1 MiB";
+    } else {
+        text->clear();
+        char buffer[16 * 1024];
+        ssize_t n = 0;
+        while ((n = PosixUtil::retry([&] { return ::read(fd, buffer, sizeof buffer); })) > 0
+               && text->size() <= MaxPolicyBytes)
+            text->append(buffer, std::size_t(n));
+        ok = n == 0 && text->size() <= MaxPolicyBytes;
+        if (!ok)
+            *error = "cannot read the policy " + what + ": " + (n < 0 ? errnoText(errno) : "larger than 1 MiB");
+    }
+    ::close(fd);
+    return ok;
+}
+
 } // namespace
+
+std::string LaunchCommandLine::configuredUser()
+{
+    const char *user = std::getenv("TOOLSTUDIO_SANDBOX_USER");
+    return user && *user ? user : "nobody";
+}
 
 std::string LaunchCommandLine::usage()
 {
     return R"(Usage:
-  toolstudio-sandbox --policy FILE
+  toolstudio-sandbox --policy FILE | --policy-fd N
   toolstudio-sandbox [--workdir DIR] [--bridge-fd N] [--user NAME] [--seccomp-only] [--landlock-abi N]
                      [--] PROGRAM [ARGS...]
   toolstudio-sandbox --report
@@ -44,10 +86,15 @@ system, TCP, scoping) and an allow-list seccomp filter. Started as root, it firs
 hands the work dir (and everything in it) to an unprivileged user and becomes that
 user.
 
-  --policy FILE    read everything from a JSON policy file (what the studio passes)
+  --policy FILE    read everything from a JSON policy file: a regular file of the
+                   launcher's own uid, not writable by group or others
+  --policy-fd N    the same from an inherited fd (what the studio passes: a sealed memfd)
   --workdir DIR    the work dir (default: the current directory; required as root)
   --bridge-fd N    an open fd (3 or more) that PROGRAM gets as fd 3
   --user NAME      the user to become when started as root (default: nobody)
+
+A policy (--policy, --policy-fd) may ask only for the configured sandbox user:
+TOOLSTUDIO_SANDBOX_USER in the environment, else nobody.
   --seccomp-only   run even when the kernel has no Landlock (file system and
                    network then rest on seccomp, the user switch and rlimits only)
   --landlock-abi N use Landlock ABI N at most (as an older kernel would: Debian 12's
@@ -71,8 +118,9 @@ line "toolstudio-sandbox: <step>: <reason>" on stderr.
 LaunchCommandLine::Request LaunchCommandLine::parse(int argc, char **argv, SandboxPolicy *policy, std::string *error)
 {
     std::string policyFile, workDir, user, bridge, status, abiCap;
-    bool havePolicy = false, haveWorkDir = false, haveUser = false, haveBridge = false, seccompOnly = false;
-    bool haveAbiCap = false;
+    std::string policyFdText;
+    bool havePolicy = false, havePolicyFd = false, haveWorkDir = false, haveUser = false, haveBridge = false,
+         seccompOnly = false, haveAbiCap = false;
     int statusFd = -1;
     int i = 1;
     for (; i < argc; ++i) {
@@ -103,6 +151,8 @@ LaunchCommandLine::Request LaunchCommandLine::parse(int argc, char **argv, Sandb
         bool *seen = nullptr;
         if (arg == "--policy") {
             target = &policyFile, seen = &havePolicy;
+        } else if (arg == "--policy-fd") {
+            target = &policyFdText, seen = &havePolicyFd;
         } else if (arg == "--workdir") {
             target = &workDir, seen = &haveWorkDir;
         } else if (arg == "--user") {
@@ -126,20 +176,42 @@ LaunchCommandLine::Request LaunchCommandLine::parse(int argc, char **argv, Sandb
     }
     std::vector<std::string> program(argv + i, argv + argc);
 
-    if (havePolicy) {
-        if (haveWorkDir || haveUser || haveBridge || seccompOnly || haveAbiCap || !program.empty()) {
-            *error = "--policy cannot be combined with other options or a program; run toolstudio-sandbox --help";
+    if (havePolicy || havePolicyFd) {
+        if (havePolicy == havePolicyFd || haveWorkDir || haveUser || haveBridge || seccompOnly || haveAbiCap
+            || !program.empty()) {
+            *error = "--policy or --policy-fd cannot be combined with other options or a program; run "
+                     "toolstudio-sandbox --help";
             return Request::Invalid;
         }
         std::string text;
-        if (!PosixUtil::readFile(policyFile, MaxPolicyBytes, &text)) {
-            *error = "cannot read the policy file " + policyFile + ": " + errnoText(errno);
-            return Request::Invalid;
+        std::string what;
+        int fd = -1;
+        if (havePolicyFd) {
+            what = "fd " + policyFdText;
+            if (!parseInt(policyFdText, &fd) || fd < 3 || ::fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) {
+                *error = "--policy-fd needs an open file descriptor of 3 or more, not \"" + policyFdText + "\"";
+                return Request::Invalid;
+            }
+        } else {
+            what = "file " + policyFile;
+            fd = PosixUtil::retry([&] { return ::open(policyFile.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); });
+            if (fd < 0) {
+                *error = "cannot read the policy file " + policyFile + ": " + errnoText(errno);
+                return Request::Invalid;
+            }
         }
+        if (!readPolicy(fd, what, &text, error))
+            return Request::Invalid;
         try {
             *policy = SandboxPolicy::fromJson(nlohmann::json::parse(text));
         } catch (const std::exception &e) {
-            *error = "policy file " + policyFile + ": " + e.what();
+            *error = "policy " + what + ": " + e.what();
+            return Request::Invalid;
+        }
+        // Whoever wrote the policy, the script runs only as the configured user.
+        if (policy->runAsUser != configuredUser()) {
+            *error = "the policy asks to run as \"" + policy->runAsUser + "\", but this launcher runs scripts only as "
+                + "the configured sandbox user \"" + configuredUser() + "\" (TOOLSTUDIO_SANDBOX_USER)";
             return Request::Invalid;
         }
         if (statusFd >= 0)

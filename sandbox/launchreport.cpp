@@ -3,6 +3,7 @@
 #include "launchreport.h"
 
 #include "landlock.h"
+#include "launchcommandline.h"
 #include "pidscgroup.h"
 #include "processisolation.h"
 #include "sandboxpolicy.h"
@@ -63,15 +64,22 @@ std::string LaunchReport::text()
         text += "landlock: NOT AVAILABLE - " + why + "; runs are refused unless seccomp-only mode is opted in\n";
     }
 
+    const std::string sandboxUser = LaunchCommandLine::configuredUser();
     if (::geteuid() == 0) {
-        const passwd *nobody = ::getpwnam("nobody");
-        text += "user: started as root, scripts run as nobody"
+        const passwd *nobody = ::getpwnam(sandboxUser.c_str());
+        text += "user: started as root, scripts run as " + sandboxUser
             + (nobody ? " (uid " + std::to_string(nobody->pw_uid) + ")" : std::string(" (NOT FOUND: runs fail)"))
             + " in a pids cgroup, else as a run uid of their own (see processes), no capabilities, no "
               "supplementary groups\n";
     } else {
         text += "user: scripts run as uid " + std::to_string(::getuid()) + ", no new privileges\n";
     }
+    text += "run data: the policy comes from the studio as a sealed memfd (--policy-fd), or from a file of uid "
+        + std::to_string(::getuid()) + " not writable by group or others; it may name only the configured sandbox user "
+        + sandboxUser
+        + " (TOOLSTUDIO_SANDBOX_USER); as root the work dir is handed over only through a path without "
+          "symlinks whose directories no other user can change, and made 0700, its run folder 0710 for the sandbox "
+          "user's group; umask 077\n";
     const SandboxLimits limits;
     text += "limits: core files 0; CPU " + std::to_string(limits.cpuSeconds) + " s (run timeout + 5 s); memory "
         + std::to_string(limits.dataBytes >> 20) + " MiB (RLIMIT_DATA; node also --max-old-space-size); file size "

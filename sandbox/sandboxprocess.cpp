@@ -21,7 +21,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -35,6 +37,33 @@ constexpr std::size_t StatusMessageBytes = 8192;
 QString errnoText(int error)
 {
     return QString::fromLocal8Bit(std::strerror(error));
+}
+
+/// A memfd holding `json`, read-only (0400), sealed against any change and positioned
+/// at its start; close-on-exec (the launcher's fork clears that). -1 with errno set.
+int writePolicyFd(const QByteArray &json)
+{
+    const int fd = ::memfd_create("toolstudio-policy", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -1;
+    qsizetype done = 0;
+    while (done < json.size()) {
+        const ssize_t n = ::write(fd, json.constData() + done, std::size_t(json.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += n;
+    }
+    if (done != json.size() || ::fchmod(fd, 0400) != 0
+        || ::fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0
+        || ::lseek(fd, 0, SEEK_SET) != 0) {
+        const int error = errno ? errno : EIO;
+        ::close(fd);
+        errno = error;
+        return -1;
+    }
+    return fd;
 }
 
 /// True when a process of group `group` is still running (Procfs: zombies do not count).
@@ -247,7 +276,7 @@ bool SandboxProcess::isRunning() const
     return m_process && m_process->state() != QProcess::NotRunning;
 }
 
-bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std::size_t maxLineBytes, QString *error)
+bool SandboxProcess::start(SandboxPolicy policy, std::size_t maxLineBytes, QString *error)
 {
     const auto failed = [error](const QString &reason) {
         if (error)
@@ -321,15 +350,14 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
             ::close(fd);
     };
 
-    QFile file(policyFile);
-    const QByteArray json = QByteArray::fromStdString(policy.toJson().dump(2)) + '\n';
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(json) != json.size()
-        || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther)) {
-        const QString reason = file.errorString();
+    // The policy as an inherited fd: a memfd only this process and the launcher hold,
+    // read-only and sealed, so nobody can substitute or change it (issue 16, class 1).
+    const int policyFd = writePolicyFd(QByteArray::fromStdString(policy.toJson().dump(2)) + '\n');
+    if (policyFd < 0) {
+        const int error = errno;
         closeAll();
-        return failed(tr("cannot write the sandbox policy %1: %2").arg(policyFile, reason));
+        return failed(tr("cannot hand the sandbox policy to the launcher (memfd): %1").arg(errnoText(error)));
     }
-    file.close();
 
     delete m_process;
     delete m_bridge;
@@ -346,8 +374,8 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
 
     m_process = new QProcess(this);
     m_process->setProgram(m_launcherPath);
-    m_process->setArguments(
-        {QStringLiteral("--status-fd"), QString::number(childStatus), QStringLiteral("--policy"), policyFile});
+    m_process->setArguments({QStringLiteral("--status-fd"), QString::number(childStatus), QStringLiteral("--policy-fd"),
+                             QString::number(policyFd)});
     m_process->setStandardInputFile(QProcess::nullDevice());
     // QProcess opens no pipes of its own: the modifier puts ours on fds 1 and 2.
     m_process->setStandardOutputFile(QProcess::nullDevice());
@@ -359,8 +387,8 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     // async-signal-safe calls only.
     const int outWrite = out[1];
     const int errWrite = err[1];
-    m_process->setChildProcessModifier([childEnd, childStatus, outWrite, errWrite] {
-        for (int fd : {childEnd, childStatus}) {
+    m_process->setChildProcessModifier([childEnd, childStatus, policyFd, outWrite, errWrite] {
+        for (int fd : {childEnd, childStatus, policyFd}) {
             const int flags = ::fcntl(fd, F_GETFD);
             if (flags != -1)
                 ::fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
@@ -376,6 +404,7 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
     connect(m_process, &QProcess::finished, this, &SandboxProcess::onFinished);
 
     m_process->start();
+    ::close(policyFd);
     ::close(childEnd); // the child has its copy (or failed to start)
     ::close(childStatus);
     ::close(out[1]);

@@ -32,16 +32,17 @@ public:
     static QString defaultLauncherPath();
     void setLauncherPath(const QString &path);
 
-    /// `policy.bridgeFd`, `policy.statusFd` and `policy.parentPid` are filled in here. The policy is
-    /// written to `policyFile` (mode 0644, read by the launcher). Returns false with
-    /// `error` set when the socketpair, policy file or process cannot be created;
+    /// `policy.bridgeFd`, `policy.statusFd` and `policy.parentPid` are filled in here. The policy
+    /// reaches the launcher as an inherited fd (`--policy-fd`: a sealed, read-only memfd),
+    /// never as a file another user could replace. Returns false with
+    /// `error` set when the socketpair, policy fd or process cannot be created;
     /// failures of the launcher's own steps arrive later through finished().
     /// `maxLineBytes` bounds one bridge line (see BridgeFrameReader). The child's
     /// stdin is /dev/null; stdout and stderr are two pipes (see releaseOutputFds()).
     /// Call it from a thread that outlives the run (normally the GUI thread): the
     /// launcher's PR_SET_PDEATHSIG fires when the *thread* that forked it exits
     /// (prctl(2)), not only when the studio does.
-    bool start(SandboxPolicy policy, const QString &policyFile, std::size_t maxLineBytes, QString *error = nullptr);
+    bool start(SandboxPolicy policy, std::size_t maxLineBytes, QString *error = nullptr);
 
     /// Pre-warmed start (policy.waitForGo): the launcher applies every step, emits
     /// ready() and execs the interpreter only on go(), with `handover` (the run's

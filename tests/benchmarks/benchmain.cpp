@@ -407,7 +407,7 @@ static void startupBenchmark(std::vector<Row> *rows, const std::optional<QString
             const double cpu = childCpuNs();
             QElapsedTimer clock;
             clock.start();
-            process.start(policy, runDir + QStringLiteral("/policy.json"), 1 << 20);
+            process.start(policy, 1 << 20);
             double before = 0;
             if (warm) {
                 while (!process.isReady() && !finished)

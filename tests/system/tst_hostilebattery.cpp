@@ -8,6 +8,7 @@
 // got, or the run ends on a named limit), and that the studio (this process), a
 // journal and a second run started alongside are unaffected. Secrets and sockets are
 // planted in a fake home this test creates; the real one is never touched.
+#include "asuser.h"
 #include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "pidscgroup.h"
@@ -414,7 +415,7 @@ Outcome TestHostileBattery::runScript(const QString &language, const QString &co
         outcome.launcherFailure = failure;
     });
     QString error;
-    if (!process.start(policy, run.path() + QStringLiteral("/policy.json"), 256 * 1024, &error)) {
+    if (!process.start(policy, 256 * 1024, &error)) {
         outcome.err = error.toUtf8();
         return outcome;
     }
@@ -1210,7 +1211,7 @@ void TestHostileBattery::forkBombIsolation()
         connect(&run.process, &SandboxProcess::standardOutput, this, [&run](const QByteArray &c) { run.out += c; });
         connect(&run.process, &SandboxProcess::finished, this, [&run] { run.finished = true; });
         QString error;
-        return run.process.start(policy, run.dir.path() + QStringLiteral("/policy.json"), 256 * 1024, &error);
+        return run.process.start(policy, 256 * 1024, &error);
     };
     // The run alongside starts first (its budget is taken then, as a real run's would
     // be) and waits for "go" in its work dir; then the bomb fills its own budget and
@@ -1491,7 +1492,7 @@ void TestHostileBattery::warmLauncherTampered()
         launcherFailure = why;
     });
     QString error;
-    QVERIFY2(process.start(policy, run.path() + QStringLiteral("/policy.json"), 256 * 1024, &error), qPrintable(error));
+    QVERIFY2(process.start(policy, 256 * 1024, &error), qPrintable(error));
     QVERIFY(process.waitForReady(10000));
     errno = 0;
     const int nice = ::getpriority(PRIO_PROCESS, id_t(process.pid()));
@@ -1637,5 +1638,5 @@ void TestHostileBattery::interpreterGrant()
     checkStudioUnaffected();
 }
 
-QTEST_GUILESS_MAIN(TestHostileBattery)
+TOOLSTUDIO_TEST_MAIN_AS_USER(TestHostileBattery)
 #include "tst_hostilebattery.moc"

@@ -256,7 +256,7 @@ private Q_SLOTS:
         connect(&process, &SandboxProcess::standardOutput, this, [&out](const QByteArray &chunk) { out += chunk; });
         QSignalSpy finished(&process, &SandboxProcess::finished);
         QString error;
-        QVERIFY2(process.start(policy, run.filePath(QStringLiteral("policy.json")), 4096, &error), qPrintable(error));
+        QVERIFY2(process.start(policy, 4096, &error), qPrintable(error));
         QVERIFY(process.waitForReady(10000));
         // The launcher refuses the handover before it confirms "going": go() says so
         // (RunController then starts the run cold).

@@ -371,7 +371,7 @@ private Q_SLOTS:
         QCOMPARE(run.stdoutText, QByteArray("/usr/bin/python3.11\n"));
     }
 
-    // A run's folder (<tmp>/toolstudio-<uid>/runs/<id>: policy.json, runtime/, work/)
+    // A run's folder (<tmp>/toolstudio-<uid>/runs/<id>: runtime/, work/)
     // is removed when the run ends, however it ends.
     void runFolderRemovedWhenTheRunEnds_data()
     {
@@ -400,7 +400,7 @@ private Q_SLOTS:
         bool preparedWhileRunning = false;
         connect(&controller, &RunController::started, this, [&](const QString &runId) {
             folder = RunFolder::runsDir() + QLatin1Char('/') + runId;
-            preparedWhileRunning = QFileInfo::exists(folder + QStringLiteral("/policy.json"))
+            preparedWhileRunning = QFileInfo(folder + QStringLiteral("/work")).isDir()
                 && QFileInfo(folder + QStringLiteral("/runtime")).isDir();
         });
         const RunResult run = runToEnd(controller, *project);

@@ -9,6 +9,7 @@
 #include "exchange/typings.h"
 #include "journal/journal.h"
 #include "outputpipes.h"
+#include "run/dirtree.h"
 #include "run/runfolder.h"
 #include "run/warmlauncher.h"
 #include "sandboxprocess.h"
@@ -84,20 +85,6 @@ bool writeFile(const QString &path, const QByteArray &data, QString *error)
     return true;
 }
 
-/// Regular files below `dir` (no symlinks followed) → (size, mtime), by relative path.
-QHash<QString, QPair<qint64, qint64>> snapshotFiles(const QString &dir)
-{
-    QHash<QString, QPair<qint64, qint64>> files;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System | QDir::NoSymLinks, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        const QFileInfo info = it.fileInfo();
-        files.insert(QDir(dir).relativeFilePath(info.filePath()),
-                     {info.size(), info.lastModified().toMSecsSinceEpoch()});
-    }
-    return files;
-}
-
 /// Makes `dir` and everything below it readable (and dirs traversable) by every user.
 void makeWorldReadable(const QString &dir)
 {
@@ -146,8 +133,8 @@ public:
     QString workDir;
     bool seccompOnlyAllowed = false;
     int landlockAbi = -1;
-    QHash<QString, QPair<qint64, qint64>> inputFiles; ///< the work dir as prepared, to tell what the script left
-    QList<RunFile> outputFiles; ///< filled on the run thread at the end of a run, read after finished()
+    RunFiles::Snapshot inputFiles; ///< the work dir as prepared, to tell what the script left
+    QList<RunFile> outputFiles;    ///< filled on the run thread at the end of a run, read after finished()
     ProjectLimits limits;
     // The output caps: used on the run thread (onOutput), reset by start() before the
     // run's objects are made there.
@@ -339,51 +326,20 @@ public:
     QByteArray keepOutputFilesAndRemoveWorkDir()
     {
         outputFiles.clear();
-        if (workDir.isEmpty() || !QFileInfo(workDir).isDir())
+        // Through the run folder's fd: a symlink put in its place meanwhile redirects
+        // nothing, and a chain deeper than PATH_MAX hides no file (DirTree).
+        const int workFd
+            = folder.fd() < 0 ? -1 : ::openat(folder.fd(), "work", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (workFd < 0)
             return {};
+        const RunFiles::Kept kept = RunFiles::keep(folder.fd(), workFd, inputFiles, MaxOutputFiles, MaxOutputFileBytes);
+        ::close(workFd);
+        outputFiles = kept.files;
+        DirTree::remove(folder.fd(), "work");
+        const int skipped = kept.skipped;
+        const qint64 skippedBytes = kept.skippedBytes;
+        const qint64 keptBytes = kept.keptBytes;
         const QString outDir = runDir + QStringLiteral("/files-out");
-        const auto current = snapshotFiles(workDir);
-        QStringList names = current.keys();
-        names.sort();
-        int skipped = 0;
-        qint64 skippedBytes = 0;
-        qint64 keptBytes = 0;
-        for (const QString &name : std::as_const(names)) {
-            const auto entry = current.value(name);
-            if (inputFiles.value(name, {-1, -1}) == entry)
-                continue; // an input file the script did not change
-            if (outputFiles.size() >= MaxOutputFiles || keptBytes + entry.first > MaxOutputFileBytes) {
-                ++skipped;
-                skippedBytes += entry.first;
-                continue;
-            }
-            const QString target = outDir + QLatin1Char('/') + name;
-            QDir().mkpath(QFileInfo(target).absolutePath());
-            // Copy from an fd opened without following a symlink (the group is gone,
-            // so nothing can swap the file meanwhile; O_NOFOLLOW is belt and braces).
-            QFile in;
-            const int fd = ::open(QFile::encodeName(workDir + QLatin1Char('/') + name).constData(),
-                                  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-            if (fd < 0 || !in.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
-                if (fd >= 0)
-                    ::close(fd);
-                continue;
-            }
-            QFile out(target);
-            if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-                continue;
-            qint64 copied = 0;
-            while (!in.atEnd() && copied <= entry.first) {
-                const QByteArray chunk = in.read(1024 * 1024);
-                if (chunk.isEmpty())
-                    break;
-                out.write(chunk);
-                copied += chunk.size();
-            }
-            keptBytes += copied;
-            outputFiles.append({name, copied});
-        }
-        RunFolder::removeTree(workDir);
         if (skipped == 0)
             return {};
         return QObject::tr("\n[run files: kept %1 files (%2 bytes) in %3; %4 more files (%5 bytes) were "
@@ -659,9 +615,12 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         }
     }
 
-    // Run folder: work/ (the project's files/), runtime/ (shim + script), policy.json.
+    // Run folder: work/ (the project's files/), runtime/ (shim + script); the policy goes as an fd.
     const QString runId = presetRunId.isEmpty() ? makeRunId() : presetRunId;
-    d->runDir = RunFolder::runsDir() + QLatin1Char('/') + runId;
+    const QString runsDir = RunFolder::runsDir(error);
+    if (runsDir.isEmpty())
+        return false;
+    d->runDir = runsDir + QLatin1Char('/') + runId;
     // A pre-warmed launcher for the same interpreter and policy: its run folder becomes
     // this run's (renamed), and the script is handed over with go() below.
     const std::size_t maxLineBytes = project.limits.requestBytes + FrameSlackBytes;
@@ -684,11 +643,19 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         *error = tr("cannot create the run folder %1").arg(d->runDir);
         return false;
     }
+    // Private to the studio's user and the sandbox user (the launcher hands it over as root).
+    QFile::setPermissions(workDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     const QString filesDir = project.dir + QStringLiteral("/files");
     if (QFileInfo(filesDir).isDir() && !copyTree(filesDir, workDir, error))
         return false;
+    const int workFd = ::openat(d->folder.fd(), "work", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (workFd < 0) {
+        *error = tr("cannot open the work dir %1").arg(workDir);
+        return false;
+    }
+    auto closeWork = qScopeGuard([workFd] { ::close(workFd); });
     if (warm)
-        WarmLauncher::giveToWorkDirOwner(workDir);
+        RunFiles::giveToOwner(workFd);
     // Every language's shim: runtime/{python,node,bash}/… from the :/runtime resources.
     QDirIterator shim(QStringLiteral(":/runtime"), QDir::Files, QDirIterator::Subdirectories);
     while (shim.hasNext()) {
@@ -726,10 +693,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         *error = tr("cannot copy %1 into the run folder").arg(script);
         return false;
     }
+    // Readable by the sandbox user; others cannot reach it: the run folder is 0700, or
+    // 0710 with the sandbox user's group as root (LaunchWorkDir::handOver).
     makeWorldReadable(runtimeDir);
-    QFile::setPermissions(d->runDir,
-                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                              | QFileDevice::ExeGroup | QFileDevice::ExeOther);
 
     policy.argv.push_back(scriptCopy.toStdString());
 
@@ -748,7 +714,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->ending = false;
     d->timedOut = false;
     d->workDir = workDir;
-    d->inputFiles = snapshotFiles(workDir);
+    d->inputFiles = RunFiles::snapshot(workFd);
     d->outputFiles.clear();
     d->landlockAbi = -1;
     d->failure.clear();
@@ -817,8 +783,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->journalWrite([run = d->record](Journal *j) { j->recordRun(run); });
 
     QString startError;
-    if (!prewarmed
-        && !d->process->start(policy, d->runDir + QStringLiteral("/policy.json"), maxLineBytes, &startError)) {
+    if (!prewarmed && !d->process->start(policy, maxLineBytes, &startError)) {
         d->record.status = RunStatus::Failed;
         d->record.error = startError;
         d->record.endedAt = QDateTime::currentMSecsSinceEpoch();

@@ -5,6 +5,7 @@
 #include "policylistener.h"
 #include "project/project.h"
 #include "project/step.h"
+#include "run/runfiles.h"
 
 #include <QObject>
 #include <QString>
@@ -18,14 +19,6 @@ class Journal;
 class StepEngine;
 class WarmLauncher;
 class RunControllerState;
-
-/// A file the script left in its work dir, kept with the run in the run folder's
-/// `files-out/` (RunController::outputFilesDir()).
-struct RunFile
-{
-    QString name;    ///< path relative to the work dir ("out/report.csv")
-    qint64 size = 0; ///< bytes
-};
 
 /// One run of an agent script: prepares the run folder (work dir with the project's
 /// `files/`, the language shim), starts the interpreter in the sandbox, connects the

@@ -23,18 +23,27 @@ public:
     RunFolder(const RunFolder &) = delete;
     RunFolder &operator=(const RunFolder &) = delete;
 
-    /// `<tmp>/toolstudio-<uid>/runs`, created if needed, world-traversable (0711) so the
-    /// unprivileged sandbox user can reach its own work dir when the studio runs as root.
-    /// The first call in a process also sweeps stale folders there (sweepStale()).
-    static QString runsDir();
+    /// The folder that holds run folders, chosen and checked once per process (RunsBase:
+    /// `<tmp>/toolstudio-<uid>/runs`, or a private location when another user owns that
+    /// or it is open to others, said once on stderr). Empty with `error` set when no
+    /// safe folder can be had. The first call in a process also sweeps stale folders
+    /// there (sweepStale()).
+    static QString runsDir(QString *error = nullptr);
+    /// The notice of runsDir()'s choice ("refusing … runs use … instead"), or empty.
+    static QString runsDirNotice();
 
-    /// Creates the folder `path` (its parent must exist) and locks it; removes what this
-    /// object held before. A folder already at `path` that no live studio holds (a
-    /// resumed run's old one) is removed first; one that is held is refused. False
-    /// with `error` set when the folder cannot be created or is in use.
+    /// Creates the folder `path` (mode 0700; its parent must exist) and locks it; removes
+    /// what this object held before. A folder already at `path` that no live studio holds
+    /// (a resumed run's old one) is removed first; one that is held is refused. False
+    /// with `error` set when the folder cannot be created or is in use. From here on the
+    /// folder is reached through its fd (fd()): a symlink put at `path` later redirects
+    /// nothing (removal, copy-out, chown).
     bool create(const QString &path, QString *error);
-    /// Renames the folder to `path` (which must not exist); the lock goes with it.
+    /// Renames the folder to `path` (in the same parent; which must not exist); the lock
+    /// goes with it.
     bool rename(const QString &path);
+    /// The folder's directory fd (owned by this object), -1 when nothing is held.
+    int fd() const { return m_fd; }
     /// Removes everything in the folder but the entry `name` (and the lock); when there
     /// is no `name`, removes the whole folder (as remove()).
     void keepOnly(const QString &name);
@@ -45,19 +54,19 @@ public:
     /// The folder's path, empty when nothing is held.
     QString path() const { return m_path; }
 
-    /// Removes `dir` and everything below it, first making every folder below it
-    /// writable by its owner (a script may leave read-only ones); never follows symlinks.
-    static void removeTree(const QString &dir);
-
     /// Removes the folders in `runsDir` whose `.lock` no live process holds (their
     /// studio died: crashed, killed, or quit while a run was starting). Folders without
     /// a `.lock` (from a studio before run folders were locked, or being created this
-    /// instant) are removed once they are a day old. Returns how many were removed.
+    /// instant) are removed once they are a day old. Only directories directly in
+    /// `runsDir` are considered and removed, through fds (DirTree): no symlink is
+    /// followed and nothing outside `runsDir` is touched. Returns how many were removed.
     static int sweepStale(const QString &runsDir);
 
 private:
     void release();
 
     QString m_path;
+    int m_parentFd = -1; ///< the folder's parent (the runs dir)
+    int m_fd = -1;       ///< the folder
     int m_lockFd = -1;
 };

@@ -5,17 +5,11 @@
 #include "sandboxprocess.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
 
-#include <cerrno>
-#include <cstring>
 #include <utility>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace {
 
@@ -102,7 +96,7 @@ std::string WarmLauncher::shapeOf(const SandboxPolicy &policy)
 void WarmLauncher::prepare(const QString &runsDir)
 {
     discard();
-    if (!m_enabled || !m_remembered)
+    if (!m_enabled || !m_remembered || runsDir.isEmpty())
         return;
     const QString name
         = QStringLiteral("warm-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
@@ -114,11 +108,11 @@ void WarmLauncher::prepare(const QString &runsDir)
         m_folder.remove();
         return;
     }
-    // The same permissions the run folder gets (RunController): traversable by the
-    // sandbox user, the runtime dir readable.
-    QFile::setPermissions(runDir,
-                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                              | QFileDevice::ExeGroup | QFileDevice::ExeOther);
+    // The same permissions as a cold run's (RunController): the work dir private, the
+    // runtime dir readable by the sandbox user — the folder (0700, or 0710 for the
+    // sandbox user's group as root: LaunchWorkDir) keeps others out.
+    QFile::setPermissions(runDir + QStringLiteral("/work"),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QFile::setPermissions(runtimeDir,
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
                               | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
@@ -128,7 +122,7 @@ void WarmLauncher::prepare(const QString &runsDir)
                                             m_remembered->seccompOnly);
     policy.waitForGo = true;
     auto *process = new SandboxProcess(this);
-    if (!process->start(policy, runDir + QStringLiteral("/policy.json"), m_remembered->maxLineBytes, &error)) {
+    if (!process->start(policy, m_remembered->maxLineBytes, &error)) {
         delete process;
         m_folder.remove();
         return;
@@ -204,20 +198,4 @@ qint64 WarmLauncher::pid() const
 QString WarmLauncher::cgroup() const
 {
     return m_process ? m_process->processLimit().cgroup : QString();
-}
-
-void WarmLauncher::giveToWorkDirOwner(const QString &workDir)
-{
-    if (::geteuid() != 0)
-        return;
-    struct stat owner = {};
-    if (::lstat(QFile::encodeName(workDir).constData(), &owner) == -1 || owner.st_uid == 0)
-        return;
-    QDirIterator it(workDir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QByteArray path = QFile::encodeName(it.next());
-        if (::lchown(path.constData(), owner.st_uid, owner.st_gid) == -1)
-            qWarning("cannot give %s to the sandbox user: %s", path.constData(), std::strerror(errno));
-    }
 }

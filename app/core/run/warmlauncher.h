@@ -76,10 +76,6 @@ public:
     /// Its pids cgroup, or empty.
     QString cgroup() const;
 
-    /// When the studio runs as root, the sandbox user owns the pre-warmed work dir (the
-    /// launcher handed it over); files copied in afterwards are given to that owner too.
-    static void giveToWorkDirOwner(const QString &workDir);
-
 private:
     struct Remembered
     {
