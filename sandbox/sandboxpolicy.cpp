@@ -70,6 +70,48 @@ void checkKeys(const json &object, const std::string &where, const std::set<std:
     }
 }
 
+/// The fields of the trusted-code profile (docs/sandbox.md "Trusted code").
+void readTrustedCodeFields(const json &value, SandboxPolicy *policy)
+{
+    if (value.contains("profile")) {
+        policy->profile = stringField(value["profile"], "profile");
+        if (policy->profile != SandboxPolicy::ProfileRun && policy->profile != SandboxPolicy::ProfileToolWorker)
+            bad("profile", "must be \"run\" or \"tool_worker\"");
+    }
+    if (value.contains("network")) {
+        if (!value["network"].is_boolean())
+            bad("network", "must be true or false");
+        policy->network = value["network"].get<bool>();
+        if (policy->network && policy->profile != SandboxPolicy::ProfileToolWorker)
+            bad("network", "is allowed only with the \"tool_worker\" profile");
+    }
+    if (value.contains("write_paths")) {
+        policy->writePaths = stringList(value["write_paths"], "write_paths");
+        for (const std::string &path : policy->writePaths)
+            if (path.empty() || path.front() != '/')
+                bad("write_paths", "must hold absolute paths");
+    }
+    if (value.contains("pass_env")) {
+        policy->passEnv = stringList(value["pass_env"], "pass_env");
+        for (const std::string &name : policy->passEnv)
+            if (name.empty() || name.find('=') != std::string::npos)
+                bad("pass_env", "\"" + name + "\" is not a valid variable name");
+    }
+    if (value.contains("cwd")) {
+        policy->cwd = stringField(value["cwd"], "cwd");
+        if (!policy->cwd.empty() && policy->cwd.front() != '/')
+            bad("cwd", "must be an absolute path (or empty: the work dir)");
+    }
+    if (value.contains("keep_fds")) {
+        const json &count = value["keep_fds"];
+        if (!count.is_number_integer() || count.get<std::int64_t>() < 0 || count.get<std::int64_t>() > 64)
+            bad("keep_fds", "must be an integer from 0 to 64");
+        policy->keepFds = count.get<int>();
+        if (policy->keepFds > 0 && (policy->bridgeFd >= 0 || policy->statusFd >= 0))
+            bad("keep_fds", "needs a policy without bridge_fd and status_fd");
+    }
+}
+
 } // namespace
 
 json SandboxPolicy::toJson() const
@@ -100,6 +142,12 @@ json SandboxPolicy::toJson() const
              {"open_files", limits.openFiles},
              {"extra_processes", limits.extraProcesses},
          }},
+        {"profile", profile},
+        {"network", network},
+        {"write_paths", writePaths},
+        {"pass_env", passEnv},
+        {"cwd", cwd},
+        {"keep_fds", keepFds},
     };
 }
 
@@ -108,8 +156,10 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
     if (!value.is_object())
         throw std::runtime_error("a sandbox policy must be a JSON object");
     checkKeys(value, {},
-              {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "status_fd", "parent_pid", "seccomp_only",
-               "run_as_user", "read_paths", "pids_cgroup", "isolate_processes", "wait_for_go", "limits"});
+              {"work_dir",          "argv",        "env",          "path",        "lang",       "bridge_fd",
+               "status_fd",         "parent_pid",  "seccomp_only", "run_as_user", "read_paths", "pids_cgroup",
+               "isolate_processes", "wait_for_go", "limits",       "profile",     "network",    "write_paths",
+               "pass_env",          "cwd",         "keep_fds"});
 
     SandboxPolicy policy;
     if (!value.contains("work_dir"))
@@ -192,6 +242,7 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         read("open_files", policy.limits.openFiles);
         read("extra_processes", policy.limits.extraProcesses);
     }
+    readTrustedCodeFields(value, &policy);
     return policy;
 }
 

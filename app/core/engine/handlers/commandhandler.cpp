@@ -7,13 +7,11 @@
 #include "jsoninput.h"
 #include "procfs.h"
 #include "python/secrets.h"
+#include "python/toolsandbox.h"
 #include "workdirfile.h"
 
-#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QFileInfo>
-#include <QProcessEnvironment>
 
 #include <cerrno>
 #include <csignal>
@@ -56,17 +54,20 @@ void CommandHandler::start(const HandlerRequest &request)
     m_maxStdout = std::max<std::size_t>(request.maxResultBytes * 4, 64 * 1024);
     m_tool = request.tool;
     m_process = new QProcess(this);
-    m_process->setWorkingDirectory(request.projectDir);
 
-    // The project's secrets reach trusted handlers only, never the sandbox (Secrets).
+    // Confined (ToolSandbox, docs/sandbox.md "Trusted code"): a clean environment with
+    // the project's secrets — they reach trusted handlers only, never the sandbox.
     m_secrets = Secrets::load(request.projectDir);
-    QProcessEnvironment env = m_secrets.addTo(QProcessEnvironment::systemEnvironment());
-    env.insert(QStringLiteral("TOOLSTUDIO_TOOL"), request.tool);
-    env.insert(QStringLiteral("TOOLSTUDIO_RUN_ID"), request.runId);
-    env.insert(QStringLiteral("TOOLSTUDIO_CALL_ID"), request.callId);
-    env.insert(QStringLiteral("TOOLSTUDIO_ATTEMPT"), QString::number(request.attempt));
-    env.insert(QStringLiteral("TOOLSTUDIO_IDEMPOTENCY_KEY"), request.idempotencyKey);
-    m_process->setProcessEnvironment(env);
+    ToolSandbox::Launch launch;
+    launch.argv = m_command;
+    for (const QString &name : m_secrets.names())
+        launch.env.insert(name, m_secrets.value(name));
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_TOOL"), request.tool);
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_RUN_ID"), request.runId);
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_CALL_ID"), request.callId);
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_ATTEMPT"), QString::number(request.attempt));
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_IDEMPOTENCY_KEY"), request.idempotencyKey);
+    launch.cpuSeconds = CpuSecondsPerAttempt;
     // Files the script wrote, named in file_args: opened here, beneath the work dir
     // (WorkDirFile), handed over as fds 3, 4, … .
     nlohmann::json args = request.args;
@@ -105,10 +106,10 @@ void CommandHandler::start(const HandlerRequest &request)
         return;
     }
 
-    // Own process group, so a timeout or Stop also kills what the command started.
-    // Runs between fork and exec: async-signal-safe calls only.
+    // The launcher gives the command a session and process group of its own, so a
+    // timeout or Stop also kills what it started. Runs between fork and exec:
+    // async-signal-safe calls only.
     m_process->setChildProcessModifier([files] {
-        ::setsid();
         // Out of the way first (close-on-exec copies), then to 3, 4, … without it.
         int moved[16];
         const std::size_t count = std::min<std::size_t>(files.size(), 16);
@@ -118,9 +119,20 @@ void CommandHandler::start(const HandlerRequest &request)
             ::dup2(moved[i], int(3 + i));
     });
 
-    QString program = m_command.first();
-    if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
-        program = QDir::cleanPath(QDir(request.projectDir).absoluteFilePath(program));
+    const QString program = m_command.first();
+    launch.keepFds = int(std::min<std::size_t>(files.size(), 16));
+    m_sandbox = std::make_unique<ToolSandbox>();
+    QString refusal;
+    if (!m_sandbox->prepare(request.projectDir, &refusal) || !m_sandbox->configure(m_process, launch, &refusal)) {
+        closeFiles();
+        QMetaObject::invokeMethod(
+            this,
+            [this, refusal] {
+                finish(HandlerOutcome::failure(QStringLiteral("command cannot start: ") + refusal, false));
+            },
+            Qt::QueuedConnection);
+        return;
+    }
 
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
         m_stdout += m_process->readAllStandardOutput();
@@ -158,7 +170,7 @@ void CommandHandler::start(const HandlerRequest &request)
         m_process->closeWriteChannel();
     });
 
-    m_process->start(program, m_command.mid(1));
+    m_process->start();
     closeFiles(); // the command has its copies (QProcess forks in start())
 }
 

@@ -1,0 +1,219 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "python/toolsandbox.h"
+
+#include "sandboxpolicy.h"
+#include "sandboxprocess.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QSaveFile>
+#include <QSet>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr int MaxCopiedFiles = 20000;
+constexpr qint64 MaxCopiedBytes = 512ll * 1024 * 1024;
+
+/// Top-level entries of a project that the copy leaves out: the journal, the venv and
+/// the valves (`.toolstudio/`), version control.
+bool skippedTopLevel(const QString &relative)
+{
+    const QString top = relative.section(QLatin1Char('/'), 0, 0);
+    return top == QLatin1String(".toolstudio") || top == QLatin1String(".git");
+}
+
+QByteArray encoded(const QString &path)
+{
+    return QFile::encodeName(path);
+}
+
+} // namespace
+
+bool ToolSandbox::studioIsRoot()
+{
+    return ::geteuid() == 0;
+}
+
+ToolSandbox::~ToolSandbox()
+{
+    if (!m_folder.isEmpty())
+        QDir(m_folder).removeRecursively();
+}
+
+bool ToolSandbox::prepare(const QString &projectDir, QString *error)
+{
+    if (!m_folder.isEmpty() && projectDir == m_projectDir) {
+        syncProject(); // again (a restarted worker): the same folder and scratch dir
+        return true;
+    }
+    m_projectDir = projectDir;
+    QByteArray pattern = encoded(QDir::tempPath() + QStringLiteral("/toolstudio-tools-XXXXXX"));
+    if (!::mkdtemp(pattern.data())) {
+        *error = QStringLiteral("cannot create a folder for the tool sandbox in %1: %2")
+                     .arg(QDir::tempPath(), QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    m_folder = QFile::decodeName(pattern);
+    // 0711: the sandbox user (root studio) passes through to scratch/ and project/ only.
+    ::chmod(pattern.constData(), 0711);
+    const QString scratch = scratchDir();
+    if (::mkdir(encoded(scratch).constData(), 0700) != 0) {
+        *error = QStringLiteral("cannot create %1: %2").arg(scratch, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    if (!studioIsRoot()) {
+        m_projectPath = projectDir;
+        return true;
+    }
+    m_projectPath = m_folder + QStringLiteral("/project");
+    ::mkdir(encoded(m_projectPath).constData(), 0755);
+    syncProject();
+    return true;
+}
+
+QString ToolSandbox::placeFile(const QString &name, const QByteArray &content, QString *error)
+{
+    const QString dir = m_folder + QStringLiteral("/bin");
+    ::mkdir(encoded(dir).constData(), 0755);
+    const QString path = dir + QLatin1Char('/') + name;
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(content) != content.size() || !out.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, out.errorString());
+        return {};
+    }
+    ::chmod(encoded(path).constData(), 0644);
+    return path;
+}
+
+void ToolSandbox::syncProject()
+{
+    if (!studioIsRoot() || m_folder.isEmpty())
+        return;
+    const QDir source(m_projectDir);
+    QSet<QString> wanted;
+    int files = 0;
+    qint64 bytes = 0;
+    // Symlinks are never followed or copied: a link in the project must not carry a
+    // file root can read (a home's keys) into the sandbox user's reach.
+    QDirIterator it(m_projectDir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::NoSymLinks,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString relative = source.relativeFilePath(path);
+        if (skippedTopLevel(relative))
+            continue;
+        const QFileInfo info = it.fileInfo();
+        const QString target = m_projectPath + QLatin1Char('/') + relative;
+        wanted.insert(relative);
+        if (info.isDir()) {
+            ::mkdir(encoded(target).constData(), 0755);
+            continue;
+        }
+        if (!info.isFile() || ++files > MaxCopiedFiles || (bytes += info.size()) > MaxCopiedBytes)
+            continue;
+        const QFileInfo copy(target);
+        if (copy.exists() && copy.size() == info.size() && copy.lastModified() == info.lastModified())
+            continue;
+        QFile::remove(target);
+        if (!QFile::copy(path, target))
+            continue;
+        ::chmod(encoded(target).constData(), info.isExecutable() ? 0755 : 0644);
+        QFile out(target);
+        if (out.open(QIODevice::ReadWrite))
+            out.setFileTime(info.lastModified(), QFileDevice::FileModificationTime);
+    }
+    // Files removed from the project go from the copy too (deepest first).
+    QStringList stale;
+    QDirIterator copied(m_projectPath, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
+                        QDirIterator::Subdirectories);
+    const QDir copyRoot(m_projectPath);
+    while (copied.hasNext()) {
+        const QString path = copied.next();
+        if (!wanted.contains(copyRoot.relativeFilePath(path)))
+            stale.prepend(path);
+    }
+    for (const QString &path : std::as_const(stale)) {
+        if (QFileInfo(path).isDir())
+            QDir(path).removeRecursively();
+        else
+            QFile::remove(path);
+    }
+}
+
+bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *error)
+{
+    const QString launcher = SandboxProcess::defaultLauncherPath();
+    if (launcher.isEmpty()) {
+        *error = QStringLiteral("toolstudio-sandbox was not found (beside the studio, in TOOLSTUDIO_SANDBOX or on "
+                                "PATH): tools run only confined; reinstall Tool Studio");
+        return false;
+    }
+    if (launch.argv.isEmpty()) {
+        *error = QStringLiteral("no program to run");
+        return false;
+    }
+    SandboxPolicy policy;
+    policy.profile = SandboxPolicy::ProfileToolWorker;
+    policy.network = launch.network;
+    policy.workDir = encoded(scratchDir()).toStdString();
+    QString program = launch.argv.first();
+    if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
+        program = QDir::cleanPath(QDir(m_projectPath).absoluteFilePath(program));
+    policy.argv.push_back(encoded(program).toStdString());
+    for (qsizetype i = 1; i < launch.argv.size(); ++i)
+        policy.argv.push_back(encoded(launch.argv[i]).toStdString());
+    policy.parentPid = ::getpid();
+    // A kernel without Landlock: the uid, the environment and the limits still hold
+    // (docs/sandbox.md "Trusted code", residuals).
+    policy.seccompOnly = true;
+    policy.readPaths.push_back(encoded(m_projectPath).toStdString());
+    if (QFileInfo::exists(m_folder + QStringLiteral("/bin")))
+        policy.readPaths.push_back(encoded(m_folder + QStringLiteral("/bin")).toStdString());
+    const QString venv = m_projectDir + QStringLiteral("/.toolstudio/venv");
+    if (QFileInfo(venv).isDir())
+        policy.readPaths.push_back(encoded(venv).toStdString());
+    if (!studioIsRoot()) {
+        // The tools' own place to keep files between calls (not the journal or the venv).
+        const QString data = m_projectDir + QStringLiteral("/.toolstudio/tool-data");
+        if (QDir().mkpath(data))
+            policy.writePaths.push_back(encoded(data).toStdString());
+    }
+    if (launch.cwdInProject)
+        policy.cwd = encoded(m_projectPath).toStdString();
+    policy.keepFds = launch.keepFds;
+    policy.limits.cpuSeconds = launch.cpuSeconds;
+    policy.limits.dataBytes = launch.memoryBytes;
+    policy.limits.openFiles = 1024;
+
+    // The launcher's own environment: PATH and the variables it passes on by name.
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("PATH"), QString::fromStdString(policy.path));
+    for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
+        environment.insert(it.key(), it.value());
+        policy.passEnv.push_back(it.key().toStdString());
+    }
+
+    QSaveFile file(m_folder + QStringLiteral("/policy.json"));
+    const QByteArray json = QByteArray::fromStdString(policy.toJson().dump());
+    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write the tool sandbox's policy: %1").arg(file.errorString());
+        return false;
+    }
+    process->setProgram(launcher);
+    process->setArguments({QStringLiteral("--policy"), file.fileName()});
+    process->setProcessEnvironment(environment);
+    process->setWorkingDirectory(m_folder);
+    return true;
+}
