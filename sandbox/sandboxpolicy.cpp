@@ -70,6 +70,14 @@ void checkKeys(const json &object, const std::string &where, const std::set<std:
     }
 }
 
+/// `value` without the trusted-code fields (checked by readTrustedCodeFields).
+json withoutTrustedCodeFields(json value)
+{
+    for (const char *key : {"profile", "network", "write_paths", "pass_env", "cwd", "keep_fds"})
+        value.erase(key);
+    return value;
+}
+
 /// The fields of the trusted-code profile (docs/sandbox.md "Trusted code").
 void readTrustedCodeFields(const json &value, SandboxPolicy *policy)
 {
@@ -119,7 +127,7 @@ json SandboxPolicy::toJson() const
     json environment = json::object();
     for (const auto &[name, value] : env)
         environment[name] = value;
-    return json{
+    json result{
         {"work_dir", workDir},
         {"argv", argv},
         {"env", environment},
@@ -142,24 +150,30 @@ json SandboxPolicy::toJson() const
              {"open_files", limits.openFiles},
              {"extra_processes", limits.extraProcesses},
          }},
-        {"profile", profile},
-        {"network", network},
-        {"write_paths", writePaths},
-        {"pass_env", passEnv},
-        {"cwd", cwd},
-        {"keep_fds", keepFds},
     };
+    // The trusted-code fields only when set: a run's policy reads as before.
+    if (profile != ProfileRun)
+        result["profile"] = profile;
+    if (network)
+        result["network"] = network;
+    if (!writePaths.empty())
+        result["write_paths"] = writePaths;
+    if (!passEnv.empty())
+        result["pass_env"] = passEnv;
+    if (!cwd.empty())
+        result["cwd"] = cwd;
+    if (keepFds != 0)
+        result["keep_fds"] = keepFds;
+    return result;
 }
 
 SandboxPolicy SandboxPolicy::fromJson(const json &value)
 {
     if (!value.is_object())
         throw std::runtime_error("a sandbox policy must be a JSON object");
-    checkKeys(value, {},
-              {"work_dir",          "argv",        "env",          "path",        "lang",       "bridge_fd",
-               "status_fd",         "parent_pid",  "seccomp_only", "run_as_user", "read_paths", "pids_cgroup",
-               "isolate_processes", "wait_for_go", "limits",       "profile",     "network",    "write_paths",
-               "pass_env",          "cwd",         "keep_fds"});
+    checkKeys(withoutTrustedCodeFields(value), {},
+              {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "status_fd", "parent_pid", "seccomp_only",
+               "run_as_user", "read_paths", "pids_cgroup", "isolate_processes", "wait_for_go", "limits"});
 
     SandboxPolicy policy;
     if (!value.contains("work_dir"))

@@ -10,6 +10,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QSaveFile>
@@ -41,6 +42,23 @@ QByteArray encoded(const QString &path)
 
 } // namespace
 
+std::shared_ptr<ToolSandbox> ToolSandbox::forProject(const QString &projectDir, QString *error)
+{
+    static QMutex mutex;
+    static QHash<QString, std::shared_ptr<ToolSandbox>> folders;
+    const QMutexLocker lock(&mutex);
+    std::shared_ptr<ToolSandbox> &sandbox = folders[projectDir];
+    if (!sandbox) {
+        auto made = std::make_shared<ToolSandbox>();
+        if (!made->prepare(projectDir, error)) {
+            folders.remove(projectDir);
+            return nullptr;
+        }
+        sandbox = made;
+    }
+    return sandbox;
+}
+
 bool ToolSandbox::studioIsRoot()
 {
     return ::geteuid() == 0;
@@ -54,8 +72,9 @@ ToolSandbox::~ToolSandbox()
 
 bool ToolSandbox::prepare(const QString &projectDir, QString *error)
 {
+    const QMutexLocker lock(&m_mutex);
     if (!m_folder.isEmpty() && projectDir == m_projectDir) {
-        syncProject(); // again (a restarted worker): the same folder and scratch dir
+        syncProjectLocked(); // again (a restarted worker): the same folder and scratch dir
         return true;
     }
     m_projectDir = projectDir;
@@ -79,12 +98,13 @@ bool ToolSandbox::prepare(const QString &projectDir, QString *error)
     }
     m_projectPath = m_folder + QStringLiteral("/project");
     ::mkdir(encoded(m_projectPath).constData(), 0755);
-    syncProject();
+    syncProjectLocked();
     return true;
 }
 
 QString ToolSandbox::placeFile(const QString &name, const QByteArray &content, QString *error)
 {
+    const QMutexLocker lock(&m_mutex);
     const QString dir = m_folder + QStringLiteral("/bin");
     ::mkdir(encoded(dir).constData(), 0755);
     const QString path = dir + QLatin1Char('/') + name;
@@ -98,6 +118,12 @@ QString ToolSandbox::placeFile(const QString &name, const QByteArray &content, Q
 }
 
 void ToolSandbox::syncProject()
+{
+    const QMutexLocker lock(&m_mutex);
+    syncProjectLocked();
+}
+
+void ToolSandbox::syncProjectLocked()
 {
     if (!studioIsRoot() || m_folder.isEmpty())
         return;
@@ -164,6 +190,8 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
         *error = QStringLiteral("no program to run");
         return false;
     }
+    const QMutexLocker lock(&m_mutex);
+    syncProjectLocked(); // as root: the copy follows the project
     SandboxPolicy policy;
     policy.profile = SandboxPolicy::ProfileToolWorker;
     policy.network = launch.network;
@@ -193,6 +221,9 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     if (launch.cwdInProject)
         policy.cwd = encoded(m_projectPath).toStdString();
     policy.keepFds = launch.keepFds;
+    // One sandbox user for every launch of the project (as root: nobody), since the
+    // worker and command attempts share the scratch dir the launcher hands to it.
+    policy.isolateProcesses = false;
     policy.limits.cpuSeconds = launch.cpuSeconds;
     policy.limits.dataBytes = launch.memoryBytes;
     policy.limits.openFiles = 1024;
@@ -205,7 +236,7 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
         policy.passEnv.push_back(it.key().toStdString());
     }
 
-    QSaveFile file(m_folder + QStringLiteral("/policy.json"));
+    QSaveFile file(m_folder + QStringLiteral("/policy-%1.json").arg(++m_launches));
     const QByteArray json = QByteArray::fromStdString(policy.toJson().dump());
     if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
         *error = QStringLiteral("cannot write the tool sandbox's policy: %1").arg(file.errorString());
@@ -215,5 +246,6 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     process->setArguments({QStringLiteral("--policy"), file.fileName()});
     process->setProcessEnvironment(environment);
     process->setWorkingDirectory(m_folder);
+    QObject::connect(process, &QObject::destroyed, [path = file.fileName()] { QFile::remove(path); });
     return true;
 }

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <QMap>
+#include <QMutex>
 #include <QString>
 #include <QStringList>
 
 #include <cstdint>
+#include <memory>
 
 class QProcess;
 
@@ -20,9 +22,10 @@ class QProcess;
 /// code to the launcher's sandbox user, which reads a private read-only copy of the
 /// project (root's home is not readable by that user).
 ///
-/// One object per confined process (or per worker generation): prepare() makes a
-/// private folder `$TMPDIR/toolstudio-tools-XXXXXX/` (0711) with `policy.json`,
-/// `scratch/` and, as root, `project/`; the destructor removes it.
+/// prepare() makes a private folder `$TMPDIR/toolstudio-tools-XXXXXX/` (0711) with one
+/// `policy-N.json` per launch, `scratch/` and, as root, `project/`; the destructor
+/// removes it. forProject() gives the one folder a studio process uses for a project
+/// (the worker and every command attempt share its scratch dir); thread-safe.
 class ToolSandbox
 {
 public:
@@ -38,6 +41,10 @@ public:
         bool cwdInProject = true;                       ///< start in the project folder (else the scratch dir)
     };
     static constexpr std::uint64_t DefaultMemoryBytes = 2ull * 1024 * 1024 * 1024;
+
+    /// The shared, prepared folder of `projectDir` (absolute, canonical); null with the
+    /// reason when it cannot be made. Lives until the studio process ends.
+    static std::shared_ptr<ToolSandbox> forProject(const QString &projectDir, QString *error);
 
     ToolSandbox() = default;
     ~ToolSandbox();
@@ -61,13 +68,18 @@ public:
     /// Nothing to do otherwise.
     void syncProject();
     /// Writes the policy and sets `process` up to run `launch` under toolstudio-sandbox
-    /// (program, arguments, environment). False with the reason (no launcher).
+    /// (program, arguments, environment). False with the reason (no launcher). The
+    /// policy file is removed when `process` is destroyed.
     bool configure(QProcess *process, const Launch &launch, QString *error);
 
     /// True when the studio runs as root (the code then runs as the sandbox user).
     static bool studioIsRoot();
 
 private:
+    void syncProjectLocked();
+
+    QMutex m_mutex; ///< command attempts prepare on run threads, the worker on the main thread
+    int m_launches = 0;
     QString m_projectDir;
     QString m_folder;
     QString m_projectPath;

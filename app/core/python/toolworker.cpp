@@ -257,11 +257,15 @@ bool ToolWorker::ensureStarted(QString *error)
         m_sandbox->syncProject(); // as root: the copy follows saved tool files
         return true;
     }
+    if (!m_sandbox) {
+        // Shared with the project's command tools: one scratch dir, kept across restarts.
+        m_sandbox = ToolSandbox::forProject(m_projectDir, error);
+        if (!m_sandbox)
+            return false;
+    }
     if (m_process)
         m_process->deleteLater();
     m_process = nullptr;
-    if (!m_sandbox)
-        m_sandbox = std::make_unique<ToolSandbox>(); // kept across restarts: the scratch dir stays
     auto *process = new QProcess(this);
     if (!configureWorker(m_sandbox.get(), process, m_projectDir, QStringLiteral("serve"), error)) {
         delete process;

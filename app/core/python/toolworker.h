@@ -136,7 +136,7 @@ private:
     int m_starts = 0;
     bool m_stopping = false;
     QString m_startedSecrets;
-    std::unique_ptr<ToolSandbox> m_sandbox; ///< the running worker's folder and policy
+    std::shared_ptr<ToolSandbox> m_sandbox; ///< the project's (ToolSandbox::forProject)
     QSet<qint64> m_unconfirmed;             ///< cancelled, not yet confirmed stopped
     QTimer *m_graceTimer = nullptr;
     QString m_restartNote; ///< prefixed to the next reply's output

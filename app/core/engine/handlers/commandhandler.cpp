@@ -8,10 +8,12 @@
 #include "procfs.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
+#include "sandboxpolicy.h"
 #include "workdirfile.h"
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 
 #include <cerrno>
 #include <csignal>
@@ -121,9 +123,10 @@ void CommandHandler::start(const HandlerRequest &request)
 
     const QString program = m_command.first();
     launch.keepFds = int(std::min<std::size_t>(files.size(), 16));
-    m_sandbox = std::make_unique<ToolSandbox>();
     QString refusal;
-    if (!m_sandbox->prepare(request.projectDir, &refusal) || !m_sandbox->configure(m_process, launch, &refusal)) {
+    const QString canonical = QFileInfo(request.projectDir).canonicalFilePath();
+    m_sandbox = ToolSandbox::forProject(canonical.isEmpty() ? request.projectDir : canonical, &refusal);
+    if (!m_sandbox || !m_sandbox->configure(m_process, launch, &refusal)) {
         closeFiles();
         QMetaObject::invokeMethod(
             this,
@@ -256,6 +259,19 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
             : QStringLiteral("command was killed by signal %1").arg(exitCode);
         finish(HandlerOutcome::failure(tail.isEmpty() ? killed : QStringLiteral("%1 (%2)").arg(tail, killed), true));
         return;
+    }
+    if (exitCode >= SandboxExit::First && exitCode <= SandboxExit::Last) {
+        // The launcher failed before execve (e.g. the program does not exist): its
+        // one line "toolstudio-sandbox: <step>: <reason>" on stderr.
+        static constexpr QLatin1StringView Prefix("toolstudio-sandbox: ");
+        const QString text = QString::fromUtf8(m_stderr);
+        const qsizetype at = text.lastIndexOf(Prefix);
+        if (at >= 0) {
+            const QString line = text.mid(at + Prefix.size()).section(QLatin1Char('\n'), 0, 0).trimmed();
+            const QString reason = line.section(QStringLiteral(": "), 1);
+            finish(HandlerOutcome::failure(QStringLiteral("command failed to start: %1").arg(reason), false));
+            return;
+        }
     }
     if (exitCode != 0) {
         const QString status = QStringLiteral("exit status %1").arg(exitCode);

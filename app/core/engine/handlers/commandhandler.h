@@ -71,5 +71,5 @@ private:
     bool m_done = false;
     QString m_killReport;
     Secrets m_secrets;                      ///< the project's, given to the command and masked in its stderr
-    std::unique_ptr<ToolSandbox> m_sandbox; ///< the attempt's folder (removed with the handler)
+    std::shared_ptr<ToolSandbox> m_sandbox; ///< the project's (ToolSandbox::forProject)
 };
