@@ -209,6 +209,8 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     policy.readPaths.push_back(encoded(m_projectPath).toStdString());
     if (QFileInfo::exists(m_folder + QStringLiteral("/bin")))
         policy.readPaths.push_back(encoded(m_folder + QStringLiteral("/bin")).toStdString());
+    for (const QString &path : launch.readPaths)
+        policy.readPaths.push_back(encoded(path).toStdString());
     const QString venv = m_projectDir + QStringLiteral("/.toolstudio/venv");
     if (QFileInfo(venv).isDir())
         policy.readPaths.push_back(encoded(venv).toStdString());

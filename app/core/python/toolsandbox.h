@@ -39,6 +39,9 @@ public:
         std::uint64_t cpuSeconds = 0;                   ///< RLIMIT_CPU; 0 = none (a worker outlives attempts)
         int keepFds = 0;                                ///< fds 3.. the process gets as they are (file_args)
         bool cwdInProject = true;                       ///< start in the project folder (else the scratch dir)
+        /// More dirs to read (a run's work dir, whose files a command gets as fds
+        /// `/dev/fd/N`: re-opening those is checked by Landlock against the file's dir).
+        QStringList readPaths;
     };
     static constexpr std::uint64_t DefaultMemoryBytes = 2ull * 1024 * 1024 * 1024;
 

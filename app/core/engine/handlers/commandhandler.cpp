@@ -123,6 +123,8 @@ void CommandHandler::start(const HandlerRequest &request)
 
     const QString program = m_command.first();
     launch.keepFds = int(std::min<std::size_t>(files.size(), 16));
+    if (!files.empty())
+        launch.readPaths << request.workDir; // `/dev/fd/N` is re-opened beneath it
     QString refusal;
     const QString canonical = QFileInfo(request.projectDir).canonicalFilePath();
     m_sandbox = ToolSandbox::forProject(canonical.isEmpty() ? request.projectDir : canonical, &refusal);
