@@ -27,12 +27,24 @@ namespace {
 constexpr int MaxCopiedFiles = 20000;
 constexpr qint64 MaxCopiedBytes = 512ll * 1024 * 1024;
 
-/// Top-level entries of a project that the copy leaves out: the journal, the venv and
-/// the valves (`.toolstudio/`), version control.
-bool skippedTopLevel(const QString &relative)
+/// Entries of a project that the copy leaves out: `.toolstudio/` but its venv (the
+/// journal, the valves), version control.
+bool skipped(const QString &relative)
 {
     const QString top = relative.section(QLatin1Char('/'), 0, 0);
-    return top == QLatin1String(".toolstudio") || top == QLatin1String(".git");
+    if (top == QLatin1String(".git"))
+        return true;
+    if (top != QLatin1String(".toolstudio") || relative == top)
+        return false;
+    return relative.section(QLatin1Char('/'), 1, 1) != QLatin1String("venv");
+}
+
+/// The target of symlink `path` as written (never resolved), or empty.
+QByteArray linkTarget(const QString &path)
+{
+    char buffer[4096];
+    const ssize_t size = ::readlink(QFile::encodeName(path).constData(), buffer, sizeof buffer);
+    return size > 0 ? QByteArray(buffer, size) : QByteArray();
 }
 
 QByteArray encoded(const QString &path)
@@ -131,18 +143,27 @@ void ToolSandbox::syncProjectLocked()
     QSet<QString> wanted;
     int files = 0;
     qint64 bytes = 0;
-    // Symlinks are never followed or copied: a link in the project must not carry a
-    // file root can read (a home's keys) into the sandbox user's reach.
-    QDirIterator it(m_projectDir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::NoSymLinks,
+    // Symlinks are never followed: a link is copied as a link (a venv's bin/python3), so
+    // a link in the project cannot carry a file root can read (a home's keys) into the
+    // sandbox user's reach — following it is up to that user (and Landlock).
+    QDirIterator it(m_projectDir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
         const QString relative = source.relativeFilePath(path);
-        if (skippedTopLevel(relative))
+        if (skipped(relative))
             continue;
         const QFileInfo info = it.fileInfo();
         const QString target = m_projectPath + QLatin1Char('/') + relative;
         wanted.insert(relative);
+        if (info.isSymLink()) {
+            const QByteArray link = linkTarget(path);
+            if (!link.isEmpty() && linkTarget(target) != link) {
+                ::unlink(encoded(target).constData());
+                ::symlink(link.constData(), encoded(target).constData());
+            }
+            continue;
+        }
         if (info.isDir()) {
             ::mkdir(encoded(target).constData(), 0755);
             continue;
@@ -171,7 +192,10 @@ void ToolSandbox::syncProjectLocked()
             stale.prepend(path);
     }
     for (const QString &path : std::as_const(stale)) {
-        if (QFileInfo(path).isDir())
+        const QFileInfo info(path);
+        if (info.isSymLink())
+            ::unlink(encoded(path).constData()); // the link, never what it points to
+        else if (info.isDir())
             QDir(path).removeRecursively();
         else
             QFile::remove(path);
@@ -199,6 +223,8 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     QString program = launch.argv.first();
     if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
         program = QDir::cleanPath(QDir(m_projectPath).absoluteFilePath(program));
+    else if (program.startsWith(m_projectDir + QLatin1Char('/')))
+        program = m_projectPath + program.mid(m_projectDir.size()); // the venv's python, in the copy as root
     policy.argv.push_back(encoded(program).toStdString());
     for (qsizetype i = 1; i < launch.argv.size(); ++i)
         policy.argv.push_back(encoded(launch.argv[i]).toStdString());
@@ -211,7 +237,7 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
         policy.readPaths.push_back(encoded(m_folder + QStringLiteral("/bin")).toStdString());
     for (const QString &path : launch.readPaths)
         policy.readPaths.push_back(encoded(path).toStdString());
-    const QString venv = m_projectDir + QStringLiteral("/.toolstudio/venv");
+    const QString venv = m_projectPath + QStringLiteral("/.toolstudio/venv");
     if (QFileInfo(venv).isDir())
         policy.readPaths.push_back(encoded(venv).toStdString());
     if (!studioIsRoot()) {

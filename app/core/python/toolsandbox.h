@@ -20,7 +20,8 @@ class QProcess;
 /// variables given here (the secrets reach the launcher through its environment,
 /// never a file); rlimits of its own; never root — a studio running as root hands the
 /// code to the launcher's sandbox user, which reads a private read-only copy of the
-/// project (root's home is not readable by that user).
+/// project (root's home is not readable by that user): its files, symlinks as links,
+/// and `.toolstudio/venv` (the venv's python is run from the copy).
 ///
 /// prepare() makes a private folder `$TMPDIR/toolstudio-tools-XXXXXX/` (0711) with one
 /// `policy-N.json` per launch, `scratch/` and, as root, `project/`; the destructor
