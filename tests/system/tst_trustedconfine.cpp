@@ -12,6 +12,7 @@
 #include "engine/handlers/pythonhandler.h"
 #include "project/project.h"
 #include "python/secrets.h"
+#include "python/toolsandbox.h"
 #include "python/toolworker.h"
 
 #include <QDir>
@@ -135,6 +136,8 @@ class TestTrustedConfine : public QObject
         if (::geteuid() == 0)
             QVERIFY2(report.value("uid", 0) != 0, "the tool ran as root");
         checkRefused(report["call"], "call");
+        if (QTest::currentTestFailed())
+            return;
         for (const char *name : {"pwned-import", "pwned-call"})
             QVERIFY2(!QFile::exists(m_home.filePath(QString::fromLatin1(name))), name);
         for (const char *suffix : {"-import", "-call"})
@@ -169,6 +172,7 @@ private Q_SLOTS:
                         "    def stuck(self, seconds: float) -> int:\n"
                         "        \"\"\"Sleeps in its thread.\"\"\"\n"
                         "        import time\n"
+                        "        open(os.path.expanduser(\"~/stuck-started\"), \"w\").close()\n"
                         "        time.sleep(seconds)\n"
                         "        return os.getpid()\n\n"
                         "    def hog(self) -> int:\n"
@@ -203,6 +207,8 @@ private Q_SLOTS:
         const HandlerOutcome outcome = runAttempt(&handler, QStringLiteral("report"), json::object());
         QVERIFY2(outcome.ok, outcome.error.message.c_str());
         checkRefused(outcome.result["import"], "import");
+        if (QTest::currentTestFailed())
+            return;
         checkReport(outcome.result,
                     {QStringLiteral("GRANTED_KEY"), QStringLiteral("HOME"), QStringLiteral("LANG"),
                      QStringLiteral("LC_ALL"), QStringLiteral("PATH"), QStringLiteral("PYTHONDONTWRITEBYTECODE"),
@@ -241,8 +247,12 @@ private Q_SLOTS:
         request.args = json{{"seconds", 120}};
         request.projectDir = m_project.path();
         stuck.start(request);
-        QTest::qWait(500); // the method is sleeping in its thread
-        stuck.cancel();    // what an attempt timeout does
+        // The method is sleeping in its thread (it says so in its scratch dir, its HOME).
+        QString error;
+        const auto sandbox = ToolSandbox::forProject(QFileInfo(m_project.path()).canonicalFilePath(), &error);
+        QVERIFY2(sandbox, qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(sandbox->scratchDir() + QStringLiteral("/stuck-started")), 20000);
+        stuck.cancel(); // what an attempt timeout does
         QCOMPARE(stuck.cancelReport(), ToolWorker::cancelReport());
 
         PythonHandler retry;
