@@ -174,7 +174,7 @@ test)
     build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug
     fetch_schema_suite "$BUILD_DIR"
     export QT_QPA_PLATFORM=offscreen
-    # The bridge fuzzer (libFuzzer, clang, its own build dir) for a bounded time: in CI
+    # The fuzzers (libFuzzer, clang, their own build dir) for a bounded time each: in CI
     # (CI=true) or when asked (TOOLSTUDIO_FUZZ=1; TOOLSTUDIO_FUZZ_SECONDS, default 60).
     if [ "${CI:-}" = true ] || [ "${TOOLSTUDIO_FUZZ:-}" = 1 ]; then
         if [ ! -f "$ROOT/build-fuzz/CMakeCache.txt" ]; then
@@ -182,17 +182,31 @@ test)
             CC=clang CXX=clang++ cmake -S "$ROOT" -B "$ROOT/build-fuzz" $(generator_args) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
                 -DTOOLSTUDIO_BUILD_FUZZERS=ON -DTOOLSTUDIO_BUILD_TESTS=OFF >/dev/null
         fi
-        cmake --build "$ROOT/build-fuzz" --target fuzz_bridge fuzz_schema
+        # Target, corpus folder, seconds: the bridge and the validator get the most time,
+        # the file readers a share each (docs/testing.md "Fuzzing").
+        seconds="${TOOLSTUDIO_FUZZ_SECONDS:-60}"
+        fuzzers=(
+            "fuzz_bridge corpus $seconds"
+            "fuzz_schema corpus_schema $seconds"
+            "fuzz_handleroutput corpus_output $((seconds / 3))"
+            "fuzz_answers corpus_answers $((seconds / 3))"
+            "fuzz_cassette corpus_cassette $((seconds / 3))"
+            "fuzz_importedrun corpus_run $((seconds / 3))"
+            "fuzz_toolfile corpus_toolfile $((seconds / 3))"
+            "fuzz_manifest corpus_manifest $((seconds / 3))"
+        )
+        targets=()
+        for entry in "${fuzzers[@]}"; do targets+=("${entry%% *}"); done
+        cmake --build "$ROOT/build-fuzz" --target "${targets[@]}"
         work="$(mktemp -d)"
-        mkdir -p "$work/bridge" "$work/schema"
-        log "fuzzing the bridge for ${TOOLSTUDIO_FUZZ_SECONDS:-60} s (new inputs in $work/bridge; crashes in $work)"
-        "$ROOT/build-fuzz/tests/fuzz/fuzz_bridge" -max_total_time="${TOOLSTUDIO_FUZZ_SECONDS:-60}" -max_len=4096 \
-            -rss_limit_mb=2048 -artifact_prefix="$work/bridge-" -print_final_stats=1 "$work/bridge" "$ROOT/tests/fuzz/corpus" \
-            || status=$?
-        log "fuzzing schema validation for ${TOOLSTUDIO_FUZZ_SECONDS:-60} s (new inputs in $work/schema)"
-        "$ROOT/build-fuzz/tests/fuzz/fuzz_schema" -max_total_time="${TOOLSTUDIO_FUZZ_SECONDS:-60}" -max_len=4096 -timeout=5 \
-            -rss_limit_mb=2048 -artifact_prefix="$work/schema-" -print_final_stats=1 "$work/schema" \
-            "$ROOT/tests/fuzz/corpus_schema" || status=$?
+        for entry in "${fuzzers[@]}"; do
+            read -r name corpus time <<<"$entry"
+            mkdir -p "$work/$name"
+            log "fuzzing $name for $time s (new inputs in $work/$name; crashes in $work)"
+            "$ROOT/build-fuzz/tests/fuzz/$name" -max_total_time="$time" -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
+                -artifact_prefix="$work/$name-" -print_final_stats=1 "$work/$name" "$ROOT/tests/fuzz/$corpus" \
+                || { status=1; SUMMARY+=("$name: FAILED (crash input in $work)"); }
+        done
     fi
     # The unit and system suites again under AddressSanitizer and UBSan (build-asan, the
     # asan-ubsan preset; the sandbox launcher stays uninstrumented): in CI or when asked

@@ -43,8 +43,13 @@ nlohmann::json parse(std::string_view text, std::string_view what, std::string *
     if (reason.empty()) {
         try {
             value = nlohmann::json::parse(text.begin(), text.end());
-        } catch (const nlohmann::json::parse_error &e) {
-            reason = std::string(what) + " is not valid JSON: " + e.what();
+        } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
+            // nlohmann quotes the token, which a sender can make as long as its input.
+            constexpr std::size_t MaxDetail = 160;
+            std::string detail = e.what();
+            if (detail.size() > MaxDetail)
+                detail = detail.substr(0, MaxDetail) + "… (" + std::to_string(detail.size()) + " bytes)";
+            reason = std::string(what) + " is not valid JSON: " + detail;
         }
     }
     if (problem)

@@ -113,20 +113,60 @@ Rules defaultRules(const std::string &workDir, const std::vector<std::string> &e
     return rules;
 }
 
-std::string interpreterPrefix(const std::string &program)
+int parseAbiCap(const std::string &text)
 {
+    if (text.empty() || text.size() > 2 || text.find_first_not_of("0123456789") != std::string::npos)
+        return -1;
+    const int cap = std::stoi(text);
+    return cap >= 1 ? cap : -1;
+}
+
+int cappedAbi(int offered, int cap)
+{
+    return cap > 0 && offered > cap ? cap : offered;
+}
+
+InterpreterGrants interpreterGrants(const std::string &program, const std::vector<std::string> &protectedDirs)
+{
+    InterpreterGrants grants;
     char resolved[PATH_MAX];
     if (!::realpath(program.c_str(), resolved))
-        return {};
-    std::string path = resolved;
-    // <prefix>/bin/<name>: the prefix holds the interpreter's library (lib/python3.x,
-    // lib/node_modules). Anything else: the binary's own directory.
-    const std::size_t slash = path.rfind('/');
-    std::string dir = slash == 0 ? std::string("/") : path.substr(0, slash);
+        return grants;
+    const std::string file = resolved;
+    grants.paths.push_back(file);
+    // <prefix>/bin/<name>: the prefix's lib trees hold the interpreter's library
+    // (lib/python3.x, lib/node_modules). Anything else: the file alone.
+    const std::size_t slash = file.rfind('/');
+    const std::string dir = file.substr(0, slash);
     const std::size_t parent = dir.rfind('/');
-    if (parent != std::string::npos && dir.substr(parent + 1) == "bin" && parent > 0)
-        return dir.substr(0, parent);
-    return dir;
+    if (parent == std::string::npos || parent == 0 || dir.substr(parent + 1) != "bin")
+        return grants; // /bin/bash: /lib and /lib64 are system dirs, granted anyway
+    const std::string prefix = dir.substr(0, parent);
+    const auto within = [](const std::string &path, const std::string &tree) {
+        return path == tree
+            || (path.size() > tree.size() && path.compare(0, tree.size(), tree) == 0 && path[tree.size()] == '/');
+    };
+    for (const char *name : {"lib", "lib64"}) {
+        const std::string tree = prefix + "/" + name;
+        struct stat info = {};
+        if (::stat(tree.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+            continue;
+        for (const std::string &guarded : protectedDirs) {
+            // A tree in a prefix that is or contains the dir: ~/lib for ~/bin/python3 is
+            // the user's own folder, not an interpreter's library.
+            if (guarded.empty() || !within(guarded, prefix))
+                continue;
+            grants.paths.clear();
+            grants.error = "the interpreter " + file + " would be granted its library tree " + tree + " in " + prefix
+                + ", which is or contains " + guarded
+                + " (the home, config or cache dir: the sandbox must not reach it); refusing to make it readable. "
+                  "Install the interpreter outside the home dir, or set its real location (not a copy or wrapper "
+                  "in ~/bin or ~/.local/bin) in Preferences";
+            return grants;
+        }
+        grants.paths.push_back(tree);
+    }
+    return grants;
 }
 
 std::string restrictSelf(int abi, const Rules &rules)
@@ -198,18 +238,30 @@ std::string restrictSelf(int abi, const Rules &rules)
 std::vector<std::string> describeFeatures(int abi)
 {
     const auto state = [abi](int needed) {
-        return abi >= needed ? std::string("enforced") : "not available (needs ABI " + std::to_string(needed) + ")";
+        return abi >= needed ? std::string("enforced") : "not used (needs ABI " + std::to_string(needed) + ")";
     };
     return {
         "file system (ABI 1): " + state(1)
-            + " - read+execute /usr /bin /sbin /lib* /opt, the interpreter prefix and the shim dir; read-only /etc "
-              "/proc /sys/devices/system/cpu /dev/{zero,urandom,random}; /dev/null read-write; the work dir "
-              "read-write, not executable; nothing else",
+            + " - read+execute /usr /bin /sbin /lib* /opt, the interpreter's own file and library trees (never the "
+              "home, config or cache dir) and the shim dir; read-only /etc /proc /sys/devices/system/cpu "
+              "/dev/{zero,urandom,random}; /dev/null read-write; the work dir read-write, not executable; nothing "
+              "else",
         "links and renames across directories (ABI 2): " + state(2) + " - only inside the work dir",
-        "truncate (ABI 3): " + state(3),
-        "TCP bind/connect (ABI 4): " + state(4) + " - no port allowed",
-        "device ioctl (ABI 5): " + state(5) + " - none allowed on devices opened in the sandbox",
-        "scoping (ABI 6): " + state(6) + " - no signals to the studio, no abstract unix sockets outside the run",
+        "truncate (ABI 3): " + state(3)
+            + (abi >= 3 ? std::string() : " - a file opened for writing can be truncated wherever write is granted"),
+        "TCP bind/connect (ABI 4): " + state(4)
+            + (abi >= 4 ? " - no port allowed"
+                        : " - seccomp refuses socket() of every family, connect and bind anyway"),
+        "device ioctl (ABI 5): " + state(5)
+            + (abi >= 5 ? " - none allowed on devices opened in the sandbox"
+                        : " - seccomp allows only terminal queries and fd-flag ioctls anyway"),
+        "scoping (ABI 6): " + state(6)
+            + (abi >= 6 ? " - no signals to the studio or other processes outside the run, no abstract unix sockets "
+                          "outside it"
+                        : " - signals: the studio checks each one naming another pid (seccomp user notification) "
+                          "and refuses targets outside the run's session; RESIDUAL run by hand (no studio): signals "
+                          "to other processes of the sandbox uid are not refused (the studio's pid and -1 are); "
+                          "abstract unix sockets: seccomp refuses socket() and connect() for every family"),
     };
 }
 

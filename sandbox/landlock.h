@@ -25,6 +25,17 @@ namespace Landlock {
 /// not in the `lsm=` list), with `why` saying which.
 int abiVersion(std::string *why = nullptr);
 
+/// The name of the environment variable that caps the ABI the launcher uses
+/// (tests run the battery at Debian 12's ABI 2 on newer kernels).
+inline constexpr const char *AbiCapVariable = "TOOLSTUDIO_LANDLOCK_ABI_MAX";
+
+/// Parses a cap on the ABI ("2"): 1..99, else -1. Used for the environment variable,
+/// `--landlock-abi N` and the policy's `landlock_abi_max`.
+int parseAbiCap(const std::string &text);
+
+/// `offered` lowered to `cap` (0 = no cap).
+int cappedAbi(int offered, int cap);
+
 /// The paths a ruleset gets (SANDBOX.md): what the child may read and execute, only
 /// read, and read-write (the work dir; never execute).
 struct Rules
@@ -43,10 +54,19 @@ struct Rules
 /// interpreter's resolved prefix, the shim/runtime dir) and the work dir.
 Rules defaultRules(const std::string &workDir, const std::vector<std::string> &extraReadExecute);
 
-/// The prefix of an interpreter binary after resolving symlinks: /usr for
-/// /usr/bin/python3 -> /usr/bin/python3.11, /opt/node for /opt/node/bin/node.
-/// Empty when `program` cannot be resolved.
-std::string interpreterPrefix(const std::string &program);
+/// What the interpreter `program` is granted (read and execute), issue 16 class 2:
+/// its own file after resolving symlinks (/usr/bin/python3 -> /usr/bin/python3.11)
+/// and, for <prefix>/bin/<name>, its library trees <prefix>/lib and <prefix>/lib64
+/// (those that exist) — never <prefix> itself, which for ~/bin or ~/.local/bin is the
+/// user's home. A library tree that is, contains or lies in a prefix that is or
+/// contains one of `protectedDirs` (the home, config and cache dirs), or that is "/",
+/// is refused: `error` names the path and what to do, `paths` is then empty.
+struct InterpreterGrants
+{
+    std::vector<std::string> paths;
+    std::string error;
+};
+InterpreterGrants interpreterGrants(const std::string &program, const std::vector<std::string> &protectedDirs);
 
 /// Creates the ruleset at ABI `abi` (≥ 1), adds `rules` (paths that do not exist are
 /// skipped) and restricts the calling thread. PR_SET_NO_NEW_PRIVS must be set.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "launchcommandline.h"
 
+#include "landlock.h"
 #include "posixutil.h"
 #include "statuschannel.h"
 
@@ -31,7 +32,8 @@ std::string LaunchCommandLine::usage()
 {
     return R"(Usage:
   toolstudio-sandbox --policy FILE
-  toolstudio-sandbox [--workdir DIR] [--bridge-fd N] [--user NAME] [--seccomp-only] [--] PROGRAM [ARGS...]
+  toolstudio-sandbox [--workdir DIR] [--bridge-fd N] [--user NAME] [--seccomp-only] [--landlock-abi N]
+                     [--] PROGRAM [ARGS...]
   toolstudio-sandbox --report
   toolstudio-sandbox --help
 
@@ -48,6 +50,9 @@ user.
   --user NAME      the user to become when started as root (default: nobody)
   --seccomp-only   run even when the kernel has no Landlock (file system and
                    network then rest on seccomp, the user switch and rlimits only)
+  --landlock-abi N use Landlock ABI N at most (as an older kernel would: Debian 12's
+                   6.1 offers 2); TOOLSTUDIO_LANDLOCK_ABI_MAX=N in the environment
+                   caps every run, policy files too, and shows in --report
   --report         print what this kernel lets the sandbox enforce, then exit
 
 TOOLSTUDIO_SECCOMP_KILL_UNLISTED=1 in the environment kills the script on a system
@@ -65,8 +70,9 @@ line "toolstudio-sandbox: <step>: <reason>" on stderr.
 
 LaunchCommandLine::Request LaunchCommandLine::parse(int argc, char **argv, SandboxPolicy *policy, std::string *error)
 {
-    std::string policyFile, workDir, user, bridge, status;
+    std::string policyFile, workDir, user, bridge, status, abiCap;
     bool havePolicy = false, haveWorkDir = false, haveUser = false, haveBridge = false, seccompOnly = false;
+    bool haveAbiCap = false;
     int statusFd = -1;
     int i = 1;
     for (; i < argc; ++i) {
@@ -103,6 +109,8 @@ LaunchCommandLine::Request LaunchCommandLine::parse(int argc, char **argv, Sandb
             target = &user, seen = &haveUser;
         } else if (arg == "--bridge-fd") {
             target = &bridge, seen = &haveBridge;
+        } else if (arg == "--landlock-abi") {
+            target = &abiCap, seen = &haveAbiCap;
         } else if (!arg.empty() && arg.front() == '-') {
             *error = "unknown option " + arg + "; run toolstudio-sandbox --help";
             return Request::Invalid;
@@ -119,7 +127,7 @@ LaunchCommandLine::Request LaunchCommandLine::parse(int argc, char **argv, Sandb
     std::vector<std::string> program(argv + i, argv + argc);
 
     if (havePolicy) {
-        if (haveWorkDir || haveUser || haveBridge || seccompOnly || !program.empty()) {
+        if (haveWorkDir || haveUser || haveBridge || seccompOnly || haveAbiCap || !program.empty()) {
             *error = "--policy cannot be combined with other options or a program; run toolstudio-sandbox --help";
             return Request::Invalid;
         }
@@ -152,6 +160,13 @@ LaunchCommandLine::Request LaunchCommandLine::parse(int argc, char **argv, Sandb
     if (haveBridge) {
         if (!parseInt(bridge, &parsed.bridgeFd) || parsed.bridgeFd < 3) {
             *error = "--bridge-fd needs a file descriptor number of 3 or more, not \"" + bridge + "\"";
+            return Request::Invalid;
+        }
+    }
+    if (haveAbiCap) {
+        parsed.landlockAbiMax = Landlock::parseAbiCap(abiCap);
+        if (parsed.landlockAbiMax < 0) {
+            *error = "--landlock-abi needs a Landlock ABI number (1, 2, …), not \"" + abiCap + "\"";
             return Request::Invalid;
         }
     }

@@ -5,6 +5,7 @@
 #include "sandboxpolicy.h"
 
 #include <string>
+#include <vector>
 
 struct LaunchState;
 
@@ -16,14 +17,23 @@ namespace LaunchConfine {
 /// binaries inert), checked to stick. Fails with SandboxExit::NoNewPrivs.
 bool noNewPrivs(LaunchState &state);
 
-/// Landlock (SANDBOX.md "Landlock"): restricts this process at the best ABI the
-/// kernel offers to the system dirs, policy.readPaths, the resolved prefix of
-/// `program` and the work dir (see Landlock::defaultRules). `abi` gets the ABI used
-/// (0: none, allowed only with policy.seccompOnly). False with `error` set when the
-/// kernel has no Landlock and the user did not opt in, or a rule cannot be added.
-bool applyLandlock(const SandboxPolicy &policy, const std::string &program, int *abi, std::string *error);
+/// The home, config and cache dirs of this process's user: $HOME, $XDG_CONFIG_HOME
+/// (else ~/.config), $XDG_CACHE_HOME (else ~/.cache) and the passwd entry's home,
+/// each also with symlinks resolved. Call before the environment is replaced.
+std::vector<std::string> protectedDirs();
 
-/// applyLandlock() for state.program, then "landlock <abi>" on the status channel.
+/// Landlock (SANDBOX.md "Landlock"): restricts this process at the best ABI the
+/// kernel offers, lowered to state.policy.landlockAbiMax and the
+/// TOOLSTUDIO_LANDLOCK_ABI_MAX cap, to the system dirs, policy.readPaths,
+/// the interpreter's own file and library trees (Landlock::interpreterGrants, none of
+/// them beneath or around state.protectedDirs) and the work dir. Sets
+/// state.landlockAbi (0: none, allowed only with policy.seccompOnly) and
+/// landlockAbiOffered. False with `error` set when the kernel has no Landlock and the
+/// user did not opt in, the cap is malformed, the interpreter's grant is refused, or a
+/// rule cannot be added.
+bool applyLandlock(LaunchState &state, std::string *error);
+
+/// applyLandlock(), then "landlock <abi>" on the status channel.
 /// Fails with SandboxExit::Landlock.
 bool landlock(LaunchState &state);
 

@@ -22,6 +22,8 @@ bool LaunchLimits::joinPidsCgroup(LaunchState &state)
         return state.fail(SandboxExit::Limits, error + "; the run's process budget cannot be enforced");
     if (!state.policy.pidsCgroup.empty())
         state.processes = ProcessIsolation::Mechanism::PidsCgroup;
+    if (!state.policy.memoryCgroup.empty() && !PidsCgroup::join(state.policy.memoryCgroup, &error))
+        return state.fail(SandboxExit::Limits, error + "; the run's memory bound cannot be enforced");
     return true;
 }
 

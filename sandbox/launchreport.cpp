@@ -8,6 +8,7 @@
 #include "sandboxpolicy.h"
 #include "seccompfilter.h"
 
+#include <cstdlib>
 #include <pwd.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -38,12 +39,24 @@ std::string LaunchReport::text()
     text += std::string("policy events: ")
         + (SeccompFilter::kernelHasUserNotification() ? "reported (seccomp user notification)"
                                                       : "not available (plain errno, no event)")
-        + " - network, ptrace, mount/namespace calls, signals to the studio, mode/time changes outside the work dir\n";
+        + " - network, ptrace, mount/namespace calls, signals to the studio, mode/time changes outside the work dir; "
+          "the first 20 of each system call recorded one by one, the rest counted in one summary per call\n";
 
     std::string why;
-    const int abi = Landlock::abiVersion(&why);
+    const int offered = Landlock::abiVersion(&why);
+    const char *capText = std::getenv(Landlock::AbiCapVariable);
+    const int abiCap = capText ? Landlock::parseAbiCap(capText) : 0;
+    const int abi = Landlock::cappedAbi(offered, abiCap > 0 ? abiCap : 0);
+    if (capText && abiCap < 0)
+        text += std::string("landlock cap: ") + Landlock::AbiCapVariable + "=" + capText
+            + " is not an ABI number: runs fail at the landlock step\n";
     if (abi > 0) {
-        text += "landlock: ABI " + std::to_string(abi) + "\n";
+        text += "landlock: ABI " + std::to_string(abi)
+            + (abi < offered ? " (the kernel offers " + std::to_string(offered) + ", capped by "
+                       + Landlock::AbiCapVariable + "=" + capText + "; a policy's landlock_abi_max caps a run too)"
+                             : std::string(" (the best the kernel offers; cap it with ") + Landlock::AbiCapVariable
+                       + "=N or --landlock-abi N)")
+            + "\n";
         for (const std::string &line : Landlock::describeFeatures(abi))
             text += "  " + line + "\n";
     } else {
@@ -93,12 +106,37 @@ std::string LaunchReport::text()
     else
         text += "processes: " + fallback + " (" + cgroups.why + ")\n";
     text += "processes without a cgroup (runs by hand): " + fallback + "\n";
+    // The run's memory (issue 16 class 4): all its tasks together, where a memory
+    // cgroup can be made (SandboxProcess::startMemoryCgroup), else each process alone.
+    const std::string mib = std::to_string(limits.dataBytes >> 20) + " MiB";
+    const PidsCgroup::Probe memory = PidsCgroup::probe("memory");
+    if (memory.version == 1 || (memory.version == 2 && cgroups.version == 2))
+        text += "memory: memory_cgroup - each run started by the studio: its tasks together at most " + mib
+            + " (cgroup v" + std::to_string(memory.version) + ", under " + memory.parent
+            + "); the kernel kills a task at the bound and the run fails with \"memory limit\"; each process also "
+              "RLIMIT_DATA "
+            + mib + "; runs by hand: per process only\n";
+    else
+        text += "memory: per_process - RLIMIT_DATA " + mib
+            + " on each process alone; the run's tasks together are NOT bounded ("
+            + (memory.version == 2 ? "cgroup v2 memory controller without a pids cgroup" : memory.why) + ")\n";
     text += "run: timeout 300 s (paused while a call waits for a person), then the process group is killed and "
             "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
     text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "
             "TOOLSTUDIO_BRIDGE_FD=3; fds 0-3 only\n";
+    text += "disk: per_file - RLIMIT_FSIZE " + std::to_string(limits.fileSizeBytes >> 20)
+        + " MiB on each file (EFBIG); the bytes a run writes to its work dir in all its files together are NOT "
+          "bounded (no per-run quota, size-limited tmpfs or accounting yet): many files can fill the file system "
+          "that holds the run folder until the run timeout; only 100 files / 64 MiB are kept after the run\n";
     text += "known limits: a script can stat any path and read metadata (stat, readlink, getxattr, listxattr: "
-            "Landlock does not restrict them); it can read /proc/<pid>/cmdline of other processes of the same user; "
+            "Landlock does not restrict them); "
+            "/proc is readable as a tree (no mount namespace with a fresh procfs yet): /proc/net/* (the network "
+            "namespace's sockets), /proc/locks, /proc/<pid>/cmdline and status of every process, "
+            "/proc/sys/kernel/random/boot_id, and /etc/machine-id (/etc is read-only granted) are readable, while "
+            "other processes' mem, environ, fd and maps are refused (Landlock's ptrace rule); "
+            "the work dir is not executable for execve, but a file written there can still be run through the "
+            "dynamic loader (/lib64/ld-linux-x86-64.so.2 ./binary) or loaded with dlopen/mmap(PROT_EXEC): Landlock's "
+            "execute right governs execve only and seccomp cannot see which file an mmap maps; "
             "brokered mode/time changes need the caller to own the file and refuse hard-linked files (nlink > 1) "
             "even inside the work dir\n";
     text += "trusted code (tool worker, command tools; profile tool_worker): the same Landlock file rules plus the "

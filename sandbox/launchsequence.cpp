@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "launchsequence.h"
 
+#include "landlock.h"
 #include "launchconfine.h"
 #include "launchenvironment.h"
 #include "launchexec.h"
@@ -15,13 +16,18 @@
 #include "seccompfilter.h"
 #include "statuschannel.h"
 
+#include <cstdlib>
 #include <unistd.h>
 
 LaunchSequence::LaunchSequence(SandboxPolicy policy, pid_t parentAtStart)
 {
     m_state.policy = std::move(policy);
     m_state.parent = m_state.policy.parentPid > 0 ? pid_t(m_state.policy.parentPid) : parentAtStart;
-    m_state.killUnlisted = SeccompFilter::killUnlistedFromEnvironment(); // read before the environment is replaced
+    // Read before the environment is replaced.
+    m_state.killUnlisted = SeccompFilter::killUnlistedFromEnvironment();
+    if (const char *cap = std::getenv(Landlock::AbiCapVariable))
+        m_state.landlockAbiCapVariable = cap;
+    m_state.protectedDirs = LaunchConfine::protectedDirs();
 }
 
 LaunchSequence::Failure LaunchSequence::run()

@@ -28,6 +28,14 @@ struct LaunchState
     std::vector<std::string> environment; ///< the child's, "NAME=value"
     bool killUnlisted = false;            ///< seccomp: kill on unlisted calls instead of ENOSYS
     int landlockAbi = 0;                  ///< 0: none (seccomp-only)
+    int landlockAbiOffered = 0;           ///< what the kernel offers (landlockAbi may be capped below it)
+    /// TOOLSTUDIO_LANDLOCK_ABI_MAX as found at start ("" = not set); read before the
+    /// environment is replaced, checked by the landlock step.
+    std::string landlockAbiCapVariable;
+    /// The home, config and cache dirs of the user who started the launcher (from its
+    /// environment at start and the passwd entry): no Landlock grant derived from a
+    /// path (the interpreter's) may be or contain them.
+    std::vector<std::string> protectedDirs;
     /// How the run's tasks are kept apart from other runs' (ProcessIsolation), and why
     /// not better when it is Shared.
     ProcessIsolation::Mechanism processes = ProcessIsolation::Mechanism::Shared;

@@ -3,6 +3,7 @@
 #include "outputpipes.h"
 
 #include <QSocketNotifier>
+#include <QTimer>
 
 #include <algorithm>
 #include <cerrno>
@@ -38,6 +39,60 @@ OutputPipes::~OutputPipes()
 {
     closePipe(0);
     closePipe(1);
+    if (m_devNull >= 0)
+        ::close(m_devNull);
+}
+
+void OutputPipes::discard(int stream)
+{
+    const int index = stream - 1;
+    if (index < 0 || index > 1 || m_discarding[index])
+        return;
+    m_discarding[index] = true;
+    if (m_devNull < 0)
+        m_devNull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    // A larger pipe: fewer wake-ups per MiB dropped (the system's pipe-max-size at most;
+    // a failure leaves the pipe as it was).
+    if (m_fd[index] >= 0)
+        ::fcntl(m_fd[index], F_SETPIPE_SZ, int(ReadBudgetBytes));
+}
+
+qint64 OutputPipes::discardedBytes(int stream) const
+{
+    return stream == Stdout || stream == Stderr ? m_discarded[stream - 1] : 0;
+}
+
+void OutputPipes::discardPipe(int index, qsizetype budget)
+{
+    qsizetype dropped = 0;
+    while (m_fd[index] >= 0 && dropped < budget) {
+        ssize_t n = -1;
+        if (m_devNull >= 0)
+            n = ::splice(m_fd[index], nullptr, m_devNull, nullptr, std::size_t(budget - dropped), SPLICE_F_NONBLOCK);
+        if (n == -1 && errno == EINVAL) { // no splice to this /dev/null: read and drop
+            ::close(m_devNull);
+            m_devNull = -1;
+        }
+        if (m_devNull < 0) {
+            static char scratch[ReadBlockBytes];
+            n = ::read(m_fd[index], scratch, std::size_t(std::min(ReadBlockBytes, budget - dropped)));
+        }
+        if (n > 0) {
+            dropped += qsizetype(n);
+            continue;
+        }
+        if (n == -1 && errno == EINTR)
+            continue;
+        if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        closePipe(index); // the end, or the pipe failed
+    }
+    m_discarded[index] += dropped;
+    // Watched again a little later: the writer fills the pipe meanwhile, or waits.
+    if (QSocketNotifier *notifier = m_notifier[index]; notifier && notifier->isEnabled()) {
+        notifier->setEnabled(false);
+        QTimer::singleShot(DiscardPauseMs, notifier, [notifier] { notifier->setEnabled(true); });
+    }
 }
 
 void OutputPipes::drain()
@@ -77,6 +132,10 @@ bool OutputPipes::atEnd() const
 
 void OutputPipes::readPipe(int index, qsizetype budget)
 {
+    if (m_discarding[index]) {
+        discardPipe(index, budget);
+        return;
+    }
     QByteArray chunk;
     while (m_fd[index] >= 0 && chunk.size() < budget) {
         const qsizetype offset = chunk.size();

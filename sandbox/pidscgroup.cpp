@@ -91,8 +91,8 @@ bool findMount(const std::string &mountinfo, const std::string &type, const std:
     return false;
 }
 
-/// This process's path in the hierarchy whose controller list satisfies `match`.
-bool ownCgroup(const std::string &cgroups, bool v2, std::string *path)
+/// This process's path in the v2 hierarchy, or in the v1 hierarchy of `controller`.
+bool ownCgroup(const std::string &cgroups, bool v2, std::string *path, const std::string &controller = "pids")
 {
     std::istringstream lines(cgroups);
     std::string line;
@@ -102,7 +102,7 @@ bool ownCgroup(const std::string &cgroups, bool v2, std::string *path)
         if (second == std::string::npos)
             continue;
         const std::string controllers = line.substr(first + 1, second - first - 1);
-        if (v2 ? (line.compare(0, first, "0") == 0 && controllers.empty()) : hasWord(controllers, "pids", ',')) {
+        if (v2 ? (line.compare(0, first, "0") == 0 && controllers.empty()) : hasWord(controllers, controller, ',')) {
             *path = line.substr(second + 1);
             return true;
         }
@@ -155,6 +155,11 @@ namespace PidsCgroup {
 
 Probe probe()
 {
+    return probe("pids");
+}
+
+Probe probe(const std::string &controller)
+{
     Probe result;
     std::string mountinfo, cgroups;
     if (!readSmallFile("/proc/self/mountinfo", &mountinfo) || !readSmallFile("/proc/self/cgroup", &cgroups)) {
@@ -162,14 +167,14 @@ Probe probe()
         return result;
     }
     std::string point, root, own, reasons;
-    // cgroup v2: a child of our own cgroup, with the pids controller enabled for children.
+    // cgroup v2: a child of our own cgroup, with the controller enabled for children.
     if (findMount(mountinfo, "cgroup2", {}, &point, &root) && ownCgroup(cgroups, true, &own)) {
         const std::string dir = directoryOf(point, root, own);
         std::string available, enabled;
         if (dir.empty() || !readSmallFile(dir + "/cgroup.controllers", &available)) {
             reasons = "cgroup v2: the studio's cgroup cannot be read";
-        } else if (available.find("pids") == std::string::npos) {
-            reasons = "cgroup v2: no pids controller in " + dir;
+        } else if (!hasWord(available.substr(0, available.find('\n')), controller, ' ')) {
+            reasons = "cgroup v2: no " + controller + " controller in " + dir;
         } else if (::access(dir.c_str(), W_OK) != 0) {
             reasons = "cgroup v2: " + dir + " is not writable (not delegated)";
         } else {
@@ -178,17 +183,18 @@ Probe probe()
             std::string word;
             bool on = false;
             while (words >> word)
-                on = on || word == "pids";
-            if (on || writeCgroupFile(dir + "/cgroup.subtree_control", "+pids")) {
+                on = on || word == controller;
+            if (on || writeCgroupFile(dir + "/cgroup.subtree_control", "+" + controller)) {
                 result.parent = dir;
                 result.version = 2;
                 return result;
             }
-            reasons = "cgroup v2: cannot enable pids for children of " + dir + " (" + std::strerror(errno) + ")";
+            reasons = "cgroup v2: cannot enable " + controller + " for children of " + dir + " (" + std::strerror(errno)
+                + ")";
         }
     }
-    // cgroup v1: the pids hierarchy.
-    if (findMount(mountinfo, "cgroup", "pids", &point, &root) && ownCgroup(cgroups, false, &own)) {
+    // cgroup v1: the controller's hierarchy.
+    if (findMount(mountinfo, "cgroup", controller, &point, &root) && ownCgroup(cgroups, false, &own, controller)) {
         const std::string dir = directoryOf(point, root, own);
         if (!dir.empty() && ::access(dir.c_str(), W_OK) == 0) {
             result.parent = dir;
@@ -198,13 +204,18 @@ Probe probe()
         reasons += std::string(reasons.empty() ? "" : "; ") + "cgroup v1: " + (dir.empty() ? point : dir)
             + " is not writable";
     } else {
-        reasons += std::string(reasons.empty() ? "" : "; ") + "cgroup v1: no pids hierarchy mounted";
+        reasons += std::string(reasons.empty() ? "" : "; ") + "cgroup v1: no " + controller + " hierarchy mounted";
     }
-    result.why = "no writable pids cgroup (" + reasons + ")";
+    result.why = "no writable " + controller + " cgroup (" + reasons + ")";
     return result;
 }
 
 std::string create(const Probe &probe, std::uint64_t maxTasks, std::string *error)
+{
+    return create(probe, "pids.max", std::to_string(maxTasks), error);
+}
+
+std::string create(const Probe &probe, const std::string &limitFile, const std::string &limit, std::string *error)
 {
     if (probe.parent.empty()) {
         *error = probe.why;
@@ -217,15 +228,38 @@ std::string create(const Probe &probe, std::uint64_t maxTasks, std::string *erro
     const std::string path
         = probe.parent + "/" + RunPrefix + std::to_string(::getpid()) + "-" + std::to_string(++counter);
     if (::mkdir(path.c_str(), 0755) == -1) {
-        *error = "cannot create the run's pids cgroup " + path + ": " + std::strerror(errno);
+        *error = "cannot create the run's cgroup " + path + ": " + std::strerror(errno);
         return {};
     }
-    if (!writeCgroupFile(path + "/pids.max", std::to_string(maxTasks))) {
-        *error = "cannot set pids.max of " + path + ": " + std::strerror(errno);
+    if (!setLimit(path, limitFile, limit, error)) {
         ::rmdir(path.c_str());
         return {};
     }
     return path;
+}
+
+bool setLimit(const std::string &path, const std::string &file, const std::string &value, std::string *error)
+{
+    if (writeCgroupFile(path + "/" + file, value))
+        return true;
+    *error = "cannot set " + file + " of " + path + ": " + std::strerror(errno);
+    return false;
+}
+
+std::uint64_t oomKills(const std::string &path)
+{
+    // v2 memory.events, v1 memory.oom_control (Linux ≥ 4.13): "oom_kill N".
+    std::string text;
+    if (!readSmallFile(path + "/memory.events", &text) && !readSmallFile(path + "/memory.oom_control", &text))
+        return 0;
+    std::istringstream lines(text);
+    std::string key;
+    std::uint64_t value = 0;
+    while (lines >> key >> value) {
+        if (key == "oom_kill")
+            return value;
+    }
+    return 0;
 }
 
 bool join(const std::string &path, std::string *error)
@@ -235,7 +269,7 @@ bool join(const std::string &path, std::string *error)
         return false;
     }
     if (!writeCgroupFile(path + "/cgroup.procs", std::to_string(::getpid()))) {
-        *error = "cannot join the run's pids cgroup " + path + ": " + std::strerror(errno);
+        *error = "cannot join the run's cgroup " + path + ": " + std::strerror(errno);
         return false;
     }
     return true;
@@ -296,7 +330,7 @@ bool remove(const std::string &path, std::string *error)
     if (path.empty() || ::rmdir(path.c_str()) == 0 || errno == ENOENT)
         return true;
     if (error)
-        *error = "cannot remove the run's pids cgroup " + path + ": " + std::strerror(errno);
+        *error = "cannot remove the run's cgroup " + path + ": " + std::strerror(errno);
     return false;
 }
 

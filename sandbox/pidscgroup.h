@@ -43,12 +43,25 @@ struct Probe
 /// except enabling `+pids` in a v2 cgroup.subtree_control where the controller is
 /// available but not enabled.
 Probe probe();
+/// The same for another controller ("memory": the run's memory bound, issue 16
+/// class 4): on cgroup v2 the run's one cgroup gets both limits; on v1 each
+/// controller's hierarchy has a run cgroup of its own, joined by the launcher.
+Probe probe(const std::string &controller);
 
 /// Creates `<probe.parent>/toolstudio-run-<studio pid>-<n>` with `pids.max` =
 /// `maxTasks` and returns its path. Returns "" with `error` set (what failed, errno
 /// text) when it cannot; the caller then falls back to RLIMIT_NPROC. Before the first
 /// one of a studio process, empty leftovers of dead studios are removed.
 std::string create(const Probe &probe, std::uint64_t maxTasks, std::string *error);
+/// The same with another limit file ("memory.limit_in_bytes" = "2147483648").
+std::string create(const Probe &probe, const std::string &limitFile, const std::string &limit, std::string *error);
+
+/// Writes `value` to `path`/`file` (a limit of an existing run cgroup). False with `error` set.
+bool setLimit(const std::string &path, const std::string &file, const std::string &value, std::string *error);
+
+/// How many times the kernel's OOM killer acted in `path` (memory.events on v2,
+/// memory.oom_control on v1); 0 when unknown.
+std::uint64_t oomKills(const std::string &path);
 
 /// The launcher: moves the calling process into `path` (writes its pid to
 /// `cgroup.procs`). False with `error` set.

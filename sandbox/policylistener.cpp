@@ -4,6 +4,7 @@
 
 #include "metadatabroker.h"
 #include "seccompfilter.h"
+#include "signalbroker.h"
 
 #include <QSocketNotifier>
 
@@ -19,6 +20,11 @@
 
 QString SandboxPolicyEvent::describe() const
 {
+    if (total > 0)
+        return QStringLiteral("%1 refused %2 times in all (the first %3 recorded one by one)")
+            .arg(syscall)
+            .arg(total)
+            .arg(PolicyListener::RecordedPerSyscall);
     const char *name = error > 0 ? strerrorname_np(error) : nullptr;
     return QStringLiteral("%1(%2) refused: %3 (pid %4)")
         .arg(syscall, arguments, name ? QString::fromLatin1(name) : QString::number(error))
@@ -70,7 +76,7 @@ void PolicyListener::close()
 
 void PolicyListener::drain()
 {
-    while (m_fd >= 0 && m_request) {
+    for (int answered = 0; m_fd >= 0 && m_request && answered < NotificationsPerTurn; ++answered) {
         // SECCOMP_IOCTL_NOTIF_RECV blocks when nothing is pending: only call it when
         // poll says a notification is there. POLLHUP alone: every sandboxed task is gone.
         pollfd ready = {m_fd, POLLIN, 0};
@@ -104,6 +110,16 @@ void PolicyListener::drain()
             }
             error = outcome.error;
             arguments = outcome.what.size() > 200 ? outcome.what.substr(0, 200) + "…" : outcome.what;
+        } else if (SignalBroker::handles(name)) {
+            // Below Landlock ABI 6: signals let through only inside the run's session.
+            const SignalBroker::Outcome outcome
+                = SignalBroker::check(name, args, pid_t(m_request->pid), m_fd, m_request->id);
+            if (outcome.allowed || !outcome.refused) {
+                answer(m_request->id, outcome.error, outcome.allowed);
+                continue;
+            }
+            error = outcome.error;
+            arguments = SeccompFilter::describeArguments(nr, args);
         } else {
             error = SeccompFilter::refusalErrno(nr, args);
             arguments = SeccompFilter::describeArguments(nr, args);
@@ -118,16 +134,33 @@ void PolicyListener::drain()
         event.pid = m_request->pid;
         event.time = QDateTime::currentDateTimeUtc();
         event.error = error;
-        Q_EMIT policyEvent(event);
+        Tally &tally = m_tallies[event.syscall];
+        if (++tally.total <= RecordedPerSyscall)
+            Q_EMIT policyEvent(event);
+        else
+            tally.last = std::move(event);
     }
 }
 
-void PolicyListener::answer(std::uint64_t id, int error)
+void PolicyListener::flushSummaries()
+{
+    for (auto &[syscall, tally] : m_tallies) {
+        if (tally.total <= RecordedPerSyscall || tally.total == tally.reported)
+            continue;
+        tally.reported = tally.total;
+        SandboxPolicyEvent summary = tally.last;
+        summary.total = tally.total;
+        summary.time = QDateTime::currentDateTimeUtc();
+        Q_EMIT policyEvent(summary);
+    }
+}
+
+void PolicyListener::answer(std::uint64_t id, int error, bool letThrough)
 {
     std::memset(m_response, 0, sizeof(seccomp_notif_resp));
     m_response->id = id;
-    m_response->error = -error;
+    m_response->error = letThrough ? 0 : -error;
     m_response->val = 0;
-    m_response->flags = 0;
+    m_response->flags = letThrough ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
     seccomp_notify_respond(m_fd, m_response); // ENOENT: the caller died meanwhile
 }

@@ -43,10 +43,12 @@ bool listPids(std::vector<pid_t> *pids)
     return true;
 }
 
-bool readStat(pid_t pid, ProcessStat *stat)
+namespace {
+
+bool readStatFile(const std::string &path, ProcessStat *stat)
 {
     std::string line;
-    if (!PosixUtil::readFile("/proc/" + std::to_string(pid) + "/stat", 64 * 1024, &line))
+    if (!PosixUtil::readFile(path, 64 * 1024, &line))
         return false;
     // "pid (comm) state ppid pgrp …": fields[0] is field 3 (state), fields[2] field 5.
     const std::size_t close = line.rfind(')');
@@ -65,8 +67,21 @@ bool readStat(pid_t pid, ProcessStat *stat)
         return false;
     stat->state = fields[0].empty() ? '?' : fields[0][0];
     stat->processGroup = pid_t(std::strtoll(fields[2].c_str(), nullptr, 10));
+    stat->session = fields.size() < 4 ? 0 : pid_t(std::strtoll(fields[3].c_str(), nullptr, 10));
     stat->startTicks = fields.size() < 20 ? -1 : std::strtoll(fields[19].c_str(), nullptr, 10);
     return true;
+}
+
+} // namespace
+
+bool readStat(pid_t pid, ProcessStat *stat)
+{
+    return readStatFile("/proc/" + std::to_string(pid) + "/stat", stat);
+}
+
+bool readTaskStat(pid_t tgid, pid_t tid, ProcessStat *stat)
+{
+    return readStatFile("/proc/" + std::to_string(tgid) + "/task/" + std::to_string(tid) + "/stat", stat);
 }
 
 std::optional<bool> groupHasLiveMembers(pid_t group)

@@ -16,6 +16,7 @@ struct ProcessStat
 {
     char state = '?';          ///< field 3: R, S, D, Z (zombie), X (dead), …
     pid_t processGroup = 0;    ///< field 5
+    pid_t session = 0;         ///< field 6
     long long startTicks = -1; ///< field 22: start time in clock ticks since boot; -1 if absent
 
     bool isZombie() const { return state == 'Z' || state == 'X'; }
@@ -28,6 +29,9 @@ bool listPids(std::vector<pid_t> *pids);
 /// five fields. The command name (field 2) may hold spaces and ')': the fields are
 /// counted after the last ')'.
 bool readStat(pid_t pid, ProcessStat *stat);
+/// The same for thread `tid` of process `tgid` (/proc/<tgid>/task/<tid>/stat): false
+/// also when `tid` is not a thread of `tgid`.
+bool readTaskStat(pid_t tgid, pid_t tid, ProcessStat *stat);
 
 /// True when a process of group `group` is running (zombies do not count: they cannot
 /// act, and kill(-group, 0) would count them until they are reaped). nullopt when /proc

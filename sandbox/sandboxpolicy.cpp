@@ -140,8 +140,10 @@ json SandboxPolicy::toJson() const
         {"run_as_user", runAsUser},
         {"read_paths", readPaths},
         {"pids_cgroup", pidsCgroup},
+        {"memory_cgroup", memoryCgroup},
         {"isolate_processes", isolateProcesses},
         {"wait_for_go", waitForGo},
+        {"landlock_abi_max", landlockAbiMax},
         {"limits",
          {
              {"cpu_seconds", limits.cpuSeconds},
@@ -173,7 +175,8 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         throw std::runtime_error("a sandbox policy must be a JSON object");
     checkKeys(withoutTrustedCodeFields(value), {},
               {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "status_fd", "parent_pid", "seccomp_only",
-               "run_as_user", "read_paths", "pids_cgroup", "isolate_processes", "wait_for_go", "limits"});
+               "run_as_user", "read_paths", "pids_cgroup", "memory_cgroup", "isolate_processes", "wait_for_go",
+               "landlock_abi_max", "limits"});
 
     SandboxPolicy policy;
     if (!value.contains("work_dir"))
@@ -234,6 +237,17 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         if (!value["isolate_processes"].is_boolean())
             bad("isolate_processes", "must be true or false");
         policy.isolateProcesses = value["isolate_processes"].get<bool>();
+    }
+    if (value.contains("landlock_abi_max")) {
+        const json &cap = value["landlock_abi_max"];
+        if (!cap.is_number_integer() || cap.get<std::int64_t>() < 0 || cap.get<std::int64_t>() > 99)
+            bad("landlock_abi_max", "must be 0 (the best the kernel offers) or a Landlock ABI 1..99");
+        policy.landlockAbiMax = cap.get<int>();
+    }
+    if (value.contains("memory_cgroup")) {
+        policy.memoryCgroup = stringField(value["memory_cgroup"], "memory_cgroup");
+        if (!policy.memoryCgroup.empty() && !PidsCgroup::isRunCgroupPath(policy.memoryCgroup))
+            bad("memory_cgroup", "must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
     }
     if (value.contains("pids_cgroup")) {
         policy.pidsCgroup = stringField(value["pids_cgroup"], "pids_cgroup");

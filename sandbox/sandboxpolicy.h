@@ -30,7 +30,7 @@ struct SandboxLimits
 ///      "env": {"PYTHONPATH": "…"}, "path": "…", "lang": "C.UTF-8", "bridge_fd": 5,
 ///      "status_fd": 6, "parent_pid": 4242, "seccomp_only": false,
 ///      "run_as_user": "nobody", "read_paths": [], "pids_cgroup": "/sys/fs/cgroup/…",
-///      "isolate_processes": true,
+///      "isolate_processes": true, "landlock_abi_max": 0,
 ///      "limits": {"cpu_seconds": 305, "data_bytes": …, "file_size_bytes": …,
 ///                 "open_files": 256, "extra_processes": 64},
 ///      "profile": "run", "network": false, "write_paths": [], "pass_env": [],
@@ -74,6 +74,10 @@ struct SandboxPolicy
     /// the cgroup's pids.max bounds the run's tasks. Empty: no cgroup, RLIMIT_NPROC =
     /// the sandbox user's task count + limits.extraProcesses (shared by that user's runs).
     std::string pidsCgroup;
+    /// cgroup v1: the run's memory cgroup (memory.limit_in_bytes = limits.dataBytes for
+    /// all its tasks together), made by the studio, joined by the launcher with the
+    /// pids cgroup. On v2 the pids cgroup holds memory.max itself. Empty: none.
+    std::string memoryCgroup;
     /// Without a pids cgroup, give the run a user of its own (ProcessIsolation): as root
     /// a reserved run uid, as an ordinary user a user namespace. false (tests, and the
     /// residual the launcher falls back to): RLIMIT_NPROC on the sandbox user, shared
@@ -84,6 +88,10 @@ struct SandboxPolicy
     /// the channel closing, ends it with SandboxExit::Parent). Needs a status channel.
     /// "go " followed by a SandboxGo as JSON hands over what depends on the run.
     bool waitForGo = false;
+    /// The highest Landlock ABI to use (0 = the best the kernel offers): runs and
+    /// tests can be held to an older kernel's rules (Debian 12's 6.1 offers ABI 2).
+    /// TOOLSTUDIO_LANDLOCK_ABI_MAX in the launcher's environment caps it further.
+    int landlockAbiMax = 0;
     SandboxLimits limits;
 
     /// What is confined (docs/sandbox.md "Trusted code"). ProfileRun (the default): an

@@ -60,10 +60,18 @@ SandboxProcess::~SandboxProcess()
             m_process->waitForFinished(2000);
         }
     }
-    if (!m_liveCgroup.empty()) {
-        PidsCgroup::killAll(m_liveCgroup);
+    if (!m_liveCgroup.empty() || !m_liveMemoryCgroup.empty()) {
+        if (!m_liveCgroup.empty())
+            PidsCgroup::killAll(m_liveCgroup);
+        if (!m_liveMemoryCgroup.empty())
+            PidsCgroup::killAll(m_liveMemoryCgroup);
         releaseCgroup();
     }
+}
+
+SandboxProcess::MemoryLimit SandboxProcess::memoryLimit() const
+{
+    return m_memoryLimit;
 }
 
 SandboxProcess::ProcessLimit SandboxProcess::processLimit() const
@@ -84,13 +92,61 @@ void SandboxProcess::setProcessIsolationAllowed(bool allowed)
 void SandboxProcess::releaseCgroup()
 {
     // Only once the launcher has been reaped: until then its zombie keeps the cgroup busy.
-    if (m_liveCgroup.empty() || (m_process && m_process->state() != QProcess::NotRunning))
+    if ((m_liveCgroup.empty() && m_liveMemoryCgroup.empty())
+        || (m_process && m_process->state() != QProcess::NotRunning))
         return;
-    std::string error;
-    if (PidsCgroup::remove(m_liveCgroup, &error))
-        m_liveCgroup.clear();
-    else
-        qWarning("%s", error.c_str());
+    // The memory bound's verdict, before its cgroup goes.
+    const std::string memory = m_liveMemoryCgroup.empty() ? m_liveCgroup : m_liveMemoryCgroup;
+    if (m_memoryLimit.mechanism == QLatin1String("memory_cgroup") && !memory.empty())
+        m_memoryLimit.oomKills = PidsCgroup::oomKills(memory);
+    for (std::string *cgroup : {&m_liveCgroup, &m_liveMemoryCgroup}) {
+        std::string error;
+        if (cgroup->empty() || PidsCgroup::remove(*cgroup, &error))
+            cgroup->clear();
+        else
+            qWarning("%s", error.c_str());
+    }
+}
+
+void SandboxProcess::startMemoryCgroup(SandboxPolicy &policy)
+{
+    // The run's memory bound (issue 16 class 4): all its tasks together, in the
+    // memory controller — in the run's one cgroup on v2, a cgroup of its own in the
+    // v1 memory hierarchy. Without one, RLIMIT_DATA bounds each process alone.
+    m_memoryLimit = {};
+    m_memoryLimit.bytes = policy.limits.dataBytes;
+    m_memoryLimit.mechanism = QStringLiteral("per_process");
+    if (policy.limits.dataBytes == 0)
+        return;
+    static const PidsCgroup::Probe probe = PidsCgroup::probe("memory");
+    std::string why = m_pidsCgroupAllowed ? probe.why : std::string("switched off for this run");
+    const std::string bytes = std::to_string(policy.limits.dataBytes);
+    std::string cgroup;
+    if (!m_pidsCgroupAllowed) {
+    } else if (probe.version == 2 && m_processLimit.cgroupVersion == 2 && !m_liveCgroup.empty()) {
+        // The same cgroup as the pids bound; no swap beyond the bound.
+        if (PidsCgroup::setLimit(m_liveCgroup, "memory.max", bytes, &why)) {
+            cgroup = m_liveCgroup;
+            std::string ignored;
+            PidsCgroup::setLimit(m_liveCgroup, "memory.swap.max", "0", &ignored);
+        }
+    } else if (probe.version == 1) {
+        cgroup = PidsCgroup::create(probe, "memory.limit_in_bytes", bytes, &why);
+        if (!cgroup.empty()) {
+            std::string ignored; // memsw exists only with swap accounting
+            PidsCgroup::setLimit(cgroup, "memory.memsw.limit_in_bytes", bytes, &ignored);
+            m_liveMemoryCgroup = cgroup;
+            policy.memoryCgroup = cgroup;
+        }
+    } else if (probe.version == 2) {
+        why = "cgroup v2 memory controller without the run's pids cgroup";
+    }
+    if (cgroup.empty()) {
+        m_memoryLimit.reason = QString::fromStdString(why);
+        return;
+    }
+    m_memoryLimit.mechanism = QStringLiteral("memory_cgroup");
+    m_memoryLimit.cgroup = QString::fromStdString(cgroup);
 }
 
 QString SandboxProcess::defaultLauncherPath()
@@ -245,6 +301,7 @@ bool SandboxProcess::start(SandboxPolicy policy, const QString &policyFile, std:
         }
         policy.pidsCgroup = cgroup;
     }
+    startMemoryCgroup(policy);
     if (!m_processIsolationAllowed)
         policy.isolateProcesses = false;
     // The script's stdout and stderr: pipes of our own instead of QProcess's, so that
@@ -360,9 +417,13 @@ void SandboxProcess::onFinished(int exitCode, QProcess::ExitStatus status)
     // A script may exit with the same statuses and print the same line: only what the
     // launcher said on its status channel counts.
     const QString launcherFailure = crashed ? QString() : m_launcherFailure;
-    Q_EMIT finished(exitCode, crashed, launcherFailure);
-    if (m_listener)
+    // The refusals still queued, then the counts of those not recorded one by one
+    // (issue 16), before the end is reported.
+    if (m_listener) {
         m_listener->drain();
+        m_listener->flushSummaries();
+    }
+    Q_EMIT finished(exitCode, crashed, launcherFailure);
     if (!m_liveCgroup.empty() && PidsCgroup::members(m_liveCgroup).empty())
         releaseCgroup();
 }
@@ -447,6 +508,8 @@ bool SandboxProcess::killGroup()
     const pid_t group = pid_t(m_pid);
     // Every task of the run's cgroup first (none can leave it), then the group.
     if (!m_liveCgroup.empty() && !PidsCgroup::killAll(m_liveCgroup))
+        return false;
+    if (!m_liveMemoryCgroup.empty() && !PidsCgroup::killAll(m_liveMemoryCgroup))
         return false;
     // The child leads its own process group (setsid in the launcher), so -pid reaches
     // every process it started that did not escape the group, also after it exited.

@@ -94,6 +94,20 @@ public:
         QString sharedReason;
     };
     ProcessLimit processLimit() const;
+
+    /// How the run's memory is bounded (issue 16 class 4: per run, not per process),
+    /// known from start() on; `oomKills` after killGroup().
+    struct MemoryLimit
+    {
+        /// "memory_cgroup": the run's tasks together (memory.max / memory.limit_in_bytes);
+        /// "per_process": the residual, RLIMIT_DATA on each process alone.
+        QString mechanism;
+        QString cgroup;       ///< the cgroup holding the limit (v2: the run's one cgroup)
+        quint64 bytes = 0;    ///< the bound (policy limits.data_bytes)
+        QString reason;       ///< with "per_process": why there is no memory cgroup
+        quint64 oomKills = 0; ///< processes the kernel killed at the bound (read before the cgroup goes)
+    };
+    MemoryLimit memoryLimit() const;
     /// Tests: false makes start() skip the pids cgroup (the launcher's fallbacks).
     void setPidsCgroupAllowed(bool allowed);
     /// Tests: false also switches off the launcher's run uid / user namespace
@@ -131,6 +145,7 @@ private:
     void readStatus();
     void closeStatus();
     void releaseCgroup();
+    void startMemoryCgroup(SandboxPolicy &policy);
 
     QProcess *m_process = nullptr;
     BridgeChannel *m_bridge = nullptr;
@@ -147,7 +162,9 @@ private:
     int m_landlockAbi = -1;
     bool m_ready = false;
     ProcessLimit m_processLimit;
-    std::string m_liveCgroup; ///< the run's cgroup until it is removed
+    std::string m_liveCgroup;       ///< the run's cgroup until it is removed
+    std::string m_liveMemoryCgroup; ///< cgroup v1: the run's memory cgroup until it is removed
+    MemoryLimit m_memoryLimit;
     bool m_pidsCgroupAllowed = true;
     bool m_processIsolationAllowed = true;
 };

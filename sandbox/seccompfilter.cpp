@@ -92,8 +92,7 @@ constexpr const char *AllowedCalls[] = {
     "mknod",
     "mknodat",
     "umask",
-    "truncate",
-    "ftruncate",
+    "ftruncate", // truncate: see addRules
     "fallocate",
     "fsync",
     "fdatasync",
@@ -472,11 +471,18 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
 
     // Signals only to pids 0..INT_MAX (low 32 bits): -1 would reach every process of
     // the user, -pgid another run's group. Aimed at the studio: a policy event.
+    // With notifySignals (no Landlock scoping below ABI 6), every other pid but 0 (its
+    // own group) goes to the studio, which lets it through only inside the run.
     for (const char *name : KillCalls) {
         if (options.studioPid > 0)
             rules.add(refuse(EPERM), name, {low32(0, std::uint32_t(options.studioPid))});
         rules.add(refuse(EPERM), name, {SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0x80000000u, 0x80000000u)});
-        rules.add(SCMP_ACT_ALLOW, name, {SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0x80000000u, 0)});
+        if (options.notify && options.legacyLandlock) {
+            rules.add(SCMP_ACT_ALLOW, name, {low32(0, 0)});
+            rules.add(SCMP_ACT_NOTIFY, name, {SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0x80000000u, 0)});
+        } else {
+            rules.add(SCMP_ACT_ALLOW, name, {SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0x80000000u, 0)});
+        }
     }
 
     // ioctl: terminal queries and fd flags only; never terminal injection.
@@ -515,13 +521,32 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
     // coreutils 9 (mv, cp, ln, install) uses for its target directory: what such an fd
     // could change is closed by the chown/xattr refusals and by the broker checking the
     // object itself.
+    //
+    // Below Landlock ABI 3 (legacyLandlock), O_TRUNC is checked by seccomp: Landlock
+    // then checks only the open mode, and O_RDONLY | O_TRUNC (or the mode 3) truncates
+    // any file the uid may write. Only O_WRONLY or O_RDWR may truncate (Landlock's
+    // write right covers them); the rules for one syscall stay disjoint.
     constexpr std::uint64_t PathDirectory = O_PATH | O_DIRECTORY;
-    rules.add(SCMP_ACT_ERRNO(EPERM), "open", {SCMP_A1_64(SCMP_CMP_MASKED_EQ, PathDirectory, O_PATH)});
-    rules.add(SCMP_ACT_ALLOW, "open", {SCMP_A1_64(SCMP_CMP_MASKED_EQ, O_PATH, 0)});
-    rules.add(SCMP_ACT_ALLOW, "open", {SCMP_A1_64(SCMP_CMP_MASKED_EQ, PathDirectory, PathDirectory)});
-    rules.add(SCMP_ACT_ERRNO(EPERM), "openat", {SCMP_A2_64(SCMP_CMP_MASKED_EQ, PathDirectory, O_PATH)});
-    rules.add(SCMP_ACT_ALLOW, "openat", {SCMP_A2_64(SCMP_CMP_MASKED_EQ, O_PATH, 0)});
-    rules.add(SCMP_ACT_ALLOW, "openat", {SCMP_A2_64(SCMP_CMP_MASKED_EQ, PathDirectory, PathDirectory)});
+    constexpr std::uint64_t Trunc = O_PATH | O_TRUNC | O_ACCMODE;
+    for (const auto &[name, arg] : {std::pair{"open", 1u}, std::pair{"openat", 2u}}) {
+        const auto flags = [arg = arg](std::uint64_t mask, std::uint64_t value) {
+            return scmp_arg_cmp{arg, SCMP_CMP_MASKED_EQ, mask, value};
+        };
+        rules.add(SCMP_ACT_ERRNO(EPERM), name, {flags(PathDirectory, O_PATH)});
+        rules.add(SCMP_ACT_ALLOW, name, {flags(PathDirectory, PathDirectory)});
+        if (!options.legacyLandlock) {
+            rules.add(SCMP_ACT_ALLOW, name, {flags(O_PATH, 0)});
+            continue;
+        }
+        rules.add(SCMP_ACT_ALLOW, name, {flags(O_PATH | O_TRUNC, 0)});
+        for (const std::uint64_t mode : {O_WRONLY, O_RDWR})
+            rules.add(SCMP_ACT_ALLOW, name, {flags(Trunc, O_TRUNC | mode)});
+        for (const std::uint64_t mode : {std::uint64_t(O_RDONLY), std::uint64_t(O_ACCMODE)})
+            rules.add(SCMP_ACT_ERRNO(EACCES), name, {flags(Trunc, O_TRUNC | mode)});
+    }
+
+    // truncate by path: Landlock governs it from ABI 3 on; below, seccomp refuses it.
+    rules.add(options.legacyLandlock ? SCMP_ACT_ERRNO(EACCES) : SCMP_ACT_ALLOW, "truncate");
 
     // Mode and time changes: brokered by the studio's listener, else refused.
     for (const char *name : BrokeredCalls)

@@ -32,6 +32,8 @@
 /// | memfd_create (fileless exec), SysV IPC, POSIX message queues | EPERM |
 /// | setsid, setpgid (no escaping the group kill); setuid family, setgroups, capset | EPERM |
 /// | kill/tkill/tgkill/rt_(tg)sigqueueinfo to a pid outside 0..INT_MAX (low 32 bits) | EPERM |
+/// | the same to a process outside the run (`legacyLandlock` with `notify`: checked by the studio) | EPERM |
+/// | truncate by path; open/openat with O_TRUNC but without O_WRONLY/O_RDWR (`legacyLandlock`) | EACCES |
 /// | ioctl TIOCSTI, TIOCLINUX (low 32 bits); other ioctls but the listed queries | EPERM / unlisted |
 /// | fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, F_SETLEASE, F_NOTIFY | EPERM |
 /// | personality other than the query (0xffffffff) | EPERM |
@@ -64,6 +66,14 @@ struct Options
     bool notify = false;
     /// The studio's pid: kill/tgkill/... aimed at it are policy events (0 = none).
     pid_t studioPid = 0;
+    /// Landlock below ABI 6 (an older kernel, a cap, or none): seccomp adds what it
+    /// lacks. ABI 3's truncate right: truncate() by path and open/openat with O_TRUNC
+    /// but neither O_WRONLY nor O_RDWR (Landlock < 3 checks only read access then) fail
+    /// with EACCES, as Landlock's refusal would. ABI 6's signal scoping, with `notify`:
+    /// every kill/tkill/tgkill/rt_(tg)sigqueueinfo naming a pid other than 0 goes to
+    /// the listener, which lets it through only when the target is in the caller's
+    /// session (the run; SignalBroker).
+    bool legacyLandlock = false;
 };
 
 struct Result

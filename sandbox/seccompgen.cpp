@@ -70,52 +70,57 @@ int main(int argc, char **argv)
     for (const bool kill : {false, true}) {
         for (const bool notify : {false, true}) {
             for (const bool withPid : {false, true}) {
-                SeccompFilter::Options options;
-                options.unlisted = kill ? SeccompFilter::Unlisted::Kill : SeccompFilter::Unlisted::Enosys;
-                options.notify = notify;
-                options.studioPid = withPid ? SeccompFilter::PidPlaceholder : 0;
-                std::vector<sock_filter> program;
-                if (!buildProgram(options, &program))
-                    return 1;
-                std::vector<unsigned> placeholders;
-                for (std::size_t i = 0; i < program.size(); ++i) {
-                    if (program[i].k != std::uint32_t(SeccompFilter::PidPlaceholder))
-                        continue;
-                    if (program[i].code != JeqK)
-                        return die("the pid placeholder appears outside a JEQ comparison");
-                    placeholders.push_back(unsigned(i));
-                }
-                if (withPid && placeholders.empty())
-                    return die("the pid placeholder is missing from the program");
-                // Patching the placeholder must give what libseccomp builds for a real pid.
-                for (const pid_t pid : withPid ? std::vector<pid_t>{1, 4242, 65535, 4194303} : std::vector<pid_t>{}) {
-                    options.studioPid = pid;
-                    std::vector<sock_filter> real;
-                    if (!buildProgram(options, &real))
+                for (const bool legacy : {false, true}) {
+                    SeccompFilter::Options options;
+                    options.unlisted = kill ? SeccompFilter::Unlisted::Kill : SeccompFilter::Unlisted::Enosys;
+                    options.notify = notify;
+                    options.legacyLandlock = legacy;
+                    options.studioPid = withPid ? SeccompFilter::PidPlaceholder : 0;
+                    std::vector<sock_filter> program;
+                    if (!buildProgram(options, &program))
                         return 1;
-                    std::vector<sock_filter> patched = program;
+                    std::vector<unsigned> placeholders;
+                    for (std::size_t i = 0; i < program.size(); ++i) {
+                        if (program[i].k != std::uint32_t(SeccompFilter::PidPlaceholder))
+                            continue;
+                        if (program[i].code != JeqK)
+                            return die("the pid placeholder appears outside a JEQ comparison");
+                        placeholders.push_back(unsigned(i));
+                    }
+                    if (withPid && placeholders.empty())
+                        return die("the pid placeholder is missing from the program");
+                    // Patching the placeholder must give what libseccomp builds for a real pid.
+                    for (const pid_t pid :
+                         withPid ? std::vector<pid_t>{1, 4242, 65535, 4194303} : std::vector<pid_t>{}) {
+                        options.studioPid = pid;
+                        std::vector<sock_filter> real;
+                        if (!buildProgram(options, &real))
+                            return 1;
+                        std::vector<sock_filter> patched = program;
+                        for (unsigned at : placeholders)
+                            patched[at].k = std::uint32_t(pid);
+                        if (!sameProgram(patched, real))
+                            return die("the program for pid " + std::to_string(pid)
+                                       + " differs from the patched placeholder program");
+                    }
+                    const std::string name = "Program" + std::to_string(index);
+                    out += "constexpr sock_filter " + name + "[] = {\n";
+                    for (const sock_filter &insn : program) {
+                        char line[96];
+                        std::snprintf(line, sizeof line, "    {0x%04x, %u, %u, 0x%08x},\n", insn.code, insn.jt, insn.jf,
+                                      insn.k);
+                        out += line;
+                    }
+                    out += "};\nconstexpr unsigned short " + name + "Pid[] = {";
                     for (unsigned at : placeholders)
-                        patched[at].k = std::uint32_t(pid);
-                    if (!sameProgram(patched, real))
-                        return die("the program for pid " + std::to_string(pid)
-                                   + " differs from the patched placeholder program");
+                        out += std::to_string(at) + ", ";
+                    out += placeholders.empty() ? "0};\n" : "};\n";
+                    table += "    {" + std::string(kill ? "true" : "false") + ", " + (notify ? "true" : "false") + ", "
+                        + (withPid ? "true" : "false") + ", " + (legacy ? "true" : "false") + ", " + name + ", "
+                        + std::to_string(program.size()) + ", " + name + "Pid, " + std::to_string(placeholders.size())
+                        + "},\n";
+                    ++index;
                 }
-                const std::string name = "Program" + std::to_string(index);
-                out += "constexpr sock_filter " + name + "[] = {\n";
-                for (const sock_filter &insn : program) {
-                    char line[96];
-                    std::snprintf(line, sizeof line, "    {0x%04x, %u, %u, 0x%08x},\n", insn.code, insn.jt, insn.jf,
-                                  insn.k);
-                    out += line;
-                }
-                out += "};\nconstexpr unsigned short " + name + "Pid[] = {";
-                for (unsigned at : placeholders)
-                    out += std::to_string(at) + ", ";
-                out += placeholders.empty() ? "0};\n" : "};\n";
-                table += "    {" + std::string(kill ? "true" : "false") + ", " + (notify ? "true" : "false") + ", "
-                    + (withPid ? "true" : "false") + ", " + name + ", " + std::to_string(program.size()) + ", " + name
-                    + "Pid, " + std::to_string(placeholders.size()) + "},\n";
-                ++index;
             }
         }
     }

@@ -25,6 +25,7 @@ struct GeneratedProgram
     bool kill;
     bool notify;
     bool withPid;
+    bool legacyLandlock;
     const sock_filter *code;
     unsigned short length;
     const unsigned short *placeholders;
@@ -49,7 +50,8 @@ Result install(const Options &options)
     const bool withPid = options.studioPid > 0;
     const GeneratedProgram *generated = nullptr;
     for (const GeneratedProgram &candidate : GeneratedPrograms) {
-        if (candidate.kill == kill && candidate.notify == options.notify && candidate.withPid == withPid)
+        if (candidate.kill == kill && candidate.notify == options.notify && candidate.withPid == withPid
+            && candidate.legacyLandlock == options.legacyLandlock)
             generated = &candidate;
     }
     if (!generated) {

@@ -1570,6 +1570,12 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>%1:%2:%3: the answers file is nested deeper than %4 levels</source>
         <translation>%1:%2:%3: die Antwortdatei ist tiefer als %4 Ebenen verschachtelt</translation>
     </message>
+    <message>
+        <source>[%1: %2 more bytes past the cap were discarded]
+</source>
+        <translation>[%1: %2 weitere Bytes über der Grenze wurden verworfen]
+</translation>
+    </message>
 </context>
 <context>
     <name>RequirementsInstallDialog</name>

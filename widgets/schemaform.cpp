@@ -962,6 +962,9 @@ void SchemaForm::rawTextChanged()
     } catch (const json::parse_error &e) {
         m_rawValue.reset();
         m_rawError = SchemaForm::tr("malformed JSON at byte %1").arg(e.byte);
+    } catch (const json::exception &e) { // a number it cannot hold: 1e999
+        m_rawValue.reset();
+        m_rawError = SchemaForm::tr("malformed JSON: %1").arg(QString::fromUtf8(e.what()));
     }
     validate();
     Q_EMIT valueChanged();

@@ -36,6 +36,9 @@ std::optional<AnswerFile> AnswerFile::parse(const QByteArray &json, const QStrin
     } catch (const nlohmann::json::parse_error &e) {
         *error = describeJsonParseError(fileName, json, e);
         return std::nullopt;
+    } catch (const nlohmann::json::exception &e) { // a number it cannot hold: 1e999
+        *error = QStringLiteral("%1: %2").arg(fileName, jsonParseErrorReason(e));
+        return std::nullopt;
     }
     if (!root.is_object()) {
         *error = QObject::tr("%1: the answers file must be a JSON object keyed by tool name or #N").arg(fileName);

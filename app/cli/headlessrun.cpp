@@ -318,7 +318,7 @@ std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
         try {
             answer.result = nlohmann::json::parse(line);
             return answer;
-        } catch (const nlohmann::json::parse_error &e) {
+        } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
             printLine(stderr,
                       QStringLiteral("not valid JSON (%1); strings need quotes, e.g. \"https://…\"")
                           .arg(QString::fromUtf8(e.what())));
@@ -414,7 +414,7 @@ void HeadlessRun::onStepPaused(const Step &step)
                     throw std::length_error("nested deeper than " + std::to_string(JsonInput::MaxDepth) + " levels");
                 answer.result = nlohmann::json::parse(json);
                 ok = m_controller.answerStep(step.callId, answer, &reason);
-            } catch (const nlohmann::json::parse_error &e) {
+            } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
                 reason = QStringLiteral("not valid JSON (%1)").arg(QString::fromUtf8(e.what()));
             } catch (const std::length_error &e) {
                 reason = QString::fromUtf8(e.what());

@@ -118,6 +118,11 @@ int replayCommand(const QStringList &arguments)
                               .arg(position.column)
                               .arg(jsonParseErrorReason(e)));
                 return ExitBadInput;
+            } catch (const nlohmann::json::exception &e) { // a number it cannot hold: 1e999
+                printLine(
+                    stderr,
+                    QStringLiteral("toolstudio replay: --args is not valid JSON: %1").arg(jsonParseErrorReason(e)));
+                return ExitBadInput;
             }
             if (!edited->is_object()) {
                 printLine(stderr, QStringLiteral("toolstudio replay: --args must be a JSON object"));

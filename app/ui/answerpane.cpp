@@ -363,6 +363,10 @@ bool AnswerPane::sendResult()
         m_resultEdit->setTextCursor(cursor);
         m_resultEdit->setFocus();
         return false;
+    } catch (const nlohmann::json::exception &error) { // a number it cannot hold: 1e999
+        showProblem(tr("Not valid JSON: %1").arg(jsonParseErrorReason(error)));
+        m_resultEdit->setFocus();
+        return false;
     }
     return send(answer);
 }

@@ -272,7 +272,7 @@ bool HandlerSettingsForm::apply(const QString &key)
         nlohmann::ordered_json sequence;
         try {
             sequence = nlohmann::ordered_json::parse(typed.toStdString());
-        } catch (const nlohmann::json::parse_error &e) {
+        } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
             setError(*r, tr("Not valid JSON: %1").arg(jsonParseErrorReason(e)));
             return false;
         }

@@ -215,6 +215,8 @@ void RerunDialog::validate()
                           .arg(at.line)
                           .arg(at.column)
                           .arg(jsonParseErrorReason(error));
+        } catch (const nlohmann::json::exception &error) { // a number it cannot hold: 1e999
+            problem = tr("Not valid JSON: %1").arg(jsonParseErrorReason(error));
         }
     }
     m_problem->setText(problem);

@@ -297,17 +297,27 @@ private Q_SLOTS:
         for (QWidget *widget :
              {static_cast<QWidget *>(pane->sendResultButton()), static_cast<QWidget *>(pane->sendErrorButton()),
               static_cast<QWidget *>(panel->continueButton()), static_cast<QWidget *>(panel->continueToEndButton())}) {
-            const QRect shown(widget->mapTo(m_window.get(), QPoint(0, 0)), widget->size());
-            const QRect area(scroll->viewport()->mapTo(m_window.get(), QPoint(0, 0)), scroll->viewport()->size());
+            // The scroll area settles in a later layout pass (a vertical scroll bar can show
+            // for a moment while the form fills), so the check waits for it.
+            const auto shown = [&] { return QRect(widget->mapTo(m_window.get(), QPoint(0, 0)), widget->size()); };
+            const auto area = [&] {
+                return QRect(scroll->viewport()->mapTo(m_window.get(), QPoint(0, 0)), scroll->viewport()->size());
+            };
+            const auto where = [&] {
+                return QStringLiteral("%1 at x %2..%3 y %4..%5, viewport x %6..%7 y %8..%9")
+                    .arg(widget->objectName())
+                    .arg(shown().left())
+                    .arg(shown().right())
+                    .arg(shown().top())
+                    .arg(shown().bottom())
+                    .arg(area().left())
+                    .arg(area().right())
+                    .arg(area().top())
+                    .arg(area().bottom());
+            };
             if (scroll->isAncestorOf(widget))
-                QVERIFY2(area.contains(shown),
-                         qPrintable(QStringLiteral("%1 at y %2..%3, viewport y %4..%5")
-                                        .arg(widget->objectName())
-                                        .arg(shown.top())
-                                        .arg(shown.bottom())
-                                        .arg(area.top())
-                                        .arg(area.bottom())));
-            QVERIFY2(m_window->rect().contains(shown), qPrintable(widget->objectName()));
+                QTRY_VERIFY2(area().contains(shown()), qPrintable(where()));
+            QVERIFY2(m_window->rect().contains(shown()), qPrintable(widget->objectName()));
         }
         QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
         m_window->stepModeAction()->setChecked(false);

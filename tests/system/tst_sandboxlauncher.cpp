@@ -1021,14 +1021,16 @@ void TestSandboxLauncher::policyRoundTrip()
     policy.limits.openFiles = 3;
     policy.limits.extraProcesses = 4;
     policy.isolateProcesses = false;
+    policy.landlockAbiMax = 2;
+    policy.memoryCgroup = "/sys/fs/cgroup/memory/toolstudio-run-1-3";
 
     const nlohmann::json json = policy.toJson();
     QCOMPARE(
         json.dump(),
         std::string(
             R"({"argv":["/usr/bin/python3","-u","agent.py"],"bridge_fd":7,"env":{"NODE_PATH":"/shim/node","PYTHONPATH":"/shim/py"},)"
-            R"("isolate_processes":false,"lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
-            R"("parent_pid":4242,"path":"/usr/bin:/bin","pids_cgroup":"/sys/fs/cgroup/pids/toolstudio-run-1-2","read_paths":["/opt/py"],)"
+            R"("isolate_processes":false,"landlock_abi_max":2,"lang":"en_US.UTF-8","limits":{"cpu_seconds":10,"data_bytes":1,"extra_processes":4,"file_size_bytes":2,"open_files":3},)"
+            R"("memory_cgroup":"/sys/fs/cgroup/memory/toolstudio-run-1-3","parent_pid":4242,"path":"/usr/bin:/bin","pids_cgroup":"/sys/fs/cgroup/pids/toolstudio-run-1-2","read_paths":["/opt/py"],)"
             R"("run_as_user":"toolstudio","seccomp_only":true,"status_fd":8,"wait_for_go":true,"work_dir":"/tmp/run-1"})"));
     const SandboxPolicy back = SandboxPolicy::fromJson(json);
     QCOMPARE(back.toJson().dump(), json.dump());
@@ -1085,6 +1087,12 @@ void TestSandboxLauncher::policyErrors_data()
     QTest::newRow("keep_fds with a bridge")
         << QByteArray(R"({"work_dir":"/w","argv":["x"],"bridge_fd":5,"keep_fds":1})")
         << QStringLiteral("policy field \"keep_fds\": needs a policy without bridge_fd and status_fd");
+    QTest::newRow("memory_cgroup") << QByteArray(R"({"work_dir":"/w","argv":["x"],"memory_cgroup":"/tmp/x"})")
+                                   << QStringLiteral("policy field \"memory_cgroup\": must be a run cgroup "
+                                                     "/sys/fs/cgroup/…/toolstudio-run-* (or empty)");
+    QTest::newRow("landlock_abi_max") << QByteArray(R"({"work_dir":"/w","argv":["x"],"landlock_abi_max":-1})")
+                                      << QStringLiteral("policy field \"landlock_abi_max\": must be 0 (the best the "
+                                                        "kernel offers) or a Landlock ABI 1..99");
     QTest::newRow("unknown limit") << QByteArray(R"({"work_dir":"/w","argv":["x"],"limits":{"files":1}})")
                                    << QStringLiteral("policy field \"limits.files\": unknown field");
 }

@@ -400,7 +400,8 @@ private Q_SLOTS:
         const json error = errorOf(h.reply("c101"));
         QCOMPARE(error.value("code", ""), std::string("max_calls_exceeded"));
         QCOMPARE(error.value("message", ""),
-                 std::string("call 101 exceeds the limit of 100 calls per run (limits.max_calls)"));
+                 std::string("call 101 exceeds the limit of 100 calls per run (limits.max_calls; refused calls count "
+                             "too); later calls are refused without being recorded one by one"));
         QTRY_COMPARE(h.replies.size(), std::size_t(101));
         QCOMPARE(h.engine->callCount(), 100);
         QCOMPARE(h.reply("c100")->message.value("type", ""), std::string("result"));

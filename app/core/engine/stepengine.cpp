@@ -10,6 +10,7 @@
 #include "engine/handlers/pythonhandler.h"
 #include "journal/journal.h"
 #include "project/durationtext.h"
+#include "project/printabletext.h"
 #include "project/schemavalidator.h"
 
 #include <QCoreApplication>
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <string_view>
@@ -35,6 +37,9 @@ qint64 now()
 {
     return QDateTime::currentMSecsSinceEpoch();
 }
+
+/// Script-chosen names and ids are quoted in messages up to this many characters.
+constexpr qsizetype ElidedChars = 128;
 
 /// "30", "0.2" — seconds as the manifest spells them.
 QString secondsText(int ms)
@@ -130,6 +135,10 @@ public:
     std::atomic<int> callCount{0};                      ///< written on the run thread, read by the window's meter
     std::atomic<qint64> largestRequest{0};              ///< bytes; likewise
     std::atomic<qint64> largestReply{0};                ///< bytes; likewise
+    /// Past the budget (limits.max_calls): the first call refused for it is a step, the
+    /// later ones are only counted here and written as one calls_refused event.
+    bool budgetStepRecorded = false;
+    qint64 refusedPastBudget = 0;
     bool cancelled = false;
 
     // Batched journal writes (write-ahead kept: a reply waits for its commit).
@@ -150,6 +159,10 @@ public:
     void scheduleFlush(int ms);
     void record(int index, bool now);
     void addEvent(int sequence, PolicyEventKind kind, nlohmann::json detail);
+    /// The refusal of a call past the budget once its step is recorded: a reply, a count.
+    void refusePastBudget(const BridgeCall &call);
+    /// One calls_refused event for the calls refusePastBudget() counted since the last one.
+    void addRefusalSummary();
     int inFlight() const;
     bool applyPlan(Step &step);
     void diverge(Step &step, const QString &why);
@@ -248,6 +261,48 @@ void StepEngineState::addEvent(int sequence, PolicyEventKind kind, nlohmann::jso
     if (journal)
         events.push_back(event);
     Q_EMIT q->policyEvent(event);
+}
+
+namespace {
+
+QString budgetMessage(int call, int maxCalls)
+{
+    return QStringLiteral("call %1 exceeds the limit of %2 calls per run (limits.max_calls; refused calls count "
+                          "too); later calls are refused without being recorded one by one")
+        .arg(call)
+        .arg(maxCalls);
+}
+
+} // namespace
+
+void StepEngineState::refusePastBudget(const BridgeCall &call)
+{
+    ++refusedPastBudget;
+    if (cancelled)
+        return; // no reply after Stop, as refuse()
+    const int maxCalls = project.limits.maxCalls;
+    const StepError error = makeError(
+        ErrorCode::MaxCallsExceeded,
+        budgetMessage(int(std::min<qint64>(maxCalls + 1 + refusedPastBudget, std::numeric_limits<int>::max())),
+                      maxCalls),
+        false, 0);
+    Q_EMIT q->replyReady(call.id, BridgeProtocol::encodeError(call.id, error.toBridge()));
+}
+
+void StepEngineState::addRefusalSummary()
+{
+    if (refusedPastBudget == 0)
+        return;
+    const qint64 count = std::exchange(refusedPastBudget, 0);
+    addEvent(0, PolicyEventKind::CallsRefused,
+             {{"count", count},
+              {"max_calls", project.limits.maxCalls},
+              {"text",
+               QStringLiteral("%1 more calls were refused past the limit of %2 calls per run "
+                              "(limits.max_calls); they were counted, not recorded one by one")
+                   .arg(count)
+                   .arg(project.limits.maxCalls)
+                   .toStdString()}});
 }
 
 void StepEngineState::notifyChanged(int index, bool now)
@@ -706,6 +761,16 @@ StepEngine::~StepEngine()
 
 void StepEngine::submitCall(const BridgeCall &call)
 {
+    // The run's budget (limits.max_calls) counts every call the script makes, refused
+    // ones too (issue 16). The first call past it is refused as a step of its own;
+    // every later one only gets its reply and is counted (no step, no copy of its
+    // arguments), so a script looping on refused calls costs no memory or journal.
+    const int maxCalls = d->project.limits.maxCalls;
+    if (d->callCount >= maxCalls && d->budgetStepRecorded) {
+        d->refusePastBudget(call);
+        return;
+    }
+
     Step step;
     step.runId = d->runId;
     step.callId = QString::fromStdString(call.id);
@@ -715,33 +780,47 @@ void StepEngine::submitCall(const BridgeCall &call)
     step.idempotencyKey = d->keyPrefix + QString::number(step.sequence); // "<runId>:<sequence>", one allocation
     step.queuedAt = now();
 
+    if (d->callCount >= maxCalls) {
+        d->budgetStepRecorded = true;
+        if (step.tool.size() > ElidedChars)
+            step.tool = elidedText(step.tool, ElidedChars);
+        d->refuse(std::move(step), ErrorCode::MaxCallsExceeded, budgetMessage(d->callCount + 1, maxCalls));
+        return;
+    }
+    ++d->callCount;
+
     if (d->cancelled) {
         d->refuse(std::move(step), ErrorCode::Cancelled, QStringLiteral("the run was stopped"));
         return;
     }
     if (d->openByCallId.contains(step.callId)) {
         d->refuse(std::move(step), ErrorCode::ProtocolError,
-                  QStringLiteral("call id '%1' is already in use by an unfinished call").arg(step.callId),
+                  QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId)),
                   nlohmann::json::object(), false);
         return;
     }
     // 0. a line over the bridge's bound, answered by the id in its prefix (its
     // arguments were never read, so nothing else can be checked)
     if (call.oversizedLineBytes > 0) {
-        d->refuse(std::move(step), ErrorCode::RequestTooLarge,
-                  QStringLiteral("the call of %1 is %2 bytes on the bridge; the request limit is %3 bytes of arguments "
-                                 "(limits.request_bytes), so it was not read")
-                      .arg(step.tool.isEmpty() ? QStringLiteral("call id ") + step.callId : step.tool)
-                      .arg(call.oversizedLineBytes)
-                      .arg(d->project.limits.requestBytes));
+        d->refuse(
+            std::move(step), ErrorCode::RequestTooLarge,
+            QStringLiteral("the call of %1 is %2 bytes on the bridge; the request limit is %3 bytes of arguments "
+                           "(limits.request_bytes), so it was not read")
+                .arg(step.tool.isEmpty() ? QStringLiteral("call id ") + elidedText(step.callId) : elidedText(step.tool))
+                .arg(call.oversizedLineBytes)
+                .arg(d->project.limits.requestBytes));
         return;
     }
 
     // 1. declared, active, bound
     const Tool *tool = d->project.tool(step.tool);
     if (!tool) {
+        // No tool has a name this long (MCP: 128 at most): the step keeps the elided name.
+        const QString name = elidedText(step.tool, ElidedChars);
+        if (step.tool.size() > ElidedChars)
+            step.tool = name;
         d->refuse(std::move(step), ErrorCode::UnknownTool,
-                  QStringLiteral("no tool named '%1' in this project").arg(step.tool));
+                  QStringLiteral("no tool named '%1' in this project").arg(name));
         return;
     }
     step.maxAttempts = tool->retry.maxAttempts;
@@ -754,16 +833,6 @@ void StepEngine::submitCall(const BridgeCall &call)
                   QStringLiteral("tool '%1' is not bound to this script").arg(step.tool));
         return;
     }
-
-    // 2. max calls (DESIGN.md: 100 calls per run by default)
-    if (d->callCount >= d->project.limits.maxCalls) {
-        d->refuse(std::move(step), ErrorCode::MaxCallsExceeded,
-                  QStringLiteral("call %1 exceeds the limit of %2 calls per run (limits.max_calls)")
-                      .arg(d->callCount + 1)
-                      .arg(d->project.limits.maxCalls));
-        return;
-    }
-    ++d->callCount;
 
     // 3. request cap
     const std::size_t argsBytes = call.argsBytes > 0 ? call.argsBytes : compactSize(call.args);
@@ -1218,6 +1287,7 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
 void StepEngine::cancelAll(const QString &reason)
 {
     d->cancelled = true;
+    d->addRefusalSummary();
     // Index loop: slots may add steps while we go.
     for (std::size_t i = 0; i < d->steps.size(); ++i) {
         if (!d->flights[i] || isFinal(d->steps[i].status))

@@ -59,7 +59,15 @@ struct ReplayPlan
 ///
 /// Steps: sequence = order of arrival (1-based, refused calls included); idempotency
 /// key "<runId>:<sequence>", the same for every attempt. A refused call is a `failed`
-/// step with zero attempts. An inactive tool is refused as inactive_tool even when it
+/// step with zero attempts.
+///
+/// The call budget (limits.max_calls, issue 16) counts every call, refused ones too
+/// (unknown, inactive or unbound tool, too large, duplicate call id). The first call
+/// past it is a refused step (max_calls_exceeded); every later one is answered
+/// max_calls_exceeded without a step and only counted: cancelAll() (which ends every
+/// run) records the count as one run-level `calls_refused` event. So a run has at most
+/// max_calls + 1 steps. Tool names and call ids are quoted in messages elided to 128
+/// characters (elidedText), and an unknown tool's step keeps only that elided name. An inactive tool is refused as inactive_tool even when it
 /// is not in `boundTools`; a declared, active tool missing from a non-empty
 /// `boundTools` is unknown_tool ("not bound to this script").
 ///
@@ -117,7 +125,7 @@ public:
 
     /// A call from the script. Errors (unknown_tool, inactive_tool, invalid_arguments
     /// with the JSON pointer, request_too_large, max_calls_exceeded) are recorded as a
-    /// failed step and replied at once; the handler never runs for them. A call whose
+    /// failed step (past the budget: counted, see the class comment) and replied at once; the handler never runs for them. A call whose
     /// line was over the bridge's bound (BridgeCall::oversizedLineBytes) is refused with
     /// request_too_large naming the line's size and the limit, before anything else.
     void submitCall(const BridgeCall &call);
@@ -131,14 +139,15 @@ public:
     bool answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason = nullptr);
 
     /// Stop: every unfinished step becomes `cancelled` (handlers killed), replies are
-    /// not sent afterwards.
+    /// not sent afterwards. Records the calls refused past the budget (calls_refused).
     void cancelAll(const QString &reason);
 
     const std::vector<Step> &steps() const;
     const Step *step(const QString &callId) const;
     /// Steps whose current attempt waits for a person.
     int pendingCount() const;
-    /// Calls counted against limits.max_calls (declared, active, bound tools). Safe to
+    /// Calls counted against limits.max_calls (every call up to the budget, refused ones
+    /// too; never more than max_calls). Safe to
     /// call from any thread while a run is active (the window's budget meter does).
     int callCount() const;
     /// Largest request (compact JSON of a call's arguments, as the bridge framed it)

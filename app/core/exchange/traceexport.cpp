@@ -426,6 +426,10 @@ std::optional<ImportedRun> readRunJson(const QByteArray &text, QString *error)
                          .arg(jsonParseErrorReason(e));
         }
         return std::nullopt;
+    } catch (const nlohmann::json::exception &e) { // a number it cannot hold: 1e999
+        if (error)
+            *error = QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e));
+        return std::nullopt;
     }
     try {
         return readRun(root);

@@ -76,6 +76,16 @@ QString printableLines(const QString &text)
     return escaped(text, true);
 }
 
+QString elidedText(const QString &text, qsizetype maxChars)
+{
+    if (text.size() <= maxChars)
+        return printableText(text);
+    qsizetype cut = maxChars;
+    if (cut > 0 && text.at(cut - 1).isHighSurrogate())
+        --cut; // never half a surrogate pair
+    return printableText(text.left(cut)) + QStringLiteral("… (%1 bytes)").arg(text.toUtf8().size());
+}
+
 QString shellQuoted(const QString &text)
 {
     const QString word = printableText(text);

@@ -23,6 +23,13 @@ QString printableText(const QString &text);
 /// `\t` are kept, everything else printableText() escapes is escaped.
 QString printableLines(const QString &text);
 
+/// Text from a script quoted in a message (a tool name, a call id): printableText()
+/// of at most `maxChars` characters; a longer text is cut there and followed by
+/// "… (N bytes)", N its whole size in UTF-8 (issue 16: a 100 KB name is not echoed
+/// into every error). 128 = the longest tool name MCP allows, so a valid name is
+/// never cut.
+QString elidedText(const QString &text, qsizetype maxChars = 128);
+
 /// POSIX shell quoting for a word of a command the studio prints for a person to
 /// paste: the text in single quotes, each `'` written as `'\''`; a word of only
 /// [A-Za-z0-9_@%+=:,./-] is left bare. Control characters are escaped first

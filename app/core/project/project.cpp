@@ -559,6 +559,8 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
         const QString reason = data.trimmed().isEmpty() ? QStringLiteral("the file is empty; expected a JSON object")
                                                         : jsonParseErrorReason(e);
         return failWith(manifest, reason, position.line, position.column);
+    } catch (const json::exception &e) { // a number it cannot hold: 1e999
+        return failWith(manifest, jsonParseErrorReason(e));
     }
     // Same text a second time, keeping the order of object members (parameterOrder).
     const auto ordered = nlohmann::ordered_json::parse(data.constBegin(), data.constEnd(), nullptr, false);

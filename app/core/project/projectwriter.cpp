@@ -64,6 +64,11 @@ std::optional<Manifest> parseFile(const QString &path, QString *error)
              QStringLiteral("%1:%2: %3")
                  .arg(QFileInfo(path).fileName(), position(data, e.byte > 0 ? e.byte - 1 : 0), tr("malformed JSON")));
         return std::nullopt;
+    } catch (const nlohmann::json::exception &e) { // a number it cannot hold: 1e999
+        fail(error,
+             QStringLiteral("%1: %2: %3")
+                 .arg(QFileInfo(path).fileName(), tr("malformed JSON"), QString::fromUtf8(e.what())));
+        return std::nullopt;
     }
 }
 

@@ -36,7 +36,7 @@ constexpr std::array<std::pair<RunKind, const char *>, 5> runKindNames{{
     {RunKind::Cassette, "cassette"},
 }};
 
-constexpr std::array<std::pair<PolicyEventKind, const char *>, 13> policyEventNames{{
+constexpr std::array<std::pair<PolicyEventKind, const char *>, 15> policyEventNames{{
     {PolicyEventKind::RetryScheduled, "retry_scheduled"},
     {PolicyEventKind::RetryNow, "retry_now"},
     {PolicyEventKind::Timeout, "timeout"},
@@ -50,6 +50,8 @@ constexpr std::array<std::pair<PolicyEventKind, const char *>, 13> policyEventNa
     {PolicyEventKind::Suspended, "suspended"},
     {PolicyEventKind::SandboxRefused, "sandbox_refused"},
     {PolicyEventKind::SandboxApplied, "sandbox_applied"},
+    {PolicyEventKind::CallsRefused, "calls_refused"},
+    {PolicyEventKind::SandboxRefusedSummary, "sandbox_refused_summary"},
 }};
 
 template<typename Enum, std::size_t N>

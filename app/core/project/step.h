@@ -34,6 +34,12 @@ enum class PolicyEventKind {
     Suspended,
     SandboxRefused,
     SandboxApplied,
+    /// Calls refused past the run's call budget (limits.max_calls), counted instead of
+    /// recorded one by one: one event per run, detail {count, text} (docs/bridge.md).
+    CallsRefused,
+    /// Sandbox refusals of one system call past the first few, counted instead of
+    /// recorded one by one: detail {syscall, count, recorded, text} (docs/sandbox.md).
+    SandboxRefusedSummary,
 };
 
 /// Lower-case wire/journal names: "succeeded", "timed_out", "cassette", "step_paused", …

@@ -153,6 +153,7 @@ public:
     // run's objects are made there.
     std::size_t outputBytes[3] = {0, 0, 0};
     bool outputTruncated[3] = {false, false, false};
+    qint64 outputDropped[3] = {0, 0, 0}; ///< bytes past the cap read before the pipe discarded them
 
     // Run timeout, paused while a call waits for a person.
     QTimer runTimer;
@@ -274,6 +275,7 @@ public:
         QByteArray data = chunk;
         const std::size_t left = limits.outputBytes - outputBytes[stream];
         if (std::size_t(data.size()) > left) {
+            outputDropped[stream] = data.size() - qsizetype(left);
             data.truncate(qsizetype(left));
             outputTruncated[stream] = true;
         }
@@ -284,6 +286,8 @@ public:
             batcher->addOutput(stream, data);
         }
         if (outputTruncated[stream]) {
+            if (output) // the rest is dropped without being read into the studio (issue 16)
+                output->discard(stream);
             const QByteArray notice = QObject::tr("\n[%1 truncated at %2 bytes; the rest was discarded]\n")
                                           .arg(stream == 1 ? QStringLiteral("stdout") : QStringLiteral("stderr"))
                                           .arg(limits.outputBytes)
@@ -299,9 +303,19 @@ public:
             return;
         failure = reason;
         timedOut = isTimeout;
-        onRunThread([this, reason] { engine->cancelAll(reason); });
         if (!killAndConfirm())
             failure += QObject::tr(" (some processes of the script's group could not be confirmed gone yet)");
+        cancelCallsLater(reason);
+    }
+
+    /// Stop and the run timeout never wait for the run thread (issue 16): it may be
+    /// validating a call or inside a handler. The script's group is killed at once by
+    /// the caller; the calls are cancelled when the run thread gets here, queued before
+    /// the run's end (onProcessFinished), so they end as "stopped", not "the script ended".
+    void cancelCallsLater(const QString &reason)
+    {
+        StepEngine *e = engine;
+        postToRunThread([e, reason] { e->cancelAll(reason); });
     }
 
     /// Kills the script's whole process group and confirms it is gone (also members
@@ -411,6 +425,14 @@ public:
         } else if (!failure.isEmpty()) {
             status = RunStatus::Failed;
             record.error = failure;
+        } else if (const auto memory = process->memoryLimit(); memory.oomKills > 0) {
+            // The run's tasks together reached the run's memory bound (its memory
+            // cgroup): the kernel killed one or more of them, whatever the script did next.
+            status = RunStatus::Failed;
+            record.error = QObject::tr("memory limit: the run's processes together reached the run's memory limit of "
+                                       "%1 MiB (memory cgroup); the kernel killed %2 of them")
+                               .arg(memory.bytes >> 20)
+                               .arg(memory.oomKills);
         } else if (crashed && exitCode == SIGSYS) {
             status = RunStatus::Failed;
             record.error = QObject::tr("the script was killed by the sandbox (signal SIGSYS): it made a system call "
@@ -451,13 +473,25 @@ public:
         // Until then the status stays final: late Running/Waiting changes are ignored.
         ending = true;
         record.status = status;
+        // Said at once: the run thread may still be busy (a long validation, a handler),
+        // and the window need not wait for it to show that the run is over.
+        Q_EMIT q->statusChanged(status);
         const QString ended = record.error.isEmpty() ? QObject::tr("the script ended") : record.error;
         postToRunThread([this, ended, run = record] {
             const QByteArray filesNotice = keepOutputFilesAndRemoveWorkDir();
             folder.keepOnly(QStringLiteral("files-out")); // the shims, script copy and policy go
             // Closing the read ends: a writer that outlived its group writes into EPIPE.
-            if (output)
+            if (output) {
                 output->drain();
+                for (const int stream : {OutputPipes::Stdout, OutputPipes::Stderr}) {
+                    if (const qint64 dropped = outputDropped[stream] + output->discardedBytes(stream); dropped > 0)
+                        batcher->addOutput(stream,
+                                           QObject::tr("[%1: %2 more bytes past the cap were discarded]\n")
+                                               .arg(stream == 1 ? QStringLiteral("stdout") : QStringLiteral("stderr"))
+                                               .arg(dropped)
+                                               .toUtf8());
+                }
+            }
             delete output;
             output = nullptr;
             if (bridge)
@@ -481,8 +515,7 @@ public:
     {
         active = false;
         ending = false;
-        Q_EMIT q->statusChanged(record.status);
-        Q_EMIT q->finished(record);
+        Q_EMIT q->finished(record); // statusChanged went out in onProcessFinished
         // The next run's launcher, once those who wait for finished() had their turn.
         QTimer::singleShot(0, q, [this] {
             if (!active)
@@ -721,6 +754,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->failure.clear();
     std::fill(std::begin(d->outputBytes), std::end(d->outputBytes), 0);
     std::fill(std::begin(d->outputTruncated), std::end(d->outputTruncated), false);
+    std::fill(std::begin(d->outputDropped), std::end(d->outputDropped), 0);
 
     delete d->process;
     // The pre-warmed launcher execs the script now (nothing it reports is read before
@@ -738,13 +772,17 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         PolicyEvent event;
         event.runId = d->record.id;
         event.at = refusal.time.toMSecsSinceEpoch();
-        event.kind = PolicyEventKind::SandboxRefused;
+        event.kind = refusal.total > 0 ? PolicyEventKind::SandboxRefusedSummary : PolicyEventKind::SandboxRefused;
         event.detail = {{"syscall", refusal.syscall.toStdString()},
                         {"arguments", refusal.arguments.toStdString()},
                         {"pid", refusal.pid},
                         {"errno", refusal.error},
                         {"errno_name", strerrorname_np(refusal.error) ? strerrorname_np(refusal.error) : ""},
                         {"text", refusal.describe().toStdString()}};
+        if (refusal.total > 0) { // the listener's count (PolicyListener::RecordedPerSyscall)
+            event.detail["count"] = refusal.total;
+            event.detail["recorded"] = PolicyListener::RecordedPerSyscall;
+        }
         d->journalWrite([event](Journal *j) { j->recordEvent(event); });
         Q_EMIT policyEvent(event);
     });
@@ -913,9 +951,8 @@ void RunController::stop()
         return;
     d->stopRequested = true;
     d->runTimer.stop();
-    const QString reason = tr("the run was stopped");
-    d->onRunThread([this, reason] { d->engine->cancelAll(reason); });
     d->killAndConfirm();
+    d->cancelCallsLater(tr("the run was stopped"));
 }
 
 bool RunController::answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason)

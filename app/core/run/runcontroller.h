@@ -42,9 +42,10 @@ struct RunFile
 /// the run thread reports (stepsUpdated, outputReceived, the per-step signals,
 /// pendingCallOpened/Closed, stepPaused, divergenceFound) arrives through queued
 /// connections, in order, and all of it before finished(); the GUI thread never waits
-/// for the run thread while a run streams. answer(), the step mode decisions,
-/// retryNow() and stop() run on the run thread and wait for it (it never waits for the
-/// GUI thread). Python tool attempts are handed to the main thread, where the project's
+/// for the run thread while a run streams. answer(), the step mode decisions and
+/// retryNow() run on the run thread and wait for it (it never waits for the GUI
+/// thread); stop() and the run timeout never wait for it (issue 16): they kill the
+/// script's group at once and queue the cancellation of its calls there. Python tool attempts are handed to the main thread, where the project's
 /// tool worker lives.
 class RunController : public QObject
 {
@@ -63,7 +64,11 @@ public:
     /// be opened or the sandbox cannot start; nothing is left running then.
     bool start(const Project &project, const QString &scriptPath, QString *error = nullptr);
 
-    /// Stop (Shift+F5): cancels in-flight steps, kills the script's process group.
+    /// Stop (Shift+F5): kills the script's process group at once and cancels the
+    /// in-flight steps on the run thread, without waiting for it: a run thread busy
+    /// validating a call or in a handler does not hold the window. statusChanged
+    /// (`cancelled`) follows as soon as the group is gone, finished() once the run
+    /// thread has ended the run.
     void stop();
 
     /// Answers a pending call; see StepEngine::answer.
@@ -151,6 +156,8 @@ public:
 
 Q_SIGNALS:
     void started(const QString &runId);
+    /// The run's status; a final one is sent as soon as the script's group is gone, before
+    /// the run thread's last batches and finished().
     void statusChanged(RunStatus status);
     /// The views' feed (issue 4 item 8): the latest state of every step added or
     /// changed since the previous batch — at most one entry per step (per call id;

@@ -2,9 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/handlers/commandhandler.h"
 
-#include "project/jsonerror.h"
-
-#include "jsoninput.h"
+#include "engine/handlers/handleroutput.h"
 #include "procfs.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
@@ -282,22 +280,7 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
                                        exitCode != ExitNonRetryable));
         return;
     }
-    if (m_stdout.trimmed().isEmpty()) {
-        finish(HandlerOutcome::failure(
-            QStringLiteral("command printed nothing on stdout (expected the result as JSON)"), false));
-        return;
-    }
-    // Bounded like every JSON that enters the studio (sandbox/jsoninput.h).
-    if (const std::string deep = JsonInput::depthProblem(std::string_view(m_stdout.constData(), m_stdout.size()),
-                                                         "command tool " + m_tool.toStdString() + ": stdout");
-        !deep.empty()) {
-        finish(HandlerOutcome::failure(QString::fromStdString(deep), false));
-        return;
-    }
-    try {
-        finish(HandlerOutcome::success(nlohmann::json::parse(m_stdout.constBegin(), m_stdout.constEnd())));
-    } catch (const nlohmann::json::parse_error &e) {
-        finish(HandlerOutcome::failure(QStringLiteral("command printed invalid JSON: %1").arg(jsonParseErrorReason(e)),
-                                       false));
-    }
+    Result<nlohmann::json> result = parseHandlerOutput(m_stdout, m_tool);
+    finish(result ? HandlerOutcome::success(std::move(result).value())
+                  : HandlerOutcome::failure(result.error(), false));
 }

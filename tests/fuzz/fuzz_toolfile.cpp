@@ -1,0 +1,29 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// libFuzzer target: tool definition files from elsewhere (Import Tools…, `toolstudio
+// tools import`: Anthropic, OpenAI Chat/Responses, an MCP tools/list result) through
+// ToolImport::parseDefinitions, as manual tools and as mocks. Checks that nothing
+// crashes, that a refusal says why, and that every accepted definition has a name
+// (importFile then refuses one the studio cannot use, with the reason).
+
+#include "exchange/toolimport.h"
+
+#include "fuzzcheck.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    const QByteArray text = FuzzCheck::bytes(data, size);
+    for (const ToolImport::As as : {ToolImport::As::Manual, ToolImport::As::Mock}) {
+        QString error;
+        const auto parsed = ToolImport::parseDefinitions(text, as, &error);
+        if (!parsed) {
+            FuzzCheck::check(!error.isEmpty());
+            continue;
+        }
+        for (const nlohmann::ordered_json &tool : parsed->tools) {
+            FuzzCheck::check(tool.is_object() && tool.contains("name") && tool.at("name").is_string());
+        }
+    }
+    return 0;
+}
