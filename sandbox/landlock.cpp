@@ -174,13 +174,13 @@ std::string restrictSelf(int abi, const Rules &rules)
     RulesetAttr attr = {};
     attr.handledAccessFs = handledFs(abi);
     std::size_t attrSize = sizeof(std::uint64_t); // ABI 1..3 know only the first field
-    if (abi >= 4) {
+    if (abi >= 4 && !rules.allowTcp) {
         attr.handledAccessNet = NetBindTcp | NetConnectTcp; // and no rule allows any port
         attrSize = 2 * sizeof(std::uint64_t);
     }
     if (abi >= 6) {
         attr.scoped = ScopeAbstractUnixSocket | ScopeSignal;
-        attrSize = sizeof attr;
+        attrSize = sizeof attr; // handledAccessNet stays 0 when TCP is allowed
     }
     const int ruleset = int(::syscall(NrCreateRuleset, &attr, attrSize, 0));
     if (ruleset < 0)
@@ -220,6 +220,8 @@ std::string restrictSelf(int abi, const Rules &rules)
         addPath(path, readFile | FsWriteFile | truncate, false);
     if (!rules.workDir.empty())
         addPath(rules.workDir, workRights, true);
+    for (const std::string &path : rules.readWrite)
+        addPath(path, workRights, false);
     if (!error.empty()) {
         ::close(ruleset);
         return error;

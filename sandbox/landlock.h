@@ -44,6 +44,10 @@ struct Rules
     std::vector<std::string> readOnly; ///< /etc, /proc, /sys/devices/system/cpu, /dev/zero, /dev/urandom, /dev/random
     std::vector<std::string> readWriteFiles; ///< /dev/null (read and write, no directory rights)
     std::string workDir;                     ///< read-write, not executable
+    /// More read-write (not executable) dirs: the trusted-code profile's tool data dir.
+    std::vector<std::string> readWrite;
+    /// TCP bind/connect allowed (the trusted-code profile; ABI >= 4 handles them otherwise).
+    bool allowTcp = false;
 };
 
 /// The default rules for a run: the system dirs above, `extraReadExecute` (the

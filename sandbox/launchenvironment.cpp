@@ -38,6 +38,12 @@ bool LaunchEnvironment::replace(LaunchState &state)
         if (name.empty() || name.find('=') != std::string::npos)
             return state.fail(SandboxExit::Environment, "\"" + name + "\" is not a valid environment variable name");
     }
+    // Secrets named in the policy come from the launcher's environment (never from the
+    // policy file); a name that is not set is left out.
+    for (const std::string &name : state.policy.passEnv) {
+        if (const char *value = ::getenv(name.c_str()))
+            state.policy.env.emplace_back(name, value);
+    }
     // The launcher's own environment is the studio's: drop it, so nothing of it can
     // reach the child by accident (execve gets an explicit list anyway).
     if (::clearenv() != 0)

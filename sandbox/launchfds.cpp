@@ -76,7 +76,8 @@ bool LaunchFds::arrange(LaunchState &state)
     };
     const int bridge = state.policy.bridgeFd;
     if (bridge < 0) {
-        if (!placeStatus(3))
+        // A command tool's file_args (SandboxPolicy::keepFds) stay at 3, 4, …
+        if (!placeStatus(3 + state.policy.keepFds))
             return state.fail(SandboxExit::Fds, error);
         return true;
     }

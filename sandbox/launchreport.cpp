@@ -147,5 +147,9 @@ std::string LaunchReport::text()
             "execute right governs execve only and seccomp cannot see which file an mmap maps; "
             "brokered mode/time changes need the caller to own the file and refuse hard-linked files (nlink > 1) "
             "even inside the work dir\n";
+    text += "trusted code (tool worker, command tools; profile tool_worker): the same Landlock file rules plus the "
+            "project read-only and its scratch dir and .toolstudio/tool-data read-write, TCP allowed, no seccomp "
+            "filter; environment: the allow-list plus the project's secrets only; as root: nobody, reading a copy "
+            "of the project; memory 2048 MiB (RLIMIT_DATA); a stuck Python attempt restarts the worker\n";
     return text;
 }

@@ -257,5 +257,9 @@ bool LaunchWorkDir::enter(LaunchState &state)
         return state.fail(SandboxExit::WorkDir,
                           "the work dir " + dir + " is not writable by " + who() + ": " + errnoText(errno)
                               + "; give that user write access");
+    if (!state.policy.cwd.empty() && ::chdir(state.policy.cwd.c_str()) == -1)
+        return state.fail(SandboxExit::WorkDir,
+                          "cannot enter " + state.policy.cwd + " as " + who() + ": " + errnoText(errno)
+                              + "; make it and every parent directory searchable by that user");
     return true;
 }

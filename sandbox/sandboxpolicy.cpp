@@ -70,6 +70,56 @@ void checkKeys(const json &object, const std::string &where, const std::set<std:
     }
 }
 
+/// `value` without the trusted-code fields (checked by readTrustedCodeFields).
+json withoutTrustedCodeFields(json value)
+{
+    for (const char *key : {"profile", "network", "write_paths", "pass_env", "cwd", "keep_fds"})
+        value.erase(key);
+    return value;
+}
+
+/// The fields of the trusted-code profile (docs/sandbox.md "Trusted code").
+void readTrustedCodeFields(const json &value, SandboxPolicy *policy)
+{
+    if (value.contains("profile")) {
+        policy->profile = stringField(value["profile"], "profile");
+        if (policy->profile != SandboxPolicy::ProfileRun && policy->profile != SandboxPolicy::ProfileToolWorker)
+            bad("profile", "must be \"run\" or \"tool_worker\"");
+    }
+    if (value.contains("network")) {
+        if (!value["network"].is_boolean())
+            bad("network", "must be true or false");
+        policy->network = value["network"].get<bool>();
+        if (policy->network && policy->profile != SandboxPolicy::ProfileToolWorker)
+            bad("network", "is allowed only with the \"tool_worker\" profile");
+    }
+    if (value.contains("write_paths")) {
+        policy->writePaths = stringList(value["write_paths"], "write_paths");
+        for (const std::string &path : policy->writePaths)
+            if (path.empty() || path.front() != '/')
+                bad("write_paths", "must hold absolute paths");
+    }
+    if (value.contains("pass_env")) {
+        policy->passEnv = stringList(value["pass_env"], "pass_env");
+        for (const std::string &name : policy->passEnv)
+            if (name.empty() || name.find('=') != std::string::npos)
+                bad("pass_env", "\"" + name + "\" is not a valid variable name");
+    }
+    if (value.contains("cwd")) {
+        policy->cwd = stringField(value["cwd"], "cwd");
+        if (!policy->cwd.empty() && policy->cwd.front() != '/')
+            bad("cwd", "must be an absolute path (or empty: the work dir)");
+    }
+    if (value.contains("keep_fds")) {
+        const json &count = value["keep_fds"];
+        if (!count.is_number_integer() || count.get<std::int64_t>() < 0 || count.get<std::int64_t>() > 64)
+            bad("keep_fds", "must be an integer from 0 to 64");
+        policy->keepFds = count.get<int>();
+        if (policy->keepFds > 0 && (policy->bridgeFd >= 0 || policy->statusFd >= 0))
+            bad("keep_fds", "needs a policy without bridge_fd and status_fd");
+    }
+}
+
 } // namespace
 
 json SandboxPolicy::toJson() const
@@ -77,7 +127,7 @@ json SandboxPolicy::toJson() const
     json environment = json::object();
     for (const auto &[name, value] : env)
         environment[name] = value;
-    return json{
+    json result{
         {"work_dir", workDir},
         {"argv", argv},
         {"env", environment},
@@ -103,13 +153,27 @@ json SandboxPolicy::toJson() const
              {"extra_processes", limits.extraProcesses},
          }},
     };
+    // The trusted-code fields only when set: a run's policy reads as before.
+    if (profile != ProfileRun)
+        result["profile"] = profile;
+    if (network)
+        result["network"] = network;
+    if (!writePaths.empty())
+        result["write_paths"] = writePaths;
+    if (!passEnv.empty())
+        result["pass_env"] = passEnv;
+    if (!cwd.empty())
+        result["cwd"] = cwd;
+    if (keepFds != 0)
+        result["keep_fds"] = keepFds;
+    return result;
 }
 
 SandboxPolicy SandboxPolicy::fromJson(const json &value)
 {
     if (!value.is_object())
         throw std::runtime_error("a sandbox policy must be a JSON object");
-    checkKeys(value, {},
+    checkKeys(withoutTrustedCodeFields(value), {},
               {"work_dir", "argv", "env", "path", "lang", "bridge_fd", "status_fd", "parent_pid", "seccomp_only",
                "run_as_user", "read_paths", "pids_cgroup", "memory_cgroup", "isolate_processes", "wait_for_go",
                "landlock_abi_max", "limits"});
@@ -206,6 +270,7 @@ SandboxPolicy SandboxPolicy::fromJson(const json &value)
         read("open_files", policy.limits.openFiles);
         read("extra_processes", policy.limits.extraProcesses);
     }
+    readTrustedCodeFields(value, &policy);
     return policy;
 }
 

@@ -32,7 +32,9 @@ struct SandboxLimits
 ///      "run_as_user": "nobody", "read_paths": [], "pids_cgroup": "/sys/fs/cgroup/…",
 ///      "isolate_processes": true, "landlock_abi_max": 0,
 ///      "limits": {"cpu_seconds": 305, "data_bytes": …, "file_size_bytes": …,
-///                 "open_files": 256, "extra_processes": 64}}
+///                 "open_files": 256, "extra_processes": 64},
+///      "profile": "run", "network": false, "write_paths": [], "pass_env": [],
+///      "cwd": "", "keep_fds": 0}
 ///
 /// Only "work_dir" and "argv" are required; the rest default to the values below.
 struct SandboxPolicy
@@ -91,6 +93,28 @@ struct SandboxPolicy
     /// TOOLSTUDIO_LANDLOCK_ABI_MAX in the launcher's environment caps it further.
     int landlockAbiMax = 0;
     SandboxLimits limits;
+
+    /// What is confined (docs/sandbox.md "Trusted code"). ProfileRun (the default): an
+    /// agent script — the seccomp allow-list, no TCP. ProfileToolWorker: trusted code the
+    /// project brings (the Python tool worker, command tools) — the same Landlock file
+    /// rules plus `writePaths`, TCP allowed unless `network` is false, no seccomp filter
+    /// and no listener (tools call APIs; the worker's uid is never root).
+    static constexpr const char *ProfileRun = "run";
+    static constexpr const char *ProfileToolWorker = "tool_worker";
+    std::string profile = ProfileRun;
+    /// ProfileToolWorker only: TCP connect/bind allowed (Landlock ABI >= 4 handles it).
+    bool network = false;
+    /// Read-write (never executable) besides the work dir: the project's tool data dir.
+    std::vector<std::string> writePaths;
+    /// Names of variables the launcher takes from its own environment before it clears
+    /// it (a tool's secrets: they are never written into the policy file).
+    std::vector<std::string> passEnv;
+    /// The child's working directory; empty = the work dir. It must be readable by the
+    /// sandbox user (a command tool runs in the project folder).
+    std::string cwd;
+    /// fds 3 .. 3+keepFds-1 stay open as they are (a command tool's file_args). Only
+    /// without a bridge and a status channel.
+    int keepFds = 0;
 
     nlohmann::json toJson() const;
     /// Throws std::runtime_error naming the bad field ("policy field \"argv\": …"):

@@ -28,10 +28,15 @@ Protocol (one JSON object per line, UTF-8):
     {"type":"result","id":ID,"value":JSON,"output":TEXT}
     {"type":"error","id":ID,"error":{"message":..,"retryable":bool,"type":..,
      "traceback":..},"output":TEXT}
+    {"type":"cancelled","id":ID}
+       the cancelled attempt has stopped: at once for an async method, when its thread
+       ends for a sync one (a thread cannot be stopped; the studio restarts the worker
+       when this does not come in time)
 """
 
 import ast
 import asyncio
+import concurrent.futures
 import contextvars
 import dataclasses
 import enum
@@ -522,6 +527,8 @@ class Registry:
 # --- running methods -----------------------------------------------------------------
 
 _capture = contextvars.ContextVar("toolstudio_capture", default=None)
+_threads = {}  # attempt id -> the concurrent future of its sync method's thread
+_executor = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="tool")
 
 
 class _Output(io.TextIOBase):
@@ -688,7 +695,11 @@ async def invoke(registry, message, emit_output):
         if inspect.iscoroutinefunction(method):
             value = await method(**kwargs)
         else:
-            value = await asyncio.to_thread(method, **kwargs)
+            context = contextvars.copy_context()
+            future = _executor.submit(context.run, lambda: method(**kwargs))
+            _threads[message.get("id")] = future
+            future.add_done_callback(lambda _: _threads.pop(message.get("id"), None))
+            value = await asyncio.wrap_future(future)
             if inspect.isawaitable(value):
                 value = await value
     except asyncio.CancelledError:
@@ -779,9 +790,18 @@ def serve(project_dir):
         elif kind == "invoke":
             tasks[message.get("id")] = loop.create_task(run_invoke(message))
         elif kind == "cancel":
-            task = tasks.pop(message.get("id"), None)
+            ident = message.get("id")
+            task = tasks.pop(ident, None)
             if task:
                 task.cancel()
+            thread = _threads.get(ident)
+            stopped = {"type": "cancelled", "id": ident}
+            if thread is not None and not thread.done():
+                # Confirmed when the method returns; the studio restarts the worker first
+                # if that takes longer than its grace period.
+                thread.add_done_callback(lambda _: loop.call_soon_threadsafe(send, stopped))
+            else:
+                send(stopped)
         elif kind == "shutdown":
             loop.stop()
 

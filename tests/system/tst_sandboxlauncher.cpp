@@ -821,6 +821,7 @@ void TestSandboxLauncher::report()
     QVERIFY(result.out.contains("\nseccomp: enforced - allow-list"));
     QVERIFY(result.out.contains("\nlandlock: ABI "));
     QVERIFY(result.out.contains("known limits: a script can stat any path"));
+    QVERIFY(result.out.contains("trusted code (tool worker, command tools; profile tool_worker): "));
     // How the run's tasks are bounded (ProcessIsolation): the studio's runs, then runs
     // without a cgroup; a residual is named with its reason.
     const PidsCgroup::Probe probe = PidsCgroup::probe();
@@ -1076,6 +1077,14 @@ void TestSandboxLauncher::policyErrors_data()
                "policy field \"pids_cgroup\": must be a run cgroup /sys/fs/cgroup/…/toolstudio-run-* (or empty)");
     QTest::newRow("wait_for_go") << QByteArray(R"({"work_dir":"/w","argv":["x"],"wait_for_go":1})")
                                  << QStringLiteral("policy field \"wait_for_go\": must be true or false");
+    QTest::newRow("profile") << QByteArray(R"({"work_dir":"/w","argv":["x"],"profile":"tools"})")
+                             << QStringLiteral("policy field \"profile\": must be \"run\" or \"tool_worker\"");
+    QTest::newRow("network for a run")
+        << QByteArray(R"({"work_dir":"/w","argv":["x"],"network":true})")
+        << QStringLiteral("policy field \"network\": is allowed only with the \"tool_worker\" profile");
+    QTest::newRow("keep_fds with a bridge")
+        << QByteArray(R"({"work_dir":"/w","argv":["x"],"bridge_fd":5,"keep_fds":1})")
+        << QStringLiteral("policy field \"keep_fds\": needs a policy without bridge_fd and status_fd");
     QTest::newRow("memory_cgroup") << QByteArray(R"({"work_dir":"/w","argv":["x"],"memory_cgroup":"/tmp/x"})")
                                    << QStringLiteral("policy field \"memory_cgroup\": must be a run cgroup "
                                                      "/sys/fs/cgroup/…/toolstudio-run-* (or empty)");

@@ -5,6 +5,7 @@
 #include "journal/journal.h"
 #include "journal/journaltail.h"
 #include "project/project.h"
+#include "python/toolsandbox.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -80,13 +81,14 @@ json baseManifest()
     tools.push_back(commandTool("garbage", {"sh", "-c", "echo 'rate: 0.92'"}));
     tools.push_back(commandTool("silent", {"true"}));
     tools.push_back(commandTool("missing_program", {"./no-such-program"}));
-    tools.push_back(commandTool("hang", {"sh", "-c", "sleep 30 & echo $! > sleep.pid; wait"},
+    tools.push_back(commandTool("hang", {"sh", "-c", "sleep 30 & echo $! > \"$HOME/sleep.pid\"; wait"},
                                 "{'retry': {'attempt_timeout_seconds': 0.3, 'max_attempts': 1}}"));
-    tools.push_back(commandTool("keyed",
-                                {"sh", "-c",
-                                 "cat >/dev/null; echo \"$TOOLSTUDIO_ATTEMPT $TOOLSTUDIO_IDEMPOTENCY_KEY\" >> keys.txt;"
-                                 " if [ \"$TOOLSTUDIO_ATTEMPT\" = 1 ]; then sleep 5; fi; echo 42"},
-                                "{'retry': {'attempt_timeout_seconds': 0.3, 'max_attempts': 2}}"));
+    tools.push_back(
+        commandTool("keyed",
+                    {"sh", "-c",
+                     "cat >/dev/null; echo \"$TOOLSTUDIO_ATTEMPT $TOOLSTUDIO_IDEMPOTENCY_KEY\" >> \"$HOME/keys.txt\";"
+                     " if [ \"$TOOLSTUDIO_ATTEMPT\" = 1 ]; then sleep 5; fi; echo 42"},
+                    "{'retry': {'attempt_timeout_seconds': 0.3, 'max_attempts': 2}}"));
     tools.push_back(json::parse(J("{'name': 'ask_bounded', 'handler': {'kind': 'manual'},"
                                   " 'retry': {'attempt_timeout_seconds': 0.2, 'max_attempts': 1}}")));
     tools.push_back(mockTool("backoff", "[{'error': 'busy'}, {'result': 'ok'}]",
@@ -222,6 +224,14 @@ json errorOf(const Reply *reply)
 }
 
 } // namespace
+
+/// The folder command tools of `h`'s project run in (docs/sandbox.md "Trusted code"):
+/// their HOME is its scratch dir.
+std::shared_ptr<ToolSandbox> commandSandbox(const Harness &h)
+{
+    QString error;
+    return ToolSandbox::forProject(QFileInfo(h.dir.path()).canonicalFilePath(), &error);
+}
 
 class TestStepEngine : public QObject
 {
@@ -740,9 +750,11 @@ private Q_SLOTS:
         h.call("c1", "missing_program");
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
         const json error = errorOf(h.reply("c1"));
+        // The confined command's launcher says it (the project is read through a copy as root).
         QCOMPARE(QString::fromStdString(error.value("message", "")),
-                 QStringLiteral("command failed to start: %1/no-such-program: execve: No such file or directory")
-                     .arg(h.dir.path()));
+                 QStringLiteral("command failed to start: cannot run %1/no-such-program: No such file or directory; "
+                                "install the interpreter or set its path in Settings")
+                     .arg(commandSandbox(h)->projectPath()));
         QCOMPARE(error.value("retryable", true), false);
     }
 
@@ -761,7 +773,7 @@ private Q_SLOTS:
             message.c_str());
         QCOMPARE(errorOf(h.reply("c1")).value("bound", ""), std::string("attempt"));
         // The command's own child (sleep 30) is gone too, not just the shell.
-        QFile pidFile(h.dir.filePath(QStringLiteral("sleep.pid")));
+        QFile pidFile(commandSandbox(h)->scratchDir() + QStringLiteral("/sleep.pid")); // the command's HOME
         QVERIFY(pidFile.open(QIODevice::ReadOnly));
         const int pid = pidFile.readAll().trimmed().toInt();
         QVERIFY(pid > 0);
@@ -842,7 +854,7 @@ private Q_SLOTS:
         QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':42}"));
         QCOMPARE(h.step("c1").attempts.size(), std::size_t(2));
         QCOMPARE(h.step("c1").attempts[0].error->codeName(), QStringLiteral("timeout"));
-        QFile keys(h.dir.filePath(QStringLiteral("keys.txt")));
+        QFile keys(commandSandbox(h)->scratchDir() + QStringLiteral("/keys.txt")); // the command's HOME
         QVERIFY(keys.open(QIODevice::ReadOnly));
         QCOMPARE(keys.readAll(), QByteArray("1 run-1:1\n2 run-1:1\n"));
     }

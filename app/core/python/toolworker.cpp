@@ -4,6 +4,7 @@
 
 #include "jsoninput.h"
 #include "python/secrets.h"
+#include "python/toolsandbox.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -13,13 +14,13 @@
 #include <QFileSystemWatcher>
 #include <QPointer>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 
 #include <utility>
 
-#include <sys/stat.h>
+#include <csignal>
+#include <sys/types.h>
 #include <unistd.h>
 
 static void initWorkerResource()
@@ -47,40 +48,43 @@ nlohmann::json errorReply(const QString &message, bool retryable)
 
 } // namespace
 
-QString ToolWorker::scriptPath(QString *error)
+namespace {
+
+/// toolworker.py from the :/worker resource; empty with `error` when it is missing.
+QByteArray workerScript(QString *error)
 {
     initWorkerResource();
     QFile resource(QStringLiteral(":/worker/toolworker.py"));
     if (!resource.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("the tool worker is missing from the resources");
+        *error = QStringLiteral("the tool worker is missing from the resources");
         return {};
     }
-    const QByteArray content = resource.readAll();
-    // Private per user, named after the content: an older studio's copy is never reused.
-    QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    if (base.isEmpty())
-        base = QDir::tempPath() + QStringLiteral("/toolstudio-%1").arg(::getuid());
-    const QString folder = base + QStringLiteral("/worker-")
-        + QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex().left(16));
-    const QString path = folder + QStringLiteral("/toolworker.py");
-    QFile existing(path);
-    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == content)
-        return path;
-    if (!QDir().mkpath(folder)) {
-        if (error)
-            *error = QStringLiteral("cannot create %1").arg(folder);
-        return {};
-    }
-    ::chmod(QFile::encodeName(folder).constData(), 0700);
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly) || out.write(content) != content.size() || !out.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, out.errorString());
-        return {};
-    }
-    return path;
+    return resource.readAll();
 }
+
+/// A confined `python3 toolworker.py MODE PROJECT` set up on `process` (ToolSandbox).
+bool configureWorker(ToolSandbox *sandbox, QProcess *process, const QString &projectDir, const QString &mode,
+                     QString *error)
+{
+    const QString python = ToolWorker::pythonFor(projectDir);
+    if (python.isEmpty()) {
+        *error = QStringLiteral("python3 is not installed: the Python tools cannot run");
+        return false;
+    }
+    const QByteArray content = workerScript(error);
+    if (content.isEmpty() || !sandbox->prepare(projectDir, error))
+        return false;
+    const QString script = sandbox->placeFile(QStringLiteral("toolworker.py"), content, error);
+    if (script.isEmpty())
+        return false;
+    ToolSandbox::Launch launch;
+    launch.argv = {python, script, mode, sandbox->projectPath()};
+    launch.env = ToolWorker::environmentFor(projectDir);
+    launch.memoryBytes = ToolWorker::MemoryLimitBytes;
+    return sandbox->configure(process, launch, error);
+}
+
+} // namespace
 
 QString ToolWorker::pythonFor(const QString &projectDir)
 {
@@ -92,37 +96,35 @@ QString ToolWorker::pythonFor(const QString &projectDir)
     return QStandardPaths::findExecutable(QStringLiteral("python3"));
 }
 
-QProcessEnvironment ToolWorker::environmentFor(const QString &projectDir)
+QMap<QString, QString> ToolWorker::environmentFor(const QString &projectDir)
 {
-    QProcessEnvironment env = Secrets::load(projectDir).addTo(QProcessEnvironment::systemEnvironment());
-    env.insert(QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1"));
+    QMap<QString, QString> env;
+    const Secrets secrets = Secrets::load(projectDir);
+    for (const QString &name : secrets.names())
+        env.insert(name, secrets.value(name));
     env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
-    env.insert(QStringLiteral("PYTHONIOENCODING"), QStringLiteral("utf-8"));
     return env;
 }
 
 std::optional<nlohmann::json> ToolWorker::describeSync(const QString &projectDir, int timeoutMs, QString *error)
 {
     QString reason;
-    const QString script = scriptPath(&reason);
-    const QString python = pythonFor(projectDir);
-    if (script.isEmpty() || python.isEmpty()) {
+    ToolSandbox sandbox;
+    QProcess process;
+    if (!configureWorker(&sandbox, &process, cleanDir(projectDir), QStringLiteral("describe"), &reason)) {
         if (error)
-            *error
-                = script.isEmpty() ? reason : QStringLiteral("python3 is not installed: the Python tools cannot load");
+            *error = reason;
         return std::nullopt;
     }
-    QProcess process;
-    process.setWorkingDirectory(projectDir);
-    process.setProcessEnvironment(environmentFor(projectDir));
-    process.start(python, {script, QStringLiteral("describe"), projectDir});
+    process.start();
     if (!process.waitForStarted(5000)) {
         if (error)
-            *error = QStringLiteral("cannot start %1: %2").arg(python, process.errorString());
+            *error = QStringLiteral("cannot start the tool worker: %1").arg(process.errorString());
         return std::nullopt;
     }
     process.closeWriteChannel();
     if (!process.waitForFinished(timeoutMs)) {
+        ::kill(-pid_t(process.processId()), SIGKILL); // the launcher leads the worker's session
         process.kill();
         process.waitForFinished(1000);
         if (error)
@@ -168,6 +170,9 @@ ToolWorker::ToolWorker(const QString &projectDir, QObject *parent)
         m_changedFiles.insert(path);
         m_changeTimer->start();
     });
+    m_graceTimer = new QTimer(this);
+    m_graceTimer->setSingleShot(true);
+    connect(m_graceTimer, &QTimer::timeout, this, &ToolWorker::restartStuck);
     connect(m_changeTimer, &QTimer::timeout, this, [this] {
         const bool hadToolsDir = m_watchingToolsDir;
         const QStringList before = m_watcher->files();
@@ -201,10 +206,8 @@ ToolWorker::~ToolWorker()
     m_pending.clear();
     if (m_process && m_process->state() != QProcess::NotRunning) {
         m_process->closeWriteChannel();
-        if (!m_process->waitForFinished(500)) {
-            m_process->kill();
-            m_process->waitForFinished(1000);
-        }
+        if (!m_process->waitForFinished(500))
+            killProcess();
     }
 }
 
@@ -250,26 +253,29 @@ bool ToolWorker::ensureStarted(QString *error)
     // New secrets take effect between calls: environment variables are fixed at start.
     if (isRunning() && m_pending.isEmpty() && secretsFingerprint() != m_startedSecrets)
         stop();
-    if (isRunning())
+    if (isRunning()) {
+        m_sandbox->syncProject(); // as root: the copy follows saved tool files
         return true;
-    const QString script = scriptPath(error);
-    const QString python = pythonFor(m_projectDir);
-    if (script.isEmpty())
-        return false;
-    if (python.isEmpty()) {
-        *error = QStringLiteral("python3 is not installed: the Python tools cannot run");
-        return false;
+    }
+    if (!m_sandbox) {
+        // Shared with the project's command tools: one scratch dir, kept across restarts.
+        m_sandbox = ToolSandbox::forProject(m_projectDir, error);
+        if (!m_sandbox)
+            return false;
     }
     if (m_process)
         m_process->deleteLater();
-    m_process = new QProcess(this);
+    m_process = nullptr;
+    auto *process = new QProcess(this);
+    if (!configureWorker(m_sandbox.get(), process, m_projectDir, QStringLiteral("serve"), error)) {
+        delete process;
+        return false;
+    }
+    m_process = process;
     m_buffer.clear();
     m_stderrTail.clear();
     m_stopping = false;
-    m_process->setWorkingDirectory(m_projectDir);
-    m_process->setProcessEnvironment(environmentFor(m_projectDir));
     m_startedSecrets = secretsFingerprint();
-    QProcess *process = m_process;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
         if (process == m_process)
             onReadyRead();
@@ -285,9 +291,9 @@ bool ToolWorker::ensureStarted(QString *error)
         if (process == m_process)
             onFinished(exitCode, status);
     });
-    process->start(python, {script, QStringLiteral("serve"), m_projectDir});
+    process->start();
     if (!process->waitForStarted(5000)) {
-        *error = QStringLiteral("cannot start the tool worker (%1): %2").arg(python, process->errorString());
+        *error = QStringLiteral("cannot start the tool worker: %1").arg(process->errorString());
         process->deleteLater();
         m_process = nullptr;
         return false;
@@ -307,6 +313,8 @@ qint64 ToolWorker::invoke(nlohmann::json request, ReplyCallback done)
 {
     const qint64 id = m_nextId++;
     QString error;
+    if (!m_unconfirmed.isEmpty())
+        restartStuck(); // the retry of a stuck attempt runs in a fresh worker
     if (!ensureStarted(&error)) {
         // Delivered later, never from inside invoke().
         QTimer::singleShot(0, this, [done, error] { done(errorReply(error, false)); });
@@ -321,8 +329,42 @@ qint64 ToolWorker::invoke(nlohmann::json request, ReplyCallback done)
 
 void ToolWorker::cancel(qint64 id)
 {
-    if (m_pending.remove(id))
-        send({{"type", "cancel"}, {"id", std::to_string(id)}});
+    if (!m_pending.remove(id) || !isRunning())
+        return;
+    send({{"type", "cancel"}, {"id", std::to_string(id)}});
+    // The worker answers "cancelled" once the attempt has stopped; until then it may
+    // still be running (a thread), and past GraceMs the worker is restarted.
+    m_unconfirmed.insert(id);
+    if (!m_graceTimer->isActive())
+        m_graceTimer->start(GraceMs);
+}
+
+void ToolWorker::killProcess()
+{
+    if (!isRunning())
+        return;
+    m_stopping = true;
+    const qint64 pid = m_process->processId();
+    if (pid > 0)
+        ::kill(-pid_t(pid), SIGKILL); // the launcher made the worker a session (and group) leader
+    m_process->kill();
+    m_process->waitForFinished(2000);
+}
+
+void ToolWorker::restartStuck()
+{
+    m_graceTimer->stop();
+    if (m_unconfirmed.isEmpty())
+        return;
+    m_unconfirmed.clear();
+    if (!isRunning())
+        return;
+    // Other calls in flight (other runs) go down with it, retryable.
+    failAll(QString::fromLatin1(RestartNote) + QStringLiteral(" (another call's); this call was stopped with it"),
+            true);
+    killProcess();
+    m_restartNote = QString::fromLatin1(RestartNote);
+    Q_EMIT restarted(m_restartNote);
 }
 
 void ToolWorker::requestDescribe()
@@ -340,12 +382,11 @@ void ToolWorker::stop()
     if (!isRunning())
         return;
     m_stopping = true;
+    m_unconfirmed.clear();
     failAll(QStringLiteral("the tool worker was stopped during this call"), true);
     m_process->closeWriteChannel();
-    if (!m_process->waitForFinished(1000)) {
-        m_process->kill();
-        m_process->waitForFinished(1000);
-    }
+    if (!m_process->waitForFinished(1000))
+        killProcess();
 }
 
 void ToolWorker::onReadyRead()
@@ -387,6 +428,13 @@ void ToolWorker::onReadyRead()
                 running.isEmpty() ? "none" : qPrintable(running.join(QStringLiteral(", "))));
             continue;
         }
+        if (message["type"] == "cancelled") {
+            bool known = false;
+            const qint64 id = QString::fromStdString(message.value("id", std::string())).toLongLong(&known);
+            if (known && m_unconfirmed.remove(id) && m_unconfirmed.isEmpty())
+                m_graceTimer->stop();
+            continue;
+        }
         if (message["type"] == "described") {
             Q_EMIT described(QByteArray::fromStdString(message.value("files", nlohmann::json::array()).dump()));
             continue;
@@ -406,7 +454,15 @@ void ToolWorker::deliver(qint64 id, const nlohmann::json &reply)
         return; // cancelled
     ReplyCallback done = std::move(it.value().done);
     m_pending.erase(it);
-    done(reply);
+    if (m_restartNote.isEmpty()) {
+        done(reply);
+        return;
+    }
+    // The first reply after a restart says so in its output (the trace shows it).
+    nlohmann::json noted = reply;
+    noted["output"] = "[tool worker] " + std::exchange(m_restartNote, {}).toStdString() + "\n"
+        + reply.value("output", std::string());
+    done(noted);
 }
 
 void ToolWorker::failAll(const QString &message, bool retryable)

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QMap>
 #include <QObject>
 #include <QProcess>
 #include <QSet>
@@ -11,17 +12,28 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QFileSystemWatcher;
 class QTimer;
+class ToolSandbox;
 
 /// The trusted Python tool worker of one project (DESIGN.md "Tools and the project";
-/// resources/worker/toolworker.py): `python3 toolworker.py serve PROJECT` outside the
-/// sandbox, in the project folder, with the studio's environment plus the project's
-/// secrets (Secrets). One JSON object per line on stdin/stdout (protocol in the
-/// script's docstring and docs/python-tools.md).
+/// resources/worker/toolworker.py): `python3 toolworker.py serve PROJECT`, confined by
+/// ToolSandbox (docs/sandbox.md "Trusted code": the project read-only, a scratch dir
+/// as HOME, no home, never root, a memory bound, network allowed), in the project
+/// folder, with a clean environment holding the project's secrets (Secrets). One JSON
+/// object per line on stdin/stdout (protocol in the script's docstring and
+/// docs/python-tools.md).
+///
+/// A cancelled attempt (timeout, Stop) must really stop: an async method is cancelled
+/// and the worker confirms it; a sync method runs in a thread, which cannot be killed,
+/// so when the worker has not confirmed the stop within GraceMs — or the next invoke()
+/// comes first — the worker is killed and restarted (restarted(), and the next reply's
+/// output starts with RestartNote).
 ///
 /// Started on the first invoke(); when it dies (a tool called os._exit, a segfault,
 /// kill -9) every call in flight gets a retryable error and the next invoke() starts
@@ -40,15 +52,25 @@ public:
     /// The shared worker of `projectDir` (created on first use, owned by the
     /// application object, lives until it ends).
     static ToolWorker *forProject(const QString &projectDir);
-    /// toolworker.py written from the :/worker resource into a private (0700) cache
-    /// folder; empty with `error` when that fails.
-    static QString scriptPath(QString *error = nullptr);
+    /// How long a cancelled attempt may take to stop before the worker is restarted.
+    static constexpr int GraceMs = 2000;
+    /// The worker's memory bound (RLIMIT_DATA): a runaway tool gets a MemoryError.
+    static constexpr std::uint64_t MemoryLimitBytes = 2ull * 1024 * 1024 * 1024;
+    /// What cancel() does, for a timeout's or Stop's message.
+    static QString cancelReport()
+    {
+        return QStringLiteral("the call was cancelled in the tool worker (an async method stops; a sync method's "
+                              "thread cannot be stopped: if it still runs %1 s later, the worker is restarted)")
+            .arg(GraceMs / 1000);
+    }
+    static constexpr auto RestartNote = "the tool worker was restarted: attempt did not stop after its timeout";
     /// The Python the worker runs with: PROJECT/.toolstudio/venv/bin/python3 when such
     /// a virtual environment exists, else /usr/bin/python3 (else python3 in PATH).
     static QString pythonFor(const QString &projectDir);
-    /// The environment of the worker (and of describeSync): the studio's, the
-    /// project's secrets, PYTHONDONTWRITEBYTECODE=1 (loading never writes into tools/).
-    static QProcessEnvironment environmentFor(const QString &projectDir);
+    /// The variables the worker (and describeSync) gets besides the sandbox's PATH, HOME
+    /// and TMPDIR (the scratch dir), LANG, PYTHONIOENCODING and PYTHONDONTWRITEBYTECODE=1:
+    /// the project's secrets and PYTHONUNBUFFERED=1. Nothing of the studio's environment.
+    static QMap<QString, QString> environmentFor(const QString &projectDir);
     /// One-shot `toolworker.py describe PROJECT`, waiting at most `timeoutMs`: the
     /// "files" array (see docs/python-tools.md), or nullopt with the reason (Python
     /// missing, timeout, malformed output). Used by Project::load, which must stay
@@ -85,6 +107,8 @@ Q_SIGNALS:
     void toolFilesChanged(const QStringList &paths);
     /// The worker process ended without being asked to; `reason` in words.
     void crashed(const QString &reason);
+    /// The worker was killed because a cancelled attempt did not stop (RestartNote).
+    void restarted(const QString &reason);
 
 private:
     bool ensureStarted(QString *error);
@@ -95,6 +119,8 @@ private:
     void deliver(qint64 id, const nlohmann::json &reply);
     void watchToolFiles();
     QString secretsFingerprint() const;
+    void restartStuck();
+    void killProcess();
 
     QString m_projectDir;
     QProcess *m_process = nullptr;
@@ -110,6 +136,10 @@ private:
     int m_starts = 0;
     bool m_stopping = false;
     QString m_startedSecrets;
+    std::shared_ptr<ToolSandbox> m_sandbox; ///< the project's (ToolSandbox::forProject)
+    QSet<qint64> m_unconfirmed;             ///< cancelled, not yet confirmed stopped
+    QTimer *m_graceTimer = nullptr;
+    QString m_restartNote; ///< prefixed to the next reply's output
     QFileSystemWatcher *m_watcher = nullptr;
     QTimer *m_changeTimer = nullptr;
     QSet<QString> m_changedFiles;    ///< saved since the change timer started (absolute paths)

@@ -5,13 +5,13 @@
 #include "engine/handlers/handleroutput.h"
 #include "procfs.h"
 #include "python/secrets.h"
+#include "python/toolsandbox.h"
+#include "sandboxpolicy.h"
 #include "workdirfile.h"
 
-#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcessEnvironment>
 
 #include <cerrno>
 #include <csignal>
@@ -54,17 +54,20 @@ void CommandHandler::start(const HandlerRequest &request)
     m_maxStdout = std::max<std::size_t>(request.maxResultBytes * 4, 64 * 1024);
     m_tool = request.tool;
     m_process = new QProcess(this);
-    m_process->setWorkingDirectory(request.projectDir);
 
-    // The project's secrets reach trusted handlers only, never the sandbox (Secrets).
+    // Confined (ToolSandbox, docs/sandbox.md "Trusted code"): a clean environment with
+    // the project's secrets — they reach trusted handlers only, never the sandbox.
     m_secrets = Secrets::load(request.projectDir);
-    QProcessEnvironment env = m_secrets.addTo(QProcessEnvironment::systemEnvironment());
-    env.insert(QStringLiteral("TOOLSTUDIO_TOOL"), request.tool);
-    env.insert(QStringLiteral("TOOLSTUDIO_RUN_ID"), request.runId);
-    env.insert(QStringLiteral("TOOLSTUDIO_CALL_ID"), request.callId);
-    env.insert(QStringLiteral("TOOLSTUDIO_ATTEMPT"), QString::number(request.attempt));
-    env.insert(QStringLiteral("TOOLSTUDIO_IDEMPOTENCY_KEY"), request.idempotencyKey);
-    m_process->setProcessEnvironment(env);
+    ToolSandbox::Launch launch;
+    launch.argv = m_command;
+    for (const QString &name : m_secrets.names())
+        launch.env.insert(name, m_secrets.value(name));
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_TOOL"), request.tool);
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_RUN_ID"), request.runId);
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_CALL_ID"), request.callId);
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_ATTEMPT"), QString::number(request.attempt));
+    launch.env.insert(QStringLiteral("TOOLSTUDIO_IDEMPOTENCY_KEY"), request.idempotencyKey);
+    launch.cpuSeconds = CpuSecondsPerAttempt;
     // Files the script wrote, named in file_args: opened here, beneath the work dir
     // (WorkDirFile), handed over as fds 3, 4, … .
     nlohmann::json args = request.args;
@@ -103,10 +106,10 @@ void CommandHandler::start(const HandlerRequest &request)
         return;
     }
 
-    // Own process group, so a timeout or Stop also kills what the command started.
-    // Runs between fork and exec: async-signal-safe calls only.
+    // The launcher gives the command a session and process group of its own, so a
+    // timeout or Stop also kills what it started. Runs between fork and exec:
+    // async-signal-safe calls only.
     m_process->setChildProcessModifier([files] {
-        ::setsid();
         // Out of the way first (close-on-exec copies), then to 3, 4, … without it.
         int moved[16];
         const std::size_t count = std::min<std::size_t>(files.size(), 16);
@@ -116,9 +119,23 @@ void CommandHandler::start(const HandlerRequest &request)
             ::dup2(moved[i], int(3 + i));
     });
 
-    QString program = m_command.first();
-    if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
-        program = QDir::cleanPath(QDir(request.projectDir).absoluteFilePath(program));
+    const QString program = m_command.first();
+    launch.keepFds = int(std::min<std::size_t>(files.size(), 16));
+    if (!files.empty())
+        launch.readPaths << request.workDir; // `/dev/fd/N` is re-opened beneath it
+    QString refusal;
+    const QString canonical = QFileInfo(request.projectDir).canonicalFilePath();
+    m_sandbox = ToolSandbox::forProject(canonical.isEmpty() ? request.projectDir : canonical, &refusal);
+    if (!m_sandbox || !m_sandbox->configure(m_process, launch, &refusal)) {
+        closeFiles();
+        QMetaObject::invokeMethod(
+            this,
+            [this, refusal] {
+                finish(HandlerOutcome::failure(QStringLiteral("command cannot start: ") + refusal, false));
+            },
+            Qt::QueuedConnection);
+        return;
+    }
 
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
         m_stdout += m_process->readAllStandardOutput();
@@ -156,7 +173,7 @@ void CommandHandler::start(const HandlerRequest &request)
         m_process->closeWriteChannel();
     });
 
-    m_process->start(program, m_command.mid(1));
+    m_process->start();
     closeFiles(); // the command has its copies (QProcess forks in start())
 }
 
@@ -242,6 +259,19 @@ void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
             : QStringLiteral("command was killed by signal %1").arg(exitCode);
         finish(HandlerOutcome::failure(tail.isEmpty() ? killed : QStringLiteral("%1 (%2)").arg(tail, killed), true));
         return;
+    }
+    if (exitCode >= SandboxExit::First && exitCode <= SandboxExit::Last) {
+        // The launcher failed before execve (e.g. the program does not exist): its
+        // one line "toolstudio-sandbox: <step>: <reason>" on stderr.
+        static constexpr QLatin1StringView Prefix("toolstudio-sandbox: ");
+        const QString text = QString::fromUtf8(m_stderr);
+        const qsizetype at = text.lastIndexOf(Prefix);
+        if (at >= 0) {
+            const QString line = text.mid(at + Prefix.size()).section(QLatin1Char('\n'), 0, 0).trimmed();
+            const QString reason = line.section(QStringLiteral(": "), 1);
+            finish(HandlerOutcome::failure(QStringLiteral("command failed to start: %1").arg(reason), false));
+            return;
+        }
     }
     if (exitCode != 0) {
         const QString status = QStringLiteral("exit status %1").arg(exitCode);

@@ -8,11 +8,18 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <cstdint>
+#include <memory>
+
+class ToolSandbox;
+
 /// Runs a host command for one attempt (handler kind `command`, docs/project-format.md):
-/// argv from the manifest, run in the project folder in a process group of its own;
-/// the arguments as one line of JSON on stdin; the environment of the studio plus
-/// TOOLSTUDIO_TOOL, TOOLSTUDIO_RUN_ID, TOOLSTUDIO_CALL_ID, TOOLSTUDIO_ATTEMPT and
-/// TOOLSTUDIO_IDEMPOTENCY_KEY.
+/// argv from the manifest, confined by ToolSandbox (docs/sandbox.md "Trusted code": the
+/// project read-only, a scratch dir as HOME and TMPDIR, no home, never root, network
+/// allowed), run in the project folder in a session and process group of its own; the
+/// arguments as one line of JSON on stdin; a clean environment holding only the
+/// project's secrets and TOOLSTUDIO_TOOL, TOOLSTUDIO_RUN_ID, TOOLSTUDIO_CALL_ID,
+/// TOOLSTUDIO_ATTEMPT and TOOLSTUDIO_IDEMPOTENCY_KEY.
 ///
 /// Outcome by exit status: 0 = success, stdout is the result JSON (invalid or empty
 /// JSON = a non-retryable error); 65 (EX_DATAERR) = non-retryable error; any other
@@ -35,6 +42,7 @@ public:
     static constexpr int ExitNonRetryable = 65; ///< EX_DATAERR from sysexits.h
     static constexpr int ExitRetryable = 75;    ///< EX_TEMPFAIL; any other non-zero status is retryable too
     static constexpr qsizetype MaxCapturedStderr = 1024 * 1024;
+    static constexpr std::uint64_t CpuSecondsPerAttempt = 600; ///< RLIMIT_CPU of one attempt
 
     CommandHandler(QStringList command, QObject *parent = nullptr, QStringList fileArgs = {});
     ~CommandHandler() override;
@@ -62,5 +70,6 @@ private:
     std::size_t m_maxStdout = 0;
     bool m_done = false;
     QString m_killReport;
-    Secrets m_secrets; ///< the project's, given to the command and masked in its stderr
+    Secrets m_secrets;                      ///< the project's, given to the command and masked in its stderr
+    std::shared_ptr<ToolSandbox> m_sandbox; ///< the project's (ToolSandbox::forProject)
 };

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/handlers/mainthreadhandler.h"
 
+#include "python/toolworker.h"
+
 #include <QCoreApplication>
 #include <QMutex>
 #include <QPointer>
@@ -75,5 +77,5 @@ void MainThreadHandler::cancel()
 QString MainThreadHandler::cancelReport() const
 {
     // The inner handler's own report is on the main thread; this one says the same.
-    return m_cancelled ? QStringLiteral("the call was cancelled in the project's tool worker") : QString();
+    return m_cancelled ? ToolWorker::cancelReport() : QString();
 }

@@ -58,6 +58,5 @@ void PythonHandler::cancel()
         return;
     m_done = true;
     ToolWorker::forProject(m_projectDir)->cancel(m_id);
-    m_cancelReport = QStringLiteral("the call was cancelled in the tool worker (an async method stops; a sync "
-                                    "method's thread runs to its end, its result dropped)");
+    m_cancelReport = ToolWorker::cancelReport();
 }

@@ -26,6 +26,7 @@ class Tools:
 
     def crash_once(self, marker: str) -> str:
         """Kills the worker the first time (marker file missing), then succeeds."""
+        marker = os.path.expanduser(marker)  # "~/x": the worker's scratch dir (its HOME)
         if not os.path.exists(marker):
             open(marker, "w").close()
             os._exit(3)

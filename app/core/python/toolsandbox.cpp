@@ -1,0 +1,279 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "python/toolsandbox.h"
+
+#include "sandboxpolicy.h"
+#include "sandboxprocess.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QSaveFile>
+#include <QSet>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr int MaxCopiedFiles = 20000;
+constexpr qint64 MaxCopiedBytes = 512ll * 1024 * 1024;
+
+/// Entries of a project that the copy leaves out: `.toolstudio/` but its venv (the
+/// journal, the valves), version control.
+bool skipped(const QString &relative)
+{
+    const QString top = relative.section(QLatin1Char('/'), 0, 0);
+    if (top == QLatin1String(".git"))
+        return true;
+    if (top != QLatin1String(".toolstudio") || relative == top)
+        return false;
+    return relative.section(QLatin1Char('/'), 1, 1) != QLatin1String("venv");
+}
+
+/// The target of symlink `path` as written (never resolved), or empty.
+QByteArray linkTarget(const QString &path)
+{
+    char buffer[4096];
+    const ssize_t size = ::readlink(QFile::encodeName(path).constData(), buffer, sizeof buffer);
+    return size > 0 ? QByteArray(buffer, size) : QByteArray();
+}
+
+QByteArray encoded(const QString &path)
+{
+    return QFile::encodeName(path);
+}
+
+} // namespace
+
+std::shared_ptr<ToolSandbox> ToolSandbox::forProject(const QString &projectDir, QString *error)
+{
+    static QMutex mutex;
+    static QHash<QString, std::shared_ptr<ToolSandbox>> folders;
+    const QMutexLocker lock(&mutex);
+    std::shared_ptr<ToolSandbox> &sandbox = folders[projectDir];
+    if (!sandbox) {
+        auto made = std::make_shared<ToolSandbox>();
+        if (!made->prepare(projectDir, error)) {
+            folders.remove(projectDir);
+            return nullptr;
+        }
+        sandbox = made;
+    }
+    return sandbox;
+}
+
+bool ToolSandbox::studioIsRoot()
+{
+    return ::geteuid() == 0;
+}
+
+ToolSandbox::~ToolSandbox()
+{
+    if (!m_folder.isEmpty())
+        QDir(m_folder).removeRecursively();
+}
+
+bool ToolSandbox::prepare(const QString &projectDir, QString *error)
+{
+    const QMutexLocker lock(&m_mutex);
+    if (!m_folder.isEmpty() && projectDir == m_projectDir) {
+        syncProjectLocked(); // again (a restarted worker): the same folder and scratch dir
+        return true;
+    }
+    m_projectDir = projectDir;
+    QByteArray pattern = encoded(QDir::tempPath() + QStringLiteral("/toolstudio-tools-XXXXXX"));
+    if (!::mkdtemp(pattern.data())) {
+        *error = QStringLiteral("cannot create a folder for the tool sandbox in %1: %2")
+                     .arg(QDir::tempPath(), QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    m_folder = QFile::decodeName(pattern);
+    // 0711: the sandbox user (root studio) passes through to scratch/ and project/ only.
+    ::chmod(pattern.constData(), 0711);
+    const QString scratch = scratchDir();
+    if (::mkdir(encoded(scratch).constData(), 0700) != 0) {
+        *error = QStringLiteral("cannot create %1: %2").arg(scratch, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    if (!studioIsRoot()) {
+        m_projectPath = projectDir;
+        return true;
+    }
+    m_projectPath = m_folder + QStringLiteral("/project");
+    ::mkdir(encoded(m_projectPath).constData(), 0755);
+    syncProjectLocked();
+    return true;
+}
+
+QString ToolSandbox::placeFile(const QString &name, const QByteArray &content, QString *error)
+{
+    const QMutexLocker lock(&m_mutex);
+    const QString dir = m_folder + QStringLiteral("/bin");
+    ::mkdir(encoded(dir).constData(), 0755);
+    const QString path = dir + QLatin1Char('/') + name;
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(content) != content.size() || !out.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, out.errorString());
+        return {};
+    }
+    ::chmod(encoded(path).constData(), 0644);
+    return path;
+}
+
+void ToolSandbox::syncProject()
+{
+    const QMutexLocker lock(&m_mutex);
+    syncProjectLocked();
+}
+
+void ToolSandbox::syncProjectLocked()
+{
+    if (!studioIsRoot() || m_folder.isEmpty())
+        return;
+    const QDir source(m_projectDir);
+    QSet<QString> wanted;
+    int files = 0;
+    qint64 bytes = 0;
+    // Symlinks are never followed: a link is copied as a link (a venv's bin/python3), so
+    // a link in the project cannot carry a file root can read (a home's keys) into the
+    // sandbox user's reach — following it is up to that user (and Landlock).
+    QDirIterator it(m_projectDir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString relative = source.relativeFilePath(path);
+        if (skipped(relative))
+            continue;
+        const QFileInfo info = it.fileInfo();
+        const QString target = m_projectPath + QLatin1Char('/') + relative;
+        wanted.insert(relative);
+        if (info.isSymLink()) {
+            const QByteArray link = linkTarget(path);
+            if (!link.isEmpty() && linkTarget(target) != link) {
+                ::unlink(encoded(target).constData());
+                ::symlink(link.constData(), encoded(target).constData());
+            }
+            continue;
+        }
+        if (info.isDir()) {
+            ::mkdir(encoded(target).constData(), 0755);
+            continue;
+        }
+        if (!info.isFile() || ++files > MaxCopiedFiles || (bytes += info.size()) > MaxCopiedBytes)
+            continue;
+        const QFileInfo copy(target);
+        if (copy.exists() && copy.size() == info.size() && copy.lastModified() == info.lastModified())
+            continue;
+        QFile::remove(target);
+        if (!QFile::copy(path, target))
+            continue;
+        ::chmod(encoded(target).constData(), info.isExecutable() ? 0755 : 0644);
+        QFile out(target);
+        if (out.open(QIODevice::ReadWrite))
+            out.setFileTime(info.lastModified(), QFileDevice::FileModificationTime);
+    }
+    // Files removed from the project go from the copy too (deepest first).
+    QStringList stale;
+    QDirIterator copied(m_projectPath, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
+                        QDirIterator::Subdirectories);
+    const QDir copyRoot(m_projectPath);
+    while (copied.hasNext()) {
+        const QString path = copied.next();
+        if (!wanted.contains(copyRoot.relativeFilePath(path)))
+            stale.prepend(path);
+    }
+    for (const QString &path : std::as_const(stale)) {
+        const QFileInfo info(path);
+        if (info.isSymLink())
+            ::unlink(encoded(path).constData()); // the link, never what it points to
+        else if (info.isDir())
+            QDir(path).removeRecursively();
+        else
+            QFile::remove(path);
+    }
+}
+
+bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *error)
+{
+    const QString launcher = SandboxProcess::defaultLauncherPath();
+    if (launcher.isEmpty()) {
+        *error = QStringLiteral("toolstudio-sandbox was not found (beside the studio, in TOOLSTUDIO_SANDBOX or on "
+                                "PATH): tools run only confined; reinstall Tool Studio");
+        return false;
+    }
+    if (launch.argv.isEmpty()) {
+        *error = QStringLiteral("no program to run");
+        return false;
+    }
+    const QMutexLocker lock(&m_mutex);
+    syncProjectLocked(); // as root: the copy follows the project
+    SandboxPolicy policy;
+    policy.profile = SandboxPolicy::ProfileToolWorker;
+    policy.network = launch.network;
+    policy.workDir = encoded(scratchDir()).toStdString();
+    QString program = launch.argv.first();
+    if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
+        program = QDir::cleanPath(QDir(m_projectPath).absoluteFilePath(program));
+    else if (program.startsWith(m_projectDir + QLatin1Char('/')))
+        program = m_projectPath + program.mid(m_projectDir.size()); // the venv's python, in the copy as root
+    policy.argv.push_back(encoded(program).toStdString());
+    for (qsizetype i = 1; i < launch.argv.size(); ++i)
+        policy.argv.push_back(encoded(launch.argv[i]).toStdString());
+    policy.parentPid = ::getpid();
+    // A kernel without Landlock: the uid, the environment and the limits still hold
+    // (docs/sandbox.md "Trusted code", residuals).
+    policy.seccompOnly = true;
+    policy.readPaths.push_back(encoded(m_projectPath).toStdString());
+    if (QFileInfo::exists(m_folder + QStringLiteral("/bin")))
+        policy.readPaths.push_back(encoded(m_folder + QStringLiteral("/bin")).toStdString());
+    for (const QString &path : launch.readPaths)
+        policy.readPaths.push_back(encoded(path).toStdString());
+    const QString venv = m_projectPath + QStringLiteral("/.toolstudio/venv");
+    if (QFileInfo(venv).isDir())
+        policy.readPaths.push_back(encoded(venv).toStdString());
+    if (!studioIsRoot()) {
+        // The tools' own place to keep files between calls (not the journal or the venv).
+        const QString data = m_projectDir + QStringLiteral("/.toolstudio/tool-data");
+        if (QDir().mkpath(data))
+            policy.writePaths.push_back(encoded(data).toStdString());
+    }
+    if (launch.cwdInProject)
+        policy.cwd = encoded(m_projectPath).toStdString();
+    policy.keepFds = launch.keepFds;
+    // One sandbox user for every launch of the project (as root: nobody), since the
+    // worker and command attempts share the scratch dir the launcher hands to it.
+    policy.isolateProcesses = false;
+    policy.limits.cpuSeconds = launch.cpuSeconds;
+    policy.limits.dataBytes = launch.memoryBytes;
+    policy.limits.openFiles = 1024;
+
+    // The launcher's own environment: PATH and the variables it passes on by name.
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("PATH"), QString::fromStdString(policy.path));
+    for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
+        environment.insert(it.key(), it.value());
+        policy.passEnv.push_back(it.key().toStdString());
+    }
+
+    QSaveFile file(m_folder + QStringLiteral("/policy-%1.json").arg(++m_launches));
+    const QByteArray json = QByteArray::fromStdString(policy.toJson().dump());
+    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write the tool sandbox's policy: %1").arg(file.errorString());
+        return false;
+    }
+    process->setProgram(launcher);
+    process->setArguments({QStringLiteral("--policy"), file.fileName()});
+    process->setProcessEnvironment(environment);
+    process->setWorkingDirectory(m_folder);
+    QObject::connect(process, &QObject::destroyed, [path = file.fileName()] { QFile::remove(path); });
+    return true;
+}
