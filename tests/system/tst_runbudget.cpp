@@ -166,6 +166,33 @@ private Q_SLOTS:
         QCOMPARE(result.steps[0].tool, elided);
     }
 
+    // Every refused step keeps a long name elided, not only unknown_tool's: a 100 KB
+    // name on a call reusing the id of a call in flight (protocol_error) was kept whole
+    // in its step and printed whole in the trace (attack2).
+    void longToolNameIsElidedInEveryRefusal()
+    {
+        QVERIFY(makeProject("\"max_calls\": 5"));
+        RunController controller;
+        const RunResult result
+            = run(controller,
+                  "import os, json\n"
+                  "def send(tool):\n"
+                  "    line = json.dumps({'type': 'call', 'id': 'c1', 'tool': tool}).encode() + b'\\n'\n"
+                  "    view = memoryview(line)\n"
+                  "    while view:\n"
+                  "        view = view[os.write(3, view):]\n"
+                  "send('slow')\n"
+                  "send('a' * 102400)\n"
+                  "buf = b''\n"
+                  "while buf.count(b'\\n') < 2:\n"
+                  "    buf += os.read(3, 65536)\n"
+                  "print(*(json.loads(l).get('error', {}).get('code', 'ok') for l in buf.split(b'\\n')[:2]))\n");
+        QCOMPARE(result.stdoutText, QByteArray("protocol_error ok\n"));
+        QCOMPARE(int(result.steps.size()), 2);
+        QCOMPARE(result.steps[1].error->code, ErrorCode::ProtocolError);
+        QCOMPARE(result.steps[1].tool, QString(128, QLatin1Char('a')) + QStringLiteral("… (102400 bytes)"));
+    }
+
     // 10 000 refused socket() calls: the first 20 are events of their own, then one
     // summary whose count is every refusal the listener answered (= the script's count).
     void socketRefusalsAreCoalesced()

@@ -776,14 +776,16 @@ void StepEngine::submitCall(const BridgeCall &call)
     step.callId = QString::fromStdString(call.id);
     step.sequence = int(d->steps.size()) + 1;
     step.tool = QString::fromStdString(call.tool);
+    // A name no declared tool has is kept elided in every step (stopped, duplicate id,
+    // oversized and unknown calls alike): its step and trace lines stay small.
+    if (step.tool.size() > ElidedChars && !d->project.tool(step.tool))
+        step.tool = elidedText(step.tool, ElidedChars);
     step.args = call.args;
     step.idempotencyKey = d->keyPrefix + QString::number(step.sequence); // "<runId>:<sequence>", one allocation
     step.queuedAt = now();
 
     if (d->callCount >= maxCalls) {
         d->budgetStepRecorded = true;
-        if (step.tool.size() > ElidedChars)
-            step.tool = elidedText(step.tool, ElidedChars);
         d->refuse(std::move(step), ErrorCode::MaxCallsExceeded, budgetMessage(d->callCount + 1, maxCalls));
         return;
     }
@@ -815,10 +817,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     // 1. declared, active, bound
     const Tool *tool = d->project.tool(step.tool);
     if (!tool) {
-        // No tool has a name this long (MCP: 128 at most): the step keeps the elided name.
-        const QString name = elidedText(step.tool, ElidedChars);
-        if (step.tool.size() > ElidedChars)
-            step.tool = name;
+        const QString name = step.tool; // elided above when long
         d->refuse(std::move(step), ErrorCode::UnknownTool,
                   QStringLiteral("no tool named '%1' in this project").arg(name));
         return;
