@@ -341,6 +341,13 @@ Outcome handle(const std::string &syscall, const std::uint64_t args[6], pid_t pi
         // in the run folder (the kernel would allow the owner both on its own group).
         const mode_t mode = call.newMode & 01777;
         (void)gid;
+        // The work dir itself stays private to its owner: opened to group or others, a
+        // local user could read the run's data and plant or swap entries in it while
+        // the studio copies the run's files out (attack2).
+        struct stat work = {};
+        if ((mode & 077) != 0 && ::fstat(workDirFd, &work) == 0 && work.st_dev == info.st_dev
+            && work.st_ino == info.st_ino)
+            return refuse(EPERM);
         return fail(::chmod(self, mode) == 0 ? 0 : errno);
     }
     return fail(::utimensat(object.fd, "", haveTimes ? times : nullptr, AT_EMPTY_PATH) == 0 ? 0 : errno);

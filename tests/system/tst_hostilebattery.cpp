@@ -734,6 +734,13 @@ void TestHostileBattery::battery_data()
          "print('RESULT', a, b, err(lambda: os.chmod('/', 0o777)), "
          "err(lambda: os.chmod(w + '/absent', 0o600)), oct(os.stat('f').st_mode & 0o777))"),
        "RESULT 0o640 0o604 EPERM ENOENT 0o600", "chmod");
+    // The work dir stays private: opened to others (0777), a local user could read the
+    // run's data and swap entries in it while the studio copies its files out (attack2).
+    py("30 work dir stays private",
+       s("print('RESULT', err(lambda: os.chmod('.', 0o777)), err(lambda: os.chmod(os.getcwd(), 0o755)), "
+         "err(lambda: os.chmod('.', 0o700)), oct(os.stat('.').st_mode & 0o777), "
+         "(os.mkdir('d'), err(lambda: os.chmod('d', 0o755)))[1])"),
+       "RESULT EPERM EPERM allowed 0o700 allowed", "chmod");
     py("30 venv in the work dir",
        s("r = subprocess.run([sys.executable, '-m', 'venv', '--without-pip', '--copies', 'v'], capture_output=True)\n"
          "print('RESULT', r.returncode, r.stderr.decode()[-200:].strip() or 'ok', "
