@@ -537,11 +537,13 @@ void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome
                 outcome = HandlerOutcome::failure(
                     QStringLiteral("output_schema of %1 does not compile: %2").arg(tool.name, error), false);
             } else if (const auto failure = validator->validate(outcome.result)) {
-                outcome = HandlerOutcome::failure(
-                    QStringLiteral("result of %1 does not match output_schema at %2: %3")
-                        .arg(tool.name, failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
-                             failure->message),
-                    false);
+                outcome = HandlerOutcome::failure(QStringLiteral("result of %1 does not match output_schema at %2: %3")
+                                                      .arg(tool.name,
+                                                           failure->pointer.isEmpty()
+                                                               ? QStringLiteral("(root)")
+                                                               : elidedText(failure->pointer, ElidedChars),
+                                                           failure->message),
+                                                  false);
                 outcome.error.details = {{"pointer", failure->pointer.toStdString()}};
             }
         }
@@ -881,7 +883,11 @@ void StepEngine::submitCall(const BridgeCall &call)
         const auto failure = validator->validate(step.args);
         if (!failure)
             return false;
-        const QString where = failure->pointer.isEmpty() ? QString() : QStringLiteral(" at %1").arg(failure->pointer);
+        // The pointer names the script's own keys: elided in the message (a 200 KB key
+        // was echoed whole into the error and the trace); `pointer` keeps it exact.
+        const QString where = failure->pointer.isEmpty()
+            ? QString()
+            : QStringLiteral(" at %1").arg(elidedText(failure->pointer, ElidedChars));
         d->refuse(std::move(step), ErrorCode::InvalidArguments,
                   QStringLiteral("invalid %1arguments for '%2'%3: %4")
                       .arg(QLatin1StringView(whose), tool->name, where, failure->message),
@@ -1167,7 +1173,8 @@ bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, Q
             if (const auto failure = validator->validate(answer.result)) {
                 if (reason)
                     *reason = QStringLiteral("the result does not match output_schema at %1: %2")
-                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
+                                                                  : elidedText(failure->pointer, ElidedChars),
                                        failure->message);
                 return false;
             }
@@ -1272,7 +1279,8 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
             if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
                 if (const auto failure = validator->validate(answer.result))
                     return refuse(QStringLiteral("the result does not match output_schema at %1: %2")
-                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
+                                                                      : elidedText(failure->pointer, ElidedChars),
                                            failure->message));
             }
         }
