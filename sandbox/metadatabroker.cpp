@@ -112,6 +112,23 @@ bool callerIds(pid_t pid, uid_t *uid, gid_t *gid)
     return true;
 }
 
+/// Whether `path` (absolute, as written or as /proc reads it) names the work dir at
+/// `work` or lies in it, textually; `*relative` is then the rest ("." for the dir itself).
+bool beneathWorkDirPath(const std::string &path, const std::string &work, std::string *relative)
+{
+    if (work.empty() || work[0] != '/' || path.compare(0, work.size(), work) != 0)
+        return false;
+    if (path.size() == work.size()) {
+        *relative = ".";
+        return true;
+    }
+    if (path[work.size()] != '/')
+        return false;
+    const std::size_t rest = path.find_first_not_of('/', work.size());
+    *relative = rest == std::string::npos ? std::string(".") : path.substr(rest);
+    return true;
+}
+
 /// 0 when `object` lies beneath the work dir (or is it), else EPERM.
 int beneathWorkDir(int object, int workDirFd, const struct stat &info)
 {
@@ -262,31 +279,45 @@ Outcome handle(const std::string &syscall, const std::uint64_t args[6], pid_t pi
         }
     }
 
-    // The base: "/", the caller's cwd or its dirfd.
+    // The base: the caller's cwd or its dirfd ("/" for an absolute path).
     outcome.what = path.empty() ? "fd " + std::to_string(call.dirfd) : path;
-    char base[64];
     if (call.pathAddress == 0 && !call.pathRequired && call.dirfd < 0)
         return fail(EBADF); // fchmod(-1), futimens(AT_FDCWD): no cwd fallback
-    if (!path.empty() && path[0] == '/')
-        std::snprintf(base, sizeof base, "/");
-    else if (call.dirfd == AT_FDCWD)
-        std::snprintf(base, sizeof base, "/proc/%d/cwd", int(pid));
-    else if (call.dirfd < 0)
-        return fail(EBADF);
-    else
-        std::snprintf(base, sizeof base, "/proc/%d/fd/%d", int(pid), int(call.dirfd));
-    Fd baseFd(::open(base, O_PATH | O_CLOEXEC));
-    if (baseFd.fd < 0)
-        return fail(call.dirfd == AT_FDCWD || path[0] == '/' ? ENOENT : EBADF);
+    const bool absolute = !path.empty() && path[0] == '/';
+    Fd baseFd;
+    if (!absolute) {
+        char base[64];
+        if (call.dirfd == AT_FDCWD)
+            std::snprintf(base, sizeof base, "/proc/%d/cwd", int(pid));
+        else if (call.dirfd < 0)
+            return fail(EBADF);
+        else
+            std::snprintf(base, sizeof base, "/proc/%d/fd/%d", int(pid), int(call.dirfd));
+        baseFd.reset(::open(base, O_PATH | O_CLOEXEC));
+        if (baseFd.fd < 0)
+            return fail(call.dirfd == AT_FDCWD ? ENOENT : EBADF);
+    }
     Fd object;
     if (path.empty()) {
         object.reset(::fcntl(baseFd.fd, F_DUPFD_CLOEXEC, 0));
     } else {
-        object.reset(openat2Path(baseFd.fd, path.c_str(), O_PATH | O_CLOEXEC | (call.follow ? 0 : O_NOFOLLOW),
-                                 RESOLVE_NO_MAGICLINKS));
+        // The path is resolved only beneath the work dir, from the work dir fd: the
+        // studio (root, maybe) must not walk paths the caller could not, or ENOENT
+        // against EPERM would tell the script which files exist in directories it
+        // cannot search (/root/.ssh/id_rsa). A path that starts elsewhere, or leaves
+        // the work dir on the way (`..`, an absolute symlink), is refused unresolved.
+        std::string beneath;
+        if (workDirFd < 0 || !beneathWorkDirPath(absolute ? path : fdPath(baseFd.fd), fdPath(workDirFd), &beneath))
+            return refuse(EPERM);
+        if (!absolute)
+            beneath = beneath == "." ? path : beneath + "/" + path;
+        object.reset(openat2Path(workDirFd, beneath.c_str(), O_PATH | O_CLOEXEC | (call.follow ? 0 : O_NOFOLLOW),
+                                 RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS));
         if (object.fd < 0) {
             const int error = errno;
-            return fail(error == EXDEV || error == ELOOP ? EPERM : error);
+            if (error == EXDEV)
+                return refuse(EPERM);
+            return fail(error == ELOOP ? EPERM : error);
         }
     }
     uid_t uid = 0;
@@ -310,6 +341,13 @@ Outcome handle(const std::string &syscall, const std::uint64_t args[6], pid_t pi
         // in the run folder (the kernel would allow the owner both on its own group).
         const mode_t mode = call.newMode & 01777;
         (void)gid;
+        // The work dir itself stays private to its owner: opened to group or others, a
+        // local user could read the run's data and plant or swap entries in it while
+        // the studio copies the run's files out (attack2).
+        struct stat work = {};
+        if ((mode & 077) != 0 && ::fstat(workDirFd, &work) == 0 && work.st_dev == info.st_dev
+            && work.st_ino == info.st_ino)
+            return refuse(EPERM);
         return fail(::chmod(self, mode) == 0 ? 0 : errno);
     }
     return fail(::utimensat(object.fd, "", haveTimes ? times : nullptr, AT_EMPTY_PATH) == 0 ? 0 : errno);

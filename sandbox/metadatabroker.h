@@ -14,10 +14,12 @@
 /// check): the studio performs it itself, on an object it resolved once and holds:
 ///
 /// 1. the path is read once from the caller's memory (/proc/<pid>/mem) into the
-///    studio; the base is `/`, the caller's cwd (/proc/<pid>/cwd) or its dirfd
-///    (/proc/<pid>/fd/N), opened O_PATH; the object is opened from there with
-///    `openat2(O_PATH, RESOLVE_NO_MAGICLINKS)` (O_NOFOLLOW for the nofollow forms);
-///    fd forms (fchmod, futimens) open /proc/<pid>/fd/N;
+///    studio; it is resolved only beneath the work dir (an absolute path in it, or a
+///    relative one from a cwd or dirfd in it; else refused unresolved, so the studio
+///    never tells which names exist where the script cannot search): from the work
+///    dir fd with `openat2(O_PATH, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)`
+///    (O_NOFOLLOW for the nofollow forms); fd forms (fchmod, futimens) open
+///    /proc/<pid>/fd/N;
 /// 2. SECCOMP_IOCTL_NOTIF_ID_VALID: the caller is still the one that asked (no pid reuse);
 /// 3. beneath the work dir: the object's path must lie in the work dir (the studio holds
 ///    the work dir as an fd, so the pre-warmed folder's rename is followed) and

@@ -250,6 +250,10 @@ void TestHostileBattery::initTestCase()
         QCOMPARE(::chown(outside.constData(), nobody->pw_uid, nobody->pw_gid), 0);
         QCOMPARE(::chown(target.constData(), nobody->pw_uid, nobody->pw_gid), 0);
     }
+    // A directory the sandbox uid cannot search (as root: root's 0700), with one file:
+    // the metadata broker must not tell which names exist in it.
+    writeFile(m_root.path() + QStringLiteral("/private/present"), "x\n", 0600);
+    ::chmod(QFile::encodeName(m_root.path() + QStringLiteral("/private")).constData(), 0700);
     QCOMPARE(::stat(target.constData(), &m_targetBefore), 0);
     m_victim = ::fork();
     QVERIFY(m_victim >= 0);
@@ -714,6 +718,29 @@ void TestHostileBattery::battery_data()
          "print('RESULT', oct(os.stat('f').st_mode & 0o777), os.stat('f').st_mtime, oct(os.stat('g').st_mode & 0o777), "
          "os.stat('h').st_mtime, (os.chmod('f', 0o4755), oct(os.stat('f').st_mode & 0o7777))[1])"),
        "RESULT 0o600 1.0 0o600 1.0 0o755");
+    // The broker resolves paths only beneath the work dir: resolving them as the studio
+    // (root) told ENOENT from EPERM in directories the script cannot search (attack2).
+    py("30 chmod outside names nothing",
+       s("P = os.path.dirname(OUTSIDE) + '/private'\nd = os.open(OUTSIDE, os.O_RDONLY | os.O_DIRECTORY)\n"
+         "print('RESULT', err(lambda: os.chmod(P + '/present', 0o600)), err(lambda: os.chmod(P + '/absent', 0o600)), "
+         "err(lambda: os.utime(P + '/absent')), err(lambda: os.chmod('absent', 0o600, dir_fd=d)), "
+         "err(lambda: os.chmod('../absent', 0o600)), err(lambda: os.chmod(P + '/absent', 0o600, follow_symlinks=False)))"),
+       "RESULT EPERM EPERM EPERM EPERM EPERM EPERM", "chmod utimensat");
+    py("30 inside the work dir by other paths",
+       s("open('f', 'w').write('x')\nos.mkdir('s')\nw = os.getcwd()\nos.chdir('s')\n"
+         "os.chmod('../f', 0o640)\na = oct(os.stat('../f').st_mode & 0o777)\nos.chmod(w + '/f', 0o604)\n"
+         "b = oct(os.stat(w + '/s/../f').st_mode & 0o777)\n"
+         "os.chmod(w, 0o700)\nos.chdir(w)\nos.symlink('f', 'rel')\nos.chmod('rel', 0o600)\n"
+         "print('RESULT', a, b, err(lambda: os.chmod('/', 0o777)), "
+         "err(lambda: os.chmod(w + '/absent', 0o600)), oct(os.stat('f').st_mode & 0o777))"),
+       "RESULT 0o640 0o604 EPERM ENOENT 0o600", "chmod");
+    // The work dir stays private: opened to others (0777), a local user could read the
+    // run's data and swap entries in it while the studio copies its files out (attack2).
+    py("30 work dir stays private",
+       s("print('RESULT', err(lambda: os.chmod('.', 0o777)), err(lambda: os.chmod(os.getcwd(), 0o755)), "
+         "err(lambda: os.chmod('.', 0o700)), oct(os.stat('.').st_mode & 0o777), "
+         "(os.mkdir('d'), err(lambda: os.chmod('d', 0o755)))[1])"),
+       "RESULT EPERM EPERM allowed 0o700 allowed", "chmod");
     py("30 venv in the work dir",
        s("r = subprocess.run([sys.executable, '-m', 'venv', '--without-pip', '--copies', 'v'], capture_output=True)\n"
          "print('RESULT', r.returncode, r.stderr.decode()[-200:].strip() or 'ok', "

@@ -78,18 +78,21 @@ private:
     bool makeProject(const QByteArray &limits)
     {
         m_dir = std::make_unique<QTemporaryDir>();
-        writeFile(m_dir->filePath(QStringLiteral("toolstudio.json")),
-                  "{\"name\": \"budget\", \"default_script\": \"main\","
-                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],"
-                  " \"limits\": {"
-                      + limits
-                      + "},"
-                        " \"tools\": ["
-                        "  {\"name\": \"echo\", \"input_schema\": {\"type\": \"object\"},"
-                        "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}},"
-                        "  {\"name\": \"slow\", \"input_schema\": {\"type\": \"object\"},"
-                        "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1, \"delay_seconds\": 10}]}}"
-                        " ]}");
+        writeFile(
+            m_dir->filePath(QStringLiteral("toolstudio.json")),
+            "{\"name\": \"budget\", \"default_script\": \"main\","
+            " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],"
+            " \"limits\": {"
+                + limits
+                + "},"
+                  " \"tools\": ["
+                  "  {\"name\": \"echo\", \"input_schema\": {\"type\": \"object\"},"
+                  "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}},"
+                  "  {\"name\": \"slow\", \"input_schema\": {\"type\": \"object\"},"
+                  "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1, \"delay_seconds\": 10}]}}"
+                  ",  {\"name\": \"strict\", \"input_schema\": {\"type\": \"object\", \"additionalProperties\": false},"
+                  "   \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}}"
+                  " ]}");
         ProjectError error;
         m_project = Project::load(m_dir->path(), &error);
         if (!m_project)
@@ -164,6 +167,53 @@ private Q_SLOTS:
                      .arg(elided, escaped));
         QCOMPARE(int(result.steps.size()), 2);
         QCOMPARE(result.steps[0].tool, elided);
+    }
+
+    // Every refused step keeps a long name elided, not only unknown_tool's: a 100 KB
+    // name on a call reusing the id of a call in flight (protocol_error) was kept whole
+    // in its step and printed whole in the trace (attack2).
+    void longToolNameIsElidedInEveryRefusal()
+    {
+        QVERIFY(makeProject("\"max_calls\": 5"));
+        RunController controller;
+        const RunResult result
+            = run(controller,
+                  "import os, json\n"
+                  "def send(tool):\n"
+                  "    line = json.dumps({'type': 'call', 'id': 'c1', 'tool': tool}).encode() + b'\\n'\n"
+                  "    view = memoryview(line)\n"
+                  "    while view:\n"
+                  "        view = view[os.write(3, view):]\n"
+                  "send('slow')\n"
+                  "send('a' * 102400)\n"
+                  "buf = b''\n"
+                  "while buf.count(b'\\n') < 2:\n"
+                  "    buf += os.read(3, 65536)\n"
+                  "print(*(json.loads(l).get('error', {}).get('code', 'ok') for l in buf.split(b'\\n')[:2]))\n");
+        QCOMPARE(result.stdoutText, QByteArray("protocol_error ok\n"));
+        QCOMPARE(int(result.steps.size()), 2);
+        QCOMPARE(result.steps[1].error->code, ErrorCode::ProtocolError);
+        QCOMPARE(result.steps[1].tool, QString(128, QLatin1Char('a')) + QStringLiteral("… (102400 bytes)"));
+    }
+
+    // invalid_arguments quotes the pointer elided: a 100 KB key (with a control
+    // character) was echoed whole into the message and the trace (attack2); the
+    // `pointer` field keeps it exact for the script.
+    void longPointerIsElidedInMessages()
+    {
+        QVERIFY(makeProject("\"max_calls\": 5"));
+        RunController controller;
+        const RunResult result = run(controller,
+                                     RawBridge
+                                         + "e = call(1, 'strict', {'\\x1b' + 'k' * 102400: 1})['error']\n"
+                                           "print(e['message'])\n"
+                                           "print(len(e['pointer']))\n");
+        QCOMPARE(result.record.status, RunStatus::Completed);
+        const QString elided
+            = QStringLiteral("/\\u001b") + QString(126, QLatin1Char('k')) + QStringLiteral("… (102402 bytes)");
+        QCOMPARE(QString::fromUtf8(result.stdoutText),
+                 QStringLiteral("invalid arguments for 'strict' at %1: property is not allowed by the schema\n102402\n")
+                     .arg(elided));
     }
 
     // 10 000 refused socket() calls: the first 20 are events of their own, then one

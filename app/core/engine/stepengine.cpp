@@ -537,11 +537,13 @@ void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome
                 outcome = HandlerOutcome::failure(
                     QStringLiteral("output_schema of %1 does not compile: %2").arg(tool.name, error), false);
             } else if (const auto failure = validator->validate(outcome.result)) {
-                outcome = HandlerOutcome::failure(
-                    QStringLiteral("result of %1 does not match output_schema at %2: %3")
-                        .arg(tool.name, failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
-                             failure->message),
-                    false);
+                outcome = HandlerOutcome::failure(QStringLiteral("result of %1 does not match output_schema at %2: %3")
+                                                      .arg(tool.name,
+                                                           failure->pointer.isEmpty()
+                                                               ? QStringLiteral("(root)")
+                                                               : elidedText(failure->pointer, ElidedChars),
+                                                           failure->message),
+                                                  false);
                 outcome.error.details = {{"pointer", failure->pointer.toStdString()}};
             }
         }
@@ -776,14 +778,16 @@ void StepEngine::submitCall(const BridgeCall &call)
     step.callId = QString::fromStdString(call.id);
     step.sequence = int(d->steps.size()) + 1;
     step.tool = QString::fromStdString(call.tool);
+    // A name no declared tool has is kept elided in every step (stopped, duplicate id,
+    // oversized and unknown calls alike): its step and trace lines stay small.
+    if (step.tool.size() > ElidedChars && !d->project.tool(step.tool))
+        step.tool = elidedText(step.tool, ElidedChars);
     step.args = call.args;
     step.idempotencyKey = d->keyPrefix + QString::number(step.sequence); // "<runId>:<sequence>", one allocation
     step.queuedAt = now();
 
     if (d->callCount >= maxCalls) {
         d->budgetStepRecorded = true;
-        if (step.tool.size() > ElidedChars)
-            step.tool = elidedText(step.tool, ElidedChars);
         d->refuse(std::move(step), ErrorCode::MaxCallsExceeded, budgetMessage(d->callCount + 1, maxCalls));
         return;
     }
@@ -815,10 +819,7 @@ void StepEngine::submitCall(const BridgeCall &call)
     // 1. declared, active, bound
     const Tool *tool = d->project.tool(step.tool);
     if (!tool) {
-        // No tool has a name this long (MCP: 128 at most): the step keeps the elided name.
-        const QString name = elidedText(step.tool, ElidedChars);
-        if (step.tool.size() > ElidedChars)
-            step.tool = name;
+        const QString name = step.tool; // elided above when long
         d->refuse(std::move(step), ErrorCode::UnknownTool,
                   QStringLiteral("no tool named '%1' in this project").arg(name));
         return;
@@ -882,7 +883,11 @@ void StepEngine::submitCall(const BridgeCall &call)
         const auto failure = validator->validate(step.args);
         if (!failure)
             return false;
-        const QString where = failure->pointer.isEmpty() ? QString() : QStringLiteral(" at %1").arg(failure->pointer);
+        // The pointer names the script's own keys: elided in the message (a 200 KB key
+        // was echoed whole into the error and the trace); `pointer` keeps it exact.
+        const QString where = failure->pointer.isEmpty()
+            ? QString()
+            : QStringLiteral(" at %1").arg(elidedText(failure->pointer, ElidedChars));
         d->refuse(std::move(step), ErrorCode::InvalidArguments,
                   QStringLiteral("invalid %1arguments for '%2'%3: %4")
                       .arg(QLatin1StringView(whose), tool->name, where, failure->message),
@@ -1168,7 +1173,8 @@ bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, Q
             if (const auto failure = validator->validate(answer.result)) {
                 if (reason)
                     *reason = QStringLiteral("the result does not match output_schema at %1: %2")
-                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
+                                                                  : elidedText(failure->pointer, ElidedChars),
                                        failure->message);
                 return false;
             }
@@ -1273,7 +1279,8 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
             if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
                 if (const auto failure = validator->validate(answer.result))
                     return refuse(QStringLiteral("the result does not match output_schema at %1: %2")
-                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : failure->pointer,
+                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
+                                                                      : elidedText(failure->pointer, ElidedChars),
                                            failure->message));
             }
         }
