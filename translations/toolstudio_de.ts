@@ -1559,10 +1559,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>der Laufordner %1 wird von einem anderen Tool Studio benutzt</translation>
     </message>
     <message>
-        <source>cannot create the run folder %1</source>
-        <translation>der Laufordner %1 kann nicht angelegt werden</translation>
-    </message>
-    <message>
         <source>cannot lock the run folder %1: %2</source>
         <translation>der Laufordner %1 kann nicht gesperrt werden: %2</translation>
     </message>
@@ -1575,6 +1571,82 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
 </source>
         <translation>[%1: %2 weitere Bytes über der Grenze wurden verworfen]
 </translation>
+    </message>
+    <message>
+        <source>cannot duplicate a directory fd: %1</source>
+        <translation>Verzeichnis-Deskriptor kann nicht dupliziert werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot list %1: %2</source>
+        <translation>%1 kann nicht aufgelistet werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot open %1/%2: %3</source>
+        <translation>%1/%2 kann nicht geöffnet werden: %3</translation>
+    </message>
+    <message>
+        <source>%1 was moved while the studio walked it; stopped there</source>
+        <translation>%1 wurde verschoben, während das Studio es durchlief; dort angehalten</translation>
+    </message>
+    <message>
+        <source>cannot remove %1: %2</source>
+        <translation>%1 kann nicht entfernt werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 was replaced while the studio removed it; left alone</source>
+        <translation>%1 wurde ersetzt, während das Studio es entfernte; unverändert gelassen</translation>
+    </message>
+    <message>
+        <source>memory limit: the run&apos;s processes together reached the run&apos;s memory limit of %1 MiB (memory cgroup); the kernel killed %2 of them</source>
+        <translation>Speichergrenze: Die Prozesse des Laufs haben zusammen die Speichergrenze des Laufs von %1 MiB erreicht (Memory-Cgroup); der Kernel hat %2 davon beendet</translation>
+    </message>
+    <message>
+        <source>cannot open the folder of %1: %2</source>
+        <translation>Der Ordner von %1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot create the run folder %1: %2</source>
+        <translation>Der Laufordner %1 kann nicht angelegt werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot create %1: %2</source>
+        <translation>%1 kann nicht angelegt werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is a symlink or not a directory</source>
+        <translation>%1 ist ein symbolischer Link oder kein Verzeichnis</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>its parent %1 (uid %2, mode %3) lets other users replace it</source>
+        <translation>sein übergeordneter Ordner %1 (UID %2, Modus %3) lässt andere Benutzer ihn ersetzen</translation>
+    </message>
+    <message>
+        <source>cannot be checked: %1</source>
+        <translation>kann nicht geprüft werden: %1</translation>
+    </message>
+    <message>
+        <source>is not a directory</source>
+        <translation>ist kein Verzeichnis</translation>
+    </message>
+    <message>
+        <source>belongs to uid %1, not to the studio&apos;s uid %2 (another user may have created it to read or swap the studio&apos;s runs)</source>
+        <translation>gehört UID %1, nicht der UID %2 des Studios (ein anderer Benutzer könnte ihn angelegt haben, um die Läufe des Studios zu lesen oder auszutauschen)</translation>
+    </message>
+    <message>
+        <source>is writable by group or others (mode %1)</source>
+        <translation>ist für Gruppe oder andere beschreibbar (Modus %1)</translation>
+    </message>
+    <message>
+        <source>no safe folder for run folders: %1; remove or fix them (as their owner or root)</source>
+        <translation>kein sicherer Ort für Laufordner: %1; entfernen oder korrigieren (als Eigentümer oder root)</translation>
+    </message>
+    <message>
+        <source>refusing %1 as the run folder base: %2; runs use %3 instead (remove %1 to use it again)</source>
+        <translation>%1 wird als Basis der Laufordner abgelehnt: %2; Läufe verwenden stattdessen %3 (%1 entfernen, um es wieder zu verwenden)</translation>
     </message>
 </context>
 <context>
@@ -1687,6 +1759,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Run %1 has no step %2: choose another.</source>
         <translation>Lauf %1 hat keinen Schritt %2: Wählen Sie einen anderen.</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: %1</source>
+        <translation>Kein gültiges JSON: %1</translation>
     </message>
 </context>
 <context>
@@ -1839,6 +1915,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>the %1 interpreter set in the preferences (%2) is not an executable file; correct it, or clear it to use the default</source>
         <translation>der in den Einstellungen gewählte %1-Interpreter (%2) ist keine ausführbare Datei; korrigieren Sie ihn oder leeren Sie das Feld, um den Standard zu verwenden</translation>
+    </message>
+    <message>
+        <source>cannot open the work dir %1</source>
+        <translation>Das Arbeitsverzeichnis %1 kann nicht geöffnet werden</translation>
     </message>
 </context>
 <context>
@@ -2036,12 +2116,12 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>die Ausgabe-Pipes des Skripts können nicht erstellt werden: %1</translation>
     </message>
     <message>
-        <source>cannot write the sandbox policy %1: %2</source>
-        <translation>die Sandbox-Richtlinie %1 kann nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
         <source>cannot start the sandbox launcher %1: %2</source>
         <translation>der Sandbox-Starter %1 kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot hand the sandbox policy to the launcher (memfd): %1</source>
+        <translation>Die Sandbox-Richtlinie kann dem Launcher nicht übergeben werden (memfd): %1</translation>
     </message>
 </context>
 <context>
@@ -2137,6 +2217,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Valid</source>
         <translation>Gültig</translation>
+    </message>
+    <message>
+        <source>malformed JSON: %1</source>
+        <translation>fehlerhaftes JSON: %1</translation>
     </message>
 </context>
 <context>
