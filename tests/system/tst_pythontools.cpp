@@ -96,7 +96,7 @@ QByteArray zipContents(const QString &path)
                  {QStringLiteral("-c"),
                   QStringLiteral("import sys, zipfile\n"
                                  "z = zipfile.ZipFile(sys.argv[1])\n"
-                                 "print(' '.join(z.namelist()))\n"
+                                 "print(' '.join(z.namelist()), flush=True)\n"
                                  "for n in z.namelist(): sys.stdout.buffer.write(z.read(n))\n"),
                   path});
     python.waitForFinished(20000);
