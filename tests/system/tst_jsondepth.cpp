@@ -15,6 +15,9 @@
 #include "project/project.h"
 #include "python/toolworker.h"
 
+#include "handlerattempt.h"
+#include "testfiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QStandardPaths>
@@ -28,36 +31,6 @@ constexpr int Deep = 100000;
 QByteArray nested(int depth, const QByteArray &inner = "1")
 {
     return QByteArray(depth, '[') + inner + QByteArray(depth, ']');
-}
-
-void writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(data);
-}
-
-/// One attempt of `handler` for `tool`; its outcome (copied, as the engine does).
-HandlerOutcome attempt(ToolHandler &handler, const QString &projectDir, const QString &tool)
-{
-    HandlerOutcome outcome;
-    bool done = false;
-    QObject::connect(&handler, &ToolHandler::finished, &handler, [&](const HandlerOutcome &o) {
-        outcome = o;
-        done = true;
-    });
-    HandlerRequest request;
-    request.runId = QStringLiteral("run-1");
-    request.tool = tool;
-    request.callId = QStringLiteral("c1");
-    request.sequence = 1;
-    request.idempotencyKey = QStringLiteral("run-1:1");
-    request.projectDir = projectDir;
-    handler.start(request);
-    if (!QTest::qWaitFor([&] { return done; }, 30000))
-        qWarning() << "no outcome for" << tool;
-    return outcome;
 }
 
 } // namespace
@@ -109,7 +82,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         CommandHandler handler({QStringLiteral("python3"), QStringLiteral("-c"),
                                 QStringLiteral("import sys; sys.stdout.write('[' * %1 + ']' * %1)").arg(Deep)});
-        const HandlerOutcome outcome = attempt(handler, dir.path(), QStringLiteral("lookup"));
+        const HandlerOutcome outcome = runHandlerAttempt(handler, dir.path(), QStringLiteral("lookup"));
         QVERIFY(!outcome.ok);
         QCOMPARE(QString::fromStdString(outcome.error.message),
                  QStringLiteral("command tool lookup: stdout is nested deeper than 128 levels (byte offset 128)"));
@@ -121,24 +94,24 @@ private Q_SLOTS:
     void pythonWorkerReply()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"t\"}");
-        writeFile(dir.filePath(QStringLiteral("tools/deep.py")),
-                  "import inspect\n"
-                  "class Tools:\n"
-                  "    async def deep(self) -> int:\n"
-                  "        call_id = channel = None\n"
-                  "        for info in inspect.stack():\n"
-                  "            local = info.frame.f_locals\n"
-                  "            if call_id is None and isinstance(local.get('message'), dict):\n"
-                  "                call_id = local['message'].get('id')\n"
-                  "            if channel is None and 'protocol' in local:\n"
-                  "                channel = local['protocol']\n"
-                  "        channel.write('{\"id\": \"%s\", \"type\": \"result\", \"value\": %s}\\n'\n"
-                  "                      % (call_id, '[' * 100000 + ']' * 100000))\n"
-                  "        channel.flush()\n"
-                  "        return 1\n");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"t\"}"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("tools/deep.py")),
+                          "import inspect\n"
+                          "class Tools:\n"
+                          "    async def deep(self) -> int:\n"
+                          "        call_id = channel = None\n"
+                          "        for info in inspect.stack():\n"
+                          "            local = info.frame.f_locals\n"
+                          "            if call_id is None and isinstance(local.get('message'), dict):\n"
+                          "                call_id = local['message'].get('id')\n"
+                          "            if channel is None and 'protocol' in local:\n"
+                          "                channel = local['protocol']\n"
+                          "        channel.write('{\"id\": \"%s\", \"type\": \"result\", \"value\": %s}\\n'\n"
+                          "                      % (call_id, '[' * 100000 + ']' * 100000))\n"
+                          "        channel.flush()\n"
+                          "        return 1\n"));
         PythonHandler handler;
-        const HandlerOutcome outcome = attempt(handler, dir.path(), QStringLiteral("deep"));
+        const HandlerOutcome outcome = runHandlerAttempt(handler, dir.path(), QStringLiteral("deep"));
         QVERIFY(!outcome.ok);
         QCOMPARE(QString::fromStdString(outcome.error.message),
                  QStringLiteral(
@@ -149,10 +122,10 @@ private Q_SLOTS:
     void mockSequenceInTheManifest()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
-                  "{\"name\": \"t\", \"tools\": [{\"name\": \"m\", \"input_schema\": {\"type\": \"object\"},\n"
-                  "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": "
-                      + nested(Deep) + "}]}}]}\n");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                          "{\"name\": \"t\", \"tools\": [{\"name\": \"m\", \"input_schema\": {\"type\": \"object\"},\n"
+                          "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": "
+                              + nested(Deep) + "}]}}]}\n"));
         ProjectError error;
         QVERIFY(!Project::load(dir.path(), &error));
         QCOMPARE(error.toString(),
@@ -172,7 +145,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("run.cassette.json"));
-        writeFile(path, "{\"format\": \"toolstudio-cassette\", \"steps\": [{\"result\": " + nested(Deep) + "}]}");
+        QVERIFY(
+            writeFile(path, "{\"format\": \"toolstudio-cassette\", \"steps\": [{\"result\": " + nested(Deep) + "}]}"));
         QString error;
         QVERIFY(!loadCassette(path, &error));
         QCOMPARE(error, path + QStringLiteral(": the cassette is nested deeper than 128 levels (byte offset 180)"));

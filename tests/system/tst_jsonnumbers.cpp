@@ -19,46 +19,15 @@
 #include "project/project.h"
 #include "python/toolworker.h"
 
+#include "handlerattempt.h"
+#include "testfiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-namespace {
-
-void writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(data);
-}
-
-/// One attempt of `handler` for `tool`; its outcome.
-HandlerOutcome attempt(ToolHandler &handler, const QString &projectDir, const QString &tool)
-{
-    HandlerOutcome outcome;
-    bool done = false;
-    QObject::connect(&handler, &ToolHandler::finished, &handler, [&](const HandlerOutcome &o) {
-        outcome = o;
-        done = true;
-    });
-    HandlerRequest request;
-    request.runId = QStringLiteral("run-1");
-    request.tool = tool;
-    request.callId = QStringLiteral("c1");
-    request.sequence = 1;
-    request.idempotencyKey = QStringLiteral("run-1:1");
-    request.projectDir = projectDir;
-    handler.start(request);
-    if (!QTest::qWaitFor([&] { return done; }, 30000))
-        qWarning() << "no outcome for" << tool;
-    return outcome;
-}
-
-} // namespace
 
 class TestJsonNumbers : public QObject
 {
@@ -82,7 +51,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         CommandHandler handler(
             {QStringLiteral("python3"), QStringLiteral("-c"), QStringLiteral("print('[1, -3e1990]')")});
-        const HandlerOutcome outcome = attempt(handler, dir.path(), QStringLiteral("lookup"));
+        const HandlerOutcome outcome = runHandlerAttempt(handler, dir.path(), QStringLiteral("lookup"));
         QVERIFY(!outcome.ok);
         QCOMPARE(QString::fromStdString(outcome.error.message),
                  QStringLiteral("command printed invalid JSON: number overflow parsing '-3e1990'"));
@@ -94,13 +63,13 @@ private Q_SLOTS:
     void pythonToolResult()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"t\"}");
-        writeFile(dir.filePath(QStringLiteral("tools/big.py")),
-                  "class Tools:\n"
-                  "    def big(self) -> int:\n"
-                  "        return 10**400\n");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"t\"}"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("tools/big.py")),
+                          "class Tools:\n"
+                          "    def big(self) -> int:\n"
+                          "        return 10**400\n"));
         PythonHandler handler;
-        const HandlerOutcome outcome = attempt(handler, dir.path(), QStringLiteral("big"));
+        const HandlerOutcome outcome = runHandlerAttempt(handler, dir.path(), QStringLiteral("big"));
         QVERIFY(!outcome.ok);
         const QString message = QString::fromStdString(outcome.error.message);
         QVERIFY2(message.startsWith(QLatin1String("python tool big: the tool worker's reply is not valid JSON: "
@@ -113,10 +82,10 @@ private Q_SLOTS:
     void manifest()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
-                  "{\"name\": \"t\", \"tools\": [{\"name\": \"m\", \"input_schema\": {\"type\": \"object\", "
-                  "\"properties\": {\"n\": {\"maximum\": 1e999}}},\n"
-                  "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}}]}\n");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                          "{\"name\": \"t\", \"tools\": [{\"name\": \"m\", \"input_schema\": {\"type\": \"object\", "
+                          "\"properties\": {\"n\": {\"maximum\": 1e999}}},\n"
+                          "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}}]}\n"));
         ProjectError error;
         QVERIFY(!Project::load(dir.path(), &error));
         QCOMPARE(error.toString(),
@@ -134,9 +103,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("run.cassette.json"));
-        writeFile(path,
-                  "{\"format\": \"toolstudio-cassette\", \"steps\": [{\"sequence\": 1, \"tool\": \"t\", "
-                  "\"result\": 1e999}]}");
+        QVERIFY(writeFile(path,
+                          "{\"format\": \"toolstudio-cassette\", \"steps\": [{\"sequence\": 1, \"tool\": \"t\", "
+                          "\"result\": 1e999}]}"));
         QString error;
         QVERIFY(!loadCassette(path, &error));
         QCOMPARE(error,

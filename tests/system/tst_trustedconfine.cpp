@@ -15,6 +15,8 @@
 #include "python/toolsandbox.h"
 #include "python/toolworker.h"
 
+#include "handlerattempt.h"
+
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -94,25 +96,7 @@ class TestTrustedConfine : public QObject
 
     HandlerOutcome runAttempt(ToolHandler *handler, const QString &tool, const json &args, int number = 1)
     {
-        HandlerOutcome outcome;
-        bool done = false;
-        connect(handler, &ToolHandler::finished, this, [&](const HandlerOutcome &o) {
-            outcome = o;
-            done = true;
-        });
-        HandlerRequest request;
-        request.runId = QStringLiteral("run-1");
-        request.tool = tool;
-        request.callId = QStringLiteral("c1");
-        request.sequence = 1;
-        request.attempt = number;
-        request.idempotencyKey = QStringLiteral("run-1:1");
-        request.args = args;
-        request.projectDir = m_project.path();
-        handler->start(request);
-        if (!QTest::qWaitFor([&] { return done; }, 30000))
-            qWarning() << "no outcome for" << tool;
-        return outcome;
+        return runHandlerAttempt(*handler, m_project.path(), tool, args, number);
     }
 
     void checkRefused(const json &attempts, const char *where)
