@@ -996,9 +996,11 @@ time.sleep(1000)
         }
         return found;
     };
+    // script + sleep + 3 children + 3 grandchildren. One CI run's scan found 7 at Landlock
+    // ABI 2 (cause not found; not reproduced): the scan is retried for up to 10 s.
+    QTRY_VERIFY2_WITH_TIMEOUT(processesIn(work).size() >= 8, qPrintable(QString::number(processesIn(work).size())),
+                              10000);
     const auto before = processesIn(work);
-    QVERIFY2(before.size() >= 8,
-             qPrintable(QString::number(before.size()))); // script + sleep + 3 children + 3 grandchildren
     const QList<QByteArray> groups = before.values();
     for (const QByteArray &group : groups)
         QCOMPARE(group, groups.first());
