@@ -186,6 +186,10 @@ test)
         # Target, corpus folder, seconds: the bridge and the validator get the most time,
         # the file readers a share each (docs/testing.md "Fuzzing").
         seconds="${TOOLSTUDIO_FUZZ_SECONDS:-60}"
+        # A fixed seed (TOOLSTUDIO_FUZZ_SEED, default 1): the same commit explores the
+        # same inputs in the same order, so a pass here is a pass in CI; give another
+        # seed (or 0: libFuzzer picks one) to explore further.
+        seed="${TOOLSTUDIO_FUZZ_SEED:-1}"
         fuzzers=(
             "fuzz_bridge corpus $seconds"
             "fuzz_schema corpus_schema $seconds"
@@ -203,8 +207,9 @@ test)
         for entry in "${fuzzers[@]}"; do
             read -r name corpus time <<<"$entry"
             mkdir -p "$work/$name"
-            log "fuzzing $name for $time s (new inputs in $work/$name; crashes in $work)"
-            "$ROOT/build-fuzz/tests/fuzz/$name" -max_total_time="$time" -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
+            log "fuzzing $name for $time s, seed $seed (new inputs in $work/$name; crashes in $work)"
+            "$ROOT/build-fuzz/tests/fuzz/$name" -seed="$seed" -max_total_time="$time" -max_len=4096 -timeout=5 \
+                -rss_limit_mb=2048 \
                 -artifact_prefix="$work/$name-" -print_final_stats=1 "$work/$name" "$ROOT/tests/fuzz/$corpus" \
                 || { status=1; SUMMARY+=("$name: FAILED (crash input in $work)"); }
         done

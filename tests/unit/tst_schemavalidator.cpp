@@ -294,6 +294,49 @@ private Q_SLOTS:
         deep += "{}" + QByteArray(300, '}');
         QTest::newRow("nested 300 deep") << deep << QStringLiteral("the schema is nested deeper than 256 levels");
         QTest::newRow("not a schema") << J("'object'") << QStringLiteral("a schema must be a JSON object (got string)");
+        // valijson reads a relative ref ("object") as the document root: it recursed
+        // without end on the fuzzer's input (CI, session 7). Every spelling that is
+        // not a local pointer is refused with its place.
+        QTest::newRow("relative $ref at the root")
+            << J("{'$ref': 'object', 'properties': {'base': {'type': 'string'}}}")
+            << QStringLiteral("$ref \"object\" at / could not be resolved: references to other documents are not "
+                              "fetched; copy the definition into this schema (under \"definitions\") and refer to it "
+                              "as \"#/definitions/NAME\"");
+        QTest::newRow("relative $ref with a pointer, in a property")
+            << J("{'properties': {'a': {'$ref': 'other.json#/properties/a'}}}")
+            << QStringLiteral("$ref \"other.json#/properties/a\" at /properties/a could not be resolved: references "
+                              "to other documents are not fetched; copy the definition into this schema (under "
+                              "\"definitions\") and refer to it as \"#/definitions/NAME\"");
+        // valijson drops a trailing "/" and skips empty tokens: "#/definitions/a/" would
+        // be a/ for it and a/"" for the studio.
+        QTest::newRow("$ref through an empty property name")
+            << J("{'definitions': {'a': {'': {'type': 'string'}, '$ref': '#/definitions/a/'}}, 'properties': {'x': "
+                 "{'$ref': '#/definitions/a/'}}}")
+            << QStringLiteral("$ref \"#/definitions/a/\" at /properties/x passes through a property with an empty "
+                              "name, which is not supported; rename the property");
+        // A property may be called "enum": its schema is a schema, not data.
+        QTest::newRow("$ref loop in a property named enum")
+            << J("{'properties': {'enum': {'$ref': '#/properties/enum'}}}")
+            << QStringLiteral("$ref loop #/properties/enum -> #/properties/enum: a $ref must lead to a schema");
+        QTest::newRow("$ref loop spelt two ways")
+            << J("{'definitions': {'a': {'$ref': '#/definitions/%62'}, 'b': {'$ref': '#/definitions/a'}}, "
+                 "'properties': {'x': {'$ref': '#/definitions/a'}}}")
+            << QStringLiteral("$ref loop #/definitions/a -> #/definitions/b -> #/definitions/a: a $ref must lead to a "
+                              "schema");
+        // Definitions that refer to one another 300 deep: each is shallow, together they
+        // overflowed valijson's stack (found while fixing the above).
+        QByteArray chain = "{\"$ref\": \"#/definitions/a0\", \"definitions\": {";
+        for (int i = 0; i < 300; ++i)
+            chain += QStringLiteral("\"a%1\": {\"type\": \"object\", \"properties\": {\"x\": {\"$ref\": "
+                                    "\"#/definitions/a%2\"}}}, ")
+                         .arg(i)
+                         .arg(i + 1)
+                         .toUtf8();
+        chain += "\"a300\": {\"type\": \"string\"}}}";
+        QTest::newRow("$ref chain 300 definitions deep")
+            << chain
+            << QStringLiteral("the schema nests deeper than 256 levels through its $refs (definitions that refer to "
+                              "one another, 1208 levels in all); flatten them or break the chain");
     }
 
     void compileErrors()
@@ -303,6 +346,27 @@ private Q_SLOTS:
         QString actual;
         QVERIFY(!SchemaValidator::compile(json::parse(schema.constData()), &actual));
         QCOMPARE(actual, error);
+    }
+
+    /// Refs valijson reads by rules of its own, spelt for it so that it finds what the
+    /// studio finds: a '%' or '~' in a name, an $id scope (never fetched).
+    void refsSpeltForTheParser()
+    {
+        QString error;
+        const auto validator = SchemaValidator::compile(
+            json::parse(J("{'$id': 'http://example.com/root.json', 'definitions': {'a%b': {'type': 'string'}, 'c~d': "
+                          "{'$id': 'inner.json', 'type': 'integer'}}, 'properties': {'x': {'$ref': "
+                          "'#/definitions/a%25b'}, 'y': {'$ref': '#/definitions/c~0d'}}}")
+                            .constData()),
+            &error);
+        QVERIFY2(validator, qPrintable(error));
+        QVERIFY(!validator->validate(json::parse(R"({"x": "s", "y": 2})")));
+        const auto x = validator->validate(json::parse(R"({"x": 1})"));
+        QVERIFY(x);
+        QCOMPARE(x->pointer, QStringLiteral("/x"));
+        const auto y = validator->validate(json::parse(R"({"y": "2"})"));
+        QVERIFY(y);
+        QCOMPARE(y->pointer, QStringLiteral("/y"));
     }
 
     /// Values a script can send within the request cap that cost valijson minutes or

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/schemavalidator.h"
 
+#include "project/schemarefs.h"
+
 // valijson aborts the process on a bad schema unless exceptions are enabled.
 #define VALIJSON_USE_EXCEPTIONS 1
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -586,26 +588,6 @@ int nestingDepth(const nlohmann::json &value, int stopAt)
     return deepest;
 }
 
-/// "#/definitions/a%20b" → "/definitions/a b"; nullopt for what is not a local pointer.
-std::optional<std::string> localPointer(const std::string &ref)
-{
-    if (ref.empty() || ref[0] != '#')
-        return std::nullopt;
-    std::string pointer;
-    for (std::size_t i = 1; i < ref.size(); ++i) {
-        if (ref[i] == '%' && i + 2 < ref.size() && std::isxdigit(uchar(ref[i + 1]))
-            && std::isxdigit(uchar(ref[i + 2]))) {
-            pointer += char(std::stoi(ref.substr(i + 1, 2), nullptr, 16));
-            i += 2;
-        } else {
-            pointer += ref[i];
-        }
-    }
-    if (!pointer.empty() && pointer[0] != '/')
-        return std::nullopt;
-    return pointer;
-}
-
 std::string appendToken(const std::string &pointer, const std::string &token)
 {
     std::string escaped;
@@ -701,20 +683,14 @@ private:
         bool ok = true;
         if (const auto ref = schema.find("$ref"); ref != schema.end() && ref->is_string()) {
             // Draft 7: a $ref's siblings are ignored.
-            const auto pointer = localPointer(ref->get<std::string>());
-            const nlohmann::json *target = nullptr;
-            if (pointer) {
-                try {
-                    target = &m_state.document.at(nlohmann::json::json_pointer(*pointer));
-                } catch (const nlohmann::json::exception &) {}
-            }
+            const auto target = SchemaRefs::resolve(m_state.document, ref->get<std::string>());
             if (!target) {
                 if (error)
                     *error = QStringLiteral("$ref %1 at %2 could not be resolved")
                                  .arg(shortDump(*ref), fromStd(location.empty() ? std::string("/") : location));
                 return false;
             }
-            node.ref = compile(*target, *pointer, error);
+            node.ref = compile(*target->value, target->pointer, error);
             // Definitions elsewhere in this object are still compiled (their patterns checked).
             for (const char *key : {"definitions", "$defs"})
                 if (const auto defs = schema.find(key); defs != schema.end() && defs->is_object())
@@ -848,48 +824,6 @@ private:
 
     SchemaValidatorState &m_state;
 };
-
-/// A `$ref` chain that comes back to where it started without passing through a
-/// schema (valijson's parser recurses without end on it).
-std::optional<QString> refLoop(const nlohmann::json &root, const nlohmann::json &node, int depthLeft)
-{
-    if (depthLeft <= 0 || !node.is_structured())
-        return std::nullopt;
-    if (node.is_object()) {
-        std::vector<std::string> chain;
-        const nlohmann::json *at = &node;
-        while (at->is_object()) {
-            const auto ref = at->find("$ref");
-            if (ref == at->end() || !ref->is_string())
-                break;
-            const auto pointer = localPointer(ref->get<std::string>());
-            if (!pointer)
-                break;
-            if (std::find(chain.begin(), chain.end(), *pointer) != chain.end()) {
-                chain.push_back(*pointer);
-                QStringList hops;
-                for (const std::string &hop : chain)
-                    hops << QLatin1Char('#') + fromStd(hop);
-                return QStringLiteral("$ref loop %1: a $ref must lead to a schema")
-                    .arg(hops.join(QStringLiteral(" -> ")));
-            }
-            chain.push_back(*pointer);
-            try {
-                at = &root.at(nlohmann::json::json_pointer(*pointer));
-            } catch (const nlohmann::json::exception &) {
-                break;
-            }
-        }
-    }
-    for (auto it = node.begin(); it != node.end(); ++it) {
-        if (node.is_object()
-            && (it.key() == "enum" || it.key() == "const" || it.key() == "default" || it.key() == "examples"))
-            continue; // data, not schema
-        if (auto loop = refLoop(root, it.value(), depthLeft - 1))
-            return loop;
-    }
-    return std::nullopt;
-}
 
 // ---------------------------------------------------------------------------
 // Validation
@@ -1373,58 +1307,6 @@ SchemaValidator::~SchemaValidator() = default;
 
 namespace {
 
-/// Where `$ref`s live in `node` (a schema or part of one): the first whose target is
-/// not in `root` — a local pointer ("#/definitions/x") that names nothing, or a ref to
-/// another document, which is never fetched. `at` is the JSON pointer of `node`.
-/// Values that are data, not schemas (enum, const, default, examples), are skipped.
-std::optional<std::pair<std::string, QString>> danglingRef(const nlohmann::json &root, const nlohmann::json &node,
-                                                           const QString &at)
-{
-    if (node.is_array()) {
-        for (std::size_t i = 0; i < node.size(); ++i)
-            if (auto found = danglingRef(root, node[i], at + QLatin1Char('/') + QString::number(i)))
-                return found;
-        return std::nullopt;
-    }
-    if (!node.is_object())
-        return std::nullopt;
-    if (const auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
-        const std::string target = ref->get<std::string>();
-        bool resolves = !target.empty() && target[0] == '#';
-        if (resolves) {
-            try {
-                resolves = root.contains(nlohmann::json::json_pointer(target.substr(1)));
-            } catch (const nlohmann::json::exception &) {
-                resolves = false; // "#name" (not a pointer) or a malformed pointer
-            }
-        }
-        if (!resolves)
-            return std::pair{target, at.isEmpty() ? QStringLiteral("/") : at};
-    }
-    for (auto it = node.begin(); it != node.end(); ++it) {
-        if (it.key() == "enum" || it.key() == "const" || it.key() == "default" || it.key() == "examples")
-            continue;
-        if (auto found = danglingRef(root, it.value(), at + QLatin1Char('/') + escapePointerToken(fromStd(it.key()))))
-            return found;
-    }
-    return std::nullopt;
-}
-
-/// Why a schema with a `$ref` that valijson could not follow does not compile, in
-/// words a person can act on (valijson's own message names a pointer token only).
-QString danglingRefMessage(const std::string &target, const QString &at)
-{
-    const QString ref = fromStd(target);
-    if (target.empty() || target[0] != '#')
-        return QStringLiteral("$ref \"%1\" at %2 could not be resolved: references to other documents are not "
-                              "fetched; copy the definition into this schema (under \"definitions\") and refer to it "
-                              "as \"#/definitions/NAME\"")
-            .arg(ref, at);
-    return QStringLiteral("$ref \"%1\" at %2 could not be resolved: this schema has nothing at \"%3\"; add the "
-                          "definition there (e.g. under \"definitions\") or correct the $ref")
-        .arg(ref, at, ref.mid(1));
-}
-
 /// Draft 7 (Validation §6.3, §6.4, §6.5; Core §4.2.2): maxLength, minLength, maxItems,
 /// minItems, maxProperties and minProperties take a non-negative integer, and 2.0 is
 /// one, but valijson takes only what the parser kept as an integer. Such a value is
@@ -1475,31 +1357,33 @@ std::unique_ptr<SchemaValidator> SchemaValidator::compile(const nlohmann::json &
             *error = QStringLiteral("a schema must be a JSON object (got %1)").arg(typeNameOf(schema));
         return nullptr;
     }
-    // valijson's parser recurses through the schema and, without end, through a $ref
-    // loop: refuse both before it sees them.
+    // valijson's parser and the compiler recurse through the schema and its $refs:
+    // refuse what would take them too deep before either sees it.
     if (nestingDepth(schema, MaxSchemaDepth) > MaxSchemaDepth) {
         if (error)
             *error = QStringLiteral("the schema is nested deeper than %1 levels").arg(MaxSchemaDepth);
         return nullptr;
     }
-    if (const auto loop = refLoop(schema, schema, MaxSchemaDepth + 1)) {
-        if (error)
-            *error = *loop;
-        return nullptr;
-    }
     std::unique_ptr<SchemaValidator> validator(new SchemaValidator);
     validator->d->document = schema;
     integralCounts(validator->d->document, MaxSchemaDepth + 1);
+    SchemaRefs::Checked refs = SchemaRefs::check(validator->d->document, MaxSchemaDepth);
+    if (!refs.error.isEmpty()) {
+        if (error)
+            *error = refs.error;
+        return nullptr;
+    }
     try {
         valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-        const valijson::adapters::NlohmannJsonAdapter adapter(validator->d->document);
-        parser.populateSchema(adapter, validator->d->schema);
+        const valijson::adapters::NlohmannJsonAdapter adapter(refs.parserView);
+        // Never fetches: a ref check() could not resolve is spelt as a URI it asks for here.
+        parser.populateSchema(
+            adapter, validator->d->schema, [](const std::string &) -> const nlohmann::json * { return nullptr; },
+            [](const nlohmann::json *) {});
     } catch (const std::exception &e) {
-        // valijson reports a $ref it cannot follow with a bare pointer token
-        // ("Expected reference token to identify an element …"): name the $ref instead.
         if (error) {
-            const auto dangling = danglingRef(schema, schema, QString());
-            *error = dangling ? danglingRefMessage(dangling->first, dangling->second) : fromStd(e.what());
+            const QString unfollowable = refs.explain(e.what());
+            *error = unfollowable.isEmpty() ? fromStd(e.what()) : unfollowable;
         }
         return nullptr;
     }
