@@ -87,7 +87,8 @@ unsigned hexValue(std::string_view four)
 /// Returns "" or the reason. With `repair`, a copy of `line`, lone surrogate escapes
 /// are overwritten there with \ufffd (same length) and the scan goes on: only the
 /// depth bound then yields a reason.
-std::string prescan(std::string_view line, std::string *repair = nullptr, const char *replacement = "fffd")
+std::string prescan(std::string_view line, std::string *repair = nullptr, const char *replacement = "fffd",
+                    std::size_t *offset = nullptr)
 {
     int depth = 0;
     bool inString = false;
@@ -116,6 +117,8 @@ std::string prescan(std::string_view line, std::string *repair = nullptr, const 
                 continue; // malformed escape: the parser reports it
             const unsigned unit = hexValue(line.substr(i + 2, 4));
             const auto lone = [&] {
+                if (offset)
+                    *offset = i;
                 return "lone UTF-16 surrogate escape \\" + std::string(line.substr(i + 1, 5))
                     + " in a JSON string at byte offset " + std::to_string(i);
             };
@@ -194,15 +197,18 @@ bool isJsonSpace(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/// The shims' own shape of a call, read without building the envelope as a JSON
-/// object: `{"type":"call","id":"…","tool":"…","args":…}` — "type", "id" and "tool" once
-/// each, in any order, as strings without escapes or control characters, then "args"
-/// last; only the value of "args" goes through the JSON parser. Anything else (another
-/// member, a duplicate, an escape, another type, an empty id, args that are not an
-/// object or array, JSON the parser refuses) returns nullopt and the line takes the
-/// general path, which decides it and words any error: a call read here is the call
-/// that path would read. Expects a line that passed the UTF-8 and prescan checks.
-std::optional<BridgeCall> decodeShimCall(std::string_view line)
+/// The envelope of a call in the shims' own shape: `{"type":"call","id":"…","tool":"…",
+/// "args":` — "type", "id" and "tool" once each, in any order, as strings without
+/// escapes or control characters, then "args" last. `argsAt` is where the value of
+/// "args" starts and `argsEnd` where it ends (before the object's closing brace and
+/// the spaces before it).
+struct ShimEnvelope
+{
+    std::string_view id, tool;
+    std::size_t argsAt = 0, argsEnd = 0;
+};
+
+std::optional<ShimEnvelope> readShimEnvelope(std::string_view line)
 {
     std::size_t at = 0;
     const auto skipSpace = [&] {
@@ -228,7 +234,8 @@ std::optional<BridgeCall> decodeShimCall(std::string_view line)
     if (at >= line.size() || line[at] != '{')
         return std::nullopt;
     ++at;
-    std::string_view type, id, tool;
+    std::string_view type;
+    ShimEnvelope envelope;
     bool haveType = false, haveId = false, haveTool = false;
     for (;;) {
         skipSpace();
@@ -247,13 +254,13 @@ std::optional<BridgeCall> decodeShimCall(std::string_view line)
         if (!have || *have || !readString(&value))
             return std::nullopt;
         *have = true;
-        (key == "type" ? type : key == "id" ? id : tool) = value;
+        (key == "type" ? type : key == "id" ? envelope.id : envelope.tool) = value;
         skipSpace();
         if (at >= line.size() || line[at] != ',')
             return std::nullopt;
         ++at;
     }
-    if (!haveType || !haveId || !haveTool || type != "call" || id.empty())
+    if (!haveType || !haveId || !haveTool || type != "call" || envelope.id.empty())
         return std::nullopt;
     // "args" is the last member: its value runs to the object's closing brace.
     std::size_t end = line.size();
@@ -262,6 +269,24 @@ std::optional<BridgeCall> decodeShimCall(std::string_view line)
     if (end <= at || line[end - 1] != '}')
         return std::nullopt;
     --end;
+    while (end > at && isJsonSpace(line[end - 1]))
+        --end;
+    envelope.argsAt = at;
+    envelope.argsEnd = end;
+    return envelope;
+}
+
+/// A line in the shims' shape, read with one parse of its arguments. Anything else
+/// (another member, a duplicate, an escape, another type, an empty id, args that are
+/// not an object or array, JSON the parser refuses) returns nullopt and the line takes
+/// the general path, which decides it and words any error: a call read here is the
+/// call that path would read. Expects a line that passed the UTF-8 and prescan checks.
+std::optional<BridgeCall> decodeShimCall(std::string_view line)
+{
+    const auto envelope = readShimEnvelope(line);
+    if (!envelope)
+        return std::nullopt;
+    const std::size_t at = envelope->argsAt, end = envelope->argsEnd;
     // A container starts right here (the parser would also skip a byte order mark at
     // the start of its input, which the whole line may not have there).
     if (at >= end || (line[at] != '{' && line[at] != '['))
@@ -274,8 +299,55 @@ std::optional<BridgeCall> decodeShimCall(std::string_view line)
     }
     if (!call.args.is_object() && !call.args.is_array())
         return std::nullopt; // also a value the parser refused (discarded)
-    call.id = std::string(id);
-    call.tool = std::string(tool);
+    call.id = std::string(envelope->id);
+    call.tool = std::string(envelope->tool);
+    return call;
+}
+
+/// A line that is refused as a whole, read once more as a call in the shims' shape
+/// whose arguments are the trouble: then a call with only `argumentsError` (why, with
+/// the byte offset within the arguments), so that one call fails as invalid_arguments
+/// and the run goes on. `badAt` is where the line-wide check found a bad byte or a lone
+/// surrogate (npos: the line is not JSON); the arguments must hold it. Nullopt when the
+/// envelope is not the shims' or the arguments are not where the problem is.
+std::optional<BridgeCall> callWithBadArguments(std::string_view line, std::size_t badAt, const std::string &what)
+{
+    const auto envelope = readShimEnvelope(line);
+    if (!envelope)
+        return std::nullopt;
+    const std::string_view args = line.substr(envelope->argsAt, envelope->argsEnd - envelope->argsAt);
+    std::string reason;
+    if (badAt != std::string_view::npos) {
+        if (badAt < envelope->argsAt || badAt >= envelope->argsEnd)
+            return std::nullopt;
+        reason = what + " at byte " + std::to_string(badAt - envelope->argsAt) + " of the arguments";
+    } else if (args.empty() || std::all_of(args.begin(), args.end(), isJsonSpace)) {
+        reason = "no arguments after \"args\":";
+    } else {
+        try {
+            const json parsed = json::parse(args.begin(), args.end());
+            if (parsed.is_object() || parsed.is_array())
+                return std::nullopt; // the arguments are fine: the line is wrong elsewhere
+            reason = "the arguments must be a JSON object or array, not " + describeType(parsed);
+        } catch (const json::parse_error &e) {
+            std::string detail = e.what();
+            if (const std::size_t colon = detail.find(": "); colon != std::string::npos)
+                detail.erase(0, colon + 2);
+            reason = "not valid JSON at byte " + std::to_string(e.byte > 0 ? e.byte - 1 : 0)
+                + " of the arguments: " + truncateUtf8(detail, MaxParserMessageBytes);
+        } catch (const json::exception &e) {
+            std::string detail = e.what();
+            if (const std::size_t at = detail.find("] "); at != std::string::npos)
+                detail.erase(0, at + 2);
+            reason = "not valid JSON: " + truncateUtf8(detail, MaxParserMessageBytes);
+        }
+    }
+    BridgeCall call;
+    call.id = std::string(envelope->id);
+    call.tool = std::string(envelope->tool);
+    call.argsJson = "{}";
+    call.argsBytes = 2;
+    call.argumentsError = std::move(reason);
     return call;
 }
 
@@ -365,14 +437,25 @@ BridgeDecodeResult decodeLine(std::string_view line)
 {
     BridgeDecodeResult result;
     if (const std::size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
+        if (auto call = callWithBadArguments(line, bad, "invalid UTF-8")) {
+            result.call = std::move(call);
+            return result;
+        }
         result.error = "invalid UTF-8 at byte offset " + std::to_string(bad);
         result.id = recoverCallId(line);
         return result;
     }
-    if (std::string reason = prescan(line); !reason.empty()) {
-        result.error = std::move(reason);
-        if (result.error.rfind("lone", 0) == 0)
+    std::size_t loneAt = std::string_view::npos;
+    if (std::string reason = prescan(line, nullptr, "fffd", &loneAt); !reason.empty()) {
+        if (reason.rfind("lone", 0) == 0) {
+            const std::string escape = "lone UTF-16 surrogate escape \\" + std::string(line.substr(loneAt + 1, 5));
+            if (auto call = callWithBadArguments(line, loneAt, escape)) {
+                result.call = std::move(call);
+                return result;
+            }
             result.id = recoverCallId(line);
+        }
+        result.error = std::move(reason);
         return result;
     }
 
@@ -392,6 +475,10 @@ BridgeDecodeResult decodeLine(std::string_view line)
     try {
         message = json::parse(line.begin(), line.end());
     } catch (const json::parse_error &e) {
+        if (auto call = callWithBadArguments(line, std::string_view::npos, {})) {
+            result.call = std::move(call);
+            return result;
+        }
         // e.byte counts the characters read, the offending one included.
         std::string what = e.what();
         if (const std::size_t at = what.find(": "); at != std::string::npos)
@@ -401,6 +488,10 @@ BridgeDecodeResult decodeLine(std::string_view line)
             + truncateUtf8(what, MaxParserMessageBytes);
         return result;
     } catch (const json::exception &e) {
+        if (auto call = callWithBadArguments(line, std::string_view::npos, {})) {
+            result.call = std::move(call);
+            return result;
+        }
         // out_of_range 406: a number beyond a double ("1e999"); found by the fuzzer —
         // it used to escape decodeLine and end the studio. No offset is known here.
         std::string what = e.what();
@@ -441,8 +532,14 @@ BridgeDecodeResult decodeLine(std::string_view line)
     call.tool = tool->get<std::string>();
     if (const auto args = message.find("args"); args != message.end()) {
         if (!args->is_object() && !args->is_array()) {
-            result.error = "a call's \"args\" must be an object or an array, not " + describeType(*args);
-            result.id = id->get<std::string>();
+            // That call fails (invalid_arguments); the run goes on.
+            BridgeCall refused;
+            refused.id = id->get<std::string>();
+            refused.tool = tool->get<std::string>();
+            refused.argsJson = "{}";
+            refused.argsBytes = 2;
+            refused.argumentsError = "the arguments must be a JSON object or array, not " + describeType(*args);
+            result.call = std::move(refused);
             return result;
         }
         call.args = std::move(*args);

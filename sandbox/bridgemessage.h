@@ -34,6 +34,11 @@ struct BridgeCall
     /// was not read (BridgeFrameReader kept only `id` and `tool` from its prefix; `args`
     /// is empty). The studio refuses it with request_too_large.
     std::size_t oversizedLineBytes = 0;
+    /// Non-empty: the line is a call in the shims' shape whose arguments could not be
+    /// read — not JSON, invalid UTF-8 or a lone surrogate escape in them — and this says
+    /// why and where ("not valid JSON at byte 12 of the arguments: …"). `args` is then
+    /// {}; the studio records the call as an invalid_arguments step and the run goes on.
+    std::string argumentsError;
 };
 
 /// The error half of a reply, as sent: `code` is a wire name (errorCodeName(),
@@ -86,7 +91,10 @@ inline constexpr int MaxNestingDepth = 128;
 /// is {}; unknown extra fields are ignored. Quoted script text is cut to 64 bytes.
 /// A line in the shims' shape ({"type":"call","id":…,"tool":…,"args":…}, plain
 /// strings, "args" last) is read with one parse of its "args" only; the outcome is the
-/// one the general path gives (any other line, and any doubt, takes that path).
+/// one the general path gives (any other line, and any doubt, takes that path). When
+/// such a line fails only in its arguments (the text after "args": is not JSON, or has
+/// invalid UTF-8 or a lone surrogate escape), it is a call with
+/// BridgeCall::argumentsError set, so that one call fails and the run goes on.
 BridgeDecodeResult decodeLine(std::string_view line);
 
 /// Encodes a result reply as one compact line, including the trailing '\n':

@@ -371,22 +371,43 @@ private Q_SLOTS:
     void malformedCallWithAnIdFailsAlone_data()
     {
         QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QByteArray>("code");
         QTest::addColumn<QByteArray>("message");
-        QTest::newRow("bad UTF-8") << QByteArray(
-            "b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":{\"text\":\"\\xc3\\x28\"}}'")
-                                   << QByteArray("invalid UTF-8 at byte offset 56");
-        QTest::newRow("lone surrogate")
+        QTest::addColumn<int>("steps"); ///< a call whose arguments are bad is a step of its own
+        QTest::newRow("bad UTF-8 in the arguments")
+            << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":{\"text\":\"\\xc3\\x28\"}}'")
+            << QByteArray("invalid_arguments")
+            << QByteArray("invalid arguments for 'echo': invalid UTF-8 at byte 9 of the arguments") << 3;
+        QTest::newRow("lone surrogate in the arguments")
             << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":{\"text\":\"\\\\ud800\"}}'")
-            << QByteArray("lone UTF-16 surrogate escape \\ud800 in a JSON string at byte offset 56");
+            << QByteArray("invalid_arguments")
+            << QByteArray("invalid arguments for 'echo': lone UTF-16 surrogate escape \\ud800 at byte 9 of the "
+                          "arguments")
+            << 3;
+        QTest::newRow("arguments not JSON")
+            << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":{\"text\": }}'")
+            << QByteArray("invalid_arguments")
+            << QByteArray("invalid arguments for 'echo': not valid JSON at byte 9 of the arguments: syntax error "
+                          "while parsing value - unexpected '}'; expected '[', '{', or a literal")
+            << 3;
         QTest::newRow("args not a container")
             << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"echo\",\"args\":3}'")
-            << QByteArray("a call's \"args\" must be an object or an array, not a number");
+            << QByteArray("invalid_arguments")
+            << QByteArray("invalid arguments for 'echo': the arguments must be a JSON object or array, not a number")
+            << 3;
+        // Outside the arguments the call cannot be named as a tool's: a protocol_error
+        // reply to its id, no step.
+        QTest::newRow("bad UTF-8 in the tool name")
+            << QByteArray("b'{\"type\":\"call\",\"id\":\"bad\",\"tool\":\"ec\\xc3\\x28ho\",\"args\":{}}'")
+            << QByteArray("protocol_error") << QByteArray("invalid UTF-8 at byte offset 36") << 2;
     }
 
     void malformedCallWithAnIdFailsAlone()
     {
         QFETCH(QByteArray, line);
+        QFETCH(QByteArray, code);
         QFETCH(QByteArray, message);
+        QFETCH(int, steps);
         // A good call in flight, the malformed one, another good one: only the middle one fails.
         const RunResult result = run(RawBridge + "send(call(1))\nsend(" + line
                                      + " + b'\\n')\nsend(call(2))\n"
@@ -394,9 +415,9 @@ private Q_SLOTS:
                                        "print(replies['c1']['value'], replies['c2']['value'])\n"
                                        "print(replies['bad']['error']['code'])\n"
                                        "print(replies['bad']['error']['message'])\n");
-        QCOMPARE(result.stdoutText, "echoed echoed\nprotocol_error\n" + message + '\n');
+        QCOMPARE(result.stdoutText, "echoed echoed\n" + code + '\n' + message + '\n');
         QCOMPARE(result.record.status, RunStatus::Completed);
-        QCOMPARE(result.steps.size(), std::size_t(2));
+        QCOMPARE(result.steps.size(), std::size_t(steps));
     }
 
     void undeclaredToolIsRefused()

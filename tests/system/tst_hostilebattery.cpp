@@ -1342,11 +1342,12 @@ void TestHostileBattery::handedToTool_data()
         << "RESULT invalid_arguments argument 'path': \"plain.txt\\x00../../x\" contains a NUL byte" + hint
             + " [path_nul_byte]";
     // Bad UTF-8 in the path: the shim cannot even encode it, so the raw line goes out
-    // on fd 3; the bridge refuses that call before any handler sees it.
+    // on fd 3; the bridge fails that call (invalid_arguments) before any handler sees it.
     QTest::newRow("9 bad UTF-8") << QByteArray(
         "os.write(3, b'{\"type\":\"call\",\"id\":\"u\",\"tool\":\"readfile\",\"args\":{\"path\":\"bad\\xffname\"}}\\n')\n"
         "r = json.loads(os.read(3, 65536))['error']\nprint('RESULT', r['code'], r['message'])")
-                                 << QByteArray("RESULT protocol_error invalid UTF-8 at byte offset 61");
+                                 << QByteArray("RESULT invalid_arguments invalid arguments for 'readfile': "
+                                               "invalid UTF-8 at byte 12 of the arguments");
 }
 
 void TestHostileBattery::handedToTool()

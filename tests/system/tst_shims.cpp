@@ -170,15 +170,24 @@ private Q_SLOTS:
     {
         const ScriptRun run = runScript(QStringLiteral("sh"),
                                         "tool echo k=v 'q=say \"hi\"\\ok' n:=3 flag:=true list:='[1, 2]' u=\xC3\xA9\n"
-                                        "tool echo\n",
+                                        "tool echo\n"
+                                        "tool echo ''\n"
+                                        "tool echo '  \t '\n"
+                                        "tool echo '{\"a\": 1'\n",
                                         QStringLiteral("C"), echoStudio);
         QCOMPARE(run.exitCode, 0);
-        QCOMPARE(run.calls.size(), std::size_t(2));
+        QCOMPARE(run.calls.size(), std::size_t(5));
         QCOMPARE(
             QByteArray::fromStdString(run.calls[0].args.dump()),
             QByteArray(
                 "{\"flag\":true,\"k\":\"v\",\"list\":[1,2],\"n\":3,\"q\":\"say \\\"hi\\\"\\\\ok\",\"u\":\"\xC3\xA9\"}"));
-        QCOMPARE(QByteArray::fromStdString(run.calls[1].args.dump()), QByteArray("{}"));
+        // No argument, an empty one or a blank one: {} (issue 17 item 4).
+        for (std::size_t i : {1, 2, 3})
+            QCOMPARE(QByteArray::fromStdString(run.calls[i].args.dump()), QByteArray("{}"));
+        // JSON that does not parse goes out as it is: that call alone fails, in the studio.
+        QCOMPARE(QString::fromStdString(run.calls[4].argumentsError),
+                 QStringLiteral("not valid JSON at byte 7 of the arguments: syntax error while parsing object - "
+                                "unexpected end of input; expected '}'"));
     }
 
     void bashExitStatuses_data()

@@ -23,6 +23,8 @@ private Q_SLOTS:
     void decodeValid();
     void decodeInvalid_data();
     void decodeInvalid();
+    void decodeBadArguments_data();
+    void decodeBadArguments();
     void deepNestingRefusedWithoutRecursion();
     void firstInvalidUtf8_data();
     void firstInvalidUtf8();
@@ -90,8 +92,8 @@ void TestBridgeMessage::decodeInvalid_data()
     QTest::addColumn<QString>("error");
     QTest::addColumn<bool>("prefixOnly"); // the parser's own detail follows the prefix
 
-    QTest::newRow("bad JSON") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":tru})")
-                              << QStringLiteral("invalid JSON at byte offset 46: ") << true;
+    QTest::newRow("bad JSON, not a call's shape") << QByteArray(R"({"type":"call","args":tru,"id":"c1","tool":"t"})")
+                                                  << QStringLiteral("invalid JSON at byte offset 25: ") << true;
     QTest::newRow("truncated JSON") << QByteArray(R"({"type":"call")")
                                     << QStringLiteral("invalid JSON at byte offset 14: ") << true;
     QTest::newRow("trailing garbage") << QByteArray(R"({"type":"call","id":"c1","tool":"t"} x)")
@@ -131,11 +133,6 @@ void TestBridgeMessage::decodeInvalid_data()
                                 << QStringLiteral("a call needs a non-empty string \"id\"") << false;
     QTest::newRow("missing tool") << QByteArray(R"({"type":"call","id":"c1"})")
                                   << QStringLiteral("a call needs a string \"tool\"") << false;
-    QTest::newRow("string args") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":"x"})")
-                                 << QStringLiteral("a call's \"args\" must be an object or an array, not a string")
-                                 << false;
-    QTest::newRow("null args") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":null})")
-                               << QStringLiteral("a call's \"args\" must be an object or an array, not null") << false;
     QTest::newRow("depth 129") << QByteArray(R"({"type":"call","id":"c7","tool":"t","args":)")
             + QByteArray::fromStdString(nested(128)) + "}"
                                << QStringLiteral("JSON nested deeper than 128 levels at byte offset 170") << false;
@@ -156,6 +153,51 @@ void TestBridgeMessage::decodeInvalid()
     } else {
         QCOMPARE(got, error);
     }
+}
+
+// A call in the shims' shape whose arguments alone are bad (the text a Bash script
+// passed as JSON, a lone surrogate, a bad byte) is that call failing, not the run's end
+// (issue 17 item 4): a call with argumentsError, the offset counted in the arguments.
+void TestBridgeMessage::decodeBadArguments_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QString>("error");
+
+    QTest::newRow("not JSON") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":tru})")
+                              << QStringLiteral("not valid JSON at byte 3 of the arguments: syntax error while "
+                                                "parsing value - invalid literal; last read: 'tru'");
+    QTest::newRow("object not closed (Bash: tool t '{\"id\": 1')")
+        << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":{"id": 1})")
+        << QStringLiteral("not valid JSON at byte 8 of the arguments: syntax error while parsing object - "
+                          "unexpected end of input; expected '}'");
+    QTest::newRow("a number beyond a double") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":[1e999]})")
+                                              << QStringLiteral("not valid JSON: number overflow parsing '1e999'");
+    QTest::newRow("string args") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":"x"})")
+                                 << QStringLiteral("the arguments must be a JSON object or array, not a string");
+    QTest::newRow("null args, not last") << QByteArray(R"({"type":"call","args":null,"id":"c1","tool":"t"})")
+                                         << QStringLiteral("the arguments must be a JSON object or array, not null");
+    QTest::newRow("nothing after args") << QByteArray(R"({"type":"call","id":"c1","tool":"t","args": })")
+                                        << QStringLiteral("no arguments after \"args\":");
+    QTest::newRow("bad UTF-8 in a value")
+        << QByteArray("{\"type\":\"call\",\"id\":\"c1\",\"tool\":\"t\",\"args\":{\"a\":\"\xff\"}}")
+        << QStringLiteral("invalid UTF-8 at byte 6 of the arguments");
+    QTest::newRow("lone surrogate in a value")
+        << QByteArray(R"({"type":"call","id":"c1","tool":"t","args":{"a":"x\ud800"}})")
+        << QStringLiteral("lone UTF-16 surrogate escape \\ud800 at byte 7 of the arguments");
+}
+
+void TestBridgeMessage::decodeBadArguments()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, error);
+
+    const BridgeDecodeResult result = BridgeProtocol::decodeLine(line.toStdString());
+    QCOMPARE(QString::fromStdString(result.error), QString());
+    QVERIFY(result.call.has_value());
+    QCOMPARE(QByteArray::fromStdString(result.call->id), QByteArray("c1"));
+    QCOMPARE(QByteArray::fromStdString(result.call->tool), QByteArray("t"));
+    QCOMPARE(QString::fromStdString(result.call->argumentsError), error);
+    QCOMPARE(QByteArray::fromStdString(result.call->args.dump()), QByteArray("{}"));
 }
 
 void TestBridgeMessage::deepNestingRefusedWithoutRecursion()

@@ -835,6 +835,15 @@ void StepEngine::submitCall(const BridgeCall &call)
         return;
     }
 
+    // 2. arguments the bridge could not read (not JSON, bad UTF-8 or a lone surrogate
+    // in them): this call fails, the run goes on
+    if (!call.argumentsError.empty()) {
+        d->refuse(std::move(step), ErrorCode::InvalidArguments,
+                  QStringLiteral("invalid arguments for '%1': %2")
+                      .arg(tool->name, QString::fromStdString(call.argumentsError)));
+        return;
+    }
+
     // 3. request cap
     const std::size_t argsBytes = call.argsBytes > 0 ? call.argsBytes : compactSize(call.args);
     d->largestRequest = std::max(d->largestRequest.load(), qint64(argsBytes));

@@ -5,7 +5,10 @@
 #
 #   tool NAME '{"k":"v","n":3}'     arguments as one JSON object (or array: positional)
 #   tool NAME k=v n:=3 flag:=true   key=value (a JSON string), key:=json (a raw JSON value)
-#   tool NAME                       no arguments ({})
+#   tool NAME                       no arguments ({}); so is one empty or blank argument
+#
+# JSON given as one argument is sent as it is: if it is not valid JSON, that call fails
+# with invalid_arguments (where the text broke) and the script goes on.
 #
 # Prints the result as JSON on stdout (one line, then '\n'). Exit status:
 #   0  the tool succeeded
@@ -67,8 +70,8 @@ tool() {
     local name=$1
     shift
     local args
-    if [ $# -eq 0 ]; then
-        args='{}'
+    if [ $# -eq 0 ] || { [ $# -eq 1 ] && [[ -z ${1//[[:space:]]/} ]]; }; then
+        args='{}' # no arguments, or one that is empty or only spaces
     elif [ $# -eq 1 ] && [[ ${1#"${1%%[![:space:]]*}"} == [\{\[]* ]]; then
         args=${1//$'\n'/ } # a raw newline is only whitespace in valid JSON
         args=${args//$'\r'/ }
