@@ -77,7 +77,14 @@ bool groupHasLiveMembers(pid_t group)
 SandboxProcess::SandboxProcess(QObject *parent)
     : QObject(parent)
     , m_launcherPath(defaultLauncherPath())
-{}
+{
+    // The conditions of a root without cgroups (a fresh chroot) on demand: runs get no
+    // pids or memory cgroup, so the launcher's fallbacks (a run uid as root) are in force.
+    if (qEnvironmentVariable("TOOLSTUDIO_CGROUPS") == QLatin1String("0")) {
+        m_pidsCgroupAllowed = false;
+        m_cgroupsOffReason = "switched off (TOOLSTUDIO_CGROUPS=0)";
+    }
+}
 
 SandboxProcess::~SandboxProcess()
 {
@@ -111,6 +118,7 @@ SandboxProcess::ProcessLimit SandboxProcess::processLimit() const
 void SandboxProcess::setPidsCgroupAllowed(bool allowed)
 {
     m_pidsCgroupAllowed = allowed;
+    m_cgroupsOffReason = "switched off for this run";
 }
 
 void SandboxProcess::setProcessIsolationAllowed(bool allowed)
@@ -148,7 +156,7 @@ void SandboxProcess::startMemoryCgroup(SandboxPolicy &policy)
     if (policy.limits.dataBytes == 0)
         return;
     static const PidsCgroup::Probe probe = PidsCgroup::probe("memory");
-    std::string why = m_pidsCgroupAllowed ? probe.why : std::string("switched off for this run");
+    std::string why = m_pidsCgroupAllowed ? probe.why : m_cgroupsOffReason;
     const std::string bytes = std::to_string(policy.limits.dataBytes);
     std::string cgroup;
     if (!m_pidsCgroupAllowed) {
@@ -317,7 +325,7 @@ bool SandboxProcess::start(SandboxPolicy policy, std::size_t maxLineBytes, QStri
     m_processLimit.maxTasks = policy.limits.extraProcesses;
     if (policy.limits.extraProcesses != 0) {
         static const PidsCgroup::Probe probe = PidsCgroup::probe();
-        std::string why = m_pidsCgroupAllowed ? probe.why : std::string("switched off for this run");
+        std::string why = m_pidsCgroupAllowed ? probe.why : m_cgroupsOffReason;
         const std::string cgroup
             = m_pidsCgroupAllowed ? PidsCgroup::create(probe, policy.limits.extraProcesses + 1, &why) : std::string();
         if (!cgroup.empty()) {

@@ -109,7 +109,9 @@ public:
         quint64 oomKills = 0; ///< processes the kernel killed at the bound (read before the cgroup goes)
     };
     MemoryLimit memoryLimit() const;
-    /// Tests: false makes start() skip the pids cgroup (the launcher's fallbacks).
+    /// Tests: false makes start() skip the pids and memory cgroups (the launcher's
+    /// fallbacks). Also false from construction when TOOLSTUDIO_CGROUPS=0 is set (a
+    /// root without cgroups reproduced; fallbackReason says so).
     void setPidsCgroupAllowed(bool allowed);
     /// Tests: false also switches off the launcher's run uid / user namespace
     /// (policy isolate_processes), leaving the shared RLIMIT_NPROC residual.
@@ -167,5 +169,6 @@ private:
     std::string m_liveMemoryCgroup; ///< cgroup v1: the run's memory cgroup until it is removed
     MemoryLimit m_memoryLimit;
     bool m_pidsCgroupAllowed = true;
+    std::string m_cgroupsOffReason = "switched off for this run"; ///< the fallback reason without one
     bool m_processIsolationAllowed = true;
 };

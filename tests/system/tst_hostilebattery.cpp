@@ -24,6 +24,7 @@
 #include <QFile>
 #include <QMap>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QTemporaryDir>
@@ -1348,6 +1349,25 @@ void TestHostileBattery::handedToTool_data()
         "r = json.loads(os.read(3, 65536))['error']\nprint('RESULT', r['code'], r['message'])")
                                  << QByteArray("RESULT invalid_arguments invalid arguments for 'readfile': "
                                                "invalid UTF-8 at byte 12 of the arguments");
+    // The same, as a root without cgroups runs them (a fresh chroot; TOOLSTUDIO_CGROUPS=0):
+    // the script has a run uid of its own and its files are private to it (umask 077,
+    // work dir 0700), while the command runs as the sandbox user. The command still
+    // reads the script's plain file (a sealed copy: SealedCopy); the rest stays refused.
+    QTest::newRow("8 plain file is read, no cgroup")
+        << QByteArray("print('UID', os.getuid())\nopen('plain.txt', 'w').write('hello from the script')\n"
+                      "call('plain.txt')")
+        << QByteArray("RESULT ok hello from the script");
+    QTest::newRow("8 symlink to secret, no cgroup")
+        << QByteArray("print('UID', os.getuid())\nos.symlink(HOME + '/.ssh/id_rsa', 'link')\ncall('link')")
+        << "RESULT invalid_arguments argument 'path': \"link\" is or passes through a symbolic link" + hint
+            + " [path_symlink]";
+    QTest::newRow("8 fifo, no cgroup") << QByteArray("print('UID', os.getuid())\nos.mkfifo('pipe')\ncall('pipe')")
+                                       << "RESULT invalid_arguments argument 'path': \"pipe\" is not a regular file"
+            + hint + " [path_not_regular]";
+    QTest::newRow("9 traversal, no cgroup")
+        << QByteArray("print('UID', os.getuid())\ncall('../../../home/.ssh/id_rsa')")
+        << "RESULT invalid_arguments argument 'path': \"../../../home/.ssh/id_rsa\" leaves the work dir (\"..\")" + hint
+            + " [path_traversal]";
 }
 
 void TestHostileBattery::handedToTool()
@@ -1370,6 +1390,17 @@ void TestHostileBattery::handedToTool()
     const auto project = makeProject(dir.path(), script, R"({"run_timeout_seconds": 30})", tool);
     QVERIFY(project);
     startAlongside();
+    // The run (started below) without cgroups; the run alongside keeps what it has.
+    const bool noCgroup = QByteArray(QTest::currentDataTag()).endsWith(", no cgroup");
+    const QByteArray cgroupsBefore = qgetenv("TOOLSTUDIO_CGROUPS");
+    if (noCgroup)
+        qputenv("TOOLSTUDIO_CGROUPS", "0");
+    auto cgroupsBack = qScopeGuard([&] {
+        if (noCgroup && cgroupsBefore.isNull())
+            qunsetenv("TOOLSTUDIO_CGROUPS");
+        else if (noCgroup)
+            qputenv("TOOLSTUDIO_CGROUPS", cgroupsBefore);
+    });
     RunController controller;
     controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
     QByteArray out, err;
@@ -1382,13 +1413,21 @@ void TestHostileBattery::handedToTool()
     QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
     QVERIFY2(controller.record().status == RunStatus::Completed,
              qPrintable(controller.record().error + QString::fromUtf8(err)));
-    QByteArray result;
+    QByteArray result, uid;
     for (const QByteArray &line : out.split('\n')) {
         if (line.startsWith("RESULT"))
             result = line;
+        if (line.startsWith("UID "))
+            uid = line.mid(4);
     }
     expected.replace("@HOME@", m_home.toUtf8());
     QCOMPARE(result, expected);
+    // As root the mode in force was the chroot's: a run uid (the command runs as the
+    // sandbox user); as an ordinary user, a user namespace with the user's own uid.
+    if (noCgroup && ::geteuid() == 0)
+        QVERIFY2(ProcessIsolation::isRunUid(uid_t(uid.toULongLong())), uid.constData());
+    else if (noCgroup)
+        QCOMPARE(uid, QByteArray::number(::getuid()));
     if (QByteArray(QTest::currentDataTag()) == "8 hardlink to secret")
         QVERIFY2(out.contains("LINK EPERM") || out.contains("LINK EXDEV"), out); // the kernel refused the link itself
     checkStudioUnaffected();

@@ -7,6 +7,7 @@
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
 #include "sandboxpolicy.h"
+#include "sealedcopy.h"
 #include "workdirfile.h"
 
 #include <QElapsedTimer>
@@ -69,7 +70,7 @@ void CommandHandler::start(const HandlerRequest &request)
     launch.env.insert(QStringLiteral("TOOLSTUDIO_IDEMPOTENCY_KEY"), request.idempotencyKey);
     launch.cpuSeconds = CpuSecondsPerAttempt;
     // Files the script wrote, named in file_args: opened here, beneath the work dir
-    // (WorkDirFile), handed over as fds 3, 4, … .
+    // (WorkDirFile), handed over as sealed copies on fds 3, 4, … .
     nlohmann::json args = request.args;
     std::vector<int> files;
     const auto closeFiles = [&files] {
@@ -90,13 +91,25 @@ void CommandHandler::start(const HandlerRequest &request)
             const WorkDirFile::Result file
                 = WorkDirFile::open(QFile::encodeName(request.workDir).toStdString(), args[key].get<std::string>());
             if (file.ok()) {
-                files.push_back(file.fd);
-                args[key] = "/dev/fd/" + std::to_string(2 + files.size());
-                continue;
+                // The command gets a sealed copy, not the run's file: the run's files
+                // are private to the run's uid, which is not the command's under a run
+                // uid (SealedCopy), and a snapshot cannot change while it reads.
+                std::string why;
+                const int copy = SealedCopy::of(file.fd, "file_args:" + key, &why);
+                ::close(file.fd);
+                if (copy >= 0) {
+                    files.push_back(copy);
+                    args[key] = "/dev/fd/" + std::to_string(2 + files.size());
+                    continue;
+                }
+                refusal = QStringLiteral("argument '%1': the studio could not copy the file for the command: %2; "
+                                         "free some memory or hand the command a smaller file [path_copy_failed]")
+                              .arg(name, QString::fromStdString(why));
+            } else {
+                refusal = QStringLiteral("argument '%1': %2 [%3]")
+                              .arg(name, QString::fromStdString(file.message),
+                                   QLatin1String(WorkDirFile::code(file.refusal)));
             }
-            refusal
-                = QStringLiteral("argument '%1': %2 [%3]")
-                      .arg(name, QString::fromStdString(file.message), QLatin1String(WorkDirFile::code(file.refusal)));
         }
         closeFiles();
         // Never from inside start(): the engine connects finished() after it returns.
@@ -121,8 +134,6 @@ void CommandHandler::start(const HandlerRequest &request)
 
     const QString program = m_command.first();
     launch.keepFds = int(std::min<std::size_t>(files.size(), 16));
-    if (!files.empty())
-        launch.readPaths << request.workDir; // `/dev/fd/N` is re-opened beneath it
     QString refusal;
     const QString canonical = QFileInfo(request.projectDir).canonicalFilePath();
     m_sandbox = ToolSandbox::forProject(canonical.isEmpty() ? request.projectDir : canonical, &refusal);
