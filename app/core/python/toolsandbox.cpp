@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "python/toolsandbox.h"
 
+#include "jsoninput.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
 
@@ -69,6 +70,27 @@ std::shared_ptr<ToolSandbox> ToolSandbox::forProject(const QString &projectDir, 
         sandbox = made;
     }
     return sandbox;
+}
+
+bool ToolSandbox::projectAllowsNetwork(const QString &projectDir)
+{
+    QFile file(projectDir + QStringLiteral("/toolstudio.json"));
+    if (!file.exists())
+        return true; // no manifest (a folder of tools only): the default
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray data = file.readAll();
+    const nlohmann::json manifest
+        = JsonInput::parse(std::string_view(data.constData(), std::size_t(data.size())), "toolstudio.json");
+    if (!manifest.is_object())
+        return false; // unreadable: Project::load refuses it; nothing gets the network meanwhile
+    const auto sandbox = manifest.find("sandbox");
+    if (sandbox == manifest.end())
+        return true;
+    if (!sandbox->is_object())
+        return false;
+    const auto network = sandbox->find("tools_network");
+    return network == sandbox->end() || (network->is_boolean() && network->get<bool>());
 }
 
 bool ToolSandbox::studioIsRoot()
@@ -218,7 +240,7 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     syncProjectLocked(); // as root: the copy follows the project
     SandboxPolicy policy;
     policy.profile = SandboxPolicy::ProfileToolWorker;
-    policy.network = launch.network;
+    policy.network = launch.network && projectAllowsNetwork(m_projectDir);
     policy.workDir = encoded(scratchDir()).toStdString();
     QString program = launch.argv.first();
     if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())

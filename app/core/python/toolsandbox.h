@@ -33,9 +33,9 @@ public:
     /// What the confined process may use.
     struct Launch
     {
-        QStringList argv;                               ///< program (absolute, or found in PATH) and arguments
-        QMap<QString, QString> env;                     ///< the only variables besides PATH, HOME, TMPDIR, LANG
-        bool network = true;                            ///< TCP connect/bind (Landlock ABI >= 4)
+        QStringList argv;           ///< program (absolute, or found in PATH) and arguments
+        QMap<QString, QString> env; ///< the only variables besides PATH, HOME, TMPDIR, LANG
+        bool network = true; ///< sockets (seccomp) and TCP (Landlock ABI >= 4); also needs projectAllowsNetwork()
         std::uint64_t memoryBytes = DefaultMemoryBytes; ///< RLIMIT_DATA
         std::uint64_t cpuSeconds = 0;                   ///< RLIMIT_CPU; 0 = none (a worker outlives attempts)
         int keepFds = 0;                                ///< fds 3.. the process gets as they are (file_args)
@@ -76,6 +76,11 @@ public:
     /// policy file is removed when `process` is destroyed.
     bool configure(QProcess *process, const Launch &launch, QString *error);
 
+    /// The project's `sandbox.tools_network` (docs/project-format.md), read from its
+    /// manifest at each launch: true when absent or true; false when false, or when the
+    /// manifest exists but cannot be read as a JSON object or the value is no boolean
+    /// (Project::load refuses such a manifest; nothing gets the network meanwhile).
+    static bool projectAllowsNetwork(const QString &projectDir);
     /// True when the studio runs as root (the code then runs as the sandbox user).
     static bool studioIsRoot();
 
