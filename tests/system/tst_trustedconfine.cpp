@@ -17,6 +17,7 @@
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
 #include "python/toolworker.h"
+#include "run/runfolder.h"
 
 #include "handlerattempt.h"
 #include "trustedconfineprobes.h"
@@ -33,7 +34,9 @@
 #include <csignal>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <thread>
 #include <unistd.h>
 
@@ -372,6 +375,63 @@ private Q_SLOTS:
         QVERIFY2(outcome.ok, outcome.error.message.c_str());
         QCOMPARE(QString::fromStdString(outcome.result.dump()), expected);
         QCOMPARE(m_server.connections(), before);
+    }
+
+    /// Trusted-code folders a dead studio left in $TMPDIR are swept like stale run
+    /// folders: unlocked (or lockless and a day old) folders of the studio's uid go,
+    /// held, young, foreign-named and symlinked ones stay, nothing is followed.
+    void staleToolFoldersSwept()
+    {
+        QTemporaryDir tmp; // stands for $TMPDIR
+        QTemporaryDir outside;
+        QVERIFY(tmp.isValid() && outside.isValid());
+        const auto folder = [&](const char *name) { return tmp.filePath(QString::fromLatin1(name)); };
+        // What a killed studio leaves: the .lock is there, nobody holds it; a read-only
+        // dir inside (a tool may leave one).
+        writeFile(folder("toolstudio-tools-dead01/.lock"), "");
+        writeFile(folder("toolstudio-tools-dead01/scratch/deep/a/b/file"), "x");
+        QVERIFY(QFile::setPermissions(folder("toolstudio-tools-dead01/scratch/deep"),
+                                      QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+        // A live studio's: its lock is held.
+        writeFile(folder("toolstudio-tools-live01/.lock"), "");
+        const int held = ::open(QFile::encodeName(folder("toolstudio-tools-live01/.lock")).constData(), O_RDWR);
+        QVERIFY(held >= 0 && ::flock(held, LOCK_EX) == 0);
+        // Lockless: being created now (kept), or a day old (an older studio's: removed).
+        QVERIFY(QDir().mkpath(folder("toolstudio-tools-young1/scratch")));
+        QVERIFY(QDir().mkpath(folder("toolstudio-tools-old001/scratch")));
+        const timeval twoDaysAgo[2] = {{::time(nullptr) - 2 * 86400, 0}, {::time(nullptr) - 2 * 86400, 0}};
+        QCOMPARE(::utimes(QFile::encodeName(folder("toolstudio-tools-old001")).constData(), twoDaysAgo), 0);
+        // Not the studio's name; a symlink by the right name to an unlocked folder.
+        writeFile(folder("toolstudio-other/.lock"), "");
+        writeFile(outside.filePath(QStringLiteral("target/.lock")), "");
+        QVERIFY(QFile::link(outside.filePath(QStringLiteral("target")), folder("toolstudio-tools-link01")));
+        // As root: another uid's unlocked folder is that user's.
+        const bool root = ::geteuid() == 0;
+        if (root) {
+            writeFile(folder("toolstudio-tools-nobody/.lock"), "");
+            QCOMPARE(::chown(QFile::encodeName(folder("toolstudio-tools-nobody")).constData(), 65534, 65534), 0);
+        }
+
+        QCOMPARE(RunFolder::sweepStaleToolFolders(tmp.path()), 2);
+        ::close(held);
+        QVERIFY(!QFileInfo::exists(folder("toolstudio-tools-dead01")));
+        QVERIFY(!QFileInfo::exists(folder("toolstudio-tools-old001")));
+        QVERIFY(QFileInfo::exists(folder("toolstudio-tools-live01/.lock")));
+        QVERIFY(QFileInfo::exists(folder("toolstudio-tools-young1/scratch")));
+        QVERIFY(QFileInfo::exists(folder("toolstudio-other/.lock")));
+        QVERIFY(QFileInfo(folder("toolstudio-tools-link01")).isSymLink());
+        QVERIFY(QFileInfo::exists(outside.filePath(QStringLiteral("target/.lock"))));
+        if (root)
+            QVERIFY(QFileInfo::exists(folder("toolstudio-tools-nobody/.lock")));
+
+        // The studio's own live folder (ToolSandbox) holds its lock: a sweep of the real
+        // temp dir leaves it.
+        QString error;
+        const auto sandbox = ToolSandbox::forProject(QFileInfo(m_project.path()).canonicalFilePath(), &error);
+        QVERIFY2(sandbox, qPrintable(error));
+        RunFolder::sweepStaleToolFolders(QDir::tempPath());
+        QVERIFY(QFileInfo::exists(sandbox->scratchDir()));
+        QVERIFY(QFileInfo::exists(QFileInfo(sandbox->scratchDir()).absolutePath() + QStringLiteral("/.lock")));
     }
 
     void runawayMemoryEndsInMemoryError()

@@ -20,6 +20,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -102,6 +104,8 @@ ToolSandbox::~ToolSandbox()
 {
     if (!m_folder.isEmpty())
         QDir(m_folder).removeRecursively();
+    if (m_lockFd >= 0)
+        ::close(m_lockFd);
 }
 
 bool ToolSandbox::prepare(const QString &projectDir, QString *error)
@@ -112,7 +116,11 @@ bool ToolSandbox::prepare(const QString &projectDir, QString *error)
         return true;
     }
     m_projectDir = projectDir;
-    QByteArray pattern = encoded(QDir::tempPath() + QStringLiteral("/toolstudio-tools-XXXXXX"));
+    if (m_lockFd >= 0)
+        ::close(m_lockFd); // a folder of another project before: a later sweep removes it
+    m_lockFd = -1;
+    QByteArray pattern
+        = encoded(QDir::tempPath() + QLatin1Char('/') + QLatin1String(FolderPrefix) + QStringLiteral("XXXXXX"));
     if (!::mkdtemp(pattern.data())) {
         *error = QStringLiteral("cannot create a folder for the tool sandbox in %1: %2")
                      .arg(QDir::tempPath(), QString::fromLocal8Bit(std::strerror(errno)));
@@ -121,6 +129,15 @@ bool ToolSandbox::prepare(const QString &projectDir, QString *error)
     m_folder = QFile::decodeName(pattern);
     // 0711: the sandbox user (root studio) passes through to scratch/ and project/ only.
     ::chmod(pattern.constData(), 0711);
+    // The lock appears under its name already held (as a run folder's, RunFolder), so a
+    // studio sweeping stale folders never finds this one unlocked.
+    const QByteArray temporary = pattern + "/.lock-" + QByteArray::number(::getpid());
+    m_lockFd = ::open(temporary.constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (m_lockFd < 0 || ::flock(m_lockFd, LOCK_EX) != 0
+        || ::rename(temporary.constData(), (pattern + "/.lock").constData()) != 0) {
+        *error = QStringLiteral("cannot lock %1: %2").arg(m_folder, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
     const QString scratch = scratchDir();
     if (::mkdir(encoded(scratch).constData(), 0700) != 0) {
         *error = QStringLiteral("cannot create %1: %2").arg(scratch, QString::fromLocal8Bit(std::strerror(errno)));

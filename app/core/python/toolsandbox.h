@@ -24,8 +24,9 @@ class QProcess;
 /// and `.toolstudio/venv` (the venv's python is run from the copy).
 ///
 /// prepare() makes a private folder `$TMPDIR/toolstudio-tools-XXXXXX/` (0711) with one
-/// `policy-N.json` per launch, `scratch/` and, as root, `project/`; the destructor
-/// removes it. forProject() gives the one folder a studio process uses for a project
+/// `policy-N.json` per launch, `scratch/` and, as root, `project/`, and holds its
+/// `.lock` flock()ed as a run folder's (a studio that finds it unlocked — its studio
+/// died — removes it: RunFolder::sweepStaleToolFolders); the destructor removes it. forProject() gives the one folder a studio process uses for a project
 /// (the worker and every command attempt share its scratch dir); thread-safe.
 class ToolSandbox
 {
@@ -45,6 +46,8 @@ public:
         QStringList readPaths;
     };
     static constexpr std::uint64_t DefaultMemoryBytes = 2ull * 1024 * 1024 * 1024;
+    /// The folders' names in $TMPDIR begin with this.
+    static constexpr char FolderPrefix[] = "toolstudio-tools-";
 
     /// The shared, prepared folder of `projectDir` (absolute, canonical); null with the
     /// reason when it cannot be made. Lives until the studio process ends.
@@ -89,6 +92,7 @@ private:
 
     QMutex m_mutex; ///< command attempts prepare on run threads, the worker on the main thread
     int m_launches = 0;
+    int m_lockFd = -1; ///< the folder's `.lock`, flock()ed while the folder is in use
     QString m_projectDir;
     QString m_folder;
     QString m_projectPath;
