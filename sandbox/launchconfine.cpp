@@ -115,13 +115,17 @@ bool LaunchConfine::landlock(LaunchState &state)
 
 bool LaunchConfine::seccomp(LaunchState &state)
 {
-    // Trusted code (docs/sandbox.md "Trusted code"): the tools call APIs, so the run's
-    // allow-list (no sockets) does not fit; Landlock, the uid and the rlimits confine it.
-    if (state.policy.profile == SandboxPolicy::ProfileToolWorker)
-        return true;
     SeccompFilter::Options options;
     options.unlisted = state.killUnlisted ? SeccompFilter::Unlisted::Kill : SeccompFilter::Unlisted::Enosys;
     options.notify = state.policy.statusFd >= 0;
+    // Trusted code (docs/sandbox.md "Trusted code"): the tools call APIs and run any
+    // library, so not the run's allow-list but its deny-list of kernel surface, with
+    // sockets unless the project turned the network off; never notified.
+    if (state.policy.profile == SandboxPolicy::ProfileToolWorker) {
+        options.profile = SeccompFilter::Profile::ToolWorker;
+        options.network = state.policy.network;
+        options.notify = false;
+    }
     options.studioPid = state.parent;
     // Below Landlock ABI 6 seccomp adds what Landlock lacks: truncation (ABI 3) and,
     // with a listener, the scoping of signals (ABI 6; SignalBroker).

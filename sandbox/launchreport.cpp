@@ -148,8 +148,18 @@ std::string LaunchReport::text()
             "brokered mode/time changes need the caller to own the file and refuse hard-linked files (nlink > 1) "
             "even inside the work dir\n";
     text += "trusted code (tool worker, command tools; profile tool_worker): the same Landlock file rules plus the "
-            "project read-only and its scratch dir and .toolstudio/tool-data read-write, TCP allowed, no seccomp "
-            "filter; environment: the allow-list plus the project's secrets only; as root: nobody, reading a copy "
-            "of the project; memory 2048 MiB (RLIMIT_DATA); a stuck Python attempt restarts the worker\n";
+            "project read-only and its scratch dir and .toolstudio/tool-data read-write; seccomp "
+        + std::string(filters ? "enforced" : "NOT AVAILABLE (tools fail to start)")
+        + " - a deny-list: ptrace family, mount/namespace calls, bpf, perf_event_open, userfaultfd, keyctl family, "
+          "io_uring, kexec, modules, inotify/fanotify, chown family, xattr changes, TIOCSTI/TIOCLINUX, personality "
+          "changes, signals to -1 and the studio refused, every other call allowed (mode/time changes too: a "
+          "residual); environment: the allow-list plus the project's secrets only; as root: nobody, reading a copy "
+          "of the project; memory 2048 MiB (RLIMIT_DATA); a stuck Python attempt restarts the worker\n";
+    text += "tools network: on by default (every socket family); a project with \"sandbox\": {\"tools_network\": "
+            "false}: seccomp refuses sockets of every family but AF_UNIX (TCP, UDP, raw, netlink; EAFNOSUPPORT)"
+        + (abi >= 4 ? " and Landlock ABI " + std::to_string(abi) + " refuses TCP bind/connect too"
+                    : std::string(", alone: Landlock ") + (abi > 0 ? "ABI " + std::to_string(abi) : "(none)")
+                   + " has no TCP rules (ABI 4)")
+        + "; AF_UNIX stays (named sockets the uid may write are reachable)\n";
     return text;
 }

@@ -234,8 +234,9 @@ constexpr const char *AllowedCalls[] = {
     "getrandom",
 };
 
-/// Refused with EPERM (or as listed) whatever the options; the policy-event calls
-/// (network, ptrace, mount, namespaces) are in NotifiedCalls.
+/// Refused with EPERM (or as listed) whatever the options and profile; the
+/// policy-event calls (network, ptrace, mount, namespaces) are in NetworkCalls and
+/// NotifiedCalls.
 struct Refusal
 {
     const char *name;
@@ -262,37 +263,6 @@ constexpr Refusal RefusedCalls[] = {
     {"reboot", EPERM},
     {"swapon", EPERM},
     {"swapoff", EPERM},
-    {"memfd_create", EPERM},
-    {"shmget", EPERM},
-    {"shmat", EPERM},
-    {"shmdt", EPERM},
-    {"shmctl", EPERM},
-    {"semget", EPERM},
-    {"semop", EPERM},
-    {"semtimedop", EPERM},
-    {"semctl", EPERM},
-    {"msgget", EPERM},
-    {"msgsnd", EPERM},
-    {"msgrcv", EPERM},
-    {"msgctl", EPERM},
-    {"mq_open", EPERM},
-    {"mq_unlink", EPERM},
-    {"mq_timedsend", EPERM},
-    {"mq_timedreceive", EPERM},
-    {"mq_notify", EPERM},
-    {"mq_getsetattr", EPERM},
-    {"setsid", EPERM},
-    {"setpgid", EPERM},
-    {"setuid", EPERM},
-    {"setgid", EPERM},
-    {"setreuid", EPERM},
-    {"setregid", EPERM},
-    {"setresuid", EPERM},
-    {"setresgid", EPERM},
-    {"setfsuid", EPERM},
-    {"setfsgid", EPERM},
-    {"setgroups", EPERM},
-    {"capset", EPERM},
     // clone3's flags live in memory seccomp cannot read: ENOSYS makes glibc fall back to clone.
     {"clone3", ENOSYS},
     // openat2's flags live in memory too (O_PATH opens escape Landlock's checks, see
@@ -326,6 +296,20 @@ constexpr Refusal RefusedCalls[] = {
     {"fremovexattr", EOPNOTSUPP},
 };
 
+/// Refused for agent scripts only: trusted code (the tool worker profile) may use
+/// them — multiprocessing's semaphores, subprocess's start_new_session, a library's
+/// memfd — and runs as a uid without capabilities, so the setuid family changes nothing.
+constexpr Refusal ScriptOnlyRefusals[] = {
+    {"memfd_create", EPERM},    {"shmget", EPERM},    {"shmat", EPERM},         {"shmdt", EPERM},
+    {"shmctl", EPERM},          {"semget", EPERM},    {"semop", EPERM},         {"semtimedop", EPERM},
+    {"semctl", EPERM},          {"msgget", EPERM},    {"msgsnd", EPERM},        {"msgrcv", EPERM},
+    {"msgctl", EPERM},          {"mq_open", EPERM},   {"mq_unlink", EPERM},     {"mq_timedsend", EPERM},
+    {"mq_timedreceive", EPERM}, {"mq_notify", EPERM}, {"mq_getsetattr", EPERM}, {"setsid", EPERM},
+    {"setpgid", EPERM},         {"setuid", EPERM},    {"setgid", EPERM},        {"setreuid", EPERM},
+    {"setregid", EPERM},        {"setresuid", EPERM}, {"setresgid", EPERM},     {"setfsuid", EPERM},
+    {"setfsgid", EPERM},        {"setgroups", EPERM}, {"capset", EPERM},
+};
+
 /// Mode and time changes (issue 16, class 1): with a listener the studio performs
 /// them itself on the resolved file when it lies beneath the work dir
 /// (PolicyListener, MetadataBroker) and refuses them (EPERM, a policy event)
@@ -334,32 +318,19 @@ constexpr const char *BrokeredCalls[] = {
     "chmod", "fchmod", "fchmodat", "fchmodat2", "utime", "utimes", "utimensat", "futimesat",
 };
 
-/// The calls a person should see in the trace (SANDBOX.md, issue "Policy events").
-constexpr Refusal NotifiedCalls[] = {
+/// The calls a person should see in the trace (SANDBOX.md, issue "Policy events"):
+/// the network (a script's; trusted code may use it) and the rest.
+constexpr Refusal NetworkCalls[] = {
     {"socket", EAFNOSUPPORT}, // EPERM for AF_UNIX: see refusalErrno
-    {"connect", EACCES},
-    {"bind", EACCES},
-    {"listen", EPERM},
-    {"accept", EPERM},
-    {"accept4", EPERM},
-    {"ptrace", EPERM},
-    {"process_vm_readv", EPERM},
-    {"process_vm_writev", EPERM},
-    {"pidfd_open", EPERM},
-    {"pidfd_getfd", EPERM},
-    {"pidfd_send_signal", EPERM},
-    {"mount", EPERM},
-    {"umount2", EPERM},
-    {"pivot_root", EPERM},
-    {"chroot", EPERM},
-    {"unshare", EPERM},
-    {"setns", EPERM},
-    {"fsopen", EPERM},
-    {"fsconfig", EPERM},
-    {"fsmount", EPERM},
-    {"fspick", EPERM},
-    {"move_mount", EPERM},
-    {"open_tree", EPERM},
+    {"connect", EACCES},      {"bind", EACCES}, {"listen", EPERM}, {"accept", EPERM}, {"accept4", EPERM},
+};
+constexpr Refusal NotifiedCalls[] = {
+    {"ptrace", EPERM},        {"process_vm_readv", EPERM}, {"process_vm_writev", EPERM},
+    {"pidfd_open", EPERM},    {"pidfd_getfd", EPERM},      {"pidfd_send_signal", EPERM},
+    {"mount", EPERM},         {"umount2", EPERM},          {"pivot_root", EPERM},
+    {"chroot", EPERM},        {"unshare", EPERM},          {"setns", EPERM},
+    {"fsopen", EPERM},        {"fsconfig", EPERM},         {"fsmount", EPERM},
+    {"fspick", EPERM},        {"move_mount", EPERM},       {"open_tree", EPERM},
     {"mount_setattr", EPERM},
 };
 
@@ -429,30 +400,48 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
     RuleBuilder rules(ctx, defaultAction);
     const auto refuse
         = [&](int error) { return options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(std::uint32_t(error)); };
+    // Trusted code (docs/sandbox.md "Trusted code"): the default is ALLOW, so every
+    // allow rule below is dropped (RuleBuilder) and what is left are the refusals
+    // shared with scripts; the script-only ones are skipped.
+    const bool script = options.profile == SeccompFilter::Profile::Script;
 
     for (const char *name : AllowedCalls)
         rules.add(SCMP_ACT_ALLOW, name);
     for (const Refusal &refusal : RefusedCalls)
         rules.add(SCMP_ACT_ERRNO(std::uint32_t(refusal.error)), refusal.name);
+    for (const Refusal &refusal : ScriptOnlyRefusals) {
+        if (script)
+            rules.add(SCMP_ACT_ERRNO(std::uint32_t(refusal.error)), refusal.name);
+    }
+    for (const Refusal &refusal : NotifiedCalls)
+        rules.add(refuse(refusal.error), refusal.name);
 
-    // Network: no socket of its own at all. Notified, the studio picks the errno;
-    // plain, AF_UNIX gets EPERM and every other family EAFNOSUPPORT. The NE rule
-    // compares all 64 bits: junk in the high half is refused as a foreign family.
-    if (options.notify) {
-        for (const Refusal &refusal : NotifiedCalls)
+    // Network. Trusted code: every socket family (tools call APIs), or with the
+    // project's network off only AF_UNIX — UDP too, which Landlock (TCP only) leaves
+    // open. A script: no socket of its own at all. Notified, the studio picks the
+    // errno; plain, AF_UNIX gets EPERM and every other family EAFNOSUPPORT. The NE
+    // rule compares all 64 bits: junk in the high half is refused as a foreign family.
+    if (!script) {
+        if (!options.network) {
+            rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socket", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
+            rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socketpair", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
+        }
+    } else if (options.notify) {
+        for (const Refusal &refusal : NetworkCalls)
             rules.add(SCMP_ACT_NOTIFY, refusal.name);
     } else {
         rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socket", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
         rules.add(SCMP_ACT_ERRNO(EPERM), "socket", {low32(0, AF_UNIX)});
-        for (const Refusal &refusal : NotifiedCalls) {
+        for (const Refusal &refusal : NetworkCalls) {
             if (std::strcmp(refusal.name, "socket") != 0)
                 rules.add(SCMP_ACT_ERRNO(std::uint32_t(refusal.error)), refusal.name);
         }
     }
     // socketpair: only AF_UNIX stream and seqpacket pairs (a datagram pair could
     // sendto() any named or abstract socket). The type's low 4 bits are the kind.
-    rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socketpair", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
-    for (unsigned kind = 0; kind < 16; ++kind) {
+    for (unsigned kind = 0; script && kind < 16; ++kind) {
+        if (kind == 0)
+            rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), "socketpair", {SCMP_A0_64(SCMP_CMP_NE, AF_UNIX)});
         const std::uint32_t action
             = (kind == SOCK_STREAM || kind == SOCK_SEQPACKET) ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM);
         rules.add(action, "socketpair", {low32(0, AF_UNIX), SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xF, kind)});
@@ -473,9 +462,17 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
     // the user, -pgid another run's group. Aimed at the studio: a policy event.
     // With notifySignals (no Landlock scoping below ABI 6), every other pid but 0 (its
     // own group) goes to the studio, which lets it through only inside the run.
+    // Trusted code may signal its own groups (os.killpg of a child started with
+    // start_new_session): only -1 (every process of the uid) and the studio's group.
     for (const char *name : KillCalls) {
         if (options.studioPid > 0)
             rules.add(refuse(EPERM), name, {low32(0, std::uint32_t(options.studioPid))});
+        if (!script) {
+            rules.add(SCMP_ACT_ERRNO(EPERM), name, {low32(0, 0xffffffffu)});
+            if (options.studioPid > 0)
+                rules.add(SCMP_ACT_ERRNO(EPERM), name, {low32(0, 0u - std::uint32_t(options.studioPid))});
+            continue;
+        }
         rules.add(refuse(EPERM), name, {SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0x80000000u, 0x80000000u)});
         if (options.notify && options.legacyLandlock) {
             rules.add(SCMP_ACT_ALLOW, name, {low32(0, 0)});
@@ -528,12 +525,16 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
     // write right covers them); the rules for one syscall stay disjoint.
     constexpr std::uint64_t PathDirectory = O_PATH | O_DIRECTORY;
     constexpr std::uint64_t Trunc = O_PATH | O_TRUNC | O_ACCMODE;
+    // Trusted code keeps O_PATH (its mode and time changes are a residual anyway) but
+    // gets the O_TRUNC rules below ABI 3: truncating ~/.bashrc is a write.
     for (const auto &[name, arg] : {std::pair{"open", 1u}, std::pair{"openat", 2u}}) {
         const auto flags = [arg = arg](std::uint64_t mask, std::uint64_t value) {
             return scmp_arg_cmp{arg, SCMP_CMP_MASKED_EQ, mask, value};
         };
-        rules.add(SCMP_ACT_ERRNO(EPERM), name, {flags(PathDirectory, O_PATH)});
-        rules.add(SCMP_ACT_ALLOW, name, {flags(PathDirectory, PathDirectory)});
+        if (script) {
+            rules.add(SCMP_ACT_ERRNO(EPERM), name, {flags(PathDirectory, O_PATH)});
+            rules.add(SCMP_ACT_ALLOW, name, {flags(PathDirectory, PathDirectory)});
+        }
         if (!options.legacyLandlock) {
             rules.add(SCMP_ACT_ALLOW, name, {flags(O_PATH, 0)});
             continue;
@@ -548,9 +549,12 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
     // truncate by path: Landlock governs it from ABI 3 on; below, seccomp refuses it.
     rules.add(options.legacyLandlock ? SCMP_ACT_ERRNO(EACCES) : SCMP_ACT_ALLOW, "truncate");
 
-    // Mode and time changes: brokered by the studio's listener, else refused.
-    for (const char *name : BrokeredCalls)
-        rules.add(options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM), name);
+    // Mode and time changes: brokered by the studio's listener, else refused. Trusted
+    // code keeps them (shutil.copy sets the mode by path; docs/sandbox.md residuals).
+    for (const char *name : BrokeredCalls) {
+        if (script)
+            rules.add(options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM), name);
+    }
 
     // prlimit64 on itself only (pid 0).
     rules.add(SCMP_ACT_ALLOW, "prlimit64", {SCMP_A0_64(SCMP_CMP_EQ, 0)});
@@ -568,41 +572,6 @@ std::string resolveNumber(int nr)
     return result;
 }
 
-const char *familyName(std::uint64_t family)
-{
-    switch (family) {
-    case AF_UNIX:
-        return "AF_UNIX";
-    case AF_INET:
-        return "AF_INET";
-    case AF_INET6:
-        return "AF_INET6";
-    case AF_NETLINK:
-        return "AF_NETLINK";
-    case AF_PACKET:
-        return "AF_PACKET";
-    case AF_VSOCK:
-        return "AF_VSOCK";
-    case AF_ALG:
-        return "AF_ALG";
-    case AF_BLUETOOTH:
-        return "AF_BLUETOOTH";
-    case AF_KEY:
-        return "AF_KEY";
-    case AF_XDP:
-        return "AF_XDP";
-    default:
-        return nullptr;
-    }
-}
-
-std::string hex(std::uint64_t value)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));
-    return buffer;
-}
-
 } // namespace
 
 namespace SeccompFilter {
@@ -611,8 +580,10 @@ std::string build(const Options &options, std::vector<sock_filter> *program)
 {
     program->clear();
     FilterContext filter;
-    const std::uint32_t defaultAction
-        = options.unlisted == Unlisted::Kill ? SCMP_ACT_KILL_PROCESS : SCMP_ACT_ERRNO(ENOSYS);
+    // Trusted code runs whatever a project's tools need: a deny-list (allow by default).
+    const std::uint32_t defaultAction = options.profile == Profile::ToolWorker ? SCMP_ACT_ALLOW
+        : options.unlisted == Unlisted::Kill                                   ? SCMP_ACT_KILL_PROCESS
+                                                                               : SCMP_ACT_ERRNO(ENOSYS);
     filter.ctx = seccomp_init(defaultAction);
     if (!filter.ctx)
         return "seccomp_init failed (out of memory)";
@@ -661,14 +632,19 @@ int refusalErrno(int nr, const std::uint64_t args[6])
     const std::string name = resolveNumber(nr);
     if (name == "socket")
         return args[0] == AF_UNIX ? EPERM : EAFNOSUPPORT;
-    for (const Refusal &refusal : NotifiedCalls) {
-        if (name == refusal.name)
-            return refusal.error;
-    }
-    for (const Refusal &refusal : RefusedCalls) {
-        if (name == refusal.name)
-            return refusal.error;
-    }
+    int error = 0;
+    const auto find = [&](const auto &table) {
+        for (const Refusal &refusal : table) {
+            if (error == 0 && name == refusal.name)
+                error = refusal.error;
+        }
+    };
+    find(NetworkCalls);
+    find(NotifiedCalls);
+    find(RefusedCalls);
+    find(ScriptOnlyRefusals);
+    if (error != 0)
+        return error;
     if (name == "clone")
         return EPERM;
     for (const char *kill : KillCalls) {
@@ -676,59 +652,6 @@ int refusalErrno(int nr, const std::uint64_t args[6])
             return EPERM;
     }
     return 0;
-}
-
-std::string syscallName(int nr)
-{
-    const std::string name = resolveNumber(nr);
-    return name.empty() ? "syscall " + std::to_string(nr) : name;
-}
-
-std::string describeArguments(int nr, const std::uint64_t args[6])
-{
-    const std::string name = resolveNumber(nr);
-    if (name == "socket") {
-        const char *family = familyName(args[0]);
-        std::string type;
-        switch (args[1] & 0xF) {
-        case SOCK_STREAM:
-            type = "SOCK_STREAM";
-            break;
-        case SOCK_DGRAM:
-            type = "SOCK_DGRAM";
-            break;
-        case SOCK_RAW:
-            type = "SOCK_RAW";
-            break;
-        case SOCK_SEQPACKET:
-            type = "SOCK_SEQPACKET";
-            break;
-        default:
-            type = "type " + std::to_string(args[1] & 0xF);
-        }
-        return (family ? std::string(family) : "family " + std::to_string(args[0])) + ", " + type;
-    }
-    if (name == "connect" || name == "bind" || name == "listen" || name == "accept" || name == "accept4")
-        return "fd " + std::to_string(std::int32_t(args[0]));
-    if (name == "kill" || name == "tkill" || name == "rt_sigqueueinfo") {
-        const char *signal = args[1] < 65 ? sigabbrev_np(int(args[1])) : nullptr;
-        return "pid " + std::to_string(std::int32_t(args[0])) + ", "
-            + (signal ? "SIG" + std::string(signal) : "signal " + std::to_string(args[1]));
-    }
-    if (name == "tgkill" || name == "rt_tgsigqueueinfo") {
-        const char *signal = args[2] < 65 ? sigabbrev_np(int(args[2])) : nullptr;
-        return "pid " + std::to_string(std::int32_t(args[0])) + ", "
-            + (signal ? "SIG" + std::string(signal) : "signal " + std::to_string(args[2]));
-    }
-    if (name == "ptrace")
-        return "request " + std::to_string(args[0]) + ", pid " + std::to_string(std::int32_t(args[1]));
-    if (name == "process_vm_readv" || name == "process_vm_writev" || name == "pidfd_open")
-        return "pid " + std::to_string(std::int32_t(args[0]));
-    if (name == "clone" || name == "unshare")
-        return "flags " + hex(args[0] & 0xffffffffu);
-    if (name == "setns")
-        return "fd " + std::to_string(std::int32_t(args[0])) + ", type " + hex(args[1]);
-    return {};
 }
 
 } // namespace SeccompFilter

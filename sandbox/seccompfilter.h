@@ -51,7 +51,26 @@
 /// notification listener instead: the studio answers each with refusalErrno() and
 /// records a policy event (PolicyListener). The mode and time changes go there too:
 /// the studio performs them beneath the work dir and refuses them elsewhere.
+///
+/// The tool worker profile (trusted code: the Python tool worker, command tools;
+/// docs/sandbox.md "Trusted code") is the same rule set with ALLOW as the default: a
+/// deny-list of the kernel surface above — ptrace family, mount and namespace calls,
+/// new namespaces in clone, clone3 and openat2 (ENOSYS), bpf, perf_event_open,
+/// userfaultfd, keyctl family, io_uring, kexec, modules, iopl/ioperm, syslog, reboot,
+/// swap, inotify/fanotify, chown family, xattr changes, TIOCSTI/TIOCLINUX, personality
+/// changes, the fcntl owner/lease/notify commands, setpriority/ioprio_set/prlimit64
+/// beyond itself, signals to -1 and to the studio or its group, and below Landlock ABI
+/// 6 the O_TRUNC/truncate rules — all with the errno above, never notified. Sockets:
+/// any family, or with `network` false only AF_UNIX (EAFNOSUPPORT otherwise).
+/// Allowed unlike scripts: memfd_create, SysV IPC, message queues, setsid/setpgid, the
+/// setuid family (no capabilities), O_PATH, mode and time changes (a residual).
 namespace SeccompFilter {
+
+/// Whose filter: an agent script's allow-list or trusted code's deny-list.
+enum class Profile {
+    Script,
+    ToolWorker,
+};
 
 /// What happens to a call that is not on the allow-list.
 enum class Unlisted {
@@ -74,6 +93,10 @@ struct Options
     /// the listener, which lets it through only when the target is in the caller's
     /// session (the run; SignalBroker).
     bool legacyLandlock = false;
+    Profile profile = Profile::Script;
+    /// Profile::ToolWorker only: sockets of every family; false: AF_UNIX only (the
+    /// project's `sandbox.tools_network: false`).
+    bool network = true;
 };
 
 struct Result

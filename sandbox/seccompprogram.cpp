@@ -26,6 +26,8 @@ struct GeneratedProgram
     bool notify;
     bool withPid;
     bool legacyLandlock;
+    bool toolWorker;
+    bool network;
     const sock_filter *code;
     unsigned short length;
     const unsigned short *placeholders;
@@ -46,12 +48,14 @@ namespace SeccompFilter {
 Result install(const Options &options)
 {
     Result result;
-    const bool kill = options.unlisted == Unlisted::Kill;
+    const bool toolWorker = options.profile == Profile::ToolWorker;
+    const bool kill = options.unlisted == Unlisted::Kill && !toolWorker;
     const bool withPid = options.studioPid > 0;
     const GeneratedProgram *generated = nullptr;
     for (const GeneratedProgram &candidate : GeneratedPrograms) {
         if (candidate.kill == kill && candidate.notify == options.notify && candidate.withPid == withPid
-            && candidate.legacyLandlock == options.legacyLandlock)
+            && candidate.legacyLandlock == options.legacyLandlock && candidate.toolWorker == toolWorker
+            && (!toolWorker || candidate.network == options.network))
             generated = &candidate;
     }
     if (!generated) {
@@ -65,8 +69,12 @@ Result install(const Options &options)
         return result;
     }
     std::memcpy(code, generated->code, sizeof(sock_filter) * generated->length);
-    for (unsigned short i = 0; i < generated->placeholderCount; ++i)
-        code[generated->placeholders[i]].k = std::uint32_t(options.studioPid);
+    // The placeholder or its negation (the studio's process group, tool worker profile).
+    for (unsigned short i = 0; i < generated->placeholderCount; ++i) {
+        std::uint32_t &k = code[generated->placeholders[i]].k;
+        k = k == std::uint32_t(PidPlaceholder) ? std::uint32_t(options.studioPid)
+                                               : 0u - std::uint32_t(options.studioPid);
+    }
     sock_fprog program = {generated->length, code};
     const unsigned flags = options.notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0;
     const long rc = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &program);

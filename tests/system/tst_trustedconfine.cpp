@@ -7,15 +7,20 @@
 // $HOME, write outside its dirs and dump its environment; a command tool the same.
 // Every attempt is refused, none of the studio's variables is visible, a granted
 // secret is; the code never runs as root; a stuck attempt restarts the worker; a
-// runaway allocation ends in MemoryError.
+// runaway allocation ends in MemoryError. The tool_worker seccomp filter refuses the
+// kernel surface (ptrace, mount, namespaces, bpf, keyctl, io_uring, …) while a call
+// still gets its answer; the network works, and with the project's
+// `sandbox.tools_network: false` no socket but AF_UNIX can be made.
 #include "engine/handlers/commandhandler.h"
 #include "engine/handlers/pythonhandler.h"
 #include "project/project.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
 #include "python/toolworker.h"
+#include "run/runfolder.h"
 
 #include "handlerattempt.h"
+#include "trustedconfineprobes.h"
 
 #include <QDir>
 #include <QFile>
@@ -24,7 +29,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <arpa/inet.h>
+#include <atomic>
 #include <csignal>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <thread>
 #include <unistd.h>
 
 namespace {
@@ -83,6 +96,63 @@ def report(import_time):
         .toUtf8();
 }
 
+/// A TCP server on 127.0.0.1 that answers every connection with a fixed HTTP reply.
+class LocalServer
+{
+public:
+    LocalServer()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in address = {};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        if (m_fd < 0 || ::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0
+            || ::listen(m_fd, 16) != 0 || ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&address), &length) != 0)
+            return;
+        m_port = ntohs(address.sin_port);
+        m_thread = std::thread([this] { serve(); });
+    }
+    ~LocalServer()
+    {
+        m_stop = true;
+        if (m_thread.joinable())
+            m_thread.join();
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    int port() const { return m_port; }
+    int connections() const { return m_connections; }
+
+private:
+    void serve()
+    {
+        while (!m_stop) {
+            pollfd entry = {m_fd, POLLIN, 0};
+            if (::poll(&entry, 1, 100) <= 0)
+                continue;
+            const int client = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (client < 0)
+                continue;
+            ++m_connections;
+            char request[2048];
+            pollfd wait = {client, POLLIN, 0};
+            if (::poll(&wait, 1, 2000) > 0 && ::recv(client, request, sizeof request, 0) > 0) {
+                static constexpr char Reply[]
+                    = "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 9\r\n\r\npong-4a7e";
+                (void)!::send(client, Reply, sizeof Reply - 1, MSG_NOSIGNAL);
+            }
+            ::close(client);
+        }
+    }
+
+    int m_fd = -1;
+    int m_port = 0;
+    std::atomic<bool> m_stop{false};
+    std::atomic<int> m_connections{0};
+    std::thread m_thread;
+};
+
 } // namespace
 
 class TestTrustedConfine : public QObject
@@ -92,7 +162,9 @@ class TestTrustedConfine : public QObject
     QTemporaryDir m_home;    ///< the studio's (fake) HOME, with ~/.ssh/id_rsa
     QTemporaryDir m_outside; ///< a folder in /tmp outside every grant
     QTemporaryDir m_project;
+    QTemporaryDir m_offline; ///< a project with "sandbox": {"tools_network": false}
     QString m_outsideTmp;
+    LocalServer m_server;
 
     HandlerOutcome runAttempt(ToolHandler *handler, const QString &tool, const json &args, int number = 1)
     {
@@ -166,6 +238,14 @@ private Q_SLOTS:
                   probe
                       + "\nimport json, sys\nsys.stdin.readline()\n"
                         "print(json.dumps(report(probe(\"import\"))))\n");
+        QVERIFY(m_offline.isValid());
+        QVERIFY(m_server.port() > 0);
+        writeFile(m_offline.filePath(QStringLiteral("toolstudio.json")),
+                  "{\"name\": \"offline\", \"sandbox\": {\"tools_network\": false}}");
+        for (const QTemporaryDir *project : {&m_project, &m_offline}) {
+            writeFile(project->filePath(QStringLiteral("tools/net.py")), NetworkTool);
+            writeFile(project->filePath(QStringLiteral("bin/surface.py")), SurfaceProbe);
+        }
         Secrets secrets = Secrets::load(m_project.path());
         QVERIFY(secrets.set(QStringLiteral("GRANTED_KEY"), QStringLiteral("granted-7c1e55d0")));
         QVERIFY(secrets.save());
@@ -249,6 +329,109 @@ private Q_SLOTS:
         QCOMPARE(restarted.count(), 1);
         QVERIFY(!finished); // the cancelled attempt never reports
         QVERIFY2(::kill(pid_t(oldPid), 0) != 0, "the stuck worker still runs");
+    }
+
+    /// The tool_worker seccomp filter: each call of the kernel surface refused with
+    /// EPERM, the tool call still answered (a Python tool, then a command tool).
+    void kernelSurfaceRefused()
+    {
+        const json refused = {{"ptrace", "EPERM"},      {"mount", "EPERM"},       {"unshare", "EPERM"},
+                              {"bpf", "EPERM"},         {"keyctl", "EPERM"},      {"io_uring_setup", "EPERM"},
+                              {"userfaultfd", "EPERM"}, {"personality", "EPERM"}, {"perf_event_open", "EPERM"}};
+        PythonHandler python;
+        const HandlerOutcome outcome = runAttempt(&python, QStringLiteral("surface"), json::object());
+        QVERIFY2(outcome.ok, outcome.error.message.c_str());
+        QCOMPARE(QString::fromStdString(outcome.result.dump()), QString::fromStdString(refused.dump()));
+
+        CommandHandler command({QStringLiteral("python3"), QStringLiteral("bin/surface.py")});
+        const HandlerOutcome fromCommand = runAttempt(&command, QStringLiteral("cmd_surface"), json::object());
+        QVERIFY2(fromCommand.ok, (fromCommand.error.message + "\n" + fromCommand.output.toStdString()).c_str());
+        QCOMPARE(QString::fromStdString(fromCommand.result.dump()), QString::fromStdString(refused.dump()));
+    }
+
+    /// By default the tools have the network: an HTTP request (requests, or urllib) and
+    /// a TCP connect reach the local server; UDP and AF_UNIX pairs work.
+    void networkByDefault()
+    {
+        PythonHandler handler;
+        const int before = m_server.connections();
+        const HandlerOutcome outcome = runAttempt(&handler, QStringLiteral("fetch"), json{{"port", m_server.port()}});
+        QVERIFY2(outcome.ok, outcome.error.message.c_str());
+        QCOMPARE(QString::fromStdString(outcome.result.dump()),
+                 QStringLiteral(R"({"http":"pong-4a7e","tcp":"ok","udp":"ok","unix":"ok"})"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.connections(), before + 2, 10000); // the server accepts on its thread
+    }
+
+    /// `"sandbox": {"tools_network": false}`: no socket but AF_UNIX, for the Python
+    /// worker and a command tool alike; nothing reaches the server.
+    void networkOffRefused()
+    {
+        const QString refused = QStringLiteral("OSError: [Errno 97] Address family not supported by protocol");
+        const QString expected = QStringLiteral(R"({"http":"%1","tcp":"%1","udp":"%1","unix":"ok"})").arg(refused);
+        const int before = m_server.connections();
+        PythonHandler handler;
+        const HandlerOutcome outcome
+            = runHandlerAttempt(handler, m_offline.path(), QStringLiteral("fetch"), json{{"port", m_server.port()}});
+        QVERIFY2(outcome.ok, outcome.error.message.c_str());
+        QCOMPARE(QString::fromStdString(outcome.result.dump()), expected);
+        QCOMPARE(m_server.connections(), before);
+    }
+
+    /// Trusted-code folders a dead studio left in $TMPDIR are swept like stale run
+    /// folders: unlocked (or lockless and a day old) folders of the studio's uid go,
+    /// held, young, foreign-named and symlinked ones stay, nothing is followed.
+    void staleToolFoldersSwept()
+    {
+        QTemporaryDir tmp; // stands for $TMPDIR
+        QTemporaryDir outside;
+        QVERIFY(tmp.isValid() && outside.isValid());
+        const auto folder = [&](const char *name) { return tmp.filePath(QString::fromLatin1(name)); };
+        // What a killed studio leaves: the .lock is there, nobody holds it; a read-only
+        // dir inside (a tool may leave one).
+        writeFile(folder("toolstudio-tools-dead01/.lock"), "");
+        writeFile(folder("toolstudio-tools-dead01/scratch/deep/a/b/file"), "x");
+        QVERIFY(QFile::setPermissions(folder("toolstudio-tools-dead01/scratch/deep"),
+                                      QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+        // A live studio's: its lock is held.
+        writeFile(folder("toolstudio-tools-live01/.lock"), "");
+        const int held = ::open(QFile::encodeName(folder("toolstudio-tools-live01/.lock")).constData(), O_RDWR);
+        QVERIFY(held >= 0 && ::flock(held, LOCK_EX) == 0);
+        // Lockless: being created now (kept), or a day old (an older studio's: removed).
+        QVERIFY(QDir().mkpath(folder("toolstudio-tools-young1/scratch")));
+        QVERIFY(QDir().mkpath(folder("toolstudio-tools-old001/scratch")));
+        const timeval twoDaysAgo[2] = {{::time(nullptr) - 2 * 86400, 0}, {::time(nullptr) - 2 * 86400, 0}};
+        QCOMPARE(::utimes(QFile::encodeName(folder("toolstudio-tools-old001")).constData(), twoDaysAgo), 0);
+        // Not the studio's name; a symlink by the right name to an unlocked folder.
+        writeFile(folder("toolstudio-other/.lock"), "");
+        writeFile(outside.filePath(QStringLiteral("target/.lock")), "");
+        QVERIFY(QFile::link(outside.filePath(QStringLiteral("target")), folder("toolstudio-tools-link01")));
+        // As root: another uid's unlocked folder is that user's.
+        const bool root = ::geteuid() == 0;
+        if (root) {
+            writeFile(folder("toolstudio-tools-nobody/.lock"), "");
+            QCOMPARE(::chown(QFile::encodeName(folder("toolstudio-tools-nobody")).constData(), 65534, 65534), 0);
+        }
+
+        QCOMPARE(RunFolder::sweepStaleToolFolders(tmp.path()), 2);
+        ::close(held);
+        QVERIFY(!QFileInfo::exists(folder("toolstudio-tools-dead01")));
+        QVERIFY(!QFileInfo::exists(folder("toolstudio-tools-old001")));
+        QVERIFY(QFileInfo::exists(folder("toolstudio-tools-live01/.lock")));
+        QVERIFY(QFileInfo::exists(folder("toolstudio-tools-young1/scratch")));
+        QVERIFY(QFileInfo::exists(folder("toolstudio-other/.lock")));
+        QVERIFY(QFileInfo(folder("toolstudio-tools-link01")).isSymLink());
+        QVERIFY(QFileInfo::exists(outside.filePath(QStringLiteral("target/.lock"))));
+        if (root)
+            QVERIFY(QFileInfo::exists(folder("toolstudio-tools-nobody/.lock")));
+
+        // The studio's own live folder (ToolSandbox) holds its lock: a sweep of the real
+        // temp dir leaves it.
+        QString error;
+        const auto sandbox = ToolSandbox::forProject(QFileInfo(m_project.path()).canonicalFilePath(), &error);
+        QVERIFY2(sandbox, qPrintable(error));
+        RunFolder::sweepStaleToolFolders(QDir::tempPath());
+        QVERIFY(QFileInfo::exists(sandbox->scratchDir()));
+        QVERIFY(QFileInfo::exists(QFileInfo(sandbox->scratchDir()).absolutePath() + QStringLiteral("/.lock")));
     }
 
     void runawayMemoryEndsInMemoryError()

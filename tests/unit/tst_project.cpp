@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/project.h"
+#include "python/toolsandbox.h"
 
 #include <QDir>
 #include <QFile>
@@ -138,6 +139,33 @@ private Q_SLOTS:
         QCOMPARE(project->limits.maxCalls, 100);
         QCOMPARE(project->limits.requestBytes, std::size_t(256 * 1024));
         QCOMPARE(project->tools.front().retry.maxAttempts, 3);
+        QCOMPARE(project->toolsNetwork, true);
+    }
+
+    /// `sandbox.tools_network` (docs/project-format.md "sandbox"): read by the loader
+    /// and, at each launch of trusted code, by ToolSandbox.
+    void toolsNetworkSetting()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeProject(dir, J("{'sandbox': {'tools_network': false}}"));
+        ProjectError error;
+        auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->toolsNetwork, false);
+        QCOMPARE(ToolSandbox::projectAllowsNetwork(dir.path()), false);
+        writeProject(dir, J("{'sandbox': {'tools_network': true}}"));
+        project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->toolsNetwork, true);
+        QCOMPARE(ToolSandbox::projectAllowsNetwork(dir.path()), true);
+        writeProject(dir, J("{'name': 'x'}"));
+        QCOMPARE(ToolSandbox::projectAllowsNetwork(dir.path()), true);
+        // A manifest the loader refuses gives no network meanwhile.
+        writeProject(dir, J("{'sandbox': {'tools_network': 'no'}}"));
+        QCOMPARE(ToolSandbox::projectAllowsNetwork(dir.path()), false);
+        writeProject(dir, "{\"sandbox\": ");
+        QCOMPARE(ToolSandbox::projectAllowsNetwork(dir.path()), false);
     }
 
     void missingFolder()
@@ -295,6 +323,13 @@ private Q_SLOTS:
             << QStringLiteral("limits: 'max_calls' must be a whole number, not null");
         QTest::newRow("escaped key") << J("{'limits': {'max_c\\u0061lls': @[]}}")
                                      << QStringLiteral("limits: 'max_calls' must be a whole number, not an array");
+        QTest::newRow("tools_network of the wrong type")
+            << J("{'sandbox': {'tools_network': @'off'}}")
+            << QStringLiteral("sandbox: 'tools_network' must be true or false, not a string");
+        QTest::newRow("sandbox not an object")
+            << J("{'sandbox': @false}") << QStringLiteral("'sandbox' must be an object, not a boolean");
+        QTest::newRow("unknown sandbox key")
+            << J("{'sandbox': {@'network': false}}") << QStringLiteral("sandbox: unknown key 'network'");
         QTest::newRow("script binds an undeclared tool")
             << J("{'scripts': [{'name': 'main', 'path': 'main.py', 'tools': [@'ghost']}]}")
             << QStringLiteral("script 'main': binds tool 'ghost', which is not declared");

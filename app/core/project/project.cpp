@@ -570,10 +570,16 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
     try {
         if (!root.is_object())
             fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)), &root);
-        checkKeys(root, {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools"}, QString());
+        checkKeys(root, {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools", "sandbox"},
+                  QString());
         project.name = stringValue(root, "name", QString(), false, QFileInfo(absoluteDir).fileName());
         if (member(root, "limits"))
             project.limits = parseLimits(objectMember(root, "limits", QString()));
+        if (member(root, "sandbox")) {
+            const json &sandbox = objectMember(root, "sandbox", QString());
+            checkKeys(sandbox, {"tools_network"}, QStringLiteral("sandbox"));
+            project.toolsNetwork = boolValue(sandbox, "tools_network", QStringLiteral("sandbox"), true);
+        }
         if (member(root, "retry"))
             project.retryDefaults
                 = parseRetry(objectMember(root, "retry", QString()), RetryPolicy(), QStringLiteral("retry"));

@@ -68,6 +68,9 @@ public:
     std::vector<ScriptEntry> scripts;
     QString defaultScript; ///< a ScriptEntry name
     ProjectLimits limits;
+    /// `sandbox.tools_network`: the project's tools (worker, command tools) may use the
+    /// network (docs/sandbox.md "Trusted code"); ToolSandbox reads it at each launch.
+    bool toolsNetwork = true;
     RetryPolicy retryDefaults;
     std::vector<PythonToolFile> pythonFiles;
     QString pythonError; ///< set when the tool worker could not describe tools/ at all

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "python/toolsandbox.h"
 
+#include "jsoninput.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
 
@@ -19,6 +20,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,6 +74,27 @@ std::shared_ptr<ToolSandbox> ToolSandbox::forProject(const QString &projectDir, 
     return sandbox;
 }
 
+bool ToolSandbox::projectAllowsNetwork(const QString &projectDir)
+{
+    QFile file(projectDir + QStringLiteral("/toolstudio.json"));
+    if (!file.exists())
+        return true; // no manifest (a folder of tools only): the default
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray data = file.readAll();
+    const nlohmann::json manifest
+        = JsonInput::parse(std::string_view(data.constData(), std::size_t(data.size())), "toolstudio.json");
+    if (!manifest.is_object())
+        return false; // unreadable: Project::load refuses it; nothing gets the network meanwhile
+    const auto sandbox = manifest.find("sandbox");
+    if (sandbox == manifest.end())
+        return true;
+    if (!sandbox->is_object())
+        return false;
+    const auto network = sandbox->find("tools_network");
+    return network == sandbox->end() || (network->is_boolean() && network->get<bool>());
+}
+
 bool ToolSandbox::studioIsRoot()
 {
     return ::geteuid() == 0;
@@ -80,6 +104,8 @@ ToolSandbox::~ToolSandbox()
 {
     if (!m_folder.isEmpty())
         QDir(m_folder).removeRecursively();
+    if (m_lockFd >= 0)
+        ::close(m_lockFd);
 }
 
 bool ToolSandbox::prepare(const QString &projectDir, QString *error)
@@ -90,7 +116,11 @@ bool ToolSandbox::prepare(const QString &projectDir, QString *error)
         return true;
     }
     m_projectDir = projectDir;
-    QByteArray pattern = encoded(QDir::tempPath() + QStringLiteral("/toolstudio-tools-XXXXXX"));
+    if (m_lockFd >= 0)
+        ::close(m_lockFd); // a folder of another project before: a later sweep removes it
+    m_lockFd = -1;
+    QByteArray pattern
+        = encoded(QDir::tempPath() + QLatin1Char('/') + QLatin1String(FolderPrefix) + QStringLiteral("XXXXXX"));
     if (!::mkdtemp(pattern.data())) {
         *error = QStringLiteral("cannot create a folder for the tool sandbox in %1: %2")
                      .arg(QDir::tempPath(), QString::fromLocal8Bit(std::strerror(errno)));
@@ -99,6 +129,15 @@ bool ToolSandbox::prepare(const QString &projectDir, QString *error)
     m_folder = QFile::decodeName(pattern);
     // 0711: the sandbox user (root studio) passes through to scratch/ and project/ only.
     ::chmod(pattern.constData(), 0711);
+    // The lock appears under its name already held (as a run folder's, RunFolder), so a
+    // studio sweeping stale folders never finds this one unlocked.
+    const QByteArray temporary = pattern + "/.lock-" + QByteArray::number(::getpid());
+    m_lockFd = ::open(temporary.constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (m_lockFd < 0 || ::flock(m_lockFd, LOCK_EX) != 0
+        || ::rename(temporary.constData(), (pattern + "/.lock").constData()) != 0) {
+        *error = QStringLiteral("cannot lock %1: %2").arg(m_folder, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
     const QString scratch = scratchDir();
     if (::mkdir(encoded(scratch).constData(), 0700) != 0) {
         *error = QStringLiteral("cannot create %1: %2").arg(scratch, QString::fromLocal8Bit(std::strerror(errno)));
@@ -218,7 +257,7 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     syncProjectLocked(); // as root: the copy follows the project
     SandboxPolicy policy;
     policy.profile = SandboxPolicy::ProfileToolWorker;
-    policy.network = launch.network;
+    policy.network = launch.network && projectAllowsNetwork(m_projectDir);
     policy.workDir = encoded(scratchDir()).toStdString();
     QString program = launch.argv.first();
     if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())

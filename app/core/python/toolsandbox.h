@@ -24,8 +24,9 @@ class QProcess;
 /// and `.toolstudio/venv` (the venv's python is run from the copy).
 ///
 /// prepare() makes a private folder `$TMPDIR/toolstudio-tools-XXXXXX/` (0711) with one
-/// `policy-N.json` per launch, `scratch/` and, as root, `project/`; the destructor
-/// removes it. forProject() gives the one folder a studio process uses for a project
+/// `policy-N.json` per launch, `scratch/` and, as root, `project/`, and holds its
+/// `.lock` flock()ed as a run folder's (a studio that finds it unlocked — its studio
+/// died — removes it: RunFolder::sweepStaleToolFolders); the destructor removes it. forProject() gives the one folder a studio process uses for a project
 /// (the worker and every command attempt share its scratch dir); thread-safe.
 class ToolSandbox
 {
@@ -33,9 +34,9 @@ public:
     /// What the confined process may use.
     struct Launch
     {
-        QStringList argv;                               ///< program (absolute, or found in PATH) and arguments
-        QMap<QString, QString> env;                     ///< the only variables besides PATH, HOME, TMPDIR, LANG
-        bool network = true;                            ///< TCP connect/bind (Landlock ABI >= 4)
+        QStringList argv;           ///< program (absolute, or found in PATH) and arguments
+        QMap<QString, QString> env; ///< the only variables besides PATH, HOME, TMPDIR, LANG
+        bool network = true; ///< sockets (seccomp) and TCP (Landlock ABI >= 4); also needs projectAllowsNetwork()
         std::uint64_t memoryBytes = DefaultMemoryBytes; ///< RLIMIT_DATA
         std::uint64_t cpuSeconds = 0;                   ///< RLIMIT_CPU; 0 = none (a worker outlives attempts)
         int keepFds = 0;                                ///< fds 3.. the process gets as they are (file_args)
@@ -45,6 +46,8 @@ public:
         QStringList readPaths;
     };
     static constexpr std::uint64_t DefaultMemoryBytes = 2ull * 1024 * 1024 * 1024;
+    /// The folders' names in $TMPDIR begin with this.
+    static constexpr char FolderPrefix[] = "toolstudio-tools-";
 
     /// The shared, prepared folder of `projectDir` (absolute, canonical); null with the
     /// reason when it cannot be made. Lives until the studio process ends.
@@ -76,6 +79,11 @@ public:
     /// policy file is removed when `process` is destroyed.
     bool configure(QProcess *process, const Launch &launch, QString *error);
 
+    /// The project's `sandbox.tools_network` (docs/project-format.md), read from its
+    /// manifest at each launch: true when absent or true; false when false, or when the
+    /// manifest exists but cannot be read as a JSON object or the value is no boolean
+    /// (Project::load refuses such a manifest; nothing gets the network meanwhile).
+    static bool projectAllowsNetwork(const QString &projectDir);
     /// True when the studio runs as root (the code then runs as the sandbox user).
     static bool studioIsRoot();
 
@@ -84,6 +92,7 @@ private:
 
     QMutex m_mutex; ///< command attempts prepare on run threads, the worker on the main thread
     int m_launches = 0;
+    int m_lockFd = -1; ///< the folder's `.lock`, flock()ed while the folder is in use
     QString m_projectDir;
     QString m_folder;
     QString m_projectPath;

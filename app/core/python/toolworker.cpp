@@ -232,10 +232,12 @@ void ToolWorker::watchToolFiles()
 
 QString ToolWorker::secretsFingerprint() const
 {
+    // The network setting is fixed at start too (the worker's seccomp filter).
+    const QString network = ToolSandbox::projectAllowsNetwork(m_projectDir) ? QString() : QStringLiteral("offline:");
     QFile file(Secrets::filePath(m_projectDir));
     if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromLatin1(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex());
+        return network;
+    return network + QString::fromLatin1(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex());
 }
 
 bool ToolWorker::isRunning() const

@@ -118,6 +118,7 @@ private:
     void failAll(const QString &message, bool retryable);
     void deliver(qint64 id, const nlohmann::json &reply);
     void watchToolFiles();
+    /// The secrets file and the network setting: a change restarts the worker between calls.
     QString secretsFingerprint() const;
     void restartStuck();
     void killProcess();

@@ -5,6 +5,8 @@
 #include "run/dirtree.h"
 #include "run/runsbase.h"
 
+#include "python/toolsandbox.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -70,6 +72,7 @@ Chosen &chosen()
             qWarning("%s", qPrintable(instance.base.notice));
         if (!instance.base.runsDir.isEmpty())
             RunFolder::sweepStale(instance.base.runsDir);
+        RunFolder::sweepStaleToolFolders(QDir::tempPath());
     });
     return instance;
 }
@@ -224,15 +227,36 @@ void RunFolder::release()
 
 int RunFolder::sweepStale(const QString &runsDir)
 {
-    const int runsFd = ::open(QFile::encodeName(runsDir).constData(), DirFlags);
-    if (runsFd < 0)
+    return sweep(runsDir, QByteArray());
+}
+
+int RunFolder::sweepStaleToolFolders(const QString &tempDir)
+{
+    return sweep(tempDir, ToolSandbox::FolderPrefix);
+}
+
+int RunFolder::sweep(const QString &dir, const QByteArray &prefix)
+{
+    const int parentFd = ::open(QFile::encodeName(dir).constData(), DirFlags);
+    if (parentFd < 0)
         return 0;
+    // Tool folders sit in the temp dir, shared with other users: it must be ours or
+    // root's and no one else may rename entries there (not writable by others, or
+    // sticky), else a name checked now could be another folder when removed.
+    struct stat parent = {};
+    if (!prefix.isEmpty()
+        && (::fstat(parentFd, &parent) != 0 || (parent.st_uid != ::geteuid() && parent.st_uid != 0)
+            || ((parent.st_mode & (S_IWGRP | S_IWOTH)) && !(parent.st_mode & S_ISVTX)))) {
+        ::close(parentFd);
+        return 0;
+    }
     // The names first (no removal while the listing is open).
     QList<QByteArray> names;
-    const int listing = ::openat(runsFd, ".", DirFlags);
+    const int listing = ::openat(parentFd, ".", DirFlags);
     if (DIR *stream = listing >= 0 ? ::fdopendir(listing) : nullptr) {
         while (const dirent *entry = ::readdir(stream)) {
-            if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
+            if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0
+                && QByteArray(entry->d_name).startsWith(prefix))
                 names << QByteArray(entry->d_name);
         }
         ::closedir(stream);
@@ -242,20 +266,24 @@ int RunFolder::sweepStale(const QString &runsDir)
     int removed = 0;
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     for (const QByteArray &name : std::as_const(names)) {
-        const int folder = ::openat(runsFd, name.constData(), DirFlags); // no symlink, only a directory
+        const int folder = ::openat(parentFd, name.constData(), DirFlags); // no symlink, only a directory
         if (folder < 0)
             continue;
         struct stat info = {};
-        ::fstat(folder, &info);
+        // In the temp dir, only folders of the studio's own uid (another user's are theirs).
+        if (::fstat(folder, &info) != 0 || (!prefix.isEmpty() && info.st_uid != ::geteuid())) {
+            ::close(folder);
+            continue;
+        }
         const int lock = tryLock(folder);
         const bool stale = lock >= 0 // its holder is gone
             || (!hasLockFile(folder) && now - info.st_mtim.tv_sec > UnlockedGraceSecs);
         ::close(folder);
-        if (stale && DirTree::remove(runsFd, name))
+        if (stale && DirTree::remove(parentFd, name))
             ++removed;
         if (lock >= 0)
             ::close(lock);
     }
-    ::close(runsFd);
+    ::close(parentFd);
     return removed;
 }

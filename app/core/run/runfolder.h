@@ -61,9 +61,17 @@ public:
     /// `runsDir` are considered and removed, through fds (DirTree): no symlink is
     /// followed and nothing outside `runsDir` is touched. Returns how many were removed.
     static int sweepStale(const QString &runsDir);
+    /// The same for the trusted-code folders `tempDir/toolstudio-tools-*` (ToolSandbox;
+    /// docs/sandbox.md "Trusted code") a studio that died left behind: only real
+    /// directories of the studio's own uid, whose `.lock` no live process holds (or
+    /// without one and a day old), and only when `tempDir` is the studio's or root's and
+    /// no other user can rename entries in it (not writable by others, or sticky).
+    /// Called with sweepStale() on the first runsDir(). Returns how many were removed.
+    static int sweepStaleToolFolders(const QString &tempDir);
 
 private:
     void release();
+    static int sweep(const QString &dir, const QByteArray &prefix);
 
     QString m_path;
     int m_parentFd = -1; ///< the folder's parent (the runs dir)
