@@ -122,6 +122,26 @@ private Q_SLOTS:
         ToolWorker::forProject(dir.path())->stop();
     }
 
+    // Not depth but size, on the same channel (issue 16, found by attack): the studio
+    // buffered a reply line whole, up to the worker's 2 GiB, before parsing it.
+    void pythonWorkerReplyTooLong()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"t\"}"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("tools/long.py")),
+                          "class Tools:\n"
+                          "    def long(self) -> str:\n"
+                          "        return 'x' * (64 * 1024 * 1024 + 1)\n"));
+        PythonHandler handler;
+        const HandlerOutcome outcome = runHandlerAttempt(handler, dir.path(), QStringLiteral("long"));
+        QVERIFY(!outcome.ok);
+        QCOMPARE(QString::fromStdString(outcome.error.message),
+                 QStringLiteral("the tool worker's reply is longer than 67108864 bytes (a Python tool's result must "
+                                "fit in that as JSON); the worker is restarted for the next call"));
+        QCOMPARE(outcome.error.retryable, false);
+        ToolWorker::forProject(dir.path())->stop();
+    }
+
     void mockSequenceInTheManifest()
     {
         QTemporaryDir dir;
