@@ -365,6 +365,14 @@
         <source>%1: cannot write: %2</source>
         <translation>%1: kann nicht geschrieben werden: %2</translation>
     </message>
+    <message>
+        <source>entry &apos;%1&apos;: the entries unpack to more than the %2 bytes a bundle may hold</source>
+        <translation>Eintrag &apos;%1&apos;: die Einträge ergeben entpackt mehr als die %2 Bytes, die ein Bundle enthalten darf</translation>
+    </message>
+    <message>
+        <source>%1: bundle.json is not valid JSON: %2</source>
+        <translation>%1: bundle.json ist kein gültiges JSON: %2</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleView</name>
@@ -1424,10 +1432,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>%1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
-        <source>malformed JSON</source>
-        <translation>fehlerhaftes JSON</translation>
-    </message>
-    <message>
         <source>&quot;%1&quot; is not a valid tool name (letters, digits and _, starting with a letter)</source>
         <translation>&quot;%1&quot; ist kein gültiger Tool-Name (Buchstaben, Ziffern und _, beginnend mit einem Buchstaben)</translation>
     </message>
@@ -1721,10 +1725,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Das input_schema von %1 lehnt diese Argumente ab: %2</translation>
     </message>
     <message>
-        <source>Not valid JSON at line %1, column %2: %3</source>
-        <translation>Kein gültiges JSON in Zeile %1, Spalte %2: %3</translation>
-    </message>
-    <message>
         <source>Steps 1 to %1 are answered from run %2&apos;s journal (memoized).</source>
         <translation>Die Schritte 1 bis %1 werden aus dem Journal von Lauf %2 beantwortet (Memo).</translation>
     </message>
@@ -1761,8 +1761,8 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Lauf %1 hat keinen Schritt %2: Wählen Sie einen anderen.</translation>
     </message>
     <message>
-        <source>Not valid JSON: %1</source>
-        <translation>Kein gültiges JSON: %1</translation>
+        <source>Not valid JSON at %1</source>
+        <translation>Kein gültiges JSON bei %1</translation>
     </message>
 </context>
 <context>
@@ -2211,16 +2211,12 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Den Wert als JSON-Text bearbeiten; das Formular folgt</translation>
     </message>
     <message>
-        <source>malformed JSON at byte %1</source>
-        <translation>fehlerhaftes JSON bei Byte %1</translation>
-    </message>
-    <message>
         <source>Valid</source>
         <translation>Gültig</translation>
     </message>
     <message>
-        <source>malformed JSON: %1</source>
-        <translation>fehlerhaftes JSON: %1</translation>
+        <source>malformed JSON at %1</source>
+        <translation>fehlerhaftes JSON bei %1</translation>
     </message>
 </context>
 <context>

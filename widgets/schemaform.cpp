@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "schemaform.h"
 
+#include "project/jsonerror.h"
 #include "project/schemavalidator.h"
 
 #include <QCheckBox>
@@ -346,7 +347,7 @@ public:
     }
     std::optional<json> parsed() const
     {
-        const json v = json::parse(m_edit->text().toStdString(), nullptr, false);
+        const json v = JsonInput::read<json>(m_edit->text().toStdString());
         if (v.is_discarded())
             return std::nullopt;
         return v;
@@ -950,21 +951,19 @@ void SchemaForm::rawTextChanged()
 {
     if (m_updating)
         return;
-    const std::string text = m_rawEdit->toPlainText().toStdString();
-    try {
-        const json v = json::parse(text);
+    const QByteArray text = m_rawEdit->toPlainText().toUtf8();
+    JsonInput::Problem refused;
+    const json v = JsonInput::read<json>(std::string_view(text.constData(), std::size_t(text.size())), &refused);
+    if (v.is_discarded()) {
+        m_rawValue.reset();
+        m_rawError = SchemaForm::tr("malformed JSON at %1").arg(describeJsonProblem(text, refused));
+    } else {
         m_rawValue = v;
         m_rawError.clear();
         m_updating = true;
         if (m_root)
             m_root->setValue(v); // the form follows the text
         m_updating = false;
-    } catch (const json::parse_error &e) {
-        m_rawValue.reset();
-        m_rawError = SchemaForm::tr("malformed JSON at byte %1").arg(e.byte);
-    } catch (const json::exception &e) { // a number it cannot hold: 1e999
-        m_rawValue.reset();
-        m_rawError = SchemaForm::tr("malformed JSON: %1").arg(QString::fromUtf8(e.what()));
     }
     validate();
     Q_EMIT valueChanged();

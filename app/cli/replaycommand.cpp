@@ -107,21 +107,14 @@ int replayCommand(const QStringList &arguments)
         std::optional<nlohmann::json> edited;
         if (parser.isSet(argsOption)) {
             const QByteArray text = parser.value(argsOption).toUtf8();
-            try {
-                edited = nlohmann::json::parse(text.constBegin(), text.constEnd());
-            } catch (const nlohmann::json::parse_error &e) {
-                const TextPosition position = textPositionAt(text, e.byte > 0 ? e.byte - 1 : 0);
+            JsonInput::Problem problem;
+            edited = JsonInput::read<nlohmann::json>(std::string_view(text.constData(), std::size_t(text.size())),
+                                                     &problem);
+            if (edited->is_discarded()) {
                 printLine(stderr,
-                          QStringLiteral("toolstudio replay: --args is not valid JSON at line %1, column %2: %3 "
+                          QStringLiteral("toolstudio replay: --args is not valid JSON at %1 "
                                          "(keys and strings need double quotes, e.g. '{\"n\": 7}')")
-                              .arg(position.line)
-                              .arg(position.column)
-                              .arg(jsonParseErrorReason(e)));
-                return ExitBadInput;
-            } catch (const nlohmann::json::exception &e) { // a number it cannot hold: 1e999
-                printLine(
-                    stderr,
-                    QStringLiteral("toolstudio replay: --args is not valid JSON: %1").arg(jsonParseErrorReason(e)));
+                              .arg(describeJsonProblem(text, problem)));
                 return ExitBadInput;
             }
             if (!edited->is_object()) {

@@ -269,11 +269,12 @@ bool HandlerSettingsForm::apply(const QString &key)
     const QString typed = text(*r);
     const QString tool = m_tool;
     if (key == QLatin1String(SequenceKey)) {
-        nlohmann::ordered_json sequence;
-        try {
-            sequence = nlohmann::ordered_json::parse(typed.toStdString());
-        } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
-            setError(*r, tr("Not valid JSON: %1").arg(jsonParseErrorReason(e)));
+        const QByteArray bytes = typed.toUtf8();
+        JsonInput::Problem refused;
+        const auto sequence = JsonInput::read<nlohmann::ordered_json>(
+            std::string_view(bytes.constData(), std::size_t(bytes.size())), &refused);
+        if (sequence.is_discarded()) {
+            setError(*r, tr("Not valid JSON: %1").arg(describeJsonProblem(bytes, refused)));
             return false;
         }
         const QString problem = Project::mockSequenceProblem(nlohmann::json::parse(sequence.dump()));
@@ -282,7 +283,7 @@ bool HandlerSettingsForm::apply(const QString &key)
             return false;
         }
         setError(*r, {});
-        if (nlohmann::ordered_json::parse(r->loaded.toStdString(), nullptr, false) == sequence)
+        if (JsonInput::read<nlohmann::ordered_json>(r->loaded.toStdString()) == sequence)
             return false;
         r->loaded = typed;
         Q_EMIT editRequested(tr("Set the mock sequence of %1").arg(tool), [tool, sequence](auto &m, QString *error) {

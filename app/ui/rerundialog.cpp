@@ -198,25 +198,19 @@ void RerunDialog::validate()
     } else if (bytes.trimmed().isEmpty()) {
         problem = tr("Enter the arguments as a JSON object, e.g. {} for none.");
     } else {
-        try {
-            nlohmann::json value = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
-            const SchemaValidator *validator = this->validator(step->tool);
-            if (!value.is_object()) {
-                problem = tr("The arguments must be a JSON object ({…}), not %1.")
-                              .arg(QString::fromStdString(value.dump()).left(60));
-            } else if (const auto failure = validator ? validator->validate(value) : std::nullopt) {
-                problem = tr("The input_schema of %1 refuses these arguments: %2").arg(step->tool, failure->toString());
-            } else {
-                m_parsed = std::move(value);
-            }
-        } catch (const nlohmann::json::parse_error &error) {
-            const TextPosition at = textPositionAt(bytes, error.byte > 0 ? error.byte - 1 : 0);
-            problem = tr("Not valid JSON at line %1, column %2: %3")
-                          .arg(at.line)
-                          .arg(at.column)
-                          .arg(jsonParseErrorReason(error));
-        } catch (const nlohmann::json::exception &error) { // a number it cannot hold: 1e999
-            problem = tr("Not valid JSON: %1").arg(jsonParseErrorReason(error));
+        JsonInput::Problem refused;
+        nlohmann::json value
+            = JsonInput::read<nlohmann::json>(std::string_view(bytes.constData(), std::size_t(bytes.size())), &refused);
+        const SchemaValidator *validator = this->validator(step->tool);
+        if (value.is_discarded()) {
+            problem = tr("Not valid JSON at %1").arg(describeJsonProblem(bytes, refused));
+        } else if (!value.is_object()) {
+            problem = tr("The arguments must be a JSON object ({…}), not %1.")
+                          .arg(QString::fromStdString(value.dump()).left(60));
+        } else if (const auto failure = validator ? validator->validate(value) : std::nullopt) {
+            problem = tr("The input_schema of %1 refuses these arguments: %2").arg(step->tool, failure->toString());
+        } else {
+            m_parsed = std::move(value);
         }
     }
     m_problem->setText(problem);

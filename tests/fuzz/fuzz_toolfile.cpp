@@ -23,6 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         }
         for (const nlohmann::ordered_json &tool : parsed->tools) {
             FuzzCheck::check(tool.is_object() && tool.contains("name") && tool.at("name").is_string());
+            // importFile writes the entry into the manifest: it must survive a dump and a
+            // re-read (a 100 000-deep default crashed `tools import` here).
+            const std::string text = tool.dump();
+            FuzzCheck::check(nlohmann::ordered_json::parse(text) == tool);
         }
     }
     return 0;

@@ -274,6 +274,14 @@ private Q_SLOTS:
                                 "object key - unexpected '}'; expected string literal"));
         QVERIFY(!dialog->editedArgs());
 
+        // Issue 16: 100 000 levels were parsed whole, and validating them crashed the studio.
+        dialog->argsEditor()->setText(QStringLiteral("{\"sku\": ") + QString(100000, QLatin1Char('['))
+                                      + QString(100000, QLatin1Char(']')) + QLatin1Char('}'));
+        QVERIFY(!dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->problem(),
+                 QStringLiteral("Not valid JSON at line 1, column 136: nested deeper than 128 levels"));
+        QVERIFY(!dialog->editedArgs());
+
         dialog->argsEditor()->setText(QStringLiteral("[\"A\"]"));
         QVERIFY(!dialog->rerunButton()->isEnabled());
         QCOMPARE(dialog->problem(), QStringLiteral("The arguments must be a JSON object ({…}), not [\"A\"]."));

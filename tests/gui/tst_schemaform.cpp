@@ -263,6 +263,13 @@ private Q_SLOTS:
         QVERIFY(!form.isValid());
         QVERIFY2(form.problem()->message.startsWith(QLatin1String("malformed JSON")),
                  qPrintable(form.problem()->message));
+        // Issue 16: the raw text was parsed without the depth bound (and then copied and
+        // validated: 100 000 levels crashed the window).
+        form.rawEdit()->setPlainText(QStringLiteral("{\"n\": ") + QString(100000, QLatin1Char('['))
+                                     + QString(100000, QLatin1Char(']')) + QLatin1Char('}'));
+        QVERIFY(!form.isValid());
+        QCOMPARE(form.problem()->message,
+                 QStringLiteral("malformed JSON at line 1, column 134: nested deeper than 128 levels"));
     }
 
     void ctrlEnterSubmits()

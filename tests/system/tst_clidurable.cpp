@@ -595,6 +595,19 @@ private Q_SLOTS:
             << QByteArray("toolstudio replay: --args is not valid JSON at line 1, column 3: syntax error while parsing "
                           "object key - invalid literal; last read: '{n:'; expected string literal (keys and strings "
                           "need double quotes, e.g. '{\"n\": 7}')\n");
+        // Issue 16: 60 000 levels (under the 128 KiB a single argv string may hold) used to
+        // be parsed whole and crash the studio when validated.
+        QTest::newRow("args nested too deep")
+            << QStringList{QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--args"),
+                           QStringLiteral("{\"n\": ") + QString(60000, QLatin1Char('['))
+                               + QString(60000, QLatin1Char(']')) + QLatin1Char('}')}
+            << QByteArray("toolstudio replay: --args is not valid JSON at line 1, column 134: nested deeper than 128 "
+                          "levels (keys and strings need double quotes, e.g. '{\"n\": 7}')\n");
+        QTest::newRow("args number too large")
+            << QStringList{QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--args"),
+                           QStringLiteral("{\"n\": 1e999}")}
+            << QByteArray("toolstudio replay: --args is not valid JSON at line 1, column 7: number overflow parsing "
+                          "'1e999' (keys and strings need double quotes, e.g. '{\"n\": 7}')\n");
         QTest::newRow("args not an object") << QStringList{QStringLiteral("--from"), QStringLiteral("2"),
                                                            QStringLiteral("--args"), QStringLiteral("[7]")}
                                             << QByteArray("toolstudio replay: --args must be a JSON object\n");

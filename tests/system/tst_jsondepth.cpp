@@ -9,11 +9,14 @@
 #include "engine/handlers/commandhandler.h"
 #include "engine/handlers/pythonhandler.h"
 #include "engine/replaysource.h"
+#include "exchange/toolimport.h"
 #include "exchange/traceexport.h"
 #include "journal/journalrows.h"
 #include "jsoninput.h"
 #include "project/project.h"
+#include "project/projectwriter.h"
 #include "python/toolworker.h"
+#include "python/valvestore.h"
 
 #include "handlerattempt.h"
 #include "testfiles.h"
@@ -119,6 +122,26 @@ private Q_SLOTS:
         ToolWorker::forProject(dir.path())->stop();
     }
 
+    // Not depth but size, on the same channel (issue 16, found by attack): the studio
+    // buffered a reply line whole, up to the worker's 2 GiB, before parsing it.
+    void pythonWorkerReplyTooLong()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"t\"}"));
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("tools/long.py")),
+                          "class Tools:\n"
+                          "    def long(self) -> str:\n"
+                          "        return 'x' * (64 * 1024 * 1024 + 1)\n"));
+        PythonHandler handler;
+        const HandlerOutcome outcome = runHandlerAttempt(handler, dir.path(), QStringLiteral("long"));
+        QVERIFY(!outcome.ok);
+        QCOMPARE(QString::fromStdString(outcome.error.message),
+                 QStringLiteral("the tool worker's reply is longer than 67108864 bytes (a Python tool's result must "
+                                "fit in that as JSON); the worker is restarted for the next call"));
+        QCOMPARE(outcome.error.retryable, false);
+        ToolWorker::forProject(dir.path())->stop();
+    }
+
     void mockSequenceInTheManifest()
     {
         QTemporaryDir dir;
@@ -157,6 +180,40 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!TraceExport::readRunJson("{\"steps\": [{\"result\": " + nested(Deep) + "}]}", &error));
         QCOMPARE(error, QStringLiteral("line 1, column 148: the run is nested deeper than 128 levels"));
+    }
+
+    // Found by attack (issue 16): these read outside JSON with nlohmann::json::parse of
+    // their own, without the bound, and crashed the studio (`tools import`, `tools bundle
+    // export`, a Python tool call, an edit of the manifest). All read JsonInput::read now.
+    void importedToolList()
+    {
+        QString error;
+        const QByteArray list
+            = "[{\"name\": \"x\", \"input_schema\": {\"type\": \"object\", \"default\": " + nested(Deep) + "}}]";
+        QVERIFY(!ToolImport::parseDefinitions(list, ToolImport::As::Manual, &error));
+        QCOMPARE(error, QStringLiteral("not valid JSON: line 1, column 187: nested deeper than 128 levels"));
+    }
+
+    void valvesInTheProject()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral(".toolstudio/valves.json")),
+                          "{\"tools/w.py\": {\"Valves\": {\"k\": " + nested(Deep) + "}}}"));
+        QString error;
+        const ValveStore store = ValveStore::load(dir.path(), &error);
+        QCOMPARE(error,
+                 dir.filePath(QStringLiteral(".toolstudio/valves.json"))
+                     + QStringLiteral(": not a JSON object; the valves take their defaults"));
+        QCOMPARE(QByteArray::fromStdString(store.all().dump()), QByteArray("{}"));
+    }
+
+    void manifestReadForAnEdit()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": " + nested(Deep) + "}"));
+        QString error;
+        QVERIFY(!ProjectWriter::readManifest(dir.path(), &error));
+        QCOMPARE(error, QStringLiteral("toolstudio.json: line 1, column 137: nested deeper than 128 levels"));
     }
 
     void journalValue()

@@ -589,6 +589,18 @@ private Q_SLOTS:
                                    << QStringLiteral(
                                           "entry 'tools/big.py': 5000000 bytes, more than the 4194304 bytes a "
                                           "bundle entry may hold");
+        // Issue 16: each entry under the limit, 1000 of them took 4 GiB (a 4 MB zip).
+        QTest::newRow("unpacks too large")
+            << "[[\"tools/a.py\", 4000000], [\"tools/b.py\", 4000000], [\"tools/c.py\", 4000000], "
+               "[\"tools/d.py\", 4000000], [\"tools/e.py\", 4000000], "
+                + manifest + "]"
+            << QStringLiteral(
+                   "entry 'tools/e.py': the entries unpack to more than the 16777216 bytes a bundle may hold");
+        // Issue 16: bundle.json was parsed without the depth bound; copying it crashed.
+        QTest::newRow("manifest nested too deep")
+            << "[[\"bundle.json\", \"{\\\"format\\\": \\\"toolstudio-bundle\\\", \\\"version\\\": "
+                + QByteArray(1000, '[') + QByteArray(1000, ']') + "}\"]]"
+            << QStringLiteral("$ZIP: bundle.json is not valid JSON: line 1, column 171: nested deeper than 128 levels");
         QTest::newRow("no manifest") << QByteArray("[[\"tools/a.py\", \"x\"]]") << QString();
         QTest::newRow("colliding names inside")
             << QByteArray("[[\"bundle.json\", \"{\\\"format\\\": \\\"toolstudio-bundle\\\", "
@@ -611,7 +623,8 @@ private Q_SLOTS:
         QVERIFY(!Bundle::importBundle(project, zip, &imported, &errors));
         QVERIFY(!errors.isEmpty());
         QCOMPARE(errors.first(),
-                 reason.isEmpty() ? zip + QStringLiteral(": no bundle.json: not a Tool Studio bundle") : reason);
+                 reason.isEmpty() ? zip + QStringLiteral(": no bundle.json: not a Tool Studio bundle")
+                                  : QString(reason).replace(QLatin1String("$ZIP"), zip));
         QCOMPARE(readAll(project + QStringLiteral("/toolstudio.json")), QByteArray(EmptyManifest));
         QVERIFY(!QFileInfo::exists(dir.path() + QStringLiteral("/evil.py")));
         QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/toolstudio-evil.py")));

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exchange/bundle.h"
 
+#include "project/jsonerror.h"
 #include "project/jsonqt.h"
+#include "project/printabletext.h"
 #include "project/project.h"
 #include "project/projectwriter.h"
 #include "project/tool.h"
@@ -165,6 +167,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
     QByteArray manifestData;
     bool haveManifest = false;
     std::map<QString, QByteArray> files;
+    qint64 unpacked = 0; // bytes read from every entry so far
     for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
         QuaZipFileInfo64 info;
         if (!zip.getCurrentFileInfo(&info)) {
@@ -195,14 +198,22 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
             *errors << tr("entry '%1': cannot read (zip error %2)").arg(name).arg(in.getZipError());
             continue;
         }
-        // The header's size may lie: never read more than the limit.
-        const QByteArray data = in.read(MaxEntryBytes + 1);
-        const bool tooLarge = data.size() > MaxEntryBytes;
+        // The header's size may lie: never read more than the limits.
+        const qint64 room = std::min(MaxEntryBytes, MaxTotalBytes - unpacked);
+        const QByteArray data = in.read(room + 1);
         in.close();
-        if (tooLarge) {
-            *errors << tr("entry '%1': more than the %2 bytes a bundle entry may hold").arg(name).arg(MaxEntryBytes);
-            continue;
+        if (data.size() > room) {
+            if (room == MaxEntryBytes) {
+                *errors
+                    << tr("entry '%1': more than the %2 bytes a bundle entry may hold").arg(name).arg(MaxEntryBytes);
+                continue;
+            }
+            *errors << tr("entry '%1': the entries unpack to more than the %2 bytes a bundle may hold")
+                           .arg(name)
+                           .arg(MaxTotalBytes);
+            break; // nothing more is read
         }
+        unpacked += data.size();
         if (in.getZipError() != 0) {
             *errors << tr("entry '%1': damaged (zip error %2)").arg(name).arg(in.getZipError());
             continue;
@@ -221,7 +232,13 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
         *errors << tr("%1: no bundle.json: not a Tool Studio bundle").arg(zipPath);
         return false;
     }
-    const ordered bundle = ordered::parse(manifestData.constBegin(), manifestData.constEnd(), nullptr, false);
+    JsonInput::Problem problem;
+    const ordered bundle = JsonInput::read<ordered>(
+        std::string_view(manifestData.constData(), std::size_t(manifestData.size())), &problem);
+    if (bundle.is_discarded()) {
+        *errors << tr("%1: bundle.json is not valid JSON: %2").arg(zipPath, describeJsonProblem(manifestData, problem));
+        return false;
+    }
     if (!bundle.is_object() || JsonQt::stringField(bundle, "format") != QLatin1String(FormatName)
         || !bundle.value("tools", ordered::array()).is_array() || !bundle.value("valves", ordered::object()).is_object()
         || !bundle.value("python_tools", ordered::object()).is_object()) {
@@ -231,7 +248,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
     const ordered version = bundle.value("version", ordered());
     if (version != ordered(1)) {
         *errors << tr("%1: bundle version %2 is not supported (this studio reads version 1)")
-                       .arg(zipPath, JsonQt::fromStd(version.dump()));
+                       .arg(zipPath, elidedText(JsonQt::fromStd(version.dump())));
         return false;
     }
 

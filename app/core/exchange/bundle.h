@@ -19,9 +19,12 @@
 namespace Bundle {
 
 /// Limits an imported zip must respect; a larger entry is refused before it is read
-/// whole (the size in its header is not trusted: reading stops at the limit).
+/// whole (the size in its header is not trusted: reading stops at the limit). The
+/// entries together hold at most MaxTotalBytes once unpacked: each entry alone below
+/// MaxEntryBytes, 1000 of them made a 4 MB zip of zeros take 4 GiB of memory.
 inline constexpr qint64 MaxEntryBytes = 4 * 1024 * 1024;
 inline constexpr int MaxEntries = 1000;
+inline constexpr qint64 MaxTotalBytes = 16 * 1024 * 1024;
 
 /// Writes every manifest tool, every `tools/*.py` file, the python_tools overrides and
 /// the valve values of the project in `projectDir` to `zipPath` (replaced atomically).
@@ -33,7 +36,8 @@ bool exportBundle(const QString &projectDir, const QString &zipPath, QStringList
 /// nothing. Refused, with every reason in `errors` (one line each) and the project
 /// unchanged: an entry whose path is absolute or has a `..` component (zip-slip), an
 /// entry other than `bundle.json` / `tools/NAME.py`, an entry larger than
-/// MaxEntryBytes, more than MaxEntries entries, a malformed `bundle.json`, a tool
+/// MaxEntryBytes, more than MaxEntries entries or MaxTotalBytes in all (reading stops
+/// there), a malformed or too deeply nested `bundle.json`, a tool
 /// name or `tools/` file the project already has (names are never changed), and a
 /// bundle with which the project does not load. `imported` gets the new tool names.
 bool importBundle(const QString &projectDir, const QString &zipPath, QStringList *imported, QStringList *errors);

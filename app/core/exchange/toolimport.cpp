@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exchange/toolimport.h"
 
+#include "project/jsonerror.h"
 #include "project/jsonqt.h"
 #include "project/project.h"
 #include "project/projectwriter.h"
@@ -86,9 +87,11 @@ std::optional<ordered> convert(const ordered &definition, As as, QString *format
 
 std::optional<Parsed> parseDefinitions(const QByteArray &data, As as, QString *error)
 {
-    const ordered root = ordered::parse(data.constBegin(), data.constEnd(), nullptr, false);
+    JsonInput::Problem problem;
+    const ordered root
+        = JsonInput::read<ordered>(std::string_view(data.constData(), std::size_t(data.size())), &problem);
     if (root.is_discarded()) {
-        *error = QStringLiteral("not JSON");
+        *error = QStringLiteral("not valid JSON: %1").arg(describeJsonProblem(data, problem));
         return std::nullopt;
     }
     const ordered *list = &root;

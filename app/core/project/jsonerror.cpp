@@ -38,3 +38,12 @@ QString describeJsonParseError(const QString &fileName, const QByteArray &text,
         reason = QStringLiteral("the file is empty; expected a JSON object");
     return QStringLiteral("%1:%2:%3: %4").arg(fileName).arg(position.line).arg(position.column).arg(reason);
 }
+
+QString describeJsonProblem(const QByteArray &text, const JsonInput::Problem &problem)
+{
+    const QString reason = QString::fromStdString(problem.reason);
+    if (problem.byte == std::string_view::npos)
+        return reason;
+    const TextPosition at = textPositionAt(text, problem.byte);
+    return QStringLiteral("line %1, column %2: %3").arg(at.line).arg(at.column).arg(reason);
+}

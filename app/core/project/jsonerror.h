@@ -5,6 +5,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include "jsoninput.h"
+
 #include <nlohmann/json.hpp>
 
 /// 1-based line and column of a byte offset in a UTF-8 text (columns count
@@ -26,3 +28,8 @@ QString jsonParseErrorReason(const nlohmann::json::exception &error);
 /// nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2:" prefix.
 QString describeJsonParseError(const QString &fileName, const QByteArray &text,
                                const nlohmann::json::parse_error &error);
+
+/// "line L, column C: reason" for a text JsonInput::read() refused (the reason alone
+/// when the parser knew no offset), e.g. "line 1, column 9: nested deeper than 128
+/// levels".
+QString describeJsonProblem(const QByteArray &text, const JsonInput::Problem &problem);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/projectwriter.h"
 
+#include "project/jsonerror.h"
 #include "project/project.h"
 #include "project/tool.h"
 
@@ -33,22 +34,6 @@ std::string utf8(const QString &text)
     return text.toStdString();
 }
 
-// Line and column (1-based) of a byte offset, for parse errors.
-QString position(const QByteArray &data, std::size_t offset)
-{
-    int line = 1;
-    int column = 1;
-    for (std::size_t i = 0; i < offset && i < std::size_t(data.size()); ++i) {
-        if (data[qsizetype(i)] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return QStringLiteral("%1:%2").arg(line).arg(column);
-}
-
 std::optional<Manifest> parseFile(const QString &path, QString *error)
 {
     QFile file(path);
@@ -57,19 +42,14 @@ std::optional<Manifest> parseFile(const QString &path, QString *error)
         return std::nullopt;
     }
     const QByteArray data = file.readAll();
-    try {
-        return Manifest::parse(data.constBegin(), data.constEnd());
-    } catch (const nlohmann::json::parse_error &e) {
-        fail(error,
-             QStringLiteral("%1:%2: %3")
-                 .arg(QFileInfo(path).fileName(), position(data, e.byte > 0 ? e.byte - 1 : 0), tr("malformed JSON")));
-        return std::nullopt;
-    } catch (const nlohmann::json::exception &e) { // a number it cannot hold: 1e999
-        fail(error,
-             QStringLiteral("%1: %2: %3")
-                 .arg(QFileInfo(path).fileName(), tr("malformed JSON"), QString::fromUtf8(e.what())));
+    JsonInput::Problem problem;
+    Manifest manifest
+        = JsonInput::read<Manifest>(std::string_view(data.constData(), std::size_t(data.size())), &problem);
+    if (manifest.is_discarded()) {
+        fail(error, QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), describeJsonProblem(data, problem)));
         return std::nullopt;
     }
+    return manifest;
 }
 
 } // namespace

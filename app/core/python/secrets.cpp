@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "python/secrets.h"
 
+#include "jsoninput.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -52,7 +54,7 @@ Secrets Secrets::load(const QString &projectDir, QString *error)
         return secrets;
     }
     const QByteArray data = file.readAll();
-    const auto root = nlohmann::json::parse(data.constBegin(), data.constEnd(), nullptr, false);
+    const auto root = JsonInput::read<nlohmann::json>(std::string_view(data.constData(), std::size_t(data.size())));
     if (!root.is_object() || !root.contains("secrets") || !root["secrets"].is_object()) {
         if (error)
             *error = QStringLiteral("%1: not a secrets file").arg(file.fileName());

@@ -393,11 +393,36 @@ void ToolWorker::stop()
 
 void ToolWorker::onReadyRead()
 {
-    m_buffer += m_process->readAllStandardOutput();
+    // Only the new bytes are searched for the end of a line: searching the whole buffer
+    // at every read made a reply of N bytes cost N²/64 KiB (10 MB: 5 s of the GUI
+    // thread; 70 MB: past the attempt timeout, three times).
+    const QByteArray chunk = m_process->readAllStandardOutput();
+    const qsizetype lastNewline = chunk.lastIndexOf('\n');
+    const qsizetype complete = lastNewline < 0 ? 0 : m_buffer.size() + lastNewline + 1;
+    m_buffer += chunk;
+    // Issue 16: a tool returning a 1 GB string (or writing endless bytes to the channel)
+    // was buffered whole, then parsed: the studio's memory, not the worker's.
+    const auto refuseTooLong = [this] {
+        m_buffer.clear();
+        failAll(QStringLiteral("the tool worker's reply is longer than %1 bytes (a Python tool's result must fit in "
+                               "that as JSON); the worker is restarted for the next call")
+                    .arg(MaxReplyLineBytes),
+                false);
+        killProcess();
+    };
+    if (m_buffer.size() - complete > MaxReplyLineBytes)
+        return refuseTooLong();
+    // The complete lines leave the buffer at once, and are taken by offset: removing
+    // each from the front moved the rest every time (32 000 empty lines in one read
+    // moved a gigabyte). Replies delivered below may restart the worker (and clear
+    // m_buffer): `lines` is this call's own.
+    const QByteArray lines = m_buffer.left(complete);
+    m_buffer.remove(0, complete);
     qsizetype newline;
-    while ((newline = m_buffer.indexOf('\n')) >= 0) {
-        const QByteArray line = m_buffer.left(newline);
-        m_buffer.remove(0, newline + 1);
+    for (qsizetype from = 0; (newline = lines.indexOf('\n', from)) >= 0; from = newline + 1) {
+        if (newline - from > MaxReplyLineBytes)
+            return refuseTooLong();
+        const QByteArray line = lines.sliced(from, newline - from);
         std::string problem;
         const auto message = JsonInput::parse(std::string_view(line.constData(), std::size_t(line.size())),
                                               "the tool worker's reply", &problem);

@@ -56,6 +56,12 @@ public:
     static constexpr int GraceMs = 2000;
     /// The worker's memory bound (RLIMIT_DATA): a runaway tool gets a MemoryError.
     static constexpr std::uint64_t MemoryLimitBytes = 2ull * 1024 * 1024 * 1024;
+    /// The longest reply line the studio reads from the worker (a tool's result as
+    /// JSON, plus the envelope): a longer one fails the calls in flight and restarts
+    /// the worker, instead of the studio buffering up to the worker's MemoryLimitBytes
+    /// (and then parsing it). A Python tool's result cannot reach a reply_bytes larger
+    /// than this.
+    static constexpr qsizetype MaxReplyLineBytes = 64 * 1024 * 1024;
     /// What cancel() does, for a timeout's or Stop's message.
     static QString cancelReport()
     {

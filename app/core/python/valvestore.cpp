@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "python/valvestore.h"
 
+#include "jsoninput.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -25,7 +27,8 @@ ValveStore ValveStore::load(const QString &projectDir, QString *error)
         return store;
     }
     const QByteArray data = file.readAll();
-    const auto root = nlohmann::json::parse(data.constBegin(), data.constEnd(), nullptr, false);
+    // In the project folder: as outside as the manifest (a project from the internet).
+    const auto root = JsonInput::read<nlohmann::json>(std::string_view(data.constData(), std::size_t(data.size())));
     if (!root.is_object()) {
         if (error)
             *error = QStringLiteral("%1: not a JSON object; the valves take their defaults").arg(file.fileName());
