@@ -15,6 +15,7 @@
 #include "run/runfolder.h"
 #include "run/runsbase.h"
 #include "sandboxpolicy.h"
+#include "trustedproject.h"
 
 #include <QDir>
 #include <QFile>
@@ -86,7 +87,7 @@ std::optional<Project> makeProject(const QString &dir, const QByteArray &script)
               R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}],
                   "tools": []})");
     ProjectError error;
-    auto project = Project::load(dir, &error);
+    auto project = loadTrusted(dir, &error);
     if (!project)
         qWarning() << error.toString();
     return project;

@@ -14,6 +14,7 @@
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
 #include "python/toolworker.h"
+#include "trustedproject.h"
 
 #include "handlerattempt.h"
 
@@ -178,7 +179,7 @@ private Q_SLOTS:
     void loadingRunsConfined()
     {
         ProjectError error;
-        const auto project = Project::load(m_project.path(), &error);
+        const auto project = loadTrusted(m_project.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QVERIFY(project->tool(QStringLiteral("report")));
         QVERIFY2(!QFile::exists(m_home.filePath(QStringLiteral("pwned-import"))), "describe wrote into $HOME");
