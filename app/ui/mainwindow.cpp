@@ -680,13 +680,15 @@ bool MainWindow::reloadProject()
         setStatus(tr("toolstudio.json: %1").arg(error.toString()));
         return false;
     }
+    const bool wasTrusted = m_project->trusted;
     m_project = std::move(reloaded);
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(&*m_project);
     m_toolPanel->setTool(&*m_project,
                          m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
     updateCompletions();
-    if (m_project->trusted || m_trustBar->isVisible()) // "Stay Restricted" holds until the next open
+    // "Stay Restricted" holds until the next open, unless what would run changes again.
+    if (m_project->trusted || wasTrusted || m_trustBar->isVisible())
         updateTrustBar();
     updateActions();
     return true;

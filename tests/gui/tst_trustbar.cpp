@@ -18,8 +18,9 @@
 
 namespace {
 
-const QByteArray Manifest = R"({"name": "restricted", "scripts": [{"path": "scripts/main.py"}],
- "tools": [{"name": "lookup", "handler": {"kind": "command", "command": ["python3", "lookup.py"]}}]})";
+const QByteArray Manifest
+    = "{\"name\": \"restricted\", \"scripts\": [{\"path\": \"scripts/main.py\"}],\n"
+      " \"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"command\", \"command\": [\"python3\", \"lookup.py\"]}}]}";
 
 const QByteArray ToolFile = "MARK = 'top-level code ran'\n"
                             "class Tools:\n"
@@ -87,13 +88,25 @@ private Q_SLOTS:
         button("trustProjectButton")->click();
         QVERIFY(!bar()->isVisible());
         QVERIFY(m_window->project()->trusted);
-        QVERIFY(m_window->project()->tool(QStringLiteral("ping")));
+        QVERIFY2(m_window->project()->tool(QStringLiteral("ping")),
+                 qPrintable(m_window->project()->problems().join(QLatin1Char('\n'))));
         QVERIFY(m_window->runAction()->isEnabled());
         QCOMPARE(ProjectTrust::check(m_project).state, ProjectTrust::State::Trusted);
 
         // Opened again: trusted, no bar.
         QVERIFY(m_window->openProject(m_project));
         QVERIFY(!bar()->isVisible());
+
+        // A new tool file changes what would run: restricted again, the bar says what changed.
+        QVERIFY(writeFile(m_project + QStringLiteral("/tools/added.py"), ToolFile));
+        QVERIFY(m_window->reloadProject());
+        QVERIFY(bar()->isVisible());
+        QVERIFY(!m_window->project()->trusted);
+        QVERIFY(!m_window->runAction()->isEnabled());
+        auto *text = m_window->findChild<QLabel *>(QStringLiteral("trustBarText"));
+        QVERIFY2(
+            text->text().contains(QStringLiteral("changed since you trusted it: + Python tool file: tools/added.py")),
+            qPrintable(text->text()));
     }
 
     void stayRestrictedKeepsItBrowseOnly()

@@ -18,7 +18,7 @@
 namespace {
 
 const QByteArray Manifest
-    = R"({"name": "marked", "scripts": [{"path": "scripts/main.py"}], "tools": [{"name": "ask", "handler": {"kind": "manual"}}]})";
+    = "{\"name\": \"marked\", \"scripts\": [{\"path\": \"scripts/main.py\"}], \"tools\": [{\"name\": \"ask\", \"handler\": {\"kind\": \"manual\"}}]}";
 
 // Its top-level code leaves a file where the tool worker may write (not as root: the
 // worker then runs as nobody, which cannot) and a value its tool returns.
@@ -107,7 +107,7 @@ private Q_SLOTS:
     void changedCommandAsksAgain()
     {
         QByteArray manifest = Manifest;
-        manifest.replace(R"({"kind": "manual"})", R"({"kind": "command", "command": ["sh", "-c", "true"]})");
+        manifest.replace("{\"kind\": \"manual\"}", "{\"kind\": \"command\", \"command\": [\"sh\", \"-c\", \"true\"]}");
         QVERIFY(writeFile(m_project + QStringLiteral("/toolstudio.json"), manifest));
         const CommandResult run = toolstudioAsGiven({QStringLiteral("run"), m_project});
         QCOMPARE(run.exitCode, 3);

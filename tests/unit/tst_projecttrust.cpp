@@ -21,9 +21,10 @@
 
 namespace {
 
-const QByteArray Manifest = R"({"name": "t", "scripts": [{"path": "scripts/main.py"}], "tools": [
-  {"name": "lookup", "handler": {"kind": "command", "command": ["python3", "tools/lookup_cmd.py"]}},
-  {"name": "ask", "handler": {"kind": "manual"}}]})";
+const QByteArray Manifest
+    = "{\"name\": \"t\", \"scripts\": [{\"path\": \"scripts/main.py\"}], \"tools\": [\n"
+      "  {\"name\": \"lookup\", \"handler\": {\"kind\": \"command\", \"command\": [\"python3\", \"tools/lookup_cmd.py\"]}},\n"
+      "  {\"name\": \"ask\", \"handler\": {\"kind\": \"manual\"}}]}";
 
 const QByteArray ToolFile = "import pathlib\n"
                             "pathlib.Path(__file__).with_name('IMPORTED').write_text('top-level code ran')\n"
@@ -87,19 +88,20 @@ private Q_SLOTS:
         QTest::newRow("a command tool added")
             << "toolstudio.json"
             << QByteArray(Manifest).replace(
-                   R"({"name": "ask", "handler": {"kind": "manual"}})",
-                   R"({"name": "ask", "handler": {"kind": "command", "command": ["sh", "-c", "id"]}})")
+                   "{\"name\": \"ask\", \"handler\": {\"kind\": \"manual\"}}",
+                   "{\"name\": \"ask\", \"handler\": {\"kind\": \"command\", \"command\": [\"sh\", \"-c\", \"id\"]}}")
             << true;
         QTest::newRow("an MCP server command")
             << "toolstudio.json"
             << QByteArray(Manifest).replace(
-                   "{\"name\": \"t\",", R"({"name": "t", "mcp_servers": {"fs": {"command": "npx", "args": ["x"]}},)")
+                   "{\"name\": \"t\",",
+                   "{\"name\": \"t\", \"mcp_servers\": {\"fs\": {\"command\": \"npx\", \"args\": [\"x\"]}},")
             << true;
         QTest::newRow("a model's base_url")
             << "toolstudio.json"
             << QByteArray(Manifest).replace(
                    "{\"name\": \"t\",",
-                   R"({"name": "t", "models": [{"name": "m", "base_url": "https://evil.example"}],)")
+                   "{\"name\": \"t\", \"models\": [{\"name\": \"m\", \"base_url\": \"https://evil.example\"}],")
             << true;
     }
 

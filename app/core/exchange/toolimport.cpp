@@ -144,8 +144,8 @@ bool importFile(const QString &projectDir, const QString &file, As as, QStringLi
         const auto after = Project::load(projectDir, &loadError);
         const QString relative = QStringLiteral("tools/") + QFileInfo(file).fileName();
         if (after && !after->trusted) { // a new tool file is a change of what would run: asked again
-            *errors << QStringLiteral("%1 was copied to %2; its code (top-level code and methods) runs when the "
-                                      "project is trusted, and its tools load then. %3")
+            *errors << QStringLiteral("%1 was copied to %2; its code (top-level code and methods) runs, and its "
+                                      "tools load, once the project is trusted again: %3")
                            .arg(file, relative, ProjectTrust::untrustedReason(projectDir));
             return true;
         }
