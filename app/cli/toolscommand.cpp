@@ -265,6 +265,8 @@ int bundle(const QStringList &args)
         printErr(tr("bundle written to %1 (no secrets)").arg(zip));
         return 0;
     }
+    if (!loadProject(dir)) // with --trust, recorded first: reading the bundle's tool files runs them
+        return 2;
     QStringList imported, errors;
     if (!Bundle::importBundle(dir, zip, &imported, &errors)) {
         for (const QString &line : std::as_const(errors))

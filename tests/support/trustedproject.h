@@ -18,11 +18,16 @@
 
 /// Points XDG_CONFIG_HOME (for this process and the toolstudio children it starts) at a
 /// folder of its own, removed at exit, so no suite reads or writes a user's grants
-/// (or another suite's). For initTestCase(), before anything reads a standard path; a
+/// (or another suite's); one the suite set into a temporary folder itself is kept.
+/// For initTestCase(), before anything reads a standard path; a
 /// suite in QStandardPaths test mode is isolated by that instead (grants there are
 /// per process: trustProject()).
 inline void isolateConfigDir()
 {
+    // A suite that already points it into a temporary folder of its own keeps it (its
+    // children then read the secrets it saved there).
+    if (qEnvironmentVariable("XDG_CONFIG_HOME").startsWith(QDir::tempPath() + QLatin1Char('/')))
+        return;
     static QTemporaryDir config;
     qputenv("XDG_CONFIG_HOME", QFile::encodeName(config.path()));
 }

@@ -286,7 +286,7 @@ private Q_SLOTS:
                   "{\"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}]}");
         writeFile(dir.path() + QStringLiteral("/tools/a.py"), "class Tools:\n    def lookup(self):\n        pass\n");
         ProjectError error;
-        QVERIFY(!Project::load(dir.path(), &error));
+        QVERIFY(!loadTrusted(dir.path(), &error));
         QCOMPARE(error.message,
                  QStringLiteral("tool 'lookup': declared twice (toolstudio.json and tools/a.py; "
                                 "tool names must be unique)"));
@@ -540,6 +540,15 @@ private Q_SLOTS:
 
         writeFile(target.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
         QStringList imported, errors;
+        // Describing the bundle's tool file runs it: refused while the project is not trusted.
+        QVERIFY(!Bundle::importBundle(target.path(), zip, &imported, &errors));
+        QCOMPARE(errors,
+                 QStringList{QStringLiteral("the bundle has Python tool files, and reading their tools runs "
+                                            "their code: %1")
+                                 .arg(ProjectTrust::untrustedReason(target.path()))});
+        QVERIFY(!QFileInfo::exists(target.path() + QStringLiteral("/tools/settings.py")));
+        errors.clear();
+        trustProject(target.path());
         QVERIFY2(Bundle::importBundle(target.path(), zip, &imported, &errors),
                  qPrintable(errors.join(QLatin1Char('\n'))));
         QCOMPARE(imported, QStringList({QStringLiteral("lookup"), QStringLiteral("unit")}));
