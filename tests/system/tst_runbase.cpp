@@ -193,7 +193,7 @@ private Q_SLOTS:
         environment.insert(QStringLiteral("TMPDIR"), tmp.path());
         environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtime.path());
         studio.setProcessEnvironment(environment);
-        studio.start(toolstudioBinary(), {QStringLiteral("run"), project.path()});
+        studio.start(toolstudioBinary(), withTrust({QStringLiteral("run"), project.path()}));
         QVERIFY(studio.waitForFinished(60000));
         const QByteArray err = studio.readAllStandardError();
         QCOMPARE(studio.readAllStandardOutput().contains("ran\n"), true);
