@@ -373,6 +373,10 @@
         <source>%1: bundle.json is not valid JSON: %2</source>
         <translation>%1: bundle.json ist kein gültiges JSON: %2</translation>
     </message>
+    <message>
+        <source>the bundle has Python tool files, and reading their tools runs their code: %1</source>
+        <translation>das Bundle enthält Python-Tooldateien, und das Lesen ihrer Tools führt ihren Code aus: %1</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleView</name>
@@ -536,6 +540,10 @@
     <message>
         <source>Rerun from Ste&amp;p…</source>
         <translation>Ab Schritt er&amp;neut…</translation>
+    </message>
+    <message>
+        <source>The project is not trusted, so nothing of it runs: choose Trust Project in the bar above the editor.</source>
+        <translation>Dem Projekt wird nicht vertraut, daher läuft nichts davon: Wählen Sie „Projekt vertrauen“ in der Leiste über dem Editor.</translation>
     </message>
 </context>
 <context>
@@ -1214,6 +1222,18 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Step mode (F10): hold every tool call before it runs; then Continue (F7), Answer Instead (Shift+F7), Fail Call (Ctrl+F7) or Continue to End (F8)</source>
         <translation>Schrittmodus (F10): jeden Tool-Aufruf vor der Ausführung anhalten; dann Fortsetzen (F7), Stattdessen antworten (Umschalt+F7), Aufruf scheitern lassen (Strg+F7) oder Bis zum Ende fortsetzen (F8)</translation>
+    </message>
+    <message>
+        <source>Cannot Trust Project</source>
+        <translation>Projekt kann nicht als vertrauenswürdig markiert werden</translation>
+    </message>
+    <message>
+        <source>The project is trusted: its tools load and it may run.</source>
+        <translation>Dem Projekt wird vertraut: Seine Tools werden geladen, und es darf laufen.</translation>
+    </message>
+    <message>
+        <source>The project is not trusted, so nothing of it runs: choose Trust Project in the bar above the editor.</source>
+        <translation>Dem Projekt wird nicht vertraut, daher läuft nichts davon: Wählen Sie „Projekt vertrauen“ in der Leiste über dem Editor.</translation>
     </message>
 </context>
 <context>
@@ -2731,6 +2751,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>The answer was refused: %1</source>
         <translation>Die Antwort wurde abgelehnt: %1</translation>
     </message>
+    <message>
+        <source>The project is not trusted, so none of its tools run: choose Trust Project in the bar above the editor.</source>
+        <translation>Dem Projekt wird nicht vertraut, daher läuft keines seiner Tools: Wählen Sie „Projekt vertrauen“ in der Leiste über dem Editor.</translation>
+    </message>
 </context>
 <context>
     <name>ToolProblemsView</name>
@@ -3103,6 +3127,44 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>Next failed</source>
         <translation>Nächster fehlgeschlagener</translation>
+    </message>
+</context>
+<context>
+    <name>TrustBar</name>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 und %n weiteres</numerusform>
+            <numerusform>%1 und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Trust Project</source>
+        <translation>Projekt vertrauen</translation>
+    </message>
+    <message>
+        <source>Trust this project: its Python tool files are loaded and its command tools and scripts may run. Recorded for this folder until what would run changes.</source>
+        <translation>Diesem Projekt vertrauen: Seine Python-Tooldateien werden geladen, und seine Befehls-Tools und Skripte dürfen laufen. Gespeichert für diesen Ordner, bis sich ändert, was laufen würde.</translation>
+    </message>
+    <message>
+        <source>Stay Restricted</source>
+        <translation>Eingeschränkt bleiben</translation>
+    </message>
+    <message>
+        <source>Keep browsing without running anything; the bar comes back when the project is opened again.</source>
+        <translation>Weiter ansehen, ohne etwas auszuführen; die Leiste erscheint wieder, wenn das Projekt erneut geöffnet wird.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Restricted mode:&lt;/b&gt; what this project would run changed since you trusted it: %1. Nothing of it runs until you trust it again.</source>
+        <translation>&lt;b&gt;Eingeschränkter Modus:&lt;/b&gt; Was dieses Projekt ausführen würde, hat sich geändert, seit Sie ihm vertraut haben: %1. Nichts davon läuft, bis Sie ihm erneut vertrauen.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Restricted mode:&lt;/b&gt; this project is not trusted, so nothing of it runs (its scripts would run in the sandbox).</source>
+        <translation>&lt;b&gt;Eingeschränkter Modus:&lt;/b&gt; Diesem Projekt wird nicht vertraut, daher läuft nichts davon (seine Skripte würden in der Sandbox laufen).</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Restricted mode:&lt;/b&gt; this project is not trusted, so nothing of it runs. Trusting it would run: %1.</source>
+        <translation>&lt;b&gt;Eingeschränkter Modus:&lt;/b&gt; Diesem Projekt wird nicht vertraut, daher läuft nichts davon. Wenn Sie ihm vertrauen, würde laufen: %1.</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "runscommand.h"
 #include "toolscommand.h"
 #include "tracecommand.h"
+#include "trustcommand.h"
 
 #include <QByteArray>
 
@@ -18,7 +19,7 @@ namespace {
 
 using Command = int (*)(const QStringList &);
 
-constexpr std::array<std::pair<const char *, Command>, 7> Commands{{
+constexpr std::array<std::pair<const char *, Command>, 8> Commands{{
     {"run", runCommand},
     {"runs", runsCommand},
     {"replay", replayCommand},
@@ -26,6 +27,7 @@ constexpr std::array<std::pair<const char *, Command>, 7> Commands{{
     {"answer", answerCommand},
     {"tools", toolsCommand},
     {"trace", traceCommand},
+    {"trust", trustCommand},
 }};
 
 } // namespace

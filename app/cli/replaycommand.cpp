@@ -5,6 +5,7 @@
 #include "answerfile.h"
 #include "headlessrun.h"
 #include "project/jsonerror.h"
+#include "trustcommand.h"
 
 #include <QCommandLineParser>
 
@@ -24,6 +25,7 @@ struct CommonOptions
         parser.addPositionalArgument(QStringLiteral("RUN"), QStringLiteral("A run id (see `toolstudio runs`)."));
         parser.addOption(answers);
         parser.addOption(json);
+        parser.addOption(trustOption());
     }
 };
 
@@ -78,9 +80,12 @@ int replayCommand(const QStringList &arguments)
     const auto positional = parseArguments(parser, QStringLiteral("replay"), arguments, 2, 2, &exitCode);
     if (!positional)
         return exitCode;
-    const auto project = loadProjectFor(QStringLiteral("replay"), positional->at(0));
+    // Writing a cassette reads the journal only; every other replay runs the script.
+    const auto project = parser.isSet(saveOption) ? loadProjectFor(QStringLiteral("replay"), positional->at(0))
+                                                  : loadProjectToRun(QStringLiteral("replay"), positional->at(0),
+                                                                     parser.isSet(QStringLiteral("trust")), &exitCode);
     if (!project)
-        return ExitBadInput;
+        return parser.isSet(saveOption) ? ExitBadInput : exitCode;
     const QString runId = positional->at(1);
 
     if (parser.isSet(saveOption)) {
@@ -146,9 +151,10 @@ int resumeCommand(const QStringList &arguments)
     const auto positional = parseArguments(parser, QStringLiteral("resume"), arguments, 2, 2, &exitCode);
     if (!positional)
         return exitCode;
-    const auto project = loadProjectFor(QStringLiteral("resume"), positional->at(0));
+    const auto project = loadProjectToRun(QStringLiteral("resume"), positional->at(0),
+                                          parser.isSet(QStringLiteral("trust")), &exitCode);
     if (!project)
-        return ExitBadInput;
+        return exitCode;
     const QString runId = positional->at(1);
     return runWith(
         QStringLiteral("resume"), parser, common, *project, true,

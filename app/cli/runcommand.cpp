@@ -6,6 +6,7 @@
 #include "headlessrun.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
+#include "trustcommand.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -74,6 +75,7 @@ int runCommand(const QStringList &arguments)
     parser.addOption(jsonOption);
     parser.addOption(stepOption);
     parser.addOption(waitOption);
+    parser.addOption(trustOption());
     QStringList argv = arguments;
     argv.prepend(QStringLiteral("toolstudio run"));
     if (!parser.parse(argv)) {
@@ -94,12 +96,11 @@ int runCommand(const QStringList &arguments)
         return ExitBadInput;
     }
 
-    ProjectError projectError;
-    const std::optional<Project> project = Project::load(positional.at(0), &projectError);
-    if (!project) {
-        printLine(stderr, QStringLiteral("toolstudio run: %1").arg(projectError.toString()));
-        return ExitBadInput;
-    }
+    int exitCode = ExitCompleted;
+    const std::optional<Project> project
+        = loadProjectToRun(QStringLiteral("run"), positional.at(0), parser.isSet(QStringLiteral("trust")), &exitCode);
+    if (!project)
+        return exitCode;
     // Python files or methods that did not load leave the project usable; say so.
     for (const QString &problem : project->problems())
         printLine(stderr, QStringLiteral("toolstudio run: warning: %1").arg(problem));

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolscommand.h"
 
+#include "headlessrun.h"
+
 #include "exchange/bundle.h"
 #include "exchange/toolexport.h"
 #include "exchange/toolimport.h"
@@ -10,6 +12,7 @@
 #include "project/project.h"
 #include "python/pythonenv.h"
 #include "python/secrets.h"
+#include "trustcommand.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -48,16 +51,46 @@ int usage()
         "       toolstudio tools secret PROJECT NAME [--delete]   (the value is read from stdin; it must not be empty)\n"
         "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
         "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)\n"
-        "       toolstudio tools install-requirements PROJECT   (pip-installs the requirements: of files that miss a module into PROJECT/.toolstudio/venv)"));
+        "       toolstudio tools install-requirements PROJECT   (pip-installs the requirements: of files that miss a module into PROJECT/.toolstudio/venv)\n"
+        "--trust (any tools command): trust the project for this invocation and record the grant (toolstudio trust PROJECT)"));
     return 2;
 }
 
-std::optional<Project> loadProject(const QString &dir)
+bool trustRequested = false; // --trust after `tools`
+
+enum class Use {
+    Browse, ///< read the project: its Python tool files may stay unloaded (untrusted)
+    Code,   ///< needs the tools of its Python tool files: an untrusted project is refused
+};
+
+/// The project in `dir`; with --trust, recorded as trusted first. nullopt with `*exitCode`
+/// (2, or 3 when refused as not trusted) after printing why.
+std::optional<Project> loadProject(const QString &dir, Use use = Use::Browse, int *exitCode = nullptr)
 {
+    int localExit = 0;
+    if (!exitCode)
+        exitCode = &localExit;
+    *exitCode = ExitBadInput;
+    const QString folder = QDir::current().absoluteFilePath(dir);
     ProjectError error;
-    auto project = Project::load(QDir::current().absoluteFilePath(dir), &error);
-    if (!project)
-        printErr(error.toString());
+    auto project = Project::load(folder, &error);
+    if (project && trustRequested && !project->trusted) // loaded again: now its tool files are imported
+        project = recordTrust(QStringLiteral("tools"), folder) ? Project::load(folder, &error) : std::nullopt;
+    if (!project) {
+        if (!error.message.isEmpty())
+            printErr(error.toString());
+        return std::nullopt;
+    }
+    if (!project->trusted && !project->pythonFiles.empty()) {
+        if (use == Use::Code) {
+            refuseUntrusted(QStringLiteral("tools"), *project);
+            *exitCode = ExitNotTrusted;
+            return std::nullopt;
+        }
+        printErr(tr("note: the project is not trusted, so its Python tool files are not loaded (add --trust, or "
+                    "run: toolstudio trust %1)")
+                     .arg(shellQuoted(project->dir)));
+    }
     return project;
 }
 
@@ -110,9 +143,10 @@ int exportTools(const QStringList &args)
             printErr(tr("unknown format '%1' (anthropic, openai-chat, openai-responses)").arg(format));
         return usage();
     }
-    const auto project = loadProject(projectDir);
+    int exitCode = 0;
+    const auto project = loadProject(projectDir, Use::Code, &exitCode);
     if (!project)
-        return 2;
+        return exitCode;
     printProblems(*project);
     QStringList refused;
     const auto list = ToolExport::exportTools(project->tools, *parsed, strict, &refused);
@@ -156,11 +190,8 @@ int importTools(const QStringList &args)
     if (positional.size() != 2)
         return usage();
     const QString dir = QDir::current().absoluteFilePath(positional[0]);
-    ProjectError error;
-    if (!Project::load(dir, &error)) {
-        printErr(error.toString());
+    if (!loadProject(dir))
         return 2;
-    }
     QStringList imported, errors;
     const bool ok
         = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, &imported, &errors);
@@ -234,6 +265,8 @@ int bundle(const QStringList &args)
         printErr(tr("bundle written to %1 (no secrets)").arg(zip));
         return 0;
     }
+    if (!loadProject(dir)) // with --trust, recorded first: reading the bundle's tool files runs them
+        return 2;
     QStringList imported, errors;
     if (!Bundle::importBundle(dir, zip, &imported, &errors)) {
         for (const QString &line : std::as_const(errors))
@@ -260,9 +293,10 @@ int typings(const QStringList &args)
     }
     if (projectDir.isEmpty())
         return usage();
-    const auto project = loadProject(projectDir);
+    int exitCode = 0;
+    const auto project = loadProject(projectDir, Use::Code, &exitCode);
     if (!project)
-        return 2;
+        return exitCode;
     printProblems(*project);
     QStringList written;
     QString error;
@@ -284,9 +318,10 @@ int installRequirements(const QStringList &args)
 {
     if (args.size() != 1)
         return usage();
-    const auto project = loadProject(args.first());
+    int exitCode = 0;
+    const auto project = loadProject(args.first(), Use::Code, &exitCode);
     if (!project)
-        return 2;
+        return exitCode;
     QStringList requirements;
     for (const PythonToolFile &file : project->pythonFiles) {
         if (file.missingModule.isEmpty())
@@ -332,8 +367,10 @@ int installRequirements(const QStringList &args)
 
 } // namespace
 
-int toolsCommand(const QStringList &arguments)
+int toolsCommand(const QStringList &argumentsIn)
 {
+    QStringList arguments = argumentsIn;
+    trustRequested = arguments.removeAll(QStringLiteral("--trust")) > 0;
     if (arguments.isEmpty())
         return usage();
     const QString sub = arguments.first();

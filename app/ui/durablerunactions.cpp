@@ -136,6 +136,9 @@ QString DurableRunActions::blocker(const QString &runId, bool needsRun) const
         return tr("Wait until the current run has finished (or stop it).");
     if (!needsRun)
         return QString();
+    if (!project->trusted)
+        return tr("The project is not trusted, so nothing of it runs: choose Trust Project in the bar above the "
+                  "editor.");
     if (m_window->showsImportedRun())
         return tr("The trace shows an imported run: it is not in this project's journal, so there is nothing to "
                   "rerun or record. Open a run from the Runs dock.");

@@ -12,6 +12,7 @@
 #include "livestepstore.h"
 #include "manifesteditor.h"
 #include "pendingcallspanel.h"
+#include "project/projecttrust.h"
 #include "project/projectwriter.h"
 #include "projectpanel.h"
 #include "run/runcontroller.h"
@@ -29,6 +30,7 @@
 #include "toolsmenu.h"
 #include "tracemodel.h"
 #include "tracepanel.h"
+#include "trustbar.h"
 
 #include <QAction>
 #include <QApplication>
@@ -94,6 +96,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_findBar = new FindBar(central);
     m_findBar->setObjectName(QStringLiteral("findBar"));
     m_findBar->hide();
+    m_trustBar = new TrustBar(central);
+    connect(m_trustBar, &TrustBar::trustRequested, this, &MainWindow::trustProject);
+    centralLayout->addWidget(m_trustBar);
     centralLayout->addWidget(m_tabs, 1);
     centralLayout->addWidget(m_findBar);
     setCentralWidget(central);
@@ -660,6 +665,7 @@ bool MainWindow::openProject(const QString &dir)
         setStatus(tr("Ready"));
     refreshRuns();
     updateTitle();
+    updateTrustBar();
     updateActions();
     return true;
 }
@@ -674,13 +680,43 @@ bool MainWindow::reloadProject()
         setStatus(tr("toolstudio.json: %1").arg(error.toString()));
         return false;
     }
+    const bool wasTrusted = m_project->trusted;
     m_project = std::move(reloaded);
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(&*m_project);
     m_toolPanel->setTool(&*m_project,
                          m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
     updateCompletions();
+    // "Stay Restricted" holds until the next open, unless what would run changes again.
+    if (m_project->trusted || wasTrusted || m_trustBar->isVisible())
+        updateTrustBar();
+    updateActions();
     return true;
+}
+
+void MainWindow::updateTrustBar()
+{
+    if (!m_project || m_project->trusted)
+        m_trustBar->hide();
+    else
+        m_trustBar->showFor(ProjectTrust::check(m_project->dir));
+}
+
+void MainWindow::trustProject()
+{
+    if (!m_project)
+        return;
+    QString error, note;
+    const bool ok = ProjectTrust::grant(m_project->dir, &error, &note);
+    if (!note.isEmpty())
+        setStatus(note);
+    if (!ok) {
+        reportError(tr("Cannot Trust Project"), error);
+        return;
+    }
+    m_trustBar->hide();
+    reloadProject(); // now its Python tool files load
+    setStatus(tr("The project is trusted: its tools load and it may run."));
 }
 
 bool MainWindow::openFile(const QString &path)
@@ -987,7 +1023,11 @@ void MainWindow::updateActions()
 {
     const bool active = m_run->isActive();
     ScriptEditor *e = editor();
-    m_runAction->setEnabled(m_project && !active && !m_scriptCombo->currentData().toString().isEmpty());
+    const bool trusted = m_project && m_project->trusted;
+    m_runAction->setEnabled(trusted && !active && !m_scriptCombo->currentData().toString().isEmpty());
+    m_runAction->setToolTip(m_project && !trusted ? tr("The project is not trusted, so nothing of it runs: choose "
+                                                       "Trust Project in the bar above the editor.")
+                                                  : QString()); // the default: its text
     m_stopAction->setEnabled(active);
     m_openAction->setEnabled(!active);
     m_recentMenu->setEnabled(!active && !m_recentMenu->isEmpty());

@@ -27,6 +27,7 @@ class ToolFilesReloader;
 class RunsPanel;
 class ConsoleView;
 class FindBar;
+class TrustBar;
 class LiveStepStore;
 class ManifestEditor;
 class QLineEdit;
@@ -213,6 +214,9 @@ private:
     void addRecentProject(const QString &dir);
     void updateRecentMenu();
     void updateActions();
+    /// Shows the restricted-mode bar while the project is not trusted (ProjectTrust).
+    void updateTrustBar();
+    void trustProject();
     void updateTitle();
     void setStatus(const QString &text);
     void reportError(const QString &title, const QString &message);
@@ -245,6 +249,7 @@ private:
     ConsoleView *m_console = nullptr;
     ScriptTabs *m_tabs = nullptr;
     FindBar *m_findBar = nullptr;
+    TrustBar *m_trustBar = nullptr;
     ProjectPanel *m_projectPanel = nullptr;
     ToolPanel *m_toolPanel = nullptr;
     ToolsMenu *m_toolsMenu = nullptr;

@@ -98,7 +98,7 @@ ToolPanel::ToolPanel(QWidget *parent)
     connect(m_call, &DirectToolCall::pendingCallOpened, this, &ToolPanel::answerManualCall);
     connect(m_call, &DirectToolCall::finished, this, [this](const Step &step, const RunRecord &run) {
         showStep(step);
-        m_callButton->setEnabled(!m_toolName.isEmpty());
+        updateCallButton();
         Q_EMIT callFinished(step, run);
     });
     setTool(nullptr, QString());
@@ -143,7 +143,17 @@ void ToolPanel::setTool(const Project *project, const QString &name)
         derived["output_schema"] = *tool->outputSchema;
     m_schemaView->setPlainText(pretty(derived));
 
-    m_callButton->setEnabled(!m_call->isActive());
+    updateCallButton();
+}
+
+void ToolPanel::updateCallButton()
+{
+    // Try it runs the tool's handler: none of an untrusted project's (ProjectTrust).
+    const bool trusted = m_project && m_project->trusted;
+    m_callButton->setEnabled(trusted && !m_toolName.isEmpty() && !m_call->isActive());
+    m_callButton->setToolTip(trusted || !m_project ? QString()
+                                                   : tr("The project is not trusted, so none of its tools run: "
+                                                        "choose Trust Project in the bar above the editor."));
 }
 
 bool ToolPanel::callTool()

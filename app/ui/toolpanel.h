@@ -60,6 +60,7 @@ Q_SIGNALS:
     void manifestEditRequested(const QString &text, const ProjectWriter::Edit &edit);
 
 private:
+    void updateCallButton();
     void showStep(const Step &step);
     void answerManualCall(const Step &step);
 

@@ -13,6 +13,7 @@
 #include "run/runcontroller.h"
 #include "run/warmlauncher.h"
 #include "sandboxprocess.h"
+#include "trustedproject.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -71,7 +72,7 @@ Project makeProject(const QTemporaryDir &dir, const QByteArray &script, int maxC
 })";
     writeFile(dir.path() + QStringLiteral("/toolstudio.json"), manifest);
     ProjectError error;
-    auto project = Project::load(dir.path(), &error);
+    auto project = loadTrusted(dir.path(), &error);
     if (!project) {
         std::fprintf(stderr, "bench project invalid: %s\n", qPrintable(error.toString()));
         std::exit(1);
@@ -196,7 +197,7 @@ Project makeLanguageProject(const QTemporaryDir &dir, const QString &suffix, con
     manifest.close();
     writeFile(dir.filePath(QStringLiteral("toolstudio.json")), text);
     ProjectError error;
-    auto project = Project::load(dir.path(), &error);
+    auto project = loadTrusted(dir.path(), &error);
     if (!project) {
         std::fprintf(stderr, "bench project invalid: %s\n", qPrintable(error.toString()));
         std::exit(1);
@@ -292,7 +293,7 @@ Project makeExchangeRateProject(const QTemporaryDir &dir, const QByteArray &scri
     writeFile(dir.filePath(QStringLiteral("scripts/main.py")), script);
     writeFile(dir.filePath(QStringLiteral("toolstudio.json")), manifest);
     ProjectError error;
-    auto project = Project::load(dir.path(), &error);
+    auto project = loadTrusted(dir.path(), &error);
     if (!project || project->limits.maxCalls != maxCalls) {
         std::fprintf(stderr, "exchange-rate bench project invalid: %s\n", qPrintable(error.toString()));
         std::exit(1);

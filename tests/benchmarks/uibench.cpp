@@ -11,6 +11,7 @@
 #include "timelinewidget.h"
 #include "tracefiltermodel.h"
 #include "tracemodel.h"
+#include "trustedproject.h"
 #include "ui/durablerunactions.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
@@ -174,7 +175,7 @@ struct StreamResult
 StreamResult streamHeadless(const QString &dir)
 {
     ProjectError error;
-    const std::optional<Project> project = Project::load(dir, &error);
+    const std::optional<Project> project = loadTrusted(dir, &error);
     RunController controller;
     QEventLoop loop;
     QObject::connect(&controller, &RunController::finished, &loop, [&] { loop.quit(); });
@@ -196,7 +197,7 @@ StreamResult streamInWindow(const QString &dir)
     window.setErrorDialogsEnabled(false);
     window.resize(1400, 900);
     window.show();
-    window.openProject(dir);
+    openTrusted(window, dir);
     // The window's first expose and paint (20-50 ms) before the run, not during it.
     QElapsedTimer settle;
     settle.start();
@@ -410,7 +411,7 @@ int main(int argc, char **argv)
                 QFile::copy(path + suffix, project + QStringLiteral("/.toolstudio/journal.sqlite") + suffix);
         MainWindow window;
         window.show();
-        if (!window.openProject(project)) {
+        if (!openTrusted(window, project)) {
             std::fprintf(stderr, "cannot open the 1 000 000-step project\n");
             return 1;
         }

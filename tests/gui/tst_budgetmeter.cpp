@@ -48,7 +48,7 @@ private Q_SLOTS:
         MainWindow window;
         window.setErrorDialogsEnabled(false);
         window.show();
-        QVERIFY(window.openProject(dir.path()));
+        QVERIFY(openTrusted(window, dir.path()));
         QSignalSpy finished(window.runController(), &RunController::finished);
         QVERIFY(window.run());
         QVERIFY(finished.wait(RunTimeoutMs));

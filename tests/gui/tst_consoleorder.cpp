@@ -101,7 +101,7 @@ private Q_SLOTS:
         MainWindow window;
         window.setErrorDialogsEnabled(false);
         window.show();
-        QVERIFY(window.openProject(dir.path()));
+        QVERIFY(openTrusted(window, dir.path()));
         QSignalSpy finished(window.runController(), &RunController::finished);
         QVERIFY(window.run());
         QVERIFY(finished.wait(RunTimeoutMs));
@@ -147,7 +147,7 @@ private Q_SLOTS:
         MainWindow window;
         window.setErrorDialogsEnabled(false);
         window.show();
-        QVERIFY(window.openProject(dir.path()));
+        QVERIFY(openTrusted(window, dir.path()));
         QTimer busy;
         busy.setInterval(30);
         connect(&busy, &QTimer::timeout, this, [] {

@@ -133,7 +133,7 @@ private Q_SLOTS:
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(m_window->project());
         QVERIFY(m_window->lastError().isEmpty());
         QCOMPARE(m_window->editor()->language(), QStringLiteral("Python"));
@@ -149,7 +149,7 @@ private Q_SLOTS:
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
 
         m_window->runAction()->trigger();
         QVERIFY2(m_window->lastError().isEmpty(), qPrintable(m_window->lastError()));
@@ -177,7 +177,7 @@ private Q_SLOTS:
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         ScriptEditor *editor = m_window->editor();
         editor->setText(editor->text() + QStringLiteral("\nprint(\"edited in the studio\")\n"));
         QVERIFY(editor->isModified());
@@ -195,7 +195,7 @@ private Q_SLOTS:
     {
         QSignalSpy errors(m_window.get(), &MainWindow::errorReported);
         const QString missing = m_scratch->filePath(QStringLiteral("no-such-project"));
-        QVERIFY(!m_window->openProject(missing)); // returns: the message box does not block
+        QVERIFY(!openTrusted(*m_window, missing)); // returns: the message box does not block
         QCOMPARE(errors.count(), 1);
         QVERIFY(!m_window->project());
         QVERIFY2(m_window->lastError().contains(QLatin1String("no-such-project")), qPrintable(m_window->lastError()));
@@ -219,7 +219,7 @@ private Q_SLOTS:
         manifest.close();
 
         m_window->setErrorDialogsEnabled(false);
-        QVERIFY(!m_window->openProject(dir));
+        QVERIFY(!openTrusted(*m_window, dir));
         QVERIFY2(m_window->lastError().contains(QLatin1String("toolstudio.json:3:")),
                  qPrintable(m_window->lastError()));
         QVERIFY(!m_window->findChild<QMessageBox *>());
@@ -227,8 +227,8 @@ private Q_SLOTS:
         // A failed open keeps the project that was open.
         const QString good = example(QStringLiteral("exchange-rate"));
         QVERIFY(!good.isEmpty());
-        QVERIFY(m_window->openProject(good));
-        QVERIFY(!m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, good));
+        QVERIFY(!openTrusted(*m_window, dir));
         QVERIFY(m_window->project());
         QCOMPARE(QDir(m_window->project()->dir).canonicalPath(), QDir(good).canonicalPath());
     }
@@ -237,7 +237,7 @@ private Q_SLOTS:
     {
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
 
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
@@ -293,7 +293,7 @@ private Q_SLOTS:
     {
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
         QVERIFY(m_window->stopAction()->isEnabled());
@@ -327,7 +327,7 @@ private Q_SLOTS:
     {
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->docks().at(3)->raise(); // the Step dock in front, as after opening
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Step"));
@@ -377,7 +377,7 @@ async def main():
 
 asyncio.run(main())
 )"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
 
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 2, RunTimeoutMs);
@@ -509,7 +509,7 @@ asyncio.run(main())
     void settingsDialogAppliesTabWidth()
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         Settings *settings = Settings::instance();
         const Settings::Values before = settings->values();
         SettingsDialog dialog(settings);
@@ -524,7 +524,7 @@ asyncio.run(main())
     void projectDockListsAndFiltersTools()
     {
         const QString dir = example(QStringLiteral("customer-seats"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         ProjectPanel *panel = m_window->projectPanel();
         QCOMPARE(panel->toolModel()->rowCount(), 1);
         QCOMPARE(cell(panel->toolModel(), 0, ProjectPanel::NameColumn), QStringLiteral("getCustomer"));
@@ -554,7 +554,7 @@ asyncio.run(main())
             (*manifest)["tools"][0]["input_schema"]["x_team_notes"] = "keep me";
             QVERIFY(ProjectWriter::writeManifest(dir, *manifest));
         }
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(m_window->editManifest(QStringLiteral("Clone"), [](nlohmann::ordered_json &m, QString *error) {
             return ProjectWriter::cloneTool(m, QStringLiteral("getCustomer"), QStringLiteral("getCustomer_copy"),
                                             error);
@@ -591,7 +591,7 @@ asyncio.run(main())
     void importsJsonToolAndPythonFile()
     {
         const QString dir = example(QStringLiteral("customer-seats"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->setErrorDialogsEnabled(false);
         m_window->toolsMenu()->setInteractive(false);
         const QString anthropic = m_scratch->filePath(QStringLiteral("weather.json"));
@@ -629,20 +629,20 @@ asyncio.run(main())
         QLockFile other(dir + QStringLiteral("/.toolstudio/window.lock"));
         QVERIFY(other.tryLock(0));
         m_window->setErrorDialogsEnabled(false);
-        QVERIFY(!m_window->openProject(dir));
+        QVERIFY(!openTrusted(*m_window, dir));
         QCOMPARE(m_window->lastError(),
                  QStringLiteral("%1 is already open in another Tool Studio window (process %2). "
                                 "Switch to that window, or close it first.")
                      .arg(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath()))
                      .arg(QCoreApplication::applicationPid()));
         other.unlock();
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
     }
 
     void tryItCallsTheToolAndJournalsIt()
     {
         const QString dir = example(QStringLiteral("customer-seats"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         ToolPanel *panel = m_window->toolPanel();
         QCOMPARE(panel->tool(), QStringLiteral("getCustomer"));
         QVERIFY(panel->schemaView()->toPlainText().contains(QLatin1String("\"input_schema\"")));
@@ -680,7 +680,7 @@ asyncio.run(main())
                           "def convert(amount):\n"
                           "    return amount / 0\n"
                           "print(convert(100))\n"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->setErrorDialogsEnabled(false);
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Failed")), RunTimeoutMs);
@@ -698,7 +698,7 @@ asyncio.run(main())
     {
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
         AnswerPane *dialog = m_window->pendingPanel()->answerPane();
@@ -747,7 +747,7 @@ from toolstudio import tools
 answer = tools.review_document(doc="q3.pdf")
 print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
 )"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->show();
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
@@ -807,7 +807,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"),
                           "from toolstudio import tools\n"
                           "print(tools.lookup_price(sku='ABC'), tools.lookup_price(sku='DEF'))\n"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QVERIFY(writeFile(
@@ -854,7 +854,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
     void importRunRoundTrip()
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QTRY_COMPARE(m_window->runsView()->topLevelItemCount(), 1);
@@ -994,7 +994,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
     void traceFilterJumpAndInspector()
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         TraceModel *trace = m_window->traceModel();
@@ -1057,7 +1057,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
     void reloadsAnUnmodifiedFileChangedOnDisk()
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(writeFile(m_window->editor()->filePath(), "print('changed outside')\n"));
         QTRY_COMPARE(m_window->editor()->text(), QStringLiteral("print('changed outside')\n"));
         QVERIFY(!m_window->editor()->isModified());
@@ -1071,7 +1071,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(!dir.isEmpty());
         const QString toolFile = dir + QStringLiteral("/tools/extra.py");
         QVERIFY(writeFile(toolFile, "class Tools:\n    def first(self) -> int:\n        return 1\n"));
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(m_window->project()->tool(QStringLiteral("first")));
         m_window->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);

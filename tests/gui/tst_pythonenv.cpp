@@ -5,9 +5,11 @@
 // requirement is a wheel built by the test from a zip file; pip installs a local
 // wheel path offline. The failing install sets PIP_NO_INDEX=1 (test only) so pip
 // does not wait for an unreachable index.
+#include "clirunner.h"
 #include "project/project.h"
 #include "python/pythonenv.h"
 #include "python/toolworker.h"
+#include "trustedproject.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
 #include "ui/requirementsinstalldialog.h"
@@ -106,7 +108,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         writeProject(dir.path(), QStringLiteral("ts_absent_module"), QStringLiteral("ts-absent-module"));
         ProjectError error;
-        const std::optional<Project> project = Project::load(dir.path(), &error);
+        const std::optional<Project> project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QCOMPARE(toolNames(*project), QStringList{QStringLiteral("echo")}); // the other file keeps working
 
@@ -125,7 +127,7 @@ private Q_SLOTS:
 
         // A reload without problems empties and hides it.
         QFile::remove(dir.path() + QStringLiteral("/tools/needs.py"));
-        const std::optional<Project> fixed = Project::load(dir.path(), &error);
+        const std::optional<Project> fixed = loadTrusted(dir.path(), &error);
         QVERIFY(fixed);
         panel.setProject(&*fixed);
         QCOMPARE(list->count(), 0);
@@ -140,7 +142,7 @@ private Q_SLOTS:
         const QString projectDir = dir.path() + QStringLiteral("/project");
         writeProject(projectDir, QStringLiteral("tsdemomod"), wheel);
         ProjectError error;
-        std::optional<Project> project = Project::load(projectDir, &error);
+        std::optional<Project> project = loadTrusted(projectDir, &error);
         QVERIFY(project);
         QCOMPARE(project->problems().size(), 1);
         const PythonToolFile &needs = project->pythonFiles.front().path == QLatin1String("tools/needs.py")
@@ -158,7 +160,7 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(projectDir + QStringLiteral("/.toolstudio/venv/bin/python3")).isExecutable());
         QCOMPARE(ToolWorker::pythonFor(projectDir), projectDir + QStringLiteral("/.toolstudio/venv/bin/python3"));
 
-        project = Project::load(projectDir, &error);
+        project = loadTrusted(projectDir, &error);
         QVERIFY(project);
         QCOMPARE(project->problems(), QStringList());
         QCOMPARE(toolNames(*project), (QStringList{QStringLiteral("demo_value"), QStringLiteral("echo")}));
@@ -189,7 +191,7 @@ private Q_SLOTS:
         writeProject(projectDir, QStringLiteral("tsdemomod"), wheel);
         MainWindow window;
         window.setErrorDialogsEnabled(false);
-        QVERIFY(window.openProject(projectDir));
+        QVERIFY(openTrusted(window, projectDir));
         ProjectPanel &panel = *window.projectPanel();
         QCOMPARE(panel.problemsView()->list()->count(), 1);
         QCOMPARE(panel.toolModel()->rowCount(), 1);
@@ -222,7 +224,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         writeProject(dir.path(), QStringLiteral("ts_absent_module"), QStringLiteral("ts-no-such-package-xyz"));
         ProjectError error;
-        const std::optional<Project> before = Project::load(dir.path(), &error);
+        const std::optional<Project> before = loadTrusted(dir.path(), &error);
         QVERIFY(before);
 
         RequirementsInstallDialog dialog(dir.path(), {QStringLiteral("ts-no-such-package-xyz")});
@@ -240,7 +242,7 @@ private Q_SLOTS:
                  qPrintable(message));
         QVERIFY(!QFileInfo::exists(PythonEnv::venvDir(dir.path()))); // the venv it created is gone
 
-        const std::optional<Project> after = Project::load(dir.path(), &error);
+        const std::optional<Project> after = loadTrusted(dir.path(), &error);
         QVERIFY(after);
         QCOMPARE(after->problems(), before->problems());
         QCOMPARE(toolNames(*after), QStringList{QStringLiteral("echo")});
@@ -259,7 +261,7 @@ private Q_SLOTS:
         writeProject(projectDir, QStringLiteral("tsdemomod"), wheel);
 
         QProcess cli;
-        cli.start(binary, {QStringLiteral("tools"), QStringLiteral("install-requirements"), projectDir});
+        cli.start(binary, withTrust({QStringLiteral("tools"), QStringLiteral("install-requirements"), projectDir}));
         QVERIFY(cli.waitForFinished(InstallTimeoutMs));
         const QString err = QString::fromUtf8(cli.readAllStandardError());
         QVERIFY2(cli.exitCode() == 0, qPrintable(err));
@@ -267,14 +269,14 @@ private Q_SLOTS:
                  qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("Successfully installed tsdemomod-1.0")), qPrintable(err));
 
-        cli.start(binary, {QStringLiteral("tools"), QStringLiteral("list"), projectDir});
+        cli.start(binary, withTrust({QStringLiteral("tools"), QStringLiteral("list"), projectDir}));
         QVERIFY(cli.waitForFinished(30000));
         QCOMPARE(QString::fromUtf8(cli.readAllStandardOutput()),
                  QStringLiteral("demo_value\tpython\ttools/needs.py\necho\tpython\ttools/plain.py\n"));
         QCOMPARE(QString::fromUtf8(cli.readAllStandardError()), QString());
 
         // Nothing left to install: exit 0 and says so.
-        cli.start(binary, {QStringLiteral("tools"), QStringLiteral("install-requirements"), projectDir});
+        cli.start(binary, withTrust({QStringLiteral("tools"), QStringLiteral("install-requirements"), projectDir}));
         QVERIFY(cli.waitForFinished(30000));
         QCOMPARE(cli.exitCode(), 0);
         QCOMPARE(QString::fromUtf8(cli.readAllStandardError()),

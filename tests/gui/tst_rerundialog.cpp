@@ -437,7 +437,7 @@ private:
         const QString dir = m_scratch->filePath(QStringLiteral("project"));
         if (!QDir().mkpath(dir + QStringLiteral("/scripts"))
             || !writeFile(dir + QStringLiteral("/toolstudio.json"), Manifest)
-            || !writeFile(dir + QStringLiteral("/scripts/main.py"), ThreeCalls) || !m_window->openProject(dir))
+            || !writeFile(dir + QStringLiteral("/scripts/main.py"), ThreeCalls) || !openTrusted(*m_window, dir))
             return {};
         m_window->runAction()->trigger();
         if (!QTest::qWaitFor([this] { return m_window->statusText().startsWith(QLatin1String("Completed in ")); },

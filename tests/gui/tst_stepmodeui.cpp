@@ -9,6 +9,7 @@
 #include "schemaform.h"
 #include "testfiles.h"
 #include "tracemodel.h"
+#include "trustedproject.h"
 #include "ui/answerpane.h"
 #include "ui/mainwindow.h"
 #include "ui/pendingcallspanel.h"
@@ -101,7 +102,7 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QSignalSpy opened(m_window->runController(), &RunController::pendingCallOpened);
         m_window->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
@@ -158,7 +159,7 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
 
@@ -197,7 +198,7 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
 
@@ -226,7 +227,7 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingPanel()->heldCalls().size(), 1, RunTimeoutMs);
@@ -249,7 +250,7 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
         PendingCallsPanel *panel = m_window->pendingPanel();
@@ -284,7 +285,7 @@ private Q_SLOTS:
         m_window->resize(1440, 900);
         const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
         PendingCallsPanel *panel = m_window->pendingPanel();
@@ -335,7 +336,7 @@ private Q_SLOTS:
         const qint64 startedAt = QDateTime::currentMSecsSinceEpoch() - 40000;
         {
             ProjectError error;
-            const auto project = Project::load(dir, &error);
+            const auto project = loadTrusted(dir, &error);
             QVERIFY2(project, qPrintable(error.toString()));
             Journal journal;
             QVERIFY(journal.open(project->journalPath()));
@@ -347,7 +348,7 @@ private Q_SLOTS:
             run.startedAt = startedAt;
             QVERIFY(journal.recordRun(run));
         }
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QTreeWidget *runs = m_window->findChild<QTreeWidget *>(QStringLiteral("runsView"));
         QVERIFY(runs);
         QTreeWidgetItem *row = runRow(runs, runId);
@@ -390,7 +391,7 @@ private Q_SLOTS:
         m_window.reset();
         m_window = std::make_unique<MainWindow>();
         m_window->setErrorDialogsEnabled(false);
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QTreeWidgetItem *fromJournal = runRow(m_window->findChild<QTreeWidget *>(QStringLiteral("runsView")), runId);
         QVERIFY(fromJournal);
         QCOMPARE(fromJournal->text(2), QStringLiteral("completed"));
@@ -411,7 +412,7 @@ private Q_SLOTS:
         const qint64 resumedAt = QDateTime::currentMSecsSinceEpoch() - 60000;
         {
             ProjectError error;
-            const auto project = Project::load(dir, &error);
+            const auto project = loadTrusted(dir, &error);
             QVERIFY2(project, qPrintable(error.toString()));
             Journal journal;
             QVERIFY(journal.open(project->journalPath()));
@@ -426,7 +427,7 @@ private Q_SLOTS:
             QVERIFY(journal.recordEvent({runId, 0, resumedAt, PolicyEventKind::Resumed, {{"steps_recorded", 2}}}));
             QVERIFY(journal.recordEvent({runId, 3, resumedAt + 5000, PolicyEventKind::Resumed, {{"call_id", "c3"}}}));
         }
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QTreeWidgetItem *row = runRow(m_window->findChild<QTreeWidget *>(QStringLiteral("runsView")), runId);
         QVERIFY(row);
         QCOMPARE(row->text(4), QStringLiteral("8.0 s since resume"));

@@ -111,7 +111,7 @@ private Q_SLOTS:
 
     void retryFieldWritesUndoably()
     {
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         m_window->projectPanel()->selectTool(QStringLiteral("lookup"));
         HandlerSettingsForm *form = m_window->toolPanel()->handlerForm();
         m_window->toolPanel()->tabs()->setCurrentIndex(2);
@@ -163,7 +163,7 @@ private Q_SLOTS:
         QFETCH(QString, key);
         QFETCH(QString, typed);
         QFETCH(QString, message);
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         m_window->projectPanel()->selectTool(QStringLiteral("lookup"));
         HandlerSettingsForm *form = m_window->toolPanel()->handlerForm();
         m_window->toolPanel()->tabs()->setCurrentIndex(2);
@@ -184,7 +184,7 @@ private Q_SLOTS:
 
     void mockSequenceAndCommandLine()
     {
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         m_window->projectPanel()->selectTool(QStringLiteral("lookup"));
         HandlerSettingsForm *form = m_window->toolPanel()->handlerForm();
         QVERIFY(form->isRowShown(QStringLiteral("sequence")));
@@ -233,7 +233,7 @@ private Q_SLOTS:
 
     void manualToolWaitBound()
     {
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         m_window->projectPanel()->selectTool(QStringLiteral("approve"));
         HandlerSettingsForm *form = m_window->toolPanel()->handlerForm();
         QVERIFY(!form->isRowShown(QStringLiteral("sequence")));
@@ -253,7 +253,7 @@ private Q_SLOTS:
 
     void tryItShowsErrorsOnlyAfterEditOrSend()
     {
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         m_window->projectPanel()->selectTool(QStringLiteral("lookup"));
         ToolPanel *panel = m_window->toolPanel();
         SchemaForm *form = panel->form();
@@ -268,7 +268,7 @@ private Q_SLOTS:
 
     void tryItOnAManualToolAnswersWithTheOutputSchemaForm()
     {
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         m_window->projectPanel()->selectTool(QStringLiteral("approve"));
         ToolPanel *panel = m_window->toolPanel();
         QSignalSpy finished(panel, &ToolPanel::callFinished);
@@ -303,7 +303,7 @@ private Q_SLOTS:
     {
         QVERIFY(writeFile(m_dir + QStringLiteral("/toolstudio.json"),
                           R"({"tools": [{"name": "ask", "handler": {"kind": "manual"}}]})"));
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         ToolPanel *panel = m_window->toolPanel();
         QCOMPARE(panel->tool(), QStringLiteral("ask"));
         QSignalSpy finished(panel, &ToolPanel::callFinished);
@@ -323,7 +323,7 @@ private Q_SLOTS:
 
     void scriptBindingsAreCheckboxesUnderTheScript()
     {
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         ProjectPanel *panel = m_window->projectPanel();
         QTreeWidget *scripts = panel->scriptList();
         QCOMPARE(scripts->topLevelItemCount(), 1);
@@ -372,7 +372,7 @@ private Q_SLOTS:
 
     void tagsEditedInTheProjectDock()
     {
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
         QAbstractItemModel *model = m_window->projectPanel()->toolModel();
         model->setData(model->index(0, ProjectPanel::TagsColumn), QStringLiteral(" crm,  billing ,crm"));
         QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/tools/0/tags")), QStringLiteral(R"(["crm","billing"])"));
@@ -401,7 +401,7 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("python-tools"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
-        QVERIFY(m_window->openProject(dir));
+        QVERIFY(openTrusted(*m_window, dir));
         QVERIFY2(m_window->project()->tool(QStringLiteral("get_temperature")),
                  "the tool worker did not load tools/weather.py");
         ProjectPanel *panel = m_window->projectPanel();

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "clirunner.h"
 #include "exchange/toolexport.h"
 #include "project/project.h"
 #include "project/projectwriter.h"
@@ -104,7 +105,7 @@ private Q_SLOTS:
         QVERIFY(secrets.save());
         showWindow();
         m_window->toolsMenu()->setInteractive(false);
-        QVERIFY(m_window->openProject(m_dir));
+        QVERIFY(openTrusted(*m_window, m_dir));
     }
 
     void cleanup()
@@ -253,8 +254,8 @@ private Q_SLOTS:
             QSKIP("toolstudio is not built (TOOLSTUDIO_BINARY)");
         QProcess cli;
         cli.start(binary,
-                  {QStringLiteral("tools"), QStringLiteral("export"), m_dir, QStringLiteral("--format"),
-                   ToolExport::formatName(ToolExport::Format(format))});
+                  withTrust({QStringLiteral("tools"), QStringLiteral("export"), m_dir, QStringLiteral("--format"),
+                             ToolExport::formatName(ToolExport::Format(format))}));
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);
         QCOMPARE(cli.readAllStandardOutput(), text);
@@ -457,7 +458,7 @@ private Q_SLOTS:
         const QString other = m_scratch->filePath(QStringLiteral("empty"));
         QVERIFY(writeFile(other + QStringLiteral("/toolstudio.json"), EmptyManifest));
         QVERIFY(writeFile(other + QStringLiteral("/scripts/main.py"), "print(1)\n"));
-        QVERIFY(m_window->openProject(other));
+        QVERIFY(openTrusted(*m_window, other));
         QCOMPARE(m_window->projectPanel()->toolModel()->rowCount(), 0);
         QVERIFY(m_window->toolsMenu()->importBundle(zip));
         QCOMPARE(m_window->toolsMenu()->lastSummary(),

@@ -4,6 +4,8 @@
 // end to end (tests/system/).
 #pragma once
 
+#include "trustedproject.h"
+
 #include <QByteArray>
 #include <QProcess>
 #include <QString>
@@ -23,11 +25,28 @@ inline QString toolstudioBinary()
     return qEnvironmentVariable("TOOLSTUDIO_BINARY");
 }
 
-/// Runs `toolstudio ARGUMENTS...` to its end (killed after 60 s). Without `input` its
-/// stdin is /dev/null (not a terminal: it never prompts); with it, `input` is written
-/// and stdin closed.
-inline CommandResult toolstudio(const QStringList &arguments, const QByteArray &input = {})
+/// `arguments` of a toolstudio command with --trust after the verb when the verb runs
+/// the project's code (run, replay, resume, tools): the suites that run projects trust
+/// them explicitly, this way (docs/sandbox.md "Trust before code runs"). The grant is
+/// recorded in the suite's own config folder: it calls isolateConfigDir(), so every
+/// child started after it inherits that folder.
+inline QStringList withTrust(QStringList arguments)
 {
+    isolateConfigDir();
+    static const QStringList verbs{QStringLiteral("run"), QStringLiteral("replay"), QStringLiteral("resume"),
+                                   QStringLiteral("tools")};
+    if (!arguments.isEmpty() && verbs.contains(arguments.first()) && !arguments.contains(QStringLiteral("--trust")))
+        arguments.insert(1, QStringLiteral("--trust"));
+    return arguments;
+}
+
+/// Runs `toolstudio ARGUMENTS...` as given (no --trust added) to its end (killed after
+/// 60 s), in the suite's config folder (isolateConfigDir()). Without `input` its stdin
+/// is /dev/null (not a terminal: it never prompts); with it, `input` is written and
+/// stdin closed.
+inline CommandResult toolstudioAsGiven(const QStringList &arguments, const QByteArray &input = {})
+{
+    isolateConfigDir();
     QProcess process;
     process.setProgram(toolstudioBinary());
     process.setArguments(arguments);
@@ -42,4 +61,11 @@ inline CommandResult toolstudio(const QStringList &arguments, const QByteArray &
     if (!process.waitForFinished(60000))
         process.kill();
     return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+/// toolstudioAsGiven() of withTrust(`arguments`): the project trusted when the command
+/// runs its code.
+inline CommandResult toolstudio(const QStringList &arguments, const QByteArray &input = {})
+{
+    return toolstudioAsGiven(withTrust(arguments), input);
 }

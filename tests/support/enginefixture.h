@@ -7,6 +7,7 @@
 #include "engine/stepengine.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
+#include "trustedproject.h"
 
 #include <QByteArray>
 #include <QDebug>
@@ -28,7 +29,7 @@ inline QString examplesDir()
 inline std::optional<Project> loadProject(const QString &dir)
 {
     ProjectError error;
-    auto project = Project::load(dir, &error);
+    auto project = loadTrusted(dir, &error);
     if (!project)
         qWarning() << error.toString();
     return project;

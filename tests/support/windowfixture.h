@@ -5,6 +5,7 @@
 #pragma once
 
 #include "run/runcontroller.h"
+#include "trustedproject.h"
 #include "ui/mainwindow.h"
 
 #include <QCoreApplication>

@@ -11,6 +11,7 @@
 #include "enginefixture.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
+#include "trustedproject.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -103,7 +104,7 @@ private Q_SLOTS:
             " \"tools\": "
                 + testTools() + "}");
         ProjectError error;
-        m_project = Project::load(m_dir.path(), &error);
+        m_project = loadTrusted(m_dir.path(), &error);
         QVERIFY2(m_project, qPrintable(error.toString()));
     }
 

@@ -126,7 +126,7 @@ struct WaitingRun
     {
         process.setProgram(toolstudioBinary());
         process.setArguments(
-            {QStringLiteral("run"), dir, QStringLiteral("--json"), QStringLiteral("--wait-for-answers")});
+            withTrust({QStringLiteral("run"), dir, QStringLiteral("--json"), QStringLiteral("--wait-for-answers")}));
         process.setStandardInputFile(QProcess::nullDevice());
         process.start();
         static const QRegularExpression waits(
@@ -171,7 +171,8 @@ struct HeldRun
     bool start(const QString &dir, const QByteArray &input, int sequence, const QByteArray &key)
     {
         process.setProgram(toolstudioBinary());
-        process.setArguments({QStringLiteral("run"), dir, QStringLiteral("--step"), QStringLiteral("--json")});
+        process.setArguments(
+            withTrust({QStringLiteral("run"), dir, QStringLiteral("--step"), QStringLiteral("--json")}));
         process.start();
         if (!process.waitForStarted())
             return false;
@@ -710,7 +711,7 @@ private Q_SLOTS:
                   "    time.sleep(0.2)\n");
         QProcess process;
         process.setProgram(toolstudioBinary());
-        process.setArguments({QStringLiteral("run"), dir.path()});
+        process.setArguments(withTrust({QStringLiteral("run"), dir.path()}));
         process.setStandardInputFile(QProcess::nullDevice());
         process.start();
         QVERIFY(process.waitForStarted());

@@ -81,7 +81,7 @@ private Q_SLOTS:
 
         // The uninterrupted run: its output is the reference.
         QProcess reference;
-        reference.start(toolstudioBinary(), {QStringLiteral("run"), dir.path()});
+        reference.start(toolstudioBinary(), withTrust({QStringLiteral("run"), dir.path()}));
         QVERIFY(reference.waitForFinished(120000));
         QCOMPARE(reference.exitCode(), 0);
         const QString referenceRun = runIdOf(reference.readAllStandardOutput());
@@ -96,7 +96,7 @@ private Q_SLOTS:
         // The run to kill: SIGKILL once the script has printed a random number of results.
         const int killAfter = int(QRandomGenerator(seed).bounded(20, Calls - 20));
         QProcess studio;
-        studio.start(toolstudioBinary(), {QStringLiteral("run"), dir.path()});
+        studio.start(toolstudioBinary(), withTrust({QStringLiteral("run"), dir.path()}));
         QVERIFY(studio.waitForStarted());
         QByteArray out;
         const QRegularExpression resultLine(QStringLiteral("^(\\d+) ok \\d+$"));
@@ -159,7 +159,7 @@ private Q_SLOTS:
 
         // Resume: the same run completes with the output of the uninterrupted one.
         QProcess resume;
-        resume.start(toolstudioBinary(), {QStringLiteral("resume"), dir.path(), runId});
+        resume.start(toolstudioBinary(), withTrust({QStringLiteral("resume"), dir.path(), runId}));
         QVERIFY(resume.waitForFinished(120000));
         QVERIFY2(resume.exitCode() == 0, resume.readAllStandardError().constData());
         Journal journal;
@@ -179,14 +179,14 @@ private Q_SLOTS:
         writeFile(dir.path() + QStringLiteral("/scripts/main.py"),
                   "from toolstudio import tools\nfor i in range(5):\n    print(tools.echo(n=i), flush=True)\n");
         QProcess first;
-        first.start(toolstudioBinary(), {QStringLiteral("run"), dir.path()});
+        first.start(toolstudioBinary(), withTrust({QStringLiteral("run"), dir.path()}));
         QVERIFY(first.waitForFinished(60000));
         const QString runId = runIdOf(first.readAllStandardOutput());
         writeFile(
             dir.path() + QStringLiteral("/scripts/main.py"),
             "from toolstudio import tools\nfor i in range(5):\n    print(tools.echo(n=i if i != 3 else 30), flush=True)\n");
         QProcess replay;
-        replay.start(toolstudioBinary(), {QStringLiteral("replay"), dir.path(), runId});
+        replay.start(toolstudioBinary(), withTrust({QStringLiteral("replay"), dir.path(), runId}));
         QVERIFY(replay.waitForFinished(60000));
         QCOMPARE(replay.exitCode(), 0);
         const QByteArray out = replay.readAllStandardOutput();

@@ -17,6 +17,7 @@
 #include "run/runcontroller.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
+#include "trustedproject.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -293,7 +294,7 @@ std::optional<Project> TestHostileBattery::makeProject(const QString &dir, const
                "handler": {"kind": "mock", "sequence": [{"result": {"ok": true}}]}})"
             + extraTools + "]}");
     ProjectError error;
-    auto project = Project::load(dir, &error);
+    auto project = loadTrusted(dir, &error);
     if (!project)
         qWarning() << error.toString();
     return project;

@@ -3,6 +3,7 @@
 //
 // Python tools (issue 6): schema derivation rows, the tool worker and its handler,
 // secrets, and tool definition export. Row data lives in tests/data/python-tools/.
+#include "clirunner.h"
 #include "engine/handlers/commandhandler.h"
 #include "engine/handlers/pythonhandler.h"
 #include "exchange/bundle.h"
@@ -15,6 +16,7 @@
 #include "python/toolworker.h"
 #include "python/valvestore.h"
 #include "run/runcontroller.h"
+#include "trustedproject.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -166,7 +168,7 @@ private Q_SLOTS:
         writeFile(dir.path() + QStringLiteral("/tools/t.py"),
                   readAll(dataDir() + QStringLiteral("/header.py")) + code + '\n');
         ProjectError error;
-        const auto project = Project::load(dir.path(), &error);
+        const auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QVERIFY2(project->problems().isEmpty(), qPrintable(project->problems().join(QLatin1Char('\n'))));
         const Tool *tool = project->tool(QStringLiteral("t"));
@@ -190,7 +192,7 @@ private Q_SLOTS:
                   "    def second(self, x: int):\n        pass\n"
                   "    def first(self):\n        pass\n");
         ProjectError error;
-        const auto project = Project::load(dir.path(), &error);
+        const auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QStringList names;
         for (const Tool &tool : project->tools)
@@ -211,7 +213,7 @@ private Q_SLOTS:
                   "    def bad(self, items: set[int]):\n        pass\n"
                   "    def good(self, q: str):\n        pass\n");
         ProjectError error;
-        const auto project = Project::load(dir.path(), &error);
+        const auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QVERIFY(project->tool(QStringLiteral("good")));
         QVERIFY(!project->tool(QStringLiteral("bad")));
@@ -232,7 +234,7 @@ private Q_SLOTS:
                   "class Tools:\n    def a(self):\n        pass\n");
         writeFile(dir.path() + QStringLiteral("/tools/b.py"), "class Tools:\n    def b(self):\n        pass\n");
         ProjectError error;
-        const auto project = Project::load(dir.path(), &error);
+        const auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QVERIFY(project->tool(QStringLiteral("b")));
         QCOMPARE(project->pythonFiles.size(), std::size_t(2));
@@ -269,7 +271,7 @@ private Q_SLOTS:
         QVERIFY(!files->at(2).contains("missing_module"));
 
         ProjectError error;
-        const auto project = Project::load(dir.path(), &error);
+        const auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QCOMPARE(project->pythonFiles.at(0).missingModule, QStringLiteral("nosuchmodule_xyz"));
         QCOMPARE(project->pythonFiles.at(1).missingModule, QString());
@@ -284,7 +286,7 @@ private Q_SLOTS:
                   "{\"tools\": [{\"name\": \"lookup\", \"handler\": {\"kind\": \"manual\"}}]}");
         writeFile(dir.path() + QStringLiteral("/tools/a.py"), "class Tools:\n    def lookup(self):\n        pass\n");
         ProjectError error;
-        QVERIFY(!Project::load(dir.path(), &error));
+        QVERIFY(!loadTrusted(dir.path(), &error));
         QCOMPARE(error.message,
                  QStringLiteral("tool 'lookup': declared twice (toolstudio.json and tools/a.py; "
                                 "tool names must be unique)"));
@@ -464,7 +466,7 @@ private Q_SLOTS:
                   "        return {\"unit\": self.valves.unit, \"limit\": self.valves.limit,\n"
                   "                \"nickname\": __user__[\"valves\"].nickname}\n");
         ProjectError error;
-        const auto project = Project::load(dir.path(), &error);
+        const auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QCOMPARE(QByteArray::fromStdString(project->pythonFiles.at(0).valves.dump()),
                  QByteArray("{\"defaults\":{\"limit\":3,\"unit\":\"celsius\"},\"schema\":{\"properties\":{\"limit\":"
@@ -538,11 +540,20 @@ private Q_SLOTS:
 
         writeFile(target.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
         QStringList imported, errors;
+        // Describing the bundle's tool file runs it: refused while the project is not trusted.
+        QVERIFY(!Bundle::importBundle(target.path(), zip, &imported, &errors));
+        QCOMPARE(errors,
+                 QStringList{QStringLiteral("the bundle has Python tool files, and reading their tools runs "
+                                            "their code: %1")
+                                 .arg(ProjectTrust::untrustedReason(target.path()))});
+        QVERIFY(!QFileInfo::exists(target.path() + QStringLiteral("/tools/settings.py")));
+        errors.clear();
+        trustProject(target.path());
         QVERIFY2(Bundle::importBundle(target.path(), zip, &imported, &errors),
                  qPrintable(errors.join(QLatin1Char('\n'))));
         QCOMPARE(imported, QStringList({QStringLiteral("lookup"), QStringLiteral("unit")}));
         ProjectError loadError;
-        const auto project = Project::load(target.path(), &loadError);
+        const auto project = loadTrusted(target.path(), &loadError);
         QVERIFY2(project, qPrintable(loadError.toString()));
         QCOMPARE(project->tool(QStringLiteral("lookup"))->handler, HandlerKind::Manual);
         QCOMPARE(project->tool(QStringLiteral("unit"))->handler, HandlerKind::Python);
@@ -672,7 +683,7 @@ private Q_SLOTS:
         secrets.set(QStringLiteral("TEST_API_KEY"), secret);
         QVERIFY(secrets.save());
         ProjectError error;
-        const auto project = Project::load(dir.path(), &error);
+        const auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
 
         RunController controller;
@@ -754,7 +765,7 @@ private Q_SLOTS:
         writeFile(dir.path() + QStringLiteral("/tools/a.py"),
                   "class Tools:\n    def first(self):\n        pass\n    def second(self):\n        pass\n");
         ProjectError error;
-        auto project = Project::load(dir.path(), &error);
+        auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QCOMPARE(project->tool(QStringLiteral("first"))->active, false);
         QCOMPARE(project->tool(QStringLiteral("first"))->tags, QStringList{QStringLiteral("beta")});
@@ -779,7 +790,7 @@ private Q_SLOTS:
             QByteArray("{\"first\":{\"tags\":[\"beta\"],\"retry\":{\"max_attempts\":1}},\"gone\":{\"active\":false},"
                        "\"second\":{\"active\":false,\"tags\":[\"web\"]}}"));
         QVERIFY(ProjectWriter::writeManifest(dir.path(), *manifest));
-        project = Project::load(dir.path(), &error);
+        project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QCOMPARE(project->tool(QStringLiteral("first"))->active, true);
         QCOMPARE(project->tool(QStringLiteral("second"))->active, false);
@@ -807,7 +818,7 @@ private Q_SLOTS:
     void typingsExactText()
     {
         ProjectError error;
-        const auto project = Project::load(dataDir() + QStringLiteral("/typings/project"), &error);
+        const auto project = loadTrusted(dataDir() + QStringLiteral("/typings/project"), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         if (qEnvironmentVariableIsSet("TOOLSTUDIO_UPDATE_GOLDEN")) { // regenerate, then review the diff
             writeFile(dataDir() + QStringLiteral("/typings/toolstudio.pyi"),
@@ -862,7 +873,7 @@ private Q_SLOTS:
                   "    def good(self, q: str):\n        \"\"\"Finds q.\"\"\"\n        return q\n");
         const auto toolstudio = [&](const QStringList &args, QByteArray *out, QByteArray *err) {
             QProcess process;
-            process.start(binary, args);
+            process.start(binary, withTrust(args));
             process.waitForFinished(60000);
             *out = process.readAllStandardOutput();
             *err = process.readAllStandardError();
@@ -1033,7 +1044,7 @@ private Q_SLOTS:
                  qPrintable(errors.join(QLatin1Char('\n'))));
         QCOMPARE(imported, QStringList{QStringLiteral("get_weather")});
         ProjectError error;
-        auto project = Project::load(dir.path(), &error);
+        auto project = loadTrusted(dir.path(), &error);
         QVERIFY(project);
         QCOMPARE(project->tool(QStringLiteral("get_weather"))->handler, HandlerKind::Mock);
         QCOMPARE(QByteArray::fromStdString(project->tool(QStringLiteral("get_weather"))->inputSchema.dump()),
@@ -1051,7 +1062,7 @@ private Q_SLOTS:
             QStringList({QStringLiteral("tool 'get-forecast': invalid name (a letter, then up to 63 letters, "
                                         "digits or '_'); it is not renamed \u2014 change it in the file to import it"),
                          QStringLiteral("tool 'lookup': the project already has a tool of that name")}));
-        project = Project::load(dir.path(), &error);
+        project = loadTrusted(dir.path(), &error);
         QVERIFY(!project->tool(QStringLiteral("fine"))); // all or nothing
     }
 };

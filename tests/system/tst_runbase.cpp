@@ -15,6 +15,7 @@
 #include "run/runfolder.h"
 #include "run/runsbase.h"
 #include "sandboxpolicy.h"
+#include "trustedproject.h"
 
 #include <QDir>
 #include <QFile>
@@ -86,7 +87,7 @@ std::optional<Project> makeProject(const QString &dir, const QByteArray &script)
               R"({"name": "t", "default_script": "main", "scripts": [{"name": "main", "path": "scripts/main.py"}],
                   "tools": []})");
     ProjectError error;
-    auto project = Project::load(dir, &error);
+    auto project = loadTrusted(dir, &error);
     if (!project)
         qWarning() << error.toString();
     return project;
@@ -192,7 +193,7 @@ private Q_SLOTS:
         environment.insert(QStringLiteral("TMPDIR"), tmp.path());
         environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtime.path());
         studio.setProcessEnvironment(environment);
-        studio.start(toolstudioBinary(), {QStringLiteral("run"), project.path()});
+        studio.start(toolstudioBinary(), withTrust({QStringLiteral("run"), project.path()}));
         QVERIFY(studio.waitForFinished(60000));
         const QByteArray err = studio.readAllStandardError();
         QCOMPARE(studio.readAllStandardOutput().contains("ran\n"), true);

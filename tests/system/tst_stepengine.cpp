@@ -6,6 +6,7 @@
 #include "journal/journaltail.h"
 #include "project/project.h"
 #include "python/toolsandbox.h"
+#include "trustedproject.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -140,7 +141,7 @@ public:
         file.write(QByteArray::fromStdString(manifest.dump(2)));
         file.close();
         ProjectError error;
-        project = Project::load(dir.path(), &error);
+        project = loadTrusted(dir.path(), &error);
         if (!project) {
             qWarning("%s", qPrintable(error.toString()));
             return false;

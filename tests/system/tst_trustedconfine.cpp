@@ -18,6 +18,7 @@
 #include "python/toolsandbox.h"
 #include "python/toolworker.h"
 #include "run/runfolder.h"
+#include "trustedproject.h"
 
 #include "handlerattempt.h"
 #include "trustedconfineprobes.h"
@@ -258,7 +259,7 @@ private Q_SLOTS:
     void loadingRunsConfined()
     {
         ProjectError error;
-        const auto project = Project::load(m_project.path(), &error);
+        const auto project = loadTrusted(m_project.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QVERIFY(project->tool(QStringLiteral("report")));
         QVERIFY2(!QFile::exists(m_home.filePath(QStringLiteral("pwned-import"))), "describe wrote into $HOME");

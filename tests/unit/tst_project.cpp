@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/project.h"
 #include "python/toolsandbox.h"
+#include "trustedproject.h"
 
 #include <QDir>
 #include <QFile>
@@ -39,7 +40,7 @@ private Q_SLOTS:
         const QString dir = QFINDTESTDATA("data/valid-project");
         QVERIFY(!dir.isEmpty());
         ProjectError error;
-        const auto project = Project::load(dir, &error);
+        const auto project = loadTrusted(dir, &error);
         QVERIFY2(project, qPrintable(error.toString()));
 
         QCOMPARE(project->name, QStringLiteral("fixture"));
@@ -131,7 +132,7 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         writeProject(dir, J("{'tools': [{'name': 't', 'handler': {'kind': 'manual'}}]}"));
         ProjectError error;
-        const auto project = Project::load(dir.path(), &error);
+        const auto project = loadTrusted(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
         QCOMPARE(project->name, QFileInfo(dir.path()).fileName()); // defaults to the folder's name
         QVERIFY(project->defaultScript.isEmpty());

@@ -11,6 +11,7 @@
 #include "journal/journal.h"
 #include "project/durationtext.h"
 #include "project/printabletext.h"
+#include "project/projecttrust.h"
 #include "project/schemavalidator.h"
 
 #include <QCoreApplication>
@@ -393,6 +394,16 @@ void StepEngineState::startAttempt(int index)
         step.startedAt = attempt.startedAt;
     step.nextAttemptAt = 0;
 
+    if (tool.handler == HandlerKind::Command || tool.handler == HandlerKind::Python) {
+        // Try it, a run, the CLI: every way to a host command or the tool worker.
+        if (const QString refused = ProjectTrust::refusal(project); !refused.isEmpty()) {
+            step.attempts.back().endedAt = step.attempts.back().startedAt;
+            step.attempts.back().error = makeError(ErrorCode::ToolFailed, refused, false, attempt.number);
+            step.error = step.attempts.back().error;
+            finish(index, StepStatus::Failed);
+            return;
+        }
+    }
     ToolHandler *handler = nullptr;
     switch (tool.handler) {
     case HandlerKind::Mock: {

@@ -6,6 +6,7 @@
 #include "project/jsonqt.h"
 #include "project/printabletext.h"
 #include "project/project.h"
+#include "project/projecttrust.h"
 #include "project/projectwriter.h"
 #include "project/tool.h"
 #include "python/secrets.h"
@@ -284,6 +285,11 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
     for (const auto &[name, data] : files)
         if (QFileInfo::exists(projectDir + QLatin1Char('/') + name))
             *errors << tr("%1: the project already has a file of that name").arg(name);
+    if (!files.empty() && !project->trusted) { // describing the files would run their top-level code
+        *errors << tr("the bundle has Python tool files, and reading their tools runs their code: %1")
+                       .arg(ProjectTrust::refusal(*project));
+        return false;
+    }
     if (!files.empty()) {
         QTemporaryDir staging;
         for (const auto &[name, data] : files) {

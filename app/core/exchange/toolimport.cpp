@@ -5,6 +5,7 @@
 #include "project/jsonerror.h"
 #include "project/jsonqt.h"
 #include "project/project.h"
+#include "project/projecttrust.h"
 #include "project/projectwriter.h"
 #include "project/tool.h"
 
@@ -145,6 +146,12 @@ bool importFile(const QString &projectDir, const QString &file, As as, QStringLi
         }
         const auto after = Project::load(projectDir, &loadError);
         const QString relative = QStringLiteral("tools/") + QFileInfo(file).fileName();
+        if (after && !after->trusted) { // a new tool file is a change of what would run: asked again
+            *errors << QStringLiteral("%1 was copied to %2; its code (top-level code and methods) runs, and its "
+                                      "tools load, once the project is trusted again: %3")
+                           .arg(file, relative, ProjectTrust::untrustedReason(projectDir));
+            return true;
+        }
         const PythonToolFile *loaded = nullptr;
         if (after)
             for (const PythonToolFile &entry : after->pythonFiles)

@@ -6,6 +6,7 @@
 #include "project/jsonerror.h"
 #include "project/jsonpositions.h"
 #include "project/jsonqt.h"
+#include "project/projecttrust.h"
 #include "project/schemavalidator.h"
 #include "python/toolworker.h"
 
@@ -413,8 +414,18 @@ ScriptEntry parseScript(const json &object, int index)
 void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QString> &origin)
 {
     const QDir toolsDir(project.dir + QStringLiteral("/tools"));
-    if (toolsDir.entryList({QStringLiteral("*.py")}, QDir::Files).isEmpty())
+    const QStringList pythonFiles = toolsDir.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name);
+    if (pythonFiles.isEmpty())
         return;
+    if (!project.trusted) { // importing a file runs its top-level code: list it, import nothing
+        for (const QString &name : pythonFiles) {
+            PythonToolFile file;
+            file.path = QStringLiteral("tools/") + name;
+            file.error = QLatin1String(Project::NotTrustedError);
+            project.pythonFiles.push_back(std::move(file));
+        }
+        return;
+    }
     QString reason;
     const auto files = ToolWorker::describeSync(project.dir, Project::pythonTimeoutMs, &reason);
     if (!files) {
@@ -567,6 +578,7 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
 
     Project project;
     project.dir = absoluteDir;
+    project.trusted = ProjectTrust::isTrusted(absoluteDir);
     try {
         if (!root.is_object())
             fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)), &root);

@@ -59,11 +59,19 @@ public:
     /// fail the project: it is listed in pythonFiles with the reason (problems()). A
     /// Python tool whose name is already taken (by toolstudio.json or another file) is
     /// an error: "tool 'x': declared twice (tools/a.py and tools/b.py)".
+    ///
+    /// Trust (ProjectTrust): a project whose folder is not trusted loads with `trusted`
+    /// false and none of its Python tool files imported: each is listed in pythonFiles
+    /// with the error NotTrustedError and no tools, so it can be read but runs nothing.
     static std::optional<Project> load(const QString &dir, ProjectError *error);
+    static constexpr auto NotTrustedError = "not loaded: the project is not trusted";
     static inline int pythonTimeoutMs = 20000;
 
     QString name;
     QString dir; ///< absolute path of the project folder
+    /// Whether the project's code may run (ProjectTrust::refusal). Set by load() from
+    /// the user's grants; a Project built in code (not read from a folder) is trusted.
+    bool trusted = true;
     std::vector<Tool> tools;
     std::vector<ScriptEntry> scripts;
     QString defaultScript; ///< a ScriptEntry name

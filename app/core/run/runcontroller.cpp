@@ -9,6 +9,7 @@
 #include "exchange/typings.h"
 #include "journal/journal.h"
 #include "outputpipes.h"
+#include "project/projecttrust.h"
 #include "run/dirtree.h"
 #include "run/runfolder.h"
 #include "run/warmlauncher.h"
@@ -556,6 +557,10 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         error = &localError;
     if (d->active) {
         *error = tr("a run is already active; stop it first");
+        return false;
+    }
+    if (const QString refused = ProjectTrust::refusal(project); !refused.isEmpty()) {
+        *error = refused; // every run, replay, resume and rerun starts here
         return false;
     }
 
