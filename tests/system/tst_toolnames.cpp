@@ -109,7 +109,7 @@ private Q_SLOTS:
                           fixture("everything-tools-list.json"), QStringLiteral("--as"), QStringLiteral("mock")});
         QVERIFY2(result.exitCode == 0, result.out + result.err);
         QCOMPARE(result.out,
-                 QByteArray("imported 14 tools: echo, add, long-running-operation, print-env, sample-llm, "
+                 QByteArray("imported 14 tool(s): echo, add, long-running-operation, print-env, sample-llm, "
                             "get-tiny-image, annotated-message, get-resource-reference, get-resource-links, "
                             "structured-content, zip-resources, list-roots, startElicitation, delete-all-notes\n"));
         const nlohmann::json manifest
@@ -163,7 +163,7 @@ private Q_SLOTS:
         const CommandResult renamed
             = toolstudio(import + QStringList{QStringLiteral("--rename"), QStringLiteral("get forecast=get_forecast")});
         QVERIFY2(renamed.exitCode == 0, renamed.err);
-        QCOMPARE(renamed.out, QByteArray("imported 2 tools: get_forecast, files.read\n"));
+        QCOMPARE(renamed.out, QByteArray("imported 2 tool(s): get_forecast, files.read\n"));
     }
 
     // OpenAI and Anthropic take ^[a-zA-Z0-9_-]{1,64}$: a '.' is mapped to '_' and the
@@ -198,7 +198,7 @@ private Q_SLOTS:
         QCOMPARE(clash.err,
                  QByteArray("tool 'files.read': its name maps to 'files_read' for the model APIs (no '.'), the name of "
                             "another tool: rename one of them\n"
-                            "nothing exported: 1 tool cannot be exported as anthropic\n"));
+                            "nothing exported: 1 tool(s) cannot be exported as anthropic\n"));
     }
 };
 
