@@ -346,10 +346,6 @@
         <translation>Tool &apos;%1&apos;: im Bundle doppelt definiert (%2 und %3)</translation>
     </message>
     <message>
-        <source>bundle.json: tool &apos;%1&apos;: invalid name (a letter, then up to 63 letters, digits or &apos;_&apos;)</source>
-        <translation>bundle.json: Tool &apos;%1&apos;: ungültiger Name (ein Buchstabe, dann bis zu 63 Buchstaben, Ziffern oder &apos;_&apos;)</translation>
-    </message>
-    <message>
         <source>%1: the project already has a file of that name</source>
         <translation>%1: das Projekt hat bereits eine Datei dieses Namens</translation>
     </message>
@@ -376,6 +372,10 @@
     <message>
         <source>the bundle has Python tool files, and reading their tools runs their code: %1</source>
         <translation>das Bundle enthält Python-Tooldateien, und das Lesen ihrer Tools führt ihren Code aus: %1</translation>
+    </message>
+    <message>
+        <source>bundle.json: tool &apos;%1&apos;: invalid name (%2)</source>
+        <translation>bundle.json: Tool &apos;%1&apos;: ungültiger Name (%2)</translation>
     </message>
 </context>
 <context>
@@ -610,6 +610,13 @@
     <message>
         <source>JSON files (*.json)</source>
         <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tool(s) renamed for this form:</source>
+        <translation>
+            <numerusform>%n Tool wird für diese Form umbenannt:</numerusform>
+            <numerusform>%n Tools werden für diese Form umbenannt:</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1456,6 +1463,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>&quot;%1&quot; ist kein gültiger Tool-Name (Buchstaben, Ziffern und _, beginnend mit einem Buchstaben)</translation>
     </message>
     <message>
+        <source>malformed JSON</source>
+        <translation>fehlerhaftes JSON</translation>
+    </message>
+    <message>
         <source>toolstudio.json: the manifest must be a JSON object</source>
         <translation>toolstudio.json: das Manifest muss ein JSON-Objekt sein</translation>
     </message>
@@ -1502,6 +1513,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>there is no script called %1</source>
         <translation>es gibt kein Skript namens %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid tool name (%2)</source>
+        <translation>&quot;%1&quot; ist kein gültiger Tool-Name (%2)</translation>
     </message>
 </context>
 <context>
@@ -2675,6 +2690,13 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>Tool</name>
+    <message>
+        <source>1 to 128 letters, digits, &apos;_&apos;, &apos;-&apos; or &apos;.&apos;, starting with a letter, digit or &apos;_&apos;</source>
+        <translation>1 bis 128 Buchstaben, Ziffern, &apos;_&apos;, &apos;-&apos; oder &apos;.&apos;, beginnend mit einem Buchstaben, einer Ziffer oder &apos;_&apos;</translation>
+    </message>
+</context>
+<context>
     <name>ToolFilesReloader</name>
     <message>
         <source>%1 changed; the tools reload when this run ends</source>
@@ -2754,6 +2776,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>The project is not trusted, so none of its tools run: choose Trust Project in the bar above the editor.</source>
         <translation>Dem Projekt wird nicht vertraut, daher läuft keines seiner Tools: Wählen Sie „Projekt vertrauen“ in der Leiste über dem Editor.</translation>
+    </message>
+    <message>
+        <source>Hints (declared by the tool, not enforced): %1</source>
+        <translation>Hinweise (vom Tool angegeben, nicht erzwungen): %1</translation>
     </message>
 </context>
 <context>

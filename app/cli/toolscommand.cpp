@@ -47,7 +47,7 @@ int usage()
     printErr(tr(
         "usage: toolstudio tools list PROJECT\n"
         "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
-        "       toolstudio tools import PROJECT FILE [--as manual|mock]\n"
+        "       toolstudio tools import PROJECT FILE [--as manual|mock] [--rename OLD=NEW ...]\n"
         "       toolstudio tools secret PROJECT NAME [--delete]   (the value is read from stdin; it must not be empty)\n"
         "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
         "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)\n"
@@ -148,8 +148,8 @@ int exportTools(const QStringList &args)
     if (!project)
         return exitCode;
     printProblems(*project);
-    QStringList refused;
-    const auto list = ToolExport::exportTools(project->tools, *parsed, strict, &refused);
+    QStringList refused, renamed;
+    const auto list = ToolExport::exportTools(project->tools, *parsed, strict, &refused, &renamed);
     if (!refused.isEmpty()) {
         for (const QString &line : std::as_const(refused))
             printErr(line);
@@ -157,6 +157,8 @@ int exportTools(const QStringList &args)
                      .arg(ToolExport::formatName(*parsed), strict ? QStringLiteral(" --strict") : QString()));
         return 1;
     }
+    for (const QString &line : std::as_const(renamed))
+        printErr(line);
     // Secrets never leave masked: a description or default that quotes one shows ********.
     const QByteArray text = Secrets::load(project->dir).mask(QByteArray::fromStdString(list.dump(2) + '\n'));
     if (output.isEmpty()) {
@@ -176,8 +178,17 @@ int importTools(const QStringList &args)
 {
     QStringList positional;
     ToolImport::As as = ToolImport::As::Manual;
+    QMap<QString, QString> renames; // --rename OLD=NEW: a person accepts a suggested name
     for (int i = 0; i < args.size(); ++i) {
-        if (args[i] == QLatin1String("--as") && i + 1 < args.size()) {
+        if (args[i] == QLatin1String("--rename") && i + 1 < args.size()) {
+            const QString pair = args[++i];
+            const qsizetype eq = pair.lastIndexOf(QLatin1Char('='));
+            if (eq <= 0 || eq == pair.size() - 1) {
+                printErr(tr("--rename %1: expected OLD=NEW").arg(pair));
+                return usage();
+            }
+            renames.insert(pair.left(eq), pair.mid(eq + 1));
+        } else if (args[i] == QLatin1String("--as") && i + 1 < args.size()) {
             const QString kind = args[++i];
             if (kind == QLatin1String("mock"))
                 as = ToolImport::As::Mock;
@@ -194,7 +205,7 @@ int importTools(const QStringList &args)
         return 2;
     QStringList imported, errors;
     const bool ok
-        = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, &imported, &errors);
+        = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, &imported, &errors, renames);
     for (const QString &line : std::as_const(errors))
         printErr(ok ? tr("warning: %1").arg(line) : line);
     if (!ok) {

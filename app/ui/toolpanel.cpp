@@ -129,15 +129,27 @@ void ToolPanel::setTool(const Project *project, const QString &name)
         m_callButton->setEnabled(false);
         return;
     }
-    m_heading->setText(tool->description.isEmpty() ? tool->name
-                                                   : QStringLiteral("%1 — %2").arg(tool->name, tool->description));
+    QString heading = tool->title.isEmpty() ? tool->name : QStringLiteral("%1 (%2)").arg(tool->title, tool->name);
+    if (!tool->description.isEmpty())
+        heading += QStringLiteral(" — ") + tool->description;
+    QStringList hints; // MCP's annotations, as declared
+    for (const auto &[key, value] : tool->annotations.items())
+        hints << QStringLiteral("%1: %2").arg(QString::fromStdString(key), QString::fromStdString(value.dump()));
+    if (!hints.isEmpty())
+        heading += QLatin1Char('\n')
+            + tr("Hints (declared by the tool, not enforced): %1").arg(hints.join(QStringLiteral(", ")));
+    m_heading->setText(heading);
     if (!sameTool) {
         m_form->setSchema(tool->inputSchema, tool->parameterOrder);
         m_resultView->clear();
     }
     nlohmann::json derived = nlohmann::json::object();
     derived["name"] = tool->name.toStdString();
+    if (!tool->title.isEmpty())
+        derived["title"] = tool->title.toStdString();
     derived["description"] = tool->description.toStdString();
+    if (!tool->annotations.empty())
+        derived["annotations"] = tool->annotations;
     derived["input_schema"] = tool->inputSchema;
     if (tool->outputSchema)
         derived["output_schema"] = *tool->outputSchema;

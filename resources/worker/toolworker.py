@@ -52,7 +52,7 @@ import traceback
 import types
 import typing
 
-NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")  # Tool::isValidName
 MAX_OUTPUT = 1024 * 1024
 NONE_TYPE = type(None)
 
@@ -327,7 +327,7 @@ def derive_tool(name, method):
     signature order, `__`-parameters left out), parameter_order, and result_schema (from
     the return annotation, when it has a JSON form). Raises Unsupported."""
     if not NAME_RE.match(name):
-        raise Unsupported(f"invalid tool name '{name}' (a letter, then up to 63 letters, digits or '_')")
+        raise Unsupported(f"invalid tool name '{name}' (1 to 128 letters, digits, '_', '-' or '.', starting with a letter, digit or '_')")
     signature = inspect.signature(method)
     try:
         hints = typing.get_type_hints(method)

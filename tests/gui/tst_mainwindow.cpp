@@ -581,10 +581,11 @@ asyncio.run(main())
         // A refused edit changes nothing.
         m_window->setErrorDialogsEnabled(false);
         QVERIFY(!m_window->editManifest(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
-            return ProjectWriter::renameTool(m, QStringLiteral("getCustomer"), QStringLiteral("9bad"), error);
+            return ProjectWriter::renameTool(m, QStringLiteral("getCustomer"), QStringLiteral("-bad"), error);
         }));
         QCOMPARE(m_window->lastError(),
-                 QStringLiteral("\"9bad\" is not a valid tool name (letters, digits and _, starting with a letter)"));
+                 QStringLiteral("\"-bad\" is not a valid tool name (1 to 128 letters, digits, '_', '-' or '.', "
+                                "starting with a letter, digit or '_')"));
         QCOMPARE(m_window->undoStack()->count(), 2);
     }
 

@@ -1052,15 +1052,17 @@ private Q_SLOTS:
 
         const QString bad = dir.path() + QStringLiteral("/anthropic.json");
         writeFile(bad,
-                  "[{\"name\": \"get-forecast\", \"input_schema\": {\"type\": \"object\"}},"
+                  "[{\"name\": \"get forecast\", \"input_schema\": {\"type\": \"object\"}},"
                   " {\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
                   " {\"name\": \"fine\", \"input_schema\": {\"type\": \"object\"}}]");
         imported.clear();
         QVERIFY(!ToolImport::importFile(dir.path(), bad, ToolImport::As::Manual, &imported, &errors));
         QCOMPARE(
             errors,
-            QStringList({QStringLiteral("tool 'get-forecast': invalid name (a letter, then up to 63 letters, "
-                                        "digits or '_'); it is not renamed \u2014 change it in the file to import it"),
+            QStringList({QStringLiteral("tool 'get forecast': invalid name (1 to 128 letters, digits, '_', '-' or "
+                                        "'.', starting with a letter, digit or '_'); it is not renamed \u2014 change "
+                                        "it in the file to import it (suggested: 'get_forecast'; on the command line: "
+                                        "--rename 'get forecast=get_forecast')"),
                          QStringLiteral("tool 'lookup': the project already has a tool of that name")}));
         project = loadTrusted(dir.path(), &error);
         QVERIFY(!project->tool(QStringLiteral("fine"))); // all or nothing

@@ -163,8 +163,8 @@ private Q_SLOTS:
         QTest::newRow("malformed json") << QByteArray("{\n  \"name\": \"x\",\n  \"tools\": [,]\n}\n")
                                         << QStringLiteral("toolstudio.json:3:13: ");
         QTest::newRow("invalid tool name") << QByteArray(
-            R"({"name":"x","tools":[{"name":"9lives","input_schema":{"type":"object"},"handler":{"kind":"manual"}}]})")
-                                           << QStringLiteral("9lives");
+            R"({"name":"x","tools":[{"name":"-lives","input_schema":{"type":"object"},"handler":{"kind":"manual"}}]})")
+                                           << QStringLiteral("-lives");
     }
 
     void badInputExitsTwoAndWritesNothing()

@@ -252,17 +252,16 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("manifest");
         QTest::addColumn<QString>("message");
 
-        QTest::newRow("name starts with a digit")
-            << J("{'tools': [{'name': @'1rate', 'handler': {'kind': 'manual'}}]}")
-            << QStringLiteral("tool '1rate': invalid name (a letter, then up to 63 letters, digits or '_')");
-        QTest::newRow("name with a dash")
-            << J("{'tools': [{'name': @'get-rate', 'handler': {'kind': 'manual'}}]}")
-            << QStringLiteral("tool 'get-rate': invalid name (a letter, then up to 63 letters, digits or '_')");
-        const QByteArray longName(65, 'a');
-        QTest::newRow("name of 65 characters")
+        const QString rule = QStringLiteral("1 to 128 letters, digits, '_', '-' or '.', starting with a letter, "
+                                            "digit or '_'");
+        QTest::newRow("name starts with a dash") << J("{'tools': [{'name': @'-rate', 'handler': {'kind': 'manual'}}]}")
+                                                 << QStringLiteral("tool '-rate': invalid name (%1)").arg(rule);
+        QTest::newRow("name with a space") << J("{'tools': [{'name': @'get rate', 'handler': {'kind': 'manual'}}]}")
+                                           << QStringLiteral("tool 'get rate': invalid name (%1)").arg(rule);
+        const QByteArray longName(129, 'a');
+        QTest::newRow("name of 129 characters")
             << (J("{'tools': [{'name': @'") + longName + J("', 'handler': {'kind': 'manual'}}]}"))
-            << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')")
-                   .arg(QString::fromLatin1(longName));
+            << QStringLiteral("tool '%1': invalid name (%2)").arg(QString::fromLatin1(longName), rule);
         QTest::newRow("input_schema type 12")
             << J("{'tools': [{'name': 'bad_schema', 'input_schema': {'type': @12}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral(
@@ -307,6 +306,16 @@ private Q_SLOTS:
             << QStringLiteral("tool 'm' handler sequence[0]: needs exactly one of 'result' or 'error'");
         QTest::newRow("typo in a tool") << J("{'tools': [{'name': 't', @'retyr': {}, 'handler': {'kind': 'manual'}}]}")
                                         << QStringLiteral("tool 't': unknown key 'retyr'");
+        QTest::newRow("annotation hint not a boolean")
+            << J("{'tools': [{'name': 'get-tiny-image', 'annotations': {'readOnlyHint': @'yes'}, "
+                 "'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 'get-tiny-image' annotations: 'readOnlyHint' must be true or false, not a string");
+        QTest::newRow("unknown annotation")
+            << J("{'tools': [{'name': 't', 'annotations': {@'readonly': true}, 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 't' annotations: unknown key 'readonly'");
+        QTest::newRow("title not a string")
+            << J("{'tools': [{'name': 't', 'title': @3, 'handler': {'kind': 'manual'}}]}")
+            << QStringLiteral("tool 't': 'title' must be a string, not a number");
         QTest::newRow("retry factor below 1")
             << J("{'tools': [{'name': 't', 'retry': {'factor': @0.5}, 'handler': {'kind': 'manual'}}]}")
             << QStringLiteral("tool 't' retry: 'factor' must be at least 1");
@@ -370,9 +379,20 @@ private Q_SLOTS:
         QTest::newRow("camel") << QStringLiteral("getCustomer") << true;
         QTest::newRow("one letter") << QStringLiteral("a") << true;
         QTest::newRow("64 characters") << QString(64, QLatin1Char('a')) << true;
-        QTest::newRow("65 characters") << QString(65, QLatin1Char('a')) << false;
+        QTest::newRow("128 characters") << QString(128, QLatin1Char('a')) << true;
+        QTest::newRow("129 characters") << QString(129, QLatin1Char('a')) << false;
         QTest::newRow("empty") << QString() << false;
-        QTest::newRow("underscore first") << QStringLiteral("_private") << false;
+        QTest::newRow("underscore first") << QStringLiteral("_private") << true;
+        QTest::newRow("digit first") << QStringLiteral("1rate") << true;
+        QTest::newRow("dash (MCP everything)") << QStringLiteral("get-tiny-image") << true;
+        QTest::newRow("dot") << QStringLiteral("files.read") << true;
+        QTest::newRow("dash last") << QStringLiteral("rate-") << true;
+        QTest::newRow("dash first (an option on a command line)") << QStringLiteral("-rate") << false;
+        QTest::newRow("dot first") << QStringLiteral(".rate") << false;
+        QTest::newRow("dot alone") << QStringLiteral(".") << false;
+        QTest::newRow("dot dot") << QStringLiteral("..") << false;
+        QTest::newRow("slash") << QStringLiteral("tools/rate") << false;
+        QTest::newRow("colon") << QStringLiteral("ns:rate") << false;
         QTest::newRow("space") << QStringLiteral("get rate") << false;
         QTest::newRow("trailing newline") << QStringLiteral("rate\n") << false;
         QTest::newRow("non-ASCII letter") << QStringLiteral("kurs_f\u00fcr") << false;
@@ -383,6 +403,9 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(bool, valid);
         QCOMPARE(Tool::isValidName(name), valid);
+        QVERIFY(Tool::isValidName(Tool::suggestName(name))); // every refusal can suggest a name
+        if (valid)
+            QCOMPARE(Tool::suggestName(name), name);
     }
 };
 

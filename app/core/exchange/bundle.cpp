@@ -277,8 +277,7 @@ bool importBundle(const QString &projectDir, const QString &zipPath, QStringList
     for (const ordered &tool : bundle.value("tools", ordered::array())) {
         const QString name = JsonQt::stringField(tool, "name");
         if (!Tool::isValidName(name))
-            *errors << tr("bundle.json: tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')")
-                           .arg(name);
+            *errors << tr("bundle.json: tool '%1': invalid name (%2)").arg(name, Tool::nameRule());
         else
             claim(name, QStringLiteral("bundle.json"));
     }

@@ -4,6 +4,8 @@
 
 #include "project/jsonqt.h"
 
+#include <QSet>
+
 #include <initializer_list>
 
 namespace ToolExport {
@@ -246,8 +248,23 @@ std::optional<nlohmann::json> toStrictSchema(const nlohmann::json &inputSchema, 
     }
 }
 
+std::optional<QString> providerName(const QString &name, QString *reason)
+{
+    if (name.size() > 64) {
+        if (reason)
+            *reason = QStringLiteral("the name is %1 characters long; the model APIs take at most 64 (rename the tool "
+                                     "to export it)")
+                          .arg(name.size());
+        return std::nullopt;
+    }
+    return QString(name).replace(QLatin1Char('.'), QLatin1Char('_'));
+}
+
 std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format, bool strict, QString *reason)
 {
+    const auto mapped = providerName(tool.name, reason);
+    if (!mapped)
+        return std::nullopt;
     for (const char *key : {"anyOf", "oneOf", "allOf"}) {
         if (tool.inputSchema.contains(key)) {
             if (reason)
@@ -269,7 +286,7 @@ std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format
             return std::nullopt;
         schema = *converted;
     }
-    const std::string name = tool.name.toStdString();
+    const std::string name = mapped->toStdString();
     const std::string description = tool.description.toStdString();
     const ordered parameters = orderKeys(schema, tool.parameterOrder);
     ordered result = ordered::object();
@@ -301,15 +318,34 @@ std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format
     return result;
 }
 
-nlohmann::ordered_json exportTools(const std::vector<Tool> &tools, Format format, bool strict, QStringList *refused)
+nlohmann::ordered_json exportTools(const std::vector<Tool> &tools, Format format, bool strict, QStringList *refused,
+                                   QStringList *renamed)
 {
+    QSet<QString> names;
+    for (const Tool &tool : tools)
+        names.insert(tool.name);
     ordered list = ordered::array();
     for (const Tool &tool : tools) {
         QString reason;
-        if (const auto definition = exportTool(tool, format, strict, &reason))
+        const auto mapped = providerName(tool.name, &reason);
+        if (mapped && *mapped != tool.name && names.contains(*mapped))
+            reason = QStringLiteral("its name maps to '%1' for the model APIs (no '.'), the name of another tool: "
+                                    "rename one of them")
+                         .arg(*mapped);
+        else if (mapped && *mapped != tool.name)
+            names.insert(*mapped);
+        std::optional<ordered> definition;
+        if (reason.isEmpty())
+            definition = exportTool(tool, format, strict, &reason);
+        if (definition) {
             list.push_back(*definition);
-        else if (refused)
+            if (renamed && *mapped != tool.name)
+                *renamed << QStringLiteral("tool '%1' is exported as '%2' (the model APIs take only letters, digits, "
+                                           "'_' and '-' in a name)")
+                                .arg(tool.name, *mapped);
+        } else if (refused) {
             *refused << QStringLiteral("tool '%1': %2").arg(tool.name, reason);
+        }
     }
     return list;
 }

@@ -49,10 +49,20 @@ nlohmann::json withArrayItems(const nlohmann::json &schema);
 /// deeper than 10 objects.
 std::optional<nlohmann::json> toStrictSchema(const nlohmann::json &inputSchema, QString *reason);
 
-/// One tool in `format`; nullopt with `reason` when it cannot be exported.
+/// The name `name` gets in the model APIs, whose rule is `^[a-zA-Z0-9_-]{1,64}$` (OpenAI
+/// and Anthropic alike; a tool name may also hold '.' and be up to 128 long): each '.'
+/// becomes '_'. Nullopt with `reason` for a name over 64 characters (cutting it could
+/// make two tools one: the person renames it).
+std::optional<QString> providerName(const QString &name, QString *reason);
+
+/// One tool in `format`; nullopt with `reason` when it cannot be exported. The name is
+/// `providerName(tool.name)`.
 std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format, bool strict, QString *reason);
 /// Every tool of `tools` that exports, as a JSON array; each refused one adds
-/// "tool 'NAME': REASON" to `refused`.
-nlohmann::ordered_json exportTools(const std::vector<Tool> &tools, Format format, bool strict, QStringList *refused);
+/// "tool 'NAME': REASON" to `refused`; each exported under another name (a '.' mapped)
+/// adds "tool 'NAME' is exported as 'MAPPED' (…)" to `renamed` — never silently. A
+/// mapped name that another tool already has is refused.
+nlohmann::ordered_json exportTools(const std::vector<Tool> &tools, Format format, bool strict, QStringList *refused,
+                                   QStringList *renamed = nullptr);
 
 } // namespace ToolExport

@@ -20,6 +20,27 @@ namespace {
 
 using ordered = nlohmann::ordered_json;
 
+/// MCP's `title` (or `annotations.title`) and its four behaviour hints, kept as the
+/// tool's `title` and `annotations` (docs/project-format.md); a hint that is not a
+/// boolean, and annotation keys MCP may add later, are not kept.
+void keepMcpMetadata(const ordered &definition, ordered &tool)
+{
+    const auto annotations = definition.find("annotations");
+    const bool hasAnnotations = annotations != definition.end() && annotations->is_object();
+    if (definition.contains("title") && definition["title"].is_string())
+        tool["title"] = definition["title"];
+    else if (hasAnnotations && annotations->contains("title") && (*annotations)["title"].is_string())
+        tool["title"] = (*annotations)["title"];
+    if (!hasAnnotations)
+        return;
+    ordered hints = ordered::object();
+    for (const char *key : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
+        if (annotations->contains(key) && (*annotations)[key].is_boolean())
+            hints[key] = (*annotations)[key];
+    if (!hints.empty())
+        tool["annotations"] = hints;
+}
+
 /// One definition to a manifest entry; `format` is set from the first one.
 std::optional<ordered> convert(const ordered &definition, As as, QString *format, QString *error, bool mcp)
 {
@@ -67,6 +88,8 @@ std::optional<ordered> convert(const ordered &definition, As as, QString *format
         *format = kind;
     ordered tool = ordered::object();
     tool["name"] = (*body)["name"];
+    if (kind == QLatin1String("mcp"))
+        keepMcpMetadata(definition, tool);
     if (body->contains("description") && (*body)["description"].is_string())
         tool["description"] = (*body)["description"];
     ordered input = schema && schema->is_object() ? *schema : ordered{{"type", "object"}};
@@ -124,7 +147,8 @@ std::optional<Parsed> parseDefinitions(const QByteArray &data, As as, QString *e
     return parsed;
 }
 
-bool importFile(const QString &projectDir, const QString &file, As as, QStringList *imported, QStringList *errors)
+bool importFile(const QString &projectDir, const QString &file, As as, QStringList *imported, QStringList *errors,
+                const QMap<QString, QString> &renames)
 {
     ProjectError loadError;
     const auto project = Project::load(projectDir, &loadError);
@@ -133,6 +157,10 @@ bool importFile(const QString &projectDir, const QString &file, As as, QStringLi
         return false;
     }
 
+    if (file.endsWith(QLatin1String(".py")) && !renames.isEmpty()) {
+        *errors << QStringLiteral("--rename is for JSON definitions; a .py file's tool names are its method names");
+        return false;
+    }
     if (file.endsWith(QLatin1String(".py"))) {
         const QString target = projectDir + QStringLiteral("/tools/") + QFileInfo(file).fileName();
         if (QFileInfo::exists(target)) {
@@ -183,18 +211,29 @@ bool importFile(const QString &projectDir, const QString &file, As as, QStringLi
         return false;
     }
     QString error;
-    const auto parsed = parseDefinitions(in.readAll(), as, &error);
+    auto parsed = parseDefinitions(in.readAll(), as, &error);
     if (!parsed) {
         *errors << QStringLiteral("%1: %2").arg(file, error);
         return false;
     }
+    QSet<QString> renamed;
+    for (ordered &tool : parsed->tools) {
+        const auto to = renames.constFind(JsonQt::fromStd(tool["name"].get<std::string>()));
+        if (to != renames.constEnd()) {
+            renamed.insert(to.key());
+            tool["name"] = to.value().toStdString();
+        }
+    }
+    for (auto it = renames.constBegin(); it != renames.constEnd(); ++it)
+        if (!renamed.contains(it.key()))
+            *errors << QStringLiteral("--rename %1=%2: %3 has no tool called '%1'").arg(it.key(), it.value(), file);
     QSet<QString> seen;
     for (const ordered &tool : parsed->tools) {
         const QString name = JsonQt::fromStd(tool["name"].get<std::string>());
         if (!Tool::isValidName(name))
-            *errors << QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_'); "
-                                      "it is not renamed — change it in the file to import it")
-                           .arg(name);
+            *errors << QStringLiteral("tool '%1': invalid name (%2); it is not renamed — change it in the file to "
+                                      "import it (suggested: '%3'; on the command line: --rename '%1=%3')")
+                           .arg(name, Tool::nameRule(), Tool::suggestName(name));
         else if (project->tool(name))
             *errors << QStringLiteral("tool '%1': the project already has a tool of that name%2")
                            .arg(name,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -23,7 +24,8 @@
 /// `mock` (one `{"result": null}` entry to edit).
 ///
 /// Names are never changed: a name the studio cannot use
-/// (`^[A-Za-z][A-Za-z0-9_]{0,63}$`), one already in the project (toolstudio.json or a
+/// (`Tool::isValidName`: MCP's 1–128 of `A-Z a-z 0-9 _ - .`; the refusal suggests a
+/// valid name), one already in the project (toolstudio.json or a
 /// tools/*.py method), or one given twice in the file is refused with the reason, and
 /// then nothing is imported.
 namespace ToolImport {
@@ -45,6 +47,10 @@ std::optional<Parsed> parseDefinitions(const QByteArray &data, As as, QString *e
 /// name exists, or when the project does not load with it — then it is removed again).
 /// `imported` gets the new tool names. False with every reason in `errors`
 /// (one line each); the project is unchanged then.
-bool importFile(const QString &projectDir, const QString &file, As as, QStringList *imported, QStringList *errors);
+/// `renames` (OLD → NEW, the CLI's `--rename OLD=NEW`) gives a definition of FILE
+/// another name before the checks: how a person accepts a suggested name. A rename
+/// whose OLD is not in FILE is refused; a `.py` file takes none.
+bool importFile(const QString &projectDir, const QString &file, As as, QStringList *imported, QStringList *errors,
+                const QMap<QString, QString> &renames = {});
 
 } // namespace ToolImport

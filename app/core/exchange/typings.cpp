@@ -370,8 +370,10 @@ QString python(const std::vector<Tool> &tools, const QString &projectName)
     gen.uniqueName(QStringLiteral("ToolError"));
     QString methods;
     for (const Tool &tool : tools) {
-        if (!isPythonIdentifier(tool.name)) {
-            methods += QStringLiteral("    # %1: a Python keyword; call it as tools[\"%1\"](...)\n").arg(tool.name);
+        if (!isPythonIdentifier(tool.name) || tool.name == QLatin1String("call")) {
+            // `get-tiny-image`, `class`, `call` (tools.call is the generic call): no method.
+            methods
+                += QStringLiteral("    # %1: not a method name here; call it as tools[\"%1\"](...)\n").arg(tool.name);
             continue;
         }
         const QString base = pascal(tool.name);
@@ -426,7 +428,10 @@ QString python(const std::vector<Tool> &tools, const QString &projectName)
     for (const QString &declaration : std::as_const(gen.declarations))
         text += QStringLiteral("\n\n") + declaration;
     text += QStringLiteral("\n\nclass _Tools:\n") + methods
-        + QStringLiteral("    def __getitem__(self, name: str) -> Callable[..., Any]: ...\n\n\ntools: _Tools\n");
+        + QStringLiteral(
+                "    def __getitem__(self, name: str) -> Callable[..., Any]: ...\n"
+                "    def call(self, name: str, args: dict[str, Any] | list[Any] | None = None, /) -> Any: ...\n"
+                "\n\ntools: _Tools\n");
     return text;
 }
 
@@ -437,6 +442,10 @@ QString typescript(const std::vector<Tool> &tools, const QString &projectName)
     gen.uniqueName(QStringLiteral("Tools"));
     QString methods;
     for (const Tool &tool : tools) {
+        if (tool.name == QLatin1String("call")) { // tools.call is the generic call
+            methods += QStringLiteral("  // call: call it as tools.call(\"call\", {...})\n");
+            continue;
+        }
         const QString base = pascal(tool.name);
         const QStringList names = propertyNames(tool.inputSchema, tool.parameterOrder);
         const QSet<QString> required = requiredOf(tool.inputSchema);
@@ -498,9 +507,12 @@ QString typescript(const std::vector<Tool> &tools, const QString &projectName)
     for (const QString &declaration : std::as_const(gen.declarations))
         text += QLatin1Char('\n') + declaration;
     text += QStringLiteral("\nexport interface Tools {\n") + methods
-        + QStringLiteral("  [name: string]: (...args: any[]) => Promise<unknown>;\n}\n\n"
-                         "export declare const tools: Tools;\n"
-                         "export declare function callTool(tool: string, ...args: unknown[]): Promise<unknown>;\n");
+        + QStringLiteral(
+                "  /** Calls any tool by name (e.g. \"get-tiny-image\"); an object is the keyword arguments. */\n"
+                "  call(name: string, args?: { [key: string]: unknown } | unknown[]): Promise<unknown>;\n"
+                "  [name: string]: (...args: any[]) => Promise<unknown>;\n}\n\n"
+                "export declare const tools: Tools;\n"
+                "export declare function callTool(tool: string, ...args: unknown[]): Promise<unknown>;\n");
     return text;
 }
 

@@ -318,13 +318,26 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
     Tool tool;
     tool.name = stringValue(object, "name", indexWhere, true);
     if (!Tool::isValidName(tool.name))
-        fail(QStringLiteral("tool '%1': invalid name (a letter, then up to 63 letters, digits or '_')").arg(tool.name),
-             member(object, "name"));
+        fail(QStringLiteral("tool '%1': invalid name (%2)").arg(tool.name, Tool::nameRule()), member(object, "name"));
     const QString where = QStringLiteral("tool '%1'").arg(tool.name);
-    checkKeys(object, {"name", "description", "input_schema", "output_schema", "tags", "active", "retry", "handler"},
+    checkKeys(object,
+              {"name", "title", "description", "annotations", "input_schema", "output_schema", "tags", "active",
+               "retry", "handler"},
               where);
 
+    tool.title = stringValue(object, "title", where, false);
     tool.description = stringValue(object, "description", where, false);
+    if (const json *annotations = member(object, "annotations")) { // MCP's hints
+        const QString annotationsWhere = where + QStringLiteral(" annotations");
+        if (!annotations->is_object())
+            fail(at(where) + QStringLiteral("'annotations' must be an object, not %1").arg(typeName(*annotations)),
+                 annotations);
+        checkKeys(*annotations, {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"},
+                  annotationsWhere);
+        for (const auto &[key, value] : annotations->items())
+            boolValue(*annotations, key.c_str(), annotationsWhere, false);
+        tool.annotations = *annotations;
+    }
 
     // A tool without input_schema takes no arguments.
     if (const json *schema = member(object, "input_schema")) {

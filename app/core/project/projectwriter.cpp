@@ -120,7 +120,7 @@ bool addTool(Manifest &manifest, const Manifest &tool, QString *error)
     }
     const QString name = QString::fromStdString(tool["name"].get<std::string>());
     if (!Tool::isValidName(name)) {
-        fail(error, tr("\"%1\" is not a valid tool name (letters, digits and _, starting with a letter)").arg(name));
+        fail(error, tr("\"%1\" is not a valid tool name (%2)").arg(name, Tool::nameRule()));
         return false;
     }
     if (toolIndex(manifest, name) >= 0) {
@@ -177,7 +177,7 @@ bool renameTool(Manifest &manifest, const QString &from, const QString &to, QStr
     if (from == to)
         return true;
     if (!Tool::isValidName(to)) {
-        fail(error, tr("\"%1\" is not a valid tool name (letters, digits and _, starting with a letter)").arg(to));
+        fail(error, tr("\"%1\" is not a valid tool name (%2)").arg(to, Tool::nameRule()));
         return false;
     }
     if (toolIndex(manifest, to) >= 0) {

@@ -49,7 +49,11 @@ struct MockResponse
 struct Tool
 {
     QString name;
+    QString title; ///< MCP's human-readable title (optional; the name stays the identity)
     QString description;
+    /// MCP's behaviour hints, as declared: any of readOnlyHint, destructiveHint,
+    /// idempotentHint, openWorldHint (booleans). Hints for people; nothing enforces them.
+    nlohmann::json annotations = nlohmann::json::object();
     nlohmann::json inputSchema = nlohmann::json::object();
     std::optional<nlohmann::json> outputSchema;
     /// Top-level property names of input_schema in declaration order; positional
@@ -67,6 +71,13 @@ struct Tool
     /// open fd ("/dev/fd/N" replaces the value). docs/project-format.md "file_args".
     QStringList commandFileArgs;
 
-    /// Tool names must match ^[A-Za-z][A-Za-z0-9_]{0,63}$ (DESIGN.md glossary).
+    /// Tool names follow MCP's rule, 1–128 of `A-Z a-z 0-9 _ - .` (DESIGN.md glossary),
+    /// with a first character that is a letter, digit or '_': a name is never an option
+    /// on a command line (`-x`) nor a path component ('.', '..').
+    /// ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$
+    static QString nameRule();
     static bool isValidName(const QString &name);
+    /// A valid name close to `name` (each character outside the rule becomes '_', a
+    /// leading '-' or '.' gets a '_' before it, cut to 128), for a person to accept.
+    static QString suggestName(const QString &name);
 };

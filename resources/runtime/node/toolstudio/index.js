@@ -200,9 +200,18 @@ function isPlainObject(value) {
   return proto === Object.prototype || proto === null;
 }
 
+/** Arguments `tools.call` was given as an object: always the keyword arguments. */
+class Keywords {
+  constructor(value) {
+    this.value = value;
+  }
+}
+
 function buildArgs(tool, args) {
   if (args.length === 0)
     return {};
+  if (args.length === 1 && args[0] instanceof Keywords)
+    return args[0].value;
   if (args.length === 1 && isPlainObject(args[0])) {
     const order = DECLARED[tool];
     if (!Array.isArray(order) || Object.keys(args[0]).every((key) => order.includes(key)))
@@ -236,12 +245,34 @@ async function callTool(tool, ...args) {
   throw error;
 }
 
-/** `tools.NAME(...)` and `tools["NAME"](...)` call the tool NAME. */
+/**
+ * Calls the tool `name` with `args`: an object (keyword arguments), an array (positional
+ * ones) or nothing. Works for any tool name (`tools.call("get-tiny-image", {size: 2})`).
+ */
+function callByName(name, args) {
+  if (typeof name !== "string")
+    return Promise.reject(new TypeError("tools.call(name, args): name must be a string"));
+  if (args === undefined || args === null)
+    return callTool(name);
+  if (Array.isArray(args))
+    return callTool(name, ...args);
+  if (isPlainObject(args))
+    return callTool(name, new Keywords(args));
+  return Promise.reject(new TypeError("tools.call(name, args): args must be an object, an array or omitted"));
+}
+
+/**
+ * `tools.NAME(...)` and `tools["NAME"](...)` call the tool NAME; `tools.call("NAME", {...})`
+ * calls any tool by name ('-' and '.' are allowed in a name). A tool called `call` is
+ * `tools.call("call", {...})`.
+ */
 const tools = new Proxy({}, {
   get(target, name) {
     // Not a thenable, not inspectable as a tool: keeps `await tools` and console.log sane.
     if (typeof name !== "string" || name === "then" || name === "toJSON" || name === "inspect")
       return undefined;
+    if (name === "call")
+      return callByName;
     return (...args) => callTool(name, ...args);
   },
   has(target, name) {

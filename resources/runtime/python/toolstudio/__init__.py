@@ -6,6 +6,13 @@
 
     rate = tools.get_exchange_rate(base="USD", quote="EUR")        # blocks, returns the value
     customer = await tools.getCustomer("cus_1")                      # inside an event loop
+    image = tools["get-tiny-image"]()                                # any tool name
+    image = tools.call("get-tiny-image", {"size": 2})                # the same, arguments as a dict
+
+A tool name may hold '-' and '.' (MCP's rule); such a name is not a Python identifier,
+so it is reached only through ``tools["NAME"]`` or ``tools.call("NAME", {...})``, and
+only identifier names become global functions (``_install_globals``). A tool called
+``call`` is ``tools["call"](...)``: ``tools.call`` is the generic form.
 
 Each call is one line of JSON on the bridge (fd $TOOLSTUDIO_BRIDGE_FD, normally 3):
 ``{"type":"call","id":"c1","tool":"NAME","args":{...}}``; the studio answers with
@@ -246,7 +253,7 @@ def _build_args(tool, args, kwargs):
     return mapped
 
 
-def call_tool(tool, *args, **kwargs):
+def call_tool(tool, /, *args, **kwargs):
     """Calls ``tool``. Outside a running event loop: blocks and returns the value.
     Inside one: returns an awaitable (an asyncio Future) for the value."""
     payload = _build_args(tool, args, kwargs)
@@ -350,6 +357,18 @@ class _Tools:
     def __getitem__(self, name):
         return _ToolFunction(name)
 
+    def call(self, name, args=None, /):
+        """Calls the tool ``name`` with the arguments ``args`` (a dict: keyword arguments,
+        a list: positional ones; None: no arguments). Works for any tool name."""
+        if args is None:
+            return call_tool(name)
+        if isinstance(args, dict):
+            return call_tool(name, **args)
+        if isinstance(args, (list, tuple)):
+            return call_tool(name, *args)
+        raise TypeError(f"tools.call({name!r}, args): args must be a dict, a list or None, "
+                        f"not {type(args).__name__}")
+
     def __dir__(self):
         return sorted(_DECLARED)
 
@@ -361,11 +380,15 @@ tools = _Tools()
 
 
 def _install_globals():
-    """Makes every declared tool a builtin, so a plain script can call
-    ``get_exchange_rate(...)`` without an import. A name the script defines wins."""
+    """Makes every declared tool whose name is a Python identifier (not a keyword) a
+    builtin, so a plain script can call ``get_exchange_rate(...)`` without an import. A
+    name the script defines wins. ``get-tiny-image`` is ``tools["get-tiny-image"]``."""
     import builtins
+    import keyword
 
     for name in _DECLARED:
+        if not name.isidentifier() or keyword.iskeyword(name):
+            continue
         if not hasattr(builtins, name):
             setattr(builtins, name, _ToolFunction(name))
     if not hasattr(builtins, "ToolError"):

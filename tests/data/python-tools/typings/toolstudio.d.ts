@@ -42,6 +42,10 @@ export interface CreateOrderResult {
   tags?: (string | number)[];
 }
 
+export interface GetTinyImageArgs {
+  size?: number;
+}
+
 export interface Tools {
   /**
    * Current weather in a city.
@@ -64,6 +68,12 @@ export interface Tools {
    */
   create_order(items: CreateOrderArgs["items"], gift: CreateOrderArgs["gift"] | undefined, address: CreateOrderArgs["address"], priority?: CreateOrderArgs["priority"]): Promise<CreateOrderResult>;
   ping(): Promise<unknown>;
+  /** An MCP name: not an identifier. */
+  "get-tiny-image"(args: GetTinyImageArgs): Promise<unknown>;
+  /** An MCP name: not an identifier. */
+  "get-tiny-image"(size?: GetTinyImageArgs["size"]): Promise<unknown>;
+  /** Calls any tool by name (e.g. "get-tiny-image"); an object is the keyword arguments. */
+  call(name: string, args?: { [key: string]: unknown } | unknown[]): Promise<unknown>;
   [name: string]: (...args: any[]) => Promise<unknown>;
 }
 
