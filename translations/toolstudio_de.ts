@@ -1459,14 +1459,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>%1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a valid tool name (letters, digits and _, starting with a letter)</source>
-        <translation>&quot;%1&quot; ist kein gültiger Tool-Name (Buchstaben, Ziffern und _, beginnend mit einem Buchstaben)</translation>
-    </message>
-    <message>
-        <source>malformed JSON</source>
-        <translation>fehlerhaftes JSON</translation>
-    </message>
-    <message>
         <source>toolstudio.json: the manifest must be a JSON object</source>
         <translation>toolstudio.json: das Manifest muss ein JSON-Objekt sein</translation>
     </message>
