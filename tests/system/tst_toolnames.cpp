@@ -7,6 +7,7 @@
 // dotted name and says so.
 
 #include "clirunner.h"
+#include "testfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,14 +18,6 @@
 #include <nlohmann/json.hpp>
 
 namespace {
-
-void writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(data);
-}
 
 QByteArray readFile(const QString &path)
 {
@@ -79,13 +72,14 @@ private Q_SLOTS:
         QFETCH(QByteArray, source);
         QFETCH(QByteArray, output);
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("scripts/") + script), source);
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
-                  "{\"name\": \"names\", \"tools\": [\n"
-                  " {\"name\": \"get-tiny-image\", \"input_schema\": {\"type\": \"object\", \"properties\":"
-                  " {\"size\": {\"type\": \"integer\"}}},\n"
-                  "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": {\"image\": \"tiny\"}}]}},\n"
-                  " {\"name\": \"echo\", \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}}]}\n");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("scripts/") + script), source));
+        QVERIFY(
+            writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      "{\"name\": \"names\", \"tools\": [\n"
+                      " {\"name\": \"get-tiny-image\", \"input_schema\": {\"type\": \"object\", \"properties\":"
+                      " {\"size\": {\"type\": \"integer\"}}},\n"
+                      "  \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": {\"image\": \"tiny\"}}]}},\n"
+                      " {\"name\": \"echo\", \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": 1}]}}]}\n"));
         const CommandResult run
             = toolstudio({QStringLiteral("run"), dir.path(), dir.filePath(QStringLiteral("scripts/") + script)});
         QVERIFY2(run.exitCode == 0, run.out + run.err);
@@ -103,7 +97,8 @@ private Q_SLOTS:
     void mcpToolsListWithHyphenatedNamesImports()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"everything\", \"tools\": []}\n");
+        QVERIFY(
+            writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"everything\", \"tools\": []}\n"));
         const CommandResult result
             = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(),
                           fixture("everything-tools-list.json"), QStringLiteral("--as"), QStringLiteral("mock")});
@@ -139,11 +134,11 @@ private Q_SLOTS:
     void importRenameAcceptsTheSuggestion()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"r\", \"tools\": []}\n");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"r\", \"tools\": []}\n"));
         const QString file = dir.filePath(QStringLiteral("defs.json"));
-        writeFile(file,
-                  "[{\"name\": \"get forecast\", \"input_schema\": {\"type\": \"object\"}},"
-                  " {\"name\": \"files.read\", \"input_schema\": {\"type\": \"object\"}}]");
+        QVERIFY(writeFile(file,
+                          "[{\"name\": \"get forecast\", \"input_schema\": {\"type\": \"object\"}},"
+                          " {\"name\": \"files.read\", \"input_schema\": {\"type\": \"object\"}}]"));
         const QStringList import{QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file};
         const CommandResult refused = toolstudio(import);
         QCOMPARE(refused.exitCode, 1);
@@ -171,11 +166,11 @@ private Q_SLOTS:
     void exportMapsADottedNameAndSaysSo()
     {
         QTemporaryDir dir;
-        writeFile(
+        QVERIFY(writeFile(
             dir.filePath(QStringLiteral("toolstudio.json")),
             "{\"name\": \"dots\", \"tools\": [\n"
             " {\"name\": \"files.read\", \"description\": \"Reads\", \"handler\": {\"kind\": \"manual\"}},\n"
-            " {\"name\": \"get-tiny-image\", \"description\": \"Tiny\", \"handler\": {\"kind\": \"manual\"}}]}\n");
+            " {\"name\": \"get-tiny-image\", \"description\": \"Tiny\", \"handler\": {\"kind\": \"manual\"}}]}\n"));
         const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("export"), dir.path(),
                                                  QStringLiteral("--format"), QStringLiteral("openai")});
         QVERIFY2(result.exitCode == 0, result.err);
@@ -187,10 +182,10 @@ private Q_SLOTS:
         QCOMPARE(QByteArray::fromStdString(list[1]["function"]["name"].get<std::string>()),
                  QByteArray("get-tiny-image"));
 
-        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
-                  "{\"name\": \"dots\", \"tools\": [\n"
-                  " {\"name\": \"files.read\", \"handler\": {\"kind\": \"manual\"}},\n"
-                  " {\"name\": \"files_read\", \"handler\": {\"kind\": \"manual\"}}]}\n");
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                          "{\"name\": \"dots\", \"tools\": [\n"
+                          " {\"name\": \"files.read\", \"handler\": {\"kind\": \"manual\"}},\n"
+                          " {\"name\": \"files_read\", \"handler\": {\"kind\": \"manual\"}}]}\n"));
         const CommandResult clash = toolstudio({QStringLiteral("tools"), QStringLiteral("export"), dir.path(),
                                                 QStringLiteral("--format"), QStringLiteral("anthropic")});
         QCOMPARE(clash.exitCode, 1);

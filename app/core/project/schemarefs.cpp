@@ -22,20 +22,6 @@ namespace {
 /// (refusing) fetch function for, and names in its error.
 const std::string UnfollowablePrefix = "urn:toolstudio:unfollowable:";
 
-std::string escapeToken(const std::string &token)
-{
-    std::string escaped;
-    for (const char c : token) {
-        if (c == '~')
-            escaped += "~0";
-        else if (c == '/')
-            escaped += "~1";
-        else
-            escaped += c;
-    }
-    return escaped;
-}
-
 /// A token as valijson reads it: "~1", "~0" and then %-escapes are decoded; so '~',
 /// '/', '%' and '#' are escaped.
 std::string parserToken(const std::string &token)
@@ -285,6 +271,20 @@ QString loopMessage(const std::vector<Site> &sites,
 }
 
 } // namespace
+
+std::string escapeToken(const std::string &token)
+{
+    std::string escaped;
+    for (const char c : token) {
+        if (c == '~')
+            escaped += "~0";
+        else if (c == '/')
+            escaped += "~1";
+        else
+            escaped += c;
+    }
+    return escaped;
+}
 
 std::optional<std::string> localPointer(const std::string &ref)
 {

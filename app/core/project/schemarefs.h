@@ -24,6 +24,9 @@
 /// cannot be followed at all.
 namespace SchemaRefs {
 
+/// A JSON Pointer token escaped: '~' → "~0", '/' → "~1".
+std::string escapeToken(const std::string &token);
+
 /// "#/definitions/a%20b" → "/definitions/a b"; nullopt for what is not a local pointer.
 std::optional<std::string> localPointer(const std::string &ref);
 

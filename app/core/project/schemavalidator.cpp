@@ -590,16 +590,7 @@ int nestingDepth(const nlohmann::json &value, int stopAt)
 
 std::string appendToken(const std::string &pointer, const std::string &token)
 {
-    std::string escaped;
-    for (const char c : token) {
-        if (c == '~')
-            escaped += "~0";
-        else if (c == '/')
-            escaped += "~1";
-        else
-            escaped += c;
-    }
-    return pointer + '/' + escaped;
+    return pointer + '/' + SchemaRefs::escapeToken(token);
 }
 
 class Compiler
