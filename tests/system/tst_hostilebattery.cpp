@@ -878,7 +878,10 @@ void TestHostileBattery::bridgeAbuse_data()
                                       << int(RunStatus::Failed) << QStringLiteral("protocol error on the tools bridge");
     QTest::newRow("29 bad UTF-8") << prelude
             + "os.write(3, b'{\"type\":\"call\",\"id\":\"a\",\"tool\":\"echo\",\"args\":{\"s\":\"\\xff\\xfe\"}}\\n')\nprint('RESULT', os.read(3, 4096)[:200].decode(errors='replace'))\n"
-                                  << int(RunStatus::Completed) << QStringLiteral("protocol_error");
+                                  << int(RunStatus::Completed)
+                                  << QStringLiteral(
+                                         "\"code\":\"invalid_arguments\",\"message\":\"invalid arguments for "
+                                         "'echo': invalid UTF-8 at byte 6 of the arguments\"");
     QTest::newRow("29 100000 calls burst") << prelude
             + "line = json.dumps({'type': 'call', 'id': 'x', 'tool': 'echo', 'args': {'n': 1}}).encode() + b'\\n'\n"
               "try:\n    for i in range(100000):\n        tools.echo(n=i)\nexcept ToolError as e:\n    print('RESULT', e.code)\n"
