@@ -16,16 +16,6 @@
 
 namespace {
 
-std::string resolveNumber(int nr)
-{
-    char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-    if (!name)
-        return {};
-    std::string result = name;
-    std::free(name);
-    return result;
-}
-
 const char *familyName(std::uint64_t family)
 {
     switch (family) {
@@ -67,13 +57,13 @@ namespace SeccompFilter {
 
 std::string syscallName(int nr)
 {
-    const std::string name = resolveNumber(nr);
+    const std::string name = resolvedName(nr);
     return name.empty() ? "syscall " + std::to_string(nr) : name;
 }
 
 std::string describeArguments(int nr, const std::uint64_t args[6])
 {
-    const std::string name = resolveNumber(nr);
+    const std::string name = resolvedName(nr);
     if (name == "socket") {
         const char *family = familyName(args[0]);
         std::string type;

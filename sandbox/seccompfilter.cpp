@@ -562,7 +562,11 @@ std::string addRules(scmp_filter_ctx ctx, std::uint32_t defaultAction, const Sec
     return rules.error();
 }
 
-std::string resolveNumber(int nr)
+} // namespace
+
+namespace SeccompFilter {
+
+std::string resolvedName(int nr)
 {
     char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
     if (!name)
@@ -571,10 +575,6 @@ std::string resolveNumber(int nr)
     std::free(name);
     return result;
 }
-
-} // namespace
-
-namespace SeccompFilter {
 
 std::string build(const Options &options, std::vector<sock_filter> *program)
 {
@@ -629,7 +629,7 @@ std::string build(const Options &options, std::vector<sock_filter> *program)
 
 int refusalErrno(int nr, const std::uint64_t args[6])
 {
-    const std::string name = resolveNumber(nr);
+    const std::string name = resolvedName(nr);
     if (name == "socket")
         return args[0] == AF_UNIX ? EPERM : EAFNOSUPPORT;
     int error = 0;

@@ -127,6 +127,8 @@ Result install(const Options &options);
 /// be allowed.
 int refusalErrno(int nr, const std::uint64_t args[6]);
 
+/// libseccomp's name for syscall `nr` on this architecture; empty when it has none.
+std::string resolvedName(int nr);
 /// The syscall's name on the native architecture ("socket"), or "syscall <nr>".
 std::string syscallName(int nr);
 
