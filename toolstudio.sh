@@ -199,6 +199,7 @@ test)
             "fuzz_importedrun corpus_run $((seconds / 3))"
             "fuzz_toolfile corpus_toolfile $((seconds / 3))"
             "fuzz_manifest corpus_manifest $((seconds / 3))"
+            "fuzz_jsonrpc corpus_jsonrpc $((seconds / 3))"
         )
         targets=()
         for entry in "${fuzzers[@]}"; do targets+=("${entry%% *}"); done

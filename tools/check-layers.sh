@@ -17,6 +17,7 @@ declare -A ALLOWED=(
     [engine]="engine journal project python"
     [exchange]="exchange journal project python"
     [run]="run engine exchange journal project python"
+    [jsonrpc]="jsonrpc"
 )
 core_folders=" ${!ALLOWED[*]} "
 status=0
