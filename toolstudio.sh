@@ -122,6 +122,35 @@ fetch_schema_suite() {
     rm -rf "$work"
 }
 
+# The MCP reference servers the MCP client's tests talk to (tst_mcpsession), from the
+# npm registry, pinned, into a cache of their own outside the tree; the tests find it
+# through TOOLSTUDIO_MCP_SERVERS_DIR. Debian's npm package is installed when there is no
+# npm. A failure is only logged: those tests then skip, saying so.
+MCP_SERVERS=("@modelcontextprotocol/server-everything@2026.8.31")
+install_mcp_servers() {
+    local dir="${XDG_CACHE_HOME:-$HOME/.cache}/toolstudio/test-mcp-servers"
+    export TOOLSTUDIO_MCP_SERVERS_DIR="$dir"
+    if [ "$(cat "$dir/.pinned" 2>/dev/null)" = "${MCP_SERVERS[*]}" ]; then
+        return 0
+    fi
+    if ! command -v npm >/dev/null; then
+        (PACKAGES=(npm) && install_packages) || true
+    fi
+    if ! command -v npm >/dev/null; then
+        log "warning: no npm; the tests with the MCP reference servers will skip"
+        return 0
+    fi
+    log "installing the MCP reference servers for the tests into $dir: ${MCP_SERVERS[*]}"
+    mkdir -p "$dir"
+    if timeout 600 npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
+        "${MCP_SERVERS[@]}" >&2; then
+        echo "${MCP_SERVERS[*]}" >"$dir/.pinned"
+    else
+        log "warning: npm could not install ${MCP_SERVERS[*]} (is the npm registry reachable?);" \
+            "the tests with the MCP reference servers will skip"
+    fi
+}
+
 # Every tracked C++ file of ours must be as .clang-format (clang-format 14) writes it.
 check_format() {
     local files=() unformatted=()
@@ -174,6 +203,7 @@ test)
     "$ROOT/tools/check-layers.sh" || { status=1; SUMMARY+=("check-layers: FAILED (see above)"); }
     build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug
     fetch_schema_suite "$BUILD_DIR"
+    install_mcp_servers
     export QT_QPA_PLATFORM=offscreen
     # The fuzzers (libFuzzer, clang, their own build dir) for a bounded time each: in CI
     # (CI=true) or when asked (TOOLSTUDIO_FUZZ=1; TOOLSTUDIO_FUZZ_SECONDS, default 60).

@@ -1,0 +1,301 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcpclientsession.h"
+
+#include "project/durationtext.h"
+
+using nlohmann::json;
+
+namespace {
+
+/// The end of a server's stderr quoted in a failure: enough lines to show a stack
+/// trace's last frames or an npm error, not a whole log.
+constexpr qsizetype QuotedStderrChars = 2000;
+
+QString withStderr(const QString &why, const QString &stderrTail)
+{
+    const QString tail = stderrTail.trimmed();
+    if (tail.isEmpty())
+        return why;
+    return QStringLiteral("%1; its stderr ends with:\n%2")
+        .arg(why, tail.size() > QuotedStderrChars ? QStringLiteral("…") + tail.right(QuotedStderrChars) : tail);
+}
+
+} // namespace
+
+QString McpReply::errorText() const
+{
+    if (!failure.isEmpty())
+        return failure;
+    if (error.code != 0)
+        return QStringLiteral("%1: %2").arg(error.code).arg(QString::fromStdString(error.message));
+    return {};
+}
+
+const QStringList &McpClientSession::supportedVersions()
+{
+    static const QStringList versions = {QStringLiteral("2025-11-25"), QStringLiteral("2025-06-18"),
+                                         QStringLiteral("2025-03-26"), QStringLiteral("2024-11-05")};
+    return versions;
+}
+
+McpClientSession::McpClientSession(QObject *parent)
+    : QObject(parent)
+    , m_transport(new McpStdioTransport(this))
+{
+    connect(m_transport, &McpStdioTransport::messageReceived, this, &McpClientSession::onMessage);
+    connect(m_transport, &McpStdioTransport::messageRefused, this, &McpClientSession::onRefused);
+    connect(m_transport, &McpStdioTransport::finished, this, &McpClientSession::onFinished);
+}
+
+McpClientSession::~McpClientSession()
+{
+    m_transport->disconnect(this);
+    std::map<qint64, Pending> pending;
+    pending.swap(m_pending);
+    for (auto &[id, entry] : pending)
+        delete entry.timer; // callbacks are not called from a destructor
+}
+
+void McpClientSession::open(const McpStdioTransport::Launch &launch)
+{
+    m_state = State::Initializing;
+    m_failure.clear();
+    m_transport->start(launch);
+    const json params = {
+        {"protocolVersion", supportedVersions().first().toStdString()},
+        {"capabilities", json::object()},
+        {"clientInfo", {{"name", "toolstudio"}, {"title", "Tool Studio"}, {"version", "1.0"}}},
+    };
+    const qint64 id = m_nextId++;
+    QTimer *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    connect(timer, &QTimer::timeout, this, [this, id] {
+        finish(id,
+               McpReply{{},
+                        {},
+                        QStringLiteral("the server did not answer initialize within %1 s")
+                            .arg(decimalSeconds(m_initializeTimeoutMs))});
+    });
+    m_pending[id] = Pending{[this](const McpReply &reply) { onInitialized(reply); }, timer};
+    timer->start(m_initializeTimeoutMs);
+    m_transport->send(JsonRpcMessage::request(json(id), "initialize", params));
+}
+
+void McpClientSession::onInitialized(const McpReply &reply)
+{
+    if (!reply.ok()) {
+        fail(reply.failure.isEmpty() ? QStringLiteral("initialize failed: %1").arg(reply.errorText()) : reply.failure);
+        return;
+    }
+    const json &result = reply.result;
+    const auto version = result.is_object() ? result.find("protocolVersion") : result.end();
+    if (version == result.end() || !version->is_string()) {
+        fail(QStringLiteral("the server's initialize result has no protocolVersion"));
+        return;
+    }
+    const QString chosen = QString::fromStdString(version->get<std::string>());
+    if (!supportedVersions().contains(chosen)) {
+        fail(QStringLiteral("the server speaks MCP revision \"%1\", which the studio does not (it speaks %2)")
+                 .arg(chosen.left(40), supportedVersions().join(QStringLiteral(", "))));
+        return;
+    }
+    m_protocolVersion = chosen;
+    m_serverInfo = result.value("serverInfo", json::object());
+    m_serverCapabilities = result.value("capabilities", json::object());
+    if (const auto text = result.find("instructions"); text != result.end() && text->is_string())
+        m_instructions = QString::fromStdString(text->get<std::string>());
+    m_transport->send(JsonRpcMessage::notification("notifications/initialized"));
+    m_state = State::Ready;
+    Q_EMIT ready();
+}
+
+void McpClientSession::close()
+{
+    if (m_state == State::Closed)
+        return;
+    const bool wasReady = m_state == State::Ready;
+    m_state = State::Closed;
+    failAll(QStringLiteral("the session was closed"));
+    m_transport->stop();
+    if (wasReady)
+        Q_EMIT closed(QStringLiteral("the session was closed"));
+}
+
+qint64 McpClientSession::request(const QString &method, json params, ReplyHandler done, int timeoutMs)
+{
+    if (m_state != State::Ready) {
+        done(McpReply{{}, {}, QStringLiteral("the server is not connected")});
+        return 0;
+    }
+    const qint64 id = m_nextId++;
+    QTimer *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    connect(timer, &QTimer::timeout, this, [this, id, method, timeoutMs] {
+        cancel(id, QStringLiteral("%1 timed out after %2 s").arg(method).arg(decimalSeconds(timeoutMs)));
+    });
+    m_pending[id] = Pending{std::move(done), timer};
+    timer->start(timeoutMs);
+    m_transport->send(JsonRpcMessage::request(json(id), method.toStdString(), std::move(params)));
+    return id;
+}
+
+void McpClientSession::cancel(qint64 id, const QString &reason)
+{
+    if (!m_pending.count(id))
+        return;
+    m_transport->send(
+        JsonRpcMessage::notification("notifications/cancelled", {{"requestId", id}, {"reason", reason.toStdString()}}));
+    finish(id, McpReply{{}, {}, reason});
+}
+
+qint64 McpClientSession::callTool(const QString &name, const json &arguments, const json &meta, ReplyHandler done,
+                                  int timeoutMs)
+{
+    json params = {{"name", name.toStdString()}, {"arguments", arguments}};
+    if (meta.is_object() && !meta.empty())
+        params["_meta"] = meta;
+    return request(QStringLiteral("tools/call"), std::move(params), std::move(done), timeoutMs);
+}
+
+void McpClientSession::listTools(std::function<void(const std::vector<json> &, const McpReply &)> done)
+{
+    listPage(nullptr, 1, std::make_shared<std::vector<json>>(), std::move(done));
+}
+
+void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<std::vector<json>> tools,
+                                std::function<void(const std::vector<json> &, const McpReply &)> done)
+{
+    json params = json::object();
+    if (!cursor.is_null())
+        params["cursor"] = cursor;
+    request(QStringLiteral("tools/list"), params, [this, page, tools, done](const McpReply &reply) {
+        if (!reply.ok()) {
+            done({}, reply);
+            return;
+        }
+        const json &result = reply.result;
+        const auto list = result.is_object() ? result.find("tools") : result.end();
+        if (list == result.end() || !list->is_array()) {
+            done({}, McpReply{{}, {}, QStringLiteral("the server's tools/list result has no \"tools\" array")});
+            return;
+        }
+        tools->insert(tools->end(), list->begin(), list->end());
+        const auto next = result.find("nextCursor");
+        if (next == result.end() || next->is_null()) {
+            done(*tools, reply);
+            return;
+        }
+        if (!next->is_string()) {
+            done({}, McpReply{{}, {}, QStringLiteral("the server's tools/list nextCursor is not a string")});
+            return;
+        }
+        if (page >= MaxListPages) {
+            done({},
+                 McpReply{{}, {}, QStringLiteral("the server's tools/list goes on past %1 pages").arg(MaxListPages)});
+            return;
+        }
+        listPage(*next, page + 1, tools, done);
+    });
+}
+
+void McpClientSession::onMessage(const JsonRpcMessage &message)
+{
+    switch (message.kind) {
+    case JsonRpcMessage::Kind::Result:
+    case JsonRpcMessage::Kind::Error: {
+        const qint64 id = message.id.is_number_integer() ? message.id.get<qint64>() : 0;
+        if (id <= 0 || !m_pending.count(id)) {
+            ++m_unmatchedResponses; // late (timed out, cancelled) or never sent
+            return;
+        }
+        McpReply reply;
+        if (message.kind == JsonRpcMessage::Kind::Result)
+            reply.result = message.result;
+        else
+            reply.error = message.error.code != 0
+                ? message.error
+                : JsonRpcError{JsonRpcError::InternalError, message.error.message, message.error.data};
+        finish(id, reply);
+        return;
+    }
+    case JsonRpcMessage::Kind::Request:
+        answerServerRequest(message);
+        return;
+    case JsonRpcMessage::Kind::Notification: {
+        const QString method = QString::fromStdString(message.method);
+        Q_EMIT notificationReceived(method, message.params);
+        if (method == QLatin1String("notifications/tools/list_changed"))
+            Q_EMIT toolsChanged();
+        return;
+    }
+    }
+}
+
+void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
+{
+    if (message.method == "ping") {
+        m_transport->send(JsonRpcMessage::resultFor(message.id, json::object()));
+        return;
+    }
+    JsonRpcError error{JsonRpcError::MethodNotFound,
+                       "Method not found: Tool Studio does not answer " + message.method.substr(0, 128) + " yet",
+                       nullptr};
+    m_transport->send(JsonRpcMessage::errorFor(message.id, std::move(error)));
+}
+
+void McpClientSession::onRefused(const QString &reason, const json &id)
+{
+    Q_UNUSED(reason)
+    Q_UNUSED(id)
+    ++m_refusedMessages;
+}
+
+void McpClientSession::onFinished(const QString &why)
+{
+    const QString text = withStderr(QStringLiteral("the server %1").arg(why), m_transport->stderrTail());
+    switch (m_state) {
+    case State::Initializing:
+        fail(text);
+        return;
+    case State::Ready:
+        m_state = State::Closed;
+        failAll(text);
+        Q_EMIT closed(text);
+        return;
+    default:
+        return;
+    }
+}
+
+void McpClientSession::finish(qint64 id, const McpReply &reply)
+{
+    const auto found = m_pending.find(id);
+    if (found == m_pending.end())
+        return;
+    Pending entry = std::move(found->second);
+    m_pending.erase(found);
+    delete entry.timer;
+    entry.done(reply);
+}
+
+void McpClientSession::failAll(const QString &why)
+{
+    std::map<qint64, Pending> pending;
+    pending.swap(m_pending);
+    for (auto &[id, entry] : pending) {
+        delete entry.timer;
+        entry.done(McpReply{{}, {}, why});
+    }
+}
+
+void McpClientSession::fail(const QString &why)
+{
+    if (m_state == State::Failed)
+        return;
+    m_state = State::Failed;
+    m_failure = why.contains(QLatin1String("its stderr ends with")) ? why : withStderr(why, m_transport->stderrTail());
+    failAll(m_failure);
+    m_transport->stop();
+    Q_EMIT failed(m_failure);
+}

@@ -1,0 +1,131 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "mcpstdiotransport.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <functional>
+#include <map>
+#include <vector>
+
+/// The answer to one request the studio sent a server: its result, or why there is
+/// none — the server's JSON-RPC error (`error.code` ≠ 0), or `failure` (the server
+/// ended, the session closed, the request timed out) with `error.code` 0.
+struct McpReply
+{
+    nlohmann::json result;
+    JsonRpcError error;
+    QString failure;
+
+    bool ok() const { return failure.isEmpty() && error.code == 0; }
+    /// One line for a person: the failure, or "CODE: message" of the server's error.
+    QString errorText() const;
+};
+
+/// A client session with one MCP server in the 2025 era (protocol revisions
+/// 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05): open() starts the server, sends
+/// `initialize` (the latest revision the studio speaks), checks the server's chosen
+/// revision is one it speaks, then sends `notifications/initialized` and is ready().
+///
+/// Requests (request(), listTools(), callTool()) carry integer ids from 1; each reply is
+/// handed to its callback exactly once — by the server's response, or with a failure
+/// when the server ends, the session is closed, or its timeout passes (a timed-out
+/// request is cancelled with `notifications/cancelled`, as the spec asks). A response
+/// whose id the session did not send is counted (unmatchedResponses) and dropped.
+///
+/// Requests from the server: `ping` is answered; the others (sampling, elicitation,
+/// roots) are answered "Method not found" until the studio offers them (issue 21 §4).
+/// Notifications are handed on (notificationReceived); `notifications/tools/list_changed`
+/// also emits toolsChanged().
+class McpClientSession : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State { Idle, Initializing, Ready, Failed, Closed };
+    using ReplyHandler = std::function<void(const McpReply &)>;
+
+    /// The revisions this session speaks, newest first; initialize asks for the first.
+    static const QStringList &supportedVersions();
+    static constexpr int DefaultTimeoutMs = 60000;
+    static constexpr int InitializeTimeoutMs = 30000;
+    /// tools/list pages followed at most (a server that hands out cursors forever).
+    static constexpr int MaxListPages = 100;
+
+    explicit McpClientSession(QObject *parent = nullptr);
+    ~McpClientSession() override;
+
+    void open(const McpStdioTransport::Launch &launch);
+    /// How long open() waits for the initialize result (InitializeTimeoutMs by default).
+    void setInitializeTimeout(int ms) { m_initializeTimeoutMs = ms; }
+    /// Ends the session: every open request fails with "the session was closed", the
+    /// server is stopped.
+    void close();
+
+    State state() const { return m_state; }
+    /// Why the session failed (state Failed), with the server's stderr tail when it has one.
+    QString failure() const { return m_failure; }
+    QString protocolVersion() const { return m_protocolVersion; }
+    const nlohmann::json &serverInfo() const { return m_serverInfo; }
+    const nlohmann::json &serverCapabilities() const { return m_serverCapabilities; }
+    QString instructions() const { return m_instructions; }
+    /// Lines of stdout that were not messages, and responses to ids never sent.
+    int refusedMessages() const { return m_refusedMessages; }
+    int unmatchedResponses() const { return m_unmatchedResponses; }
+    McpStdioTransport *transport() const { return m_transport; }
+
+    /// Sends `method` with `params` (an object, or null for none); `done` gets the reply.
+    /// Returns the request's id (0 when the session is not ready: `done` is called at
+    /// once with the failure).
+    qint64 request(const QString &method, nlohmann::json params, ReplyHandler done, int timeoutMs = DefaultTimeoutMs);
+    /// `notifications/cancelled` for an open request; its callback gets `reason` as failure.
+    void cancel(qint64 id, const QString &reason);
+    /// tools/list, every page: `done` gets all tools (each as the server sent it), or the
+    /// reply of the page that failed.
+    void listTools(std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
+    /// tools/call of `name` with `arguments` (an object); `meta` (object or null) is sent
+    /// as `_meta`.
+    qint64 callTool(const QString &name, const nlohmann::json &arguments, const nlohmann::json &meta, ReplyHandler done,
+                    int timeoutMs = DefaultTimeoutMs);
+
+Q_SIGNALS:
+    void ready();
+    void failed(const QString &why);
+    /// The server ended or the session was closed after it was ready.
+    void closed(const QString &why);
+    void notificationReceived(const QString &method, const nlohmann::json &params);
+    void toolsChanged();
+
+private:
+    struct Pending
+    {
+        ReplyHandler done;
+        QTimer *timer = nullptr;
+    };
+
+    void onMessage(const JsonRpcMessage &message);
+    void onRefused(const QString &reason, const nlohmann::json &id);
+    void onFinished(const QString &why);
+    void onInitialized(const McpReply &reply);
+    void answerServerRequest(const JsonRpcMessage &message);
+    void finish(qint64 id, const McpReply &reply);
+    void failAll(const QString &why);
+    void fail(const QString &why);
+    void listPage(const nlohmann::json &cursor, int page, std::shared_ptr<std::vector<nlohmann::json>> tools,
+                  std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
+
+    McpStdioTransport *m_transport = nullptr;
+    State m_state = State::Idle;
+    QString m_failure;
+    QString m_protocolVersion;
+    nlohmann::json m_serverInfo;
+    nlohmann::json m_serverCapabilities;
+    QString m_instructions;
+    qint64 m_nextId = 1;
+    int m_initializeTimeoutMs = InitializeTimeoutMs;
+    std::map<qint64, Pending> m_pending;
+    int m_refusedMessages = 0;
+    int m_unmatchedResponses = 0;
+};

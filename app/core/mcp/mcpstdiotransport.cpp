@@ -1,0 +1,139 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcpstdiotransport.h"
+
+#include "bridgeframereader.h"
+
+#include <QTimer>
+
+McpStdioTransport::McpStdioTransport(QObject *parent)
+    : QObject(parent)
+{}
+
+McpStdioTransport::~McpStdioTransport()
+{
+    if (m_process) {
+        m_process->disconnect(this);
+        if (m_process->state() != QProcess::NotRunning) {
+            m_process->kill();
+            m_process->waitForFinished(StopGraceMs);
+        }
+    }
+}
+
+void McpStdioTransport::start(const Launch &launch)
+{
+    delete m_process;
+    m_process = new QProcess(this);
+    m_reader = std::make_unique<BridgeFrameReader>(MaxMessageBytes);
+    m_stderrTail.clear();
+    m_stopping = false;
+    m_reportedEnd = false;
+    m_process->setProgram(launch.program);
+    m_process->setArguments(launch.arguments);
+    m_process->setProcessEnvironment(launch.environment);
+    if (!launch.workingDirectory.isEmpty())
+        m_process->setWorkingDirectory(launch.workingDirectory);
+    connect(m_process, &QProcess::started, this, &McpStdioTransport::started);
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &McpStdioTransport::readStdout);
+    connect(m_process, &QProcess::readyReadStandardError, this, &McpStdioTransport::readStderr);
+    connect(m_process, &QProcess::finished, this, &McpStdioTransport::onFinished);
+    connect(m_process, &QProcess::errorOccurred, this, &McpStdioTransport::onError);
+    m_process->start(QIODevice::ReadWrite);
+}
+
+bool McpStdioTransport::send(const JsonRpcMessage &message)
+{
+    // While the process is starting QProcess keeps what is written and hands it on.
+    if (!m_process || m_process->state() == QProcess::NotRunning || m_stopping)
+        return false;
+    std::string line = message.encode();
+    line += '\n';
+    m_process->write(line.data(), qint64(line.size()));
+    return true;
+}
+
+void McpStdioTransport::stop()
+{
+    if (!isRunning() || m_stopping)
+        return;
+    m_stopping = true;
+    m_process->closeWriteChannel();
+    QProcess *process = m_process;
+    QTimer::singleShot(StopGraceMs, process, [process] {
+        if (process->state() == QProcess::NotRunning)
+            return;
+        process->terminate();
+        QTimer::singleShot(StopGraceMs, process, [process] {
+            if (process->state() != QProcess::NotRunning)
+                process->kill();
+        });
+    });
+}
+
+bool McpStdioTransport::isRunning() const
+{
+    return m_process && m_process->state() == QProcess::Running;
+}
+
+qint64 McpStdioTransport::processId() const
+{
+    return isRunning() ? m_process->processId() : 0;
+}
+
+QString McpStdioTransport::stderrTail() const
+{
+    qsizetype start = 0;
+    while (start < m_stderrTail.size() && (static_cast<unsigned char>(m_stderrTail[start]) & 0xC0) == 0x80)
+        ++start; // the tail was cut inside a character
+    return QString::fromUtf8(m_stderrTail.mid(start));
+}
+
+void McpStdioTransport::readStdout()
+{
+    const QByteArray bytes = m_process->readAllStandardOutput();
+    for (BridgeFrameReader::Event &event : m_reader->feed(std::string_view(bytes.constData(), bytes.size()))) {
+        if (event.kind == BridgeFrameReader::Event::Oversized) {
+            Q_EMIT messageRefused(QStringLiteral("a message of %1 bytes is over the limit of %2 bytes; it was skipped")
+                                      .arg(event.length)
+                                      .arg(MaxMessageBytes),
+                                  nullptr);
+            continue;
+        }
+        if (!event.line.empty() && event.line.back() == '\r')
+            event.line.pop_back(); // a server on a CRLF stream
+        if (event.line.find_first_not_of(" \t") == std::string::npos)
+            continue; // blank lines between messages are harmless
+        JsonRpcDecoded decoded = JsonRpc::decode(event.line);
+        if (decoded.message)
+            Q_EMIT messageReceived(*decoded.message);
+        else
+            Q_EMIT messageRefused(QString::fromStdString(decoded.problem.message), decoded.problemId);
+    }
+}
+
+void McpStdioTransport::readStderr()
+{
+    m_stderrTail += m_process->readAllStandardError();
+    if (m_stderrTail.size() > StderrTailBytes)
+        m_stderrTail.remove(0, m_stderrTail.size() - StderrTailBytes);
+}
+
+void McpStdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    readStdout();
+    readStderr();
+    if (m_reportedEnd)
+        return;
+    m_reportedEnd = true;
+    Q_EMIT finished(status == QProcess::CrashExit ? QStringLiteral("killed by signal %1").arg(exitCode)
+                                                  : QStringLiteral("exited with code %1").arg(exitCode));
+}
+
+void McpStdioTransport::onError(QProcess::ProcessError error)
+{
+    if (error != QProcess::FailedToStart || m_reportedEnd)
+        return;
+    m_reportedEnd = true;
+    Q_EMIT finished(QStringLiteral("could not be started: %1").arg(m_process->errorString()));
+}

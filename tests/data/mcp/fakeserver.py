@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 Tool Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A misbehaving MCP stdio server for tst_mcpsession, one behaviour per mode (argv[1]):
+
+  good        answers initialize (2025-06-18), lists 5 tools over 3 pages, and on
+              tools/call "echo" first sends the client a ping and returns the reply it got
+  garbage     like good, but writes a banner, a non-JSON line and a batch to stdout first
+  silent      never answers initialize
+  crash       answers initialize, then exits with code 3 on tools/call, "boom" on stderr
+  version     answers initialize with protocol revision 1999-01-01
+  stray       answers tools/call with an extra response to an id the client never sent
+  endless     tools/list hands out a next cursor forever
+"""
+import json
+import sys
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "good"
+TOOLS = [{"name": f"tool-{n}", "inputSchema": {"type": "object"}} for n in range(5)]
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def read():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return json.loads(line)
+
+
+if mode == "garbage":
+    sys.stdout.write("Starting server v1 on stdio\nnot json at all\n[1,2]\n\n")
+    sys.stdout.flush()
+
+while True:
+    message = read()
+    method = message.get("method")
+    if "id" not in message or method is None:
+        continue  # notifications and responses
+    rid = message["id"]
+    if method == "initialize":
+        if mode == "silent":
+            continue
+        version = "1999-01-01" if mode == "version" else "2025-06-18"
+        send({"jsonrpc": "2.0", "id": rid, "result": {
+            "protocolVersion": version, "capabilities": {"tools": {"listChanged": True}},
+            "serverInfo": {"name": "fake", "version": "0"}, "instructions": "be kind"}})
+    elif method == "tools/list":
+        cursor = (message.get("params") or {}).get("cursor")
+        page = int(cursor) if cursor else 0
+        if mode == "endless":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [], "nextCursor": str(page + 1)}})
+            continue
+        chunk = TOOLS[page * 2:page * 2 + 2]
+        result = {"tools": chunk}
+        if page * 2 + 2 < len(TOOLS):
+            result["nextCursor"] = str(page + 1)
+        send({"jsonrpc": "2.0", "id": rid, "result": result})
+    elif method == "tools/call":
+        if mode == "crash":
+            sys.stderr.write("Traceback (most recent call last):\nboom\n")
+            sys.stderr.flush()
+            sys.exit(3)
+        if mode == "stray":
+            send({"jsonrpc": "2.0", "id": 999, "result": {}})
+        send({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"})
+        pong = read()
+        send({"jsonrpc": "2.0", "id": "srv-2", "method": "sampling/createMessage", "params": {"messages": []}})
+        sampling = read()
+        send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}})
+        text = json.dumps({"args": message["params"], "pong": pong, "sampling": sampling}, sort_keys=True)
+        send({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}})
+    else:
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})

@@ -1,0 +1,240 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// McpClientSession over stdio against the MCP reference server "everything" from npm
+// (installed by ./toolstudio.sh test into BUILD/mcp-servers) and against
+// tests/data/mcp/fakeserver.py, a server that misbehaves in one way per mode.
+#include "mcp/mcpclientsession.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+using nlohmann::json;
+
+namespace {
+
+McpStdioTransport::Launch fakeServer(const QString &mode)
+{
+    McpStdioTransport::Launch launch;
+    launch.program = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    launch.arguments
+        = {qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/mcp/fakeserver.py"), mode};
+    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    return launch;
+}
+
+/// The reference server's entry point, or "" when ./toolstudio.sh test has not installed it.
+QString everythingServer()
+{
+    const QString dir = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR");
+    const QFileInfo entry(dir + QStringLiteral("/node_modules/.bin/mcp-server-everything"));
+    return dir.isEmpty() || !entry.exists() ? QString() : entry.canonicalFilePath();
+}
+
+/// Runs `start` and waits for `session` to leave Initializing.
+void openAndWait(McpClientSession &session, const McpStdioTransport::Launch &launch)
+{
+    session.open(launch);
+    QTRY_VERIFY_WITH_TIMEOUT(session.state() != McpClientSession::State::Initializing, 60000);
+}
+
+/// Sends a request and waits for its reply.
+McpReply callAndWait(McpClientSession &session, const QString &tool, const json &arguments)
+{
+    std::optional<McpReply> reply;
+    session.callTool(tool, arguments, json::object(), [&reply](const McpReply &r) { reply = r; });
+    (void)QTest::qWaitFor([&reply] { return reply.has_value(); }, 60000);
+    return reply.value_or(McpReply{{}, {}, QStringLiteral("no reply within 60 s")});
+}
+
+std::vector<json> listAndWait(McpClientSession &session, McpReply *replyOut)
+{
+    std::optional<std::vector<json>> tools;
+    session.listTools([&](const std::vector<json> &list, const McpReply &reply) {
+        tools = list;
+        *replyOut = reply;
+    });
+    (void)QTest::qWaitFor([&tools] { return tools.has_value(); }, 60000);
+    return tools.value_or(std::vector<json>{});
+}
+
+QStringList namesOf(const std::vector<json> &tools)
+{
+    QStringList names;
+    for (const json &tool : tools)
+        names << QString::fromStdString(tool.value("name", ""));
+    return names;
+}
+
+} // namespace
+
+class TestMcpSession : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void referenceServerEverything();
+    void pagesAndServerRequests();
+    void garbageOnStdoutIsSkipped();
+    void serverThatNeverInitializes();
+    void serverCrashesMidCall();
+    void unsupportedRevision();
+    void strayResponseIsDropped();
+    void endlessPagesStop();
+    void serverThatCannotStart();
+};
+
+void TestMcpSession::referenceServerEverything()
+{
+    const QString entry = everythingServer();
+    if (entry.isEmpty())
+        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
+              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+    McpStdioTransport::Launch launch;
+    launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
+    launch.arguments = {entry};
+    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    McpClientSession session;
+    openAndWait(session, launch);
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    QVERIFY2(McpClientSession::supportedVersions().contains(session.protocolVersion()),
+             qPrintable(session.protocolVersion()));
+    QCOMPARE(session.serverInfo().value("name", ""), std::string("mcp-servers/everything"));
+    QVERIFY(session.serverCapabilities().contains("tools"));
+
+    McpReply listed;
+    const QStringList names = namesOf(listAndWait(session, &listed));
+    QVERIFY2(listed.ok(), qPrintable(listed.errorText()));
+    for (const char *expected : {"echo", "get-sum", "get-tiny-image"})
+        QVERIFY2(names.contains(QLatin1String(expected)), qPrintable(names.join(u',')));
+
+    const McpReply echo = callAndWait(session, QStringLiteral("echo"), {{"message", "héllo"}});
+    QVERIFY2(echo.ok(), qPrintable(echo.errorText()));
+    QCOMPARE(echo.result["content"][0]["text"].dump(), json("Echo: héllo").dump());
+
+    const McpReply sum = callAndWait(session, QStringLiteral("get-sum"), {{"a", 2}, {"b", 40}});
+    QVERIFY2(sum.ok(), qPrintable(sum.errorText()));
+    QVERIFY2(sum.result.dump().find("42") != std::string::npos, sum.result.dump().c_str());
+
+    // A tool the server does not have: the server's own error (a JSON-RPC error or
+    // isError), never a session failure.
+    const McpReply unknown = callAndWait(session, QStringLiteral("no-such-tool"), json::object());
+    QVERIFY(unknown.failure.isEmpty());
+    QVERIFY(!unknown.ok() || unknown.result.value("isError", false));
+    QCOMPARE(session.state(), McpClientSession::State::Ready);
+
+    QSignalSpy closed(&session, &McpClientSession::closed);
+    session.close();
+    QTRY_VERIFY_WITH_TIMEOUT(!session.transport()->isRunning(), 10000);
+}
+
+void TestMcpSession::pagesAndServerRequests()
+{
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("good")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    QCOMPARE(session.protocolVersion(), QStringLiteral("2025-06-18"));
+    QCOMPARE(session.instructions(), QStringLiteral("be kind"));
+
+    McpReply listed;
+    QCOMPARE(namesOf(listAndWait(session, &listed)),
+             QStringLiteral("tool-0 tool-1 tool-2 tool-3 tool-4").split(u' ')); // three pages
+    QVERIFY(listed.ok());
+
+    QSignalSpy notifications(&session, &McpClientSession::notificationReceived);
+    const McpReply reply = callAndWait(session, QStringLiteral("tool-0"), {{"x", 1}});
+    QVERIFY2(reply.ok(), qPrintable(reply.errorText()));
+    const json seen = json::parse(reply.result["content"][0]["text"].get<std::string>());
+    QCOMPARE(seen["args"].dump(), std::string(R"({"arguments":{"x":1},"name":"tool-0"})"));
+    // The server's ping was answered with an empty result, its sampling request with
+    // "Method not found" (the studio does not offer sampling yet).
+    QCOMPARE(seen["pong"].dump(), std::string(R"({"id":"srv-1","jsonrpc":"2.0","result":{}})"));
+    QCOMPARE(seen["sampling"]["error"]["code"].dump(), std::string("-32601"));
+    QCOMPARE(seen["sampling"]["id"].dump(), std::string(R"("srv-2")"));
+    QCOMPARE(notifications.count(), 1);
+    QCOMPARE(notifications.at(0).at(0).toString(), QStringLiteral("notifications/progress"));
+    QCOMPARE(session.refusedMessages(), 0);
+}
+
+void TestMcpSession::garbageOnStdoutIsSkipped()
+{
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("garbage")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    QCOMPARE(session.refusedMessages(), 3); // the banner, "not json at all", the batch; the blank line is skipped
+    QVERIFY(callAndWait(session, QStringLiteral("tool-1"), json::object()).ok());
+}
+
+void TestMcpSession::serverThatNeverInitializes()
+{
+    McpClientSession session;
+    session.setInitializeTimeout(500);
+    QSignalSpy failed(&session, &McpClientSession::failed);
+    openAndWait(session, fakeServer(QStringLiteral("silent")));
+    QCOMPARE(session.state(), McpClientSession::State::Failed);
+    QCOMPARE(session.failure(), QStringLiteral("the server did not answer initialize within 0.5 s"));
+    QCOMPARE(failed.count(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!session.transport()->isRunning(), 10000); // stopped: stdin closed, it exits
+}
+
+void TestMcpSession::serverCrashesMidCall()
+{
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("crash")));
+    QVERIFY(session.state() == McpClientSession::State::Ready);
+    QSignalSpy closed(&session, &McpClientSession::closed);
+    const McpReply reply = callAndWait(session, QStringLiteral("tool-0"), json::object());
+    QCOMPARE(reply.failure,
+             QStringLiteral("the server exited with code 3; its stderr ends with:\n"
+                            "Traceback (most recent call last):\nboom"));
+    QCOMPARE(session.state(), McpClientSession::State::Closed);
+    QCOMPARE(closed.count(), 1);
+    // Later requests fail at once, naming why.
+    const McpReply later = callAndWait(session, QStringLiteral("tool-0"), json::object());
+    QCOMPARE(later.failure, QStringLiteral("the server is not connected"));
+}
+
+void TestMcpSession::unsupportedRevision()
+{
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("version")));
+    QCOMPARE(session.state(), McpClientSession::State::Failed);
+    QCOMPARE(session.failure(),
+             QStringLiteral("the server speaks MCP revision \"1999-01-01\", which the studio does "
+                            "not (it speaks 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)"));
+}
+
+void TestMcpSession::strayResponseIsDropped()
+{
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("stray")));
+    QVERIFY(session.state() == McpClientSession::State::Ready);
+    QVERIFY(callAndWait(session, QStringLiteral("tool-0"), json::object()).ok());
+    QCOMPARE(session.unmatchedResponses(), 1);
+}
+
+void TestMcpSession::endlessPagesStop()
+{
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("endless")));
+    McpReply listed;
+    QVERIFY(listAndWait(session, &listed).empty());
+    QCOMPARE(listed.failure, QStringLiteral("the server's tools/list goes on past 100 pages"));
+    QCOMPARE(session.state(), McpClientSession::State::Ready);
+}
+
+void TestMcpSession::serverThatCannotStart()
+{
+    McpStdioTransport::Launch launch;
+    launch.program = QStringLiteral("/nonexistent/mcp-server");
+    McpClientSession session;
+    openAndWait(session, launch);
+    QCOMPARE(session.state(), McpClientSession::State::Failed);
+    QVERIFY2(session.failure().startsWith(QStringLiteral("the server could not be started: ")),
+             qPrintable(session.failure()));
+}
+
+QTEST_GUILESS_MAIN(TestMcpSession)
+#include "tst_mcpsession.moc"
