@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "answercommand.h"
+#include "mcpcommand.h"
 #include "replaycommand.h"
 #include "runcommand.h"
 #include "runscommand.h"
@@ -19,12 +20,13 @@ namespace {
 
 using Command = int (*)(const QStringList &);
 
-constexpr std::array<std::pair<const char *, Command>, 8> Commands{{
+constexpr std::array<std::pair<const char *, Command>, 9> Commands{{
     {"run", runCommand},
     {"runs", runsCommand},
     {"replay", replayCommand},
     {"resume", resumeCommand},
     {"answer", answerCommand},
+    {"mcp", mcpCommand},
     {"tools", toolsCommand},
     {"trace", traceCommand},
     {"trust", trustCommand},

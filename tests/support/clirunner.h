@@ -26,7 +26,7 @@ inline QString toolstudioBinary()
 }
 
 /// `arguments` of a toolstudio command with --trust after the verb when the verb runs
-/// the project's code (run, replay, resume, tools): the suites that run projects trust
+/// the project's code (run, replay, resume, tools, mcp): the suites that run projects trust
 /// them explicitly, this way (docs/sandbox.md "Trust before code runs"). The grant is
 /// recorded in the suite's own config folder: it calls isolateConfigDir(), so every
 /// child started after it inherits that folder.
@@ -34,9 +34,9 @@ inline QStringList withTrust(QStringList arguments)
 {
     isolateConfigDir();
     static const QStringList verbs{QStringLiteral("run"), QStringLiteral("replay"), QStringLiteral("resume"),
-                                   QStringLiteral("tools")};
+                                   QStringLiteral("tools"), QStringLiteral("mcp")};
     if (!arguments.isEmpty() && verbs.contains(arguments.first()) && !arguments.contains(QStringLiteral("--trust")))
-        arguments.insert(1, QStringLiteral("--trust"));
+        arguments.insert(arguments.first() == QLatin1String("mcp") ? arguments.size() : 1, QStringLiteral("--trust"));
     return arguments;
 }
 

@@ -4,12 +4,15 @@
 // McpClientSession over stdio against the MCP reference server "everything" from npm
 // (installed by ./toolstudio.sh test into BUILD/mcp-servers) and against
 // tests/data/mcp/fakeserver.py, a server that misbehaves in one way per mode.
+#include "clirunner.h"
 #include "mcp/mcpclientsession.h"
+#include "testfiles.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using nlohmann::json;
@@ -84,6 +87,8 @@ private Q_SLOTS:
     void strayResponseIsDropped();
     void endlessPagesStop();
     void serverThatCannotStart();
+    void listCommand();
+    void listCommandRefusesUntrusted();
 };
 
 void TestMcpSession::referenceServerEverything()
@@ -234,6 +239,73 @@ void TestMcpSession::serverThatCannotStart()
     QCOMPARE(session.state(), McpClientSession::State::Failed);
     QVERIFY2(session.failure().startsWith(QStringLiteral("the server could not be started: ")),
              qPrintable(session.failure()));
+}
+
+namespace {
+
+/// A project whose mcp_servers are the fake server in three ways (plain, confined to
+/// its own folder, and one naming a secret that is not set) and a remote one.
+QString writeMcpProject(const QTemporaryDir &dir)
+{
+    const QString fake
+        = qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/mcp/fakeserver.py");
+    QDir(dir.path()).mkdir(QStringLiteral("srv"));
+    QFile::copy(fake, dir.filePath(QStringLiteral("srv/fakeserver.py")));
+    writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+              R"({"name": "mcp", "mcp_servers": {
+  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "good"]},
+  "boxed": {"command": "python3", "args": ["srv/fakeserver.py", "good"], "sandbox": {"read": ["srv"], "network": false}},
+  "keyed": {"command": "python3", "args": ["srv/fakeserver.py"], "env": {"K": "${secret:NOT_SET}"}},
+  "remote": {"url": "https://example.com/mcp"}}})");
+    return dir.path();
+}
+
+} // namespace
+
+void TestMcpSession::listCommand()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString project = writeMcpProject(dir);
+    const CommandResult text = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), project});
+    QCOMPARE(text.exitCode, 1); // "keyed" failed
+    QCOMPARE(
+        QString::fromUtf8(text.out),
+        QStringLiteral("boxed  ready  MCP 2025-06-18  fake 0  5 tool(s)\n"
+                       "  boxed__tool-0\n  boxed__tool-1\n  boxed__tool-2\n  boxed__tool-3\n  boxed__tool-4\n"
+                       "fake  ready  MCP 2025-06-18  fake 0  5 tool(s)\n"
+                       "  fake__tool-0\n  fake__tool-1\n  fake__tool-2\n  fake__tool-3\n  fake__tool-4\n"
+                       "keyed  failed\n"
+                       "  cannot start: its env names secrets that are not set: NOT_SET (set them with: "
+                       "toolstudio tools secret PROJECT NAME)\n"
+                       "remote  not supported\n"
+                       "  Streamable HTTP servers are not supported yet; only stdio servers (with \"command\") are\n"));
+
+    const CommandResult asJson
+        = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), project, QStringLiteral("--json")});
+    QCOMPARE(asJson.exitCode, 1);
+    const json servers = json::parse(asJson.out.toStdString());
+    QCOMPARE(servers.size(), std::size_t(4));
+    QCOMPARE(servers[0]["name"].get<std::string>(), std::string("boxed"));
+    QCOMPARE(servers[0]["state"].get<std::string>(), std::string("ready"));
+    QCOMPARE(servers[0]["protocol_version"].get<std::string>(), std::string("2025-06-18"));
+    QCOMPARE(servers[0]["tools"][4]["name"].get<std::string>(), std::string("boxed__tool-4"));
+    QCOMPARE(servers[0]["tools"][4]["server_tool"].get<std::string>(), std::string("tool-4"));
+    QCOMPARE(servers[2]["state"].get<std::string>(), std::string("failed"));
+    QCOMPARE(servers[3]["transport"].get<std::string>(), std::string("Streamable HTTP"));
+}
+
+void TestMcpSession::listCommandRefusesUntrusted()
+{
+    // Starting a server runs the project's code: not without trust (exit 3), and no
+    // server is started.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString project = writeMcpProject(dir);
+    const CommandResult result = toolstudioAsGiven({QStringLiteral("mcp"), QStringLiteral("list"), project});
+    QCOMPARE(result.exitCode, 3);
+    QVERIFY2(result.out.isEmpty(), result.out.constData());
+    QVERIFY2(result.err.contains("MCP server 'fake'"), result.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestMcpSession)

@@ -169,6 +169,50 @@ private Q_SLOTS:
         QCOMPARE(ToolSandbox::projectAllowsNetwork(dir.path()), false);
     }
 
+    void mcpServers()
+    {
+        // A Claude Desktop / VS Code config pasted as it is.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeProject(
+            dir,
+            J("{'mcp_servers': {"
+              "'everything': {'command': 'npx', 'args': ['-y', '@modelcontextprotocol/server-everything']},"
+              "'files': {'command': 'node', 'args': ['server.js'], 'env': {'ROOT': 'data'}, 'cwd': 'srv',"
+              "  'sandbox': {'read': ['docs'], 'read_write': ['data'], 'network': false}},"
+              "'remote': {'url': 'https://example.com/mcp', 'headers': {'Authorization': 'Bearer ${secret:T}'}},"
+              "'old': {'type': 'sse', 'url': 'http://127.0.0.1:3001/sse', 'disabled': true}}}"));
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->mcpServers.size(), std::size_t(4));
+        const McpServerConfig &everything = project->mcpServers[0];
+        QCOMPARE(everything.name, QStringLiteral("everything"));
+        QCOMPARE(everything.transport, McpServerConfig::Transport::Stdio);
+        QCOMPARE(everything.command, QStringLiteral("npx"));
+        QCOMPARE(everything.args,
+                 QStringList({QStringLiteral("-y"), QStringLiteral("@modelcontextprotocol/server-everything")}));
+        QCOMPARE(everything.sandboxed, false);
+        const McpServerConfig &files = project->mcpServers[1];
+        QCOMPARE(files.name, QStringLiteral("files"));
+        QCOMPARE(files.env.value(QStringLiteral("ROOT")), QStringLiteral("data"));
+        QCOMPARE(files.cwd, QStringLiteral("srv"));
+        QCOMPARE(files.sandboxed, true);
+        QCOMPARE(files.read, QStringList({QStringLiteral("docs")}));
+        QCOMPARE(files.readWrite, QStringList({QStringLiteral("data")}));
+        QCOMPARE(files.network, false);
+        const McpServerConfig &old = project->mcpServers[2];
+        QCOMPARE(old.name, QStringLiteral("old"));
+        QCOMPARE(old.transport, McpServerConfig::Transport::Sse);
+        QCOMPARE(old.disabled, true);
+        const McpServerConfig &remote = project->mcpServers[3];
+        QCOMPARE(remote.transport, McpServerConfig::Transport::StreamableHttp);
+        QCOMPARE(remote.url, QStringLiteral("https://example.com/mcp"));
+        QCOMPARE(remote.headers.value(QStringLiteral("Authorization")), QStringLiteral("Bearer ${secret:T}"));
+        QCOMPARE(McpServerConfig::toolName(QStringLiteral("everything"), QStringLiteral("get-sum")),
+                 QStringLiteral("everything__get-sum"));
+    }
+
     void missingFolder()
     {
         QTemporaryDir dir;
@@ -254,6 +298,40 @@ private Q_SLOTS:
 
         const QString rule = QStringLiteral("1 to 128 letters, digits, '_', '-' or '.', starting with a letter, "
                                             "digit or '_'");
+        QTest::newRow("mcp_servers an array")
+            << J("{'mcp_servers': @[]}")
+            << QStringLiteral("'mcp_servers' must be an object (server name → settings), "
+                              "not an array");
+        QTest::newRow("mcp server name with __")
+            << J("{'mcp_servers': {@'a__b': {'command': 'x'}}}")
+            << QStringLiteral("mcp server 'a__b': a server name is 1–64 of A-Z a-z "
+                              "0-9 _ - without \"__\" (scripts call its tools as "
+                              "NAME__TOOL)");
+        QTest::newRow("mcp server without command or url") << J("{'mcp_servers': {'s': @{'args': []}}}")
+                                                           << QStringLiteral("mcp server 's': give either 'command' (a "
+                                                                             "server the studio starts) or 'url' (a "
+                                                                             "remote server)");
+        QTest::newRow("mcp server with both") << J("{'mcp_servers': {'s': @{'command': 'x', 'url': 'http://a'}}}")
+                                              << QStringLiteral("mcp server 's': give either 'command' (a server the "
+                                                                "studio starts) or 'url' (a remote server)");
+        QTest::newRow("mcp server unknown key") << J("{'mcp_servers': {'s': {'command': 'x', @'comand': 'y'}}}")
+                                                << QStringLiteral("mcp server 's': unknown key 'comand'");
+        QTest::newRow("mcp server env not strings")
+            << J("{'mcp_servers': {'s': {'command': 'x', 'env': {'A': @1}}}}")
+            << QStringLiteral("mcp server 's': 'env': 'A' must be a string, not "
+                              "a number");
+        QTest::newRow("mcp server ftp url")
+            << J("{'mcp_servers': {'s': {'url': @'ftp://a'}}}")
+            << QStringLiteral("mcp server 's': 'url' must start with http:// or https://");
+        QTest::newRow("mcp server sandbox outside")
+            << J("{'mcp_servers': {'s': {'command': 'x', 'sandbox': {'read': @['../home']}}}}")
+            << QStringLiteral("mcp server 's': sandbox: 'read': \"../home\" must "
+                              "be a folder inside the project (relative, without "
+                              "\"..\")");
+        QTest::newRow("mcp remote with args")
+            << J("{'mcp_servers': {'s': {'url': 'https://a', @'args': []}}}")
+            << QStringLiteral("mcp server 's': 'args' is for servers the studio starts; "
+                              "this one has 'url'");
         QTest::newRow("name starts with a dash") << J("{'tools': [{'name': @'-rate', 'handler': {'kind': 'manual'}}]}")
                                                  << QStringLiteral("tool '-rate': invalid name (%1)").arg(rule);
         QTest::newRow("name with a space") << J("{'tools': [{'name': @'get rate', 'handler': {'kind': 'manual'}}]}")

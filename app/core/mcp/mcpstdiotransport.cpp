@@ -29,11 +29,22 @@ void McpStdioTransport::start(const Launch &launch)
     m_stderrTail.clear();
     m_stopping = false;
     m_reportedEnd = false;
-    m_process->setProgram(launch.program);
-    m_process->setArguments(launch.arguments);
-    m_process->setProcessEnvironment(launch.environment);
-    if (!launch.workingDirectory.isEmpty())
-        m_process->setWorkingDirectory(launch.workingDirectory);
+    if (launch.configure) {
+        QString why;
+        if (!launch.configure(m_process, &why)) {
+            m_reportedEnd = true;
+            QMetaObject::invokeMethod( // never from inside start()
+                this, [this, why] { Q_EMIT finished(QStringLiteral("could not be started: %1").arg(why)); },
+                Qt::QueuedConnection);
+            return;
+        }
+    } else {
+        m_process->setProgram(launch.program);
+        m_process->setArguments(launch.arguments);
+        m_process->setProcessEnvironment(launch.environment);
+        if (!launch.workingDirectory.isEmpty())
+            m_process->setWorkingDirectory(launch.workingDirectory);
+    }
     connect(m_process, &QProcess::started, this, &McpStdioTransport::started);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &McpStdioTransport::readStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &McpStdioTransport::readStderr);

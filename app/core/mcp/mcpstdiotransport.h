@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 class BridgeFrameReader;
@@ -34,6 +35,9 @@ public:
         QStringList arguments;
         QProcessEnvironment environment; ///< the whole environment the server gets
         QString workingDirectory;
+        /// Set: sets the process up instead of the four fields above (e.g. under
+        /// toolstudio-sandbox, McpServerLaunch); false with the reason = not started.
+        std::function<bool(QProcess *, QString *)> configure;
     };
 
     static constexpr std::size_t MaxMessageBytes = 64u << 20;

@@ -6,6 +6,7 @@
 #include "project/jsonerror.h"
 #include "project/jsonpositions.h"
 #include "project/jsonqt.h"
+#include "project/manifestreader.h"
 #include "project/projecttrust.h"
 #include "project/schemavalidator.h"
 #include "python/toolworker.h"
@@ -26,169 +27,9 @@
 namespace {
 
 using json = nlohmann::json;
+using namespace ManifestReader;
 
 constexpr auto ManifestName = "toolstudio.json";
-
-/// A semantic error in the manifest; caught in Project::load, which turns `node` (the
-/// offending value in the parsed manifest, or the object missing a key) into a line
-/// and column (JsonPositions).
-struct ManifestError
-{
-    QString message;
-    const nlohmann::json *node = nullptr;
-    bool atKey = false; ///< point at node's key rather than its value (unknown keys)
-};
-
-[[noreturn]] void fail(const QString &message, const nlohmann::json *node = nullptr, bool atKey = false)
-{
-    throw ManifestError{message, node, atKey};
-}
-
-QString typeName(const json &value)
-{
-    switch (value.type()) {
-    case json::value_t::null:
-        return QStringLiteral("null");
-    case json::value_t::boolean:
-        return QStringLiteral("a boolean");
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-        return QStringLiteral("a number");
-    case json::value_t::string:
-        return QStringLiteral("a string");
-    case json::value_t::array:
-        return QStringLiteral("an array");
-    case json::value_t::object:
-        return QStringLiteral("an object");
-    default:
-        return QStringLiteral("an unsupported value");
-    }
-}
-
-/// "tool 'x': " or "limits: " — the prefix naming where an error is.
-QString at(const QString &where)
-{
-    return where.isEmpty() ? QString() : where + QStringLiteral(": ");
-}
-
-/// Unknown keys are refused so that a typo ("retyr") does not silently change nothing.
-void checkKeys(const json &object, std::initializer_list<const char *> allowed, const QString &where)
-{
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        bool known = false;
-        for (const char *key : allowed)
-            known = known || it.key() == key;
-        if (!known)
-            fail(at(where) + QStringLiteral("unknown key '%1'").arg(JsonQt::fromStd(it.key())), &it.value(), true);
-    }
-}
-
-const json *member(const json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
-QString stringValue(const json &object, const char *key, const QString &where, bool required,
-                    const QString &fallback = {})
-{
-    const json *value = member(object, key);
-    if (!value) {
-        if (required)
-            fail(at(where) + QStringLiteral("'%1' is missing").arg(QLatin1String(key)), &object);
-        return fallback;
-    }
-    if (!value->is_string())
-        fail(at(where) + QStringLiteral("'%1' must be a string, not %2").arg(QLatin1String(key), typeName(*value)),
-             value);
-    return JsonQt::fromStd(value->get<std::string>());
-}
-
-bool boolValue(const json &object, const char *key, const QString &where, bool fallback)
-{
-    const json *value = member(object, key);
-    if (!value)
-        return fallback;
-    if (!value->is_boolean())
-        fail(at(where) + QStringLiteral("'%1' must be true or false, not %2").arg(QLatin1String(key), typeName(*value)),
-             value);
-    return value->get<bool>();
-}
-
-double numberValue(const json &object, const char *key, const QString &where, double fallback, double min,
-                   double max = std::numeric_limits<double>::max())
-{
-    const json *value = member(object, key);
-    if (!value)
-        return fallback;
-    if (!value->is_number())
-        fail(at(where) + QStringLiteral("'%1' must be a number, not %2").arg(QLatin1String(key), typeName(*value)),
-             value);
-    const double number = value->get<double>();
-    if (!std::isfinite(number) || number < min || number > max) {
-        if (max == std::numeric_limits<double>::max())
-            fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
-        fail(at(where) + QStringLiteral("'%1' must be between %2 and %3").arg(QLatin1String(key)).arg(min).arg(max),
-             value);
-    }
-    return number;
-}
-
-qint64 integerValue(const json &object, const char *key, const QString &where, qint64 fallback, qint64 min)
-{
-    const json *value = member(object, key);
-    if (!value)
-        return fallback;
-    if (!value->is_number_integer())
-        fail(at(where)
-                 + QStringLiteral("'%1' must be a whole number, not %2").arg(QLatin1String(key), typeName(*value)),
-             value);
-    const qint64 number
-        = value->is_number_unsigned() && value->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<qint64>::max())
-        ? std::numeric_limits<qint64>::max()
-        : value->get<qint64>();
-    if (number < min)
-        fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
-    return number;
-}
-
-/// Seconds (a JSON number) to whole milliseconds, bounded to what a QTimer takes.
-int secondsToMs(double seconds)
-{
-    const double ms = std::round(seconds * 1000.0);
-    return ms >= double(std::numeric_limits<int>::max()) ? std::numeric_limits<int>::max() : int(ms);
-}
-
-QStringList stringList(const json &object, const char *key, const QString &where)
-{
-    QStringList list;
-    const json *value = member(object, key);
-    if (!value)
-        return list;
-    if (!value->is_array())
-        fail(at(where)
-                 + QStringLiteral("'%1' must be an array of strings, not %2").arg(QLatin1String(key), typeName(*value)),
-             value);
-    for (const json &element : *value) {
-        if (!element.is_string())
-            fail(at(where)
-                     + QStringLiteral("'%1' must contain only strings, found %2")
-                           .arg(QLatin1String(key), typeName(element)),
-                 &element);
-        list << JsonQt::fromStd(element.get<std::string>());
-    }
-    return list;
-}
-
-const json &objectMember(const json &object, const char *key, const QString &where)
-{
-    const json &value = object.at(key);
-    if (!value.is_object())
-        fail(at(where) + QStringLiteral("'%1' must be an object, not %2").arg(QLatin1String(key), typeName(value)),
-             &value);
-    return value;
-}
 
 /// Which keys of a "retry" object were given (manual tools only take a timeout that
 /// their own retry sets).
@@ -595,8 +436,10 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
     try {
         if (!root.is_object())
             fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)), &root);
-        checkKeys(root, {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools", "sandbox"},
-                  QString());
+        checkKeys(
+            root,
+            {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools", "sandbox", "mcp_servers"},
+            QString());
         project.name = stringValue(root, "name", QString(), false, QFileInfo(absoluteDir).fileName());
         if (member(root, "limits"))
             project.limits = parseLimits(objectMember(root, "limits", QString()));
@@ -605,6 +448,8 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
             checkKeys(sandbox, {"tools_network"}, QStringLiteral("sandbox"));
             project.toolsNetwork = boolValue(sandbox, "tools_network", QStringLiteral("sandbox"), true);
         }
+        if (const json *servers = member(root, "mcp_servers"))
+            project.mcpServers = McpServerConfig::parseAll(*servers);
         if (member(root, "retry"))
             project.retryDefaults
                 = parseRetry(objectMember(root, "retry", QString()), RetryPolicy(), QStringLiteral("retry"));

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "project/mcpserverconfig.h"
 #include "project/tool.h"
 #include "python/pythontoolfile.h"
 
@@ -79,6 +80,8 @@ public:
     /// `sandbox.tools_network`: the project's tools (worker, command tools) may use the
     /// network (docs/sandbox.md "Trusted code"); ToolSandbox reads it at each launch.
     bool toolsNetwork = true;
+    /// `mcp_servers`, sorted by server name.
+    std::vector<McpServerConfig> mcpServers;
     RetryPolicy retryDefaults;
     std::vector<PythonToolFile> pythonFiles;
     QString pythonError; ///< set when the tool worker could not describe tools/ at all

@@ -271,7 +271,15 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     // A kernel without Landlock: the uid, the environment and the limits still hold
     // (docs/sandbox.md "Trusted code", residuals).
     policy.seccompOnly = true;
-    policy.readPaths.push_back(encoded(m_projectPath).toStdString());
+    if (launch.readProject)
+        policy.readPaths.push_back(encoded(m_projectPath).toStdString());
+    if (!launch.writePaths.isEmpty() && studioIsRoot()) {
+        *error = QStringLiteral("folders granted read_write need a studio that does not run as root (as root, "
+                                "confined code reads a copy of the project)");
+        return false;
+    }
+    for (const QString &path : launch.writePaths)
+        policy.writePaths.push_back(encoded(path).toStdString());
     if (QFileInfo::exists(m_folder + QStringLiteral("/bin")))
         policy.readPaths.push_back(encoded(m_folder + QStringLiteral("/bin")).toStdString());
     for (const QString &path : launch.readPaths)
@@ -285,7 +293,12 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
         if (QDir().mkpath(data))
             policy.writePaths.push_back(encoded(data).toStdString());
     }
-    if (launch.cwdInProject)
+    if (!launch.cwd.isEmpty())
+        policy.cwd = encoded(launch.cwd.startsWith(m_projectDir + QLatin1Char('/'))
+                                 ? m_projectPath + launch.cwd.mid(m_projectDir.size())
+                                 : launch.cwd)
+                         .toStdString();
+    else if (launch.cwdInProject)
         policy.cwd = encoded(m_projectPath).toStdString();
     policy.keepFds = launch.keepFds;
     // One sandbox user for every launch of the project (as root: nobody), since the

@@ -44,6 +44,14 @@ public:
         /// More dirs to read (a run's work dir, whose files a command gets as fds
         /// `/dev/fd/N`: re-opening those is checked by Landlock against the file's dir).
         QStringList readPaths;
+        /// Dirs to write (an MCP server's `sandbox.read_write`; absolute). Refused as
+        /// root, where the code reads a copy of the project.
+        QStringList writePaths;
+        /// False: the project folder is not granted (an MCP server with a `sandbox`
+        /// gets only its own folders).
+        bool readProject = true;
+        /// The start folder (absolute, inside the project); "" = as cwdInProject says.
+        QString cwd;
     };
     static constexpr std::uint64_t DefaultMemoryBytes = 2ull * 1024 * 1024 * 1024;
     /// The folders' names in $TMPDIR begin with this.

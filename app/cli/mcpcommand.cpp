@@ -1,0 +1,224 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcpcommand.h"
+
+#include "headlessrun.h"
+#include "mcp/mcpclientsession.h"
+#include "mcp/mcpserverlaunch.h"
+#include "project/printabletext.h"
+#include "project/project.h"
+#include "python/secrets.h"
+#include "trustcommand.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QEventLoop>
+
+#include <memory>
+
+using nlohmann::json;
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("mcpcommand", text);
+}
+
+/// What `mcp list` found out about one server.
+struct ServerListing
+{
+    const McpServerConfig *config = nullptr;
+    QString state; ///< "ready", "failed", "disabled", "not supported"
+    QString error;
+    std::unique_ptr<McpClientSession> session;
+    std::vector<json> tools;
+    bool done = false;
+};
+
+QString transportName(McpServerConfig::Transport transport)
+{
+    switch (transport) {
+    case McpServerConfig::Transport::Stdio:
+        return QStringLiteral("stdio");
+    case McpServerConfig::Transport::StreamableHttp:
+        return QStringLiteral("Streamable HTTP");
+    case McpServerConfig::Transport::Sse:
+        return QStringLiteral("HTTP+SSE");
+    }
+    return {};
+}
+
+/// Starts every listing's server; returns when each has listed its tools or failed.
+void connectAll(std::vector<ServerListing> &listings, const Project &project, const Secrets &secrets)
+{
+    QEventLoop loop;
+    int open = 0;
+    const auto settle = [&](ServerListing &listing, const QString &state, const QString &error) {
+        if (listing.done)
+            return;
+        listing.state = state;
+        listing.error = error;
+        listing.done = true;
+        if (--open == 0)
+            loop.quit();
+    };
+    for (ServerListing &listing : listings) {
+        const McpServerConfig &config = *listing.config;
+        if (config.disabled) {
+            listing.state = QStringLiteral("disabled");
+            continue;
+        }
+        if (config.transport != McpServerConfig::Transport::Stdio) {
+            listing.state = QStringLiteral("not supported");
+            listing.error = tr("%1 servers are not supported yet; only stdio servers (with \"command\") are")
+                                .arg(transportName(config.transport));
+            continue;
+        }
+        QString why;
+        const auto launch = McpServerLaunch::forServer(config, project.dir, secrets, &why);
+        if (!launch) {
+            listing.state = QStringLiteral("failed");
+            listing.error = tr("cannot start: %1").arg(why);
+            continue;
+        }
+        ++open;
+        listing.session = std::make_unique<McpClientSession>();
+        McpClientSession *session = listing.session.get();
+        QObject::connect(session, &McpClientSession::failed, session,
+                         [&, l = &listing](const QString &reason) { settle(*l, QStringLiteral("failed"), reason); });
+        QObject::connect(session, &McpClientSession::ready, session, [&, l = &listing, session] {
+            session->listTools([&, l](const std::vector<json> &tools, const McpReply &reply) {
+                if (!reply.ok()) {
+                    settle(*l, QStringLiteral("failed"), tr("tools/list failed: %1").arg(reply.errorText()));
+                    return;
+                }
+                l->tools = tools;
+                settle(*l, QStringLiteral("ready"), QString());
+            });
+        });
+        session->open(*launch);
+    }
+    if (open > 0)
+        loop.exec();
+    for (ServerListing &listing : listings)
+        if (listing.session)
+            listing.session->close();
+}
+
+QString text(const json &object, const char *key)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+json toJson(const ServerListing &listing)
+{
+    json server = {{"name", listing.config->name.toStdString()},
+                   {"transport", transportName(listing.config->transport).toStdString()},
+                   {"state", listing.state.toStdString()}};
+    if (!listing.error.isEmpty())
+        server["error"] = listing.error.toStdString();
+    if (listing.session && listing.state == QLatin1String("ready")) {
+        server["protocol_version"] = listing.session->protocolVersion().toStdString();
+        server["server_info"] = listing.session->serverInfo();
+    }
+    json tools = json::array();
+    for (const json &tool : listing.tools) {
+        const QString name = text(tool, "name");
+        json entry = tool;
+        entry["server_tool"] = name.toStdString();
+        entry["name"] = McpServerConfig::toolName(listing.config->name, name).toStdString();
+        tools.push_back(std::move(entry));
+    }
+    server["tools"] = std::move(tools);
+    return server;
+}
+
+void printListing(const ServerListing &listing)
+{
+    const McpServerConfig &config = *listing.config;
+    QString head = QStringLiteral("%1  %2").arg(config.name, listing.state);
+    if (listing.session && listing.state == QLatin1String("ready")) {
+        const json &info = listing.session->serverInfo();
+        head += QStringLiteral("  MCP %1  %2 %3  %4 tool(s)")
+                    .arg(listing.session->protocolVersion(), elidedText(text(info, "name"), 80),
+                         elidedText(text(info, "version"), 40))
+                    .arg(listing.tools.size());
+    }
+    printLine(stdout, head);
+    if (!listing.error.isEmpty())
+        printLine(stdout, QStringLiteral("  ") + printableLines(listing.error).replace(u'\n', QStringLiteral("\n  ")));
+    for (const json &tool : listing.tools) {
+        const QString name = McpServerConfig::toolName(config.name, text(tool, "name"));
+        QString line = QStringLiteral("  ") + elidedText(name);
+        if (!Tool::isValidName(name))
+            line += tr("  (not a valid tool name: scripts cannot call it)");
+        const QString description = text(tool, "description").section(u'\n', 0, 0).trimmed();
+        if (!description.isEmpty())
+            line += QStringLiteral("  ") + elidedText(description, 100);
+        printLine(stdout, line);
+    }
+}
+
+int listServers(const QStringList &positional, bool asJson, bool trust)
+{
+    int exitCode = ExitBadInput;
+    const auto project = loadProjectToRun(QStringLiteral("mcp"), positional.at(1), trust, &exitCode);
+    if (!project)
+        return exitCode;
+    if (project->mcpServers.empty()) {
+        printLine(stderr,
+                  tr("toolstudio mcp: the project has no mcp_servers in toolstudio.json (docs/mcp.md shows "
+                     "how to add one)"));
+        return asJson ? (printLine(stdout, QStringLiteral("[]")), ExitCompleted) : ExitCompleted;
+    }
+    QString secretsError;
+    const Secrets secrets = Secrets::load(project->dir, &secretsError);
+    if (!secretsError.isEmpty())
+        printLine(stderr, tr("toolstudio mcp: warning: %1").arg(secretsError));
+
+    std::vector<ServerListing> listings(project->mcpServers.size());
+    for (std::size_t i = 0; i < listings.size(); ++i)
+        listings[i].config = &project->mcpServers[i];
+    connectAll(listings, *project, secrets);
+
+    bool failed = false;
+    json all = json::array();
+    for (const ServerListing &listing : listings) {
+        failed = failed || listing.state == QLatin1String("failed");
+        if (asJson)
+            all.push_back(toJson(listing));
+        else
+            printListing(listing);
+    }
+    if (asJson)
+        writeOut(stdout, QByteArray::fromStdString(all.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+    return failed ? ExitRunFailed : ExitCompleted;
+}
+
+} // namespace
+
+int mcpCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("MCP servers of a project (toolstudio.json's mcp_servers).\n"
+                       "  list PROJECT   start each server, list its tools as scripts name them (SERVER__TOOL)"));
+    parser.addPositionalArgument(QStringLiteral("list"), QStringLiteral("The subcommand."));
+    parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
+    const QCommandLineOption jsonOption(QStringLiteral("json"),
+                                        QStringLiteral("Print JSON (servers and their tools)."));
+    parser.addOptions({jsonOption, trustOption()});
+    int exitCode = ExitCompleted;
+    const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 2, &exitCode);
+    if (!positional)
+        return exitCode;
+    if (positional->first() != QLatin1String("list")) {
+        printLine(
+            stderr,
+            tr("toolstudio mcp: unknown subcommand \"%1\" (there is: list)").arg(elidedText(positional->first(), 40)));
+        return ExitBadInput;
+    }
+    return listServers(*positional, parser.isSet(jsonOption), parser.isSet(trustOption()));
+}

@@ -1,0 +1,89 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcpserverlaunch.h"
+
+#include "project/mcpserverconfig.h"
+#include "python/secrets.h"
+#include "python/toolsandbox.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace McpServerLaunch {
+
+QString expandSecrets(const QString &value, const Secrets &secrets, QStringList *missing)
+{
+    static const QRegularExpression reference(QStringLiteral("\\$\\{secret:([A-Za-z_][A-Za-z0-9_]*)\\}"));
+    QString expanded;
+    qsizetype last = 0;
+    for (auto it = reference.globalMatch(value); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        expanded += value.mid(last, match.capturedStart() - last);
+        const QString name = match.captured(1);
+        if (secrets.names().contains(name))
+            expanded += secrets.value(name);
+        else if (!missing->contains(name))
+            *missing << name;
+        last = match.capturedEnd();
+    }
+    return expanded + value.mid(last);
+}
+
+std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server, const QString &projectDir,
+                                                   const Secrets &secrets, QString *error)
+{
+    const QString canonical = QFileInfo(projectDir).canonicalFilePath();
+    const QString project = canonical.isEmpty() ? projectDir : canonical;
+    std::shared_ptr<ToolSandbox> sandbox = ToolSandbox::forProject(project, error);
+    if (!sandbox)
+        return std::nullopt;
+
+    ToolSandbox::Launch confined;
+    confined.argv = QStringList{server.command} + server.args;
+    QStringList missing;
+    for (auto it = server.env.cbegin(); it != server.env.cend(); ++it)
+        confined.env.insert(it.key(), expandSecrets(it.value(), secrets, &missing));
+    if (!missing.isEmpty()) {
+        *error = QStringLiteral("its env names secrets that are not set: %1 (set them with: toolstudio tools secret "
+                                "PROJECT NAME)")
+                     .arg(missing.join(QStringLiteral(", ")));
+        return std::nullopt;
+    }
+    confined.cpuSeconds = 0; // a server outlives calls
+    if (!server.cwd.isEmpty()) {
+        confined.cwd = QDir::cleanPath(project + QLatin1Char('/') + server.cwd);
+        if (!confined.cwd.startsWith(project + QLatin1Char('/')) || !QFileInfo(confined.cwd).isDir()) {
+            *error = QStringLiteral("its cwd \"%1\" is not a folder inside the project").arg(server.cwd.left(200));
+            return std::nullopt;
+        }
+    }
+    if (server.sandboxed) {
+        confined.readProject = false;
+        confined.network = server.network;
+        const auto grant = [&](const QStringList &folders, bool inCopy, QStringList *into) {
+            for (const QString &folder : folders) {
+                const QString path = QDir::cleanPath(project + QLatin1Char('/') + folder);
+                if (!QFileInfo(path).isDir()) {
+                    *error = QStringLiteral("its sandbox folder \"%1\" does not exist in the project")
+                                 .arg(folder.left(200));
+                    return false;
+                }
+                // As root the code reads the project's private copy (ToolSandbox).
+                *into << (inCopy ? sandbox->projectPath() + path.mid(project.size()) : path);
+            }
+            return true;
+        };
+        if (!grant(server.read, true, &confined.readPaths) || !grant(server.readWrite, false, &confined.writePaths))
+            return std::nullopt;
+    }
+
+    McpStdioTransport::Launch launch;
+    launch.program = server.command;
+    launch.arguments = server.args;
+    launch.configure
+        = [sandbox, confined](QProcess *process, QString *why) { return sandbox->configure(process, confined, why); };
+    return launch;
+}
+
+} // namespace McpServerLaunch

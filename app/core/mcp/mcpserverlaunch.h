@@ -1,0 +1,29 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "mcp/mcpstdiotransport.h"
+
+#include <optional>
+
+struct McpServerConfig;
+class Secrets;
+
+/// How a project's stdio MCP server is started (docs/mcp.md "Confined servers"): always
+/// under toolstudio-sandbox's tool_worker profile (ToolSandbox) — no home, a scratch
+/// dir, a clean environment, never root. Without `sandbox` it is confined like the
+/// project's tool worker (the project folder readable, network as
+/// `sandbox.tools_network` says); with `sandbox` only its `read` and `read_write`
+/// folders are granted and `network` decides the network.
+///
+/// The environment holds only the server's `env`, with each "${secret:NAME}" replaced
+/// by the project's secret NAME — nothing else of the studio's environment or secrets.
+namespace McpServerLaunch {
+/// The launch of `server` (a stdio server of the project in `projectDir`, absolute);
+/// nullopt with the reason (a secret that is not set, a folder that is not there, no
+/// launcher).
+std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server, const QString &projectDir,
+                                                   const Secrets &secrets, QString *error);
+/// `value` with every "${secret:NAME}" replaced; names of secrets not set go to `missing`.
+QString expandSecrets(const QString &value, const Secrets &secrets, QStringList *missing);
+} // namespace McpServerLaunch

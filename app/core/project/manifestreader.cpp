@@ -1,0 +1,157 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "project/manifestreader.h"
+
+#include "project/jsonqt.h"
+
+#include <cmath>
+
+namespace ManifestReader {
+
+void fail(const QString &message, const nlohmann::json *node, bool atKey)
+{
+    throw ManifestError{message, node, atKey};
+}
+
+QString typeName(const json &value)
+{
+    switch (value.type()) {
+    case json::value_t::null:
+        return QStringLiteral("null");
+    case json::value_t::boolean:
+        return QStringLiteral("a boolean");
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+        return QStringLiteral("a number");
+    case json::value_t::string:
+        return QStringLiteral("a string");
+    case json::value_t::array:
+        return QStringLiteral("an array");
+    case json::value_t::object:
+        return QStringLiteral("an object");
+    default:
+        return QStringLiteral("an unsupported value");
+    }
+}
+
+QString at(const QString &where)
+{
+    return where.isEmpty() ? QString() : where + QStringLiteral(": ");
+}
+
+void checkKeys(const json &object, std::initializer_list<const char *> allowed, const QString &where)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        bool known = false;
+        for (const char *key : allowed)
+            known = known || it.key() == key;
+        if (!known)
+            fail(at(where) + QStringLiteral("unknown key '%1'").arg(JsonQt::fromStd(it.key())), &it.value(), true);
+    }
+}
+
+const json *member(const json &object, const char *key)
+{
+    const auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+QString stringValue(const json &object, const char *key, const QString &where, bool required, const QString &fallback)
+{
+    const json *value = member(object, key);
+    if (!value) {
+        if (required)
+            fail(at(where) + QStringLiteral("'%1' is missing").arg(QLatin1String(key)), &object);
+        return fallback;
+    }
+    if (!value->is_string())
+        fail(at(where) + QStringLiteral("'%1' must be a string, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
+    return JsonQt::fromStd(value->get<std::string>());
+}
+
+bool boolValue(const json &object, const char *key, const QString &where, bool fallback)
+{
+    const json *value = member(object, key);
+    if (!value)
+        return fallback;
+    if (!value->is_boolean())
+        fail(at(where) + QStringLiteral("'%1' must be true or false, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
+    return value->get<bool>();
+}
+
+double numberValue(const json &object, const char *key, const QString &where, double fallback, double min, double max)
+{
+    const json *value = member(object, key);
+    if (!value)
+        return fallback;
+    if (!value->is_number())
+        fail(at(where) + QStringLiteral("'%1' must be a number, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
+    const double number = value->get<double>();
+    if (!std::isfinite(number) || number < min || number > max) {
+        if (max == std::numeric_limits<double>::max())
+            fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
+        fail(at(where) + QStringLiteral("'%1' must be between %2 and %3").arg(QLatin1String(key)).arg(min).arg(max),
+             value);
+    }
+    return number;
+}
+
+qint64 integerValue(const json &object, const char *key, const QString &where, qint64 fallback, qint64 min)
+{
+    const json *value = member(object, key);
+    if (!value)
+        return fallback;
+    if (!value->is_number_integer())
+        fail(at(where)
+                 + QStringLiteral("'%1' must be a whole number, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
+    const qint64 number
+        = value->is_number_unsigned() && value->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<qint64>::max())
+        ? std::numeric_limits<qint64>::max()
+        : value->get<qint64>();
+    if (number < min)
+        fail(at(where) + QStringLiteral("'%1' must be at least %2").arg(QLatin1String(key)).arg(min), value);
+    return number;
+}
+
+int secondsToMs(double seconds)
+{
+    const double ms = std::round(seconds * 1000.0);
+    return ms >= double(std::numeric_limits<int>::max()) ? std::numeric_limits<int>::max() : int(ms);
+}
+
+QStringList stringList(const json &object, const char *key, const QString &where)
+{
+    QStringList list;
+    const json *value = member(object, key);
+    if (!value)
+        return list;
+    if (!value->is_array())
+        fail(at(where)
+                 + QStringLiteral("'%1' must be an array of strings, not %2").arg(QLatin1String(key), typeName(*value)),
+             value);
+    for (const json &element : *value) {
+        if (!element.is_string())
+            fail(at(where)
+                     + QStringLiteral("'%1' must contain only strings, found %2")
+                           .arg(QLatin1String(key), typeName(element)),
+                 &element);
+        list << JsonQt::fromStd(element.get<std::string>());
+    }
+    return list;
+}
+
+const json &objectMember(const json &object, const char *key, const QString &where)
+{
+    const json &value = object.at(key);
+    if (!value.is_object())
+        fail(at(where) + QStringLiteral("'%1' must be an object, not %2").arg(QLatin1String(key), typeName(value)),
+             &value);
+    return value;
+}
+
+} // namespace ManifestReader

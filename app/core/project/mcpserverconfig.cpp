@@ -1,0 +1,145 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "project/mcpserverconfig.h"
+
+#include "project/jsonqt.h"
+#include "project/manifestreader.h"
+
+#include <QRegularExpression>
+
+using namespace ManifestReader;
+
+namespace {
+
+QMap<QString, QString> stringMap(const json &object, const char *key, const QString &where)
+{
+    QMap<QString, QString> map;
+    const json *value = member(object, key);
+    if (!value)
+        return map;
+    if (!value->is_object())
+        fail(
+            at(where)
+                + QStringLiteral("'%1' must be an object of strings, not %2").arg(QLatin1String(key), typeName(*value)),
+            value);
+    for (auto it = value->begin(); it != value->end(); ++it) {
+        if (!it.value().is_string())
+            fail(at(where)
+                     + QStringLiteral("'%1': '%2' must be a string, not %3")
+                           .arg(QLatin1String(key), JsonQt::fromStd(it.key()), typeName(it.value())),
+                 &it.value());
+        map.insert(JsonQt::fromStd(it.key()), JsonQt::fromStd(it.value().get<std::string>()));
+    }
+    return map;
+}
+
+/// A folder the server may reach, relative to the project: no absolute path, no "..".
+QStringList folderList(const json &object, const char *key, const QString &where)
+{
+    const QStringList folders = stringList(object, key, where);
+    for (const QString &folder : folders)
+        if (folder.isEmpty() || folder.startsWith(u'/') || folder.split(u'/').contains(QStringLiteral("..")))
+            fail(at(where)
+                     + QStringLiteral("'%1': \"%2\" must be a folder inside the project (relative, without \"..\")")
+                           .arg(QLatin1String(key), folder.left(200)),
+                 member(object, key));
+    return folders;
+}
+
+McpServerConfig parseServer(const QString &name, const json &entry)
+{
+    const QString where = QStringLiteral("mcp server '%1'").arg(name);
+    if (!entry.is_object())
+        fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(entry)), &entry);
+    checkKeys(entry, {"type", "command", "args", "env", "cwd", "url", "headers", "disabled", "sandbox"}, where);
+    McpServerConfig server;
+    server.name = name;
+    server.disabled = boolValue(entry, "disabled", where, false);
+    const QString type = stringValue(entry, "type", where, false);
+    const bool hasCommand = member(entry, "command") != nullptr;
+    const bool hasUrl = member(entry, "url") != nullptr;
+    if (hasCommand == hasUrl)
+        fail(at(where)
+                 + QStringLiteral("give either 'command' (a server the studio starts) or 'url' (a remote server)"),
+             &entry);
+    if (hasCommand) {
+        if (!type.isEmpty() && type != QLatin1String("stdio"))
+            fail(at(where)
+                     + QStringLiteral("'type' \"%1\" does not go with 'command' (use \"stdio\" or leave it out)")
+                           .arg(type.left(40)),
+                 member(entry, "type"));
+        server.command = stringValue(entry, "command", where, true);
+        if (server.command.isEmpty())
+            fail(at(where) + QStringLiteral("'command' is empty"), member(entry, "command"));
+        server.args = stringList(entry, "args", where);
+        server.env = stringMap(entry, "env", where);
+        server.cwd = stringValue(entry, "cwd", where, false);
+        for (const char *key : {"url", "headers"})
+            if (member(entry, key))
+                fail(at(where)
+                         + QStringLiteral("'%1' is for remote servers; this one has 'command'").arg(QLatin1String(key)),
+                     member(entry, key), true);
+    } else {
+        if (type.isEmpty() || type == QLatin1String("http") || type == QLatin1String("streamable-http"))
+            server.transport = McpServerConfig::Transport::StreamableHttp;
+        else if (type == QLatin1String("sse"))
+            server.transport = McpServerConfig::Transport::Sse;
+        else
+            fail(at(where)
+                     + QStringLiteral("'type' must be \"http\" or \"sse\" for a server with 'url', not \"%1\"")
+                           .arg(type.left(40)),
+                 member(entry, "type"));
+        server.url = stringValue(entry, "url", where, true);
+        if (!server.url.startsWith(QLatin1String("http://")) && !server.url.startsWith(QLatin1String("https://")))
+            fail(at(where) + QStringLiteral("'url' must start with http:// or https://"), member(entry, "url"));
+        server.headers = stringMap(entry, "headers", where);
+        for (const char *key : {"args", "env", "cwd", "sandbox"})
+            if (member(entry, key))
+                fail(at(where)
+                         + QStringLiteral("'%1' is for servers the studio starts; this one has 'url'")
+                               .arg(QLatin1String(key)),
+                     member(entry, key), true);
+    }
+    if (const json *sandbox = member(entry, "sandbox")) {
+        const QString inner = where + QStringLiteral(": sandbox");
+        if (!sandbox->is_object())
+            fail(at(inner) + QStringLiteral("must be an object, not %1").arg(typeName(*sandbox)), sandbox);
+        checkKeys(*sandbox, {"read", "read_write", "network"}, inner);
+        server.sandboxed = true;
+        server.read = folderList(*sandbox, "read", inner);
+        server.readWrite = folderList(*sandbox, "read_write", inner);
+        server.network = boolValue(*sandbox, "network", inner, true);
+    }
+    return server;
+}
+
+} // namespace
+
+QString McpServerConfig::toolName(const QString &server, const QString &tool)
+{
+    return server + QStringLiteral("__") + tool;
+}
+
+bool McpServerConfig::isValidName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9_-]{1,64}$"));
+    return pattern.match(name).hasMatch() && !name.contains(QLatin1String("__"));
+}
+
+std::vector<McpServerConfig> McpServerConfig::parseAll(const json &servers)
+{
+    if (!servers.is_object())
+        fail(QStringLiteral("'mcp_servers' must be an object (server name → settings), not %1").arg(typeName(servers)),
+             &servers);
+    std::vector<McpServerConfig> list;
+    for (auto it = servers.begin(); it != servers.end(); ++it) {
+        const QString name = JsonQt::fromStd(it.key());
+        if (!isValidName(name))
+            fail(QStringLiteral("mcp server '%1': a server name is 1–64 of A-Z a-z 0-9 _ - without \"__\" "
+                                "(scripts call its tools as NAME__TOOL)")
+                     .arg(name.left(80)),
+                 &it.value(), true);
+        list.push_back(parseServer(name, it.value()));
+    }
+    return list;
+}

@@ -1,0 +1,52 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+/// One entry of toolstudio.json's `mcp_servers` (docs/project-format.md "MCP
+/// servers"), in the shape Claude Desktop, Cursor and VS Code configs use, so a
+/// config can be pasted:
+///   "everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]}
+///   "files": {"command": "node", "args": ["server.js"], "env": {"ROOT": "data"},
+///             "sandbox": {"read": ["docs"], "read_write": ["data"], "network": false}}
+///   "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${secret:TOKEN}"}}
+struct McpServerConfig
+{
+    enum class Transport {
+        Stdio,          ///< `command`: a child process speaking JSON-RPC on stdin/stdout
+        StreamableHttp, ///< `url` (VS Code's "type": "http")
+        Sse,            ///< `url` with "type": "sse": the older HTTP+SSE transport
+    };
+
+    QString name; ///< the key: 1–64 of A-Z a-z 0-9 _ -, no "__" (the tool-name separator)
+    Transport transport = Transport::Stdio;
+    QString command;
+    QStringList args;
+    QMap<QString, QString> env; ///< values may name studio secrets: "${secret:NAME}"
+    QString cwd;                ///< relative to the project folder; "" = the project folder
+    QString url;
+    QMap<QString, QString> headers;
+    bool disabled = false; ///< "disabled": true — kept in the file, not started
+    /// "sandbox": the server runs under toolstudio-sandbox with only these folders
+    /// (relative to the project) granted; without it, as the confined tool worker does.
+    bool sandboxed = false;
+    QStringList read;
+    QStringList readWrite;
+    bool network = true;
+
+    /// How a script names tool `tool` of server `server`: "server__tool".
+    static QString toolName(const QString &server, const QString &tool);
+    /// True for a valid server name (see `name`).
+    static bool isValidName(const QString &name);
+
+    /// Reads `mcp_servers` (an object). Throws ManifestReader::ManifestError naming the
+    /// server and key, like every other manifest read.
+    static std::vector<McpServerConfig> parseAll(const nlohmann::json &servers);
+};
