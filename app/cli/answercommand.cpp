@@ -100,9 +100,11 @@ int answerCommand(const QStringList &arguments)
     if (!run)
         return fail(QStringLiteral("no run '%1' in this project").arg(pending.runId), ExitBadInput);
     std::optional<Step> step;
+    // The latest step with that id, an unfinished one first: a resumed run's memoized
+    // rows keep the call ids of the recorded run, which its new calls may reuse.
     for (Step &candidate : journal.steps(pending.runId))
-        if (candidate.callId == pending.callId)
-            step = std::move(candidate); // the latest step with that id
+        if (candidate.callId == pending.callId && (!step || !isFinal(candidate.status) || isFinal(step->status)))
+            step = std::move(candidate);
     if (!step)
         return fail(QStringLiteral("run %1 has no call '%2'").arg(pending.runId, pending.callId), ExitRunFailed);
     if (isFinal(step->status))

@@ -6,6 +6,7 @@
 #include "consoleview.h"
 #include "engine/replaysource.h"
 #include "journal/journal.h"
+#include "project/steprows.h"
 #include "run/runcontroller.h"
 #include "scripteditor.h"
 #include "testfiles.h"
@@ -377,13 +378,18 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QTRY_COMPARE(stepStatuses(trace),
                      (QStringList{QStringLiteral("memoized"), QStringLiteral("failed"), QStringLiteral("failed")}));
-        // The divergence marker is on step 2.
+        // The divergence marker is on step 2; the trace keeps the message's first
+        // StepSummary::MaxSummaryChars + 1 characters, the console all of it.
+        const QString divergence = QStringLiteral(
+            "step 2: expected echo({\"sku\":\"B\"}), got echo({\"sku\":\"X\"}); no recorded call has this tool and "
+            "these arguments. Calls are matched by tool, arguments and the number of identical calls before them, not "
+            "by arrival order, so a script whose arguments depend on completion order (or on time, randomness or "
+            "changed input) diverges");
         QCOMPARE(stepRow(trace, 2).data(TraceModel::DivergenceRole).toString(),
-                 QStringLiteral("step 2: expected echo({\"sku\":\"B\"}), got echo({\"sku\":\"X\"})"));
+                 divergence.left(StepSummary::MaxSummaryChars + 1));
         QCOMPARE(stepRow(trace, 1).data(TraceModel::DivergenceRole).toString(), QString());
-        const QString notice = QStringLiteral("Divergence at step 2: step 2: expected echo({\"sku\":\"B\"}), got "
-                                              "echo({\"sku\":\"X\"}) — offline, so this call and every later one "
-                                              "fails (not in the cassette)");
+        const QString notice = QStringLiteral("Divergence at step 2: ") + divergence
+            + QStringLiteral(" — offline, so this call and every later one fails (not in the cassette)");
         QVERIFY2(m_window->console()->toPlainText().contains(notice), qPrintable(m_window->console()->toPlainText()));
     }
 
@@ -401,8 +407,12 @@ private Q_SLOTS:
         QTRY_COMPARE(
             stepStatuses(m_window->traceModel()),
             (QStringList{QStringLiteral("memoized"), QStringLiteral("succeeded"), QStringLiteral("succeeded")}));
-        const QString notice = QStringLiteral("Divergence at step 2: step 2: expected echo({\"sku\":\"B\"}), got "
-                                              "echo({\"sku\":\"X\"}) — this call and every later one runs for real");
+        const QString notice
+            = QStringLiteral("Divergence at step 2: step 2: expected echo({\"sku\":\"B\"}), got echo({\"sku\":\"X\"}); "
+                             "no recorded call has this tool and these arguments. Calls are matched by tool, arguments "
+                             "and the number of identical calls before them, not by arrival order, so a script whose "
+                             "arguments depend on completion order (or on time, randomness or changed input) diverges "
+                             "— this call and every later one runs for real");
         QVERIFY2(m_window->console()->toPlainText().contains(notice), qPrintable(m_window->console()->toPlainText()));
     }
 

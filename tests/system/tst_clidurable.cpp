@@ -658,8 +658,11 @@ private Q_SLOTS:
                           QStringLiteral("--cassette"), cassette, QStringLiteral("--json")});
         // Offline nothing runs for real: the line says what happens instead.
         QVERIFY2(changed.err.contains("divergence at step 2: step 2: expected lookup({\"key\":\"y\"}), got "
-                                      "lookup({\"key\":\"w\"}) \u2014 offline, so this call and every later one "
-                                      "fails (not in the cassette)\n"),
+                                      "lookup({\"key\":\"w\"}); no recorded call has this tool and these "
+                                      "arguments. Calls are matched by tool, arguments and the number of identical "
+                                      "calls before them, not by arrival order, so a script whose arguments depend on "
+                                      "completion order (or on time, randomness or changed input) diverges \u2014 "
+                                      "offline, so this call and every later one fails (not in the cassette)\n"),
                  changed.err.constData());
         QVERIFY2(!changed.err.contains("for real"), changed.err.constData());
         const auto steps = events(changed.out, "step");

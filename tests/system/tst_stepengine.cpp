@@ -26,11 +26,25 @@ using json = nlohmann::json;
 namespace {
 
 /// JSON text written with single quotes (moc cannot read raw string literals).
+/// The end of every divergence message: the matching rule and the likely reason.
+const QString RuleText = QStringLiteral(
+    "Calls are matched by tool, arguments and the number of identical calls before them, not by arrival order, so a "
+    "script whose arguments depend on completion order (or on time, randomness or changed input) diverges");
+
 std::string J(const char *text)
 {
     std::string result(text);
     std::replace(result.begin(), result.end(), '\'', '"');
     return result;
+}
+
+/// The idempotency key of call `n` (0-based) of `tool` with `args` in run `runId`:
+/// "<runId>:<tool>:<argsHash>:<n>" (docs/steps.md "Call identity").
+QString keyOf(const char *runId, const char *tool, const json &args = json::object(), int n = 0)
+{
+    return QStringLiteral("%1:%2:%3:%4")
+        .arg(QLatin1StringView(runId), QLatin1StringView(tool), StepEngine::argsHash(args))
+        .arg(n);
 }
 
 json mockTool(const char *name, const char *sequence, const char *extra = "{}")
@@ -350,7 +364,7 @@ private Q_SLOTS:
         QVERIFY(step.attempts[2].succeeded);
         QCOMPARE(step.result->dump(), std::string("0.92"));
         QVERIFY(!step.error);
-        QCOMPARE(step.idempotencyKey, QStringLiteral("run-1:1"));
+        QCOMPARE(step.idempotencyKey, keyOf("run-1", "flaky"));
         QVERIFY(step.endedAt >= step.queuedAt);
 
         QCOMPARE(h.added, QStringList{QStringLiteral("c1")});
@@ -689,23 +703,30 @@ private Q_SLOTS:
     {
         Harness h;
         QVERIFY(h.setUp(baseManifest()));
-        h.call("c0", "nope"); // takes sequence 1, so the key below is run-1:2
+        h.call("c0", "nope"); // takes sequence 1: the key does not depend on it
         h.call("c1", "lookup", {{"base", "USD"}});
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
-        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':{'attempt':3,'key':'run-1:2'}}"));
+        const QString key = keyOf("run-1", "lookup", {{"base", "USD"}});
+        QCOMPARE(
+            h.reply("c1")->message.dump(),
+            json({{"id", "c1"}, {"type", "result"}, {"value", {{"attempt", 3}, {"key", key.toStdString()}}}}).dump());
         const Step &step = h.step("c1");
-        QCOMPARE(step.idempotencyKey, QStringLiteral("run-1:2"));
+        QCOMPARE(step.sequence, 2);
+        QCOMPARE(step.idempotencyKey, key);
         QCOMPARE(step.attempts.size(), std::size_t(3));
         for (int i = 0; i < 3; ++i)
-            QVERIFY2(
-                step.attempts[i].output.startsWith(
-                    QStringLiteral("key=run-1:2 attempt=%1 tool=lookup args={\"base\":\"USD\"}\n").arg(i + 1).toUtf8()),
-                step.attempts[i].output.constData());
+            QVERIFY2(step.attempts[i].output.startsWith(
+                         QStringLiteral("key=%1 attempt=%2 tool=lookup args={\"base\":\"USD\"}\n")
+                             .arg(key)
+                             .arg(i + 1)
+                             .toUtf8()),
+                     step.attempts[i].output.constData());
         // the message is the last lines of stderr
         QCOMPARE(
-            step.attempts[0].error->message,
-            std::string(
-                "key=run-1:2 attempt=1 tool=lookup args={\"base\":\"USD\"}\nlookup service busy (exit status 75)"));
+            QString::fromStdString(step.attempts[0].error->message),
+            QStringLiteral("key=%1 attempt=1 tool=lookup args={\"base\":\"USD\"}\nlookup service busy (exit status "
+                           "75)")
+                .arg(key));
         QVERIFY(step.attempts[0].error->retryable);
     }
 
@@ -802,7 +823,7 @@ private Q_SLOTS:
         QCOMPARE(h.replies[1].id, std::string("c1"));
         QCOMPARE(h.step("c1").sequence, 1);
         QCOMPARE(h.step("c2").sequence, 2);
-        QCOMPARE(h.step("c2").idempotencyKey, QStringLiteral("run-1:2"));
+        QCOMPARE(h.step("c2").idempotencyKey, keyOf("run-1", "fast"));
     }
 
     void cancelAll()
@@ -857,7 +878,8 @@ private Q_SLOTS:
         QCOMPARE(h.step("c1").attempts[0].error->codeName(), QStringLiteral("timeout"));
         QFile keys(commandSandbox(h)->scratchDir() + QStringLiteral("/keys.txt")); // the command's HOME
         QVERIFY(keys.open(QIODevice::ReadOnly));
-        QCOMPARE(keys.readAll(), QByteArray("1 run-1:1\n2 run-1:1\n"));
+        const QByteArray key = keyOf("run-1", "keyed").toUtf8();
+        QCOMPARE(keys.readAll(), "1 " + key + "\n2 " + key + "\n");
     }
 
     void personsWaitBound()
@@ -1034,8 +1056,9 @@ private Q_SLOTS:
         h.newEngine(QStringLiteral("run-2"), {}, plan);
         h.call("c1", "counter", {{"n", 1}});
         h.call("c2", "counter", {{"n", 1}});
-        // Answered at once from the journal, two steps (never collapsed), handler not run.
-        QCOMPARE(h.replies.size(), std::size_t(2));
+        // Answered from the journal on this turn of the event loop, two steps (never
+        // collapsed), handler not run.
+        QTRY_COMPARE(h.replies.size(), std::size_t(2));
         QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':1}"));
         QCOMPARE(h.reply("c2")->message.dump(), J("{'id':'c2','type':'result','value':2}"));
         QCOMPARE(h.step("c1").status, StepStatus::Memoized);
@@ -1047,7 +1070,9 @@ private Q_SLOTS:
         QCOMPARE(h.divergences.size(), 1);
         QCOMPARE(h.step("c3").divergence,
                  QStringLiteral("step 3: expected get_exchange_rate({\"base\":\"USD\",\"quote\":\"EUR\"}), "
-                                "got get_exchange_rate({\"base\":\"USD\",\"quote\":\"GBP\"})"));
+                                "got get_exchange_rate({\"base\":\"USD\",\"quote\":\"GBP\"}); no recorded call "
+                                "has this tool and these arguments. ")
+                     + RuleText);
         QTRY_VERIFY(h.reply("c3"));
         QCOMPARE(h.step("c3").status, StepStatus::Succeeded); // ran for real
         // Everything after the divergence runs for real, even a call that would match.
@@ -1075,7 +1100,9 @@ private Q_SLOTS:
         h.call("c1", "fast");
         h.call("c2", "fast");
         QCOMPARE(h.step("c2").divergence,
-                 QStringLiteral("step 2: fast({}) is a call the recorded run did not make (it made 1 call(s))"));
+                 QStringLiteral("step 2: fast({}) is a call the recorded run did not make (it made 1 call(s)); the "
+                                "recorded run made this call (same tool and arguments) only 1 time(s). ")
+                     + RuleText);
     }
 
     void resumeReopensTheOpenCall()
@@ -1095,13 +1122,15 @@ private Q_SLOTS:
 
         h.newEngine(QStringLiteral("run-1"), {}, plan);
         h.call("c1", "counter", {{"n", 7}});
+        QTRY_VERIFY(h.reply("c1"));
         QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':1}"));
         h.call("c2", "render_report", {{"topic", "q3"}});
         // Pending again under the same call id and attempt; the key is unchanged.
         QCOMPARE(h.opened, QStringList{QStringLiteral("c2")});
         QCOMPARE(h.step("c2").status, StepStatus::Waiting);
         QCOMPARE(h.step("c2").attempts.size(), std::size_t(1));
-        QCOMPARE(h.step("c2").idempotencyKey, QStringLiteral("run-1:2"));
+        QCOMPARE(h.step("c2").sequence, 2);
+        QCOMPARE(h.step("c2").idempotencyKey, keyOf("run-1", "render_report", {{"topic", "q3"}}));
         ManualAnswer answer;
         answer.result = "https://r/q3";
         QString reason;
@@ -1111,6 +1140,56 @@ private Q_SLOTS:
         QCOMPARE(journaled.size(), std::size_t(2));
         QCOMPARE(journaled[0].status, StepStatus::Succeeded); // the recorded row is kept as it was
         QCOMPARE(journaled[1].status, StepStatus::Succeeded);
+    }
+
+    // Resume by identity (docs/steps.md "Call identity"): calls arriving in another
+    // order than recorded are memoized under their recorded numbers, a call the run had
+    // not made runs for real without ending memoization, the open call reopens under
+    // its own number, and memoized replies of one turn go out in the recorded
+    // completion order.
+    void resumeMatchesCallsInAnyOrder()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "counter", {{"n", 1}});              // recorded 1, finishes last of the three
+        h.call("c2", "counter", {{"n", 2}});              // recorded 2
+        h.call("c3", "render_report", {{"topic", "q3"}}); // recorded 3: open
+        QTRY_COMPARE(h.replies.size(), std::size_t(2));
+        h.engine->flush();
+        ReplayPlan plan;
+        plan.mode = ReplayPlan::Mode::Resume;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(plan.steps.size(), std::size_t(3));
+        plan.steps[0].endedAt = plan.steps[1].endedAt + 1; // c1 completed after c2
+
+        h.newEngine(QStringLiteral("run-1"), {}, plan);
+        h.call("d1", "slowish", {{"new", true}});         // not recorded: runs, gets number 4
+        h.call("d2", "render_report", {{"topic", "q3"}}); // the open call: number 3 again
+        h.call("d3", "counter", {{"n", 1}});              // memoized, number 1
+        h.call("d4", "counter", {{"n", 2}});              // memoized, number 2
+        QCOMPARE(h.step("d1").sequence, 4);
+        QCOMPARE(h.step("d1").status, StepStatus::Running);
+        QCOMPARE(h.step("d2").sequence, 3);
+        QCOMPARE(h.step("d2").status, StepStatus::Waiting);
+        QCOMPARE(h.step("d3").sequence, 1);
+        QCOMPARE(h.step("d3").status, StepStatus::Memoized);
+        QCOMPARE(h.step("d4").sequence, 2);
+        QCOMPARE(h.step("d4").status, StepStatus::Memoized);
+        QCOMPARE(h.engine->stepBySequence(2)->callId, QStringLiteral("d4"));
+        QCOMPARE(h.engine->stepBySequence(4)->callId, QStringLiteral("d1"));
+        QCOMPARE(h.divergences.size(), 0);
+        QCOMPARE(h.step("d3").idempotencyKey, plan.steps[0].idempotencyKey);
+        QCOMPARE(h.step("d2").idempotencyKey, plan.steps[2].idempotencyKey);
+        // Both memoized replies in this turn: c2's recorded end came first.
+        QTRY_COMPARE(h.replies.size(), std::size_t(2));
+        QCOMPARE(h.replies[0].id, std::string("d4"));
+        QCOMPARE(h.replies[1].id, std::string("d3"));
+        QTRY_VERIFY(h.reply("d1"));
+        h.engine->flush();
+        const auto journaled = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(journaled.size(), std::size_t(4)); // each step once, under its number
+        QCOMPARE(journaled[2].callId, QStringLiteral("d2"));
+        QCOMPARE(journaled[3].callId, QStringLiteral("d1"));
     }
 
     // The open call of a resumed run counts from the resume: the hour the run spent
@@ -1291,7 +1370,12 @@ private Q_SLOTS:
         QFile::remove(h.dir.filePath(QStringLiteral("tools/lookup.sh"))); // the real tool is gone
         h.newEngine(QStringLiteral("run-2"), {}, plan);
         h.call("c1", "lookup", {{"base", "USD"}});
-        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':{'attempt':3,'key':'run-1:1'}}"));
+        QTRY_VERIFY(h.reply("c1"));
+        QCOMPARE(h.reply("c1")->message.dump(),
+                 json({{"id", "c1"},
+                       {"type", "result"},
+                       {"value", {{"attempt", 3}, {"key", keyOf("run-1", "lookup", {{"base", "USD"}}).toStdString()}}}})
+                     .dump());
         h.call("c2", "lookup", {{"base", "EUR"}});
         QCOMPARE(h.divergences.size(), 1);
         QCOMPARE(errorOf(h.reply("c2")).value("message", ""),

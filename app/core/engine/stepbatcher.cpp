@@ -68,12 +68,11 @@ void StepBatcher::schedule()
 QList<Step> StepBatcher::stepsOf(std::vector<int> &sequences) const
 {
     std::sort(sequences.begin(), sequences.end());
-    const std::vector<Step> &steps = m_engine->steps();
     QList<Step> batch;
     batch.reserve(qsizetype(sequences.size()));
     for (const int sequence : sequences) {
-        if (std::size_t(sequence) <= steps.size())
-            batch.append(steps[std::size_t(sequence - 1)]);
+        if (const Step *step = m_engine->stepBySequence(sequence))
+            batch.append(*step);
     }
     return batch;
 }

@@ -3,6 +3,7 @@
 #include "engine/stepengine.h"
 
 #include "bridgemessage.h"
+#include "engine/callidentity.h"
 #include "engine/handlers/commandhandler.h"
 #include "engine/handlers/mainthreadhandler.h"
 #include "engine/handlers/manualhandler.h"
@@ -151,8 +152,23 @@ public:
 
     // Replay / resume / rerun / cassette.
     std::optional<ReplayPlan> plan;
-    std::map<int, std::size_t> planBySequence;
-    bool memoActive = false;
+    PlanIndex planIndex;     ///< plan->steps by identity
+    int rerunIndex = -1;     ///< Rerun: the plan's step `rerunFrom`
+    bool memoActive = false; ///< Replay, cassette: no divergence yet
+    /// Memoized replies of this turn of the event loop, sent in recorded completion order.
+    struct MemoReply
+    {
+        qint64 endedAt = 0;
+        std::string id;
+        std::string line;
+    };
+    std::vector<MemoReply> memoReplies;
+    QTimer *memoTimer = nullptr;
+
+    // Call identity (docs/steps.md "Call identity"); sequence = display order.
+    CallCounter callCounter;
+    int nextSequence = 1;             ///< for a call with no recorded sequence to keep
+    std::vector<int> indexBySequence; ///< sequence − 1 → index in `steps`, −1 for none
 
     bool stepMode = false;
 
@@ -165,7 +181,11 @@ public:
     /// One calls_refused event for the calls refusePastBudget() counted since the last one.
     void addRefusalSummary();
     int inFlight() const;
-    bool applyPlan(Step &step);
+    /// Gives `step` its identity, idempotency key and sequence (a resumed call keeps its recorded one).
+    CallIdentity identify(Step &step);
+    bool applyPlan(Step &step, const CallIdentity &identity);
+    void queueMemoReply(qint64 endedAt, std::string id, std::string line);
+    void sendMemoReplies();
     void diverge(Step &step, const QString &why);
     void pollAnswers();
     int heldIndex(const QString &callId, QString *reason) const;
@@ -350,6 +370,11 @@ int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool re
         grown.insert(grown.end(), steps.cbegin(), steps.cend());
         retired.push_back(std::exchange(steps, std::move(grown)));
     }
+    if (step.sequence > 0) {
+        if (indexBySequence.size() < std::size_t(step.sequence))
+            indexBySequence.resize(std::size_t(step.sequence), -1);
+        indexBySequence[std::size_t(step.sequence - 1)] = index;
+    }
     steps.push_back(std::move(step));
     std::unique_ptr<Flight> flight;
     if (inFlight) {
@@ -370,6 +395,8 @@ int StepEngineState::addStep(Step step, bool inFlight, bool indexCallId, bool re
 void StepEngineState::refuse(Step step, ErrorCode code, const QString &message, nlohmann::json details,
                              bool indexCallId)
 {
+    if (step.sequence == 0)
+        identify(step);
     step.status = cancelled ? StepStatus::Cancelled : StepStatus::Failed;
     step.error = makeError(cancelled ? ErrorCode::Cancelled : code, message, false, 0, std::move(details));
     step.endedAt = step.queuedAt;
@@ -787,15 +814,13 @@ void StepEngine::submitCall(const BridgeCall &call)
     Step step;
     step.runId = d->runId;
     step.callId = QString::fromStdString(call.id);
-    step.sequence = int(d->steps.size()) + 1;
     step.tool = QString::fromStdString(call.tool);
     // A name no declared tool has is kept elided in every step (stopped, duplicate id,
     // oversized and unknown calls alike): its step and trace lines stay small.
     if (step.tool.size() > ElidedChars && !d->project.tool(step.tool))
         step.tool = elidedText(step.tool, ElidedChars);
     step.args = call.args;
-    step.idempotencyKey = d->keyPrefix + QString::number(step.sequence); // "<runId>:<sequence>", one allocation
-    step.queuedAt = now();
+    step.queuedAt = now(); // sequence, identity and idempotency key: identify()
 
     if (d->callCount >= maxCalls) {
         d->budgetStepRecorded = true;
@@ -921,8 +946,9 @@ void StepEngine::submitCall(const BridgeCall &call)
     // The bridge serialised the arguments already (to count them): hash that text
     // unless positional arguments were mapped to names since.
     step.argsHash = !positional && !call.argsJson.empty() ? hashOfCompactJson(call.argsJson) : argsHash(step.args);
+    const CallIdentity identity = d->identify(step);
     if (d->plan) {
-        if (d->applyPlan(step))
+        if (d->applyPlan(step, identity))
             return;
         // Arguments edited for a rerun (replay --from N --args) are checked like the script's own.
         if (step.originalArgs && refuseInvalid("edited "))
@@ -958,13 +984,13 @@ QString StepEngine::argsHash(const nlohmann::json &args)
 
 void StepEngine::setReplayPlan(ReplayPlan plan)
 {
-    d->planBySequence.clear();
-    for (std::size_t i = 0; i < plan.steps.size(); ++i) {
-        Step &old = plan.steps[i];
-        if (old.argsHash.isEmpty()) // a journal from before schema 2
-            old.argsHash = argsHash(old.args);
-        d->planBySequence[old.sequence] = i;
-    }
+    d->planIndex.reset(plan.steps); // identities from the recorded sequence order
+    d->rerunIndex = -1;
+    for (std::size_t i = 0; i < plan.steps.size(); ++i)
+        if (plan.mode == ReplayPlan::Mode::Rerun && plan.steps[i].sequence == plan.rerunFrom)
+            d->rerunIndex = int(i);
+    // Resume keeps the recorded rows: a new call gets a sequence after all of them.
+    d->nextSequence = plan.mode == ReplayPlan::Mode::Resume ? d->planIndex.maxSequence() + 1 : 1;
     d->plan = std::move(plan);
     d->memoActive = true;
 }
@@ -972,6 +998,14 @@ void StepEngine::setReplayPlan(ReplayPlan plan)
 bool StepEngine::isReplaying() const
 {
     return d->plan && d->memoActive;
+}
+
+const Step *StepEngine::stepBySequence(int sequence) const
+{
+    if (sequence < 1 || std::size_t(sequence) > d->indexBySequence.size())
+        return nullptr;
+    const int index = d->indexBySequence[std::size_t(sequence - 1)];
+    return index < 0 ? nullptr : &d->steps[std::size_t(index)];
 }
 
 namespace {
@@ -986,25 +1020,62 @@ QString callText(const QString &tool, const nlohmann::json &args)
 
 } // namespace
 
+CallIdentity StepEngineState::identify(Step &step)
+{
+    const CallIdentity identity = callCounter.next(step.tool, identityHash(step));
+    step.idempotencyKey = keyPrefix + identity.text(); // "<runId>:<tool>:<argsHash>:<n>"
+    int recorded = -1;
+    if (plan && plan->mode == ReplayPlan::Mode::Resume)
+        recorded = planIndex.find(identity);
+    // A resumed call keeps its recorded row (and number); every other call gets the next one.
+    step.sequence = recorded >= 0 ? plan->steps[std::size_t(recorded)].sequence : nextSequence++;
+    return identity;
+}
+
 void StepEngineState::diverge(Step &step, const QString &why)
 {
-    memoActive = false;
     step.divergence = why;
     addEvent(
         step.sequence, PolicyEventKind::Divergence,
         {{"reason", why.toStdString()}, {"tool", step.tool.toStdString()}, {"args_hash", step.argsHash.toStdString()}});
 }
 
-/// Returns true when the call was answered from the plan (memoized).
-bool StepEngineState::applyPlan(Step &step)
+void StepEngineState::queueMemoReply(qint64 endedAt, std::string id, std::string line)
+{
+    memoReplies.push_back({endedAt, std::move(id), std::move(line)});
+    if (!memoTimer) {
+        memoTimer = new QTimer(q);
+        memoTimer->setSingleShot(true);
+        QObject::connect(memoTimer, &QTimer::timeout, q, [this] { sendMemoReplies(); });
+    }
+    if (!memoTimer->isActive())
+        memoTimer->start(0);
+}
+
+/// The memoized replies of the calls that arrived in one turn of the event loop, in
+/// the order the recorded run completed them (relative order only: nothing waits).
+void StepEngineState::sendMemoReplies()
+{
+    std::vector<MemoReply> replies = std::exchange(memoReplies, {});
+    if (cancelled)
+        return;
+    std::stable_sort(replies.begin(), replies.end(),
+                     [](const MemoReply &a, const MemoReply &b) { return a.endedAt < b.endedAt; });
+    for (const MemoReply &reply : replies)
+        Q_EMIT q->replyReady(reply.id, reply.line);
+}
+
+/// Returns true when the call was answered from the plan (memoized). Every call looks
+/// up its own identity (docs/steps.md "Call identity"), whatever order it arrives in.
+bool StepEngineState::applyPlan(Step &step, const CallIdentity &identity)
 {
     if (!memoActive)
-        return false;
+        return false; // Replay past its divergence: every call runs for real
     const ReplayPlan &p = *plan;
-    if (p.mode == ReplayPlan::Mode::Rerun && step.sequence >= p.rerunFrom) {
-        memoActive = false;
+    const int found = planIndex.find(identity);
+    if (p.mode == ReplayPlan::Mode::Rerun && found >= 0 && found == rerunIndex) {
         nlohmann::json detail = {{"from_sequence", p.rerunFrom}};
-        if (step.sequence == p.rerunFrom && p.editedArgs) {
+        if (p.editedArgs) {
             step.originalArgs = step.args;
             step.args = *p.editedArgs;
             step.argsHash = StepEngine::argsHash(step.args);
@@ -1014,30 +1085,41 @@ bool StepEngineState::applyPlan(Step &step)
         addEvent(step.sequence, PolicyEventKind::RerunFrom, std::move(detail));
         return false;
     }
-    const auto found = planBySequence.find(step.sequence);
-    if (found == planBySequence.end()) {
-        if (p.mode == ReplayPlan::Mode::Resume) { // the run goes on past where it stopped
-            memoActive = false;
+    // Rerun: only the steps before `rerunFrom` are answered from the record; a call
+    // that is not one of them runs for real, and later calls still look theirs up.
+    if (p.mode == ReplayPlan::Mode::Rerun && (found < 0 || p.steps[std::size_t(found)].sequence >= p.rerunFrom))
+        return false;
+    if (found < 0) {
+        if (p.mode == ReplayPlan::Mode::Resume) // a call the run had not made yet: real
             return false;
-        }
+        // Replay and cassette stop answering from the record at the first call with no
+        // match (a cassette then fails every later call: it is offline).
+        const auto atSequence = std::find_if(p.steps.cbegin(), p.steps.cend(),
+                                             [&](const Step &old) { return old.sequence == step.sequence; });
+        const QString what = atSequence != p.steps.cend()
+            ? QStringLiteral("expected %1, got %2")
+                  .arg(callText(atSequence->tool, atSequence->args), callText(step.tool, step.args))
+            : QStringLiteral("%1 is a call the recorded run did not make (it made %2 call(s))")
+                  .arg(callText(step.tool, step.args))
+                  .arg(p.steps.size());
+        const QString unmatched = identity.n > 0
+            ? QStringLiteral("the recorded run made this call (same tool and arguments) only %1 time(s)")
+                  .arg(identity.n)
+            : QStringLiteral("no recorded call has this tool and these arguments");
         diverge(step,
-                QStringLiteral("step %1: %2 is a call the recorded run did not make (it made %3 call(s))")
+                QStringLiteral("step %1: %2; %3. Calls are matched by tool, arguments and the number of "
+                               "identical calls before them, not by arrival order, so a script whose arguments "
+                               "depend on completion order (or on time, randomness or changed input) diverges")
                     .arg(step.sequence)
-                    .arg(callText(step.tool, step.args))
-                    .arg(p.steps.size()));
-        return false;
-    }
-    const Step &old = p.steps[found->second];
-    if (old.tool != step.tool || old.argsHash != step.argsHash) {
-        diverge(step,
-                QStringLiteral("step %1: expected %2, got %3")
-                    .arg(step.sequence)
-                    .arg(callText(old.tool, old.args), callText(step.tool, step.args)));
-        return false;
-    }
-    if (!isFinal(old.status) || old.status == StepStatus::Cancelled) {
-        // The open call (resume), or a call the recorded run never finished: real from here.
+                    .arg(what, unmatched));
         memoActive = false;
+        return false;
+    }
+    const Step &old = p.steps[std::size_t(found)];
+    if (!isFinal(old.status) || old.status == StepStatus::Cancelled) {
+        // The open call (resume), or a call the recorded run never finished.
+        if (p.mode == ReplayPlan::Mode::Replay)
+            memoActive = false; // real from here, as the recorded run ended there
         if (p.mode == ReplayPlan::Mode::Resume) {
             step.attempts = old.attempts;
             if (!step.attempts.empty() && step.attempts.back().endedAt == 0)
@@ -1084,7 +1166,7 @@ bool StepEngineState::applyPlan(Step &step)
     // Resume keeps the recorded rows as they are (the same run); a new run records
     // its memoized step before the reply, like any other.
     addStep(std::move(step), false, true, !resume);
-    Q_EMIT q->replyReady(id, line);
+    queueMemoReply(old.endedAt, id, line); // after its row is committed (write-ahead)
     return true;
 }
 
@@ -1264,6 +1346,7 @@ bool StepEngine::retryNow(const QString &callId, QString *reason)
 void StepEngine::flush()
 {
     d->flush();
+    d->sendMemoReplies();
 }
 
 bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason)

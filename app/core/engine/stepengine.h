@@ -14,13 +14,18 @@ struct BridgeCall;
 class Journal;
 class StepEngineState;
 
-/// What a run replays (DESIGN.md "Replay", "Resume"): the steps of an earlier run from
-/// the journal or a cassette. A call matches when the step with the same sequence has
-/// the same tool and argument hash (Step::argsHash); a matching final step is answered
-/// at once from the record (status `memoized`, handler not run). The first call that
-/// does not match is flagged (Step::divergence, a `divergence` policy event, signal
-/// divergenceFound) and from there on every call runs for real — or, `offline`
-/// (cassettes), fails with tool_failed "not in the cassette".
+/// What a run replays (DESIGN.md "Replay", "Resume"; docs/steps.md "Call identity"):
+/// the steps of an earlier run from the journal or a cassette. Each call is matched by
+/// its identity (CallIdentity: tool, argument hash, number of earlier identical calls),
+/// not by its arrival order; a matching final step is answered from the record (status
+/// `memoized`, handler not run), its reply sent with the other memoized replies of the
+/// same turn of the event loop in the recorded completion order. Replay: the first call
+/// with no match is flagged (Step::divergence, a `divergence` policy event, signal
+/// divergenceFound) and from there on every call runs for real. Resume: a call with no
+/// match runs for real and later calls are still matched. Rerun: the steps before
+/// `rerunFrom` are matched, every other call runs. Cassette: the first call with no
+/// match is flagged, calls with no match fail (tool_failed "not in the cassette"),
+/// calls with one are still answered.
 struct ReplayPlan
 {
     enum class Mode {
@@ -32,7 +37,7 @@ struct ReplayPlan
         Cassette, ///< a new run against a cassette file; offline
     };
     Mode mode = Mode::Replay;
-    std::vector<Step> steps;                  ///< by sequence (1-based, no gaps expected)
+    std::vector<Step> steps;                  ///< the recorded run's steps (identities by sequence order)
     int rerunFrom = 0;                        ///< Rerun: first sequence that runs for real
     std::optional<nlohmann::json> editedArgs; ///< Rerun: arguments for step `rerunFrom`
     bool offline = false;                     ///< no handler ever runs (cassettes)
@@ -57,9 +62,10 @@ struct ReplayPlan
 /// and marked accepted or refused (with the reason) in the journal. Lives on the thread
 /// that owns it; handlers are asynchronous (timers, QProcess, a person's answer).
 ///
-/// Steps: sequence = order of arrival (1-based, refused calls included); idempotency
-/// key "<runId>:<sequence>", the same for every attempt. A refused call is a `failed`
-/// step with zero attempts.
+/// Steps: sequence = order of arrival (1-based, refused calls included; a resumed run's
+/// calls keep their recorded sequence, new ones come after the largest); idempotency
+/// key "<runId>:<tool>:<argsHash>:<n>" from the call's identity (CallIdentity), the same
+/// for every attempt and on resume. A refused call is a `failed` step with zero attempts.
 ///
 /// The call budget (limits.max_calls, issue 16) counts every call, refused ones too
 /// (unknown, inactive or unbound tool, too large, duplicate call id). The first call
@@ -142,7 +148,11 @@ public:
     /// not sent afterwards. Records the calls refused past the budget (calls_refused).
     void cancelAll(const QString &reason);
 
+    /// In arrival order; a resumed run's memoized steps keep their recorded sequence,
+    /// so sequence − 1 is not an index here (stepBySequence).
     const std::vector<Step> &steps() const;
+    /// The step with `sequence`, or nullptr.
+    const Step *stepBySequence(int sequence) const;
     const Step *step(const QString &callId) const;
     /// Steps whose current attempt waits for a person.
     int pendingCount() const;

@@ -74,7 +74,7 @@ struct Step
     int sequence = 0; ///< 1-based order of arrival within the run
     QString tool;
     nlohmann::json args = nlohmann::json::object();
-    QString idempotencyKey; ///< stable across attempts: "<runId>:<sequence>"
+    QString idempotencyKey; ///< stable across attempts and resume: "<runId>:<tool>:<argsHash>:<n>" (CallIdentity)
     StepStatus status = StepStatus::Queued;
     int maxAttempts = 1;
     std::vector<Attempt> attempts;

@@ -22,8 +22,8 @@ struct HandlerRequest
     QString tool;
     QString callId;
     int sequence = 0;
-    int attempt = 1;                                ///< 1-based attempt number
-    QString idempotencyKey;                         ///< "<runId>:<sequence>", the same for every attempt
+    int attempt = 1;        ///< 1-based attempt number
+    QString idempotencyKey; ///< "<runId>:<tool>:<argsHash>:<n>" (CallIdentity), the same for every attempt
     nlohmann::json args = nlohmann::json::object(); ///< validated keyword arguments
     QString projectDir;                             ///< absolute; command handlers run here
     QString workDir;                                ///< absolute; the run's sandbox work dir (empty outside a run)
