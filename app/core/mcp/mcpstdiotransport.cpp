@@ -4,7 +4,11 @@
 
 #include "bridgeframereader.h"
 
+#include <QPointer>
 #include <QTimer>
+
+#include <signal.h>
+#include <unistd.h>
 
 McpStdioTransport::McpStdioTransport(QObject *parent)
     : QObject(parent)
@@ -18,6 +22,10 @@ McpStdioTransport::~McpStdioTransport()
             m_process->kill();
             m_process->waitForFinished(StopGraceMs);
         }
+        killGroup();
+        // Later: the transport may be deleted by a slot of one of the process's signals.
+        m_process->setParent(nullptr);
+        m_process->deleteLater();
     }
 }
 
@@ -27,6 +35,7 @@ void McpStdioTransport::start(const Launch &launch)
     m_process = new QProcess(this);
     m_reader = std::make_unique<BridgeFrameReader>(MaxMessageBytes);
     m_stderrTail.clear();
+    m_killedBecause.clear();
     m_stopping = false;
     m_reportedEnd = false;
     m_process->setProgram(launch.program);
@@ -34,7 +43,12 @@ void McpStdioTransport::start(const Launch &launch)
     m_process->setProcessEnvironment(launch.environment);
     if (!launch.workingDirectory.isEmpty())
         m_process->setWorkingDirectory(launch.workingDirectory);
-    connect(m_process, &QProcess::started, this, &McpStdioTransport::started);
+    m_group = 0;
+    m_process->setChildProcessModifier([] { ::setpgid(0, 0); }); // its own group: see killGroup()
+    connect(m_process, &QProcess::started, this, [this] {
+        m_group = m_process->processId();
+        Q_EMIT started();
+    });
     connect(m_process, &QProcess::readyReadStandardOutput, this, &McpStdioTransport::readStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &McpStdioTransport::readStderr);
     connect(m_process, &QProcess::finished, this, &McpStdioTransport::onFinished);
@@ -47,6 +61,14 @@ bool McpStdioTransport::send(const JsonRpcMessage &message)
     // While the process is starting QProcess keeps what is written and hands it on.
     if (!m_process || m_process->state() == QProcess::NotRunning || m_stopping)
         return false;
+    if (m_process->bytesToWrite() > MaxPendingWriteBytes) {
+        m_killedBecause = QStringLiteral("does not read its stdin: more than %1 MiB of the studio's messages wait for "
+                                         "it; it was killed")
+                              .arg(MaxPendingWriteBytes >> 20);
+        m_stopping = true;
+        m_process->kill();
+        return false;
+    }
     std::string line = message.encode();
     line += '\n';
     m_process->write(line.data(), qint64(line.size()));
@@ -92,7 +114,10 @@ QString McpStdioTransport::stderrTail() const
 void McpStdioTransport::readStdout()
 {
     const QByteArray bytes = m_process->readAllStandardOutput();
+    const QPointer<McpStdioTransport> alive(this); // a slot may delete the transport
     for (BridgeFrameReader::Event &event : m_reader->feed(std::string_view(bytes.constData(), bytes.size()))) {
+        if (!alive)
+            return;
         if (event.kind == BridgeFrameReader::Event::Oversized) {
             Q_EMIT messageRefused(QStringLiteral("a message of %1 bytes is over the limit of %2 bytes; it was skipped")
                                       .arg(event.length)
@@ -119,15 +144,30 @@ void McpStdioTransport::readStderr()
         m_stderrTail.remove(0, m_stderrTail.size() - StderrTailBytes);
 }
 
+void McpStdioTransport::killGroup()
+{
+    // The group outlives its leader while a member lives, so its id is not reused.
+    if (m_group > 0)
+        ::kill(-pid_t(m_group), SIGKILL);
+    m_group = 0;
+}
+
 void McpStdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
 {
+    killGroup();
+    const QPointer<McpStdioTransport> alive(this);
     readStdout();
+    if (!alive)
+        return;
     readStderr();
     if (m_reportedEnd)
         return;
     m_reportedEnd = true;
-    Q_EMIT finished(status == QProcess::CrashExit ? QStringLiteral("killed by signal %1").arg(exitCode)
-                                                  : QStringLiteral("exited with code %1").arg(exitCode));
+    if (!m_killedBecause.isEmpty())
+        Q_EMIT finished(m_killedBecause);
+    else
+        Q_EMIT finished(status == QProcess::CrashExit ? QStringLiteral("killed by signal %1").arg(exitCode)
+                                                      : QStringLiteral("exited with code %1").arg(exitCode));
 }
 
 void McpStdioTransport::onError(QProcess::ProcessError error)
