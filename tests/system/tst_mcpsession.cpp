@@ -9,7 +9,9 @@
 #include "testfiles.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -89,6 +91,13 @@ private Q_SLOTS:
     void serverThatCannotStart();
     void listCommand();
     void listCommandRefusesUntrusted();
+    void serverThatDoesNotReadIsStopped();
+    void hostileTextsArePrintableAndBounded();
+    void hostileRevisionIsPrintableAndBounded();
+    void hugePagesStop();
+    void duplicateResponseAndDeleteInCallback();
+    void childKeepsPipesOpen();
+    void deleteWhileFailingAll();
 };
 
 void TestMcpSession::referenceServerEverything()
@@ -160,7 +169,7 @@ void TestMcpSession::pagesAndServerRequests()
     QCOMPARE(seen["sampling"]["id"].dump(), std::string(R"("srv-2")"));
     QCOMPARE(notifications.count(), 1);
     QCOMPARE(notifications.at(0).at(0).toString(), QStringLiteral("notifications/progress"));
-    QCOMPARE(session.refusedMessages(), 0);
+    QCOMPARE(session.refusedMessages(), 0LL);
 }
 
 void TestMcpSession::garbageOnStdoutIsSkipped()
@@ -168,7 +177,7 @@ void TestMcpSession::garbageOnStdoutIsSkipped()
     McpClientSession session;
     openAndWait(session, fakeServer(QStringLiteral("garbage")));
     QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
-    QCOMPARE(session.refusedMessages(), 3); // the banner, "not json at all", the batch; the blank line is skipped
+    QCOMPARE(session.refusedMessages(), 3LL); // the banner, "not json at all", the batch; the blank line is skipped
     QVERIFY(callAndWait(session, QStringLiteral("tool-1"), json::object()).ok());
 }
 
@@ -217,7 +226,7 @@ void TestMcpSession::strayResponseIsDropped()
     openAndWait(session, fakeServer(QStringLiteral("stray")));
     QVERIFY(session.state() == McpClientSession::State::Ready);
     QVERIFY(callAndWait(session, QStringLiteral("tool-0"), json::object()).ok());
-    QCOMPARE(session.unmatchedResponses(), 1);
+    QCOMPARE(session.unmatchedResponses(), 1LL);
 }
 
 void TestMcpSession::endlessPagesStop()
@@ -306,6 +315,141 @@ void TestMcpSession::listCommandRefusesUntrusted()
     QCOMPARE(result.exitCode, 3);
     QVERIFY2(result.out.isEmpty(), result.out.constData());
     QVERIFY2(result.err.contains("MCP server 'fake'"), result.err.constData());
+}
+
+void TestMcpSession::serverThatDoesNotReadIsStopped()
+{
+    // Pings with 30 MiB ids whose answers the server never reads: what waits for its
+    // stdin is bounded, the server is killed and the call fails naming why.
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("deaf")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    std::optional<McpReply> answered;
+    // 66 MiB to read and answer: a debug build on a busy machine takes a while.
+    session.callTool(
+        QStringLiteral("tool-0"), json::object(), nullptr, [&](const McpReply &r) { answered = r; }, 290000);
+    QTRY_VERIFY_WITH_TIMEOUT(answered.has_value(), 300000);
+    const McpReply reply = *answered;
+    QCOMPARE(reply.failure,
+             QStringLiteral("the server does not read its stdin: more than 64 MiB of the studio's messages wait "
+                            "for it; it was killed"));
+    QCOMPARE(session.state(), McpClientSession::State::Closed);
+    QVERIFY(!session.transport()->isRunning());
+}
+
+void TestMcpSession::hostileTextsArePrintableAndBounded()
+{
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("hostile")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    // serverInfo "fake" and capabilities [1] are not objects: kept as empty objects, so
+    // reading a member of them cannot throw.
+    QCOMPARE(session.serverInfo().dump(), std::string("{}"));
+    QCOMPARE(session.serverCapabilities().dump(), std::string("{}"));
+    QCOMPARE(session.serverInfo().value("name", ""), std::string());
+
+    const McpReply error = callAndWait(session, QStringLiteral("error"), json::object());
+    QCOMPARE(error.error.code, -32000);
+    QCOMPARE(error.errorText(),
+             QStringLiteral("-32000: \\u001b[31mred\\u001b[0m\\r\\u202eevil") + QString(2000 - 18, u'm')
+                 + QStringLiteral("… (100020 bytes)"));
+
+    const McpReply died = callAndWait(session, QStringLiteral("boom"), json::object());
+    QCOMPARE(died.failure,
+             QStringLiteral("the server exited with code 4; its stderr ends with:\n…") + QString(1996, u'e')
+                 + QStringLiteral("\\u001b[2J"));
+}
+
+void TestMcpSession::hostileRevisionIsPrintableAndBounded()
+{
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("revision")));
+    QCOMPARE(session.state(), McpClientSession::State::Failed);
+    QCOMPARE(session.failure(),
+             QStringLiteral("the server speaks MCP revision \"\\u001b[2J") + QString(36, u'v')
+                 + QStringLiteral("… (100004 bytes)\", which the studio does not (it speaks 2025-11-25, "
+                                  "2025-06-18, 2025-03-26, 2024-11-05)"));
+}
+
+void TestMcpSession::hugePagesStop()
+{
+    // Pages of 6 MiB of tools, each with a next cursor: the listing stops once the tools
+    // it holds pass 16 MiB, not after 100 pages (600 MB).
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("bigpages")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    McpReply listed;
+    QVERIFY(listAndWait(session, &listed).empty());
+    QCOMPARE(listed.failure,
+             QStringLiteral("the server's tools/list pages add up to more than 16 MiB (at page 3); the studio "
+                            "stopped there"));
+    QCOMPARE(session.state(), McpClientSession::State::Ready);
+}
+
+void TestMcpSession::duplicateResponseAndDeleteInCallback()
+{
+    // The server answers tools/call twice in one write; the callback deletes the session
+    // (and with it the transport that is still handing out that write's messages).
+    auto *session = new McpClientSession;
+    QPointer<McpClientSession> alive(session);
+    openAndWait(*session, fakeServer(QStringLiteral("twice")));
+    QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
+    int replies = 0;
+    session->callTool(QStringLiteral("tool-0"), json::object(), nullptr, [&](const McpReply &reply) {
+        ++replies;
+        QVERIFY(reply.ok());
+        delete session;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(alive.isNull(), 60000);
+    QTest::qWait(100); // the rest of the write, had the transport gone on reading it
+    QCOMPARE(replies, 1);
+
+    McpClientSession kept;
+    openAndWait(kept, fakeServer(QStringLiteral("twice")));
+    QVERIFY(callAndWait(kept, QStringLiteral("tool-0"), json::object()).ok());
+    QTRY_COMPARE(kept.unmatchedResponses(), 1LL);
+}
+
+void TestMcpSession::childKeepsPipesOpen()
+{
+    // The server exits while a child of its own still holds its stdout and stderr: the
+    // session ends when the server does, not when the child lets go of the pipes, and
+    // the child (in the server's process group) is killed.
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("forker")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    const McpReply reply = callAndWait(session, QStringLiteral("tool-0"), json::object());
+    const QString prefix = QStringLiteral("the server exited with code 5; its stderr ends with:\nchild ");
+    QVERIFY2(reply.failure.startsWith(prefix), qPrintable(reply.failure));
+    QCOMPARE(session.state(), McpClientSession::State::Closed);
+    const QString stat = QStringLiteral("/proc/%1/stat").arg(reply.failure.mid(prefix.size()).toInt());
+    const auto gone = [&stat] {
+        QFile file(stat);
+        return !file.open(QIODevice::ReadOnly) || file.readAll().contains(") Z "); // reaped, or a zombie
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(gone(), 10000);
+}
+
+void TestMcpSession::deleteWhileFailingAll()
+{
+    // Two calls open when the server dies; the first one's callback deletes the session:
+    // the second still gets its reply, once, and nothing of the session is touched after.
+    auto *session = new McpClientSession;
+    QPointer<McpClientSession> alive(session);
+    openAndWait(*session, fakeServer(QStringLiteral("crash")));
+    QVERIFY(session->state() == McpClientSession::State::Ready);
+    QStringList failures;
+    session->callTool(QStringLiteral("tool-0"), json::object(), nullptr, [&](const McpReply &reply) {
+        failures << reply.failure.section(u';', 0, 0);
+        delete session;
+    });
+    session->callTool(QStringLiteral("tool-1"), json::object(), nullptr,
+                      [&](const McpReply &reply) { failures << reply.failure.section(u';', 0, 0); });
+    QTRY_VERIFY_WITH_TIMEOUT(alive.isNull(), 60000);
+    QTest::qWait(100);
+    QCOMPARE(failures,
+             QStringList({QStringLiteral("the server exited with code 3")})
+                 << QStringLiteral("the server exited with code 3"));
 }
 
 QTEST_GUILESS_MAIN(TestMcpSession)

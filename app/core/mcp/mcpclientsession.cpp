@@ -3,14 +3,19 @@
 #include "mcpclientsession.h"
 
 #include "project/durationtext.h"
+#include "project/printabletext.h"
+
+#include <QPointer>
 
 using nlohmann::json;
 
 namespace {
 
-/// The end of a server's stderr quoted in a failure: enough lines to show a stack
-/// trace's last frames or an npm error, not a whole log.
-constexpr qsizetype QuotedStderrChars = 2000;
+/// Server text quoted in a failure (the end of its stderr, an error's message): enough
+/// lines to show a stack trace's last frames or an npm error, not a whole log. Quoted
+/// printable (printabletext.h): a server must not drive the terminal or the label
+/// showing it.
+constexpr qsizetype QuotedServerChars = 2000;
 
 QString withStderr(const QString &why, const QString &stderrTail)
 {
@@ -18,7 +23,17 @@ QString withStderr(const QString &why, const QString &stderrTail)
     if (tail.isEmpty())
         return why;
     return QStringLiteral("%1; its stderr ends with:\n%2")
-        .arg(why, tail.size() > QuotedStderrChars ? QStringLiteral("…") + tail.right(QuotedStderrChars) : tail);
+        .arg(why,
+             printableLines(tail.size() > QuotedServerChars ? QStringLiteral("…") + tail.right(QuotedServerChars)
+                                                            : tail));
+}
+
+/// A member that must be an object: anything else reads as an empty object, so that
+/// reading its members never throws.
+json objectMember(const json &object, const char *name)
+{
+    const auto found = object.find(name);
+    return found != object.end() && found->is_object() ? *found : json::object();
 }
 
 } // namespace
@@ -28,7 +43,9 @@ QString McpReply::errorText() const
     if (!failure.isEmpty())
         return failure;
     if (error.code != 0)
-        return QStringLiteral("%1: %2").arg(error.code).arg(QString::fromStdString(error.message));
+        return QStringLiteral("%1: %2")
+            .arg(error.code)
+            .arg(elidedText(QString::fromStdString(error.message), QuotedServerChars));
     return {};
 }
 
@@ -97,12 +114,12 @@ void McpClientSession::onInitialized(const McpReply &reply)
     const QString chosen = QString::fromStdString(version->get<std::string>());
     if (!supportedVersions().contains(chosen)) {
         fail(QStringLiteral("the server speaks MCP revision \"%1\", which the studio does not (it speaks %2)")
-                 .arg(chosen.left(40), supportedVersions().join(QStringLiteral(", "))));
+                 .arg(elidedText(chosen, 40), supportedVersions().join(QStringLiteral(", "))));
         return;
     }
     m_protocolVersion = chosen;
-    m_serverInfo = result.value("serverInfo", json::object());
-    m_serverCapabilities = result.value("capabilities", json::object());
+    m_serverInfo = objectMember(result, "serverInfo");
+    m_serverCapabilities = objectMember(result, "capabilities");
     if (const auto text = result.find("instructions"); text != result.end() && text->is_string())
         m_instructions = QString::fromStdString(text->get<std::string>());
     m_transport->send(JsonRpcMessage::notification("notifications/initialized"));
@@ -116,7 +133,8 @@ void McpClientSession::close()
         return;
     const bool wasReady = m_state == State::Ready;
     m_state = State::Closed;
-    failAll(QStringLiteral("the session was closed"));
+    if (!failAll(QStringLiteral("the session was closed")))
+        return;
     m_transport->stop();
     if (wasReady)
         Q_EMIT closed(QStringLiteral("the session was closed"));
@@ -160,10 +178,10 @@ qint64 McpClientSession::callTool(const QString &name, const json &arguments, co
 
 void McpClientSession::listTools(std::function<void(const std::vector<json> &, const McpReply &)> done)
 {
-    listPage(nullptr, 1, std::make_shared<std::vector<json>>(), std::move(done));
+    listPage(nullptr, 1, std::make_shared<ListedTools>(), std::move(done));
 }
 
-void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<std::vector<json>> tools,
+void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<ListedTools> tools,
                                 std::function<void(const std::vector<json> &, const McpReply &)> done)
 {
     json params = json::object();
@@ -180,10 +198,22 @@ void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<st
             done({}, McpReply{{}, {}, QStringLiteral("the server's tools/list result has no \"tools\" array")});
             return;
         }
-        tools->insert(tools->end(), list->begin(), list->end());
+        // Each page is bounded by the transport; what the pages add up to is bounded here.
+        tools->bytes += list->dump(-1, ' ', false, json::error_handler_t::replace).size();
+        if (tools->bytes > MaxListedToolBytes) {
+            done({},
+                 McpReply{{},
+                          {},
+                          QStringLiteral("the server's tools/list pages add up to more than %1 MiB (at page %2); "
+                                         "the studio stopped there")
+                              .arg(MaxListedToolBytes >> 20)
+                              .arg(page)});
+            return;
+        }
+        tools->tools.insert(tools->tools.end(), list->begin(), list->end());
         const auto next = result.find("nextCursor");
         if (next == result.end() || next->is_null()) {
-            done(*tools, reply);
+            done(tools->tools, reply);
             return;
         }
         if (!next->is_string()) {
@@ -224,8 +254,9 @@ void McpClientSession::onMessage(const JsonRpcMessage &message)
         return;
     case JsonRpcMessage::Kind::Notification: {
         const QString method = QString::fromStdString(message.method);
+        const QPointer<McpClientSession> alive(this); // a slot may delete the session
         Q_EMIT notificationReceived(method, message.params);
-        if (method == QLatin1String("notifications/tools/list_changed"))
+        if (alive && method == QLatin1String("notifications/tools/list_changed"))
             Q_EMIT toolsChanged();
         return;
     }
@@ -260,8 +291,8 @@ void McpClientSession::onFinished(const QString &why)
         return;
     case State::Ready:
         m_state = State::Closed;
-        failAll(text);
-        Q_EMIT closed(text);
+        if (failAll(text))
+            Q_EMIT closed(text);
         return;
     default:
         return;
@@ -275,18 +306,28 @@ void McpClientSession::finish(qint64 id, const McpReply &reply)
         return;
     Pending entry = std::move(found->second);
     m_pending.erase(found);
-    delete entry.timer;
+    dropTimer(entry.timer);
     entry.done(reply);
 }
 
-void McpClientSession::failAll(const QString &why)
+void McpClientSession::dropTimer(QTimer *timer)
+{
+    // Later, not now: finish() may run inside this timer's own timeout.
+    timer->stop();
+    timer->deleteLater();
+}
+
+bool McpClientSession::failAll(const QString &why)
 {
     std::map<qint64, Pending> pending;
     pending.swap(m_pending);
-    for (auto &[id, entry] : pending) {
-        delete entry.timer;
-        entry.done(McpReply{{}, {}, why});
-    }
+    // The timers first: a callback may delete the session, and its timers with it.
+    for (auto &[id, entry] : pending)
+        dropTimer(entry.timer);
+    const QPointer<McpClientSession> alive(this);
+    for (auto &[id, entry] : pending)
+        entry.done(McpReply{{}, {}, why}); // each callback once, even after one deleted the session
+    return !alive.isNull();
 }
 
 void McpClientSession::fail(const QString &why)
@@ -295,7 +336,8 @@ void McpClientSession::fail(const QString &why)
         return;
     m_state = State::Failed;
     m_failure = why.contains(QLatin1String("its stderr ends with")) ? why : withStderr(why, m_transport->stderrTail());
-    failAll(m_failure);
+    if (!failAll(m_failure))
+        return;
     m_transport->stop();
     Q_EMIT failed(m_failure);
 }

@@ -21,7 +21,8 @@ struct McpReply
     QString failure;
 
     bool ok() const { return failure.isEmpty() && error.code == 0; }
-    /// One line for a person: the failure, or "CODE: message" of the server's error.
+    /// One line for a person: the failure, or "CODE: message" of the server's error
+    /// (the message printable and cut after 2000 characters, printabletext.h).
     QString errorText() const;
 };
 
@@ -35,6 +36,11 @@ struct McpReply
 /// when the server ends, the session is closed, or its timeout passes (a timed-out
 /// request is cancelled with `notifications/cancelled`, as the spec asks). A response
 /// whose id the session did not send is counted (unmatchedResponses) and dropped.
+///
+/// Server text in failures (its stderr tail, a revision) is quoted printable and
+/// bounded; serverInfo and capabilities that are not objects read as empty objects.
+/// A callback or a slot may close or delete the session (the other open requests
+/// still get their reply, once).
 ///
 /// Requests from the server: `ping` is answered; the others (sampling, elicitation,
 /// roots) are answered "Method not found" until the studio offers them (issue 21 §4).
@@ -53,6 +59,9 @@ public:
     static constexpr int InitializeTimeoutMs = 30000;
     /// tools/list pages followed at most (a server that hands out cursors forever).
     static constexpr int MaxListPages = 100;
+    /// Bytes of tools (as compact JSON) all pages of tools/list may add up to: a list
+    /// of a few hundred tools with their schemas is well under 1 MiB.
+    static constexpr std::size_t MaxListedToolBytes = 16u << 20;
 
     explicit McpClientSession(QObject *parent = nullptr);
     ~McpClientSession() override;
@@ -72,8 +81,8 @@ public:
     const nlohmann::json &serverCapabilities() const { return m_serverCapabilities; }
     QString instructions() const { return m_instructions; }
     /// Lines of stdout that were not messages, and responses to ids never sent.
-    int refusedMessages() const { return m_refusedMessages; }
-    int unmatchedResponses() const { return m_unmatchedResponses; }
+    qint64 refusedMessages() const { return m_refusedMessages; }
+    qint64 unmatchedResponses() const { return m_unmatchedResponses; }
     McpStdioTransport *transport() const { return m_transport; }
 
     /// Sends `method` with `params` (an object, or null for none); `done` gets the reply.
@@ -110,10 +119,18 @@ private:
     void onFinished(const QString &why);
     void onInitialized(const McpReply &reply);
     void answerServerRequest(const JsonRpcMessage &message);
+    struct ListedTools
+    {
+        std::vector<nlohmann::json> tools;
+        std::size_t bytes = 0;
+    };
+
     void finish(qint64 id, const McpReply &reply);
-    void failAll(const QString &why);
+    static void dropTimer(QTimer *timer);
+    /// Fails every open request; false when a callback deleted the session.
+    bool failAll(const QString &why);
     void fail(const QString &why);
-    void listPage(const nlohmann::json &cursor, int page, std::shared_ptr<std::vector<nlohmann::json>> tools,
+    void listPage(const nlohmann::json &cursor, int page, std::shared_ptr<ListedTools> tools,
                   std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
 
     McpStdioTransport *m_transport = nullptr;
@@ -126,6 +143,6 @@ private:
     qint64 m_nextId = 1;
     int m_initializeTimeoutMs = InitializeTimeoutMs;
     std::map<qint64, Pending> m_pending;
-    int m_refusedMessages = 0;
-    int m_unmatchedResponses = 0;
+    qint64 m_refusedMessages = 0;
+    qint64 m_unmatchedResponses = 0;
 };

@@ -4,7 +4,11 @@
 
 #include "bridgeframereader.h"
 
+#include <QPointer>
 #include <QTimer>
+
+#include <signal.h>
+#include <unistd.h>
 
 McpStdioTransport::McpStdioTransport(QObject *parent)
     : QObject(parent)
@@ -18,6 +22,10 @@ McpStdioTransport::~McpStdioTransport()
             m_process->kill();
             m_process->waitForFinished(StopGraceMs);
         }
+        killGroup();
+        // Later: the transport may be deleted by a slot of one of the process's signals.
+        m_process->setParent(nullptr);
+        m_process->deleteLater();
     }
 }
 
@@ -27,8 +35,11 @@ void McpStdioTransport::start(const Launch &launch)
     m_process = new QProcess(this);
     m_reader = std::make_unique<BridgeFrameReader>(MaxMessageBytes);
     m_stderrTail.clear();
+    m_killedBecause.clear();
     m_stopping = false;
     m_reportedEnd = false;
+    m_group = 0;
+    bool ownGroup = true;
     if (launch.configure) {
         QString why;
         if (!launch.configure(m_process, &why)) {
@@ -38,14 +49,22 @@ void McpStdioTransport::start(const Launch &launch)
                 Qt::QueuedConnection);
             return;
         }
+        // toolstudio-sandbox gives the server a session of its own and takes it down
+        // with it; the confined code cannot leave it (setsid, setpgid refused).
+        ownGroup = false;
     } else {
         m_process->setProgram(launch.program);
         m_process->setArguments(launch.arguments);
         m_process->setProcessEnvironment(launch.environment);
         if (!launch.workingDirectory.isEmpty())
             m_process->setWorkingDirectory(launch.workingDirectory);
+        m_process->setChildProcessModifier([] { ::setpgid(0, 0); }); // its own group: see killGroup()
     }
-    connect(m_process, &QProcess::started, this, &McpStdioTransport::started);
+    connect(m_process, &QProcess::started, this, [this, ownGroup] {
+        if (ownGroup)
+            m_group = m_process->processId();
+        Q_EMIT started();
+    });
     connect(m_process, &QProcess::readyReadStandardOutput, this, &McpStdioTransport::readStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &McpStdioTransport::readStderr);
     connect(m_process, &QProcess::finished, this, &McpStdioTransport::onFinished);
@@ -58,6 +77,14 @@ bool McpStdioTransport::send(const JsonRpcMessage &message)
     // While the process is starting QProcess keeps what is written and hands it on.
     if (!m_process || m_process->state() == QProcess::NotRunning || m_stopping)
         return false;
+    if (m_process->bytesToWrite() > MaxPendingWriteBytes) {
+        m_killedBecause = QStringLiteral("does not read its stdin: more than %1 MiB of the studio's messages wait for "
+                                         "it; it was killed")
+                              .arg(MaxPendingWriteBytes >> 20);
+        m_stopping = true;
+        m_process->kill();
+        return false;
+    }
     std::string line = message.encode();
     line += '\n';
     m_process->write(line.data(), qint64(line.size()));
@@ -103,7 +130,10 @@ QString McpStdioTransport::stderrTail() const
 void McpStdioTransport::readStdout()
 {
     const QByteArray bytes = m_process->readAllStandardOutput();
+    const QPointer<McpStdioTransport> alive(this); // a slot may delete the transport
     for (BridgeFrameReader::Event &event : m_reader->feed(std::string_view(bytes.constData(), bytes.size()))) {
+        if (!alive)
+            return;
         if (event.kind == BridgeFrameReader::Event::Oversized) {
             Q_EMIT messageRefused(QStringLiteral("a message of %1 bytes is over the limit of %2 bytes; it was skipped")
                                       .arg(event.length)
@@ -130,15 +160,30 @@ void McpStdioTransport::readStderr()
         m_stderrTail.remove(0, m_stderrTail.size() - StderrTailBytes);
 }
 
+void McpStdioTransport::killGroup()
+{
+    // The group outlives its leader while a member lives, so its id is not reused.
+    if (m_group > 0)
+        ::kill(-pid_t(m_group), SIGKILL);
+    m_group = 0;
+}
+
 void McpStdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
 {
+    killGroup();
+    const QPointer<McpStdioTransport> alive(this);
     readStdout();
+    if (!alive)
+        return;
     readStderr();
     if (m_reportedEnd)
         return;
     m_reportedEnd = true;
-    Q_EMIT finished(status == QProcess::CrashExit ? QStringLiteral("killed by signal %1").arg(exitCode)
-                                                  : QStringLiteral("exited with code %1").arg(exitCode));
+    if (!m_killedBecause.isEmpty())
+        Q_EMIT finished(m_killedBecause);
+    else
+        Q_EMIT finished(status == QProcess::CrashExit ? QStringLiteral("killed by signal %1").arg(exitCode)
+                                                      : QStringLiteral("exited with code %1").arg(exitCode));
 }
 
 void McpStdioTransport::onError(QProcess::ProcessError error)

@@ -23,8 +23,19 @@ class BridgeFrameReader;
 /// on, as the reference SDKs do. stderr is kept as a bounded tail (StderrTailBytes) for
 /// the error that names why a server failed.
 ///
+/// What goes into the server is bounded too: a server that stops reading its stdin
+/// while it keeps sending requests the studio answers (a ping flood) would grow
+/// QProcess's write buffer without end, so once more than MaxPendingWriteBytes wait
+/// for it, the server is killed and finished() names why.
+///
 /// stop() follows the spec's shutdown: close the server's stdin, wait, then SIGTERM,
-/// then SIGKILL (StopGraceMs each).
+/// then SIGKILL (StopGraceMs each). The server runs in a process group of its own;
+/// when it has ended (or the transport is destroyed) what is left of the group — a
+/// child it started, which may hold its pipes — is killed. A child that leaves the
+/// group (setsid) is not: that is the sandbox's to contain (issue 21 §6).
+///
+/// A slot of messageReceived may delete the transport (or its session): the rest of
+/// the stdout read at that moment is then dropped, nothing of the transport is touched.
 class McpStdioTransport : public QObject
 {
     Q_OBJECT
@@ -41,6 +52,9 @@ public:
     };
 
     static constexpr std::size_t MaxMessageBytes = 64u << 20;
+    /// Bytes of earlier messages that may wait for the server to read them before a
+    /// message is sent; over it, the server is killed (one message of any size is sent).
+    static constexpr qint64 MaxPendingWriteBytes = 64 << 20;
     static constexpr qsizetype StderrTailBytes = 16 * 1024;
     static constexpr int StopGraceMs = 2000;
 
@@ -50,7 +64,8 @@ public:
     /// Starts the server; started() or finished() follows.
     void start(const Launch &launch);
     /// Writes one message as one line (kept by QProcess while the server is starting).
-    /// False (nothing written) when the server has ended or is being stopped.
+    /// False (nothing written) when the server has ended or is being stopped, or when
+    /// more than MaxPendingWriteBytes already wait for it (it is killed then).
     bool send(const JsonRpcMessage &message);
     /// Ends the server (see the class comment); finished() follows unless it was not running.
     void stop();
@@ -67,8 +82,8 @@ Q_SIGNALS:
     /// A stdout line that is not a JSON-RPC message, or one over MaxMessageBytes:
     /// `reason` says which; `id` is the request id when one could be read.
     void messageRefused(const QString &reason, const nlohmann::json &id);
-    /// The server is gone: `why` = "exited with code N", "killed by signal N" or "could
-    /// not be started: …".
+    /// The server is gone: `why` = "exited with code N", "killed by signal N", "could
+    /// not be started: …" or "does not read its stdin: …; it was killed".
     void finished(const QString &why);
 
 private:
@@ -76,10 +91,13 @@ private:
     void readStderr();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
+    void killGroup();
 
     QProcess *m_process = nullptr;
     std::unique_ptr<BridgeFrameReader> m_reader;
     QByteArray m_stderrTail;
+    qint64 m_group = 0;      ///< the server's process group (its pid) once started
+    QString m_killedBecause; ///< why the transport killed the server, if it did
     bool m_stopping = false;
     bool m_reportedEnd = false;
 };

@@ -11,9 +11,19 @@
   version     answers initialize with protocol revision 1999-01-01
   stray       answers tools/call with an extra response to an id the client never sent
   endless     tools/list hands out a next cursor forever
+  deaf        on tools/call sends 3 pings with 22 MiB ids and one more and never reads stdin again
+  hostile     serverInfo and capabilities that are not objects; tools/call "error" is
+              answered with an error.message of control characters and 100 000
+              characters, any other tools/call writes such a line to stderr and exits 4
+  forker      starts a child that keeps stdout and stderr open for 10 minutes (its pid
+              on stderr), and exits with code 5 on tools/call
+  twice       answers tools/call twice (the same id) in one write
+  revision    answers initialize with an escape sequence and 100 000 characters as revision
+  bigpages    tools/list hands out pages of 6 MiB of tools, a next cursor each time
 """
 import json
 import sys
+import time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "good"
 TOOLS = [{"name": f"tool-{n}", "inputSchema": {"type": "object"}} for n in range(5)]
@@ -31,6 +41,12 @@ def read():
     return json.loads(line)
 
 
+if mode == "forker":
+    import subprocess
+    child = subprocess.Popen(["sleep", "600"])
+    sys.stderr.write(f"child {child.pid}\n")
+    sys.stderr.flush()
+
 if mode == "garbage":
     sys.stdout.write("Starting server v1 on stdio\nnot json at all\n[1,2]\n\n")
     sys.stdout.flush()
@@ -45,12 +61,23 @@ while True:
         if mode == "silent":
             continue
         version = "1999-01-01" if mode == "version" else "2025-06-18"
+        info, capabilities = {"name": "fake", "version": "0"}, {"tools": {"listChanged": True}}
+        if mode == "hostile":
+            info, capabilities = "fake", [1]
+        if mode == "revision":
+            version = "\x1b[2J" + "v" * 100000
         send({"jsonrpc": "2.0", "id": rid, "result": {
-            "protocolVersion": version, "capabilities": {"tools": {"listChanged": True}},
-            "serverInfo": {"name": "fake", "version": "0"}, "instructions": "be kind"}})
+            "protocolVersion": version, "capabilities": capabilities,
+            "serverInfo": info, "instructions": "be kind"}})
     elif method == "tools/list":
         cursor = (message.get("params") or {}).get("cursor")
         page = int(cursor) if cursor else 0
+        if mode == "bigpages":
+            tool = '{"name":"t","description":"%s"}' % ("d" * (6 << 20))
+            sys.stdout.write('{"jsonrpc":"2.0","id":%d,"result":{"tools":[%s],"nextCursor":"%d"}}\n'
+                             % (rid, tool, page + 1))
+            sys.stdout.flush()
+            continue
         if mode == "endless":
             send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [], "nextCursor": str(page + 1)}})
             continue
@@ -60,10 +87,31 @@ while True:
             result["nextCursor"] = str(page + 1)
         send({"jsonrpc": "2.0", "id": rid, "result": result})
     elif method == "tools/call":
+        if mode == "forker":
+            sys.exit(5)
         if mode == "crash":
             sys.stderr.write("Traceback (most recent call last):\nboom\n")
             sys.stderr.flush()
             sys.exit(3)
+        if mode == "deaf":
+            big = '{"jsonrpc":"2.0","id":"%s","method":"ping"}\n' % ("p" * (22 << 20))
+            sys.stdout.write(big * 3 + '{"jsonrpc":"2.0","id":4,"method":"ping"}\n')
+            sys.stdout.flush()
+            while True:
+                time.sleep(60)
+        if mode == "hostile" and message["params"]["name"] == "error":
+            text = "\x1b[31mred\x1b[0m\r\u202eevil" + "m" * 100000
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32000, "message": text}})
+            continue
+        if mode == "hostile":
+            sys.stderr.write("\x1b]0;pwned\x07" + "e" * 100000 + "\x1b[2J\n")
+            sys.stderr.flush()
+            sys.exit(4)
+        if mode == "twice":
+            line = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": []}}) + "\n"
+            sys.stdout.write(line * 2)
+            sys.stdout.flush()
+            continue
         if mode == "stray":
             send({"jsonrpc": "2.0", "id": 999, "result": {}})
         send({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"})
