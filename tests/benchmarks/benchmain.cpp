@@ -387,8 +387,12 @@ std::vector<Row> replayBenchmark(int calls)
         replay.setJournalPath(journal);
         QEventLoop loop;
         Round s;
-        QObject::connect(&replay, &RunController::stepAdded, &loop,
-                         [&](const Step &step) { s.memoized += step.status == StepStatus::Memoized ? 1 : 0; });
+        // Counted from the batched feed, as the window and `toolstudio replay` see steps
+        // (a per-step signal would cost a thread hop per step).
+        QObject::connect(&replay, &RunController::stepsUpdated, &loop, [&](const QList<Step> &steps) {
+            for (const Step &step : steps)
+                s.memoized += step.status == StepStatus::Memoized ? 1 : 0;
+        });
         QObject::connect(&replay, &RunController::outputReceived, &loop, [&](int stream, const QByteArray &chunk) {
             if (stream == 1)
                 s.loop += chunk;
