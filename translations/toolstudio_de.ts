@@ -2591,6 +2591,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Abweichung: %1</translation>
     </message>
     <message>
+        <source>Memoized: answered at once from the recorded run, where it started %1 and took %2</source>
+        <translation>Gemerkt: sofort aus dem aufgezeichneten Lauf beantwortet, in dem er um %1 begann und %2 dauerte</translation>
+    </message>
+    <message>
         <source>The step&apos;s JSON is %1 bytes: browse it in the Tree tab, or use Copy as JSON.</source>
         <translation>Das JSON des Schritts hat %1 Bytes: durchsuchen Sie es im Reiter „Baum“ oder nutzen Sie „Als JSON kopieren“.</translation>
     </message>

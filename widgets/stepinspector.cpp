@@ -140,6 +140,10 @@ nlohmann::json StepInspector::stepJson(const Step &step)
         j["original_args"] = *step.originalArgs;
     if (!step.divergence.isEmpty())
         j["divergence"] = step.divergence.toStdString();
+    if (step.recordedEndedAt > 0) {
+        j["recorded_started_at"] = step.recordedStartedAt;
+        j["recorded_ended_at"] = step.recordedEndedAt;
+    }
     nlohmann::json attempts = nlohmann::json::array();
     for (const Attempt &a : step.attempts) {
         nlohmann::json aj
@@ -216,6 +220,11 @@ void StepInspector::setStep(const Step *step)
                               printableText(step->idempotencyKey).toHtmlEscaped());
     if (!step->divergence.isEmpty())
         header += QStringLiteral("<br>") + tr("Divergence: %1").arg(printableText(step->divergence).toHtmlEscaped());
+    if (step->recordedEndedAt > 0)
+        header += QStringLiteral("<br>")
+            + tr("Memoized: answered at once from the recorded run, where it started %1 and took %2")
+                  .arg(timeText(step->recordedStartedAt), durationText(step->recordedEndedAt - step->recordedStartedAt))
+                  .toHtmlEscaped();
     for (const QString &note : truncationNotes(*step))
         header += QStringLiteral("<br><span style=\"color:#b26a00\">%1</span>").arg(note.toHtmlEscaped());
     m_header->setText(header);

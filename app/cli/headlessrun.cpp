@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <utility>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -104,12 +105,20 @@ HeadlessRun::HeadlessRun(const HeadlessOptions &options)
                                ? QStringLiteral("offline, so this call and every later one fails (not in the cassette)")
                                : QStringLiteral("this call and every later one runs for real")));
     });
-    connect(&m_controller, &RunController::stepChanged, this, &HeadlessRun::onStepChanged);
-    // Memoized steps (replay, resume) and refused calls (invalid arguments, not in
-    // the cassette, …) arrive final and never change.
-    connect(&m_controller, &RunController::stepAdded, this, [this](const Step &step) {
-        if (isFinal(step.status))
+    // The ordered feed (docs/trace.md "Console order"): steps and output in the order
+    // the script made them; each step is printed once, when it is final (memoized and
+    // refused steps arrive final).
+    connect(&m_controller, &RunController::stepsUpdated, this, [this](const QList<Step> &steps) {
+        for (const Step &step : steps) {
+            if (!isFinal(step.status) || step.sequence < 1)
+                continue;
+            if (m_printed.size() < std::size_t(step.sequence))
+                m_printed.resize(std::size_t(step.sequence), false);
+            if (m_printed[std::size_t(step.sequence - 1)])
+                continue;
+            m_printed[std::size_t(step.sequence - 1)] = true;
             onStepChanged(step);
+        }
     });
     connect(&m_controller, &RunController::outputReceived, this, &HeadlessRun::onOutput);
     connect(&m_controller, &RunController::pendingCallOpened, this, [this](const Step &step) {
@@ -180,28 +189,58 @@ void HeadlessRun::onStepChanged(const Step &step)
     if (!isFinal(step.status))
         return;
     if (m_json) {
-        printLine(
-            stdout,
-            QString::fromStdString(stepJson(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        writeStepText(
+            QByteArray::fromStdString(stepJson(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+            + '\n');
         return;
     }
-    printLine(stdout,
-              QStringLiteral("[step %1] %2 %3 (attempts %4, %5)")
-                  .arg(step.sequence)
-                  .arg(printableText(step.tool), stepStatusName(step.status), step.attemptsText(),
-                       durationText(step.durationMs(), DurationStyle::Plain)));
-    printLine(stdout, QStringLiteral("         args:   %1").arg(printableText(summary(step.args))));
+    QString text = QStringLiteral("[step %1] %2 %3 (attempts %4, %5)\n")
+                       .arg(step.sequence)
+                       .arg(printableText(step.tool), stepStatusName(step.status), step.attemptsText(),
+                            durationText(step.durationMs(), DurationStyle::Plain));
+    text += QStringLiteral("         args:   %1\n").arg(printableText(summary(step.args)));
     if (step.result)
-        printLine(stdout, QStringLiteral("         result: %1").arg(printableText(summary(*step.result))));
+        text += QStringLiteral("         result: %1\n").arg(printableText(summary(*step.result)));
     if (step.error) {
-        printLine(stdout,
-                  QStringLiteral("         error:  %1: %2")
-                      .arg(printableText(step.error->codeName()),
-                           printableText(QString::fromStdString(step.error->message))));
+        text += QStringLiteral("         error:  %1: %2\n")
+                    .arg(printableText(step.error->codeName()),
+                         printableText(QString::fromStdString(step.error->message)));
     }
+    writeStepText(text.toUtf8());
+}
+
+void HeadlessRun::writeStepText(const QByteArray &text)
+{
+    // A step line never splits a line of the script's output: while that line is open
+    // (a partial line was printed), step lines wait for its newline (onOutput) or for
+    // the run's end (onFinished).
+    if (m_stdoutMidLine)
+        m_heldSteps += text;
+    else
+        writeOut(stdout, text);
 }
 
 void HeadlessRun::onOutput(int stream, const QByteArray &chunk)
+{
+    if (stream != 1 || chunk.isEmpty()) {
+        writeOutput(stream, chunk);
+        return;
+    }
+    const qsizetype newline = m_heldSteps.isEmpty() ? -1 : chunk.indexOf('\n');
+    if (newline < 0) {
+        writeOutput(stream, chunk);
+        m_stdoutMidLine = !chunk.endsWith('\n');
+        return;
+    }
+    // The open line ends in this chunk: its end, the held step lines, then the rest.
+    writeOutput(stream, chunk.left(newline + 1));
+    writeOut(stdout, std::exchange(m_heldSteps, {}));
+    m_stdoutMidLine = false;
+    if (newline + 1 < chunk.size())
+        onOutput(stream, chunk.mid(newline + 1));
+}
+
+void HeadlessRun::writeOutput(int stream, const QByteArray &chunk)
 {
     if (m_json) {
         printLine(stdout,
@@ -330,6 +369,11 @@ void HeadlessRun::onFinished(const RunRecord &run)
 {
     writeOut(stdout, m_stdoutFilter.flush());
     writeOut(stderr, m_stderrFilter.flush());
+    // A last line without a newline ends here, so the lines after it start a line.
+    if (m_stdoutMidLine && !m_json)
+        writeOut(stdout, "\n");
+    m_stdoutMidLine = false;
+    writeOut(stdout, std::exchange(m_heldSteps, {}));
     const int steps = m_controller.engine() ? int(m_controller.engine()->steps().size()) : 0;
     const qint64 ms = run.endedAt - run.startedAt;
     if (m_json) {

@@ -77,6 +77,11 @@ public:
 private:
     void onStepChanged(const Step &step);
     void onOutput(int stream, const QByteArray &chunk);
+    /// The script's output as it is shown: escaped text, or a JSON output record.
+    void writeOutput(int stream, const QByteArray &chunk);
+    /// A step's line(s) or JSON record: out now, or held while the script's stdout is in
+    /// the middle of a line (docs/cli.md "run").
+    void writeStepText(const QByteArray &text);
     void onPolicyEvent(const PolicyEvent &event);
     void onPendingCall(const Step &step);
     void onStepPaused(const Step &step);
@@ -93,4 +98,7 @@ private:
     int m_interruptedBy = 0;        ///< the signal that stopped the run, 0 = none
     PrintableStream m_stdoutFilter; ///< the script's stdout on its way to ours
     PrintableStream m_stderrFilter; ///< and its stderr
+    bool m_stdoutMidLine = false;   ///< the script's stdout so far does not end with a newline
+    QByteArray m_heldSteps;         ///< step lines held until that line ends
+    std::vector<bool> m_printed;    ///< by sequence − 1: the step's final line is out
 };

@@ -330,6 +330,112 @@ long peakRssKiB()
     return usage.ru_maxrss;
 }
 
+/// The shims (the :/runtime resources, registered by main()) written under `dir`, for
+/// limitOutput().
+void extractRuntime(const QString &dir)
+{
+    QDirIterator it(QStringLiteral(":/runtime"), QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString resource = it.next();
+        const QString target = dir + resource.mid(int(qstrlen(":/runtime")));
+        QDir().mkpath(QFileInfo(target).absolutePath());
+        QFile in(resource);
+        in.open(QIODevice::ReadOnly);
+        writeFile(target, in.readAll());
+    }
+}
+
+/// Replay of a `calls`-step run (issue 17): a sequential Python script is recorded once,
+/// then replayed (every call memoized from the journal) and timed from
+/// RunController::startReplay() to finished(). The limit: the same script and shim
+/// against toolstudio-bench-peer, which answers each of the same bridge lines from
+/// memory (no sandbox, engine or journal), timed from process start to exit. The script
+/// prints the seconds its own call loop took, on both sides.
+std::vector<Row> replayBenchmark(int calls)
+{
+    QTemporaryDir dir;
+    const QByteArray script = "import time\nfrom toolstudio import tools\nt = time.perf_counter()\nfor i in range("
+        + QByteArray::number(calls) + "):\n    tools.echo(n=i)\nprint(f'{time.perf_counter() - t:.3f}')\n";
+    const Project project = makeProject(dir, script, calls);
+    const QString journal = dir.path() + QStringLiteral("/journal.sqlite");
+    QString recordedRun;
+    {
+        RunController controller;
+        controller.setJournalPath(journal);
+        QEventLoop loop;
+        QObject::connect(&controller, &RunController::finished, &loop, [&](const RunRecord &run) {
+            recordedRun = run.id;
+            loop.quit();
+        });
+        controller.start(project, QString());
+        loop.exec();
+    }
+    QTemporaryDir runtime;
+    extractRuntime(runtime.path());
+    // Studio and peer alternate for three rounds (the machine's load reaches both
+    // alike); each side's figure is its middle round by time.
+    struct Round
+    {
+        double seconds = 0;
+        QByteArray loop; ///< the script's own figure for its call loop
+        int memoized = 0;
+    };
+    std::vector<Round> studio, peer;
+    QStringList ratios;
+    for (int round = 0; round < 3; ++round) {
+        RunController replay;
+        replay.setJournalPath(journal);
+        QEventLoop loop;
+        Round s;
+        // Counted from the batched feed, as the window and `toolstudio replay` see steps
+        // (a per-step signal would cost a thread hop per step).
+        QObject::connect(&replay, &RunController::stepsUpdated, &loop, [&](const QList<Step> &steps) {
+            for (const Step &step : steps)
+                s.memoized += step.status == StepStatus::Memoized ? 1 : 0;
+        });
+        QObject::connect(&replay, &RunController::outputReceived, &loop, [&](int stream, const QByteArray &chunk) {
+            if (stream == 1)
+                s.loop += chunk;
+        });
+        QObject::connect(&replay, &RunController::finished, &loop, [&](const RunRecord &) { loop.quit(); });
+        QElapsedTimer clock;
+        clock.start();
+        QString error;
+        if (!replay.startReplay(project, recordedRun, &error))
+            std::fprintf(stderr, "replay failed: %s\n", qPrintable(error));
+        else
+            loop.exec();
+        s.seconds = double(clock.nsecsElapsed()) / 1e9;
+        Round p;
+        clock.restart();
+        p.loop = limitOutput(runtime.path(), QStringLiteral("py"), script);
+        p.seconds = double(clock.nsecsElapsed()) / 1e9;
+        ratios << QString::number(p.seconds > 0 ? s.seconds / p.seconds : 0, 'f', 2);
+        studio.push_back(s);
+        peer.push_back(p);
+    }
+    const auto middle = [](std::vector<Round> rounds) {
+        std::sort(rounds.begin(), rounds.end(), [](const Round &a, const Round &b) { return a.seconds < b.seconds; });
+        return rounds[rounds.size() / 2];
+    };
+    const Round s = middle(studio), p = middle(peer);
+    return {{QStringLiteral("replay of a %1-step run").arg(calls),
+             QStringLiteral("%1 s to the end (%2 memoized; script's loop %3 s)")
+                 .arg(s.seconds, 0, 'f', 2)
+                 .arg(s.memoized)
+                 .arg(QString::fromUtf8(s.loop.trimmed())),
+             QStringLiteral("RunController::startReplay() to finished(): loading the steps, the sandbox, the "
+                            "script, every call answered from the journal; middle of 3 rounds")},
+            {QStringLiteral("replay of a %1-step run vs limit peer").arg(calls),
+             QStringLiteral("%1 s (script's loop %2 s) → ratio %3 (rounds: %4)")
+                 .arg(p.seconds, 0, 'f', 2)
+                 .arg(QString::fromUtf8(p.loop.trimmed()))
+                 .arg(p.seconds > 0 ? s.seconds / p.seconds : 0, 0, 'f', 2)
+                 .arg(ratios.join(QStringLiteral(", "))),
+             QStringLiteral("same script and shim against toolstudio-bench-peer answering from memory, process start "
+                            "to exit; ratio = studio / peer, middle rounds; the rounds alternate studio and peer")}};
+}
+
 } // namespace
 
 // Sandbox start-up: the bare interpreter vs the same command through the sandbox,
@@ -621,6 +727,7 @@ static int validateBenchmark(int calls)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    Q_INIT_RESOURCE(runtime); // outside any namespace (extractRuntime)
     qputenv("TOOLSTUDIO_SANDBOX", TOOLSTUDIO_SANDBOX_PATH);
     std::vector<Row> rows;
     // toolstudio-bench bridge: only the tools-bridge round trips (sequential, and 10 000
@@ -638,6 +745,13 @@ int main(int argc, char **argv)
     }
     if (!positional.isEmpty() && positional[0] == "validate")
         return validateBenchmark(positional.size() > 1 ? std::max(1, positional[1].toInt()) : 100000);
+    if (!positional.isEmpty() && positional[0] == "replay") {
+        // toolstudio-bench replay [N]: only the replay rows (N calls, default 10 000).
+        const int calls = positional.size() > 1 ? std::max(1, positional[1].toInt()) : 10000;
+        for (const Row &row : replayBenchmark(calls))
+            std::printf("%-44s | %-60s | %s\n", qPrintable(row.name), qPrintable(row.value), qPrintable(row.method));
+        return 0;
+    }
     if (!positional.isEmpty() && positional[0] == "bridge-loop") {
         // toolstudio-bench bridge-loop [N] [py|js|xr] [--warm-up W]: only the studio row of
         // Python (the default), Node or Python calling the exchange-rate example's tool
@@ -705,17 +819,8 @@ int main(int argc, char **argv)
 
     {
         // Shims extracted from the resources once, for the echo side.
-        Q_INIT_RESOURCE(runtime);
         QTemporaryDir runtime;
-        QDirIterator it(QStringLiteral(":/runtime"), QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString resource = it.next();
-            const QString target = runtime.path() + resource.mid(int(qstrlen(":/runtime")));
-            QDir().mkpath(QFileInfo(target).absolutePath());
-            QFile in(resource);
-            in.open(QIODevice::ReadOnly);
-            writeFile(target, in.readAll());
-        }
+        extractRuntime(runtime.path());
         // The last row times the exchange-rate example's tool as shipped (two `pattern`s,
         // additionalProperties, an output_schema) instead of the schema-less mock `echo`.
         const struct
@@ -852,46 +957,8 @@ int main(int argc, char **argv)
                             "first step queued to last step ended")});
     }
     if (!bridgeOnly) {
-        // Replay of a 10 000-step run: every call memoized from the journal.
-        QTemporaryDir dir;
-        constexpr int Calls = 10000;
-        const Project project = makeProject(dir,
-                                            "from toolstudio import tools\n"
-                                            "for i in range(10000):\n"
-                                            "    tools.echo(n=i)\n",
-                                            Calls);
-        const QString journal = dir.path() + QStringLiteral("/journal.sqlite");
-        QString recordedRun;
-        {
-            RunController controller;
-            controller.setJournalPath(journal);
-            QEventLoop loop;
-            QObject::connect(&controller, &RunController::finished, &loop, [&](const RunRecord &run) {
-                recordedRun = run.id;
-                loop.quit();
-            });
-            controller.start(project, QString());
-            loop.exec();
-        }
-        RunController replay;
-        replay.setJournalPath(journal);
-        QEventLoop loop;
-        int memoized = 0;
-        QObject::connect(&replay, &RunController::stepAdded, &loop,
-                         [&](const Step &step) { memoized += step.status == StepStatus::Memoized ? 1 : 0; });
-        QObject::connect(&replay, &RunController::finished, &loop, [&](const RunRecord &) { loop.quit(); });
-        QElapsedTimer clock;
-        clock.start();
-        QString error;
-        if (!replay.startReplay(project, recordedRun, &error))
-            std::fprintf(stderr, "replay failed: %s\n", qPrintable(error));
-        else
-            loop.exec();
-        rows.push_back(
-            {QStringLiteral("replay of a %1-step run").arg(Calls),
-             QStringLiteral("%1 s to the end (%2 memoized)").arg(clock.elapsed() / 1e3, 0, 'f', 2).arg(memoized),
-             QStringLiteral("RunController::startReplay() to finished(): loading the steps, the script, "
-                            "every call answered from the journal")});
+        for (Row &row : replayBenchmark(10000))
+            rows.push_back(std::move(row));
     }
     if (!bridgeOnly) {
         // Opening a journal of 1 000 000 steps (1000 runs × 1000 steps) until the runs

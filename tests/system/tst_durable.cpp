@@ -170,6 +170,17 @@ private Q_SLOTS:
         QCOMPARE(int(steps.size()), Calls);
         for (const Step &step : steps)
             QCOMPARE(step.status, StepStatus::Succeeded);
+        // Issue 17: a resumed run's timeline is its own: every step and attempt lies
+        // within the run's span (the memoized rows keep their times from before the
+        // kill, which the run record's start covers), and none ends before it starts.
+        const RunRecord run = *journal.run(runId);
+        for (const Step &step : steps) {
+            QVERIFY2(step.queuedAt >= run.startedAt && step.endedAt <= run.endedAt && step.queuedAt <= step.endedAt,
+                     qPrintable(QStringLiteral("step %1").arg(step.sequence)));
+            for (const Attempt &attempt : step.attempts)
+                QVERIFY(attempt.startedAt >= run.startedAt && attempt.startedAt <= attempt.endedAt
+                        && attempt.endedAt <= run.endedAt);
+        }
     }
 
     void replayOfChangedScriptReportsDivergence()

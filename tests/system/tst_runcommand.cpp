@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -187,6 +188,56 @@ private Q_SLOTS:
     // SCRIPT may be a manifest script name as well as a path; a name that is neither
     // says where it looked and which names the manifest has (newcomer: `toolstudio run
     // . par` failed "script not found: /tmp/x/par").
+    // Issue 17: a step line never splits a line of the script's output. The script
+    // prints a partial line, calls a tool, then ends the line; its last line has no
+    // newline. The step's lines wait for the end of the open line; the last line is
+    // ended at the run's end. In --json every record is whole and no step record comes
+    // while a line is open.
+    void stepLinesGoBetweenWholeLines()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                  "from toolstudio import tools\n"
+                  "print('A: before call 1', end='', flush=True)\n"
+                  "tools.echo(n=1)\n"
+                  "print(' after', flush=True)\n"
+                  "print('B: last line', end='', flush=True)\n");
+        writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                  R"({"name": "lines", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "tools": [{"name": "echo", "input_schema": {"type": "object"},
+             "handler": {"kind": "mock", "sequence": [{"result": {"ok": true}}]}}]})");
+        const CommandResult text = toolstudio({QStringLiteral("run"), dir.path()});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QString out = QString::fromUtf8(text.out);
+        out.replace(QRegularExpression(QStringLiteral("run [0-9A-Za-z-]+")), QStringLiteral("run ID"));
+        out.replace(QRegularExpression(QStringLiteral("\\(attempts 1/[0-9]+, [0-9]+ ms\\)")),
+                    QStringLiteral("(attempts 1/N, T ms)"));
+        out.replace(QRegularExpression(QStringLiteral("completed in [^(]*\\(")), QStringLiteral("completed ("));
+        QCOMPARE(out,
+                 QStringLiteral("run ID: main.py\n"
+                                "A: before call 1 after\n"
+                                "[step 1] echo succeeded (attempts 1/N, T ms)\n"
+                                "         args:   {\"n\":1}\n"
+                                "         result: {\"ok\":true}\n"
+                                "B: last line\n"
+                                "run ID completed (1 step)\n"));
+
+        const CommandResult json = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        QStringList events;
+        for (const QByteArray &record : json.out.trimmed().split('\n')) {
+            const nlohmann::json event = nlohmann::json::parse(record.toStdString()); // each record whole
+            const std::string kind = event["event"];
+            events << QString::fromStdString(kind == "output"     ? "output " + event["text"].dump()
+                                                 : kind == "step" ? "step " + event["status"].get<std::string>()
+                                                                  : kind);
+        }
+        QCOMPARE(events.join(QLatin1Char('|')),
+                 QStringLiteral("run|output \"A: before call 1\"|output \" after\\n\"|step succeeded|"
+                                "output \"B: last line\"|end"));
+    }
+
     void scriptByManifestName()
     {
         QTemporaryDir dir;

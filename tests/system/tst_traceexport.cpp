@@ -1,5 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "clirunner.h"
+#include "engine/stepengine.h"
 #include "exchange/traceexport.h"
 #include "journal/journal.h"
 
@@ -194,6 +196,91 @@ private Q_SLOTS:
         QCOMPARE(events[5]["ts"].dump(), nlohmann::json(400000).dump());
         QCOMPARE(events[6]["tid"].dump(), nlohmann::json(2).dump()); // step 2 overlaps step 1: the second slot
         QCOMPARE(TraceExport::lanes(makeSteps()), (std::vector<int>{0, 1}));
+    }
+
+    // Issue 17: a replayed run's steps are instantaneous at the moment they were served,
+    // inside that run's own span; the recorded timing stays available (recorded_*).
+    // The recorded run here is from 1970 (makeRun: ms 1000–3000): before the fix the
+    // memoized steps kept those times, so the Chrome trace of the replay had ts of
+    // about −1.7e15 µs and the timeline a 56-year span.
+    void replayedRunUsesItsOwnTimes()
+    {
+        if (qEnvironmentVariable("TOOLSTUDIO_BINARY").isEmpty())
+            QSKIP("TOOLSTUDIO_BINARY is not set (run through CTest)");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QDir().mkpath(dir.filePath(QStringLiteral("scripts")));
+        QFile script(dir.filePath(QStringLiteral("scripts/main.py")));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("from toolstudio import tools\n"
+                     "print(tools.get_exchange_rate(base='USD'), tools.get_exchange_rate(base='USD'))\n");
+        script.close();
+        QFile manifest(dir.filePath(QStringLiteral("toolstudio.json")));
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write(R"({"name": "export", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "tools": [{"name": "get_exchange_rate", "input_schema": {"type": "object"},
+             "handler": {"kind": "mock", "sequence": [{"result": 7}]}}]})");
+        manifest.close();
+        {
+            Journal journal;
+            QVERIFY(journal.open(dir.filePath(QStringLiteral(".toolstudio/journal.sqlite"))));
+            RunRecord run = makeRun();
+            run.projectDir = dir.path();
+            run.scriptPath = script.fileName();
+            QVERIFY(journal.recordRun(run));
+            for (Step step : makeSteps()) {
+                step.argsHash = StepEngine::argsHash(step.args);
+                QVERIFY(journal.recordStep(step));
+            }
+        }
+        const CommandResult replay = toolstudio(
+            {QStringLiteral("replay"), dir.path(), QStringLiteral("run-export-1"), QStringLiteral("--json")});
+        QVERIFY2(replay.exitCode == 0, replay.err.constData());
+        const QList<QByteArray> lines = replay.out.trimmed().split('\n');
+        const QString id = QString::fromStdString(nlohmann::json::parse(lines.first().toStdString())["id"]);
+        QVERIFY(!id.isEmpty());
+
+        const CommandResult json = toolstudio({QStringLiteral("trace"), QStringLiteral("export"), dir.path(), id,
+                                               QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const nlohmann::json exported = nlohmann::json::parse(json.out.toStdString());
+        const qint64 runStart = exported["run"]["started_at"], runEnd = exported["run"]["ended_at"];
+        QVERIFY(runStart > 1700000000000); // this run's own clock, not the recorded one
+        QVERIFY(runEnd >= runStart);
+        QCOMPARE(exported["steps"].size(), size_t(2));
+        const qint64 recorded[2][2] = {{1100, 1500}, {1150, 1250}}; // first attempt start, step end
+        for (std::size_t i = 0; i < 2; ++i) {
+            const nlohmann::json &step = exported["steps"][i];
+            QCOMPARE(step["status"].dump(), nlohmann::json("memoized").dump());
+            const qint64 served = step["queued_at"];
+            QVERIFY(served >= runStart && served <= runEnd);
+            QCOMPARE(qint64(step["started_at"]), served);
+            QCOMPARE(qint64(step["ended_at"]), served);
+            QCOMPARE(step["attempts"].size(), i == 0 ? size_t(2) : size_t(1));
+            for (const nlohmann::json &attempt : step["attempts"]) {
+                QCOMPARE(qint64(attempt["started_at"]), served);
+                QCOMPARE(qint64(attempt["ended_at"]), served);
+            }
+            QCOMPARE(qint64(step["recorded_started_at"]), recorded[i][0]);
+            QCOMPARE(qint64(step["recorded_ended_at"]), recorded[i][1]);
+        }
+
+        const CommandResult chrome = toolstudio({QStringLiteral("trace"), QStringLiteral("export"), dir.path(), id,
+                                                 QStringLiteral("--format"), QStringLiteral("chrome")});
+        QCOMPARE(chrome.exitCode, 0);
+        const nlohmann::json trace = nlohmann::json::parse(chrome.out.toStdString());
+        int spans = 0;
+        for (const nlohmann::json &event : trace["traceEvents"]) {
+            if (event["ph"] != "X")
+                continue;
+            ++spans;
+            const qint64 ts = event["ts"], dur = event["dur"];
+            QVERIFY2(ts >= 0 && ts + dur <= (runEnd - runStart) * 1000, event.dump().c_str());
+            if (event["cat"] == "step")
+                QCOMPARE(qint64(event["args"]["recorded_duration_ms"]), event["args"]["sequence"] == 1 ? 400 : 100);
+        }
+        QCOMPARE(spans, 5); // two steps, three attempts
     }
 
     void headlessCommandExportsFromTheJournal_data()

@@ -270,7 +270,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 7);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 8);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -349,14 +349,14 @@ private Q_SLOTS:
             Journal journal;
             QVERIFY(journal.open(path));
         }
-        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 8")).isNull());
+        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 9")).isNull());
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
         QCOMPARE(error,
                  path
                      + QStringLiteral(
-                         ": journal version 8 is newer than this Tool Studio supports (7); update Tool Studio"));
+                         ": journal version 9 is newer than this Tool Studio supports (8); update Tool Studio"));
     }
 
     void migratesVersion1AndSuspendsOrphans()
@@ -399,7 +399,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 7);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 8);
         // Version 3: the trace's filter indexes (docs/trace.md "Indexes"); version 6 moved
         // steps_by_tool into step_tools, filled for runs that are not live.
         QCOMPARE(rawValue(path,
@@ -707,7 +707,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 7);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 8);
         QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(0));
         // Version 6: the ended run's by-tool rows, steps_by_tool gone.
         QCOMPARE(

@@ -1153,20 +1153,44 @@ bool StepEngineState::applyPlan(Step &step, const CallIdentity &identity)
     step.attempts = old.attempts;
     step.maxAttempts = old.maxAttempts;
     if (resume) {
+        // The same run: its recorded rows are its own times, kept as they are.
         step.queuedAt = old.queuedAt;
         step.startedAt = old.startedAt;
         step.endedAt = old.endedAt;
+        step.recordedStartedAt = old.recordedStartedAt;
+        step.recordedEndedAt = old.recordedEndedAt;
     } else {
+        // A new run: instantaneous at the moment it was served (step and attempts), the
+        // recorded run's timing kept aside for the inspector (docs/trace.md "Durations").
+        const bool wasMemoized = old.recordedEndedAt > 0;
+        step.recordedStartedAt = wasMemoized ? old.recordedStartedAt
+            : old.attempts.empty()           ? old.startedAt
+                                             : old.attempts.front().startedAt;
+        step.recordedEndedAt = wasMemoized ? old.recordedEndedAt : old.endedAt;
         step.startedAt = step.endedAt = step.queuedAt;
+        for (Attempt &attempt : step.attempts)
+            attempt.startedAt = attempt.endedAt = step.queuedAt;
     }
     const std::string id = step.callId.toStdString();
     const std::string line = old.status == StepStatus::Failed && old.error
         ? BridgeProtocol::encodeError(id, old.error->toBridge())
         : BridgeProtocol::encodeResult(id, old.result.value_or(nlohmann::json()));
-    // Resume keeps the recorded rows as they are (the same run); a new run records
-    // its memoized step before the reply, like any other.
-    addStep(std::move(step), false, true, !resume);
-    queueMemoReply(old.endedAt, id, line); // after its row is committed (write-ahead)
+    // Resume keeps the recorded rows as they are (the same run). A new run's memoized
+    // step needs no commit before its reply: its result is durable in the recorded run
+    // already. Its row goes with the next batch (scheduleFlush, or the next commit of
+    // a step that runs), MemoBatch rows at most (docs/steps.md "Memoized steps are not
+    // committed one by one").
+    constexpr std::size_t MemoBatch = 256;
+    constexpr int MemoFlushMs = 20;
+    const int index = addStep(std::move(step), false, true, false);
+    if (!resume && journal) {
+        dirty.insert(index);
+        if (dirty.size() >= MemoBatch)
+            flush();
+        else
+            scheduleFlush(MemoFlushMs);
+    }
+    queueMemoReply(old.endedAt, id, line); // in recorded completion order, on the next turn
     return true;
 }
 

@@ -182,6 +182,8 @@ Step readStep(const nlohmann::json &json, const QString &path, const QString &ru
     if (const nlohmann::json *original = f.find("original_args", false))
         s.originalArgs = *original;
     s.divergence = f.string("divergence", false);
+    s.recordedStartedAt = f.integer("recorded_started_at", false);
+    s.recordedEndedAt = f.integer("recorded_ended_at", false);
     const nlohmann::json &attempts = f.array("attempts", false);
     for (std::size_t i = 0; i < attempts.size(); ++i) {
         const FieldReader a(attempts[i], path + QLatin1Char('.') + indexPath("attempts", i));
@@ -310,6 +312,10 @@ nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, con
             j["original_args"] = *s.originalArgs;
         if (!s.divergence.isEmpty())
             j["divergence"] = str(s.divergence);
+        if (s.recordedEndedAt > 0) { // memoized from another run: its timing there
+            j["recorded_started_at"] = s.recordedStartedAt;
+            j["recorded_ended_at"] = s.recordedEndedAt;
+        }
         nlohmann::json attempts = nlohmann::json::array();
         for (const Attempt &a : s.attempts)
             attempts.push_back({{"number", a.number},
@@ -364,6 +370,8 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
                                {"attempts", str(s.attemptsText())}};
         if (s.error)
             args["error"] = s.error->text().toStdString();
+        if (s.recordedEndedAt > 0) // memoized: how long it took in the recorded run
+            args["recorded_duration_ms"] = s.recordedEndedAt - s.recordedStartedAt;
         trace.push_back({{"name", str(s.tool)},
                          {"cat", "step"},
                          {"ph", "X"},

@@ -22,18 +22,21 @@ using JournalSql::UnmarkToolsSql;
 
 namespace {
 
+/// The last two values (schema 8) are absent from a tail written by an older studio:
+/// unbound, they read as NULL, and COALESCE makes them 0.
 constexpr char UpsertStepSql[]
     = "INSERT INTO steps (run_id, sequence, call_id, tool, args, idempotency_key, status, max_attempts,"
       " result, error, queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence,"
-      " attempt_ended_at)"
-      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+      " attempt_ended_at, recorded_started_at, recorded_ended_at)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, 0), COALESCE(?, 0))"
       " ON CONFLICT (run_id, sequence) DO UPDATE SET call_id = excluded.call_id, tool = excluded.tool,"
       " args = excluded.args, idempotency_key = excluded.idempotency_key, status = excluded.status,"
       " max_attempts = excluded.max_attempts, result = excluded.result, error = excluded.error,"
       " queued_at = excluded.queued_at, started_at = excluded.started_at, ended_at = excluded.ended_at,"
       " next_attempt_at = excluded.next_attempt_at, args_hash = excluded.args_hash,"
       " original_args = excluded.original_args, divergence = excluded.divergence,"
-      " attempt_ended_at = excluded.attempt_ended_at";
+      " attempt_ended_at = excluded.attempt_ended_at, recorded_started_at = excluded.recorded_started_at,"
+      " recorded_ended_at = excluded.recorded_ended_at";
 constexpr char DeleteAttemptsSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
 constexpr char InsertAttemptSql[]
     = "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
@@ -137,6 +140,7 @@ void Journal::upsertStep(const Step &step, bool fold, TailRecord &record)
     record.add(step.queuedAt).add(step.startedAt).add(step.endedAt).add(step.nextAttemptAt).add(step.argsHash);
     addOptionalJson(record, step.originalArgs);
     record.add(step.divergence).add(fold ? step.attempts.front().endedAt : qint64(0));
+    record.add(step.recordedStartedAt).add(step.recordedEndedAt);
 }
 
 bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)

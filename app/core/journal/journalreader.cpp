@@ -86,6 +86,10 @@ bool JournalReader::open(const QString &path, QString *error)
     m_foldedAttempt = query.exec(QStringLiteral("SELECT attempt_ended_at FROM steps LIMIT 0"))
         ? QString::fromLatin1(JournalRows::FoldedAttemptColumn)
         : QString::fromLatin1(JournalRows::FoldedAttemptFallback);
+    // Schema 8 keeps a memoized step's recorded timing; an older file has none.
+    m_recordedTiming = query.exec(QStringLiteral("SELECT recorded_started_at FROM steps LIMIT 0"))
+        ? QString::fromLatin1(JournalRows::RecordedTimingColumns)
+        : QString::fromLatin1(JournalRows::RecordedTimingFallback);
     // The status filters name their partial indexes (INDEXED BY): on the WITHOUT ROWID
     // steps and attempts tables SQLite's planner, without statistics, prefers the
     // primary key (run_id=?) and reads every row of the run — 0.3-0.7 s at a million
@@ -254,7 +258,8 @@ std::optional<Step> JournalReader::step(const QString &runId, int sequence) cons
     query.setForwardOnly(true);
     query.prepare(QStringLiteral("SELECT %1 FROM steps WHERE run_id = ? AND sequence = ?")
                       .arg(QString::fromLatin1(JournalRows::StepColumns)
-                               .replace(QLatin1String(JournalRows::FoldedAttemptColumn), m_foldedAttempt)));
+                               .replace(QLatin1String(JournalRows::FoldedAttemptColumn), m_foldedAttempt)
+                               .replace(QLatin1String(JournalRows::RecordedTimingColumns), m_recordedTiming)));
     query.addBindValue(runId);
     query.addBindValue(sequence);
     if (!query.exec() || !query.next()) {

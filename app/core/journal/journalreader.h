@@ -83,4 +83,6 @@ private:
     QHash<QString, QString> m_indexedBy;
     /// `steps.attempt_ended_at`, or a constant 0 on a file older than schema 5 (open()).
     QString m_foldedAttempt;
+    /// `steps.recorded_started_at, recorded_ended_at`, or constant 0s before schema 8.
+    QString m_recordedTiming;
 };

@@ -49,6 +49,8 @@ void readStep(const QSqlQuery &query, int first, Step &step)
     step.argsHash = at(12).toString();
     step.originalArgs = parseJson(at(13));
     step.divergence = at(14).toString();
+    step.recordedStartedAt = at(16).toLongLong();
+    step.recordedEndedAt = at(17).toLongLong();
     step.attempts.clear();
     if (const qint64 attemptEnd = at(15).toLongLong(); attemptEnd > 0)
         step.attempts.push_back(foldedAttempt(step.startedAt, attemptEnd));

@@ -16,14 +16,18 @@ class QVariant;
 /// Schema: journal.cpp's migrations (docs/steps.md "The journal").
 namespace JournalRows {
 
-/// The `steps` columns readStep() reads, in its order (after `sequence`); the last is
-/// `attempt_ended_at` (schema 5). FoldedAttemptFallback stands in for it when a file
-/// of an older schema is read without migrating (JournalReader).
+/// The `steps` columns readStep() reads, in its order (after `sequence`); then come
+/// `attempt_ended_at` (schema 5) and the recorded timing (schema 8). The fallbacks
+/// stand in for them when a file of an older schema is read without migrating
+/// (JournalReader).
 inline constexpr char StepColumns[]
     = "call_id, tool, args, idempotency_key, status, max_attempts, result, error,"
-      " queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence, attempt_ended_at";
+      " queued_at, started_at, ended_at, next_attempt_at, args_hash, original_args, divergence, attempt_ended_at,"
+      " recorded_started_at, recorded_ended_at";
 inline constexpr char FoldedAttemptColumn[] = "attempt_ended_at";
 inline constexpr char FoldedAttemptFallback[] = "0 AS attempt_ended_at";
+inline constexpr char RecordedTimingColumns[] = "recorded_started_at, recorded_ended_at";
+inline constexpr char RecordedTimingFallback[] = "0 AS recorded_started_at, 0 AS recorded_ended_at";
 /// The `attempts` columns readAttempt() reads, in its order.
 inline constexpr char AttemptColumns[] = "number, started_at, ended_at, succeeded, error, output";
 

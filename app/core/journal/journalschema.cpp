@@ -182,6 +182,14 @@ const std::vector<std::vector<const char *>> &migrations()
             " name TEXT PRIMARY KEY,"
             " serial INTEGER NOT NULL) WITHOUT ROWID",
         },
+        // 7 → 8: a step memoized in a new run (replay, rerun, cassette) has that run's
+        // times (the moment it was served); the recorded run's timing of it is kept here
+        // for the inspector (issue 17; Step::recordedStartedAt). 0 = not memoized from
+        // another run (older rows: their times were the recorded run's).
+        {
+            "ALTER TABLE steps ADD COLUMN recorded_started_at INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE steps ADD COLUMN recorded_ended_at INTEGER NOT NULL DEFAULT 0",
+        },
     };
     return steps;
 }

@@ -9,7 +9,7 @@
 namespace JournalSchema {
 
 /// Schema version in `PRAGMA user_version`; migrations() brings older files up to it.
-inline constexpr int CurrentVersion = 7;
+inline constexpr int CurrentVersion = 8;
 /// `PRAGMA application_id`: "TSJ1", so another program's SQLite file is not mistaken
 /// for a journal.
 inline constexpr int ApplicationId = 0x54534A31;

@@ -15,7 +15,7 @@
 /// The numbers are part of the tail file format: never renumber, only add.
 enum class TailStatement : quint8 {
     EnsureRun = 1,      ///< run_id, queued_at: the placeholder run row
-    UpsertStep = 2,     ///< the 18 columns of a `steps` row
+    UpsertStep = 2,     ///< the 20 columns of a `steps` row (18 before schema 8)
     DeleteAttempts = 3, ///< run_id, sequence
     InsertAttempt = 4,  ///< the 8 columns of an `attempts` row
     InsertEvent = 5,    ///< run_id, sequence, at, kind, detail

@@ -94,6 +94,12 @@ struct Step
     QString divergence;
     /// Step mode: the call is held before its first attempt until a person decides.
     bool paused = false;
+    /// Memoized in a new run (replay, rerun, cassette): when the recorded step's first
+    /// attempt started and when the step ended in the run it was answered from (ms since
+    /// the epoch; 0 otherwise). The step's own times are the moment it was served
+    /// (docs/trace.md "Durations"); these are for the inspector.
+    qint64 recordedStartedAt = 0;
+    qint64 recordedEndedAt = 0;
 
     qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }
     /// "2/3": attempts made / attempts allowed.
