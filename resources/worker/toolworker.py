@@ -820,7 +820,7 @@ def _error_chain(exc, limit=8, max_chars=2000):
         chain.append(exc)
         exc = exc.__cause__ if exc.__cause__ is not None else (
             None if exc.__suppress_context__ else exc.__context__)
-    parts = [f"{type(e).__name__}: {e}" if str(e) else type(e).__name__ for e in chain]
+    parts = [f"{type(e).__name__}: {e}" for e in chain]
     text = "; caused by ".join(parts)
     if exc is not None and id(exc) not in seen:
         text += "; caused by …"
