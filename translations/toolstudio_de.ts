@@ -1451,6 +1451,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Delete the selected tools (Delete); Ctrl+click or Shift+click selects several</source>
         <translation>Die ausgewählten Tools löschen (Entf); Strg+Klick oder Umschalt+Klick wählt mehrere aus</translation>
     </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>Warnungen:</translation>
+    </message>
 </context>
 <context>
     <name>ProjectWriter</name>

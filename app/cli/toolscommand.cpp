@@ -114,6 +114,10 @@ int listTools(const QStringList &args)
                           file ? file->path : QStringLiteral("toolstudio.json"),
                           tool.active ? QString() : QStringLiteral("\tinactive"))
                      .toUtf8());
+        for (const QString &warning : tool.warnings)
+            printErr(tr("warning: tool '%1' (%2): %3")
+                         .arg(printableText(tool.name), file ? file->path : QStringLiteral("toolstudio.json"),
+                              printableText(warning)));
     }
     printProblems(*project);
     return 0;

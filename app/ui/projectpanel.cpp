@@ -14,6 +14,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
@@ -240,6 +241,14 @@ void ProjectPanel::setProject(const Project *project)
             name->setData(tool.tags, TagsRole);
             auto *handler = new QStandardItem(handlerKindName(tool.handler));
             handler->setEditable(false);
+            if (!tool.warnings.isEmpty()) {
+                // What the derived schema cannot say exactly: visible on the row, not silence.
+                const QString text
+                    = tr("Warnings:") + QStringLiteral("\n• ") + tool.warnings.join(QStringLiteral("\n• "));
+                handler->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+                handler->setToolTip(text);
+                name->setToolTip(tool.description.isEmpty() ? text : tool.description + QStringLiteral("\n\n") + text);
+            }
             auto *tagItem = new QStandardItem(tool.tags.join(QStringLiteral(", ")));
             tagItem->setToolTip(tr("Double-click to edit the tags, separated by commas"));
             m_model->appendRow({name, handler, tagItem});

@@ -10,7 +10,8 @@ Runs outside the sandbox, started by the studio in the project folder:
 It loads every ``tools/*.py`` file, derives one tool per public method of its
 ``class Tools`` (Open WebUI convention: schema from type hints + docstring), and runs
 methods on request. Schema derivation uses the standard library only; pydantic is
-needed only by tool files that use it (Valves, model parameters).
+needed only by tool files that use it (Valves, model parameters). Open WebUI and
+FastAPI imports get stand-ins (openwebui_compat.py, placed beside this script).
 
 Protocol (one JSON object per line, UTF-8):
 
@@ -25,9 +26,11 @@ Protocol (one JSON object per line, UTF-8):
     {"type":"described","id":ID,"files":[FILE...]}
        FILE: {"file","frontmatter","error","valves","user_valves","tools"}, plus
        "missing_module":NAME when the file failed to import a module that is not installed
+       TOOL: {"name","method","description","input_schema","parameter_order"[,
+       "result_schema"][,"warnings":[TEXT...]]} or {"name","method","error"}
     {"type":"result","id":ID,"value":JSON,"output":TEXT}
     {"type":"error","id":ID,"error":{"message":..,"retryable":bool,"type":..,
-     "traceback":..},"output":TEXT}
+     "traceback":..[,"code":"invalid_arguments"]},"output":TEXT}
     {"type":"cancelled","id":ID}
        the cancelled attempt has stopped: at once for an async method, when its thread
        ends for a sync one (a thread cannot be stopped; the studio restarts the worker
@@ -67,6 +70,16 @@ class NonRetryableError(Exception):
 
 class Unsupported(Exception):
     """An annotation the derivation cannot express as JSON Schema."""
+
+
+# Warnings of the derivation under way (derive_tool): what the schema cannot say
+# exactly, shown on the tool in the studio (Project dock, `tools list`).
+_notes = []
+
+
+def _note(text):
+    if text not in _notes:
+        _notes.append(text)
 
 
 # --- docstrings ---------------------------------------------------------------------
@@ -209,6 +222,30 @@ def _with_default(schema, default):
     return schema
 
 
+def _is_field_info(value):
+    """A pydantic ``Field(...)`` used as a parameter default."""
+    return type(value).__name__ == "FieldInfo" and type(value).__module__.startswith("pydantic")
+
+
+def _is_undefined(value):
+    return value is Ellipsis or type(value).__name__ in ("PydanticUndefinedType", "UndefinedType")
+
+
+def parameter_default(param):
+    """(required, default, factory, description) of a parameter as pydantic means a
+    ``Field(...)`` default: ``Field(...)`` is required, ``Field(default=3)`` defaults
+    to 3, ``Field(default_factory=list)`` to a new list each call. ``default`` is
+    inspect.Parameter.empty when there is none (or a factory makes it)."""
+    default = param.default
+    if not _is_field_info(default):
+        return default is inspect.Parameter.empty, default, None, None
+    factory = getattr(default, "default_factory", None)
+    value = getattr(default, "default", inspect.Parameter.empty)
+    if _is_undefined(value) or factory is not None:
+        value = inspect.Parameter.empty
+    return value is inspect.Parameter.empty and factory is None, value, factory, getattr(default, "description", None)
+
+
 def _object_fields(t):
     """(name, annotation, required, default, description) of a model-like class."""
     hints = typing.get_type_hints(t)
@@ -234,20 +271,22 @@ def _object_fields(t):
             yield field.name, hints.get(field.name, field.type), not (has_default or has_factory), default, None
 
 
-def object_schema(t, stack):
+def object_schema(t, stack, where="parameter"):
     if t in stack:
+        _note(f"{where}: the recursive model {t.__name__} is cut off here (schemas are inlined without "
+              f"$ref): any object is accepted at that depth and nothing in it is checked")
         return {"type": "object",
                 "description": f"recursive reference to {t.__name__} cut off here "
                                "(schemas are inlined without $ref)"}
     stack = stack + (t,)
     properties, required = {}, []
     for name, annotation, is_required, default, description in _object_fields(t):
-        schema, optional = property_schema(annotation, stack, f"field '{name}' of {t.__name__}")
+        schema, _ = property_schema(annotation, stack, f"field '{name}' of {t.__name__}")
         if description:
             schema["description"] = description
         _with_default(schema, default)
         properties[name] = schema
-        if is_required and not optional:
+        if is_required:
             required.append(name)
     result = {"type": "object", "properties": properties}
     if required:
@@ -259,14 +298,16 @@ def object_schema(t, stack):
 
 
 def property_schema(annotation, stack=(), where="parameter"):
-    """(schema, optional) for a parameter or field: Optional[T] / T | None gives T's
-    schema and optional=True; anywhere deeper None stays a {"type": "null"} branch."""
+    """(schema, optional) for a parameter or field: Optional[T] / T | None gives
+    ``{"anyOf": [T's schema, {"type": "null"}]}`` (pydantic's and Open WebUI's shape)
+    and optional=True; whether it is required is up to its default, not its type."""
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin in (typing.Union, types.UnionType) and NONE_TYPE in args:
         rest = [a for a in args if a is not NONE_TYPE]
-        if len(rest) == 1:
-            return type_schema(rest[0], stack, where), True
-        return {"anyOf": [type_schema(a, stack, where) for a in rest]}, True
+        branches = [type_schema(a, stack, where) for a in rest]
+        if any(b == {} for b in branches):
+            return {}, True  # Optional[Any]: any JSON value, null included
+        return {"anyOf": branches + [{"type": "null"}]}, True
     return type_schema(annotation, stack, where), False
 
 
@@ -284,8 +325,10 @@ def type_schema(t, stack=(), where="parameter"):
     if t is NONE_TYPE or t is None:
         return {"type": "null"}
     if t in (list, typing.List):
+        _note(f"{where}: an untyped list: its items can be any JSON value (write list[T] to say which)")
         return {"type": "array", "items": {}}
     if t in (dict, typing.Dict):
+        _note(f"{where}: an untyped dict: any JSON object is accepted (write dict[str, T] or a model)")
         return {"type": "object"}
     origin, args = typing.get_origin(t), typing.get_args(t)
     if origin is typing.Annotated:
@@ -316,7 +359,7 @@ def type_schema(t, stack=(), where="parameter"):
         schema["enum"] = values
         return schema
     if isinstance(t, type) and (_is_pydantic_model(t) or typing.is_typeddict(t) or dataclasses.is_dataclass(t)):
-        return object_schema(t, stack)
+        return object_schema(t, stack, where)
     raise Unsupported(f"{where}: unsupported type annotation '{_type_name(t)}' (supported: str, int, float, "
                       "bool, list[T], dict[str, T], Optional[T], Union[...], Literal[...], Enum, "
                       "pydantic models, TypedDict, dataclasses, Any)")
@@ -324,8 +367,11 @@ def type_schema(t, stack=(), where="parameter"):
 
 def derive_tool(name, method):
     """The tool of one method: name, description, input_schema (parameters in
-    signature order, `__`-parameters left out), parameter_order, and result_schema (from
-    the return annotation, when it has a JSON form). Raises Unsupported."""
+    signature order, `__`-parameters left out; no other property unless the method
+    takes **kwargs), parameter_order, result_schema (from the return annotation, when
+    it has a JSON form) and warnings (what the schema cannot say exactly). Raises
+    Unsupported."""
+    _notes.clear()
     if not NAME_RE.match(name):
         raise Unsupported(f"invalid tool name '{name}' (1 to 128 letters, digits, '_', '-' or '.', starting with a letter, digit or '_')")
     signature = inspect.signature(method)
@@ -335,32 +381,43 @@ def derive_tool(name, method):
         raise Unsupported(f"cannot read the type hints: {type(e).__name__}: {e}")
     description, param_docs = parse_docstring(method.__doc__)
     properties, required = {}, []
+    takes_any = False
     for param in signature.parameters.values():
         if param.name == "self" or param.name.startswith("__"):
             continue
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            takes_any = takes_any or param.kind == param.VAR_KEYWORD
             continue
         annotation = hints.get(param.name, inspect.Parameter.empty)
-        schema, optional = property_schema(annotation, (), f"parameter '{param.name}'")
-        if param.name in param_docs:
-            schema["description"] = param_docs[param.name]
-        _with_default(schema, param.default)
+        schema, _ = property_schema(annotation, (), f"parameter '{param.name}'")
+        is_required, default, _, field_description = parameter_default(param)
+        if field_description or param.name in param_docs:
+            schema["description"] = field_description or param_docs[param.name]
+        _with_default(schema, default)
         properties[param.name] = schema
-        if param.default is inspect.Parameter.empty and not optional:
+        if is_required:
             required.append(param.name)
     input_schema = {"type": "object", "properties": properties}
     if required:
         input_schema["required"] = required
+    if not takes_any:
+        input_schema["additionalProperties"] = False
+    if not inspect.getdoc(method):
+        _note("no docstring: the model gets no description of this tool (write one; "
+              ":param x: or Args: lines describe the parameters)")
     tool = {"name": name, "description": description, "input_schema": input_schema,
             "parameter_order": list(properties)}
     # The return annotation, for typings only (never validated: it is not an output_schema).
     returns = hints.get("return", inspect.Parameter.empty)
     if returns is not inspect.Parameter.empty and returns is not NONE_TYPE and returns is not None:
         try:
-            schema, optional = property_schema(returns, (), "the return value")
-            tool["result_schema"] = {"anyOf": [schema, {"type": "null"}]} if optional else schema
+            notes = list(_notes)
+            tool["result_schema"] = property_schema(returns, (), "the return value")[0]
+            _notes[:] = notes  # the return value is for typings only: no warnings from it
         except Unsupported:
             pass
+    if _notes:
+        tool["warnings"] = list(_notes)
     return tool
 
 
@@ -637,8 +694,10 @@ async def invoke(registry, message, emit_output):
         hints = {}
     args = dict(message.get("args") or {})
     # Injected parameters come from the studio only; a caller cannot set them.
-    for key in [k for k in args if k.startswith("__")]:
-        del args[key]
+    forged = sorted(k for k in args if k.startswith("__"))
+    if forged:
+        return _invalid(f"{', '.join(repr(k) for k in forged)}: set by the studio (an injected parameter, "
+                        "docs/python-tools.md); a call cannot pass it")
     metadata = dict(message.get("metadata") or {})
     user_valves_cls = getattr(type(entry.instance), "UserValves", None)
     user = {"id": "toolstudio", "name": "Tool Studio", "role": "user"}
@@ -665,27 +724,37 @@ async def invoke(registry, message, emit_output):
         "__attempt__": metadata.get("attempt", 1),
     }
     kwargs = {}
-    for param in list(signature.parameters.values()):
+    named = [p for p in signature.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    takes_any = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
+    unexpected = sorted(set(args) - {p.name for p in named})
+    if unexpected and not takes_any:
+        taken = ", ".join(p.name for p in named if not p.name.startswith("__")) or "no arguments"
+        return _invalid(f"unexpected argument(s) {', '.join(repr(k) for k in unexpected)} ({name} takes {taken})")
+    for param in named:
         if param.name.startswith("__"):
             if param.name in injected:
                 kwargs[param.name] = injected[param.name]
             elif param.default is inspect.Parameter.empty:
                 kwargs[param.name] = None
-        elif param.name in args and args[param.name] is None and param.default is not inspect.Parameter.empty:
-            del args[param.name]  # null (OpenAI strict mode's "left out") takes the default
-        elif param.name in args:
+            continue
+        is_required, default, factory, _ = parameter_default(param)
+        given = param.name in args
+        value = args.pop(param.name, None)
+        if value is None and not is_required:
+            # Left out, or null (OpenAI strict mode's "left out"): the real default,
+            # never a pydantic FieldInfo.
             try:
-                kwargs[param.name] = _convert_argument(hints.get(param.name), args.pop(param.name))
+                kwargs[param.name] = factory() if factory is not None else default
             except Exception as e:
-                return _error(f"argument '{param.name}': {type(e).__name__}: {e}", False)
-        elif param.default is inspect.Parameter.empty and param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            if param.name in hints and property_schema(hints[param.name])[1]:
-                kwargs[param.name] = None
-    if args:
-        if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
-            kwargs.update(args)
+                return _error(f"the default_factory of '{param.name}' failed: {type(e).__name__}: {e}", False)
+        elif not given:
+            return _invalid(f"missing required argument '{param.name}'")
         else:
-            return _error(f"unexpected argument(s) for {name}: {', '.join(sorted(args))}", False)
+            try:
+                kwargs[param.name] = _convert_argument(hints.get(param.name), value)
+            except Exception as e:
+                return _invalid(f"argument '{param.name}': {type(e).__name__}: {e}")
+    kwargs.update(args)  # what is left: the **kwargs of a method that takes them
     try:
         signature.bind(**kwargs)
     except TypeError as e:
@@ -706,9 +775,10 @@ async def invoke(registry, message, emit_output):
         raise
     except BaseException as e:  # SystemExit and KeyboardInterrupt from a tool fail the call only
         tb = _tool_traceback(e)
-        retryable = getattr(e, "retryable", True)
-        return _error(f"{type(e).__name__}: {e}", retryable if isinstance(retryable, bool) else True,
-                      type(e).__name__, tb)
+        # Not retried when anything in the chain says so (`raise X from NonRetryableError(..)`).
+        chain, text = _error_chain(e)
+        retryable = all(getattr(c, "retryable", True) is not False for c in chain)
+        return _error(text, retryable, type(e).__name__, tb)
     try:
         return {"type": "result", "value": to_json_value(value)}
     except TypeError as e:
@@ -717,12 +787,46 @@ async def invoke(registry, message, emit_output):
 
 def _tool_traceback(exc):
     """The traceback from the tool file's frames on (the worker's and asyncio's own
-    frames are left out: they are the same for every call)."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if f.filename != __file__ and "/asyncio/" not in f.filename
-              and "/concurrent/futures/" not in f.filename]
-    return ("Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
-            + "".join(traceback.format_exception_only(type(exc), exc)))
+    frames are left out: they are the same for every call), after those of the
+    exceptions it was raised from or during (_error_chain), as Python prints them."""
+    sections = []
+    chain = _error_chain(exc)[0]
+    for i, e in enumerate(reversed(chain)):
+        frames = [f for f in traceback.extract_tb(e.__traceback__)
+                  if f.filename != __file__ and "/asyncio/" not in f.filename
+                  and "/concurrent/futures/" not in f.filename]
+        if i:
+            sections.append("\nThe above exception was the direct cause of the following exception:\n\n"
+                            if e.__cause__ is not None else
+                            "\nDuring handling of the above exception, another exception occurred:\n\n")
+        sections.append("Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
+                        + "".join(traceback.format_exception_only(type(e), e)))
+    return "".join(sections)
+
+
+def _invalid(message):
+    """The call's arguments do not fit the method: invalid_arguments, not retried."""
+    reply = _error(message, False, "InvalidArguments")
+    reply["error"]["code"] = "invalid_arguments"
+    return reply
+
+
+def _error_chain(exc, limit=8, max_chars=2000):
+    """The exception, then each one it was raised from or during (__cause__, else
+    __context__ unless suppressed), as (exceptions, message): "A: x; caused by B: y"."""
+    chain, seen = [], set()
+    while exc is not None and id(exc) not in seen and len(chain) < limit:
+        seen.add(id(exc))
+        chain.append(exc)
+        exc = exc.__cause__ if exc.__cause__ is not None else (
+            None if exc.__suppress_context__ else exc.__context__)
+    parts = [f"{type(e).__name__}: {e}" for e in chain]
+    text = "; caused by ".join(parts)
+    if exc is not None and id(exc) not in seen:
+        text += "; caused by …"
+    if len(text) > max_chars:
+        text = text[:max_chars - 1] + "…"
+    return chain, text
 
 
 def _error(message, retryable, kind="ToolError", tb=None):
@@ -823,6 +927,11 @@ def main(argv):
     sys.dont_write_bytecode = True  # loading never writes into the project folder
     os.chdir(project_dir)
     _install_support_module()
+    try:  # beside this script (the studio places both): Open WebUI stand-ins, last on the path
+        import openwebui_compat
+        openwebui_compat.install()
+    except ImportError:
+        sys.stderr.write("toolworker: openwebui_compat.py is missing; Open WebUI imports will fail\n")
     if argv[1] == "describe":
         protocol = _protocol_channel()
         sys.stdout = _Output(sys.__stderr__)

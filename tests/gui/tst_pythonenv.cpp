@@ -29,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 
 using nlohmann::json;
 
@@ -101,6 +102,43 @@ private Q_SLOTS:
         QCOMPARE(PythonEnv::requirementsOf(file),
                  (QStringList{QStringLiteral("requests"), QStringLiteral("beautifulsoup4>=4.12")}));
         QCOMPARE(PythonEnv::requirementsOf(PythonToolFile{}), QStringList());
+    }
+
+    /// Issue 17: a tool's warnings (Tool::warnings) are on its row in the Project dock,
+    /// an icon and the sentences in the tooltip; a tool without any has neither.
+    void toolWarningsShownInProjectDock()
+    {
+        Project project;
+        Tool warned;
+        warned.name = QStringLiteral("tree");
+        warned.handler = HandlerKind::Python;
+        warned.description = QStringLiteral("Counts folders.");
+        warned.warnings = {QStringLiteral("parameter 'extra': an untyped list"), QStringLiteral("no docstring")};
+        Tool plain;
+        plain.name = QStringLiteral("plain");
+        plain.handler = HandlerKind::Python;
+        project.tools = {warned, plain};
+        ProjectPanel panel;
+        panel.setProject(&project);
+        auto *view = panel.findChild<QTreeView *>(QStringLiteral("toolView"));
+        QVERIFY(view);
+        const QAbstractItemModel *model = view->model();
+        QCOMPARE(model->rowCount(), 2);
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex name = model->index(row, 0);
+            const QModelIndex handler = model->index(row, 1);
+            if (name.data().toString() == QLatin1String("tree")) {
+                QCOMPARE(handler.data(Qt::ToolTipRole).toString(),
+                         QStringLiteral("Warnings:\n• parameter 'extra': an untyped list\n• no docstring"));
+                QCOMPARE(name.data(Qt::ToolTipRole).toString(),
+                         QStringLiteral("Counts folders.\n\nWarnings:\n• parameter 'extra': an untyped list\n• "
+                                        "no docstring"));
+                QVERIFY(!handler.data(Qt::DecorationRole).value<QIcon>().isNull());
+            } else {
+                QCOMPARE(handler.data(Qt::ToolTipRole).toString(), QString());
+                QVERIFY(handler.data(Qt::DecorationRole).value<QIcon>().isNull());
+            }
+        }
     }
 
     void problemShownInProjectDock()

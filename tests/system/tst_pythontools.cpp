@@ -152,17 +152,19 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("code");
         QTest::addColumn<QByteArray>("expected");
+        QTest::addColumn<bool>("withWarnings"); // rows about a warning compare Tool::warnings too
         const json rows = readJson<json>(dataDir() + QStringLiteral("/derivation.json"));
         for (const json &row : rows)
             QTest::newRow(row["name"].get<std::string>().c_str())
                 << QByteArray::fromStdString(row["code"].get<std::string>())
-                << QByteArray::fromStdString(row["expected"].dump());
+                << QByteArray::fromStdString(row["expected"].dump()) << row["expected"].contains("warnings");
     }
 
     void derivation()
     {
         QFETCH(QByteArray, code);
         QFETCH(QByteArray, expected);
+        QFETCH(bool, withWarnings);
         QTemporaryDir dir;
         writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
         writeFile(dir.path() + QStringLiteral("/tools/t.py"),
@@ -174,7 +176,12 @@ private Q_SLOTS:
         const Tool *tool = project->tool(QStringLiteral("t"));
         QVERIFY(tool);
         QCOMPARE(tool->handler, HandlerKind::Python);
-        const json got{{"description", tool->description.toStdString()}, {"input_schema", tool->inputSchema}};
+        json got{{"description", tool->description.toStdString()}, {"input_schema", tool->inputSchema}};
+        if (withWarnings) {
+            got["warnings"] = json::array();
+            for (const QString &warning : tool->warnings)
+                got["warnings"].push_back(warning.toStdString());
+        }
         QCOMPARE(QByteArray::fromStdString(got.dump()), expected);
     }
 
@@ -345,7 +352,8 @@ private Q_SLOTS:
         QCOMPARE(outcome.error.retryable, true);
         outcome = attempt(dir.path(), QStringLiteral("slow_add"), json{{"a", 1}, {"c", 2}});
         QCOMPARE(QString::fromStdString(outcome.error.message),
-                 QStringLiteral("unexpected argument(s) for slow_add: c"));
+                 QStringLiteral("unexpected argument(s) 'c' (slow_add takes a, b)"));
+        QCOMPARE(outcome.error.code, ErrorCode::InvalidArguments);
         QCOMPARE(outcome.error.retryable, false);
     }
 
@@ -399,9 +407,16 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         copyWorkerProject(dir.path());
-        const HandlerOutcome outcome = attempt(
-            dir.path(), QStringLiteral("whoami"),
-            json{{"__idempotency_key__", "forged"}, {"__user__", {{"id", "mallory"}}}}, QStringLiteral("run-9:4"), 2);
+        // Passed by a call: refused naming them (issue 17), never dropped silently.
+        HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("whoami"),
+                                         json{{"__idempotency_key__", "forged"}, {"__user__", {{"id", "mallory"}}}},
+                                         QStringLiteral("run-9:4"), 2);
+        QVERIFY(!outcome.ok);
+        QCOMPARE(outcome.error.code, ErrorCode::InvalidArguments);
+        QCOMPARE(QString::fromStdString(outcome.error.message),
+                 QStringLiteral("'__idempotency_key__', '__user__': set by the studio (an injected parameter, "
+                                "docs/python-tools.md); a call cannot pass it"));
+        outcome = attempt(dir.path(), QStringLiteral("whoami"), json::object(), QStringLiteral("run-9:4"), 2);
         QVERIFY(outcome.ok);
         QCOMPARE(QByteArray::fromStdString(outcome.result.dump()),
                  QByteArray("{\"attempt\":2,\"key\":\"run-9:4\",\"user\":\"toolstudio\"}"));
@@ -673,7 +688,7 @@ private Q_SLOTS:
 
     /// The script dumps its environment and every file of its work dir; the secret is
     /// in none of them, nor in the journal; the tool did get it; injected parameters
-    /// passed by the script were ignored.
+    /// passed by the script were refused (invalid_arguments naming one).
     void secretNeverReachesSandboxOrJournal()
     {
         QTemporaryDir dir;
@@ -702,6 +717,9 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         QCOMPARE(controller.record().status, RunStatus::Completed);
         QVERIFY2(out.contains("whoami True toolstudio\n"), out.constData());
+        QVERIFY2(out.contains("forged invalid_arguments invalid arguments for 'whoami' at /__idempotency_key__: "
+                              "property is not allowed by the schema\n"),
+                 out.constData());
         QVERIFY2(out.contains(QByteArray("secret length ") + QByteArray::number(secret.size())), out.constData());
         QVERIFY(out.contains("ENV {"));
         QVERIFY2(!out.contains(secret.toUtf8()), "the sandbox saw the secret");

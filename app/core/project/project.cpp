@@ -310,6 +310,9 @@ void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QStr
                 tool.parameterOrder << JsonQt::fromStd(parameter.get<std::string>());
             tool.handler = HandlerKind::Python;
             tool.retry = project.retryDefaults;
+            for (const json &warning : entry.value("warnings", json::array()))
+                if (warning.is_string())
+                    tool.warnings << JsonQt::fromStd(warning.get<std::string>());
             if (names.contains(name))
                 fail(QStringLiteral("tool '%1': declared twice (%2 and %3; tool names must be unique)")
                          .arg(name, origin.value(name), file.path));

@@ -63,6 +63,10 @@ struct Tool
     QStringList tags;
     bool active = true;
     RetryPolicy retry;
+    /// What the derived schema cannot say exactly (Python tools: a recursive model cut
+    /// off, an untyped list/dict parameter, no docstring), one sentence each; the tool
+    /// still loads. Shown on the tool's row in the Project dock and by `tools list`.
+    QStringList warnings;
 
     std::vector<MockResponse> mockSequence; ///< Mock handlers
     QStringList command;                    ///< Command handlers: argv, run in the project dir

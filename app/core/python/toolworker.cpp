@@ -50,13 +50,14 @@ nlohmann::json errorReply(const QString &message, bool retryable)
 
 namespace {
 
-/// toolworker.py from the :/worker resource; empty with `error` when it is missing.
-QByteArray workerScript(QString *error)
+/// A file of the :/worker resource (toolworker.py, openwebui_compat.py); empty with
+/// `error` when it is missing.
+QByteArray workerFile(const QString &name, QString *error)
 {
     initWorkerResource();
-    QFile resource(QStringLiteral(":/worker/toolworker.py"));
+    QFile resource(QStringLiteral(":/worker/") + name);
     if (!resource.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("the tool worker is missing from the resources");
+        *error = QStringLiteral("the tool worker's %1 is missing from the resources").arg(name);
         return {};
     }
     return resource.readAll();
@@ -71,11 +72,14 @@ bool configureWorker(ToolSandbox *sandbox, QProcess *process, const QString &pro
         *error = QStringLiteral("python3 is not installed: the Python tools cannot run");
         return false;
     }
-    const QByteArray content = workerScript(error);
-    if (content.isEmpty() || !sandbox->prepare(projectDir, error))
+    const QByteArray content = workerFile(QStringLiteral("toolworker.py"), error);
+    // Open WebUI stand-ins, imported by the worker from its own folder (the sandbox's
+    // bin/, read-granted); it puts them last on the import path.
+    const QByteArray compat = workerFile(QStringLiteral("openwebui_compat.py"), error);
+    if (content.isEmpty() || compat.isEmpty() || !sandbox->prepare(projectDir, error))
         return false;
     const QString script = sandbox->placeFile(QStringLiteral("toolworker.py"), content, error);
-    if (script.isEmpty())
+    if (script.isEmpty() || sandbox->placeFile(QStringLiteral("openwebui_compat.py"), compat, error).isEmpty())
         return false;
     ToolSandbox::Launch launch;
     launch.argv = {python, script, mode, sandbox->projectPath()};

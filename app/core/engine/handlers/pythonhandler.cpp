@@ -45,7 +45,11 @@ void PythonHandler::start(const HandlerRequest &request)
         } else {
             const nlohmann::json error = reply.value("error", nlohmann::json::object());
             const QString message = QString::fromStdString(error.value("message", std::string("the tool failed")));
-            outcome = HandlerOutcome::failure(secrets.mask(message), error.value("retryable", true));
+            // The worker checks the arguments against the method's signature (an argument it
+            // does not take, an injected __parameter__ a call passed): invalid_arguments.
+            const bool invalid = error.value("code", std::string()) == "invalid_arguments";
+            outcome = HandlerOutcome::failure(secrets.mask(message), error.value("retryable", true),
+                                              invalid ? ErrorCode::InvalidArguments : ErrorCode::ToolFailed);
         }
         outcome.output = secrets.mask(QByteArray::fromStdString(reply.value("output", std::string())));
         Q_EMIT self->finished(outcome);

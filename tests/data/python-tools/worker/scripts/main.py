@@ -1,8 +1,12 @@
 import os
 from toolstudio import tools
 
-# Injected parameters cannot be set from here: the worker ignores these.
-got = tools.whoami(__idempotency_key__="forged", __user__={"id": "mallory"})
+# Injected parameters cannot be set from here: the call is refused naming them.
+try:
+    tools.whoami(__idempotency_key__="forged", __user__={"id": "mallory"})
+except ToolError as e:
+    print("forged", e.code, e.message)
+got = tools.whoami()
 print("whoami", got["key"] != "forged", got["user"])
 print("secret length", tools.secret_length())
 # Everything the sandbox can see: its environment and every file in its work dir.
