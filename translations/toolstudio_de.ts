@@ -612,10 +612,10 @@
         <translation>JSON-Dateien (*.json)</translation>
     </message>
     <message numerus="yes">
-        <source>%n tool(s) renamed for this form:</source>
+        <source>What this form changed (%n):</source>
         <translation>
-            <numerusform>%n Tool wird für diese Form umbenannt:</numerusform>
-            <numerusform>%n Tools werden für diese Form umbenannt:</numerusform>
+            <numerusform>Was diese Form geändert hat (%n):</numerusform>
+            <numerusform>Was diese Form geändert hat (%n):</numerusform>
         </translation>
     </message>
 </context>
@@ -2555,10 +2555,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Wählen Sie einen Versuch, um seinen Fehler und die erfasste Ausgabe zu sehen.</translation>
     </message>
     <message>
-        <source>Attempt %1: handler output truncated (full size: more than %2 bytes kept)</source>
-        <translation>Versuch %1: Handler-Ausgabe abgeschnitten (volle Größe: mehr als die %2 behaltenen Bytes)</translation>
-    </message>
-    <message>
         <source>%1 truncated (full size: %2 bytes)</source>
         <translation>%1 abgeschnitten (volle Größe: %2 Bytes)</translation>
     </message>
@@ -2613,6 +2609,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Value of %1</source>
         <translation>Wert von %1</translation>
+    </message>
+    <message>
+        <source>Attempt %1: handler output clipped (the notice at its end says how many bytes were dropped)</source>
+        <translation>Versuch %1: Ausgabe des Handlers gekürzt (der Hinweis an ihrem Ende sagt, wie viele Bytes wegfielen)</translation>
     </message>
 </context>
 <context>

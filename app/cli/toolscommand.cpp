@@ -148,8 +148,8 @@ int exportTools(const QStringList &args)
     if (!project)
         return exitCode;
     printProblems(*project);
-    QStringList refused, renamed;
-    const auto list = ToolExport::exportTools(project->tools, *parsed, strict, &refused, &renamed);
+    QStringList refused, changed;
+    const auto list = ToolExport::exportTools(project->tools, *parsed, strict, &refused, &changed);
     if (!refused.isEmpty()) {
         for (const QString &line : std::as_const(refused))
             printErr(line);
@@ -157,7 +157,7 @@ int exportTools(const QStringList &args)
                      .arg(ToolExport::formatName(*parsed), strict ? QStringLiteral(" --strict") : QString()));
         return 1;
     }
-    for (const QString &line : std::as_const(renamed))
+    for (const QString &line : std::as_const(changed)) // names mapped, keys added: never silent
         printErr(line);
     // Secrets never leave masked: a description or default that quotes one shows ********.
     const QByteArray text = Secrets::load(project->dir).mask(QByteArray::fromStdString(list.dump(2) + '\n'));

@@ -282,6 +282,28 @@ private Q_SLOTS:
         QVERIFY(dialog->text().contains("\"strict\": true"));
     }
 
+    // An array without items gets `items: {}` for the APIs; the dialog lists where.
+    void exportListsTheKeysItAdded()
+    {
+        QVERIFY(m_window->editManifest(QStringLiteral("Add"), [](nlohmann::ordered_json &m, QString *error) {
+            return ProjectWriter::addTool(
+                m,
+                nlohmann::ordered_json::parse("{\"name\": \"bag\", \"input_schema\": {\"type\": \"object\", "
+                                              "\"properties\": {\"things\": {\"type\": \"array\"}}}, \"handler\": "
+                                              "{\"kind\": \"manual\"}}"),
+                error);
+        }));
+        ExportToolsDialog *dialog = m_window->toolsMenu()->openExportDialog();
+        dialog->setFormat(ToolExport::Format::Anthropic);
+        auto *list = dialog->findChild<QListWidget *>(QStringLiteral("exportRefused"));
+        QVERIFY(!list->isHidden());
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(list->item(0)->text(),
+                 QStringLiteral("tool 'bag': added \"items\": {} (any item) to the array schema at "
+                                "/properties/things (OpenAI refuses an array schema without items)"));
+        QVERIFY(dialog->text().contains("\"things\": {\n"));
+    }
+
     void importOpenAiFileAddsManualTools()
     {
         const QString file = m_scratch->filePath(QStringLiteral("openai.json"));

@@ -200,6 +200,30 @@ private Q_SLOTS:
         QCOMPARE(verdict(structured["output_schema"], mock), QString());
     }
 
+    // An export adds no key silently: `items: {}` for an untyped array is listed with
+    // where and why; a schema that has items is exported as written.
+    void exportListsAddedItems()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                          "{\"name\": \"p\", \"tools\": [{\"name\": \"bag\", \"input_schema\": {\"type\": \"object\", "
+                          "\"properties\": {\"things\": {\"type\": \"array\"}, \"pairs\": {\"type\": \"array\", "
+                          "\"items\": {\"type\": \"array\"}}, \"tags\": {\"type\": \"array\", \"items\": {\"type\": "
+                          "\"string\"}}}}, \"handler\": {\"kind\": \"manual\"}}]}\n"));
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("export"), dir.path(),
+                                                 QStringLiteral("--format"), QStringLiteral("openai-chat")});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(
+            result.err,
+            QByteArray("tool 'bag': added \"items\": {} (any item) to the array schema at /properties/pairs/items, "
+                       "/properties/things (OpenAI refuses an array schema without items)\n"));
+        const nlohmann::json list = nlohmann::json::parse(result.out.toStdString());
+        QCOMPARE(dumped(list[0]["function"]["parameters"]["properties"]),
+                 QByteArray("{\"pairs\":{\"items\":{\"items\":{},\"type\":\"array\"},\"type\":\"array\"},\"tags\":"
+                            "{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"things\":{\"items\":{},\"type\":"
+                            "\"array\"}}"));
+    }
+
     void exampleSatisfiesEachKeyword_data()
     {
         QTest::addColumn<QByteArray>("schema");
