@@ -612,10 +612,10 @@
         <translation>JSON-Dateien (*.json)</translation>
     </message>
     <message numerus="yes">
-        <source>%n tool(s) renamed for this form:</source>
+        <source>What this form changed (%n):</source>
         <translation>
-            <numerusform>%n Tool wird für diese Form umbenannt:</numerusform>
-            <numerusform>%n Tools werden für diese Form umbenannt:</numerusform>
+            <numerusform>Was diese Form geändert hat (%n):</numerusform>
+            <numerusform>Was diese Form geändert hat (%n):</numerusform>
         </translation>
     </message>
 </context>
@@ -2559,10 +2559,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Wählen Sie einen Versuch, um seinen Fehler und die erfasste Ausgabe zu sehen.</translation>
     </message>
     <message>
-        <source>Attempt %1: handler output truncated (full size: more than %2 bytes kept)</source>
-        <translation>Versuch %1: Handler-Ausgabe abgeschnitten (volle Größe: mehr als die %2 behaltenen Bytes)</translation>
-    </message>
-    <message>
         <source>%1 truncated (full size: %2 bytes)</source>
         <translation>%1 abgeschnitten (volle Größe: %2 Bytes)</translation>
     </message>
@@ -2621,6 +2617,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Value of %1</source>
         <translation>Wert von %1</translation>
+    </message>
+    <message>
+        <source>Attempt %1: handler output clipped (the notice at its end says how many bytes were dropped)</source>
+        <translation>Versuch %1: Ausgabe des Handlers gekürzt (der Hinweis an ihrem Ende sagt, wie viele Bytes wegfielen)</translation>
     </message>
 </context>
 <context>
@@ -2864,31 +2864,6 @@ pip lädt vom Paketindex herunter oder installiert die angegebenen lokalen Pfade
         <translation>Aus %1 wurde nichts importiert; das Projekt ist unverändert:</translation>
     </message>
     <message>
-        <source>warning: %1</source>
-        <translation>Warnung: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Imported %n tool(s) from %1 (a Python tool file, now in tools/):</source>
-        <translation>
-            <numerusform>%n Tool aus %1 importiert (eine Python-Tool-Datei, jetzt in tools/):</numerusform>
-            <numerusform>%n Tools aus %1 importiert (eine Python-Tool-Datei, jetzt in tools/):</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Imported %n tool(s) from %1 as mock tools:</source>
-        <translation>
-            <numerusform>%n Tool aus %1 als Mock-Tool importiert:</numerusform>
-            <numerusform>%n Tools aus %1 als Mock-Tools importiert:</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Imported %n tool(s) from %1 as manual tools:</source>
-        <translation>
-            <numerusform>%n Tool aus %1 als manuelles Tool importiert:</numerusform>
-            <numerusform>%n Tools aus %1 als manuelle Tools importiert:</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Export Bundle</source>
         <translation>Bundle exportieren</translation>
     </message>
@@ -2990,6 +2965,63 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>Import %1</source>
         <translation>%1 importieren</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; as &apos;%2&apos; (%3)</source>
+        <translation>&apos;%1&apos; als &apos;%2&apos; (%3)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tool(s) cannot be imported under their own name. Import them under the suggested name?</source>
+        <translation>
+            <numerusform>%n Tool kann nicht unter seinem eigenen Namen importiert werden. Unter dem vorgeschlagenen Namen importieren?</numerusform>
+            <numerusform>%n Tools können nicht unter ihrem eigenen Namen importiert werden. Unter den vorgeschlagenen Namen importieren?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Use the &amp;Suggested Names</source>
+        <translation>&amp;Vorgeschlagene Namen verwenden</translation>
+    </message>
+    <message>
+        <source>Import &amp;Only the Others</source>
+        <translation>&amp;Nur die anderen importieren</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; imported as &apos;%2&apos; (the suggested name you accepted)</source>
+        <translation>&apos;%1&apos; als &apos;%2&apos; importiert (der vorgeschlagene Name, den Sie angenommen haben)</translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation>Hinweis: %1</translation>
+    </message>
+    <message>
+        <source>(a Python tool file, now in tools/)</source>
+        <translation>(eine Python-Tool-Datei, jetzt in tools/)</translation>
+    </message>
+    <message>
+        <source>as mock tools</source>
+        <translation>als Mock-Tools</translation>
+    </message>
+    <message>
+        <source>as manual tools</source>
+        <translation>als manuelle Tools</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n tool(s) from %1 %2:</source>
+        <translation>
+            <numerusform>%n Tool aus %1 %2 importiert:</numerusform>
+            <numerusform>%n Tools aus %1 %2 importiert:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %1 of %n tool(s) from %2 %3; %4 refused:</source>
+        <translation>
+            <numerusform>%1 von %n Tool aus %2 %3 importiert; %4 abgelehnt:</numerusform>
+            <numerusform>%1 von %n Tools aus %2 %3 importiert; %4 abgelehnt:</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -259,9 +259,14 @@ public:
         if (ok)
             return json(std::int64_t(asInt));
         const double asDouble = t.toDouble(&ok);
-        if (ok && std::isfinite(asDouble))
-            return json(asDouble);
-        return std::nullopt;
+        if (!ok || !std::isfinite(asDouble))
+            return std::nullopt;
+        // "1e3" or "2.0" in an integer field is the integer 1000 or 2 (issue 17 §4): sent,
+        // journaled and exported as an integer, never as 1000.0 (which `integer` refuses).
+        constexpr double Int64Bound = 9223372036854775808.0; // 2^63
+        if (m_integer && asDouble == std::floor(asDouble) && asDouble >= -Int64Bound && asDouble < Int64Bound)
+            return json(std::int64_t(asDouble));
+        return json(asDouble);
     }
     json value() const override { return parsed().value_or(json()); }
     void setValue(const json &value) override { m_edit->setText(value.is_null() ? QString() : text(value)); }

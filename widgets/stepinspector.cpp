@@ -162,10 +162,10 @@ QStringList StepInspector::truncationNotes(const Step &step)
 {
     QStringList notes;
     for (const Attempt &a : step.attempts) {
-        if (a.output.contains("truncated after"))
-            notes.append(tr("Attempt %1: handler output truncated (full size: more than %2 bytes kept)")
-                             .arg(a.number)
-                             .arg(a.output.size()));
+        if (a.output.contains("\n[stderr clipped at "))
+            notes.append(tr("Attempt %1: handler output clipped (the notice at its end says how many bytes were "
+                            "dropped)")
+                             .arg(a.number));
     }
     const auto fromDetails = [&](const StepError &error, const QString &what) {
         const nlohmann::json &d = error.details;

@@ -6,6 +6,7 @@
 #include "engine/stepengine.h"
 #include "jsoninput.h"
 #include "project/durationtext.h"
+#include "project/printabletext.h"
 #include "run/warmlauncher.h"
 
 #include <QCommandLineParser>
@@ -57,10 +58,8 @@ void printLine(FILE *stream, const QString &line)
 /// Compact JSON, elided to `limit` characters for the trace.
 QString summary(const nlohmann::json &value, int limit)
 {
-    QString text = QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    if (text.size() > limit)
-        text = text.left(limit) + QStringLiteral("… (%1 bytes)").arg(text.toUtf8().size());
-    return text;
+    return clippedText(QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)),
+                       limit);
 }
 
 nlohmann::json stepJson(const Step &step)

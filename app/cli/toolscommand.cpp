@@ -47,7 +47,7 @@ int usage()
     printErr(tr(
         "usage: toolstudio tools list PROJECT\n"
         "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
-        "       toolstudio tools import PROJECT FILE [--as manual|mock] [--rename OLD=NEW ...]\n"
+        "       toolstudio tools import PROJECT FILE [--as manual|mock] [--format bfcl|auto] [--rename OLD=NEW ...]\n"
         "       toolstudio tools secret PROJECT NAME [--delete]   (the value is read from stdin; it must not be empty)\n"
         "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
         "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)\n"
@@ -152,8 +152,8 @@ int exportTools(const QStringList &args)
     if (!project)
         return exitCode;
     printProblems(*project);
-    QStringList refused, renamed;
-    const auto list = ToolExport::exportTools(project->tools, *parsed, strict, &refused, &renamed);
+    QStringList refused, changed;
+    const auto list = ToolExport::exportTools(project->tools, *parsed, strict, &refused, &changed);
     if (!refused.isEmpty()) {
         for (const QString &line : std::as_const(refused))
             printErr(line);
@@ -161,7 +161,7 @@ int exportTools(const QStringList &args)
                      .arg(ToolExport::formatName(*parsed), strict ? QStringLiteral(" --strict") : QString()));
         return 1;
     }
-    for (const QString &line : std::as_const(renamed))
+    for (const QString &line : std::as_const(changed)) // names mapped, keys added: never silent
         printErr(line);
     // Secrets never leave masked: a description or default that quotes one shows ********.
     const QByteArray text = Secrets::load(project->dir).mask(QByteArray::fromStdString(list.dump(2) + '\n'));
@@ -182,6 +182,7 @@ int importTools(const QStringList &args)
 {
     QStringList positional;
     ToolImport::As as = ToolImport::As::Manual;
+    QString format;                 // "bfcl", or empty: detected
     QMap<QString, QString> renames; // --rename OLD=NEW: a person accepts a suggested name
     for (int i = 0; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--rename") && i + 1 < args.size()) {
@@ -198,6 +199,15 @@ int importTools(const QStringList &args)
                 as = ToolImport::As::Mock;
             else if (kind != QLatin1String("manual"))
                 return usage();
+        } else if (args[i] == QLatin1String("--format") && i + 1 < args.size()) {
+            format = args[++i];
+            if (format == QLatin1String("auto"))
+                format.clear();
+            else if (format != QLatin1String("bfcl")) {
+                printErr(tr("unknown import format '%1' (bfcl, or auto: the others are recognised by their shape)")
+                             .arg(format));
+                return usage();
+            }
         } else {
             positional << args[i];
         }
@@ -207,18 +217,36 @@ int importTools(const QStringList &args)
     const QString dir = QDir::current().absoluteFilePath(positional[0]);
     if (!loadProject(dir))
         return 2;
-    QStringList imported, errors;
-    const bool ok
-        = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, &imported, &errors, renames);
-    for (const QString &line : std::as_const(errors))
-        printErr(ok ? tr("warning: %1").arg(line) : line);
-    if (!ok) {
+    const ToolImport::Outcome outcome
+        = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, renames, format);
+    for (const QString &line : outcome.errors)
+        printErr(line);
+    if (!outcome.errors.isEmpty()) {
         printErr(tr("nothing imported"));
         return 1;
     }
-    printOut(tr("imported %n tool(s): %1\n", nullptr, int(imported.size()))
-                 .arg(printableText(imported.join(QStringLiteral(", "))))
-                 .toUtf8());
+    for (const QString &line : outcome.notes)
+        printErr(tr("note: %1").arg(line));
+    QStringList refusedNames;
+    for (const ToolImport::Refusal &refusal : outcome.refused) {
+        printErr(ToolImport::Outcome::describe(refusal));
+        refusedNames << refusal.name;
+    }
+    if (!outcome.ok()) {
+        printErr(tr("nothing imported: %1 of %n tool(s) refused", nullptr, outcome.total).arg(outcome.refused.size()));
+        return 1;
+    }
+    // Exit 0 when at least one tool was imported, refusals or not (docs/project-format.md).
+    if (refusedNames.isEmpty())
+        printOut(tr("imported %n tool(s): %1\n", nullptr, int(outcome.imported.size()))
+                     .arg(printableText(outcome.imported.join(QStringLiteral(", "))))
+                     .toUtf8());
+    else
+        printOut(tr("imported %1 of %n tool(s): %2; refused: %3\n", nullptr, outcome.total)
+                     .arg(outcome.imported.size())
+                     .arg(printableText(outcome.imported.join(QStringLiteral(", "))),
+                          printableText(refusedNames.join(QStringLiteral(", "))))
+                     .toUtf8());
     return 0;
 }
 

@@ -405,14 +405,14 @@ bool AnswerPane::send(const ManualAnswer &answer)
     if (timeout) {
         m_sentText = tr("Failed without running (timeout): timed out by hand");
     } else if (m_held && answer.isError) {
-        m_sentText = tr("Failed without running (tool_failed): %1").arg(answer.message.left(MaxSentChars));
+        m_sentText = tr("Failed without running (tool_failed): %1").arg(clippedText(answer.message, MaxSentChars));
     } else if (answer.isError) {
         m_sentText = (answer.retryable ? tr("Answered with a retryable error: %1") : tr("Answered with an error: %1"))
-                         .arg(answer.message.left(MaxSentChars));
+                         .arg(clippedText(answer.message, MaxSentChars));
     } else {
         const QString json
             = QString::fromStdString(answer.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-        const QString shown = json.size() > MaxSentChars ? json.left(MaxSentChars) + QChar(0x2026) : json;
+        const QString shown = clippedText(json, MaxSentChars);
         m_sentText = m_held ? tr("Answered instead with %1 (the handler did not run)").arg(shown)
                             : tr("Answered with %1").arg(shown);
     }

@@ -103,20 +103,20 @@ void ExportToolsDialog::refresh()
 {
     m_strictBox->setEnabled(format() != ToolExport::Format::Anthropic);
     m_refused.clear();
-    QStringList renamed;
-    const nlohmann::ordered_json list = ToolExport::exportTools(m_tools, format(), isStrict(), &m_refused, &renamed);
+    QStringList changed;
+    const nlohmann::ordered_json list = ToolExport::exportTools(m_tools, format(), isStrict(), &m_refused, &changed);
     // The same bytes `toolstudio tools export` prints: a secret quoted anywhere shows ********.
     m_text = m_secrets.mask(QByteArray::fromStdString(list.dump(2) + '\n'));
     m_preview->setPlainText(QString::fromUtf8(m_text));
 
     m_refusedList->clear();
     m_refusedList->addItems(m_refused);
-    m_refusedList->addItems(renamed); // a name mapped for the API is shown, never silent
+    m_refusedList->addItems(changed); // a name mapped or a key added for the API is shown, never silent
     m_refusedLabel->setText(m_refused.isEmpty()
-                                ? tr("%n tool(s) renamed for this form:", nullptr, int(renamed.size()))
+                                ? tr("What this form changed (%n):", nullptr, int(changed.size()))
                                 : tr("%n tool(s) not exported in this form, and why:", nullptr, int(m_refused.size())));
-    m_refusedLabel->setVisible(!m_refused.isEmpty() || !renamed.isEmpty());
-    m_refusedList->setVisible(!m_refused.isEmpty() || !renamed.isEmpty());
+    m_refusedLabel->setVisible(!m_refused.isEmpty() || !changed.isEmpty());
+    m_refusedList->setVisible(!m_refused.isEmpty() || !changed.isEmpty());
     m_copyButton->setEnabled(!list.empty());
     m_saveButton->setEnabled(!list.empty());
 }

@@ -299,14 +299,14 @@ void PendingCallsPanel::updateList()
                     .arg(printableText(step.tool))
                     .arg(attempt ? attempt->number : 1)
                     .arg(durationText(since > 0 ? now - since : 0),
-                         printableText(TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars))));
+                         elidedText(TraceModel::jsonText(step.args), TraceModel::MaxSummaryChars)));
         }
         for (const Step &step : std::as_const(m_heldCalls))
             add(step,
                 tr("#%1 %2 (held by step mode, %3) %4")
                     .arg(step.sequence)
                     .arg(printableText(step.tool), durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
-                         printableText(TraceModel::jsonText(step.args).left(TraceModel::MaxSummaryChars))));
+                         elidedText(TraceModel::jsonText(step.args), TraceModel::MaxSummaryChars)));
     }
     const int open = openCount();
     if (open > 0 && !m_ticker->isActive())

@@ -4,6 +4,7 @@
 
 #include "journal/journalreader.h"
 #include "project/jsonerror.h"
+#include "project/printabletext.h"
 #include "project/project.h"
 #include "project/schemavalidator.h"
 #include "scripteditor.h"
@@ -206,7 +207,7 @@ void RerunDialog::validate()
             problem = tr("Not valid JSON at %1").arg(describeJsonProblem(bytes, refused));
         } else if (!value.is_object()) {
             problem = tr("The arguments must be a JSON object ({…}), not %1.")
-                          .arg(QString::fromStdString(value.dump()).left(60));
+                          .arg(clippedText(QString::fromStdString(value.dump()), 60));
         } else if (const auto failure = validator ? validator->validate(value) : std::nullopt) {
             problem = tr("The input_schema of %1 refuses these arguments: %2").arg(step->tool, failure->toString());
         } else {

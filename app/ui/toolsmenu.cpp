@@ -55,6 +55,28 @@ ToolsMenu::ToolsMenu(QWidget *window, std::function<const Project *()> project, 
     connect(m_secrets, &QAction::triggered, this, &ToolsMenu::openSecretsDialog);
 
     m_actions = {m_exportTools, m_importTools, separator(), m_exportBundle, m_importBundle, separator(), m_secrets};
+    m_chooseRenames = [this](const std::vector<ToolImport::Refusal> &refused) {
+        QMap<QString, QString> accepted;
+        if (!m_interactive)
+            return accepted;
+        QStringList lines;
+        for (const ToolImport::Refusal &refusal : refused)
+            lines << tr("'%1' as '%2' (%3)").arg(refusal.name, refusal.suggestion, refusal.reason);
+        QMessageBox box(QMessageBox::Question, tr("Import Tools"),
+                        tr("%n tool(s) cannot be imported under their own name. Import them under the suggested "
+                           "name?",
+                           nullptr, int(refused.size())),
+                        QMessageBox::NoButton, m_window);
+        box.setInformativeText(QStringLiteral("• ") + lines.join(QStringLiteral("\n• ")));
+        QPushButton *rename = box.addButton(tr("Use the &Suggested Names"), QMessageBox::AcceptRole);
+        box.addButton(tr("Import &Only the Others"), QMessageBox::RejectRole);
+        box.setDefaultButton(rename);
+        box.exec();
+        if (box.clickedButton() == rename)
+            for (const ToolImport::Refusal &refusal : refused)
+                accepted.insert(refusal.name, refusal.suggestion);
+        return accepted;
+    };
     m_confirm = [this](const QString &question) {
         return QMessageBox::question(m_window, tr("Delete Tools"), question, QMessageBox::Yes | QMessageBox::No,
                                      QMessageBox::No)
@@ -96,13 +118,24 @@ bool ToolsMenu::importTools(const QString &file, ToolImport::As as)
         return false;
     const QString dir = project->dir;
     const bool python = QFileInfo(file).suffix().compare(QLatin1String("py"), Qt::CaseInsensitive) == 0;
+    QMap<QString, QString> renames; // only what the person accepted: nothing is renamed silently
+    if (!python) {
+        std::vector<ToolImport::Refusal> renamable;
+        for (const ToolImport::Refusal &refusal : ToolImport::plan(dir, file, as).refused)
+            if (!refusal.suggestion.isEmpty())
+                renamable.push_back(refusal);
+        if (!renamable.empty() && m_chooseRenames)
+            renames = m_chooseRenames(renamable);
+    }
     const std::optional<nlohmann::ordered_json> before = ProjectWriter::readManifest(dir);
-    QStringList imported, errors;
-    const bool ok = ToolImport::importFile(dir, file, as, &imported, &errors);
+    const ToolImport::Outcome outcome = ToolImport::importFile(dir, file, as, renames);
     const QString name = QFileInfo(file).fileName();
-    if (!ok) {
+    QStringList refusals;
+    for (const ToolImport::Refusal &refusal : outcome.refused)
+        refusals << tr("refused: %1").arg(ToolImport::Outcome::describe(refusal));
+    if (!outcome.ok()) {
         summarize(tr("Import Tools"), false, tr("Nothing was imported from %1; the project is unchanged:").arg(name),
-                  errors);
+                  outcome.errors + refusals);
         return false;
     }
     // JSON definitions only changed toolstudio.json: replay that change as one undoable
@@ -117,17 +150,22 @@ bool ToolsMenu::importTools(const QString &file, ToolImport::As as)
     } else {
         m_changed(); // `project` is stale from here on
     }
-    QStringList lines;
-    for (const QString &tool : std::as_const(imported))
-        lines << tool;
-    for (const QString &warning : std::as_const(errors))
-        lines << tr("warning: %1").arg(warning);
-    const QString headline = python
-        ? tr("Imported %n tool(s) from %1 (a Python tool file, now in tools/):", nullptr, int(imported.size()))
-              .arg(name)
-        : as == ToolImport::As::Mock
-        ? tr("Imported %n tool(s) from %1 as mock tools:", nullptr, int(imported.size())).arg(name)
-        : tr("Imported %n tool(s) from %1 as manual tools:", nullptr, int(imported.size())).arg(name);
+    QStringList lines = outcome.imported;
+    for (auto it = renames.constBegin(); it != renames.constEnd(); ++it)
+        lines << tr("'%1' imported as '%2' (the suggested name you accepted)").arg(it.key(), it.value());
+    for (const QString &note : outcome.notes)
+        lines << tr("note: %1").arg(note);
+    lines << refusals;
+    const int count = int(outcome.imported.size());
+    const QString kind = python      ? tr("(a Python tool file, now in tools/)")
+        : as == ToolImport::As::Mock ? tr("as mock tools")
+                                     : tr("as manual tools");
+    const QString headline = outcome.refused.empty()
+        ? tr("Imported %n tool(s) from %1 %2:", nullptr, count).arg(name, kind)
+        : tr("Imported %1 of %n tool(s) from %2 %3; %4 refused:", nullptr, outcome.total)
+              .arg(count)
+              .arg(name, kind)
+              .arg(outcome.refused.size());
     summarize(tr("Import Tools"), true, headline, lines);
     return true;
 }

@@ -63,6 +63,14 @@ public:
     {
         m_editManifest = std::move(editor);
     }
+    /// Before importing JSON definitions that would be refused for a name clash or an
+    /// invalid name: the suggested names the person accepts (OLD → NEW); the rest is
+    /// imported without them. The default asks in a question box (accept all or none);
+    /// not interactive, none. Tests replace it.
+    void setRenameChooser(std::function<QMap<QString, QString>(const std::vector<ToolImport::Refusal> &)> choose)
+    {
+        m_chooseRenames = std::move(choose);
+    }
     /// Asks before deleting; the default shows a question box. Tests replace it.
     void setConfirmation(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
 
@@ -81,6 +89,7 @@ private:
     std::function<void()> m_changed;
     std::function<bool(const QString &, const ProjectWriter::Edit &)> m_editManifest;
     std::function<bool(const QString &)> m_confirm;
+    std::function<QMap<QString, QString>(const std::vector<ToolImport::Refusal> &)> m_chooseRenames;
     QList<QAction *> m_actions;
     QAction *m_exportTools = nullptr;
     QAction *m_importTools = nullptr;

@@ -92,6 +92,15 @@ private Q_SLOTS:
         QTest::newRow("integer is a number") << QByteArray(
             R"({"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":10}},"required":["n"]})")
                                              << QByteArray("type /n 7") << QByteArray(R"({"n":7})");
+        QTest::newRow("integer typed as 1e3 is 1000")
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]})")
+            << QByteArray("type /n 1e3") << QByteArray(R"({"n":1000})");
+        QTest::newRow("integer typed as 2.0 is 2")
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})")
+            << QByteArray("type /n 2.0") << QByteArray(R"({"n":2})");
+        QTest::newRow("integer typed as -2.5E2 is -250")
+            << QByteArray(R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})")
+            << QByteArray("type /n -2.5E2") << QByteArray(R"({"n":-250})");
         QTest::newRow("number keeps its fraction")
             << QByteArray(R"({"type":"object","properties":{"x":{"type":"number"}},"required":["x"]})")
             << QByteArray("type /x 2.5") << QByteArray(R"({"x":2.5})");

@@ -282,6 +282,28 @@ private Q_SLOTS:
         QVERIFY(dialog->text().contains("\"strict\": true"));
     }
 
+    // An array without items gets `items: {}` for the APIs; the dialog lists where.
+    void exportListsTheKeysItAdded()
+    {
+        QVERIFY(m_window->editManifest(QStringLiteral("Add"), [](nlohmann::ordered_json &m, QString *error) {
+            return ProjectWriter::addTool(
+                m,
+                nlohmann::ordered_json::parse("{\"name\": \"bag\", \"input_schema\": {\"type\": \"object\", "
+                                              "\"properties\": {\"things\": {\"type\": \"array\"}}}, \"handler\": "
+                                              "{\"kind\": \"manual\"}}"),
+                error);
+        }));
+        ExportToolsDialog *dialog = m_window->toolsMenu()->openExportDialog();
+        dialog->setFormat(ToolExport::Format::Anthropic);
+        auto *list = dialog->findChild<QListWidget *>(QStringLiteral("exportRefused"));
+        QVERIFY(!list->isHidden());
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(list->item(0)->text(),
+                 QStringLiteral("tool 'bag': added \"items\": {} (any item) to the array schema at "
+                                "/properties/things (OpenAI refuses an array schema without items)"));
+        QVERIFY(dialog->text().contains("\"things\": {\n"));
+    }
+
     void importOpenAiFileAddsManualTools()
     {
         const QString file = m_scratch->filePath(QStringLiteral("openai.json"));
@@ -317,20 +339,57 @@ private Q_SLOTS:
         QVERIFY(m_window->project()->tool(QStringLiteral("get_time")));
     }
 
-    void importNameCollisionIsRefusedWithTheReason()
+    // Partial import: the clashing tool is refused with a suggested name, the other is
+    // imported; nothing is renamed unless the person accepts the suggestion.
+    void importNameCollisionIsRefusedWithASuggestion()
     {
-        const QByteArray before = readFile(m_dir + QStringLiteral("/toolstudio.json"));
         const QString file = m_scratch->filePath(QStringLiteral("anthropic.json"));
         QVERIFY(writeFile(file,
                           "[{\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
                           " {\"name\": \"fresh\", \"input_schema\": {\"type\": \"object\"}}]"));
+        std::vector<ToolImport::Refusal> offered;
+        m_window->toolsMenu()->setRenameChooser([&](const std::vector<ToolImport::Refusal> &refused) {
+            offered = refused;
+            return QMap<QString, QString>(); // declined
+        });
+        QVERIFY(m_window->toolsMenu()->importTools(file, ToolImport::As::Mock));
+        QCOMPARE(offered.size(), std::size_t(1));
+        QCOMPARE(offered[0].name, QStringLiteral("lookup"));
+        QCOMPARE(offered[0].suggestion, QStringLiteral("lookup_2"));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Imported 1 of 2 tool(s) from anthropic.json as mock tools; 1 refused:\nfresh\n"
+                                "refused: tool 'lookup': the project already has a tool of that name; it is not "
+                                "renamed (suggested: 'lookup_2'; on the command line: --rename 'lookup=lookup_2')"));
+        QCOMPARE(column(m_window->projectPanel()->toolModel(), ProjectPanel::NameColumn),
+                 QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("fresh")}));
+
+        // Accepted: imported under the suggested name, and the summary says so.
+        const QString again = m_scratch->filePath(QStringLiteral("again.json"));
+        QVERIFY(writeFile(again, "[{\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}}]"));
+        m_window->toolsMenu()->setRenameChooser([](const std::vector<ToolImport::Refusal> &refused) {
+            QMap<QString, QString> accepted;
+            for (const ToolImport::Refusal &refusal : refused)
+                accepted.insert(refusal.name, refusal.suggestion);
+            return accepted;
+        });
+        QVERIFY(m_window->toolsMenu()->importTools(again, ToolImport::As::Manual));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Imported 1 tool(s) from again.json as manual tools:\nlookup_2\n"
+                                "'lookup' imported as 'lookup_2' (the suggested name you accepted)"));
+        QVERIFY(m_window->project()->tool(QStringLiteral("lookup_2")));
+    }
+
+    void importWithEveryToolRefusedChangesNothing()
+    {
+        const QByteArray before = readFile(m_dir + QStringLiteral("/toolstudio.json"));
+        const QString file = m_scratch->filePath(QStringLiteral("clash.json"));
+        QVERIFY(writeFile(file, "[{\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}}]"));
         QVERIFY(!m_window->toolsMenu()->importTools(file, ToolImport::As::Mock));
         QCOMPARE(m_window->toolsMenu()->lastSummary(),
-                 QStringLiteral("Nothing was imported from anthropic.json; the project is unchanged:\n"
-                                "tool 'lookup': the project already has a tool of that name"));
+                 QStringLiteral("Nothing was imported from clash.json; the project is unchanged:\n"
+                                "refused: tool 'lookup': the project already has a tool of that name; it is not "
+                                "renamed (suggested: 'lookup_2'; on the command line: --rename 'lookup=lookup_2')"));
         QCOMPARE(readFile(m_dir + QStringLiteral("/toolstudio.json")), before);
-        QCOMPARE(column(m_window->projectPanel()->toolModel(), ProjectPanel::NameColumn),
-                 QStringList({QStringLiteral("lookup"), QStringLiteral("tag")}));
     }
 
     void secretsDialogAddShowRemoveRoundTrip()

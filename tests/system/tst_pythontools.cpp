@@ -1057,10 +1057,9 @@ private Q_SLOTS:
                   "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": [{\"name\": \"get_weather\", "
                   "\"description\": \"Weather\", \"inputSchema\": {\"$schema\": \"x\", \"type\": \"object\", "
                   "\"properties\": {\"city\": {\"type\": \"string\"}}}}]}}");
-        QStringList imported, errors;
-        QVERIFY2(ToolImport::importFile(dir.path(), mcp, ToolImport::As::Mock, &imported, &errors),
-                 qPrintable(errors.join(QLatin1Char('\n'))));
-        QCOMPARE(imported, QStringList{QStringLiteral("get_weather")});
+        const ToolImport::Outcome first = ToolImport::importFile(dir.path(), mcp, ToolImport::As::Mock);
+        QVERIFY2(first.ok(), qPrintable(first.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(first.imported, QStringList{QStringLiteral("get_weather")});
         ProjectError error;
         auto project = loadTrusted(dir.path(), &error);
         QVERIFY(project);
@@ -1073,17 +1072,24 @@ private Q_SLOTS:
                   "[{\"name\": \"get forecast\", \"input_schema\": {\"type\": \"object\"}},"
                   " {\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}},"
                   " {\"name\": \"fine\", \"input_schema\": {\"type\": \"object\"}}]");
-        imported.clear();
-        QVERIFY(!ToolImport::importFile(dir.path(), bad, ToolImport::As::Manual, &imported, &errors));
+        // Partial: the valid one is imported, each other one refused with a suggested name.
+        const ToolImport::Outcome partial = ToolImport::importFile(dir.path(), bad, ToolImport::As::Manual);
+        QCOMPARE(partial.errors, QStringList());
+        QCOMPARE(partial.imported, QStringList{QStringLiteral("fine")});
+        QCOMPARE(partial.total, 3);
+        QStringList refused;
+        for (const ToolImport::Refusal &refusal : partial.refused)
+            refused << ToolImport::Outcome::describe(refusal);
         QCOMPARE(
-            errors,
+            refused,
             QStringList({QStringLiteral("tool 'get forecast': invalid name (1 to 128 letters, digits, '_', '-' or "
-                                        "'.', starting with a letter, digit or '_'); it is not renamed \u2014 change "
-                                        "it in the file to import it (suggested: 'get_forecast'; on the command line: "
-                                        "--rename 'get forecast=get_forecast')"),
-                         QStringLiteral("tool 'lookup': the project already has a tool of that name")}));
+                                        "'.', starting with a letter, digit or '_'); it is not renamed (suggested: "
+                                        "'get_forecast'; on the command line: --rename 'get forecast=get_forecast')"),
+                         QStringLiteral("tool 'lookup': the project already has a tool of that name; it is not "
+                                        "renamed (suggested: 'lookup_2'; on the command line: --rename "
+                                        "'lookup=lookup_2')")}));
         project = loadTrusted(dir.path(), &error);
-        QVERIFY(!project->tool(QStringLiteral("fine"))); // all or nothing
+        QVERIFY(project->tool(QStringLiteral("fine")));
     }
 };
 

@@ -159,9 +159,10 @@ private Q_SLOTS:
                                          + "print(call(1, 'a' * 102400)['error']['message'])\n"
                                            "print(call(2, 'b\\x1b[2J' * 40)['error']['message'])\n");
         QCOMPARE(result.record.status, RunStatus::Completed);
-        const QString elided = QString(128, QLatin1Char('a')) + QStringLiteral("… (102400 bytes)");
-        // 128 characters of 'b', ESC, "[2J" × 40 (200 bytes): 25 whole repeats and "b", ESC, "[".
-        const QString escaped = QStringLiteral("b\\u001b[2J").repeated(25) + QStringLiteral("b\\u001b[… (200 bytes)");
+        const QString elided = QString(128, QLatin1Char('a')) + QStringLiteral("… (102272 bytes dropped)");
+        // 128 characters of 'b', ESC, "[2J" × 40 (200 bytes): 25 whole repeats and "b", ESC, "["; 72 dropped.
+        const QString escaped
+            = QStringLiteral("b\\u001b[2J").repeated(25) + QStringLiteral("b\\u001b[… (72 bytes dropped)");
         QCOMPARE(QString::fromUtf8(result.stdoutText),
                  QStringLiteral("no tool named '%1' in this project\n"
                                 "no tool named '%2' in this project\n")
@@ -194,7 +195,7 @@ private Q_SLOTS:
         QCOMPARE(result.stdoutText, QByteArray("protocol_error ok\n"));
         QCOMPARE(int(result.steps.size()), 2);
         QCOMPARE(result.steps[1].error->code, ErrorCode::ProtocolError);
-        QCOMPARE(result.steps[1].tool, QString(128, QLatin1Char('a')) + QStringLiteral("… (102400 bytes)"));
+        QCOMPARE(result.steps[1].tool, QString(128, QLatin1Char('a')) + QStringLiteral("… (102272 bytes dropped)"));
     }
 
     // invalid_arguments quotes the pointer elided: a 100 KB key (with a control
@@ -211,7 +212,7 @@ private Q_SLOTS:
                                            "print(len(e['pointer']))\n");
         QCOMPARE(result.record.status, RunStatus::Completed);
         const QString elided
-            = QStringLiteral("/\\u001b") + QString(126, QLatin1Char('k')) + QStringLiteral("… (102402 bytes)");
+            = QStringLiteral("/\\u001b") + QString(126, QLatin1Char('k')) + QStringLiteral("… (102274 bytes dropped)");
         QCOMPARE(QString::fromUtf8(result.stdoutText),
                  QStringLiteral("invalid arguments for 'strict' at %1: property is not allowed by the schema\n102402\n")
                      .arg(elided));
@@ -269,6 +270,25 @@ private Q_SLOTS:
                                 "[stdout: 66060288 more bytes past the cap were discarded]\n";
         QCOMPARE(result.stdoutText.size(), 1048576 + tail.size());
         QVERIFY(result.stdoutText.endsWith(tail));
+    }
+
+    // The cap falls inside a two-byte character: the output is clipped before it (never
+    // half a UTF-8 sequence) and the notices say where and how many bytes went.
+    void outputCapClipsOnACharacterBoundary()
+    {
+        QVERIFY(makeProject("\"output_bytes\": 1048576"));
+        RunController controller;
+        const RunResult result = run(controller,
+                                     "import os\n"
+                                     "data = b'x' * 1048575 + '\u00e9'.encode() * 10\n"
+                                     "view = memoryview(data)\n"
+                                     "while view:\n"
+                                     "    view = view[os.write(1, view):]\n");
+        QCOMPARE(result.record.status, RunStatus::Completed);
+        QCOMPARE(result.stdoutText,
+                 QByteArray(1048575, 'x')
+                     + "\n[stdout truncated at 1048575 bytes; the rest was discarded]\n"
+                       "[stdout: 20 more bytes past the cap were discarded]\n");
     }
 
     // Stop and the run timeout while the run thread is held for 3 s (as by a long

@@ -216,24 +216,29 @@ nlohmann::ordered_json orderedSchema(const nlohmann::json &schema, const QString
     return orderKeys(schema, parameterOrder);
 }
 
-nlohmann::json withArrayItems(const nlohmann::json &schema)
+nlohmann::json withArrayItems(const nlohmann::json &schema, QStringList *added, const QString &pointer)
 {
     if (!schema.is_object())
         return schema;
     json result = schema;
+    const auto below = [&](const std::string &key) { return pointer + QLatin1Char('/') + JsonQt::fromStd(key); };
     for (const char *key : {"items", "additionalProperties", "not"})
         if (result.contains(key) && result[key].is_object())
-            result[key] = withArrayItems(result[key]);
+            result[key] = withArrayItems(result[key], added, below(key));
     for (const char *key : {"properties", "definitions", "$defs"})
         if (result.contains(key) && result[key].is_object())
             for (auto it = result[key].begin(); it != result[key].end(); ++it)
-                it.value() = withArrayItems(it.value());
+                it.value()
+                    = withArrayItems(it.value(), added, below(key) + QLatin1Char('/') + JsonQt::fromStd(it.key()));
     for (const char *key : {"anyOf", "oneOf", "allOf"})
         if (result.contains(key) && result[key].is_array())
-            for (json &branch : result[key])
-                branch = withArrayItems(branch);
-    if (isArraySchema(result) && !result.contains("items"))
+            for (std::size_t i = 0; i < result[key].size(); ++i)
+                result[key][i] = withArrayItems(result[key][i], added, below(key) + QStringLiteral("/%1").arg(i));
+    if (isArraySchema(result) && !result.contains("items")) {
         result["items"] = json::object();
+        if (added)
+            *added << (pointer.isEmpty() ? QStringLiteral("(root)") : pointer);
+    }
     return result;
 }
 
@@ -260,7 +265,8 @@ std::optional<QString> providerName(const QString &name, QString *reason)
     return QString(name).replace(QLatin1Char('.'), QLatin1Char('_'));
 }
 
-std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format, bool strict, QString *reason)
+std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format, bool strict, QString *reason,
+                                                 QStringList *added)
 {
     const auto mapped = providerName(tool.name, reason);
     if (!mapped)
@@ -279,7 +285,7 @@ std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format
             *reason = QStringLiteral("--strict is OpenAI's strict mode; use it with openai-chat or openai-responses");
         return std::nullopt;
     }
-    json schema = withArrayItems(tool.inputSchema);
+    json schema = withArrayItems(tool.inputSchema, added);
     if (strict) {
         const auto converted = toStrictSchema(schema, reason);
         if (!converted)
@@ -319,7 +325,7 @@ std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format
 }
 
 nlohmann::ordered_json exportTools(const std::vector<Tool> &tools, Format format, bool strict, QStringList *refused,
-                                   QStringList *renamed)
+                                   QStringList *changed)
 {
     QSet<QString> names;
     for (const Tool &tool : tools)
@@ -335,12 +341,18 @@ nlohmann::ordered_json exportTools(const std::vector<Tool> &tools, Format format
         else if (mapped && *mapped != tool.name)
             names.insert(*mapped);
         std::optional<ordered> definition;
+        QStringList added;
         if (reason.isEmpty())
-            definition = exportTool(tool, format, strict, &reason);
+            definition = exportTool(tool, format, strict, &reason, &added);
         if (definition) {
             list.push_back(*definition);
-            if (renamed && *mapped != tool.name)
-                *renamed << QStringLiteral("tool '%1' is exported as '%2' (the model APIs take only letters, digits, "
+            if (changed && !added.isEmpty())
+                *changed << QStringLiteral(
+                                "tool '%1': added \"items\": {} (any item) to the array schema at %2 (OpenAI "
+                                "refuses an array schema without items)")
+                                .arg(tool.name, added.join(QStringLiteral(", ")));
+            if (changed && *mapped != tool.name)
+                *changed << QStringLiteral("tool '%1' is exported as '%2' (the model APIs take only letters, digits, "
                                            "'_' and '-' in a name)")
                                 .arg(tool.name, *mapped);
         } else if (refused) {

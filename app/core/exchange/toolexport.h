@@ -21,7 +21,8 @@
 /// | openai-chat | `{"type": "function", "function": {"name", "description", "parameters"}}` (+ `"strict": true`) |
 /// | openai-responses | `{"type": "function", "name", "description", "parameters", "strict": bool}` (the Responses API defaults `strict` to true, so it is always written) |
 ///
-/// Every array schema carries `items` (`{}` when the tool gave none). A tool whose
+/// Every array schema carries `items` (`{}` when the tool gave none: OpenAI refuses an
+/// array without), and each one added is listed — an export adds no key silently. A tool whose
 /// input_schema has a top-level `anyOf`/`oneOf`/`allOf` is refused (the APIs want a
 /// plain object at the top). `strict` (OpenAI only) converts the schema to strict
 /// mode or refuses the tool with the reason and the JSON pointer.
@@ -35,8 +36,10 @@ QString formatName(Format format);
 
 /// Top-level properties in `parameterOrder`, keys of each schema in a readable order.
 nlohmann::ordered_json orderedSchema(const nlohmann::json &schema, const QStringList &parameterOrder = {});
-/// `schema` with `items: {}` added to every array schema that lacks items.
-nlohmann::json withArrayItems(const nlohmann::json &schema);
+/// `schema` with `items: {}` added to every array schema that lacks items; `added` gets
+/// the JSON pointer of each (below `pointer`; "(root)" for the schema itself).
+nlohmann::json withArrayItems(const nlohmann::json &schema, QStringList *added = nullptr,
+                              const QString &pointer = QString());
 
 /// OpenAI strict mode (structured outputs): every object gets `additionalProperties:
 /// false` and lists every property in `required`; a property that was optional
@@ -56,13 +59,17 @@ std::optional<nlohmann::json> toStrictSchema(const nlohmann::json &inputSchema, 
 std::optional<QString> providerName(const QString &name, QString *reason);
 
 /// One tool in `format`; nullopt with `reason` when it cannot be exported. The name is
-/// `providerName(tool.name)`.
-std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format, bool strict, QString *reason);
+/// `providerName(tool.name)`; `added` gets the pointer of each `items: {}` added.
+std::optional<nlohmann::ordered_json> exportTool(const Tool &tool, Format format, bool strict, QString *reason,
+                                                 QStringList *added = nullptr);
 /// Every tool of `tools` that exports, as a JSON array; each refused one adds
-/// "tool 'NAME': REASON" to `refused`; each exported under another name (a '.' mapped)
-/// adds "tool 'NAME' is exported as 'MAPPED' (…)" to `renamed` — never silently. A
-/// mapped name that another tool already has is refused.
+/// "tool 'NAME': REASON" to `refused`; what the export changed is listed in `changed`,
+/// never silent: each `items: {}` added ("tool 'NAME': added \"items\": {} … at
+/// /properties/tags …") and each tool exported under another name (a '.' mapped:
+/// "tool 'NAME' is exported as 'MAPPED' (…)"). A mapped name that another tool
+/// already has is refused. (`--strict` changes the schema as strict mode means,
+/// documented in toStrictSchema; those are not listed one by one.)
 nlohmann::ordered_json exportTools(const std::vector<Tool> &tools, Format format, bool strict, QStringList *refused,
-                                   QStringList *renamed = nullptr);
+                                   QStringList *changed = nullptr);
 
 } // namespace ToolExport

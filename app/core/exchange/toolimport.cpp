@@ -2,11 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exchange/toolimport.h"
 
+#include "exchange/bfcldialect.h"
+#include "exchange/schemaexample.h"
 #include "project/jsonerror.h"
 #include "project/jsonqt.h"
 #include "project/project.h"
 #include "project/projecttrust.h"
 #include "project/projectwriter.h"
+#include "project/schemavalidator.h"
 #include "project/tool.h"
 
 #include <QDir>
@@ -41,58 +44,86 @@ void keepMcpMetadata(const ordered &definition, ordered &tool)
         tool["annotations"] = hints;
 }
 
-/// One definition to a manifest entry; `format` is set from the first one.
-std::optional<ordered> convert(const ordered &definition, As as, QString *format, QString *error, bool mcp)
+/// What a definition is, by its shape.
+QString kindOf(const ordered &definition, bool mcp, bool bfcl)
+{
+    if (mcp)
+        return QStringLiteral("mcp");
+    if (definition.value("type", std::string()) == "function" && definition.contains("function"))
+        return QStringLiteral("openai-chat");
+    if (definition.value("type", std::string()) == "function")
+        return QStringLiteral("openai-responses");
+    if (definition.contains("input_schema"))
+        return QStringLiteral("anthropic");
+    if (definition.contains("inputSchema"))
+        return QStringLiteral("mcp");
+    if (definition.contains("name") && (bfcl || definition.contains("parameters")))
+        return QStringLiteral("bfcl"); // BFCL's {name, description, parameters} (also OpenAI's legacy functions)
+    return QString();
+}
+
+/// The canned result of a mock: an example of its output_schema (null without one).
+ordered mockResult(const ordered &tool, QStringList *notes)
+{
+    if (!tool.contains("output_schema"))
+        return nullptr;
+    const ordered example = SchemaExample::generate(tool["output_schema"]);
+    const auto validator = SchemaValidator::compile(nlohmann::json::parse(tool["output_schema"].dump()));
+    if (validator)
+        if (const auto failure = validator->validate(nlohmann::json::parse(example.dump())))
+            *notes << QStringLiteral("tool '%1': the generated mock result does not satisfy its output_schema (%2); "
+                                     "edit it in the Tool dock")
+                          .arg(JsonQt::fromStd(tool["name"].get<std::string>()), failure->toString());
+    return example;
+}
+
+/// One definition to a manifest entry, or nullopt with the reason.
+std::optional<ordered> convert(const ordered &definition, As as, const QString &kind, QStringList *notes,
+                               QString *error)
 {
     if (!definition.is_object()) {
         *error = QStringLiteral("a tool definition must be a JSON object");
         return std::nullopt;
     }
-    const ordered *body = &definition;
-    QString kind;
-    const ordered *schema = nullptr;
-    const ordered *output = nullptr;
-    if (mcp) {
-        kind = QStringLiteral("mcp");
-        if (definition.contains("inputSchema"))
-            schema = &definition["inputSchema"];
-        if (definition.contains("outputSchema"))
-            output = &definition["outputSchema"];
-    } else if (definition.value("type", std::string()) == "function" && definition.contains("function")) {
-        kind = QStringLiteral("openai-chat");
-        body = &definition["function"];
-        if (body->contains("parameters"))
-            schema = &(*body)["parameters"];
-    } else if (definition.value("type", std::string()) == "function") {
-        kind = QStringLiteral("openai-responses");
-        if (definition.contains("parameters"))
-            schema = &definition["parameters"];
-    } else if (definition.contains("input_schema")) {
-        kind = QStringLiteral("anthropic");
-        schema = &definition["input_schema"];
-    } else if (definition.contains("inputSchema")) {
-        kind = QStringLiteral("mcp");
-        schema = &definition["inputSchema"];
-        if (definition.contains("outputSchema"))
-            output = &definition["outputSchema"];
-    } else {
+    if (kind.isEmpty()) {
         *error = QStringLiteral("not a tool definition (expected Anthropic input_schema, OpenAI type: function, "
-                                "or an MCP tools/list result)");
+                                "an MCP tools/list result or BFCL {name, parameters})");
         return std::nullopt;
     }
-    if (!body->contains("name") || !(*body)["name"].is_string()) {
+    const ordered &body = kind == QLatin1String("openai-chat") ? definition["function"] : definition;
+    if (!body.is_object() || !body.contains("name") || !body["name"].is_string()) {
         *error = QStringLiteral("a %1 tool definition without a name").arg(kind);
         return std::nullopt;
     }
-    if (format->isEmpty())
-        *format = kind;
+    const ordered *schema = nullptr;
+    const ordered *output = nullptr;
+    const char *schemaKey = kind == QLatin1String("mcp") ? "inputSchema"
+        : kind == QLatin1String("anthropic")             ? "input_schema"
+                                                         : "parameters";
+    if (body.contains(schemaKey))
+        schema = &body[schemaKey];
+    if (kind == QLatin1String("mcp") && definition.contains("outputSchema"))
+        output = &definition["outputSchema"];
     ordered tool = ordered::object();
-    tool["name"] = (*body)["name"];
+    const QString name = JsonQt::fromStd(body["name"].get<std::string>());
+    tool["name"] = body["name"];
     if (kind == QLatin1String("mcp"))
         keepMcpMetadata(definition, tool);
-    if (body->contains("description") && (*body)["description"].is_string())
-        tool["description"] = (*body)["description"];
+    if (kind == QLatin1String("bfcl") && name.contains(QLatin1Char('.'))) {
+        tool["name"] = BfclDialect::mappedName(name).toStdString();
+        tool["title"] = body["name"];
+        *notes << QStringLiteral("tool '%1' is imported as '%2' (the model APIs take no '.'; its title keeps '%1')")
+                      .arg(name, BfclDialect::mappedName(name));
+    }
+    if (body.contains("description") && body["description"].is_string())
+        tool["description"] = body["description"];
     ordered input = schema && schema->is_object() ? *schema : ordered{{"type", "object"}};
+    if (kind == QLatin1String("bfcl") || BfclDialect::usesDialect(input)) {
+        QStringList typeNotes;
+        input = BfclDialect::toJsonSchema(input, &typeNotes);
+        for (const QString &note : std::as_const(typeNotes))
+            *notes << QStringLiteral("tool '%1': %2").arg(name, note);
+    }
     input.erase("$schema"); // MCP servers may name a newer draft; the studio reads draft 7
     tool["input_schema"] = input;
     if (output && output->is_object()) {
@@ -101,175 +132,320 @@ std::optional<ordered> convert(const ordered &definition, As as, QString *format
         tool["output_schema"] = copy;
     }
     if (as == As::Mock)
-        tool["handler"] = {{"kind", "mock"}, {"sequence", ordered::array({ordered{{"result", nullptr}}})}};
+        tool["handler"]
+            = {{"kind", "mock"}, {"sequence", ordered::array({ordered{{"result", mockResult(tool, notes)}}})}};
     else
         tool["handler"] = {{"kind", "manual"}};
     return tool;
 }
 
-} // namespace
-
-std::optional<Parsed> parseDefinitions(const QByteArray &data, As as, QString *error)
+/// The file's top-level values: one, or one per line of a JSON-lines file (BFCL's
+/// data files). nullopt with the reason when neither reads.
+std::optional<std::vector<ordered>> readValues(const QByteArray &data, QString *error)
 {
     JsonInput::Problem problem;
-    const ordered root
-        = JsonInput::read<ordered>(std::string_view(data.constData(), std::size_t(data.size())), &problem);
-    if (root.is_discarded()) {
-        *error = QStringLiteral("not valid JSON: %1").arg(describeJsonProblem(data, problem));
-        return std::nullopt;
-    }
-    const ordered *list = &root;
-    bool mcp = false;
-    if (root.is_object() && root.contains("result") && root["result"].is_object() && root["result"].contains("tools")) {
-        list = &root["result"]["tools"];
-        mcp = true;
-    } else if (root.is_object() && root.contains("tools") && root["tools"].is_array()) {
-        list = &root["tools"];
-        mcp = true;
-    }
-    Parsed parsed;
-    QString format;
-    const ordered single = ordered::array({root});
-    if (!list->is_array())
-        list = &single;
-    int index = 0;
-    for (const ordered &definition : *list) {
-        QString reason;
-        const auto tool = convert(definition, as, &format, &reason, mcp);
-        if (!tool) {
-            *error = QStringLiteral("definition %1: %2").arg(index).arg(reason);
+    ordered root = JsonInput::read<ordered>(std::string_view(data.constData(), std::size_t(data.size())), &problem);
+    if (!root.is_discarded())
+        return std::vector<ordered>{std::move(root)};
+    const QString whole = QStringLiteral("not valid JSON: %1").arg(describeJsonProblem(data, problem));
+    std::vector<ordered> lines;
+    int number = 0;
+    for (const QByteArray &line : data.split('\n')) {
+        ++number;
+        if (line.trimmed().isEmpty())
+            continue;
+        JsonInput::Problem lineProblem;
+        ordered value
+            = JsonInput::read<ordered>(std::string_view(line.constData(), std::size_t(line.size())), &lineProblem);
+        if (value.is_discarded()) {
+            *error = lines.empty() ? whole
+                                   : QStringLiteral("not valid JSON lines: line %1: %2")
+                                         .arg(number)
+                                         .arg(describeJsonProblem(line, lineProblem));
             return std::nullopt;
         }
-        parsed.tools.push_back(*tool);
-        ++index;
+        lines.push_back(std::move(value));
     }
-    parsed.format = mcp ? QStringLiteral("mcp") : format;
+    if (lines.size() < 2) {
+        *error = whole;
+        return std::nullopt;
+    }
+    return lines;
+}
+
+} // namespace
+
+QString Outcome::describe(const Refusal &refusal)
+{
+    if (refusal.suggestion.isEmpty())
+        return QStringLiteral("tool '%1': %2").arg(refusal.name, refusal.reason);
+    return QStringLiteral("tool '%1': %2; it is not renamed (suggested: '%3'; on the command line: --rename '%1=%3')")
+        .arg(refusal.name, refusal.reason, refusal.suggestion);
+}
+
+std::optional<Parsed> parseDefinitions(const QByteArray &data, As as, QString *error, const QString &format)
+{
+    const auto values = readValues(data, error);
+    if (!values)
+        return std::nullopt;
+    bool bfcl = format == QLatin1String("bfcl") || values->size() > 1;
+    bool mcp = false;
+    std::vector<const ordered *> definitions;
+    for (const ordered &root : *values) {
+        const ordered *list = &root;
+        if (root.is_object() && root.contains("result") && root["result"].is_object()
+            && root["result"].contains("tools")) {
+            list = &root["result"]["tools"];
+            mcp = true;
+        } else if (root.is_object() && root.contains("tools") && root["tools"].is_array()) {
+            list = &root["tools"];
+            mcp = true;
+        } else if (root.is_object() && root.contains("function") && root["function"].is_array()) {
+            list = &root["function"]; // a BFCL entry: {"id", "question", "function": [...]}
+            bfcl = true;
+        }
+        if (list->is_array())
+            for (const ordered &definition : *list)
+                definitions.push_back(&definition);
+        else
+            definitions.push_back(list);
+    }
+    Parsed parsed;
+    QSet<QByteArray> seen; // a BFCL file repeats a function in many entries: read once
+    int index = 0;
+    for (const ordered *definition : definitions) {
+        ++index;
+        if (bfcl) {
+            const QByteArray text = QByteArray::fromStdString(definition->dump());
+            if (seen.contains(text))
+                continue;
+            seen.insert(text);
+        }
+        ++parsed.total;
+        const QString kind = definition->is_object() ? kindOf(*definition, mcp, bfcl) : QString();
+        QString reason;
+        const auto tool = convert(*definition, as, kind, &parsed.notes, &reason);
+        if (!tool) {
+            const QString name = definition->is_object() ? JsonQt::stringField(*definition, "name") : QString();
+            parsed.refused.push_back(
+                {name.isEmpty() ? QStringLiteral("definition %1").arg(index) : name, reason, QString()});
+            continue;
+        }
+        if (parsed.format.isEmpty())
+            parsed.format = kind;
+        parsed.tools.push_back(*tool);
+    }
+    if (mcp)
+        parsed.format = QStringLiteral("mcp");
+    else if (bfcl)
+        parsed.format = QStringLiteral("bfcl");
     return parsed;
 }
 
-bool importFile(const QString &projectDir, const QString &file, As as, QStringList *imported, QStringList *errors,
-                const QMap<QString, QString> &renames)
+namespace {
+
+/// `base`, or `base_2`, `base_3`, … : the first that is valid and not in `taken`.
+QString freeName(const QString &name, const QSet<QString> &taken)
 {
+    const QString base = Tool::isValidName(name) ? name : Tool::suggestName(name);
+    if (!taken.contains(base))
+        return base;
+    for (int n = 2;; ++n) {
+        const QString suffix = QStringLiteral("_%1").arg(n);
+        const QString candidate = base.left(128 - suffix.size()) + suffix;
+        if (!taken.contains(candidate))
+            return candidate;
+    }
+}
+
+Outcome importPython(const QString &projectDir, const QString &file, const QMap<QString, QString> &renames, bool write)
+{
+    Outcome outcome;
+    QStringList &errors = outcome.errors;
+    if (!renames.isEmpty()) {
+        errors << QStringLiteral("--rename is for JSON definitions; a .py file's tool names are its method names");
+        return outcome;
+    }
+    const QString target = projectDir + QStringLiteral("/tools/") + QFileInfo(file).fileName();
+    if (QFileInfo::exists(target)) {
+        errors << QStringLiteral("%1 already exists; rename the file to import it").arg(target);
+        return outcome;
+    }
+    if (!write)
+        return outcome;
+    QDir().mkpath(projectDir + QStringLiteral("/tools"));
+    if (!QFile::copy(file, target)) {
+        errors << QStringLiteral("cannot copy %1 to %2").arg(file, target);
+        return outcome;
+    }
+    ProjectError loadError;
+    const auto after = Project::load(projectDir, &loadError);
+    const QString relative = QStringLiteral("tools/") + QFileInfo(file).fileName();
+    if (after && !after->trusted) { // a new tool file is a change of what would run: asked again
+        outcome.notes << QStringLiteral("%1 was copied to %2; its code (top-level code and methods) runs, and its "
+                                        "tools load, once the project is trusted again: %3")
+                             .arg(file, relative, ProjectTrust::untrustedReason(projectDir));
+        outcome.changed = true;
+        return outcome;
+    }
+    const PythonToolFile *loaded = nullptr;
+    if (after)
+        for (const PythonToolFile &entry : after->pythonFiles)
+            if (entry.path == relative)
+                loaded = &entry;
+    if (!after || !loaded || !loaded->error.isEmpty() || loaded->tools.isEmpty()) {
+        QFile::remove(target);
+        errors << (!after        ? loadError.message
+                       : !loaded ? (after->pythonError.isEmpty() ? QStringLiteral("%1 was not loaded").arg(relative)
+                                                                 : after->pythonError)
+                       : !loaded->error.isEmpty()
+                       ? QStringLiteral("%1: %2").arg(file, loaded->error)
+                       : QStringLiteral("%1: no tools (a class Tools with public methods)").arg(file));
+        if (after && loaded)
+            for (const auto &[method, reason] : loaded->toolErrors)
+                errors << QStringLiteral("%1: tool '%2': %3").arg(file, method, reason);
+        return outcome;
+    }
+    outcome.imported << loaded->tools;
+    outcome.changed = true;
+    outcome.total = int(loaded->tools.size() + loaded->toolErrors.size());
+    for (const auto &[method, reason] : loaded->toolErrors)
+        outcome.refused.push_back({method, QStringLiteral("not loaded from %1: %2").arg(relative, reason), QString()});
+    return outcome;
+}
+
+/// Compiles a schema the way Project::load will: the reason when it does not.
+QString schemaProblem(const ordered &tool, const char *key)
+{
+    if (!tool.contains(key))
+        return QString();
+    QString error;
+    if (SchemaValidator::compile(nlohmann::json::parse(tool[key].dump()), &error))
+        return QString();
+    return QStringLiteral("its %1 is not a valid JSON Schema: %2").arg(QLatin1String(key), error);
+}
+
+Outcome run(const QString &projectDir, const QString &file, As as, const QMap<QString, QString> &renames,
+            const QString &format, bool write)
+{
+    Outcome outcome;
     ProjectError loadError;
     const auto project = Project::load(projectDir, &loadError);
     if (!project) {
-        *errors << loadError.toString();
-        return false;
+        outcome.errors << loadError.toString();
+        return outcome;
     }
-
-    if (file.endsWith(QLatin1String(".py")) && !renames.isEmpty()) {
-        *errors << QStringLiteral("--rename is for JSON definitions; a .py file's tool names are its method names");
-        return false;
-    }
-    if (file.endsWith(QLatin1String(".py"))) {
-        const QString target = projectDir + QStringLiteral("/tools/") + QFileInfo(file).fileName();
-        if (QFileInfo::exists(target)) {
-            *errors << QStringLiteral("%1 already exists; rename the file to import it").arg(target);
-            return false;
-        }
-        QDir().mkpath(projectDir + QStringLiteral("/tools"));
-        if (!QFile::copy(file, target)) {
-            *errors << QStringLiteral("cannot copy %1 to %2").arg(file, target);
-            return false;
-        }
-        const auto after = Project::load(projectDir, &loadError);
-        const QString relative = QStringLiteral("tools/") + QFileInfo(file).fileName();
-        if (after && !after->trusted) { // a new tool file is a change of what would run: asked again
-            *errors << QStringLiteral("%1 was copied to %2; its code (top-level code and methods) runs, and its "
-                                      "tools load, once the project is trusted again: %3")
-                           .arg(file, relative, ProjectTrust::untrustedReason(projectDir));
-            return true;
-        }
-        const PythonToolFile *loaded = nullptr;
-        if (after)
-            for (const PythonToolFile &entry : after->pythonFiles)
-                if (entry.path == relative)
-                    loaded = &entry;
-        if (!after || !loaded || !loaded->error.isEmpty() || loaded->tools.isEmpty()) {
-            QFile::remove(target);
-            *errors << (!after ? loadError.message
-                            : !loaded
-                            ? (after->pythonError.isEmpty() ? QStringLiteral("%1 was not loaded").arg(relative)
-                                                            : after->pythonError)
-                            : !loaded->error.isEmpty()
-                            ? QStringLiteral("%1: %2").arg(file, loaded->error)
-                            : QStringLiteral("%1: no tools (a class Tools with public methods)").arg(file));
-            if (after && loaded)
-                for (const auto &[method, reason] : loaded->toolErrors)
-                    *errors << QStringLiteral("%1: tool '%2': %3").arg(file, method, reason);
-            return false;
-        }
-        *imported << loaded->tools;
-        for (const auto &[method, reason] : loaded->toolErrors)
-            *errors << QStringLiteral("%1: tool '%2' not loaded: %3").arg(relative, method, reason);
-        return true;
-    }
+    if (file.endsWith(QLatin1String(".py")))
+        return importPython(projectDir, file, renames, write);
 
     QFile in(file);
     if (!in.open(QIODevice::ReadOnly)) {
-        *errors << QStringLiteral("%1: cannot read: %2").arg(file, in.errorString());
-        return false;
+        outcome.errors << QStringLiteral("%1: cannot read: %2").arg(file, in.errorString());
+        return outcome;
     }
     QString error;
-    auto parsed = parseDefinitions(in.readAll(), as, &error);
+    auto parsed = parseDefinitions(in.readAll(), as, &error, format);
     if (!parsed) {
-        *errors << QStringLiteral("%1: %2").arg(file, error);
-        return false;
+        outcome.errors << QStringLiteral("%1: %2").arg(file, error);
+        return outcome;
     }
+    outcome.total = parsed->total;
+    outcome.notes = parsed->notes;
+    outcome.refused = parsed->refused;
     QSet<QString> renamed;
+    QSet<QString> taken; // project's names and every name in the file: a suggestion takes none of them
+    for (const Tool &tool : project->tools)
+        taken.insert(tool.name);
     for (ordered &tool : parsed->tools) {
         const auto to = renames.constFind(JsonQt::fromStd(tool["name"].get<std::string>()));
         if (to != renames.constEnd()) {
             renamed.insert(to.key());
             tool["name"] = to.value().toStdString();
         }
+        taken.insert(JsonQt::fromStd(tool["name"].get<std::string>()));
     }
     for (auto it = renames.constBegin(); it != renames.constEnd(); ++it)
         if (!renamed.contains(it.key()))
-            *errors << QStringLiteral("--rename %1=%2: %3 has no tool called '%1'").arg(it.key(), it.value(), file);
+            outcome.errors
+                << QStringLiteral("--rename %1=%2: %3 has no tool called '%1'").arg(it.key(), it.value(), file);
+    if (!outcome.errors.isEmpty())
+        return outcome;
     QSet<QString> seen;
+    std::vector<ordered> accepted;
     for (const ordered &tool : parsed->tools) {
         const QString name = JsonQt::fromStd(tool["name"].get<std::string>());
+        Refusal refusal{name, QString(), QString()};
         if (!Tool::isValidName(name))
-            *errors << QStringLiteral("tool '%1': invalid name (%2); it is not renamed — change it in the file to "
-                                      "import it (suggested: '%3'; on the command line: --rename '%1=%3')")
-                           .arg(name, Tool::nameRule(), Tool::suggestName(name));
+            refusal.reason = QStringLiteral("invalid name (%1)").arg(Tool::nameRule());
         else if (project->tool(name))
-            *errors << QStringLiteral("tool '%1': the project already has a tool of that name%2")
-                           .arg(name,
-                                project->pythonFileOf(name)
-                                    ? QStringLiteral(" (in %1)").arg(project->pythonFileOf(name)->path)
-                                    : QString());
+            refusal.reason = QStringLiteral("the project already has a tool of that name%1")
+                                 .arg(project->pythonFileOf(name)
+                                          ? QStringLiteral(" (in %1)").arg(project->pythonFileOf(name)->path)
+                                          : QString());
         else if (seen.contains(name))
-            *errors << QStringLiteral("tool '%1': defined twice in %2").arg(name, file);
+            refusal.reason = QStringLiteral("defined twice in the file");
+        if (!refusal.reason.isEmpty()) {
+            refusal.suggestion = freeName(name, taken);
+            taken.insert(refusal.suggestion);
+            outcome.refused.push_back(refusal);
+            continue;
+        }
         seen.insert(name);
+        QString problem = schemaProblem(tool, "input_schema");
+        if (problem.isEmpty())
+            problem = schemaProblem(tool, "output_schema");
+        if (!problem.isEmpty()) {
+            outcome.refused.push_back({name, problem, QString()});
+            continue;
+        }
+        accepted.push_back(tool);
     }
-    if (!errors->isEmpty())
-        return false;
+    if (accepted.empty())
+        return outcome;
+    if (!write) {
+        for (const ordered &tool : accepted)
+            outcome.imported << JsonQt::fromStd(tool["name"].get<std::string>());
+        return outcome;
+    }
     auto manifest = ProjectWriter::readManifest(projectDir, &error);
     if (!manifest) {
-        *errors << error;
-        return false;
+        outcome.errors << error;
+        return outcome;
     }
     const ProjectWriter::Manifest original = *manifest;
-    for (const ordered &tool : parsed->tools) {
+    for (const ordered &tool : accepted) {
         if (!ProjectWriter::addTool(*manifest, tool, &error)) {
-            *errors << error;
-            return false;
+            outcome.errors << error;
+            return outcome;
         }
     }
     if (!ProjectWriter::writeManifest(projectDir, *manifest, &error)) {
-        *errors << error;
-        return false;
+        outcome.errors << error;
+        return outcome;
     }
-    if (!Project::load(projectDir, &loadError)) { // e.g. a schema valijson cannot compile
+    if (!Project::load(projectDir, &loadError)) { // anything else the project refuses: all taken back
         ProjectWriter::writeManifest(projectDir, original, nullptr);
-        *errors << loadError.message;
-        return false;
+        outcome.errors << loadError.message;
+        return outcome;
     }
-    for (const ordered &tool : parsed->tools)
-        *imported << JsonQt::fromStd(tool["name"].get<std::string>());
-    return true;
+    outcome.changed = true;
+    for (const ordered &tool : accepted)
+        outcome.imported << JsonQt::fromStd(tool["name"].get<std::string>());
+    return outcome;
+}
+
+} // namespace
+
+Outcome plan(const QString &projectDir, const QString &file, As as, const QMap<QString, QString> &renames,
+             const QString &format)
+{
+    return run(projectDir, file, as, renames, format, false);
+}
+
+Outcome importFile(const QString &projectDir, const QString &file, As as, const QMap<QString, QString> &renames,
+                   const QString &format)
+{
+    return run(projectDir, file, as, renames, format, true);
 }
 
 } // namespace ToolImport

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "printabletext.h"
 
+#include <algorithm>
+
 namespace {
 
 bool isEscaped(char32_t c)
@@ -76,14 +78,43 @@ QString printableLines(const QString &text)
     return escaped(text, true);
 }
 
-QString elidedText(const QString &text, qsizetype maxChars)
+ClippedText clipUtf8(const QByteArray &utf8, qsizetype maxBytes)
+{
+    if (utf8.size() <= maxBytes)
+        return {utf8, 0};
+    qsizetype cut = std::max<qsizetype>(maxBytes, 0);
+    // Back over continuation bytes to the lead byte of the character the cap splits.
+    while (cut > 0 && (static_cast<unsigned char>(utf8.at(cut)) & 0xC0) == 0x80)
+        --cut;
+    return {utf8.left(cut), utf8.size() - cut};
+}
+
+ClippedText clipChars(const QString &text, qsizetype maxChars)
 {
     if (text.size() <= maxChars)
-        return printableText(text);
-    qsizetype cut = maxChars;
+        return {text.toUtf8(), 0};
+    qsizetype cut = std::max<qsizetype>(maxChars, 0);
     if (cut > 0 && text.at(cut - 1).isHighSurrogate())
         --cut; // never half a surrogate pair
-    return printableText(text.left(cut)) + QStringLiteral("… (%1 bytes)").arg(text.toUtf8().size());
+    return {text.left(cut).toUtf8(), QStringView(text).mid(cut).toUtf8().size()};
+}
+
+QString droppedNote(qsizetype dropped)
+{
+    return QStringLiteral("… (%1 bytes dropped)").arg(dropped);
+}
+
+QString clippedText(const QString &text, qsizetype maxChars)
+{
+    if (text.size() <= maxChars)
+        return text;
+    const ClippedText clipped = clipChars(text, maxChars);
+    return QString::fromUtf8(clipped.kept) + droppedNote(clipped.dropped);
+}
+
+QString elidedText(const QString &text, qsizetype maxChars)
+{
+    return printableText(clippedText(text, maxChars)); // the note has nothing to escape
 }
 
 QString shellQuoted(const QString &text)

@@ -23,11 +23,31 @@ QString printableText(const QString &text);
 /// `\t` are kept, everything else printableText() escapes is escaped.
 QString printableLines(const QString &text);
 
+/// The studio's one rule for clipping text (issue 17 §4; docs/trace.md "Clipped
+/// text"): every cap — output caps, a command's stderr, previews, summaries, journal
+/// fields, elided names — cuts on a character boundary (never half a UTF-8 sequence,
+/// never half a UTF-16 surrogate pair) and says how many bytes it dropped.
+struct ClippedText
+{
+    QByteArray kept;       ///< the longest prefix within the cap that ends on a character boundary
+    qsizetype dropped = 0; ///< bytes of the text not in `kept`
+};
+/// `utf8` cut to at most `maxBytes` bytes, back to the start of a character when the
+/// cap falls inside one (a continuation byte 10xxxxxx is never the first dropped one).
+ClippedText clipUtf8(const QByteArray &utf8, qsizetype maxBytes);
+/// At most `maxChars` UTF-16 units of `text`, never half a surrogate pair; `dropped`
+/// counts the UTF-8 bytes of the rest.
+ClippedText clipChars(const QString &text, qsizetype maxChars);
+/// "… (N bytes dropped)": what follows a clipped text.
+QString droppedNote(qsizetype dropped);
+/// `text` itself when it has at most `maxChars` characters, else clipChars() of it
+/// followed by droppedNote(): for previews and summaries.
+QString clippedText(const QString &text, qsizetype maxChars);
+
 /// Text from a script quoted in a message (a tool name, a call id): printableText()
-/// of at most `maxChars` characters; a longer text is cut there and followed by
-/// "… (N bytes)", N its whole size in UTF-8 (issue 16: a 100 KB name is not echoed
-/// into every error). 128 = the longest tool name MCP allows, so a valid name is
-/// never cut.
+/// of at most `maxChars` characters; a longer text is cut there (clipChars) and
+/// followed by droppedNote() (issue 16: a 100 KB name is not echoed into every error).
+/// 128 = the longest tool name MCP allows, so a valid name is never cut.
 QString elidedText(const QString &text, qsizetype maxChars = 128);
 
 /// POSIX shell quoting for a word of a command the studio prints for a person to

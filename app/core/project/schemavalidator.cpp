@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/schemavalidator.h"
 
+#include "project/printabletext.h"
 #include "project/schemarefs.h"
 
 // valijson aborts the process on a bad schema unless exceptions are enabled.
@@ -112,7 +113,7 @@ QString shortDump(const nlohmann::json &value)
     dumpBounded(value, text, 80);
     QString dumped = fromStd(text);
     if (dumped.size() > 60)
-        dumped = dumped.left(57) + QStringLiteral("...");
+        dumped = QString::fromUtf8(clipChars(dumped, 57).kept) + QStringLiteral("..."); // the dump itself was bounded
     return dumped;
 }
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/steprows.h"
 
+#include "project/printabletext.h"
+
 #include <algorithm>
 
 namespace {
@@ -15,7 +17,8 @@ QString compactJson(const nlohmann::json &value)
 
 QString StepSummary::cut(const QString &text)
 {
-    return text.size() > MaxSummaryChars + 1 ? text.left(MaxSummaryChars + 1) : text;
+    // MaxSummaryChars + 1 so a view can tell it was cut; never half a surrogate pair.
+    return text.size() > MaxSummaryChars + 1 ? QString::fromUtf8(clipChars(text, MaxSummaryChars + 1).kept) : text;
 }
 
 QString StepSummary::joinError(const QString &code, const QString &message)

@@ -9,6 +9,7 @@
 #include "exchange/typings.h"
 #include "journal/journal.h"
 #include "outputpipes.h"
+#include "project/printabletext.h"
 #include "project/projecttrust.h"
 #include "run/dirtree.h"
 #include "run/runfolder.h"
@@ -263,8 +264,9 @@ public:
         QByteArray data = chunk;
         const std::size_t left = limits.outputBytes - outputBytes[stream];
         if (std::size_t(data.size()) > left) {
-            outputDropped[stream] = data.size() - qsizetype(left);
-            data.truncate(qsizetype(left));
+            const ClippedText clipped = clipUtf8(data, qsizetype(left)); // never half a character
+            outputDropped[stream] = clipped.dropped;
+            data = clipped.kept;
             outputTruncated[stream] = true;
         }
         outputBytes[stream] += std::size_t(data.size());
@@ -278,7 +280,7 @@ public:
                 output->discard(stream);
             const QByteArray notice = QObject::tr("\n[%1 truncated at %2 bytes; the rest was discarded]\n")
                                           .arg(stream == 1 ? QStringLiteral("stdout") : QStringLiteral("stderr"))
-                                          .arg(limits.outputBytes)
+                                          .arg(outputBytes[stream])
                                           .toUtf8();
             batcher->addOutput(stream, notice);
         }

@@ -4,6 +4,7 @@
 
 #include "engine/handlers/handleroutput.h"
 #include "procfs.h"
+#include "project/printabletext.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
 #include "sandboxpolicy.h"
@@ -161,16 +162,8 @@ void CommandHandler::start(const HandlerRequest &request)
             Q_EMIT finished(outcome);
         }
     });
-    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        const QByteArray chunk = m_process->readAllStandardError();
-        const qsizetype room = MaxCapturedStderr - m_stderr.size();
-        if (chunk.size() <= room) {
-            m_stderr += chunk;
-        } else {
-            m_stderr += chunk.left(std::max<qsizetype>(room, 0));
-            m_stderrTruncated = true;
-        }
-    });
+    connect(m_process, &QProcess::readyReadStandardError, this,
+            [this] { keepStderr(m_process->readAllStandardError()); });
     connect(m_process, &QProcess::errorOccurred, this, [this, program](QProcess::ProcessError error) {
         if (error != QProcess::FailedToStart)
             return; // crashes and the like arrive through finished()
@@ -231,8 +224,11 @@ void CommandHandler::finish(const HandlerOutcome &outcome)
     m_done = true;
     HandlerOutcome withOutput = outcome;
     withOutput.output = m_stderr;
-    if (m_stderrTruncated)
-        withOutput.output += "\n[stderr truncated after 1 MiB]\n";
+    if (m_stderrDropped > 0)
+        withOutput.output += "\n[stderr clipped at " + QByteArray::number(m_stderr.size())
+            + " bytes (1 MiB cap, on a "
+              "character boundary); "
+            + QByteArray::number(m_stderrDropped) + " bytes dropped]\n";
     // Secrets never reach the journal: a command that prints one shows ********.
     withOutput.output = m_secrets.mask(withOutput.output);
     withOutput.error.message = m_secrets.mask(QString::fromStdString(withOutput.error.message)).toStdString();
@@ -254,12 +250,26 @@ QString CommandHandler::stderrTail() const
     return tail;
 }
 
+void CommandHandler::keepStderr(const QByteArray &chunk)
+{
+    if (m_stderrDropped > 0) { // past the cap: only counted
+        m_stderrDropped += chunk.size();
+        return;
+    }
+    m_stderr += chunk;
+    if (m_stderr.size() <= MaxCapturedStderr)
+        return;
+    const ClippedText clipped = clipUtf8(m_stderr, MaxCapturedStderr);
+    m_stderr = clipped.kept;
+    m_stderrDropped = clipped.dropped;
+}
+
 void CommandHandler::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     if (m_done)
         return;
     m_stdout += m_process->readAllStandardOutput();
-    m_stderr += m_process->readAllStandardError().left(std::max<qsizetype>(MaxCapturedStderr - m_stderr.size(), 0));
+    keepStderr(m_process->readAllStandardError());
     const QString tail = stderrTail();
 
     if (status == QProcess::CrashExit) {

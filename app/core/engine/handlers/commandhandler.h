@@ -57,6 +57,8 @@ public:
 private:
     void finish(const HandlerOutcome &outcome);
     void onFinished(int exitCode, QProcess::ExitStatus status);
+    /// Appends to m_stderr up to MaxCapturedStderr (clipUtf8), counting the rest.
+    void keepStderr(const QByteArray &chunk);
     void killGroup();
     QString stderrTail() const;
 
@@ -66,7 +68,8 @@ private:
     QProcess *m_process = nullptr;
     QByteArray m_stdout;
     QByteArray m_stderr;
-    bool m_stderrTruncated = false;
+    /// Bytes of stderr past MaxCapturedStderr (clipped on a character boundary).
+    qsizetype m_stderrDropped = 0;
     std::size_t m_maxStdout = 0;
     bool m_done = false;
     QString m_killReport;

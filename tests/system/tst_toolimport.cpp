@@ -1,0 +1,266 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// `toolstudio tools import` on files as they are published (issue 17 §3): a file with
+// one bad tool among good ones imports the good ones and lists the refused one with
+// its reason; BFCL function documents (JSON lines and plain lists) import with their
+// dialect mapped to JSON Schema; a tool imported --as mock answers with an example of
+// its output_schema that the studio's own validator accepts.
+
+#include "clirunner.h"
+#include "testfiles.h"
+
+#include "exchange/schemaexample.h"
+#include "project/schemavalidator.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString fixture(const char *name)
+{
+    return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/mcp/")
+        + QString::fromLatin1(name);
+}
+
+nlohmann::json manifestOf(const QTemporaryDir &dir)
+{
+    return nlohmann::json::parse(readFile(dir.filePath(QStringLiteral("toolstudio.json"))).toStdString());
+}
+
+QByteArray dumped(const nlohmann::json &value)
+{
+    return QByteArray::fromStdString(value.dump());
+}
+
+/// The validator's verdict on `value` against `schema`: "" when valid.
+QString verdict(const nlohmann::json &schema, const nlohmann::json &value)
+{
+    QString error;
+    const auto validator = SchemaValidator::compile(schema, &error);
+    if (!validator)
+        return QStringLiteral("schema does not compile: ") + error;
+    const auto failure = validator->validate(value);
+    return failure ? failure->toString() : QString();
+}
+
+} // namespace
+
+class TestToolImport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // 12 definitions, one of them without a name: 11 imported, exit 0, the refused one
+    // named with its reason on stderr and in the summary line.
+    void oneInvalidToolAmongValidOnes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
+        QByteArray list = "[";
+        for (int i = 1; i <= 12; ++i) {
+            if (i > 1)
+                list += ", ";
+            list += i == 7 ? QByteArray("{\"type\": \"function\", \"function\": {\"description\": \"no name\"}}")
+                           : "{\"type\": \"function\", \"function\": {\"name\": \"t" + QByteArray::number(i)
+                    + "\", \"parameters\": {\"type\": \"object\"}}}";
+        }
+        list += "]";
+        const QString file = dir.filePath(QStringLiteral("openai.json"));
+        QVERIFY(writeFile(file, list));
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file});
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.err, QByteArray("tool 'definition 7': a openai-chat tool definition without a name\n"));
+        QCOMPARE(result.out,
+                 QByteArray("imported 11 of 12 tool(s): t1, t2, t3, t4, t5, t6, t8, t9, t10, t11, t12; refused: "
+                            "definition 7\n"));
+        QCOMPARE(manifestOf(dir)["tools"].size(), std::size_t(11));
+
+        // Every one refused: exit 1, the project unchanged.
+        const QByteArray before = readFile(dir.filePath(QStringLiteral("toolstudio.json")));
+        const CommandResult again = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file});
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY2(again.err.startsWith("tool 'definition 7': a openai-chat tool definition without a name\n"
+                                      "tool 't1': the project already has a tool of that name; it is not renamed "
+                                      "(suggested: 't1_2'; on the command line: --rename 't1=t1_2')\n"),
+                 again.err.constData());
+        QVERIFY2(again.err.endsWith("nothing imported: 12 of 12 tool(s) refused\n"), again.err.constData());
+        QCOMPARE(readFile(dir.filePath(QStringLiteral("toolstudio.json"))), before);
+    }
+
+    // BFCL's data files: one JSON object per line with "question" and "function": [...]
+    // (a function repeated on another line is read once), and a plain function list.
+    void bfclJsonLinesImportAsPublished()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
+        const QString file = dir.filePath(QStringLiteral("BFCL_v3_simple.json"));
+        QVERIFY(writeFile(
+            file,
+            "{\"id\": \"simple_0\", \"question\": [[{\"role\": \"user\", \"content\": \"Area of a triangle?\"}]], "
+            "\"function\": [{\"name\": \"calculate_triangle_area\", \"description\": \"Area of a triangle.\", "
+            "\"parameters\": {\"type\": \"dict\", \"properties\": {\"base\": {\"type\": \"integer\", \"description\": "
+            "\"The base.\"}, \"height\": {\"type\": \"float\"}, \"unit\": {\"type\": \"string\", \"description\": "
+            "\"The unit.\", \"default\": \"units\"}}, \"required\": [\"base\", \"height\"]}}]}\n"
+            "{\"id\": \"simple_1\", \"question\": [[{\"role\": \"user\", \"content\": \"5!\"}]], \"function\": "
+            "[{\"name\": \"math.factorial\", \"description\": \"Factorial.\", \"parameters\": {\"type\": \"dict\", "
+            "\"properties\": {\"number\": {\"type\": \"integer\"}, \"point\": {\"type\": \"tuple\", \"items\": "
+            "{\"type\": \"float\"}}, \"values\": {\"type\": \"list\"}, \"extra\": {\"type\": \"any\", \"optional\": "
+            "true}, \"options\": {\"type\": \"dict\", \"properties\": {\"depth\": {\"type\": \"integer\", "
+            "\"optional\": true, \"default\": 2}}, \"required\": [\"depth\"]}}, \"required\": [\"number\", "
+            "\"extra\"]}}]}\n"
+            "{\"id\": \"simple_2\", \"question\": [[{\"role\": \"user\", \"content\": \"Again\"}]], \"function\": "
+            "[{\"name\": \"calculate_triangle_area\", \"description\": \"Area of a triangle.\", \"parameters\": "
+            "{\"type\": \"dict\", \"properties\": {\"base\": {\"type\": \"integer\", \"description\": \"The base.\"}, "
+            "\"height\": {\"type\": \"float\"}, \"unit\": {\"type\": \"string\", \"description\": \"The unit.\", "
+            "\"default\": \"units\"}}, \"required\": [\"base\", \"height\"]}}]}\n"));
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(result.out, QByteArray("imported 2 tool(s): calculate_triangle_area, math_factorial\n"));
+        QCOMPARE(result.err,
+                 QByteArray("note: tool 'math.factorial' is imported as 'math_factorial' (the model APIs take no "
+                            "'.'; its title keeps 'math.factorial')\n"));
+        const nlohmann::json tools = manifestOf(dir)["tools"];
+        QCOMPARE(dumped(tools[0]["input_schema"]),
+                 QByteArray("{\"properties\":{\"base\":{\"description\":\"The base.\",\"type\":\"integer\"},"
+                            "\"height\":{\"type\":\"number\"},\"unit\":{\"default\":\"units\",\"description\":"
+                            "\"The unit.\",\"type\":\"string\"}},\"required\":[\"base\",\"height\"],\"type\":"
+                            "\"object\"}"));
+        QCOMPARE(dumped(tools[1]["name"]), QByteArray("\"math_factorial\""));
+        QCOMPARE(dumped(tools[1]["title"]), QByteArray("\"math.factorial\""));
+        QCOMPARE(dumped(tools[1]["input_schema"]),
+                 QByteArray("{\"properties\":{\"extra\":{},\"number\":{\"type\":\"integer\"},\"options\":"
+                            "{\"properties\":{\"depth\":{\"default\":2,\"type\":\"integer\"}},\"required\":[],"
+                            "\"type\":\"object\"},\"point\":{\"items\":{\"type\":\"number\"},\"type\":\"array\"},"
+                            "\"values\":{\"type\":\"array\"}},\"required\":[\"number\"],\"type\":\"object\"}"));
+    }
+
+    // A plain list of BFCL functions (their "live" and multi-function shape), with
+    // --format bfcl, and a Java-typed parameter read as a string (said so).
+    void bfclFunctionListWithFormatOption()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
+        const QString file = dir.filePath(QStringLiteral("functions.json"));
+        QVERIFY(writeFile(file,
+                          "[{\"name\": \"get_weather\", \"description\": \"Weather.\", \"parameters\": {\"type\": "
+                          "\"dict\", \"required\": [\"location\"], \"properties\": {\"location\": {\"type\": "
+                          "\"string\"}, \"unit\": {\"type\": \"string\", \"enum\": [\"celsius\", \"fahrenheit\"], "
+                          "\"default\": \"fahrenheit\"}}}},\n"
+                          " {\"name\": \"Cache.put\", \"description\": \"Java.\", \"parameters\": {\"type\": "
+                          "\"dict\", \"properties\": {\"map\": {\"type\": \"HashMap\", \"description\": \"A map.\"}}, "
+                          "\"required\": [\"map\"]}}]\n"));
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file,
+                                                 QStringLiteral("--format"), QStringLiteral("bfcl")});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(result.out, QByteArray("imported 2 tool(s): get_weather, Cache_put\n"));
+        QCOMPARE(result.err,
+                 QByteArray("note: tool 'Cache.put' is imported as 'Cache_put' (the model APIs take no '.'; its title "
+                            "keeps 'Cache.put')\n"
+                            "note: tool 'Cache.put': parameter 'map': BFCL type 'HashMap' is read as a string\n"));
+        const nlohmann::json tools = manifestOf(dir)["tools"];
+        QCOMPARE(dumped(tools[0]["input_schema"]),
+                 QByteArray("{\"properties\":{\"location\":{\"type\":\"string\"},\"unit\":{\"default\":\"fahrenheit\","
+                            "\"enum\":[\"celsius\",\"fahrenheit\"],\"type\":\"string\"}},\"required\":[\"location\"],"
+                            "\"type\":\"object\"}"));
+        QCOMPARE(dumped(tools[1]["input_schema"]["properties"]["map"]),
+                 QByteArray("{\"description\":\"A map.\",\"type\":\"string\"}"));
+
+        const CommandResult unknown = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file,
+                                                  QStringLiteral("--format"), QStringLiteral("gorilla")});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY(unknown.err.startsWith("unknown import format 'gorilla' (bfcl, or auto: the others are recognised "
+                                       "by their shape)\n"));
+    }
+
+    // The reference server "everything" imported as mocks: every tool imports, and the
+    // one with an outputSchema answers with an example that satisfies it.
+    void everythingAsMocksAnswersWithValidResults()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
+        const CommandResult result
+            = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(),
+                          fixture("everything-tools-list.json"), QStringLiteral("--as"), QStringLiteral("mock")});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.out.startsWith("imported 14 tool(s): "), result.out.constData());
+        const nlohmann::json structured = manifestOf(dir)["tools"][9];
+        QCOMPARE(dumped(structured["name"]), QByteArray("\"structured-content\""));
+        const nlohmann::json mock = structured["handler"]["sequence"][0]["result"];
+        QCOMPARE(dumped(mock), QByteArray("{\"conditions\":\"\",\"humidity\":0,\"temperature\":0}"));
+        QCOMPARE(verdict(structured["output_schema"], mock), QString());
+    }
+
+    // An export adds no key silently: `items: {}` for an untyped array is listed with
+    // where and why; a schema that has items is exported as written.
+    void exportListsAddedItems()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                          "{\"name\": \"p\", \"tools\": [{\"name\": \"bag\", \"input_schema\": {\"type\": \"object\", "
+                          "\"properties\": {\"things\": {\"type\": \"array\"}, \"pairs\": {\"type\": \"array\", "
+                          "\"items\": {\"type\": \"array\"}}, \"tags\": {\"type\": \"array\", \"items\": {\"type\": "
+                          "\"string\"}}}}, \"handler\": {\"kind\": \"manual\"}}]}\n"));
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("export"), dir.path(),
+                                                 QStringLiteral("--format"), QStringLiteral("openai-chat")});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(
+            result.err,
+            QByteArray("tool 'bag': added \"items\": {} (any item) to the array schema at /properties/pairs/items, "
+                       "/properties/things (OpenAI refuses an array schema without items)\n"));
+        const nlohmann::json list = nlohmann::json::parse(result.out.toStdString());
+        QCOMPARE(dumped(list[0]["function"]["parameters"]["properties"]),
+                 QByteArray("{\"pairs\":{\"items\":{\"items\":{},\"type\":\"array\"},\"type\":\"array\"},\"tags\":"
+                            "{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"things\":{\"items\":{},\"type\":"
+                            "\"array\"}}"));
+    }
+
+    void exampleSatisfiesEachKeyword_data()
+    {
+        QTest::addColumn<QByteArray>("schema");
+        QTest::addColumn<QByteArray>("example");
+        QTest::newRow("enum first") << QByteArray("{\"type\":\"string\",\"enum\":[\"EUR\",\"GBP\"]}")
+                                    << QByteArray("\"EUR\"");
+        QTest::newRow("const") << QByteArray("{\"const\":{\"ok\":true}}") << QByteArray("{\"ok\":true}");
+        QTest::newRow("minimum") << QByteArray("{\"type\":\"integer\",\"minimum\":3}") << QByteArray("3");
+        QTest::newRow("exclusiveMinimum")
+            << QByteArray("{\"type\":\"integer\",\"exclusiveMinimum\":3}") << QByteArray("4");
+        QTest::newRow("negative maximum") << QByteArray("{\"type\":\"number\",\"maximum\":-2.5}") << QByteArray("-2.5");
+        QTest::newRow("date-time") << QByteArray("{\"type\":\"string\",\"format\":\"date-time\"}")
+                                   << QByteArray("\"2026-01-01T00:00:00Z\"");
+        QTest::newRow("minLength") << QByteArray("{\"type\":\"string\",\"minLength\":3}") << QByteArray("\"xxx\"");
+        QTest::newRow("minItems") << QByteArray("{\"type\":\"array\",\"minItems\":2,\"items\":{\"type\":\"boolean\"}}")
+                                  << QByteArray("[false,false]");
+        QTest::newRow("nullable") << QByteArray("{\"type\":[\"null\",\"integer\"]}") << QByteArray("0");
+        QTest::newRow("$ref and required")
+            << QByteArray("{\"type\":\"object\",\"required\":[\"when\",\"price\"],\"properties\":{\"when\":{\"$ref\":"
+                          "\"#/definitions/day\"},\"price\":{\"type\":\"number\",\"minimum\":0.5},\"note\":{\"type\":"
+                          "\"string\"}},\"definitions\":{\"day\":{\"type\":\"string\",\"format\":\"date\"}}}")
+            << QByteArray("{\"when\":\"2026-01-01\",\"price\":0.5}");
+        QTest::newRow("anyOf first") << QByteArray("{\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"string\"}]}")
+                                     << QByteArray("false");
+    }
+
+    void exampleSatisfiesEachKeyword()
+    {
+        QFETCH(QByteArray, schema);
+        QFETCH(QByteArray, example);
+        const auto parsed = nlohmann::ordered_json::parse(schema.toStdString());
+        const nlohmann::ordered_json generated = SchemaExample::generate(parsed);
+        QCOMPARE(QByteArray::fromStdString(generated.dump()), example);
+        QCOMPARE(verdict(nlohmann::json::parse(schema.toStdString()), nlohmann::json::parse(generated.dump())),
+                 QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestToolImport)
+#include "tst_toolimport.moc"
