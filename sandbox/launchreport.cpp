@@ -132,10 +132,13 @@ std::string LaunchReport::text()
             "confirmed gone; stdout and stderr 10 MiB each, then truncated with a notice\n";
     text += "environment: PATH, HOME=TMPDIR=work dir, LANG/LC_ALL, PYTHONIOENCODING, shim paths, "
             "TOOLSTUDIO_BRIDGE_FD=3; fds 0-3 only\n";
-    text += "disk: per_file - RLIMIT_FSIZE " + std::to_string(limits.fileSizeBytes >> 20)
-        + " MiB on each file (EFBIG); the bytes a run writes to its work dir in all its files together are NOT "
-          "bounded (no per-run quota, size-limited tmpfs or accounting yet): many files can fill the file system "
-          "that holds the run folder until the run timeout; only 100 files / 64 MiB are kept after the run\n";
+    text += "disk: per_run - each run started by the studio: its work dir's files together at most the project's "
+            "limits.work_dir_mb (default 1024 MiB; allocated blocks, at least 1 KiB per entry), summed by the studio "
+            "through directory fds every 100 ms (longer when a walk is slow); over it, or with less than 64 MiB free "
+            "on the file system, the run is killed, fails with \"disk limit\" and its files are removed; the "
+            "overshoot is what the run writes between two walks; each file also RLIMIT_FSIZE min("
+        + std::to_string(limits.fileSizeBytes >> 20)
+        + " MiB, the run's limit) (EFBIG); runs by hand: RLIMIT_FSIZE on each file only\n";
     text += "known limits: a script can stat any path and read metadata (stat, readlink, getxattr, listxattr: "
             "Landlock does not restrict them); "
             "/proc is readable as a tree (no mount namespace with a fresh procfs yet): /proc/net/* (the network "

@@ -1636,6 +1636,14 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Speichergrenze: Die Prozesse des Laufs haben zusammen die Speichergrenze des Laufs von %1 MiB erreicht (Memory-Cgroup); der Kernel hat %2 davon beendet</translation>
     </message>
     <message>
+        <source>disk limit: the run wrote more than %1 MiB to its work dir (limits.work_dir_mb; %2 MiB counted); its process group was killed and its files were removed</source>
+        <translation>Plattengrenze: Der Lauf hat mehr als %1 MiB in sein Arbeitsverzeichnis geschrieben (limits.work_dir_mb; %2 MiB gezählt); seine Prozessgruppe wurde beendet und seine Dateien wurden entfernt</translation>
+    </message>
+    <message>
+        <source>disk limit: the file system holding the run&apos;s work dir has less than %1 MiB free (%2 MiB counted in the work dir); its process group was killed and its files were removed</source>
+        <translation>Plattengrenze: Auf dem Dateisystem mit dem Arbeitsverzeichnis des Laufs sind weniger als %1 MiB frei (%2 MiB im Arbeitsverzeichnis gezählt); seine Prozessgruppe wurde beendet und seine Dateien wurden entfernt</translation>
+    </message>
+    <message>
         <source>cannot open the folder of %1: %2</source>
         <translation>Der Ordner von %1 kann nicht geöffnet werden: %2</translation>
     </message>

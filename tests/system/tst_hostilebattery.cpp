@@ -15,6 +15,7 @@
 #include "processisolation.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
+#include "run/runfolder.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
 #include "trustedproject.h"
@@ -174,6 +175,8 @@ private Q_SLOTS:
     void warmLauncherTampered();
     void landlockCapReport();
     void memoryPerRun();
+    void diskPerRun_data();
+    void diskPerRun();
     void residualsReported();
     void interpreterGrant();
 
@@ -1634,6 +1637,102 @@ print('RESULT', sorted(p.wait() for p in procs), flush=True)
     checkStudioUnaffected();
 }
 
+/// Issue 16, class 4: the bytes a run keeps in its work dir, all files together, are
+/// bounded by limits.work_dir_mb (16 MiB here): the run is killed, fails with "disk
+/// limit" and its files are removed — with cgroups and without (TOOLSTUDIO_CGROUPS=0:
+/// a run uid as root, a user namespace or the shared residual as an ordinary user; the
+/// bound is the studio's own walk, whatever the launcher could set up).
+void TestHostileBattery::diskPerRun_data()
+{
+    QTest::addColumn<QByteArray>("script");
+    QTest::addColumn<QByteArray>("printed"); // on stdout before the kill
+    const QByteArray fourFiles = R"py(import os, time
+for i in range(4):
+    try:
+        with open('big%d' % i, 'wb') as f:
+            for _ in range(200):
+                f.write(b'x' * 1048576)
+    except OSError as e:
+        print('stopped big%d' % i, e.errno, flush=True)
+time.sleep(60)
+print('RESULT not killed', flush=True)
+)py";
+    // 100 bytes each: one 4 KiB block on ext4 and tmpfs.
+    const QByteArray smallFiles = R"py(import os, time
+print('looping', flush=True)
+i = 0
+while i < 100000:
+    with open('f%d' % i, 'wb') as f:
+        f.write(b'y' * 100)
+    i += 1
+time.sleep(60)
+print('RESULT not killed', flush=True)
+)py";
+    // 15 MiB in a directory closed to its owner (the studio's user, as an ordinary user),
+    // then 4 MiB beside it.
+    const QByteArray closedDir = R"py(import os, time
+os.mkdir('d')
+for i in range(15):
+    with open('d/%d' % i, 'wb') as f:
+        f.write(b'z' * 1048576)
+os.chmod('d', 0)
+print('closed', flush=True)
+with open('beside', 'wb') as f:
+    f.write(b'z' * 4194304)
+time.sleep(60)
+print('RESULT not killed', flush=True)
+)py";
+    for (const char *suffix : {"", ", no cgroup"}) {
+        QTest::addRow("four files of 200 MiB%s", suffix) << fourFiles << QByteArray("stopped big0 27");
+        QTest::addRow("loop of small files%s", suffix) << smallFiles << QByteArray("looping");
+        QTest::addRow("closed directory%s", suffix) << closedDir << QByteArray("closed");
+    }
+}
+
+void TestHostileBattery::diskPerRun()
+{
+    QFETCH(QByteArray, script);
+    QFETCH(QByteArray, printed);
+    QTemporaryDir dir;
+    const auto project = makeProject(dir.path(), script, R"({"work_dir_mb": 16, "run_timeout_seconds": 120})");
+    QVERIFY(project);
+    QCOMPARE(project->limits.workDirBytes, 16ll << 20);
+    const bool noCgroup = QByteArray(QTest::currentDataTag()).endsWith(", no cgroup");
+    const QByteArray cgroupsBefore = qgetenv("TOOLSTUDIO_CGROUPS");
+    if (noCgroup)
+        qputenv("TOOLSTUDIO_CGROUPS", "0");
+    auto cgroupsBack = qScopeGuard([&] {
+        if (noCgroup && cgroupsBefore.isNull())
+            qunsetenv("TOOLSTUDIO_CGROUPS");
+        else if (noCgroup)
+            qputenv("TOOLSTUDIO_CGROUPS", cgroupsBefore);
+    });
+    RunController controller;
+    controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
+    QByteArray out;
+    bool done = false;
+    connect(&controller, &RunController::outputReceived, this, [&](int stream, const QByteArray &chunk) {
+        if (stream == 1)
+            out += chunk;
+    });
+    connect(&controller, &RunController::finished, this, [&] { done = true; });
+    QVERIFY(controller.start(*project, QString()));
+    QTRY_VERIFY_WITH_TIMEOUT(done, 150000);
+    QVERIFY2(out.contains(printed), out.constData());
+    QVERIFY2(!out.contains("RESULT not killed"), out.constData());
+    QCOMPARE(controller.record().status, RunStatus::Failed);
+    QVERIFY2(controller.record().error.startsWith(
+                 QStringLiteral("disk limit: the run wrote more than 16 MiB to its work dir (limits.work_dir_mb; ")),
+             qPrintable(controller.record().error));
+    QVERIFY2(controller.record().error.endsWith(
+                 QStringLiteral(" MiB counted); its process group was killed and its files were removed")),
+             qPrintable(controller.record().error));
+    QVERIFY(controller.outputFiles().isEmpty());
+    const QString runDir = RunFolder::runsDir() + QLatin1Char('/') + controller.record().id;
+    QVERIFY2(!QFileInfo::exists(runDir + QStringLiteral("/work")), qPrintable(runDir));
+    QVERIFY2(!QFileInfo::exists(runDir + QStringLiteral("/files-out")), qPrintable(runDir));
+}
+
 /// Issue 16, classes 2 and 4: what is not closed yet is stated in --report exactly
 /// (bytes written per run, the loader route around the non-executable work dir, /proc).
 void TestHostileBattery::residualsReported()
@@ -1642,8 +1741,8 @@ void TestHostileBattery::residualsReported()
     process.start(launcher(), {QStringLiteral("--report")});
     process.waitForFinished(20000);
     const QByteArray report = process.readAllStandardOutput();
-    QVERIFY2(report.contains("\ndisk: per_file - RLIMIT_FSIZE 256 MiB on each file (EFBIG); the bytes a run writes to "
-                             "its work dir in all its files together are NOT bounded"),
+    QVERIFY2(report.contains("\ndisk: per_run - each run started by the studio: its work dir's files together at most "
+                             "the project's limits.work_dir_mb (default 1024 MiB;"),
              report.constData());
     QVERIFY(report.contains("a file written there can still be run through the dynamic loader "
                             "(/lib64/ld-linux-x86-64.so.2 ./binary) or loaded with dlopen/mmap(PROT_EXEC)"));

@@ -66,7 +66,9 @@ RetryPolicy parseRetry(const json &object, RetryPolicy policy, const QString &wh
 ProjectLimits parseLimits(const json &object)
 {
     const QString where = QStringLiteral("limits");
-    checkKeys(object, {"request_bytes", "reply_bytes", "max_calls", "run_timeout_seconds", "output_bytes"}, where);
+    checkKeys(object,
+              {"request_bytes", "reply_bytes", "max_calls", "run_timeout_seconds", "output_bytes", "work_dir_mb"},
+              where);
     ProjectLimits limits;
     limits.requestBytes = std::size_t(integerValue(object, "request_bytes", where, qint64(limits.requestBytes), 1));
     limits.replyBytes = std::size_t(integerValue(object, "reply_bytes", where, qint64(limits.replyBytes), 1));
@@ -75,6 +77,9 @@ ProjectLimits parseLimits(const json &object)
     const double runTimeout = numberValue(object, "run_timeout_seconds", where, limits.runTimeoutMs / 1000.0, 0.001);
     limits.runTimeoutMs = secondsToMs(runTimeout);
     limits.outputBytes = std::size_t(integerValue(object, "output_bytes", where, qint64(limits.outputBytes), 1));
+    // MiB, at most 2^40 (1 EiB) so that the bytes fit a qint64.
+    limits.workDirBytes
+        = qMin<qint64>(integerValue(object, "work_dir_mb", where, limits.workDirBytes >> 20, 1), 1ll << 40) << 20;
     return limits;
 }
 

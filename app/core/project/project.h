@@ -21,6 +21,7 @@ struct ProjectLimits
     int maxCalls = 100;                         ///< calls per run
     int runTimeoutMs = 300000;                  ///< paused while a call waits for a person
     std::size_t outputBytes = 10 * 1024 * 1024; ///< per stream (stdout, stderr)
+    qint64 workDirBytes = 1024ll * 1024 * 1024; ///< all of the work dir's files together (limits.work_dir_mb)
 };
 
 /// An agent script of the project and the tools bound to it.

@@ -14,6 +14,7 @@
 #include "run/dirtree.h"
 #include "run/runfolder.h"
 #include "run/warmlauncher.h"
+#include "run/workdirbudget.h"
 #include "sandboxprocess.h"
 
 #include <QCoreApplication>
@@ -136,6 +137,8 @@ public:
     bool seccompOnlyAllowed = false;
     int landlockAbi = -1;
     RunFiles::Snapshot inputFiles; ///< the work dir as prepared, to tell what the script left
+    WorkDirBudget diskBudget;      ///< limits.work_dir_mb while the script runs
+    quint64 runSerial = 0;         ///< counts start()s: a late message of an earlier run is ignored
     QList<RunFile> outputFiles;    ///< filled on the run thread at the end of a run, read after finished()
     ProjectLimits limits;
     // The output caps: used on the run thread (onOutput), reset by start() before the
@@ -329,6 +332,10 @@ public:
     QByteArray keepOutputFilesAndRemoveWorkDir()
     {
         outputFiles.clear();
+        if (diskBudget.exceeded()) { // over the run's disk limit: nothing is kept (the error says so)
+            DirTree::remove(folder.fd(), "work");
+            return {};
+        }
         // Through the run folder's fd: a symlink put in its place meanwhile redirects
         // nothing, and a chain deeper than PATH_MAX hides no file (DirTree).
         const int workFd
@@ -362,6 +369,11 @@ public:
         if (!active)
             return;
         runTimer.stop();
+        diskBudget.stop();
+        // Over the disk limit just as the script ended (before the kill got here): the
+        // files are gone (keepOutputFilesAndRemoveWorkDir), so the run says why.
+        if (diskBudget.exceeded() && failure.isEmpty() && !stopRequested && !timedOut)
+            failure = diskBudget.message();
         if (waitClock.isValid()) { // the run ended while a call waited: that wait is over
             waitTotalMs += waitClock.elapsed();
             waitClock.invalidate();
@@ -506,6 +518,8 @@ RunController::~RunController()
 {
     if (d->active && d->process)
         d->process->killGroup();
+    d->diskBudget.stop(); // its callback names this object
+    d->diskBudget.wait();
     d->tearDownRun();
     d->runContext->deleteLater(); // on the run thread, as its event loop ends
     d->runThread.quit();
@@ -907,6 +921,18 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         });
     });
 
+    // The run's disk bound (docs/sandbox.md "Disk: bounded per run"): over it, the run
+    // ends like at its timeout, with the budget's message.
+    const quint64 serial = ++d->runSerial;
+    d->diskBudget.start(workFd, project.limits.workDirBytes, [this, serial](const QString &message) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, serial, message] {
+                if (d->runSerial == serial)
+                    d->abort(message, false);
+            },
+            Qt::QueuedConnection);
+    });
     removeFolder.dismiss();
     d->active = true;
     d->runBudgetMs = project.limits.runTimeoutMs;

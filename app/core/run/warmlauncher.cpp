@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 
+#include <algorithm>
 #include <utility>
 
 namespace {
@@ -44,6 +45,10 @@ SandboxPolicy runSandboxPolicy(const QString &runDir, const QString &interpreter
         policy.argv.push_back("--max-old-space-size="
                               + std::to_string(policy.limits.dataBytes / (1024 * 1024) * 3 / 4));
     policy.limits.cpuSeconds = std::uint64_t(limits.runTimeoutMs / 1000 + 5);
+    // No single file past the run's disk bound: the kernel stops it (EFBIG), the studio's
+    // walk (WorkDirBudget) bounds the files together.
+    policy.limits.fileSizeBytes
+        = std::min<std::uint64_t>(policy.limits.fileSizeBytes, std::uint64_t(limits.workDirBytes));
     return policy;
 }
 
