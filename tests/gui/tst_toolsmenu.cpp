@@ -43,12 +43,6 @@
 
 namespace {
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 const char *const SecretValue = "sk-menu-7c1d2e3f";
 
 // Two tools: `lookup` quotes the secret in its description; `tag` takes a free-form
@@ -247,7 +241,7 @@ private Q_SLOTS:
         const QString saved = m_scratch->filePath(QStringLiteral("out.json"));
         QString error;
         QVERIFY2(dialog->saveTo(saved, &error), qPrintable(error));
-        QCOMPARE(readFile(saved), text);
+        QCOMPARE(fileBytes(saved), text);
 
         const QString binary = qEnvironmentVariable("TOOLSTUDIO_BINARY");
         if (binary.isEmpty() || !QFileInfo::exists(binary))
@@ -381,7 +375,7 @@ private Q_SLOTS:
 
     void importWithEveryToolRefusedChangesNothing()
     {
-        const QByteArray before = readFile(m_dir + QStringLiteral("/toolstudio.json"));
+        const QByteArray before = fileBytes(m_dir + QStringLiteral("/toolstudio.json"));
         const QString file = m_scratch->filePath(QStringLiteral("clash.json"));
         QVERIFY(writeFile(file, "[{\"name\": \"lookup\", \"input_schema\": {\"type\": \"object\"}}]"));
         QVERIFY(!m_window->toolsMenu()->importTools(file, ToolImport::As::Mock));
@@ -389,7 +383,7 @@ private Q_SLOTS:
                  QStringLiteral("Nothing was imported from clash.json; the project is unchanged:\n"
                                 "refused: tool 'lookup': the project already has a tool of that name; it is not "
                                 "renamed (suggested: 'lookup_2'; on the command line: --rename 'lookup=lookup_2')"));
-        QCOMPARE(readFile(m_dir + QStringLiteral("/toolstudio.json")), before);
+        QCOMPARE(fileBytes(m_dir + QStringLiteral("/toolstudio.json")), before);
     }
 
     void secretsDialogAddShowRemoveRoundTrip()
@@ -512,7 +506,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->toolsMenu()->lastSummary(),
                  QStringLiteral("Wrote 2 item(s) to %1 (never secrets):\ntool 'lookup'\ntool 'tag'")
                      .arg(QDir::toNativeSeparators(zip)));
-        QVERIFY(!readFile(zip).contains(SecretValue));
+        QVERIFY(!fileBytes(zip).contains(SecretValue));
 
         const QString other = m_scratch->filePath(QStringLiteral("empty"));
         QVERIFY(writeFile(other + QStringLiteral("/toolstudio.json"), EmptyManifest));

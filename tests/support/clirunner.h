@@ -11,6 +11,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
 /// What one command left: its exit code and everything it wrote.
 struct CommandResult
 {
@@ -68,4 +72,16 @@ inline CommandResult toolstudioAsGiven(const QStringList &arguments, const QByte
 inline CommandResult toolstudio(const QStringList &arguments, const QByteArray &input = {})
 {
     return toolstudioAsGiven(withTrust(arguments), input);
+}
+
+/// The JSON lines of a command's `--json` output whose "event" is `event`.
+inline std::vector<nlohmann::json> jsonEvents(const QByteArray &out, const char *event)
+{
+    std::vector<nlohmann::json> found;
+    for (const QByteArray &line : out.split('\n')) {
+        const nlohmann::json json = nlohmann::json::parse(line.toStdString(), nullptr, false);
+        if (json.is_object() && json.value("event", "") == event)
+            found.push_back(json);
+    }
+    return found;
 }

@@ -13,11 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
-/// Starts `handler` for call c1 (sequence 1 of run-1, idempotency key run-1:1) of `tool`
+/// Starts `handler` for call c1 (sequence 1 of run-1, idempotency key `key`) of `tool`
 /// with `args`, attempt `attempt`, in `projectDir`, and returns its outcome; warns and
 /// returns an empty (failed) outcome when none came within 30 s.
 inline HandlerOutcome runHandlerAttempt(ToolHandler &handler, const QString &projectDir, const QString &tool,
-                                        const nlohmann::json &args = nlohmann::json::object(), int attempt = 1)
+                                        const nlohmann::json &args = nlohmann::json::object(), int attempt = 1,
+                                        const QString &key = QStringLiteral("run-1:1"))
 {
     HandlerOutcome outcome;
     bool done = false;
@@ -32,7 +33,7 @@ inline HandlerOutcome runHandlerAttempt(ToolHandler &handler, const QString &pro
     request.callId = QStringLiteral("c1");
     request.sequence = 1;
     request.attempt = attempt;
-    request.idempotencyKey = QStringLiteral("run-1:1");
+    request.idempotencyKey = key;
     request.args = args;
     request.projectDir = projectDir;
     handler.start(request);

@@ -18,12 +18,25 @@ inline bool writeFile(const QString &path, const QByteArray &text)
     return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
 }
 
+/// The whole file, or empty when it cannot be read.
+inline QByteArray fileBytes(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 /// The source tree: TOOLSTUDIO_SOURCE_DIR (CTest sets it), else the tree this file is in.
 inline QString sourceTreeDir()
 {
     const QString fromEnv = qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR");
     return fromEnv.isEmpty() ? QFileInfo(QString::fromUtf8(__FILE__)).absolutePath() + QStringLiteral("/../..")
                              : fromEnv;
+}
+
+/// tests/data/mcp/`name`: tool lists as MCP servers send them.
+inline QString mcpFixture(const char *name)
+{
+    return sourceTreeDir() + QStringLiteral("/tests/data/mcp/") + QString::fromLatin1(name);
 }
 
 /// Copies resources/examples/`name` into `scratch`/`name` (without its .toolstudio

@@ -38,23 +38,11 @@ void writeFile(const QString &path, const QByteArray &data)
     file.write(data);
 }
 
-/// The JSON lines of `--json` output with "event" == `event`.
-std::vector<nlohmann::json> events(const QByteArray &out, const char *event)
-{
-    std::vector<nlohmann::json> found;
-    for (const QByteArray &line : out.split('\n')) {
-        const nlohmann::json json = nlohmann::json::parse(line.toStdString(), nullptr, false);
-        if (json.is_object() && json.value("event", "") == event)
-            found.push_back(json);
-    }
-    return found;
-}
-
 /// Everything the script printed, from the `--json` output events.
 QByteArray scriptStdout(const QByteArray &out)
 {
     QByteArray text;
-    for (const nlohmann::json &json : events(out, "output"))
+    for (const nlohmann::json &json : jsonEvents(out, "output"))
         if (json.value("stream", "") == "stdout")
             text += QByteArray::fromStdString(json.value("text", ""));
     return text;
@@ -138,7 +126,7 @@ struct WaitingRun
             out += process.readAllStandardOutput();
             err += process.readAllStandardError();
             const auto match = waits.match(QString::fromUtf8(err));
-            const auto runs = events(out, "run");
+            const auto runs = jsonEvents(out, "run");
             if (match.hasMatch() && !runs.empty()) {
                 callId = match.captured(1);
                 runId = QString::fromStdString(runs.front().value("id", ""));
@@ -185,7 +173,7 @@ struct HeldRun
             process.waitForReadyRead(100);
             out += process.readAllStandardOutput();
             err += process.readAllStandardError();
-            const auto runs = events(out, "run");
+            const auto runs = jsonEvents(out, "run");
             if (err.contains(held) && !runs.empty()) {
                 runId = QString::fromStdString(runs.front().value("id", ""));
                 return true;
@@ -254,7 +242,7 @@ private Q_SLOTS:
         run.finish();
         QCOMPARE(run.process.exitCode(), ExitCompleted);
         QCOMPARE(scriptStdout(run.out), scriptOutput);
-        const auto steps = events(run.out, "step");
+        const auto steps = jsonEvents(run.out, "step");
         QCOMPARE(steps.size(), size_t(1));
         QCOMPARE(QByteArray::fromStdString(steps.front().value("status", "")), stepStatus);
 
@@ -443,7 +431,7 @@ private Q_SLOTS:
         const CommandResult next = toolstudio({QStringLiteral("run"), other.path(), QStringLiteral("--json")});
         QCOMPARE(next.exitCode, ExitCompleted);
         QVERIFY2(!QFileInfo::exists(folder), qPrintable(folder));
-        const auto started = events(next.out, "run");
+        const auto started = jsonEvents(next.out, "run");
         QCOMPARE(started.size(), size_t(1));
         const QString own = QDir::tempPath() + QStringLiteral("/toolstudio-%1/runs/").arg(::getuid())
             + QString::fromStdString(started.front().value("id", ""));
@@ -465,7 +453,7 @@ private Q_SLOTS:
         QCOMPARE(answered.exitCode, ExitCompleted);
         run.finish();
         QCOMPARE(scriptStdout(run.out), QByteArray("approved: late\n"));
-        const auto end = events(run.out, "end");
+        const auto end = jsonEvents(run.out, "end");
         QCOMPARE(end.size(), size_t(1));
         QCOMPARE(QByteArray::fromStdString(end.front().value("status", "")), QByteArray("completed"));
         QVERIFY2(end.front().value("duration_ms", 0) >= 3000, end.front().dump().c_str());
@@ -482,7 +470,7 @@ private Q_SLOTS:
                   " \"limits\": {\"run_timeout_seconds\": 2}, \"tools\": []}\n");
         const CommandResult result = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
         QCOMPARE(result.exitCode, ExitRunFailed);
-        const auto end = events(result.out, "end");
+        const auto end = jsonEvents(result.out, "end");
         QCOMPARE(end.size(), size_t(1));
         QCOMPARE(QByteArray::fromStdString(end.front().value("status", "")), QByteArray("timed_out"));
         const QByteArray error = QByteArray::fromStdString(end.front().value("error", ""));
@@ -520,7 +508,7 @@ private Q_SLOTS:
         const CommandResult result = toolstudio(
             {QStringLiteral("run"), dir.path(), QStringLiteral("--step"), QStringLiteral("--json")}, decisions);
         QCOMPARE(scriptStdout(result.out), output);
-        const auto steps = events(result.out, "step");
+        const auto steps = jsonEvents(result.out, "step");
         QByteArrayList got;
         for (const nlohmann::json &step : steps)
             got << QByteArray::fromStdString(step.value("status", ""));
@@ -540,14 +528,14 @@ private Q_SLOTS:
         const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
         QCOMPARE(first.exitCode, ExitCompleted);
         QCOMPARE(scriptStdout(first.out), QByteArray("x a\ny b\nz c\n"));
-        const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
+        const QString runId = QString::fromStdString(jsonEvents(first.out, "run").front().value("id", ""));
 
         const CommandResult rerun
             = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"), QStringLiteral("2"),
                           QStringLiteral("--args"), QStringLiteral("{\"key\": \"Y\"}"), QStringLiteral("--json")});
         QCOMPARE(rerun.err, QByteArray());
         QCOMPARE(rerun.exitCode, ExitCompleted);
-        const auto steps = events(rerun.out, "step");
+        const auto steps = jsonEvents(rerun.out, "step");
         QCOMPARE(steps.size(), size_t(3));
         QCOMPARE(stepSummary(steps[0]), QByteArray("1 memoized {\"key\":\"x\"}"));
         QCOMPARE(stepSummary(steps[1]), QByteArray("2 succeeded {\"key\":\"Y\"}"));
@@ -567,12 +555,12 @@ private Q_SLOTS:
         QTemporaryDir dir;
         writeLookupProject(dir.path());
         const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
-        const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
+        const QString runId = QString::fromStdString(jsonEvents(first.out, "run").front().value("id", ""));
 
         const CommandResult rerun
             = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"), QStringLiteral("2"),
                           QStringLiteral("--args"), QStringLiteral("{\"key\": 5}"), QStringLiteral("--json")});
-        const auto steps = events(rerun.out, "step");
+        const auto steps = jsonEvents(rerun.out, "step");
         QCOMPARE(steps.size(), size_t(3));
         QCOMPARE(stepSummary(steps[1]), QByteArray("2 failed {\"key\":5}"));
         QCOMPARE(QByteArray::fromStdString(steps[1]["error"].value("code", "")), QByteArray("invalid_arguments"));
@@ -621,7 +609,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         writeLookupProject(dir.path());
         const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
-        const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
+        const QString runId = QString::fromStdString(jsonEvents(first.out, "run").front().value("id", ""));
         const CommandResult rerun = toolstudio(QStringList{QStringLiteral("replay"), dir.path(), runId} + extra);
         QCOMPARE(rerun.exitCode, ExitBadInput);
         QCOMPARE(rerun.err, message);
@@ -633,7 +621,7 @@ private Q_SLOTS:
         writeLookupProject(dir.path());
         const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
         QCOMPARE(first.exitCode, ExitCompleted);
-        const QString runId = QString::fromStdString(events(first.out, "run").front().value("id", ""));
+        const QString runId = QString::fromStdString(jsonEvents(first.out, "run").front().value("id", ""));
         const QString cassette = dir.path() + QStringLiteral("/demo.cassette.json");
 
         const CommandResult saved
@@ -647,7 +635,7 @@ private Q_SLOTS:
         QCOMPARE(offline.exitCode, ExitCompleted);
         QCOMPARE(scriptStdout(offline.out), QByteArray("x a\ny b\nz c\n"));
         QByteArrayList statuses;
-        for (const nlohmann::json &step : events(offline.out, "step"))
+        for (const nlohmann::json &step : jsonEvents(offline.out, "step"))
             statuses << QByteArray::fromStdString(step.value("status", ""));
         QCOMPARE(statuses, (QByteArrayList{"memoized", "memoized", "memoized"}));
 
@@ -665,7 +653,7 @@ private Q_SLOTS:
                                       "offline, so this call and every later one fails (not in the cassette)\n"),
                  changed.err.constData());
         QVERIFY2(!changed.err.contains("for real"), changed.err.constData());
-        const auto steps = events(changed.out, "step");
+        const auto steps = jsonEvents(changed.out, "step");
         QCOMPARE(steps.size(), size_t(3));
         QCOMPARE(stepSummary(steps[0]), QByteArray("1 memoized {\"key\":\"x\"}"));
         // Offline, a call that is not in the cassette fails instead of running a tool.
@@ -770,7 +758,7 @@ private Q_SLOTS:
         const CommandResult json = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
         QCOMPARE(json.exitCode, ExitCompleted);
         QCOMPARE(json.err, QByteArray());
-        const auto policy = events(json.out, "policy");
+        const auto policy = jsonEvents(json.out, "policy");
         QCOMPARE(policy.size(), size_t(1));
         nlohmann::json event = policy.front();
         QVERIFY(event["at"].is_number_integer() && event["at"].get<qint64>() > 0);
@@ -805,7 +793,7 @@ private Q_SLOTS:
             "   \"input_schema\": {\"type\": \"object\"},\n"
             "   \"handler\": {\"kind\": \"command\", \"command\": [\"sh\", \"-c\", \"echo boom >&2; kill -SEGV $$\"]}}]}\n");
         const CommandResult result = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
-        const auto steps = events(result.out, "step");
+        const auto steps = jsonEvents(result.out, "step");
         QCOMPARE(steps.size(), size_t(1));
         QCOMPARE(QByteArray::fromStdString(steps[0]["error"].value("message", "")),
                  QByteArray("boom (command was killed by SIGSEGV, signal 11)"));

@@ -105,18 +105,6 @@ QByteArray withJobs(QByteArray script, int jobs)
     return script.replace("JOBS", QByteArray::number(jobs));
 }
 
-/// The JSON lines of `--json` output with "event" == `event`.
-std::vector<nlohmann::json> events(const QByteArray &out, const char *event)
-{
-    std::vector<nlohmann::json> found;
-    for (const QByteArray &line : out.split('\n')) {
-        const nlohmann::json json = nlohmann::json::parse(line.toStdString(), nullptr, false);
-        if (json.is_object() && json.value("event", "") == event)
-            found.push_back(json);
-    }
-    return found;
-}
-
 int countStatus(const std::vector<nlohmann::json> &steps, const char *status)
 {
     return int(std::count_if(steps.cbegin(), steps.cend(),
@@ -140,7 +128,7 @@ std::pair<QString, QByteArray> runToEnd(const QString &dir)
     const CommandResult result = toolstudio({QStringLiteral("run"), dir, QStringLiteral("--json")});
     if (result.exitCode != 0)
         qWarning("%s", result.err.constData());
-    const auto runs = events(result.out, "run");
+    const auto runs = jsonEvents(result.out, "run");
     const QString runId = runs.empty() ? QString() : QString::fromStdString(runs.front().value("id", ""));
     Journal journal;
     if (!journal.open(journalPath(dir)))
@@ -200,7 +188,7 @@ private Q_SLOTS:
         QVERIFY(studio.waitForFinished(5000));
         out += studio.readAllStandardOutput();
         QVERIFY2(out.count("job ") >= killAfter, out.right(300).constData());
-        const auto runs = events(out, "run");
+        const auto runs = jsonEvents(out, "run");
         QVERIFY(!runs.empty());
         const QString runId = QString::fromStdString(runs.front().value("id", ""));
 
@@ -221,7 +209,7 @@ private Q_SLOTS:
         const CommandResult resumed
             = toolstudio({QStringLiteral("resume"), dir.path(), runId, QStringLiteral("--json")});
         QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
-        const auto steps = events(resumed.out, "step");
+        const auto steps = jsonEvents(resumed.out, "step");
         QCOMPARE(countStatus(steps, "memoized"), acknowledged);
         QVERIFY2(!resumed.err.contains("divergence"), resumed.err.constData());
 
@@ -253,10 +241,10 @@ private Q_SLOTS:
         const CommandResult replay
             = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--json")});
         QVERIFY2(replay.exitCode == 0, replay.err.constData());
-        const auto steps = events(replay.out, "step");
+        const auto steps = jsonEvents(replay.out, "step");
         QCOMPARE(int(steps.size()), 2 * Jobs);
         QCOMPARE(countStatus(steps, "memoized"), 2 * Jobs);
-        const auto runs = events(replay.out, "run");
+        const auto runs = jsonEvents(replay.out, "run");
         QVERIFY(!runs.empty());
         Journal journal;
         QVERIFY(journal.open(journalPath(dir.path())));
@@ -282,8 +270,8 @@ private Q_SLOTS:
         const CommandResult replay
             = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--json")});
         QVERIFY2(replay.exitCode == 0, replay.err.constData());
-        QCOMPARE(countStatus(events(replay.out, "step"), "memoized"), 2);
-        const auto runs = events(replay.out, "run");
+        QCOMPARE(countStatus(jsonEvents(replay.out, "step"), "memoized"), 2);
+        const auto runs = jsonEvents(replay.out, "run");
         QVERIFY(!runs.empty());
         Journal journal;
         QVERIFY(journal.open(journalPath(dir.path())));

@@ -148,6 +148,22 @@ struct Outcome
     SandboxProcess::MemoryLimit memoryLimit;
 };
 
+/// For a data row whose tag ends in ", no cgroup": TOOLSTUDIO_CGROUPS=0 (runs get no
+/// cgroup, docs/sandbox.md) until the returned guard ends, then as it was.
+auto withoutCgroupIfTagged()
+{
+    const bool noCgroup = QByteArray(QTest::currentDataTag()).endsWith(", no cgroup");
+    const QByteArray before = qgetenv("TOOLSTUDIO_CGROUPS");
+    if (noCgroup)
+        qputenv("TOOLSTUDIO_CGROUPS", "0");
+    return qScopeGuard([noCgroup, before] {
+        if (noCgroup && before.isNull())
+            qunsetenv("TOOLSTUDIO_CGROUPS");
+        else if (noCgroup)
+            qputenv("TOOLSTUDIO_CGROUPS", before);
+    });
+}
+
 } // namespace
 
 class TestHostileBattery : public QObject
@@ -1398,16 +1414,7 @@ void TestHostileBattery::handedToTool()
     QVERIFY(project);
     startAlongside();
     // The run (started below) without cgroups; the run alongside keeps what it has.
-    const bool noCgroup = QByteArray(QTest::currentDataTag()).endsWith(", no cgroup");
-    const QByteArray cgroupsBefore = qgetenv("TOOLSTUDIO_CGROUPS");
-    if (noCgroup)
-        qputenv("TOOLSTUDIO_CGROUPS", "0");
-    auto cgroupsBack = qScopeGuard([&] {
-        if (noCgroup && cgroupsBefore.isNull())
-            qunsetenv("TOOLSTUDIO_CGROUPS");
-        else if (noCgroup)
-            qputenv("TOOLSTUDIO_CGROUPS", cgroupsBefore);
-    });
+    const auto cgroupsBack = withoutCgroupIfTagged();
     RunController controller;
     controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
     QByteArray out, err;
@@ -1431,6 +1438,7 @@ void TestHostileBattery::handedToTool()
     QCOMPARE(result, expected);
     // As root the mode in force was the chroot's: a run uid (the command runs as the
     // sandbox user); as an ordinary user, a user namespace with the user's own uid.
+    const bool noCgroup = QByteArray(QTest::currentDataTag()).endsWith(", no cgroup");
     if (noCgroup && ::geteuid() == 0)
         QVERIFY2(ProcessIsolation::isRunUid(uid_t(uid.toULongLong())), uid.constData());
     else if (noCgroup)
@@ -1697,16 +1705,7 @@ void TestHostileBattery::diskPerRun()
     const auto project = makeProject(dir.path(), script, R"({"work_dir_mb": 16, "run_timeout_seconds": 120})");
     QVERIFY(project);
     QCOMPARE(project->limits.workDirBytes, 16ll << 20);
-    const bool noCgroup = QByteArray(QTest::currentDataTag()).endsWith(", no cgroup");
-    const QByteArray cgroupsBefore = qgetenv("TOOLSTUDIO_CGROUPS");
-    if (noCgroup)
-        qputenv("TOOLSTUDIO_CGROUPS", "0");
-    auto cgroupsBack = qScopeGuard([&] {
-        if (noCgroup && cgroupsBefore.isNull())
-            qunsetenv("TOOLSTUDIO_CGROUPS");
-        else if (noCgroup)
-            qputenv("TOOLSTUDIO_CGROUPS", cgroupsBefore);
-    });
+    const auto cgroupsBack = withoutCgroupIfTagged();
     RunController controller;
     controller.setJournalPath(dir.path() + QStringLiteral("/journal.sqlite"));
     QByteArray out;

@@ -8,6 +8,7 @@
 #include "clirunner.h"
 #include "engine/handlers/pythonhandler.h"
 #include "exchange/toolexport.h"
+#include "handlerattempt.h"
 #include "project/project.h"
 #include "project/schemavalidator.h"
 #include "python/toolworker.h"
@@ -69,25 +70,7 @@ class TestPythonDerive : public QObject
     HandlerOutcome attempt(const QString &tool, const json &args, const QString &projectDir = QString())
     {
         PythonHandler handler;
-        HandlerOutcome outcome;
-        bool done = false;
-        connect(&handler, &ToolHandler::finished, this, [&](const HandlerOutcome &o) {
-            outcome = o;
-            done = true;
-        });
-        HandlerRequest request;
-        request.runId = QStringLiteral("run-1");
-        request.tool = tool;
-        request.callId = QStringLiteral("c1");
-        request.sequence = 1;
-        request.attempt = 1;
-        request.idempotencyKey = QStringLiteral("run-1:1");
-        request.args = args;
-        request.projectDir = projectDir.isEmpty() ? m_dir.path() : projectDir;
-        handler.start(request);
-        if (!QTest::qWaitFor([&] { return done; }, 20000))
-            qWarning() << "no outcome for" << tool;
-        return outcome;
+        return runHandlerAttempt(handler, projectDir.isEmpty() ? m_dir.path() : projectDir, tool, args);
     }
 
     std::optional<Project> load()

@@ -10,6 +10,7 @@
 #include "exchange/toolexport.h"
 #include "exchange/toolimport.h"
 #include "exchange/typings.h"
+#include "handlerattempt.h"
 #include "project/project.h"
 #include "project/projectwriter.h"
 #include "python/secrets.h"
@@ -118,25 +119,7 @@ class TestPythonTools : public QObject
                            const QString &key = QStringLiteral("run-1:1"), int number = 1)
     {
         PythonHandler handler;
-        HandlerOutcome outcome;
-        bool done = false;
-        connect(&handler, &ToolHandler::finished, this, [&](const HandlerOutcome &o) {
-            outcome = o;
-            done = true;
-        });
-        HandlerRequest request;
-        request.runId = QStringLiteral("run-1");
-        request.tool = tool;
-        request.callId = QStringLiteral("c1");
-        request.sequence = 1;
-        request.attempt = number;
-        request.idempotencyKey = key;
-        request.args = args;
-        request.projectDir = projectDir;
-        handler.start(request);
-        if (!QTest::qWaitFor([&] { return done; }, 20000))
-            qWarning() << "no outcome for" << tool;
-        return outcome;
+        return runHandlerAttempt(handler, projectDir, tool, args, number, key);
     }
 
 private Q_SLOTS:

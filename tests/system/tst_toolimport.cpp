@@ -20,21 +20,9 @@
 
 namespace {
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QString fixture(const char *name)
-{
-    return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/mcp/")
-        + QString::fromLatin1(name);
-}
-
 nlohmann::json manifestOf(const QTemporaryDir &dir)
 {
-    return nlohmann::json::parse(readFile(dir.filePath(QStringLiteral("toolstudio.json"))).toStdString());
+    return nlohmann::json::parse(fileBytes(dir.filePath(QStringLiteral("toolstudio.json"))).toStdString());
 }
 
 QByteArray dumped(const nlohmann::json &value)
@@ -86,7 +74,7 @@ private Q_SLOTS:
         QCOMPARE(manifestOf(dir)["tools"].size(), std::size_t(11));
 
         // Every one refused: exit 1, the project unchanged.
-        const QByteArray before = readFile(dir.filePath(QStringLiteral("toolstudio.json")));
+        const QByteArray before = fileBytes(dir.filePath(QStringLiteral("toolstudio.json")));
         const CommandResult again = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file});
         QCOMPARE(again.exitCode, 1);
         QVERIFY2(again.err.startsWith("tool 'definition 7': a openai-chat tool definition without a name\n"
@@ -94,7 +82,7 @@ private Q_SLOTS:
                                       "(suggested: 't1_2'; on the command line: --rename 't1=t1_2')\n"),
                  again.err.constData());
         QVERIFY2(again.err.endsWith("nothing imported: 12 of 12 tool(s) refused\n"), again.err.constData());
-        QCOMPARE(readFile(dir.filePath(QStringLiteral("toolstudio.json"))), before);
+        QCOMPARE(fileBytes(dir.filePath(QStringLiteral("toolstudio.json"))), before);
     }
 
     // BFCL's data files: one JSON object per line with "question" and "function": [...]
@@ -190,7 +178,7 @@ private Q_SLOTS:
         QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
         const CommandResult result
             = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(),
-                          fixture("everything-tools-list.json"), QStringLiteral("--as"), QStringLiteral("mock")});
+                          mcpFixture("everything-tools-list.json"), QStringLiteral("--as"), QStringLiteral("mock")});
         QVERIFY2(result.exitCode == 0, result.err.constData());
         QVERIFY2(result.out.startsWith("imported 14 tool(s): "), result.out.constData());
         const nlohmann::json structured = manifestOf(dir)["tools"][9];

@@ -17,21 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace {
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QString fixture(const char *name)
-{
-    return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/mcp/")
-        + QString::fromLatin1(name);
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestToolNames : public QObject
 {
@@ -101,14 +87,14 @@ private Q_SLOTS:
             writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"everything\", \"tools\": []}\n"));
         const CommandResult result
             = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(),
-                          fixture("everything-tools-list.json"), QStringLiteral("--as"), QStringLiteral("mock")});
+                          mcpFixture("everything-tools-list.json"), QStringLiteral("--as"), QStringLiteral("mock")});
         QVERIFY2(result.exitCode == 0, result.out + result.err);
         QCOMPARE(result.out,
                  QByteArray("imported 14 tool(s): echo, add, long-running-operation, print-env, sample-llm, "
                             "get-tiny-image, annotated-message, get-resource-reference, get-resource-links, "
                             "structured-content, zip-resources, list-roots, startElicitation, delete-all-notes\n"));
         const nlohmann::json manifest
-            = nlohmann::json::parse(readFile(dir.filePath(QStringLiteral("toolstudio.json"))));
+            = nlohmann::json::parse(fileBytes(dir.filePath(QStringLiteral("toolstudio.json"))));
         QCOMPARE(manifest["tools"].size(), std::size_t(14));
         QCOMPARE(QByteArray::fromStdString(manifest["tools"][5].dump()),
                  QByteArray("{\"annotations\":{\"openWorldHint\":false,\"readOnlyHint\":true},\"description\":"
