@@ -209,8 +209,8 @@ TrustFingerprint ProjectTrust::fingerprint(const QString &dir)
     }
     // Read raw for the model and MCP issues: the commands and URLs they would use.
     for (const auto &[name, server] : namedEntries(root, "mcp_servers"))
-        fingerprint.items
-            << QStringLiteral("MCP server '%1': %2").arg(name, subset(server, {"command", "args", "url", "env", "cwd", "sandbox"}));
+        fingerprint.items << QStringLiteral("MCP server '%1': %2")
+                                 .arg(name, subset(server, {"command", "args", "url", "env", "cwd", "sandbox"}));
     for (const auto &[name, model] : namedEntries(root, "models"))
         fingerprint.items << QStringLiteral("model '%1': %2").arg(name, subset(model, {"base_url"}));
 
