@@ -63,7 +63,7 @@ void writeProject(const QString &dir, const QString &script, const QByteArray &t
              mockTool("process", "p", random, {{"i", {{"type", "integer"}}}, {"a", {{"type", "string"}}}}),
              {{"name", "slow"},
               {"input_schema", {{"type", "object"}}},
-              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", "slow"}, {"delay_seconds", 0.6}}}}}}},
+              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", "slow"}, {"delay_seconds", 2.0}}}}}}},
              {{"name", "fast"},
               {"input_schema", {{"type", "object"}}},
               {"handler", {{"kind", "mock"}, {"sequence", {{{"result", "fast"}, {"delay_seconds", 0.02}}}}}}},
@@ -278,9 +278,11 @@ private Q_SLOTS:
         QCOMPARE(journal.output(QString::fromStdString(runs.front().value("id", "")), 1), QByteArray("winner fast\n"));
     }
 
-    // A call made after the other one's reply could already be served: the replay does
-    // not wait for it, so a script whose arguments depend on completion order diverges,
-    // and the message says why.
+    // The recorded run made `fast` 1.3 s after `slow` and saw it finish first (slow took
+    // 2 s). The replay holds slow's memoized reply for a call the script has not made
+    // yet for at most 1 s (MemoHoldMs), so here the script sees slow finish first: a
+    // script whose arguments depend on completion order diverges, and the message says
+    // why.
     void argumentsFromCompletionOrderDiverge()
     {
         QTemporaryDir dir;
@@ -289,7 +291,7 @@ private Q_SLOTS:
                      "from toolstudio import tools\n"
                      "async def main():\n"
                      "    slow = tools.slow()\n"
-                     "    await asyncio.sleep(0.1)\n"
+                     "    await asyncio.sleep(1.3)\n"
                      "    fast = tools.fast()\n"
                      "    done, pending = await asyncio.wait({slow, fast}, return_when=asyncio.FIRST_COMPLETED)\n"
                      "    winner = 'slow' if slow in done else 'fast'\n"

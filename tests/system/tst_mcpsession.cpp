@@ -352,7 +352,7 @@ void TestMcpSession::hostileTextsArePrintableAndBounded()
     QCOMPARE(error.error.code, -32000);
     QCOMPARE(error.errorText(),
              QStringLiteral("-32000: \\u001b[31mred\\u001b[0m\\r\\u202eevil") + QString(2000 - 18, u'm')
-                 + QStringLiteral("… (100020 bytes)"));
+                 + QStringLiteral("… (98018 bytes dropped)"));
 
     const McpReply died = callAndWait(session, QStringLiteral("boom"), json::object());
     QCOMPARE(died.failure,
@@ -367,7 +367,7 @@ void TestMcpSession::hostileRevisionIsPrintableAndBounded()
     QCOMPARE(session.state(), McpClientSession::State::Failed);
     QCOMPARE(session.failure(),
              QStringLiteral("the server speaks MCP revision \"\\u001b[2J") + QString(36, u'v')
-                 + QStringLiteral("… (100004 bytes)\", which the studio does not (it speaks 2025-11-25, "
+                 + QStringLiteral("… (99964 bytes dropped)\", which the studio does not (it speaks 2025-11-25, "
                                   "2025-06-18, 2025-03-26, 2024-11-05)"));
 }
 

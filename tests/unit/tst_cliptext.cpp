@@ -53,6 +53,25 @@ private Q_SLOTS:
     }
 
     // UTF-16: a cap between the two halves of a surrogate pair keeps neither half.
+    // An output cap reached by a chunk that ends inside a character: the rest of that
+    // character would come after the cap, so it goes too; below the cap it may still come.
+    void streamCapDropsACharacterItCannotFinish()
+    {
+        const QByteArray chunk = QByteArray("ab") + QByteArray("\xe2\x82"); // "€" begun, not finished
+        const ClippedText atCap = clipUtf8Stream(chunk, 4);
+        QCOMPARE(atCap.kept, QByteArray("ab"));
+        QCOMPARE(atCap.dropped, qsizetype(2));
+        const ClippedText belowCap = clipUtf8Stream(chunk, 10);
+        QCOMPARE(belowCap.kept, chunk);
+        QCOMPARE(belowCap.dropped, qsizetype(0));
+        const ClippedText whole = clipUtf8Stream(QByteArray("ab\xe2\x82\xac"), 5);
+        QCOMPARE(whole.kept, QByteArray("ab\xe2\x82\xac"));
+        QCOMPARE(whole.dropped, qsizetype(0));
+        const ClippedText over = clipUtf8Stream(QByteArray("ab\xc3\xa9" "cd"), 3);
+        QCOMPARE(over.kept, QByteArray("ab"));
+        QCOMPARE(over.dropped, qsizetype(4));
+    }
+
     void charsNeverSplitASurrogatePair()
     {
         const QString text = QStringLiteral("ab\U0001F600c");

@@ -9,6 +9,7 @@
 #include "engine/handlers/manualhandler.h"
 #include "engine/handlers/mockhandler.h"
 #include "engine/handlers/pythonhandler.h"
+#include "engine/memoreplyorder.h"
 #include "journal/journal.h"
 #include "project/durationtext.h"
 #include "project/printabletext.h"
@@ -155,15 +156,16 @@ public:
     PlanIndex planIndex;     ///< plan->steps by identity
     int rerunIndex = -1;     ///< Rerun: the plan's step `rerunFrom`
     bool memoActive = false; ///< Replay, cassette: no divergence yet
-    /// Memoized replies of this turn of the event loop, sent in recorded completion order.
-    struct MemoReply
-    {
-        qint64 endedAt = 0;
-        std::string id;
-        std::string line;
-    };
-    std::vector<MemoReply> memoReplies;
+    /// Memoized replies, sent in recorded completion order (MemoReplyOrder), one at a
+    /// time MemoGapMs apart when several may go (so that a script sees the first one
+    /// alone, as it did in the recorded run); a reply held for a call the script has not
+    /// made yet goes anyway after MemoHoldMs.
+    static constexpr int MemoGapMs = 5;
+    static constexpr int MemoHoldMs = 1000;
+    bool memoReleaseAll = false; ///< the hold ran out: every queued reply goes
+    MemoReplyOrder memoOrder;
     QTimer *memoTimer = nullptr;
+    QTimer *memoHoldTimer = nullptr;
 
     // Call identity (docs/steps.md "Call identity"); sequence = display order.
     CallCounter callCounter;
@@ -184,8 +186,9 @@ public:
     /// Gives `step` its identity, idempotency key and sequence (a resumed call keeps its recorded one).
     CallIdentity identify(Step &step);
     bool applyPlan(Step &step, const CallIdentity &identity);
-    void queueMemoReply(qint64 endedAt, std::string id, std::string line);
-    void sendMemoReplies();
+    void queueMemoReply(int planIndex, std::string id, std::string line);
+    void scheduleMemoReplies();
+    void sendMemoReplies(bool all = false);
     void diverge(Step &step, const QString &why);
     void pollAnswers();
     int heldIndex(const QString &callId, QString *reason) const;
@@ -985,6 +988,7 @@ QString StepEngine::argsHash(const nlohmann::json &args)
 void StepEngine::setReplayPlan(ReplayPlan plan)
 {
     d->planIndex.reset(plan.steps); // identities from the recorded sequence order
+    d->memoOrder.reset(plan.steps);
     d->rerunIndex = -1;
     for (std::size_t i = 0; i < plan.steps.size(); ++i)
         if (plan.mode == ReplayPlan::Mode::Rerun && plan.steps[i].sequence == plan.rerunFrom)
@@ -1034,15 +1038,23 @@ CallIdentity StepEngineState::identify(Step &step)
 
 void StepEngineState::diverge(Step &step, const QString &why)
 {
+    scheduleMemoReplies(); // no reply is held past a divergence (memoActive is false from here)
     step.divergence = why;
     addEvent(
         step.sequence, PolicyEventKind::Divergence,
         {{"reason", why.toStdString()}, {"tool", step.tool.toStdString()}, {"args_hash", step.argsHash.toStdString()}});
 }
 
-void StepEngineState::queueMemoReply(qint64 endedAt, std::string id, std::string line)
+void StepEngineState::queueMemoReply(int planIndex, std::string id, std::string line)
 {
-    memoReplies.push_back({endedAt, std::move(id), std::move(line)});
+    memoOrder.add(planIndex, std::move(id), std::move(line));
+    scheduleMemoReplies();
+}
+
+void StepEngineState::scheduleMemoReplies()
+{
+    if (memoOrder.empty())
+        return;
     if (!memoTimer) {
         memoTimer = new QTimer(q);
         memoTimer->setSingleShot(true);
@@ -1052,17 +1064,32 @@ void StepEngineState::queueMemoReply(qint64 endedAt, std::string id, std::string
         memoTimer->start(0);
 }
 
-/// The memoized replies of the calls that arrived in one turn of the event loop, in
-/// the order the recorded run completed them (relative order only: nothing waits).
-void StepEngineState::sendMemoReplies()
+/// The next memoized reply, in the order the recorded run completed them
+/// (MemoReplyOrder); after a divergence, or when a held reply has waited MemoHoldMs for
+/// a call the script did not make, held or not.
+void StepEngineState::sendMemoReplies(bool all)
 {
-    std::vector<MemoReply> replies = std::exchange(memoReplies, {});
     if (cancelled)
         return;
-    std::stable_sort(replies.begin(), replies.end(),
-                     [](const MemoReply &a, const MemoReply &b) { return a.endedAt < b.endedAt; });
-    for (const MemoReply &reply : replies)
-        Q_EMIT q->replyReady(reply.id, reply.line);
+    memoReleaseAll = memoReleaseAll || all;
+    const bool release = memoReleaseAll || !memoActive;
+    if (auto reply = memoOrder.takeNext(release))
+        Q_EMIT q->replyReady(reply->id, reply->line);
+    if (memoOrder.empty()) {
+        memoReleaseAll = false;
+        if (memoHoldTimer)
+            memoHoldTimer->stop();
+        return;
+    }
+    // More queued: the next one after a gap (it may be ready now), and a hold bound.
+    memoTimer->start(MemoGapMs);
+    if (!memoHoldTimer) {
+        memoHoldTimer = new QTimer(q);
+        memoHoldTimer->setSingleShot(true);
+        QObject::connect(memoHoldTimer, &QTimer::timeout, q, [this] { sendMemoReplies(true); });
+    }
+    if (!memoHoldTimer->isActive())
+        memoHoldTimer->start(MemoHoldMs);
 }
 
 /// Returns true when the call was answered from the plan (memoized). Every call looks
@@ -1073,6 +1100,10 @@ bool StepEngineState::applyPlan(Step &step, const CallIdentity &identity)
         return false; // Replay past its divergence: every call runs for real
     const ReplayPlan &p = *plan;
     const int found = planIndex.find(identity);
+    if (found >= 0) { // a held memoized reply may have waited for this call
+        memoOrder.arrived(found);
+        scheduleMemoReplies();
+    }
     if (p.mode == ReplayPlan::Mode::Rerun && found >= 0 && found == rerunIndex) {
         nlohmann::json detail = {{"from_sequence", p.rerunFrom}};
         if (p.editedArgs) {
@@ -1190,7 +1221,7 @@ bool StepEngineState::applyPlan(Step &step, const CallIdentity &identity)
         else
             scheduleFlush(MemoFlushMs);
     }
-    queueMemoReply(old.endedAt, id, line); // in recorded completion order, on the next turn
+    queueMemoReply(found, id, line); // in recorded completion order (MemoReplyOrder)
     return true;
 }
 
@@ -1370,7 +1401,8 @@ bool StepEngine::retryNow(const QString &callId, QString *reason)
 void StepEngine::flush()
 {
     d->flush();
-    d->sendMemoReplies();
+    while (!d->memoOrder.empty() && !d->cancelled)
+        d->sendMemoReplies(true);
 }
 
 bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason)

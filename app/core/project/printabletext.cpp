@@ -89,6 +89,27 @@ ClippedText clipUtf8(const QByteArray &utf8, qsizetype maxBytes)
     return {utf8.left(cut), utf8.size() - cut};
 }
 
+ClippedText clipUtf8Stream(const QByteArray &utf8, qsizetype maxBytes)
+{
+    ClippedText clipped = clipUtf8(utf8, maxBytes);
+    if (utf8.size() < maxBytes)
+        return clipped; // not at the cap: the rest of a character may still come
+    const QByteArray &kept = clipped.kept;
+    qsizetype lead = kept.size();
+    while (lead > 0 && kept.size() - lead < 4 && (static_cast<unsigned char>(kept.at(lead - 1)) & 0xC0) == 0x80)
+        --lead;
+    if (lead == 0)
+        return clipped;
+    const auto first = static_cast<unsigned char>(kept.at(lead - 1));
+    const qsizetype need = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1;
+    const qsizetype have = kept.size() - (lead - 1);
+    if (have < need) { // the cap is reached: its missing bytes will never be kept
+        clipped.kept.chop(have);
+        clipped.dropped += have;
+    }
+    return clipped;
+}
+
 ClippedText clipChars(const QString &text, qsizetype maxChars)
 {
     if (text.size() <= maxChars)

@@ -35,6 +35,10 @@ struct ClippedText
 /// `utf8` cut to at most `maxBytes` bytes, back to the start of a character when the
 /// cap falls inside one (a continuation byte 10xxxxxx is never the first dropped one).
 ClippedText clipUtf8(const QByteArray &utf8, qsizetype maxBytes);
+/// clipUtf8() for a stream that stops at `maxBytes` (an output cap): when `utf8` reaches
+/// the cap, a character begun before it whose remaining bytes would come after it is
+/// dropped too (counted in `dropped`), even when it ends this chunk.
+ClippedText clipUtf8Stream(const QByteArray &utf8, qsizetype maxBytes);
 /// At most `maxChars` UTF-16 units of `text`, never half a surrogate pair; `dropped`
 /// counts the UTF-8 bytes of the rest.
 ClippedText clipChars(const QString &text, qsizetype maxChars);

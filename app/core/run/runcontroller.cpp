@@ -266,11 +266,14 @@ public:
             return;
         QByteArray data = chunk;
         const std::size_t left = limits.outputBytes - outputBytes[stream];
-        if (std::size_t(data.size()) > left) {
-            const ClippedText clipped = clipUtf8(data, qsizetype(left)); // never half a character
-            outputDropped[stream] = clipped.dropped;
-            data = clipped.kept;
-            outputTruncated[stream] = true;
+        if (std::size_t(data.size()) >= left) {
+            // Never half a character, also when this chunk ends inside one at the cap.
+            const ClippedText clipped = clipUtf8Stream(data, qsizetype(left));
+            if (std::size_t(data.size()) > left || clipped.dropped > 0) {
+                outputDropped[stream] = clipped.dropped;
+                data = clipped.kept;
+                outputTruncated[stream] = true;
+            }
         }
         outputBytes[stream] += std::size_t(data.size());
         if (!data.isEmpty()) {
