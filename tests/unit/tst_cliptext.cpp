@@ -67,7 +67,9 @@ private Q_SLOTS:
         const ClippedText whole = clipUtf8Stream(QByteArray("ab\xe2\x82\xac"), 5);
         QCOMPARE(whole.kept, QByteArray("ab\xe2\x82\xac"));
         QCOMPARE(whole.dropped, qsizetype(0));
-        const ClippedText over = clipUtf8Stream(QByteArray("ab\xc3\xa9" "cd"), 3);
+        const ClippedText over = clipUtf8Stream(QByteArray("ab\xc3\xa9"
+                                                           "cd"),
+                                                3);
         QCOMPARE(over.kept, QByteArray("ab"));
         QCOMPARE(over.dropped, qsizetype(4));
     }
