@@ -13,6 +13,7 @@
 #include "project/schemavalidator.h"
 #include "python/toolworker.h"
 #include "run/runcontroller.h"
+#include "testfiles.h"
 #include "trustedproject.h"
 
 #include <QDir>
@@ -30,15 +31,6 @@ using json = nlohmann::json;
 QString dataDir()
 {
     return qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/python-derive");
-}
-
-void writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        qWarning() << "cannot write" << path;
-    file.write(data);
 }
 
 /// A copy of tests/data/python-derive in `target`.
