@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bridgemessage.h"
 
+#include "jsontypename.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -32,32 +34,6 @@ std::string truncateUtf8(std::string_view text, std::size_t maxBytes)
 std::string quotedExcerpt(std::string_view value)
 {
     return json(truncateUtf8(value, MaxQuotedBytes)).dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-/// "an object", "a string", "null", … for error reasons.
-std::string describeType(const json &value)
-{
-    switch (value.type()) {
-    case json::value_t::null:
-        return "null";
-    case json::value_t::object:
-        return "an object";
-    case json::value_t::array:
-        return "an array";
-    case json::value_t::string:
-        return "a string";
-    case json::value_t::boolean:
-        return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-        return "a number";
-    case json::value_t::binary:
-        return "binary data";
-    case json::value_t::discarded:
-        break;
-    }
-    return "nothing";
 }
 
 bool isHex(char c)
@@ -328,7 +304,7 @@ std::optional<BridgeCall> callWithBadArguments(std::string_view line, std::size_
             const json parsed = json::parse(args.begin(), args.end());
             if (parsed.is_object() || parsed.is_array())
                 return std::nullopt; // the arguments are fine: the line is wrong elsewhere
-            reason = "the arguments must be a JSON object or array, not " + describeType(parsed);
+            reason = "the arguments must be a JSON object or array, not " + jsonTypeName(parsed.type());
         } catch (const json::parse_error &e) {
             std::string detail = e.what();
             if (const std::size_t colon = detail.find(": "); colon != std::string::npos)
@@ -366,16 +342,18 @@ json BridgeError::toJson() const
 BridgeError BridgeError::fromJson(const json &value)
 {
     if (!value.is_object())
-        throw std::runtime_error("an error must be a JSON object, not " + describeType(value));
+        throw std::runtime_error("an error must be a JSON object, not " + jsonTypeName(value.type()));
     BridgeError error;
     for (const auto &[key, field] : value.items()) {
         if (key == "code" || key == "message") {
             if (!field.is_string())
-                throw std::runtime_error("error field \"" + key + "\" must be a string, not " + describeType(field));
+                throw std::runtime_error("error field \"" + key + "\" must be a string, not "
+                                         + jsonTypeName(field.type()));
             (key == "code" ? error.code : error.message) = field.get<std::string>();
         } else if (key == "retryable") {
             if (!field.is_boolean())
-                throw std::runtime_error("error field \"retryable\" must be a boolean, not " + describeType(field));
+                throw std::runtime_error("error field \"retryable\" must be a boolean, not "
+                                         + jsonTypeName(field.type()));
             error.retryable = field.get<bool>();
         } else if (key == "attempts") {
             if (!field.is_number_integer() || field.get<std::int64_t>() < 0 || field.get<std::int64_t>() > INT32_MAX)
@@ -502,7 +480,7 @@ BridgeDecodeResult decodeLine(std::string_view line)
     }
 
     if (!message.is_object()) {
-        result.error = "a bridge message must be a JSON object, not " + describeType(message);
+        result.error = "a bridge message must be a JSON object, not " + jsonTypeName(message.type());
         return result;
     }
     const auto type = message.find("type");
@@ -538,7 +516,7 @@ BridgeDecodeResult decodeLine(std::string_view line)
             refused.tool = tool->get<std::string>();
             refused.argsJson = "{}";
             refused.argsBytes = 2;
-            refused.argumentsError = "the arguments must be a JSON object or array, not " + describeType(*args);
+            refused.argumentsError = "the arguments must be a JSON object or array, not " + jsonTypeName(args->type());
             result.call = std::move(refused);
             return result;
         }

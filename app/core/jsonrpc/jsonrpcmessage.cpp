@@ -3,33 +3,11 @@
 #include "jsonrpcmessage.h"
 
 #include "jsoninput.h"
+#include "jsontypename.h"
 
 using nlohmann::json;
 
 namespace {
-
-const char *typeName(const json &value)
-{
-    switch (value.type()) {
-    case json::value_t::null:
-        return "null";
-    case json::value_t::boolean:
-        return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-        return "an integer";
-    case json::value_t::number_float:
-        return "a number with a fraction or exponent";
-    case json::value_t::string:
-        return "a string";
-    case json::value_t::array:
-        return "an array";
-    case json::value_t::object:
-        return "an object";
-    default:
-        return "a binary value";
-    }
-}
 
 JsonRpcDecoded refused(std::int64_t code, std::string message, json id = nullptr)
 {
@@ -47,7 +25,8 @@ JsonRpcDecoded invalid(const std::string &what, json id = nullptr)
 
 std::string wrongType(const char *member, const char *expected, const json &value)
 {
-    return std::string("\"") + member + "\" must be " + expected + ", got " + typeName(value);
+    return std::string("\"") + member + "\" must be " + expected + ", got "
+        + jsonTypeName(value.type(), JsonNumberNames::IntegerApart);
 }
 
 } // namespace
@@ -173,7 +152,8 @@ JsonRpcDecoded decodeValue(const json &value)
     if (value.is_array())
         return invalid("a batch (an array of messages); MCP sends one message at a time");
     if (!value.is_object())
-        return invalid(std::string("expected an object, got ") + typeName(value));
+        return invalid(std::string("expected an object, got ")
+                       + jsonTypeName(value.type(), JsonNumberNames::IntegerApart));
 
     // The id first, so that every later refusal of a request can name it.
     json id;

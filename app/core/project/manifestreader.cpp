@@ -4,6 +4,8 @@
 
 #include "project/jsonqt.h"
 
+#include "jsontypename.h"
+
 #include <cmath>
 
 namespace ManifestReader {
@@ -15,24 +17,7 @@ void fail(const QString &message, const nlohmann::json *node, bool atKey)
 
 QString typeName(const json &value)
 {
-    switch (value.type()) {
-    case json::value_t::null:
-        return QStringLiteral("null");
-    case json::value_t::boolean:
-        return QStringLiteral("a boolean");
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-        return QStringLiteral("a number");
-    case json::value_t::string:
-        return QStringLiteral("a string");
-    case json::value_t::array:
-        return QStringLiteral("an array");
-    case json::value_t::object:
-        return QStringLiteral("an object");
-    default:
-        return QStringLiteral("an unsupported value");
-    }
+    return QString::fromStdString(jsonTypeName(value.type()));
 }
 
 QString at(const QString &where)
