@@ -195,7 +195,8 @@ std::optional<ModelReply> parseReply(std::string_view body, QString *error)
     reply.message = json{{"role", "assistant"}, {"content", hasText ? json(text) : json()}};
     if (!calls.empty())
         reply.message["tool_calls"] = std::move(calls);
-    if (root->contains("stop_reason") && (*root)["stop_reason"].is_string())
+    if (root->contains("stop_reason") && (*root)["stop_reason"].is_string()
+        && !(*root)["stop_reason"].get_ref<const std::string &>().empty())
         reply.stopReason = neutralStopReason((*root)["stop_reason"].get<std::string>());
     else
         reply.stopReason = reply.message.contains("tool_calls") ? QStringLiteral("tool_calls") : QStringLiteral("stop");

@@ -131,7 +131,8 @@ std::optional<ModelReply> parseReply(std::string_view body, QString *error)
         if (!calls.empty())
             reply.message["tool_calls"] = std::move(calls);
     }
-    if (choice.contains("finish_reason") && choice["finish_reason"].is_string())
+    if (choice.contains("finish_reason") && choice["finish_reason"].is_string()
+        && !choice["finish_reason"].get_ref<const std::string &>().empty())
         reply.stopReason = JsonQt::fromStd(choice["finish_reason"].get<std::string>()).left(64);
     else
         reply.stopReason = reply.message.contains("tool_calls") ? QStringLiteral("tool_calls") : QStringLiteral("stop");
