@@ -230,6 +230,7 @@ test)
             "fuzz_toolfile corpus_toolfile $((seconds / 3))"
             "fuzz_manifest corpus_manifest $((seconds / 3))"
             "fuzz_jsonrpc corpus_jsonrpc $((seconds / 3))"
+            "fuzz_modelreply corpus_modelreply $((seconds / 3))"
         )
         targets=()
         for entry in "${fuzzers[@]}"; do targets+=("${entry%% *}"); done

@@ -19,6 +19,7 @@ declare -A ALLOWED=(
     [run]="run engine exchange journal project python"
     [jsonrpc]="jsonrpc"
     [mcp]="mcp jsonrpc project python"
+    [llm]="llm exchange journal project python"
 )
 core_folders=" ${!ALLOWED[*]} "
 status=0

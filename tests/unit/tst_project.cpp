@@ -169,6 +169,73 @@ private Q_SLOTS:
         QCOMPARE(ToolSandbox::projectAllowsNetwork(dir.path()), false);
     }
 
+    void models()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeProject(dir,
+                     J("{'retry': {'max_attempts': 5, 'attempt_timeout_seconds': 9},"
+                       "'models': ["
+                       "{'name': 'local', 'provider': 'openai-chat', 'base_url': 'http://127.0.0.1:11434/v1/', "
+                       "  'model': 'qwen2.5:7b', 'params': {'temperature': 0.2}, 'retry': {'max_attempts': 2}},"
+                       "{'name': 'claude', 'provider': 'anthropic', 'model': 'claude-sonnet-4-5', "
+                       "  'api_key_secret': 'ANTHROPIC_API_KEY', 'timeout_seconds': 30},"
+                       "{'name': 'teacher', 'provider': 'manual'},"
+                       "{'name': 'scripted', 'provider': 'mock', 'turns': ["
+                       "  {'tool_calls': [{'name': 'get_rate', 'arguments': {'base': 'EUR'}}, "
+                       "                  {'id': 'x', 'name': 'get_rate', 'arguments': '{bad'}]},"
+                       "  {'error': 'overloaded', 'retryable': false},"
+                       "  {'content': 'done', 'usage': {'input_tokens': 12, 'output_tokens': 3}}]}]}"));
+        ProjectError error;
+        const auto project = Project::load(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->models.size(), std::size_t(4));
+
+        const ModelConfig *local = project->model(QStringLiteral("local"));
+        QVERIFY(local);
+        QCOMPARE(local->provider, ModelConfig::Provider::OpenAIChat);
+        QCOMPARE(local->baseUrl, QStringLiteral("http://127.0.0.1:11434/v1"));
+        QCOMPARE(local->endpointUrl(), QStringLiteral("http://127.0.0.1:11434/v1/chat/completions"));
+        QCOMPARE(local->model, QStringLiteral("qwen2.5:7b"));
+        QCOMPARE(local->apiKeySecret, QString());
+        QCOMPARE(QString::fromStdString(local->params.dump()), QStringLiteral("{\"temperature\":0.2}"));
+        QCOMPARE(local->retry.maxAttempts, 2);           // its own retry …
+        QCOMPARE(local->timeoutMs, 120000);              // … 120 s by default …
+        QCOMPARE(local->retry.attemptTimeoutMs, 120000); // … is the attempt timeout, not the project's 9 s
+
+        const ModelConfig *claude = project->model(QStringLiteral("claude"));
+        QVERIFY(claude);
+        QCOMPARE(claude->provider, ModelConfig::Provider::Anthropic);
+        QCOMPARE(claude->endpointUrl(), QStringLiteral("https://api.anthropic.com/v1/messages"));
+        QCOMPARE(claude->apiKeySecret, QStringLiteral("ANTHROPIC_API_KEY"));
+        QCOMPARE(claude->retry.maxAttempts, 5); // the project's
+        QCOMPARE(claude->retry.attemptTimeoutMs, 30000);
+
+        const ModelConfig *teacher = project->model(QStringLiteral("teacher"));
+        QVERIFY(teacher);
+        QCOMPARE(teacher->provider, ModelConfig::Provider::Manual);
+        QCOMPARE(teacher->retry.attemptTimeoutMs, 0);
+        QCOMPARE(teacher->endpointUrl(), QString());
+
+        const ModelConfig *scripted = project->model(QStringLiteral("scripted"));
+        QVERIFY(scripted);
+        QCOMPARE(scripted->turns.size(), std::size_t(3));
+        QCOMPARE(QString::fromStdString(scripted->turns[0].message.dump()),
+                 QStringLiteral("{\"content\":null,\"role\":\"assistant\",\"tool_calls\":["
+                                "{\"function\":{\"arguments\":\"{\\\"base\\\":\\\"EUR\\\"}\",\"name\":\"get_rate\"},"
+                                "\"id\":\"call_1_1\",\"type\":\"function\"},"
+                                "{\"function\":{\"arguments\":\"{bad\",\"name\":\"get_rate\"},"
+                                "\"id\":\"x\",\"type\":\"function\"}]}"));
+        QCOMPARE(scripted->turns[0].stopReason, QStringLiteral("tool_calls"));
+        QCOMPARE(scripted->turns[1].isError, true);
+        QCOMPARE(scripted->turns[1].error, QStringLiteral("overloaded"));
+        QCOMPARE(scripted->turns[1].retryable, false);
+        QCOMPARE(scripted->turns[2].stopReason, QStringLiteral("stop"));
+        QCOMPARE(scripted->turns[2].inputTokens, 12);
+        QCOMPARE(scripted->turns[2].outputTokens, 3);
+        QVERIFY(!project->model(QStringLiteral("nope")));
+    }
+
     void mcpServers()
     {
         // A Claude Desktop / VS Code config pasted as it is.
@@ -424,6 +491,52 @@ private Q_SLOTS:
         QTest::newRow("default script not declared")
             << J("{'default_script': @'main'}")
             << QStringLiteral("'default_script' names 'main', which is not in 'scripts'");
+        QTest::newRow("models an object")
+            << J("{'models': @{}}") << QStringLiteral("'models' must be an array, not an object");
+        QTest::newRow("model without provider")
+            << J("{'models': [@{'name': 'm', 'model': 'x'}]}") << QStringLiteral("model 'm': 'provider' is missing");
+        QTest::newRow("model unknown provider")
+            << J("{'models': [{'name': 'm', 'provider': @'openai'}]}")
+            << QStringLiteral("model 'm': 'provider' must be \"openai-chat\", \"anthropic\", \"manual\" or "
+                              "\"mock\", not \"openai\"");
+        QTest::newRow("model name not an identifier")
+            << J("{'models': [{'name': @'my-model', 'provider': 'manual'}]}")
+            << QStringLiteral("models[0]: invalid name \"my-model\" (1 to 64 letters, digits or '_', not starting "
+                              "with a digit: scripts write models.NAME)");
+        QTest::newRow("model without model id") << J("{'models': [@{'name': 'm', 'provider': 'anthropic'}]}")
+                                                << QStringLiteral("model 'm': 'model' is missing");
+        QTest::newRow("model ftp base_url")
+            << J("{'models': [{'name': 'm', 'provider': 'openai-chat', 'model': 'x', 'base_url': @'ftp://h'}]}")
+            << QStringLiteral("model 'm': 'base_url' must start with http:// or https://");
+        QTest::newRow("model bad secret name")
+            << J("{'models': [{'name': 'm', 'provider': 'anthropic', 'model': 'x', 'api_key_secret': @'MY KEY'}]}")
+            << QStringLiteral("model 'm': 'api_key_secret' must name a secret (letters, digits and '_', not "
+                              "starting with a digit), not \"MY KEY\"");
+        QTest::newRow("model params sets messages")
+            << J("{'models': [{'name': 'm', 'provider': 'openai-chat', 'model': 'x', 'params': {@'messages': []}}]}")
+            << QStringLiteral("model 'm': params: 'messages' is set by the studio, not in params");
+        QTest::newRow("model retry with attempt timeout")
+            << J("{'models': [{'name': 'm', 'provider': 'openai-chat', 'model': 'x', "
+                 "'retry': {@'attempt_timeout_seconds': 3}}]}")
+            << QStringLiteral("model 'm' retry: 'attempt_timeout_seconds' is the model's 'timeout_seconds'; set that "
+                              "instead");
+        QTest::newRow("manual model with base_url")
+            << J("{'models': [{'name': 'm', 'provider': 'manual', @'base_url': 'http://h'}]}")
+            << QStringLiteral("model 'm': 'base_url' is for openai-chat and anthropic models; this one is manual");
+        QTest::newRow("mock model without turns")
+            << J("{'models': [@{'name': 'm', 'provider': 'mock'}]}")
+            << QStringLiteral("model 'm': 'turns' is missing (the scripted answers of a mock model)");
+        QTest::newRow("mock turn with nothing")
+            << J("{'models': [{'name': 'm', 'provider': 'mock', 'turns': [@{'usage': {}}]}]}")
+            << QStringLiteral("model 'm': turns[0]: give 'content' (a final answer), 'tool_calls' or 'error'");
+        QTest::newRow("mock tool call arguments a number")
+            << J("{'models': [{'name': 'm', 'provider': 'mock', 'turns': [{'tool_calls': "
+                 "[{'name': 't', 'arguments': @3}]}]}]}")
+            << QStringLiteral("model 'm': turns[0]: tool_calls[0]: 'arguments' must be an object (or its JSON text), "
+                              "not a number");
+        QTest::newRow("model declared twice")
+            << J("{'models': [{'name': 'm', 'provider': 'manual'}, {'name': @'m', 'provider': 'manual'}]}")
+            << QStringLiteral("model 'm': declared twice (model names must be unique)");
         QTest::newRow("not an object") << J("@[1, 2]")
                                        << QStringLiteral("the manifest must be a JSON object, not an array");
     }

@@ -22,7 +22,8 @@
 namespace {
 
 const QByteArray Manifest
-    = "{\"name\": \"t\", \"scripts\": [{\"path\": \"scripts/main.py\"}], \"tools\": [\n"
+    = "{\"name\": \"t\", \"models\": [{\"name\": \"m\", \"provider\": \"openai-chat\", \"model\": \"x\"}],\n"
+      " \"scripts\": [{\"path\": \"scripts/main.py\"}], \"tools\": [\n"
       "  {\"name\": \"lookup\", \"handler\": {\"kind\": \"command\", \"command\": [\"python3\", \"tools/lookup_cmd.py\"]}},\n"
       "  {\"name\": \"ask\", \"handler\": {\"kind\": \"manual\"}}]}";
 
@@ -63,12 +64,14 @@ private Q_SLOTS:
     void fingerprintNamesWhatWouldRun()
     {
         const TrustFingerprint fingerprint = ProjectTrust::fingerprint(project());
-        QCOMPARE(fingerprint.items.size(), 3);
+        QCOMPARE(fingerprint.items.size(), 4);
         QCOMPARE(fingerprint.items.at(0),
                  QStringLiteral("Python interpreter: %1").arg(ToolWorker::pythonFor(project())));
         QCOMPARE(fingerprint.items.at(1), QStringLiteral("Python tool file: tools/mark.py"));
         QCOMPARE(fingerprint.items.at(2),
                  QStringLiteral("command tool 'lookup': [\"python3\",\"tools/lookup_cmd.py\"]"));
+        // Where a model's key would go: its provider (and so its default URL), base_url, secret.
+        QCOMPARE(fingerprint.items.at(3), QStringLiteral("model 'm': {\"provider\":\"openai-chat\"}"));
         QCOMPARE(fingerprint.hash.size(), 64);
     }
 
@@ -97,12 +100,21 @@ private Q_SLOTS:
                    "{\"name\": \"t\",",
                    "{\"name\": \"t\", \"mcp_servers\": {\"fs\": {\"command\": \"npx\", \"args\": [\"x\"]}},")
             << true;
+        // Where a model's key goes and which key: the provider decides the URL when base_url is not given.
+        const QByteArray model = "\"provider\": \"openai-chat\", \"model\": \"x\"";
         QTest::newRow("a model's base_url")
             << "toolstudio.json"
-            << QByteArray(Manifest).replace(
-                   "{\"name\": \"t\",",
-                   "{\"name\": \"t\", \"models\": [{\"name\": \"m\", \"base_url\": \"https://evil.example\"}],")
+            << QByteArray(Manifest).replace(model, model + ", \"base_url\": \"https://evil.example\"") << true;
+        QTest::newRow("a model's provider")
+            << "toolstudio.json" << QByteArray(Manifest).replace("openai-chat", "anthropic") << true;
+        QTest::newRow("a model's api_key_secret")
+            << "toolstudio.json" << QByteArray(Manifest).replace(model, model + ", \"api_key_secret\": \"GH_TOKEN\"")
             << true;
+        QTest::newRow("a model's params")
+            << "toolstudio.json" << QByteArray(Manifest).replace(model, model + ", \"params\": {\"temperature\": 1}")
+            << false;
+        QTest::newRow("a model's model id")
+            << "toolstudio.json" << QByteArray(Manifest).replace("\"model\": \"x\"", "\"model\": \"y\"") << false;
     }
 
     void fingerprintChanges()

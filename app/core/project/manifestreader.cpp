@@ -139,4 +139,28 @@ const json &objectMember(const json &object, const char *key, const QString &whe
     return value;
 }
 
+RetryPolicy retryPolicy(const json &object, RetryPolicy policy, const QString &where, RetryKeys *keys)
+{
+    checkKeys(object,
+              {"max_attempts", "initial_backoff_seconds", "factor", "max_backoff_seconds", "jitter",
+               "attempt_timeout_seconds", "total_timeout_seconds"},
+              where);
+    policy.maxAttempts = int(qMin<qint64>(integerValue(object, "max_attempts", where, policy.maxAttempts, 1), 1000000));
+    policy.initialBackoffMs
+        = secondsToMs(numberValue(object, "initial_backoff_seconds", where, policy.initialBackoffMs / 1000.0, 0));
+    policy.factor = numberValue(object, "factor", where, policy.factor, 1);
+    policy.maxBackoffMs
+        = secondsToMs(numberValue(object, "max_backoff_seconds", where, policy.maxBackoffMs / 1000.0, 0));
+    policy.jitter = numberValue(object, "jitter", where, policy.jitter, 0, 1);
+    policy.attemptTimeoutMs
+        = secondsToMs(numberValue(object, "attempt_timeout_seconds", where, policy.attemptTimeoutMs / 1000.0, 0));
+    policy.totalTimeoutMs
+        = secondsToMs(numberValue(object, "total_timeout_seconds", where, policy.totalTimeoutMs / 1000.0, 0));
+    if (keys) {
+        keys->attemptTimeout = object.contains("attempt_timeout_seconds");
+        keys->totalTimeout = object.contains("total_timeout_seconds");
+    }
+    return policy;
+}
+
 } // namespace ManifestReader

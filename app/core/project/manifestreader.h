@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "project/tool.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -46,4 +48,14 @@ int secondsToMs(double seconds);
 QStringList stringList(const json &object, const char *key, const QString &where);
 /// `object[key]`, which must be there and be an object.
 const json &objectMember(const json &object, const char *key, const QString &where);
+
+/// Which keys of a "retry" object were given (manual tools and models take a timeout
+/// only where their own retry or settings set it).
+struct RetryKeys
+{
+    bool attemptTimeout = false;
+    bool totalTimeout = false;
+};
+/// A "retry" object (docs/project-format.md "retry") read over `policy`, key by key.
+RetryPolicy retryPolicy(const json &object, RetryPolicy policy, const QString &where, RetryKeys *keys = nullptr);
 } // namespace ManifestReader

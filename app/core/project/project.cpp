@@ -31,38 +31,6 @@ using namespace ManifestReader;
 
 constexpr auto ManifestName = "toolstudio.json";
 
-/// Which keys of a "retry" object were given (manual tools only take a timeout that
-/// their own retry sets).
-struct RetryKeys
-{
-    bool attemptTimeout = false;
-    bool totalTimeout = false;
-};
-
-RetryPolicy parseRetry(const json &object, RetryPolicy policy, const QString &where, RetryKeys *keys = nullptr)
-{
-    checkKeys(object,
-              {"max_attempts", "initial_backoff_seconds", "factor", "max_backoff_seconds", "jitter",
-               "attempt_timeout_seconds", "total_timeout_seconds"},
-              where);
-    policy.maxAttempts = int(qMin<qint64>(integerValue(object, "max_attempts", where, policy.maxAttempts, 1), 1000000));
-    policy.initialBackoffMs
-        = secondsToMs(numberValue(object, "initial_backoff_seconds", where, policy.initialBackoffMs / 1000.0, 0));
-    policy.factor = numberValue(object, "factor", where, policy.factor, 1);
-    policy.maxBackoffMs
-        = secondsToMs(numberValue(object, "max_backoff_seconds", where, policy.maxBackoffMs / 1000.0, 0));
-    policy.jitter = numberValue(object, "jitter", where, policy.jitter, 0, 1);
-    policy.attemptTimeoutMs
-        = secondsToMs(numberValue(object, "attempt_timeout_seconds", where, policy.attemptTimeoutMs / 1000.0, 0));
-    policy.totalTimeoutMs
-        = secondsToMs(numberValue(object, "total_timeout_seconds", where, policy.totalTimeoutMs / 1000.0, 0));
-    if (keys) {
-        keys->attemptTimeout = object.contains("attempt_timeout_seconds");
-        keys->totalTimeout = object.contains("total_timeout_seconds");
-    }
-    return policy;
-}
-
 ProjectLimits parseLimits(const json &object)
 {
     const QString where = QStringLiteral("limits");
@@ -241,7 +209,7 @@ Tool parseTool(const json &object, const nlohmann::ordered_json *ordered, const 
     tool.retry = retryDefaults;
     if (member(object, "retry"))
         tool.retry
-            = parseRetry(objectMember(object, "retry", where), retryDefaults, where + QStringLiteral(" retry"), &keys);
+            = retryPolicy(objectMember(object, "retry", where), retryDefaults, where + QStringLiteral(" retry"), &keys);
     // A person may take any time (DESIGN.md "Retry policy"): a manual tool has no
     // timeouts unless its own retry sets them.
     if (tool.handler == HandlerKind::Manual) {
@@ -357,8 +325,8 @@ void applyPythonOverrides(Project &project, const json &root)
         const QStringList tags = stringList(*it, "tags", where);
         std::optional<RetryPolicy> retry;
         if (member(*it, "retry"))
-            retry = parseRetry(objectMember(*it, "retry", where), project.retryDefaults,
-                               where + QStringLiteral(" retry"));
+            retry = retryPolicy(objectMember(*it, "retry", where), project.retryDefaults,
+                                where + QStringLiteral(" retry"));
         Tool *tool = nullptr;
         for (Tool &t : project.tools)
             if (t.name == name)
@@ -444,10 +412,10 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
     try {
         if (!root.is_object())
             fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)), &root);
-        checkKeys(
-            root,
-            {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools", "sandbox", "mcp_servers"},
-            QString());
+        checkKeys(root,
+                  {"name", "default_script", "scripts", "limits", "retry", "tools", "python_tools", "sandbox",
+                   "mcp_servers", "models"},
+                  QString());
         project.name = stringValue(root, "name", QString(), false, QFileInfo(absoluteDir).fileName());
         if (member(root, "limits"))
             project.limits = parseLimits(objectMember(root, "limits", QString()));
@@ -460,7 +428,9 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
             project.mcpServers = McpServerConfig::parseAll(*servers);
         if (member(root, "retry"))
             project.retryDefaults
-                = parseRetry(objectMember(root, "retry", QString()), RetryPolicy(), QStringLiteral("retry"));
+                = retryPolicy(objectMember(root, "retry", QString()), RetryPolicy(), QStringLiteral("retry"));
+        if (const json *models = member(root, "models"))
+            project.models = ModelConfig::parseAll(*models, project.retryDefaults);
 
         QSet<QString> names;
         QHash<QString, QString> origin; // tool name -> where it is declared
@@ -561,6 +531,14 @@ const PythonToolFile *Project::pythonFileOf(const QString &name) const
     return nullptr;
 }
 
+const ModelConfig *Project::model(const QString &name) const
+{
+    for (const ModelConfig &model : models)
+        if (model.name == name)
+            return &model;
+    return nullptr;
+}
+
 const ScriptEntry *Project::script(const QString &name) const
 {
     for (const ScriptEntry &s : scripts)
@@ -608,7 +586,7 @@ QString Project::retryProblem(const nlohmann::json &retry)
     try {
         if (!retry.is_object())
             fail(QStringLiteral("retry: must be an object, not %1").arg(typeName(retry)));
-        parseRetry(retry, RetryPolicy(), QStringLiteral("retry"));
+        retryPolicy(retry, RetryPolicy(), QStringLiteral("retry"));
     } catch (const ManifestError &e) {
         return e.message;
     }

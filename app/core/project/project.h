@@ -3,6 +3,7 @@
 #pragma once
 
 #include "project/mcpserverconfig.h"
+#include "project/modelconfig.h"
 #include "project/tool.h"
 #include "python/pythontoolfile.h"
 
@@ -83,6 +84,8 @@ public:
     bool toolsNetwork = true;
     /// `mcp_servers`, sorted by server name.
     std::vector<McpServerConfig> mcpServers;
+    /// `models`, in the manifest's order (docs/models.md).
+    std::vector<ModelConfig> models;
     RetryPolicy retryDefaults;
     std::vector<PythonToolFile> pythonFiles;
     QString pythonError; ///< set when the tool worker could not describe tools/ at all
@@ -97,6 +100,7 @@ public:
 
     const Tool *tool(const QString &name) const;
     const ScriptEntry *script(const QString &name) const;
+    const ModelConfig *model(const QString &name) const;
     /// Absolute path of the default script, or empty when the project has none.
     QString defaultScriptPath() const;
     QString manifestPath() const;

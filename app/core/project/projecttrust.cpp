@@ -211,8 +211,11 @@ TrustFingerprint ProjectTrust::fingerprint(const QString &dir)
     for (const auto &[name, server] : namedEntries(root, "mcp_servers"))
         fingerprint.items << QStringLiteral("MCP server '%1': %2")
                                  .arg(name, subset(server, {"command", "args", "url", "env", "cwd", "sandbox"}));
+    // A model's key goes to its URL, which the provider decides when base_url is not
+    // given: a changed provider, URL or secret name sends a key somewhere new.
     for (const auto &[name, model] : namedEntries(root, "models"))
-        fingerprint.items << QStringLiteral("model '%1': %2").arg(name, subset(model, {"base_url"}));
+        fingerprint.items
+            << QStringLiteral("model '%1': %2").arg(name, subset(model, {"provider", "base_url", "api_key_secret"}));
 
     fingerprint.items.sort();
     fingerprint.hash = QString::fromLatin1(

@@ -1,0 +1,317 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "llm/modelclient.h"
+
+#include "llm/anthropiccodec.h"
+#include "llm/openaichatcodec.h"
+
+#include <QDateTime>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+#include <QUrl>
+
+#include <limits>
+
+namespace {
+
+bool isAnthropic(const ModelConfig &config)
+{
+    return config.provider == ModelConfig::Provider::Anthropic;
+}
+
+/// Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP date; -1 when absent or unreadable.
+int retryAfterMs(const QByteArray &header)
+{
+    const QByteArray value = header.trimmed();
+    if (value.isEmpty())
+        return -1;
+    bool ok = false;
+    const qint64 seconds = value.toLongLong(&ok);
+    if (ok)
+        return seconds < 0 ? -1 : int(qMin<qint64>(seconds * 1000, std::numeric_limits<int>::max()));
+    const QDateTime when = QDateTime::fromString(QString::fromLatin1(value), Qt::RFC2822Date);
+    if (!when.isValid())
+        return -1;
+    return int(
+        qBound(qint64(0), QDateTime::currentDateTimeUtc().msecsTo(when), qint64(std::numeric_limits<int>::max())));
+}
+
+QString networkReason(QNetworkReply::NetworkError error, const QString &text)
+{
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+        return QStringLiteral("connection refused; is the server running?");
+    case QNetworkReply::HostNotFoundError:
+        return QStringLiteral("host not found; check base_url");
+    case QNetworkReply::RemoteHostClosedError:
+        return QStringLiteral("the server closed the connection before it answered");
+    default:
+        return text;
+    }
+}
+
+} // namespace
+
+ModelClient::ModelClient(ModelConfig config, Secrets secrets, QNetworkAccessManager *network, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_secrets(std::move(secrets))
+    , m_network(network)
+{}
+
+ModelClient::~ModelClient()
+{
+    for (Pending &pending : m_pending)
+        if (pending.reply) {
+            pending.reply->disconnect(this);
+            pending.reply->abort();
+            pending.reply->deleteLater();
+        }
+}
+
+ModelError ModelClient::error(const QString &code, const QString &message, bool retryable) const
+{
+    ModelError result;
+    result.code = code;
+    result.message = m_secrets.mask(QStringLiteral("model '%1': %2").arg(m_config.name, message));
+    result.retryable = retryable;
+    return result;
+}
+
+void ModelClient::finishLater(quint64 id, Done done, ModelResult result, int delayMs)
+{
+    // A placeholder so cancel() can drop it; the callback never runs inside send().
+    m_pending.insert(id, Pending{});
+    QTimer::singleShot(delayMs, this, [this, id, done = std::move(done), result = std::move(result)] {
+        if (m_pending.remove(id))
+            done(result);
+    });
+}
+
+std::optional<ModelReply> ModelClient::mockTurn(ModelError *failure)
+{
+    const ModelTurn &turn = m_config.turns[qMin(m_mockTurn, m_config.turns.size() - 1)];
+    ++m_mockTurn;
+    if (turn.isError) {
+        *failure = error(QStringLiteral("model_failed"), turn.error, turn.retryable);
+        return std::nullopt;
+    }
+    ModelReply reply;
+    reply.message = turn.message;
+    reply.inputTokens = turn.inputTokens;
+    reply.outputTokens = turn.outputTokens;
+    reply.stopReason = turn.stopReason;
+    ModelMessage::checkArguments(reply);
+    return reply;
+}
+
+quint64 ModelClient::send(const ModelRequest &request, Done done)
+{
+    const quint64 id = m_nextId++;
+    ModelResult result;
+    if (m_config.provider == ModelConfig::Provider::Manual) {
+        result.error = error(QStringLiteral("manual_model"),
+                             QStringLiteral("a person answers this model's turns; it takes no HTTP request"));
+        finishLater(id, std::move(done), std::move(result));
+        return id;
+    }
+    if (m_config.provider == ModelConfig::Provider::Mock) {
+        if (QString problem = ModelMessage::checkMessages(request.messages); !problem.isEmpty()) {
+            result.error = error(QStringLiteral("invalid_request"), problem);
+        } else {
+            const int delayMs = m_config.turns[qMin(m_mockTurn, m_config.turns.size() - 1)].delayMs;
+            result.reply = mockTurn(&result.error);
+            finishLater(id, std::move(done), std::move(result), delayMs);
+            return id;
+        }
+        finishLater(id, std::move(done), std::move(result));
+        return id;
+    }
+
+    QString problem;
+    const auto body = isAnthropic(m_config) ? AnthropicCodec::buildRequest(m_config, request, &problem)
+                                            : OpenAIChatCodec::buildRequest(m_config, request, &problem);
+    if (!body) {
+        result.error = error(QStringLiteral("invalid_request"), problem);
+        finishLater(id, std::move(done), std::move(result));
+        return id;
+    }
+    QString key;
+    if (!m_config.apiKeySecret.isEmpty()) {
+        key = m_secrets.value(m_config.apiKeySecret);
+        if (key.isEmpty()) {
+            result.error = error(QStringLiteral("missing_secret"),
+                                 QStringLiteral("the secret %1 is not set; set it with `toolstudio tools secret "
+                                                "PROJECT %1` (the key on stdin)")
+                                     .arg(m_config.apiKeySecret));
+            finishLater(id, std::move(done), std::move(result));
+            return id;
+        }
+    }
+
+    QNetworkRequest http(QUrl(m_config.endpointUrl()));
+    http.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    http.setRawHeader("Accept", "application/json");
+    // A redirect would carry the key to another URL: it is an error instead.
+    http.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    if (isAnthropic(m_config)) {
+        http.setRawHeader("anthropic-version", AnthropicCodec::ApiVersion);
+        if (!key.isEmpty())
+            http.setRawHeader("x-api-key", key.toUtf8());
+    } else if (!key.isEmpty()) {
+        http.setRawHeader("Authorization", "Bearer " + key.toUtf8());
+    }
+
+    Pending pending;
+    pending.done = std::move(done);
+    pending.reply = m_network->post(http, QByteArray::fromStdString(body->dump()));
+    pending.timer = new QTimer(this);
+    pending.timer->setSingleShot(true);
+    connect(pending.timer, &QTimer::timeout, this, [this, id] {
+        const auto it = m_pending.find(id);
+        if (it == m_pending.end() || !it->reply)
+            return;
+        it->timedOut = true;
+        it->reply->abort();
+    });
+    if (m_config.timeoutMs > 0)
+        pending.timer->start(m_config.timeoutMs);
+    QNetworkReply *reply = pending.reply;
+    m_pending.insert(id, std::move(pending));
+    connect(reply, &QNetworkReply::readyRead, this, [this, id] { onReadyRead(id); });
+    connect(reply, &QNetworkReply::finished, this, [this, id] { onFinished(id); });
+    return id;
+}
+
+void ModelClient::cancel(quint64 id)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    Pending pending = std::move(*it);
+    m_pending.erase(it);
+    delete pending.timer;
+    if (pending.reply) {
+        pending.reply->disconnect(this);
+        pending.reply->abort();
+        pending.reply->deleteLater();
+    }
+}
+
+void ModelClient::onReadyRead(quint64 id)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end() || !it->reply || it->overCap)
+        return;
+    QNetworkReply *reply = it->reply;
+    const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
+    const qint64 room = m_replyCap - it->body.size();
+    if ((length.isValid() && length.toLongLong() > m_replyCap) || reply->bytesAvailable() > room) {
+        it->overCap = true;
+        reply->abort(); // finished() follows; nothing more is read
+        return;
+    }
+    it->body += reply->readAll();
+}
+
+void ModelClient::onFinished(quint64 id)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    Pending pending = std::move(*it);
+    m_pending.erase(it);
+    delete pending.timer;
+    QNetworkReply *reply = pending.reply;
+    if (!reply)
+        return;
+    if (!pending.overCap && !pending.timedOut && reply->bytesAvailable() > 0) {
+        if (reply->bytesAvailable() > m_replyCap - pending.body.size())
+            pending.overCap = true;
+        else
+            pending.body += reply->readAll();
+    }
+    const ModelResult result = resultOf(reply, pending);
+    reply->disconnect(this);
+    reply->deleteLater();
+    pending.done(result);
+}
+
+ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) const
+{
+    ModelResult result;
+    const QString url = m_config.endpointUrl();
+    if (pending.timedOut) {
+        result.error = error(QStringLiteral("timeout"),
+                             QStringLiteral("no complete answer from %1 within %2 s (timeout_seconds)")
+                                 .arg(url)
+                                 .arg(m_config.timeoutMs / 1000.0),
+                             true);
+        return result;
+    }
+    if (pending.overCap) {
+        result.error = error(QStringLiteral("reply_too_large"),
+                             QStringLiteral("the reply from %1 is larger than %2 bytes; it was not read further")
+                                 .arg(url)
+                                 .arg(m_replyCap));
+        return result;
+    }
+    const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    if (!status.isValid()) {
+        const bool retryable = reply->error() != QNetworkReply::SslHandshakeFailedError;
+        result.error
+            = error(QStringLiteral("model_unreachable"),
+                    QStringLiteral("cannot reach %1: %2").arg(url, networkReason(reply->error(), reply->errorString())),
+                    retryable);
+        return result;
+    }
+    const int code = status.toInt();
+    if (code < 200 || code > 299) {
+        result.error = httpError(code, pending.body, reply);
+        return result;
+    }
+    QString problem;
+    const std::string_view body(pending.body.constData(), std::size_t(pending.body.size()));
+    result.reply = isAnthropic(m_config) ? AnthropicCodec::parseReply(body, &problem)
+                                         : OpenAIChatCodec::parseReply(body, &problem);
+    if (!result.reply)
+        result.error = error(QStringLiteral("model_bad_reply"), QStringLiteral("%1 (from %2)").arg(problem, url));
+    return result;
+}
+
+ModelError ModelClient::httpError(int status, const QByteArray &body, QNetworkReply *reply) const
+{
+    const std::string_view text(body.constData(), std::size_t(body.size()));
+    QString said = isAnthropic(m_config) ? AnthropicCodec::errorMessage(text) : OpenAIChatCodec::errorMessage(text);
+    if (said.isEmpty() && !body.isEmpty())
+        said = ModelMessage::quoteText(text);
+    const QString what = QStringLiteral("HTTP %1 from %2%3")
+                             .arg(status)
+                             .arg(m_config.endpointUrl(), said.isEmpty() ? QString() : QStringLiteral(": ") + said);
+    ModelError result;
+    if (status == 401 || status == 403) {
+        const QString fix = m_config.apiKeySecret.isEmpty()
+            ? QStringLiteral("the model has no 'api_key_secret'; add one naming the secret that holds the key")
+            : QStringLiteral("set the secret %1 to a valid key (`toolstudio tools secret PROJECT %1`, the key on "
+                             "stdin)")
+                  .arg(m_config.apiKeySecret);
+        result = error(QStringLiteral("model_auth"), QStringLiteral("the key was refused (%1); %2").arg(what, fix));
+    } else if (status == 429) {
+        result = error(QStringLiteral("rate_limited"), QStringLiteral("rate limited (%1)").arg(what), true);
+    } else if (status >= 500) {
+        result = error(QStringLiteral("model_server_error"), QStringLiteral("server error (%1)").arg(what), true);
+    } else if (status >= 300 && status < 400) {
+        const QString target = QString::fromUtf8(reply->rawHeader("Location")).left(200);
+        result = error(QStringLiteral("model_refused"),
+                       QStringLiteral("redirected (%1) to %2; the key is not sent on: set base_url to the new address")
+                           .arg(what, target.isEmpty() ? QStringLiteral("nowhere") : target));
+    } else {
+        result = error(QStringLiteral("model_refused"), QStringLiteral("the request was refused (%1)").arg(what));
+    }
+    result.httpStatus = status;
+    if (result.retryable)
+        result.retryAfterMs = retryAfterMs(reply->rawHeader("Retry-After"));
+    return result;
+}

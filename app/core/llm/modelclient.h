@@ -1,0 +1,103 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "llm/modelmessage.h"
+#include "project/modelconfig.h"
+#include "python/secrets.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QTimer;
+
+/// Why a model request failed. `code` is for scripts and the journal; `message` names
+/// the model, what went wrong and what to do, with every secret value masked.
+struct ModelError
+{
+    /// model_unreachable (connection refused, no such host: names the URL), model_auth
+    /// (401/403: names the secret), missing_secret, rate_limited (429), model_server_error
+    /// (5xx), model_refused (another 4xx), model_bad_reply (not JSON, not the protocol),
+    /// reply_too_large, timeout, model_failed (a mock's error turn), invalid_request (the
+    /// messages or tools), manual_model (a person answers: not a request).
+    QString code;
+    QString message;
+    bool retryable = false;
+    int retryAfterMs = -1; ///< from a Retry-After header (seconds or an HTTP date); -1 = none
+    int httpStatus = 0;    ///< 0 when no HTTP status was received
+};
+
+/// A request's outcome: a reply or an error.
+struct ModelResult
+{
+    std::optional<ModelReply> reply;
+    ModelError error; ///< when !reply
+};
+
+/// One model request at a time per call of send(), over Qt Network (DESIGN.md "Models";
+/// docs/models.md): the body from the provider's codec, the key from the studio's
+/// secrets into a header only (`Authorization: Bearer` for openai-chat, `x-api-key`
+/// and `anthropic-version` for anthropic), a timeout over the whole request
+/// (`timeout_seconds`), a cap on the reply's bytes, and the HTTP status mapped to a
+/// ModelError. A `mock` model answers from its turns (turn i answers the i-th send of
+/// this client; after the last, the last repeats) without network. No retry here: the
+/// caller (the model step) retries what is `retryable`, after `retryAfterMs` when set.
+///
+/// Lives on the thread of the QNetworkAccessManager it is given; the callback runs
+/// there, exactly once per send(), never inside send() itself.
+class ModelClient : public QObject
+{
+    Q_OBJECT
+
+public:
+    using Done = std::function<void(const ModelResult &)>;
+    static constexpr qint64 DefaultReplyCapBytes = 8 * 1024 * 1024;
+
+    ModelClient(ModelConfig config, Secrets secrets, QNetworkAccessManager *network, QObject *parent = nullptr);
+    ~ModelClient() override;
+
+    const ModelConfig &config() const { return m_config; }
+    /// A reply body larger than this fails with reply_too_large (read no further).
+    void setReplyCap(qint64 bytes) { m_replyCap = bytes; }
+    qint64 replyCap() const { return m_replyCap; }
+
+    /// Sends `request`; `done` gets the outcome. Returns an id for cancel().
+    quint64 send(const ModelRequest &request, Done done);
+    /// Aborts request `id` without calling its callback.
+    void cancel(quint64 id);
+
+private:
+    struct Pending
+    {
+        QPointer<QNetworkReply> reply;
+        QTimer *timer = nullptr;
+        QByteArray body;
+        Done done;
+        bool timedOut = false;
+        bool overCap = false;
+    };
+
+    void finishLater(quint64 id, Done done, ModelResult result, int delayMs = 0);
+    void onReadyRead(quint64 id);
+    void onFinished(quint64 id);
+    ModelResult resultOf(QNetworkReply *reply, const Pending &pending) const;
+    ModelError httpError(int status, const QByteArray &body, QNetworkReply *reply) const;
+    ModelError error(const QString &code, const QString &message, bool retryable = false) const;
+    std::optional<ModelReply> mockTurn(ModelError *error);
+
+    ModelConfig m_config;
+    Secrets m_secrets;
+    QNetworkAccessManager *m_network;
+    qint64 m_replyCap = DefaultReplyCapBytes;
+    quint64 m_nextId = 1;
+    std::size_t m_mockTurn = 0;
+    QHash<quint64, Pending> m_pending;
+};

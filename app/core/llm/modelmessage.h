@@ -1,0 +1,83 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/tool.h"
+
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+/// The neutral message shape every model call speaks (docs/models.md "Messages"),
+/// OpenAI Chat Completions' as the lingua franca:
+///
+///   {"role": "system", "content": "You convert currencies."}
+///   {"role": "user", "content": "100 EUR in USD?"}
+///   {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+///       "function": {"name": "get_rate", "arguments": "{\"base\":\"EUR\"}"}}]}
+///   {"role": "tool", "tool_call_id": "call_1", "content": "1.08"}
+///   {"role": "tool", "tool_call_id": "call_2", "content": "unknown currency", "is_error": true}
+///
+/// `content` is text (null only for an assistant message with tool calls); `arguments`
+/// is JSON text, as the model wrote it. `is_error` is the studio's one addition: it
+/// becomes Anthropic's `tool_result.is_error`; OpenAI has no such flag and gets the text.
+/// The codecs (OpenAIChatCodec, AnthropicCodec) turn this shape into each provider's
+/// request and each provider's reply back into a ModelReply.
+
+/// One model call's request: the conversation and the tools the model may call.
+struct ModelRequest
+{
+    nlohmann::json messages = nlohmann::json::array(); ///< neutral messages, checked by checkMessages()
+    std::vector<Tool> tools; ///< sent through ToolExport for the provider; none = no `tools` member
+};
+
+/// A model's answer in the neutral shape.
+struct ModelReply
+{
+    /// {"role": "assistant", "content": text or null, "tool_calls": [...] (only when some)}
+    nlohmann::json message;
+    int inputTokens = 0;  ///< prompt tokens, cached ones included; 0 when the server sent no usage
+    int outputTokens = 0; ///< generated tokens
+    /// OpenAI's finish_reason vocabulary: "stop" (a final answer), "tool_calls",
+    /// "length" (the token limit), "content_filter"; a provider's other reasons as
+    /// it named them (Anthropic's "refusal", "pause_turn").
+    QString stopReason;
+    /// Tool calls whose `arguments` are not a JSON object, by call id, with the reason
+    /// ("arguments are not valid JSON: …"). The call stays in `message` as the model
+    /// wrote it; the loop answers it with an error, as real loops do.
+    std::vector<std::pair<QString, QString>> argumentErrors;
+
+    /// {"message": …, "usage": {"input_tokens", "output_tokens"}, "stop_reason": …} and,
+    /// when some call's arguments are bad, "argument_errors": {call id: reason}.
+    nlohmann::json toJson() const;
+};
+
+namespace ModelMessage {
+/// Largest text of a reply quoted in an error (a server's message, a bad value).
+inline constexpr int QuoteChars = 200;
+
+/// "" when `messages` is a non-empty array of neutral messages; else the first problem,
+/// naming the message ("messages[2]: a 'tool' message needs 'tool_call_id' (the id of
+/// the call it answers)"). Unknown members are refused, as in the manifest.
+QString checkMessages(const nlohmann::json &messages);
+
+/// Fills `reply.argumentErrors` from its message's tool calls.
+void checkArguments(ModelReply &reply);
+
+/// `tools` as the provider's tool list (ToolExport, not strict); nullopt with `error`
+/// listing each tool the exporter refuses ("tool 'x': …; the model cannot be given it").
+std::optional<nlohmann::ordered_json> exportTools(const std::vector<Tool> &tools, bool anthropic, QString *error);
+/// `body` read through JsonInput as a JSON object; nullopt with `error` ("the reply is
+/// not JSON: … (byte offset N)", "the reply is not a JSON object but an array").
+std::optional<nlohmann::json> readReply(std::string_view body, QString *error);
+
+/// `value` as JSON text, cut to QuoteChars characters, for an error message.
+QString quote(const nlohmann::json &value);
+/// The text of a reply (an error body, a refused value) printable and cut for a message.
+QString quoteText(std::string_view text);
+} // namespace ModelMessage

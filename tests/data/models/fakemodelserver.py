@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 Tool Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A fake model server for the tests: speaks OpenAI Chat Completions
+(POST /<scenario>/chat/completions) and Anthropic Messages (POST /<scenario>/v1/messages)
+on 127.0.0.1, a free port printed as the first line on stdout.
+
+The first path segment picks the behaviour, so one server serves every case:
+  ok           a protocol reply: a tool call while the request has no tool result, else text
+  auth         401 unless the key is "good-key" (Authorization: Bearer / x-api-key)
+  ratelimit    429 with Retry-After: 7
+  error500     500 with a protocol error body
+  notjson      200 with an HTML page
+  notprotocol  200 with {"hello": "world"}
+  huge         200 with 2 MiB (Content-Length set)
+  hugestream   200 with 2 MiB, no Content-Length (the body ends when the connection closes)
+  stall        200 headers and half a body, then nothing for 60 s (a timeout mid-stream)
+GET /last answers the last request received: {"path", "headers", "body"}.
+"""
+import json
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LAST = {}
+
+
+def openai_reply(request):
+    done = any(m.get("role") == "tool" for m in request.get("messages", []))
+    if done or not request.get("tools"):
+        message = {"role": "assistant", "content": "1 EUR is 1.08 USD."}
+        finish = "stop"
+    else:
+        message = {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": request["tools"][0]["function"]["name"], "arguments": "{\"base\": \"EUR\"}"}}]}
+        finish = "tool_calls"
+    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": request.get("model"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 11, "completion_tokens": 5, "total_tokens": 16}}
+
+
+def anthropic_reply(request):
+    done = any(isinstance(m.get("content"), list) and any(b.get("type") == "tool_result" for b in m["content"])
+               for m in request.get("messages", []))
+    if done or not request.get("tools"):
+        content = [{"type": "text", "text": "1 EUR is 1.08 USD."}]
+        stop = "end_turn"
+    else:
+        content = [{"type": "tool_use", "id": "toolu_1", "name": request["tools"][0]["name"],
+                    "input": {"base": "EUR"}}]
+        stop = "tool_use"
+    return {"id": "msg_1", "type": "message", "role": "assistant", "model": request.get("model"),
+            "content": content, "stop_reason": stop, "stop_sequence": None,
+            "usage": {"input_tokens": 11, "output_tokens": 5}}
+
+
+def error_body(anthropic, kind, message):
+    if anthropic:
+        return {"type": "error", "error": {"type": kind, "message": message}}
+    return {"error": {"message": message, "type": kind, "code": None}}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send_json(self, status, value, headers=()):
+        data = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, text in headers:
+            self.send_header(name, text)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        if self.path == "/last":
+            self.send_json(200, LAST)
+        else:
+            self.send_json(404, {"error": "not found"})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        raw = self.rfile.read(length)
+        LAST.clear()
+        LAST.update({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
+                     "body": raw.decode("utf-8", "replace")})
+        parts = self.path.strip("/").split("/", 1)
+        scenario, rest = parts[0], parts[1] if len(parts) > 1 else ""
+        anthropic = rest == "v1/messages"
+        if rest not in ("chat/completions", "v1/messages"):
+            self.send_json(404, error_body(anthropic, "not_found_error", "no such endpoint: " + self.path))
+            return
+        request = json.loads(raw or b"{}")
+        if scenario == "ok":
+            self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
+        elif scenario == "auth":
+            key = self.headers.get("x-api-key") if anthropic else self.headers.get("Authorization", "")[7:]
+            if key != "good-key":
+                self.send_json(401, error_body(anthropic, "authentication_error", "invalid api key"))
+            else:
+                self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
+        elif scenario == "ratelimit":
+            self.send_json(429, error_body(anthropic, "rate_limit_error", "slow down"), [("Retry-After", "7")])
+        elif scenario == "error500":
+            self.send_json(500, error_body(anthropic, "api_error", "internal trouble"))
+        elif scenario == "notjson":
+            data = b"<html><body>Bad gateway</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        elif scenario == "notprotocol":
+            self.send_json(200, {"hello": "world"})
+        elif scenario in ("huge", "hugestream"):
+            data = b"[" + b"1," * (1024 * 1024) + b"1]"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if scenario == "huge":
+                self.send_header("Content-Length", str(len(data)))
+            else:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            self.end_headers()
+            try:
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        elif scenario == "stall":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b'{"choices": [')
+            self.wfile.flush()
+            time.sleep(60)
+        else:
+            self.send_json(404, error_body(anthropic, "not_found_error", "unknown scenario " + scenario))
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,367 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ModelClient against a local fake server speaking both protocols
+// (tests/data/models/fakemodelserver.py, on 127.0.0.1 with a free port): one request
+// each, the bad inputs of issue 19 that apply to one request.
+#include "llm/modelclient.h"
+#include "testfiles.h"
+
+#include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using json = nlohmann::json;
+
+namespace {
+
+json parsed(const char *text)
+{
+    return json::parse(QByteArray(text).replace('\'', '"').toStdString());
+}
+
+Tool rateTool()
+{
+    Tool tool;
+    tool.name = QStringLiteral("get_rate");
+    tool.description = QStringLiteral("Exchange rate");
+    tool.inputSchema = parsed("{'type': 'object', 'properties': {'base': {'type': 'string'}}}");
+    return tool;
+}
+
+ModelRequest question()
+{
+    ModelRequest request;
+    request.messages = parsed("[{'role': 'system', 'content': 'Be brief.'}, {'role': 'user', 'content': '1 EUR?'}]");
+    request.tools = {rateTool()};
+    return request;
+}
+
+} // namespace
+
+class TestModelClient : public QObject
+{
+    Q_OBJECT
+
+private:
+    QProcess m_server;
+    QString m_base; ///< http://127.0.0.1:PORT
+    QTemporaryDir m_project;
+    QNetworkAccessManager m_network;
+
+    ModelConfig model(bool anthropic, const QString &scenario)
+    {
+        ModelConfig config;
+        config.name = QStringLiteral("fake");
+        config.provider = anthropic ? ModelConfig::Provider::Anthropic : ModelConfig::Provider::OpenAIChat;
+        config.model = QStringLiteral("fake-1");
+        config.baseUrl = m_base + QLatin1Char('/') + scenario;
+        config.timeoutMs = 20000;
+        return config;
+    }
+
+    Secrets secrets(const QString &key = QStringLiteral("good-key"))
+    {
+        Secrets secrets = Secrets::load(m_project.path());
+        secrets.set(QStringLiteral("FAKE_KEY"), key);
+        return secrets;
+    }
+
+    /// One request through a fresh client; waits for its callback (exactly once).
+    ModelResult ask(const ModelConfig &config, const Secrets &secrets, qint64 replyCap = 0)
+    {
+        ModelClient client(config, secrets, &m_network);
+        if (replyCap > 0)
+            client.setReplyCap(replyCap);
+        std::optional<ModelResult> result;
+        int calls = 0;
+        QEventLoop loop;
+        client.send(question(), [&](const ModelResult &outcome) {
+            result = outcome;
+            ++calls;
+            loop.quit();
+        });
+        if (!result)
+            loop.exec();
+        QCoreApplication::processEvents();
+        [&] { QCOMPARE(calls, 1); }();
+        return result.value_or(ModelResult{});
+    }
+
+    json lastRequest()
+    {
+        QNetworkReply *reply = m_network.get(QNetworkRequest(QUrl(m_base + QStringLiteral("/last"))));
+        QEventLoop loop;
+        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+        reply->deleteLater();
+        return json::parse(reply->readAll().toStdString());
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_project.isValid());
+        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (python.isEmpty())
+            QSKIP("python3 is not installed: the fake model server needs it");
+        m_server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_server.start(python, {sourceTreeDir() + QStringLiteral("/tests/data/models/fakemodelserver.py")});
+        QVERIFY2(m_server.waitForStarted(), qPrintable(m_server.errorString()));
+        while (!m_server.canReadLine())
+            QVERIFY2(m_server.waitForReadyRead(20000), "the fake model server printed no port");
+        const int port = m_server.readLine().trimmed().toInt();
+        QVERIFY(port > 0);
+        m_base = QStringLiteral("http://127.0.0.1:%1").arg(port);
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_server.state() != QProcess::NotRunning) {
+            m_server.kill();
+            m_server.waitForFinished();
+        }
+    }
+
+    void openAIRoundTrip()
+    {
+        ModelConfig config = model(false, QStringLiteral("ok"));
+        config.apiKeySecret = QStringLiteral("FAKE_KEY");
+        config.params = parsed("{'temperature': 0}");
+        const ModelResult result = ask(config, secrets());
+        QVERIFY2(result.reply, qPrintable(result.error.message));
+        QCOMPARE(
+            QString::fromStdString(result.reply->toJson().dump()),
+            QStringLiteral("{\"message\":{\"content\":null,\"role\":\"assistant\",\"tool_calls\":[{\"function\":"
+                           "{\"arguments\":\"{\\\"base\\\": \\\"EUR\\\"}\",\"name\":\"get_rate\"},\"id\":\"call_1\","
+                           "\"type\":\"function\"}]},\"stop_reason\":\"tool_calls\",\"usage\":{\"input_tokens\":11,"
+                           "\"output_tokens\":5}}"));
+        const json last = lastRequest();
+        QCOMPARE(last["path"].get<std::string>(), std::string("/ok/chat/completions"));
+        QCOMPARE(last["headers"]["authorization"].get<std::string>(), std::string("Bearer good-key"));
+        QCOMPARE(last["headers"]["content-type"].get<std::string>(), std::string("application/json"));
+        QCOMPARE(last["headers"].contains("x-api-key"), false);
+        QCOMPARE(last["body"].get<std::string>(),
+                 std::string("{\"model\":\"fake-1\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                             "{\"role\":\"user\",\"content\":\"1 EUR?\"}],\"tools\":[{\"type\":\"function\","
+                             "\"function\":{\"name\":\"get_rate\",\"description\":\"Exchange rate\",\"parameters\":"
+                             "{\"type\":\"object\",\"properties\":{\"base\":{\"type\":\"string\"}}}}}],"
+                             "\"temperature\":0}"));
+    }
+
+    void anthropicRoundTrip()
+    {
+        ModelConfig config = model(true, QStringLiteral("ok"));
+        config.apiKeySecret = QStringLiteral("FAKE_KEY");
+        const ModelResult result = ask(config, secrets());
+        QVERIFY2(result.reply, qPrintable(result.error.message));
+        QCOMPARE(
+            QString::fromStdString(result.reply->toJson().dump()),
+            QStringLiteral("{\"message\":{\"content\":null,\"role\":\"assistant\",\"tool_calls\":[{\"function\":"
+                           "{\"arguments\":\"{\\\"base\\\":\\\"EUR\\\"}\",\"name\":\"get_rate\"},\"id\":\"toolu_1\","
+                           "\"type\":\"function\"}]},\"stop_reason\":\"tool_calls\",\"usage\":{\"input_tokens\":11,"
+                           "\"output_tokens\":5}}"));
+        const json last = lastRequest();
+        QCOMPARE(last["path"].get<std::string>(), std::string("/ok/v1/messages"));
+        QCOMPARE(last["headers"]["x-api-key"].get<std::string>(), std::string("good-key"));
+        QCOMPARE(last["headers"]["anthropic-version"].get<std::string>(), std::string("2023-06-01"));
+        QCOMPARE(last["headers"].contains("authorization"), false);
+        QCOMPARE(last["body"].get<std::string>(),
+                 std::string("{\"model\":\"fake-1\",\"max_tokens\":4096,\"system\":\"Be brief.\",\"messages\":"
+                             "[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"1 EUR?\"}]}],\"tools\":"
+                             "[{\"name\":\"get_rate\",\"description\":\"Exchange rate\",\"input_schema\":{\"type\":"
+                             "\"object\",\"properties\":{\"base\":{\"type\":\"string\"}}}}]}"));
+    }
+
+    void failures_data()
+    {
+        QTest::addColumn<bool>("anthropic");
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<bool>("retryable");
+        QTest::addColumn<int>("retryAfterMs");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("message"); ///< %1 = the endpoint URL
+
+        for (const bool anthropic : {false, true}) {
+            const char *p = anthropic ? "anthropic: " : "openai: ";
+            QTest::addRow("%s401", p)
+                << anthropic << QStringLiteral("auth") << QStringLiteral("wrong-key") << QStringLiteral("model_auth")
+                << false << -1 << 401
+                << QStringLiteral("model 'fake': the key was refused (HTTP 401 from %1: %2invalid api key); set the "
+                                  "secret FAKE_KEY to a valid key (`toolstudio tools secret PROJECT FAKE_KEY`, the "
+                                  "key on stdin)")
+                       .arg(QStringLiteral("%1"), anthropic ? QStringLiteral("authentication_error: ") : QString());
+            QTest::addRow("%s429", p) << anthropic << QStringLiteral("ratelimit") << QString()
+                                      << QStringLiteral("rate_limited") << true << 7000 << 429
+                                      << QStringLiteral("model 'fake': rate limited (HTTP 429 from %1: %2slow down)")
+                                             .arg(QStringLiteral("%1"),
+                                                  anthropic ? QStringLiteral("rate_limit_error: ") : QString());
+            QTest::addRow("%s500", p) << anthropic << QStringLiteral("error500") << QString()
+                                      << QStringLiteral("model_server_error") << true << -1 << 500
+                                      << QStringLiteral("model 'fake': server error (HTTP 500 from %1: %2internal "
+                                                        "trouble)")
+                                             .arg(QStringLiteral("%1"),
+                                                  anthropic ? QStringLiteral("api_error: ") : QString());
+            QTest::addRow("%snot JSON", p)
+                << anthropic << QStringLiteral("notjson") << QString() << QStringLiteral("model_bad_reply") << false
+                << -1 << 0
+                << QStringLiteral("model 'fake': the reply is not JSON: syntax error while parsing value - invalid "
+                                  "literal; last read: '<' (byte offset 0); it begins: <html><body>Bad "
+                                  "gateway</body></html> (from %1)");
+            QTest::addRow("%snot the protocol", p)
+                << anthropic << QStringLiteral("notprotocol") << QString() << QStringLiteral("model_bad_reply") << false
+                << -1 << 0
+                << (anthropic ? QStringLiteral("model 'fake': the reply has no content array (is base_url a Messages "
+                                               "API server?) (from %1)")
+                              : QStringLiteral("model 'fake': the reply has no choices[0].message (is base_url a Chat "
+                                               "Completions server?) (from %1)"));
+            QTest::addRow("%sover the cap", p)
+                << anthropic << QStringLiteral("huge") << QString() << QStringLiteral("reply_too_large") << false << -1
+                << 0
+                << QStringLiteral("model 'fake': the reply from %1 is larger than 1048576 bytes; it was not read "
+                                  "further");
+            QTest::addRow("%sover the cap, no length", p)
+                << anthropic << QStringLiteral("hugestream") << QString() << QStringLiteral("reply_too_large") << false
+                << -1 << 0
+                << QStringLiteral("model 'fake': the reply from %1 is larger than 1048576 bytes; it was not read "
+                                  "further");
+        }
+        QTest::addRow("timeout mid-body")
+            << false << QStringLiteral("stall") << QString() << QStringLiteral("timeout") << true << -1 << 0
+            << QStringLiteral("model 'fake': no complete answer from %1 within 0.5 s (timeout_seconds)");
+        QTest::addRow("missing secret")
+            << true << QStringLiteral("ok") << QStringLiteral("-") << QStringLiteral("missing_secret") << false << -1
+            << 0
+            << QStringLiteral("model 'fake': the secret FAKE_KEY is not set; set it with `toolstudio tools secret "
+                              "PROJECT FAKE_KEY` (the key on stdin)");
+    }
+
+    void failures()
+    {
+        QFETCH(bool, anthropic);
+        QFETCH(QString, scenario);
+        QFETCH(QString, key);
+        QFETCH(QString, code);
+        QFETCH(bool, retryable);
+        QFETCH(int, retryAfterMs);
+        QFETCH(int, status);
+        QFETCH(QString, message);
+        ModelConfig config = model(anthropic, scenario);
+        if (scenario == QLatin1String("stall"))
+            config.timeoutMs = 500;
+        Secrets store = Secrets::load(m_project.path());
+        if (!key.isEmpty()) {
+            config.apiKeySecret = QStringLiteral("FAKE_KEY");
+            if (key != QLatin1String("-"))
+                store = secrets(key);
+        }
+        const ModelResult result = ask(config, store, 1024 * 1024);
+        QVERIFY(!result.reply);
+        QCOMPARE(result.error.message,
+                 message.contains(QLatin1String("%1")) ? message.arg(config.endpointUrl()) : message);
+        QCOMPARE(result.error.code, code);
+        QCOMPARE(result.error.retryable, retryable);
+        QCOMPARE(result.error.retryAfterMs, retryAfterMs);
+        QCOMPARE(result.error.httpStatus, status);
+    }
+
+    void endpointDown()
+    {
+        // A port that was free a moment ago: nothing listens there.
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        const quint16 port = probe.serverPort();
+        probe.close();
+        ModelConfig config = model(false, QStringLiteral("ok"));
+        config.baseUrl = QStringLiteral("http://127.0.0.1:%1/v1").arg(port);
+        const ModelResult result = ask(config, Secrets());
+        QVERIFY(!result.reply);
+        QCOMPARE(result.error.code, QStringLiteral("model_unreachable"));
+        QCOMPARE(result.error.message,
+                 QStringLiteral("model 'fake': cannot reach http://127.0.0.1:%1/v1/chat/completions: connection "
+                                "refused; is the server running?")
+                     .arg(port));
+        QCOMPARE(result.error.retryable, true);
+    }
+
+    void keyMaskedInErrors()
+    {
+        // A server that echoes the key back in its error: the message never carries it.
+        ModelConfig config = model(false, QStringLiteral("auth"));
+        config.apiKeySecret = QStringLiteral("FAKE_KEY");
+        config.baseUrl = m_base + QStringLiteral("/sk-secret-value-1234");
+        const ModelResult result = ask(config, secrets(QStringLiteral("sk-secret-value-1234")));
+        QVERIFY(!result.reply);
+        QVERIFY2(!result.error.message.contains(QLatin1String("sk-secret-value-1234")),
+                 qPrintable(result.error.message));
+        QVERIFY2(result.error.message.contains(QLatin1String(Secrets::Mask)), qPrintable(result.error.message));
+    }
+
+    void mockTurns()
+    {
+        ModelConfig config;
+        config.name = QStringLiteral("scripted");
+        config.provider = ModelConfig::Provider::Mock;
+        ModelTurn call;
+        call.message = parsed("{'role': 'assistant', 'content': null, 'tool_calls': [{'id': 'c', 'type': 'function', "
+                              "'function': {'name': 'get_rate', 'arguments': '{bad'}}]}");
+        call.stopReason = QStringLiteral("tool_calls");
+        ModelTurn failure;
+        failure.isError = true;
+        failure.error = QStringLiteral("overloaded");
+        ModelTurn answer;
+        answer.message = parsed("{'role': 'assistant', 'content': 'done'}");
+        answer.stopReason = QStringLiteral("stop");
+        answer.inputTokens = 3;
+        config.turns = {call, failure, answer};
+
+        ModelClient client(config, Secrets(), &m_network);
+        QStringList seen;
+        for (int i = 0; i < 4; ++i) {
+            QEventLoop loop;
+            client.send(question(), [&](const ModelResult &result) {
+                seen << (result.reply ? QString::fromStdString(result.reply->toJson().dump())
+                                      : result.error.code + QLatin1Char(' ') + result.error.message);
+                loop.quit();
+            });
+            loop.exec();
+        }
+        QCOMPARE(
+            seen,
+            QStringList({QStringLiteral("{\"argument_errors\":{\"c\":\"arguments are not valid JSON: syntax error "
+                                        "while parsing object key - invalid literal; last read: '{b'; expected "
+                                        "string literal; they were: {bad\"},\"message\":{\"content\":null,"
+                                        "\"role\":\"assistant\",\"tool_calls\":[{\"function\":{\"arguments\":"
+                                        "\"{bad\",\"name\":\"get_rate\"},\"id\":\"c\",\"type\":\"function\"}]},"
+                                        "\"stop_reason\":\"tool_calls\",\"usage\":{\"input_tokens\":0,"
+                                        "\"output_tokens\":0}}"),
+                         QStringLiteral("model_failed model 'scripted': overloaded"),
+                         QStringLiteral("{\"message\":{\"content\":\"done\",\"role\":\"assistant\"},\"stop_reason\":"
+                                        "\"stop\",\"usage\":{\"input_tokens\":3,\"output_tokens\":0}}"),
+                         QStringLiteral("{\"message\":{\"content\":\"done\",\"role\":\"assistant\"},\"stop_reason\":"
+                                        "\"stop\",\"usage\":{\"input_tokens\":3,\"output_tokens\":0}}")}));
+    }
+
+    void cancelledRequestCallsNothing()
+    {
+        ModelConfig config = model(false, QStringLiteral("stall"));
+        ModelClient client(config, Secrets(), &m_network);
+        bool called = false;
+        const quint64 id = client.send(question(), [&](const ModelResult &) { called = true; });
+        QTest::qWait(50);
+        client.cancel(id);
+        QTest::qWait(100);
+        QCOMPARE(called, false);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModelClient)
+#include "tst_modelclient.moc"
