@@ -1,8 +1,9 @@
 # Shared by every derivation row of tst_pythontools (the row's method follows `class Tools:`).
 from enum import Enum
-from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, TypedDict, Union
 
 from pydantic import BaseModel, Field
+from pydantic.v1 import Field as FieldV1  # pydantic 1's names (regex, min_items)
 
 
 class Color(Enum):
