@@ -1141,6 +1141,29 @@ private Q_SLOTS:
                      + RuleText);
     }
 
+    /// The divergence message previews the arguments in 120 characters, cut on a
+    /// character (never half a surrogate pair) and saying how many bytes were dropped.
+    void divergencePreviewIsClippedOnACharacter()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "fast");
+        QTRY_VERIFY(h.reply("c1"));
+        ReplayPlan plan;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        h.newEngine(QStringLiteral("run-2"), {}, plan);
+        QString emoji;
+        for (int i = 0; i < 100; ++i)
+            emoji += QStringLiteral("\U0001F600");
+        h.call("c1", "fast", {{"text", emoji.toStdString()}});
+        // {"text":" is 9 characters; 55 emoji (110 UTF-16 units) fit before 120, the 56th
+        // would be cut in half: 45 emoji (4 bytes each) and "} are dropped.
+        QCOMPARE(h.step("c1").divergence,
+                 QStringLiteral("step 1: expected fast({}), got fast({\"text\":\"") + emoji.left(110)
+                     + QStringLiteral("… (182 bytes dropped)); no recorded call has this tool and these arguments. ")
+                     + RuleText);
+    }
+
     void resumeReopensTheOpenCall()
     {
         Harness h;

@@ -1030,10 +1030,9 @@ namespace {
 
 QString callText(const QString &tool, const nlohmann::json &args)
 {
-    QString text = QString::fromStdString(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    if (text.size() > 120)
-        text = text.left(120) + QStringLiteral("…");
-    return QStringLiteral("%1(%2)").arg(tool, text);
+    // A preview: cut on a character, saying how many bytes were dropped (docs/trace.md "Clipped text").
+    const QString text = QString::fromStdString(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return QStringLiteral("%1(%2)").arg(tool, clippedText(text, 120));
 }
 
 } // namespace
