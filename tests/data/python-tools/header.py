@@ -2,8 +2,13 @@
 from enum import Enum
 from typing import Annotated, Any, Dict, List, Literal, Optional, TypedDict, Union
 
+import pydantic
 from pydantic import BaseModel, Field
-from pydantic.v1 import Field as FieldV1  # pydantic 1's names (regex, min_items)
+
+
+def pattern(regex):
+    """Field(**pattern(...)): pydantic 2 calls it pattern, pydantic 1 (Debian's) regex."""
+    return {"pattern" if pydantic.VERSION.startswith("2") else "regex": regex}
 
 
 class Color(Enum):
