@@ -342,7 +342,8 @@ private Q_SLOTS:
         QVERIFY(h.setUp(manifest));
         h.call("c1", "echo_args", json::parse(J("{'q': 'tea', 'n': null, 'note': null}")));
         QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
-        QCOMPARE(h.reply("c1")->message.dump(), J("{'id':'c1','type':'result','value':{'note':null,'q':'tea'}}"));
+        QCOMPARE(QString::fromStdString(h.reply("c1")->message.dump()),
+                 QString::fromStdString(J("{'id':'c1','type':'result','value':{'note':null,'q':'tea'}}")));
         QCOMPARE(h.step("c1").args.dump(), J("{'n':null,'note':null,'q':'tea'}"));
         QCOMPARE(h.journal.steps(QStringLiteral("run-1"))[0].args.dump(), J("{'n':null,'note':null,'q':'tea'}"));
         const auto events = h.journal.events(QStringLiteral("run-1"));
