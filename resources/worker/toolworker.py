@@ -246,29 +246,109 @@ def parameter_default(param):
     return value is inspect.Parameter.empty and factory is None, value, factory, getattr(default, "description", None)
 
 
+# pydantic's constraint names (v1 and v2; v2 keeps them in FieldInfo.metadata as
+# annotated_types objects) -> the JSON Schema keyword, by the type they apply to.
+_CONSTRAINTS = {
+    "ge": {"integer": "minimum", "number": "minimum"},
+    "gt": {"integer": "exclusiveMinimum", "number": "exclusiveMinimum"},
+    "le": {"integer": "maximum", "number": "maximum"},
+    "lt": {"integer": "exclusiveMaximum", "number": "exclusiveMaximum"},
+    "multiple_of": {"integer": "multipleOf", "number": "multipleOf"},
+    "min_length": {"string": "minLength", "array": "minItems"},
+    "max_length": {"string": "maxLength", "array": "maxItems"},
+    "min_items": {"array": "minItems"},  # pydantic 1
+    "max_items": {"array": "maxItems"},  # pydantic 1
+    "pattern": {"string": "pattern"},
+    "regex": {"string": "pattern"},  # pydantic 1
+}
+
+
+def _is_constraint_source(value):
+    """A pydantic FieldInfo or an annotated_types constraint (``Annotated[int, Ge(1)]``)."""
+    module = type(value).__module__
+    return _is_field_info(value) or module.startswith(("annotated_types", "pydantic"))
+
+
+def field_constraints(value):
+    """{constraint: value} of a pydantic ``Field(...)`` (v1 attributes, v2 metadata) or
+    an annotated_types object: ge, gt, le, lt, multiple_of, min/max_length, pattern and
+    v1's regex, min_items, max_items."""
+    found = {}
+    for source in [value] + list(getattr(value, "metadata", None) or []):
+        if not _is_constraint_source(source):
+            continue
+        for name in _CONSTRAINTS:
+            got = getattr(source, name, None)
+            if got is not None and not _is_undefined(got) and name not in found:
+                found[name] = getattr(got, "pattern", got)  # a compiled pattern: its text
+    return found
+
+
+def constrain(schema, constraints, where):
+    """Puts pydantic constraints into `schema` as JSON Schema keywords (on each non-null
+    branch of an Optional); one that does not apply to the type is a warning."""
+    if not constraints:
+        return schema
+    if "anyOf" in schema:
+        for branch in schema["anyOf"]:
+            if branch.get("type") != "null":
+                constrain(branch, constraints, where)
+        return schema
+    kind = schema.get("type")
+    for name, value in constraints.items():
+        keyword = _CONSTRAINTS[name].get(kind)
+        if keyword is None:
+            _note(f"{where}: the constraint {name}={value!r} does not apply to "
+                  f"{'this type' if kind is None else 'a JSON ' + kind} and is not in the schema")
+            continue
+        try:
+            schema[keyword] = to_json_value(value)
+        except TypeError:
+            _note(f"{where}: the constraint {name}={value!r} has no JSON form and is not in the schema")
+    return schema
+
+
+def annotated_description(annotation):
+    """The description of a ``Field(description=...)`` in ``Annotated[X, Field(...)]``
+    (also inside Optional[...]); None when there is none."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        for meta in reversed(args[1:]):
+            if _is_field_info(meta) and getattr(meta, "description", None):
+                return meta.description
+        return annotated_description(args[0])
+    if origin in (typing.Union, types.UnionType):
+        for arg in args:
+            found = annotated_description(arg)
+            if found:
+                return found
+    return None
+
+
 def _object_fields(t):
-    """(name, annotation, required, default, description) of a model-like class."""
+    """(name, annotation, required, default, description, constraints) of a model-like class."""
     hints = typing.get_type_hints(t)
     if _is_pydantic_model(t):
         if hasattr(t, "model_fields"):  # pydantic 2
             for name, field in t.model_fields.items():
                 required = field.is_required()
                 default = inspect.Parameter.empty if required or field.default_factory else field.default
-                yield name, hints.get(name, field.annotation), required, default, field.description
+                yield (name, hints.get(name, field.annotation), required, default, field.description,
+                       field_constraints(field))
         else:  # pydantic 1
             for name, field in t.__fields__.items():
                 default = inspect.Parameter.empty if field.required else field.default
                 yield (name, hints.get(name, field.outer_type_), bool(field.required), default,
-                       field.field_info.description)
+                       field.field_info.description, field_constraints(field.field_info))
     elif typing.is_typeddict(t):
         for name, annotation in hints.items():
-            yield name, annotation, name in t.__required_keys__, inspect.Parameter.empty, None
+            yield name, annotation, name in t.__required_keys__, inspect.Parameter.empty, None, {}
     else:  # dataclass
         for field in dataclasses.fields(t):
             has_default = field.default is not dataclasses.MISSING
             has_factory = field.default_factory is not dataclasses.MISSING
             default = field.default if has_default else inspect.Parameter.empty
-            yield field.name, hints.get(field.name, field.type), not (has_default or has_factory), default, None
+            yield field.name, hints.get(field.name, field.type), not (has_default or has_factory), default, None, {}
 
 
 def object_schema(t, stack, where="parameter"):
@@ -280,8 +360,10 @@ def object_schema(t, stack, where="parameter"):
                                "(schemas are inlined without $ref)"}
     stack = stack + (t,)
     properties, required = {}, []
-    for name, annotation, is_required, default, description in _object_fields(t):
-        schema, _ = property_schema(annotation, stack, f"field '{name}' of {t.__name__}")
+    for name, annotation, is_required, default, description, constraints in _object_fields(t):
+        where = f"field '{name}' of {t.__name__}"
+        schema, _ = property_schema(annotation, stack, where)
+        constrain(schema, constraints, where)
         if description:
             schema["description"] = description
         _with_default(schema, default)
@@ -331,8 +413,11 @@ def type_schema(t, stack=(), where="parameter"):
         _note(f"{where}: an untyped dict: any JSON object is accepted (write dict[str, T] or a model)")
         return {"type": "object"}
     origin, args = typing.get_origin(t), typing.get_args(t)
-    if origin is typing.Annotated:
-        return type_schema(args[0], stack, where)
+    if origin is typing.Annotated:  # Annotated[int, Field(ge=1)]: the constraints go in
+        schema = type_schema(args[0], stack, where)
+        for meta in args[1:]:
+            constrain(schema, field_constraints(meta), where)
+        return schema
     if origin in (typing.Union, types.UnionType):
         return {"anyOf": [type_schema(a, stack, where) for a in args]}
     if origin is typing.Literal:
@@ -376,7 +461,7 @@ def derive_tool(name, method):
         raise Unsupported(f"invalid tool name '{name}' (1 to 128 letters, digits, '_', '-' or '.', starting with a letter, digit or '_')")
     signature = inspect.signature(method)
     try:
-        hints = typing.get_type_hints(method)
+        hints = typing.get_type_hints(method, include_extras=True)  # Annotated[X, Field(...)] kept
     except Exception as e:  # an annotation naming something that does not exist
         raise Unsupported(f"cannot read the type hints: {type(e).__name__}: {e}")
     description, param_docs = parse_docstring(method.__doc__)
@@ -389,10 +474,15 @@ def derive_tool(name, method):
             takes_any = takes_any or param.kind == param.VAR_KEYWORD
             continue
         annotation = hints.get(param.name, inspect.Parameter.empty)
-        schema, _ = property_schema(annotation, (), f"parameter '{param.name}'")
+        where = f"parameter '{param.name}'"
+        schema, _ = property_schema(annotation, (), where)
         is_required, default, _, field_description = parameter_default(param)
-        if field_description or param.name in param_docs:
-            schema["description"] = field_description or param_docs[param.name]
+        if _is_field_info(param.default):
+            constrain(schema, field_constraints(param.default), where)
+        # A Field's description (the default's, else Annotated's) wins over the docstring's.
+        about = field_description or annotated_description(annotation) or param_docs.get(param.name)
+        if about:
+            schema["description"] = about
         _with_default(schema, default)
         properties[param.name] = schema
         if is_required:

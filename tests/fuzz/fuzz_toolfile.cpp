@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // libFuzzer target: tool definition files from elsewhere (Import Tools…, `toolstudio
-// tools import`: Anthropic, OpenAI Chat/Responses, an MCP tools/list result) through
+// tools import`: Anthropic, OpenAI Chat/Responses, an MCP tools/list result, BFCL function
+// documents — JSON lines and plain lists, seeds bfcl-*.json) through
 // ToolImport::parseDefinitions, as manual tools and as mocks. Checks that nothing
 // crashes, that a refusal says why, and that every accepted definition has a name
 // (importFile then refuses one the studio cannot use, with the reason).

@@ -5,8 +5,10 @@
 // Optional and strict-mode nulls, pydantic Field() defaults, warnings on the tool, the
 // NonRetryableError chain, arguments the method does not take, and Open WebUI imports.
 // The tool files are in tests/data/python-derive/ (written in the community's style).
+#include "bridgemessage.h"
 #include "clirunner.h"
 #include "engine/handlers/pythonhandler.h"
+#include "engine/stepengine.h"
 #include "exchange/toolexport.h"
 #include "handlerattempt.h"
 #include "project/project.h"
@@ -147,6 +149,35 @@ private Q_SLOTS:
         QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("\"pickup (none)\""));
         outcome = attempt(QStringLiteral("ship"), json{{"address", {{"street", "Hauptstr. 1"}}}});
         QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("\"Hauptstr. 1, Berlin\""));
+    }
+
+    /// A strict-mode null for a defaulted parameter that is not Optional (`n: int =
+    /// Field(default=3)`, `tags: list[str] = Field(default_factory=list)`) is left out at
+    /// admission (docs/steps.md "A null for a parameter left out"): the method gets its
+    /// defaults; a null for the required `q` is still refused, naming it.
+    void strictNullForADefaultedParameter()
+    {
+        const auto project = load();
+        QVERIFY(project);
+        StepEngine engine(*project, QStringLiteral("run-1"), nullptr, {});
+        std::map<std::string, json> replies;
+        connect(&engine, &StepEngine::replyReady, this,
+                [&](const std::string &id, const std::string &line) { replies[id] = json::parse(line); });
+        BridgeCall call;
+        call.id = "c1";
+        call.tool = "search";
+        call.args = json{{"q", "tea"}, {"n", nullptr}, {"tags", nullptr}};
+        engine.submitCall(call);
+        QTRY_VERIFY_WITH_TIMEOUT(replies.count("c1"), 20000);
+        QCOMPARE(QByteArray::fromStdString(replies["c1"].dump()),
+                 QByteArray(R"({"id":"c1","type":"result","value":{"n":3,"q":"tea","tags":[],)"
+                            R"("types":["str","int","list"]}})"));
+        call.id = "c2";
+        call.args = json{{"q", nullptr}};
+        engine.submitCall(call);
+        QVERIFY(replies.count("c2"));
+        QCOMPARE(text(replies["c2"]["error"].value("message", "")),
+                 QStringLiteral("invalid arguments for 'search' at /q: expected string, got null"));
     }
 
     /// A recursive model cut off, untyped list/dict parameters and a missing docstring

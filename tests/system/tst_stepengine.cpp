@@ -326,6 +326,43 @@ private Q_SLOTS:
         }
     }
 
+    /// OpenAI strict mode sends null for a parameter it leaves out (docs/steps.md "A null
+    /// for a parameter left out"): a null for a parameter that is not required and does not
+    /// take null is left out, so the handler gets the call without it (its default
+    /// applies); the step keeps what the script sent and says what was left out. A
+    /// required parameter's null is still refused, a nullable one keeps its null.
+    void strictModeNullsAreLeftOut()
+    {
+        json manifest = baseManifest();
+        manifest["tools"].push_back(commandTool(
+            "echo_args", {"sh", "-c", "cat"},
+            "{'input_schema': {'type': 'object', 'properties': {'q': {'type': 'string'}, 'n': {'type': 'integer',"
+            " 'default': 3}, 'note': {'type': ['string', 'null']}}, 'required': ['q'], 'additionalProperties': false}}"));
+        Harness h;
+        QVERIFY(h.setUp(manifest));
+        h.call("c1", "echo_args", json::parse(J("{'q': 'tea', 'n': null, 'note': null}")));
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
+        QCOMPARE(QString::fromStdString(h.reply("c1")->message.dump()),
+                 QString::fromStdString(J("{'id':'c1','type':'result','value':{'note':null,'q':'tea'}}")));
+        QCOMPARE(h.step("c1").args.dump(), J("{'n':null,'note':null,'q':'tea'}"));
+        QCOMPARE(h.journal.steps(QStringLiteral("run-1"))[0].args.dump(), J("{'n':null,'note':null,'q':'tea'}"));
+        const auto events = h.journal.events(QStringLiteral("run-1"));
+        QCOMPARE(events.size(), std::size_t(1));
+        QCOMPARE(policyEventKindName(events[0].kind), QStringLiteral("nulls_left_out"));
+        QCOMPARE(events[0].sequence, 1);
+        QCOMPARE(events[0].detail["properties"].dump(), J("['n']"));
+        QCOMPARE(QString::fromStdString(events[0].detail.value("text", "")),
+                 QStringLiteral("null for 'n' left out: not required and its schema does not take null (a strict-mode "
+                                "model's way of leaving it out), so the tool's default applies"));
+
+        h.call("c2", "echo_args", json::parse(J("{'q': null, 'n': null}")));
+        QCOMPARE(QString::fromStdString(errorOf(h.reply("c2")).value("message", "")),
+                 QStringLiteral("invalid arguments for 'echo_args' at /q: expected string, got null"));
+        h.call("c3", "echo_args", json::parse(J("{'q': 'tea', 'colour': null}")));
+        QCOMPARE(QString::fromStdString(errorOf(h.reply("c3")).value("message", "")),
+                 QStringLiteral("invalid arguments for 'echo_args' at /colour: property is not allowed by the schema"));
+    }
+
     void unboundTool()
     {
         Harness h;
@@ -1102,6 +1139,29 @@ private Q_SLOTS:
         QCOMPARE(h.step("c2").divergence,
                  QStringLiteral("step 2: fast({}) is a call the recorded run did not make (it made 1 call(s)); the "
                                 "recorded run made this call (same tool and arguments) only 1 time(s). ")
+                     + RuleText);
+    }
+
+    /// The divergence message previews the arguments in 120 characters, cut on a
+    /// character (never half a surrogate pair) and saying how many bytes were dropped.
+    void divergencePreviewIsClippedOnACharacter()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.call("c1", "fast");
+        QTRY_VERIFY(h.reply("c1"));
+        ReplayPlan plan;
+        plan.steps = h.journal.steps(QStringLiteral("run-1"));
+        h.newEngine(QStringLiteral("run-2"), {}, plan);
+        QString emoji;
+        for (int i = 0; i < 100; ++i)
+            emoji += QStringLiteral("\U0001F600");
+        h.call("c1", "fast", {{"text", emoji.toStdString()}});
+        // {"text":" is 9 characters; 55 emoji (110 UTF-16 units) fit before 120, the 56th
+        // would be cut in half: 45 emoji (4 bytes each) and "} are dropped.
+        QCOMPARE(h.step("c1").divergence,
+                 QStringLiteral("step 1: expected fast({}), got fast({\"text\":\"") + emoji.left(110)
+                     + QStringLiteral("… (182 bytes dropped)); no recorded call has this tool and these arguments. ")
                      + RuleText);
     }
 

@@ -85,6 +85,37 @@ private Q_SLOTS:
         QCOMPARE(fileBytes(dir.filePath(QStringLiteral("toolstudio.json"))), before);
     }
 
+    // A name given twice in the file: the second copy is refused ("defined twice") with a
+    // suggested name; --rename OLD=NEW renames that copy only, not both, and says so.
+    void renameOfANameGivenTwiceRenamesOnlyTheRefusedCopy()
+    {
+        const QByteArray twice = "[{\"name\": \"get\", \"description\": \"first\", \"input_schema\": {\"type\": "
+                                 "\"object\"}}, {\"name\": \"get\", \"description\": \"second\", \"input_schema\": "
+                                 "{\"type\": \"object\"}}]";
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
+        const QString file = dir.filePath(QStringLiteral("twice.json"));
+        QVERIFY(writeFile(file, twice));
+        const CommandResult refused = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file});
+        QCOMPARE(refused.err,
+                 QByteArray("tool 'get': defined twice in the file; it is not renamed (suggested: "
+                            "'get_2'; on the command line: --rename 'get=get_2')\n"));
+
+        QTemporaryDir other;
+        QVERIFY(writeFile(other.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), other.path(), file,
+                                                 QStringLiteral("--rename"), QStringLiteral("get=get_2")});
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, QByteArray("imported 2 tool(s): get, get_2\n"));
+        QCOMPARE(result.err,
+                 QByteArray("note: --rename get=get_2: twice.json defines 'get' 2 times; only copy 2 (the "
+                            "one refused as defined twice) is renamed, the others keep the name\n"));
+        const nlohmann::json tools = manifestOf(other)["tools"];
+        QCOMPARE(tools.size(), std::size_t(2));
+        QCOMPARE(dumped(tools[0]["name"]) + dumped(tools[0]["description"]), QByteArray("\"get\"\"first\""));
+        QCOMPARE(dumped(tools[1]["name"]) + dumped(tools[1]["description"]), QByteArray("\"get_2\"\"second\""));
+    }
+
     // BFCL's data files: one JSON object per line with "question" and "function": [...]
     // (a function repeated on another line is read once), and a plain function list.
     void bfclJsonLinesImportAsPublished()

@@ -598,6 +598,33 @@ private Q_SLOTS:
         QVERIFY(!all[3].attempts[0].succeeded);
     }
 
+    /// A resumed run keeps its rows: the reopened call keeps its recorded sequence under
+    /// the id the resumed script gave it, which an older row of the run may also have.
+    /// sequenceOf names the newest row with the id (latest queued), not the highest sequence.
+    void sequenceOfTheNewestRowWithACallId()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        Step reopened = sampleStep();
+        reopened.callId = QStringLiteral("7");
+        reopened.queuedAt = 1700000005000; // pending again from the resume
+        Step old = sampleStep();
+        old.sequence = 2;
+        old.callId = QStringLiteral("7"); // memoized on resume: its recorded row, kept as it was
+        old.queuedAt = 1700000000300;
+        Step other = sampleStep();
+        other.sequence = 3;
+        other.callId = QStringLiteral("8");
+        QVERIFY2(journal.commit({&reopened, &old, &other}, {}), qPrintable(journal.lastError()));
+        JournalReader reader;
+        QVERIFY(reader.open(path));
+        QCOMPARE(reader.sequenceOf(QStringLiteral("run-1"), QStringLiteral("7")), 1);
+        QCOMPARE(reader.sequenceOf(QStringLiteral("run-1"), QStringLiteral("8")), 3);
+        QCOMPARE(reader.sequenceOf(QStringLiteral("run-1"), QStringLiteral("9")), 0);
+    }
+
     void foldedAttemptReplacesEarlierRows_data()
     {
         QTest::addColumn<bool>("sameJournal");

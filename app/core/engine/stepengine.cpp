@@ -10,6 +10,7 @@
 #include "engine/handlers/mockhandler.h"
 #include "engine/handlers/pythonhandler.h"
 #include "engine/memoreplyorder.h"
+#include "engine/nullsleftout.h"
 #include "journal/journal.h"
 #include "project/durationtext.h"
 #include "project/printabletext.h"
@@ -103,6 +104,9 @@ struct Flight
     QTimer *attemptTimer = nullptr;
     QTimer *retryTimer = nullptr;
     QTimer *totalTimer = nullptr;
+    /// Arguments whose null was left out at admission (nullsleftout.h): the step keeps
+    /// what the script sent, the handler gets the call without them.
+    std::vector<std::string> nullsLeftOut;
 };
 
 } // namespace
@@ -509,6 +513,8 @@ void StepEngineState::startAttempt(int index)
     request.attempt = attempt.number;
     request.idempotencyKey = step.idempotencyKey;
     request.args = step.args;
+    for (const std::string &name : flight.nullsLeftOut)
+        request.args.erase(name);
     request.projectDir = project.dir;
     request.workDir = workDir;
     request.maxResultBytes = project.limits.replyBytes;
@@ -926,9 +932,12 @@ void StepEngine::submitCall(const BridgeCall &call)
                   QStringLiteral("input_schema of %1 does not compile: %2").arg(tool->name, compileError));
         return;
     }
-    // Refuses `step` when its arguments fail input_schema; true when refused.
+    // Refuses `step` when its arguments fail input_schema; true when refused. A strict-mode
+    // null for a parameter that is not required is left out (nullsleftout.h).
+    std::vector<std::string> nullsLeftOut;
     const auto refuseInvalid = [&](const char *whose) {
-        const auto failure = validator->validate(step.args);
+        nullsLeftOut.clear();
+        const auto failure = validateLeavingOutNulls(*validator, step.args, &nullsLeftOut);
         if (!failure)
             return false;
         // The pointer names the script's own keys: elided in the message (a 200 KB key
@@ -971,6 +980,11 @@ void StepEngine::submitCall(const BridgeCall &call)
     // A slot of stepAdded may have stopped the run; then the step is cancelled already.
     if (!d->flights[std::size_t(index)])
         return;
+    if (!nullsLeftOut.empty()) {
+        d->flights[std::size_t(index)]->nullsLeftOut = nullsLeftOut;
+        d->addEvent(d->steps[std::size_t(index)].sequence, PolicyEventKind::NullsLeftOut,
+                    nullsLeftOutDetail(nullsLeftOut));
+    }
     if (hold) {
         d->addEvent(d->steps[std::size_t(index)].sequence, PolicyEventKind::StepPaused, nlohmann::json::object());
         d->record(index, true);
@@ -1016,10 +1030,9 @@ namespace {
 
 QString callText(const QString &tool, const nlohmann::json &args)
 {
-    QString text = QString::fromStdString(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    if (text.size() > 120)
-        text = text.left(120) + QStringLiteral("…");
-    return QStringLiteral("%1(%2)").arg(tool, text);
+    // A preview: cut on a character, saying how many bytes were dropped (docs/trace.md "Clipped text").
+    const QString text = QString::fromStdString(args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return QStringLiteral("%1(%2)").arg(tool, clippedText(text, 120));
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QSet>
 
 namespace ToolImport {
@@ -356,11 +357,29 @@ Outcome run(const QString &projectDir, const QString &file, As as, const QMap<QS
     QSet<QString> taken; // project's names and every name in the file: a suggestion takes none of them
     for (const Tool &tool : project->tools)
         taken.insert(tool.name);
+    QHash<QString, int> copies; // definitions per name in the file
+    for (const ordered &tool : parsed->tools)
+        ++copies[JsonQt::fromStd(tool["name"].get<std::string>())];
+    QHash<QString, int> copiesSeen;
     for (ordered &tool : parsed->tools) {
-        const auto to = renames.constFind(JsonQt::fromStd(tool["name"].get<std::string>()));
-        if (to != renames.constEnd()) {
-            renamed.insert(to.key());
+        const QString name = JsonQt::fromStd(tool["name"].get<std::string>());
+        const int copy = ++copiesSeen[name];
+        const auto to = renames.constFind(name);
+        // A name given twice: --rename renames one copy, the first the checks refuse (the
+        // second, "defined twice", unless the name is invalid or taken: then the first).
+        const bool firstRefused = !Tool::isValidName(name) || project->tool(name);
+        if (to != renames.constEnd() && !renamed.contains(name)
+            && (copies[name] == 1 || copy == (firstRefused ? 1 : 2))) {
+            renamed.insert(name);
             tool["name"] = to.value().toStdString();
+            if (copies[name] > 1)
+                outcome.notes << QStringLiteral("--rename %1=%2: %3 defines '%1' %4 times; only copy %5 (%6) is "
+                                                "renamed, the others keep the name")
+                                     .arg(name, to.value(), QFileInfo(file).fileName())
+                                     .arg(copies[name])
+                                     .arg(copy)
+                                     .arg(firstRefused ? QStringLiteral("the first: the name is invalid or taken")
+                                                       : QStringLiteral("the one refused as defined twice"));
         }
         taken.insert(JsonQt::fromStd(tool["name"].get<std::string>()));
     }

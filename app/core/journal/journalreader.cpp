@@ -289,7 +289,10 @@ int JournalReader::sequenceOf(const QString &runId, const QString &callId) const
     if (!isOpen())
         return 0;
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("SELECT max(sequence) FROM steps WHERE run_id = ? AND call_id = ?"));
+    // The newest row with the id, not the highest sequence: a resumed run's reopened call
+    // keeps its recorded sequence, and an older row of the run may carry the same id.
+    query.prepare(QStringLiteral("SELECT sequence FROM steps WHERE run_id = ? AND call_id = ? "
+                                 "ORDER BY queued_at DESC, sequence DESC LIMIT 1"));
     query.addBindValue(runId);
     query.addBindValue(callId);
     return query.exec() && query.next() ? query.value(0).toInt() : 0;

@@ -52,7 +52,9 @@ public:
     std::vector<StepSummary> summaries(const QString &runId, int first, int last) const;
     /// The whole step (arguments, result, attempts with output), for the inspector.
     std::optional<Step> step(const QString &runId, int sequence) const;
-    /// Sequence of the step with `callId` (the latest if the id was reused); 0 when none.
+    /// Sequence of the step with `callId`: when rows share the id (reused after a call
+    /// finished, or by a resumed run whose reopened call keeps its recorded sequence), the
+    /// newest (latest queued_at, then highest sequence); 0 when none.
     int sequenceOf(const QString &runId, const QString &callId) const;
     /// The distinct tools of the run's steps, in alphabetical order (one indexed
     /// look-up per tool).

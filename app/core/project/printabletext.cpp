@@ -78,17 +78,6 @@ QString printableLines(const QString &text)
     return escaped(text, true);
 }
 
-ClippedText clipUtf8(const QByteArray &utf8, qsizetype maxBytes)
-{
-    if (utf8.size() <= maxBytes)
-        return {utf8, 0};
-    qsizetype cut = std::max<qsizetype>(maxBytes, 0);
-    // Back over continuation bytes to the lead byte of the character the cap splits.
-    while (cut > 0 && (static_cast<unsigned char>(utf8.at(cut)) & 0xC0) == 0x80)
-        --cut;
-    return {utf8.left(cut), utf8.size() - cut};
-}
-
 ClippedText clipUtf8Stream(const QByteArray &utf8, qsizetype maxBytes)
 {
     ClippedText clipped = clipUtf8(utf8, maxBytes);
@@ -118,11 +107,6 @@ ClippedText clipChars(const QString &text, qsizetype maxChars)
     if (cut > 0 && text.at(cut - 1).isHighSurrogate())
         --cut; // never half a surrogate pair
     return {text.left(cut).toUtf8(), QStringView(text).mid(cut).toUtf8().size()};
-}
-
-QString droppedNote(qsizetype dropped)
-{
-    return QStringLiteral("… (%1 bytes dropped)").arg(dropped);
 }
 
 QString clippedText(const QString &text, qsizetype maxChars)

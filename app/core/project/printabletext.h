@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "textclip.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -23,18 +25,6 @@ QString printableText(const QString &text);
 /// `\t` are kept, everything else printableText() escapes is escaped.
 QString printableLines(const QString &text);
 
-/// The studio's one rule for clipping text (issue 17 §4; docs/trace.md "Clipped
-/// text"): every cap — output caps, a command's stderr, previews, summaries, journal
-/// fields, elided names — cuts on a character boundary (never half a UTF-8 sequence,
-/// never half a UTF-16 surrogate pair) and says how many bytes it dropped.
-struct ClippedText
-{
-    QByteArray kept;       ///< the longest prefix within the cap that ends on a character boundary
-    qsizetype dropped = 0; ///< bytes of the text not in `kept`
-};
-/// `utf8` cut to at most `maxBytes` bytes, back to the start of a character when the
-/// cap falls inside one (a continuation byte 10xxxxxx is never the first dropped one).
-ClippedText clipUtf8(const QByteArray &utf8, qsizetype maxBytes);
 /// clipUtf8() for a stream that stops at `maxBytes` (an output cap): when `utf8` reaches
 /// the cap, a character begun before it whose remaining bytes would come after it is
 /// dropped too (counted in `dropped`), even when it ends this chunk.
@@ -42,8 +32,6 @@ ClippedText clipUtf8Stream(const QByteArray &utf8, qsizetype maxBytes);
 /// At most `maxChars` UTF-16 units of `text`, never half a surrogate pair; `dropped`
 /// counts the UTF-8 bytes of the rest.
 ClippedText clipChars(const QString &text, qsizetype maxChars);
-/// "… (N bytes dropped)": what follows a clipped text.
-QString droppedNote(qsizetype dropped);
 /// `text` itself when it has at most `maxChars` characters, else clipChars() of it
 /// followed by droppedNote(): for previews and summaries.
 QString clippedText(const QString &text, qsizetype maxChars);

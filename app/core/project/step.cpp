@@ -36,7 +36,7 @@ constexpr std::array<std::pair<RunKind, const char *>, 5> runKindNames{{
     {RunKind::Cassette, "cassette"},
 }};
 
-constexpr std::array<std::pair<PolicyEventKind, const char *>, 15> policyEventNames{{
+constexpr std::array<std::pair<PolicyEventKind, const char *>, 16> policyEventNames{{
     {PolicyEventKind::RetryScheduled, "retry_scheduled"},
     {PolicyEventKind::RetryNow, "retry_now"},
     {PolicyEventKind::Timeout, "timeout"},
@@ -52,6 +52,7 @@ constexpr std::array<std::pair<PolicyEventKind, const char *>, 15> policyEventNa
     {PolicyEventKind::SandboxApplied, "sandbox_applied"},
     {PolicyEventKind::CallsRefused, "calls_refused"},
     {PolicyEventKind::SandboxRefusedSummary, "sandbox_refused_summary"},
+    {PolicyEventKind::NullsLeftOut, "nulls_left_out"},
 }};
 
 template<typename Enum, std::size_t N>

@@ -40,6 +40,9 @@ enum class PolicyEventKind {
     /// Sandbox refusals of one system call past the first few, counted instead of
     /// recorded one by one: detail {syscall, count, recorded, text} (docs/sandbox.md).
     SandboxRefusedSummary,
+    /// Nulls of a call left out at admission (OpenAI strict mode's "not given"; docs/steps.md
+    /// "A null for a parameter left out"): detail {properties, text}.
+    NullsLeftOut,
 };
 
 /// Lower-case wire/journal names: "succeeded", "timed_out", "cassette", "step_paused", …

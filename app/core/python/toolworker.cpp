@@ -5,6 +5,7 @@
 #include "jsoninput.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
+#include "textclip.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -452,11 +453,14 @@ void ToolWorker::onReadyRead()
             for (const Pending &pending : std::as_const(m_pending))
                 running << QString::fromStdString(pending.tool);
             running.sort();
+            // The quote is cut on a character (textclip.h), saying what was dropped.
+            const ClippedText quoted = clipUtf8(line, 200);
+            const QByteArray quote
+                = quoted.dropped > 0 ? quoted.kept + droppedNote(quoted.dropped).toUtf8() : quoted.kept;
             qWarning(
                 "tool worker: a line on its protocol channel is not a reply (%s); tools running then: %s. "
                 "A tool must write its output with print() or to sys.stdout, never to the worker's protocol channel.",
-                line.left(200).constData(),
-                running.isEmpty() ? "none" : qPrintable(running.join(QStringLiteral(", "))));
+                quote.constData(), running.isEmpty() ? "none" : qPrintable(running.join(QStringLiteral(", "))));
             continue;
         }
         if (message["type"] == "cancelled") {

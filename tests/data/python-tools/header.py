@@ -1,8 +1,14 @@
 # Shared by every derivation row of tst_pythontools (the row's method follows `class Tools:`).
 from enum import Enum
-from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, TypedDict, Union
 
+import pydantic
 from pydantic import BaseModel, Field
+
+
+def pattern(regex):
+    """Field(**pattern(...)): pydantic 2 calls it pattern, pydantic 1 (Debian's) regex."""
+    return {"pattern" if pydantic.VERSION.startswith("2") else "regex": regex}
 
 
 class Color(Enum):
