@@ -149,6 +149,11 @@ void printListing(const ServerListing &listing)
     printLine(stdout, head);
     if (!listing.error.isEmpty())
         printLine(stdout, QStringLiteral("  ") + printableLines(listing.error).replace(u'\n', QStringLiteral("\n  ")));
+    if (listing.session && listing.session->droppedListEntries() > 0)
+        printLine(stdout,
+                  tr("  (%1 entries of its tools/list are not tools, not an object with a string name: "
+                     "left out)")
+                      .arg(listing.session->droppedListEntries()));
     for (const json &tool : listing.tools) {
         const QString name = McpServerConfig::toolName(config.name, text(tool, "name"));
         QString line = QStringLiteral("  ") + elidedText(name);

@@ -219,18 +219,20 @@ int importTools(const QStringList &args)
         return 2;
     const ToolImport::Outcome outcome
         = ToolImport::importFile(dir, QDir::current().absoluteFilePath(positional[1]), as, renames, format);
+    // What the outcome says quotes the file (names, Python errors of a .py file):
+    // printable, whatever the file holds (issue 16 class 6).
     for (const QString &line : outcome.errors)
-        printErr(line);
+        printErr(printableLines(line));
     if (!outcome.errors.isEmpty()) {
         printErr(tr("nothing imported"));
         return 1;
     }
     for (const QString &line : outcome.notes)
-        printErr(tr("note: %1").arg(line));
+        printErr(tr("note: %1").arg(printableLines(line)));
     QStringList refusedNames;
     for (const ToolImport::Refusal &refusal : outcome.refused) {
-        printErr(ToolImport::Outcome::describe(refusal));
-        refusedNames << refusal.name;
+        printErr(printableLines(ToolImport::Outcome::describe(refusal)));
+        refusedNames << elidedText(refusal.name);
     }
     if (!outcome.ok()) {
         printErr(tr("nothing imported: %1 of %n tool(s) refused", nullptr, outcome.total).arg(outcome.refused.size()));

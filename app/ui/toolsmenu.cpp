@@ -4,6 +4,7 @@
 
 #include "exchange/bundle.h"
 #include "exporttoolsdialog.h"
+#include "project/printabletext.h"
 #include "project/project.h"
 #include "secretsdialog.h"
 
@@ -61,7 +62,7 @@ ToolsMenu::ToolsMenu(QWidget *window, std::function<const Project *()> project, 
             return accepted;
         QStringList lines;
         for (const ToolImport::Refusal &refusal : refused)
-            lines << tr("'%1' as '%2' (%3)").arg(refusal.name, refusal.suggestion, refusal.reason);
+            lines << tr("'%1' as '%2' (%3)").arg(elidedText(refusal.name), refusal.suggestion, refusal.reason);
         QMessageBox box(QMessageBox::Question, tr("Import Tools"),
                         tr("%n tool(s) cannot be imported under their own name. Import them under the suggested "
                            "name?",

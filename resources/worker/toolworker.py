@@ -873,6 +873,9 @@ async def invoke(registry, message, emit_output):
         return {"type": "result", "value": to_json_value(value)}
     except TypeError as e:
         return _error(f"{name} returned {e}; return str, int, float, bool, None, a list or a dict", False)
+    except Exception as e:  # a list holding itself (RecursionError), a stand-in's model_dump, ...
+        return _error(f"{name} returned a value that has no JSON form ({type(e).__name__}: {e}); return str, "
+                      "int, float, bool, None, a list or a dict", False)
 
 
 def _tool_traceback(exc):
@@ -958,6 +961,8 @@ def serve(project_dir):
             reply = await invoke(registry, message, buffer)
         except asyncio.CancelledError:
             return
+        except Exception as e:  # never no reply: the call would wait for its timeout
+            reply = _error(f"the tool worker could not report the call's outcome: {type(e).__name__}", False)
         finally:
             tasks.pop(message.get("id"), None)
         # "id" first: a reply the studio refuses unread (nested too deep) still names its call.
@@ -965,10 +970,12 @@ def serve(project_dir):
         output = buffer.getvalue()
         if reply["type"] == "error" and reply["error"].get("traceback"):
             output += reply["error"]["traceback"]
+        # A lone surrogate the tool printed would make the reply unsendable: "?" instead.
+        output = output.encode("utf-8", "replace").decode("utf-8")
         reply["output"] = output
         try:
             send(reply)
-        except ValueError as e:
+        except ValueError as e:  # a lone surrogate (UnicodeEncodeError) in the value or the message
             send({"type": "error", "id": message.get("id"), "output": output,
                   "error": {"message": f"the result has no JSON form: {e}", "retryable": False, "type": "ValueError"}})
 

@@ -4,7 +4,8 @@
 // libFuzzer target: tool definition files from elsewhere (Import Tools…, `toolstudio
 // tools import`: Anthropic, OpenAI Chat/Responses, an MCP tools/list result, BFCL function
 // documents — JSON lines and plain lists, seeds bfcl-*.json) through
-// ToolImport::parseDefinitions, as manual tools and as mocks. Checks that nothing
+// ToolImport::parseDefinitions, as manual tools and as mocks (auto-detected and --format
+// bfcl). Checks that nothing
 // crashes, that a refusal says why, and that every accepted definition has a name
 // (importFile then refuses one the studio cannot use, with the reason).
 
@@ -15,9 +16,11 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     const QByteArray text = FuzzCheck::bytes(data, size);
-    for (const ToolImport::As as : {ToolImport::As::Manual, ToolImport::As::Mock}) {
+    for (const auto &[as, format] :
+         {std::pair{ToolImport::As::Manual, QString()}, std::pair{ToolImport::As::Mock, QString()},
+          std::pair{ToolImport::As::Mock, QStringLiteral("bfcl")}}) {
         QString error;
-        const auto parsed = ToolImport::parseDefinitions(text, as, &error);
+        const auto parsed = ToolImport::parseDefinitions(text, as, &error, format);
         if (!parsed) {
             FuzzCheck::check(!error.isEmpty());
             continue;

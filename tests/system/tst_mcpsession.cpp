@@ -98,6 +98,7 @@ private Q_SLOTS:
     void duplicateResponseAndDeleteInCallback();
     void childKeepsPipesOpen();
     void deleteWhileFailingAll();
+    void listEntriesThatAreNotTools();
 };
 
 void TestMcpSession::referenceServerEverything()
@@ -450,6 +451,43 @@ void TestMcpSession::deleteWhileFailingAll()
     QCOMPARE(failures,
              QStringList({QStringLiteral("the server exited with code 3")})
                  << QStringLiteral("the server exited with code 3"));
+}
+
+void TestMcpSession::listEntriesThatAreNotTools()
+{
+    // tools/list with entries that are no tools (1, "text", [], null, a numeric name, no
+    // name), a name with control characters, one of 10 000 characters and a duplicate,
+    // after 20 000 notifications and 1 000 responses to ids never sent: `mcp list
+    // --json` aborted on the number; the text form showed each non-tool as "odd__".
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QDir(dir.path()).mkdir(QStringLiteral("srv"));
+    QFile::copy(qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/mcp/fakeserver.py"),
+                dir.filePath(QStringLiteral("srv/fakeserver.py")));
+    writeFile(
+        dir.filePath(QStringLiteral("toolstudio.json")),
+        R"({"name": "mcp", "mcp_servers": {"odd": {"command": "python3", "args": ["srv/fakeserver.py", "oddtools"]}}})");
+    const CommandResult text = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), dir.path()});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(!text.out.contains('\x1b'), text.out.constData());
+    const QList<QByteArray> lines = text.out.split('\n');
+    QCOMPARE(lines.size(), 8);
+    QCOMPARE(lines[0], QByteArray("odd  ready  MCP 2025-06-18  fake 0  5 tool(s)"));
+    QCOMPARE(lines[1],
+             QByteArray("  (6 entries of its tools/list are not tools, not an object with a string name: left out)"));
+    QCOMPARE(lines[2],
+             QByteArray("  odd__\\u001b]0;pwned\\u0007\\u001b[2Jrun completed\\u202e  (not a valid tool name: scripts "
+                        "cannot call it)  \\u001b[31mred"));
+    QVERIFY2(lines[3].startsWith("  odd__" + QByteArray(123, 'n') + "… (9877 bytes dropped)"), lines[3].constData());
+    QCOMPARE(lines[4], QByteArray("  odd__twice"));
+    QCOMPARE(lines[6], QByteArray("  odd__deep"));
+
+    const CommandResult asJson
+        = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), dir.path(), QStringLiteral("--json")});
+    QCOMPARE(asJson.exitCode, 0);
+    const json servers = json::parse(asJson.out.toStdString());
+    QCOMPARE(servers[0]["tools"].size(), std::size_t(5));
+    QCOMPARE(servers[0]["tools"][4]["server_tool"].get<std::string>(), std::string("deep"));
 }
 
 QTEST_GUILESS_MAIN(TestMcpSession)

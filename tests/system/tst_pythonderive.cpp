@@ -293,6 +293,57 @@ private Q_SLOTS:
         QVERIFY2(outcome.ok, outcome.error.message.c_str());
         QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("\"the real one\""));
     }
+
+    /// What a tool hands back that the worker cannot turn into a reply — an Open WebUI
+    /// stand-in, a list that holds itself, an exception whose message raises, a lone
+    /// surrogate printed — fails that call at once; each left the call without a reply
+    /// until its timeout.
+    void outcomesWithoutAJsonFormFailTheCall()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), "{\"name\": \"t\"}");
+        writeFile(dir.path() + QStringLiteral("/tools/odd.py"),
+                  "from open_webui.models.users import Users\n"
+                  "class Tools:\n"
+                  "    def stand_in(self) -> str:\n"
+                  "        \"\"\"A stand-in.\"\"\"\n"
+                  "        return Users.get_user_by_id\n"
+                  "    def holds_itself(self) -> list:\n"
+                  "        \"\"\"A list in itself.\"\"\"\n"
+                  "        a = []\n"
+                  "        a.append(a)\n"
+                  "        return a\n"
+                  "    def bad_message(self) -> str:\n"
+                  "        \"\"\"An exception without a text.\"\"\"\n"
+                  "        class E(Exception):\n"
+                  "            def __str__(self):\n"
+                  "                raise ValueError('no text')\n"
+                  "        raise E()\n"
+                  "    def surrogate(self) -> str:\n"
+                  "        \"\"\"Prints a lone surrogate.\"\"\"\n"
+                  "        print('\\ud800')\n"
+                  "        return 'ok'\n");
+        trustProject(dir.path());
+        HandlerOutcome outcome = attempt(QStringLiteral("stand_in"), json::object(), dir.path());
+        QVERIFY2(text(outcome.error.message)
+                     .startsWith(QStringLiteral("stand_in returned a value that has no JSON form (OpenWebUIMissing: "
+                                                "open_webui.models.users.Users.get_user_by_id.model_dump is part of "
+                                                "Open WebUI's user accounts")),
+                 outcome.error.message.c_str());
+        QCOMPARE(outcome.error.retryable, false);
+        outcome = attempt(QStringLiteral("holds_itself"), json::object(), dir.path());
+        QCOMPARE(text(outcome.error.message),
+                 QStringLiteral("holds_itself returned a value that has no JSON form (RecursionError: maximum "
+                                "recursion depth exceeded while calling a Python object); return str, int, float, "
+                                "bool, None, a list or a dict"));
+        outcome = attempt(QStringLiteral("bad_message"), json::object(), dir.path());
+        QCOMPARE(text(outcome.error.message),
+                 QStringLiteral("the tool worker could not report the call's outcome: ValueError"));
+        QCOMPARE(outcome.error.retryable, false);
+        outcome = attempt(QStringLiteral("surrogate"), json::object(), dir.path());
+        QVERIFY2(outcome.ok, outcome.error.message.c_str());
+        QCOMPARE(outcome.output, QByteArray("?\n"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPythonDerive)

@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+
 namespace {
 
 nlohmann::json manifestOf(const QTemporaryDir &dir)
@@ -79,7 +81,7 @@ private Q_SLOTS:
         QCOMPARE(again.exitCode, 1);
         QVERIFY2(again.err.startsWith("tool 'definition 7': a openai-chat tool definition without a name\n"
                                       "tool 't1': the project already has a tool of that name; it is not renamed "
-                                      "(suggested: 't1_2'; on the command line: --rename 't1=t1_2')\n"),
+                                      "(suggested: 't1_2'; on the command line: --rename t1=t1_2)\n"),
                  again.err.constData());
         QVERIFY2(again.err.endsWith("nothing imported: 12 of 12 tool(s) refused\n"), again.err.constData());
         QCOMPARE(fileBytes(dir.filePath(QStringLiteral("toolstudio.json"))), before);
@@ -243,6 +245,70 @@ private Q_SLOTS:
                             "\"array\"}}"));
     }
 
+    // A member of an unexpected type where the importer reads a flag or a kind
+    // ({"type": 5}, "optional": "yes") aborted the whole process (nlohmann's value()
+    // throws): each is read as absent, and the import goes on.
+    void membersOfAnotherTypeDoNotAbort()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
+        const QString file = dir.filePath(QStringLiteral("odd.json"));
+        QVERIFY(
+            writeFile(file,
+                      "[{\"type\": 5, \"name\": \"typed\", \"parameters\": {\"type\": \"object\"}},\n"
+                      " {\"name\": \"flags\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"a\": "
+                      "{\"type\": \"str\", \"optional\": \"yes\"}, \"b\": {\"type\": \"int\", \"optional\": 1}, "
+                      "\"c\": {\"type\": \"float\", \"optional\": true}}, \"required\": [\"a\", \"b\", \"c\"]}}]\n"));
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file,
+                                                 QStringLiteral("--format"), QStringLiteral("bfcl")});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(result.out, QByteArray("imported 2 tool(s): typed, flags\n"));
+        QCOMPARE(dumped(manifestOf(dir)["tools"][1]["input_schema"]),
+                 QByteArray("{\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"},\"c\":{\"type\":"
+                            "\"number\"}},\"required\":[\"a\",\"b\"],\"type\":\"object\"}"));
+    }
+
+    // Names from the file are printed escaped and elided, and the suggested --rename
+    // command is shell-quoted: a name with a quote was a paste-ready command injection,
+    // one with ESC drove the terminal.
+    void refusedNamesArePrintable()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));
+        const QString file = dir.filePath(QStringLiteral("names.json"));
+        const QByteArray longName(10000, 'n');
+        QVERIFY(writeFile(file,
+                          "{\"tools\": [{\"name\": \"ok\", \"inputSchema\": {\"type\": \"object\"}},\n"
+                          " {\"name\": \"x';touch pwned;'\\u001b]0;t\\u0007\", \"inputSchema\": {}},\n"
+                          " {\"name\": \"a.b\\u001b[2J\", \"inputSchema\": {\"type\": \"object\", \"properties\": "
+                          "{\"p\\u001b[31m\": {\"type\": \"HashMap\\u001b\"}}}},\n"
+                          " {\"name\": \""
+                              + longName + "\", \"inputSchema\": {}}]}\n"));
+        const CommandResult result = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(!result.err.contains('\x1b') && !result.out.contains('\x1b'), result.err.constData());
+        const QList<QByteArray> lines = result.err.split('\n');
+        QCOMPARE(lines.size(), 5);
+        QCOMPARE(lines[0],
+                 QByteArray("note: tool 'a.b\\u001b[2J': parameter 'p\\u001b[31m': BFCL type 'HashMap\\u001b' is read "
+                            "as a string"));
+        const QByteArray rule
+            = "invalid name (1 to 128 letters, digits, '_', '-' or '.', starting with a letter, digit "
+              "or '_'); it is not renamed ";
+        QCOMPARE(lines[1],
+                 "tool 'x';touch pwned;'\\u001b]0;t\\u0007': " + rule
+                     + "(suggested: 'x__touch_pwned____0_t_'; on the command line: --rename "
+                       "'x'\\'';touch pwned;'\\''\\u001b]0;t\\u0007=x__touch_pwned____0_t_')");
+        QCOMPARE(lines[2],
+                 "tool 'a.b\\u001b[2J': " + rule
+                     + "(suggested: 'a.b__2J'; on the command line: --rename 'a.b\\u001b[2J=a.b__2J')");
+        QVERIFY2(lines[3].startsWith("tool '" + QByteArray(128, 'n') + "… (9872 bytes dropped)': " + rule),
+                 lines[3].left(300).constData());
+        QCOMPARE(result.out,
+                 "imported 1 of 4 tool(s): ok; refused: x';touch pwned;'\\u001b]0;t\\u0007, a.b\\u001b[2J, "
+                     + QByteArray(128, 'n') + "… (9872 bytes dropped)\n");
+    }
+
     void exampleSatisfiesEachKeyword_data()
     {
         QTest::addColumn<QByteArray>("schema");
@@ -278,6 +344,49 @@ private Q_SLOTS:
         QCOMPARE(QByteArray::fromStdString(generated.dump()), example);
         QCOMPARE(verdict(nlohmann::json::parse(schema.toStdString()), nlohmann::json::parse(generated.dump())),
                  QString());
+    }
+
+    // Hostile output schemas: the example stays small whatever the schema (a $ref back
+    // to the root twice per object, or in an array of 64, grew it exponentially: one
+    // 177-byte file hung `tools import --as mock`), and a bound beyond int64 is no
+    // undefined cast.
+    void exampleIsBounded_data()
+    {
+        QTest::addColumn<QByteArray>("schema");
+        QTest::addColumn<int>("values");
+        QTest::addColumn<QByteArray>("start");
+        QTest::newRow("$ref to the root twice")
+            << QByteArray("{\"type\":\"object\",\"required\":[\"a\",\"b\"],\"properties\":{\"a\":{\"$ref\":\"#\"},"
+                          "\"b\":{\"$ref\":\"#\"}}}")
+            << 1000 << QByteArray("{\"a\":{\"a\":{\"a\":");
+        QTest::newRow("$ref in 64 items")
+            << QByteArray("{\"type\":\"array\",\"minItems\":64,\"items\":{\"$ref\":\"#\"}}") << 1000
+            << QByteArray("[[[[[[");
+        QTest::newRow("allOf of the root")
+            << QByteArray("{\"type\":\"object\",\"allOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}],\"required\":[\"x\"]}")
+            << 1000 << QByteArray("{\"x\":null}");
+        QTest::newRow("minimum 1e300") << QByteArray("{\"type\":\"integer\",\"minimum\":1e300}") << 1
+                                       << QByteArray("1e+300");
+    }
+
+    void exampleIsBounded()
+    {
+        QFETCH(QByteArray, schema);
+        QFETCH(int, values);
+        QFETCH(QByteArray, start);
+        const nlohmann::ordered_json generated
+            = SchemaExample::generate(nlohmann::ordered_json::parse(schema.toStdString()));
+        int count = 0;
+        const std::function<void(const nlohmann::ordered_json &)> walk = [&](const nlohmann::ordered_json &value) {
+            ++count;
+            if (value.is_structured())
+                for (const auto &member : value)
+                    walk(member);
+        };
+        walk(generated);
+        QVERIFY2(count <= values, qPrintable(QString::number(count)));
+        QVERIFY2(QByteArray::fromStdString(generated.dump()).startsWith(start),
+                 generated.dump().substr(0, 200).c_str());
     }
 };
 

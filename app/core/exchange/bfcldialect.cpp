@@ -3,8 +3,10 @@
 #include "exchange/bfcldialect.h"
 
 #include "project/jsonqt.h"
+#include "project/printabletext.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace BfclDialect {
 
@@ -61,6 +63,16 @@ bool dialectIn(const ordered &schema, int depth)
     return false;
 }
 
+/// `"optional": true`; any other value (a string, a number) is not (never value():
+/// it throws on a member of another type).
+bool isOptional(const ordered &property)
+{
+    if (!property.is_object())
+        return false;
+    const auto flag = property.find("optional");
+    return flag != property.end() && flag->is_boolean() && flag->get<bool>();
+}
+
 ordered convert(const ordered &schema, const std::string &where, QStringList *notes, int depth)
 {
     if (!schema.is_object() || depth > 64)
@@ -77,19 +89,24 @@ ordered convert(const ordered &schema, const std::string &where, QStringList *no
             out["type"] = mapped;
         if (language && notes)
             *notes << QStringLiteral("parameter '%1': BFCL type '%2' is read as a string")
-                          .arg(JsonQt::fromStd(where), JsonQt::fromStd(original));
+                          .arg(elidedText(JsonQt::fromStd(where)), elidedText(JsonQt::fromStd(original), 40));
     }
-    if (const auto properties = schema.find("properties"); properties != schema.end() && properties->is_object()) {
-        ordered required
-            = schema.contains("required") && schema["required"].is_array() ? schema["required"] : ordered::array();
+    if (const auto properties = out.find("properties"); properties != out.end() && properties->is_object()) {
+        // In place and with a set: a lookup by key in an ordered_json object is linear,
+        // and a file may hold tens of thousands of properties (issue 16 class 3).
+        std::unordered_set<std::string> optional;
         for (auto it = properties->begin(); it != properties->end(); ++it) {
             const std::string path = where.empty() ? it.key() : where + '.' + it.key();
-            out["properties"][it.key()] = convert(it.value(), path, notes, depth + 1);
-            if (it.value().is_object() && it.value().value("optional", false))
-                required.erase(std::remove(required.begin(), required.end(), ordered(it.key())), required.end());
+            if (isOptional(it.value()))
+                optional.insert(it.key());
+            it.value() = convert(it.value(), path, notes, depth + 1);
         }
-        if (schema.contains("required"))
-            out["required"] = required;
+        if (const auto required = out.find("required"); required != out.end() && required->is_array())
+            required->erase(std::remove_if(required->begin(), required->end(),
+                                           [&](const ordered &name) {
+                                               return name.is_string() && optional.count(name.get<std::string>());
+                                           }),
+                            required->end());
     }
     for (const char *key : {"items", "additionalProperties"})
         if (const auto sub = schema.find(key); sub != schema.end() && sub->is_object())

@@ -11,6 +11,22 @@ namespace {
 using ordered = nlohmann::ordered_json;
 
 constexpr int MaxDepth = 32;
+/// Schemas visited for one example, whatever the schema: `$ref`s back to the root
+/// (twice per object, or in an array of minItems 64) made the example grow
+/// exponentially with MaxDepth — one 177-byte output_schema hung `tools import --as
+/// mock` (issue 16 class 3). Past the budget a value is null; the import then says the
+/// example does not satisfy the schema.
+constexpr int MaxVisits = 1000;
+
+/// What a member or an item without a schema is generated from (null), by reference:
+/// a conditional with a temporary would copy the other branch's schema.
+const ordered noSchema;
+
+struct Generator
+{
+    const ordered &root;
+    int visitsLeft = MaxVisits;
+};
 
 const ordered *resolve(const ordered &root, const ordered &schema)
 {
@@ -92,10 +108,14 @@ double lowerBound(const ordered &schema, bool integer)
     return value;
 }
 
-ordered example(const ordered &root, const ordered &in, int depth)
+ordered example(Generator &generator, const ordered &in, int depth)
 {
+    if (generator.visitsLeft <= 0)
+        return nullptr;
+    --generator.visitsLeft; // a null too: 64 of them per array at the depth bound added up
     if (!in.is_object() || depth > MaxDepth)
         return nullptr;
+    const ordered &root = generator.root;
     const ordered &schema = *resolve(root, in);
     if (schema.contains("const"))
         return schema["const"];
@@ -105,12 +125,12 @@ ordered example(const ordered &root, const ordered &in, int depth)
         return schema["default"];
     for (const char *key : {"anyOf", "oneOf"})
         if (schema.contains(key) && schema[key].is_array() && !schema[key].empty())
-            return example(root, schema[key][0], depth + 1);
+            return example(generator, schema[key][0], depth + 1);
     std::string type = typeOf(schema);
     if (schema.contains("allOf") && schema["allOf"].is_array()) {
-        ordered merged = type.empty() || type == "object" ? ordered::object() : example(root, ordered(), depth);
+        ordered merged = type.empty() || type == "object" ? ordered::object() : example(generator, ordered(), depth);
         for (const ordered &part : schema["allOf"]) {
-            const ordered value = example(root, part, depth + 1);
+            const ordered value = example(generator, part, depth + 1);
             if (value.is_object() && merged.is_object())
                 merged.update(value);
             else if (!value.is_null())
@@ -119,7 +139,7 @@ ordered example(const ordered &root, const ordered &in, int depth)
         if (type.empty() || type == "object") {
             ordered own = schema;
             own.erase("allOf");
-            const ordered value = example(root, own, depth + 1);
+            const ordered value = example(generator, own, depth + 1);
             if (value.is_object())
                 merged.update(value);
             return merged;
@@ -127,16 +147,20 @@ ordered example(const ordered &root, const ordered &in, int depth)
     }
     if (type == "object") {
         ordered object = ordered::object();
-        const ordered properties = schema.contains("properties") && schema["properties"].is_object()
-            ? schema["properties"]
-            : ordered::object();
+        const auto properties = schema.find("properties");
+        const bool hasProperties = properties != schema.end() && properties->is_object();
         if (schema.contains("required") && schema["required"].is_array())
-            for (const ordered &name : schema["required"])
+            for (const ordered &name : schema["required"]) {
+                if (generator.visitsLeft <= 0)
+                    break;
                 if (name.is_string()) {
                     const std::string key = name.get<std::string>();
-                    object[key]
-                        = properties.contains(key) ? example(root, properties[key], depth + 1) : ordered(nullptr);
+                    const auto property = hasProperties ? properties->find(key) : schema.end();
+                    // A member without a schema is null, and costs a visit too.
+                    object[key] = example(
+                        generator, hasProperties && property != properties->end() ? *property : noSchema, depth + 1);
                 }
+            }
         return object;
     }
     if (type == "array") {
@@ -145,11 +169,11 @@ ordered example(const ordered &root, const ordered &in, int depth)
             ? std::min<std::size_t>(schema["minItems"].get<std::size_t>(), 64)
             : 0;
         const auto items = schema.find("items");
-        for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t i = 0; i < count && generator.visitsLeft > 0; ++i) {
             if (items != schema.end() && items->is_array())
-                array.push_back(i < items->size() ? example(root, (*items)[i], depth + 1) : ordered(nullptr));
+                array.push_back(example(generator, i < items->size() ? (*items)[i] : noSchema, depth + 1));
             else
-                array.push_back(items != schema.end() ? example(root, *items, depth + 1) : ordered(nullptr));
+                array.push_back(example(generator, items != schema.end() ? *items : noSchema, depth + 1));
         }
         return array;
     }
@@ -164,8 +188,13 @@ ordered example(const ordered &root, const ordered &in, int depth)
         }
         return text;
     }
-    if (type == "integer")
-        return static_cast<std::int64_t>(lowerBound(schema, true));
+    if (type == "integer") {
+        // A bound beyond int64 (minimum 1e300) stays a double: the cast would be undefined.
+        const double value = lowerBound(schema, true);
+        if (std::abs(value) < 9.2e18)
+            return static_cast<std::int64_t>(value);
+        return value;
+    }
     if (type == "number") {
         const double value = lowerBound(schema, false);
         if (value == std::floor(value) && std::abs(value) < 1e15)
@@ -181,7 +210,8 @@ ordered example(const ordered &root, const ordered &in, int depth)
 
 ordered generate(const ordered &schema)
 {
-    return example(schema, schema, 0);
+    Generator generator{schema};
+    return example(generator, schema, 0);
 }
 
 } // namespace SchemaExample

@@ -13,7 +13,9 @@
 /// uri, uuid, ipv4), a number or integer its lower bound (`minimum`,
 /// `exclusiveMinimum`) or else 0, clamped to `maximum`. Local `$ref`s (`#/…`) are
 /// followed; `allOf` merges objects, `anyOf`/`oneOf` take their first branch. A
-/// `pattern` is not solved: the result may then fail, and the import says so.
+/// `pattern` is not solved: the result may then fail, and the import says so. The
+/// work is bounded whatever the schema: at most 32 levels and 1 000 schemas visited
+/// (a `$ref` to the root grows exponentially otherwise); past that a value is null.
 namespace SchemaExample {
 
 nlohmann::ordered_json generate(const nlohmann::ordered_json &schema);

@@ -6,6 +6,7 @@
 #include "exchange/schemaexample.h"
 #include "project/jsonerror.h"
 #include "project/jsonqt.h"
+#include "project/printabletext.h"
 #include "project/project.h"
 #include "project/projecttrust.h"
 #include "project/projectwriter.h"
@@ -50,9 +51,12 @@ QString kindOf(const ordered &definition, bool mcp, bool bfcl)
 {
     if (mcp)
         return QStringLiteral("mcp");
-    if (definition.value("type", std::string()) == "function" && definition.contains("function"))
+    // Never nlohmann's value(key, default): it throws when the member has another type
+    // ({"type": 5} aborted the import).
+    const bool function = JsonQt::stringField(definition, "type") == QLatin1String("function");
+    if (function && definition.contains("function"))
         return QStringLiteral("openai-chat");
-    if (definition.value("type", std::string()) == "function")
+    if (function)
         return QStringLiteral("openai-responses");
     if (definition.contains("input_schema"))
         return QStringLiteral("anthropic");
@@ -74,7 +78,8 @@ ordered mockResult(const ordered &tool, QStringList *notes)
         if (const auto failure = validator->validate(nlohmann::json::parse(example.dump())))
             *notes << QStringLiteral("tool '%1': the generated mock result does not satisfy its output_schema (%2); "
                                      "edit it in the Tool dock")
-                          .arg(JsonQt::fromStd(tool["name"].get<std::string>()), failure->toString());
+                          .arg(elidedText(JsonQt::fromStd(tool["name"].get<std::string>())),
+                               printableText(failure->toString()));
     return example;
 }
 
@@ -114,7 +119,7 @@ std::optional<ordered> convert(const ordered &definition, As as, const QString &
         tool["name"] = BfclDialect::mappedName(name).toStdString();
         tool["title"] = body["name"];
         *notes << QStringLiteral("tool '%1' is imported as '%2' (the model APIs take no '.'; its title keeps '%1')")
-                      .arg(name, BfclDialect::mappedName(name));
+                      .arg(elidedText(name), elidedText(BfclDialect::mappedName(name)));
     }
     if (body.contains("description") && body["description"].is_string())
         tool["description"] = body["description"];
@@ -123,7 +128,7 @@ std::optional<ordered> convert(const ordered &definition, As as, const QString &
         QStringList typeNotes;
         input = BfclDialect::toJsonSchema(input, &typeNotes);
         for (const QString &note : std::as_const(typeNotes))
-            *notes << QStringLiteral("tool '%1': %2").arg(name, note);
+            *notes << QStringLiteral("tool '%1': %2").arg(elidedText(name), note);
     }
     input.erase("$schema"); // MCP servers may name a newer draft; the studio reads draft 7
     tool["input_schema"] = input;
@@ -178,10 +183,14 @@ std::optional<std::vector<ordered>> readValues(const QByteArray &data, QString *
 
 QString Outcome::describe(const Refusal &refusal)
 {
+    // The name is the file's: elided and escaped in the text, shell-quoted in the
+    // command (a name with a quote or a control character must not make the line a
+    // different command, nor drive the terminal).
     if (refusal.suggestion.isEmpty())
-        return QStringLiteral("tool '%1': %2").arg(refusal.name, refusal.reason);
-    return QStringLiteral("tool '%1': %2; it is not renamed (suggested: '%3'; on the command line: --rename '%1=%3')")
-        .arg(refusal.name, refusal.reason, refusal.suggestion);
+        return QStringLiteral("tool '%1': %2").arg(elidedText(refusal.name), refusal.reason);
+    return QStringLiteral("tool '%1': %2; it is not renamed (suggested: '%3'; on the command line: --rename %4)")
+        .arg(elidedText(refusal.name), refusal.reason, refusal.suggestion,
+             shellQuoted(refusal.name + QLatin1Char('=') + refusal.suggestion));
 }
 
 std::optional<Parsed> parseDefinitions(const QByteArray &data, As as, QString *error, const QString &format)

@@ -178,6 +178,7 @@ qint64 McpClientSession::callTool(const QString &name, const json &arguments, co
 
 void McpClientSession::listTools(std::function<void(const std::vector<json> &, const McpReply &)> done)
 {
+    m_droppedListEntries = 0;
     listPage(nullptr, 1, std::make_shared<ListedTools>(), std::move(done));
 }
 
@@ -210,7 +211,15 @@ void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<Li
                               .arg(page)});
             return;
         }
-        tools->tools.insert(tools->tools.end(), list->begin(), list->end());
+        // An entry that is not an object with a string name is no tool: consumers read
+        // members of each (`mcp list --json` aborted on a number in the list).
+        for (const json &tool : *list) {
+            const auto name = tool.is_object() ? tool.find("name") : tool.end();
+            if (tool.is_object() && name != tool.end() && name->is_string())
+                tools->tools.push_back(tool);
+            else
+                ++m_droppedListEntries;
+        }
         const auto next = result.find("nextCursor");
         if (next == result.end() || next->is_null()) {
             done(tools->tools, reply);

@@ -83,6 +83,8 @@ public:
     /// Lines of stdout that were not messages, and responses to ids never sent.
     qint64 refusedMessages() const { return m_refusedMessages; }
     qint64 unmatchedResponses() const { return m_unmatchedResponses; }
+    /// Entries of the last listTools() that were not tools (not an object with a string name).
+    qint64 droppedListEntries() const { return m_droppedListEntries; }
     McpStdioTransport *transport() const { return m_transport; }
 
     /// Sends `method` with `params` (an object, or null for none); `done` gets the reply.
@@ -92,7 +94,8 @@ public:
     /// `notifications/cancelled` for an open request; its callback gets `reason` as failure.
     void cancel(qint64 id, const QString &reason);
     /// tools/list, every page: `done` gets all tools (each as the server sent it), or the
-    /// reply of the page that failed.
+    /// reply of the page that failed. An entry that is not an object with a string
+    /// `name` is left out and counted (droppedListEntries).
     void listTools(std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
     /// tools/call of `name` with `arguments` (an object); `meta` (object or null) is sent
     /// as `_meta`.
@@ -145,4 +148,5 @@ private:
     std::map<qint64, Pending> m_pending;
     qint64 m_refusedMessages = 0;
     qint64 m_unmatchedResponses = 0;
+    qint64 m_droppedListEntries = 0;
 };

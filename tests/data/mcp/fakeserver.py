@@ -20,6 +20,10 @@
   twice       answers tools/call twice (the same id) in one write
   revision    answers initialize with an escape sequence and 100 000 characters as revision
   bigpages    tools/list hands out pages of 6 MiB of tools, a next cursor each time
+  oddtools    tools/list: entries that are not objects, names that are not strings, a
+              name with control characters, one of 10 000 characters, a name twice, a
+              tool nested 50 levels deep; before answering, 20 000 notifications and
+              1 000 responses to ids never sent
 """
 import json
 import sys
@@ -77,6 +81,22 @@ while True:
             sys.stdout.write('{"jsonrpc":"2.0","id":%d,"result":{"tools":[%s],"nextCursor":"%d"}}\n'
                              % (rid, tool, page + 1))
             sys.stdout.flush()
+            continue
+        if mode == "oddtools":
+            for n in range(20000):
+                send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": n}})
+            for n in range(1000):
+                send({"jsonrpc": "2.0", "id": 100000 + n, "result": {}})
+            deep = {"type": "object"}
+            for _ in range(50):
+                deep = {"type": "object", "properties": {"x": deep}}
+            send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [
+                1, "text", [], None, {"name": 7}, {"description": "no name"},
+                {"name": "\x1b]0;pwned\x07\x1b[2Jrun completed\u202e", "description": "\x1b[31mred\r\nfake line"},
+                {"name": "n" * 10000, "inputSchema": {"type": "object"}},
+                {"name": "twice", "inputSchema": {"type": "object"}},
+                {"name": "twice", "inputSchema": {"type": "object"}},
+                {"name": "deep", "inputSchema": deep, "outputSchema": "not a schema"}]}})
             continue
         if mode == "endless":
             send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [], "nextCursor": str(page + 1)}})
