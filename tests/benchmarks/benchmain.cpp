@@ -350,7 +350,10 @@ void extractRuntime(const QString &dir)
 /// RunController::startReplay() to finished(). The limit: the same script and shim
 /// against toolstudio-bench-peer, which answers each of the same bridge lines from
 /// memory (no sandbox, engine or journal), timed from process start to exit. The script
-/// prints the seconds its own call loop took, on both sides.
+/// prints the seconds its own call loop took, on both sides. The peer is the floor of
+/// the same bridge I/O (one thread, blocking socketpair reads and writes, the same shim);
+/// what the studio adds beyond it is the sandbox's start, reading the recorded steps and
+/// writing the replay's rows, and its per-call engine work: the ratio shows all of it.
 std::vector<Row> replayBenchmark(int calls)
 {
     QTemporaryDir dir;
