@@ -350,7 +350,10 @@ void extractRuntime(const QString &dir)
 /// RunController::startReplay() to finished(). The limit: the same script and shim
 /// against toolstudio-bench-peer, which answers each of the same bridge lines from
 /// memory (no sandbox, engine or journal), timed from process start to exit. The script
-/// prints the seconds its own call loop took, on both sides.
+/// prints the seconds its own call loop took, on both sides. The peer is the floor of
+/// the same bridge I/O (one thread, blocking socketpair reads and writes, the same shim);
+/// what the studio adds beyond it is the sandbox's start, reading the recorded steps and
+/// writing the replay's rows, and its per-call engine work: the ratio shows all of it.
 std::vector<Row> replayBenchmark(int calls)
 {
     QTemporaryDir dir;
@@ -427,11 +430,15 @@ std::vector<Row> replayBenchmark(int calls)
              QStringLiteral("RunController::startReplay() to finished(): loading the steps, the sandbox, the "
                             "script, every call answered from the journal; middle of 3 rounds")},
             {QStringLiteral("replay of a %1-step run vs limit peer").arg(calls),
-             QStringLiteral("%1 s (script's loop %2 s) → ratio %3 (rounds: %4)")
+             QStringLiteral("studio %1 s / limit peer %2 s = ratio %3 (peer's script loop %4 s; ratio by round: "
+                            "%5); goal < 1 s for the studio: %6")
+                 .arg(s.seconds, 0, 'f', 2)
                  .arg(p.seconds, 0, 'f', 2)
-                 .arg(QString::fromUtf8(p.loop.trimmed()))
                  .arg(p.seconds > 0 ? s.seconds / p.seconds : 0, 0, 'f', 2)
-                 .arg(ratios.join(QStringLiteral(", "))),
+                 .arg(QString::fromUtf8(p.loop.trimmed()))
+                 .arg(ratios.join(QStringLiteral(", ")))
+                 .arg(calls == 10000 ? (s.seconds < 1.0 ? QStringLiteral("met") : QStringLiteral("not met"))
+                                     : QStringLiteral("applies to 10 000 steps")),
              QStringLiteral("same script and shim against toolstudio-bench-peer answering from memory, process start "
                             "to exit; ratio = studio / peer, middle rounds; the rounds alternate studio and peer")}};
 }

@@ -13,6 +13,8 @@ void MemoReplyOrder::reset(const std::vector<Step> &planSteps)
     m_byEnd.clear();
     m_firstNotArrived = 0;
     m_queued.clear();
+    m_added = 0;
+    m_lastEndedAt = 0;
     for (std::size_t i = 0; i < count; ++i) {
         const Step &step = planSteps[i];
         m_queuedAt[i] = step.queuedAt;
@@ -35,7 +37,13 @@ void MemoReplyOrder::add(int planIndex, std::string id, std::string line)
     arrived(planIndex);
     const qint64 endedAt
         = planIndex >= 0 && std::size_t(planIndex) < m_endedAt.size() ? m_endedAt[std::size_t(planIndex)] : 0;
-    m_queued.push_back({endedAt, {std::move(id), std::move(line)}});
+    m_queued.push_back({endedAt, m_added++, planIndex, {std::move(id), std::move(line)}});
+    std::push_heap(m_queued.begin(), m_queued.end(), Later());
+}
+
+qint64 MemoReplyOrder::queuedAt(int planIndex) const
+{
+    return planIndex >= 0 && std::size_t(planIndex) < m_queuedAt.size() ? m_queuedAt[std::size_t(planIndex)] : 0;
 }
 
 bool MemoReplyOrder::blocked(qint64 endedAt)
@@ -52,15 +60,28 @@ bool MemoReplyOrder::blocked(qint64 endedAt)
     return false;
 }
 
-std::optional<MemoReplyOrder::Reply> MemoReplyOrder::takeNext(bool all)
+MemoReplyOrder::State MemoReplyOrder::next(bool all)
 {
     if (m_queued.empty())
-        return std::nullopt;
-    const auto first = std::min_element(m_queued.begin(), m_queued.end(),
-                                        [](const Queued &a, const Queued &b) { return a.endedAt < b.endedAt; });
-    if (!all && blocked(first->endedAt))
-        return std::nullopt;
-    Reply reply = std::move(first->reply);
-    m_queued.erase(first);
-    return reply;
+        return State::Empty;
+    return !all && blocked(m_queued.front().endedAt) ? State::Held : State::Ready;
+}
+
+bool MemoReplyOrder::wantsGap() const
+{
+    if (m_queued.empty() || m_lastEndedAt <= 0)
+        return false;
+    const Queued &first = m_queued.front();
+    // In flight when the last one completed, and completed after it: the recorded
+    // script had the last reply alone for a while.
+    return first.endedAt > m_lastEndedAt && queuedAt(first.planIndex) < m_lastEndedAt;
+}
+
+MemoReplyOrder::Reply MemoReplyOrder::take()
+{
+    std::pop_heap(m_queued.begin(), m_queued.end(), Later());
+    Queued first = std::move(m_queued.back());
+    m_queued.pop_back();
+    m_lastEndedAt = first.endedAt;
+    return std::move(first.reply);
 }

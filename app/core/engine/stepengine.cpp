@@ -20,6 +20,7 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QPointer>
 #include <QRandomGenerator>
@@ -160,16 +161,18 @@ public:
     PlanIndex planIndex;     ///< plan->steps by identity
     int rerunIndex = -1;     ///< Rerun: the plan's step `rerunFrom`
     bool memoActive = false; ///< Replay, cassette: no divergence yet
-    /// Memoized replies, sent in recorded completion order (MemoReplyOrder), one at a
-    /// time MemoGapMs apart when several may go (so that a script sees the first one
-    /// alone, as it did in the recorded run); a reply held for a call the script has not
-    /// made yet goes anyway after MemoHoldMs.
+    /// Memoized replies, sent in recorded completion order (MemoReplyOrder). A reply
+    /// whose call the recorded run had in flight when the previous one completed goes
+    /// MemoGapMs after it (so that the script sees the first one alone, as it did); any
+    /// other goes at once. A reply held for a call the script has not made yet goes
+    /// anyway after MemoHoldMs.
     static constexpr int MemoGapMs = 5;
     static constexpr int MemoHoldMs = 1000;
     bool memoReleaseAll = false; ///< the hold ran out: every queued reply goes
     MemoReplyOrder memoOrder;
-    QTimer *memoTimer = nullptr;
-    QTimer *memoHoldTimer = nullptr;
+    QElapsedTimer memoSent;          ///< since the last memoized reply went
+    QTimer *memoTimer = nullptr;     ///< single shot: the rest of a gap
+    QTimer *memoHoldTimer = nullptr; ///< single shot: the hold bound
 
     // Call identity (docs/steps.md "Call identity"); sequence = display order.
     CallCounter callCounter;
@@ -191,8 +194,10 @@ public:
     CallIdentity identify(Step &step);
     bool applyPlan(Step &step, const CallIdentity &identity);
     void queueMemoReply(int planIndex, std::string id, std::string line);
-    void scheduleMemoReplies();
-    void sendMemoReplies(bool all = false);
+    /// Sends what may go now (`now`) or on the next turn of the event loop.
+    void scheduleMemoReplies(bool now);
+    /// `all`: held or not; `noGap`: without gaps (the run's end).
+    void sendMemoReplies(bool all = false, bool noGap = false);
     void diverge(Step &step, const QString &why);
     void pollAnswers();
     int heldIndex(const QString &callId, QString *reason) const;
@@ -1051,7 +1056,7 @@ CallIdentity StepEngineState::identify(Step &step)
 
 void StepEngineState::diverge(Step &step, const QString &why)
 {
-    scheduleMemoReplies(); // no reply is held past a divergence (memoActive is false from here)
+    scheduleMemoReplies(false); // no reply is held past a divergence (memoActive is false from here)
     step.divergence = why;
     addEvent(
         step.sequence, PolicyEventKind::Divergence,
@@ -1061,10 +1066,10 @@ void StepEngineState::diverge(Step &step, const QString &why)
 void StepEngineState::queueMemoReply(int planIndex, std::string id, std::string line)
 {
     memoOrder.add(planIndex, std::move(id), std::move(line));
-    scheduleMemoReplies();
+    scheduleMemoReplies(true);
 }
 
-void StepEngineState::scheduleMemoReplies()
+void StepEngineState::scheduleMemoReplies(bool now)
 {
     if (memoOrder.empty())
         return;
@@ -1073,36 +1078,50 @@ void StepEngineState::scheduleMemoReplies()
         memoTimer->setSingleShot(true);
         QObject::connect(memoTimer, &QTimer::timeout, q, [this] { sendMemoReplies(); });
     }
-    if (!memoTimer->isActive())
+    if (memoTimer->isActive())
+        return; // a gap (or a turn) under way ends with the timer
+    if (now)
+        sendMemoReplies();
+    else
         memoTimer->start(0);
 }
 
-/// The next memoized reply, in the order the recorded run completed them
+/// The memoized replies that may go, in the order the recorded run completed them
 /// (MemoReplyOrder); after a divergence, or when a held reply has waited MemoHoldMs for
-/// a call the script did not make, held or not.
-void StepEngineState::sendMemoReplies(bool all)
+/// a call the script did not make, held or not. Nothing polls: a held reply goes when
+/// the call it waits for arrives (applyPlan) or at the hold bound, a reply that needs a
+/// gap when the gap's single-shot timer ends.
+void StepEngineState::sendMemoReplies(bool all, bool noGap)
 {
-    if (cancelled)
-        return;
     memoReleaseAll = memoReleaseAll || all;
-    const bool release = memoReleaseAll || !memoActive;
-    if (auto reply = memoOrder.takeNext(release))
-        Q_EMIT q->replyReady(reply->id, reply->line);
-    if (memoOrder.empty()) {
-        memoReleaseAll = false;
-        if (memoHoldTimer)
-            memoHoldTimer->stop();
-        return;
+    while (!cancelled) {
+        const bool release = memoReleaseAll || !memoActive;
+        switch (memoOrder.next(release)) {
+        case MemoReplyOrder::State::Empty:
+            memoReleaseAll = false;
+            if (memoHoldTimer)
+                memoHoldTimer->stop();
+            return;
+        case MemoReplyOrder::State::Held:
+            if (!memoHoldTimer) {
+                memoHoldTimer = new QTimer(q);
+                memoHoldTimer->setSingleShot(true);
+                QObject::connect(memoHoldTimer, &QTimer::timeout, q, [this] { sendMemoReplies(true); });
+            }
+            if (!memoHoldTimer->isActive())
+                memoHoldTimer->start(MemoHoldMs);
+            return;
+        case MemoReplyOrder::State::Ready:
+            break;
+        }
+        if (!noGap && memoTimer && memoOrder.wantsGap() && memoSent.isValid() && memoSent.elapsed() < MemoGapMs) {
+            memoTimer->start(int(MemoGapMs - memoSent.elapsed()));
+            return;
+        }
+        const MemoReplyOrder::Reply reply = memoOrder.take();
+        memoSent.start();
+        Q_EMIT q->replyReady(reply.id, reply.line);
     }
-    // More queued: the next one after a gap (it may be ready now), and a hold bound.
-    memoTimer->start(MemoGapMs);
-    if (!memoHoldTimer) {
-        memoHoldTimer = new QTimer(q);
-        memoHoldTimer->setSingleShot(true);
-        QObject::connect(memoHoldTimer, &QTimer::timeout, q, [this] { sendMemoReplies(true); });
-    }
-    if (!memoHoldTimer->isActive())
-        memoHoldTimer->start(MemoHoldMs);
 }
 
 /// Returns true when the call was answered from the plan (memoized). Every call looks
@@ -1115,7 +1134,7 @@ bool StepEngineState::applyPlan(Step &step, const CallIdentity &identity)
     const int found = planIndex.find(identity);
     if (found >= 0) { // a held memoized reply may have waited for this call
         memoOrder.arrived(found);
-        scheduleMemoReplies();
+        scheduleMemoReplies(false); // after this call's step is added
     }
     if (p.mode == ReplayPlan::Mode::Rerun && found >= 0 && found == rerunIndex) {
         nlohmann::json detail = {{"from_sequence", p.rerunFrom}};
@@ -1414,8 +1433,7 @@ bool StepEngine::retryNow(const QString &callId, QString *reason)
 void StepEngine::flush()
 {
     d->flush();
-    while (!d->memoOrder.empty() && !d->cancelled)
-        d->sendMemoReplies(true);
+    d->sendMemoReplies(true, true);
 }
 
 bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason)
