@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -275,6 +276,17 @@ void HttpServer::install()
             setJson(res, res.status, httpErrorBody(code, message));
             return httplib::Server::HandlerResponse::Handled;
         }));
+    // One line per request on stdout, for the person watching the server (and tests):
+    // "POST /v1/runs/R/calls/c1 200". Written by the HTTP thread, one fwrite per line.
+    server.set_logger([](const httplib::Request &req, const httplib::Response &res) {
+        std::string path = req.path.substr(0, 200); // control characters never reach a terminal
+        for (char &c : path)
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                c = '?';
+        const std::string line = req.method.substr(0, 16) + " " + path + " " + std::to_string(res.status) + "\n";
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fflush(stdout);
+    });
     server.set_exception_handler([](const httplib::Request &, httplib::Response &res, std::exception_ptr) {
         setJson(res, 500, httpErrorBody("internal", "the server failed on this request"));
     });
