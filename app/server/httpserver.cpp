@@ -269,6 +269,9 @@ void HttpServer::install()
             } else if (res.status == 413) {
                 code = "body_too_large";
                 message = "the request body is over " + std::to_string(m_config.maxBodyBytes) + " bytes";
+            } else if (res.status == 414) {
+                code = "uri_too_long";
+                message = "the request line is over 8192 bytes";
             } else if (res.status == 400) {
                 code = "bad_request";
                 message = "the request is not valid HTTP/1.1 (or a header line is over 8192 bytes)";

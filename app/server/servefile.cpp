@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -59,12 +60,21 @@ std::optional<ServeFile> ServeFile::readLive(const QString &projectDir)
     const nlohmann::json json = JsonInput::read<nlohmann::json>(std::string_view(text.constData(), text.size()));
     if (!json.is_object())
         return std::nullopt;
+    // Written by us, but read as outside JSON: a member of another type is "no server".
+    auto string = [&json](const char *key) {
+        const auto found = json.find(key);
+        return found != json.end() && found->is_string() ? found->get<std::string>() : std::string();
+    };
+    auto number = [&json](const char *key) {
+        const auto found = json.find(key);
+        return found != json.end() && found->is_number_integer() ? found->get<qint64>() : qint64(0);
+    };
     ServeFile serve;
-    serve.url = json.value("url", "");
-    serve.host = json.value("host", "");
-    serve.port = json.value("port", 0);
-    serve.token = json.value("token", "");
-    serve.pid = json.value("pid", qint64(0));
+    serve.url = string("url");
+    serve.host = string("host");
+    serve.port = int(std::clamp<qint64>(number("port"), 0, 65535));
+    serve.token = string("token");
+    serve.pid = number("pid");
     if (serve.host.empty() || serve.port <= 0 || serve.pid <= 0)
         return std::nullopt;
     // A server killed without its clean exit leaves the file: its pid is gone.
@@ -81,6 +91,7 @@ void ServeFile::removeOwn(const QString &projectDir)
     const QByteArray text = file.read(64 * 1024);
     file.close();
     const nlohmann::json json = JsonInput::read<nlohmann::json>(std::string_view(text.constData(), text.size()));
-    if (json.is_object() && json.value("pid", qint64(0)) == qint64(::getpid()))
+    const auto pid = json.is_object() ? json.find("pid") : json.end();
+    if (json.is_object() && pid != json.end() && pid->is_number_integer() && pid->get<qint64>() == qint64(::getpid()))
         QFile::remove(file.fileName());
 }
