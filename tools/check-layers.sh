@@ -54,6 +54,8 @@ check_not_included app/core "core" $widget_headers $app_headers
 check_not_included sandbox "sandbox" $widget_headers $app_headers
 # shellcheck disable=SC2086
 check_not_included widgets "widgets" $app_headers
+# shellcheck disable=SC2086
+check_not_included app/server "server" $(cd app && find ui -name '*.h')
 if grep -rln '^#include "[a-z]*/' sandbox >/dev/null 2>&1; then
     for f in $(grep -rln '^#include "[a-z]*/' sandbox); do complain "$f" "sandbox may not include core headers"; done
 fi

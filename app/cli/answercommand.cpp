@@ -5,38 +5,78 @@
 #include "headlessrun.h"
 #include "journal/journal.h"
 #include "jsoninput.h"
+#include "pendinganswerintake.h"
 #include "project/project.h"
+#include "serveclient.h"
+#include "servefile.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QThread>
+#include <QUrl>
+
+#include <algorithm>
 
 namespace {
 
-/// True when step mode holds `step` (or held it when its run stopped): its latest
-/// step-mode event in the journal is `step_paused`, with no `step_decision` nor a
-/// `resumed` (a resume takes the call up again) after it. The engine flushes a held
-/// step and its event to SQLite at once (docs/steps.md "The commit path").
-bool heldByStepMode(const Journal &journal, const QString &runId, const Step &step)
+/// Exit status of `answer` for an error code of the server or the intake.
+int exitFor(const std::string &code)
 {
-    if (isFinal(step.status))
-        return false;
-    std::optional<PolicyEventKind> last;
-    for (const PolicyEvent &event : journal.events(runId))
-        if (event.sequence == step.sequence
-            && (event.kind == PolicyEventKind::StepPaused || event.kind == PolicyEventKind::StepDecision
-                || event.kind == PolicyEventKind::Resumed))
-            last = event.kind;
-    return last == PolicyEventKind::StepPaused;
+    return code == "unknown_run" || code == "held_by_step_mode" || code == "bad_request" ? ExitBadInput : ExitRunFailed;
 }
 
-/// True when `tool` is answered by a person (a manual tool): only such a call waits
-/// for an answer again when its suspended run is resumed.
-bool waitsForPerson(const Project &project, const QString &tool)
+/// The answer through the project's server (docs/server.md): nullopt when it cannot be
+/// reached, else the exit status after printing what the server said.
+std::optional<int> answerThroughServer(const ServeFile &server, const PendingAnswer &pending, bool attemptGiven,
+                                       double timeoutSeconds)
 {
-    const Tool *found = project.tool(tool);
-    return found && found->handler == HandlerKind::Manual;
+    nlohmann::json body = {{"id", pending.callId.toStdString()}};
+    if (pending.answer.isError) {
+        body["type"] = "tool.error";
+        body["error"] = pending.answer.message.toStdString();
+        body["retryable"] = pending.answer.retryable;
+    } else {
+        body["type"] = "tool.result";
+        body["result"] = pending.answer.result;
+    }
+    if (attemptGiven)
+        body["attempt"] = pending.attempt;
+    const std::string path = "/v1/runs/" + QUrl::toPercentEncoding(pending.runId).toStdString() + "/calls/"
+        + QUrl::toPercentEncoding(pending.callId).toStdString()
+        + "?timeout=" + QByteArray::number(std::clamp(timeoutSeconds, 0.0, 300.0)).toStdString();
+    const auto reply = ServeClient::post(server, path, body, int(std::clamp(timeoutSeconds, 0.0, 300.0)) + 10);
+    if (!reply)
+        return std::nullopt;
+    if (reply->status == 200 || reply->status == 202) {
+        const int attempt = reply->body.is_object() ? reply->body.value("attempt", pending.attempt) : pending.attempt;
+        if (reply->status == 200)
+            printLine(stdout,
+                      QStringLiteral("accepted: %1 attempt %2 of run %3")
+                          .arg(printableText(pending.callId))
+                          .arg(attempt)
+                          .arg(printableText(pending.runId)));
+        else
+            printLine(stdout,
+                      QStringLiteral("kept: run %1 is suspended; the answer to %2 (attempt %3) is applied "
+                                     "when it is resumed")
+                          .arg(printableText(pending.runId), printableText(pending.callId))
+                          .arg(attempt));
+        return ExitCompleted;
+    }
+    std::string code = "http_" + std::to_string(reply->status);
+    std::string message = "the server answered HTTP " + std::to_string(reply->status);
+    if (reply->body.is_object() && reply->body.contains("error") && reply->body["error"].is_object()) {
+        const nlohmann::json &error = reply->body["error"];
+        code = error.value("code", code);
+        message = error.value("message", message);
+    }
+    const bool byEngine = code == "refused" || code == "stale_attempt";
+    printLine(
+        stderr,
+        QStringLiteral("toolstudio answer: %1%2")
+            .arg(byEngine ? QStringLiteral("refused: ") : QString(), printableText(QString::fromStdString(message))));
+    return exitFor(code);
 }
 
 } // namespace
@@ -80,7 +120,7 @@ int answerCommand(const QStringList &arguments)
         if (JsonInput::tooDeepAt(text) != std::string_view::npos)
             return fail(QStringLiteral("--result is nested deeper than %1 levels").arg(JsonInput::MaxDepth),
                         ExitBadInput);
-        pending.answer.result = nlohmann::json::parse(text, nullptr, false);
+        pending.answer.result = JsonInput::read<nlohmann::json>(text);
         if (pending.answer.result.is_discarded())
             return fail(QStringLiteral("--result is not valid JSON (strings need quotes: '\"text\"')"), ExitBadInput);
     } else {
@@ -92,57 +132,23 @@ int answerCommand(const QStringList &arguments)
     const auto project = loadProjectFor(QStringLiteral("answer"), positional->at(0));
     if (!project)
         return ExitBadInput;
+    const double timeoutSeconds = parser.value(timeoutOption).toDouble();
+    if (parser.isSet(attemptOption))
+        pending.attempt = parser.value(attemptOption).toInt();
+    // A project being served takes the answer over HTTP; the journal otherwise.
+    if (const auto server = ServeFile::readLive(project->dir))
+        if (const auto served = answerThroughServer(*server, pending, parser.isSet(attemptOption), timeoutSeconds))
+            return *served;
     Journal journal;
     QString error;
     if (!journal.open(project->journalPath(), &error))
         return fail(error, ExitBadInput);
-    const auto run = journal.run(pending.runId);
-    if (!run)
-        return fail(QStringLiteral("no run '%1' in this project").arg(pending.runId), ExitBadInput);
-    std::optional<Step> step;
-    // The latest step with that id, an unfinished one first: a resumed run's memoized
-    // rows keep the call ids of the recorded run, which its new calls may reuse.
-    for (Step &candidate : journal.steps(pending.runId))
-        if (candidate.callId == pending.callId && (!step || !isFinal(candidate.status) || isFinal(step->status)))
-            step = std::move(candidate);
-    if (!step)
-        return fail(QStringLiteral("run %1 has no call '%2'").arg(pending.runId, pending.callId), ExitRunFailed);
-    if (isFinal(step->status))
-        return fail(QStringLiteral("call '%1' already finished (%2)").arg(pending.callId, stepStatusName(step->status)),
-                    ExitRunFailed);
-    if (isFinal(run->status))
-        return fail(QStringLiteral("run %1 is %2; nothing waits for this answer")
-                        .arg(pending.runId, runStatusName(run->status)),
-                    ExitRunFailed);
-    // A call held by step mode is not waiting for an answer: the engine only takes
-    // journal answers for calls waiting for a person (docs/steps.md "Manual answers
-    // and fencing"), so refuse before writing anything rather than leave an answer
-    // nobody picks up.
-    const bool suspended = run->status == RunStatus::Suspended;
-    if (heldByStepMode(journal, pending.runId, *step)) {
-        if (!suspended)
-            return fail(
-                QStringLiteral("call %1 is held by step mode, not waiting for an answer: continue, answer instead or "
-                               "fail it where it is held (the window's Pending Calls dock, or the stdin of "
-                               "toolstudio run --step); nothing was written")
-                    .arg(pending.callId),
-                ExitBadInput);
-        if (!waitsForPerson(*project, step->tool))
-            return fail(
-                QStringLiteral("call %1 was held by step mode when run %2 was suspended, not waiting for an answer; "
-                               "nothing was written. Resuming runs its handler (toolstudio resume %3 %2); to "
-                               "answer it instead, resume the run in the window with Step Mode on and choose "
-                               "Answer Instead")
-                    .arg(pending.callId, pending.runId, shellQuoted(project->dir)),
-                ExitBadInput);
-    }
-    pending.attempt = parser.isSet(attemptOption)
-        ? parser.value(attemptOption).toInt()
-        : std::max(1, step->attempts.empty() ? 1 : step->attempts.back().number);
-    const qint64 id = journal.addPendingAnswer(pending);
-    if (id <= 0)
-        return fail(QStringLiteral("cannot store the answer: %1").arg(journal.lastError()), ExitRunFailed);
-    if (run->status == RunStatus::Suspended) {
+    const PendingAnswerIntake::Submission submission = PendingAnswerIntake::submit(journal, *project, pending);
+    if (submission.refusal != PendingAnswerIntake::Refusal::None)
+        return fail(submission.reason, exitFor(PendingAnswerIntake::refusalCode(submission.refusal)));
+    pending.attempt = submission.attempt;
+    const qint64 id = submission.id;
+    if (submission.kept) {
         printLine(
             stdout,
             QStringLiteral("kept: run %1 is suspended; the answer to %2 (attempt %3) is applied when it is resumed "
@@ -154,7 +160,7 @@ int answerCommand(const QStringList &arguments)
     }
     QElapsedTimer clock;
     clock.start();
-    const qint64 timeoutMs = qint64(parser.value(timeoutOption).toDouble() * 1000);
+    const qint64 timeoutMs = qint64(timeoutSeconds * 1000);
     while (clock.elapsed() < timeoutMs) {
         const auto state = journal.pendingAnswer(id);
         if (state && state->state == QLatin1String("accepted")) {

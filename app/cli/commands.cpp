@@ -7,6 +7,7 @@
 #include "replaycommand.h"
 #include "runcommand.h"
 #include "runscommand.h"
+#include "servecommand.h"
 #include "toolscommand.h"
 #include "tracecommand.h"
 #include "trustcommand.h"
@@ -20,12 +21,13 @@ namespace {
 
 using Command = int (*)(const QStringList &);
 
-constexpr std::array<std::pair<const char *, Command>, 9> Commands{{
+constexpr std::array<std::pair<const char *, Command>, 10> Commands{{
     {"run", runCommand},
     {"runs", runsCommand},
     {"replay", replayCommand},
     {"resume", resumeCommand},
     {"answer", answerCommand},
+    {"serve", serveCommand},
     {"mcp", mcpCommand},
     {"tools", toolsCommand},
     {"trace", traceCommand},

@@ -4,6 +4,7 @@
 
 #include "headlessrun.h"
 #include "journal/journal.h"
+#include "pendingcallsapi.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -44,17 +45,7 @@ int runsCommand(const QStringList &arguments)
         const int steps = journal.stepCount(run.id);
         const QString script = QDir(project->dir).relativeFilePath(run.scriptPath);
         if (parser.isSet(jsonOption)) {
-            nlohmann::json json = {{"id", run.id.toStdString()},
-                                   {"status", runStatusName(run.status).toStdString()},
-                                   {"kind", runKindName(run.kind).toStdString()},
-                                   {"started_at", run.startedAt},
-                                   {"ended_at", run.endedAt},
-                                   {"steps", steps},
-                                   {"script", script.toStdString()}};
-            if (!run.sourceRun.isEmpty())
-                json["source_run"] = run.sourceRun.toStdString();
-            if (!run.error.isEmpty())
-                json["error"] = run.error.toStdString();
+            const nlohmann::json json = runSummaryJson(run, steps, script);
             printLine(stdout, QString::fromStdString(json.dump()));
             continue;
         }

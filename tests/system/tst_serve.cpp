@@ -1,0 +1,536 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// `toolstudio serve` as real clients drive it (issue 22, part 1): curl and Python's
+// urllib against the HTTP base (GET /, the Host/Origin/token checks, the body cap,
+// JSON errors, a port in use) and seed 004's pending-calls API (a script waits on a
+// manual tool in another process; a POST ends the call; stale and repeated answers
+// are refused with 409), and `toolstudio answer` going through the server.
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "clirunner.h"
+#include "testfiles.h"
+
+#include <nlohmann/json.hpp>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr int ExitCompleted = 0;
+constexpr int ExitBadInput = 2;
+constexpr int ExitCannotListen = 4;
+
+/// A TCP port nothing listens on now (the kernel's pick for port 0).
+int freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address = {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
+        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
+        port = ntohs(address.sin_port);
+    ::close(fd);
+    return port;
+}
+
+/// The project of tst_clidurable: one manual tool `approve`; the script prints what it got.
+void writeManualProject(const QString &dir)
+{
+    QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"),
+                      "from toolstudio import tools, ToolError\n"
+                      "try:\n"
+                      "    print('approved:', tools.approve(item='invoice 7'), flush=True)\n"
+                      "except ToolError as e:\n"
+                      "    print('refused:', e.code, e.message, flush=True)\n"));
+    QVERIFY(
+        writeFile(dir + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"approve\", \"default_script\": \"main\",\n"
+                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                  " \"retry\": {\"max_attempts\": 1},\n"
+                  " \"tools\": [{\"name\": \"approve\", \"description\": \"A person approves an item\",\n"
+                  "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"item\": {\"type\": \"string\"}}},\n"
+                  "   \"handler\": {\"kind\": \"manual\"}}]}\n"));
+}
+
+/// `toolstudio serve DIR --port P --trust ARGS…` in the background, until it says it serves.
+struct Server
+{
+    QProcess process;
+    int port = 0;
+    QByteArray out;
+    QByteArray err;
+
+    bool start(const QString &dir, const QStringList &extra = {})
+    {
+        isolateConfigDir();
+        port = freePort();
+        process.setProgram(toolstudioBinary());
+        process.setArguments(QStringList{QStringLiteral("serve"), dir, QStringLiteral("--port"), QString::number(port),
+                                         QStringLiteral("--trust")}
+                             + extra);
+        process.setStandardInputFile(QProcess::nullDevice());
+        process.start();
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 30000) {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+            err += process.readAllStandardError();
+            if (out.contains("serving "))
+                return true;
+            if (process.state() == QProcess::NotRunning)
+                return false;
+        }
+        return false;
+    }
+    QString url(const char *path = "") const
+    {
+        return QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(QLatin1String(path));
+    }
+    /// True once the server's request log (its stdout) has `line`; it is written just
+    /// after the reply, so it may come a moment after the client has it.
+    bool logged(const QByteArray &line)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        while (!out.contains(line) && clock.elapsed() < 30000 && process.state() == QProcess::Running) {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+        }
+        return out.contains(line);
+    }
+    /// SIGTERM, as Ctrl-C or a service manager stops it; its exit status.
+    int stop()
+    {
+        process.terminate();
+        if (!process.waitForFinished(30000))
+            process.kill();
+        out += process.readAllStandardOutput();
+        err += process.readAllStandardError();
+        return process.exitCode();
+    }
+    ~Server()
+    {
+        if (process.state() != QProcess::NotRunning)
+            stop();
+    }
+};
+
+struct HttpReply
+{
+    int status = 0;
+    nlohmann::json body;
+    QByteArray raw;
+};
+
+/// The real curl: `curl -s ARGS… URL`, its HTTP status and JSON body.
+HttpReply curl(const QStringList &arguments, const QByteArray &stdinData = {})
+{
+    QProcess process;
+    process.start(QStringLiteral("curl"),
+                  QStringList{QStringLiteral("-s"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}")}
+                      + arguments);
+    process.waitForStarted();
+    if (!stdinData.isNull())
+        process.write(stdinData);
+    process.closeWriteChannel();
+    process.waitForFinished(60000);
+    const QByteArray out = process.readAllStandardOutput();
+    const qsizetype cut = out.lastIndexOf('\n');
+    HttpReply reply;
+    reply.status = out.mid(cut + 1).toInt();
+    reply.raw = out.left(cut);
+    reply.body = nlohmann::json::parse(reply.raw.toStdString(), nullptr, false);
+    return reply;
+}
+
+/// Python's urllib: a POST of `body` (JSON) to `url`; the status and JSON body, the
+/// error body included (urllib raises HTTPError for 4xx/5xx).
+HttpReply pythonPost(const QString &url, const QByteArray &body)
+{
+    QProcess process;
+    process.start(QStringLiteral("python3"),
+                  {QStringLiteral("-c"),
+                   QStringLiteral("import sys, urllib.request, urllib.error\n"
+                                  "req = urllib.request.Request(sys.argv[1], data=sys.stdin.buffer.read(), "
+                                  "headers={'Content-Type': 'application/json'}, method='POST')\n"
+                                  "try:\n"
+                                  "    r = urllib.request.urlopen(req, timeout=60); s, b = r.status, r.read()\n"
+                                  "except urllib.error.HTTPError as e:\n"
+                                  "    s, b = e.code, e.read()\n"
+                                  "sys.stdout.write(str(s) + '\\n' + b.decode())\n"),
+                   url});
+    process.waitForStarted();
+    process.write(body);
+    process.closeWriteChannel();
+    process.waitForFinished(60000);
+    const QByteArray out = process.readAllStandardOutput();
+    const qsizetype cut = out.indexOf('\n');
+    HttpReply reply;
+    reply.status = out.left(cut).toInt();
+    reply.raw = out.mid(cut + 1);
+    reply.body = nlohmann::json::parse(reply.raw.toStdString(), nullptr, false);
+    return reply;
+}
+
+/// JSON values compared as their compact text, so a failure shows both.
+QString dumped(const nlohmann::json &json)
+{
+    return QString::fromStdString(json.dump());
+}
+
+QString text(const std::string &value)
+{
+    return QString::fromStdString(value);
+}
+
+QByteArray errorCode(const HttpReply &reply)
+{
+    return reply.body.is_object() && reply.body.contains("error")
+        ? QByteArray::fromStdString(reply.body["error"].value("code", ""))
+        : QByteArray("(no JSON error: " + reply.raw.left(200) + ")");
+}
+
+QByteArray errorMessage(const HttpReply &reply)
+{
+    return reply.body.is_object() && reply.body.contains("error")
+        ? QByteArray::fromStdString(reply.body["error"].value("message", ""))
+        : QByteArray();
+}
+
+/// `toolstudio run DIR --json --wait-for-answers` until its manual call waits.
+struct WaitingRun
+{
+    QProcess process;
+    QString runId;
+    QByteArray out;
+    QByteArray err;
+
+    bool start(const QString &dir)
+    {
+        process.setProgram(toolstudioBinary());
+        process.setArguments(
+            withTrust({QStringLiteral("run"), dir, QStringLiteral("--json"), QStringLiteral("--wait-for-answers")}));
+        process.setStandardInputFile(QProcess::nullDevice());
+        process.start();
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 30000) {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+            err += process.readAllStandardError();
+            const auto runs = jsonEvents(out, "run");
+            if (err.contains("call c1 (approve, attempt 1) waits for an answer") && !runs.empty()) {
+                runId = QString::fromStdString(runs.front().value("id", ""));
+                return true;
+            }
+            if (process.state() == QProcess::NotRunning)
+                return false;
+        }
+        return false;
+    }
+    int finish()
+    {
+        if (!process.waitForFinished(30000))
+            process.kill();
+        out += process.readAllStandardOutput();
+        err += process.readAllStandardError();
+        return process.exitCode();
+    }
+};
+
+QByteArray scriptStdout(const QByteArray &out)
+{
+    QByteArray text;
+    for (const nlohmann::json &json : jsonEvents(out, "output"))
+        if (json.value("stream", "") == "stdout")
+            text += QByteArray::fromStdString(json.value("text", ""));
+    return text;
+}
+
+} // namespace
+
+class TestServe : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(!toolstudioBinary().isEmpty(), "TOOLSTUDIO_BINARY is not set (run through ctest)");
+        if (QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty())
+            QSKIP("curl is not installed (apt-get install curl): these tests drive the server with the real curl");
+    }
+
+    // GET / lists every route; serve.json says where the server is, mode 0600, and is
+    // gone after a SIGTERM.
+    void listsRoutesAndWritesServeFile()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        QCOMPARE(server.out,
+                 QByteArray("serving " + QFile::encodeName(dir.path()) + " at http://127.0.0.1:"
+                            + QByteArray::number(server.port) + " (GET / lists the routes; Ctrl-C stops)\n"));
+        const HttpReply root = curl({server.url("/")});
+        QCOMPARE(root.status, 200);
+        QStringList routes;
+        for (const nlohmann::json &route : root.body.value("routes", nlohmann::json::array()))
+            routes << QString::fromStdString(route.value("method", "") + " " + route.value("path", ""));
+        QCOMPARE(routes,
+                 QStringList({QStringLiteral("GET /"), QStringLiteral("GET /v1/runs"),
+                              QStringLiteral("GET /v1/runs/{run}"), QStringLiteral("GET /v1/runs/{run}/pending"),
+                              QStringLiteral("POST /v1/runs/{run}/calls/{call_id}")}));
+        QCOMPARE(text(root.body.value("project", "")), text(QDir(dir.path()).absolutePath().toStdString()));
+
+        const QString serveJson = dir.path() + QStringLiteral("/.toolstudio/serve.json");
+        struct stat info = {};
+        QCOMPARE(::stat(QFile::encodeName(serveJson).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0600u);
+        const nlohmann::json file = nlohmann::json::parse(fileBytes(serveJson).toStdString());
+        QCOMPARE(text(file.value("url", "")), text(server.url().toStdString()));
+        QCOMPARE(file.value("port", 0), server.port);
+        QCOMPARE(text(file.value("token", "x")), text(std::string()));
+        QCOMPARE(file.value("pid", qint64(0)), qint64(server.process.processId()));
+
+        QCOMPARE(server.stop(), ExitCompleted);
+        QVERIFY(!QFile::exists(serveJson));
+        QVERIFY(server.out.endsWith("stopped serving " + QFile::encodeName(dir.path()) + "\n"));
+    }
+
+    // Seed 004's flow: a script waits on a manual tool in another process; a stale
+    // attempt is refused, Python's urllib posts the result, the run completes with that
+    // value, and the same answer again is refused as already ended.
+    void pendingCallEndedOverHttp()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        WaitingRun run;
+        QVERIFY2(run.start(dir.path()), run.err.constData());
+        const QByteArray runPath = "/v1/runs/" + run.runId.toUtf8();
+
+        const HttpReply runs = curl({server.url("/v1/runs")});
+        QCOMPARE(runs.status, 200);
+        QCOMPARE(runs.body["runs"].size(), std::size_t(1));
+        QCOMPARE(text(runs.body["runs"][0].value("id", "")), text(run.runId.toStdString()));
+        QCOMPARE(text(runs.body["runs"][0].value("status", "")), text("waiting"));
+
+        const HttpReply pending = curl({server.url(runPath + "/pending")});
+        QCOMPARE(pending.status, 200);
+        QCOMPARE(dumped(pending.body["pending"]),
+                 dumped(nlohmann::json::parse(R"([{"call_id": "c1", "sequence": 1, "tool": "approve",
+                     "args": {"item": "invoice 7"}, "status": "waiting", "attempt": 1,
+                     "held_by_step_mode": false}])")));
+
+        const QString callUrl = server.url(runPath + "/calls/c1");
+        const HttpReply stale
+            = curl({QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("-H"),
+                    QStringLiteral("Content-Type: application/json"), QStringLiteral("-d"),
+                    QStringLiteral(R"({"type":"tool.result","id":"c1","attempt":2,"result":"no"})"), callUrl});
+        QCOMPARE(stale.status, 409);
+        QCOMPARE(errorCode(stale), QByteArray("stale_attempt"));
+        QCOMPARE(errorMessage(stale), QByteArray("answer is for attempt 2 but the call is at attempt 1"));
+
+        const HttpReply accepted
+            = pythonPost(callUrl, R"({"type": "tool.result", "id": "c1", "attempt": 1, "result": {"ok": true}})");
+        QCOMPARE(accepted.status, 200);
+        QCOMPARE(dumped(accepted.body),
+                 dumped(nlohmann::json::parse(R"({"run": ")" + run.runId.toStdString()
+                                              + R"(", "call_id": "c1", "attempt": 1, "status": "accepted"})")));
+        QCOMPARE(run.finish(), ExitCompleted);
+        QCOMPARE(scriptStdout(run.out), QByteArray("approved: {'ok': True}\n"));
+
+        const HttpReply again
+            = pythonPost(callUrl, R"({"type": "tool.result", "id": "c1", "attempt": 1, "result": {"ok": true}})");
+        QCOMPARE(again.status, 409);
+        QCOMPARE(errorCode(again), QByteArray("already_ended"));
+        QCOMPARE(errorMessage(again), QByteArray("call 'c1' already finished (succeeded)"));
+
+        const HttpReply exported = curl({server.url(runPath)});
+        QCOMPARE(exported.status, 200);
+        QCOMPARE(text(exported.body.value("format", "")), text("toolstudio-run"));
+        QCOMPARE(text(exported.body["run"].value("status", "")), text("completed"));
+        QCOMPARE(dumped(exported.body["steps"][0]["result"]), QStringLiteral(R"({"ok":true})"));
+
+        const HttpReply unknownCall
+            = curl({QStringLiteral("-d"), QStringLiteral(R"({"type":"tool.error","id":"c9","error":"no"})"),
+                    server.url(runPath + "/calls/c9")});
+        QCOMPARE(unknownCall.status, 404);
+        QCOMPARE(errorCode(unknownCall), QByteArray("unknown_call"));
+        const HttpReply unknownRun = curl({server.url("/v1/runs/nope/pending")});
+        QCOMPARE(unknownRun.status, 404);
+        QCOMPARE(errorMessage(unknownRun), QByteArray("no run 'nope' in this project"));
+        QVERIFY(server.logged("POST " + runPath + "/calls/c1 200\n"));
+    }
+
+    // `toolstudio answer` goes through the server when serve.json names a live one.
+    void answerCommandUsesTheServer()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        WaitingRun run;
+        QVERIFY2(run.start(dir.path()), run.err.constData());
+        const CommandResult answered
+            = toolstudioAsGiven({QStringLiteral("answer"), dir.path(), run.runId, QStringLiteral("c1"),
+                                 QStringLiteral("--error"), QStringLiteral("not today")});
+        QCOMPARE(answered.err, QByteArray());
+        QCOMPARE(answered.out, QByteArray("accepted: c1 attempt 1 of run " + run.runId.toUtf8() + "\n"));
+        QCOMPARE(answered.exitCode, ExitCompleted);
+        QCOMPARE(run.finish(), ExitCompleted);
+        QCOMPARE(scriptStdout(run.out), QByteArray("refused: tool_failed not today\n"));
+        QVERIFY(server.logged("POST /v1/runs/" + run.runId.toUtf8() + "/calls/c1 200\n"));
+    }
+
+    void refusesBadRequests_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("code");
+        QTest::addColumn<QByteArray>("message");
+        const QStringList post{QStringLiteral("-H"), QStringLiteral("Content-Type: application/json"),
+                               QStringLiteral("--data-binary"), QStringLiteral("@-")};
+        QTest::newRow("malformed JSON")
+            << post << QByteArray(R"({"type": "tool.result", "id": "c1", "result": tru})") << 400
+            << QByteArray("bad_request")
+            << QByteArray("the body is not valid JSON: syntax error while parsing value - invalid literal; last "
+                          "read: '\"result\": tru}' (byte offset 49)");
+        QTest::newRow("unknown member") << post << QByteArray(R"({"type": "tool.result", "id": "c1", "result": 1,
+            "status": "ok"})") << 400 << QByteArray("bad_request")
+                                        << QByteArray("unknown member \"status\" in a tool.result (members: type, "
+                                                      "id, attempt, result)");
+        QTest::newRow("id not the path's")
+            << post << QByteArray(R"({"type": "tool.result", "id": "c2", "result": 1})") << 400
+            << QByteArray("bad_request") << QByteArray("\"id\" is 'c2' but the path names call 'c1'");
+        QTest::newRow("body over the cap")
+            << post << QByteArray(4 * 1024 * 1024 + 1, ' ') << 413 << QByteArray("body_too_large")
+            << QByteArray("the request body is over 4194304 bytes");
+        QTest::newRow("foreign Origin")
+            << (QStringList{QStringLiteral("-H"), QStringLiteral("Origin: https://evil.example")} + post)
+            << QByteArray(R"({"type": "tool.result", "id": "c1", "result": 1})") << 403 << QByteArray("bad_origin")
+            << QByteArray(
+                   "Origin 'https://evil.example' is not this server (http://%HOST%); requests from web pages of other sites are refused");
+        QTest::newRow("wrong Host")
+            << (QStringList{QStringLiteral("-H"), QStringLiteral("Host: evil.example:%PORT%")} + post)
+            << QByteArray(R"({"type": "tool.result", "id": "c1", "result": 1})") << 403 << QByteArray("bad_host")
+            << QByteArray(
+                   "Host 'evil.example:%PORT%' is not this server's address (127.0.0.1:%PORT%); requests through another name are refused (DNS rebinding)");
+        QTest::newRow("no such route") << QStringList() << QByteArray() << 404 << QByteArray("no_route")
+                                       << QByteArray("no route GET /v1/runs/r1/calls/c1; GET / lists the routes");
+    }
+
+    void refusesBadRequests()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, body);
+        QFETCH(int, status);
+        QFETCH(QByteArray, code);
+        QFETCH(QByteArray, message);
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        const QByteArray port = QByteArray::number(server.port);
+        for (QString &argument : arguments)
+            argument.replace(QStringLiteral("%PORT%"), QString::fromLatin1(port));
+        message.replace("%PORT%", port).replace("%HOST%", "127.0.0.1:" + port);
+        const HttpReply reply = curl(arguments + QStringList{server.url("/v1/runs/r1/calls/c1")}, body);
+        QCOMPARE(reply.status, status);
+        QCOMPARE(errorCode(reply), code);
+        QCOMPARE(errorMessage(reply), message);
+    }
+
+    // With --token-file every request needs the bearer token; a host other than
+    // loopback needs one, and is served with a warning.
+    void tokenRequired()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        const QString tokenFile = dir.path() + QStringLiteral("/token");
+        QVERIFY(writeFile(tokenFile, "s3cret-token-0123456789\n"));
+        Server server;
+        QVERIFY2(server.start(dir.path(), {QStringLiteral("--token-file"), tokenFile}), server.err.constData());
+        const HttpReply missing = curl({server.url("/v1/runs")});
+        QCOMPARE(missing.status, 401);
+        QCOMPARE(errorCode(missing), QByteArray("unauthorized"));
+        const HttpReply wrong
+            = curl({QStringLiteral("-H"), QStringLiteral("Authorization: Bearer s3cret-token-0123456780"),
+                    server.url("/v1/runs")});
+        QCOMPARE(wrong.status, 401);
+        QCOMPARE(errorMessage(wrong), QByteArray("the bearer token is wrong"));
+        const HttpReply right
+            = curl({QStringLiteral("-H"), QStringLiteral("Authorization: Bearer s3cret-token-0123456789"),
+                    server.url("/v1/runs")});
+        QCOMPARE(right.status, 200);
+        QCOMPARE(dumped(right.body), QStringLiteral(R"({"runs":[]})"));
+        const nlohmann::json file
+            = nlohmann::json::parse(fileBytes(dir.path() + QStringLiteral("/.toolstudio/serve.json")).toStdString());
+        QCOMPARE(text(file.value("token", "")), text("s3cret-token-0123456789"));
+    }
+
+    void nonLoopbackHostNeedsToken()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        const CommandResult refused = toolstudioAsGiven({QStringLiteral("serve"), dir.path(), QStringLiteral("--host"),
+                                                         QStringLiteral("0.0.0.0"), QStringLiteral("--port"),
+                                                         QString::number(freePort()), QStringLiteral("--trust")});
+        QCOMPARE(refused.exitCode, ExitBadInput);
+        QCOMPARE(refused.err,
+                 QByteArray("toolstudio serve: --host 0.0.0.0 is reachable from other machines: it "
+                            "needs --token-file FILE (a secret every request must send); without it, "
+                            "serve on 127.0.0.1\n"));
+        QVERIFY(!QFile::exists(dir.path() + QStringLiteral("/.toolstudio/serve.json")));
+    }
+
+    // A port in use is said plainly (exit 4), and so is a project served already.
+    void portInUse()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        Server first;
+        QVERIFY2(first.start(dir.path()), first.err.constData());
+        QTemporaryDir other;
+        writeManualProject(other.path());
+        const CommandResult taken = toolstudioAsGiven({QStringLiteral("serve"), other.path(), QStringLiteral("--port"),
+                                                       QString::number(first.port), QStringLiteral("--trust")});
+        QCOMPARE(taken.exitCode, ExitCannotListen);
+        QCOMPARE(taken.err,
+                 QByteArray("toolstudio serve: port " + QByteArray::number(first.port)
+                            + " on 127.0.0.1 is in use by another program; stop it or choose another "
+                              "port with --port\n"));
+        const CommandResult twice = toolstudioAsGiven({QStringLiteral("serve"), dir.path(), QStringLiteral("--port"),
+                                                       QString::number(freePort()), QStringLiteral("--trust")});
+        QCOMPARE(twice.exitCode, ExitCannotListen);
+        QCOMPARE(twice.err,
+                 QByteArray("toolstudio serve: " + QFile::encodeName(QDir(dir.path()).absolutePath())
+                            + " is served already at " + first.url().toUtf8() + " (process "
+                            + QByteArray::number(first.process.processId()) + "); stop that one first\n"));
+        // The first server still answers: nothing took its port over.
+        QCOMPARE(curl({first.url("/")}).status, 200);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServe)
+#include "tst_serve.moc"
