@@ -14,6 +14,7 @@ std::optional<Reply> post(const ServeFile &server, const std::string &path, cons
     httplib::Client client(server.host, server.port);
     client.set_connection_timeout(2, 0);
     client.set_read_timeout(timeoutSeconds, 0);
+    client.set_tcp_nodelay(true);
     client.set_write_timeout(5, 0);
     httplib::Headers headers;
     if (!server.token.empty())

@@ -27,6 +27,7 @@ double roundTripMicros(int port, int rounds)
 {
     httplib::Client client("127.0.0.1", port);
     client.set_keep_alive(true);
+    client.set_tcp_nodelay(true);
     const std::string body
         = R"({"type": "tool.result", "id": "c1", "attempt": 1, "result": {"rate": 0.92, "ok": true}})";
     for (int i = 0; i < 50; ++i) // warm up: connection, thread pool, caches
@@ -51,6 +52,7 @@ int main(int argc, char *argv[])
     const int rounds = argc > 1 ? std::atoi(argv[1]) : 200;
 
     httplib::Server bare;
+    bare.set_tcp_nodelay(true); // as HttpServer does
     bare.Post("/echo", [](const httplib::Request &req, httplib::Response &res) {
         res.set_content(req.body, "application/json");
     });
