@@ -20,6 +20,7 @@
   twice       answers tools/call twice (the same id) in one write
   revision    answers initialize with an escape sequence and 100 000 characters as revision
   bigpages    tools/list hands out pages of 6 MiB of tools, a next cursor each time
+  many        like good, but first writes a reply of 8 Mi + 1 values (empty objects, 24 MiB)
 """
 import json
 import sys
@@ -46,6 +47,10 @@ if mode == "forker":
     child = subprocess.Popen(["sleep", "600"])
     sys.stderr.write(f"child {child.pid}\n")
     sys.stderr.flush()
+
+if mode == "many":
+    sys.stdout.write('{"jsonrpc":"2.0","id":1,"result":{"content":[%s]}}\n' % ",".join(["{}"] * ((8 << 20) - 2)))
+    sys.stdout.flush()
 
 if mode == "garbage":
     sys.stdout.write("Starting server v1 on stdio\nnot json at all\n[1,2]\n\n")
