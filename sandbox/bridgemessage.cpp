@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bridgemessage.h"
 
+#include "jsoninput.h"
 #include "jsontypename.h"
 
 #include <algorithm>
@@ -56,30 +57,28 @@ unsigned hexValue(std::string_view four)
     return value;
 }
 
-/// One linear pass over the line that nlohmann's parser would otherwise take on trust:
-/// bounds the nesting depth (brackets outside strings) before anything is built, so a
-/// line nested 100 000 deep costs no stack and no allocation, and finds `\uD800`-style
-/// escapes that are not part of a surrogate pair. Malformed JSON is left to the parser.
-/// Returns "" or the reason. With `repair`, a copy of `line`, lone surrogate escapes
-/// are overwritten there with \ufffd (same length) and the scan goes on: only the
-/// depth bound then yields a reason.
+/// What nlohmann's parser would otherwise take on trust, before anything is built: the
+/// bounds of JsonInput::overLimit (nesting depth, so a line nested 100 000 deep costs no
+/// stack; the number of values, so a line of `[{},{},…]` cannot take 25 times its size
+/// in memory), then one linear pass for `\uD800`-style escapes that are not part of a
+/// surrogate pair. Malformed JSON is left to the parser. Returns "" or the reason. With
+/// `repair`, a copy of `line`, lone surrogate escapes are overwritten there with \ufffd
+/// (same length) and the scan goes on: only a bound then yields a reason.
 std::string prescan(std::string_view line, std::string *repair = nullptr, const char *replacement = "fffd",
                     std::size_t *offset = nullptr)
 {
-    int depth = 0;
+    if (const JsonInput::Problem bound = JsonInput::overLimit(line); bound.limit) {
+        if (bound.reason.rfind("nested", 0) == 0)
+            return "JSON " + bound.reason + " at byte offset " + std::to_string(bound.byte);
+        return "JSON with " + bound.reason + " at byte offset " + std::to_string(bound.byte) + " (at most "
+            + std::to_string(BridgeProtocol::MaxValues) + " in one message: pass less, or in parts)";
+    }
     bool inString = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         if (!inString) {
-            if (c == '"') {
+            if (c == '"')
                 inString = true;
-            } else if (c == '[' || c == '{') {
-                if (++depth > BridgeProtocol::MaxNestingDepth)
-                    return "JSON nested deeper than " + std::to_string(BridgeProtocol::MaxNestingDepth)
-                        + " levels at byte offset " + std::to_string(i);
-            } else if (c == ']' || c == '}') {
-                --depth; // unbalanced brackets are the parser's to report
-            }
             continue;
         }
         if (c == '"') {
@@ -143,7 +142,7 @@ std::optional<std::string> repairedCallId(std::string_view line, char badByte, c
         from += bad + 1;
     }
     if (!prescan(repaired, &repaired, surrogate).empty())
-        return std::nullopt; // too deep: not worth parsing
+        return std::nullopt; // too deep or too large: not worth parsing
     const json message = json::parse(repaired.begin(), repaired.end(), nullptr, false);
     if (!message.is_object())
         return std::nullopt;

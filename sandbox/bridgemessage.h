@@ -78,6 +78,9 @@ struct BridgeDecodeResult
 namespace BridgeProtocol {
 /// Bound on JSON nesting depth of a decoded line (arrays + objects).
 inline constexpr int MaxNestingDepth = 128;
+/// Bound on the JSON values of a decoded line (and of any JSON the studio reads:
+/// JsonInput::MaxValues, where the figure is explained): 8 Mi.
+inline constexpr std::size_t MaxValues = std::size_t(8) << 20;
 
 /// Decodes one line (without its trailing '\n'). Rejects invalid UTF-8 (naming the
 /// byte offset), JSON nested deeper than MaxNestingDepth, non-objects, unknown
@@ -85,7 +88,9 @@ inline constexpr int MaxNestingDepth = 128;
 ///
 /// Checks run in this order, each reason naming a 0-based byte offset where one
 /// exists: "invalid UTF-8 at byte offset N"; "JSON nested deeper than 128 levels at
-/// byte offset N" (a linear pre-scan, so any depth costs no stack); "lone UTF-16
+/// byte offset N" or "JSON with more than 8388608 values at byte offset N (…)" (a
+/// linear pre-scan, so any depth costs no stack and no line more than MaxValues
+/// values); "lone UTF-16
 /// surrogate escape \\ud800 in a JSON string at byte offset N"; "invalid JSON at
 /// byte offset N: <parser detail>"; then the shape of the message. A missing "args"
 /// is {}; unknown extra fields are ignored. Quoted script text is cut to 64 bytes.

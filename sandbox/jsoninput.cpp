@@ -57,9 +57,13 @@ struct ErrorOffset : nlohmann::json_sax<nlohmann::json>
 
 } // namespace
 
-std::size_t tooDeepAt(std::string_view text)
+Problem overLimit(std::string_view text)
 {
     int depth = 0;
+    // The root, one per comma, and the first element of each non-empty container: in
+    // valid JSON exactly the values the parser builds (member names not counted).
+    std::size_t values = 1;
+    bool opened = false; // the last token was `[` or `{`
     bool inString = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
@@ -68,16 +72,26 @@ std::size_t tooDeepAt(std::string_view text)
                 ++i; // the escaped character may be '"' or '\\'
             else if (c == '"')
                 inString = false;
-        } else if (c == '"') {
+            continue;
+        }
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+            continue;
+        if (opened && c != ']' && c != '}' && ++values > MaxValues)
+            return {"more than " + std::to_string(MaxValues) + " values", i, true};
+        opened = false;
+        if (c == '"') {
             inString = true;
         } else if (c == '[' || c == '{') {
             if (++depth > MaxDepth)
-                return i;
+                return {"nested deeper than " + std::to_string(MaxDepth) + " levels", i, true};
+            opened = true;
         } else if (c == ']' || c == '}') {
             --depth; // unbalanced brackets are the parser's to report
+        } else if (c == ',' && ++values > MaxValues) {
+            return {"more than " + std::to_string(MaxValues) + " values", i, true};
         }
     }
-    return std::string_view::npos;
+    return {};
 }
 
 template<class Json>
@@ -85,8 +99,8 @@ Json read(std::string_view text, Problem *problem)
 {
     Problem found;
     Json value(Json::value_t::discarded);
-    if (const std::size_t deep = tooDeepAt(text); deep != std::string_view::npos) {
-        found = {"nested deeper than " + std::to_string(MaxDepth) + " levels", deep};
+    if (Problem bound = overLimit(text); bound.limit) {
+        found = std::move(bound);
     } else {
         try {
             value = Json::parse(text.begin(), text.end());
@@ -108,28 +122,32 @@ Json read(std::string_view text, Problem *problem)
 template nlohmann::json read<nlohmann::json>(std::string_view, Problem *);
 template nlohmann::ordered_json read<nlohmann::ordered_json>(std::string_view, Problem *);
 
-std::string depthProblem(std::string_view text, std::string_view what)
+std::string describe(std::string_view what, const Problem &problem)
 {
-    const std::size_t at = tooDeepAt(text);
-    if (at == std::string_view::npos)
+    if (problem.reason.empty())
         return {};
-    return std::string(what) + " is nested deeper than " + std::to_string(MaxDepth) + " levels (byte offset "
-        + std::to_string(at) + ")";
+    const std::string at = problem.byte == std::string_view::npos
+        ? std::string()
+        : " (byte offset " + std::to_string(problem.byte) + ")";
+    if (!problem.limit)
+        return std::string(what) + " is not valid JSON: " + problem.reason + at;
+    if (problem.reason.rfind("nested deeper", 0) == 0)
+        return std::string(what) + " is " + problem.reason + at;
+    return std::string(what) + " has " + problem.reason + at + "; the studio reads at most " + std::to_string(MaxValues)
+        + " values of one JSON document: send less, or in parts";
+}
+
+std::string limitProblem(std::string_view text, std::string_view what)
+{
+    return describe(what, overLimit(text));
 }
 
 nlohmann::json parse(std::string_view text, std::string_view what, std::string *problem)
 {
     Problem found;
     nlohmann::json value = read<nlohmann::json>(text, &found);
-    if (problem) {
-        problem->clear();
-        if (!found.reason.empty()) {
-            const bool deep = found.reason.rfind("nested deeper", 0) == 0;
-            *problem = std::string(what) + (deep ? " is " : " is not valid JSON: ") + found.reason;
-            if (found.byte != std::string_view::npos)
-                *problem += " (byte offset " + std::to_string(found.byte) + ")";
-        }
-    }
+    if (problem)
+        *problem = describe(what, found);
     return value;
 }
 

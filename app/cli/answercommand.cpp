@@ -117,9 +117,8 @@ int answerCommand(const QStringList &arguments)
     pending.createdAt = QDateTime::currentMSecsSinceEpoch();
     if (parser.isSet(resultOption)) {
         const std::string text = parser.value(resultOption).toStdString();
-        if (JsonInput::tooDeepAt(text) != std::string_view::npos)
-            return fail(QStringLiteral("--result is nested deeper than %1 levels").arg(JsonInput::MaxDepth),
-                        ExitBadInput);
+        if (const std::string bound = JsonInput::limitProblem(text, "--result"); !bound.empty())
+            return fail(QString::fromStdString(bound), ExitBadInput);
         pending.answer.result = JsonInput::read<nlohmann::json>(text);
         if (pending.answer.result.is_discarded())
             return fail(QStringLiteral("--result is not valid JSON (strings need quotes: '\"text\"')"), ExitBadInput);

@@ -20,14 +20,15 @@ std::optional<AnswerFile> AnswerFile::load(const QString &path, QString *error)
 
 std::optional<AnswerFile> AnswerFile::parse(const QByteArray &json, const QString &fileName, QString *error)
 {
-    if (const std::size_t deep = JsonInput::tooDeepAt(std::string_view(json.constData(), std::size_t(json.size())));
-        deep != std::string_view::npos) {
-        const TextPosition at = textPositionAt(json, deep);
-        *error = QObject::tr("%1:%2:%3: the answers file is nested deeper than %4 levels")
+    if (JsonInput::Problem bound = JsonInput::overLimit(std::string_view(json.constData(), std::size_t(json.size())));
+        bound.limit) {
+        const TextPosition at = textPositionAt(json, bound.byte);
+        bound.byte = std::string_view::npos; // worded as line and column
+        *error = QStringLiteral("%1:%2:%3: %4")
                      .arg(fileName)
                      .arg(at.line)
                      .arg(at.column)
-                     .arg(JsonInput::MaxDepth);
+                     .arg(QString::fromStdString(JsonInput::describe("the answers file", bound)));
         return std::nullopt;
     }
     nlohmann::json root;

@@ -349,8 +349,8 @@ std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)
             answer.message = text.mid(7);
             return answer;
         }
-        if (JsonInput::tooDeepAt(line) != std::string_view::npos) {
-            printLine(stderr, QStringLiteral("nested deeper than %1 levels").arg(JsonInput::MaxDepth));
+        if (const std::string bound = JsonInput::limitProblem(line, "the answer"); !bound.empty()) {
+            printLine(stderr, QString::fromStdString(bound));
             continue;
         }
         try {
@@ -453,8 +453,8 @@ void HeadlessRun::onStepPaused(const Step &step)
             ManualAnswer answer;
             try {
                 const std::string json = text.mid(2).toStdString();
-                if (JsonInput::tooDeepAt(json) != std::string_view::npos)
-                    throw std::length_error("nested deeper than " + std::to_string(JsonInput::MaxDepth) + " levels");
+                if (const std::string bound = JsonInput::limitProblem(json, "the answer"); !bound.empty())
+                    throw std::length_error(bound);
                 answer.result = nlohmann::json::parse(json);
                 ok = m_controller.answerStep(step.callId, answer, &reason);
             } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)

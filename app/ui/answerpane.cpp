@@ -341,9 +341,10 @@ bool AnswerPane::sendResult()
         return send(answer);
     }
     const QByteArray bytes = m_resultEdit->toPlainText().toUtf8();
-    if (JsonInput::tooDeepAt(std::string_view(bytes.constData(), std::size_t(bytes.size())))
-        != std::string_view::npos) {
-        showProblem(tr("The result is nested deeper than %1 levels.").arg(JsonInput::MaxDepth));
+    if (const JsonInput::Problem bound
+        = JsonInput::overLimit(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        bound.limit) {
+        showProblem(QString::fromStdString(JsonInput::describe("The result", bound)) + QLatin1Char('.'));
         return false;
     }
     ManualAnswer answer;

@@ -17,6 +17,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -335,6 +336,112 @@ private Q_SLOTS:
         QCOMPARE(finished.first().at(1).toString(), QStringLiteral("the install was cancelled"));
         QVERIFY(!QFileInfo::exists(PythonEnv::venvDir(dir.path())));
         QVERIFY(QFileInfo::exists(dir.path() + QStringLiteral("/.toolstudio")));
+    }
+
+    /// The install runs a package's build step (a PEP 517 backend from the sdist, as a
+    /// setup.py would run): confined like the tool worker. The backend tries to read a
+    /// key in the studio's $HOME and to write beside it and into a world-writable folder
+    /// (so as root only Landlock, not the file modes, stands in the way), and records
+    /// what happened and whether a studio variable reached it in the module it builds.
+    /// The install works; every attempt was refused; nothing was written.
+    void buildStepIsConfined()
+    {
+        QTemporaryDir dir;
+        const QString home = dir.filePath(QStringLiteral("home"));
+        const QString outside = dir.filePath(QStringLiteral("outside"));
+        writeFile(home + QStringLiteral("/.ssh/id_rsa"), "-----BEGIN FAKE KEY-----\n");
+        QDir().mkpath(outside);
+        for (const QString &path : {dir.path(), home, home + QStringLiteral("/.ssh")})
+            QFile::setPermissions(path, QFileDevice::Permissions(0x7755));
+        QFile::setPermissions(outside, QFileDevice::Permissions(0x7777));
+        QFile::setPermissions(home + QStringLiteral("/.ssh/id_rsa"), QFileDevice::Permissions(0x6644));
+        const QStringList targets{home + QStringLiteral("/pwned"), outside + QStringLiteral("/pwned")};
+        const QString projectDir = dir.filePath(QStringLiteral("project"));
+        writeFile(projectDir + QStringLiteral("/toolstudio.json"), "{\"name\": \"env\", \"tools\": []}\n");
+
+        const QString backend
+            = QStringLiteral(
+                  "import base64, hashlib, os, zipfile\n"
+                  "def _try(action):\n"
+                  "    try:\n"
+                  "        action()\n"
+                  "        return 'allowed'\n"
+                  "    except OSError as e:\n"
+                  "        return type(e).__name__\n"
+                  "def _write(path):\n"
+                  "    with open(path, 'w') as f:\n"
+                  "        f.write('pwned')\n"
+                  "def get_requires_for_build_wheel(config_settings=None):\n"
+                  "    return []\n"
+                  "def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):\n"
+                  "    read = _try(lambda: open(%1).read())\n"
+                  "    writes = [_try(lambda p=p: _write(p)) for p in %2]\n"
+                  "    leaked = 'TS_STUDIO_ONLY' in os.environ\n"
+                  "    files = {'tsprobe.py': 'READ = %r\\nWRITES = %r\\nLEAKED = %r\\n' % (read, writes, leaked),\n"
+                  "             'tsprobe-1.0.dist-info/METADATA': 'Metadata-Version: 2.1\\nName: tsprobe\\nVersion: 1.0\\n',\n"
+                  "             'tsprobe-1.0.dist-info/WHEEL': 'Wheel-Version: 1.0\\nGenerator: test\\n'\n"
+                  "                                            'Root-Is-Purelib: true\\nTag: py3-none-any\\n'}\n"
+                  "    name = 'tsprobe-1.0-py3-none-any.whl'\n"
+                  "    record = []\n"
+                  "    with zipfile.ZipFile(os.path.join(wheel_directory, name), 'w') as z:\n"
+                  "        for path, text in files.items():\n"
+                  "            data = text.encode()\n"
+                  "            z.writestr(path, data)\n"
+                  "            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()\n"
+                  "            record.append('%s,sha256=%s,%d' % (path, digest, len(data)))\n"
+                  "        record.append('tsprobe-1.0.dist-info/RECORD,,')\n"
+                  "        z.writestr('tsprobe-1.0.dist-info/RECORD', '\\n'.join(record) + '\\n')\n"
+                  "    return name\n")
+                  .arg(QString::fromStdString(json((home + QStringLiteral("/.ssh/id_rsa")).toStdString()).dump()),
+                       QString::fromStdString(
+                           json(std::vector<std::string>{targets[0].toStdString(), targets[1].toStdString()}).dump()));
+        // The sdist beside the project, in a folder only root may enter when the studio
+        // is root: handed to the sandbox user as a copy.
+        const QString sdist = dir.filePath(QStringLiteral("private/tsprobe-1.0.tar.gz"));
+        QDir().mkpath(QFileInfo(sdist).absolutePath());
+        QProcess python;
+        python.start(QStringLiteral("python3"),
+                     {QStringLiteral("-c"),
+                      QStringLiteral("import io, sys, tarfile\n"
+                                     "files = {'tsbackend.py': sys.argv[2],\n"
+                                     "         'pyproject.toml': '[build-system]\\nrequires = []\\n'\n"
+                                     "             'build-backend = \"tsbackend\"\\nbackend-path = [\".\"]\\n',\n"
+                                     "         'PKG-INFO': 'Metadata-Version: 2.1\\nName: tsprobe\\nVersion: 1.0\\n'}\n"
+                                     "with tarfile.open(sys.argv[1], 'w:gz') as t:\n"
+                                     "    for name, text in files.items():\n"
+                                     "        data = text.encode()\n"
+                                     "        info = tarfile.TarInfo('tsprobe-1.0/' + name)\n"
+                                     "        info.size = len(data)\n"
+                                     "        t.addfile(info, io.BytesIO(data))\n"),
+                      sdist, backend});
+        QVERIFY(python.waitForFinished(20000) && python.exitCode() == 0);
+        QFile::setPermissions(QFileInfo(sdist).absolutePath(), QFileDevice::Permissions(0x7700));
+
+        qputenv("PIP_NO_INDEX", "1"); // offline: the sdist is all there is
+        qputenv("TS_STUDIO_ONLY", "1");
+        PythonEnv env(projectDir);
+        QString text;
+        connect(&env, &PythonEnv::output, this, [&text](const QString &chunk) { text += chunk; });
+        QSignalSpy done(&env, &PythonEnv::finished);
+        env.install({sdist});
+        const bool finished = done.wait(InstallTimeoutMs);
+        qunsetenv("PIP_NO_INDEX");
+        qunsetenv("TS_STUDIO_ONLY");
+        QVERIFY(finished);
+        QVERIFY2(done.first().first().toBool(), qPrintable(done.first().at(1).toString() + QLatin1Char('\n') + text));
+        QVERIFY2(text.contains(QStringLiteral("Successfully installed tsprobe-1.0")), qPrintable(text));
+
+        QDirIterator it(PythonEnv::venvDir(projectDir), {QStringLiteral("tsprobe.py")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        QVERIFY(it.hasNext());
+        QFile probe(it.next());
+        QVERIFY(probe.open(QIODevice::ReadOnly));
+        QCOMPARE(probe.readAll(),
+                 QByteArray("READ = 'PermissionError'\nWRITES = ['PermissionError', 'PermissionError']\n"
+                            "LEAKED = False\n"));
+        for (const QString &target : targets)
+            QVERIFY2(!QFileInfo::exists(target), qPrintable(target));
+        ToolWorker::forProject(projectDir)->stop();
     }
 
     void noRequirementsIsRefused()

@@ -15,10 +15,12 @@
 
 /// Starts `handler` for call c1 (sequence 1 of run-1, idempotency key `key`) of `tool`
 /// with `args`, attempt `attempt`, in `projectDir`, and returns its outcome; warns and
-/// returns an empty (failed) outcome when none came within 30 s.
+/// returns an empty (failed) outcome when none came within 30 s. `maxResultBytes`: the
+/// project's reply cap (a command's stdout may be 4 times that).
 inline HandlerOutcome runHandlerAttempt(ToolHandler &handler, const QString &projectDir, const QString &tool,
                                         const nlohmann::json &args = nlohmann::json::object(), int attempt = 1,
-                                        const QString &key = QStringLiteral("run-1:1"))
+                                        const QString &key = QStringLiteral("run-1:1"),
+                                        std::size_t maxResultBytes = HandlerRequest{}.maxResultBytes)
 {
     HandlerOutcome outcome;
     bool done = false;
@@ -36,6 +38,7 @@ inline HandlerOutcome runHandlerAttempt(ToolHandler &handler, const QString &pro
     request.idempotencyKey = key;
     request.args = args;
     request.projectDir = projectDir;
+    request.maxResultBytes = maxResultBytes;
     handler.start(request);
     if (!QTest::qWaitFor([&] { return done; }, 30000))
         qWarning() << "no outcome for" << tool;

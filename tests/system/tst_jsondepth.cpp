@@ -45,7 +45,7 @@ class TestJsonDepth : public QObject
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
-    void tooDeepAt_data()
+    void overLimit_data()
     {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<qint64>("offset");
@@ -58,12 +58,15 @@ private Q_SLOTS:
         QTest::newRow("100 000") << nested(Deep) << qint64(128);
     }
 
-    void tooDeepAt()
+    void overLimit()
     {
         QFETCH(QByteArray, text);
         QFETCH(qint64, offset);
-        const std::size_t at = JsonInput::tooDeepAt(std::string_view(text.constData(), std::size_t(text.size())));
-        QCOMPARE(at == std::string_view::npos ? qint64(-1) : qint64(at), offset);
+        const JsonInput::Problem bound
+            = JsonInput::overLimit(std::string_view(text.constData(), std::size_t(text.size())));
+        QCOMPARE(bound.limit ? qint64(bound.byte) : qint64(-1), offset);
+        QCOMPARE(QString::fromStdString(bound.reason),
+                 bound.limit ? QStringLiteral("nested deeper than 128 levels") : QString());
     }
 
     void parseNamesTheSource()

@@ -72,8 +72,7 @@ std::optional<ReplaySource> loadCassette(const QString &path, QString *error)
     std::string problem;
     const nlohmann::json json
         = JsonInput::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())), "the cassette", &problem);
-    if (JsonInput::tooDeepAt(std::string_view(bytes.constData(), std::size_t(bytes.size())))
-        != std::string_view::npos) {
+    if (JsonInput::overLimit(std::string_view(bytes.constData(), std::size_t(bytes.size()))).limit) {
         *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(problem));
         return std::nullopt;
     }

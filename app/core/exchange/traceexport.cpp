@@ -411,14 +411,15 @@ nlohmann::json chromeTrace(const RunRecord &run, const std::vector<Step> &steps,
 
 std::optional<ImportedRun> readRunJson(const QByteArray &text, QString *error)
 {
-    if (const std::size_t deep = JsonInput::tooDeepAt(std::string_view(text.constData(), std::size_t(text.size())));
-        deep != std::string_view::npos) {
+    if (JsonInput::Problem bound = JsonInput::overLimit(std::string_view(text.constData(), std::size_t(text.size())));
+        bound.limit) {
         if (error) {
-            const TextPosition at = textPositionAt(text, deep);
-            *error = QStringLiteral("line %1, column %2: the run is nested deeper than %3 levels")
+            const TextPosition at = textPositionAt(text, bound.byte);
+            bound.byte = std::string_view::npos; // worded as line and column
+            *error = QStringLiteral("line %1, column %2: %3")
                          .arg(at.line)
                          .arg(at.column)
-                         .arg(JsonInput::MaxDepth);
+                         .arg(QString::fromStdString(JsonInput::describe("the run", bound)));
         }
         return std::nullopt;
     }

@@ -142,6 +142,8 @@ JsonRpcDecoded decode(std::string_view text)
         std::string where;
         if (problem.byte != std::string_view::npos)
             where = " (byte offset " + std::to_string(problem.byte) + ")";
+        if (problem.limit && problem.reason.rfind("nested", 0) != 0) // too many values
+            return refused(JsonRpcError::ParseError, JsonInput::describe("the message", problem));
         return refused(JsonRpcError::ParseError, "not valid JSON: " + problem.reason + where);
     }
     return decodeValue(value);

@@ -384,12 +384,12 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
 
     // Bounded like every JSON that enters the studio (sandbox/jsoninput.h): a mock
     // sequence or a schema nested 100 000 deep would crash the first copy of it.
-    if (const std::size_t deep = JsonInput::tooDeepAt(std::string_view(data.constData(), std::size_t(data.size())));
-        deep != std::string_view::npos) {
-        const TextPosition position = textPositionAt(data, deep);
-        return failWith(manifest,
-                        QStringLiteral("the manifest is nested deeper than %1 levels").arg(JsonInput::MaxDepth),
-                        position.line, position.column);
+    if (JsonInput::Problem bound = JsonInput::overLimit(std::string_view(data.constData(), std::size_t(data.size())));
+        bound.limit) {
+        const TextPosition position = textPositionAt(data, bound.byte);
+        bound.byte = std::string_view::npos; // worded as line and column
+        return failWith(manifest, QString::fromStdString(JsonInput::describe("the manifest", bound)), position.line,
+                        position.column);
     }
     json root;
     try {

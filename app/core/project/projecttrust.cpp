@@ -43,7 +43,7 @@ json rawManifest(const QString &dir)
         return nullptr;
     const QByteArray data = file.readAll();
     const std::string_view text(data.constData(), std::size_t(data.size()));
-    if (JsonInput::tooDeepAt(text) != std::string_view::npos)
+    if (JsonInput::overLimit(text).limit)
         return nullptr;
     json root = json::parse(text.begin(), text.end(), nullptr, false);
     return root.is_discarded() ? json(nullptr) : root;
@@ -106,9 +106,8 @@ Store readStore()
     }
     const QByteArray data = file.readAll();
     const std::string_view text(data.constData(), std::size_t(data.size()));
-    const json root = JsonInput::tooDeepAt(text) != std::string_view::npos
-        ? json(json::value_t::discarded)
-        : json::parse(text.begin(), text.end(), nullptr, false);
+    const json root = JsonInput::overLimit(text).limit ? json(json::value_t::discarded)
+                                                       : json::parse(text.begin(), text.end(), nullptr, false);
     if (root.is_discarded() || !root.is_object() || !root.contains("projects") || !root["projects"].is_object()) {
         store.error = QStringLiteral("%1: not a valid trust file (expected a JSON object with \"projects\"); no "
                                      "project counts as trusted until it is fixed or removed")

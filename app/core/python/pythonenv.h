@@ -7,7 +7,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 struct PythonToolFile;
+class ToolSandbox;
 
 /// The per-project virtual environment of the tool worker (issue 6 "Frontmatter and
 /// dependencies"; docs/python-tools.md "Missing modules"): `PROJECT/.toolstudio/venv`,
@@ -20,6 +23,13 @@ struct PythonToolFile;
 /// as output() (stdout and stderr merged, in chunks), the end as finished() exactly
 /// once. A venv that install() created is removed again when the install fails or is
 /// cancelled, so the project loads as before.
+///
+/// Both steps run confined like the tool worker (ToolSandbox; docs/sandbox.md "Trusted
+/// code"): a package's build step is code from the internet. The venv is their work
+/// dir and the one place they write; network on; never root. As root they build the
+/// venv in the sandbox user's copy of the project and the studio copies it into the
+/// project after each step; local requirement files named by an absolute path are
+/// handed over as copies in the tool folder, which the sandbox user can read.
 class PythonEnv : public QObject
 {
     Q_OBJECT
@@ -51,14 +61,25 @@ Q_SIGNALS:
 
 private:
     void startStep(const QString &program, const QStringList &arguments);
+    /// `requirements` as the confined step names them: as root an absolute path to a
+    /// local file becomes a copy the sandbox user reads; otherwise the absolute local
+    /// paths are granted (m_readPaths). Empty with `error` when a file cannot be copied.
+    QStringList stagedRequirements(const QStringList &requirements, QString *error);
+    /// The venv as the confined steps see it: the project's, or as root the one in the
+    /// sandbox user's copy of the project (ToolSandbox::projectPath()).
+    QString confinedVenv() const;
+    /// As root: copies the venv built in the copy into the project. False when it fails.
+    bool keepConfinedVenv();
     void stepFinished(int exitCode, QProcess::ExitStatus status);
     void finish(bool ok, const QString &error);
 
     QString m_projectDir;
     QProcess *m_process = nullptr;
+    std::shared_ptr<ToolSandbox> m_sandbox;
     QStringList m_requirements;
-    QString m_stepName;   ///< "creating the virtual environment" or "pip install"
-    QString m_stepOutput; ///< all output of the running step
+    QStringList m_readPaths; ///< local requirement paths granted to the confined steps
+    QString m_stepName;      ///< "creating the virtual environment" or "pip install"
+    QString m_stepOutput;    ///< all output of the running step
     bool m_createdVenv = false;
     bool m_cancelled = false;
 };

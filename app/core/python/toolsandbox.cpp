@@ -258,7 +258,7 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     SandboxPolicy policy;
     policy.profile = SandboxPolicy::ProfileToolWorker;
     policy.network = launch.network && projectAllowsNetwork(m_projectDir);
-    policy.workDir = encoded(scratchDir()).toStdString();
+    policy.workDir = encoded(launch.workDir.isEmpty() ? scratchDir() : launch.workDir).toStdString();
     QString program = launch.argv.first();
     if (program.contains(QLatin1Char('/')) && QFileInfo(program).isRelative())
         program = QDir::cleanPath(QDir(m_projectPath).absoluteFilePath(program));
@@ -287,7 +287,7 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     const QString venv = m_projectPath + QStringLiteral("/.toolstudio/venv");
     if (QFileInfo(venv).isDir())
         policy.readPaths.push_back(encoded(venv).toStdString());
-    if (!studioIsRoot()) {
+    if (!studioIsRoot() && launch.workDir.isEmpty()) {
         // The tools' own place to keep files between calls (not the journal or the venv).
         const QString data = m_projectDir + QStringLiteral("/.toolstudio/tool-data");
         if (QDir().mkpath(data))

@@ -52,6 +52,10 @@ public:
         bool readProject = true;
         /// The start folder (absolute, inside the project); "" = as cwdInProject says.
         QString cwd;
+        /// The work dir (HOME, TMPDIR, the one folder written) as the code sees it, which
+        /// then replaces the scratch dir and `.toolstudio/tool-data/`; "" = those. A
+        /// requirements install writes only its venv (PythonEnv).
+        QString workDir;
     };
     static constexpr std::uint64_t DefaultMemoryBytes = 2ull * 1024 * 1024 * 1024;
     /// The folders' names in $TMPDIR begin with this.

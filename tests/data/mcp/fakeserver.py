@@ -24,6 +24,7 @@
               name with control characters, one of 10 000 characters, a name twice, a
               tool nested 50 levels deep; before answering, 20 000 notifications and
               1 000 responses to ids never sent
+  many        like good, but first writes a reply of 8 Mi + 1 values (empty objects, 24 MiB)
 """
 import json
 import sys
@@ -50,6 +51,10 @@ if mode == "forker":
     child = subprocess.Popen(["sleep", "600"])
     sys.stderr.write(f"child {child.pid}\n")
     sys.stderr.flush()
+
+if mode == "many":
+    sys.stdout.write('{"jsonrpc":"2.0","id":1,"result":{"content":[%s]}}\n' % ",".join(["{}"] * ((8 << 20) - 2)))
+    sys.stdout.flush()
 
 if mode == "garbage":
     sys.stdout.write("Starting server v1 on stdio\nnot json at all\n[1,2]\n\n")

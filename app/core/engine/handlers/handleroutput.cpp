@@ -10,7 +10,7 @@ Result<nlohmann::json> parseHandlerOutput(const QByteArray &text, const QString 
 {
     if (text.trimmed().isEmpty())
         return ResultError{QStringLiteral("command printed nothing on stdout (expected the result as JSON)")};
-    if (const std::string deep = JsonInput::depthProblem(std::string_view(text.constData(), std::size_t(text.size())),
+    if (const std::string deep = JsonInput::limitProblem(std::string_view(text.constData(), std::size_t(text.size())),
                                                          "command tool " + tool.toStdString() + ": stdout");
         !deep.empty())
         return ResultError{QString::fromStdString(deep)};
