@@ -175,20 +175,22 @@ void TestMcpSteps::fakeServerCallsAsSteps()
     // - a non-JSON line on stdout is skipped;
     // - hang is cancelled at each attempt's timeout (notifications/cancelled, counted by
     //   the server: requests 8 and 9 of the restarted server's session).
-    QCOMPARE(
-        QString::fromUtf8(scriptStdout(run.out)),
-        QStringLiteral("fake__echo {\"content\": [{\"text\": \"echo: hi\", \"type\": \"text\"}]}\n"
-                       "fake__sum {\"sum\": 5}\n"
-                       "fake__sum invalid_arguments False 0 missing required property 'b' (at /)\n"
-                       "fake__badsum tool_failed False 1 result of fake__badsum does not match output_schema at : "
-                       "missing required property 'sum'\n"
-                       "fake__fail tool_failed False 1 the tool says no\n"
-                       "fake__flaky {\"content\": [{\"text\": \"flaky: attempt 2, call 1 of this process\", \"type\": "
-                       "\"text\"}]}\n"
-                       "fake__garbage {\"content\": [{\"text\": \"after garbage\", \"type\": \"text\"}]}\n"
-                       "fake__hang timeout True 2 attempt 2 timed out after 3 s\n"
-                       "fake__calls {\"content\": [{\"text\": \"{\\\"calls\\\": 5, \\\"cancelled\\\": [8, 9]}\", "
-                       "\"type\": \"text\"}]}\n"));
+    QCOMPARE(QString::fromUtf8(scriptStdout(run.out)),
+             QStringLiteral(
+                 "fake__echo {\"content\": [{\"text\": \"echo: hi\", \"type\": \"text\"}]}\n"
+                 "fake__sum {\"sum\": 5}\n"
+                 "fake__sum invalid_arguments False 0 invalid arguments for 'fake__sum' at /b: required property is "
+                 "missing\n"
+                 "fake__badsum tool_failed False 1 result of fake__badsum does not match output_schema at /sum: "
+                 "required property is missing\n"
+                 "fake__fail tool_failed False 1 the tool says no\n"
+                 "fake__flaky {\"content\": [{\"text\": \"flaky: attempt 2, call 1 of this process\", \"type\": "
+                 "\"text\"}]}\n"
+                 "fake__garbage {\"content\": [{\"text\": \"after garbage\", \"type\": \"text\"}]}\n"
+                 "fake__hang timeout True 2 attempt 2 timed out after 3 s (attempt_timeout_seconds = 3); "
+                 "notifications/cancelled sent to MCP server 'fake' (request 9)\n"
+                 "fake__calls {\"content\": [{\"text\": \"{\\\"calls\\\": 5, \\\"cancelled\\\": [8, 9]}\", "
+                 "\"type\": \"text\"}]}\n"));
 }
 
 void TestMcpSteps::replayDoesNotReachTheServer()
@@ -221,7 +223,10 @@ void TestMcpSteps::callCommand()
     QCOMPARE(echo.out,
              QByteArray("{\n  \"content\": [\n    {\n      \"text\": \"echo: hi\",\n      \"type\": "
                         "\"text\"\n    }\n  ]\n}\n"));
-    const QString runId = QString::fromUtf8(echo.err.split('\n').value(0)).section(u' ', 1);
+    QString runId;
+    for (const QByteArray &line : echo.err.split('\n'))
+        if (line.startsWith("run "))
+            runId = QString::fromUtf8(line.mid(4));
     QVERIFY2(!runId.isEmpty(), echo.err.constData());
     QVERIFY2(echo.err.contains("attempt 1 output:\necho: key=" + runId.toUtf8() + ":fake__echo:"),
              echo.err.constData());
