@@ -11,6 +11,8 @@
 #include "testfiles.h"
 #include "trustedproject.h"
 
+#include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,10 +27,11 @@ private Q_SLOTS:
     void callsAsSteps_data();
     void callsAsSteps();
     void outputAndCancellation();
+    void referenceServerThroughTheEngine();
 
 private:
-    /// Runs one call through a fresh engine; the final step.
-    Step call(const QString &tool, const json &args);
+    /// Runs one call of `project` (default: the fake's) through a fresh engine; the final step.
+    Step call(const QString &tool, const json &args, const Project *project = nullptr);
 
     QTemporaryDir m_dir;
     std::optional<Project> m_project;
@@ -49,9 +52,9 @@ void TestMcpHandler::initTestCase()
     m_problems = McpProjectTools::connectAndAdd(*m_project);
 }
 
-Step TestMcpHandler::call(const QString &tool, const json &args)
+Step TestMcpHandler::call(const QString &tool, const json &args, const Project *project)
 {
-    StepEngine engine(*m_project, QStringLiteral("run1"), nullptr, {});
+    StepEngine engine(project ? *project : *m_project, QStringLiteral("run1"), nullptr, {});
     std::optional<std::string> reply;
     connect(&engine, &StepEngine::replyReady, this,
             [&reply](const std::string &, const std::string &line) { reply = line; });
@@ -138,6 +141,58 @@ void TestMcpHandler::outputAndCancellation()
     QVERIFY(calls.result);
     const json counted = json::parse(calls.result->at("content")[0]["text"].get<std::string>());
     QCOMPARE(counted["cancelled"].size(), std::size_t(2));
+}
+
+void TestMcpHandler::referenceServerThroughTheEngine()
+{
+    const QString modules = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
+    if (qEnvironmentVariableIsEmpty("TOOLSTUDIO_MCP_SERVERS_DIR")
+        || !QFileInfo::exists(modules + QStringLiteral("/.bin/mcp-server-everything")))
+        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
+              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+    // Confined to its project folder: the packages are copied in, as `npm install` would put them.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QCOMPARE(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-a"), modules, dir.path()}), 0);
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "e", "mcp_servers": {"everything": {"command": "node",
+  "args": ["node_modules/@modelcontextprotocol/server-everything/dist/index.js"]}}})"));
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    QVERIFY2(project, qPrintable(error.toString()));
+    QCOMPARE(McpProjectTools::connectAndAdd(*project), QStringList());
+    QCOMPARE(int(project->tools.size()), 13); // server-everything 2.0.0
+    const std::vector<std::pair<const char *, json>> valid{
+        {"echo", {{"message", "hi"}}},
+        {"get-sum", {{"a", 2}, {"b", 40}}},
+        {"get-env", json::object()},
+        {"get-tiny-image", json::object()},
+        {"get-structured-content", {{"location", "Chicago"}}},
+        {"get-annotated-message", {{"messageType", "success"}}},
+        {"get-resource-links", {{"count", 2}}},
+        {"get-resource-reference", json::object()},
+        {"toggle-simulated-logging", json::object()},
+        {"toggle-subscriber-updates", json::object()},
+        {"trigger-long-running-operation", {{"duration", 1}, {"steps", 1}}},
+    };
+    for (const auto &[name, args] : valid) {
+        const Step step = call(QStringLiteral("everything__") + QLatin1String(name), args, &*project);
+        QVERIFY2(step.status == StepStatus::Succeeded,
+                 qPrintable(QLatin1String(name) + u' ' + (step.error ? step.error->text() : QString())));
+    }
+    QCOMPARE(call(QStringLiteral("everything__echo"), {{"message", "hi"}}, &*project).result->dump(),
+             std::string(R"({"content":[{"text":"Echo: hi","type":"text"}]})"));
+    // structuredContent, checked against the tool's outputSchema, is the result.
+    const Step weather
+        = call(QStringLiteral("everything__get-structured-content"), {{"location", "Chicago"}}, &*project);
+    QCOMPARE(weather.result->size(), std::size_t(3));
+    QVERIFY(weather.result->contains("temperature"));
+    // A tool that needs what the studio does not offer yet (tasks): isError, its text.
+    const Step research = call(QStringLiteral("everything__simulate-research-query"), {{"topic", "x"}}, &*project);
+    QCOMPARE(research.status, StepStatus::Failed);
+    QCOMPARE(research.error->message,
+             std::string("MCP error -32601: Tool simulate-research-query requires task augmentation (taskSupport: "
+                         "'required')"));
 }
 
 QTEST_GUILESS_MAIN(TestMcpHandler)
