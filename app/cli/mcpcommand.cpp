@@ -251,7 +251,8 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust)
         printLine(stderr, tr("toolstudio mcp call: %1").arg(error));
         return ExitBadInput;
     }
-    loop.exec();
+    if (!step) // a refusal (unknown tool, invalid arguments) may finish inside start()
+        loop.exec();
     printLine(stderr, tr("run %1").arg(runId));
     // What the server wrote to its stderr during each attempt (printable: server text).
     for (const Attempt &attempt : step->attempts)
