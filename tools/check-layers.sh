@@ -18,7 +18,7 @@ declare -A ALLOWED=(
     [exchange]="exchange journal project python"
     [run]="run engine exchange journal project python"
     [jsonrpc]="jsonrpc"
-    [mcp]="mcp jsonrpc project python"
+    [mcp]="mcp engine journal jsonrpc project python"
     [llm]="llm exchange journal project python"
 )
 core_folders=" ${!ALLOWED[*]} "

@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpcommand.h"
 
+#include "engine/toolcall.h"
 #include "headlessrun.h"
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverlaunch.h"
 #include "project/printabletext.h"
 #include "project/project.h"
@@ -14,6 +16,7 @@
 #include <QCoreApplication>
 #include <QEventLoop>
 
+#include <algorithm>
 #include <memory>
 
 using nlohmann::json;
@@ -202,28 +205,115 @@ int listServers(const QStringList &positional, bool asJson, bool trust)
     return failed ? ExitRunFailed : ExitCompleted;
 }
 
+/// `mcp call PROJECT SERVER TOOL --args JSON`: one call of SERVER__TOOL through the
+/// engine (validation, retries, timeouts), journaled as a one-step run like Try it.
+int callTool(const QStringList &positional, const QString &argsText, bool trust)
+{
+    json args;
+    try {
+        args = json::parse(argsText.toStdString());
+    } catch (const json::exception &e) {
+        printLine(stderr,
+                  tr("toolstudio mcp call: --args is not valid JSON (%1); pass an object, e.g. "
+                     "--args '{\"message\": \"hi\"}'")
+                      .arg(QString::fromUtf8(e.what())));
+        return ExitBadInput;
+    }
+    if (!args.is_object()) {
+        printLine(stderr, tr("toolstudio mcp call: --args must be a JSON object, e.g. --args '{\"message\": \"hi\"}'"));
+        return ExitBadInput;
+    }
+    int exitCode = ExitBadInput;
+    auto project = loadProjectToRun(QStringLiteral("mcp"), positional.at(1), trust, &exitCode);
+    if (!project)
+        return exitCode;
+    const QString server = positional.at(2);
+    const auto config = std::find_if(project->mcpServers.begin(), project->mcpServers.end(),
+                                     [&server](const McpServerConfig &entry) { return entry.name == server; });
+    if (config == project->mcpServers.end()) {
+        QStringList names;
+        for (const McpServerConfig &entry : project->mcpServers)
+            names << entry.name;
+        printLine(stderr,
+                  tr("toolstudio mcp call: the project has no MCP server \"%1\" (it has: %2)")
+                      .arg(elidedText(server, 64), names.isEmpty() ? tr("none") : names.join(QStringLiteral(", "))));
+        return ExitBadInput;
+    }
+    for (const QString &problem : McpProjectTools::connectAndAdd(*project))
+        printLine(stderr, tr("toolstudio mcp call: warning: %1").arg(problem));
+    const QString tool = McpServerConfig::toolName(server, positional.at(3));
+    DirectToolCall call;
+    QEventLoop loop;
+    std::optional<Step> step;
+    QString runId;
+    QObject::connect(&call, &DirectToolCall::finished, &loop, [&](const Step &done, const RunRecord &run) {
+        step = done;
+        runId = run.id;
+        loop.quit();
+    });
+    QString error;
+    if (!call.start(*project, tool, args, &error)) {
+        printLine(stderr, tr("toolstudio mcp call: %1").arg(error));
+        return ExitBadInput;
+    }
+    if (!step) // a refusal (unknown tool, invalid arguments) may finish inside start()
+        loop.exec();
+    printLine(stderr, tr("run %1").arg(runId));
+    // What the server wrote to its stderr during each attempt (printable: server text).
+    for (const Attempt &attempt : step->attempts)
+        if (!attempt.output.isEmpty())
+            printLine(stderr,
+                      tr("attempt %1 output:\n%2")
+                          .arg(attempt.number)
+                          .arg(printableLines(QString::fromUtf8(attempt.output)).trimmed()));
+    if (step->status != StepStatus::Succeeded || !step->result) {
+        printLine(stderr,
+                  tr("toolstudio mcp call: %1 failed after %2 attempt(s): %3")
+                      .arg(elidedText(tool))
+                      .arg(step->attempts.size())
+                      .arg(step->error ? printableLines(step->error->text()) : tr("no result")));
+        return ExitRunFailed;
+    }
+    writeOut(stdout,
+             QByteArray::fromStdString(step->result->dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+    return ExitCompleted;
+}
+
 } // namespace
 
 int mcpCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("MCP servers of a project (toolstudio.json's mcp_servers).\n"
-                       "  list PROJECT   start each server, list its tools as scripts name them (SERVER__TOOL)"));
-    parser.addPositionalArgument(QStringLiteral("list"), QStringLiteral("The subcommand."));
+    parser.setApplicationDescription(QStringLiteral(
+        "MCP servers of a project (toolstudio.json's mcp_servers).\n"
+        "  list PROJECT              start each server, list its tools as scripts name them (SERVER__TOOL)\n"
+        "  call PROJECT SERVER TOOL  call one tool (--args JSON), journaled as a one-step run"));
+    parser.addPositionalArgument(QStringLiteral("list|call"), QStringLiteral("The subcommand."));
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
+    parser.addPositionalArgument(QStringLiteral("[SERVER TOOL]"), QStringLiteral("call: the server and its tool."));
     const QCommandLineOption jsonOption(QStringLiteral("json"),
                                         QStringLiteral("Print JSON (servers and their tools)."));
-    parser.addOptions({jsonOption, trustOption()});
+    const QCommandLineOption argsOption(QStringLiteral("args"),
+                                        QStringLiteral("call: the arguments, a JSON object (default {})."),
+                                        QStringLiteral("JSON"), QStringLiteral("{}"));
+    parser.addOptions({jsonOption, argsOption, trustOption()});
     int exitCode = ExitCompleted;
-    const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 2, &exitCode);
+    const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4, &exitCode);
     if (!positional)
         return exitCode;
-    if (positional->first() != QLatin1String("list")) {
-        printLine(
-            stderr,
-            tr("toolstudio mcp: unknown subcommand \"%1\" (there is: list)").arg(elidedText(positional->first(), 40)));
+    const QString verb = positional->first();
+    if (verb == QLatin1String("list") && positional->size() == 2)
+        return listServers(*positional, parser.isSet(jsonOption), parser.isSet(trustOption()));
+    if (verb == QLatin1String("call") && positional->size() == 4)
+        return callTool(*positional, parser.value(argsOption), parser.isSet(trustOption()));
+    if (verb == QLatin1String("list") || verb == QLatin1String("call")) {
+        printLine(stderr,
+                  verb == QLatin1String("list") ? tr("toolstudio mcp list: usage: toolstudio mcp list PROJECT")
+                                                : tr("toolstudio mcp call: usage: toolstudio mcp call PROJECT "
+                                                     "SERVER TOOL [--args JSON]"));
         return ExitBadInput;
     }
-    return listServers(*positional, parser.isSet(jsonOption), parser.isSet(trustOption()));
+    printLine(stderr,
+              tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, call)").arg(elidedText(verb, 40)));
+    return ExitBadInput;
 }

@@ -14,6 +14,8 @@
 #include "python/secrets.h"
 #include "trustcommand.h"
 
+#include "mcp/mcpprojecttools.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QEventLoop>
@@ -104,21 +106,26 @@ int listTools(const QStringList &args)
 {
     if (args.size() != 1)
         return usage();
-    const auto project = loadProject(args.first());
+    auto project = loadProject(args.first());
     if (!project)
         return 2;
+    // The tools of the MCP servers (started when the project is trusted); a server that
+    // fails is named with its stderr tail and the other tools are still listed.
+    const QStringList mcpProblems = McpProjectTools::connectAndAdd(*project);
     for (const Tool &tool : project->tools) {
         const PythonToolFile *file = project->pythonFileOf(tool.name);
+        QString source = file ? file->path : QStringLiteral("toolstudio.json");
+        if (tool.handler == HandlerKind::Mcp)
+            source = QStringLiteral("mcp_servers.") + tool.name.section(QStringLiteral("__"), 0, 0);
         printOut(QStringLiteral("%1\t%2\t%3%4\n")
-                     .arg(printableText(tool.name), handlerKindName(tool.handler),
-                          file ? file->path : QStringLiteral("toolstudio.json"),
+                     .arg(printableText(tool.name), handlerKindName(tool.handler), source,
                           tool.active ? QString() : QStringLiteral("\tinactive"))
                      .toUtf8());
         for (const QString &warning : tool.warnings)
-            printErr(tr("warning: tool '%1' (%2): %3")
-                         .arg(printableText(tool.name), file ? file->path : QStringLiteral("toolstudio.json"),
-                              printableText(warning)));
+            printErr(tr("warning: tool '%1' (%2): %3").arg(printableText(tool.name), source, printableText(warning)));
     }
+    for (const QString &problem : mcpProblems)
+        printErr(tr("warning: %1").arg(printableLines(problem)));
     printProblems(*project);
     return 0;
 }

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trustcommand.h"
 
+#include "mcp/mcpprojecttools.h"
+
 #include "headlessrun.h"
 #include "project/printabletext.h"
 #include "project/project.h"
@@ -148,5 +150,10 @@ std::optional<Project> loadProjectToRun(const QString &command, const QString &d
         *exitCode = ExitNotTrusted;
         return std::nullopt;
     }
+    // The tools of the project's MCP servers join the project's tools (docs/mcp.md); a
+    // server that fails is named and the others' tools still load. `mcp list` lists on its own.
+    if (command != QLatin1String("mcp"))
+        for (const QString &problem : McpProjectTools::connectAndAdd(*project))
+            printLine(stderr, QStringLiteral("toolstudio %1: warning: %2").arg(command, problem));
     return project;
 }

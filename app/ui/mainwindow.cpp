@@ -1,6 +1,9 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
+
+#include "mcp/mcpprojecttools.h"
+#include "mcp/mcpserverpool.h"
 #include "project/printabletext.h"
 
 #include "budgetmeters.h"
@@ -56,6 +59,7 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QUndoStack>
@@ -654,6 +658,7 @@ bool MainWindow::openProject(const QString &dir)
 
     addRecentProject(m_project->dir);
     m_projectPanel->setProject(&*m_project);
+    startMcpServers();
     m_toolPanel->setTool(&*m_project, QString());
     if (!m_project->tools.empty())
         m_projectPanel->selectTool(m_project->tools.front().name);
@@ -670,6 +675,33 @@ bool MainWindow::openProject(const QString &dir)
     return true;
 }
 
+/// The project's MCP servers start in the background (the window never waits on one);
+/// once none is starting, their tools join the project's and the Project dock shows
+/// them (docs/mcp.md). Only for a trusted project: starting a server runs its code.
+void MainWindow::startMcpServers()
+{
+    if (!m_project || m_project->mcpServers.empty() || !m_project->trusted)
+        return;
+    McpServerPool *pool = McpProjectTools::startAll(*m_project);
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    const auto addWhenSettled = [this, pool, connection, dir = m_project->dir] {
+        if (!pool->settled())
+            return;
+        QObject::disconnect(*connection);
+        if (!m_project || m_project->dir != dir)
+            return;
+        const QStringList problems = McpProjectTools::addTools(*m_project, *pool);
+        m_projectPanel->setProject(&*m_project);
+        updateCompletions();
+        if (!problems.isEmpty())
+            setStatus(problems.join(QStringLiteral("; ")));
+    };
+    if (pool->settled())
+        QTimer::singleShot(0, this, addWhenSettled);
+    else
+        *connection = connect(pool, &McpServerPool::serverChanged, this, addWhenSettled);
+}
+
 bool MainWindow::reloadProject()
 {
     if (!m_project)
@@ -684,6 +716,7 @@ bool MainWindow::reloadProject()
     m_project = std::move(reloaded);
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(&*m_project);
+    startMcpServers();
     m_toolPanel->setTool(&*m_project,
                          m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
     updateCompletions();
@@ -851,6 +884,7 @@ bool MainWindow::run()
     }
     m_project = std::move(reloaded);
     m_projectPanel->setProject(&*m_project);
+    startMcpServers();
 
     resetRunViews();
 

@@ -216,6 +216,7 @@ private:
     void updateActions();
     /// Shows the restricted-mode bar while the project is not trusted (ProjectTrust).
     void updateTrustBar();
+    void startMcpServers();
     void trustProject();
     void updateTitle();
     void setStatus(const QString &text);

@@ -433,8 +433,9 @@ void StepEngineState::startAttempt(int index)
         step.startedAt = attempt.startedAt;
     step.nextAttemptAt = 0;
 
-    if (tool.handler == HandlerKind::Command || tool.handler == HandlerKind::Python) {
-        // Try it, a run, the CLI: every way to a host command or the tool worker.
+    if (tool.handler == HandlerKind::Command || tool.handler == HandlerKind::Python
+        || tool.handler == HandlerKind::Mcp) {
+        // Try it, a run, the CLI: every way to a host command, the tool worker or an MCP server.
         if (const QString refused = ProjectTrust::refusal(project); !refused.isEmpty()) {
             step.attempts.back().endedAt = step.attempts.back().startedAt;
             step.attempts.back().error = makeError(ErrorCode::ToolFailed, refused, false, attempt.number);
@@ -481,6 +482,19 @@ void StepEngineState::startAttempt(int index)
         else
             handler = new PythonHandler(flight.owner(q));
         break;
+    case HandlerKind::Mcp: {
+        // Made by the library that registered it (McpHandler, mcp/ links the engine).
+        bool mainThread = false;
+        if (ToolHandler::Factory make = ToolHandler::factory(tool.handler, &mainThread)) {
+            if (mainThread && QCoreApplication::instance() && q->thread() != QCoreApplication::instance()->thread()) {
+                handler = new MainThreadHandler(std::move(make), flight.owner(q));
+            } else {
+                handler = make();
+                handler->setParent(flight.owner(q));
+            }
+        }
+        break;
+    }
     }
     if (!handler) {
         // Python tools come with the tool worker (a later issue); fail clearly meanwhile.

@@ -155,9 +155,13 @@ void McpStdioTransport::readStdout()
 
 void McpStdioTransport::readStderr()
 {
-    m_stderrTail += m_process->readAllStandardError();
+    const QByteArray bytes = m_process->readAllStandardError();
+    if (bytes.isEmpty())
+        return;
+    m_stderrTail += bytes;
     if (m_stderrTail.size() > StderrTailBytes)
         m_stderrTail.remove(0, m_stderrTail.size() - StderrTailBytes);
+    Q_EMIT stderrReceived(bytes);
 }
 
 void McpStdioTransport::killGroup()

@@ -85,6 +85,9 @@ Q_SIGNALS:
     /// The server is gone: `why` = "exited with code N", "killed by signal N", "could
     /// not be started: …" or "does not read its stdin: …; it was killed".
     void finished(const QString &why);
+    /// Bytes the server wrote to its stderr, as they come (a call keeps them as its
+    /// attempt's output, McpServerPool).
+    void stderrReceived(const QByteArray &bytes);
 
 private:
     void readStdout();

@@ -16,6 +16,8 @@ QString handlerKindName(HandlerKind kind)
         return QStringLiteral("command");
     case HandlerKind::Python:
         return QStringLiteral("python");
+    case HandlerKind::Mcp:
+        return QStringLiteral("mcp");
     }
     return QString();
 }

@@ -16,6 +16,7 @@ enum class HandlerKind {
     Manual,  ///< a person answers every call (a pending call)
     Command, ///< a host command: JSON args on stdin, JSON result on stdout
     Python,  ///< a method of a `class Tools` file (trusted tool worker; a later issue)
+    Mcp,     ///< a tool of one of the project's MCP servers (`SERVER__TOOL`, docs/mcp.md)
 };
 
 QString handlerKindName(HandlerKind kind);

@@ -25,6 +25,13 @@
               tool nested 50 levels deep; before answering, 20 000 notifications and
               1 000 responses to ids never sent
   many        like good, but first writes a reply of 8 Mi + 1 values (empty objects, 24 MiB)
+  steps       the tools of STEP_TOOLS, for calls as durable steps (tst_mcpsteps): echo
+              (its stderr names the idempotency key of _meta), sum (structuredContent),
+              badsum (structuredContent that misses its outputSchema), fail (isError),
+              flaky (exits mid-call on attempt 1, answers on later attempts), garbage
+              (a non-JSON line on stdout, then the answer), hang (never answers; a
+              notifications/cancelled is counted), calls (how many tools/call this
+              process got and which requests were cancelled)
 """
 import json
 import sys
@@ -32,6 +39,59 @@ import time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "good"
 TOOLS = [{"name": f"tool-{n}", "inputSchema": {"type": "object"}} for n in range(5)]
+SUM_SCHEMA = {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}
+STEP_TOOLS = [
+    {"name": "echo", "title": "Echo", "description": "Echoes text",
+     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+     "annotations": {"readOnlyHint": True}},
+    {"name": "sum", "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                                    "required": ["a", "b"]}, "outputSchema": SUM_SCHEMA},
+    {"name": "badsum", "inputSchema": {"type": "object"}, "outputSchema": SUM_SCHEMA},
+    {"name": "fail", "inputSchema": {"type": "object"}},
+    {"name": "flaky", "inputSchema": {"type": "object"}},
+    {"name": "garbage", "inputSchema": {"type": "object"}},
+    {"name": "hang", "inputSchema": {"type": "object"}},
+    {"name": "calls", "inputSchema": {"type": "object"}},
+]
+calls = 0
+cancelled = []
+
+
+def text_result(rid, text, **extra):
+    send({"jsonrpc": "2.0", "id": rid, "result": dict({"content": [{"type": "text", "text": text}]}, **extra)})
+
+
+def step_call(rid, params):
+    global calls
+    calls += 1
+    name, args, meta = params["name"], params.get("arguments") or {}, params.get("_meta") or {}
+    if name == "echo":
+        sys.stderr.write("echo: key=%s\n" % meta.get("dev.toolstudio/idempotency_key"))
+        sys.stderr.flush()
+        time.sleep(0.2)  # stderr and stdout are two pipes: let the studio read stderr first
+        text_result(rid, "echo: " + args["text"])
+    elif name == "sum":
+        total = args["a"] + args["b"]
+        text_result(rid, str(total), structuredContent={"sum": total})
+    elif name == "badsum":
+        text_result(rid, "1", structuredContent={"total": 1})
+    elif name == "fail":
+        text_result(rid, "the tool says no", isError=True)
+    elif name == "flaky":
+        if meta.get("dev.toolstudio/attempt") == 1:
+            sys.stderr.write("flaky: dying mid-call\n")
+            sys.stderr.flush()
+            sys.exit(7)
+        text_result(rid, "flaky: attempt %s, call %d of this process" % (meta.get("dev.toolstudio/attempt"), calls))
+    elif name == "garbage":
+        sys.stdout.write("this line is not JSON-RPC\n")
+        text_result(rid, "after garbage")
+    elif name == "hang":
+        pass
+    elif name == "calls":
+        text_result(rid, json.dumps({"calls": calls, "cancelled": cancelled}))
+    else:
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "Unknown tool: " + name}})
 
 
 def send(message):
@@ -63,6 +123,8 @@ if mode == "garbage":
 while True:
     message = read()
     method = message.get("method")
+    if method == "notifications/cancelled":
+        cancelled.append(message["params"]["requestId"])
     if "id" not in message or method is None:
         continue  # notifications and responses
     rid = message["id"]
@@ -106,11 +168,14 @@ while True:
         if mode == "endless":
             send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [], "nextCursor": str(page + 1)}})
             continue
-        chunk = TOOLS[page * 2:page * 2 + 2]
+        tools = STEP_TOOLS if mode == "steps" else TOOLS
+        chunk = tools[page * 2:page * 2 + 2]
         result = {"tools": chunk}
-        if page * 2 + 2 < len(TOOLS):
+        if page * 2 + 2 < len(tools):
             result["nextCursor"] = str(page + 1)
         send({"jsonrpc": "2.0", "id": rid, "result": result})
+    elif method == "tools/call" and mode == "steps":
+        step_call(rid, message["params"])
     elif method == "tools/call":
         if mode == "forker":
             sys.exit(5)

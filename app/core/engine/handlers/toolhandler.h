@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 
 struct ProjectLimits;
@@ -64,6 +65,16 @@ public:
     /// timeout/cancel message (a command: "its process group (pid N) was killed and is
     /// gone"); empty when there was nothing to stop (a mock's timer, a person's wait).
     virtual QString cancelReport() const { return {}; }
+
+    /// Handler kinds whose code lives in a library above the engine (`mcp`: the MCP
+    /// client links the engine, not the other way round) register how to make a handler
+    /// here; the engine asks factory() when it meets such a tool. `mainThread`: the
+    /// handler talks to main-thread objects, so a run thread wraps it in a
+    /// MainThreadHandler. Registering twice replaces the first.
+    using Factory = std::function<ToolHandler *()>;
+    static void registerFactory(HandlerKind kind, Factory make, bool mainThread);
+    /// The registered factory of `kind` (empty when none) and whether it needs the main thread.
+    static Factory factory(HandlerKind kind, bool *mainThread);
 
 Q_SIGNALS:
     void finished(const HandlerOutcome &outcome);

@@ -1,0 +1,107 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcphandler.h"
+
+#include "mcp/mcpserverpool.h"
+#include "project/printabletext.h"
+
+#include <QTimer>
+
+using nlohmann::json;
+
+namespace {
+
+/// The text blocks of a result's `content`, one after the other.
+QString textOf(const json &result)
+{
+    QStringList texts;
+    const auto content = result.find("content");
+    if (content != result.end() && content->is_array())
+        for (const json &block : *content)
+            if (block.is_object() && block.value("type", json()) == "text" && block.contains("text")
+                && block["text"].is_string())
+                texts << QString::fromStdString(block["text"].get<std::string>());
+    return texts.join(u'\n');
+}
+
+} // namespace
+
+McpHandler::McpHandler(QObject *parent)
+    : ToolHandler(parent)
+{}
+
+McpHandler::~McpHandler()
+{
+    cancel();
+}
+
+void McpHandler::registerKind()
+{
+    ToolHandler::registerFactory(
+        HandlerKind::Mcp, [] { return new McpHandler; }, true);
+}
+
+bool McpHandler::splitName(const QString &name, QString *server, QString *tool)
+{
+    const qsizetype at = name.indexOf(QLatin1String("__"));
+    if (at <= 0)
+        return false;
+    *server = name.left(at);
+    *tool = name.mid(at + 2);
+    return !tool->isEmpty();
+}
+
+HandlerOutcome McpHandler::outcomeOf(const QString &server, const McpReply &reply)
+{
+    if (!reply.failure.isEmpty())
+        return HandlerOutcome::failure(printableLines(reply.failure), true);
+    if (!reply.ok())
+        return HandlerOutcome::failure(tr("MCP server '%1' answered with an error: %2").arg(server, reply.errorText()),
+                                       false);
+    if (!reply.result.is_object())
+        return HandlerOutcome::failure(
+            tr("MCP server '%1' answered tools/call with a result that is not an object").arg(server), false);
+    if (reply.result.value("isError", json(false)) == json(true)) {
+        const QString text = textOf(reply.result);
+        return HandlerOutcome::failure(
+            text.isEmpty() ? tr("MCP server '%1' reported an error without text").arg(server) : text, false);
+    }
+    if (const auto structured = reply.result.find("structuredContent"); structured != reply.result.end())
+        return HandlerOutcome::success(*structured);
+    return HandlerOutcome::success(json{{"content", reply.result.value("content", json::array())}});
+}
+
+void McpHandler::start(const HandlerRequest &request)
+{
+    QString server;
+    QString tool;
+    if (!splitName(request.tool, &server, &tool)) {
+        const QString name = request.tool;
+        QTimer::singleShot(0, this, [this, name] {
+            m_done = true;
+            Q_EMIT finished(HandlerOutcome::failure(
+                tr("'%1' is not an MCP tool name (SERVER__TOOL)").arg(elidedText(name)), false));
+        });
+        return;
+    }
+    m_pool = McpServerPool::forProject(request.projectDir);
+    const json meta{{IdempotencyKeyMeta, request.idempotencyKey.toStdString()}, {AttemptMeta, request.attempt}};
+    QPointer<McpHandler> self(this);
+    m_id = m_pool->call(server, tool, request.args, meta, [self, server](const McpCallOutcome &outcome) {
+        if (!self || self->m_done)
+            return;
+        self->m_done = true;
+        HandlerOutcome result = outcomeOf(server, outcome.reply);
+        result.output = outcome.stderrOutput;
+        Q_EMIT self->finished(result);
+    });
+}
+
+void McpHandler::cancel()
+{
+    if (m_done || m_id == 0)
+        return;
+    m_done = true;
+    if (m_pool)
+        m_cancelReport = m_pool->cancel(m_id, QStringLiteral("cancelled by the studio (timeout or Stop)"));
+}

@@ -1,0 +1,54 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/handlers/toolhandler.h"
+
+#include <QPointer>
+
+class McpServerPool;
+struct McpReply;
+
+/// One attempt of an MCP tool (handler kind `mcp`, docs/mcp.md "Calls as steps"): a
+/// `tools/call` of the server's tool on the project's McpServerPool session, the step's
+/// idempotency key and the attempt's number in the request's `_meta` (IdempotencyKeyMeta,
+/// AttemptMeta). Lives on the main
+/// thread (the engine wraps it in a MainThreadHandler on a run thread).
+///
+/// | the server | the attempt |
+/// |---|---|
+/// | returns a result | succeeds: `structuredContent` when the server sent it (checked against the tool's outputSchema by the engine), else the result's `content` blocks as `{"content": [...]}` |
+/// | returns `isError: true` | tool_failed, not retryable; the message is its text content |
+/// | answers a JSON-RPC error (unknown tool, invalid params) | tool_failed, not retryable |
+/// | ends (crashes) or cannot be started | tool_failed, retryable; the next call starts it again |
+///
+/// cancel() (attempt timeout, total timeout, Stop) sends `notifications/cancelled`. The
+/// attempt's output is what the server wrote to its stderr while the call was open.
+class McpHandler : public ToolHandler
+{
+    Q_OBJECT
+public:
+    static constexpr auto IdempotencyKeyMeta = "dev.toolstudio/idempotency_key";
+    static constexpr auto AttemptMeta = "dev.toolstudio/attempt"; ///< 1-based, as HandlerRequest::attempt
+
+    explicit McpHandler(QObject *parent = nullptr);
+    ~McpHandler() override;
+
+    /// Makes the engine create McpHandlers for `mcp` tools; McpProjectTools calls it.
+    static void registerKind();
+    /// "SERVER__TOOL" split at the first "__" (a server name never holds one); false
+    /// when `name` has no "__".
+    static bool splitName(const QString &name, QString *server, QString *tool);
+    /// The step's outcome for a tools/call reply (the table above), without the output.
+    static HandlerOutcome outcomeOf(const QString &server, const McpReply &reply);
+
+    void start(const HandlerRequest &request) override;
+    void cancel() override;
+    QString cancelReport() const override { return m_cancelReport; }
+
+private:
+    QPointer<McpServerPool> m_pool;
+    qint64 m_id = 0;
+    bool m_done = false;
+    QString m_cancelReport;
+};

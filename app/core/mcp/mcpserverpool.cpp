@@ -1,0 +1,314 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcpserverpool.h"
+
+#include "mcp/mcpserverlaunch.h"
+#include "python/secrets.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QTimer>
+
+using nlohmann::json;
+
+namespace {
+
+bool sameEntry(const McpServerConfig &a, const McpServerConfig &b)
+{
+    return a.transport == b.transport && a.command == b.command && a.args == b.args && a.env == b.env && a.cwd == b.cwd
+        && a.url == b.url && a.headers == b.headers && a.disabled == b.disabled && a.sandboxed == b.sandboxed
+        && a.read == b.read && a.readWrite == b.readWrite && a.network == b.network;
+}
+
+QString transportName(McpServerConfig::Transport transport)
+{
+    return transport == McpServerConfig::Transport::Sse ? QStringLiteral("HTTP+SSE")
+                                                        : QStringLiteral("Streamable HTTP");
+}
+
+} // namespace
+
+QString McpServerStatus::stateName(State state)
+{
+    switch (state) {
+    case State::Idle:
+        return QStringLiteral("idle");
+    case State::Starting:
+        return QStringLiteral("starting");
+    case State::Ready:
+        return QStringLiteral("ready");
+    case State::Failed:
+        return QStringLiteral("failed");
+    case State::Disabled:
+        return QStringLiteral("disabled");
+    case State::Unsupported:
+        return QStringLiteral("not supported");
+    }
+    return {};
+}
+
+McpServerPool *McpServerPool::forProject(const QString &projectDir)
+{
+    // Parented to the application: the servers are stopped when it ends.
+    static std::map<QString, QPointer<McpServerPool>> pools;
+    const QString key = QDir::cleanPath(projectDir);
+    QPointer<McpServerPool> &pool = pools[key];
+    if (!pool)
+        pool = new McpServerPool(key, QCoreApplication::instance());
+    return pool;
+}
+
+McpServerPool::McpServerPool(const QString &projectDir, QObject *parent)
+    : QObject(parent)
+    , m_projectDir(projectDir)
+{}
+
+namespace {
+
+/// Ends `session` without its signals reaching the pool (its open requests still get
+/// their failure, once).
+void dropSession(QPointer<McpClientSession> &session, QObject *pool)
+{
+    if (!session)
+        return;
+    McpClientSession *ending = session.data();
+    session = nullptr;
+    ending->disconnect(pool);
+    delete ending;
+}
+
+} // namespace
+
+McpServerPool::~McpServerPool()
+{
+    for (auto &[id, call] : m_calls)
+        call.done = nullptr; // nobody is told any more
+    for (auto &[name, server] : m_servers)
+        dropSession(server.session, this);
+}
+
+void McpServerPool::setServers(const std::vector<McpServerConfig> &servers)
+{
+    std::map<QString, Server> kept;
+    m_order.clear();
+    for (const McpServerConfig &config : servers) {
+        m_order.push_back(config.name);
+        auto old = m_servers.find(config.name);
+        if (old != m_servers.end() && sameEntry(old->second.config, config)) {
+            kept.emplace(config.name, std::move(old->second));
+            m_servers.erase(old);
+            continue;
+        }
+        Server server;
+        server.config = config;
+        server.status.name = config.name;
+        if (config.disabled) {
+            server.status.state = McpServerStatus::State::Disabled;
+        } else if (config.transport != McpServerConfig::Transport::Stdio) {
+            server.status.state = McpServerStatus::State::Unsupported;
+            server.status.error = tr("%1 servers are not supported yet; only stdio servers (with \"command\") are")
+                                      .arg(transportName(config.transport));
+        }
+        kept.emplace(config.name, std::move(server));
+    }
+    // What is left was removed or changed: stop it; its calls fail.
+    std::map<QString, Server> gone;
+    gone.swap(m_servers);
+    m_servers = std::move(kept);
+    for (auto &[name, server] : gone) {
+        dropSession(server.session, this);
+        for (qint64 id : server.waiting)
+            finish(id, McpReply{{}, {}, tr("MCP server '%1' was removed or changed in toolstudio.json").arg(name)});
+    }
+}
+
+void McpServerPool::connectAll()
+{
+    for (const QString &name : m_order) {
+        Server *server = find(name);
+        if (server && server->status.state == McpServerStatus::State::Idle)
+            start(*server);
+    }
+}
+
+bool McpServerPool::settled() const
+{
+    for (const auto &[name, server] : m_servers)
+        if (server.status.state == McpServerStatus::State::Starting)
+            return false;
+    return true;
+}
+
+std::vector<McpServerStatus> McpServerPool::servers() const
+{
+    std::vector<McpServerStatus> all;
+    for (const QString &name : m_order)
+        if (const McpServerStatus *status = server(name))
+            all.push_back(*status);
+    return all;
+}
+
+const McpServerStatus *McpServerPool::server(const QString &name) const
+{
+    const auto it = m_servers.find(name);
+    return it == m_servers.end() ? nullptr : &it->second.status;
+}
+
+McpServerPool::Server *McpServerPool::find(const QString &name)
+{
+    const auto it = m_servers.find(name);
+    return it == m_servers.end() ? nullptr : &it->second;
+}
+
+void McpServerPool::start(Server &server)
+{
+    const QString name = server.config.name;
+    QString why;
+    const auto launch = McpServerLaunch::forServer(server.config, m_projectDir, Secrets::load(m_projectDir), &why);
+    if (!launch) {
+        // Reported on the next turn: call() and connectAll() never call back from inside.
+        server.status.state = McpServerStatus::State::Starting;
+        QTimer::singleShot(0, this, [this, name, why] { onStopped(name, tr("cannot start: %1").arg(why), true); });
+        return;
+    }
+    dropSession(server.session, this);
+    auto *session = new McpClientSession(this);
+    server.session = session;
+    server.status.state = McpServerStatus::State::Starting;
+    server.status.error.clear();
+    connect(session, &McpClientSession::failed, this,
+            [this, name](const QString &reason) { onStopped(name, reason, true); });
+    connect(session, &McpClientSession::closed, this,
+            [this, name](const QString &reason) { onStopped(name, reason, false); });
+    connect(session, &McpClientSession::ready, this, [this, name, session] {
+        session->listTools([this, name, session](const std::vector<json> &tools, const McpReply &reply) {
+            Server *server = find(name);
+            if (!server || server->session != session)
+                return;
+            if (!reply.ok()) {
+                onStopped(name, tr("tools/list failed: %1").arg(reply.errorText()), true);
+                return;
+            }
+            server->status.tools = tools;
+            server->status.protocolVersion = session->protocolVersion();
+            server->status.serverInfo = session->serverInfo();
+            onReady(name);
+        });
+    });
+    connect(session->transport(), &McpStdioTransport::stderrReceived, this, [this, name](const QByteArray &bytes) {
+        for (auto &[id, call] : m_calls) {
+            if (call.server != name || call.requestId == 0 || call.stderrOutput.size() >= MaxCallStderrBytes)
+                continue;
+            call.stderrOutput += bytes.left(MaxCallStderrBytes - call.stderrOutput.size());
+        }
+    });
+    Q_EMIT serverChanged(name);
+    session->open(*launch);
+}
+
+void McpServerPool::onReady(const QString &name)
+{
+    Server *server = find(name);
+    if (!server)
+        return;
+    server->status.state = McpServerStatus::State::Ready;
+    const std::vector<qint64> waiting = std::exchange(server->waiting, {});
+    Q_EMIT serverChanged(name);
+    for (qint64 id : waiting)
+        send(id);
+}
+
+void McpServerPool::onStopped(const QString &name, const QString &why, bool failedToStart)
+{
+    Server *server = find(name);
+    if (!server)
+        return;
+    // A server that ends after it was ready is Idle: the next call starts it again.
+    server->status.state = failedToStart ? McpServerStatus::State::Failed : McpServerStatus::State::Idle;
+    server->status.error = why;
+    if (server->session) {
+        server->session->disconnect(this);
+        server->session->deleteLater();
+        server->session = nullptr;
+    }
+    const std::vector<qint64> waiting = std::exchange(server->waiting, {});
+    Q_EMIT serverChanged(name);
+    for (qint64 id : waiting)
+        finish(id, McpReply{{}, {}, tr("MCP server '%1' did not start: %2").arg(name, why)});
+}
+
+qint64 McpServerPool::call(const QString &server, const QString &tool, const json &arguments, const json &meta,
+                           CallDone done)
+{
+    const qint64 id = m_nextCall++;
+    m_calls.emplace(id, Call{server, tool, arguments, meta, std::move(done), 0, {}});
+    Server *entry = find(server);
+    if (!entry || entry->status.state == McpServerStatus::State::Disabled
+        || entry->status.state == McpServerStatus::State::Unsupported) {
+        const QString why = !entry
+            ? tr("the project has no MCP server '%1'").arg(server)
+            : tr("MCP server '%1' is %2").arg(server, McpServerStatus::stateName(entry->status.state));
+        QTimer::singleShot(0, this, [this, id, why] { finish(id, McpReply{{}, {}, why}); });
+        return id;
+    }
+    if (entry->status.state == McpServerStatus::State::Ready) {
+        QTimer::singleShot(0, this, [this, id] { send(id); });
+        return id;
+    }
+    entry->waiting.push_back(id);
+    if (entry->status.state != McpServerStatus::State::Starting)
+        start(*entry); // idle (never started, or ended) or failed: try again
+    return id;
+}
+
+void McpServerPool::send(qint64 id)
+{
+    const auto it = m_calls.find(id);
+    if (it == m_calls.end())
+        return;
+    Server *server = find(it->second.server);
+    if (!server || !server->session || server->status.state != McpServerStatus::State::Ready) {
+        finish(id, McpReply{{}, {}, tr("MCP server '%1' is not running").arg(it->second.server)});
+        return;
+    }
+    ++m_callsSent;
+    QPointer<McpServerPool> self(this);
+    it->second.requestId = server->session->callTool(
+        it->second.tool, it->second.arguments, it->second.meta,
+        [self, id](const McpReply &reply) {
+            if (self)
+                self->finish(id, reply);
+        },
+        CallTimeoutMs);
+}
+
+void McpServerPool::finish(qint64 id, const McpReply &reply)
+{
+    const auto it = m_calls.find(id);
+    if (it == m_calls.end())
+        return;
+    Call call = std::move(it->second);
+    m_calls.erase(it);
+    if (call.done)
+        call.done(McpCallOutcome{reply, call.stderrOutput});
+}
+
+QString McpServerPool::cancel(qint64 id, const QString &reason)
+{
+    const auto it = m_calls.find(id);
+    if (it == m_calls.end())
+        return {};
+    it->second.done = nullptr; // cancelled: nobody is told
+    const QString name = it->second.server;
+    const qint64 requestId = it->second.requestId;
+    Server *server = find(name);
+    if (server)
+        std::erase(server->waiting, id);
+    if (requestId == 0 || !server || !server->session) {
+        m_calls.erase(it);
+        return tr("the call had not been sent to MCP server '%1'").arg(name);
+    }
+    server->session->cancel(requestId, reason); // finishes the call (done is empty now)
+    m_calls.erase(id);
+    return tr("notifications/cancelled sent to MCP server '%1' (request %2)").arg(name).arg(requestId);
+}

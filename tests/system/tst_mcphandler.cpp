@@ -1,0 +1,199 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// MCP tools through the step engine in process (issue 21 §2): a project's servers
+// listed as tools (McpProjectTools), calls run by McpHandler on the project's
+// McpServerPool against tests/data/mcp/fakeserver.py in its `steps` mode.
+#include "bridgemessage.h"
+#include "engine/stepengine.h"
+#include "mcp/mcpprojecttools.h"
+#include "mcp/mcpserverpool.h"
+#include "testfiles.h"
+#include "trustedproject.h"
+
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using nlohmann::json;
+
+class TestMcpHandler : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void toolsAreProjectTools();
+    void callsAsSteps_data();
+    void callsAsSteps();
+    void outputAndCancellation();
+    void referenceServerThroughTheEngine();
+
+private:
+    /// Runs one call of `project` (default: the fake's) through a fresh engine; the final step.
+    Step call(const QString &tool, const json &args, const Project *project = nullptr);
+
+    QTemporaryDir m_dir;
+    std::optional<Project> m_project;
+    QStringList m_problems;
+};
+
+void TestMcpHandler::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "h", "retry": {"max_attempts": 2, "initial_backoff_seconds": 0.01,
+  "attempt_timeout_seconds": 2}, "mcp_servers": {
+  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "steps"]}}})"));
+    ProjectError error;
+    m_project = loadTrusted(m_dir.path(), &error);
+    QVERIFY2(m_project, qPrintable(error.toString()));
+    m_problems = McpProjectTools::connectAndAdd(*m_project);
+}
+
+Step TestMcpHandler::call(const QString &tool, const json &args, const Project *project)
+{
+    StepEngine engine(project ? *project : *m_project, QStringLiteral("run1"), nullptr, {});
+    std::optional<std::string> reply;
+    connect(&engine, &StepEngine::replyReady, this,
+            [&reply](const std::string &, const std::string &line) { reply = line; });
+    BridgeCall bridgeCall;
+    bridgeCall.id = "c1";
+    bridgeCall.tool = tool.toStdString();
+    bridgeCall.args = args;
+    engine.submitCall(bridgeCall);
+    (void)QTest::qWaitFor([&reply] { return reply.has_value(); }, 30000);
+    const Step *step = engine.step(QStringLiteral("c1"));
+    return step ? *step : Step{};
+}
+
+void TestMcpHandler::toolsAreProjectTools()
+{
+    QCOMPARE(m_problems, QStringList());
+    QStringList names;
+    for (const Tool &tool : m_project->tools)
+        names << tool.name + u' ' + handlerKindName(tool.handler);
+    QCOMPARE(names,
+             QStringList({QStringLiteral("fake__echo mcp"), QStringLiteral("fake__sum mcp"),
+                          QStringLiteral("fake__badsum mcp"), QStringLiteral("fake__fail mcp"),
+                          QStringLiteral("fake__flaky mcp"), QStringLiteral("fake__garbage mcp"),
+                          QStringLiteral("fake__hang mcp"), QStringLiteral("fake__calls mcp")}));
+    const Tool *echo = m_project->tool(QStringLiteral("fake__echo"));
+    QCOMPARE(echo->title, QStringLiteral("Echo"));
+    QCOMPARE(echo->description, QStringLiteral("Echoes text"));
+    QCOMPARE(echo->annotations.dump(), std::string(R"({"readOnlyHint":true})"));
+    QCOMPARE(echo->parameterOrder, QStringList({QStringLiteral("text")}));
+    QCOMPARE(m_project->tool(QStringLiteral("fake__sum"))->outputSchema->dump(),
+             std::string(R"({"properties":{"sum":{"type":"number"}},"required":["sum"],"type":"object"})"));
+}
+
+void TestMcpHandler::callsAsSteps_data()
+{
+    QTest::addColumn<QString>("tool");
+    QTest::addColumn<QByteArray>("args");
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<int>("attempts");
+    QTest::addColumn<QByteArray>("outcome"); ///< the result, or "code retryable: message"
+    QTest::newRow("text content") << "fake__echo" << QByteArray(R"({"text": "hi"})") << "succeeded" << 1
+                                  << QByteArray(R"({"content":[{"text":"echo: hi","type":"text"}]})");
+    QTest::newRow("structuredContent") << "fake__sum" << QByteArray(R"({"a": 2, "b": 3})") << "succeeded" << 1
+                                       << QByteArray(R"({"sum":5})");
+    QTest::newRow("isError") << "fake__fail" << QByteArray("{}") << "failed" << 1
+                             << QByteArray("tool_failed false: the tool says no");
+    QTest::newRow("crash mid-call, restarted")
+        << "fake__flaky" << QByteArray("{}") << "succeeded" << 2
+        << QByteArray(R"({"content":[{"text":"flaky: attempt 2, call 1 of this process","type":"text"}]})");
+    QTest::newRow("garbage on stdout") << "fake__garbage" << QByteArray("{}") << "succeeded" << 1
+                                       << QByteArray(R"({"content":[{"text":"after garbage","type":"text"}]})");
+}
+
+void TestMcpHandler::callsAsSteps()
+{
+    QFETCH(QString, tool);
+    QFETCH(QByteArray, args);
+    QFETCH(QString, status);
+    QFETCH(int, attempts);
+    QFETCH(QByteArray, outcome);
+    const Step step = call(tool, json::parse(args.toStdString()));
+    QCOMPARE(stepStatusName(step.status), status);
+    QCOMPARE(int(step.attempts.size()), attempts);
+    const QByteArray got = step.result ? QByteArray::fromStdString(step.result->dump())
+        : step.error ? step.error->codeName().toUtf8() + (step.error->retryable ? " true: " : " false: ")
+            + QByteArray::fromStdString(step.error->message)
+                     : QByteArray();
+    QCOMPARE(got, outcome);
+}
+
+void TestMcpHandler::outputAndCancellation()
+{
+    // Checked here for the echo call's key too: the attempt's output is the server's
+    // stderr during the call, naming the idempotency key sent in _meta.
+    const Step echo = call(QStringLiteral("fake__echo"), {{"text", "k"}});
+    QVERIFY(!echo.attempts.empty());
+    QCOMPARE(echo.attempts.front().output, QByteArray("echo: key=") + echo.idempotencyKey.toUtf8() + QByteArray("\n"));
+
+    // A timeout cancels the request: notifications/cancelled reaches the server.
+    const Step hang = call(QStringLiteral("fake__hang"), json::object());
+    QCOMPARE(hang.error->codeName(), QStringLiteral("timeout"));
+    QCOMPARE(int(hang.attempts.size()), 2);
+    const Step calls = call(QStringLiteral("fake__calls"), json::object());
+    QVERIFY(calls.result);
+    const json counted = json::parse(calls.result->at("content")[0]["text"].get<std::string>());
+    QCOMPARE(counted["cancelled"].size(), std::size_t(2));
+}
+
+void TestMcpHandler::referenceServerThroughTheEngine()
+{
+    const QString modules = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
+    if (qEnvironmentVariableIsEmpty("TOOLSTUDIO_MCP_SERVERS_DIR")
+        || !QFileInfo::exists(modules + QStringLiteral("/.bin/mcp-server-everything")))
+        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
+              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+    // Confined to its project folder: the packages are copied in, as `npm install` would put them.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QCOMPARE(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-a"), modules, dir.path()}), 0);
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "e", "mcp_servers": {"everything": {"command": "node",
+  "args": ["node_modules/@modelcontextprotocol/server-everything/dist/index.js"]}}})"));
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    QVERIFY2(project, qPrintable(error.toString()));
+    QCOMPARE(McpProjectTools::connectAndAdd(*project), QStringList());
+    QCOMPARE(int(project->tools.size()), 13); // server-everything 2.0.0
+    const std::vector<std::pair<const char *, json>> valid{
+        {"echo", {{"message", "hi"}}},
+        {"get-sum", {{"a", 2}, {"b", 40}}},
+        {"get-env", json::object()},
+        {"get-tiny-image", json::object()},
+        {"get-structured-content", {{"location", "Chicago"}}},
+        {"get-annotated-message", {{"messageType", "success"}}},
+        {"get-resource-links", {{"count", 2}}},
+        {"get-resource-reference", json::object()},
+        {"toggle-simulated-logging", json::object()},
+        {"toggle-subscriber-updates", json::object()},
+        {"trigger-long-running-operation", {{"duration", 1}, {"steps", 1}}},
+    };
+    for (const auto &[name, args] : valid) {
+        const Step step = call(QStringLiteral("everything__") + QLatin1String(name), args, &*project);
+        QVERIFY2(step.status == StepStatus::Succeeded,
+                 qPrintable(QLatin1String(name) + u' ' + (step.error ? step.error->text() : QString())));
+    }
+    QCOMPARE(call(QStringLiteral("everything__echo"), {{"message", "hi"}}, &*project).result->dump(),
+             std::string(R"({"content":[{"text":"Echo: hi","type":"text"}]})"));
+    // structuredContent, checked against the tool's outputSchema, is the result.
+    const Step weather
+        = call(QStringLiteral("everything__get-structured-content"), {{"location", "Chicago"}}, &*project);
+    QCOMPARE(weather.result->size(), std::size_t(3));
+    QVERIFY(weather.result->contains("temperature"));
+    // A tool that needs what the studio does not offer yet (tasks): isError, its text.
+    const Step research = call(QStringLiteral("everything__simulate-research-query"), {{"topic", "x"}}, &*project);
+    QCOMPARE(research.status, StepStatus::Failed);
+    QCOMPARE(research.error->message,
+             std::string("MCP error -32601: Tool simulate-research-query requires task augmentation (taskSupport: "
+                         "'required')"));
+}
+
+QTEST_GUILESS_MAIN(TestMcpHandler)
+#include "tst_mcphandler.moc"
