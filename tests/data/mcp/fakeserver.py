@@ -25,7 +25,7 @@
               tool nested 50 levels deep; before answering, 20 000 notifications and
               1 000 responses to ids never sent
   many        like good, but first writes a reply of 8 Mi + 1 values (empty objects, 24 MiB)
-  steps       the tools of STEP_TOOLS, for calls as durable steps (tst_mcpsteps): echo
+  steps       the tools of STEP_TOOLS, for calls as durable steps (tst_mcphandler): echo
               (its stderr names the idempotency key of _meta), sum (structuredContent),
               badsum (structuredContent that misses its outputSchema), fail (isError),
               flaky (exits mid-call on attempt 1, answers on later attempts), garbage
