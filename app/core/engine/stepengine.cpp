@@ -16,6 +16,7 @@
 #include "project/printabletext.h"
 #include "project/projecttrust.h"
 #include "project/schemavalidator.h"
+#include "python/toolworker.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -478,7 +479,8 @@ void StepEngineState::startAttempt(int index)
         // The project's tool worker is a main-thread object; the engine may run on the
         // run thread (RunController), then the handler lives on the main thread.
         if (QCoreApplication::instance() && q->thread() != QCoreApplication::instance()->thread())
-            handler = new MainThreadHandler([] { return new PythonHandler; }, flight.owner(q));
+            handler
+                = new MainThreadHandler([] { return new PythonHandler; }, ToolWorker::cancelReport(), flight.owner(q));
         else
             handler = new PythonHandler(flight.owner(q));
         break;
@@ -487,7 +489,9 @@ void StepEngineState::startAttempt(int index)
         bool mainThread = false;
         if (ToolHandler::Factory make = ToolHandler::factory(tool.handler, &mainThread)) {
             if (mainThread && QCoreApplication::instance() && q->thread() != QCoreApplication::instance()->thread()) {
-                handler = new MainThreadHandler(std::move(make), flight.owner(q));
+                handler = new MainThreadHandler(std::move(make),
+                                                QStringLiteral("notifications/cancelled sent to the tool's MCP server"),
+                                                flight.owner(q));
             } else {
                 handler = make();
                 handler->setParent(flight.owner(q));

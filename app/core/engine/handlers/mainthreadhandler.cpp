@@ -2,8 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/handlers/mainthreadhandler.h"
 
-#include "python/toolworker.h"
-
 #include <QCoreApplication>
 #include <QMutex>
 #include <QPointer>
@@ -18,9 +16,10 @@ struct MainThreadHandler::Shared
     bool cancelled = false;
 };
 
-MainThreadHandler::MainThreadHandler(std::function<ToolHandler *()> make, QObject *parent)
+MainThreadHandler::MainThreadHandler(std::function<ToolHandler *()> make, QString cancelReport, QObject *parent)
     : ToolHandler(parent)
     , m_make(std::move(make))
+    , m_cancelReport(std::move(cancelReport))
     , m_shared(std::make_shared<Shared>())
 {
     m_shared->proxy = this;
@@ -76,6 +75,5 @@ void MainThreadHandler::cancel()
 
 QString MainThreadHandler::cancelReport() const
 {
-    // The inner handler's own report is on the main thread; this one says the same.
-    return m_cancelled ? ToolWorker::cancelReport() : QString();
+    return m_cancelled ? m_cancelReport : QString();
 }

@@ -16,8 +16,10 @@
 class MainThreadHandler : public ToolHandler
 {
 public:
-    /// `make` creates the real handler; it is called on the main thread.
-    explicit MainThreadHandler(std::function<ToolHandler *()> make, QObject *parent = nullptr);
+    /// `make` creates the real handler; it is called on the main thread. `cancelReport`
+    /// says what cancelling it does (the inner handler's own report is made later, on
+    /// the main thread): the tool worker's text for Python, the MCP server's for MCP.
+    MainThreadHandler(std::function<ToolHandler *()> make, QString cancelReport, QObject *parent = nullptr);
     ~MainThreadHandler() override;
 
     void start(const HandlerRequest &request) override;
@@ -27,6 +29,7 @@ public:
 private:
     struct Shared;
     std::function<ToolHandler *()> m_make;
+    QString m_cancelReport;
     std::shared_ptr<Shared> m_shared;
     bool m_cancelled = false;
 };
