@@ -178,10 +178,6 @@
         <source>The script sees the flag; step mode does not retry the call</source>
         <translation>Das Skript sieht das Kennzeichen; der Schrittmodus wiederholt den Aufruf nicht</translation>
     </message>
-    <message>
-        <source>The result is nested deeper than %1 levels.</source>
-        <translation>Das Ergebnis ist tiefer als %1 Ebenen verschachtelt.</translation>
-    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
@@ -1275,6 +1271,91 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>McpHandler</name>
+    <message>
+        <source>MCP server &apos;%1&apos; answered with an error: %2</source>
+        <translation>MCP-Server &apos;%1&apos; antwortete mit einem Fehler: %2</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; answered tools/call with a result that is not an object</source>
+        <translation>MCP-Server &apos;%1&apos; beantwortete tools/call mit einem Ergebnis, das kein Objekt ist</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; reported an error without text</source>
+        <translation>MCP-Server &apos;%1&apos; meldete einen Fehler ohne Text</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an MCP tool name (SERVER__TOOL)</source>
+        <translation>&apos;%1&apos; ist kein MCP-Werkzeugname (SERVER__TOOL)</translation>
+    </message>
+</context>
+<context>
+    <name>McpProjectTools</name>
+    <message>
+        <source>MCP tool &apos;%1&apos;: not a valid tool name, scripts cannot call it (%2)</source>
+        <translation>MCP-Werkzeug &apos;%1&apos;: kein gültiger Werkzeugname, Skripte können es nicht aufrufen (%2)</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos;: its inputSchema does not compile: %2</source>
+        <translation>MCP-Werkzeug &apos;%1&apos;: sein inputSchema lässt sich nicht übersetzen: %2</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos;: its outputSchema does not compile: %2</source>
+        <translation>MCP-Werkzeug &apos;%1&apos;: sein outputSchema lässt sich nicht übersetzen: %2</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; %2: %3</source>
+        <translation>MCP-Server &apos;%1&apos; %2: %3</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos;: the project already declares a tool of that name; the MCP tool is left out</source>
+        <translation>MCP-Werkzeug &apos;%1&apos;: das Projekt deklariert bereits ein Werkzeug dieses Namens; das MCP-Werkzeug wird ausgelassen</translation>
+    </message>
+</context>
+<context>
+    <name>McpServerPool</name>
+    <message>
+        <source>%1 servers are not supported yet; only stdio servers (with &quot;command&quot;) are</source>
+        <translation>%1-Server werden noch nicht unterstützt; nur stdio-Server (mit &quot;command&quot;)</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; was removed or changed in toolstudio.json</source>
+        <translation>MCP-Server &apos;%1&apos; wurde in toolstudio.json entfernt oder geändert</translation>
+    </message>
+    <message>
+        <source>cannot start: %1</source>
+        <translation>kann nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>tools/list failed: %1</source>
+        <translation>tools/list fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; did not start: %2</source>
+        <translation>MCP-Server &apos;%1&apos; ist nicht gestartet: %2</translation>
+    </message>
+    <message>
+        <source>the project has no MCP server &apos;%1&apos;</source>
+        <translation>das Projekt hat keinen MCP-Server &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; is %2</source>
+        <translation>MCP-Server &apos;%1&apos; ist %2</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; is not running</source>
+        <translation>MCP-Server &apos;%1&apos; läuft nicht</translation>
+    </message>
+    <message>
+        <source>the call had not been sent to MCP server &apos;%1&apos;</source>
+        <translation>der Aufruf war noch nicht an MCP-Server &apos;%1&apos; gesendet</translation>
+    </message>
+    <message>
+        <source>notifications/cancelled sent to MCP server &apos;%1&apos; (request %2)</source>
+        <translation>notifications/cancelled an MCP-Server &apos;%1&apos; gesendet (Anfrage %2)</translation>
+    </message>
+</context>
+<context>
     <name>PendingCallsPanel</name>
     <message>
         <source>&amp;Continue</source>
@@ -1596,10 +1677,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>cannot lock the run folder %1: %2</source>
         <translation>der Laufordner %1 kann nicht gesperrt werden: %2</translation>
-    </message>
-    <message>
-        <source>%1:%2:%3: the answers file is nested deeper than %4 levels</source>
-        <translation>%1:%2:%3: die Antwortdatei ist tiefer als %4 Ebenen verschachtelt</translation>
     </message>
     <message>
         <source>[%1: %2 more bytes past the cap were discarded]

@@ -353,7 +353,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->toolsMenu()->lastSummary(),
                  QStringLiteral("Imported 1 of 2 tool(s) from anthropic.json as mock tools; 1 refused:\nfresh\n"
                                 "refused: tool 'lookup': the project already has a tool of that name; it is not "
-                                "renamed (suggested: 'lookup_2'; on the command line: --rename 'lookup=lookup_2')"));
+                                "renamed (suggested: 'lookup_2'; on the command line: --rename lookup=lookup_2)"));
         QCOMPARE(column(m_window->projectPanel()->toolModel(), ProjectPanel::NameColumn),
                  QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("fresh")}));
 
@@ -382,7 +382,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->toolsMenu()->lastSummary(),
                  QStringLiteral("Nothing was imported from clash.json; the project is unchanged:\n"
                                 "refused: tool 'lookup': the project already has a tool of that name; it is not "
-                                "renamed (suggested: 'lookup_2'; on the command line: --rename 'lookup=lookup_2')"));
+                                "renamed (suggested: 'lookup_2'; on the command line: --rename lookup=lookup_2)"));
         QCOMPARE(fileBytes(m_dir + QStringLiteral("/toolstudio.json")), before);
     }
 

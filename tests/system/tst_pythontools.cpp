@@ -1070,7 +1070,7 @@ private Q_SLOTS:
                                         "'get_forecast'; on the command line: --rename 'get forecast=get_forecast')"),
                          QStringLiteral("tool 'lookup': the project already has a tool of that name; it is not "
                                         "renamed (suggested: 'lookup_2'; on the command line: --rename "
-                                        "'lookup=lookup_2')")}));
+                                        "lookup=lookup_2)")}));
         project = loadTrusted(dir.path(), &error);
         QVERIFY(project->tool(QStringLiteral("fine")));
     }

@@ -101,7 +101,7 @@ private Q_SLOTS:
         const CommandResult refused = toolstudio({QStringLiteral("tools"), QStringLiteral("import"), dir.path(), file});
         QCOMPARE(refused.err,
                  QByteArray("tool 'get': defined twice in the file; it is not renamed (suggested: "
-                            "'get_2'; on the command line: --rename 'get=get_2')\n"));
+                            "'get_2'; on the command line: --rename get=get_2)\n"));
 
         QTemporaryDir other;
         QVERIFY(writeFile(other.filePath(QStringLiteral("toolstudio.json")), "{\"name\": \"p\", \"tools\": []}\n"));

@@ -147,7 +147,7 @@ private Q_SLOTS:
         QCOMPARE(renamed.out, QByteArray("imported 1 of 2 tool(s): get_forecast; refused: files.read\n"));
         QCOMPARE(renamed.err,
                  QByteArray("tool 'files.read': the project already has a tool of that name; it is not renamed "
-                            "(suggested: 'files.read_2'; on the command line: --rename 'files.read=files.read_2')\n"));
+                            "(suggested: 'files.read_2'; on the command line: --rename files.read=files.read_2)\n"));
     }
 
     // OpenAI and Anthropic take ^[a-zA-Z0-9_-]{1,64}$: a '.' is mapped to '_' and the

@@ -70,7 +70,7 @@ struct Outcome
     QStringList errors;           ///< why nothing was imported (the file as a whole); empty otherwise
     bool changed = false;         ///< the project was written (a .py file copied into an untrusted project counts)
     bool ok() const { return changed || !imported.isEmpty(); }
-    /// "tool 'X': reason (suggested: 'Y'; on the command line: --rename 'X=Y')"
+    /// "tool 'X': reason (suggested: 'Y'; on the command line: --rename X=Y, shell-quoted when needed)"
     static QString describe(const Refusal &refusal);
 };
 
