@@ -260,12 +260,12 @@ test)
     # The test suites last, each label within its budget, the summary the closing lines.
     run_suites "$BUILD_DIR" debug unit 3 || status=1
     run_suites "$BUILD_DIR" debug gui 8 || status=1
-    run_suites "$BUILD_DIR" debug system 18 || status=1
+    run_suites "$BUILD_DIR" debug system 24 || status=1
     if [ "$sanitizers" = true ]; then
         run_suites "$ROOT/build-asan" asan-ubsan unit 5 || status=1
         # The battery's re-runs as nobody and at Landlock ABI 2 exercise the launcher, which
         # is never instrumented: the Debug pass runs them, the sanitizer pass need not.
-        run_suites "$ROOT/build-asan" asan-ubsan system 25 -E '_user$|_abi2$' || status=1
+        run_suites "$ROOT/build-asan" asan-ubsan system 32 -E '_user$|_abi2$' || status=1
     fi
     for line in "${SUMMARY[@]}"; do log "$line"; done
     exit "$status"
