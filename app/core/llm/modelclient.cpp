@@ -185,14 +185,24 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
     return id;
 }
 
-void ModelClient::cancel(quint64 id)
+std::optional<ModelClient::Pending> ModelClient::take(quint64 id)
 {
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
-        return;
+        return std::nullopt;
     Pending pending = std::move(*it);
     m_pending.erase(it);
     delete pending.timer;
+    pending.timer = nullptr;
+    return pending;
+}
+
+void ModelClient::cancel(quint64 id)
+{
+    std::optional<Pending> taken = take(id);
+    if (!taken)
+        return;
+    Pending &pending = *taken;
     if (pending.reply) {
         pending.reply->disconnect(this);
         pending.reply->abort();
@@ -218,12 +228,10 @@ void ModelClient::onReadyRead(quint64 id)
 
 void ModelClient::onFinished(quint64 id)
 {
-    const auto it = m_pending.find(id);
-    if (it == m_pending.end())
+    std::optional<Pending> taken = take(id);
+    if (!taken)
         return;
-    Pending pending = std::move(*it);
-    m_pending.erase(it);
-    delete pending.timer;
+    Pending &pending = *taken;
     QNetworkReply *reply = pending.reply;
     if (!reply)
         return;

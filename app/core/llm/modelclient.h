@@ -88,6 +88,8 @@ private:
     void finishLater(quint64 id, Done done, ModelResult result, int delayMs = 0);
     void onReadyRead(quint64 id);
     void onFinished(quint64 id);
+    /// Removes the request `id` from m_pending and stops its timer; nullopt if unknown.
+    std::optional<Pending> take(quint64 id);
     ModelResult resultOf(QNetworkReply *reply, const Pending &pending) const;
     ModelError httpError(int status, const QByteArray &body, QNetworkReply *reply) const;
     ModelError error(const QString &code, const QString &message, bool retryable = false) const;
