@@ -320,6 +320,80 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 16: a tool's own code can find the worker's protocol channel (a pipe among
+    // its descriptors) and write any JSON there. A number where the worker writes a
+    // string made the studio abort (nlohmann type_error); now a line in another shape
+    // fails the call it names, or is dropped with a warning, and the studio goes on.
+    void linesAToolWritesToTheChannelFailOnlyItsCall()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/forger.py"),
+                  "import os, stat\n\n"
+                  "class Tools:\n"
+                  "    def forge(self, line: str) -> str:\n"
+                  "        \"\"\"Writes `line` (ID replaced by 1..20) to every pipe past stderr.\"\"\"\n"
+                  "        for fd in range(3, 64):\n"
+                  "            try:\n"
+                  "                if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+                  "                    for n in range(1, 21 if 'ID' in line else 2):\n"
+                  "                        os.write(fd, line.replace('ID', str(n)).encode() + b'\\n')\n"
+                  "            except OSError:\n"
+                  "                pass\n"
+                  "        return 'not forged'\n");
+        const HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("forge"),
+                                               json{{"line", R"({"type": "result", "id": "ID", "output": 7})"}});
+        QVERIFY(!outcome.ok);
+        QCOMPARE(QString::fromStdString(outcome.error.message),
+                 QStringLiteral("python tool forge: the tool worker's reply is malformed ('output' is a number "
+                                "(expected a string)); a tool must not write to the worker's protocol channel"));
+        QCOMPARE(outcome.error.retryable, false);
+        // Lines without a call's string id are dropped with a warning; the call ends as the
+        // worker says.
+        const char *dropped[] = {R"({"type": "result", "id": 5})", R"({"type": "cancelled", "id": [1]})",
+                                 R"({"type": "described", "files": [{"tools": [{"parameter_order": [1]}]}]})",
+                                 R"({"type": 7})", R"([1, 2])"};
+        for (const char *line : dropped) {
+            QTest::ignoreMessage(QtWarningMsg,
+                                 QRegularExpression(QStringLiteral("^tool worker: a line on its "
+                                                                   "protocol channel is not a reply")));
+            const HandlerOutcome kept = attempt(dir.path(), QStringLiteral("forge"), json{{"line", line}});
+            QVERIFY2(kept.ok, line);
+            QCOMPARE(QByteArray::fromStdString(kept.result.dump()), QByteArray("\"not forged\""));
+        }
+    }
+
+    // The same at load: a tool file that writes a last line of its own after the worker's
+    // description (atexit, through a descriptor it kept) gets a load problem, not an abort.
+    void aForgedDescriptionIsALoadProblem()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/forger.py"),
+                  "import atexit, os, stat\n\n"
+                  "pipes = []\n"
+                  "for fd in range(3, 64):  # kept: the worker closes its channel before exit\n"
+                  "    try:\n"
+                  "        if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+                  "            pipes.append(os.dup(fd))\n"
+                  "    except OSError:\n"
+                  "        pass\n\n"
+                  "def forge():\n"
+                  "    for fd in pipes:\n"
+                  "        os.write(fd, b'{\"files\": [{\"file\": 5, \"tools\": []}]}\\n')\n\n"
+                  "atexit.register(forge)\n\n"
+                  "class Tools:\n"
+                  "    def honest(self) -> str:\n"
+                  "        return 'x'\n");
+        ProjectError error;
+        const auto project = loadTrusted(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.message));
+        QCOMPARE(project->pythonError,
+                 QStringLiteral("the tool worker's description of tools/*.py is malformed (files[0].'file' is a "
+                                "number (expected a string)); a tool file must not write to the worker's protocol "
+                                "channel while it loads"));
+    }
+
     void exceptionsAndRetryability()
     {
         QTemporaryDir dir;

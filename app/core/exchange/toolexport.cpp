@@ -93,6 +93,8 @@ json strictSchema(const json &schema, const std::string &pointer, int depth)
     json result = schema;
     if (result.contains("default")) {
         const std::string note = "(default: " + result["default"].dump() + ")";
+        if (result.contains("description") && !result["description"].is_string())
+            refuse(pointer, QStringLiteral("'description' must be a string"));
         const std::string description = result.value("description", std::string());
         result["description"] = description.empty() ? note : description + " " + note;
         result.erase("default");

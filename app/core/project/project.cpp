@@ -261,23 +261,21 @@ void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QStr
     }
     for (const json &described : *files) {
         PythonToolFile file;
-        file.path = JsonQt::fromStd(described.value("file", std::string()));
+        file.path = JsonQt::stringField(described, "file");
         file.frontmatter = described.value("frontmatter", json::object());
-        if (described.contains("error") && described["error"].is_string())
-            file.error = JsonQt::fromStd(described["error"].get<std::string>());
-        if (described.contains("missing_module") && described["missing_module"].is_string())
-            file.missingModule = JsonQt::fromStd(described["missing_module"].get<std::string>());
+        file.error = JsonQt::stringField(described, "error");
+        file.missingModule = JsonQt::stringField(described, "missing_module");
         file.valves = described.value("valves", json());
         file.userValves = described.value("user_valves", json());
         for (const json &entry : described.value("tools", json::array())) {
-            const QString name = JsonQt::fromStd(entry.value("name", std::string()));
+            const QString name = JsonQt::stringField(entry, "name");
             if (entry.contains("error")) {
-                file.toolErrors.emplace_back(name, JsonQt::fromStd(entry.value("error", std::string())));
+                file.toolErrors.emplace_back(name, JsonQt::stringField(entry, "error"));
                 continue;
             }
             Tool tool;
             tool.name = name;
-            tool.description = JsonQt::fromStd(entry.value("description", std::string()));
+            tool.description = JsonQt::stringField(entry, "description");
             tool.inputSchema = entry.value("input_schema", json{{"type", "object"}});
             for (const json &parameter : entry.value("parameter_order", json::array()))
                 tool.parameterOrder << JsonQt::fromStd(parameter.get<std::string>());

@@ -5,6 +5,7 @@
 #include "jsoninput.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
+#include "python/workermessage.h"
 #include "textclip.h"
 
 #include <QCoreApplication>
@@ -147,6 +148,13 @@ std::optional<nlohmann::json> ToolWorker::describeSync(const QString &projectDir
         if (error)
             *error = QStringLiteral("the tool worker failed to describe tools/*.py: %1")
                          .arg(QString::fromUtf8(process.readAllStandardError().right(StderrTail)).trimmed());
+        return std::nullopt;
+    }
+    if (const QString wrong = WorkerMessage::describedProblem(reply["files"]); !wrong.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("the tool worker's description of tools/*.py is malformed (%1); a tool file "
+                                    "must not write to the worker's protocol channel while it loads")
+                         .arg(wrong);
         return std::nullopt;
     }
     return reply["files"];
@@ -446,7 +454,22 @@ void ToolWorker::onReadyRead()
                 continue;
             }
         }
-        if (!message.is_object() || !message.contains("type")) {
+        const QString wrong = WorkerMessage::problem(message);
+        if (!wrong.isEmpty() && message.is_object() && message.contains("id") && message["id"].is_string()) {
+            // A reply to a call, but not in the worker's shape (a tool writing its own
+            // line to the channel): that call fails with what was wrong.
+            bool ok = false;
+            const qint64 id = QString::fromStdString(message["id"].get<std::string>()).toLongLong(&ok);
+            if (const auto it = m_pending.constFind(id); ok && it != m_pending.constEnd()) {
+                deliver(id,
+                        errorReply(QStringLiteral("python tool %1: the tool worker's reply is malformed (%2); "
+                                                  "a tool must not write to the worker's protocol channel")
+                                       .arg(QString::fromStdString(it->tool), wrong),
+                                   false));
+                continue;
+            }
+        }
+        if (!wrong.isEmpty()) {
             // The worker keeps fd 1 away from its channel (toolworker.py _protocol_channel),
             // so this is a tool writing to the channel's own descriptor or a broken worker.
             QStringList running;
