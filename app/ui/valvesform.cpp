@@ -143,7 +143,7 @@ void ValvesForm::setTool(const Project *project, const QString &tool)
         s->form->setValue(value);
         bool secret = false;
         for (const auto &property : schema.value("properties", nlohmann::json::object()))
-            secret = secret || (property.is_object() && property.value("writeOnly", false));
+            secret = secret || (property.is_object() && property.value("writeOnly", nlohmann::json()) == true);
         if (secret)
             s->form->setRawMode(false); // raw text would show the secrets
         s->form->setRawToggleVisible(!secret);

@@ -422,6 +422,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("contents");
         QTest::newRow("not JSON") << QByteArray("{cassette");
         QTest::newRow("another format") << QByteArray("{\"format\": \"toolstudio-run\", \"steps\": []}");
+        // Issue 16: a number where the format's name belongs aborted the studio.
+        QTest::newRow("format a number") << QByteArray("{\"format\": 5, \"steps\": []}");
     }
 
     void notACassetteIsRefused()

@@ -5,6 +5,7 @@
 #include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "jsoninput.h"
+#include "project/jsonqt.h"
 
 #include <QFile>
 #include <QSaveFile>
@@ -76,16 +77,17 @@ std::optional<ReplaySource> loadCassette(const QString &path, QString *error)
         *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(problem));
         return std::nullopt;
     }
-    if (json.is_discarded() || !json.is_object() || json.value("format", "") != "toolstudio-cassette"
-        || !json.contains("steps") || !json.at("steps").is_array()) {
+    if (json.is_discarded() || !json.is_object()
+        || JsonQt::stringField(json, "format") != QLatin1String("toolstudio-cassette") || !json.contains("steps")
+        || !json.at("steps").is_array()) {
         *error = QStringLiteral(
                      "%1: not a Tool Studio cassette (expected {\"format\": \"toolstudio-cassette\", \"steps\": […]})")
                      .arg(path);
         return std::nullopt;
     }
     ReplaySource source;
-    source.run.id = QString::fromStdString(json.value("run", ""));
-    source.run.scriptPath = QString::fromStdString(json.value("script", ""));
+    source.run.id = JsonQt::stringField(json, "run");
+    source.run.scriptPath = JsonQt::stringField(json, "script");
     source.run.kind = RunKind::Cassette;
     try {
         for (const auto &entry : json.at("steps")) {

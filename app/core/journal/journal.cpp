@@ -6,6 +6,7 @@
 #include "journal/journalschema.h"
 #include "journal/journalstatement.h"
 #include "journal/journaltail.h"
+#include "project/jsonqt.h"
 
 #include "procfs.h"
 
@@ -697,8 +698,8 @@ ManualAnswer answerFromJson(const nlohmann::json &json)
     ManualAnswer answer;
     if (json.is_object() && json.contains("error")) {
         answer.isError = true;
-        answer.message = QString::fromStdString(json.value("error", std::string()));
-        answer.retryable = json.value("retryable", false);
+        answer.message = JsonQt::stringField(json, "error");
+        answer.retryable = json.value("retryable", nlohmann::json()) == true;
     } else if (json.is_object()) {
         answer.result = json.value("result", nlohmann::json());
     }

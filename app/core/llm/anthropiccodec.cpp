@@ -112,7 +112,7 @@ std::optional<ordered_json> buildRequest(const ModelConfig &model, const ModelRe
         } else { // tool
             ordered_json block
                 = {{"type", "tool_result"}, {"tool_use_id", message["tool_call_id"]}, {"content", message["content"]}};
-            if (message.value("is_error", false))
+            if (message.value("is_error", nlohmann::json()) == true)
                 block["is_error"] = true;
             append(messages, "user", ordered_json::array({std::move(block)}));
         }

@@ -3,6 +3,7 @@
 #include "project/projecttrust.h"
 
 #include "jsoninput.h"
+#include "project/jsonqt.h"
 #include "project/project.h"
 #include "python/toolworker.h"
 
@@ -314,7 +315,7 @@ std::vector<ProjectTrust::Grant> ProjectTrust::grants(QString *error)
     }
     for (const auto &[dir, grant] : store.root["projects"].items())
         list.push_back({fromStd(dir), fromStd(grant["fingerprint"].get<std::string>()), itemsOf(grant),
-                        fromStd(grant.value("granted_at", std::string()))});
+                        JsonQt::stringField(grant, "granted_at")});
     return list;
 }
 

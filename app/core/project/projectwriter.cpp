@@ -3,6 +3,7 @@
 #include "project/projectwriter.h"
 
 #include "project/jsonerror.h"
+#include "project/jsonqt.h"
 #include "project/project.h"
 #include "project/tool.h"
 
@@ -261,7 +262,8 @@ Manifest *handlerOf(Manifest &manifest, const QString &name, const char *kind, Q
         return nullptr;
     }
     auto &tool = manifest["tools"][std::size_t(index)];
-    if (!tool.contains("handler") || !tool["handler"].is_object() || tool["handler"].value("kind", "") != kind) {
+    if (!tool.contains("handler") || !tool["handler"].is_object()
+        || JsonQt::stringField(tool["handler"], "kind") != QLatin1String(kind)) {
         fail(error, tr("%1 is not a %2 tool").arg(name, QLatin1String(kind)));
         return nullptr;
     }
