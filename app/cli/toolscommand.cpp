@@ -26,6 +26,8 @@
 
 #include <cstdio>
 
+#include <unistd.h>
+
 namespace {
 
 QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
@@ -50,7 +52,7 @@ int usage()
         "usage: toolstudio tools list PROJECT\n"
         "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
         "       toolstudio tools import PROJECT FILE [--as manual|mock] [--format bfcl|auto] [--rename OLD=NEW ...]\n"
-        "       toolstudio tools secret PROJECT NAME [--delete]   (the value is read from stdin; it must not be empty)\n"
+        "       toolstudio tools secret PROJECT NAME [--host HOST ...] [--delete]   (the value is read from stdin; --host: the hosts the key may be sent to; with --host and no value, adds hosts to a set key)\n"
         "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
         "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)\n"
         "       toolstudio tools install-requirements PROJECT   (pip-installs the requirements: of files that miss a module into PROJECT/.toolstudio/venv)\n"
@@ -262,7 +264,14 @@ int importTools(const QStringList &args)
 int setSecret(QStringList args)
 {
     const bool remove = args.removeAll(QStringLiteral("--delete")) > 0;
-    if (args.size() != 2)
+    QStringList hosts;
+    for (qsizetype i = args.indexOf(QStringLiteral("--host")); i >= 0; i = args.indexOf(QStringLiteral("--host"))) {
+        if (i + 1 >= args.size())
+            return usage();
+        hosts << args.takeAt(i + 1);
+        args.removeAt(i);
+    }
+    if (args.size() != 2 || (remove && !hosts.isEmpty()))
         return usage();
     const QString dir = QDir::current().absoluteFilePath(args[0]);
     if (!QFileInfo(dir).isDir()) {
@@ -274,17 +283,26 @@ int setSecret(QStringList args)
     if (remove) {
         secrets.remove(args[1]);
     } else {
-        QTextStream in(stdin);
-        const QString value = in.readLine();
-        if (value.isEmpty()) {
+        // With --host and no value (a terminal, or an empty pipe) only the binding of a
+        // key already set changes.
+        const bool bindOnly = !hosts.isEmpty() && !secrets.value(args[1]).isEmpty();
+        QString value;
+        if (!(bindOnly && ::isatty(STDIN_FILENO)))
+            value = QTextStream(stdin).readLine();
+        if (!value.isEmpty()) {
+            if (!secrets.set(args[1], value, &error)) {
+                printErr(error);
+                return 2;
+            }
+            if (!hosts.isEmpty())
+                secrets.setHosts(args[1], hosts);
+        } else if (bindOnly) {
+            secrets.setHosts(args[1], secrets.hosts(args[1]) + hosts);
+        } else {
             // An empty pipe (an unset variable) must not replace or delete the real secret.
             printErr(tr("secret %1: empty value on stdin, nothing saved (pipe the value in; "
                         "to delete the secret, use --delete)")
                          .arg(args[1]));
-            return 2;
-        }
-        if (!secrets.set(args[1], value, &error)) {
-            printErr(error);
             return 2;
         }
     }
@@ -294,6 +312,8 @@ int setSecret(QStringList args)
     }
     printErr(remove ? tr("secret %1 deleted").arg(args[1])
                     : tr("secret %1 saved in %2 (mode 0600)").arg(args[1], Secrets::filePath(dir)));
+    if (!remove && !secrets.hosts(args[1]).isEmpty())
+        printErr(tr("secret %1 goes only to %2").arg(args[1], secrets.hosts(args[1]).join(QStringLiteral(", "))));
     return 0;
 }
 

@@ -292,6 +292,47 @@ private Q_SLOTS:
         QCOMPARE(result.error.retryable, true);
     }
 
+    // Issue 16: a key goes only to the host it was entered for. Its first use binds it
+    // (in the secrets file); a model whose base_url names another host — another port
+    // counts — gets a refusal that says how to allow it, and no request is made.
+    void keyBoundToTheHostItWasFirstSentTo()
+    {
+        Secrets store = Secrets::load(m_project.path());
+        QVERIFY(store.set(QStringLiteral("BOUND_KEY"), QStringLiteral("bound-key-5678")));
+        QVERIFY(store.save());
+        ModelConfig config = model(false, QStringLiteral("ok"));
+        config.apiKeySecret = QStringLiteral("BOUND_KEY");
+        const QString host = QUrl(m_base).host() + QLatin1Char(':') + QString::number(QUrl(m_base).port());
+        ModelResult result = ask(config, Secrets::load(m_project.path()));
+        QVERIFY2(result.reply, qPrintable(result.error.message));
+        QCOMPARE(Secrets::load(m_project.path()).hosts(QStringLiteral("BOUND_KEY")), QStringList{host});
+
+        const json before = lastRequest();
+        config.baseUrl = QStringLiteral("http://localhost:%1/ok").arg(QUrl(m_base).port());
+        result = ask(config, Secrets::load(m_project.path()));
+        QVERIFY(!result.reply);
+        QCOMPARE(result.error.code, QStringLiteral("secret_not_for_host"));
+        QCOMPARE(result.error.message,
+                 QStringLiteral("model 'fake': the secret BOUND_KEY is bound to %1, not to localhost:%2 (a key goes "
+                                "only to the hosts it was entered for); if localhost:%2 should get it, run "
+                                "`toolstudio tools secret PROJECT BOUND_KEY --host localhost:%2` (add --host for "
+                                "each host it may go to)")
+                     .arg(host)
+                     .arg(QUrl(m_base).port()));
+        QCOMPARE(lastRequest().dump(), before.dump());
+
+        // Bound to both: sent again. A new value clears the binding.
+        store = Secrets::load(m_project.path());
+        store.setHosts(QStringLiteral("BOUND_KEY"),
+                       store.hosts(QStringLiteral("BOUND_KEY"))
+                           + QStringList{QStringLiteral("LOCALHOST:%1").arg(QUrl(m_base).port())});
+        QVERIFY(store.save());
+        result = ask(config, Secrets::load(m_project.path()));
+        QVERIFY2(result.reply, qPrintable(result.error.message));
+        QVERIFY(store.set(QStringLiteral("BOUND_KEY"), QStringLiteral("another-key-9012")));
+        QCOMPARE(store.hosts(QStringLiteral("BOUND_KEY")), QStringList());
+    }
+
     void keyMaskedInErrors()
     {
         // A server that echoes the key back in its error: the message never carries it.

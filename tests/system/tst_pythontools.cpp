@@ -1034,6 +1034,16 @@ private Q_SLOTS:
         QCOMPARE(secret({QStringLiteral("--delete")}, QByteArray(), &err), 0);
         QCOMPARE(err, QByteArray("secret CLI_KEY deleted\n"));
         QVERIFY(!secretsFile().contains("CLI_KEY"));
+
+        // --host binds the key to the hosts it may be sent to (issue 16); with no value
+        // on stdin it adds hosts to the key already set, and a bare host list is refused.
+        const QStringList host = {QStringLiteral("--host"), QStringLiteral("API.example.com")};
+        QCOMPARE(secret(host, "sk-cli-host-1\n", &err), 0);
+        QVERIFY2(err.endsWith("secret CLI_KEY goes only to api.example.com\n"), err.constData());
+        QCOMPARE(secret({QStringLiteral("--host"), QStringLiteral("localhost:11434")}, QByteArray(), &err), 0);
+        QVERIFY2(err.endsWith("secret CLI_KEY goes only to api.example.com, localhost:11434\n"), err.constData());
+        QVERIFY2(secretsFile().contains("\"sk-cli-host-1\""), secretsFile().constData());
+        QCOMPARE(secret({QStringLiteral("--host")}, QByteArray(), &err), 2);
     }
 
     // --- export --------------------------------------------------------------------

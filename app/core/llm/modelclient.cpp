@@ -149,6 +149,13 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
             finishLater(id, std::move(done), std::move(result));
             return id;
         }
+        // Issue 16: the key goes only to the host it was entered for (bound on first use).
+        if (const QString refused = m_secrets.allowSend(m_config.apiKeySecret, QUrl(m_config.endpointUrl()));
+            !refused.isEmpty()) {
+            result.error = error(QStringLiteral("secret_not_for_host"), refused);
+            finishLater(id, std::move(done), std::move(result));
+            return id;
+        }
     }
 
     QNetworkRequest http(QUrl(m_config.endpointUrl()));

@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QUrl>
 
 #include <nlohmann/json.hpp>
 
@@ -63,6 +64,16 @@ Secrets Secrets::load(const QString &projectDir, QString *error)
     for (auto it = root["secrets"].begin(); it != root["secrets"].end(); ++it)
         if (it->is_string())
             secrets.m_values.insert(QString::fromStdString(it.key()), QString::fromStdString(it->get<std::string>()));
+    if (const auto hosts = root.find("hosts"); hosts != root.end() && hosts->is_object()) {
+        for (auto it = hosts->begin(); it != hosts->end(); ++it) {
+            QStringList list;
+            if (it->is_array())
+                for (const auto &host : *it)
+                    if (host.is_string())
+                        list << QString::fromStdString(host.get<std::string>());
+            secrets.setHosts(QString::fromStdString(it.key()), list);
+        }
+    }
     return secrets;
 }
 
@@ -81,13 +92,70 @@ bool Secrets::set(const QString &name, const QString &value, QString *error)
                          .arg(name);
         return false;
     }
+    if (m_values.value(name) != value)
+        m_hosts.remove(name); // a new key: bound again to the host it is entered for
     m_values.insert(name, value);
     return true;
+}
+
+void Secrets::setHosts(const QString &name, const QStringList &hosts)
+{
+    QStringList normalised;
+    for (const QString &host : hosts)
+        if (!host.trimmed().isEmpty() && !normalised.contains(host.trimmed().toLower()))
+            normalised << host.trimmed().toLower();
+    if (normalised.isEmpty())
+        m_hosts.remove(name);
+    else
+        m_hosts.insert(name, normalised);
+}
+
+QString Secrets::hostOf(const QUrl &url)
+{
+    const QString host = url.host().toLower();
+    const int defaultPort = url.scheme() == QLatin1String("https") ? 443 : 80;
+    return url.port() < 0 || url.port() == defaultPort ? host : QStringLiteral("%1:%2").arg(host).arg(url.port());
+}
+
+QString Secrets::allowSend(const QString &name, const QUrl &url)
+{
+    const QString host = hostOf(url);
+    if (host.isEmpty())
+        return QStringLiteral("the URL %1 names no host").arg(url.toDisplayString());
+    const QStringList bound = hosts(name);
+    if (bound.contains(host))
+        return {};
+    if (!bound.isEmpty())
+        return QStringLiteral("the secret %1 is bound to %2, not to %3 (a key goes only to the hosts it was entered "
+                              "for); if %3 should get it, run `toolstudio tools secret PROJECT %1 --host %3` "
+                              "(add --host for each host it may go to)")
+            .arg(name, bound.join(QStringLiteral(", ")), host);
+    // First use: bound in this copy, and in the file as it is now (another window may have
+    // changed it since this copy was loaded) when it still holds this key.
+    QString error;
+    Secrets fresh = load(m_projectDir, &error);
+    if (!error.isEmpty())
+        return error;
+    if (fresh.value(name) != value(name)) {
+        setHosts(name, {host});
+        return {};
+    }
+    if (fresh.hosts(name).isEmpty()) {
+        fresh.setHosts(name, {host});
+        if (!fresh.save(&error))
+            return error;
+    } else if (!fresh.hosts(name).contains(host)) {
+        m_hosts.insert(name, fresh.hosts(name));
+        return allowSend(name, url);
+    }
+    setHosts(name, fresh.hosts(name));
+    return {};
 }
 
 void Secrets::remove(const QString &name)
 {
     m_values.remove(name);
+    m_hosts.remove(name);
 }
 
 bool Secrets::save(QString *error) const
@@ -103,6 +171,12 @@ bool Secrets::save(QString *error) const
     nlohmann::json root{{"project", m_projectDir.toStdString()}, {"secrets", nlohmann::json::object()}};
     for (auto it = m_values.cbegin(); it != m_values.cend(); ++it)
         root["secrets"][it.key().toStdString()] = it.value().toStdString();
+    for (auto it = m_hosts.cbegin(); it != m_hosts.cend(); ++it) {
+        if (!m_values.contains(it.key()))
+            continue; // a deleted secret's binding goes with it
+        for (const QString &host : it.value())
+            root["hosts"][it.key().toStdString()].push_back(host.toStdString());
+    }
     QSaveFile file(path);
     // The temporary file is created 0600 before anything is written into it.
     if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {

@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+class QUrl;
+
 /// Per-project secrets (API keys and the like; DESIGN.md "Tools and the project").
 /// Stored outside the project folder, in
 /// `QStandardPaths::AppConfigLocation/secrets/<sha256 of the project dir>.json` with
@@ -38,6 +40,19 @@ public:
     /// Writes the file (mode 0600, atomically). False with the reason otherwise.
     bool save(QString *error = nullptr) const;
 
+    /// Issue 16: a secret that goes over the network (a model's key) is bound to the hosts
+    /// it was entered for, as "host" or "host:port" (a port other than the scheme's
+    /// default), lowercase; empty when not bound yet. A new value clears the binding.
+    QStringList hosts(const QString &name) const { return m_hosts.value(name); }
+    /// Binds `name` to exactly `hosts` (normalised: lowercase, no empty entries).
+    void setHosts(const QString &name, const QStringList &hosts);
+    /// `url`'s host as hosts() holds it.
+    static QString hostOf(const QUrl &url);
+    /// Empty when secret `name` may be sent to `url`: it is bound to that host, or to none
+    /// yet — then it is bound to it now, in the secrets file (the first host a key goes to
+    /// is the one the project named when it was trusted) —; else why not and what to do.
+    QString allowSend(const QString &name, const QUrl &url);
+
     /// `base` plus every secret as NAME=value.
     QProcessEnvironment addTo(QProcessEnvironment base) const;
     /// `text` with every secret value (of 4 or more characters) replaced by Mask.
@@ -47,4 +62,5 @@ public:
 private:
     QString m_projectDir;
     QMap<QString, QString> m_values;
+    QMap<QString, QStringList> m_hosts;
 };
