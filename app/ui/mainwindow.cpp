@@ -1049,6 +1049,7 @@ void MainWindow::reportError(const QString &title, const QString &message)
     // reporting, tests keep running).
     auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::PlainText); // an error quotes names and paths: data, never markup
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
     box->open();
 }

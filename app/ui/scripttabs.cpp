@@ -194,6 +194,7 @@ void ScriptTabs::reloadChanged(const QString &path)
                                     .arg(QFileInfo(path).fileName()),
                                 QMessageBox::Yes | QMessageBox::No, window());
     box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::PlainText); // a file name is data, never markup
     box->setDefaultButton(QMessageBox::No);
     QPointer<ScriptEditor> guard(e);
     connect(box, &QMessageBox::finished, this, [guard, path](int result) {

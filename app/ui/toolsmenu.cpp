@@ -4,6 +4,7 @@
 
 #include "exchange/bundle.h"
 #include "exporttoolsdialog.h"
+#include "plaintextbox.h"
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "secretsdialog.h"
@@ -69,6 +70,7 @@ ToolsMenu::ToolsMenu(QWidget *window, std::function<const Project *()> project, 
                            nullptr, int(refused.size())),
                         QMessageBox::NoButton, m_window);
         box.setInformativeText(QStringLiteral("• ") + lines.join(QStringLiteral("\n• ")));
+        showAsPlainText(&box);
         QPushButton *rename = box.addButton(tr("Use the &Suggested Names"), QMessageBox::AcceptRole);
         box.addButton(tr("Import &Only the Others"), QMessageBox::RejectRole);
         box.setDefaultButton(rename);
@@ -109,6 +111,7 @@ void ToolsMenu::summarize(const QString &title, bool ok, const QString &headline
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
     if (!lines.isEmpty())
         box->setInformativeText(QStringLiteral("• ") + lines.join(QStringLiteral("\n• ")));
+    showAsPlainText(box);
     box->open();
 }
 
@@ -297,6 +300,7 @@ void ToolsMenu::chooseAndImportTools()
         QMessageBox box(QMessageBox::Question, tr("Import Tools"),
                         tr("Import the tools of %1 as which kind of tool?").arg(QFileInfo(file).fileName()),
                         QMessageBox::Cancel, m_window);
+        box.setTextFormat(Qt::PlainText); // a file name is data, never markup
         box.setInformativeText(tr("Manual: a person answers each call in the studio.\nMock: each call gets a canned "
                                   "result that you edit in the Tool dock."));
         QPushButton *manual = box.addButton(tr("As &Manual Tools"), QMessageBox::AcceptRole);

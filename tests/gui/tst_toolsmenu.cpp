@@ -8,6 +8,7 @@
 #include "testfiles.h"
 #include "ui/exporttoolsdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/plaintextbox.h"
 #include "ui/projectpanel.h"
 #include "ui/secretsdialog.h"
 #include "ui/toolsmenu.h"
@@ -20,10 +21,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -78,6 +81,25 @@ class TstToolsMenu
     Q_OBJECT
 
 private Q_SLOTS:
+    // Import and error boxes quote tool and file names: a name written as markup shows as
+    // typed, in the text and in the informative text (which setTextFormat alone leaves to
+    // auto-detection).
+    void messageBoxesShowNamesAsTyped()
+    {
+        QMessageBox box(QMessageBox::Warning, QStringLiteral("Import Tools"), QStringLiteral("<b>bold</b> tool"),
+                        QMessageBox::Ok);
+        box.setInformativeText(QStringLiteral("• '<img src=\"x.png\">' as 'x' (bad name)"));
+        showAsPlainText(&box);
+        int texts = 0;
+        for (QLabel *label : box.findChildren<QLabel *>()) {
+            if (label->text().isEmpty())
+                continue;
+            ++texts;
+            QCOMPARE(label->textFormat(), Qt::PlainText);
+        }
+        QCOMPARE(texts, 2);
+    }
+
     void initTestCase()
     {
         // The studio's own names and a private config folder: the built toolstudio
