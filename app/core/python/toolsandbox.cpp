@@ -160,6 +160,12 @@ QString ToolSandbox::placeFile(const QString &name, const QByteArray &content, Q
     const QMutexLocker lock(&m_mutex);
     const QString dir = m_folder + QStringLiteral("/bin");
     ::mkdir(encoded(dir).constData(), 0755);
+    // A name with folders ("toolstudio_worker/serve.py"): each made like bin/ itself.
+    QStringList folders = name.split(QLatin1Char('/'));
+    folders.removeLast(); // the file itself
+    QString folder = dir;
+    for (const QString &part : folders)
+        ::mkdir(encoded(folder += QLatin1Char('/') + part).constData(), 0755);
     const QString path = dir + QLatin1Char('/') + name;
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly) || out.write(content) != content.size() || !out.commit()) {

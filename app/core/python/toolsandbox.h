@@ -74,8 +74,9 @@ public:
     /// scratch dir's files) and brings the root studio's copy up to date. False with the
     /// reason otherwise.
     bool prepare(const QString &projectDir, QString *error);
-    /// Writes `content` as a read-only file `name` into the folder (the worker script:
-    /// the cache dir in the user's home is not granted) and returns its path.
+    /// Writes `content` as a read-only file `name` into the folder's bin/ (the worker's
+    /// files: the cache dir in the user's home is not granted) and returns its path;
+    /// `name` may hold folders ("toolstudio_worker/serve.py"), made as needed.
     QString placeFile(const QString &name, const QByteArray &content, QString *error);
     /// The project folder as the confined code sees it: the project itself, or its
     /// read-only copy when the studio is root. A relative program path in argv[0]

@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -52,17 +53,36 @@ nlohmann::json errorReply(const QString &message, bool retryable)
 
 namespace {
 
-/// A file of the :/worker resource (toolworker.py, openwebui_compat.py); empty with
-/// `error` when it is missing.
-QByteArray workerFile(const QString &name, QString *error)
+/// Places every file of the :/worker resource (toolworker.py, openwebui_compat.py and
+/// the toolstudio_worker package) into the sandbox folder's bin/; the entry script's
+/// path, empty with `error` when one cannot be read or written.
+QString placeWorker(ToolSandbox *sandbox, QString *error)
 {
     initWorkerResource();
-    QFile resource(QStringLiteral(":/worker/") + name);
-    if (!resource.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("the tool worker's %1 is missing from the resources").arg(name);
+    const QString root = QStringLiteral(":/worker/");
+    QStringList names;
+    QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        names << it.next().mid(root.size());
+    names.sort();
+    if (!names.contains(QStringLiteral("toolworker.py"))) {
+        *error = QStringLiteral("the tool worker's toolworker.py is missing from the resources");
         return {};
     }
-    return resource.readAll();
+    QString script;
+    for (const QString &name : std::as_const(names)) {
+        QFile resource(root + name);
+        if (!resource.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("the tool worker's %1 cannot be read from the resources").arg(name);
+            return {};
+        }
+        const QString path = sandbox->placeFile(name, resource.readAll(), error);
+        if (path.isEmpty())
+            return {};
+        if (name == QLatin1String("toolworker.py"))
+            script = path;
+    }
+    return script;
 }
 
 /// A confined `python3 toolworker.py MODE PROJECT` set up on `process` (ToolSandbox).
@@ -74,14 +94,10 @@ bool configureWorker(ToolSandbox *sandbox, QProcess *process, const QString &pro
         *error = QStringLiteral("python3 is not installed: the Python tools cannot run");
         return false;
     }
-    const QByteArray content = workerFile(QStringLiteral("toolworker.py"), error);
-    // Open WebUI stand-ins, imported by the worker from its own folder (the sandbox's
-    // bin/, read-granted); it puts them last on the import path.
-    const QByteArray compat = workerFile(QStringLiteral("openwebui_compat.py"), error);
-    if (content.isEmpty() || compat.isEmpty() || !sandbox->prepare(projectDir, error))
+    if (!sandbox->prepare(projectDir, error))
         return false;
-    const QString script = sandbox->placeFile(QStringLiteral("toolworker.py"), content, error);
-    if (script.isEmpty() || sandbox->placeFile(QStringLiteral("openwebui_compat.py"), compat, error).isEmpty())
+    const QString script = placeWorker(sandbox, error);
+    if (script.isEmpty())
         return false;
     ToolSandbox::Launch launch;
     launch.argv = {python, script, mode, sandbox->projectPath()};

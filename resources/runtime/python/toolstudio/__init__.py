@@ -210,6 +210,7 @@ def _settle_future(future, message):
 
 _DECLARED = _load_declared()
 _BRIDGE = None
+_BRIDGE_LOCK = threading.Lock()  # one bridge, however many threads make the first call
 # Compact JSON with the UTF-8 text as is: the bytes the studio's request cap counts.
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
@@ -228,12 +229,13 @@ _REQUEST_BYTES = _request_bytes()
 
 def _bridge():
     global _BRIDGE
-    if _BRIDGE is None:
-        fd = os.environ.get("TOOLSTUDIO_BRIDGE_FD")
-        if fd is None:
-            raise ToolError("no tools bridge: run this script from Tool Studio", code="protocol_error")
-        _BRIDGE = _Bridge(int(fd))
-    return _BRIDGE
+    with _BRIDGE_LOCK:
+        if _BRIDGE is None:
+            fd = os.environ.get("TOOLSTUDIO_BRIDGE_FD")
+            if fd is None:
+                raise ToolError("no tools bridge: run this script from Tool Studio", code="protocol_error")
+            _BRIDGE = _Bridge(int(fd))
+        return _BRIDGE
 
 
 def _build_args(tool, args, kwargs):
