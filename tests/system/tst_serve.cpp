@@ -7,6 +7,7 @@
 // manual tool in another process; a POST ends the call; stale and repeated answers
 // are refused with 409), and `toolstudio answer` going through the server.
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -578,6 +579,54 @@ private Q_SLOTS:
         QCOMPARE(errorMessage(reply), message);
         const qint64 growth = peakMemoryKiB(server.process.processId()) - before;
         QVERIFY2(growth < 32 * 1024, QByteArray::number(growth) + " KiB more at the peak");
+        QCOMPARE(curl({server.url("/")}).status, 200);
+    }
+
+    // A serve.json that came with the project (mode 0644, as a clone or an archive makes
+    // it) naming a live process and a listener of someone else: `answer` must not send
+    // the answer there (it uses the journal), and `serve` starts anyway.
+    void plantedServeFileIgnored()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        QProcess listener;
+        listener.start(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral(R"PY(
+import select, socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True)
+ready, _, _ = select.select([s, sys.stdin], [], [], 60)
+if s in ready:
+    c, _ = s.accept(); c.settimeout(5)
+    got = c.recv(65536)
+    c.sendall(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 14\r\n\r\n{"attempt": 1}')
+    print("got", got.split(b"\r\n\r\n")[-1].decode(), flush=True)
+else:
+    print("nothing", flush=True)
+)PY")});
+        QVERIFY(listener.waitForReadyRead(30000));
+        const int port = listener.readLine().trimmed().toInt();
+        QVERIFY(port > 0);
+        const QString serveJson = dir.path() + QStringLiteral("/.toolstudio/serve.json");
+        QVERIFY(writeFile(serveJson,
+                          QStringLiteral("{\"url\": \"http://127.0.0.1:%1\", \"host\": \"127.0.0.1\", \"port\": %1, "
+                                         "\"token\": \"\", \"pid\": %2}\n")
+                              .arg(port)
+                              .arg(QCoreApplication::applicationPid())
+                              .toUtf8()));
+        QVERIFY(QFile::setPermissions(serveJson,
+                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+        const CommandResult answered
+            = toolstudioAsGiven({QStringLiteral("answer"), dir.path(), QStringLiteral("r1"), QStringLiteral("c1"),
+                                 QStringLiteral("--error"), QStringLiteral("card 4111 1111 1111 1111")});
+        QCOMPARE(answered.out, QByteArray());
+        QCOMPARE(answered.err, QByteArray("toolstudio answer: no run 'r1' in this project\n"));
+        QCOMPARE(answered.exitCode, ExitBadInput);
+        listener.closeWriteChannel();
+        QVERIFY(listener.waitForFinished(30000));
+        QCOMPARE(listener.readAllStandardOutput(), QByteArray("nothing\n"));
+
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
         QCOMPARE(curl({server.url("/")}).status, 200);
     }
 
