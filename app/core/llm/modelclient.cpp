@@ -275,13 +275,27 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
                     retryable);
         return result;
     }
+    // A server may echo the key (or another secret) in what it sends; an error quotes
+    // only the first 200 characters, so mask before cutting, or a key at the cut shows.
+    const QByteArray masked = m_secrets.mask(pending.body);
     const int code = status.toInt();
     if (code < 200 || code > 299) {
-        result.error = httpError(code, pending.body, reply);
+        result.error = httpError(code, masked, reply);
+        return result;
+    }
+    // A 2xx whose transfer failed (reset mid-body; a gzip body Qt stopped inflating as a
+    // decompression bomb) leaves a cut or zero-filled body: not a reply.
+    if (reply->error() != QNetworkReply::NoError) {
+        QString why = reply->errorString().trimmed();
+        while (why.endsWith(QLatin1Char(':')))
+            why.chop(1);
+        result.error = error(QStringLiteral("model_bad_reply"),
+                             QStringLiteral("the reply from %1 could not be read whole: %2").arg(url, why),
+                             reply->error() < QNetworkReply::ProxyConnectionRefusedError);
         return result;
     }
     QString problem;
-    const std::string_view body(pending.body.constData(), std::size_t(pending.body.size()));
+    const std::string_view body(masked.constData(), std::size_t(masked.size()));
     result.reply = isAnthropic(m_config) ? AnthropicCodec::parseReply(body, &problem)
                                          : OpenAIChatCodec::parseReply(body, &problem);
     if (!result.reply)
