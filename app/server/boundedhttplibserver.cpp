@@ -3,6 +3,7 @@
 #include "boundedhttplibserver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -16,6 +17,11 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// While connections wait for a thread, a connection may be idle or stall this long
+/// only: a client that means to send has sent (a local client sends at once).
+constexpr int BusyIdleMs = 200;
+constexpr int BusyStallMs = 1000;
 
 thread_local BoundedHttplibServer::Overrun t_overrun = BoundedHttplibServer::Overrun::None;
 thread_local bool t_closeAfterReply = false;
@@ -51,9 +57,10 @@ void addressOf(const sockaddr_storage &address, std::string &ip, int &port)
 class BoundedStream : public httplib::Stream
 {
 public:
-    BoundedStream(int fd, int readSeconds)
+    BoundedStream(int fd, int readSeconds, const std::atomic<int> &waiting)
         : m_fd(fd)
         , m_ioMs(readSeconds * 1000)
+        , m_waiting(waiting)
     {}
 
     void startRequest(std::size_t bytes, int seconds)
@@ -66,8 +73,8 @@ public:
     }
     bool wrote() const { return m_wrote; }
     bool overran() const { return t_overrun != BoundedHttplibServer::Overrun::None; }
-    /// True when the client sends (or closes) within `seconds`, for a kept-alive connection.
-    bool waitForRequest(int seconds) const { return m_offset < m_size || waitFor(m_fd, POLLIN, seconds * 1000); }
+    /// True when the client sends (or closes) within `ms`: a new or kept-alive connection.
+    bool waitForRequest(int ms) const { return m_offset < m_size || waitFor(m_fd, POLLIN, ms); }
 
     bool is_readable() const override { return m_offset < m_size || waitFor(m_fd, POLLIN, remainingMs()); }
     bool is_writable() const override { return waitFor(m_fd, POLLOUT, m_ioMs); }
@@ -114,7 +121,7 @@ private:
     int remainingMs() const
     {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - Clock::now()).count();
-        return int(std::clamp<long long>(left, 0, m_ioMs));
+        return int(std::clamp<long long>(left, 0, m_waiting.load() > 0 ? std::min(m_ioMs, BusyStallMs) : m_ioMs));
     }
 
     /// Reads what the budget and the deadline allow into the buffer; false at the end,
@@ -146,12 +153,36 @@ private:
 
     int m_fd;
     int m_ioMs;
+    const std::atomic<int> &m_waiting;
     std::size_t m_left = 0;
     bool m_wrote = false;
     Clock::time_point m_deadline;
     char m_buffer[4096];
     std::size_t m_offset = 0;
     std::size_t m_size = 0;
+};
+
+/// httplib's thread pool, counting the connections that wait for a thread.
+class CountingPool : public httplib::TaskQueue
+{
+public:
+    CountingPool(std::size_t threads, std::atomic<int> &waiting)
+        : m_pool(threads)
+        , m_waiting(waiting)
+    {}
+    void enqueue(std::function<void()> fn) override
+    {
+        ++m_waiting;
+        m_pool.enqueue([fn = std::move(fn), &waiting = m_waiting] {
+            --waiting;
+            fn();
+        });
+    }
+    void shutdown() override { m_pool.shutdown(); }
+
+private:
+    httplib::ThreadPool m_pool;
+    std::atomic<int> &m_waiting;
 };
 
 } // namespace
@@ -163,7 +194,9 @@ BoundedHttplibServer::BoundedHttplibServer(std::size_t requestBytes, int request
     , m_readSeconds(readSeconds)
     , m_keepAliveSeconds(keepAliveSeconds)
     , m_keepAliveMax(std::max<std::size_t>(keepAliveMax, 1))
-{}
+{
+    new_task_queue = [this] { return new CountingPool(CPPHTTPLIB_THREAD_POOL_COUNT, m_waiting); };
+}
 
 BoundedHttplibServer::Overrun BoundedHttplibServer::overrun()
 {
@@ -177,10 +210,12 @@ void BoundedHttplibServer::closeAfterReply()
 
 bool BoundedHttplibServer::process_and_close_socket(socket_t sock)
 {
-    BoundedStream stream(sock, m_readSeconds);
+    BoundedStream stream(sock, m_readSeconds, m_waiting);
     bool ok = false;
     for (std::size_t count = m_keepAliveMax; count > 0 && svr_sock_ != INVALID_SOCKET; --count) {
-        if (!stream.waitForRequest(count == m_keepAliveMax ? m_readSeconds : m_keepAliveSeconds))
+        const bool busy = m_waiting.load() > 0;
+        const int idleMs = busy ? BusyIdleMs : (count == m_keepAliveMax ? m_readSeconds : m_keepAliveSeconds) * 1000;
+        if (!stream.waitForRequest(idleMs))
             break;
         stream.startRequest(m_requestBytes, m_requestSeconds);
         bool closed = false;

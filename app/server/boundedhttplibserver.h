@@ -4,6 +4,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -15,7 +16,9 @@
 /// connection is read through a stream that gives at most `requestBytes` to one request
 /// (its line, headers and body) and at most `requestSeconds` for all of it to arrive;
 /// past either the read fails, the request gets its error reply (see overrun()) and the
-/// connection is closed.
+/// connection is closed. While accepted connections wait for one of the HTTP threads,
+/// a connection may be idle 200 ms and stall 1 s only, so idle or trickling clients
+/// cannot hold every thread while others wait.
 class BoundedHttplibServer : public httplib::Server
 {
 public:
@@ -45,4 +48,5 @@ private:
     int m_keepAliveSeconds;
     std::size_t m_keepAliveMax;
     OverrunReply m_overrunReply;
+    std::atomic<int> m_waiting{0}; ///< accepted connections waiting for an HTTP thread
 };
