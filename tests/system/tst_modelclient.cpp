@@ -16,6 +16,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <limits>
+
 using json = nlohmann::json;
 
 namespace {
@@ -204,6 +206,12 @@ private Q_SLOTS:
                                       << QStringLiteral("model 'fake': rate limited (HTTP 429 from %1: %2slow down)")
                                              .arg(QStringLiteral("%1"),
                                                   anthropic ? QStringLiteral("rate_limit_error: ") : QString());
+            // Seconds times 1000 overflowed (undefined behaviour) into a negative delay.
+            QTest::addRow("%s429, Retry-After the largest int64", p)
+                << anthropic << QStringLiteral("ratelimithuge") << QString() << QStringLiteral("rate_limited") << true
+                << std::numeric_limits<int>::max() << 429
+                << QStringLiteral("model 'fake': rate limited (HTTP 429 from %1: %2slow down)")
+                       .arg(QStringLiteral("%1"), anthropic ? QStringLiteral("rate_limit_error: ") : QString());
             QTest::addRow("%s500", p) << anthropic << QStringLiteral("error500") << QString()
                                       << QStringLiteral("model_server_error") << true << -1 << 500
                                       << QStringLiteral("model 'fake': server error (HTTP 500 from %1: %2internal "

@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <algorithm>
 #include <limits>
 
 namespace {
@@ -27,10 +28,13 @@ int retryAfterMs(const QByteArray &header)
     const QByteArray value = header.trimmed();
     if (value.isEmpty())
         return -1;
+    constexpr int Longest = std::numeric_limits<int>::max();
     bool ok = false;
     const qint64 seconds = value.toLongLong(&ok);
-    if (ok)
-        return seconds < 0 ? -1 : int(qMin<qint64>(seconds * 1000, std::numeric_limits<int>::max()));
+    if (ok) // clamped before the product: a server's int64 times 1000 overflowed into a negative delay
+        return seconds < 0 ? -1 : seconds > Longest / 1000 ? Longest : int(seconds * 1000);
+    if (std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return Longest; // more digits than an int64 holds
     const QDateTime when = QDateTime::fromString(QString::fromLatin1(value), Qt::RFC2822Date);
     if (!when.isValid())
         return -1;

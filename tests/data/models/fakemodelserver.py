@@ -9,6 +9,7 @@ The first path segment picks the behaviour, so one server serves every case:
   ok           a protocol reply: a tool call while the request has no tool result, else text
   auth         401 unless the key is "good-key" (Authorization: Bearer / x-api-key)
   ratelimit    429 with Retry-After: 7
+  ratelimithuge 429 with Retry-After: 9223372036854775807 (the largest int64)
   error500     500 with a protocol error body
   notjson      200 with an HTML page
   notprotocol  200 with {"hello": "world"}
@@ -111,6 +112,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
         elif scenario == "ratelimit":
             self.send_json(429, error_body(anthropic, "rate_limit_error", "slow down"), [("Retry-After", "7")])
+        elif scenario == "ratelimithuge":
+            self.send_json(429, error_body(anthropic, "rate_limit_error", "slow down"),
+                           [("Retry-After", "9223372036854775807")])
         elif scenario == "error500":
             self.send_json(500, error_body(anthropic, "api_error", "internal trouble"))
         elif scenario == "notjson":
