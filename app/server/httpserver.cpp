@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "httpserver.h"
 
-#include <httplib.h>
+#include "boundedhttplibserver.h"
 
 #include <QMetaObject>
 
@@ -103,6 +103,37 @@ std::string hostWithPort(const std::string &host, int port)
 {
     const bool v6 = host.find(':') != std::string::npos;
     return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+/// Bytes a request may have besides its body: the request line and the headers.
+constexpr std::size_t HeadBytes = 64 * 1024;
+
+/// Only an uncompressed body is read: cpp-httplib would inflate a gzip, deflate or
+/// brotli body without a bound (a few MiB become gigabytes).
+bool acceptsEncoding(const httplib::Request &req, int *status, std::string *code, std::string *message)
+{
+    const auto [begin, end] = req.headers.equal_range("Content-Encoding");
+    for (auto it = begin; it != end; ++it)
+        if (lower(it->second) != "identity") {
+            *status = 415, *code = "unsupported_encoding";
+            *message = "Content-Encoding '" + it->second.substr(0, 40)
+                + "' is not accepted; send the body uncompressed (without Content-Encoding)";
+            return false;
+        }
+    return true;
+}
+
+/// The status and body for a request cut at its byte or time bound.
+std::pair<int, std::string> overrunReply(const HttpServerConfig &config, BoundedHttplibServer::Overrun overrun)
+{
+    const bool time = overrun == BoundedHttplibServer::Overrun::Time;
+    const std::string message = time ? "the request did not arrive whole within "
+            + std::to_string(config.requestTimeoutSeconds) + " s; it was not read further"
+                                     : "the request is larger than " + std::to_string(config.maxBodyBytes + HeadBytes)
+            + " bytes (a body of at most " + std::to_string(config.maxBodyBytes)
+            + " bytes, and the request line and headers); it was not read further";
+    const nlohmann::json body = httpErrorBody(time ? "request_timeout" : "request_too_large", message);
+    return {time ? 408 : 413, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"};
 }
 
 bool isWildcard(const std::string &host)
@@ -242,19 +273,17 @@ void HttpServer::install()
     // second waits for the client's delayed ACK, ~40 ms a round trip.
     server.set_tcp_nodelay(true);
     server.set_payload_max_length(m_config.maxBodyBytes);
-    server.set_read_timeout(m_config.readTimeoutSeconds, 0);
-    server.set_write_timeout(m_config.readTimeoutSeconds, 0);
-    server.set_keep_alive_timeout(m_config.keepAliveSeconds);
-    server.set_keep_alive_max_count(100);
     server.set_pre_routing_handler([this](const httplib::Request &req, httplib::Response &res) {
         int status = 0;
         std::string code;
         std::string message;
         if (admit(req.get_header_value("Host"), req.get_header_value("Origin"), req.get_header_value("Authorization"),
-                  &status, &code, &message))
+                  &status, &code, &message)
+            && acceptsEncoding(req, &status, &code, &message))
             return httplib::Server::HandlerResponse::Unhandled;
         if (status == 401)
             res.set_header("WWW-Authenticate", "Bearer");
+        BoundedHttplibServer::closeAfterReply(); // its body, if any, was not read
         setJson(res, status, httpErrorBody(code, message));
         return httplib::Server::HandlerResponse::Handled;
     });
@@ -266,6 +295,12 @@ void HttpServer::install()
                 return httplib::Server::HandlerResponse::Unhandled;
             std::string code = "http_" + std::to_string(res.status);
             std::string message = "HTTP status " + std::to_string(res.status);
+            if (res.status != 413 && BoundedHttplibServer::overrun() != BoundedHttplibServer::Overrun::None) {
+                const auto [status, body] = overrunReply(m_config, BoundedHttplibServer::overrun());
+                res.status = status;
+                res.set_content(body, "application/json");
+                return httplib::Server::HandlerResponse::Handled;
+            }
             if (res.status == 404) {
                 code = "no_route";
                 message = "no route " + req.method + " " + req.path + "; GET / lists the routes";
@@ -359,8 +394,11 @@ bool HttpServer::listen(const HttpServerConfig &config, QString *error, bool *po
         m_allowedHosts = {lower(hostWithPort(config.host, config.port))};
     if (isLoopback(config.host) && config.host != "127.0.0.1" && config.host != "localhost" && config.host != "::1")
         m_allowedHosts.insert(m_allowedHosts.begin(), hostWithPort(config.host, config.port));
-    m_server = std::make_unique<httplib::Server>();
+    m_server = std::make_unique<BoundedHttplibServer>(config.maxBodyBytes + HeadBytes, config.requestTimeoutSeconds,
+                                                      config.readTimeoutSeconds, config.keepAliveSeconds, 100);
     install();
+    m_server->setOverrunReply(
+        [this](BoundedHttplibServer::Overrun overrun) { return overrunReply(m_config, overrun); });
     if (!m_server->bind_to_port(config.host, config.port)) {
         bool inUse = false;
         if (error)

@@ -15,9 +15,7 @@
 #include <thread>
 #include <vector>
 
-namespace httplib {
-class Server;
-}
+class BoundedHttplibServer;
 
 /// One request as a route's handler sees it, copied out of the HTTP thread: the method,
 /// the path, the parts the route's pattern captured, the query parameters and the body
@@ -57,6 +55,7 @@ struct HttpServerConfig
     std::string token;                   ///< non-empty: every request needs "Authorization: Bearer TOKEN"
     std::size_t maxBodyBytes = 4u << 20; ///< a longer body is refused (413) before it is read
     int readTimeoutSeconds = 5;          ///< a request that stalls this long is dropped
+    int requestTimeoutSeconds = 30;      ///< a request (line, headers, body) not whole by then: 408
     int keepAliveSeconds = 5;            ///< an idle kept-alive connection is closed after this
     int replyTimeoutSeconds = 330;       ///< a route that has not answered by then gets a 504
 };
@@ -115,7 +114,7 @@ private:
     nlohmann::json m_about = nlohmann::json::object();
     std::vector<Route> m_routes;
     std::vector<std::string> m_allowedHosts; ///< lower case "host:port"; empty = any host (wildcard bind)
-    std::unique_ptr<httplib::Server> m_server;
+    std::unique_ptr<BoundedHttplibServer> m_server;
     std::thread m_thread;
     std::shared_ptr<std::atomic<bool>> m_stopping;
 };

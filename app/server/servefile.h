@@ -23,8 +23,10 @@ struct ServeFile
     static QString pathFor(const QString &projectDir);
     /// Writes it; false with `error`.
     bool write(const QString &projectDir, QString *error) const;
-    /// The file when it names a process that is still alive; nullopt when it is missing,
-    /// unreadable or left by a process that is gone.
+    /// The file when this user's `toolstudio serve` wrote it and still runs: a private
+    /// regular file of this user naming a live process of this program and an address of
+    /// this machine. nullopt otherwise: missing, unreadable, left by a process that is
+    /// gone, or planted (came with the project, another user's, a symlink).
     static std::optional<ServeFile> readLive(const QString &projectDir);
     /// Removes the file if it still names this process.
     static void removeOwn(const QString &projectDir);

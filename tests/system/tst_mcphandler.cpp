@@ -101,6 +101,12 @@ void TestMcpHandler::callsAsSteps_data()
                                        << QByteArray(R"({"sum":5})");
     QTest::newRow("isError") << "fake__fail" << QByteArray("{}") << "failed" << 1
                              << QByteArray("tool_failed false: the tool says no");
+    // An error text is the server's to choose: cut as an error reply is (2000 characters),
+    // control characters escaped (it is printed in step lines and shown to the script).
+    QTest::newRow("isError, 700 000 characters with escapes")
+        << "fake__fail" << QByteArray(R"({"text": "no\u001b[2J ", "repeat": 100000})") << "failed" << 1
+        << (QByteArray("tool_failed false: ") + QByteArray("no\\u001b[2J ").repeated(285) + QByteArray("no\\u001b[2")
+            + QByteArray("\xe2\x80\xa6 (698000 bytes dropped)"));
     QTest::newRow("crash mid-call, restarted")
         << "fake__flaky" << QByteArray("{}") << "succeeded" << 2
         << QByteArray(R"({"content":[{"text":"flaky: attempt 2, call 1 of this process","type":"text"}]})");

@@ -16,6 +16,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <limits>
+
 using json = nlohmann::json;
 
 namespace {
@@ -204,6 +206,12 @@ private Q_SLOTS:
                                       << QStringLiteral("model 'fake': rate limited (HTTP 429 from %1: %2slow down)")
                                              .arg(QStringLiteral("%1"),
                                                   anthropic ? QStringLiteral("rate_limit_error: ") : QString());
+            // Seconds times 1000 overflowed (undefined behaviour) into a negative delay.
+            QTest::addRow("%s429, Retry-After the largest int64", p)
+                << anthropic << QStringLiteral("ratelimithuge") << QString() << QStringLiteral("rate_limited") << true
+                << std::numeric_limits<int>::max() << 429
+                << QStringLiteral("model 'fake': rate limited (HTTP 429 from %1: %2slow down)")
+                       .arg(QStringLiteral("%1"), anthropic ? QStringLiteral("rate_limit_error: ") : QString());
             QTest::addRow("%s500", p) << anthropic << QStringLiteral("error500") << QString()
                                       << QStringLiteral("model_server_error") << true << -1 << 500
                                       << QStringLiteral("model 'fake': server error (HTTP 500 from %1: %2internal "
@@ -344,6 +352,57 @@ private Q_SLOTS:
         QVERIFY2(!result.error.message.contains(QLatin1String("sk-secret-value-1234")),
                  qPrintable(result.error.message));
         QVERIFY2(result.error.message.contains(QLatin1String(Secrets::Mask)), qPrintable(result.error.message));
+    }
+
+    // A server that echoes the key at the edge of what an error quotes (200 characters):
+    // not even its first characters reach the message.
+    void keyMaskedAtTheQuoteEdge()
+    {
+        for (const bool anthropic : {false, true}) {
+            ModelConfig config = model(anthropic, QStringLiteral("echokey"));
+            config.apiKeySecret = QStringLiteral("FAKE_KEY");
+            const QString key = QStringLiteral("sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+            const ModelResult result = ask(config, secrets(key));
+            QVERIFY(!result.reply);
+            QCOMPARE(result.error.code, QStringLiteral("model_auth"));
+            QVERIFY2(!result.error.message.contains(QLatin1String("sk-live")), qPrintable(result.error.message));
+        }
+    }
+
+    // A gzip reply that inflates to 512 MiB: Qt stops inflating it (its decompression
+    // bomb check) and says so on a 200; the client used to parse the zero-filled body
+    // ("the reply is not JSON … it begins: \u0000\u0000…"). The memory stays bounded.
+    void gzipBombRefused()
+    {
+        const auto peakKiB = [] {
+            const QByteArray status = fileBytes(QStringLiteral("/proc/self/status"));
+            const qsizetype at = status.indexOf("VmHWM:");
+            return status.mid(at + 6, status.indexOf('\n', at) - at - 6).trimmed().split(' ').front().toLongLong();
+        };
+        const qint64 before = peakKiB();
+        const ModelConfig config = model(false, QStringLiteral("gzipbomb"));
+        const ModelResult result = ask(config, Secrets(), 1024 * 1024);
+        QVERIFY(!result.reply);
+        QCOMPARE(result.error.message,
+                 QStringLiteral("model 'fake': the reply from %1 could not be read whole: "
+                                "Decompression failed")
+                     .arg(config.endpointUrl()));
+        QCOMPARE(result.error.code, QStringLiteral("model_bad_reply"));
+        QCOMPARE(result.error.retryable, false);
+        const qint64 growth = peakKiB() - before;
+        QVERIFY2(growth < 64 * 1024, QByteArray::number(growth) + " KiB more at the peak");
+    }
+
+    // A redirect to another host is not followed: the key stays with base_url's host.
+    void redirectNotFollowed()
+    {
+        ModelConfig config = model(false, QStringLiteral("redirect"));
+        config.apiKeySecret = QStringLiteral("FAKE_KEY");
+        const ModelResult result = ask(config, secrets(QStringLiteral("sk-redirect-0123456789")));
+        QVERIFY(!result.reply);
+        QCOMPARE(result.error.code, QStringLiteral("model_refused"));
+        QCOMPARE(result.error.httpStatus, 307);
+        QCOMPARE(QString::fromStdString(lastRequest().value("path", "")), QStringLiteral("/redirect/chat/completions"));
     }
 
     void mockTurns()

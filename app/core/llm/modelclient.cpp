@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <algorithm>
 #include <limits>
 
 namespace {
@@ -27,10 +28,13 @@ int retryAfterMs(const QByteArray &header)
     const QByteArray value = header.trimmed();
     if (value.isEmpty())
         return -1;
+    constexpr int Longest = std::numeric_limits<int>::max();
     bool ok = false;
     const qint64 seconds = value.toLongLong(&ok);
-    if (ok)
-        return seconds < 0 ? -1 : int(qMin<qint64>(seconds * 1000, std::numeric_limits<int>::max()));
+    if (ok) // clamped before the product: a server's int64 times 1000 overflowed into a negative delay
+        return seconds < 0 ? -1 : seconds > Longest / 1000 ? Longest : int(seconds * 1000);
+    if (std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return Longest; // more digits than an int64 holds
     const QDateTime when = QDateTime::fromString(QString::fromLatin1(value), Qt::RFC2822Date);
     if (!when.isValid())
         return -1;
@@ -282,13 +286,27 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
                     retryable);
         return result;
     }
+    // A server may echo the key (or another secret) in what it sends; an error quotes
+    // only the first 200 characters, so mask before cutting, or a key at the cut shows.
+    const QByteArray masked = m_secrets.mask(pending.body);
     const int code = status.toInt();
     if (code < 200 || code > 299) {
-        result.error = httpError(code, pending.body, reply);
+        result.error = httpError(code, masked, reply);
+        return result;
+    }
+    // A 2xx whose transfer failed (reset mid-body; a gzip body Qt stopped inflating as a
+    // decompression bomb) leaves a cut or zero-filled body: not a reply.
+    if (reply->error() != QNetworkReply::NoError) {
+        QString why = reply->errorString().trimmed();
+        while (why.endsWith(QLatin1Char(':')))
+            why.chop(1);
+        result.error = error(QStringLiteral("model_bad_reply"),
+                             QStringLiteral("the reply from %1 could not be read whole: %2").arg(url, why),
+                             reply->error() < QNetworkReply::ProxyConnectionRefusedError);
         return result;
     }
     QString problem;
-    const std::string_view body(pending.body.constData(), std::size_t(pending.body.size()));
+    const std::string_view body(masked.constData(), std::size_t(masked.size()));
     result.reply = isAnthropic(m_config) ? AnthropicCodec::parseReply(body, &problem)
                                          : OpenAIChatCodec::parseReply(body, &problem);
     if (!result.reply)

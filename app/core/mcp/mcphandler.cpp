@@ -11,6 +11,10 @@ using nlohmann::json;
 
 namespace {
 
+/// An isError text is cut as the session cuts an error reply's message, and printable:
+/// it is the server's to choose, and goes into step lines, the journal and the script.
+constexpr qsizetype ErrorTextChars = 2000;
+
 /// The text blocks of a result's `content`, one after the other.
 QString textOf(const json &result)
 {
@@ -63,8 +67,9 @@ HandlerOutcome McpHandler::outcomeOf(const QString &server, const McpReply &repl
             tr("MCP server '%1' answered tools/call with a result that is not an object").arg(server), false);
     if (reply.result.value("isError", json(false)) == json(true)) {
         const QString text = textOf(reply.result);
-        return HandlerOutcome::failure(
-            text.isEmpty() ? tr("MCP server '%1' reported an error without text").arg(server) : text, false);
+        return HandlerOutcome::failure(text.isEmpty() ? tr("MCP server '%1' reported an error without text").arg(server)
+                                                      : printableLines(clippedText(text, ErrorTextChars)),
+                                       false);
     }
     if (const auto structured = reply.result.find("structuredContent"); structured != reply.result.end())
         return HandlerOutcome::success(*structured);

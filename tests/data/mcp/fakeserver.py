@@ -76,7 +76,7 @@ def step_call(rid, params):
     elif name == "badsum":
         text_result(rid, "1", structuredContent={"total": 1})
     elif name == "fail":
-        text_result(rid, "the tool says no", isError=True)
+        text_result(rid, args.get("text", "the tool says no") * args.get("repeat", 1), isError=True)
     elif name == "flaky":
         if meta.get("dev.toolstudio/attempt") == 1:
             sys.stderr.write("flaky: dying mid-call\n")

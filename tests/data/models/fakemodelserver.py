@@ -9,20 +9,26 @@ The first path segment picks the behaviour, so one server serves every case:
   ok           a protocol reply: a tool call while the request has no tool result, else text
   auth         401 unless the key is "good-key" (Authorization: Bearer / x-api-key)
   ratelimit    429 with Retry-After: 7
+  ratelimithuge 429 with Retry-After: 9223372036854775807 (the largest int64)
   error500     500 with a protocol error body
   notjson      200 with an HTML page
   notprotocol  200 with {"hello": "world"}
   huge         200 with 2 MiB (Content-Length set)
   hugestream   200 with 2 MiB, no Content-Length (the body ends when the connection closes)
   stall        200 headers and half a body, then nothing for 60 s (a timeout mid-stream)
+  echokey      401 whose message is 190 "x", a space and the key it was sent
+  gzipbomb     200 with Content-Encoding: gzip, 512 MiB inflated from ~500 KB
+  redirect     307 to http://127.0.0.2:<this port>/ok/... (another host)
 GET /last answers the last request received: {"path", "headers", "body"}.
 """
 import json
 import sys
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LAST = {}
+BOMB = []
 
 
 def openai_reply(request):
@@ -106,6 +112,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
         elif scenario == "ratelimit":
             self.send_json(429, error_body(anthropic, "rate_limit_error", "slow down"), [("Retry-After", "7")])
+        elif scenario == "ratelimithuge":
+            self.send_json(429, error_body(anthropic, "rate_limit_error", "slow down"),
+                           [("Retry-After", "9223372036854775807")])
         elif scenario == "error500":
             self.send_json(500, error_body(anthropic, "api_error", "internal trouble"))
         elif scenario == "notjson":
@@ -139,6 +148,29 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(b'{"choices": [')
             self.wfile.flush()
             time.sleep(60)
+        elif scenario == "echokey":
+            key = self.headers.get("x-api-key") if anthropic else self.headers.get("Authorization", "")[7:]
+            self.send_json(401, error_body(anthropic, "authentication_error", "x" * 190 + " " + key))
+        elif scenario == "gzipbomb":
+            if not BOMB:  # one MiB block repeated: after a full flush the same input packs the same
+                packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+                head = packer.compress(b'{"choices": [{"message": {"content": "') + packer.flush(zlib.Z_FULL_FLUSH)
+                block = packer.compress(b" " * (1 << 20)) + packer.flush(zlib.Z_FULL_FLUSH)
+                BOMB.append(head + block * 512 + packer.flush())
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(BOMB[0])))
+            self.end_headers()
+            try:
+                self.wfile.write(BOMB[0])
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        elif scenario == "redirect":
+            self.send_response(307)
+            self.send_header("Location", "http://127.0.0.2:%d/ok/%s" % (self.server.server_address[1], rest))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
         else:
             self.send_json(404, error_body(anthropic, "not_found_error", "unknown scenario " + scenario))
 
