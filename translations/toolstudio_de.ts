@@ -1311,13 +1311,13 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>MCP tool &apos;%1&apos;: the project already declares a tool of that name; the MCP tool is left out</source>
         <translation>MCP-Werkzeug &apos;%1&apos;: das Projekt deklariert bereits ein Werkzeug dieses Namens; das MCP-Werkzeug wird ausgelassen</translation>
     </message>
+    <message>
+        <source>MCP server &apos;%1&apos; lists the tool &apos;%2&apos; more than once; the first is kept</source>
+        <translation>MCP-Server &apos;%1&apos; listet das Werkzeug &apos;%2&apos; mehrmals; das erste wird behalten</translation>
+    </message>
 </context>
 <context>
     <name>McpServerPool</name>
-    <message>
-        <source>%1 servers are not supported yet; only stdio servers (with &quot;command&quot;) are</source>
-        <translation>%1-Server werden noch nicht unterstützt; nur stdio-Server (mit &quot;command&quot;)</translation>
-    </message>
     <message>
         <source>MCP server &apos;%1&apos; was removed or changed in toolstudio.json</source>
         <translation>MCP-Server &apos;%1&apos; wurde in toolstudio.json entfernt oder geändert</translation>
@@ -1353,6 +1353,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>notifications/cancelled sent to MCP server &apos;%1&apos; (request %2)</source>
         <translation>notifications/cancelled an MCP-Server &apos;%1&apos; gesendet (Anfrage %2)</translation>
+    </message>
+    <message>
+        <source>HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are</source>
+        <translation>HTTP+SSE-Server werden noch nicht unterstützt; stdio- und Streamable-HTTP-Server schon</translation>
     </message>
 </context>
 <context>

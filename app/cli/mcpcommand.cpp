@@ -72,21 +72,20 @@ void connectAll(std::vector<ServerListing> &listings, const Project &project, co
             listing.state = QStringLiteral("disabled");
             continue;
         }
-        if (config.transport != McpServerConfig::Transport::Stdio) {
+        if (config.transport == McpServerConfig::Transport::Sse) {
             listing.state = QStringLiteral("not supported");
-            listing.error = tr("%1 servers are not supported yet; only stdio servers (with \"command\") are")
-                                .arg(transportName(config.transport));
+            listing.error = tr("HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are");
             continue;
         }
         QString why;
-        const auto launch = McpServerLaunch::forServer(config, project.dir, secrets, &why);
-        if (!launch) {
+        std::unique_ptr<McpTransport> transport = McpServerLaunch::transportFor(config, project.dir, secrets, &why);
+        if (!transport) {
             listing.state = QStringLiteral("failed");
             listing.error = tr("cannot start: %1").arg(why);
             continue;
         }
         ++open;
-        listing.session = std::make_unique<McpClientSession>();
+        listing.session = std::make_unique<McpClientSession>(transport.release());
         McpClientSession *session = listing.session.get();
         QObject::connect(session, &McpClientSession::failed, session,
                          [&, l = &listing](const QString &reason) { settle(*l, QStringLiteral("failed"), reason); });
@@ -100,7 +99,7 @@ void connectAll(std::vector<ServerListing> &listings, const Project &project, co
                 settle(*l, QStringLiteral("ready"), QString());
             });
         });
-        session->open(*launch);
+        session->open();
     }
     if (open > 0)
         loop.exec();
@@ -157,6 +156,11 @@ void printListing(const ServerListing &listing)
                   tr("  (%1 entries of its tools/list are not tools, not an object with a string name: "
                      "left out)")
                       .arg(listing.session->droppedListEntries()));
+    if (listing.session)
+        for (const QString &again : listing.session->duplicateToolNames())
+            printLine(stdout,
+                      tr("  (the tool %1 is listed more than once: the first is kept)")
+                          .arg(elidedText(McpServerConfig::toolName(config.name, again))));
     for (const json &tool : listing.tools) {
         const QString name = McpServerConfig::toolName(config.name, text(tool, "name"));
         QString line = QStringLiteral("  ") + elidedText(name);

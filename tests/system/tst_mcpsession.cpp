@@ -6,6 +6,7 @@
 // tests/data/mcp/fakeserver.py, a server that misbehaves in one way per mode.
 #include "clirunner.h"
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcpreplyid.h"
 #include "testfiles.h"
 
 #include <QDir>
@@ -99,6 +100,10 @@ private Q_SLOTS:
     void childKeepsPipesOpen();
     void deleteWhileFailingAll();
     void listEntriesThatAreNotTools();
+    void replyTooDeepFailsItsRequest_data();
+    void replyTooDeepFailsItsRequest();
+    void replyIdScan_data();
+    void replyIdScan();
 };
 
 void TestMcpSession::referenceServerEverything()
@@ -266,7 +271,8 @@ QString writeMcpProject(const QTemporaryDir &dir)
   "fake": {"command": "python3", "args": ["srv/fakeserver.py", "good"]},
   "boxed": {"command": "python3", "args": ["srv/fakeserver.py", "good"], "sandbox": {"read": ["srv"], "network": false}},
   "keyed": {"command": "python3", "args": ["srv/fakeserver.py"], "env": {"K": "${secret:NOT_SET}"}},
-  "remote": {"url": "https://example.com/mcp"}}})");
+  "legacy": {"url": "http://127.0.0.1:1/sse", "type": "sse"},
+  "remote": {"url": "http://127.0.0.1:1/mcp"}}})");
     return dir.path();
 }
 
@@ -279,30 +285,36 @@ void TestMcpSession::listCommand()
     const QString project = writeMcpProject(dir);
     const CommandResult text = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), project});
     QCOMPARE(text.exitCode, 1); // "keyed" failed
-    QCOMPARE(
-        QString::fromUtf8(text.out),
-        QStringLiteral("boxed  ready  MCP 2025-06-18  fake 0  5 tool(s)\n"
-                       "  boxed__tool-0\n  boxed__tool-1\n  boxed__tool-2\n  boxed__tool-3\n  boxed__tool-4\n"
-                       "fake  ready  MCP 2025-06-18  fake 0  5 tool(s)\n"
-                       "  fake__tool-0\n  fake__tool-1\n  fake__tool-2\n  fake__tool-3\n  fake__tool-4\n"
-                       "keyed  failed\n"
-                       "  cannot start: its env names secrets that are not set: NOT_SET (set them with: "
-                       "toolstudio tools secret PROJECT NAME)\n"
-                       "remote  not supported\n"
-                       "  Streamable HTTP servers are not supported yet; only stdio servers (with \"command\") are\n"));
+    QCOMPARE(QString::fromUtf8(text.out),
+             QStringLiteral("boxed  ready  MCP 2025-06-18  fake 0  5 tool(s)\n"
+                            "  boxed__tool-0\n  boxed__tool-1\n  boxed__tool-2\n  boxed__tool-3\n  boxed__tool-4\n"
+                            "fake  ready  MCP 2025-06-18  fake 0  5 tool(s)\n"
+                            "  fake__tool-0\n  fake__tool-1\n  fake__tool-2\n  fake__tool-3\n  fake__tool-4\n"
+                            "keyed  failed\n"
+                            "  cannot start: its env names secrets that are not set: NOT_SET (set them with: "
+                            "toolstudio tools secret PROJECT NAME)\n"
+                            "legacy  not supported\n"
+                            "  HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are\n"
+                            // Streamable HTTP to a port where no one listens.
+                            "remote  failed\n"
+                            "  the server's reply to request 1 could not be read: no HTTP reply from "
+                            "http://127.0.0.1:1/mcp: Connection refused\n"));
 
     const CommandResult asJson
         = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), project, QStringLiteral("--json")});
     QCOMPARE(asJson.exitCode, 1);
     const json servers = json::parse(asJson.out.toStdString());
-    QCOMPARE(servers.size(), std::size_t(4));
+    QCOMPARE(servers.size(), std::size_t(5));
     QCOMPARE(servers[0]["name"].get<std::string>(), std::string("boxed"));
     QCOMPARE(servers[0]["state"].get<std::string>(), std::string("ready"));
     QCOMPARE(servers[0]["protocol_version"].get<std::string>(), std::string("2025-06-18"));
     QCOMPARE(servers[0]["tools"][4]["name"].get<std::string>(), std::string("boxed__tool-4"));
     QCOMPARE(servers[0]["tools"][4]["server_tool"].get<std::string>(), std::string("tool-4"));
     QCOMPARE(servers[2]["state"].get<std::string>(), std::string("failed"));
-    QCOMPARE(servers[3]["transport"].get<std::string>(), std::string("Streamable HTTP"));
+    QCOMPARE(servers[3]["transport"].get<std::string>(), std::string("HTTP+SSE"));
+    QCOMPARE(servers[3]["state"].get<std::string>(), std::string("not supported"));
+    QCOMPARE(servers[4]["transport"].get<std::string>(), std::string("Streamable HTTP"));
+    QCOMPARE(servers[4]["state"].get<std::string>(), std::string("failed"));
 }
 
 void TestMcpSession::listCommandRefusesUntrusted()
@@ -472,22 +484,84 @@ void TestMcpSession::listEntriesThatAreNotTools()
     QVERIFY2(!text.out.contains('\x1b'), text.out.constData());
     const QList<QByteArray> lines = text.out.split('\n');
     QCOMPARE(lines.size(), 8);
-    QCOMPARE(lines[0], QByteArray("odd  ready  MCP 2025-06-18  fake 0  5 tool(s)"));
+    QCOMPARE(lines[0], QByteArray("odd  ready  MCP 2025-06-18  fake 0  4 tool(s)"));
     QCOMPARE(lines[1],
              QByteArray("  (6 entries of its tools/list are not tools, not an object with a string name: left out)"));
-    QCOMPARE(lines[2],
+    // "twice" is listed twice: the first is kept, the second named.
+    QCOMPARE(lines[2], QByteArray("  (the tool odd__twice is listed more than once: the first is kept)"));
+    QCOMPARE(lines[3],
              QByteArray("  odd__\\u001b]0;pwned\\u0007\\u001b[2Jrun completed\\u202e  (not a valid tool name: scripts "
                         "cannot call it)  \\u001b[31mred"));
-    QVERIFY2(lines[3].startsWith("  odd__" + QByteArray(123, 'n') + "… (9877 bytes dropped)"), lines[3].constData());
-    QCOMPARE(lines[4], QByteArray("  odd__twice"));
+    QVERIFY2(lines[4].startsWith("  odd__" + QByteArray(123, 'n') + "… (9877 bytes dropped)"), lines[4].constData());
+    QCOMPARE(lines[5], QByteArray("  odd__twice"));
     QCOMPARE(lines[6], QByteArray("  odd__deep"));
 
     const CommandResult asJson
         = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), dir.path(), QStringLiteral("--json")});
     QCOMPARE(asJson.exitCode, 0);
     const json servers = json::parse(asJson.out.toStdString());
-    QCOMPARE(servers[0]["tools"].size(), std::size_t(5));
-    QCOMPARE(servers[0]["tools"][4]["server_tool"].get<std::string>(), std::string("deep"));
+    QCOMPARE(servers[0]["tools"].size(), std::size_t(4));
+    QCOMPARE(servers[0]["tools"][2]["server_tool"].get<std::string>(), std::string("twice"));
+    QCOMPARE(servers[0]["tools"][3]["server_tool"].get<std::string>(), std::string("deep"));
+
+    // As project tools: one odd__twice, the second named in a warning.
+    const CommandResult tools = toolstudio({QStringLiteral("tools"), QStringLiteral("list"), dir.path()});
+    QCOMPARE(tools.exitCode, 0);
+    QCOMPARE(tools.out.count("odd__twice\t"), 1);
+    QVERIFY2(tools.err.contains("warning: MCP server 'odd' lists the tool 'twice' more than once; the first is kept\n"),
+             tools.err.constData());
+}
+
+void TestMcpSession::replyTooDeepFailsItsRequest_data()
+{
+    QTest::addColumn<QString>("tool");
+    QTest::newRow("id before the result") << QStringLiteral("tool-0");
+    QTest::newRow("id after the result") << QStringLiteral("tool-1");
+}
+
+void TestMcpSession::replyTooDeepFailsItsRequest()
+{
+    // A reply nested deeper than the JSON depth limit cannot be read; its id is found in
+    // its text, and its request fails at once (it waited for its 60 s timeout before).
+    QFETCH(QString, tool);
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("deep")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    const McpReply reply = callAndWait(session, tool, json::object());
+    QCOMPARE(reply.failure.section(QStringLiteral(" (byte offset"), 0, 0),
+             QStringLiteral("the server's reply to request 2 could not be read: not valid JSON: nested deeper than "
+                            "128 levels"));
+    QCOMPARE(session.refusedMessages(), 1LL);
+    QCOMPARE(session.state(), McpClientSession::State::Ready); // the session goes on
+    QVERIFY(callAndWait(session, QStringLiteral("tool-0"), json::object())
+                .failure.startsWith(QStringLiteral("the server's reply to request 3 could not be read")));
+}
+
+void TestMcpSession::replyIdScan_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("id"); // as JSON
+    const QByteArray deep = QByteArray(300, '[') + QByteArray(300, ']');
+    QTest::newRow("integer first") << QByteArray(R"({"id": 7, "result": )" + deep + "}") << QByteArray("7");
+    QTest::newRow("string last") << QByteArray(R"({"result": {"a": )" + deep + R"(}, "id" : "r-1"})")
+                                 << QByteArray(R"("r-1")");
+    QTest::newRow("id inside the result is not the reply's")
+        << QByteArray(R"({"result": {"id": 5, "x": )" + deep + "}}") << QByteArray("null");
+    QTest::newRow("a request of the server")
+        << QByteArray(R"({"id": 5, "method": "ping", "params": )" + deep + "}") << QByteArray("null");
+    QTest::newRow("id in a string") << QByteArray(R"({"result": ""id": 4", "x": )" + deep + "}") << QByteArray("null");
+    QTest::newRow("not an object") << QByteArray(R"([{"id": 1}])") << QByteArray("null");
+    QTest::newRow("cut off") << QByteArray(R"({"result": [[[)") << QByteArray("null");
+    QTest::newRow("an id of another type") << QByteArray(R"({"id": [1], "result": 1})") << QByteArray("null");
+    QTest::newRow("an id over 1 KiB") << QByteArray("{\"id\": \"" + QByteArray(2000, 'i') + "\", \"result\": 1}")
+                                      << QByteArray("null");
+}
+
+void TestMcpSession::replyIdScan()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, id);
+    QCOMPARE(QByteArray::fromStdString(McpReplyId::scan(std::string_view(text.constData(), text.size())).dump()), id);
 }
 
 QTEST_GUILESS_MAIN(TestMcpSession)

@@ -57,12 +57,17 @@ const QStringList &McpClientSession::supportedVersions()
 }
 
 McpClientSession::McpClientSession(QObject *parent)
+    : McpClientSession(new McpStdioTransport, parent)
+{}
+
+McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
     : QObject(parent)
-    , m_transport(new McpStdioTransport(this))
+    , m_transport(transport)
 {
-    connect(m_transport, &McpStdioTransport::messageReceived, this, &McpClientSession::onMessage);
-    connect(m_transport, &McpStdioTransport::messageRefused, this, &McpClientSession::onRefused);
-    connect(m_transport, &McpStdioTransport::finished, this, &McpClientSession::onFinished);
+    m_transport->setParent(this);
+    connect(m_transport, &McpTransport::messageReceived, this, &McpClientSession::onMessage);
+    connect(m_transport, &McpTransport::messageRefused, this, &McpClientSession::onRefused);
+    connect(m_transport, &McpTransport::finished, this, &McpClientSession::onFinished);
 }
 
 McpClientSession::~McpClientSession()
@@ -76,9 +81,16 @@ McpClientSession::~McpClientSession()
 
 void McpClientSession::open(const McpStdioTransport::Launch &launch)
 {
+    if (auto *stdio = qobject_cast<McpStdioTransport *>(m_transport))
+        stdio->setLaunch(launch);
+    open();
+}
+
+void McpClientSession::open()
+{
     m_state = State::Initializing;
     m_failure.clear();
-    m_transport->start(launch);
+    m_transport->start();
     const json params = {
         {"protocolVersion", supportedVersions().first().toStdString()},
         {"capabilities", json::object()},
@@ -179,6 +191,7 @@ qint64 McpClientSession::callTool(const QString &name, const json &arguments, co
 void McpClientSession::listTools(std::function<void(const std::vector<json> &, const McpReply &)> done)
 {
     m_droppedListEntries = 0;
+    m_duplicateToolNames.clear();
     listPage(nullptr, 1, std::make_shared<ListedTools>(), std::move(done));
 }
 
@@ -215,10 +228,19 @@ void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<Li
         // members of each (`mcp list --json` aborted on a number in the list).
         for (const json &tool : *list) {
             const auto name = tool.is_object() ? tool.find("name") : tool.end();
-            if (tool.is_object() && name != tool.end() && name->is_string())
-                tools->tools.push_back(tool);
-            else
+            if (!tool.is_object() || name == tool.end() || !name->is_string()) {
                 ++m_droppedListEntries;
+                continue;
+            }
+            // A name listed again (on any page) would be a second tool of the same name:
+            // the first is kept, the others named (duplicateToolNames).
+            if (!tools->names.insert(name->get<std::string>()).second) {
+                const QString again = QString::fromStdString(name->get<std::string>());
+                if (!m_duplicateToolNames.contains(again) && m_duplicateToolNames.size() < MaxNamedDuplicates)
+                    m_duplicateToolNames << again;
+                continue;
+            }
+            tools->tools.push_back(tool);
         }
         const auto next = result.find("nextCursor");
         if (next == result.end() || next->is_null()) {
@@ -286,9 +308,16 @@ void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
 
 void McpClientSession::onRefused(const QString &reason, const json &id)
 {
-    Q_UNUSED(reason)
-    Q_UNUSED(id)
     ++m_refusedMessages;
+    // A reply the session cannot read (nested too deep, too many values, …) still ends
+    // its request now, rather than at its timeout.
+    if (!id.is_number_integer() || !m_pending.count(id.get<qint64>()))
+        return;
+    const qint64 request = id.get<qint64>();
+    finish(request,
+           McpReply{{},
+                    {},
+                    QStringLiteral("the server's reply to request %1 could not be read: %2").arg(request).arg(reason)});
 }
 
 void McpClientSession::onFinished(const QString &why)

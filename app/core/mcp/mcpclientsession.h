@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 /// The answer to one request the studio sent a server: its result, or why there is
@@ -27,7 +28,8 @@ struct McpReply
 };
 
 /// A client session with one MCP server in the 2025 era (protocol revisions
-/// 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05): open() starts the server, sends
+/// 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05), over any McpTransport (stdio or
+/// Streamable HTTP): open() starts the transport, sends
 /// `initialize` (the latest revision the studio speaks), checks the server's chosen
 /// revision is one it speaks, then sends `notifications/initialized` and is ready().
 ///
@@ -35,7 +37,9 @@ struct McpReply
 /// handed to its callback exactly once — by the server's response, or with a failure
 /// when the server ends, the session is closed, or its timeout passes (a timed-out
 /// request is cancelled with `notifications/cancelled`, as the spec asks). A response
-/// whose id the session did not send is counted (unmatchedResponses) and dropped.
+/// whose id the session did not send is counted (unmatchedResponses) and dropped. A
+/// response the session cannot read (nested deeper than the JSON depth limit, …) fails
+/// its request at once, naming why, when its id can be read from its text (McpReplyId).
 ///
 /// Server text in failures (its stderr tail, a revision) is quoted printable and
 /// bounded; serverInfo and capabilities that are not objects read as empty objects.
@@ -62,10 +66,17 @@ public:
     /// Bytes of tools (as compact JSON) all pages of tools/list may add up to: a list
     /// of a few hundred tools with their schemas is well under 1 MiB.
     static constexpr std::size_t MaxListedToolBytes = 16u << 20;
+    static constexpr qsizetype MaxNamedDuplicates = 20;
 
+    /// A session over stdio (open(launch) starts the server).
     explicit McpClientSession(QObject *parent = nullptr);
+    /// A session over `transport` (taken over, any McpTransport).
+    explicit McpClientSession(McpTransport *transport, QObject *parent = nullptr);
     ~McpClientSession() override;
 
+    /// Starts the transport and sends initialize.
+    void open();
+    /// open() of a stdio session with `launch`.
     void open(const McpStdioTransport::Launch &launch);
     /// How long open() waits for the initialize result (InitializeTimeoutMs by default).
     void setInitializeTimeout(int ms) { m_initializeTimeoutMs = ms; }
@@ -85,7 +96,10 @@ public:
     qint64 unmatchedResponses() const { return m_unmatchedResponses; }
     /// Entries of the last listTools() that were not tools (not an object with a string name).
     qint64 droppedListEntries() const { return m_droppedListEntries; }
-    McpStdioTransport *transport() const { return m_transport; }
+    /// Names the last listTools() got more than once (as the server sent them, at most
+    /// MaxNamedDuplicates): only the first tool of each name is kept.
+    const QStringList &duplicateToolNames() const { return m_duplicateToolNames; }
+    McpTransport *transport() const { return m_transport; }
 
     /// Sends `method` with `params` (an object, or null for none); `done` gets the reply.
     /// Returns the request's id (0 when the session is not ready: `done` is called at
@@ -95,7 +109,8 @@ public:
     void cancel(qint64 id, const QString &reason);
     /// tools/list, every page: `done` gets all tools (each as the server sent it), or the
     /// reply of the page that failed. An entry that is not an object with a string
-    /// `name` is left out and counted (droppedListEntries).
+    /// `name` is left out and counted (droppedListEntries); a tool whose name came
+    /// before is left out and named (duplicateToolNames).
     void listTools(std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
     /// tools/call of `name` with `arguments` (an object); `meta` (object or null) is sent
     /// as `_meta`.
@@ -125,6 +140,7 @@ private:
     struct ListedTools
     {
         std::vector<nlohmann::json> tools;
+        std::set<std::string> names;
         std::size_t bytes = 0;
     };
 
@@ -136,7 +152,7 @@ private:
     void listPage(const nlohmann::json &cursor, int page, std::shared_ptr<ListedTools> tools,
                   std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
 
-    McpStdioTransport *m_transport = nullptr;
+    McpTransport *m_transport = nullptr;
     State m_state = State::Idle;
     QString m_failure;
     QString m_protocolVersion;
@@ -149,4 +165,5 @@ private:
     qint64 m_refusedMessages = 0;
     qint64 m_unmatchedResponses = 0;
     qint64 m_droppedListEntries = 0;
+    QStringList m_duplicateToolNames;
 };

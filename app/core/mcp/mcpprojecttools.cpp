@@ -74,6 +74,9 @@ QStringList McpProjectTools::addTools(Project &project, const McpServerPool &poo
         }
         if (server.state != McpServerStatus::State::Ready)
             continue;
+        for (const QString &again : server.duplicateTools)
+            problems << tr("MCP server '%1' lists the tool '%2' more than once; the first is kept")
+                            .arg(server.name, printableLines(again).left(200));
         for (const json &listed : server.tools) {
             QString problem;
             std::optional<Tool> tool = toTool(server.name, listed, project, &problem);

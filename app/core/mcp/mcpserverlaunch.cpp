@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcpserverlaunch.h"
 
+#include "mcp/mcphttptransport.h"
 #include "project/mcpserverconfig.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
@@ -84,6 +85,45 @@ std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server
     launch.configure
         = [sandbox, confined](QProcess *process, QString *why) { return sandbox->configure(process, confined, why); };
     return launch;
+}
+
+std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const QString &projectDir,
+                                           const Secrets &secrets, QString *error)
+{
+    switch (server.transport) {
+    case McpServerConfig::Transport::Stdio: {
+        const auto launch = forServer(server, projectDir, secrets, error);
+        if (!launch)
+            return nullptr;
+        auto stdio = std::make_unique<McpStdioTransport>();
+        stdio->setLaunch(*launch);
+        return stdio;
+    }
+    case McpServerConfig::Transport::StreamableHttp: {
+        McpHttpTransport::Endpoint endpoint;
+        endpoint.url = QUrl(server.url);
+        const QString scheme = endpoint.url.scheme();
+        if (!endpoint.url.isValid() || endpoint.url.host().isEmpty()
+            || (scheme != QLatin1String("http") && scheme != QLatin1String("https"))) {
+            *error = QStringLiteral("its url \"%1\" is not an http:// or https:// URL").arg(server.url.left(200));
+            return nullptr;
+        }
+        QStringList missing;
+        for (auto it = server.headers.cbegin(); it != server.headers.cend(); ++it)
+            endpoint.headers.append({it.key().toUtf8(), expandSecrets(it.value(), secrets, &missing).toUtf8()});
+        if (!missing.isEmpty()) {
+            *error = QStringLiteral("its headers name secrets that are not set: %1 (set them with: toolstudio tools "
+                                    "secret PROJECT NAME)")
+                         .arg(missing.join(QStringLiteral(", ")));
+            return nullptr;
+        }
+        return std::make_unique<McpHttpTransport>(std::move(endpoint));
+    }
+    case McpServerConfig::Transport::Sse:
+        break;
+    }
+    *error = QStringLiteral("HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are");
+    return nullptr;
 }
 
 } // namespace McpServerLaunch

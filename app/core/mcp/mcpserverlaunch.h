@@ -4,6 +4,7 @@
 
 #include "mcp/mcpstdiotransport.h"
 
+#include <memory>
 #include <optional>
 
 struct McpServerConfig;
@@ -24,6 +25,12 @@ namespace McpServerLaunch {
 /// launcher).
 std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server, const QString &projectDir,
                                                    const Secrets &secrets, QString *error);
+/// The transport of `server`: over stdio (forServer), or Streamable HTTP to its `url`
+/// with its `headers`, each "${secret:NAME}" replaced; nullptr with the reason (a
+/// secret not set, a URL that is not http(s), an HTTP+SSE server, which the studio
+/// does not speak yet).
+std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const QString &projectDir,
+                                           const Secrets &secrets, QString *error);
 /// `value` with every "${secret:NAME}" replaced; names of secrets not set go to `missing`.
 QString expandSecrets(const QString &value, const Secrets &secrets, QStringList *missing);
 } // namespace McpServerLaunch

@@ -20,12 +20,6 @@ bool sameEntry(const McpServerConfig &a, const McpServerConfig &b)
         && a.read == b.read && a.readWrite == b.readWrite && a.network == b.network;
 }
 
-QString transportName(McpServerConfig::Transport transport)
-{
-    return transport == McpServerConfig::Transport::Sse ? QStringLiteral("HTTP+SSE")
-                                                        : QStringLiteral("Streamable HTTP");
-}
-
 } // namespace
 
 QString McpServerStatus::stateName(State state)
@@ -104,10 +98,9 @@ void McpServerPool::setServers(const std::vector<McpServerConfig> &servers)
         server.status.name = config.name;
         if (config.disabled) {
             server.status.state = McpServerStatus::State::Disabled;
-        } else if (config.transport != McpServerConfig::Transport::Stdio) {
+        } else if (config.transport == McpServerConfig::Transport::Sse) {
             server.status.state = McpServerStatus::State::Unsupported;
-            server.status.error = tr("%1 servers are not supported yet; only stdio servers (with \"command\") are")
-                                      .arg(transportName(config.transport));
+            server.status.error = tr("HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are");
         }
         kept.emplace(config.name, std::move(server));
     }
@@ -164,15 +157,16 @@ void McpServerPool::start(Server &server)
 {
     const QString name = server.config.name;
     QString why;
-    const auto launch = McpServerLaunch::forServer(server.config, m_projectDir, Secrets::load(m_projectDir), &why);
-    if (!launch) {
+    std::unique_ptr<McpTransport> transport
+        = McpServerLaunch::transportFor(server.config, m_projectDir, Secrets::load(m_projectDir), &why);
+    if (!transport) {
         // Reported on the next turn: call() and connectAll() never call back from inside.
         server.status.state = McpServerStatus::State::Starting;
         QTimer::singleShot(0, this, [this, name, why] { onStopped(name, tr("cannot start: %1").arg(why), true); });
         return;
     }
     dropSession(server.session, this);
-    auto *session = new McpClientSession(this);
+    auto *session = new McpClientSession(transport.release(), this);
     server.session = session;
     server.status.state = McpServerStatus::State::Starting;
     server.status.error.clear();
@@ -190,12 +184,13 @@ void McpServerPool::start(Server &server)
                 return;
             }
             server->status.tools = tools;
+            server->status.duplicateTools = session->duplicateToolNames();
             server->status.protocolVersion = session->protocolVersion();
             server->status.serverInfo = session->serverInfo();
             onReady(name);
         });
     });
-    connect(session->transport(), &McpStdioTransport::stderrReceived, this, [this, name](const QByteArray &bytes) {
+    connect(session->transport(), &McpTransport::stderrReceived, this, [this, name](const QByteArray &bytes) {
         for (auto &[id, call] : m_calls) {
             if (call.server != name || call.requestId == 0 || call.stderrOutput.size() >= MaxCallStderrBytes)
                 continue;
@@ -203,7 +198,7 @@ void McpServerPool::start(Server &server)
         }
     });
     Q_EMIT serverChanged(name);
-    session->open(*launch);
+    session->open();
 }
 
 void McpServerPool::onReady(const QString &name)

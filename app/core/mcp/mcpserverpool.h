@@ -22,7 +22,7 @@ struct McpServerStatus
         Ready,       ///< initialized; `tools` listed
         Failed,      ///< could not start, initialize or list; `error` says why
         Disabled,    ///< "disabled": true
-        Unsupported, ///< a transport the studio does not speak yet (Streamable HTTP, SSE)
+        Unsupported, ///< a transport the studio does not speak yet (HTTP+SSE)
     };
     QString name;
     State state = State::Idle;
@@ -30,6 +30,7 @@ struct McpServerStatus
     QString protocolVersion;
     nlohmann::json serverInfo = nlohmann::json::object();
     std::vector<nlohmann::json> tools; ///< each as the server sent it in tools/list
+    QStringList duplicateTools;        ///< names tools/list had more than once (the first kept)
 
     static QString stateName(State state); ///< "idle", "starting", "ready", "failed", "disabled", "not supported"
 };

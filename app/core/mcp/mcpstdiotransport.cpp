@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpstdiotransport.h"
 
+#include "mcpreplyid.h"
+
 #include "bridgeframereader.h"
 
 #include <QPointer>
@@ -11,7 +13,7 @@
 #include <unistd.h>
 
 McpStdioTransport::McpStdioTransport(QObject *parent)
-    : QObject(parent)
+    : McpTransport(parent)
 {}
 
 McpStdioTransport::~McpStdioTransport()
@@ -29,8 +31,9 @@ McpStdioTransport::~McpStdioTransport()
     }
 }
 
-void McpStdioTransport::start(const Launch &launch)
+void McpStdioTransport::start()
 {
+    const Launch &launch = m_launch;
     delete m_process;
     m_process = new QProcess(this);
     m_reader = std::make_unique<BridgeFrameReader>(MaxMessageBytes);
@@ -149,7 +152,7 @@ void McpStdioTransport::readStdout()
         if (decoded.message)
             Q_EMIT messageReceived(*decoded.message);
         else
-            Q_EMIT messageRefused(QString::fromStdString(decoded.problem.message), decoded.problemId);
+            Q_EMIT messageRefused(QString::fromStdString(decoded.problem.message), McpReplyId::scan(event.line));
     }
 }
 

@@ -2,9 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "jsonrpc/jsonrpcmessage.h"
+#include "mcptransport.h"
 
-#include <QObject>
 #include <QProcess>
 #include <QStringList>
 
@@ -36,7 +35,7 @@ class BridgeFrameReader;
 ///
 /// A slot of messageReceived may delete the transport (or its session): the rest of
 /// the stdout read at that moment is then dropped, nothing of the transport is touched.
-class McpStdioTransport : public QObject
+class McpStdioTransport : public McpTransport
 {
     Q_OBJECT
 public:
@@ -51,7 +50,6 @@ public:
         std::function<bool(QProcess *, QString *)> configure;
     };
 
-    static constexpr std::size_t MaxMessageBytes = 64u << 20;
     /// Bytes of earlier messages that may wait for the server to read them before a
     /// message is sent; over it, the server is killed (one message of any size is sent).
     static constexpr qint64 MaxPendingWriteBytes = 64 << 20;
@@ -61,33 +59,29 @@ public:
     explicit McpStdioTransport(QObject *parent = nullptr);
     ~McpStdioTransport() override;
 
+    /// The launch start() uses.
+    void setLaunch(const Launch &launch) { m_launch = launch; }
     /// Starts the server; started() or finished() follows.
-    void start(const Launch &launch);
+    void start() override;
+    void start(const Launch &launch)
+    {
+        setLaunch(launch);
+        start();
+    }
     /// Writes one message as one line (kept by QProcess while the server is starting).
     /// False (nothing written) when the server has ended or is being stopped, or when
     /// more than MaxPendingWriteBytes already wait for it (it is killed then).
-    bool send(const JsonRpcMessage &message);
+    bool send(const JsonRpcMessage &message) override;
     /// Ends the server (see the class comment); finished() follows unless it was not running.
-    void stop();
-    bool isRunning() const;
+    void stop() override;
+    bool isRunning() const override;
     /// The last StderrTailBytes of the server's stderr, as UTF-8 text (a cut multi-byte
-    /// character at the start is dropped).
-    QString stderrTail() const;
+    /// character at the start is dropped). finished()'s `why`: "exited with code N",
+    /// "killed by signal N", "could not be started: …" or "does not read its stdin: …;
+    /// it was killed".
+    QString stderrTail() const override;
     /// The server's pid while it runs, else 0.
     qint64 processId() const;
-
-Q_SIGNALS:
-    void started();
-    void messageReceived(const JsonRpcMessage &message);
-    /// A stdout line that is not a JSON-RPC message, or one over MaxMessageBytes:
-    /// `reason` says which; `id` is the request id when one could be read.
-    void messageRefused(const QString &reason, const nlohmann::json &id);
-    /// The server is gone: `why` = "exited with code N", "killed by signal N", "could
-    /// not be started: …" or "does not read its stdin: …; it was killed".
-    void finished(const QString &why);
-    /// Bytes the server wrote to its stderr, as they come (a call keeps them as its
-    /// attempt's output, McpServerPool).
-    void stderrReceived(const QByteArray &bytes);
 
 private:
     void readStdout();
@@ -96,6 +90,7 @@ private:
     void onError(QProcess::ProcessError error);
     void killGroup();
 
+    Launch m_launch;
     QProcess *m_process = nullptr;
     std::unique_ptr<BridgeFrameReader> m_reader;
     QByteArray m_stderrTail;

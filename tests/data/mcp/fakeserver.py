@@ -24,6 +24,8 @@
               name with control characters, one of 10 000 characters, a name twice, a
               tool nested 50 levels deep; before answering, 20 000 notifications and
               1 000 responses to ids never sent
+  deep        like good, but tools/call is answered with a result nested 200 levels deep
+              (its id before the result for "tool-0", after it for other tools)
   many        like good, but first writes a reply of 8 Mi + 1 values (empty objects, 24 MiB)
   steps       the tools of STEP_TOOLS, for calls as durable steps (tst_mcphandler): echo
               (its stderr names the idempotency key of _meta), sum (structuredContent),
@@ -197,6 +199,16 @@ while True:
             sys.stderr.write("\x1b]0;pwned\x07" + "e" * 100000 + "\x1b[2J\n")
             sys.stderr.flush()
             sys.exit(4)
+        if mode == "deep":
+            # a reply nested 200 levels deep (over the studio's 128): "tool-0" with the
+            # id first, any other tool with it after the deep result
+            deep = '{"content":[{"type":"text","text":"x","_meta":%s%s}]}' % ("[" * 200, "]" * 200)
+            if message["params"]["name"] == "tool-0":
+                sys.stdout.write('{"jsonrpc":"2.0","id":%d,"result":%s}\n' % (rid, deep))
+            else:
+                sys.stdout.write('{"jsonrpc":"2.0","result":%s,"id":%d}\n' % (deep, rid))
+            sys.stdout.flush()
+            continue
         if mode == "twice":
             line = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": []}}) + "\n"
             sys.stdout.write(line * 2)

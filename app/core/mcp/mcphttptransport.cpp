@@ -1,0 +1,271 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcphttptransport.h"
+
+#include "mcpreplyid.h"
+#include "mcpssereader.h"
+#include "project/printabletext.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QPointer>
+#include <QTimer>
+
+using nlohmann::json;
+
+namespace {
+
+/// True for 1 to `max` bytes of visible ASCII (a header value the studio sends back).
+bool visibleAscii(const QByteArray &value, int max)
+{
+    if (value.isEmpty() || value.size() > max)
+        return false;
+    for (const char c : value)
+        if (c < 0x21 || c > 0x7E)
+            return false;
+    return true;
+}
+
+std::string_view viewOf(const QByteArray &bytes)
+{
+    return std::string_view(bytes.constData(), std::size_t(bytes.size()));
+}
+
+} // namespace
+
+McpHttpTransport::McpHttpTransport(Endpoint endpoint, QObject *parent)
+    : McpTransport(parent)
+    , m_endpoint(std::move(endpoint))
+    , m_network(new QNetworkAccessManager(this))
+{}
+
+McpHttpTransport::~McpHttpTransport()
+{
+    for (auto &[reply, post] : m_posts) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
+void McpHttpTransport::start()
+{
+    m_running = true;
+    m_stopping = false;
+    m_sessionId.clear();
+    m_protocolVersion.clear();
+    // Nothing to connect: the first POST (initialize) reaches the server.
+    QMetaObject::invokeMethod(
+        this, [this] { Q_EMIT started(); }, Qt::QueuedConnection);
+}
+
+bool McpHttpTransport::send(const JsonRpcMessage &message)
+{
+    if (!m_running || m_stopping)
+        return false;
+    QNetworkRequest request(m_endpoint.url);
+    for (const auto &[name, value] : m_endpoint.headers)
+        request.setRawHeader(name, value);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setRawHeader("Accept", "application/json, text/event-stream");
+    if (!m_sessionId.isEmpty())
+        request.setRawHeader("Mcp-Session-Id", m_sessionId);
+    if (!m_protocolVersion.isEmpty())
+        request.setRawHeader("MCP-Protocol-Version", m_protocolVersion);
+    const std::string body = message.encode();
+    QNetworkReply *reply = m_network->post(request, QByteArray(body.data(), qsizetype(body.size())));
+    Post &post = m_posts[reply];
+    if (message.kind == JsonRpcMessage::Kind::Request)
+        post.requestId = message.id;
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
+    return true;
+}
+
+void McpHttpTransport::stop()
+{
+    if (!m_running || m_stopping)
+        return;
+    m_stopping = true;
+    for (auto &[reply, post] : std::exchange(m_posts, {})) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+    const auto ended = [this] {
+        m_running = false;
+        Q_EMIT finished(QStringLiteral("was disconnected"));
+    };
+    if (m_sessionId.isEmpty()) {
+        QMetaObject::invokeMethod(this, ended, Qt::QueuedConnection);
+        return;
+    }
+    QNetworkRequest request(m_endpoint.url);
+    for (const auto &[name, value] : m_endpoint.headers)
+        request.setRawHeader(name, value);
+    request.setRawHeader("Mcp-Session-Id", m_sessionId);
+    if (!m_protocolVersion.isEmpty())
+        request.setRawHeader("MCP-Protocol-Version", m_protocolVersion);
+    request.setTransferTimeout(StopGraceMs);
+    QNetworkReply *reply = m_network->deleteResource(request);
+    connect(reply, &QNetworkReply::finished, this, [reply, ended] {
+        reply->deleteLater();
+        ended(); // a server that refuses DELETE (405) keeps the session until it times out
+    });
+}
+
+QString McpHttpTransport::describeUrl() const
+{
+    return elidedText(m_endpoint.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery), 200);
+}
+
+bool McpHttpTransport::readHead(QNetworkReply *reply, Post &post)
+{
+    if (post.typeKnown)
+        return true;
+    post.typeKnown = true;
+    const QByteArray session = reply->rawHeader("Mcp-Session-Id");
+    if (m_sessionId.isEmpty() && visibleAscii(session, MaxSessionIdBytes))
+        m_sessionId = session;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().trimmed().toLower();
+    post.sse = status >= 200 && status < 300 && type.startsWith("text/event-stream");
+    if (post.sse)
+        post.events = std::make_unique<McpSseReader>(MaxMessageBytes);
+    return true;
+}
+
+void McpHttpTransport::onReadyRead(QNetworkReply *reply)
+{
+    const auto found = m_posts.find(reply);
+    if (found == m_posts.end())
+        return;
+    Post &post = found->second;
+    readHead(reply, post);
+    const QByteArray bytes = reply->readAll();
+    if (!post.sse) {
+        if (std::size_t(post.body.size() + bytes.size()) > MaxMessageBytes) {
+            const QPointer<McpHttpTransport> alive(this);
+            refuse(QStringLiteral("an HTTP reply of more than %1 bytes is over the limit; it was dropped")
+                       .arg(MaxMessageBytes),
+                   post);
+            if (!alive)
+                return;
+            m_posts.erase(reply);
+            reply->disconnect(this);
+            reply->abort();
+            reply->deleteLater();
+            return;
+        }
+        post.body += bytes;
+        return;
+    }
+    for (McpSseReader::Event &event : post.events->feed(viewOf(bytes))) {
+        if (event.type != "message")
+            continue;
+        const QPointer<McpHttpTransport> alive(this);
+        if (event.oversized)
+            Q_EMIT messageRefused(
+                QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped").arg(MaxMessageBytes),
+                nullptr);
+        else
+            deliver(event.data, post);
+        if (!alive || !m_posts.count(reply))
+            return;
+    }
+}
+
+void McpHttpTransport::onFinished(QNetworkReply *reply)
+{
+    const auto found = m_posts.find(reply);
+    if (found == m_posts.end())
+        return;
+    reply->deleteLater();
+    const QPointer<McpHttpTransport> alive(this);
+    onReadyRead(reply); // what is left of the body
+    if (!alive)
+        return;
+    const auto still = m_posts.find(reply);
+    if (still == m_posts.end())
+        return;
+    Post post = std::move(still->second);
+    m_posts.erase(still);
+
+    const QVariant statusValue = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    const int status = statusValue.toInt();
+    if (!statusValue.isValid()) {
+        refuse(QStringLiteral("no HTTP reply from %1: %2").arg(describeUrl(), reply->errorString()), post);
+        return;
+    }
+    if (status == 404 && !m_sessionId.isEmpty() && !post.requestId.is_null()) {
+        // The server ended the session (spec): the client must start a new one.
+        if (!refuse(QStringLiteral("HTTP 404: the server ended the session"), post))
+            return;
+        m_running = false;
+        m_sessionId.clear();
+        Q_EMIT finished(QStringLiteral("ended the session (HTTP 404 to its session id)"));
+        return;
+    }
+    if (status < 200 || status >= 300) {
+        const QString body = elidedText(printableLines(QString::fromUtf8(post.body)).simplified(), QuotedBodyChars);
+        refuse(QStringLiteral("HTTP %1 from %2%3")
+                   .arg(status)
+                   .arg(describeUrl(), body.isEmpty() ? QString() : QStringLiteral(": ") + body),
+               post);
+        return;
+    }
+    if (post.sse) {
+        if (post.events->midEvent()
+            && !refuse(QStringLiteral("its event stream ended in the middle of an event"), post))
+            return;
+    } else if (!post.body.trimmed().isEmpty()) {
+        if (!deliver(viewOf(post.body), post))
+            return;
+    }
+    if (!post.answered && !post.requestId.is_null())
+        refuse(post.sse ? QStringLiteral("its event stream ended before the response")
+                        : QStringLiteral("the HTTP reply (status %1) had no response in it").arg(status),
+               post);
+}
+
+bool McpHttpTransport::deliver(std::string_view text, Post &post)
+{
+    const QPointer<McpHttpTransport> alive(this);
+    JsonRpcDecoded decoded = JsonRpc::decode(text);
+    if (!decoded.message) {
+        json id = McpReplyId::scan(text);
+        const QString reason = QString::fromStdString(decoded.problem.message);
+        if (id.is_null() && !post.sse && !post.answered && !post.requestId.is_null())
+            return refuse(reason, post); // a JSON body answers the request it was posted with
+        if (!id.is_null() && id == post.requestId)
+            post.answered = true;
+        Q_EMIT messageRefused(reason, id);
+        return bool(alive);
+    }
+    const JsonRpcMessage &message = *decoded.message;
+    const bool isResponse = message.kind == JsonRpcMessage::Kind::Result || message.kind == JsonRpcMessage::Kind::Error;
+    if (isResponse && message.id == post.requestId)
+        post.answered = true;
+    if (message.kind == JsonRpcMessage::Kind::Result && m_protocolVersion.isEmpty() && message.result.is_object()) {
+        // The revision initialize chose: every later request names it (spec).
+        const auto version = message.result.find("protocolVersion");
+        if (version != message.result.end() && version->is_string() && message.result.contains("serverInfo")) {
+            const QByteArray chosen = QByteArray::fromStdString(version->get<std::string>());
+            if (visibleAscii(chosen, 40))
+                m_protocolVersion = chosen;
+        }
+    }
+    Q_EMIT messageReceived(message);
+    return bool(alive);
+}
+
+bool McpHttpTransport::refuse(const QString &reason, Post &post)
+{
+    if (post.answered)
+        return true;
+    post.answered = true;
+    const QPointer<McpHttpTransport> alive(this);
+    Q_EMIT messageRefused(reason, post.requestId);
+    return bool(alive);
+}

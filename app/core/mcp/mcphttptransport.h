@@ -1,0 +1,97 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "mcptransport.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+#include <QUrl>
+
+#include <map>
+#include <memory>
+
+class McpSseReader;
+class QNetworkAccessManager;
+class QNetworkReply;
+
+/// MCP's Streamable HTTP transport (spec "Transports", 2025 era), client side, over Qt
+/// Network: each message the studio sends is one POST of JSON to the server's URL
+/// (`Accept: application/json, text/event-stream`), with the server's
+/// `Mcp-Session-Id` once it gave one and `MCP-Protocol-Version` once initialize chose
+/// one, and the endpoint's own headers (e.g. `Authorization`, its secrets expanded by
+/// McpServerLaunch). The server answers a request with one JSON body or with an event
+/// stream (notifications and requests of its own, then the response); a notification
+/// or response it takes with 202.
+///
+/// What comes back is outside input, bounded as on stdio: a body or an event over
+/// MaxMessageBytes is dropped (the reply is aborted), the rest read by JsonRpc::decode.
+/// A POST that ends without the response to its request — not JSON, an HTTP error, no
+/// connection, a stream cut in the middle of an event or before the response — is
+/// reported by messageRefused with that request's id, so the request fails at once,
+/// naming why. HTTP 404 to a request that carried a session id means the server ended
+/// the session: finished() follows ("the server ended the session …"), the next call
+/// opens a new session.
+///
+/// The optional GET stream for server-initiated messages outside a request is not
+/// opened (the reference servers send everything the studio needs on the POST streams).
+/// stop() sends DELETE with the session id (spec: the client ends its session), waits
+/// for it at most StopGraceMs, then reports finished(); a transport destroyed before
+/// (or without stop()) sends nothing.
+class McpHttpTransport : public McpTransport
+{
+    Q_OBJECT
+public:
+    struct Endpoint
+    {
+        QUrl url;
+        QList<QPair<QByteArray, QByteArray>> headers; ///< sent with every request
+    };
+
+    static constexpr int StopGraceMs = 2000;
+    /// Characters of an HTTP error's body quoted in the failure.
+    static constexpr int QuotedBodyChars = 300;
+    /// Bytes a session id may have (visible ASCII only, as the spec asks).
+    static constexpr int MaxSessionIdBytes = 1024;
+
+    explicit McpHttpTransport(Endpoint endpoint, QObject *parent = nullptr);
+    ~McpHttpTransport() override;
+
+    void start() override;
+    bool send(const JsonRpcMessage &message) override;
+    void stop() override;
+    bool isRunning() const override { return m_running; }
+    /// The session id the server gave with its initialize answer, else "".
+    QByteArray sessionId() const { return m_sessionId; }
+
+private:
+    struct Post
+    {
+        nlohmann::json requestId; ///< the request it carried, null for a notification or response
+        bool answered = false;    ///< its response came (or its failure was reported)
+        bool sse = false;
+        bool typeKnown = false;
+        QByteArray body;
+        std::unique_ptr<McpSseReader> events;
+    };
+
+    void onReadyRead(QNetworkReply *reply);
+    void onFinished(QNetworkReply *reply);
+    /// Reads the status and headers once they are there; false when the reply is done
+    /// with (its body over the cap).
+    bool readHead(QNetworkReply *reply, Post &post);
+    /// Hands on one message's text; false when a slot deleted the transport.
+    bool deliver(std::string_view text, Post &post);
+    /// Reports `reason` for the post's request, once; false when a slot deleted the transport.
+    bool refuse(const QString &reason, Post &post);
+    QString describeUrl() const;
+
+    Endpoint m_endpoint;
+    QNetworkAccessManager *m_network = nullptr;
+    std::map<QNetworkReply *, Post> m_posts;
+    QByteArray m_sessionId;
+    QByteArray m_protocolVersion;
+    bool m_running = false;
+    bool m_stopping = false;
+};

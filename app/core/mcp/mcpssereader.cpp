@@ -1,0 +1,70 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcpssereader.h"
+
+std::vector<McpSseReader::Event> McpSseReader::feed(std::string_view bytes)
+{
+    std::vector<Event> events;
+    while (!bytes.empty()) {
+        const std::size_t end = bytes.find('\n');
+        const std::string_view part = bytes.substr(0, end);
+        if (!m_lineTooLong) {
+            if (m_line.size() + part.size() > m_max) {
+                m_lineTooLong = true;
+                m_line.clear();
+            } else {
+                m_line.append(part);
+            }
+        }
+        if (end == std::string_view::npos)
+            break;
+        bytes.remove_prefix(end + 1);
+        takeLine(events);
+    }
+    return events;
+}
+
+void McpSseReader::takeLine(std::vector<Event> &events)
+{
+    if (!m_line.empty() && m_line.back() == '\r')
+        m_line.pop_back();
+    if (m_lineTooLong) {
+        m_lineTooLong = false;
+        m_event.oversized = true;
+        m_event.data.clear();
+        m_inEvent = true;
+        return;
+    }
+    if (m_line.empty()) {
+        if (m_inEvent && (m_event.oversized || !m_event.data.empty()))
+            events.push_back(std::move(m_event));
+        m_event = Event();
+        m_inEvent = false;
+        return;
+    }
+    const std::string line = std::move(m_line);
+    m_line.clear();
+    if (line.front() == ':')
+        return; // a comment (a keep-alive)
+    m_inEvent = true;
+    const std::size_t colon = line.find(':');
+    const std::string_view field = std::string_view(line).substr(0, colon);
+    std::string_view value;
+    if (colon != std::string::npos) {
+        value = std::string_view(line).substr(colon + 1);
+        if (!value.empty() && value.front() == ' ')
+            value.remove_prefix(1);
+    }
+    if (field == "event") {
+        m_event.type = std::string(value);
+    } else if (field == "data" && !m_event.oversized) {
+        if (m_event.data.size() + value.size() + 1 > m_max) {
+            m_event.oversized = true;
+            m_event.data.clear();
+            return;
+        }
+        if (!m_event.data.empty())
+            m_event.data += '\n';
+        m_event.data.append(value);
+    }
+}

@@ -1,0 +1,46 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// Cuts a `text/event-stream` body (the HTML Living Standard's "server-sent events", as
+/// MCP's Streamable HTTP uses them) into events, as its bytes arrive.
+///
+/// Lines end with LF or CRLF; `data:` lines are joined with LF, `event:` names the
+/// event, `:` lines are comments, other fields (`id:`, `retry:`) are not needed by the
+/// client and skipped. A blank line ends an event. An event whose data (or a line of
+/// which) grows over `maxEventBytes` is not kept: it is reported once, as `oversized`,
+/// when it ends.
+class McpSseReader
+{
+public:
+    struct Event
+    {
+        std::string type = "message";
+        std::string data;
+        bool oversized = false;
+    };
+
+    explicit McpSseReader(std::size_t maxEventBytes)
+        : m_max(maxEventBytes)
+    {}
+
+    /// The events that `bytes` completes.
+    std::vector<Event> feed(std::string_view bytes);
+    /// True when the stream so far stops inside an event (a field read, or a line begun,
+    /// but no blank line after it): a stream cut there lost that event.
+    bool midEvent() const { return !m_line.empty() || m_inEvent; }
+
+private:
+    void takeLine(std::vector<Event> &events);
+
+    std::size_t m_max;
+    std::string m_line;
+    bool m_lineTooLong = false;
+    bool m_inEvent = false;
+    Event m_event;
+};

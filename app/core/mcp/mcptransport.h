@@ -1,0 +1,47 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "jsonrpc/jsonrpcmessage.h"
+
+#include <QObject>
+
+/// How McpClientSession reaches its server (spec "Transports"): a child process on
+/// stdio (McpStdioTransport) or an HTTP endpoint (McpHttpTransport, Streamable HTTP).
+/// The session sees only this: messages out, messages in, refusals, the end.
+///
+/// A slot of messageReceived may delete the transport (or its session): a transport
+/// touches nothing of itself after emitting when that happened.
+class McpTransport : public QObject
+{
+    Q_OBJECT
+public:
+    /// Bytes one message may have; a larger one is skipped without being kept whole.
+    static constexpr std::size_t MaxMessageBytes = 64u << 20;
+
+    using QObject::QObject;
+
+    /// Begins (starts the process; an HTTP transport has nothing to connect yet):
+    /// started() or finished() follows.
+    virtual void start() = 0;
+    /// Sends one message; false (nothing sent) when the transport has ended or is stopping.
+    virtual bool send(const JsonRpcMessage &message) = 0;
+    /// Ends it (see each transport); finished() follows unless it was not running.
+    virtual void stop() = 0;
+    virtual bool isRunning() const = 0;
+    /// The end of what the server logged (a process's stderr), for failures; "" if none.
+    virtual QString stderrTail() const { return {}; }
+
+Q_SIGNALS:
+    void started();
+    void messageReceived(const JsonRpcMessage &message);
+    /// Something the server sent that is not a JSON-RPC message (or over
+    /// MaxMessageBytes, or a reply that never came whole): `reason` says what; `id` is
+    /// the id of the request it answers when one is known (McpReplyId::scan, or the
+    /// request whose HTTP reply it was), else null: that request fails with `reason`.
+    void messageRefused(const QString &reason, const nlohmann::json &id);
+    /// The transport is gone: `why` says how, for a person ("exited with code N", …).
+    void finished(const QString &why);
+    /// Bytes the server logged (a process's stderr), as they come.
+    void stderrReceived(const QByteArray &bytes);
+};

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 Tool Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A misbehaving MCP Streamable HTTP server for tst_mcphttp, on 127.0.0.1 at a free
+port (printed as the first line of stdout). It answers initialize (with an
+Mcp-Session-Id) and tools/list (one tool, "t") properly; tools/call by the URL path:
+
+  /notjson   a 200 application/json body that is not JSON (an HTML error page)
+  /cutsse    a text/event-stream that sends a notification, then ends in the middle
+             of the response event
+  /status    HTTP 500 with a text body
+"""
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, ctype, body, session=False):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        if session:
+            self.send_header("Mcp-Session-Id", "fake-session-1")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_DELETE(self):
+        self.reply(200, "text/plain", b"")
+
+    def do_POST(self):
+        message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        method, rid = message.get("method"), message.get("id")
+        if rid is None:
+            self.reply(202, "text/plain", b"")
+            return
+        if method == "initialize":
+            result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                      "serverInfo": {"name": "fakehttp", "version": "0"}}
+            body = json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode()
+            self.reply(200, "application/json", body, session=True)
+            return
+        if self.headers.get("Mcp-Session-Id") != "fake-session-1":
+            self.reply(400, "text/plain", b"no session id")
+            return
+        if method == "tools/list":
+            body = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"tools": [
+                {"name": "t", "inputSchema": {"type": "object"}}]}}).encode()
+            self.reply(200, "application/json", body)
+        elif self.path == "/notjson":
+            self.reply(200, "application/json", b"<html><body>502 Bad Gateway</body></html>")
+        elif self.path == "/cutsse":
+            note = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                               "params": {"level": "info", "data": "working"}})
+            cut = '{"jsonrpc": "2.0", "id": %d, "result": {"content": [' % rid
+            body = ("event: message\ndata: %s\n\nevent: message\ndata: %s" % (note, cut)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            self.close_connection = True
+        else:
+            self.reply(500, "text/plain", b"Internal \x1b[31merror\x1b[0m")
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()

@@ -1,0 +1,212 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// MCP's Streamable HTTP transport (issue 21 §1): `"url"` servers of toolstudio.json
+// listed and called through the built toolstudio against the npm reference server
+// (`server-everything streamableHttp`, installed by ./toolstudio.sh test into
+// TOOLSTUDIO_MCP_SERVERS_DIR), and McpClientSession over McpHttpTransport against
+// tests/data/mcp/fakehttpserver.py: a reply that is not JSON, an event stream cut in
+// the middle of an event, an HTTP error.
+#include "clirunner.h"
+#include "mcp/mcpclientsession.h"
+#include "mcp/mcphttptransport.h"
+#include "mcp/mcpssereader.h"
+#include "testfiles.h"
+
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <optional>
+
+using nlohmann::json;
+
+namespace {
+
+/// The reference server's entry point, or "" when ./toolstudio.sh test has not installed it.
+QString everythingEntry()
+{
+    const QString dir = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR");
+    const QString entry = dir + QStringLiteral("/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    return dir.isEmpty() || !QFileInfo::exists(entry) ? QString() : entry;
+}
+
+/// A port no one listens on now (the kernel's pick, given back).
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+McpReply callAndWait(McpClientSession &session, const QString &tool)
+{
+    std::optional<McpReply> reply;
+    session.callTool(tool, json::object(), json::object(), [&reply](const McpReply &r) { reply = r; });
+    (void)QTest::qWaitFor([&reply] { return reply.has_value(); }, 60000);
+    return reply.value_or(McpReply{{}, {}, QStringLiteral("no reply within 60 s")});
+}
+
+} // namespace
+
+class TestMcpHttp : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void referenceServerListAndCall();
+    void headerNamesAMissingSecret();
+    void badReplies_data();
+    void badReplies();
+    void sseReader();
+
+private:
+    QProcess m_fake;
+    QString m_fakeUrl;
+};
+
+void TestMcpHttp::initTestCase()
+{
+    m_fake.setProgram(QStandardPaths::findExecutable(QStringLiteral("python3")));
+    m_fake.setArguments({mcpFixture("fakehttpserver.py")});
+    m_fake.start();
+    QVERIFY(m_fake.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_fake.canReadLine(), 30000);
+    m_fakeUrl = QStringLiteral("http://127.0.0.1:%1").arg(QString::fromLatin1(m_fake.readLine().trimmed()));
+}
+
+void TestMcpHttp::cleanupTestCase()
+{
+    m_fake.kill();
+    m_fake.waitForFinished();
+}
+
+void TestMcpHttp::referenceServerListAndCall()
+{
+    const QString entry = everythingEntry();
+    if (entry.isEmpty())
+        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
+              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+    // The server listens on PORT (its default, 3001, may be taken); it says so on stderr.
+    QProcess server;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    const quint16 port = freePort();
+    environment.insert(QStringLiteral("PORT"), QString::number(port));
+    server.setProcessEnvironment(environment);
+    server.setStandardOutputFile(QProcess::nullDevice()); // a line per request
+    server.start(QStandardPaths::findExecutable(QStringLiteral("node")), {entry, QStringLiteral("streamableHttp")});
+    QVERIFY(server.waitForStarted());
+    QByteArray log;
+    QTRY_VERIFY_WITH_TIMEOUT((log += server.readAllStandardError()).contains("listening on port"), 60000);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray config = "{\"name\": \"http\", \"mcp_servers\": {\"everything\": {\"url\": \"http://127.0.0.1:"
+        + QByteArray::number(port) + "/mcp\", \"headers\": {\"X-Client\": \"tst_mcphttp\"}}}}";
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), config));
+    const CommandResult list = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), dir.path()});
+    QVERIFY2(list.exitCode == 0, list.out + list.err);
+    QVERIFY2(list.out.startsWith("everything  ready  MCP 2025-"), list.out.constData());
+    QVERIFY2(list.out.contains("\n  everything__echo  "), list.out.constData());
+    QVERIFY2(list.out.contains("\n  everything__get-sum  "), list.out.constData());
+
+    const CommandResult echo = toolstudio({QStringLiteral("mcp"), QStringLiteral("call"), dir.path(),
+                                           QStringLiteral("everything"), QStringLiteral("echo"),
+                                           QStringLiteral("--args"), QStringLiteral("{\"message\": \"über http\"}")});
+    QVERIFY2(echo.exitCode == 0, echo.out + echo.err);
+    QCOMPARE(echo.out,
+             QByteArray("{\n  \"content\": [\n    {\n      \"text\": \"Echo: über http\",\n      \"type\": "
+                        "\"text\"\n    }\n  ]\n}\n"));
+    server.kill();
+    server.waitForFinished();
+}
+
+void TestMcpHttp::headerNamesAMissingSecret()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray config
+        = "{\"name\": \"http\", \"mcp_servers\": {\"remote\": {\"url\": \"http://127.0.0.1:1/mcp\", "
+          "\"headers\": {\"Authorization\": \"Bearer ${secret:REMOTE_TOKEN}\"}}}}";
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), config));
+    const CommandResult list = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), dir.path()});
+    QCOMPARE(list.exitCode, 1);
+    QCOMPARE(list.out,
+             QByteArray("remote  failed\n  cannot start: its headers name secrets that are not set: "
+                        "REMOTE_TOKEN (set them with: toolstudio tools secret PROJECT NAME)\n"));
+}
+
+void TestMcpHttp::badReplies_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("failure");
+    QTest::newRow("not JSON") << QStringLiteral("/notjson")
+                              << QStringLiteral("the server's reply to request 2 could not be read: not valid JSON: "
+                                                "syntax error while parsing value - invalid literal; last read: '<' "
+                                                "(byte offset 0)");
+    QTest::newRow("event stream cut mid-event")
+        << QStringLiteral("/cutsse")
+        << QStringLiteral("the server's reply to request 2 could not be read: its event stream ended in the middle "
+                          "of an event");
+    QTest::newRow("HTTP error") << QStringLiteral("/status")
+                                << QStringLiteral("the server's reply to request 2 could not be read: HTTP 500 from "
+                                                  "%1/status: Internal \\u001b[31merror\\u001b[0m");
+}
+
+void TestMcpHttp::badReplies()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, failure);
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(m_fakeUrl + path);
+    auto *transport = new McpHttpTransport(endpoint);
+    McpClientSession session(transport);
+    QSignalSpy notes(&session, &McpClientSession::notificationReceived);
+    session.open();
+    QTRY_VERIFY_WITH_TIMEOUT(session.state() != McpClientSession::State::Initializing, 30000);
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    QCOMPARE(transport->sessionId(), QByteArray("fake-session-1"));
+    QCOMPARE(callAndWait(session, QStringLiteral("t")).failure,
+             failure.contains(u'%') ? failure.arg(m_fakeUrl) : failure);
+    // The session goes on: the next request is answered.
+    std::optional<McpReply> listed;
+    session.listTools([&](const std::vector<json> &tools, const McpReply &reply) {
+        listed = reply;
+        QCOMPARE(tools.size(), std::size_t(1));
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(listed.has_value(), 30000);
+    QVERIFY2(listed->ok(), qPrintable(listed->errorText()));
+    if (path == QLatin1String("/cutsse"))
+        QCOMPARE(notes.count(), 1); // the whole event before the cut was read
+    session.close();
+}
+
+void TestMcpHttp::sseReader()
+{
+    // Fed in pieces that cut lines and events anywhere; CRLF and LF; comments; an
+    // event of another type; data on two lines; an event over the limit.
+    McpSseReader reader(16);
+    std::vector<McpSseReader::Event> events;
+    for (std::string_view piece : {": keep-alive\r\nda", "ta: {\"a\"\r\n", "data: :1}\r\n\r\nevent: ping\ndata: x\n\n",
+                                   "data: 0123456789abcdefXYZ\n\n", "data: last\n"}) {
+        for (McpSseReader::Event &event : reader.feed(piece))
+            events.push_back(std::move(event));
+    }
+    QCOMPARE(events.size(), std::size_t(3));
+    QCOMPARE(events[0].type, std::string("message"));
+    QCOMPARE(events[0].data, std::string("{\"a\"\n:1}"));
+    QCOMPARE(events[1].type, std::string("ping"));
+    QCOMPARE(events[1].data, std::string("x"));
+    QVERIFY(events[2].oversized);
+    QVERIFY(events[2].data.empty());
+    QVERIFY(reader.midEvent()); // "data: last" came without the blank line that ends it
+}
+
+QTEST_GUILESS_MAIN(TestMcpHttp)
+#include "tst_mcphttp.moc"
