@@ -62,6 +62,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void referenceServerListAndCall();
     void headerNamesAMissingSecret();
+    void headerSecretBoundToItsHost();
     void badReplies_data();
     void badReplies();
     void sseReader();
@@ -140,6 +141,29 @@ void TestMcpHttp::headerNamesAMissingSecret()
     QCOMPARE(list.out,
              QByteArray("remote  failed\n  cannot start: its headers name secrets that are not set: "
                         "REMOTE_TOKEN (set them with: toolstudio tools secret PROJECT NAME)\n"));
+}
+
+// Issue 16: a secret in a header goes only to the hosts it was entered for.
+void TestMcpHttp::headerSecretBoundToItsHost()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray config
+        = "{\"name\": \"http\", \"mcp_servers\": {\"remote\": {\"url\": \"http://127.0.0.1:1/mcp\", "
+          "\"headers\": {\"Authorization\": \"Bearer ${secret:REMOTE_TOKEN}\"}}}}";
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), config));
+    const CommandResult secret = toolstudioAsGiven({QStringLiteral("tools"), QStringLiteral("secret"), dir.path(),
+                                                    QStringLiteral("REMOTE_TOKEN"), QStringLiteral("--host"),
+                                                    QStringLiteral("mcp.example.com")},
+                                                   "tok-remote-1234\n");
+    QCOMPARE(secret.exitCode, 0);
+    const CommandResult list = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), dir.path()});
+    QCOMPARE(list.exitCode, 1);
+    QCOMPARE(list.out,
+             QByteArray("remote  failed\n  cannot start: its headers: the secret REMOTE_TOKEN is bound to "
+                        "mcp.example.com, not to 127.0.0.1:1 (a key goes only to the hosts it was entered for); if "
+                        "127.0.0.1:1 should get it, run `toolstudio tools secret PROJECT REMOTE_TOKEN --host "
+                        "127.0.0.1:1` (add --host for each host it may go to)\n"));
 }
 
 void TestMcpHttp::badReplies_data()

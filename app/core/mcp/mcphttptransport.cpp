@@ -60,19 +60,28 @@ void McpHttpTransport::start()
         this, [this] { Q_EMIT started(); }, Qt::QueuedConnection);
 }
 
-bool McpHttpTransport::send(const JsonRpcMessage &message)
+QNetworkRequest McpHttpTransport::sessionRequest() const
 {
-    if (!m_running || m_stopping)
-        return false;
     QNetworkRequest request(m_endpoint.url);
+    // A redirect would carry the headers (and the secrets in them) to another URL: it
+    // ends the request with its status instead.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     for (const auto &[name, value] : m_endpoint.headers)
         request.setRawHeader(name, value);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setRawHeader("Accept", "application/json, text/event-stream");
     if (!m_sessionId.isEmpty())
         request.setRawHeader("Mcp-Session-Id", m_sessionId);
     if (!m_protocolVersion.isEmpty())
         request.setRawHeader("MCP-Protocol-Version", m_protocolVersion);
+    return request;
+}
+
+bool McpHttpTransport::send(const JsonRpcMessage &message)
+{
+    if (!m_running || m_stopping)
+        return false;
+    QNetworkRequest request = sessionRequest();
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setRawHeader("Accept", "application/json, text/event-stream");
     const std::string body = message.encode();
     QNetworkReply *reply = m_network->post(request, QByteArray(body.data(), qsizetype(body.size())));
     Post &post = m_posts[reply];
@@ -101,12 +110,7 @@ void McpHttpTransport::stop()
         QMetaObject::invokeMethod(this, ended, Qt::QueuedConnection);
         return;
     }
-    QNetworkRequest request(m_endpoint.url);
-    for (const auto &[name, value] : m_endpoint.headers)
-        request.setRawHeader(name, value);
-    request.setRawHeader("Mcp-Session-Id", m_sessionId);
-    if (!m_protocolVersion.isEmpty())
-        request.setRawHeader("MCP-Protocol-Version", m_protocolVersion);
+    QNetworkRequest request = sessionRequest();
     request.setTransferTimeout(StopGraceMs);
     QNetworkReply *reply = m_network->deleteResource(request);
     connect(reply, &QNetworkReply::finished, this, [reply, ended] {

@@ -15,6 +15,7 @@
 class McpSseReader;
 class QNetworkAccessManager;
 class QNetworkReply;
+class QNetworkRequest;
 
 /// MCP's Streamable HTTP transport (spec "Transports", 2025 era), client side, over Qt
 /// Network: each message the studio sends is one POST of JSON to the server's URL
@@ -78,6 +79,9 @@ private:
 
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
+    /// A request to the endpoint with its headers, the session id and protocol version
+    /// once known, and redirects not followed.
+    QNetworkRequest sessionRequest() const;
     /// Reads the status and headers once they are there; false when the reply is done
     /// with (its body over the cap).
     bool readHead(QNetworkReply *reply, Post &post);

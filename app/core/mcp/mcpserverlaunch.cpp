@@ -13,12 +13,22 @@
 
 namespace McpServerLaunch {
 
-QString expandSecrets(const QString &value, const Secrets &secrets, QStringList *missing)
+namespace {
+
+/// `${secret:NAME}` in an env value or a header.
+const QRegularExpression &secretReference()
 {
     static const QRegularExpression reference(QStringLiteral("\\$\\{secret:([A-Za-z_][A-Za-z0-9_]*)\\}"));
+    return reference;
+}
+
+} // namespace
+
+QString expandSecrets(const QString &value, const Secrets &secrets, QStringList *missing)
+{
     QString expanded;
     qsizetype last = 0;
-    for (auto it = reference.globalMatch(value); it.hasNext();) {
+    for (auto it = secretReference().globalMatch(value); it.hasNext();) {
         const QRegularExpressionMatch match = it.next();
         expanded += value.mid(last, match.capturedStart() - last);
         const QString name = match.captured(1);
@@ -116,6 +126,17 @@ std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const 
                                     "secret PROJECT NAME)")
                          .arg(missing.join(QStringLiteral(", ")));
             return nullptr;
+        }
+        // Issue 16: a secret goes only to the hosts it was entered for (bound on first use).
+        Secrets binding = secrets;
+        for (const QString &value : server.headers) {
+            for (auto it = secretReference().globalMatch(value); it.hasNext();) {
+                if (const QString refused = binding.allowSend(it.next().captured(1), endpoint.url);
+                    !refused.isEmpty()) {
+                    *error = QStringLiteral("its headers: %1").arg(refused);
+                    return nullptr;
+                }
+            }
         }
         return std::make_unique<McpHttpTransport>(std::move(endpoint));
     }
