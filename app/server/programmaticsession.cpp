@@ -162,7 +162,8 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
         *message = step.error
             ? QStringLiteral("call '%1' already ended: %2 (%3); nothing was delivered")
                   .arg(result.callId, QString::fromStdString(step.error->message), step.error->codeName())
-            : QStringLiteral("call '%1' already has a result (answered in the window); nothing was delivered")
+            : QStringLiteral("call '%1' already has a result, given by a person (in the window, with toolstudio "
+                             "answer or POST /v1/runs/{run}/calls/{call_id}); nothing was delivered")
                   .arg(result.callId);
         return false;
     }
