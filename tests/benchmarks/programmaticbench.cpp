@@ -46,28 +46,18 @@ double liveRoundTripMs(httplib::Client &client, int rounds)
             std::fprintf(stderr, "live round %d: %s\n", i, reply.dump().c_str());
             return -1;
         }
-        reply = postJson(client, "/v1/exec/programmatic",
-                         {
-            {"session_id", reply["session_id"]}, {"continuation_token", reply["continuation_token"]},
-            {
-                "tool_results",
-                {
-                    {
-                        {"call_id", reply["tool_calls"][0]["id"]},
-                        {
-                            "result", i
-                        }
-                    }
-                }
-            }}
-    });
-}
-const auto elapsed = Clock::now() - start;
-if (reply.value("stdout", "") != "done\n") {
-    std::fprintf(stderr, "live: %s\n", reply.dump().c_str());
-    return -1;
-}
-return std::chrono::duration<double, std::milli>(elapsed).count() / rounds;
+        nlohmann::json result = {{"call_id", reply["tool_calls"][0]["id"]}, {"result", i}};
+        nlohmann::json body = {{"session_id", reply["session_id"]},
+                               {"continuation_token", reply["continuation_token"]},
+                               {"tool_results", nlohmann::json::array({result})}};
+        reply = postJson(client, "/v1/exec/programmatic", body);
+    }
+    const auto elapsed = Clock::now() - start;
+    if (reply.value("stdout", "") != "done\n") {
+        std::fprintf(stderr, "live: %s\n", reply.dump().c_str());
+        return -1;
+    }
+    return std::chrono::duration<double, std::milli>(elapsed).count() / rounds;
 }
 
 /// Replay mode: round k runs the program afresh with results 0..k-1 filled in, up to
@@ -117,6 +107,7 @@ int main(int argc, char *argv[])
     std::thread client([&] {
         httplib::Client http("127.0.0.1", Port);
         http.set_keep_alive(true);
+        http.set_tcp_nodelay(true);
         http.set_read_timeout(120, 0);
         liveRoundTripMs(http, 3); // warm up: the page cache, the first sandbox
         live = liveRoundTripMs(http, rounds);
