@@ -39,7 +39,7 @@ struct ProgrammaticLimits
 class ProgrammaticSession : public QObject
 {
 public:
-    static constexpr int QuietMs = 5;
+    static constexpr int QuietMs = 20;
 
     ProgrammaticSession(const Project &project, const ProgrammaticLimits &limits, QObject *parent = nullptr);
     ~ProgrammaticSession() override;
