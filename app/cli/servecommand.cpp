@@ -5,6 +5,7 @@
 #include "headlessrun.h"
 #include "httpserver.h"
 #include "pendingcallsapi.h"
+#include "programmaticapi.h"
 #include "servefile.h"
 #include "trustcommand.h"
 
@@ -59,7 +60,15 @@ int serveCommand(const QStringList &arguments)
         QStringLiteral("token-file"),
         QStringLiteral("A file holding the token every request must send as 'Authorization: Bearer TOKEN'."),
         QStringLiteral("FILE"));
-    parser.addOptions({portOption, hostOption, tokenOption, trustOption()});
+    const QCommandLineOption callTimeoutOption(
+        QStringLiteral("call-timeout"),
+        QStringLiteral("How long a served tool call waits for the client's result, in seconds (default 300)."),
+        QStringLiteral("SECONDS"), QStringLiteral("300"));
+    const QCommandLineOption expiryOption(
+        QStringLiteral("session-expiry"),
+        QStringLiteral("How long a paused session waits for its continuation, in seconds (default 600)."),
+        QStringLiteral("SECONDS"), QStringLiteral("600"));
+    parser.addOptions({portOption, hostOption, tokenOption, callTimeoutOption, expiryOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("serve"), arguments, 1, 1, &exitCode);
     if (!positional)
@@ -75,6 +84,17 @@ int serveCommand(const QStringList &arguments)
         return fail(QStringLiteral("--port must be a number from 1 to 65535, not '%1'").arg(parser.value(portOption)),
                     ExitBadInput);
     config.host = parser.value(hostOption).toStdString();
+    ProgrammaticLimits limits;
+    for (const auto &[option, target] : {std::pair{&callTimeoutOption, &limits.callWaitSeconds},
+                                         std::pair{&expiryOption, &limits.sessionExpirySeconds}}) {
+        bool ok = false;
+        *target = parser.value(*option).toInt(&ok);
+        if (!ok || *target < 1 || *target > 86400)
+            return fail(QStringLiteral("--%1 must be a number of seconds from 1 to 86400, not '%2'")
+                            .arg(option->names().constFirst(), parser.value(*option)),
+                        ExitBadInput);
+    }
+    config.replyTimeoutSeconds = std::max(config.replyTimeoutSeconds, ProgrammaticApi::longestReplySeconds());
     if (parser.isSet(tokenOption)) {
         QString error;
         config.token = readToken(parser.value(tokenOption), &error);
@@ -114,6 +134,8 @@ int serveCommand(const QStringList &arguments)
     HttpServer server;
     server.setAbout({{"project", project->dir.toStdString()}, {"name", project->name.toStdString()}});
     api.install(server);
+    ProgrammaticApi programmatic(*project, limits);
+    programmatic.install(server);
     bool portInUse = false;
     if (!server.listen(config, &error, &portInUse))
         return fail(error, ExitCannotListen);

@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include "clirunner.h"
+#include "serverprocess.h"
 #include "testfiles.h"
 
 #include <nlohmann/json.hpp>
@@ -32,22 +33,6 @@ namespace {
 constexpr int ExitCompleted = 0;
 constexpr int ExitBadInput = 2;
 constexpr int ExitCannotListen = 4;
-
-/// A TCP port nothing listens on now (the kernel's pick for port 0).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address = {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    ::close(fd);
-    return port;
-}
 
 /// The project of tst_clidurable: one manual tool `approve`; the script prints what it got.
 void writeManualProject(const QString &dir)
@@ -66,152 +51,6 @@ void writeManualProject(const QString &dir)
                   " \"tools\": [{\"name\": \"approve\", \"description\": \"A person approves an item\",\n"
                   "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"item\": {\"type\": \"string\"}}},\n"
                   "   \"handler\": {\"kind\": \"manual\"}}]}\n"));
-}
-
-/// `toolstudio serve DIR --port P --trust ARGS…` in the background, until it says it serves.
-struct Server
-{
-    QProcess process;
-    int port = 0;
-    QByteArray out;
-    QByteArray err;
-
-    bool start(const QString &dir, const QStringList &extra = {})
-    {
-        isolateConfigDir();
-        port = freePort();
-        process.setProgram(toolstudioBinary());
-        process.setArguments(QStringList{QStringLiteral("serve"), dir, QStringLiteral("--port"), QString::number(port),
-                                         QStringLiteral("--trust")}
-                             + extra);
-        process.setStandardInputFile(QProcess::nullDevice());
-        process.start();
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < 30000) {
-            process.waitForReadyRead(100);
-            out += process.readAllStandardOutput();
-            err += process.readAllStandardError();
-            if (out.contains("serving "))
-                return true;
-            if (process.state() == QProcess::NotRunning)
-                return false;
-        }
-        return false;
-    }
-    QString url(const char *path = "") const
-    {
-        return QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(QLatin1String(path));
-    }
-    /// True once the server's request log (its stdout) has `line`; it is written just
-    /// after the reply, so it may come a moment after the client has it.
-    bool logged(const QByteArray &line)
-    {
-        QElapsedTimer clock;
-        clock.start();
-        while (!out.contains(line) && clock.elapsed() < 30000 && process.state() == QProcess::Running) {
-            process.waitForReadyRead(100);
-            out += process.readAllStandardOutput();
-        }
-        return out.contains(line);
-    }
-    /// SIGTERM, as Ctrl-C or a service manager stops it; its exit status.
-    int stop()
-    {
-        process.terminate();
-        if (!process.waitForFinished(30000))
-            process.kill();
-        out += process.readAllStandardOutput();
-        err += process.readAllStandardError();
-        return process.exitCode();
-    }
-    ~Server()
-    {
-        if (process.state() != QProcess::NotRunning)
-            stop();
-    }
-};
-
-struct HttpReply
-{
-    int status = 0;
-    nlohmann::json body;
-    QByteArray raw;
-};
-
-/// The real curl: `curl -s ARGS… URL`, its HTTP status and JSON body.
-HttpReply curl(const QStringList &arguments, const QByteArray &stdinData = {})
-{
-    QProcess process;
-    process.start(QStringLiteral("curl"),
-                  QStringList{QStringLiteral("-s"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}")}
-                      + arguments);
-    process.waitForStarted();
-    if (!stdinData.isNull())
-        process.write(stdinData);
-    process.closeWriteChannel();
-    process.waitForFinished(60000);
-    const QByteArray out = process.readAllStandardOutput();
-    const qsizetype cut = out.lastIndexOf('\n');
-    HttpReply reply;
-    reply.status = out.mid(cut + 1).toInt();
-    reply.raw = out.left(cut);
-    reply.body = nlohmann::json::parse(reply.raw.toStdString(), nullptr, false);
-    return reply;
-}
-
-/// Python's urllib: a POST of `body` (JSON) to `url`; the status and JSON body, the
-/// error body included (urllib raises HTTPError for 4xx/5xx).
-HttpReply pythonPost(const QString &url, const QByteArray &body)
-{
-    QProcess process;
-    process.start(QStringLiteral("python3"),
-                  {QStringLiteral("-c"),
-                   QStringLiteral("import sys, urllib.request, urllib.error\n"
-                                  "req = urllib.request.Request(sys.argv[1], data=sys.stdin.buffer.read(), "
-                                  "headers={'Content-Type': 'application/json'}, method='POST')\n"
-                                  "try:\n"
-                                  "    r = urllib.request.urlopen(req, timeout=60); s, b = r.status, r.read()\n"
-                                  "except urllib.error.HTTPError as e:\n"
-                                  "    s, b = e.code, e.read()\n"
-                                  "sys.stdout.write(str(s) + '\\n' + b.decode())\n"),
-                   url});
-    process.waitForStarted();
-    process.write(body);
-    process.closeWriteChannel();
-    process.waitForFinished(60000);
-    const QByteArray out = process.readAllStandardOutput();
-    const qsizetype cut = out.indexOf('\n');
-    HttpReply reply;
-    reply.status = out.left(cut).toInt();
-    reply.raw = out.mid(cut + 1);
-    reply.body = nlohmann::json::parse(reply.raw.toStdString(), nullptr, false);
-    return reply;
-}
-
-/// JSON values compared as their compact text, so a failure shows both.
-QString dumped(const nlohmann::json &json)
-{
-    return QString::fromStdString(json.dump());
-}
-
-QString text(const std::string &value)
-{
-    return QString::fromStdString(value);
-}
-
-QByteArray errorCode(const HttpReply &reply)
-{
-    return reply.body.is_object() && reply.body.contains("error")
-        ? QByteArray::fromStdString(reply.body["error"].value("code", ""))
-        : QByteArray("(no JSON error: " + reply.raw.left(200) + ")");
-}
-
-QByteArray errorMessage(const HttpReply &reply)
-{
-    return reply.body.is_object() && reply.body.contains("error")
-        ? QByteArray::fromStdString(reply.body["error"].value("message", ""))
-        : QByteArray();
 }
 
 /// The serving process's peak resident memory (VmHWM), in KiB.
@@ -387,7 +226,8 @@ private Q_SLOTS:
         QCOMPARE(routes,
                  QStringList({QStringLiteral("GET /"), QStringLiteral("GET /v1/runs"),
                               QStringLiteral("GET /v1/runs/{run}"), QStringLiteral("GET /v1/runs/{run}/pending"),
-                              QStringLiteral("POST /v1/runs/{run}/calls/{call_id}")}));
+                              QStringLiteral("POST /v1/runs/{run}/calls/{call_id}"),
+                              QStringLiteral("POST /v1/exec/programmatic"), QStringLiteral("POST /v1/exec")}));
         QCOMPARE(text(root.body.value("project", "")), text(QDir(dir.path()).absolutePath().toStdString()));
 
         const QString serveJson = dir.path() + QStringLiteral("/.toolstudio/serve.json");

@@ -158,6 +158,7 @@ public:
     std::optional<ReplayPlan> nextPlan;
     QString nextRunId; ///< resume: the run keeps its id
     RunKind nextKind = RunKind::Run;
+    QList<QPair<QString, QByteArray>> nextInputFiles; ///< prepareServed: written into the work dir
     QString nextSourceRun;
     QHash<QString, QString> interpreterOverrides; ///< "python"/"node" → path (Preferences)
     bool stepMode = false;
@@ -570,6 +571,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     std::optional<ReplayPlan> plan = std::exchange(d->nextPlan, std::nullopt);
     const QString presetRunId = std::exchange(d->nextRunId, QString());
     const RunKind kind = std::exchange(d->nextKind, RunKind::Run);
+    const QList<QPair<QString, QByteArray>> inputFiles = std::exchange(d->nextInputFiles, {});
     const QString sourceRun = std::exchange(d->nextSourceRun, QString());
     QString localError;
     if (!error)
@@ -672,6 +674,11 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     const QString filesDir = project.dir + QStringLiteral("/files");
     if (QFileInfo(filesDir).isDir() && !copyTree(filesDir, workDir, error))
         return false;
+    for (const auto &[name, bytes] : inputFiles) {
+        const QString path = workDir + QLatin1Char('/') + name;
+        if (!QDir().mkpath(QFileInfo(path).path()) || !writeFile(path, bytes, error))
+            return false;
+    }
     const int workFd = ::openat(d->folder.fd(), "work", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (workFd < 0) {
         *error = tr("cannot open the work dir %1").arg(workDir);
@@ -1139,6 +1146,12 @@ bool noRun(QString *reason)
 }
 
 } // namespace
+
+void RunController::prepareServed(const QList<QPair<QString, QByteArray>> &files)
+{
+    d->nextKind = RunKind::Served;
+    d->nextInputFiles = files;
+}
 
 bool RunController::continueStep(const QString &callId, QString *reason)
 {

@@ -129,6 +129,12 @@ public:
     /// Writes run `runId`'s tool results as a cassette file (replaysource.h).
     bool saveCassette(const Project &project, const QString &runId, const QString &path, QString *error = nullptr);
 
+    /// A session of `toolstudio serve` (docs/server.md "Programmatic tool calling"): the
+    /// next start() records a run of kind `served` and writes `files` (a path relative
+    /// to the work dir → its bytes; the caller checked the names) into the work dir
+    /// after the project's files/, so they count as inputs, not as the run's output.
+    void prepareServed(const QList<QPair<QString, QByteArray>> &files);
+
     /// Step mode (F10), for this and later runs: every call is held before it runs
     /// (stepPaused; the run is `waiting` and its clock paused) until continueStep,
     /// answerStep (a result, or an error = Fail), timeOutStep or continueToEnd.

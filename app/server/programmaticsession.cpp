@@ -1,0 +1,298 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "programmaticsession.h"
+
+#include "run/runcontroller.h"
+#include "run/warmlauncher.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTimer>
+
+namespace {
+
+/// 32 random bytes from the system's generator, base64url without padding.
+std::string randomToken()
+{
+    QByteArray bytes(32, Qt::Uninitialized);
+    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(bytes.data()), 8);
+    return bytes.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals).toStdString();
+}
+
+std::string text(const QByteArray &bytes)
+{
+    return bytes.toStdString();
+}
+
+} // namespace
+
+ProgrammaticSession::ProgrammaticSession(const Project &project, const ProgrammaticLimits &limits, QObject *parent)
+    : QObject(parent)
+    , m_project(project)
+    , m_limits(limits)
+    , m_controller(new RunController(this))
+    , m_quiet(new QTimer(this))
+    , m_expiry(new QTimer(this))
+    , m_timeout(new QTimer(this))
+{
+    // One run per controller: nothing to pre-warm for.
+    m_controller->warmLauncher()->setEnabled(false);
+    m_quiet->setSingleShot(true);
+    m_quiet->setInterval(QuietMs);
+    connect(m_quiet, &QTimer::timeout, this, [this] { replyIfPaused(); });
+    m_expiry->setSingleShot(true);
+    connect(m_expiry, &QTimer::timeout, this, [this] {
+        m_expired = true;
+        stopRun(QStringLiteral("session_expired"),
+                QStringLiteral("session %1 expired: no continuation came within %2 s (toolstudio serve "
+                               "--session-expiry); its program was stopped")
+                    .arg(m_id)
+                    .arg(m_limits.sessionExpirySeconds));
+    });
+    m_timeout->setSingleShot(true);
+    connect(m_timeout, &QTimer::timeout, this, [this] {
+        stopRun(QStringLiteral("timeout"),
+                QStringLiteral("the program did not finish within its timeout of %1 s (time spent waiting for tool "
+                               "results counts); it was stopped")
+                    .arg(m_timeoutSeconds));
+    });
+    connect(m_controller, &RunController::pendingCallOpened, this, &ProgrammaticSession::onPendingCall);
+    connect(m_controller, &RunController::pendingCallClosed, this,
+            [this](const QString &callId) { m_open.erase(callId); });
+    connect(m_controller, &RunController::stepsUpdated, this, &ProgrammaticSession::onSteps);
+    connect(m_controller, &RunController::outputReceived, this,
+            [this](int stream, const QByteArray &chunk) { (stream == 1 ? m_stdout : m_stderr) += chunk; });
+    connect(m_controller, &RunController::finished, this, &ProgrammaticSession::onFinished);
+}
+
+ProgrammaticSession::~ProgrammaticSession()
+{
+    if (m_controller->isActive())
+        m_controller->stop();
+}
+
+bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *error)
+{
+    // The project as this session sees it: its folder and journal, and the request's
+    // tools only, each a manual tool the client answers (one attempt, waiting at most
+    // callWaitSeconds), with a call's payload and result capped at 1 MiB.
+    Project served = m_project;
+    served.tools.clear();
+    for (Tool tool : request.tools) {
+        tool.handler = HandlerKind::Manual;
+        tool.active = true;
+        tool.retry = RetryPolicy{};
+        tool.retry.maxAttempts = 1;
+        tool.retry.attemptTimeoutMs = m_limits.callWaitSeconds * 1000;
+        tool.retry.totalTimeoutMs = 0;
+        served.tools.push_back(std::move(tool));
+    }
+    served.scripts.clear();
+    served.defaultScript.clear();
+    served.pythonFiles.clear();
+    served.mcpServers.clear();
+    m_timeoutSeconds = request.timeoutSeconds > 0 ? request.timeoutSeconds : m_limits.defaultTimeoutSeconds;
+    served.limits.requestBytes = ProgrammaticRequest::MaxResultBytes;
+    served.limits.replyBytes = ProgrammaticRequest::MaxResultBytes;
+    // The run's own clock pauses while calls wait, so the session's wall clock (m_timeout)
+    // ends an overlong program first, with its own words.
+    served.limits.runTimeoutMs = (m_timeoutSeconds + 5) * 1000;
+
+    // The program is kept with the project, as a script of the run.
+    const QString dir = served.dir + QStringLiteral("/.toolstudio/served");
+    if (!QDir().mkpath(dir)) {
+        *error = QStringLiteral("cannot create %1").arg(dir);
+        return false;
+    }
+    QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    const QString name = QString::fromStdString(randomToken()).left(12).replace(QLatin1Char('-'), QLatin1Char('x'));
+    const QString path = dir
+        + QStringLiteral("/%1.%2").arg(
+            name, request.language == QLatin1String("bash") ? QStringLiteral("sh") : QStringLiteral("py"));
+    QFile script(path);
+    if (!script.open(QIODevice::WriteOnly | QIODevice::Truncate) || script.write(request.code.toUtf8()) < 0) {
+        *error = QStringLiteral("cannot write the program to %1: %2").arg(path, script.errorString());
+        return false;
+    }
+    script.close();
+    m_project = served;
+    m_controller->prepareServed(request.files);
+    m_clock.start();
+    if (!m_controller->start(served, path, error))
+        return false;
+    m_id = m_controller->record().id;
+    m_timeout->start(m_timeoutSeconds * 1000);
+    return true;
+}
+
+bool ProgrammaticSession::tokenMatches(const std::string &token) const
+{
+    if (m_token.empty() || token.size() != m_token.size())
+        return false;
+    unsigned char difference = 0;
+    for (std::size_t i = 0; i < token.size(); ++i)
+        difference |= static_cast<unsigned char>(token[i] ^ m_token[i]);
+    return difference == 0;
+}
+
+bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, int *status, const char **code,
+                                QString *message) const
+{
+    for (const ProgrammaticResult &result : results) {
+        if (m_open.count(result.callId))
+            continue;
+        const auto ended = m_ended.find(result.callId);
+        if (ended == m_ended.end()) {
+            *status = 404;
+            *code = "unknown_call";
+            *message = QStringLiteral("session %1 has no call '%2' waiting for a result; the calls waiting are: %3")
+                           .arg(m_id, result.callId)
+                           .arg([this] {
+                               QStringList ids;
+                               for (const auto &[id, call] : m_open)
+                                   ids << id;
+                               return ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", "));
+                           }());
+            return false;
+        }
+        const Step &step = ended->second;
+        *status = 409;
+        *code = "already_ended";
+        *message = step.error
+            ? QStringLiteral("call '%1' already ended: %2 (%3); nothing was delivered")
+                  .arg(result.callId, QString::fromStdString(step.error->message), step.error->codeName())
+            : QStringLiteral("call '%1' already has a result, given by a person (in the window, with toolstudio "
+                             "answer or POST /v1/runs/{run}/calls/{call_id}); nothing was delivered")
+                  .arg(result.callId);
+        return false;
+    }
+    return true;
+}
+
+void ProgrammaticSession::resume(const std::vector<ProgrammaticResult> &results, const HttpResponder &responder)
+{
+    m_token.clear(); // single-use
+    m_expiry->stop();
+    m_responder = responder;
+    for (const ProgrammaticResult &result : results) {
+        const auto open = m_open.find(result.callId);
+        ManualAnswer answer;
+        answer.isError = result.isError;
+        answer.result = result.result;
+        answer.message = result.errorMessage;
+        QString reason;
+        if (open != m_open.end() && !m_controller->answer(result.callId, open->second.attempt, answer, &reason))
+            m_stderr += QStringLiteral("toolstudio serve: the result for call %1 was refused: %2\n")
+                            .arg(result.callId, reason)
+                            .toUtf8();
+    }
+    // Calls the client left unanswered are listed again, unless the program ends or
+    // makes new calls first.
+    if (!m_open.empty())
+        m_quiet->start();
+}
+
+void ProgrammaticSession::awaitReply(const HttpResponder &responder)
+{
+    m_responder = responder;
+}
+
+void ProgrammaticSession::onPendingCall(const Step &step)
+{
+    const Attempt *attempt = step.currentAttempt();
+    m_open[step.callId] = OpenCall{step.tool, step.args, attempt ? attempt->number : 1};
+    m_quiet->start();
+}
+
+void ProgrammaticSession::onSteps(const QList<Step> &steps)
+{
+    for (const Step &step : steps) {
+        m_steps[step.sequence] = true;
+        if (isFinal(step.status))
+            m_ended[step.callId] = step;
+    }
+}
+
+void ProgrammaticSession::replyIfPaused()
+{
+    if (!m_responder || m_open.empty() || !m_controller->isActive())
+        return;
+    m_token = randomToken();
+    nlohmann::json calls = nlohmann::json::array();
+    for (const auto &[id, call] : m_open)
+        calls.push_back({{"id", id.toStdString()}, {"name", call.tool.toStdString()}, {"arguments", call.arguments}});
+    nlohmann::json body = {{"status", "tool_call_required"},
+                           {"session_id", m_id.toStdString()},
+                           {"continuation_token", m_token},
+                           {"tool_calls", calls},
+                           {"partial_stdout", text(m_stdout.mid(m_stdoutSent))},
+                           {"partial_stderr", text(m_stderr.mid(m_stderrSent))}};
+    m_stdoutSent = m_stdout.size();
+    m_stderrSent = m_stderr.size();
+    m_expiry->start(m_limits.sessionExpirySeconds * 1000);
+    sendReply(200, std::move(body));
+}
+
+void ProgrammaticSession::sendReply(int status, nlohmann::json body)
+{
+    if (!m_responder)
+        return;
+    const HttpResponder responder = *m_responder;
+    m_responder.reset();
+    responder.send(status, std::move(body));
+}
+
+nlohmann::json ProgrammaticSession::outputFilesJson() const
+{
+    nlohmann::json files = nlohmann::json::array();
+    for (const RunFile &file : m_controller->outputFiles()) {
+        QFile in(m_controller->outputFilesDir() + QLatin1Char('/') + file.name);
+        if (!in.open(QIODevice::ReadOnly))
+            continue;
+        files.push_back({{"name", file.name.toStdString()}, {"content", in.readAll().toBase64().toStdString()}});
+    }
+    return files;
+}
+
+void ProgrammaticSession::stopRun(const QString &code, const QString &message)
+{
+    if (!m_controller->isActive())
+        return;
+    m_stopCode = code;
+    m_stopMessage = message;
+    m_controller->stop();
+}
+
+void ProgrammaticSession::onFinished(const RunRecord &run)
+{
+    m_quiet->stop();
+    m_expiry->stop();
+    m_timeout->stop();
+    m_token.clear();
+    m_open.clear();
+    // The program ended by itself (any exit status) = completed; stopped by the
+    // session, killed or never started = error.
+    const bool exited = run.status == RunStatus::Completed
+        || (run.status == RunStatus::Failed && run.error.startsWith(QLatin1String("the script exited with status")));
+    nlohmann::json body = {{"status", exited && m_stopCode.isEmpty() ? "completed" : "error"},
+                           {"session_id", m_id.toStdString()},
+                           {"stdout", text(m_stdout)},
+                           {"stderr", text(m_stderr)},
+                           {"files", outputFilesJson()},
+                           {"tool_calls_made", m_steps.size()},
+                           {"execution_time", m_clock.elapsed()},
+                           {"exit_code", run.exitCode}};
+    QString code = QStringLiteral("session_ended");
+    QString message = QStringLiteral("session %1 has ended (%2); start a new one").arg(m_id, runStatusName(run.status));
+    if (!m_stopCode.isEmpty()) {
+        body["error"] = {{"code", m_stopCode.toStdString()}, {"message", m_stopMessage.toStdString()}};
+        code = m_stopCode;
+        message = m_stopMessage;
+    } else if (!exited) {
+        body["error"] = {{"code", "run_failed"}, {"message", run.error.toStdString()}};
+    }
+    sendReply(200, std::move(body));
+    if (onEnded)
+        onEnded(this, code, message);
+}

@@ -1,0 +1,109 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "httpserver.h"
+#include "programmaticrequest.h"
+#include "project/project.h"
+#include "project/step.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+class RunController;
+class QTimer;
+
+/// The bounds of served sessions (`toolstudio serve --call-timeout/--session-expiry`).
+struct ProgrammaticLimits
+{
+    int callWaitSeconds = 300;       ///< a call waits this long for its result (the page's TOOL_CALL_REQUEST_TIMEOUT)
+    int sessionExpirySeconds = 600;  ///< a paused session waits this long for a continuation (TOOL_CALL_SESSION_EXPIRY)
+    int defaultTimeoutSeconds = 300; ///< a program's whole loop, when the request names no `timeout`
+    int maxSessions = 16;            ///< sessions alive at once
+};
+
+/// One session of `POST /v1/exec/programmatic` (docs/server.md "Programmatic tool
+/// calling"): a run of kind `served` through the usual RunController (sandbox, bridge,
+/// StepEngine, journal), whose tools are the request's declarations as manual tools
+/// answered by the HTTP client. The sandboxed process stays alive between round trips.
+/// A reply goes out when the program ends, or when calls wait for results and no new
+/// call has come for QuietMs (so calls in flight together are returned together).
+class ProgrammaticSession : public QObject
+{
+public:
+    static constexpr int QuietMs = 20;
+
+    ProgrammaticSession(const Project &project, const ProgrammaticLimits &limits, QObject *parent = nullptr);
+    ~ProgrammaticSession() override;
+
+    /// Writes the program under .toolstudio/served/ and starts its run; false with
+    /// `error` when the run cannot start.
+    bool start(const ProgrammaticRequest &request, QString *error);
+    /// The session id: the run's id in the journal.
+    QString id() const { return m_id; }
+
+    /// A continuation is being answered now (a second one gets 409).
+    bool busy() const { return m_responder.has_value(); }
+    bool expired() const { return m_expired; }
+    /// True when `token` is the one the last reply issued (compared in constant time).
+    bool tokenMatches(const std::string &token) const;
+    /// Checks `results` against the calls that wait: false with the HTTP status, code
+    /// and message when one names a call this session never returned (404
+    /// unknown_call) or one that has ended (409 already_ended, with how).
+    bool check(const std::vector<ProgrammaticResult> &results, int *status, const char **code, QString *message) const;
+    /// Uses up the token and hands the results to the waiting calls (StepEngine::answer,
+    /// the path the window's Pending Calls dock takes); the reply goes to `responder`.
+    void resume(const std::vector<ProgrammaticResult> &results, const HttpResponder &responder);
+    /// The reply to the request that started the session.
+    void awaitReply(const HttpResponder &responder);
+
+    /// Called once the run has ended and its reply went out (or nobody waited for it):
+    /// the API forgets the session and answers a later continuation with 410 `code`
+    /// ("session_ended", "session_expired", "timeout") and `message`.
+    std::function<void(ProgrammaticSession *, const QString &code, const QString &message)> onEnded;
+
+private:
+    struct OpenCall
+    {
+        QString tool;
+        nlohmann::json arguments;
+        int attempt = 1;
+    };
+    void onPendingCall(const Step &step);
+    void onSteps(const QList<Step> &steps);
+    void onFinished(const RunRecord &run);
+    void replyIfPaused();
+    void sendReply(int status, nlohmann::json body);
+    nlohmann::json outputFilesJson() const;
+    void stopRun(const QString &code, const QString &message);
+
+    Project m_project;
+    ProgrammaticLimits m_limits;
+    RunController *m_controller = nullptr;
+    QString m_id;
+    int m_timeoutSeconds = 0;
+    QElapsedTimer m_clock;
+    std::optional<HttpResponder> m_responder;
+    std::string m_token;                ///< the continuation token the last reply issued; empty = none
+    std::map<QString, OpenCall> m_open; ///< calls waiting for the client, by call id
+    std::map<QString, Step> m_ended;    ///< calls the client was given that ended, by call id
+    std::map<int, bool> m_steps;        ///< sequences seen (tool_calls_made)
+    QByteArray m_stdout;
+    QByteArray m_stderr;
+    qsizetype m_stdoutSent = 0; ///< how much of m_stdout earlier replies carried as partial_stdout
+    qsizetype m_stderrSent = 0;
+    QTimer *m_quiet = nullptr;   ///< QuietMs after the latest call
+    QTimer *m_expiry = nullptr;  ///< sessionExpirySeconds while paused
+    QTimer *m_timeout = nullptr; ///< the program's whole loop
+    QString m_stopCode;          ///< why the session stopped the run ("timeout", "session_expired")
+    QString m_stopMessage;
+    bool m_expired = false;
+};

@@ -1,0 +1,572 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Seed 003's API on `toolstudio serve` (issue 22, part 2): the issue's curl commands
+// unchanged against the default port 3112, a Python urllib client looping while the
+// status is tool_call_required (several calls in one round, many rounds, is_error,
+// an undeclared tool, Bash, files in and out, /v1/exec), and the bad inputs: malformed
+// JSON, unknown fields, forged and reused tokens, unknown call ids, a result over
+// 1 MiB, an expired session, a timeout, two clients continuing one session at once.
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include "clirunner.h"
+#include "serverprocess.h"
+#include "testfiles.h"
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+/// A project with no tools of its own: a served session's tools are the request's.
+void writeEmptyProject(const QString &dir)
+{
+    QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), "{\"name\": \"served\", \"tools\": []}\n"));
+}
+
+// clang-format off
+/// The issue's first command, as it is printed there.
+const char *const SeedFirst = R"~(curl -sX POST http://localhost:3112/v1/exec/programmatic -H 'Content-Type: application/json' -d '{
+  "language": "python",
+  "code": "rate = get_exchange_rate(base=\"USD\", quote=\"EUR\")\nprint(f\"100 USD = {100 * rate} EUR\")",
+  "tools": [{"name": "get_exchange_rate", "description": "Return the exchange rate between two currencies.",
+             "parameters": {"type": "object", "properties": {"base": {"type": "string"}, "quote": {"type": "string"}},
+                            "required": ["base", "quote"]}}]}')~";
+
+/// The issue's second command; its session id, token and call id are the page's
+/// examples, replaced by those of the first reply.
+const char *const SeedSecond = R"~(curl -sX POST http://localhost:3112/v1/exec/programmatic -H 'Content-Type: application/json' -d '{
+  "code": "", "session_id": "Kd8vN2mPxQ7wLzR4bYtCa", "continuation_token": "eyJhbGciOi...",
+  "tool_results": [{"call_id": "call_7fZq2NkP", "result": 0.92}]}')~";
+// clang-format on
+
+/// A shell command line's output (curl -s prints the body only) parsed as JSON.
+nlohmann::json shell(const QString &commandLine)
+{
+    QProcess process;
+    process.start(QStringLiteral("sh"), {QStringLiteral("-c"), commandLine});
+    process.waitForFinished(120000);
+    return nlohmann::json::parse(process.readAllStandardOutput().toStdString(), nullptr, false);
+}
+
+/// A client of seed 003's API written with Python's urllib, as a code interpreter's
+/// client is: POSTs the request, then loops while the status is tool_call_required,
+/// answering each call from `answers` by tool name ({"echo": true} returns the call's
+/// arguments, {"result": V} returns V, {"error": M} reports is_error with M). Prints
+/// {"rounds": [[tool names of each round]], "final": last body, "http": its status}.
+const char *const LoopClient = R"~(
+import json, sys, urllib.request, urllib.error
+spec = json.load(sys.stdin)
+def post(body):
+    req = urllib.request.Request(spec["url"], data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        r = urllib.request.urlopen(req, timeout=120)
+        return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+rounds = []
+status, reply = post(spec["request"])
+while status == 200 and reply["status"] == "tool_call_required":
+    rounds.append([c["name"] for c in reply["tool_calls"]])
+    results = []
+    for call in reply["tool_calls"]:
+        answer = spec["answers"][call["name"]]
+        if "error" in answer:
+            results.append({"call_id": call["id"], "result": None, "is_error": True, "error_message": answer["error"]})
+        else:
+            results.append({"call_id": call["id"], "result": call["arguments"] if answer.get("echo") else answer["result"]})
+    status, reply = post({"session_id": reply["session_id"], "continuation_token": reply["continuation_token"],
+                          "tool_results": results})
+print(json.dumps({"rounds": rounds, "final": reply, "http": status}))
+)~";
+
+nlohmann::json loopClient(const QString &url, const nlohmann::json &request, const nlohmann::json &answers)
+{
+    QProcess process;
+    process.start(QStringLiteral("python3"), {QStringLiteral("-c"), QString::fromUtf8(LoopClient)});
+    process.waitForStarted();
+    process.write(QByteArray::fromStdString(
+        nlohmann::json{{"url", url.toStdString()}, {"request", request}, {"answers", answers}}.dump()));
+    process.closeWriteChannel();
+    process.waitForFinished(180000);
+    const QByteArray out = process.readAllStandardOutput();
+    if (out.isEmpty())
+        qWarning("%s", process.readAllStandardError().constData());
+    return nlohmann::json::parse(out.toStdString(), nullptr, false);
+}
+
+/// A POST with curl, the body from stdin.
+HttpReply post(const Server &server, const char *path, const nlohmann::json &body)
+{
+    return curl({QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("-H"),
+                 QStringLiteral("Content-Type: application/json"), QStringLiteral("--data-binary"),
+                 QStringLiteral("@-"), server.url(path)},
+                QByteArray::fromStdString(body.dump()));
+}
+
+HttpReply postRaw(const Server &server, const QByteArray &body)
+{
+    return curl({QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("-H"),
+                 QStringLiteral("Content-Type: application/json"), QStringLiteral("--data-binary"),
+                 QStringLiteral("@-"), server.url("/v1/exec/programmatic")},
+                body);
+}
+
+/// One tool `step(n)` the client answers; the program calls it twice in a row.
+nlohmann::json twoStepRequest(const std::string &extraCode = {})
+{
+    return {{"code", "a = step(n=1)\nb = step(n=2)\n" + extraCode + "print(a, b)\n"},
+            {"tools", {{{"name", "step"}, {"parameters", {{"type", "object"}}}}}}};
+}
+
+nlohmann::json continuation(const HttpReply &reply, const nlohmann::json &results)
+{
+    return {{"session_id", reply.body.value("session_id", "")},
+            {"continuation_token", reply.body.value("continuation_token", "")},
+            {"tool_results", results}};
+}
+
+const char *const RateTool
+    = R"~([{"name": "get_exchange_rate", "parameters": {"type": "object", "properties": {"base": {"type": "string"}, "quote": {"type": "string"}}}}])~";
+
+/// A request {"code": CODE, "tools": RateTool} (plus `extra` members).
+QByteArray rateRequest(const std::string &code, const nlohmann::json &extra = nlohmann::json::object())
+{
+    nlohmann::json request = {{"code", code}, {"tools", nlohmann::json::parse(RateTool)}};
+    request.update(extra);
+    return QByteArray::fromStdString(request.dump());
+}
+
+} // namespace
+
+class TestProgrammatic : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(!toolstudioBinary().isEmpty(), "TOOLSTUDIO_BINARY is not set (run through ctest)");
+        if (QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty())
+            QSKIP("curl is not installed (apt-get install curl): these tests drive the server with the real curl");
+        writeEmptyProject(m_dir.path());
+        QVERIFY2(m_server.start(m_dir.path()), m_server.err.constData());
+    }
+
+    // The issue's two curl commands, unchanged, against `toolstudio serve` on its
+    // default port 3112; the session is a run of kind `served` in the journal.
+    void seedCurlFlow()
+    {
+        QTemporaryDir dir;
+        writeEmptyProject(dir.path());
+        Server server;
+        if (!server.start(dir.path(), {}, 3112)) {
+            if (server.err.contains("in use"))
+                QSKIP("port 3112 is in use on this machine: the issue's curl commands need it");
+            QFAIL(server.err.constData());
+        }
+        nlohmann::json first = shell(QString::fromUtf8(SeedFirst));
+        QCOMPARE(text(first.value("status", "")), QStringLiteral("tool_call_required"));
+        QCOMPARE(
+            dumped(first.value("tool_calls", nlohmann::json())),
+            QStringLiteral(R"~([{"arguments":{"base":"USD","quote":"EUR"},"id":"c1","name":"get_exchange_rate"}])~"));
+        QCOMPARE(text(first.value("partial_stdout", "x")), QString());
+        QCOMPARE(text(first.value("partial_stderr", "x")), QString());
+        const QString session = text(first.value("session_id", ""));
+        const QString token = text(first.value("continuation_token", ""));
+        QCOMPARE(token.size(), 43); // 32 random bytes, base64url
+        QString second = QString::fromUtf8(SeedSecond);
+        second.replace(QStringLiteral("Kd8vN2mPxQ7wLzR4bYtCa"), session)
+            .replace(QStringLiteral("eyJhbGciOi..."), token)
+            .replace(QStringLiteral("call_7fZq2NkP"), QStringLiteral("c1"));
+        nlohmann::json done = shell(second);
+        QCOMPARE(text(done.value("status", "")), QStringLiteral("completed"));
+        QCOMPARE(text(done.value("session_id", "")), session);
+        QCOMPARE(text(done.value("stdout", "")), QStringLiteral("100 USD = 92.0 EUR\n"));
+        QCOMPARE(text(done.value("stderr", "x")), QString());
+        QCOMPARE(dumped(done.value("files", nlohmann::json())), QStringLiteral("[]"));
+        QCOMPARE(done.value("tool_calls_made", -1), 1);
+        QVERIFY(done.value("execution_time", nlohmann::json()).is_number_integer());
+
+        // The session is a run of kind `served`, its call a step with the client's result.
+        HttpReply run = curl({server.url("/v1/runs/") + session});
+        QCOMPARE(run.status, 200);
+        QCOMPARE(text(run.body["run"].value("kind", "")), QStringLiteral("served"));
+        QCOMPARE(text(run.body["run"].value("status", "")), QStringLiteral("completed"));
+        QCOMPARE(dumped(run.body["steps"][0].value("result", nlohmann::json())), QStringLiteral("0.92"));
+
+        // The same continuation again: the session has ended.
+        nlohmann::json again = shell(second);
+        QCOMPARE(text(again.value("status", "")), QStringLiteral("error"));
+        QCOMPARE(text(again["error"].value("code", "")), QStringLiteral("session_ended"));
+    }
+
+    void pythonClient_data()
+    {
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<QByteArray>("answers");
+        QTest::addColumn<QString>("rounds");
+        QTest::addColumn<QString>("stdoutText");
+        QTest::addColumn<int>("callsMade");
+
+        QTest::newRow("seed example") << rateRequest("rate = get_exchange_rate(base=\"USD\", quote=\"EUR\")\n"
+                                                     "print(f\"100 USD = {100 * rate} EUR\")")
+                                      << QByteArray(R"~({"get_exchange_rate": {"result": 0.92}})~")
+                                      << QStringLiteral(R"~([["get_exchange_rate"]])~")
+                                      << QStringLiteral("100 USD = 92.0 EUR\n") << 1;
+        QTest::newRow("positional arguments by the schema's order")
+            << rateRequest("print(get_exchange_rate('USD', 'EUR'))")
+            << QByteArray(R"~({"get_exchange_rate": {"echo": true}})~")
+            << QStringLiteral(R"~([["get_exchange_rate"]])~") << QStringLiteral("{'base': 'USD', 'quote': 'EUR'}\n")
+            << 1;
+        QTest::newRow("three calls in flight, one round") << QByteArray::fromStdString(nlohmann::json{
+            {"code",
+             "import asyncio\nfrom toolstudio import tools\n"
+             "async def main():\n"
+             "    got = await asyncio.gather(*(tools.lookup(key=k) for k in 'abc'))\n"
+             "    print([g['key'] for g in got])\n"
+             "asyncio.run(main())"},
+            {"tools", {{{"name", "lookup"}}}}}.dump()) << QByteArray(R"~({"lookup": {"echo": true}})~")
+                                                          << QStringLiteral(R"~([["lookup","lookup","lookup"]])~")
+                                                          << QStringLiteral("['a', 'b', 'c']\n") << 3;
+        QTest::newRow("three rounds") << QByteArray::fromStdString(nlohmann::json{
+            {"code",
+             "total = 0\n"
+             "for i in range(3):\n"
+             "    total += add(n=i)['n']\n"
+             "    print('round', i, flush=True)\n"
+             "print('total', total)"},
+            {"tools", {{{"name", "add"}}}}}.dump())
+                                      << QByteArray(R"~({"add": {"echo": true}})~")
+                                      << QStringLiteral(R"~([["add"],["add"],["add"]])~")
+                                      << QStringLiteral("round 0\nround 1\nround 2\ntotal 3\n") << 3;
+        QTest::newRow("is_error reaches the program as a ToolError")
+            << rateRequest("try:\n"
+                           "    get_exchange_rate(base='USD', quote='EUR')\n"
+                           "except ToolError as e:\n"
+                           "    print('failed:', e.code, e.message)")
+            << QByteArray(R"~({"get_exchange_rate": {"error": "Rate provider timed out"}})~")
+            << QStringLiteral(R"~([["get_exchange_rate"]])~")
+            << QStringLiteral("failed: tool_failed Rate provider timed out\n") << 1;
+        QTest::newRow("an undeclared tool is refused with unknown_tool")
+            << rateRequest("from toolstudio import tools\n"
+                           "try:\n"
+                           "    tools.convert(amount=1)\n"
+                           "except ToolError as e:\n"
+                           "    print(e.code)")
+            << QByteArray("{}") << QStringLiteral("[]") << QStringLiteral("unknown_tool\n") << 1;
+        QTest::newRow("bash: the tool command")
+            << rateRequest("rate=$(tool get_exchange_rate base=USD quote=EUR)\necho \"rate $rate\"",
+                           {{"language", "bash"}})
+            << QByteArray(R"~({"get_exchange_rate": {"result": 0.92}})~")
+            << QStringLiteral(R"~([["get_exchange_rate"]])~") << QStringLiteral("rate 0.92\n") << 1;
+    }
+
+    // Python's urllib as a code interpreter's client: loops while tool_call_required.
+    void pythonClient()
+    {
+        QFETCH(QByteArray, request);
+        QFETCH(QByteArray, answers);
+        QFETCH(QString, rounds);
+        QFETCH(QString, stdoutText);
+        QFETCH(int, callsMade);
+        nlohmann::json out
+            = loopClient(m_server.url("/v1/exec/programmatic"), nlohmann::json::parse(request.toStdString()),
+                         nlohmann::json::parse(answers.toStdString()));
+        QVERIFY2(out.is_object(), "the client printed no JSON");
+        nlohmann::json &final = out["final"];
+        QCOMPARE(out.value("http", 0), 200);
+        QCOMPARE(text(final.value("status", "")), QStringLiteral("completed"));
+        QCOMPARE(dumped(out["rounds"]), rounds);
+        QCOMPARE(text(final.value("stdout", "")), stdoutText);
+        QCOMPARE(text(final.value("stderr", "x")), QString());
+        QCOMPARE(final.value("tool_calls_made", -1), callsMade);
+        QCOMPARE(final.value("exit_code", -1), 0);
+    }
+
+    // `files` in and out: names and base64 contents; only new or changed files come back.
+    void filesInAndOut()
+    {
+        nlohmann::json out = loopClient(
+            m_server.url("/v1/exec"),
+            {{"code", "data = open('in/data.txt').read()\nopen('out.txt', 'w').write(data.upper())\nprint(len(data))"},
+             {"files", {{{"name", "in/data.txt"}, {"content", "aGVsbG8gd29ybGQ="}}}}},
+            nlohmann::json::object());
+        nlohmann::json &final = out["final"];
+        QCOMPARE(text(final.value("status", "")), QStringLiteral("completed"));
+        QCOMPARE(text(final.value("stdout", "")), QStringLiteral("11\n"));
+        QCOMPARE(dumped(final["files"]), QStringLiteral(R"~([{"content":"SEVMTE8gV09STEQ=","name":"out.txt"}])~"));
+        QCOMPARE(final.value("tool_calls_made", -1), 0);
+    }
+
+    // /v1/exec: code without tools; a non-zero exit is a completed program with its status.
+    void execWithoutTools()
+    {
+        HttpReply reply
+            = post(m_server, "/v1/exec", {{"code", "import sys\nprint(6 * 7)\nsys.exit(3)"}, {"lang", "python"}});
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(text(reply.body.value("status", "")), QStringLiteral("completed"));
+        QCOMPARE(text(reply.body.value("stdout", "")), QStringLiteral("42\n"));
+        QCOMPARE(reply.body.value("exit_code", -1), 3);
+        HttpReply tools = post(m_server, "/v1/exec", {{"code", "print(1)"}, {"tools", nlohmann::json::array()}});
+        QCOMPARE(tools.status, 400);
+        QCOMPARE(errorCode(tools), QByteArray("unknown_field"));
+        QCOMPARE(errorMessage(tools),
+                 QByteArray("unknown field 'tools' in the request (fields: code, language, lang, files, timeout); "
+                            "tools and continuations are for POST /v1/exec/programmatic"));
+    }
+
+    void badRequests_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("code");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("malformed JSON")
+            << QByteArray(R"~({"code": )~") << 400 << QByteArray("invalid_json")
+            << QByteArray("the body is not valid JSON: syntax error while parsing value - unexpected end of input; "
+                          "expected '[', '{', or a literal (byte offset 9)");
+        QTest::newRow("unknown field")
+            << QByteArray(R"~({"code": "print(1)", "langauge": "python"})~") << 400 << QByteArray("unknown_field")
+            << QByteArray("unknown field 'langauge' in the request (fields: code, language, lang, tools, files, "
+                          "timeout, session_id, continuation_token, tool_results)");
+        QTest::newRow("unknown field in a tool")
+            << QByteArray(R"~({"code": "print(1)", "tools": [{"name": "a", "input_schema": {}}]})~") << 400
+            << QByteArray("unknown_field")
+            << QByteArray("unknown field 'input_schema' in tools[0] (fields: name, description, parameters)");
+        QTest::newRow("unknown field in a result")
+            << QByteArray(
+                   R"~({"session_id": "s", "continuation_token": "t", "tool_results": [{"call_id": "c1", "value": 1}]})~")
+            << 400 << QByteArray("unknown_field")
+            << QByteArray(
+                   "unknown field 'value' in tool_results[0] (fields: call_id, result, is_error, error_message)");
+        QTest::newRow("unsupported language")
+            << QByteArray(R"~({"code": "puts 1", "language": "ruby"})~") << 400 << QByteArray("unsupported_language")
+            << QByteArray("language 'ruby' is not supported: use \"python\" or \"bash\"");
+        QTest::newRow("tools on a continuation")
+            << QByteArray(R"~({"session_id": "s", "continuation_token": "t", "tool_results": [], "tools": []})~") << 400
+            << QByteArray("bad_request")
+            << QByteArray("'tools' belongs to the request that starts a session; a continuation sends session_id, "
+                          "continuation_token and tool_results");
+        QTest::newRow("unknown session")
+            << QByteArray(R"~({"session_id": "nope", "continuation_token": "t", "tool_results": []})~") << 404
+            << QByteArray("unknown_session")
+            << QByteArray("no session 'nope' on this server: a session_id comes from a tool_call_required response "
+                          "of this server");
+        QTest::newRow("bad base64") << QByteArray(
+            R"~({"code": "print(1)", "files": [{"name": "a.txt", "content": "@@"}]})~")
+                                    << 400 << QByteArray("bad_request")
+                                    << QByteArray("files[0]: the content of 'a.txt' is not valid base64");
+        QTest::newRow("file outside the work dir")
+            << QByteArray(R"~({"code": "print(1)", "files": [{"name": "../a.txt", "content": ""}]})~") << 400
+            << QByteArray("bad_request")
+            << QByteArray("files[0]: 'name' must be a relative path such as \"data/input.csv\" (no '..', no leading "
+                          "'/', at most 255 bytes)");
+    }
+
+    // Bad input: an error status, {"status": "error", "error": {"code", "message"}}.
+    void badRequests()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(int, status);
+        QFETCH(QByteArray, code);
+        QFETCH(QByteArray, message);
+        HttpReply reply = postRaw(m_server, body);
+        QCOMPARE(reply.status, status);
+        QCOMPARE(text(reply.body.value("status", "")), QStringLiteral("error"));
+        QCOMPARE(errorCode(reply), code);
+        QCOMPARE(errorMessage(reply), message);
+    }
+
+    // A forged token, an unknown call id and a result over 1 MiB are refused without
+    // using the token up; a token works once (reused: refused); the session goes on.
+    void tokensAndCallIds()
+    {
+        HttpReply first = post(m_server, "/v1/exec/programmatic", twoStepRequest());
+        QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
+        const QString session = text(first.body.value("session_id", ""));
+
+        nlohmann::json forged = continuation(first, {{{"call_id", "c1"}, {"result", 10}}});
+        forged["continuation_token"] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+        HttpReply refused = post(m_server, "/v1/exec/programmatic", forged);
+        QCOMPARE(refused.status, 403);
+        QCOMPARE(errorCode(refused), QByteArray("invalid_token"));
+        QCOMPARE(errorMessage(refused),
+                 QByteArray("the continuation_token is not the current one of session " + session.toUtf8()
+                            + ": a token works once, for the session whose latest response issued it"));
+
+        HttpReply unknownCall
+            = post(m_server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c9"}, {"result", 10}}}));
+        QCOMPARE(unknownCall.status, 404);
+        QCOMPARE(errorCode(unknownCall), QByteArray("unknown_call"));
+        QCOMPARE(errorMessage(unknownCall),
+                 QByteArray("session " + session.toUtf8()
+                            + " has no call 'c9' waiting for a result; the calls waiting are: c1"));
+
+        HttpReply tooLarge = post(m_server, "/v1/exec/programmatic",
+                                  continuation(first, {{{"call_id", "c1"}, {"result", std::string(1 << 20, 'x')}}}));
+        QCOMPARE(tooLarge.status, 413);
+        QCOMPARE(errorCode(tooLarge), QByteArray("result_too_large"));
+        QCOMPARE(errorMessage(tooLarge),
+                 QByteArray("tool_results[0]: the result of call 'c1' is 1048578 bytes as compact JSON; a result may "
+                            "have at most 1048576 bytes (1 MiB)"));
+
+        const nlohmann::json good = continuation(first, {{{"call_id", "c1"}, {"result", 10}}});
+        HttpReply second = post(m_server, "/v1/exec/programmatic", good);
+        QCOMPARE(second.status, 200);
+        QCOMPARE(text(second.body.value("status", "")), QStringLiteral("tool_call_required"));
+        QCOMPARE(dumped(second.body["tool_calls"]),
+                 QStringLiteral(R"~([{"arguments":{"n":2},"id":"c2","name":"step"}])~"));
+        QVERIFY(second.body.value("continuation_token", "") != first.body.value("continuation_token", ""));
+
+        HttpReply reused = post(m_server, "/v1/exec/programmatic", good);
+        QCOMPARE(reused.status, 403);
+        QCOMPARE(errorCode(reused), QByteArray("invalid_token"));
+
+        HttpReply done
+            = post(m_server, "/v1/exec/programmatic", continuation(second, {{{"call_id", "c2"}, {"result", 20}}}));
+        QCOMPARE(text(done.body.value("status", "")), QStringLiteral("completed"));
+        QCOMPARE(text(done.body.value("stdout", "")), QStringLiteral("10 20\n"));
+        QCOMPARE(done.body.value("tool_calls_made", -1), 2);
+    }
+
+    // A person ends a served call first (here through seed 004's route, as the window's
+    // Pending Calls dock or `toolstudio answer` would): the client's result for it is
+    // refused with the reason, and the session goes on with the next call.
+    void answeredByAPersonFirst()
+    {
+        HttpReply first = post(m_server, "/v1/exec/programmatic", twoStepRequest());
+        QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
+        const QString session = text(first.body.value("session_id", ""));
+        HttpReply byPerson = post(m_server, ("/v1/runs/" + session.toUtf8() + "/calls/c1").constData(),
+                                  {{"type", "tool.result"}, {"id", "c1"}, {"result", 5}});
+        QCOMPARE(byPerson.status, 200);
+        // The program goes on to its second call (the journal shows it waiting).
+        QElapsedTimer clock;
+        clock.start();
+        QString waiting;
+        while (clock.elapsed() < 60000) {
+            HttpReply pending = curl({m_server.url("/v1/runs/") + session + QStringLiteral("/pending")});
+            waiting = dumped(pending.body.value("pending", nlohmann::json()));
+            if (waiting.contains(QLatin1String("\"c2\"")))
+                break;
+            QThread::msleep(100);
+        }
+        QVERIFY2(waiting.contains(QLatin1String("\"c2\"")), qPrintable(waiting));
+        HttpReply late
+            = post(m_server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c1"}, {"result", 10}}}));
+        QCOMPARE(late.status, 409);
+        QCOMPARE(errorCode(late), QByteArray("already_ended"));
+        QCOMPARE(errorMessage(late),
+                 QByteArray("call 'c1' already has a result, given by a person (in the window, with toolstudio answer "
+                            "or POST /v1/runs/{run}/calls/{call_id}); nothing was delivered"));
+        // The token is still good: an empty continuation lists the call that waits now.
+        HttpReply next = post(m_server, "/v1/exec/programmatic", continuation(first, nlohmann::json::array()));
+        QCOMPARE(dumped(next.body.value("tool_calls", nlohmann::json())),
+                 QStringLiteral(R"~([{"arguments":{"n":2},"id":"c2","name":"step"}])~"));
+        HttpReply done
+            = post(m_server, "/v1/exec/programmatic", continuation(next, {{{"call_id", "c2"}, {"result", 6}}}));
+        QCOMPARE(text(done.body.value("stdout", "")), QStringLiteral("5 6\n"));
+    }
+
+    // Two clients continue one session with the same token at once: one goes on, the
+    // other gets 409 session_busy (the program sleeps after the result, so the first
+    // is still being answered when the second arrives). The body goes as an argument:
+    // stdin written to a second QProcess would wait for the first to finish.
+    void twoClientsAtOnce()
+    {
+        HttpReply first
+            = post(m_server, "/v1/exec/programmatic",
+                   {{"code", "import time\nv = step()\ntime.sleep(4)\nprint(v)\n"}, {"tools", {{{"name", "step"}}}}});
+        QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
+        const QByteArray body
+            = QByteArray::fromStdString(continuation(first, {{{"call_id", "c1"}, {"result", "ok"}}}).dump());
+        QList<QProcess *> clients;
+        for (int i = 0; i < 2; ++i) {
+            auto *process = new QProcess(this);
+            process->start(QStringLiteral("curl"),
+                           {QStringLiteral("-s"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                            QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("--data-binary"),
+                            QString::fromUtf8(body), m_server.url("/v1/exec/programmatic")});
+            clients << process;
+        }
+        QStringList statuses;
+        QByteArray busyBody;
+        for (QProcess *process : std::as_const(clients)) {
+            QVERIFY(process->waitForFinished(60000));
+            const QByteArray out = process->readAllStandardOutput();
+            const QByteArray status = out.mid(out.lastIndexOf('\n') + 1);
+            statuses << QString::fromLatin1(status);
+            if (status == "409")
+                busyBody = out.left(out.lastIndexOf('\n'));
+            delete process;
+        }
+        statuses.sort();
+        QCOMPARE(statuses, QStringList({QStringLiteral("200"), QStringLiteral("409")}));
+        nlohmann::json busy = nlohmann::json::parse(busyBody.toStdString(), nullptr, false);
+        QCOMPARE(text(busy["error"].value("code", "")), QStringLiteral("session_busy"));
+    }
+
+    // `timeout` spans the whole loop; a program over it is stopped: status error.
+    void timeoutStopsTheProgram()
+    {
+        HttpReply reply = post(m_server, "/v1/exec/programmatic",
+                               {{"code", "import time\nprint('start', flush=True)\ntime.sleep(60)"}, {"timeout", 1}});
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(text(reply.body.value("status", "")), QStringLiteral("error"));
+        QCOMPARE(text(reply.body["error"].value("code", "")), QStringLiteral("timeout"));
+        QCOMPARE(text(reply.body["error"].value("message", "")),
+                 QStringLiteral("the program did not finish within its timeout of 1 s (time spent waiting for tool "
+                                "results counts); it was stopped"));
+        QCOMPARE(text(reply.body.value("stdout", "")), QStringLiteral("start\n"));
+    }
+
+    // A paused session nobody continues expires (--session-expiry 1): its program is
+    // stopped, and a late continuation gets 410 session_expired.
+    void expiredSession()
+    {
+        QTemporaryDir dir;
+        writeEmptyProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path(), {QStringLiteral("--session-expiry"), QStringLiteral("1")}),
+                 server.err.constData());
+        HttpReply first = post(server, "/v1/exec/programmatic", twoStepRequest());
+        QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
+        const QString session = text(first.body.value("session_id", ""));
+        // Wait until the run has ended (the expiry stopped it), as the journal says.
+        QElapsedTimer clock;
+        clock.start();
+        QString status;
+        while (clock.elapsed() < 60000) {
+            status = text(curl({server.url("/v1/runs/") + session}).body["run"].value("status", ""));
+            if (status == QLatin1String("cancelled"))
+                break;
+            QThread::msleep(200);
+        }
+        QCOMPARE(status, QStringLiteral("cancelled"));
+        HttpReply late
+            = post(server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c1"}, {"result", 1}}}));
+        QCOMPARE(late.status, 410);
+        QCOMPARE(errorCode(late), QByteArray("session_expired"));
+        QCOMPARE(errorMessage(late),
+                 QByteArray("session " + session.toUtf8()
+                            + " expired: no continuation came within 1 s (toolstudio serve --session-expiry); its "
+                              "program was stopped"));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    Server m_server;
+};
+
+QTEST_GUILESS_MAIN(TestProgrammatic)
+#include "tst_programmatic.moc"
