@@ -527,8 +527,9 @@ void MainWindow::createDocks()
     resizeDocks({m_projectDock, m_traceDock}, {440, 480}, Qt::Horizontal);
     resizeDocks({m_projectDock, m_toolDock}, {230, 520}, Qt::Vertical);
     resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
-    // The Pending Calls dock (tabbed with Step) needs the height for its Send buttons.
-    resizeDocks({m_traceDock, m_stepDock}, {280, 510}, Qt::Vertical);
+    // The trace gets most of the column: at 1440×900 at least ~15 step rows under its
+    // filter rows, meters and timeline (issue 20); Step and Pending Calls the rest.
+    resizeDocks({m_traceDock, m_stepDock}, {540, 250}, Qt::Vertical);
 
     for (QDockWidget *dock : docks())
         m_viewMenu->addAction(dock->toggleViewAction());

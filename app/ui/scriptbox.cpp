@@ -47,6 +47,8 @@ void ScriptBox::setProject(const Project *project)
         index = chosenName.isEmpty() ? -1 : findData(chosenName, NameRole);
     if (index < 0 && hadChoice)
         index = findData(chosenPath, PathRole);
+    if (index < 0 && !project->defaultScript.isEmpty())
+        index = findData(project->defaultScript, NameRole);
     if (index < 0 && !defaultPath.isEmpty()) {
         const QString path = QDir::cleanPath(QFileInfo(defaultPath).absoluteFilePath());
         index = findData(path, PathRole);
@@ -63,6 +65,8 @@ void ScriptBox::setProject(const Project *project)
 
 bool ScriptBox::selectPath(const QString &path)
 {
+    if (currentPath() == QDir::cleanPath(path))
+        return true; // two entries may share a file: keep the chosen one
     const int index = findData(QDir::cleanPath(path), PathRole);
     if (index >= 0)
         setCurrentIndex(index);

@@ -26,7 +26,8 @@ public:
     void setProject(const Project *project);
     /// The chosen script's absolute path; empty when there is none.
     QString currentPath() const { return currentData(PathRole).toString(); }
-    /// Chooses the entry showing the script at `path` (absolute), if any.
+    /// Chooses the (first) entry of the script at `path` (absolute), unless the chosen
+    /// one is of that file already.
     bool selectPath(const QString &path);
 
 private:
