@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/commands.h"
+#include "cli/helpcommand.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 
@@ -43,7 +44,7 @@ void setUpParser(QCommandLineParser &parser)
     parser.setApplicationDescription(
         QCoreApplication::translate("main",
                                     "Build and debug LLM agent tools and the scripts that call them.\n"
-                                    "Headless: toolstudio run PROJECT [SCRIPT] [--answers FILE] [--json]"));
+                                    "Every command and its options: toolstudio help"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("project"),
@@ -51,14 +52,27 @@ void setUpParser(QCommandLineParser &parser)
                                  QStringLiteral("[PROJECT]"));
 }
 
+bool isHelpOption(const QByteArray &arg)
+{
+    return arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all";
+}
+
 // --help and --version print and exit; they must work without a display.
 bool asksForInfoOnly(int argc, char *argv[])
 {
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
+        if (isHelpOption(arg) || arg == "-v" || arg == "--version")
             return true;
     }
+    return false;
+}
+
+bool asksForHelp(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i)
+        if (isHelpOption(QByteArray(argv[i])))
+            return true;
     return false;
 }
 
@@ -83,6 +97,8 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         setIdentity();
         installTranslators(app);
+        if (asksForHelp(argc, argv)) // every command too, not only the window's options
+            return helpCommand({});
         QCommandLineParser parser;
         setUpParser(parser);
         parser.process(app); // exits on --help/--version and on unknown options

@@ -934,10 +934,6 @@
         <translation>Skript:</translation>
     </message>
     <message>
-        <source>The agent script to edit and run</source>
-        <translation>Das Agentenskript, das bearbeitet und ausgeführt wird</translation>
-    </message>
-    <message>
         <source>Trace</source>
         <translation>Ablauf</translation>
     </message>
@@ -1130,10 +1126,6 @@
         <translation>Nächster &amp;fehlgeschlagener Schritt</translation>
     </message>
     <message>
-        <source>Select the next step that failed or has a failed attempt (Ctrl+E)</source>
-        <translation>Den nächsten Schritt auswählen, der fehlschlug oder einen fehlgeschlagenen Versuch hat (Strg+E)</translation>
-    </message>
-    <message>
         <source>Search the output (Enter: next, Shift+Enter: previous)</source>
         <translation>Ausgabe durchsuchen (Eingabe: nächster, Umschalt+Eingabe: vorheriger Treffer)</translation>
     </message>
@@ -1237,6 +1229,22 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>The project is not trusted, so nothing of it runs: choose Trust Project in the bar above the editor.</source>
         <translation>Dem Projekt wird nicht vertraut, daher läuft nichts davon: Wählen Sie „Projekt vertrauen“ in der Leiste über dem Editor.</translation>
+    </message>
+    <message>
+        <source>&amp;New Project…</source>
+        <translation>&amp;Neues Projekt…</translation>
+    </message>
+    <message>
+        <source>Make a project in a new or empty folder from a template</source>
+        <translation>Ein Projekt aus einer Vorlage in einem neuen oder leeren Ordner anlegen</translation>
+    </message>
+    <message>
+        <source>Select the next step that ended failed (Ctrl+E)</source>
+        <translation>Den nächsten fehlgeschlagenen Schritt auswählen (Strg+E)</translation>
+    </message>
+    <message>
+        <source>%1 has no toolstudio.json, so it is not a Tool Studio project yet. Make one here from a template:</source>
+        <translation>%1 hat keine toolstudio.json und ist daher noch kein Tool-Studio-Projekt. Hier eines aus einer Vorlage anlegen:</translation>
     </message>
 </context>
 <context>
@@ -1357,6 +1365,49 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are</source>
         <translation>HTTP+SSE-Server werden noch nicht unterstützt; stdio- und Streamable-HTTP-Server schon</translation>
+    </message>
+</context>
+<context>
+    <name>NewProjectDialog</name>
+    <message>
+        <source>New Project</source>
+        <translation>Neues Projekt</translation>
+    </message>
+    <message>
+        <source>A new or empty folder</source>
+        <translation>Ein neuer oder leerer Ordner</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>&amp;Template:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>&amp;Create</source>
+        <translation>&amp;Anlegen</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the project.</source>
+        <translation>Wählen Sie einen Ordner für das Projekt.</translation>
+    </message>
+    <message>
+        <source>The folder must be a full path (e.g. %1).</source>
+        <translation>Der Ordner muss ein vollständiger Pfad sein (z. B. %1).</translation>
+    </message>
+    <message>
+        <source>Choose a template.</source>
+        <translation>Wählen Sie eine Vorlage.</translation>
+    </message>
+    <message>
+        <source>Folder for the New Project</source>
+        <translation>Ordner für das neue Projekt</translation>
     </message>
 </context>
 <context>
@@ -1539,6 +1590,81 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Warnings:</source>
         <translation>Warnungen:</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectTemplates</name>
+    <message>
+        <source>Empty project</source>
+        <translation>Leeres Projekt</translation>
+    </message>
+    <message>
+        <source>A manifest with no tools and a script that prints a line: add your own tools.</source>
+        <translation>Ein Manifest ohne Werkzeuge und ein Skript, das eine Zeile ausgibt: fügen Sie Ihre eigenen Werkzeuge hinzu.</translation>
+    </message>
+    <message>
+        <source>Python tool and a script</source>
+        <translation>Python-Werkzeug und ein Skript</translation>
+    </message>
+    <message>
+        <source>tools/text.py, a Python tool file whose methods are tools, and a script that calls them.</source>
+        <translation>tools/text.py, eine Python-Werkzeugdatei, deren Methoden Werkzeuge sind, und ein Skript, das sie aufruft.</translation>
+    </message>
+    <message>
+        <source>Exchange rate</source>
+        <translation>Wechselkurs</translation>
+    </message>
+    <message>
+        <source>One mock tool with an input and output schema, called from a plain Python script.</source>
+        <translation>Ein Mock-Werkzeug mit Eingabe- und Ausgabeschema, aufgerufen aus einem einfachen Python-Skript.</translation>
+    </message>
+    <message>
+        <source>Customer seats (Python and Node)</source>
+        <translation>Kundenplätze (Python und Node)</translation>
+    </message>
+    <message>
+        <source>An async agent script in Python and the same in Node (script &quot;node&quot;), both awaiting one tool.</source>
+        <translation>Ein asynchrones Agentenskript in Python und dasselbe in Node (Skript „node“), beide warten auf ein Werkzeug.</translation>
+    </message>
+    <message>
+        <source>Render report (answered by a person)</source>
+        <translation>Bericht erstellen (von einer Person beantwortet)</translation>
+    </message>
+    <message>
+        <source>A manual tool: the run waits in Pending Calls until a person sends the report&apos;s URL.</source>
+        <translation>Ein manuelles Werkzeug: der Lauf wartet in „Offene Aufrufe“, bis eine Person die URL des Berichts sendet.</translation>
+    </message>
+    <message>
+        <source>Retries and a person</source>
+        <translation>Wiederholungen und eine Person</translation>
+    </message>
+    <message>
+        <source>A flaky mock tool that fails twice and is retried, then a call a person approves.</source>
+        <translation>Ein unzuverlässiges Mock-Werkzeug, das zweimal fehlschlägt und wiederholt wird, dann ein Aufruf, den eine Person genehmigt.</translation>
+    </message>
+    <message>
+        <source>no template called &apos;%1&apos; (templates: %2)</source>
+        <translation>keine Vorlage namens „%1“ (Vorlagen: %2)</translation>
+    </message>
+    <message>
+        <source>%1 is a project already (it has a toolstudio.json); nothing was written. Open it, or choose an empty folder or a new one.</source>
+        <translation>%1 ist bereits ein Projekt (es hat eine toolstudio.json); nichts wurde geschrieben. Öffnen Sie es, oder wählen Sie einen leeren oder neuen Ordner.</translation>
+    </message>
+    <message>
+        <source>%1 is a file, not a folder; nothing was written.</source>
+        <translation>%1 ist eine Datei, kein Ordner; nichts wurde geschrieben.</translation>
+    </message>
+    <message>
+        <source>%1 has %2 already; nothing was written (a new project never overwrites a file). Choose an empty folder or a new one.</source>
+        <translation>%1 hat bereits %2; nichts wurde geschrieben (ein neues Projekt überschreibt nie eine Datei). Wählen Sie einen leeren oder neuen Ordner.</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>der Ordner %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
 </context>
 <context>
@@ -2337,6 +2463,17 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>malformed JSON at %1</source>
         <translation>fehlerhaftes JSON bei %1</translation>
+    </message>
+</context>
+<context>
+    <name>ScriptBox</name>
+    <message>
+        <source>The agent script to edit and run</source>
+        <translation>Das Agentenskript, das bearbeitet und ausgeführt wird</translation>
+    </message>
+    <message>
+        <source>%1: the agent script to edit and run</source>
+        <translation>%1: das Agentenskript, das bearbeitet und ausgeführt wird</translation>
     </message>
 </context>
 <context>
@@ -3256,10 +3393,6 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <source>Show failed steps only</source>
-        <translation>Nur fehlgeschlagene Schritte zeigen</translation>
-    </message>
-    <message>
         <source>Pending</source>
         <translation>Wartend</translation>
     </message>
@@ -3274,6 +3407,26 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>Next failed</source>
         <translation>Nächster fehlgeschlagener</translation>
+    </message>
+    <message>
+        <source>Show the steps that ended failed only (Ctrl+E: the next one)</source>
+        <translation>Nur Schritte zeigen, die fehlgeschlagen endeten (Strg+E: der nächste)</translation>
+    </message>
+    <message>
+        <source>Had failures</source>
+        <translation>Mit Fehlversuchen</translation>
+    </message>
+    <message>
+        <source>Show the steps with any failed attempt, also those that succeeded after a retry</source>
+        <translation>Schritte mit einem fehlgeschlagenen Versuch zeigen, auch solche, die nach einer Wiederholung gelangen</translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation>Folgen</translation>
+    </message>
+    <message>
+        <source>Scroll to each new step while the trace is at its end; scrolling up turns it off</source>
+        <translation>Zu jedem neuen Schritt scrollen, solange der Ablauf am Ende steht; Hochscrollen schaltet es aus</translation>
     </message>
 </context>
 <context>
@@ -3414,12 +3567,6 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
 <context>
     <name>main</name>
     <message>
-        <source>Build and debug LLM agent tools and the scripts that call them.
-Headless: toolstudio run PROJECT [SCRIPT] [--answers FILE] [--json]</source>
-        <translation>Tools für LLM-Agenten und die Skripte, die sie aufrufen, bauen und debuggen.
-Ohne Fenster: toolstudio run PROJEKT [SKRIPT] [--answers DATEI] [--json]</translation>
-    </message>
-    <message>
         <source>Project folder to open.</source>
         <translation>Zu öffnender Projektordner.</translation>
     </message>
@@ -3428,6 +3575,12 @@ Ohne Fenster: toolstudio run PROJEKT [SKRIPT] [--answers DATEI] [--json]</transl
 To run a script without a window: toolstudio run PROJECT [SCRIPT]</source>
         <translation>toolstudio: keine Anzeige (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt).
 Ein Skript ohne Fenster ausführen: toolstudio run PROJEKT [SKRIPT]</translation>
+    </message>
+    <message>
+        <source>Build and debug LLM agent tools and the scripts that call them.
+Every command and its options: toolstudio help</source>
+        <translation>Werkzeuge für LLM-Agenten und die Skripte, die sie aufrufen, bauen und debuggen.
+Jeder Befehl mit seinen Optionen: toolstudio help</translation>
     </message>
 </context>
 </TS>

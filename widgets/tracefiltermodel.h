@@ -43,7 +43,7 @@ public:
 
     /// The next visible step after `from` (a proxy index; invalid = before the first
     /// row) whose status is `status` (Waiting also matches a step held by step mode;
-    /// Failed also a step with a failed attempt), wrapping around; invalid when none.
+    /// Failed only a step that ended failed), wrapping around; invalid when none.
     /// Failed and Waiting are looked up in the model's sorted lists (O(log n) per
     /// candidate); other statuses scan the visible rows.
     QModelIndex nextStep(const QModelIndex &from, StepStatus status, Direction direction = Direction::Forward) const;

@@ -590,6 +590,8 @@ bool TraceModel::matches(int ordinal, const StepQuery &query) const
         return false;
     if (query.status == StepQuery::Status::FailedOnly && !s->isFailed())
         return false;
+    if (query.status == StepQuery::Status::HadFailures && !s->hadFailures())
+        return false;
     if (query.status == StepQuery::Status::PendingOnly && !s->isPending())
         return false;
     if (query.text.isEmpty())
@@ -620,7 +622,7 @@ std::vector<int> TraceModel::matchingOrdinals(const StepQuery &query) const
 
 int TraceModel::nextOrdinal(int ordinal, StepQuery::Status which, bool forward) const
 {
-    if (which == StepQuery::Status::All)
+    if (which == StepQuery::Status::All || which == StepQuery::Status::HadFailures)
         return -1;
     const bool failed = which == StepQuery::Status::FailedOnly;
     if (m_reader) {

@@ -3,6 +3,8 @@
 #include "commands.h"
 
 #include "answercommand.h"
+#include "helpcommand.h"
+#include "initcommand.h"
 #include "mcpcommand.h"
 #include "replaycommand.h"
 #include "runcommand.h"
@@ -21,7 +23,8 @@ namespace {
 
 using Command = int (*)(const QStringList &);
 
-constexpr std::array<std::pair<const char *, Command>, 10> Commands{{
+constexpr std::array<std::pair<const char *, Command>, 12> Commands{{
+    {"init", initCommand},
     {"run", runCommand},
     {"runs", runsCommand},
     {"replay", replayCommand},
@@ -32,6 +35,7 @@ constexpr std::array<std::pair<const char *, Command>, 10> Commands{{
     {"tools", toolsCommand},
     {"trace", traceCommand},
     {"trust", trustCommand},
+    {"help", helpCommand},
 }};
 
 } // namespace
@@ -42,6 +46,14 @@ bool isHeadlessCommand(const char *name)
         if (qstrcmp(name, command) == 0)
             return true;
     return false;
+}
+
+QStringList headlessCommandNames()
+{
+    QStringList names;
+    for (const auto &[command, function] : Commands)
+        names.append(QString::fromLatin1(command));
+    return names;
 }
 
 std::optional<int> runHeadlessCommand(const QString &name, const QStringList &arguments)

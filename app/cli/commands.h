@@ -12,3 +12,5 @@
 std::optional<int> runHeadlessCommand(const QString &name, const QStringList &arguments);
 /// True when `name` is a headless command (no display needed).
 bool isHeadlessCommand(const char *name);
+/// The headless commands' names, in the order `toolstudio help` lists them.
+QStringList headlessCommandNames();

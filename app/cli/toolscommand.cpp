@@ -46,9 +46,9 @@ void printOut(const QByteArray &text)
     std::fflush(stdout);
 }
 
-int usage()
+QString usageText()
 {
-    printErr(tr(
+    return tr(
         "usage: toolstudio tools list PROJECT\n"
         "       toolstudio tools export PROJECT --format anthropic|openai-chat|openai-responses [--strict] [--output FILE]\n"
         "       toolstudio tools import PROJECT FILE [--as manual|mock] [--format bfcl|auto] [--rename OLD=NEW ...]\n"
@@ -56,7 +56,12 @@ int usage()
         "       toolstudio tools bundle export|import PROJECT FILE.zip\n"
         "       toolstudio tools typings PROJECT [--out DIR]   (toolstudio.pyi and toolstudio.d.ts; DIR defaults to PROJECT)\n"
         "       toolstudio tools install-requirements PROJECT   (pip-installs the requirements: of files that miss a module into PROJECT/.toolstudio/venv)\n"
-        "--trust (any tools command): trust the project for this invocation and record the grant (toolstudio trust PROJECT)"));
+        "--trust (any tools command): trust the project for this invocation and record the grant (toolstudio trust PROJECT)");
+}
+
+int usage()
+{
+    printErr(usageText());
     return 2;
 }
 
@@ -446,6 +451,10 @@ int toolsCommand(const QStringList &argumentsIn)
     if (arguments.isEmpty())
         return usage();
     const QString sub = arguments.first();
+    if (sub == QLatin1String("--help") || sub == QLatin1String("-h")) { // toolstudio help tools
+        printOut(usageText().toUtf8() + '\n');
+        return 0;
+    }
     const QStringList rest = arguments.mid(1);
     if (sub == QLatin1String("list"))
         return listTools(rest);

@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "rerundialog.h"
 #include "run/runcontroller.h"
+#include "scriptbox.h"
 #include "tracemodel.h"
 
 #include <QAction>
@@ -262,7 +263,7 @@ bool DurableRunActions::runWithCassette(QString path)
     }
     // The script Run (F5) would start, saved first like Run does; empty: the script
     // recorded in the cassette.
-    const QString script = m_window->m_scriptCombo->currentData().toString();
+    const QString script = m_window->m_scriptCombo->currentPath();
     if (!m_window->saveModifiedScripts())
         return false;
     return m_window->startRunWith(

@@ -14,6 +14,7 @@
 #include "journal/journal.h"
 #include "livestepstore.h"
 #include "manifesteditor.h"
+#include "newprojectdialog.h"
 #include "pendingcallspanel.h"
 #include "project/projecttrust.h"
 #include "project/projectwriter.h"
@@ -21,6 +22,7 @@
 #include "run/runcontroller.h"
 #include "run/runstatustext.h"
 #include "runspanel.h"
+#include "scriptbox.h"
 #include "scripteditor.h"
 #include "scripttabs.h"
 #include "settings.h"
@@ -109,11 +111,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         m_findBar->setEditor(editor());
-        if (ScriptEditor *e = editor()) {
-            const int index = m_scriptCombo->findData(e->filePath());
-            if (index >= 0)
-                m_scriptCombo->setCurrentIndex(index);
-        }
+        if (ScriptEditor *e = editor())
+            m_scriptCombo->selectPath(e->filePath());
         updateTitle();
         updateActions();
     });
@@ -234,6 +233,11 @@ QList<QDockWidget *> MainWindow::docks() const
 
 void MainWindow::createActions()
 {
+    m_newProjectAction = new QAction(icon("document-new", "open"), tr("&New Project…"), this);
+    m_newProjectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+    m_newProjectAction->setStatusTip(tr("Make a project in a new or empty folder from a template"));
+    connect(m_newProjectAction, &QAction::triggered, this, [this] { newProject(); });
+
     m_openAction = new QAction(icon("document-open", "open"), tr("&Open Project…"), this);
     m_openAction->setShortcut(QKeySequence::Open);
     m_openAction->setStatusTip(tr("Open a project folder (one with a toolstudio.json)"));
@@ -339,7 +343,7 @@ void MainWindow::createActions()
     connect(m_nextPendingAction, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Waiting); });
     m_nextFailedAction = new QAction(tr("Next &Failed Step"), this);
     m_nextFailedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_nextFailedAction->setStatusTip(tr("Select the next step that failed or has a failed attempt (Ctrl+E)"));
+    m_nextFailedAction->setStatusTip(tr("Select the next step that ended failed (Ctrl+E)"));
     connect(m_nextFailedAction, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Failed); });
 
     m_aboutAction = new QAction(tr("&About Tool Studio"), this);
@@ -355,6 +359,7 @@ void MainWindow::createActions()
 void MainWindow::createMenus()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
+    fileMenu->addAction(m_newProjectAction);
     fileMenu->addAction(m_openAction);
     fileMenu->addAction(m_importRunAction);
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
@@ -405,10 +410,7 @@ void MainWindow::createMenus()
     auto *scriptLabel = new QLabel(tr("Script:"), toolBar);
     scriptLabel->setContentsMargins(6, 0, 4, 0);
     toolBar->addWidget(scriptLabel);
-    m_scriptCombo = new QComboBox(toolBar);
-    m_scriptCombo->setObjectName(QStringLiteral("scriptCombo"));
-    m_scriptCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_scriptCombo->setToolTip(tr("The agent script to edit and run"));
+    m_scriptCombo = new ScriptBox(toolBar);
     scriptLabel->setBuddy(m_scriptCombo);
     toolBar->addWidget(m_scriptCombo);
     connect(m_scriptCombo, &QComboBox::activated, this, &MainWindow::scriptChosen);
@@ -525,8 +527,9 @@ void MainWindow::createDocks()
     resizeDocks({m_projectDock, m_traceDock}, {440, 480}, Qt::Horizontal);
     resizeDocks({m_projectDock, m_toolDock}, {230, 520}, Qt::Vertical);
     resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
-    // The Pending Calls dock (tabbed with Step) needs the height for its Send buttons.
-    resizeDocks({m_traceDock, m_stepDock}, {280, 510}, Qt::Vertical);
+    // The trace gets most of the column: at 1440×900 at least ~15 step rows under its
+    // filter rows, meters and timeline (issue 20); Step and Pending Calls the rest.
+    resizeDocks({m_traceDock, m_stepDock}, {540, 250}, Qt::Vertical);
 
     for (QDockWidget *dock : docks())
         m_viewMenu->addAction(dock->toggleViewAction());
@@ -597,6 +600,15 @@ bool MainWindow::openProject(const QString &dir)
     }
     ProjectError error;
     std::optional<Project> project = Project::load(dir, &error);
+    if (!project && QFileInfo(dir).isDir()
+        && !QFileInfo::exists(QDir(dir).filePath(QStringLiteral("toolstudio.json")))) {
+        // A folder that is not a project yet: offer to make one there.
+        newProject(QDir(dir).absolutePath(),
+                   tr("%1 has no toolstudio.json, so it is not a Tool Studio project yet. Make one here from a "
+                      "template:")
+                       .arg(QDir::toNativeSeparators(QDir(dir).absolutePath())));
+        return false;
+    }
     if (!project) {
         reportError(tr("Cannot Open Project"), error.toString());
         return false;
@@ -640,21 +652,9 @@ bool MainWindow::openProject(const QString &dir)
         m_watcher->removePaths(m_watcher->files());
     m_watcher->addPath(m_project->manifestPath());
 
-    m_scriptCombo->clear();
-    const QString defaultPath = m_project->defaultScriptPath();
-    for (const ScriptEntry &script : m_project->scripts) {
-        const QString path = QDir(m_project->dir).absoluteFilePath(script.path);
-        m_scriptCombo->addItem(script.path, path);
-        m_scriptCombo->setItemData(m_scriptCombo->count() - 1, script.name, Qt::ToolTipRole);
-    }
-    if (!defaultPath.isEmpty()) {
-        int index = m_scriptCombo->findData(QFileInfo(defaultPath).absoluteFilePath());
-        if (index < 0) {
-            m_scriptCombo->addItem(QDir(m_project->dir).relativeFilePath(defaultPath), defaultPath);
-            index = m_scriptCombo->count() - 1;
-        }
-        m_scriptCombo->setCurrentIndex(index);
-    }
+    m_scriptCombo->clear(); // a new project: its default script, not the old choice
+    m_scriptCombo->setProject(&*m_project);
+    m_showsLoadError = false;
 
     addRecentProject(m_project->dir);
     m_projectPanel->setProject(&*m_project);
@@ -663,7 +663,7 @@ bool MainWindow::openProject(const QString &dir)
     if (!m_project->tools.empty())
         m_projectPanel->selectTool(m_project->tools.front().name);
     if (m_scriptCombo->currentIndex() >= 0)
-        loadScript(m_scriptCombo->currentData().toString());
+        loadScript(m_scriptCombo->currentPath());
     else
         setStatus(tr("The project has no script."));
     if (editor())
@@ -709,11 +709,28 @@ bool MainWindow::reloadProject()
     ProjectError error;
     std::optional<Project> reloaded = Project::load(m_project->dir, &error);
     if (!reloaded) {
+        if (!m_showsLoadError)
+            m_statusBeforeLoadError = statusText();
+        m_showsLoadError = true;
         setStatus(tr("toolstudio.json: %1").arg(error.toString()));
         return false;
     }
     const bool wasTrusted = m_project->trusted;
     m_project = std::move(reloaded);
+    // The toolbar follows the manifest: its scripts, the one Run starts, the status.
+    m_scriptCombo->setProject(&*m_project);
+    if (m_showsLoadError) {
+        m_showsLoadError = false;
+        setStatus(m_statusBeforeLoadError);
+    }
+    if (!m_run->isActive()) {
+        if (m_scriptCombo->currentIndex() < 0)
+            setStatus(tr("The project has no script."));
+        else if (statusText() == tr("The project has no script."))
+            setStatus(tr("Ready"));
+    }
+    if (!editor() && m_scriptCombo->currentIndex() >= 0)
+        loadScript(m_scriptCombo->currentPath());
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(&*m_project);
     startMcpServers();
@@ -782,8 +799,23 @@ bool MainWindow::loadScript(const QString &path)
 
 void MainWindow::scriptChosen(int index)
 {
-    openFile(m_scriptCombo->itemData(index).toString());
+    openFile(m_scriptCombo->itemData(index, ScriptBox::PathRole).toString());
     updateActions();
+}
+
+NewProjectDialog *MainWindow::newProject(const QString &folder, const QString &note)
+{
+    auto *dialog = new NewProjectDialog(folder, note, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &NewProjectDialog::projectCreated, this, [this](const QString &dir) {
+        // Made from the studio's own template: trusted, so Run works at once.
+        QString error;
+        if (!ProjectTrust::grant(dir, &error))
+            setStatus(error);
+        openProject(dir);
+    });
+    dialog->open();
+    return dialog;
 }
 
 void MainWindow::chooseProject()
@@ -834,7 +866,9 @@ void MainWindow::fileChangedOnDisk(const QString &path)
     if (QFileInfo::exists(path) && !m_watcher->files().contains(path))
         m_watcher->addPath(path);
     if (m_project && path == m_project->manifestPath()) {
-        if (!m_run->isActive())
+        if (m_run->isActive())
+            m_manifestChangedDuringRun = true; // the run keeps the manifest it started with
+        else
             reloadProject();
         return;
     }
@@ -866,7 +900,7 @@ bool MainWindow::run()
 {
     if (!m_project || m_run->isActive())
         return false;
-    const QString script = m_scriptCombo->currentData().toString();
+    const QString script = m_scriptCombo->currentPath();
     if (script.isEmpty()) {
         reportError(tr("Cannot Run"), tr("The project has no script to run."));
         return false;
@@ -884,6 +918,7 @@ bool MainWindow::run()
     }
     m_project = std::move(reloaded);
     m_projectPanel->setProject(&*m_project);
+    m_scriptCombo->setProject(&*m_project);
     startMcpServers();
 
     resetRunViews();
@@ -1021,6 +1056,8 @@ void MainWindow::onFinished(const RunRecord &run)
     const QString text = RunStatusText::finished(run);
     setStatus(text);
     m_console->appendNotice(tr("■ %1 (exit code %2)").arg(text).arg(run.exitCode));
+    if (std::exchange(m_manifestChangedDuringRun, false))
+        reloadProject();
     updateActions();
 }
 
@@ -1059,12 +1096,13 @@ void MainWindow::updateActions()
     const bool active = m_run->isActive();
     ScriptEditor *e = editor();
     const bool trusted = m_project && m_project->trusted;
-    m_runAction->setEnabled(trusted && !active && !m_scriptCombo->currentData().toString().isEmpty());
+    m_runAction->setEnabled(trusted && !active && !m_scriptCombo->currentPath().isEmpty());
     m_runAction->setToolTip(m_project && !trusted ? tr("The project is not trusted, so nothing of it runs: choose "
                                                        "Trust Project in the bar above the editor.")
                                                   : QString()); // the default: its text
     m_stopAction->setEnabled(active);
     m_openAction->setEnabled(!active);
+    m_newProjectAction->setEnabled(!active);
     m_recentMenu->setEnabled(!active && !m_recentMenu->isEmpty());
     m_scriptCombo->setEnabled(!active && m_scriptCombo->count() > 0);
     m_saveAction->setEnabled(e);

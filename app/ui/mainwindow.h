@@ -30,6 +30,7 @@ class FindBar;
 class TrustBar;
 class LiveStepStore;
 class ManifestEditor;
+class NewProjectDialog;
 class QLineEdit;
 class QToolButton;
 class StepInspector;
@@ -51,6 +52,7 @@ class QTreeView;
 class QTreeWidget;
 class QUndoStack;
 class RunController;
+class ScriptBox;
 class ScriptEditor;
 class ScriptTabs;
 class ToolPanel;
@@ -72,6 +74,10 @@ public:
     /// Loads the project in `dir` and its default script. On failure shows the
     /// ProjectError (see reportError) and returns false; the current project stays.
     bool openProject(const QString &dir);
+
+    /// File ▸ New Project…: the dialog (open, not blocking) with `folder` filled in and
+    /// `note` above it; the project it makes is opened.
+    NewProjectDialog *newProject(const QString &folder = QString(), const QString &note = QString());
 
     /// The open project, or nullptr.
     const Project *project() const { return m_project ? &*m_project : nullptr; }
@@ -155,6 +161,7 @@ public:
     /// Calls waiting for a person, oldest first.
     const QList<Step> &pendingCalls() const;
 
+    QAction *newProjectAction() const { return m_newProjectAction; }
     QAction *openAction() const { return m_openAction; }
     QAction *importRunAction() const { return m_importRunAction; }
     QAction *saveAction() const { return m_saveAction; }
@@ -278,12 +285,13 @@ private:
     QDockWidget *m_pendingDock = nullptr;
     QDockWidget *m_consoleDock = nullptr;
     QDockWidget *m_runsDock = nullptr;
-    QComboBox *m_scriptCombo = nullptr;
+    ScriptBox *m_scriptCombo = nullptr;
     QLabel *m_statusLabel = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QMenu *m_runMenu = nullptr;
 
+    QAction *m_newProjectAction = nullptr;
     QAction *m_openAction = nullptr;
     QAction *m_importRunAction = nullptr;
     QAction *m_saveAction = nullptr;
@@ -309,4 +317,9 @@ private:
     QString m_lastError;
     bool m_errorDialogsEnabled = true;
     bool m_showsImportedRun = false;
+    /// The status bar shows why the manifest did not load; the next good load puts
+    /// m_statusBeforeLoadError back.
+    bool m_showsLoadError = false;
+    QString m_statusBeforeLoadError;
+    bool m_manifestChangedDuringRun = false; ///< reload when the run ends
 };

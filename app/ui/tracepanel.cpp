@@ -19,6 +19,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 TracePanel::TracePanel(TraceModel *model, QAction *nextPending, QAction *nextFailed, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
@@ -63,8 +65,14 @@ void TracePanel::buildFilterBar()
         button->setAutoRaise(true);
         return button;
     };
-    m_failedOnly = toggle(tr("Failed"), "failedOnly", tr("Show failed steps only"));
+    m_failedOnly
+        = toggle(tr("Failed"), "failedOnly", tr("Show the steps that ended failed only (Ctrl+E: the next one)"));
+    m_hadFailures = toggle(tr("Had failures"), "hadFailuresOnly",
+                           tr("Show the steps with any failed attempt, also those that succeeded after a retry"));
     m_pendingOnly = toggle(tr("Pending"), "pendingOnly", tr("Show steps waiting for a person only"));
+    m_follow = toggle(tr("Follow"), "followTrace",
+                      tr("Scroll to each new step while the trace is at its end; scrolling up turns it off"));
+    m_follow->setChecked(true);
     auto *nextPending = new QToolButton(this);
     nextPending->setDefaultAction(m_nextPending);
     nextPending->setText(tr("Next pending"));
@@ -76,7 +84,9 @@ void TracePanel::buildFilterBar()
     filterBar->addWidget(m_filterEdit, 1);
     filterBar->addWidget(m_toolCombo);
     toggleBar->addWidget(m_failedOnly);
+    toggleBar->addWidget(m_hadFailures);
     toggleBar->addWidget(m_pendingOnly);
+    toggleBar->addWidget(m_follow);
     toggleBar->addStretch(1);
     toggleBar->addWidget(nextPending);
     toggleBar->addWidget(nextFailed);
@@ -91,15 +101,20 @@ void TracePanel::buildFilterBar()
     connect(filterTimer, &QTimer::timeout, this, [this] { m_filter->setText(m_filterEdit->text()); });
     connect(m_toolCombo, &QComboBox::currentIndexChanged, this,
             [this] { m_filter->setTool(m_toolCombo->currentData().toString()); });
-    connect(m_failedOnly, &QToolButton::toggled, this, [this](bool on) {
+    // One status filter at a time.
+    const QList<QToolButton *> statusToggles{m_failedOnly, m_hadFailures, m_pendingOnly};
+    for (QToolButton *button : statusToggles) {
+        connect(button, &QToolButton::toggled, this, [this, button, statusToggles](bool on) {
+            if (on)
+                for (QToolButton *other : statusToggles)
+                    if (other != button)
+                        other->setChecked(false);
+            updateStatusFilter();
+        });
+    }
+    connect(m_follow, &QToolButton::toggled, this, [this](bool on) {
         if (on)
-            m_pendingOnly->setChecked(false);
-        updateStatusFilter();
-    });
-    connect(m_pendingOnly, &QToolButton::toggled, this, [this](bool on) {
-        if (on)
-            m_failedOnly->setChecked(false);
-        updateStatusFilter();
+            followNewRows();
     });
 }
 
@@ -154,13 +169,11 @@ void TracePanel::buildViews()
         addToolFilters();
     });
     connect(m_model, &TraceModel::toolsChanged, this, &TracePanel::addToolFilters);
-    // Follow new steps while the view is scrolled to the end.
     connect(m_model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) {
-        QScrollBar *bar = m_view->verticalScrollBar();
-        if (parent.isValid() || bar->value() < bar->maximum())
-            return;
-        QTimer::singleShot(0, m_view, &QTreeView::scrollToBottom);
+        if (!parent.isValid() && m_follow->isChecked())
+            followNewRows();
     });
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, &TracePanel::scrolled);
 }
 
 bool TracePanel::selectStep(const QString &callId)
@@ -173,6 +186,7 @@ bool TracePanel::selectStep(const QString &callId)
         m_filter->setText({});
         m_toolCombo->setCurrentIndex(0);
         m_failedOnly->setChecked(false);
+        m_hadFailures->setChecked(false);
         m_pendingOnly->setChecked(false);
         index = m_filter->mapFromSource(m_model->indexForCallId(callId));
     }
@@ -197,8 +211,31 @@ bool TracePanel::jumpToStep(StepStatus status)
 void TracePanel::updateStatusFilter()
 {
     m_filter->setStatusFilter(m_failedOnly->isChecked()        ? TraceFilterModel::StatusFilter::FailedOnly
+                                  : m_hadFailures->isChecked() ? TraceFilterModel::StatusFilter::HadFailures
                                   : m_pendingOnly->isChecked() ? TraceFilterModel::StatusFilter::PendingOnly
                                                                : TraceFilterModel::StatusFilter::All);
+}
+
+void TracePanel::followNewRows()
+{
+    // Queued: the view lays the new rows out first, and a batch of inserts scrolls once.
+    if (std::exchange(m_followScrollPending, true))
+        return;
+    QTimer::singleShot(0, this, [this] {
+        m_followScrollPending = false;
+        if (m_follow->isChecked())
+            m_view->scrollToBottom();
+    });
+}
+
+void TracePanel::scrolled(int value)
+{
+    // Rows added below keep the value (only the maximum grows), so a value change
+    // above the end is the user (wheel, drag, keys) or a jump to a step up the trace.
+    const QScrollBar *bar = m_view->verticalScrollBar();
+    if (m_followScrollPending)
+        return;
+    m_follow->setChecked(value >= bar->maximum());
 }
 
 void TracePanel::addToolFilters()

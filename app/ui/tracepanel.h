@@ -19,11 +19,12 @@ class TraceFilterModel;
 class TraceModel;
 
 /// The Trace dock's contents (issue 8 items 1 and 2; docs/trace.md): two filter rows —
-/// text (debounced) and tool; "Failed" / "Pending" only toggles and Next pending /
-/// Next failed buttons — then an optional header (the run's budget meters), then the
-/// timeline above the step tree, both showing the same TraceModel through one
-/// TraceFilterModel. Selecting a bar on the timeline selects its row; the tree
-/// follows new steps while it is scrolled to the end.
+/// text (debounced) and tool; "Failed" (ended failed), "Had failures" (any failed
+/// attempt) and "Pending" only toggles, Follow, and Next pending / Next failed buttons —
+/// then an optional header (the run's budget meters), then the timeline above the step
+/// tree, both showing the same TraceModel through one TraceFilterModel. Selecting a bar
+/// on the timeline selects its row. With Follow on, the tree scrolls to each new step;
+/// scrolling up turns Follow off, scrolling back to the end turns it on again.
 class TracePanel : public QWidget
 {
     Q_OBJECT
@@ -43,7 +44,9 @@ public:
     QLineEdit *filterEdit() const { return m_filterEdit; }
     QComboBox *toolCombo() const { return m_toolCombo; }
     QToolButton *failedOnlyButton() const { return m_failedOnly; }
+    QToolButton *hadFailuresButton() const { return m_hadFailures; }
     QToolButton *pendingOnlyButton() const { return m_pendingOnly; }
+    QToolButton *followButton() const { return m_follow; }
     TimelineWidget *timeline() const { return m_timeline; }
 
     /// Selects the step with `callId` in the tree and the timeline; a filter that
@@ -64,6 +67,10 @@ private:
     void buildViews();
     void updateStatusFilter();
     void addToolFilters();
+    /// Follow on: scroll to the newest row (after the view has laid the rows out).
+    void followNewRows();
+    /// The user scrolled: Follow goes off above the end, on again at the end.
+    void scrolled(int value);
 
     TraceModel *m_model;
     QAction *m_nextPending;
@@ -73,7 +80,10 @@ private:
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_toolCombo = nullptr;
     QToolButton *m_failedOnly = nullptr;
+    QToolButton *m_hadFailures = nullptr;
     QToolButton *m_pendingOnly = nullptr;
+    QToolButton *m_follow = nullptr;
+    bool m_followScrollPending = false; ///< a scroll to the end is queued
     TimelineWidget *m_timeline = nullptr;
     QTreeView *m_view = nullptr;
     QSet<QString> m_knownTools;

@@ -531,8 +531,9 @@ asyncio.run(main())
         QCOMPARE(cell(panel->toolModel(), 0, ProjectPanel::HandlerColumn), QStringLiteral("mock"));
         QCOMPARE(cell(panel->toolModel(), 0, ProjectPanel::TagsColumn), QStringLiteral("crm"));
         QCOMPARE(panel->toolModel()->index(0, 0).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
-        QCOMPARE(panel->scriptList()->topLevelItemCount(), 1);
+        QCOMPARE(panel->scriptList()->topLevelItemCount(), 2); // the Python script and its Node twin
         QCOMPARE(panel->scriptList()->topLevelItem(0)->text(0), QStringLiteral("scripts/main.py"));
+        QCOMPARE(panel->scriptList()->topLevelItem(1)->text(0), QStringLiteral("scripts/main.js"));
         panel->filterEdit()->setText(QStringLiteral("nothing-like-this"));
         panel->applyFilter();
         QCOMPARE(panel->filterModel()->rowCount(), 0);

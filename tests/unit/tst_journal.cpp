@@ -888,14 +888,17 @@ private Q_SLOTS:
                                    StepQuery{QString::fromLatin1(tool), status, QString::fromLatin1(text)});
         };
         const auto check = [&] {
-            QCOMPARE(rows("echo", StepQuery::Status::FailedOnly, ""), (std::vector<int>{3, 4}));
+            QCOMPARE(rows("echo", StepQuery::Status::FailedOnly, ""), std::vector<int>{3});
+            QCOMPARE(rows("echo", StepQuery::Status::HadFailures, ""), (std::vector<int>{3, 4}));
             QCOMPARE(rows("other", StepQuery::Status::FailedOnly, ""), std::vector<int>{2});
-            QCOMPARE(rows("", StepQuery::Status::FailedOnly, ""), (std::vector<int>{2, 3, 4}));
+            QCOMPARE(rows("", StepQuery::Status::FailedOnly, ""), (std::vector<int>{2, 3}));
+            QCOMPARE(rows("", StepQuery::Status::HadFailures, ""), (std::vector<int>{2, 3, 4}));
             QCOMPARE(rows("echo", StepQuery::Status::PendingOnly, ""), std::vector<int>{5});
             QCOMPARE(rows("", StepQuery::Status::PendingOnly, ""), (std::vector<int>{5, 6}));
             QCOMPARE(rows("echo", StepQuery::Status::All, "NEEDLE"), (std::vector<int>{4, 7}));
             QCOMPARE(rows("other", StepQuery::Status::All, "needle"), std::vector<int>{8});
-            QCOMPARE(rows("echo", StepQuery::Status::FailedOnly, "needle"), std::vector<int>{4});
+            QCOMPARE(rows("echo", StepQuery::Status::FailedOnly, "needle"), std::vector<int>{});
+            QCOMPARE(rows("echo", StepQuery::Status::HadFailures, "needle"), std::vector<int>{4});
             QCOMPARE(rows("echo", StepQuery::Status::PendingOnly, "needle"), std::vector<int>{});
             QCOMPARE(rows("echo", StepQuery::Status::All, ""), (std::vector<int>{1, 3, 4, 5, 7}));
         };

@@ -362,8 +362,11 @@ private Q_SLOTS:
         QTest::newRow("text in result") << QStringLiteral("0.92") << QString() << all << QList<int>{1};
         QTest::newRow("text in error") << QStringLiteral("busy") << QString() << all << QList<int>{3, 4};
         QTest::newRow("call id") << QStringLiteral("call-5") << QString() << all << QList<int>{5};
+        // 3 ended failed; 4 failed its first attempt and is retrying.
         QTest::newRow("failed only") << QString() << QString() << int(TraceFilterModel::StatusFilter::FailedOnly)
-                                     << QList<int>{3, 4};
+                                     << QList<int>{3};
+        QTest::newRow("had failures") << QString() << QString() << int(TraceFilterModel::StatusFilter::HadFailures)
+                                      << QList<int>{3, 4};
         QTest::newRow("pending only") << QString() << QString() << int(TraceFilterModel::StatusFilter::PendingOnly)
                                       << QList<int>{2};
         QTest::newRow("tool and failed") << QString() << QStringLiteral("render_report")
@@ -401,17 +404,16 @@ private Q_SLOTS:
         filter.setTraceModel(m_model.get());
         addFilterFixture();
         const auto seq = [](const QModelIndex &index) { return index.data(TraceModel::SequenceRole).toInt(); };
+        // Failed: ended failed (3), not 4, which is retrying after a failed attempt.
         QModelIndex at = filter.nextStep({}, StepStatus::Failed);
         QCOMPARE(seq(at), 3);
-        at = filter.nextStep(at, StepStatus::Failed);
-        QCOMPARE(seq(at), 4);
         at = filter.nextStep(at, StepStatus::Failed); // wraps around
         QCOMPARE(seq(at), 3);
         // From an attempt row: the next step after the attempt's step.
         const QModelIndex attempt = filter.index(0, 0, filter.index(3, 0));
         QCOMPARE(seq(filter.nextStep(attempt, StepStatus::Failed)), 3);
-        QCOMPARE(seq(filter.nextStep(filter.index(2, 0), StepStatus::Failed, TraceFilterModel::Direction::Backward)),
-                 4);
+        QCOMPARE(seq(filter.nextStep(filter.index(4, 0), StepStatus::Failed, TraceFilterModel::Direction::Backward)),
+                 3);
         QCOMPARE(seq(filter.nextStep({}, StepStatus::Waiting)), 2);
         QCOMPARE(seq(filter.nextStep(filter.index(1, 0), StepStatus::Waiting)), 2); // the only one
         // Hidden steps are not jumped to.

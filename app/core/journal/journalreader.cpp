@@ -369,6 +369,10 @@ std::vector<int> JournalReader::matching(const QString &runId, const StepQuery &
                    .arg(m_indexedBy.value(QStringLiteral("steps_waiting")));
         values << runId;
     } else if (q.status == StepQuery::Status::FailedOnly) {
+        sql += QStringLiteral(" AND sequence IN (SELECT sequence FROM steps%1 WHERE run_id = ? AND status = 'failed')")
+                   .arg(m_indexedBy.value(QStringLiteral("steps_failed")));
+        values << runId;
+    } else if (q.status == StepQuery::Status::HadFailures) {
         // Both halves read their partial index (steps_failed, attempts_failed; open()).
         sql += QStringLiteral(
                    " AND sequence IN (SELECT sequence FROM steps%1 WHERE run_id = ? AND status = 'failed'"

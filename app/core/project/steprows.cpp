@@ -35,7 +35,7 @@ QString StepSummary::attemptsText() const
     return QStringLiteral("%1/%2").arg(attempts.size()).arg(maxAttempts);
 }
 
-bool StepSummary::isFailed() const
+bool StepSummary::hadFailures() const
 {
     if (status == StepStatus::Failed)
         return true;

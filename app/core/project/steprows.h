@@ -52,8 +52,10 @@ struct StepSummary
     qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }
     /// "2/3": attempts made / attempts allowed.
     QString attemptsText() const;
-    /// Failed, or an attempt failed (a retrying step).
-    bool isFailed() const;
+    /// Ended failed (the trace's "Failed" filter, Ctrl+E).
+    bool isFailed() const { return status == StepStatus::Failed; }
+    /// Failed, or any attempt failed — also one that succeeded after a retry ("Had failures").
+    bool hadFailures() const;
     /// Waiting for a person (manual tools, step mode).
     bool isPending() const { return status == StepStatus::Waiting || paused; }
 
@@ -84,7 +86,9 @@ struct StepSpan
 /// Which steps a trace filter keeps (TraceFilterModel). Empty fields match everything.
 struct StepQuery
 {
-    enum class Status { All, FailedOnly, PendingOnly };
+    /// FailedOnly: steps that ended failed; HadFailures: those with any failed attempt
+    /// (the ended-failed ones and those that succeeded or go on after a retry).
+    enum class Status { All, FailedOnly, HadFailures, PendingOnly };
     QString tool; ///< exact tool name
     Status status = Status::All;
     QString text; ///< case-insensitive substring of tool, call id, result or error summary
