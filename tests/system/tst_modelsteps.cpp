@@ -215,7 +215,7 @@ private Q_SLOTS:
     void badToolCallsGoBackToTheModel_data()
     {
         QTest::addColumn<QString>("scenario");
-        QTest::addColumn<QByteArray>("answer");
+        QTest::addColumn<QByteArray>("answer"); ///< the start of the script's output
         QTest::addColumn<QStringList>("steps");
         QTest::newRow("unknown tool") << QStringLiteral(
             "unknowntool") << QByteArray("answer: unknown_tool: no tool named 'no_such_tool' in this project\n")
@@ -223,10 +223,7 @@ private Q_SLOTS:
                                                      QStringLiteral("no_such_tool failed"),
                                                      QStringLiteral("model:local succeeded")};
         QTest::newRow("invalid JSON arguments")
-            << QStringLiteral("badargs")
-            << QByteArray("answer: arguments are not valid JSON: parse error at line 1, column 2: syntax error "
-                          "while parsing object key - invalid literal; last read: '{n'; expected string literal; "
-                          "they were: {not json\n")
+            << QStringLiteral("badargs") << QByteArray("answer: arguments are not valid JSON: ")
             << QStringList{QStringLiteral("model:local succeeded"), QStringLiteral("model:local succeeded")};
     }
 
@@ -241,7 +238,10 @@ private Q_SLOTS:
         const CommandResult run = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
         QVERIFY2(run.exitCode == ExitCompleted, run.err.constData());
         const QByteArray out = scriptStdout(run.out);
-        QCOMPARE(out.left(out.indexOf('\n') + 1), answer);
+        // The first line of the output is the model's answer, quoting the error it was given.
+        QVERIFY2(out.startsWith(answer), out.constData());
+        if (scenario == QLatin1String("badargs"))
+            QVERIFY2(out.left(out.indexOf('\n') + 1).endsWith("; they were: {not json\n"), out.constData());
         const std::vector<Step> recorded = journalSteps(dir.path(), runIdOf(run.out));
         QCOMPARE(stepLines(recorded), steps);
         // The error went back as a tool message marked is_error.
