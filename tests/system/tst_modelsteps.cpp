@@ -90,27 +90,28 @@ private:
                              const QByteArray &extra = {})
     {
         QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"), script));
-        const json manifest = {
-            {"name", "models"},
-            {"default_script", "main"},
-            {"scripts", {{{"name", "main"}, {"path", "scripts/main.py"}}}},
-            {"retry", {{"max_attempts", 1}}},
-            {"tools",
-             {{{"name", "get_exchange_rate"},
-               {"description", "The exchange rate from base to quote"},
-               {"input_schema",
-                {{"type", "object"},
-                 {"properties", {{"base", {{"type", "string"}}}, {"quote", {{"type", "string"}}}}},
-                 {"required", {"base", "quote"}}}},
-               {"handler",
-                {{"kind", "mock"},
-                 {"sequence", {{{"result", "1.08"}, {"delay_ms", 300}}, {{"result", "1.27"}, {"delay_ms", 300}}}}}}}}},
-            {"models",
-             {{{"name", "local"},
-               {"provider", "openai-chat"},
-               {"base_url", baseUrl.toStdString()},
-               {"model", "fake-1"},
-               {"retry", {{"max_attempts", 1}}}}}}};
+        const json manifest
+            = {{"name", "models"},
+               {"default_script", "main"},
+               {"scripts", {{{"name", "main"}, {"path", "scripts/main.py"}}}},
+               {"retry", {{"max_attempts", 1}}},
+               {"tools",
+                {{{"name", "get_exchange_rate"},
+                  {"description", "The exchange rate from base to quote"},
+                  {"input_schema",
+                   {{"type", "object"},
+                    {"properties", {{"base", {{"type", "string"}}}, {"quote", {{"type", "string"}}}}},
+                    {"required", {"base", "quote"}}}},
+                  {"handler",
+                   {{"kind", "mock"},
+                    {"sequence",
+                     {{{"result", "1.08"}, {"delay_seconds", 0.3}}, {{"result", "1.27"}, {"delay_seconds", 0.3}}}}}}}}},
+               {"models",
+                {{{"name", "local"},
+                  {"provider", "openai-chat"},
+                  {"base_url", baseUrl.toStdString()},
+                  {"model", "fake-1"},
+                  {"retry", {{"max_attempts", 1}}}}}}};
         json withExtra = manifest;
         if (!extra.isEmpty())
             withExtra.update(json::parse(extra.toStdString()));
