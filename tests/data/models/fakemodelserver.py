@@ -96,6 +96,7 @@ def error_body(anthropic, kind, message):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go as two writes: no 40 ms delayed-ACK wait
 
     def log_message(self, *args):
         pass
