@@ -326,6 +326,39 @@ std::optional<BridgeCall> callWithBadArguments(std::string_view line, std::size_
     return call;
 }
 
+/// A {"type":"model"} frame: {"id","model":"<name>","request":{…}}. A frame without a
+/// string "model" or an object "request" is refused by its id (the run goes on).
+BridgeDecodeResult decodeModelCall(json message, std::string id)
+{
+    BridgeDecodeResult result;
+    const auto name = message.find("model");
+    const auto request = message.find("request");
+    if (name == message.end() || !name->is_string()) {
+        result.error = "a model call needs a string \"model\" (the model's name in toolstudio.json)";
+        result.id = std::move(id);
+        return result;
+    }
+    if (request == message.end() || !request->is_object()) {
+        result.error = "a model call needs an object \"request\" ({\"messages\": [...], \"tools\": \"bound\"})";
+        result.id = std::move(id);
+        return result;
+    }
+    BridgeCall call;
+    call.kind = BridgeCall::Kind::Model;
+    call.id = std::move(id);
+    call.tool = name->get<std::string>();
+    call.args = std::move(*request);
+    try {
+        call.argsJson = call.args.dump(-1, ' ', false, json::error_handler_t::strict);
+        call.argsBytes = call.argsJson.size();
+    } catch (const json::exception &e) {
+        result.error = std::string("the model request cannot be serialised: ") + e.what();
+        return result;
+    }
+    result.call = std::move(call);
+    return result;
+}
+
 } // namespace
 
 json BridgeError::toJson() const
@@ -487,9 +520,10 @@ BridgeDecodeResult decodeLine(std::string_view line)
         result.error = "a bridge message needs a string \"type\"";
         return result;
     }
-    if (type->get_ref<const std::string &>() != "call") {
+    const bool model = type->get_ref<const std::string &>() == "model";
+    if (!model && type->get_ref<const std::string &>() != "call") {
         result.error = "unknown bridge message type " + quotedExcerpt(type->get_ref<const std::string &>())
-            + " (a script sends only \"call\")";
+            + " (a script sends only \"call\" and \"model\")";
         return result;
     }
     const auto id = message.find("id");
@@ -497,6 +531,8 @@ BridgeDecodeResult decodeLine(std::string_view line)
         result.error = "a call needs a non-empty string \"id\"";
         return result;
     }
+    if (model)
+        return decodeModelCall(std::move(message), id->get<std::string>());
     const auto tool = message.find("tool");
     if (tool == message.end() || !tool->is_string()) {
         result.error = "a call needs a string \"tool\"";

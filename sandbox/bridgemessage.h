@@ -14,6 +14,7 @@
 /// `\n`-terminated UTF-8 line on fd 3.
 ///
 /// Child → studio:  {"type":"call","id":"<call id>","tool":"<name>","args":{...}|[...]}
+///                  {"type":"model","id":"<call id>","model":"<name>","request":{"messages":[...],"tools":…}}
 /// Studio → child:  {"type":"result","id":"…","value":<json>}
 ///                  {"type":"error","id":"…","error":{"code","message","retryable","attempts"}}
 
@@ -21,6 +22,10 @@
 /// array (positional arguments, mapped to the schema's property order by the engine).
 struct BridgeCall
 {
+    /// A tool call, or a model call ({"type":"model"}: `tool` is the model's name and
+    /// `args` the request object; docs/models.md "The model step").
+    enum class Kind { Tool, Model };
+    Kind kind = Kind::Tool;
     std::string id;
     std::string tool;
     nlohmann::json args = nlohmann::json::object();

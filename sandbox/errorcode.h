@@ -21,10 +21,23 @@ enum class ErrorCode {
     ToolFailed,
     Cancelled,
     ProtocolError,
+    // Model steps (docs/models.md "The model step"): refusals, then ModelError's codes.
+    UnknownModel,
+    MaxModelCallsExceeded,
+    MaxTokensExceeded,
+    InvalidRequest,
+    ModelUnreachable,
+    ModelAuth,
+    MissingSecret,
+    RateLimited,
+    ModelServerError,
+    ModelRefused,
+    ModelBadReply,
+    ModelFailed,
 };
 
 namespace ErrorCodes {
-inline constexpr std::array<std::pair<ErrorCode, std::string_view>, 10> names{{
+inline constexpr std::array<std::pair<ErrorCode, std::string_view>, 22> names{{
     {ErrorCode::UnknownTool, "unknown_tool"},
     {ErrorCode::InactiveTool, "inactive_tool"},
     {ErrorCode::InvalidArguments, "invalid_arguments"},
@@ -35,6 +48,18 @@ inline constexpr std::array<std::pair<ErrorCode, std::string_view>, 10> names{{
     {ErrorCode::ToolFailed, "tool_failed"},
     {ErrorCode::Cancelled, "cancelled"},
     {ErrorCode::ProtocolError, "protocol_error"},
+    {ErrorCode::UnknownModel, "unknown_model"},
+    {ErrorCode::MaxModelCallsExceeded, "max_model_calls_exceeded"},
+    {ErrorCode::MaxTokensExceeded, "max_tokens_exceeded"},
+    {ErrorCode::InvalidRequest, "invalid_request"},
+    {ErrorCode::ModelUnreachable, "model_unreachable"},
+    {ErrorCode::ModelAuth, "model_auth"},
+    {ErrorCode::MissingSecret, "missing_secret"},
+    {ErrorCode::RateLimited, "rate_limited"},
+    {ErrorCode::ModelServerError, "model_server_error"},
+    {ErrorCode::ModelRefused, "model_refused"},
+    {ErrorCode::ModelBadReply, "model_bad_reply"},
+    {ErrorCode::ModelFailed, "model_failed"},
 }};
 } // namespace ErrorCodes
 

@@ -10,6 +10,7 @@
 #include "engine/handlers/mockhandler.h"
 #include "engine/handlers/pythonhandler.h"
 #include "engine/memoreplyorder.h"
+#include "engine/modelstep.h"
 #include "engine/nullsleftout.h"
 #include "journal/journal.h"
 #include "project/durationtext.h"
@@ -181,7 +182,18 @@ public:
     std::vector<int> indexBySequence; ///< sequence − 1 → index in `steps`, −1 for none
 
     bool stepMode = false;
+    std::unique_ptr<ModelSteps> models; ///< model steps: "model:<name>" (modelstep.h)
 
+    /// The tool of a step: a declared one, or a model step's policy (ModelSteps::tool).
+    const Tool *toolOf(const QString &name) const
+    {
+        const Tool *model = models->tool(name);
+        return model ? model : project.tool(name);
+    }
+    /// A {"type":"model"} frame: admitted by ModelSteps, then a step like a tool call's.
+    void submitModel(const BridgeCall &call);
+    /// Records the admitted `step` (queued), then runs its first attempt or holds it.
+    void runStep(Step step, std::vector<std::string> nullsLeftOut);
     void flush();
     void scheduleFlush(int ms);
     void record(int index, bool now);
@@ -424,7 +436,7 @@ void StepEngineState::startAttempt(int index)
 {
     Flight &flight = *flights[std::size_t(index)];
     Step &step = steps[std::size_t(index)];
-    const Tool &tool = *project.tool(step.tool);
+    const Tool &tool = *toolOf(step.tool);
 
     Attempt attempt;
     attempt.number = int(step.attempts.size()) + 1;
@@ -446,6 +458,8 @@ void StepEngineState::startAttempt(int index)
         }
     }
     ToolHandler *handler = nullptr;
+    const bool model = ModelSteps::isModelStep(step.tool);
+    QString refused; ///< why a model step's handler was not made
     switch (tool.handler) {
     case HandlerKind::Mock: {
         const int mockIndex = mockAttempts[&tool]++; // one look-up per call
@@ -469,8 +483,8 @@ void StepEngineState::startAttempt(int index)
         handler = new MockHandler(entry, flight.owner(q));
         break;
     }
-    case HandlerKind::Manual:
-        handler = new ManualHandler(flight.owner(q));
+    case HandlerKind::Manual: // a model step's policy says Manual: its handler is the model's (modelstep.h)
+        handler = model ? models->makeHandler(step, flight.owner(q), &refused) : new ManualHandler(flight.owner(q));
         break;
     case HandlerKind::Command:
         handler = new CommandHandler(tool.command, flight.owner(q), tool.commandFileArgs);
@@ -503,10 +517,11 @@ void StepEngineState::startAttempt(int index)
     if (!handler) {
         // Python tools come with the tool worker (a later issue); fail clearly meanwhile.
         step.attempts.back().endedAt = step.attempts.back().startedAt;
-        step.attempts.back().error
-            = makeError(ErrorCode::ToolFailed,
+        step.attempts.back().error = refused.isEmpty()
+            ? makeError(ErrorCode::ToolFailed,
                         QStringLiteral("handler kind %1 is not available yet").arg(handlerKindName(tool.handler)),
-                        false, attempt.number);
+                        false, attempt.number)
+            : makeError(ErrorCode::ModelFailed, refused, false, attempt.number);
         step.error = step.attempts.back().error;
         finish(index, StepStatus::Failed);
         return;
@@ -594,7 +609,7 @@ void StepEngineState::onAttemptFinished(int index, ToolHandler *handler, Handler
 void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome outcome)
 {
     Step &step = steps[std::size_t(index)];
-    const Tool &tool = *project.tool(step.tool);
+    const Tool &tool = *toolOf(step.tool);
     Attempt &attempt = step.attempts.back();
     attempt.endedAt = now();
     attempt.output = outcome.output;
@@ -619,13 +634,16 @@ void StepEngineState::completeAttempt(int index, bool wasWaiting, HandlerOutcome
         }
         if (outcome.ok) {
             const std::size_t size = compactSize(outcome.result);
+            const bool model = ModelSteps::isModelStep(step.tool);
+            const std::size_t cap = model ? project.limits.modelReplyBytes : project.limits.replyBytes;
             largestReply = std::max(largestReply.load(), qint64(size));
-            if (size > project.limits.replyBytes)
+            if (size > cap)
                 outcome = HandlerOutcome::failure(
-                    QStringLiteral("result of %1 is %2 bytes; the reply limit is %3 bytes (limits.reply_bytes)")
+                    QStringLiteral("result of %1 is %2 bytes; the reply limit is %3 bytes (limits.%4)")
                         .arg(tool.name)
                         .arg(size)
-                        .arg(project.limits.replyBytes),
+                        .arg(cap)
+                        .arg(model ? QStringLiteral("model_reply_bytes") : QStringLiteral("reply_bytes")),
                     false, ErrorCode::ReplyTooLarge);
         }
     }
@@ -661,7 +679,7 @@ void StepEngineState::onAttemptTimeout(int index)
     handler->disconnect(flight->context);
     handler->cancel();
     const Step &step = steps[std::size_t(index)];
-    const int timeoutMs = project.tool(step.tool)->retry.attemptTimeoutMs;
+    const int timeoutMs = toolOf(step.tool)->retry.attemptTimeoutMs;
     const bool person = handler->waitsForPerson();
     const QString report = handler->cancelReport();
     // Which bound fired, its value, and what became of the handler (DESIGN.md
@@ -694,7 +712,7 @@ void StepEngineState::onTotalTimeout(int index)
     if (!flight)
         return;
     Step &step = steps[std::size_t(index)];
-    const int timeoutMs = project.tool(step.tool)->retry.totalTimeoutMs;
+    const int timeoutMs = toolOf(step.tool)->retry.totalTimeoutMs;
     const bool wasWaiting = step.status == StepStatus::Waiting;
     QString report;
     if (flight->handler) {
@@ -732,14 +750,17 @@ void StepEngineState::scheduleRetry(int index)
 {
     Flight &flight = *flights[std::size_t(index)];
     Step &step = steps[std::size_t(index)];
-    const RetryPolicy &policy = project.tool(step.tool)->retry;
+    const RetryPolicy &policy = toolOf(step.tool)->retry;
     // Exponential backoff with jitter (DESIGN.md "Steps: the engine"):
     // min(initial × factor^(n−1), cap) ± jitter, n = attempts made so far.
     const double n = double(step.attempts.size());
     double backoff = std::min(policy.initialBackoffMs * std::pow(policy.factor, n - 1), double(policy.maxBackoffMs));
     if (policy.jitter > 0)
         backoff *= 1.0 + policy.jitter * (2.0 * QRandomGenerator::global()->generateDouble() - 1.0);
-    const int delayMs = int(std::clamp(backoff, 0.0, double(std::max(policy.maxBackoffMs, 0))));
+    int delayMs = int(std::clamp(backoff, 0.0, double(std::max(policy.maxBackoffMs, 0))));
+    // A server's Retry-After (a model's 429; ModelHandler) is a floor under the backoff.
+    if (const auto &last = step.attempts.back().error; last && last->details.contains("retry_after_ms"))
+        delayMs = std::max(delayMs, last->details["retry_after_ms"].get<int>());
 
     step.status = StepStatus::Retrying;
     step.nextAttemptAt = now() + delayMs;
@@ -812,6 +833,7 @@ StepEngine::StepEngine(const Project &project, const QString &runId, Journal *jo
 {
     d->q = this;
     d->project = project;
+    d->models = std::make_unique<ModelSteps>(d->project, boundTools);
     d->runId = runId;
     d->keyPrefix = runId + QLatin1Char(':');
     d->journal = journal;
@@ -833,6 +855,10 @@ StepEngine::~StepEngine()
 
 void StepEngine::submitCall(const BridgeCall &call)
 {
+    if (call.kind == BridgeCall::Kind::Model) {
+        d->submitModel(call);
+        return;
+    }
     // The run's budget (limits.max_calls) counts every call the script makes, refused
     // ones too (issue 16). The first call past it is refused as a step of its own;
     // every later one only gets its reply and is counted (no step, no copy of its
@@ -997,24 +1023,73 @@ void StepEngine::submitCall(const BridgeCall &call)
     }
 
     // 7. record (queued), then run the first attempt — or hold it in step mode
-    const bool hold = d->stepMode;
+    d->runStep(std::move(step), std::move(nullsLeftOut));
+}
+
+void StepEngineState::runStep(Step step, std::vector<std::string> nullsLeftOut)
+{
+    const bool hold = stepMode;
     step.paused = hold;
-    const int index = d->addStep(std::move(step), true);
+    const int index = addStep(std::move(step), true);
     // A slot of stepAdded may have stopped the run; then the step is cancelled already.
-    if (!d->flights[std::size_t(index)])
+    if (!flights[std::size_t(index)])
         return;
     if (!nullsLeftOut.empty()) {
-        d->flights[std::size_t(index)]->nullsLeftOut = nullsLeftOut;
-        d->addEvent(d->steps[std::size_t(index)].sequence, PolicyEventKind::NullsLeftOut,
-                    nullsLeftOutDetail(nullsLeftOut));
+        addEvent(steps[std::size_t(index)].sequence, PolicyEventKind::NullsLeftOut, nullsLeftOutDetail(nullsLeftOut));
+        flights[std::size_t(index)]->nullsLeftOut = std::move(nullsLeftOut);
     }
     if (hold) {
-        d->addEvent(d->steps[std::size_t(index)].sequence, PolicyEventKind::StepPaused, nlohmann::json::object());
-        d->record(index, true);
-        d->emitStep(&StepEngine::stepPaused, index);
+        addEvent(steps[std::size_t(index)].sequence, PolicyEventKind::StepPaused, nlohmann::json::object());
+        record(index, true);
+        emitStep(&StepEngine::stepPaused, index);
         return;
     }
-    d->startAttempt(index);
+    startAttempt(index);
+}
+
+void StepEngineState::submitModel(const BridgeCall &call)
+{
+    if (models->refuseWithoutStep()) {
+        if (!cancelled) // past max_model_calls: answered and counted, as past max_calls
+            Q_EMIT q->replyReady(
+                call.id,
+                BridgeProtocol::encodeError(
+                    call.id,
+                    makeError(ErrorCode::MaxModelCallsExceeded, models->budgetMessage(), false, 0).toBridge()));
+        return;
+    }
+    Step step;
+    step.runId = runId;
+    step.callId = QString::fromStdString(call.id);
+    step.queuedAt = now();
+    const auto refusal = models->admit(call, step);
+    if (cancelled) {
+        refuse(std::move(step), ErrorCode::Cancelled, QStringLiteral("the run was stopped"));
+        return;
+    }
+    if (openByCallId.contains(step.callId)) {
+        refuse(std::move(step), ErrorCode::ProtocolError,
+               QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId)),
+               nlohmann::json::object(), false);
+        return;
+    }
+    if (refusal) {
+        refuse(std::move(step), refusal->code, refusal->message);
+        return;
+    }
+    step.argsHash = StepEngine::argsHash(step.args);
+    const CallIdentity identity = identify(step);
+    if (plan) {
+        if (applyPlan(step, identity))
+            return;
+        if (plan->offline) {
+            refuse(std::move(step), ErrorCode::ModelFailed,
+                   QStringLiteral("offline: this model call is not in the cassette (no model is asked against a "
+                                  "cassette)"));
+            return;
+        }
+    }
+    runStep(std::move(step), {});
 }
 
 QString StepEngine::argsHash(const nlohmann::json &args)
@@ -1373,7 +1448,7 @@ bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, Q
     const int index = d->heldIndex(callId, reason);
     if (index < 0)
         return false;
-    const Tool &tool = *d->project.tool(d->steps[std::size_t(index)].tool);
+    const Tool &tool = *d->toolOf(d->steps[std::size_t(index)].tool);
     if (!answer.isError && tool.outputSchema) {
         QString error;
         if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
@@ -1481,7 +1556,7 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
     }
     // A result must fit the tool's output_schema; refusing lets the person correct it.
     if (!answer.isError) {
-        const Tool &tool = *d->project.tool(step.tool);
+        const Tool &tool = *d->toolOf(step.tool);
         QString error;
         if (tool.outputSchema) {
             if (const SchemaValidator *validator = d->validator(tool, true, &error)) {
@@ -1569,4 +1644,14 @@ qint64 StepEngine::largestRequestBytes() const
 qint64 StepEngine::largestReplyBytes() const
 {
     return d->largestReply;
+}
+
+int StepEngine::modelCallCount() const
+{
+    return d->models->calls();
+}
+
+qint64 StepEngine::tokensUsed() const
+{
+    return d->models->tokensUsed();
 }

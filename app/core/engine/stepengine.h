@@ -167,6 +167,10 @@ public:
     /// measured anyway instead of serialising every step again.
     qint64 largestRequestBytes() const;
     qint64 largestReplyBytes() const;
+    /// Model calls counted against limits.max_model_calls, and the input + output
+    /// tokens of the run's model replies (limits.max_tokens); docs/models.md.
+    int modelCallCount() const;
+    qint64 tokensUsed() const;
 
 Q_SIGNALS:
     // The Step signals pass the engine's own step, not a copy: a slot that keeps it past

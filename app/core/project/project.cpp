@@ -35,7 +35,8 @@ ProjectLimits parseLimits(const json &object)
 {
     const QString where = QStringLiteral("limits");
     checkKeys(object,
-              {"request_bytes", "reply_bytes", "max_calls", "run_timeout_seconds", "output_bytes", "work_dir_mb"},
+              {"request_bytes", "reply_bytes", "max_calls", "run_timeout_seconds", "output_bytes", "work_dir_mb",
+               "max_model_calls", "max_tokens", "model_request_bytes", "model_reply_bytes"},
               where);
     ProjectLimits limits;
     limits.requestBytes = std::size_t(integerValue(object, "request_bytes", where, qint64(limits.requestBytes), 1));
@@ -48,6 +49,13 @@ ProjectLimits parseLimits(const json &object)
     // MiB, at most 2^40 (1 EiB) so that the bytes fit a qint64.
     limits.workDirBytes
         = qMin<qint64>(integerValue(object, "work_dir_mb", where, limits.workDirBytes >> 20, 1), 1ll << 40) << 20;
+    limits.maxModelCalls = int(qMin<qint64>(integerValue(object, "max_model_calls", where, limits.maxModelCalls, 1),
+                                            std::numeric_limits<int>::max()));
+    limits.maxTokens = integerValue(object, "max_tokens", where, limits.maxTokens, 0);
+    limits.modelRequestBytes
+        = std::size_t(integerValue(object, "model_request_bytes", where, qint64(limits.modelRequestBytes), 1));
+    limits.modelReplyBytes
+        = std::size_t(integerValue(object, "model_reply_bytes", where, qint64(limits.modelReplyBytes), 1));
     return limits;
 }
 

@@ -23,6 +23,12 @@ struct ProjectLimits
     int runTimeoutMs = 300000;                  ///< paused while a call waits for a person
     std::size_t outputBytes = 10 * 1024 * 1024; ///< per stream (stdout, stderr)
     qint64 workDirBytes = 1024ll * 1024 * 1024; ///< all of the work dir's files together (limits.work_dir_mb)
+    // Model steps (docs/models.md "The model step"): their own budget and caps.
+    int maxModelCalls = 50; ///< model calls per run (limits.max_model_calls)
+    qint64 maxTokens = 0;   ///< input + output tokens per run; 0 = no bound (limits.max_tokens)
+    std::size_t modelRequestBytes
+        = 4096 * 1024; ///< compact JSON of a model frame's request (limits.model_request_bytes)
+    std::size_t modelReplyBytes = 8 * 1024 * 1024; ///< a model's HTTP reply body (limits.model_reply_bytes)
 };
 
 /// An agent script of the project and the tools bound to it.

@@ -649,7 +649,12 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->runDir = runsDir + QLatin1Char('/') + runId;
     // A pre-warmed launcher for the same interpreter and policy: its run folder becomes
     // this run's (renamed), and the script is handed over with go() below.
-    const std::size_t maxLineBytes = project.limits.requestBytes + FrameSlackBytes;
+    // A model frame has its own cap (limits.model_request_bytes): the line bound takes
+    // the larger when the project declares models; the engine checks each kind's own.
+    const std::size_t maxLineBytes
+        = (project.models.empty() ? project.limits.requestBytes
+                                  : std::max(project.limits.requestBytes, project.limits.modelRequestBytes))
+        + FrameSlackBytes;
     SandboxPolicy policy = runSandboxPolicy(d->runDir, interpreter, runId, project.limits, d->seccompOnlyAllowed);
     d->warm.remember(project.dir, interpreter, project.limits, d->seccompOnlyAllowed, maxLineBytes);
     std::unique_ptr<SandboxProcess> warm(d->warm.take(project.dir, policy, maxLineBytes, d->runDir, &d->folder));

@@ -36,6 +36,7 @@ SandboxPolicy runSandboxPolicy(const QString &runDir, const QString &interpreter
         {"TOOLSTUDIO_RUN_ID", runId.toStdString()},
         // The shims refuse a call over the request cap before sending it (docs/bridge.md).
         {"TOOLSTUDIO_REQUEST_BYTES", std::to_string(limits.requestBytes)},
+        {"TOOLSTUDIO_MODEL_REQUEST_BYTES", std::to_string(limits.modelRequestBytes)},
     };
     policy.readPaths = {runtimeDir.toStdString()};
     policy.seccompOnly = seccompOnly;

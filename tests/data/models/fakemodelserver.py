@@ -19,7 +19,14 @@ The first path segment picks the behaviour, so one server serves every case:
   echokey      401 whose message is 190 "x", a space and the key it was sent
   gzipbomb     200 with Content-Encoding: gzip, 512 MiB inflated from ~500 KB
   redirect     307 to http://127.0.0.2:<this port>/ok/... (another host)
+  agent        OpenAI only, for the stock loop: two get_exchange_rate calls in one turn
+               (EUR and GBP to USD) while the request has no tool result, then the text
+               "answer: " + the tool messages' contents joined by " | "
+  unknowntool  likewise, one call of no_such_tool, then the answer
+  badargs      likewise, one get_exchange_rate call whose arguments are "{not json"
+  loop         a get_exchange_rate call on every request (a model that never stops)
 GET /last answers the last request received: {"path", "headers", "body"}.
+GET /count answers {"count": N}, the POST requests received so far.
 """
 import json
 import sys
@@ -29,6 +36,32 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LAST = {}
 BOMB = []
+COUNT = [0]
+
+
+def tool_call(call_id, name, arguments):
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def loop_reply(scenario, request):
+    """The stock loop's scenarios (OpenAI Chat Completions)."""
+    results = [m.get("content") or "" for m in request.get("messages", []) if m.get("role") == "tool"]
+    if results and scenario != "loop":
+        message = {"role": "assistant", "content": "answer: " + " | ".join(results)}
+        finish = "stop"
+    else:
+        calls = {
+            "agent": [tool_call("call_eur", "get_exchange_rate", '{"base": "EUR", "quote": "USD"}'),
+                      tool_call("call_gbp", "get_exchange_rate", '{"base": "GBP", "quote": "USD"}')],
+            "unknowntool": [tool_call("call_x", "no_such_tool", "{}")],
+            "badargs": [tool_call("call_bad", "get_exchange_rate", "{not json")],
+            "loop": [tool_call("call_%d" % len(results), "get_exchange_rate", '{"base": "EUR", "quote": "USD"}')],
+        }[scenario]
+        message = {"role": "assistant", "content": None, "tool_calls": calls}
+        finish = "tool_calls"
+    return {"id": "chatcmpl-2", "object": "chat.completion", "created": 0, "model": request.get("model"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 20, "completion_tokens": 7, "total_tokens": 27}}
 
 
 def openai_reply(request):
@@ -69,6 +102,7 @@ def error_body(anthropic, kind, message):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go as two writes: no 40 ms delayed-ACK wait
 
     def log_message(self, *args):
         pass
@@ -86,12 +120,15 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/last":
             self.send_json(200, LAST)
+        elif self.path == "/count":
+            self.send_json(200, {"count": COUNT[0]})
         else:
             self.send_json(404, {"error": "not found"})
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
         raw = self.rfile.read(length)
+        COUNT[0] += 1
         LAST.clear()
         LAST.update({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
                      "body": raw.decode("utf-8", "replace")})
@@ -102,7 +139,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(404, error_body(anthropic, "not_found_error", "no such endpoint: " + self.path))
             return
         request = json.loads(raw or b"{}")
-        if scenario == "ok":
+        if scenario in ("agent", "unknowntool", "badargs", "loop") and not anthropic:
+            self.send_json(200, loop_reply(scenario, request))
+        elif scenario == "ok":
             self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
         elif scenario == "auth":
             key = self.headers.get("x-api-key") if anthropic else self.headers.get("Authorization", "")[7:]

@@ -23,6 +23,12 @@ answered already) is a protocol error: every pending and later call raises ToolE
 with code ``protocol_error``. A failed call raises ToolError with ``code``,
 ``message`` and ``retryable``. Arguments over the request cap (``TOOLSTUDIO_REQUEST_BYTES``,
 set by the studio) raise ``request_too_large`` here, before anything is sent.
+
+Models (docs/models.md): ``models.local.chat(messages, tools="bound")`` asks the model
+``local`` of toolstudio.json; the studio makes the request on the trusted side and
+journals it as a step of kind ``model``. The frame is its own kind:
+``{"type":"model","id":"m1","model":"local","request":{"messages":[...],"tools":"bound"}}``,
+answered like a call. ``agent(prompt, model=...)`` is the stock loop over the bound tools.
 """
 
 import asyncio
@@ -32,7 +38,7 @@ import os
 import sys
 import threading
 
-__all__ = ["tools", "ToolError"]
+__all__ = ["tools", "ToolError", "models", "agent", "AgentResult"]
 
 
 class ToolError(Exception):
@@ -150,25 +156,34 @@ class _Bridge:
         for p in pending:
             self._complete(p, {"type": "error", "error": {"code": "protocol_error", "message": reason}})
 
-    def send_call(self, tool, args, pending):
+    def send_call(self, tool, args, pending, kind="call"):
         with self._lock:
             if self._closed_reason is not None:
                 raise ToolError(self._closed_reason, code="protocol_error")
-            call_id = f"c{next(self._ids)}"
+            call_id = f"{'m' if kind == 'model' else 'c'}{next(self._ids)}"
             self._pending[call_id] = pending
             self._ensure_reader()
         try:
             # The id (and tool) before the arguments: a line the studio cannot read whole
             # is still answered by its id.
             encoded = _dumps(args).encode("utf-8")
-            payload = b''.join((b'{"type":"call","id":"', call_id.encode(), b'","tool":',
-                                _dumps(tool).encode("utf-8"), b',"args":', encoded, b'}\n'))
+            if kind == "model":
+                payload = b''.join((b'{"type":"model","id":"', call_id.encode(), b'","model":',
+                                    _dumps(tool).encode("utf-8"), b',"request":', encoded, b'}\n'))
+            else:
+                payload = b''.join((b'{"type":"call","id":"', call_id.encode(), b'","tool":',
+                                    _dumps(tool).encode("utf-8"), b',"args":', encoded, b'}\n'))
         except (TypeError, ValueError, UnicodeEncodeError) as e:
             with self._lock:
                 self._pending.pop(call_id, None)
             raise ToolError(f"arguments of {tool} cannot be sent as JSON: {e}",
                             code="invalid_arguments") from None
-        if _REQUEST_BYTES is not None and len(encoded) > _REQUEST_BYTES:
+        if kind == "model" and _MODEL_REQUEST_BYTES is not None and len(encoded) > _MODEL_REQUEST_BYTES:
+            with self._lock:
+                self._pending.pop(call_id, None)
+            raise ToolError(f"the request to model {tool} is {len(encoded)} bytes; the limit is "
+                            f"{_MODEL_REQUEST_BYTES} bytes (limits.model_request_bytes)", code="request_too_large")
+        if kind != "model" and _REQUEST_BYTES is not None and len(encoded) > _REQUEST_BYTES:
             # Refused here, as the studio would (same size, same words), without sending it.
             with self._lock:
                 self._pending.pop(call_id, None)
@@ -215,16 +230,17 @@ _BRIDGE_LOCK = threading.Lock()  # one bridge, however many threads make the fir
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
 
-def _request_bytes():
-    """The request cap (limits.request_bytes) the studio passes in TOOLSTUDIO_REQUEST_BYTES."""
+def _request_bytes(variable="TOOLSTUDIO_REQUEST_BYTES"):
+    """The request cap (limits.request_bytes, limits.model_request_bytes) the studio passes."""
     try:
-        value = int(os.environ.get("TOOLSTUDIO_REQUEST_BYTES", ""))
+        value = int(os.environ.get(variable, ""))
     except ValueError:
         return None
     return value if value > 0 else None
 
 
 _REQUEST_BYTES = _request_bytes()
+_MODEL_REQUEST_BYTES = _request_bytes("TOOLSTUDIO_MODEL_REQUEST_BYTES")
 
 
 def _bridge():
@@ -258,7 +274,12 @@ def _build_args(tool, args, kwargs):
 def call_tool(tool, /, *args, **kwargs):
     """Calls ``tool``. Outside a running event loop: blocks and returns the value.
     Inside one: returns an awaitable (an asyncio Future) for the value."""
-    payload = _build_args(tool, args, kwargs)
+    return _invoke(tool, _build_args(tool, args, kwargs), "call")
+
+
+def _invoke(name, payload, kind):
+    """Sends one call or model frame: blocks for the value outside a running event loop,
+    returns an awaitable inside one."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -266,10 +287,10 @@ def call_tool(tool, /, *args, **kwargs):
     bridge = _bridge()
     if loop is not None:
         future = loop.create_future()
-        bridge.send_call(tool, payload, _Pending(loop, future))
+        bridge.send_call(name, payload, _Pending(loop, future), kind)
         return future
     pending = _Pending()
-    bridge.send_call(tool, payload, pending)
+    bridge.send_call(name, payload, pending, kind)
     pending.event.wait()
     if pending.reply.get("type") == "result":
         return pending.reply.get("value")
@@ -395,3 +416,6 @@ def _install_globals():
             setattr(builtins, name, _ToolFunction(name))
     if not hasattr(builtins, "ToolError"):
         builtins.ToolError = ToolError
+
+
+from ._models import AgentResult, agent, models  # noqa: E402  (needs the bridge above)
