@@ -758,9 +758,11 @@ void StepEngineState::scheduleRetry(int index)
     if (policy.jitter > 0)
         backoff *= 1.0 + policy.jitter * (2.0 * QRandomGenerator::global()->generateDouble() - 1.0);
     int delayMs = int(std::clamp(backoff, 0.0, double(std::max(policy.maxBackoffMs, 0))));
-    // A server's Retry-After (a model's 429; ModelHandler) is a floor under the backoff.
+    // A server's Retry-After (a model's 429; ModelHandler) is a floor under the backoff,
+    // up to 10 minutes: a server asking for days (attack6: 2^63 s) does not park the run.
+    constexpr int MaxRetryAfterMs = 10 * 60 * 1000;
     if (const auto &last = step.attempts.back().error; last && last->details.contains("retry_after_ms"))
-        delayMs = std::max(delayMs, last->details["retry_after_ms"].get<int>());
+        delayMs = std::max(delayMs, std::min(last->details["retry_after_ms"].get<int>(), MaxRetryAfterMs));
 
     step.status = StepStatus::Retrying;
     step.nextAttemptAt = now() + delayMs;
