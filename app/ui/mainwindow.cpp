@@ -527,9 +527,10 @@ void MainWindow::createDocks()
     resizeDocks({m_projectDock, m_traceDock}, {440, 480}, Qt::Horizontal);
     resizeDocks({m_projectDock, m_toolDock}, {230, 520}, Qt::Vertical);
     resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
-    // The trace gets most of the column: at 1440×900 at least ~15 step rows under its
-    // filter rows, meters and timeline (issue 20); Step and Pending Calls the rest.
-    resizeDocks({m_traceDock, m_stepDock}, {540, 250}, Qt::Vertical);
+    // Step and Pending Calls keep what a held call's decisions need to be in view without
+    // scrolling at 1440×900 (tst_stepmodeui); the trace gets the rest. (Issue 20's ~15
+    // trace rows need another arrangement of the docks: left for its next part.)
+    resizeDocks({m_traceDock, m_stepDock}, {295, 495}, Qt::Vertical);
 
     for (QDockWidget *dock : docks())
         m_viewMenu->addAction(dock->toggleViewAction());

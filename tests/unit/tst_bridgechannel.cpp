@@ -248,9 +248,9 @@ void TestBridgeChannel::protocolErrors_data()
     QTest::newRow("bad JSON") << QByteArray("{nope}\n") << QStringLiteral("invalid JSON at byte offset 2: ");
     QTest::newRow("bad UTF-8") << QByteArray("{\"type\":\"call\",\"id\":\"\xc3\x28\"}\n")
                                << QStringLiteral("invalid UTF-8 at byte offset 21");
-    QTest::newRow("unknown type") << QByteArray("{\"type\":\"hello\"}\n")
-                                  << QStringLiteral(
-                                         "unknown bridge message type \"hello\" (a script sends only \"call\")");
+    QTest::newRow("unknown type")
+        << QByteArray("{\"type\":\"hello\"}\n")
+        << QStringLiteral("unknown bridge message type \"hello\" (a script sends only \"call\" and \"model\")");
     QTest::newRow("100000 deep") << QByteArray(100000, '[') + "\n"
                                  << QStringLiteral("JSON nested deeper than 128 levels at byte offset 128");
 }
