@@ -3,13 +3,12 @@
 // ModelClient against a local fake server speaking both protocols
 // (tests/data/models/fakemodelserver.py, on 127.0.0.1 with a free port): one request
 // each, the bad inputs of issue 19 that apply to one request.
+#include "fakemodelserver.h"
 #include "llm/modelclient.h"
 #include "testfiles.h"
 
 #include <QEventLoop>
 #include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -51,10 +50,10 @@ class TestModelClient : public QObject
     Q_OBJECT
 
 private:
-    QProcess m_server;
-    QString m_base; ///< http://127.0.0.1:PORT
+    FakeModelServer m_server;
+    QNetworkAccessManager m_network; ///< the client's
+    QString m_base;                  ///< http://127.0.0.1:PORT
     QTemporaryDir m_project;
-    QNetworkAccessManager m_network;
 
     ModelConfig model(bool anthropic, const QString &scenario)
     {
@@ -95,41 +94,21 @@ private:
         return result.value_or(ModelResult{});
     }
 
-    json lastRequest()
-    {
-        QNetworkReply *reply = m_network.get(QNetworkRequest(QUrl(m_base + QStringLiteral("/last"))));
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        reply->deleteLater();
-        return json::parse(reply->readAll().toStdString());
-    }
+    json lastRequest() { return m_server.get(QStringLiteral("/last")); }
 
 private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_project.isValid());
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
+        if (FakeModelServer::python().isEmpty())
             QSKIP("python3 is not installed: the fake model server needs it");
-        m_server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_server.start(python, {sourceTreeDir() + QStringLiteral("/tests/data/models/fakemodelserver.py")});
-        QVERIFY2(m_server.waitForStarted(), qPrintable(m_server.errorString()));
-        while (!m_server.canReadLine())
-            QVERIFY2(m_server.waitForReadyRead(20000), "the fake model server printed no port");
-        const int port = m_server.readLine().trimmed().toInt();
-        QVERIFY(port > 0);
-        m_base = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        const QString why = m_server.start();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        m_base = m_server.base();
     }
 
-    void cleanupTestCase()
-    {
-        if (m_server.state() != QProcess::NotRunning) {
-            m_server.kill();
-            m_server.waitForFinished();
-        }
-    }
+    void cleanupTestCase() { m_server.stop(); }
 
     void openAIRoundTrip()
     {

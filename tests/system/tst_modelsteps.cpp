@@ -7,15 +7,13 @@
 // `model`. Replay answers model steps from the journal without a request.
 
 #include "clirunner.h"
+#include "fakemodelserver.h"
 #include "journal/journal.h"
 #include "testfiles.h"
 
 #include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -69,20 +67,11 @@ class TestModelSteps : public QObject
     Q_OBJECT
 
 private:
-    QProcess m_server;
+    FakeModelServer m_server;
     QString m_base; ///< http://127.0.0.1:PORT
-    QNetworkAccessManager m_network;
 
     /// POST requests the fake server has received so far.
-    int requestCount()
-    {
-        QNetworkReply *reply = m_network.get(QNetworkRequest(QUrl(m_base + QStringLiteral("/count"))));
-        QEventLoop loop;
-        connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        reply->deleteLater();
-        return json::parse(reply->readAll().toStdString(), nullptr, false).value("count", -1);
-    }
+    int requestCount() { return m_server.get(QStringLiteral("/count")).value("count", -1); }
 
     /// A project: the mock tool get_exchange_rate (300 ms per call, "1.08" then "1.27"),
     /// the model `local` at `baseUrl` (openai-chat, one attempt), scripts/main.py = `script`.
@@ -131,26 +120,14 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         if (toolstudioBinary().isEmpty())
             QSKIP("TOOLSTUDIO_BINARY is not set (run this suite through CTest)");
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
+        if (FakeModelServer::python().isEmpty())
             QSKIP("python3 is not installed: the fake model server and the scripts need it");
-        m_server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_server.start(python, {sourceTreeDir() + QStringLiteral("/tests/data/models/fakemodelserver.py")});
-        QVERIFY2(m_server.waitForStarted(), qPrintable(m_server.errorString()));
-        while (!m_server.canReadLine())
-            QVERIFY2(m_server.waitForReadyRead(20000), "the fake model server printed no port");
-        const int port = m_server.readLine().trimmed().toInt();
-        QVERIFY(port > 0);
-        m_base = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        const QString why = m_server.start();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        m_base = m_server.base();
     }
 
-    void cleanupTestCase()
-    {
-        if (m_server.state() != QProcess::NotRunning) {
-            m_server.kill();
-            m_server.waitForFinished();
-        }
-    }
+    void cleanupTestCase() { m_server.stop(); }
 
     void oneModelStepIsJournaledWithUsage()
     {
