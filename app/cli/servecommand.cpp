@@ -4,6 +4,9 @@
 
 #include "headlessrun.h"
 #include "httpserver.h"
+#include "mcphttproute.h"
+#include "mcpserversession.h"
+#include "mcpstdioserver.h"
 #include "pendingcallsapi.h"
 #include "programmaticapi.h"
 #include "servefile.h"
@@ -43,6 +46,44 @@ std::string readToken(const QString &path, QString *error)
     return token.toStdString();
 }
 
+/// `serve --mcp-stdio`: one MCP session on stdin/stdout until stdin ends or a signal
+/// comes. stdout carries the protocol only.
+int serveMcpStdio(const Project &project)
+{
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    const int signalFd = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
+    QEventLoop loop;
+    McpServerSession session(project, QStringLiteral("stdio"));
+    McpStdioServer server(&session, STDIN_FILENO, STDOUT_FILENO);
+    QString ended;
+    server.onEnded = [&loop, &ended](const QString &why) {
+        ended = why;
+        loop.quit();
+    };
+    QSocketNotifier notifier(signalFd, QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, &loop, [&loop, &ended, signalFd] {
+        signalfd_siginfo info = {};
+        while (::read(signalFd, &info, sizeof info) == sizeof info) {}
+        ended = QStringLiteral("the server was stopped (signal)");
+        loop.quit();
+    });
+    printLine(stderr, QStringLiteral("toolstudio serve: serving the tools of %1 over MCP on stdio").arg(project.dir));
+    server.start();
+    loop.exec();
+    session.end(ended);
+    ::close(signalFd);
+    ::pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+    printLine(
+        stderr,
+        QStringLiteral("toolstudio serve: MCP session ended: %1%2")
+            .arg(ended, session.runId().isEmpty() ? QString() : QStringLiteral(" (run %1)").arg(session.runId())));
+    return ExitCompleted;
+}
+
 } // namespace
 
 int serveCommand(const QStringList &arguments)
@@ -68,7 +109,12 @@ int serveCommand(const QStringList &arguments)
         QStringLiteral("session-expiry"),
         QStringLiteral("How long a paused session waits for its continuation, in seconds (default 600)."),
         QStringLiteral("SECONDS"), QStringLiteral("600"));
-    parser.addOptions({portOption, hostOption, tokenOption, callTimeoutOption, expiryOption, trustOption()});
+    const QCommandLineOption mcpStdioOption(
+        QStringLiteral("mcp-stdio"),
+        QStringLiteral("Serve the project's tools to one MCP client on stdin/stdout instead of HTTP (for configs "
+                       "such as Claude Desktop's); logs go to stderr."));
+    parser.addOptions(
+        {portOption, hostOption, tokenOption, callTimeoutOption, expiryOption, mcpStdioOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("serve"), arguments, 1, 1, &exitCode);
     if (!positional)
@@ -112,6 +158,8 @@ int serveCommand(const QStringList &arguments)
                                           parser.isSet(QStringLiteral("trust")), &exitCode);
     if (!project)
         return exitCode;
+    if (parser.isSet(mcpStdioOption))
+        return serveMcpStdio(*project);
     if (const auto served = ServeFile::readLive(project->dir))
         return fail(QStringLiteral("%1 is served already at %2 (process %3); stop that one first")
                         .arg(project->dir, QString::fromStdString(served->url))
@@ -136,6 +184,8 @@ int serveCommand(const QStringList &arguments)
     api.install(server);
     ProgrammaticApi programmatic(*project, limits);
     programmatic.install(server);
+    McpHttpRoute mcp(*project);
+    mcp.install(server);
     bool portInUse = false;
     if (!server.listen(config, &error, &portInUse))
         return fail(error, ExitCannotListen);

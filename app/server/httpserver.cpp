@@ -24,15 +24,21 @@ struct HttpResponder::Slot
 {
     std::mutex mutex;
     std::condition_variable ready;
-    std::optional<std::pair<int, nlohmann::json>> reply;
+    struct Reply
+    {
+        int status = 500;
+        nlohmann::json body;
+        HttpResponder::Headers headers;
+    };
+    std::optional<Reply> reply;
 
-    void put(int status, nlohmann::json body)
+    void put(int status, nlohmann::json body, HttpResponder::Headers headers = {})
     {
         {
             const std::lock_guard lock(mutex);
             if (reply)
                 return; // the first reply wins
-            reply.emplace(status, std::move(body));
+            reply.emplace(Reply{status, std::move(body), std::move(headers)});
         }
         ready.notify_all();
     }
@@ -64,6 +70,17 @@ HttpResponder::HttpResponder(std::shared_ptr<Slot> slot, const std::string &rout
 void HttpResponder::send(int status, nlohmann::json body) const
 {
     m_guard->slot->put(status, std::move(body));
+}
+
+void HttpResponder::send(int status, nlohmann::json body, Headers headers) const
+{
+    m_guard->slot->put(status, std::move(body), std::move(headers));
+}
+
+std::string HttpRequest::header(const std::string &name) const
+{
+    const auto found = headers.find(name);
+    return found == headers.end() ? std::string() : found->second;
 }
 
 void HttpResponder::fail(int status, const char *code, const QString &message) const
@@ -345,6 +362,8 @@ void HttpServer::install()
             for (std::size_t i = 1; i < req.matches.size(); ++i)
                 request.captures.push_back(req.matches[i].str());
             request.query.insert(req.params.begin(), req.params.end());
+            for (const auto &[name, value] : req.headers)
+                request.headers[lower(name)] = value;
             request.body = req.body;
             auto slot = std::make_shared<HttpResponder::Slot>();
             // Queued to the thread that owns this object: the handler touches Qt
@@ -370,7 +389,12 @@ void HttpServer::install()
                 }
                 slot->ready.wait_for(lock, std::chrono::milliseconds(50));
             }
-            setJson(res, slot->reply->first, slot->reply->second);
+            for (const auto &[name, value] : slot->reply->headers)
+                res.set_header(name, value);
+            if (slot->reply->body.is_null())
+                res.status = slot->reply->status;
+            else
+                setJson(res, slot->reply->status, slot->reply->body);
         };
         if (route.method == "GET")
             server.Get(route.pattern, handle);

@@ -26,7 +26,11 @@ struct HttpRequest
     std::string path;
     std::vector<std::string> captures; ///< the pattern's groups, in order
     std::multimap<std::string, std::string> query;
+    std::map<std::string, std::string> headers; ///< by lower-case name (the last of a repeated header)
     std::string body;
+
+    /// The header `name` (lower case), or "".
+    std::string header(const std::string &name) const;
 };
 
 /// How a route answers, from the Qt thread, now or later (e.g. after polling the
@@ -39,7 +43,10 @@ public:
     struct Guard;
     explicit HttpResponder(std::shared_ptr<Slot> slot, const std::string &route);
 
+    using Headers = std::vector<std::pair<std::string, std::string>>;
     void send(int status, nlohmann::json body) const;
+    /// The same with extra response headers; a null `body` sends no body at all.
+    void send(int status, nlohmann::json body, Headers headers) const;
     /// The server's error body, {"error": {"code": code, "message": message}}.
     void fail(int status, const char *code, const QString &message) const;
 

@@ -10,15 +10,11 @@
 #include <QRandomGenerator>
 #include <QTimer>
 
-namespace {
-
-QString newRunId()
+QString DirectToolCall::newRunId()
 {
     return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss")) + QLatin1Char('-')
         + QString::number(QRandomGenerator::global()->bounded(0x10000), 16).rightJustified(4, QLatin1Char('0'));
 }
-
-} // namespace
 
 QString DirectToolCall::scriptPath()
 {

@@ -27,6 +27,8 @@ class DirectToolCall : public QObject
 public:
     /// The script path recorded for these runs in the journal.
     static QString scriptPath();
+    /// A new run id: "20261202T101500-3f2a" (UTC time and 16 random bits).
+    static QString newRunId();
 
     explicit DirectToolCall(QObject *parent = nullptr);
     ~DirectToolCall() override;

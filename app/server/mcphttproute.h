@@ -1,0 +1,51 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/project.h"
+
+#include <QObject>
+
+#include <map>
+#include <string>
+
+class HttpServer;
+struct HttpRequest;
+class HttpResponder;
+class McpServerSession;
+
+/// MCP's Streamable HTTP transport, server side, at `/mcp` on the studio's server
+/// (docs/server.md "MCP server"): `POST /mcp` carries one JSON-RPC message and gets its
+/// response as `application/json` (202 without a body for a notification); an
+/// `initialize` without `Mcp-Session-Id` opens an McpServerSession whose id comes back
+/// in that header and must accompany every later request (missing: 400, unknown or
+/// ended: 404); `DELETE /mcp` ends the session; `GET /mcp` is 405 (no server-initiated
+/// stream). The Host, Origin and token checks are HttpServer's, as for every route.
+/// At most MaxSessions sessions live at once: a new one ends the longest idle session
+/// without calls running, or is refused (503).
+class McpHttpRoute : public QObject
+{
+public:
+    static constexpr int MaxSessions = 64;
+
+    explicit McpHttpRoute(const Project &project, QObject *parent = nullptr);
+    ~McpHttpRoute() override;
+
+    void install(HttpServer &server);
+    std::size_t sessionCount() const { return m_sessions.size(); }
+
+private:
+    struct Entry
+    {
+        McpServerSession *session = nullptr;
+        qint64 lastUsed = 0;
+    };
+    void post(const HttpRequest &request, const HttpResponder &responder);
+    void remove(const HttpRequest &request, const HttpResponder &responder);
+    /// The session the request names, or nullptr after answering the error.
+    McpServerSession *sessionFor(const HttpRequest &request, const HttpResponder &responder);
+    bool makeRoom();
+
+    Project m_project;
+    std::map<std::string, Entry> m_sessions; ///< by Mcp-Session-Id
+};

@@ -1,0 +1,316 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcpserversession.h"
+
+#include "bridgemessage.h"
+#include "engine/stepengine.h"
+#include "engine/toolcall.h"
+#include "journal/journal.h"
+
+#include <QDateTime>
+#include <QTimer>
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char *ServerName = "toolstudio";
+
+JsonRpcMessage failure(const json &id, std::int64_t code, const std::string &message)
+{
+    JsonRpcError error;
+    error.code = code;
+    error.message = message;
+    return JsonRpcMessage::errorFor(id, error);
+}
+
+/// A tool's schema as MCP wants it: an object schema ("type": "object" added when the
+/// declaration leaves it out).
+json objectSchema(const json &schema)
+{
+    json served = schema.is_object() ? schema : json::object();
+    if (!served.contains("type"))
+        served["type"] = "object";
+    return served;
+}
+
+/// True when MCP can carry the tool's results as structuredContent: its output schema
+/// describes an object.
+bool servesStructured(const Tool &tool)
+{
+    return tool.outputSchema && tool.outputSchema->is_object() && tool.outputSchema->value("type", json()) == "object";
+}
+
+/// A value as the text of a content block: a string as it is, anything else as JSON.
+std::string asText(const json &value)
+{
+    return value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace
+
+bool McpServerSession::isSupportedVersion(const std::string &version)
+{
+    return version == "2025-11-25" || version == "2025-06-18";
+}
+
+McpServerSession::McpServerSession(const Project &project, const QString &transport, QObject *parent)
+    : QObject(parent)
+    , m_project(project)
+    , m_transport(transport)
+    , m_progress(new QTimer(this))
+{
+    m_progress->setInterval(ProgressIntervalMs);
+    connect(m_progress, &QTimer::timeout, this, [this] { sendProgress(); });
+}
+
+McpServerSession::~McpServerSession()
+{
+    end(QStringLiteral("the server stopped"));
+}
+
+void McpServerSession::receive(std::string_view text, Reply reply)
+{
+    if (m_ended) {
+        reply(failure(nullptr, JsonRpcError::InvalidRequest, "the session has ended; start a new one"));
+        return;
+    }
+    const JsonRpcDecoded decoded = JsonRpc::decode(text);
+    if (!decoded.message) {
+        reply(JsonRpcMessage::errorFor(decoded.problemId, decoded.problem));
+        return;
+    }
+    handle(*decoded.message, reply);
+}
+
+void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
+{
+    using Kind = JsonRpcMessage::Kind;
+    if (message.kind == Kind::Result || message.kind == Kind::Error || message.kind == Kind::Notification) {
+        // notifications/initialized, notifications/cancelled, …: nothing to answer.
+        reply(std::nullopt);
+        return;
+    }
+    const json &id = message.id;
+    if (message.method == "ping") {
+        reply(JsonRpcMessage::resultFor(id, json::object()));
+        return;
+    }
+    if (message.method == "initialize") {
+        if (initialized())
+            reply(failure(id, JsonRpcError::InvalidRequest, "the session is initialized already"));
+        else
+            reply(initialize(message));
+        return;
+    }
+    if (message.method != "tools/list" && message.method != "tools/call") {
+        reply(failure(id, JsonRpcError::MethodNotFound,
+                      "method '" + message.method.substr(0, 64)
+                          + "' is not served; this server has initialize, ping, tools/list and tools/call"));
+        return;
+    }
+    if (!initialized()) {
+        reply(failure(id, JsonRpcError::InvalidRequest, "the session is not initialized: send initialize first"));
+        return;
+    }
+    if (message.method == "tools/list") {
+        if (!message.params.is_null() && !message.params.is_object()) {
+            reply(failure(id, JsonRpcError::InvalidParams, "tools/list takes an object of params"));
+            return;
+        }
+        reply(JsonRpcMessage::resultFor(id, {{"tools", toolList()}}));
+        return;
+    }
+    callTool(message, reply);
+}
+
+JsonRpcMessage McpServerSession::initialize(const JsonRpcMessage &message)
+{
+    const json &params = message.params;
+    if (!params.is_object() || !params.contains("protocolVersion") || !params["protocolVersion"].is_string())
+        return failure(message.id, JsonRpcError::InvalidParams,
+                       "initialize needs params with a string protocolVersion (e.g. \"2025-11-25\")");
+    // The client's revision when this server speaks it, else the latest this server
+    // speaks (the client then decides whether it can go on).
+    const std::string asked = params["protocolVersion"].get<std::string>();
+    m_version = isSupportedVersion(asked) ? asked : std::string(LatestVersion);
+    if (params.contains("clientInfo") && params["clientInfo"].is_object())
+        m_clientName = params["clientInfo"].value("name", json("")).is_string()
+            ? params["clientInfo"].value("name", std::string()).substr(0, 64)
+            : std::string();
+    return JsonRpcMessage::resultFor(
+        message.id,
+        {{"protocolVersion", m_version},
+         {"capabilities", {{"tools", {{"listChanged", false}}}}},
+         {"serverInfo",
+          {{"name", ServerName}, {"title", "Tool Studio: " + m_project.name.toStdString()}, {"version", "1.0"}}},
+         {"instructions",
+          "The tools of the Tool Studio project '" + m_project.name.toStdString()
+              + "'. Each call is recorded as a step of a run; a manual tool waits for a person."}});
+}
+
+json McpServerSession::toolList() const
+{
+    json tools = json::array();
+    for (const Tool &tool : m_project.tools) {
+        if (!tool.active)
+            continue;
+        json entry = {{"name", tool.name.toStdString()},
+                      {"description", tool.description.toStdString()},
+                      {"inputSchema", objectSchema(tool.inputSchema)}};
+        if (!tool.title.isEmpty())
+            entry["title"] = tool.title.toStdString();
+        if (servesStructured(tool))
+            entry["outputSchema"] = *tool.outputSchema;
+        if (tool.annotations.is_object() && !tool.annotations.empty())
+            entry["annotations"] = tool.annotations;
+        tools.push_back(std::move(entry));
+    }
+    return tools;
+}
+
+void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &reply)
+{
+    const json &id = message.id;
+    const json &params = message.params;
+    if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
+        reply(failure(id, JsonRpcError::InvalidParams, "tools/call needs params with a string name"));
+        return;
+    }
+    const json arguments = params.value("arguments", json::object());
+    if (!arguments.is_object()) {
+        reply(failure(id, JsonRpcError::InvalidParams, "tools/call's arguments must be an object"));
+        return;
+    }
+    const QString name = QString::fromStdString(params["name"].get<std::string>());
+    const Tool *tool = m_project.tool(name);
+    if (!tool || !tool->active) {
+        reply(failure(id, JsonRpcError::InvalidParams,
+                      "unknown tool '" + name.left(128).toStdString() + "'; tools/list lists the tools served"));
+        return;
+    }
+    for (const auto &[callId, call] : m_calls)
+        if (call.requestId == id) {
+            reply(failure(id, JsonRpcError::InvalidRequest,
+                          "request id " + id.dump().substr(0, 64) + " is in use by a call still running"));
+            return;
+        }
+    QString error;
+    if (!ensureRun(&error)) {
+        reply(failure(id, JsonRpcError::InternalError, error.toStdString()));
+        return;
+    }
+    Call call;
+    call.requestId = id;
+    call.tool = name;
+    call.reply = reply;
+    if (params.contains("_meta") && params["_meta"].is_object()) {
+        const json token = params["_meta"].value("progressToken", json());
+        if (JsonRpc::isValidId(token))
+            call.progressToken = token;
+    }
+    BridgeCall bridge;
+    bridge.id = "mcp-" + std::to_string(++m_nextCall);
+    bridge.tool = name.toStdString();
+    bridge.args = arguments;
+    bridge.argsBytes = arguments.dump(-1, ' ', false, json::error_handler_t::replace).size();
+    m_calls.emplace(bridge.id, std::move(call));
+    m_engine->submitCall(bridge);
+}
+
+bool McpServerSession::ensureRun(QString *error)
+{
+    if (m_engine)
+        return true;
+    auto journal = std::make_unique<Journal>();
+    if (!journal->open(m_project.journalPath(), error))
+        return false;
+    m_journal = std::move(journal);
+    m_record.id = DirectToolCall::newRunId();
+    m_record.projectDir = m_project.dir;
+    m_record.scriptPath
+        = QStringLiteral("(MCP %1%2)")
+              .arg(m_transport,
+                   m_clientName.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(m_clientName));
+    m_record.kind = RunKind::Served;
+    m_record.status = RunStatus::Running;
+    m_record.startedAt = QDateTime::currentMSecsSinceEpoch();
+    m_journal->recordRun(m_record);
+    m_engine = new StepEngine(m_project, m_record.id, m_journal.get(), {}, this);
+    m_engine->setWorkDir(m_project.dir);
+    connect(m_engine, &StepEngine::replyReady, this, &McpServerSession::onReply);
+    connect(m_engine, &StepEngine::pendingCallOpened, this, [this] {
+        sendProgress();
+        m_progress->start();
+    });
+    return true;
+}
+
+void McpServerSession::onReply(const std::string &callId, const std::string &line)
+{
+    const auto found = m_calls.find(callId);
+    if (found == m_calls.end())
+        return;
+    Call call = std::move(found->second);
+    m_calls.erase(found);
+    const json reply = json::parse(line, nullptr, false);
+    const Tool *tool = m_project.tool(call.tool);
+    json result;
+    if (reply.value("type", json()) == "result") {
+        const json value = reply.value("value", json());
+        result = {{"content", json::array({{{"type", "text"}, {"text", asText(value)}}})}, {"isError", false}};
+        if (tool && servesStructured(*tool) && value.is_object())
+            result["structuredContent"] = value;
+    } else {
+        const json error = reply.value("error", json::object());
+        const std::string text = error.value("code", std::string("tool_failed")) + ": "
+            + error.value("message", std::string("the call failed"));
+        result = {{"content", json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
+    }
+    call.reply(JsonRpcMessage::resultFor(call.requestId, std::move(result)));
+}
+
+void McpServerSession::sendProgress()
+{
+    if (!m_engine || m_engine->pendingCount() == 0) {
+        m_progress->stop();
+        return;
+    }
+    if (!notify)
+        return;
+    for (auto &[callId, call] : m_calls) {
+        const Step *step = m_engine->step(QString::fromStdString(callId));
+        if (call.progressToken.is_null() || !step || step->status != StepStatus::Waiting)
+            continue;
+        notify(JsonRpcMessage::notification("notifications/progress",
+                                            {{"progressToken", call.progressToken},
+                                             {"progress", ++call.progress},
+                                             {"message",
+                                              "waiting for a person to answer " + call.tool.toStdString() + " (call "
+                                                  + m_record.id.toStdString() + "/" + callId + ")"}}));
+    }
+}
+
+void McpServerSession::end(const QString &why)
+{
+    if (m_ended)
+        return;
+    m_ended = true;
+    m_progress->stop();
+    if (!m_engine)
+        return;
+    const bool cancelled = !m_calls.empty();
+    m_engine->cancelAll(why);
+    m_engine->flush();
+    std::map<std::string, Call> calls;
+    calls.swap(m_calls);
+    for (auto &[callId, call] : calls)
+        call.reply(
+            failure(call.requestId, JsonRpcError::InternalError, "the call was cancelled: " + why.toStdString()));
+    m_record.status = cancelled ? RunStatus::Cancelled : RunStatus::Completed;
+    m_record.exitCode = 0;
+    m_record.endedAt = QDateTime::currentMSecsSinceEpoch();
+    if (cancelled)
+        m_record.error = QStringLiteral("the MCP session ended with calls running: %1").arg(why);
+    m_journal->recordRun(m_record);
+}

@@ -1,0 +1,100 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "jsonrpc/jsonrpcmessage.h"
+#include "project/project.h"
+#include "project/step.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+class Journal;
+class StepEngine;
+class QTimer;
+
+/// One MCP session of the studio as an MCP server (docs/server.md "MCP server"), in
+/// the 2025 era (protocol revisions 2025-06-18 and 2025-11-25): `initialize`,
+/// `notifications/initialized`, `ping`, `tools/list` (the project's active tools with
+/// inputSchema and outputSchema) and `tools/call`. The transport (stdio, Streamable
+/// HTTP) hands it each received text and says where replies go.
+///
+/// Each `tools/call` is a durable step of one run per session (kind `served`, script
+/// "(MCP CLIENT)"), made by a StepEngine as a script's call is: the same checks,
+/// handlers, retries, caps and journal; a manual tool waits for a person (the window,
+/// `toolstudio answer`). The run is recorded at the first call and ends with the session.
+///
+/// Input is outside input: every text goes through JsonRpc::decode (depth- and
+/// size-bounded; batches, a missing `jsonrpc`, an id that is neither string nor integer
+/// refused as -32600, text that is not JSON as -32700); a request id still in flight
+/// cannot be reused; params are checked (-32602) before anything runs.
+class McpServerSession : public QObject
+{
+public:
+    /// Where the replies to one received text go: a response (a request's), or nothing
+    /// (std::nullopt) when the text was a notification or a response.
+    using Reply = std::function<void(std::optional<JsonRpcMessage>)>;
+
+    static constexpr std::string_view LatestVersion = "2025-11-25";
+    /// How often a call waiting for a person reports progress (when the client gave a
+    /// progressToken).
+    static constexpr int ProgressIntervalMs = 10000;
+    static bool isSupportedVersion(const std::string &version);
+
+    /// `transport` names the transport in the run's script ("stdio", "http").
+    McpServerSession(const Project &project, const QString &transport, QObject *parent = nullptr);
+    /// Ends the session (end()).
+    ~McpServerSession() override;
+
+    /// Handles one received message; `reply` is called exactly once, now or when a tool
+    /// call ends (never after end()).
+    void receive(std::string_view text, Reply reply);
+    /// Messages the server sends unasked (notifications/progress); unset = none sent.
+    std::function<void(const JsonRpcMessage &)> notify;
+
+    /// Ends the session: calls still running are cancelled (`why`) and answered with an
+    /// error; the run is recorded final. Idempotent.
+    void end(const QString &why);
+
+    bool initialized() const { return !m_version.empty(); }
+    std::string protocolVersion() const { return m_version; }
+    /// The session's run id, empty before the first tools/call.
+    QString runId() const { return m_record.id; }
+    /// Requests waiting for their reply (tool calls running).
+    std::size_t inFlight() const { return m_calls.size(); }
+
+private:
+    struct Call
+    {
+        nlohmann::json requestId;
+        QString tool;
+        Reply reply;
+        nlohmann::json progressToken;
+        int progress = 0;
+    };
+    void handle(const JsonRpcMessage &message, const Reply &reply);
+    JsonRpcMessage initialize(const JsonRpcMessage &message);
+    nlohmann::json toolList() const;
+    void callTool(const JsonRpcMessage &message, const Reply &reply);
+    bool ensureRun(QString *error);
+    void onReply(const std::string &callId, const std::string &line);
+    void sendProgress();
+
+    Project m_project;
+    QString m_transport;
+    std::string m_version; ///< negotiated; empty before initialize
+    std::string m_clientName;
+    bool m_ended = false;
+    std::unique_ptr<Journal> m_journal;
+    StepEngine *m_engine = nullptr;
+    RunRecord m_record;
+    int m_nextCall = 0;
+    std::map<std::string, Call> m_calls; ///< by bridge call id
+    QTimer *m_progress = nullptr;
+};

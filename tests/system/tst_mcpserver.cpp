@@ -1,0 +1,575 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The studio as an MCP server (issue 22 item 3): `toolstudio serve --mcp-stdio` and
+// `POST /mcp` on `toolstudio serve`, driven by raw JSON-RPC (the bad inputs: malformed
+// JSON, batches, ids of every type, deep JSON, an oversized line, unknown methods and
+// tools, a result over 1 MiB, a foreign Origin, a missing token, a client that leaves
+// mid-call, two clients on one session) and by the official MCP TypeScript SDK 1.x
+// client (TOOLSTUDIO_MCP_SERVERS_DIR, as tst_mcphttp finds it) over stdio and HTTP.
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "clirunner.h"
+#include "serverprocess.h"
+#include "testfiles.h"
+
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace {
+
+/// Three tools: `add` (mock, an object output schema: structuredContent), `approve`
+/// (manual: waits for a person), `huge` (mock, a reply of 1.5 MiB, over the 1 MiB cap).
+void writeProject(const QString &dir)
+{
+    const std::string huge(1536 * 1024, 'x');
+    const json project
+        = {{"name", "served"},
+           {"retry", {{"max_attempts", 1}}},
+           {"tools",
+            {{{"name", "add"},
+              {"description", "Adds two integers"},
+              {"input_schema",
+               {{"type", "object"},
+                {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
+                {"required", {"a", "b"}}}},
+              {"output_schema",
+               {{"type", "object"}, {"properties", {{"sum", {{"type", "integer"}}}}}, {"required", {"sum"}}}},
+              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", {{"sum", 5}}}}}}}}},
+             {{"name", "approve"},
+              {"description", "A person approves an item"},
+              {"input_schema", {{"type", "object"}, {"properties", {{"item", {{"type", "string"}}}}}}},
+              {"handler", {{"kind", "manual"}}}},
+             {{"name", "huge"},
+              {"description", "Returns too much"},
+              {"input_schema", {{"type", "object"}}},
+              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", huge}}}}}}}}}};
+    QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), QByteArray::fromStdString(project.dump(1))));
+}
+
+/// `toolstudio serve --mcp-stdio DIR --trust`: lines in, lines out.
+struct StdioServer
+{
+    QProcess process;
+    QByteArray out;
+
+    bool start(const QString &dir)
+    {
+        isolateConfigDir();
+        process.setProgram(toolstudioBinary());
+        process.setArguments({QStringLiteral("serve"), QStringLiteral("--mcp-stdio"), dir, QStringLiteral("--trust")});
+        process.start();
+        return process.waitForStarted(30000);
+    }
+    void send(const QByteArray &line) { process.write(line + '\n'); }
+    /// The next line of stdout as JSON (discarded: null after 30 s).
+    json next()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        while (!out.contains('\n') && clock.elapsed() < 30000 && process.state() == QProcess::Running) {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+        }
+        out += process.readAllStandardOutput();
+        const qsizetype cut = out.indexOf('\n');
+        if (cut < 0)
+            return nullptr;
+        const QByteArray line = out.left(cut);
+        out.remove(0, cut + 1);
+        return json::parse(line.toStdString(), nullptr, false);
+    }
+    json request(const json &message)
+    {
+        send(QByteArray::fromStdString(message.dump()));
+        return next();
+    }
+    json initialize(const char *version = "2025-06-18")
+    {
+        const json reply = request({{"jsonrpc", "2.0"},
+                                    {"id", 0},
+                                    {"method", "initialize"},
+                                    {"params",
+                                     {{"protocolVersion", version},
+                                      {"capabilities", json::object()},
+                                      {"clientInfo", {{"name", "tst_mcpserver"}, {"version", "1"}}}}}});
+        send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+        return reply;
+    }
+    /// Closes stdin and waits for the end; the exit code.
+    int close()
+    {
+        process.closeWriteChannel();
+        if (!process.waitForFinished(30000))
+            process.kill();
+        out += process.readAllStandardOutput();
+        return process.exitCode();
+    }
+    ~StdioServer()
+    {
+        if (process.state() != QProcess::NotRunning) {
+            process.kill();
+            process.waitForFinished(10000);
+        }
+    }
+};
+
+json call(int id, const char *tool, const json &arguments)
+{
+    return {{"jsonrpc", "2.0"},
+            {"id", id},
+            {"method", "tools/call"},
+            {"params", {{"name", tool}, {"arguments", arguments}}}};
+}
+
+/// The project's runs as `toolstudio runs --json` prints them (one per line, newest first).
+json runs(const QString &dir)
+{
+    const CommandResult result = toolstudio({QStringLiteral("runs"), dir, QStringLiteral("--json")});
+    json all = json::array();
+    for (const QByteArray &line : result.out.split('\n'))
+        if (!line.trimmed().isEmpty())
+            all.push_back(json::parse(line.toStdString(), nullptr, false));
+    return all;
+}
+
+/// An HTTP exchange with /mcp through Python's http.client: the status, the
+/// Mcp-Session-Id header and the body.
+struct McpHttpReply
+{
+    int status = 0;
+    QString session;
+    json body;
+};
+
+McpHttpReply mcpHttp(int port, const char *method, const QByteArray &body, const QString &session = {},
+                     const QStringList &headers = {})
+{
+    QProcess process;
+    QStringList arguments{QStringLiteral("-c"), QStringLiteral(R"PY(
+import http.client, sys
+port, method, session = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+if session:
+    headers["Mcp-Session-Id"] = session
+for h in sys.argv[4:]:
+    k, v = h.split(": ", 1)
+    headers[k] = v
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+c.request(method, "/mcp", body=sys.stdin.buffer.read() if method == "POST" else None, headers=headers)
+r = c.getresponse()
+sys.stdout.write("%d\n%s\n%s" % (r.status, r.getheader("Mcp-Session-Id") or "", r.read().decode()))
+)PY"),
+                          QString::number(port), QLatin1String(method), session};
+    process.start(QStringLiteral("python3"), arguments + headers);
+    process.waitForStarted();
+    process.write(body);
+    process.closeWriteChannel();
+    process.waitForFinished(90000);
+    const QList<QByteArray> parts = process.readAllStandardOutput().split('\n');
+    McpHttpReply reply;
+    reply.status = parts.value(0).toInt();
+    reply.session = QString::fromUtf8(parts.value(1));
+    reply.body = json::parse(parts.mid(2).join('\n').toStdString(), nullptr, false);
+    return reply;
+}
+
+const QByteArray InitializeBody
+    = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+      R"("capabilities":{},"clientInfo":{"name":"python","version":"1"}}})";
+
+/// node_modules with the MCP TypeScript SDK 1.x, or empty.
+QString sdkModules()
+{
+    const QString modules = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
+    if (qEnvironmentVariableIsEmpty("TOOLSTUDIO_MCP_SERVERS_DIR")
+        || !QFile::exists(modules + QStringLiteral("/@modelcontextprotocol/sdk/package.json")))
+        return {};
+    return modules;
+}
+
+/// The SDK's Client over `transport` ("stdio" with the project dir, or "http" with the
+/// URL): listTools, then callTool add(2, 3); prints {"tools": …, "call": …}.
+const char *const SdkClient = R"JS(
+const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
+const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
+const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
+(async () => {
+  const [kind, target, binary] = process.argv.slice(1); // node -e: no script path
+  const transport = kind === "stdio"
+    ? new StdioClientTransport({ command: binary, args: ["serve", "--mcp-stdio", target, "--trust"],
+                                 env: process.env, stderr: "ignore" })
+    : new StreamableHTTPClientTransport(new URL(target));
+  const client = new Client({ name: "sdk-test", version: "1.0.0" });
+  await client.connect(transport);
+  const tools = await client.listTools();
+  const call = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
+  const version = client.getServerVersion();
+  if (kind !== "stdio") await transport.terminateSession();
+  await client.close();
+  console.log(JSON.stringify({ tools, call, server: version.name }));
+})().catch((e) => { console.log(JSON.stringify({ failed: String(e) })); process.exit(1); });
+)JS";
+
+json runSdkClient(const QString &modules, const QString &kind, const QString &target)
+{
+    QProcess node;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("NODE_PATH"), modules);
+    node.setProcessEnvironment(env);
+    node.start(QStringLiteral("node"),
+               {QStringLiteral("-e"), QLatin1String(SdkClient), kind, target, toolstudioBinary()});
+    node.waitForFinished(120000);
+    const QByteArray out = node.readAllStandardOutput();
+    const json result = json::parse(out.trimmed().split('\n').last().toStdString(), nullptr, false);
+    if (!result.is_object())
+        qWarning("node: %s %s", out.constData(), node.readAllStandardError().constData());
+    return result;
+}
+
+} // namespace
+
+class TestMcpServer : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void stdioListAndCall();
+    void stdioVersionNegotiation();
+    void stdioBadInput();
+    void stdioToolErrors();
+    void stdioClientLeavesMidCall();
+    void httpSessions();
+    void httpRefusals();
+    void httpTwoClientsOneSession();
+    void sdkClientOverStdio();
+    void sdkClientOverHttp();
+};
+
+void TestMcpServer::stdioListAndCall()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    const json init = server.initialize();
+    QCOMPARE(dumped(init["result"]["protocolVersion"]), QStringLiteral("\"2025-06-18\""));
+    QCOMPARE(dumped(init["result"]["serverInfo"]["name"]), QStringLiteral("\"toolstudio\""));
+    QCOMPARE(dumped(init["result"]["capabilities"]["tools"]), QStringLiteral("{\"listChanged\":false}"));
+
+    const json list = server.request({{"jsonrpc", "2.0"}, {"id", "list-1"}, {"method", "tools/list"}});
+    QCOMPARE(dumped(list["id"]), QStringLiteral("\"list-1\""));
+    const json &tools = list["result"]["tools"];
+    QCOMPARE(tools.size(), std::size_t(3));
+    QCOMPARE(dumped(tools[0]["name"]), QStringLiteral("\"add\""));
+    QCOMPARE(dumped(tools[0]["inputSchema"]["required"]), QStringLiteral("[\"a\",\"b\"]"));
+    QCOMPARE(dumped(tools[0]["outputSchema"]["required"]), QStringLiteral("[\"sum\"]"));
+    QVERIFY(!tools[1].contains("outputSchema"));
+
+    const json added = server.request(call(7, "add", {{"a", 2}, {"b", 3}}));
+    QCOMPARE(dumped(added),
+             QStringLiteral("{\"id\":7,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":\"{\\\"sum\\\":"
+                            "5}\",\"type\":\"text\"}],\"isError\":false,\"structuredContent\":{"
+                            "\"sum\":5}}}"));
+    const json ping = server.request({{"jsonrpc", "2.0"}, {"id", 8}, {"method", "ping"}});
+    QCOMPARE(dumped(ping["result"]), QStringLiteral("{}"));
+    QCOMPARE(server.close(), 0);
+    QVERIFY2(server.out.isEmpty(), server.out.constData()); // stdout: protocol only
+    QVERIFY(server.process.readAllStandardError().contains("MCP session ended"));
+
+    // The call is a durable step of a served run.
+    const json all = runs(dir.path());
+    QVERIFY2(all.is_array() && all.size() == 1, all.dump().c_str());
+    QCOMPARE(dumped(all[0]["kind"]), QStringLiteral("\"served\""));
+    QCOMPARE(dumped(all[0]["status"]), QStringLiteral("\"completed\""));
+    QCOMPARE(dumped(all[0]["steps"]), QStringLiteral("1"));
+    QCOMPARE(dumped(all[0]["script"]), QStringLiteral("\"(MCP stdio: tst_mcpserver)\""));
+}
+
+void TestMcpServer::stdioVersionNegotiation()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    for (const char *asked : {"2025-11-25", "2024-11-05", "2026-07-28"}) {
+        StdioServer server;
+        QVERIFY(server.start(dir.path()));
+        const json init = server.initialize(asked);
+        const std::string expected
+            = std::string(asked) == "2024-11-05" || std::string(asked) == "2026-07-28" ? "2025-11-25" : asked;
+        QCOMPARE(text(init["result"].value("protocolVersion", "")), text(expected));
+        // A second initialize is refused.
+        const json again = server.initialize();
+        QCOMPARE(dumped(again["error"]["code"]), QStringLiteral("-32600"));
+        QCOMPARE(server.close(), 0);
+    }
+}
+
+void TestMcpServer::stdioBadInput()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    // Before initialize: only initialize and ping.
+    QCOMPARE(dumped(server.request({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}})["error"]["code"]),
+             QStringLiteral("-32600"));
+    server.initialize();
+    struct Row
+    {
+        QByteArray line;
+        const char *id;
+        int code;
+    };
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    const std::vector<Row> rows = {
+        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":", "null", -32700},
+        {"not json at all", "null", -32700},
+        {R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])", "null", -32600},
+        {R"({"jsonrpc":"1.0","id":2,"method":"ping"})", "2", -32600},
+        {R"({"jsonrpc":"2.0","id":2.5,"method":"ping"})", "null", -32600},
+        {R"({"jsonrpc":"2.0","id":{"a":1},"method":"ping"})", "null", -32600},
+        {R"({"jsonrpc":"2.0","id":"s","method":"resources/list"})", "\"s\"", -32601},
+        {R"({"jsonrpc":"2.0","id":-9007199254740993,"method":"nope"})", "-9007199254740993", -32601},
+        {R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nope"}})", "3", -32602},
+        {R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"arguments":{}}})", "4", -32602},
+        {R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":[1,2]}})", "5", -32602},
+        {R"({"jsonrpc":"2.0","id":6,"method":"tools/list","params":7})", "6", -32600},
+        {QByteArray::fromStdString(deep), "null", -32700},
+    };
+    for (const Row &row : rows) {
+        const json reply = (server.send(row.line), server.next());
+        QVERIFY2(reply.is_object(), row.line.left(80).constData());
+        QCOMPARE(dumped(reply["id"]), QLatin1String(row.id));
+        QCOMPARE(dumped(reply["error"]["code"]), QString::number(row.code));
+    }
+    // A line over 4 MiB is skipped as it comes, and answered; the session goes on.
+    server.send(QByteArray(5 << 20, ' ') + "{}");
+    const json oversized = server.next();
+    QCOMPARE(dumped(oversized["error"]["code"]), QStringLiteral("-32600"));
+    QVERIFY(oversized["error"]["message"].get<std::string>().find("over the limit of 4194304 bytes")
+            != std::string::npos);
+    // A notification gets no answer; the next request does.
+    server.send(R"({"jsonrpc":"2.0","method":"notifications/whatever"})");
+    QCOMPARE(dumped(server.request({{"jsonrpc", "2.0"}, {"id", 9}, {"method", "ping"}})),
+             QStringLiteral("{\"id\":9,\"jsonrpc\":\"2.0\",\"result\":{}}"));
+    QCOMPARE(server.close(), 0);
+}
+
+void TestMcpServer::stdioToolErrors()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    server.initialize();
+    // Arguments the input schema refuses: a tool error the model can read, not a protocol error.
+    const json invalid = server.request(call(1, "add", {{"a", "two"}, {"b", 3}}));
+    QCOMPARE(dumped(invalid["result"]["isError"]), QStringLiteral("true"));
+    QVERIFY2(invalid["result"]["content"][0]["text"].get<std::string>().rfind("invalid_arguments: ", 0) == 0,
+             invalid.dump().c_str());
+    // A result over the 1 MiB reply cap.
+    const json huge = server.request(call(2, "huge", json::object()));
+    QCOMPARE(dumped(huge["result"]["isError"]), QStringLiteral("true"));
+    QVERIFY2(huge["result"]["content"][0]["text"].get<std::string>().find("reply_too_large") != std::string::npos,
+             huge.dump().substr(0, 300).c_str());
+    QCOMPARE(server.close(), 0);
+    const json all = runs(dir.path());
+    QCOMPARE(dumped(all[0]["steps"]), QStringLiteral("2"));
+}
+
+void TestMcpServer::stdioClientLeavesMidCall()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    server.initialize();
+    json request = call(1, "approve", {{"item", "invoice 7"}});
+    request["params"]["_meta"] = {{"progressToken", "p-1"}};
+    server.send(QByteArray::fromStdString(request.dump()));
+    // The manual call waits for a person; the client gave a progressToken: progress.
+    const json progress = server.next();
+    QCOMPARE(dumped(progress["method"]), QStringLiteral("\"notifications/progress\""));
+    QCOMPARE(dumped(progress["params"]["progressToken"]), QStringLiteral("\"p-1\""));
+    QCOMPARE(dumped(progress["params"]["progress"]), QStringLiteral("1"));
+    // The client goes away mid-call: the call is cancelled, the run ends cancelled.
+    QCOMPARE(server.close(), 0);
+    const json all = runs(dir.path());
+    QCOMPARE(dumped(all[0]["status"]), QStringLiteral("\"cancelled\""));
+    QCOMPARE(dumped(all[0]["kind"]), QStringLiteral("\"served\""));
+}
+
+void TestMcpServer::httpSessions()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
+    QCOMPARE(init.status, 200);
+    QVERIFY(init.session.size() >= 32);
+    QCOMPARE(dumped(init.body["result"]["protocolVersion"]), QStringLiteral("\"2025-11-25\""));
+    QCOMPARE(
+        mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","method":"notifications/initialized"})", init.session).status,
+        202);
+    const McpHttpReply list
+        = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", init.session);
+    QCOMPARE(list.status, 200);
+    QCOMPARE(list.body["result"]["tools"].size(), std::size_t(3));
+    const McpHttpReply added
+        = mcpHttp(server.port, "POST",
+                  R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}})",
+                  init.session);
+    QCOMPARE(dumped(added.body["result"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
+    // Malformed JSON in a session: 400 with the JSON-RPC parse error.
+    const McpHttpReply malformed = mcpHttp(server.port, "POST", "{\"jsonrpc\":", init.session);
+    QCOMPARE(malformed.status, 400);
+    QCOMPARE(dumped(malformed.body["error"]["code"]), QStringLiteral("-32700"));
+    // DELETE ends it; the id is then unknown (404).
+    QCOMPARE(mcpHttp(server.port, "DELETE", {}, init.session).status, 204);
+    const McpHttpReply gone
+        = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":4,"method":"tools/list"})", init.session);
+    QCOMPARE(gone.status, 404);
+    QCOMPARE(dumped(gone.body["error"]["code"]), QStringLiteral("-32600"));
+    const json all = runs(dir.path());
+    QCOMPARE(dumped(all[0]["kind"]), QStringLiteral("\"served\""));
+    QCOMPARE(dumped(all[0]["status"]), QStringLiteral("\"completed\""));
+    QCOMPARE(dumped(all[0]["script"]), QStringLiteral("\"(MCP http: python)\""));
+}
+
+void TestMcpServer::httpRefusals()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    const QString tokenFile = dir.path() + QStringLiteral("/token");
+    QVERIFY(writeFile(tokenFile, "0123456789abcdef0123\n"));
+    Server server;
+    QVERIFY2(server.start(dir.path(), {QStringLiteral("--token-file"), tokenFile}), server.err.constData());
+    const QString bearer = QStringLiteral("Authorization: Bearer 0123456789abcdef0123");
+    // No token: 401, nothing opened.
+    const McpHttpReply noToken = mcpHttp(server.port, "POST", InitializeBody);
+    QCOMPARE(noToken.status, 401);
+    QCOMPARE(dumped(noToken.body["error"]["code"]), QStringLiteral("\"unauthorized\""));
+    // A foreign Origin (a web page): 403.
+    const McpHttpReply foreign
+        = mcpHttp(server.port, "POST", InitializeBody, {}, {bearer, QStringLiteral("Origin: http://evil.example")});
+    QCOMPARE(foreign.status, 403);
+    QCOMPARE(dumped(foreign.body["error"]["code"]), QStringLiteral("\"bad_origin\""));
+    // Without a session, anything but initialize: 400.
+    const McpHttpReply noSession
+        = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", {}, {bearer});
+    QCOMPARE(noSession.status, 400);
+    QVERIFY(noSession.body["error"]["message"].get<std::string>().rfind("no Mcp-Session-Id header", 0) == 0);
+    // A batch: 400, -32600.
+    const McpHttpReply batch = mcpHttp(server.port, "POST", "[" + InitializeBody + "]", {}, {bearer});
+    QCOMPARE(batch.status, 400);
+    QCOMPARE(dumped(batch.body["error"]["code"]), QStringLiteral("-32600"));
+    // A protocol version this server does not speak.
+    const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody, {}, {bearer});
+    QCOMPARE(init.status, 200);
+    const McpHttpReply badVersion = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"ping"})",
+                                            init.session, {bearer, QStringLiteral("MCP-Protocol-Version: 1999-01-01")});
+    QCOMPARE(badVersion.status, 400);
+    // An unknown tool: -32602 in a 200.
+    const McpHttpReply unknown
+        = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"rm_rf"}})",
+                  init.session, {bearer});
+    QCOMPARE(unknown.status, 200);
+    QCOMPARE(dumped(unknown.body["error"]["code"]), QStringLiteral("-32602"));
+}
+
+void TestMcpServer::httpTwoClientsOneSession()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
+    QCOMPARE(init.status, 200);
+    // Client A calls the manual tool (id 1) and waits; client B uses the same session.
+    QProcess clientA;
+    clientA.start(QStringLiteral("curl"),
+                  {QStringLiteral("-s"), QStringLiteral("-H"), QStringLiteral("Content-Type: application/json"),
+                   QStringLiteral("-H"), QStringLiteral("Mcp-Session-Id: ") + init.session, QStringLiteral("-d"),
+                   QStringLiteral(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"approve",)"
+                                  R"("arguments":{"item":"x"}}})"),
+                   server.url("/mcp")});
+    QVERIFY(clientA.waitForStarted());
+    // Wait until the call is a step waiting for a person.
+    QElapsedTimer clock;
+    clock.start();
+    json pending;
+    while (clock.elapsed() < 30000) {
+        const json all = runs(dir.path());
+        if (all.is_array() && !all.empty() && all[0].value("steps", 0) == 1) {
+            pending = all[0];
+            break;
+        }
+        QTest::qWait(100);
+    }
+    QVERIFY(pending.is_object());
+    // B reuses request id 1 while A's call runs: refused; another id is served.
+    const McpHttpReply reused
+        = mcpHttp(server.port, "POST",
+                  R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":1}}})",
+                  init.session);
+    QCOMPARE(dumped(reused.body["error"]["code"]), QStringLiteral("-32600"));
+    QVERIFY(reused.body["error"]["message"].get<std::string>().find("in use by a call still running")
+            != std::string::npos);
+    const McpHttpReply other
+        = mcpHttp(server.port, "POST",
+                  R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":1}}})",
+                  init.session);
+    QCOMPARE(dumped(other.body["result"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
+    // A person answers A's call (toolstudio answer goes through the server).
+    const CommandResult answered
+        = toolstudio({QStringLiteral("answer"), dir.path(), text(pending["id"]), QStringLiteral("mcp-1"),
+                      QStringLiteral("--result"), QStringLiteral("\"approved\"")});
+    QVERIFY2(answered.exitCode == 0, answered.err.constData());
+    QVERIFY(clientA.waitForFinished(30000));
+    const json replyA = json::parse(clientA.readAllStandardOutput().toStdString(), nullptr, false);
+    QCOMPARE(dumped(replyA["result"]["content"][0]["text"]), QStringLiteral("\"approved\""));
+}
+
+void TestMcpServer::sdkClientOverStdio()
+{
+    const QString modules = sdkModules();
+    if (modules.isEmpty())
+        QSKIP("the MCP TypeScript SDK 1.x is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
+              "./toolstudio.sh test installs it from npm");
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    isolateConfigDir();
+    const json result = runSdkClient(modules, QStringLiteral("stdio"), dir.path());
+    QVERIFY2(result.is_object() && !result.contains("failed"), result.dump().c_str());
+    QCOMPARE(dumped(result["server"]), QStringLiteral("\"toolstudio\""));
+    QCOMPARE(result["tools"]["tools"].size(), std::size_t(3));
+    QCOMPARE(dumped(result["call"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
+    QCOMPARE(dumped(runs(dir.path())[0]["kind"]), QStringLiteral("\"served\""));
+}
+
+void TestMcpServer::sdkClientOverHttp()
+{
+    const QString modules = sdkModules();
+    if (modules.isEmpty())
+        QSKIP("the MCP TypeScript SDK 1.x is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
+              "./toolstudio.sh test installs it from npm");
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    const json result = runSdkClient(modules, QStringLiteral("http"), server.url("/mcp"));
+    QVERIFY2(result.is_object() && !result.contains("failed"), result.dump().c_str());
+    QCOMPARE(result["tools"]["tools"].size(), std::size_t(3));
+    QCOMPARE(dumped(result["tools"]["tools"][0]["outputSchema"]["required"]), QStringLiteral("[\"sum\"]"));
+    QCOMPARE(dumped(result["call"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
+    QVERIFY(server.logged("DELETE /mcp 204"));
+}
+
+QTEST_GUILESS_MAIN(TestMcpServer)
+#include "tst_mcpserver.moc"
