@@ -215,6 +215,7 @@ void BridgeChannel::processPending()
             BridgeCall call;
             call.id = event.id;
             call.tool = event.tool;
+            call.kind = event.model ? BridgeCall::Kind::Model : BridgeCall::Kind::Tool;
             call.oversizedLineBytes = event.length;
             Q_EMIT callReceived(call);
             if (!self || m_fd < 0)

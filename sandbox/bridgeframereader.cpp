@@ -27,7 +27,7 @@ bool isPlainName(std::string_view text)
 
 } // namespace
 
-std::string BridgeFrameReader::scanCallPrefix(std::string_view head, std::string *tool)
+std::string BridgeFrameReader::scanCallPrefix(std::string_view head, std::string *tool, bool *model)
 {
     std::size_t at = 0;
     const auto skipSpace = [&] {
@@ -46,8 +46,8 @@ std::string BridgeFrameReader::scanCallPrefix(std::string_view head, std::string
         return true;
     };
 
-    std::string_view id, toolName, type;
-    bool haveId = false, haveTool = false, haveType = false;
+    std::string_view id, toolName, modelName, type;
+    bool haveId = false, haveTool = false, haveModel = false, haveType = false;
     skipSpace();
     if (at >= head.size() || head[at] != '{')
         return {};
@@ -71,6 +71,9 @@ std::string BridgeFrameReader::scanCallPrefix(std::string_view head, std::string
         } else if (key == "tool" && !haveTool) {
             toolName = value;
             haveTool = true;
+        } else if (key == "model" && !haveModel) {
+            modelName = value;
+            haveModel = true;
         } else if (key == "type" && !haveType) {
             type = value;
             haveType = true;
@@ -80,10 +83,14 @@ std::string BridgeFrameReader::scanCallPrefix(std::string_view head, std::string
             break;
         ++at;
     }
-    if (!haveId || (haveType && type != "call") || !isPlainName(id))
+    const bool isModel = haveType && type == "model";
+    if (!haveId || (haveType && type != "call" && !isModel) || !isPlainName(id))
         return {};
-    if (tool && haveTool && isPlainName(toolName))
-        *tool = std::string(toolName);
+    const std::string_view name = isModel ? modelName : toolName;
+    if (tool && (isModel ? haveModel : haveTool) && isPlainName(name))
+        *tool = std::string(name);
+    if (model)
+        *model = isModel;
     return std::string(id);
 }
 
@@ -109,7 +116,8 @@ std::vector<BridgeFrameReader::Event> BridgeFrameReader::feed(std::string_view b
             std::string head = m_buffer.substr(0, PrefixBytes);
             head.append(part.substr(0, PrefixBytes - head.size()));
             m_skipTool.clear();
-            m_skipId = scanCallPrefix(head, &m_skipTool);
+            m_skipModel = false;
+            m_skipId = scanCallPrefix(head, &m_skipTool, &m_skipModel);
             std::string().swap(m_buffer);
         } else {
             m_buffer.append(part);
@@ -124,6 +132,7 @@ std::vector<BridgeFrameReader::Event> BridgeFrameReader::feed(std::string_view b
             event.length = m_skippedLength;
             event.id = std::move(m_skipId);
             event.tool = std::move(m_skipTool);
+            event.model = m_skipModel;
             m_skipId.clear();
             m_skipTool.clear();
             m_skipping = false;
@@ -148,6 +157,7 @@ BridgeFrameReader::Event BridgeFrameReader::flushOversized()
         event.length = m_skippedLength;
         event.id = std::move(m_skipId);
         event.tool = std::move(m_skipTool);
+        event.model = m_skipModel;
         m_skipId.clear();
         m_skipTool.clear();
         m_skipping = false;

@@ -32,7 +32,8 @@ public:
         std::string line;       ///< the line, for Line
         std::size_t length = 0; ///< bytes in the line without '\n'
         std::string id;         ///< Oversized: the call's id from the line's prefix, or empty
-        std::string tool;       ///< Oversized: the call's tool from the prefix, or empty
+        std::string tool;       ///< Oversized: the call's tool (or model) from the prefix, or empty
+        bool model = false;     ///< Oversized: a model frame ({"type":"model"})
     };
 
     /// Bytes of an oversized line searched for its "id" and "tool".
@@ -42,10 +43,11 @@ public:
     /// `{"type":"call","id":"…","tool":"…","args":…`. Reads members while their values
     /// are strings without escapes (stops at the first other value, e.g. "args", or at
     /// anything unexpected) and returns the id when one was read, "type" (if read) is
-    /// "call", and the id is 1–256 bytes of valid UTF-8 without control characters;
-    /// `tool` gets the tool's name under the same rules (else stays empty). Never reads
-    /// past `head`.
-    static std::string scanCallPrefix(std::string_view head, std::string *tool = nullptr);
+    /// "call" or "model", and the id is 1–256 bytes of valid UTF-8 without control
+    /// characters; `tool` gets the tool's name under the same rules (else stays empty) —
+    /// for a model frame (`{"type":"model","id":"…","model":"…","request":…`) the
+    /// model's name, with `*model` set. Never reads past `head`.
+    static std::string scanCallPrefix(std::string_view head, std::string *tool = nullptr, bool *model = nullptr);
 
     explicit BridgeFrameReader(std::size_t maxLineBytes);
 
@@ -74,4 +76,5 @@ private:
     std::size_t m_skippedLength = 0;
     std::string m_skipId;
     std::string m_skipTool;
+    bool m_skipModel = false;
 };

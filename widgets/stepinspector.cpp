@@ -3,7 +3,9 @@
 #include "stepinspector.h"
 #include "project/printabletext.h"
 
+#include "engine/modelstep.h"
 #include "jsontreemodel.h"
+#include "llm/modelmessage.h"
 #include "project/durationtext.h"
 #include "tracemodel.h"
 
@@ -79,6 +81,12 @@ StepInspector::StepInspector(QWidget *parent)
     m_raw->setReadOnly(true);
     m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_tabs->addTab(m_raw, tr("JSON"));
+    // A model step (docs/models.md): what the model saw and what it answered, as a chat.
+    m_conversation = new QPlainTextEdit(m_tabs);
+    m_conversation->setObjectName(QStringLiteral("stepConversation"));
+    m_conversation->setReadOnly(true);
+    m_conversationTab = m_tabs->addTab(m_conversation, tr("Conversation"));
+    m_tabs->setTabVisible(m_conversationTab, false);
 
     m_attempts = new QTreeWidget(splitter);
     m_attempts->setObjectName(QStringLiteral("stepAttempts"));
@@ -199,6 +207,31 @@ QString StepInspector::errorText(const StepError &error)
     return printableLines(text);
 }
 
+QString StepInspector::conversationOf(const Step &step)
+{
+    nlohmann::json messages
+        = step.args.is_object() ? step.args.value("messages", nlohmann::json::array()) : nlohmann::json::array();
+    if (!messages.is_array())
+        messages = nlohmann::json::array();
+    QString text;
+    if (step.result && step.result->is_object() && step.result->contains("message")) {
+        messages.push_back((*step.result)["message"]);
+        const nlohmann::json usage = step.result->value("usage", nlohmann::json::object());
+        const auto tokens = [&usage](const char *key) {
+            const auto it = usage.is_object() ? usage.find(key) : usage.end();
+            return it != usage.end() && it->is_number_integer() ? it->get<qint64>() : 0;
+        };
+        const nlohmann::json stop = step.result->value("stop_reason", nlohmann::json());
+        text = tr("\n\nTokens: %1 in, %2 out; stop reason: %3")
+                   .arg(tokens("input_tokens"))
+                   .arg(tokens("output_tokens"))
+                   .arg(stop.is_string() ? printableText(QString::fromStdString(stop.get<std::string>())) : tr("none"));
+    } else if (step.error) {
+        text = QStringLiteral("\n\n") + tr("No reply: %1").arg(printableText(step.error->text()));
+    }
+    return ModelMessage::conversationText(messages) + text;
+}
+
 void StepInspector::setStep(const Step *step)
 {
     if (!step) {
@@ -253,6 +286,11 @@ void StepInspector::setStep(const Step *step)
     else
         m_raw->setPlainText(
             tr("The step's JSON is %1 bytes: browse it in the Tree tab, or use Copy as JSON.").arg(raw.size()));
+
+    const bool model = ModelSteps::isModelStep(step->tool);
+    m_tabs->setTabVisible(m_conversationTab, model);
+    if (model)
+        m_conversation->setPlainText(conversationOf(*step));
 
     m_attempts->clear();
     for (const Attempt &a : step->attempts) {

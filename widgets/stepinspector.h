@@ -54,6 +54,8 @@ public Q_SLOTS:
     void showAll();
 
 private:
+    /// A model step's messages, then its reply, and the tokens used (or why it failed).
+    static QString conversationOf(const Step &step);
     void showAttempt(int row);
 
     QString m_callId;
@@ -65,6 +67,8 @@ private:
     JsonTreeModel *m_model = nullptr;
     QTreeView *m_jsonView = nullptr;
     QPlainTextEdit *m_raw = nullptr;
+    QPlainTextEdit *m_conversation = nullptr; ///< a model step's messages and reply as a chat
+    int m_conversationTab = -1;
     QTreeWidget *m_attempts = nullptr;
     QPlainTextEdit *m_detail = nullptr;
 };

@@ -3,7 +3,9 @@
 #include "answerpane.h"
 #include "project/printabletext.h"
 
+#include "engine/modelstep.h"
 #include "jsoninput.h"
+#include "modelcomposer.h"
 #include "project/jsonerror.h"
 #include "run/runcontroller.h"
 #include "schemaform.h"
@@ -88,6 +90,11 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_resultForm->hide();
     connect(m_resultForm, &SchemaForm::valueChanged, this, [this] { showProblem(QString()); });
     connect(m_resultForm, &SchemaForm::submitted, this, &AnswerPane::sendResult);
+    m_composer = new ModelComposer(m_body);
+    m_composer->setObjectName(QStringLiteral("answerComposer"));
+    m_composer->hide();
+    connect(m_composer, &ModelComposer::changed, this, [this] { showProblem(QString()); });
+    connect(m_composer, &ModelComposer::submitted, this, &AnswerPane::sendResult);
     m_resultLabel = new QLabel(tr("&Result (JSON):"), m_body);
     m_resultLabel->setBuddy(m_resultEdit);
 
@@ -129,11 +136,13 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
 
     auto *bodyLayout = new QVBoxLayout(m_body);
     bodyLayout->setContentsMargins(0, 0, 0, 0);
-    bodyLayout->addWidget(new QLabel(tr("Arguments:"), m_body));
+    m_argumentsLabel = new QLabel(tr("Arguments:"), m_body);
+    bodyLayout->addWidget(m_argumentsLabel);
     bodyLayout->addWidget(m_argumentsView);
     bodyLayout->addWidget(m_resultLabel);
     bodyLayout->addWidget(m_resultEdit, 1);
     bodyLayout->addWidget(m_resultForm, 1);
+    bodyLayout->addWidget(m_composer, 1);
     bodyLayout->addLayout(resultButtons);
     bodyLayout->addWidget(m_problemLabel);
     bodyLayout->addWidget(errorBox);
@@ -163,11 +172,12 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
 void AnswerPane::applyMode()
 {
     const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
-    m_sendResultButton->setText(m_held ? tr("Answer Instead") : tr("Send Result"));
+    m_sendResultButton->setText(m_held ? tr("Answer Instead") : m_usesComposer ? tr("Send Reply") : tr("Send Result"));
     m_sendResultButton->setToolTip(
         m_held ? tr("Step mode: end the held call with the value above as its result; its handler does not run "
                     "(Ctrl+Return)")
-               : tr("Send the value above as the tool's result (Ctrl+Return)"));
+            : m_usesComposer ? tr("Send the text and tool calls above as the model's reply; the script's loop goes on")
+                             : tr("Send the value above as the tool's result (Ctrl+Return)"));
     m_sendErrorButton->setText(m_held ? tr("Fail Call") : tr("Send Error"));
     m_sendErrorButton->setToolTip(
         m_held ? tr("Step mode: end the held call with this error; its handler does not run and the step is not "
@@ -194,6 +204,10 @@ void AnswerPane::setCall(const Step &step)
     m_sequence = step.sequence;
     m_sentText.clear();
     m_held = false;
+    m_usesComposer = ModelSteps::isModelStep(step.tool); // waits for a person: a manual model
+    if (m_usesComposer)
+        m_composer->setRequest(step.args);
+    applyInput();
     m_errorCodeCombo->setCurrentIndex(0);
     applyMode();
     setHeading(true);
@@ -215,6 +229,8 @@ void AnswerPane::setHeldCall(const Step &step)
 {
     setCall(step);
     m_held = true;
+    m_usesComposer = false; // held before its request: answered instead with a reply's JSON
+    applyInput();
     applyMode();
     setHeading(true);
 }
@@ -271,6 +287,8 @@ void AnswerPane::clearCall()
     m_sequence = 0;
     m_sentText.clear();
     m_held = false;
+    m_usesComposer = false;
+    applyInput();
     m_errorCodeCombo->setCurrentIndex(0);
     applyMode();
     if (m_usesForm) {
@@ -290,6 +308,10 @@ void AnswerPane::clearCall()
 
 void AnswerPane::focusResult()
 {
+    if (m_usesComposer) {
+        m_composer->textEdit()->setFocus();
+        return;
+    }
     if (QWidget *first = m_usesForm ? m_resultForm->control(QString()) : nullptr)
         first->setFocus();
     else
@@ -311,8 +333,17 @@ void AnswerPane::setOutputSchema(const std::optional<nlohmann::json> &schema)
         m_resultForm->setMinimumHeight(fontMetrics().lineSpacing() * 4);
         m_resultForm->setMaximumHeight(std::max(fontMetrics().lineSpacing() * 4, content));
     }
-    m_resultForm->setVisible(m_usesForm);
-    m_resultEdit->setVisible(!m_usesForm);
+    applyInput();
+}
+
+void AnswerPane::applyInput()
+{
+    m_composer->setVisible(m_usesComposer);
+    m_argumentsLabel->setVisible(!m_usesComposer);
+    m_argumentsView->setVisible(!m_usesComposer);
+    m_resultLabel->setVisible(!m_usesComposer);
+    m_resultForm->setVisible(m_usesForm && !m_usesComposer);
+    m_resultEdit->setVisible(!m_usesForm && !m_usesComposer);
     m_resultLabel->setText(m_usesForm ? tr("&Result (from the tool's output schema):") : tr("&Result (JSON):"));
     m_resultLabel->setBuddy(m_usesForm ? static_cast<QWidget *>(m_resultForm) : m_resultEdit);
 }
@@ -331,6 +362,17 @@ bool AnswerPane::sendResult()
 {
     if (m_callId.isEmpty())
         return false;
+    if (m_usesComposer) {
+        QString problem;
+        const auto reply = m_composer->reply(&problem);
+        if (!reply) {
+            showProblem(problem);
+            return false;
+        }
+        ManualAnswer answer;
+        answer.result = *reply;
+        return send(answer);
+    }
     if (m_usesForm) {
         if (!m_resultForm->isValid()) {
             showProblem(m_resultForm->problem()->toString());

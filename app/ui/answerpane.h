@@ -15,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class ModelComposer;
 class RunController;
 class SchemaForm;
 
@@ -26,6 +27,8 @@ class SchemaForm;
 /// refused answer shows the engine's reason in problem() and changes nothing.
 /// A call held by step mode (setHeldCall) is decided instead of answered: Send Result
 /// becomes **Answer Instead** and Send Error **Fail Call** (DESIGN.md "Step mode").
+/// A waiting turn of a `manual` model (a step "model:NAME") is answered in a
+/// ModelComposer instead of the result input: the person writes the model's reply.
 /// Lives in the Pending Calls dock (PendingCallsPanel) and in AnswerDialog.
 class AnswerPane : public QWidget
 {
@@ -63,6 +66,9 @@ public:
     void focusResult();
 
     SchemaForm *resultForm() const { return m_resultForm; }
+    /// The composer of a manual model's turn; shown while usesComposer().
+    ModelComposer *composer() const { return m_composer; }
+    bool usesComposer() const { return m_usesComposer; }
     /// True when the result is entered in resultForm(), false for the raw JSON edit.
     bool usesForm() const { return m_usesForm; }
     QString callId() const { return m_callId; }
@@ -99,6 +105,8 @@ private:
     void setHeading(bool waiting);
     /// Labels the inputs for a waiting call or a held one (m_held).
     void applyMode();
+    /// Shows the input for the call: the composer, the form or the raw JSON edit.
+    void applyInput();
 
     RunController *m_run = nullptr;
     QString m_callId;
@@ -117,6 +125,9 @@ private:
     SchemaForm *m_resultForm = nullptr;
     QLabel *m_resultLabel = nullptr;
     bool m_usesForm = false;
+    ModelComposer *m_composer = nullptr;
+    bool m_usesComposer = false; ///< a manual model's turn is shown
+    QLabel *m_argumentsLabel = nullptr;
     QLineEdit *m_errorMessageEdit = nullptr;
     QCheckBox *m_retryableCheck = nullptr;
     QGroupBox *m_errorBox = nullptr;

@@ -107,6 +107,7 @@ private Q_SLOTS:
         QTest::newRow("customer-seats") << "customer-seats" << 1 << "30";
         QTest::newRow("render-report") << "render-report" << 1 << "Report ready: https://example.org/r";
         QTest::newRow("retries-and-human") << "retries-and-human" << 2 << "approved - by hand";
+        QTest::newRow("model-agent") << "model-agent" << 3 << "100 EUR is 108.00 USD (rate 1.08).";
     }
 
     /// File ▸ New Project…: folder + template, Create; the project opens trusted and Run
@@ -122,7 +123,7 @@ private Q_SLOTS:
         const QString dir = m_scratch->filePath(QStringLiteral("first-project"));
         dialog->findChild<QLineEdit *>(QStringLiteral("newProjectFolder"))->setText(dir);
         auto *list = dialog->findChild<QListWidget *>(QStringLiteral("newProjectTemplates"));
-        QCOMPARE(list->count(), 6);
+        QCOMPARE(list->count(), 7);
         QVERIFY(dialog->selectTemplate(templateName));
         dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok)->click();
         QVERIFY(m_window->project());

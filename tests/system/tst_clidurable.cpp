@@ -16,6 +16,7 @@
 
 #include "clirunner.h"
 #include "journal/journal.h"
+#include "waitingrun.h"
 
 #include <nlohmann/json.hpp>
 
@@ -99,53 +100,6 @@ void writeManualProject(const QString &dir, int runTimeout)
                     "   \"input_schema\": {\"type\": \"object\", \"properties\": {\"item\": {\"type\": \"string\"}}},\n"
                     "   \"handler\": {\"kind\": \"manual\"}}]}\n");
 }
-
-/// `toolstudio run DIR --json --wait-for-answers` in the background, until its call
-/// waits; gives the run id and the call id the waiting message names.
-struct WaitingRun
-{
-    QProcess process;
-    QString runId;
-    QString callId;
-    QByteArray out;
-    QByteArray err;
-
-    bool start(const QString &dir)
-    {
-        process.setProgram(toolstudioBinary());
-        process.setArguments(
-            withTrust({QStringLiteral("run"), dir, QStringLiteral("--json"), QStringLiteral("--wait-for-answers")}));
-        process.setStandardInputFile(QProcess::nullDevice());
-        process.start();
-        static const QRegularExpression waits(
-            QStringLiteral("call (\\S+) \\(approve, attempt 1\\) waits for an answer"));
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < 30000) {
-            process.waitForReadyRead(100);
-            out += process.readAllStandardOutput();
-            err += process.readAllStandardError();
-            const auto match = waits.match(QString::fromUtf8(err));
-            const auto runs = jsonEvents(out, "run");
-            if (match.hasMatch() && !runs.empty()) {
-                callId = match.captured(1);
-                runId = QString::fromStdString(runs.front().value("id", ""));
-                return true;
-            }
-            if (process.state() == QProcess::NotRunning)
-                return false;
-        }
-        return false;
-    }
-
-    void finish()
-    {
-        if (!process.waitForFinished(30000))
-            process.kill();
-        out += process.readAllStandardOutput();
-        err += process.readAllStandardError();
-    }
-};
 
 /// `toolstudio run DIR --step --json` in the background with the decisions `input`
 /// written to its stdin, which stays open, until step `sequence` is held.

@@ -52,6 +52,15 @@ private Q_SLOTS:
             << "retries-and-human" << QStringList{QStringLiteral("--answers"), QStringLiteral("%1/answers.json")}
             << QByteArrayList{"[step 1] fetch_quote succeeded (attempts 3/3", "12 seats cost 240.0\n",
                               "[step 2] approve_order succeeded", "approved - fine for Q3\n"};
+        // The stock agent loop, offline: a mock model's two turns around one tool call.
+        QTest::newRow("model-agent") << "model-agent" << QStringList()
+                                     << QByteArrayList{
+                                            "[step 1] model:scripted succeeded", "[step 2] get_exchange_rate succeeded",
+                                            "[step 3] model:scripted succeeded",
+                                            "100 EUR is 108.00 USD (rate 1.08).\n2 model turns, 123 + 30 tokens\n"};
+        QTest::newRow("model-agent node")
+            << "model-agent" << QStringList{QStringLiteral("node")}
+            << QByteArrayList{": main.js\n", "100 EUR is 108.00 USD (rate 1.08).\n2 model turns, 123 + 30 tokens\n"};
     }
 
     /// init, then run without --trust (init trusted it: it is the studio's own files).
@@ -85,11 +94,12 @@ private Q_SLOTS:
         const CommandResult result = toolstudioAsGiven({QStringLiteral("init"), QStringLiteral("--list")});
         QCOMPARE(result.exitCode, 0);
         const QList<QByteArray> lines = result.out.trimmed().split('\n');
-        QCOMPARE(lines.size(), 6);
+        QCOMPARE(lines.size(), 7);
         QCOMPARE(lines.at(0),
                  QByteArray("empty              A manifest with no tools and a script that prints a line: add your "
                             "own tools."));
         QVERIFY(lines.at(5).startsWith("retries-and-human  A flaky mock tool that fails twice"));
+        QVERIFY(lines.at(6).startsWith("model-agent        The stock agent loop: a scripted mock model"));
     }
 
     /// A folder with a manifest is refused, and nothing of it changes.
@@ -139,7 +149,7 @@ private Q_SLOTS:
         QCOMPARE(result.err,
                  QByteArray("toolstudio init: no template called 'exchange' (templates: empty, "
                             "python-tool, exchange-rate, customer-seats, render-report, "
-                            "retries-and-human)\n"));
+                            "retries-and-human, model-agent)\n"));
         QVERIFY(!QFileInfo::exists(scratch.filePath(QStringLiteral("p"))));
     }
 

@@ -10,6 +10,7 @@
 #include "fakemodelserver.h"
 #include "journal/journal.h"
 #include "testfiles.h"
+#include "waitingrun.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -323,6 +324,182 @@ private Q_SLOTS:
         QCOMPARE(scriptStdout(run.out),
                  QByteArray("1 EUR is 1.08 USD.\n1 EUR is 1.08 USD.\nmax_tokens_exceeded the run has used 32 tokens; "
                             "the limit is 20 tokens per run (limits.max_tokens)\n"));
+    }
+    // A model frame over the bridge's line bound (a script past the shim's own check)
+    // fails only that call, request_too_large, as a tool call's does; the run goes on.
+    void oversizedModelFrameFailsOnlyThatCall()
+    {
+        QTemporaryDir dir;
+        writeProject(dir.path(), m_base + QStringLiteral("/ok"),
+                     "import toolstudio\n"
+                     "from toolstudio import models, ToolError\n"
+                     "toolstudio._MODEL_REQUEST_BYTES = None  # past the shim's own check\n"
+                     "try:\n"
+                     "    models.local.chat([{'role': 'user', 'content': 'x' * 400000}], tools='none')\n"
+                     "except ToolError as e:\n"
+                     "    print(e.code, e.message)\n"
+                     "print(models.local.chat([{'role': 'user', 'content': '1 EUR?'}], tools='none').content)\n",
+                     R"({"limits": {"model_request_bytes": 1000}})");
+        const int before = requestCount();
+        const CommandResult run = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == ExitCompleted, run.err.constData());
+        const QByteArray out = scriptStdout(run.out);
+        const QList<QByteArray> lines = out.split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].startsWith("request_too_large the request to model local is 4000"), out.constData());
+        QVERIFY2(lines[0].endsWith(" bytes on the bridge; the limit is 1000 bytes (limits.model_request_bytes), so "
+                                   "it was not read"),
+                 out.constData());
+        QCOMPARE(lines[1], QByteArray("1 EUR is 1.08 USD."));
+        QCOMPARE(stepLines(journalSteps(dir.path(), runIdOf(run.out))),
+                 (QStringList{QStringLiteral("model:local failed"), QStringLiteral("model:local succeeded")}));
+        QCOMPARE(requestCount(), before + 1); // the oversized request never left the studio
+    }
+
+    // Rerun from a mock model's second turn: the memoized first turn moved the mock's
+    // turn counter on, so the rerun step gets turn 2 (the answer), as the recorded run did.
+    void memoizedModelStepsAdvanceAMockModel()
+    {
+        QTemporaryDir dir;
+        writeProject(dir.path(), m_base, agentScript("toolstudio.agent('100 EUR in USD?', model='scripted')"),
+                     R"({"models": [{"name": "scripted", "provider": "mock", "turns": [
+                           {"tool_calls": [{"name": "get_exchange_rate", "arguments": {"base": "EUR", "quote": "USD"}}]},
+                           {"content": "1 EUR is 1.08 USD."}]}]})");
+        const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(first.exitCode == ExitCompleted, first.err.constData());
+        const QByteArray answer("1 EUR is 1.08 USD.\n4 2 {'input_tokens': 0, 'output_tokens': 0}\n");
+        QCOMPARE(scriptStdout(first.out), answer);
+        const QString model = QStringLiteral("model:scripted");
+        QCOMPARE(stepLines(journalSteps(dir.path(), runIdOf(first.out))),
+                 (QStringList{model + QStringLiteral(" succeeded"), QStringLiteral("get_exchange_rate succeeded"),
+                              model + QStringLiteral(" succeeded")}));
+
+        const CommandResult rerun
+            = toolstudio({QStringLiteral("replay"), dir.path(), runIdOf(first.out), QStringLiteral("--from"),
+                          QStringLiteral("3"), QStringLiteral("--json")});
+        QVERIFY2(rerun.exitCode == ExitCompleted, rerun.err.constData());
+        QCOMPARE(scriptStdout(rerun.out), answer);
+        QCOMPARE(stepLines(journalSteps(dir.path(), runIdOf(rerun.out))),
+                 (QStringList{model + QStringLiteral(" memoized"), QStringLiteral("get_exchange_rate memoized"),
+                              model + QStringLiteral(" succeeded")}));
+    }
+
+    // The Node shim's models.NAME.chat and agent, as the Python shim's (the same fake
+    // server scenarios, the same steps in the journal).
+    void nodeAgentMirrorsPython_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QByteArray>("call");
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<QStringList>("steps");
+        const QString model = QStringLiteral("model:local succeeded");
+        const QString rate = QStringLiteral("get_exchange_rate succeeded");
+        QTest::newRow("concurrent tool calls")
+            << QStringLiteral("agent") << QByteArray("agent('Rates to USD?', {model: 'local', system: 'Be brief.'})")
+            << QByteArray("answer: 1.08 | 1.27\n6 2 {\"input_tokens\":40,\"output_tokens\":14}\n")
+            << QStringList{model, rate, rate, model};
+        QTest::newRow("unknown tool") << QStringLiteral("unknowntool") << QByteArray("agent('Rates?')")
+                                      << QByteArray("answer: unknown_tool: no tool named 'no_such_tool' in this "
+                                                    "project\n4 2 {\"input_tokens\":40,\"output_tokens\":14}\n")
+                                      << QStringList{model, QStringLiteral("no_such_tool failed"), model};
+        QTest::newRow("max turns")
+            << QStringLiteral("loop") << QByteArray("agent('Go', {maxTurns: 2})")
+            << QByteArray("error max_turns_exceeded the model local was still calling tools after 2 turns "
+                          "(agent(..., {maxTurns: 2})); no final answer 5\n")
+            << QStringList{model, rate, model, rate};
+        QTest::newRow("unknown model")
+            << QStringLiteral("ok") << QByteArray("models.nope.chat([{role: 'user', content: 'Hi'}])")
+            << QByteArray("error unknown_model no model named 'nope' in this project (toolstudio.json 'models' "
+                          "has: local) 0\n")
+            << QStringList{QStringLiteral("model:nope failed")};
+        QTest::newRow("one chat") << QStringLiteral(
+            "ok") << QByteArray("models.local.chat([{role: 'user', content: '1 EUR?'}], {tools: 'none'})")
+                                  << QByteArray("1 EUR is 1.08 USD. 11 5 stop\n") << QStringList{model};
+    }
+
+    void nodeAgentMirrorsPython()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QByteArray, call);
+        QFETCH(QByteArray, output);
+        QFETCH(QStringList, steps);
+        if (QStandardPaths::findExecutable(QStringLiteral("node")).isEmpty())
+            QSKIP("node is not installed: the Node shim cannot run");
+        QTemporaryDir dir;
+        writeProject(dir.path(), m_base + QLatin1Char('/') + scenario, "",
+                     R"({"scripts": [{"name": "main", "path": "scripts/main.js"}]})");
+        QVERIFY(
+            writeFile(dir.path() + QStringLiteral("/scripts/main.js"),
+                      "const { models, agent, ToolError } = require('toolstudio');\n"
+                      "(async () => {\n"
+                      "  try {\n"
+                      "    const result = await "
+                          + call
+                          + ";\n"
+                            "    if (result.stop_reason) { console.log(result.content, result.usage.input_tokens, "
+                            "result.usage.output_tokens, result.stop_reason); return; }\n"
+                            "    console.log(result.text);\n"
+                            "    console.log(result.transcript.length, result.turns, JSON.stringify(result.usage));\n"
+                            "  } catch (e) {\n"
+                            "    if (!(e instanceof ToolError)) throw e;\n"
+                            "    console.log('error', e.code, e.message, (e.details.transcript || []).length);\n"
+                            "  }\n"
+                            "})();\n"));
+        const CommandResult run = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == ExitCompleted, run.err.constData());
+        QCOMPARE(scriptStdout(run.out), output);
+        QCOMPARE(stepLines(journalSteps(dir.path(), runIdOf(run.out))), steps);
+    }
+
+    // A person plays a `manual` model headless: `toolstudio answer` takes the reply in a
+    // mock turn's shape; a call of a tool the model was not offered is refused (the
+    // person corrects it); the loop goes on exactly as with a real model.
+    void manualModelIsAnsweredHeadless()
+    {
+        QTemporaryDir dir;
+        writeProject(dir.path(), m_base, agentScript("toolstudio.agent('100 EUR in USD?', model='teacher')"),
+                     R"({"models": [{"name": "teacher", "provider": "manual"}]})");
+        WaitingRun run;
+        QVERIFY2(run.start(dir.path(), QStringLiteral("model:teacher")), run.err.constData());
+        const QString firstTurn = run.callId;
+        const auto answer = [&](const QString &call, const char *reply) {
+            return toolstudio({QStringLiteral("answer"), dir.path(), run.runId, call, QStringLiteral("--result"),
+                               QString::fromUtf8(reply)});
+        };
+
+        const CommandResult refused = answer(firstTurn, R"({"tool_calls": [{"name": "nope", "arguments": {}}]})");
+        QCOMPARE(refused.exitCode, ExitRunFailed);
+        QCOMPARE(refused.err,
+                 QByteArray("toolstudio answer: refused: the model reply: tool_calls[0] calls \"nope\", "
+                            "which the model was not offered (offered: get_exchange_rate)\n"));
+        const CommandResult notAReply = answer(firstTurn, R"("1.08")");
+        QCOMPARE(notAReply.exitCode, ExitRunFailed);
+        QVERIFY2(notAReply.err.startsWith("toolstudio answer: refused: the model reply: must be an object, not a "
+                                          "string (a reply is {\"content\": \"text\"}"),
+                 notAReply.err.constData());
+
+        const CommandResult called = answer(
+            firstTurn,
+            R"({"tool_calls": [{"name": "get_exchange_rate", "arguments": {"base": "EUR", "quote": "USD"}}]})");
+        QVERIFY2(called.exitCode == ExitCompleted, called.err.constData());
+        QVERIFY2(run.waitFor(QStringLiteral("model:teacher")), run.err.constData());
+        QVERIFY(run.callId != firstTurn);
+        const CommandResult final = answer(run.callId, R"({"content": "1 EUR is 1.08 USD."})");
+        QVERIFY2(final.exitCode == ExitCompleted, final.err.constData());
+        run.finish();
+        QCOMPARE(run.process.exitCode(), ExitCompleted);
+        QCOMPARE(scriptStdout(run.out),
+                 QByteArray("1 EUR is 1.08 USD.\n4 2 {'input_tokens': 0, 'output_tokens': 0}\n"));
+        const std::vector<Step> steps = journalSteps(dir.path(), run.runId);
+        QCOMPARE(stepLines(steps),
+                 (QStringList{QStringLiteral("model:teacher succeeded"), QStringLiteral("get_exchange_rate succeeded"),
+                              QStringLiteral("model:teacher succeeded")}));
+        QVERIFY(steps[0].result);
+        QCOMPARE(QString::fromStdString(steps[0].result->dump()),
+                 QStringLiteral(R"({"message":{"content":null,"role":"assistant","tool_calls":[{"function":)"
+                                R"({"arguments":"{\"base\":\"EUR\",\"quote\":\"USD\"}","name":"get_exchange_rate"},)"
+                                R"("id":"call_1_1","type":"function"}]},"stop_reason":"tool_calls",)"
+                                R"("usage":{"input_tokens":0,"output_tokens":0}})"));
     }
 };
 

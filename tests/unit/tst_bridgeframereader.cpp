@@ -173,6 +173,11 @@ void TestBridgeFrameReader::scanCallPrefix_data()
     QTest::newRow("bad UTF-8 id") << QByteArray("{\"id\":\"c\xff\",\"args\":1") << QString() << QString();
     QTest::newRow("id over 256 bytes") << (QByteArray("{\"id\":\"") + QByteArray(257, 'i') + "\",\"args\":1")
                                        << QString() << QString();
+    QTest::newRow("model frame") << QByteArray("{\"type\":\"model\",\"id\":\"m3\",\"model\":\"local\",\"request\":{")
+                                 << QStringLiteral("m3") << QStringLiteral("local");
+    QTest::newRow("model frame, no model")
+        << QByteArray("{\"type\":\"model\",\"id\":\"m4\",\"tool\":\"echo\",\"request\":{") << QStringLiteral("m4")
+        << QString();
     QTest::newRow("non-string tool") << QByteArray("{\"id\":\"c2\",\"tool\":5,\"args\":1") << QStringLiteral("c2")
                                      << QString();
 }
@@ -183,8 +188,10 @@ void TestBridgeFrameReader::scanCallPrefix()
     QFETCH(QString, id);
     QFETCH(QString, tool);
     std::string foundTool;
-    QCOMPARE(QString::fromStdString(BridgeFrameReader::scanCallPrefix(head.toStdString(), &foundTool)), id);
+    bool model = false;
+    QCOMPARE(QString::fromStdString(BridgeFrameReader::scanCallPrefix(head.toStdString(), &foundTool, &model)), id);
     QCOMPARE(QString::fromStdString(foundTool), tool);
+    QCOMPARE(model, head.contains("\"type\":\"model\""));
 }
 
 void TestBridgeFrameReader::flushOversizedAtEnd()

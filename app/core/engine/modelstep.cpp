@@ -3,7 +3,7 @@
 #include "engine/modelstep.h"
 
 #include "bridgemessage.h"
-#include "engine/handlers/manualhandler.h"
+#include "engine/handlers/manualmodelhandler.h"
 #include "engine/handlers/modelhandler.h"
 #include "llm/modelclient.h"
 #include "project/printabletext.h"
@@ -66,6 +66,13 @@ std::optional<ModelSteps::Refusal> ModelSteps::admit(const BridgeCall &call, Ste
         return Refusal{ErrorCode::MaxModelCallsExceeded, budgetMessage()};
     }
     ++m_calls;
+    if (call.oversizedLineBytes > 0) // over the bridge's line bound: never read, only this call fails
+        return Refusal{ErrorCode::RequestTooLarge,
+                       QStringLiteral("the request to model %1 is %2 bytes on the bridge; the limit is %3 bytes "
+                                      "(limits.model_request_bytes), so it was not read")
+                           .arg(name.isEmpty() ? QStringLiteral("(unnamed)") : elidedText(name, 128))
+                           .arg(call.oversizedLineBytes)
+                           .arg(m_project.limits.modelRequestBytes)};
     const qint64 maxTokens = m_project.limits.maxTokens;
     if (maxTokens > 0 && m_tokens >= maxTokens)
         return Refusal{ErrorCode::MaxTokensExceeded,
@@ -155,6 +162,13 @@ ModelClient *ModelSteps::client(const ModelConfig &model)
     return client.get();
 }
 
+void ModelSteps::memoized(const QString &stepTool, int attempts)
+{
+    const ModelConfig *model = isModelStep(stepTool) ? m_project.model(stepTool.mid(int(qstrlen(Prefix)))) : nullptr;
+    if (model && model->provider == ModelConfig::Provider::Mock)
+        client(*model)->skipMockTurns(attempts);
+}
+
 ToolHandler *ModelSteps::makeHandler(const Step &step, QObject *parent, QString *refusal)
 {
     const ModelConfig *model = m_project.model(step.tool.mid(int(qstrlen(Prefix))));
@@ -163,7 +177,7 @@ ToolHandler *ModelSteps::makeHandler(const Step &step, QObject *parent, QString 
         return nullptr;
     }
     if (model->provider == ModelConfig::Provider::Manual)
-        return new ManualHandler(parent); // a person answers with the reply's JSON
+        return new ManualModelHandler(parent); // a person writes the reply
     if (model->isRemote()) {
         // A key and the conversation leave the machine: only for a trusted project.
         if (const QString refused = ProjectTrust::refusal(m_project); !refused.isEmpty()) {

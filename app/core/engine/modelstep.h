@@ -66,6 +66,11 @@ public:
     /// with `refusal` (a project not trusted to send a key somewhere).
     ToolHandler *makeHandler(const Step &step, QObject *parent, QString *refusal);
 
+    /// A model step `stepTool` answered from the record after `attempts` attempts: a
+    /// `mock` model's turn counter moves on as if they had been sent (as a mock tool's
+    /// sequence does), so a rerun or resume continues with the recorded run's next turn.
+    void memoized(const QString &stepTool, int attempts);
+
     int calls() const { return m_calls; }
     qint64 tokensUsed() const { return m_tokens; }
 

@@ -1304,6 +1304,7 @@ bool StepEngineState::applyPlan(Step &step, const CallIdentity &identity)
     // Memoized: answered from the record, handler not run.
     if (const Tool *tool = project.tool(step.tool); tool && tool->handler == HandlerKind::Mock)
         mockAttempts[tool] += int(old.attempts.size());
+    models->memoized(step.tool, int(old.attempts.size())); // a mock model's turns, likewise
     const bool resume = p.mode == ReplayPlan::Mode::Resume;
     step.status = StepStatus::Memoized;
     step.result = old.result;
@@ -1573,6 +1574,8 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
     ManualAnswer checked = answer;
     if (checked.isError && checked.message.trimmed().isEmpty())
         checked.message = QStringLiteral("the call was failed by hand");
+    if (const QString why = manual->prepare(checked); !why.isEmpty())
+        return refuse(why); // a manual model's reply that is not one (ManualModelHandler)
     return manual->deliver(checked);
 }
 

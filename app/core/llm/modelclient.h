@@ -68,6 +68,10 @@ public:
     /// A reply body larger than this fails with reply_too_large (read no further).
     void setReplyCap(qint64 bytes) { m_replyCap = bytes; }
     qint64 replyCap() const { return m_replyCap; }
+    /// A `mock` model moves on `turns` turns without answering: the sends a memoized
+    /// model step made in the recorded run (replay, rerun, resume), so the next real
+    /// send gets the turn the recorded run's next one got.
+    void skipMockTurns(int turns) { m_mockTurn += std::size_t(qMax(0, turns)); }
 
     /// Sends `request`; `done` gets the outcome. Returns an id for cancel().
     quint64 send(const ModelRequest &request, Done done);

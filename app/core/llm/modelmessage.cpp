@@ -206,4 +206,51 @@ QString quoteText(std::string_view text)
     return elidedText(QString::fromUtf8(head), QuoteChars);
 }
 
+namespace {
+
+QString textOf(const nlohmann::json &value)
+{
+    if (value.is_string())
+        return printableText(QString::fromStdString(value.get<std::string>()));
+    if (value.is_null())
+        return {};
+    return QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+nlohmann::json valueAt(const nlohmann::json &object, const char *key)
+{
+    if (!object.is_object())
+        return nullptr;
+    const auto it = object.find(key);
+    return it == object.end() ? nlohmann::json() : *it;
+}
+
+} // namespace
+
+QString conversationText(const nlohmann::json &messages)
+{
+    QStringList blocks;
+    if (!messages.is_array())
+        return {};
+    for (const nlohmann::json &message : messages) {
+        const QString role = textOf(valueAt(message, "role"));
+        QString block = role;
+        if (role == QLatin1String("tool"))
+            block += QStringLiteral(" (%1%2)").arg(textOf(valueAt(message, "tool_call_id")),
+                                                   valueAt(message, "is_error") == true ? QStringLiteral(", error")
+                                                                                        : QString());
+        const QString content = textOf(valueAt(message, "content"));
+        block += content.isEmpty() ? QStringLiteral(":") : QStringLiteral(": ") + content;
+        const nlohmann::json calls = valueAt(message, "tool_calls");
+        for (const nlohmann::json &call : calls.is_array() ? calls : nlohmann::json::array()) {
+            const nlohmann::json function = valueAt(call, "function");
+            block += QStringLiteral("\n  \u2192 %1(%2)  [%3]")
+                         .arg(textOf(valueAt(function, "name")), textOf(valueAt(function, "arguments")),
+                              textOf(valueAt(call, "id")));
+        }
+        blocks << block;
+    }
+    return blocks.join(QStringLiteral("\n\n"));
+}
+
 } // namespace ModelMessage

@@ -76,6 +76,10 @@ std::optional<nlohmann::ordered_json> exportTools(const std::vector<Tool> &tools
 /// not JSON: … (byte offset N)", "the reply is not a JSON object but an array").
 std::optional<nlohmann::json> readReply(std::string_view body, QString *error);
 
+/// A conversation as text for a person, one block per message: "user: 100 EUR in USD?",
+/// "assistant:" with a line "  → get_rate({\"base\":\"EUR\"})  [call_1]" per tool call,
+/// "tool (call_1): 1.08" ("tool (call_2, error): …"); text made printable.
+QString conversationText(const nlohmann::json &messages);
 /// `value` as JSON text, cut to QuoteChars characters, for an error message.
 QString quote(const nlohmann::json &value);
 /// The text of a reply (an error body, a refused value) printable and cut for a message.

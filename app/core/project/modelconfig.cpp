@@ -56,9 +56,8 @@ json parseMockToolCall(const json &call, const QString &where, int turn, int ind
                 {"function", {{"name", name.toStdString()}, {"arguments", arguments}}}};
 }
 
-ModelTurn parseMockTurn(const json &entry, const QString &modelWhere, int index)
+ModelTurn parseTurnAt(const json &entry, const QString &where, int index)
 {
-    const QString where = modelWhere + QStringLiteral(": turns[%1]").arg(index);
     if (!entry.is_object())
         fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(entry)), &entry);
     ModelTurn turn;
@@ -196,7 +195,7 @@ ModelConfig parseModel(const json &entry, int index, const RetryPolicy &retryDef
     if (!turns->is_array() || turns->empty())
         fail(at(where) + QStringLiteral("'turns' must be a non-empty array, not %1").arg(typeName(*turns)), turns);
     for (std::size_t i = 0; i < turns->size(); ++i)
-        model.turns.push_back(parseMockTurn((*turns)[i], where, int(i)));
+        model.turns.push_back(parseTurnAt((*turns)[i], where + QStringLiteral(": turns[%1]").arg(i), int(i)));
     return model;
 }
 
@@ -257,4 +256,9 @@ std::vector<ModelConfig> ModelConfig::parseAll(const json &models, const RetryPo
         list.push_back(std::move(model));
     }
     return list;
+}
+
+ModelTurn ModelConfig::parseTurn(const nlohmann::json &entry, const QString &where, int index)
+{
+    return parseTurnAt(entry, where, index);
 }

@@ -69,5 +69,10 @@ struct ModelConfig
 
     /// Reads `models` (an array), each retry over `retryDefaults`. Throws
     /// ManifestReader::ManifestError naming the model and key, like every manifest read.
+    /// One turn in a mock turn's shape ({"content"?, "tool_calls"?: [{"id"?, "name",
+    /// "arguments"}], "usage"?, "stop_reason"?} or {"error", "retryable"?}); call ids
+    /// default to "call_<index + 1>_<n>". A person answering a `manual` model writes the
+    /// same shape. Throws ManifestReader::ManifestError whose message starts with `where`.
+    static ModelTurn parseTurn(const nlohmann::json &entry, const QString &where, int index);
     static std::vector<ModelConfig> parseAll(const nlohmann::json &models, const RetryPolicy &retryDefaults);
 };

@@ -76,6 +76,11 @@ const std::vector<ProjectTemplate> &all()
          tr("Retries and a person"),
          tr("A flaky mock tool that fails twice and is retried, then a call a person approves."),
          {QStringLiteral("--answers"), QStringLiteral("answers.json")}},
+        {QStringLiteral("model-agent"),
+         tr("Model agent (offline)"),
+         tr("The stock agent loop: a scripted mock model calls the exchange-rate tool; script \"teacher\" lets "
+            "a person play the model."),
+         {}},
     };
     return templates;
 }

@@ -18,6 +18,11 @@ void ManualHandler::cancel()
     m_open = false;
 }
 
+QString ManualHandler::prepare(ManualAnswer &) const
+{
+    return {};
+}
+
 bool ManualHandler::deliver(const ManualAnswer &answer)
 {
     if (!m_open)

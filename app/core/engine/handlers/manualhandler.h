@@ -18,6 +18,11 @@ public:
     void cancel() override;
     bool waitsForPerson() const override { return true; }
 
+    /// Checks a person's answer before deliver() and may rewrite it (a manual model's reply
+    /// becomes the reply shape); returns why it is refused, "" when it is taken. Accepts
+    /// every answer here.
+    virtual QString prepare(ManualAnswer &answer) const;
+
     /// Ends the attempt with the person's answer: a result, or an error that is
     /// retryable as the person said. Returns false when the attempt is not open
     /// (not started, already answered or cancelled).

@@ -54,13 +54,17 @@ function loadDeclared() {
 
 const DECLARED = loadDeclared();
 
-/** The request cap (limits.request_bytes) the studio passes in TOOLSTUDIO_REQUEST_BYTES, or null. */
-function requestBytes() {
-  const value = Number.parseInt(process.env.TOOLSTUDIO_REQUEST_BYTES || "", 10);
+/**
+ * The request cap the studio passes in `variable` (TOOLSTUDIO_REQUEST_BYTES:
+ * limits.request_bytes; TOOLSTUDIO_MODEL_REQUEST_BYTES: limits.model_request_bytes), or null.
+ */
+function requestBytes(variable = "TOOLSTUDIO_REQUEST_BYTES") {
+  const value = Number.parseInt(process.env[variable] || "", 10);
   return Number.isSafeInteger(value) && value > 0 ? value : null;
 }
 
 const REQUEST_BYTES = requestBytes();
+const MODEL_REQUEST_BYTES = requestBytes("TOOLSTUDIO_MODEL_REQUEST_BYTES");
 const NEWLINE = 0x0a;
 
 class Bridge {
@@ -132,15 +136,19 @@ class Bridge {
       resolve({ type: "error", error: { code: "protocol_error", message: reason } });
   }
 
-  /** Sends the call; the Promise resolves with the studio's reply message (result or error). */
-  call(tool, args) {
+  /**
+   * Sends the call; the Promise resolves with the studio's reply message (result or error).
+   * kind "model": a model frame (docs/models.md), `tool` the model's name, `args` the request.
+   */
+  call(tool, args, kind = "call") {
     return new Promise((resolve) => {
       const fail = (message, code) => resolve({ type: "error", error: { code, message } });
       if (this.closedReason !== null) {
         fail(this.closedReason, "protocol_error");
         return;
       }
-      const id = `j${this.nextId++}`;
+      const model = kind === "model";
+      const id = `${model ? "m" : "j"}${this.nextId++}`;
       let encoded;
       try {
         encoded = JSON.stringify(args);
@@ -148,19 +156,24 @@ class Bridge {
         fail(`arguments of ${tool} cannot be sent as JSON: ${e.message}`, "invalid_arguments");
         return;
       }
-      if (REQUEST_BYTES !== null && encoded.length > REQUEST_BYTES / 3) {
+      const cap = model ? MODEL_REQUEST_BYTES : REQUEST_BYTES;
+      if (cap !== null && encoded.length > cap / 3) {
         // Refused here, as the studio would (same size, same words), without sending it.
         // (A UTF-16 unit is at most 3 UTF-8 bytes, so shorter text needs no count.)
         const size = Buffer.byteLength(encoded, "utf8");
-        if (size > REQUEST_BYTES) {
-          fail(`arguments of ${tool} are ${size} bytes; the request limit is ${REQUEST_BYTES} bytes `
-               + "(limits.request_bytes)", "request_too_large");
+        if (size > cap) {
+          fail(model ? `the request to model ${tool} is ${size} bytes; the limit is ${cap} bytes `
+                       + "(limits.model_request_bytes)"
+                     : `arguments of ${tool} are ${size} bytes; the request limit is ${cap} bytes `
+                       + "(limits.request_bytes)", "request_too_large");
           return;
         }
       }
       // The id (and tool) before the arguments: a line the studio cannot read whole is
       // still answered by its id.
-      const line = `{"type":"call","id":"${id}","tool":${JSON.stringify(tool)},"args":${encoded}}\n`;
+      const line = model
+        ? `{"type":"model","id":"${id}","model":${JSON.stringify(tool)},"request":${encoded}}\n`
+        : `{"type":"call","id":"${id}","tool":${JSON.stringify(tool)},"args":${encoded}}\n`;
       this.pending.set(id, resolve);
       if (this.pending.size === 1)
         this.socket.ref();
@@ -222,27 +235,38 @@ function buildArgs(tool, args) {
 
 /**
  * Calls `tool` with `args` (see buildArgs); returns a Promise of the tool's value, or
- * rejects with a ToolError. The error is made here, after the await, so its stack is the
- * script's own (V8's async frames: "at async main (script.js:3:3)") without the shim's
- * frames, and its first line is "ToolError: code: message".
+ * rejects with a ToolError (failureOf).
  */
 async function callTool(tool, ...args) {
-  let reply;
+  const reply = await sendFrame(tool, buildArgs(tool, args), "call");
+  if (reply.type === "result")
+    return reply.value;
+  throw failureOf(reply, callTool);
+}
+
+/** Sends one frame (Bridge.call); a bridge that cannot be opened is an error reply. */
+async function sendFrame(name, payload, kind) {
   try {
-    reply = await getBridge().call(tool, buildArgs(tool, args));
+    return await getBridge().call(name, payload, kind);
   } catch (e) {
     if (!(e instanceof ToolError))
       throw e;
-    reply = { type: "error", error: { code: e.code, message: e.message } };
+    return { type: "error", error: { code: e.code, message: e.message } };
   }
-  if (reply.type === "result")
-    return reply.value;
+}
+
+/**
+ * The ToolError of an error reply, made in `caller` right after its await, so its stack
+ * is the script's own (V8's async frames: "at async main (script.js:3:3)") without the
+ * shim's frames, and its first line is "ToolError: code: message".
+ */
+function failureOf(reply, caller) {
   const error = errorOf(reply.error);
-  Error.captureStackTrace(error, callTool);
+  Error.captureStackTrace(error, caller);
   const head = `${error.name}: ${error.message}`;
   if (error.stack.startsWith(head))
     error.stack = `${error.name}: ${error.code}: ${error.message}${error.stack.slice(head.length)}`;
-  throw error;
+  return error;
 }
 
 /**
@@ -288,4 +312,9 @@ const tools = new Proxy({}, {
   },
 });
 
-module.exports = { tools, ToolError, callTool };
+module.exports = { tools, ToolError, callTool, sendFrame, failureOf };
+// After the exports: models.js takes sendFrame, failureOf and ToolError from them.
+const { models, agent } = require("./models");
+module.exports.models = models;
+module.exports.agent = agent;
+
