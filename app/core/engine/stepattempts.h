@@ -1,0 +1,41 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/handlers/toolhandler.h"
+#include "project/step.h"
+
+#include <string>
+#include <vector>
+
+class StepEngineState;
+struct Tool;
+
+/// An admitted step's attempts (DESIGN.md "Steps: the engine"): held in step mode or
+/// started; each attempt's handler made by kind (trust checked for host code), the
+/// attempt and total timeouts, output_schema and the reply cap on its outcome, retries
+/// with exponential backoff and jitter, and the final state with its reply (written
+/// ahead, batched when several calls are in flight). Engine-internal (stepenginestate.h).
+class StepAttempts
+{
+public:
+    explicit StepAttempts(StepEngineState &state);
+
+    /// Records the admitted `step` (queued), then runs its first attempt or holds it.
+    void runStep(Step step, std::vector<std::string> nullsLeftOut);
+    void startAttempt(int index);
+    /// Final `status`: the flight ends, the step is written and its reply sent (or held for the batch).
+    void finish(int index, StepStatus status);
+    /// Stops the step's timers and cancels its handler (the step stays unfinished).
+    void stopFlight(int index);
+
+private:
+    void onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome);
+    void completeAttempt(int index, bool wasWaiting, HandlerOutcome outcome);
+    void startTotalTimer(int index, const Tool &tool);
+    void onAttemptTimeout(int index);
+    void onTotalTimeout(int index);
+    void scheduleRetry(int index);
+
+    StepEngineState &s;
+};
