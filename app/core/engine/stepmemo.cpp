@@ -3,6 +3,7 @@
 #include "engine/stepmemo.h"
 
 #include "bridgemessage.h"
+#include "engine/modelstep.h"
 #include "engine/stepenginestate.h"
 #include "project/durationtext.h"
 #include "project/printabletext.h"
