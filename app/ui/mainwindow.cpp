@@ -648,8 +648,10 @@ bool MainWindow::openProject(const QString &dir)
     }
     if (!m_tabs->maybeSaveAll())
         return false;
-    if (!sameProject)
+    if (!sameProject) {
         m_lock = std::move(lock);
+        statusBar()->clearMessage(); // a note about the last project's run is not about this one
+    }
 
     m_project = std::move(project);
     m_toolFilesReloader->setProjectDir(m_project->dir);

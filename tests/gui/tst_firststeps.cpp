@@ -25,6 +25,7 @@
 #include <QMenuBar>
 #include <QPixmap>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -291,6 +292,8 @@ private Q_SLOTS:
 
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(openTrusted(*m_window, dir));
+        // The last project's note ("#1 render_report is waiting …") went with it.
+        QCOMPARE(m_window->statusBar()->currentMessage(), QString());
         QSignalSpy finished(m_window->runController(), &RunController::finished);
         QVERIFY(m_window->run());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), RunTimeoutMs);
