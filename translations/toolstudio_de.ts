@@ -817,6 +817,49 @@
     </message>
 </context>
 <context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&amp;Getting Started</source>
+        <translation>&amp;Erste Schritte</translation>
+    </message>
+    <message>
+        <source>The first ten minutes: make a project, run it, read the trace</source>
+        <translation>Die ersten zehn Minuten: ein Projekt anlegen, ausführen, den Ablauf lesen</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Every command that has a shortcut, and its menu</source>
+        <translation>Jeder Befehl mit Tastenkürzel und sein Menü</translation>
+    </message>
+    <message>
+        <source>&amp;Examples</source>
+        <translation>Bei&amp;spiele</translation>
+    </message>
+    <message>
+        <source>&amp;About Tool Studio</source>
+        <translation>Ü&amp;ber Tool Studio</translation>
+    </message>
+    <message>
+        <source>About Tool Studio</source>
+        <translation>Über Tool Studio</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Tool Studio %1&lt;/h3&gt;&lt;p&gt;Build and debug the tools that LLM agents call, and the agent scripts that call them.&lt;/p&gt;&lt;p&gt;License: GPL-3.0-or-later.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Tool Studio %1&lt;/h3&gt;&lt;p&gt;Tools, die LLM-Agenten aufrufen, und die Agentenskripte, die sie aufrufen, bauen und debuggen.&lt;/p&gt;&lt;p&gt;Lizenz: GPL-3.0-or-later.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Getting Started</source>
+        <translation>Erste Schritte</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Your first ten minutes&lt;/h2&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Make a project.&lt;/b&gt; File ▸ New Project… (Ctrl+Shift+N): choose a new folder and a template. &lt;i&gt;Exchange rate&lt;/i&gt; is the smallest that calls a tool; Help ▸ Examples makes a copy of any example.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Run it.&lt;/b&gt; Press Run (F5). The script runs in a sandbox; each tool call it makes appears as a step in the Trace on the right, and what it prints in the Console below the editor.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Read a step.&lt;/b&gt; Click a row of the trace: the Step tab on the left shows its arguments, result or error and every attempt. Ctrl+E jumps to the next step that failed.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Answer by hand.&lt;/b&gt; A manual tool (try the &lt;i&gt;Render report&lt;/i&gt; example) waits for a person: the Pending Calls tab shows a form; fill it and press Send Result.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Step through.&lt;/b&gt; Step Mode (F10) holds every call before it runs: Continue (F7), answer instead, or fail it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add your own.&lt;/b&gt; File ▸ New Tool… adds a tool file from a template, File ▸ New Script… an agent script; both open in the editor.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;A project you did not make here opens restricted: nothing of it runs until you choose Trust Project in the bar above the editor.&lt;/p&gt;&lt;p&gt;Every shortcut: Help ▸ Keyboard Shortcuts. From a terminal: &lt;tt&gt;toolstudio help&lt;/tt&gt;.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;Ihre ersten zehn Minuten&lt;/h2&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Ein Projekt anlegen.&lt;/b&gt; Datei ▸ Neues Projekt… (Strg+Umschalt+N): einen neuen Ordner und eine Vorlage wählen. &lt;i&gt;Wechselkurs&lt;/i&gt; ist die kleinste, die ein Tool aufruft; Hilfe ▸ Beispiele legt eine Kopie jedes Beispiels an.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Ausführen.&lt;/b&gt; Drücken Sie Ausführen (F5). Das Skript läuft in einer Sandbox; jeder Tool-Aufruf erscheint als Schritt im Ablauf rechts, seine Ausgabe in der Konsole unter dem Editor.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Einen Schritt lesen.&lt;/b&gt; Klicken Sie auf eine Zeile des Ablaufs: der Reiter Schritt links zeigt Argumente, Ergebnis oder Fehler und jeden Versuch. Strg+E springt zum nächsten fehlgeschlagenen Schritt.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Von Hand antworten.&lt;/b&gt; Ein manuelles Tool (etwa im Beispiel &lt;i&gt;Render report&lt;/i&gt;) wartet auf einen Menschen: der Reiter Wartende Aufrufe zeigt ein Formular; füllen Sie es aus und drücken Sie Ergebnis senden.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Schritt für Schritt.&lt;/b&gt; Der Schrittmodus (F10) hält jeden Aufruf an, bevor er läuft: Fortsetzen (F7), stattdessen antworten oder ihn fehlschlagen lassen.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Eigenes hinzufügen.&lt;/b&gt; Datei ▸ Neues Tool… legt eine Tool-Datei aus einer Vorlage an, Datei ▸ Neues Skript… ein Agentenskript; beide öffnen sich im Editor.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Ein Projekt, das Sie nicht hier angelegt haben, öffnet eingeschränkt: nichts davon läuft, bis Sie in der Leiste über dem Editor Projekt vertrauen wählen.&lt;/p&gt;&lt;p&gt;Alle Tastenkürzel: Hilfe ▸ Tastenkürzel. Im Terminal: &lt;tt&gt;toolstudio help&lt;/tt&gt;.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>JsonTreeModel</name>
     <message>
         <source>[1 item]</source>
@@ -896,18 +939,6 @@
     <message>
         <source>&amp;Reset Layout</source>
         <translation>Anordnung &amp;zurücksetzen</translation>
-    </message>
-    <message>
-        <source>&amp;About Tool Studio</source>
-        <translation>Ü&amp;ber Tool Studio</translation>
-    </message>
-    <message>
-        <source>About Tool Studio</source>
-        <translation>Über Tool Studio</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Tool Studio %1&lt;/h3&gt;&lt;p&gt;Build and debug the tools that LLM agents call, and the agent scripts that call them.&lt;/p&gt;&lt;p&gt;License: GPL-3.0-or-later.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Tool Studio %1&lt;/h3&gt;&lt;p&gt;Tools, die LLM-Agenten aufrufen, und die Agentenskripte, die sie aufrufen, bauen und debuggen.&lt;/p&gt;&lt;p&gt;Lizenz: GPL-3.0-or-later.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1020,10 +1051,6 @@
     <message>
         <source>&amp;Redo</source>
         <translation>&amp;Wiederholen</translation>
-    </message>
-    <message>
-        <source>&amp;New Tool…</source>
-        <translation>&amp;Neues Tool…</translation>
     </message>
     <message>
         <source>Add a mock tool to toolstudio.json</source>
@@ -1246,6 +1273,26 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>%1 has no toolstudio.json, so it is not a Tool Studio project yet. Make one here from a template:</source>
         <translation>%1 hat keine toolstudio.json und ist daher noch kein Tool-Studio-Projekt. Hier eines aus einer Vorlage anlegen:</translation>
     </message>
+    <message>
+        <source>New &amp;Mock Tool…</source>
+        <translation>Neues &amp;Mock-Tool…</translation>
+    </message>
+    <message>
+        <source>New &amp;Tool…</source>
+        <translation>Neues &amp;Tool…</translation>
+    </message>
+    <message>
+        <source>Add a tool file (Python or Node) from a template and open it</source>
+        <translation>Eine Tool-Datei (Python oder Node) aus einer Vorlage anlegen und öffnen</translation>
+    </message>
+    <message>
+        <source>New &amp;Script…</source>
+        <translation>Neues &amp;Skript…</translation>
+    </message>
+    <message>
+        <source>Add an agent script (Python or Node) from a template and open it</source>
+        <translation>Ein Agentenskript (Python oder Node) aus einer Vorlage anlegen und öffnen</translation>
+    </message>
 </context>
 <context>
     <name>ManifestEditor</name>
@@ -1365,6 +1412,101 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are</source>
         <translation>HTTP+SSE-Server werden noch nicht unterstützt; stdio- und Streamable-HTTP-Server schon</translation>
+    </message>
+</context>
+<context>
+    <name>NewFileDialog</name>
+    <message>
+        <source>New Tool</source>
+        <translation>Neues Tool</translation>
+    </message>
+    <message>
+        <source>New Script</source>
+        <translation>Neues Skript</translation>
+    </message>
+    <message>
+        <source>Python (a method of class Tools)</source>
+        <translation>Python (eine Methode der Klasse Tools)</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>Node (a command tool)</source>
+        <translation>Node (ein Befehls-Tool)</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Node</translation>
+    </message>
+    <message>
+        <source>Writes %1</source>
+        <translation>Schreibt %1</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>S&amp;prache:</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>Anlegen</translation>
+    </message>
+    <message>
+        <source>Give the tool a name.</source>
+        <translation>Geben Sie dem Tool einen Namen.</translation>
+    </message>
+    <message>
+        <source>Give the script a name.</source>
+        <translation>Geben Sie dem Skript einen Namen.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid tool name: use up to 64 letters, digits and _, starting with a letter or _ (for example %2).</source>
+        <translation>„%1“ ist kein gültiger Tool-Name: verwenden Sie bis zu 64 Buchstaben, Ziffern und _, beginnend mit einem Buchstaben oder _ (zum Beispiel %2).</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid script name: use up to 64 letters, digits and _, starting with a letter or _ (for example %2).</source>
+        <translation>„%1“ ist kein gültiger Skriptname: verwenden Sie bis zu 64 Buchstaben, Ziffern und _, beginnend mit einem Buchstaben oder _ (zum Beispiel %2).</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a Python keyword, so it cannot name a tool. Choose another name.</source>
+        <translation>„%1“ ist ein Python-Schlüsselwort und kann kein Tool benennen. Wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <source>The project has a tool named %1 already. Choose another name.</source>
+        <translation>Das Projekt hat schon ein Tool namens %1. Wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <source>The project has a script named %1 already. Choose another name.</source>
+        <translation>Das Projekt hat schon ein Skript namens %1. Wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <source>%1 exists already; nothing was written (a new file never overwrites one). Choose another name.</source>
+        <translation>%1 gibt es schon; nichts wurde geschrieben (eine neue Datei überschreibt nie eine vorhandene). Wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <source>Open a project first.</source>
+        <translation>Öffnen Sie zuerst ein Projekt.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>New tool %1</source>
+        <translation>Neues Tool %1</translation>
+    </message>
+    <message>
+        <source>New script %1</source>
+        <translation>Neues Skript %1</translation>
+    </message>
+    <message>
+        <source>toolstudio.json could not be changed; %1 was not kept.</source>
+        <translation>toolstudio.json konnte nicht geändert werden; %1 wurde nicht behalten.</translation>
     </message>
 </context>
 <context>
@@ -2464,6 +2606,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>malformed JSON at %1</source>
         <translation>fehlerhaftes JSON bei %1</translation>
     </message>
+    <message>
+        <source>Default %1: shown, not sent while unticked</source>
+        <translation>Vorgabe %1: angezeigt, aber nicht gesendet, solange nicht angehakt</translation>
+    </message>
 </context>
 <context>
     <name>ScriptBox</name>
@@ -2728,6 +2874,29 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>&amp;Language:</source>
         <translation>S&amp;prache:</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Window</source>
+        <translation>Fenster</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>Menü</translation>
     </message>
 </context>
 <context>

@@ -422,11 +422,20 @@ public:
             } else {
                 row.include = new QCheckBox(name, box);
                 row.include->setObjectName(QStringLiteral("include"));
-                row.include->setToolTip(
-                    tip.isEmpty() ? SchemaForm::tr("Tick to send this property; unticked it is omitted") : tip);
-                const bool hasDefault = property.is_object() && property.contains("default");
-                row.include->setChecked(hasDefault);
-                row.field->setEnabled(hasDefault);
+                // Issue 20 "Forms that send what the person means": an optional property
+                // is sent only when ticked; its default shows (greyed) in the field and is
+                // not sent, so the tool applies its own default.
+                bool hasDefault = false;
+                const json fallback = defaultOf(property, &hasDefault);
+                QString hint
+                    = tip.isEmpty() ? SchemaForm::tr("Tick to send this property; unticked it is omitted") : tip;
+                if (hasDefault)
+                    hint += QLatin1Char('\n')
+                        + SchemaForm::tr("Default %1: shown, not sent while unticked")
+                              .arg(QString::fromStdString(fallback.dump()));
+                row.include->setToolTip(hint);
+                row.include->setChecked(false);
+                row.field->setEnabled(false);
                 Field *field = row.field;
                 QCheckBox *include = row.include;
                 QObject::connect(include, &QCheckBox::toggled, this, [this, field](bool on) {

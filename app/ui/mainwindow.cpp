@@ -11,6 +11,7 @@
 #include "durablerunactions.h"
 #include "exchange/traceexport.h"
 #include "findbar.h"
+#include "helpmenu.h"
 #include "journal/journal.h"
 #include "livestepstore.h"
 #include "manifesteditor.h"
@@ -284,7 +285,7 @@ void MainWindow::createActions()
     m_redoAction->setShortcut(QKeySequence::Redo);
     m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
 
-    m_newToolAction = new QAction(tr("&New Tool…"), this);
+    m_newToolAction = new QAction(tr("New &Mock Tool…"), this);
     m_newToolAction->setStatusTip(tr("Add a mock tool to toolstudio.json"));
     connect(m_newToolAction, &QAction::triggered, m_manifest, &ManifestEditor::newTool);
     // Imports write toolstudio.json outside the undo stack: older undo steps would
@@ -346,20 +347,24 @@ void MainWindow::createActions()
     m_nextFailedAction->setStatusTip(tr("Select the next step that ended failed (Ctrl+E)"));
     connect(m_nextFailedAction, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Failed); });
 
-    m_aboutAction = new QAction(tr("&About Tool Studio"), this);
-    m_aboutAction->setMenuRole(QAction::AboutRole);
-    connect(m_aboutAction, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Tool Studio"),
-                           tr("<h3>Tool Studio %1</h3><p>Build and debug the tools that LLM agents call, "
-                              "and the agent scripts that call them.</p><p>License: GPL-3.0-or-later.</p>")
-                               .arg(QApplication::applicationVersion()));
+    m_helpMenu = new HelpMenu(this, [this](const QString &folder, const QString &templateName) {
+        newProject(folder)->selectTemplate(templateName);
     });
+
+    m_newToolFileAction = new QAction(tr("New &Tool…"), this);
+    m_newToolFileAction->setStatusTip(tr("Add a tool file (Python or Node) from a template and open it"));
+    connect(m_newToolFileAction, &QAction::triggered, this, [this] { newFile(NewFileDialog::Kind::Tool); });
+    m_newScriptAction = new QAction(tr("New &Script…"), this);
+    m_newScriptAction->setStatusTip(tr("Add an agent script (Python or Node) from a template and open it"));
+    connect(m_newScriptAction, &QAction::triggered, this, [this] { newFile(NewFileDialog::Kind::Script); });
 }
 
 void MainWindow::createMenus()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(m_newProjectAction);
+    fileMenu->addAction(m_newToolFileAction);
+    fileMenu->addAction(m_newScriptAction);
     fileMenu->addAction(m_openAction);
     fileMenu->addAction(m_importRunAction);
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
@@ -399,7 +404,7 @@ void MainWindow::createMenus()
     m_viewMenu = menuBar()->addMenu(tr("&View"));
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
-    helpMenu->addAction(m_aboutAction);
+    m_helpMenu->addTo(helpMenu);
 
     QToolBar *toolBar = addToolBar(tr("Run"));
     toolBar->setObjectName(QStringLiteral("runToolBar"));
@@ -435,8 +440,10 @@ void MainWindow::createDocks()
     m_projectPanel = new ProjectPanel(this);
     m_projectPanel->setObjectName(QStringLiteral("projectPanel"));
     m_projectDock = makeDock(tr("Project"), "projectDock", m_projectPanel, Qt::LeftDockWidgetArea);
-    connect(m_projectPanel, &ProjectPanel::toolSelected, this,
-            [this](const QString &tool) { m_toolPanel->setTool(project(), tool); });
+    connect(m_projectPanel, &ProjectPanel::toolSelected, this, [this](const QString &tool) {
+        m_toolPanel->setTool(project(), tool);
+        m_toolDock->raise(); // it shares its place with Step and Pending Calls
+    });
     connect(m_projectPanel, &ProjectPanel::scriptActivated, this, [this](const QString &path) { openFile(path); });
     connect(m_projectPanel, &ProjectPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
     connect(m_projectPanel, &ProjectPanel::newToolRequested, m_manifest, &ManifestEditor::newTool);
@@ -455,7 +462,12 @@ void MainWindow::createDocks()
     m_toolPanel->addActions({m_undoAction, m_redoAction});
 
     m_tracePanel = new TracePanel(m_traceModel, m_nextPendingAction, m_nextFailedAction, this);
-    connect(m_tracePanel, &TracePanel::currentStepChanged, this, &MainWindow::showStep);
+    connect(m_tracePanel, &TracePanel::currentStepChanged, this, [this](const QString &callId) {
+        showStep(callId);
+        // Step shares its place with Tool and Pending Calls; an open call keeps its tab.
+        if (!callId.isEmpty() && m_pendingPanel->openCount() == 0)
+            m_stepDock->raise();
+    });
     connect(m_tracePanel, &TracePanel::stepActivated, this, &MainWindow::traceActivated);
     m_budget = new BudgetMeters(
         m_run, [this] { return project(); }, m_tracePanel);
@@ -465,12 +477,12 @@ void MainWindow::createDocks()
 
     m_inspector = new StepInspector(this);
     m_inspector->setObjectName(QStringLiteral("stepInspector"));
-    m_stepDock = makeDock(tr("Step"), "stepDock", m_inspector, Qt::RightDockWidgetArea);
+    m_stepDock = makeDock(tr("Step"), "stepDock", m_inspector, Qt::LeftDockWidgetArea);
 
     m_pendingPanel = new PendingCallsPanel(m_run, this);
     m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
     m_pendingPanel->setToolLookup([this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; });
-    m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::RightDockWidgetArea);
+    m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::LeftDockWidgetArea);
     m_stepActions = new StepModeActions(
         m_run, m_pendingPanel, m_stepModeAction,
         [this] {
@@ -514,23 +526,23 @@ void MainWindow::createDocks()
     connect(m_runsPanel, &RunsPanel::startRequested, this, &MainWindow::startFromJournal);
     m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
 
-    // The right column (Trace over Step) runs down to the status bar: the trace needs the
-    // height for its filter rows, budget meters, timeline lanes and the tree's header row
-    // (under the Console it covered the header with a few lanes).
+    // Issue 20: the trace has the right column to itself, down to the status bar (its
+    // filter rows, budget meters, timeline and at least ~15 rows at 1440×900); Tool, Step
+    // and Pending Calls share the left column under Project as tabs (the first held or
+    // waiting call, and a step chosen in the trace, bring theirs forward), tall enough for
+    // a held call's decisions to be in view without scrolling (tst_stepmodeui); Console
+    // and Runs sit under the editor.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     splitDockWidget(m_projectDock, m_toolDock, Qt::Vertical);
-    splitDockWidget(m_traceDock, m_stepDock, Qt::Vertical);
+    tabifyDockWidget(m_toolDock, m_stepDock);
     tabifyDockWidget(m_stepDock, m_pendingDock);
-    m_stepDock->raise();
+    m_toolDock->raise();
     tabifyDockWidget(m_consoleDock, m_runsDock);
     m_consoleDock->raise();
-    resizeDocks({m_projectDock, m_traceDock}, {440, 480}, Qt::Horizontal);
-    resizeDocks({m_projectDock, m_toolDock}, {230, 520}, Qt::Vertical);
-    resizeDocks({m_consoleDock}, {200}, Qt::Vertical);
-    // Step and Pending Calls keep what a held call's decisions need to be in view without
-    // scrolling at 1440×900 (tst_stepmodeui); the trace gets the rest. (Issue 20's ~15
-    // trace rows need another arrangement of the docks: left for its next part.)
-    resizeDocks({m_traceDock, m_stepDock}, {295, 495}, Qt::Vertical);
+    resizeDocks({m_projectDock, m_traceDock}, {430, 470}, Qt::Horizontal);
+    resizeDocks({m_projectDock, m_toolDock}, {200, 600}, Qt::Vertical);
+    resizeDocks({m_consoleDock}, {190}, Qt::Vertical);
 
     for (QDockWidget *dock : docks())
         m_viewMenu->addAction(dock->toggleViewAction());
@@ -636,8 +648,10 @@ bool MainWindow::openProject(const QString &dir)
     }
     if (!m_tabs->maybeSaveAll())
         return false;
-    if (!sameProject)
+    if (!sameProject) {
         m_lock = std::move(lock);
+        statusBar()->clearMessage(); // a note about the last project's run is not about this one
+    }
 
     m_project = std::move(project);
     m_toolFilesReloader->setProjectDir(m_project->dir);
@@ -814,6 +828,22 @@ NewProjectDialog *MainWindow::newProject(const QString &folder, const QString &n
         if (!ProjectTrust::grant(dir, &error))
             setStatus(error);
         openProject(dir);
+    });
+    dialog->open();
+    return dialog;
+}
+
+NewFileDialog *MainWindow::newFile(NewFileDialog::Kind kind)
+{
+    if (!m_project)
+        return nullptr;
+    auto *dialog = new NewFileDialog(
+        kind, &*m_project,
+        [this](const QString &text, const ProjectWriter::Edit &edit) { return m_manifest->edit(text, edit); }, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &NewFileDialog::fileCreated, this, [this](const QString &path) {
+        reloadProject(); // a new tools/*.py is a tool at once
+        openFile(path);
     });
     dialog->open();
     return dialog;
@@ -1112,6 +1142,8 @@ void MainWindow::updateActions()
     m_replaceAction->setEnabled(e);
     m_goToLineAction->setEnabled(e);
     m_newToolAction->setEnabled(m_project.has_value());
+    m_newToolFileAction->setEnabled(m_project.has_value() && !active);
+    m_newScriptAction->setEnabled(m_project.has_value() && !active);
     m_toolsMenu->updateActions(m_project.has_value(), active);
     m_answerAction->setEnabled(active && m_pendingPanel->openCount() > 0);
 }
@@ -1153,7 +1185,7 @@ void MainWindow::resetLayout()
         dock->setFloating(false);
         dock->show();
     }
-    m_stepDock->raise();
+    m_toolDock->raise();
     m_consoleDock->raise();
 }
 

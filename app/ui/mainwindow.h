@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "newfiledialog.h"
 #include "project/project.h"
 #include "project/step.h"
 
@@ -31,6 +32,7 @@ class TrustBar;
 class LiveStepStore;
 class ManifestEditor;
 class NewProjectDialog;
+class HelpMenu;
 class QLineEdit;
 class QToolButton;
 class StepInspector;
@@ -78,6 +80,11 @@ public:
     /// File ▸ New Project…: the dialog (open, not blocking) with `folder` filled in and
     /// `note` above it; the project it makes is opened.
     NewProjectDialog *newProject(const QString &folder = QString(), const QString &note = QString());
+
+    /// File ▸ New Tool… / New Script…: the dialog (open, not blocking) for the open
+    /// project; the file it writes opens in the editor. nullptr without a project.
+    NewFileDialog *newFile(NewFileDialog::Kind kind);
+    HelpMenu *helpMenu() const { return m_helpMenu; }
 
     /// The open project, or nullptr.
     const Project *project() const { return m_project ? &*m_project : nullptr; }
@@ -162,6 +169,8 @@ public:
     const QList<Step> &pendingCalls() const;
 
     QAction *newProjectAction() const { return m_newProjectAction; }
+    QAction *newToolFileAction() const { return m_newToolFileAction; }
+    QAction *newScriptAction() const { return m_newScriptAction; }
     QAction *openAction() const { return m_openAction; }
     QAction *importRunAction() const { return m_importRunAction; }
     QAction *saveAction() const { return m_saveAction; }
@@ -309,7 +318,9 @@ private:
     QAction *m_redoAction = nullptr;
     QAction *m_newToolAction = nullptr;
     QAction *m_closeTabAction = nullptr;
-    QAction *m_aboutAction = nullptr;
+    QAction *m_newToolFileAction = nullptr;
+    QAction *m_newScriptAction = nullptr;
+    HelpMenu *m_helpMenu = nullptr;
     DurableRunActions *m_durable = nullptr;
     StepModeActions *m_stepActions = nullptr;
 

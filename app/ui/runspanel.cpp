@@ -20,6 +20,8 @@
 #include <QHeaderView>
 #include <QMainWindow>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeWidget>
@@ -90,7 +92,19 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
         compareRuns(items[0]->data(0, Qt::UserRole).toString(), items[1]->data(0, Qt::UserRole).toString());
     });
     bar->addStretch(1);
-    layout->addLayout(bar);
+    // The buttons scroll sideways in a narrow dock rather than widening the window
+    // (issue 20: the window fits 1280x720 with the Runs dock under the editor).
+    auto *barWidget = new QWidget(this);
+    bar->setContentsMargins(0, 0, 0, 0);
+    barWidget->setLayout(bar);
+    auto *barScroll = new QScrollArea(this);
+    barScroll->setObjectName(QStringLiteral("runsButtons"));
+    barScroll->setFrameShape(QFrame::NoFrame);
+    barScroll->setWidgetResizable(true);
+    barScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    barScroll->setWidget(barWidget);
+    barScroll->setFixedHeight(barWidget->sizeHint().height() + barScroll->horizontalScrollBar()->sizeHint().height());
+    layout->addWidget(barScroll);
     layout->addWidget(m_view, 1);
     connect(openRun, &QPushButton::clicked, this, [this] { Q_EMIT openRequested(currentRun()); });
     connect(replayRun, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(currentRun(), false); });

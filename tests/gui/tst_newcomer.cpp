@@ -7,12 +7,16 @@
 
 #include "windowfixture.h"
 
+#include "testfiles.h"
+#include "ui/answerpane.h"
 #include "ui/newprojectdialog.h"
+#include "ui/pendingcallspanel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -21,6 +25,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QTreeView>
 
@@ -30,7 +35,7 @@
 
 namespace {
 
-void writeFile(const QString &path, const QByteArray &data)
+void saveFile(const QString &path, const QByteArray &data)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile file(path); // renamed into place, as editors save
@@ -75,6 +80,22 @@ QList<int> shownSequences(const QAbstractItemModel *model)
     for (int row = 0; row < model->rowCount(); ++row)
         sequences.append(model->index(row, 0).data(TraceModel::SequenceRole).toInt());
     return sequences;
+}
+
+/// How many of the trace's rows are wholly in view.
+int rowsInView(QTreeView *view)
+{
+    int rows = 0;
+    for (int row = 0; row < view->model()->rowCount(); ++row)
+        rows += view->viewport()->rect().contains(view->visualRect(view->model()->index(row, 0))) ? 1 : 0;
+    return rows;
+}
+
+/// True when `widget` is shown and wholly inside `window`'s rectangle.
+bool inWindow(QWidget *widget, QWidget *window)
+{
+    return widget->isVisible() && !widget->visibleRegion().isEmpty()
+        && window->rect().contains(QRect(widget->mapTo(window, QPoint(0, 0)), widget->size()));
 }
 
 /// The New Project dialog the window has open, or nullptr.
@@ -197,8 +218,8 @@ private Q_SLOTS:
     void externalManifestEditUpdatesToolbar()
     {
         const QString dir = m_scratch->path();
-        writeFile(dir + QStringLiteral("/scripts/a.py"), "print('a')\n");
-        writeFile(dir + QStringLiteral("/toolstudio.json"), "{\"name\": \"p\", \"scripts\": []}\n");
+        saveFile(dir + QStringLiteral("/scripts/a.py"), "print('a')\n");
+        saveFile(dir + QStringLiteral("/toolstudio.json"), "{\"name\": \"p\", \"scripts\": []}\n");
         QVERIFY(openTrusted(*m_window, dir));
         auto *box = m_window->findChild<QComboBox *>(QStringLiteral("scriptCombo"));
         QCOMPARE(box->count(), 0);
@@ -206,10 +227,10 @@ private Q_SLOTS:
         QCOMPARE(m_window->statusText(), QStringLiteral("The project has no script."));
 
         // Two entries of one file: told apart by name.
-        writeFile(dir + QStringLiteral("/toolstudio.json"),
-                  "{\"name\": \"p\", \"default_script\": \"second\", \"scripts\": [\n"
-                  "  {\"name\": \"first\", \"path\": \"scripts/a.py\"},\n"
-                  "  {\"name\": \"second\", \"path\": \"scripts/a.py\"}]}\n");
+        saveFile(dir + QStringLiteral("/toolstudio.json"),
+                 "{\"name\": \"p\", \"default_script\": \"second\", \"scripts\": [\n"
+                 "  {\"name\": \"first\", \"path\": \"scripts/a.py\"},\n"
+                 "  {\"name\": \"second\", \"path\": \"scripts/a.py\"}]}\n");
         QTRY_COMPARE(box->count(), 2);
         QCOMPARE(box->itemText(0), QStringLiteral("first"));
         QCOMPARE(box->currentText(), QStringLiteral("second"));
@@ -220,14 +241,14 @@ private Q_SLOTS:
         QVERIFY(m_window->editor()); // the script Run starts is open
 
         // Half-written: the error shows, the toolbar keeps the last good manifest.
-        writeFile(dir + QStringLiteral("/toolstudio.json"), "{\"name\": \"p\", \"scripts\": [\n");
+        saveFile(dir + QStringLiteral("/toolstudio.json"), "{\"name\": \"p\", \"scripts\": [\n");
         QTRY_VERIFY(m_window->statusText().startsWith(QStringLiteral("toolstudio.json: ")));
         QCOMPARE(box->count(), 2);
         // Written whole: the error goes, the choice is kept where it still exists.
-        writeFile(dir + QStringLiteral("/toolstudio.json"),
-                  "{\"name\": \"p\", \"scripts\": [\n"
-                  "  {\"name\": \"second\", \"path\": \"scripts/a.py\"},\n"
-                  "  {\"name\": \"third\", \"path\": \"scripts/a.py\"}]}\n");
+        saveFile(dir + QStringLiteral("/toolstudio.json"),
+                 "{\"name\": \"p\", \"scripts\": [\n"
+                 "  {\"name\": \"second\", \"path\": \"scripts/a.py\"},\n"
+                 "  {\"name\": \"third\", \"path\": \"scripts/a.py\"}]}\n");
         QTRY_COMPARE(box->itemText(1), QStringLiteral("third"));
         QCOMPARE(box->currentText(), QStringLiteral("second"));
         QCOMPARE(m_window->statusText(), QStringLiteral("Ready"));
@@ -299,6 +320,41 @@ private Q_SLOTS:
         QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::SequenceRole).toInt(), 3);
         QTest::keyClick(m_window->traceView(), Qt::Key_E, Qt::ControlModifier);
         QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::SequenceRole).toInt(), 3);
+    }
+
+    /// The default layout at 1440x900: a held call's Send Result / Send Error in view in
+    /// the Pending Calls dock while the trace shows at least 15 rows; at 1280x720 the
+    /// window keeps its size and every part keeps some room.
+    void defaultLayoutShowsTraceAndDecisions()
+    {
+        m_window->resize(1440, 900);
+        const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(openTrusted(*m_window, dir));
+        m_window->stepModeAction()->setChecked(true);
+        m_window->runAction()->trigger();
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        QTRY_VERIFY(panel->answerPane()->isHeld());
+        QList<Step> steps;
+        for (int sequence = 2; sequence <= 60; ++sequence)
+            steps.append(traceStep(sequence, StepStatus::Succeeded));
+        m_window->traceModel()->applySteps(steps);
+        m_window->traceModel()->flush();
+        QTRY_VERIFY2(rowsInView(m_window->traceView()) >= 15,
+                     qPrintable(QStringLiteral("%1 rows in view").arg(rowsInView(m_window->traceView()))));
+        QTRY_VERIFY(inWindow(panel->answerPane()->sendResultButton(), m_window.get()));
+        QVERIFY(inWindow(panel->answerPane()->sendErrorButton(), m_window.get()));
+        QVERIFY(inWindow(panel->continueButton(), m_window.get()));
+        m_window->stepModeAction()->setChecked(false);
+
+        m_window->resize(1280, 720);
+        QTRY_COMPARE(m_window->size(), QSize(1280, 720));
+        QTRY_VERIFY(rowsInView(m_window->traceView()) >= 8);
+        QVERIFY(m_window->editorTabs()->width() >= 300);
+        for (QDockWidget *dock : m_window->docks())
+            if (!dock->visibleRegion().isEmpty())
+                QVERIFY2(dock->width() >= 150 && dock->height() >= 100, qPrintable(dock->objectName()));
     }
 };
 

@@ -136,9 +136,17 @@ private Q_SLOTS:
             R"({"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"]}},"required":["address"]})")
                                        << QByteArray("type /address/city Berlin")
                                        << QByteArray(R"({"address":{"city":"Berlin"}})");
-        QTest::newRow("defaults pre-filled") << QByteArray(
+        // Issue 20: an optional property left untouched is omitted, its default shown only.
+        QTest::newRow("untouched optional defaults omitted") << QByteArray(
             R"({"type":"object","properties":{"currency":{"type":"string","default":"EUR"},"count":{"type":"integer","default":1},"note":{"type":"string"}}})")
-                                             << QByteArray("") << QByteArray(R"({"count":1,"currency":"EUR"})");
+                                                             << QByteArray("") << QByteArray(R"({})");
+        QTest::newRow("ticked optional default sent") << QByteArray(
+            R"({"type":"object","properties":{"currency":{"type":"string","default":"EUR"},"count":{"type":"integer","default":1},"note":{"type":"string"}}})")
+                                                      << QByteArray("include /currency")
+                                                      << QByteArray(R"({"currency":"EUR"})");
+        QTest::newRow("required default sent") << QByteArray(
+            R"({"type":"object","properties":{"count":{"type":"integer","default":2},"note":{"type":"string","default":"x"}},"required":["count"]})")
+                                               << QByteArray("") << QByteArray(R"({"count":2})");
     }
 
     void producesExactJson()

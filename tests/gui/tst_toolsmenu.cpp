@@ -143,7 +143,7 @@ private Q_SLOTS:
             if (!action->isSeparator())
                 texts << action->text() + QLatin1Char('|') + action->shortcut().toString();
         QCOMPARE(texts,
-                 QStringList({QStringLiteral("&New Tool…|"), QStringLiteral("&Export Tools…|Ctrl+Shift+E"),
+                 QStringList({QStringLiteral("New &Mock Tool…|"), QStringLiteral("&Export Tools…|Ctrl+Shift+E"),
                               QStringLiteral("&Import Tools…|Ctrl+Shift+I"), QStringLiteral("Export &Bundle…|"),
                               QStringLiteral("Import B&undle…|"), QStringLiteral("&Secrets…|Ctrl+Shift+K")}));
         QVERIFY(m_window->toolsMenu()->importToolsAction()->isEnabled());
