@@ -5,8 +5,8 @@
 
 ROUNDS `tools/call` requests of a mock tool, one at a time, through `toolstudio serve
 --mcp-stdio PROJECT --trust` (each call a durable step of the session's run), against a
-minimal stdio JSON-RPC peer in Python that answers request k with the studio's recorded
-reply k (its id put in): the same lines and sizes, no engine, no journal. Prints one
+minimal stdio JSON-RPC peer in Python that parses each request and answers it with the
+studio's recorded reply to that id: the same lines and sizes, no engine, no journal. Prints one
 table row; goal: at most 2x. Plain Python, no packages.
 """
 import json
@@ -16,21 +16,22 @@ import sys
 import tempfile
 import time
 
-# Reads a list of reply objects from the file named by argv[1], then answers each line
-# on stdin with the next of them, carrying the request's id.
+# Reads the studio's reply lines from the file named by argv[1], then answers each
+# request line on stdin with the recorded reply to the same id (the studio's bytes as
+# they were), or the next one for an id it has not seen.
 ECHO_PEER = r"""
 import json, sys
-replies = json.load(open(sys.argv[1]))
+lines = open(sys.argv[1], "rb").read().splitlines(keepends=True)
+by_id = {json.loads(line)["id"]: line for line in lines}
+out = sys.stdout.buffer
 k = 0
-for line in sys.stdin:
+for line in sys.stdin.buffer:
     request = json.loads(line)
     if "id" not in request:
         continue
-    reply = replies[k % len(replies)]
+    out.write(by_id.get(request["id"], lines[k % len(lines)]))
+    out.flush()
     k += 1
-    reply["id"] = request["id"]
-    sys.stdout.write(json.dumps(reply) + "\n")
-    sys.stdout.flush()
 """
 
 TOOL = {
@@ -111,15 +112,15 @@ def main():
         if any(r.get("result", {}).get("isError") is not False for r in replies):
             sys.exit("a tools/call failed: %s" % lines[0].decode())
 
-        with open(os.path.join(work, "replies.json"), "w") as f:
-            json.dump(replies, f)
-        echo = Peer([sys.executable, "-c", ECHO_PEER, os.path.join(work, "replies.json")],
+        with open(os.path.join(work, "replies.jsonl"), "wb") as f:
+            f.write(b"".join(lines))
+        echo = Peer([sys.executable, "-c", ECHO_PEER, os.path.join(work, "replies.jsonl")],
                     os.path.join(work, "echo.log"))
         time_calls(echo, 1, warmup)
         echo_micros, echo_lines = time_calls(echo, 1 + warmup, rounds)
         echo.close()
-        if [len(l) for l in echo_lines] != [len(l) for l in lines]:
-            sys.exit("the echo peer's replies differ in size from the studio's")
+        if echo_lines != lines:
+            sys.exit("the echo peer's replies differ from the studio's")
 
     request_bytes = len(json.dumps(call(1 + warmup))) + 1
     reply_bytes = sum(len(l) for l in lines) // len(lines)
