@@ -7,6 +7,10 @@
 // mode, where every round trip re-executes the program in a fresh sandboxed
 // interpreter with the results so far filled in (emulated here as a POST /v1/exec of
 // the same program with those results, on the same server). Goal: at least 10x.
+// Second row: the same round trips against a bare single-threaded cpp-httplib server
+// (the library under HttpServer) that answers each recorded request with the studio's
+// recorded reply: the same HTTP exchanges and sizes, no sandbox, no engine. Goal: at
+// most 2x.
 #include "httpserver.h"
 #include "programmaticapi.h"
 
@@ -16,14 +20,18 @@
 #include <QDir>
 #include <QTemporaryDir>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
 constexpr int Port = 38753;
+constexpr int EchoPort = 38754;
 
 using Clock = std::chrono::steady_clock;
 
@@ -35,8 +43,16 @@ nlohmann::json postJson(httplib::Client &client, const char *path, const nlohman
     return nlohmann::json::parse(reply->body, nullptr, false);
 }
 
-/// The studio: one session, `rounds` continuations; mean ms per continuation.
-double liveRoundTripMs(httplib::Client &client, int rounds)
+/// One continuation's HTTP exchange as the client saw it: request and reply bodies.
+struct Exchange
+{
+    std::string request;
+    std::string reply;
+};
+
+/// The studio: one session, `rounds` continuations; mean ms per continuation. Each
+/// continuation's exchange is appended to `exchanges` when given.
+double liveRoundTripMs(httplib::Client &client, int rounds, std::vector<Exchange> *exchanges = nullptr)
 {
     const std::string code = "for i in range(" + std::to_string(rounds) + "):\n    step(i=i)\nprint('done')\n";
     nlohmann::json reply = postJson(client, "/v1/exec/programmatic", {{"code", code}, {"tools", {{{"name", "step"}}}}});
@@ -50,7 +66,11 @@ double liveRoundTripMs(httplib::Client &client, int rounds)
         nlohmann::json body = {{"session_id", reply["session_id"]},
                                {"continuation_token", reply["continuation_token"]},
                                {"tool_results", nlohmann::json::array({result})}};
-        reply = postJson(client, "/v1/exec/programmatic", body);
+        const std::string request = body.dump();
+        const auto answer = client.Post("/v1/exec/programmatic", request, "application/json");
+        reply = answer ? nlohmann::json::parse(answer->body, nullptr, false) : nlohmann::json();
+        if (exchanges && answer)
+            exchanges->push_back({request, answer->body});
     }
     const auto elapsed = Clock::now() - start;
     if (reply.value("stdout", "") != "done\n") {
@@ -80,6 +100,46 @@ double replayRoundTripMs(httplib::Client &client, int rounds)
     return std::chrono::duration<double, std::milli>(elapsed).count() / rounds;
 }
 
+/// The bare echo: the recorded exchanges replayed against a single-threaded cpp-httplib
+/// server that answers request k with recorded reply k; mean ms per round trip.
+double echoRoundTripMs(const std::vector<Exchange> &exchanges)
+{
+    httplib::Server echo;
+    echo.set_tcp_nodelay(true); // as HttpServer does
+    echo.new_task_queue = [] { return new httplib::ThreadPool(1); };
+    std::atomic<size_t> next = 0;
+    echo.Post("/v1/exec/programmatic", [&](const httplib::Request &, httplib::Response &res) {
+        res.set_content(exchanges[next++ % exchanges.size()].reply, "application/json");
+    });
+    if (!echo.bind_to_port("127.0.0.1", EchoPort)) {
+        std::fprintf(stderr, "port %d is in use\n", EchoPort);
+        return -1;
+    }
+    std::thread serverThread([&echo] { echo.listen_after_bind(); });
+    httplib::Client client("127.0.0.1", EchoPort);
+    client.set_keep_alive(true);
+    client.set_tcp_nodelay(true);
+    double ms = 0;
+    for (int pass = 0; pass < 2; ++pass) { // the first pass warms up: connection, caches
+        next = 0;
+        const auto start = Clock::now();
+        for (const Exchange &exchange : exchanges) {
+            const auto reply = client.Post("/v1/exec/programmatic", exchange.request, "application/json");
+            if (!reply || reply->body.size() != exchange.reply.size()) {
+                std::fprintf(stderr, "echo round trip failed\n");
+                ms = -1;
+                break;
+            }
+        }
+        if (ms < 0)
+            break;
+        ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count() / exchanges.size();
+    }
+    echo.stop();
+    serverThread.join();
+    return ms;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -104,21 +164,35 @@ int main(int argc, char *argv[])
     }
     double live = 0;
     double replay = 0;
+    std::vector<Exchange> exchanges;
     std::thread client([&] {
         httplib::Client http("127.0.0.1", Port);
         http.set_keep_alive(true);
         http.set_tcp_nodelay(true);
         http.set_read_timeout(120, 0);
         liveRoundTripMs(http, 3); // warm up: the page cache, the first sandbox
-        live = liveRoundTripMs(http, rounds);
+        live = liveRoundTripMs(http, rounds, &exchanges);
         replay = replayRoundTripMs(http, rounds);
         QMetaObject::invokeMethod(&app, &QCoreApplication::quit, Qt::QueuedConnection);
     });
     app.exec();
     client.join();
     server.stop();
+    const double echo = exchanges.size() == size_t(rounds) ? echoRoundTripMs(exchanges) : -1;
+    size_t requestBytes = 0;
+    size_t replyBytes = 0;
+    for (const Exchange &exchange : exchanges) {
+        requestBytes += exchange.request.size();
+        replyBytes += exchange.reply.size();
+    }
+    const size_t n = exchanges.empty() ? 1 : exchanges.size();
     std::printf("| seed 003 round trip (one tool call, Python, %d rounds) | live sandboxed process %.1f ms | "
                 "replay mode (fresh sandboxed interpreter per round trip) %.1f ms | ratio %.1fx (goal >= 10x) |\n",
                 rounds, live, replay, replay / live);
-    return live > 0 && replay > 0 ? 0 : 1;
+    std::printf("| seed 003 round trip (same HTTP exchanges: %zu-byte request, %zu-byte reply on average) | "
+                "toolstudio serve %.0f us (of which the %d ms quiet window) | bare single-threaded cpp-httplib "
+                "echo %.0f us | ratio %.1fx (goal <= 2x: %s) |\n",
+                requestBytes / n, replyBytes / n, live * 1000, ProgrammaticSession::QuietMs, echo * 1000, live / echo,
+                live / echo <= 2 ? "met" : "missed");
+    return live > 0 && replay > 0 && echo > 0 ? 0 : 1;
 }
