@@ -361,9 +361,8 @@ QVariant TraceModel::stepData(const StepSummary &step, int column, int role) con
             return printableText(step.tool);
         case Status:
             // A running MCP call's last progress ("3/10 Loading…"), live (not journaled).
-            if (step.status == StepStatus::Running && step.currentAttempt()
-                && !step.currentAttempt()->progress.isEmpty())
-                return statusText(step.status) + QStringLiteral(" · ") + elide(step.currentAttempt()->progress, 60);
+            if (step.status == StepStatus::Running && !step.progress.isEmpty())
+                return statusText(step.status) + QStringLiteral(" · ") + elide(step.progress, 60);
             return statusText(step.status);
         case Attempts:
             return step.attemptsText();
