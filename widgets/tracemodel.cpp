@@ -360,6 +360,9 @@ QVariant TraceModel::stepData(const StepSummary &step, int column, int role) con
         case Tool:
             return printableText(step.tool);
         case Status:
+            // A running MCP call's last progress ("3/10 Loading…"), live (not journaled).
+            if (step.status == StepStatus::Running && !step.progress.isEmpty())
+                return statusText(step.status) + QStringLiteral(" · ") + elide(step.progress, 60);
             return statusText(step.status);
         case Attempts:
             return step.attemptsText();

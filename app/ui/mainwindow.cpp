@@ -4,6 +4,7 @@
 
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverpool.h"
+#include "mcpserversview.h"
 #include "project/printabletext.h"
 
 #include "budgetmeters.h"
@@ -440,6 +441,11 @@ void MainWindow::createDocks()
     m_projectPanel = new ProjectPanel(this);
     m_projectPanel->setObjectName(QStringLiteral("projectPanel"));
     m_projectDock = makeDock(tr("Project"), "projectDock", m_projectPanel, Qt::LeftDockWidgetArea);
+    m_mcpServers = new McpServersView(this);
+    m_mcpDock = makeDock(tr("MCP Servers"), "mcpDock", m_mcpServers, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(m_projectDock, m_mcpDock);
+    m_mcpDock->hide(); // startMcpServers() shows it for a project with servers
+    m_projectDock->raise();
     connect(m_projectPanel, &ProjectPanel::toolSelected, this, [this](const QString &tool) {
         m_toolPanel->setTool(project(), tool);
         m_toolDock->raise(); // it shares its place with Step and Pending Calls
@@ -695,9 +701,12 @@ bool MainWindow::openProject(const QString &dir)
 /// them (docs/mcp.md). Only for a trusted project: starting a server runs its code.
 void MainWindow::startMcpServers()
 {
+    m_mcpDock->setVisible(m_project && !m_project->mcpServers.empty());
+    m_mcpServers->setPool(nullptr);
     if (!m_project || m_project->mcpServers.empty() || !m_project->trusted)
         return;
     McpServerPool *pool = McpProjectTools::startAll(*m_project);
+    m_mcpServers->setPool(pool);
     auto connection = std::make_shared<QMetaObject::Connection>();
     const auto addWhenSettled = [this, pool, connection, dir = m_project->dir] {
         if (!pool->settled())
@@ -715,6 +724,16 @@ void MainWindow::startMcpServers()
         QTimer::singleShot(0, this, addWhenSettled);
     else
         *connection = connect(pool, &McpServerPool::serverChanged, this, addWhenSettled);
+    // A server's tools changed (notifications/tools/list_changed): they are listed again
+    // and the dock follows; the status bar says what changed.
+    disconnect(pool, &McpServerPool::toolsChanged, this, nullptr);
+    connect(pool, &McpServerPool::toolsChanged, this, [this, pool, dir = m_project->dir](const QString &) {
+        if (!m_project || m_project->dir != dir || !pool->settled())
+            return;
+        setStatus(McpProjectTools::replaceTools(*m_project, *pool).join(QStringLiteral("; ")));
+        m_projectPanel->setProject(&*m_project);
+        updateCompletions();
+    });
 }
 
 bool MainWindow::reloadProject()

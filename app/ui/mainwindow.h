@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 
+class McpServersView;
 class BudgetMeters;
 class DurableRunActions;
 class StepModeActions;
@@ -288,6 +289,8 @@ private:
     QByteArray m_stderr;      ///< the run's stderr, for traceback markers
 
     QDockWidget *m_projectDock = nullptr;
+    McpServersView *m_mcpServers = nullptr; ///< in m_mcpDock, shown for a project with MCP servers
+    QDockWidget *m_mcpDock = nullptr;
     QDockWidget *m_toolDock = nullptr;
     QDockWidget *m_traceDock = nullptr;
     QDockWidget *m_stepDock = nullptr;

@@ -210,6 +210,8 @@ void ToolPanel::showStep(const Step &step)
     case StepStatus::Queued:
     case StepStatus::Running:
         text = tr("Calling %1…").arg(printableText(step.tool));
+        if (const Attempt *attempt = step.currentAttempt(); attempt && !attempt->progress.isEmpty())
+            text += QLatin1Char('\n') + tr("Progress: %1").arg(attempt->progress);
         break;
     }
     m_resultView->setPlainText(text);

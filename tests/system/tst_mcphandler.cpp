@@ -11,8 +11,10 @@
 #include "testfiles.h"
 #include "trustedproject.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -27,11 +29,15 @@ private Q_SLOTS:
     void callsAsSteps_data();
     void callsAsSteps();
     void outputAndCancellation();
+    void progressAndLogsAreCoalesced();
+    void contentBlocksAsSent();
+    void toolsListChanged();
     void referenceServerThroughTheEngine();
 
 private:
     /// Runs one call of `project` (default: the fake's) through a fresh engine; the final step.
-    Step call(const QString &tool, const json &args, const Project *project = nullptr);
+    Step call(const QString &tool, const json &args, const Project *project = nullptr,
+              QStringList *progressLines = nullptr);
 
     QTemporaryDir m_dir;
     std::optional<Project> m_project;
@@ -52,9 +58,15 @@ void TestMcpHandler::initTestCase()
     m_problems = McpProjectTools::connectAndAdd(*m_project);
 }
 
-Step TestMcpHandler::call(const QString &tool, const json &args, const Project *project)
+Step TestMcpHandler::call(const QString &tool, const json &args, const Project *project, QStringList *progressLines)
 {
     StepEngine engine(project ? *project : *m_project, QStringLiteral("run1"), nullptr, {});
+    if (progressLines)
+        connect(&engine, &StepEngine::stepChanged, this, [progressLines](const Step &step) {
+            if (!step.attempts.empty() && !step.attempts.back().progress.isEmpty()
+                && (progressLines->isEmpty() || progressLines->last() != step.attempts.back().progress))
+                *progressLines << step.attempts.back().progress;
+        });
     std::optional<std::string> reply;
     connect(&engine, &StepEngine::replyReady, this,
             [&reply](const std::string &, const std::string &line) { reply = line; });
@@ -78,7 +90,9 @@ void TestMcpHandler::toolsAreProjectTools()
              QStringList({QStringLiteral("fake__echo mcp"), QStringLiteral("fake__sum mcp"),
                           QStringLiteral("fake__badsum mcp"), QStringLiteral("fake__fail mcp"),
                           QStringLiteral("fake__flaky mcp"), QStringLiteral("fake__garbage mcp"),
-                          QStringLiteral("fake__hang mcp"), QStringLiteral("fake__calls mcp")}));
+                          QStringLiteral("fake__hang mcp"), QStringLiteral("fake__calls mcp"),
+                          QStringLiteral("fake__progress mcp"), QStringLiteral("fake__blocks mcp"),
+                          QStringLiteral("fake__change mcp")}));
     const Tool *echo = m_project->tool(QStringLiteral("fake__echo"));
     QCOMPARE(echo->title, QStringLiteral("Echo"));
     QCOMPARE(echo->description, QStringLiteral("Echoes text"));
@@ -147,6 +161,74 @@ void TestMcpHandler::outputAndCancellation()
     QVERIFY(calls.result);
     const json counted = json::parse(calls.result->at("content")[0]["text"].get<std::string>());
     QCOMPARE(counted["cancelled"].size(), std::size_t(2));
+}
+
+void TestMcpHandler::progressAndLogsAreCoalesced()
+{
+    // 100 000 notifications/progress for the call's progressToken: the step shows them
+    // live, a few a second (not one stepChanged each), and the attempt's output — what
+    // the journal keeps — sums them up in one line after the server's log messages. A
+    // progress notification for a token the studio never sent is ignored.
+    // Sending and reading 100 000 messages takes longer than the project's 2 s attempt
+    // timeout on a loaded machine (Debug): this tool gets 5 minutes.
+    Project project = *m_project;
+    for (Tool &tool : project.tools)
+        if (tool.name == QLatin1String("fake__progress"))
+            tool.retry.attemptTimeoutMs = 300000;
+    QStringList live;
+    QElapsedTimer clock;
+    clock.start();
+    const Step step = call(QStringLiteral("fake__progress"), {{"count", 100000}}, &project, &live);
+    qInfo("100 000 progress notifications: %lld ms, %lld live updates", clock.elapsed(), qint64(live.size()));
+    QVERIFY2(step.status == StepStatus::Succeeded, qPrintable(step.error ? step.error->text() : QString()));
+    QCOMPARE(step.result->dump(), std::string(R"({"content":[{"text":"done","type":"text"}]})"));
+    QCOMPARE(int(step.attempts.size()), 1);
+    QCOMPARE(QString::fromUtf8(step.attempts.front().output),
+             QStringLiteral("MCP log warning [disk]: almost full\\u001b[2J\n"
+                            "MCP log info: {\"rows\":3}\n"
+                            "MCP progress: 100000 notification(s), the last: 100000/100000 step 100000\n"));
+    QVERIFY2(!live.isEmpty() && live.size() < 1000, qPrintable(QString::number(live.size())));
+    const QRegularExpression form(QStringLiteral("^(\\d+)/100000 step \\1$"));
+    for (const QString &line : live)
+        QVERIFY2(form.match(line).hasMatch(), qPrintable(line));
+}
+
+void TestMcpHandler::contentBlocksAsSent()
+{
+    // Image, audio, embedded resource and resource link blocks are the step's result as
+    // the server sent them (annotations, sizes and all), not only the text.
+    const Step step = call(QStringLiteral("fake__blocks"), json::object());
+    QVERIFY2(step.status == StepStatus::Succeeded, qPrintable(step.error ? step.error->text() : QString()));
+    const json blocks = step.result->at("content");
+    QCOMPARE(blocks.size(), std::size_t(5));
+    const std::vector<std::string> expected{
+        R"({"annotations":{"audience":["user"]},"data":"iVBORw0KGgo=","mimeType":"image/png","type":"image"})",
+        R"({"data":"UklGRg==","mimeType":"audio/wav","type":"audio"})",
+        R"({"resource":{"mimeType":"text/plain","text":"hello","uri":"file:///notes.txt"},"type":"resource"})",
+        R"({"mimeType":"application/octet-stream","name":"big.bin","size":1048576,"type":"resource_link","uri":"file:///big.bin"})"};
+    for (std::size_t n = 0; n < expected.size(); ++n)
+        QCOMPARE(blocks[n + 1].dump(), expected[n]);
+}
+
+void TestMcpHandler::toolsListChanged()
+{
+    // The server changes its tools during a call and says so: the pool lists them again,
+    // names what changed, and the project's MCP tools follow (replaceTools).
+    McpServerPool *pool = McpServerPool::forProject(m_dir.path());
+    QStringList changed;
+    connect(pool, &McpServerPool::toolsChanged, this, [&changed](const QString &name) { changed << name; });
+    QCOMPARE(call(QStringLiteral("fake__change"), json::object()).status, StepStatus::Succeeded);
+    QTRY_COMPARE_WITH_TIMEOUT(changed, QStringList({QStringLiteral("fake")}), 30000);
+    QCOMPARE(pool->server(QStringLiteral("fake"))->toolsChangedNote,
+             QStringLiteral("its tools changed (added: extra; removed: calls; changed: echo)"));
+    Project project = *m_project;
+    QCOMPARE(McpProjectTools::replaceTools(project, *pool),
+             QStringList({QStringLiteral("MCP server 'fake': its tools changed (added: extra; removed: calls; "
+                                         "changed: echo)")}));
+    QVERIFY(project.tool(QStringLiteral("fake__extra")));
+    QVERIFY(!project.tool(QStringLiteral("fake__calls")));
+    QCOMPARE(project.tool(QStringLiteral("fake__echo"))->description, QStringLiteral("Echoes text, louder"));
+    QCOMPARE(int(project.tools.size()), int(m_project->tools.size()));
 }
 
 void TestMcpHandler::referenceServerThroughTheEngine()

@@ -98,6 +98,7 @@ private Q_SLOTS:
     void hugePagesStop();
     void duplicateResponseAndDeleteInCallback();
     void childKeepsPipesOpen();
+    void serverThatIgnoresShutdownIsKilled();
     void deleteWhileFailingAll();
     void listEntriesThatAreNotTools();
     void replyTooDeepFailsItsRequest_data();
@@ -441,6 +442,26 @@ void TestMcpSession::childKeepsPipesOpen()
         return !file.open(QIODevice::ReadOnly) || file.readAll().contains(") Z "); // reaped, or a zombie
     };
     QTRY_VERIFY_WITH_TIMEOUT(gone(), 10000);
+}
+
+void TestMcpSession::serverThatIgnoresShutdownIsKilled()
+{
+    // Closing a session closes the server's stdin, then sends SIGTERM, then SIGKILL
+    // (StopGraceMs apart): a server that ignores both is killed, never left running.
+    McpClientSession session;
+    openAndWait(session, fakeServer(QStringLiteral("stubborn")));
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    auto *transport = qobject_cast<McpStdioTransport *>(session.transport());
+    QVERIFY(transport);
+    const qint64 pid = transport->processId();
+    QVERIFY(pid > 0);
+    QString why;
+    connect(transport, &McpTransport::finished, this, [&why](const QString &reason) { why = reason; });
+    session.close();
+    QTRY_VERIFY_WITH_TIMEOUT(!why.isEmpty(), 30000);
+    QCOMPARE(why, QStringLiteral("killed by signal 9"));
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    QVERIFY(!stat.open(QIODevice::ReadOnly) || stat.readAll().contains(") Z ")); // reaped, or a zombie
 }
 
 void TestMcpSession::deleteWhileFailingAll()

@@ -289,7 +289,9 @@ void TestMcpSteps::toolsListNamesAFailedServer()
              QByteArray("fake__echo\tmcp\tmcp_servers.fake\nfake__sum\tmcp\tmcp_servers.fake\n"
                         "fake__badsum\tmcp\tmcp_servers.fake\nfake__fail\tmcp\tmcp_servers.fake\n"
                         "fake__flaky\tmcp\tmcp_servers.fake\nfake__garbage\tmcp\tmcp_servers.fake\n"
-                        "fake__hang\tmcp\tmcp_servers.fake\nfake__calls\tmcp\tmcp_servers.fake\n"));
+                        "fake__hang\tmcp\tmcp_servers.fake\nfake__calls\tmcp\tmcp_servers.fake\n"
+                        "fake__progress\tmcp\tmcp_servers.fake\nfake__blocks\tmcp\tmcp_servers.fake\n"
+                        "fake__change\tmcp\tmcp_servers.fake\n"));
     QVERIFY2(list.err.contains("warning: MCP server 'broken' failed: "), list.err.constData());
     QVERIFY2(list.err.contains("srv/missing.py"), list.err.constData());
 }

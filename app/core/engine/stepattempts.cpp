@@ -130,6 +130,12 @@ void StepAttempts::startAttempt(int index)
     QObject::connect(
         handler, &ToolHandler::finished, flight.context,
         [this, index, handler](const HandlerOutcome &outcome) { onAttemptFinished(index, handler, outcome); });
+    QObject::connect(handler, &ToolHandler::progressed, flight.context, [this, index](const QString &line) {
+        if (s.steps[std::size_t(index)].attempts.empty())
+            return;
+        s.steps[std::size_t(index)].attempts.back().progress = line;
+        s.emitStep(&StepEngine::stepChanged, index);
+    });
     if (tool.retry.attemptTimeoutMs > 0) {
         if (!flight.attemptTimer) {
             flight.attemptTimer = new QTimer(flight.owner(s.q));

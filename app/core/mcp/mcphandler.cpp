@@ -7,6 +7,8 @@
 
 #include <QTimer>
 
+#include <utility>
+
 using nlohmann::json;
 
 namespace {
@@ -92,14 +94,33 @@ void McpHandler::start(const HandlerRequest &request)
     m_pool = McpServerPool::forProject(request.projectDir);
     const json meta{{IdempotencyKeyMeta, request.idempotencyKey.toStdString()}, {AttemptMeta, request.attempt}};
     QPointer<McpHandler> self(this);
-    m_id = m_pool->call(server, tool, request.args, meta, [self, server](const McpCallOutcome &outcome) {
+    const auto progressed = [self](const McpCallProgress &progress) {
+        if (!self || self->m_done)
+            return;
+        self->m_progressLine = progress.line();
+        if (self->m_progressTimer)
+            return; // coalesced: the timer emits the latest line
+        self->m_progressTimer = true;
+        QTimer::singleShot(ProgressIntervalMs, self, [self] {
+            self->m_progressTimer = false;
+            if (!self->m_done)
+                Q_EMIT self->progressed(std::exchange(self->m_progressLine, QString()));
+        });
+    };
+    const auto done = [self, server](const McpCallOutcome &outcome) {
         if (!self || self->m_done)
             return;
         self->m_done = true;
         HandlerOutcome result = outcomeOf(server, outcome.reply);
         result.output = outcome.stderrOutput;
+        if (const QString summary = outcome.progress.summary(); !summary.isEmpty()) {
+            if (!result.output.isEmpty() && !result.output.endsWith('\n'))
+                result.output += '\n';
+            result.output += summary.toUtf8() + '\n';
+        }
         Q_EMIT self->finished(result);
-    });
+    };
+    m_id = m_pool->call(server, tool, request.args, meta, done, progressed);
 }
 
 void McpHandler::cancel()

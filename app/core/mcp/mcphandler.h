@@ -23,13 +23,18 @@ struct McpReply;
 /// | ends (crashes) or cannot be started | tool_failed, retryable; the next call starts it again |
 ///
 /// cancel() (attempt timeout, total timeout, Stop) sends `notifications/cancelled`. The
-/// attempt's output is what the server wrote to its stderr while the call was open.
+/// attempt's output is what the server wrote to its stderr and its log messages
+/// (`notifications/message`) while the call was open, then one line summing up its
+/// `notifications/progress` (count and the last). Progress is shown live through
+/// progressed(), at most every ProgressIntervalMs (the last one always).
 class McpHandler : public ToolHandler
 {
     Q_OBJECT
 public:
     static constexpr auto IdempotencyKeyMeta = "dev.toolstudio/idempotency_key";
     static constexpr auto AttemptMeta = "dev.toolstudio/attempt"; ///< 1-based, as HandlerRequest::attempt
+
+    static constexpr int ProgressIntervalMs = 100;
 
     explicit McpHandler(QObject *parent = nullptr);
     ~McpHandler() override;
@@ -50,5 +55,7 @@ private:
     QPointer<McpServerPool> m_pool;
     qint64 m_id = 0;
     bool m_done = false;
+    QString m_progressLine; ///< the last progress line not yet emitted
+    bool m_progressTimer = false;
     QString m_cancelReport;
 };

@@ -96,6 +96,16 @@ QStringList McpProjectTools::addTools(Project &project, const McpServerPool &poo
     return problems;
 }
 
+QStringList McpProjectTools::replaceTools(Project &project, const McpServerPool &pool)
+{
+    std::erase_if(project.tools, [](const Tool &tool) { return tool.handler == HandlerKind::Mcp; });
+    QStringList lines;
+    for (const McpServerStatus &server : pool.servers())
+        if (!server.toolsChangedNote.isEmpty() && server.state == McpServerStatus::State::Ready)
+            lines << tr("MCP server '%1': %2").arg(server.name, server.toolsChangedNote);
+    return lines + addTools(project, pool);
+}
+
 McpServerPool *McpProjectTools::startAll(const Project &project)
 {
     McpHandler::registerKind();

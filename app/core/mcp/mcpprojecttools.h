@@ -25,6 +25,10 @@ std::optional<Tool> toTool(const QString &server, const nlohmann::json &listed, 
 /// already declares is kept and the MCP tool skipped). Returns one line per server
 /// that failed and per tool skipped, for `tools list`, a run's stderr and the dock.
 QStringList addTools(Project &project, const McpServerPool &pool);
+/// After a server's tools changed (McpServerPool::toolsChanged): the project's MCP
+/// tools are dropped and addTools() adds those of every ready server again; its lines
+/// plus, per server whose tools changed, "MCP server 'x': its tools changed (…)".
+QStringList replaceTools(Project &project, const McpServerPool &pool);
 /// Registers the `mcp` handler kind with the engine, hands the project's servers to
 /// its pool (McpServerPool::forProject) and starts those not running; returns at once
 /// (the window adds the tools with addTools() once the pool is settled()). The caller

@@ -3,6 +3,7 @@
 #include "mcp/mcpserverpool.h"
 
 #include "mcp/mcpserverlaunch.h"
+#include "project/printabletext.h"
 #include "python/secrets.h"
 
 #include <QCoreApplication>
@@ -124,6 +125,19 @@ void McpServerPool::connectAll()
     }
 }
 
+bool McpServerPool::restart(const QString &name)
+{
+    Server *server = find(name);
+    if (!server || server->status.state == McpServerStatus::State::Disabled
+        || server->status.state == McpServerStatus::State::Unsupported)
+        return false;
+    dropSession(server->session, this); // its open requests fail: "the session was closed"
+    server->status.state = McpServerStatus::State::Idle;
+    server->status.toolsChangedNote.clear();
+    start(*server);
+    return true;
+}
+
 bool McpServerPool::settled() const
 {
     for (const auto &[name, server] : m_servers)
@@ -190,13 +204,11 @@ void McpServerPool::start(Server &server)
             onReady(name);
         });
     });
-    connect(session->transport(), &McpTransport::stderrReceived, this, [this, name](const QByteArray &bytes) {
-        for (auto &[id, call] : m_calls) {
-            if (call.server != name || call.requestId == 0 || call.stderrOutput.size() >= MaxCallStderrBytes)
-                continue;
-            call.stderrOutput += bytes.left(MaxCallStderrBytes - call.stderrOutput.size());
-        }
-    });
+    connect(session->transport(), &McpTransport::stderrReceived, this,
+            [this, name](const QByteArray &bytes) { addOutput(name, bytes); });
+    connect(session, &McpClientSession::notificationReceived, this,
+            [this, name](const QString &method, const json &params) { onNotification(name, method, params); });
+    connect(session, &McpClientSession::toolsChanged, this, [this, name] { relist(name); });
     Q_EMIT serverChanged(name);
     session->open();
 }
@@ -233,10 +245,10 @@ void McpServerPool::onStopped(const QString &name, const QString &why, bool fail
 }
 
 qint64 McpServerPool::call(const QString &server, const QString &tool, const json &arguments, const json &meta,
-                           CallDone done)
+                           CallDone done, CallProgress progress)
 {
     const qint64 id = m_nextCall++;
-    m_calls.emplace(id, Call{server, tool, arguments, meta, std::move(done), 0, {}});
+    m_calls.emplace(id, Call{server, tool, arguments, meta, std::move(done), 0, {}, std::move(progress), {}});
     Server *entry = find(server);
     if (!entry || entry->status.state == McpServerStatus::State::Disabled
         || entry->status.state == McpServerStatus::State::Unsupported) {
@@ -268,8 +280,10 @@ void McpServerPool::send(qint64 id)
     }
     ++m_callsSent;
     QPointer<McpServerPool> self(this);
+    json meta = it->second.meta.is_object() ? it->second.meta : json::object();
+    meta["progressToken"] = id; // the pool's call id: unique in the pool, whatever the session
     it->second.requestId = server->session->callTool(
-        it->second.tool, it->second.arguments, it->second.meta,
+        it->second.tool, it->second.arguments, meta,
         [self, id](const McpReply &reply) {
             if (self)
                 self->finish(id, reply);
@@ -285,7 +299,7 @@ void McpServerPool::finish(qint64 id, const McpReply &reply)
     Call call = std::move(it->second);
     m_calls.erase(it);
     if (call.done)
-        call.done(McpCallOutcome{reply, call.stderrOutput});
+        call.done(McpCallOutcome{reply, call.stderrOutput, call.progress});
 }
 
 QString McpServerPool::cancel(qint64 id, const QString &reason)
@@ -306,4 +320,87 @@ QString McpServerPool::cancel(qint64 id, const QString &reason)
     server->session->cancel(requestId, reason); // finishes the call (done is empty now)
     m_calls.erase(id);
     return tr("notifications/cancelled sent to MCP server '%1' (request %2)").arg(name).arg(requestId);
+}
+
+void McpServerPool::addOutput(const QString &name, const QByteArray &bytes)
+{
+    for (auto &[id, call] : m_calls) {
+        if (call.server != name || call.requestId == 0 || call.stderrOutput.size() >= MaxCallStderrBytes)
+            continue;
+        call.stderrOutput += bytes.left(MaxCallStderrBytes - call.stderrOutput.size());
+    }
+}
+
+void McpServerPool::onNotification(const QString &name, const QString &method, const json &params)
+{
+    if (method == QLatin1String("notifications/progress")) {
+        const json token = params.is_object() ? params.value("progressToken", json()) : json();
+        const auto it = token.is_number_integer() ? m_calls.find(token.get<qint64>()) : m_calls.end();
+        // Only the server the call went to may report on it, and only while it is open.
+        if (it == m_calls.end() || it->second.server != name || it->second.requestId == 0)
+            return;
+        if (it->second.progress.add(params) && it->second.onProgress)
+            it->second.onProgress(it->second.progress);
+    } else if (method == QLatin1String("notifications/message")) {
+        addOutput(name, McpCallNotices::logLine(params).toUtf8());
+    }
+}
+
+void McpServerPool::relist(const QString &name)
+{
+    Server *server = find(name);
+    if (!server || !server->session || server->status.state != McpServerStatus::State::Ready)
+        return;
+    QPointer<McpClientSession> session = server->session;
+    session->listTools([this, name, session](const std::vector<json> &tools, const McpReply &reply) {
+        Server *server = find(name);
+        if (!server || server->session != session)
+            return;
+        if (!reply.ok()) {
+            server->status.toolsChangedNote
+                = tr("the server said its tools changed, but tools/list failed: %1").arg(reply.errorText());
+        } else {
+            server->status.toolsChangedNote = McpServerPool::toolsChangeNote(server->status.tools, tools);
+            server->status.tools = tools;
+            server->status.duplicateTools = session->duplicateToolNames();
+        }
+        Q_EMIT serverChanged(name);
+        Q_EMIT toolsChanged(name);
+    });
+}
+
+QString McpServerPool::toolsChangeNote(const std::vector<json> &before, const std::vector<json> &after)
+{
+    std::map<std::string, const json *> old;
+    for (const json &tool : before)
+        old.emplace(tool.value("name", std::string()), &tool);
+    QStringList added;
+    QStringList changed;
+    for (const json &tool : after) {
+        const std::string name = tool.value("name", std::string());
+        const auto found = old.find(name);
+        if (found == old.end())
+            added << elidedText(QString::fromStdString(name));
+        else if (*found->second != tool)
+            changed << elidedText(QString::fromStdString(name));
+        if (found != old.end())
+            old.erase(found);
+    }
+    QStringList removed;
+    for (const auto &[name, tool] : old)
+        removed << elidedText(QString::fromStdString(name));
+    const auto part = [](const char *what, QStringList names) {
+        if (names.isEmpty())
+            return QString();
+        const qsizetype all = names.size();
+        if (all > 10)
+            names = names.mid(0, 10) << tr("… (%1 in all)").arg(all);
+        return QStringLiteral("%1 %2").arg(tr(what), names.join(QStringLiteral(", ")));
+    };
+    QStringList parts;
+    for (const QString &text : {part("added:", added), part("removed:", removed), part("changed:", changed)})
+        if (!text.isEmpty())
+            parts << text;
+    return parts.isEmpty() ? tr("its tools were listed again; none changed")
+                           : tr("its tools changed (%1)").arg(parts.join(QStringLiteral("; ")));
 }

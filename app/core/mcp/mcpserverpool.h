@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "mcp/mcpcallnotices.h"
 #include "mcp/mcpclientsession.h"
 #include "project/mcpserverconfig.h"
 
@@ -31,16 +32,21 @@ struct McpServerStatus
     nlohmann::json serverInfo = nlohmann::json::object();
     std::vector<nlohmann::json> tools; ///< each as the server sent it in tools/list
     QStringList duplicateTools;        ///< names tools/list had more than once (the first kept)
+    /// Set when the server said its tools changed (`notifications/tools/list_changed`)
+    /// and they were listed again: what changed, for a person ("tools changed: 2 added …").
+    QString toolsChangedNote;
 
     static QString stateName(State state); ///< "idle", "starting", "ready", "failed", "disabled", "not supported"
 };
 
 /// How one tools/call ended: the server's reply (or why there is none) and what the
-/// server wrote to its stderr while the call was open.
+/// server wrote to its stderr (and its `notifications/message` log lines) while the
+/// call was open, and the call's progress notifications (coalesced).
 struct McpCallOutcome
 {
     McpReply reply;
     QByteArray stderrOutput;
+    McpCallProgress progress;
 };
 
 /// The running MCP servers of one project, one long-lived session per server for the
@@ -66,6 +72,8 @@ class McpServerPool : public QObject
     Q_OBJECT
 public:
     using CallDone = std::function<void(const McpCallOutcome &)>;
+    /// Called for each `notifications/progress` of the call (the coalesced state so far).
+    using CallProgress = std::function<void(const McpCallProgress &)>;
     static constexpr qsizetype MaxCallStderrBytes = 64 * 1024;
     /// tools/call's own bound: the engine's attempt timeout is the one that counts
     /// (it cancels the call); this only ends a call that has no attempt timeout.
@@ -83,6 +91,9 @@ public:
     void setServers(const std::vector<McpServerConfig> &servers);
     /// Starts every enabled server that is not running or failed yet and lists its tools.
     void connectAll();
+    /// Stops `name` (its open calls fail, retryable) and starts it again; a failed or
+    /// idle server is started. False when the pool has no such enabled server.
+    bool restart(const QString &name);
     /// True when no server is starting.
     bool settled() const;
     std::vector<McpServerStatus> servers() const;
@@ -90,18 +101,25 @@ public:
 
     /// tools/call of `tool` on `server` with `arguments` and `_meta` `meta`; `done` is
     /// called once, later (never from inside call()), unless the call is cancelled.
-    /// Returns the call's id (> 0).
+    /// Returns the call's id (> 0), which is also the request's `_meta.progressToken`:
+    /// `progress` (may be empty) hears of each progress notification for it.
     qint64 call(const QString &server, const QString &tool, const nlohmann::json &arguments, const nlohmann::json &meta,
-                CallDone done);
+                CallDone done, CallProgress progress = {});
     /// Stops waiting for call `id`: `notifications/cancelled` with `reason` goes to the
     /// server when the request was sent. Its `done` is not called. Returns what became
     /// of it, in words ("notifications/cancelled sent to MCP server 'x' (request 7)").
     QString cancel(qint64 id, const QString &reason);
+    /// What differs between two tools/list answers, in words: "its tools changed
+    /// (added: a; removed: b; changed: c)" — at most 10 names each.
+    static QString toolsChangeNote(const std::vector<nlohmann::json> &before, const std::vector<nlohmann::json> &after);
     /// Calls sent to servers (tools/call requests written) since the pool was made.
     qint64 callsSent() const { return m_callsSent; }
 
 Q_SIGNALS:
     void serverChanged(const QString &name);
+    /// The server said its tools changed and they were listed again (its status has
+    /// the new tools and toolsChangedNote); serverChanged() went out before.
+    void toolsChanged(const QString &name);
 
 private:
     struct Server
@@ -120,11 +138,17 @@ private:
         CallDone done;
         qint64 requestId = 0; ///< the session's id once sent
         QByteArray stderrOutput;
+        CallProgress onProgress;
+        McpCallProgress progress;
     };
 
     void start(Server &server);
     void onReady(const QString &name);
     void onStopped(const QString &name, const QString &why, bool failedToStart);
+    void onNotification(const QString &name, const QString &method, const nlohmann::json &params);
+    void relist(const QString &name);
+    /// Appends to the output of every call open on `name` (bounded by MaxCallStderrBytes).
+    void addOutput(const QString &name, const QByteArray &bytes);
     void send(qint64 id);
     void finish(qint64 id, const McpReply &reply);
     Server *find(const QString &name);

@@ -67,6 +67,7 @@ struct Attempt
     bool succeeded = false;
     std::optional<StepError> error;
     QByteArray output; ///< captured handler output (stderr of a command)
+    QString progress;  ///< live only, while running: the handler's last progress line (not journaled)
 };
 
 /// One tool call within a run.

@@ -63,6 +63,8 @@ StepSummary StepSummary::of(const Step &step)
     }
     s.divergence = cut(step.divergence);
     s.paused = step.paused;
+    if (step.status == StepStatus::Running && !step.attempts.empty())
+        s.progress = step.attempts.back().progress;
     s.attempts.reserve(step.attempts.size());
     for (const Attempt &a : step.attempts) {
         AttemptSummary as;

@@ -47,6 +47,7 @@ struct StepSummary
     QString errorText;      ///< "code: message" (cut); empty when none
     QString divergence;     ///< Step::divergence (replay), cut
     bool paused = false;    ///< step mode holds it (live runs only; not journaled)
+    QString progress;       ///< the running attempt's last progress line (live runs only; not journaled)
     std::vector<AttemptSummary> attempts;
 
     qint64 durationMs() const { return endedAt > 0 && queuedAt > 0 ? endedAt - queuedAt : 0; }

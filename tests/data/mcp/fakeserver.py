@@ -33,7 +33,12 @@
               flaky (exits mid-call on attempt 1, answers on later attempts), garbage
               (a non-JSON line on stdout, then the answer), hang (never answers; a
               notifications/cancelled is counted), calls (how many tools/call this
-              process got and which requests were cancelled)
+              process got and which requests were cancelled), progress (args.count
+              notifications/progress for the call's token, one for a token never sent,
+              two log messages, then "done"), blocks (image, audio, resource and
+              resource_link content blocks), change (adds the tool "extra", changes
+              echo's description, removes calls, sends notifications/tools/list_changed)
+  stubborn    like good, but ignores SIGTERM and keeps running when its stdin closes
 """
 import json
 import sys
@@ -54,6 +59,17 @@ STEP_TOOLS = [
     {"name": "garbage", "inputSchema": {"type": "object"}},
     {"name": "hang", "inputSchema": {"type": "object"}},
     {"name": "calls", "inputSchema": {"type": "object"}},
+    {"name": "progress", "inputSchema": {"type": "object"}},
+    {"name": "blocks", "inputSchema": {"type": "object"}},
+    {"name": "change", "inputSchema": {"type": "object"}},
+]
+BLOCKS = [
+    {"type": "text", "text": "four blocks"},
+    {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png", "annotations": {"audience": ["user"]}},
+    {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+    {"type": "resource", "resource": {"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "hello"}},
+    {"type": "resource_link", "uri": "file:///big.bin", "name": "big.bin", "mimeType": "application/octet-stream",
+     "size": 1048576},
 ]
 calls = 0
 cancelled = []
@@ -92,6 +108,27 @@ def step_call(rid, params):
         pass
     elif name == "calls":
         text_result(rid, json.dumps({"calls": calls, "cancelled": cancelled}))
+    elif name == "progress":
+        token, count = meta.get("progressToken"), args.get("count", 100000)
+        lines = [json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": {
+            "progressToken": token, "progress": n + 1, "total": count, "message": "step %d" % (n + 1)}})
+            for n in range(count)]
+        lines.append(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress",
+                                 "params": {"progressToken": 987654, "progress": 5}}))
+        lines.append(json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {
+            "level": "warning", "logger": "disk", "data": "almost full\x1b[2J"}}))
+        lines.append(json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {
+            "level": "info", "data": {"rows": 3}}}))
+        sys.stdout.write("\n".join(lines) + "\n")
+        text_result(rid, "done")
+    elif name == "blocks":
+        send({"jsonrpc": "2.0", "id": rid, "result": {"content": BLOCKS}})
+    elif name == "change":
+        STEP_TOOLS.append({"name": "extra", "inputSchema": {"type": "object"}})
+        STEP_TOOLS[0]["description"] = "Echoes text, louder"
+        STEP_TOOLS[:] = [tool for tool in STEP_TOOLS if tool["name"] != "calls"]
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        text_result(rid, "changed")
     else:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "Unknown tool: " + name}})
 
@@ -104,8 +141,15 @@ def send(message):
 def read():
     line = sys.stdin.readline()
     if not line:
+        while mode == "stubborn":
+            time.sleep(60)
         sys.exit(0)
     return json.loads(line)
+
+
+if mode == "stubborn":
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 if mode == "forker":

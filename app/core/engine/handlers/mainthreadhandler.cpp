@@ -50,6 +50,8 @@ void MainThreadHandler::start(const HandlerRequest &request)
             // Queued to the proxy's thread; Qt drops it if the proxy is deleted meanwhile.
             QObject::connect(inner, &ToolHandler::finished, proxy,
                              [proxy](const HandlerOutcome &outcome) { Q_EMIT proxy->finished(outcome); });
+            QObject::connect(inner, &ToolHandler::progressed, proxy,
+                             [proxy](const QString &line) { Q_EMIT proxy->progressed(line); });
             inner->start(request);
         },
         Qt::QueuedConnection);

@@ -78,4 +78,8 @@ public:
 
 Q_SIGNALS:
     void finished(const HandlerOutcome &outcome);
+    /// What the attempt says of its progress so far, one line for the step's live view
+    /// (an MCP server's notifications/progress); not journaled. A handler coalesces:
+    /// a few a second at most, however often its work reports.
+    void progressed(const QString &line);
 };

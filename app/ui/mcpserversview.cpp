@@ -1,0 +1,109 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcpserversview.h"
+
+#include "mcp/mcpserverpool.h"
+#include "project/printabletext.h"
+
+#include <QHeaderView>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace {
+
+constexpr int ServerRole = Qt::UserRole + 1;
+/// Characters of a failure shown under its server (the tooltip has up to 4000).
+constexpr qsizetype ReasonChars = 300;
+
+QString stringMember(const nlohmann::json &tool, const char *key)
+{
+    const auto it = tool.find(key);
+    return it != tool.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+QString stateLine(const McpServerStatus &server)
+{
+    QString line = McpServerStatus::stateName(server.state);
+    if (server.state == McpServerStatus::State::Ready)
+        line += McpServersView::tr(" · MCP %1 · %n tool(s)", nullptr, int(server.tools.size()))
+                    .arg(printableText(server.protocolVersion));
+    return line;
+}
+
+} // namespace
+
+McpServersView::McpServersView(QWidget *parent)
+    : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_restart = new QToolButton(this);
+    m_restart->setText(tr("Restart"));
+    m_restart->setToolTip(tr("Stop the selected MCP server and start it again"));
+    m_restart->setEnabled(false);
+    connect(m_restart, &QToolButton::clicked, this, &McpServersView::restartSelected);
+    layout->addWidget(m_restart, 0, Qt::AlignLeft);
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName(QStringLiteral("mcpServers"));
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Server / tool"), tr("State")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    connect(m_tree, &QTreeWidget::itemSelectionChanged, this,
+            [this] { m_restart->setEnabled(!selectedServer().isEmpty()); });
+    layout->addWidget(m_tree);
+}
+
+void McpServersView::setPool(McpServerPool *pool)
+{
+    if (m_pool)
+        m_pool->disconnect(this);
+    m_pool = pool;
+    if (m_pool)
+        connect(m_pool, &McpServerPool::serverChanged, this, &McpServersView::refresh);
+    refresh();
+}
+
+void McpServersView::refresh()
+{
+    const QString selected = selectedServer();
+    m_tree->clear();
+    if (!m_pool)
+        return;
+    for (const McpServerStatus &server : m_pool->servers()) {
+        auto *row = new QTreeWidgetItem(m_tree, {printableText(server.name), stateLine(server)});
+        row->setData(0, ServerRole, server.name);
+        const QString why = printableLines(server.error);
+        if (!why.isEmpty() && server.state != McpServerStatus::State::Ready) {
+            row->setToolTip(1, clippedText(why, 4000));
+            auto *reason = new QTreeWidgetItem(row, {tr("why"), clippedText(why.simplified(), ReasonChars)});
+            reason->setData(0, ServerRole, server.name);
+        }
+        if (!server.toolsChangedNote.isEmpty()) {
+            auto *note = new QTreeWidgetItem(row, {tr("tools"), printableText(server.toolsChangedNote)});
+            note->setData(0, ServerRole, server.name);
+        }
+        for (const nlohmann::json &tool : server.tools) {
+            const QString name = server.name + QStringLiteral("__") + stringMember(tool, "name");
+            auto *item = new QTreeWidgetItem(row, {elidedText(name), printableText(stringMember(tool, "title"))});
+            item->setData(0, ServerRole, server.name);
+        }
+        row->setExpanded(server.state != McpServerStatus::State::Ready || server.tools.size() <= 20);
+        if (server.name == selected)
+            row->setSelected(true);
+    }
+    m_restart->setEnabled(!selectedServer().isEmpty());
+}
+
+QString McpServersView::selectedServer() const
+{
+    const QList<QTreeWidgetItem *> items = m_tree->selectedItems();
+    return items.isEmpty() ? QString() : items.front()->data(0, ServerRole).toString();
+}
+
+void McpServersView::restartSelected()
+{
+    const QString name = selectedServer();
+    if (m_pool && !name.isEmpty())
+        m_pool->restart(name);
+}

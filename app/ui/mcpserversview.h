@@ -1,0 +1,38 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+class McpServerPool;
+class QToolButton;
+class QTreeWidget;
+
+/// The MCP Servers dock (docs/mcp.md "In the window"): one row per server of the
+/// project — its name, its state (ready, starting, failed, …) with the protocol
+/// revision and the number of tools, or why it failed (its stderr tail, under the row
+/// and as tooltip) — and its tools (`SERVER__TOOL`) under it. *Restart* stops the
+/// selected server and starts it again (McpServerPool::restart). It follows the pool
+/// (serverChanged); it only shows, nothing of the project is edited.
+class McpServersView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit McpServersView(QWidget *parent = nullptr);
+
+    /// Shows the servers of `pool` (nullptr: nothing) and follows it.
+    void setPool(McpServerPool *pool);
+    QTreeWidget *tree() const { return m_tree; }
+    QToolButton *restartButton() const { return m_restart; }
+    /// Restarts the server of the selected row (or of the selected tool's row).
+    void restartSelected();
+
+private:
+    void refresh();
+    QString selectedServer() const;
+
+    QPointer<McpServerPool> m_pool;
+    QTreeWidget *m_tree = nullptr;
+    QToolButton *m_restart = nullptr;
+};
