@@ -178,6 +178,14 @@
         <source>The script sees the flag; step mode does not retry the call</source>
         <translation>Das Skript sieht das Kennzeichen; der Schrittmodus wiederholt den Aufruf nicht</translation>
     </message>
+    <message>
+        <source>Send Reply</source>
+        <translation>Antwort senden</translation>
+    </message>
+    <message>
+        <source>Send the text and tool calls above as the model&apos;s reply; the script&apos;s loop goes on</source>
+        <translation>Text und Tool-Aufrufe oben als Antwort des Modells senden; die Schleife des Skripts läuft weiter</translation>
+    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
@@ -1293,6 +1301,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Add an agent script (Python or Node) from a template and open it</source>
         <translation>Ein Agentenskript (Python oder Node) aus einer Vorlage anlegen und öffnen</translation>
     </message>
+    <message>
+        <source>MCP Servers</source>
+        <translation>MCP-Server</translation>
+    </message>
 </context>
 <context>
     <name>ManifestEditor</name>
@@ -1323,6 +1335,13 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Clone %1</source>
         <translation>%1 klonen</translation>
+    </message>
+</context>
+<context>
+    <name>McpCallProgress</name>
+    <message>
+        <source>MCP progress: %1 notification(s), the last: %2</source>
+        <translation>MCP-Fortschritt: %1 Meldung(en), die letzte: %2</translation>
     </message>
 </context>
 <context>
@@ -1370,6 +1389,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>MCP server &apos;%1&apos; lists the tool &apos;%2&apos; more than once; the first is kept</source>
         <translation>MCP-Server &apos;%1&apos; listet das Werkzeug &apos;%2&apos; mehrmals; das erste wird behalten</translation>
     </message>
+    <message>
+        <source>MCP server &apos;%1&apos;: %2</source>
+        <translation>MCP-Server &apos;%1&apos;: %2</translation>
+    </message>
 </context>
 <context>
     <name>McpServerPool</name>
@@ -1412,6 +1435,103 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are</source>
         <translation>HTTP+SSE-Server werden noch nicht unterstützt; stdio- und Streamable-HTTP-Server schon</translation>
+    </message>
+    <message>
+        <source>the server said its tools changed, but tools/list failed: %1</source>
+        <translation>der Server meldete geänderte Tools, aber tools/list schlug fehl: %1</translation>
+    </message>
+    <message>
+        <source>… (%1 in all)</source>
+        <translation>… (%1 insgesamt)</translation>
+    </message>
+    <message>
+        <source>its tools were listed again; none changed</source>
+        <translation>seine Tools wurden neu gelistet; keines hat sich geändert</translation>
+    </message>
+    <message>
+        <source>its tools changed (%1)</source>
+        <translation>seine Tools haben sich geändert (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersView</name>
+    <message numerus="yes">
+        <source> · MCP %1 · %n tool(s)</source>
+        <translation>
+            <numerusform> · MCP %1 · %n Tool</numerusform>
+            <numerusform> · MCP %1 · %n Tools</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>Neu starten</translation>
+    </message>
+    <message>
+        <source>Stop the selected MCP server and start it again</source>
+        <translation>Den gewählten MCP-Server anhalten und neu starten</translation>
+    </message>
+    <message>
+        <source>Server / tool</source>
+        <translation>Server / Tool</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>why</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>tools</source>
+        <translation>Tools</translation>
+    </message>
+</context>
+<context>
+    <name>ModelComposer</name>
+    <message>
+        <source>The model&apos;s answer (a final answer when no tool is called)</source>
+        <translation>Die Antwort des Modells (eine endgültige Antwort, wenn kein Tool aufgerufen wird)</translation>
+    </message>
+    <message>
+        <source>Reply &amp;text:</source>
+        <translation>Antwort&amp;text:</translation>
+    </message>
+    <message>
+        <source>Add Tool &amp;Call</source>
+        <translation>Tool-&amp;Aufruf hinzufügen</translation>
+    </message>
+    <message>
+        <source>The model calls the chosen tool; fill its arguments below</source>
+        <translation>Das Modell ruft das gewählte Tool auf; seine Argumente unten ausfüllen</translation>
+    </message>
+    <message>
+        <source>Call a tool:</source>
+        <translation>Ein Tool aufrufen:</translation>
+    </message>
+    <message>
+        <source>The conversation the model was sent:</source>
+        <translation>Die Unterhaltung, die das Modell erhielt:</translation>
+    </message>
+    <message>
+        <source>(the model was offered no tools)</source>
+        <translation>(dem Modell wurden keine Tools angeboten)</translation>
+    </message>
+    <message>
+        <source>Call %1</source>
+        <translation>Aufruf %1</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Call %1: %2</source>
+        <translation>Aufruf %1: %2</translation>
+    </message>
+    <message>
+        <source>Write the reply text or add a tool call: the model&apos;s turn needs one of them.</source>
+        <translation>Antworttext schreiben oder einen Tool-Aufruf hinzufügen: der Zug des Modells braucht eins davon.</translation>
     </message>
 </context>
 <context>
@@ -1807,6 +1927,14 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Model agent (offline)</source>
+        <translation>Modell-Agent (offline)</translation>
+    </message>
+    <message>
+        <source>The stock agent loop: a scripted mock model calls the exchange-rate tool; script &quot;teacher&quot; lets a person play the model.</source>
+        <translation>Die mitgelieferte Agent-Schleife: ein geskriptetes Mock-Modell ruft das Wechselkurs-Tool auf; das Skript &quot;teacher&quot; lässt eine Person das Modell spielen.</translation>
     </message>
 </context>
 <context>
@@ -3017,6 +3145,26 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Attempt %1: handler output clipped (the notice at its end says how many bytes were dropped)</source>
         <translation>Versuch %1: Ausgabe des Handlers gekürzt (der Hinweis an ihrem Ende sagt, wie viele Bytes wegfielen)</translation>
     </message>
+    <message>
+        <source>Conversation</source>
+        <translation>Unterhaltung</translation>
+    </message>
+    <message>
+        <source>
+
+Tokens: %1 in, %2 out; stop reason: %3</source>
+        <translation>
+
+Tokens: %1 ein, %2 aus; Stoppgrund: %3</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>No reply: %1</source>
+        <translation>Keine Antwort: %1</translation>
+    </message>
 </context>
 <context>
     <name>StepModeActions</name>
@@ -3175,6 +3323,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Hints (declared by the tool, not enforced): %1</source>
         <translation>Hinweise (vom Tool angegeben, nicht erzwungen): %1</translation>
+    </message>
+    <message>
+        <source>Progress: %1</source>
+        <translation>Fortschritt: %1</translation>
     </message>
 </context>
 <context>
