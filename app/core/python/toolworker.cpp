@@ -534,12 +534,12 @@ void ToolWorker::onReadyRead()
 
 void ToolWorker::deliver(qint64 id, const nlohmann::json &reply)
 {
+    m_strayLines = 0; // warned of again after a reply (MaxStrayWarnings between two replies)
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
         return; // cancelled
     ReplyCallback done = std::move(it.value().done);
     m_pending.erase(it);
-    m_strayLines = 0; // warned of again after a reply (MaxStrayWarnings between two replies)
     if (m_restartNote.isEmpty()) {
         done(reply);
         return;
