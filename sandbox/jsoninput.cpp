@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jsoninput.h"
 
+#include <type_traits>
+
 namespace JsonInput {
 
 namespace {
@@ -94,12 +96,46 @@ Problem overLimit(std::string_view text)
     return {};
 }
 
+Problem orderedOverLimit(std::string_view text)
+{
+    if (Problem bound = overLimit(text); bound.limit)
+        return bound;
+    // Depth is at most MaxDepth here: a member count per open object.
+    std::size_t members[MaxDepth + 2] = {};
+    bool isObject[MaxDepth + 2] = {};
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if ((c == '[' || c == '{') && depth <= MaxDepth) {
+            ++depth;
+            isObject[depth] = c == '{';
+            members[depth] = 1;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        } else if (c == ',' && depth > 0 && isObject[depth] && ++members[depth] > MaxOrderedMembers) {
+            return {"an object with more than " + std::to_string(MaxOrderedMembers) + " members", i, true};
+        }
+    }
+    return {};
+}
+
 template<class Json>
 Json read(std::string_view text, Problem *problem)
 {
     Problem found;
     Json value(Json::value_t::discarded);
-    if (Problem bound = overLimit(text); bound.limit) {
+    Problem bound = std::is_same_v<Json, nlohmann::ordered_json> ? orderedOverLimit(text) : overLimit(text);
+    if (bound.limit) {
         found = std::move(bound);
     } else {
         try {
@@ -133,6 +169,9 @@ std::string describe(std::string_view what, const Problem &problem)
         return std::string(what) + " is not valid JSON: " + problem.reason + at;
     if (problem.reason.rfind("nested deeper", 0) == 0)
         return std::string(what) + " is " + problem.reason + at;
+    if (problem.reason.rfind("an object with", 0) == 0)
+        return std::string(what) + " has " + problem.reason + at + "; the studio keeps the order of at most "
+            + std::to_string(MaxOrderedMembers) + " members of one object here";
     return std::string(what) + " has " + problem.reason + at + "; the studio reads at most " + std::to_string(MaxValues)
         + " values of one JSON document: send less, or in parts";
 }

@@ -35,6 +35,12 @@
 namespace JsonInput {
 inline constexpr int MaxDepth = BridgeProtocol::MaxNestingDepth;
 inline constexpr std::size_t MaxValues = BridgeProtocol::MaxValues;
+/// Members of one object in an ordered read (read<nlohmann::ordered_json>): nlohmann's
+/// ordered_map finds a member by a linear search, so parsing an object of n members
+/// costs n²/2 comparisons — one 4 MiB body `{"0":0,"1":0,…}` (~400 000 members) kept
+/// `toolstudio serve`'s Qt thread busy for tens of minutes (attack7). At 1024 members a
+/// 4 MiB document of such objects parses in the time the unordered parse takes.
+inline constexpr std::size_t MaxOrderedMembers = 1024;
 
 /// Why a text was refused: the reason in words ("nested deeper than 128 levels",
 /// "more than 8388608 values", "syntax error while parsing value - invalid literal;
@@ -55,8 +61,12 @@ struct Problem
 /// MaxValues + 1 begins) — or an empty reason. Malformed JSON is left to the parser.
 Problem overLimit(std::string_view text);
 
+/// overLimit() and, for an ordered read, an object with more than MaxOrderedMembers
+/// members (the offset of the comma that starts member MaxOrderedMembers + 1).
+Problem orderedOverLimit(std::string_view text);
+
 /// The one parse of outside JSON: a discarded value when `text` passes a bound of
-/// overLimit() or is not JSON — every nlohmann exception caught, 1e999 included — with
+/// overLimit() (ordered: orderedOverLimit()) or is not JSON — every nlohmann exception caught, 1e999 included — with
 /// the reason and its offset in `problem` (optional; cleared on success). Json is
 /// nlohmann::json or nlohmann::ordered_json (when the order of members matters).
 template<class Json>

@@ -363,6 +363,37 @@ private Q_SLOTS:
         }
     }
 
+    // attack7: a tool writing 5000 lines that are not replies to the channel made 5000
+    // warnings (each built and printed on the GUI thread; a million newlines, a million).
+    // Now ten, then one notice, between two replies; the call still ends as the worker says.
+    void aFloodOfStrayLinesIsWarnedOfTenTimes()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.path() + QStringLiteral("/toolstudio.json"), EmptyManifest);
+        writeFile(dir.path() + QStringLiteral("/tools/flooder.py"),
+                  "import os, stat\n\n"
+                  "class Tools:\n"
+                  "    def flood(self) -> str:\n"
+                  "        \"\"\"Writes 5000 lines [1] to every pipe past stderr.\"\"\"\n"
+                  "        for fd in range(3, 64):\n"
+                  "            try:\n"
+                  "                if stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+                  "                    os.write(fd, b'[1]\\n' * 5000)\n"
+                  "            except OSError:\n"
+                  "                pass\n"
+                  "        return 'flooded'\n");
+        const QRegularExpression stray(QStringLiteral("^tool worker: a line on its protocol channel is not a reply"));
+        for (int i = 0; i < ToolWorker::MaxStrayWarnings; ++i)
+            QTest::ignoreMessage(QtWarningMsg, stray);
+        QTest::ignoreMessage(QtWarningMsg,
+                             "tool worker: more lines on its protocol channel are not replies; they are "
+                             "dropped without a warning until the next reply");
+        QTest::failOnWarning(stray);
+        const HandlerOutcome outcome = attempt(dir.path(), QStringLiteral("flood"), json::object());
+        QVERIFY2(outcome.ok, outcome.error.message.c_str());
+        QCOMPARE(QByteArray::fromStdString(outcome.result.dump()), QByteArray("\"flooded\""));
+    }
+
     // The same at load: a tool file that writes a last line of its own after the worker's
     // description (atexit, through a descriptor it kept) gets a load problem, not an abort.
     void aForgedDescriptionIsALoadProblem()

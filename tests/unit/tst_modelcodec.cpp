@@ -247,6 +247,27 @@ private Q_SLOTS:
                                           "'usage':{'input_tokens':0,'output_tokens':0}}")));
     }
 
+    // attack7: usage beyond 2^63 (an unsigned number) wrapped below 0 and counted as 0
+    // tokens; now the largest count, as any count past an int. Negative counts are 0.
+    void hugeUsageIsTheLargestCountNotZero()
+    {
+        QString error;
+        const auto openai = OpenAIChatCodec::parseReply(
+            J("{'choices': [{'message': {'role': 'assistant', 'content': 'x'}}], 'usage': {'prompt_tokens': "
+              "18446744073709551615, 'completion_tokens': 9223372036854775808}}"),
+            &error);
+        QVERIFY2(openai, qPrintable(error));
+        QCOMPARE(openai->inputTokens, std::numeric_limits<int>::max());
+        QCOMPARE(openai->outputTokens, std::numeric_limits<int>::max());
+        const auto anthropic = AnthropicCodec::parseReply(
+            J("{'type': 'message', 'role': 'assistant', 'content': [{'type': 'text', 'text': 'x'}], 'stop_reason': "
+              "'end_turn', 'usage': {'input_tokens': 18446744073709551615, 'output_tokens': -5}}"),
+            &error);
+        QVERIFY2(anthropic, qPrintable(error));
+        QCOMPARE(anthropic->inputTokens, std::numeric_limits<int>::max());
+        QCOMPARE(anthropic->outputTokens, 0);
+    }
+
     void anthropicReply()
     {
         QString error;

@@ -14,6 +14,9 @@ int tokens(const json &usage, const char *key)
 {
     if (!usage.is_object() || !usage.contains(key) || !usage[key].is_number_integer())
         return 0;
+    // Unsigned first: get<qint64> of 2^63 .. 2^64-1 wrapped below 0, counted as 0 tokens (attack7).
+    if (usage[key].is_number_unsigned())
+        return int(qMin<quint64>(usage[key].get<quint64>(), quint64(std::numeric_limits<int>::max())));
     const auto value = usage[key].get<qint64>();
     return value < 0 ? 0 : int(qMin<qint64>(value, std::numeric_limits<int>::max()));
 }

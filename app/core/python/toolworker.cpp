@@ -305,6 +305,7 @@ bool ToolWorker::ensureStarted(QString *error)
     m_process = process;
     m_buffer.clear();
     m_stderrTail.clear();
+    m_strayLines = 0;
     m_stopping = false;
     m_startedSecrets = secretsFingerprint();
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
@@ -488,6 +489,16 @@ void ToolWorker::onReadyRead()
         if (!wrong.isEmpty()) {
             // The worker keeps fd 1 away from its channel (toolworker.py _protocol_channel),
             // so this is a tool writing to the channel's own descriptor or a broken worker.
+            // A warning for the first MaxStrayWarnings lines between two replies, then one
+            // notice: a tool writing a million newlines there made a million warnings, each
+            // built and printed on the GUI thread (attack7).
+            if (++m_strayLines > MaxStrayWarnings) {
+                if (m_strayLines == MaxStrayWarnings + 1)
+                    qWarning(
+                        "tool worker: more lines on its protocol channel are not replies; they are dropped without a "
+                        "warning until the next reply");
+                continue;
+            }
             QStringList running;
             for (const Pending &pending : std::as_const(m_pending))
                 running << QString::fromStdString(pending.tool);
@@ -523,6 +534,7 @@ void ToolWorker::onReadyRead()
 
 void ToolWorker::deliver(qint64 id, const nlohmann::json &reply)
 {
+    m_strayLines = 0; // warned of again after a reply (MaxStrayWarnings between two replies)
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
         return; // cancelled

@@ -62,6 +62,9 @@ public:
     /// (and then parsing it). A Python tool's result cannot reach a reply_bytes larger
     /// than this.
     static constexpr qsizetype MaxReplyLineBytes = 64 * 1024 * 1024;
+    /// Lines on the protocol channel that are not replies: warned of one by one up to
+    /// this many between two replies, then one notice (a tool may write any number).
+    static constexpr int MaxStrayWarnings = 10;
     /// What cancel() does, for a timeout's or Stop's message.
     static QString cancelReport()
     {
@@ -133,6 +136,7 @@ private:
     QProcess *m_process = nullptr;
     QByteArray m_buffer;
     QByteArray m_stderrTail;
+    int m_strayLines = 0; ///< lines on the channel that were not replies since the last reply
     struct Pending
     {
         ReplyCallback done;
