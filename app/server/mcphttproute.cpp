@@ -13,6 +13,8 @@ using nlohmann::json;
 namespace {
 
 constexpr const char *SessionHeader = "Mcp-Session-Id";
+/// JSON-RPC's implementation-defined server error: too many calls running.
+constexpr std::int64_t ServerBusy = -32000;
 
 /// A JSON-RPC error body (id null) for an HTTP-level refusal.
 json rpcError(std::int64_t code, const std::string &message)
@@ -108,6 +110,26 @@ bool McpHttpRoute::makeRoom()
     return true;
 }
 
+bool McpHttpRoute::refusedAsBusy(const std::string &body, const HttpResponder &responder) const
+{
+    std::size_t running = 0;
+    for (const auto &[id, entry] : m_sessions)
+        running += entry.session->inFlight();
+    if (running < MaxRunningCalls)
+        return false;
+    const JsonRpcDecoded decoded = JsonRpc::decode(body);
+    if (!decoded.message || decoded.message->kind != JsonRpcMessage::Kind::Request
+        || decoded.message->method != "tools/call")
+        return false;
+    JsonRpcError error;
+    error.code = ServerBusy;
+    error.message = std::to_string(running)
+        + " tool calls over HTTP are running, the most this server holds at once (each holds one of its "
+          "threads); nothing was run: retry when one has ended, or use stdio (toolstudio serve --mcp-stdio)";
+    responder.send(200, JsonRpcMessage::errorFor(decoded.message->id, error).toJson());
+    return true;
+}
+
 void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &responder)
 {
     const std::string version = request.header("mcp-protocol-version");
@@ -160,7 +182,7 @@ void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &respond
         return;
     }
     McpServerSession *session = sessionFor(request, responder);
-    if (!session)
+    if (!session || refusedAsBusy(request.body, responder))
         return;
     session->receive(request.body, answer(std::string()));
 }

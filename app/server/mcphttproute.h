@@ -22,11 +22,16 @@ class McpServerSession;
 /// ended: 404); `DELETE /mcp` ends the session; `GET /mcp` is 405 (no server-initiated
 /// stream). The Host, Origin and token checks are HttpServer's, as for every route.
 /// At most MaxSessions sessions live at once: a new one ends the longest idle session
-/// without calls running, or is refused (503).
+/// without calls running, or is refused (503). A tools/call holds one of the server's
+/// HTTP threads until its reply (a manual tool: until a person answers); at most
+/// MaxRunningCalls run at once over all sessions, so threads stay free for the other
+/// routes (the answer to a waiting call among them): past it, -32000 and nothing runs.
 class McpHttpRoute : public QObject
 {
 public:
     static constexpr int MaxSessions = 64;
+    /// Half of cpp-httplib's smallest thread pool (max(8, cores - 1)).
+    static constexpr std::size_t MaxRunningCalls = 4;
 
     explicit McpHttpRoute(const Project &project, QObject *parent = nullptr);
     ~McpHttpRoute() override;
@@ -45,6 +50,8 @@ private:
     /// The session the request names, or nullptr after answering the error.
     McpServerSession *sessionFor(const HttpRequest &request, const HttpResponder &responder);
     bool makeRoom();
+    /// True (after answering) when `body` is a tools/call and MaxRunningCalls run.
+    bool refusedAsBusy(const std::string &body, const HttpResponder &responder) const;
 
     Project m_project;
     std::map<std::string, Entry> m_sessions; ///< by Mcp-Session-Id

@@ -19,6 +19,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using nlohmann::json;
 
 namespace {
@@ -244,9 +251,11 @@ private Q_SLOTS:
     void stdioBadInput();
     void stdioToolErrors();
     void stdioClientLeavesMidCall();
+    void stdioClientNotReading();
     void httpSessions();
     void httpRefusals();
     void httpTwoClientsOneSession();
+    void httpRunningCallsCapped();
     void sdkClientOverStdio();
     void sdkClientOverHttp();
 };
@@ -404,6 +413,57 @@ void TestMcpServer::stdioClientLeavesMidCall()
     QCOMPARE(dumped(all[0]["kind"]), QStringLiteral("\"served\""));
 }
 
+// A client that sends and does not read: the replies no longer fit the pipe. A
+// blocking write stopped the studio (SIGTERM too: it is taken through a signalfd);
+// now the replies wait and later messages are still served.
+void TestMcpServer::stdioClientNotReading()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    const QByteArray fifo = QFile::encodeName(dir.path() + QStringLiteral("/stdout.fifo"));
+    QCOMPARE(::mkfifo(fifo.constData(), 0600), 0);
+    const int reader = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    QVERIFY(reader >= 0);
+    StdioServer server;
+    server.process.setStandardOutputFile(QString::fromLocal8Bit(fifo));
+    QVERIFY(server.start(dir.path()));
+    QByteArray input = InitializeBody + '\n';
+    for (int id = 1; id <= 4000; ++id) // ~150 KB of replies, a pipe holds 64 KiB
+        input += R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id) + R"(,"method":"ping"}
+)";
+    input += QByteArray::fromStdString(call(9999, "add", {{"a", 2}, {"b", 3}}).dump()) + '\n';
+    server.process.write(input);
+    // The call after the pings is served while nobody reads.
+    QElapsedTimer clock;
+    clock.start();
+    json all;
+    while (clock.elapsed() < 60000) {
+        all = runs(dir.path());
+        if (all.is_array() && !all.empty() && all[0].value("steps", 0) == 1)
+            break;
+        QTest::qWait(200);
+    }
+    QVERIFY2(all.is_array() && !all.empty(), "no run: the call after the pings was not read");
+    QCOMPARE(all[0].value("steps", 0), 1);
+    // Every reply is then read, in order, the call's last.
+    QByteArray out;
+    clock.restart();
+    while (!out.contains(R"("id":9999)") && clock.elapsed() < 30000) {
+        char buffer[65536];
+        const ssize_t got = ::read(reader, buffer, sizeof buffer);
+        if (got > 0)
+            out.append(buffer, got);
+        else
+            QTest::qWait(50);
+    }
+    ::close(reader);
+    const QList<QByteArray> lines = out.trimmed().split('\n');
+    QCOMPARE(lines.size(), qsizetype(4002));
+    QCOMPARE(lines[4000], QByteArray(R"({"jsonrpc":"2.0","id":4000,"result":{}})"));
+    QCOMPARE(dumped(json::parse(lines[4001].toStdString())["result"]["structuredContent"]),
+             QStringLiteral("{\"sum\":5}"));
+}
+
 void TestMcpServer::httpSessions()
 {
     QTemporaryDir dir;
@@ -534,6 +594,72 @@ void TestMcpServer::httpTwoClientsOneSession()
     QVERIFY(clientA.waitForFinished(30000));
     const json replyA = json::parse(clientA.readAllStandardOutput().toStdString(), nullptr, false);
     QCOMPARE(dumped(replyA["result"]["content"][0]["text"]), QStringLiteral("\"approved\""));
+}
+
+// Eight manual calls would hold every thread of the HTTP server (max(8, cores - 1))
+// until a person answered, and `toolstudio answer` goes through that server: nobody
+// could answer. At most four run; the others are refused at once and the server stays
+// reachable.
+void TestMcpServer::httpRunningCallsCapped()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
+    QCOMPARE(init.status, 200);
+    std::vector<std::unique_ptr<QProcess>> clients;
+    auto callApprove = [&](int id) {
+        auto client = std::make_unique<QProcess>();
+        client->start(QStringLiteral("curl"),
+                      {QStringLiteral("-s"), QStringLiteral("-m"), QStringLiteral("120"), QStringLiteral("-H"),
+                       QStringLiteral("Content-Type: application/json"), QStringLiteral("-H"),
+                       QStringLiteral("Mcp-Session-Id: ") + init.session, QStringLiteral("-d"),
+                       QStringLiteral(R"({"jsonrpc":"2.0","id":%1,"method":"tools/call","params":{"name":"approve",)"
+                                      R"("arguments":{"item":"x"}}})")
+                           .arg(id),
+                       server.url("/mcp")});
+        QVERIFY(client->waitForStarted());
+        clients.push_back(std::move(client));
+    };
+    QString run;
+    for (int id = 1; id <= 4; ++id) {
+        callApprove(id);
+        // Wait until the call is a step waiting for a person.
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 30000) {
+            const json all = runs(dir.path());
+            if (all.is_array() && !all.empty() && all[0].value("steps", 0) == id) {
+                run = text(all[0]["id"]);
+                break;
+            }
+            QTest::qWait(100);
+        }
+    }
+    QVERIFY(!run.isEmpty());
+    for (int id = 5; id <= 8; ++id) {
+        callApprove(id);
+        QVERIFY(clients.back()->waitForFinished(30000));
+        const json refused = json::parse(clients.back()->readAllStandardOutput().toStdString(), nullptr, false);
+        QCOMPARE(dumped(refused["id"]), QString::number(id));
+        QCOMPARE(dumped(refused["error"]["code"]), QStringLiteral("-32000"));
+        QVERIFY(refused["error"]["message"].get<std::string>().rfind(
+                    "4 tool calls over HTTP are running, the most this server holds at once", 0)
+                == 0);
+    }
+    QCOMPARE(runs(dir.path())[0].value("steps", 0), 4);
+    // The server still answers: a person answers the four calls through it.
+    for (int id = 1; id <= 4; ++id) {
+        const CommandResult answered
+            = toolstudio({QStringLiteral("answer"), dir.path(), run, QStringLiteral("mcp-%1").arg(id),
+                          QStringLiteral("--result"), QStringLiteral("\"approved\"")});
+        QVERIFY2(answered.exitCode == 0, answered.err.constData());
+        QVERIFY(clients[std::size_t(id - 1)]->waitForFinished(30000));
+        const json reply
+            = json::parse(clients[std::size_t(id - 1)]->readAllStandardOutput().toStdString(), nullptr, false);
+        QCOMPARE(dumped(reply["result"]["content"][0]["text"]), QStringLiteral("\"approved\""));
+    }
 }
 
 void TestMcpServer::sdkClientOverStdio()
