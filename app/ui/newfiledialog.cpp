@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "newfiledialog.h"
 
+#include "exchange/typings.h"
 #include "project/project.h"
 
 #include <QComboBox>
@@ -15,25 +16,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QVBoxLayout>
-
-namespace {
-
-bool isPythonKeyword(const QString &name)
-{
-    static const QStringList keywords
-        = {QStringLiteral("False"),   QStringLiteral("None"),     QStringLiteral("True"),     QStringLiteral("and"),
-           QStringLiteral("as"),      QStringLiteral("assert"),   QStringLiteral("async"),    QStringLiteral("await"),
-           QStringLiteral("break"),   QStringLiteral("class"),    QStringLiteral("continue"), QStringLiteral("def"),
-           QStringLiteral("del"),     QStringLiteral("elif"),     QStringLiteral("else"),     QStringLiteral("except"),
-           QStringLiteral("finally"), QStringLiteral("for"),      QStringLiteral("from"),     QStringLiteral("global"),
-           QStringLiteral("if"),      QStringLiteral("import"),   QStringLiteral("in"),       QStringLiteral("is"),
-           QStringLiteral("lambda"),  QStringLiteral("nonlocal"), QStringLiteral("not"),      QStringLiteral("or"),
-           QStringLiteral("pass"),    QStringLiteral("raise"),    QStringLiteral("return"),   QStringLiteral("try"),
-           QStringLiteral("while"),   QStringLiteral("with"),     QStringLiteral("yield")};
-    return keywords.contains(name);
-}
-
-} // namespace
 
 NewFileDialog::NewFileDialog(Kind kind, const Project *project, ManifestEdit editManifest, QWidget *parent)
     : QDialog(parent)
@@ -123,7 +105,7 @@ QString NewFileDialog::refusal(const QString &name, const QString &path) const
                           "letter or _ (for example %2)."))
             .arg(name, suggestion);
     }
-    if (tool && Language(m_language->currentData().toInt()) == Language::Python && isPythonKeyword(name))
+    if (tool && Language(m_language->currentData().toInt()) == Language::Python && Typings::isPythonKeyword(name))
         return tr("'%1' is a Python keyword, so it cannot name a tool. Choose another name.").arg(name);
     if (m_kind == Kind::Tool && m_project->tool(name))
         return tr("The project has a tool named %1 already. Choose another name.").arg(name);

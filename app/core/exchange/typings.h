@@ -27,6 +27,11 @@ class Project;
 /// without `output_schema` returns `Any` / `Promise<unknown>`.
 namespace Typings {
 
+/// Whether `name` is one of Python's keywords (`class`, `def`, `None`, …).
+bool isPythonKeyword(const QString &name);
+/// Whether `name` is an ASCII Python identifier that is not a keyword.
+bool isPythonIdentifier(const QString &name);
+
 /// The text of `toolstudio.pyi` for `tools` (in that order).
 QString python(const std::vector<Tool> &tools, const QString &projectName);
 /// The text of `toolstudio.d.ts` for `tools`.
