@@ -132,7 +132,7 @@ private Q_SLOTS:
             if (action->data().toString() == QLatin1String("exchange-rate"))
                 exchange = action;
         QVERIFY(exchange);
-        QCOMPARE(examples->actions().size(), 5); // every template but "empty"
+        QCOMPARE(examples->actions().size(), 6); // every template but "empty"
         exchange->trigger();
         auto *dialog = m_window->findChild<NewProjectDialog *>(QStringLiteral("newProjectDialog"));
         QVERIFY(dialog);

@@ -38,13 +38,13 @@ void TestMcpServersView::serversWithStateToolsAndRestart()
     McpServersView view;
     view.setPool(pool);
     QTreeWidget *tree = view.tree();
-    QCOMPARE(tree->topLevelItemCount(), 2);
-    QTreeWidgetItem *fake = tree->topLevelItem(0);
+    QCOMPARE(tree->topLevelItemCount(), 2); // by name, as the pool keeps them
+    QTreeWidgetItem *fake = tree->topLevelItem(1);
     QCOMPARE(fake->text(0), QStringLiteral("fake"));
     QCOMPARE(fake->text(1), QStringLiteral("ready · MCP 2025-06-18 · 5 tool(s)"));
     QCOMPARE(fake->childCount(), 5);
     QCOMPARE(fake->child(0)->text(0), QStringLiteral("fake__tool-0"));
-    QTreeWidgetItem *broken = tree->topLevelItem(1);
+    QTreeWidgetItem *broken = tree->topLevelItem(0);
     QCOMPARE(broken->text(0), QStringLiteral("broken"));
     QCOMPARE(broken->text(1), QStringLiteral("failed"));
     QCOMPARE(broken->childCount(), 1);
@@ -54,7 +54,7 @@ void TestMcpServersView::serversWithStateToolsAndRestart()
     // Restart: nothing selected, nothing to restart; the fake server selected, it is
     // stopped, started again and listed again.
     QVERIFY(!view.restartButton()->isEnabled());
-    tree->topLevelItem(0)->setSelected(true);
+    tree->topLevelItem(1)->setSelected(true);
     QVERIFY(view.restartButton()->isEnabled());
     QStringList states;
     connect(pool, &McpServerPool::serverChanged, this, [&states, pool](const QString &name) {
@@ -63,8 +63,8 @@ void TestMcpServersView::serversWithStateToolsAndRestart()
     });
     view.restartButton()->click();
     QTRY_COMPARE_WITH_TIMEOUT(states, QStringList({QStringLiteral("starting"), QStringLiteral("ready")}), 30000);
-    QCOMPARE(tree->topLevelItem(0)->text(1), QStringLiteral("ready · MCP 2025-06-18 · 5 tool(s)"));
-    QVERIFY(tree->topLevelItem(0)->isSelected());
+    QCOMPARE(tree->topLevelItem(1)->text(1), QStringLiteral("ready · MCP 2025-06-18 · 5 tool(s)"));
+    QVERIFY(tree->topLevelItem(1)->isSelected());
 }
 
 QTEST_MAIN(TestMcpServersView)

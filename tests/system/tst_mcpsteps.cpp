@@ -193,7 +193,7 @@ void TestMcpSteps::fakeServerCallsAsSteps()
             // (MainThreadHandler), which words the cancel without the request's number.
             QStringLiteral("fake__hang timeout True 2 attempt 2 timed out after 3 s (attempt_timeout_seconds = 3); "
                            "notifications/cancelled sent to the tool's MCP server"),
-            QStringLiteral("fake__calls {\"content\": [{\"text\": \"{\\\"calls\\\": 5, \\\"cancelled\\\": [8, 9]}\", "
+            QStringLiteral("fake__calls {\"content\": [{\"text\": \"{\\\"calls\\\": 5, \\\"cancelled\\\": [10, 11]}\", "
                            "\"type\": \"text\"}]}"),
             QString(),
         }));

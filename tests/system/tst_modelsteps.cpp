@@ -346,7 +346,7 @@ private Q_SLOTS:
         const QByteArray out = scriptStdout(run.out);
         const QList<QByteArray> lines = out.split('\n');
         QCOMPARE(lines.size(), 3);
-        QVERIFY2(lines[0].startsWith("request_too_large the request to model local is 4000"), out.constData());
+        QVERIFY2(lines[0].startsWith("request_too_large the request to model local is 400111 bytes"), out.constData());
         QVERIFY2(lines[0].endsWith(" bytes on the bridge; the limit is 1000 bytes (limits.model_request_bytes), so "
                                    "it was not read"),
                  out.constData());
