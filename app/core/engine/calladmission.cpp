@@ -88,6 +88,21 @@ void CallAdmission::refuse(Step step, ErrorCode code, const QString &message, nl
         Q_EMIT s.q->replyReady(id, BridgeProtocol::encodeError(id, error.toBridge()));
 }
 
+bool CallAdmission::refusedAsStoppedOrReused(Step &step)
+{
+    if (s.cancelled) {
+        refuse(std::move(step), ErrorCode::Cancelled, QStringLiteral("the run was stopped"));
+        return true;
+    }
+    if (s.openByCallId.contains(step.callId)) {
+        refuse(std::move(step), ErrorCode::ProtocolError,
+               QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId)),
+               nlohmann::json::object(), false);
+        return true;
+    }
+    return false;
+}
+
 void CallAdmission::submitCall(const BridgeCall &call)
 {
     if (call.kind == BridgeCall::Kind::Model) {
@@ -122,16 +137,8 @@ void CallAdmission::submitCall(const BridgeCall &call)
     }
     ++s.callCount;
 
-    if (s.cancelled) {
-        refuse(std::move(step), ErrorCode::Cancelled, QStringLiteral("the run was stopped"));
+    if (refusedAsStoppedOrReused(step))
         return;
-    }
-    if (s.openByCallId.contains(step.callId)) {
-        refuse(std::move(step), ErrorCode::ProtocolError,
-               QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId)),
-               nlohmann::json::object(), false);
-        return;
-    }
     // 0. a line over the bridge's bound, answered by the id in its prefix (its
     // arguments were never read, so nothing else can be checked)
     if (call.oversizedLineBytes > 0) {
@@ -276,16 +283,8 @@ void CallAdmission::submitModel(const BridgeCall &call)
     step.callId = QString::fromStdString(call.id);
     step.queuedAt = now();
     const auto refusal = s.models->admit(call, step);
-    if (s.cancelled) {
-        refuse(std::move(step), ErrorCode::Cancelled, QStringLiteral("the run was stopped"));
+    if (refusedAsStoppedOrReused(step))
         return;
-    }
-    if (s.openByCallId.contains(step.callId)) {
-        refuse(std::move(step), ErrorCode::ProtocolError,
-               QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId)),
-               nlohmann::json::object(), false);
-        return;
-    }
     if (refusal) {
         refuse(std::move(step), refusal->code, refusal->message);
         return;

@@ -43,6 +43,9 @@ public:
 private:
     /// The refusal of a call past the budget once its step is recorded: a reply, a count.
     void refusePastBudget(const BridgeCall &call);
+    /// Refuses `step` (moved from) when the run was stopped or its call id is in use by
+    /// an unfinished call; false when neither.
+    bool refusedAsStoppedOrReused(Step &step);
 
     StepEngineState &s;
     // By tool: pointers into the project, which never changes (no name conversion per call).
