@@ -308,14 +308,25 @@ private Q_SLOTS:
                      .arg(QUrl(m_base).port()));
         QCOMPARE(lastRequest().dump(), before.dump());
 
-        // Bound to both: sent again. A new value clears the binding.
+        // Another port of the same host counts as another host too. Bound to both: sent
+        // again. (A second fake server, not "localhost": a fresh Debian root has no
+        // /etc/hosts, so no name but an address resolves there.)
+        FakeModelServer other;
+        const QString started = other.start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        const QString otherHost
+            = QUrl(other.base()).host() + QLatin1Char(':') + QString::number(QUrl(other.base()).port());
+        config.baseUrl = other.base() + QStringLiteral("/ok");
+        result = ask(config, Secrets::load(m_project.path()));
+        QVERIFY(!result.reply);
+        QCOMPARE(result.error.code, QStringLiteral("secret_not_for_host"));
+        QCOMPARE(other.get(QStringLiteral("/count")).dump(), std::string("{\"count\":0}"));
         store = Secrets::load(m_project.path());
-        store.setHosts(QStringLiteral("BOUND_KEY"),
-                       store.hosts(QStringLiteral("BOUND_KEY"))
-                           + QStringList{QStringLiteral("LOCALHOST:%1").arg(QUrl(m_base).port())});
+        store.setHosts(QStringLiteral("BOUND_KEY"), store.hosts(QStringLiteral("BOUND_KEY")) + QStringList{otherHost});
         QVERIFY(store.save());
         result = ask(config, Secrets::load(m_project.path()));
         QVERIFY2(result.reply, qPrintable(result.error.message));
+        QCOMPARE(other.get(QStringLiteral("/count")).dump(), std::string("{\"count\":1}"));
         QVERIFY(store.set(QStringLiteral("BOUND_KEY"), QStringLiteral("another-key-9012")));
         QCOMPARE(store.hosts(QStringLiteral("BOUND_KEY")), QStringList());
     }
