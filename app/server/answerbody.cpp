@@ -17,13 +17,11 @@ QString fromUtf8(const std::string &text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-/// A name or value from the body, as a problem quotes it: its start only (a 4 MiB key
-/// was echoed whole into the reply, attack9), control characters escaped. The bytes are
-/// cut first: only the start is decoded.
+/// A name or value from the body, as a problem quotes it: its start only (a 1 MiB key
+/// was echoed whole into the reply, attack9), control characters escaped.
 QString quoted(const std::string &text)
 {
-    const std::size_t head = std::min<std::size_t>(text.size(), std::size_t(AnswerBody::QuotedChars) * 4);
-    return printableText(elidedText(fromUtf8(text.substr(0, head)), AnswerBody::QuotedChars));
+    return elidedText(fromUtf8(text), AnswerBody::QuotedChars);
 }
 
 } // namespace
@@ -73,7 +71,7 @@ std::optional<ManualAnswer> read(const std::string &body, const QString &callId,
     }
     if (fromUtf8(id->get<std::string>()) != callId) {
         *problem = QStringLiteral("\"id\" is '%1' but the path names call '%2'")
-                       .arg(quoted(id->get<std::string>()), printableText(elidedText(callId, QuotedChars)));
+                       .arg(quoted(id->get<std::string>()), elidedText(callId, QuotedChars));
         return std::nullopt;
     }
     *attempt = 0;

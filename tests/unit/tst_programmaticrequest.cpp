@@ -140,13 +140,16 @@ private Q_SLOTS:
         const QByteArray big(1 << 20, 'k');
         QTest::newRow("1 MiB member name")
             << QByteArray("{\"type\": \"tool.result\", \"id\": \"c1\", \"" + big + "\": 1}")
-            << QStringLiteral("unknown member \"%1\u2026\" in a tool.result (members: type, id, attempt, result)")
-                   .arg(QString(AnswerBody::QuotedChars - 1, u'k'))
+            << QStringLiteral("unknown member \"%1\u2026 (%2 bytes dropped)\" in a tool.result (members: type, id, "
+                              "attempt, result)")
+                   .arg(QString(AnswerBody::QuotedChars, u'k'))
+                   .arg((1 << 20) - AnswerBody::QuotedChars)
             << 0;
         QTest::newRow("1 MiB id with a control character")
             << QByteArray("{\"type\": \"tool.result\", \"id\": \"\\u001b[2J" + big + "\", \"result\": 1}")
-            << QStringLiteral("\"id\" is '\\u001b[2J%1\u2026' but the path names call 'c1'")
-                   .arg(QString(AnswerBody::QuotedChars - 6, u'k'))
+            << QStringLiteral("\"id\" is '\\u001b[2J%1\u2026 (%2 bytes dropped)' but the path names call 'c1'")
+                   .arg(QString(AnswerBody::QuotedChars - 4, u'k'))
+                   .arg((1 << 20) - AnswerBody::QuotedChars + 4)
             << 0;
         QTest::newRow("attempt 2^64-1") << QByteArray(
             "{\"type\": \"tool.result\", \"id\": \"c1\", \"attempt\": 18446744073709551615, "
@@ -165,7 +168,7 @@ private Q_SLOTS:
             << QString() << 2;
         QTest::newRow("nested 200 deep") << QByteArray(
             "{\"type\": \"tool.result\", \"id\": \"c1\", \"result\": " + QByteArray(200, '[') + QByteArray(200, ']')
-            + "}") << QStringLiteral("the body is not valid JSON: nested deeper than 128 levels (byte offset 166)")
+            + "}") << QStringLiteral("the body is not valid JSON: nested deeper than 128 levels (byte offset 173)")
                                          << 0;
     }
     void answerBodies()
