@@ -233,6 +233,7 @@ test)
             "fuzz_jsonrpc corpus_jsonrpc $((seconds / 3))"
             "fuzz_modelreply corpus_modelreply $((seconds / 3))"
             "fuzz_httpbody corpus_httpbody $((seconds / 3))"
+            "fuzz_answerbody corpus_answerbody $((seconds / 3))"
         )
         targets=()
         for entry in "${fuzzers[@]}"; do targets+=("${entry%% *}"); done

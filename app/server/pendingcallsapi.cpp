@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pendingcallsapi.h"
 
+#include "answerbody.h"
 #include "exchange/traceexport.h"
 #include "httpserver.h"
 #include "journal/journal.h"
-#include "jsoninput.h"
 #include "pendinganswerintake.h"
 
 #include <QDir>
@@ -33,87 +33,6 @@ int refusalStatus(PendingAnswerIntake::Refusal refusal)
 QString fromUtf8(const std::string &text)
 {
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-/// The answer a POST body describes, or "" in `*problem` naming what is wrong.
-std::optional<ManualAnswer> readAnswer(const std::string &body, const QString &callId, int *attempt, QString *problem)
-{
-    JsonInput::Problem parseProblem;
-    const nlohmann::json json = JsonInput::read<nlohmann::json>(body, &parseProblem);
-    if (json.is_discarded()) {
-        *problem = QStringLiteral("the body is not valid JSON: %1").arg(fromUtf8(parseProblem.reason));
-        if (parseProblem.byte != std::string_view::npos)
-            *problem += QStringLiteral(" (byte offset %1)").arg(parseProblem.byte);
-        return std::nullopt;
-    }
-    if (!json.is_object()) {
-        *problem = QStringLiteral("the body must be a JSON object {\"type\": \"tool.result\" | \"tool.error\", …}");
-        return std::nullopt;
-    }
-    const auto type = json.find("type");
-    if (type == json.end() || !type->is_string() || (*type != "tool.result" && *type != "tool.error")) {
-        *problem = QStringLiteral("\"type\" must be \"tool.result\" or \"tool.error\"");
-        return std::nullopt;
-    }
-    const bool isError = *type == "tool.error";
-    const std::vector<std::string> allowed = isError
-        ? std::vector<std::string>{"type", "id", "attempt", "error", "retryable"}
-        : std::vector<std::string>{"type", "id", "attempt", "result"};
-    for (const auto &[key, value] : json.items())
-        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-            *problem = QStringLiteral("unknown member \"%1\" in a %2 (members: %3)")
-                           .arg(fromUtf8(key), fromUtf8(type->get<std::string>()),
-                                QStringList([&] {
-                                    QStringList names;
-                                    for (const std::string &name : allowed)
-                                        names << fromUtf8(name);
-                                    return names;
-                                }())
-                                    .join(QStringLiteral(", ")));
-            return std::nullopt;
-        }
-    const auto id = json.find("id");
-    if (id == json.end() || !id->is_string()) {
-        *problem = QStringLiteral("\"id\" (the call id, a string) is required");
-        return std::nullopt;
-    }
-    if (fromUtf8(id->get<std::string>()) != callId) {
-        *problem = QStringLiteral("\"id\" is '%1' but the path names call '%2'")
-                       .arg(fromUtf8(id->get<std::string>()), callId);
-        return std::nullopt;
-    }
-    *attempt = 0;
-    if (const auto given = json.find("attempt"); given != json.end()) {
-        if (!given->is_number_integer() || given->get<long long>() < 1 || given->get<long long>() > 1000000) {
-            *problem = QStringLiteral("\"attempt\" must be a whole number from 1 (the attempt answered)");
-            return std::nullopt;
-        }
-        *attempt = int(given->get<long long>());
-    }
-    ManualAnswer answer;
-    if (!isError) {
-        const auto result = json.find("result");
-        if (result == json.end()) {
-            *problem = QStringLiteral("a tool.result needs \"result\" (any JSON value)");
-            return std::nullopt;
-        }
-        answer.result = *result;
-        return answer;
-    }
-    const auto error = json.find("error");
-    if (error == json.end() || !error->is_string() || error->get<std::string>().empty()) {
-        *problem = QStringLiteral("a tool.error needs \"error\", the message (a non-empty string)");
-        return std::nullopt;
-    }
-    const auto retryable = json.find("retryable");
-    if (retryable != json.end() && !retryable->is_boolean()) {
-        *problem = QStringLiteral("\"retryable\" must be true or false");
-        return std::nullopt;
-    }
-    answer.isError = true;
-    answer.message = fromUtf8(error->get<std::string>());
-    answer.retryable = retryable != json.end() && retryable->get<bool>();
-    return answer;
 }
 
 } // namespace
@@ -213,7 +132,7 @@ void PendingCallsApi::answerCall(const HttpRequest &request, const HttpResponder
     pending.runId = fromUtf8(request.captures.at(0));
     pending.callId = fromUtf8(request.captures.at(1));
     QString problem;
-    const auto answer = readAnswer(request.body, pending.callId, &pending.attempt, &problem);
+    const auto answer = AnswerBody::read(request.body, pending.callId, &pending.attempt, &problem);
     if (!answer)
         return responder.fail(400, "bad_request", problem);
     pending.answer = *answer;

@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <memory>
 #include <optional>
 
 using nlohmann::json;
@@ -66,8 +68,14 @@ private Q_SLOTS:
     void badReplies_data();
     void badReplies();
     void sseReader();
+    void lingeringStreamsAreClosed();
+    void drippingStreamsAreClosedAtTheirTimeout();
+    void pingFloodIsBounded();
 
 private:
+    /// A session with the fake server at `path`, ready.
+    std::unique_ptr<McpClientSession> openFake(const QString &path, McpHttpTransport **transport);
+
     QProcess m_fake;
     QString m_fakeUrl;
 };
@@ -230,6 +238,79 @@ void TestMcpHttp::sseReader()
     QVERIFY(events[2].oversized);
     QVERIFY(events[2].data.empty());
     QVERIFY(reader.midEvent()); // "data: last" came without the blank line that ends it
+}
+
+std::unique_ptr<McpClientSession> TestMcpHttp::openFake(const QString &path, McpHttpTransport **transport)
+{
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(m_fakeUrl + path);
+    *transport = new McpHttpTransport(endpoint);
+    auto session = std::make_unique<McpClientSession>(*transport);
+    session->open();
+    if (!QTest::qWaitFor([&] { return session->state() != McpClientSession::State::Initializing; }, 30000))
+        qWarning("the fake server did not answer initialize");
+    return session;
+}
+
+// attack9: a server whose event stream goes on after the response (notifications every
+// 0.1 s, never an end) held one of Qt's six connections to the host per call: the
+// seventh call waited for a connection until its timeout. The stream is closed once
+// the response came.
+void TestMcpHttp::lingeringStreamsAreClosed()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/linger"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    for (int call = 1; call <= 8; ++call) {
+        const McpReply reply = callAndWait(*session, QStringLiteral("t"));
+        QVERIFY2(reply.ok(), qPrintable(QStringLiteral("call %1: %2").arg(call).arg(reply.errorText())));
+        QCOMPARE(QByteArray::fromStdString(reply.result.dump()),
+                 QByteArray("{\"content\":[{\"text\":\"ok\",\"type\":\"text\"}]}"));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 30000);
+    session->close();
+}
+
+// attack9: a stream that drips a byte every 0.1 s and never answers: the call fails at
+// its timeout, and its stream is closed with it (it held a connection for ever).
+void TestMcpHttp::drippingStreamsAreClosedAtTheirTimeout()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/drip"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    for (int call = 1; call <= 7; ++call) {
+        std::optional<McpReply> reply;
+        session->callTool(
+            QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 300);
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
+        QCOMPARE(reply->failure, QStringLiteral("tools/call timed out after 0.3 s"));
+    }
+    // Every connection is free again: the next request is answered.
+    std::optional<McpReply> listed;
+    session->listTools([&listed](const std::vector<json> &, const McpReply &reply) { listed = reply; });
+    QTRY_VERIFY_WITH_TIMEOUT(listed.has_value(), 60000);
+    QVERIFY2(listed->ok(), qPrintable(listed->errorText()));
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 30000);
+    session->close();
+}
+
+// attack9: 2000 `ping` requests on one event stream (60 bytes each) were each answered
+// with a POST of its own, all open at once (queued by Qt behind six connections: the
+// studio grew by every one). At most MaxOpenPosts are open; the rest are not answered.
+void TestMcpHttp::pingFloodIsBounded()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/pings"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    std::optional<McpReply> reply;
+    std::size_t mostOpen = 0;
+    session->callTool(QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; });
+    QTRY_VERIFY_WITH_TIMEOUT((mostOpen = std::max(mostOpen, transport->openPosts()), reply.has_value()), 60000);
+    QVERIFY2(reply->ok(), qPrintable(reply->errorText()));
+    QVERIFY2(mostOpen <= McpHttpTransport::MaxOpenPosts, qPrintable(QString::number(mostOpen)));
+    QVERIFY2(transport->refusedSends() > 0, "the flood was not refused in part");
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 30000);
+    session->close();
 }
 
 QTEST_GUILESS_MAIN(TestMcpHttp)

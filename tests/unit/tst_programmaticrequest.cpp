@@ -6,6 +6,7 @@
 // built to make it slow or wrong within the 4 MiB body cap. Each test names the
 // input; the refusals are checked word for word.
 
+#include "answerbody.h"
 #include "programmaticrequest.h"
 
 #include <QTest>
@@ -125,6 +126,63 @@ private Q_SLOTS:
             QCOMPARE(problem.message, message);
         QVERIFY(!problem.message.isEmpty());
         QVERIFY(problem.message.size() < 600);
+    }
+
+    // attack9: the answer body of POST /v1/runs/{run}/calls/{call_id}. A 1 MiB member
+    // name or call id was echoed whole (and raw) into the 400's message; now the start
+    // of it, elided and printable. 2^64 - 1 and 2^63 as `attempt` are refused, not
+    // wrapped into an attempt; duplicate keys: the last counts.
+    void answerBodies_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("attempt");
+        const QByteArray big(1 << 20, 'k');
+        QTest::newRow("1 MiB member name")
+            << QByteArray("{\"type\": \"tool.result\", \"id\": \"c1\", \"" + big + "\": 1}")
+            << QStringLiteral("unknown member \"%1\u2026 (%2 bytes dropped)\" in a tool.result (members: type, id, "
+                              "attempt, result)")
+                   .arg(QString(AnswerBody::QuotedChars, u'k'))
+                   .arg((1 << 20) - AnswerBody::QuotedChars)
+            << 0;
+        QTest::newRow("1 MiB id with a control character")
+            << QByteArray("{\"type\": \"tool.result\", \"id\": \"\\u001b[2J" + big + "\", \"result\": 1}")
+            << QStringLiteral("\"id\" is '\\u001b[2J%1\u2026 (%2 bytes dropped)' but the path names call 'c1'")
+                   .arg(QString(AnswerBody::QuotedChars - 4, u'k'))
+                   .arg((1 << 20) - AnswerBody::QuotedChars + 4)
+            << 0;
+        QTest::newRow("attempt 2^64-1") << QByteArray(
+            "{\"type\": \"tool.result\", \"id\": \"c1\", \"attempt\": 18446744073709551615, "
+            "\"result\": 1}") << QStringLiteral("\"attempt\" must be a whole number from 1 (the attempt answered)")
+                                        << 0;
+        QTest::newRow("attempt 2^63") << QByteArray(
+            "{\"type\": \"tool.result\", \"id\": \"c1\", \"attempt\": 9223372036854775808, "
+            "\"result\": 1}") << QStringLiteral("\"attempt\" must be a whole number from 1 (the attempt answered)")
+                                      << 0;
+        QTest::newRow("attempt 1.0")
+            << QByteArray("{\"type\": \"tool.result\", \"id\": \"c1\", \"attempt\": 1.0, \"result\": 1}")
+            << QStringLiteral("\"attempt\" must be a whole number from 1 (the attempt answered)") << 0;
+        QTest::newRow("duplicate keys: the last counts")
+            << QByteArray("{\"type\": \"tool.result\", \"id\": \"c2\", \"id\": \"c1\", \"attempt\": 7, \"attempt\": "
+                          "2, \"result\": 1}")
+            << QString() << 2;
+        QTest::newRow("nested 200 deep") << QByteArray(
+            "{\"type\": \"tool.result\", \"id\": \"c1\", \"result\": " + QByteArray(200, '[') + QByteArray(200, ']')
+            + "}") << QStringLiteral("the body is not valid JSON: nested deeper than 128 levels (byte offset 173)")
+                                         << 0;
+    }
+    void answerBodies()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, message);
+        QFETCH(int, attempt);
+        QString problem;
+        int given = -1;
+        const auto answer = AnswerBody::read(body.toStdString(), QStringLiteral("c1"), &given, &problem);
+        QCOMPARE(problem, message);
+        QCOMPARE(answer.has_value(), message.isEmpty());
+        if (answer)
+            QCOMPARE(given, attempt);
     }
 };
 

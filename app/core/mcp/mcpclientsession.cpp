@@ -166,7 +166,12 @@ qint64 McpClientSession::request(const QString &method, json params, ReplyHandle
     });
     m_pending[id] = Pending{std::move(done), timer};
     timer->start(timeoutMs);
-    m_transport->send(JsonRpcMessage::request(json(id), method.toStdString(), std::move(params)));
+    if (!m_transport->send(JsonRpcMessage::request(json(id), method.toStdString(), std::move(params)))) {
+        // Not sent: it fails now, not at its timeout; later, as a reply would (the caller
+        // keeps the id this returns).
+        const QString why = QStringLiteral("%1 could not be sent: %2").arg(method, m_transport->sendRefusal());
+        QTimer::singleShot(0, this, [this, id, why] { finish(id, McpReply{{}, {}, why}); });
+    }
     return id;
 }
 
@@ -174,6 +179,7 @@ void McpClientSession::cancel(qint64 id, const QString &reason)
 {
     if (!m_pending.count(id))
         return;
+    m_transport->forget(json(id)); // e.g. an event stream that would go on without it
     m_transport->send(
         JsonRpcMessage::notification("notifications/cancelled", {{"requestId", id}, {"reason", reason.toStdString()}}));
     finish(id, McpReply{{}, {}, reason});

@@ -77,8 +77,19 @@ QNetworkRequest McpHttpTransport::sessionRequest() const
 
 bool McpHttpTransport::send(const JsonRpcMessage &message)
 {
-    if (!m_running || m_stopping)
+    if (!m_running || m_stopping) {
+        m_sendRefusal = QStringLiteral("the session with %1 has ended or is being stopped").arg(describeUrl());
         return false;
+    }
+    if (m_posts.size() >= MaxOpenPosts) {
+        ++m_refusedSends;
+        m_sendRefusal = QStringLiteral("%1 requests to %2 are open, the most the studio keeps open at once; wait "
+                                       "for some to end (a server that keeps its event streams open or sends "
+                                       "request after request fills them)")
+                            .arg(MaxOpenPosts)
+                            .arg(describeUrl());
+        return false;
+    }
     QNetworkRequest request = sessionRequest();
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("Accept", "application/json, text/event-stream");
@@ -147,6 +158,10 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply)
         return;
     Post &post = found->second;
     readHead(reply, post);
+    if (post.sse && post.requestId.is_null()) {
+        close(reply); // a notification or response is answered with 202 and no body (spec)
+        return;
+    }
     const QByteArray bytes = reply->readAll();
     if (!post.sse) {
         if (std::size_t(post.body.size() + bytes.size()) > MaxMessageBytes) {
@@ -156,10 +171,7 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply)
                    post);
             if (!alive)
                 return;
-            m_posts.erase(reply);
-            reply->disconnect(this);
-            reply->abort();
-            reply->deleteLater();
+            close(reply);
             return;
         }
         post.body += bytes;
@@ -177,7 +189,30 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply)
             deliver(event.data, post);
         if (!alive || !m_posts.count(reply))
             return;
+        if (post.answered) {
+            close(reply); // the response came: nothing more belongs to this request (spec)
+            return;
+        }
     }
+}
+
+void McpHttpTransport::close(QNetworkReply *reply)
+{
+    m_posts.erase(reply);
+    reply->disconnect(this);
+    reply->abort();
+    reply->deleteLater();
+}
+
+void McpHttpTransport::forget(const json &requestId)
+{
+    if (requestId.is_null())
+        return;
+    for (auto &[reply, post] : m_posts)
+        if (post.requestId == requestId) {
+            close(reply);
+            return;
+        }
 }
 
 void McpHttpTransport::onFinished(QNetworkReply *reply)

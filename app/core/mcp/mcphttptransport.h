@@ -37,6 +37,13 @@ class QNetworkRequest;
 ///
 /// The optional GET stream for server-initiated messages outside a request is not
 /// opened (the reference servers send everything the studio needs on the POST streams).
+/// A request's event stream is closed as soon as its response came, or when the session
+/// stops waiting for it (forget(): timed out, cancelled), and the event stream a server
+/// opens on the POST of a notification or response is closed at once (the spec wants
+/// 202 and no body): a stream that lingers, drips or never ends holds none of Qt's six
+/// connections to the host for longer. At most MaxOpenPosts POSTs are open at once; past
+/// that send() refuses (a server that answers each `ping` answer with more pings grew the
+/// studio by a queued request each).
 /// stop() sends DELETE with the session id (spec: the client ends its session), waits
 /// for it at most StopGraceMs, then reports finished(); a transport destroyed before
 /// (or without stop()) sends nothing.
@@ -55,6 +62,9 @@ public:
     static constexpr int QuotedBodyChars = 300;
     /// Bytes a session id may have (visible ASCII only, as the spec asks).
     static constexpr int MaxSessionIdBytes = 1024;
+    /// POSTs open at once (requests waiting for a response, answers to the server's
+    /// requests, notifications).
+    static constexpr std::size_t MaxOpenPosts = 32;
 
     explicit McpHttpTransport(Endpoint endpoint, QObject *parent = nullptr);
     ~McpHttpTransport() override;
@@ -63,6 +73,11 @@ public:
     bool send(const JsonRpcMessage &message) override;
     void stop() override;
     bool isRunning() const override { return m_running; }
+    void forget(const nlohmann::json &requestId) override;
+    /// POSTs open now (their reply not read to its end or closed).
+    std::size_t openPosts() const { return m_posts.size(); }
+    /// Messages send() refused because MaxOpenPosts were open.
+    qint64 refusedSends() const { return m_refusedSends; }
     /// The session id the server gave with its initialize answer, else "".
     QByteArray sessionId() const { return m_sessionId; }
 
@@ -90,6 +105,8 @@ private:
     /// Reports `reason` for the post's request, once; false when a slot deleted the transport.
     bool refuse(const QString &reason, Post &post);
     QString describeUrl() const;
+    /// Closes the POST's reply and forgets it (nothing more is read from it).
+    void close(QNetworkReply *reply);
 
     Endpoint m_endpoint;
     QNetworkAccessManager *m_network = nullptr;
@@ -98,4 +115,5 @@ private:
     QByteArray m_protocolVersion;
     bool m_running = false;
     bool m_stopping = false;
+    qint64 m_refusedSends = 0;
 };

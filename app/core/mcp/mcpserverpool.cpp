@@ -182,6 +182,8 @@ void McpServerPool::start(Server &server)
     dropSession(server.session, this);
     auto *session = new McpClientSession(transport.release(), this);
     server.session = session;
+    server.relisting = false;
+    server.relistAgain = false;
     server.status.state = McpServerStatus::State::Starting;
     server.status.error.clear();
     connect(session, &McpClientSession::failed, this,
@@ -351,11 +353,21 @@ void McpServerPool::relist(const QString &name)
     Server *server = find(name);
     if (!server || !server->session || server->status.state != McpServerStatus::State::Ready)
         return;
+    // A flood of list_changed (a notification costs the server a line) is one list at a
+    // time: each used to send a tools/list of its own, every one pending with its timer.
+    if (server->relisting) {
+        server->relistAgain = true;
+        return;
+    }
+    server->relisting = true;
     QPointer<McpClientSession> session = server->session;
     session->listTools([this, name, session](const std::vector<json> &tools, const McpReply &reply) {
         Server *server = find(name);
         if (!server || server->session != session)
             return;
+        server->relisting = false;
+        if (std::exchange(server->relistAgain, false))
+            QTimer::singleShot(0, this, [this, name] { relist(name); });
         if (!reply.ok()) {
             server->status.toolsChangedNote
                 = tr("the server said its tools changed, but tools/list failed: %1").arg(reply.errorText());

@@ -128,6 +128,10 @@ private:
         McpServerStatus status;
         QPointer<McpClientSession> session;
         std::vector<qint64> waiting; ///< calls waiting for the server to be ready
+        /// A tools/list after `notifications/tools/list_changed` is under way; `relistAgain`:
+        /// another change came meanwhile (one more list after it, however many came).
+        bool relisting = false;
+        bool relistAgain = false;
     };
     struct Call
     {

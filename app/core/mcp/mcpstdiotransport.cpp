@@ -78,14 +78,18 @@ void McpStdioTransport::start()
 bool McpStdioTransport::send(const JsonRpcMessage &message)
 {
     // While the process is starting QProcess keeps what is written and hands it on.
-    if (!m_process || m_process->state() == QProcess::NotRunning || m_stopping)
+    if (!m_process || m_process->state() == QProcess::NotRunning || m_stopping) {
+        m_sendRefusal = m_killedBecause.isEmpty() ? QStringLiteral("the server has ended or is being stopped")
+                                                  : QStringLiteral("the server ") + m_killedBecause;
         return false;
+    }
     if (m_process->bytesToWrite() > MaxPendingWriteBytes) {
         m_killedBecause = QStringLiteral("does not read its stdin: more than %1 MiB of the studio's messages wait for "
                                          "it; it was killed")
                               .arg(MaxPendingWriteBytes >> 20);
         m_stopping = true;
         m_process->kill();
+        m_sendRefusal = QStringLiteral("the server ") + m_killedBecause;
         return false;
     }
     std::string line = message.encode();

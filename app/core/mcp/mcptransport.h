@@ -31,6 +31,12 @@ public:
     virtual bool isRunning() const = 0;
     /// The end of what the server logged (a process's stderr), for failures; "" if none.
     virtual QString stderrTail() const { return {}; }
+    /// The session waits no longer for the response to `requestId` (it timed out or was
+    /// cancelled): what the transport holds open for it is let go (an HTTP transport
+    /// closes the request's event stream). Nothing by default.
+    virtual void forget(const nlohmann::json &requestId) { Q_UNUSED(requestId) }
+    /// Why the last send() returned false, for a person ("the server has ended", …).
+    QString sendRefusal() const { return m_sendRefusal; }
 
 Q_SIGNALS:
     void started();
@@ -44,4 +50,7 @@ Q_SIGNALS:
     void finished(const QString &why);
     /// Bytes the server logged (a process's stderr), as they come.
     void stderrReceived(const QByteArray &bytes);
+
+protected:
+    QString m_sendRefusal;
 };

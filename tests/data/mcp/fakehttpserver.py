@@ -9,7 +9,13 @@ Mcp-Session-Id) and tools/list (one tool, "t") properly; tools/call by the URL p
   /cutsse    a text/event-stream that sends a notification, then ends in the middle
              of the response event
   /status    HTTP 500 with a text body
+  /linger    a text/event-stream with the response, then a notification every 0.1 s
+             and never an end (as long as the client reads)
+  /drip      a text/event-stream of one comment byte every 0.1 s, never a response
+  /pings     a text/event-stream of 2000 `ping` requests, then the response, then
+             nothing and never an end
 """
+import time
 import json
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,7 +42,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         method, rid = message.get("method"), message.get("id")
-        if rid is None:
+        if rid is None or method is None:  # a notification, or an answer to our ping
             self.reply(202, "text/plain", b"")
             return
         if method == "initialize":
@@ -66,6 +72,28 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
             self.wfile.flush()
             self.close_connection = True
+        elif self.path in ("/linger", "/drip", "/pings"):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            response = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+                "content": [{"type": "text", "text": "ok"}]}})
+            if self.path == "/pings":
+                pings = "".join("event: message\ndata: %s\n\n" % json.dumps(
+                    {"jsonrpc": "2.0", "id": "p%d" % i, "method": "ping"}) for i in range(2000))
+                self.wfile.write(pings.encode())
+            if self.path != "/drip":
+                self.wfile.write(("event: message\ndata: %s\n\n" % response).encode())
+            note = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                               "params": {"level": "info", "data": "still here"}})
+            try:
+                while True:
+                    self.wfile.write(b":" if self.path == "/drip" else
+                                     ("event: message\ndata: %s\n\n" % note).encode())
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:
+                self.close_connection = True
         else:
             self.reply(500, "text/plain", b"Internal \x1b[31merror\x1b[0m")
 
