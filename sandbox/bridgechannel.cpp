@@ -236,7 +236,11 @@ void BridgeChannel::processPending()
         if (isBlank(event.line))
             continue;
         BridgeDecodeResult decoded = BridgeProtocol::decodeLine(event.line);
-        if (decoded.call) {
+        if (decoded.wait) {
+            Q_EMIT waitReceived();
+            if (!self || m_fd < 0)
+                return;
+        } else if (decoded.call) {
             Q_EMIT callReceived(*decoded.call);
             if (!self || m_fd < 0)
                 return;

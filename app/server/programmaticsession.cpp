@@ -60,6 +60,14 @@ ProgrammaticSession::ProgrammaticSession(const Project &project, const Programma
     connect(m_controller, &RunController::pendingCallOpened, this, &ProgrammaticSession::onPendingCall);
     connect(m_controller, &RunController::pendingCallClosed, this,
             [this](const QString &callId) { m_open.erase(callId); });
+    // The script says it is blocked on its calls (the shims' wait hint): every call it
+    // has made is open, and no other can come before a result, so the reply goes now.
+    connect(m_controller, &RunController::scriptWaiting, this, [this] {
+        if (m_open.empty())
+            return;
+        m_quiet->stop();
+        replyIfPaused();
+    });
     connect(m_controller, &RunController::stepsUpdated, this, &ProgrammaticSession::onSteps);
     connect(m_controller, &RunController::outputReceived, this,
             [this](int stream, const QByteArray &chunk) { (stream == 1 ? m_stdout : m_stderr) += chunk; });

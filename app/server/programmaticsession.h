@@ -34,8 +34,11 @@ struct ProgrammaticLimits
 /// calling"): a run of kind `served` through the usual RunController (sandbox, bridge,
 /// StepEngine, journal), whose tools are the request's declarations as manual tools
 /// answered by the HTTP client. The sandboxed process stays alive between round trips.
-/// A reply goes out when the program ends, or when calls wait for results and no new
-/// call has come for QuietMs (so calls in flight together are returned together).
+/// A reply goes out when the program ends, or when calls wait for results and the
+/// script says it is blocked on them (the bridge's wait hint, which the Python and Bash
+/// shims send), or — for a script that sends no hint (threads, the Node shim, its own
+/// bridge code) — when no new call has come for QuietMs. Calls in flight together are
+/// returned together either way.
 class ProgrammaticSession : public QObject
 {
 public:
@@ -100,7 +103,7 @@ private:
     QByteArray m_stderr;
     qsizetype m_stdoutSent = 0; ///< how much of m_stdout earlier replies carried as partial_stdout
     qsizetype m_stderrSent = 0;
-    QTimer *m_quiet = nullptr;   ///< QuietMs after the latest call
+    QTimer *m_quiet = nullptr;   ///< QuietMs after the latest call (no wait hint came)
     QTimer *m_expiry = nullptr;  ///< sessionExpirySeconds while paused
     QTimer *m_timeout = nullptr; ///< the program's whole loop
     QString m_stopCode;          ///< why the session stopped the run ("timeout", "session_expired")

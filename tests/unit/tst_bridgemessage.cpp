@@ -119,11 +119,11 @@ void TestBridgeMessage::decodeInvalid_data()
                                   << QStringLiteral("a bridge message needs a string \"type\"") << false;
     QTest::newRow("wrong type")
         << QByteArray(R"({"type":"result","id":"c1","tool":"t"})")
-        << QStringLiteral("unknown bridge message type \"result\" (a script sends only \"call\" and \"model\")")
+        << QStringLiteral("unknown bridge message type \"result\" (a script sends only \"call\", \"model\" and \"wait\")")
         << false;
     QTest::newRow("type cut to 64 bytes") << QByteArray(R"({"type":")") + QByteArray(100, 'x') + R"("})"
                                           << QStringLiteral("unknown bridge message type \"")
-            + QString(64, QLatin1Char('x')) + QStringLiteral("…\" (a script sends only \"call\" and \"model\")")
+            + QString(64, QLatin1Char('x')) + QStringLiteral("…\" (a script sends only \"call\", \"model\" and \"wait\")")
                                           << false;
     QTest::newRow("missing id") << QByteArray(R"({"type":"call","tool":"t"})")
                                 << QStringLiteral("a call needs a non-empty string \"id\"") << false;
