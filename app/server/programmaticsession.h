@@ -58,6 +58,13 @@ public:
     bool expired() const { return m_expired; }
     /// True when `token` is the one the last reply issued (compared in constant time).
     bool tokenMatches(const std::string &token) const;
+    /// True when `token` is the one the previous continuation used up (compared in
+    /// constant time) and the reply it got is known: that reply may have been lost
+    /// with its connection (docs/server.md "A lost reply").
+    bool previousTokenMatches(const std::string &token) const;
+    /// Sends the reply the previous continuation got again (the session's current
+    /// state: its token and the calls that wait); results are not delivered twice.
+    void resendLastReply(const HttpResponder &responder);
     /// Checks `results` against the calls that wait: false with the HTTP status, code
     /// and message when one names a call this session never returned (404
     /// unknown_call) or one that has ended (409 already_ended, with how).
@@ -96,6 +103,8 @@ private:
     QElapsedTimer m_clock;
     std::optional<HttpResponder> m_responder;
     std::string m_token;                ///< the continuation token the last reply issued; empty = none
+    std::string m_previousToken;        ///< the token the latest continuation used up
+    nlohmann::json m_lastReply;         ///< the latest tool_call_required body (null = none)
     std::map<QString, OpenCall> m_open; ///< calls waiting for the client, by call id
     std::map<QString, Step> m_ended;    ///< calls the client was given that ended, by call id
     std::map<int, bool> m_steps;        ///< sequences seen (tool_calls_made)

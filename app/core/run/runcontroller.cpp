@@ -128,7 +128,7 @@ public:
     RunRecord record;
     bool active = false;
     bool waitQueued = false; ///< run thread: a wait hint is queued and no call came since
-    bool ending = false; ///< the script is gone, the run thread finishes the run (finishRun follows)
+    bool ending = false;     ///< the script is gone, the run thread finishes the run (finishRun follows)
     bool stopRequested = false;
     bool timedOut = false;
     QString failure; ///< set when the studio ends the run (protocol error, limits)
