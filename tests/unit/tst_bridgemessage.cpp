@@ -26,6 +26,8 @@ private Q_SLOTS:
     void decodeBadArguments_data();
     void decodeBadArguments();
     void deepNestingRefusedWithoutRecursion();
+    void decodeWait_data();
+    void decodeWait();
     void firstInvalidUtf8_data();
     void firstInvalidUtf8();
     void encodeResult();
@@ -119,12 +121,14 @@ void TestBridgeMessage::decodeInvalid_data()
                                   << QStringLiteral("a bridge message needs a string \"type\"") << false;
     QTest::newRow("wrong type")
         << QByteArray(R"({"type":"result","id":"c1","tool":"t"})")
-        << QStringLiteral("unknown bridge message type \"result\" (a script sends only \"call\", \"model\" and \"wait\")")
+        << QStringLiteral(
+               "unknown bridge message type \"result\" (a script sends only \"call\", \"model\" and \"wait\")")
         << false;
-    QTest::newRow("type cut to 64 bytes") << QByteArray(R"({"type":")") + QByteArray(100, 'x') + R"("})"
-                                          << QStringLiteral("unknown bridge message type \"")
-            + QString(64, QLatin1Char('x')) + QStringLiteral("…\" (a script sends only \"call\", \"model\" and \"wait\")")
-                                          << false;
+    QTest::newRow("type cut to 64 bytes")
+        << QByteArray(R"({"type":")") + QByteArray(100, 'x') + R"("})"
+        << QStringLiteral("unknown bridge message type \"") + QString(64, QLatin1Char('x'))
+            + QStringLiteral("…\" (a script sends only \"call\", \"model\" and \"wait\")")
+        << false;
     QTest::newRow("missing id") << QByteArray(R"({"type":"call","tool":"t"})")
                                 << QStringLiteral("a call needs a non-empty string \"id\"") << false;
     QTest::newRow("empty id") << QByteArray(R"({"type":"call","id":"","tool":"t"})")
@@ -319,6 +323,27 @@ void TestBridgeMessage::errorFromJsonRejectsWrongTypes()
     } catch (const std::runtime_error &e) {
         QCOMPARE(QString::fromUtf8(e.what()), message);
     }
+}
+
+// The wait hint, as the shims send it and with any other fields (ignored): neither a
+// call nor an error.
+void TestBridgeMessage::decodeWait_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::newRow("as the shims send it") << QByteArray(R"({"type":"wait"})");
+    QTest::newRow("spaces") << QByteArray(R"( { "type" : "wait" } )");
+    QTest::newRow("other fields") << QByteArray(R"({"id":"c1","type":"wait","tool":"t","args":[1,{"x":null}]})");
+    QTest::newRow("type last, args not a container") << QByteArray(R"({"args":5,"type":"wait"})");
+}
+
+void TestBridgeMessage::decodeWait()
+{
+    QFETCH(QByteArray, line);
+    const BridgeDecodeResult result = BridgeProtocol::decodeLine(std::string_view(line.constData(), line.size()));
+    QVERIFY(result.wait);
+    QVERIFY(!result.call);
+    QCOMPARE(QString::fromStdString(result.error), QString());
+    QCOMPARE(QString::fromStdString(result.id), QString());
 }
 
 QTEST_GUILESS_MAIN(TestBridgeMessage)
