@@ -446,10 +446,6 @@ std::size_t firstInvalidUtf8(std::string_view bytes)
 BridgeDecodeResult decodeLine(std::string_view line)
 {
     BridgeDecodeResult result;
-    if (line == R"({"type":"wait"})") { // the shims' wait hint, as they send it
-        result.wait = true;
-        return result;
-    }
     if (const std::size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
         if (auto call = callWithBadArguments(line, bad, "invalid UTF-8")) {
             result.call = std::move(call);
@@ -522,10 +518,6 @@ BridgeDecodeResult decodeLine(std::string_view line)
     const auto type = message.find("type");
     if (type == message.end() || !type->is_string()) {
         result.error = "a bridge message needs a string \"type\"";
-        return result;
-    }
-    if (type->get_ref<const std::string &>() == "wait") {
-        result.wait = true; // a hint; any other field is ignored
         return result;
     }
     const bool model = type->get_ref<const std::string &>() == "model";

@@ -15,7 +15,6 @@
 ///
 /// Child → studio:  {"type":"call","id":"<call id>","tool":"<name>","args":{...}|[...]}
 ///                  {"type":"model","id":"<call id>","model":"<name>","request":{"messages":[...],"tools":…}}
-///                  {"type":"wait"}  (the script is blocked on the calls it has sent; a hint)
 /// Studio → child:  {"type":"result","id":"…","value":<json>}
 ///                  {"type":"error","id":"…","error":{"code","message","retryable","attempts"}}
 
@@ -67,13 +66,10 @@ struct BridgeError
     static BridgeError fromJson(const nlohmann::json &json);
 };
 
-/// Outcome of decoding one line. Exactly one of `call`, `error` or `wait` is set.
+/// Outcome of decoding one line. Exactly one of `call` or `error` is set.
 struct BridgeDecodeResult
 {
     std::optional<BridgeCall> call;
-    /// A {"type":"wait"} frame (other fields ignored): the script says it is blocked
-    /// until a reply to a call it has sent arrives (docs/bridge.md "The wait hint").
-    bool wait = false;
     std::string error; ///< human-readable reason the line is a protocol error
     /// With `error`: the call's id when the line is recognisably a call
     /// ({"type":"call","id":"…"} after bad UTF-8 bytes and lone surrogate escapes are

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bridgemessage.h"
+#include "bridgewaithint.h"
 
 #include <QTest>
 
@@ -325,25 +326,33 @@ void TestBridgeMessage::errorFromJsonRejectsWrongTypes()
     }
 }
 
-// The wait hint, as the shims send it and with any other fields (ignored): neither a
-// call nor an error.
+// The wait hint, as the shims send it (matched without a parse) and with any other
+// fields: decodeLine refuses it as a type of its own, which BridgeChannel reads as
+// the hint (BridgeWaitHint::UnknownTypeWait), never as a call.
 void TestBridgeMessage::decodeWait_data()
 {
     QTest::addColumn<QByteArray>("line");
-    QTest::newRow("as the shims send it") << QByteArray(R"({"type":"wait"})");
-    QTest::newRow("spaces") << QByteArray(R"( { "type" : "wait" } )");
-    QTest::newRow("other fields") << QByteArray(R"({"id":"c1","type":"wait","tool":"t","args":[1,{"x":null}]})");
-    QTest::newRow("type last, args not a container") << QByteArray(R"({"args":5,"type":"wait"})");
+    QTest::addColumn<bool>("exact");
+    QTest::newRow("as the shims send it") << QByteArray(R"({"type":"wait"})") << true;
+    QTest::newRow("spaces") << QByteArray(R"( { "type" : "wait" } )") << false;
+    QTest::newRow("other fields") << QByteArray(R"({"id":"c1","type":"wait","tool":"t","args":[1,{"x":null}]})")
+                                  << false;
+    QTest::newRow("args not a container") << QByteArray(R"({"args":5,"type":"wait"})") << false;
 }
 
 void TestBridgeMessage::decodeWait()
 {
     QFETCH(QByteArray, line);
-    const BridgeDecodeResult result = BridgeProtocol::decodeLine(std::string_view(line.constData(), line.size()));
-    QVERIFY(result.wait);
+    QFETCH(bool, exact);
+    const std::string_view view(line.constData(), line.size());
+    QCOMPARE(BridgeWaitHint::matches(view), exact);
+    const BridgeDecodeResult result = BridgeProtocol::decodeLine(view);
     QVERIFY(!result.call);
-    QCOMPARE(QString::fromStdString(result.error), QString());
     QCOMPARE(QString::fromStdString(result.id), QString());
+    QCOMPARE(QString::fromStdString(result.error),
+             QStringLiteral("unknown bridge message type \"wait\" (a script sends only \"call\", \"model\" and "
+                            "\"wait\")"));
+    QVERIFY(result.error.rfind(BridgeWaitHint::UnknownTypeWait, 0) == 0);
 }
 
 QTEST_GUILESS_MAIN(TestBridgeMessage)
