@@ -145,6 +145,35 @@ QByteArray rateRequest(const std::string &code, const nlohmann::json &extra = nl
     return QByteArray::fromStdString(request.dump());
 }
 
+/// GET /v1/runs/{session}/pending until the call `callId` waits (at most 60 s): the
+/// pending list as JSON text, the last one seen.
+QString pendingOnceItWaits(const Server &server, const QString &session, const char *callId)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QString waiting;
+    const QString quoted = QLatin1Char('"') + QLatin1String(callId) + QLatin1Char('"');
+    while (clock.elapsed() < 60000) {
+        HttpReply pending = curl({server.url("/v1/runs/") + session + QStringLiteral("/pending")});
+        waiting = dumped(pending.body.value("pending", nlohmann::json()));
+        if (waiting.contains(quoted))
+            break;
+        QThread::msleep(100);
+    }
+    return waiting;
+}
+
+/// Continues `reply` with `result` for call `callId`; the session must complete.
+void continueToTheEnd(const Server &server, const HttpReply &reply, const char *callId, int result,
+                      const QString &stdoutText, int callsMade)
+{
+    HttpReply done
+        = post(server, "/v1/exec/programmatic", continuation(reply, {{{"call_id", callId}, {"result", result}}}));
+    QCOMPARE(text(done.body.value("status", "")), QStringLiteral("completed"));
+    QCOMPARE(text(done.body.value("stdout", "")), stdoutText);
+    QCOMPARE(done.body.value("tool_calls_made", -1), callsMade);
+}
+
 } // namespace
 
 class TestProgrammatic : public QObject
@@ -462,16 +491,7 @@ private Q_SLOTS:
                                   {{"type", "tool.result"}, {"id", "c1"}, {"result", 5}});
         QCOMPARE(byPerson.status, 200);
         // The program goes on to its second call (the journal shows it waiting).
-        QElapsedTimer clock;
-        clock.start();
-        QString waiting;
-        while (clock.elapsed() < 60000) {
-            HttpReply pending = curl({m_server.url("/v1/runs/") + session + QStringLiteral("/pending")});
-            waiting = dumped(pending.body.value("pending", nlohmann::json()));
-            if (waiting.contains(QLatin1String("\"c2\"")))
-                break;
-            QThread::msleep(100);
-        }
+        const QString waiting = pendingOnceItWaits(m_server, session, "c2");
         QVERIFY2(waiting.contains(QLatin1String("\"c2\"")), qPrintable(waiting));
         HttpReply late
             = post(m_server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c1"}, {"result", 10}}}));
@@ -551,27 +571,14 @@ private Q_SLOTS:
         QCOMPARE(text(other.body.value("stdout", "")), QStringLiteral("other\n"));
 
         // Once the program waits for c2 (the journal says so), the lost reply is asked again.
-        QElapsedTimer clock;
-        clock.start();
-        QString waiting;
-        while (clock.elapsed() < 60000) {
-            HttpReply pending = curl({m_server.url("/v1/runs/") + session + QStringLiteral("/pending")});
-            waiting = dumped(pending.body.value("pending", nlohmann::json()));
-            if (waiting.contains(QLatin1String("\"c2\"")))
-                break;
-            QThread::msleep(100);
-        }
+        const QString waiting = pendingOnceItWaits(m_server, session, "c2");
         QVERIFY2(waiting.contains(QLatin1String("\"c2\"")), qPrintable(waiting));
         HttpReply again = post(m_server, "/v1/exec/programmatic", body);
         QCOMPARE(again.status, 200);
         QCOMPARE(text(again.body.value("status", "")), QStringLiteral("tool_call_required"));
         QCOMPARE(dumped(again.body["tool_calls"]),
                  QStringLiteral(R"~([{"arguments":{"n":2},"id":"c2","name":"step"}])~"));
-        HttpReply done
-            = post(m_server, "/v1/exec/programmatic", continuation(again, {{{"call_id", "c2"}, {"result", 2}}}));
-        QCOMPARE(text(done.body.value("status", "")), QStringLiteral("completed"));
-        QCOMPARE(text(done.body.value("stdout", "")), QStringLiteral("1 2\n"));
-        QCOMPARE(done.body.value("tool_calls_made", -1), 2);
+        continueToTheEnd(m_server, again, "c2", 2, QStringLiteral("1 2\n"), 2);
     }
 
     // The wait hint is untrusted input: a script that sends it in a flood, with any
@@ -592,11 +599,7 @@ private Q_SLOTS:
         QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
         QCOMPARE(dumped(first.body["tool_calls"]),
                  QStringLiteral(R"~([{"arguments":{"n":1},"id":"c1","name":"step"}])~"));
-        HttpReply done
-            = post(m_server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c1"}, {"result", 7}}}));
-        QCOMPARE(text(done.body.value("status", "")), QStringLiteral("completed"));
-        QCOMPARE(text(done.body.value("stdout", "")), QStringLiteral("7\n"));
-        QCOMPARE(done.body.value("tool_calls_made", -1), 1);
+        continueToTheEnd(m_server, first, "c1", 7, QStringLiteral("7\n"), 1);
     }
 
     // `timeout` spans the whole loop; a program over it is stopped: status error.
