@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bridgechannel.h"
 
+#include "bridgewaithint.h"
+
 #include <QPointer>
 #include <QSocketNotifier>
 #include <QTimer>
@@ -235,8 +237,20 @@ void BridgeChannel::processPending()
         }
         if (isBlank(event.line))
             continue;
+        if (BridgeWaitHint::matches(event.line)) {
+            Q_EMIT waitReceived();
+            if (!self || m_fd < 0)
+                return;
+            continue;
+        }
         BridgeDecodeResult decoded = BridgeProtocol::decodeLine(event.line);
-        if (decoded.call) {
+        if (decoded.error.rfind(BridgeWaitHint::UnknownTypeWait, 0) == 0) {
+            // {"type":"wait"} with other fields, or spaced: the hint too (decodeLine
+            // checked its UTF-8, depth and JSON; only the type is left to read).
+            Q_EMIT waitReceived();
+            if (!self || m_fd < 0)
+                return;
+        } else if (decoded.call) {
             Q_EMIT callReceived(*decoded.call);
             if (!self || m_fd < 0)
                 return;

@@ -68,6 +68,9 @@ Q_SIGNALS:
     /// non-container "args"); `reason` is decodeLine's. The owner answers that call
     /// with a protocol_error reply; the run's other calls are unaffected.
     void callRefused(const std::string &id, const QString &reason);
+    /// A {"type":"wait"} line: the script says it is blocked until a reply to one of
+    /// its calls arrives. A hint, never an error, however often it comes.
+    void waitReceived();
     /// The child closed its end (or the socket failed); every line before the end has
     /// been reported. The channel is closed then.
     void closed();

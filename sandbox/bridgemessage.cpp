@@ -523,7 +523,7 @@ BridgeDecodeResult decodeLine(std::string_view line)
     const bool model = type->get_ref<const std::string &>() == "model";
     if (!model && type->get_ref<const std::string &>() != "call") {
         result.error = "unknown bridge message type " + quotedExcerpt(type->get_ref<const std::string &>())
-            + " (a script sends only \"call\" and \"model\")";
+            + " (a script sends only \"call\", \"model\" and \"wait\")";
         return result;
     }
     const auto id = message.find("id");

@@ -115,6 +115,12 @@ void ProgrammaticApi::continueSession(const ProgrammaticRequest &request, const 
                                  session->id()));
         return;
     }
+    if (session->previousTokenMatches(request.continuationToken)) {
+        // The client lost the reply to its previous continuation (its connection closed
+        // first) and asks again: it gets that reply, with the current token.
+        session->resendLastReply(responder);
+        return;
+    }
     if (!session->tokenMatches(request.continuationToken)) {
         responder.send(403,
                        errorBody("invalid_token",

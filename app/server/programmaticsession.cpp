@@ -60,6 +60,14 @@ ProgrammaticSession::ProgrammaticSession(const Project &project, const Programma
     connect(m_controller, &RunController::pendingCallOpened, this, &ProgrammaticSession::onPendingCall);
     connect(m_controller, &RunController::pendingCallClosed, this,
             [this](const QString &callId) { m_open.erase(callId); });
+    // The script says it is blocked on its calls (the shims' wait hint): every call it
+    // has made is open, and no other can come before a result, so the reply goes now.
+    connect(m_controller, &RunController::scriptWaiting, this, [this] {
+        if (m_open.empty())
+            return;
+        m_quiet->stop();
+        replyIfPaused();
+    });
     connect(m_controller, &RunController::stepsUpdated, this, &ProgrammaticSession::onSteps);
     connect(m_controller, &RunController::outputReceived, this,
             [this](int stream, const QByteArray &chunk) { (stream == 1 ? m_stdout : m_stderr) += chunk; });
@@ -126,14 +134,41 @@ bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *err
     return true;
 }
 
-bool ProgrammaticSession::tokenMatches(const std::string &token) const
+namespace {
+
+/// `token` == `expected` (non-empty), in time that does not depend on where they differ.
+bool sameToken(const std::string &token, const std::string &expected)
 {
-    if (m_token.empty() || token.size() != m_token.size())
+    if (expected.empty() || token.size() != expected.size())
         return false;
     unsigned char difference = 0;
     for (std::size_t i = 0; i < token.size(); ++i)
-        difference |= static_cast<unsigned char>(token[i] ^ m_token[i]);
+        difference |= static_cast<unsigned char>(token[i] ^ expected[i]);
     return difference == 0;
+}
+
+} // namespace
+
+bool ProgrammaticSession::tokenMatches(const std::string &token) const
+{
+    return sameToken(token, m_token);
+}
+
+bool ProgrammaticSession::previousTokenMatches(const std::string &token) const
+{
+    return !m_token.empty() && !m_lastReply.is_null() && sameToken(token, m_previousToken);
+}
+
+void ProgrammaticSession::resendLastReply(const HttpResponder &responder)
+{
+    nlohmann::json body = m_lastReply;
+    // The output since then goes with it, as it would have.
+    body["partial_stdout"] = body.value("partial_stdout", "") + text(m_stdout.mid(m_stdoutSent));
+    body["partial_stderr"] = body.value("partial_stderr", "") + text(m_stderr.mid(m_stderrSent));
+    m_lastReply = body;
+    m_stdoutSent = m_stdout.size();
+    m_stderrSent = m_stderr.size();
+    responder.send(200, std::move(body));
 }
 
 bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, int *status, const char **code,
@@ -172,6 +207,8 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
 
 void ProgrammaticSession::resume(const std::vector<ProgrammaticResult> &results, const HttpResponder &responder)
 {
+    m_previousToken = m_token;
+    m_lastReply = nullptr;
     m_token.clear(); // single-use
     m_expiry->stop();
     m_responder = responder;
@@ -231,6 +268,7 @@ void ProgrammaticSession::replyIfPaused()
     m_stdoutSent = m_stdout.size();
     m_stderrSent = m_stderr.size();
     m_expiry->start(m_limits.sessionExpirySeconds * 1000);
+    m_lastReply = body;
     sendReply(200, std::move(body));
 }
 

@@ -34,8 +34,11 @@ struct ProgrammaticLimits
 /// calling"): a run of kind `served` through the usual RunController (sandbox, bridge,
 /// StepEngine, journal), whose tools are the request's declarations as manual tools
 /// answered by the HTTP client. The sandboxed process stays alive between round trips.
-/// A reply goes out when the program ends, or when calls wait for results and no new
-/// call has come for QuietMs (so calls in flight together are returned together).
+/// A reply goes out when the program ends, or when calls wait for results and the
+/// script says it is blocked on them (the bridge's wait hint, which the Python and Bash
+/// shims send), or — for a script that sends no hint (threads, the Node shim, its own
+/// bridge code) — when no new call has come for QuietMs. Calls in flight together are
+/// returned together either way.
 class ProgrammaticSession : public QObject
 {
 public:
@@ -55,6 +58,13 @@ public:
     bool expired() const { return m_expired; }
     /// True when `token` is the one the last reply issued (compared in constant time).
     bool tokenMatches(const std::string &token) const;
+    /// True when `token` is the one the previous continuation used up (compared in
+    /// constant time) and the reply it got is known: that reply may have been lost
+    /// with its connection (docs/server.md "A lost reply").
+    bool previousTokenMatches(const std::string &token) const;
+    /// Sends the reply the previous continuation got again (the session's current
+    /// state: its token and the calls that wait); results are not delivered twice.
+    void resendLastReply(const HttpResponder &responder);
     /// Checks `results` against the calls that wait: false with the HTTP status, code
     /// and message when one names a call this session never returned (404
     /// unknown_call) or one that has ended (409 already_ended, with how).
@@ -93,6 +103,8 @@ private:
     QElapsedTimer m_clock;
     std::optional<HttpResponder> m_responder;
     std::string m_token;                ///< the continuation token the last reply issued; empty = none
+    std::string m_previousToken;        ///< the token the latest continuation used up
+    nlohmann::json m_lastReply;         ///< the latest tool_call_required body (null = none)
     std::map<QString, OpenCall> m_open; ///< calls waiting for the client, by call id
     std::map<QString, Step> m_ended;    ///< calls the client was given that ended, by call id
     std::map<int, bool> m_steps;        ///< sequences seen (tool_calls_made)
@@ -100,7 +112,7 @@ private:
     QByteArray m_stderr;
     qsizetype m_stdoutSent = 0; ///< how much of m_stdout earlier replies carried as partial_stdout
     qsizetype m_stderrSent = 0;
-    QTimer *m_quiet = nullptr;   ///< QuietMs after the latest call
+    QTimer *m_quiet = nullptr;   ///< QuietMs after the latest call (no wait hint came)
     QTimer *m_expiry = nullptr;  ///< sessionExpirySeconds while paused
     QTimer *m_timeout = nullptr; ///< the program's whole loop
     QString m_stopCode;          ///< why the session stopped the run ("timeout", "session_expired")

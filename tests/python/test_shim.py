@@ -1,11 +1,16 @@
 # SPDX-FileCopyrightText: 2026 Tool Studio authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The script shim (resources/runtime/python/toolstudio): its bridge is made once,
-however many threads make their first tool call at the same time."""
+however many threads make their first tool call at the same time; and its wait hint
+(docs/bridge.md "The wait hint") comes once the script is blocked on its calls."""
+
+import asyncio
 
 import json
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 import unittest
@@ -83,6 +88,57 @@ class LazyBridge(unittest.TestCase):
         self.assertEqual(values, [i * 10 for i in range(THREADS)])
         self.assertEqual(sorted(seen), sorted(f"c{i}" for i in range(1, THREADS + 1)))
 
+
+    def run_script(self, code, count_calls):
+        """Runs `code` in a child Python with the shim and the bridge (a thread of this
+        process would count as one of the script's), answering each call with its
+        n * 10 once `count_calls` calls and the wait hint after them came. Returns the
+        lines' types in order and the script's stdout."""
+        script = socket.fromfd(int(os.environ["TOOLSTUDIO_BRIDGE_FD"]), socket.AF_UNIX, socket.SOCK_STREAM)
+        self.addCleanup(script.close)
+        env = dict(os.environ, TOOLSTUDIO_BRIDGE_FD=str(script.fileno()),
+                   PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(toolstudio.__file__))))
+        child = subprocess.Popen([sys.executable, "-c", "from toolstudio import tools\n" + code], env=env,
+                                 pass_fds=[script.fileno()], stdout=subprocess.PIPE)
+        self.addCleanup(child.kill)
+        self.studio.settimeout(30)
+        kinds = []
+        calls = []
+        buffer = b""
+        while len(calls) < count_calls or kinds[-1:] != ["wait"]:
+            chunk = self.studio.recv(65536)
+            if not chunk:
+                break
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                message = json.loads(line)
+                kinds.append(message["type"])
+                if message["type"] == "call":
+                    calls.append(message)
+        for call in calls:
+            reply = {"type": "result", "id": call["id"], "value": call["args"]["n"] * 10}
+            self.studio.sendall(json.dumps(reply).encode() + b"\n")
+        out, _ = child.communicate(timeout=30)
+        return kinds, out.decode()
+
+    def test_a_blocking_call_is_followed_by_the_wait_hint(self):
+        kinds, out = self.run_script("print(tools.times_ten(n=4))", 1)
+        self.assertEqual(kinds, ["call", "wait"])
+        self.assertEqual(out, "40\n")
+
+    def test_calls_gathered_in_an_event_loop_are_all_sent_before_one_wait_hint(self):
+        code = """import asyncio
+async def one(n):
+    await asyncio.sleep(0)  # a task that does something before its call
+    return await tools.times_ten(n=n)
+async def main():
+    return await asyncio.gather(one(1), one(2), one(3))
+print(asyncio.run(main()))
+"""
+        kinds, out = self.run_script(code, 3)
+        self.assertEqual(kinds, ["call", "call", "call", "wait"])
+        self.assertEqual(out, "[10, 20, 30]\n")
 
 if __name__ == "__main__":
     unittest.main()

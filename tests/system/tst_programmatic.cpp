@@ -145,6 +145,35 @@ QByteArray rateRequest(const std::string &code, const nlohmann::json &extra = nl
     return QByteArray::fromStdString(request.dump());
 }
 
+/// GET /v1/runs/{session}/pending until the call `callId` waits (at most 60 s): the
+/// pending list as JSON text, the last one seen.
+QString pendingOnceItWaits(const Server &server, const QString &session, const char *callId)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QString waiting;
+    const QString quoted = QLatin1Char('"') + QLatin1String(callId) + QLatin1Char('"');
+    while (clock.elapsed() < 60000) {
+        HttpReply pending = curl({server.url("/v1/runs/") + session + QStringLiteral("/pending")});
+        waiting = dumped(pending.body.value("pending", nlohmann::json()));
+        if (waiting.contains(quoted))
+            break;
+        QThread::msleep(100);
+    }
+    return waiting;
+}
+
+/// Continues `reply` with `result` for call `callId`; the session must complete.
+void continueToTheEnd(const Server &server, const HttpReply &reply, const char *callId, int result,
+                      const QString &stdoutText, int callsMade)
+{
+    HttpReply done
+        = post(server, "/v1/exec/programmatic", continuation(reply, {{{"call_id", callId}, {"result", result}}}));
+    QCOMPARE(text(done.body.value("status", "")), QStringLiteral("completed"));
+    QCOMPARE(text(done.body.value("stdout", "")), stdoutText);
+    QCOMPARE(done.body.value("tool_calls_made", -1), callsMade);
+}
+
 } // namespace
 
 class TestProgrammatic : public QObject
@@ -428,9 +457,20 @@ private Q_SLOTS:
                  QStringLiteral(R"~([{"arguments":{"n":2},"id":"c2","name":"step"}])~"));
         QVERIFY(second.body.value("continuation_token", "") != first.body.value("continuation_token", ""));
 
+        // The used token again (a client whose reply was lost retries): the same reply,
+        // with the current token; the result is not delivered twice.
         HttpReply reused = post(m_server, "/v1/exec/programmatic", good);
-        QCOMPARE(reused.status, 403);
-        QCOMPARE(errorCode(reused), QByteArray("invalid_token"));
+        QCOMPARE(reused.status, 200);
+        QCOMPARE(dumped(reused.body), dumped(second.body));
+        // The current token with no results lists the call that waits again; the first
+        // token is then two continuations old: refused.
+        HttpReply listed = post(m_server, "/v1/exec/programmatic", continuation(second, nlohmann::json::array()));
+        QCOMPARE(listed.status, 200);
+        QCOMPARE(dumped(listed.body["tool_calls"]), dumped(second.body["tool_calls"]));
+        HttpReply tooOld = post(m_server, "/v1/exec/programmatic", good);
+        QCOMPARE(tooOld.status, 403);
+        QCOMPARE(errorCode(tooOld), QByteArray("invalid_token"));
+        second = listed;
 
         HttpReply done
             = post(m_server, "/v1/exec/programmatic", continuation(second, {{{"call_id", "c2"}, {"result", 20}}}));
@@ -451,16 +491,7 @@ private Q_SLOTS:
                                   {{"type", "tool.result"}, {"id", "c1"}, {"result", 5}});
         QCOMPARE(byPerson.status, 200);
         // The program goes on to its second call (the journal shows it waiting).
-        QElapsedTimer clock;
-        clock.start();
-        QString waiting;
-        while (clock.elapsed() < 60000) {
-            HttpReply pending = curl({m_server.url("/v1/runs/") + session + QStringLiteral("/pending")});
-            waiting = dumped(pending.body.value("pending", nlohmann::json()));
-            if (waiting.contains(QLatin1String("\"c2\"")))
-                break;
-            QThread::msleep(100);
-        }
+        const QString waiting = pendingOnceItWaits(m_server, session, "c2");
         QVERIFY2(waiting.contains(QLatin1String("\"c2\"")), qPrintable(waiting));
         HttpReply late
             = post(m_server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c1"}, {"result", 10}}}));
@@ -514,6 +545,61 @@ private Q_SLOTS:
         QCOMPARE(statuses, QStringList({QStringLiteral("200"), QStringLiteral("409")}));
         nlohmann::json busy = nlohmann::json::parse(busyBody.toStdString(), nullptr, false);
         QCOMPARE(text(busy["error"].value("code", "")), QStringLiteral("session_busy"));
+    }
+
+    // A client posts a continuation and closes its connection before the reply (curl
+    // --max-time 1; the program sleeps 3 s after the result): the server goes on
+    // serving other clients, and the session stays usable: the same continuation again
+    // gets the reply that was lost, and the session completes.
+    void clientDisconnectsMidSession()
+    {
+        HttpReply first = post(m_server, "/v1/exec/programmatic",
+                               {{"code", "import time\nv = step(n=1)\ntime.sleep(3)\nw = step(n=2)\nprint(v, w)\n"},
+                                {"tools", {{{"name", "step"}}}}});
+        QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
+        const QString session = text(first.body.value("session_id", ""));
+        const nlohmann::json body = continuation(first, {{{"call_id", "c1"}, {"result", 1}}});
+        HttpReply cut
+            = curl({QStringLiteral("--max-time"), QStringLiteral("1"), QStringLiteral("-X"), QStringLiteral("POST"),
+                    QStringLiteral("--data-binary"), QStringLiteral("@-"), m_server.url("/v1/exec/programmatic")},
+                   QByteArray::fromStdString(body.dump()));
+        QCOMPARE(cut.status, 0); // no reply: curl gave up and closed the connection
+
+        // Another client is served meanwhile.
+        HttpReply other = post(m_server, "/v1/exec", {{"code", "print('other')"}});
+        QCOMPARE(other.status, 200);
+        QCOMPARE(text(other.body.value("stdout", "")), QStringLiteral("other\n"));
+
+        // Once the program waits for c2 (the journal says so), the lost reply is asked again.
+        const QString waiting = pendingOnceItWaits(m_server, session, "c2");
+        QVERIFY2(waiting.contains(QLatin1String("\"c2\"")), qPrintable(waiting));
+        HttpReply again = post(m_server, "/v1/exec/programmatic", body);
+        QCOMPARE(again.status, 200);
+        QCOMPARE(text(again.body.value("status", "")), QStringLiteral("tool_call_required"));
+        QCOMPARE(dumped(again.body["tool_calls"]),
+                 QStringLiteral(R"~([{"arguments":{"n":2},"id":"c2","name":"step"}])~"));
+        continueToTheEnd(m_server, again, "c2", 2, QStringLiteral("1 2\n"), 2);
+    }
+
+    // The wait hint is untrusted input: a script that sends it in a flood, with any
+    // content, before and between its calls, and never calls at all, is served as
+    // any other; its calls still come back (the hint just says "reply now").
+    void waitHintFlood()
+    {
+        const std::string code = "import os\n"
+                                 "fd = int(os.environ['TOOLSTUDIO_BRIDGE_FD'])\n"
+                                 "hint = b'{\"type\":\"wait\"}\\n' + b'{\"type\":\"wait\",\"x\":[1,{\"y\":null}]}\\n'\n"
+                                 "for _ in range(20000):\n"
+                                 "    os.write(fd, hint)\n"
+                                 "a = step(n=1)\n"
+                                 "for _ in range(20000):\n"
+                                 "    os.write(fd, hint)\n"
+                                 "print(a)\n";
+        HttpReply first = post(m_server, "/v1/exec/programmatic", {{"code", code}, {"tools", {{{"name", "step"}}}}});
+        QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
+        QCOMPARE(dumped(first.body["tool_calls"]),
+                 QStringLiteral(R"~([{"arguments":{"n":1},"id":"c1","name":"step"}])~"));
+        continueToTheEnd(m_server, first, "c1", 7, QStringLiteral("7\n"), 1);
     }
 
     // `timeout` spans the whole loop; a program over it is stopped: status error.

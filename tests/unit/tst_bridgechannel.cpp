@@ -250,7 +250,8 @@ void TestBridgeChannel::protocolErrors_data()
                                << QStringLiteral("invalid UTF-8 at byte offset 21");
     QTest::newRow("unknown type")
         << QByteArray("{\"type\":\"hello\"}\n")
-        << QStringLiteral("unknown bridge message type \"hello\" (a script sends only \"call\" and \"model\")");
+        << QStringLiteral(
+               "unknown bridge message type \"hello\" (a script sends only \"call\", \"model\" and \"wait\")");
     QTest::newRow("100000 deep") << QByteArray(100000, '[') + "\n"
                                  << QStringLiteral("JSON nested deeper than 128 levels at byte offset 128");
 }

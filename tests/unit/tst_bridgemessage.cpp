@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bridgemessage.h"
+#include "bridgewaithint.h"
 
 #include <QTest>
 
@@ -26,6 +27,8 @@ private Q_SLOTS:
     void decodeBadArguments_data();
     void decodeBadArguments();
     void deepNestingRefusedWithoutRecursion();
+    void decodeWait_data();
+    void decodeWait();
     void firstInvalidUtf8_data();
     void firstInvalidUtf8();
     void encodeResult();
@@ -119,12 +122,14 @@ void TestBridgeMessage::decodeInvalid_data()
                                   << QStringLiteral("a bridge message needs a string \"type\"") << false;
     QTest::newRow("wrong type")
         << QByteArray(R"({"type":"result","id":"c1","tool":"t"})")
-        << QStringLiteral("unknown bridge message type \"result\" (a script sends only \"call\" and \"model\")")
+        << QStringLiteral(
+               "unknown bridge message type \"result\" (a script sends only \"call\", \"model\" and \"wait\")")
         << false;
-    QTest::newRow("type cut to 64 bytes") << QByteArray(R"({"type":")") + QByteArray(100, 'x') + R"("})"
-                                          << QStringLiteral("unknown bridge message type \"")
-            + QString(64, QLatin1Char('x')) + QStringLiteral("…\" (a script sends only \"call\" and \"model\")")
-                                          << false;
+    QTest::newRow("type cut to 64 bytes")
+        << QByteArray(R"({"type":")") + QByteArray(100, 'x') + R"("})"
+        << QStringLiteral("unknown bridge message type \"") + QString(64, QLatin1Char('x'))
+            + QStringLiteral("…\" (a script sends only \"call\", \"model\" and \"wait\")")
+        << false;
     QTest::newRow("missing id") << QByteArray(R"({"type":"call","tool":"t"})")
                                 << QStringLiteral("a call needs a non-empty string \"id\"") << false;
     QTest::newRow("empty id") << QByteArray(R"({"type":"call","id":"","tool":"t"})")
@@ -319,6 +324,35 @@ void TestBridgeMessage::errorFromJsonRejectsWrongTypes()
     } catch (const std::runtime_error &e) {
         QCOMPARE(QString::fromUtf8(e.what()), message);
     }
+}
+
+// The wait hint, as the shims send it (matched without a parse) and with any other
+// fields: decodeLine refuses it as a type of its own, which BridgeChannel reads as
+// the hint (BridgeWaitHint::UnknownTypeWait), never as a call.
+void TestBridgeMessage::decodeWait_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<bool>("exact");
+    QTest::newRow("as the shims send it") << QByteArray(R"({"type":"wait"})") << true;
+    QTest::newRow("spaces") << QByteArray(R"( { "type" : "wait" } )") << false;
+    QTest::newRow("other fields") << QByteArray(R"({"id":"c1","type":"wait","tool":"t","args":[1,{"x":null}]})")
+                                  << false;
+    QTest::newRow("args not a container") << QByteArray(R"({"args":5,"type":"wait"})") << false;
+}
+
+void TestBridgeMessage::decodeWait()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(bool, exact);
+    const std::string_view view(line.constData(), line.size());
+    QCOMPARE(BridgeWaitHint::matches(view), exact);
+    const BridgeDecodeResult result = BridgeProtocol::decodeLine(view);
+    QVERIFY(!result.call);
+    QCOMPARE(QString::fromStdString(result.id), QString());
+    QCOMPARE(QString::fromStdString(result.error),
+             QStringLiteral("unknown bridge message type \"wait\" (a script sends only \"call\", \"model\" and "
+                            "\"wait\")"));
+    QVERIFY(result.error.rfind(BridgeWaitHint::UnknownTypeWait, 0) == 0);
 }
 
 QTEST_GUILESS_MAIN(TestBridgeMessage)

@@ -127,7 +127,8 @@ public:
     WarmLauncher warm;
     RunRecord record;
     bool active = false;
-    bool ending = false; ///< the script is gone, the run thread finishes the run (finishRun follows)
+    bool waitQueued = false; ///< run thread: a wait hint is queued and no call came since
+    bool ending = false;     ///< the script is gone, the run thread finishes the run (finishRun follows)
     bool stopRequested = false;
     bool timedOut = false;
     QString failure; ///< set when the studio ends the run (protocol error, limits)
@@ -840,9 +841,11 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     // Per-step signals cross threads only for those who listen (headless, tests).
     const bool forwardAdded = isSignalConnected(QMetaMethod::fromSignal(&RunController::stepAdded));
     const bool forwardChanged = isSignalConnected(QMetaMethod::fromSignal(&RunController::stepChanged));
+    const bool forwardWait = isSignalConnected(QMetaMethod::fromSignal(&RunController::scriptWaiting));
     d->onRunThread([&, this] {
         auto *engine = new StepEngine(project, runId, d->journal.get(), bound, d->runContext);
         d->engine = engine;
+        d->waitQueued = false;
         if (plan)
             engine->setReplayPlan(std::move(*plan));
         engine->setStepMode(d->stepMode);
@@ -910,9 +913,22 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         connect(bridge, &BridgeChannel::callReceived, engine, [this, engine](const BridgeCall &call) {
             if (d->output) // deleted at the run's end, before the bridge closes
                 d->output->drain();
+            d->waitQueued = false;
             engine->submitCall(call);
         });
-        connect(engine, &StepEngine::replyReady, bridge, [bridge](const std::string &, const std::string &line) {
+        // The script's wait hint (docs/bridge.md "The wait hint"), after the calls it
+        // follows (queued in order with pendingCallOpened). Repeated hints with no call
+        // between them are one: a script sending them in a loop costs the GUI thread
+        // one event per call it makes or reply it gets.
+        connect(bridge, &BridgeChannel::waitReceived, engine, [this, forwardWait] {
+            if (d->waitQueued || !forwardWait)
+                return;
+            d->waitQueued = true;
+            QMetaObject::invokeMethod(
+                this, [this] { Q_EMIT scriptWaiting(); }, Qt::QueuedConnection);
+        });
+        connect(engine, &StepEngine::replyReady, bridge, [this, bridge](const std::string &, const std::string &line) {
+            d->waitQueued = false;
             if (bridge->isOpen())
                 bridge->send(line);
         });

@@ -93,6 +93,8 @@ class _Bridge:
         self._pending = {}
         self._closed_reason = None
         self._reader = None
+        self._blocked = 0  # threads blocked in a call
+        self._idle_checks = set()  # event loops with an idle check scheduled
 
     def _ensure_reader(self):
         if self._reader is None:
@@ -144,7 +146,7 @@ class _Bridge:
     def _complete(self, pending, message):
         pending.reply = message
         if pending.future is not None:
-            pending.loop.call_soon_threadsafe(_settle_future, pending.future, message)
+            pending.loop.call_soon_threadsafe(self._settled, pending.loop, pending.future, message)
         else:
             pending.event.set()
 
@@ -155,6 +157,61 @@ class _Bridge:
             self._pending.clear()
         for p in pending:
             self._complete(p, {"type": "error", "error": {"code": "protocol_error", "message": reason}})
+
+    def send_wait(self):
+        """The wait hint: ``{"type":"wait"}`` tells the studio this script is blocked until
+        a reply to one of its calls arrives, so a served session answers its client at
+        once (docs/bridge.md "The wait hint"). Sent only when every thread but the
+        reader is blocked in a call, or the event loop has nothing else to run."""
+        with self._lock:
+            if self._closed_reason is not None:
+                return
+            try:
+                os.write(self._fd, b'{"type":"wait"}\n')
+            except OSError:
+                pass  # the next call reports a failed bridge
+
+    def block(self, pending):
+        """Waits for ``pending`` (a blocking call), sending the wait hint when no other
+        thread of the script can still make a call."""
+        with self._lock:
+            self._blocked += 1
+            idle = self._blocked >= threading.active_count() - 1  # the reader thread never calls
+        if idle:
+            self.send_wait()
+        try:
+            pending.event.wait()
+        finally:
+            with self._lock:
+                self._blocked -= 1
+
+    def hint_when_idle(self, loop):
+        """Inside an event loop: sends the wait hint once the loop has nothing left to
+        run but the calls' futures (no ready callback, no timer) and the script has no
+        other thread. One check per loop is scheduled at a time."""
+        if loop in self._idle_checks:
+            return
+        self._idle_checks.add(loop)
+        loop.call_soon(self._idle_check, loop)
+
+    def _settled(self, loop, future, message):
+        """On the loop's thread: settles ``future``; if calls of this loop still wait (the
+        client answered only some of them), the loop may be idle again: hint again."""
+        _settle_future(future, message)
+        with self._lock:
+            waiting = any(p.loop is loop for p in self._pending.values())
+        if waiting:
+            self.hint_when_idle(loop)
+
+    def _idle_check(self, loop):
+        if getattr(loop, "_ready", None):
+            loop.call_soon(self._idle_check, loop)  # other callbacks run first
+            return
+        self._idle_checks.discard(loop)
+        if getattr(loop, "_ready", None) is None or getattr(loop, "_scheduled", True):
+            return  # not CPython's loop, or a timer may still make a call: no hint
+        if threading.active_count() - 1 <= 1:
+            self.send_wait()
 
     def send_call(self, tool, args, pending, kind="call"):
         with self._lock:
@@ -288,10 +345,11 @@ def _invoke(name, payload, kind):
     if loop is not None:
         future = loop.create_future()
         bridge.send_call(name, payload, _Pending(loop, future), kind)
+        bridge.hint_when_idle(loop)
         return future
     pending = _Pending()
     bridge.send_call(name, payload, pending, kind)
-    pending.event.wait()
+    bridge.block(pending)
     if pending.reply.get("type") == "result":
         return pending.reply.get("value")
     raise _error_of(pending.reply)
