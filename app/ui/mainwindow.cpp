@@ -18,6 +18,7 @@
 #include "manifesteditor.h"
 #include "newprojectdialog.h"
 #include "pendingcallspanel.h"
+#include "projectserving.h"
 #include "project/projecttrust.h"
 #include "project/projectwriter.h"
 #include "projectpanel.h"
@@ -120,6 +121,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
 
     m_durable = new DurableRunActions(this);
+    m_serving = new ProjectServing(this);
     createActions();
     createMenus();
     createDocks();
@@ -368,6 +370,7 @@ void MainWindow::createMenus()
     fileMenu->addAction(m_newScriptAction);
     fileMenu->addAction(m_openAction);
     fileMenu->addAction(m_importRunAction);
+    fileMenu->addAction(m_serving->serveAction());
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
     fileMenu->addAction(m_saveAction);
     fileMenu->addAction(m_closeTabAction);
@@ -655,6 +658,7 @@ bool MainWindow::openProject(const QString &dir)
     if (!m_tabs->maybeSaveAll())
         return false;
     if (!sameProject) {
+        m_serving->stop(); // the last project is served no more
         m_lock = std::move(lock);
         statusBar()->clearMessage(); // a note about the last project's run is not about this one
     }
@@ -1433,5 +1437,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return;
     }
     writeSettings();
+    m_serving->stop();
     event->accept();
 }
