@@ -119,10 +119,9 @@ int serveCommand(const QStringList &arguments)
         if (config.token.empty())
             return fail(error, ExitBadInput);
     }
-    if (const QString refusal
-        = StudioServer::tokenRefusal(config.host, !config.token.empty(),
-                                     QStringLiteral("--host %1").arg(parser.value(hostOption)),
-                                     QStringLiteral("--token-file FILE"));
+    if (const QString refusal = StudioServer::tokenRefusal(config.host, !config.token.empty(),
+                                                           QStringLiteral("--host %1").arg(parser.value(hostOption)),
+                                                           QStringLiteral("--token-file FILE"));
         !refusal.isEmpty())
         return fail(refusal, ExitBadInput);
 
@@ -151,8 +150,9 @@ int serveCommand(const QStringList &arguments)
     }
     if (const QString warning = StudioServer::noTlsWarning(QString::fromStdString(config.host)); !warning.isEmpty())
         printLine(stderr, QStringLiteral("toolstudio serve: warning: %1").arg(warning));
-    printLine(stdout, QStringLiteral("serving %1 at %2 (GET / lists the routes; Ctrl-C stops)")
-                          .arg(project->dir, server.url()));
+    printLine(
+        stdout,
+        QStringLiteral("serving %1 at %2 (GET / lists the routes; Ctrl-C stops)").arg(project->dir, server.url()));
 
     QEventLoop loop;
     QSocketNotifier notifier(signalFd, QSocketNotifier::Read);

@@ -13,8 +13,7 @@
 
 StudioServer::StudioServer(QObject *parent)
     : QObject(parent)
-{
-}
+{}
 
 StudioServer::~StudioServer()
 {

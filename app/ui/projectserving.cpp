@@ -80,8 +80,7 @@ bool ProjectServing::serve(int port, const QString &host, const QString &tokenFi
     if (!project) {
         why = tr("Open a project first.");
     } else if (const QString refusal = ProjectTrust::refusal(*project); !refusal.isEmpty()) {
-        why = tr("The project is not served because it is not trusted: a served call runs its tools. %1")
-                  .arg(refusal);
+        why = tr("The project is not served because it is not trusted: a served call runs its tools. %1").arg(refusal);
     } else if (!tokenFile.isEmpty()) {
         config.token = StudioServer::readToken(tokenFile, &why);
     }
@@ -178,11 +177,10 @@ void ProjectServing::poll()
             const bool shown = std::any_of(panel->pendingCalls().cbegin(), panel->pendingCalls().cend(),
                                            [&](const Step &s) { return s.callId == step.callId; });
             if (!shown)
-                panel->servedCallOpened(step, run.id,
-                                        [this](const QString &runId, const QString &callId, int attempt,
-                                               const ManualAnswer &answer, QString *reason) {
-                                            return answerServedCall(runId, callId, attempt, answer, reason);
-                                        });
+                panel->servedCallOpened(
+                    step, run.id,
+                    [this](const QString &runId, const QString &callId, int attempt, const ManualAnswer &answer,
+                           QString *reason) { return answerServedCall(runId, callId, attempt, answer, reason); });
         }
     }
     for (const QString &callId : std::as_const(m_servedCalls)) {
@@ -203,13 +201,12 @@ void ProjectServing::followTrace(const RunRecord &run)
         return;
     QString signature = run.id + QLatin1Char(':') + runStatusName(run.status);
     for (const Step &step : m_journal->steps(run.id))
-        signature += QStringLiteral(";%1:%2:%3")
-                         .arg(step.callId, stepStatusName(step.status))
-                         .arg(step.attempts.size());
+        signature
+            += QStringLiteral(";%1:%2:%3").arg(step.callId, stepStatusName(step.status)).arg(step.attempts.size());
     if (std::exchange(m_traceSignature, signature) == signature)
         return;
     const QString selected = m_window->traceView()->currentIndex().data(TraceModel::CallIdRole).toString();
-    trace->openRun(trace->journalPath(), run.id);
+    m_window->showRun(run.id); // the trace and the console's output, as they are now
     if (!selected.isEmpty())
         m_window->selectStep(selected);
 }

@@ -85,8 +85,8 @@ QString ServeProjectDialog::tokenFile() const
 void ServeProjectDialog::updateWarning()
 {
     const std::string host = this->host().toStdString();
-    const QString needsToken = StudioServer::tokenRefusal(host, !tokenFile().isEmpty(), this->host(),
-                                                          tr("a token file"));
+    const QString needsToken
+        = StudioServer::tokenRefusal(host, !tokenFile().isEmpty(), this->host(), tr("a token file"));
     const QString noTls = StudioServer::noTlsWarning(this->host());
     QStringList lines;
     if (!needsToken.isEmpty())

@@ -7,6 +7,7 @@
 // that call is refused (409 already_ended); a port in use and an untrusted project are
 // said plainly; Stop Serving and opening another project remove serve.json.
 
+#include "servedclient.h"
 #include "testfiles.h"
 #include "ui/answerpane.h"
 #include "ui/pendingcallspanel.h"
@@ -19,7 +20,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -27,65 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 namespace {
-
-/// A TCP socket listening on a free loopback port (closed by the destructor).
-struct ListeningSocket
-{
-    int fd = -1;
-    int port = 0;
-    ListeningSocket()
-    {
-        fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in address = {};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 && ::listen(fd, 1) == 0
-            && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-            port = ntohs(address.sin_port);
-    }
-    ~ListeningSocket() { ::close(fd); }
-};
-
-/// A port nothing listens on now.
-int freePort()
-{
-    const ListeningSocket socket;
-    return socket.port;
-}
-
-/// A POST with curl that runs while the window's event loop does (the server's routes
-/// answer on this thread): start(), then wait for finished() and read reply().
-class Client
-{
-public:
-    void start(const QString &url, const nlohmann::json &body)
-    {
-        m_process.start(QStringLiteral("curl"),
-                        {QStringLiteral("-s"), QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("-H"),
-                         QStringLiteral("Content-Type: application/json"), QStringLiteral("--data-binary"),
-                         QStringLiteral("@-"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), url});
-        m_process.write(QByteArray::fromStdString(body.dump()));
-        m_process.closeWriteChannel();
-    }
-    bool finished() const { return m_process.state() == QProcess::NotRunning; }
-    /// The HTTP status and the body as JSON.
-    std::pair<int, nlohmann::json> reply()
-    {
-        const QByteArray out = m_process.readAllStandardOutput();
-        const qsizetype split = out.lastIndexOf('\n');
-        return {out.mid(split + 1).toInt(), nlohmann::json::parse(out.left(split).toStdString(), nullptr, false)};
-    }
-
-private:
-    QProcess m_process;
-};
 
 QStringList runIds(QTreeWidget *view)
 {
@@ -129,8 +71,9 @@ private Q_SLOTS:
         Client client;
         client.start(url + QStringLiteral("/v1/exec/programmatic"),
                      {{"language", "python"},
-                      {"code", "a = get_exchange_rate(base=\"USD\", quote=\"EUR\")\n"
-                               "b = get_exchange_rate(base=\"USD\", quote=\"GBP\")\nprint(a, b)\n"},
+                      {"code",
+                       "a = get_exchange_rate(base=\"USD\", quote=\"EUR\")\n"
+                       "b = get_exchange_rate(base=\"USD\", quote=\"GBP\")\nprint(a, b)\n"},
                       {"tools", nlohmann::json::parse(RateTools)}});
         QTRY_VERIFY_WITH_TIMEOUT(client.finished(), RunTimeoutMs);
         auto [status, first] = client.reply();
@@ -159,8 +102,8 @@ private Q_SLOTS:
         pending->answerPane()->resultEdit()->setPlainText(QStringLiteral("0.92"));
         pending->answerPane()->sendResultButton()->click();
         // The program goes on: its second call waits, in the dock and in the trace.
-        QTRY_VERIFY_WITH_TIMEOUT(pending->pendingCalls().size() == 1 && pending->pendingCalls().first().callId != callId,
-                                 RunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            pending->pendingCalls().size() == 1 && pending->pendingCalls().first().callId != callId, RunTimeoutMs);
         QTRY_COMPARE_WITH_TIMEOUT(m_window->traceModel()->stepCount(), 2, RunTimeoutMs);
         QCOMPARE(m_window->traceModel()->stepByCallId(callId)->status, StepStatus::Succeeded);
 
@@ -178,9 +121,10 @@ private Q_SLOTS:
                {"session_id", session.toStdString()},
                {"error",
                 {{"code", "already_ended"},
-                 {"message", "call '" + callId.toStdString()
-                                 + "' already has a result, given by a person (in the window, with toolstudio "
-                                   "answer or POST /v1/runs/{run}/calls/{call_id}); nothing was delivered"}}}};
+                 {"message",
+                  "call '" + callId.toStdString()
+                      + "' already has a result, given by a person (in the window, with toolstudio "
+                        "answer or POST /v1/runs/{run}/calls/{call_id}); nothing was delivered"}}}};
         QCOMPARE(QString::fromStdString(refusal.dump()), QString::fromStdString(expected.dump()));
 
         // Stop Serving: the address goes, and serve.json with it.
