@@ -17,6 +17,8 @@
 #include <QTimer>
 #include <QTreeView>
 
+#include <algorithm>
+
 ProjectServing::ProjectServing(MainWindow *window)
     : QObject(window)
     , m_window(window)

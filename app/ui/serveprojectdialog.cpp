@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serveprojectdialog.h"
 
-#include "httpserver.h"
 #include "studioserver.h"
 
 #include <QDialogButtonBox>
