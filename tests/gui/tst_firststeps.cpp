@@ -336,8 +336,9 @@ private Q_SLOTS:
         QVERIFY(m_window->pendingPanel()->selectCall(callId));
         m_window->pendingPanel()->answerPane()->resultEdit()->setPlainText(QStringLiteral("0.92"));
         m_window->pendingPanel()->answerPane()->sendResultButton()->click();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->traceModel()->stepByCallId(callId)->status, StepStatus::Succeeded,
-                                  RunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->traceModel()->stepByCallId(callId).value_or(StepSummary()).status
+                                     == StepStatus::Succeeded,
+                                 RunTimeoutMs);
         m_window->selectStep(callId);
         shoot(QStringLiteral("served-run-answered-1440x900.png"), QSize(1440, 900));
         m_window->serving()->stop();

@@ -9,6 +9,7 @@
 
 #include "servedclient.h"
 #include "testfiles.h"
+#include "tracemodel.h"
 #include "ui/answerpane.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/projectserving.h"
@@ -105,6 +106,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             pending->pendingCalls().size() == 1 && pending->pendingCalls().first().callId != callId, RunTimeoutMs);
         QTRY_COMPARE_WITH_TIMEOUT(m_window->traceModel()->stepCount(), 2, RunTimeoutMs);
+        QVERIFY(m_window->traceModel()->stepByCallId(callId));
         QCOMPARE(m_window->traceModel()->stepByCallId(callId)->status, StepStatus::Succeeded);
 
         // The client's result for the answered call is refused with the reason.
