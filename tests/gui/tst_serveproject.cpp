@@ -137,6 +137,63 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(dir + QStringLiteral("/.toolstudio/serve.json")));
     }
 
+    /// An MCP client's call to a manual tool waits in Pending Calls; the person's answer
+    /// is the client's result.
+    void personAnswersMcpCall()
+    {
+        const QString dir = m_scratch->filePath(QStringLiteral("mcp"));
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"),
+                          "{\"name\": \"mcp\", \"tools\": [{\"name\": \"ask_person\", \"input_schema\": "
+                          "{\"type\": \"object\"}, \"handler\": {\"kind\": \"manual\"}}]}\n"));
+        QVERIFY(openTrusted(*m_window, dir));
+        QVERIFY(m_window->serving()->serve(freePort(), QStringLiteral("127.0.0.1"), {}));
+        const QString mcp = m_window->serving()->url() + QStringLiteral("/mcp");
+        Client init;
+        init.start(mcp,
+                   {{"jsonrpc", "2.0"},
+                    {"id", 1},
+                    {"method", "initialize"},
+                    {"params",
+                     {{"protocolVersion", "2025-06-18"},
+                      {"capabilities", nlohmann::json::object()},
+                      {"clientInfo", {{"name", "tst_serveproject"}, {"version", "1"}}}}}});
+        QTRY_VERIFY_WITH_TIMEOUT(init.finished(), RunTimeoutMs);
+        QCOMPARE(init.reply().first, 200);
+        const QString session = QStringLiteral("Mcp-Session-Id: ") + init.header(QStringLiteral("Mcp-Session-Id"));
+        QVERIFY(session.size() > 16);
+        Client initialized;
+        initialized.start(mcp, {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, {session});
+        QTRY_VERIFY_WITH_TIMEOUT(initialized.finished(), RunTimeoutMs);
+        QCOMPARE(initialized.reply().first, 202);
+
+        Client call;
+        call.start(mcp,
+                   {{"jsonrpc", "2.0"},
+                    {"id", 2},
+                    {"method", "tools/call"},
+                    {"params", {{"name", "ask_person"}, {"arguments", {{"question", "ship it?"}}}}}},
+                   {session});
+        PendingCallsPanel *pending = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(pending->pendingCalls().size(), 1, RunTimeoutMs);
+        const Step waiting = pending->pendingCalls().first();
+        QCOMPARE(waiting.tool, QStringLiteral("ask_person"));
+        QVERIFY(!pending->servedRun(waiting.callId).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            runIds(m_window->runsView()).contains(pending->servedRun(waiting.callId) + QStringLiteral(" served")),
+            RunTimeoutMs);
+        QVERIFY(!call.finished());
+
+        QVERIFY(pending->selectCall(waiting.callId));
+        pending->answerPane()->resultEdit()->setPlainText(QStringLiteral("\"yes\""));
+        pending->answerPane()->sendResultButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(call.finished(), RunTimeoutMs);
+        auto [status, reply] = call.reply();
+        QCOMPARE(status, 200);
+        QCOMPARE(QString::fromStdString(reply["result"].dump()),
+                 QStringLiteral("{\"content\":[{\"text\":\"yes\",\"type\":\"text\"}],\"isError\":false}"));
+        QTRY_COMPARE_WITH_TIMEOUT(pending->pendingCalls().size(), 0, RunTimeoutMs);
+    }
+
     /// A port in use is said plainly, and nothing is served.
     void portInUseIsSaid()
     {

@@ -6,6 +6,7 @@
 
 #include <QProcess>
 #include <QString>
+#include <QStringList>
 
 #include <nlohmann/json.hpp>
 
@@ -43,28 +44,53 @@ inline int freePort()
 }
 
 /// A POST with curl that runs while the window's event loop does (the server's routes
-/// answer on the window's thread, so a blocking client would wait forever): start(), then wait for finished() and read reply().
+/// answer on the window's thread, so a blocking client would wait forever): start(),
+/// then wait for finished() and read reply() and header().
 class Client
 {
 public:
-    void start(const QString &url, const nlohmann::json &body)
+    /// POSTs `body` as JSON to `url` with the extra `headers` ("Name: value").
+    void start(const QString &url, const nlohmann::json &body, const QStringList &headers = {})
     {
-        m_process.start(QStringLiteral("curl"),
-                        {QStringLiteral("-s"), QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("-H"),
-                         QStringLiteral("Content-Type: application/json"), QStringLiteral("--data-binary"),
-                         QStringLiteral("@-"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), url});
+        QStringList arguments{QStringLiteral("-s"),
+                              QStringLiteral("-D"),
+                              QStringLiteral("/dev/stderr"),
+                              QStringLiteral("-X"),
+                              QStringLiteral("POST"),
+                              QStringLiteral("-H"),
+                              QStringLiteral("Content-Type: application/json"),
+                              QStringLiteral("--data-binary"),
+                              QStringLiteral("@-"),
+                              QStringLiteral("-w"),
+                              QStringLiteral("\n%{http_code}"),
+                              url};
+        for (const QString &header : headers)
+            arguments << QStringLiteral("-H") << header;
+        m_process.start(QStringLiteral("curl"), arguments);
         m_process.write(QByteArray::fromStdString(body.dump()));
         m_process.closeWriteChannel();
     }
     bool finished() const { return m_process.state() == QProcess::NotRunning; }
-    /// The HTTP status and the body as JSON.
+    /// The HTTP status and the body as JSON (discarded when there is none).
     std::pair<int, nlohmann::json> reply()
     {
         const QByteArray out = m_process.readAllStandardOutput();
+        m_headers = m_process.readAllStandardError();
         const qsizetype split = out.lastIndexOf('\n');
         return {out.mid(split + 1).toInt(), nlohmann::json::parse(out.left(split).toStdString(), nullptr, false)};
+    }
+    /// The response header `name` (any case) after reply(); empty when absent.
+    QString header(const QString &name) const
+    {
+        for (const QByteArray &line : m_headers.split('\n')) {
+            const qsizetype colon = line.indexOf(':');
+            if (colon > 0 && QString::fromLatin1(line.left(colon)).compare(name, Qt::CaseInsensitive) == 0)
+                return QString::fromLatin1(line.mid(colon + 1).trimmed());
+        }
+        return {};
     }
 
 private:
     QProcess m_process;
+    QByteArray m_headers;
 };
