@@ -1168,7 +1168,8 @@ void MainWindow::updateActions()
     m_newToolFileAction->setEnabled(m_project.has_value() && !active);
     m_newScriptAction->setEnabled(m_project.has_value() && !active);
     m_toolsMenu->updateActions(m_project.has_value(), active);
-    m_answerAction->setEnabled(active && m_pendingPanel->openCount() > 0);
+    // A served call (File ▸ Serve Project) waits while no run of the window's own does.
+    m_answerAction->setEnabled((active || m_serving->isServing()) && m_pendingPanel->openCount() > 0);
 }
 
 void MainWindow::updateTitle()
