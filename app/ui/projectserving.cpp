@@ -49,6 +49,11 @@ ProjectServing::ProjectServing(MainWindow *window)
 // removes serve.json) without touching them. The window stops first when it closes.
 ProjectServing::~ProjectServing() = default;
 
+ServeProjectDialog *ProjectServing::dialog() const
+{
+    return m_dialog;
+}
+
 bool ProjectServing::isServing() const
 {
     return m_server->isServing();

@@ -44,7 +44,7 @@ public:
     /// The permanent status bar label, "Serving on http://127.0.0.1:3112"; hidden when not serving.
     QLabel *addressLabel() const { return m_label; }
     /// The dialog the action opened last; nullptr before.
-    ServeProjectDialog *dialog() const { return m_dialog; }
+    ServeProjectDialog *dialog() const;
 
     /// Serves the open project on `host`:`port` (a token read from `tokenFile` when not
     /// empty). False with the reason reported to the person (and in `error`): no project,
