@@ -3,18 +3,13 @@
 #include "servecommand.h"
 
 #include "headlessrun.h"
-#include "httpserver.h"
-#include "mcphttproute.h"
 #include "mcpserversession.h"
 #include "mcpstdioserver.h"
-#include "pendingcallsapi.h"
-#include "programmaticapi.h"
-#include "servefile.h"
+#include "studioserver.h"
 #include "trustcommand.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
-#include <QFile>
 #include <QSocketNotifier>
 
 #include <csignal>
@@ -23,28 +18,6 @@
 #include <unistd.h>
 
 namespace {
-
-/// The token in `path`: its first line without surrounding white space, printable
-/// ASCII without spaces, 16 to 4096 bytes. Empty with `error` otherwise.
-std::string readToken(const QString &path, QString *error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read the token file %1: %2").arg(path, file.errorString());
-        return {};
-    }
-    const QByteArray token = file.read(4097).split('\n').value(0).trimmed();
-    bool printable = !token.isEmpty();
-    for (const char c : token)
-        printable = printable && c > 0x20 && c < 0x7f;
-    if (!printable || token.size() < 16 || token.size() > 4096) {
-        *error = QStringLiteral("the token file %1 must hold one token of 16 to 4096 printable characters without "
-                                "spaces (e.g. head -c 32 /dev/urandom | base64 > %1)")
-                     .arg(path);
-        return {};
-    }
-    return token.toStdString();
-}
 
 /// `serve --mcp-stdio`: one MCP session on stdin/stdout until stdin ends or a signal
 /// comes. stdout carries the protocol only.
@@ -140,19 +113,17 @@ int serveCommand(const QStringList &arguments)
                             .arg(option->names().constFirst(), parser.value(*option)),
                         ExitBadInput);
     }
-    config.replyTimeoutSeconds = std::max(config.replyTimeoutSeconds, ProgrammaticApi::longestReplySeconds());
     if (parser.isSet(tokenOption)) {
         QString error;
-        config.token = readToken(parser.value(tokenOption), &error);
+        config.token = StudioServer::readToken(parser.value(tokenOption), &error);
         if (config.token.empty())
             return fail(error, ExitBadInput);
     }
-    const bool loopback = HttpServer::isLoopback(config.host);
-    if (!loopback && config.token.empty())
-        return fail(QStringLiteral("--host %1 is reachable from other machines: it needs --token-file FILE (a "
-                                   "secret every request must send); without it, serve on 127.0.0.1")
-                        .arg(parser.value(hostOption)),
-                    ExitBadInput);
+    if (const QString refusal = StudioServer::tokenRefusal(config.host, !config.token.empty(),
+                                                           QStringLiteral("--host %1").arg(parser.value(hostOption)),
+                                                           QStringLiteral("--token-file FILE"));
+        !refusal.isEmpty())
+        return fail(refusal, ExitBadInput);
 
     const auto project = loadProjectToRun(QStringLiteral("serve"), positional->at(0),
                                           parser.isSet(QStringLiteral("trust")), &exitCode);
@@ -160,12 +131,6 @@ int serveCommand(const QStringList &arguments)
         return exitCode;
     if (parser.isSet(mcpStdioOption))
         return serveMcpStdio(*project);
-    if (const auto served = ServeFile::readLive(project->dir))
-        return fail(QStringLiteral("%1 is served already at %2 (process %3); stop that one first")
-                        .arg(project->dir, QString::fromStdString(served->url))
-                        .arg(served->pid),
-                    ExitCannotListen);
-
     // SIGINT and SIGTERM end the loop through a signalfd; blocked before the HTTP
     // threads start, so they inherit the mask and never take the signal themselves.
     sigset_t signals;
@@ -175,39 +140,19 @@ int serveCommand(const QStringList &arguments)
     ::pthread_sigmask(SIG_BLOCK, &signals, nullptr);
     const int signalFd = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
 
-    PendingCallsApi api(*project);
+    StudioServer server;
     QString error;
-    if (!api.open(&error))
-        return fail(error, ExitBadInput);
-    HttpServer server;
-    server.setAbout({{"project", project->dir.toStdString()}, {"name", project->name.toStdString()}});
-    api.install(server);
-    ProgrammaticApi programmatic(*project, limits);
-    programmatic.install(server);
-    McpHttpRoute mcp(*project);
-    mcp.install(server);
-    bool portInUse = false;
-    if (!server.listen(config, &error, &portInUse))
-        return fail(error, ExitCannotListen);
-    ServeFile serveFile;
-    serveFile.url = server.url();
-    serveFile.host = config.host;
-    serveFile.port = config.port;
-    serveFile.token = config.token;
-    serveFile.pid = ::getpid();
-    if (!serveFile.write(project->dir, &error)) {
-        server.stop();
-        return fail(error, ExitBadInput);
+    bool cannotListen = false;
+    if (!server.start(*project, config, limits, &error, &cannotListen)) {
+        ::close(signalFd);
+        ::pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+        return fail(error, cannotListen ? ExitCannotListen : ExitBadInput);
     }
-    if (!loopback)
-        printLine(stderr,
-                  QStringLiteral("toolstudio serve: warning: serving on %1 without TLS: the token and every "
-                                 "request travel in clear text; use it only on a network you trust, or "
-                                 "behind a TLS proxy")
-                      .arg(QString::fromStdString(config.host)));
-    printLine(stdout,
-              QStringLiteral("serving %1 at %2 (GET / lists the routes; Ctrl-C stops)")
-                  .arg(project->dir, QString::fromStdString(server.url())));
+    if (const QString warning = StudioServer::noTlsWarning(QString::fromStdString(config.host)); !warning.isEmpty())
+        printLine(stderr, QStringLiteral("toolstudio serve: warning: %1").arg(warning));
+    printLine(
+        stdout,
+        QStringLiteral("serving %1 at %2 (GET / lists the routes; Ctrl-C stops)").arg(project->dir, server.url()));
 
     QEventLoop loop;
     QSocketNotifier notifier(signalFd, QSocketNotifier::Read);
@@ -218,7 +163,6 @@ int serveCommand(const QStringList &arguments)
     });
     loop.exec();
     server.stop();
-    ServeFile::removeOwn(project->dir);
     ::close(signalFd);
     ::pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
     printLine(stdout, QStringLiteral("stopped serving %1").arg(project->dir));

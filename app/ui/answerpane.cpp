@@ -461,6 +461,7 @@ bool AnswerPane::send(const ManualAnswer &answer)
     }
     const bool accepted = timeout ? m_run->timeOutStep(callId, &reason)
         : m_held                  ? m_run->answerStep(callId, answer, &reason)
+        : m_answerer              ? m_answerer(callId, m_attempt, answer, &reason)
                                   : m_run->answer(callId, m_attempt, answer, &reason);
     if (!accepted) {
         m_sentText.clear();

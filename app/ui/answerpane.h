@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class QCheckBox;
@@ -38,6 +39,11 @@ public:
 
     /// Shows `step`'s current attempt; clears the previous input.
     void setCall(const Step &step);
+    /// Where a waiting call's answer goes: `answerer` (a served run's call, answered
+    /// through the journal as `toolstudio answer` does) instead of the run controller;
+    /// an empty one: the controller. Held calls always go to the controller.
+    using Answerer = std::function<bool(const QString &callId, int attempt, const ManualAnswer &, QString *reason)>;
+    void setAnswerer(Answerer answerer) { m_answerer = std::move(answerer); }
     /// Shows `step`, held by step mode before its first attempt (RunController::
     /// stepPaused); clears the previous input. **Answer Instead** ends the step with the
     /// result (RunController::answerStep: checked against output_schema like a manual
@@ -114,6 +120,7 @@ private:
     int m_attempt = 0;
     int m_maxAttempts = 0;
     int m_sequence = 0;
+    Answerer m_answerer;
     bool m_held = false; ///< the call is held by step mode, not waiting for a person
     QString m_sentText;  ///< the last answer accepted from this pane, as shown by showAnswered
 

@@ -21,6 +21,7 @@
 #include "project/projecttrust.h"
 #include "project/projectwriter.h"
 #include "projectpanel.h"
+#include "projectserving.h"
 #include "run/runcontroller.h"
 #include "run/runstatustext.h"
 #include "runspanel.h"
@@ -120,6 +121,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
 
     m_durable = new DurableRunActions(this);
+    m_serving = new ProjectServing(this);
     createActions();
     createMenus();
     createDocks();
@@ -368,6 +370,7 @@ void MainWindow::createMenus()
     fileMenu->addAction(m_newScriptAction);
     fileMenu->addAction(m_openAction);
     fileMenu->addAction(m_importRunAction);
+    fileMenu->addAction(m_serving->serveAction());
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
     fileMenu->addAction(m_saveAction);
     fileMenu->addAction(m_closeTabAction);
@@ -655,6 +658,7 @@ bool MainWindow::openProject(const QString &dir)
     if (!m_tabs->maybeSaveAll())
         return false;
     if (!sameProject) {
+        m_serving->stop(); // the last project is served no more
         m_lock = std::move(lock);
         statusBar()->clearMessage(); // a note about the last project's run is not about this one
     }
@@ -1164,7 +1168,8 @@ void MainWindow::updateActions()
     m_newToolFileAction->setEnabled(m_project.has_value() && !active);
     m_newScriptAction->setEnabled(m_project.has_value() && !active);
     m_toolsMenu->updateActions(m_project.has_value(), active);
-    m_answerAction->setEnabled(active && m_pendingPanel->openCount() > 0);
+    // A served call (File ▸ Serve Project) waits while no run of the window's own does.
+    m_answerAction->setEnabled((active || m_serving->isServing()) && m_pendingPanel->openCount() > 0);
 }
 
 void MainWindow::updateTitle()
@@ -1433,5 +1438,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return;
     }
     writeSettings();
+    m_serving->stop();
     event->accept();
 }

@@ -20,6 +20,7 @@
 #include <optional>
 
 class McpServersView;
+class ProjectServing;
 class BudgetMeters;
 class DurableRunActions;
 class StepModeActions;
@@ -127,6 +128,8 @@ public:
     DurableRunActions *durableActions() const { return m_durable; }
     /// Run ▸ Continue Held Call, Answer Instead…, Fail Held Call…, Continue to End.
     StepModeActions *stepModeActions() const { return m_stepActions; }
+    /// File ▸ Serve Project… and the served runs shown live (docs/server.md).
+    ProjectServing *serving() const { return m_serving; }
     /// Exports run `runId` as "json" or "chrome" to `path` (empty: asks for a file).
     bool exportRun(const QString &runId, const QString &format, QString path);
     /// Compares run `leftRun` (A) with `rightRun` (B) of the journal in a window of its
@@ -217,6 +220,7 @@ protected:
 
 private:
     friend class DurableRunActions; // starts runs and reports like the window's own commands
+    friend class ProjectServing;    // reports and sets the status like the window's own commands
     /// Starts a run with `start` (returns false with the reason): the run views are
     /// reset first; a refusal is reported under `failTitle`; `statusText` while it runs.
     bool startRunWith(const QString &failTitle, const QString &statusText, const std::function<bool(QString *)> &start);
@@ -280,6 +284,7 @@ private:
     QAction *m_nextFailedAction = nullptr;
     PendingCallsPanel *m_pendingPanel = nullptr;
     RunsPanel *m_runsPanel = nullptr;
+    ProjectServing *m_serving = nullptr;
     ManifestEditor *m_manifest = nullptr; ///< undoable edits of toolstudio.json
     QFileSystemWatcher *m_watcher = nullptr;
     std::unique_ptr<QLockFile> m_lock;

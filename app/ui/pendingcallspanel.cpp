@@ -121,8 +121,15 @@ void PendingCallsPanel::callOpened(const Step &step)
         m_dialog->setCall(step);
 }
 
+void PendingCallsPanel::servedCallOpened(const Step &step, const QString &runId, ServedAnswerer answerer)
+{
+    m_servedRuns.insert(step.callId, {runId, std::move(answerer)});
+    callOpened(step);
+}
+
 void PendingCallsPanel::callClosed(const QString &callId)
 {
+    m_servedRuns.remove(callId);
     const bool wasCurrent = currentCallId() == callId;
     m_shownIsStale = m_shownIsStale || (callId == m_shownCall && callId != m_answeredHere);
     m_pendingCalls.removeIf([&](const Step &s) { return s.callId == callId; });
@@ -168,6 +175,7 @@ void PendingCallsPanel::clear()
     m_shownIsStale = false;
     m_answeredHere.clear();
     m_pendingCalls.clear();
+    m_servedRuns.clear();
     m_heldCalls.clear();
     if (m_dialog)
         m_dialog->hide();
@@ -360,6 +368,15 @@ void PendingCallsPanel::showCurrent()
             m_pane->setHeldCall(*step);
         else
             m_pane->setCall(*step);
+        const auto served = m_servedRuns.constFind(step->callId);
+        if (held || served == m_servedRuns.cend()) {
+            m_pane->setAnswerer({});
+        } else {
+            m_pane->setAnswerer([runId = served->first, answerer = served->second](
+                                    const QString &callId, int attempt, const ManualAnswer &answer, QString *reason) {
+                return answerer(runId, callId, attempt, answer, reason);
+            });
+        }
         m_shownCall = step->callId;
         m_shownAttempt = attempt;
         m_shownStatus = step->status;

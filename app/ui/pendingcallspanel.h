@@ -4,7 +4,9 @@
 
 #include "project/step.h"
 
+#include <QHash>
 #include <QList>
+#include <QPair>
 #include <QPointer>
 #include <QWidget>
 
@@ -43,6 +45,13 @@ public:
 
     /// A call started waiting for a person (or a new attempt of one did).
     void callOpened(const Step &step);
+    /// A call of a served run (`runId`, not the controller's: docs/server.md "Serving from
+    /// the window") started waiting for a person; its answer goes to `answerer`.
+    using ServedAnswerer = std::function<bool(const QString &runId, const QString &callId, int attempt,
+                                              const ManualAnswer &, QString *reason)>;
+    void servedCallOpened(const Step &step, const QString &runId, ServedAnswerer answerer);
+    /// The run of a served call, by call id; empty for the controller's calls.
+    QString servedRun(const QString &callId) const { return m_servedRuns.value(callId).first; }
     /// A waiting call got its answer or was cancelled.
     void callClosed(const QString &callId);
     /// Step mode holds `step` before it runs.
@@ -108,6 +117,7 @@ private:
     RunController *m_run = nullptr;
     std::function<const Tool *(const QString &)> m_toolLookup;
     QList<Step> m_pendingCalls;
+    QHash<QString, QPair<QString, ServedAnswerer>> m_servedRuns; ///< served calls: call id → (run id, answerer)
     QList<Step> m_heldCalls;
     QListWidget *m_list = nullptr;
     AnswerPane *m_pane = nullptr;
