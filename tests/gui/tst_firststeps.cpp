@@ -6,14 +6,11 @@
 // New Script… (a file from a template, opened; names checked; nothing overwritten).
 
 #include "scripteditor.h"
-#include "servedclient.h"
 #include "testfiles.h"
-#include "ui/answerpane.h"
 #include "ui/helpmenu.h"
 #include "ui/newfiledialog.h"
 #include "ui/newprojectdialog.h"
 #include "ui/pendingcallspanel.h"
-#include "ui/projectserving.h"
 #include "ui/shortcutsdialog.h"
 #include "windowfixture.h"
 
@@ -27,29 +24,13 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPixmap>
-#include <QPlainTextEdit>
-#include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QUndoStack>
 
-#include "tracemodel.h"
-
 namespace {
-
-/// Seed 003's first request, as its page shows it.
-const nlohmann::json SeedRequest
-    = {{"language", "python"},
-       {"code", "rate = get_exchange_rate(base=\"USD\", quote=\"EUR\")\nprint(f\"100 USD = {100 * rate} EUR\")"},
-       {"tools",
-        nlohmann::json::array({{{"name", "get_exchange_rate"},
-                                {"description", "Return the exchange rate between two currencies."},
-                                {"parameters",
-                                 {{"type", "object"},
-                                  {"properties", {{"base", {{"type", "string"}}}, {"quote", {{"type", "string"}}}}},
-                                  {"required", {"base", "quote"}}}}}})}};
 
 QByteArray readAll(const QString &path)
 {
@@ -319,29 +300,6 @@ private Q_SLOTS:
         m_window->traceView()->setCurrentIndex(m_window->traceView()->model()->index(0, 0));
         shoot(QStringLiteral("exchange-rate-1440x900.png"), QSize(1440, 900));
         shoot(QStringLiteral("exchange-rate-1280x720.png"), QSize(1280, 720));
-
-        // A served run (seed 003's request) whose call a person answered in the window,
-        // the address in the status bar.
-        const int port = freePort();
-        QString error;
-        QVERIFY2(m_window->serving()->serve(port, QStringLiteral("127.0.0.1"), {}, &error), qPrintable(error));
-        Client client;
-        client.start(m_window->serving()->url() + QStringLiteral("/v1/exec/programmatic"), SeedRequest);
-        QTRY_VERIFY_WITH_TIMEOUT(client.finished(), RunTimeoutMs);
-        const QString session = QString::fromStdString(client.reply().second.value("session_id", ""));
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingPanel()->pendingCalls().size(), 1, RunTimeoutMs);
-        Q_EMIT m_window->runsPanel()->openRequested(session);
-        m_window->resize(1440, 900);
-        const QString callId = m_window->pendingPanel()->pendingCalls().first().callId;
-        QVERIFY(m_window->pendingPanel()->selectCall(callId));
-        m_window->pendingPanel()->answerPane()->resultEdit()->setPlainText(QStringLiteral("0.92"));
-        m_window->pendingPanel()->answerPane()->sendResultButton()->click();
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->traceModel()->stepByCallId(callId).value_or(StepSummary()).status
-                                     == StepStatus::Succeeded,
-                                 RunTimeoutMs);
-        m_window->selectStep(callId);
-        shoot(QStringLiteral("served-run-answered-1440x900.png"), QSize(1440, 900));
-        m_window->serving()->stop();
     }
 };
 

@@ -13,6 +13,7 @@
 #include "ui/answerpane.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/projectserving.h"
+#include "ui/runspanel.h"
 #include "ui/serveprojectdialog.h"
 #include "windowfixture.h"
 
