@@ -1855,6 +1855,45 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>ProjectServing</name>
+    <message>
+        <source>Ser&amp;ve Project…</source>
+        <translation>Projekt be&amp;reitstellen…</translation>
+    </message>
+    <message>
+        <source>Serve the open project over HTTP (programmatic API, pending calls, MCP); served runs show here live</source>
+        <translation>Das offene Projekt über HTTP bereitstellen (programmatische API, wartende Aufrufe, MCP); bereitgestellte Läufe erscheinen hier live</translation>
+    </message>
+    <message>
+        <source>Open a project first.</source>
+        <translation>Öffnen Sie zuerst ein Projekt.</translation>
+    </message>
+    <message>
+        <source>The project is not served because it is not trusted: a served call runs its tools. %1</source>
+        <translation>Das Projekt wird nicht bereitgestellt, weil ihm nicht vertraut wird: Ein bereitgestellter Aufruf führt seine Tools aus. %1</translation>
+    </message>
+    <message>
+        <source>Cannot serve %1: %2.</source>
+        <translation>%1 kann nicht bereitgestellt werden: %2.</translation>
+    </message>
+    <message>
+        <source>Serve Project</source>
+        <translation>Projekt bereitstellen</translation>
+    </message>
+    <message>
+        <source>Serving on %1</source>
+        <translation>Bereitgestellt auf %1</translation>
+    </message>
+    <message>
+        <source>Serving %1 on %2 (GET / lists the routes)</source>
+        <translation>%1 wird auf %2 bereitgestellt (GET / listet die Routen)</translation>
+    </message>
+    <message>
+        <source>the project is no longer served</source>
+        <translation>das Projekt wird nicht mehr bereitgestellt</translation>
+    </message>
+</context>
+<context>
     <name>ProjectTemplates</name>
     <message>
         <source>Empty project</source>
@@ -2891,6 +2930,61 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>%1 was saved, but a value shorter than 4 characters is not masked in views and exports.</source>
         <translation>%1 wurde gespeichert, aber ein Wert mit weniger als 4 Zeichen wird in Ansichten und Exporten nicht maskiert.</translation>
+    </message>
+</context>
+<context>
+    <name>ServeProjectDialog</name>
+    <message>
+        <source>Serve Project</source>
+        <translation>Projekt bereitstellen</translation>
+    </message>
+    <message>
+        <source>Serve the open project over HTTP: seed 003&apos;s programmatic API, the pending-calls API and the project&apos;s tools over MCP at /mcp. Served runs show here live, and you can answer their calls in Pending Calls.</source>
+        <translation>Das offene Projekt über HTTP bereitstellen: die programmatische API von Seed 003, die API für wartende Aufrufe und die Tools des Projekts über MCP unter /mcp. Bereitgestellte Läufe erscheinen hier live, und Sie können ihre Aufrufe unter „Wartende Aufrufe“ beantworten.</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <source>127.0.0.1 (or ::1, localhost) is reachable from this machine only; any other address needs a token file.</source>
+        <translation>127.0.0.1 (oder ::1, localhost) ist nur von diesem Rechner aus erreichbar; jede andere Adresse braucht eine Token-Datei.</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>&amp;Host:</translation>
+    </message>
+    <message>
+        <source>none (loopback only)</source>
+        <translation>keine (nur Loopback)</translation>
+    </message>
+    <message>
+        <source>A file holding the token every request must send as &apos;Authorization: Bearer TOKEN&apos; (e.g. head -c 32 /dev/urandom | base64 &gt; FILE).</source>
+        <translation>Eine Datei mit dem Token, das jede Anfrage als &apos;Authorization: Bearer TOKEN&apos; senden muss (z. B. head -c 32 /dev/urandom | base64 &gt; DATEI).</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Token File</source>
+        <translation>Token-Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Token file:</source>
+        <translation>&amp;Token-Datei:</translation>
+    </message>
+    <message>
+        <source>&amp;Serve</source>
+        <translation>&amp;Bereitstellen</translation>
+    </message>
+    <message>
+        <source>a token file</source>
+        <translation>eine Token-Datei</translation>
+    </message>
+    <message>
+        <source>Warning: %1.</source>
+        <translation>Warnung: %1.</translation>
     </message>
 </context>
 <context>

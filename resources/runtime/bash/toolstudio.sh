@@ -124,8 +124,9 @@ tool() {
     __toolstudio_n=$((__toolstudio_n + 1))
     local id="s${BASHPID}.${__toolstudio_n}"
     __toolstudio_quote "$name"
-    # The call, then the wait hint: this shell reads the reply next (docs/bridge.md).
-    if ! printf '{"type":"call","id":"%s","tool":%s,"args":%s}\n{"type":"wait"}\n' "$id" "$REPLY" "$args" >&"$fd" 2>/dev/null; then
+    # No wait hint after the call (docs/bridge.md): a second line written after the
+    # studio closed the bridge would kill this shell with SIGPIPE.
+    if ! printf '{"type":"call","id":"%s","tool":%s,"args":%s}\n' "$id" "$REPLY" "$args" >&"$fd" 2>/dev/null; then
         TOOL_ERROR_CODE=protocol_error
         echo "tool $name: protocol_error: the bridge is closed" >&2
         return 3
