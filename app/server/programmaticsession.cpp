@@ -62,11 +62,12 @@ ProgrammaticSession::ProgrammaticSession(const Project &project, const Programma
             [this](const QString &callId) { m_open.erase(callId); });
     // The script says it is blocked on its calls (the shims' wait hint): every call it
     // has made is open, and no other can come before a result, so the reply goes now.
-    connect(m_controller, &RunController::scriptWaiting, this, [this] {
-        if (m_open.empty())
-            return;
-        m_quiet->stop();
-        replyIfPaused();
+    // The reply waits until every call the script made before the hint has opened here
+    // (a call reaches the engine and is journaled before it opens, so the hint can come
+    // first). A call refused before it opens never does: the quiet window answers then.
+    connect(m_controller, &RunController::scriptWaiting, this, [this](int callsMade) {
+        m_waitFor = callsMade;
+        replyOnWaitHint();
     });
     connect(m_controller, &RunController::stepsUpdated, this, &ProgrammaticSession::onSteps);
     connect(m_controller, &RunController::outputReceived, this,
@@ -209,6 +210,7 @@ void ProgrammaticSession::resume(const std::vector<ProgrammaticResult> &results,
 {
     m_previousToken = m_token;
     m_lastReply = nullptr;
+    m_waitFor = -1;  // the script hints again once it waits on what is left
     m_token.clear(); // single-use
     m_expiry->stop();
     m_responder = responder;
@@ -239,7 +241,18 @@ void ProgrammaticSession::onPendingCall(const Step &step)
 {
     const Attempt *attempt = step.currentAttempt();
     m_open[step.callId] = OpenCall{step.tool, step.args, attempt ? attempt->number : 1};
+    m_callsOpened.insert(step.callId);
     m_quiet->start();
+    replyOnWaitHint();
+}
+
+void ProgrammaticSession::replyOnWaitHint()
+{
+    if (m_waitFor < 0 || m_open.empty() || qsizetype(m_callsOpened.size()) < m_waitFor)
+        return;
+    m_waitFor = -1;
+    m_quiet->stop();
+    replyIfPaused();
 }
 
 void ProgrammaticSession::onSteps(const QList<Step> &steps)

@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 class RunController;
@@ -88,6 +89,7 @@ private:
         int attempt = 1;
     };
     void onPendingCall(const Step &step);
+    void replyOnWaitHint();
     void onSteps(const QList<Step> &steps);
     void onFinished(const RunRecord &run);
     void replyIfPaused();
@@ -107,6 +109,8 @@ private:
     nlohmann::json m_lastReply;         ///< the latest tool_call_required body (null = none)
     std::map<QString, OpenCall> m_open; ///< calls waiting for the client, by call id
     std::map<QString, Step> m_ended;    ///< calls the client was given that ended, by call id
+    std::set<QString> m_callsOpened;    ///< every call that opened here (a retry opens again)
+    int m_waitFor = -1;                 ///< a wait hint came after this many calls: reply once all have opened
     std::map<int, bool> m_steps;        ///< sequences seen (tool_calls_made)
     QByteArray m_stdout;
     QByteArray m_stderr;

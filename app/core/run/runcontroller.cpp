@@ -128,6 +128,7 @@ public:
     RunRecord record;
     bool active = false;
     bool waitQueued = false; ///< run thread: a wait hint is queued and no call came since
+    int callsReceived = 0;   ///< run thread: calls the bridge read in this run (sent with a wait hint)
     bool ending = false;     ///< the script is gone, the run thread finishes the run (finishRun follows)
     bool stopRequested = false;
     bool timedOut = false;
@@ -846,6 +847,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
         auto *engine = new StepEngine(project, runId, d->journal.get(), bound, d->runContext);
         d->engine = engine;
         d->waitQueued = false;
+        d->callsReceived = 0;
         if (plan)
             engine->setReplayPlan(std::move(*plan));
         engine->setStepMode(d->stepMode);
@@ -914,6 +916,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
             if (d->output) // deleted at the run's end, before the bridge closes
                 d->output->drain();
             d->waitQueued = false;
+            ++d->callsReceived;
             engine->submitCall(call);
         });
         // The script's wait hint (docs/bridge.md "The wait hint"), after the calls it
@@ -924,8 +927,9 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
             if (d->waitQueued || !forwardWait)
                 return;
             d->waitQueued = true;
+            const int callsMade = d->callsReceived;
             QMetaObject::invokeMethod(
-                this, [this] { Q_EMIT scriptWaiting(); }, Qt::QueuedConnection);
+                this, [this, callsMade] { Q_EMIT scriptWaiting(callsMade); }, Qt::QueuedConnection);
         });
         connect(engine, &StepEngine::replyReady, bridge, [this, bridge](const std::string &, const std::string &line) {
             d->waitQueued = false;

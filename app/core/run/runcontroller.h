@@ -174,10 +174,11 @@ Q_SIGNALS:
     void pendingCallOpened(const Step &step);
     void pendingCallClosed(const QString &callId);
     /// The script said it is blocked until a reply to one of its calls arrives (the
-    /// bridge's wait hint, docs/bridge.md), after the pendingCallOpened of the calls it
-    /// sent before. Forwarded only when connected before start(); repeated hints with
-    /// no call between them arrive once.
-    void scriptWaiting();
+    /// bridge's wait hint, docs/bridge.md). `callsMade`: the calls the bridge had read
+    /// in this run when the hint came; their pendingCallOpened may still follow (a call
+    /// is admitted and journaled first). Forwarded only when connected before start();
+    /// repeated hints with no call between them arrive once.
+    void scriptWaiting(int callsMade);
     /// Script output: stream 1 = stdout, 2 = stderr. A truncation notice arrives as
     /// a chunk of its own on the same stream. In one order with stepsUpdated
     /// (docs/trace.md "Console order"): output the script wrote before a call arrives
