@@ -12,7 +12,8 @@
 //
 // Starts `<interpreter> <script>` with the socket on fd 3 (the environment is this
 // process's: TOOLSTUDIO_BRIDGE_FD, PYTHONPATH, ... are set by the caller) and answers
-// every call line with {"type":"result","id":<its id>,"value":<reply value JSON>}. The
+// every call line with {"type":"result","id":<its id>,"value":<reply value JSON>} (a line
+// without an id, the wait hint, is read and not answered, as the studio does). The
 // script's stdout and stderr are this process's. Exits with the script's exit status
 // (128 + signal if it was killed), or 70 when the peer itself fails.
 
@@ -94,7 +95,9 @@ int main(int argc, char **argv)
         std::size_t start = 0, newline;
         reply.clear();
         while ((newline = buffer.find('\n', start)) != std::string::npos) {
-            reply += prefix + callId(buffer, start, newline) + suffix;
+            // A line without an id (the wait hint, {"type":"wait"}) wants no reply.
+            if (const std::string id = callId(buffer, start, newline); !id.empty())
+                reply += prefix + id + suffix;
             start = newline + 1;
         }
         buffer.erase(0, start);

@@ -84,7 +84,10 @@ class _Pending:
 
 
 class _Bridge:
-    """The script's end of the bridge: one writer lock, one reader thread."""
+    """The script's end of the bridge: one writer lock; replies read by one thread at a
+    time. A thread blocked in a call reads them itself while no other thread reads
+    (no thread hop per call); once calls of other threads or of an event loop are still
+    in flight when it has its own reply, a reader thread takes over for good."""
 
     def __init__(self, fd):
         self._fd = fd
@@ -93,17 +96,22 @@ class _Bridge:
         self._pending = {}
         self._closed_reason = None
         self._reader = None
+        self._reading = False  # a thread reads the bridge (a blocked caller or the reader thread)
+        self._buffer = b""  # bytes read after the last whole line, kept for the next reader
         self._blocked = 0  # threads blocked in a call
         self._idle_checks = set()  # event loops with an idle check scheduled
 
-    def _ensure_reader(self):
-        if self._reader is None:
-            self._reader = threading.Thread(target=self._read_loop, name="toolstudio-bridge", daemon=True)
-            self._reader.start()
+    def _start_reader_locked(self):
+        """With the lock held and no thread reading: the reader thread reads from now on."""
+        self._reading = True
+        self._reader = threading.Thread(target=self._read_until, args=(None,), name="toolstudio-bridge",
+                                        daemon=True)
+        self._reader.start()
 
-    def _read_loop(self):
-        buffer = b""
-        while True:
+    def _read_until(self, pending):
+        """Reads and dispatches replies until ``pending`` has its reply (None: until the
+        bridge closes). Only the thread that holds the reading role calls this."""
+        while pending is None or pending.reply is None:
             try:
                 chunk = os.read(self._fd, 65536)
             except InterruptedError:
@@ -114,10 +122,10 @@ class _Bridge:
             if not chunk:
                 self._close("the studio closed the bridge")
                 return
-            buffer += chunk
             if b"\n" not in chunk:
+                self._buffer += chunk
                 continue
-            *lines, buffer = buffer.split(b"\n")
+            *lines, self._buffer = (self._buffer + chunk).split(b"\n")
             for line in lines:
                 if line:
                     self._dispatch(line)
@@ -172,18 +180,28 @@ class _Bridge:
                 pass  # the next call reports a failed bridge
 
     def block(self, pending):
-        """Waits for ``pending`` (a blocking call), sending the wait hint when no other
-        thread of the script can still make a call."""
-        with self._lock:
-            self._blocked += 1
-            idle = self._blocked >= threading.active_count() - 1  # the reader thread never calls
-        if idle:
-            self.send_wait()
+        """Waits for ``pending``, a call sent with ``blocking=True``."""
         try:
-            pending.event.wait()
+            self.wait(pending)
         finally:
             with self._lock:
                 self._blocked -= 1
+
+    def wait(self, pending):
+        """Waits for the reply to ``pending`` (not an event loop's call), reading the
+        replies itself when no other thread reads them."""
+        with self._lock:
+            inline = not self._reading and pending.reply is None
+            self._reading = self._reading or inline
+        if inline:
+            try:
+                self._read_until(pending)
+            finally:
+                with self._lock:
+                    self._reading = False
+                    if self._pending and self._closed_reason is None:
+                        self._start_reader_locked()  # other calls still wait for replies
+        pending.event.wait()
 
     def hint_when_idle(self, loop):
         """Inside an event loop: sends the wait hint once the loop has nothing left to
@@ -210,16 +228,20 @@ class _Bridge:
         self._idle_checks.discard(loop)
         if getattr(loop, "_ready", None) is None or getattr(loop, "_scheduled", True):
             return  # not CPython's loop, or a timer may still make a call: no hint
-        if threading.active_count() - 1 <= 1:
+        if threading.active_count() - (self._reader is not None) <= 1:
             self.send_wait()
 
-    def send_call(self, tool, args, pending, kind="call"):
+    def send_call(self, tool, args, pending, kind="call", blocking=False):
+        """Sends one call. ``blocking``: the caller waits for it next with block(); the
+        wait hint then goes in the same write when no other thread of the script can
+        still make a call."""
         with self._lock:
             if self._closed_reason is not None:
                 raise ToolError(self._closed_reason, code="protocol_error")
             call_id = f"{'m' if kind == 'model' else 'c'}{next(self._ids)}"
             self._pending[call_id] = pending
-            self._ensure_reader()
+            if pending.future is not None and not self._reading:
+                self._start_reader_locked()  # an event loop cannot block to read
         try:
             # The id (and tool) before the arguments: a line the studio cannot read whole
             # is still answered by its id.
@@ -247,6 +269,11 @@ class _Bridge:
             raise ToolError(f"arguments of {tool} are {len(encoded)} bytes; the request limit is "
                             f"{_REQUEST_BYTES} bytes (limits.request_bytes)", code="request_too_large")
         with self._lock:
+            if blocking:
+                self._blocked += 1
+                # The reader thread, once started, never calls.
+                if self._blocked >= threading.active_count() - (self._reader is not None):
+                    payload += b'{"type":"wait"}\n'
             view = memoryview(payload)
             while view:
                 try:
@@ -255,6 +282,8 @@ class _Bridge:
                     continue
                 except OSError as e:
                     self._pending.pop(call_id, None)
+                    if blocking:
+                        self._blocked -= 1
                     raise ToolError(f"the bridge failed: {e}", code="protocol_error") from None
                 view = view[written:]
         return call_id
@@ -348,7 +377,7 @@ def _invoke(name, payload, kind):
         bridge.hint_when_idle(loop)
         return future
     pending = _Pending()
-    bridge.send_call(name, payload, pending, kind)
+    bridge.send_call(name, payload, pending, kind, blocking=True)
     bridge.block(pending)
     if pending.reply.get("type") == "result":
         return pending.reply.get("value")

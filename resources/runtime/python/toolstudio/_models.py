@@ -147,7 +147,7 @@ def _run_tool_calls(calls, argument_errors):
     for call_id, pending, error in waiting:
         message = {"role": "tool", "tool_call_id": call_id}
         if pending is not None:
-            pending.event.wait()
+            bridge.wait(pending)
             if pending.reply.get("type") == "result":
                 message["content"] = _tool_content(pending.reply.get("value"))
                 messages.append(message)
