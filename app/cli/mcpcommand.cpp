@@ -7,6 +7,7 @@
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverlaunch.h"
+#include "mcpimportcommand.h"
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "python/secrets.h"
@@ -291,16 +292,20 @@ int mcpCommand(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "MCP servers of a project (toolstudio.json's mcp_servers).\n"
         "  list PROJECT              start each server, list its tools as scripts name them (SERVER__TOOL)\n"
-        "  call PROJECT SERVER TOOL  call one tool (--args JSON), journaled as a one-step run"));
-    parser.addPositionalArgument(QStringLiteral("list|call"), QStringLiteral("The subcommand."));
+        "  call PROJECT SERVER TOOL  call one tool (--args JSON), journaled as a one-step run\n"
+        "  import PROJECT FILE       add the servers of a Claude Desktop, Cursor, Claude Code or VS Code\n"
+        "                            MCP config (claude_desktop_config.json, .mcp.json, .vscode/mcp.json)"));
+    parser.addPositionalArgument(QStringLiteral("SUBCOMMAND"), QStringLiteral("list, call or import."));
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
-    parser.addPositionalArgument(QStringLiteral("[SERVER TOOL]"), QStringLiteral("call: the server and its tool."));
+    parser.addPositionalArgument(QStringLiteral("[ARGS]"), QStringLiteral("call: SERVER TOOL; import: FILE."));
     const QCommandLineOption jsonOption(QStringLiteral("json"),
                                         QStringLiteral("Print JSON (servers and their tools)."));
     const QCommandLineOption argsOption(QStringLiteral("args"),
                                         QStringLiteral("call: the arguments, a JSON object (default {})."),
                                         QStringLiteral("JSON"), QStringLiteral("{}"));
-    parser.addOptions({jsonOption, argsOption, trustOption()});
+    const QCommandLineOption replaceOption(
+        QStringLiteral("replace"), QStringLiteral("import: overwrite servers of the same name (default: skip them)."));
+    parser.addOptions({jsonOption, argsOption, replaceOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4, &exitCode);
     if (!positional)
@@ -310,14 +315,18 @@ int mcpCommand(const QStringList &arguments)
         return listServers(*positional, parser.isSet(jsonOption), parser.isSet(trustOption()));
     if (verb == QLatin1String("call") && positional->size() == 4)
         return callTool(*positional, parser.value(argsOption), parser.isSet(trustOption()));
-    if (verb == QLatin1String("list") || verb == QLatin1String("call")) {
+    if (verb == QLatin1String("import") && positional->size() == 3)
+        return importMcpConfig(positional->at(1), positional->at(2), parser.isSet(replaceOption));
+    if (verb == QLatin1String("list") || verb == QLatin1String("call") || verb == QLatin1String("import")) {
         printLine(stderr,
                   verb == QLatin1String("list") ? tr("toolstudio mcp list: usage: toolstudio mcp list PROJECT")
-                                                : tr("toolstudio mcp call: usage: toolstudio mcp call PROJECT "
-                                                     "SERVER TOOL [--args JSON]"));
+                      : verb == QLatin1String("call")
+                      ? tr("toolstudio mcp call: usage: toolstudio mcp call PROJECT SERVER TOOL [--args JSON]")
+                      : tr("toolstudio mcp import: usage: toolstudio mcp import PROJECT FILE [--replace]"));
         return ExitBadInput;
     }
-    printLine(stderr,
-              tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, call)").arg(elidedText(verb, 40)));
+    printLine(
+        stderr,
+        tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, call, import)").arg(elidedText(verb, 40)));
     return ExitBadInput;
 }

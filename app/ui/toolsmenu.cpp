@@ -4,9 +4,11 @@
 
 #include "exchange/bundle.h"
 #include "exporttoolsdialog.h"
+#include "mcp/mcpconfigimport.h"
 #include "plaintextbox.h"
 #include "project/printabletext.h"
 #include "project/project.h"
+#include "python/secrets.h"
 #include "secretsdialog.h"
 
 #include <QAction>
@@ -50,13 +52,19 @@ ToolsMenu::ToolsMenu(QWidget *window, std::function<const Project *()> project, 
     m_importBundle->setStatusTip(tr("Add the tools, tool files and valves of a bundle .zip to the project"));
     connect(m_importBundle, &QAction::triggered, this, &ToolsMenu::chooseAndImportBundle);
 
+    m_importMcpConfig = new QAction(tr("Import &MCP Config…"), this);
+    m_importMcpConfig->setStatusTip(tr("Add the MCP servers of a Claude Desktop, Cursor, Claude Code or VS Code config "
+                                       "(claude_desktop_config.json, .mcp.json, .vscode/mcp.json)"));
+    connect(m_importMcpConfig, &QAction::triggered, this, &ToolsMenu::chooseAndImportMcpConfig);
+
     m_secrets = new QAction(tr("&Secrets…"), this);
     m_secrets->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
     m_secrets->setStatusTip(tr("API keys and other secrets of this project, given to Python tools and command "
                                "handlers as environment variables (Ctrl+Shift+K)"));
     connect(m_secrets, &QAction::triggered, this, &ToolsMenu::openSecretsDialog);
 
-    m_actions = {m_exportTools, m_importTools, separator(), m_exportBundle, m_importBundle, separator(), m_secrets};
+    m_actions = {m_exportTools,  m_importTools,     separator(), m_exportBundle,
+                 m_importBundle, m_importMcpConfig, separator(), m_secrets};
     m_chooseRenames = [this](const std::vector<ToolImport::Refusal> &refused) {
         QMap<QString, QString> accepted;
         if (!m_interactive)
@@ -95,6 +103,7 @@ void ToolsMenu::updateActions(bool projectOpen, bool runActive)
     m_secrets->setEnabled(projectOpen);
     m_importTools->setEnabled(projectOpen && !runActive);
     m_importBundle->setEnabled(projectOpen && !runActive);
+    m_importMcpConfig->setEnabled(projectOpen && !runActive);
 }
 
 void ToolsMenu::summarize(const QString &title, bool ok, const QString &headline, const QStringList &lines)
@@ -171,6 +180,89 @@ bool ToolsMenu::importTools(const QString &file, ToolImport::As as)
               .arg(name, kind)
               .arg(outcome.refused.size());
     summarize(tr("Import Tools"), true, headline, lines);
+    return true;
+}
+
+bool ToolsMenu::importMcpConfig(const QString &file, std::optional<bool> replace)
+{
+    const Project *project = m_project();
+    if (!project)
+        return false;
+    const QString title = tr("Import MCP Config");
+    const QString name = QFileInfo(file).fileName();
+    const QString unchanged = tr("Nothing was imported from %1; the project is unchanged:").arg(name);
+    constexpr qint64 MaxConfigBytes = 4 * 1024 * 1024; // a config is small; a larger file is not one
+    QString error;
+    std::optional<McpConfigImport::Config> config;
+    QFile in(file);
+    if (QFileInfo(file).size() > MaxConfigBytes)
+        error = tr("it is larger than 4 MiB: not an MCP config");
+    else if (!in.open(QIODevice::ReadOnly))
+        error = in.errorString();
+    else
+        config = McpConfigImport::read(in.read(MaxConfigBytes), &error);
+    if (!config) {
+        summarize(title, false, unchanged, {error});
+        return false;
+    }
+    QStringList taken;
+    for (const McpConfigImport::Server &server : config->servers)
+        for (const McpServerConfig &existing : project->mcpServers)
+            if (existing.name == server.name)
+                taken << server.name;
+    if (!replace && !taken.isEmpty() && m_interactive) {
+        const auto answer = QMessageBox::question(
+            m_window, title,
+            tr("The project has %n server(s) of the same name already: %1. Replace them with the imported ones?",
+               nullptr, int(taken.size()))
+                .arg(taken.join(QStringLiteral(", "))),
+            QMessageBox::Yes | QMessageBox::No | QMessageBox::Cancel, QMessageBox::No);
+        if (answer == QMessageBox::Cancel)
+            return false;
+        replace = answer == QMessageBox::Yes;
+    }
+    auto manifest = ProjectWriter::readManifest(project->dir, &error);
+    Secrets secrets = Secrets::load(project->dir, manifest ? &error : nullptr);
+    McpConfigImport::Outcome outcome;
+    if (!manifest || !error.isEmpty()
+        || !McpConfigImport::apply(*manifest, secrets, *config, replace.value_or(false), &outcome, &error)) {
+        summarize(title, false, unchanged, {error});
+        return false;
+    }
+    // The secrets first: servers naming secrets that were not saved would not start.
+    if (!outcome.secretsSet.isEmpty() && !secrets.save(&error)) {
+        summarize(title, false, unchanged, {tr("the secrets could not be saved: %1").arg(error)});
+        return false;
+    }
+    const bool written = m_editManifest ? m_editManifest(tr("Import %1").arg(name),
+                                                         [&](nlohmann::ordered_json &edited, QString *) {
+                                                             edited = *manifest;
+                                                             return true;
+                                                         })
+                                        : ProjectWriter::writeManifest(project->dir, *manifest, &error);
+    if (!written) {
+        summarize(title, false, unchanged, {error});
+        return false;
+    }
+    if (!m_editManifest)
+        m_changed();
+    QStringList lines;
+    for (const McpConfigImport::Server &server : config->servers) {
+        const bool added = outcome.added.contains(server.name);
+        if (!added && !outcome.replaced.contains(server.name))
+            continue;
+        lines << (added ? tr("added %1").arg(server.name) : tr("replaced %1").arg(server.name));
+        for (const QString &note : server.notes)
+            lines << QStringLiteral("%1: %2").arg(server.name, note);
+    }
+    for (const QString &skipped : std::as_const(outcome.skipped))
+        lines << tr("skipped %1").arg(skipped);
+    if (!outcome.secretsSet.isEmpty())
+        lines << tr("saved as the project's secrets (Tools ▸ Secrets; Undo does not remove them): %1")
+                     .arg(outcome.secretsSet.join(QStringLiteral(", ")));
+    const int count = int(outcome.added.size() + outcome.replaced.size());
+    summarize(title, true, tr("Imported %n MCP server(s) from %1 (%2):", nullptr, count).arg(name, config->format),
+              lines);
     return true;
 }
 
@@ -282,6 +374,22 @@ SecretsDialog *ToolsMenu::openSecretsDialog()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;
+}
+
+void ToolsMenu::chooseAndImportMcpConfig()
+{
+    const Project *project = m_project();
+    if (!project)
+        return;
+    // Claude Desktop keeps its config here on Linux; else start in the project. The
+    // configs people import are often hidden files (.mcp.json, .vscode/mcp.json).
+    const QString claude = QDir::homePath() + QStringLiteral("/.config/Claude");
+    QFileDialog dialog(m_window, tr("Import MCP Config"), QFileInfo(claude).isDir() ? claude : project->dir,
+                       tr("MCP configs (*.json);;All files (*)"));
+    dialog.setFileMode(QFileDialog::ExistingFile);
+    dialog.setFilter(dialog.filter() | QDir::Hidden);
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+        importMcpConfig(dialog.selectedFiles().constFirst());
 }
 
 void ToolsMenu::chooseAndImportTools()

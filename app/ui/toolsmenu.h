@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <functional>
+#include <optional>
 
 class ExportToolsDialog;
 class Project;
@@ -52,6 +53,13 @@ public:
     bool importTools(const QString &file, ToolImport::As as);
     bool exportBundle(const QString &zip);
     bool importBundle(const QString &zip);
+    /// Tools ▸ Import MCP Config… after the file was chosen: adds the servers of a Claude
+    /// Desktop, Cursor, Claude Code or VS Code MCP config to mcp_servers as one undoable
+    /// edit (McpConfigImport; the credentials it moves out are saved as the project's
+    /// secrets, which undo does not take back). Servers whose name the project has
+    /// already are replaced when `replace` says so; unset, the person is asked
+    /// (not interactive: kept).
+    bool importMcpConfig(const QString &file, std::optional<bool> replace = std::nullopt);
     /// Project dock ▸ Delete on the selected tools: one confirmation, then one undoable
     /// edit of toolstudio.json removing every manifest tool of `names`, then a summary of
     /// each tool that was not deleted and why (a Python tool lives in its tools/*.py
@@ -82,6 +90,7 @@ private:
     void chooseAndImportTools();
     void chooseAndExportBundle();
     void chooseAndImportBundle();
+    void chooseAndImportMcpConfig();
     void summarize(const QString &title, bool ok, const QString &headline, const QStringList &lines);
 
     QWidget *m_window;
@@ -95,6 +104,7 @@ private:
     QAction *m_importTools = nullptr;
     QAction *m_exportBundle = nullptr;
     QAction *m_importBundle = nullptr;
+    QAction *m_importMcpConfig = nullptr;
     QAction *m_secrets = nullptr;
     bool m_interactive = true;
     QString m_lastSummary;

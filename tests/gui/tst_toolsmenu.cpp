@@ -145,7 +145,8 @@ private Q_SLOTS:
         QCOMPARE(texts,
                  QStringList({QStringLiteral("New &Mock Tool…|"), QStringLiteral("&Export Tools…|Ctrl+Shift+E"),
                               QStringLiteral("&Import Tools…|Ctrl+Shift+I"), QStringLiteral("Export &Bundle…|"),
-                              QStringLiteral("Import B&undle…|"), QStringLiteral("&Secrets…|Ctrl+Shift+K")}));
+                              QStringLiteral("Import B&undle…|"), QStringLiteral("Import &MCP Config…|"),
+                              QStringLiteral("&Secrets…|Ctrl+Shift+K")}));
         QVERIFY(m_window->toolsMenu()->importToolsAction()->isEnabled());
     }
 
@@ -353,6 +354,54 @@ private Q_SLOTS:
                  QStringList({QStringLiteral("lookup"), QStringLiteral("label")}));
         m_window->undoStack()->redo();
         QVERIFY(m_window->project()->tool(QStringLiteral("get_time")));
+    }
+
+    // Tools ▸ Import MCP Config: one undoable edit of mcp_servers; the credential goes to
+    // the secrets, not into toolstudio.json; a name taken is kept unless replaced.
+    void importMcpConfigIsOneUndoableEdit()
+    {
+        const QString file = m_scratch->filePath(QStringLiteral("claude_desktop_config.json"));
+        QVERIFY(writeFile(file,
+                          "{\"mcpServers\": {\"weather\": {\"command\": \"node\", \"args\": [\"weather.js\"], "
+                          "\"env\": {\"API_TOKEN\": \"tok-123\"}}, \"bad\": {\"url\": \"ftp://x\"}}}"));
+        QVERIFY(m_window->toolsMenu()->importMcpConfig(file));
+        QCOMPARE(m_window->toolsMenu()->lastSummary(),
+                 QStringLiteral("Imported 1 MCP server(s) from claude_desktop_config.json (Claude Desktop, Cursor or "
+                                "Claude Code (mcpServers)):\n"
+                                "added weather\n"
+                                "weather: env API_TOKEN looks like a credential: its value moved to the project's "
+                                "secrets as API_TOKEN (not into toolstudio.json)\n"
+                                "skipped bad: mcp server 'bad': 'url' must start with http:// or https://\n"
+                                "saved as the project's secrets (Tools ▸ Secrets; Undo does not remove them): "
+                                "API_TOKEN"));
+        QCOMPARE(m_window->project()->mcpServers.size(), std::size_t(1));
+        QCOMPARE(m_window->project()->mcpServers[0].env.value(QStringLiteral("API_TOKEN")),
+                 QStringLiteral("${secret:API_TOKEN}"));
+        QCOMPARE(Secrets::load(m_dir).value(QStringLiteral("API_TOKEN")), QStringLiteral("tok-123"));
+        QFile manifest(m_dir + QStringLiteral("/toolstudio.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        QVERIFY(!manifest.readAll().contains("tok-123"));
+        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Import claude_desktop_config.json"));
+        m_window->undoStack()->undo();
+        QVERIFY(m_window->project()->mcpServers.empty());
+        m_window->undoStack()->redo();
+        QCOMPARE(m_window->project()->mcpServers.size(), std::size_t(1));
+
+        // Again, not interactive: the server of that name is kept, nothing is written.
+        const int edits = m_window->undoStack()->count();
+        QVERIFY(!m_window->toolsMenu()->importMcpConfig(file));
+        QVERIFY(m_window->toolsMenu()->lastSummary().contains(
+            QStringLiteral("weather: the project has a server of that name already")));
+        QCOMPARE(m_window->undoStack()->count(), edits);
+        QVERIFY(m_window->toolsMenu()->importMcpConfig(file, true));
+        QVERIFY(m_window->toolsMenu()->lastSummary().contains(QStringLiteral("replaced weather")));
+
+        const QString notJson = m_scratch->filePath(QStringLiteral("broken.json"));
+        QVERIFY(writeFile(notJson, "{\"mcpServers\": "));
+        QVERIFY(!m_window->toolsMenu()->importMcpConfig(notJson));
+        QVERIFY(m_window->toolsMenu()->lastSummary().startsWith(
+            QStringLiteral("Nothing was imported from broken.json; the project is unchanged:\nthe file is not valid "
+                           "JSON")));
     }
 
     // Partial import: the clashing tool is refused with a suggested name, the other is
