@@ -49,6 +49,11 @@ std::string asText(const json &value)
 
 } // namespace
 
+bool McpServerSession::isSessionScript(const QString &scriptPath)
+{
+    return scriptPath.startsWith(QLatin1String("(MCP ")) && scriptPath.endsWith(QLatin1Char(')'));
+}
+
 bool McpServerSession::isSupportedVersion(const std::string &version)
 {
     return version == "2025-11-25" || version == "2025-06-18";

@@ -46,6 +46,10 @@ public:
     /// progressToken).
     static constexpr int ProgressIntervalMs = 10000;
     static bool isSupportedVersion(const std::string &version);
+    /// True for the script path of a run this session serves ("(MCP stdio: CLIENT)"):
+    /// its calls are the project's own tools, unlike a seed-API session's, whose tools
+    /// the client declares.
+    static bool isSessionScript(const QString &scriptPath);
 
     /// `transport` names the transport in the run's script ("stdio", "http").
     McpServerSession(const Project &project, const QString &transport, QObject *parent = nullptr);

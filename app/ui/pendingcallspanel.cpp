@@ -121,10 +121,19 @@ void PendingCallsPanel::callOpened(const Step &step)
         m_dialog->setCall(step);
 }
 
-void PendingCallsPanel::servedCallOpened(const Step &step, const QString &runId, ServedAnswerer answerer)
+void PendingCallsPanel::servedCallOpened(const Step &step, const QString &runId, ServedAnswerer answerer,
+                                         bool projectTool)
 {
-    m_servedRuns.insert(step.callId, {runId, std::move(answerer)});
+    m_servedRuns.insert(step.callId, {runId, std::move(answerer), projectTool});
     callOpened(step);
+}
+
+const Tool *PendingCallsPanel::toolOf(const Step &step) const
+{
+    const auto served = m_servedRuns.constFind(step.callId);
+    if (!m_toolLookup || (served != m_servedRuns.cend() && !served->projectTool))
+        return nullptr;
+    return m_toolLookup(step.tool);
 }
 
 void PendingCallsPanel::callClosed(const QString &callId)
@@ -247,7 +256,7 @@ void PendingCallsPanel::popOut()
         m_dialog = new AnswerDialog(m_run, this);
         m_dialog->setObjectName(QStringLiteral("answerDialog"));
     }
-    const Tool *tool = m_toolLookup ? m_toolLookup(step->tool) : nullptr;
+    const Tool *tool = toolOf(*step);
     m_dialog->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
     m_dialog->setCall(*step);
     m_dialog->show();
@@ -362,7 +371,7 @@ void PendingCallsPanel::showCurrent()
     // Only a different call (or attempt) resets the input; the ticks keep what is typed.
     m_shownIsStale = false;
     if (m_shownCall != step->callId || m_shownAttempt != attempt || m_pane->isHeld() != held) {
-        const Tool *tool = m_toolLookup ? m_toolLookup(step->tool) : nullptr;
+        const Tool *tool = toolOf(*step);
         m_pane->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
         if (held)
             m_pane->setHeldCall(*step);
@@ -372,7 +381,7 @@ void PendingCallsPanel::showCurrent()
         if (held || served == m_servedRuns.cend()) {
             m_pane->setAnswerer({});
         } else {
-            m_pane->setAnswerer([runId = served->first, answerer = served->second](
+            m_pane->setAnswerer([runId = served->runId, answerer = served->answerer](
                                     const QString &callId, int attempt, const ManualAnswer &answer, QString *reason) {
                 return answerer(runId, callId, attempt, answer, reason);
             });
@@ -396,7 +405,7 @@ void PendingCallsPanel::updateClock()
     const Step *step = findPending(m_shownCall);
     if (!step)
         return;
-    const Tool *tool = m_toolLookup ? m_toolLookup(step->tool) : nullptr;
+    const Tool *tool = toolOf(*step);
     m_pane->setClockText(
         waitClockText(*step, tool ? tool->retry.attemptTimeoutMs : 0, QDateTime::currentMSecsSinceEpoch()));
 }

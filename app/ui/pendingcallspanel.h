@@ -47,11 +47,14 @@ public:
     void callOpened(const Step &step);
     /// A call of a served run (`runId`, not the controller's: docs/server.md "Serving from
     /// the window") started waiting for a person; its answer goes to `answerer`.
+    /// `projectTool`: the call is of the project's own tool (an MCP client's), so the
+    /// tool lookup gives its output_schema and wait bound; otherwise (a seed-API
+    /// session's tool, declared by its client) a same-named project tool is not its tool.
     using ServedAnswerer = std::function<bool(const QString &runId, const QString &callId, int attempt,
                                               const ManualAnswer &, QString *reason)>;
-    void servedCallOpened(const Step &step, const QString &runId, ServedAnswerer answerer);
+    void servedCallOpened(const Step &step, const QString &runId, ServedAnswerer answerer, bool projectTool);
     /// The run of a served call, by call id; empty for the controller's calls.
-    QString servedRun(const QString &callId) const { return m_servedRuns.value(callId).first; }
+    QString servedRun(const QString &callId) const { return m_servedRuns.value(callId).runId; }
     /// A waiting call got its answer or was cancelled.
     void callClosed(const QString &callId);
     /// Step mode holds `step` before it runs.
@@ -117,7 +120,16 @@ private:
     RunController *m_run = nullptr;
     std::function<const Tool *(const QString &)> m_toolLookup;
     QList<Step> m_pendingCalls;
-    QHash<QString, QPair<QString, ServedAnswerer>> m_servedRuns; ///< served calls: call id → (run id, answerer)
+    struct ServedCall
+    {
+        QString runId;
+        ServedAnswerer answerer;
+        bool projectTool = false;
+    };
+    QHash<QString, ServedCall> m_servedRuns; ///< served calls by call id
+    /// The tool of `step` as the lookup finds it, or nullptr (unknown, or a served call
+    /// that is not of a project tool).
+    const Tool *toolOf(const Step &step) const;
     QList<Step> m_heldCalls;
     QListWidget *m_list = nullptr;
     AnswerPane *m_pane = nullptr;

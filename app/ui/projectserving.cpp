@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "projectserving.h"
 
+#include "mcpserversession.h"
+
 #include "journal/journal.h"
 #include "mainwindow.h"
 #include "pendinganswerintake.h"
@@ -187,7 +189,8 @@ void ProjectServing::poll()
                 panel->servedCallOpened(
                     step, run.id,
                     [this](const QString &runId, const QString &callId, int attempt, const ManualAnswer &answer,
-                           QString *reason) { return answerServedCall(runId, callId, attempt, answer, reason); });
+                           QString *reason) { return answerServedCall(runId, callId, attempt, answer, reason); },
+                    McpServerSession::isSessionScript(run.scriptPath));
         }
     }
     for (const QString &callId : std::as_const(m_servedCalls)) {

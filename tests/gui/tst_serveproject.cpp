@@ -7,6 +7,7 @@
 // that call is refused (409 already_ended); a port in use and an untrusted project are
 // said plainly; Stop Serving and opening another project remove serve.json.
 
+#include "schemaform.h"
 #include "servedclient.h"
 #include "testfiles.h"
 #include "tracemodel.h"
@@ -99,8 +100,10 @@ private Q_SLOTS:
         QCOMPARE(m_window->traceModel()->runId(), session);
         QTRY_COMPARE_WITH_TIMEOUT(m_window->traceModel()->stepCount(), 1, RunTimeoutMs);
 
-        // A person answers it in the window.
+        // A person answers it in the window, as raw JSON: the client declared no output
+        // schema, and the project's tool of the same name is not this call's tool.
         QVERIFY(pending->selectCall(callId));
+        QVERIFY(!pending->answerPane()->usesForm());
         pending->answerPane()->resultEdit()->setPlainText(QStringLiteral("0.92"));
         pending->answerPane()->sendResultButton()->click();
         // The program goes on: its second call waits, in the dock and in the trace.
@@ -145,7 +148,8 @@ private Q_SLOTS:
         const QString dir = m_scratch->filePath(QStringLiteral("mcp"));
         QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"),
                           "{\"name\": \"mcp\", \"tools\": [{\"name\": \"ask_person\", \"input_schema\": "
-                          "{\"type\": \"object\"}, \"handler\": {\"kind\": \"manual\"}}]}\n"));
+                          "{\"type\": \"object\"}, \"output_schema\": {\"type\": \"object\", \"properties\": "
+                          "{\"answer\": {\"type\": \"string\"}}}, \"handler\": {\"kind\": \"manual\"}}]}\n"));
         QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(m_window->serving()->serve(freePort(), QStringLiteral("127.0.0.1"), {}));
         const QString mcp = m_window->serving()->url() + QStringLiteral("/mcp");
@@ -184,14 +188,17 @@ private Q_SLOTS:
             RunTimeoutMs);
         QVERIFY(!call.finished());
 
+        // An MCP client calls the project's own tool: its output schema gives the form.
         QVERIFY(pending->selectCall(waiting.callId));
-        pending->answerPane()->resultEdit()->setPlainText(QStringLiteral("\"yes\""));
+        QVERIFY(pending->answerPane()->usesForm());
+        pending->answerPane()->resultForm()->setValue({{"answer", "yes"}});
         pending->answerPane()->sendResultButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(call.finished(), RunTimeoutMs);
         auto [status, reply] = call.reply();
         QCOMPARE(status, 200);
         QCOMPARE(QString::fromStdString(reply["result"].dump()),
-                 QStringLiteral("{\"content\":[{\"text\":\"yes\",\"type\":\"text\"}],\"isError\":false}"));
+                 QStringLiteral("{\"content\":[{\"text\":\"{\\\"answer\\\":\\\"yes\\\"}\",\"type\":\"text\"}],"
+                                "\"isError\":false,\"structuredContent\":{\"answer\":\"yes\"}}"));
         QTRY_COMPARE_WITH_TIMEOUT(pending->pendingCalls().size(), 0, RunTimeoutMs);
     }
 
@@ -271,8 +278,12 @@ private:
     QString writeProject(const QString &name = QStringLiteral("served"))
     {
         const QString dir = m_scratch->filePath(name);
+        // The project's own get_exchange_rate (an object result) is not the tool a seed
+        // client declares under that name.
         writeFile(dir + QStringLiteral("/toolstudio.json"),
-                  QStringLiteral("{\"name\": \"served\", \"tools\": []}\n").toUtf8());
+                  "{\"name\": \"served\", \"tools\": [{\"name\": \"get_exchange_rate\", \"output_schema\": "
+                  "{\"type\": \"object\", \"properties\": {\"rate\": {\"type\": \"number\"}}}, \"handler\": "
+                  "{\"kind\": \"manual\"}}]}\n");
         return dir;
     }
 };
