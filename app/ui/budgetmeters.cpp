@@ -76,6 +76,18 @@ void BudgetMeters::refresh()
         elapsed = std::max(elapsed, record.endedAt - record.startedAt - waited);
     QStringList parts;
     parts << meter(tr("calls %1/%2").arg(calls).arg(limits.maxCalls), double(calls) / std::max(1, limits.maxCalls));
+    // Model steps (docs/models.md): their own call budget, and the tokens of their
+    // replies against limits.max_tokens (no bound when 0).
+    const int modelCalls = engine ? engine->modelCallCount() : 0;
+    if (!project->models.empty() || modelCalls > 0) {
+        parts << meter(tr("model calls %1/%2").arg(modelCalls).arg(limits.maxModelCalls),
+                       double(modelCalls) / std::max(1, limits.maxModelCalls));
+        const qint64 tokens = engine ? engine->tokensUsed() : 0;
+        parts << (limits.maxTokens > 0
+                      ? meter(tr("tokens %1/%2").arg(QLocale().toString(tokens), QLocale().toString(limits.maxTokens)),
+                              double(tokens) / double(limits.maxTokens))
+                      : tr("tokens %1").arg(QLocale().toString(tokens)));
+    }
     parts << meter(tr("largest request %1 of %2").arg(size(largestRequest), size(qint64(limits.requestBytes))),
                    double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
     parts << meter(tr("largest reply %1 of %2").arg(size(largestReply), size(qint64(limits.replyBytes))),

@@ -14,7 +14,9 @@ class Project;
 struct Step;
 
 /// The run header's budget meters above the trace (issue 8 item 7): calls used of
-/// max_calls, the largest request and reply against their caps, elapsed time against
+/// max_calls, for a project with models its model calls of max_model_calls and the
+/// tokens of their replies (of max_tokens when set), the largest request and reply
+/// against their caps, elapsed time against
 /// the run timeout (time waiting for a person is not counted) and the per-call attempt
 /// clocks (AttemptClocks). A meter at 80 % of its cap turns amber, at 100 % red. Sizes
 /// and counts come from the run's StepEngine; the line refreshes every 250 ms while a

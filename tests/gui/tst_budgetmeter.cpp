@@ -63,6 +63,35 @@ private Q_SLOTS:
         QVERIFY2(!meters->text().contains(QStringLiteral(" KiB")) && !meters->text().contains(QStringLiteral(" MiB")),
                  qPrintable(meters->text()));
     }
+
+    /// A project with models: its model calls of max_model_calls and the tokens its
+    /// replies used (the mock turns' usage: 52 + 18 + 71 + 12) of max_tokens.
+    void modelCallsAndTokensAreMetered()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString project = copyExample(QStringLiteral("model-agent"), dir.path());
+        QVERIFY(!project.isEmpty());
+        QFile manifest(project + QStringLiteral("/toolstudio.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        QByteArray text = manifest.readAll();
+        manifest.close();
+        text.replace("\"name\": \"model-agent\",", "\"name\": \"model-agent\", \"limits\": {\"max_tokens\": 200},");
+        QVERIFY(writeFile(manifest.fileName(), text));
+
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.show();
+        QVERIFY(openTrusted(window, project));
+        auto *meters = window.findChild<QLabel *>(QStringLiteral("budgetMeters"));
+        QVERIFY(meters);
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.run());
+        QVERIFY(finished.wait(RunTimeoutMs));
+        QCOMPARE(window.runController()->engine()->tokensUsed(), qint64(153));
+        QVERIFY2(meters->text().contains(QStringLiteral("model calls 2/50 · tokens 153/200")),
+                 qPrintable(meters->text()));
+    }
 };
 
 QTEST_MAIN(TstBudgetMeter)
