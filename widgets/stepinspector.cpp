@@ -3,6 +3,7 @@
 #include "stepinspector.h"
 #include "project/printabletext.h"
 
+#include "contentblocksview.h"
 #include "engine/modelstep.h"
 #include "jsontreemodel.h"
 #include "llm/modelmessage.h"
@@ -87,6 +88,9 @@ StepInspector::StepInspector(QWidget *parent)
     m_conversation->setReadOnly(true);
     m_conversationTab = m_tabs->addTab(m_conversation, tr("Conversation"));
     m_tabs->setTabVisible(m_conversationTab, false);
+    m_content = new ContentBlocksView(m_tabs);
+    m_contentTab = m_tabs->addTab(m_content, tr("Content"));
+    m_tabs->setTabVisible(m_contentTab, false);
 
     m_attempts = new QTreeWidget(splitter);
     m_attempts->setObjectName(QStringLiteral("stepAttempts"));
@@ -123,6 +127,9 @@ void StepInspector::clear()
     m_raw->clear();
     m_attempts->clear();
     m_detail->clear();
+    m_content->clear();
+    m_shownContent = nullptr;
+    m_tabs->setTabVisible(m_contentTab, false);
     m_header->setText(tr("Select a step in the Trace to see its arguments, result and attempts."));
     m_copyButton->setEnabled(false);
     m_showAllButton->setEnabled(false);
@@ -291,6 +298,16 @@ void StepInspector::setStep(const Step *step)
     m_tabs->setTabVisible(m_conversationTab, model);
     if (model)
         m_conversation->setPlainText(conversationOf(*step));
+    const bool content = step->result && ContentBlocksView::hasContent(*step->result);
+    m_tabs->setTabVisible(m_contentTab, content);
+    // Decoded again only when the result changed (a live step is set again and again).
+    if (content && (!sameStep || m_shownContent != *step->result)) {
+        m_content->setResult(*step->result);
+        m_shownContent = *step->result;
+    } else if (!content) {
+        m_content->clear();
+        m_shownContent = nullptr;
+    }
 
     m_attempts->clear();
     for (const Attempt &a : step->attempts) {

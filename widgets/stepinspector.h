@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+class ContentBlocksView;
 class JsonTreeModel;
 class QLabel;
 class QPlainTextEdit;
@@ -47,6 +48,7 @@ public:
     QTreeWidget *attemptsView() const { return m_attempts; }
     QPlainTextEdit *detailView() const { return m_detail; }
     QLabel *headerLabel() const { return m_header; }
+    ContentBlocksView *contentView() const { return m_content; }
 
 public Q_SLOTS:
     void copyAsJson() const;
@@ -69,6 +71,9 @@ private:
     QPlainTextEdit *m_raw = nullptr;
     QPlainTextEdit *m_conversation = nullptr; ///< a model step's messages and reply as a chat
     int m_conversationTab = -1;
+    ContentBlocksView *m_content = nullptr; ///< an MCP result's content blocks, rendered
+    int m_contentTab = -1;
+    nlohmann::json m_shownContent; ///< the result m_content shows
     QTreeWidget *m_attempts = nullptr;
     QPlainTextEdit *m_detail = nullptr;
 };

@@ -1,0 +1,160 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The step inspector's Content tab (ContentBlocksView, docs/mcp.md): an MCP result's
+// content blocks shown as what they are — text as text (never markup), images
+// rendered, audio sized, resources and links named — and hostile blocks (bad base64, a
+// picture that declares 10 000 megapixels, a markup injection) refused in words.
+
+#include "contentblocksview.h"
+#include "stepinspector.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QTabWidget>
+#include <QTest>
+
+using nlohmann::json;
+
+namespace {
+
+/// A 3×2 PNG (red row, blue row).
+const char *SmallPng
+    = "iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAEUlEQVR4nGP4z8AAQQwwxn8AO9gF+zlNlqUAAAAASUVORK5CYII=";
+/// A valid PNG header declaring 100 000 × 100 000 pixels, 69 bytes in all.
+const char *BombPng = "iVBORw0KGgoAAAANSUhEUgABhqAAAYagCAIAAAAnMJyfAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+
+json block(const char *type)
+{
+    json b = json::object();
+    b["type"] = type;
+    return b;
+}
+
+} // namespace
+
+class TstContentBlocks : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void blocksAreShownAsWhatTheyAre()
+    {
+        json text = block("text");
+        text["text"] = "hello <b>bold</b> <img src=\"file:///etc/passwd\">";
+        json image = block("image");
+        image["data"] = SmallPng;
+        image["mimeType"] = "image/png";
+        json audio = block("audio");
+        audio["data"] = "AAAAAAAA";
+        audio["mimeType"] = "audio/wav";
+        json link = block("resource_link");
+        link["uri"] = "file:///project/report.pdf";
+        link["name"] = "report.pdf";
+        link["size"] = 1024;
+        json resource = block("resource");
+        resource["resource"] = {{"uri", "test://static/1"}, {"mimeType", "text/plain"}, {"text", "Resource 1"}};
+        json result = json::object();
+        result["content"] = json::array({text, image, audio, link, resource, block("hologram")});
+
+        QVERIFY(ContentBlocksView::hasContent(result));
+        ContentBlocksView view;
+        view.setResult(result);
+        QCOMPARE(view.imageCount(), 1);
+        const QString shown = view.toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("hello <b>bold</b> <img src=\"file:///etc/passwd\">")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("image/png, 74 bytes, 3×2")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("audio/wav, 6 bytes (not played here; Copy as JSON has the data)")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("link to file:///project/report.pdf\nname: report.pdf\nsize: 1.0 KiB")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("embedded test://static/1 (text/plain)\nResource 1")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("6 · hologram\nnot shown here: see the Tree tab")), qPrintable(shown));
+        // The only image the document holds is the one decoded; the text's <img> is text.
+        QVERIFY(view.toHtml().count(QStringLiteral("<img")) == 1);
+
+        // For a person to look at: screenshots/content-blocks.png under the build dir.
+        view.resize(640, 560);
+        const QString out = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+        QVERIFY(QDir().mkpath(out));
+        QVERIFY(view.grab().save(out + QStringLiteral("/content-blocks.png")));
+    }
+
+    void hostileImagesAreRefusedInWords()
+    {
+        json notBase64 = block("image");
+        notBase64["data"] = "%%% not base64 %%%";
+        notBase64["mimeType"] = "image/png";
+        json bomb = block("image");
+        bomb["data"] = BombPng;
+        bomb["mimeType"] = "image/png";
+        json garbage = block("image");
+        garbage["data"] = "aGVsbG8gd29ybGQ="; // "hello world"
+        json result = json::object();
+        result["content"] = json::array({notBase64, bomb, garbage});
+        ContentBlocksView view;
+        view.setResult(result);
+        QCOMPARE(view.imageCount(), 0);
+        const QString shown = view.toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("1 · image\nimage/png: not shown: its data is not base64")),
+                 qPrintable(shown));
+        QVERIFY2(
+            shown.contains(QStringLiteral(
+                "image/png, 69 bytes: not shown: it declares 100000×100000 pixels, more than the 40 million shown")),
+            qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("no mimeType, 11 bytes: not shown: Unsupported image format")),
+                 qPrintable(shown));
+    }
+
+    void resultsWithoutBlocksHaveNoContentTab_data()
+    {
+        QTest::addColumn<QString>("result");
+        QTest::newRow("a number") << QStringLiteral("0.92");
+        QTest::newRow("no content") << QStringLiteral("{\"rate\": 0.92}");
+        QTest::newRow("empty content") << QStringLiteral("{\"content\": []}");
+        QTest::newRow("content of strings") << QStringLiteral("{\"content\": [\"a\"]}");
+        QTest::newRow("block without type") << QStringLiteral("{\"content\": [{\"text\": \"a\"}]}");
+    }
+
+    void resultsWithoutBlocksHaveNoContentTab()
+    {
+        QFETCH(QString, result);
+        const json value = json::parse(result.toStdString());
+        QVERIFY(!ContentBlocksView::hasContent(value));
+        StepInspector inspector;
+        Step step;
+        step.callId = QStringLiteral("c1");
+        step.tool = QStringLiteral("t");
+        step.result = value;
+        inspector.setStep(&step);
+        auto *tabs = inspector.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        QVERIFY(!tabs->isTabVisible(tabs->indexOf(inspector.contentView())));
+    }
+
+    void theInspectorShowsTheContentTabForBlocks()
+    {
+        StepInspector inspector;
+        Step step;
+        step.callId = QStringLiteral("mcp-1");
+        step.tool = QStringLiteral("everything__get-tiny-image");
+        json image = block("image");
+        image["data"] = SmallPng;
+        image["mimeType"] = "image/png";
+        step.result = json::object();
+        (*step.result)["content"] = json::array({image});
+        inspector.setStep(&step);
+        auto *tabs = inspector.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        const int tab = tabs->indexOf(inspector.contentView());
+        QVERIFY(tabs->isTabVisible(tab));
+        QCOMPARE(tabs->tabText(tab), QStringLiteral("Content"));
+        QCOMPARE(inspector.contentView()->imageCount(), 1);
+        inspector.clear();
+        QVERIFY(!tabs->isTabVisible(tab));
+    }
+};
+
+QTEST_MAIN(TstContentBlocks)
+#include "tst_contentblocks.moc"

@@ -1,0 +1,181 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "contentblocksview.h"
+
+#include "project/printabletext.h"
+
+#include <QBuffer>
+#include <QImage>
+#include <QImageReader>
+#include <QLocale>
+#include <QTextDocument>
+
+using nlohmann::json;
+
+namespace {
+
+QString stringOf(const json &object, const char *key)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+QString escaped(const QString &text)
+{
+    return printableText(text).toHtmlEscaped();
+}
+
+/// The block's text, cut at MaxTextChars with a note.
+QString textHtml(const QString &text)
+{
+    QString shown = text.left(ContentBlocksView::MaxTextChars);
+    QString html = QStringLiteral("<pre style=\"white-space: pre-wrap\">%1</pre>").arg(shown.toHtmlEscaped());
+    if (text.size() > shown.size())
+        html += QStringLiteral("<p><i>%1</i></p>")
+                    .arg(ContentBlocksView::tr("… cut at %1 of %2 characters: the Tree tab and Copy as JSON have "
+                                               "all of it")
+                             .arg(QLocale().toString(shown.size()), QLocale().toString(text.size()))
+                             .toHtmlEscaped());
+    return html;
+}
+
+/// The decoded size of base64 `data`, without decoding it.
+qint64 decodedSize(const QByteArray &base64)
+{
+    const qint64 padding = base64.endsWith("==") ? 2 : base64.endsWith('=') ? 1 : 0;
+    return std::max<qint64>(0, base64.size() / 4 * 3 - padding);
+}
+
+} // namespace
+
+ContentBlocksView::ContentBlocksView(QWidget *parent)
+    : QTextBrowser(parent)
+{
+    setObjectName(QStringLiteral("stepContent"));
+    setOpenLinks(false);
+    setOpenExternalLinks(false);
+    setReadOnly(true);
+}
+
+bool ContentBlocksView::hasContent(const json &result)
+{
+    if (!result.is_object())
+        return false;
+    const auto content = result.find("content");
+    if (content == result.end() || !content->is_array() || content->empty())
+        return false;
+    for (const json &block : *content)
+        if (!block.is_object() || !block.contains("type") || !block["type"].is_string())
+            return false;
+    return true;
+}
+
+QVariant ContentBlocksView::loadResource(int type, const QUrl &name)
+{
+    if (type == QTextDocument::ImageResource && m_images.contains(name))
+        return m_images.value(name);
+    return {};
+}
+
+QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mimeType)
+{
+    const QString type = mimeType.isEmpty() ? tr("no mimeType") : mimeType;
+    const QByteArray bytes = QByteArray::fromBase64(base64, QByteArray::AbortOnBase64DecodingErrors);
+    if (bytes.isEmpty())
+        return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: its data is not base64").arg(type).toHtmlEscaped());
+    const QString what = QStringLiteral("%1, %2").arg(type, QLocale().formattedDataSize(bytes.size(), 1));
+    const auto refused = [&](const QString &why) {
+        return QStringLiteral("<p>%1</p>").arg(tr("%1: not shown: %2").arg(what, why).toHtmlEscaped());
+    };
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer);
+    reader.setAllocationLimit(MaxImageAllocationMiB);
+    const QSize declared = reader.size();
+    if (!declared.isValid())
+        return refused(reader.errorString().isEmpty() ? tr("not an image Qt can read") : reader.errorString());
+    if (qint64(declared.width()) * declared.height() > MaxImagePixels)
+        return refused(tr("it declares %1×%2 pixels, more than the %3 million shown")
+                           .arg(declared.width())
+                           .arg(declared.height())
+                           .arg(MaxImagePixels / 1'000'000));
+    QImage image;
+    if (!reader.read(&image))
+        return refused(reader.errorString());
+    const QSize full = image.size();
+    if (image.width() > MaxShownWidth || image.height() > MaxShownHeight) {
+        image = image.scaled(MaxShownWidth, MaxShownHeight, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    } else if (const int longest = std::max(image.width(), image.height()); longest < MinShownSide) {
+        // An icon-sized picture is enlarged by whole pixels, so it can be seen at all.
+        const int factor = MinShownSide / std::max(1, longest);
+        image = image.scaled(image.width() * factor, image.height() * factor, Qt::KeepAspectRatio,
+                             Qt::FastTransformation);
+    }
+    const QUrl url(QStringLiteral("content:image/%1").arg(m_images.size()));
+    m_images.insert(url, image);
+    return QStringLiteral("<p><img src=\"%1\" width=\"%2\" height=\"%3\"><br>%4</p>")
+        .arg(url.toString())
+        .arg(image.width())
+        .arg(image.height())
+        .arg(tr("%1, %2×%3").arg(what).arg(full.width()).arg(full.height()).toHtmlEscaped());
+}
+
+void ContentBlocksView::setResult(const json &result)
+{
+    clear();
+    m_images.clear();
+    if (!hasContent(result))
+        return;
+    QString html;
+    int number = 0;
+    for (const json &block : result["content"]) {
+        const QString type = stringOf(block, "type");
+        html += QStringLiteral("<h4>%1</h4>").arg(tr("%1 · %2").arg(++number).arg(escaped(type)));
+        if (type == QLatin1String("text")) {
+            html += textHtml(stringOf(block, "text"));
+        } else if (type == QLatin1String("image")) {
+            html += imageHtml(stringOf(block, "data").toLatin1(), stringOf(block, "mimeType"));
+        } else if (type == QLatin1String("audio")) {
+            const QString mime = stringOf(block, "mimeType");
+            html += QStringLiteral("<p>%1</p>")
+                        .arg(tr("%1, %2 (not played here; Copy as JSON has the data)")
+                                 .arg(mime.isEmpty() ? tr("no mimeType") : mime,
+                                      QLocale().formattedDataSize(decodedSize(stringOf(block, "data").toLatin1()), 1))
+                                 .toHtmlEscaped());
+        } else if (type == QLatin1String("resource_link")) {
+            QStringList lines = {tr("link to %1").arg(printableText(stringOf(block, "uri")))};
+            for (const char *key : {"name", "title", "description", "mimeType"})
+                if (const QString value = stringOf(block, key); !value.isEmpty())
+                    lines << QStringLiteral("%1: %2").arg(QLatin1String(key), printableText(value));
+            if (const auto size = block.find("size");
+                size != block.end() && size->is_number_integer() && size->get<std::int64_t>() >= 0)
+                lines << tr("size: %1").arg(QLocale().formattedDataSize(size->get<std::int64_t>(), 1));
+            html += QStringLiteral("<p>%1</p>")
+                        .arg(lines.join(QLatin1Char('\n'))
+                                 .toHtmlEscaped()
+                                 .replace(QLatin1Char('\n'), QLatin1String("<br>")));
+        } else if (type == QLatin1String("resource") && block.contains("resource") && block["resource"].is_object()) {
+            const json &resource = block["resource"];
+            const QString mime = stringOf(resource, "mimeType");
+            html += QStringLiteral("<p>%1</p>")
+                        .arg(tr("embedded %1%2")
+                                 .arg(printableText(stringOf(resource, "uri")),
+                                      mime.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(printableText(mime)))
+                                 .toHtmlEscaped());
+            if (resource.contains("text"))
+                html += textHtml(stringOf(resource, "text"));
+            else if (mime.startsWith(QLatin1String("image/")))
+                html += imageHtml(stringOf(resource, "blob").toLatin1(), mime);
+            else
+                html += QStringLiteral("<p>%1</p>")
+                            .arg(tr("a blob of %1")
+                                     .arg(QLocale().formattedDataSize(
+                                         decodedSize(stringOf(resource, "blob").toLatin1()), 1))
+                                     .toHtmlEscaped());
+        } else {
+            html += QStringLiteral("<p>%1</p>").arg(tr("not shown here: see the Tree tab").toHtmlEscaped());
+        }
+    }
+    setHtml(html);
+}

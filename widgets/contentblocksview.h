@@ -1,0 +1,55 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QHash>
+#include <QImage>
+#include <QTextBrowser>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+/// The step inspector's *Content* tab (docs/mcp.md "Progress, log messages and
+/// content"): an MCP tool result's content blocks shown as what they are — `text` as
+/// text, `image` rendered (scaled to fit), `audio` with its type and size, `resource`
+/// (embedded text, or its blob's size; an image blob rendered) and `resource_link` with
+/// their URI, name and size. A block the view does not know is named and left to the
+/// Tree tab.
+///
+/// The blocks come from a server the studio does not trust: every string is shown as
+/// text (never markup), nothing is loaded from a URI, links are not followed, and an
+/// image is decoded only when its header declares at most MaxImagePixels pixels and
+/// within an allocation limit of its own, so a small file that declares a huge picture
+/// (a decompression bomb) is refused in words instead of exhausting memory.
+class ContentBlocksView : public QTextBrowser
+{
+    Q_OBJECT
+public:
+    static constexpr qint64 MaxImagePixels = 40'000'000;
+    static constexpr int MaxImageAllocationMiB = 256;
+    static constexpr int MaxShownWidth = 640;
+    static constexpr int MaxShownHeight = 480;
+    /// A smaller picture is enlarged by a whole factor to about this many pixels.
+    static constexpr int MinShownSide = 96;
+    /// Text of a block beyond this is cut (the Tree tab and Copy as JSON have it all).
+    static constexpr qsizetype MaxTextChars = 64 * 1024;
+
+    explicit ContentBlocksView(QWidget *parent = nullptr);
+
+    /// True when `result` is an object with a non-empty `content` array of blocks
+    /// (objects with a string `type`).
+    static bool hasContent(const nlohmann::json &result);
+    /// Shows `result`'s content blocks (hasContent), or nothing.
+    void setResult(const nlohmann::json &result);
+    /// Images shown by the last setResult(), decoded.
+    int imageCount() const { return int(m_images.size()); }
+
+protected:
+    /// Only the images this view decoded: nothing is read from a file or the network.
+    QVariant loadResource(int type, const QUrl &name) override;
+
+private:
+    QString imageHtml(const QByteArray &base64, const QString &mimeType);
+
+    QHash<QUrl, QImage> m_images; ///< the decoded images by their content: URL
+};
