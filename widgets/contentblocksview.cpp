@@ -90,7 +90,16 @@ QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mi
     QBuffer buffer;
     buffer.setData(bytes);
     buffer.open(QIODevice::ReadOnly);
-    QImageReader reader(&buffer);
+    // Raster formats only, told by their bytes (not by the block's mimeType): a vector
+    // or container format (SVG, PDF, TIFF, ICNS, …) is not decoded from a server's data.
+    const QByteArray format = QImageReader::imageFormat(&buffer);
+    static const QList<QByteArray> raster = {"png", "jpeg", "jpg", "gif", "bmp", "webp"};
+    if (!raster.contains(format))
+        return refused(format.isEmpty() ? tr("not an image format shown here (PNG, JPEG, GIF, BMP, WebP)")
+                                        : tr("%1 is not shown here (PNG, JPEG, GIF, BMP, WebP are)")
+                                              .arg(QString::fromLatin1(format).toUpper()));
+    QImageReader reader(&buffer, format);
+    reader.setAutoDetectImageFormat(false);
     reader.setAllocationLimit(MaxImageAllocationMiB);
     const QSize declared = reader.size();
     if (!declared.isValid())

@@ -91,19 +91,28 @@ private Q_SLOTS:
         bomb["mimeType"] = "image/png";
         json garbage = block("image");
         garbage["data"] = "aGVsbG8gd29ybGQ="; // "hello world"
+        json svg = block("image");
+        svg["data"] = QByteArray("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>")
+                          .toBase64()
+                          .toStdString();
+        svg["mimeType"] = "image/svg+xml";
         json result = json::object();
-        result["content"] = json::array({notBase64, bomb, garbage});
+        result["content"] = json::array({notBase64, bomb, garbage, svg});
         ContentBlocksView view;
         view.setResult(result);
         QCOMPARE(view.imageCount(), 0);
         const QString shown = view.toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("4 · image\nimage/svg+xml, ")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("image/svg+xml, 64 bytes: not shown: ")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("1 · image\nimage/png: not shown: its data is not base64")),
                  qPrintable(shown));
         QVERIFY2(
             shown.contains(QStringLiteral(
                 "image/png, 69 bytes: not shown: it declares 100000×100000 pixels, more than the 40 million shown")),
             qPrintable(shown));
-        QVERIFY2(shown.contains(QStringLiteral("no mimeType, 11 bytes: not shown: Unsupported image format")),
+        QVERIFY2(shown.contains(QStringLiteral(
+                     "no mimeType, 11 bytes: not shown: not an image format shown here (PNG, JPEG, GIF, BMP, "
+                     "WebP)")),
                  qPrintable(shown));
     }
 
