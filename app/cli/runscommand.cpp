@@ -4,7 +4,7 @@
 
 #include "headlessrun.h"
 #include "journal/journal.h"
-#include "pendingcallsapi.h"
+#include "runsservice.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>

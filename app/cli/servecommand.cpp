@@ -5,6 +5,7 @@
 #include "headlessrun.h"
 #include "mcpserversession.h"
 #include "mcpstdioserver.h"
+#include "mcpstudiotools.h"
 #include "studioserver.h"
 #include "trustcommand.h"
 
@@ -21,7 +22,7 @@ namespace {
 
 /// `serve --mcp-stdio`: one MCP session on stdin/stdout until stdin ends or a signal
 /// comes. stdout carries the protocol only.
-int serveMcpStdio(const Project &project)
+int serveMcpStdio(const Project &project, bool studioTools)
 {
     sigset_t signals;
     sigemptyset(&signals);
@@ -31,6 +32,8 @@ int serveMcpStdio(const Project &project)
     const int signalFd = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     QEventLoop loop;
     McpServerSession session(project, QStringLiteral("stdio"));
+    if (studioTools)
+        session.enableStudioTools();
     McpStdioServer server(&session, STDIN_FILENO, STDOUT_FILENO);
     QString ended;
     server.onEnded = [&loop, &ended](const QString &why) {
@@ -86,8 +89,12 @@ int serveCommand(const QStringList &arguments)
         QStringLiteral("mcp-stdio"),
         QStringLiteral("Serve the project's tools to one MCP client on stdin/stdout instead of HTTP (for configs "
                        "such as Claude Desktop's); logs go to stderr."));
-    parser.addOptions(
-        {portOption, hostOption, tokenOption, callTimeoutOption, expiryOption, mcpStdioOption, trustOption()});
+    const QCommandLineOption studioToolsOption(
+        QStringLiteral("studio-tools"),
+        QStringLiteral("Serve, over MCP, four tools beside the project's for a coding agent: studio.list_runs, "
+                       "studio.get_run, studio.list_pending_calls and studio.answer_call."));
+    parser.addOptions({portOption, hostOption, tokenOption, callTimeoutOption, expiryOption, mcpStdioOption,
+                       studioToolsOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("serve"), arguments, 1, 1, &exitCode);
     if (!positional)
@@ -129,8 +136,14 @@ int serveCommand(const QStringList &arguments)
                                           parser.isSet(QStringLiteral("trust")), &exitCode);
     if (!project)
         return exitCode;
+    const bool studioTools = parser.isSet(studioToolsOption);
+    if (const QStringList clashes = McpStudioTools::clashes(*project); studioTools && !clashes.isEmpty())
+        return fail(QStringLiteral("--studio-tools: the project's tool(s) %1 start with \"studio.\", the studio "
+                                   "tools' prefix; rename them, or serve without --studio-tools")
+                        .arg(clashes.join(QStringLiteral(", "))),
+                    ExitBadInput);
     if (parser.isSet(mcpStdioOption))
-        return serveMcpStdio(*project);
+        return serveMcpStdio(*project, studioTools);
     // SIGINT and SIGTERM end the loop through a signalfd; blocked before the HTTP
     // threads start, so they inherit the mask and never take the signal themselves.
     sigset_t signals;
@@ -141,6 +154,7 @@ int serveCommand(const QStringList &arguments)
     const int signalFd = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
 
     StudioServer server;
+    server.setStudioTools(studioTools);
     QString error;
     bool cannotListen = false;
     if (!server.start(*project, config, limits, &error, &cannotListen)) {

@@ -172,6 +172,8 @@ void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &respond
         }
         const std::string id = newSessionId();
         auto *session = new McpServerSession(m_project, QStringLiteral("http"), this);
+        if (m_studioTools)
+            session->enableStudioTools();
         session->receive(request.body, [this, session, id, answer](std::optional<JsonRpcMessage> reply) {
             if (session->initialized())
                 m_sessions[id] = Entry{session, QDateTime::currentMSecsSinceEpoch()};

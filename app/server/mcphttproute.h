@@ -39,6 +39,9 @@ public:
     void install(HttpServer &server);
     std::size_t sessionCount() const { return m_sessions.size(); }
 
+    /// Each new session serves McpStudioTools too (`--studio-tools`).
+    void setStudioTools(bool on) { m_studioTools = on; }
+
 private:
     struct Entry
     {
@@ -54,5 +57,6 @@ private:
     bool refusedAsBusy(const std::string &body, const HttpResponder &responder) const;
 
     Project m_project;
+    bool m_studioTools = false;
     std::map<std::string, Entry> m_sessions; ///< by Mcp-Session-Id
 };

@@ -2,12 +2,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpserversession.h"
 
+#include "mcpstudiotools.h"
+
 #include "bridgemessage.h"
 #include "engine/stepengine.h"
 #include "engine/toolcall.h"
 #include "journal/journal.h"
 
 #include <QDateTime>
+#include <QPointer>
 #include <QTimer>
 
 using nlohmann::json;
@@ -67,6 +70,12 @@ McpServerSession::McpServerSession(const Project &project, const QString &transp
 {
     m_progress->setInterval(ProgressIntervalMs);
     connect(m_progress, &QTimer::timeout, this, [this] { sendProgress(); });
+}
+
+void McpServerSession::enableStudioTools()
+{
+    if (!m_studio)
+        m_studio = new McpStudioTools(m_project, this);
 }
 
 McpServerSession::~McpServerSession()
@@ -171,6 +180,9 @@ json McpServerSession::toolList() const
             entry["annotations"] = tool.annotations;
         tools.push_back(std::move(entry));
     }
+    if (m_studio)
+        for (json &entry : McpStudioTools::toolList())
+            tools.push_back(std::move(entry));
     return tools;
 }
 
@@ -188,6 +200,23 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
         return;
     }
     const QString name = QString::fromStdString(params["name"].get<std::string>());
+    if (m_studio && McpStudioTools::isStudioTool(name)) {
+        // Answered from the journal, not a step of this session's run.
+        const int key = ++m_nextStudioCall;
+        m_studioCalls.emplace(key, std::make_pair(id, reply));
+        QPointer<McpServerSession> self(this);
+        m_studio->call(name, arguments, [self, key](json result) {
+            if (!self)
+                return;
+            const auto waiting = self->m_studioCalls.find(key);
+            if (waiting == self->m_studioCalls.end())
+                return; // the session ended and answered it
+            const auto [requestId, replyTo] = std::move(waiting->second);
+            self->m_studioCalls.erase(waiting);
+            replyTo(JsonRpcMessage::resultFor(requestId, std::move(result)));
+        });
+        return;
+    }
     const Tool *tool = m_project.tool(name);
     if (!tool || !tool->active) {
         reply(failure(id, JsonRpcError::InvalidParams,
@@ -302,6 +331,10 @@ void McpServerSession::end(const QString &why)
         return;
     m_ended = true;
     m_progress->stop();
+    std::map<int, std::pair<nlohmann::json, Reply>> studioCalls;
+    studioCalls.swap(m_studioCalls);
+    for (auto &[key, waiting] : studioCalls)
+        waiting.second(failure(waiting.first, JsonRpcError::InternalError, "the session ended: " + why.toStdString()));
     if (!m_engine)
         return;
     const bool cancelled = !m_calls.empty();

@@ -16,6 +16,7 @@
 #include <string_view>
 
 class Journal;
+class McpStudioTools;
 class StepEngine;
 class QTimer;
 
@@ -59,6 +60,10 @@ public:
     /// Handles one received message; `reply` is called exactly once, now or when a tool
     /// call ends (never after end()).
     void receive(std::string_view text, Reply reply);
+    /// Serves McpStudioTools beside the project's tools (`--studio-tools`). Before the
+    /// first message.
+    void enableStudioTools();
+
     /// Messages the server sends unasked (notifications/progress); unset = none sent.
     std::function<void(const JsonRpcMessage &)> notify;
 
@@ -71,7 +76,7 @@ public:
     /// The session's run id, empty before the first tools/call.
     QString runId() const { return m_record.id; }
     /// Requests waiting for their reply (tool calls running).
-    std::size_t inFlight() const { return m_calls.size(); }
+    std::size_t inFlight() const { return m_calls.size() + m_studioCalls.size(); }
 
 private:
     struct Call
@@ -101,4 +106,9 @@ private:
     int m_nextCall = 0;
     std::map<std::string, Call> m_calls; ///< by bridge call id
     QTimer *m_progress = nullptr;
+    McpStudioTools *m_studio = nullptr; ///< with --studio-tools
+    /// Studio tool calls waiting for their reply (an answer the running process has not
+    /// taken up yet), by a number of their own: request id and where the reply goes.
+    std::map<int, std::pair<nlohmann::json, Reply>> m_studioCalls;
+    int m_nextStudioCall = 0;
 };

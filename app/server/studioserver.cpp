@@ -90,6 +90,7 @@ bool StudioServer::start(const Project &project, HttpServerConfig config, const 
     auto programmatic = std::make_unique<ProgrammaticApi>(project, limits);
     programmatic->install(*server);
     auto mcp = std::make_unique<McpHttpRoute>(project);
+    mcp->setStudioTools(m_studioTools);
     mcp->install(*server);
     if (!server->listen(config, error)) {
         *cannotListen = true;

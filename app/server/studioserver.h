@@ -34,6 +34,9 @@ public:
     /// use by another program; …").
     bool start(const Project &project, HttpServerConfig config, const ProgrammaticLimits &limits, QString *error,
                bool *cannotListen = nullptr);
+    /// `/mcp` sessions serve McpStudioTools beside the project's tools (`toolstudio
+    /// serve --studio-tools`). Before start().
+    void setStudioTools(bool on) { m_studioTools = on; }
     /// Stops serving and removes serve.json. Nothing when not serving.
     void stop();
 
@@ -56,6 +59,7 @@ public:
 
 private:
     QString m_projectDir;
+    bool m_studioTools = false;
     std::unique_ptr<PendingCallsApi> m_pending;
     std::unique_ptr<ProgrammaticApi> m_programmatic;
     std::unique_ptr<McpHttpRoute> m_mcp;

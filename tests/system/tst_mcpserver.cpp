@@ -16,6 +16,7 @@
 #include "clirunner.h"
 #include "serverprocess.h"
 #include "testfiles.h"
+#include "waitingrun.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,11 +66,13 @@ struct StdioServer
     QProcess process;
     QByteArray out;
 
-    bool start(const QString &dir)
+    bool start(const QString &dir, const QStringList &options = {})
     {
         isolateConfigDir();
         process.setProgram(toolstudioBinary());
-        process.setArguments({QStringLiteral("serve"), QStringLiteral("--mcp-stdio"), dir, QStringLiteral("--trust")});
+        process.setArguments(
+            QStringList({QStringLiteral("serve"), QStringLiteral("--mcp-stdio"), dir, QStringLiteral("--trust")})
+            + options);
         process.start();
         return process.waitForStarted(30000);
     }
@@ -252,6 +255,7 @@ private Q_SLOTS:
     void stdioToolErrors();
     void stdioClientLeavesMidCall();
     void stdioClientNotReading();
+    void stdioStudioTools();
     void httpSessions();
     void httpRefusals();
     void httpTwoClientsOneSession();
@@ -462,6 +466,103 @@ void TestMcpServer::stdioClientNotReading()
     QCOMPARE(lines[4000], QByteArray(R"({"jsonrpc":"2.0","id":4000,"result":{}})"));
     QCOMPARE(dumped(json::parse(lines[4001].toStdString())["result"]["structuredContent"]),
              QStringLiteral("{\"sum\":5}"));
+}
+
+/// `--studio-tools`: a coding agent lists the runs, finds the call a headless run waits
+/// on, answers it (a result the tool's output_schema refuses first, then one it takes),
+/// and reads the run back; without the option the tools are not there; a project tool
+/// named with their prefix is refused.
+void TestMcpServer::stdioStudioTools()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeFile(dir.path() + QStringLiteral("/scripts/main.py"),
+                      "from toolstudio import tools\nprint('approved:', tools.approve(item='release'))\n"));
+    QVERIFY(writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                      "{\"name\": \"agent\", \"default_script\": \"main\", \"scripts\": [{\"name\": \"main\", "
+                      "\"path\": \"scripts/main.py\"}], \"tools\": [{\"name\": \"approve\", \"input_schema\": "
+                      "{\"type\": \"object\"}, \"output_schema\": {\"type\": \"string\"}, \"handler\": {\"kind\": "
+                      "\"manual\"}}]}\n"));
+    WaitingRun run;
+    QVERIFY2(run.start(dir.path()), run.err.constData());
+
+    StdioServer server;
+    QVERIFY(server.start(dir.path(), {QStringLiteral("--studio-tools")}));
+    server.initialize();
+    const json list = server.request({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}});
+    QStringList names;
+    for (const json &tool : list["result"]["tools"])
+        names << QString::fromStdString(tool.value("name", ""));
+    QCOMPARE(
+        names,
+        QStringList({QStringLiteral("approve"), QStringLiteral("studio.list_runs"), QStringLiteral("studio.get_run"),
+                     QStringLiteral("studio.list_pending_calls"), QStringLiteral("studio.answer_call")}));
+
+    const json runs = server.request(call(2, "studio.list_runs", json::object()))["result"];
+    QCOMPARE(dumped(runs["isError"]), QStringLiteral("false"));
+    QCOMPARE(dumped(runs["structuredContent"]["runs_total"]), QStringLiteral("1"));
+    QCOMPARE(QString::fromStdString(runs["structuredContent"]["runs"][0].value("id", "")), run.runId);
+    QCOMPARE(dumped(runs["structuredContent"]["runs"][0]["status"]), QStringLiteral("\"waiting\""));
+
+    const json pending
+        = server.request(call(3, "studio.list_pending_calls", {{"run", run.runId.toStdString()}}))["result"];
+    QCOMPARE(QString::fromStdString(pending["structuredContent"]["pending"][0].value("call_id", "")), run.callId);
+    QCOMPARE(dumped(pending["structuredContent"]["pending"][0]["tool"]), QStringLiteral("\"approve\""));
+
+    // A result the tool's output_schema refuses: said, nothing delivered.
+    const json refused = server.request(
+        call(4, "studio.answer_call",
+             {{"run", run.runId.toStdString()}, {"call_id", run.callId.toStdString()}, {"result", 42}}))["result"];
+    QCOMPARE(dumped(refused["isError"]), QStringLiteral("true"));
+    QVERIFY2(dumped(refused["content"][0]["text"]).contains(QStringLiteral("does not match output_schema")),
+             refused.dump().c_str());
+    const json accepted = server.request(
+        call(5, "studio.answer_call",
+             {{"run", run.runId.toStdString()}, {"call_id", run.callId.toStdString()}, {"result", "yes"}}))["result"];
+    QCOMPARE(dumped(accepted["structuredContent"]),
+             QStringLiteral("{\"attempt\":1,\"call_id\":\"%1\",\"run\":\"%2\",\"status\":\"accepted\"}")
+                 .arg(run.callId, run.runId));
+    run.finish();
+    QCOMPARE(run.process.exitCode(), 0);
+    QVERIFY2(run.out.contains("approved: yes"), run.out.constData());
+
+    const json page
+        = server.request(call(6, "studio.get_run", {{"run", run.runId.toStdString()}, {"limit", 1}}))["result"];
+    QCOMPARE(dumped(page["structuredContent"]["steps_total"]), QStringLiteral("1"));
+    QCOMPARE(dumped(page["structuredContent"]["steps"][0]["result"]), QStringLiteral("\"yes\""));
+    QCOMPARE(dumped(page["structuredContent"]["run"]["status"]), QStringLiteral("\"completed\""));
+
+    // Bad arguments are refused as tool errors, in words.
+    const json noRun = server.request(call(7, "studio.get_run", json::object()))["result"];
+    QCOMPARE(dumped(noRun["content"][0]["text"]),
+             QStringLiteral("\"studio.get_run needs \\\"run\\\", a run id (studio.list_runs lists them)\""));
+    const json both = server.request(call(8, "studio.answer_call",
+                                          {{"run", run.runId.toStdString()},
+                                           {"call_id", run.callId.toStdString()},
+                                           {"result", 1},
+                                           {"error", "no"}}))["result"];
+    QCOMPARE(dumped(both["isError"]), QStringLiteral("true"));
+    const json unknownRun = server.request(call(9, "studio.list_pending_calls", {{"run", "nope"}}))["result"];
+    QCOMPARE(dumped(unknownRun["content"][0]["text"]),
+             QStringLiteral("\"unknown_run: no run 'nope' in this project\""));
+    QCOMPARE(server.close(), 0);
+
+    // Without the option they are unknown tools.
+    StdioServer plain;
+    QVERIFY(plain.start(dir.path()));
+    plain.initialize();
+    const json unknown = plain.request(call(1, "studio.list_runs", json::object()));
+    QCOMPARE(dumped(unknown["error"]["code"]), QStringLiteral("-32602"));
+    QCOMPARE(plain.close(), 0);
+
+    // A project tool with their prefix: not served with them.
+    QVERIFY(writeFile(dir.path() + QStringLiteral("/toolstudio.json"),
+                      "{\"name\": \"agent\", \"tools\": [{\"name\": \"studio.mine\", \"handler\": {\"kind\": "
+                      "\"manual\"}}]}\n"));
+    StdioServer clash;
+    QVERIFY(clash.start(dir.path(), {QStringLiteral("--studio-tools")}));
+    QCOMPARE(clash.close(), 2);
+    QVERIFY(clash.process.readAllStandardError().contains(
+        "--studio-tools: the project's tool(s) studio.mine start with \"studio.\""));
 }
 
 void TestMcpServer::httpSessions()
