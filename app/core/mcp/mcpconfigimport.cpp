@@ -90,8 +90,7 @@ public:
     /// `${secret:NAME}`; anywhere else a secret reference would reach the server as text.
     QString rewrite(const QString &value, const QString &where, bool expanded)
     {
-        static const QRegularExpression variable(
-            QStringLiteral("\\$\\{([A-Za-z]+)(?::([^}]*))?\\}"));
+        static const QRegularExpression variable(QStringLiteral("\\$\\{([A-Za-z]+)(?::([^}]*))?\\}"));
         QString out;
         qsizetype last = 0;
         for (auto it = variable.globalMatch(value); it.hasNext();) {
