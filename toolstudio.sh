@@ -234,6 +234,7 @@ test)
             "fuzz_modelreply corpus_modelreply $((seconds / 3))"
             "fuzz_httpbody corpus_httpbody $((seconds / 3))"
             "fuzz_answerbody corpus_answerbody $((seconds / 3))"
+            "fuzz_mcpconfig corpus_mcpconfig $((seconds / 3))"
         )
         targets=()
         for entry in "${fuzzers[@]}"; do targets+=("${entry%% *}"); done

@@ -10,8 +10,6 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QFile>
-#include <QFileInfo>
 
 namespace {
 
@@ -19,9 +17,6 @@ QString tr(const char *text)
 {
     return QCoreApplication::translate("mcpimportcommand", text);
 }
-
-/// A config file is small; a larger one is not a config.
-constexpr qint64 MaxConfigBytes = 4 * 1024 * 1024;
 
 } // namespace
 
@@ -35,16 +30,13 @@ int importMcpConfig(const QString &projectDir, const QString &file, bool replace
         printLine(stderr, fail + error);
         return ExitBadInput;
     }
-    QFile in(QDir::current().absoluteFilePath(file));
-    if (QFileInfo(in.fileName()).size() > MaxConfigBytes) {
-        printLine(stderr, fail + tr("%1 is larger than 4 MiB: not an MCP config").arg(file));
+    // A pipe too: `toolstudio mcp import p <(curl …)`.
+    const auto text = McpConfigImport::readFile(QDir::current().absoluteFilePath(file), true, &error);
+    if (!text) {
+        printLine(stderr, fail + error);
         return ExitBadInput;
     }
-    if (!in.open(QIODevice::ReadOnly)) {
-        printLine(stderr, fail + tr("cannot read %1: %2").arg(file, in.errorString()));
-        return ExitBadInput;
-    }
-    const auto config = McpConfigImport::read(in.read(MaxConfigBytes), &error);
+    const auto config = McpConfigImport::read(*text, &error);
     if (!config) {
         printLine(stderr, fail + tr("%1: %2").arg(file, error));
         return ExitBadInput;
@@ -75,7 +67,7 @@ int importMcpConfig(const QString &projectDir, const QString &file, bool replace
         printLine(stdout, tr("replaced: %1").arg(outcome.replaced.join(QStringLiteral(", "))));
     for (const McpConfigImport::Server &server : config->servers)
         if (outcome.added.contains(server.name) || outcome.replaced.contains(server.name))
-            for (const QString &note : server.notes)
+            for (const QString &note : server.notes + outcome.notes.value(server.name))
                 printLine(stdout, QStringLiteral("  %1: %2").arg(server.name, note));
     for (const QString &skipped : std::as_const(outcome.skipped))
         printLine(stdout, tr("skipped %1").arg(skipped));

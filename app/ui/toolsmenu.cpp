@@ -191,16 +191,11 @@ bool ToolsMenu::importMcpConfig(const QString &file, std::optional<bool> replace
     const QString title = tr("Import MCP Config");
     const QString name = QFileInfo(file).fileName();
     const QString unchanged = tr("Nothing was imported from %1; the project is unchanged:").arg(name);
-    constexpr qint64 MaxConfigBytes = 4 * 1024 * 1024; // a config is small; a larger file is not one
     QString error;
     std::optional<McpConfigImport::Config> config;
-    QFile in(file);
-    if (QFileInfo(file).size() > MaxConfigBytes)
-        error = tr("it is larger than 4 MiB: not an MCP config");
-    else if (!in.open(QIODevice::ReadOnly))
-        error = in.errorString();
-    else
-        config = McpConfigImport::read(in.read(MaxConfigBytes), &error);
+    // Only a regular file: a FIFO would block the window until someone writes to it.
+    if (const auto text = McpConfigImport::readFile(file, false, &error))
+        config = McpConfigImport::read(*text, &error);
     if (!config) {
         summarize(title, false, unchanged, {error});
         return false;
@@ -252,7 +247,7 @@ bool ToolsMenu::importMcpConfig(const QString &file, std::optional<bool> replace
         if (!added && !outcome.replaced.contains(server.name))
             continue;
         lines << (added ? tr("added %1").arg(server.name) : tr("replaced %1").arg(server.name));
-        for (const QString &note : server.notes)
+        for (const QString &note : server.notes + outcome.notes.value(server.name))
             lines << QStringLiteral("%1: %2").arg(server.name, note);
     }
     for (const QString &skipped : std::as_const(outcome.skipped))

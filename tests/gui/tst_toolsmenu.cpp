@@ -404,6 +404,25 @@ private Q_SLOTS:
                            "JSON")));
     }
 
+    // attack10: a FIFO chosen in the file dialog blocked the window in open() until
+    // something wrote to it; the escape sequences of a key reached the summary as they were.
+    void importMcpConfigRefusesAPipeAndQuotesTheFile()
+    {
+        const QString fifo = m_scratch->filePath(QStringLiteral("pipe.json"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QVERIFY(!m_window->toolsMenu()->importMcpConfig(fifo));
+        QVERIFY2(m_window->toolsMenu()->lastSummary().endsWith(
+                     QStringLiteral("pipe.json is not a regular file (a pipe or a device)")),
+                 qPrintable(m_window->toolsMenu()->lastSummary()));
+
+        const QString file = m_scratch->filePath(QStringLiteral("escapes.json"));
+        QVERIFY(writeFile(file, "{\"mcpServers\": {\"esc\": {\"command\": \"x\", \"\\u001b]2;pwned\\u0007\": 1}}}"));
+        QVERIFY(m_window->toolsMenu()->importMcpConfig(file));
+        QVERIFY2(m_window->toolsMenu()->lastSummary().endsWith(
+                     QStringLiteral("esc: left out (not Tool Studio settings): \\u001b]2;pwned\\u0007")),
+                 qPrintable(m_window->toolsMenu()->lastSummary()));
+    }
+
     // Partial import: the clashing tool is refused with a suggested name, the other is
     // imported; nothing is renamed unless the person accepts the suggestion.
     void importNameCollisionIsRefusedWithASuggestion()

@@ -30,7 +30,21 @@ class Secrets;
 /// `toolstudio.json` that may be committed. A server name the studio cannot use is
 /// renamed (said), an entry the manifest would refuse is skipped with the loader's own
 /// reason.
+///
+/// The file is anyone's (a config copied from a web page): what it says is bounded and
+/// printable in every note (no terminal escapes, no 4 MiB key echoed), costs time linear
+/// in its size, and an imported server gets no secret of the project that the file did
+/// not bring itself (see apply()).
 namespace McpConfigImport {
+
+/// A config file is small; a larger one is not a config.
+inline constexpr qint64 MaxFileBytes = 4 * 1024 * 1024;
+
+/// The bytes of config file `path`; nullopt with the reason in words when it is a
+/// folder, cannot be read or holds more than MaxFileBytes. `pipes`: a FIFO or device
+/// is read too (the command line's `<(curl …)`); else only a regular file is (a window
+/// must not block on a pipe nobody writes).
+std::optional<QByteArray> readFile(const QString &path, bool pipes, QString *error);
 
 /// One server to add: its entry for `mcp_servers` and the secrets it needs saved.
 struct Server
@@ -61,6 +75,9 @@ struct Outcome
     QStringList replaced;
     QStringList skipped;    ///< "NAME: reason"
     QStringList secretsSet; ///< names of secrets saved
+    /// What apply() changed of an added or replaced server, by server name: a secret
+    /// renamed because the project has one of that name.
+    QMap<QString, QStringList> notes;
 };
 
 /// Adds `config`'s servers to `manifest`'s `mcp_servers` (created when missing) and
@@ -68,6 +85,17 @@ struct Outcome
 /// server whose name is taken is skipped unless `replace`. A secret name already set to
 /// another value is not overwritten: the server's secret becomes SERVER_NAME (the
 /// server's name in capitals) instead, or the server is skipped when that is taken too.
+///
+/// A `${secret:NAME}` the entry names without the file giving its value (written in the
+/// file, or made of `${input:}` / `${env:}`) never binds to a secret the project already
+/// has: a config from anywhere could otherwise send the project's API key to a server
+/// it names. It is renamed to SERVER_NAME (not set; said in `outcome->notes`), so giving
+/// the server a key of the project is the person's own edit.
+///
+/// Nothing is added that the studio could not read back: at most 1024 servers (the
+/// members of one object an ordered read keeps) and the manifest within
+/// JsonInput's bounds; the secrets one import saves are bounded (they reach every
+/// tool worker as environment variables, which the system limits).
 /// False with `error` when nothing would be added.
 bool apply(nlohmann::ordered_json &manifest, Secrets &secrets, const Config &config, bool replace, Outcome *outcome,
            QString *error);

@@ -13,16 +13,11 @@
 
 namespace McpServerLaunch {
 
-namespace {
-
-/// `${secret:NAME}` in an env value or a header.
 const QRegularExpression &secretReference()
 {
     static const QRegularExpression reference(QStringLiteral("\\$\\{secret:([A-Za-z_][A-Za-z0-9_]*)\\}"));
     return reference;
 }
-
-} // namespace
 
 QString expandSecrets(const QString &value, const Secrets &secrets, QStringList *missing)
 {

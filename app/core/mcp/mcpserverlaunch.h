@@ -4,6 +4,8 @@
 
 #include "mcp/mcpstdiotransport.h"
 
+#include <QRegularExpression>
+
 #include <memory>
 #include <optional>
 
@@ -31,6 +33,8 @@ std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server
 /// does not speak yet).
 std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const QString &projectDir,
                                            const Secrets &secrets, QString *error);
+/// "${secret:NAME}" as the studio expands it in an env value or a header (captured(1): NAME).
+const QRegularExpression &secretReference();
 /// `value` with every "${secret:NAME}" replaced; names of secrets not set go to `missing`.
 QString expandSecrets(const QString &value, const Secrets &secrets, QStringList *missing);
 } // namespace McpServerLaunch
