@@ -127,6 +127,23 @@ private Q_SLOTS:
         QCOMPARE(ProjectTrust::fingerprint(project()).hash != before, changes);
     }
 
+    /// A remote MCP server's headers name the secrets sent to its URL: a change asks again.
+    void fingerprintCoversMcpHeaders()
+    {
+        const auto write = [this](const QByteArray &headers) {
+            return writeFile(project() + QStringLiteral("/toolstudio.json"),
+                             "{\"name\": \"t\", \"mcp_servers\": {\"remote\": {\"url\": \"https://mcp.example/mcp\""
+                                 + headers + "}}}");
+        };
+        QVERIFY(write(""));
+        const QString none = ProjectTrust::fingerprint(project()).hash;
+        QVERIFY(write(", \"headers\": {\"Authorization\": \"Bearer ${secret:MCP_TOKEN}\"}"));
+        const QString token = ProjectTrust::fingerprint(project()).hash;
+        QVERIFY(token != none);
+        QVERIFY(write(", \"headers\": {\"Authorization\": \"Bearer ${secret:ANTHROPIC_API_KEY}\"}"));
+        QVERIFY(ProjectTrust::fingerprint(project()).hash != token);
+    }
+
     void grantRevokeAndList()
     {
         QCOMPARE(ProjectTrust::check(project()).state, ProjectTrust::State::NotTrusted);

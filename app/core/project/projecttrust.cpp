@@ -207,10 +207,13 @@ TrustFingerprint ProjectTrust::fingerprint(const QString &dir)
             fingerprint.items
                 << QStringLiteral("command tool '%1': %2").arg(name, fromStd(handler.value("command", json()).dump()));
     }
-    // Read raw for the model and MCP issues: the commands and URLs they would use.
+    // Read raw for the model and MCP issues: the commands and URLs they would use, and
+    // what goes with them — the headers of a remote server name the secrets sent to its
+    // URL (a changed header could hand a key to another host, attack10).
     for (const auto &[name, server] : namedEntries(root, "mcp_servers"))
         fingerprint.items << QStringLiteral("MCP server '%1': %2")
-                                 .arg(name, subset(server, {"command", "args", "url", "env", "cwd", "sandbox"}));
+                                 .arg(name, subset(server, {"command", "args", "url", "headers", "env", "cwd",
+                                                            "sandbox"}));
     // A model's key goes to its URL, which the provider decides when base_url is not
     // given: a changed provider, URL or secret name sends a key somewhere new.
     for (const auto &[name, model] : namedEntries(root, "models"))
