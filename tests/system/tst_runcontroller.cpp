@@ -146,16 +146,16 @@ private Q_SLOTS:
         QString reason;
         ManualAnswer answer;
         answer.result = "https://reports.example.com/q3";
-        QVERIFY(!controller.answer(step.callId, 2, answer, &reason));
+        QVERIFY(!controller.answerAndWait(step.callId, 2, answer, &reason));
         QVERIFY(!reason.isEmpty());
         QCOMPARE(controller.status(), RunStatus::Waiting);
 
-        QVERIFY2(controller.answer(step.callId, 1, answer, &reason), qPrintable(reason));
+        QVERIFY2(controller.answerAndWait(step.callId, 1, answer, &reason), qPrintable(reason));
         QVERIFY(finished.wait(20000));
         QCOMPARE(controller.record().status, RunStatus::Completed);
         QCOMPARE(out, QByteArray("Report ready: https://reports.example.com/q3\n"));
         // A second answer to the finished call is refused.
-        QVERIFY(!controller.answer(step.callId, 1, answer, &reason));
+        QVERIFY(!controller.answerAndWait(step.callId, 1, answer, &reason));
     }
 
     void scriptSyntaxErrorFailsTheRun()
