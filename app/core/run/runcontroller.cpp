@@ -333,12 +333,28 @@ Journal *RunController::journal() const
 
 // --- Durable steps (issue 5); see runcontroller.h and docs/steps.md ---
 
+namespace {
+
+/// Starts what `next` plans (nothing when it is empty: its factory set `error`), with
+/// `scriptPath`, else the script the recorded run ran. start() takes `next` over, so
+/// the path is copied first.
+bool startNext(RunController &controller, const std::optional<DurableStart> &next, const Project &project,
+               const QString &scriptPath, QString *error)
+{
+    if (!next)
+        return false;
+    const QString script = scriptPath.isEmpty() ? next->scriptPath : scriptPath;
+    return controller.start(project, script, error);
+}
+
+} // namespace
+
 bool RunController::startReplay(const Project &project, const QString &runId, QString *error)
 {
     QString local;
     error = error ? error : &local;
     d->next = DurableStart::replay(d->journalPathFor(project), runId, error);
-    return d->next && start(project, d->next->scriptPath, error);
+    return startNext(*this, d->next, project, {}, error);
 }
 
 bool RunController::resume(const Project &project, const QString &runId, QString *error)
@@ -346,7 +362,7 @@ bool RunController::resume(const Project &project, const QString &runId, QString
     QString local;
     error = error ? error : &local;
     d->next = DurableStart::resume(d->journalPathFor(project), runId, error);
-    return d->next && start(project, d->next->scriptPath, error);
+    return startNext(*this, d->next, project, {}, error);
 }
 
 bool RunController::rerunFrom(const Project &project, const QString &runId, int sequence,
@@ -355,7 +371,7 @@ bool RunController::rerunFrom(const Project &project, const QString &runId, int 
     QString local;
     error = error ? error : &local;
     d->next = DurableStart::rerun(d->journalPathFor(project), runId, sequence, editedArgs, error);
-    return d->next && start(project, d->next->scriptPath, error);
+    return startNext(*this, d->next, project, {}, error);
 }
 
 bool RunController::startWithCassette(const Project &project, const QString &cassettePath, const QString &scriptPath,
@@ -364,7 +380,7 @@ bool RunController::startWithCassette(const Project &project, const QString &cas
     QString local;
     error = error ? error : &local;
     d->next = DurableStart::cassette(cassettePath, error);
-    return d->next && start(project, scriptPath.isEmpty() ? d->next->scriptPath : scriptPath, error);
+    return startNext(*this, d->next, project, scriptPath, error);
 }
 
 bool RunController::saveCassette(const Project &project, const QString &runId, const QString &path, QString *error)
