@@ -306,7 +306,7 @@ void HeadlessRun::onPendingCall(const Step &step)
         printLine(stderr, QStringLiteral("toolstudio run: %1").arg(printableText(refusal.message)));
     }
     QString reason;
-    if (m_controller.answer(step.callId, attemptNumber, *answer, &reason))
+    if (m_controller.answerAndWait(step.callId, attemptNumber, *answer, &reason))
         return;
     printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(printableText(reason)));
     if (fromPrompt) {
@@ -321,7 +321,7 @@ void HeadlessRun::onPendingCall(const Step &step)
                               .arg(step.tool)
                               .arg(step.sequence)
                               .arg(m_answers->fileName(), reason);
-        if (!m_controller.answer(step.callId, attemptNumber, refusal, &reason))
+        if (!m_controller.answerAndWait(step.callId, attemptNumber, refusal, &reason))
             printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(printableText(reason)));
     }
 }
@@ -437,18 +437,18 @@ void HeadlessRun::onStepPaused(const Step &step)
         QString reason;
         bool ok = false;
         if (text == QLatin1String("c")) {
-            ok = m_controller.continueStep(step.callId, &reason);
+            ok = m_controller.continueStepAndWait(step.callId, &reason);
         } else if (text == QLatin1String("e")) {
             m_controller.continueToEnd();
             return;
         } else if (text == QLatin1String("t")) {
-            ok = m_controller.timeOutStep(step.callId, &reason);
+            ok = m_controller.timeOutStepAndWait(step.callId, &reason);
         } else if (text.startsWith(QLatin1String("f ")) || text.startsWith(QLatin1String("r "))) {
             ManualAnswer answer;
             answer.isError = true;
             answer.retryable = text.startsWith(QLatin1Char('r'));
             answer.message = text.mid(2);
-            ok = m_controller.answerStep(step.callId, answer, &reason);
+            ok = m_controller.answerStepAndWait(step.callId, answer, &reason);
         } else if (text.startsWith(QLatin1String("a "))) {
             ManualAnswer answer;
             try {
@@ -456,7 +456,7 @@ void HeadlessRun::onStepPaused(const Step &step)
                 if (const std::string bound = JsonInput::limitProblem(json, "the answer"); !bound.empty())
                     throw std::length_error(bound);
                 answer.result = nlohmann::json::parse(json);
-                ok = m_controller.answerStep(step.callId, answer, &reason);
+                ok = m_controller.answerStepAndWait(step.callId, answer, &reason);
             } catch (const nlohmann::json::exception &e) { // a syntax error, or a number it cannot hold (1e999)
                 reason = QStringLiteral("not valid JSON (%1)").arg(QString::fromUtf8(e.what()));
             } catch (const std::length_error &e) {

@@ -220,11 +220,17 @@ void ProgrammaticSession::resume(const std::vector<ProgrammaticResult> &results,
         answer.isError = result.isError;
         answer.result = result.result;
         answer.message = result.errorMessage;
-        QString reason;
-        if (open != m_open.end() && !m_controller->answer(result.callId, open->second.attempt, answer, &reason))
-            m_stderr += QStringLiteral("toolstudio serve: the result for call %1 was refused: %2\n")
-                            .arg(result.callId, reason)
-                            .toUtf8();
+        // Posted: the window's event loop (Serve Project) never waits for the run thread.
+        // A refusal comes back queued, before the run's end unless the script ended first.
+        if (open != m_open.end())
+            m_controller->answer(result.callId, open->second.attempt, answer, this,
+                                 [this, callId = result.callId](bool accepted, const QString &reason) {
+                                     if (!accepted)
+                                         m_stderr += QStringLiteral(
+                                                         "toolstudio serve: the result for call %1 was refused: %2\n")
+                                                         .arg(callId, reason)
+                                                         .toUtf8();
+                                 });
     }
     // Calls the client left unanswered are listed again, unless the program ends or
     // makes new calls first.

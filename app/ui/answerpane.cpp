@@ -434,14 +434,16 @@ bool AnswerPane::sendError()
 
 bool AnswerPane::send(const ManualAnswer &answer)
 {
-    QString reason;
     if (!m_run) {
         showProblem(tr("There is no run to answer."));
         return false;
     }
-    // pendingCallClosed arrives inside answer() and may already move this pane on to
-    // the next call: report the call that was answered, not the one shown now.
+    // The call closes (pendingCallClosed) before the run's outcome comes back, and the
+    // pane may move on to the next call meanwhile: report the call that was answered,
+    // not the one shown then.
     const QString callId = m_callId;
+    if (callId == m_sendingCallId)
+        return false; // its outcome is on the way
     constexpr qsizetype MaxSentChars = 200;
     const bool timeout
         = m_held && answer.isError && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
@@ -459,17 +461,36 @@ bool AnswerPane::send(const ManualAnswer &answer)
         m_sentText = m_held ? tr("Answered instead with %1 (the handler did not run)").arg(shown)
                             : tr("Answered with %1").arg(shown);
     }
-    const bool accepted = timeout ? m_run->timeOutStep(callId, &reason)
-        : m_held                  ? m_run->answerStep(callId, answer, &reason)
-        : m_answerer              ? m_answerer(callId, m_attempt, answer, &reason)
-                                  : m_run->answer(callId, m_attempt, answer, &reason);
+    if (m_answerer && !m_held) { // a served run's call: through the journal, at once
+        QString reason;
+        const bool accepted = m_answerer(callId, m_attempt, answer, &reason);
+        sent(callId, accepted, reason);
+        return accepted;
+    }
+    // Posted to the run thread (issue 18): the window never waits for a slow
+    // validation or handler there; the outcome comes back queued.
+    m_sendingCallId = callId;
+    const auto outcome = [this, callId](bool accepted, const QString &reason) { sent(callId, accepted, reason); };
+    if (timeout)
+        m_run->timeOutStep(callId, this, outcome);
+    else if (m_held)
+        m_run->answerStep(callId, answer, this, outcome);
+    else
+        m_run->answer(callId, m_attempt, answer, this, outcome);
+    return true;
+}
+
+void AnswerPane::sent(const QString &callId, bool accepted, const QString &reason)
+{
+    if (m_sendingCallId == callId)
+        m_sendingCallId.clear();
     if (!accepted) {
         m_sentText.clear();
         showProblem(tr("The run refused the answer: %1").arg(reason));
-        return false;
+        Q_EMIT answerRefused(callId);
+        return;
     }
     Q_EMIT answered(callId);
-    return true;
 }
 
 void AnswerPane::showProblem(const QString &text)

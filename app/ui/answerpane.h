@@ -93,10 +93,15 @@ public:
     QPushButton *sendErrorButton() const { return m_sendErrorButton; }
     /// The message shown under the input: a JSON parse error or a refusal; empty when none.
     QString problem() const;
+    /// The call whose answer was sent and whose outcome has not come back yet; empty
+    /// when none.
+    QString sendingCallId() const { return m_sendingCallId; }
 
 public Q_SLOTS:
     /// Sends the form's value (or the raw text parsed as JSON). Returns false (and
-    /// shows why, nothing sent) on an invalid value or when the run refuses the answer.
+    /// shows why, nothing sent) on an invalid value. The run's outcome comes later
+    /// (issue 18: posted, never waited for): answered(), or the refusal's reason in
+    /// problem() and answerRefused(). A served run's call is answered at once.
     bool sendResult();
     /// Sends an error answer with the message and the retryable flag.
     bool sendError();
@@ -104,9 +109,13 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// The run accepted the answer for `callId`.
     void answered(const QString &callId);
+    /// The run refused the answer for `callId`; problem() says why.
+    void answerRefused(const QString &callId);
 
 private:
     bool send(const ManualAnswer &answer);
+    /// The run's outcome for the answer sent for `callId`.
+    void sent(const QString &callId, bool accepted, const QString &reason);
     void showProblem(const QString &text);
     void setHeading(bool waiting);
     /// Labels the inputs for a waiting call or a held one (m_held).
@@ -121,8 +130,9 @@ private:
     int m_maxAttempts = 0;
     int m_sequence = 0;
     Answerer m_answerer;
-    bool m_held = false; ///< the call is held by step mode, not waiting for a person
-    QString m_sentText;  ///< the last answer accepted from this pane, as shown by showAnswered
+    bool m_held = false;     ///< the call is held by step mode, not waiting for a person
+    QString m_sentText;      ///< the last answer accepted from this pane, as shown by showAnswered
+    QString m_sendingCallId; ///< an answer sent, its outcome not back yet
 
     QLabel *m_headingLabel = nullptr;
     QLabel *m_clockLabel = nullptr;

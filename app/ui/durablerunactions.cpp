@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "rerundialog.h"
 #include "run/runcontroller.h"
+#include "runcommands.h"
 #include "scriptbox.h"
 #include "tracemodel.h"
 
@@ -215,7 +216,7 @@ RerunDialog *DurableRunActions::openRerunDialog(const QString &runId, int sequen
         const std::optional<nlohmann::json> edited = dialog->editedArgs();
         if (!m_window->saveModifiedScripts()) // the script runs from disk, as with Run (F5)
             return;
-        m_window->startRunWith(
+        m_window->m_runCommands->startRunWith(
             tr("Cannot Rerun"), tr("Rerunning %1 from step %2…").arg(runId).arg(sequence),
             [&](QString *why) { return m_window->runController()->rerunFrom(*current, runId, sequence, edited, why); });
     });
@@ -266,7 +267,7 @@ bool DurableRunActions::runWithCassette(QString path)
     const QString script = m_window->m_scriptCombo->currentPath();
     if (!m_window->saveModifiedScripts())
         return false;
-    return m_window->startRunWith(
+    return m_window->m_runCommands->startRunWith(
         tr("Cannot Run with Cassette"), tr("Running offline against %1…").arg(QFileInfo(path).fileName()),
         [&](QString *error) { return m_window->runController()->startWithCassette(*project, path, script, error); });
 }

@@ -9,6 +9,7 @@
 
 #include "budgetmeters.h"
 #include "consoleview.h"
+#include "docklayout.h"
 #include "durablerunactions.h"
 #include "exchange/traceexport.h"
 #include "findbar.h"
@@ -24,6 +25,7 @@
 #include "projectserving.h"
 #include "run/runcontroller.h"
 #include "run/runstatustext.h"
+#include "runcommands.h"
 #include "runspanel.h"
 #include "scriptbox.h"
 #include "scripteditor.h"
@@ -69,17 +71,6 @@
 #include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
-
-namespace {
-
-// The desktop theme's icon, else ours from the application's resources.
-QIcon icon(const char *themeName, const char *resourceName)
-{
-    const QString path = QStringLiteral(":/icons/%1.svg").arg(QString::fromLatin1(resourceName));
-    return QIcon::fromTheme(QString::fromLatin1(themeName), QFile::exists(path) ? QIcon(path) : QIcon());
-}
-
-} // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
@@ -134,9 +125,7 @@ MainWindow::MainWindow(QWidget *parent)
     setStatus(tr("Open a project to start (File ▸ Open Project…)"));
 
     resize(1280, 820);
-    // The layout as built here is "Reset Layout"'s target; the user's comes after.
-    m_defaultState = saveState();
-    readSettings();
+    m_layout->restore(); // the layout as built is Reset Layout's; then the user's
     Settings *settings = Settings::instance();
     connect(settings, &Settings::changed, this, &MainWindow::applySettings);
     Theme::apply(settings->theme());
@@ -232,17 +221,17 @@ QPlainTextEdit *MainWindow::stepView() const
 
 QList<QDockWidget *> MainWindow::docks() const
 {
-    return {m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock};
+    return m_layout->docks();
 }
 
 void MainWindow::createActions()
 {
-    m_newProjectAction = new QAction(icon("document-new", "open"), tr("&New Project…"), this);
+    m_newProjectAction = new QAction(Theme::icon("document-new", "open"), tr("&New Project…"), this);
     m_newProjectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
     m_newProjectAction->setStatusTip(tr("Make a project in a new or empty folder from a template"));
     connect(m_newProjectAction, &QAction::triggered, this, [this] { newProject(); });
 
-    m_openAction = new QAction(icon("document-open", "open"), tr("&Open Project…"), this);
+    m_openAction = new QAction(Theme::icon("document-open", "open"), tr("&Open Project…"), this);
     m_openAction->setShortcut(QKeySequence::Open);
     m_openAction->setStatusTip(tr("Open a project folder (one with a toolstudio.json)"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseProject);
@@ -251,35 +240,42 @@ void MainWindow::createActions()
     m_importRunAction->setStatusTip(tr("Show a run exported as JSON, read-only (docs/run-export.md)"));
     connect(m_importRunAction, &QAction::triggered, this, [this] { importRun({}); });
 
-    m_saveAction = new QAction(icon("document-save", "save"), tr("&Save Script"), this);
+    m_saveAction = new QAction(Theme::icon("document-save", "save"), tr("&Save Script"), this);
     m_saveAction->setShortcut(QKeySequence::Save);
     m_saveAction->setStatusTip(tr("Write the script back to its file"));
     connect(m_saveAction, &QAction::triggered, this, &MainWindow::save);
 
-    m_quitAction = new QAction(icon("application-exit", "quit"), tr("&Quit"), this);
+    m_quitAction = new QAction(Theme::icon("application-exit", "quit"), tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
     m_quitAction->setMenuRole(QAction::QuitRole);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
-    m_runAction = new QAction(icon("media-playback-start", "run"), tr("&Run"), this);
-    m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
-    m_runAction->setStatusTip(tr("Save the script and run it in the sandbox (F5)"));
-    connect(m_runAction, &QAction::triggered, this, &MainWindow::run);
+    // Run, Stop and Answer Pending Call belong to the run commands; placed here.
+    RunCommands::Hooks hooks;
+    hooks.project = [this] { return project(); };
+    hooks.scriptPath = [this] { return m_scriptCombo->currentPath(); };
+    hooks.prepareRun = [this] { return saveModifiedScripts() && reloadForRun(); };
+    hooks.resetRunViews = [this] { resetRunViews(); };
+    hooks.runStarted = [this](const QString &runId) {
+        // Steps that fall out of the kept ones are read from the run's journal.
+        m_liveSteps->reset(m_project ? m_project->journalPath() : QString(), runId);
+        m_markedSequence = 0;
+    };
+    hooks.runEnded = [this](const RunRecord &run) { runViewsEnded(run); };
+    hooks.afterRunEnded = [this] {
+        if (std::exchange(m_manifestChangedDuringRun, false))
+            reloadProject();
+    };
+    hooks.setStatus = [this](const QString &text) { setStatus(text); };
+    hooks.reportError = errorReporter();
+    hooks.updateActions = [this] { updateActions(); };
+    m_runCommands = new RunCommands(m_run, std::move(hooks), this);
+    m_runAction = m_runCommands->runAction();
+    m_stopAction = m_runCommands->stopAction();
+    m_answerAction = m_runCommands->answerAction();
 
-    m_stopAction = new QAction(icon("media-playback-stop", "stop"), tr("S&top"), this);
-    m_stopAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-    m_stopAction->setStatusTip(tr("Stop the run: cancel its steps and kill the script (Shift+F5)"));
-    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stop);
-
-    m_answerAction = new QAction(icon("mail-reply-sender", "answer"), tr("&Answer Pending Call…"), this);
-    m_answerAction->setShortcut(QKeySequence(Qt::Key_F6));
-    m_answerAction->setStatusTip(
-        tr("Answer the oldest call that waits for a person, or show a call held by step mode (F6)"));
-    connect(m_answerAction, &QAction::triggered, this, &MainWindow::answerPendingCall);
-
-    m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
-    m_resetLayoutAction->setStatusTip(tr("Put every dock back where it was at the first start"));
-    connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
+    m_layout = new DockLayout(this);
+    m_resetLayoutAction = m_layout->resetAction();
 
     m_undoAction = undoStack()->createUndoAction(this, tr("&Undo"));
     m_undoAction->setShortcut(QKeySequence::Undo);
@@ -324,7 +320,7 @@ void MainWindow::createActions()
         centralWidget()->addAction(action);
     }
 
-    m_settingsAction = new QAction(icon("preferences-system", "settings"), tr("&Preferences…"), this);
+    m_settingsAction = new QAction(Theme::icon("preferences-system", "settings"), tr("&Preferences…"), this);
     m_settingsAction->setShortcut(QKeySequence::Preferences);
     m_settingsAction->setMenuRole(QAction::PreferencesRole);
     connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
@@ -434,11 +430,7 @@ void MainWindow::createMenus()
 void MainWindow::createDocks()
 {
     const auto makeDock = [this](const QString &title, const char *name, QWidget *widget, Qt::DockWidgetArea area) {
-        auto *dock = new QDockWidget(title, this);
-        dock->setObjectName(QString::fromLatin1(name));
-        dock->setWidget(widget);
-        addDockWidget(area, dock);
-        return dock;
+        return m_layout->add(title, name, widget, area);
     };
 
     m_projectPanel = new ProjectPanel(this);
@@ -535,34 +527,13 @@ void MainWindow::createDocks()
     connect(m_runsPanel, &RunsPanel::startRequested, this, &MainWindow::startFromJournal);
     m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
 
-    // Issue 20: the trace has the right column to itself, down to the status bar (its
-    // filter rows, budget meters, timeline and at least ~15 rows at 1440×900); Tool, Step
-    // and Pending Calls share the left column under Project as tabs (the first held or
-    // waiting call, and a step chosen in the trace, bring theirs forward), tall enough for
-    // a held call's decisions to be in view without scrolling (tst_stepmodeui); Console
-    // and Runs sit under the editor.
-    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-    splitDockWidget(m_projectDock, m_toolDock, Qt::Vertical);
-    tabifyDockWidget(m_toolDock, m_stepDock);
-    tabifyDockWidget(m_stepDock, m_pendingDock);
-    m_toolDock->raise();
-    tabifyDockWidget(m_consoleDock, m_runsDock);
-    m_consoleDock->raise();
-    resizeDocks({m_projectDock, m_traceDock}, {430, 470}, Qt::Horizontal);
-    resizeDocks({m_projectDock, m_toolDock}, {200, 600}, Qt::Vertical);
-    resizeDocks({m_consoleDock}, {190}, Qt::Vertical);
-
-    for (QDockWidget *dock : docks())
-        m_viewMenu->addAction(dock->toggleViewAction());
-    m_viewMenu->addSeparator();
-    m_viewMenu->addAction(m_resetLayoutAction);
+    m_layout->arrange({m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock},
+                      m_viewMenu);
 }
 
 void MainWindow::connectRun()
 {
-    connect(m_run, &RunController::started, this, &MainWindow::onStarted);
-    connect(m_run, &RunController::statusChanged, this, &MainWindow::onStatusChanged);
+    m_runCommands->attach(m_pendingPanel, m_pendingDock, m_console, statusBar());
     // The trace (and the timeline, which follows it) takes one batch per frame.
     connect(m_run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
     connect(m_run, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent);
@@ -588,25 +559,11 @@ void MainWindow::connectRun()
         if (showAgain)
             showStep(shown);
     });
-    connect(m_run, &RunController::pendingCallOpened, this, &MainWindow::onPendingCallOpened);
-    connect(m_run, &RunController::stepPaused, this, [this](const Step &step) {
-        const bool first = m_pendingPanel->openCount() == 0;
-        m_pendingPanel->callHeld(step);
-        statusBar()->showMessage(
-            tr("Step mode: #%1 %2 is held before it runs").arg(step.sequence).arg(printableText(step.tool)), 5000);
-        // The first held call brings the dock forward, as the first waiting call does.
-        if (first) {
-            m_pendingDock->show();
-            m_pendingDock->raise();
-        }
-    });
-    connect(m_run, &RunController::pendingCallClosed, this, &MainWindow::onPendingCallClosed);
     connect(m_run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
     connect(m_run, &RunController::outputReceived, this, [this](int stream, const QByteArray &chunk) {
         if (stream == 2 && m_stderr.size() < 1024 * 1024)
             m_stderr.append(chunk);
     });
-    connect(m_run, &RunController::finished, this, &MainWindow::onFinished);
     // Saving, adding or removing a tools/*.py file changes the tools a model sees;
     // during a run the reload waits for its end.
     m_toolFilesReloader = new ToolFilesReloader(
@@ -952,16 +909,11 @@ bool MainWindow::saveModifiedScripts()
 
 bool MainWindow::run()
 {
-    if (!m_project || m_run->isActive())
-        return false;
-    const QString script = m_scriptCombo->currentPath();
-    if (script.isEmpty()) {
-        reportError(tr("Cannot Run"), tr("The project has no script to run."));
-        return false;
-    }
-    if (!saveModifiedScripts())
-        return false;
+    return m_runCommands->run();
+}
 
+bool MainWindow::reloadForRun()
+{
     // Pick up edits to toolstudio.json made since the project was opened.
     ProjectError loadError;
     std::optional<Project> reloaded = Project::load(m_project->dir, &loadError);
@@ -974,129 +926,29 @@ bool MainWindow::run()
     m_projectPanel->setProject(&*m_project);
     m_scriptCombo->setProject(&*m_project);
     startMcpServers();
-
-    resetRunViews();
-
-    QString error;
-    m_run->setInterpreter(QStringLiteral("python"), Settings::instance()->pythonPath());
-    m_run->setInterpreter(QStringLiteral("node"), Settings::instance()->nodePath());
-    if (!m_run->start(*m_project, script, &error)) {
-        setStatus(tr("Failed: %1").arg(error));
-        m_console->appendNotice(tr("Could not start %1: %2").arg(QDir(m_project->dir).relativeFilePath(script), error));
-        reportError(tr("Cannot Run"), error);
-        updateActions();
-        return false;
-    }
-    if (m_run->isActive())
-        setStatus(tr("Running…"));
-    updateActions();
     return true;
 }
 
 void MainWindow::stop()
 {
-    if (!m_run->isActive())
-        return;
-    setStatus(tr("Stopping…"));
-    m_run->stop();
-    updateActions();
-}
-
-void MainWindow::onStarted(const QString &runId)
-{
-    const QString script
-        = m_project ? QDir(m_project->dir).relativeFilePath(m_run->record().scriptPath) : m_run->record().scriptPath;
-    m_console->appendNotice(tr("▶ Run %1 started: %2").arg(runId, script));
-    // Steps that fall out of the kept ones are read from the run's journal.
-    m_liveSteps->reset(m_project ? m_project->journalPath() : QString(), runId);
-    m_markedSequence = 0;
-    setStatus(tr("Running…"));
-    updateActions();
-}
-
-void MainWindow::onStatusChanged(RunStatus status)
-{
-    if (isFinal(status))
-        return; // finished() says how it ended
-    if (status == RunStatus::Waiting || !pendingCalls().isEmpty())
-        setStatus(waitingText());
-    else
-        setStatus(tr("Running…"));
-    updateActions();
-}
-
-QString MainWindow::waitingText() const
-{
-    return RunStatusText::waiting(pendingCalls());
-}
-
-void MainWindow::onPendingCallOpened(const Step &step)
-{
-    const bool first = pendingCalls().isEmpty();
-    m_pendingPanel->callOpened(step);
-    setStatus(waitingText());
-    statusBar()->showMessage(
-        tr("#%1 %2 is waiting for an answer (Pending Calls dock, F6)").arg(step.sequence).arg(printableText(step.tool)),
-        5000);
-    updateActions();
-    // The first waiting call brings the dock (and its form) forward; typing in a
-    // script is never interrupted.
-    if (first) {
-        m_pendingDock->show();
-        m_pendingDock->raise();
-        if (!qobject_cast<ScriptEditor *>(QApplication::focusWidget()))
-            m_pendingPanel->focusAnswer();
-    }
-}
-
-void MainWindow::onPendingCallClosed(const QString &callId)
-{
-    m_pendingPanel->callClosed(callId);
-    if (m_run->isActive())
-        setStatus(pendingCalls().isEmpty() ? tr("Running…") : waitingText());
-    updateActions();
+    m_runCommands->stop();
 }
 
 void MainWindow::answerPendingCall()
 {
-    if (m_pendingPanel->openCount() == 0)
-        return;
-    const QString current = m_pendingPanel->currentCallId();
-    const auto isCurrent = [&](const Step &s) { return s.callId == current; };
-    const QList<Step> &held = m_pendingPanel->heldCalls();
-    if (pendingCalls().isEmpty()) { // only calls held by step mode: show one, Continue focused
-        const QString callId = std::any_of(held.begin(), held.end(), isCurrent) ? current : held.first().callId;
-        if (!m_pendingPanel->selectCall(callId))
-            return;
-        m_pendingDock->show();
-        m_pendingDock->raise();
-        m_pendingPanel->continueButton()->setFocus();
-        return;
-    }
-    const bool waiting = std::any_of(pendingCalls().begin(), pendingCalls().end(), isCurrent);
-    showPendingCall(waiting ? current : pendingCalls().first().callId);
-}
-
-void MainWindow::showPendingCall(const QString &callId)
-{
-    if (!m_pendingPanel->selectCall(callId))
-        return;
-    m_pendingDock->show();
-    m_pendingDock->raise();
-    m_pendingPanel->focusAnswer();
+    m_runCommands->answerPendingCall();
 }
 
 void MainWindow::traceActivated(const QString &callId)
 {
     if (std::any_of(pendingCalls().begin(), pendingCalls().end(), [&](const Step &s) { return s.callId == callId; }))
-        showPendingCall(callId);
+        m_runCommands->showPendingCall(callId);
 }
 
-void MainWindow::onFinished(const RunRecord &run)
+void MainWindow::runViewsEnded(const RunRecord &run)
 {
     m_traceModel->flush();
     m_budget->runEnded();
-    m_pendingPanel->runEnded();
     if (run.status == RunStatus::Failed) {
         // The run executed a copy of the script under the same name: match by basename.
         if (ScriptEditor *e = editorFor(run.scriptPath)) {
@@ -1106,13 +958,6 @@ void MainWindow::onFinished(const RunRecord &run)
         }
     }
     refreshRuns();
-
-    const QString text = RunStatusText::finished(run);
-    setStatus(text);
-    m_console->appendNotice(tr("■ %1 (exit code %2)").arg(text).arg(run.exitCode));
-    if (std::exchange(m_manifestChangedDuringRun, false))
-        reloadProject();
-    updateActions();
 }
 
 void MainWindow::setStatus(const QString &text)
@@ -1149,12 +994,7 @@ void MainWindow::updateActions()
 {
     const bool active = m_run->isActive();
     ScriptEditor *e = editor();
-    const bool trusted = m_project && m_project->trusted;
-    m_runAction->setEnabled(trusted && !active && !m_scriptCombo->currentPath().isEmpty());
-    m_runAction->setToolTip(m_project && !trusted ? tr("The project is not trusted, so nothing of it runs: choose "
-                                                       "Trust Project in the bar above the editor.")
-                                                  : QString()); // the default: its text
-    m_stopAction->setEnabled(active);
+    m_runCommands->updateActions(m_serving->isServing());
     m_openAction->setEnabled(!active);
     m_newProjectAction->setEnabled(!active);
     m_recentMenu->setEnabled(!active && !m_recentMenu->isEmpty());
@@ -1168,8 +1008,6 @@ void MainWindow::updateActions()
     m_newToolFileAction->setEnabled(m_project.has_value() && !active);
     m_newScriptAction->setEnabled(m_project.has_value() && !active);
     m_toolsMenu->updateActions(m_project.has_value(), active);
-    // A served call (File ▸ Serve Project) waits while no run of the window's own does.
-    m_answerAction->setEnabled((active || m_serving->isServing()) && m_pendingPanel->openCount() > 0);
 }
 
 void MainWindow::updateTitle()
@@ -1187,30 +1025,9 @@ void MainWindow::updateTitle()
     setWindowModified(e && e->isModified());
 }
 
-void MainWindow::readSettings()
-{
-    const Settings *settings = Settings::instance();
-    restoreGeometry(settings->geometry());
-    restoreState(settings->windowState());
-}
-
-void MainWindow::writeSettings() const
-{
-    Settings *settings = Settings::instance();
-    settings->setGeometry(saveGeometry());
-    settings->setWindowState(saveState());
-    settings->save();
-}
-
 void MainWindow::resetLayout()
 {
-    restoreState(m_defaultState);
-    for (QDockWidget *dock : docks()) {
-        dock->setFloating(false);
-        dock->show();
-    }
-    m_toolDock->raise();
-    m_consoleDock->raise();
+    m_layout->reset();
 }
 
 void MainWindow::addRecentProject(const QString &dir)
@@ -1278,32 +1095,7 @@ bool MainWindow::jumpToStep(StepStatus status)
 
 void MainWindow::startFromJournal(const QString &runId, bool resume)
 {
-    if (!m_project || runId.isEmpty())
-        return;
-    startRunWith(resume ? tr("Cannot Resume") : tr("Cannot Replay"),
-                 resume ? tr("Resuming %1…").arg(runId) : tr("Replaying %1…").arg(runId), [&](QString *error) {
-                     return resume ? m_run->resume(*m_project, runId, error)
-                                   : m_run->startReplay(*m_project, runId, error);
-                 });
-}
-
-bool MainWindow::startRunWith(const QString &failTitle, const QString &statusText,
-                              const std::function<bool(QString *)> &start)
-{
-    if (!m_project || m_run->isActive())
-        return false;
-    resetRunViews();
-    QString error;
-    if (!start(&error)) {
-        setStatus(tr("Failed: %1").arg(error));
-        reportError(failTitle, error);
-        updateActions();
-        return false;
-    }
-    if (m_run->isActive())
-        setStatus(statusText);
-    updateActions();
-    return true;
+    m_runCommands->startFromJournal(runId, resume);
 }
 
 bool MainWindow::exportRun(const QString &runId, const QString &format, QString path)
@@ -1437,7 +1229,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    writeSettings();
+    m_layout->save();
     m_serving->stop();
     event->accept();
 }

@@ -28,6 +28,8 @@ class PendingCallsPanel;
 class RunComparePanel;
 class ToolFilesReloader;
 class RunsPanel;
+class RunCommands;
+class DockLayout;
 class ConsoleView;
 class FindBar;
 class TrustBar;
@@ -221,17 +223,12 @@ protected:
 private:
     friend class DurableRunActions; // starts runs and reports like the window's own commands
     friend class ProjectServing;    // reports and sets the status like the window's own commands
-    /// Starts a run with `start` (returns false with the reason): the run views are
-    /// reset first; a refusal is reported under `failTitle`; `statusText` while it runs.
-    bool startRunWith(const QString &failTitle, const QString &statusText, const std::function<bool(QString *)> &start);
     /// Saves every modified editor tab (an error is reported); false when one failed.
     bool saveModifiedScripts();
     void createActions();
     void createMenus();
     void createDocks();
     void connectRun();
-    void readSettings();
-    void writeSettings() const;
     void addRecentProject(const QString &dir);
     void updateRecentMenu();
     void updateActions();
@@ -256,14 +253,11 @@ private:
     void chooseProject();
     void scriptChosen(int index);
 
-    void onStarted(const QString &runId);
-    void onStatusChanged(RunStatus status);
-    void onPendingCallOpened(const Step &step);
-    void onPendingCallClosed(const QString &callId);
-    void onFinished(const RunRecord &run);
-    void showPendingCall(const QString &callId);
+    /// Before a run: toolstudio.json as it is now (false with the error reported).
+    bool reloadForRun();
+    /// The run ended: the trace, meters, traceback marks and the Runs dock follow.
+    void runViewsEnded(const RunRecord &run);
     void traceActivated(const QString &callId);
-    QString waitingText() const;
 
     std::optional<Project> m_project;
     RunController *m_run = nullptr;
@@ -330,9 +324,10 @@ private:
     QAction *m_newScriptAction = nullptr;
     HelpMenu *m_helpMenu = nullptr;
     DurableRunActions *m_durable = nullptr;
+    RunCommands *m_runCommands = nullptr; ///< owns Run, Stop, Answer (m_runAction… point there)
+    DockLayout *m_layout = nullptr;       ///< makes and arranges the docks; owns Reset Layout
     StepModeActions *m_stepActions = nullptr;
 
-    QByteArray m_defaultState;
     QString m_lastError;
     bool m_errorDialogsEnabled = true;
     bool m_showsImportedRun = false;

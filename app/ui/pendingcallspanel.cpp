@@ -87,8 +87,16 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     connect(m_popOutButton, &QPushButton::clicked, this, &PendingCallsPanel::popOut);
     connect(m_pane, &AnswerPane::answered, this, [this](const QString &callId) {
         m_answeredHere = callId;
-        if (callId == m_shownCall && !findPending(callId)) { // closed before answer() returned
+        if (callId == m_shownCall && !findPending(callId)) { // closed before the outcome came back
             m_shownIsStale = false;
+            showCurrent();
+        }
+    });
+    // Refused after the call closed (the run stopped meanwhile): it closed without this
+    // pane's answer after all.
+    connect(m_pane, &AnswerPane::answerRefused, this, [this](const QString &callId) {
+        if (callId == m_shownCall && !findPending(callId) && !findHeld(callId)) {
+            m_shownIsStale = true;
             showCurrent();
         }
     });
@@ -140,7 +148,7 @@ void PendingCallsPanel::callClosed(const QString &callId)
 {
     m_servedRuns.remove(callId);
     const bool wasCurrent = currentCallId() == callId;
-    m_shownIsStale = m_shownIsStale || (callId == m_shownCall && callId != m_answeredHere);
+    m_shownIsStale = m_shownIsStale || (callId == m_shownCall && !answeredHere(callId));
     m_pendingCalls.removeIf([&](const Step &s) { return s.callId == callId; });
     if (m_dialog && m_dialog->callId() == callId)
         m_dialog->hide();
@@ -171,7 +179,7 @@ void PendingCallsPanel::stepChanged(const Step &step)
 
 void PendingCallsPanel::runEnded()
 {
-    m_shownIsStale = m_shownIsStale || (!m_shownCall.isEmpty() && m_shownCall != m_answeredHere);
+    m_shownIsStale = m_shownIsStale || (!m_shownCall.isEmpty() && !answeredHere(m_shownCall));
     m_pendingCalls.clear();
     m_heldCalls.clear();
     if (m_dialog)
@@ -191,6 +199,12 @@ void PendingCallsPanel::clear()
     updateList();
 }
 
+bool PendingCallsPanel::answeredHere(const QString &callId) const
+{
+    // An answer on its way counts: the call closes before the run's outcome comes back.
+    return callId == m_answeredHere || callId == m_pane->sendingCallId();
+}
+
 QString PendingCallsPanel::selectHeldCall()
 {
     if (m_heldCalls.isEmpty())
@@ -205,12 +219,14 @@ bool PendingCallsPanel::continueHeldCall()
     const QString callId = selectHeldCall();
     if (callId.isEmpty())
         return false;
-    QString reason;
-    if (m_run->continueStep(callId, &reason))
-        return true;
-    m_heldLabel->setText(tr("Cannot continue: %1").arg(reason));
-    m_heldLabel->show();
-    return false;
+    // Posted (issue 18): a refusal comes back queued and is shown the same way.
+    m_run->continueStep(callId, this, [this](bool accepted, const QString &reason) {
+        if (accepted)
+            return;
+        m_heldLabel->setText(tr("Cannot continue: %1").arg(reason));
+        m_heldLabel->show();
+    });
+    return true;
 }
 
 bool PendingCallsPanel::selectCall(const QString &callId)
@@ -350,7 +366,7 @@ void PendingCallsPanel::showCurrent()
     if (held)
         step = heldStep;
     // The shown call closed: it stays shown, closed and disabled, until another call is.
-    if (!step && !held && !m_shownCall.isEmpty() && m_shownCall == m_answeredHere) {
+    if (!step && !held && !m_shownCall.isEmpty() && answeredHere(m_shownCall)) {
         m_pane->showAnswered();
         return;
     }

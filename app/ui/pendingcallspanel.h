@@ -92,7 +92,8 @@ public:
     /// returns its id; empty when no call is held.
     QString selectHeldCall();
     /// Continues the selected held call (else the oldest): its handler runs. False when
-    /// none is held or the run refuses (the reason is shown under the list).
+    /// none is held; the decision is posted to the run, and a refusal's reason is shown
+    /// under the list when it comes back.
     bool continueHeldCall();
 
     /// "waited 1 min 5 s of 5 min 0 s (wait bound)" / "waited 3 s (no wait bound)":
@@ -146,6 +147,8 @@ private:
     /// timed out): it stays shown until another call is, and a send shows the refusal.
     bool m_shownIsStale = false;
     QString m_answeredHere; ///< the last call this pane's answer was accepted for
+    /// `callId` was answered from this pane (accepted, or its outcome on the way).
+    bool answeredHere(const QString &callId) const;
     /// The shown call's last status (stepChanged), to say how it closed.
     std::optional<StepStatus> m_shownStatus;
 };

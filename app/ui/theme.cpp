@@ -3,6 +3,7 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QPalette>
 #include <QStyle>
 
@@ -52,4 +53,10 @@ void Theme::apply(Settings::Theme theme)
     dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
     dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
     QApplication::setPalette(dark);
+}
+
+QIcon Theme::icon(const char *themeName, const char *resourceName)
+{
+    const QString path = QStringLiteral(":/icons/%1.svg").arg(QString::fromLatin1(resourceName));
+    return QIcon::fromTheme(QString::fromLatin1(themeName), QFile::exists(path) ? QIcon(path) : QIcon());
 }

@@ -4,6 +4,8 @@
 
 #include "settings.h"
 
+#include <QIcon>
+
 /// The application palette for Preferences ▸ Theme: System (the palette the
 /// application started with), Light (the style's standard palette) or Dark.
 namespace Theme {
@@ -12,5 +14,7 @@ namespace Theme {
 void rememberSystemPalette();
 /// Sets the application palette for `theme`.
 void apply(Settings::Theme theme);
+/// The desktop theme's icon `themeName`, else ours (`:/icons/RESOURCE.svg`).
+QIcon icon(const char *themeName, const char *resourceName);
 
 } // namespace Theme

@@ -163,7 +163,7 @@ private Q_SLOTS:
                 answer.result = step.tool == QLatin1String("render_report")
                     ? nlohmann::json("https://example.org/r")
                     : nlohmann::json{{"approved", true}, {"note", "by hand"}};
-                m_window->runController()->answer(step.callId, int(step.attempts.size()), answer);
+                m_window->runController()->answer(step.callId, int(step.attempts.size()), answer, this, {});
             }
         };
         QTRY_VERIFY_WITH_TIMEOUT((answerPending(), !finished.isEmpty()), RunTimeoutMs);

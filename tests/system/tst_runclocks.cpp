@@ -61,11 +61,11 @@ private Q_SLOTS:
         const Step step = waiting.at(0).at(0).value<Step>();
         QString reason;
         if (stepMode) {
-            QVERIFY2(controller.continueStep(step.callId, &reason), qPrintable(reason));
+            QVERIFY2(controller.continueStepAndWait(step.callId, &reason), qPrintable(reason));
         } else {
             ManualAnswer answer;
             answer.result = "https://reports.example.com/q3";
-            QVERIFY2(controller.answer(step.callId, 1, answer, &reason), qPrintable(reason));
+            QVERIFY2(controller.answerAndWait(step.callId, 1, answer, &reason), qPrintable(reason));
         }
         QVERIFY(finished.wait(20000));
         QCOMPARE(controller.record().status, RunStatus::Completed);

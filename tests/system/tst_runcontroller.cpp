@@ -11,10 +11,13 @@
 #include "run/runfolder.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+#include <QTimer>
 
 #include <map>
 
@@ -146,16 +149,85 @@ private Q_SLOTS:
         QString reason;
         ManualAnswer answer;
         answer.result = "https://reports.example.com/q3";
-        QVERIFY(!controller.answer(step.callId, 2, answer, &reason));
+        QVERIFY(!controller.answerAndWait(step.callId, 2, answer, &reason));
         QVERIFY(!reason.isEmpty());
         QCOMPARE(controller.status(), RunStatus::Waiting);
 
-        QVERIFY2(controller.answer(step.callId, 1, answer, &reason), qPrintable(reason));
+        QVERIFY2(controller.answerAndWait(step.callId, 1, answer, &reason), qPrintable(reason));
         QVERIFY(finished.wait(20000));
         QCOMPARE(controller.record().status, RunStatus::Completed);
         QCOMPARE(out, QByteArray("Report ready: https://reports.example.com/q3\n"));
         // A second answer to the finished call is refused.
-        QVERIFY(!controller.answer(step.callId, 1, answer, &reason));
+        QVERIFY(!controller.answerAndWait(step.callId, 1, answer, &reason));
+    }
+
+    // Issue 18: an answer is posted, never waited for. The run thread is kept busy for
+    // 1.5 s (as by a slow validation or handler); answer() returns at once, the caller's
+    // event loop keeps turning, and the outcome comes back once the run thread is free.
+    void postedAnswerDoesNotWaitForABusyRunThread()
+    {
+        const auto project = loadExample(QStringLiteral("render-report"));
+        QVERIFY(project);
+        QTemporaryDir journalDir;
+        RunController controller;
+        controller.setJournalPath(journalDir.filePath(QStringLiteral("journal.sqlite")));
+        QSignalSpy pending(&controller, &RunController::pendingCallOpened);
+        QSignalSpy closed(&controller, &RunController::pendingCallClosed);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY(controller.start(*project, QString()));
+        QVERIFY(pending.wait(20000));
+        const Step step = pending.at(0).at(0).value<Step>();
+
+        constexpr int BusyMs = 1500;
+        QMetaObject::invokeMethod(
+            controller.engine(), [] { QThread::msleep(BusyMs); }, Qt::QueuedConnection);
+        ManualAnswer answer;
+        answer.result = "https://reports.example.com/q3";
+        int outcomes = 0;
+        bool accepted = false;
+        QString reason = QStringLiteral("not yet");
+        QElapsedTimer clock;
+        clock.start();
+        controller.answer(step.callId, 1, answer, this, [&](bool ok, const QString &why) {
+            ++outcomes;
+            accepted = ok;
+            reason = why;
+        });
+        QVERIFY2(clock.elapsed() < 200, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(outcomes, 0); // queued, never called from inside answer()
+        // The caller's event loop turns while the run thread is busy.
+        int ticks = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        ticker.start(50);
+        QTRY_COMPARE_WITH_TIMEOUT(outcomes, 1, 10000);
+        QVERIFY2(clock.elapsed() >= BusyMs - 100, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks)));
+        QVERIFY2(accepted, qPrintable(reason));
+        QCOMPARE(reason, QString());
+        QTRY_COMPARE(closed.size(), 1);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(controller.record().status, RunStatus::Completed);
+
+        // After the run: refused with the engine's reason, handed back the same way.
+        outcomes = 0;
+        controller.answer(step.callId, 1, answer, this, [&](bool ok, const QString &why) {
+            ++outcomes;
+            accepted = ok;
+            reason = why;
+        });
+        QCOMPARE(outcomes, 0);
+        QTRY_COMPARE(outcomes, 1);
+        QVERIFY(!accepted);
+        QVERIFY(!reason.isEmpty());
+
+        // A gone context gets nothing.
+        auto *context = new QObject;
+        bool called = false;
+        controller.continueStep(step.callId, context, [&called](bool, const QString &) { called = true; });
+        delete context;
+        QTest::qWait(100);
+        QVERIFY(!called);
     }
 
     void scriptSyntaxErrorFailsTheRun()

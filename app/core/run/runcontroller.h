@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -36,10 +37,17 @@ class RunControllerState;
 /// pendingCallOpened/Closed, stepPaused, divergenceFound) arrives through queued
 /// connections, in order, and all of it before finished(); the GUI thread never waits
 /// for the run thread while a run streams. answer(), the step mode decisions and
-/// retryNow() run on the run thread and wait for it (it never waits for the GUI
-/// thread); stop() and the run timeout never wait for it (issue 16): they kill the
-/// script's group at once and queue the cancellation of its calls there. Python tool attempts are handed to the main thread, where the project's
-/// tool worker lives.
+/// retryNow() are posted to the run thread and their outcome comes back queued (issue
+/// 18); only the headless `…AndWait` variants wait for it (it never waits for the GUI
+/// thread). stop() and the run timeout never wait for it (issue 16): they kill the
+/// script's group at once and queue the cancellation of its calls there. Python tool
+/// attempts are handed to the main thread, where the project's tool worker lives.
+///
+/// The parts (docs/architecture.md): Interpreters and RunPreparation make the run's
+/// folder and policy, RunThread hosts the run thread with the run's RunSession and
+/// journal, RunClocks keeps the run timeout and the wait clock, RunEnd tells the final
+/// status and keeps the files the script left, DurableStart reads what a replay,
+/// resume, rerun or cassette run replays.
 class RunController : public QObject
 {
     Q_OBJECT
@@ -64,8 +72,19 @@ public:
     /// thread has ended the run.
     void stop();
 
-    /// Answers a pending call; see StepEngine::answer.
-    bool answer(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason = nullptr);
+    /// The outcome of an answer or a step decision: accepted, or refused with the
+    /// engine's reason ("no run is active" without a run).
+    using Outcome = std::function<void(bool accepted, const QString &reason)>;
+
+    /// Answers a pending call (see StepEngine::answer) without waiting: the answer is
+    /// queued to the run thread, and `done` gets the outcome later, queued on this
+    /// object's thread, unless `context` (an object of that thread) is gone by then.
+    /// The views may see the call close (pendingCallClosed) before `done` runs.
+    void answer(const QString &callId, int attempt, const ManualAnswer &answer, QObject *context, Outcome done);
+    /// The same, waiting for the run thread's outcome: for headless callers only
+    /// (`toolstudio run`'s prompts, tests without a window). Never on a GUI thread: a
+    /// slow validation or handler on the run thread would freeze the window.
+    bool answerAndWait(const QString &callId, int attempt, const ManualAnswer &answer, QString *reason = nullptr);
 
     bool isActive() const;
     RunStatus status() const;
@@ -137,16 +156,23 @@ public:
 
     /// Step mode (F10), for this and later runs: every call is held before it runs
     /// (stepPaused; the run is `waiting` and its clock paused) until continueStep,
-    /// answerStep (a result, or an error = Fail), timeOutStep or continueToEnd.
+    /// answerStep (a result, or an error = Fail), timeOutStep or continueToEnd. The
+    /// decisions are posted like answer(): `done` gets the outcome, queued; the
+    /// `…AndWait` variants wait for it (headless callers only, as answerAndWait).
+    /// setStepMode and continueToEnd are queued to the run thread too.
     void setStepMode(bool on);
     bool stepMode() const;
-    bool continueStep(const QString &callId, QString *reason = nullptr);
-    bool answerStep(const QString &callId, const ManualAnswer &answer, QString *reason = nullptr);
-    bool timeOutStep(const QString &callId, QString *reason = nullptr);
+    void continueStep(const QString &callId, QObject *context, Outcome done);
+    void answerStep(const QString &callId, const ManualAnswer &answer, QObject *context, Outcome done);
+    void timeOutStep(const QString &callId, QObject *context, Outcome done);
+    bool continueStepAndWait(const QString &callId, QString *reason = nullptr);
+    bool answerStepAndWait(const QString &callId, const ManualAnswer &answer, QString *reason = nullptr);
+    bool timeOutStepAndWait(const QString &callId, QString *reason = nullptr);
     /// Step mode off and every held call continues.
     void continueToEnd();
-    /// Retry now: a step backing off (Step::nextAttemptAt) starts its next attempt.
-    bool retryNow(const QString &callId, QString *reason = nullptr);
+    /// Retry now: a step backing off (Step::nextAttemptAt) starts its next attempt;
+    /// posted like answer().
+    void retryNow(const QString &callId, QObject *context, Outcome done);
 
     /// The two clocks of the run (ms): time counted against limits.run_timeout_seconds,
     /// and time spent waiting for a person (pending calls, held steps), not counted.
