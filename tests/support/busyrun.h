@@ -5,12 +5,25 @@
 // busy by slow argument validation while the window answers, decides and scrolls.
 #pragma once
 
+#include "consoleview.h"
+#include "tracefiltermodel.h"
+#include "tracemodel.h"
+#include "ui/answerpane.h"
+#include "ui/mainwindow.h"
+#include "ui/pendingcallspanel.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QTest>
 #include <QTimer>
+#include <QTreeView>
 
 #include <algorithm>
 
@@ -125,6 +138,86 @@ private:
     qint64 m_last = 0;
     double m_worstMs = 0;
     int m_ticks = 0;
+};
+
+/// The number N of the script's last "busy N" line (0 before the first).
+inline int busyCalls(MainWindow &window)
+{
+    const QString text = window.console()->toPlainText();
+    int last = 0;
+    for (const QRegularExpressionMatch &m : QRegularExpression(QStringLiteral("busy (\\d+)")).globalMatch(text))
+        last = m.captured(1).toInt();
+    return last;
+}
+
+/// Waits for the next "busy N" line, then for the call it announces (sent 0.2 s after
+/// the line): the run thread then validates it for the next ~1.8 s.
+inline bool waitForAFreshBusyCall(MainWindow &window, int timeoutMs)
+{
+    const int before = busyCalls(window);
+    if (!QTest::qWaitFor([&] { return busyCalls(window) > before; }, timeoutMs))
+        return false;
+    QTest::qWait(400);
+    return true;
+}
+
+/// True while a call of `tool` waits for a person in the Pending Calls dock.
+inline bool hasPending(MainWindow &window, const QString &tool)
+{
+    const QList<Step> &calls = window.pendingPanel()->pendingCalls();
+    return std::any_of(calls.begin(), calls.end(), [&](const Step &s) { return s.tool == tool; });
+}
+
+/// Answers the open call of `tool` with the raw JSON `json` through the answer pane.
+inline bool answer(MainWindow &window, const QString &tool, const QString &json)
+{
+    PendingCallsPanel *panel = window.pendingPanel();
+    for (const Step &step : panel->pendingCalls()) {
+        if (step.tool != tool)
+            continue;
+        if (!panel->selectCall(step.callId))
+            return false;
+        AnswerPane *pane = panel->answerPane();
+        pane->resultEdit()->setPlainText(json);
+        pane->sendResultButton()->click();
+        return pane->problem().isEmpty();
+    }
+    return false;
+}
+
+/// A trace view over a run in the journal, as the Trace dock shows one (model, filter,
+/// tree view): the run the window is running, read while its thread is busy.
+class JournalTrace
+{
+public:
+    JournalTrace()
+    {
+        filter.setTraceModel(&model);
+        view.setUniformRowHeights(true);
+        view.setModel(&filter);
+        view.resize(900, 600);
+    }
+    /// Opens `runId` of the project in `dir` and shows the view.
+    bool open(const QString &dir, const QString &runId)
+    {
+        if (!model.openRun(dir + QStringLiteral("/.toolstudio/journal.sqlite"), runId))
+            return false;
+        view.show();
+        return QTest::qWaitForWindowExposed(&view);
+    }
+    /// Scrolls from the top to the bottom in 40 steps, 40 ms apart, each step an event
+    /// of its own (as a wheel turn is), the event loop running in between.
+    void scrollThrough()
+    {
+        QScrollBar *bar = view.verticalScrollBar();
+        for (int k = 0; k <= 40; ++k) {
+            QTimer::singleShot(0, bar, [bar, k] { bar->setValue(bar->maximum() * k / 40); });
+            QTest::qWait(40);
+        }
+    }
+    TraceModel model;
+    TraceFilterModel filter;
+    QTreeView view;
 };
 
 } // namespace BusyRun
