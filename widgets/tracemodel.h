@@ -3,21 +3,20 @@
 #pragma once
 
 #include "journal/journalreader.h"
-#include "ordinalindex.h"
 #include "project/step.h"
+#include "traceliverows.h"
+#include "tracepagecache.h"
+#include "tracerowformat.h"
 
 #include <QAbstractItemModel>
-#include <QHash>
-#include <QIcon>
 #include <QSet>
 #include <QStringList>
 
-#include <array>
 #include <memory>
-#include <set>
 #include <vector>
 
 class QTimer;
+class TracePageLoader;
 
 /// The trace of a run as a tree: one top-level row per step (in sequence order), one
 /// child row per attempt of that step, and a row per policy event (a retry scheduled,
@@ -29,8 +28,11 @@ class QTimer;
 /// - **live** (addStep/updateStep/applySteps/addEvent): rows in memory; new steps are
 ///   inserted in batches (one beginInsertRows per flush or applySteps call);
 /// - **journal** (openRun): a finished or suspended run is shown without loading it —
-///   the row count comes from the journal, rows are fetched PageSize steps at a time
-///   (with their attempts) into a small LRU cache as the view asks for them.
+///   the row count comes from the journal, rows are read PageSize steps at a time (with
+///   their attempts) into a small LRU cache as the view asks for them. The GUI thread
+///   never waits for a page (issue 18): TracePageLoader reads it on a thread of its own;
+///   meanwhile the row shows its sequence and "loading…" and has no attempt rows; when
+///   the page arrives the model says dataChanged, and inserts each step's attempt rows.
 class TraceModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -72,9 +74,12 @@ public:
     /// benchmark). Spaced this way the total layout work stays linear in the run.
     static constexpr int RowsPerIntervalMs = 400;
     static constexpr int MaxBatchIntervalMs = 250;
-    /// Steps fetched from the journal at a time, and how many such pages are kept.
-    static constexpr int PageSize = 256;
-    static constexpr int MaxCachedPages = 32;
+    /// Steps read from the journal at a time, and how many such pages are kept.
+    static constexpr int PageSize = TracePageCache::PageSize;
+    static constexpr int MaxCachedPages = TracePageCache::MaxPages;
+    /// A page whose arrival adds attempt rows under more steps than this that a view
+    /// had counted says so in one layout change instead of an insert per step.
+    static constexpr int MaxAttemptInserts = 16;
 
     explicit TraceModel(QObject *parent = nullptr);
     ~TraceModel() override;
@@ -83,13 +88,13 @@ public:
     QModelIndex parent(const QModelIndex &child) const override;
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
-    /// Without fetching: QTreeView asks this of every row when it lays them out. A
-    /// journal-backed step row not fetched yet says true (almost every journaled step
-    /// has an attempt); rowCount gives the truth when the row is expanded.
+    /// Without reading: QTreeView asks this of every row when it lays them out. A
+    /// journal-backed step row not read yet says true (almost every journaled step has
+    /// an attempt); its attempt rows are inserted when its page arrives.
     bool hasChildren(const QModelIndex &parent = {}) const override;
-    /// True for a journal-backed step row whose page is not fetched yet, so that a
-    /// proxy (QSortFilterProxyModel::hasChildren) does not map every row's children
-    /// during layout; fetchMore reads the page.
+    /// True for a journal-backed step row whose page was never read, so that a proxy
+    /// (QSortFilterProxyModel::hasChildren) does not map every row's children during
+    /// layout; fetchMore asks the loader for the page (it arrives later).
     bool canFetchMore(const QModelIndex &parent) const override;
     void fetchMore(const QModelIndex &parent) override;
     /// Every row (step, attempt, event) can be selected; none is editable.
@@ -112,9 +117,12 @@ public:
 
     /// Number of steps (top-level step rows, queued ones not counted).
     int stepCount() const;
-    /// The step shown at top-level `row`; nullopt for event rows and out of range.
+    /// The step shown at top-level `row`; nullopt for event rows and out of range. A
+    /// journal-backed step whose page is not here is read alone, on the calling thread
+    /// (for a single look-up; the views never call it).
     std::optional<StepSummary> step(int row) const;
-    /// The step with `callId` (shown or still queued); nullopt when unknown.
+    /// The step with `callId` (shown or still queued); nullopt when unknown. Reads
+    /// like step().
     std::optional<StepSummary> stepByCallId(const QString &callId) const;
     /// The whole step (arguments, result, output) with `callId` of a journal-backed
     /// run, loaded from the journal; nullopt for live runs (the engine has those).
@@ -126,8 +134,13 @@ public:
     /// event rows sit between them.
     int ordinalOfRow(int row) const; ///< -1 for event rows
     int rowOfOrdinal(int ordinal) const;
-    int stepsBeforeRow(int row) const;                ///< step rows above top-level `row`
-    const StepSummary *summaryAt(int ordinal) const;  ///< valid until the next call into the model
+    int stepsBeforeRow(int row) const; ///< step rows above top-level `row`
+    /// The step at `ordinal`, valid until the next call into the model; for a
+    /// journal-backed run nullptr while its page is not here (the page is then asked
+    /// for, never waited for).
+    const StepSummary *summaryAt(int ordinal) const;
+    /// True when the step at `ordinal` can be shown now (live, or its page is here).
+    bool isLoaded(int ordinal) const;
     int ordinalOfCallId(const QString &callId) const; ///< -1 when unknown or queued
     int ordinalOfSequence(int sequence) const;        ///< -1 when unknown or queued
 
@@ -144,16 +157,19 @@ public:
     QStringList tools() const { return m_tools; }
 
     /// Steps waiting in the queue for the next flush.
-    int queuedCount() const { return int(m_queue.size()); }
+    int queuedCount() const { return m_live.queuedCount(); }
     /// Policy event rows.
     int eventCount() const { return int(m_events.size()); }
 
     /// Translated display name of a step status ("succeeded", …).
-    static QString statusText(StepStatus status);
+    static QString statusText(StepStatus status) { return TraceRowFormat::statusText(status); }
     /// Compact JSON, never throwing on invalid UTF-8.
-    static QString jsonText(const nlohmann::json &value, int indent = -1);
+    static QString jsonText(const nlohmann::json &value, int indent = -1)
+    {
+        return TraceRowFormat::jsonText(value, indent);
+    }
     /// One line for a policy event: what happened and to which call.
-    static QString eventText(const PolicyEvent &event);
+    static QString eventText(const PolicyEvent &event) { return TraceRowFormat::eventText(event); }
 
 public Q_SLOTS:
     /// Queues a new step (inserted at the next flush). A step whose call id is known
@@ -182,47 +198,24 @@ private:
     /// Delay before queued steps are inserted: 0 (now) for small runs, else paced.
     int insertDelayMs() const;
 
-    struct EventRow
-    {
-        int afterSteps = 0; ///< the event follows this many steps
-        int sequence = 0;
-        qint64 at = 0;
-        QString kind;
-        QString text;   ///< eventText(), cut
-        QString detail; ///< the detail as compact JSON, cut (tooltip)
-    };
-    struct Page
-    {
-        int index = -1;
-        quint64 lastUse = 0;
-        std::vector<StepSummary> rows;
-    };
-
-    QVariant stepData(const StepSummary &step, int column, int role) const;
-    QVariant attemptData(const StepSummary &step, int attempt, int column, int role) const;
-    QVariant eventData(const EventRow &event, int column, int role) const;
-    QIcon statusIcon(StepStatus status) const;
-    QIcon markerIcon(int which) const;
+    /// Asks the loader for `page` unless it is here or on its way.
+    void requestPage(int page) const;
+    /// A page from the loader: cached, attempt rows inserted, the rows' data changed.
+    void takePage(int page, const std::vector<StepSummary> &rows);
+    /// Attempt rows under the step at `ordinal` (journal: as far as known).
+    int attemptRows(int ordinal) const;
+    /// summaryAt(), or for a journal-backed step not here, its row read alone.
+    std::optional<StepSummary> lookup(int ordinal) const;
+    /// Empties both sources (between beginResetModel and endResetModel).
+    void resetRows();
     int eventsBefore(int ordinal) const; ///< events shown before step `ordinal`
     int eventAtRow(int row) const;       ///< index in m_events, or -1
     int sequenceOfOrdinal(int ordinal) const;
     void replaceLive(int ordinal, StepSummary summary);
     void noteTool(const QString &tool);
-    void insertEvent(EventRow row);
-    void trackSets(int ordinal, const StepSummary &summary);
+    void insertEvent(TraceEventRow row);
 
-    // Live rows, by ordinal. OrdinalIndex: growing it never rehashes what it holds (a
-    // QHash did, 40 ms in one flush at 65 536 steps). The rows stay a vector: a
-    // std::deque (3 rows per block) made hasChildren, which QTreeView asks of every
-    // top-level row per layout, 5x slower; the vector's move on growth is ~10 ms at
-    // 65 536 rows.
-    std::vector<StepSummary> m_live;
-    OrdinalIndex<QString> m_ordinalByCallId;
-    OrdinalIndex<int> m_ordinalBySequence;
-    std::vector<StepSummary> m_queue;
-    QHash<QString, int> m_queueIndexByCallId; ///< index in m_queue; a burst stays O(1) per step
-    std::set<int> m_failed;                   ///< live ordinals of failed steps (jump to next failed)
-    std::set<int> m_pending;                  ///< live ordinals of pending steps
+    TraceLiveRows m_live;
     QTimer *m_flushTimer = nullptr;
 
     // Journal-backed rows.
@@ -230,16 +223,14 @@ private:
     QString m_runId;
     JournalReader::Extent m_extent;
     std::vector<int> m_sequences; ///< only when the run's sequences have gaps
-    mutable std::vector<Page> m_pages;
-    mutable quint64 m_useClock = 0;
+    TracePageLoader *m_loader = nullptr;
+    mutable TracePageCache m_cache;
     mutable std::vector<int> m_failedOrdinals; ///< journal: filled on first use
     mutable std::vector<int> m_pendingOrdinals;
     mutable bool m_jumpListsLoaded = false;
 
-    std::vector<EventRow> m_events; ///< by afterSteps, then arrival
+    std::vector<TraceEventRow> m_events; ///< by afterSteps, then arrival
     QStringList m_tools;
     QSet<QString> m_toolSet;
-    mutable std::array<QIcon, 8> m_icons;
-    mutable std::array<QIcon, 2> m_markers;
-    mutable bool m_iconsLoaded = false;
+    TraceRowFormat m_format;
 };

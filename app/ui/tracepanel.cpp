@@ -161,6 +161,19 @@ void TracePanel::buildViews()
         Q_EMIT currentStepChanged(callId);
         m_timeline->setSelectedCallId(callId);
     });
+    // A journal-backed row made current while its page was on its way (no call id
+    // then): its step is shown when the page arrives.
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+        const QModelIndex current = m_filter->mapToSource(m_view->currentIndex());
+        if (!m_model->isJournalBacked() || !current.isValid() || current.parent().isValid() || from.parent().isValid()
+            || current.row() < from.row() || current.row() > to.row())
+            return;
+        const QString callId = current.data(TraceModel::CallIdRole).toString();
+        if (!callId.isEmpty()) {
+            Q_EMIT currentStepChanged(callId);
+            m_timeline->setSelectedCallId(callId);
+        }
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_knownTools.clear();
         m_toolCombo->setCurrentIndex(0);

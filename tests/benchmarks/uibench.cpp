@@ -4,6 +4,7 @@
 // headless, the worst event-loop stall, and a 1 000 000-step run opened, shown and
 // filtered. Needs a display (offscreen works). Never part of `test`.
 #include "bulkjournal.h"
+#include "busyrunbench.h"
 #include "engine/stepengine.h"
 #include "journal/journal.h"
 #include "project/project.h"
@@ -126,6 +127,7 @@ public:
     int slowCount() const { return m_slow; }
     static constexpr qint64 SlowNs = 20 * 1000000;
     QString worst() const { return QStringLiteral("%1 ms in %2").arg(double(m_worstNs) / 1e6, 0, 'f', 1).arg(m_worst); }
+    double worstMs() const { return double(m_worstNs) / 1e6; }
 
 private:
     int m_depth = 0;
@@ -253,6 +255,10 @@ int main(int argc, char **argv)
     TimingApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     qputenv("TOOLSTUDIO_SANDBOX", TOOLSTUDIO_SANDBOX_PATH);
+    // toolstudio-uibench busy: only the slowest GUI event with a busy run thread (issue 18).
+    if (argc > 1 && qstrcmp(argv[1], "busy") == 0)
+        return busyRunBenchmark(
+            {[&app] { app.resetWorst(); }, [&app] { return app.worstMs(); }, [&app] { return app.worst(); }});
     // TOOLSTUDIO_BENCH_CALLS=0 skips the streaming runs;
     const int calls = qEnvironmentVariableIsSet("TOOLSTUDIO_BENCH_CALLS")
         ? qEnvironmentVariableIntValue("TOOLSTUDIO_BENCH_CALLS")

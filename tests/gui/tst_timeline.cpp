@@ -193,6 +193,8 @@ private Q_SLOTS:
         const QRectF bar5 = timeline.barRect(QStringLiteral("call-5"));
         QCOMPARE(bar5.left(), 0.0);
         QCOMPARE(bar5.width(), 450.0);
+        // The trace's page is read by its loader thread: the first look asks for it.
+        QTRY_VERIFY_WITH_TIMEOUT(timeline.stepAt(QPoint(200, int(bar5.center().y()))), 10000);
         QCOMPARE(timeline.stepAt(QPoint(200, int(bar5.center().y())))->callId, QStringLiteral("call-5")); // in the gap
         QCOMPARE(timeline.stepAt(QPoint(600, int(bar5.center().y())))->sequence, 6);
         QCOMPARE(timeline.stepAt(QPoint(600, int(bar5.center().y())))->tool, QStringLiteral("get_exchange_rate"));

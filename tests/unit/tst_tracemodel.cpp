@@ -4,12 +4,14 @@
 #include "project/durationtext.h"
 #include "tracefiltermodel.h"
 #include "tracemodel.h"
+#include "tracepageloader.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 namespace {
@@ -50,6 +52,15 @@ Attempt makeAttempt(int number, qint64 start, qint64 end, bool succeeded)
 QString text(const QAbstractItemModel &model, int row, int column, const QModelIndex &parent = {})
 {
     return model.index(row, column, parent).data(Qt::DisplayRole).toString();
+}
+
+// A journal-backed row is read by the loader thread: shown (which asks for its page),
+// then waited for.
+bool waitLoaded(TraceModel &model, int row)
+{
+    const int ordinal = model.ordinalOfRow(row);
+    model.index(row, 0).data();
+    return QTest::qWaitFor([&] { return model.isLoaded(ordinal); }, 10000);
 }
 
 // A journal with `count` finished steps of run "run1": tool_0/1/2 in turn; every 100th
@@ -476,6 +487,7 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("tool_0"), QStringLiteral("tool_1"), QStringLiteral("tool_2")}));
 
         // Steps 1-5, the retry event of step 5, steps 6-10, the run-wide event, 11…
+        QVERIFY(waitLoaded(*m_model, 4));
         QCOMPARE(text(*m_model, 4, TraceModel::Sequence), QStringLiteral("5"));
         QCOMPARE(m_model->index(5, 0).data(TraceModel::RowKindRole).toInt(), int(TraceModel::RowKind::Event));
         QCOMPARE(text(*m_model, 5, TraceModel::Sequence), QStringLiteral("event #5"));
@@ -489,6 +501,7 @@ private Q_SLOTS:
         QCOMPARE(text(*m_model, 12, TraceModel::Sequence), QStringLiteral("11"));
 
         // Light rows: summary, attempts as children, across page boundaries.
+        QVERIFY(waitLoaded(*m_model, 601));
         QCOMPARE(text(*m_model, 601, TraceModel::Sequence), QStringLiteral("600"));
         QCOMPARE(text(*m_model, 601, TraceModel::Status), QStringLiteral("failed"));
         QCOMPARE(text(*m_model, 601, TraceModel::Attempts), QStringLiteral("2/3"));
@@ -499,6 +512,7 @@ private Q_SLOTS:
         QCOMPARE(m_model->parent(m_model->index(1, 0, failedStep)), failedStep);
         const int row258 = m_model->indexForCallId(QStringLiteral("call-258")).row();
         QCOMPARE(row258, 259);
+        QVERIFY(waitLoaded(*m_model, row258));
         QCOMPARE(text(*m_model, row258, TraceModel::Summary), QStringLiteral("{\"value\":258}"));
         QCOMPARE(text(*m_model, row258, TraceModel::Duration), QStringLiteral("5 ms"));
         const int waiting = m_model->indexForCallId(QStringLiteral("call-299")).row();
@@ -612,10 +626,149 @@ private Q_SLOTS:
             QVERIFY(journal.recordStep(step));
         }
         QVERIFY(m_model->openRun(path, QStringLiteral("run1")));
+        QVERIFY(waitLoaded(*m_model, 0));
         QCOMPARE(text(*m_model, 0, TraceModel::Summary), json);
         QCOMPARE(text(*m_model, 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(m_model->index(0, 0).data(TraceModel::ResultJsonRole).toString(), json);
         QCOMPARE(text(*m_model, 0, TraceModel::Summary, m_model->index(0, 0)), json);
+    }
+
+    // The GUI thread never reads a page (issue 18): a row not read yet shows its
+    // sequence and "loading…" at once, without attempt rows; the loader thread's page
+    // comes back as dataChanged and the attempt rows are inserted.
+    void journalRowsArriveFromTheLoaderThread()
+    {
+        m_tester.reset(); // it counts every step's attempts (see the next test for a page then)
+        QTemporaryDir dir;
+        const QString path = writeJournal(dir, 600);
+        QVERIFY(m_model->openRun(path, QStringLiteral("run1")));
+        const int row = m_model->indexForCallId(QStringLiteral("call-500")).row();
+        QCOMPARE(row, 501);
+        QVERIFY(!m_model->isLoaded(500));
+        QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+        QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+        QCOMPARE(text(*m_model, row, TraceModel::Sequence), QStringLiteral("500"));
+        QCOMPARE(text(*m_model, row, TraceModel::Status), QStringLiteral("loading…"));
+        QCOMPARE(text(*m_model, row, TraceModel::Summary), QStringLiteral("…"));
+        QCOMPARE(m_model->index(row, 0).data(TraceModel::SequenceRole).toInt(), 500);
+        QVERIFY(m_model->index(row, 0).data(TraceModel::CallIdRole).toString().isEmpty());
+        QCOMPARE(m_model->rowCount(m_model->index(row, 0)), 0);
+        QVERIFY(m_model->hasChildren(m_model->index(row, 0)));
+        QVERIFY(m_model->canFetchMore(m_model->index(row, 0)));
+
+        QTRY_VERIFY_WITH_TIMEOUT(m_model->isLoaded(500), 10000);
+        QVERIFY(changed.count() >= 1);
+        // Page 1 (steps 257-512): rows 258…513 in the model, one range.
+        const auto pageChanged = [&] {
+            for (const QList<QVariant> &args : changed) {
+                const auto from = args.at(0).value<QModelIndex>();
+                const auto to = args.at(1).value<QModelIndex>();
+                if (!from.parent().isValid() && from.row() <= row && to.row() >= row)
+                    return true;
+            }
+            return false;
+        };
+        QVERIFY(pageChanged());
+        QCOMPARE(text(*m_model, row, TraceModel::Status), QStringLiteral("failed"));
+        QCOMPARE(text(*m_model, row, TraceModel::Tool), QStringLiteral("tool_1"));
+        QCOMPARE(m_model->index(row, 0).data(TraceModel::CallIdRole).toString(), QStringLiteral("call-500"));
+        QCOMPARE(m_model->rowCount(m_model->index(row, 0)), 2); // two attempts, inserted
+        QVERIFY(!m_model->canFetchMore(m_model->index(row, 0)));
+        QVERIFY(std::any_of(inserted.begin(), inserted.end(), [&](const QList<QVariant> &args) {
+            return args.at(0).value<QModelIndex>() == m_model->index(row, 0) && args.at(1).toInt() == 0
+                && args.at(2).toInt() == 1;
+        }));
+        QCOMPARE(text(*m_model, 1, TraceModel::Sequence, m_model->index(row, 0)), QStringLiteral("attempt 2"));
+        // Only the step a view had counted got an insert; the others' rows were set quietly.
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(m_model->rowCount(m_model->index(row - 1, 0)), 1);
+    }
+
+    // A page under many counted steps: one layout change, the tester's checks hold.
+    void aPageUnderManyCountedStepsIsOneLayoutChange()
+    {
+        QTemporaryDir dir;
+        const QString path = writeJournal(dir, 300);
+        QVERIFY(m_model->openRun(path, QStringLiteral("run1"))); // the tester counts every step
+        QSignalSpy layout(m_model.get(), &QAbstractItemModel::layoutChanged);
+        QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+        QVERIFY(waitLoaded(*m_model, 0));
+        QVERIFY(waitLoaded(*m_model, 301));
+        QCOMPARE(layout.count(), 2);
+        QCOMPARE(inserted.count(), 0);
+        QCOMPARE(m_model->rowCount(m_model->index(0, 0)), 1);
+        QCOMPARE(m_model->rowCount(m_model->indexForCallId(QStringLiteral("call-200"))), 2);
+    }
+
+    // A page read for a run no longer shown is dropped: the rows are the new run's.
+    void aNewRunDropsPagesOfTheOldOne()
+    {
+        QTemporaryDir first;
+        QTemporaryDir second;
+        const QString oldPath = writeJournal(first, 600);
+        const QString newPath = second.filePath(QStringLiteral("journal.sqlite"));
+        {
+            Journal journal;
+            QVERIFY(journal.open(newPath));
+            for (int i = 1; i <= 3; ++i) {
+                Step step = makeStep(i, QStringLiteral("fresh"), StepStatus::Succeeded);
+                step.result = i;
+                step.attempts.push_back(makeAttempt(1, 1000, 1001, true));
+                QVERIFY(journal.recordStep(step));
+            }
+        }
+        QVERIFY(m_model->openRun(oldPath, QStringLiteral("run1")));
+        m_model->index(0, 0).data(); // page 0 of the old run asked for
+        QVERIFY(m_model->openRun(newPath, QStringLiteral("run1")));
+        QCOMPARE(m_model->stepCount(), 3);
+        QVERIFY(waitLoaded(*m_model, 0));
+        QTest::qWait(50); // the old page, had it been delivered, would have landed by now
+        QCOMPARE(text(*m_model, 0, TraceModel::Tool), QStringLiteral("fresh"));
+        QCOMPARE(text(*m_model, 2, TraceModel::Summary), QStringLiteral("3"));
+        QCOMPARE(m_model->rowCount(m_model->index(0, 0)), 1);
+        // clear() drops what is on its way too.
+        m_model->clear();
+        QTest::qWait(50);
+        QCOMPARE(m_model->rowCount(), 0);
+    }
+
+    // The loader reads the newest request first and drops the oldest past MaxQueued:
+    // pages scrolled past during a fast scroll are never read.
+    void theLoaderReadsWhatIsInViewAndDropsTheRest()
+    {
+        QTemporaryDir dir;
+        const QString path = writeJournal(dir, 2600); // 11 pages of 256
+        TracePageLoader loader;
+        loader.open(path, QStringLiteral("run1"));
+        std::vector<int> pages;
+        QObject::connect(&loader, &TracePageLoader::pageLoaded, &loader,
+                         [&](int page, const std::vector<StepSummary> &rows) {
+                             pages.push_back(page);
+                             QCOMPARE(rows.front().sequence, page == 100 ? 1 : page * 256 + 1);
+                         });
+        // A long read first (every step as one "page"), so that the ten requests below
+        // queue up behind it as a fast scroll's would.
+        loader.request(100, 1, 2600);
+        for (int page = 0; page < 10; ++page)
+            loader.request(page, page * 256 + 1, page * 256 + 256);
+        QVERIFY(loader.isRequested(9));
+        QVERIFY(!loader.isRequested(5)); // pushed out at once
+        QTRY_VERIFY_WITH_TIMEOUT(!loader.isRequested(9) && !loader.isRequested(6), 10000);
+        QTest::qWait(100);
+        // The four newest, newest first (after the long read, unless it was pushed out
+        // before it started); the pages scrolled past were never read.
+        std::vector<int> read = pages;
+        read.erase(std::remove(read.begin(), read.end(), 100), read.end());
+        QCOMPARE(read, (std::vector<int>{9, 8, 7, 6}));
+        const auto at = [&](int page) { return std::find(pages.begin(), pages.end(), page) - pages.begin(); };
+        // A page asked for again is read again; after close() nothing is delivered.
+        loader.request(2, 2 * 256 + 1, 3 * 256);
+        QTRY_VERIFY_WITH_TIMEOUT(at(2) < qsizetype(pages.size()), 10000);
+        loader.request(3, 3 * 256 + 1, 4 * 256);
+        loader.close();
+        const size_t before = pages.size();
+        QTest::qWait(200);
+        QCOMPARE(pages.size(), before);
     }
 
     void openingAMissingJournalFailsWithTheReason()
