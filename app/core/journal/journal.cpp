@@ -2,11 +2,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal/journal.h"
 
+#include "journal/answermailbox.h"
 #include "journal/journalrows.h"
+#include "journal/journalruns.h"
 #include "journal/journalschema.h"
 #include "journal/journalstatement.h"
 #include "journal/journaltail.h"
-#include "project/jsonqt.h"
+#include "journal/walcheckpointer.h"
 
 #include "procfs.h"
 
@@ -17,7 +19,6 @@
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QThread>
 #include <QTimer>
 #include <QVariant>
 
@@ -44,19 +45,7 @@ constexpr int CheckpointEveryCommits = 200;
 
 std::atomic<int> connectionCounter{0};
 
-/// Qt binds a null QString as SQL NULL; the text columns are NOT NULL.
-QString text(const QString &value)
-{
-    return value.isNull() ? QStringLiteral("") : value;
-}
-
-QString jsonText(const nlohmann::json &value)
-{
-    return QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-}
-
-using JournalRows::parseError;
-using JournalRows::parseJson;
+using JournalRows::notNull;
 
 } // namespace
 
@@ -67,67 +56,6 @@ struct Journal::Statements
 {
     std::map<const char *, std::unique_ptr<QSqlQuery>> queries;
     std::map<const char *, std::unique_ptr<SqliteStatement>> native;
-};
-
-/// Checkpoints a journal's WAL from a thread and SQLite connection of its own.
-/// PASSIVE never blocks the writer, so the fsync of a checkpoint is not paid between
-/// a step's commit and its reply. Its connection is opened, used and closed on its
-/// thread (Qt SQL connections are per thread).
-class WalCheckpointer
-{
-public:
-    explicit WalCheckpointer(const QString &path)
-        : m_path(path)
-        , m_name(QStringLiteral("toolstudio-wal-%1").arg(++connectionCounter))
-    {
-        m_thread.setObjectName(QStringLiteral("toolstudio-wal"));
-        m_thread.start(QThread::LowPriority);
-        m_context = new QObject;
-        m_context->moveToThread(&m_thread);
-    }
-    ~WalCheckpointer()
-    {
-        QMetaObject::invokeMethod(
-            m_context,
-            [this] {
-                if (QSqlDatabase::contains(m_name)) {
-                    QSqlDatabase::database(m_name, false).close();
-                    QSqlDatabase::removeDatabase(m_name);
-                }
-            },
-            Qt::BlockingQueuedConnection);
-        m_context->deleteLater();
-        m_thread.quit();
-        m_thread.wait();
-    }
-    /// Starts a checkpoint unless one is still going.
-    void request()
-    {
-        if (m_busy.exchange(true))
-            return;
-        QMetaObject::invokeMethod(
-            m_context,
-            [this] {
-                if (!QSqlDatabase::contains(m_name)) {
-                    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
-                    db.setDatabaseName(m_path);
-                    db.open();
-                }
-                {
-                    QSqlQuery query(QSqlDatabase::database(m_name, false));
-                    query.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
-                }
-                m_busy = false;
-            },
-            Qt::QueuedConnection);
-    }
-
-private:
-    QString m_path;
-    QString m_name;
-    QThread m_thread;
-    QObject *m_context = nullptr;
-    std::atomic<bool> m_busy{false};
 };
 
 Journal::Journal()
@@ -283,30 +211,8 @@ QString Journal::openDatabase(const QString &path)
         query.finish();
 
         // Migrations, one transaction each, so a crash leaves a consistent version.
-        for (int from = version; from < CurrentVersion; ++from) {
-            if (!db.transaction())
-                return failWith(QStringLiteral("%1: cannot migrate: %2").arg(m_path, db.lastError().text()));
-            bool ok = true;
-            QString failed;
-            for (const char *statement : JournalSchema::migrations()[std::size_t(from)]) {
-                if (!query.exec(QString::fromLatin1(statement))) {
-                    ok = false;
-                    failed = query.lastError().text();
-                    break;
-                }
-            }
-            ok = ok && query.exec(QStringLiteral("PRAGMA user_version = %1").arg(from + 1))
-                && query.exec(QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId));
-            if (ok && !db.commit())
-                ok = false;
-            if (!ok) {
-                if (failed.isEmpty())
-                    failed = query.lastError().text();
-                db.rollback();
-                return failWith(
-                    QStringLiteral("%1: migration to version %2 failed: %3").arg(m_path).arg(from + 1).arg(failed));
-            }
-        }
+        if (const QString failed = JournalSchema::migrate(db, version); !failed.isEmpty())
+            return failWith(QStringLiteral("%1: %2").arg(m_path, failed));
     }
     // Commits a dead writer left in its tail first: its runs are then suspended below.
     recoverTails();
@@ -391,9 +297,9 @@ bool Journal::recordRun(const RunRecord &run)
     // A live run belongs to this process; a journal opened after it died suspends it.
     const bool live = run.status == RunStatus::Running || run.status == RunStatus::Waiting;
     bool ok = ::run(statement(UpsertRunSql),
-                    {text(run.id), text(run.projectDir), text(run.scriptPath), runStatusName(run.status), run.startedAt,
-                     run.endedAt, run.exitCode, text(run.error), text(runKindName(run.kind)), text(run.sourceRun),
-                     live ? selfPid() : 0, live ? selfStartTicks() : 0},
+                    {notNull(run.id), notNull(run.projectDir), notNull(run.scriptPath), runStatusName(run.status),
+                     run.startedAt, run.endedAt, run.exitCode, notNull(run.error), notNull(runKindName(run.kind)),
+                     notNull(run.sourceRun), live ? selfPid() : 0, live ? selfStartTicks() : 0},
                     &error);
     // The by-tool rows (schema 6): written for the whole run when it stops being live,
     // dropped when it goes live again (a resume), so a step's commit never writes them.
@@ -512,7 +418,7 @@ bool Journal::clearOutput(const QString &runId)
     flush();
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(QStringLiteral("DELETE FROM output WHERE run_id = ?"));
-    query.addBindValue(text(runId));
+    query.addBindValue(notNull(runId));
     if (!query.exec()) {
         m_lastError = query.lastError().text();
         return false;
@@ -520,43 +426,12 @@ bool Journal::clearOutput(const QString &runId)
     return true;
 }
 
-namespace {
-
-RunRecord runFromQuery(const QSqlQuery &query)
-{
-    RunRecord run;
-    run.id = query.value(0).toString();
-    run.projectDir = query.value(1).toString();
-    run.scriptPath = query.value(2).toString();
-    run.status = runStatusFromName(query.value(3).toString()).value_or(RunStatus::Failed);
-    run.startedAt = query.value(4).toLongLong();
-    run.endedAt = query.value(5).toLongLong();
-    run.exitCode = query.value(6).toInt();
-    run.error = query.value(7).toString();
-    run.kind = runKindFromName(query.value(8).toString()).value_or(RunKind::Run);
-    run.sourceRun = query.value(9).toString();
-    run.ownerPid = query.value(10).toLongLong();
-    return run;
-}
-
-constexpr auto RunColumns = "SELECT id, project_dir, script_path, status, started_at, ended_at, exit_code, error,"
-                            " kind, source_run, owner_pid FROM runs";
-
-} // namespace
-
 std::vector<RunRecord> Journal::runs() const
 {
-    std::vector<RunRecord> result;
     if (!isOpen())
-        return result;
+        return {};
     settle();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.setForwardOnly(true);
-    if (!query.exec(QLatin1String(RunColumns) + QStringLiteral(" ORDER BY started_at, rowid")))
-        return result;
-    while (query.next())
-        result.push_back(runFromQuery(query));
-    return result;
+    return JournalRuns(m_connectionName).runs();
 }
 
 std::optional<RunRecord> Journal::run(const QString &runId) const
@@ -564,113 +439,39 @@ std::optional<RunRecord> Journal::run(const QString &runId) const
     if (!isOpen())
         return std::nullopt;
     settle();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QLatin1String(RunColumns) + QStringLiteral(" WHERE id = ?"));
-    query.addBindValue(text(runId));
-    if (!query.exec() || !query.next())
-        return std::nullopt;
-    return runFromQuery(query);
+    return JournalRuns(m_connectionName).run(runId);
 }
 
 std::vector<Step> Journal::steps(const QString &runId) const
 {
-    std::vector<Step> result;
     if (!isOpen())
-        return result;
+        return {};
     settle();
-    const QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-    QSqlQuery query(db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT sequence, %1 FROM steps WHERE run_id = ? ORDER BY sequence")
-                      .arg(QLatin1String(JournalRows::StepColumns)));
-    query.addBindValue(text(runId));
-    if (!query.exec())
-        return result;
-    std::map<int, std::size_t> bySequence;
-    while (query.next()) {
-        Step step;
-        step.runId = runId;
-        step.sequence = query.value(0).toInt();
-        JournalRows::readStep(query, 1, step);
-        bySequence[step.sequence] = result.size();
-        result.push_back(std::move(step));
-    }
-
-    QSqlQuery attempts(db);
-    attempts.setForwardOnly(true);
-    attempts.prepare(QStringLiteral("SELECT sequence, %1 FROM attempts WHERE run_id = ? ORDER BY sequence, number")
-                         .arg(QLatin1String(JournalRows::AttemptColumns)));
-    attempts.addBindValue(runId);
-    if (!attempts.exec())
-        return result;
-    while (attempts.next()) {
-        const auto it = bySequence.find(attempts.value(0).toInt());
-        if (it == bySequence.end())
-            continue;
-        result[it->second].attempts.push_back(JournalRows::readAttempt(attempts, 1));
-    }
-    return result;
+    return JournalRuns(m_connectionName).steps(runId);
 }
 
 QByteArray Journal::output(const QString &runId, int stream) const
 {
-    QByteArray result;
     if (!isOpen())
-        return result;
+        return {};
     settle();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT chunk FROM output WHERE run_id = ? AND stream = ? ORDER BY seq"));
-    query.addBindValue(text(runId));
-    query.addBindValue(stream);
-    if (!query.exec())
-        return result;
-    while (query.next())
-        result += query.value(0).toByteArray();
-    return result;
+    return JournalRuns(m_connectionName).output(runId, stream);
 }
 
 std::vector<PolicyEvent> Journal::events(const QString &runId) const
 {
-    std::vector<PolicyEvent> result;
     if (!isOpen())
-        return result;
+        return {};
     settle();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT sequence, at, kind, detail FROM policy_events WHERE run_id = ? ORDER BY id"));
-    query.addBindValue(text(runId));
-    if (!query.exec())
-        return result;
-    while (query.next()) {
-        const std::optional<PolicyEventKind> kind = policyEventKindFromName(query.value(2).toString());
-        if (!kind)
-            continue; // a kind this studio does not know (a newer one wrote it)
-        PolicyEvent event;
-        event.runId = runId;
-        event.sequence = query.value(0).toInt();
-        event.at = query.value(1).toLongLong();
-        event.kind = *kind;
-        event.detail = parseJson(query.value(3)).value_or(nlohmann::json::object());
-        result.push_back(std::move(event));
-    }
-    return result;
+    return JournalRuns(m_connectionName).events(runId);
 }
 
 QHash<QString, qint64> Journal::lastResumes() const
 {
-    QHash<QString, qint64> result;
     if (!isOpen())
-        return result;
+        return {};
     settle();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT run_id, MAX(at) FROM policy_events WHERE kind = 'resumed' AND sequence = 0"
-                                   " GROUP BY run_id")))
-        return result;
-    while (query.next())
-        result.insert(query.value(0).toString(), query.value(1).toLongLong());
-    return result;
+    return JournalRuns(m_connectionName).lastResumes();
 }
 
 int Journal::stepCount(const QString &runId) const
@@ -678,50 +479,42 @@ int Journal::stepCount(const QString &runId) const
     if (!isOpen())
         return 0;
     settle();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral("SELECT count(*) FROM steps WHERE run_id = ?"));
-    query.addBindValue(text(runId));
-    return query.exec() && query.next() ? query.value(0).toInt() : 0;
+    return JournalRuns(m_connectionName).stepCount(runId);
+}
+
+qint64 Journal::addPendingAnswer(const PendingAnswer &answer)
+{
+    if (!isOpen())
+        return 0;
+    flush();
+    return AnswerMailbox(m_connectionName).add(answer, &m_lastError);
+}
+
+std::vector<PendingAnswer> Journal::newPendingAnswers(const QString &runId) const
+{
+    if (!isOpen())
+        return {};
+    settle();
+    return AnswerMailbox(m_connectionName).fresh(runId);
+}
+
+std::optional<PendingAnswer> Journal::pendingAnswer(qint64 id) const
+{
+    if (!isOpen())
+        return std::nullopt;
+    settle();
+    return AnswerMailbox(m_connectionName).find(id);
+}
+
+bool Journal::resolvePendingAnswer(qint64 id, bool accepted, const QString &reason)
+{
+    if (!isOpen())
+        return false;
+    flush();
+    return AnswerMailbox(m_connectionName).resolve(id, accepted, reason, &m_lastError);
 }
 
 namespace {
-
-nlohmann::json answerJson(const ManualAnswer &answer)
-{
-    if (answer.isError)
-        return {{"error", answer.message.toStdString()}, {"retryable", answer.retryable}};
-    return {{"result", answer.result}};
-}
-
-ManualAnswer answerFromJson(const nlohmann::json &json)
-{
-    ManualAnswer answer;
-    if (json.is_object() && json.contains("error")) {
-        answer.isError = true;
-        answer.message = JsonQt::stringField(json, "error");
-        answer.retryable = json.value("retryable", nlohmann::json()) == true;
-    } else if (json.is_object()) {
-        answer.result = json.value("result", nlohmann::json());
-    }
-    return answer;
-}
-
-PendingAnswer pendingFromQuery(const QSqlQuery &query)
-{
-    PendingAnswer answer;
-    answer.id = query.value(0).toLongLong();
-    answer.runId = query.value(1).toString();
-    answer.callId = query.value(2).toString();
-    answer.attempt = query.value(3).toInt();
-    answer.answer = answerFromJson(parseJson(query.value(4)).value_or(nlohmann::json()));
-    answer.createdAt = query.value(5).toLongLong();
-    answer.state = query.value(6).toString();
-    answer.reason = query.value(7).toString();
-    return answer;
-}
-
-constexpr auto PendingColumns
-    = "SELECT id, run_id, call_id, attempt, answer, created_at, state, reason FROM pending_answers";
 
 /// Field 22 of /proc/PID/stat (start time in clock ticks since boot), or -1 (also for
 /// a zombie).
@@ -734,75 +527,6 @@ qint64 startTicksOf(qint64 pid)
 }
 
 } // namespace
-
-qint64 Journal::addPendingAnswer(const PendingAnswer &answer)
-{
-    if (!isOpen())
-        return 0;
-    flush();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral(
-        "INSERT INTO pending_answers (run_id, call_id, attempt, answer, created_at) VALUES (?, ?, ?, ?, ?)"));
-    query.addBindValue(text(answer.runId));
-    query.addBindValue(text(answer.callId));
-    query.addBindValue(answer.attempt);
-    query.addBindValue(jsonText(answerJson(answer.answer)));
-    query.addBindValue(answer.createdAt);
-    if (!query.exec()) {
-        m_lastError = query.lastError().text();
-        return 0;
-    }
-    return query.lastInsertId().toLongLong();
-}
-
-std::vector<PendingAnswer> Journal::newPendingAnswers(const QString &runId) const
-{
-    std::vector<PendingAnswer> result;
-    if (!isOpen())
-        return result;
-    settle();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.setForwardOnly(true);
-    query.prepare(QLatin1String(PendingColumns) + QStringLiteral(" WHERE run_id = ? AND state = 'new' ORDER BY id"));
-    query.addBindValue(text(runId));
-    if (!query.exec())
-        return result;
-    while (query.next())
-        result.push_back(pendingFromQuery(query));
-    return result;
-}
-
-std::optional<PendingAnswer> Journal::pendingAnswer(qint64 id) const
-{
-    if (!isOpen())
-        return std::nullopt;
-    settle();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QLatin1String(PendingColumns) + QStringLiteral(" WHERE id = ?"));
-    query.addBindValue(id);
-    if (!query.exec() || !query.next())
-        return std::nullopt;
-    return pendingFromQuery(query);
-}
-
-bool Journal::resolvePendingAnswer(qint64 id, bool accepted, const QString &reason)
-{
-    if (!isOpen())
-        return false;
-    flush();
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(QStringLiteral(
-        "UPDATE pending_answers SET state = ?, reason = ?, handled_at = ? WHERE id = ? AND state = 'new'"));
-    query.addBindValue(accepted ? QStringLiteral("accepted") : QStringLiteral("refused"));
-    query.addBindValue(text(reason));
-    query.addBindValue(QDateTime::currentMSecsSinceEpoch());
-    query.addBindValue(id);
-    if (!query.exec()) {
-        m_lastError = query.lastError().text();
-        return false;
-    }
-    return query.numRowsAffected() == 1;
-}
 
 qint64 Journal::selfPid()
 {

@@ -3,7 +3,7 @@
 #include "journal/journalreader.h"
 
 #include "journal/journalrows.h"
-#include "jsoninput.h"
+#include "journal/journalruns.h"
 
 #include <QFileInfo>
 #include <QSqlDatabase>
@@ -419,32 +419,9 @@ std::vector<int> JournalReader::matching(const QString &runId, const StepQuery &
 
 std::vector<PolicyEvent> JournalReader::events(const QString &runId) const
 {
-    std::vector<PolicyEvent> result;
     if (!isOpen())
-        return result;
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT sequence, at, kind, detail FROM policy_events WHERE run_id = ? ORDER BY id"));
-    query.addBindValue(runId);
-    if (!query.exec())
-        return result;
-    while (query.next()) {
-        const std::optional<PolicyEventKind> kind = policyEventKindFromName(query.value(2).toString());
-        if (!kind)
-            continue; // a kind this studio does not know (a newer one wrote it)
-        PolicyEvent event;
-        event.runId = runId;
-        event.sequence = query.value(0).toInt();
-        event.at = query.value(1).toLongLong();
-        event.kind = *kind;
-        const QByteArray bytes = query.value(3).toString().toUtf8();
-        event.detail
-            = JsonInput::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())), "a policy event");
-        if (event.detail.is_discarded())
-            event.detail = nlohmann::json::object();
-        result.push_back(std::move(event));
-    }
-    return result;
+        return {};
+    return JournalRuns(m_connectionName).events(runId);
 }
 
 int JournalReader::sequenceAt(const QString &runId, qint64 at) const

@@ -4,6 +4,8 @@
 
 #include "project/step.h"
 
+#include <QString>
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -15,6 +17,13 @@ class QVariant;
 /// JournalReader (the trace's read connection), so both read a step the same way.
 /// Schema: journal.cpp's migrations (docs/steps.md "The journal").
 namespace JournalRows {
+
+/// `value`, or "" for a null QString: Qt binds a null QString as SQL NULL, and the
+/// text columns are NOT NULL.
+inline QString notNull(const QString &value)
+{
+    return value.isNull() ? QStringLiteral("") : value;
+}
 
 /// The `steps` columns readStep() reads, in its order (after `sequence`); then come
 /// `attempt_ended_at` (schema 5) and the recorded timing (schema 8). The fallbacks

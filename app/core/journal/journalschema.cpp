@@ -2,6 +2,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal/journalschema.h"
 
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+
 namespace JournalSchema {
 
 /// Each entry brings the schema from version `index` to `index + 1`. Add new versions
@@ -192,6 +196,35 @@ const std::vector<std::vector<const char *>> &migrations()
         },
     };
     return steps;
+}
+
+QString migrate(QSqlDatabase &db, int version)
+{
+    QSqlQuery query(db);
+    for (int from = version; from < CurrentVersion; ++from) {
+        if (!db.transaction())
+            return QStringLiteral("cannot migrate: %1").arg(db.lastError().text());
+        bool ok = true;
+        QString failed;
+        for (const char *statement : migrations()[std::size_t(from)]) {
+            if (!query.exec(QString::fromLatin1(statement))) {
+                ok = false;
+                failed = query.lastError().text();
+                break;
+            }
+        }
+        ok = ok && query.exec(QStringLiteral("PRAGMA user_version = %1").arg(from + 1))
+            && query.exec(QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId));
+        if (ok && !db.commit())
+            ok = false;
+        if (!ok) {
+            if (failed.isEmpty())
+                failed = query.lastError().text();
+            db.rollback();
+            return QStringLiteral("migration to version %1 failed: %2").arg(from + 1).arg(failed);
+        }
+    }
+    return QString();
 }
 
 } // namespace JournalSchema

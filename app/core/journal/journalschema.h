@@ -2,7 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QString>
+
 #include <vector>
+
+class QSqlDatabase;
 
 /// The journal's SQLite schema (docs/steps.md "The journal"): its version in
 /// `PRAGMA user_version` and the migrations Journal::open runs, one transaction each.
@@ -16,5 +20,11 @@ inline constexpr int ApplicationId = 0x54534A31;
 
 /// Entry `i` holds the statements that bring the schema from version `i` to `i + 1`.
 const std::vector<std::vector<const char *>> &migrations();
+
+/// Brings the open database `db` from schema `version` to CurrentVersion, one
+/// transaction per version (with user_version and application_id), so a crash leaves a
+/// consistent version. Empty on success, else why, without the path: "cannot migrate:
+/// …" or "migration to version 6 failed: …" (that version rolled back).
+QString migrate(QSqlDatabase &db, int version);
 
 } // namespace JournalSchema
