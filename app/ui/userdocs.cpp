@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "userdocs.h"
 
+#include <QColor>
 #include <QDir>
 #include <QFile>
 #include <QHash>
@@ -68,6 +69,11 @@ QStringList load(QTextDocument *document, const QString &page, bool *found)
     QStringList anchors;
     QHash<QString, int> seen;
     for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        if (block.blockFormat().nonBreakableLines()) { // a code block: shaded, in light and dark themes
+            QTextBlockFormat shaded;
+            shaded.setBackground(QColor(127, 127, 127, 40));
+            QTextCursor(block).mergeBlockFormat(shaded);
+        }
         if (block.blockFormat().headingLevel() == 0)
             continue;
         QString anchor = anchorOf(block.text());

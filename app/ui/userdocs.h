@@ -26,8 +26,8 @@ QString markdown(const QString &page);
 /// dropped, each space a '-' ("Step mode: answer by hand" -> "step-mode-answer-by-hand").
 QString anchorOf(const QString &heading);
 
-/// Fills `document` with `page` and names each heading with its anchor (a second
-/// heading of the same text gets "-1", "-2", … as on GitHub). Returns the anchors, in
+/// Fills `document` with `page`, names each heading with its anchor (a second heading
+/// of the same text gets "-1", "-2", … as on GitHub) and shades code blocks. Returns the anchors, in
 /// order; false in `*found` when there is no such page (the document is then empty).
 QStringList load(QTextDocument *document, const QString &page, bool *found = nullptr);
 
