@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "helpmenu.h"
 
+#include "documentationwindow.h"
 #include "project/projecttemplates.h"
 #include "settings.h"
 #include "shortcutsdialog.h"
@@ -28,6 +29,12 @@ HelpMenu::HelpMenu(QWidget *window, std::function<void(const QString &, const QS
     m_gettingStarted->setShortcut(QKeySequence::HelpContents);
     m_gettingStarted->setStatusTip(tr("The first ten minutes: make a project, run it, read the trace"));
     connect(m_gettingStarted, &QAction::triggered, this, &HelpMenu::showGettingStarted);
+
+    m_documentation = new QAction(tr("&Documentation"), this);
+    m_documentation->setObjectName(QStringLiteral("documentationAction"));
+    m_documentation->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1));
+    m_documentation->setStatusTip(tr("The user guide: tools, scripts, the trace, durable runs, MCP, models, serving"));
+    connect(m_documentation, &QAction::triggered, this, &HelpMenu::showDocumentation);
 
     m_shortcuts = new QAction(tr("&Keyboard Shortcuts"), this);
     m_shortcuts->setObjectName(QStringLiteral("shortcutsAction"));
@@ -62,6 +69,7 @@ HelpMenu::HelpMenu(QWidget *window, std::function<void(const QString &, const QS
 void HelpMenu::addTo(QMenu *menu)
 {
     menu->addAction(m_gettingStarted);
+    menu->addAction(m_documentation);
     menu->addAction(m_shortcuts);
     menu->addMenu(m_examples);
     menu->addSeparator();
@@ -105,7 +113,8 @@ QDialog *HelpMenu::showGettingStarted()
            "</ol>"
            "<p>A project you did not make here opens restricted: nothing of it runs until you choose Trust "
            "Project in the bar above the editor.</p>"
-           "<p>Every shortcut: Help ▸ Keyboard Shortcuts. From a terminal: <tt>toolstudio help</tt>.</p>"));
+           "<p>Every shortcut: Help ▸ Keyboard Shortcuts. From a terminal: <tt>toolstudio help</tt>.</p>")
+        + tr("<p>The whole guide, page by page: Help ▸ Documentation (Shift+F1).</p>"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
     auto *layout = new QVBoxLayout(dialog);
@@ -122,4 +131,14 @@ QDialog *HelpMenu::showShortcuts()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;
+}
+
+DocumentationWindow *HelpMenu::showDocumentation()
+{
+    if (!m_documentationWindow)
+        m_documentationWindow = new DocumentationWindow(m_window);
+    m_documentationWindow->show();
+    m_documentationWindow->raise();
+    m_documentationWindow->activateWindow();
+    return m_documentationWindow;
 }

@@ -59,7 +59,7 @@ private Q_SLOTS:
     void init() { initWindow(); }
     void cleanup() { closeWindow(); }
 
-    /// Help: Getting Started, Keyboard Shortcuts, Examples, About, in that order.
+    /// Help: Getting Started, Documentation, Keyboard Shortcuts, Examples, About, in that order.
     void helpMenuHasItsEntries()
     {
         QMenu *help = topMenu(m_window.get(), QStringLiteral("&Help"));
@@ -68,9 +68,11 @@ private Q_SLOTS:
         for (QAction *action : help->actions())
             texts.append(action->isSeparator() ? QStringLiteral("-") : action->text());
         QCOMPARE(texts,
-                 (QStringList{QStringLiteral("&Getting Started"), QStringLiteral("&Keyboard Shortcuts"),
-                              QStringLiteral("&Examples"), QStringLiteral("-"), QStringLiteral("&About Tool Studio")}));
+                 (QStringList{QStringLiteral("&Getting Started"), QStringLiteral("&Documentation"),
+                              QStringLiteral("&Keyboard Shortcuts"), QStringLiteral("&Examples"), QStringLiteral("-"),
+                              QStringLiteral("&About Tool Studio")}));
         QCOMPARE(m_window->helpMenu()->gettingStartedAction()->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        QCOMPARE(m_window->helpMenu()->documentationAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F1));
     }
 
     /// Getting Started opens the in-app guide, which names the first steps.
@@ -84,6 +86,7 @@ private Q_SLOTS:
         QVERIFY(guide.contains(QStringLiteral("File ▸ New Project…")));
         QVERIFY(guide.contains(QStringLiteral("Press Run (F5)")));
         QVERIFY(guide.contains(QStringLiteral("Trust Project")));
+        QVERIFY(guide.contains(QStringLiteral("Help ▸ Documentation (Shift+F1)")));
     }
 
     /// Keyboard Shortcuts lists every action of the window that has a shortcut — the
@@ -103,6 +106,7 @@ private Q_SLOTS:
         QCOMPARE(byCommand.value(QStringLiteral("New Project")), QStringLiteral("Ctrl+Shift+N|File"));
         QCOMPARE(byCommand.value(QStringLiteral("Next Failed Step")), QStringLiteral("Ctrl+E|Run"));
         QCOMPARE(byCommand.value(QStringLiteral("Keyboard Shortcuts")), QStringLiteral("Ctrl+/|Help"));
+        QCOMPARE(byCommand.value(QStringLiteral("Documentation")), QStringLiteral("Shift+F1|Help"));
         // Every action with a shortcut is listed, once.
         QSet<QString> expected;
         for (const QAction *action : m_window->findChildren<QAction *>())
