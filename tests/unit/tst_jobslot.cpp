@@ -120,7 +120,8 @@ void TestJobSlot::destroyedContextIsNeverCalled()
 
     // The slot is still usable with a new context.
     QObject next;
-    slot.schedule(&next, [] { return 2; }, [&calls](int value) { calls = value; });
+    slot.schedule(
+        &next, [] { return 2; }, [&calls](int value) { calls = value; });
     QTRY_COMPARE(calls, 2);
 }
 

@@ -4,8 +4,7 @@
 
 JobSlot::JobSlot()
     : m_state(std::make_shared<State>())
-{
-}
+{}
 
 JobSlot::~JobSlot()
 {

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
+#include <utility>
 
 // The manifest format is documented in docs/project-format.md; keep the two in step.
 
@@ -245,29 +246,27 @@ ScriptEntry parseScript(const json &object, int index)
     return script;
 }
 
-/// Adds the tools of `tools/*.py` (described by the tool worker) to `project`.
-void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QString> &origin)
+/// Lists the files of `tools/*.py` in `project` before anything is imported: a
+/// project not trusted imports none of them (importing a file runs its top-level
+/// code); a trusted one marks them pending for Project::addPythonTools().
+void listPythonFiles(Project &project)
 {
     const QDir toolsDir(project.dir + QStringLiteral("/tools"));
     const QStringList pythonFiles = toolsDir.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name);
-    if (pythonFiles.isEmpty())
-        return;
-    if (!project.trusted) { // importing a file runs its top-level code: list it, import nothing
-        for (const QString &name : pythonFiles) {
-            PythonToolFile file;
-            file.path = QStringLiteral("tools/") + name;
+    for (const QString &name : pythonFiles) {
+        PythonToolFile file;
+        file.path = QStringLiteral("tools/") + name;
+        if (!project.trusted)
             file.error = QLatin1String(Project::NotTrustedError);
-            project.pythonFiles.push_back(std::move(file));
-        }
-        return;
+        project.pythonFiles.push_back(std::move(file));
     }
-    QString reason;
-    const auto files = ToolWorker::describeSync(project.dir, Project::pythonTimeoutMs, &reason);
-    if (!files) {
-        project.pythonError = reason;
-        return;
-    }
-    for (const json &described : *files) {
+    project.pythonToolsPending = project.trusted && !pythonFiles.isEmpty();
+}
+
+/// Adds the tools the tool worker described (`files`, one entry per tools/*.py file).
+void addDescribedTools(Project &project, const json &files, QSet<QString> &names, QHash<QString, QString> &origin)
+{
+    for (const json &described : files) {
         PythonToolFile file;
         file.path = JsonQt::stringField(described, "file");
         file.frontmatter = described.value("frontmatter", json::object());
@@ -353,6 +352,37 @@ void applyPythonOverrides(Project &project, const json &root)
     }
 }
 
+/// Every tool a script binds is declared (in toolstudio.json or tools/*.py); when not,
+/// the error says why a Python tool of that name is missing.
+void checkScriptTools(const Project &project, const json &root)
+{
+    const json *scripts = member(root, "scripts");
+    if (!scripts)
+        return;
+    for (std::size_t i = 0; i < scripts->size() && i < project.scripts.size(); ++i) {
+        const ScriptEntry &script = project.scripts[i];
+        for (const QString &toolName : std::as_const(script.tools)) {
+            if (project.tool(toolName))
+                continue;
+            QString why;
+            for (const PythonToolFile &file : project.pythonFiles) {
+                for (const auto &[method, reason] : file.toolErrors)
+                    if (method == toolName)
+                        why = QStringLiteral(" (%1: %2)").arg(file.path, reason);
+                if (why.isEmpty() && !file.error.isEmpty() && QFileInfo(file.path).completeBaseName() == toolName)
+                    why = QStringLiteral(" (%1 did not load: %2)").arg(file.path, file.error);
+            }
+            if (why.isEmpty() && !project.pythonError.isEmpty())
+                why = QStringLiteral(" (%1)").arg(project.pythonError);
+            const json &bound = (*scripts)[i].at("tools");
+            const auto named = std::find(bound.begin(), bound.end(), json(toolName.toStdString()));
+            fail(
+                QStringLiteral("script '%1': binds tool '%2', which is not declared%3").arg(script.name, toolName, why),
+                named != bound.end() ? &*named : &bound);
+        }
+    }
+}
+
 } // namespace
 
 QString ProjectError::toString() const
@@ -365,6 +395,21 @@ QString ProjectError::toString() const
 }
 
 std::optional<Project> Project::load(const QString &dir, ProjectError *error)
+{
+    std::optional<Project> project = loadManifest(dir, error);
+    if (project && project->pythonToolsPending && !project->addPythonTools(describePythonTools(project->dir), error))
+        return std::nullopt;
+    return project;
+}
+
+PythonToolsDescription Project::describePythonTools(const QString &dir)
+{
+    PythonToolsDescription description;
+    description.files = ToolWorker::describeSync(dir, pythonTimeoutMs, &description.error);
+    return description;
+}
+
+std::optional<Project> Project::loadManifest(const QString &dir, ProjectError *error)
 {
     auto failWith = [error](const QString &file, const QString &message, int line = 0, int column = 0) {
         if (error)
@@ -439,7 +484,6 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
             project.models = ModelConfig::parseAll(*models, project.retryDefaults);
 
         QSet<QString> names;
-        QHash<QString, QString> origin; // tool name -> where it is declared
         if (const json *tools = member(root, "tools")) {
             if (!tools->is_array())
                 fail(QStringLiteral("'tools' must be an array, not %1").arg(typeName(*tools)), tools);
@@ -454,12 +498,10 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                     fail(QStringLiteral("tool '%1': declared twice (tool names must be unique)").arg(tool.name),
                          member((*tools)[i], "name"));
                 names.insert(tool.name);
-                origin.insert(tool.name, QLatin1String(ManifestName));
                 project.tools.push_back(std::move(tool));
             }
         }
-        loadPythonTools(project, names, origin);
-        applyPythonOverrides(project, root);
+        listPythonFiles(project);
 
         if (const json *scripts = member(root, "scripts")) {
             if (!scripts->is_array())
@@ -471,25 +513,6 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                     fail(QStringLiteral("script '%1': declared twice (script names must be unique)").arg(script.name),
                          &(*scripts)[i]);
                 names.insert(script.name);
-                for (const QString &toolName : std::as_const(script.tools))
-                    if (!project.tool(toolName)) {
-                        QString why;
-                        for (const PythonToolFile &file : project.pythonFiles) {
-                            for (const auto &[method, reason] : file.toolErrors)
-                                if (method == toolName)
-                                    why = QStringLiteral(" (%1: %2)").arg(file.path, reason);
-                            if (why.isEmpty() && !file.error.isEmpty()
-                                && QFileInfo(file.path).completeBaseName() == toolName)
-                                why = QStringLiteral(" (%1 did not load: %2)").arg(file.path, file.error);
-                        }
-                        if (why.isEmpty() && !project.pythonError.isEmpty())
-                            why = QStringLiteral(" (%1)").arg(project.pythonError);
-                        const json &bound = (*scripts)[i].at("tools");
-                        const auto named = std::find(bound.begin(), bound.end(), json(toolName.toStdString()));
-                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared%3")
-                                 .arg(script.name, toolName, why),
-                             named != bound.end() ? &*named : &bound);
-                    }
                 project.scripts.push_back(std::move(script));
             }
         }
@@ -504,7 +527,40 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
         const auto position = e.node ? JsonPositions(data, root).positionOf(e.node, e.atKey) : std::nullopt;
         return failWith(manifest, e.message, position ? position->line : 0, position ? position->column : 0);
     }
+    project.manifestText = data;
+    if (!project.pythonToolsPending && !project.addPythonTools(PythonToolsDescription(), error))
+        return std::nullopt;
     return project;
+}
+
+bool Project::addPythonTools(const PythonToolsDescription &description, ProjectError *error)
+{
+    const json root = json::parse(manifestText.constBegin(), manifestText.constEnd(), nullptr, false);
+    try {
+        if (std::exchange(pythonToolsPending, false)) {
+            pythonFiles.clear();
+            if (description.files) {
+                QSet<QString> names;
+                QHash<QString, QString> origin; // tool name -> where it is declared
+                for (const Tool &tool : tools) {
+                    names.insert(tool.name);
+                    origin.insert(tool.name, QLatin1String(ManifestName));
+                }
+                addDescribedTools(*this, *description.files, names, origin);
+            } else {
+                pythonError = description.error;
+            }
+        }
+        applyPythonOverrides(*this, root);
+        checkScriptTools(*this, root);
+    } catch (const ManifestError &e) {
+        const auto position = e.node ? JsonPositions(manifestText, root).positionOf(e.node, e.atKey) : std::nullopt;
+        if (error)
+            *error = ProjectError{manifestPath(), position ? position->line : 0, position ? position->column : 0,
+                                  e.message};
+        return false;
+    }
+    return true;
 }
 
 const Tool *Project::tool(const QString &name) const
