@@ -7,13 +7,14 @@
 #include "project/projecttrust.h"
 #include "run/runcontroller.h"
 
-#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QLockFile>
 #include <QTimer>
+
+#include <utility>
 
 namespace {
 
@@ -166,8 +167,9 @@ void ProjectSession::pythonToolsDescribed(const PythonToolsDescription &descript
 void ProjectSession::startMcpServers()
 {
     if (m_pool)
-        disconnect(m_pool, nullptr, this, nullptr);
+        disconnect(m_pool.data(), nullptr, this, nullptr);
     m_pool = nullptr;
+    m_mcpToolsAdded = false;
     if (m_project && !m_project->mcpServers.empty() && m_project->trusted)
         m_pool = McpProjectTools::startAll(*m_project);
     Q_EMIT mcpPoolChanged(m_pool);
@@ -176,9 +178,9 @@ void ProjectSession::startMcpServers()
     if (m_pool->settled())
         QTimer::singleShot(0, this, &ProjectSession::addMcpTools);
     else
-        connect(m_pool, &McpServerPool::serverChanged, this, &ProjectSession::addMcpTools);
+        connect(m_pool.data(), &McpServerPool::serverChanged, this, &ProjectSession::addMcpTools);
     // A server's tools changed (notifications/tools/list_changed): they are listed again.
-    connect(m_pool, &McpServerPool::toolsChanged, this, [this] {
+    connect(m_pool.data(), &McpServerPool::toolsChanged, this, [this] {
         if (!m_project || m_project->pythonToolsPending || !m_pool->settled())
             return;
         Q_EMIT mcpToolsChanged(McpProjectTools::replaceTools(*m_project, *m_pool).join(QStringLiteral("; ")));
@@ -187,9 +189,10 @@ void ProjectSession::startMcpServers()
 
 void ProjectSession::addMcpTools()
 {
-    if (!m_pool || !m_pool->settled() || !m_project || m_project->pythonToolsPending)
+    if (!m_pool || !m_pool->settled() || !m_project || m_project->pythonToolsPending || m_mcpToolsAdded)
         return;
-    disconnect(m_pool, &McpServerPool::serverChanged, this, &ProjectSession::addMcpTools);
+    m_mcpToolsAdded = true;
+    disconnect(m_pool.data(), &McpServerPool::serverChanged, this, &ProjectSession::addMcpTools);
     Q_EMIT mcpToolsChanged(McpProjectTools::addTools(*m_project, *m_pool).join(QStringLiteral("; ")));
 }
 

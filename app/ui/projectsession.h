@@ -90,5 +90,6 @@ private:
     QString m_loadingFingerprint; ///< the files the load in flight describes
     QString m_pythonProblem;      ///< the open project's Python tools failed it
     QPointer<McpServerPool> m_pool;
+    bool m_mcpToolsAdded = false;            ///< the pool's tools joined the open project
     bool m_manifestChangedDuringRun = false; ///< reload when the run ends
 };

@@ -18,6 +18,8 @@
 #include <QTreeView>
 #include <QtTest>
 
+#include <algorithm>
+
 namespace {
 
 const QByteArray Manifest = "{\"name\": \"slow\", \"scripts\": [{\"path\": \"scripts/main.py\"}]}\n";
