@@ -14,6 +14,7 @@
 #include <QLockFile>
 #include <QTimer>
 
+#include <algorithm>
 #include <utility>
 
 namespace {
@@ -152,7 +153,13 @@ void ProjectSession::pythonToolsDescribed(const PythonToolsDescription &descript
 {
     if (!m_project || !m_project->pythonToolsPending)
         return;
-    m_described = description;
+    // Kept for reloads only when every file loaded: a missing module may be installed
+    // meanwhile (the venv is not in the fingerprint), so a file with a problem loads again.
+    const bool clean = description.files
+        && std::none_of(description.files->begin(), description.files->end(), [](const nlohmann::json &file) {
+                           return file.contains("error") || file.contains("missing_module");
+                       });
+    m_described = clean ? std::optional(description) : std::nullopt;
     m_describedFingerprint = fingerprint;
     ProjectError error;
     if (!m_project->addPythonTools(description, &error))
