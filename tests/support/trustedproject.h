@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QString>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <optional>
 
@@ -46,10 +47,12 @@ inline std::optional<Project> loadTrusted(const QString &dir, ProjectError *erro
     return Project::load(dir, error);
 }
 
-/// MainWindow::openProject of a project this suite trusts (trustProject(), then open).
+/// MainWindow::openProject of a project this suite trusts (trustProject(), then open),
+/// and its Python tools, which load after the window shows the project (at most 30 s).
 template<typename Window>
 bool openTrusted(Window &window, const QString &dir)
 {
     trustProject(dir);
-    return window.openProject(dir);
+    return window.openProject(dir)
+        && QTest::qWaitFor([&window] { return !window.project()->pythonToolsPending; }, 30000);
 }
