@@ -258,6 +258,18 @@
         <source>(+%1 waiting, not counted)</source>
         <translation>(+%1 Wartezeit, nicht gezählt)</translation>
     </message>
+    <message>
+        <source>model calls %1/%2</source>
+        <translation>Modellaufrufe %1/%2</translation>
+    </message>
+    <message>
+        <source>tokens %1/%2</source>
+        <translation>Tokens %1/%2</translation>
+    </message>
+    <message>
+        <source>tokens %1</source>
+        <translation>Tokens %1</translation>
+    </message>
 </context>
 <context>
     <name>Bundle</name>
@@ -398,6 +410,73 @@
     </message>
 </context>
 <context>
+    <name>ContentBlocksView</name>
+    <message>
+        <source>… cut at %1 of %2 characters: the Tree tab and Copy as JSON have all of it</source>
+        <translation>… gekürzt bei %1 von %2 Zeichen: der Reiter Baum und „Als JSON kopieren“ haben alles</translation>
+    </message>
+    <message>
+        <source>no mimeType</source>
+        <translation>kein mimeType</translation>
+    </message>
+    <message>
+        <source>%1: not shown: its data is not base64</source>
+        <translation>%1: nicht angezeigt: die Daten sind kein Base64</translation>
+    </message>
+    <message>
+        <source>%1: not shown: %2</source>
+        <translation>%1: nicht angezeigt: %2</translation>
+    </message>
+    <message>
+        <source>not an image format shown here (PNG, JPEG, GIF, BMP, WebP)</source>
+        <translation>kein hier angezeigtes Bildformat (PNG, JPEG, GIF, BMP, WebP)</translation>
+    </message>
+    <message>
+        <source>%1 is not shown here (PNG, JPEG, GIF, BMP, WebP are)</source>
+        <translation>%1 wird hier nicht angezeigt (PNG, JPEG, GIF, BMP, WebP schon)</translation>
+    </message>
+    <message>
+        <source>not an image Qt can read</source>
+        <translation>kein Bild, das Qt lesen kann</translation>
+    </message>
+    <message>
+        <source>it declares %1×%2 pixels, more than the %3 million shown</source>
+        <translation>es gibt %1×%2 Pixel an, mehr als die angezeigten %3 Millionen</translation>
+    </message>
+    <message>
+        <source>%1, %2×%3</source>
+        <translation>%1, %2×%3</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1, %2 (not played here; Copy as JSON has the data)</source>
+        <translation>%1, %2 (hier nicht abgespielt; „Als JSON kopieren“ enthält die Daten)</translation>
+    </message>
+    <message>
+        <source>link to %1</source>
+        <translation>Verweis auf %1</translation>
+    </message>
+    <message>
+        <source>size: %1</source>
+        <translation>Größe: %1</translation>
+    </message>
+    <message>
+        <source>embedded %1%2</source>
+        <translation>eingebettet %1%2</translation>
+    </message>
+    <message>
+        <source>a blob of %1</source>
+        <translation>ein Blob von %1</translation>
+    </message>
+    <message>
+        <source>not shown here: see the Tree tab</source>
+        <translation>hier nicht angezeigt: siehe Reiter Baum</translation>
+    </message>
+</context>
+<context>
     <name>DirectToolCall</name>
     <message>
         <source>the window was closed</source>
@@ -418,6 +497,64 @@
     <message>
         <source>the call failed</source>
         <translation>der Aufruf ist fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>DockLayout</name>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>Anordnung &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Put every dock back where it was at the first start</source>
+        <translation>Alle Docks dorthin zurücklegen, wo sie beim ersten Start waren</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentationWindow</name>
+    <message>
+        <source>Tool Studio Documentation</source>
+        <translation>Tool-Studio-Dokumentation</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <source>The page shown before (Alt+Left)</source>
+        <translation>Die zuvor gezeigte Seite (Alt+Links)</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>Vor</translation>
+    </message>
+    <message>
+        <source>The page shown after (Alt+Right)</source>
+        <translation>Die danach gezeigte Seite (Alt+Rechts)</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>The index of the documentation</source>
+        <translation>Das Inhaltsverzeichnis der Dokumentation</translation>
+    </message>
+    <message>
+        <source>There is no page %1 in this documentation.</source>
+        <translation>Diese Dokumentation hat keine Seite %1.</translation>
+    </message>
+    <message>
+        <source>Opened %1 in the browser.</source>
+        <translation>%1 im Browser geöffnet.</translation>
+    </message>
+    <message>
+        <source>The link %1 leads to no page of this documentation.</source>
+        <translation>Der Verweis %1 führt zu keiner Seite dieser Dokumentation.</translation>
+    </message>
+    <message>
+        <source>%1 — Tool Studio Documentation</source>
+        <translation>%1 — Tool-Studio-Dokumentation</translation>
     </message>
 </context>
 <context>
@@ -866,6 +1003,18 @@
         <source>&lt;h2&gt;Your first ten minutes&lt;/h2&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Make a project.&lt;/b&gt; File ▸ New Project… (Ctrl+Shift+N): choose a new folder and a template. &lt;i&gt;Exchange rate&lt;/i&gt; is the smallest that calls a tool; Help ▸ Examples makes a copy of any example.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Run it.&lt;/b&gt; Press Run (F5). The script runs in a sandbox; each tool call it makes appears as a step in the Trace on the right, and what it prints in the Console below the editor.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Read a step.&lt;/b&gt; Click a row of the trace: the Step tab on the left shows its arguments, result or error and every attempt. Ctrl+E jumps to the next step that failed.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Answer by hand.&lt;/b&gt; A manual tool (try the &lt;i&gt;Render report&lt;/i&gt; example) waits for a person: the Pending Calls tab shows a form; fill it and press Send Result.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Step through.&lt;/b&gt; Step Mode (F10) holds every call before it runs: Continue (F7), answer instead, or fail it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add your own.&lt;/b&gt; File ▸ New Tool… adds a tool file from a template, File ▸ New Script… an agent script; both open in the editor.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;A project you did not make here opens restricted: nothing of it runs until you choose Trust Project in the bar above the editor.&lt;/p&gt;&lt;p&gt;Every shortcut: Help ▸ Keyboard Shortcuts. From a terminal: &lt;tt&gt;toolstudio help&lt;/tt&gt;.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;Ihre ersten zehn Minuten&lt;/h2&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Ein Projekt anlegen.&lt;/b&gt; Datei ▸ Neues Projekt… (Strg+Umschalt+N): einen neuen Ordner und eine Vorlage wählen. &lt;i&gt;Wechselkurs&lt;/i&gt; ist die kleinste, die ein Tool aufruft; Hilfe ▸ Beispiele legt eine Kopie jedes Beispiels an.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Ausführen.&lt;/b&gt; Drücken Sie Ausführen (F5). Das Skript läuft in einer Sandbox; jeder Tool-Aufruf erscheint als Schritt im Ablauf rechts, seine Ausgabe in der Konsole unter dem Editor.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Einen Schritt lesen.&lt;/b&gt; Klicken Sie auf eine Zeile des Ablaufs: der Reiter Schritt links zeigt Argumente, Ergebnis oder Fehler und jeden Versuch. Strg+E springt zum nächsten fehlgeschlagenen Schritt.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Von Hand antworten.&lt;/b&gt; Ein manuelles Tool (etwa im Beispiel &lt;i&gt;Render report&lt;/i&gt;) wartet auf einen Menschen: der Reiter Wartende Aufrufe zeigt ein Formular; füllen Sie es aus und drücken Sie Ergebnis senden.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Schritt für Schritt.&lt;/b&gt; Der Schrittmodus (F10) hält jeden Aufruf an, bevor er läuft: Fortsetzen (F7), stattdessen antworten oder ihn fehlschlagen lassen.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Eigenes hinzufügen.&lt;/b&gt; Datei ▸ Neues Tool… legt eine Tool-Datei aus einer Vorlage an, Datei ▸ Neues Skript… ein Agentenskript; beide öffnen sich im Editor.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Ein Projekt, das Sie nicht hier angelegt haben, öffnet eingeschränkt: nichts davon läuft, bis Sie in der Leiste über dem Editor Projekt vertrauen wählen.&lt;/p&gt;&lt;p&gt;Alle Tastenkürzel: Hilfe ▸ Tastenkürzel. Im Terminal: &lt;tt&gt;toolstudio help&lt;/tt&gt;.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>&amp;Dokumentation</translation>
+    </message>
+    <message>
+        <source>The user guide: tools, scripts, the trace, durable runs, MCP, models, serving</source>
+        <translation>Das Benutzerhandbuch: Tools, Skripte, der Ablauf, dauerhafte Läufe, MCP, Modelle, Bereitstellen</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The whole guide, page by page: Help ▸ Documentation (Shift+F1).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Das ganze Handbuch, Seite für Seite: Hilfe ▸ Dokumentation (Umschalt+F1).&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>JsonTreeModel</name>
@@ -927,26 +1076,6 @@
     <message>
         <source>&amp;Run</source>
         <translation>&amp;Ausführen</translation>
-    </message>
-    <message>
-        <source>Save the script and run it in the sandbox (F5)</source>
-        <translation>Das Skript speichern und in der Sandbox ausführen (F5)</translation>
-    </message>
-    <message>
-        <source>S&amp;top</source>
-        <translation>S&amp;toppen</translation>
-    </message>
-    <message>
-        <source>Stop the run: cancel its steps and kill the script (Shift+F5)</source>
-        <translation>Den Lauf stoppen: Schritte abbrechen und das Skript beenden (Umschalt+F5)</translation>
-    </message>
-    <message>
-        <source>&amp;Answer Pending Call…</source>
-        <translation>Wartenden Aufruf &amp;beantworten…</translation>
-    </message>
-    <message>
-        <source>&amp;Reset Layout</source>
-        <translation>Anordnung &amp;zurücksetzen</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1017,28 +1146,8 @@
         <translation>Ausführen nicht möglich</translation>
     </message>
     <message>
-        <source>The project has no script to run.</source>
-        <translation>Das Projekt hat kein Skript zum Ausführen.</translation>
-    </message>
-    <message>
         <source>Failed: %1</source>
         <translation>Fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Could not start %1: %2</source>
-        <translation>%1 konnte nicht gestartet werden: %2</translation>
-    </message>
-    <message>
-        <source>Running…</source>
-        <translation>Läuft…</translation>
-    </message>
-    <message>
-        <source>Stopping…</source>
-        <translation>Wird gestoppt…</translation>
-    </message>
-    <message>
-        <source>▶ Run %1 started: %2</source>
-        <translation>▶ Lauf %1 gestartet: %2</translation>
     </message>
     <message>
         <source>Run in Progress</source>
@@ -1047,10 +1156,6 @@
     <message>
         <source>A run is in progress. Stop it and quit?</source>
         <translation>Ein Lauf ist aktiv. Stoppen und beenden?</translation>
-    </message>
-    <message>
-        <source>Put every dock back where it was at the first start</source>
-        <translation>Alle Docks dorthin zurücklegen, wo sie beim ersten Start waren</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
@@ -1121,10 +1226,6 @@
         <translation>Projekt bereits geöffnet</translation>
     </message>
     <message>
-        <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
-        <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
-    </message>
-    <message>
         <source>toolstudio.json: %1</source>
         <translation>toolstudio.json: %1</translation>
     </message>
@@ -1169,36 +1270,12 @@
         <translation>Nicht in der Ausgabe gefunden: %1</translation>
     </message>
     <message>
-        <source>Step mode: #%1 %2 is held before it runs</source>
-        <translation>Schrittmodus: #%1 %2 wird vor dem Ausführen angehalten</translation>
-    </message>
-    <message>
-        <source>#%1 %2 is waiting for an answer (Pending Calls dock, F6)</source>
-        <translation>#%1 %2 wartet auf eine Antwort (Dock „Wartende Aufrufe“, F6)</translation>
-    </message>
-    <message>
         <source>No failed step</source>
         <translation>Kein fehlgeschlagener Schritt</translation>
     </message>
     <message>
         <source>No pending step</source>
         <translation>Kein wartender Schritt</translation>
-    </message>
-    <message>
-        <source>Cannot Resume</source>
-        <translation>Fortsetzen nicht möglich</translation>
-    </message>
-    <message>
-        <source>Cannot Replay</source>
-        <translation>Wiederabspielen nicht möglich</translation>
-    </message>
-    <message>
-        <source>Resuming %1…</source>
-        <translation>%1 wird fortgesetzt…</translation>
-    </message>
-    <message>
-        <source>Replaying %1…</source>
-        <translation>%1 wird wiederabgespielt…</translation>
     </message>
     <message>
         <source>&amp;Import Run…</source>
@@ -1242,14 +1319,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Lauf öffnen</translation>
     </message>
     <message>
-        <source>■ %1 (exit code %2)</source>
-        <translation>■ %1 (Exit-Code %2)</translation>
-    </message>
-    <message>
-        <source>Answer the oldest call that waits for a person, or show a call held by step mode (F6)</source>
-        <translation>Den ältesten Aufruf beantworten, der auf eine Person wartet, oder einen vom Schrittmodus angehaltenen Aufruf zeigen (F6)</translation>
-    </message>
-    <message>
         <source>Step mode (F10): hold every tool call before it runs; then Continue (F7), Answer Instead (Shift+F7), Fail Call (Ctrl+F7) or Continue to End (F8)</source>
         <translation>Schrittmodus (F10): jeden Tool-Aufruf vor der Ausführung anhalten; dann Fortsetzen (F7), Stattdessen antworten (Umschalt+F7), Aufruf scheitern lassen (Strg+F7) oder Bis zum Ende fortsetzen (F8)</translation>
     </message>
@@ -1260,10 +1329,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>The project is trusted: its tools load and it may run.</source>
         <translation>Dem Projekt wird vertraut: Seine Tools werden geladen, und es darf laufen.</translation>
-    </message>
-    <message>
-        <source>The project is not trusted, so nothing of it runs: choose Trust Project in the bar above the editor.</source>
-        <translation>Dem Projekt wird nicht vertraut, daher läuft nichts davon: Wählen Sie „Projekt vertrauen“ in der Leiste über dem Editor.</translation>
     </message>
     <message>
         <source>&amp;New Project…</source>
@@ -1304,6 +1369,18 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>MCP Servers</source>
         <translation>MCP-Server</translation>
+    </message>
+    <message>
+        <source>Loading the Python tools…</source>
+        <translation>Die Python-Tools werden geladen…</translation>
+    </message>
+    <message>
+        <source>Cannot Load the Python Tools</source>
+        <translation>Die Python-Tools können nicht geladen werden</translation>
+    </message>
+    <message>
+        <source>Python tools are loading…; Run is enabled again once they are listed.</source>
+        <translation>Die Python-Tools werden geladen…; Ausführen ist wieder möglich, sobald sie aufgelistet sind.</translation>
     </message>
 </context>
 <context>
@@ -1853,6 +1930,14 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Warnings:</source>
         <translation>Warnungen:</translation>
     </message>
+    <message>
+        <source>%1 is loading; its tools are listed when it has loaded</source>
+        <translation>%1 wird geladen; seine Tools werden aufgelistet, sobald es geladen ist</translation>
+    </message>
+    <message>
+        <source>loading…</source>
+        <translation>wird geladen…</translation>
+    </message>
 </context>
 <context>
     <name>ProjectServing</name>
@@ -1891,6 +1976,17 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>the project is no longer served</source>
         <translation>das Projekt wird nicht mehr bereitgestellt</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectSession</name>
+    <message>
+        <source>Python tools are loading…</source>
+        <translation>Die Python-Tools werden geladen…</translation>
+    </message>
+    <message>
+        <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
+        <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
     </message>
 </context>
 <context>
@@ -2318,6 +2414,93 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Not valid JSON at %1</source>
         <translation>Kein gültiges JSON bei %1</translation>
+    </message>
+</context>
+<context>
+    <name>RunCommands</name>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Save the script and run it in the sandbox (F5)</source>
+        <translation>Das Skript speichern und in der Sandbox ausführen (F5)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;toppen</translation>
+    </message>
+    <message>
+        <source>Stop the run: cancel its steps and kill the script (Shift+F5)</source>
+        <translation>Den Lauf stoppen: Schritte abbrechen und das Skript beenden (Umschalt+F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Answer Pending Call…</source>
+        <translation>Wartenden Aufruf &amp;beantworten…</translation>
+    </message>
+    <message>
+        <source>Answer the oldest call that waits for a person, or show a call held by step mode (F6)</source>
+        <translation>Den ältesten Aufruf beantworten, der auf eine Person wartet, oder einen vom Schrittmodus angehaltenen Aufruf zeigen (F6)</translation>
+    </message>
+    <message>
+        <source>Cannot Run</source>
+        <translation>Ausführen nicht möglich</translation>
+    </message>
+    <message>
+        <source>The project has no script to run.</source>
+        <translation>Das Projekt hat kein Skript zum Ausführen.</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation>%1 konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>Läuft…</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Wird gestoppt…</translation>
+    </message>
+    <message>
+        <source>Cannot Resume</source>
+        <translation>Fortsetzen nicht möglich</translation>
+    </message>
+    <message>
+        <source>Cannot Replay</source>
+        <translation>Wiederabspielen nicht möglich</translation>
+    </message>
+    <message>
+        <source>Resuming %1…</source>
+        <translation>%1 wird fortgesetzt…</translation>
+    </message>
+    <message>
+        <source>Replaying %1…</source>
+        <translation>%1 wird wiederabgespielt…</translation>
+    </message>
+    <message>
+        <source>The project is not trusted, so nothing of it runs: choose Trust Project in the bar above the editor.</source>
+        <translation>Dem Projekt wird nicht vertraut, daher läuft nichts davon: Wählen Sie „Projekt vertrauen“ in der Leiste über dem Editor.</translation>
+    </message>
+    <message>
+        <source>▶ Run %1 started: %2</source>
+        <translation>▶ Lauf %1 gestartet: %2</translation>
+    </message>
+    <message>
+        <source>#%1 %2 is waiting for an answer (Pending Calls dock, F6)</source>
+        <translation>#%1 %2 wartet auf eine Antwort (Dock „Wartende Aufrufe“, F6)</translation>
+    </message>
+    <message>
+        <source>Step mode: #%1 %2 is held before it runs</source>
+        <translation>Schrittmodus: #%1 %2 wird vor dem Ausführen angehalten</translation>
+    </message>
+    <message>
+        <source>■ %1 (exit code %2)</source>
+        <translation>■ %1 (Exit-Code %2)</translation>
     </message>
 </context>
 <context>
@@ -3259,6 +3442,10 @@ Tokens: %1 ein, %2 aus; Stoppgrund: %3</translation>
         <source>No reply: %1</source>
         <translation>Keine Antwort: %1</translation>
     </message>
+    <message>
+        <source>Content</source>
+        <translation>Inhalt</translation>
+    </message>
 </context>
 <context>
     <name>StepModeActions</name>
@@ -3664,6 +3851,56 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
             <numerusform>%1 von %n Tools aus %2 %3 importiert; %4 abgelehnt:</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Import &amp;MCP Config…</source>
+        <translation>&amp;MCP-Konfiguration importieren…</translation>
+    </message>
+    <message>
+        <source>Add the MCP servers of a Claude Desktop, Cursor, Claude Code or VS Code config (claude_desktop_config.json, .mcp.json, .vscode/mcp.json)</source>
+        <translation>Die MCP-Server einer Konfiguration von Claude Desktop, Cursor, Claude Code oder VS Code hinzufügen (claude_desktop_config.json, .mcp.json, .vscode/mcp.json)</translation>
+    </message>
+    <message>
+        <source>Import MCP Config</source>
+        <translation>MCP-Konfiguration importieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>The project has %n server(s) of the same name already: %1. Replace them with the imported ones?</source>
+        <translation>
+            <numerusform>Das Projekt hat bereits %n Server desselben Namens: %1. Durch den importierten ersetzen?</numerusform>
+            <numerusform>Das Projekt hat bereits %n Server desselben Namens: %1. Durch die importierten ersetzen?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the secrets could not be saved: %1</source>
+        <translation>die Geheimnisse konnten nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>added %1</source>
+        <translation>%1 hinzugefügt</translation>
+    </message>
+    <message>
+        <source>replaced %1</source>
+        <translation>%1 ersetzt</translation>
+    </message>
+    <message>
+        <source>skipped %1</source>
+        <translation>%1 übersprungen</translation>
+    </message>
+    <message>
+        <source>saved as the project&apos;s secrets (Tools ▸ Secrets; Undo does not remove them): %1</source>
+        <translation>als Geheimnisse des Projekts gespeichert (Tools ▸ Geheimnisse; Rückgängig entfernt sie nicht): %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n MCP server(s) from %1 (%2):</source>
+        <translation>
+            <numerusform>%n MCP-Server aus %1 importiert (%2):</numerusform>
+            <numerusform>%n MCP-Server aus %1 importiert (%2):</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>MCP configs (*.json);;All files (*)</source>
+        <translation>MCP-Konfigurationen (*.json);;Alle Dateien (*)</translation>
+    </message>
 </context>
 <context>
     <name>TraceModel</name>
@@ -3791,6 +4028,10 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>step mode: timed out by hand, the handler did not run</source>
         <translation>Schrittmodus: von Hand abgelaufen, der Handler lief nicht</translation>
+    </message>
+    <message>
+        <source>loading…</source>
+        <translation>wird geladen…</translation>
     </message>
 </context>
 <context>
