@@ -212,8 +212,8 @@ TrustFingerprint ProjectTrust::fingerprint(const QString &dir)
     // URL (a changed header could hand a key to another host, attack10).
     for (const auto &[name, server] : namedEntries(root, "mcp_servers"))
         fingerprint.items << QStringLiteral("MCP server '%1': %2")
-                                 .arg(name, subset(server, {"command", "args", "url", "headers", "env", "cwd",
-                                                            "sandbox"}));
+                                 .arg(name,
+                                      subset(server, {"command", "args", "url", "headers", "env", "cwd", "sandbox"}));
     // A model's key goes to its URL, which the provider decides when base_url is not
     // given: a changed provider, URL or secret name sends a key somewhere new.
     for (const auto &[name, model] : namedEntries(root, "models"))
