@@ -18,7 +18,6 @@ declare -A ALLOWED=(
     [exchange]="exchange journal project python"
     [run]="run engine llm exchange journal project python"
     [jsonrpc]="jsonrpc"
-    [jobs]="jobs"
     [mcp]="mcp engine llm exchange journal jsonrpc project python"
     [llm]="llm exchange journal project python"
 )

@@ -23,7 +23,6 @@
 #include "project/projectwriter.h"
 #include "projectpanel.h"
 #include "projectserving.h"
-#include "projectsession.h"
 #include "run/runcontroller.h"
 #include "run/runstatustext.h"
 #include "runcommands.h"
@@ -84,13 +83,14 @@ MainWindow::MainWindow(QWidget *parent)
     Theme::rememberSystemPalette(); // before a theme changes it
     m_manifest = new ManifestEditor(
         this, [this] { return project(); }, [this] { reloadProject(); }, errorReporter());
-    m_session = new ProjectSession(m_run, this);
+    m_watcher = new QFileSystemWatcher(this);
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
 
     auto *central = new QWidget(this);
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
-    m_tabs = new ScriptTabs(m_session->watcher(), errorReporter(), central);
+    m_tabs = new ScriptTabs(m_watcher, errorReporter(), central);
     connect(m_tabs, &ScriptTabs::currentModifiedChanged, this, &QWidget::setWindowModified);
     connect(m_tabs, &ScriptTabs::notice, statusBar(), &QStatusBar::showMessage);
     m_findBar = new FindBar(central);
@@ -117,7 +117,6 @@ MainWindow::MainWindow(QWidget *parent)
     createMenus();
     createDocks();
     connectRun();
-    connectSession();
     m_durable->connectWindow();
 
     m_statusLabel = new QLabel(this);
@@ -263,6 +262,10 @@ void MainWindow::createActions()
         m_markedSequence = 0;
     };
     hooks.runEnded = [this](const RunRecord &run) { runViewsEnded(run); };
+    hooks.afterRunEnded = [this] {
+        if (std::exchange(m_manifestChangedDuringRun, false))
+            reloadProject();
+    };
     hooks.setStatus = [this](const QString &text) { setStatus(text); };
     hooks.reportError = errorReporter();
     hooks.updateActions = [this] { updateActions(); };
@@ -287,7 +290,7 @@ void MainWindow::createActions()
     // Imports write toolstudio.json outside the undo stack: older undo steps would
     // write a manifest without the imported tools back, so they are dropped.
     m_toolsMenu = new ToolsMenu(
-        this, [this] { return m_project; },
+        this, [this] { return m_project ? &*m_project : nullptr; },
         [this] {
             undoStack()->clear();
             reloadProject();
@@ -574,9 +577,8 @@ bool MainWindow::openProject(const QString &dir)
         reportError(tr("Open Project"), tr("Stop the run before opening another project."));
         return false;
     }
-    // The manifest only: the Python tool files load after, off the GUI thread.
     ProjectError error;
-    std::optional<Project> project = Project::loadManifest(dir, &error);
+    std::optional<Project> project = Project::load(dir, &error);
     if (!project && QFileInfo(dir).isDir()
         && !QFileInfo::exists(QDir(dir).filePath(QStringLiteral("toolstudio.json")))) {
         // A folder that is not a project yet: offer to make one there.
@@ -591,34 +593,55 @@ bool MainWindow::openProject(const QString &dir)
         return false;
     }
     // One window per project: the lock lives in the project's .toolstudio/.
+    const QString stateDir = QDir(project->dir).filePath(QStringLiteral(".toolstudio"));
+    auto lock = std::make_unique<QLockFile>(QDir(stateDir).filePath(QStringLiteral("window.lock")));
     const bool sameProject = m_project && m_project->dir == project->dir;
-    QString lockError;
-    std::unique_ptr<QLockFile> lock = m_session->lockFor(project->dir, &lockError);
-    if (!lockError.isEmpty()) {
-        reportError(tr("Project Already Open"), lockError);
-        return false;
+    if (!sameProject) {
+        QDir().mkpath(stateDir);
+        lock->setStaleLockTime(0);
+        if (!lock->tryLock(0)) {
+            qint64 pid = 0;
+            QString host;
+            QString app;
+            lock->getLockInfo(&pid, &host, &app);
+            reportError(tr("Project Already Open"),
+                        tr("%1 is already open in another Tool Studio window (process %2). "
+                           "Switch to that window, or close it first.")
+                            .arg(QDir::toNativeSeparators(project->dir))
+                            .arg(pid));
+            return false;
+        }
     }
     if (!m_tabs->maybeSaveAll())
         return false;
     if (!sameProject) {
-        m_serving->stop();           // the last project is served no more
+        m_serving->stop(); // the last project is served no more
+        m_lock = std::move(lock);
         statusBar()->clearMessage(); // a note about the last project's run is not about this one
     }
 
-    m_toolFilesReloader->setProjectDir(project->dir);
+    m_project = std::move(project);
+    m_toolFilesReloader->setProjectDir(m_project->dir);
     m_traceModel->clear();
     m_liveSteps->reset();
     m_inspector->clear();
     m_console->clearOutput();
     m_pendingPanel->clear();
     undoStack()->clear();
+
     m_tabs->closeAll();
+    if (!m_watcher->files().isEmpty())
+        m_watcher->removePaths(m_watcher->files());
+    m_watcher->addPath(m_project->manifestPath());
+
     m_scriptCombo->clear(); // a new project: its default script, not the old choice
+    m_scriptCombo->setProject(&*m_project);
     m_showsLoadError = false;
-    m_session->open(std::move(*project), std::move(lock));
 
     addRecentProject(m_project->dir);
-    m_toolPanel->setTool(m_project, QString());
+    m_projectPanel->setProject(&*m_project);
+    startMcpServers();
+    m_toolPanel->setTool(&*m_project, QString());
     if (!m_project->tools.empty())
         m_projectPanel->selectTool(m_project->tools.front().name);
     if (m_scriptCombo->currentIndex() >= 0)
@@ -626,7 +649,7 @@ bool MainWindow::openProject(const QString &dir)
     else
         setStatus(tr("The project has no script."));
     if (editor())
-        setStatus(m_session->pythonToolsLoading() ? tr("Loading the Python tools…") : tr("Ready"));
+        setStatus(tr("Ready"));
     refreshRuns();
     updateTitle();
     updateTrustBar();
@@ -634,47 +657,44 @@ bool MainWindow::openProject(const QString &dir)
     return true;
 }
 
-void MainWindow::connectSession()
+/// The project's MCP servers start in the background (the window never waits on one);
+/// once none is starting, their tools join the project's and the Project dock shows
+/// them (docs/mcp.md). Only for a trusted project: starting a server runs its code.
+void MainWindow::startMcpServers()
 {
-    connect(m_session, &ProjectSession::projectChanged, this, [this] {
-        m_project = m_session->project();
-        // The toolbar follows the manifest: its scripts, the one Run starts.
-        m_scriptCombo->setProject(m_project);
-        m_projectPanel->setProject(m_project);
-        updateCompletions();
-    });
-    connect(m_session, &ProjectSession::pythonToolsLoaded, this, &MainWindow::pythonToolsLoaded);
-    connect(m_session, &ProjectSession::mcpPoolChanged, this, [this](McpServerPool *pool) {
-        m_mcpDock->setVisible(m_project && !m_project->mcpServers.empty());
-        m_mcpServers->setPool(pool);
-    });
-    connect(m_session, &ProjectSession::mcpToolsChanged, this, [this](const QString &problems) {
-        m_projectPanel->setProject(m_project);
+    m_mcpDock->setVisible(m_project && !m_project->mcpServers.empty());
+    m_mcpServers->setPool(nullptr);
+    if (!m_project || m_project->mcpServers.empty() || !m_project->trusted)
+        return;
+    McpServerPool *pool = McpProjectTools::startAll(*m_project);
+    m_mcpServers->setPool(pool);
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    const auto addWhenSettled = [this, pool, connection, dir = m_project->dir] {
+        if (!pool->settled())
+            return;
+        QObject::disconnect(*connection);
+        if (!m_project || m_project->dir != dir)
+            return;
+        const QStringList problems = McpProjectTools::addTools(*m_project, *pool);
+        m_projectPanel->setProject(&*m_project);
         updateCompletions();
         if (!problems.isEmpty())
-            setStatus(problems);
+            setStatus(problems.join(QStringLiteral("; ")));
+    };
+    if (pool->settled())
+        QTimer::singleShot(0, this, addWhenSettled);
+    else
+        *connection = connect(pool, &McpServerPool::serverChanged, this, addWhenSettled);
+    // A server's tools changed (notifications/tools/list_changed): they are listed again
+    // and the dock follows; the status bar says what changed.
+    disconnect(pool, &McpServerPool::toolsChanged, this, nullptr);
+    connect(pool, &McpServerPool::toolsChanged, this, [this, pool, dir = m_project->dir](const QString &) {
+        if (!m_project || m_project->dir != dir || !pool->settled())
+            return;
+        setStatus(McpProjectTools::replaceTools(*m_project, *pool).join(QStringLiteral("; ")));
+        m_projectPanel->setProject(&*m_project);
+        updateCompletions();
     });
-    connect(m_session, &ProjectSession::manifestChangedOnDisk, this, &MainWindow::reloadProject);
-    connect(m_session, &ProjectSession::fileChangedOnDisk, m_tabs, &ScriptTabs::reloadChanged);
-}
-
-void MainWindow::pythonToolsLoaded(const QString &problem)
-{
-    const QString selected = m_projectPanel->currentTool();
-    m_projectPanel->setProject(m_project);
-    if (!selected.isEmpty())
-        m_projectPanel->selectTool(selected);
-    else if (!m_project->tools.empty())
-        m_projectPanel->selectTool(m_project->tools.front().name);
-    m_toolPanel->setTool(m_project, m_projectPanel->currentTool());
-    updateCompletions();
-    if (!problem.isEmpty()) {
-        setStatus(tr("toolstudio.json: %1").arg(problem));
-        reportError(tr("Cannot Load the Python Tools"), problem);
-    } else if (!m_run->isActive() && statusText() == tr("Loading the Python tools…")) {
-        setStatus(tr("Ready"));
-    }
-    updateActions();
 }
 
 bool MainWindow::reloadProject()
@@ -682,14 +702,18 @@ bool MainWindow::reloadProject()
     if (!m_project)
         return false;
     ProjectError error;
-    const bool wasTrusted = m_project->trusted;
-    if (!m_session->reload(&error)) {
+    std::optional<Project> reloaded = Project::load(m_project->dir, &error);
+    if (!reloaded) {
         if (!m_showsLoadError)
             m_statusBeforeLoadError = statusText();
         m_showsLoadError = true;
         setStatus(tr("toolstudio.json: %1").arg(error.toString()));
         return false;
     }
+    const bool wasTrusted = m_project->trusted;
+    m_project = std::move(reloaded);
+    // The toolbar follows the manifest: its scripts, the one Run starts, the status.
+    m_scriptCombo->setProject(&*m_project);
     if (m_showsLoadError) {
         m_showsLoadError = false;
         setStatus(m_statusBeforeLoadError);
@@ -702,7 +726,12 @@ bool MainWindow::reloadProject()
     }
     if (!editor() && m_scriptCombo->currentIndex() >= 0)
         loadScript(m_scriptCombo->currentPath());
-    m_toolPanel->setTool(m_project, m_projectPanel->currentTool());
+    const QString selected = m_projectPanel->currentTool();
+    m_projectPanel->setProject(&*m_project);
+    startMcpServers();
+    m_toolPanel->setTool(&*m_project,
+                         m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
+    updateCompletions();
     // "Stay Restricted" holds until the next open, unless what would run changes again.
     if (m_project->trusted || wasTrusted || m_trustBar->isVisible())
         updateTrustBar();
@@ -723,7 +752,7 @@ void MainWindow::trustProject()
     if (!m_project)
         return;
     QString error, note;
-    const bool ok = m_session->trust(&error, &note);
+    const bool ok = ProjectTrust::grant(m_project->dir, &error, &note);
     if (!note.isEmpty())
         setStatus(note);
     if (!ok) {
@@ -731,8 +760,7 @@ void MainWindow::trustProject()
         return;
     }
     m_trustBar->hide();
-    m_toolPanel->setTool(m_project, m_projectPanel->currentTool());
-    updateActions();
+    reloadProject(); // now its Python tool files load
     setStatus(tr("The project is trusted: its tools load and it may run."));
 }
 
@@ -790,7 +818,7 @@ NewFileDialog *MainWindow::newFile(NewFileDialog::Kind kind)
     if (!m_project)
         return nullptr;
     auto *dialog = new NewFileDialog(
-        kind, m_project,
+        kind, &*m_project,
         [this](const QString &text, const ProjectWriter::Edit &edit) { return m_manifest->edit(text, edit); }, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &NewFileDialog::fileCreated, this, [this](const QString &path) {
@@ -843,6 +871,21 @@ void MainWindow::updateCompletions()
     m_tabs->setToolCompletions(entries);
 }
 
+void MainWindow::fileChangedOnDisk(const QString &path)
+{
+    // Editors that save atomically replace the file: watch the new one.
+    if (QFileInfo::exists(path) && !m_watcher->files().contains(path))
+        m_watcher->addPath(path);
+    if (m_project && path == m_project->manifestPath()) {
+        if (m_run->isActive())
+            m_manifestChangedDuringRun = true; // the run keeps the manifest it started with
+        else
+            reloadProject();
+        return;
+    }
+    m_tabs->reloadChanged(path);
+}
+
 void MainWindow::resetRunViews()
 {
     m_showsImportedRun = false;
@@ -871,26 +914,18 @@ bool MainWindow::run()
 
 bool MainWindow::reloadForRun()
 {
-    // Never half a project: Run waits for the Python tools (it is disabled meanwhile).
-    if (m_session->pythonToolsLoading()) {
-        setStatus(m_session->runRefusal());
-        reportError(tr("Cannot Run"), tr("Python tools are loading…; Run is enabled again once they are listed."));
-        return false;
-    }
-    // Pick up edits to toolstudio.json made since the project was opened (the Python
-    // tools come along at once unless a tools/*.py file changed).
+    // Pick up edits to toolstudio.json made since the project was opened.
     ProjectError loadError;
-    if (!m_session->reload(&loadError)) {
+    std::optional<Project> reloaded = Project::load(m_project->dir, &loadError);
+    if (!reloaded) {
         setStatus(tr("Failed: %1").arg(loadError.toString()));
         reportError(tr("Cannot Run"), loadError.toString());
         return false;
     }
-    if (const QString refusal = m_session->runRefusal(); !refusal.isEmpty()) {
-        setStatus(refusal);
-        reportError(tr("Cannot Run"), refusal);
-        updateActions();
-        return false;
-    }
+    m_project = std::move(reloaded);
+    m_projectPanel->setProject(&*m_project);
+    m_scriptCombo->setProject(&*m_project);
+    startMcpServers();
     return true;
 }
 
@@ -959,7 +994,7 @@ void MainWindow::updateActions()
 {
     const bool active = m_run->isActive();
     ScriptEditor *e = editor();
-    m_runCommands->updateActions(m_serving->isServing(), m_session->runRefusal());
+    m_runCommands->updateActions(m_serving->isServing());
     m_openAction->setEnabled(!active);
     m_newProjectAction->setEnabled(!active);
     m_recentMenu->setEnabled(!active && !m_recentMenu->isEmpty());
@@ -969,10 +1004,10 @@ void MainWindow::updateActions()
     m_findAction->setEnabled(e);
     m_replaceAction->setEnabled(e);
     m_goToLineAction->setEnabled(e);
-    m_newToolAction->setEnabled(m_project != nullptr);
-    m_newToolFileAction->setEnabled(m_project != nullptr && !active);
-    m_newScriptAction->setEnabled(m_project != nullptr && !active);
-    m_toolsMenu->updateActions(m_project != nullptr, active);
+    m_newToolAction->setEnabled(m_project.has_value());
+    m_newToolFileAction->setEnabled(m_project.has_value() && !active);
+    m_newScriptAction->setEnabled(m_project.has_value() && !active);
+    m_toolsMenu->updateActions(m_project.has_value(), active);
 }
 
 void MainWindow::updateTitle()

@@ -21,7 +21,6 @@
 
 class McpServersView;
 class ProjectServing;
-class ProjectSession;
 class BudgetMeters;
 class DurableRunActions;
 class StepModeActions;
@@ -235,9 +234,7 @@ private:
     void updateActions();
     /// Shows the restricted-mode bar while the project is not trusted (ProjectTrust).
     void updateTrustBar();
-    /// Follows m_session: the project it opened, its Python and MCP tools arriving.
-    void connectSession();
-    void pythonToolsLoaded(const QString &problem);
+    void startMcpServers();
     void trustProject();
     void updateTitle();
     void setStatus(const QString &text);
@@ -248,6 +245,7 @@ private:
     bool loadScript(const QString &path);
     void applySettings(const QString &key);
     void updateCompletions();
+    void fileChangedOnDisk(const QString &path);
     void showStep(const QString &callId);
     void resetRunViews();
     void showRun(const QString &runId);
@@ -261,9 +259,7 @@ private:
     void runViewsEnded(const RunRecord &run);
     void traceActivated(const QString &callId);
 
-    /// The open project: loading, window lock, manifest watching, MCP servers, trust.
-    ProjectSession *m_session = nullptr;
-    Project *m_project = nullptr; ///< m_session->project(), set when it opens one
+    std::optional<Project> m_project;
     RunController *m_run = nullptr;
     TraceModel *m_traceModel = nullptr;
     ConsoleView *m_console = nullptr;
@@ -284,6 +280,8 @@ private:
     RunsPanel *m_runsPanel = nullptr;
     ProjectServing *m_serving = nullptr;
     ManifestEditor *m_manifest = nullptr; ///< undoable edits of toolstudio.json
+    QFileSystemWatcher *m_watcher = nullptr;
+    std::unique_ptr<QLockFile> m_lock;
     /// Whole steps of the run shown (the last ones in memory, older ones from the journal).
     std::unique_ptr<LiveStepStore> m_liveSteps;
     int m_markedSequence = 0; ///< the live run's steps up to this one have a console marker
@@ -337,4 +335,5 @@ private:
     /// m_statusBeforeLoadError back.
     bool m_showsLoadError = false;
     QString m_statusBeforeLoadError;
+    bool m_manifestChangedDuringRun = false; ///< reload when the run ends
 };

@@ -256,17 +256,6 @@ void ProjectPanel::setProject(const Project *project)
                 if (!tags.contains(tag))
                     tags.append(tag);
         }
-        if (project->pythonToolsPending) // their tools follow when the files are loaded
-            for (const PythonToolFile &file : project->pythonFiles) {
-                auto *name = new QStandardItem(handlerIcon(HandlerKind::Python), file.path);
-                name->setFlags(Qt::ItemIsEnabled);
-                name->setToolTip(tr("%1 is loading; its tools are listed when it has loaded").arg(file.path));
-                auto *loading = new QStandardItem(tr("loading…"));
-                loading->setFlags(Qt::ItemIsEnabled);
-                auto *noTags = new QStandardItem;
-                noTags->setFlags(Qt::ItemIsEnabled);
-                m_model->appendRow({name, loading, noTags});
-            }
         for (const ScriptEntry &script : project->scripts) {
             auto *item = new QTreeWidgetItem(m_scriptList, {script.path});
             item->setData(0, PathRole, QDir(project->dir).absoluteFilePath(script.path));

@@ -110,8 +110,7 @@ bool ProjectServing::serve(int port, const QString &host, const QString &tokenFi
     QString journalError;
     m_journal = std::make_unique<Journal>();
     if (!m_journal->open(project->journalPath(), &journalError))
-        m_journal.reset();                       // served all the same; the window just cannot follow the runs
-    m_readJournal = std::make_shared<Journal>(); // opened by the first poll, on a worker thread
+        m_journal.reset(); // served all the same; the window just cannot follow the runs
     m_runsSignature.clear();
     m_traceSignature.clear();
     m_label->setText(tr("Serving on %1").arg(m_server->url()));
@@ -129,9 +128,7 @@ void ProjectServing::stop()
         return;
     m_poll->stop();
     m_server->stop();
-    m_pollJob.cancel(); // a read in flight is stale; it keeps its connection until it ends
     m_journal.reset();
-    m_readJournal.reset();
     for (const QString &callId : std::as_const(m_servedCalls))
         m_window->pendingPanel()->callClosed(callId);
     m_servedCalls.clear();
@@ -168,48 +165,21 @@ bool ProjectServing::answerServedCall(const QString &runId, const QString &callI
 
 void ProjectServing::poll()
 {
-    const Project *project = m_window->project();
-    if (!m_journal || !project || m_pollJob.busy())
-        return;
-    m_pollJob.schedule(
-        this,
-        [journal = m_readJournal, path = project->journalPath(), shown = m_window->traceModel()->runId()] {
-            return read(*journal, path, shown);
-        },
-        [this](const Snapshot &snapshot) { showSnapshot(snapshot); });
-}
-
-ProjectServing::Snapshot ProjectServing::read(Journal &journal, const QString &path, const QString &shownRunId)
-{
-    Snapshot snapshot;
-    if (!journal.isOpen() && !journal.open(path))
-        return snapshot;
-    snapshot.runs = journal.runs();
-    for (const RunRecord &run : snapshot.runs) {
-        const bool open = run.status == RunStatus::Running || run.status == RunStatus::Waiting;
-        if (run.kind == RunKind::Served && (open || run.id == shownRunId))
-            snapshot.steps[run.id] = journal.steps(run.id);
-    }
-    return snapshot;
-}
-
-void ProjectServing::showSnapshot(const Snapshot &snapshot)
-{
     if (!m_journal)
-        return; // stopped meanwhile
+        return;
+    const std::vector<RunRecord> runs = m_journal->runs();
     QString signature;
     QSet<QString> waiting;
     PendingCallsPanel *panel = m_window->pendingPanel();
-    for (const RunRecord &run : snapshot.runs) {
+    for (const RunRecord &run : runs) {
         signature += run.id + QLatin1Char(':') + runStatusName(run.status) + QLatin1Char(';');
-        const auto steps = snapshot.steps.find(run.id);
-        if (run.kind != RunKind::Served || steps == snapshot.steps.end())
+        if (run.kind != RunKind::Served)
             continue;
         if (run.id == m_window->traceModel()->runId())
-            followTrace(run, steps->second);
+            followTrace(run);
         if (run.status != RunStatus::Running && run.status != RunStatus::Waiting)
             continue;
-        for (const Step &step : steps->second) {
+        for (const Step &step : m_journal->steps(run.id)) {
             if (step.status != StepStatus::Waiting || step.paused)
                 continue;
             waiting.insert(step.callId);
@@ -234,13 +204,13 @@ void ProjectServing::showSnapshot(const Snapshot &snapshot)
     }
 }
 
-void ProjectServing::followTrace(const RunRecord &run, const std::vector<Step> &steps)
+void ProjectServing::followTrace(const RunRecord &run)
 {
     TraceModel *trace = m_window->traceModel();
     if (!trace->isJournalBacked())
         return;
     QString signature = run.id + QLatin1Char(':') + runStatusName(run.status);
-    for (const Step &step : steps)
+    for (const Step &step : m_journal->steps(run.id))
         signature
             += QStringLiteral(";%1:%2:%3").arg(step.callId, stepStatusName(step.status)).arg(step.attempts.size());
     if (std::exchange(m_traceSignature, signature) == signature)

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "jobs/jobslot.h"
 #include "project/step.h"
 
 #include <QHash>
@@ -11,9 +10,7 @@
 #include <QSet>
 #include <QString>
 
-#include <map>
 #include <memory>
-#include <vector>
 
 class Journal;
 class MainWindow;
@@ -28,8 +25,7 @@ class StudioServer;
 /// and serve.json), shows the address in the status bar while it serves, and stops when
 /// asked (the action unchecked), when another project opens or when the window closes.
 /// An untrusted project is not served. While it serves, the served runs show live: the
-/// journal is read every PollMs off the GUI thread (a JobSlot: the read has a
-/// connection of its own, its result comes back queued) — the Runs dock follows the runs, the trace follows the
+/// journal is read every PollMs — the Runs dock follows the runs, the trace follows the
 /// served run it shows, and a served call waiting for a person joins Pending Calls, where
 /// an answer goes through the journal (PendingAnswerIntake, as `toolstudio answer` and
 /// `POST /v1/runs/{run}/calls/{id}` do); the client's later result for that call is then
@@ -59,25 +55,16 @@ public:
     bool isServing() const;
     /// "http://127.0.0.1:3112"; empty when not serving.
     QString url() const;
-    /// Reads the journal for the served runs (the timer does it every PollMs) on a
-    /// worker thread; what it read is shown when it arrives. Nothing while a read runs.
+    /// Reads the journal now for the served runs (the timer does it every PollMs).
     void poll();
 
 private:
-    /// What one poll read: the runs, and the steps of the served runs it looks into.
-    struct Snapshot
-    {
-        std::vector<RunRecord> runs;
-        std::map<QString, std::vector<Step>> steps; ///< by run id
-    };
-    static Snapshot read(Journal &journal, const QString &path, const QString &shownRunId);
-    void showSnapshot(const Snapshot &snapshot);
     void openDialog();
     void updateAction();
     bool answerServedCall(const QString &runId, const QString &callId, int attempt, const ManualAnswer &answer,
                           QString *reason);
     /// Re-reads the trace when it shows served run `runId` and its steps changed.
-    void followTrace(const RunRecord &run, const std::vector<Step> &steps);
+    void followTrace(const RunRecord &run);
 
     MainWindow *m_window;
     StudioServer *m_server = nullptr;
@@ -85,10 +72,7 @@ private:
     QLabel *m_label = nullptr;
     QTimer *m_poll = nullptr;
     QPointer<ServeProjectDialog> m_dialog;
-    std::unique_ptr<Journal> m_journal; ///< answers to served calls (GUI thread)
-    /// The poll's own connection: used by one job at a time, on the pool's threads.
-    std::shared_ptr<Journal> m_readJournal;
-    JobSlot m_pollJob;
+    std::unique_ptr<Journal> m_journal;
     QString m_runsSignature;     ///< the runs' ids and statuses last seen (the Runs dock follows a change)
     QString m_traceSignature;    ///< the shown served run's steps last seen
     QSet<QString> m_servedCalls; ///< served calls shown in Pending Calls

@@ -131,15 +131,15 @@ bool RunCommands::startRunWith(const QString &failTitle, const QString &statusTe
     return true;
 }
 
-void RunCommands::updateActions(bool serving, const QString &runRefusal)
+void RunCommands::updateActions(bool serving)
 {
     const Project *project = m_hooks.project();
     const bool active = m_run->isActive();
     const bool trusted = project && project->trusted;
-    m_runAction->setEnabled(trusted && !active && !m_hooks.scriptPath().isEmpty() && runRefusal.isEmpty());
+    m_runAction->setEnabled(trusted && !active && !m_hooks.scriptPath().isEmpty());
     m_runAction->setToolTip(project && !trusted ? tr("The project is not trusted, so nothing of it runs: choose "
                                                      "Trust Project in the bar above the editor.")
-                                                : runRefusal); // empty: the default, its text
+                                                : QString()); // the default: its text
     m_stopAction->setEnabled(active);
     // A served call (File ▸ Serve Project) waits while no run of the window's own does.
     m_answerAction->setEnabled((active || serving) && m_pending && m_pending->openCount() > 0);
@@ -249,5 +249,6 @@ void RunCommands::onFinished(const RunRecord &run)
     const QString text = RunStatusText::finished(run);
     m_hooks.setStatus(text);
     m_console->appendNotice(tr("■ %1 (exit code %2)").arg(text).arg(run.exitCode));
+    m_hooks.afterRunEnded();
     m_hooks.updateActions();
 }

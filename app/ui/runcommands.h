@@ -41,6 +41,8 @@ public:
         std::function<void(const QString &runId)> runStarted;
         /// The run ended, before the status says how: the views finish it.
         std::function<void(const RunRecord &run)> runEnded;
+        /// After the status says how the run ended (a reload that waited for it).
+        std::function<void()> afterRunEnded;
         std::function<void(const QString &text)> setStatus;
         std::function<void(const QString &title, const QString &message)> reportError;
         /// The window's actions follow the run's state.
@@ -72,7 +74,7 @@ public:
     void showPendingCall(const QString &callId);
     /// Run/Stop/Answer follow the run and the project: Run needs a trusted project
     /// with a script; Answer an open call of a run (or of a served run, `serving`).
-    void updateActions(bool serving, const QString &runRefusal);
+    void updateActions(bool serving);
     const QList<Step> &pendingCalls() const;
 
 private:

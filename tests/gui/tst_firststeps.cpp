@@ -167,7 +167,6 @@ private Q_SLOTS:
         QVERIFY2(dialog->create(), qPrintable(dialog->error()));
         const QString path = dir + QStringLiteral("/tools/summarize.py");
         QVERIFY(readAll(path).contains("    def summarize(self, text: str) -> str:\n"));
-        QTRY_VERIFY_WITH_TIMEOUT(!m_window->project()->pythonToolsPending, 30000); // tools/*.py load off the GUI thread
         QVERIFY(m_window->project()->tool(QStringLiteral("summarize")));
         QVERIFY(m_window->editor());
         QCOMPARE(m_window->editor()->filePath(), path);

@@ -250,8 +250,6 @@ private Q_SLOTS:
                                 "pip downloads from the package index, or installs the local paths given.")
                      .arg(wheel));
         QCOMPARE(installed.count(), 1);
-        // tools/*.py load off the GUI thread
-        QTRY_VERIFY_WITH_TIMEOUT(!window.project()->pythonToolsPending, 30000);
         // The window loaded the project again: no problem left, demo_value is a tool.
         QCOMPARE(panel.problemsView()->list()->count(), 0);
         QVERIFY(panel.problemsView()->isHidden());

@@ -12,8 +12,6 @@
 #include <QDir>
 #include <QFile>
 #include <QString>
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QTemporaryDir>
 
 #include <optional>
@@ -48,17 +46,10 @@ inline std::optional<Project> loadTrusted(const QString &dir, ProjectError *erro
     return Project::load(dir, error);
 }
 
-/// MainWindow::openProject of a project this suite trusts (trustProject(), then open),
-/// and its Python tools, which load after the window shows the project (at most 30 s).
+/// MainWindow::openProject of a project this suite trusts (trustProject(), then open).
 template<typename Window>
 bool openTrusted(Window &window, const QString &dir)
 {
     trustProject(dir);
-    if (!window.openProject(dir))
-        return false;
-    // The benchmarks include this too: no Qt Test here.
-    const QDeadlineTimer deadline(30000);
-    while (window.project()->pythonToolsPending && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    return !window.project()->pythonToolsPending;
+    return window.openProject(dir);
 }

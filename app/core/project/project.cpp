@@ -9,6 +9,7 @@
 #include "project/manifestreader.h"
 #include "project/projecttrust.h"
 #include "project/schemavalidator.h"
+#include "python/toolworker.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,7 +21,6 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
-#include <utility>
 
 // The manifest format is documented in docs/project-format.md; keep the two in step.
 
@@ -245,21 +245,112 @@ ScriptEntry parseScript(const json &object, int index)
     return script;
 }
 
-/// Lists the files of `tools/*.py` in `project` before anything is imported: a
-/// project not trusted imports none of them (importing a file runs its top-level
-/// code); a trusted one marks them pending for Project::addPythonTools().
-void listPythonFiles(Project &project)
+/// Adds the tools of `tools/*.py` (described by the tool worker) to `project`.
+void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QString> &origin)
 {
     const QDir toolsDir(project.dir + QStringLiteral("/tools"));
     const QStringList pythonFiles = toolsDir.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name);
-    for (const QString &name : pythonFiles) {
-        PythonToolFile file;
-        file.path = QStringLiteral("tools/") + name;
-        if (!project.trusted)
+    if (pythonFiles.isEmpty())
+        return;
+    if (!project.trusted) { // importing a file runs its top-level code: list it, import nothing
+        for (const QString &name : pythonFiles) {
+            PythonToolFile file;
+            file.path = QStringLiteral("tools/") + name;
             file.error = QLatin1String(Project::NotTrustedError);
+            project.pythonFiles.push_back(std::move(file));
+        }
+        return;
+    }
+    QString reason;
+    const auto files = ToolWorker::describeSync(project.dir, Project::pythonTimeoutMs, &reason);
+    if (!files) {
+        project.pythonError = reason;
+        return;
+    }
+    for (const json &described : *files) {
+        PythonToolFile file;
+        file.path = JsonQt::stringField(described, "file");
+        file.frontmatter = described.value("frontmatter", json::object());
+        file.error = JsonQt::stringField(described, "error");
+        file.missingModule = JsonQt::stringField(described, "missing_module");
+        file.valves = described.value("valves", json());
+        file.userValves = described.value("user_valves", json());
+        for (const json &entry : described.value("tools", json::array())) {
+            const QString name = JsonQt::stringField(entry, "name");
+            if (entry.contains("error")) {
+                file.toolErrors.emplace_back(name, JsonQt::stringField(entry, "error"));
+                continue;
+            }
+            Tool tool;
+            tool.name = name;
+            tool.description = JsonQt::stringField(entry, "description");
+            tool.inputSchema = entry.value("input_schema", json{{"type", "object"}});
+            for (const json &parameter : entry.value("parameter_order", json::array()))
+                tool.parameterOrder << JsonQt::fromStd(parameter.get<std::string>());
+            tool.handler = HandlerKind::Python;
+            tool.retry = project.retryDefaults;
+            for (const json &warning : entry.value("warnings", json::array()))
+                if (warning.is_string())
+                    tool.warnings << JsonQt::fromStd(warning.get<std::string>());
+            if (names.contains(name))
+                fail(QStringLiteral("tool '%1': declared twice (%2 and %3; tool names must be unique)")
+                         .arg(name, origin.value(name), file.path));
+            QString schemaError;
+            if (!SchemaValidator::compile(tool.inputSchema, &schemaError)) {
+                file.toolErrors.emplace_back(
+                    name, QStringLiteral("derived input_schema does not compile: %1").arg(schemaError));
+                continue;
+            }
+            names.insert(name);
+            origin.insert(name, file.path);
+            file.tools << name;
+            if (entry.contains("result_schema"))
+                file.resultSchemas[name] = entry["result_schema"];
+            project.tools.push_back(std::move(tool));
+        }
         project.pythonFiles.push_back(std::move(file));
     }
-    project.pythonToolsPending = project.trusted && !pythonFiles.isEmpty();
+}
+
+/// `python_tools` (docs/project-format.md): per-project settings of Python tools —
+/// active, tags, retry — since their definition is the method in tools/*.py.
+void applyPythonOverrides(Project &project, const json &root)
+{
+    const json *overrides = member(root, "python_tools");
+    if (!overrides)
+        return;
+    if (!overrides->is_object())
+        fail(QStringLiteral("'python_tools' must be an object, not %1").arg(typeName(*overrides)), overrides);
+    for (auto it = overrides->begin(); it != overrides->end(); ++it) {
+        const QString name = JsonQt::fromStd(it.key());
+        const QString where = QStringLiteral("python_tools '%1'").arg(name);
+        if (!it->is_object())
+            fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(*it)), &*it);
+        checkKeys(*it, {"active", "tags", "retry"}, where);
+        const bool active = boolValue(*it, "active", where, true);
+        const QStringList tags = stringList(*it, "tags", where);
+        std::optional<RetryPolicy> retry;
+        if (member(*it, "retry"))
+            retry = retryPolicy(objectMember(*it, "retry", where), project.retryDefaults,
+                                where + QStringLiteral(" retry"));
+        Tool *tool = nullptr;
+        for (Tool &t : project.tools)
+            if (t.name == name)
+                tool = &t;
+        if (!tool) { // its file may be broken for a moment: keep the settings, say so
+            project.pythonOverrideProblems
+                << QStringLiteral("toolstudio.json: python_tools '%1': no Python tool of that name is loaded")
+                       .arg(name);
+            continue;
+        }
+        if (tool->handler != HandlerKind::Python)
+            fail(at(where) + QStringLiteral("'%1' is declared in 'tools'; set its keys there").arg(name), &*it, true);
+        tool->active = active;
+        if (member(*it, "tags"))
+            tool->tags = tags;
+        if (retry)
+            tool->retry = *retry;
+    }
 }
 
 } // namespace
@@ -274,14 +365,6 @@ QString ProjectError::toString() const
 }
 
 std::optional<Project> Project::load(const QString &dir, ProjectError *error)
-{
-    std::optional<Project> project = loadManifest(dir, error);
-    if (project && project->pythonToolsPending && !project->addPythonTools(describePythonTools(project->dir), error))
-        return std::nullopt;
-    return project;
-}
-
-std::optional<Project> Project::loadManifest(const QString &dir, ProjectError *error)
 {
     auto failWith = [error](const QString &file, const QString &message, int line = 0, int column = 0) {
         if (error)
@@ -356,6 +439,7 @@ std::optional<Project> Project::loadManifest(const QString &dir, ProjectError *e
             project.models = ModelConfig::parseAll(*models, project.retryDefaults);
 
         QSet<QString> names;
+        QHash<QString, QString> origin; // tool name -> where it is declared
         if (const json *tools = member(root, "tools")) {
             if (!tools->is_array())
                 fail(QStringLiteral("'tools' must be an array, not %1").arg(typeName(*tools)), tools);
@@ -370,10 +454,12 @@ std::optional<Project> Project::loadManifest(const QString &dir, ProjectError *e
                     fail(QStringLiteral("tool '%1': declared twice (tool names must be unique)").arg(tool.name),
                          member((*tools)[i], "name"));
                 names.insert(tool.name);
+                origin.insert(tool.name, QLatin1String(ManifestName));
                 project.tools.push_back(std::move(tool));
             }
         }
-        listPythonFiles(project);
+        loadPythonTools(project, names, origin);
+        applyPythonOverrides(project, root);
 
         if (const json *scripts = member(root, "scripts")) {
             if (!scripts->is_array())
@@ -385,6 +471,25 @@ std::optional<Project> Project::loadManifest(const QString &dir, ProjectError *e
                     fail(QStringLiteral("script '%1': declared twice (script names must be unique)").arg(script.name),
                          &(*scripts)[i]);
                 names.insert(script.name);
+                for (const QString &toolName : std::as_const(script.tools))
+                    if (!project.tool(toolName)) {
+                        QString why;
+                        for (const PythonToolFile &file : project.pythonFiles) {
+                            for (const auto &[method, reason] : file.toolErrors)
+                                if (method == toolName)
+                                    why = QStringLiteral(" (%1: %2)").arg(file.path, reason);
+                            if (why.isEmpty() && !file.error.isEmpty()
+                                && QFileInfo(file.path).completeBaseName() == toolName)
+                                why = QStringLiteral(" (%1 did not load: %2)").arg(file.path, file.error);
+                        }
+                        if (why.isEmpty() && !project.pythonError.isEmpty())
+                            why = QStringLiteral(" (%1)").arg(project.pythonError);
+                        const json &bound = (*scripts)[i].at("tools");
+                        const auto named = std::find(bound.begin(), bound.end(), json(toolName.toStdString()));
+                        fail(QStringLiteral("script '%1': binds tool '%2', which is not declared%3")
+                                 .arg(script.name, toolName, why),
+                             named != bound.end() ? &*named : &bound);
+                    }
                 project.scripts.push_back(std::move(script));
             }
         }
@@ -399,9 +504,6 @@ std::optional<Project> Project::loadManifest(const QString &dir, ProjectError *e
         const auto position = e.node ? JsonPositions(data, root).positionOf(e.node, e.atKey) : std::nullopt;
         return failWith(manifest, e.message, position ? position->line : 0, position ? position->column : 0);
     }
-    project.manifestText = data;
-    if (!project.pythonToolsPending && !project.addPythonTools(PythonToolsDescription(), error))
-        return std::nullopt;
     return project;
 }
 

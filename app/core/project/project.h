@@ -7,7 +7,6 @@
 #include "project/tool.h"
 #include "python/pythontoolfile.h"
 
-#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
@@ -52,13 +51,6 @@ struct ProjectError
     QString toString() const;
 };
 
-/// What the tool worker said of a project's `tools/*.py` (Project::describePythonTools).
-struct PythonToolsDescription
-{
-    std::optional<nlohmann::json> files; ///< one entry per file; nullopt: the worker failed
-    QString error;                       ///< why the worker failed
-};
-
 /// A project folder (DESIGN.md "Tools and the project"): `toolstudio.json`,
 /// `files/`, `tools/*.py`, `scripts/`, `.toolstudio/journal.sqlite`.
 class Project
@@ -80,22 +72,7 @@ public:
     /// Trust (ProjectTrust): a project whose folder is not trusted loads with `trusted`
     /// false and none of its Python tool files imported: each is listed in pythonFiles
     /// with the error NotTrustedError and no tools, so it can be read but runs nothing.
-    ///
-    /// load() = loadManifest() + describePythonTools() + addPythonTools(), inline (the
-    /// headless commands); the window runs describePythonTools() off the GUI thread.
     static std::optional<Project> load(const QString &dir, ProjectError *error);
-    /// The fast half of load(): everything but importing `tools/*.py`. When there are
-    /// Python tool files to import (a trusted project), `pythonToolsPending` is true,
-    /// each file is listed in pythonFiles with no tools, and the scripts' bound tools
-    /// are checked by addPythonTools() once the Python tools are known.
-    static std::optional<Project> loadManifest(const QString &dir, ProjectError *error);
-    /// The slow half: the tool worker's description of `dir/tools/*.py` (at most
-    /// `pythonTimeoutMs`). Touches no Project, so it may run on any thread.
-    static PythonToolsDescription describePythonTools(const QString &dir);
-    /// Adds the described Python tools, applies `python_tools` and checks the scripts'
-    /// bound tools against the manifest loadManifest() read (manifestText). False with
-    /// `error` as load() would report it (e.g. a tool declared twice).
-    bool addPythonTools(const PythonToolsDescription &description, ProjectError *error);
     static constexpr auto NotTrustedError = "not loaded: the project is not trusted";
     static inline int pythonTimeoutMs = 20000;
 
@@ -117,12 +94,6 @@ public:
     std::vector<ModelConfig> models;
     RetryPolicy retryDefaults;
     std::vector<PythonToolFile> pythonFiles;
-    /// True between loadManifest() and addPythonTools() while tools/*.py are to be
-    /// imported: the tools of those files are not known yet (Run waits for them).
-    bool pythonToolsPending = false;
-    /// The manifest's bytes as loadManifest() read them; addPythonTools() reads
-    /// `python_tools` and `scripts` from these, not from a file changed since.
-    QByteArray manifestText;
     QString pythonError; ///< set when the tool worker could not describe tools/ at all
     /// `python_tools` entries (toolstudio.json) naming no loaded Python tool.
     QStringList pythonOverrideProblems;

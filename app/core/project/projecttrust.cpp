@@ -190,7 +190,7 @@ TrustFingerprint ProjectTrust::fingerprint(const QString &dir)
 {
     TrustFingerprint fingerprint;
     const QString folder = canonicalDir(dir);
-    // The files Project::load would import (its listPythonFiles), and what runs them.
+    // The files Project::load would import (its loadPythonTools), and what runs them.
     const QStringList pythonFiles
         = QDir(folder + QStringLiteral("/tools")).entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name);
     for (const QString &name : pythonFiles)
