@@ -1371,16 +1371,8 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>MCP-Server</translation>
     </message>
     <message>
-        <source>Loading the Python tools…</source>
-        <translation>Die Python-Tools werden geladen…</translation>
-    </message>
-    <message>
-        <source>Cannot Load the Python Tools</source>
-        <translation>Die Python-Tools können nicht geladen werden</translation>
-    </message>
-    <message>
-        <source>Python tools are loading…; Run is enabled again once they are listed.</source>
-        <translation>Die Python-Tools werden geladen…; Ausführen ist wieder möglich, sobald sie aufgelistet sind.</translation>
+        <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
+        <translation type="unfinished">%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
     </message>
 </context>
 <context>
@@ -1930,14 +1922,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Warnings:</source>
         <translation>Warnungen:</translation>
     </message>
-    <message>
-        <source>%1 is loading; its tools are listed when it has loaded</source>
-        <translation>%1 wird geladen; seine Tools werden aufgelistet, sobald es geladen ist</translation>
-    </message>
-    <message>
-        <source>loading…</source>
-        <translation>wird geladen…</translation>
-    </message>
 </context>
 <context>
     <name>ProjectServing</name>
@@ -1976,17 +1960,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>the project is no longer served</source>
         <translation>das Projekt wird nicht mehr bereitgestellt</translation>
-    </message>
-</context>
-<context>
-    <name>ProjectSession</name>
-    <message>
-        <source>Python tools are loading…</source>
-        <translation>Die Python-Tools werden geladen…</translation>
-    </message>
-    <message>
-        <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
-        <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
     </message>
 </context>
 <context>
