@@ -1372,7 +1372,7 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
     <message>
         <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
-        <translation type="unfinished">%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
+        <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
     </message>
 </context>
 <context>
