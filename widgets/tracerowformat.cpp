@@ -194,9 +194,9 @@ QVariant TraceRowFormat::attemptData(const StepSummary &step, int attempt, int c
     if (role == Qt::DisplayRole) {
         switch (TraceModel::Column(column)) {
         case TraceModel::Sequence:
-            return tr("attempt %1").arg(a.number);
-        case TraceModel::Tool:
             return QString();
+        case TraceModel::Tool: // under its step's tool name; keeps the # column narrow
+            return tr("attempt %1").arg(a.number);
         case TraceModel::Status:
             return statusText(status);
         case TraceModel::Attempts:
@@ -258,7 +258,8 @@ QVariant TraceRowFormat::eventData(const TraceEventRow &event, int column, int r
     if (role == Qt::DisplayRole) {
         switch (TraceModel::Column(column)) {
         case TraceModel::Sequence:
-            return event.sequence > 0 ? tr("event #%1").arg(event.sequence) : tr("run event");
+            // Short, so the # column stays narrow; the tooltip says it in words.
+            return event.sequence > 0 ? tr("#%1").arg(event.sequence) : tr("run");
         case TraceModel::Tool:
             return printableText(event.kind);
         case TraceModel::Summary:
@@ -267,6 +268,8 @@ QVariant TraceRowFormat::eventData(const TraceEventRow &event, int column, int r
             return QString();
         }
     }
+    if (role == Qt::ToolTipRole && column == TraceModel::Sequence)
+        return event.sequence > 0 ? tr("An event of step #%1").arg(event.sequence) : tr("An event of the run");
     if (role == Qt::ToolTipRole && (column == TraceModel::Summary || column == TraceModel::Tool))
         return printableLines(event.detail);
     if (role == Qt::DecorationRole && column == TraceModel::Status)

@@ -49,7 +49,7 @@ void DockLayout::arrange(const Docks &docks, QMenu *viewMenu)
     docks.tool->raise();
     m_window->tabifyDockWidget(docks.console, docks.runs);
     docks.console->raise();
-    m_window->resizeDocks({docks.project, docks.trace}, {430, 470}, Qt::Horizontal);
+    m_window->resizeDocks({docks.project, docks.trace}, {380, 540}, Qt::Horizontal);
     m_window->resizeDocks({docks.project, docks.tool}, {200, 600}, Qt::Vertical);
     m_window->resizeDocks({docks.console}, {190}, Qt::Vertical);
 

@@ -227,7 +227,7 @@ private Q_SLOTS:
         QCOMPARE(text(*m_model, 0, TraceModel::Summary, parent), QStringLiteral("tool_failed: upstream busy"));
         QCOMPARE(text(*m_model, 0, TraceModel::Duration, parent), QStringLiteral("100 ms"));
         QCOMPARE(text(*m_model, 1, TraceModel::Status, parent), QStringLiteral("running"));
-        QCOMPARE(text(*m_model, 1, TraceModel::Sequence, parent), QStringLiteral("attempt 2"));
+        QCOMPARE(text(*m_model, 1, TraceModel::Tool, parent), QStringLiteral("attempt 2"));
         QCOMPARE(m_model->index(1, 0, parent).data(TraceModel::AttemptNumberRole).toInt(), 2);
         QCOMPARE(m_model->index(1, 0, parent).data(TraceModel::IsAttemptRole).toBool(), true);
         QCOMPARE(m_model->index(1, 0, parent).data(TraceModel::CallIdRole).toString(), QStringLiteral("call-1"));
@@ -490,12 +490,14 @@ private Q_SLOTS:
         QVERIFY(waitLoaded(*m_model, 4));
         QCOMPARE(text(*m_model, 4, TraceModel::Sequence), QStringLiteral("5"));
         QCOMPARE(m_model->index(5, 0).data(TraceModel::RowKindRole).toInt(), int(TraceModel::RowKind::Event));
-        QCOMPARE(text(*m_model, 5, TraceModel::Sequence), QStringLiteral("event #5"));
+        QCOMPARE(text(*m_model, 5, TraceModel::Sequence), QStringLiteral("#5"));
+        QCOMPARE(m_model->index(5, TraceModel::Sequence).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("An event of step #5"));
         QCOMPARE(text(*m_model, 5, TraceModel::Tool), QStringLiteral("retry_scheduled"));
         QCOMPARE(text(*m_model, 5, TraceModel::Summary), QStringLiteral("{\"attempt\":2,\"delay_ms\":500}"));
         QCOMPARE(m_model->rowCount(m_model->index(5, 0)), 0);
         QCOMPARE(text(*m_model, 6, TraceModel::Sequence), QStringLiteral("6"));
-        QCOMPARE(text(*m_model, 11, TraceModel::Sequence), QStringLiteral("run event"));
+        QCOMPARE(text(*m_model, 11, TraceModel::Sequence), QStringLiteral("run"));
         QCOMPARE(text(*m_model, 11, TraceModel::Summary),
                  QStringLiteral("connect(AF_INET, 93.184.216.34:443) refused"));
         QCOMPARE(text(*m_model, 12, TraceModel::Sequence), QStringLiteral("11"));
@@ -508,7 +510,7 @@ private Q_SLOTS:
         QCOMPARE(text(*m_model, 601, TraceModel::Summary), QStringLiteral("tool_failed: upstream busy"));
         const QModelIndex failedStep = m_model->index(601, 0);
         QCOMPARE(m_model->rowCount(failedStep), 2);
-        QCOMPARE(text(*m_model, 1, TraceModel::Sequence, failedStep), QStringLiteral("attempt 2"));
+        QCOMPARE(text(*m_model, 1, TraceModel::Tool, failedStep), QStringLiteral("attempt 2"));
         QCOMPARE(m_model->parent(m_model->index(1, 0, failedStep)), failedStep);
         const int row258 = m_model->indexForCallId(QStringLiteral("call-258")).row();
         QCOMPARE(row258, 259);
@@ -678,7 +680,7 @@ private Q_SLOTS:
             return args.at(0).value<QModelIndex>() == m_model->index(row, 0) && args.at(1).toInt() == 0
                 && args.at(2).toInt() == 1;
         }));
-        QCOMPARE(text(*m_model, 1, TraceModel::Sequence, m_model->index(row, 0)), QStringLiteral("attempt 2"));
+        QCOMPARE(text(*m_model, 1, TraceModel::Tool, m_model->index(row, 0)), QStringLiteral("attempt 2"));
         // Only the step a view had counted got an insert; the others' rows were set quietly.
         QCOMPARE(inserted.count(), 1);
         QCOMPARE(m_model->rowCount(m_model->index(row - 1, 0)), 1);
