@@ -30,6 +30,7 @@ void installTranslators(QCoreApplication &app, const QString &language = QString
     const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
     if (locale.language() != QLocale::German)
         return;
+    QLocale::setDefault(locale); // numbers and sizes as the language the window speaks
     auto *studio = new QTranslator(&app);
     if (studio->load(QStringLiteral(":/i18n/toolstudio_de.qm")))
         QCoreApplication::installTranslator(studio);

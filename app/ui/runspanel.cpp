@@ -18,6 +18,7 @@
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLocale>
 #include <QMainWindow>
 #include <QPushButton>
 #include <QScrollArea>
@@ -144,9 +145,9 @@ QString RunsPanel::currentRun() const
 QString RunsPanel::durationText(qint64 from, qint64 to, bool resumed)
 {
     const qint64 ms = qMax<qint64>(to - from, 0);
-    return resumed
-        ? tr("%1 s since resume", "runs list: a resumed run's duration counts from the resume").arg(decimalSeconds(ms))
-        : ::durationText(ms, DurationStyle::Seconds);
+    return resumed ? tr("%1 s since resume", "runs list: a resumed run's duration counts from the resume")
+                         .arg(QLocale().toString(double(ms) / 1000.0, 'f', 1))
+                   : ::durationText(ms, DurationStyle::Seconds);
 }
 
 namespace {

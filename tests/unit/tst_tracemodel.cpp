@@ -469,6 +469,19 @@ private Q_SLOTS:
         QCOMPARE(durationText(ms), expected);
     }
 
+    // Issue 20: German numbers beside German sizes; the command line's Plain style keeps '.'.
+    void durationTextsFollowTheLocale()
+    {
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        QCOMPARE(durationText(4100), QStringLiteral("4,1 s"));
+        QCOMPARE(durationText(900, DurationStyle::Seconds), QStringLiteral("0,9 s"));
+        QCOMPARE(durationText(2500, DurationStyle::Plain), QStringLiteral("2.50 s"));
+        QCOMPARE(decimalSeconds(2500), QStringLiteral("2.5"));
+        QLocale::setDefault(before);
+        QCOMPARE(durationText(4100), QStringLiteral("4.1 s"));
+    }
+
     // A finished run from the journal: rows fetched in pages, events between steps.
     void journalRunIsShownWithoutLoadingIt()
     {

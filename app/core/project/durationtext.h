@@ -7,10 +7,12 @@
 /// How durationText() writes a duration.
 enum class DurationStyle {
     /// "850 ms" under a second, "2.5 s" under a minute, then "3 min 12 s"; translated
-    /// (context TraceModel): the trace, the meters, the clocks and the status bar.
+    /// (context TraceModel), with the locale's decimal separator ("2,5 s" in German):
+    /// the trace, the meters, the clocks and the status bar.
     Adaptive,
     /// "0.9 s", "192.0 s": seconds with one decimal at any length; translated (context
-    /// TraceModel): the Runs list, where the column lines up.
+    /// TraceModel), with the locale's decimal separator: the Runs list, where the column
+    /// lines up.
     Seconds,
     /// "850 ms" under a second, then "2.50 s": two decimals, no minutes, never
     /// translated: the command line's output, which scripts read.
