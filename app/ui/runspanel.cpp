@@ -6,6 +6,8 @@
 #include "durablerunactions.h"
 #include "exchange/traceexport.h"
 #include "journal/journal.h"
+#include "journal/journalhousekeeping.h"
+#include "journal/journalwatch.h"
 #include "project/durationtext.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
@@ -20,9 +22,13 @@
 #include <QHeaderView>
 #include <QLocale>
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSet>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeWidget>
@@ -57,6 +63,8 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
     fit(2, QStringLiteral("timed_out"));
     fit(3, QStringLiteral("2026-12-31 23:59:59"));
     fit(4, durationText(0, 888800, true));
+    m_watch = new JournalWatch(this);
+    connect(m_watch, &JournalWatch::runsChanged, this, &RunsPanel::refresh);
     m_ticker = new QTimer(this);
     m_ticker->setInterval(1000);
     connect(m_ticker, &QTimer::timeout, this, &RunsPanel::showControllerRun);
@@ -83,6 +91,11 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
                                        tr("Save the selected run as Chrome trace-event JSON (opens in Perfetto)"));
     QPushButton *compare = button(tr("Co&mpare"), "compareRuns",
                                   tr("Compare the two selected runs step by step (Ctrl+click to select two)"));
+    QPushButton *deleteRuns
+        = button(tr("&Delete…"), "deleteRuns", tr("Delete the selected runs and their traces from the journal (Del)"));
+    connect(deleteRuns, &QPushButton::clicked, this, &RunsPanel::deleteSelectedRuns);
+    auto *deleteKey = new QShortcut(QKeySequence::Delete, m_view, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(deleteKey, &QShortcut::activated, this, &RunsPanel::deleteSelectedRuns);
     connect(compare, &QPushButton::clicked, this, [this] {
         QList<QTreeWidgetItem *> items = m_view->selectedItems();
         if (items.size() != 2)
@@ -125,6 +138,7 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
         exportJson->setEnabled(any);
         exportChrome->setEnabled(any);
         compare->setEnabled(m_view->selectedItems().size() == 2);
+        deleteRuns->setEnabled(!m_view->selectedItems().isEmpty());
     };
     connect(m_view, &QTreeWidget::currentItemChanged, this, updateButtons);
     connect(m_view, &QTreeWidget::itemSelectionChanged, this, updateButtons);
@@ -167,9 +181,29 @@ QString scriptText(const QString &scriptPath, const QString &projectDir)
 
 void RunsPanel::refresh()
 {
+    // The selection survives a refresh (another process's run arriving, say).
+    const QString current = currentRun();
+    QSet<QString> selected;
+    for (const QTreeWidgetItem *item : m_view->selectedItems())
+        selected.insert(item->data(0, Qt::UserRole).toString());
     m_view->clear();
     m_resumedAt.clear();
     const Project *project = m_project();
+    const QString journalPath = project ? project->journalPath() : QString();
+    if (journalPath != m_watchedPath) {
+        m_watchedPath = journalPath;
+        m_watch->watch(journalPath);
+    }
+    const auto restoreSelection = qScopeGuard([&] {
+        const QSignalBlocker blocker(m_view->selectionModel());
+        for (int i = 0; i < m_view->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = m_view->topLevelItem(i);
+            const QString id = item->data(0, Qt::UserRole).toString();
+            if (id == current)
+                m_view->setCurrentItem(item, 0, QItemSelectionModel::NoUpdate);
+            item->setSelected(selected.contains(id));
+        }
+    });
     if (!project || !QFileInfo::exists(project->journalPath())) {
         showControllerRun();
         return;
@@ -292,4 +326,36 @@ RunComparePanel *RunsPanel::compareRuns(const QString &leftRun, const QString &r
     panel->show();
     panel->raise();
     return panel;
+}
+
+void RunsPanel::deleteSelectedRuns()
+{
+    const Project *project = m_project();
+    QStringList runs;
+    for (const QTreeWidgetItem *item : m_view->selectedItems())
+        runs.append(item->data(0, Qt::UserRole).toString());
+    if (!project || runs.isEmpty())
+        return;
+    const QString what = runs.size() == 1 ? tr("run %1").arg(runs.first()) : tr("%n runs", nullptr, int(runs.size()));
+    const auto choice = QMessageBox::question(
+        m_window, tr("Delete Runs"),
+        tr("Delete %1 with its steps, output and events from the journal? This cannot be undone.").arg(what),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (choice != QMessageBox::Yes)
+        return;
+    JournalHousekeeping house;
+    QString error;
+    JournalHousekeeping::Outcome outcome;
+    if (house.open(project->journalPath(), &error))
+        outcome = house.deleteRuns(runs, &error);
+    refresh();
+    if (!error.isEmpty()) {
+        m_report(tr("Delete Runs"), tr("Nothing was deleted: %1").arg(error));
+        return;
+    }
+    if (!outcome.refused.isEmpty())
+        m_report(tr("Delete Runs"),
+                 tr("Not deleted:\n%1").arg(printableLines(outcome.refused.join(QLatin1Char('\n')))));
+    if (!outcome.deleted.isEmpty())
+        m_window->statusBar()->showMessage(tr("Deleted %n run(s)", nullptr, int(outcome.deleted.size())), 5000);
 }

@@ -8,6 +8,7 @@
 #include <functional>
 
 class DurableRunActions;
+class JournalWatch;
 class Project;
 class QMainWindow;
 class QTimer;
@@ -55,6 +56,9 @@ public:
     /// Compares run `leftRun` (A) with `rightRun` (B) in a window of its own; nullptr
     /// with the error reported.
     RunComparePanel *compareRuns(const QString &leftRun, const QString &rightRun);
+    /// Deletes the selected runs from the journal after asking (a live run is refused
+    /// with the reason); the list is re-read.
+    void deleteSelectedRuns();
 
 Q_SIGNALS:
     /// Open (or a double-click): show run `runId`'s trace and output.
@@ -73,7 +77,9 @@ private:
     std::function<const Project *()> m_project;
     Reporter m_report;
     QTreeWidget *m_view = nullptr;
-    QTimer *m_ticker = nullptr; ///< ticks the live run's duration
+    QTimer *m_ticker = nullptr;      ///< ticks the live run's duration
+    JournalWatch *m_watch = nullptr; ///< runs written by other processes refresh the list
+    QString m_watchedPath;
     /// Latest `resumed` event per run id (ms since the epoch), read by refresh().
     QHash<QString, qint64> m_resumedAt;
 };

@@ -1,0 +1,89 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Issue 20 "The Runs dock is live" and "Housekeeping": a run written by `toolstudio run`
+// while the window is open appears in the Runs dock by itself; Delete (asked first)
+// removes the selected runs from the journal, and Cancel removes nothing.
+#include "clirunner.h"
+#include "testfiles.h"
+#include "windowfixture.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
+#include <QTreeWidget>
+
+class TstRunsDock
+    : public QObject
+    , protected WindowFixture
+{
+    Q_OBJECT
+
+    QString writeProject()
+    {
+        const QString dir = m_scratch->filePath(QStringLiteral("p"));
+        writeFile(dir + QStringLiteral("/scripts/main.py"), "print('hello', flush=True)\n");
+        writeFile(dir + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"p\", \"default_script\": \"main\",\n"
+                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}], \"tools\": []}\n");
+        return dir;
+    }
+
+    QTreeWidget *runsView() const { return m_window->findChild<QTreeWidget *>(QStringLiteral("runsView")); }
+
+    /// Answers the next modal question box with `button`.
+    static void answerNextQuestion(QMessageBox::StandardButton button)
+    {
+        QTimer::singleShot(0, [button] {
+            QTRY_VERIFY(qobject_cast<QMessageBox *>(QApplication::activeModalWidget()));
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            box->button(button)->click();
+        });
+    }
+
+private Q_SLOTS:
+    void initTestCase() { initWindowTestCase(); }
+    void init() { initWindow(); }
+    void cleanup() { closeWindow(); }
+
+    void aRunOfTheCommandLineAppearsAndCanBeDeleted()
+    {
+        const QString dir = writeProject();
+        QCOMPARE(toolstudio({QStringLiteral("run"), dir}).exitCode, 0);
+        QVERIFY(m_window->openProject(dir));
+        QTRY_COMPARE(runsView()->topLevelItemCount(), 1);
+        const QString first = runsView()->topLevelItem(0)->text(0);
+
+        // Written by another process while the window is open: shown within ~1 s.
+        QCOMPARE(toolstudio({QStringLiteral("run"), dir}).exitCode, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(runsView()->topLevelItemCount(), 2, 5000);
+        const QString second = runsView()->topLevelItem(0)->text(0); // newest first
+        QVERIFY(second != first);
+        QCOMPARE(runsView()->topLevelItem(0)->text(2), QStringLiteral("completed"));
+
+        // Cancel deletes nothing.
+        runsView()->setCurrentItem(runsView()->topLevelItem(1));
+        auto *remove = m_window->findChild<QPushButton *>(QStringLiteral("deleteRuns"));
+        QVERIFY(remove && remove->isEnabled());
+        answerNextQuestion(QMessageBox::Cancel);
+        remove->click();
+        QCOMPARE(runsView()->topLevelItemCount(), 2);
+
+        // Yes deletes the selected (older) run, in the journal too.
+        answerNextQuestion(QMessageBox::Yes);
+        remove->click();
+        QCOMPARE(runsView()->topLevelItemCount(), 1);
+        QCOMPARE(runsView()->topLevelItem(0)->text(0), second);
+        const CommandResult listed = toolstudio({QStringLiteral("runs"), dir});
+        QVERIFY2(listed.out.startsWith(second.toUtf8()) && !listed.out.contains(first.toUtf8()),
+                 listed.out.constData());
+
+        // A run deleted by another process leaves the dock by itself too.
+        QCOMPARE(toolstudio({QStringLiteral("runs"), dir, QStringLiteral("--delete"), second}).exitCode, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(runsView()->topLevelItemCount(), 0, 5000);
+    }
+};
+
+QTEST_MAIN(TstRunsDock)
+#include "tst_runsdock.moc"
