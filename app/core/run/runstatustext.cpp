@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/runstatustext.h"
 
-#include "project/durationtext.h"
+
+#include <QLocale>
 
 QString RunStatusText::waiting(const QList<Step> &pending)
 {
@@ -19,7 +20,8 @@ QString RunStatusText::waiting(const QList<Step> &pending)
 
 QString RunStatusText::finished(const RunRecord &run)
 {
-    const QString elapsed = decimalSeconds(qMax<qint64>(run.endedAt - run.startedAt, 0));
+    // The window's words: the locale's decimal separator, as the trace's durations.
+    const QString elapsed = QLocale().toString(double(qMax<qint64>(run.endedAt - run.startedAt, 0)) / 1000.0, 'f', 1);
     switch (run.status) {
     case RunStatus::Completed:
         return tr("Completed in %1 s").arg(elapsed);
