@@ -2803,6 +2803,50 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Resumed at %1, first started at %2. The duration counts from the latest resume, as the status bar does: how long the run ran before it was suspended is not known.</source>
         <translation>Fortgesetzt um %1, zuerst gestartet um %2. Die Dauer zählt ab der letzten Fortsetzung, wie in der Statusleiste: Wie lange der Lauf vor der Unterbrechung lief, ist nicht bekannt.</translation>
     </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Löschen…</translation>
+    </message>
+    <message>
+        <source>Delete the selected runs and their traces from the journal (Del)</source>
+        <translation>Die ausgewählten Läufe samt Ablauf aus dem Journal löschen (Entf)</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n runs</source>
+        <translation>
+            <numerusform>%n Lauf</numerusform>
+            <numerusform>%n Läufe</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete Runs</source>
+        <translation>Läufe löschen</translation>
+    </message>
+    <message>
+        <source>Delete %1 with its steps, output and events from the journal? This cannot be undone.</source>
+        <translation>%1 mit Schritten, Ausgabe und Ereignissen aus dem Journal löschen? Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>Nothing was deleted: %1</source>
+        <translation>Nichts wurde gelöscht: %1</translation>
+    </message>
+    <message>
+        <source>Not deleted:
+%1</source>
+        <translation>Nicht gelöscht:
+%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s)</source>
+        <translation>
+            <numerusform>%n Lauf gelöscht</numerusform>
+            <numerusform>%n Läufe gelöscht</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>SandboxProcess</name>
@@ -3975,14 +4019,6 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
         </translation>
     </message>
     <message>
-        <source>event #%1</source>
-        <translation>Ereignis #%1</translation>
-    </message>
-    <message>
-        <source>run event</source>
-        <translation>Lauf-Ereignis</translation>
-    </message>
-    <message>
         <source>held by step mode before it runs</source>
         <translation>vom Schrittmodus vor der Ausführung angehalten</translation>
     </message>
@@ -4005,6 +4041,22 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>loading…</source>
         <translation>wird geladen…</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>An event of step #%1</source>
+        <translation>Ein Ereignis von Schritt #%1</translation>
+    </message>
+    <message>
+        <source>An event of the run</source>
+        <translation>Ein Ereignis des Laufs</translation>
     </message>
 </context>
 <context>
