@@ -2847,6 +2847,18 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
             <numerusform>%n Läufe gelöscht</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Ausblenden</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2) was suspended: the studio that ran it exited while it was running or waiting. Resume runs its script again with the recorded steps memoized, up to its open call.</source>
+        <translation>Lauf %1 (%2) wurde unterbrochen: Das Studio, das ihn ausführte, wurde beendet, während er lief oder wartete. Fortsetzen führt sein Skript erneut aus; die aufgezeichneten Schritte kommen aus dem Memo, bis zu seinem offenen Aufruf.</translation>
+    </message>
 </context>
 <context>
     <name>SandboxProcess</name>

@@ -15,11 +15,13 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLocale>
 #include <QMainWindow>
 #include <QMessageBox>
@@ -119,6 +121,31 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
     barScroll->setWidget(barWidget);
     barScroll->setFixedHeight(barWidget->sizeHint().height() + barScroll->horizontalScrollBar()->sizeHint().height());
     layout->addWidget(barScroll);
+    m_suspendedBar = new QFrame(this);
+    m_suspendedBar->setObjectName(QStringLiteral("suspendedRunBar"));
+    static_cast<QFrame *>(m_suspendedBar)->setFrameShape(QFrame::StyledPanel);
+    auto *offer = new QHBoxLayout(m_suspendedBar);
+    offer->setContentsMargins(6, 2, 2, 2);
+    m_suspendedText = new QLabel(m_suspendedBar);
+    m_suspendedText->setWordWrap(true);
+    m_suspendedText->setTextFormat(Qt::PlainText);
+    offer->addWidget(m_suspendedText, 1);
+    auto *resumeOffered = new QPushButton(tr("Resume"), m_suspendedBar);
+    resumeOffered->setObjectName(QStringLiteral("resumeSuspendedRun"));
+    auto *dismissOffered = new QPushButton(tr("Dismiss"), m_suspendedBar);
+    offer->addWidget(resumeOffered);
+    offer->addWidget(dismissOffered);
+    m_suspendedBar->hide();
+    connect(resumeOffered, &QPushButton::clicked, this, [this] {
+        m_dismissedRuns.insert(m_offeredRun);
+        m_suspendedBar->hide();
+        Q_EMIT startRequested(m_offeredRun, true);
+    });
+    connect(dismissOffered, &QPushButton::clicked, this, [this] {
+        m_dismissedRuns.insert(m_offeredRun);
+        m_suspendedBar->hide();
+    });
+    layout->addWidget(m_suspendedBar);
     layout->addWidget(m_view, 1);
     connect(openRun, &QPushButton::clicked, this, [this] { Q_EMIT openRequested(currentRun()); });
     connect(replayRun, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(currentRun(), false); });
@@ -217,6 +244,7 @@ void RunsPanel::refresh()
     std::sort(runs.begin(), runs.end(),
               [](const RunRecord &a, const RunRecord &b) { return a.startedAt > b.startedAt; });
     m_resumedAt = journal.lastResumes();
+    offerSuspended(runs);
     for (const RunRecord &run : runs) {
         const qint64 resumedAt = m_resumedAt.value(run.id);
         auto *item = new QTreeWidgetItem(m_view);
@@ -242,6 +270,29 @@ void RunsPanel::refresh()
                                               : tr("%1 of %2").arg(runKindName(run.kind), run.sourceRun));
     }
     showControllerRun();
+}
+
+void RunsPanel::offerSuspended(const std::vector<RunRecord> &newestFirst)
+{
+    const auto suspended = std::find_if(newestFirst.begin(), newestFirst.end(), [this](const RunRecord &run) {
+        return run.status == RunStatus::Suspended && !m_dismissedRuns.contains(run.id);
+    });
+    if (suspended == newestFirst.end() || m_run->isActive()) {
+        m_suspendedBar->hide();
+        return;
+    }
+    m_offeredRun = suspended->id;
+    m_suspendedText->setText(
+        tr("Run %1 (%2) was suspended: the studio that ran it exited while it was running or waiting. Resume runs "
+           "its script again with the recorded steps memoized, up to its open call.")
+            .arg(suspended->id, printableText(QFileInfo(suspended->scriptPath).fileName())));
+    m_suspendedBar->show();
+    // Offered where it is seen: the Runs dock comes to the front.
+    for (QWidget *w = parentWidget(); w; w = w->parentWidget())
+        if (auto *dock = qobject_cast<QDockWidget *>(w)) {
+            dock->raise();
+            break;
+        }
 }
 
 void RunsPanel::showControllerRun()

@@ -3,12 +3,16 @@
 #pragma once
 
 #include <QHash>
+#include <QSet>
 #include <QWidget>
 
 #include <functional>
+#include <vector>
 
 class DurableRunActions;
 class JournalWatch;
+class QLabel;
+struct RunRecord;
 class Project;
 class QMainWindow;
 class QTimer;
@@ -79,6 +83,13 @@ private:
     QTreeWidget *m_view = nullptr;
     QTimer *m_ticker = nullptr;      ///< ticks the live run's duration
     JournalWatch *m_watch = nullptr; ///< runs written by other processes refresh the list
+    /// "Run X was suspended … [Resume] [Dismiss]": the newest suspended run, offered once
+    /// per run (issue 20: a suspended run found on open is offered for Resume).
+    QWidget *m_suspendedBar = nullptr;
+    QLabel *m_suspendedText = nullptr;
+    QString m_offeredRun;          ///< the run the bar offers
+    QSet<QString> m_dismissedRuns; ///< offered and dismissed (or resumed): not again
+    void offerSuspended(const std::vector<RunRecord> &newestFirst);
     QString m_watchedPath;
     /// Latest `resumed` event per run id (ms since the epoch), read by refresh().
     QHash<QString, qint64> m_resumedAt;

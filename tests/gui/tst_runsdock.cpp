@@ -6,11 +6,15 @@
 // removes the selected runs from the journal, and Cancel removes nothing.
 #include "clirunner.h"
 #include "testfiles.h"
+#include "ui/runspanel.h"
+#include "waitingrun.h"
 #include "windowfixture.h"
 
 #include <QApplication>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTimer>
 #include <QTreeWidget>
 
@@ -82,6 +86,50 @@ private Q_SLOTS:
         // A run deleted by another process leaves the dock by itself too.
         QCOMPARE(toolstudio({QStringLiteral("runs"), dir, QStringLiteral("--delete"), second}).exitCode, 0);
         QTRY_COMPARE_WITH_TIMEOUT(runsView()->topLevelItemCount(), 0, 5000);
+    }
+
+    /// A run whose studio died while it waited is suspended; the dock offers it for
+    /// Resume, once.
+    void aSuspendedRunIsOfferedForResume()
+    {
+        const QString dir = writeProject();
+        writeFile(dir + QStringLiteral("/scripts/main.py"),
+                  "from toolstudio import tools\nprint(tools.approve(item='x'), flush=True)\n");
+        writeFile(dir + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"p\", \"default_script\": \"main\",\n"
+                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                  " \"tools\": [{\"name\": \"approve\", \"description\": \"A person approves\",\n"
+                  "   \"input_schema\": {\"type\": \"object\"}, \"handler\": {\"kind\": \"manual\"}}]}\n");
+        WaitingRun waiting;
+        QVERIFY2(waiting.start(dir), waiting.err.constData());
+        waiting.process.kill(); // the studio that ran it is gone
+        QVERIFY(waiting.process.waitForFinished(10000));
+
+        QVERIFY(m_window->openProject(dir));
+        auto *bar = m_window->findChild<QWidget *>(QStringLiteral("suspendedRunBar"));
+        QVERIFY(bar);
+        QTRY_VERIFY(bar->isVisible());
+        QCOMPARE(runsView()->topLevelItem(0)->text(2), QStringLiteral("suspended"));
+        const QString text = bar->findChild<QLabel *>()->text();
+        QVERIFY2(text.startsWith(QStringLiteral("Run %1 (main.py) was suspended").arg(waiting.runId)),
+                 qPrintable(text));
+
+        auto *panel = m_window->findChild<RunsPanel *>();
+        QSignalSpy started(panel, &RunsPanel::startRequested);
+        auto *resume = bar->findChild<QPushButton *>(QStringLiteral("resumeSuspendedRun"));
+        QVERIFY(resume);
+        resume->click();
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(started.first().at(0).toString(), waiting.runId);
+        QCOMPARE(started.first().at(1).toBool(), true); // resume, not replay
+        QVERIFY(!bar->isVisible());
+        // Offered once: a later refresh does not offer it again, whatever the run became.
+        if (m_window->runController()->isActive()) {
+            m_window->runController()->stop();
+            QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        }
+        m_window->refreshRuns();
+        QVERIFY(!bar->isVisible());
     }
 };
 
