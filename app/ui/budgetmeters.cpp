@@ -10,6 +10,7 @@
 #include "tracemodel.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QLocale>
 #include <QTimer>
 
@@ -65,14 +66,17 @@ void BudgetMeters::refresh()
         const char *colour = fraction >= 1.0 ? "#c62828" : fraction >= 0.8 ? "#b26a00" : nullptr;
         return colour ? QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), text) : text;
     };
-    const StepEngine *engine = m_run->engine();
+    // The controller's last run counts only in the project it ran in: after switching
+    // projects the meters start from zero (issue 20), not from the other project's run.
+    const RunRecord &record = m_run->record();
+    const bool ours = !record.id.isEmpty() && QDir(record.projectDir) == QDir(project->dir);
+    const StepEngine *engine = ours ? m_run->engine() : nullptr;
     const int calls = engine ? engine->callCount() : 0;
     const qint64 largestRequest = engine ? engine->largestRequestBytes() : 0;
     const qint64 largestReply = engine ? engine->largestReplyBytes() : 0;
-    const qint64 waited = m_run->waitClockMs();
-    qint64 elapsed = m_run->runClockMs();
-    const RunRecord &record = m_run->record();
-    if (!m_run->isActive() && record.endedAt > record.startedAt && record.startedAt > 0)
+    const qint64 waited = ours ? m_run->waitClockMs() : 0;
+    qint64 elapsed = ours ? m_run->runClockMs() : 0;
+    if (ours && !m_run->isActive() && record.endedAt > record.startedAt && record.startedAt > 0)
         elapsed = std::max(elapsed, record.endedAt - record.startedAt - waited);
     QStringList parts;
     parts << meter(tr("calls %1/%2").arg(calls).arg(limits.maxCalls), double(calls) / std::max(1, limits.maxCalls));

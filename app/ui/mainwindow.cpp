@@ -627,6 +627,7 @@ bool MainWindow::openProject(const QString &dir)
     m_inspector->clear();
     m_console->clearOutput();
     m_pendingPanel->clear();
+    m_budget->refresh(); // this project's limits; the last project's run no longer counts
     undoStack()->clear();
 
     m_tabs->closeAll();

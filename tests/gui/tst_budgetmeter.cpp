@@ -91,6 +91,14 @@ private Q_SLOTS:
         QCOMPARE(window.runController()->engine()->tokensUsed(), qint64(153));
         QVERIFY2(meters->text().contains(QStringLiteral("model calls 2/50 · tokens 153/200")),
                  qPrintable(meters->text()));
+
+        // Issue 20: another project opened, its meters start from zero (not the last
+        // project's calls and tokens against the new project's limits).
+        const QString other = copyExample(QStringLiteral("exchange-rate"), dir.path());
+        QVERIFY(openTrusted(window, other));
+        QVERIFY2(meters->text().startsWith(QStringLiteral("calls 0/")), qPrintable(meters->text()));
+        QVERIFY2(meters->text().contains(QStringLiteral("elapsed 0\u00a0ms of ")), qPrintable(meters->text()));
+        QVERIFY2(!meters->text().contains(QStringLiteral("model calls")), qPrintable(meters->text()));
     }
 };
 
