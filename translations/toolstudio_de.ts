@@ -1154,10 +1154,6 @@
         <translation>Lauf aktiv</translation>
     </message>
     <message>
-        <source>A run is in progress. Stop it and quit?</source>
-        <translation>Ein Lauf ist aktiv. Stoppen und beenden?</translation>
-    </message>
-    <message>
         <source>&amp;Undo</source>
         <translation>&amp;Rückgängig</translation>
     </message>
@@ -1373,6 +1369,22 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
         <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
+    </message>
+    <message>
+        <source>The run is waiting for an answer. Keep it for later (resume it from the Runs dock), or stop it?</source>
+        <translation>Der Lauf wartet auf eine Antwort. Für später behalten (im Dock „Läufe“ fortsetzen) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>A run is in progress. Keep it for later (resume it from the Runs dock; its recorded steps are memoized), or stop it?</source>
+        <translation>Ein Lauf ist im Gange. Für später behalten (im Dock „Läufe“ fortsetzen; seine aufgezeichneten Schritte kommen aus dem Memo) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>&amp;Keep for Later</source>
+        <translation>Für später &amp;behalten</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Run</source>
+        <translation>Lauf &amp;stoppen</translation>
     </message>
 </context>
 <context>

@@ -1216,19 +1216,36 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (m_run->isActive()) {
-        const auto choice
-            = QMessageBox::question(this, tr("Run in Progress"), tr("A run is in progress. Stop it and quit?"),
-                                    QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
-        if (choice != QMessageBox::Yes) {
-            event->ignore();
-            return;
-        }
-        m_run->stop();
-    }
+    // Unsaved scripts first: cancelling there leaves the run as it is.
     if (!m_tabs->maybeSaveAll()) {
         event->ignore();
         return;
+    }
+    if (m_run->isActive()) {
+        // Issue 20: a run waiting for a person is not lost by quitting — kept, it is
+        // suspended and can be resumed later (its recorded steps memoized).
+        QMessageBox box(QMessageBox::Question, tr("Run in Progress"),
+                        m_run->record().status == RunStatus::Waiting
+                            ? tr("The run is waiting for an answer. Keep it for later (resume it from the Runs "
+                                 "dock), or stop it?")
+                            : tr("A run is in progress. Keep it for later (resume it from the Runs dock; its "
+                                 "recorded steps are memoized), or stop it?"),
+                        QMessageBox::Cancel, this);
+        box.setObjectName(QStringLiteral("quitWithRunBox"));
+        QPushButton *keep = box.addButton(tr("&Keep for Later"), QMessageBox::AcceptRole);
+        keep->setObjectName(QStringLiteral("keepRun"));
+        QPushButton *stopRun = box.addButton(tr("&Stop Run"), QMessageBox::DestructiveRole);
+        stopRun->setObjectName(QStringLiteral("stopRun"));
+        box.setDefaultButton(keep);
+        box.exec();
+        if (box.clickedButton() == keep) {
+            m_run->detach();
+        } else if (box.clickedButton() == stopRun) {
+            m_run->stop();
+        } else {
+            event->ignore();
+            return;
+        }
     }
     m_layout->save();
     m_serving->stop();

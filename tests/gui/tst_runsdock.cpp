@@ -18,6 +18,10 @@
 #include <QTimer>
 #include <QTreeWidget>
 
+#include <nlohmann/json.hpp>
+
+#include <utility>
+
 class TstRunsDock
     : public QObject
     , protected WindowFixture
@@ -32,6 +36,30 @@ class TstRunsDock
                   "{\"name\": \"p\", \"default_script\": \"main\",\n"
                   " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}], \"tools\": []}\n");
         return dir;
+    }
+
+    /// A project whose script waits for a person (manual tool `approve`).
+    QString writeManualProject()
+    {
+        const QString dir = writeProject();
+        writeFile(dir + QStringLiteral("/scripts/main.py"),
+                  "from toolstudio import tools\nprint(tools.approve(item='x'), flush=True)\n");
+        writeFile(dir + QStringLiteral("/toolstudio.json"),
+                  "{\"name\": \"p\", \"default_script\": \"main\",\n"
+                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
+                  " \"tools\": [{\"name\": \"approve\", \"description\": \"A person approves\",\n"
+                  "   \"input_schema\": {\"type\": \"object\"}, \"handler\": {\"kind\": \"manual\"}}]}\n");
+        return dir;
+    }
+
+    /// The run's status and its one step's status, as `toolstudio trace export` has them.
+    static std::pair<std::string, std::string> recorded(const QString &dir, const QString &runId)
+    {
+        const CommandResult exported = toolstudio({QStringLiteral("trace"), QStringLiteral("export"), dir, runId});
+        const nlohmann::json run = nlohmann::json::parse(exported.out.toStdString(), nullptr, false);
+        if (run.is_discarded() || !run.contains("steps") || run["steps"].empty())
+            return {};
+        return {run["run"].value("status", ""), run["steps"][0].value("status", "")};
     }
 
     QTreeWidget *runsView() const { return m_window->findChild<QTreeWidget *>(QStringLiteral("runsView")); }
@@ -92,14 +120,7 @@ private Q_SLOTS:
     /// Resume, once.
     void aSuspendedRunIsOfferedForResume()
     {
-        const QString dir = writeProject();
-        writeFile(dir + QStringLiteral("/scripts/main.py"),
-                  "from toolstudio import tools\nprint(tools.approve(item='x'), flush=True)\n");
-        writeFile(dir + QStringLiteral("/toolstudio.json"),
-                  "{\"name\": \"p\", \"default_script\": \"main\",\n"
-                  " \"scripts\": [{\"name\": \"main\", \"path\": \"scripts/main.py\"}],\n"
-                  " \"tools\": [{\"name\": \"approve\", \"description\": \"A person approves\",\n"
-                  "   \"input_schema\": {\"type\": \"object\"}, \"handler\": {\"kind\": \"manual\"}}]}\n");
+        const QString dir = writeManualProject();
         WaitingRun waiting;
         QVERIFY2(waiting.start(dir), waiting.err.constData());
         waiting.process.kill(); // the studio that ran it is gone
@@ -130,6 +151,43 @@ private Q_SLOTS:
         }
         m_window->refreshRuns();
         QVERIFY(!bar->isVisible());
+    }
+
+    /// Quit with a run waiting for a person: Keep for Later leaves it live in the journal
+    /// (its call still waiting, so the next studio suspends it); Stop Run cancels it.
+    void quitWithAWaitingRun_data()
+    {
+        QTest::addColumn<QString>("button");
+        QTest::addColumn<QString>("runStatus");
+        QTest::addColumn<QString>("stepStatus");
+        QTest::newRow("keep") << QStringLiteral("keepRun") << QStringLiteral("waiting") << QStringLiteral("waiting");
+        QTest::newRow("stop") << QStringLiteral("stopRun") << QStringLiteral("cancelled")
+                              << QStringLiteral("cancelled");
+    }
+
+    void quitWithAWaitingRun()
+    {
+        QFETCH(QString, button);
+        QFETCH(QString, runStatus);
+        QFETCH(QString, stepStatus);
+        const QString dir = writeManualProject();
+        QVERIFY(openTrusted(*m_window, dir));
+        QVERIFY(m_window->run());
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        const QString runId = m_window->pendingCalls().first().runId;
+        QTimer::singleShot(0, [button] {
+            QTRY_VERIFY(QApplication::activeModalWidget());
+            QWidget *box = QApplication::activeModalWidget();
+            QCOMPARE(box->objectName(), QStringLiteral("quitWithRunBox"));
+            box->findChild<QPushButton *>(button)->click();
+        });
+        QVERIFY(m_window->close());
+        if (button == QLatin1String("stopRun"))
+            QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        m_window.reset(); // the studio goes; with it the run thread, which flushes the journal
+        const auto [run, step] = recorded(dir, runId);
+        QCOMPARE(QString::fromStdString(run), runStatus);
+        QCOMPARE(QString::fromStdString(step), stepStatus);
     }
 };
 

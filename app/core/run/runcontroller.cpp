@@ -213,12 +213,22 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
 
 void RunController::stop()
 {
-    if (!d->active || d->ending || d->stopRequested)
+    if (!d->active || d->ending || d->stopRequested || d->detached)
         return;
     d->stopRequested = true;
     d->clocks.stop();
     d->killAndConfirm();
     d->cancelCallsLater(tr("the run was stopped"));
+}
+
+void RunController::detach()
+{
+    if (!d->active || d->ending || d->stopRequested)
+        return;
+    d->detached = true;
+    d->clocks.stop();
+    if (d->process)
+        d->process->killGroup();
 }
 
 void RunController::answer(const QString &callId, int attempt, const ManualAnswer &answer, QObject *context,

@@ -71,6 +71,13 @@ public:
     /// (`cancelled`) follows as soon as the group is gone, finished() once the run
     /// thread has ended the run.
     void stop();
+    /// Keep the run for later (Quit, "Keep for Later"; issue 20): kills the script's
+    /// process group but does not end the run — nothing more is recorded, a waiting
+    /// call stays waiting, the run stays `running`/`waiting` under this process. Once
+    /// this process has exited, the journal's next reader suspends it
+    /// (Journal::suspendOrphanedRuns) and it can be resumed. Only for a studio that is
+    /// about to exit: this controller starts no run any more and stop() does nothing.
+    void detach();
 
     /// The outcome of an answer or a step decision: accepted, or refused with the
     /// engine's reason ("no run is active" without a run).

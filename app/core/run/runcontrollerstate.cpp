@@ -68,7 +68,7 @@ void RunControllerState::onLandlockApplied(int abi)
 
 void RunControllerState::onProcessFinished(int exitCode, bool crashed, const QString &launcherFailure)
 {
-    if (!active)
+    if (!active || detached) // detached: kept for later, so nothing ends it here
         return;
     clocks.stop();
     diskBudget.stop();

@@ -52,6 +52,7 @@ public:
     bool active = false;
     bool ending = false; ///< the script is gone, the run thread finishes the run (finishRun follows)
     bool stopRequested = false;
+    bool detached = false; ///< detach(): the run is left live in the journal, nothing more recorded
     bool timedOut = false;
     QString failure; ///< set when the studio ends the run (protocol error, limits)
     QString runDir;

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/runstatustext.h"
 
-
 #include <QLocale>
 
 QString RunStatusText::waiting(const QList<Step> &pending)
