@@ -148,10 +148,9 @@ void TracePanel::buildViews()
     QStringList statuses;
     for (int status = int(StepStatus::Queued); status <= int(StepStatus::Cancelled); ++status)
         statuses.append(TraceModel::statusText(StepStatus(status)));
-    // Step rows sit after the root decoration; attempt rows name themselves in the Tool
-    // column, so the # column needs only a step number and the result column stays in view.
-    width(TraceModel::Sequence, {QStringLiteral("9999")}, m_view->indentation() + 12);
-    width(TraceModel::Tool, {QStringLiteral("get_exchange_rate"), TraceModel::tr("attempt %1").arg(10)}, 16);
+    // Attempt rows sit one level in: two indentations (root decoration + level).
+    width(TraceModel::Sequence, {TraceModel::tr("attempt %1").arg(10)}, 2 * m_view->indentation() + 12);
+    width(TraceModel::Tool, {QStringLiteral("get_exchange_rate")}, 16);
     width(TraceModel::Status, statuses, 36);
     width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
     width(TraceModel::Duration, {QStringLiteral("10.0 s")}, 16);
