@@ -137,4 +137,9 @@ namespace JournalSql {
 inline constexpr char EnsureRunSql[] = "INSERT OR IGNORE INTO runs (id, status, started_at) VALUES (?, 'running', ?)";
 inline constexpr char ClearToolsSql[] = "DELETE FROM step_tools WHERE run_id = ?";
 inline constexpr char UnmarkToolsSql[] = "UPDATE runs SET tools_indexed = 0 WHERE id = ?";
+/// How far a group commit got in a tail (schema 7), written in the same transaction.
+inline constexpr char MarkTailSql[] = "INSERT INTO journal_tails (name, serial) VALUES (?, ?)"
+                                      " ON CONFLICT (name) DO UPDATE SET serial = excluded.serial";
+inline constexpr char TailMarkSql[] = "SELECT serial FROM journal_tails WHERE name = ?";
+inline constexpr char ForgetTailSql[] = "DELETE FROM journal_tails WHERE name = ?";
 } // namespace JournalSql
