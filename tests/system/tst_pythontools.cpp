@@ -282,6 +282,50 @@ private Q_SLOTS:
                                 "tool names must be unique)"));
     }
 
+    /// Project::loadManifest (the window's two-phase load): Python files listed as
+    /// loading, then the description of describePython(), reused while they do not change.
+    void twoPhaseLoadingReusesTheDescription()
+    {
+        QTemporaryDir dir;
+        const QString manifest = dir.path() + QStringLiteral("/toolstudio.json");
+        writeFile(manifest,
+                  "{\"name\": \"one\", \"scripts\": [{\"path\": \"scripts/main.py\", "
+                  "\"tools\": [\"lookup\"]}], \"python_tools\": {\"lookup\": {\"tags\": [\"x\"]}}}");
+        writeFile(dir.path() + QStringLiteral("/scripts/main.py"), "pass\n");
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"), "class Tools:\n    def lookup(self):\n        pass\n");
+        trustProject(dir.path());
+        ProjectError error;
+        const auto loading = Project::loadManifest(dir.path(), &error, nullptr);
+        QVERIFY2(loading, qPrintable(error.toString()));
+        QVERIFY(loading->pythonLoading);
+        QVERIFY(!loading->tool(QStringLiteral("lookup")));
+        QCOMPARE(loading->problems(), QStringList{QStringLiteral("tools/a.py: loading\u2026")});
+
+        const PythonDescription described = Project::describePython(dir.path());
+        QVERIFY2(described.files, qPrintable(described.error));
+        const auto loaded = Project::loadManifest(dir.path(), &error, &described);
+        QVERIFY2(loaded, qPrintable(error.toString()));
+        QVERIFY(!loaded->pythonLoading);
+        QVERIFY(loaded->tool(QStringLiteral("lookup")));
+        QCOMPARE(loaded->tool(QStringLiteral("lookup"))->tags, QStringList{QStringLiteral("x")});
+        QCOMPARE(loaded->problems(), QStringList());
+
+        // A manifest edit keeps the description: no "loading" again.
+        writeFile(manifest, "{\"name\": \"two\"}");
+        const auto edited = Project::loadManifest(dir.path(), &error, &described);
+        QVERIFY2(edited, qPrintable(error.toString()));
+        QCOMPARE(edited->name, QStringLiteral("two"));
+        QVERIFY(!edited->pythonLoading);
+        QVERIFY(edited->tool(QStringLiteral("lookup")));
+
+        // A changed tool file does not fit it any more.
+        writeFile(dir.path() + QStringLiteral("/tools/a.py"), "class Tools:\n    def other(self):\n        pass\n");
+        const auto changed = Project::loadManifest(dir.path(), &error, &described);
+        QVERIFY2(changed, qPrintable(error.toString()));
+        QVERIFY(changed->pythonLoading);
+        QVERIFY(!changed->tool(QStringLiteral("lookup")));
+    }
+
     // --- the worker ----------------------------------------------------------------
 
     void asyncMethodAndPrintedOutput()

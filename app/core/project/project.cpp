@@ -8,8 +8,8 @@
 #include "project/jsonqt.h"
 #include "project/manifestreader.h"
 #include "project/projecttrust.h"
+#include "project/pythontools.h"
 #include "project/schemavalidator.h"
-#include "python/toolworker.h"
 
 #include <QDir>
 #include <QFile>
@@ -245,73 +245,6 @@ ScriptEntry parseScript(const json &object, int index)
     return script;
 }
 
-/// Adds the tools of `tools/*.py` (described by the tool worker) to `project`.
-void loadPythonTools(Project &project, QSet<QString> &names, QHash<QString, QString> &origin)
-{
-    const QDir toolsDir(project.dir + QStringLiteral("/tools"));
-    const QStringList pythonFiles = toolsDir.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name);
-    if (pythonFiles.isEmpty())
-        return;
-    if (!project.trusted) { // importing a file runs its top-level code: list it, import nothing
-        for (const QString &name : pythonFiles) {
-            PythonToolFile file;
-            file.path = QStringLiteral("tools/") + name;
-            file.error = QLatin1String(Project::NotTrustedError);
-            project.pythonFiles.push_back(std::move(file));
-        }
-        return;
-    }
-    QString reason;
-    const auto files = ToolWorker::describeSync(project.dir, Project::pythonTimeoutMs, &reason);
-    if (!files) {
-        project.pythonError = reason;
-        return;
-    }
-    for (const json &described : *files) {
-        PythonToolFile file;
-        file.path = JsonQt::stringField(described, "file");
-        file.frontmatter = described.value("frontmatter", json::object());
-        file.error = JsonQt::stringField(described, "error");
-        file.missingModule = JsonQt::stringField(described, "missing_module");
-        file.valves = described.value("valves", json());
-        file.userValves = described.value("user_valves", json());
-        for (const json &entry : described.value("tools", json::array())) {
-            const QString name = JsonQt::stringField(entry, "name");
-            if (entry.contains("error")) {
-                file.toolErrors.emplace_back(name, JsonQt::stringField(entry, "error"));
-                continue;
-            }
-            Tool tool;
-            tool.name = name;
-            tool.description = JsonQt::stringField(entry, "description");
-            tool.inputSchema = entry.value("input_schema", json{{"type", "object"}});
-            for (const json &parameter : entry.value("parameter_order", json::array()))
-                tool.parameterOrder << JsonQt::fromStd(parameter.get<std::string>());
-            tool.handler = HandlerKind::Python;
-            tool.retry = project.retryDefaults;
-            for (const json &warning : entry.value("warnings", json::array()))
-                if (warning.is_string())
-                    tool.warnings << JsonQt::fromStd(warning.get<std::string>());
-            if (names.contains(name))
-                fail(QStringLiteral("tool '%1': declared twice (%2 and %3; tool names must be unique)")
-                         .arg(name, origin.value(name), file.path));
-            QString schemaError;
-            if (!SchemaValidator::compile(tool.inputSchema, &schemaError)) {
-                file.toolErrors.emplace_back(
-                    name, QStringLiteral("derived input_schema does not compile: %1").arg(schemaError));
-                continue;
-            }
-            names.insert(name);
-            origin.insert(name, file.path);
-            file.tools << name;
-            if (entry.contains("result_schema"))
-                file.resultSchemas[name] = entry["result_schema"];
-            project.tools.push_back(std::move(tool));
-        }
-        project.pythonFiles.push_back(std::move(file));
-    }
-}
-
 /// `python_tools` (docs/project-format.md): per-project settings of Python tools —
 /// active, tags, retry — since their definition is the method in tools/*.py.
 void applyPythonOverrides(Project &project, const json &root)
@@ -337,10 +270,11 @@ void applyPythonOverrides(Project &project, const json &root)
         for (Tool &t : project.tools)
             if (t.name == name)
                 tool = &t;
-        if (!tool) { // its file may be broken for a moment: keep the settings, say so
-            project.pythonOverrideProblems
-                << QStringLiteral("toolstudio.json: python_tools '%1': no Python tool of that name is loaded")
-                       .arg(name);
+        if (!tool) { // its file may be broken (or loading) for a moment: keep the settings
+            if (!project.pythonLoading)
+                project.pythonOverrideProblems
+                    << QStringLiteral("toolstudio.json: python_tools '%1': no Python tool of that name is loaded")
+                           .arg(name);
             continue;
         }
         if (tool->handler != HandlerKind::Python)
@@ -365,6 +299,18 @@ QString ProjectError::toString() const
 }
 
 std::optional<Project> Project::load(const QString &dir, ProjectError *error)
+{
+    return read(dir, error, nullptr, true);
+}
+
+std::optional<Project> Project::loadManifest(const QString &dir, ProjectError *error,
+                                             const PythonDescription *described)
+{
+    return read(dir, error, described, false);
+}
+
+std::optional<Project> Project::read(const QString &dir, ProjectError *error, const PythonDescription *described,
+                                     bool describeNow)
 {
     auto failWith = [error](const QString &file, const QString &message, int line = 0, int column = 0) {
         if (error)
@@ -458,7 +404,7 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                 project.tools.push_back(std::move(tool));
             }
         }
-        loadPythonTools(project, names, origin);
+        PythonTools::addTo(project, names, origin, described, describeNow);
         applyPythonOverrides(project, root);
 
         if (const json *scripts = member(root, "scripts")) {
@@ -472,7 +418,7 @@ std::optional<Project> Project::load(const QString &dir, ProjectError *error)
                          &(*scripts)[i]);
                 names.insert(script.name);
                 for (const QString &toolName : std::as_const(script.tools))
-                    if (!project.tool(toolName)) {
+                    if (!project.tool(toolName) && !project.pythonLoading) {
                         QString why;
                         for (const PythonToolFile &file : project.pythonFiles) {
                             for (const auto &[method, reason] : file.toolErrors)

@@ -51,6 +51,15 @@ struct ProjectError
     QString toString() const;
 };
 
+/// What the tool worker said about a project's `tools/*.py` (Project::describePython),
+/// kept by the window so that a reload reuses it while those files did not change.
+struct PythonDescription
+{
+    QString fingerprint;                 ///< Project::pythonFingerprint of the files described
+    std::optional<nlohmann::json> files; ///< the worker's "files" array, or nullopt on failure
+    QString error;                       ///< why `files` is nullopt
+};
+
 /// A project folder (DESIGN.md "Tools and the project"): `toolstudio.json`,
 /// `files/`, `tools/*.py`, `scripts/`, `.toolstudio/journal.sqlite`.
 class Project
@@ -73,6 +82,20 @@ public:
     /// false and none of its Python tool files imported: each is listed in pythonFiles
     /// with the error NotTrustedError and no tools, so it can be read but runs nothing.
     static std::optional<Project> load(const QString &dir, ProjectError *error);
+    /// load() in two phases, for the window (the GUI thread never waits on the worker):
+    /// the manifest is read at once, and the Python tool files are taken from `described`
+    /// when its fingerprint is that of `tools/*.py` now. Otherwise (nullptr, or the
+    /// files changed) they are listed as loading — pythonLoading is true, each file has
+    /// the error LoadingError and no tools, and neither scripts binding a tool nor
+    /// `python_tools` entries are checked — until describePython() (run on a worker
+    /// thread) gives the description to load with again. An untrusted project needs none.
+    static std::optional<Project> loadManifest(const QString &dir, ProjectError *error,
+                                               const PythonDescription *described);
+    /// Runs the tool worker on `dir/tools/*.py` (at most pythonTimeoutMs); any thread.
+    static PythonDescription describePython(const QString &dir);
+    /// Names, modification times and sizes of `dir/tools/*.py`, as one string.
+    static QString pythonFingerprint(const QString &dir);
+    static constexpr auto LoadingError = "loading…";
     static constexpr auto NotTrustedError = "not loaded: the project is not trusted";
     static inline int pythonTimeoutMs = 20000;
 
@@ -94,6 +117,8 @@ public:
     std::vector<ModelConfig> models;
     RetryPolicy retryDefaults;
     std::vector<PythonToolFile> pythonFiles;
+    /// loadManifest(): the Python tool files are still being described (see there).
+    bool pythonLoading = false;
     QString pythonError; ///< set when the tool worker could not describe tools/ at all
     /// `python_tools` entries (toolstudio.json) naming no loaded Python tool.
     QStringList pythonOverrideProblems;
@@ -120,4 +145,10 @@ public:
     /// The loader's rule for a mock handler's `sequence`: empty when valid, else the
     /// reason, e.g. "sequence[1]: needs exactly one of 'result' or 'error'".
     static QString mockSequenceProblem(const nlohmann::json &sequence);
+
+private:
+    /// load() and loadManifest(): `describeNow` runs the worker when `described` does
+    /// not fit the files.
+    static std::optional<Project> read(const QString &dir, ProjectError *error, const PythonDescription *described,
+                                       bool describeNow);
 };
