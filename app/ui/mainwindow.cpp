@@ -23,6 +23,7 @@
 #include "project/projectwriter.h"
 #include "projectpanel.h"
 #include "projectserving.h"
+#include "pythontoolsloader.h"
 #include "run/runcontroller.h"
 #include "run/runstatustext.h"
 #include "runcommands.h"
@@ -263,7 +264,7 @@ void MainWindow::createActions()
     };
     hooks.runEnded = [this](const RunRecord &run) { runViewsEnded(run); };
     hooks.afterRunEnded = [this] {
-        if (std::exchange(m_manifestChangedDuringRun, false))
+        if (std::exchange(m_manifestChangedDuringRun, false) || (m_project && m_project->pythonLoading))
             reloadProject();
     };
     hooks.setStatus = [this](const QString &text) { setStatus(text); };
@@ -569,6 +570,16 @@ void MainWindow::connectRun()
     m_toolFilesReloader = new ToolFilesReloader(
         m_run, [this] { reloadProject(); }, this);
     connect(m_toolFilesReloader, &ToolFilesReloader::notice, statusBar(), &QStatusBar::showMessage);
+    // The Python tool files were described (off the GUI thread): the project is whole
+    // now; a Run pressed while they loaded starts.
+    m_pythonLoader = new PythonToolsLoader(this);
+    connect(m_pythonLoader, &PythonToolsLoader::described, this, [this](const QString &dir) {
+        if (!m_project || m_project->dir != dir || m_run->isActive())
+            return; // after the run (hooks.afterRunEnded)
+        reloadProject();
+        if (m_whenPythonLoaded && !m_project->pythonLoading)
+            std::exchange(m_whenPythonLoaded, nullptr)();
+    });
 }
 
 bool MainWindow::openProject(const QString &dir)
@@ -578,7 +589,7 @@ bool MainWindow::openProject(const QString &dir)
         return false;
     }
     ProjectError error;
-    std::optional<Project> project = Project::load(dir, &error);
+    std::optional<Project> project = m_pythonLoader->load(dir, &error);
     if (!project && QFileInfo(dir).isDir()
         && !QFileInfo::exists(QDir(dir).filePath(QStringLiteral("toolstudio.json")))) {
         // A folder that is not a project yet: offer to make one there.
@@ -621,6 +632,7 @@ bool MainWindow::openProject(const QString &dir)
     }
 
     m_project = std::move(project);
+    m_whenPythonLoaded = nullptr;
     m_toolFilesReloader->setProjectDir(m_project->dir);
     m_traceModel->clear();
     m_liveSteps->reset();
@@ -703,7 +715,7 @@ bool MainWindow::reloadProject()
     if (!m_project)
         return false;
     ProjectError error;
-    std::optional<Project> reloaded = Project::load(m_project->dir, &error);
+    std::optional<Project> reloaded = m_pythonLoader->load(m_project->dir, &error);
     if (!reloaded) {
         if (!m_showsLoadError)
             m_statusBeforeLoadError = statusText();
@@ -917,7 +929,7 @@ bool MainWindow::reloadForRun()
 {
     // Pick up edits to toolstudio.json made since the project was opened.
     ProjectError loadError;
-    std::optional<Project> reloaded = Project::load(m_project->dir, &loadError);
+    std::optional<Project> reloaded = m_pythonLoader->load(m_project->dir, &loadError);
     if (!reloaded) {
         setStatus(tr("Failed: %1").arg(loadError.toString()));
         reportError(tr("Cannot Run"), loadError.toString());
@@ -927,6 +939,13 @@ bool MainWindow::reloadForRun()
     m_projectPanel->setProject(&*m_project);
     m_scriptCombo->setProject(&*m_project);
     startMcpServers();
+    if (m_project->pythonLoading) {
+        // tools/*.py changed since they were last described: the run starts once they are.
+        m_whenPythonLoaded = [this] { run(); };
+        setStatus(tr("Loading the Python tools… the run starts when they are loaded."));
+        updateActions();
+        return false;
+    }
     return true;
 }
 
@@ -1096,6 +1115,12 @@ bool MainWindow::jumpToStep(StepStatus status)
 
 void MainWindow::startFromJournal(const QString &runId, bool resume)
 {
+    if (m_project && m_project->pythonLoading) {
+        // A resumed or replayed run calls the project's tools: it starts once they are loaded.
+        m_whenPythonLoaded = [this, runId, resume] { m_runCommands->startFromJournal(runId, resume); };
+        setStatus(tr("Loading the Python tools… the run starts when they are loaded."));
+        return;
+    }
     m_runCommands->startFromJournal(runId, resume);
 }
 

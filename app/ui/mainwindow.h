@@ -26,6 +26,7 @@ class DurableRunActions;
 class StepModeActions;
 class PendingCallsPanel;
 class RunComparePanel;
+class PythonToolsLoader;
 class ToolFilesReloader;
 class RunsPanel;
 class RunCommands;
@@ -270,6 +271,10 @@ private:
     ToolPanel *m_toolPanel = nullptr;
     ToolsMenu *m_toolsMenu = nullptr;
     ToolFilesReloader *m_toolFilesReloader = nullptr; ///< tools/*.py changes → reloadProject (after a run)
+    /// Every load: the manifest at once, the Python tool files described off the GUI thread.
+    PythonToolsLoader *m_pythonLoader = nullptr;
+    /// Run, Resume or Replay pressed while the Python tools were loading: started once loaded.
+    std::function<void()> m_whenPythonLoaded;
     StepInspector *m_inspector = nullptr;
     TracePanel *m_tracePanel = nullptr;
     QLineEdit *m_consoleSearch = nullptr;

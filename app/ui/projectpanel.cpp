@@ -158,6 +158,13 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     auto *toolsLayout = new QVBoxLayout(toolsBox);
     toolsLayout->setContentsMargins(0, 0, 0, 0);
     toolsLayout->addWidget(m_toolView, 1);
+    // While the tool worker describes tools/*.py (off the GUI thread), their tools are
+    // not listed yet: say so rather than show a project without them.
+    m_loading = new QLabel(tr("Loading the Python tools in tools/…"), toolsBox);
+    m_loading->setObjectName(QStringLiteral("pythonToolsLoading"));
+    m_loading->setEnabled(false);
+    m_loading->setVisible(false);
+    toolsLayout->addWidget(m_loading);
     m_problems = new ToolProblemsView(toolsBox);
     toolsLayout->addWidget(m_problems);
     connect(m_problems, &ToolProblemsView::requirementsInstalled, this, &ProjectPanel::requirementsInstalled);
@@ -277,6 +284,7 @@ void ProjectPanel::setProject(const Project *project)
         }
     }
     m_filling = false;
+    m_loading->setVisible(project && project->pythonLoading);
     m_problems->setProject(project);
     tags.sort();
     const QString tag = m_tagCombo->currentData().toString();

@@ -10,6 +10,7 @@
 class Project;
 class QAbstractItemModel;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QStandardItem;
@@ -77,6 +78,7 @@ private:
     ToolFilterModel *m_filter = nullptr;
     QTreeView *m_toolView = nullptr;
     ToolProblemsView *m_problems = nullptr;
+    QLabel *m_loading = nullptr; ///< "Loading the Python tools…" while Project::pythonLoading
     void toolItemChanged(QStandardItem *item);
     void bindingChanged(QTreeWidgetItem *item);
 

@@ -9,10 +9,13 @@
 #include "project/projecttrust.h"
 
 #include <QByteArray>
+#include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QString>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <optional>
 
@@ -46,10 +49,26 @@ inline std::optional<Project> loadTrusted(const QString &dir, ProjectError *erro
     return Project::load(dir, error);
 }
 
-/// MainWindow::openProject of a project this suite trusts (trustProject(), then open).
+/// Waits until the window's project has its Python tools: the window describes
+/// `tools/*.py` off the GUI thread (Project::pythonLoading), at most the worker's own
+/// limit. False when they are still loading then.
+template<typename Window>
+bool waitForPythonTools(Window &window)
+{
+    const QDeadlineTimer deadline(Project::pythonTimeoutMs + 10000);
+    const auto loading = [&] { return window.project() && window.project()->pythonLoading; };
+    while (loading() && !deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    return !loading();
+}
+
+/// MainWindow::openProject of a project this suite trusts (trustProject(), then open),
+/// then waitForPythonTools(): the project is whole when this returns true.
 template<typename Window>
 bool openTrusted(Window &window, const QString &dir)
 {
     trustProject(dir);
-    return window.openProject(dir);
+    return window.openProject(dir) && waitForPythonTools(window);
 }

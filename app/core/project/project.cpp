@@ -467,6 +467,8 @@ QStringList Project::problems() const
     if (!pythonError.isEmpty())
         lines << QStringLiteral("tools/*.py: %1").arg(pythonError);
     for (const PythonToolFile &file : pythonFiles) {
+        if (file.error == QString::fromUtf8(LoadingError))
+            continue; // not a problem: still being described
         if (!file.error.isEmpty())
             lines << QStringLiteral("%1: %2").arg(file.path, file.error.section(QLatin1Char('\n'), 0, 0));
         for (const auto &[method, reason] : file.toolErrors)

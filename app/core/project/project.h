@@ -93,7 +93,8 @@ public:
                                                const PythonDescription *described);
     /// Runs the tool worker on `dir/tools/*.py` (at most pythonTimeoutMs); any thread.
     static PythonDescription describePython(const QString &dir);
-    /// Names, modification times and sizes of `dir/tools/*.py`, as one string.
+    /// Names, modification times and sizes of `dir/tools/*.py` and the modification time
+    /// of the project venv's site-packages (`.toolstudio/venv`), as one string.
     static QString pythonFingerprint(const QString &dir);
     static constexpr auto LoadingError = "loading…";
     static constexpr auto NotTrustedError = "not loaded: the project is not trusted";

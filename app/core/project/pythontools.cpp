@@ -101,5 +101,14 @@ QString Project::pythonFingerprint(const QString &dir)
                            .arg(info.fileName())
                            .arg(info.lastModified().toMSecsSinceEpoch())
                            .arg(info.size());
+    // The project's virtual environment: installing a requirement changes what imports
+    // (a file missing a module loads now), though no tool file changed.
+    const QDir venvLib(dir + QStringLiteral("/.toolstudio/venv/lib"));
+    for (const QFileInfo &info : venvLib.entryInfoList({QStringLiteral("python*")}, QDir::Dirs, QDir::Name))
+        fingerprint += QStringLiteral("venv %1\t%2\n")
+                           .arg(info.fileName())
+                           .arg(QFileInfo(info.filePath() + QStringLiteral("/site-packages"))
+                                    .lastModified()
+                                    .toMSecsSinceEpoch());
     return fingerprint;
 }
