@@ -1386,6 +1386,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>&amp;Stop Run</source>
         <translation>Lauf &amp;stoppen</translation>
     </message>
+    <message>
+        <source>Loading the Python tools… the run starts when they are loaded.</source>
+        <translation>Die Python-Werkzeuge werden geladen … der Lauf beginnt, sobald sie geladen sind.</translation>
+    </message>
 </context>
 <context>
     <name>ManifestEditor</name>
@@ -1933,6 +1937,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Warnings:</source>
         <translation>Warnungen:</translation>
+    </message>
+    <message>
+        <source>Loading the Python tools in tools/…</source>
+        <translation>Die Python-Werkzeuge in tools/ werden geladen …</translation>
     </message>
 </context>
 <context>
