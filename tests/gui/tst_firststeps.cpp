@@ -167,6 +167,7 @@ private Q_SLOTS:
         QVERIFY2(dialog->create(), qPrintable(dialog->error()));
         const QString path = dir + QStringLiteral("/tools/summarize.py");
         QVERIFY(readAll(path).contains("    def summarize(self, text: str) -> str:\n"));
+        QVERIFY(waitForPythonTools(*m_window));
         QVERIFY(m_window->project()->tool(QStringLiteral("summarize")));
         QVERIFY(m_window->editor());
         QCOMPARE(m_window->editor()->filePath(), path);

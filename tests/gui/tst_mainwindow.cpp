@@ -620,6 +620,7 @@ asyncio.run(main())
         QVERIFY(
             writeFile(python, "class Tools:\n    def greet(self, name: str) -> str:\n        return 'hi ' + name\n"));
         QVERIFY(m_window->importToolFile(python));
+        QVERIFY(waitForPythonTools(*m_window));
         QVERIFY(QFileInfo::exists(dir + QStringLiteral("/tools/greet.py")));
         QVERIFY(m_window->project()->tool(QStringLiteral("greet")));
     }

@@ -155,6 +155,7 @@ private Q_SLOTS:
         QVERIFY(m_window->runAction()->isEnabled());
 
         QSignalSpy finished(m_window->runController(), &RunController::finished);
+        QVERIFY(waitForPythonTools(*m_window));
         QVERIFY(m_window->run());
         // Manual calls: answered as a person would in the Pending Calls dock.
         const auto answerPending = [&] {

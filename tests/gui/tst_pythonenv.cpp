@@ -250,7 +250,9 @@ private Q_SLOTS:
                                 "pip downloads from the package index, or installs the local paths given.")
                      .arg(wheel));
         QCOMPARE(installed.count(), 1);
-        // The window loaded the project again: no problem left, demo_value is a tool.
+        // The window loaded the project again (its tool files anew: the venv changed):
+        // no problem left, demo_value is a tool.
+        QVERIFY(waitForPythonTools(window));
         QCOMPARE(panel.problemsView()->list()->count(), 0);
         QVERIFY(panel.problemsView()->isHidden());
         QCOMPARE(panel.toolModel()->rowCount(), 2);

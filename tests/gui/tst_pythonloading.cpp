@@ -8,6 +8,7 @@
 // the files unchanged reuses the description: the run starts at once.
 #include "busyrun.h"
 #include "run/runcontroller.h"
+#include "testfiles.h"
 #include "trustedproject.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
@@ -20,13 +21,6 @@
 namespace {
 
 constexpr double MaxGapMs = 1000;
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
 
 /// A project whose one Python tool file sleeps 3 s at import; its script calls the tool.
 bool writeSlowProject(const QString &dir)

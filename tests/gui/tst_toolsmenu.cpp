@@ -625,6 +625,7 @@ private Q_SLOTS:
                           "class Tools:\n    def ping(self) -> str:\n        \"\"\"Answers pong.\"\"\"\n"
                           "        return 'pong'\n"));
         QVERIFY(m_window->reloadProject());
+        QVERIFY(waitForPythonTools(*m_window));
         ProjectPanel *panel = m_window->projectPanel();
         QCOMPARE(column(panel->toolModel(), ProjectPanel::NameColumn),
                  QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping")}));
@@ -670,6 +671,7 @@ private Q_SLOTS:
         const QString file = m_dir + QStringLiteral("/tools/extra.py");
         QVERIFY(writeFile(file, "class Tools:\n    def ping(self) -> str:\n        return 'pong'\n"));
         QVERIFY(m_window->reloadProject());
+        QVERIFY(waitForPythonTools(*m_window));
         QVERIFY(m_window->project()->tool(QStringLiteral("ping")));
         QVERIFY(writeFile(file,
                           "class Tools:\n    def ping(self) -> str:\n        return 'pong'\n"

@@ -86,6 +86,7 @@ private Q_SLOTS:
         QVERIFY(m_window->openProject(m_project));
         QVERIFY(button("trustProjectButton"));
         button("trustProjectButton")->click();
+        QVERIFY(waitForPythonTools(*m_window));
         QVERIFY(!bar()->isVisible());
         QVERIFY(m_window->project()->trusted);
         QVERIFY2(m_window->project()->tool(QStringLiteral("ping")),

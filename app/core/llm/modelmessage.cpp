@@ -203,7 +203,13 @@ QString quoteText(std::string_view text)
 {
     // Cut the bytes first: a reply may hold megabytes, and only the start is shown.
     const QByteArray head = QByteArray(text.data(), qsizetype(qMin<std::size_t>(text.size(), QuoteChars * 4)));
-    return elidedText(QString::fromUtf8(head), QuoteChars);
+    const QString decoded = QString::fromUtf8(head);
+    QString shown = elidedText(decoded, QuoteChars);
+    // An escape shows a control character as up to six characters: 200 of them made a
+    // 1 200-character quote (CI's fuzz_modelreply). Fewer are kept until it fits.
+    for (qsizetype keep = QuoteChars / 2; shown.size() > QuoteChars + MaxNoteChars && keep > 0; keep /= 2)
+        shown = elidedText(decoded, keep);
+    return shown;
 }
 
 namespace {

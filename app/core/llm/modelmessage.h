@@ -60,6 +60,8 @@ struct ModelReply
 namespace ModelMessage {
 /// Largest text of a reply quoted in an error (a server's message, a bad value).
 inline constexpr int QuoteChars = 200;
+/// The longest "… (N bytes dropped)" note a quote may end with.
+inline constexpr int MaxNoteChars = 32;
 
 /// "" when `messages` is a non-empty array of neutral messages; else the first problem,
 /// naming the message ("messages[2]: a 'tool' message needs 'tool_call_id' (the id of
@@ -82,6 +84,7 @@ std::optional<nlohmann::json> readReply(std::string_view body, QString *error);
 QString conversationText(const nlohmann::json &messages);
 /// `value` as JSON text, cut to QuoteChars characters, for an error message.
 QString quote(const nlohmann::json &value);
-/// The text of a reply (an error body, a refused value) printable and cut for a message.
+/// The text of a reply (an error body, a refused value) printable and cut for a message:
+/// at most QuoteChars + MaxNoteChars characters, escapes included.
 QString quoteText(std::string_view text);
 } // namespace ModelMessage

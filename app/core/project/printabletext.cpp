@@ -119,22 +119,7 @@ QString clippedText(const QString &text, qsizetype maxChars)
 
 QString elidedText(const QString &text, qsizetype maxChars)
 {
-    // The bound is on what is shown: an escape counts its width (\u0001 is six
-    // characters), so 200 control characters do not become 1 200 (fuzz_modelreply).
-    qsizetype width = 0;
-    qsizetype cut = 0;
-    for (; cut < text.size(); ++cut) {
-        const char16_t c = text.at(cut).unicode();
-        const qsizetype shown = !isEscaped(c) ? 1 : (c == '\n' || c == '\r' || c == '\t') ? 2 : 6;
-        if (width + shown > maxChars)
-            break;
-        width += shown;
-    }
-    if (cut == text.size())
-        return printableText(text);
-    if (cut > 0 && text.at(cut - 1).isHighSurrogate())
-        --cut; // never half a surrogate pair
-    return printableText(text.left(cut)) + droppedNote(QStringView(text).mid(cut).toUtf8().size());
+    return printableText(clippedText(text, maxChars)); // the note has nothing to escape
 }
 
 QString shellQuoted(const QString &text)

@@ -37,10 +37,8 @@ ClippedText clipChars(const QString &text, qsizetype maxChars);
 QString clippedText(const QString &text, qsizetype maxChars);
 
 /// Text from a script quoted in a message (a tool name, a call id): printableText()
-/// showing at most `maxChars` characters, an escape counted at its width (`\u0001` is
-/// six); a longer text is cut before the character that would pass the bound (never
-/// half a surrogate pair) and followed by droppedNote() (issue 16: a 100 KB name is not
-/// echoed into every error).
+/// of at most `maxChars` characters; a longer text is cut there (clipChars) and
+/// followed by droppedNote() (issue 16: a 100 KB name is not echoed into every error).
 /// 128 = the longest tool name MCP allows, so a valid name is never cut.
 QString elidedText(const QString &text, qsizetype maxChars = 128);
 
