@@ -249,6 +249,21 @@ private Q_SLOTS:
 
     // attack7: usage beyond 2^63 (an unsigned number) wrapped below 0 and counted as 0
     // tokens; now the largest count, as any count past an int. Negative counts are 0.
+    void anErrorOfControlCharactersIsQuotedBounded()
+    {
+        // 250 control characters escape to 1 500 characters: the quote keeps 25 of them
+        // (CI's fuzz_modelreply found a 1 200-character message).
+        std::string message;
+        for (int i = 0; i < 250; ++i)
+            message += "\\u0001";
+        const std::string body = "{\"error\": {\"message\": \"" + message + "\"}}";
+        const QString said = OpenAIChatCodec::errorMessage(body);
+        QCOMPARE(said, QString(QStringLiteral("\\u0001")).repeated(25) + QStringLiteral("… (225 bytes dropped)"));
+        QVERIFY(said.size() <= ModelMessage::QuoteChars + ModelMessage::MaxNoteChars);
+        const QString plain = ModelMessage::quoteText(std::string(300, 'x'));
+        QCOMPARE(plain, QString(200, QLatin1Char('x')) + QStringLiteral("… (100 bytes dropped)"));
+    }
+
     void hugeUsageIsTheLargestCountNotZero()
     {
         QString error;
