@@ -577,6 +577,9 @@ void MainWindow::connectRun()
         if (!m_project || m_project->dir != dir || m_run->isActive())
             return; // after the run (hooks.afterRunEnded)
         reloadProject();
+        // As an open with the tools at hand would: the first tool is shown.
+        if (m_projectPanel->currentTool().isEmpty() && !m_project->tools.empty())
+            m_projectPanel->selectTool(m_project->tools.front().name);
         if (m_whenPythonLoaded && !m_project->pythonLoading)
             std::exchange(m_whenPythonLoaded, nullptr)();
     });

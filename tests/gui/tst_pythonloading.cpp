@@ -85,6 +85,8 @@ private Q_SLOTS:
         QVERIFY(watch.ticks() > 100); // 3 s of 10 ms ticks, generously
         QVERIFY(m_window->project()->tool(QStringLiteral("twice")));
         QVERIFY(!loading->isVisible());
+        // As when the tools were there at once: the first tool is selected and shown.
+        QCOMPARE(m_window->projectPanel()->currentTool(), QStringLiteral("twice"));
     }
 
     void aRunPressedWhileLoadingStartsOnceLoaded()
