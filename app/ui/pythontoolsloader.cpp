@@ -2,19 +2,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pythontoolsloader.h"
 
-#include <QDir>
-#include <QFileInfo>
-
 PythonToolsLoader::PythonToolsLoader(QObject *parent)
     : QObject(parent)
 {}
 
 std::optional<Project> PythonToolsLoader::load(const QString &dir, ProjectError *error)
 {
-    // The folder as Project::dir spells it: a description is only ever of its own folder.
-    const QString absolute = QDir::cleanPath(QFileInfo(dir.isEmpty() ? QStringLiteral(".") : dir).absoluteFilePath());
+    // A description is only ever of its own folder.
     std::optional<Project> project
-        = Project::loadManifest(dir, error, absolute == m_describedDir ? &m_description : nullptr);
+        = Project::loadManifest(dir, error, Project::folderPath(dir) == m_describedDir ? &m_description : nullptr);
     if (project && project->pythonLoading)
         describe(project->dir);
     return project;

@@ -319,7 +319,7 @@ std::optional<Project> Project::read(const QString &dir, ProjectError *error, co
     };
 
     const QFileInfo dirInfo(dir.isEmpty() ? QStringLiteral(".") : dir);
-    const QString absoluteDir = QDir::cleanPath(dirInfo.absoluteFilePath());
+    const QString absoluteDir = folderPath(dir);
     if (!dirInfo.exists())
         return failWith(absoluteDir, QStringLiteral("project folder does not exist"));
     if (!dirInfo.isDir())
@@ -461,14 +461,19 @@ const Tool *Project::tool(const QString &name) const
     return nullptr;
 }
 
+QString Project::folderPath(const QString &dir)
+{
+    return QDir::cleanPath(QFileInfo(dir.isEmpty() ? QStringLiteral(".") : dir).absoluteFilePath());
+}
+
 QStringList Project::problems() const
 {
     QStringList lines;
     if (!pythonError.isEmpty())
         lines << QStringLiteral("tools/*.py: %1").arg(pythonError);
+    if (pythonLoading) // the files listed are placeholders until described, not problems
+        return lines + pythonOverrideProblems;
     for (const PythonToolFile &file : pythonFiles) {
-        if (file.error == QString::fromUtf8(LoadingError))
-            continue; // not a problem: still being described
         if (!file.error.isEmpty())
             lines << QStringLiteral("%1: %2").arg(file.path, file.error.section(QLatin1Char('\n'), 0, 0));
         for (const auto &[method, reason] : file.toolErrors)

@@ -96,6 +96,8 @@ public:
     /// Names, modification times and sizes of `dir/tools/*.py` and the modification time
     /// of the project venv's site-packages (`.toolstudio/venv`), as one string.
     static QString pythonFingerprint(const QString &dir);
+    /// `dir` as Project::dir spells it: absolute and clean ("." when empty).
+    static QString folderPath(const QString &dir);
     static constexpr auto LoadingError = "loading…";
     static constexpr auto NotTrustedError = "not loaded: the project is not trusted";
     static inline int pythonTimeoutMs = 20000;
