@@ -1054,14 +1054,6 @@
         <translation>Öffnen Sie ein Projekt, um zu beginnen (Datei ▸ Projekt öffnen…)</translation>
     </message>
     <message>
-        <source>&amp;Open Project…</source>
-        <translation>Projekt ö&amp;ffnen…</translation>
-    </message>
-    <message>
-        <source>Open a project folder (one with a toolstudio.json)</source>
-        <translation>Einen Projektordner öffnen (einen mit toolstudio.json)</translation>
-    </message>
-    <message>
         <source>&amp;Save Script</source>
         <translation>Skript &amp;speichern</translation>
     </message>
@@ -1080,10 +1072,6 @@
     <message>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>&amp;Zuletzt geöffnet</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -1148,10 +1136,6 @@
     <message>
         <source>Failed: %1</source>
         <translation>Fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Run in Progress</source>
-        <translation>Lauf aktiv</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
@@ -1234,10 +1218,6 @@
         <translation>Wartende Aufrufe (%1)</translation>
     </message>
     <message>
-        <source>Run %1 from the journal</source>
-        <translation>Lauf %1 aus dem Journal</translation>
-    </message>
-    <message>
         <source>Import Tool</source>
         <translation>Tool importieren</translation>
     </message>
@@ -1256,14 +1236,6 @@
     <message>
         <source>Next &amp;Failed Step</source>
         <translation>Nächster &amp;fehlgeschlagener Schritt</translation>
-    </message>
-    <message>
-        <source>Search the output (Enter: next, Shift+Enter: previous)</source>
-        <translation>Ausgabe durchsuchen (Eingabe: nächster, Umschalt+Eingabe: vorheriger Treffer)</translation>
-    </message>
-    <message>
-        <source>Not found in the output: %1</source>
-        <translation>Nicht in der Ausgabe gefunden: %1</translation>
     </message>
     <message>
         <source>No failed step</source>
@@ -1300,17 +1272,6 @@ Only run JSON exported by Tool Studio (format &quot;toolstudio-run&quot;, versio
 Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version 1) kann importiert werden.</translation>
     </message>
     <message>
-        <source>Run %1 imported from %2 (read-only)</source>
-        <translation>Lauf %1 aus %2 importiert (schreibgeschützt)</translation>
-    </message>
-    <message numerus="yes">
-        <source>Imported run %1: %2, %n step(s) (read-only)</source>
-        <translation>
-            <numerusform>Importierter Lauf %1: %2, %n Schritt (schreibgeschützt)</numerusform>
-            <numerusform>Importierter Lauf %1: %2, %n Schritte (schreibgeschützt)</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Open Run</source>
         <translation>Lauf öffnen</translation>
     </message>
@@ -1327,14 +1288,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Dem Projekt wird vertraut: Seine Tools werden geladen, und es darf laufen.</translation>
     </message>
     <message>
-        <source>&amp;New Project…</source>
-        <translation>&amp;Neues Projekt…</translation>
-    </message>
-    <message>
-        <source>Make a project in a new or empty folder from a template</source>
-        <translation>Ein Projekt aus einer Vorlage in einem neuen oder leeren Ordner anlegen</translation>
-    </message>
-    <message>
         <source>Select the next step that ended failed (Ctrl+E)</source>
         <translation>Den nächsten fehlgeschlagenen Schritt auswählen (Strg+E)</translation>
     </message>
@@ -1347,44 +1300,12 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Neues &amp;Mock-Tool…</translation>
     </message>
     <message>
-        <source>New &amp;Tool…</source>
-        <translation>Neues &amp;Tool…</translation>
-    </message>
-    <message>
-        <source>Add a tool file (Python or Node) from a template and open it</source>
-        <translation>Eine Tool-Datei (Python oder Node) aus einer Vorlage anlegen und öffnen</translation>
-    </message>
-    <message>
-        <source>New &amp;Script…</source>
-        <translation>Neues &amp;Skript…</translation>
-    </message>
-    <message>
-        <source>Add an agent script (Python or Node) from a template and open it</source>
-        <translation>Ein Agentenskript (Python oder Node) aus einer Vorlage anlegen und öffnen</translation>
-    </message>
-    <message>
         <source>MCP Servers</source>
         <translation>MCP-Server</translation>
     </message>
     <message>
         <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
         <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
-    </message>
-    <message>
-        <source>The run is waiting for an answer. Keep it for later (resume it from the Runs dock), or stop it?</source>
-        <translation>Der Lauf wartet auf eine Antwort. Für später behalten (im Dock „Läufe“ fortsetzen) oder stoppen?</translation>
-    </message>
-    <message>
-        <source>A run is in progress. Keep it for later (resume it from the Runs dock; its recorded steps are memoized), or stop it?</source>
-        <translation>Ein Lauf ist im Gange. Für später behalten (im Dock „Läufe“ fortsetzen; seine aufgezeichneten Schritte kommen aus dem Memo) oder stoppen?</translation>
-    </message>
-    <message>
-        <source>&amp;Keep for Later</source>
-        <translation>Für später &amp;behalten</translation>
-    </message>
-    <message>
-        <source>&amp;Stop Run</source>
-        <translation>Lauf &amp;stoppen</translation>
     </message>
     <message>
         <source>Loading the Python tools… the run starts when they are loaded.</source>
@@ -1826,6 +1747,49 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>held %1 (step mode: the run clock is paused)</source>
         <translation>angehalten seit %1 (Schrittmodus: die Laufzeituhr pausiert)</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectActions</name>
+    <message>
+        <source>&amp;New Project…</source>
+        <translation>&amp;Neues Projekt…</translation>
+    </message>
+    <message>
+        <source>Make a project in a new or empty folder from a template</source>
+        <translation>Ein Projekt aus einer Vorlage in einem neuen oder leeren Ordner anlegen</translation>
+    </message>
+    <message>
+        <source>&amp;Open Project…</source>
+        <translation>Projekt ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Open a project folder (one with a toolstudio.json)</source>
+        <translation>Einen Projektordner öffnen (einen mit toolstudio.json)</translation>
+    </message>
+    <message>
+        <source>New &amp;Tool…</source>
+        <translation>Neues &amp;Tool…</translation>
+    </message>
+    <message>
+        <source>Add a tool file (Python or Node) from a template and open it</source>
+        <translation>Eine Tool-Datei (Python oder Node) aus einer Vorlage anlegen und öffnen</translation>
+    </message>
+    <message>
+        <source>New &amp;Script…</source>
+        <translation>Neues &amp;Skript…</translation>
+    </message>
+    <message>
+        <source>Add an agent script (Python or Node) from a template and open it</source>
+        <translation>Ein Agentenskript (Python oder Node) aus einer Vorlage anlegen und öffnen</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>Open Project</source>
+        <translation>Projekt öffnen</translation>
     </message>
 </context>
 <context>
@@ -2495,6 +2459,26 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>■ %1 (exit code %2)</source>
         <translation>■ %1 (Exit-Code %2)</translation>
     </message>
+    <message>
+        <source>Run in Progress</source>
+        <translation>Lauf aktiv</translation>
+    </message>
+    <message>
+        <source>The run is waiting for an answer. Keep it for later (resume it from the Runs dock), or stop it?</source>
+        <translation>Der Lauf wartet auf eine Antwort. Für später behalten (im Dock „Läufe“ fortsetzen) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>A run is in progress. Keep it for later (resume it from the Runs dock; its recorded steps are memoized), or stop it?</source>
+        <translation>Ein Lauf ist im Gange. Für später behalten (im Dock „Läufe“ fortsetzen; seine aufgezeichneten Schritte kommen aus dem Memo) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>&amp;Keep for Later</source>
+        <translation>Für später &amp;behalten</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Run</source>
+        <translation>Lauf &amp;stoppen</translation>
+    </message>
 </context>
 <context>
     <name>RunCompareModel</name>
@@ -2704,6 +2688,32 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Running…</source>
         <translation>Läuft…</translation>
+    </message>
+</context>
+<context>
+    <name>RunViews</name>
+    <message>
+        <source>Search the output (Enter: next, Shift+Enter: previous)</source>
+        <translation>Ausgabe durchsuchen (Eingabe: nächster, Umschalt+Eingabe: vorheriger Treffer)</translation>
+    </message>
+    <message>
+        <source>Not found in the output: %1</source>
+        <translation>Nicht in der Ausgabe gefunden: %1</translation>
+    </message>
+    <message>
+        <source>Run %1 from the journal</source>
+        <translation>Lauf %1 aus dem Journal</translation>
+    </message>
+    <message>
+        <source>Run %1 imported from %2 (read-only)</source>
+        <translation>Lauf %1 aus %2 importiert (schreibgeschützt)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported run %1: %2, %n step(s) (read-only)</source>
+        <translation>
+            <numerusform>Importierter Lauf %1: %2, %n Schritt (schreibgeschützt)</numerusform>
+            <numerusform>Importierter Lauf %1: %2, %n Schritte (schreibgeschützt)</numerusform>
+        </translation>
     </message>
 </context>
 <context>

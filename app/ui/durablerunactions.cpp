@@ -10,8 +10,10 @@
 #include "rerundialog.h"
 #include "run/runcontroller.h"
 #include "runcommands.h"
+#include "runspanel.h"
 #include "scriptbox.h"
 #include "tracemodel.h"
+#include "tracepanel.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -48,7 +50,7 @@ DurableRunActions::DurableRunActions(MainWindow *window)
     });
     connect(m_traceRerun, &QAction::triggered, this, [this] {
         const QString runId = traceRun();
-        const int sequence = m_window->traceView()->currentIndex().data(TraceModel::SequenceRole).toInt();
+        const int sequence = m_window->tracePanel()->view()->currentIndex().data(TraceModel::SequenceRole).toInt();
         if (sequence > 0 && blocker(runId, true).isEmpty())
             openRerunDialog(runId, sequence, false);
     });
@@ -68,11 +70,11 @@ DurableRunActions::DurableRunActions(MainWindow *window)
 
 void DurableRunActions::connectWindow()
 {
-    QTreeWidget *runs = m_window->runsView();
+    QTreeWidget *runs = m_window->runsPanel()->view();
     runs->setContextMenuPolicy(Qt::ActionsContextMenu);
     runs->addAction(m_rerun);
     runs->addAction(m_saveCassette);
-    QTreeView *trace = m_window->traceView();
+    QTreeView *trace = m_window->tracePanel()->view();
     trace->setContextMenuPolicy(Qt::ActionsContextMenu);
     trace->addAction(m_traceRerun);
 
@@ -124,7 +126,7 @@ QString DurableRunActions::traceRun() const
 
 QString DurableRunActions::targetRun() const
 {
-    if (QTreeWidgetItem *item = m_window->runsView()->currentItem())
+    if (QTreeWidgetItem *item = m_window->runsPanel()->view()->currentItem())
         return item->data(0, Qt::UserRole).toString();
     return traceRun();
 }
@@ -177,7 +179,8 @@ void DurableRunActions::updateActions()
     const QString traceRunId = traceRun();
     // Usually the same run: one journal look-up, not two, per selection change.
     QString traceWhy = traceRunId == target ? why : blocker(traceRunId, true);
-    if (traceWhy.isEmpty() && m_window->traceView()->currentIndex().data(TraceModel::SequenceRole).toInt() <= 0)
+    if (traceWhy.isEmpty()
+        && m_window->tracePanel()->view()->currentIndex().data(TraceModel::SequenceRole).toInt() <= 0)
         traceWhy = tr("Select a step in the trace first.");
     apply(m_traceRerun, traceWhy,
           tr("Rerun %1 from the selected step, optionally with edited arguments").arg(traceRunId));

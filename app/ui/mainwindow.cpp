@@ -11,23 +11,21 @@
 #include "consoleview.h"
 #include "docklayout.h"
 #include "durablerunactions.h"
-#include "exchange/traceexport.h"
 #include "findbar.h"
 #include "helpmenu.h"
-#include "journal/journal.h"
-#include "livestepstore.h"
 #include "manifesteditor.h"
 #include "newprojectdialog.h"
 #include "pendingcallspanel.h"
 #include "project/projecttrust.h"
 #include "project/projectwriter.h"
+#include "projectactions.h"
 #include "projectpanel.h"
 #include "projectserving.h"
 #include "pythontoolsloader.h"
 #include "run/runcontroller.h"
-#include "run/runstatustext.h"
 #include "runcommands.h"
 #include "runspanel.h"
+#include "runviews.h"
 #include "scriptbox.h"
 #include "scripteditor.h"
 #include "scripttabs.h"
@@ -64,7 +62,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QPushButton>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -76,8 +73,6 @@
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_run(new RunController(this))
-    , m_traceModel(new TraceModel(this))
-    , m_liveSteps(std::make_unique<LiveStepStore>())
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
@@ -105,8 +100,8 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(central);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        m_findBar->setEditor(editor());
-        if (ScriptEditor *e = editor())
+        m_findBar->setEditor(m_tabs->current());
+        if (ScriptEditor *e = m_tabs->current())
             m_scriptCombo->selectPath(e->filePath());
         updateTitle();
         updateActions();
@@ -140,106 +135,21 @@ MainWindow::~MainWindow()
         m_run->stop();
 }
 
-QListWidget *MainWindow::pendingList() const
-{
-    return m_pendingPanel->list();
-}
-
-const QList<Step> &MainWindow::pendingCalls() const
-{
-    return m_pendingPanel->pendingCalls();
-}
-
-ScriptEditor *MainWindow::editor() const
-{
-    return m_tabs->current();
-}
-
-ScriptEditor *MainWindow::editorFor(const QString &path) const
-{
-    return m_tabs->editorFor(path);
-}
-
-QTabWidget *MainWindow::editorTabs() const
-{
-    return m_tabs;
-}
-
-QLabel *MainWindow::budgetLabel() const
-{
-    return m_budget;
-}
-
-QTreeView *MainWindow::traceView() const
-{
-    return m_tracePanel->view();
-}
-
-TraceFilterModel *MainWindow::traceFilter() const
-{
-    return m_tracePanel->filterModel();
-}
-
-QLineEdit *MainWindow::traceFilterEdit() const
-{
-    return m_tracePanel->filterEdit();
-}
-
-QComboBox *MainWindow::traceToolCombo() const
-{
-    return m_tracePanel->toolCombo();
-}
-
-QToolButton *MainWindow::failedOnlyButton() const
-{
-    return m_tracePanel->failedOnlyButton();
-}
-
-QToolButton *MainWindow::pendingOnlyButton() const
-{
-    return m_tracePanel->pendingOnlyButton();
-}
-
-TimelineWidget *MainWindow::timeline() const
-{
-    return m_tracePanel->timeline();
-}
-
-QTreeWidget *MainWindow::runsView() const
-{
-    return m_runsPanel->view();
-}
-
-QUndoStack *MainWindow::undoStack() const
-{
-    return m_manifest->undoStack();
-}
-
-QPlainTextEdit *MainWindow::stepView() const
-{
-    return m_inspector->rawView();
-}
-
-QList<QDockWidget *> MainWindow::docks() const
-{
-    return m_layout->docks();
-}
-
 void MainWindow::createActions()
 {
-    m_newProjectAction = new QAction(Theme::icon("document-new", "open"), tr("&New Project…"), this);
-    m_newProjectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
-    m_newProjectAction->setStatusTip(tr("Make a project in a new or empty folder from a template"));
-    connect(m_newProjectAction, &QAction::triggered, this, [this] { newProject(); });
-
-    m_openAction = new QAction(Theme::icon("document-open", "open"), tr("&Open Project…"), this);
-    m_openAction->setShortcut(QKeySequence::Open);
-    m_openAction->setStatusTip(tr("Open a project folder (one with a toolstudio.json)"));
-    connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseProject);
-
     m_importRunAction = new QAction(tr("&Import Run…"), this);
     m_importRunAction->setStatusTip(tr("Show a run exported as JSON, read-only (docs/run-export.md)"));
     connect(m_importRunAction, &QAction::triggered, this, [this] { importRun({}); });
+
+    ProjectActions::Hooks projectHooks;
+    projectHooks.project = [this] { return project(); };
+    projectHooks.openProject = [this](const QString &dir) { return openProject(dir); };
+    projectHooks.reloadProject = [this] { reloadProject(); };
+    projectHooks.openFile = [this](const QString &path) { return openFile(path); };
+    projectHooks.editManifest
+        = [this](const QString &text, const ProjectWriter::Edit &edit) { return m_manifest->edit(text, edit); };
+    projectHooks.setStatus = [this](const QString &text) { setStatus(text); };
+    m_projectActions = new ProjectActions(std::move(projectHooks), this);
 
     m_saveAction = new QAction(Theme::icon("document-save", "save"), tr("&Save Script"), this);
     m_saveAction->setShortcut(QKeySequence::Save);
@@ -256,13 +166,14 @@ void MainWindow::createActions()
     hooks.project = [this] { return project(); };
     hooks.scriptPath = [this] { return m_scriptCombo->currentPath(); };
     hooks.prepareRun = [this] { return saveModifiedScripts() && reloadForRun(); };
-    hooks.resetRunViews = [this] { resetRunViews(); };
+    hooks.resetRunViews = [this] { m_runViews->runStarting(); };
     hooks.runStarted = [this](const QString &runId) {
-        // Steps that fall out of the kept ones are read from the run's journal.
-        m_liveSteps->reset(m_project ? m_project->journalPath() : QString(), runId);
-        m_markedSequence = 0;
+        m_runViews->runStarted(m_project ? m_project->journalPath() : QString(), runId);
     };
-    hooks.runEnded = [this](const RunRecord &run) { runViewsEnded(run); };
+    hooks.runEnded = [this](const RunRecord &run) {
+        m_runViews->runEnded(run);
+        refreshRuns();
+    };
     hooks.afterRunEnded = [this] {
         if (std::exchange(m_manifestChangedDuringRun, false) || (m_project && m_project->pythonLoading))
             reloadProject();
@@ -278,10 +189,10 @@ void MainWindow::createActions()
     m_layout = new DockLayout(this);
     m_resetLayoutAction = m_layout->resetAction();
 
-    m_undoAction = undoStack()->createUndoAction(this, tr("&Undo"));
+    m_undoAction = m_manifest->undoStack()->createUndoAction(this, tr("&Undo"));
     m_undoAction->setShortcut(QKeySequence::Undo);
     m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_redoAction = undoStack()->createRedoAction(this, tr("&Redo"));
+    m_redoAction = m_manifest->undoStack()->createRedoAction(this, tr("&Redo"));
     m_redoAction->setShortcut(QKeySequence::Redo);
     m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
 
@@ -293,7 +204,7 @@ void MainWindow::createActions()
     m_toolsMenu = new ToolsMenu(
         this, [this] { return m_project ? &*m_project : nullptr; },
         [this] {
-            undoStack()->clear();
+            m_manifest->undoStack()->clear();
             reloadProject();
         });
     m_toolsMenu->setManifestEditor(
@@ -348,27 +259,20 @@ void MainWindow::createActions()
     connect(m_nextFailedAction, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Failed); });
 
     m_helpMenu = new HelpMenu(this, [this](const QString &folder, const QString &templateName) {
-        newProject(folder)->selectTemplate(templateName);
+        m_projectActions->newProject(folder)->selectTemplate(templateName);
     });
-
-    m_newToolFileAction = new QAction(tr("New &Tool…"), this);
-    m_newToolFileAction->setStatusTip(tr("Add a tool file (Python or Node) from a template and open it"));
-    connect(m_newToolFileAction, &QAction::triggered, this, [this] { newFile(NewFileDialog::Kind::Tool); });
-    m_newScriptAction = new QAction(tr("New &Script…"), this);
-    m_newScriptAction->setStatusTip(tr("Add an agent script (Python or Node) from a template and open it"));
-    connect(m_newScriptAction, &QAction::triggered, this, [this] { newFile(NewFileDialog::Kind::Script); });
 }
 
 void MainWindow::createMenus()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->addAction(m_newProjectAction);
-    fileMenu->addAction(m_newToolFileAction);
-    fileMenu->addAction(m_newScriptAction);
-    fileMenu->addAction(m_openAction);
+    fileMenu->addAction(m_projectActions->newProjectAction());
+    fileMenu->addAction(m_projectActions->newToolFileAction());
+    fileMenu->addAction(m_projectActions->newScriptAction());
+    fileMenu->addAction(m_projectActions->openAction());
     fileMenu->addAction(m_importRunAction);
     fileMenu->addAction(m_serving->serveAction());
-    m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
+    fileMenu->addMenu(m_projectActions->recentMenu());
     fileMenu->addAction(m_saveAction);
     fileMenu->addAction(m_closeTabAction);
     fileMenu->addSeparator();
@@ -410,7 +314,7 @@ void MainWindow::createMenus()
     QToolBar *toolBar = addToolBar(tr("Run"));
     toolBar->setObjectName(QStringLiteral("runToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolBar->addAction(m_openAction);
+    toolBar->addAction(m_projectActions->openAction());
     toolBar->addAction(m_saveAction);
     toolBar->addSeparator();
     auto *scriptLabel = new QLabel(tr("Script:"), toolBar);
@@ -425,7 +329,6 @@ void MainWindow::createMenus()
     toolBar->addAction(m_stopAction);
     toolBar->addAction(m_stepModeAction);
     toolBar->addAction(m_answerAction);
-    updateRecentMenu();
 }
 
 void MainWindow::createDocks()
@@ -463,28 +366,27 @@ void MainWindow::createDocks()
     connect(m_toolPanel, &ToolPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
     m_toolPanel->addActions({m_undoAction, m_redoAction});
 
-    m_tracePanel = new TracePanel(m_traceModel, m_nextPendingAction, m_nextFailedAction, this);
-    connect(m_tracePanel, &TracePanel::currentStepChanged, this, [this](const QString &callId) {
-        showStep(callId);
-        // Step shares its place with Tool and Pending Calls; an open call keeps its tab.
-        if (!callId.isEmpty() && m_pendingPanel->openCount() == 0)
-            m_stepDock->raise();
-    });
-    connect(m_tracePanel, &TracePanel::stepActivated, this, &MainWindow::traceActivated);
-    m_budget = new BudgetMeters(
-        m_run, [this] { return project(); }, m_tracePanel);
-    m_tracePanel->setHeader(m_budget);
-
-    m_traceDock = makeDock(tr("Trace"), "traceDock", m_tracePanel, Qt::RightDockWidgetArea);
-
-    m_inspector = new StepInspector(this);
-    m_inspector->setObjectName(QStringLiteral("stepInspector"));
-    m_stepDock = makeDock(tr("Step"), "stepDock", m_inspector, Qt::LeftDockWidgetArea);
-
     m_pendingPanel = new PendingCallsPanel(m_run, this);
     m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
     m_pendingPanel->setToolLookup([this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; });
     m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::LeftDockWidgetArea);
+
+    m_runViews = new RunViews(
+        m_run, m_pendingPanel, m_tabs, [this] { return project(); }, m_nextPendingAction, m_nextFailedAction, this);
+    m_tracePanel = m_runViews->tracePanel();
+    m_inspector = m_runViews->inspector();
+    m_console = m_runViews->console();
+    m_traceModel = m_runViews->traceModel();
+    m_budget = m_runViews->budget();
+    connect(m_runViews, &RunViews::currentStepChanged, this, [this](const QString &callId) {
+        // Step shares its place with Tool and Pending Calls; an open call keeps its tab.
+        if (!callId.isEmpty() && m_pendingPanel->openCount() == 0)
+            m_stepDock->raise();
+    });
+    connect(m_runViews, &RunViews::notice, statusBar(), &QStatusBar::showMessage);
+    connect(m_tracePanel, &TracePanel::stepActivated, this, &MainWindow::traceActivated);
+    m_traceDock = makeDock(tr("Trace"), "traceDock", m_tracePanel, Qt::RightDockWidgetArea);
+    m_stepDock = makeDock(tr("Step"), "stepDock", m_inspector, Qt::LeftDockWidgetArea);
     m_stepActions = new StepModeActions(
         m_run, m_pendingPanel, m_stepModeAction,
         [this] {
@@ -502,25 +404,7 @@ void MainWindow::createDocks()
         updateActions();
     });
 
-    auto *consolePane = new QWidget(this);
-    auto *consoleLayout = new QVBoxLayout(consolePane);
-    consoleLayout->setContentsMargins(0, 0, 0, 0);
-    consoleLayout->setSpacing(2);
-    m_console = new ConsoleView(consolePane);
-    m_console->setObjectName(QStringLiteral("console"));
-    m_consoleSearch = new QLineEdit(consolePane);
-    m_consoleSearch->setObjectName(QStringLiteral("consoleSearch"));
-    m_consoleSearch->setPlaceholderText(tr("Search the output (Enter: next, Shift+Enter: previous)"));
-    m_consoleSearch->setClearButtonEnabled(true);
-    consoleLayout->addWidget(m_consoleSearch);
-    consoleLayout->addWidget(m_console, 1);
-    connect(m_consoleSearch, &QLineEdit::returnPressed, this, [this] {
-        const bool backward = QApplication::keyboardModifiers() & Qt::ShiftModifier;
-        if (!m_console->findText(m_consoleSearch->text(), backward))
-            statusBar()->showMessage(tr("Not found in the output: %1").arg(m_consoleSearch->text()), 3000);
-    });
-    connect(m_console, &ConsoleView::stepClicked, this, &MainWindow::selectStep);
-    m_consoleDock = makeDock(tr("Console"), "consoleDock", consolePane, Qt::BottomDockWidgetArea);
+    m_consoleDock = makeDock(tr("Console"), "consoleDock", m_runViews->consolePane(), Qt::BottomDockWidgetArea);
 
     m_runsPanel = new RunsPanel(
         this, m_run, [this] { return project(); }, errorReporter(), m_durable);
@@ -535,36 +419,6 @@ void MainWindow::createDocks()
 void MainWindow::connectRun()
 {
     m_runCommands->attach(m_pendingPanel, m_pendingDock, m_console, statusBar());
-    // The trace (and the timeline, which follows it) takes one batch per frame.
-    connect(m_run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
-    connect(m_run, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent);
-    connect(m_run, &RunController::stepEvent, m_traceModel, &TraceModel::addEvent);
-    // Batched like the trace: per-step signals would cross from the run thread one by one.
-    // Only the last steps are kept whole (LiveStepStore); the budget meter's sizes come
-    // from the engine, so nothing here serialises a step.
-    connect(m_run, &RunController::stepsUpdated, this, [this](const QList<Step> &steps) {
-        const QModelIndex current = traceView()->currentIndex();
-        const QString shown = current.isValid() ? current.data(TraceModel::CallIdRole).toString() : QString();
-        bool showAgain = false;
-        for (const Step &step : steps) {
-            // A batch is in sequence order; a step seen for the first time is new.
-            if (step.sequence > m_markedSequence) {
-                m_markedSequence = step.sequence;
-                m_console->appendStepMarker(step.sequence, step.callId, step.tool);
-            }
-            m_budget->stepChanged(step);
-            m_liveSteps->update(step);
-            showAgain = showAgain || (!shown.isEmpty() && step.callId == shown);
-            m_pendingPanel->stepChanged(step);
-        }
-        if (showAgain)
-            showStep(shown);
-    });
-    connect(m_run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
-    connect(m_run, &RunController::outputReceived, this, [this](int stream, const QByteArray &chunk) {
-        if (stream == 2 && m_stderr.size() < 1024 * 1024)
-            m_stderr.append(chunk);
-    });
     // Saving, adding or removing a tools/*.py file changes the tools a model sees;
     // during a run the reload waits for its end.
     m_toolFilesReloader = new ToolFilesReloader(
@@ -596,10 +450,11 @@ bool MainWindow::openProject(const QString &dir)
     if (!project && QFileInfo(dir).isDir()
         && !QFileInfo::exists(QDir(dir).filePath(QStringLiteral("toolstudio.json")))) {
         // A folder that is not a project yet: offer to make one there.
-        newProject(QDir(dir).absolutePath(),
-                   tr("%1 has no toolstudio.json, so it is not a Tool Studio project yet. Make one here from a "
-                      "template:")
-                       .arg(QDir::toNativeSeparators(QDir(dir).absolutePath())));
+        m_projectActions->newProject(
+            QDir(dir).absolutePath(),
+            tr("%1 has no toolstudio.json, so it is not a Tool Studio project yet. Make one here from a "
+               "template:")
+                .arg(QDir::toNativeSeparators(QDir(dir).absolutePath())));
         return false;
     }
     if (!project) {
@@ -637,13 +492,8 @@ bool MainWindow::openProject(const QString &dir)
     m_project = std::move(project);
     m_whenPythonLoaded = nullptr;
     m_toolFilesReloader->setProjectDir(m_project->dir);
-    m_traceModel->clear();
-    m_liveSteps->reset();
-    m_inspector->clear();
-    m_console->clearOutput();
-    m_pendingPanel->clear();
-    m_budget->refresh(); // this project's limits; the last project's run no longer counts
-    undoStack()->clear();
+    m_runViews->clear();
+    m_manifest->undoStack()->clear();
 
     m_tabs->closeAll();
     if (!m_watcher->files().isEmpty())
@@ -654,7 +504,7 @@ bool MainWindow::openProject(const QString &dir)
     m_scriptCombo->setProject(&*m_project);
     m_showsLoadError = false;
 
-    addRecentProject(m_project->dir);
+    m_projectActions->addRecentProject(m_project->dir);
     m_projectPanel->setProject(&*m_project);
     startMcpServers();
     m_toolPanel->setTool(&*m_project, QString());
@@ -664,7 +514,7 @@ bool MainWindow::openProject(const QString &dir)
         loadScript(m_scriptCombo->currentPath());
     else
         setStatus(tr("The project has no script."));
-    if (editor())
+    if (m_tabs->current())
         setStatus(tr("Ready"));
     refreshRuns();
     updateTitle();
@@ -740,7 +590,7 @@ bool MainWindow::reloadProject()
         else if (statusText() == tr("The project has no script."))
             setStatus(tr("Ready"));
     }
-    if (!editor() && m_scriptCombo->currentIndex() >= 0)
+    if (!m_tabs->current() && m_scriptCombo->currentIndex() >= 0)
         loadScript(m_scriptCombo->currentPath());
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(&*m_project);
@@ -814,53 +664,9 @@ void MainWindow::scriptChosen(int index)
     updateActions();
 }
 
-NewProjectDialog *MainWindow::newProject(const QString &folder, const QString &note)
-{
-    auto *dialog = new NewProjectDialog(folder, note, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &NewProjectDialog::projectCreated, this, [this](const QString &dir) {
-        // Made from the studio's own template: trusted, so Run works at once.
-        QString error;
-        if (!ProjectTrust::grant(dir, &error))
-            setStatus(error);
-        openProject(dir);
-    });
-    dialog->open();
-    return dialog;
-}
-
-NewFileDialog *MainWindow::newFile(NewFileDialog::Kind kind)
-{
-    if (!m_project)
-        return nullptr;
-    auto *dialog = new NewFileDialog(
-        kind, &*m_project,
-        [this](const QString &text, const ProjectWriter::Edit &edit) { return m_manifest->edit(text, edit); }, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &NewFileDialog::fileCreated, this, [this](const QString &path) {
-        reloadProject(); // a new tools/*.py is a tool at once
-        openFile(path);
-    });
-    dialog->open();
-    return dialog;
-}
-
-void MainWindow::chooseProject()
-{
-    Settings *settings = Settings::instance();
-    const QString start = m_project
-        ? QFileInfo(m_project->dir).absolutePath()
-        : (settings->lastProjectParent().isEmpty() ? QDir::homePath() : settings->lastProjectParent());
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Project"), start);
-    if (dir.isEmpty())
-        return;
-    settings->setLastProjectParent(QFileInfo(dir).absolutePath());
-    openProject(dir);
-}
-
 bool MainWindow::save()
 {
-    ScriptEditor *e = editor();
+    ScriptEditor *e = m_tabs->current();
     if (!e)
         return false;
     QString error;
@@ -900,21 +706,6 @@ void MainWindow::fileChangedOnDisk(const QString &path)
         return;
     }
     m_tabs->reloadChanged(path);
-}
-
-void MainWindow::resetRunViews()
-{
-    m_showsImportedRun = false;
-    m_traceModel->clear();
-    m_liveSteps->reset();
-    m_markedSequence = 0;
-    m_inspector->clear();
-    m_stderr.clear();
-    m_console->clearOutput();
-    m_pendingPanel->clear();
-    for (ScriptEditor *e : m_tabs->editors())
-        e->clearTraceback();
-    m_budget->runStarted();
 }
 
 bool MainWindow::saveModifiedScripts()
@@ -964,23 +755,9 @@ void MainWindow::answerPendingCall()
 
 void MainWindow::traceActivated(const QString &callId)
 {
-    if (std::any_of(pendingCalls().begin(), pendingCalls().end(), [&](const Step &s) { return s.callId == callId; }))
+    if (std::any_of(m_pendingPanel->pendingCalls().begin(), m_pendingPanel->pendingCalls().end(),
+                    [&](const Step &s) { return s.callId == callId; }))
         m_runCommands->showPendingCall(callId);
-}
-
-void MainWindow::runViewsEnded(const RunRecord &run)
-{
-    m_traceModel->flush();
-    m_budget->runEnded();
-    if (run.status == RunStatus::Failed) {
-        // The run executed a copy of the script under the same name: match by basename.
-        if (ScriptEditor *e = editorFor(run.scriptPath)) {
-            const QList<int> lines = e->markTraceback(QString::fromUtf8(m_stderr));
-            if (!lines.isEmpty())
-                e->ensureLineVisible(lines.last() - 1);
-        }
-    }
-    refreshRuns();
 }
 
 void MainWindow::setStatus(const QString &text)
@@ -1016,11 +793,9 @@ void MainWindow::reportError(const QString &title, const QString &message)
 void MainWindow::updateActions()
 {
     const bool active = m_run->isActive();
-    ScriptEditor *e = editor();
+    ScriptEditor *e = m_tabs->current();
     m_runCommands->updateActions(m_serving->isServing());
-    m_openAction->setEnabled(!active);
-    m_newProjectAction->setEnabled(!active);
-    m_recentMenu->setEnabled(!active && !m_recentMenu->isEmpty());
+    m_projectActions->updateActions(active);
     m_scriptCombo->setEnabled(!active && m_scriptCombo->count() > 0);
     m_saveAction->setEnabled(e);
     m_closeTabAction->setEnabled(e);
@@ -1028,8 +803,6 @@ void MainWindow::updateActions()
     m_replaceAction->setEnabled(e);
     m_goToLineAction->setEnabled(e);
     m_newToolAction->setEnabled(m_project.has_value());
-    m_newToolFileAction->setEnabled(m_project.has_value() && !active);
-    m_newScriptAction->setEnabled(m_project.has_value() && !active);
     m_toolsMenu->updateActions(m_project.has_value(), active);
 }
 
@@ -1037,7 +810,7 @@ void MainWindow::updateTitle()
 {
     // Every title carries the [*] placeholder, so setWindowModified always has a place.
     QString title = QApplication::applicationName() + QStringLiteral("[*]");
-    ScriptEditor *e = editor();
+    ScriptEditor *e = m_tabs->current();
     if (m_project) {
         const QString script = e ? QDir(m_project->dir).relativeFilePath(e->filePath()) : QString();
         const QString name = m_project->name.isEmpty() ? QFileInfo(m_project->dir).fileName() : m_project->name;
@@ -1051,25 +824,6 @@ void MainWindow::updateTitle()
 void MainWindow::resetLayout()
 {
     m_layout->reset();
-}
-
-void MainWindow::addRecentProject(const QString &dir)
-{
-    Settings *settings = Settings::instance();
-    settings->addRecentProject(dir);
-    settings->save();
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = Settings::instance()->recentProjects();
-    for (const QString &dir : recent) {
-        QAction *action = m_recentMenu->addAction(QDir::toNativeSeparators(dir));
-        connect(action, &QAction::triggered, this, [this, dir] { openProject(dir); });
-    }
-    m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::applySettings(const QString &key)
@@ -1089,18 +843,6 @@ void MainWindow::showSettings()
     auto *dialog = new SettingsDialog(Settings::instance(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
-}
-
-void MainWindow::showStep(const QString &callId)
-{
-    // A live or imported run: the store (kept steps, or the run's journal).
-    if (const std::optional<Step> live = m_liveSteps->step(callId)) {
-        m_inspector->setStep(&*live);
-        return;
-    }
-    // A run opened from the journal: the whole step is read when it is shown.
-    const std::optional<Step> step = m_traceModel->fullStep(callId);
-    m_inspector->setStep(step ? &*step : nullptr);
 }
 
 void MainWindow::selectStep(const QString &callId)
@@ -1141,21 +883,14 @@ void MainWindow::showRun(const QString &runId)
 {
     if (!m_project || m_run->isActive())
         return;
-    Journal journal;
-    if (!journal.open(m_project->journalPath()))
-        return;
-    // The trace reads the run's rows from the journal as they are shown (issue 8):
-    // opening a million-step run loads none of its steps.
-    m_liveSteps->reset();
-    m_inspector->clear();
     QString error;
-    if (!m_traceModel->openRun(m_project->journalPath(), runId, &error))
+    if (!m_runViews->showRun(m_project->journalPath(), runId, &error))
         reportError(tr("Open Run"), error);
-    m_console->clearOutput();
-    m_console->appendNotice(tr("Run %1 from the journal").arg(runId));
-    m_console->appendOutput(1, journal.output(runId, 1));
-    m_console->appendOutput(2, journal.output(runId, 2));
-    m_showsImportedRun = false;
+}
+
+bool MainWindow::showsImportedRun() const
+{
+    return m_runViews->showsImportedRun();
 }
 
 bool MainWindow::importRun(QString path)
@@ -1170,35 +905,17 @@ bool MainWindow::importRun(QString path)
         if (path.isEmpty())
             return false;
     }
-    QString error;
-    const std::optional<TraceExport::ImportedRun> imported = TraceExport::readRunFile(path, &error);
-    if (!imported) {
+    QString summary, error;
+    if (!m_runViews->importRun(path, &summary, &error)) {
         reportError(tr("Import Run"),
                     tr("Cannot import the run: %1\nOnly run JSON exported by Tool Studio (format "
                        "\"toolstudio-run\", version 1) can be imported.")
                         .arg(error));
         return false;
     }
-    m_traceModel->clear();
-    m_liveSteps->reset();
-    m_liveSteps->setKeepAll(true); // no journal to read it from
-    m_inspector->clear();
-    m_pendingPanel->clear();
-    for (const Step &step : imported->steps) {
-        m_traceModel->addStep(step);
-        m_liveSteps->update(step);
-    }
-    m_traceModel->flush();
-    m_console->clearOutput();
-    m_console->appendNotice(
-        tr("Run %1 imported from %2 (read-only)").arg(imported->run.id, QDir::toNativeSeparators(path)));
-    m_console->appendOutput(1, imported->stdoutText);
-    m_console->appendOutput(2, imported->stderrText);
-    m_showsImportedRun = true;
     m_traceDock->show();
     m_traceDock->raise();
-    setStatus(tr("Imported run %1: %2, %n step(s) (read-only)", nullptr, int(imported->steps.size()))
-                  .arg(imported->run.id, runStatusName(imported->run.status)));
+    setStatus(summary);
     return true;
 }
 
@@ -1249,31 +966,9 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    if (m_run->isActive()) {
-        // Issue 20: a run waiting for a person is not lost by quitting — kept, it is
-        // suspended and can be resumed later (its recorded steps memoized).
-        QMessageBox box(QMessageBox::Question, tr("Run in Progress"),
-                        m_run->record().status == RunStatus::Waiting
-                            ? tr("The run is waiting for an answer. Keep it for later (resume it from the Runs "
-                                 "dock), or stop it?")
-                            : tr("A run is in progress. Keep it for later (resume it from the Runs dock; its "
-                                 "recorded steps are memoized), or stop it?"),
-                        QMessageBox::Cancel, this);
-        box.setObjectName(QStringLiteral("quitWithRunBox"));
-        QPushButton *keep = box.addButton(tr("&Keep for Later"), QMessageBox::AcceptRole);
-        keep->setObjectName(QStringLiteral("keepRun"));
-        QPushButton *stopRun = box.addButton(tr("&Stop Run"), QMessageBox::DestructiveRole);
-        stopRun->setObjectName(QStringLiteral("stopRun"));
-        box.setDefaultButton(keep);
-        box.exec();
-        if (box.clickedButton() == keep) {
-            m_run->detach();
-        } else if (box.clickedButton() == stopRun) {
-            m_run->stop();
-        } else {
-            event->ignore();
-            return;
-        }
+    if (!m_runCommands->mayClose(this)) {
+        event->ignore();
+        return;
     }
     m_layout->save();
     m_serving->stop();

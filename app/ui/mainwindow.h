@@ -20,6 +20,7 @@
 #include <optional>
 
 class McpServersView;
+class ProjectActions;
 class ProjectServing;
 class BudgetMeters;
 class DurableRunActions;
@@ -34,7 +35,7 @@ class DockLayout;
 class ConsoleView;
 class FindBar;
 class TrustBar;
-class LiveStepStore;
+class RunViews;
 class ManifestEditor;
 class NewProjectDialog;
 class HelpMenu;
@@ -82,41 +83,22 @@ public:
     /// ProjectError (see reportError) and returns false; the current project stays.
     bool openProject(const QString &dir);
 
-    /// File ▸ New Project…: the dialog (open, not blocking) with `folder` filled in and
-    /// `note` above it; the project it makes is opened.
-    NewProjectDialog *newProject(const QString &folder = QString(), const QString &note = QString());
-
-    /// File ▸ New Tool… / New Script…: the dialog (open, not blocking) for the open
-    /// project; the file it writes opens in the editor. nullptr without a project.
-    NewFileDialog *newFile(NewFileDialog::Kind kind);
+    /// File ▸ New Project…, New Tool…, New Script…, Open Project…, Open Recent.
+    ProjectActions *projectActions() const { return m_projectActions; }
     HelpMenu *helpMenu() const { return m_helpMenu; }
 
     /// The open project, or nullptr.
     const Project *project() const { return m_project ? &*m_project : nullptr; }
     TraceModel *traceModel() const { return m_traceModel; }
-    QTreeView *traceView() const;
     RunController *runController() const { return m_run; }
     ConsoleView *console() const { return m_console; }
-    /// The editor of the current tab; nullptr when no file is open.
-    ScriptEditor *editor() const;
-    /// The editor showing `path` (absolute), or nullptr.
-    ScriptEditor *editorFor(const QString &path) const;
-    QTabWidget *editorTabs() const;
     FindBar *findBar() const { return m_findBar; }
     ProjectPanel *projectPanel() const { return m_projectPanel; }
     ToolPanel *toolPanel() const { return m_toolPanel; }
     ToolsMenu *toolsMenu() const { return m_toolsMenu; }
-    /// The Step dock's raw JSON view of the selected step.
-    QPlainTextEdit *stepView() const;
     StepInspector *stepInspector() const { return m_inspector; }
     /// The Trace dock's contents: filter bar, budget meters, timeline and step tree.
     TracePanel *tracePanel() const { return m_tracePanel; }
-    TraceFilterModel *traceFilter() const;
-    QLineEdit *traceFilterEdit() const;
-    QComboBox *traceToolCombo() const;
-    QToolButton *failedOnlyButton() const;
-    QToolButton *pendingOnlyButton() const;
-    TimelineWidget *timeline() const;
     QAction *nextPendingAction() const { return m_nextPendingAction; }
     QAction *nextFailedAction() const { return m_nextFailedAction; }
     /// Selects the step with `callId` in the trace (clearing a filter that hides it),
@@ -144,19 +126,11 @@ public:
     bool importRun(QString path);
     /// True while the trace shows an imported run (not in the journal: nothing to
     /// replay, resume or rerun).
-    bool showsImportedRun() const { return m_showsImportedRun; }
-    /// The budget meters above the trace (calls, largest request/reply, run clock).
-    QLabel *budgetLabel() const;
+    bool showsImportedRun() const;
     /// The Pending Calls dock: open calls and the answer to the selected one.
     PendingCallsPanel *pendingPanel() const { return m_pendingPanel; }
-    QListWidget *pendingList() const;
     /// The Runs dock's contents: the journal's runs and their commands.
     RunsPanel *runsPanel() const { return m_runsPanel; }
-    QTreeWidget *runsView() const;
-    QUndoStack *undoStack() const;
-    /// The docks by object name: projectDock, toolDock, traceDock, stepDock,
-    /// pendingDock, consoleDock, runsDock.
-    QList<QDockWidget *> docks() const;
 
     /// Opens `path` in a tab (or shows its tab). False with the error reported on failure.
     bool openFile(const QString &path);
@@ -172,13 +146,7 @@ public:
     void refreshRuns();
     /// Restores the layout the window was built with.
     void resetLayout();
-    /// Calls waiting for a person, oldest first.
-    const QList<Step> &pendingCalls() const;
 
-    QAction *newProjectAction() const { return m_newProjectAction; }
-    QAction *newToolFileAction() const { return m_newToolFileAction; }
-    QAction *newScriptAction() const { return m_newScriptAction; }
-    QAction *openAction() const { return m_openAction; }
     QAction *importRunAction() const { return m_importRunAction; }
     QAction *saveAction() const { return m_saveAction; }
     QAction *runAction() const { return m_runAction; }
@@ -230,8 +198,6 @@ private:
     void createMenus();
     void createDocks();
     void connectRun();
-    void addRecentProject(const QString &dir);
-    void updateRecentMenu();
     void updateActions();
     /// Shows the restricted-mode bar while the project is not trusted (ProjectTrust).
     void updateTrustBar();
@@ -247,17 +213,12 @@ private:
     void applySettings(const QString &key);
     void updateCompletions();
     void fileChangedOnDisk(const QString &path);
-    void showStep(const QString &callId);
-    void resetRunViews();
     void showRun(const QString &runId);
     void showSettings();
-    void chooseProject();
     void scriptChosen(int index);
 
     /// Before a run: toolstudio.json as it is now (false with the error reported).
     bool reloadForRun();
-    /// The run ended: the trace, meters, traceback marks and the Runs dock follow.
-    void runViewsEnded(const RunRecord &run);
     void traceActivated(const QString &callId);
 
     std::optional<Project> m_project;
@@ -277,7 +238,7 @@ private:
     std::function<void()> m_whenPythonLoaded;
     StepInspector *m_inspector = nullptr;
     TracePanel *m_tracePanel = nullptr;
-    QLineEdit *m_consoleSearch = nullptr;
+    RunViews *m_runViews = nullptr; ///< trace, Step, Console and meters of the run shown
     BudgetMeters *m_budget = nullptr;
     QAction *m_nextPendingAction = nullptr;
     QAction *m_nextFailedAction = nullptr;
@@ -287,10 +248,6 @@ private:
     ManifestEditor *m_manifest = nullptr; ///< undoable edits of toolstudio.json
     QFileSystemWatcher *m_watcher = nullptr;
     std::unique_ptr<QLockFile> m_lock;
-    /// Whole steps of the run shown (the last ones in memory, older ones from the journal).
-    std::unique_ptr<LiveStepStore> m_liveSteps;
-    int m_markedSequence = 0; ///< the live run's steps up to this one have a console marker
-    QByteArray m_stderr;      ///< the run's stderr, for traceback markers
 
     QDockWidget *m_projectDock = nullptr;
     McpServersView *m_mcpServers = nullptr; ///< in m_mcpDock, shown for a project with MCP servers
@@ -303,12 +260,9 @@ private:
     QDockWidget *m_runsDock = nullptr;
     ScriptBox *m_scriptCombo = nullptr;
     QLabel *m_statusLabel = nullptr;
-    QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QMenu *m_runMenu = nullptr;
 
-    QAction *m_newProjectAction = nullptr;
-    QAction *m_openAction = nullptr;
     QAction *m_importRunAction = nullptr;
     QAction *m_saveAction = nullptr;
     QAction *m_quitAction = nullptr;
@@ -325,9 +279,8 @@ private:
     QAction *m_redoAction = nullptr;
     QAction *m_newToolAction = nullptr;
     QAction *m_closeTabAction = nullptr;
-    QAction *m_newToolFileAction = nullptr;
-    QAction *m_newScriptAction = nullptr;
     HelpMenu *m_helpMenu = nullptr;
+    ProjectActions *m_projectActions = nullptr;
     DurableRunActions *m_durable = nullptr;
     RunCommands *m_runCommands = nullptr; ///< owns Run, Stop, Answer (m_runAction… point there)
     DockLayout *m_layout = nullptr;       ///< makes and arranges the docks; owns Reset Layout
@@ -335,7 +288,6 @@ private:
 
     QString m_lastError;
     bool m_errorDialogsEnabled = true;
-    bool m_showsImportedRun = false;
     /// The status bar shows why the manifest did not load; the next good load puts
     /// m_statusBeforeLoadError back.
     bool m_showsLoadError = false;

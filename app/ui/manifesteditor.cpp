@@ -51,7 +51,9 @@ ManifestEditor::ManifestEditor(QWidget *window, std::function<const Project *()>
     , m_reload(std::move(reload))
     , m_report(std::move(report))
     , m_undoStack(new QUndoStack(this))
-{}
+{
+    m_undoStack->setObjectName(QStringLiteral("manifestUndoStack"));
+}
 
 bool ManifestEditor::edit(const QString &text, const ProjectWriter::Edit &edit)
 {

@@ -12,6 +12,7 @@
 #include "serveprojectdialog.h"
 #include "studioserver.h"
 #include "tracemodel.h"
+#include "tracepanel.h"
 
 #include <QAction>
 #include <QLabel>
@@ -215,7 +216,7 @@ void ProjectServing::followTrace(const RunRecord &run)
             += QStringLiteral(";%1:%2:%3").arg(step.callId, stepStatusName(step.status)).arg(step.attempts.size());
     if (std::exchange(m_traceSignature, signature) == signature)
         return;
-    const QString selected = m_window->traceView()->currentIndex().data(TraceModel::CallIdRole).toString();
+    const QString selected = m_window->tracePanel()->view()->currentIndex().data(TraceModel::CallIdRole).toString();
     m_window->showRun(run.id); // the trace and the console's output, as they are now
     if (!selected.isEmpty())
         m_window->selectStep(selected);

@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QStatusBar>
 
@@ -251,4 +252,31 @@ void RunCommands::onFinished(const RunRecord &run)
     m_console->appendNotice(tr("■ %1 (exit code %2)").arg(text).arg(run.exitCode));
     m_hooks.afterRunEnded();
     m_hooks.updateActions();
+}
+
+bool RunCommands::mayClose(QWidget *window)
+{
+    if (!m_run->isActive())
+        return true;
+    // Issue 20: a run waiting for a person is not lost by quitting — kept, it is
+    // suspended and can be resumed later (its recorded steps memoized).
+    QMessageBox box(QMessageBox::Question, tr("Run in Progress"),
+                    m_run->record().status == RunStatus::Waiting
+                        ? tr("The run is waiting for an answer. Keep it for later (resume it from the Runs "
+                             "dock), or stop it?")
+                        : tr("A run is in progress. Keep it for later (resume it from the Runs dock; its "
+                             "recorded steps are memoized), or stop it?"),
+                    QMessageBox::Cancel, window);
+    box.setObjectName(QStringLiteral("quitWithRunBox"));
+    QPushButton *keep = box.addButton(tr("&Keep for Later"), QMessageBox::AcceptRole);
+    keep->setObjectName(QStringLiteral("keepRun"));
+    QPushButton *stopRun = box.addButton(tr("&Stop Run"), QMessageBox::DestructiveRole);
+    stopRun->setObjectName(QStringLiteral("stopRun"));
+    box.setDefaultButton(keep);
+    box.exec();
+    if (box.clickedButton() == keep)
+        m_run->detach();
+    else if (box.clickedButton() == stopRun)
+        m_run->stop();
+    return box.clickedButton() == keep || box.clickedButton() == stopRun;
 }

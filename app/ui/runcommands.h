@@ -16,6 +16,7 @@ class PendingCallsPanel;
 class QAction;
 class QDockWidget;
 class QStatusBar;
+class QWidget;
 class RunController;
 
 /// The window's run commands (DESIGN.md "The window"): it owns Run (F5), Stop
@@ -76,6 +77,9 @@ public:
     /// with a script; Answer an open call of a run (or of a served run, `serving`).
     void updateActions(bool serving);
     const QList<Step> &pendingCalls() const;
+    /// Before the window closes: with a run active, asks whether to keep it for later
+    /// (suspended, resumable) or stop it. False when the person cancelled.
+    bool mayClose(QWidget *window);
 
 private:
     void onStarted(const QString &runId);

@@ -31,6 +31,7 @@ TracePanel::TracePanel(TraceModel *model, QAction *nextPending, QAction *nextFai
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(2);
     m_filter = new TraceFilterModel(this);
+    m_filter->setObjectName(QStringLiteral("traceFilterModel"));
     m_filter->setTraceModel(m_model);
     buildFilterBar();
     buildViews();
@@ -122,6 +123,7 @@ void TracePanel::buildViews()
 {
     auto *splitter = new QSplitter(Qt::Vertical, this);
     m_timeline = new TimelineWidget(splitter);
+    m_timeline->setObjectName(QStringLiteral("timeline"));
     m_timeline->setTraceModel(m_model);
     connect(m_timeline, &TimelineWidget::stepSelected, this, &TracePanel::selectStep);
     m_view = new QTreeView(splitter);

@@ -11,6 +11,7 @@
 #include "ui/newfiledialog.h"
 #include "ui/newprojectdialog.h"
 #include "ui/pendingcallspanel.h"
+#include "ui/projectactions.h"
 #include "ui/shortcutsdialog.h"
 #include "windowfixture.h"
 
@@ -159,8 +160,8 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(openTrusted(*m_window, dir));
-        QVERIFY(m_window->newToolFileAction()->isEnabled());
-        NewFileDialog *dialog = m_window->newFile(NewFileDialog::Kind::Tool);
+        QVERIFY(m_window->projectActions()->newToolFileAction()->isEnabled());
+        NewFileDialog *dialog = m_window->projectActions()->newFile(NewFileDialog::Kind::Tool);
         QVERIFY(dialog);
         dialog->setName(QStringLiteral("summarize"));
         dialog->setLanguage(NewFileDialog::Language::Python);
@@ -169,8 +170,8 @@ private Q_SLOTS:
         QVERIFY(readAll(path).contains("    def summarize(self, text: str) -> str:\n"));
         QVERIFY(waitForPythonTools(*m_window));
         QVERIFY(m_window->project()->tool(QStringLiteral("summarize")));
-        QVERIFY(m_window->editor());
-        QCOMPARE(m_window->editor()->filePath(), path);
+        QVERIFY(editor());
+        QCOMPARE(editor()->filePath(), path);
         dialog->reject();
     }
 
@@ -180,7 +181,7 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(openTrusted(*m_window, dir));
-        NewFileDialog *dialog = m_window->newFile(NewFileDialog::Kind::Tool);
+        NewFileDialog *dialog = m_window->projectActions()->newFile(NewFileDialog::Kind::Tool);
         dialog->setName(QStringLiteral("echo_text"));
         dialog->setLanguage(NewFileDialog::Language::Node);
         QVERIFY2(dialog->create(), qPrintable(dialog->error()));
@@ -188,12 +189,12 @@ private Q_SLOTS:
         QVERIFY(tool);
         QVERIFY(readAll(dir + QStringLiteral("/toolstudio.json")).contains("\"tools/echo_text.js\""));
         QVERIFY(QFileInfo::exists(dir + QStringLiteral("/tools/echo_text.js")));
-        QCOMPARE(m_window->editor()->filePath(), dir + QStringLiteral("/tools/echo_text.js"));
-        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("New tool echo_text"));
-        m_window->undoStack()->undo();
+        QCOMPARE(editor()->filePath(), dir + QStringLiteral("/tools/echo_text.js"));
+        QCOMPARE(undoStack()->undoText(), QStringLiteral("New tool echo_text"));
+        undoStack()->undo();
         QVERIFY(!m_window->project()->tool(QStringLiteral("echo_text")));
         QVERIFY(QFileInfo::exists(dir + QStringLiteral("/tools/echo_text.js")));
-        m_window->undoStack()->redo();
+        undoStack()->redo();
         QVERIFY(m_window->project()->tool(QStringLiteral("echo_text")));
         dialog->reject();
     }
@@ -204,7 +205,7 @@ private Q_SLOTS:
     {
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(openTrusted(*m_window, dir));
-        NewFileDialog *dialog = m_window->newFile(NewFileDialog::Kind::Script);
+        NewFileDialog *dialog = m_window->projectActions()->newFile(NewFileDialog::Kind::Script);
         dialog->setName(QStringLiteral("second"));
         QVERIFY2(dialog->create(), qPrintable(dialog->error()));
         const QString path = dir + QStringLiteral("/scripts/second.py");
@@ -212,7 +213,7 @@ private Q_SLOTS:
                  QByteArray("# second: an agent script. Every tool bound to it is a global function "
                             "here\n# (the project's tools: get_exchange_rate), e.g. result = "
                             "some_tool(text=\"hello\").\nprint(\"Hello from second\")\n"));
-        QCOMPARE(m_window->editor()->filePath(), path);
+        QCOMPARE(editor()->filePath(), path);
         auto *box = m_window->findChild<QComboBox *>(QStringLiteral("scriptCombo"));
         QCOMPARE(box->currentText(), QStringLiteral("second"));
         QSignalSpy finished(m_window->runController(), &RunController::finished);
@@ -257,14 +258,14 @@ private Q_SLOTS:
         }
         QVERIFY(openTrusted(*m_window, dir));
         const QByteArray manifest = readAll(dir + QStringLiteral("/toolstudio.json"));
-        NewFileDialog *dialog = m_window->newFile(NewFileDialog::Kind(kind));
+        NewFileDialog *dialog = m_window->projectActions()->newFile(NewFileDialog::Kind(kind));
         dialog->setName(name);
         QVERIFY(!dialog->create());
         QCOMPARE(dialog->error(), error);
         QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("newFileError"))->isVisible());
         QCOMPARE(readAll(dir + QStringLiteral("/scripts/notes.py")), QByteArray("# mine\n"));
         QCOMPARE(readAll(dir + QStringLiteral("/toolstudio.json")), manifest);
-        QCOMPARE(m_window->undoStack()->count(), 0);
+        QCOMPARE(undoStack()->count(), 0);
         dialog->reject();
     }
 
@@ -302,7 +303,7 @@ private Q_SLOTS:
         QSignalSpy finished(m_window->runController(), &RunController::finished);
         QVERIFY(m_window->run());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), RunTimeoutMs);
-        m_window->traceView()->setCurrentIndex(m_window->traceView()->model()->index(0, 0));
+        traceView()->setCurrentIndex(traceView()->model()->index(0, 0));
         shoot(QStringLiteral("exchange-rate-1440x900.png"), QSize(1440, 900));
         shoot(QStringLiteral("exchange-rate-1280x720.png"), QSize(1280, 720));
     }

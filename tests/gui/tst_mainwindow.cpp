@@ -18,6 +18,7 @@
 #include "ui/answerpane.h"
 #include "ui/mainwindow.h"
 #include "ui/pendingcallspanel.h"
+#include "ui/projectactions.h"
 #include "ui/projectpanel.h"
 #include "ui/runcomparepanel.h"
 #include "ui/settings.h"
@@ -126,7 +127,7 @@ private Q_SLOTS:
         QVERIFY(!m_window->stopAction()->isEnabled());
         QCOMPARE(m_window->runAction()->shortcut(), QKeySequence(Qt::Key_F5));
         QCOMPARE(m_window->stopAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F5));
-        QCOMPARE(m_window->openAction()->shortcut(), QKeySequence(QKeySequence::Open));
+        QCOMPARE(m_window->projectActions()->openAction()->shortcut(), QKeySequence(QKeySequence::Open));
     }
 
     void opensExampleProject()
@@ -136,10 +137,9 @@ private Q_SLOTS:
         QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(m_window->project());
         QVERIFY(m_window->lastError().isEmpty());
-        QCOMPARE(m_window->editor()->language(), QStringLiteral("Python"));
-        QVERIFY2(m_window->editor()->text().contains(QLatin1String("get_exchange_rate")),
-                 qPrintable(m_window->editor()->text()));
-        QCOMPARE(m_window->editor()->filePath(), m_window->project()->defaultScriptPath());
+        QCOMPARE(editor()->language(), QStringLiteral("Python"));
+        QVERIFY2(editor()->text().contains(QLatin1String("get_exchange_rate")), qPrintable(editor()->text()));
+        QCOMPARE(editor()->filePath(), m_window->project()->defaultScriptPath());
         QVERIFY(m_window->runAction()->isEnabled());
         QVERIFY(!m_window->stopAction()->isEnabled());
         QCOMPARE(m_window->statusText(), QStringLiteral("Ready"));
@@ -178,7 +178,7 @@ private Q_SLOTS:
         const QString dir = example(QStringLiteral("exchange-rate"));
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        ScriptEditor *editor = m_window->editor();
+        ScriptEditor *editor = this->editor();
         editor->setText(editor->text() + QStringLiteral("\nprint(\"edited in the studio\")\n"));
         QVERIFY(editor->isModified());
         QVERIFY(m_window->isWindowModified());
@@ -240,22 +240,21 @@ private Q_SLOTS:
         QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
 
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         AnswerPane *dialog = m_window->pendingPanel()->answerPane();
         QCOMPARE(dialog->tool(), QStringLiteral("render_report"));
-        QCOMPARE(dialog->callId(), m_window->pendingCalls().first().callId);
+        QCOMPARE(dialog->callId(), pendingCalls().first().callId);
         QCOMPARE(dialog->attempt(), 1);
         QTRY_COMPARE(m_window->statusText(), QStringLiteral("Waiting for an answer to render_report"));
         QTRY_COMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("waiting"));
         QVERIFY(m_window->answerAction()->isEnabled());
 
         // The Pending Calls dock lists the call with its waited time; its tab has a badge.
-        QCOMPARE(m_window->pendingList()->count(), 1);
-        QVERIFY2(
-            m_window->pendingList()->item(0)->text().startsWith(QLatin1String("#1 render_report (attempt 1, waiting ")),
-            qPrintable(m_window->pendingList()->item(0)->text()));
-        QVERIFY(m_window->pendingList()->item(0)->text().endsWith(QLatin1String(") {\"topic\":\"Q3 seat growth\"}")));
-        QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls (1)"));
+        QCOMPARE(pendingList()->count(), 1);
+        QVERIFY2(pendingList()->item(0)->text().startsWith(QLatin1String("#1 render_report (attempt 1, waiting ")),
+                 qPrintable(pendingList()->item(0)->text()));
+        QVERIFY(pendingList()->item(0)->text().endsWith(QLatin1String(") {\"topic\":\"Q3 seat growth\"}")));
+        QCOMPARE(docks().at(4)->windowTitle(), QStringLiteral("Pending Calls (1)"));
 
         // The tool has an output_schema (a URI string): the answer is a form, filled
         // by typing into it; the script gets exactly that JSON string.
@@ -283,9 +282,9 @@ private Q_SLOTS:
                  QStringLiteral("\"https://example.org/report.pdf\""));
         QTRY_VERIFY(m_window->console()->toPlainText().contains(
             QLatin1String("Report ready: https://example.org/report.pdf\n")));
-        QVERIFY(m_window->pendingCalls().isEmpty());
-        QCOMPARE(m_window->pendingList()->count(), 0);
-        QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls"));
+        QVERIFY(pendingCalls().isEmpty());
+        QCOMPARE(pendingList()->count(), 0);
+        QCOMPARE(docks().at(4)->windowTitle(), QStringLiteral("Pending Calls"));
         QVERIFY(!m_window->answerAction()->isEnabled());
     }
 
@@ -295,7 +294,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         QVERIFY(m_window->stopAction()->isEnabled());
         QVERIFY(!m_window->runAction()->isEnabled());
 
@@ -304,7 +303,7 @@ private Q_SLOTS:
         QTRY_VERIFY(m_window->statusText().startsWith(QLatin1String("Stopped after ")));
         // The list empties; the call stays shown, closed: the waiting line is replaced,
         // its form and Send buttons are disabled.
-        QCOMPARE(m_window->pendingList()->count(), 0);
+        QCOMPARE(pendingList()->count(), 0);
         AnswerPane *pane = m_window->pendingPanel()->answerPane();
         QTRY_COMPARE(pane->clockLabel()->text(), QStringLiteral("Closed: the run was stopped before an answer."));
         QVERIFY2(!pane->headingLabel()->text().contains(QLatin1String("is waiting for an answer")),
@@ -328,18 +327,18 @@ private Q_SLOTS:
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->docks().at(3)->raise(); // the Step dock in front, as after opening
+        docks().at(3)->raise(); // the Step dock in front, as after opening
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Step"));
         m_window->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
 
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
-        QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls (1)"));
+        QCOMPARE(docks().at(4)->windowTitle(), QStringLiteral("Pending Calls (1)"));
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Pending Calls (1)"));
         QVERIFY(m_window->answerAction()->isEnabled());
 
-        m_window->docks().at(3)->raise();
+        docks().at(3)->raise();
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Step"));
         m_window->answerAction()->trigger();
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Pending Calls (1)"));
@@ -380,18 +379,18 @@ asyncio.run(main())
         QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
 
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 2, RunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 2, RunTimeoutMs);
         QCOMPARE(m_window->statusText(), QStringLiteral("Waiting for answers to approve and one more call"));
         AnswerPane *dialog = m_window->pendingPanel()->answerPane();
-        const Step first = m_window->pendingCalls().at(0);
-        const Step second = m_window->pendingCalls().at(1);
+        const Step first = pendingCalls().at(0);
+        const Step second = pendingCalls().at(1);
         QCOMPARE(dialog->callId(), first.callId);
-        QCOMPARE(m_window->pendingList()->count(), 2);
+        QCOMPARE(pendingList()->count(), 2);
 
         // Selecting the other call shows it; F6 goes back to the selected one.
-        m_window->pendingList()->setCurrentRow(1);
+        pendingList()->setCurrentRow(1);
         QCOMPARE(dialog->callId(), second.callId);
-        m_window->pendingList()->setCurrentRow(0);
+        pendingList()->setCurrentRow(0);
         QCOMPARE(dialog->callId(), first.callId);
         QVERIFY(m_window->answerAction()->isEnabled());
         m_window->answerAction()->trigger();
@@ -405,7 +404,7 @@ asyncio.run(main())
         QVERIFY2(dialog->sendError(), qPrintable(dialog->problem()));
 
         // The other call comes next, in the same pane.
-        QTRY_COMPARE(m_window->pendingCalls().size(), 1);
+        QTRY_COMPARE(pendingCalls().size(), 1);
         QCOMPARE(dialog->callId(), second.callId);
         QCOMPARE(m_window->statusText(), QStringLiteral("Waiting for an answer to approve"));
         dialog->resultEdit()->setPlainText(QStringLiteral("false"));
@@ -432,20 +431,20 @@ asyncio.run(main())
     void hasEveryDockAndTogglesThem()
     {
         QStringList names;
-        for (QDockWidget *dock : m_window->docks())
+        for (QDockWidget *dock : docks())
             names.append(dock->objectName());
         QCOMPARE(names,
                  (QStringList{QStringLiteral("projectDock"), QStringLiteral("toolDock"), QStringLiteral("traceDock"),
                               QStringLiteral("stepDock"), QStringLiteral("pendingDock"), QStringLiteral("consoleDock"),
                               QStringLiteral("runsDock")}));
-        for (QDockWidget *dock : m_window->docks()) {
+        for (QDockWidget *dock : docks()) {
             QAction *toggle = dock->toggleViewAction();
             QVERIFY(toggle->isChecked());
             toggle->trigger();
             QVERIFY2(dock->isHidden(), qPrintable(dock->objectName()));
         }
         m_window->resetLayoutAction()->trigger();
-        for (QDockWidget *dock : m_window->docks()) {
+        for (QDockWidget *dock : docks()) {
             QVERIFY2(!dock->isHidden(), qPrintable(dock->objectName()));
             QVERIFY(!dock->isFloating());
         }
@@ -516,7 +515,7 @@ asyncio.run(main())
         dialog.tabWidthSpin()->setValue(7);
         dialog.apply();
         QCOMPARE(settings->tabWidth(), 7);
-        QCOMPARE(m_window->editor()->tabWidth(), 7); // applied without a restart
+        QCOMPARE(editor()->tabWidth(), 7); // applied without a restart
         settings->setValues(before);
         settings->save();
     }
@@ -569,7 +568,7 @@ asyncio.run(main())
         QAbstractItemModel *model = m_window->projectPanel()->toolModel();
         model->setData(model->index(1, 0), Qt::Unchecked, Qt::CheckStateRole);
         QCOMPARE(m_window->project()->tools[1].active, false);
-        QCOMPARE(m_window->undoStack()->count(), 2);
+        QCOMPARE(undoStack()->count(), 2);
 
         m_window->undoAction()->trigger();
         QCOMPARE(m_window->project()->tools[1].active, true);
@@ -587,7 +586,7 @@ asyncio.run(main())
         QCOMPARE(m_window->lastError(),
                  QStringLiteral("\"-bad\" is not a valid tool name (1 to 128 letters, digits, '_', '-' or '.', "
                                 "starting with a letter, digit or '_')"));
-        QCOMPARE(m_window->undoStack()->count(), 2);
+        QCOMPARE(undoStack()->count(), 2);
     }
 
     void importsJsonToolAndPythonFile()
@@ -604,7 +603,7 @@ asyncio.run(main())
         QVERIFY(tool);
         QCOMPARE(tool->handler, HandlerKind::Manual);
         QCOMPARE(tool->parameterOrder, QStringList{QStringLiteral("city")});
-        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Import weather.json"));
+        QCOMPARE(undoStack()->undoText(), QStringLiteral("Import weather.json"));
 
         // A dropped tool file: refused with the reason when it declares no tool, copied
         // into tools/ when it does.
@@ -671,8 +670,8 @@ asyncio.run(main())
         const std::vector<Step> steps = journal.steps(runs[0].id);
         QCOMPARE(steps.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(steps[0].args.dump()), QStringLiteral(R"({"id":"cus_1"})"));
-        QCOMPARE(m_window->runsView()->topLevelItemCount(), 1);
-        QCOMPARE(m_window->runsView()->topLevelItem(0)->text(1), QStringLiteral("(Try it)"));
+        QCOMPARE(runsView()->topLevelItemCount(), 1);
+        QCOMPARE(runsView()->topLevelItem(0)->text(1), QStringLiteral("(Try it)"));
     }
 
     void tracebackMarkersAfterAFailedRun()
@@ -687,13 +686,12 @@ asyncio.run(main())
         m_window->setErrorDialogsEnabled(false);
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Failed")), RunTimeoutMs);
-        QCOMPARE(m_window->editor()->tracebackLines(), (QList<int>{3, 4}));
-        QCOMPARE(m_window->editor()->tracebackMessage(3), QStringLiteral("ZeroDivisionError: division by zero"));
+        QCOMPARE(editor()->tracebackLines(), (QList<int>{3, 4}));
+        QCOMPARE(editor()->tracebackMessage(3), QStringLiteral("ZeroDivisionError: division by zero"));
         // The Step dock shows the selected step as JSON.
-        m_window->traceView()->setCurrentIndex(
-            m_window->traceFilter()->mapFromSource(m_window->traceModel()->index(0, 0)));
-        QVERIFY2(m_window->stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
-                 qPrintable(m_window->stepView()->toPlainText()));
+        traceView()->setCurrentIndex(traceFilter()->mapFromSource(m_window->traceModel()->index(0, 0)));
+        QVERIFY2(stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
+                 qPrintable(stepView()->toPlainText()));
     }
 
     // Another answerer got there first: the dialog's answer is refused with the reason.
@@ -703,7 +701,7 @@ asyncio.run(main())
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         AnswerPane *dialog = m_window->pendingPanel()->answerPane();
         ManualAnswer first;
         first.result = "https://example.org/first.pdf";
@@ -762,7 +760,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         m_window->runAction()->trigger();
 
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         PendingCallsPanel *panel = m_window->pendingPanel();
         AnswerPane *pane = panel->answerPane();
         QVERIFY(pane->isVisible()); // the dock came forward
@@ -793,7 +791,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QTRY_VERIFY(m_window->console()->toPlainText().contains(
             // json.dumps escapes non-ASCII: the é arrives as the character, printed as \u00e9.
             QStringLiteral("answer={\"approved\":true,\"pages\":12,\"reviewer\":\"Ada \\u00e9\"}\n")));
-        QCOMPARE(m_window->docks().at(4)->windowTitle(), QStringLiteral("Pending Calls"));
+        QCOMPARE(docks().at(4)->windowTitle(), QStringLiteral("Pending Calls"));
     }
 
     // Runs dock ▸ Compare on two runs of a script that made one more call the second
@@ -823,24 +821,24 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
             dir + QStringLiteral("/scripts/main.py"),
             "from toolstudio import tools\n"
             "print(tools.lookup_price(sku='ABC'), tools.lookup_price(sku='XYZ'), tools.lookup_price(sku='DEF'))\n"));
-        QTRY_VERIFY(m_window->editor()->text().contains(QLatin1String("XYZ")));
+        QTRY_VERIFY(editor()->text().contains(QLatin1String("XYZ")));
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QVERIFY(m_window->statusText().startsWith(QLatin1String("Completed in ")));
-        QTRY_COMPARE(m_window->runsView()->topLevelItemCount(), 2);
+        QTRY_COMPARE(runsView()->topLevelItemCount(), 2);
 
         auto *compare = m_window->findChild<QPushButton *>(QStringLiteral("compareRuns"));
         QVERIFY(compare);
-        m_window->runsView()->setCurrentItem(m_window->runsView()->topLevelItem(0));
+        runsView()->setCurrentItem(runsView()->topLevelItem(0));
         QVERIFY(!compare->isEnabled());
-        m_window->runsView()->selectAll();
+        runsView()->selectAll();
         QVERIFY(compare->isEnabled());
         compare->click();
         auto *panel = m_window->findChild<RunComparePanel *>(QStringLiteral("runCompare"));
         QVERIFY(panel);
         QVERIFY(panel->isVisible());
-        const QString older = m_window->runsView()->topLevelItem(1)->text(0);
-        const QString newer = m_window->runsView()->topLevelItem(0)->text(0);
+        const QString older = runsView()->topLevelItem(1)->text(0);
+        const QString newer = runsView()->topLevelItem(0)->text(0);
         QCOMPARE(panel->windowTitle(), QStringLiteral("Compare %1 and %2").arg(older, newer));
         RunCompareModel *model = panel->model();
         QCOMPARE(model->rowCount(), 3);
@@ -866,8 +864,8 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(openTrusted(*m_window, dir));
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
-        QTRY_COMPARE(m_window->runsView()->topLevelItemCount(), 1);
-        const QString runId = m_window->runsView()->topLevelItem(0)->text(0);
+        QTRY_COMPARE(runsView()->topLevelItemCount(), 1);
+        const QString runId = runsView()->topLevelItem(0)->text(0);
         TraceModel *trace = m_window->traceModel();
         QCOMPARE(trace->rowCount(), 1);
         QStringList before;
@@ -890,8 +888,8 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
                  QStringLiteral("Imported run %1: completed, 1 step(s) (read-only)").arg(runId));
         QVERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
         m_window->selectStep(trace->index(0, 0).data(TraceModel::CallIdRole).toString());
-        QVERIFY2(m_window->stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
-                 qPrintable(m_window->stepView()->toPlainText()));
+        QVERIFY2(stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
+                 qPrintable(stepView()->toPlainText()));
 
         // Bad files change nothing and say why.
         m_window->setErrorDialogsEnabled(false);
@@ -974,7 +972,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         m_window->show();
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        QLineEdit *filter = m_window->traceFilterEdit();
+        QLineEdit *filter = traceFilterEdit();
         filter->setFocus();
         QTRY_VERIFY(filter->hasFocus());
         QSignalSpy failed(m_window->nextFailedAction(), &QAction::triggered);
@@ -1008,42 +1006,41 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         TraceModel *trace = m_window->traceModel();
         QTRY_COMPARE(trace->rowCount(), 1);
-        QCOMPARE(m_window->traceToolCombo()->count(), 2);
-        QCOMPARE(m_window->traceToolCombo()->itemText(1), QStringLiteral("get_exchange_rate"));
+        QCOMPARE(traceToolCombo()->count(), 2);
+        QCOMPARE(traceToolCombo()->itemText(1), QStringLiteral("get_exchange_rate"));
 
         // Typing is debounced, then filters.
-        QTest::keyClicks(m_window->traceFilterEdit(), QStringLiteral("no such tool"));
-        QCOMPARE(m_window->traceFilter()->rowCount(), 1);
-        QTRY_COMPARE(m_window->traceFilter()->rowCount(), 0);
-        m_window->traceFilterEdit()->clear();
-        QTRY_COMPARE(m_window->traceFilter()->rowCount(), 1);
-        m_window->failedOnlyButton()->click();
-        QCOMPARE(m_window->traceFilter()->rowCount(), 0);
-        m_window->pendingOnlyButton()->click();
-        QVERIFY(!m_window->failedOnlyButton()->isChecked());
-        QCOMPARE(m_window->traceFilter()->rowCount(), 0);
-        m_window->pendingOnlyButton()->click();
-        QCOMPARE(m_window->traceFilter()->rowCount(), 1);
+        QTest::keyClicks(traceFilterEdit(), QStringLiteral("no such tool"));
+        QCOMPARE(traceFilter()->rowCount(), 1);
+        QTRY_COMPARE(traceFilter()->rowCount(), 0);
+        traceFilterEdit()->clear();
+        QTRY_COMPARE(traceFilter()->rowCount(), 1);
+        failedOnlyButton()->click();
+        QCOMPARE(traceFilter()->rowCount(), 0);
+        pendingOnlyButton()->click();
+        QVERIFY(!failedOnlyButton()->isChecked());
+        QCOMPARE(traceFilter()->rowCount(), 0);
+        pendingOnlyButton()->click();
+        QCOMPARE(traceFilter()->rowCount(), 1);
 
         QVERIFY(!m_window->jumpToStep(StepStatus::Failed));
         // Selecting from the timeline selects the step in the trace and the inspector.
         const QString callId = trace->step(0)->callId;
         m_window->selectStep(callId);
-        QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::CallIdRole).toString(), callId);
+        QCOMPARE(traceView()->currentIndex().data(TraceModel::CallIdRole).toString(), callId);
         QCOMPARE(m_window->stepInspector()->callId(), callId);
-        QCOMPARE(m_window->timeline()->selectedCallId(), callId);
+        QCOMPARE(timeline()->selectedCallId(), callId);
         QCOMPARE(m_window->stepInspector()->jsonModel()->index(0, 0).data().toString(),
                  QStringLiteral("get_exchange_rate"));
-        QVERIFY2(m_window->budgetLabel()->text().startsWith(QLatin1String("calls 1/")),
-                 qPrintable(m_window->budgetLabel()->text()));
+        QVERIFY2(budgetLabel()->text().startsWith(QLatin1String("calls 1/")), qPrintable(budgetLabel()->text()));
 
         // The console has a marker for the step; clicking it selects the step.
         ConsoleView *console = m_window->console();
         QTRY_COMPARE(console->markerCount(), 1);
         const QString marker = QStringLiteral("\u25b8 step #1 get_exchange_rate");
         QVERIFY2(console->toPlainText().contains(marker + QLatin1Char('\n')), qPrintable(console->toPlainText()));
-        m_window->traceView()->clearSelection();
-        m_window->traceView()->setCurrentIndex({});
+        traceView()->clearSelection();
+        traceView()->setCurrentIndex({});
         QTextCursor cursor = console->document()->find(marker);
         QVERIFY(!cursor.isNull());
         cursor.setPosition(cursor.selectionStart() + 3);
@@ -1055,7 +1052,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QSignalSpy clicked(console, &ConsoleView::stepClicked);
         QTest::mouseClick(console->viewport(), Qt::LeftButton, {}, at);
         QCOMPARE(clicked.count(), 1);
-        QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::CallIdRole).toString(), callId);
+        QCOMPARE(traceView()->currentIndex().data(TraceModel::CallIdRole).toString(), callId);
 
         // Search in the output.
         QVERIFY(console->findText(QStringLiteral("GET_EXCHANGE")));
@@ -1067,9 +1064,9 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
         QVERIFY(openTrusted(*m_window, dir));
-        QVERIFY(writeFile(m_window->editor()->filePath(), "print('changed outside')\n"));
-        QTRY_COMPARE(m_window->editor()->text(), QStringLiteral("print('changed outside')\n"));
-        QVERIFY(!m_window->editor()->isModified());
+        QVERIFY(writeFile(editor()->filePath(), "print('changed outside')\n"));
+        QTRY_COMPARE(editor()->text(), QStringLiteral("print('changed outside')\n"));
+        QVERIFY(!editor()->isModified());
     }
 
     /// A tools/*.py file saved while a run is active: the window says the tools reload
@@ -1083,7 +1080,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(m_window->project()->tool(QStringLiteral("first")));
         m_window->runAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
 
         QTest::qWait(20); // a different modification time
         QVERIFY(writeFile(toolFile,

@@ -11,6 +11,7 @@
 #include "ui/answerpane.h"
 #include "ui/newprojectdialog.h"
 #include "ui/pendingcallspanel.h"
+#include "ui/projectactions.h"
 
 #include <QAction>
 #include <QApplication>
@@ -138,7 +139,7 @@ private Q_SLOTS:
         QFETCH(QString, templateName);
         QFETCH(int, steps);
         QFETCH(QString, output);
-        m_window->newProjectAction()->trigger();
+        m_window->projectActions()->newProjectAction()->trigger();
         NewProjectDialog *dialog = openNewProjectDialog(m_window.get());
         QVERIFY(dialog);
         const QString dir = m_scratch->filePath(QStringLiteral("first-project"));
@@ -159,7 +160,7 @@ private Q_SLOTS:
         QVERIFY(m_window->run());
         // Manual calls: answered as a person would in the Pending Calls dock.
         const auto answerPending = [&] {
-            for (const Step &step : m_window->pendingCalls()) {
+            for (const Step &step : pendingCalls()) {
                 ManualAnswer answer;
                 answer.result = step.tool == QLatin1String("render_report")
                     ? nlohmann::json("https://example.org/r")
@@ -182,7 +183,7 @@ private Q_SLOTS:
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write("print('mine')\n");
         script.close();
-        NewProjectDialog *dialog = m_window->newProject(m_scratch->path());
+        NewProjectDialog *dialog = m_window->projectActions()->newProject(m_scratch->path());
         QVERIFY(dialog->selectTemplate(QStringLiteral("exchange-rate")));
         QVERIFY(!dialog->create());
         auto *error = dialog->findChild<QLabel *>(QStringLiteral("newProjectError"));
@@ -239,7 +240,7 @@ private Q_SLOTS:
         QCOMPARE(box->toolTip(), QStringLiteral("scripts/a.py: the agent script to edit and run"));
         QVERIFY(m_window->runAction()->isEnabled());
         QCOMPARE(m_window->statusText(), QStringLiteral("Ready"));
-        QVERIFY(m_window->editor()); // the script Run starts is open
+        QVERIFY(editor()); // the script Run starts is open
 
         // Half-written: the error shows, the toolbar keeps the last good manifest.
         saveFile(dir + QStringLiteral("/toolstudio.json"), "{\"name\": \"p\", \"scripts\": [\n");
@@ -263,7 +264,7 @@ private Q_SLOTS:
         m_window->resize(1440, 900);
         auto *follow = m_window->findChild<QToolButton *>(QStringLiteral("followTrace"));
         QVERIFY(follow->isChecked());
-        QScrollBar *bar = m_window->traceView()->verticalScrollBar();
+        QScrollBar *bar = traceView()->verticalScrollBar();
         QList<Step> steps;
         for (int sequence = 1; sequence <= 200; ++sequence)
             steps.append(traceStep(sequence, StepStatus::Succeeded));
@@ -286,7 +287,7 @@ private Q_SLOTS:
         m_window->traceModel()->applySteps(steps.mid(150));
         m_window->traceModel()->flush();
         // The newest step is in view.
-        QTreeView *view = m_window->traceView();
+        QTreeView *view = traceView();
         const QModelIndex newest = view->model()->index(199, 0);
         QCOMPARE(newest.data(TraceModel::SequenceRole).toInt(), 200);
         QTRY_VERIFY(view->viewport()->rect().contains(view->visualRect(newest).center()));
@@ -306,21 +307,21 @@ private Q_SLOTS:
         QCOMPARE(failed->text(), QStringLiteral("Failed"));
         QCOMPARE(hadFailures->text(), QStringLiteral("Had failures"));
         failed->click();
-        QCOMPARE(shownSequences(m_window->traceFilter()), QList<int>{3});
+        QCOMPARE(shownSequences(traceFilter()), QList<int>{3});
         hadFailures->click();
         QVERIFY(!failed->isChecked());
-        QCOMPARE(shownSequences(m_window->traceFilter()), (QList<int>{2, 3, 4}));
+        QCOMPARE(shownSequences(traceFilter()), (QList<int>{2, 3, 4}));
         hadFailures->click();
-        QCOMPARE(shownSequences(m_window->traceFilter()), (QList<int>{1, 2, 3, 4, 5}));
+        QCOMPARE(shownSequences(traceFilter()), (QList<int>{1, 2, 3, 4, 5}));
 
         // Ctrl+E: the step that ended failed, never one that succeeded after a retry.
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        m_window->traceView()->setFocus();
-        QTest::keyClick(m_window->traceView(), Qt::Key_E, Qt::ControlModifier);
-        QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::SequenceRole).toInt(), 3);
-        QTest::keyClick(m_window->traceView(), Qt::Key_E, Qt::ControlModifier);
-        QCOMPARE(m_window->traceView()->currentIndex().data(TraceModel::SequenceRole).toInt(), 3);
+        traceView()->setFocus();
+        QTest::keyClick(traceView(), Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(traceView()->currentIndex().data(TraceModel::SequenceRole).toInt(), 3);
+        QTest::keyClick(traceView(), Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(traceView()->currentIndex().data(TraceModel::SequenceRole).toInt(), 3);
     }
 
     /// The default layout at 1440x900: a held call's Send Result / Send Error in view in
@@ -342,8 +343,8 @@ private Q_SLOTS:
             steps.append(traceStep(sequence, StepStatus::Succeeded));
         m_window->traceModel()->applySteps(steps);
         m_window->traceModel()->flush();
-        QTRY_VERIFY2(rowsInView(m_window->traceView()) >= 15,
-                     qPrintable(QStringLiteral("%1 rows in view").arg(rowsInView(m_window->traceView()))));
+        QTRY_VERIFY2(rowsInView(traceView()) >= 15,
+                     qPrintable(QStringLiteral("%1 rows in view").arg(rowsInView(traceView()))));
         QTRY_VERIFY(inWindow(panel->answerPane()->sendResultButton(), m_window.get()));
         QVERIFY(inWindow(panel->answerPane()->sendErrorButton(), m_window.get()));
         QVERIFY(inWindow(panel->continueButton(), m_window.get()));
@@ -351,9 +352,9 @@ private Q_SLOTS:
 
         m_window->resize(1280, 720);
         QTRY_COMPARE(m_window->size(), QSize(1280, 720));
-        QTRY_VERIFY(rowsInView(m_window->traceView()) >= 8);
-        QVERIFY(m_window->editorTabs()->width() >= 300);
-        for (QDockWidget *dock : m_window->docks())
+        QTRY_VERIFY(rowsInView(traceView()) >= 8);
+        QVERIFY(editorTabs()->width() >= 300);
+        for (QDockWidget *dock : docks())
             if (!dock->visibleRegion().isEmpty())
                 QVERIFY2(dock->width() >= 150 && dock->height() >= 100, qPrintable(dock->objectName()));
     }

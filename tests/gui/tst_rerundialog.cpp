@@ -113,7 +113,7 @@ private Q_SLOTS:
     {
         const QString runId = runOnce();
         DurableRunActions *actions = m_window->durableActions();
-        m_window->runsView()->setCurrentItem(m_window->runsView()->topLevelItem(0));
+        runsView()->setCurrentItem(runsView()->topLevelItem(0));
         QTRY_VERIFY(actions->rerunAction()->isEnabled());
         auto *button = m_window->findChild<QPushButton *>(QStringLiteral("rerunRun"));
         QVERIFY(button->isEnabled());
@@ -161,10 +161,10 @@ private Q_SLOTS:
         QVERIFY(m_window->console()->toPlainText().contains(QLatin1String("{'note': [1, 2], 'sku': 'B-edited'}")));
 
         // The Runs dock names the source run, as `toolstudio runs` does.
-        QTRY_COMPARE(m_window->runsView()->topLevelItemCount(), 2);
-        QCOMPARE(m_window->runsView()->topLevelItem(0)->text(0), record.id);
-        QCOMPARE(m_window->runsView()->topLevelItem(0)->text(5), QStringLiteral("rerun of %1").arg(runId));
-        QCOMPARE(m_window->runsView()->topLevelItem(1)->text(5), QStringLiteral("run"));
+        QTRY_COMPARE(runsView()->topLevelItemCount(), 2);
+        QCOMPARE(runsView()->topLevelItem(0)->text(0), record.id);
+        QCOMPARE(runsView()->topLevelItem(0)->text(5), QStringLiteral("rerun of %1").arg(runId));
+        QCOMPARE(runsView()->topLevelItem(1)->text(5), QStringLiteral("run"));
     }
 
     // The picker reaches every step of a long run, and the dialog shows exactly the
@@ -237,8 +237,8 @@ private Q_SLOTS:
     void rerunFromTraceStep()
     {
         const QString runId = runOnce();
-        m_window->runsView()->setCurrentItem(nullptr);
-        QTreeView *trace = m_window->traceView();
+        runsView()->setCurrentItem(nullptr);
+        QTreeView *trace = traceView();
         const QModelIndex third = stepRow(trace->model(), 3);
         QVERIFY(third.isValid());
         trace->setCurrentIndex(third);
@@ -260,7 +260,7 @@ private Q_SLOTS:
     void badArgumentsKeepRerunDisabled()
     {
         runOnce();
-        m_window->runsView()->setCurrentItem(m_window->runsView()->topLevelItem(0));
+        runsView()->setCurrentItem(runsView()->topLevelItem(0));
         QTRY_VERIFY(m_window->durableActions()->rerunAction()->isEnabled());
         m_window->durableActions()->rerunAction()->trigger();
         auto *dialog = m_window->findChild<RerunDialog *>(QStringLiteral("rerunDialog"));
@@ -300,7 +300,7 @@ private Q_SLOTS:
         QVERIFY(dialog->rerunButton()->isEnabled());
         QVERIFY(!dialog->problemLabel()->isVisible());
         dialog->reject();
-        QCOMPARE(m_window->runsView()->topLevelItemCount(), 1); // nothing ran
+        QCOMPARE(runsView()->topLevelItemCount(), 1); // nothing ran
     }
 
     void disabledForImportedRunActiveRunAndNoSteps()
@@ -334,11 +334,11 @@ private Q_SLOTS:
 
         // A run that made no calls has no step to rerun.
         QVERIFY(writeFile(m_window->project()->dir + QStringLiteral("/scripts/main.py"), "print('no calls')\n"));
-        QTRY_VERIFY(m_window->editor()->text().contains(QLatin1String("no calls")));
+        QTRY_VERIFY(editor()->text().contains(QLatin1String("no calls")));
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         const QString empty = m_window->runController()->record().id;
-        m_window->runsView()->setCurrentItem(nullptr);
+        runsView()->setCurrentItem(nullptr);
         QTRY_COMPARE(actions->rerunAction()->toolTip(),
                      QStringLiteral("Run %1 made no tool calls: there is no step to rerun or record.").arg(empty));
         QVERIFY(!actions->rerunAction()->isEnabled());
@@ -367,13 +367,13 @@ private Q_SLOTS:
 
         // The script changed its second call in the editor, not yet saved: Run with
         // Cassette saves it first (as Run does); a divergence, and offline it fails.
-        m_window->editor()->setText(QStringLiteral("from toolstudio import tools\n"
-                                                   "for sku in ['A', 'X', 'C']:\n"
-                                                   "    try:\n"
-                                                   "        print(tools.echo(sku=sku))\n"
-                                                   "    except Exception as e:\n"
-                                                   "        print('failed', sku)\n"));
-        QVERIFY(m_window->editor()->isModified());
+        editor()->setText(QStringLiteral("from toolstudio import tools\n"
+                                         "for sku in ['A', 'X', 'C']:\n"
+                                         "    try:\n"
+                                         "        print(tools.echo(sku=sku))\n"
+                                         "    except Exception as e:\n"
+                                         "        print('failed', sku)\n"));
+        QVERIFY(editor()->isModified());
         QVERIFY(actions->runWithCassette(cassette));
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QTRY_COMPARE(stepStatuses(trace),
@@ -398,9 +398,9 @@ private Q_SLOTS:
     void replayDivergenceRunsForReal()
     {
         const QString runId = runOnce();
-        m_window->editor()->setText(QStringLiteral("from toolstudio import tools\n"
-                                                   "for sku in ['A', 'X', 'C']:\n"
-                                                   "    print(tools.echo(sku=sku))\n"));
+        editor()->setText(QStringLiteral("from toolstudio import tools\n"
+                                         "for sku in ['A', 'X', 'C']:\n"
+                                         "    print(tools.echo(sku=sku))\n"));
         QVERIFY(m_window->save());
         m_window->startFromJournal(runId, false);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
@@ -439,7 +439,7 @@ private Q_SLOTS:
                      .arg(path));
         QVERIFY(!m_window->runController()->isActive());
         m_window->refreshRuns();
-        QCOMPARE(m_window->runsView()->topLevelItemCount(), 1);
+        QCOMPARE(runsView()->topLevelItemCount(), 1);
     }
 
 private:
@@ -455,7 +455,7 @@ private:
         if (!QTest::qWaitFor([this] { return m_window->statusText().startsWith(QLatin1String("Completed in ")); },
                              RunTimeoutMs))
             qWarning("run did not complete: %s", qPrintable(m_window->statusText()));
-        if (!QTest::qWaitFor([this] { return m_window->runsView()->topLevelItemCount() == 1; }, RunTimeoutMs))
+        if (!QTest::qWaitFor([this] { return runsView()->topLevelItemCount() == 1; }, RunTimeoutMs))
             qWarning("the run is not in the Runs dock");
         return m_window->runController()->record().id;
     }

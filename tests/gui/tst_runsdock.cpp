@@ -173,8 +173,8 @@ private Q_SLOTS:
         const QString dir = writeManualProject();
         QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(m_window->run());
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
-        const QString runId = m_window->pendingCalls().first().runId;
+        QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
+        const QString runId = pendingCalls().first().runId;
         QTimer::singleShot(0, [button] {
             QTRY_VERIFY(QApplication::activeModalWidget());
             QWidget *box = QApplication::activeModalWidget();

@@ -87,8 +87,7 @@ private Q_SLOTS:
         QVERIFY(!callId.isEmpty());
 
         // The Runs dock lists the served run, Pending Calls shows its call.
-        QTRY_VERIFY_WITH_TIMEOUT(runIds(m_window->runsView()).contains(session + QStringLiteral(" served")),
-                                 RunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(runIds(runsView()).contains(session + QStringLiteral(" served")), RunTimeoutMs);
         PendingCallsPanel *pending = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(pending->pendingCalls().size(), 1, RunTimeoutMs);
         QCOMPARE(pending->pendingCalls().first().callId, callId);
@@ -184,8 +183,7 @@ private Q_SLOTS:
         QCOMPARE(waiting.tool, QStringLiteral("ask_person"));
         QVERIFY(!pending->servedRun(waiting.callId).isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(
-            runIds(m_window->runsView()).contains(pending->servedRun(waiting.callId) + QStringLiteral(" served")),
-            RunTimeoutMs);
+            runIds(runsView()).contains(pending->servedRun(waiting.callId) + QStringLiteral(" served")), RunTimeoutMs);
         QVERIFY(!call.finished());
 
         // An MCP client calls the project's own tool: its output schema gives the form.

@@ -361,7 +361,7 @@ private Q_SLOTS:
         resume->click();
 
         // Live again: the call waits for a person.
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingCalls().size(), 1, RunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         QTRY_COMPARE(runRow(runs, runId)->text(2), QStringLiteral("waiting"));
         row = runRow(runs, runId);
         QCOMPARE(runs->topLevelItemCount(), 1); // the same run, not a second row

@@ -124,8 +124,8 @@ private Q_SLOTS:
         typeAndEnter(lineEdit(form, "initial_backoff_seconds"), QStringLiteral("1.25"));
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/0/retry")),
                  QStringLiteral(R"({"max_attempts":5,"initial_backoff_seconds":1.25})"));
-        QCOMPARE(m_window->undoStack()->count(), 2);
-        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Set initial_backoff_seconds of lookup to 1.25"));
+        QCOMPARE(undoStack()->count(), 2);
+        QCOMPARE(undoStack()->undoText(), QStringLiteral("Set initial_backoff_seconds of lookup to 1.25"));
 
         // Ctrl+Z in the Tool dock (outside a text field) undoes the last edit.
         m_window->toolPanel()->tabs()->tabBar()->setFocus();
@@ -174,10 +174,10 @@ private Q_SLOTS:
         QCOMPARE(form->errorAt(key), message);
         QCOMPARE(edit->text(), typed); // the person's input is kept
         QCOMPARE(readFile(m_dir + QStringLiteral("/toolstudio.json")), before);
-        QCOMPARE(m_window->undoStack()->count(), 0);
+        QCOMPARE(undoStack()->count(), 0);
         // A reload (another edit) does not overwrite it either.
         typeAndEnter(lineEdit(form, "attempt_timeout_seconds"), QStringLiteral("7"));
-        QCOMPARE(m_window->undoStack()->count(), 1);
+        QCOMPARE(undoStack()->count(), 1);
         QCOMPARE(edit->text(), typed);
         QCOMPARE(form->errorAt(key), message);
     }
@@ -202,7 +202,7 @@ private Q_SLOTS:
         form->applySequenceButton()->click();
         QVERIFY2(form->errorAt(QStringLiteral("sequence")).startsWith(QLatin1String("Not valid JSON: ")),
                  qPrintable(form->errorAt(QStringLiteral("sequence"))));
-        QCOMPARE(m_window->undoStack()->count(), 0);
+        QCOMPARE(undoStack()->count(), 0);
 
         sequence->setPlainText(
             QStringLiteral(R"([{"error": "down", "retryable": true, "delay_seconds": 0.5}, {"result": {"n": 2}}])"));
@@ -225,7 +225,7 @@ private Q_SLOTS:
         typeAndEnter(lineEdit(form, "command"), QStringLiteral("   "));
         QCOMPARE(form->errorAt(QStringLiteral("command")),
                  QStringLiteral("Give the program to run, then its arguments."));
-        QCOMPARE(m_window->undoStack()->count(), 2);
+        QCOMPARE(undoStack()->count(), 2);
         m_window->undoAction()->trigger();
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/2/handler/command")),
                  QStringLiteral(R"(["python3","tools/convert.py"])"));
@@ -339,7 +339,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->project()->boundTools(QStringLiteral("main")),
                  (QStringList{QStringLiteral("lookup"), QStringLiteral("convert")}));
         QCOMPARE(panel->bindingItem(QStringLiteral("main"), QStringLiteral("approve"))->checkState(0), Qt::Unchecked);
-        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Unbind approve from main"));
+        QCOMPARE(undoStack()->undoText(), QStringLiteral("Unbind approve from main"));
 
         // Ticking it again is the default again: no list, so a tool added later is bound too.
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("approve"))->setCheckState(0, Qt::Checked);
@@ -348,7 +348,7 @@ private Q_SLOTS:
 
         // The last tool cannot be unticked (an empty list means every active tool).
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("approve"))->setCheckState(0, Qt::Unchecked);
-        QTRY_COMPARE(m_window->undoStack()->count(), 3);
+        QTRY_COMPARE(undoStack()->count(), 3);
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("convert"))->setCheckState(0, Qt::Unchecked);
         QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0/tools")), QStringLiteral(R"(["lookup"])"));
         panel->bindingItem(QStringLiteral("main"), QStringLiteral("lookup"))->setCheckState(0, Qt::Unchecked);

@@ -334,7 +334,7 @@ private Q_SLOTS:
         QVERIFY(m_window->editManifest(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
             return ProjectWriter::renameTool(m, QStringLiteral("tag"), QStringLiteral("label"), error);
         }));
-        QCOMPARE(m_window->undoStack()->count(), 1);
+        QCOMPARE(undoStack()->count(), 1);
         QVERIFY(m_window->toolsMenu()->importTools(file, ToolImport::As::Manual));
         QCOMPARE(m_window->toolsMenu()->lastSummary(),
                  QStringLiteral("Imported 2 tool(s) from openai.json as manual tools:\nget_weather\nget_time"));
@@ -347,12 +347,12 @@ private Q_SLOTS:
         const Tool *tool = m_window->project()->tool(QStringLiteral("get_weather"));
         QVERIFY(tool);
         QCOMPARE(tool->parameterOrder, QStringList{QStringLiteral("city")});
-        QCOMPARE(m_window->undoStack()->count(), 2);
-        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Import openai.json"));
-        m_window->undoStack()->undo();
+        QCOMPARE(undoStack()->count(), 2);
+        QCOMPARE(undoStack()->undoText(), QStringLiteral("Import openai.json"));
+        undoStack()->undo();
         QCOMPARE(column(model, ProjectPanel::NameColumn),
                  QStringList({QStringLiteral("lookup"), QStringLiteral("label")}));
-        m_window->undoStack()->redo();
+        undoStack()->redo();
         QVERIFY(m_window->project()->tool(QStringLiteral("get_time")));
     }
 
@@ -381,18 +381,18 @@ private Q_SLOTS:
         QFile manifest(m_dir + QStringLiteral("/toolstudio.json"));
         QVERIFY(manifest.open(QIODevice::ReadOnly));
         QVERIFY(!manifest.readAll().contains("tok-123"));
-        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Import claude_desktop_config.json"));
-        m_window->undoStack()->undo();
+        QCOMPARE(undoStack()->undoText(), QStringLiteral("Import claude_desktop_config.json"));
+        undoStack()->undo();
         QVERIFY(m_window->project()->mcpServers.empty());
-        m_window->undoStack()->redo();
+        undoStack()->redo();
         QCOMPARE(m_window->project()->mcpServers.size(), std::size_t(1));
 
         // Again, not interactive: the server of that name is kept, nothing is written.
-        const int edits = m_window->undoStack()->count();
+        const int edits = undoStack()->count();
         QVERIFY(!m_window->toolsMenu()->importMcpConfig(file));
         QVERIFY(m_window->toolsMenu()->lastSummary().contains(
             QStringLiteral("weather: the project has a server of that name already")));
-        QCOMPARE(m_window->undoStack()->count(), edits);
+        QCOMPARE(undoStack()->count(), edits);
         QVERIFY(m_window->toolsMenu()->importMcpConfig(file, true));
         QVERIFY(m_window->toolsMenu()->lastSummary().contains(QStringLiteral("replaced weather")));
 
@@ -658,9 +658,9 @@ private Q_SLOTS:
         QCOMPARE(m_window->toolsMenu()->lastSummary(),
                  QStringLiteral("Deleted 2 of 3 tool(s); not deleted:\nping: defined by a method in tools/extra.py; "
                                 "delete the method there, or switch the tool off"));
-        QCOMPARE(m_window->undoStack()->count(), 1);
-        QCOMPARE(m_window->undoStack()->undoText(), QStringLiteral("Delete lookup, tag"));
-        m_window->undoStack()->undo();
+        QCOMPARE(undoStack()->count(), 1);
+        QCOMPARE(undoStack()->undoText(), QStringLiteral("Delete lookup, tag"));
+        undoStack()->undo();
         QCOMPARE(column(panel->toolModel(), ProjectPanel::NameColumn),
                  QStringList({QStringLiteral("lookup"), QStringLiteral("tag"), QStringLiteral("ping")}));
     }

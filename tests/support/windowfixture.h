@@ -5,13 +5,27 @@
 #pragma once
 
 #include "run/runcontroller.h"
+#include "timelinewidget.h"
+#include "tracefiltermodel.h"
 #include "trustedproject.h"
 #include "ui/mainwindow.h"
+#include "ui/pendingcallspanel.h"
+#include "ui/scripttabs.h"
 
+#include <QComboBox>
 #include <QCoreApplication>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QUndoStack>
 
 #include <memory>
 
@@ -82,6 +96,44 @@ protected:
         }
         m_window.reset();
         m_scratch.reset();
+    }
+
+    // The window's parts, found by object name (as Kate's tests do; the window has no
+    // getters for tests). Each fails the test when the part is gone.
+    template<class T>
+    T *part(const char *name) const
+    {
+        T *found = m_window->findChild<T *>(QLatin1String(name));
+        if (!found)
+            qFatal("the window has no %s", name);
+        return found;
+    }
+    QTreeView *traceView() const { return part<QTreeView>("traceView"); }
+    TraceFilterModel *traceFilter() const { return part<TraceFilterModel>("traceFilterModel"); }
+    QLineEdit *traceFilterEdit() const { return part<QLineEdit>("traceFilter"); }
+    QComboBox *traceToolCombo() const { return part<QComboBox>("traceToolFilter"); }
+    QToolButton *failedOnlyButton() const { return part<QToolButton>("failedOnly"); }
+    QToolButton *pendingOnlyButton() const { return part<QToolButton>("pendingOnly"); }
+    TimelineWidget *timeline() const { return part<TimelineWidget>("timeline"); }
+    QLabel *budgetLabel() const { return part<QLabel>("budgetMeters"); }
+    QTreeWidget *runsView() const { return part<QTreeWidget>("runsView"); }
+    QPlainTextEdit *stepView() const { return part<QPlainTextEdit>("stepView"); }
+    QListWidget *pendingList() const { return part<QListWidget>("pendingList"); }
+    QUndoStack *undoStack() const { return part<QUndoStack>("manifestUndoStack"); }
+    QTabWidget *editorTabs() const { return part<QTabWidget>("editorTabs"); }
+    /// The editor of the current tab; nullptr when no file is open.
+    ScriptEditor *editor() const { return part<ScriptTabs>("editorTabs")->current(); }
+    /// Calls waiting for a person, oldest first.
+    const QList<Step> &pendingCalls() const { return part<PendingCallsPanel>("pendingPanel")->pendingCalls(); }
+    /// The docks in the order the window arranges them: Project, Tool, Trace, Step,
+    /// Pending Calls, Console, Runs.
+    QList<QDockWidget *> docks() const
+    {
+        QList<QDockWidget *> docks;
+        for (const char *name :
+             {"projectDock", "toolDock", "traceDock", "stepDock", "pendingDock", "consoleDock", "runsDock"})
+            docks.append(part<QDockWidget>(name));
+        return docks;
     }
 
     std::unique_ptr<QTemporaryDir> m_scratch;

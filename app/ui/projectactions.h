@@ -1,0 +1,70 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "newfiledialog.h"
+#include "project/project.h"
+#include "project/projectwriter.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class NewProjectDialog;
+class QAction;
+class QMenu;
+class QWidget;
+
+/// File ▸ New Project…, New Tool…, New Script…, Open Project… and Open Recent
+/// (DESIGN.md "The window"): it owns these actions (the window places them), their
+/// dialogs and the recent projects; what it opens goes through the window's Hooks.
+class ProjectActions : public QObject
+{
+    Q_OBJECT
+public:
+    struct Hooks
+    {
+        std::function<const Project *()> project;
+        /// Opens the project in a folder (false with the error reported).
+        std::function<bool(const QString &dir)> openProject;
+        /// Reads toolstudio.json and tools/ again (a new tool file is a tool at once).
+        std::function<void()> reloadProject;
+        /// Opens a file in an editor tab.
+        std::function<bool(const QString &path)> openFile;
+        /// One undoable edit of toolstudio.json (ManifestEditor::edit).
+        std::function<bool(const QString &text, const ProjectWriter::Edit &edit)> editManifest;
+        std::function<void(const QString &text)> setStatus;
+    };
+
+    ProjectActions(Hooks hooks, QWidget *window);
+
+    QAction *newProjectAction() const { return m_newProjectAction; }
+    QAction *openAction() const { return m_openAction; }
+    QAction *newToolFileAction() const { return m_newToolFileAction; }
+    QAction *newScriptAction() const { return m_newScriptAction; }
+    QMenu *recentMenu() const { return m_recentMenu; }
+
+    /// File ▸ New Project…: the dialog (open, not blocking) with `folder` filled in and
+    /// `note` above it; the project it makes is trusted and opened.
+    NewProjectDialog *newProject(const QString &folder = QString(), const QString &note = QString());
+    /// File ▸ New Tool… / New Script…: the dialog (open, not blocking) for the open
+    /// project; the file it writes opens in the editor. nullptr without a project.
+    NewFileDialog *newFile(NewFileDialog::Kind kind);
+    /// Remembers `dir` at the top of Open Recent.
+    void addRecentProject(const QString &dir);
+    /// Nothing opens or is made while a run is active; New Tool/Script need a project.
+    void updateActions(bool runActive);
+
+private:
+    void chooseProject();
+    void updateRecentMenu();
+
+    Hooks m_hooks;
+    QWidget *m_window;
+    QAction *m_newProjectAction = nullptr;
+    QAction *m_openAction = nullptr;
+    QAction *m_newToolFileAction = nullptr;
+    QAction *m_newScriptAction = nullptr;
+    QMenu *m_recentMenu = nullptr;
+};

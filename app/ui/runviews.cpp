@@ -1,0 +1,207 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runviews.h"
+
+#include "budgetmeters.h"
+#include "consoleview.h"
+#include "exchange/traceexport.h"
+#include "journal/journal.h"
+#include "livestepstore.h"
+#include "pendingcallspanel.h"
+#include "run/runcontroller.h"
+#include "run/runstatustext.h"
+#include "scripteditor.h"
+#include "scripttabs.h"
+#include "stepinspector.h"
+#include "tracemodel.h"
+#include "tracepanel.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QLineEdit>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+RunViews::RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *tabs,
+                   std::function<const Project *()> project, QAction *nextPending, QAction *nextFailed, QWidget *window)
+    : QObject(window)
+    , m_run(run)
+    , m_pending(pending)
+    , m_tabs(tabs)
+    , m_traceModel(new TraceModel(this))
+    , m_liveSteps(std::make_unique<LiveStepStore>())
+{
+    m_tracePanel = new TracePanel(m_traceModel, nextPending, nextFailed, window);
+    connect(m_tracePanel, &TracePanel::currentStepChanged, this, [this](const QString &callId) {
+        showStep(callId);
+        Q_EMIT currentStepChanged(callId);
+    });
+    m_budget = new BudgetMeters(run, std::move(project), m_tracePanel);
+    m_tracePanel->setHeader(m_budget);
+
+    m_inspector = new StepInspector(window);
+    m_inspector->setObjectName(QStringLiteral("stepInspector"));
+    makeConsolePane(window);
+
+    // The trace (and the timeline, which follows it) takes one batch per frame.
+    connect(run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
+    connect(run, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent);
+    connect(run, &RunController::stepEvent, m_traceModel, &TraceModel::addEvent);
+    connect(run, &RunController::stepsUpdated, this, &RunViews::stepsUpdated);
+    connect(run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
+    connect(run, &RunController::outputReceived, this, [this](int stream, const QByteArray &chunk) {
+        if (stream == 2 && m_stderr.size() < 1024 * 1024)
+            m_stderr.append(chunk);
+    });
+}
+
+RunViews::~RunViews() = default;
+
+void RunViews::makeConsolePane(QWidget *window)
+{
+    m_consolePane = new QWidget(window);
+    auto *layout = new QVBoxLayout(m_consolePane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    m_console = new ConsoleView(m_consolePane);
+    m_console->setObjectName(QStringLiteral("console"));
+    m_consoleSearch = new QLineEdit(m_consolePane);
+    m_consoleSearch->setObjectName(QStringLiteral("consoleSearch"));
+    m_consoleSearch->setPlaceholderText(tr("Search the output (Enter: next, Shift+Enter: previous)"));
+    m_consoleSearch->setClearButtonEnabled(true);
+    layout->addWidget(m_consoleSearch);
+    layout->addWidget(m_console, 1);
+    connect(m_consoleSearch, &QLineEdit::returnPressed, this, [this] {
+        const bool backward = QApplication::keyboardModifiers() & Qt::ShiftModifier;
+        if (!m_console->findText(m_consoleSearch->text(), backward))
+            Q_EMIT notice(tr("Not found in the output: %1").arg(m_consoleSearch->text()), 3000);
+    });
+    connect(m_console, &ConsoleView::stepClicked, m_tracePanel, &TracePanel::selectStep);
+}
+
+/// Batched like the trace: per-step signals would cross from the run thread one by one.
+/// Only the last steps are kept whole (LiveStepStore); the budget meter's sizes come
+/// from the engine, so nothing here serialises a step.
+void RunViews::stepsUpdated(const QList<Step> &steps)
+{
+    const QModelIndex current = m_tracePanel->view()->currentIndex();
+    const QString shown = current.isValid() ? current.data(TraceModel::CallIdRole).toString() : QString();
+    bool showAgain = false;
+    for (const Step &step : steps) {
+        // A batch is in sequence order; a step seen for the first time is new.
+        if (step.sequence > m_markedSequence) {
+            m_markedSequence = step.sequence;
+            m_console->appendStepMarker(step.sequence, step.callId, step.tool);
+        }
+        m_budget->stepChanged(step);
+        m_liveSteps->update(step);
+        showAgain = showAgain || (!shown.isEmpty() && step.callId == shown);
+        m_pending->stepChanged(step);
+    }
+    if (showAgain)
+        showStep(shown);
+}
+
+void RunViews::clear()
+{
+    m_showsImportedRun = false;
+    m_traceModel->clear();
+    m_liveSteps->reset();
+    m_inspector->clear();
+    m_console->clearOutput();
+    m_pending->clear();
+    m_budget->refresh(); // this project's limits; the last project's run no longer counts
+}
+
+void RunViews::runStarting()
+{
+    m_showsImportedRun = false;
+    m_traceModel->clear();
+    m_liveSteps->reset();
+    m_markedSequence = 0;
+    m_inspector->clear();
+    m_stderr.clear();
+    m_console->clearOutput();
+    m_pending->clear();
+    for (ScriptEditor *e : m_tabs->editors())
+        e->clearTraceback();
+    m_budget->runStarted();
+}
+
+void RunViews::runStarted(const QString &journalPath, const QString &runId)
+{
+    m_liveSteps->reset(journalPath, runId);
+    m_markedSequence = 0;
+}
+
+void RunViews::runEnded(const RunRecord &run)
+{
+    m_traceModel->flush();
+    m_budget->runEnded();
+    if (run.status != RunStatus::Failed)
+        return;
+    // The run executed a copy of the script under the same name: match by basename.
+    if (ScriptEditor *e = m_tabs->editorFor(run.scriptPath)) {
+        const QList<int> lines = e->markTraceback(QString::fromUtf8(m_stderr));
+        if (!lines.isEmpty())
+            e->ensureLineVisible(lines.last() - 1);
+    }
+}
+
+void RunViews::showStep(const QString &callId)
+{
+    // A live or imported run: the store (kept steps, or the run's journal).
+    if (const std::optional<Step> live = m_liveSteps->step(callId)) {
+        m_inspector->setStep(&*live);
+        return;
+    }
+    // A run opened from the journal: the whole step is read when it is shown.
+    const std::optional<Step> step = m_traceModel->fullStep(callId);
+    m_inspector->setStep(step ? &*step : nullptr);
+}
+
+bool RunViews::showRun(const QString &journalPath, const QString &runId, QString *error)
+{
+    Journal journal;
+    if (!journal.open(journalPath)) {
+        *error = journal.lastError();
+        return false;
+    }
+    // The trace reads the run's rows from the journal as they are shown (issue 8):
+    // opening a million-step run loads none of its steps.
+    m_liveSteps->reset();
+    m_inspector->clear();
+    const bool opened = m_traceModel->openRun(journalPath, runId, error);
+    m_console->clearOutput();
+    m_console->appendNotice(tr("Run %1 from the journal").arg(runId));
+    m_console->appendOutput(1, journal.output(runId, 1));
+    m_console->appendOutput(2, journal.output(runId, 2));
+    m_showsImportedRun = false;
+    return opened;
+}
+
+bool RunViews::importRun(const QString &path, QString *summary, QString *error)
+{
+    const std::optional<TraceExport::ImportedRun> imported = TraceExport::readRunFile(path, error);
+    if (!imported)
+        return false;
+    m_traceModel->clear();
+    m_liveSteps->reset();
+    m_liveSteps->setKeepAll(true); // no journal to read it from
+    m_inspector->clear();
+    m_pending->clear();
+    for (const Step &step : imported->steps) {
+        m_traceModel->addStep(step);
+        m_liveSteps->update(step);
+    }
+    m_traceModel->flush();
+    m_console->clearOutput();
+    m_console->appendNotice(
+        tr("Run %1 imported from %2 (read-only)").arg(imported->run.id, QDir::toNativeSeparators(path)));
+    m_console->appendOutput(1, imported->stdoutText);
+    m_console->appendOutput(2, imported->stderrText);
+    m_showsImportedRun = true;
+    *summary = tr("Imported run %1: %2, %n step(s) (read-only)", nullptr, int(imported->steps.size()))
+                   .arg(imported->run.id, runStatusName(imported->run.status));
+    return true;
+}

@@ -1,0 +1,92 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/project.h"
+#include "project/step.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class BudgetMeters;
+class ConsoleView;
+class LiveStepStore;
+class PendingCallsPanel;
+class QAction;
+class QLineEdit;
+class QWidget;
+class RunController;
+class ScriptTabs;
+class StepInspector;
+class TraceModel;
+class TracePanel;
+
+/// The window's views of one run (DESIGN.md "The window"): the trace with its timeline
+/// and budget meters, the Step inspector and the Console. They follow the live run in
+/// batches, or show a run of the journal or an imported run JSON read-only. The window
+/// makes the docks around them; the Pending Calls dock is the run commands'.
+class RunViews : public QObject
+{
+    Q_OBJECT
+public:
+    /// Makes the views (children of `window`); Ctrl+J/Ctrl+E are `nextPending`/`nextFailed`.
+    RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *tabs, std::function<const Project *()> project,
+             QAction *nextPending, QAction *nextFailed, QWidget *window);
+    ~RunViews() override;
+
+    TraceModel *traceModel() const { return m_traceModel; }
+    TracePanel *tracePanel() const { return m_tracePanel; }
+    BudgetMeters *budget() const { return m_budget; }
+    StepInspector *inspector() const { return m_inspector; }
+    ConsoleView *console() const { return m_console; }
+    /// The Console dock's contents: its search field above the output.
+    QWidget *consolePane() const { return m_consolePane; }
+
+    /// Another project: no run is shown, and the meters take its limits.
+    void clear();
+    /// A run is about to start: everything of the last one goes.
+    void runStarting();
+    /// The run `runId` started: steps that fall out of the kept ones are read from
+    /// `journalPath`.
+    void runStarted(const QString &journalPath, const QString &runId);
+    /// The run ended: the trace is complete and a failed run's traceback is marked.
+    void runEnded(const RunRecord &run);
+    /// Shows the step `callId` in the inspector (nothing when it is unknown).
+    void showStep(const QString &callId);
+    /// Shows run `runId` of the journal at `journalPath`, read as it is scrolled.
+    bool showRun(const QString &journalPath, const QString &runId, QString *error);
+    /// Shows the run JSON at `path` read-only; `summary` says what was imported.
+    bool importRun(const QString &path, QString *summary, QString *error);
+    /// True while the trace shows an imported run (not in the journal).
+    bool showsImportedRun() const { return m_showsImportedRun; }
+
+Q_SIGNALS:
+    /// The trace's current step changed (empty: none); the inspector shows it.
+    void currentStepChanged(const QString &callId);
+    /// A short note for the status bar (`timeoutMs` as QStatusBar::showMessage).
+    void notice(const QString &text, int timeoutMs);
+
+private:
+    void makeConsolePane(QWidget *window);
+    void stepsUpdated(const QList<Step> &steps);
+
+    RunController *m_run;
+    PendingCallsPanel *m_pending;
+    ScriptTabs *m_tabs;
+    TraceModel *m_traceModel = nullptr;
+    TracePanel *m_tracePanel = nullptr;
+    BudgetMeters *m_budget = nullptr;
+    StepInspector *m_inspector = nullptr;
+    QWidget *m_consolePane = nullptr;
+    QLineEdit *m_consoleSearch = nullptr;
+    ConsoleView *m_console = nullptr;
+    /// Whole steps of the run shown (the last ones in memory, older ones from the journal).
+    std::unique_ptr<LiveStepStore> m_liveSteps;
+    int m_markedSequence = 0; ///< the live run's steps up to this one have a console marker
+    QByteArray m_stderr;      ///< the run's stderr, for traceback markers
+    bool m_showsImportedRun = false;
+};
