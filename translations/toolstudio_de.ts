@@ -688,6 +688,41 @@
     </message>
 </context>
 <context>
+    <name>EditorActions</name>
+    <message>
+        <source>&amp;Save Script</source>
+        <translation>Skript &amp;speichern</translation>
+    </message>
+    <message>
+        <source>Write the script back to its file</source>
+        <translation>Das Skript in seine Datei zurückschreiben</translation>
+    </message>
+    <message>
+        <source>&amp;Close File</source>
+        <translation>Datei s&amp;chließen</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>&amp;Suchen…</translation>
+    </message>
+    <message>
+        <source>Find and &amp;Replace…</source>
+        <translation>Suchen und &amp;Ersetzen…</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Line…</source>
+        <translation>&amp;Gehe zu Zeile…</translation>
+    </message>
+    <message>
+        <source>Cannot Save Script</source>
+        <translation>Skript kann nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+</context>
+<context>
     <name>ExportToolsDialog</name>
     <message>
         <source>Export Tools</source>
@@ -1054,14 +1089,6 @@
         <translation>Öffnen Sie ein Projekt, um zu beginnen (Datei ▸ Projekt öffnen…)</translation>
     </message>
     <message>
-        <source>&amp;Save Script</source>
-        <translation>Skript &amp;speichern</translation>
-    </message>
-    <message>
-        <source>Write the script back to its file</source>
-        <translation>Das Skript in seine Datei zurückschreiben</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -1122,14 +1149,6 @@
         <translation>Skript kann nicht geöffnet werden</translation>
     </message>
     <message>
-        <source>Cannot Save Script</source>
-        <translation>Skript kann nicht gespeichert werden</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>%1 gespeichert</translation>
-    </message>
-    <message>
         <source>Cannot Run</source>
         <translation>Ausführen nicht möglich</translation>
     </message>
@@ -1148,22 +1167,6 @@
     <message>
         <source>Add a mock tool to toolstudio.json</source>
         <translation>Ein Mock-Tool zu toolstudio.json hinzufügen</translation>
-    </message>
-    <message>
-        <source>&amp;Close File</source>
-        <translation>Datei s&amp;chließen</translation>
-    </message>
-    <message>
-        <source>&amp;Find…</source>
-        <translation>&amp;Suchen…</translation>
-    </message>
-    <message>
-        <source>Find and &amp;Replace…</source>
-        <translation>Suchen und &amp;Ersetzen…</translation>
-    </message>
-    <message>
-        <source>&amp;Go to Line…</source>
-        <translation>&amp;Gehe zu Zeile…</translation>
     </message>
     <message>
         <source>&amp;Preferences…</source>
@@ -1302,10 +1305,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>MCP Servers</source>
         <translation>MCP-Server</translation>
-    </message>
-    <message>
-        <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
-        <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
     </message>
     <message>
         <source>Loading the Python tools… the run starts when they are loaded.</source>
@@ -1944,6 +1943,13 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>the project is no longer served</source>
         <translation>das Projekt wird nicht mehr bereitgestellt</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectSession</name>
+    <message>
+        <source>%1 is already open in another Tool Studio window (process %2). Switch to that window, or close it first.</source>
+        <translation>%1 ist bereits in einem anderen Tool-Studio-Fenster geöffnet (Prozess %2). Wechseln Sie zu diesem Fenster oder schließen Sie es zuerst.</translation>
     </message>
 </context>
 <context>

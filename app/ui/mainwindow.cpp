@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
-#include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverpool.h"
 #include "mcpserversview.h"
 #include "project/printabletext.h"
@@ -11,6 +10,7 @@
 #include "consoleview.h"
 #include "docklayout.h"
 #include "durablerunactions.h"
+#include "editoractions.h"
 #include "findbar.h"
 #include "helpmenu.h"
 #include "manifesteditor.h"
@@ -21,7 +21,7 @@
 #include "projectactions.h"
 #include "projectpanel.h"
 #include "projectserving.h"
-#include "pythontoolsloader.h"
+#include "projectsession.h"
 #include "run/runcontroller.h"
 #include "runcommands.h"
 #include "runspanel.h"
@@ -64,7 +64,6 @@
 #include <QPlainTextEdit>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QUndoStack>
@@ -72,6 +71,7 @@
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
+    , m_session(new ProjectSession(this))
     , m_run(new RunController(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -98,7 +98,7 @@ MainWindow::MainWindow(QWidget *parent)
     centralLayout->addWidget(m_tabs, 1);
     centralLayout->addWidget(m_findBar);
     setCentralWidget(central);
-    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, m_tabs, &ScriptTabs::closeTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         m_findBar->setEditor(m_tabs->current());
         if (ScriptEditor *e = m_tabs->current())
@@ -129,6 +129,11 @@ MainWindow::MainWindow(QWidget *parent)
     updateActions();
 }
 
+const Project *MainWindow::project() const
+{
+    return m_session->project();
+}
+
 MainWindow::~MainWindow()
 {
     if (m_run->isActive())
@@ -151,11 +156,6 @@ void MainWindow::createActions()
     projectHooks.setStatus = [this](const QString &text) { setStatus(text); };
     m_projectActions = new ProjectActions(std::move(projectHooks), this);
 
-    m_saveAction = new QAction(Theme::icon("document-save", "save"), tr("&Save Script"), this);
-    m_saveAction->setShortcut(QKeySequence::Save);
-    m_saveAction->setStatusTip(tr("Write the script back to its file"));
-    connect(m_saveAction, &QAction::triggered, this, &MainWindow::save);
-
     m_quitAction = new QAction(Theme::icon("application-exit", "quit"), tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
     m_quitAction->setMenuRole(QAction::QuitRole);
@@ -168,19 +168,25 @@ void MainWindow::createActions()
     hooks.prepareRun = [this] { return saveModifiedScripts() && reloadForRun(); };
     hooks.resetRunViews = [this] { m_runViews->runStarting(); };
     hooks.runStarted = [this](const QString &runId) {
-        m_runViews->runStarted(m_project ? m_project->journalPath() : QString(), runId);
+        m_runViews->runStarted(project() ? project()->journalPath() : QString(), runId);
     };
     hooks.runEnded = [this](const RunRecord &run) {
         m_runViews->runEnded(run);
         refreshRuns();
     };
     hooks.afterRunEnded = [this] {
-        if (std::exchange(m_manifestChangedDuringRun, false) || (m_project && m_project->pythonLoading))
+        if (std::exchange(m_manifestChangedDuringRun, false) || (project() && project()->pythonLoading))
             reloadProject();
     };
     hooks.setStatus = [this](const QString &text) { setStatus(text); };
     hooks.reportError = errorReporter();
     hooks.updateActions = [this] { updateActions(); };
+    m_editorActions = new EditorActions(m_tabs, m_findBar, centralWidget(), errorReporter());
+    connect(m_editorActions, &EditorActions::notice, statusBar(), &QStatusBar::showMessage);
+    connect(m_editorActions, &EditorActions::saved, this, [this](const QString &path) {
+        if (project() && path == QFileInfo(project()->manifestPath()).absoluteFilePath())
+            reloadProject();
+    });
     m_runCommands = new RunCommands(m_run, std::move(hooks), this);
     m_runAction = m_runCommands->runAction();
     m_stopAction = m_runCommands->stopAction();
@@ -202,35 +208,13 @@ void MainWindow::createActions()
     // Imports write toolstudio.json outside the undo stack: older undo steps would
     // write a manifest without the imported tools back, so they are dropped.
     m_toolsMenu = new ToolsMenu(
-        this, [this] { return m_project ? &*m_project : nullptr; },
+        this, [this] { return project(); },
         [this] {
             m_manifest->undoStack()->clear();
             reloadProject();
         });
     m_toolsMenu->setManifestEditor(
         [this](const QString &text, const ProjectWriter::Edit &edit) { return m_manifest->edit(text, edit); });
-
-    m_closeTabAction = new QAction(tr("&Close File"), this);
-    m_closeTabAction->setShortcut(QKeySequence::Close);
-    connect(m_closeTabAction, &QAction::triggered, this, [this] {
-        if (m_tabs->currentIndex() >= 0)
-            closeTab(m_tabs->currentIndex());
-    });
-
-    // Editor actions: scoped to the editor area so they never fire from a form.
-    m_findAction = new QAction(tr("&Find…"), this);
-    m_findAction->setShortcut(QKeySequence::Find);
-    connect(m_findAction, &QAction::triggered, m_findBar, &FindBar::showFind);
-    m_replaceAction = new QAction(tr("Find and &Replace…"), this);
-    m_replaceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
-    connect(m_replaceAction, &QAction::triggered, m_findBar, &FindBar::showReplace);
-    m_goToLineAction = new QAction(tr("&Go to Line…"), this);
-    m_goToLineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    connect(m_goToLineAction, &QAction::triggered, m_tabs, &ScriptTabs::goToLine);
-    for (QAction *action : {m_findAction, m_replaceAction, m_goToLineAction, m_closeTabAction}) {
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        centralWidget()->addAction(action);
-    }
 
     m_settingsAction = new QAction(Theme::icon("preferences-system", "settings"), tr("&Preferences…"), this);
     m_settingsAction->setShortcut(QKeySequence::Preferences);
@@ -273,8 +257,8 @@ void MainWindow::createMenus()
     fileMenu->addAction(m_importRunAction);
     fileMenu->addAction(m_serving->serveAction());
     fileMenu->addMenu(m_projectActions->recentMenu());
-    fileMenu->addAction(m_saveAction);
-    fileMenu->addAction(m_closeTabAction);
+    fileMenu->addAction(m_editorActions->saveAction());
+    fileMenu->addAction(m_editorActions->closeTabAction());
     fileMenu->addSeparator();
     fileMenu->addAction(m_quitAction);
 
@@ -282,9 +266,9 @@ void MainWindow::createMenus()
     editMenu->addAction(m_undoAction);
     editMenu->addAction(m_redoAction);
     editMenu->addSeparator();
-    editMenu->addAction(m_findAction);
-    editMenu->addAction(m_replaceAction);
-    editMenu->addAction(m_goToLineAction);
+    editMenu->addAction(m_editorActions->findAction());
+    editMenu->addAction(m_editorActions->replaceAction());
+    editMenu->addAction(m_editorActions->goToLineAction());
     editMenu->addSeparator();
     editMenu->addAction(m_settingsAction);
 
@@ -315,7 +299,7 @@ void MainWindow::createMenus()
     toolBar->setObjectName(QStringLiteral("runToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolBar->addAction(m_projectActions->openAction());
-    toolBar->addAction(m_saveAction);
+    toolBar->addAction(m_editorActions->saveAction());
     toolBar->addSeparator();
     auto *scriptLabel = new QLabel(tr("Script:"), toolBar);
     scriptLabel->setContentsMargins(6, 0, 4, 0);
@@ -368,7 +352,7 @@ void MainWindow::createDocks()
 
     m_pendingPanel = new PendingCallsPanel(m_run, this);
     m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
-    m_pendingPanel->setToolLookup([this](const QString &name) { return m_project ? m_project->tool(name) : nullptr; });
+    m_pendingPanel->setToolLookup([this](const QString &name) { return project() ? project()->tool(name) : nullptr; });
     m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::LeftDockWidgetArea);
 
     m_runViews = new RunViews(
@@ -426,16 +410,25 @@ void MainWindow::connectRun()
     connect(m_toolFilesReloader, &ToolFilesReloader::notice, statusBar(), &QStatusBar::showMessage);
     // The Python tool files were described (off the GUI thread): the project is whole
     // now; a Run pressed while they loaded starts.
-    m_pythonLoader = new PythonToolsLoader(this);
-    connect(m_pythonLoader, &PythonToolsLoader::described, this, [this](const QString &dir) {
-        if (!m_project || m_project->dir != dir || m_run->isActive())
+    connect(m_session, &ProjectSession::pythonToolsDescribed, this, [this] {
+        if (m_run->isActive())
             return; // after the run (hooks.afterRunEnded)
         reloadProject();
         // As an open with the tools at hand would: the first tool is shown.
-        if (m_projectPanel->currentTool().isEmpty() && !m_project->tools.empty())
-            m_projectPanel->selectTool(m_project->tools.front().name);
-        if (m_whenPythonLoaded && !m_project->pythonLoading)
+        if (m_projectPanel->currentTool().isEmpty() && !project()->tools.empty())
+            m_projectPanel->selectTool(project()->tools.front().name);
+        if (m_whenPythonLoaded && !project()->pythonLoading)
             std::exchange(m_whenPythonLoaded, nullptr)();
+    });
+    connect(m_session, &ProjectSession::mcpServersStarted, this, [this](McpServerPool *pool) {
+        m_mcpDock->setVisible(project() && !project()->mcpServers.empty());
+        m_mcpServers->setPool(pool);
+    });
+    connect(m_session, &ProjectSession::mcpToolsChanged, this, [this](const QStringList &problems) {
+        m_projectPanel->setProject(project());
+        updateCompletions();
+        if (!problems.isEmpty())
+            setStatus(problems.join(QStringLiteral("; ")));
     });
 }
 
@@ -446,8 +439,8 @@ bool MainWindow::openProject(const QString &dir)
         return false;
     }
     ProjectError error;
-    std::optional<Project> project = m_pythonLoader->load(dir, &error);
-    if (!project && QFileInfo(dir).isDir()
+    std::optional<Project> opened = m_session->read(dir, &error);
+    if (!opened && QFileInfo(dir).isDir()
         && !QFileInfo::exists(QDir(dir).filePath(QStringLiteral("toolstudio.json")))) {
         // A folder that is not a project yet: offer to make one there.
         m_projectActions->newProject(
@@ -457,59 +450,45 @@ bool MainWindow::openProject(const QString &dir)
                 .arg(QDir::toNativeSeparators(QDir(dir).absolutePath())));
         return false;
     }
-    if (!project) {
+    if (!opened) {
         reportError(tr("Cannot Open Project"), error.toString());
         return false;
     }
     // One window per project: the lock lives in the project's .toolstudio/.
-    const QString stateDir = QDir(project->dir).filePath(QStringLiteral(".toolstudio"));
-    auto lock = std::make_unique<QLockFile>(QDir(stateDir).filePath(QStringLiteral("window.lock")));
-    const bool sameProject = m_project && m_project->dir == project->dir;
-    if (!sameProject) {
-        QDir().mkpath(stateDir);
-        lock->setStaleLockTime(0);
-        if (!lock->tryLock(0)) {
-            qint64 pid = 0;
-            QString host;
-            QString app;
-            lock->getLockInfo(&pid, &host, &app);
-            reportError(tr("Project Already Open"),
-                        tr("%1 is already open in another Tool Studio window (process %2). "
-                           "Switch to that window, or close it first.")
-                            .arg(QDir::toNativeSeparators(project->dir))
-                            .arg(pid));
-            return false;
-        }
+    std::unique_ptr<QLockFile> lock;
+    QString lockError;
+    if (!m_session->lock(*opened, &lock, &lockError)) {
+        reportError(tr("Project Already Open"), lockError);
+        return false;
     }
+    const bool sameProject = project() && project()->dir == opened->dir;
     if (!m_tabs->maybeSaveAll())
         return false;
     if (!sameProject) {
-        m_serving->stop(); // the last project is served no more
-        m_lock = std::move(lock);
+        m_serving->stop();           // the last project is served no more
         statusBar()->clearMessage(); // a note about the last project's run is not about this one
     }
 
-    m_project = std::move(project);
+    m_session->adopt(std::move(*opened), std::move(lock));
     m_whenPythonLoaded = nullptr;
-    m_toolFilesReloader->setProjectDir(m_project->dir);
+    m_toolFilesReloader->setProjectDir(project()->dir);
     m_runViews->clear();
     m_manifest->undoStack()->clear();
 
     m_tabs->closeAll();
     if (!m_watcher->files().isEmpty())
         m_watcher->removePaths(m_watcher->files());
-    m_watcher->addPath(m_project->manifestPath());
+    m_watcher->addPath(project()->manifestPath());
 
     m_scriptCombo->clear(); // a new project: its default script, not the old choice
-    m_scriptCombo->setProject(&*m_project);
+    m_scriptCombo->setProject(project());
     m_showsLoadError = false;
 
-    m_projectActions->addRecentProject(m_project->dir);
-    m_projectPanel->setProject(&*m_project);
-    startMcpServers();
-    m_toolPanel->setTool(&*m_project, QString());
-    if (!m_project->tools.empty())
-        m_projectPanel->selectTool(m_project->tools.front().name);
+    m_projectActions->addRecentProject(project()->dir);
+    m_projectPanel->setProject(project());
+    m_toolPanel->setTool(project(), QString());
+    if (!project()->tools.empty())
+        m_projectPanel->selectTool(project()->tools.front().name);
     if (m_scriptCombo->currentIndex() >= 0)
         loadScript(m_scriptCombo->currentPath());
     else
@@ -523,52 +502,12 @@ bool MainWindow::openProject(const QString &dir)
     return true;
 }
 
-/// The project's MCP servers start in the background (the window never waits on one);
-/// once none is starting, their tools join the project's and the Project dock shows
-/// them (docs/mcp.md). Only for a trusted project: starting a server runs its code.
-void MainWindow::startMcpServers()
-{
-    m_mcpDock->setVisible(m_project && !m_project->mcpServers.empty());
-    m_mcpServers->setPool(nullptr);
-    if (!m_project || m_project->mcpServers.empty() || !m_project->trusted)
-        return;
-    McpServerPool *pool = McpProjectTools::startAll(*m_project);
-    m_mcpServers->setPool(pool);
-    auto connection = std::make_shared<QMetaObject::Connection>();
-    const auto addWhenSettled = [this, pool, connection, dir = m_project->dir] {
-        if (!pool->settled())
-            return;
-        QObject::disconnect(*connection);
-        if (!m_project || m_project->dir != dir)
-            return;
-        const QStringList problems = McpProjectTools::addTools(*m_project, *pool);
-        m_projectPanel->setProject(&*m_project);
-        updateCompletions();
-        if (!problems.isEmpty())
-            setStatus(problems.join(QStringLiteral("; ")));
-    };
-    if (pool->settled())
-        QTimer::singleShot(0, this, addWhenSettled);
-    else
-        *connection = connect(pool, &McpServerPool::serverChanged, this, addWhenSettled);
-    // A server's tools changed (notifications/tools/list_changed): they are listed again
-    // and the dock follows; the status bar says what changed.
-    disconnect(pool, &McpServerPool::toolsChanged, this, nullptr);
-    connect(pool, &McpServerPool::toolsChanged, this, [this, pool, dir = m_project->dir](const QString &) {
-        if (!m_project || m_project->dir != dir || !pool->settled())
-            return;
-        setStatus(McpProjectTools::replaceTools(*m_project, *pool).join(QStringLiteral("; ")));
-        m_projectPanel->setProject(&*m_project);
-        updateCompletions();
-    });
-}
-
 bool MainWindow::reloadProject()
 {
-    if (!m_project)
+    if (!project())
         return false;
     ProjectError error;
-    std::optional<Project> reloaded = m_pythonLoader->load(m_project->dir, &error);
+    std::optional<Project> reloaded = m_session->read(project()->dir, &error);
     if (!reloaded) {
         if (!m_showsLoadError)
             m_statusBeforeLoadError = statusText();
@@ -576,10 +515,10 @@ bool MainWindow::reloadProject()
         setStatus(tr("toolstudio.json: %1").arg(error.toString()));
         return false;
     }
-    const bool wasTrusted = m_project->trusted;
-    m_project = std::move(reloaded);
+    const bool wasTrusted = project()->trusted;
+    m_session->adopt(std::move(*reloaded));
     // The toolbar follows the manifest: its scripts, the one Run starts, the status.
-    m_scriptCombo->setProject(&*m_project);
+    m_scriptCombo->setProject(project());
     if (m_showsLoadError) {
         m_showsLoadError = false;
         setStatus(m_statusBeforeLoadError);
@@ -593,13 +532,11 @@ bool MainWindow::reloadProject()
     if (!m_tabs->current() && m_scriptCombo->currentIndex() >= 0)
         loadScript(m_scriptCombo->currentPath());
     const QString selected = m_projectPanel->currentTool();
-    m_projectPanel->setProject(&*m_project);
-    startMcpServers();
-    m_toolPanel->setTool(&*m_project,
-                         m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
+    m_projectPanel->setProject(project());
+    m_toolPanel->setTool(project(), m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
     updateCompletions();
     // "Stay Restricted" holds until the next open, unless what would run changes again.
-    if (m_project->trusted || wasTrusted || m_trustBar->isVisible())
+    if (project()->trusted || wasTrusted || m_trustBar->isVisible())
         updateTrustBar();
     updateActions();
     return true;
@@ -607,18 +544,18 @@ bool MainWindow::reloadProject()
 
 void MainWindow::updateTrustBar()
 {
-    if (!m_project || m_project->trusted)
+    if (!project() || project()->trusted)
         m_trustBar->hide();
     else
-        m_trustBar->showFor(ProjectTrust::check(m_project->dir));
+        m_trustBar->showFor(ProjectTrust::check(project()->dir));
 }
 
 void MainWindow::trustProject()
 {
-    if (!m_project)
+    if (!project())
         return;
     QString error, note;
-    const bool ok = ProjectTrust::grant(m_project->dir, &error, &note);
+    const bool ok = ProjectTrust::grant(project()->dir, &error, &note);
     if (!note.isEmpty())
         setStatus(note);
     if (!ok) {
@@ -644,15 +581,6 @@ bool MainWindow::openFile(const QString &path)
     return true;
 }
 
-bool MainWindow::closeTab(int index)
-{
-    if (!m_tabs->closeTab(index))
-        return false;
-    updateTitle();
-    updateActions();
-    return true;
-}
-
 bool MainWindow::loadScript(const QString &path)
 {
     return openFile(path);
@@ -664,27 +592,11 @@ void MainWindow::scriptChosen(int index)
     updateActions();
 }
 
-bool MainWindow::save()
-{
-    ScriptEditor *e = m_tabs->current();
-    if (!e)
-        return false;
-    QString error;
-    if (!e->save(&error)) {
-        reportError(tr("Cannot Save Script"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(e->filePath())), 3000);
-    if (m_project && e->filePath() == QFileInfo(m_project->manifestPath()).absoluteFilePath())
-        reloadProject();
-    return true;
-}
-
 void MainWindow::updateCompletions()
 {
     QStringList entries;
-    if (m_project) {
-        for (const Tool &tool : m_project->tools) {
+    if (project()) {
+        for (const Tool &tool : project()->tools) {
             const QString params = tool.parameterOrder.join(QStringLiteral(", "));
             entries.append(QStringLiteral("tools.%1(%2)").arg(tool.name, params));
             entries.append(QStringLiteral("%1(%2)").arg(tool.name, params));
@@ -698,7 +610,7 @@ void MainWindow::fileChangedOnDisk(const QString &path)
     // Editors that save atomically replace the file: watch the new one.
     if (QFileInfo::exists(path) && !m_watcher->files().contains(path))
         m_watcher->addPath(path);
-    if (m_project && path == m_project->manifestPath()) {
+    if (project() && path == project()->manifestPath()) {
         if (m_run->isActive())
             m_manifestChangedDuringRun = true; // the run keeps the manifest it started with
         else
@@ -723,17 +635,16 @@ bool MainWindow::reloadForRun()
 {
     // Pick up edits to toolstudio.json made since the project was opened.
     ProjectError loadError;
-    std::optional<Project> reloaded = m_pythonLoader->load(m_project->dir, &loadError);
+    std::optional<Project> reloaded = m_session->read(project()->dir, &loadError);
     if (!reloaded) {
         setStatus(tr("Failed: %1").arg(loadError.toString()));
         reportError(tr("Cannot Run"), loadError.toString());
         return false;
     }
-    m_project = std::move(reloaded);
-    m_projectPanel->setProject(&*m_project);
-    m_scriptCombo->setProject(&*m_project);
-    startMcpServers();
-    if (m_project->pythonLoading) {
+    m_session->adopt(std::move(*reloaded));
+    m_projectPanel->setProject(project());
+    m_scriptCombo->setProject(project());
+    if (project()->pythonLoading) {
         // tools/*.py changed since they were last described: the run starts once they are.
         m_whenPythonLoaded = [this] { run(); };
         setStatus(tr("Loading the Python tools… the run starts when they are loaded."));
@@ -793,17 +704,12 @@ void MainWindow::reportError(const QString &title, const QString &message)
 void MainWindow::updateActions()
 {
     const bool active = m_run->isActive();
-    ScriptEditor *e = m_tabs->current();
     m_runCommands->updateActions(m_serving->isServing());
     m_projectActions->updateActions(active);
     m_scriptCombo->setEnabled(!active && m_scriptCombo->count() > 0);
-    m_saveAction->setEnabled(e);
-    m_closeTabAction->setEnabled(e);
-    m_findAction->setEnabled(e);
-    m_replaceAction->setEnabled(e);
-    m_goToLineAction->setEnabled(e);
-    m_newToolAction->setEnabled(m_project.has_value());
-    m_toolsMenu->updateActions(m_project.has_value(), active);
+    m_editorActions->updateActions();
+    m_newToolAction->setEnabled(project() != nullptr);
+    m_toolsMenu->updateActions(project() != nullptr, active);
 }
 
 void MainWindow::updateTitle()
@@ -811,9 +717,9 @@ void MainWindow::updateTitle()
     // Every title carries the [*] placeholder, so setWindowModified always has a place.
     QString title = QApplication::applicationName() + QStringLiteral("[*]");
     ScriptEditor *e = m_tabs->current();
-    if (m_project) {
-        const QString script = e ? QDir(m_project->dir).relativeFilePath(e->filePath()) : QString();
-        const QString name = m_project->name.isEmpty() ? QFileInfo(m_project->dir).fileName() : m_project->name;
+    if (project()) {
+        const QString script = e ? QDir(project()->dir).relativeFilePath(e->filePath()) : QString();
+        const QString name = project()->name.isEmpty() ? QFileInfo(project()->dir).fileName() : project()->name;
         title = script.isEmpty() ? QStringLiteral("%1[*] — %2").arg(name, QApplication::applicationName())
                                  : QStringLiteral("%1[*] — %2 — %3").arg(script, name, QApplication::applicationName());
     }
@@ -860,7 +766,7 @@ bool MainWindow::jumpToStep(StepStatus status)
 
 void MainWindow::startFromJournal(const QString &runId, bool resume)
 {
-    if (m_project && m_project->pythonLoading) {
+    if (project() && project()->pythonLoading) {
         // A resumed or replayed run calls the project's tools: it starts once they are loaded.
         m_whenPythonLoaded = [this, runId, resume] { m_runCommands->startFromJournal(runId, resume); };
         setStatus(tr("Loading the Python tools… the run starts when they are loaded."));
@@ -881,10 +787,10 @@ void MainWindow::refreshRuns()
 
 void MainWindow::showRun(const QString &runId)
 {
-    if (!m_project || m_run->isActive())
+    if (!project() || m_run->isActive())
         return;
     QString error;
-    if (!m_runViews->showRun(m_project->journalPath(), runId, &error))
+    if (!m_runViews->showRun(project()->journalPath(), runId, &error))
         reportError(tr("Open Run"), error);
 }
 
@@ -900,7 +806,7 @@ bool MainWindow::importRun(QString path)
         return false;
     }
     if (path.isEmpty()) {
-        path = QFileDialog::getOpenFileName(this, tr("Import Run"), m_project ? m_project->dir : QDir::homePath(),
+        path = QFileDialog::getOpenFileName(this, tr("Import Run"), project() ? project()->dir : QDir::homePath(),
                                             tr("Run JSON (*.json)"));
         if (path.isEmpty())
             return false;
@@ -931,7 +837,7 @@ bool MainWindow::editManifest(const QString &text, const std::function<bool(nloh
 
 bool MainWindow::importToolFile(const QString &path)
 {
-    if (!m_project) {
+    if (!project()) {
         reportError(tr("Import Tool"), tr("Open a project before importing tools."));
         return false;
     }

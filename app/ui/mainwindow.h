@@ -24,10 +24,11 @@ class ProjectActions;
 class ProjectServing;
 class BudgetMeters;
 class DurableRunActions;
+class EditorActions;
 class StepModeActions;
 class PendingCallsPanel;
 class RunComparePanel;
-class PythonToolsLoader;
+class ProjectSession;
 class ToolFilesReloader;
 class RunsPanel;
 class RunCommands;
@@ -88,7 +89,7 @@ public:
     HelpMenu *helpMenu() const { return m_helpMenu; }
 
     /// The open project, or nullptr.
-    const Project *project() const { return m_project ? &*m_project : nullptr; }
+    const Project *project() const;
     TraceModel *traceModel() const { return m_traceModel; }
     RunController *runController() const { return m_run; }
     ConsoleView *console() const { return m_console; }
@@ -148,14 +149,12 @@ public:
     void resetLayout();
 
     QAction *importRunAction() const { return m_importRunAction; }
-    QAction *saveAction() const { return m_saveAction; }
     QAction *runAction() const { return m_runAction; }
     QAction *stopAction() const { return m_stopAction; }
     QAction *answerAction() const { return m_answerAction; }
     QAction *resetLayoutAction() const { return m_resetLayoutAction; }
-    QAction *findAction() const { return m_findAction; }
-    QAction *replaceAction() const { return m_replaceAction; }
-    QAction *goToLineAction() const { return m_goToLineAction; }
+    /// Save Script, Close File, Find…, Find and Replace…, Go to Line….
+    EditorActions *editorActions() const { return m_editorActions; }
     QAction *stepModeAction() const { return m_stepModeAction; }
     QAction *settingsAction() const { return m_settingsAction; }
     QAction *undoAction() const { return m_undoAction; }
@@ -174,8 +173,6 @@ public Q_SLOTS:
     bool run();
     /// Stops the current run.
     void stop();
-    /// Writes the editor's script back to disk.
-    bool save();
     /// Shows the oldest pending call's answer in the Pending Calls dock (F6); with only
     /// calls held by step mode, the selected (or first) held one with Continue focused.
     void answerPendingCall();
@@ -201,14 +198,12 @@ private:
     void updateActions();
     /// Shows the restricted-mode bar while the project is not trusted (ProjectTrust).
     void updateTrustBar();
-    void startMcpServers();
     void trustProject();
     void updateTitle();
     void setStatus(const QString &text);
     void reportError(const QString &title, const QString &message);
     /// reportError() for the window's parts (docks, editors) to report through.
     std::function<void(const QString &title, const QString &message)> errorReporter();
-    bool closeTab(int index);
     bool loadScript(const QString &path);
     void applySettings(const QString &key);
     void updateCompletions();
@@ -221,7 +216,7 @@ private:
     bool reloadForRun();
     void traceActivated(const QString &callId);
 
-    std::optional<Project> m_project;
+    ProjectSession *m_session = nullptr; ///< the open project: read, locked, its MCP servers
     RunController *m_run = nullptr;
     TraceModel *m_traceModel = nullptr;
     ConsoleView *m_console = nullptr;
@@ -232,8 +227,6 @@ private:
     ToolPanel *m_toolPanel = nullptr;
     ToolsMenu *m_toolsMenu = nullptr;
     ToolFilesReloader *m_toolFilesReloader = nullptr; ///< tools/*.py changes → reloadProject (after a run)
-    /// Every load: the manifest at once, the Python tool files described off the GUI thread.
-    PythonToolsLoader *m_pythonLoader = nullptr;
     /// Run, Resume or Replay pressed while the Python tools were loading: started once loaded.
     std::function<void()> m_whenPythonLoaded;
     StepInspector *m_inspector = nullptr;
@@ -247,7 +240,6 @@ private:
     ProjectServing *m_serving = nullptr;
     ManifestEditor *m_manifest = nullptr; ///< undoable edits of toolstudio.json
     QFileSystemWatcher *m_watcher = nullptr;
-    std::unique_ptr<QLockFile> m_lock;
 
     QDockWidget *m_projectDock = nullptr;
     McpServersView *m_mcpServers = nullptr; ///< in m_mcpDock, shown for a project with MCP servers
@@ -264,22 +256,18 @@ private:
     QMenu *m_runMenu = nullptr;
 
     QAction *m_importRunAction = nullptr;
-    QAction *m_saveAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_runAction = nullptr;
     QAction *m_stopAction = nullptr;
     QAction *m_answerAction = nullptr;
     QAction *m_resetLayoutAction = nullptr;
-    QAction *m_findAction = nullptr;
-    QAction *m_replaceAction = nullptr;
-    QAction *m_goToLineAction = nullptr;
     QAction *m_stepModeAction = nullptr;
     QAction *m_settingsAction = nullptr;
     QAction *m_undoAction = nullptr;
     QAction *m_redoAction = nullptr;
     QAction *m_newToolAction = nullptr;
-    QAction *m_closeTabAction = nullptr;
     HelpMenu *m_helpMenu = nullptr;
+    EditorActions *m_editorActions = nullptr;
     ProjectActions *m_projectActions = nullptr;
     DurableRunActions *m_durable = nullptr;
     RunCommands *m_runCommands = nullptr; ///< owns Run, Stop, Answer (m_runAction… point there)

@@ -16,6 +16,7 @@
 #include "tracefiltermodel.h"
 #include "tracemodel.h"
 #include "ui/answerpane.h"
+#include "ui/editoractions.h"
 #include "ui/mainwindow.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/projectactions.h"
@@ -452,9 +453,9 @@ asyncio.run(main())
 
     void keyboardShortcuts()
     {
-        QCOMPARE(m_window->findAction()->shortcut(), QKeySequence(QKeySequence::Find));
-        QCOMPARE(m_window->replaceAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
-        QCOMPARE(m_window->goToLineAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
+        QCOMPARE(m_window->editorActions()->findAction()->shortcut(), QKeySequence(QKeySequence::Find));
+        QCOMPARE(m_window->editorActions()->replaceAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
+        QCOMPARE(m_window->editorActions()->goToLineAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
         QCOMPARE(m_window->stepModeAction()->shortcut(), QKeySequence(Qt::Key_F10));
         // Step mode toggles the run controller's step mode.
         QVERIFY(m_window->stepModeAction()->isEnabled());

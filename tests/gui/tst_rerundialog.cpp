@@ -12,6 +12,7 @@
 #include "testfiles.h"
 #include "tracemodel.h"
 #include "ui/durablerunactions.h"
+#include "ui/editoractions.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
 #include "windowfixture.h"
@@ -401,7 +402,7 @@ private Q_SLOTS:
         editor()->setText(QStringLiteral("from toolstudio import tools\n"
                                          "for sku in ['A', 'X', 'C']:\n"
                                          "    print(tools.echo(sku=sku))\n"));
-        QVERIFY(m_window->save());
+        QVERIFY(m_window->editorActions()->save());
         m_window->startFromJournal(runId, false);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QTRY_COMPARE(
