@@ -1173,10 +1173,6 @@
         <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
-        <source>Step &amp;Mode</source>
-        <translation>&amp;Schrittmodus</translation>
-    </message>
-    <message>
         <source>&amp;Edit</source>
         <translation>&amp;Bearbeiten</translation>
     </message>
@@ -1229,26 +1225,6 @@
         <translation>Öffnen Sie ein Projekt, bevor Sie Tools importieren.</translation>
     </message>
     <message>
-        <source>Next &amp;Pending Step</source>
-        <translation>Nächster &amp;wartender Schritt</translation>
-    </message>
-    <message>
-        <source>Select the next step that waits for a person (Ctrl+J)</source>
-        <translation>Den nächsten Schritt auswählen, der auf eine Person wartet (Strg+J)</translation>
-    </message>
-    <message>
-        <source>Next &amp;Failed Step</source>
-        <translation>Nächster &amp;fehlgeschlagener Schritt</translation>
-    </message>
-    <message>
-        <source>No failed step</source>
-        <translation>Kein fehlgeschlagener Schritt</translation>
-    </message>
-    <message>
-        <source>No pending step</source>
-        <translation>Kein wartender Schritt</translation>
-    </message>
-    <message>
         <source>&amp;Import Run…</source>
         <translation>Lauf &amp;importieren…</translation>
     </message>
@@ -1279,20 +1255,12 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>Lauf öffnen</translation>
     </message>
     <message>
-        <source>Step mode (F10): hold every tool call before it runs; then Continue (F7), Answer Instead (Shift+F7), Fail Call (Ctrl+F7) or Continue to End (F8)</source>
-        <translation>Schrittmodus (F10): jeden Tool-Aufruf vor der Ausführung anhalten; dann Fortsetzen (F7), Stattdessen antworten (Umschalt+F7), Aufruf scheitern lassen (Strg+F7) oder Bis zum Ende fortsetzen (F8)</translation>
-    </message>
-    <message>
         <source>Cannot Trust Project</source>
         <translation>Projekt kann nicht als vertrauenswürdig markiert werden</translation>
     </message>
     <message>
         <source>The project is trusted: its tools load and it may run.</source>
         <translation>Dem Projekt wird vertraut: Seine Tools werden geladen, und es darf laufen.</translation>
-    </message>
-    <message>
-        <source>Select the next step that ended failed (Ctrl+E)</source>
-        <translation>Den nächsten fehlgeschlagenen Schritt auswählen (Strg+E)</translation>
     </message>
     <message>
         <source>%1 has no toolstudio.json, so it is not a Tool Studio project yet. Make one here from a template:</source>
@@ -3546,6 +3514,14 @@ Tokens: %1 ein, %2 aus; Stoppgrund: %3</translation>
         <source>Leave step mode: every held call and every later one runs (F8)</source>
         <translation>Schrittmodus verlassen: jeder gehaltene und jeder spätere Aufruf läuft (F8)</translation>
     </message>
+    <message>
+        <source>Step &amp;Mode</source>
+        <translation>&amp;Schrittmodus</translation>
+    </message>
+    <message>
+        <source>Step mode (F10): hold every tool call before it runs; then Continue (F7), Answer Instead (Shift+F7), Fail Call (Ctrl+F7) or Continue to End (F8)</source>
+        <translation>Schrittmodus (F10): jeden Tool-Aufruf vor der Ausführung anhalten; dann Fortsetzen (F7), Stattdessen antworten (Umschalt+F7), Aufruf scheitern lassen (Strg+F7) oder Bis zum Ende fortsetzen (F8)</translation>
+    </message>
 </context>
 <context>
     <name>TimelineWidget</name>
@@ -4156,6 +4132,30 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>Scroll to each new step while the trace is at its end; scrolling up turns it off</source>
         <translation>Zu jedem neuen Schritt scrollen, solange der Ablauf am Ende steht; Hochscrollen schaltet es aus</translation>
+    </message>
+    <message>
+        <source>Next &amp;Pending Step</source>
+        <translation>Nächster &amp;wartender Schritt</translation>
+    </message>
+    <message>
+        <source>Next &amp;Failed Step</source>
+        <translation>Nächster &amp;fehlgeschlagener Schritt</translation>
+    </message>
+    <message>
+        <source>Select the next step that waits for a person (Ctrl+J)</source>
+        <translation>Den nächsten Schritt auswählen, der auf eine Person wartet (Strg+J)</translation>
+    </message>
+    <message>
+        <source>Select the next step that ended failed (Ctrl+E)</source>
+        <translation>Den nächsten fehlgeschlagenen Schritt auswählen (Strg+E)</translation>
+    </message>
+    <message>
+        <source>No failed step</source>
+        <translation>Kein fehlgeschlagener Schritt</translation>
+    </message>
+    <message>
+        <source>No pending step</source>
+        <translation>Kein wartender Schritt</translation>
     </message>
 </context>
 <context>

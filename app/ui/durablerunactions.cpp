@@ -219,7 +219,7 @@ RerunDialog *DurableRunActions::openRerunDialog(const QString &runId, int sequen
         const std::optional<nlohmann::json> edited = dialog->editedArgs();
         if (!m_window->saveModifiedScripts()) // the script runs from disk, as with Run (F5)
             return;
-        m_window->m_runCommands->startRunWith(
+        m_window->runCommands()->startRunWith(
             tr("Cannot Rerun"), tr("Rerunning %1 from step %2…").arg(runId).arg(sequence),
             [&](QString *why) { return m_window->runController()->rerunFrom(*current, runId, sequence, edited, why); });
     });
@@ -267,10 +267,10 @@ bool DurableRunActions::runWithCassette(QString path)
     }
     // The script Run (F5) would start, saved first like Run does; empty: the script
     // recorded in the cassette.
-    const QString script = m_window->m_scriptCombo->currentPath();
+    const QString script = m_window->runCommands()->scriptPath();
     if (!m_window->saveModifiedScripts())
         return false;
-    return m_window->m_runCommands->startRunWith(
+    return m_window->runCommands()->startRunWith(
         tr("Cannot Run with Cassette"), tr("Running offline against %1…").arg(QFileInfo(path).fileName()),
         [&](QString *error) { return m_window->runController()->startWithCassette(*project, path, script, error); });
 }

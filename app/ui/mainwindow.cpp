@@ -221,26 +221,24 @@ void MainWindow::createActions()
     m_settingsAction->setMenuRole(QAction::PreferencesRole);
     connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
 
-    m_stepModeAction = new QAction(tr("Step &Mode"), this);
-    m_stepModeAction->setShortcut(QKeySequence(Qt::Key_F10));
-    m_stepModeAction->setCheckable(true);
-    m_stepModeAction->setToolTip(tr("Step mode (F10): hold every tool call before it runs; then Continue (F7), "
-                                    "Answer Instead (Shift+F7), Fail Call (Ctrl+F7) or Continue to End (F8)"));
-    m_stepModeAction->setStatusTip(m_stepModeAction->toolTip());
-    connect(m_stepModeAction, &QAction::toggled, this, [this](bool on) {
-        m_run->setStepMode(on);
-        if (!on)
-            m_run->continueToEnd();
-    });
+    m_pendingPanel = new PendingCallsPanel(m_run, this);
+    m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
+    m_pendingPanel->setToolLookup([this](const QString &name) { return project() ? project()->tool(name) : nullptr; });
+    m_stepActions = new StepModeActions(
+        m_run, m_pendingPanel,
+        [this] {
+            m_pendingDock->show();
+            m_pendingDock->raise();
+        },
+        this);
 
-    m_nextPendingAction = new QAction(tr("Next &Pending Step"), this);
-    m_nextPendingAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
-    m_nextPendingAction->setStatusTip(tr("Select the next step that waits for a person (Ctrl+J)"));
-    connect(m_nextPendingAction, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Waiting); });
-    m_nextFailedAction = new QAction(tr("Next &Failed Step"), this);
-    m_nextFailedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_nextFailedAction->setStatusTip(tr("Select the next step that ended failed (Ctrl+E)"));
-    connect(m_nextFailedAction, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Failed); });
+    m_runViews = new RunViews(
+        m_run, m_pendingPanel, m_tabs, [this] { return project(); }, this);
+    m_tracePanel = m_runViews->tracePanel();
+    m_inspector = m_runViews->inspector();
+    m_console = m_runViews->console();
+    m_traceModel = m_runViews->traceModel();
+    m_budget = m_runViews->budget();
 
     m_helpMenu = new HelpMenu(this, [this](const QString &folder, const QString &templateName) {
         m_projectActions->newProject(folder)->selectTemplate(templateName);
@@ -278,13 +276,13 @@ void MainWindow::createMenus()
     toolsMenu->addActions(m_toolsMenu->actions());
 
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
-    m_runMenu = runMenu;
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_stopAction);
-    runMenu->addAction(m_stepModeAction);
+    runMenu->addAction(m_stepActions->stepModeAction());
+    runMenu->addActions(m_stepActions->actions());
     runMenu->addSeparator();
-    runMenu->addAction(m_nextPendingAction);
-    runMenu->addAction(m_nextFailedAction);
+    runMenu->addAction(m_tracePanel->nextPendingAction());
+    runMenu->addAction(m_tracePanel->nextFailedAction());
     runMenu->addSeparator();
     runMenu->addAction(m_answerAction);
     runMenu->addSeparator();
@@ -311,7 +309,7 @@ void MainWindow::createMenus()
     toolBar->addSeparator();
     toolBar->addAction(m_runAction);
     toolBar->addAction(m_stopAction);
-    toolBar->addAction(m_stepModeAction);
+    toolBar->addAction(m_stepActions->stepModeAction());
     toolBar->addAction(m_answerAction);
 }
 
@@ -350,18 +348,8 @@ void MainWindow::createDocks()
     connect(m_toolPanel, &ToolPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
     m_toolPanel->addActions({m_undoAction, m_redoAction});
 
-    m_pendingPanel = new PendingCallsPanel(m_run, this);
-    m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
-    m_pendingPanel->setToolLookup([this](const QString &name) { return project() ? project()->tool(name) : nullptr; });
     m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::LeftDockWidgetArea);
 
-    m_runViews = new RunViews(
-        m_run, m_pendingPanel, m_tabs, [this] { return project(); }, m_nextPendingAction, m_nextFailedAction, this);
-    m_tracePanel = m_runViews->tracePanel();
-    m_inspector = m_runViews->inspector();
-    m_console = m_runViews->console();
-    m_traceModel = m_runViews->traceModel();
-    m_budget = m_runViews->budget();
     connect(m_runViews, &RunViews::currentStepChanged, this, [this](const QString &callId) {
         // Step shares its place with Tool and Pending Calls; an open call keeps its tab.
         if (!callId.isEmpty() && m_pendingPanel->openCount() == 0)
@@ -371,18 +359,6 @@ void MainWindow::createDocks()
     connect(m_tracePanel, &TracePanel::stepActivated, this, &MainWindow::traceActivated);
     m_traceDock = makeDock(tr("Trace"), "traceDock", m_tracePanel, Qt::RightDockWidgetArea);
     m_stepDock = makeDock(tr("Step"), "stepDock", m_inspector, Qt::LeftDockWidgetArea);
-    m_stepActions = new StepModeActions(
-        m_run, m_pendingPanel, m_stepModeAction,
-        [this] {
-            m_pendingDock->show();
-            m_pendingDock->raise();
-        },
-        this);
-    {
-        // In the Run menu right after Step Mode.
-        const QList<QAction *> runActions = m_runMenu->actions();
-        m_runMenu->insertActions(runActions.value(runActions.indexOf(m_stepModeAction) + 1), m_stepActions->actions());
-    }
     connect(m_pendingPanel, &PendingCallsPanel::openCountChanged, this, [this](int open) {
         m_pendingDock->setWindowTitle(open == 0 ? tr("Pending Calls") : tr("Pending Calls (%1)").arg(open));
         updateActions();
@@ -754,14 +730,6 @@ void MainWindow::showSettings()
 void MainWindow::selectStep(const QString &callId)
 {
     m_tracePanel->selectStep(callId);
-}
-
-bool MainWindow::jumpToStep(StepStatus status)
-{
-    if (m_tracePanel->jumpToStep(status))
-        return true;
-    statusBar()->showMessage(status == StepStatus::Failed ? tr("No failed step") : tr("No pending step"), 3000);
-    return false;
 }
 
 void MainWindow::startFromJournal(const QString &runId, bool resume)

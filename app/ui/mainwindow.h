@@ -100,14 +100,9 @@ public:
     StepInspector *stepInspector() const { return m_inspector; }
     /// The Trace dock's contents: filter bar, budget meters, timeline and step tree.
     TracePanel *tracePanel() const { return m_tracePanel; }
-    QAction *nextPendingAction() const { return m_nextPendingAction; }
-    QAction *nextFailedAction() const { return m_nextFailedAction; }
     /// Selects the step with `callId` in the trace (clearing a filter that hides it),
     /// the timeline and the inspector.
     void selectStep(const QString &callId);
-    /// Selects the next step after the current one that is pending (`Waiting`) or
-    /// failed (`Failed`), wrapping around. False (status-bar note) when there is none.
-    bool jumpToStep(StepStatus status);
     /// Replays (`resume` false) or resumes run `runId` of the journal in the window.
     void startFromJournal(const QString &runId, bool resume);
     /// Rerun from Step and cassettes (Run menu, Runs dock, trace context menu).
@@ -155,10 +150,21 @@ public:
     QAction *resetLayoutAction() const { return m_resetLayoutAction; }
     /// Save Script, Close File, Find…, Find and Replace…, Go to Line….
     EditorActions *editorActions() const { return m_editorActions; }
-    QAction *stepModeAction() const { return m_stepModeAction; }
     QAction *settingsAction() const { return m_settingsAction; }
     QAction *undoAction() const { return m_undoAction; }
     QAction *redoAction() const { return m_redoAction; }
+
+    /// Run, Stop, Answer Pending Call; runs started, replayed and resumed.
+    RunCommands *runCommands() const { return m_runCommands; }
+    /// Saves every modified editor tab (an error is reported); false when one failed.
+    bool saveModifiedScripts();
+    /// Shows run `runId` of the journal in the trace, Step and Console docks.
+    void showRun(const QString &runId);
+    /// Sets the run status in the status bar.
+    void setStatus(const QString &text);
+    /// Shows an error to the person (window-modal, never blocking) and keeps it as
+    /// lastError(); errorReported() says it.
+    void reportError(const QString &title, const QString &message);
 
     /// The run status shown in the status bar ("Running…", "Completed in 0.4 s", …).
     QString statusText() const;
@@ -187,10 +193,6 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    friend class DurableRunActions; // starts runs and reports like the window's own commands
-    friend class ProjectServing;    // reports and sets the status like the window's own commands
-    /// Saves every modified editor tab (an error is reported); false when one failed.
-    bool saveModifiedScripts();
     void createActions();
     void createMenus();
     void createDocks();
@@ -200,15 +202,12 @@ private:
     void updateTrustBar();
     void trustProject();
     void updateTitle();
-    void setStatus(const QString &text);
-    void reportError(const QString &title, const QString &message);
     /// reportError() for the window's parts (docks, editors) to report through.
     std::function<void(const QString &title, const QString &message)> errorReporter();
     bool loadScript(const QString &path);
     void applySettings(const QString &key);
     void updateCompletions();
     void fileChangedOnDisk(const QString &path);
-    void showRun(const QString &runId);
     void showSettings();
     void scriptChosen(int index);
 
@@ -233,8 +232,6 @@ private:
     TracePanel *m_tracePanel = nullptr;
     RunViews *m_runViews = nullptr; ///< trace, Step, Console and meters of the run shown
     BudgetMeters *m_budget = nullptr;
-    QAction *m_nextPendingAction = nullptr;
-    QAction *m_nextFailedAction = nullptr;
     PendingCallsPanel *m_pendingPanel = nullptr;
     RunsPanel *m_runsPanel = nullptr;
     ProjectServing *m_serving = nullptr;
@@ -253,7 +250,6 @@ private:
     ScriptBox *m_scriptCombo = nullptr;
     QLabel *m_statusLabel = nullptr;
     QMenu *m_viewMenu = nullptr;
-    QMenu *m_runMenu = nullptr;
 
     QAction *m_importRunAction = nullptr;
     QAction *m_quitAction = nullptr;
@@ -261,7 +257,6 @@ private:
     QAction *m_stopAction = nullptr;
     QAction *m_answerAction = nullptr;
     QAction *m_resetLayoutAction = nullptr;
-    QAction *m_stepModeAction = nullptr;
     QAction *m_settingsAction = nullptr;
     QAction *m_undoAction = nullptr;
     QAction *m_redoAction = nullptr;

@@ -77,6 +77,8 @@ public:
     /// with a script; Answer an open call of a run (or of a served run, `serving`).
     void updateActions(bool serving);
     const QList<Step> &pendingCalls() const;
+    /// The script chosen in the toolbar (absolute; empty when none).
+    QString scriptPath() const { return m_hooks.scriptPath(); }
     /// Before the window closes: with a run active, asks whether to keep it for later
     /// (suspended, resumable) or stop it. False when the person cancelled.
     bool mayClose(QWidget *window);

@@ -23,7 +23,7 @@
 #include <QVBoxLayout>
 
 RunViews::RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *tabs,
-                   std::function<const Project *()> project, QAction *nextPending, QAction *nextFailed, QWidget *window)
+                   std::function<const Project *()> project, QWidget *window)
     : QObject(window)
     , m_run(run)
     , m_pending(pending)
@@ -31,7 +31,8 @@ RunViews::RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *t
     , m_traceModel(new TraceModel(this))
     , m_liveSteps(std::make_unique<LiveStepStore>())
 {
-    m_tracePanel = new TracePanel(m_traceModel, nextPending, nextFailed, window);
+    m_tracePanel = new TracePanel(m_traceModel, window);
+    connect(m_tracePanel, &TracePanel::notice, this, &RunViews::notice);
     connect(m_tracePanel, &TracePanel::currentStepChanged, this, [this](const QString &callId) {
         showStep(callId);
         Q_EMIT currentStepChanged(callId);

@@ -16,7 +16,6 @@ class BudgetMeters;
 class ConsoleView;
 class LiveStepStore;
 class PendingCallsPanel;
-class QAction;
 class QLineEdit;
 class QWidget;
 class RunController;
@@ -33,9 +32,9 @@ class RunViews : public QObject
 {
     Q_OBJECT
 public:
-    /// Makes the views (children of `window`); Ctrl+J/Ctrl+E are `nextPending`/`nextFailed`.
+    /// Makes the views (children of `window`).
     RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *tabs, std::function<const Project *()> project,
-             QAction *nextPending, QAction *nextFailed, QWidget *window);
+             QWidget *window);
     ~RunViews() override;
 
     TraceModel *traceModel() const { return m_traceModel; }

@@ -7,14 +7,24 @@
 
 #include <QAction>
 
-StepModeActions::StepModeActions(RunController *run, PendingCallsPanel *panel, QAction *stepMode,
-                                 std::function<void()> showDock, QObject *parent)
+StepModeActions::StepModeActions(RunController *run, PendingCallsPanel *panel, std::function<void()> showDock,
+                                 QObject *parent)
     : QObject(parent)
     , m_run(run)
     , m_panel(panel)
-    , m_stepMode(stepMode)
+    , m_stepMode(new QAction(tr("Step &Mode"), this))
     , m_showDock(std::move(showDock))
 {
+    m_stepMode->setShortcut(QKeySequence(Qt::Key_F10));
+    m_stepMode->setCheckable(true);
+    m_stepMode->setToolTip(tr("Step mode (F10): hold every tool call before it runs; then Continue (F7), "
+                              "Answer Instead (Shift+F7), Fail Call (Ctrl+F7) or Continue to End (F8)"));
+    m_stepMode->setStatusTip(m_stepMode->toolTip());
+    connect(m_stepMode, &QAction::toggled, this, [this](bool on) {
+        m_run->setStepMode(on);
+        if (!on)
+            m_run->continueToEnd();
+    });
     const auto make = [this](const QString &text, const QKeySequence &key, const QString &tip) {
         auto *action = new QAction(text, this);
         action->setShortcut(key);

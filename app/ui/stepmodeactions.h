@@ -23,10 +23,11 @@ class StepModeActions : public QObject
 {
     Q_OBJECT
 public:
-    /// `stepMode` is the window's Step Mode toggle (F10); `showDock` shows and raises
-    /// the Pending Calls dock.
-    StepModeActions(RunController *run, PendingCallsPanel *panel, QAction *stepMode, std::function<void()> showDock,
-                    QObject *parent);
+    /// `showDock` shows and raises the Pending Calls dock.
+    StepModeActions(RunController *run, PendingCallsPanel *panel, std::function<void()> showDock, QObject *parent);
+
+    /// Step Mode (F10): the toggle that holds every tool call before it runs.
+    QAction *stepModeAction() const { return m_stepMode; }
 
     QAction *continueAction() const { return m_continue; }
     QAction *answerInsteadAction() const { return m_answerInstead; }

@@ -21,12 +21,18 @@
 
 #include <utility>
 
-TracePanel::TracePanel(TraceModel *model, QAction *nextPending, QAction *nextFailed, QWidget *parent)
+TracePanel::TracePanel(TraceModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
-    , m_nextPending(nextPending)
-    , m_nextFailed(nextFailed)
+    , m_nextPending(new QAction(tr("Next &Pending Step"), this))
+    , m_nextFailed(new QAction(tr("Next &Failed Step"), this))
 {
+    m_nextPending->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
+    m_nextPending->setStatusTip(tr("Select the next step that waits for a person (Ctrl+J)"));
+    connect(m_nextPending, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Waiting); });
+    m_nextFailed->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_nextFailed->setStatusTip(tr("Select the next step that ended failed (Ctrl+E)"));
+    connect(m_nextFailed, &QAction::triggered, this, [this] { jumpToStep(StepStatus::Failed); });
     m_layout = new QVBoxLayout(this);
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(2);
@@ -216,8 +222,10 @@ bool TracePanel::jumpToStep(StepStatus status)
 {
     m_model->flush();
     const QModelIndex next = m_filter->nextStep(m_view->currentIndex(), status);
-    if (!next.isValid())
+    if (!next.isValid()) {
+        Q_EMIT notice(status == StepStatus::Failed ? tr("No failed step") : tr("No pending step"), 3000);
         return false;
+    }
     m_view->setCurrentIndex(next);
     m_view->scrollTo(next);
     return true;

@@ -32,9 +32,7 @@ public:
     /// How long typing in the filter waits before it filters (ms).
     static constexpr int FilterDebounceMs = 200;
 
-    /// `nextPending` / `nextFailed` are the window's actions behind the jump buttons
-    /// (their shortcuts also work while the filter has the focus).
-    TracePanel(TraceModel *model, QAction *nextPending, QAction *nextFailed, QWidget *parent = nullptr);
+    explicit TracePanel(TraceModel *model, QWidget *parent = nullptr);
 
     /// Puts `header` between the filter rows and the timeline.
     void setHeader(QWidget *header);
@@ -48,15 +46,21 @@ public:
     QToolButton *pendingOnlyButton() const { return m_pendingOnly; }
     QToolButton *followButton() const { return m_follow; }
     TimelineWidget *timeline() const { return m_timeline; }
+    /// Run ▸ Next Pending Step (Ctrl+J) and Next Failed Step (Ctrl+E), behind the jump
+    /// buttons too; their shortcuts also work while the filter has the focus.
+    QAction *nextPendingAction() const { return m_nextPending; }
+    QAction *nextFailedAction() const { return m_nextFailed; }
 
     /// Selects the step with `callId` in the tree and the timeline; a filter that
     /// hides it is cleared first. False when the trace has no such step.
     bool selectStep(const QString &callId);
     /// Selects the next step after the current one that is pending (`Waiting`) or
-    /// failed (`Failed`), wrapping around. False when there is none.
+    /// failed (`Failed`), wrapping around. False (notice()) when there is none.
     bool jumpToStep(StepStatus status);
 
 Q_SIGNALS:
+    /// A short note for the status bar ("No failed step").
+    void notice(const QString &text, int timeoutMs);
     /// The current row changed to the step `callId` (empty: none).
     void currentStepChanged(const QString &callId);
     /// A row was activated (double-click, Enter).

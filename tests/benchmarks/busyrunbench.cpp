@@ -38,7 +38,7 @@ int busyRunBenchmark(const EventTiming &timing)
         return 1;
     }
     const QString runId = window.pendingPanel()->pendingCalls().first().runId;
-    window.stepModeAction()->setChecked(true); // holds `ask`
+    window.stepModeActions()->stepModeAction()->setChecked(true); // holds `ask`
     BusyRun::answer(window, QStringLiteral("gate"), QStringLiteral("true"));
 
     struct Figure

@@ -57,7 +57,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(BusyRun::hasPending(*m_window, QStringLiteral("gate")), 4 * RunTimeoutMs);
         const QString runId = m_window->pendingPanel()->pendingCalls().first().runId;
         if (action == QLatin1String("continue"))
-            m_window->stepModeAction()->setChecked(true); // holds `ask` before it runs
+            m_window->stepModeActions()->stepModeAction()->setChecked(true); // holds `ask` before it runs
         QVERIFY(BusyRun::answer(*m_window, QStringLiteral("gate"), QStringLiteral("true")));
         QVERIFY(BusyRun::waitForAFreshBusyCall(*m_window, RunTimeoutMs));
 

@@ -13,6 +13,7 @@
 #include "ui/pendingcallspanel.h"
 #include "ui/projectactions.h"
 #include "ui/shortcutsdialog.h"
+#include "ui/stepmodeactions.h"
 #include "windowfixture.h"
 
 #include <QAction>
@@ -288,11 +289,11 @@ private Q_SLOTS:
         const QString report = copyExample(QStringLiteral("render-report"), m_scratch->path());
         QVERIFY(openTrusted(*m_window, report));
         m_window->resize(1440, 900);
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         QVERIFY(m_window->run());
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingPanel()->heldCalls().size(), 1, RunTimeoutMs);
         shoot(QStringLiteral("render-report-held-1440x900.png"), QSize(1440, 900));
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
         m_window->stop();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
 

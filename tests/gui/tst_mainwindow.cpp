@@ -25,8 +25,10 @@
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
 #include "ui/shortcutpassthrough.h"
+#include "ui/stepmodeactions.h"
 #include "ui/toolpanel.h"
 #include "ui/toolsmenu.h"
+#include "ui/tracepanel.h"
 #include "windowfixture.h"
 
 #include <QAction>
@@ -331,7 +333,7 @@ private Q_SLOTS:
         docks().at(3)->raise(); // the Step dock in front, as after opening
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Step"));
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
 
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
@@ -348,7 +350,7 @@ private Q_SLOTS:
 
         panel->continueButton()->click();
         QTRY_VERIFY(panel->heldCalls().isEmpty());
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
     }
 
     void pendingCallsQueueInTheDock()
@@ -456,16 +458,16 @@ asyncio.run(main())
         QCOMPARE(m_window->editorActions()->findAction()->shortcut(), QKeySequence(QKeySequence::Find));
         QCOMPARE(m_window->editorActions()->replaceAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
         QCOMPARE(m_window->editorActions()->goToLineAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
-        QCOMPARE(m_window->stepModeAction()->shortcut(), QKeySequence(Qt::Key_F10));
+        QCOMPARE(m_window->stepModeActions()->stepModeAction()->shortcut(), QKeySequence(Qt::Key_F10));
         // Step mode toggles the run controller's step mode.
-        QVERIFY(m_window->stepModeAction()->isEnabled());
-        QVERIFY(m_window->stepModeAction()->isCheckable());
-        m_window->stepModeAction()->setChecked(true);
+        QVERIFY(m_window->stepModeActions()->stepModeAction()->isEnabled());
+        QVERIFY(m_window->stepModeActions()->stepModeAction()->isCheckable());
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         QVERIFY(m_window->runController()->stepMode());
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
         QVERIFY(!m_window->runController()->stepMode());
-        QCOMPARE(m_window->nextFailedAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
-        QCOMPARE(m_window->nextPendingAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_J));
+        QCOMPARE(m_window->tracePanel()->nextFailedAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+        QCOMPARE(m_window->tracePanel()->nextPendingAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_J));
         QCOMPARE(m_window->undoAction()->shortcut(), QKeySequence(QKeySequence::Undo));
     }
 
@@ -976,8 +978,8 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QLineEdit *filter = traceFilterEdit();
         filter->setFocus();
         QTRY_VERIFY(filter->hasFocus());
-        QSignalSpy failed(m_window->nextFailedAction(), &QAction::triggered);
-        QSignalSpy pending(m_window->nextPendingAction(), &QAction::triggered);
+        QSignalSpy failed(m_window->tracePanel()->nextFailedAction(), &QAction::triggered);
+        QSignalSpy pending(m_window->tracePanel()->nextPendingAction(), &QAction::triggered);
         QTest::keyClick(filter, Qt::Key_E, Qt::ControlModifier);
         QCOMPARE(failed.count(), 1);
         QTest::keyClick(filter, Qt::Key_J, Qt::ControlModifier);
@@ -993,7 +995,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QTRY_VERIFY(greedy->hasFocus());
         QTest::keyClick(greedy.get(), Qt::Key_E, Qt::ControlModifier);
         QCOMPARE(failed.count(), 1);
-        new ShortcutPassThrough(greedy.get(), {m_window->nextFailedAction()});
+        new ShortcutPassThrough(greedy.get(), {m_window->tracePanel()->nextFailedAction()});
         QTest::keyClick(greedy.get(), Qt::Key_E, Qt::ControlModifier);
         QCOMPARE(failed.count(), 2);
     }
@@ -1024,7 +1026,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         pendingOnlyButton()->click();
         QCOMPARE(traceFilter()->rowCount(), 1);
 
-        QVERIFY(!m_window->jumpToStep(StepStatus::Failed));
+        QVERIFY(!m_window->tracePanel()->jumpToStep(StepStatus::Failed));
         // Selecting from the timeline selects the step in the trace and the inspector.
         const QString callId = trace->step(0)->callId;
         m_window->selectStep(callId);

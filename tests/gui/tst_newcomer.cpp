@@ -5,6 +5,7 @@
 // a folder without a manifest, the toolbar after an outside edit of toolstudio.json,
 // and a trace that follows and filters the way one reads it.
 
+#include "ui/stepmodeactions.h"
 #include "windowfixture.h"
 
 #include "testfiles.h"
@@ -333,7 +334,7 @@ private Q_SLOTS:
         const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
@@ -348,7 +349,7 @@ private Q_SLOTS:
         QTRY_VERIFY(inWindow(panel->answerPane()->sendResultButton(), m_window.get()));
         QVERIFY(inWindow(panel->answerPane()->sendErrorButton(), m_window.get()));
         QVERIFY(inWindow(panel->continueButton(), m_window.get()));
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
 
         m_window->resize(1280, 720);
         QTRY_COMPARE(m_window->size(), QSize(1280, 720));

@@ -15,6 +15,7 @@
 #include "ui/editoractions.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
+#include "ui/stepmodeactions.h"
 #include "windowfixture.h"
 
 #include <QAction>
@@ -322,14 +323,14 @@ private Q_SLOTS:
         QCOMPARE(button->toolTip(), actions->rerunAction()->toolTip());
 
         // While a run is active (held in step mode on its first call).
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Waiting")), RunTimeoutMs);
         QTRY_COMPARE(actions->rerunAction()->toolTip(),
                      QStringLiteral("Wait until the current run has finished (or stop it)."));
         QVERIFY(!actions->rerunAction()->isEnabled());
         QVERIFY(!actions->runWithCassetteAction()->isEnabled());
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
         m_window->stop();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
 

@@ -93,7 +93,8 @@ private Q_SLOTS:
             QVERIFY2(action->toolTip().endsWith(QStringLiteral("(%1)").arg(key)), qPrintable(action->toolTip()));
             QVERIFY2(!action->associatedObjects().isEmpty(), qPrintable(action->text())); // in the Run menu
         }
-        QVERIFY(m_window->stepModeAction()->toolTip().contains(QLatin1String("Continue to End (F8)")));
+        QVERIFY(
+            m_window->stepModeActions()->stepModeAction()->toolTip().contains(QLatin1String("Continue to End (F8)")));
     }
 
     // Answer instead: the result goes to the script, the handler never runs (no pending
@@ -104,7 +105,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         QSignalSpy opened(m_window->runController(), &RunController::pendingCallOpened);
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
 
         PendingCallsPanel *panel = m_window->pendingPanel();
@@ -151,7 +152,7 @@ private Q_SLOTS:
         QCOMPARE(opened.count(), 0); // the manual handler never asked a person
         QTRY_COMPARE(pane->clockLabel()->text(),
                      QStringLiteral("Answered instead with \"https://example.org/q3.pdf\" (the handler did not run)"));
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
     }
 
     // Fail: an error with code and message, no handler, no retry; the script sees it.
@@ -160,7 +161,7 @@ private Q_SLOTS:
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
 
         PendingCallsPanel *panel = m_window->pendingPanel();
@@ -190,7 +191,7 @@ private Q_SLOTS:
             m_window->console()->toPlainText().contains(QLatin1String("ToolError: tool_failed: no rate on a holiday")),
             qPrintable(m_window->console()->toPlainText().right(300)));
         QVERIFY(!m_window->console()->toPlainText().contains(QLatin1String("100 USD")));
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
     }
 
     // Fail with the code timeout: the engine's injected timeout.
@@ -199,7 +200,7 @@ private Q_SLOTS:
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
 
         PendingCallsPanel *panel = m_window->pendingPanel();
@@ -219,7 +220,7 @@ private Q_SLOTS:
         QTRY_VERIFY2(
             m_window->console()->toPlainText().contains(QLatin1String("ToolError: timeout: timed out by hand")),
             qPrintable(m_window->console()->toPlainText().right(300)));
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
     }
 
     // Continue (F7) runs the handler: the mock's result.
@@ -228,7 +229,7 @@ private Q_SLOTS:
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingPanel()->heldCalls().size(), 1, RunTimeoutMs);
         QTRY_VERIFY(m_window->stepModeActions()->continueAction()->isEnabled());
@@ -241,8 +242,8 @@ private Q_SLOTS:
         QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
                  QStringLiteral("step mode: continued, the handler runs"));
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
-        QVERIFY(m_window->stepModeAction()->isChecked()); // still in step mode for the next run
-        m_window->stepModeAction()->setChecked(false);
+        QVERIFY(m_window->stepModeActions()->stepModeAction()->isChecked()); // still in step mode for the next run
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
     }
 
     // Continue to End (the dock's button, F8): step mode off, the held call runs.
@@ -251,13 +252,13 @@ private Q_SLOTS:
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
         QTRY_VERIFY(panel->continueToEndButton()->isEnabled());
         panel->continueToEndButton()->click();
-        QVERIFY(!m_window->stepModeAction()->isChecked());
+        QVERIFY(!m_window->stepModeActions()->stepModeAction()->isChecked());
         QVERIFY(!m_window->runController()->stepMode());
 
         TraceModel *trace = m_window->traceModel();
@@ -286,7 +287,7 @@ private Q_SLOTS:
         const QString dir = copyExample(QStringLiteral("render-report"), m_scratch->path());
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->stepModeAction()->setChecked(true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
         m_window->runAction()->trigger();
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
@@ -321,7 +322,7 @@ private Q_SLOTS:
             QVERIFY2(m_window->rect().contains(shown()), qPrintable(widget->objectName()));
         }
         QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
-        m_window->stepModeAction()->setChecked(false);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
     }
 
     // Resume in the window: the Runs row says the run is live again (waiting), not
