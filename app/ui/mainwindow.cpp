@@ -4,9 +4,7 @@
 
 #include "mcp/mcpserverpool.h"
 #include "mcpserversview.h"
-#include "project/printabletext.h"
 
-#include "budgetmeters.h"
 #include "consoleview.h"
 #include "docklayout.h"
 #include "durablerunactions.h"
@@ -37,7 +35,6 @@
 #include "toolfilesreloader.h"
 #include "toolpanel.h"
 #include "toolsmenu.h"
-#include "tracemodel.h"
 #include "tracepanel.h"
 #include "trustbar.h"
 
@@ -49,23 +46,18 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QLabel>
-#include <QLineEdit>
-#include <QListWidget>
 #include <QLockFile>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
-#include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -238,7 +230,6 @@ void MainWindow::createActions()
     m_inspector = m_runViews->inspector();
     m_console = m_runViews->console();
     m_traceModel = m_runViews->traceModel();
-    m_budget = m_runViews->budget();
 
     m_helpMenu = new HelpMenu(this, [this](const QString &folder, const QString &templateName) {
         m_projectActions->newProject(folder)->selectTemplate(templateName);

@@ -22,7 +22,6 @@
 class McpServersView;
 class ProjectActions;
 class ProjectServing;
-class BudgetMeters;
 class DurableRunActions;
 class EditorActions;
 class StepModeActions;
@@ -231,7 +230,6 @@ private:
     StepInspector *m_inspector = nullptr;
     TracePanel *m_tracePanel = nullptr;
     RunViews *m_runViews = nullptr; ///< trace, Step, Console and meters of the run shown
-    BudgetMeters *m_budget = nullptr;
     PendingCallsPanel *m_pendingPanel = nullptr;
     RunsPanel *m_runsPanel = nullptr;
     ProjectServing *m_serving = nullptr;
