@@ -39,46 +39,15 @@ int TraceModel::stepCount() const
     return m_journal.isOpen() ? m_journal.size() : m_live.size();
 }
 
-int TraceModel::eventsBefore(int ordinal) const
-{
-    const auto it = std::upper_bound(m_events.begin(), m_events.end(), ordinal,
-                                     [](int k, const TraceEventRow &e) { return k < e.afterSteps; });
-    return int(it - m_events.begin());
-}
-
-int TraceModel::eventAtRow(int row) const
-{
-    // Event j sits at row afterSteps + j, which grows strictly with j.
-    int lo = 0;
-    int hi = int(m_events.size());
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (m_events[size_t(mid)].afterSteps + mid < row)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < int(m_events.size()) && m_events[size_t(lo)].afterSteps + lo == row ? lo : -1;
-}
-
 int TraceModel::ordinalOfRow(int row) const
 {
-    if (row < 0 || row >= stepCount() + int(m_events.size()))
+    if (row < 0 || row >= stepCount() + m_events.size())
         return -1;
     if (m_events.empty())
         return row;
-    int lo = 0;
-    int hi = int(m_events.size());
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (m_events[size_t(mid)].afterSteps + mid < row)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < int(m_events.size()) && m_events[size_t(lo)].afterSteps + lo == row)
-        return -1;
-    return row - lo;
+    bool onEvent = false;
+    const int above = m_events.above(row, &onEvent);
+    return onEvent ? -1 : row - above;
 }
 
 int TraceModel::stepsBeforeRow(int row) const
@@ -86,13 +55,13 @@ int TraceModel::stepsBeforeRow(int row) const
     const int ordinal = ordinalOfRow(row);
     if (ordinal >= 0)
         return ordinal;
-    const int event = eventAtRow(row);
-    return event >= 0 ? m_events[size_t(event)].afterSteps : std::clamp(row, 0, stepCount());
+    const int event = m_events.atRow(row);
+    return event >= 0 ? m_events.at(event).afterSteps : std::clamp(row, 0, stepCount());
 }
 
 int TraceModel::rowOfOrdinal(int ordinal) const
 {
-    return ordinal + eventsBefore(ordinal);
+    return ordinal + m_events.before(ordinal);
 }
 
 int TraceModel::sequenceOfOrdinal(int ordinal) const
@@ -181,7 +150,7 @@ QModelIndex TraceModel::index(int row, int column, const QModelIndex &parent) co
     if (row < 0 || column < 0 || column >= NUM_COLUMNS)
         return {};
     if (!parent.isValid()) {
-        if (row >= stepCount() + int(m_events.size()))
+        if (row >= stepCount() + m_events.size())
             return {};
         return createIndex(row, column, TopLevelId);
     }
@@ -204,7 +173,7 @@ QModelIndex TraceModel::parent(const QModelIndex &child) const
 int TraceModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
-        return stepCount() + int(m_events.size());
+        return stepCount() + m_events.size();
     if (parent.internalId() != TopLevelId || parent.column() != 0)
         return 0;
     return attemptRows(ordinalOfRow(parent.row()));
@@ -251,8 +220,8 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
     if (index.internalId() == TopLevelId) {
         const int ordinal = ordinalOfRow(index.row());
         if (ordinal < 0) {
-            const int event = eventAtRow(index.row());
-            return event >= 0 ? m_format.eventData(m_events[size_t(event)], index.column(), role) : QVariant();
+            const int event = m_events.atRow(index.row());
+            return event >= 0 ? m_format.eventData(m_events.at(event), index.column(), role) : QVariant();
         }
         // Journal-backed: never waits for the page; the loader reads it, takePage() tells the view.
         const StepSummary *s = summaryAt(ordinal);
@@ -365,7 +334,7 @@ bool TraceModel::openRun(const QString &journalPath, const QString &runId, QStri
         Q_EMIT toolsChanged();
         return false;
     }
-    m_events = m_journal.eventRows();
+    m_events.assign(m_journal.eventRows());
     m_tools = m_journal.tools();
     for (const QString &tool : std::as_const(m_tools))
         m_toolSet.insert(tool);
@@ -480,24 +449,17 @@ int TraceModel::insertDelayMs() const
     return std::clamp(rows / RowsPerIntervalMs, BatchIntervalMs, MaxBatchIntervalMs);
 }
 
-void TraceModel::insertEvent(TraceEventRow row)
-{
-    const auto it = std::upper_bound(m_events.begin(), m_events.end(), row.afterSteps,
-                                     [](int k, const TraceEventRow &e) { return k < e.afterSteps; });
-    const int position = int(it - m_events.begin());
-    const int modelRow = row.afterSteps + position;
-    beginInsertRows(QModelIndex(), modelRow, modelRow);
-    m_events.insert(it, std::move(row));
-    endInsertRows();
-}
-
 void TraceModel::addEvent(const PolicyEvent &event)
 {
     if (m_journal.isOpen())
         clear();
     flush(); // an event goes after the steps known so far
     const int ordinal = event.sequence > 0 ? ordinalOfSequence(event.sequence) : -1;
-    insertEvent(TraceRowFormat::eventRow(event, ordinal >= 0 ? ordinal + 1 : stepCount()));
+    TraceEventRow row = TraceRowFormat::eventRow(event, ordinal >= 0 ? ordinal + 1 : stepCount());
+    const int modelRow = m_events.rowOfNew(row);
+    beginInsertRows(QModelIndex(), modelRow, modelRow);
+    m_events.insert(std::move(row));
+    endInsertRows();
 }
 
 void TraceModel::clear()
@@ -527,7 +489,7 @@ void TraceModel::flush()
         return;
     // Every event follows a step already shown, so new steps go at the end.
     const int firstOrdinal = m_live.size();
-    const int first = firstOrdinal + int(m_events.size());
+    const int first = firstOrdinal + m_events.size();
     beginInsertRows(QModelIndex(), first, first + m_live.queuedCount() - 1);
     m_live.appendQueued();
     endInsertRows();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "project/step.h"
+#include "traceeventrows.h"
 #include "tracejournalrows.h"
 #include "traceliverows.h"
 #include "tracepagecache.h"
@@ -32,8 +33,8 @@ class QTimer;
 ///   meanwhile the row shows its sequence and "loading…" and has no attempt rows; when
 ///   the page arrives the model says dataChanged, and inserts each step's attempt rows.
 ///
-/// TraceLiveRows and TraceJournalRows keep the rows of each source; the model maps
-/// them, with the event rows between them, to rows and says what changed.
+/// TraceLiveRows and TraceJournalRows keep the steps of each source, TraceEventRows the
+/// event rows between them; the model maps them to rows and says what changed.
 class TraceModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -160,7 +161,7 @@ public:
     /// Steps waiting in the queue for the next flush.
     int queuedCount() const { return m_live.queuedCount(); }
     /// Policy event rows.
-    int eventCount() const { return int(m_events.size()); }
+    int eventCount() const { return m_events.size(); }
 
     /// Translated display name of a step status ("succeeded", …).
     static QString statusText(StepStatus status) { return TraceRowFormat::statusText(status); }
@@ -207,19 +208,16 @@ private:
     std::optional<StepSummary> lookup(int ordinal) const;
     /// Empties both sources (between beginResetModel and endResetModel).
     void resetRows();
-    int eventsBefore(int ordinal) const; ///< events shown before step `ordinal`
-    int eventAtRow(int row) const;       ///< index in m_events, or -1
     int sequenceOfOrdinal(int ordinal) const;
     void replaceLive(int ordinal, StepSummary summary);
     void noteTool(const QString &tool);
-    void insertEvent(TraceEventRow row);
 
     TraceLiveRows m_live;
     QTimer *m_flushTimer = nullptr;
 
     TraceJournalRows m_journal;
 
-    std::vector<TraceEventRow> m_events; ///< by afterSteps, then arrival
+    TraceEventRows m_events;
     QStringList m_tools;
     QSet<QString> m_toolSet;
     TraceRowFormat m_format;
