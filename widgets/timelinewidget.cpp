@@ -4,6 +4,7 @@
 
 #include "journal/journalreader.h"
 #include "project/durationtext.h"
+#include "stepstatuscolors.h"
 #include "tracemodel.h"
 
 #include <QDateTime>
@@ -21,29 +22,6 @@
 #include <memory>
 
 namespace {
-
-QColor statusColor(StepStatus status)
-{
-    switch (status) {
-    case StepStatus::Queued:
-        return QColor(0x9e, 0x9e, 0x9e);
-    case StepStatus::Running:
-        return QColor(0x1e, 0x88, 0xe5);
-    case StepStatus::Retrying:
-        return QColor(0xfb, 0x8c, 0x00);
-    case StepStatus::Waiting:
-        return QColor(0x8e, 0x24, 0xaa);
-    case StepStatus::Succeeded:
-        return QColor(0x43, 0xa0, 0x47);
-    case StepStatus::Failed:
-        return QColor(0xe5, 0x39, 0x35);
-    case StepStatus::Memoized:
-        return QColor(0x00, 0x89, 0x7b);
-    case StepStatus::Cancelled:
-        return QColor(0x75, 0x75, 0x75);
-    }
-    return Qt::gray;
-}
 
 QString msText(qint64 ms)
 {
@@ -430,17 +408,18 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             const auto segments = x1 - x0 >= 4 ? m_segments.constFind(it->ordinal) : m_segments.constEnd();
             if (segments != m_segments.constEnd()) {
                 // Attempts as segments; the back-off between them as a thin line.
-                p.fillRect(QRectF(x0, y + h / 2 - 1, x1 - x0, 2), statusColor(status).lighter(140));
+                p.fillRect(QRectF(x0, y + h / 2 - 1, x1 - x0, 2),
+                           stepStatusColor(status, StatusColorUse::Timeline).lighter(140));
                 for (const StepSpan::Segment &a : *segments) {
                     const double a0 = xFor(a.start);
                     const double a1 = std::max(xFor(a.end > 0 ? a.end : end), a0 + 1);
                     const StepStatus st = a.end == 0 ? status
                         : a.succeeded                ? StepStatus::Succeeded
                                                      : StepStatus::Failed;
-                    p.fillRect(QRectF(a0, y, a1 - a0, h), statusColor(st));
+                    p.fillRect(QRectF(a0, y, a1 - a0, h), stepStatusColor(st, StatusColorUse::Timeline));
                 }
             } else {
-                p.fillRect(QRectF(x0, y, x1 - x0, h), statusColor(status));
+                p.fillRect(QRectF(x0, y, x1 - x0, h), stepStatusColor(status, StatusColorUse::Timeline));
             }
             if (it->ordinal == m_selectedOrdinal)
                 selectedRect = QRectF(x0, y, x1 - x0, h);

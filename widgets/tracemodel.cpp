@@ -24,8 +24,7 @@ TraceModel::TraceModel(QObject *parent)
     m_flushTimer->setSingleShot(true);
     m_flushTimer->setInterval(BatchIntervalMs);
     connect(m_flushTimer, &QTimer::timeout, this, &TraceModel::flush);
-    m_loader = new TracePageLoader(this);
-    connect(m_loader, &TracePageLoader::pageLoaded, this, &TraceModel::takePage);
+    connect(m_journal.loader(), &TracePageLoader::pageLoaded, this, &TraceModel::takePage);
 }
 
 TraceModel::~TraceModel() = default;
@@ -37,49 +36,18 @@ Qt::ItemFlags TraceModel::flags(const QModelIndex &index) const
 
 int TraceModel::stepCount() const
 {
-    return m_reader ? m_extent.count : m_live.size();
-}
-
-int TraceModel::eventsBefore(int ordinal) const
-{
-    const auto it = std::upper_bound(m_events.begin(), m_events.end(), ordinal,
-                                     [](int k, const TraceEventRow &e) { return k < e.afterSteps; });
-    return int(it - m_events.begin());
-}
-
-int TraceModel::eventAtRow(int row) const
-{
-    // Event j sits at row afterSteps + j, which grows strictly with j.
-    int lo = 0;
-    int hi = int(m_events.size());
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (m_events[size_t(mid)].afterSteps + mid < row)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < int(m_events.size()) && m_events[size_t(lo)].afterSteps + lo == row ? lo : -1;
+    return m_journal.isOpen() ? m_journal.size() : m_live.size();
 }
 
 int TraceModel::ordinalOfRow(int row) const
 {
-    if (row < 0 || row >= stepCount() + int(m_events.size()))
+    if (row < 0 || row >= stepCount() + m_events.size())
         return -1;
     if (m_events.empty())
         return row;
-    int lo = 0;
-    int hi = int(m_events.size());
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (m_events[size_t(mid)].afterSteps + mid < row)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < int(m_events.size()) && m_events[size_t(lo)].afterSteps + lo == row)
-        return -1;
-    return row - lo;
+    bool onEvent = false;
+    const int above = m_events.above(row, &onEvent);
+    return onEvent ? -1 : row - above;
 }
 
 int TraceModel::stepsBeforeRow(int row) const
@@ -87,76 +55,44 @@ int TraceModel::stepsBeforeRow(int row) const
     const int ordinal = ordinalOfRow(row);
     if (ordinal >= 0)
         return ordinal;
-    const int event = eventAtRow(row);
-    return event >= 0 ? m_events[size_t(event)].afterSteps : std::clamp(row, 0, stepCount());
+    const int event = m_events.atRow(row);
+    return event >= 0 ? m_events.at(event).afterSteps : std::clamp(row, 0, stepCount());
 }
 
 int TraceModel::rowOfOrdinal(int ordinal) const
 {
-    return ordinal + eventsBefore(ordinal);
+    return ordinal + m_events.before(ordinal);
 }
 
 int TraceModel::sequenceOfOrdinal(int ordinal) const
 {
-    if (!m_reader)
-        return ordinal >= 0 && ordinal < m_live.size() ? m_live.at(ordinal).sequence : 0;
-    if (!m_sequences.empty())
-        return ordinal >= 0 && ordinal < int(m_sequences.size()) ? m_sequences[size_t(ordinal)] : 0;
-    return m_extent.first + ordinal;
+    if (m_journal.isOpen())
+        return m_journal.sequenceOfOrdinal(ordinal);
+    return ordinal >= 0 && ordinal < m_live.size() ? m_live.at(ordinal).sequence : 0;
 }
 
 int TraceModel::ordinalOfSequence(int sequence) const
 {
-    if (!m_reader)
-        return m_live.ordinalOfSequence(sequence);
-    if (!m_sequences.empty()) {
-        const auto it = std::lower_bound(m_sequences.begin(), m_sequences.end(), sequence);
-        return it != m_sequences.end() && *it == sequence ? int(it - m_sequences.begin()) : -1;
-    }
-    return sequence >= m_extent.first && sequence <= m_extent.last ? sequence - m_extent.first : -1;
+    return m_journal.isOpen() ? m_journal.ordinalOfSequence(sequence) : m_live.ordinalOfSequence(sequence);
 }
 
 const StepSummary *TraceModel::summaryAt(int ordinal) const
 {
     if (ordinal < 0 || ordinal >= stepCount())
         return nullptr;
-    if (!m_reader)
-        return &m_live.at(ordinal);
-    if (const StepSummary *s = m_cache.find(ordinal))
-        return s;
-    requestPage(TracePageCache::pageOf(ordinal));
-    return nullptr;
-}
-
-void TraceModel::requestPage(int page) const
-{
-    if (m_cache.hasPage(page) || m_loader->isRequested(page))
-        return;
-    const int firstOrdinal = page * PageSize;
-    const int lastOrdinal = std::min(firstOrdinal + PageSize, stepCount()) - 1;
-    if (lastOrdinal >= firstOrdinal)
-        m_loader->request(page, sequenceOfOrdinal(firstOrdinal), sequenceOfOrdinal(lastOrdinal));
+    return m_journal.isOpen() ? m_journal.find(ordinal) : &m_live.at(ordinal);
 }
 
 void TraceModel::takePage(int page, const std::vector<StepSummary> &rows)
 {
-    if (!m_reader)
+    if (!m_journal.isOpen())
         return;
     const int firstOrdinal = page * PageSize;
-    const int lastOrdinal = std::min(firstOrdinal + PageSize, stepCount()) - 1;
+    const int lastOrdinal = m_journal.pageEnd(page) - 1;
     if (lastOrdinal < firstOrdinal)
         return;
-    std::vector<StepSummary> slots(size_t(lastOrdinal - firstOrdinal + 1));
-    for (const StepSummary &s : rows) {
-        const int k = ordinalOfSequence(s.sequence) - firstOrdinal;
-        if (k >= 0 && k < int(slots.size()))
-            slots[size_t(k)] = s;
-    }
-    std::vector<int> attempts;
-    attempts.reserve(slots.size());
-    for (const StepSummary &s : slots)
-        attempts.push_back(int(s.attempts.size()));
-    m_cache.store(page, std::move(slots));
+    const std::vector<int> attempts = m_journal.store(page, rows);
+    TracePageCache &cache = m_journal.cache();
     // A step's attempt rows appear when its count is first known: inserted under a step
     // someone was told had none (an expanded row, a proxy's mapping), set quietly under
     // the others — one insert per step would cost every view a pass per step, so past
@@ -165,11 +101,11 @@ void TraceModel::takePage(int page, const std::vector<StepSummary> &rows)
     std::vector<int> told;
     for (int k = 0; k < int(attempts.size()); ++k) {
         const int ordinal = firstOrdinal + k;
-        const int known = m_cache.knownAttempts(ordinal);
-        if (known < 0 && attempts[size_t(k)] > 0 && m_cache.wasToldNone(ordinal))
+        const int known = cache.knownAttempts(ordinal);
+        if (known < 0 && attempts[size_t(k)] > 0 && cache.wasToldNone(ordinal))
             told.push_back(k);
         else if (known < 0)
-            m_cache.setKnownAttempts(ordinal, attempts[size_t(k)]); // nobody counted them yet
+            cache.setKnownAttempts(ordinal, attempts[size_t(k)]); // nobody counted them yet
         else if (known > 0)
             Q_EMIT dataChanged(index(0, 0, index(rowOfOrdinal(ordinal), 0)),
                                index(known - 1, NUM_COLUMNS - 1, index(rowOfOrdinal(ordinal), 0)));
@@ -181,7 +117,7 @@ void TraceModel::takePage(int page, const std::vector<StepSummary> &rows)
         const int ordinal = firstOrdinal + k;
         if (!oneLayoutChange)
             beginInsertRows(index(rowOfOrdinal(ordinal), 0), 0, attempts[size_t(k)] - 1);
-        m_cache.setKnownAttempts(ordinal, attempts[size_t(k)]);
+        cache.setKnownAttempts(ordinal, attempts[size_t(k)]);
         if (!oneLayoutChange)
             endInsertRows();
     }
@@ -194,10 +130,10 @@ int TraceModel::attemptRows(int ordinal) const
 {
     if (ordinal < 0 || ordinal >= stepCount())
         return 0;
-    if (m_reader) {
-        const int known = m_cache.knownAttempts(ordinal);
+    if (m_journal.isOpen()) {
+        const int known = m_journal.cache().knownAttempts(ordinal);
         if (known < 0)
-            m_cache.noteToldNone(ordinal);
+            m_journal.cache().noteToldNone(ordinal);
         return std::max(0, known);
     }
     return int(m_live.at(ordinal).attempts.size());
@@ -205,7 +141,8 @@ int TraceModel::attemptRows(int ordinal) const
 
 bool TraceModel::isLoaded(int ordinal) const
 {
-    return ordinal >= 0 && ordinal < stepCount() && (!m_reader || m_cache.hasPage(TracePageCache::pageOf(ordinal)));
+    return ordinal >= 0 && ordinal < stepCount()
+        && (!m_journal.isOpen() || m_journal.cache().hasPage(TracePageCache::pageOf(ordinal)));
 }
 
 QModelIndex TraceModel::index(int row, int column, const QModelIndex &parent) const
@@ -213,7 +150,7 @@ QModelIndex TraceModel::index(int row, int column, const QModelIndex &parent) co
     if (row < 0 || column < 0 || column >= NUM_COLUMNS)
         return {};
     if (!parent.isValid()) {
-        if (row >= stepCount() + int(m_events.size()))
+        if (row >= stepCount() + m_events.size())
             return {};
         return createIndex(row, column, TopLevelId);
     }
@@ -236,7 +173,7 @@ QModelIndex TraceModel::parent(const QModelIndex &child) const
 int TraceModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
-        return stepCount() + int(m_events.size());
+        return stepCount() + m_events.size();
     if (parent.internalId() != TopLevelId || parent.column() != 0)
         return 0;
     return attemptRows(ordinalOfRow(parent.row()));
@@ -251,23 +188,23 @@ bool TraceModel::hasChildren(const QModelIndex &parent) const
     const int ordinal = ordinalOfRow(parent.row());
     if (ordinal < 0)
         return false;
-    if (m_reader)
-        return m_cache.knownAttempts(ordinal) != 0; // not known yet: almost every step has one
+    if (m_journal.isOpen())
+        return m_journal.cache().knownAttempts(ordinal) != 0; // not known yet: almost every step has one
     return !m_live.at(ordinal).attempts.empty();
 }
 
 bool TraceModel::canFetchMore(const QModelIndex &parent) const
 {
-    if (!m_reader || !parent.isValid() || parent.internalId() != TopLevelId || parent.column() != 0)
+    if (!m_journal.isOpen() || !parent.isValid() || parent.internalId() != TopLevelId || parent.column() != 0)
         return false;
     const int ordinal = ordinalOfRow(parent.row());
-    return ordinal >= 0 && m_cache.knownAttempts(ordinal) < 0;
+    return ordinal >= 0 && m_journal.cache().knownAttempts(ordinal) < 0;
 }
 
 void TraceModel::fetchMore(const QModelIndex &parent)
 {
     if (canFetchMore(parent))
-        requestPage(TracePageCache::pageOf(ordinalOfRow(parent.row())));
+        m_journal.requestPage(TracePageCache::pageOf(ordinalOfRow(parent.row())));
 }
 
 int TraceModel::columnCount(const QModelIndex &parent) const
@@ -283,8 +220,8 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
     if (index.internalId() == TopLevelId) {
         const int ordinal = ordinalOfRow(index.row());
         if (ordinal < 0) {
-            const int event = eventAtRow(index.row());
-            return event >= 0 ? m_format.eventData(m_events[size_t(event)], index.column(), role) : QVariant();
+            const int event = m_events.atRow(index.row());
+            return event >= 0 ? m_format.eventData(m_events.at(event), index.column(), role) : QVariant();
         }
         // Journal-backed: never waits for the page; the loader reads it, takePage() tells the view.
         const StepSummary *s = summaryAt(ordinal);
@@ -322,7 +259,7 @@ QVariant TraceModel::headerData(int section, Qt::Orientation orientation, int ro
 
 QString TraceModel::journalPath() const
 {
-    return m_reader ? m_reader->path() : QString();
+    return m_journal.path();
 }
 
 std::optional<StepSummary> TraceModel::step(int row) const
@@ -334,19 +271,13 @@ std::optional<StepSummary> TraceModel::lookup(int ordinal) const
 {
     if (const StepSummary *s = summaryAt(ordinal))
         return *s;
-    if (!m_reader || ordinal < 0 || ordinal >= stepCount())
-        return std::nullopt;
     // One indexed row for a caller that needs it now (never the view's painting).
-    const int sequence = sequenceOfOrdinal(ordinal);
-    std::vector<StepSummary> rows = m_reader->summaries(m_runId, sequence, sequence);
-    return rows.empty() ? std::nullopt : std::optional<StepSummary>(std::move(rows.front()));
+    return m_journal.readAlone(ordinal);
 }
 
 int TraceModel::ordinalOfCallId(const QString &callId) const
 {
-    if (!m_reader)
-        return m_live.ordinalOfCallId(callId);
-    return ordinalOfSequence(m_reader->sequenceOf(m_runId, callId));
+    return m_journal.isOpen() ? m_journal.ordinalOfCallId(callId) : m_live.ordinalOfCallId(callId);
 }
 
 std::optional<StepSummary> TraceModel::stepByCallId(const QString &callId) const
@@ -360,10 +291,7 @@ std::optional<StepSummary> TraceModel::stepByCallId(const QString &callId) const
 
 std::optional<Step> TraceModel::fullStep(const QString &callId) const
 {
-    if (!m_reader)
-        return std::nullopt;
-    const int sequence = m_reader->sequenceOf(m_runId, callId);
-    return sequence > 0 ? m_reader->step(m_runId, sequence) : std::nullopt;
+    return m_journal.fullStep(callId);
 }
 
 QModelIndex TraceModel::indexForCallId(const QString &callId, int column) const
@@ -374,22 +302,14 @@ QModelIndex TraceModel::indexForCallId(const QString &callId, int column) const
 
 bool TraceModel::matches(int ordinal, const StepQuery &query) const
 {
-    return !m_reader && m_live.matches(ordinal, query);
+    return !m_journal.isOpen() && m_live.matches(ordinal, query);
 }
 
 std::vector<int> TraceModel::matchingOrdinals(const StepQuery &query) const
 {
+    if (m_journal.isOpen())
+        return m_journal.matching(query);
     std::vector<int> result;
-    if (m_reader) {
-        const std::vector<int> sequences = m_reader->matching(m_runId, query);
-        result.reserve(sequences.size());
-        for (int sequence : sequences) {
-            const int ordinal = ordinalOfSequence(sequence);
-            if (ordinal >= 0)
-                result.push_back(ordinal);
-        }
-        return result;
-    }
     for (int k = 0; k < m_live.size(); ++k) {
         if (m_live.matches(k, query))
             result.push_back(k);
@@ -402,49 +322,20 @@ int TraceModel::nextOrdinal(int ordinal, StepQuery::Status which, bool forward) 
     if (which == StepQuery::Status::All || which == StepQuery::Status::HadFailures)
         return -1;
     const bool failed = which == StepQuery::Status::FailedOnly;
-    if (m_reader) {
-        if (!m_jumpListsLoaded) {
-            m_jumpListsLoaded = true;
-            m_failedOrdinals = matchingOrdinals({QString(), StepQuery::Status::FailedOnly, QString()});
-            m_pendingOrdinals = matchingOrdinals({QString(), StepQuery::Status::PendingOnly, QString()});
-        }
-        const std::vector<int> &list = failed ? m_failedOrdinals : m_pendingOrdinals;
-        if (forward) {
-            const auto it = std::upper_bound(list.begin(), list.end(), ordinal);
-            return it == list.end() ? -1 : *it;
-        }
-        auto it = ordinal < 0 ? list.end() : std::lower_bound(list.begin(), list.end(), ordinal);
-        return it == list.begin() ? -1 : *std::prev(it);
-    }
-    return m_live.next(ordinal, failed, forward);
+    return m_journal.isOpen() ? m_journal.next(ordinal, failed, forward) : m_live.next(ordinal, failed, forward);
 }
 
 bool TraceModel::openRun(const QString &journalPath, const QString &runId, QString *error)
 {
     beginResetModel();
     resetRows();
-    m_runId = runId;
-    m_reader = std::make_unique<JournalReader>();
-    if (!m_reader->open(journalPath, error)) {
-        m_reader.reset();
-        m_runId.clear();
+    if (!m_journal.open(journalPath, runId, error)) {
         endResetModel();
         Q_EMIT toolsChanged();
         return false;
     }
-    m_extent = m_reader->extent(runId);
-    m_cache.reset(m_extent.count);
-    m_loader->open(m_reader->path(), runId);
-    if (!m_extent.contiguous())
-        m_sequences = m_reader->sequences(runId);
-    for (const PolicyEvent &event : m_reader->events(runId)) {
-        const int anchor = event.sequence > 0 ? event.sequence : m_reader->sequenceAt(runId, event.at);
-        const int ordinal = anchor > 0 ? ordinalOfSequence(anchor) : -1;
-        m_events.push_back(TraceRowFormat::eventRow(event, ordinal >= 0 ? ordinal + 1 : 0));
-    }
-    std::stable_sort(m_events.begin(), m_events.end(),
-                     [](const TraceEventRow &a, const TraceEventRow &b) { return a.afterSteps < b.afterSteps; });
-    m_tools = m_reader->tools(runId);
+    m_events.assign(m_journal.eventRows());
+    m_tools = m_journal.tools();
     for (const QString &tool : std::as_const(m_tools))
         m_toolSet.insert(tool);
     endResetModel();
@@ -463,7 +354,7 @@ void TraceModel::noteTool(const QString &tool)
 
 void TraceModel::addStep(const Step &step)
 {
-    if (m_reader)
+    if (m_journal.isOpen())
         clear();
     if (m_live.ordinalOfCallId(step.callId) >= 0 || m_live.queued(step.callId)) {
         updateStep(step);
@@ -476,7 +367,7 @@ void TraceModel::addStep(const Step &step)
 
 void TraceModel::updateStep(const Step &step)
 {
-    if (m_reader)
+    if (m_journal.isOpen())
         clear();
     const int ordinal = m_live.ordinalOfCallId(step.callId);
     if (ordinal < 0) {
@@ -525,7 +416,7 @@ void TraceModel::replaceLive(int ordinal, StepSummary summary)
 
 void TraceModel::applySteps(const QList<Step> &steps)
 {
-    if (m_reader)
+    if (m_journal.isOpen())
         clear();
     std::vector<StepSummary> added;
     for (const Step &step : steps) {
@@ -558,24 +449,17 @@ int TraceModel::insertDelayMs() const
     return std::clamp(rows / RowsPerIntervalMs, BatchIntervalMs, MaxBatchIntervalMs);
 }
 
-void TraceModel::insertEvent(TraceEventRow row)
-{
-    const auto it = std::upper_bound(m_events.begin(), m_events.end(), row.afterSteps,
-                                     [](int k, const TraceEventRow &e) { return k < e.afterSteps; });
-    const int position = int(it - m_events.begin());
-    const int modelRow = row.afterSteps + position;
-    beginInsertRows(QModelIndex(), modelRow, modelRow);
-    m_events.insert(it, std::move(row));
-    endInsertRows();
-}
-
 void TraceModel::addEvent(const PolicyEvent &event)
 {
-    if (m_reader)
+    if (m_journal.isOpen())
         clear();
     flush(); // an event goes after the steps known so far
     const int ordinal = event.sequence > 0 ? ordinalOfSequence(event.sequence) : -1;
-    insertEvent(TraceRowFormat::eventRow(event, ordinal >= 0 ? ordinal + 1 : stepCount()));
+    TraceEventRow row = TraceRowFormat::eventRow(event, ordinal >= 0 ? ordinal + 1 : stepCount());
+    const int modelRow = m_events.rowOfNew(row);
+    beginInsertRows(QModelIndex(), modelRow, modelRow);
+    m_events.insert(std::move(row));
+    endInsertRows();
 }
 
 void TraceModel::clear()
@@ -592,15 +476,7 @@ void TraceModel::resetRows()
 {
     m_flushTimer->stop();
     m_live.clear();
-    m_reader.reset();
-    m_loader->close(); // pages still on their way are dropped
-    m_cache.reset(0);
-    m_runId.clear();
-    m_extent = {};
-    m_sequences.clear();
-    m_failedOrdinals.clear();
-    m_pendingOrdinals.clear();
-    m_jumpListsLoaded = false;
+    m_journal.close(); // pages still on their way are dropped
     m_events.clear();
     m_tools.clear();
     m_toolSet.clear();
@@ -613,7 +489,7 @@ void TraceModel::flush()
         return;
     // Every event follows a step already shown, so new steps go at the end.
     const int firstOrdinal = m_live.size();
-    const int first = firstOrdinal + int(m_events.size());
+    const int first = firstOrdinal + m_events.size();
     beginInsertRows(QModelIndex(), first, first + m_live.queuedCount() - 1);
     m_live.appendQueued();
     endInsertRows();

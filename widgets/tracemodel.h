@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "journal/journalreader.h"
 #include "project/step.h"
+#include "traceeventrows.h"
+#include "tracejournalrows.h"
 #include "traceliverows.h"
 #include "tracepagecache.h"
 #include "tracerowformat.h"
@@ -12,11 +13,9 @@
 #include <QSet>
 #include <QStringList>
 
-#include <memory>
 #include <vector>
 
 class QTimer;
-class TracePageLoader;
 
 /// The trace of a run as a tree: one top-level row per step (in sequence order), one
 /// child row per attempt of that step, and a row per policy event (a retry scheduled,
@@ -33,6 +32,9 @@ class TracePageLoader;
 ///   never waits for a page (issue 18): TracePageLoader reads it on a thread of its own;
 ///   meanwhile the row shows its sequence and "loading…" and has no attempt rows; when
 ///   the page arrives the model says dataChanged, and inserts each step's attempt rows.
+///
+/// TraceLiveRows and TraceJournalRows keep the steps of each source, TraceEventRows the
+/// event rows between them; the model maps them to rows and says what changed.
 class TraceModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -110,8 +112,8 @@ public:
     /// the model is then empty.
     bool openRun(const QString &journalPath, const QString &runId, QString *error = nullptr);
     /// True while the rows come from a journal (openRun), false for a live run.
-    bool isJournalBacked() const { return m_reader != nullptr; }
-    QString runId() const { return m_runId; }
+    bool isJournalBacked() const { return m_journal.isOpen(); }
+    QString runId() const { return m_journal.runId(); }
     /// Journal path of the run shown by openRun; empty for a live run.
     QString journalPath() const;
 
@@ -159,7 +161,7 @@ public:
     /// Steps waiting in the queue for the next flush.
     int queuedCount() const { return m_live.queuedCount(); }
     /// Policy event rows.
-    int eventCount() const { return int(m_events.size()); }
+    int eventCount() const { return m_events.size(); }
 
     /// Translated display name of a step status ("succeeded", …).
     static QString statusText(StepStatus status) { return TraceRowFormat::statusText(status); }
@@ -198,8 +200,6 @@ private:
     /// Delay before queued steps are inserted: 0 (now) for small runs, else paced.
     int insertDelayMs() const;
 
-    /// Asks the loader for `page` unless it is here or on its way.
-    void requestPage(int page) const;
     /// A page from the loader: cached, attempt rows inserted, the rows' data changed.
     void takePage(int page, const std::vector<StepSummary> &rows);
     /// Attempt rows under the step at `ordinal` (journal: as far as known).
@@ -208,28 +208,16 @@ private:
     std::optional<StepSummary> lookup(int ordinal) const;
     /// Empties both sources (between beginResetModel and endResetModel).
     void resetRows();
-    int eventsBefore(int ordinal) const; ///< events shown before step `ordinal`
-    int eventAtRow(int row) const;       ///< index in m_events, or -1
     int sequenceOfOrdinal(int ordinal) const;
     void replaceLive(int ordinal, StepSummary summary);
     void noteTool(const QString &tool);
-    void insertEvent(TraceEventRow row);
 
     TraceLiveRows m_live;
     QTimer *m_flushTimer = nullptr;
 
-    // Journal-backed rows.
-    std::unique_ptr<JournalReader> m_reader;
-    QString m_runId;
-    JournalReader::Extent m_extent;
-    std::vector<int> m_sequences; ///< only when the run's sequences have gaps
-    TracePageLoader *m_loader = nullptr;
-    mutable TracePageCache m_cache;
-    mutable std::vector<int> m_failedOrdinals; ///< journal: filled on first use
-    mutable std::vector<int> m_pendingOrdinals;
-    mutable bool m_jumpListsLoaded = false;
+    TraceJournalRows m_journal;
 
-    std::vector<TraceEventRow> m_events; ///< by afterSteps, then arrival
+    TraceEventRows m_events;
     QStringList m_tools;
     QSet<QString> m_toolSet;
     TraceRowFormat m_format;

@@ -4,6 +4,7 @@
 
 #include "project/durationtext.h"
 #include "project/printabletext.h"
+#include "stepstatuscolors.h"
 #include "tracemodel.h"
 
 #include <QColor>
@@ -32,29 +33,6 @@ StepStatus attemptStatus(const StepSummary &step, int attempt)
     if (a.errorCode == errorCodeText(ErrorCode::Cancelled))
         return StepStatus::Cancelled;
     return StepStatus::Failed;
-}
-
-QColor statusColor(StepStatus status)
-{
-    switch (status) {
-    case StepStatus::Queued:
-        return QColor(0x8a, 0x8a, 0x8a);
-    case StepStatus::Running:
-        return QColor(0x1e, 0x88, 0xe5);
-    case StepStatus::Retrying:
-        return QColor(0xfb, 0x8c, 0x00);
-    case StepStatus::Waiting:
-        return QColor(0x8e, 0x24, 0xaa);
-    case StepStatus::Succeeded:
-        return QColor(0x2e, 0x7d, 0x32);
-    case StepStatus::Failed:
-        return QColor(0xc6, 0x28, 0x28);
-    case StepStatus::Memoized:
-        return QColor(0x00, 0x83, 0x8f);
-    case StepStatus::Cancelled:
-        return QColor(0x61, 0x61, 0x61);
-    }
-    return {};
 }
 
 } // namespace
@@ -157,7 +135,7 @@ QVariant TraceRowFormat::stepData(const StepSummary &step, int column, int role)
     if (role == Qt::TextAlignmentRole && (column == TraceModel::Attempts || column == TraceModel::Duration))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && column == TraceModel::Summary && !step.errorText.isEmpty() && !step.hasResult)
-        return statusColor(StepStatus::Failed);
+        return stepStatusColor(StepStatus::Failed, StatusColorUse::Trace);
     return {};
 }
 
@@ -226,7 +204,7 @@ QVariant TraceRowFormat::attemptData(const StepSummary &step, int attempt, int c
     if (role == Qt::TextAlignmentRole && (column == TraceModel::Duration))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && column == TraceModel::Summary && !a.errorText.isEmpty())
-        return statusColor(StepStatus::Failed);
+        return stepStatusColor(StepStatus::Failed, StatusColorUse::Trace);
     return {};
 }
 
@@ -343,7 +321,7 @@ QIcon TraceRowFormat::statusIcon(StepStatus status) const
                 QPainter painter(&dot);
                 painter.setRenderHint(QPainter::Antialiasing);
                 painter.setPen(Qt::NoPen);
-                painter.setBrush(statusColor(s));
+                painter.setBrush(stepStatusColor(s, StatusColorUse::Trace));
                 painter.drawEllipse(QRectF(3, 3, 10, 10));
                 painter.end();
                 icon = QIcon(dot);

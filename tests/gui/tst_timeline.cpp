@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "journal/journal.h"
+#include "stepstatuscolors.h"
 #include "timelinewidget.h"
 #include "tracemodel.h"
 
@@ -128,6 +129,47 @@ private Q_SLOTS:
         timeline.setViewRange(1000, 1100); // zoomed in: every step is wide enough
         timeline.grab();
         QCOMPARE(timeline.lastPaintedBars(), 100);
+    }
+
+    // One table holds both colours of a status: the timeline paints its bars in the
+    // lighter one, the trace its icons and error text in the darker one.
+    void barsAndTraceTextTakeTheirStatusColours()
+    {
+        const QList<std::tuple<StepStatus, QColor, QColor>> expected = {
+            {StepStatus::Queued, QColor(0x8a, 0x8a, 0x8a), QColor(0x9e, 0x9e, 0x9e)},
+            {StepStatus::Running, QColor(0x1e, 0x88, 0xe5), QColor(0x1e, 0x88, 0xe5)},
+            {StepStatus::Retrying, QColor(0xfb, 0x8c, 0x00), QColor(0xfb, 0x8c, 0x00)},
+            {StepStatus::Waiting, QColor(0x8e, 0x24, 0xaa), QColor(0x8e, 0x24, 0xaa)},
+            {StepStatus::Succeeded, QColor(0x2e, 0x7d, 0x32), QColor(0x43, 0xa0, 0x47)},
+            {StepStatus::Failed, QColor(0xc6, 0x28, 0x28), QColor(0xe5, 0x39, 0x35)},
+            {StepStatus::Memoized, QColor(0x00, 0x83, 0x8f), QColor(0x00, 0x89, 0x7b)},
+            {StepStatus::Cancelled, QColor(0x61, 0x61, 0x61), QColor(0x75, 0x75, 0x75)},
+        };
+        for (const auto &[status, trace, bar] : expected) {
+            QCOMPARE(stepStatusColor(status, StatusColorUse::Trace), trace);
+            QCOMPARE(stepStatusColor(status, StatusColorUse::Timeline), bar);
+        }
+
+        TraceModel model;
+        model.addStep(makeStep(1, {{1000, 1100}}, StepStatus::Succeeded));
+        Step failed = makeStep(2, {{1200, 1300}}, StepStatus::Failed);
+        StepError error;
+        error.code = ErrorCode::UnknownTool;
+        error.message = "no tool named nope";
+        failed.error = error;
+        model.addStep(failed);
+        model.flush();
+        QCOMPARE(model.index(1, TraceModel::Summary).data(Qt::ForegroundRole).value<QColor>(),
+                 QColor(0xc6, 0x28, 0x28));
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        timeline.setViewRange(1000, 1300);
+        const QImage image = timeline.grab().toImage();
+        const QPoint ok = timeline.barRect(QStringLiteral("call-1")).center().toPoint();
+        const QPoint bad = timeline.barRect(QStringLiteral("call-2")).center().toPoint();
+        QCOMPARE(image.pixelColor(ok), QColor(0x43, 0xa0, 0x47));
+        QCOMPARE(image.pixelColor(bad), QColor(0xe5, 0x39, 0x35));
     }
 
     // No steps yet: the placeholder alone, no axis grid line or label drawn through it.
