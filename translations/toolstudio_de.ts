@@ -1157,18 +1157,6 @@
         <translation>Fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>&amp;Undo</source>
-        <translation>&amp;Rückgängig</translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation>&amp;Wiederholen</translation>
-    </message>
-    <message>
-        <source>Add a mock tool to toolstudio.json</source>
-        <translation>Ein Mock-Tool zu toolstudio.json hinzufügen</translation>
-    </message>
-    <message>
         <source>&amp;Preferences…</source>
         <translation>&amp;Einstellungen…</translation>
     </message>
@@ -1267,10 +1255,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>%1 hat keine toolstudio.json und ist daher noch kein Tool-Studio-Projekt. Hier eines aus einer Vorlage anlegen:</translation>
     </message>
     <message>
-        <source>New &amp;Mock Tool…</source>
-        <translation>Neues &amp;Mock-Tool…</translation>
-    </message>
-    <message>
         <source>MCP Servers</source>
         <translation>MCP-Server</translation>
     </message>
@@ -1308,6 +1292,22 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Clone %1</source>
         <translation>%1 klonen</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>New &amp;Mock Tool…</source>
+        <translation>Neues &amp;Mock-Tool…</translation>
+    </message>
+    <message>
+        <source>Add a mock tool to toolstudio.json</source>
+        <translation>Ein Mock-Tool zu toolstudio.json hinzufügen</translation>
     </message>
 </context>
 <context>

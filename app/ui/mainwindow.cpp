@@ -187,16 +187,6 @@ void MainWindow::createActions()
     m_layout = new DockLayout(this);
     m_resetLayoutAction = m_layout->resetAction();
 
-    m_undoAction = m_manifest->undoStack()->createUndoAction(this, tr("&Undo"));
-    m_undoAction->setShortcut(QKeySequence::Undo);
-    m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_redoAction = m_manifest->undoStack()->createRedoAction(this, tr("&Redo"));
-    m_redoAction->setShortcut(QKeySequence::Redo);
-    m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-
-    m_newToolAction = new QAction(tr("New &Mock Tool…"), this);
-    m_newToolAction->setStatusTip(tr("Add a mock tool to toolstudio.json"));
-    connect(m_newToolAction, &QAction::triggered, m_manifest, &ManifestEditor::newTool);
     // Imports write toolstudio.json outside the undo stack: older undo steps would
     // write a manifest without the imported tools back, so they are dropped.
     m_toolsMenu = new ToolsMenu(
@@ -252,8 +242,8 @@ void MainWindow::createMenus()
     fileMenu->addAction(m_quitAction);
 
     QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
-    editMenu->addAction(m_undoAction);
-    editMenu->addAction(m_redoAction);
+    editMenu->addAction(m_manifest->undoAction());
+    editMenu->addAction(m_manifest->redoAction());
     editMenu->addSeparator();
     editMenu->addAction(m_editorActions->findAction());
     editMenu->addAction(m_editorActions->replaceAction());
@@ -262,7 +252,7 @@ void MainWindow::createMenus()
     editMenu->addAction(m_settingsAction);
 
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
-    toolsMenu->addAction(m_newToolAction);
+    toolsMenu->addAction(m_manifest->newToolAction());
     toolsMenu->addSeparator();
     toolsMenu->addActions(m_toolsMenu->actions());
 
@@ -330,14 +320,14 @@ void MainWindow::createDocks()
     connect(m_manifest, &ManifestEditor::toolWritten, m_projectPanel, &ProjectPanel::selectTool);
     connect(m_projectPanel, &ProjectPanel::deleteToolsRequested, m_toolsMenu, &ToolsMenu::deleteTools);
     connect(m_projectPanel, &ProjectPanel::requirementsInstalled, this, &MainWindow::reloadProject);
-    m_projectPanel->addActions({m_undoAction, m_redoAction});
+    m_projectPanel->addActions({m_manifest->undoAction(), m_manifest->redoAction()});
 
     m_toolPanel = new ToolPanel(this);
     m_toolPanel->setObjectName(QStringLiteral("toolPanel"));
     m_toolDock = makeDock(tr("Tool"), "toolDock", m_toolPanel, Qt::LeftDockWidgetArea);
     connect(m_toolPanel, &ToolPanel::callFinished, this, [this] { refreshRuns(); });
     connect(m_toolPanel, &ToolPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
-    m_toolPanel->addActions({m_undoAction, m_redoAction});
+    m_toolPanel->addActions({m_manifest->undoAction(), m_manifest->redoAction()});
 
     m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::LeftDockWidgetArea);
 
@@ -457,7 +447,7 @@ bool MainWindow::openProject(const QString &dir)
     if (!project()->tools.empty())
         m_projectPanel->selectTool(project()->tools.front().name);
     if (m_scriptCombo->currentIndex() >= 0)
-        loadScript(m_scriptCombo->currentPath());
+        openFile(m_scriptCombo->currentPath());
     else
         setStatus(tr("The project has no script."));
     if (m_tabs->current())
@@ -497,7 +487,7 @@ bool MainWindow::reloadProject()
             setStatus(tr("Ready"));
     }
     if (!m_tabs->current() && m_scriptCombo->currentIndex() >= 0)
-        loadScript(m_scriptCombo->currentPath());
+        openFile(m_scriptCombo->currentPath());
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(project());
     m_toolPanel->setTool(project(), m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
@@ -546,11 +536,6 @@ bool MainWindow::openFile(const QString &path)
     updateTitle();
     updateActions();
     return true;
-}
-
-bool MainWindow::loadScript(const QString &path)
-{
-    return openFile(path);
 }
 
 void MainWindow::scriptChosen(int index)
@@ -675,7 +660,7 @@ void MainWindow::updateActions()
     m_projectActions->updateActions(active);
     m_scriptCombo->setEnabled(!active && m_scriptCombo->count() > 0);
     m_editorActions->updateActions();
-    m_newToolAction->setEnabled(project() != nullptr);
+    m_manifest->newToolAction()->setEnabled(project() != nullptr);
     m_toolsMenu->updateActions(project() != nullptr, active);
 }
 

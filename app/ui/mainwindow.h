@@ -150,8 +150,6 @@ public:
     /// Save Script, Close File, Find…, Find and Replace…, Go to Line….
     EditorActions *editorActions() const { return m_editorActions; }
     QAction *settingsAction() const { return m_settingsAction; }
-    QAction *undoAction() const { return m_undoAction; }
-    QAction *redoAction() const { return m_redoAction; }
 
     /// Run, Stop, Answer Pending Call; runs started, replayed and resumed.
     RunCommands *runCommands() const { return m_runCommands; }
@@ -203,7 +201,6 @@ private:
     void updateTitle();
     /// reportError() for the window's parts (docks, editors) to report through.
     std::function<void(const QString &title, const QString &message)> errorReporter();
-    bool loadScript(const QString &path);
     void applySettings(const QString &key);
     void updateCompletions();
     void fileChangedOnDisk(const QString &path);
@@ -256,9 +253,6 @@ private:
     QAction *m_answerAction = nullptr;
     QAction *m_resetLayoutAction = nullptr;
     QAction *m_settingsAction = nullptr;
-    QAction *m_undoAction = nullptr;
-    QAction *m_redoAction = nullptr;
-    QAction *m_newToolAction = nullptr;
     HelpMenu *m_helpMenu = nullptr;
     EditorActions *m_editorActions = nullptr;
     ProjectActions *m_projectActions = nullptr;

@@ -5,6 +5,7 @@
 #include "project/project.h"
 #include "settings.h"
 
+#include <QAction>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QUndoStack>
@@ -53,6 +54,17 @@ ManifestEditor::ManifestEditor(QWidget *window, std::function<const Project *()>
     , m_undoStack(new QUndoStack(this))
 {
     m_undoStack->setObjectName(QStringLiteral("manifestUndoStack"));
+    m_undoAction = m_undoStack->createUndoAction(this, tr("&Undo"));
+    m_undoAction->setObjectName(QStringLiteral("undoAction"));
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_redoAction = m_undoStack->createRedoAction(this, tr("&Redo"));
+    m_redoAction->setObjectName(QStringLiteral("redoAction"));
+    m_redoAction->setShortcut(QKeySequence::Redo);
+    m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_newToolAction = new QAction(tr("New &Mock Tool…"), this);
+    m_newToolAction->setStatusTip(tr("Add a mock tool to toolstudio.json"));
+    connect(m_newToolAction, &QAction::triggered, this, &ManifestEditor::newTool);
 }
 
 bool ManifestEditor::edit(const QString &text, const ProjectWriter::Edit &edit)

@@ -9,6 +9,7 @@
 #include <functional>
 
 class Project;
+class QAction;
 class QUndoStack;
 class QWidget;
 
@@ -30,6 +31,11 @@ public:
                    Reporter report);
 
     QUndoStack *undoStack() const { return m_undoStack; }
+    /// Edit ▸ Undo and Redo (within the widgets that add them: Project and Tool docks).
+    QAction *undoAction() const { return m_undoAction; }
+    QAction *redoAction() const { return m_redoAction; }
+    /// Tools ▸ New Mock Tool… (newTool()); enabled with a project.
+    QAction *newToolAction() const { return m_newToolAction; }
 
     /// Applies `edit` to the manifest as one undoable command named `text`. A manifest
     /// that cannot be read, or an edit that refuses (false with a reason), is reported
@@ -53,4 +59,7 @@ private:
     std::function<void()> m_reload;
     Reporter m_report;
     QUndoStack *m_undoStack = nullptr;
+    QAction *m_undoAction = nullptr;
+    QAction *m_redoAction = nullptr;
+    QAction *m_newToolAction = nullptr;
 };

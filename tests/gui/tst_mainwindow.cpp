@@ -468,7 +468,7 @@ asyncio.run(main())
         QVERIFY(!m_window->runController()->stepMode());
         QCOMPARE(m_window->tracePanel()->nextFailedAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
         QCOMPARE(m_window->tracePanel()->nextPendingAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_J));
-        QCOMPARE(m_window->undoAction()->shortcut(), QKeySequence(QKeySequence::Undo));
+        QCOMPARE(undoAction()->shortcut(), QKeySequence(QKeySequence::Undo));
     }
 
     void settingsRoundTrip()
@@ -573,11 +573,11 @@ asyncio.run(main())
         QCOMPARE(m_window->project()->tools[1].active, false);
         QCOMPARE(undoStack()->count(), 2);
 
-        m_window->undoAction()->trigger();
+        undoAction()->trigger();
         QCOMPARE(m_window->project()->tools[1].active, true);
-        m_window->undoAction()->trigger();
+        undoAction()->trigger();
         QCOMPARE(m_window->project()->tools.size(), std::size_t(1));
-        m_window->redoAction()->trigger();
+        redoAction()->trigger();
         QCOMPARE(m_window->project()->tools.size(), std::size_t(2));
         QVERIFY(readFile(dir + QStringLiteral("/toolstudio.json")).contains(QLatin1String("x_team_notes")));
 

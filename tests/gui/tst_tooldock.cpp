@@ -132,7 +132,7 @@ private Q_SLOTS:
         QTest::keyClick(m_window->toolPanel()->tabs()->tabBar(), Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/0/retry")), QStringLiteral(R"({"max_attempts":5})"));
         QCOMPARE(lineEdit(form, "initial_backoff_seconds")->text(), QStringLiteral("0.5"));
-        m_window->undoAction()->trigger();
+        undoAction()->trigger();
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/0/retry")), QStringLiteral(R"({"max_attempts":2})"));
         QCOMPARE(lineEdit(form, "max_attempts")->text(), QStringLiteral("2"));
     }
@@ -226,7 +226,7 @@ private Q_SLOTS:
         QCOMPARE(form->errorAt(QStringLiteral("command")),
                  QStringLiteral("Give the program to run, then its arguments."));
         QCOMPARE(undoStack()->count(), 2);
-        m_window->undoAction()->trigger();
+        undoAction()->trigger();
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/2/handler/command")),
                  QStringLiteral(R"(["python3","tools/convert.py"])"));
     }
@@ -359,7 +359,7 @@ private Q_SLOTS:
         QTRY_COMPARE(panel->bindingItem(QStringLiteral("main"), QStringLiteral("lookup"))->checkState(0), Qt::Checked);
 
         // Undo walks back through the bindings.
-        m_window->undoAction()->trigger();
+        undoAction()->trigger();
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0/tools")), QStringLiteral(R"(["lookup","convert"])"));
         QCOMPARE(panel->bindingItem(QStringLiteral("main"), QStringLiteral("convert"))->checkState(0), Qt::Checked);
 
@@ -378,7 +378,7 @@ private Q_SLOTS:
         QTRY_COMPARE(manifestPart(m_dir, QStringLiteral("/tools/0/tags")), QStringLiteral(R"(["crm","billing"])"));
         QCOMPARE(m_window->project()->tool(QStringLiteral("lookup"))->tags,
                  (QStringList{QStringLiteral("crm"), QStringLiteral("billing")}));
-        m_window->undoAction()->trigger();
+        undoAction()->trigger();
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/tools/0/tags")), QStringLiteral("(absent)"));
 
         // From the keyboard: "Tags…" opens the cell's editor.
@@ -419,8 +419,8 @@ private Q_SLOTS:
         model->setData(model->index(row, ProjectPanel::TagsColumn), QStringLiteral("weather"));
         QTRY_COMPARE(manifestPart(dir, QStringLiteral("/python_tools")),
                      QStringLiteral(R"({"get_temperature":{"active":false,"tags":["weather"]}})"));
-        m_window->undoAction()->trigger();
-        m_window->undoAction()->trigger();
+        undoAction()->trigger();
+        undoAction()->trigger();
         QCOMPARE(manifestPart(dir, QStringLiteral("/python_tools")), QStringLiteral("(absent)"));
         QCOMPARE(m_window->project()->tool(QStringLiteral("get_temperature"))->active, true);
 

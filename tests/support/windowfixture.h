@@ -12,6 +12,7 @@
 #include "ui/pendingcallspanel.h"
 #include "ui/scripttabs.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -120,6 +121,9 @@ protected:
     QPlainTextEdit *stepView() const { return part<QPlainTextEdit>("stepView"); }
     QListWidget *pendingList() const { return part<QListWidget>("pendingList"); }
     QUndoStack *undoStack() const { return part<QUndoStack>("manifestUndoStack"); }
+    /// Edit ▸ Undo and Redo (of the structured edits of toolstudio.json).
+    QAction *undoAction() const { return part<QAction>("undoAction"); }
+    QAction *redoAction() const { return part<QAction>("redoAction"); }
     QTabWidget *editorTabs() const { return part<QTabWidget>("editorTabs"); }
     /// The editor of the current tab; nullptr when no file is open.
     ScriptEditor *editor() const { return part<ScriptTabs>("editorTabs")->current(); }
