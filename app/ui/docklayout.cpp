@@ -14,6 +14,7 @@ DockLayout::DockLayout(QMainWindow *window)
     , m_window(window)
 {
     m_resetAction = new QAction(tr("&Reset Layout"), this);
+    m_resetAction->setObjectName(QStringLiteral("resetLayoutAction"));
     m_resetAction->setStatusTip(tr("Put every dock back where it was at the first start"));
     connect(m_resetAction, &QAction::triggered, this, &DockLayout::reset);
 }

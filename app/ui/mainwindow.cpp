@@ -164,7 +164,7 @@ void MainWindow::createActions()
     };
     hooks.runEnded = [this](const RunRecord &run) {
         m_runViews->runEnded(run);
-        refreshRuns();
+        m_runsPanel->refresh();
     };
     hooks.afterRunEnded = [this] {
         if (std::exchange(m_manifestChangedDuringRun, false) || (project() && project()->pythonLoading))
@@ -180,12 +180,8 @@ void MainWindow::createActions()
             reloadProject();
     });
     m_runCommands = new RunCommands(m_run, std::move(hooks), this);
-    m_runAction = m_runCommands->runAction();
-    m_stopAction = m_runCommands->stopAction();
-    m_answerAction = m_runCommands->answerAction();
 
     m_layout = new DockLayout(this);
-    m_resetLayoutAction = m_layout->resetAction();
 
     // Imports write toolstudio.json outside the undo stack: older undo steps would
     // write a manifest without the imported tools back, so they are dropped.
@@ -257,15 +253,15 @@ void MainWindow::createMenus()
     toolsMenu->addActions(m_toolsMenu->actions());
 
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
-    runMenu->addAction(m_runAction);
-    runMenu->addAction(m_stopAction);
+    runMenu->addAction(m_runCommands->runAction());
+    runMenu->addAction(m_runCommands->stopAction());
     runMenu->addAction(m_stepActions->stepModeAction());
     runMenu->addActions(m_stepActions->actions());
     runMenu->addSeparator();
     runMenu->addAction(m_tracePanel->nextPendingAction());
     runMenu->addAction(m_tracePanel->nextFailedAction());
     runMenu->addSeparator();
-    runMenu->addAction(m_answerAction);
+    runMenu->addAction(m_runCommands->answerAction());
     runMenu->addSeparator();
     m_durable->addTo(runMenu);
 
@@ -288,10 +284,10 @@ void MainWindow::createMenus()
     toolBar->addWidget(m_scriptCombo);
     connect(m_scriptCombo, &QComboBox::activated, this, &MainWindow::scriptChosen);
     toolBar->addSeparator();
-    toolBar->addAction(m_runAction);
-    toolBar->addAction(m_stopAction);
+    toolBar->addAction(m_runCommands->runAction());
+    toolBar->addAction(m_runCommands->stopAction());
     toolBar->addAction(m_stepActions->stepModeAction());
-    toolBar->addAction(m_answerAction);
+    toolBar->addAction(m_runCommands->answerAction());
 }
 
 void MainWindow::createDocks()
@@ -325,7 +321,7 @@ void MainWindow::createDocks()
     m_toolPanel = new ToolPanel(this);
     m_toolPanel->setObjectName(QStringLiteral("toolPanel"));
     m_toolDock = makeDock(tr("Tool"), "toolDock", m_toolPanel, Qt::LeftDockWidgetArea);
-    connect(m_toolPanel, &ToolPanel::callFinished, this, [this] { refreshRuns(); });
+    connect(m_toolPanel, &ToolPanel::callFinished, this, [this] { m_runsPanel->refresh(); });
     connect(m_toolPanel, &ToolPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
     m_toolPanel->addActions({m_manifest->undoAction(), m_manifest->redoAction()});
 
@@ -452,7 +448,7 @@ bool MainWindow::openProject(const QString &dir)
         setStatus(tr("The project has no script."));
     if (m_tabs->current())
         setStatus(tr("Ready"));
-    refreshRuns();
+    m_runsPanel->refresh();
     updateTitle();
     updateTrustBar();
     updateActions();
@@ -578,11 +574,6 @@ bool MainWindow::saveModifiedScripts()
     return m_tabs->saveModified();
 }
 
-bool MainWindow::run()
-{
-    return m_runCommands->run();
-}
-
 bool MainWindow::reloadForRun()
 {
     // Pick up edits to toolstudio.json made since the project was opened.
@@ -598,22 +589,12 @@ bool MainWindow::reloadForRun()
     m_scriptCombo->setProject(project());
     if (project()->pythonLoading) {
         // tools/*.py changed since they were last described: the run starts once they are.
-        m_whenPythonLoaded = [this] { run(); };
+        m_whenPythonLoaded = [this] { m_runCommands->run(); };
         setStatus(tr("Loading the Python tools… the run starts when they are loaded."));
         updateActions();
         return false;
     }
     return true;
-}
-
-void MainWindow::stop()
-{
-    m_runCommands->stop();
-}
-
-void MainWindow::answerPendingCall()
-{
-    m_runCommands->answerPendingCall();
 }
 
 void MainWindow::traceActivated(const QString &callId)
@@ -679,11 +660,6 @@ void MainWindow::updateTitle()
     setWindowModified(e && e->isModified());
 }
 
-void MainWindow::resetLayout()
-{
-    m_layout->reset();
-}
-
 void MainWindow::applySettings(const QString &key)
 {
     const Settings *settings = Settings::instance();
@@ -703,11 +679,6 @@ void MainWindow::showSettings()
     dialog->open();
 }
 
-void MainWindow::selectStep(const QString &callId)
-{
-    m_tracePanel->selectStep(callId);
-}
-
 void MainWindow::startFromJournal(const QString &runId, bool resume)
 {
     if (project() && project()->pythonLoading) {
@@ -717,16 +688,6 @@ void MainWindow::startFromJournal(const QString &runId, bool resume)
         return;
     }
     m_runCommands->startFromJournal(runId, resume);
-}
-
-bool MainWindow::exportRun(const QString &runId, const QString &format, QString path)
-{
-    return m_runsPanel->exportRun(runId, format, std::move(path));
-}
-
-void MainWindow::refreshRuns()
-{
-    m_runsPanel->refresh();
 }
 
 void MainWindow::showRun(const QString &runId)
@@ -767,16 +728,6 @@ bool MainWindow::importRun(QString path)
     m_traceDock->raise();
     setStatus(summary);
     return true;
-}
-
-RunComparePanel *MainWindow::compareRuns(const QString &leftRun, const QString &rightRun)
-{
-    return m_runsPanel->compareRuns(leftRun, rightRun);
-}
-
-bool MainWindow::editManifest(const QString &text, const std::function<bool(nlohmann::ordered_json &, QString *)> &edit)
-{
-    return m_manifest->edit(text, edit);
 }
 
 bool MainWindow::importToolFile(const QString &path)

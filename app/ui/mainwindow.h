@@ -99,9 +99,6 @@ public:
     StepInspector *stepInspector() const { return m_inspector; }
     /// The Trace dock's contents: filter bar, budget meters, timeline and step tree.
     TracePanel *tracePanel() const { return m_tracePanel; }
-    /// Selects the step with `callId` in the trace (clearing a filter that hides it),
-    /// the timeline and the inspector.
-    void selectStep(const QString &callId);
     /// Replays (`resume` false) or resumes run `runId` of the journal in the window.
     void startFromJournal(const QString &runId, bool resume);
     /// Rerun from Step and cassettes (Run menu, Runs dock, trace context menu).
@@ -110,11 +107,6 @@ public:
     StepModeActions *stepModeActions() const { return m_stepActions; }
     /// File ▸ Serve Project… and the served runs shown live (docs/server.md).
     ProjectServing *serving() const { return m_serving; }
-    /// Exports run `runId` as "json" or "chrome" to `path` (empty: asks for a file).
-    bool exportRun(const QString &runId, const QString &format, QString path);
-    /// Compares run `leftRun` (A) with `rightRun` (B) of the journal in a window of its
-    /// own (Runs dock ▸ Compare, two runs selected). nullptr with the error reported.
-    RunComparePanel *compareRuns(const QString &leftRun, const QString &rightRun);
     /// File ▸ Import Run…: shows a run JSON (docs/run-export.md; empty `path`: asks for
     /// a file) read-only in the trace, inspector and console. A malformed file or
     /// another format/version is refused with what was wrong and where.
@@ -129,24 +121,15 @@ public:
 
     /// Opens `path` in a tab (or shows its tab). False with the error reported on failure.
     bool openFile(const QString &path);
-    /// Structured edit of toolstudio.json as one undoable command: `edit` changes the
-    /// manifest (returns false with a reason to refuse). The project reloads after it.
-    bool editManifest(const QString &text, const std::function<bool(nlohmann::ordered_json &, QString *)> &edit);
+    /// The structured, undoable edits of toolstudio.json (the project reloads after each).
+    ManifestEditor *manifestEditor() const { return m_manifest; }
     /// Imports tool definitions from a JSON file (or refuses a .py for now), as one
     /// undoable command. Returns false with the error reported.
     bool importToolFile(const QString &path);
     /// Reloads toolstudio.json into the panels (after an edit or an outside change).
     bool reloadProject();
-    /// Re-reads the journal's runs into the Runs dock.
-    void refreshRuns();
-    /// Restores the layout the window was built with.
-    void resetLayout();
 
     QAction *importRunAction() const { return m_importRunAction; }
-    QAction *runAction() const { return m_runAction; }
-    QAction *stopAction() const { return m_stopAction; }
-    QAction *answerAction() const { return m_answerAction; }
-    QAction *resetLayoutAction() const { return m_resetLayoutAction; }
     /// Save Script, Close File, Find…, Find and Replace…, Go to Line….
     EditorActions *editorActions() const { return m_editorActions; }
     QAction *settingsAction() const { return m_settingsAction; }
@@ -169,16 +152,6 @@ public:
     QString lastError() const { return m_lastError; }
     /// Errors are shown in a (window-modal, non-blocking) message box unless disabled.
     void setErrorDialogsEnabled(bool enabled) { m_errorDialogsEnabled = enabled; }
-
-public Q_SLOTS:
-    /// Saves the script if modified, reloads the manifest and starts a run. Returns
-    /// false (error reported) when nothing could be started.
-    bool run();
-    /// Stops the current run.
-    void stop();
-    /// Shows the oldest pending call's answer in the Pending Calls dock (F6); with only
-    /// calls held by step mode, the selected (or first) held one with Continue focused.
-    void answerPendingCall();
 
 Q_SIGNALS:
     /// An error was reported to the user (also in lastError()).
@@ -248,16 +221,12 @@ private:
 
     QAction *m_importRunAction = nullptr;
     QAction *m_quitAction = nullptr;
-    QAction *m_runAction = nullptr;
-    QAction *m_stopAction = nullptr;
-    QAction *m_answerAction = nullptr;
-    QAction *m_resetLayoutAction = nullptr;
     QAction *m_settingsAction = nullptr;
     HelpMenu *m_helpMenu = nullptr;
     EditorActions *m_editorActions = nullptr;
     ProjectActions *m_projectActions = nullptr;
     DurableRunActions *m_durable = nullptr;
-    RunCommands *m_runCommands = nullptr; ///< owns Run, Stop, Answer (m_runAction… point there)
+    RunCommands *m_runCommands = nullptr; ///< owns Run, Stop, Answer
     DockLayout *m_layout = nullptr;       ///< makes and arranges the docks; owns Reset Layout
     StepModeActions *m_stepActions = nullptr;
 

@@ -9,6 +9,7 @@
 #include "pendinganswerintake.h"
 #include "pendingcallspanel.h"
 #include "project/projecttrust.h"
+#include "runspanel.h"
 #include "serveprojectdialog.h"
 #include "studioserver.h"
 #include "tracemodel.h"
@@ -201,7 +202,7 @@ void ProjectServing::poll()
     m_servedCalls = waiting;
     if (signature != m_runsSignature) {
         m_runsSignature = signature;
-        m_window->refreshRuns();
+        m_window->runsPanel()->refresh();
     }
 }
 
@@ -219,5 +220,5 @@ void ProjectServing::followTrace(const RunRecord &run)
     const QString selected = m_window->tracePanel()->view()->currentIndex().data(TraceModel::CallIdRole).toString();
     m_window->showRun(run.id); // the trace and the console's output, as they are now
     if (!selected.isEmpty())
-        m_window->selectStep(selected);
+        m_window->tracePanel()->selectStep(selected);
 }

@@ -65,7 +65,7 @@ public:
     /// each tool that was not deleted and why (a Python tool lives in its tools/*.py
     /// file). True when at least one tool was deleted.
     bool deleteTools(const QStringList &names);
-    /// The window's undoable manifest edit (MainWindow::editManifest), used by deleteTools
+    /// The window's undoable manifest edit (ManifestEditor::edit), used by deleteTools
     /// and JSON imports.
     void setManifestEditor(std::function<bool(const QString &text, const ProjectWriter::Edit &edit)> editor)
     {

@@ -11,6 +11,7 @@
 #include "run/runcontroller.h"
 #include "trustedproject.h"
 #include "ui/mainwindow.h"
+#include "ui/runcommands.h"
 #include "ui/stepmodeactions.h"
 
 #include <QAction>
@@ -32,7 +33,7 @@ int busyRunBenchmark(const EventTiming &timing)
         std::fprintf(stderr, "busy: cannot open the project\n");
         return 1;
     }
-    window.runAction()->trigger();
+    window.runCommands()->runAction()->trigger();
     if (!QTest::qWaitFor([&] { return BusyRun::hasPending(window, QStringLiteral("gate")); }, TimeoutMs)) {
         std::fprintf(stderr, "busy: the run did not reach its gate\n");
         return 1;

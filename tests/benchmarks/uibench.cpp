@@ -16,6 +16,7 @@
 #include "ui/durablerunactions.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
+#include "ui/runcommands.h"
 
 #include <QApplication>
 #include <QDir>
@@ -209,7 +210,7 @@ StreamResult streamInWindow(const QString &dir)
     QObject::connect(window.runController(), &RunController::finished, &loop, [&] { loop.quit(); });
     StallMeter stall;
     static_cast<TimingApplication *>(qApp)->resetWorst();
-    window.run();
+    window.runCommands()->run();
     loop.exec();
     const auto &steps = window.runController()->engine()->steps();
     StreamResult r;

@@ -7,6 +7,7 @@
 #include "run/runcontroller.h"
 #include "testfiles.h"
 #include "ui/mainwindow.h"
+#include "ui/runcommands.h"
 #include "windowfixture.h"
 
 #include <QDir>
@@ -50,7 +51,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(openTrusted(window, dir.path()));
         QSignalSpy finished(window.runController(), &RunController::finished);
-        QVERIFY(window.run());
+        QVERIFY(window.runCommands()->run());
         QVERIFY(finished.wait(RunTimeoutMs));
         QCOMPARE(window.runController()->engine()->largestRequestBytes(), qint64(2056));
         QCOMPARE(window.runController()->engine()->largestReplyBytes(), qint64(3080));
@@ -86,7 +87,7 @@ private Q_SLOTS:
         auto *meters = window.findChild<QLabel *>(QStringLiteral("budgetMeters"));
         QVERIFY(meters);
         QSignalSpy finished(window.runController(), &RunController::finished);
-        QVERIFY(window.run());
+        QVERIFY(window.runCommands()->run());
         QVERIFY(finished.wait(RunTimeoutMs));
         QCOMPARE(window.runController()->engine()->tokensUsed(), qint64(153));
         QVERIFY2(meters->text().contains(QStringLiteral("model calls 2/50 · tokens 153/200")),

@@ -9,6 +9,7 @@
 #include "run/runcontroller.h"
 #include "trustedproject.h"
 #include "ui/mainwindow.h"
+#include "ui/runcommands.h"
 #include "ui/stepmodeactions.h"
 #include "windowfixture.h"
 
@@ -52,7 +53,7 @@ private Q_SLOTS:
         const QString dir = m_scratch->path() + QStringLiteral("/busy");
         QVERIFY(BusyRun::writeProject(dir));
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         // The fast phase: thousands of steps journaled, then the gate.
         QTRY_VERIFY_WITH_TIMEOUT(BusyRun::hasPending(*m_window, QStringLiteral("gate")), 4 * RunTimeoutMs);
         const QString runId = m_window->pendingPanel()->pendingCalls().first().runId;

@@ -9,6 +9,7 @@
 #include "run/runcontroller.h"
 #include "testfiles.h"
 #include "ui/mainwindow.h"
+#include "ui/runcommands.h"
 #include "windowfixture.h"
 
 #include <QDir>
@@ -103,7 +104,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(openTrusted(window, dir.path()));
         QSignalSpy finished(window.runController(), &RunController::finished);
-        QVERIFY(window.run());
+        QVERIFY(window.runCommands()->run());
         QVERIFY(finished.wait(RunTimeoutMs));
 
         // What must hold is the order: each block's output after the marker of its
@@ -156,7 +157,7 @@ private Q_SLOTS:
             while (spin.elapsed() < 25) {}
         });
         QSignalSpy finished(window.runController(), &RunController::finished);
-        QVERIFY(window.run());
+        QVERIFY(window.runCommands()->run());
         busy.start();
         QVERIFY(finished.wait(RunTimeoutMs));
         busy.stop();

@@ -12,6 +12,7 @@
 #include "ui/newprojectdialog.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/projectactions.h"
+#include "ui/runcommands.h"
 #include "ui/shortcutsdialog.h"
 #include "ui/stepmodeactions.h"
 #include "windowfixture.h"
@@ -218,7 +219,7 @@ private Q_SLOTS:
         auto *box = m_window->findChild<QComboBox *>(QStringLiteral("scriptCombo"));
         QCOMPARE(box->currentText(), QStringLiteral("second"));
         QSignalSpy finished(m_window->runController(), &RunController::finished);
-        QVERIFY(m_window->run());
+        QVERIFY(m_window->runCommands()->run());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), RunTimeoutMs);
         QCOMPARE(m_window->runController()->record().status, RunStatus::Completed);
         dialog->reject();
@@ -290,11 +291,11 @@ private Q_SLOTS:
         QVERIFY(openTrusted(*m_window, report));
         m_window->resize(1440, 900);
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        QVERIFY(m_window->run());
+        QVERIFY(m_window->runCommands()->run());
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingPanel()->heldCalls().size(), 1, RunTimeoutMs);
         shoot(QStringLiteral("render-report-held-1440x900.png"), QSize(1440, 900));
         m_window->stepModeActions()->stepModeAction()->setChecked(false);
-        m_window->stop();
+        m_window->runCommands()->stop();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
 
         const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
@@ -302,7 +303,7 @@ private Q_SLOTS:
         // The last project's note ("#1 render_report is waiting …") went with it.
         QCOMPARE(m_window->statusBar()->currentMessage(), QString());
         QSignalSpy finished(m_window->runController(), &RunController::finished);
-        QVERIFY(m_window->run());
+        QVERIFY(m_window->runCommands()->run());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), RunTimeoutMs);
         traceView()->setCurrentIndex(traceView()->model()->index(0, 0));
         shoot(QStringLiteral("exchange-rate-1440x900.png"), QSize(1440, 900));

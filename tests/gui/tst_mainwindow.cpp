@@ -18,10 +18,13 @@
 #include "ui/answerpane.h"
 #include "ui/editoractions.h"
 #include "ui/mainwindow.h"
+#include "ui/manifesteditor.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/projectactions.h"
 #include "ui/projectpanel.h"
+#include "ui/runcommands.h"
 #include "ui/runcomparepanel.h"
+#include "ui/runspanel.h"
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
 #include "ui/shortcutpassthrough.h"
@@ -126,10 +129,10 @@ private Q_SLOTS:
     void startsWithoutProject()
     {
         QVERIFY(!m_window->project());
-        QVERIFY(!m_window->runAction()->isEnabled());
-        QVERIFY(!m_window->stopAction()->isEnabled());
-        QCOMPARE(m_window->runAction()->shortcut(), QKeySequence(Qt::Key_F5));
-        QCOMPARE(m_window->stopAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F5));
+        QVERIFY(!m_window->runCommands()->runAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->stopAction()->isEnabled());
+        QCOMPARE(m_window->runCommands()->runAction()->shortcut(), QKeySequence(Qt::Key_F5));
+        QCOMPARE(m_window->runCommands()->stopAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F5));
         QCOMPARE(m_window->projectActions()->openAction()->shortcut(), QKeySequence(QKeySequence::Open));
     }
 
@@ -143,8 +146,8 @@ private Q_SLOTS:
         QCOMPARE(editor()->language(), QStringLiteral("Python"));
         QVERIFY2(editor()->text().contains(QLatin1String("get_exchange_rate")), qPrintable(editor()->text()));
         QCOMPARE(editor()->filePath(), m_window->project()->defaultScriptPath());
-        QVERIFY(m_window->runAction()->isEnabled());
-        QVERIFY(!m_window->stopAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->runAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->stopAction()->isEnabled());
         QCOMPARE(m_window->statusText(), QStringLiteral("Ready"));
     }
 
@@ -154,7 +157,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
 
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QVERIFY2(m_window->lastError().isEmpty(), qPrintable(m_window->lastError()));
 
         TraceModel *trace = m_window->traceModel();
@@ -166,11 +169,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")),
                                  RunTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
-        QVERIFY(m_window->runAction()->isEnabled());
-        QVERIFY(!m_window->stopAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->runAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->stopAction()->isEnabled());
 
         // A second run starts from an empty trace.
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QTRY_COMPARE_WITH_TIMEOUT(trace->rowCount(), 1, RunTimeoutMs);
         QCOMPARE(m_window->console()->toPlainText().count(QLatin1String("100 USD = 92.0 EUR")), 1);
@@ -186,7 +189,7 @@ private Q_SLOTS:
         QVERIFY(editor->isModified());
         QVERIFY(m_window->isWindowModified());
 
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QVERIFY(!editor->isModified());
         QVERIFY(readFile(editor->filePath()).contains(QLatin1String("edited in the studio")));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->console()->toPlainText().contains(QLatin1String("edited in the studio")),
@@ -202,7 +205,7 @@ private Q_SLOTS:
         QCOMPARE(errors.count(), 1);
         QVERIFY(!m_window->project());
         QVERIFY2(m_window->lastError().contains(QLatin1String("no-such-project")), qPrintable(m_window->lastError()));
-        QVERIFY(!m_window->runAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->runAction()->isEnabled());
 
         // The user sees the same text in a message box.
         QMessageBox *box = m_window->findChild<QMessageBox *>();
@@ -241,7 +244,7 @@ private Q_SLOTS:
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
 
         QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         AnswerPane *dialog = m_window->pendingPanel()->answerPane();
@@ -250,7 +253,7 @@ private Q_SLOTS:
         QCOMPARE(dialog->attempt(), 1);
         QTRY_COMPARE(m_window->statusText(), QStringLiteral("Waiting for an answer to render_report"));
         QTRY_COMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("waiting"));
-        QVERIFY(m_window->answerAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->answerAction()->isEnabled());
 
         // The Pending Calls dock lists the call with its waited time; its tab has a badge.
         QCOMPARE(pendingList()->count(), 1);
@@ -288,7 +291,7 @@ private Q_SLOTS:
         QVERIFY(pendingCalls().isEmpty());
         QCOMPARE(pendingList()->count(), 0);
         QCOMPARE(docks().at(4)->windowTitle(), QStringLiteral("Pending Calls"));
-        QVERIFY(!m_window->answerAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->answerAction()->isEnabled());
     }
 
     void stopCancelsAWaitingRun()
@@ -296,12 +299,12 @@ private Q_SLOTS:
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
-        QVERIFY(m_window->stopAction()->isEnabled());
-        QVERIFY(!m_window->runAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->stopAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->runAction()->isEnabled());
 
-        m_window->stopAction()->trigger();
+        m_window->runCommands()->stopAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QTRY_VERIFY(m_window->statusText().startsWith(QLatin1String("Stopped after ")));
         // The list empties; the call stays shown, closed: the waiting line is replaced,
@@ -319,8 +322,8 @@ private Q_SLOTS:
         QVERIFY(!pane->sendErrorButton()->isEnabled());
         QVERIFY(!pane->errorMessageEdit()->isEnabled());
         QCOMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("cancelled"));
-        QVERIFY(m_window->runAction()->isEnabled());
-        QVERIFY(!m_window->stopAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->runAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->stopAction()->isEnabled());
     }
 
     // Step mode (F10): a held call brings the Pending Calls dock forward, and Answer
@@ -334,16 +337,16 @@ private Q_SLOTS:
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Step"));
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
 
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
         QCOMPARE(docks().at(4)->windowTitle(), QStringLiteral("Pending Calls (1)"));
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Pending Calls (1)"));
-        QVERIFY(m_window->answerAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->answerAction()->isEnabled());
 
         docks().at(3)->raise();
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Step"));
-        m_window->answerAction()->trigger();
+        m_window->runCommands()->answerAction()->trigger();
         QTRY_COMPARE(frontTab(m_window.get(), QStringLiteral("Pending Calls")), QStringLiteral("Pending Calls (1)"));
         QCOMPARE(panel->currentCallId(), panel->heldCalls().first().callId);
         QVERIFY(panel->continueButton()->isEnabled());
@@ -380,7 +383,7 @@ async def main():
 asyncio.run(main())
 )"));
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
 
         QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 2, RunTimeoutMs);
         QCOMPARE(m_window->statusText(), QStringLiteral("Waiting for answers to approve and one more call"));
@@ -395,8 +398,8 @@ asyncio.run(main())
         QCOMPARE(dialog->callId(), second.callId);
         pendingList()->setCurrentRow(0);
         QCOMPARE(dialog->callId(), first.callId);
-        QVERIFY(m_window->answerAction()->isEnabled());
-        m_window->answerAction()->trigger();
+        QVERIFY(m_window->runCommands()->answerAction()->isEnabled());
+        m_window->runCommands()->answerAction()->trigger();
         QCOMPARE(dialog->callId(), first.callId);
 
         // An error needs a message; then it is sent, not retryable.
@@ -446,7 +449,7 @@ asyncio.run(main())
             toggle->trigger();
             QVERIFY2(dock->isHidden(), qPrintable(dock->objectName()));
         }
-        m_window->resetLayoutAction()->trigger();
+        m_window->findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
         for (QDockWidget *dock : docks()) {
             QVERIFY2(!dock->isHidden(), qPrintable(dock->objectName()));
             QVERIFY(!dock->isFloating());
@@ -558,10 +561,11 @@ asyncio.run(main())
             QVERIFY(ProjectWriter::writeManifest(dir, *manifest));
         }
         QVERIFY(openTrusted(*m_window, dir));
-        QVERIFY(m_window->editManifest(QStringLiteral("Clone"), [](nlohmann::ordered_json &m, QString *error) {
-            return ProjectWriter::cloneTool(m, QStringLiteral("getCustomer"), QStringLiteral("getCustomer_copy"),
-                                            error);
-        }));
+        QVERIFY(
+            m_window->manifestEditor()->edit(QStringLiteral("Clone"), [](nlohmann::ordered_json &m, QString *error) {
+                return ProjectWriter::cloneTool(m, QStringLiteral("getCustomer"), QStringLiteral("getCustomer_copy"),
+                                                error);
+            }));
         QCOMPARE(m_window->project()->tools.size(), std::size_t(2));
         QCOMPARE(m_window->project()->tools[1].name, QStringLiteral("getCustomer_copy"));
         QVERIFY(readFile(dir + QStringLiteral("/toolstudio.json"))
@@ -583,9 +587,10 @@ asyncio.run(main())
 
         // A refused edit changes nothing.
         m_window->setErrorDialogsEnabled(false);
-        QVERIFY(!m_window->editManifest(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
-            return ProjectWriter::renameTool(m, QStringLiteral("getCustomer"), QStringLiteral("-bad"), error);
-        }));
+        QVERIFY(
+            !m_window->manifestEditor()->edit(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
+                return ProjectWriter::renameTool(m, QStringLiteral("getCustomer"), QStringLiteral("-bad"), error);
+            }));
         QCOMPARE(m_window->lastError(),
                  QStringLiteral("\"-bad\" is not a valid tool name (1 to 128 letters, digits, '_', '-' or '.', "
                                 "starting with a letter, digit or '_')"));
@@ -687,7 +692,7 @@ asyncio.run(main())
                           "print(convert(100))\n"));
         QVERIFY(openTrusted(*m_window, dir));
         m_window->setErrorDialogsEnabled(false);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Failed")), RunTimeoutMs);
         QCOMPARE(editor()->tracebackLines(), (QList<int>{3, 4}));
         QCOMPARE(editor()->tracebackMessage(3), QStringLiteral("ZeroDivisionError: division by zero"));
@@ -703,7 +708,7 @@ asyncio.run(main())
         const QString dir = example(QStringLiteral("render-report"));
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         AnswerPane *dialog = m_window->pendingPanel()->answerPane();
         ManualAnswer first;
@@ -761,7 +766,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         m_window->show();
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
 
         QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         PendingCallsPanel *panel = m_window->pendingPanel();
@@ -818,14 +823,14 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
                           "from toolstudio import tools\n"
                           "print(tools.lookup_price(sku='ABC'), tools.lookup_price(sku='DEF'))\n"));
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QVERIFY(writeFile(
             dir + QStringLiteral("/scripts/main.py"),
             "from toolstudio import tools\n"
             "print(tools.lookup_price(sku='ABC'), tools.lookup_price(sku='XYZ'), tools.lookup_price(sku='DEF'))\n"));
         QTRY_VERIFY(editor()->text().contains(QLatin1String("XYZ")));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QVERIFY(m_window->statusText().startsWith(QLatin1String("Completed in ")));
         QTRY_COMPARE(runsView()->topLevelItemCount(), 2);
@@ -865,7 +870,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QTRY_COMPARE(runsView()->topLevelItemCount(), 1);
         const QString runId = runsView()->topLevelItem(0)->text(0);
@@ -875,9 +880,9 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         for (int c = 0; c < trace->columnCount(); ++c)
             before.append(cell(trace, 0, c));
         const QString path = m_scratch->filePath(QStringLiteral("exported-run.json"));
-        QVERIFY(m_window->exportRun(runId, QStringLiteral("json"), path));
+        QVERIFY(m_window->runsPanel()->exportRun(runId, QStringLiteral("json"), path));
 
-        m_window->runAction()->trigger(); // another run in the trace
+        m_window->runCommands()->runAction()->trigger(); // another run in the trace
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         QVERIFY(!m_window->showsImportedRun());
         QVERIFY(m_window->importRun(path));
@@ -890,7 +895,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QCOMPARE(m_window->statusText(),
                  QStringLiteral("Imported run %1: completed, 1 step(s) (read-only)").arg(runId));
         QVERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
-        m_window->selectStep(trace->index(0, 0).data(TraceModel::CallIdRole).toString());
+        m_window->tracePanel()->selectStep(trace->index(0, 0).data(TraceModel::CallIdRole).toString());
         QVERIFY2(stepView()->toPlainText().contains(QLatin1String("\"result\": 0.92")),
                  qPrintable(stepView()->toPlainText()));
 
@@ -907,7 +912,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QCOMPARE(trace->rowCount(), 1);
         QVERIFY(m_window->showsImportedRun());
         // A new run leaves the imported one.
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QVERIFY(!m_window->showsImportedRun());
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
     }
@@ -1005,7 +1010,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
     {
         const QString dir = example(QStringLiteral("exchange-rate"));
         QVERIFY(openTrusted(*m_window, dir));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         TraceModel *trace = m_window->traceModel();
         QTRY_COMPARE(trace->rowCount(), 1);
@@ -1029,7 +1034,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(!m_window->tracePanel()->jumpToStep(StepStatus::Failed));
         // Selecting from the timeline selects the step in the trace and the inspector.
         const QString callId = trace->step(0)->callId;
-        m_window->selectStep(callId);
+        m_window->tracePanel()->selectStep(callId);
         QCOMPARE(traceView()->currentIndex().data(TraceModel::CallIdRole).toString(), callId);
         QCOMPARE(m_window->stepInspector()->callId(), callId);
         QCOMPARE(timeline()->selectedCallId(), callId);
@@ -1082,7 +1087,7 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QVERIFY(writeFile(toolFile, "class Tools:\n    def first(self) -> int:\n        return 1\n"));
         QVERIFY(openTrusted(*m_window, dir));
         QVERIFY(m_window->project()->tool(QStringLiteral("first")));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
 
         QTest::qWait(20); // a different modification time

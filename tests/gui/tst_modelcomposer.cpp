@@ -16,6 +16,8 @@
 #include "ui/mainwindow.h"
 #include "ui/modelcomposer.h"
 #include "ui/pendingcallspanel.h"
+#include "ui/runcommands.h"
+#include "ui/tracepanel.h"
 #include "windowfixture.h"
 
 #include <QComboBox>
@@ -53,7 +55,7 @@ private Q_SLOTS:
         QVERIFY(writeFile(manifest, text));
         QVERIFY(openTrusted(*m_window, dir));
         QSignalSpy finished(m_window->runController(), &RunController::finished);
-        QVERIFY(m_window->run());
+        QVERIFY(m_window->runCommands()->run());
 
         AnswerPane *pane = m_window->pendingPanel()->answerPane();
         ModelComposer *composer = pane->composer();
@@ -109,7 +111,7 @@ private Q_SLOTS:
 
         // The inspector shows the last model step as a conversation, with its tokens.
         TraceModel *trace = m_window->traceModel();
-        m_window->selectStep(trace->index(2, 0).data(TraceModel::CallIdRole).toString());
+        m_window->tracePanel()->selectStep(trace->index(2, 0).data(TraceModel::CallIdRole).toString());
         auto *conversation = m_window->stepInspector()->findChild<QPlainTextEdit *>(QStringLiteral("stepConversation"));
         QVERIFY(conversation);
         QVERIFY2(conversation->toPlainText().endsWith(QStringLiteral("tool (call_1_1): 1.08\n\n"

@@ -5,6 +5,7 @@
 // a folder without a manifest, the toolbar after an outside edit of toolstudio.json,
 // and a trace that follows and filters the way one reads it.
 
+#include "ui/runcommands.h"
 #include "ui/stepmodeactions.h"
 #include "windowfixture.h"
 
@@ -154,11 +155,11 @@ private Q_SLOTS:
         QCOMPARE(m_window->project()->name, QStringLiteral("first-project"));
         QVERIFY(m_window->project()->trusted);
         QTRY_VERIFY(!openNewProjectDialog(m_window.get())); // closed and deleted
-        QVERIFY(m_window->runAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->runAction()->isEnabled());
 
         QSignalSpy finished(m_window->runController(), &RunController::finished);
         QVERIFY(waitForPythonTools(*m_window));
-        QVERIFY(m_window->run());
+        QVERIFY(m_window->runCommands()->run());
         // Manual calls: answered as a person would in the Pending Calls dock.
         const auto answerPending = [&] {
             for (const Step &step : pendingCalls()) {
@@ -226,7 +227,7 @@ private Q_SLOTS:
         QVERIFY(openTrusted(*m_window, dir));
         auto *box = m_window->findChild<QComboBox *>(QStringLiteral("scriptCombo"));
         QCOMPARE(box->count(), 0);
-        QVERIFY(!m_window->runAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->runAction()->isEnabled());
         QCOMPARE(m_window->statusText(), QStringLiteral("The project has no script."));
 
         // Two entries of one file: told apart by name.
@@ -239,7 +240,7 @@ private Q_SLOTS:
         QCOMPARE(box->currentText(), QStringLiteral("second"));
         QCOMPARE(box->itemData(1, Qt::ToolTipRole).toString(), QStringLiteral("scripts/a.py"));
         QCOMPARE(box->toolTip(), QStringLiteral("scripts/a.py: the agent script to edit and run"));
-        QVERIFY(m_window->runAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->runAction()->isEnabled());
         QCOMPARE(m_window->statusText(), QStringLiteral("Ready"));
         QVERIFY(editor()); // the script Run starts is open
 
@@ -255,7 +256,7 @@ private Q_SLOTS:
         QTRY_COMPARE(box->itemText(1), QStringLiteral("third"));
         QCOMPARE(box->currentText(), QStringLiteral("second"));
         QCOMPARE(m_window->statusText(), QStringLiteral("Ready"));
-        QVERIFY(m_window->runAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->runAction()->isEnabled());
     }
 
     /// Follow: the newest step stays in view; scrolling up turns it off (rows keep
@@ -335,7 +336,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
         QTRY_VERIFY(panel->answerPane()->isHeld());

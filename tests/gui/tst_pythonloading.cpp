@@ -12,6 +12,7 @@
 #include "trustedproject.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
+#include "ui/runcommands.h"
 #include "windowfixture.h"
 
 #include <QElapsedTimer>
@@ -96,7 +97,7 @@ private Q_SLOTS:
         trustProject(dir);
         QVERIFY(m_window->openProject(dir));
         QVERIFY(m_window->project()->pythonLoading);
-        QVERIFY(!m_window->run()); // not now: the tools are loading
+        QVERIFY(!m_window->runCommands()->run()); // not now: the tools are loading
         QVERIFY(!m_window->runController()->isActive());
         QCOMPARE(m_window->statusText(),
                  QStringLiteral("Loading the Python tools… the run starts when they are loaded."));
@@ -108,7 +109,7 @@ private Q_SLOTS:
         // at once, though importing them takes 3 s (a fresh worker serves the run).
         QElapsedTimer starting;
         starting.start();
-        QVERIFY(m_window->run());
+        QVERIFY(m_window->runCommands()->run());
         QVERIFY2(starting.elapsed() < MaxGapMs, qPrintable(QString::number(starting.elapsed())));
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
     }

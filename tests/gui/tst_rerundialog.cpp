@@ -15,6 +15,8 @@
 #include "ui/editoractions.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
+#include "ui/runcommands.h"
+#include "ui/runspanel.h"
 #include "ui/stepmodeactions.h"
 #include "windowfixture.h"
 
@@ -310,7 +312,7 @@ private Q_SLOTS:
         const QString runId = runOnce();
         DurableRunActions *actions = m_window->durableActions();
         const QString exported = m_scratch->filePath(QStringLiteral("run.json"));
-        QVERIFY(m_window->exportRun(runId, QStringLiteral("json"), exported));
+        QVERIFY(m_window->runsPanel()->exportRun(runId, QStringLiteral("json"), exported));
         QVERIFY(m_window->importRun(exported));
         // The actions follow the window's changes on the next turn of the event loop.
         QTRY_VERIFY2(actions->rerunAction()->toolTip().startsWith(QLatin1String("The trace shows an imported run")),
@@ -324,20 +326,20 @@ private Q_SLOTS:
 
         // While a run is active (held in step mode on its first call).
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Waiting")), RunTimeoutMs);
         QTRY_COMPARE(actions->rerunAction()->toolTip(),
                      QStringLiteral("Wait until the current run has finished (or stop it)."));
         QVERIFY(!actions->rerunAction()->isEnabled());
         QVERIFY(!actions->runWithCassetteAction()->isEnabled());
         m_window->stepModeActions()->stepModeAction()->setChecked(false);
-        m_window->stop();
+        m_window->runCommands()->stop();
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
 
         // A run that made no calls has no step to rerun.
         QVERIFY(writeFile(m_window->project()->dir + QStringLiteral("/scripts/main.py"), "print('no calls')\n"));
         QTRY_VERIFY(editor()->text().contains(QLatin1String("no calls")));
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         const QString empty = m_window->runController()->record().id;
         runsView()->setCurrentItem(nullptr);
@@ -440,7 +442,7 @@ private Q_SLOTS:
                                 "\"steps\": […]})")
                      .arg(path));
         QVERIFY(!m_window->runController()->isActive());
-        m_window->refreshRuns();
+        m_window->runsPanel()->refresh();
         QCOMPARE(runsView()->topLevelItemCount(), 1);
     }
 
@@ -453,7 +455,7 @@ private:
             || !writeFile(dir + QStringLiteral("/toolstudio.json"), Manifest)
             || !writeFile(dir + QStringLiteral("/scripts/main.py"), ThreeCalls) || !openTrusted(*m_window, dir))
             return {};
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         if (!QTest::qWaitFor([this] { return m_window->statusText().startsWith(QLatin1String("Completed in ")); },
                              RunTimeoutMs))
             qWarning("run did not complete: %s", qPrintable(m_window->statusText()));

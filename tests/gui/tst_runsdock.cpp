@@ -6,6 +6,7 @@
 // removes the selected runs from the journal, and Cancel removes nothing.
 #include "clirunner.h"
 #include "testfiles.h"
+#include "ui/runcommands.h"
 #include "ui/runspanel.h"
 #include "waitingrun.h"
 #include "windowfixture.h"
@@ -149,7 +150,7 @@ private Q_SLOTS:
             m_window->runController()->stop();
             QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
         }
-        m_window->refreshRuns();
+        m_window->runsPanel()->refresh();
         QVERIFY(!bar->isVisible());
     }
 
@@ -172,7 +173,7 @@ private Q_SLOTS:
         QFETCH(QString, stepStatus);
         const QString dir = writeManualProject();
         QVERIFY(openTrusted(*m_window, dir));
-        QVERIFY(m_window->run());
+        QVERIFY(m_window->runCommands()->run());
         QTRY_COMPARE_WITH_TIMEOUT(pendingCalls().size(), 1, RunTimeoutMs);
         const QString runId = pendingCalls().first().runId;
         QTimer::singleShot(0, [button] {

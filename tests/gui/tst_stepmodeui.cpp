@@ -13,6 +13,7 @@
 #include "ui/answerpane.h"
 #include "ui/mainwindow.h"
 #include "ui/pendingcallspanel.h"
+#include "ui/runcommands.h"
 #include "ui/runspanel.h"
 #include "ui/stepmodeactions.h"
 #include "windowfixture.h"
@@ -106,7 +107,7 @@ private Q_SLOTS:
         QVERIFY(openTrusted(*m_window, dir));
         QSignalSpy opened(m_window->runController(), &RunController::pendingCallOpened);
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
 
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
@@ -162,7 +163,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
 
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
@@ -201,7 +202,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
 
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
@@ -230,7 +231,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->pendingPanel()->heldCalls().size(), 1, RunTimeoutMs);
         QTRY_VERIFY(m_window->stepModeActions()->continueAction()->isEnabled());
         m_window->stepModeActions()->continueAction()->trigger();
@@ -253,7 +254,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
         QTRY_VERIFY(panel->continueToEndButton()->isEnabled());
@@ -272,7 +273,7 @@ private Q_SLOTS:
         QVERIFY(!m_window->stepModeActions()->continueToEndAction()->isEnabled());
 
         // The next run is not held.
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QTRY_COMPARE(cell(m_window->traceModel(), 0, TraceModel::Status), QStringLiteral("succeeded"));
         QVERIFY(eventText(m_window->traceModel(), QStringLiteral("step_paused")).isEmpty());
@@ -288,7 +289,7 @@ private Q_SLOTS:
         QVERIFY(!dir.isEmpty());
         QVERIFY(openTrusted(*m_window, dir));
         m_window->stepModeActions()->stepModeAction()->setChecked(true);
-        m_window->runAction()->trigger();
+        m_window->runCommands()->runAction()->trigger();
         PendingCallsPanel *panel = m_window->pendingPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
         AnswerPane *pane = panel->answerPane();

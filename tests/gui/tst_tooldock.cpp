@@ -6,6 +6,7 @@
 #include "testfiles.h"
 #include "ui/handlersettingsform.h"
 #include "ui/mainwindow.h"
+#include "ui/manifesteditor.h"
 #include "ui/projectpanel.h"
 #include "ui/toolpanel.h"
 #include "ui/tryitanswerdialog.h"
@@ -364,9 +365,10 @@ private Q_SLOTS:
         QCOMPARE(panel->bindingItem(QStringLiteral("main"), QStringLiteral("convert"))->checkState(0), Qt::Checked);
 
         // Deleting a bound tool drops it from the binding (else the project would not load).
-        QVERIFY(m_window->editManifest(QStringLiteral("Delete"), [](ProjectWriter::Manifest &m, QString *error) {
-            return ProjectWriter::removeTool(m, QStringLiteral("convert"), error);
-        }));
+        QVERIFY(
+            m_window->manifestEditor()->edit(QStringLiteral("Delete"), [](ProjectWriter::Manifest &m, QString *error) {
+                return ProjectWriter::removeTool(m, QStringLiteral("convert"), error);
+            }));
         QCOMPARE(manifestPart(m_dir, QStringLiteral("/scripts/0/tools")), QStringLiteral(R"(["lookup"])"));
     }
 

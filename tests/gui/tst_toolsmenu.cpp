@@ -8,6 +8,7 @@
 #include "testfiles.h"
 #include "ui/exporttoolsdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/manifesteditor.h"
 #include "ui/plaintextbox.h"
 #include "ui/projectpanel.h"
 #include "ui/secretsdialog.h"
@@ -302,7 +303,7 @@ private Q_SLOTS:
     // An array without items gets `items: {}` for the APIs; the dialog lists where.
     void exportListsTheKeysItAdded()
     {
-        QVERIFY(m_window->editManifest(QStringLiteral("Add"), [](nlohmann::ordered_json &m, QString *error) {
+        QVERIFY(m_window->manifestEditor()->edit(QStringLiteral("Add"), [](nlohmann::ordered_json &m, QString *error) {
             return ProjectWriter::addTool(
                 m,
                 nlohmann::ordered_json::parse("{\"name\": \"bag\", \"input_schema\": {\"type\": \"object\", "
@@ -331,9 +332,10 @@ private Q_SLOTS:
                           " {\"type\": \"function\", \"function\": {\"name\": \"get_time\", \"parameters\": "
                           "{\"type\": \"object\", \"properties\": {}}}}]"));
         // The import is one undo step after an earlier edit, and undo takes it back.
-        QVERIFY(m_window->editManifest(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
-            return ProjectWriter::renameTool(m, QStringLiteral("tag"), QStringLiteral("label"), error);
-        }));
+        QVERIFY(
+            m_window->manifestEditor()->edit(QStringLiteral("Rename"), [](nlohmann::ordered_json &m, QString *error) {
+                return ProjectWriter::renameTool(m, QStringLiteral("tag"), QStringLiteral("label"), error);
+            }));
         QCOMPARE(undoStack()->count(), 1);
         QVERIFY(m_window->toolsMenu()->importTools(file, ToolImport::As::Manual));
         QCOMPARE(m_window->toolsMenu()->lastSummary(),

@@ -8,6 +8,7 @@
 #include "python/toolworker.h"
 #include "testfiles.h"
 #include "ui/mainwindow.h"
+#include "ui/runcommands.h"
 #include "windowfixture.h"
 
 #include <QAction>
@@ -75,10 +76,10 @@ private Q_SLOTS:
                      .arg(ToolWorker::pythonFor(m_project)));
         QVERIFY(!m_window->project()->trusted);
         QVERIFY(!m_window->project()->tool(QStringLiteral("ping")));
-        QVERIFY(!m_window->runAction()->isEnabled());
-        QVERIFY2(m_window->runAction()->toolTip().contains(QStringLiteral("not trusted")),
-                 qPrintable(m_window->runAction()->toolTip()));
-        QVERIFY(!m_window->run());
+        QVERIFY(!m_window->runCommands()->runAction()->isEnabled());
+        QVERIFY2(m_window->runCommands()->runAction()->toolTip().contains(QStringLiteral("not trusted")),
+                 qPrintable(m_window->runCommands()->runAction()->toolTip()));
+        QVERIFY(!m_window->runCommands()->run());
     }
 
     void trustProjectLoadsTheTools()
@@ -91,7 +92,7 @@ private Q_SLOTS:
         QVERIFY(m_window->project()->trusted);
         QVERIFY2(m_window->project()->tool(QStringLiteral("ping")),
                  qPrintable(m_window->project()->problems().join(QLatin1Char('\n'))));
-        QVERIFY(m_window->runAction()->isEnabled());
+        QVERIFY(m_window->runCommands()->runAction()->isEnabled());
         QCOMPARE(ProjectTrust::check(m_project).state, ProjectTrust::State::Trusted);
 
         // Opened again: trusted, no bar.
@@ -103,7 +104,7 @@ private Q_SLOTS:
         QVERIFY(m_window->reloadProject());
         QVERIFY(bar()->isVisible());
         QVERIFY(!m_window->project()->trusted);
-        QVERIFY(!m_window->runAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->runAction()->isEnabled());
         auto *text = m_window->findChild<QLabel *>(QStringLiteral("trustBarText"));
         QVERIFY2(
             text->text().contains(QStringLiteral("changed since you trusted it: + Python tool file: tools/added.py")),
@@ -116,7 +117,7 @@ private Q_SLOTS:
         button("stayRestrictedButton")->click();
         QVERIFY(!bar()->isVisible());
         QVERIFY(!m_window->project()->trusted);
-        QVERIFY(!m_window->runAction()->isEnabled());
+        QVERIFY(!m_window->runCommands()->runAction()->isEnabled());
         QCOMPARE(ProjectTrust::check(m_project).state, ProjectTrust::State::NotTrusted);
     }
 };
