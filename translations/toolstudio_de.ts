@@ -1221,28 +1221,6 @@
         <translation>Einen als JSON exportierten Lauf schreibgeschützt anzeigen (docs/run-export.md)</translation>
     </message>
     <message>
-        <source>Import Run</source>
-        <translation>Lauf importieren</translation>
-    </message>
-    <message>
-        <source>Stop the run before importing another one.</source>
-        <translation>Den Lauf anhalten, bevor ein anderer importiert wird.</translation>
-    </message>
-    <message>
-        <source>Run JSON (*.json)</source>
-        <translation>Lauf-JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>Cannot import the run: %1
-Only run JSON exported by Tool Studio (format &quot;toolstudio-run&quot;, version 1) can be imported.</source>
-        <translation>Der Lauf kann nicht importiert werden: %1
-Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version 1) kann importiert werden.</translation>
-    </message>
-    <message>
-        <source>Open Run</source>
-        <translation>Lauf öffnen</translation>
-    </message>
-    <message>
         <source>Cannot Trust Project</source>
         <translation>Projekt kann nicht als vertrauenswürdig markiert werden</translation>
     </message>
@@ -2688,6 +2666,28 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
             <numerusform>Importierter Lauf %1: %2, %n Schritt (schreibgeschützt)</numerusform>
             <numerusform>Importierter Lauf %1: %2, %n Schritte (schreibgeschützt)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Open Run</source>
+        <translation>Lauf öffnen</translation>
+    </message>
+    <message>
+        <source>Import Run</source>
+        <translation>Lauf importieren</translation>
+    </message>
+    <message>
+        <source>Stop the run before importing another one.</source>
+        <translation>Den Lauf anhalten, bevor ein anderer importiert wird.</translation>
+    </message>
+    <message>
+        <source>Run JSON (*.json)</source>
+        <translation>Lauf-JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot import the run: %1
+Only run JSON exported by Tool Studio (format &quot;toolstudio-run&quot;, version 1) can be imported.</source>
+        <translation>Der Lauf kann nicht importiert werden: %1
+Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version 1) kann importiert werden.</translation>
     </message>
 </context>
 <context>

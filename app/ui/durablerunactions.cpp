@@ -11,6 +11,7 @@
 #include "run/runcontroller.h"
 #include "runcommands.h"
 #include "runspanel.h"
+#include "runviews.h"
 #include "scriptbox.h"
 #include "tracemodel.h"
 #include "tracepanel.h"
@@ -118,7 +119,7 @@ void DurableRunActions::addTo(QMenu *menu) const
 
 QString DurableRunActions::traceRun() const
 {
-    if (m_window->showsImportedRun())
+    if (m_window->runViews()->showsImportedRun())
         return QString();
     TraceModel *model = m_window->traceModel();
     return model->isJournalBacked() ? model->runId() : m_window->runController()->record().id;
@@ -143,7 +144,7 @@ QString DurableRunActions::blocker(const QString &runId, bool needsRun) const
     if (!project->trusted)
         return tr("The project is not trusted, so nothing of it runs: choose Trust Project in the bar above the "
                   "editor.");
-    if (m_window->showsImportedRun())
+    if (m_window->runViews()->showsImportedRun())
         return tr("The trace shows an imported run: it is not in this project's journal, so there is nothing to "
                   "rerun or record. Open a run from the Runs dock.");
     if (runId.isEmpty())

@@ -136,7 +136,7 @@ void MainWindow::createActions()
 {
     m_importRunAction = new QAction(tr("&Import Run…"), this);
     m_importRunAction->setStatusTip(tr("Show a run exported as JSON, read-only (docs/run-export.md)"));
-    connect(m_importRunAction, &QAction::triggered, this, [this] { importRun({}); });
+    connect(m_importRunAction, &QAction::triggered, this, [this] { m_runViews->importRun({}); });
 
     ProjectActions::Hooks projectHooks;
     projectHooks.project = [this] { return project(); };
@@ -211,7 +211,12 @@ void MainWindow::createActions()
         this);
 
     m_runViews = new RunViews(
-        m_run, m_pendingPanel, m_tabs, [this] { return project(); }, this);
+        m_run, m_pendingPanel, m_tabs, [this] { return project(); }, errorReporter(), this);
+    connect(m_runViews, &RunViews::runImported, this, [this](const QString &summary) {
+        m_traceDock->show();
+        m_traceDock->raise();
+        setStatus(summary);
+    });
     m_tracePanel = m_runViews->tracePanel();
     m_inspector = m_runViews->inspector();
     m_console = m_runViews->console();
@@ -345,7 +350,7 @@ void MainWindow::createDocks()
 
     m_runsPanel = new RunsPanel(
         this, m_run, [this] { return project(); }, errorReporter(), m_durable);
-    connect(m_runsPanel, &RunsPanel::openRequested, this, &MainWindow::showRun);
+    connect(m_runsPanel, &RunsPanel::openRequested, m_runViews, &RunViews::showRun);
     connect(m_runsPanel, &RunsPanel::startRequested, this, &MainWindow::startFromJournal);
     m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
 
@@ -688,46 +693,6 @@ void MainWindow::startFromJournal(const QString &runId, bool resume)
         return;
     }
     m_runCommands->startFromJournal(runId, resume);
-}
-
-void MainWindow::showRun(const QString &runId)
-{
-    if (!project() || m_run->isActive())
-        return;
-    QString error;
-    if (!m_runViews->showRun(project()->journalPath(), runId, &error))
-        reportError(tr("Open Run"), error);
-}
-
-bool MainWindow::showsImportedRun() const
-{
-    return m_runViews->showsImportedRun();
-}
-
-bool MainWindow::importRun(QString path)
-{
-    if (m_run->isActive()) {
-        reportError(tr("Import Run"), tr("Stop the run before importing another one."));
-        return false;
-    }
-    if (path.isEmpty()) {
-        path = QFileDialog::getOpenFileName(this, tr("Import Run"), project() ? project()->dir : QDir::homePath(),
-                                            tr("Run JSON (*.json)"));
-        if (path.isEmpty())
-            return false;
-    }
-    QString summary, error;
-    if (!m_runViews->importRun(path, &summary, &error)) {
-        reportError(tr("Import Run"),
-                    tr("Cannot import the run: %1\nOnly run JSON exported by Tool Studio (format "
-                       "\"toolstudio-run\", version 1) can be imported.")
-                        .arg(error));
-        return false;
-    }
-    m_traceDock->show();
-    m_traceDock->raise();
-    setStatus(summary);
-    return true;
 }
 
 bool MainWindow::importToolFile(const QString &path)

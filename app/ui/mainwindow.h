@@ -107,13 +107,9 @@ public:
     StepModeActions *stepModeActions() const { return m_stepActions; }
     /// File ▸ Serve Project… and the served runs shown live (docs/server.md).
     ProjectServing *serving() const { return m_serving; }
-    /// File ▸ Import Run…: shows a run JSON (docs/run-export.md; empty `path`: asks for
-    /// a file) read-only in the trace, inspector and console. A malformed file or
-    /// another format/version is refused with what was wrong and where.
-    bool importRun(QString path);
-    /// True while the trace shows an imported run (not in the journal: nothing to
-    /// replay, resume or rerun).
-    bool showsImportedRun() const;
+    /// The trace, Step inspector, Console and meters of the run shown (live, from the
+    /// journal, or imported).
+    RunViews *runViews() const { return m_runViews; }
     /// The Pending Calls dock: open calls and the answer to the selected one.
     PendingCallsPanel *pendingPanel() const { return m_pendingPanel; }
     /// The Runs dock's contents: the journal's runs and their commands.
@@ -138,8 +134,6 @@ public:
     RunCommands *runCommands() const { return m_runCommands; }
     /// Saves every modified editor tab (an error is reported); false when one failed.
     bool saveModifiedScripts();
-    /// Shows run `runId` of the journal in the trace, Step and Console docks.
-    void showRun(const QString &runId);
     /// Sets the run status in the status bar.
     void setStatus(const QString &text);
     /// Shows an error to the person (window-modal, never blocking) and keeps it as

@@ -10,6 +10,7 @@
 #include "pendingcallspanel.h"
 #include "project/projecttrust.h"
 #include "runspanel.h"
+#include "runviews.h"
 #include "serveprojectdialog.h"
 #include "studioserver.h"
 #include "tracemodel.h"
@@ -218,7 +219,7 @@ void ProjectServing::followTrace(const RunRecord &run)
     if (std::exchange(m_traceSignature, signature) == signature)
         return;
     const QString selected = m_window->tracePanel()->view()->currentIndex().data(TraceModel::CallIdRole).toString();
-    m_window->showRun(run.id); // the trace and the console's output, as they are now
+    m_window->runViews()->showRun(run.id); // the trace and the console's output, as they are now
     if (!selected.isEmpty())
         m_window->tracePanel()->selectStep(selected);
 }

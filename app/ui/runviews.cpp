@@ -18,14 +18,18 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFileDialog>
 #include <QLineEdit>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 RunViews::RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *tabs,
-                   std::function<const Project *()> project, QWidget *window)
+                   std::function<const Project *()> project, Reporter report, QWidget *window)
     : QObject(window)
     , m_run(run)
+    , m_window(window)
+    , m_project(project)
+    , m_report(std::move(report))
     , m_pending(pending)
     , m_tabs(tabs)
     , m_traceModel(new TraceModel(this))
@@ -161,31 +165,55 @@ void RunViews::showStep(const QString &callId)
     m_inspector->setStep(step ? &*step : nullptr);
 }
 
-bool RunViews::showRun(const QString &journalPath, const QString &runId, QString *error)
+bool RunViews::showRun(const QString &runId)
 {
+    const Project *project = m_project();
+    if (!project || m_run->isActive())
+        return false;
+    const QString journalPath = project->journalPath();
     Journal journal;
     if (!journal.open(journalPath)) {
-        *error = journal.lastError();
+        m_report(tr("Open Run"), journal.lastError());
         return false;
     }
     // The trace reads the run's rows from the journal as they are shown (issue 8):
     // opening a million-step run loads none of its steps.
     m_liveSteps->reset();
     m_inspector->clear();
-    const bool opened = m_traceModel->openRun(journalPath, runId, error);
+    QString error;
+    const bool opened = m_traceModel->openRun(journalPath, runId, &error);
     m_console->clearOutput();
     m_console->appendNotice(tr("Run %1 from the journal").arg(runId));
     m_console->appendOutput(1, journal.output(runId, 1));
     m_console->appendOutput(2, journal.output(runId, 2));
     m_showsImportedRun = false;
+    if (!opened)
+        m_report(tr("Open Run"), error);
     return opened;
 }
 
-bool RunViews::importRun(const QString &path, QString *summary, QString *error)
+bool RunViews::importRun(QString path)
 {
-    const std::optional<TraceExport::ImportedRun> imported = TraceExport::readRunFile(path, error);
-    if (!imported)
+    if (m_run->isActive()) {
+        m_report(tr("Import Run"), tr("Stop the run before importing another one."));
         return false;
+    }
+    if (path.isEmpty()) {
+        const Project *project = m_project();
+        path = QFileDialog::getOpenFileName(m_window, tr("Import Run"), project ? project->dir : QDir::homePath(),
+                                            tr("Run JSON (*.json)"));
+        if (path.isEmpty())
+            return false;
+    }
+    QString error;
+    const std::optional<TraceExport::ImportedRun> imported = TraceExport::readRunFile(path, &error);
+    if (!imported) {
+        m_report(tr("Import Run"),
+                 tr("Cannot import the run: %1\nOnly run JSON exported by Tool Studio (format "
+                    "\"toolstudio-run\", version 1) can be imported.")
+                     .arg(error));
+        return false;
+    }
     m_traceModel->clear();
     m_liveSteps->reset();
     m_liveSteps->setKeepAll(true); // no journal to read it from
@@ -202,7 +230,7 @@ bool RunViews::importRun(const QString &path, QString *summary, QString *error)
     m_console->appendOutput(1, imported->stdoutText);
     m_console->appendOutput(2, imported->stderrText);
     m_showsImportedRun = true;
-    *summary = tr("Imported run %1: %2, %n step(s) (read-only)", nullptr, int(imported->steps.size()))
-                   .arg(imported->run.id, runStatusName(imported->run.status));
+    Q_EMIT runImported(tr("Imported run %1: %2, %n step(s) (read-only)", nullptr, int(imported->steps.size()))
+                           .arg(imported->run.id, runStatusName(imported->run.status)));
     return true;
 }

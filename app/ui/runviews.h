@@ -32,9 +32,12 @@ class RunViews : public QObject
 {
     Q_OBJECT
 public:
+    /// Shows an error to the person: a title and the message.
+    using Reporter = std::function<void(const QString &title, const QString &message)>;
+
     /// Makes the views (children of `window`).
     RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *tabs, std::function<const Project *()> project,
-             QWidget *window);
+             Reporter report, QWidget *window);
     ~RunViews() override;
 
     TraceModel *traceModel() const { return m_traceModel; }
@@ -56,10 +59,13 @@ public:
     void runEnded(const RunRecord &run);
     /// Shows the step `callId` in the inspector (nothing when it is unknown).
     void showStep(const QString &callId);
-    /// Shows run `runId` of the journal at `journalPath`, read as it is scrolled.
-    bool showRun(const QString &journalPath, const QString &runId, QString *error);
-    /// Shows the run JSON at `path` read-only; `summary` says what was imported.
-    bool importRun(const QString &path, QString *summary, QString *error);
+    /// Shows run `runId` of the project's journal, read as it is scrolled (not while a
+    /// run is active). False with the error reported.
+    bool showRun(const QString &runId);
+    /// File ▸ Import Run…: shows a run JSON (docs/run-export.md; empty `path`: asks for
+    /// a file) read-only in the trace, inspector and console. A malformed file or
+    /// another format/version is refused with what was wrong and where.
+    bool importRun(QString path);
     /// True while the trace shows an imported run (not in the journal).
     bool showsImportedRun() const { return m_showsImportedRun; }
 
@@ -68,12 +74,17 @@ Q_SIGNALS:
     void currentStepChanged(const QString &callId);
     /// A short note for the status bar (`timeoutMs` as QStatusBar::showMessage).
     void notice(const QString &text, int timeoutMs);
+    /// A run JSON was imported: `summary` says which run, how it ended, how many steps.
+    void runImported(const QString &summary);
 
 private:
     void makeConsolePane(QWidget *window);
     void stepsUpdated(const QList<Step> &steps);
 
     RunController *m_run;
+    QWidget *m_window;
+    std::function<const Project *()> m_project;
+    Reporter m_report;
     PendingCallsPanel *m_pending;
     ScriptTabs *m_tabs;
     TraceModel *m_traceModel = nullptr;

@@ -25,6 +25,7 @@
 #include "ui/runcommands.h"
 #include "ui/runcomparepanel.h"
 #include "ui/runspanel.h"
+#include "ui/runviews.h"
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
 #include "ui/shortcutpassthrough.h"
@@ -884,9 +885,9 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
 
         m_window->runCommands()->runAction()->trigger(); // another run in the trace
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
-        QVERIFY(!m_window->showsImportedRun());
-        QVERIFY(m_window->importRun(path));
-        QVERIFY(m_window->showsImportedRun());
+        QVERIFY(!m_window->runViews()->showsImportedRun());
+        QVERIFY(m_window->runViews()->importRun(path));
+        QVERIFY(m_window->runViews()->showsImportedRun());
         QCOMPARE(trace->rowCount(), 1);
         QStringList after;
         for (int c = 0; c < trace->columnCount(); ++c)
@@ -903,17 +904,17 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         m_window->setErrorDialogsEnabled(false);
         const QString bad = m_scratch->filePath(QStringLiteral("bad-run.json"));
         QVERIFY(writeFile(bad, "{\"format\": \"toolstudio-run\", \"version\": 7}"));
-        QVERIFY(!m_window->importRun(bad));
+        QVERIFY(!m_window->runViews()->importRun(bad));
         QCOMPARE(
             m_window->lastError(),
             QStringLiteral("Cannot import the run: bad-run.json: version: version 7 is not supported: this Tool Studio "
                            "reads version 1 (export the run again with this version)\nOnly run JSON exported by Tool "
                            "Studio (format \"toolstudio-run\", version 1) can be imported."));
         QCOMPARE(trace->rowCount(), 1);
-        QVERIFY(m_window->showsImportedRun());
+        QVERIFY(m_window->runViews()->showsImportedRun());
         // A new run leaves the imported one.
         m_window->runCommands()->runAction()->trigger();
-        QVERIFY(!m_window->showsImportedRun());
+        QVERIFY(!m_window->runViews()->showsImportedRun());
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
     }
 

@@ -17,6 +17,7 @@
 #include "ui/rerundialog.h"
 #include "ui/runcommands.h"
 #include "ui/runspanel.h"
+#include "ui/runviews.h"
 #include "ui/stepmodeactions.h"
 #include "windowfixture.h"
 
@@ -313,7 +314,7 @@ private Q_SLOTS:
         DurableRunActions *actions = m_window->durableActions();
         const QString exported = m_scratch->filePath(QStringLiteral("run.json"));
         QVERIFY(m_window->runsPanel()->exportRun(runId, QStringLiteral("json"), exported));
-        QVERIFY(m_window->importRun(exported));
+        QVERIFY(m_window->runViews()->importRun(exported));
         // The actions follow the window's changes on the next turn of the event loop.
         QTRY_VERIFY2(actions->rerunAction()->toolTip().startsWith(QLatin1String("The trace shows an imported run")),
                      qPrintable(actions->rerunAction()->toolTip()));
