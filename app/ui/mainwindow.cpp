@@ -230,15 +230,11 @@ void MainWindow::createActions()
 void MainWindow::createMenus()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->addAction(m_projectActions->newProjectAction());
-    fileMenu->addAction(m_projectActions->newToolFileAction());
-    fileMenu->addAction(m_projectActions->newScriptAction());
-    fileMenu->addAction(m_projectActions->openAction());
-    fileMenu->addAction(m_importRunAction);
-    fileMenu->addAction(m_serving->serveAction());
-    fileMenu->addMenu(m_projectActions->recentMenu());
-    fileMenu->addAction(m_editorActions->saveAction());
-    fileMenu->addAction(m_editorActions->closeTabAction());
+    m_projectActions->addTo(fileMenu);
+    fileMenu->addSeparator();
+    fileMenu->addActions({m_editorActions->saveAction(), m_editorActions->closeTabAction()});
+    fileMenu->addSeparator();
+    fileMenu->addActions({m_importRunAction, m_serving->serveAction()});
     fileMenu->addSeparator();
     fileMenu->addAction(m_quitAction);
 

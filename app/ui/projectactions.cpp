@@ -83,6 +83,12 @@ void ProjectActions::chooseProject()
     m_hooks.openProject(dir);
 }
 
+void ProjectActions::addTo(QMenu *menu) const
+{
+    menu->addActions({m_newProjectAction, m_newToolFileAction, m_newScriptAction, m_openAction});
+    menu->addMenu(m_recentMenu);
+}
+
 void ProjectActions::addRecentProject(const QString &dir)
 {
     Settings *settings = Settings::instance();

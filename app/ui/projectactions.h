@@ -44,6 +44,8 @@ public:
     QAction *newToolFileAction() const { return m_newToolFileAction; }
     QAction *newScriptAction() const { return m_newScriptAction; }
     QMenu *recentMenu() const { return m_recentMenu; }
+    /// Adds New Project…, New Tool…, New Script…, Open Project… and Open Recent to `menu`.
+    void addTo(QMenu *menu) const;
 
     /// File ▸ New Project…: the dialog (open, not blocking) with `folder` filled in and
     /// `note` above it; the project it makes is trusted and opened.
