@@ -107,27 +107,27 @@ void RunViews::stepsUpdated(const QList<Step> &steps)
         showStep(shown);
 }
 
-void RunViews::clear()
-{
-    m_showsImportedRun = false;
-    m_traceModel->clear();
-    m_liveSteps->reset();
-    m_inspector->clear();
-    m_console->clearOutput();
-    m_pending->clear();
-    m_budget->refresh(); // this project's limits; the last project's run no longer counts
-}
-
-void RunViews::runStarting()
+void RunViews::empty()
 {
     m_showsImportedRun = false;
     m_traceModel->clear();
     m_liveSteps->reset();
     m_markedSequence = 0;
-    m_inspector->clear();
     m_stderr.clear();
+    m_inspector->clear();
     m_console->clearOutput();
     m_pending->clear();
+}
+
+void RunViews::clear()
+{
+    empty();
+    m_budget->refresh(); // this project's limits; the last project's run no longer counts
+}
+
+void RunViews::runStarting()
+{
+    empty();
     for (ScriptEditor *e : m_tabs->editors())
         e->clearTraceback();
     m_budget->runStarted();
@@ -214,17 +214,13 @@ bool RunViews::importRun(QString path)
                      .arg(error));
         return false;
     }
-    m_traceModel->clear();
-    m_liveSteps->reset();
+    empty();
     m_liveSteps->setKeepAll(true); // no journal to read it from
-    m_inspector->clear();
-    m_pending->clear();
     for (const Step &step : imported->steps) {
         m_traceModel->addStep(step);
         m_liveSteps->update(step);
     }
     m_traceModel->flush();
-    m_console->clearOutput();
     m_console->appendNotice(
         tr("Run %1 imported from %2 (read-only)").arg(imported->run.id, QDir::toNativeSeparators(path)));
     m_console->appendOutput(1, imported->stdoutText);

@@ -78,6 +78,8 @@ Q_SIGNALS:
     void runImported(const QString &summary);
 
 private:
+    /// No run is shown: the trace, inspector, console and Pending Calls are empty.
+    void empty();
     void makeConsolePane(QWidget *window);
     void stepsUpdated(const QList<Step> &steps);
 
