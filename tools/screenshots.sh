@@ -16,9 +16,10 @@ DISPLAY_NUM="${SCREENSHOT_DISPLAY:-:97}"
 WORK="$(mktemp -d)"
 mkdir -p "$OUT"
 
-Xvfb "$DISPLAY_NUM" -screen 0 1440x900x24 -nolisten tcp >/dev/null 2>&1 &
+Xvfb "$DISPLAY_NUM" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 &
 XVFB=$!
 STUDIO=""
+SIZE=1440x900 # the window's size, and the picture's
 cleanup() {
     [ -n "$STUDIO" ] && kill "$STUDIO" 2>/dev/null || true
     kill "$XVFB" 2>/dev/null || true
@@ -38,7 +39,7 @@ start_studio() { # PROJECT [env...]
     env "$@" "$BIN" "$project" >"$WORK/studio.log" 2>&1 &
     STUDIO=$!
     WINDOW=$(xdotool search --sync --onlyvisible --name 'Tool Studio' | head -n1)
-    xdotool windowsize "$WINDOW" 1440 900
+    xdotool windowsize "$WINDOW" "${SIZE%x*}" "${SIZE#*x}"
     xdotool windowfocus --sync "$WINDOW" 2>/dev/null || true
     sleep 1.5
 }
@@ -50,7 +51,7 @@ stop_studio() {
     rm -f "$WORK"/examples/*/.toolstudio/window.lock
 }
 
-shot() { import -window root "$OUT/$1.png"; echo "saved $OUT/$1.png"; }
+shot() { import -window root -crop "$SIZE+0+0" +repage "$OUT/$1.png"; echo "saved $OUT/$1.png"; }
 
 # 1. The workspace after a run (python-tools has not landed: exchange-rate).
 start_studio "$WORK/examples/exchange-rate"
@@ -310,6 +311,18 @@ xdotool type --delay 5 'geo-demo-token'
 sleep 0.5
 shot secrets-dialog
 stop_studio
+
+# 12. View ▸ Presenter Layout (F11) at 1920×1080 for a projector: the run of
+#     retries-and-human with its approval call waiting.
+SIZE=1920x1080
+start_studio "$WORK/examples/retries-and-human"
+xdotool key F11
+sleep 1
+xdotool key F5
+sleep 4
+shot presenter-layout
+stop_studio
+SIZE=1440x900
 
 # Cold start: process start to a visible window, median of 5.
 times=()

@@ -395,6 +395,100 @@
     </message>
 </context>
 <context>
+    <name>ChatDock</name>
+    <message>
+        <source>The model to ask; a change applies from the next message on</source>
+        <translation>Das gefragte Modell; eine Änderung gilt ab der nächsten Nachricht</translation>
+    </message>
+    <message>
+        <source>Message the model (Ctrl+Return sends)</source>
+        <translation>Nachricht an das Modell (Strg+Eingabe sendet)</translation>
+    </message>
+    <message>
+        <source>&amp;Send</source>
+        <translation>&amp;Senden</translation>
+    </message>
+    <message>
+        <source>&amp;New Chat</source>
+        <translation>&amp;Neuer Chat</translation>
+    </message>
+    <message>
+        <source>Keep this chat for later (resume it from the Runs dock) and start a new one</source>
+        <translation>Diesen Chat für später behalten (im Dock „Läufe“ fortsetzen) und einen neuen beginnen</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <source>Open a project to chat with its models.</source>
+        <translation>Öffnen Sie ein Projekt, um mit seinen Modellen zu chatten.</translation>
+    </message>
+    <message>
+        <source>A chat is a run of its own: every model turn and tool call is a step.</source>
+        <translation>Ein Chat ist ein eigener Lauf: Jede Modellrunde und jeder Werkzeugaufruf ist ein Schritt.</translation>
+    </message>
+    <message>
+        <source>The project declares no models: add one under &quot;models&quot; in toolstudio.json.</source>
+        <translation>Das Projekt deklariert keine Modelle: Fügen Sie eines unter „models“ in toolstudio.json hinzu.</translation>
+    </message>
+    <message>
+        <source>The message is empty.</source>
+        <translation>Die Nachricht ist leer.</translation>
+    </message>
+    <message>
+        <source>No model to ask.</source>
+        <translation>Kein Modell zum Fragen.</translation>
+    </message>
+    <message>
+        <source>The model is still answering.</source>
+        <translation>Das Modell antwortet noch.</translation>
+    </message>
+    <message>
+        <source>The message was refused: %1</source>
+        <translation>Die Nachricht wurde abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>%1 waits for an answer (call %2 of run %3: toolstudio answer)</source>
+        <translation>%1 wartet auf eine Antwort (Aufruf %2 von Lauf %3: toolstudio answer)</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>Sie</translation>
+    </message>
+    <message>
+        <source>%1 is answering…</source>
+        <translation>%1 antwortet …</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Chat run %1 waits for your next message.</source>
+        <translation>Chat-Lauf %1 wartet auf Ihre nächste Nachricht.</translation>
+    </message>
+    <message>
+        <source>The turn failed; send the message again.</source>
+        <translation>Die Runde ist fehlgeschlagen; senden Sie die Nachricht erneut.</translation>
+    </message>
+    <message>
+        <source>Chat run %1 %2%3</source>
+        <translation>Chat-Lauf %1 %2%3</translation>
+    </message>
+</context>
+<context>
+    <name>ChatTurn</name>
+    <message>
+        <source>the chat does not wait for a message</source>
+        <translation>der Chat wartet auf keine Nachricht</translation>
+    </message>
+</context>
+<context>
     <name>ConsoleView</name>
     <message>
         <source>The script&apos;s output appears here when it runs.</source>
@@ -1205,22 +1299,6 @@
         <translation>Wartende Aufrufe (%1)</translation>
     </message>
     <message>
-        <source>Import Tool</source>
-        <translation>Tool importieren</translation>
-    </message>
-    <message>
-        <source>Open a project before importing tools.</source>
-        <translation>Öffnen Sie ein Projekt, bevor Sie Tools importieren.</translation>
-    </message>
-    <message>
-        <source>&amp;Import Run…</source>
-        <translation>Lauf &amp;importieren…</translation>
-    </message>
-    <message>
-        <source>Show a run exported as JSON, read-only (docs/run-export.md)</source>
-        <translation>Einen als JSON exportierten Lauf schreibgeschützt anzeigen (docs/run-export.md)</translation>
-    </message>
-    <message>
         <source>Cannot Trust Project</source>
         <translation>Projekt kann nicht als vertrauenswürdig markiert werden</translation>
     </message>
@@ -1237,8 +1315,8 @@
         <translation>MCP-Server</translation>
     </message>
     <message>
-        <source>Loading the Python tools… the run starts when they are loaded.</source>
-        <translation>Die Python-Werkzeuge werden geladen … der Lauf beginnt, sobald sie geladen sind.</translation>
+        <source>Chat</source>
+        <translation>Chat</translation>
     </message>
 </context>
 <context>
@@ -1692,6 +1770,29 @@
     <message>
         <source>held %1 (step mode: the run clock is paused)</source>
         <translation>angehalten seit %1 (Schrittmodus: die Laufzeituhr pausiert)</translation>
+    </message>
+</context>
+<context>
+    <name>PresenterView</name>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>Ver&amp;größern</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>&amp;Originalgröße</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter Layout</source>
+        <translation>&amp;Präsentationsansicht</translation>
+    </message>
+    <message>
+        <source>For a projector: the editor, trace, pending calls and console only, large type, high contrast (F11 again to go back)</source>
+        <translation>Für einen Projektor: nur Editor, Trace, offene Aufrufe und Konsole, große Schrift, hoher Kontrast (F11 noch einmal zum Zurückkehren)</translation>
     </message>
 </context>
 <context>
@@ -2431,6 +2532,10 @@
         <source>&amp;Stop Run</source>
         <translation>Lauf &amp;stoppen</translation>
     </message>
+    <message>
+        <source>Loading the Python tools… the run starts when they are loaded.</source>
+        <translation>Die Python-Werkzeuge werden geladen … der Lauf beginnt, sobald sie geladen sind.</translation>
+    </message>
 </context>
 <context>
     <name>RunCompareModel</name>
@@ -2587,6 +2692,10 @@
         <source>cannot open the work dir %1</source>
         <translation>Das Arbeitsverzeichnis %1 kann nicht geöffnet werden</translation>
     </message>
+    <message>
+        <source>kept for later; Resume replays it</source>
+        <translation>für später behalten; Fortsetzen spielt ihn erneut ab</translation>
+    </message>
 </context>
 <context>
     <name>RunStatusText</name>
@@ -2688,6 +2797,14 @@
 Only run JSON exported by Tool Studio (format &quot;toolstudio-run&quot;, version 1) can be imported.</source>
         <translation>Der Lauf kann nicht importiert werden: %1
 Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version 1) kann importiert werden.</translation>
+    </message>
+    <message>
+        <source>&amp;Import Run…</source>
+        <translation>Lauf &amp;importieren…</translation>
+    </message>
+    <message>
+        <source>Show a run exported as JSON, read-only (docs/run-export.md)</source>
+        <translation>Einen als JSON exportierten Lauf schreibgeschützt anzeigen (docs/run-export.md)</translation>
     </message>
 </context>
 <context>
@@ -3941,6 +4058,10 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>MCP configs (*.json);;All files (*)</source>
         <translation>MCP-Konfigurationen (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open a project before importing tools.</source>
+        <translation>Öffnen Sie ein Projekt, bevor Sie Tools importieren.</translation>
     </message>
 </context>
 <context>

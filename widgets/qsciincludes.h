@@ -11,6 +11,8 @@
 #endif
 
 #include <Qsci/qsciapis.h>
+#include <Qsci/qscicommand.h>
+#include <Qsci/qscicommandset.h>
 #include <Qsci/qscilexerbash.h>
 #include <Qsci/qscilexerjavascript.h>
 #include <Qsci/qscilexerjson.h>

@@ -52,6 +52,14 @@ ScriptEditor::ScriptEditor(QWidget *parent)
     setMarginsFont(m_font);
     setFolding(QsciScintilla::BoxedTreeFoldStyle, 2);
     setBraceMatching(QsciScintilla::SloppyBraceMatch);
+    // Zoom belongs to the window (View ▸ Zoom In/Out): the editor's own Ctrl++ and
+    // Ctrl+- would scale it alone, and claim the window's shortcuts.
+    for (const QsciCommand::Command command : {QsciCommand::ZoomIn, QsciCommand::ZoomOut}) {
+        if (QsciCommand *bound = standardCommands()->find(command)) {
+            bound->setKey(0);
+            bound->setAlternateKey(0);
+        }
+    }
 
     setIndentationsUseTabs(false);
     setTabWidth(4);

@@ -45,6 +45,8 @@ public:
 
     /// Editor font and tab width (Settings); applied to the lexer too.
     void setEditorFont(const QFont &font);
+    /// The font the text is drawn in (QsciScintilla's styles; QWidget::font() is not it).
+    QFont editorFont() const { return m_font; }
     void setTabSize(int width);
 
     /// Autocompletion entries for the project's tools (QsciAPIs): `tools.NAME(params)`

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "answercommand.h"
+#include "chatcommand.h"
 #include "helpcommand.h"
 #include "initcommand.h"
 #include "mcpcommand.h"
@@ -23,13 +24,14 @@ namespace {
 
 using Command = int (*)(const QStringList &);
 
-constexpr std::array<std::pair<const char *, Command>, 12> Commands{{
+constexpr std::array<std::pair<const char *, Command>, 13> Commands{{
     {"init", initCommand},
     {"run", runCommand},
     {"runs", runsCommand},
     {"replay", replayCommand},
     {"resume", resumeCommand},
     {"answer", answerCommand},
+    {"chat", chatCommand},
     {"serve", serveCommand},
     {"mcp", mcpCommand},
     {"tools", toolsCommand},

@@ -30,7 +30,11 @@ QDockWidget *DockLayout::add(const QString &title, const char *name, QWidget *wi
 
 QList<QDockWidget *> DockLayout::docks() const
 {
-    return {m_docks.project, m_docks.tool, m_docks.trace, m_docks.step, m_docks.pending, m_docks.console, m_docks.runs};
+    QList<QDockWidget *> docks{m_docks.project, m_docks.tool,    m_docks.trace, m_docks.step,
+                               m_docks.pending, m_docks.console, m_docks.runs};
+    if (m_docks.chat)
+        docks.append(m_docks.chat);
+    return docks;
 }
 
 void DockLayout::arrange(const Docks &docks, QMenu *viewMenu)
@@ -47,6 +51,8 @@ void DockLayout::arrange(const Docks &docks, QMenu *viewMenu)
     m_window->splitDockWidget(docks.project, docks.tool, Qt::Vertical);
     m_window->tabifyDockWidget(docks.tool, docks.step);
     m_window->tabifyDockWidget(docks.step, docks.pending);
+    if (docks.chat)
+        m_window->tabifyDockWidget(docks.pending, docks.chat);
     docks.tool->raise();
     m_window->tabifyDockWidget(docks.console, docks.runs);
     docks.console->raise();

@@ -30,6 +30,7 @@ public:
         QDockWidget *pending = nullptr;
         QDockWidget *console = nullptr;
         QDockWidget *runs = nullptr;
+        QDockWidget *chat = nullptr; ///< optional: a tab beside Pending Calls
     };
 
     explicit DockLayout(QMainWindow *window);

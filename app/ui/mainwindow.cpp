@@ -5,15 +5,16 @@
 #include "mcp/mcpserverpool.h"
 #include "mcpserversview.h"
 
-#include "consoleview.h"
+#include "chatdock.h"
 #include "docklayout.h"
 #include "durablerunactions.h"
 #include "editoractions.h"
-#include "findbar.h"
+#include "editorarea.h"
 #include "helpmenu.h"
 #include "manifesteditor.h"
 #include "newprojectdialog.h"
 #include "pendingcallspanel.h"
+#include "presenterview.h"
 #include "project/projecttrust.h"
 #include "project/projectwriter.h"
 #include "projectactions.h"
@@ -36,7 +37,6 @@
 #include "toolpanel.h"
 #include "toolsmenu.h"
 #include "tracepanel.h"
-#include "trustbar.h"
 
 #include <QAction>
 #include <QApplication>
@@ -46,9 +46,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFileSystemWatcher>
 #include <QLabel>
 #include <QLockFile>
 #include <QMenu>
@@ -56,10 +54,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QToolBar>
 #include <QUndoStack>
-#include <QVBoxLayout>
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
@@ -71,28 +67,19 @@ MainWindow::MainWindow(QWidget *parent)
     Theme::rememberSystemPalette(); // before a theme changes it
     m_manifest = new ManifestEditor(
         this, [this] { return project(); }, [this] { reloadProject(); }, errorReporter());
-    m_watcher = new QFileSystemWatcher(this);
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
-
-    auto *central = new QWidget(this);
-    auto *centralLayout = new QVBoxLayout(central);
-    centralLayout->setContentsMargins(0, 0, 0, 0);
-    centralLayout->setSpacing(0);
-    m_tabs = new ScriptTabs(m_watcher, errorReporter(), central);
+    m_editorArea = new EditorArea(errorReporter(), this);
+    setCentralWidget(m_editorArea);
+    m_tabs = m_editorArea->tabs();
+    connect(m_editorArea, &EditorArea::notice, statusBar(), &QStatusBar::showMessage);
+    connect(m_editorArea, &EditorArea::trustRequested, this, &MainWindow::trustProject);
+    connect(m_editorArea, &EditorArea::manifestChanged, this, [this] {
+        if (m_run->isActive())
+            m_manifestChangedDuringRun = true; // the run keeps the manifest it started with
+        else
+            reloadProject();
+    });
     connect(m_tabs, &ScriptTabs::currentModifiedChanged, this, &QWidget::setWindowModified);
-    connect(m_tabs, &ScriptTabs::notice, statusBar(), &QStatusBar::showMessage);
-    m_findBar = new FindBar(central);
-    m_findBar->setObjectName(QStringLiteral("findBar"));
-    m_findBar->hide();
-    m_trustBar = new TrustBar(central);
-    connect(m_trustBar, &TrustBar::trustRequested, this, &MainWindow::trustProject);
-    centralLayout->addWidget(m_trustBar);
-    centralLayout->addWidget(m_tabs, 1);
-    centralLayout->addWidget(m_findBar);
-    setCentralWidget(central);
-    connect(m_tabs, &QTabWidget::tabCloseRequested, m_tabs, &ScriptTabs::closeTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        m_findBar->setEditor(m_tabs->current());
         if (ScriptEditor *e = m_tabs->current())
             m_scriptCombo->selectPath(e->filePath());
         updateTitle();
@@ -115,7 +102,12 @@ MainWindow::MainWindow(QWidget *parent)
     resize(1280, 820);
     m_layout->restore(); // the layout as built is Reset Layout's; then the user's
     Settings *settings = Settings::instance();
-    connect(settings, &Settings::changed, this, &MainWindow::applySettings);
+    connect(settings, &Settings::changed, this, [this, settings](const QString &key) {
+        if (key == QLatin1String("theme"))
+            Theme::apply(settings->theme());
+        else if (key == QLatin1String("language"))
+            statusBar()->showMessage(tr("The language changes the next time Tool Studio starts."), 5000);
+    });
     Theme::apply(settings->theme());
     updateTitle();
     updateActions();
@@ -134,10 +126,6 @@ MainWindow::~MainWindow()
 
 void MainWindow::createActions()
 {
-    m_importRunAction = new QAction(tr("&Import Run…"), this);
-    m_importRunAction->setStatusTip(tr("Show a run exported as JSON, read-only (docs/run-export.md)"));
-    connect(m_importRunAction, &QAction::triggered, this, [this] { m_runViews->importRun({}); });
-
     ProjectActions::Hooks projectHooks;
     projectHooks.project = [this] { return project(); };
     projectHooks.openProject = [this](const QString &dir) { return openProject(dir); };
@@ -157,7 +145,17 @@ void MainWindow::createActions()
     RunCommands::Hooks hooks;
     hooks.project = [this] { return project(); };
     hooks.scriptPath = [this] { return m_scriptCombo->currentPath(); };
-    hooks.prepareRun = [this] { return saveModifiedScripts() && reloadForRun(); };
+    hooks.prepareRun = [this] {
+        // What is shown is what runs: the scripts on disk, toolstudio.json as it is now.
+        if (!saveModifiedScripts())
+            return false;
+        ProjectError error;
+        if (reloadProject(&error))
+            return true;
+        setStatus(tr("Failed: %1").arg(error.toString()));
+        reportError(tr("Cannot Run"), error.toString());
+        return false;
+    };
     hooks.resetRunViews = [this] { m_runViews->runStarting(); };
     hooks.runStarted = [this](const QString &runId) {
         m_runViews->runStarted(project() ? project()->journalPath() : QString(), runId);
@@ -173,12 +171,6 @@ void MainWindow::createActions()
     hooks.setStatus = [this](const QString &text) { setStatus(text); };
     hooks.reportError = errorReporter();
     hooks.updateActions = [this] { updateActions(); };
-    m_editorActions = new EditorActions(m_tabs, m_findBar, centralWidget(), errorReporter());
-    connect(m_editorActions, &EditorActions::notice, statusBar(), &QStatusBar::showMessage);
-    connect(m_editorActions, &EditorActions::saved, this, [this](const QString &path) {
-        if (project() && path == QFileInfo(project()->manifestPath()).absoluteFilePath())
-            reloadProject();
-    });
     m_runCommands = new RunCommands(m_run, std::move(hooks), this);
 
     m_layout = new DockLayout(this);
@@ -197,10 +189,13 @@ void MainWindow::createActions()
     m_settingsAction = new QAction(Theme::icon("preferences-system", "settings"), tr("&Preferences…"), this);
     m_settingsAction->setShortcut(QKeySequence::Preferences);
     m_settingsAction->setMenuRole(QAction::PreferencesRole);
-    connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
+    connect(m_settingsAction, &QAction::triggered, this, [this] {
+        auto *dialog = new SettingsDialog(Settings::instance(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
 
     m_pendingPanel = new PendingCallsPanel(m_run, this);
-    m_pendingPanel->setObjectName(QStringLiteral("pendingPanel"));
     m_pendingPanel->setToolLookup([this](const QString &name) { return project() ? project()->tool(name) : nullptr; });
     m_stepActions = new StepModeActions(
         m_run, m_pendingPanel,
@@ -232,9 +227,10 @@ void MainWindow::createMenus()
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     m_projectActions->addTo(fileMenu);
     fileMenu->addSeparator();
-    fileMenu->addActions({m_editorActions->saveAction(), m_editorActions->closeTabAction()});
+    const EditorActions *editor = m_editorArea->actions();
+    fileMenu->addActions({editor->saveAction(), editor->closeTabAction()});
     fileMenu->addSeparator();
-    fileMenu->addActions({m_importRunAction, m_serving->serveAction()});
+    fileMenu->addActions({m_runViews->importRunAction(), m_serving->serveAction()});
     fileMenu->addSeparator();
     fileMenu->addAction(m_quitAction);
 
@@ -242,9 +238,7 @@ void MainWindow::createMenus()
     editMenu->addAction(m_manifest->undoAction());
     editMenu->addAction(m_manifest->redoAction());
     editMenu->addSeparator();
-    editMenu->addAction(m_editorActions->findAction());
-    editMenu->addAction(m_editorActions->replaceAction());
-    editMenu->addAction(m_editorActions->goToLineAction());
+    editMenu->addActions({editor->findAction(), editor->replaceAction(), editor->goToLineAction()});
     editMenu->addSeparator();
     editMenu->addAction(m_settingsAction);
 
@@ -254,13 +248,10 @@ void MainWindow::createMenus()
     toolsMenu->addActions(m_toolsMenu->actions());
 
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
-    runMenu->addAction(m_runCommands->runAction());
-    runMenu->addAction(m_runCommands->stopAction());
-    runMenu->addAction(m_stepActions->stepModeAction());
+    runMenu->addActions({m_runCommands->runAction(), m_runCommands->stopAction(), m_stepActions->stepModeAction()});
     runMenu->addActions(m_stepActions->actions());
     runMenu->addSeparator();
-    runMenu->addAction(m_tracePanel->nextPendingAction());
-    runMenu->addAction(m_tracePanel->nextFailedAction());
+    runMenu->addActions({m_tracePanel->nextPendingAction(), m_tracePanel->nextFailedAction()});
     runMenu->addSeparator();
     runMenu->addAction(m_runCommands->answerAction());
     runMenu->addSeparator();
@@ -274,8 +265,7 @@ void MainWindow::createMenus()
     QToolBar *toolBar = addToolBar(tr("Run"));
     toolBar->setObjectName(QStringLiteral("runToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolBar->addAction(m_projectActions->openAction());
-    toolBar->addAction(m_editorActions->saveAction());
+    toolBar->addActions({m_projectActions->openAction(), editor->saveAction()});
     toolBar->addSeparator();
     auto *scriptLabel = new QLabel(tr("Script:"), toolBar);
     scriptLabel->setContentsMargins(6, 0, 4, 0);
@@ -283,27 +273,21 @@ void MainWindow::createMenus()
     m_scriptCombo = new ScriptBox(toolBar);
     scriptLabel->setBuddy(m_scriptCombo);
     toolBar->addWidget(m_scriptCombo);
-    connect(m_scriptCombo, &QComboBox::activated, this, &MainWindow::scriptChosen);
+    connect(m_scriptCombo, &QComboBox::activated, this,
+            [this](int index) { openFile(m_scriptCombo->itemData(index, ScriptBox::PathRole).toString()); });
     toolBar->addSeparator();
-    toolBar->addAction(m_runCommands->runAction());
-    toolBar->addAction(m_runCommands->stopAction());
-    toolBar->addAction(m_stepActions->stepModeAction());
-    toolBar->addAction(m_runCommands->answerAction());
+    toolBar->addActions({m_runCommands->runAction(), m_runCommands->stopAction(), m_stepActions->stepModeAction(),
+                         m_runCommands->answerAction()});
 }
 
 void MainWindow::createDocks()
 {
-    const auto makeDock = [this](const QString &title, const char *name, QWidget *widget, Qt::DockWidgetArea area) {
-        return m_layout->add(title, name, widget, area);
-    };
-
     m_projectPanel = new ProjectPanel(this);
-    m_projectPanel->setObjectName(QStringLiteral("projectPanel"));
-    m_projectDock = makeDock(tr("Project"), "projectDock", m_projectPanel, Qt::LeftDockWidgetArea);
+    m_projectDock = m_layout->add(tr("Project"), "projectDock", m_projectPanel, Qt::LeftDockWidgetArea);
     m_mcpServers = new McpServersView(this);
-    m_mcpDock = makeDock(tr("MCP Servers"), "mcpDock", m_mcpServers, Qt::LeftDockWidgetArea);
+    m_mcpDock = m_layout->add(tr("MCP Servers"), "mcpDock", m_mcpServers, Qt::LeftDockWidgetArea);
     tabifyDockWidget(m_projectDock, m_mcpDock);
-    m_mcpDock->hide(); // startMcpServers() shows it for a project with servers
+    m_mcpDock->hide(); // mcpServersStarted shows it for a project with servers
     m_projectDock->raise();
     connect(m_projectPanel, &ProjectPanel::toolSelected, this, [this](const QString &tool) {
         m_toolPanel->setTool(project(), tool);
@@ -316,17 +300,16 @@ void MainWindow::createDocks()
     connect(m_projectPanel, &ProjectPanel::cloneToolRequested, m_manifest, &ManifestEditor::cloneTool);
     connect(m_manifest, &ManifestEditor::toolWritten, m_projectPanel, &ProjectPanel::selectTool);
     connect(m_projectPanel, &ProjectPanel::deleteToolsRequested, m_toolsMenu, &ToolsMenu::deleteTools);
-    connect(m_projectPanel, &ProjectPanel::requirementsInstalled, this, &MainWindow::reloadProject);
+    connect(m_projectPanel, &ProjectPanel::requirementsInstalled, this, [this] { reloadProject(); });
     m_projectPanel->addActions({m_manifest->undoAction(), m_manifest->redoAction()});
 
     m_toolPanel = new ToolPanel(this);
-    m_toolPanel->setObjectName(QStringLiteral("toolPanel"));
-    m_toolDock = makeDock(tr("Tool"), "toolDock", m_toolPanel, Qt::LeftDockWidgetArea);
+    m_toolDock = m_layout->add(tr("Tool"), "toolDock", m_toolPanel, Qt::LeftDockWidgetArea);
     connect(m_toolPanel, &ToolPanel::callFinished, this, [this] { m_runsPanel->refresh(); });
     connect(m_toolPanel, &ToolPanel::manifestEditRequested, m_manifest, &ManifestEditor::edit);
     m_toolPanel->addActions({m_manifest->undoAction(), m_manifest->redoAction()});
 
-    m_pendingDock = makeDock(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::LeftDockWidgetArea);
+    m_pendingDock = m_layout->add(tr("Pending Calls"), "pendingDock", m_pendingPanel, Qt::LeftDockWidgetArea);
 
     connect(m_runViews, &RunViews::currentStepChanged, this, [this](const QString &callId) {
         // Step shares its place with Tool and Pending Calls; an open call keeps its tab.
@@ -334,24 +317,34 @@ void MainWindow::createDocks()
             m_stepDock->raise();
     });
     connect(m_runViews, &RunViews::notice, statusBar(), &QStatusBar::showMessage);
-    connect(m_tracePanel, &TracePanel::stepActivated, this, &MainWindow::traceActivated);
-    m_traceDock = makeDock(tr("Trace"), "traceDock", m_tracePanel, Qt::RightDockWidgetArea);
-    m_stepDock = makeDock(tr("Step"), "stepDock", m_inspector, Qt::LeftDockWidgetArea);
+    // Activating a pending step in the trace opens its answer.
+    connect(m_tracePanel, &TracePanel::stepActivated, m_runCommands, &RunCommands::showPendingCall);
+    m_traceDock = m_layout->add(tr("Trace"), "traceDock", m_tracePanel, Qt::RightDockWidgetArea);
+    m_stepDock = m_layout->add(tr("Step"), "stepDock", m_inspector, Qt::LeftDockWidgetArea);
     connect(m_pendingPanel, &PendingCallsPanel::openCountChanged, this, [this](int open) {
         m_pendingDock->setWindowTitle(open == 0 ? tr("Pending Calls") : tr("Pending Calls (%1)").arg(open));
         updateActions();
     });
 
-    m_consoleDock = makeDock(tr("Console"), "consoleDock", m_runViews->consolePane(), Qt::BottomDockWidgetArea);
+    m_consoleDock = m_layout->add(tr("Console"), "consoleDock", m_runViews->consolePane(), Qt::BottomDockWidgetArea);
 
     m_runsPanel = new RunsPanel(
         this, m_run, [this] { return project(); }, errorReporter(), m_durable);
     connect(m_runsPanel, &RunsPanel::openRequested, m_runViews, &RunViews::showRun);
-    connect(m_runsPanel, &RunsPanel::startRequested, this, &MainWindow::startFromJournal);
-    m_runsDock = makeDock(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
+    connect(m_runsPanel, &RunsPanel::runsGone, m_runViews, &RunViews::forgetRuns);
+    connect(m_runsPanel, &RunsPanel::startRequested, m_runCommands, &RunCommands::startFromJournal);
+    m_runsDock = m_layout->add(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
+    m_chatPanel = new ChatDock([this] { return project(); }, this); // its runs reach the Runs dock by its watch
+    m_chatDock = m_layout->add(tr("Chat"), "chatDock", m_chatPanel, Qt::LeftDockWidgetArea);
+    // After each turn the trace shows the chat's steps (unless a run of the window's is on).
+    connect(m_chatPanel, &ChatDock::replied, this, [this] { m_runViews->showRun(m_chatPanel->runId()); });
 
-    m_layout->arrange({m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock},
-                      m_viewMenu);
+    m_layout->arrange(
+        {m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock, m_chatDock},
+        m_viewMenu);
+    m_presenter = new PresenterView(this, {{m_traceDock, 40}, {m_pendingDock, 25}, {m_consoleDock, 0}});
+    m_viewMenu->addSeparator();
+    m_presenter->addTo(m_viewMenu);
 }
 
 void MainWindow::connectRun()
@@ -371,8 +364,7 @@ void MainWindow::connectRun()
         // As an open with the tools at hand would: the first tool is shown.
         if (m_projectPanel->currentTool().isEmpty() && !project()->tools.empty())
             m_projectPanel->selectTool(project()->tools.front().name);
-        if (m_whenPythonLoaded && !project()->pythonLoading)
-            std::exchange(m_whenPythonLoaded, nullptr)();
+        m_runCommands->toolsLoaded();
     });
     connect(m_session, &ProjectSession::mcpServersStarted, this, [this](McpServerPool *pool) {
         m_mcpDock->setVisible(project() && !project()->mcpServers.empty());
@@ -380,7 +372,7 @@ void MainWindow::connectRun()
     });
     connect(m_session, &ProjectSession::mcpToolsChanged, this, [this](const QStringList &problems) {
         m_projectPanel->setProject(project());
-        updateCompletions();
+        m_editorArea->completeTools(project());
         if (!problems.isEmpty())
             setStatus(problems.join(QStringLiteral("; ")));
     });
@@ -424,39 +416,24 @@ bool MainWindow::openProject(const QString &dir)
     }
 
     m_session->adopt(std::move(*opened), std::move(lock));
-    m_whenPythonLoaded = nullptr;
+    m_runCommands->dropWaitingStart();
     m_toolFilesReloader->setProjectDir(project()->dir);
     m_runViews->clear();
     m_manifest->undoStack()->clear();
-
-    m_tabs->closeAll();
-    if (!m_watcher->files().isEmpty())
-        m_watcher->removePaths(m_watcher->files());
-    m_watcher->addPath(project()->manifestPath());
-
+    m_editorArea->switchTo(*project());
     m_scriptCombo->clear(); // a new project: its default script, not the old choice
-    m_scriptCombo->setProject(project());
     m_showsLoadError = false;
-
     m_projectActions->addRecentProject(project()->dir);
-    m_projectPanel->setProject(project());
-    m_toolPanel->setTool(project(), QString());
-    if (!project()->tools.empty())
-        m_projectPanel->selectTool(project()->tools.front().name);
-    if (m_scriptCombo->currentIndex() >= 0)
-        openFile(m_scriptCombo->currentPath());
-    else
+    present(true);
+    if (!m_tabs->current() && m_scriptCombo->currentIndex() < 0)
         setStatus(tr("The project has no script."));
-    if (m_tabs->current())
+    else if (m_tabs->current())
         setStatus(tr("Ready"));
     m_runsPanel->refresh();
-    updateTitle();
-    updateTrustBar();
-    updateActions();
     return true;
 }
 
-bool MainWindow::reloadProject()
+bool MainWindow::reloadProject(ProjectError *failure)
 {
     if (!project())
         return false;
@@ -467,17 +444,22 @@ bool MainWindow::reloadProject()
             m_statusBeforeLoadError = statusText();
         m_showsLoadError = true;
         setStatus(tr("toolstudio.json: %1").arg(error.toString()));
+        if (failure)
+            *failure = error;
         return false;
     }
-    const bool wasTrusted = project()->trusted;
     m_session->adopt(std::move(*reloaded));
+    if (std::exchange(m_showsLoadError, false))
+        setStatus(m_statusBeforeLoadError);
+    present(false);
+    return true;
+}
+
+void MainWindow::present(bool opened)
+{
     // The toolbar follows the manifest: its scripts, the one Run starts, the status.
     m_scriptCombo->setProject(project());
-    if (m_showsLoadError) {
-        m_showsLoadError = false;
-        setStatus(m_statusBeforeLoadError);
-    }
-    if (!m_run->isActive()) {
+    if (!m_run->isActive() && !opened) {
         if (m_scriptCombo->currentIndex() < 0)
             setStatus(tr("The project has no script."));
         else if (statusText() == tr("The project has no script."))
@@ -485,23 +467,18 @@ bool MainWindow::reloadProject()
     }
     if (!m_tabs->current() && m_scriptCombo->currentIndex() >= 0)
         openFile(m_scriptCombo->currentPath());
+    // An opened project shows its first tool; a reload keeps the tool shown.
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(project());
-    m_toolPanel->setTool(project(), m_projectPanel->currentTool().isEmpty() ? selected : m_projectPanel->currentTool());
-    updateCompletions();
-    // "Stay Restricted" holds until the next open, unless what would run changes again.
-    if (project()->trusted || wasTrusted || m_trustBar->isVisible())
-        updateTrustBar();
+    m_chatPanel->refresh();
+    if (opened && !project()->tools.empty())
+        m_projectPanel->selectTool(project()->tools.front().name);
+    const QString current = m_projectPanel->currentTool();
+    m_toolPanel->setTool(project(), current.isEmpty() && !opened ? selected : current);
+    m_editorArea->completeTools(project());
+    m_editorArea->showTrustFor(project());
+    updateTitle();
     updateActions();
-    return true;
-}
-
-void MainWindow::updateTrustBar()
-{
-    if (!project() || project()->trusted)
-        m_trustBar->hide();
-    else
-        m_trustBar->showFor(ProjectTrust::check(project()->dir));
 }
 
 void MainWindow::trustProject()
@@ -516,7 +493,7 @@ void MainWindow::trustProject()
         reportError(tr("Cannot Trust Project"), error);
         return;
     }
-    m_trustBar->hide();
+    m_editorArea->showTrustFor(nullptr);
     reloadProject(); // now its Python tool files load
     setStatus(tr("The project is trusted: its tools load and it may run."));
 }
@@ -529,80 +506,16 @@ bool MainWindow::openFile(const QString &path)
         reportError(tr("Cannot Open Script"), error);
         return false;
     }
-    updateCompletions();
+    m_editorArea->completeTools(project());
     updateTitle();
     updateActions();
     return true;
-}
-
-void MainWindow::scriptChosen(int index)
-{
-    openFile(m_scriptCombo->itemData(index, ScriptBox::PathRole).toString());
-    updateActions();
-}
-
-void MainWindow::updateCompletions()
-{
-    QStringList entries;
-    if (project()) {
-        for (const Tool &tool : project()->tools) {
-            const QString params = tool.parameterOrder.join(QStringLiteral(", "));
-            entries.append(QStringLiteral("tools.%1(%2)").arg(tool.name, params));
-            entries.append(QStringLiteral("%1(%2)").arg(tool.name, params));
-        }
-    }
-    m_tabs->setToolCompletions(entries);
-}
-
-void MainWindow::fileChangedOnDisk(const QString &path)
-{
-    // Editors that save atomically replace the file: watch the new one.
-    if (QFileInfo::exists(path) && !m_watcher->files().contains(path))
-        m_watcher->addPath(path);
-    if (project() && path == project()->manifestPath()) {
-        if (m_run->isActive())
-            m_manifestChangedDuringRun = true; // the run keeps the manifest it started with
-        else
-            reloadProject();
-        return;
-    }
-    m_tabs->reloadChanged(path);
 }
 
 bool MainWindow::saveModifiedScripts()
 {
     // A run executes the files on disk, so what is shown is what runs.
     return m_tabs->saveModified();
-}
-
-bool MainWindow::reloadForRun()
-{
-    // Pick up edits to toolstudio.json made since the project was opened.
-    ProjectError loadError;
-    std::optional<Project> reloaded = m_session->read(project()->dir, &loadError);
-    if (!reloaded) {
-        setStatus(tr("Failed: %1").arg(loadError.toString()));
-        reportError(tr("Cannot Run"), loadError.toString());
-        return false;
-    }
-    m_session->adopt(std::move(*reloaded));
-    m_projectPanel->setProject(project());
-    m_scriptCombo->setProject(project());
-    if (project()->pythonLoading) {
-        // tools/*.py changed since they were last described: the run starts once they are.
-        m_whenPythonLoaded = [this] { m_runCommands->run(); };
-        setStatus(tr("Loading the Python tools… the run starts when they are loaded."));
-        updateActions();
-        return false;
-    }
-    return true;
-}
-
-void MainWindow::traceActivated(const QString &callId)
-{
-    if (std::any_of(m_pendingPanel->pendingCalls().begin(), m_pendingPanel->pendingCalls().end(),
-                    [&](const Step &s) { return s.callId == callId; }))
-        m_runCommands->showPendingCall(callId);
 }
 
 void MainWindow::setStatus(const QString &text)
@@ -641,7 +554,7 @@ void MainWindow::updateActions()
     m_runCommands->updateActions(m_serving->isServing());
     m_projectActions->updateActions(active);
     m_scriptCombo->setEnabled(!active && m_scriptCombo->count() > 0);
-    m_editorActions->updateActions();
+    m_editorArea->actions()->updateActions();
     m_manifest->newToolAction()->setEnabled(project() != nullptr);
     m_toolsMenu->updateActions(project() != nullptr, active);
 }
@@ -661,63 +574,15 @@ void MainWindow::updateTitle()
     setWindowModified(e && e->isModified());
 }
 
-void MainWindow::applySettings(const QString &key)
-{
-    const Settings *settings = Settings::instance();
-    if (key == QLatin1String("editorFont") || key == QLatin1String("tabWidth")) {
-        m_tabs->applyEditorSettings();
-    } else if (key == QLatin1String("theme")) {
-        Theme::apply(settings->theme());
-    } else if (key == QLatin1String("language")) {
-        statusBar()->showMessage(tr("The language changes the next time Tool Studio starts."), 5000);
-    }
-}
-
-void MainWindow::showSettings()
-{
-    auto *dialog = new SettingsDialog(Settings::instance(), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->open();
-}
-
-void MainWindow::startFromJournal(const QString &runId, bool resume)
-{
-    if (project() && project()->pythonLoading) {
-        // A resumed or replayed run calls the project's tools: it starts once they are loaded.
-        m_whenPythonLoaded = [this, runId, resume] { m_runCommands->startFromJournal(runId, resume); };
-        setStatus(tr("Loading the Python tools… the run starts when they are loaded."));
-        return;
-    }
-    m_runCommands->startFromJournal(runId, resume);
-}
-
-bool MainWindow::importToolFile(const QString &path)
-{
-    if (!project()) {
-        reportError(tr("Import Tool"), tr("Open a project before importing tools."));
-        return false;
-    }
-    // The same as Tools ▸ Import Tools… (JSON as manual tools, undoable; a tool file is
-    // copied into tools/ if it loads), with its summary.
-    return m_toolsMenu->importTools(path, ToolImport::As::Manual);
-}
-
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    const bool any = std::any_of(urls.begin(), urls.end(), [](const QUrl &url) {
-        const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
-        return url.isLocalFile() && (suffix == QLatin1String("json") || suffix == QLatin1String("py"));
-    });
-    if (any)
+    if (ToolsMenu::importable(event->mimeData()->urls()))
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    for (const QUrl &url : event->mimeData()->urls())
-        if (url.isLocalFile())
-            importToolFile(url.toLocalFile());
+    m_toolsMenu->importDropped(event->mimeData()->urls());
     event->acceptProposedAction();
 }
 
@@ -732,6 +597,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
+    m_presenter->leave(); // the layout saved is the person's own
     m_layout->save();
     m_serving->stop();
     event->accept();

@@ -2,62 +2,38 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "newfiledialog.h"
 #include "project/project.h"
-#include "project/step.h"
-
-#include <nlohmann/json.hpp>
 
 #include <functional>
 
-#include <QHash>
-#include <QList>
 #include <QMainWindow>
-#include <QPointer>
-#include <QSet>
-
-#include <memory>
-#include <optional>
 
 class McpServersView;
 class ProjectActions;
 class ProjectServing;
 class DurableRunActions;
 class EditorActions;
+class EditorArea;
 class StepModeActions;
 class PendingCallsPanel;
-class RunComparePanel;
+class PresenterView;
 class ProjectSession;
 class ToolFilesReloader;
 class RunsPanel;
 class RunCommands;
 class DockLayout;
+class ChatDock;
 class ConsoleView;
-class FindBar;
-class TrustBar;
 class RunViews;
 class ManifestEditor;
-class NewProjectDialog;
 class HelpMenu;
-class QLineEdit;
-class QToolButton;
 class StepInspector;
-class TimelineWidget;
-class TraceFilterModel;
 class ProjectPanel;
 class QAction;
-class QComboBox;
 class QDockWidget;
-class QFileSystemWatcher;
 class QLabel;
-class QListWidget;
 class QLockFile;
 class QMenu;
-class QPlainTextEdit;
-class QTabWidget;
-class QTimer;
-class QTreeView;
-class QTreeWidget;
 class QUndoStack;
 class RunController;
 class ScriptBox;
@@ -92,15 +68,12 @@ public:
     TraceModel *traceModel() const { return m_traceModel; }
     RunController *runController() const { return m_run; }
     ConsoleView *console() const { return m_console; }
-    FindBar *findBar() const { return m_findBar; }
     ProjectPanel *projectPanel() const { return m_projectPanel; }
     ToolPanel *toolPanel() const { return m_toolPanel; }
     ToolsMenu *toolsMenu() const { return m_toolsMenu; }
     StepInspector *stepInspector() const { return m_inspector; }
     /// The Trace dock's contents: filter bar, budget meters, timeline and step tree.
     TracePanel *tracePanel() const { return m_tracePanel; }
-    /// Replays (`resume` false) or resumes run `runId` of the journal in the window.
-    void startFromJournal(const QString &runId, bool resume);
     /// Rerun from Step and cassettes (Run menu, Runs dock, trace context menu).
     DurableRunActions *durableActions() const { return m_durable; }
     /// Run ▸ Continue Held Call, Answer Instead…, Fail Held Call…, Continue to End.
@@ -119,15 +92,13 @@ public:
     bool openFile(const QString &path);
     /// The structured, undoable edits of toolstudio.json (the project reloads after each).
     ManifestEditor *manifestEditor() const { return m_manifest; }
-    /// Imports tool definitions from a JSON file (or refuses a .py for now), as one
-    /// undoable command. Returns false with the error reported.
-    bool importToolFile(const QString &path);
-    /// Reloads toolstudio.json into the panels (after an edit or an outside change).
-    bool reloadProject();
+    /// Reloads toolstudio.json into the panels (after an edit or an outside change);
+    /// false with the reason in the status bar (and in `failure`).
+    bool reloadProject(ProjectError *failure = nullptr);
 
-    QAction *importRunAction() const { return m_importRunAction; }
-    /// Save Script, Close File, Find…, Find and Replace…, Go to Line….
-    EditorActions *editorActions() const { return m_editorActions; }
+    /// The trust bar, script tabs and find bar, with Save, Close File, Find…, Find and
+    /// Replace… and Go to Line….
+    EditorArea *editorArea() const { return m_editorArea; }
     QAction *settingsAction() const { return m_settingsAction; }
 
     /// Run, Stop, Answer Pending Call; runs started, replayed and resumed.
@@ -162,35 +133,24 @@ private:
     void createDocks();
     void connectRun();
     void updateActions();
-    /// Shows the restricted-mode bar while the project is not trusted (ProjectTrust).
-    void updateTrustBar();
+    /// Shows the project the session holds in the toolbar, panels and editor area:
+    /// `opened` after Open (its first tool), else after a reload (the tool kept).
+    void present(bool opened);
     void trustProject();
     void updateTitle();
     /// reportError() for the window's parts (docks, editors) to report through.
     std::function<void(const QString &title, const QString &message)> errorReporter();
-    void applySettings(const QString &key);
-    void updateCompletions();
-    void fileChangedOnDisk(const QString &path);
-    void showSettings();
-    void scriptChosen(int index);
-
-    /// Before a run: toolstudio.json as it is now (false with the error reported).
-    bool reloadForRun();
-    void traceActivated(const QString &callId);
 
     ProjectSession *m_session = nullptr; ///< the open project: read, locked, its MCP servers
     RunController *m_run = nullptr;
     TraceModel *m_traceModel = nullptr;
     ConsoleView *m_console = nullptr;
+    EditorArea *m_editorArea = nullptr; ///< trust bar, script tabs, find bar
     ScriptTabs *m_tabs = nullptr;
-    FindBar *m_findBar = nullptr;
-    TrustBar *m_trustBar = nullptr;
     ProjectPanel *m_projectPanel = nullptr;
     ToolPanel *m_toolPanel = nullptr;
     ToolsMenu *m_toolsMenu = nullptr;
     ToolFilesReloader *m_toolFilesReloader = nullptr; ///< tools/*.py changes → reloadProject (after a run)
-    /// Run, Resume or Replay pressed while the Python tools were loading: started once loaded.
-    std::function<void()> m_whenPythonLoaded;
     StepInspector *m_inspector = nullptr;
     TracePanel *m_tracePanel = nullptr;
     RunViews *m_runViews = nullptr; ///< trace, Step, Console and meters of the run shown
@@ -198,7 +158,6 @@ private:
     RunsPanel *m_runsPanel = nullptr;
     ProjectServing *m_serving = nullptr;
     ManifestEditor *m_manifest = nullptr; ///< undoable edits of toolstudio.json
-    QFileSystemWatcher *m_watcher = nullptr;
 
     QDockWidget *m_projectDock = nullptr;
     McpServersView *m_mcpServers = nullptr; ///< in m_mcpDock, shown for a project with MCP servers
@@ -209,19 +168,20 @@ private:
     QDockWidget *m_pendingDock = nullptr;
     QDockWidget *m_consoleDock = nullptr;
     QDockWidget *m_runsDock = nullptr;
+    ChatDock *m_chatPanel = nullptr; ///< a conversation with a model over the project's tools
+    QDockWidget *m_chatDock = nullptr;
     ScriptBox *m_scriptCombo = nullptr;
     QLabel *m_statusLabel = nullptr;
     QMenu *m_viewMenu = nullptr;
 
-    QAction *m_importRunAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_settingsAction = nullptr;
     HelpMenu *m_helpMenu = nullptr;
-    EditorActions *m_editorActions = nullptr;
     ProjectActions *m_projectActions = nullptr;
     DurableRunActions *m_durable = nullptr;
     RunCommands *m_runCommands = nullptr; ///< owns Run, Stop, Answer
     DockLayout *m_layout = nullptr;       ///< makes and arranges the docks; owns Reset Layout
+    PresenterView *m_presenter = nullptr; ///< View ▸ Zoom and Presenter Layout
     StepModeActions *m_stepActions = nullptr;
 
     QString m_lastError;

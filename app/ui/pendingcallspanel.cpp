@@ -37,6 +37,7 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     : QWidget(parent)
     , m_run(run)
 {
+    setObjectName(QStringLiteral("pendingPanel"));
     auto *splitter = new QSplitter(Qt::Vertical, this);
     auto *top = new QWidget(splitter);
     auto *topLayout = new QVBoxLayout(top);

@@ -88,6 +88,7 @@ ProjectPanel::ProjectPanel(QWidget *parent)
     , m_model(new QStandardItemModel(0, NUM_COLUMNS, this))
     , m_filter(new ToolFilterModel(this))
 {
+    setObjectName(QStringLiteral("projectPanel"));
     m_model->setHorizontalHeaderLabels({tr("Tool"), tr("Handler"), tr("Tags")});
     m_filter->setSourceModel(m_model);
 

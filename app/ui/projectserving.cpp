@@ -5,6 +5,7 @@
 #include "mcpserversession.h"
 
 #include "journal/journal.h"
+#include "journal/journalwatch.h"
 #include "mainwindow.h"
 #include "pendinganswerintake.h"
 #include "pendingcallspanel.h"
@@ -19,7 +20,6 @@
 #include <QAction>
 #include <QLabel>
 #include <QStatusBar>
-#include <QTimer>
 #include <QTreeView>
 
 #include <algorithm>
@@ -45,9 +45,8 @@ ProjectServing::ProjectServing(MainWindow *window)
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_label->hide();
     window->statusBar()->addPermanentWidget(m_label);
-    m_poll = new QTimer(this);
-    m_poll->setInterval(PollMs);
-    connect(m_poll, &QTimer::timeout, this, &ProjectServing::poll);
+    m_watch = new JournalWatch(this);
+    connect(m_watch, &JournalWatch::changed, this, &ProjectServing::poll);
 }
 
 // The window's docks may be gone by now: StudioServer's destructor stops serving (and
@@ -119,7 +118,8 @@ bool ProjectServing::serve(int port, const QString &host, const QString &tokenFi
     m_label->setText(tr("Serving on %1").arg(m_server->url()));
     m_label->setToolTip(StudioServer::noTlsWarning(host));
     m_label->show();
-    m_poll->start();
+    m_watch->watch(project->journalPath(), PollMs);
+    poll();
     m_window->setStatus(tr("Serving %1 on %2 (GET / lists the routes)").arg(project->name, m_server->url()));
     updateAction();
     return true;
@@ -129,7 +129,7 @@ void ProjectServing::stop()
 {
     if (!m_server->isServing())
         return;
-    m_poll->stop();
+    m_watch->watch(QString());
     m_server->stop();
     m_journal.reset();
     for (const QString &callId : std::as_const(m_servedCalls))

@@ -13,6 +13,7 @@
 #include <memory>
 
 class Journal;
+class JournalWatch;
 class MainWindow;
 class QAction;
 class QLabel;
@@ -25,7 +26,8 @@ class StudioServer;
 /// and serve.json), shows the address in the status bar while it serves, and stops when
 /// asked (the action unchecked), when another project opens or when the window closes.
 /// An untrusted project is not served. While it serves, the served runs show live: the
-/// journal is read every PollMs — the Runs dock follows the runs, the trace follows the
+/// journal is read when it changed (JournalWatch's PRAGMA data_version, every PollMs;
+/// a quiet journal costs the GUI thread one pragma) — the Runs dock follows the runs, the trace follows the
 /// served run it shows, and a served call waiting for a person joins Pending Calls, where
 /// an answer goes through the journal (PendingAnswerIntake, as `toolstudio answer` and
 /// `POST /v1/runs/{run}/calls/{id}` do); the client's later result for that call is then
@@ -55,7 +57,7 @@ public:
     bool isServing() const;
     /// "http://127.0.0.1:3112"; empty when not serving.
     QString url() const;
-    /// Reads the journal now for the served runs (the timer does it every PollMs).
+    /// Reads the journal now for the served runs (done whenever it changed).
     void poll();
 
 private:
@@ -70,7 +72,7 @@ private:
     StudioServer *m_server = nullptr;
     QAction *m_action = nullptr;
     QLabel *m_label = nullptr;
-    QTimer *m_poll = nullptr;
+    JournalWatch *m_watch = nullptr; ///< polls only after another connection committed
     QPointer<ServeProjectDialog> m_dialog;
     std::unique_ptr<Journal> m_journal;
     QString m_runsSignature;     ///< the runs' ids and statuses last seen (the Runs dock follows a change)

@@ -19,6 +19,8 @@
 #include <QPushButton>
 #include <QStatusBar>
 
+#include <utility>
+
 RunCommands::RunCommands(RunController *run, Hooks hooks, QObject *parent)
     : QObject(parent)
     , m_run(run)
@@ -71,7 +73,7 @@ bool RunCommands::run()
         m_hooks.reportError(tr("Cannot Run"), tr("The project has no script to run."));
         return false;
     }
-    if (!m_hooks.prepareRun())
+    if (!m_hooks.prepareRun() || waitForTools([this] { run(); }))
         return false;
     project = m_hooks.project(); // reloaded
 
@@ -107,10 +109,30 @@ void RunCommands::startFromJournal(const QString &runId, bool resume)
     const Project *project = m_hooks.project();
     if (!project || runId.isEmpty())
         return;
+    // A resumed or replayed run calls the project's tools: it starts once they are loaded.
+    if (waitForTools([this, runId, resume] { startFromJournal(runId, resume); }))
+        return;
     startRunWith(resume ? tr("Cannot Resume") : tr("Cannot Replay"),
                  resume ? tr("Resuming %1…").arg(runId) : tr("Replaying %1…").arg(runId), [&](QString *error) {
                      return resume ? m_run->resume(*project, runId, error) : m_run->startReplay(*project, runId, error);
                  });
+}
+
+bool RunCommands::waitForTools(std::function<void()> start)
+{
+    if (!m_hooks.project()->pythonLoading)
+        return false;
+    m_whenToolsLoaded = std::move(start);
+    m_hooks.setStatus(tr("Loading the Python tools… the run starts when they are loaded."));
+    m_hooks.updateActions();
+    return true;
+}
+
+void RunCommands::toolsLoaded()
+{
+    const Project *project = m_hooks.project();
+    if (m_whenToolsLoaded && project && !project->pythonLoading)
+        std::exchange(m_whenToolsLoaded, nullptr)();
 }
 
 bool RunCommands::startRunWith(const QString &failTitle, const QString &statusText,

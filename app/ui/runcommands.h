@@ -82,8 +82,16 @@ public:
     /// Before the window closes: with a run active, asks whether to keep it for later
     /// (suspended, resumable) or stop it. False when the person cancelled.
     bool mayClose(QWidget *window);
+    /// The project's Python tool files were described (ProjectSession): a Run, Replay
+    /// or Resume pressed while they loaded starts now.
+    void toolsLoaded();
+    /// Another project was opened: a start waiting for the last one's tools is dropped.
+    void dropWaitingStart() { m_whenToolsLoaded = nullptr; }
 
 private:
+    /// While the Python tools load, keeps `start` for toolsLoaded() and says so; true
+    /// when it was kept.
+    bool waitForTools(std::function<void()> start);
     void onStarted(const QString &runId);
     void onStatusChanged(RunStatus status);
     void onPendingCallOpened(const Step &step);
@@ -102,4 +110,5 @@ private:
     QAction *m_runAction = nullptr;
     QAction *m_stopAction = nullptr;
     QAction *m_answerAction = nullptr;
+    std::function<void()> m_whenToolsLoaded;
 };

@@ -213,6 +213,9 @@ void RunsPanel::refresh()
     QSet<QString> selected;
     for (const QTreeWidgetItem *item : m_view->selectedItems())
         selected.insert(item->data(0, Qt::UserRole).toString());
+    QSet<QString> listed; // the runs before: those the journal no longer has are gone
+    for (int i = 0; i < m_view->topLevelItemCount(); ++i)
+        listed.insert(m_view->topLevelItem(i)->data(0, Qt::UserRole).toString());
     m_view->clear();
     m_resumedAt.clear();
     const Project *project = m_project();
@@ -246,6 +249,7 @@ void RunsPanel::refresh()
     m_resumedAt = journal.lastResumes();
     offerSuspended(runs);
     for (const RunRecord &run : runs) {
+        listed.remove(run.id);
         const qint64 resumedAt = m_resumedAt.value(run.id);
         auto *item = new QTreeWidgetItem(m_view);
         item->setText(0, run.id);
@@ -270,6 +274,9 @@ void RunsPanel::refresh()
                                               : tr("%1 of %2").arg(runKindName(run.kind), run.sourceRun));
     }
     showControllerRun();
+    if (!listed.isEmpty() && journalPath == m_listedPath)
+        Q_EMIT runsGone(QStringList(listed.begin(), listed.end()));
+    m_listedPath = journalPath;
 }
 
 void RunsPanel::offerSuspended(const std::vector<RunRecord> &newestFirst)

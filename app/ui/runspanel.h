@@ -69,6 +69,9 @@ Q_SIGNALS:
     void openRequested(const QString &runId);
     /// Replay (`resume` false) or Resume run `runId`.
     void startRequested(const QString &runId, bool resume);
+    /// Runs listed before are no longer in the journal: deleted here or by another
+    /// process (`toolstudio runs --delete/--prune`).
+    void runsGone(const QStringList &runIds);
 
 private:
     QString currentRun() const;
@@ -83,6 +86,7 @@ private:
     QTreeWidget *m_view = nullptr;
     QTimer *m_ticker = nullptr;      ///< ticks the live run's duration
     JournalWatch *m_watch = nullptr; ///< runs written by other processes refresh the list
+    QString m_listedPath;            ///< the journal the listed runs are from
     /// "Run X was suspended … [Resume] [Dismiss]": the newest suspended run, offered once
     /// per run (issue 20: a suspended run found on open is offered for Resume).
     QWidget *m_suspendedBar = nullptr;

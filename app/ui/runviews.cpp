@@ -16,6 +16,7 @@
 #include "tracemodel.h"
 #include "tracepanel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QFileDialog>
@@ -47,6 +48,9 @@ RunViews::RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *t
     m_inspector = new StepInspector(window);
     m_inspector->setObjectName(QStringLiteral("stepInspector"));
     makeConsolePane(window);
+    m_importRunAction = new QAction(tr("&Import Run…"), this);
+    m_importRunAction->setStatusTip(tr("Show a run exported as JSON, read-only (docs/run-export.md)"));
+    connect(m_importRunAction, &QAction::triggered, this, [this] { importRun({}); });
 
     // The trace (and the timeline, which follows it) takes one batch per frame.
     connect(run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
@@ -110,6 +114,7 @@ void RunViews::stepsUpdated(const QList<Step> &steps)
 void RunViews::empty()
 {
     m_showsImportedRun = false;
+    m_shownRunId.clear();
     m_traceModel->clear();
     m_liveSteps->reset();
     m_markedSequence = 0;
@@ -125,6 +130,12 @@ void RunViews::clear()
     m_budget->refresh(); // this project's limits; the last project's run no longer counts
 }
 
+void RunViews::forgetRuns(const QStringList &runIds)
+{
+    if (!m_shownRunId.isEmpty() && !m_run->isActive() && runIds.contains(m_shownRunId))
+        clear();
+}
+
 void RunViews::runStarting()
 {
     empty();
@@ -137,6 +148,7 @@ void RunViews::runStarted(const QString &journalPath, const QString &runId)
 {
     m_liveSteps->reset(journalPath, runId);
     m_markedSequence = 0;
+    m_shownRunId = runId;
 }
 
 void RunViews::runEnded(const RunRecord &run)
@@ -187,6 +199,7 @@ bool RunViews::showRun(const QString &runId)
     m_console->appendOutput(1, journal.output(runId, 1));
     m_console->appendOutput(2, journal.output(runId, 2));
     m_showsImportedRun = false;
+    m_shownRunId = runId;
     if (!opened)
         m_report(tr("Open Run"), error);
     return opened;

@@ -21,6 +21,7 @@ class QWidget;
 class RunController;
 class ScriptTabs;
 class StepInspector;
+class QAction;
 class TraceModel;
 class TracePanel;
 
@@ -66,6 +67,10 @@ public:
     /// a file) read-only in the trace, inspector and console. A malformed file or
     /// another format/version is refused with what was wrong and where.
     bool importRun(QString path);
+    /// File ▸ Import Run… (importRun with the file asked for).
+    QAction *importRunAction() const { return m_importRunAction; }
+    /// Runs `runIds` were deleted from the journal: the views empty when they show one.
+    void forgetRuns(const QStringList &runIds);
     /// True while the trace shows an imported run (not in the journal).
     bool showsImportedRun() const { return m_showsImportedRun; }
 
@@ -101,4 +106,6 @@ private:
     int m_markedSequence = 0; ///< the live run's steps up to this one have a console marker
     QByteArray m_stderr;      ///< the run's stderr, for traceback markers
     bool m_showsImportedRun = false;
+    QString m_shownRunId; ///< the journal's run shown (live or opened); empty: none, or imported
+    QAction *m_importRunAction = nullptr;
 };

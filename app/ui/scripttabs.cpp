@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scripttabs.h"
 
+#include "presenterview.h"
 #include "scripteditor.h"
 #include "settings.h"
 
@@ -21,6 +22,12 @@ ScriptTabs::ScriptTabs(QFileSystemWatcher *watcher, Reporter report, QWidget *pa
     setTabsClosable(true);
     setMovable(true);
     setDocumentMode(true);
+    connect(Settings::instance(), &Settings::changed, this, [this](const QString &key) {
+        if (key == QLatin1String("editorFont") || key == QLatin1String("tabWidth")
+            || key == QLatin1String("zoomPercent"))
+            for (ScriptEditor *e : editors())
+                applyEditorSettings(e);
+    });
 }
 
 ScriptEditor *ScriptTabs::current() const
@@ -58,9 +65,7 @@ bool ScriptTabs::openFile(const QString &path, QString *error)
         delete e;
         return false;
     }
-    const Settings *settings = Settings::instance();
-    e->setEditorFont(settings->editorFont());
-    e->setTabSize(settings->tabWidth());
+    applyEditorSettings(e);
     const int index = addTab(e, QFileInfo(path).fileName());
     setTabToolTip(index, QDir::toNativeSeparators(e->filePath()));
     connect(e, &QsciScintilla::modificationChanged, this, [this, e](bool modified) {
@@ -147,13 +152,12 @@ void ScriptTabs::setToolCompletions(const QStringList &entries)
         e->setToolCompletions(entries);
 }
 
-void ScriptTabs::applyEditorSettings()
+void ScriptTabs::applyEditorSettings(ScriptEditor *editor)
 {
     const Settings *settings = Settings::instance();
-    for (ScriptEditor *e : editors()) {
-        e->setEditorFont(settings->editorFont());
-        e->setTabSize(settings->tabWidth());
-    }
+    // With View ▸ Zoom, as the rest of the window.
+    editor->setEditorFont(PresenterView::zoomed(settings->editorFont(), settings->zoomPercent()));
+    editor->setTabSize(settings->tabWidth());
 }
 
 void ScriptTabs::goToLine()

@@ -42,8 +42,7 @@ public:
 
     /// The tool completions of every editor (`tools.name(params)` and `name(params)`).
     void setToolCompletions(const QStringList &entries);
-    /// Applies Preferences' editor font and tab width to every editor.
-    void applyEditorSettings();
+
     /// Edit ▸ Go to Line… in the current editor.
     void goToLine();
     /// `path` changed on disk: reload its editor (asks when it has unsaved changes).
@@ -57,6 +56,9 @@ Q_SIGNALS:
 
 private:
     bool maybeSave(ScriptEditor *editor);
+    /// Preferences' editor font (scaled by View ▸ Zoom) and tab width; every editor
+    /// follows when they change.
+    static void applyEditorSettings(ScriptEditor *editor);
 
     QFileSystemWatcher *m_watcher;
     Reporter m_report;

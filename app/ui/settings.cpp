@@ -24,6 +24,7 @@ constexpr auto FontKey = "editor/font";
 constexpr auto TabWidthKey = "editor/tabWidth";
 constexpr auto ThemeKey = "ui/theme";
 constexpr auto LanguageKey = "ui/language";
+constexpr auto ZoomKey = "ui/zoomPercent";
 
 QString key(const char *name)
 {
@@ -95,6 +96,7 @@ void Settings::setValues(const Values &values)
     set(&Values::tabWidth, values.tabWidth, "tabWidth");
     set(&Values::theme, values.theme, "theme");
     set(&Values::language, values.language, "language");
+    set(&Values::zoomPercent, qBound(MinZoomPercent, values.zoomPercent, MaxZoomPercent), "zoomPercent");
 }
 
 void Settings::addRecentProject(const QString &dir)
@@ -130,6 +132,7 @@ void Settings::load()
     v.tabWidth = qBound(1, s.value(key(TabWidthKey), d.tabWidth).toInt(), 16);
     v.theme = themeFromName(s.value(key(ThemeKey)).toString(), d.theme);
     v.language = s.value(key(LanguageKey)).toString();
+    v.zoomPercent = s.value(key(ZoomKey), d.zoomPercent).toInt();
     setValues(v);
 }
 
@@ -151,5 +154,6 @@ void Settings::save() const
     s.setValue(key(TabWidthKey), m_values.tabWidth);
     s.setValue(key(ThemeKey), themeName(m_values.theme));
     s.setValue(key(LanguageKey), m_values.language);
+    s.setValue(key(ZoomKey), m_values.zoomPercent);
     s.sync();
 }

@@ -37,12 +37,15 @@ public:
         QFont editorFont;   ///< the system's fixed font by default
         int tabWidth = 4;
         Theme theme = Theme::System;
-        QString language; ///< "" = follow the system, "en", "de"
+        QString language;      ///< "" = follow the system, "en", "de"
+        int zoomPercent = 100; ///< View ▸ Zoom: the window's fonts, MinZoomPercent..MaxZoomPercent
 
         bool operator==(const Values &other) const = default;
     };
 
     static constexpr int MaxRecentProjects = 8;
+    static constexpr int MinZoomPercent = 50;
+    static constexpr int MaxZoomPercent = 300;
 
     explicit Settings(QObject *parent = nullptr);
 
@@ -83,6 +86,11 @@ public:
     void setTheme(Theme value) { set(&Values::theme, value, "theme"); }
     QString language() const { return m_values.language; }
     void setLanguage(const QString &value) { set(&Values::language, value, "language"); }
+    int zoomPercent() const { return m_values.zoomPercent; }
+    void setZoomPercent(int value)
+    {
+        set(&Values::zoomPercent, qBound(MinZoomPercent, value, MaxZoomPercent), "zoomPercent");
+    }
 
 Q_SIGNALS:
     /// `key` is the Values field's name ("tabWidth", "theme", …).

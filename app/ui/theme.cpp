@@ -55,6 +55,22 @@ void Theme::apply(Settings::Theme theme)
     QApplication::setPalette(dark);
 }
 
+void Theme::applyHighContrast()
+{
+    QPalette palette(Qt::black, Qt::white);
+    palette.setColor(QPalette::Window, Qt::white);
+    palette.setColor(QPalette::Base, Qt::white);
+    palette.setColor(QPalette::AlternateBase, QColor(0xee, 0xee, 0xee));
+    palette.setColor(QPalette::Button, QColor(0xee, 0xee, 0xee));
+    palette.setColor(QPalette::Highlight, QColor(0x00, 0x30, 0x90));
+    palette.setColor(QPalette::HighlightedText, Qt::white);
+    palette.setColor(QPalette::PlaceholderText, QColor(0x40, 0x40, 0x40));
+    palette.setColor(QPalette::Link, QColor(0x00, 0x30, 0x90));
+    for (const QPalette::ColorRole role : {QPalette::Text, QPalette::ButtonText, QPalette::WindowText})
+        palette.setColor(QPalette::Disabled, role, QColor(0x55, 0x55, 0x55));
+    QApplication::setPalette(palette);
+}
+
 QIcon Theme::icon(const char *themeName, const char *resourceName)
 {
     const QString path = QStringLiteral(":/icons/%1.svg").arg(QString::fromLatin1(resourceName));

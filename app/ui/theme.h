@@ -14,6 +14,9 @@ namespace Theme {
 void rememberSystemPalette();
 /// Sets the application palette for `theme`.
 void apply(Settings::Theme theme);
+/// For a projector (View ▸ Presenter Layout): black on white, a dark selection with
+/// white text, disabled text still readable. apply() returns to a theme.
+void applyHighContrast();
 /// The desktop theme's icon `themeName`, else ours (`:/icons/RESOURCE.svg`).
 QIcon icon(const char *themeName, const char *resourceName);
 

@@ -41,6 +41,7 @@ ToolPanel::ToolPanel(QWidget *parent)
     : QWidget(parent)
     , m_call(new DirectToolCall(this))
 {
+    setObjectName(QStringLiteral("toolPanel"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     m_heading = new QLabel(this);

@@ -19,7 +19,10 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QUrl>
 #include <QWidget>
+
+#include <algorithm>
 
 ToolsMenu::ToolsMenu(QWidget *window, std::function<const Project *()> project, std::function<void()> changed)
     : QObject(window)
@@ -122,6 +125,26 @@ void ToolsMenu::summarize(const QString &title, bool ok, const QString &headline
         box->setInformativeText(QStringLiteral("• ") + lines.join(QStringLiteral("\n• ")));
     showAsPlainText(box);
     box->open();
+}
+
+bool ToolsMenu::importable(const QList<QUrl> &urls)
+{
+    return std::any_of(urls.begin(), urls.end(), [](const QUrl &url) {
+        const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
+        return url.isLocalFile() && (suffix == QLatin1String("json") || suffix == QLatin1String("py"));
+    });
+}
+
+bool ToolsMenu::importDropped(const QList<QUrl> &urls)
+{
+    if (!m_project()) {
+        summarize(tr("Import Tools"), false, tr("Open a project before importing tools."), {});
+        return false;
+    }
+    bool all = true;
+    for (const QUrl &url : urls)
+        all = url.isLocalFile() && importTools(url.toLocalFile(), ToolImport::As::Manual) && all;
+    return all;
 }
 
 bool ToolsMenu::importTools(const QString &file, ToolImport::As as)

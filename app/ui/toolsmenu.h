@@ -15,6 +15,7 @@
 class ExportToolsDialog;
 class Project;
 class QAction;
+class QUrl;
 class QWidget;
 class SecretsDialog;
 
@@ -51,6 +52,11 @@ public:
     /// The steps behind the actions, after the file was chosen; true when something
     /// was imported or written.
     bool importTools(const QString &file, ToolImport::As as);
+    /// Files dropped on the window: true when one is a local .json or .py file.
+    static bool importable(const QList<QUrl> &urls);
+    /// Imports each dropped local file as importTools() does (JSON as manual tools);
+    /// without a project, says to open one. True when every file was imported.
+    bool importDropped(const QList<QUrl> &urls);
     bool exportBundle(const QString &zip);
     bool importBundle(const QString &zip);
     /// Tools ▸ Import MCP Config… after the file was chosen: adds the servers of a Claude

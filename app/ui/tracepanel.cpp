@@ -143,25 +143,8 @@ void TracePanel::buildViews()
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAllColumnsShowFocus(true);
-    QHeaderView *header = m_view->header();
-    header->setStretchLastSection(true);
-    // Fixed starting widths: ResizeToContents would scan every row on each batch.
-    const QFontMetrics metrics(m_view->font());
-    const auto width = [&](int column, const QStringList &samples, int padding) {
-        int widest = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString());
-        for (const QString &sample : samples)
-            widest = qMax(widest, metrics.horizontalAdvance(sample));
-        header->resizeSection(column, widest + padding);
-    };
-    QStringList statuses;
-    for (int status = int(StepStatus::Queued); status <= int(StepStatus::Cancelled); ++status)
-        statuses.append(TraceModel::statusText(StepStatus(status)));
-    // Attempt rows sit one level in: two indentations (root decoration + level).
-    width(TraceModel::Sequence, {TraceModel::tr("attempt %1").arg(10)}, 2 * m_view->indentation() + 12);
-    width(TraceModel::Tool, {QStringLiteral("get_exchange_rate")}, 16);
-    width(TraceModel::Status, statuses, 36);
-    width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
-    width(TraceModel::Duration, {QStringLiteral("10.0 s")}, 16);
+    m_view->header()->setStretchLastSection(true);
+    sizeColumns();
     connect(m_view, &QTreeView::activated, this,
             [this](const QModelIndex &index) { Q_EMIT stepActivated(index.data(TraceModel::CallIdRole).toString()); });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &index) {
@@ -195,6 +178,42 @@ void TracePanel::buildViews()
             followNewRows();
     });
     connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, &TracePanel::scrolled);
+    // While following, the end stays in view when the range changes for another reason
+    // than new rows too: a horizontal scroll bar appearing, the dock resized, zoom.
+    connect(m_view->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this](int, int maximum) {
+        if (m_follow->isChecked() && !m_followScrollPending)
+            m_view->verticalScrollBar()->setValue(maximum);
+    });
+}
+
+void TracePanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange && m_view)
+        sizeColumns(); // View ▸ Zoom
+    QWidget::changeEvent(event);
+}
+
+void TracePanel::sizeColumns()
+{
+    // Fixed widths for the font: ResizeToContents would scan every row on each batch.
+    QHeaderView *header = m_view->header();
+    const QFontMetrics metrics(m_view->font());
+    const auto width = [&](int column, const QStringList &samples, int padding) {
+        int widest = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString());
+        for (const QString &sample : samples)
+            widest = qMax(widest, metrics.horizontalAdvance(sample));
+        header->resizeSection(column, widest + padding);
+    };
+    QStringList statuses;
+    for (int status = int(StepStatus::Queued); status <= int(StepStatus::Cancelled); ++status)
+        statuses.append(TraceModel::statusText(StepStatus(status)));
+    // Step numbers and event rows' "#N" / "run"; attempt rows sit one level in: two
+    // indentations (root decoration + level).
+    width(TraceModel::Sequence, {QStringLiteral("#99999")}, 2 * m_view->indentation() + 12);
+    width(TraceModel::Tool, {QStringLiteral("get_exchange_rate")}, 16);
+    width(TraceModel::Status, statuses, 36);
+    width(TraceModel::Attempts, {QStringLiteral("10/10")}, 16);
+    width(TraceModel::Duration, {QStringLiteral("10.0 s")}, 16);
 }
 
 bool TracePanel::selectStep(const QString &callId)

@@ -66,7 +66,12 @@ Q_SIGNALS:
     /// A row was activated (double-click, Enter).
     void stepActivated(const QString &callId);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    /// The columns' widths for the view's font (at start and after View ▸ Zoom).
+    void sizeColumns();
     void buildFilterBar();
     void buildViews();
     void updateStatusFilter();

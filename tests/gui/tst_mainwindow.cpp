@@ -17,6 +17,7 @@
 #include "tracemodel.h"
 #include "ui/answerpane.h"
 #include "ui/editoractions.h"
+#include "ui/editorarea.h"
 #include "ui/mainwindow.h"
 #include "ui/manifesteditor.h"
 #include "ui/pendingcallspanel.h"
@@ -459,9 +460,9 @@ asyncio.run(main())
 
     void keyboardShortcuts()
     {
-        QCOMPARE(m_window->editorActions()->findAction()->shortcut(), QKeySequence(QKeySequence::Find));
-        QCOMPARE(m_window->editorActions()->replaceAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
-        QCOMPARE(m_window->editorActions()->goToLineAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
+        QCOMPARE(m_window->editorArea()->actions()->findAction()->shortcut(), QKeySequence(QKeySequence::Find));
+        QCOMPARE(m_window->editorArea()->actions()->replaceAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
+        QCOMPARE(m_window->editorArea()->actions()->goToLineAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
         QCOMPARE(m_window->stepModeActions()->stepModeAction()->shortcut(), QKeySequence(Qt::Key_F10));
         // Step mode toggles the run controller's step mode.
         QVERIFY(m_window->stepModeActions()->stepModeAction()->isEnabled());
@@ -607,7 +608,10 @@ asyncio.run(main())
         const QString anthropic = m_scratch->filePath(QStringLiteral("weather.json"));
         QVERIFY(writeFile(anthropic, R"({"name": "get_weather", "description": "Weather for a city.",
             "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}})"));
-        QVERIFY(m_window->importToolFile(anthropic));
+        // Dropped on the window: a .json or .py file is taken, other files are not.
+        QVERIFY(ToolsMenu::importable({QUrl::fromLocalFile(anthropic)}));
+        QVERIFY(!ToolsMenu::importable({QUrl::fromLocalFile(m_scratch->filePath(QStringLiteral("notes.txt")))}));
+        QVERIFY(m_window->toolsMenu()->importDropped({QUrl::fromLocalFile(anthropic)}));
         const Tool *tool = m_window->project()->tool(QStringLiteral("get_weather"));
         QVERIFY(tool);
         QCOMPARE(tool->handler, HandlerKind::Manual);
@@ -618,7 +622,7 @@ asyncio.run(main())
         // into tools/ when it does.
         const QString empty = m_scratch->filePath(QStringLiteral("empty.py"));
         QVERIFY(writeFile(empty, "class Tools:\n    pass\n"));
-        QVERIFY(!m_window->importToolFile(empty));
+        QVERIFY(!m_window->toolsMenu()->importDropped({QUrl::fromLocalFile(empty)}));
         QCOMPARE(m_window->toolsMenu()->lastSummary(),
                  QStringLiteral("Nothing was imported from empty.py; the project is unchanged:\n%1: no tools (a class "
                                 "Tools with public methods)")
@@ -627,7 +631,7 @@ asyncio.run(main())
         const QString python = m_scratch->filePath(QStringLiteral("greet.py"));
         QVERIFY(
             writeFile(python, "class Tools:\n    def greet(self, name: str) -> str:\n        return 'hi ' + name\n"));
-        QVERIFY(m_window->importToolFile(python));
+        QVERIFY(m_window->toolsMenu()->importDropped({QUrl::fromLocalFile(python)}));
         QVERIFY(waitForPythonTools(*m_window));
         QVERIFY(QFileInfo::exists(dir + QStringLiteral("/tools/greet.py")));
         QVERIFY(m_window->project()->tool(QStringLiteral("greet")));

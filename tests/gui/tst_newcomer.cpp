@@ -294,6 +294,13 @@ private Q_SLOTS:
         QCOMPARE(newest.data(TraceModel::SequenceRole).toInt(), 200);
         QTRY_VERIFY(view->viewport()->rect().contains(view->visualRect(newest).center()));
         QCOMPARE(bar->value(), bar->maximum());
+
+        // It stays there when the view gets shorter (a smaller window, a scroll bar across).
+        const int maximum = bar->maximum();
+        m_window->resize(1100, 640);
+        QTRY_VERIFY(bar->maximum() > maximum);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        QVERIFY(follow->isChecked());
     }
 
     /// Failed: steps that ended failed (Ctrl+E goes there); Had failures: any failed

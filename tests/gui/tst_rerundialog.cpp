@@ -13,6 +13,7 @@
 #include "tracemodel.h"
 #include "ui/durablerunactions.h"
 #include "ui/editoractions.h"
+#include "ui/editorarea.h"
 #include "ui/mainwindow.h"
 #include "ui/rerundialog.h"
 #include "ui/runcommands.h"
@@ -406,8 +407,8 @@ private Q_SLOTS:
         editor()->setText(QStringLiteral("from toolstudio import tools\n"
                                          "for sku in ['A', 'X', 'C']:\n"
                                          "    print(tools.echo(sku=sku))\n"));
-        QVERIFY(m_window->editorActions()->save());
-        m_window->startFromJournal(runId, false);
+        QVERIFY(m_window->editorArea()->actions()->save());
+        m_window->runCommands()->startFromJournal(runId, false);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QTRY_COMPARE(
             stepStatuses(m_window->traceModel()),

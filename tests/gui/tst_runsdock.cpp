@@ -5,9 +5,12 @@
 // while the window is open appears in the Runs dock by itself; Delete (asked first)
 // removes the selected runs from the journal, and Cancel removes nothing.
 #include "clirunner.h"
+#include "consoleview.h"
 #include "testfiles.h"
+#include "tracemodel.h"
 #include "ui/runcommands.h"
 #include "ui/runspanel.h"
+#include "ui/runviews.h"
 #include "waitingrun.h"
 #include "windowfixture.h"
 
@@ -112,9 +115,14 @@ private Q_SLOTS:
         QVERIFY2(listed.out.startsWith(second.toUtf8()) && !listed.out.contains(first.toUtf8()),
                  listed.out.constData());
 
-        // A run deleted by another process leaves the dock by itself too.
+        // A run deleted by another process leaves the dock by itself too, and the trace
+        // that showed it empties (its rows would be read from a journal that has none).
+        QVERIFY(m_window->runViews()->showRun(second));
+        QVERIFY(m_window->traceModel()->rowCount() > 0);
         QCOMPARE(toolstudio({QStringLiteral("runs"), dir, QStringLiteral("--delete"), second}).exitCode, 0);
         QTRY_COMPARE_WITH_TIMEOUT(runsView()->topLevelItemCount(), 0, 5000);
+        QCOMPARE(m_window->traceModel()->rowCount(), 0);
+        QVERIFY(m_window->console()->toPlainText().isEmpty());
     }
 
     /// A run whose studio died while it waited is suspended; the dock offers it for

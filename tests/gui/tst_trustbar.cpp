@@ -119,6 +119,11 @@ private Q_SLOTS:
         QVERIFY(!m_window->project()->trusted);
         QVERIFY(!m_window->runCommands()->runAction()->isEnabled());
         QCOMPARE(ProjectTrust::check(m_project).state, ProjectTrust::State::NotTrusted);
+        // The choice holds while toolstudio.json reloads, until the project is opened again.
+        QVERIFY(m_window->reloadProject());
+        QVERIFY(!bar()->isVisible());
+        QVERIFY(m_window->openProject(m_project));
+        QVERIFY(bar()->isVisible());
     }
 };
 

@@ -30,15 +30,15 @@ inline QString toolstudioBinary()
 }
 
 /// `arguments` of a toolstudio command with --trust after the verb when the verb runs
-/// the project's code (run, replay, resume, tools, mcp): the suites that run projects trust
+/// the project's code (run, replay, resume, tools, mcp, chat): the suites that run projects trust
 /// them explicitly, this way (docs/sandbox.md "Trust before code runs"). The grant is
 /// recorded in the suite's own config folder: it calls isolateConfigDir(), so every
 /// child started after it inherits that folder.
 inline QStringList withTrust(QStringList arguments)
 {
     isolateConfigDir();
-    static const QStringList verbs{QStringLiteral("run"), QStringLiteral("replay"), QStringLiteral("resume"),
-                                   QStringLiteral("tools"), QStringLiteral("mcp")};
+    static const QStringList verbs{QStringLiteral("run"),   QStringLiteral("replay"), QStringLiteral("resume"),
+                                   QStringLiteral("tools"), QStringLiteral("mcp"),    QStringLiteral("chat")};
     if (!arguments.isEmpty() && verbs.contains(arguments.first()) && !arguments.contains(QStringLiteral("--trust")))
         arguments.insert(arguments.first() == QLatin1String("mcp") ? arguments.size() : 1, QStringLiteral("--trust"));
     return arguments;
@@ -84,4 +84,14 @@ inline std::vector<nlohmann::json> jsonEvents(const QByteArray &out, const char 
             found.push_back(json);
     }
     return found;
+}
+
+/// What the script wrote to stdout, from a command's `--json` output events.
+inline QByteArray scriptStdout(const QByteArray &out)
+{
+    QByteArray text;
+    for (const nlohmann::json &event : jsonEvents(out, "output"))
+        if (event.value("stream", "") == "stdout")
+            text += QByteArray::fromStdString(event.value("text", ""));
+    return text;
 }

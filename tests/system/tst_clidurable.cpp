@@ -39,16 +39,6 @@ void writeFile(const QString &path, const QByteArray &data)
     file.write(data);
 }
 
-/// Everything the script printed, from the `--json` output events.
-QByteArray scriptStdout(const QByteArray &out)
-{
-    QByteArray text;
-    for (const nlohmann::json &json : jsonEvents(out, "output"))
-        if (json.value("stream", "") == "stdout")
-            text += QByteArray::fromStdString(json.value("text", ""));
-    return text;
-}
-
 QByteArray stepSummary(const nlohmann::json &step)
 {
     return QByteArray::number(step.value("sequence", 0)) + ' ' + QByteArray::fromStdString(step.value("status", ""))

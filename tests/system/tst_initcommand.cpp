@@ -170,21 +170,23 @@ private Q_SLOTS:
         QTest::newRow("help trace") << QStringList{QStringLiteral("help"), QStringLiteral("trace")} << 0
                                     << QByteArrayList{"usage: toolstudio trace [options] export PROJECT RUN"};
         QTest::newRow("--help") << QStringList{QStringLiteral("--help")} << 0
-                                << QByteArrayList{"usage: toolstudio [PROJECT]                 open the window (on "
-                                                  "PROJECT)",
-                                                  "Commands: init, run, runs, replay, resume, answer, serve, mcp, "
-                                                  "tools, trace, trust",
-                                                  "── toolstudio init ──",
-                                                  "── toolstudio trust ──",
-                                                  "usage: toolstudio serve [options] PROJECT",
-                                                  "usage: toolstudio answer [options] PROJECT RUN CALL_ID"};
+                                << QByteArrayList{
+                                       "usage: toolstudio [PROJECT]                 open the window (on "
+                                       "PROJECT)",
+                                       "Commands: init, run, runs, replay, resume, answer, chat, serve, mcp, "
+                                       "tools, trace, trust",
+                                       "── toolstudio init ──",
+                                       "── toolstudio trust ──",
+                                       "usage: toolstudio serve [options] PROJECT",
+                                       "usage: toolstudio answer [options] PROJECT RUN CALL_ID"};
         QTest::newRow("help") << QStringList{QStringLiteral("help")} << 0
                               << QByteArrayList{"── toolstudio run ──", "── toolstudio mcp ──",
                                                 "usage: toolstudio runs [options] PROJECT"};
         QTest::newRow("help bogus") << QStringList{QStringLiteral("help"), QStringLiteral("bogus")} << 2
-                                    << QByteArrayList{"toolstudio help: no command called 'bogus' (commands: init, "
-                                                      "run, runs, replay, resume, answer, serve, mcp, tools, trace, "
-                                                      "trust)"};
+                                    << QByteArrayList{
+                                           "toolstudio help: no command called 'bogus' (commands: init, "
+                                           "run, runs, replay, resume, answer, chat, serve, mcp, tools, trace, "
+                                           "trust)"};
     }
 
     void help()

@@ -31,16 +31,6 @@ QString everythingModules()
 
 constexpr auto EverythingEntry = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 
-/// Everything the script printed, from the `--json` output events.
-QByteArray scriptStdout(const QByteArray &out)
-{
-    QByteArray text;
-    for (const json &event : jsonEvents(out, "output"))
-        if (event.value("stream", "") == "stdout")
-            text += QByteArray::fromStdString(event.value("text", ""));
-    return text;
-}
-
 /// "SEQUENCE TOOL STATUS" of every final step event, in order.
 QByteArray stepLines(const QByteArray &out)
 {

@@ -9,6 +9,7 @@
 #include "clirunner.h"
 #include "fakemodelserver.h"
 #include "journal/journal.h"
+#include "journalsteps.h"
 #include "testfiles.h"
 #include "waitingrun.h"
 
@@ -29,36 +30,10 @@ namespace {
 constexpr int ExitCompleted = 0;
 constexpr int ExitRunFailed = 1;
 
-QByteArray scriptStdout(const QByteArray &out)
-{
-    QByteArray text;
-    for (const json &event : jsonEvents(out, "output"))
-        if (event.value("stream", "") == "stdout")
-            text += QByteArray::fromStdString(event.value("text", ""));
-    return text;
-}
-
 QString runIdOf(const QByteArray &out)
 {
     const auto runs = jsonEvents(out, "run");
     return runs.empty() ? QString() : QString::fromStdString(runs.front().value("id", ""));
-}
-
-std::vector<Step> journalSteps(const QString &dir, const QString &runId)
-{
-    Journal journal;
-    if (!journal.open(dir + QStringLiteral("/.toolstudio/journal.sqlite")))
-        return {};
-    return journal.steps(runId);
-}
-
-/// "model:local succeeded", "get_exchange_rate succeeded", … in sequence order.
-QStringList stepLines(const std::vector<Step> &steps)
-{
-    QStringList lines;
-    for (const Step &step : steps)
-        lines << step.tool + QLatin1Char(' ') + stepStatusName(step.status);
-    return lines;
 }
 
 } // namespace

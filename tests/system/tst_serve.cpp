@@ -183,15 +183,6 @@ struct WaitingRun
     }
 };
 
-QByteArray scriptStdout(const QByteArray &out)
-{
-    QByteArray text;
-    for (const nlohmann::json &json : jsonEvents(out, "output"))
-        if (json.value("stream", "") == "stdout")
-            text += QByteArray::fromStdString(json.value("text", ""));
-    return text;
-}
-
 } // namespace
 
 class TestServe : public QObject

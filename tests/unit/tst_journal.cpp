@@ -98,6 +98,17 @@ Step foldedStep(int sequence)
     return step;
 }
 
+/// foldedStep(sequence) while it waits for a person: its attempt open, no result.
+Step waitingStep(int sequence)
+{
+    Step step = foldedStep(sequence);
+    step.status = StepStatus::Waiting;
+    step.attempts.front().succeeded = false;
+    step.attempts.front().endedAt = 0;
+    step.result.reset();
+    return step;
+}
+
 QByteArray readAll(const QString &path)
 {
     QFile file(path);
@@ -943,11 +954,7 @@ private Q_SLOTS:
         QCOMPARE(rawValue(path, count).toInt(), 2);
 
         // A call waiting for a person is in SQLite at once (`toolstudio answer` looks).
-        Step c = foldedStep(3);
-        c.status = StepStatus::Waiting;
-        c.attempts.front().succeeded = false;
-        c.attempts.front().endedAt = 0;
-        c.result.reset();
+        Step c = waitingStep(3);
         QVERIFY(journal.commit({&c}, {}));
         QCOMPARE(rawValue(path, QStringLiteral("SELECT status FROM steps WHERE sequence = 3")).toString(),
                  QStringLiteral("waiting"));
@@ -1006,6 +1013,62 @@ private Q_SLOTS:
         // Handled: the mark is past it, so a recovery of this tail would not stop there.
         QCOMPARE(rawValue(path, QStringLiteral("SELECT serial FROM journal_tails")).toInt(), 3);
         QVERIFY(journal.flush()); // nothing left
+    }
+
+    // A live run's running/waiting goes with the next transaction, never one of its own.
+    void liveStatusRidesOnTheNextCommit()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        const QString status = QStringLiteral("SELECT status FROM runs WHERE id = 'run-1'");
+        Journal journal;
+        QVERIFY(journal.open(path));
+        journal.setGroupCommit(600000);
+        RunRecord run = sampleRun();
+        run.status = RunStatus::Running;
+        run.endedAt = 0;
+        QVERIFY(journal.recordRun(run));
+        QCOMPARE(rawValue(path, status).toString(), QStringLiteral("running"));
+
+        // Waiting: written in the same transaction as the step that waits for a person.
+        QVERIFY(journal.setLiveStatus(run.id, RunStatus::Waiting));
+        QCOMPARE(rawValue(path, status).toString(), QStringLiteral("running"));
+        Step waiting = waitingStep(1);
+        QVERIFY(journal.commit({&waiting}, {}));
+        QCOMPARE(rawValue(path, status).toString(), QStringLiteral("waiting"));
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT status FROM steps WHERE sequence = 1")).toString(),
+                 QStringLiteral("waiting"));
+        // The urgent record went into SQLite directly, not into the tail first.
+        QCOMPARE(QFileInfo(journal.tailPath()).size(), 0);
+
+        // Running again: pending until the group commit; back to waiting before it, nothing.
+        QVERIFY(journal.setLiveStatus(run.id, RunStatus::Running));
+        Step answered = foldedStep(1);
+        QVERIFY(journal.commit({&answered}, {})); // into the tail
+        QVERIFY(QFileInfo(journal.tailPath()).size() > 0);
+        QCOMPARE(rawValue(path, status).toString(), QStringLiteral("waiting"));
+        QVERIFY(journal.flush());
+        QCOMPARE(rawValue(path, status).toString(), QStringLiteral("running"));
+        QVERIFY(journal.setLiveStatus(run.id, RunStatus::Waiting));
+        QVERIFY(journal.setLiveStatus(run.id, RunStatus::Running));
+        QVERIFY(journal.flush());
+        QCOMPARE(rawValue(path, status).toString(), QStringLiteral("running"));
+
+        // A pending status never changes a run that ended meanwhile, nor a final status.
+        QVERIFY(journal.setLiveStatus(run.id, RunStatus::Waiting));
+        run.status = RunStatus::Completed;
+        QVERIFY(journal.recordRun(run));
+        QVERIFY(journal.setLiveStatus(run.id, RunStatus::Waiting));
+        QVERIFY(journal.flush());
+        QCOMPARE(rawValue(path, status).toString(), QStringLiteral("completed"));
+        QVERIFY(!journal.setLiveStatus(run.id, RunStatus::Failed));
+
+        // Without group commit it is written at once.
+        journal.setGroupCommit(0);
+        run.status = RunStatus::Running;
+        QVERIFY(journal.recordRun(run));
+        QVERIFY(journal.setLiveStatus(run.id, RunStatus::Waiting));
+        QCOMPARE(rawValue(path, status).toString(), QStringLiteral("waiting"));
     }
 
     void liveWritersTailIsNotApplied()

@@ -174,7 +174,9 @@ void StepAttempts::startAttempt(int index)
                 QObject::connect(s.answerPoll, &QTimer::timeout, s.q, [this] { s.pollAnswers(); });
             }
             s.answerPoll->start();
-            QTimer::singleShot(0, s.q, [this] { s.pollAnswers(); }); // answers stored while the run was suspended
+            // Answers stored while the run was suspended; a new call's come with the poll.
+            if (s.resuming)
+                QTimer::singleShot(0, s.q, [this] { s.pollAnswers(); });
         }
     }
     // A slot above may have cancelled the run (Stop); then the handler is gone.

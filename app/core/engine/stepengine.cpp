@@ -180,6 +180,7 @@ QString StepEngine::argsHash(const nlohmann::json &args)
 
 void StepEngine::setReplayPlan(ReplayPlan plan)
 {
+    d->resuming = plan.mode == ReplayPlan::Mode::Resume;
     d->memo.setPlan(std::move(plan));
 }
 
@@ -264,6 +265,11 @@ void StepEngineState::decide(int index, HandlerOutcome outcome, const char *deci
 void StepEngine::setStepMode(bool on)
 {
     d->stepMode = on;
+}
+
+void StepEngine::setRecordsRunStatus(bool on)
+{
+    d->recordsRunStatus = on;
 }
 
 void StepEngine::setWorkDir(const QString &dir)

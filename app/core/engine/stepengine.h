@@ -107,6 +107,10 @@ public:
     /// calls are not held. Turning it off does not release held calls (continueToEnd does).
     void setStepMode(bool on);
     bool stepMode() const;
+    /// The run's row in the journal follows whether a call waits for a person or is
+    /// held (`waiting`) or not (`running`), written with the engine's commits
+    /// (Journal::setLiveStatus; RunSession turns it on). Off: nothing writes it here.
+    void setRecordsRunStatus(bool on);
     /// The run's sandbox work dir, passed to handlers (HandlerRequest::workDir).
     void setWorkDir(const QString &dir);
     /// Runs the held call's handler. False with `reason` when `callId` is not held.

@@ -109,6 +109,8 @@ public:
     QTimer *answerPoll = nullptr;
     std::vector<int> indexBySequence; ///< sequence − 1 → index in `steps`, −1 for none
     bool stepMode = false;
+    bool recordsRunStatus = false;      ///< StepEngine::setRecordsRunStatus
+    bool resuming = false;              ///< the plan is a resume: answers may wait in the journal already
     std::unique_ptr<ModelSteps> models; ///< model steps: "model:<name>" (modelstep.h)
 
     StepWriteBatch batch;
@@ -121,6 +123,14 @@ public:
     int inFlight() const
     {
         return flying; // counted, not scanned: finish() asks on every call
+    }
+    /// A call in flight waits for a person or is held by step mode (the run "waits").
+    bool waitsForPerson() const
+    {
+        for (const int index : openByCallId)
+            if (steps[std::size_t(index)].status == StepStatus::Waiting || steps[std::size_t(index)].paused)
+                return true;
+        return false;
     }
 
     // The ledger (stepengine.cpp).

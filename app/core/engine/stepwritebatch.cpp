@@ -29,6 +29,10 @@ void StepWriteBatch::flush()
 {
     if (flushTimer)
         flushTimer->stop();
+    // The run's row follows its calls (running/waiting) in the same transaction as the
+    // step that makes it wait, or with the next group commit when it runs again.
+    if (s.journal && s.recordsRunStatus)
+        s.journal->setLiveStatus(s.runId, s.waitsForPerson() ? RunStatus::Waiting : RunStatus::Running);
     if (s.journal && (!dirty.empty() || !events.empty())) {
         std::vector<const Step *> rows;
         rows.reserve(dirty.size());

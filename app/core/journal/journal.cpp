@@ -81,6 +81,8 @@ void Journal::closeDatabase()
     m_statements.reset(); // every query on the connection must be gone first
     m_knownRuns.clear();
     m_runRows.clear();
+    m_liveStatus.clear();
+    m_pendingStatus.clear();
     if (!QSqlDatabase::contains(m_connectionName))
         return;
     {
@@ -285,6 +287,7 @@ bool Journal::recordRun(const RunRecord &run)
         m_lastError = QStringLiteral("the journal is not open");
         return false;
     }
+    m_pendingStatus.remove(run.id); // this row says it all
     flush();
     QString error;
     SqliteStatement *begin = nativeStatement("BEGIN");
@@ -324,6 +327,10 @@ bool Journal::recordRun(const RunRecord &run)
         return false;
     }
     m_knownRuns.insert(run.id);
+    if (live)
+        m_liveStatus.insert(run.id, run.status);
+    else
+        m_liveStatus.remove(run.id);
     if (auto it = m_runRows.find(run.id); it != m_runRows.end())
         it->toolsIndexed = !live && !m_toolsToIndex.contains(run.id);
     return true;

@@ -75,6 +75,13 @@ public:
     /// closes, so recording the run's end does not wait for them. A live one loses them
     /// (runs.tools_indexed).
     bool recordRun(const RunRecord &run);
+    /// A live run's switch between `running` and `waiting` (`status`; RunSession, from
+    /// its engine's commits): no transaction of its own — written with the next one of
+    /// this object (the same transaction as a step that waits for a person, the group
+    /// commit, recordRun()), within the group-commit interval at the latest; at once
+    /// without group commit. Never changes a run that is no longer live. False when the
+    /// journal is not open or `status` is not a live one.
+    bool setLiveStatus(const QString &runId, RunStatus status);
     /// Inserts or replaces the step and all its attempts in one transaction.
     bool recordStep(const Step &step);
     /// Steps (with their attempts) and policy events, all or none: in SQLite (one
@@ -183,8 +190,15 @@ private:
     bool runRecord(const TailRecord &record, QString *error, int *code = nullptr);
     /// One transaction: the records of `records` after serial `after`, and (when
     /// `tailName` is set) journal_tails' mark for that tail. On failure rolls back.
+    /// `liveStatuses`: the pending setLiveStatus() rows go into the same transaction.
     bool writeRecords(QByteArrayView records, const QString &tailName, quint64 after, quint64 *last, QString *error,
-                      int *code = nullptr);
+                      int *code = nullptr, bool liveStatuses = false);
+    /// The pending live statuses, inside a transaction (journallivestatus.cpp); once it
+    /// committed, liveStatusesWritten() makes them the known ones.
+    bool writeLiveStatuses(QString *error, int *code);
+    void liveStatusesWritten();
+    /// Starts the group commit's timer unless it runs (m_groupCommitMs > 0).
+    void scheduleFlush();
     /// Writes each record of `records` after serial `after` in a transaction of its own;
     /// one SQLite refuses is dropped (warned, `allOk` false, marked handled). Returns
     /// the records left for later (from the first one the file was locked for).
@@ -209,11 +223,13 @@ private:
     // Group commit (setGroupCommit).
     int m_groupCommitMs = 0;
     int m_groupCommitRows = 256;
-    std::unique_ptr<JournalTail> m_tail;  ///< created by the first group commit
-    std::unique_ptr<TailRecord> m_record; ///< reused by commit()
-    std::unique_ptr<QTimer> m_flushTimer; ///< on the journal's thread
-    QByteArray m_pending;                 ///< sealed records in the tail, not yet in SQLite
-    int m_pendingRows = 0;                ///< steps and events in m_pending
-    quint64 m_tailSerial = 0;             ///< serial of the last record appended
-    bool m_open = false;                  ///< open() succeeded and closeDatabase() has not run since
+    std::unique_ptr<JournalTail> m_tail;       ///< created by the first group commit
+    std::unique_ptr<TailRecord> m_record;      ///< reused by commit()
+    std::unique_ptr<QTimer> m_flushTimer;      ///< on the journal's thread
+    QByteArray m_pending;                      ///< sealed records in the tail, not yet in SQLite
+    int m_pendingRows = 0;                     ///< steps and events in m_pending
+    quint64 m_tailSerial = 0;                  ///< serial of the last record appended
+    QHash<QString, RunStatus> m_liveStatus;    ///< live runs' status as this object last wrote it
+    QHash<QString, RunStatus> m_pendingStatus; ///< setLiveStatus() rows for the next transaction
+    bool m_open = false;                       ///< open() succeeded and closeDatabase() has not run since
 };

@@ -269,7 +269,7 @@ bool Journal::runRecord(const TailRecord &record, QString *error, int *code)
 }
 
 bool Journal::writeRecords(QByteArrayView records, const QString &tailName, quint64 after, quint64 *last,
-                           QString *error, int *code)
+                           QString *error, int *code, bool liveStatuses)
 {
     SqliteStatement *begin = nativeStatement("BEGIN");
     SqliteStatement *end = nativeStatement("COMMIT");
@@ -298,6 +298,8 @@ bool Journal::writeRecords(QByteArrayView records, const QString &tailName, quin
         SqliteStatement *mark = nativeStatement(MarkTailSql);
         ok = mark && mark->add(tailName).add(qint64(lastSerial)).run(error);
     }
+    if (ok && liveStatuses)
+        ok = writeLiveStatuses(error, code);
     if (ok && !end->run(error)) {
         if (code)
             *code = end->lastCode();
@@ -405,21 +407,28 @@ bool Journal::commitRecord(int rows, bool urgent, const QSet<QString> &knownBefo
         }
         if (m_tail) {
             record.seal(++m_tailSerial);
+            if (urgent) {
+                // Into SQLite now, with what the tail holds: the tail would keep it only
+                // until this transaction. Left pending (another writer holds the file),
+                // it goes into the tail, durable all the same.
+                m_pending += record.bytes();
+                m_pendingRows += rows;
+                if (flush() || m_pending.isEmpty())
+                    return true; // a record SQLite refused was dropped, warned
+                if (m_tail->append(record.bytes(), &error))
+                    return true;
+                m_lastError = error;
+                return false;
+            }
             if (m_tail->append(record.bytes(), &error)) {
                 // Durable (in the tail) before the reply; SQLite gets it with the group.
                 m_pending += record.bytes();
                 m_pendingRows += rows;
-                if (urgent || m_pendingRows >= m_groupCommitRows) {
+                if (m_pendingRows >= m_groupCommitRows) {
                     flush(); // on failure (warned) the rows stay pending: durable all the same
                     return true;
                 }
-                if (!m_flushTimer) {
-                    m_flushTimer = std::make_unique<QTimer>();
-                    m_flushTimer->setSingleShot(true);
-                    QObject::connect(m_flushTimer.get(), &QTimer::timeout, [this] { flush(); });
-                }
-                if (!m_flushTimer->isActive())
-                    m_flushTimer->start(m_groupCommitMs);
+                scheduleFlush();
                 return true;
             }
             // Not in the tail: written to SQLite now, with what the tail holds.
@@ -456,7 +465,7 @@ bool Journal::commitRecord(int rows, bool urgent, const QSet<QString> &knownBefo
 
 bool Journal::flush()
 {
-    if (m_pending.isEmpty())
+    if (m_pending.isEmpty() && m_pendingStatus.isEmpty())
         return true;
     if (m_flushTimer)
         m_flushTimer->stop();
@@ -464,7 +473,8 @@ bool Journal::flush()
     QString error;
     int code = SQLITE_OK;
     quint64 last = 0;
-    if (writeRecords(m_pending, tailName, 0, &last, &error, &code)) {
+    if (writeRecords(m_pending, tailName, 0, &last, &error, &code, true)) {
+        liveStatusesWritten();
         committed(m_pendingRows);
         m_pending.clear();
         m_pendingRows = 0;
@@ -486,6 +496,15 @@ bool Journal::flush()
     m_pendingRows = m_pending.isEmpty() ? 0 : 1;
     if (!m_pending.isEmpty())
         return false;
+    // The live statuses did not go with a record: a transaction of their own, or dropped
+    // (a run's running/waiting is not a step: nothing waits for it to be durable).
+    if (!m_pendingStatus.isEmpty()) {
+        if (writeRecords({}, QString(), 0, nullptr, &error, &code, true))
+            liveStatusesWritten();
+        else
+            qWarning("journal: a run status was not recorded: %s", qUtf8Printable(error));
+        m_pendingStatus.clear();
+    }
     if (m_tail && m_tail->size() >= RewindBytes && !m_tail->rewind(&error))
         qWarning("journal: %s", qUtf8Printable(error));
     return allOk;

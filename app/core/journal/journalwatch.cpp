@@ -9,6 +9,8 @@
 #include <QTimer>
 #include <QVariant>
 
+#include <utility>
+
 namespace {
 QAtomicInteger<quint64> nextConnection;
 }
@@ -71,7 +73,8 @@ void JournalWatch::poll()
     const qint64 version = query.value(0).toLongLong();
     if (version == m_dataVersion)
         return;
-    m_dataVersion = version;
+    if (std::exchange(m_dataVersion, version) != -1)
+        Q_EMIT changed();
     if (!query.exec(QStringLiteral("SELECT id, status, ended_at FROM runs ORDER BY id")))
         return;
     QByteArray runs;

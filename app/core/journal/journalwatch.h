@@ -26,6 +26,8 @@ public:
     void watch(const QString &path, int intervalMs = 1000);
 
 Q_SIGNALS:
+    /// Another connection committed since the last look (any write: a step too).
+    void changed();
     void runsChanged();
 
 private:

@@ -28,13 +28,14 @@ constexpr std::array<std::pair<RunStatus, const char *>, 7> runNames{{
     {RunStatus::Suspended, "suspended"},
 }};
 
-constexpr std::array<std::pair<RunKind, const char *>, 6> runKindNames{{
+constexpr std::array<std::pair<RunKind, const char *>, 7> runKindNames{{
     {RunKind::Run, "run"},
     {RunKind::Replay, "replay"},
     {RunKind::Resume, "resume"},
     {RunKind::Rerun, "rerun"},
     {RunKind::Cassette, "cassette"},
     {RunKind::Served, "served"}, ///< a session of `toolstudio serve` (docs/server.md)
+    {RunKind::Chat, "chat"},     ///< `toolstudio chat` (docs/models.md "Chat")
 }};
 
 constexpr std::array<std::pair<PolicyEventKind, const char *>, 16> policyEventNames{{

@@ -18,7 +18,7 @@ enum class StepStatus { Queued, Running, Retrying, Waiting, Succeeded, Failed, M
 enum class RunStatus { Running, Waiting, Completed, Failed, TimedOut, Cancelled, Suspended };
 
 /// How a run came about (journal column runs.kind).
-enum class RunKind { Run, Replay, Resume, Rerun, Cassette, Served };
+enum class RunKind { Run, Replay, Resume, Rerun, Cassette, Served, Chat };
 /// What a policy event records (journal column policy_events.kind; docs/steps.md).
 enum class PolicyEventKind {
     RetryScheduled,

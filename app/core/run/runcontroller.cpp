@@ -6,6 +6,7 @@
 #include "engine/replaysource.h"
 #include "journal/journal.h"
 #include "project/projecttrust.h"
+#include "run/chatrun.h"
 #include "run/runcontrollerstate.h"
 #include "run/runfolder.h"
 #include "run/runpreparation.h"
@@ -63,6 +64,10 @@ void RunController::setInterpreter(const QString &language, const QString &path)
 
 bool RunController::start(const Project &project, const QString &scriptPath, QString *error)
 {
+    // A chat (docs/models.md "Chat") — new, resumed or replayed — runs the studio's chat
+    // script against the project with the chat's input tool.
+    if (ChatRun::isChatScript(project, scriptPath) && !project.tool(QString::fromLatin1(ChatRun::InputTool)))
+        return start(ChatRun::projectFor(project), scriptPath, error);
     // Set by startReplay/resume/rerunFrom/startWithCassette/prepareServed for this start only.
     std::optional<DurableStart> durable = std::exchange(d->next, std::nullopt);
     const QList<QPair<QString, QByteArray>> inputFiles = std::exchange(d->nextInputFiles, {});
@@ -133,7 +138,10 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     d->record.scriptPath = script;
     d->record.status = RunStatus::Running;
     d->record.startedAt = QDateTime::currentMSecsSinceEpoch();
-    d->record.kind = served ? RunKind::Served : durable ? durable->kind : RunKind::Run;
+    d->record.kind = served                                     ? RunKind::Served
+        : durable                                               ? durable->kind
+        : project.tool(QString::fromLatin1(ChatRun::InputTool)) ? RunKind::Chat
+                                                                : RunKind::Run;
     d->record.sourceRun = durable ? durable->sourceRun : QString();
     d->clocks.reset();
     d->stopRequested = false;
@@ -229,6 +237,25 @@ void RunController::detach()
     d->clocks.stop();
     if (d->process)
         d->process->killGroup();
+}
+
+void RunController::suspend()
+{
+    if (!d->active || d->ending || d->stopRequested || d->detached)
+        return;
+    detach();
+    // Behind the run's last writes on the run thread.
+    RunRecord kept = d->record;
+    kept.status = RunStatus::Suspended;
+    kept.error = tr("kept for later; Resume replays it");
+    d->thread.journalWrite([kept](Journal *j) {
+        j->recordRun(kept);
+        j->recordEvent({kept.id,
+                        0,
+                        QDateTime::currentMSecsSinceEpoch(),
+                        PolicyEventKind::Suspended,
+                        {{"reason", "kept for later"}}});
+    });
 }
 
 void RunController::answer(const QString &callId, int attempt, const ManualAnswer &answer, QObject *context,

@@ -78,6 +78,11 @@ public:
     /// (Journal::suspendOrphanedRuns) and it can be resumed. Only for a studio that is
     /// about to exit: this controller starts no run any more and stop() does nothing.
     void detach();
+    /// detach(), and the run recorded `suspended` at once rather than once this process
+    /// has exited: for a process that goes on (the Chat dock's New Chat, a chat turn on
+    /// the command line), so the run can be resumed or continued now, here or elsewhere,
+    /// not held live under this process where nothing can resume it.
+    void suspend();
 
     /// The outcome of an answer or a step decision: accepted, or refused with the
     /// engine's reason ("no run is active" without a run).

@@ -80,8 +80,9 @@ public:
     {
         if (record.status == status || ending)
             return;
+        // Running <-> waiting only: the run thread's engine writes it to the journal with
+        // the commit of the step that made the change (StepEngine::setRecordsRunStatus).
         record.status = status;
-        thread.journalWrite([run = record](Journal *j) { j->recordRun(run); });
         Q_EMIT q->statusChanged(status);
     }
 

@@ -26,6 +26,7 @@ RunSession::RunSession(Setup setup, QObject *parent)
         m_engine->setReplayPlan(std::move(*setup.plan));
     m_engine->setStepMode(setup.stepMode);
     m_engine->setWorkDir(setup.workDir);
+    m_engine->setRecordsRunStatus(setup.journal != nullptr); // running/waiting, with its commits
     m_batcher = new StepBatcher(m_engine, 16, m_engine);
     // One ordered feed: steps and output reach the GUI thread in the order the
     // batcher emits them (queued, same sender thread and receiver).

@@ -98,12 +98,17 @@ function runToolCalls(calls, argumentErrors) {
  * answer. Resolves with {text, transcript, turns, usage}. After `options.maxTurns`
  * (default 10) model turns that still call tools, rejects with ToolError
  * `max_turns_exceeded` (its `details.transcript` holds the conversation).
+ * `options.transcript` continues a conversation (a chat's next user turn): the messages
+ * so far (not changed) with `prompt` as the next user message; `system` is for a new
+ * conversation (an empty transcript) only.
  */
 async function agent(prompt, options = {}) {
-  const { model = "local", system = null, maxTurns = 10, tools = "bound" } = options || {};
+  const { model = "local", system = null, maxTurns = 10, tools = "bound", transcript: earlier = null } = options || {};
   if (!Number.isInteger(maxTurns) || maxTurns < 1)
     throw new TypeError(`agent(): maxTurns must be a positive integer, not ${JSON.stringify(maxTurns)}`);
-  const transcript = [];
+  if (earlier && earlier.length && system)
+    throw new TypeError("agent(): give system only for a new conversation, not with a transcript");
+  const transcript = [...(earlier || [])];
   if (system)
     transcript.push({ role: "system", content: system });
   transcript.push({ role: "user", content: prompt });

@@ -160,15 +160,21 @@ def _run_tool_calls(calls, argument_errors):
     return messages
 
 
-def agent(prompt, model="local", system=None, max_turns=10, tools="bound"):
+def agent(prompt, model="local", system=None, max_turns=10, tools="bound", transcript=None):
     """The stock agent loop: asks ``model``; runs the tool calls it asks for through the
     bridge (those of one turn concurrently); gives the results back (errors included);
     asks again once every call of the turn has ended; stops on a final answer. Returns an
     AgentResult. After ``max_turns`` model turns that still call tools, raises ToolError
-    ``max_turns_exceeded`` (its ``details["transcript"]`` holds the conversation)."""
+    ``max_turns_exceeded`` (its ``details["transcript"]`` holds the conversation).
+
+    ``transcript`` continues a conversation (a chat's next user turn): the messages so far
+    (e.g. the previous result's ``transcript``, not changed) with ``prompt`` as the next
+    user message; ``system`` is for a new conversation (an empty transcript) only."""
     if not isinstance(max_turns, int) or max_turns < 1:
         raise ValueError(f"agent(): max_turns must be a positive integer, not {max_turns!r}")
-    transcript = []
+    if transcript and system:
+        raise ValueError("agent(): give system only for a new conversation, not with a transcript")
+    transcript = list(transcript or [])
     if system:
         transcript.append({"role": "system", "content": system})
     transcript.append({"role": "user", "content": prompt})

@@ -1,0 +1,206 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/chatdock.h"
+
+#include "engine/modelstep.h"
+#include "project/printabletext.h"
+#include "project/project.h"
+#include "run/chatturn.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace {
+
+/// Compact JSON for a line of the transcript, cut to `limit` characters.
+QString shortJson(const nlohmann::json &value, int limit = 160)
+{
+    return clippedText(QString::fromStdString(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)),
+                       limit);
+}
+
+} // namespace
+
+ChatDock::ChatDock(std::function<const Project *()> project, QWidget *parent)
+    : QWidget(parent)
+    , m_project(std::move(project))
+{
+    m_transcript = new QTextBrowser(this);
+    m_transcript->setObjectName(QStringLiteral("chatTranscript"));
+    m_transcript->setOpenLinks(false);
+    m_model = new QComboBox(this);
+    m_model->setObjectName(QStringLiteral("chatModel"));
+    m_model->setToolTip(tr("The model to ask; a change applies from the next message on"));
+    m_message = new QPlainTextEdit(this);
+    m_message->setObjectName(QStringLiteral("chatMessage"));
+    m_message->setPlaceholderText(tr("Message the model (Ctrl+Return sends)"));
+    m_message->setMaximumHeight(m_message->fontMetrics().lineSpacing() * 5);
+    m_send = new QPushButton(tr("&Send"), this);
+    m_send->setObjectName(QStringLiteral("chatSend"));
+    m_send->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_new = new QPushButton(tr("&New Chat"), this);
+    m_new->setObjectName(QStringLiteral("chatNew"));
+    m_new->setToolTip(tr("Keep this chat for later (resume it from the Runs dock) and start a new one"));
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("chatStatus"));
+    m_status->setWordWrap(true);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(new QLabel(tr("Model:"), this));
+    buttons->addWidget(m_model, 1);
+    buttons->addWidget(m_new);
+    buttons->addWidget(m_send);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_transcript, 1);
+    layout->addWidget(m_message);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+
+    connect(m_send, &QPushButton::clicked, this, [this] { send(); });
+    connect(m_new, &QPushButton::clicked, this, &ChatDock::newChat);
+    refresh();
+}
+
+ChatDock::~ChatDock()
+{
+    if (m_turn)
+        m_turn->keepForLater(); // the waiting chat is suspended: it can be resumed
+}
+
+void ChatDock::refresh()
+{
+    const Project *project = m_project();
+    if (project && !m_projectDir.isEmpty() && project->dir != m_projectDir)
+        newChat();
+    const QString chosen = m_model->currentText();
+    m_model->clear();
+    if (project) {
+        for (const ModelConfig &model : project->models)
+            m_model->addItem(model.name);
+    }
+    if (const int index = m_model->findText(chosen); index >= 0)
+        m_model->setCurrentIndex(index);
+    const bool models = m_model->count() > 0;
+    m_send->setEnabled(models && !m_busy);
+    if (!m_busy && !m_waiting)
+        m_status->setText(!project ? tr("Open a project to chat with its models.")
+                              : models
+                              ? tr("A chat is a run of its own: every model turn and tool call is a step.")
+                              : tr("The project declares no models: add one under \"models\" in toolstudio.json."));
+}
+
+bool ChatDock::send(const QString &text)
+{
+    const QString message = text.isEmpty() ? m_message->toPlainText() : text;
+    const Project *project = m_project();
+    QString error;
+    if (message.trimmed().isEmpty())
+        error = tr("The message is empty.");
+    else if (!project || m_model->currentText().isEmpty())
+        error = tr("No model to ask.");
+    else if (m_busy)
+        error = tr("The model is still answering.");
+    if (error.isEmpty() && m_waiting) {
+        if (!m_turn->send(message, m_model->currentText(), &error))
+            m_waiting = false;
+    } else if (error.isEmpty()) {
+        m_turn = std::make_unique<ChatTurn>();
+        connect(m_turn.get(), &ChatTurn::stepEnded, this, &ChatDock::onStep);
+        connect(m_turn.get(), &ChatTurn::replied, this, &ChatDock::onReplied);
+        connect(m_turn.get(), &ChatTurn::ended, this, &ChatDock::onEnded);
+        connect(m_turn.get(), &ChatTurn::refused, this, [this](const QString &reason) {
+            m_waiting = true;
+            setBusy(false, tr("The message was refused: %1").arg(reason));
+        });
+        connect(m_turn.get(), &ChatTurn::waitsForPerson, this, [this](const Step &step) {
+            m_status->setText(tr("%1 waits for an answer (call %2 of run %3: toolstudio answer)")
+                                  .arg(printableText(step.tool), printableText(step.callId), m_runId));
+        });
+        if (m_turn->start(*project, m_model->currentText(), QString(), message, &error)) {
+            m_projectDir = project->dir;
+            m_runId = m_turn->runId();
+            Q_EMIT runStarted(m_runId);
+        } else {
+            m_turn.reset();
+        }
+    }
+    if (!error.isEmpty()) {
+        m_status->setText(error);
+        return false;
+    }
+    m_waiting = false;
+    append(tr("You"), message);
+    m_message->clear();
+    setBusy(true, tr("%1 is answering…").arg(m_model->currentText()));
+    return true;
+}
+
+void ChatDock::newChat()
+{
+    if (m_turn)
+        m_turn->keepForLater();
+    m_turn.reset();
+    m_waiting = false;
+    m_busy = false;
+    m_runId.clear();
+    m_projectDir.clear();
+    m_transcript->clear();
+    refresh();
+}
+
+void ChatDock::append(const QString &who, const QString &text, const QString &colour)
+{
+    const QString body = text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    m_transcript->append(
+        colour.isEmpty()
+            ? QStringLiteral("<p><b>%1:</b> %2</p>").arg(who.toHtmlEscaped(), body)
+            : QStringLiteral("<p style=\"color:%3\"><b>%1:</b> %2</p>").arg(who.toHtmlEscaped(), body, colour));
+}
+
+void ChatDock::onStep(const Step &step)
+{
+    if (ModelSteps::isModelStep(step.tool))
+        return; // its answer is the reply, or the tool calls that follow
+    QString line = QStringLiteral("%1 %2").arg(printableText(step.tool), shortJson(step.args));
+    if (step.result)
+        line += QStringLiteral(" → ") + shortJson(*step.result);
+    if (step.error)
+        line += QStringLiteral(" → %1: %2").arg(step.error->codeName(), QString::fromStdString(step.error->message));
+    append(tr("Tool"), printableText(line), QStringLiteral("gray"));
+}
+
+void ChatDock::onReplied(const ChatRun::Input &next)
+{
+    m_waiting = true;
+    if (next.reply)
+        append(m_model->currentText(), printableLines(*next.reply));
+    if (!next.error.isEmpty())
+        append(tr("Error"), printableText(next.error), QStringLiteral("firebrick"));
+    setBusy(false,
+            next.error.isEmpty() ? tr("Chat run %1 waits for your next message.").arg(m_runId)
+                                 : tr("The turn failed; send the message again."));
+    Q_EMIT replied(next.reply.value_or(QString()), next.error);
+}
+
+void ChatDock::onEnded(const RunRecord &run)
+{
+    m_waiting = false;
+    setBusy(false,
+            tr("Chat run %1 %2%3")
+                .arg(run.id, runStatusName(run.status),
+                     run.error.isEmpty() ? QString() : QStringLiteral(": ") + printableText(run.error)));
+    m_turn.release()->deleteLater(); // it is emitting this signal
+}
+
+void ChatDock::setBusy(bool busy, const QString &status)
+{
+    m_busy = busy;
+    m_send->setEnabled(!busy && m_model->count() > 0);
+    m_status->setText(status);
+}

@@ -1,0 +1,79 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+class ChatTurn;
+class Project;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTextBrowser;
+struct RunRecord;
+struct Step;
+namespace ChatRun {
+struct Input;
+}
+
+/// The Chat dock's contents (issue 19 item 4, docs/models.md "Chat"): a conversation with
+/// a model of the project over its tools — the transcript, a model choice, a message box
+/// and Send. Each chat is a run of its own (kind `chat`) driven by ChatTurn, the core
+/// `toolstudio chat` uses too: the first Send starts it, each later one answers its
+/// waiting `chat:message` call. The turn's tool calls show in the transcript as they end.
+/// New Chat keeps the current one for later (suspended once the studio exits, resumable
+/// from the Runs dock or `toolstudio chat --continue`) and starts afresh at the next Send.
+class ChatDock : public QWidget
+{
+    Q_OBJECT
+public:
+    /// `project` gives the open project (nullptr: none).
+    explicit ChatDock(std::function<const Project *()> project, QWidget *parent = nullptr);
+    ~ChatDock() override;
+
+    /// Re-reads the project's models; another project than the chat's ends the chat
+    /// view (the run is kept for later).
+    void refresh();
+    /// Sends `text` (the message box's text when empty); false with the reason shown.
+    bool send(const QString &text = {});
+    /// Keeps the current chat for later and clears the transcript.
+    void newChat();
+
+    QString runId() const { return m_runId; }
+    bool isBusy() const { return m_busy; }
+    QTextBrowser *transcript() const { return m_transcript; }
+    QPlainTextEdit *messageBox() const { return m_message; }
+    QComboBox *modelBox() const { return m_model; }
+    QPushButton *sendButton() const { return m_send; }
+    QLabel *statusLabel() const { return m_status; }
+
+Q_SIGNALS:
+    /// A chat run started (the Runs dock may list it).
+    void runStarted(const QString &runId);
+    /// The model replied (or the turn failed): the chat waits for the next message.
+    void replied(const QString &text, const QString &error);
+
+private:
+    void append(const QString &who, const QString &text, const QString &colour = {});
+    void onStep(const Step &step);
+    void onReplied(const ChatRun::Input &next);
+    void onEnded(const RunRecord &run);
+    void setBusy(bool busy, const QString &status);
+
+    std::function<const Project *()> m_project;
+    std::unique_ptr<ChatTurn> m_turn;
+    QString m_projectDir; ///< the chat's project
+    QString m_runId;
+    bool m_waiting = false; ///< the chat's run waits for the next message
+    bool m_busy = false;
+    QComboBox *m_model = nullptr;
+    QTextBrowser *m_transcript = nullptr;
+    QPlainTextEdit *m_message = nullptr;
+    QPushButton *m_send = nullptr;
+    QPushButton *m_new = nullptr;
+    QLabel *m_status = nullptr;
+};

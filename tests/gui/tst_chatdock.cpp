@@ -1,0 +1,247 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Chat dock's contents on their own (issue 19 item 4): a chat with the model-agent
+// example's mock model through ChatTurn — two turns on one run, the tool call shown in
+// the transcript — and what the dock refuses.
+
+#include "clirunner.h"
+#include "journalsteps.h"
+#include "project/project.h"
+#include "testfiles.h"
+#include "tracemodel.h"
+#include "trustedproject.h"
+#include "ui/chatdock.h"
+#include "ui/mainwindow.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+class TestChatDock : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<QTemporaryDir> m_scratch;
+
+    /// The model-agent example copied to `name` in the scratch folder, loaded trusted.
+    std::optional<Project> example(const QString &name) const
+    {
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path() + QLatin1Char('/') + name);
+        ProjectError error;
+        std::optional<Project> project = loadTrusted(dir, &error);
+        if (!project)
+            qWarning("%s", qPrintable(error.toString()));
+        return project;
+    }
+
+    /// The first message of a chat in `dock`, answered (`replied` spies on it).
+    static bool firstTurn(ChatDock &dock, QSignalSpy &replied)
+    {
+        return dock.send(QStringLiteral("100 EUR in USD?")) && replied.wait(30000);
+    }
+
+private Q_SLOTS:
+    void theWindowsTraceShowsTheChatAfterEachTurn()
+    {
+        QTemporaryDir scratch;
+        const QString dir = copyExample(QStringLiteral("model-agent"), scratch.path());
+        QVERIFY(!dir.isEmpty());
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.show();
+        QVERIFY(openTrusted(window, dir));
+        auto *dock = window.findChild<ChatDock *>();
+        QVERIFY(dock);
+        QSignalSpy replied(dock, &ChatDock::replied);
+        QVERIFY(dock->send(QStringLiteral("100 EUR in USD?")));
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(window.traceModel()->runId(), dock->runId());
+        QStringList tools;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                tools.clear();
+                for (int row = 0; row < window.traceModel()->rowCount(); ++row)
+                    tools << window.traceModel()->index(row, TraceModel::Tool).data().toString();
+                return tools.contains(QStringLiteral("get_exchange_rate"));
+            }(),
+            10000);
+        QCOMPARE(tools,
+                 (QStringList{QStringLiteral("sandbox_applied"), QStringLiteral("chat:message"),
+                              QStringLiteral("model:scripted"), QStringLiteral("get_exchange_rate"),
+                              QStringLiteral("model:scripted"), QStringLiteral("chat:message")}));
+    }
+
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_scratch = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_scratch->isValid());
+    }
+
+    void twoTurnsOnOneRun()
+    {
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        ProjectError error;
+        const std::optional<Project> project = loadTrusted(dir, &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        ChatDock dock([&] { return &*project; });
+        QCOMPARE(dock.modelBox()->count(), 2);
+        QCOMPARE(dock.modelBox()->currentText(), QStringLiteral("scripted"));
+
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        dock.messageBox()->setPlainText(QStringLiteral("100 EUR in USD?"));
+        QTest::mouseClick(dock.sendButton(), Qt::LeftButton);
+        QVERIFY(dock.isBusy());
+        QVERIFY(!dock.sendButton()->isEnabled());
+        QVERIFY(dock.messageBox()->toPlainText().isEmpty());
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(replied.at(0).at(0).toString(), QStringLiteral("100 EUR is 108.00 USD (rate 1.08)."));
+        QCOMPARE(replied.at(0).at(1).toString(), QString());
+        QVERIFY(dock.sendButton()->isEnabled());
+        QCOMPARE(dock.transcript()->toPlainText(),
+                 QStringLiteral("You: 100 EUR in USD?\nTool: get_exchange_rate {\"base\":\"EUR\",\"quote\":\"USD\"} "
+                                "→ 1.08\nscripted: 100 EUR is 108.00 USD (rate 1.08)."));
+        const QString runId = dock.runId();
+        QVERIFY(!runId.isEmpty());
+        QCOMPARE(dock.statusLabel()->text(), QStringLiteral("Chat run %1 waits for your next message.").arg(runId));
+
+        QVERIFY(dock.send(QStringLiteral("And 200 EUR?")));
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(dock.runId(), runId);
+        QTRY_COMPARE(stepLines(journalSteps(dir, runId)),
+                     (QStringList{QStringLiteral("chat:message succeeded"), QStringLiteral("model:scripted succeeded"),
+                                  QStringLiteral("get_exchange_rate succeeded"),
+                                  QStringLiteral("model:scripted succeeded"), QStringLiteral("chat:message succeeded"),
+                                  QStringLiteral("model:scripted succeeded"), QStringLiteral("chat:message waiting")}));
+        QCOMPARE(QString::fromStdString(journalSteps(dir, runId).at(5).args["messages"].back().dump()),
+                 QStringLiteral("{\"content\":\"And 200 EUR?\",\"role\":\"user\"}"));
+
+        // New Chat keeps that one for later; the next Send starts another run.
+        dock.newChat();
+        QVERIFY(dock.runId().isEmpty());
+        QVERIFY(dock.transcript()->toPlainText().isEmpty());
+        QVERIFY(dock.send(QStringLiteral("Hello")));
+        QVERIFY(replied.wait(30000));
+        QVERIFY(!dock.runId().isEmpty());
+        QVERIFY(dock.runId() != runId);
+    }
+
+    void anotherProcessContinuesTheChatTheDockHolds()
+    {
+        QVERIFY(!toolstudioBinary().isEmpty());
+        const std::optional<Project> project = example(QStringLiteral("held"));
+        QVERIFY(project);
+        const QString dir = project->dir;
+        ChatDock dock([&] { return &*project; });
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(firstTurn(dock, replied));
+
+        // `toolstudio chat --continue` answers through the journal; this process runs the
+        // turn, and the command follows it and prints the reply.
+        QProcess chat;
+        chat.setProgram(toolstudioBinary());
+        chat.setArguments(withTrust(
+            {QStringLiteral("chat"), dir, QStringLiteral("--continue"), dock.runId(), QStringLiteral("And 200 EUR?")}));
+        chat.setStandardInputFile(QProcess::nullDevice());
+        chat.start();
+        QVERIFY(replied.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(chat.state() == QProcess::NotRunning, 30000);
+        const QByteArray err = chat.readAllStandardError();
+        QVERIFY2(chat.exitCode() == 0, err.constData());
+        // The mock model's last turn repeats.
+        QCOMPARE(chat.readAllStandardOutput(), QByteArray("100 EUR is 108.00 USD (rate 1.08).\n"));
+        QVERIFY2(err.startsWith("[model:scripted] succeeded (71 + 12 tokens)\nchat run "), err.constData());
+        QCOMPARE(replied.at(1).at(0).toString(), QStringLiteral("100 EUR is 108.00 USD (rate 1.08)."));
+    }
+
+    void theRunClockPausesWhileTheChatWaits()
+    {
+        // limits.run_timeout_seconds 3: the chat waits 4 s for the next message and is
+        // still there, as the wait for a person does not count.
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path() + QStringLiteral("/clock"));
+        QFile manifest(dir + QStringLiteral("/toolstudio.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        nlohmann::json json = nlohmann::json::parse(manifest.readAll().toStdString());
+        manifest.close();
+        json["limits"] = {{"run_timeout_seconds", 3}};
+        QVERIFY(writeFile(manifest.fileName(), QByteArray::fromStdString(json.dump())));
+        ProjectError error;
+        const std::optional<Project> project = loadTrusted(dir, &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        QCOMPARE(project->limits.runTimeoutMs, 3000);
+        ChatDock dock([&] { return &*project; });
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QVERIFY(replied.wait(30000));
+        QTest::qWait(4000);
+        QVERIFY2(dock.send(QStringLiteral("And 200 EUR?")), qPrintable(dock.statusLabel()->text()));
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(replied.size(), 2);
+    }
+
+    /// New Chat keeps the chat for later "to resume from the Runs dock" while the studio
+    /// goes on: the run must be suspended then, not left waiting under this live process
+    /// (no one could resume it, and `toolstudio chat --continue` waited in vain for this
+    /// process to take the message) until the studio exits.
+    void aChatKeptForLaterCanBeContinuedAtOnce()
+    {
+        QVERIFY(!toolstudioBinary().isEmpty());
+        const std::optional<Project> project = example(QStringLiteral("kept"));
+        QVERIFY(project);
+        const QString dir = project->dir;
+        ChatDock dock([&] { return &*project; });
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(firstTurn(dock, replied));
+        const QString kept = dock.runId();
+        dock.newChat();
+        QTRY_COMPARE_WITH_TIMEOUT(int(journalRun(dir, kept)->status), int(RunStatus::Suspended), 5000);
+        QCOMPARE(stepLines(journalSteps(dir, kept)).constLast(), QStringLiteral("chat:message waiting"));
+
+        QProcess chat;
+        chat.setProgram(toolstudioBinary());
+        chat.setArguments(
+            withTrust({QStringLiteral("chat"), dir, QStringLiteral("--continue"), kept, QStringLiteral("And 200?")}));
+        chat.setStandardInputFile(QProcess::nullDevice());
+        chat.start();
+        QVERIFY(chat.waitForFinished(30000));
+        const QByteArray err = chat.readAllStandardError();
+        QVERIFY2(chat.exitCode() == 0, err.constData());
+        QCOMPARE(chat.readAllStandardOutput(), QByteArray("100 EUR is 108.00 USD (rate 1.08).\n"));
+        QCOMPARE(journalRun(dir, kept)->status, RunStatus::Suspended);
+    }
+
+    void refusesWhatCannotBeSent()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.path() + QStringLiteral("/toolstudio.json"), "{\"name\": \"plain\", \"tools\": []}"));
+        ProjectError error;
+        const std::optional<Project> project = loadTrusted(dir.path(), &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        ChatDock dock([&] { return &*project; });
+        QCOMPARE(dock.modelBox()->count(), 0);
+        QVERIFY(!dock.sendButton()->isEnabled());
+        QCOMPARE(dock.statusLabel()->text(),
+                 QStringLiteral("The project declares no models: add one under \"models\" in toolstudio.json."));
+        QVERIFY(!dock.send(QStringLiteral("Hi")));
+        QCOMPARE(dock.statusLabel()->text(), QStringLiteral("No model to ask."));
+        QVERIFY(!dock.send(QStringLiteral("  ")));
+        QCOMPARE(dock.statusLabel()->text(), QStringLiteral("The message is empty."));
+        QVERIFY(dock.runId().isEmpty());
+
+        ChatDock none([] { return static_cast<const Project *>(nullptr); });
+        QCOMPARE(none.statusLabel()->text(), QStringLiteral("Open a project to chat with its models."));
+    }
+};
+
+QTEST_MAIN(TestChatDock)
+#include "tst_chatdock.moc"
