@@ -32,7 +32,10 @@ AnswerDialog::AnswerDialog(RunController *run, QWidget *parent)
 
 void AnswerDialog::setCall(const Step &step)
 {
-    m_pane->setCall(step);
+    if (step.paused) // held by step mode or tool approval: decided, not answered
+        m_pane->setHeldCall(step);
+    else
+        m_pane->setCall(step);
     setWindowTitle(tr("Answer %1").arg(printableText(step.tool)));
     m_pane->focusResult();
 }

@@ -17,7 +17,8 @@ class AnswerDialog : public QDialog
 public:
     explicit AnswerDialog(RunController *run, QWidget *parent = nullptr);
 
-    /// Shows `step`'s current attempt; clears the previous input.
+    /// Shows `step`'s current attempt (a held step as AnswerPane::setHeldCall does);
+    /// clears the previous input.
     void setCall(const Step &step);
     /// See AnswerPane::setOutputSchema. Call before setCall.
     void setOutputSchema(const std::optional<nlohmann::json> &schema) { m_pane->setOutputSchema(schema); }

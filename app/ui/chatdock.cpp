@@ -6,7 +6,10 @@
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "run/chatturn.h"
+#include "ui/answerdialog.h"
+#include "ui/editargumentsdialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -49,6 +52,36 @@ ChatDock::ChatDock(std::function<const Project *()> project, QWidget *parent)
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("chatStatus"));
     m_status->setWordWrap(true);
+    m_approve = new QCheckBox(tr("A&pprove tool calls"), this);
+    m_approve->setObjectName(QStringLiteral("chatApprove"));
+    m_approve->setToolTip(tr("Hold each tool call the model asks for until you approve it, answer it instead or "
+                             "reject it (the rejection goes back to the model)"));
+
+    m_decision = new QWidget(this);
+    m_decision->setObjectName(QStringLiteral("chatDecision"));
+    m_decisionLabel = new QLabel(m_decision);
+    m_decisionLabel->setObjectName(QStringLiteral("chatDecisionCall"));
+    m_decisionLabel->setWordWrap(true);
+    m_decisionLabel->setTextFormat(Qt::PlainText);
+    m_approveCall = new QPushButton(tr("&Approve"), m_decision);
+    m_approveCall->setObjectName(QStringLiteral("chatApproveCall"));
+    m_approveCall->setToolTip(tr("Run the call as the model asked"));
+    m_edit = new QPushButton(tr("&Edit Arguments…"), m_decision);
+    m_edit->setObjectName(QStringLiteral("chatEditCall"));
+    m_edit->setToolTip(tr("Change the arguments, then run the call"));
+    m_answer = new QPushButton(m_decision);
+    m_answer->setObjectName(QStringLiteral("chatAnswerCall"));
+    m_reject = new QPushButton(tr("&Reject"), m_decision);
+    m_reject->setObjectName(QStringLiteral("chatRejectCall"));
+    m_reject->setToolTip(tr("End the call with an error the model reads; the tool does not run"));
+    auto *decision = new QHBoxLayout(m_decision);
+    decision->setContentsMargins(0, 0, 0, 0);
+    decision->addWidget(m_decisionLabel, 1);
+    decision->addWidget(m_approveCall);
+    decision->addWidget(m_edit);
+    decision->addWidget(m_answer);
+    decision->addWidget(m_reject);
+    m_decision->hide();
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(new QLabel(tr("Model:"), this));
@@ -58,12 +91,22 @@ ChatDock::ChatDock(std::function<const Project *()> project, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_transcript, 1);
+    layout->addWidget(m_decision);
     layout->addWidget(m_message);
+    layout->addWidget(m_approve);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
 
     connect(m_send, &QPushButton::clicked, this, [this] { send(); });
     connect(m_new, &QPushButton::clicked, this, &ChatDock::newChat);
+    connect(m_approve, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_turn)
+            m_turn->controller().setApprovesToolCalls(on);
+    });
+    connect(m_approveCall, &QPushButton::clicked, this, &ChatDock::approve);
+    connect(m_edit, &QPushButton::clicked, this, &ChatDock::editArguments);
+    connect(m_reject, &QPushButton::clicked, this, &ChatDock::reject);
+    connect(m_answer, &QPushButton::clicked, this, &ChatDock::answerInstead);
     refresh();
 }
 
@@ -118,10 +161,9 @@ bool ChatDock::send(const QString &text)
             m_waiting = true;
             setBusy(false, tr("The message was refused: %1").arg(reason));
         });
-        connect(m_turn.get(), &ChatTurn::waitsForPerson, this, [this](const Step &step) {
-            m_status->setText(tr("%1 waits for an answer (call %2 of run %3: toolstudio answer)")
-                                  .arg(printableText(step.tool), printableText(step.callId), m_runId));
-        });
+        connect(m_turn.get(), &ChatTurn::waitsForPerson, this, &ChatDock::toDecide);
+        connect(m_turn.get(), &ChatTurn::held, this, &ChatDock::toDecide);
+        m_turn->controller().setApprovesToolCalls(m_approve->isChecked());
         if (m_turn->start(*project, m_model->currentText(), QString(), message, &error)) {
             m_projectDir = project->dir;
             m_runId = m_turn->runId();
@@ -151,6 +193,8 @@ void ChatDock::newChat()
     m_runId.clear();
     m_projectDir.clear();
     m_transcript->clear();
+    m_toDecide.clear();
+    showCallToDecide();
     refresh();
 }
 
@@ -165,6 +209,7 @@ void ChatDock::append(const QString &who, const QString &text, const QString &co
 
 void ChatDock::onStep(const Step &step)
 {
+    decided(step.callId);
     if (ModelSteps::isModelStep(step.tool))
         return; // its answer is the reply, or the tool calls that follow
     QString line = QStringLiteral("%1 %2").arg(printableText(step.tool), shortJson(step.args));
@@ -191,6 +236,8 @@ void ChatDock::onReplied(const ChatRun::Input &next)
 void ChatDock::onEnded(const RunRecord &run)
 {
     m_waiting = false;
+    m_toDecide.clear();
+    showCallToDecide();
     setBusy(false,
             tr("Chat run %1 %2%3")
                 .arg(run.id, runStatusName(run.status),
@@ -203,4 +250,104 @@ void ChatDock::setBusy(bool busy, const QString &status)
     m_busy = busy;
     m_send->setEnabled(!busy && m_model->count() > 0);
     m_status->setText(status);
+}
+
+void ChatDock::toDecide(const Step &step)
+{
+    decided(step.callId); // a call shown again (answered with a retryable error) is shown once
+    m_toDecide.append(step);
+    showCallToDecide();
+}
+
+void ChatDock::decided(const QString &callId)
+{
+    if (m_toDecide.removeIf([&](const Step &s) { return s.callId == callId; }) > 0)
+        showCallToDecide();
+}
+
+void ChatDock::showCallToDecide()
+{
+    m_decision->setVisible(!m_toDecide.isEmpty());
+    if (m_toDecide.isEmpty())
+        return;
+    const Step &step = m_toDecide.constFirst();
+    const QString call = printableText(QStringLiteral("%1 %2").arg(step.tool, shortJson(step.args)));
+    const QString more
+        = m_toDecide.size() > 1 ? tr(" (%n more after it)", nullptr, int(m_toDecide.size() - 1)) : QString();
+    m_decisionLabel->setText(
+        (step.paused ? tr("%1 waits for your approval%2") : tr("%1 waits for your answer%2")).arg(call, more));
+    m_approveCall->setVisible(step.paused);
+    m_edit->setVisible(step.paused && !ModelSteps::isModelStep(step.tool));
+    m_reject->setVisible(step.paused);
+    m_answer->setText(step.paused ? tr("Answer &Instead…") : tr("A&nswer…"));
+    m_answer->setToolTip(step.paused ? tr("End the call with a result or error you give; the tool does not run")
+                                     : tr("Give the call's result or error"));
+}
+
+void ChatDock::approve()
+{
+    if (m_toDecide.isEmpty() || !m_turn)
+        return;
+    const QString callId = m_toDecide.constFirst().callId;
+    m_turn->controller().continueStep(callId, this, [this, callId](bool accepted, const QString &reason) {
+        if (accepted)
+            decided(callId);
+        else
+            m_status->setText(tr("The call was not approved: %1").arg(reason));
+    });
+}
+
+void ChatDock::editArguments()
+{
+    const Project *project = m_project();
+    const Tool *tool = project && !m_toDecide.isEmpty() ? project->tool(m_toDecide.constFirst().tool) : nullptr;
+    if (!tool || !m_turn)
+        return;
+    const QString callId = m_toDecide.constFirst().callId;
+    auto *dialog = new EditArgumentsDialog(*tool, m_toDecide.constFirst().args, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, callId] {
+        if (!m_turn)
+            return;
+        m_turn->controller().continueStepWith(callId, dialog->arguments(), this,
+                                              [this, callId](bool accepted, const QString &reason) {
+                                                  if (accepted)
+                                                      decided(callId);
+                                                  else
+                                                      m_status->setText(tr("The call was not run: %1").arg(reason));
+                                              });
+    });
+    dialog->show();
+}
+
+void ChatDock::reject()
+{
+    if (m_toDecide.isEmpty() || !m_turn)
+        return;
+    const QString callId = m_toDecide.constFirst().callId;
+    ManualAnswer rejection;
+    rejection.isError = true;
+    // Read by the model (and journaled): the studio's own words, not translated.
+    rejection.message = QStringLiteral("the person rejected this call; the tool did not run");
+    m_turn->controller().answerStep(callId, rejection, this, [this, callId](bool accepted, const QString &reason) {
+        if (accepted)
+            decided(callId);
+        else
+            m_status->setText(tr("The call was not rejected: %1").arg(reason));
+    });
+}
+
+void ChatDock::answerInstead()
+{
+    if (m_toDecide.isEmpty() || !m_turn)
+        return;
+    const Step step = m_toDecide.constFirst();
+    auto *dialog = new AnswerDialog(&m_turn->controller(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const Project *project = m_project();
+    const Tool *tool = project ? project->tool(step.tool) : nullptr;
+    dialog->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
+    dialog->setCall(step);
+    connect(dialog, &AnswerDialog::answered, this, &ChatDock::decided);
+    dialog->show();
 }

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "project/step.h"
+
+#include <QList>
 #include <QWidget>
 
 #include <functional>
@@ -9,13 +12,12 @@
 
 class ChatTurn;
 class Project;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTextBrowser;
-struct RunRecord;
-struct Step;
 namespace ChatRun {
 struct Input;
 }
@@ -27,6 +29,12 @@ struct Input;
 /// waiting `chat:message` call. The turn's tool calls show in the transcript as they end.
 /// New Chat keeps the current one for later (suspended once the studio exits, resumable
 /// from the Runs dock or `toolstudio chat --continue`) and starts afresh at the next Send.
+/// With **Approve tool calls** ticked, each call the model asks for is held (tool
+/// approval, RunController::setApprovesToolCalls) and shown above the message box:
+/// **Approve** runs it, **Edit Arguments…** runs it with arguments the person changed
+/// (EditArgumentsDialog), **Answer Instead…** ends it with a result or error given in an
+/// AnswerDialog, **Reject** ends it with an error the model reads. A manual tool's call
+/// shows there too, with **Answer…**.
 class ChatDock : public QWidget
 {
     Q_OBJECT
@@ -50,6 +58,8 @@ public:
     QComboBox *modelBox() const { return m_model; }
     QPushButton *sendButton() const { return m_send; }
     QLabel *statusLabel() const { return m_status; }
+    /// The calls shown for a decision, oldest first (held, or waiting for an answer).
+    const QList<Step> &callsToDecide() const { return m_toDecide; }
 
 Q_SIGNALS:
     /// A chat run started (the Runs dock may list it).
@@ -63,6 +73,13 @@ private:
     void onReplied(const ChatRun::Input &next);
     void onEnded(const RunRecord &run);
     void setBusy(bool busy, const QString &status);
+    void toDecide(const Step &step);
+    void decided(const QString &callId);
+    void showCallToDecide();
+    void approve();
+    void editArguments();
+    void reject();
+    void answerInstead();
 
     std::function<const Project *()> m_project;
     std::unique_ptr<ChatTurn> m_turn;
@@ -76,4 +93,12 @@ private:
     QPushButton *m_send = nullptr;
     QPushButton *m_new = nullptr;
     QLabel *m_status = nullptr;
+    QCheckBox *m_approve = nullptr;
+    QList<Step> m_toDecide;
+    QWidget *m_decision = nullptr;
+    QLabel *m_decisionLabel = nullptr;
+    QPushButton *m_approveCall = nullptr;
+    QPushButton *m_edit = nullptr;
+    QPushButton *m_answer = nullptr;
+    QPushButton *m_reject = nullptr;
 };

@@ -7,15 +7,20 @@
 #include "clirunner.h"
 #include "journalsteps.h"
 #include "project/project.h"
+#include "schemaform.h"
 #include "testfiles.h"
 #include "tracemodel.h"
 #include "trustedproject.h"
+#include "ui/answerdialog.h"
 #include "ui/chatdock.h"
+#include "ui/editargumentsdialog.h"
 #include "ui/mainwindow.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -78,6 +83,114 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("sandbox_applied"), QStringLiteral("chat:message"),
                               QStringLiteral("model:scripted"), QStringLiteral("get_exchange_rate"),
                               QStringLiteral("model:scripted"), QStringLiteral("chat:message")}));
+    }
+
+    /// Issue 19 "Done when": in the window, a chat with Approve tool calls ticked holds
+    /// the model's tool call until the person approves it; then the answer comes.
+    void theWindowsChatHoldsAToolCallUntilApproved()
+    {
+        QTemporaryDir scratch;
+        const QString dir = copyExample(QStringLiteral("model-agent"), scratch.path());
+        QVERIFY(!dir.isEmpty());
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.show();
+        QVERIFY(openTrusted(window, dir));
+        auto *dock = window.findChild<ChatDock *>();
+        QVERIFY(dock);
+        auto *approve = dock->findChild<QCheckBox *>(QStringLiteral("chatApprove"));
+        auto *decision = dock->findChild<QWidget *>(QStringLiteral("chatDecision"));
+        auto *call = dock->findChild<QLabel *>(QStringLiteral("chatDecisionCall"));
+        auto *approveCall = dock->findChild<QPushButton *>(QStringLiteral("chatApproveCall"));
+        auto *answer = dock->findChild<QPushButton *>(QStringLiteral("chatAnswerCall"));
+        QVERIFY(approve && decision && call && approveCall && answer);
+        QVERIFY(decision->isHidden());
+        approve->setChecked(true);
+
+        QSignalSpy replied(dock, &ChatDock::replied);
+        dock->messageBox()->setPlainText(QStringLiteral("100 EUR in USD?"));
+        QTest::mouseClick(dock->sendButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(decision->isVisible(), 30000);
+        QCOMPARE(call->text(),
+                 QStringLiteral("get_exchange_rate {\"base\":\"EUR\",\"quote\":\"USD\"} waits for your approval"));
+        QCOMPARE(answer->text(), QStringLiteral("Answer &Instead…"));
+        QCOMPARE(dock->callsToDecide().size(), 1);
+        // Held: the tool has not run, the model has not been asked again.
+        QTest::qWait(300);
+        QCOMPARE(replied.size(), 0);
+        QCOMPARE(stepLines(journalSteps(dir, dock->runId())).constLast(), QStringLiteral("get_exchange_rate queued"));
+
+        QTest::mouseClick(approveCall, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(replied.size(), 1, 30000);
+        QCOMPARE(replied.at(0).at(0).toString(), QStringLiteral("100 EUR is 108.00 USD (rate 1.08)."));
+        QVERIFY(decision->isHidden());
+        QCOMPARE(dock->transcript()->toPlainText(),
+                 QStringLiteral("You: 100 EUR in USD?\nTool: get_exchange_rate {\"base\":\"EUR\",\"quote\":\"USD\"} "
+                                "→ 1.08\nscripted: 100 EUR is 108.00 USD (rate 1.08)."));
+    }
+
+    /// Reject ends the held call with an error the model reads; Answer Instead ends it
+    /// with the person's result; the tool runs in neither case.
+    void aHeldToolCallRejectedOrAnsweredInstead()
+    {
+        const std::optional<Project> project = example(QStringLiteral("reject"));
+        QVERIFY(project);
+        ChatDock dock([&] { return &*project; });
+        dock.findChild<QCheckBox *>(QStringLiteral("chatApprove"))->setChecked(true);
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatRejectCall")), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(replied.size(), 1, 30000);
+        const QString runId = dock.runId();
+        const std::vector<Step> steps = journalSteps(project->dir, runId);
+        QCOMPARE(steps.at(2).tool, QStringLiteral("get_exchange_rate"));
+        QCOMPARE(steps.at(2).status, StepStatus::Failed);
+        QCOMPARE(QString::fromStdString(steps.at(2).error->message),
+                 QStringLiteral("the person rejected this call; the tool did not run"));
+        // The model saw the rejection as the tool's error.
+        const std::string seen = steps.at(3).args["messages"].back().dump();
+        QVERIFY2(seen.find("the person rejected this call") != std::string::npos, seen.c_str());
+
+        // The next chat: Answer Instead, with the person's result.
+        dock.newChat();
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatAnswerCall")), Qt::LeftButton);
+        auto *dialog = dock.findChild<AnswerDialog *>();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->usesForm()); // output_schema {"type": "number"}
+        dialog->resultForm()->setValue(1.5);
+        QCOMPARE(dialog->sendResultButton()->text(), QStringLiteral("Answer Instead"));
+        QVERIFY(dialog->sendResult());
+        QTRY_COMPARE_WITH_TIMEOUT(replied.size(), 2, 30000);
+        QVERIFY(dock.callsToDecide().isEmpty());
+        const std::vector<Step> answered = journalSteps(project->dir, dock.runId());
+        QCOMPARE(answered.at(2).status, StepStatus::Succeeded);
+        QCOMPARE(answered.at(2).result->dump(), std::string("1.5"));
+
+        // And Edit Arguments: the call runs with the person's arguments.
+        dock.newChat();
+        QVERIFY(dock.send(QStringLiteral("100 EUR in GBP?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatEditCall")), Qt::LeftButton);
+        auto *edit = dock.findChild<EditArgumentsDialog *>();
+        QVERIFY(edit);
+        auto *quote = qobject_cast<QLineEdit *>(edit->form()->control(QStringLiteral("/quote")));
+        QVERIFY(quote);
+        quote->clear();
+        QTest::keyClicks(quote, QStringLiteral("gbp"));
+        QVERIFY(!edit->runButton()->isEnabled()); // "^[A-Z]{3}$"
+        quote->clear();
+        QTest::keyClicks(quote, QStringLiteral("GBP"));
+        QVERIFY(edit->runButton()->isEnabled());
+        QTest::mouseClick(edit->runButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(replied.size(), 3, 30000);
+        const std::vector<Step> edited = journalSteps(project->dir, dock.runId());
+        QCOMPARE(edited.at(2).status, StepStatus::Succeeded);
+        QCOMPARE(edited.at(2).args.dump(), std::string("{\"base\":\"EUR\",\"quote\":\"GBP\"}"));
+        QCOMPARE(edited.at(2).originalArgs->dump(), std::string("{\"base\":\"EUR\",\"quote\":\"USD\"}"));
     }
 
     void initTestCase()

@@ -1416,6 +1416,44 @@ private Q_SLOTS:
         QCOMPARE(h.engine->pausedCount(), decision == QLatin1String("end") ? 0 : 1);
     }
 
+    /// Tool approval holds only the calls a handler would run; a held call may run
+    /// with edited arguments, checked against input_schema, the script's kept.
+    void approvalHoldsHandlerCallsAndRunsEditedArguments()
+    {
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.engine->setApprovesToolCalls(true);
+        h.call("c1", "render_report", {{"topic", "q3"}}); // manual: a person answers it anyway
+        h.call("c2", "counter", {{"n", 1}});
+        QCOMPARE(h.paused, QStringList{QStringLiteral("c2")});
+        QVERIFY(!h.step("c1").paused);
+        QCOMPARE(h.engine->pausedCount(), 1);
+
+        QString reason;
+        QVERIFY(!h.engine->continueStepWith(QStringLiteral("c2"), {{"n", "two"}}, &reason));
+        QCOMPARE(reason,
+                 QStringLiteral("the edited arguments do not match input_schema at /n: expected integer, got string"));
+        QVERIFY(h.step("c2").paused); // still held
+        QVERIFY(h.engine->continueStepWith(QStringLiteral("c2"), {{"n", 2}}, &reason));
+        QTRY_VERIFY(h.reply("c2"));
+        QCOMPARE(h.reply("c2")->message.dump(), J("{'id':'c2','type':'result','value':1}"));
+        h.engine->flush();
+        const std::vector<Step> steps = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.at(1).args.dump(), J("{'n':2}"));
+        QCOMPARE(steps.at(1).originalArgs->dump(), J("{'n':1}"));
+        // The identity stays the script's call: a resume of the same script finds it.
+        QCOMPARE(steps.at(1).argsHash, StepEngine::argsHash({{"n", 1}}));
+        const std::vector<PolicyEvent> events = h.journal.events(QStringLiteral("run-1"));
+        const auto decision = std::find_if(
+            events.begin(), events.end(), [](const PolicyEvent &e) { return e.kind == PolicyEventKind::StepDecision; });
+        QVERIFY(decision != events.end());
+        QCOMPARE(decision->detail.dump(), J("{'decision':'continue','edited_args':{'n':2},'original_args':{'n':1}}"));
+
+        h.engine->setApprovesToolCalls(false);
+        h.call("c3", "counter", {{"n", 3}});
+        QCOMPARE(h.engine->pausedCount(), 0);
+    }
+
     void cassetteIsOffline()
     {
         Harness h;

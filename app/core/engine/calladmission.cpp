@@ -264,7 +264,7 @@ void CallAdmission::submitCall(const BridgeCall &call)
     }
 
     // 7. record (queued), then run the first attempt — or hold it in step mode
-    s.runStep(std::move(step), std::move(nullsLeftOut));
+    s.runStep(std::move(step), std::move(nullsLeftOut), tool->handler != HandlerKind::Manual);
 }
 
 void CallAdmission::submitModel(const BridgeCall &call)
@@ -301,5 +301,5 @@ void CallAdmission::submitModel(const BridgeCall &call)
             return;
         }
     }
-    s.runStep(std::move(step), {});
+    s.runStep(std::move(step), {}, false);
 }

@@ -435,9 +435,9 @@ void StepAttempts::finish(int index, StepStatus status)
         Q_EMIT s.q->replyReady(id, line);
 }
 
-void StepAttempts::runStep(Step step, std::vector<std::string> nullsLeftOut)
+void StepAttempts::runStep(Step step, std::vector<std::string> nullsLeftOut, bool approvable)
 {
-    const bool hold = s.stepMode;
+    const bool hold = s.stepMode || (s.approvesToolCalls && approvable);
     step.paused = hold;
     const int index = s.addStep(std::move(step), true);
     // A slot of stepAdded may have stopped the run; then the step is cancelled already.

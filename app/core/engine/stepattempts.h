@@ -21,8 +21,9 @@ class StepAttempts
 public:
     explicit StepAttempts(StepEngineState &state);
 
-    /// Records the admitted `step` (queued), then runs its first attempt or holds it.
-    void runStep(Step step, std::vector<std::string> nullsLeftOut);
+    /// Records the admitted `step` (queued), then runs its first attempt or holds it: in
+    /// step mode, or when tool calls are approved and `approvable` (a handler would run it).
+    void runStep(Step step, std::vector<std::string> nullsLeftOut, bool approvable);
     void startAttempt(int index);
     /// Final `status`: the flight ends, the step is written and its reply sent (or held for the batch).
     void finish(int index, StepStatus status);

@@ -282,6 +282,16 @@ bool StepEngine::stepMode() const
     return d->stepMode;
 }
 
+void StepEngine::setApprovesToolCalls(bool on)
+{
+    d->approvesToolCalls = on;
+}
+
+bool StepEngine::approvesToolCalls() const
+{
+    return d->approvesToolCalls;
+}
+
 bool StepEngine::continueStep(const QString &callId, QString *reason)
 {
     const int index = d->heldIndex(callId, reason);
@@ -289,6 +299,48 @@ bool StepEngine::continueStep(const QString &callId, QString *reason)
         return false;
     d->steps[std::size_t(index)].paused = false;
     d->addEvent(d->steps[std::size_t(index)].sequence, PolicyEventKind::StepDecision, {{"decision", "continue"}});
+    Q_EMIT stepReleased(callId);
+    if (d->flights[std::size_t(index)])
+        d->startAttempt(index);
+    return true;
+}
+
+bool StepEngine::continueStepWith(const QString &callId, const nlohmann::json &args, QString *reason)
+{
+    const int index = d->heldIndex(callId, reason);
+    if (index < 0)
+        return false;
+    Step &step = d->steps[std::size_t(index)];
+    const Tool *tool = ModelSteps::isModelStep(step.tool) ? nullptr : d->toolOf(step.tool);
+    if (!tool) {
+        if (reason)
+            *reason = QStringLiteral("only a tool call's arguments can be edited");
+        return false;
+    }
+    QString error;
+    const SchemaValidator *validator = d->admission.validator(*tool, false, &error);
+    if (!validator) {
+        if (reason)
+            *reason = error;
+        return false;
+    }
+    if (const auto failure = validator->validate(args)) {
+        if (reason)
+            *reason = QStringLiteral("the edited arguments do not match input_schema at %1: %2")
+                          .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
+                                                          : elidedText(failure->pointer, ElidedChars),
+                               failure->message);
+        return false;
+    }
+    if (args != step.args) {
+        d->addEvent(step.sequence, PolicyEventKind::StepDecision,
+                    {{"decision", "continue"}, {"edited_args", args}, {"original_args", step.args}});
+        step.originalArgs = step.args;
+        step.args = args;
+    } else {
+        d->addEvent(step.sequence, PolicyEventKind::StepDecision, {{"decision", "continue"}});
+    }
+    step.paused = false;
     Q_EMIT stepReleased(callId);
     if (d->flights[std::size_t(index)])
         d->startAttempt(index);

@@ -107,6 +107,11 @@ public:
     /// calls are not held. Turning it off does not release held calls (continueToEnd does).
     void setStepMode(bool on);
     bool stepMode() const;
+    /// Tool approval (the Chat dock's toggle; docs/models.md "Chat"): step mode for the
+    /// calls a handler would run only — a model turn and a manual tool's call (a person
+    /// answers it anyway) are not held. Decided as in step mode.
+    void setApprovesToolCalls(bool on);
+    bool approvesToolCalls() const;
     /// The run's row in the journal follows whether a call waits for a person or is
     /// held (`waiting`) or not (`running`), written with the engine's commits
     /// (Journal::setLiveStatus; RunSession turns it on). Off: nothing writes it here.
@@ -115,6 +120,11 @@ public:
     void setWorkDir(const QString &dir);
     /// Runs the held call's handler. False with `reason` when `callId` is not held.
     bool continueStep(const QString &callId, QString *reason = nullptr);
+    /// Runs the held tool call's handler with `args` instead of the script's (the
+    /// chat's *Edit Arguments*): checked against input_schema (refused, still held, if
+    /// they do not match); the script's arguments stay in Step::originalArgs and in the
+    /// call's identity, so a resume or replay of the same script finds this step.
+    bool continueStepWith(const QString &callId, const nlohmann::json &args, QString *reason = nullptr);
     /// Ends the held call with `answer` instead of running the handler: a result
     /// (checked against output_schema; refused if it does not match) or an error with
     /// its `retryable` flag as the script will see it. Never retried by the engine.

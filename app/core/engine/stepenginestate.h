@@ -109,6 +109,7 @@ public:
     QTimer *answerPoll = nullptr;
     std::vector<int> indexBySequence; ///< sequence − 1 → index in `steps`, −1 for none
     bool stepMode = false;
+    bool approvesToolCalls = false;     ///< StepEngine::setApprovesToolCalls
     bool recordsRunStatus = false;      ///< StepEngine::setRecordsRunStatus
     bool resuming = false;              ///< the plan is a resume: answers may wait in the journal already
     std::unique_ptr<ModelSteps> models; ///< model steps: "model:<name>" (modelstep.h)
@@ -160,9 +161,9 @@ public:
         admission.refuse(std::move(step), code, message, std::move(details), indexCallId);
     }
     CallIdentity identify(Step &step) { return memo.identify(step); }
-    void runStep(Step step, std::vector<std::string> nullsLeftOut)
+    void runStep(Step step, std::vector<std::string> nullsLeftOut, bool approvable)
     {
-        attempts.runStep(std::move(step), std::move(nullsLeftOut));
+        attempts.runStep(std::move(step), std::move(nullsLeftOut), approvable);
     }
     void startAttempt(int index) { attempts.startAttempt(index); }
     void finish(int index, StepStatus status) { attempts.finish(index, status); }

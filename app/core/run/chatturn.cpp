@@ -24,6 +24,7 @@ ChatTurn::ChatTurn(QObject *parent)
             Q_EMIT stepEnded(step);
         }
     });
+    connect(&m_controller, &RunController::stepPaused, this, &ChatTurn::held);
     connect(&m_controller, &RunController::finished, this, [this](const RunRecord &run) { Q_EMIT ended(run); });
 }
 

@@ -49,6 +49,9 @@ Q_SIGNALS:
     void stepEnded(const Step &step);
     /// A call of this turn waits for a person (a manual tool, a manual model's turn).
     void waitsForPerson(const Step &step);
+    /// A tool call the model asked for is held for approval (RunController::setApprovesToolCalls):
+    /// decide it with the controller's continueStep / answerStep.
+    void held(const Step &step);
     /// The turn is over: the chat asks for the next message; `next.reply` is the model's
     /// final text, or `next.error` says why the turn failed (the chat goes on).
     void replied(const ChatRun::Input &next);

@@ -188,6 +188,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     if (durable)
         setup.plan = std::move(durable->plan);
     setup.stepMode = d->stepMode;
+    setup.approvesToolCalls = d->approvesToolCalls;
     setup.workDir = preparation.workDir();
     setup.bridgeFd = d->process->bridge()->releaseFd();
     setup.outputFds = d->process->releaseOutputFds();
@@ -276,6 +277,13 @@ void RunController::continueStep(const QString &callId, QObject *context, Outcom
 {
     d->thread.postDecision(
         d->active, [=](StepEngine *e, QString *reason) { return e->continueStep(callId, reason); }, context,
+        std::move(done));
+}
+
+void RunController::continueStepWith(const QString &callId, const nlohmann::json &args, QObject *context, Outcome done)
+{
+    d->thread.postDecision(
+        d->active, [=](StepEngine *e, QString *reason) { return e->continueStepWith(callId, args, reason); }, context,
         std::move(done));
 }
 
@@ -444,6 +452,18 @@ void RunController::setStepMode(bool on)
 bool RunController::stepMode() const
 {
     return d->stepMode;
+}
+
+void RunController::setApprovesToolCalls(bool on)
+{
+    d->approvesToolCalls = on;
+    if (RunSession *session = d->thread.session(); session && d->active)
+        d->thread.post([session, on] { session->engine()->setApprovesToolCalls(on); });
+}
+
+bool RunController::approvesToolCalls() const
+{
+    return d->approvesToolCalls;
 }
 
 void RunController::continueToEnd()

@@ -174,7 +174,13 @@ public:
     /// setStepMode and continueToEnd are queued to the run thread too.
     void setStepMode(bool on);
     bool stepMode() const;
+    /// Tool approval for this and later runs (StepEngine::setApprovesToolCalls): only
+    /// the calls a handler would run are held; queued to the run thread like setStepMode.
+    void setApprovesToolCalls(bool on);
+    bool approvesToolCalls() const;
     void continueStep(const QString &callId, QObject *context, Outcome done);
+    /// continueStep with edited arguments (StepEngine::continueStepWith).
+    void continueStepWith(const QString &callId, const nlohmann::json &args, QObject *context, Outcome done);
     void answerStep(const QString &callId, const ManualAnswer &answer, QObject *context, Outcome done);
     void timeOutStep(const QString &callId, QObject *context, Outcome done);
     bool continueStepAndWait(const QString &callId, QString *reason = nullptr);

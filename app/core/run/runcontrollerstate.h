@@ -70,6 +70,7 @@ public:
     QList<QPair<QString, QByteArray>> nextInputFiles; ///< prepareServed: written into the work dir
     bool nextServed = false;
     bool stepMode = false;
+    bool approvesToolCalls = false;
 
     QString journalPathFor(const Project &project) const
     {

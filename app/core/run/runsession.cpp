@@ -25,6 +25,7 @@ RunSession::RunSession(Setup setup, QObject *parent)
     if (setup.plan)
         m_engine->setReplayPlan(std::move(*setup.plan));
     m_engine->setStepMode(setup.stepMode);
+    m_engine->setApprovesToolCalls(setup.approvesToolCalls);
     m_engine->setWorkDir(setup.workDir);
     m_engine->setRecordsRunStatus(setup.journal != nullptr); // running/waiting, with its commits
     m_batcher = new StepBatcher(m_engine, 16, m_engine);

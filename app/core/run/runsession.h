@@ -40,6 +40,7 @@ public:
         QStringList boundTools;
         std::optional<ReplayPlan> plan;
         bool stepMode = false;
+        bool approvesToolCalls = false;
         QString workDir;
         int bridgeFd = -1;                     ///< taken over
         std::pair<int, int> outputFds{-1, -1}; ///< stdout, stderr; taken over
