@@ -449,10 +449,6 @@
         <translation>Die Nachricht wurde abgelehnt: %1</translation>
     </message>
     <message>
-        <source>%1 waits for an answer (call %2 of run %3: toolstudio answer)</source>
-        <translation>%1 wartet auf eine Antwort (Aufruf %2 von Lauf %3: toolstudio answer)</translation>
-    </message>
-    <message>
         <source>You</source>
         <translation>Sie</translation>
     </message>
@@ -479,6 +475,81 @@
     <message>
         <source>Chat run %1 %2%3</source>
         <translation>Chat-Lauf %1 %2%3</translation>
+    </message>
+    <message>
+        <source>A&amp;pprove tool calls</source>
+        <translation>Tool-Aufrufe &amp;genehmigen</translation>
+    </message>
+    <message>
+        <source>Hold each tool call the model asks for until you approve it, answer it instead or reject it (the rejection goes back to the model)</source>
+        <translation>Jeden Tool-Aufruf des Modells anhalten, bis Sie ihn freigeben, stattdessen beantworten oder ablehnen (die Ablehnung geht an das Modell zurück)</translation>
+    </message>
+    <message>
+        <source>&amp;Approve</source>
+        <translation>&amp;Freigeben</translation>
+    </message>
+    <message>
+        <source>Run the call as the model asked</source>
+        <translation>Den Aufruf so ausführen, wie das Modell ihn verlangt hat</translation>
+    </message>
+    <message>
+        <source>&amp;Edit Arguments…</source>
+        <translation>Argumente &amp;bearbeiten…</translation>
+    </message>
+    <message>
+        <source>Change the arguments, then run the call</source>
+        <translation>Die Argumente ändern, dann den Aufruf ausführen</translation>
+    </message>
+    <message>
+        <source>&amp;Reject</source>
+        <translation>&amp;Ablehnen</translation>
+    </message>
+    <message>
+        <source>End the call with an error the model reads; the tool does not run</source>
+        <translation>Den Aufruf mit einem Fehler beenden, den das Modell liest; das Tool läuft nicht</translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n more after it)</source>
+        <translation>
+            <numerusform> (danach noch %n weiterer)</numerusform>
+            <numerusform> (danach noch %n weitere)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 waits for your approval%2</source>
+        <translation>%1 wartet auf Ihre Freigabe%2</translation>
+    </message>
+    <message>
+        <source>%1 waits for your answer%2</source>
+        <translation>%1 wartet auf Ihre Antwort%2</translation>
+    </message>
+    <message>
+        <source>Answer &amp;Instead…</source>
+        <translation>Statt&amp;dessen antworten…</translation>
+    </message>
+    <message>
+        <source>Ans&amp;wer…</source>
+        <translation>Ant&amp;worten…</translation>
+    </message>
+    <message>
+        <source>End the call with a result or error you give; the tool does not run</source>
+        <translation>Den Aufruf mit einem Ergebnis oder Fehler von Ihnen beenden; das Tool läuft nicht</translation>
+    </message>
+    <message>
+        <source>Give the call&apos;s result or error</source>
+        <translation>Das Ergebnis oder den Fehler des Aufrufs angeben</translation>
+    </message>
+    <message>
+        <source>The call was not approved: %1</source>
+        <translation>Der Aufruf wurde nicht freigegeben: %1</translation>
+    </message>
+    <message>
+        <source>The call was not run: %1</source>
+        <translation>Der Aufruf wurde nicht ausgeführt: %1</translation>
+    </message>
+    <message>
+        <source>The call was not rejected: %1</source>
+        <translation>Der Aufruf wurde nicht abgelehnt: %1</translation>
     </message>
 </context>
 <context>
@@ -779,6 +850,21 @@
     <message>
         <source>The project is not trusted, so nothing of it runs: choose Trust Project in the bar above the editor.</source>
         <translation>Dem Projekt wird nicht vertraut, daher läuft nichts davon: Wählen Sie „Projekt vertrauen“ in der Leiste über dem Editor.</translation>
+    </message>
+</context>
+<context>
+    <name>EditArgumentsDialog</name>
+    <message>
+        <source>Edit Arguments of %1</source>
+        <translation>Argumente von %1 bearbeiten</translation>
+    </message>
+    <message>
+        <source>The call runs with these arguments instead of the model&apos;s. The model sees the result, not the change; the trace keeps both.</source>
+        <translation>Der Aufruf läuft mit diesen Argumenten statt mit denen des Modells. Das Modell sieht das Ergebnis, nicht die Änderung; der Trace behält beide.</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
     </message>
 </context>
 <context>

@@ -279,7 +279,7 @@ void ChatDock::showCallToDecide()
     m_approveCall->setVisible(step.paused);
     m_edit->setVisible(step.paused && !ModelSteps::isModelStep(step.tool));
     m_reject->setVisible(step.paused);
-    m_answer->setText(step.paused ? tr("Answer &Instead…") : tr("A&nswer…"));
+    m_answer->setText(step.paused ? tr("Answer &Instead…") : tr("Ans&wer…"));
     m_answer->setToolTip(step.paused ? tr("End the call with a result or error you give; the tool does not run")
                                      : tr("Give the call's result or error"));
 }
