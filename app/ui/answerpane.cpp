@@ -375,7 +375,9 @@ bool AnswerPane::sendResult()
     }
     if (m_usesForm) {
         if (!m_resultForm->isValid()) {
-            showProblem(m_resultForm->problem()->toString());
+            // The form shows it at the field (revealErrors): said once, not twice.
+            m_resultForm->revealErrors();
+            showProblem(m_resultForm->problem()->toString(), false);
             return false;
         }
         ManualAnswer answer;
@@ -493,8 +495,8 @@ void AnswerPane::sent(const QString &callId, bool accepted, const QString &reaso
     Q_EMIT answered(callId);
 }
 
-void AnswerPane::showProblem(const QString &text)
+void AnswerPane::showProblem(const QString &text, bool shown)
 {
     m_problemLabel->setText(text);
-    m_problemLabel->setVisible(!text.isEmpty());
+    m_problemLabel->setVisible(shown && !text.isEmpty());
 }

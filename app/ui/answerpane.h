@@ -116,7 +116,8 @@ private:
     bool send(const ManualAnswer &answer);
     /// The run's outcome for the answer sent for `callId`.
     void sent(const QString &callId, bool accepted, const QString &reason);
-    void showProblem(const QString &text);
+    /// `text` is what problem() says; `shown`: also in the pane (not when the form shows it at its field).
+    void showProblem(const QString &text, bool shown = true);
     void setHeading(bool waiting);
     /// Labels the inputs for a waiting call or a held one (m_held).
     void applyMode();

@@ -11,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -57,7 +58,9 @@ ChatDock::ChatDock(std::function<const Project *()> project, QWidget *parent)
     m_approve->setToolTip(tr("Hold each tool call the model asks for until you approve it, answer it instead or "
                              "reject it (the rejection goes back to the model)"));
 
-    m_decision = new QWidget(this);
+    auto *decisionFrame = new QFrame(this);
+    decisionFrame->setFrameShape(QFrame::StyledPanel);
+    m_decision = decisionFrame;
     m_decision->setObjectName(QStringLiteral("chatDecision"));
     m_decisionLabel = new QLabel(m_decision);
     m_decisionLabel->setObjectName(QStringLiteral("chatDecisionCall"));
@@ -74,13 +77,16 @@ ChatDock::ChatDock(std::function<const Project *()> project, QWidget *parent)
     m_reject = new QPushButton(tr("&Reject"), m_decision);
     m_reject->setObjectName(QStringLiteral("chatRejectCall"));
     m_reject->setToolTip(tr("End the call with an error the model reads; the tool does not run"));
-    auto *decision = new QHBoxLayout(m_decision);
-    decision->setContentsMargins(0, 0, 0, 0);
-    decision->addWidget(m_decisionLabel, 1);
-    decision->addWidget(m_approveCall);
-    decision->addWidget(m_edit);
-    decision->addWidget(m_answer);
-    decision->addWidget(m_reject);
+    // The call on a line of its own, the decisions below: the dock stays as narrow as it was.
+    auto *decisions = new QHBoxLayout;
+    decisions->addWidget(m_approveCall);
+    decisions->addWidget(m_edit);
+    decisions->addWidget(m_answer);
+    decisions->addWidget(m_reject);
+    decisions->addStretch(1);
+    auto *decision = new QVBoxLayout(m_decision);
+    decision->addWidget(m_decisionLabel);
+    decision->addLayout(decisions);
     m_decision->hide();
 
     auto *buttons = new QHBoxLayout;
@@ -268,8 +274,12 @@ void ChatDock::decided(const QString &callId)
 void ChatDock::showCallToDecide()
 {
     m_decision->setVisible(!m_toDecide.isEmpty());
-    if (m_toDecide.isEmpty())
+    if (m_toDecide.isEmpty()) {
+        if (m_busy)
+            m_status->setText(tr("%1 is answering…").arg(m_model->currentText()));
         return;
+    }
+    m_status->setText(tr("The chat waits for you; the run clock is paused."));
     const Step &step = m_toDecide.constFirst();
     const QString call = printableText(QStringLiteral("%1 %2").arg(step.tool, shortJson(step.args)));
     const QString more
@@ -284,17 +294,24 @@ void ChatDock::showCallToDecide()
                                      : tr("Give the call's result or error"));
 }
 
+std::function<void(bool, const QString &)> ChatDock::decision(const QString &callId, const QString &failure)
+{
+    m_decision->setEnabled(false); // one decision at a time: a second click would be refused
+    return [this, callId, failure](bool accepted, const QString &reason) {
+        m_decision->setEnabled(true);
+        if (accepted)
+            decided(callId);
+        else
+            m_status->setText(failure.arg(reason));
+    };
+}
+
 void ChatDock::approve()
 {
     if (m_toDecide.isEmpty() || !m_turn)
         return;
     const QString callId = m_toDecide.constFirst().callId;
-    m_turn->controller().continueStep(callId, this, [this, callId](bool accepted, const QString &reason) {
-        if (accepted)
-            decided(callId);
-        else
-            m_status->setText(tr("The call was not approved: %1").arg(reason));
-    });
+    m_turn->controller().continueStep(callId, this, decision(callId, tr("The call was not approved: %1")));
 }
 
 void ChatDock::editArguments()
@@ -307,15 +324,9 @@ void ChatDock::editArguments()
     auto *dialog = new EditArgumentsDialog(*tool, m_toDecide.constFirst().args, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, callId] {
-        if (!m_turn)
-            return;
-        m_turn->controller().continueStepWith(callId, dialog->arguments(), this,
-                                              [this, callId](bool accepted, const QString &reason) {
-                                                  if (accepted)
-                                                      decided(callId);
-                                                  else
-                                                      m_status->setText(tr("The call was not run: %1").arg(reason));
-                                              });
+        if (m_turn)
+            m_turn->controller().continueStepWith(callId, dialog->arguments(), this,
+                                                  decision(callId, tr("The call was not run: %1")));
     });
     dialog->show();
 }
@@ -329,12 +340,7 @@ void ChatDock::reject()
     rejection.isError = true;
     // Read by the model (and journaled): the studio's own words, not translated.
     rejection.message = QStringLiteral("the person rejected this call; the tool did not run");
-    m_turn->controller().answerStep(callId, rejection, this, [this, callId](bool accepted, const QString &reason) {
-        if (accepted)
-            decided(callId);
-        else
-            m_status->setText(tr("The call was not rejected: %1").arg(reason));
-    });
+    m_turn->controller().answerStep(callId, rejection, this, decision(callId, tr("The call was not rejected: %1")));
 }
 
 void ChatDock::answerInstead()

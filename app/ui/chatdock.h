@@ -76,6 +76,8 @@ private:
     void toDecide(const Step &step);
     void decided(const QString &callId);
     void showCallToDecide();
+    /// The outcome of a decision on `callId` (the buttons wait for it); `failure` takes the reason.
+    std::function<void(bool, const QString &)> decision(const QString &callId, const QString &failure);
     void approve();
     void editArguments();
     void reject();

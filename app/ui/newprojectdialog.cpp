@@ -38,7 +38,10 @@ NewProjectDialog::NewProjectDialog(const QString &folder, const QString &note, Q
     connect(browse, &QPushButton::clicked, this, &NewProjectDialog::browse);
     folderRow->addWidget(m_folder, 1);
     folderRow->addWidget(browse);
-    form->addRow(tr("&Folder:"), folderRow);
+    // A row of a layout gets no buddy from addRow: without one "&Folder:" shows its "&".
+    auto *folderLabel = new QLabel(tr("&Folder:"), this);
+    folderLabel->setBuddy(m_folder);
+    form->addRow(folderLabel, folderRow);
     m_templates = new QListWidget(this);
     m_templates->setObjectName(QStringLiteral("newProjectTemplates"));
     for (const ProjectTemplate &t : ProjectTemplates::all()) {

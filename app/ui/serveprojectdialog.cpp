@@ -50,7 +50,9 @@ ServeProjectDialog::ServeProjectDialog(QWidget *parent)
     });
     tokenRow->addWidget(m_tokenFile, 1);
     tokenRow->addWidget(browse);
-    form->addRow(tr("&Token file:"), tokenRow);
+    auto *tokenLabel = new QLabel(tr("&Token file:"), this); // a layout's row gets no buddy from addRow
+    tokenLabel->setBuddy(m_tokenFile);
+    form->addRow(tokenLabel, tokenRow);
     layout->addLayout(form);
     m_warning = new QLabel(this);
     m_warning->setObjectName(QStringLiteral("serveWarning"));

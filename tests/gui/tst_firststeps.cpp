@@ -5,6 +5,7 @@
 // Keyboard Shortcuts read from the actions, Examples, About) and File ▸ New Tool… /
 // New Script… (a file from a template, opened; names checked; nothing overwritten).
 
+#include "labelbuddies.h"
 #include "scripteditor.h"
 #include "testfiles.h"
 #include "ui/helpmenu.h"
@@ -148,6 +149,7 @@ private Q_SLOTS:
         QVERIFY(dialog->findChild<QLineEdit *>(QStringLiteral("newProjectFolder"))
                     ->text()
                     .endsWith(QStringLiteral("/exchange-rate")));
+        QCOMPARE(labelsShowingTheirAmpersand(dialog), QStringList()); // "&Folder:" showed its "&"
         dialog->reject();
 
         QDir().mkpath(m_scratch->filePath(QStringLiteral("exchange-rate")));

@@ -7,6 +7,7 @@
 // that call is refused (409 already_ended); a port in use and an untrusted project are
 // said plainly; Stop Serving and opening another project remove serve.json.
 
+#include "labelbuddies.h"
 #include "schemaform.h"
 #include "servedclient.h"
 #include "testfiles.h"
@@ -243,6 +244,7 @@ private Q_SLOTS:
         QVERIFY(dialog && dialog->isVisible());
         QCOMPARE(dialog->port(), 3112);
         QCOMPARE(dialog->host(), QStringLiteral("127.0.0.1"));
+        QCOMPARE(labelsShowingTheirAmpersand(dialog), QStringList()); // "&Token file:" showed its "&"
         QVERIFY(!dialog->warningLabel()->isVisible());
         dialog->hostEdit()->setText(QStringLiteral("0.0.0.0"));
         QVERIFY(dialog->warningLabel()->isVisible());
