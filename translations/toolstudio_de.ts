@@ -270,6 +270,28 @@
         <source>tokens %1</source>
         <translation>Tokens %1</translation>
     </message>
+    <message numerus="yes">
+        <source>Imported run %1: %n step(s), %2</source>
+        <translation>
+            <numerusform>Importierter Lauf %1: %n Schritt, %2</numerusform>
+            <numerusform>Importierter Lauf %1: %n Schritte, %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %1 from the journal: %n step(s), %2</source>
+        <translation>
+            <numerusform>Lauf %1 aus dem Journal: %n Schritt, %2</numerusform>
+            <numerusform>Lauf %1 aus dem Journal: %n Schritte, %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 from start to end</source>
+        <translation>%1 vom Start bis zum Ende</translation>
+    </message>
+    <message>
+        <source>the meters count the live run</source>
+        <translation>die Zähler zeigen den laufenden Lauf</translation>
+    </message>
 </context>
 <context>
     <name>Bundle</name>
@@ -550,6 +572,10 @@
     <message>
         <source>The call was not rejected: %1</source>
         <translation>Der Aufruf wurde nicht abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>The chat waits for you; the run clock is paused.</source>
+        <translation>Der Chat wartet auf Sie; die Laufzeituhr pausiert.</translation>
     </message>
 </context>
 <context>

@@ -33,6 +33,7 @@ BudgetMeters::~BudgetMeters() = default;
 
 void BudgetMeters::runStarted()
 {
+    m_recorded = false;
     m_clocks->clear();
     m_timer->start();
     refresh();
@@ -50,8 +51,29 @@ void BudgetMeters::stepChanged(const Step &step)
     m_clocks->update(step);
 }
 
+void BudgetMeters::showRecorded(const RunRecord &run, int steps, bool imported)
+{
+    m_timer->stop();
+    m_recorded = true;
+    const QString id = run.id.toHtmlEscaped();
+    QString text = imported
+        ? tr("Imported run %1: %n step(s), %2", nullptr, steps).arg(id, runStatusName(run.status))
+        : tr("Run %1 from the journal: %n step(s), %2", nullptr, steps).arg(id, runStatusName(run.status));
+    if (run.startedAt > 0 && run.endedAt > run.startedAt)
+        text += QStringLiteral(", ") + tr("%1 from start to end").arg(durationText(run.endedAt - run.startedAt));
+    setText(text + QStringLiteral(" · ") + tr("the meters count the live run"));
+}
+
+void BudgetMeters::showLive()
+{
+    m_recorded = false;
+    refresh();
+}
+
 void BudgetMeters::refresh()
 {
+    if (m_recorded)
+        return;
     const Project *project = m_project();
     if (!project) {
         clear();

@@ -11,6 +11,7 @@ class AttemptClocks;
 class QTimer;
 class RunController;
 class Project;
+struct RunRecord;
 struct Step;
 
 /// The run header's budget meters above the trace (issue 8 item 7): calls used of
@@ -35,12 +36,20 @@ public:
     void runEnded();
     /// Feeds the attempt clocks with the latest state of `step`.
     void stepChanged(const Step &step);
-    /// Rewrites the line from the engine's figures (empty without a project).
+    /// Rewrites the line from the engine's figures (empty without a project); not while
+    /// a recorded run is shown.
     void refresh();
+    /// The trace shows a recorded run (from the journal, or `imported`), not the live
+    /// one: the line says so, with its steps, status and wall time, instead of the last
+    /// live run's figures. runStarted() or showLive() leave it.
+    void showRecorded(const RunRecord &run, int steps, bool imported);
+    /// Back to the live run's figures (another project opened, the shown run deleted).
+    void showLive();
 
 private:
     RunController *m_run;
     std::function<const Project *()> m_project;
     QTimer *m_timer = nullptr;
     std::unique_ptr<AttemptClocks> m_clocks;
+    bool m_recorded = false; ///< showRecorded: the line is the recorded run's
 };

@@ -127,7 +127,7 @@ void RunViews::empty()
 void RunViews::clear()
 {
     empty();
-    m_budget->refresh(); // this project's limits; the last project's run no longer counts
+    m_budget->showLive(); // this project's limits; the last project's run no longer counts
 }
 
 void RunViews::forgetRuns(const QStringList &runIds)
@@ -200,6 +200,8 @@ bool RunViews::showRun(const QString &runId)
     m_console->appendOutput(2, journal.output(runId, 2));
     m_showsImportedRun = false;
     m_shownRunId = runId;
+    if (const std::optional<RunRecord> record = journal.run(runId))
+        m_budget->showRecorded(*record, journal.stepCount(runId), false);
     if (!opened)
         m_report(tr("Open Run"), error);
     return opened;
@@ -239,6 +241,7 @@ bool RunViews::importRun(QString path)
     m_console->appendOutput(1, imported->stdoutText);
     m_console->appendOutput(2, imported->stderrText);
     m_showsImportedRun = true;
+    m_budget->showRecorded(imported->run, int(imported->steps.size()), true);
     Q_EMIT runImported(tr("Imported run %1: %2, %n step(s) (read-only)", nullptr, int(imported->steps.size()))
                            .arg(imported->run.id, runStatusName(imported->run.status)));
     return true;

@@ -83,6 +83,13 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("sandbox_applied"), QStringLiteral("chat:message"),
                               QStringLiteral("model:scripted"), QStringLiteral("get_exchange_rate"),
                               QStringLiteral("model:scripted"), QStringLiteral("chat:message")}));
+        // The meters above the trace speak of the shown run, not of the window's last
+        // live run (they stayed at "calls 0/100" beside the chat's steps).
+        auto *meters = window.findChild<QLabel *>(QStringLiteral("budgetMeters"));
+        QVERIFY(meters);
+        QCOMPARE(meters->text(),
+                 QStringLiteral("Run %1 from the journal: 5 step(s), waiting · the meters count the live run")
+                     .arg(dock->runId()));
     }
 
     /// Issue 19 "Done when": in the window, a chat with Approve tool calls ticked holds
