@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMenu>
+#include <QTimer>
 #include <QWheelEvent>
 
 namespace {
@@ -134,6 +135,7 @@ void PresenterView::setPresenting(bool on)
     Settings *settings = Settings::instance();
     if (on) {
         m_stateBefore = m_window->saveState();
+        m_geometryBefore = m_window->saveGeometry(); // the large type may grow the window
         m_zoomBefore = settings->zoomPercent();
         for (QDockWidget *dock : m_window->findChildren<QDockWidget *>(Qt::FindDirectChildrenOnly))
             dock->hide();
@@ -151,9 +153,17 @@ void PresenterView::setPresenting(bool on)
         m_window->resizeDocks(sized, widths, Qt::Horizontal);
         Theme::applyHighContrast();
     } else {
-        m_window->restoreState(m_stateBefore);
+        // Fonts back first, then the docks: restored under the presenter's large type,
+        // the docks kept its widths and squeezed the editor. Once more when the layout
+        // has taken the smaller fonts in (their size hints change on posted events).
         settings->setZoomPercent(m_zoomBefore);
         Theme::apply(settings->theme());
+        m_window->restoreGeometry(m_geometryBefore);
+        m_window->restoreState(m_stateBefore);
+        QTimer::singleShot(0, m_window, [window = m_window, geometry = m_geometryBefore, state = m_stateBefore] {
+            window->restoreGeometry(geometry);
+            window->restoreState(state);
+        });
     }
     m_presenter->setChecked(on);
 }

@@ -63,6 +63,7 @@ private:
     void applyZoom();
 
     QMainWindow *m_window;
+    QByteArray m_geometryBefore; ///< the window's geometry before the presenter layout
     QList<KeptDock> m_kept;
     QAction *m_zoomIn = nullptr;
     QAction *m_zoomOut = nullptr;

@@ -64,10 +64,13 @@ void Theme::applyHighContrast()
     palette.setColor(QPalette::Button, QColor(0xee, 0xee, 0xee));
     palette.setColor(QPalette::Highlight, QColor(0x00, 0x30, 0x90));
     palette.setColor(QPalette::HighlightedText, Qt::white);
-    palette.setColor(QPalette::PlaceholderText, QColor(0x40, 0x40, 0x40));
     palette.setColor(QPalette::Link, QColor(0x00, 0x30, 0x90));
+    // Placeholders and disabled controls must not pass for values and live buttons on a
+    // projector (#404040 and #555555 did): mid grey, still readable (about 4.5:1 on white).
+    palette.setColor(QPalette::PlaceholderText, QColor(0x76, 0x76, 0x76));
     for (const QPalette::ColorRole role : {QPalette::Text, QPalette::ButtonText, QPalette::WindowText})
-        palette.setColor(QPalette::Disabled, role, QColor(0x55, 0x55, 0x55));
+        palette.setColor(QPalette::Disabled, role, QColor(0x76, 0x76, 0x76));
+    palette.setColor(QPalette::Disabled, QPalette::Button, QColor(0xf7, 0xf7, 0xf7));
     QApplication::setPalette(palette);
 }
 

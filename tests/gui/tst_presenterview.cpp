@@ -152,6 +152,9 @@ private Q_SLOTS:
         QTRY_VERIFY(!all.at(4)->visibleRegion().isEmpty());
         QTRY_VERIFY(!all.at(5)->visibleRegion().isEmpty()); // the Console in front of Runs
         Settings::instance()->setZoomPercent(120);
+        QTRY_VERIFY(editorTabs()->width() > 0);
+        const int editorWidthBefore = editorTabs()->width();
+        const QSize windowBefore = m_window->size();
 
         action("presenterLayoutAction")->trigger();
         QVERIFY(action("presenterLayoutAction")->isChecked());
@@ -167,6 +170,10 @@ private Q_SLOTS:
         QCOMPARE(zoom(), 150);
         QCOMPARE(QApplication::palette().color(QPalette::Base), QColor(Qt::white));
         QCOMPARE(QApplication::palette().color(QPalette::Text), QColor(Qt::black));
+        // A disabled button and a placeholder must not pass for live ones and values.
+        const QPalette projector = QApplication::palette();
+        QVERIFY(projector.color(QPalette::Disabled, QPalette::ButtonText).lightness() >= 0x70);
+        QVERIFY(projector.color(QPalette::PlaceholderText).lightness() >= 0x70);
 
         action("presenterLayoutAction")->trigger();
         QVERIFY(!action("presenterLayoutAction")->isChecked());
@@ -178,6 +185,10 @@ private Q_SLOTS:
         QVERIFY(all.at(6)->visibleRegion().isEmpty());
         QCOMPARE(zoom(), 120);
         QCOMPARE(QApplication::palette().color(QPalette::Base), baseBefore);
+        QTRY_COMPARE(m_window->size(), windowBefore); // the large type grew it on a desktop
+        // The editor gets its width back (restored under the large type it stayed squeezed).
+        QTRY_VERIFY2(qAbs(editorTabs()->width() - editorWidthBefore) <= 4,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(editorTabs()->width()).arg(editorWidthBefore)));
 
         // A larger zoom is kept.
         Settings::instance()->setZoomPercent(200);
