@@ -3179,10 +3179,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>erforderlich</translation>
     </message>
     <message>
-        <source>Tick to send this property; unticked it is omitted</source>
-        <translation>Ankreuzen, um diese Eigenschaft zu senden; ohne Haken wird sie weggelassen</translation>
-    </message>
-    <message>
         <source>Add item</source>
         <translation>Element hinzufügen</translation>
     </message>
@@ -3221,6 +3217,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Default %1: shown, not sent while unticked</source>
         <translation>Vorgabe %1: angezeigt, aber nicht gesendet, solange nicht angehakt</translation>
+    </message>
+    <message>
+        <source>Tick to send this property; unticked or left empty it is omitted</source>
+        <translation>Ankreuzen, um diese Eigenschaft zu senden; nicht angekreuzt oder leer wird sie weggelassen</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QFrame>
+#include <QLineEdit>
 #include <QSet>
 
 #include <algorithm>
@@ -70,8 +71,9 @@ public:
                 // not sent, so the tool applies its own default.
                 bool hasDefault = false;
                 const json fallback = defaultOf(property, &hasDefault);
-                QString hint
-                    = tip.isEmpty() ? SchemaForm::tr("Tick to send this property; unticked it is omitted") : tip;
+                QString hint = tip.isEmpty()
+                    ? SchemaForm::tr("Tick to send this property; unticked or left empty it is omitted")
+                    : tip;
                 if (hasDefault)
                     hint += QLatin1Char('\n')
                         + SchemaForm::tr("Default %1: shown, not sent while unticked")
@@ -94,7 +96,7 @@ public:
     {
         json out = m_extra;
         for (const Row &row : m_rows)
-            if (!row.include || row.include->isChecked())
+            if (sent(row))
                 out[row.name] = row.field->value();
         return out;
     }
@@ -144,7 +146,7 @@ public:
     void collectLocalErrors(const QString &pointer, QList<SchemaForm::Problem> &out) const override
     {
         for (const Row &row : m_rows)
-            if (!row.include || row.include->isChecked())
+            if (sent(row))
                 row.field->collectLocalErrors(pointer + QLatin1Char('/') + QString::fromStdString(row.name), out);
     }
     void clearErrors() override
@@ -157,7 +159,7 @@ public:
     {
         fn(this, pointer);
         for (const Row &row : m_rows)
-            if (!row.include || row.include->isChecked())
+            if (sent(row))
                 row.field->visit(pointer + QLatin1Char('/') + QString::fromStdString(row.name), fn);
     }
 
@@ -168,6 +170,19 @@ private:
         Field *field = nullptr;
         QCheckBox *include = nullptr; ///< nullptr for required properties
     };
+    /// Issue 20 item 6: an optional property is sent when ticked, unless its text field
+    /// is empty — a cleared field is omitted, not sent as "" (or as null for a number).
+    /// An empty string is still sent through the form's raw JSON.
+    static bool sent(const Row &row)
+    {
+        if (!row.include)
+            return true;
+        if (!row.include->isChecked())
+            return false;
+        const auto *line = qobject_cast<const QLineEdit *>(row.field->control(QStringLiteral("editor")));
+        return !line || !line->text().isEmpty();
+    }
+
     std::vector<Row> m_rows;
     json m_extra = json::object();
 };

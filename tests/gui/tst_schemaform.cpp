@@ -144,6 +144,13 @@ private Q_SLOTS:
             R"({"type":"object","properties":{"currency":{"type":"string","default":"EUR"},"count":{"type":"integer","default":1},"note":{"type":"string"}}})")
                                                       << QByteArray("include /currency")
                                                       << QByteArray(R"({"currency":"EUR"})");
+        // A cleared optional field is omitted, not sent as "" (a string) or null (a number).
+        QTest::newRow("cleared optional fields omitted")
+            << QByteArray(R"({"type":"object","properties":{"o":{"type":"string"},"n":{"type":"integer"}}})")
+            << QByteArray("include /o\ntype /o y\ntype /o \ninclude /n\ntype /n 3\ntype /n ") << QByteArray(R"({})");
+        QTest::newRow("ticked and typed optional fields sent")
+            << QByteArray(R"({"type":"object","properties":{"o":{"type":"string"},"n":{"type":"integer"}}})")
+            << QByteArray("include /o\ntype /o \ntype /o z\ninclude /n\ntype /n 0") << QByteArray(R"({"n":0,"o":"z"})");
         QTest::newRow("required default sent") << QByteArray(
             R"({"type":"object","properties":{"count":{"type":"integer","default":2},"note":{"type":"string","default":"x"}},"required":["count"]})")
                                                << QByteArray("") << QByteArray(R"({"count":2})");
