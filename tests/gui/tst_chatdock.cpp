@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -191,6 +192,49 @@ private Q_SLOTS:
         QCOMPARE(edited.at(2).status, StepStatus::Succeeded);
         QCOMPARE(edited.at(2).args.dump(), std::string("{\"base\":\"EUR\",\"quote\":\"GBP\"}"));
         QCOMPARE(edited.at(2).originalArgs->dump(), std::string("{\"base\":\"EUR\",\"quote\":\"USD\"}"));
+    }
+
+    /// New Chat while a held call's Answer Instead and Edit Arguments dialogs are open:
+    /// they close (the Answer dialog answered through the run controller gone with the
+    /// chat: a use after free), and a decision still on its way when the chat is kept for
+    /// later does not leave the next chat's buttons waiting for it.
+    void newChatWhileACallIsBeingDecided()
+    {
+        const std::optional<Project> project = example(QStringLiteral("decided"));
+        QVERIFY(project);
+        ChatDock dock([&] { return &*project; });
+        dock.findChild<QCheckBox *>(QStringLiteral("chatApprove"))->setChecked(true);
+        auto *decision = dock.findChild<QWidget *>(QStringLiteral("chatDecision"));
+        QVERIFY(decision);
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatAnswerCall")), Qt::LeftButton);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatEditCall")), Qt::LeftButton);
+        QPointer<AnswerDialog> answer = dock.findChild<AnswerDialog *>();
+        QPointer<EditArgumentsDialog> edit = dock.findChild<EditArgumentsDialog *>();
+        QVERIFY(answer && edit);
+        const QString first = dock.runId();
+
+        dock.newChat();
+        QVERIFY(!answer || !answer->isVisible());
+        QVERIFY(!edit || !edit->isVisible());
+        QTRY_VERIFY(!answer && !edit);
+        QTRY_COMPARE_WITH_TIMEOUT(int(journalRun(project->dir, first)->status), int(RunStatus::Suspended), 5000);
+
+        // Approve, then New Chat before its outcome comes back.
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatApproveCall")), Qt::LeftButton);
+        QVERIFY(!decision->isEnabled());
+        dock.newChat();
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QVERIFY(!decision->isHidden());
+        QVERIFY(decision->isEnabled());
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatApproveCall")), Qt::LeftButton);
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(replied.at(0).at(0).toString(), QStringLiteral("100 EUR is 108.00 USD (rate 1.08)."));
     }
 
     void initTestCase()
