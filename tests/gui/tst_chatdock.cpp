@@ -237,6 +237,100 @@ private Q_SLOTS:
         QCOMPARE(replied.at(0).at(0).toString(), QStringLiteral("100 EUR is 108.00 USD (rate 1.08)."));
     }
 
+    /// A chat whose call ran with edited arguments, kept for later and continued by
+    /// `toolstudio chat --continue`: the resume finds the edited call by the model's
+    /// arguments (memoized, not run again) and the chat goes on.
+    void aChatWithAnEditedCallResumes()
+    {
+        QVERIFY(!toolstudioBinary().isEmpty());
+        const std::optional<Project> project = example(QStringLiteral("editedresume"));
+        QVERIFY(project);
+        const QString dir = project->dir;
+        ChatDock dock([&] { return &*project; });
+        dock.findChild<QCheckBox *>(QStringLiteral("chatApprove"))->setChecked(true);
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(dock.send(QStringLiteral("100 EUR in GBP?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatEditCall")), Qt::LeftButton);
+        auto *edit = dock.findChild<EditArgumentsDialog *>();
+        QVERIFY(edit);
+        auto *quote = qobject_cast<QLineEdit *>(edit->form()->control(QStringLiteral("/quote")));
+        QVERIFY(quote);
+        quote->clear();
+        QTest::keyClicks(quote, QStringLiteral("GBP"));
+        QTest::mouseClick(edit->runButton(), Qt::LeftButton);
+        QVERIFY(replied.wait(30000));
+        const QString kept = dock.runId();
+        dock.newChat();
+        QTRY_COMPARE_WITH_TIMEOUT(int(journalRun(dir, kept)->status), int(RunStatus::Suspended), 5000);
+        const QStringList before = stepLines(journalSteps(dir, kept));
+
+        QProcess chat;
+        chat.setProgram(toolstudioBinary());
+        chat.setArguments(
+            withTrust({QStringLiteral("chat"), dir, QStringLiteral("--continue"), kept, QStringLiteral("And 200?")}));
+        chat.setStandardInputFile(QProcess::nullDevice());
+        chat.start();
+        QVERIFY(chat.waitForFinished(30000));
+        const QByteArray err = chat.readAllStandardError();
+        QVERIFY2(chat.exitCode() == 0, err.constData());
+        const std::vector<Step> steps = journalSteps(dir, kept);
+        QCOMPARE(stepLines(steps).mid(0, before.size() - 1), before.mid(0, before.size() - 1));
+        QCOMPARE(steps.at(2).args.dump(), std::string("{\"base\":\"EUR\",\"quote\":\"GBP\"}"));
+        QCOMPARE(steps.at(2).originalArgs->dump(), std::string("{\"base\":\"EUR\",\"quote\":\"USD\"}"));
+        QCOMPARE(steps.at(2).attempts.size(), std::size_t(1));
+    }
+
+    /// Three tool calls in one model turn: each is decided in turn (the bar shows how many
+    /// more wait), none is lost, and the model reads the three outcomes in its order.
+    void threeCallsInOneTurnAreDecidedInTurn()
+    {
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path() + QStringLiteral("/three"));
+        QFile manifest(dir + QStringLiteral("/toolstudio.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        nlohmann::json json = nlohmann::json::parse(manifest.readAll().toStdString());
+        manifest.close();
+        nlohmann::json &calls = json["models"][0]["turns"][0]["tool_calls"];
+        calls.push_back({{"name", "get_exchange_rate"}, {"arguments", {{"base", "EUR"}, {"quote", "GBP"}}}});
+        calls.push_back({{"name", "get_exchange_rate"}, {"arguments", {{"base", "EUR"}, {"quote", "CHF"}}}});
+        QVERIFY(writeFile(manifest.fileName(), QByteArray::fromStdString(json.dump())));
+        ProjectError error;
+        const std::optional<Project> project = loadTrusted(dir, &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        ChatDock dock([&] { return &*project; });
+        dock.findChild<QCheckBox *>(QStringLiteral("chatApprove"))->setChecked(true);
+        auto *label = dock.findChild<QLabel *>(QStringLiteral("chatDecisionCall"));
+        auto *approve = dock.findChild<QPushButton *>(QStringLiteral("chatApproveCall"));
+        auto *reject = dock.findChild<QPushButton *>(QStringLiteral("chatRejectCall"));
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(dock.send(QStringLiteral("100 EUR?")));
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.callsToDecide().isEmpty(), 30000);
+        QStringList decidedQuotes;
+        for (int i = 0; i < 3; ++i) {
+            QTRY_VERIFY_WITH_TIMEOUT(!dock.callsToDecide().isEmpty() && approve->isEnabled(), 30000);
+            decidedQuotes << QString::fromStdString(dock.callsToDecide().constFirst().args.value("quote", ""));
+            QVERIFY2(label->text().startsWith(QStringLiteral("get_exchange_rate")), qPrintable(label->text()));
+            // A double click decides once: the second is swallowed while the first is on its way.
+            QPushButton *button = i == 0 ? reject : approve;
+            QTest::mouseClick(button, Qt::LeftButton);
+            QTest::mouseClick(button, Qt::LeftButton);
+        }
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(decidedQuotes, (QStringList{QStringLiteral("USD"), QStringLiteral("GBP"), QStringLiteral("CHF")}));
+        QVERIFY(dock.callsToDecide().isEmpty());
+        const std::vector<Step> steps = journalSteps(dir, dock.runId());
+        QCOMPARE(stepLines(steps),
+                 (QStringList{QStringLiteral("chat:message succeeded"), QStringLiteral("model:scripted succeeded"),
+                              QStringLiteral("get_exchange_rate failed"), QStringLiteral("get_exchange_rate succeeded"),
+                              QStringLiteral("get_exchange_rate succeeded"), QStringLiteral("model:scripted succeeded"),
+                              QStringLiteral("chat:message waiting")}));
+        const nlohmann::json &messages = steps.at(5).args["messages"];
+        int tools = 0;
+        for (const nlohmann::json &m : messages)
+            tools += m.value("role", "") == "tool" ? 1 : 0;
+        QCOMPARE(tools, 3);
+    }
+
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
