@@ -19,6 +19,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace {
 
 /// Compact JSON for a line of the transcript, cut to `limit` characters.
@@ -199,8 +201,7 @@ void ChatDock::newChat()
     m_runId.clear();
     m_projectDir.clear();
     m_transcript->clear();
-    m_toDecide.clear();
-    showCallToDecide();
+    forgetCallsToDecide();
     refresh();
 }
 
@@ -242,8 +243,7 @@ void ChatDock::onReplied(const ChatRun::Input &next)
 void ChatDock::onEnded(const RunRecord &run)
 {
     m_waiting = false;
-    m_toDecide.clear();
-    showCallToDecide();
+    forgetCallsToDecide();
     setBusy(false,
             tr("Chat run %1 %2%3")
                 .arg(run.id, runStatusName(run.status),
@@ -294,10 +294,24 @@ void ChatDock::showCallToDecide()
                                      : tr("Give the call's result or error"));
 }
 
+void ChatDock::forgetCallsToDecide()
+{
+    ++m_chat;
+    for (const QPointer<QDialog> &dialog : std::exchange(m_dialogs, {})) {
+        if (dialog)
+            dialog->close(); // an AnswerDialog would answer through the run controller gone with the chat
+    }
+    m_decision->setEnabled(true); // an outcome still on its way may never come (its controller is gone)
+    m_toDecide.clear();
+    showCallToDecide();
+}
+
 std::function<void(bool, const QString &)> ChatDock::decision(const QString &callId, const QString &failure)
 {
     m_decision->setEnabled(false); // one decision at a time: a second click would be refused
-    return [this, callId, failure](bool accepted, const QString &reason) {
+    return [this, callId, failure, chat = m_chat](bool accepted, const QString &reason) {
+        if (chat != m_chat)
+            return; // a call of an earlier chat: this one's may have the same id
         m_decision->setEnabled(true);
         if (accepted)
             decided(callId);
@@ -323,8 +337,9 @@ void ChatDock::editArguments()
     const QString callId = m_toDecide.constFirst().callId;
     auto *dialog = new EditArgumentsDialog(*tool, m_toDecide.constFirst().args, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog, callId] {
-        if (m_turn)
+    m_dialogs.append(dialog);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, callId, chat = m_chat] {
+        if (m_turn && chat == m_chat)
             m_turn->controller().continueStepWith(callId, dialog->arguments(), this,
                                                   decision(callId, tr("The call was not run: %1")));
     });
@@ -354,6 +369,7 @@ void ChatDock::answerInstead()
     const Tool *tool = project ? project->tool(step.tool) : nullptr;
     dialog->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
     dialog->setCall(step);
+    m_dialogs.append(dialog);
     connect(dialog, &AnswerDialog::answered, this, &ChatDock::decided);
     dialog->show();
 }

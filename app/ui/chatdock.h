@@ -5,6 +5,7 @@
 #include "project/step.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
 #include <functional>
@@ -14,6 +15,7 @@ class ChatTurn;
 class Project;
 class QCheckBox;
 class QComboBox;
+class QDialog;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -82,6 +84,9 @@ private:
     void editArguments();
     void reject();
     void answerInstead();
+    /// The chat's calls are no longer to decide here (New Chat, the run ended): their
+    /// dialogs close, the buttons wait for nothing, late outcomes are ignored.
+    void forgetCallsToDecide();
 
     std::function<const Project *()> m_project;
     std::unique_ptr<ChatTurn> m_turn;
@@ -97,6 +102,8 @@ private:
     QLabel *m_status = nullptr;
     QCheckBox *m_approve = nullptr;
     QList<Step> m_toDecide;
+    int m_chat = 0;                     ///< counts forgetCallsToDecide: an outcome of an earlier chat is not this one's
+    QList<QPointer<QDialog>> m_dialogs; ///< Edit Arguments and Answer dialogs open for m_toDecide
     QWidget *m_decision = nullptr;
     QLabel *m_decisionLabel = nullptr;
     QPushButton *m_approveCall = nullptr;

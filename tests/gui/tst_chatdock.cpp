@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -198,6 +199,143 @@ private Q_SLOTS:
         QCOMPARE(edited.at(2).status, StepStatus::Succeeded);
         QCOMPARE(edited.at(2).args.dump(), std::string("{\"base\":\"EUR\",\"quote\":\"GBP\"}"));
         QCOMPARE(edited.at(2).originalArgs->dump(), std::string("{\"base\":\"EUR\",\"quote\":\"USD\"}"));
+    }
+
+    /// New Chat while a held call's Answer Instead and Edit Arguments dialogs are open:
+    /// they close (the Answer dialog answered through the run controller gone with the
+    /// chat: a use after free), and a decision still on its way when the chat is kept for
+    /// later does not leave the next chat's buttons waiting for it.
+    void newChatWhileACallIsBeingDecided()
+    {
+        const std::optional<Project> project = example(QStringLiteral("decided"));
+        QVERIFY(project);
+        ChatDock dock([&] { return &*project; });
+        dock.findChild<QCheckBox *>(QStringLiteral("chatApprove"))->setChecked(true);
+        auto *decision = dock.findChild<QWidget *>(QStringLiteral("chatDecision"));
+        QVERIFY(decision);
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatAnswerCall")), Qt::LeftButton);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatEditCall")), Qt::LeftButton);
+        QPointer<AnswerDialog> answer = dock.findChild<AnswerDialog *>();
+        QPointer<EditArgumentsDialog> edit = dock.findChild<EditArgumentsDialog *>();
+        QVERIFY(answer && edit);
+        const QString first = dock.runId();
+
+        dock.newChat();
+        QVERIFY(!answer || !answer->isVisible());
+        QVERIFY(!edit || !edit->isVisible());
+        QTRY_VERIFY(!answer && !edit);
+        QTRY_COMPARE_WITH_TIMEOUT(int(journalRun(project->dir, first)->status), int(RunStatus::Suspended), 5000);
+
+        // Approve, then New Chat before its outcome comes back.
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatApproveCall")), Qt::LeftButton);
+        QVERIFY(!decision->isEnabled());
+        dock.newChat();
+        QVERIFY(dock.send(QStringLiteral("100 EUR in USD?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QVERIFY(!decision->isHidden());
+        QVERIFY(decision->isEnabled());
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatApproveCall")), Qt::LeftButton);
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(replied.at(0).at(0).toString(), QStringLiteral("100 EUR is 108.00 USD (rate 1.08)."));
+    }
+
+    /// A chat whose call ran with edited arguments, kept for later and continued by
+    /// `toolstudio chat --continue`: the resume finds the edited call by the model's
+    /// arguments (memoized, not run again) and the chat goes on.
+    void aChatWithAnEditedCallResumes()
+    {
+        QVERIFY(!toolstudioBinary().isEmpty());
+        const std::optional<Project> project = example(QStringLiteral("editedresume"));
+        QVERIFY(project);
+        const QString dir = project->dir;
+        ChatDock dock([&] { return &*project; });
+        dock.findChild<QCheckBox *>(QStringLiteral("chatApprove"))->setChecked(true);
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(dock.send(QStringLiteral("100 EUR in GBP?")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatEditCall")), Qt::LeftButton);
+        auto *edit = dock.findChild<EditArgumentsDialog *>();
+        QVERIFY(edit);
+        auto *quote = qobject_cast<QLineEdit *>(edit->form()->control(QStringLiteral("/quote")));
+        QVERIFY(quote);
+        quote->clear();
+        QTest::keyClicks(quote, QStringLiteral("GBP"));
+        QTest::mouseClick(edit->runButton(), Qt::LeftButton);
+        QVERIFY(replied.wait(30000));
+        const QString kept = dock.runId();
+        dock.newChat();
+        QTRY_COMPARE_WITH_TIMEOUT(int(journalRun(dir, kept)->status), int(RunStatus::Suspended), 5000);
+        const QStringList before = stepLines(journalSteps(dir, kept));
+
+        QProcess chat;
+        chat.setProgram(toolstudioBinary());
+        chat.setArguments(
+            withTrust({QStringLiteral("chat"), dir, QStringLiteral("--continue"), kept, QStringLiteral("And 200?")}));
+        chat.setStandardInputFile(QProcess::nullDevice());
+        chat.start();
+        QVERIFY(chat.waitForFinished(30000));
+        const QByteArray err = chat.readAllStandardError();
+        QVERIFY2(chat.exitCode() == 0, err.constData());
+        const std::vector<Step> steps = journalSteps(dir, kept);
+        QCOMPARE(stepLines(steps).mid(0, before.size() - 1), before.mid(0, before.size() - 1));
+        QCOMPARE(steps.at(2).args.dump(), std::string("{\"base\":\"EUR\",\"quote\":\"GBP\"}"));
+        QCOMPARE(steps.at(2).originalArgs->dump(), std::string("{\"base\":\"EUR\",\"quote\":\"USD\"}"));
+        QCOMPARE(steps.at(2).attempts.size(), std::size_t(1));
+    }
+
+    /// Three tool calls in one model turn: each is decided in turn (the bar shows how many
+    /// more wait), none is lost, and the model reads the three outcomes in its order.
+    void threeCallsInOneTurnAreDecidedInTurn()
+    {
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path() + QStringLiteral("/three"));
+        QFile manifest(dir + QStringLiteral("/toolstudio.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        nlohmann::json json = nlohmann::json::parse(manifest.readAll().toStdString());
+        manifest.close();
+        nlohmann::json &calls = json["models"][0]["turns"][0]["tool_calls"];
+        calls.push_back({{"name", "get_exchange_rate"}, {"arguments", {{"base", "EUR"}, {"quote", "GBP"}}}});
+        calls.push_back({{"name", "get_exchange_rate"}, {"arguments", {{"base", "EUR"}, {"quote", "CHF"}}}});
+        QVERIFY(writeFile(manifest.fileName(), QByteArray::fromStdString(json.dump())));
+        ProjectError error;
+        const std::optional<Project> project = loadTrusted(dir, &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        ChatDock dock([&] { return &*project; });
+        dock.findChild<QCheckBox *>(QStringLiteral("chatApprove"))->setChecked(true);
+        auto *label = dock.findChild<QLabel *>(QStringLiteral("chatDecisionCall"));
+        auto *approve = dock.findChild<QPushButton *>(QStringLiteral("chatApproveCall"));
+        auto *reject = dock.findChild<QPushButton *>(QStringLiteral("chatRejectCall"));
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(dock.send(QStringLiteral("100 EUR?")));
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.callsToDecide().isEmpty(), 30000);
+        QStringList decidedQuotes;
+        for (int i = 0; i < 3; ++i) {
+            QTRY_VERIFY_WITH_TIMEOUT(!dock.callsToDecide().isEmpty() && approve->isEnabled(), 30000);
+            decidedQuotes << QString::fromStdString(dock.callsToDecide().constFirst().args.value("quote", ""));
+            QVERIFY2(label->text().startsWith(QStringLiteral("get_exchange_rate")), qPrintable(label->text()));
+            // A double click decides once: the second is swallowed while the first is on its way.
+            QPushButton *button = i == 0 ? reject : approve;
+            QTest::mouseClick(button, Qt::LeftButton);
+            QTest::mouseClick(button, Qt::LeftButton);
+        }
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(decidedQuotes, (QStringList{QStringLiteral("USD"), QStringLiteral("GBP"), QStringLiteral("CHF")}));
+        QVERIFY(dock.callsToDecide().isEmpty());
+        const std::vector<Step> steps = journalSteps(dir, dock.runId());
+        QCOMPARE(stepLines(steps),
+                 (QStringList{QStringLiteral("chat:message succeeded"), QStringLiteral("model:scripted succeeded"),
+                              QStringLiteral("get_exchange_rate failed"), QStringLiteral("get_exchange_rate succeeded"),
+                              QStringLiteral("get_exchange_rate succeeded"), QStringLiteral("model:scripted succeeded"),
+                              QStringLiteral("chat:message waiting")}));
+        const nlohmann::json &messages = steps.at(5).args["messages"];
+        int tools = 0;
+        for (const nlohmann::json &m : messages)
+            tools += m.value("role", "") == "tool" ? 1 : 0;
+        QCOMPARE(tools, 3);
     }
 
     void initTestCase()

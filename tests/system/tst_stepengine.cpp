@@ -1454,6 +1454,41 @@ private Q_SLOTS:
         QCOMPARE(h.engine->pausedCount(), 0);
     }
 
+    /// Edited arguments are the call's now: a strict-mode null the model sent and the
+    /// person filled in reaches the handler (it was left out by the model's name), a null
+    /// the person leaves is left out as at admission, and the request cap holds.
+    void approvalEditedArgumentsReplaceTheNullsLeftOut()
+    {
+        json manifest = baseManifest();
+        manifest["limits"] = {{"request_bytes", 64}};
+        manifest["tools"].push_back(commandTool(
+            "echo_args", {"sh", "-c", "cat"},
+            "{'input_schema': {'type': 'object', 'properties': {'q': {'type': 'string'}, 'n': {'type': 'integer',"
+            " 'default': 3}}, 'required': ['q'], 'additionalProperties': false}}"));
+        Harness h;
+        QVERIFY(h.setUp(manifest));
+        h.engine->setApprovesToolCalls(true);
+        h.call("c1", "echo_args", json::parse(J("{'q': 'tea', 'n': null}")));
+        h.call("c2", "echo_args", json::parse(J("{'q': 'tea'}")));
+        QCOMPARE(h.paused, (QStringList{QStringLiteral("c1"), QStringLiteral("c2")}));
+
+        QString reason;
+        QVERIFY(!h.engine->continueStepWith(QStringLiteral("c1"), {{"q", std::string(80, 'x')}}, &reason));
+        QCOMPARE(reason,
+                 QStringLiteral("the edited arguments are 88 bytes; the request limit is 64 bytes "
+                                "(limits.request_bytes)"));
+        QVERIFY(h.step("c1").paused);
+        QVERIFY(h.engine->continueStepWith(QStringLiteral("c1"), json::parse(J("{'q': 'tea', 'n': 7}")), &reason));
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c1"), 10000);
+        QCOMPARE(QString::fromStdString(h.reply("c1")->message.dump()),
+                 QString::fromStdString(J("{'id':'c1','type':'result','value':{'n':7,'q':'tea'}}")));
+
+        QVERIFY(h.engine->continueStepWith(QStringLiteral("c2"), json::parse(J("{'q': 'milk', 'n': null}")), &reason));
+        QTRY_VERIFY_WITH_TIMEOUT(h.reply("c2"), 10000);
+        QCOMPARE(QString::fromStdString(h.reply("c2")->message.dump()),
+                 QString::fromStdString(J("{'id':'c2','type':'result','value':{'q':'milk'}}")));
+    }
+
     void cassetteIsOffline()
     {
         Harness h;

@@ -5,6 +5,7 @@
 #include "bridgemessage.h"
 #include "engine/handlers/manualhandler.h"
 #include "engine/modelstep.h"
+#include "engine/nullsleftout.h"
 #include "engine/stepenginestate.h"
 #include "journal/journal.h"
 #include "project/printabletext.h"
@@ -324,7 +325,18 @@ bool StepEngine::continueStepWith(const QString &callId, const nlohmann::json &a
             *reason = error;
         return false;
     }
-    if (const auto failure = validator->validate(args)) {
+    // The request cap and a strict-mode null hold for the person's arguments as for the
+    // script's (CallAdmission::submitCall): the names left out are the edited ones'.
+    if (const std::size_t bytes = compactSize(args); bytes > d->project.limits.requestBytes) {
+        if (reason)
+            *reason = QStringLiteral("the edited arguments are %1 bytes; the request limit is %2 bytes "
+                                     "(limits.request_bytes)")
+                          .arg(bytes)
+                          .arg(d->project.limits.requestBytes);
+        return false;
+    }
+    std::vector<std::string> nullsLeftOut;
+    if (const auto failure = validateLeavingOutNulls(*validator, args, &nullsLeftOut)) {
         if (reason)
             *reason = QStringLiteral("the edited arguments do not match input_schema at %1: %2")
                           .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
@@ -332,6 +344,8 @@ bool StepEngine::continueStepWith(const QString &callId, const nlohmann::json &a
                                failure->message);
         return false;
     }
+    if (d->flights[std::size_t(index)])
+        d->flights[std::size_t(index)]->nullsLeftOut = std::move(nullsLeftOut);
     if (args != step.args) {
         d->addEvent(step.sequence, PolicyEventKind::StepDecision,
                     {{"decision", "continue"}, {"edited_args", args}, {"original_args", step.args}});

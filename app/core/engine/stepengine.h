@@ -121,8 +121,9 @@ public:
     /// Runs the held call's handler. False with `reason` when `callId` is not held.
     bool continueStep(const QString &callId, QString *reason = nullptr);
     /// Runs the held tool call's handler with `args` instead of the script's (the
-    /// chat's *Edit Arguments*): checked against input_schema (refused, still held, if
-    /// they do not match); the script's arguments stay in Step::originalArgs and in the
+    /// chat's *Edit Arguments*): checked against limits.request_bytes and input_schema,
+    /// a strict-mode null left out as at admission (refused, still held, if they do not
+    /// match); the script's arguments stay in Step::originalArgs and in the
     /// call's identity, so a resume or replay of the same script finds this step.
     bool continueStepWith(const QString &callId, const nlohmann::json &args, QString *reason = nullptr);
     /// Ends the held call with `answer` instead of running the handler: a result
