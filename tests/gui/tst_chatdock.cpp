@@ -49,6 +49,46 @@ private:
         return project;
     }
 
+    /// A window on the model-agent example and its Chat dock.
+    struct ChatWindow
+    {
+        MainWindow window;
+        ChatDock *dock = nullptr;
+        QString dir;
+    };
+
+    /// Opens `w` on the example copied to `name` in the scratch folder, trusted.
+    bool openChatWindow(ChatWindow &w, const QString &name) const
+    {
+        w.dir = copyExample(QStringLiteral("model-agent"), m_scratch->path() + QLatin1Char('/') + name);
+        if (w.dir.isEmpty())
+            return false;
+        w.window.setErrorDialogsEnabled(false);
+        w.window.show();
+        if (!openTrusted(w.window, w.dir))
+            return false;
+        w.dock = w.window.findChild<ChatDock *>();
+        return w.dock != nullptr;
+    }
+
+    /// Edit Arguments… on the call `dock` shows for a decision: its dialog.
+    static EditArgumentsDialog *openEdit(ChatDock &dock)
+    {
+        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatEditCall")), Qt::LeftButton);
+        return dock.findChild<EditArgumentsDialog *>();
+    }
+
+    /// Types `quote` into the dialog's `/quote` field, replacing what it held.
+    static bool typeQuote(EditArgumentsDialog *edit, const QString &quote)
+    {
+        auto *line = edit ? qobject_cast<QLineEdit *>(edit->form()->control(QStringLiteral("/quote"))) : nullptr;
+        if (!line)
+            return false;
+        line->clear();
+        QTest::keyClicks(line, quote);
+        return true;
+    }
+
     /// The first message of a chat in `dock`, answered (`replied` spies on it).
     static bool firstTurn(ChatDock &dock, QSignalSpy &replied)
     {
@@ -58,15 +98,10 @@ private:
 private Q_SLOTS:
     void theWindowsTraceShowsTheChatAfterEachTurn()
     {
-        QTemporaryDir scratch;
-        const QString dir = copyExample(QStringLiteral("model-agent"), scratch.path());
-        QVERIFY(!dir.isEmpty());
-        MainWindow window;
-        window.setErrorDialogsEnabled(false);
-        window.show();
-        QVERIFY(openTrusted(window, dir));
-        auto *dock = window.findChild<ChatDock *>();
-        QVERIFY(dock);
+        ChatWindow w;
+        QVERIFY(openChatWindow(w, QStringLiteral("trace")));
+        MainWindow &window = w.window;
+        ChatDock *dock = w.dock;
         QSignalSpy replied(dock, &ChatDock::replied);
         QVERIFY(dock->send(QStringLiteral("100 EUR in USD?")));
         QVERIFY(replied.wait(30000));
@@ -97,15 +132,10 @@ private Q_SLOTS:
     /// the model's tool call until the person approves it; then the answer comes.
     void theWindowsChatHoldsAToolCallUntilApproved()
     {
-        QTemporaryDir scratch;
-        const QString dir = copyExample(QStringLiteral("model-agent"), scratch.path());
-        QVERIFY(!dir.isEmpty());
-        MainWindow window;
-        window.setErrorDialogsEnabled(false);
-        window.show();
-        QVERIFY(openTrusted(window, dir));
-        auto *dock = window.findChild<ChatDock *>();
-        QVERIFY(dock);
+        ChatWindow w;
+        QVERIFY(openChatWindow(w, QStringLiteral("approve")));
+        const QString dir = w.dir;
+        ChatDock *dock = w.dock;
         auto *approve = dock->findChild<QCheckBox *>(QStringLiteral("chatApprove"));
         auto *decision = dock->findChild<QWidget *>(QStringLiteral("chatDecision"));
         auto *call = dock->findChild<QLabel *>(QStringLiteral("chatDecisionCall"));
@@ -182,16 +212,10 @@ private Q_SLOTS:
         dock.newChat();
         QVERIFY(dock.send(QStringLiteral("100 EUR in GBP?")));
         QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
-        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatEditCall")), Qt::LeftButton);
-        auto *edit = dock.findChild<EditArgumentsDialog *>();
-        QVERIFY(edit);
-        auto *quote = qobject_cast<QLineEdit *>(edit->form()->control(QStringLiteral("/quote")));
-        QVERIFY(quote);
-        quote->clear();
-        QTest::keyClicks(quote, QStringLiteral("gbp"));
+        EditArgumentsDialog *edit = openEdit(dock);
+        QVERIFY(typeQuote(edit, QStringLiteral("gbp")));
         QVERIFY(!edit->runButton()->isEnabled()); // "^[A-Z]{3}$"
-        quote->clear();
-        QTest::keyClicks(quote, QStringLiteral("GBP"));
+        QVERIFY(typeQuote(edit, QStringLiteral("GBP")));
         QVERIFY(edit->runButton()->isEnabled());
         QTest::mouseClick(edit->runButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(replied.size(), 3, 30000);
@@ -258,13 +282,8 @@ private Q_SLOTS:
         QSignalSpy replied(&dock, &ChatDock::replied);
         QVERIFY(dock.send(QStringLiteral("100 EUR in GBP?")));
         QTRY_COMPARE_WITH_TIMEOUT(dock.callsToDecide().size(), 1, 30000);
-        QTest::mouseClick(dock.findChild<QPushButton *>(QStringLiteral("chatEditCall")), Qt::LeftButton);
-        auto *edit = dock.findChild<EditArgumentsDialog *>();
-        QVERIFY(edit);
-        auto *quote = qobject_cast<QLineEdit *>(edit->form()->control(QStringLiteral("/quote")));
-        QVERIFY(quote);
-        quote->clear();
-        QTest::keyClicks(quote, QStringLiteral("GBP"));
+        EditArgumentsDialog *edit = openEdit(dock);
+        QVERIFY(typeQuote(edit, QStringLiteral("GBP")));
         QTest::mouseClick(edit->runButton(), Qt::LeftButton);
         QVERIFY(replied.wait(30000));
         const QString kept = dock.runId();
@@ -272,15 +291,9 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(int(journalRun(dir, kept)->status), int(RunStatus::Suspended), 5000);
         const QStringList before = stepLines(journalSteps(dir, kept));
 
-        QProcess chat;
-        chat.setProgram(toolstudioBinary());
-        chat.setArguments(
-            withTrust({QStringLiteral("chat"), dir, QStringLiteral("--continue"), kept, QStringLiteral("And 200?")}));
-        chat.setStandardInputFile(QProcess::nullDevice());
-        chat.start();
-        QVERIFY(chat.waitForFinished(30000));
-        const QByteArray err = chat.readAllStandardError();
-        QVERIFY2(chat.exitCode() == 0, err.constData());
+        const CommandResult chat
+            = toolstudio({QStringLiteral("chat"), dir, QStringLiteral("--continue"), kept, QStringLiteral("And 200?")});
+        QVERIFY2(chat.exitCode == 0, chat.err.constData());
         const std::vector<Step> steps = journalSteps(dir, kept);
         QCOMPARE(stepLines(steps).mid(0, before.size() - 1), before.mid(0, before.size() - 1));
         QCOMPARE(steps.at(2).args.dump(), std::string("{\"base\":\"EUR\",\"quote\":\"GBP\"}"));
@@ -465,16 +478,10 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(int(journalRun(dir, kept)->status), int(RunStatus::Suspended), 5000);
         QCOMPARE(stepLines(journalSteps(dir, kept)).constLast(), QStringLiteral("chat:message waiting"));
 
-        QProcess chat;
-        chat.setProgram(toolstudioBinary());
-        chat.setArguments(
-            withTrust({QStringLiteral("chat"), dir, QStringLiteral("--continue"), kept, QStringLiteral("And 200?")}));
-        chat.setStandardInputFile(QProcess::nullDevice());
-        chat.start();
-        QVERIFY(chat.waitForFinished(30000));
-        const QByteArray err = chat.readAllStandardError();
-        QVERIFY2(chat.exitCode() == 0, err.constData());
-        QCOMPARE(chat.readAllStandardOutput(), QByteArray("100 EUR is 108.00 USD (rate 1.08).\n"));
+        const CommandResult chat
+            = toolstudio({QStringLiteral("chat"), dir, QStringLiteral("--continue"), kept, QStringLiteral("And 200?")});
+        QVERIFY2(chat.exitCode == 0, chat.err.constData());
+        QCOMPARE(chat.out, QByteArray("100 EUR is 108.00 USD (rate 1.08).\n"));
         QCOMPARE(journalRun(dir, kept)->status, RunStatus::Suspended);
     }
 
