@@ -155,10 +155,6 @@
         <translation>Die Meldung der Engine: im Schrittmodus von Hand abgelaufen</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; is held by step mode before it runs — its handler has not run&lt;br&gt;&lt;small&gt;Call %2, step #%3&lt;/small&gt;</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; wird vom Schrittmodus vor der Ausführung angehalten – sein Handler ist nicht gelaufen&lt;br&gt;&lt;small&gt;Aufruf %2, Schritt #%3&lt;/small&gt;</translation>
-    </message>
-    <message>
         <source>Failed without running (timeout): timed out by hand</source>
         <translation>Gescheitert ohne Ausführung (timeout): von Hand abgelaufen</translation>
     </message>
@@ -185,6 +181,10 @@
     <message>
         <source>Send the text and tool calls above as the model&apos;s reply; the script&apos;s loop goes on</source>
         <translation>Text und Tool-Aufrufe oben als Antwort des Modells senden; die Schleife des Skripts läuft weiter</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is held before it runs (step mode or tool approval) — its handler has not run&lt;br&gt;&lt;small&gt;Call %2, step #%3&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; wird vor der Ausführung angehalten (Schrittmodus oder Tool-Freigabe) – sein Handler ist nicht gelaufen&lt;br&gt;&lt;small&gt;Aufruf %2, Schritt #%3&lt;/small&gt;</translation>
     </message>
 </context>
 <context>
@@ -4276,10 +4276,6 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
         </translation>
     </message>
     <message>
-        <source>held by step mode before it runs</source>
-        <translation>vom Schrittmodus vor der Ausführung angehalten</translation>
-    </message>
-    <message>
         <source>step mode: continued, the handler runs</source>
         <translation>Schrittmodus: fortgesetzt, der Handler läuft</translation>
     </message>
@@ -4314,6 +4310,10 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>An event of the run</source>
         <translation>Ein Ereignis des Laufs</translation>
+    </message>
+    <message>
+        <source>held before it runs (step mode or tool approval)</source>
+        <translation>vor der Ausführung angehalten (Schrittmodus oder Tool-Freigabe)</translation>
     </message>
 </context>
 <context>

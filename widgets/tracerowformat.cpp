@@ -390,7 +390,7 @@ QString TraceRowFormat::eventText(const PolicyEvent &event)
 {
     // Step mode's events say in words who decided what (docs/steps.md "Step mode").
     if (event.kind == PolicyEventKind::StepPaused)
-        return tr("held by step mode before it runs");
+        return tr("held before it runs (step mode or tool approval)");
     const auto decided = event.detail.is_object() ? event.detail.find("decision") : event.detail.end();
     if (event.kind == PolicyEventKind::StepDecision && decided != event.detail.end() && decided->is_string()) {
         const std::string decision = decided->get<std::string>();

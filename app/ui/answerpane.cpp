@@ -238,10 +238,11 @@ void AnswerPane::setHeldCall(const Step &step)
 void AnswerPane::setHeading(bool waiting)
 {
     if (waiting && m_held) {
-        m_headingLabel->setText(tr("<b>%1</b> is held by step mode before it runs — its handler has not run<br>"
-                                   "<small>Call %2, step #%3</small>")
-                                    .arg(printableText(m_tool).toHtmlEscaped(), printableText(m_callId).toHtmlEscaped())
-                                    .arg(m_sequence));
+        m_headingLabel->setText(
+            tr("<b>%1</b> is held before it runs (step mode or tool approval) — its handler has not run<br>"
+               "<small>Call %2, step #%3</small>")
+                .arg(printableText(m_tool).toHtmlEscaped(), printableText(m_callId).toHtmlEscaped())
+                .arg(m_sequence));
         return;
     }
     const QString text = waiting ? tr("<b>%1</b> is waiting for an answer — attempt %2 of %3<br>"

@@ -124,7 +124,7 @@ private Q_SLOTS:
         QCOMPARE(pane->sendErrorButton()->text(), QStringLiteral("Fail Call"));
         QVERIFY(pane->sendResultButton()->isEnabled());
         QVERIFY2(pane->headingLabel()->text().startsWith(
-                     QStringLiteral("<b>render_report</b> is held by step mode before it runs")),
+                     QStringLiteral("<b>render_report</b> is held before it runs (step mode or tool approval)")),
                  qPrintable(pane->headingLabel()->text()));
         auto *edit = qobject_cast<QLineEdit *>(pane->resultForm()->control(QString()));
         QVERIFY(edit);
