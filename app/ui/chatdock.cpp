@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -48,7 +49,13 @@ ChatDock::ChatDock(std::function<const Project *()> project, QWidget *parent)
     m_message->setMaximumHeight(m_message->fontMetrics().lineSpacing() * 5);
     m_send = new QPushButton(tr("&Send"), this);
     m_send->setObjectName(QStringLiteral("chatSend"));
-    m_send->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    // Ctrl+Return in the message box only: as the button's shortcut it was window-wide, and
+    // made Ctrl+Return ambiguous (so dead) in the answer forms and the model composer.
+    for (const QKeySequence &key : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
+        auto *shortcut = new QShortcut(key, m_message);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, this, [this] { send(); });
+    }
     m_new = new QPushButton(tr("&New Chat"), this);
     m_new->setObjectName(QStringLiteral("chatNew"));
     m_new->setToolTip(tr("Keep this chat for later (resume it from the Runs dock) and start a new one"));

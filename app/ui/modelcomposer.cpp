@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 namespace {
@@ -41,6 +42,12 @@ ModelComposer::ModelComposer(QWidget *parent)
     m_text->setTabChangesFocus(true);
     m_text->setPlaceholderText(tr("The model's answer (a final answer when no tool is called)"));
     m_text->setMaximumHeight(fontMetrics().lineSpacing() * 4 + 12);
+    // Ctrl+Enter sends the reply from its text as from a call's form (the forms had it, the text not).
+    for (const QKeySequence &key : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
+        auto *shortcut = new QShortcut(key, m_text);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, this, &ModelComposer::submitted);
+    }
     auto *textLabel = new QLabel(tr("Reply &text:"), this);
     textLabel->setBuddy(m_text);
 

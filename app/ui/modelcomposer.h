@@ -46,7 +46,7 @@ public:
 
 Q_SIGNALS:
     void changed();
-    /// Ctrl+Enter in a call's form.
+    /// Ctrl+Enter in a call's form or in the reply text.
     void submitted();
 
 private:

@@ -18,6 +18,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -147,7 +148,14 @@ private Q_SLOTS:
 
         QSignalSpy replied(dock, &ChatDock::replied);
         dock->messageBox()->setPlainText(QStringLiteral("100 EUR in USD?"));
-        QTest::mouseClick(dock->sendButton(), Qt::LeftButton);
+        // Ctrl+Return in the message box sends (a shortcut of the box, not of the window).
+        auto *chatDock = w.window.findChild<QDockWidget *>(QStringLiteral("chatDock"));
+        QVERIFY(chatDock);
+        chatDock->raise();
+        w.window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w.window));
+        dock->messageBox()->setFocus();
+        QTest::keyClick(dock->messageBox(), Qt::Key_Return, Qt::ControlModifier);
         QTRY_VERIFY_WITH_TIMEOUT(decision->isVisible(), 30000);
         QCOMPARE(call->text(),
                  QStringLiteral("get_exchange_rate {\"base\":\"EUR\",\"quote\":\"USD\"} waits for your approval"));

@@ -100,8 +100,13 @@ private Q_SLOTS:
                                     "[call_1_1]\n\ntool (call_1_1): 1.08")),
                  qPrintable(composer->conversationView()->toPlainText()));
         QVERIFY(composer->callForms().isEmpty()); // a fresh composer
+        m_window->activateWindow();               // shortcuts need the active window
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        composer->textEdit()->setFocus();
         QTest::keyClicks(composer->textEdit(), QStringLiteral("100 EUR is 108 USD."));
-        pane->sendResultButton()->click();
+        QSignalSpy submittedSpy(composer, &ModelComposer::submitted);
+        QTest::keyClick(composer->textEdit(), Qt::Key_Return, Qt::ControlModifier); // sends the reply
+        QCOMPARE(submittedSpy.size(), 1);
         QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
 
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), RunTimeoutMs);
