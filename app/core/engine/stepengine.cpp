@@ -16,6 +16,21 @@
 
 #include <algorithm>
 
+namespace {
+
+/// "WHAT at POINTER: MESSAGE" for a value a schema refused, the pointer elided (it names
+/// the caller's keys).
+QString mismatchText(const char *what, const SchemaValidator::Failure &failure)
+{
+    return QStringLiteral("%1 at %2: %3")
+        .arg(QLatin1StringView(what),
+             failure.pointer.isEmpty() ? QStringLiteral("(root)")
+                                       : elidedText(failure.pointer, stepengine::ElidedChars),
+             failure.message);
+}
+
+} // namespace
+
 namespace stepengine {
 
 QString secondsText(int ms)
@@ -298,11 +313,7 @@ bool StepEngine::continueStep(const QString &callId, QString *reason)
     const int index = d->heldIndex(callId, reason);
     if (index < 0)
         return false;
-    d->steps[std::size_t(index)].paused = false;
-    d->addEvent(d->steps[std::size_t(index)].sequence, PolicyEventKind::StepDecision, {{"decision", "continue"}});
-    Q_EMIT stepReleased(callId);
-    if (d->flights[std::size_t(index)])
-        d->startAttempt(index);
+    release(index, {{"decision", "continue"}});
     return true;
 }
 
@@ -338,27 +349,30 @@ bool StepEngine::continueStepWith(const QString &callId, const nlohmann::json &a
     std::vector<std::string> nullsLeftOut;
     if (const auto failure = validateLeavingOutNulls(*validator, args, &nullsLeftOut)) {
         if (reason)
-            *reason = QStringLiteral("the edited arguments do not match input_schema at %1: %2")
-                          .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
-                                                          : elidedText(failure->pointer, ElidedChars),
-                               failure->message);
+            *reason = mismatchText("the edited arguments do not match input_schema", *failure);
         return false;
     }
     if (d->flights[std::size_t(index)])
         d->flights[std::size_t(index)]->nullsLeftOut = std::move(nullsLeftOut);
+    nlohmann::json decision = {{"decision", "continue"}};
     if (args != step.args) {
-        d->addEvent(step.sequence, PolicyEventKind::StepDecision,
-                    {{"decision", "continue"}, {"edited_args", args}, {"original_args", step.args}});
+        decision["edited_args"] = args;
+        decision["original_args"] = step.args;
         step.originalArgs = step.args;
         step.args = args;
-    } else {
-        d->addEvent(step.sequence, PolicyEventKind::StepDecision, {{"decision", "continue"}});
     }
+    release(index, std::move(decision));
+    return true;
+}
+
+void StepEngine::release(int index, nlohmann::json decision)
+{
+    Step &step = d->steps[std::size_t(index)];
     step.paused = false;
-    Q_EMIT stepReleased(callId);
+    d->addEvent(step.sequence, PolicyEventKind::StepDecision, std::move(decision));
+    Q_EMIT stepReleased(step.callId);
     if (d->flights[std::size_t(index)])
         d->startAttempt(index);
-    return true;
 }
 
 bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, QString *reason)
@@ -372,10 +386,7 @@ bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, Q
         if (const SchemaValidator *validator = d->admission.validator(tool, true, &error)) {
             if (const auto failure = validator->validate(answer.result)) {
                 if (reason)
-                    *reason = QStringLiteral("the result does not match output_schema at %1: %2")
-                                  .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
-                                                                  : elidedText(failure->pointer, ElidedChars),
-                                       failure->message);
+                    *reason = mismatchText("the result does not match output_schema", *failure);
                 return false;
             }
         }
@@ -479,10 +490,7 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
         if (tool.outputSchema) {
             if (const SchemaValidator *validator = d->admission.validator(tool, true, &error)) {
                 if (const auto failure = validator->validate(answer.result))
-                    return refuse(QStringLiteral("the result does not match output_schema at %1: %2")
-                                      .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)")
-                                                                      : elidedText(failure->pointer, ElidedChars),
-                                           failure->message));
+                    return refuse(mismatchText("the result does not match output_schema", *failure));
             }
         }
     }

@@ -215,5 +215,8 @@ Q_SIGNALS:
     void journalFailed(const QString &message);
 
 private:
+    /// A held call continues: its decision event, stepReleased, its first attempt.
+    void release(int index, nlohmann::json decision);
+
     std::unique_ptr<StepEngineState> d;
 };
