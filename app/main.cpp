@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/commands.h"
 #include "cli/helpcommand.h"
+#include "llm/outgoingnetwork.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 
@@ -12,6 +13,7 @@
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QStatusBar>
 #include <QTranslator>
 
 namespace {
@@ -34,10 +36,12 @@ void installTranslators(QCoreApplication &app, const QString &language = QString
     auto *studio = new QTranslator(&app);
     if (studio->load(QStringLiteral(":/i18n/toolstudio_de.qm")))
         QCoreApplication::installTranslator(studio);
-    auto *qt = new QTranslator(&app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
-                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(qt);
+    // Qt's own (qt6-translations-l10n) and QScintilla's (the editor's context menu).
+    for (const QString &catalogue : {QStringLiteral("qtbase"), QStringLiteral("qscintilla")}) {
+        auto *qt = new QTranslator(&app);
+        if (qt->load(locale, catalogue, QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QCoreApplication::installTranslator(qt);
+    }
 }
 
 void setUpParser(QCommandLineParser &parser)
@@ -83,6 +87,18 @@ bool hasDisplay()
         || qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
 }
 
+/// The system proxy and extra CA certificates for the studio's own requests; a CA file
+/// that cannot be used is said on stderr and returned for the window's status bar.
+QString setUpNetwork()
+{
+    QString error;
+    if (OutgoingNetwork::install(&error))
+        return {};
+    const QString said = QCoreApplication::translate("main", "Extra CA certificates not loaded: %1").arg(error);
+    qWarning("toolstudio: %s", qPrintable(said));
+    return said;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -92,6 +108,7 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         setIdentity();
         installTranslators(app);
+        setUpNetwork();
         return *runHeadlessCommand(QString::fromLocal8Bit(argv[1]), QCoreApplication::arguments().mid(2));
     }
     if (asksForInfoOnly(argc, argv) || !hasDisplay()) {
@@ -121,8 +138,11 @@ int main(int argc, char *argv[])
     setUpParser(parser);
     parser.process(app);
 
+    const QString networkProblem = setUpNetwork();
     MainWindow window;
     window.show();
+    if (!networkProblem.isEmpty())
+        window.statusBar()->showMessage(networkProblem);
     const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty())
         window.openProject(QDir::current().absoluteFilePath(positional.first()));

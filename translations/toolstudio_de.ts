@@ -586,6 +586,75 @@
     </message>
 </context>
 <context>
+    <name>CleanUpRunsDialog</name>
+    <message>
+        <source>Clean Up Runs</source>
+        <translation>Läufe aufräumen</translation>
+    </message>
+    <message>
+        <source>Delete the runs that match a ticked rule, with their steps, output and events. Live runs (running or waiting) are never deleted.</source>
+        <translation>Löscht die Läufe, auf die eine angekreuzte Regel zutrifft, mit ihren Schritten, Ausgaben und Ereignissen. Aktive Läufe (laufend oder wartend) werden nie gelöscht.</translation>
+    </message>
+    <message>
+        <source>Runs started more than</source>
+        <translation>Läufe, gestartet vor mehr als</translation>
+    </message>
+    <message>
+        <source>days ago</source>
+        <translation>Tagen</translation>
+    </message>
+    <message>
+        <source>All but the</source>
+        <translation>Alle außer den</translation>
+    </message>
+    <message>
+        <source>newest runs</source>
+        <translation>neuesten Läufen</translation>
+    </message>
+    <message>
+        <source>Compact the journal afterwards (it is %1 now; compacting gives the space of deleted runs back to the disk)</source>
+        <translation>Journal danach verdichten (jetzt %1; das Verdichten gibt den Platz gelöschter Läufe an das Dateisystem zurück)</translation>
+    </message>
+    <message>
+        <source>&amp;Clean Up</source>
+        <translation>A&amp;ufräumen</translation>
+    </message>
+    <message>
+        <source>The journal&apos;s runs cannot be read: %1</source>
+        <translation>Die Läufe des Journals können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>No rule is ticked: no run will be deleted.</source>
+        <translation>Keine Regel ist angekreuzt: Kein Lauf wird gelöscht.</translation>
+    </message>
+    <message>
+        <source>No run matches: none will be deleted.</source>
+        <translation>Auf keinen Lauf trifft eine Regel zu: Keiner wird gelöscht.</translation>
+    </message>
+    <message>
+        <source>The journal will only be compacted.</source>
+        <translation>Das Journal wird nur verdichtet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) will be deleted: %1.</source>
+        <translation>
+            <numerusform>%n Lauf wird gelöscht: %1.</numerusform>
+            <numerusform>%n Läufe werden gelöscht: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n runs will be deleted: %1 and %2 more.</source>
+        <translation>
+            <numerusform>%n Lauf wird gelöscht: %1 und %2 weitere.</numerusform>
+            <numerusform>%n Läufe werden gelöscht: %1 und %2 weitere.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This cannot be undone.</source>
+        <translation>Das kann nicht rückgängig gemacht werden.</translation>
+    </message>
+</context>
+<context>
     <name>ConsoleView</name>
     <message>
         <source>The script&apos;s output appears here when it runs.</source>
@@ -3092,6 +3161,26 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>Run %1 (%2) was suspended: the studio that ran it exited while it was running or waiting. Resume runs its script again with the recorded steps memoized, up to its open call.</source>
         <translation>Lauf %1 (%2) wurde unterbrochen: Das Studio, das ihn ausführte, wurde beendet, während er lief oder wartete. Fortsetzen führt sein Skript erneut aus; die aufgezeichneten Schritte kommen aus dem Memo, bis zu seinem offenen Aufruf.</translation>
     </message>
+    <message>
+        <source>C&amp;lean Up…</source>
+        <translation>&amp;Aufräumen…</translation>
+    </message>
+    <message>
+        <source>Delete old runs by age or count and compact the journal</source>
+        <translation>Alte Läufe nach Alter oder Anzahl löschen und das Journal verdichten</translation>
+    </message>
+    <message>
+        <source>Clean Up Runs</source>
+        <translation>Läufe aufräumen</translation>
+    </message>
+    <message>
+        <source>%1; the journal was not compacted: %2</source>
+        <translation>%1; das Journal wurde nicht verdichtet: %2</translation>
+    </message>
+    <message>
+        <source>%1; the journal went from %2 to %3</source>
+        <translation>%1; das Journal ging von %2 auf %3 zurück</translation>
+    </message>
 </context>
 <context>
     <name>SandboxProcess</name>
@@ -4315,6 +4404,19 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
         <source>held before it runs (step mode or tool approval)</source>
         <translation>vor der Ausführung angehalten (Schrittmodus oder Tool-Freigabe)</translation>
     </message>
+    <message>
+        <source>completed</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>timed_out</source>
+        <comment>run status</comment>
+        <translation>Zeit überschritten</translation>
+    </message>
+    <message>
+        <source>suspended</source>
+        <translation>ausgesetzt</translation>
+    </message>
 </context>
 <context>
     <name>TracePanel</name>
@@ -4543,6 +4645,10 @@ Ein Skript ohne Fenster ausführen: toolstudio run PROJEKT [SKRIPT]</translation
 Every command and its options: toolstudio help</source>
         <translation>Werkzeuge für LLM-Agenten und die Skripte, die sie aufrufen, bauen und debuggen.
 Jeder Befehl mit seinen Optionen: toolstudio help</translation>
+    </message>
+    <message>
+        <source>Extra CA certificates not loaded: %1</source>
+        <translation>Zusätzliche CA-Zertifikate nicht geladen: %1</translation>
     </message>
 </context>
 </TS>

@@ -188,7 +188,7 @@ public:
     NullField(const json &schema, Callback changed, QWidget *parent)
         : Field(schema, std::move(changed), parent)
     {
-        auto *label = new QLabel(QStringLiteral("null"), this);
+        auto *label = new QLabel(QStringLiteral("null"), this); // not translated: the JSON value
         label->setEnabled(false);
         m_body->addWidget(label);
     }

@@ -381,6 +381,27 @@ QString TraceRowFormat::statusText(StepStatus status)
     return stepStatusName(status);
 }
 
+QString TraceRowFormat::runStatusText(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Running:
+        return tr("running");
+    case RunStatus::Waiting:
+        return tr("waiting");
+    case RunStatus::Completed:
+        return tr("completed");
+    case RunStatus::Failed:
+        return tr("failed");
+    case RunStatus::TimedOut:
+        return tr("timed_out", "run status");
+    case RunStatus::Cancelled:
+        return tr("cancelled");
+    case RunStatus::Suspended:
+        return tr("suspended");
+    }
+    return runStatusName(status);
+}
+
 QString TraceRowFormat::jsonText(const nlohmann::json &value, int indent)
 {
     return QString::fromStdString(value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace));

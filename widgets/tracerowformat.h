@@ -43,6 +43,8 @@ public:
     static QString summaryText(const StepSummary &step);
     /// Translated display name of a step status ("succeeded", …).
     static QString statusText(StepStatus status);
+    /// A run's status in the window's language ("waiting", "wartend").
+    static QString runStatusText(RunStatus status);
     /// Compact JSON, never throwing on invalid UTF-8.
     static QString jsonText(const nlohmann::json &value, int indent = -1);
     /// One line for a policy event: what happened and to which call.

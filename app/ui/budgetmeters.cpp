@@ -8,6 +8,7 @@
 #include "run/attemptclocks.h"
 #include "run/runcontroller.h"
 #include "tracemodel.h"
+#include "tracerowformat.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -57,8 +58,9 @@ void BudgetMeters::showRecorded(const RunRecord &run, int steps, bool imported)
     m_recorded = true;
     const QString id = run.id.toHtmlEscaped();
     QString text = imported
-        ? tr("Imported run %1: %n step(s), %2", nullptr, steps).arg(id, runStatusName(run.status))
-        : tr("Run %1 from the journal: %n step(s), %2", nullptr, steps).arg(id, runStatusName(run.status));
+        ? tr("Imported run %1: %n step(s), %2", nullptr, steps).arg(id, TraceRowFormat::runStatusText(run.status))
+        : tr("Run %1 from the journal: %n step(s), %2", nullptr, steps)
+              .arg(id, TraceRowFormat::runStatusText(run.status));
     if (run.startedAt > 0 && run.endedAt > run.startedAt)
         text += QStringLiteral(", ") + tr("%1 from start to end").arg(durationText(run.endedAt - run.startedAt));
     setText(text + QStringLiteral(" · ") + tr("the meters count the live run"));

@@ -6,6 +6,7 @@
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "run/chatturn.h"
+#include "tracerowformat.h"
 #include "ui/answerdialog.h"
 #include "ui/editargumentsdialog.h"
 
@@ -195,7 +196,13 @@ bool ChatDock::send(const QString &text)
     append(tr("You"), message);
     m_message->clear();
     setBusy(true, tr("%1 is answering…").arg(m_model->currentText()));
+    Q_EMIT turnStarted(m_runId);
     return true;
+}
+
+RunController *ChatDock::controller() const
+{
+    return m_turn ? &m_turn->controller() : nullptr;
 }
 
 void ChatDock::newChat()
@@ -253,7 +260,7 @@ void ChatDock::onEnded(const RunRecord &run)
     forgetCallsToDecide();
     setBusy(false,
             tr("Chat run %1 %2%3")
-                .arg(run.id, runStatusName(run.status),
+                .arg(run.id, TraceRowFormat::runStatusText(run.status),
                      run.error.isEmpty() ? QString() : QStringLiteral(": ") + printableText(run.error)));
     m_turn.release()->deleteLater(); // it is emitting this signal
 }

@@ -20,6 +20,7 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTextBrowser;
+class RunController;
 namespace ChatRun {
 struct Input;
 }
@@ -54,6 +55,8 @@ public:
     void newChat();
 
     QString runId() const { return m_runId; }
+    /// The controller of the chat run (nullptr before the first Send and after New Chat).
+    RunController *controller() const;
     bool isBusy() const { return m_busy; }
     QTextBrowser *transcript() const { return m_transcript; }
     QPlainTextEdit *messageBox() const { return m_message; }
@@ -66,6 +69,9 @@ public:
 Q_SIGNALS:
     /// A chat run started (the Runs dock may list it).
     void runStarted(const QString &runId);
+    /// A message went to the chat run `runId` (its first or a later one): its turn runs
+    /// on controller() now (the window's trace follows it live).
+    void turnStarted(const QString &runId);
     /// The model replied (or the turn failed): the chat waits for the next message.
     void replied(const QString &text, const QString &error);
 

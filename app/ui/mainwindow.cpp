@@ -336,7 +336,11 @@ void MainWindow::createDocks()
     m_runsDock = m_layout->add(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
     m_chatPanel = new ChatDock([this] { return project(); }, this); // its runs reach the Runs dock by its watch
     m_chatDock = m_layout->add(tr("Chat"), "chatDock", m_chatPanel, Qt::LeftDockWidgetArea);
-    // After each turn the trace shows the chat's steps (unless a run of the window's is on).
+    // The trace follows a chat's turn live, then shows its run (unless the window's is on).
+    connect(m_chatPanel, &ChatDock::turnStarted, this, [this](const QString &runId) {
+        if (RunController *chat = m_chatPanel->controller(); chat && project())
+            m_runViews->follow(chat, project()->journalPath(), runId);
+    });
     connect(m_chatPanel, &ChatDock::replied, this, [this] { m_runViews->showRun(m_chatPanel->runId()); });
 
     m_layout->arrange(

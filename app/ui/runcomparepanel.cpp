@@ -4,6 +4,7 @@
 
 #include "journal/journal.h"
 #include "runcomparemodel.h"
+#include "tracerowformat.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -67,7 +68,7 @@ bool RunComparePanel::load(const QString &journalPath, const QString &leftRun, c
     const auto describe = [&](const QString &side, const RunRecord &run, std::size_t steps) {
         return tr("<b>%1</b>: run %2 — %3, %4, started %5, %n step(s)", nullptr, int(steps))
             .arg(side, run.id.toHtmlEscaped(), QFileInfo(run.scriptPath).fileName().toHtmlEscaped(),
-                 runStatusName(run.status),
+                 TraceRowFormat::runStatusText(run.status),
                  QDateTime::fromMSecsSinceEpoch(run.startedAt).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
     };
     m_heading->setText(describe(QStringLiteral("A"), *left, m_model->leftSteps().size()) + QStringLiteral("<br>")

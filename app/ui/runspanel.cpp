@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runspanel.h"
 #include "project/printabletext.h"
+#include "tracerowformat.h"
 
+#include "cleanuprunsdialog.h"
 #include "durablerunactions.h"
 #include "exchange/traceexport.h"
 #include "journal/journal.h"
@@ -96,6 +98,9 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
     QPushButton *deleteRuns
         = button(tr("&Delete…"), "deleteRuns", tr("Delete the selected runs and their traces from the journal (Del)"));
     connect(deleteRuns, &QPushButton::clicked, this, &RunsPanel::deleteSelectedRuns);
+    QPushButton *cleanUp
+        = button(tr("C&lean Up…"), "cleanUpRuns", tr("Delete old runs by age or count and compact the journal"));
+    connect(cleanUp, &QPushButton::clicked, this, &RunsPanel::cleanUpRuns);
     auto *deleteKey = new QShortcut(QKeySequence::Delete, m_view, nullptr, nullptr, Qt::WidgetShortcut);
     connect(deleteKey, &QShortcut::activated, this, &RunsPanel::deleteSelectedRuns);
     connect(compare, &QPushButton::clicked, this, [this] {
@@ -166,8 +171,11 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
         exportChrome->setEnabled(any);
         compare->setEnabled(m_view->selectedItems().size() == 2);
         deleteRuns->setEnabled(!m_view->selectedItems().isEmpty());
+        cleanUp->setEnabled(m_view->topLevelItemCount() > 0);
     };
     connect(m_view, &QTreeWidget::currentItemChanged, this, updateButtons);
+    connect(m_view->model(), &QAbstractItemModel::rowsInserted, this, updateButtons);
+    connect(m_view->model(), &QAbstractItemModel::rowsRemoved, this, updateButtons);
     connect(m_view, &QTreeWidget::itemSelectionChanged, this, updateButtons);
     // The controller's run is shown live: a resumed run is no longer "suspended".
     connect(m_run, &RunController::started, this, &RunsPanel::refresh);
@@ -255,7 +263,7 @@ void RunsPanel::refresh()
         item->setText(0, run.id);
         item->setData(0, Qt::UserRole, run.id);
         item->setText(1, scriptText(run.scriptPath, project->dir));
-        item->setText(2, runStatusName(run.status));
+        item->setText(2, TraceRowFormat::runStatusText(run.status));
         item->setData(2, Qt::UserRole, int(run.status));
         item->setText(3, startedText(run.startedAt));
         item->setText(4,
@@ -330,7 +338,7 @@ void RunsPanel::showControllerRun()
                       record.sourceRun.isEmpty() ? runKindName(record.kind)
                                                  : tr("%1 of %2").arg(runKindName(record.kind), record.sourceRun));
     }
-    item->setText(2, runStatusName(record.status));
+    item->setText(2, TraceRowFormat::runStatusText(record.status));
     item->setData(2, Qt::UserRole, int(record.status));
     item->setToolTip(2, record.error);
     // The controller's own times: what the status bar's "Completed in …" is computed from.
@@ -403,17 +411,61 @@ void RunsPanel::deleteSelectedRuns()
         return;
     JournalHousekeeping house;
     QString error;
-    JournalHousekeeping::Outcome outcome;
-    if (house.open(project->journalPath(), &error))
-        outcome = house.deleteRuns(runs, &error);
-    refresh();
-    if (!error.isEmpty()) {
+    if (!house.open(project->journalPath(), &error)) {
         m_report(tr("Delete Runs"), tr("Nothing was deleted: %1").arg(error));
         return;
     }
+    const std::optional<int> deleted = deleteRuns(house, runs, tr("Delete Runs"));
+    if (deleted && *deleted > 0)
+        m_window->statusBar()->showMessage(tr("Deleted %n run(s)", nullptr, *deleted), 5000);
+}
+
+std::optional<int> RunsPanel::deleteRuns(JournalHousekeeping &house, const QStringList &runs, const QString &title)
+{
+    QString error;
+    JournalHousekeeping::Outcome outcome;
+    if (!runs.isEmpty())
+        outcome = house.deleteRuns(runs, &error);
+    refresh();
+    if (!error.isEmpty()) {
+        m_report(title, tr("Nothing was deleted: %1").arg(error));
+        return std::nullopt;
+    }
     if (!outcome.refused.isEmpty())
-        m_report(tr("Delete Runs"),
-                 tr("Not deleted:\n%1").arg(printableLines(outcome.refused.join(QLatin1Char('\n')))));
-    if (!outcome.deleted.isEmpty())
-        m_window->statusBar()->showMessage(tr("Deleted %n run(s)", nullptr, int(outcome.deleted.size())), 5000);
+        m_report(title, tr("Not deleted:\n%1").arg(printableLines(outcome.refused.join(QLatin1Char('\n')))));
+    return int(outcome.deleted.size());
+}
+
+void RunsPanel::cleanUpRuns()
+{
+    const Project *project = m_project();
+    if (!project)
+        return;
+    const QString path = project->journalPath();
+    JournalHousekeeping house;
+    QString error;
+    if (!house.open(path, &error)) {
+        m_report(tr("Clean Up Runs"), error);
+        return;
+    }
+    const auto journalBytes
+        = [&path] { return QFileInfo(path).size() + QFileInfo(path + QStringLiteral("-wal")).size(); };
+    CleanUpRunsDialog dialog(house, journalBytes(), m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const std::optional<int> deleted = deleteRuns(house, dialog.candidates(), tr("Clean Up Runs"));
+    if (!deleted)
+        return;
+    QString done = tr("Deleted %n run(s)", nullptr, *deleted);
+    if (dialog.compactAfter()) {
+        qint64 before = 0;
+        qint64 after = 0;
+        if (!house.compact(&before, &after, &error)) {
+            m_report(tr("Clean Up Runs"), tr("%1; the journal was not compacted: %2").arg(done, error));
+            return;
+        }
+        done = tr("%1; the journal went from %2 to %3")
+                   .arg(done, QLocale().formattedDataSize(before, 1), QLocale().formattedDataSize(after, 1));
+    }
+    m_window->statusBar()->showMessage(done, 10000);
 }

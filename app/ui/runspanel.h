@@ -7,9 +7,11 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 class DurableRunActions;
+class JournalHousekeeping;
 class JournalWatch;
 class QLabel;
 struct RunRecord;
@@ -63,6 +65,10 @@ public:
     /// Deletes the selected runs from the journal after asking (a live run is refused
     /// with the reason); the list is re-read.
     void deleteSelectedRuns();
+    /// *Clean Up…*: prunes runs by age and/or count and compacts the journal, as chosen
+    /// in a CleanUpRunsDialog; the outcome goes to the status bar, refusals and errors
+    /// to the person.
+    void cleanUpRuns();
 
 Q_SIGNALS:
     /// Open (or a double-click): show run `runId`'s trace and output.
@@ -75,6 +81,9 @@ Q_SIGNALS:
 
 private:
     QString currentRun() const;
+    /// Deletes `runs` (none: only re-reads the list); refusals and errors reported under
+    /// `title`. How many went, or nullopt when SQLite failed (nothing went).
+    std::optional<int> deleteRuns(JournalHousekeeping &house, const QStringList &runs, const QString &title);
     /// Shows the controller's run (status, duration) in its row, adding the row when the
     /// journal does not list the run yet.
     void showControllerRun();

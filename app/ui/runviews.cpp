@@ -15,6 +15,7 @@
 #include "stepinspector.h"
 #include "tracemodel.h"
 #include "tracepanel.h"
+#include "tracerowformat.h"
 
 #include <QAction>
 #include <QApplication>
@@ -56,7 +57,7 @@ RunViews::RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *t
     connect(run, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps);
     connect(run, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent);
     connect(run, &RunController::stepEvent, m_traceModel, &TraceModel::addEvent);
-    connect(run, &RunController::stepsUpdated, this, &RunViews::stepsUpdated);
+    connect(run, &RunController::stepsUpdated, this, [this](const QList<Step> &steps) { stepsUpdated(steps); });
     connect(run, &RunController::outputReceived, m_console, &ConsoleView::appendOutput);
     connect(run, &RunController::outputReceived, this, [this](int stream, const QByteArray &chunk) {
         if (stream == 2 && m_stderr.size() < 1024 * 1024)
@@ -91,7 +92,7 @@ void RunViews::makeConsolePane(QWidget *window)
 /// Batched like the trace: per-step signals would cross from the run thread one by one.
 /// Only the last steps are kept whole (LiveStepStore); the budget meter's sizes come
 /// from the engine, so nothing here serialises a step.
-void RunViews::stepsUpdated(const QList<Step> &steps)
+void RunViews::stepsUpdated(const QList<Step> &steps, bool own)
 {
     const QModelIndex current = m_tracePanel->view()->currentIndex();
     const QString shown = current.isValid() ? current.data(TraceModel::CallIdRole).toString() : QString();
@@ -102,13 +103,60 @@ void RunViews::stepsUpdated(const QList<Step> &steps)
             m_markedSequence = step.sequence;
             m_console->appendStepMarker(step.sequence, step.callId, step.tool);
         }
-        m_budget->stepChanged(step);
         m_liveSteps->update(step);
         showAgain = showAgain || (!shown.isEmpty() && step.callId == shown);
-        m_pending->stepChanged(step);
+        if (own) {
+            m_budget->stepChanged(step);
+            m_pending->stepChanged(step);
+        }
     }
     if (showAgain)
         showStep(shown);
+}
+
+void RunViews::follow(RunController *other, const QString &journalPath, const QString &runId)
+{
+    unfollow();
+    if (m_run->isActive())
+        return;
+    empty();
+    m_liveSteps->reset(journalPath, runId);
+    m_shownRunId = runId;
+    m_followed = other;
+    // The steps so far (a chat's earlier turns), then what the run reports.
+    Journal journal;
+    if (journal.open(journalPath)) {
+        const std::vector<Step> steps = journal.steps(runId);
+        const QList<Step> known(steps.begin(), steps.end());
+        if (!known.isEmpty()) {
+            m_traceModel->applySteps(known);
+            stepsUpdated(known, false);
+        }
+        m_console->appendOutput(1, journal.output(runId, 1));
+        m_console->appendOutput(2, journal.output(runId, 2));
+    }
+    m_followSignals = {
+        connect(other, &RunController::stepsUpdated, m_traceModel, &TraceModel::applySteps),
+        connect(other, &RunController::policyEvent, m_traceModel, &TraceModel::addEvent),
+        connect(other, &RunController::stepEvent, m_traceModel, &TraceModel::addEvent),
+        connect(other, &RunController::stepsUpdated, this,
+                [this](const QList<Step> &steps) { stepsUpdated(steps, false); }),
+        connect(other, &RunController::outputReceived, m_console, &ConsoleView::appendOutput),
+        connect(other, &QObject::destroyed, this, &RunViews::unfollow),
+    };
+}
+
+QString RunViews::followedRun() const
+{
+    return m_followed ? m_shownRunId : QString();
+}
+
+void RunViews::unfollow()
+{
+    for (const QMetaObject::Connection &c : std::as_const(m_followSignals))
+        disconnect(c);
+    m_followSignals.clear();
+    m_followed = nullptr;
 }
 
 void RunViews::empty()
@@ -126,6 +174,7 @@ void RunViews::empty()
 
 void RunViews::clear()
 {
+    unfollow();
     empty();
     m_budget->showLive(); // this project's limits; the last project's run no longer counts
 }
@@ -138,6 +187,7 @@ void RunViews::forgetRuns(const QStringList &runIds)
 
 void RunViews::runStarting()
 {
+    unfollow();
     empty();
     for (ScriptEditor *e : m_tabs->editors())
         e->clearTraceback();
@@ -188,6 +238,7 @@ bool RunViews::showRun(const QString &runId)
         m_report(tr("Open Run"), journal.lastError());
         return false;
     }
+    unfollow();
     // The trace reads the run's rows from the journal as they are shown (issue 8):
     // opening a million-step run loads none of its steps.
     m_liveSteps->reset();
@@ -229,6 +280,7 @@ bool RunViews::importRun(QString path)
                      .arg(error));
         return false;
     }
+    unfollow();
     empty();
     m_liveSteps->setKeepAll(true); // no journal to read it from
     for (const Step &step : imported->steps) {
@@ -243,6 +295,6 @@ bool RunViews::importRun(QString path)
     m_showsImportedRun = true;
     m_budget->showRecorded(imported->run, int(imported->steps.size()), true);
     Q_EMIT runImported(tr("Imported run %1: %2, %n step(s) (read-only)", nullptr, int(imported->steps.size()))
-                           .arg(imported->run.id, runStatusName(imported->run.status)));
+                           .arg(imported->run.id, TraceRowFormat::runStatusText(imported->run.status)));
     return true;
 }

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <functional>
@@ -73,6 +74,15 @@ public:
     void forgetRuns(const QStringList &runIds);
     /// True while the trace shows an imported run (not in the journal).
     bool showsImportedRun() const { return m_showsImportedRun; }
+    /// The trace, inspector and console follow run `runId` of another controller live
+    /// (the Chat dock's chat run, issue 19): its steps so far from `journalPath`, then
+    /// each step, event and output as it happens — unless the window's own run is active,
+    /// which always has the views. Following ends when the window's run starts, another
+    /// run is shown, or `other` goes. The window's meters and Pending Calls stay the
+    /// window's run's: the chat's calls are decided in the Chat dock.
+    void follow(RunController *other, const QString &journalPath, const QString &runId);
+    /// The run followed live (follow()), or empty.
+    QString followedRun() const;
 
 Q_SIGNALS:
     /// The trace's current step changed (empty: none); the inspector shows it.
@@ -86,7 +96,10 @@ private:
     /// No run is shown: the trace, inspector, console and Pending Calls are empty.
     void empty();
     void makeConsolePane(QWidget *window);
-    void stepsUpdated(const QList<Step> &steps);
+    /// A batch of the shown run's steps; `own`: of the window's run (meters and Pending
+    /// Calls take them too).
+    void stepsUpdated(const QList<Step> &steps, bool own = true);
+    void unfollow();
 
     RunController *m_run;
     QWidget *m_window;
@@ -108,4 +121,6 @@ private:
     bool m_showsImportedRun = false;
     QString m_shownRunId; ///< the journal's run shown (live or opened); empty: none, or imported
     QAction *m_importRunAction = nullptr;
+    QPointer<RunController> m_followed;             ///< follow(): the other controller
+    QList<QMetaObject::Connection> m_followSignals; ///< its signals to the views
 };

@@ -65,7 +65,7 @@ SecretsDialog::SecretsDialog(const QString &projectDir, QWidget *parent)
     auto *form = new QFormLayout;
     m_nameEdit = new QLineEdit(this);
     m_nameEdit->setObjectName(QStringLiteral("secretName"));
-    m_nameEdit->setPlaceholderText(QStringLiteral("WEATHER_API_KEY"));
+    m_nameEdit->setPlaceholderText(QStringLiteral("WEATHER_API_KEY")); // not translated: an example name
     form->addRow(tr("&Name:"), m_nameEdit);
     m_valueEdit = new QLineEdit(this);
     m_valueEdit->setObjectName(QStringLiteral("secretValue"));

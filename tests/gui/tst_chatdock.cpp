@@ -15,6 +15,8 @@
 #include "ui/chatdock.h"
 #include "ui/editargumentsdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/pendingcallspanel.h"
+#include "ui/runviews.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -165,6 +167,21 @@ private Q_SLOTS:
         QTest::qWait(300);
         QCOMPARE(replied.size(), 0);
         QCOMPARE(stepLines(journalSteps(dir, dock->runId())).constLast(), QStringLiteral("get_exchange_rate queued"));
+        // The window's trace follows the turn live: the model's step and the held call
+        // are there before the turn ends.
+        QCOMPARE(w.window.runViews()->followedRun(), dock->runId());
+        QStringList live;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                live.clear();
+                for (int row = 0; row < w.window.traceModel()->rowCount(); ++row)
+                    live << w.window.traceModel()->index(row, TraceModel::Tool).data().toString() + QLatin1Char(' ')
+                            + w.window.traceModel()->index(row, TraceModel::Status).data().toString();
+                return live.contains(QStringLiteral("get_exchange_rate queued"));
+            }(),
+            10000);
+        QVERIFY2(live.contains(QStringLiteral("model:scripted succeeded")), qPrintable(live.join(QLatin1Char('\n'))));
+        QVERIFY(w.window.findChild<PendingCallsPanel *>(QStringLiteral("pendingPanel"))->pendingCalls().isEmpty());
 
         QTest::mouseClick(approveCall, Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(replied.size(), 1, 30000);

@@ -3,11 +3,13 @@
 //
 // Issue 20 "The Runs dock is live" and "Housekeeping": a run written by `toolstudio run`
 // while the window is open appears in the Runs dock by itself; Delete (asked first)
-// removes the selected runs from the journal, and Cancel removes nothing.
+// removes the selected runs from the journal, and Cancel removes nothing; Clean Up…
+// prunes by age or count and compacts.
 #include "clirunner.h"
 #include "consoleview.h"
 #include "testfiles.h"
 #include "tracemodel.h"
+#include "ui/cleanuprunsdialog.h"
 #include "ui/runcommands.h"
 #include "ui/runspanel.h"
 #include "ui/runviews.h"
@@ -15,10 +17,13 @@
 #include "windowfixture.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QStatusBar>
 #include <QTimer>
 #include <QTreeWidget>
 
@@ -123,6 +128,70 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(runsView()->topLevelItemCount(), 0, 5000);
         QCOMPARE(m_window->traceModel()->rowCount(), 0);
         QVERIFY(m_window->console()->toPlainText().isEmpty());
+    }
+
+    /// Clean Up…: the rules preview the runs they match before anything goes; keeping the
+    /// newest deletes the older ones, and the journal is compacted.
+    void cleanUpPrunesByCountAndCompacts()
+    {
+        const QString dir = writeProject();
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(toolstudio({QStringLiteral("run"), dir}).exitCode, 0);
+        QVERIFY(m_window->openProject(dir));
+        QTRY_COMPARE(runsView()->topLevelItemCount(), 3);
+        const QString newest = runsView()->topLevelItem(0)->text(0);
+        const QString middle = runsView()->topLevelItem(1)->text(0);
+        const QString oldest = runsView()->topLevelItem(2)->text(0);
+        auto *cleanUp = m_window->findChild<QPushButton *>(QStringLiteral("cleanUpRuns"));
+        QVERIFY(cleanUp && cleanUp->isEnabled());
+
+        // Cancel deletes nothing, whatever the rules would match.
+        bool seen = false;
+        QTimer::singleShot(0, [&seen] {
+            QTRY_VERIFY(qobject_cast<CleanUpRunsDialog *>(QApplication::activeModalWidget()));
+            auto *dialog = qobject_cast<CleanUpRunsDialog *>(QApplication::activeModalWidget());
+            // The default rule (older than 30 days) matches none of today's runs.
+            QVERIFY(dialog->olderThanBox()->isChecked());
+            QCOMPARE(dialog->previewLabel()->text(),
+                     QStringLiteral("No run matches: none will be deleted. The journal will only be compacted."));
+            dialog->compactBox()->setChecked(false);
+            QCOMPARE(dialog->previewLabel()->text(), QStringLiteral("No run matches: none will be deleted."));
+            QVERIFY(!dialog->cleanUpButton()->isEnabled());
+            dialog->keepBox()->setChecked(true);
+            dialog->keepCountBox()->setValue(0);
+            QCOMPARE(dialog->candidates().size(), 3);
+            seen = true;
+            dialog->reject();
+        });
+        cleanUp->click();
+        QVERIFY(seen);
+        QCOMPARE(runsView()->topLevelItemCount(), 3);
+
+        seen = false;
+        QTimer::singleShot(0, [&] {
+            QTRY_VERIFY(qobject_cast<CleanUpRunsDialog *>(QApplication::activeModalWidget()));
+            auto *dialog = qobject_cast<CleanUpRunsDialog *>(QApplication::activeModalWidget());
+            dialog->olderThanBox()->setChecked(false);
+            dialog->keepBox()->setChecked(true);
+            dialog->keepCountBox()->setValue(1);
+            QCOMPARE(dialog->candidates(), QStringList({oldest, middle}));
+            QCOMPARE(dialog->previewLabel()->text(),
+                     QStringLiteral("2 run(s) will be deleted: %1, %2. This cannot be undone.").arg(oldest, middle));
+            QVERIFY(dialog->compactBox()->isChecked());
+            QVERIFY(dialog->cleanUpButton()->isEnabled());
+            seen = true;
+            dialog->cleanUpButton()->click();
+        });
+        cleanUp->click();
+        QVERIFY(seen);
+        QCOMPARE(runsView()->topLevelItemCount(), 1);
+        QCOMPARE(runsView()->topLevelItem(0)->text(0), newest);
+        const QString said = m_window->statusBar()->currentMessage();
+        QVERIFY2(said.startsWith(QStringLiteral("Deleted 2 run(s); the journal went from ")), qPrintable(said));
+        const CommandResult listed = toolstudio({QStringLiteral("runs"), dir});
+        QVERIFY2(listed.out.startsWith(newest.toUtf8()) && !listed.out.contains(oldest.toUtf8())
+                     && !listed.out.contains(middle.toUtf8()),
+                 listed.out.constData());
     }
 
     /// A run whose studio died while it waited is suspended; the dock offers it for
