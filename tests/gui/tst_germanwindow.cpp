@@ -9,8 +9,17 @@
 // that occurs in the English sources of toolstudio_de.ts but in none of its German
 // translations, and not in the project's own files (tool names, descriptions, the
 // script's output), is English that escaped tr().
+#include "journal/journalhousekeeping.h"
 #include "testfiles.h"
+#include "ui/cleanuprunsdialog.h"
+#include "ui/newfiledialog.h"
+#include "ui/newprojectdialog.h"
 #include "ui/runcommands.h"
+#include "ui/secretsdialog.h"
+#include "ui/serveprojectdialog.h"
+#include "ui/settings.h"
+#include "ui/settingsdialog.h"
+#include "ui/shortcutsdialog.h"
 #include "windowfixture.h"
 
 #include <QAbstractButton>
@@ -20,6 +29,7 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLibraryInfo>
+#include <QMainWindow>
 #include <QMenu>
 #include <QRegularExpression>
 #include <QStatusBar>
@@ -99,8 +109,9 @@ class TstGermanWindow
 
     QSet<QString> m_englishOnly;
 
-    /// Every text the window shows, each with where it is ("QPushButton resumeRun").
-    QList<std::pair<QString, QString>> windowTexts() const
+    /// Every text `root` (the window, or a dialog) shows, each with where it is
+    /// ("QPushButton resumeRun").
+    static QList<std::pair<QString, QString>> textsOf(QWidget *root)
     {
         QList<std::pair<QString, QString>> texts;
         const auto add = [&texts](const QObject *where, const QString &text) {
@@ -109,8 +120,9 @@ class TstGermanWindow
                                                           where->objectName()),
                               plain(text)});
         };
-        QList<QWidget *> widgets = m_window->findChildren<QWidget *>();
-        widgets.prepend(m_window.get());
+        QList<QWidget *> widgets = root->findChildren<QWidget *>();
+        widgets.prepend(root);
+        add(root, root->windowTitle());
         for (const QWidget *widget : std::as_const(widgets)) {
             add(widget, widget->toolTip());
             for (const QAction *action : widget->actions()) {
@@ -145,15 +157,17 @@ class TstGermanWindow
                 }
             }
         }
-        add(m_window->statusBar(), m_window->statusBar()->currentMessage());
+        if (auto *window = qobject_cast<QMainWindow *>(root))
+            add(window->statusBar(), window->statusBar()->currentMessage());
         return texts;
     }
 
-    /// "WHERE: TEXT (WORD)" for each text with a word of the English sources only.
-    QStringList englishIn(const QSet<QString> &dataWords) const
+    /// "WHERE: TEXT (WORD)" for each text of `root` (the window when null) with a word of
+    /// the English sources only.
+    QStringList englishIn(const QSet<QString> &dataWords, QWidget *root = nullptr) const
     {
         QStringList found;
-        for (const auto &[where, text] : windowTexts())
+        for (const auto &[where, text] : textsOf(root ? root : m_window.get()))
             for (const QString &word : wordsOf(text))
                 if (m_englishOnly.contains(word) && !dataWords.contains(word)) {
                     found.append(QStringLiteral("%1: \"%2\" (%3)").arg(where, text.left(120), word));
@@ -232,6 +246,37 @@ private Q_SLOTS:
         afterRun.unite(projectWords(dir)); // the journal is the run's data
         found = englishIn(afterRun);
         QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("after the run:\n") + found.join(QLatin1Char('\n'))));
+    }
+
+    /// The dialogs of the File, Edit, Tools and Runs menus, as they open.
+    void theDialogsSpeakGerman()
+    {
+        const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
+        QVERIFY(openTrusted(*m_window, dir));
+        QVERIFY(m_window->runCommands()->run());
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runController()->isActive(), RunTimeoutMs);
+        const QSet<QString> data = projectWords(dir);
+        JournalHousekeeping house;
+        QString error;
+        QVERIFY2(house.open(m_window->project()->journalPath(), &error), qPrintable(error));
+        const auto noEdit = [](const QString &, const ProjectWriter::Edit &) { return false; };
+        std::vector<std::unique_ptr<QWidget>> dialogs;
+        dialogs.push_back(std::make_unique<SettingsDialog>(Settings::instance(), m_window.get()));
+        dialogs.push_back(std::make_unique<NewProjectDialog>());
+        dialogs.push_back(
+            std::make_unique<NewFileDialog>(NewFileDialog::Kind::Tool, m_window->project(), noEdit, m_window.get()));
+        dialogs.push_back(
+            std::make_unique<NewFileDialog>(NewFileDialog::Kind::Script, m_window->project(), noEdit, m_window.get()));
+        dialogs.push_back(std::make_unique<SecretsDialog>(dir, m_window.get()));
+        dialogs.push_back(std::make_unique<ServeProjectDialog>(m_window.get()));
+        dialogs.push_back(std::make_unique<ShortcutsDialog>(m_window.get(), m_window.get()));
+        dialogs.push_back(std::make_unique<CleanUpRunsDialog>(house, 4096, m_window.get()));
+        QStringList found;
+        for (const auto &dialog : dialogs) {
+            dialog->show();
+            found += englishIn(data, dialog.get());
+        }
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
     }
 };
 
