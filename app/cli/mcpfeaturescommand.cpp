@@ -105,7 +105,7 @@ void printListingNotes(const QString &prefix, const QString &what, const McpList
         printLine(stderr,
                   prefix
                       + tr("%1 entries of its %2 are not what the spec says (a name or uri missing, a uri with control "
-                                   "characters or too long, …): left out"))
+                           "characters or too long, …): left out")
                             .arg(listing.dropped)
                             .arg(what));
     if (listing.truncated)
