@@ -365,22 +365,24 @@ void listPrompts(McpClientSession *session, ListDone<McpPrompt> done)
 }
 
 void readResource(McpClientSession *session, const QString &uri,
-                  std::function<void(const std::vector<McpResourceContents> &, const McpReply &)> done)
+                  std::function<void(const std::vector<McpResourceContents> &, const McpReply &)> done, int timeoutMs)
 {
     if (const QString why = refusal(session, "resources"); !why.isEmpty()) {
         later(session, std::move(done), std::vector<McpResourceContents>{}, failure(why));
         return;
     }
-    session->request(QStringLiteral("resources/read"), {{"uri", uri.toStdString()}},
-                     [done = std::move(done)](const McpReply &reply) {
-                         if (!reply.ok()) {
-                             done({}, reply);
-                             return;
-                         }
-                         QString error;
-                         const std::vector<McpResourceContents> contents = parseContents(reply.result, &error);
-                         done(contents, error.isEmpty() ? reply : failure(error));
-                     });
+    session->request(
+        QStringLiteral("resources/read"), {{"uri", uri.toStdString()}},
+        [done = std::move(done)](const McpReply &reply) {
+            if (!reply.ok()) {
+                done({}, reply);
+                return;
+            }
+            QString error;
+            const std::vector<McpResourceContents> contents = parseContents(reply.result, &error);
+            done(contents, error.isEmpty() ? reply : failure(error));
+        },
+        timeoutMs);
 }
 
 void getPrompt(McpClientSession *session, const QString &name, const QMap<QString, QString> &arguments,

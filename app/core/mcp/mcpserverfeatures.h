@@ -139,7 +139,8 @@ void listPrompts(McpClientSession *session, ListDone<McpPrompt> done);
 /// result without a `contents` array, or with none that is an object, fails ("the
 /// server's resources/read result has no contents").
 void readResource(McpClientSession *session, const QString &uri,
-                  std::function<void(const std::vector<McpResourceContents> &, const McpReply &)> done);
+                  std::function<void(const std::vector<McpResourceContents> &, const McpReply &)> done,
+                  int timeoutMs = McpClientSession::DefaultTimeoutMs);
 /// prompts/get of `name` with `arguments` (the spec's arguments are strings).
 void getPrompt(McpClientSession *session, const QString &name, const QMap<QString, QString> &arguments,
                std::function<void(const McpPromptResult &, const McpReply &)> done);

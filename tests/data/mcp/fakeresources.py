@@ -21,7 +21,7 @@ per mode (argv[1]):
   many        resources/list: one page of 1 000 000 resources
   endless     resources/list: a new nextCursor on every page, for ever
   loop        resources/list: the nextCursor "again", for ever
-  huge        resources/read: a text of 100 MiB
+  huge        resources/read of "big": a text of 100 MiB (other uris as in good)
   malformed   every answer misses what it should hold: resources/list's "resources" is
               an object, templates' is absent, resources/read's "contents" is a string,
               prompts/list's entries are numbers, prompts/get has no "messages"
@@ -135,7 +135,7 @@ def answer(rid, method, params):
     elif method == "resources/templates/list":
         result(rid, {"resourceTemplates": TEMPLATES})
     elif method == "resources/read":
-        if mode == "huge":
+        if mode == "huge" and params.get("uri") == "big":
             sys.stdout.write('{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"uri":"big","text":"%s"}]}}\n'
                              % (rid, "a" * (100 << 20)))
             sys.stdout.flush()
