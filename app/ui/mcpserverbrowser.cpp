@@ -537,23 +537,17 @@ void McpServerBrowser::readResource()
                 pane->fail(generation, tr("resources/read failed: %1").arg(reply.errorText()));
                 return;
             }
+            // The contents as the server sent them, each as an embedded resource block: the
+            // content view shows text as text, renders an image blob and sizes another (a
+            // blob that is not base64 is said so).
             json blocks = json::array();
+            for (const json &entry : reply.result["contents"])
+                if (entry.is_object() && blocks.size() < McpServerFeatures::MaxContents)
+                    blocks.push_back({{"type", "resource"}, {"resource", entry}});
             QStringList problems;
-            QStringList texts;
-            for (const McpResourceContents &part : contents) {
-                json resource = {{"uri", part.uri.toStdString()}, {"mimeType", part.mimeType.toStdString()}};
+            for (const McpResourceContents &part : contents)
                 if (!part.problem.isEmpty())
                     problems << tr("%1: %2").arg(elidedText(part.uri, 200), part.problem);
-                if (part.isBlob)
-                    resource["blob"] = part.problem.isEmpty() ? part.blob.toBase64().toStdString() : std::string("!");
-                else if (part.problem.isEmpty())
-                    resource["text"] = part.text.toStdString();
-                else
-                    resource["blob"] = "!"; // neither: shown as a blob that is not base64
-                if (!part.isBlob && part.problem.isEmpty())
-                    texts << part.text;
-                blocks.push_back({{"type", "resource"}, {"resource", std::move(resource)}});
-            }
             // Copy and Save As take the first contents (a read gives one as a rule).
             const McpResourceContents &first = contents.front();
             const QByteArray bytes = first.isBlob ? first.blob : first.text.toUtf8();
@@ -564,7 +558,9 @@ void McpServerBrowser::readResource()
             if (!problems.isEmpty())
                 note += u'\n' + tr("Not shown: %1").arg(problems.join(QStringLiteral("; ")));
             pane->show(generation, {{"content", blocks}}, {}, reply.result, note,
-                       first.isBlob ? QString::fromLatin1(first.blob.toBase64()) : texts.value(0),
+                       !first.problem.isEmpty() ? QString()
+                           : first.isBlob       ? QString::fromLatin1(first.blob.toBase64())
+                                                : first.text,
                        first.problem.isEmpty() ? bytes : QByteArray(),
                        first.problem.isEmpty() ? suggestedName(uri) : QString());
         });
@@ -641,7 +637,7 @@ void McpServerBrowser::listPrompts()
                 item->setToolTip(0, plainToolTip(prompt.description));
                 QVariantList arguments;
                 for (const McpPromptArgument &argument : prompt.arguments)
-                    arguments << QVariantList{argument.name, argument.description, argument.required};
+                    arguments.append(QVariant(QVariantList{argument.name, argument.description, argument.required}));
                 item->setData(0, KindRole, arguments);
                 item->setData(1, UriRole, prompt.description);
             }
