@@ -618,7 +618,7 @@ void TestMcpResources::resourcesCommand()
         = toolstudio({QStringLiteral("mcp"), QStringLiteral("resources"), project, QStringLiteral("nope")});
     QCOMPARE(unknown.exitCode, 2);
     QCOMPARE(unknown.err,
-             QByteArray("toolstudio mcp resources: the project has no MCP server \"nope\" (it has: fake, bare)\n"));
+             QByteArray("toolstudio mcp resources: the project has no MCP server \"nope\" (it has: bare, fake)\n"));
 }
 
 void TestMcpResources::promptsCommand()
