@@ -239,6 +239,9 @@ McpServerBrowser::McpServerBrowser(McpServerPool *pool, const QString &server, Q
     m_resources = new QTreeWidget(left);
     m_resources->setObjectName(QStringLiteral("mcpResources"));
     m_resources->setHeaderLabels({tr("Resource"), tr("Type")});
+    m_resources->header()->setStretchLastSection(false);
+    m_resources->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_resources->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     leftLayout->addWidget(m_resources, 1);
     auto *reloadButton = new QPushButton(tr("Reload"), left);
     reloadButton->setObjectName(QStringLiteral("mcpReload"));
@@ -278,7 +281,7 @@ McpServerBrowser::McpServerBrowser(McpServerPool *pool, const QString &server, Q
     rightLayout->addWidget(m_subscribe);
     m_resourceResult = new ResultPane(QStringLiteral("mcpResource"), true, right);
     rightLayout->addWidget(m_resourceResult, 1);
-    resources->setStretchFactor(1, 2);
+    resources->setSizes({360, 540});
     tabs->addTab(resources, tr("Resources"));
     connect(m_resources, &QTreeWidget::itemSelectionChanged, this, &McpServerBrowser::onResourceSelected);
     connect(m_resources, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
@@ -316,7 +319,7 @@ McpServerBrowser::McpServerBrowser(McpServerPool *pool, const QString &server, Q
     promptsRightLayout->addWidget(m_get, 0, Qt::AlignLeft);
     m_promptResult = new ResultPane(QStringLiteral("mcpPrompt"), false, promptsRight);
     promptsRightLayout->addWidget(m_promptResult, 1);
-    prompts->setStretchFactor(1, 2);
+    prompts->setSizes({300, 600});
     tabs->addTab(prompts, tr("Prompts"));
     connect(m_prompts, &QTreeWidget::itemSelectionChanged, this, &McpServerBrowser::onPromptSelected);
 
