@@ -73,13 +73,10 @@ void later(McpClientSession *session, Done done, Args... args)
 /// Why `session` is not asked `capability`, or "".
 QString refusal(McpClientSession *session, const char *capability)
 {
-    if (!session)
+    // Readiness first: a session not initialized yet has no capabilities to tell.
+    if (!session || session->state() != McpClientSession::State::Ready)
         return tr("the server is not connected");
-    if (QString missing = missingCapability(*session, capability); !missing.isEmpty())
-        return missing;
-    if (session->state() != McpClientSession::State::Ready)
-        return tr("the server is not connected");
-    return {};
+    return missingCapability(*session, capability);
 }
 
 template<typename Entry>
