@@ -272,11 +272,13 @@ void TestMcpServersView::browseResourcesAndPrompts()
     get->click();
     QTRY_VERIFY(promptBusy->isHidden());
     const QString odd = messages->toPlainText();
-    QVERIFY2(odd.contains(QStringLiteral("1 · user · hologram")) && odd.contains(QStringLiteral("not shown here: see the Tree tab"))
+    QVERIFY2(odd.contains(QStringLiteral("1 · user · hologram"))
+                 && odd.contains(QStringLiteral("not shown here: see the Tree tab"))
                  && odd.contains(QStringLiteral("2 · \\u001b[2Jsystem · text"))
                  && odd.contains(QStringLiteral("image/png: not shown: its data is not base64")),
              qPrintable(odd));
-    QCOMPARE(promptStatus->text(), QStringLiteral("3 message(s).\n2 message(s) left out: not an object with a content object"));
+    QCOMPARE(promptStatus->text(),
+             QStringLiteral("3 message(s).\n2 message(s) left out: not an object with a content object"));
 
     // Browse… again raises the same window.
     QCOMPARE(browse(view, QStringLiteral("fake")), browser);
