@@ -24,6 +24,13 @@ QString stringMember(const nlohmann::json &tool, const char *key)
     return it != tool.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
 }
 
+/// Server text as a tooltip, escaped: Qt takes a tooltip that looks like markup for
+/// rich text, and a server's stderr is not the studio's markup (an <img> would be loaded).
+QString escapedToolTip(const QString &text)
+{
+    return QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>").arg(text.toHtmlEscaped());
+}
+
 QString stateLine(const McpServerStatus &server)
 {
     QString line = McpServerStatus::stateName(server.state);
@@ -90,11 +97,7 @@ void McpServersView::refresh()
         row->setData(0, ServerRole, server.name);
         const QString why = printableLines(server.error);
         if (!why.isEmpty() && server.state != McpServerStatus::State::Ready) {
-            // Escaped: Qt takes a tooltip that looks like markup for rich text, and a
-            // server's stderr is not the studio's markup (an <img> would be loaded).
-            row->setToolTip(1,
-                            QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>")
-                                .arg(clippedText(why, 4000).toHtmlEscaped()));
+            row->setToolTip(1, escapedToolTip(clippedText(why, 4000)));
             auto *reason = new QTreeWidgetItem(row, {tr("why"), clippedText(why.simplified(), ReasonChars)});
             reason->setData(0, ServerRole, server.name);
         }

@@ -153,6 +153,12 @@ void TestMcpServersView::browseResourcesAndPrompts()
              QStringLiteral("resources/list: 5 entries left out (a name or uri missing, a uri with "
                             "control characters or too long)"));
 
+    // A server's description is a tooltip as text: its markup escaped (an <img> would be
+    // loaded by the tooltip), its escape sequences printable.
+    QCOMPARE(itemNamed(resources, QStringLiteral("passwd"))->toolTip(0),
+             QStringLiteral("<p style=\"white-space: pre-wrap\">file:///etc/passwd\n\\u001b[31mred\\u001b[0m "
+                            "&lt;img src=&quot;file:///etc/hostname&quot;&gt;&lt;b&gt;bold&lt;/b&gt;</p>"));
+
     // A text resource: picked, read (the busy bar shows while the request is open, the
     // window is never blocked), shown, copied.
     auto *uri = child<QLineEdit>(browser, "mcpResourceUri");

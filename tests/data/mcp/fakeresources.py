@@ -45,7 +45,8 @@ RESOURCES = [
     {"uri": "file:///" + "x" * 9000, "name": "long uri"},
     {"uri": "demo://empty", "name": "empty"},
     {"uri": "javascript:alert(1)", "name": "script"},
-    {"uri": "file:///etc/passwd", "name": "passwd", "description": "\x1b[31mred\x1b[0m"},
+    {"uri": "file:///etc/passwd", "name": "passwd",
+     "description": "\x1b[31mred\x1b[0m <img src=\"file:///etc/hostname\"><b>bold</b>"},
 ]
 TEMPLATES = [
     {"uriTemplate": "file:///notes/{folder}/{name}", "name": "note", "description": "A note by folder and name",
