@@ -118,6 +118,7 @@ std::vector<BridgeFrameReader::Event> BridgeFrameReader::feed(std::string_view b
             m_skipTool.clear();
             m_skipModel = false;
             m_skipId = scanCallPrefix(head, &m_skipTool, &m_skipModel);
+            m_skipHead = std::move(head);
             std::string().swap(m_buffer);
         } else {
             m_buffer.append(part);
@@ -133,8 +134,10 @@ std::vector<BridgeFrameReader::Event> BridgeFrameReader::feed(std::string_view b
             event.id = std::move(m_skipId);
             event.tool = std::move(m_skipTool);
             event.model = m_skipModel;
+            event.head = std::move(m_skipHead);
             m_skipId.clear();
             m_skipTool.clear();
+            m_skipHead.clear();
             m_skipping = false;
             m_skippedLength = 0;
         } else {
@@ -158,8 +161,10 @@ BridgeFrameReader::Event BridgeFrameReader::flushOversized()
         event.id = std::move(m_skipId);
         event.tool = std::move(m_skipTool);
         event.model = m_skipModel;
+        event.head = std::move(m_skipHead);
         m_skipId.clear();
         m_skipTool.clear();
+        m_skipHead.clear();
         m_skipping = false;
         m_skippedLength = 0;
     }

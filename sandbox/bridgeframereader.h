@@ -34,6 +34,9 @@ public:
         std::string id;         ///< Oversized: the call's id from the line's prefix, or empty
         std::string tool;       ///< Oversized: the call's tool (or model) from the prefix, or empty
         bool model = false;     ///< Oversized: a model frame ({"type":"model"})
+        /// Oversized: the line's first PrefixBytes bytes, for readers of other framings
+        /// (an MCP client reads a JSON-RPC response's id from it, McpReplyId).
+        std::string head;
     };
 
     /// Bytes of an oversized line searched for its "id" and "tool".
@@ -76,5 +79,6 @@ private:
     std::size_t m_skippedLength = 0;
     std::string m_skipId;
     std::string m_skipTool;
+    std::string m_skipHead;
     bool m_skipModel = false;
 };

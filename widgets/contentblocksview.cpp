@@ -130,7 +130,7 @@ QString ContentBlocksView::imageHtml(const QByteArray &base64, const QString &mi
         .arg(tr("%1, %2×%3").arg(what).arg(full.width()).arg(full.height()).toHtmlEscaped());
 }
 
-void ContentBlocksView::setResult(const json &result)
+void ContentBlocksView::setResult(const json &result, const QStringList &labels)
 {
     clear();
     m_images.clear();
@@ -140,7 +140,11 @@ void ContentBlocksView::setResult(const json &result)
     int number = 0;
     for (const json &block : result["content"]) {
         const QString type = stringOf(block, "type");
-        html += QStringLiteral("<h4>%1</h4>").arg(tr("%1 · %2").arg(++number).arg(escaped(type)));
+        const QString label = number < labels.size() ? labels.at(number) : QString();
+        html += QStringLiteral("<h4>%1</h4>")
+                    .arg(label.isEmpty() ? tr("%1 · %2").arg(number + 1).arg(escaped(type))
+                                         : tr("%1 · %2 · %3").arg(number + 1).arg(escaped(label), escaped(type)));
+        ++number;
         if (type == QLatin1String("text")) {
             html += textHtml(stringOf(block, "text"));
         } else if (type == QLatin1String("image")) {
@@ -176,11 +180,17 @@ void ContentBlocksView::setResult(const json &result)
                 html += textHtml(stringOf(resource, "text"));
             else if (mime.startsWith(QLatin1String("image/")))
                 html += imageHtml(stringOf(resource, "blob").toLatin1(), mime);
+            else if (const QByteArray blob = stringOf(resource, "blob").toLatin1();
+                     !QByteArray::fromBase64Encoding(blob, QByteArray::AbortOnBase64DecodingErrors))
+                // Sized by its text, a blob that is not base64 would claim a size it has not.
+                html += QStringLiteral("<p>%1</p>")
+                            .arg(tr("a blob that is not base64 (%1 characters): not shown")
+                                     .arg(QLocale().toString(blob.size()))
+                                     .toHtmlEscaped());
             else
                 html += QStringLiteral("<p>%1</p>")
                             .arg(tr("a blob of %1")
-                                     .arg(QLocale().formattedDataSize(
-                                         decodedSize(stringOf(resource, "blob").toLatin1()), 1))
+                                     .arg(QLocale().formattedDataSize(decodedSize(blob), 1))
                                      .toHtmlEscaped());
         } else {
             html += QStringLiteral("<p>%1</p>").arg(tr("not shown here: see the Tree tab").toHtmlEscaped());

@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QImage>
+#include <QStringList>
 #include <QTextBrowser>
 #include <QUrl>
 
@@ -39,8 +40,10 @@ public:
     /// True when `result` is an object with a non-empty `content` array of blocks
     /// (objects with a string `type`).
     static bool hasContent(const nlohmann::json &result);
-    /// Shows `result`'s content blocks (hasContent), or nothing.
-    void setResult(const nlohmann::json &result);
+    /// Shows `result`'s content blocks (hasContent), or nothing. `labels` (may be
+    /// shorter than the blocks) name a block in its heading, e.g. a prompt message's role
+    /// ("2 · assistant · text"); shown printable.
+    void setResult(const nlohmann::json &result, const QStringList &labels = {});
     /// Images shown by the last setResult(), decoded.
     int imageCount() const { return int(m_images.size()); }
 

@@ -7,6 +7,7 @@
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverlaunch.h"
+#include "mcpfeaturescommand.h"
 #include "mcpimportcommand.h"
 #include "project/printabletext.h"
 #include "project/project.h"
@@ -293,19 +294,32 @@ int mcpCommand(const QStringList &arguments)
         "MCP servers of a project (toolstudio.json's mcp_servers).\n"
         "  list PROJECT              start each server, list its tools as scripts name them (SERVER__TOOL)\n"
         "  call PROJECT SERVER TOOL  call one tool (--args JSON), journaled as a one-step run\n"
+        "  resources PROJECT SERVER  list the server's resources and templates, or read one (--read URI)\n"
+        "  prompts PROJECT SERVER    list the server's prompts, or get one (--get NAME --args JSON)\n"
         "  import PROJECT FILE       add the servers of a Claude Desktop, Cursor, Claude Code or VS Code\n"
         "                            MCP config (claude_desktop_config.json, .mcp.json, .vscode/mcp.json)"));
-    parser.addPositionalArgument(QStringLiteral("SUBCOMMAND"), QStringLiteral("list, call or import."));
+    parser.addPositionalArgument(QStringLiteral("SUBCOMMAND"),
+                                 QStringLiteral("list, call, resources, prompts or import."));
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
-    parser.addPositionalArgument(QStringLiteral("[ARGS]"), QStringLiteral("call: SERVER TOOL; import: FILE."));
-    const QCommandLineOption jsonOption(QStringLiteral("json"),
-                                        QStringLiteral("Print JSON (servers and their tools)."));
-    const QCommandLineOption argsOption(QStringLiteral("args"),
-                                        QStringLiteral("call: the arguments, a JSON object (default {})."),
-                                        QStringLiteral("JSON"), QStringLiteral("{}"));
+    parser.addPositionalArgument(QStringLiteral("[ARGS]"),
+                                 QStringLiteral("call: SERVER TOOL; resources, prompts: SERVER; import: FILE."));
+    const QCommandLineOption jsonOption(
+        QStringLiteral("json"),
+        QStringLiteral("Print JSON (list: servers and their tools; resources, prompts: what the server gave)."));
+    const QCommandLineOption argsOption(
+        QStringLiteral("args"),
+        QStringLiteral("call: the arguments, a JSON object (default {}); prompts --get: the prompt's arguments, a JSON "
+                       "object of strings."),
+        QStringLiteral("JSON"));
+    const QCommandLineOption readOption(QStringLiteral("read"),
+                                        QStringLiteral("resources: read the resource URI and print its contents."),
+                                        QStringLiteral("URI"));
+    const QCommandLineOption getOption(QStringLiteral("get"),
+                                       QStringLiteral("prompts: get the prompt NAME and print its messages."),
+                                       QStringLiteral("NAME"));
     const QCommandLineOption replaceOption(
         QStringLiteral("replace"), QStringLiteral("import: overwrite servers of the same name (default: skip them)."));
-    parser.addOptions({jsonOption, argsOption, replaceOption, trustOption()});
+    parser.addOptions({jsonOption, argsOption, readOption, getOption, replaceOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4, &exitCode);
     if (!positional)
@@ -314,9 +328,30 @@ int mcpCommand(const QStringList &arguments)
     if (verb == QLatin1String("list") && positional->size() == 2)
         return listServers(*positional, parser.isSet(jsonOption), parser.isSet(trustOption()));
     if (verb == QLatin1String("call") && positional->size() == 4)
-        return callTool(*positional, parser.value(argsOption), parser.isSet(trustOption()));
+        return callTool(*positional, parser.isSet(argsOption) ? parser.value(argsOption) : QStringLiteral("{}"),
+                        parser.isSet(trustOption()));
+    if (verb == QLatin1String("resources") && positional->size() == 3 && !parser.isSet(getOption)
+        && !parser.isSet(argsOption))
+        return mcpResourcesCommand(positional->at(1), positional->at(2),
+                                   parser.isSet(readOption) ? parser.value(readOption) : QString(),
+                                   parser.isSet(jsonOption), parser.isSet(trustOption()));
+    if (verb == QLatin1String("prompts") && positional->size() == 3 && !parser.isSet(readOption)
+        && (parser.isSet(getOption) || !parser.isSet(argsOption)))
+        return mcpPromptsCommand(positional->at(1), positional->at(2),
+                                 parser.isSet(getOption) ? parser.value(getOption) : QString(),
+                                 parser.isSet(argsOption) ? parser.value(argsOption) : QString(),
+                                 parser.isSet(jsonOption), parser.isSet(trustOption()));
     if (verb == QLatin1String("import") && positional->size() == 3)
         return importMcpConfig(positional->at(1), positional->at(2), parser.isSet(replaceOption));
+    if (verb == QLatin1String("resources") || verb == QLatin1String("prompts")) {
+        printLine(stderr,
+                  verb == QLatin1String("resources")
+                      ? tr("toolstudio mcp resources: usage: toolstudio mcp resources PROJECT SERVER [--read URI] "
+                           "[--json]")
+                      : tr("toolstudio mcp prompts: usage: toolstudio mcp prompts PROJECT SERVER [--get NAME "
+                           "[--args JSON]] [--json]"));
+        return ExitBadInput;
+    }
     if (verb == QLatin1String("list") || verb == QLatin1String("call") || verb == QLatin1String("import")) {
         printLine(stderr,
                   verb == QLatin1String("list") ? tr("toolstudio mcp list: usage: toolstudio mcp list PROJECT")
@@ -325,8 +360,8 @@ int mcpCommand(const QStringList &arguments)
                       : tr("toolstudio mcp import: usage: toolstudio mcp import PROJECT FILE [--replace]"));
         return ExitBadInput;
     }
-    printLine(
-        stderr,
-        tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, call, import)").arg(elidedText(verb, 40)));
+    printLine(stderr,
+              tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, call, resources, prompts, import)")
+                  .arg(elidedText(verb, 40)));
     return ExitBadInput;
 }

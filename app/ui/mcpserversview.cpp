@@ -3,8 +3,10 @@
 #include "mcpserversview.h"
 
 #include "mcp/mcpserverpool.h"
+#include "mcpserverbrowser.h"
 #include "project/printabletext.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -20,6 +22,13 @@ QString stringMember(const nlohmann::json &tool, const char *key)
 {
     const auto it = tool.find(key);
     return it != tool.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+/// Server text as a tooltip, escaped: Qt takes a tooltip that looks like markup for
+/// rich text, and a server's stderr is not the studio's markup (an <img> would be loaded).
+QString escapedToolTip(const QString &text)
+{
+    return QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>").arg(text.toHtmlEscaped());
 }
 
 QString stateLine(const McpServerStatus &server)
@@ -43,14 +52,27 @@ McpServersView::McpServersView(QWidget *parent)
     m_restart->setToolTip(tr("Stop the selected MCP server and start it again"));
     m_restart->setEnabled(false);
     connect(m_restart, &QToolButton::clicked, this, &McpServersView::restartSelected);
-    layout->addWidget(m_restart, 0, Qt::AlignLeft);
+    m_browse = new QToolButton(this);
+    m_browse->setObjectName(QStringLiteral("mcpBrowse"));
+    m_browse->setText(tr("Browse…"));
+    m_browse->setToolTip(tr("Browse the selected MCP server's resources and prompts"));
+    m_browse->setEnabled(false);
+    connect(m_browse, &QToolButton::clicked, this, &McpServersView::browseSelected);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_restart);
+    buttons->addWidget(m_browse);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
     m_tree = new QTreeWidget(this);
     m_tree->setObjectName(QStringLiteral("mcpServers"));
     m_tree->setColumnCount(2);
     m_tree->setHeaderLabels({tr("Server / tool"), tr("State")});
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    connect(m_tree, &QTreeWidget::itemSelectionChanged, this,
-            [this] { m_restart->setEnabled(!selectedServer().isEmpty()); });
+    connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &McpServersView::updateButtons);
+    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+        if (!item->parent()) // a server's row: browse it
+            browseSelected();
+    });
     layout->addWidget(m_tree);
 }
 
@@ -75,7 +97,7 @@ void McpServersView::refresh()
         row->setData(0, ServerRole, server.name);
         const QString why = printableLines(server.error);
         if (!why.isEmpty() && server.state != McpServerStatus::State::Ready) {
-            row->setToolTip(1, clippedText(why, 4000));
+            row->setToolTip(1, escapedToolTip(clippedText(why, 4000)));
             auto *reason = new QTreeWidgetItem(row, {tr("why"), clippedText(why.simplified(), ReasonChars)});
             reason->setData(0, ServerRole, server.name);
         }
@@ -92,7 +114,30 @@ void McpServersView::refresh()
         if (server.name == selected)
             row->setSelected(true);
     }
-    m_restart->setEnabled(!selectedServer().isEmpty());
+    updateButtons();
+}
+
+void McpServersView::updateButtons()
+{
+    const QString name = selectedServer();
+    m_restart->setEnabled(!name.isEmpty());
+    const McpServerStatus *status = m_pool && !name.isEmpty() ? m_pool->server(name) : nullptr;
+    m_browse->setEnabled(status && status->state == McpServerStatus::State::Ready);
+}
+
+void McpServersView::browseSelected()
+{
+    const QString name = selectedServer();
+    if (!m_pool || name.isEmpty())
+        return;
+    for (McpServerBrowser *open : findChildren<McpServerBrowser *>())
+        if (open->server() == name) {
+            open->raise();
+            open->activateWindow();
+            return;
+        }
+    auto *browser = new McpServerBrowser(m_pool, name, this);
+    browser->show();
 }
 
 QString McpServersView::selectedServer() const

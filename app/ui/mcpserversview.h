@@ -14,7 +14,8 @@ class QTreeWidget;
 /// revision and the number of tools, or why it failed (its stderr tail, under the row
 /// and as tooltip) — and its tools (`SERVER__TOOL`) under it. *Restart* stops the
 /// selected server and starts it again (McpServerPool::restart). It follows the pool
-/// (serverChanged); it only shows, nothing of the project is edited.
+/// (serverChanged); it only shows, nothing of the project is edited. *Browse…* opens
+/// the selected ready server's resources and prompts (McpServerBrowser).
 class McpServersView : public QWidget
 {
     Q_OBJECT
@@ -27,12 +28,17 @@ public:
     QToolButton *restartButton() const { return m_restart; }
     /// Restarts the server of the selected row (or of the selected tool's row).
     void restartSelected();
+    /// Opens (or raises) the resources and prompts window of the selected server, when
+    /// it is ready (McpServerBrowser).
+    void browseSelected();
 
 private:
     void refresh();
+    void updateButtons();
     QString selectedServer() const;
 
     QPointer<McpServerPool> m_pool;
     QTreeWidget *m_tree = nullptr;
     QToolButton *m_restart = nullptr;
+    QToolButton *m_browse = nullptr;
 };

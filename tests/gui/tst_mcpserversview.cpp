@@ -3,12 +3,25 @@
 //
 // The MCP Servers dock (issue 21 §2): each server of the project with its state and
 // tools, a failed one with why, and Restart — against tests/data/mcp/fakeserver.py.
+#include "contentblocksview.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverpool.h"
 #include "testfiles.h"
 #include "trustedproject.h"
+#include "ui/mcpserverbrowser.h"
 #include "ui/mcpserversview.h"
 
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTabWidget>
+
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -18,8 +31,60 @@ class TestMcpServersView : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void serversWithStateToolsAndRestart();
+    void browseResourcesAndPrompts();
+    void serverWithoutResourcesSaysSo();
 };
+
+namespace {
+
+/// A child of `parent` by object name, or a failed QVERIFY in the caller (check null).
+template<typename T>
+T *child(QObject *parent, const char *name)
+{
+    return parent ? parent->findChild<T *>(QLatin1String(name)) : nullptr;
+}
+
+/// The item of `tree` whose first column reads `text`, at any depth.
+QTreeWidgetItem *itemNamed(QTreeWidget *tree, const QString &text)
+{
+    const QList<QTreeWidgetItem *> found = tree->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
+    return found.isEmpty() ? nullptr : found.front();
+}
+
+/// A project with fakeresources.py as "fake" (mode good) and "bare" (tools only),
+/// connected; the pool of its servers.
+McpServerPool *resourcesProject(const QTemporaryDir &dir)
+{
+    writeFile(dir.filePath(QStringLiteral("srv/fakeresources.py")), fileBytes(mcpFixture("fakeresources.py")));
+    writeFile(dir.filePath(QStringLiteral("toolstudio.json")), R"({"name": "b", "mcp_servers": {
+  "fake": {"command": "python3", "args": ["srv/fakeresources.py", "good"]},
+  "bare": {"command": "python3", "args": ["srv/fakeresources.py", "tools-only"]}}})");
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    if (!project)
+        return nullptr;
+    McpProjectTools::connectAndAdd(*project);
+    return McpServerPool::forProject(dir.path());
+}
+
+/// Selects the server row `name` in the dock and clicks Browse…; the window it opened.
+QWidget *browse(McpServersView &view, const QString &name)
+{
+    QTreeWidgetItem *row = itemNamed(view.tree(), name);
+    if (!row)
+        return nullptr;
+    view.tree()->clearSelection();
+    row->setSelected(true);
+    auto *button = child<QToolButton>(&view, "mcpBrowse");
+    if (!button || !button->isEnabled())
+        return nullptr;
+    button->click();
+    return child<QWidget>(&view, "mcpBrowser");
+}
+
+} // namespace
 
 void TestMcpServersView::serversWithStateToolsAndRestart()
 {
@@ -65,6 +130,186 @@ void TestMcpServersView::serversWithStateToolsAndRestart()
     QTRY_COMPARE_WITH_TIMEOUT(states, QStringList({QStringLiteral("starting"), QStringLiteral("ready")}), 30000);
     QCOMPARE(tree->topLevelItem(1)->text(1), QStringLiteral("ready · MCP 2025-06-18 · 5 tool(s)"));
     QVERIFY(tree->topLevelItem(1)->isSelected());
+}
+
+void TestMcpServersView::browseResourcesAndPrompts()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    McpServerPool *pool = resourcesProject(dir);
+    QVERIFY(pool);
+    McpServersView view;
+    view.setPool(pool);
+    QVERIFY(!child<QToolButton>(&view, "mcpBrowse")->isEnabled()); // nothing selected
+    QWidget *browser = browse(view, QStringLiteral("fake"));
+    QVERIFY(browser);
+    QVERIFY(browser->isWindow());
+    auto *resources = child<QTreeWidget>(browser, "mcpResources");
+    QVERIFY(resources);
+    QTRY_VERIFY(itemNamed(resources, QStringLiteral("Resources (6)")));
+    QTRY_VERIFY(itemNamed(resources, QStringLiteral("Templates (2)")));
+    auto *note = child<QLabel>(browser, "mcpResourcesNote");
+    QCOMPARE(note->text(),
+             QStringLiteral("resources/list: 5 entries left out (a name or uri missing, a uri with "
+                            "control characters or too long)"));
+
+    // A server's description is a tooltip as text: its markup escaped (an <img> would be
+    // loaded by the tooltip), its escape sequences printable.
+    QCOMPARE(itemNamed(resources, QStringLiteral("passwd"))->toolTip(0),
+             QStringLiteral("<p style=\"white-space: pre-wrap\">file:///etc/passwd\n\\u001b[31mred\\u001b[0m "
+                            "&lt;img src=&quot;file:///etc/hostname&quot;&gt;&lt;b&gt;bold&lt;/b&gt;</p>"));
+
+    // A text resource: picked, read (the busy bar shows while the request is open, the
+    // window is never blocked), shown, copied.
+    auto *uri = child<QLineEdit>(browser, "mcpResourceUri");
+    auto *read = child<QPushButton>(browser, "mcpResourceRead");
+    auto *busy = child<QProgressBar>(browser, "mcpResourceBusy");
+    auto *status = child<QLabel>(browser, "mcpResourceStatus");
+    auto *content = child<ContentBlocksView>(browser, "mcpResourceContent");
+    QVERIFY(uri && read && busy && status && content);
+    itemNamed(resources, QStringLiteral("Notes"))->setSelected(true);
+    QCOMPARE(uri->text(), QStringLiteral("file:///notes.txt"));
+    read->click();
+    QVERIFY(!busy->isHidden());
+    QCOMPARE(status->text(), QStringLiteral("Reading file:///notes.txt…"));
+    QTRY_VERIFY(busy->isHidden());
+    QVERIFY2(status->text().startsWith(QStringLiteral("Read at ")), qPrintable(status->text()));
+    QVERIFY2(content->toPlainText().contains(QStringLiteral("hello notes")), qPrintable(content->toPlainText()));
+    child<QPushButton>(browser, "mcpResourceCopy")->click();
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("hello notes"));
+    QVERIFY(child<QPushButton>(browser, "mcpResourceSave")->isEnabled());
+
+    // An image blob is rendered; a blob that is not base64 is said so, and not saveable.
+    resources->clearSelection();
+    itemNamed(resources, QStringLiteral("pixel.png"))->setSelected(true);
+    read->click();
+    QTRY_VERIFY(busy->isHidden());
+    QCOMPARE(content->imageCount(), 1);
+    resources->clearSelection();
+    itemNamed(resources, QStringLiteral("broken.bin"))->setSelected(true);
+    read->click();
+    QTRY_VERIFY(busy->isHidden());
+    QVERIFY2(status->text().endsWith(
+                 QStringLiteral("Not shown: file:///broken.bin: its blob is not valid base64 (11 characters)")),
+             qPrintable(status->text()));
+    QVERIFY2(content->toPlainText().contains(QStringLiteral("a blob that is not base64 (11 characters): not shown")),
+             qPrintable(content->toPlainText()));
+    QVERIFY(!child<QPushButton>(browser, "mcpResourceSave")->isEnabled());
+
+    // A javascript: resource: its text shown as text, not as markup, not run.
+    resources->clearSelection();
+    itemNamed(resources, QStringLiteral("script"))->setSelected(true);
+    read->click();
+    QTRY_VERIFY(busy->isHidden());
+    QVERIFY2(content->toPlainText().contains(QStringLiteral("<script>alert(1)</script><b>bold</b>")),
+             qPrintable(content->toPlainText()));
+
+    // A template: a field per variable makes the URI; one beyond level 1 is said so.
+    resources->clearSelection();
+    itemNamed(resources, QStringLiteral("note"))->setSelected(true);
+    auto *folder = child<QLineEdit>(browser, "mcpTemplateVar_folder");
+    auto *name = child<QLineEdit>(browser, "mcpTemplateVar_name");
+    QVERIFY(folder && name);
+    QTest::keyClicks(folder, QStringLiteral("a b"));
+    QTest::keyClicks(name, QStringLiteral("c"));
+    QCOMPARE(uri->text(), QStringLiteral("file:///notes/a%20b/c"));
+    read->click();
+    QTRY_VERIFY(busy->isHidden());
+    QVERIFY2(content->toPlainText().contains(QStringLiteral("note at file:///notes/a%20b/c")),
+             qPrintable(content->toPlainText()));
+    resources->clearSelection();
+    itemNamed(resources, QStringLiteral("search"))->setSelected(true);
+    QVERIFY(!child<QLineEdit>(browser, "mcpTemplateVar_folder"));
+    QVERIFY2(child<QLabel>(browser, "mcpTemplateNote")->text().contains(QStringLiteral("beyond RFC 6570 level 1")),
+             qPrintable(child<QLabel>(browser, "mcpTemplateNote")->text()));
+
+    // An error in place: a resource the server does not have.
+    uri->setText(QStringLiteral("file:///nothing"));
+    read->click();
+    QTRY_VERIFY(busy->isHidden());
+    QCOMPARE(status->text(), QStringLiteral("resources/read failed: -32002: Resource not found: file:///nothing"));
+
+    // Subscribe: the server says the resource changed, and it is read again.
+    resources->clearSelection();
+    itemNamed(resources, QStringLiteral("Notes"))->setSelected(true);
+    auto *subscribe = child<QCheckBox>(browser, "mcpResourceSubscribe");
+    QVERIFY(subscribe->isEnabled());
+    subscribe->setChecked(true);
+    QTRY_COMPARE(note->text(),
+                 QStringLiteral("Subscribed to file:///notes.txt: it is read again when the server says it changed."));
+    QTRY_VERIFY(content->toPlainText().contains(QStringLiteral("hello notes")));
+
+    // Prompts: the form marks the required argument; Get without it asks for it in
+    // place; with it, the messages with their roles.
+    child<QTabWidget>(browser, "mcpBrowserTabs")->setCurrentIndex(1);
+    auto *prompts = child<QTreeWidget>(browser, "mcpPrompts");
+    QTRY_COMPARE(prompts->topLevelItemCount(), 2);
+    QCOMPARE(child<QLabel>(browser, "mcpPromptsNote")->text(),
+             QStringLiteral("2 prompts left out (no name, arguments that are not a list of named arguments)"));
+    prompts->topLevelItem(0)->setSelected(true);
+    auto *who = child<QLineEdit>(browser, "mcpPromptArg_name");
+    QVERIFY(who && child<QLineEdit>(browser, "mcpPromptArg_style"));
+    const QList<QLabel *> labels = child<QGroupBox>(browser, "mcpPromptArguments")->findChildren<QLabel *>();
+    QStringList texts;
+    for (const QLabel *label : labels)
+        texts << label->text();
+    QCOMPARE(texts.join(u','), QStringLiteral("name *:,style:"));
+    auto *get = child<QPushButton>(browser, "mcpPromptGet");
+    auto *promptStatus = child<QLabel>(browser, "mcpPromptStatus");
+    auto *promptBusy = child<QProgressBar>(browser, "mcpPromptBusy");
+    auto *messages = child<ContentBlocksView>(browser, "mcpPromptContent");
+    get->click();
+    QCOMPARE(promptStatus->text(), QStringLiteral("Fill in the required arguments: name"));
+    QVERIFY(promptBusy->isHidden());
+    QTest::keyClicks(who, QStringLiteral("Ada"));
+    get->click();
+    QTRY_VERIFY(promptBusy->isHidden());
+    QCOMPARE(promptStatus->text(), QStringLiteral("a greeting\n2 message(s)."));
+    const QString shown = messages->toPlainText();
+    QVERIFY2(shown.contains(QStringLiteral("1 · user · text")) && shown.contains(QStringLiteral("Hello, Ada!"))
+                 && shown.contains(QStringLiteral("2 · assistant · text")),
+             qPrintable(shown));
+    child<QPushButton>(browser, "mcpPromptCopy")->click();
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("user: Hello, Ada!\nassistant: Hi!"));
+
+    // Content types the studio does not know are named, left to the tree.
+    prompts->clearSelection();
+    prompts->topLevelItem(1)->setSelected(true);
+    get->click();
+    QTRY_VERIFY(promptBusy->isHidden());
+    const QString odd = messages->toPlainText();
+    QVERIFY2(odd.contains(QStringLiteral("1 · user · hologram"))
+                 && odd.contains(QStringLiteral("not shown here: see the Tree tab"))
+                 && odd.contains(QStringLiteral("2 · \\u001b[2Jsystem · text"))
+                 && odd.contains(QStringLiteral("image/png: not shown: its data is not base64")),
+             qPrintable(odd));
+    QCOMPARE(promptStatus->text(),
+             QStringLiteral("3 message(s).\n2 message(s) left out: not an object with a content object"));
+
+    // Browse… again raises the same window.
+    QCOMPARE(browse(view, QStringLiteral("fake")), browser);
+    QCOMPARE(view.findChildren<McpServerBrowser *>().size(), 1);
+    browser->close();
+}
+
+void TestMcpServersView::serverWithoutResourcesSaysSo()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    McpServerPool *pool = resourcesProject(dir);
+    QVERIFY(pool);
+    McpServersView view;
+    view.setPool(pool);
+    QWidget *browser = browse(view, QStringLiteral("bare"));
+    QVERIFY(browser);
+    QCOMPARE(child<QLabel>(browser, "mcpResourcesNote")->text(),
+             QStringLiteral("the server declares no \"resources\" capability in its initialize result: it offers "
+                            "none, so the studio does not ask"));
+    QCOMPARE(child<QLabel>(browser, "mcpPromptsNote")->text(),
+             QStringLiteral("the server declares no \"prompts\" capability in its initialize result: it offers none, "
+                            "so the studio does not ask"));
+    QVERIFY(!child<QPushButton>(browser, "mcpResourceRead")->isEnabled());
+    browser->close();
 }
 
 QTEST_MAIN(TestMcpServersView)

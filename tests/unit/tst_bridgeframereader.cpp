@@ -143,6 +143,11 @@ void TestBridgeFrameReader::oversizedCallKeepsItsId()
     QCOMPARE(events[0].length, std::size_t(55 + 100 + 1000 + 3));
     QCOMPARE(events[0].id, std::string("c7"));
     QCOMPARE(events[0].tool, std::string("echo"));
+    // The first bytes kept, for other framings (an MCP response's id): what came before
+    // the cap was crossed and the start of the rest, at most PrefixBytes.
+    QCOMPARE(events[0].head,
+             std::string("{\"type\":\"call\",\"id\":\"c7\",\"tool\":\"echo\",\"args\":{\"text\":\"")
+                 + std::string(100, 'x'));
     QCOMPARE(events[1].line, std::string("{\"x\":1}"));
 
     // Without an id in the prefix: an Oversized event with none.
@@ -151,6 +156,9 @@ void TestBridgeFrameReader::oversizedCallKeepsItsId()
     QCOMPARE(bare[0].kind, Event::Oversized);
     QVERIFY(bare[0].id.empty());
     QVERIFY(bare[0].tool.empty());
+    QCOMPARE(bare[0].head, std::string(200, 'z'));
+    const std::vector<Event> long_ = reader.feed(std::string(10000, 'w') + "\n");
+    QCOMPARE(long_[0].head.size(), BridgeFrameReader::PrefixBytes);
 }
 
 void TestBridgeFrameReader::scanCallPrefix_data()

@@ -161,6 +161,14 @@ const McpServerStatus *McpServerPool::server(const QString &name) const
     return it == m_servers.end() ? nullptr : &it->second.status;
 }
 
+McpClientSession *McpServerPool::readySession(const QString &name) const
+{
+    const auto it = m_servers.find(name);
+    if (it == m_servers.end() || it->second.status.state != McpServerStatus::State::Ready)
+        return nullptr;
+    return it->second.session.data();
+}
+
 McpServerPool::Server *McpServerPool::find(const QString &name)
 {
     const auto it = m_servers.find(name);
@@ -203,6 +211,7 @@ void McpServerPool::start(Server &server)
             server->status.duplicateTools = session->duplicateToolNames();
             server->status.protocolVersion = session->protocolVersion();
             server->status.serverInfo = session->serverInfo();
+            server->status.capabilities = session->serverCapabilities();
             onReady(name);
         });
     });
@@ -345,6 +354,14 @@ void McpServerPool::onNotification(const QString &name, const QString &method, c
             it->second.onProgress(it->second.progress);
     } else if (method == QLatin1String("notifications/message")) {
         addOutput(name, McpCallNotices::logLine(params).toUtf8());
+    } else if (method == QLatin1String("notifications/resources/updated")) {
+        const auto uri = params.is_object() ? params.find("uri") : params.end();
+        if (uri != params.end() && uri->is_string() && uri->get_ref<const std::string &>().size() <= 4 * 8192)
+            Q_EMIT resourceUpdated(name, QString::fromStdString(uri->get<std::string>()).left(8192));
+    } else if (method == QLatin1String("notifications/resources/list_changed")) {
+        Q_EMIT featureListChanged(name, QStringLiteral("resources"));
+    } else if (method == QLatin1String("notifications/prompts/list_changed")) {
+        Q_EMIT featureListChanged(name, QStringLiteral("prompts"));
     }
 }
 

@@ -30,6 +30,9 @@ struct McpServerStatus
     QString error; ///< why it failed or stopped, with the server's stderr tail
     QString protocolVersion;
     nlohmann::json serverInfo = nlohmann::json::object();
+    /// The server's capabilities from its initialize result (an object): `resources`
+    /// and `prompts` say whether it offers them (McpServerFeatures).
+    nlohmann::json capabilities = nlohmann::json::object();
     std::vector<nlohmann::json> tools; ///< each as the server sent it in tools/list
     QStringList duplicateTools;        ///< names tools/list had more than once (the first kept)
     /// Set when the server said its tools changed (`notifications/tools/list_changed`)
@@ -112,6 +115,10 @@ public:
     /// What differs between two tools/list answers, in words: "its tools changed
     /// (added: a; removed: b; changed: c)" — at most 10 names each.
     static QString toolsChangeNote(const std::vector<nlohmann::json> &before, const std::vector<nlohmann::json> &after);
+    /// The session of `name` when it is ready, for requests of its own (resources and
+    /// prompts, McpServerFeatures); nullptr when the server is not running — it is not
+    /// started by this (Restart, or a tool call, starts it).
+    McpClientSession *readySession(const QString &name) const;
     /// Calls sent to servers (tools/call requests written) since the pool was made.
     qint64 callsSent() const { return m_callsSent; }
 
@@ -120,6 +127,12 @@ Q_SIGNALS:
     /// The server said its tools changed and they were listed again (its status has
     /// the new tools and toolsChangedNote); serverChanged() went out before.
     void toolsChanged(const QString &name);
+    /// The server sent `notifications/resources/updated` for `uri` (a subscribed
+    /// resource changed; uri as sent, at most McpServerFeatures::MaxUriChars).
+    void resourceUpdated(const QString &name, const QString &uri);
+    /// The server sent `notifications/resources/list_changed` (`what` "resources") or
+    /// `notifications/prompts/list_changed` ("prompts").
+    void featureListChanged(const QString &name, const QString &what);
 
 private:
     struct Server

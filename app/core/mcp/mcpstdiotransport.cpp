@@ -142,10 +142,12 @@ void McpStdioTransport::readStdout()
         if (!alive)
             return;
         if (event.kind == BridgeFrameReader::Event::Oversized) {
+            // Its id, when the line's first bytes hold one: the request it answers fails
+            // now (a 100 MiB resource used to wait for its timeout).
             Q_EMIT messageRefused(QStringLiteral("a message of %1 bytes is over the limit of %2 bytes; it was skipped")
                                       .arg(event.length)
                                       .arg(MaxMessageBytes),
-                                  nullptr);
+                                  McpReplyId::scan(event.head));
             continue;
         }
         if (!event.line.empty() && event.line.back() == '\r')
