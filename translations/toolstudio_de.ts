@@ -735,6 +735,14 @@
         <source>not shown here: see the Tree tab</source>
         <translation>hier nicht angezeigt: siehe Reiter Baum</translation>
     </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>a blob that is not base64 (%1 characters): not shown</source>
+        <translation>ein Blob, der kein Base64 ist (%1 Zeichen): nicht angezeigt</translation>
+    </message>
 </context>
 <context>
     <name>DirectToolCall</name>
@@ -1605,6 +1613,326 @@
     </message>
 </context>
 <context>
+    <name>McpServerBrowser</name>
+    <message>
+        <source>Content</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>Tree</source>
+        <translation>Baum</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the text to the clipboard</source>
+        <translation>Den Text in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <source>Copy as JSON</source>
+        <translation>Als JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>Speichern unter…</translation>
+    </message>
+    <message>
+        <source>Save the resource&apos;s text or its decoded blob to a file</source>
+        <translation>Den Text der Ressource oder ihren dekodierten Blob in einer Datei speichern</translation>
+    </message>
+    <message>
+        <source>Save Resource As</source>
+        <translation>Ressource speichern unter</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>%1 konnte nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Saved %1 (%2).</source>
+        <translation>%1 gespeichert (%2).</translation>
+    </message>
+    <message>
+        <source>MCP Server %1 — Resources and Prompts</source>
+        <translation>MCP-Server %1 — Ressourcen und Prompts</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>List the server&apos;s resources, templates and prompts again</source>
+        <translation>Ressourcen, Vorlagen und Prompts des Servers erneut auflisten</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>&amp;URI:</source>
+        <translation>&amp;URI:</translation>
+    </message>
+    <message>
+        <source>a resource&apos;s URI; pick one on the left or type it</source>
+        <translation>URI einer Ressource; links eine wählen oder eintippen</translation>
+    </message>
+    <message>
+        <source>&amp;Read</source>
+        <translation>&amp;Lesen</translation>
+    </message>
+    <message>
+        <source>Ask the server for this resource (resources/read)</source>
+        <translation>Diese Ressource beim Server anfordern (resources/read)</translation>
+    </message>
+    <message>
+        <source>&amp;Subscribe: read it again when the server says it changed</source>
+        <translation>&amp;Abonnieren: erneut lesen, wenn der Server eine Änderung meldet</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>Ressourcen</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
+    </message>
+    <message>
+        <source>Arguments (* required)</source>
+        <translation>Argumente (* erforderlich)</translation>
+    </message>
+    <message>
+        <source>&amp;Get</source>
+        <translation>Ab&amp;rufen</translation>
+    </message>
+    <message>
+        <source>Ask the server for this prompt&apos;s messages with these arguments (prompts/get)</source>
+        <translation>Die Nachrichten dieses Prompts mit diesen Argumenten beim Server anfordern (prompts/get)</translation>
+    </message>
+    <message>
+        <source>Prompts</source>
+        <translation>Prompts</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; is not running (%2): start it with Restart in the MCP Servers dock</source>
+        <translation>MCP-Server &apos;%1&apos; läuft nicht (%2): starten Sie ihn mit „Neu starten“ im Dock „MCP-Server“</translation>
+    </message>
+    <message>
+        <source>not in the project</source>
+        <translation>nicht im Projekt</translation>
+    </message>
+    <message>
+        <source>The server does not offer subscriptions (resources.subscribe)</source>
+        <translation>Der Server bietet keine Abonnements an (resources.subscribe)</translation>
+    </message>
+    <message>
+        <source>Listing…</source>
+        <translation>Wird aufgelistet…</translation>
+    </message>
+    <message>
+        <source>Templates</source>
+        <translation>Vorlagen</translation>
+    </message>
+    <message>
+        <source>%1: %2 entries left out (a name or uri missing, a uri with control characters or too long)</source>
+        <translation>%1: %2 Einträge ausgelassen (Name oder URI fehlt, URI mit Steuerzeichen oder zu lang)</translation>
+    </message>
+    <message>
+        <source>%1 cut short: %2</source>
+        <translation>%1 gekürzt: %2</translation>
+    </message>
+    <message>
+        <source>resources/list failed: %1</source>
+        <translation>resources/list fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Resources (%1)</source>
+        <translation>Ressourcen (%1)</translation>
+    </message>
+    <message>
+        <source>resources/templates/list failed: %1</source>
+        <translation>resources/templates/list fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Templates (%1)</source>
+        <translation>Vorlagen (%1)</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Pick a resource or type a URI first.</source>
+        <translation>Wählen Sie zuerst eine Ressource, oder geben Sie eine URI ein.</translation>
+    </message>
+    <message>
+        <source>resources/read failed: %1</source>
+        <translation>resources/read fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Read at %1: %n part(s).</source>
+        <translation>
+            <numerusform>Gelesen um %1: %n Teil.</numerusform>
+            <numerusform>Gelesen um %1: %n Teile.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copy and Save As take the first.</source>
+        <translation>Kopieren und Speichern unter verwenden den ersten.</translation>
+    </message>
+    <message>
+        <source>Not shown: %1</source>
+        <translation>Nicht angezeigt: %1</translation>
+    </message>
+    <message>
+        <source>Pick a resource or type a URI to subscribe to.</source>
+        <translation>Wählen Sie eine Ressource, oder geben Sie eine URI zum Abonnieren ein.</translation>
+    </message>
+    <message>
+        <source>resources/subscribe failed: %1</source>
+        <translation>resources/subscribe fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Subscribed to %1: it is read again when the server says it changed.</source>
+        <translation>%1 abonniert: wird erneut gelesen, wenn der Server eine Änderung meldet.</translation>
+    </message>
+    <message>
+        <source>prompts/list failed: %1</source>
+        <translation>prompts/list fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 prompts left out (no name, arguments that are not a list of named arguments)</source>
+        <translation>%1 Prompts ausgelassen (kein Name, Argumente keine Liste benannter Argumente)</translation>
+    </message>
+    <message>
+        <source>prompts/list cut short: %1</source>
+        <translation>prompts/list gekürzt: %1</translation>
+    </message>
+    <message>
+        <source>Getting %1…</source>
+        <translation>%1 wird abgerufen…</translation>
+    </message>
+    <message>
+        <source>Fill in the required arguments: %1</source>
+        <translation>Füllen Sie die erforderlichen Argumente aus: %1</translation>
+    </message>
+    <message>
+        <source>prompts/get failed: %1</source>
+        <translation>prompts/get fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s).</source>
+        <translation>
+            <numerusform>%n Nachricht.</numerusform>
+            <numerusform>%n Nachrichten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 message(s) left out: not an object with a content object</source>
+        <translation>%1 Nachricht(en) ausgelassen: kein Objekt mit einem content-Objekt</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; stopped before it answered</source>
+        <translation>MCP-Server &apos;%1&apos; wurde beendet, bevor er antwortete</translation>
+    </message>
+</context>
+<context>
+    <name>McpServerFeatures</name>
+    <message>
+        <source>the server is not connected</source>
+        <translation>der Server ist nicht verbunden</translation>
+    </message>
+    <message>
+        <source>the server&apos;s %1 result has no &quot;%2&quot; array</source>
+        <translation>das %1-Ergebnis des Servers hat kein Array &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <source>the server lists more than %1 entries; the studio keeps the first %1</source>
+        <translation>der Server listet mehr als %1 Einträge; das Studio behält die ersten %1</translation>
+    </message>
+    <message>
+        <source>the server&apos;s entries add up to more than %1 MiB; the studio keeps those before</source>
+        <translation>die Einträge des Servers ergeben zusammen mehr als %1 MiB; das Studio behält die davor</translation>
+    </message>
+    <message>
+        <source>the server&apos;s %1 nextCursor is not a string</source>
+        <translation>der nextCursor von %1 des Servers ist kein String</translation>
+    </message>
+    <message>
+        <source>the server&apos;s %1 nextCursor is longer than %2 KiB</source>
+        <translation>der nextCursor von %1 des Servers ist länger als %2 KiB</translation>
+    </message>
+    <message>
+        <source>the server&apos;s %1 gave the same nextCursor twice (at page %2): the list would not end</source>
+        <translation>%1 des Servers lieferte denselben nextCursor zweimal (bei Seite %2): die Liste würde nicht enden</translation>
+    </message>
+    <message>
+        <source>the server&apos;s list goes on past %1 pages; the studio keeps those</source>
+        <translation>die Liste des Servers geht über %1 Seiten hinaus; das Studio behält diese</translation>
+    </message>
+    <message>
+        <source>the server declares no &quot;%1&quot; capability in its initialize result: it offers none, so the studio does not ask</source>
+        <translation>der Server deklariert in seinem initialize-Ergebnis keine Capability &quot;%1&quot;: er bietet keine an, daher fragt das Studio nicht</translation>
+    </message>
+    <message>
+        <source>the server&apos;s resources/read result has no &quot;contents&quot; array</source>
+        <translation>das resources/read-Ergebnis des Servers hat kein Array &quot;contents&quot;</translation>
+    </message>
+    <message>
+        <source>its blob is not valid base64 (%1 characters)</source>
+        <translation>sein Blob ist kein gültiges Base64 (%1 Zeichen)</translation>
+    </message>
+    <message>
+        <source>it has neither a &quot;text&quot; nor a &quot;blob&quot; string</source>
+        <translation>er hat weder einen String &quot;text&quot; noch &quot;blob&quot;</translation>
+    </message>
+    <message>
+        <source>the server&apos;s resources/read result has no contents (no object in &quot;contents&quot;)</source>
+        <translation>das resources/read-Ergebnis des Servers hat keinen Inhalt (kein Objekt in &quot;contents&quot;)</translation>
+    </message>
+    <message>
+        <source>the server&apos;s prompts/get result has no &quot;messages&quot; array</source>
+        <translation>das prompts/get-Ergebnis des Servers hat kein Array &quot;messages&quot;</translation>
+    </message>
+    <message>
+        <source>(no role)</source>
+        <translation>(keine Rolle)</translation>
+    </message>
+    <message>
+        <source>the server&apos;s &quot;resources&quot; capability does not offer subscribe: the studio does not ask</source>
+        <translation>die Capability &quot;resources&quot; des Servers bietet kein subscribe an: das Studio fragt nicht</translation>
+    </message>
+    <message>
+        <source>the URI template has a &apos;}&apos; without &apos;{&apos; at character %1</source>
+        <translation>die URI-Vorlage hat bei Zeichen %1 eine &apos;}&apos; ohne &apos;{&apos;</translation>
+    </message>
+    <message>
+        <source>the URI template has a &apos;{&apos; without &apos;}&apos; at character %1</source>
+        <translation>die URI-Vorlage hat bei Zeichen %1 eine &apos;{&apos; ohne &apos;}&apos;</translation>
+    </message>
+    <message>
+        <source>the URI template&apos;s expression {%1} is beyond RFC 6570 level 1 (only {name} is filled in here): type the URI instead</source>
+        <translation>der Ausdruck {%1} der URI-Vorlage geht über RFC 6570 Level 1 hinaus (hier wird nur {name} ausgefüllt): geben Sie stattdessen die URI ein</translation>
+    </message>
+</context>
+<context>
     <name>McpServerPool</name>
     <message>
         <source>MCP server &apos;%1&apos; was removed or changed in toolstudio.json</source>
@@ -1695,6 +2023,14 @@
     <message>
         <source>tools</source>
         <translation>Tools</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Browse the selected MCP server&apos;s resources and prompts</source>
+        <translation>Ressourcen und Prompts des gewählten MCP-Servers durchsuchen</translation>
     </message>
 </context>
 <context>
