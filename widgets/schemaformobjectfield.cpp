@@ -134,6 +134,11 @@ public:
         Q_UNUSED(role);
         return nullptr;
     }
+    bool requiresMember(const std::string &token) const override
+    {
+        return std::any_of(m_rows.begin(), m_rows.end(),
+                           [&](const Row &row) { return row.name == token && !row.include; });
+    }
     QWidget *memberControl(const std::string &token, const QString &role) const override
     {
         if (role != QLatin1String("include"))
