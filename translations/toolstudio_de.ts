@@ -577,6 +577,30 @@
         <source>The chat waits for you; the run clock is paused.</source>
         <translation>Der Chat wartet auf Sie; die Laufzeituhr pausiert.</translation>
     </message>
+    <message>
+        <source>The chat&apos;s turn is still running. Keep the chat for later (resume it from the Runs dock or with toolstudio chat --continue; its recorded steps are memoized), or stop it?</source>
+        <translation>Der Chat-Zug läuft noch. Den Chat für später behalten (im Dock „Läufe“ oder mit toolstudio chat --continue fortsetzen; seine aufgezeichneten Schritte kommen aus dem Memo) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>The chat waits for your approval of a tool call. Keep the chat for later (resume it from the Runs dock or with toolstudio chat --continue), or stop it?</source>
+        <translation>Der Chat wartet darauf, dass Sie einen Tool-Aufruf genehmigen. Den Chat für später behalten (im Dock „Läufe“ oder mit toolstudio chat --continue fortsetzen) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>The chat waits for your answer to a tool call. Keep the chat for later (resume it from the Runs dock or with toolstudio chat --continue), or stop it?</source>
+        <translation>Der Chat wartet auf Ihre Antwort auf einen Tool-Aufruf. Den Chat für später behalten (im Dock „Läufe“ oder mit toolstudio chat --continue fortsetzen) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>Chat in Progress</source>
+        <translation>Chat aktiv</translation>
+    </message>
+    <message>
+        <source>&amp;Keep for Later</source>
+        <translation>Für später &amp;behalten</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Chat</source>
+        <translation>Chat &amp;stoppen</translation>
+    </message>
 </context>
 <context>
     <name>ChatTurn</name>

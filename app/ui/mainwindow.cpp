@@ -596,10 +596,14 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    if (!m_runCommands->mayClose(this)) {
+    // The chat's question first, done only once the window's run is settled too: a
+    // Cancel at either leaves both as they were.
+    const ChatDock::QuitChoice chat = m_chatPanel->askBeforeQuit(this);
+    if (chat == ChatDock::QuitChoice::Cancel || !m_runCommands->mayClose(this)) {
         event->ignore();
         return;
     }
+    m_chatPanel->quit(chat);
     m_presenter->leave(); // the layout saved is the person's own
     m_layout->save();
     m_serving->stop();
