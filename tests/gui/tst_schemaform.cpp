@@ -295,10 +295,12 @@ private Q_SLOTS:
                                                       << QStringList{QStringLiteral("/a/zip"), QStringLiteral("/n")}
                                                       << QStringLiteral("Valid, but a/zip and n are empty");
         // A name is the schema's: shown as text, controls made visible.
-        QTest::newRow("a name with markup and a control character")
-            << QByteArray(R"({"type":"object","properties":{"<i>a\u0007</i>":{"type":"string"}},"required":["<i>a\u0007</i>"]})")
-            << QString() << true << QStringList{QStringLiteral("/<i>a\a<~1i>")}
-            << QStringLiteral("Valid, but <i>a\\u0007</i> is empty");
+        QTest::newRow("a name with markup and a control character") << QByteArray(
+            R"({"type":"object","properties":{"<i>a\u0007</i>":{"type":"string"}},"required":["<i>a\u0007</i>"]})")
+                                                                    << QString() << true
+                                                                    << QStringList{QStringLiteral("/<i>a\a<~1i>")}
+                                                                    << QStringLiteral(
+                                                                           "Valid, but <i>a\\u0007</i> is empty");
         // The shipped exchange-rate tool: "" does not match ^[A-Z]{3}$, so the form is not
         // valid and, untouched, says nothing yet (Send shows the errors).
         QTest::newRow("exchange-rate example: a pattern refuses \"\"") << QByteArray(
