@@ -192,6 +192,40 @@ run_suites() {
     return "$rc"
 }
 
+# x_display_number DISPLAY: N for a local display ":N" or ":N.M", nothing otherwise.
+x_display_number() {
+    local display="$1"
+    if [[ "$display" =~ ^:([0-9]+)(\.[0-9]+)?$ ]]; then
+        echo "${BASH_REMATCH[1]}"
+    fi
+}
+
+# x_display_reachable DISPLAY: whether Qt can likely connect, so that a DISPLAY left over
+# from a closed session (or an ssh login without forwarding) falls back to the headless
+# run instead of Qt aborting. A local display ":N" needs the X server's socket
+# /tmp/.X11-unix/XN; a remote one ("host:N", forwarded by ssh -X) is taken as reachable.
+x_display_reachable() {
+    local number
+    number="$(x_display_number "$1")"
+    if [ -z "$number" ]; then
+        return 0
+    fi
+    [ -S "/tmp/.X11-unix/X$number" ]
+}
+
+# wayland_socket: the compositor's socket ($WAYLAND_DISPLAY is a name under
+# $XDG_RUNTIME_DIR, or an absolute path); wayland_reachable: it exists.
+wayland_socket() {
+    if [ "${WAYLAND_DISPLAY:0:1}" = / ]; then
+        echo "$WAYLAND_DISPLAY"
+    else
+        echo "${XDG_RUNTIME_DIR:-}/$WAYLAND_DISPLAY"
+    fi
+}
+wayland_reachable() {
+    [ -S "$(wayland_socket)" ]
+}
+
 install_packages
 
 case "${1:-}" in
@@ -281,10 +315,23 @@ bench)
     ;;
 "")
     build "$BUILD_DIR"
-    if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+    if [ -n "${WAYLAND_DISPLAY:-}" ] && wayland_reachable; then
         exec "$BUILD_DIR/app/toolstudio" "$EXAMPLE"
     fi
-    log "no display (DISPLAY and WAYLAND_DISPLAY are unset): running the example headless"
+    if [ -n "${DISPLAY:-}" ] && x_display_reachable "$DISPLAY"; then
+        exec "$BUILD_DIR/app/toolstudio" "$EXAMPLE"
+    fi
+    if [ -n "${DISPLAY:-}" ]; then
+        log "the display DISPLAY=$DISPLAY could not be reached (no X server socket" \
+            "/tmp/.X11-unix/X$(x_display_number "$DISPLAY")): running the example headless"
+    fi
+    if [ -n "${WAYLAND_DISPLAY:-}" ]; then
+        log "the display WAYLAND_DISPLAY=$WAYLAND_DISPLAY could not be reached (no socket" \
+            "$(wayland_socket)): running the example headless"
+    fi
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+        log "no display (DISPLAY and WAYLAND_DISPLAY are unset): running the example headless"
+    fi
     log "(--trust: this shipped example is trusted and the grant recorded; see README \"Trust\")"
     status=0
     "$BUILD_DIR/app/toolstudio" run --trust "$EXAMPLE" || status=$?

@@ -577,6 +577,30 @@
         <source>The chat waits for you; the run clock is paused.</source>
         <translation>Der Chat wartet auf Sie; die Laufzeituhr pausiert.</translation>
     </message>
+    <message>
+        <source>The chat&apos;s turn is still running. Keep the chat for later (resume it from the Runs dock or with toolstudio chat --continue; its recorded steps are memoized), or stop it?</source>
+        <translation>Der Chat-Zug läuft noch. Den Chat für später behalten (im Dock „Läufe“ oder mit toolstudio chat --continue fortsetzen; seine aufgezeichneten Schritte kommen aus dem Memo) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>The chat waits for your approval of a tool call. Keep the chat for later (resume it from the Runs dock or with toolstudio chat --continue), or stop it?</source>
+        <translation>Der Chat wartet darauf, dass Sie einen Tool-Aufruf genehmigen. Den Chat für später behalten (im Dock „Läufe“ oder mit toolstudio chat --continue fortsetzen) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>The chat waits for your answer to a tool call. Keep the chat for later (resume it from the Runs dock or with toolstudio chat --continue), or stop it?</source>
+        <translation>Der Chat wartet auf Ihre Antwort auf einen Tool-Aufruf. Den Chat für später behalten (im Dock „Läufe“ oder mit toolstudio chat --continue fortsetzen) oder stoppen?</translation>
+    </message>
+    <message>
+        <source>Chat in Progress</source>
+        <translation>Chat aktiv</translation>
+    </message>
+    <message>
+        <source>&amp;Keep for Later</source>
+        <translation>Für später &amp;behalten</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Chat</source>
+        <translation>Chat &amp;stoppen</translation>
+    </message>
 </context>
 <context>
     <name>ChatTurn</name>
@@ -3646,6 +3670,41 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Tick to send this property; unticked or left empty it is omitted</source>
         <translation>Ankreuzen, um diese Eigenschaft zu senden; nicht angekreuzt oder leer wird sie weggelassen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more</source>
+        <comment>the end of a long list of field names</comment>
+        <translation>
+            <numerusform>%n weiteres</numerusform>
+            <numerusform>%n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <comment>a list of field names</comment>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <comment>the last two of a list of field names</comment>
+        <translation>%1 und %2</translation>
+    </message>
+    <message>
+        <source>Valid, but %1 is empty</source>
+        <comment>%1: a required field the person has not filled in</comment>
+        <translation>Gültig, aber %1 ist leer</translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid, but %1 are empty</source>
+        <comment>%1: a list of required fields the person has not filled in</comment>
+        <translation>
+            <numerusform>Gültig, aber %1 sind leer</numerusform>
+            <numerusform>Gültig, aber %1 sind leer</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The schema allows an empty text, so Send is allowed; type a value if the tool needs one</source>
+        <translation>Das Schema erlaubt einen leeren Text, daher ist Senden möglich; geben Sie einen Wert ein, wenn das Tool einen braucht</translation>
     </message>
 </context>
 <context>

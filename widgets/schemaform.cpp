@@ -5,6 +5,7 @@
 #include "schemaformfield.h"
 
 #include "project/jsonerror.h"
+#include "project/printabletext.h"
 #include "project/schemavalidator.h"
 
 #include <QCheckBox>
@@ -32,6 +33,22 @@ std::vector<std::string> tokens(const QString &pointer)
         out.push_back(part.toStdString());
     }
     return out;
+}
+
+/// Field names for a sentence: "base", "base and quote", "a, b and c"; more than four
+/// as "a, b, c and 2 more". The separators are translated (a list of names).
+QString nameList(const QStringList &names)
+{
+    QStringList head = names.size() > 4 ? names.first(3) : names;
+    const QString last = names.size() > 4
+        ? SchemaForm::tr("%n more", "the end of a long list of field names", int(names.size() - 3))
+        : head.takeLast();
+    if (head.isEmpty())
+        return last;
+    QString list = head.first();
+    for (qsizetype i = 1; i < head.size(); ++i)
+        list = SchemaForm::tr("%1, %2", "a list of field names").arg(list, head[i]);
+    return SchemaForm::tr("%1 and %2", "the last two of a list of field names").arg(list, last);
 }
 
 } // namespace
@@ -71,6 +88,7 @@ SchemaForm::SchemaForm(QWidget *parent)
     m_problemLabel = new QLabel(this);
     m_problemLabel->setObjectName(QStringLiteral("problem"));
     m_problemLabel->setWordWrap(true);
+    m_problemLabel->setTextFormat(Qt::PlainText); // it quotes names and values from a schema
     m_problemLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_problemLabel);
 
@@ -249,10 +267,61 @@ void SchemaForm::validate()
     if (shown) {
         m_problemLabel->setText(shown->toString());
         m_problemLabel->setStyleSheet(QStringLiteral("color: #c62828"));
-    } else {
-        m_problemLabel->setText(m_problem ? QString() : SchemaForm::tr("Valid"));
+        m_problemLabel->setToolTip(QString());
+    } else if (m_problem) {
+        m_problemLabel->clear();
         m_problemLabel->setStyleSheet(QString());
+        m_problemLabel->setToolTip(QString());
+    } else {
+        QStringList empty = untouchedEmptyFields();
+        for (QString &pointer : empty) {
+            // "/base" → "base", "/a/zip" → "a/zip", "/a~1b" → "a/b": the names as written.
+            QStringList names;
+            for (const std::string &token : tokens(pointer))
+                names.append(QString::fromStdString(token));
+            pointer = elidedText(names.join(QLatin1Char('/')), 64);
+        }
+        if (empty.isEmpty())
+            m_problemLabel->setText(SchemaForm::tr("Valid"));
+        else if (empty.size() == 1)
+            m_problemLabel->setText(
+                SchemaForm::tr("Valid, but %1 is empty", "%1: a required field the person has not filled in")
+                    .arg(empty.first()));
+        else
+            m_problemLabel->setText(SchemaForm::tr("Valid, but %1 are empty",
+                                                   "%1: a list of required fields the person has not filled in",
+                                                   int(empty.size()))
+                                        .arg(nameList(empty)));
+        m_problemLabel->setStyleSheet(QString());
+        m_problemLabel->setToolTip(
+            empty.isEmpty() ? QString()
+                            : SchemaForm::tr("The schema allows an empty text, so Send is allowed; type a value "
+                                             "if the tool needs one"));
     }
+}
+
+QStringList SchemaForm::untouchedEmptyFields() const
+{
+    QStringList empty;
+    QStringList edited;
+    if (!m_root)
+        return empty;
+    // A member can be visited twice under one pointer (a union and its branch): edited
+    // when either field was.
+    m_root->visit(QString(), [&](Field *field, const QString &pointer) {
+        if (field->isEdited())
+            edited.append(pointer);
+        if (pointer.isEmpty() || empty.contains(pointer))
+            return;
+        const json v = field->value();
+        if (!v.is_string() || !v.get_ref<const std::string &>().empty())
+            return;
+        const Field *parent = fieldAt(pointer.left(pointer.lastIndexOf(QLatin1Char('/'))));
+        if (parent && parent->requiresMember(tokens(pointer).back()))
+            empty.append(pointer);
+    });
+    empty.removeIf([&](const QString &pointer) { return edited.contains(pointer); });
+    return empty;
 }
 
 void SchemaForm::revealErrors()

@@ -67,6 +67,11 @@ public:
     };
     std::optional<Problem> problem() const { return m_problem; }
     bool isValid() const { return !m_problem.has_value(); }
+    /// The required properties whose value is still an empty string the person has not
+    /// edited (pointers, in form order): "" is valid for a plain string schema, but a
+    /// person reads "Valid" as "ready", so the form says "Valid, but base and quote are
+    /// empty" instead (issue 20, neutral colour; Send stays allowed).
+    QStringList untouchedEmptyFields() const;
     /// Shows every problem at its field, required properties still missing included
     /// (Send was pressed). Until then only the fields the person edited show their
     /// errors, so a fresh form is not covered in red. setSchema() hides them again.

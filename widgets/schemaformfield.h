@@ -82,6 +82,13 @@ public:
     {
         fn(this, pointer);
     }
+    /// Whether the object this field edits requires its property `token` (an object's
+    /// `required`; a union asks its current branch). False for every other kind.
+    virtual bool requiresMember(const std::string &token) const
+    {
+        Q_UNUSED(token);
+        return false;
+    }
     /// True once the person changed this field (its own editor, not a child's).
     bool isEdited() const { return m_edited; }
     /// The field's value checked against its own schema alone; nullopt when valid or

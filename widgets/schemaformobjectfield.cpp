@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "schemaformfield.h"
 
+#include "project/schematext.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QFrame>
@@ -13,6 +15,13 @@
 namespace schemaform {
 
 namespace {
+
+/// The JSON Pointer of the member `name` of the object at `pointer`, its name escaped
+/// ('~' → "~0", '/' → "~1") as the validator's pointers and SchemaForm::control() have it.
+QString memberPointer(const QString &pointer, const std::string &name)
+{
+    return pointer + QLatin1Char('/') + SchemaText::escapePointerToken(QString::fromStdString(name));
+}
 
 class ObjectField : public Field
 {
@@ -134,6 +143,11 @@ public:
         Q_UNUSED(role);
         return nullptr;
     }
+    bool requiresMember(const std::string &token) const override
+    {
+        return std::any_of(m_rows.begin(), m_rows.end(),
+                           [&](const Row &row) { return row.name == token && !row.include; });
+    }
     QWidget *memberControl(const std::string &token, const QString &role) const override
     {
         if (role != QLatin1String("include"))
@@ -147,7 +161,7 @@ public:
     {
         for (const Row &row : m_rows)
             if (sent(row))
-                row.field->collectLocalErrors(pointer + QLatin1Char('/') + QString::fromStdString(row.name), out);
+                row.field->collectLocalErrors(memberPointer(pointer, row.name), out);
     }
     void clearErrors() override
     {
@@ -160,7 +174,7 @@ public:
         fn(this, pointer);
         for (const Row &row : m_rows)
             if (sent(row))
-                row.field->visit(pointer + QLatin1Char('/') + QString::fromStdString(row.name), fn);
+                row.field->visit(memberPointer(pointer, row.name), fn);
     }
 
 private:

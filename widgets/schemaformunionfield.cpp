@@ -64,6 +64,11 @@ public:
         const int i = m_stack->currentIndex();
         return i >= 0 ? m_fields[std::size_t(i)]->child(token) : nullptr;
     }
+    bool requiresMember(const std::string &token) const override
+    {
+        const int i = m_stack->currentIndex();
+        return i >= 0 && m_fields[std::size_t(i)]->requiresMember(token);
+    }
     QWidget *control(const QString &role) const override
     {
         if (role == QLatin1String("branch"))

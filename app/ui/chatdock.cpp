@@ -15,6 +15,7 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
@@ -217,6 +218,49 @@ void ChatDock::newChat()
     m_transcript->clear();
     forgetCallsToDecide();
     refresh();
+}
+
+ChatDock::QuitChoice ChatDock::askBeforeQuit(QWidget *window)
+{
+    if (!m_turn || !m_turn->controller().isActive())
+        return QuitChoice::Keep;
+    // Waiting for the next message is where a chat rests: kept silently, as New Chat
+    // keeps it. Anything else is a run the person is in the middle of.
+    if (!m_busy && m_toDecide.isEmpty())
+        return QuitChoice::Keep;
+    QString question;
+    if (m_toDecide.isEmpty())
+        question = tr("The chat's turn is still running. Keep the chat for later (resume it from the Runs dock "
+                      "or with toolstudio chat --continue; its recorded steps are memoized), or stop it?");
+    else if (m_toDecide.constFirst().paused)
+        question = tr("The chat waits for your approval of a tool call. Keep the chat for later (resume it "
+                      "from the Runs dock or with toolstudio chat --continue), or stop it?");
+    else
+        question = tr("The chat waits for your answer to a tool call. Keep the chat for later (resume it from "
+                      "the Runs dock or with toolstudio chat --continue), or stop it?");
+    QMessageBox box(QMessageBox::Question, tr("Chat in Progress"), question, QMessageBox::Cancel, window);
+    box.setObjectName(QStringLiteral("quitWithChatBox"));
+    QPushButton *keep = box.addButton(tr("&Keep for Later"), QMessageBox::AcceptRole);
+    keep->setObjectName(QStringLiteral("keepRun"));
+    QPushButton *stop = box.addButton(tr("&Stop Chat"), QMessageBox::DestructiveRole);
+    stop->setObjectName(QStringLiteral("stopRun"));
+    box.setDefaultButton(keep);
+    box.exec();
+    if (box.clickedButton() == keep)
+        return QuitChoice::Keep;
+    if (box.clickedButton() == stop)
+        return QuitChoice::Stop;
+    return QuitChoice::Cancel;
+}
+
+void ChatDock::quit(QuitChoice choice)
+{
+    if (!m_turn)
+        return;
+    if (choice == QuitChoice::Keep)
+        m_turn->keepForLater();
+    else if (choice == QuitChoice::Stop)
+        m_turn->controller().stop();
 }
 
 void ChatDock::append(const QString &who, const QString &text, const QString &colour)

@@ -54,6 +54,18 @@ public:
     /// Keeps the current chat for later and clears the transcript.
     void newChat();
 
+    /// What Quit does with the chat's run (issue 20 item 5).
+    enum class QuitChoice { Keep, Stop, Cancel };
+    /// Before the window closes. A chat that only waits for the next message (its resting
+    /// state) is kept without asking: Keep. A chat that waits on anything else — a held
+    /// tool call, a manual tool's call, the model or a tool still running — asks like any
+    /// run (the box "quitWithChatBox"): Keep for Later (suspended; resumable from the Runs
+    /// dock or with `toolstudio chat --continue`), Stop Chat, or Cancel. Nothing is done
+    /// yet: quit() does it once every question before closing was answered.
+    QuitChoice askBeforeQuit(QWidget *window);
+    /// Does `choice`: Keep suspends the chat's run now, Stop stops it, Cancel nothing.
+    void quit(QuitChoice choice);
+
     QString runId() const { return m_runId; }
     /// The controller of the chat run (nullptr before the first Send and after New Chat).
     RunController *controller() const;

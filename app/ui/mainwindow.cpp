@@ -346,7 +346,10 @@ void MainWindow::createDocks()
     m_layout->arrange(
         {m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock, m_chatDock},
         m_viewMenu);
-    m_presenter = new PresenterView(this, {{m_traceDock, 40}, {m_pendingDock, 25}, {m_consoleDock, 0}});
+    // The trace and Pending Calls in one column of 45 % beside the editor (issue 20: side
+    // by side at 1280 pixels they left the editor ~13 %); Pending Calls gets 40 % of its
+    // height, room for an answer form.
+    m_presenter = new PresenterView(this, {{m_traceDock, 45, m_pendingDock, 40}, {m_consoleDock, 0}});
     m_viewMenu->addSeparator();
     m_presenter->addTo(m_viewMenu);
 }
@@ -597,10 +600,14 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    if (!m_runCommands->mayClose(this)) {
+    // The chat's question first, done only once the window's run is settled too: a
+    // Cancel at either leaves both as they were.
+    const ChatDock::QuitChoice chat = m_chatPanel->askBeforeQuit(this);
+    if (chat == ChatDock::QuitChoice::Cancel || !m_runCommands->mayClose(this)) {
         event->ignore();
         return;
     }
+    m_chatPanel->quit(chat);
     m_presenter->leave(); // the layout saved is the person's own
     m_layout->save();
     m_serving->stop();

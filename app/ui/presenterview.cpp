@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QLayout>
 #include <QMainWindow>
 #include <QMenu>
 #include <QTimer>
@@ -144,6 +145,12 @@ void PresenterView::setPresenting(bool on)
         for (const KeptDock &kept : std::as_const(m_kept)) {
             kept.dock->show();
             kept.dock->raise();
+            if (kept.below) {
+                // Out of its own column (Pending Calls: the left one, as a tab) into this
+                // dock's: restoreState() puts it back.
+                m_window->splitDockWidget(kept.dock, kept.below, Qt::Vertical);
+                kept.below->show();
+            }
             if (kept.widthPercent > 0) {
                 sized.append(kept.dock);
                 widths.append(m_window->width() * kept.widthPercent / 100);
@@ -152,6 +159,15 @@ void PresenterView::setPresenting(bool on)
         settings->setZoomPercent(qMax(m_zoomBefore, PresenterZoomPercent));
         m_window->resizeDocks(sized, widths, Qt::Horizontal);
         Theme::applyHighContrast();
+        // The column's height once the docks are in place (sizes that do not add up to it
+        // are spread evenly, not in proportion), and once more when the layout has taken
+        // the large type in (its title bars grow on posted events).
+        m_window->layout()->activate();
+        splitColumns();
+        QTimer::singleShot(0, this, [this] {
+            if (m_presenting)
+                splitColumns();
+        });
     } else {
         // Fonts back first, then the docks: restored under the presenter's large type,
         // the docks kept its widths and squeezed the editor. Once more when the layout
@@ -166,6 +182,18 @@ void PresenterView::setPresenting(bool on)
         });
     }
     m_presenter->setChecked(on);
+}
+
+void PresenterView::splitColumns()
+{
+    for (const KeptDock &kept : std::as_const(m_kept)) {
+        if (!kept.below || kept.belowHeightPercent <= 0)
+            continue;
+        const int column = kept.dock->height() + kept.below->height();
+        m_window->resizeDocks({kept.dock, kept.below},
+                              {column * (100 - kept.belowHeightPercent) / 100, column * kept.belowHeightPercent / 100},
+                              Qt::Vertical);
+    }
 }
 
 bool PresenterView::eventFilter(QObject *watched, QEvent *event)

@@ -23,10 +23,12 @@ class QMenu;
 /// zoom with its editor font (ScriptTabs).
 ///
 /// The Presenter Layout is for a projector: only the editor and the `kept` docks
-/// (Trace, Pending Calls, Console), each as wide as its share of the window asks (the
-/// large type needs the room), at least PresenterZoomPercent, in a high-contrast
-/// palette. Turned off — or before the window saves its layout on close (leave()) —
-/// the window is as it was before: its docks, zoom and theme.
+/// (Trace with Pending Calls under it, Console), at least PresenterZoomPercent, in a
+/// high-contrast palette. The docks beside the editor share one column, as wide as its
+/// share of the window (never narrower than the large type needs): side by side, the
+/// trace and Pending Calls took ~1100 of 1280 pixels at 150 % and left the editor ~170.
+/// Turned off — or before the window saves its layout on close (leave()) — the window
+/// is as it was before: its docks, zoom and theme.
 class PresenterView : public QObject
 {
     Q_OBJECT
@@ -37,7 +39,9 @@ public:
     struct KeptDock
     {
         QDockWidget *dock;
-        int widthPercent; ///< of the window's width; 0: as it is
+        int widthPercent;             ///< of the window's width; 0: as it is
+        QDockWidget *below = nullptr; ///< kept too, under `dock` in its column
+        int belowHeightPercent = 0;   ///< of the column's height, for `below`
     };
 
     PresenterView(QMainWindow *window, QList<KeptDock> kept);
@@ -61,6 +65,8 @@ protected:
 
 private:
     void applyZoom();
+    /// Gives each kept dock's `below` its share of their column's height.
+    void splitColumns();
 
     QMainWindow *m_window;
     QByteArray m_geometryBefore; ///< the window's geometry before the presenter layout

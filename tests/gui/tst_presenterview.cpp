@@ -162,11 +162,11 @@ private Q_SLOTS:
         for (int i = 0; i < all.size(); ++i)
             QVERIFY2(all.at(i)->isVisible() == presenting.at(i), qPrintable(all.at(i)->objectName()));
         QVERIFY(editorTabs()->isVisible());
-        // The large type needs room: the trace takes about 40 % of the width, Pending Calls 25 %.
-        QTRY_VERIFY2(all.at(2)->width() >= m_window->width() * 35 / 100,
+        // The large type needs room: the trace and Pending Calls share a column of about
+        // 45 % of the width (at least the trace's minimum in 150 % type).
+        QTRY_VERIFY2(all.at(2)->width() >= m_window->width() * 40 / 100,
                      qPrintable(QString::number(all.at(2)->width())));
-        QTRY_VERIFY2(all.at(4)->width() >= m_window->width() * 20 / 100,
-                     qPrintable(QString::number(all.at(4)->width())));
+        QCOMPARE(all.at(4)->width(), all.at(2)->width());
         QCOMPARE(zoom(), 150);
         QCOMPARE(QApplication::palette().color(QPalette::Base), QColor(Qt::white));
         QCOMPARE(QApplication::palette().color(QPalette::Text), QColor(Qt::black));
@@ -204,6 +204,43 @@ private Q_SLOTS:
         QVERIFY(m_window->close());
         QCOMPARE(zoom(), 100);
         QCOMPARE(QApplication::palette().color(QPalette::Base), baseBefore);
+    }
+
+    /// Issue 20: at 1280×800, a common projector, the presenter layout squeezed the editor
+    /// to ~170 pixels: the trace and Pending Calls stood side by side, and their minimum
+    /// widths in 150 % type (639 and 462 pixels) took the rest. They share one column now,
+    /// Pending Calls under the trace, and the editor keeps about half the width.
+    void presenterLayoutAt1280LeavesTheEditorRoom()
+    {
+        m_window->resize(1280, 800);
+        QTRY_COMPARE(m_window->width(), 1280);
+        const QList<QDockWidget *> all = docks();
+        QDockWidget *trace = all.at(2);
+        QDockWidget *pending = all.at(4);
+        QDockWidget *console = all.at(5);
+        action("presenterLayoutAction")->trigger();
+        QCOMPARE(zoom(), 150);
+        // At least 45 % of the width (576 of 1280 pixels): the column is 45 % where the
+        // large type lets it be; here the trace's own minimum (its filter row, ~640 pixels
+        // at 150 %) decides and leaves the editor ~49 %, the margin is for other fonts.
+        QTRY_VERIFY2(editorTabs()->width() >= 1280 * 45 / 100, qPrintable(QString::number(editorTabs()->width())));
+        QCOMPARE(m_window->size(), QSize(1280, 800)); // the large type did not grow the window instead
+        // One column: Pending Calls under the trace, as wide, with 40 % of the height.
+        QCOMPARE(pending->geometry().left(), trace->geometry().left());
+        QCOMPARE(pending->width(), trace->width());
+        QVERIFY(pending->geometry().top() > trace->geometry().bottom());
+        QTRY_VERIFY2(
+            qAbs(pending->height() - (trace->height() + pending->height()) * 40 / 100) <= 10,
+            qPrintable(QStringLiteral("%1 of %2").arg(pending->height()).arg(trace->height() + pending->height())));
+        QVERIFY(trace->geometry().left() > editorTabs()->mapTo(m_window.get(), QPoint(editorTabs()->width(), 0)).x());
+        // The console under the editor, as wide as it.
+        QVERIFY(console->isVisible());
+        QVERIFY(qAbs(console->width() - editorTabs()->width()) <= 10);
+
+        // Off again: Pending Calls back in the left column, a tab beside Tool and Step.
+        action("presenterLayoutAction")->trigger();
+        QTRY_COMPARE(m_window->dockWidgetArea(pending), Qt::LeftDockWidgetArea);
+        QVERIFY(m_window->tabifiedDockWidgets(pending).contains(all.at(1)));
     }
 };
 

@@ -7,8 +7,10 @@
 // prunes by age or count and compacts.
 #include "clirunner.h"
 #include "consoleview.h"
+#include "journalsteps.h"
 #include "testfiles.h"
 #include "tracemodel.h"
+#include "ui/chatdock.h"
 #include "ui/cleanuprunsdialog.h"
 #include "ui/runcommands.h"
 #include "ui/runspanel.h"
@@ -266,6 +268,76 @@ private Q_SLOTS:
         const auto [run, step] = recorded(dir, runId);
         QCOMPARE(QString::fromStdString(run), runStatus);
         QCOMPARE(QString::fromStdString(step), stepStatus);
+    }
+
+    /// Issue 20 item 5, the Chat dock's chat: Quit keeps a chat that only waits for the
+    /// next message (its resting state) for later without asking; a chat that waits on
+    /// anything else — here a tool call held under Approve tool calls — asks like a run:
+    /// Keep for Later suspends it, Stop Chat cancels it, Cancel keeps the window open.
+    void quitWithAChat_data()
+    {
+        QTest::addColumn<bool>("held");
+        QTest::addColumn<QString>("button"); ///< empty: no question
+        QTest::addColumn<bool>("closed");
+        QTest::addColumn<int>("runStatus");
+        QTest::newRow("waits for the next message: kept, not asked")
+            << false << QString() << true << int(RunStatus::Suspended);
+        QTest::newRow("held call: keep") << true << QStringLiteral("keepRun") << true << int(RunStatus::Suspended);
+        QTest::newRow("held call: stop") << true << QStringLiteral("stopRun") << true << int(RunStatus::Cancelled);
+        QTest::newRow("held call: cancel") << true << QStringLiteral("cancel") << false << int(RunStatus::Waiting);
+    }
+
+    void quitWithAChat()
+    {
+        QFETCH(bool, held);
+        QFETCH(QString, button);
+        QFETCH(bool, closed);
+        QFETCH(int, runStatus);
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->filePath(QStringLiteral("chat")));
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(openTrusted(*m_window, dir));
+        auto *chat = m_window->findChild<ChatDock *>();
+        QVERIFY(chat);
+        chat->findChild<QCheckBox *>(QStringLiteral("chatApprove"))->setChecked(held);
+        QSignalSpy replied(chat, &ChatDock::replied);
+        QVERIFY(chat->send(QStringLiteral("100 EUR in USD?")));
+        if (held)
+            QTRY_COMPARE_WITH_TIMEOUT(chat->callsToDecide().size(), 1, RunTimeoutMs);
+        else
+            QVERIFY(replied.wait(RunTimeoutMs));
+        const QString runId = chat->runId();
+        QVERIFY(!runId.isEmpty());
+        QCOMPARE(int(journalRun(dir, runId)->status), int(RunStatus::Waiting));
+
+        QString asked;
+        if (!button.isEmpty()) {
+            QTimer::singleShot(0, [&asked, button] {
+                QTRY_VERIFY(qobject_cast<QMessageBox *>(QApplication::activeModalWidget()));
+                auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+                asked = box->objectName() + QLatin1Char(' ') + box->text();
+                if (button == QLatin1String("cancel"))
+                    box->button(QMessageBox::Cancel)->click();
+                else
+                    box->findChild<QPushButton *>(button)->click();
+            });
+        }
+        QCOMPARE(m_window->close(), closed);
+        QCOMPARE(asked,
+                 button.isEmpty()
+                     ? QString()
+                     : QStringLiteral("quitWithChatBox The chat waits for your approval of a tool call. Keep the "
+                                      "chat for later (resume it from the Runs dock or with toolstudio chat "
+                                      "--continue), or stop it?"));
+        QTRY_COMPARE_WITH_TIMEOUT(int(journalRun(dir, runId)->status), runStatus, 5000);
+        if (!closed) {
+            QVERIFY(m_window->isVisible());
+            QCOMPARE(chat->callsToDecide().size(), 1); // still held, still to decide here
+            return;
+        }
+        m_window.reset(); // the studio goes
+        QCOMPARE(int(journalRun(dir, runId)->status), runStatus);
+        if (held && runStatus == int(RunStatus::Suspended)) // kept as it was: the tool has not run
+            QCOMPARE(stepLines(journalSteps(dir, runId)).constLast(), QStringLiteral("get_exchange_rate queued"));
     }
 };
 

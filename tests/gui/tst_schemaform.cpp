@@ -193,7 +193,7 @@ private Q_SLOTS:
         QTest::newRow("pattern in nested object") << QByteArray(
             R"({"type":"object","properties":{"a":{"type":"object","properties":{"zip":{"type":"string","pattern":"^[0-9]{5}$"}},"required":["zip"]}},"required":["a"]})")
                                                   << QByteArray("type /a/zip 12a") << QByteArray("/a/zip")
-                                                  << QByteArray(R"(does not match the pattern "^[0-9]{5}$")");
+                                                  << QByteArray("does not match the pattern ^[0-9]{5}$");
     }
 
     void validationMessageAtTheField()
@@ -250,6 +250,85 @@ private Q_SLOTS:
         form.setSchema(parse(R"({"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]})"));
         QVERIFY(!form.errorsRevealed());
         QCOMPARE(form.errorAt(QStringLiteral("/n")), QString());
+    }
+
+    /// Issue 20: "" is valid for a plain string, but a newcomer reads "Valid" as "ready":
+    /// required strings left empty and untouched are named (neutral colour, Send allowed).
+    void validSaysWhatIsStillEmpty_data()
+    {
+        QTest::addColumn<QByteArray>("schema");
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<QStringList>("empty");
+        QTest::addColumn<QString>("label");
+        const QByteArray exchange
+            = R"({"type":"object","properties":{"base":{"type":"string"},"quote":{"type":"string"},"amount":{"type":"number"}},"required":["base","quote"]})";
+        QTest::newRow("fresh, two empty")
+            << exchange << QString() << true << QStringList{QStringLiteral("/base"), QStringLiteral("/quote")}
+            << QStringLiteral("Valid, but base and quote are empty");
+        QTest::newRow("one typed") << exchange << QStringLiteral("type /base USD") << true
+                                   << QStringList{QStringLiteral("/quote")}
+                                   << QStringLiteral("Valid, but quote is empty");
+        // Typed and cleared again: the person chose "", the form takes them at their word.
+        QTest::newRow("typed, then cleared")
+            << exchange << QStringLiteral("type /base USD\ntype /quote EUR\ntype /quote ") << true << QStringList()
+            << QStringLiteral("Valid");
+        QTest::newRow("an optional property is no reason")
+            << exchange << QStringLiteral("type /base USD\ntype /quote EUR\ninclude /amount") << true << QStringList()
+            << QStringLiteral("Valid"); // ticked and left empty: omitted, not sent
+        QTest::newRow("three") << QByteArray(
+            R"({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"}},"required":["a","b","c"]})")
+                               << QString() << true
+                               << QStringList{QStringLiteral("/a"), QStringLiteral("/b"), QStringLiteral("/c")}
+                               << QStringLiteral("Valid, but a, b and c are empty");
+        QTest::newRow("six: three named, the rest counted") << QByteArray(
+            R"({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"},"e":{"type":"string"},"f":{"type":"string"}},"required":["a","b","c","d","e","f"]})")
+                                                            << QString() << true
+                                                            << QStringList{QStringLiteral("/a"), QStringLiteral("/b"),
+                                                                           QStringLiteral("/c"), QStringLiteral("/d"),
+                                                                           QStringLiteral("/e"), QStringLiteral("/f")}
+                                                            << QStringLiteral(
+                                                                   "Valid, but a, b, c and 3 more are empty");
+        QTest::newRow("nested, and a string-or-null") << QByteArray(
+            R"({"type":"object","properties":{"a":{"type":"object","properties":{"zip":{"type":"string"}},"required":["zip"]},"n":{"type":["string","null"]}},"required":["a","n"]})")
+                                                      << QString() << true
+                                                      << QStringList{QStringLiteral("/a/zip"), QStringLiteral("/n")}
+                                                      << QStringLiteral("Valid, but a/zip and n are empty");
+        // A name is the schema's: shown as text, controls made visible.
+        QTest::newRow("a name with markup and a control character") << QByteArray(
+            R"({"type":"object","properties":{"<i>a\u0007</i>":{"type":"string"}},"required":["<i>a\u0007</i>"]})")
+                                                                    << QString() << true
+                                                                    << QStringList{QStringLiteral("/<i>a\a<~1i>")}
+                                                                    << QStringLiteral(
+                                                                           "Valid, but <i>a\\u0007</i> is empty");
+        // The shipped exchange-rate tool: "" does not match ^[A-Z]{3}$, so the form is not
+        // valid and, untouched, says nothing yet (Send shows the errors).
+        QTest::newRow("exchange-rate example: a pattern refuses \"\"") << QByteArray(
+            R"({"type":"object","properties":{"base":{"type":"string","pattern":"^[A-Z]{3}$"},"quote":{"type":"string","pattern":"^[A-Z]{3}$"}},"required":["base","quote"],"additionalProperties":false})")
+                                                                       << QString() << false
+                                                                       << QStringList{QStringLiteral("/base"),
+                                                                                      QStringLiteral("/quote")}
+                                                                       << QString();
+    }
+
+    void validSaysWhatIsStillEmpty()
+    {
+        QFETCH(QByteArray, schema);
+        QFETCH(QString, script);
+        QFETCH(bool, valid);
+        QFETCH(QStringList, empty);
+        QFETCH(QString, label);
+        SchemaForm form;
+        form.setSchema(parse(schema.constData()));
+        form.show();
+        perform(form, script);
+        auto *problem = form.findChild<QLabel *>(QStringLiteral("problem"));
+        QVERIFY(problem);
+        QCOMPARE(form.isValid(), valid);
+        QCOMPARE(form.untouchedEmptyFields(), empty);
+        QCOMPARE(problem->text(), label);
+        QCOMPARE(problem->styleSheet(), QString()); // neutral: not the red of an error
+        QCOMPARE(problem->textFormat(), Qt::PlainText);
     }
 
     void secretStringsAreMasked()

@@ -1462,12 +1462,12 @@ void TestHostileBattery::validatorAbuse_data()
     QTest::newRow("catastrophic pattern")
         << QByteArray("tools.check(code='a' * 5000 + '!')")
         << "RESULT invalid_arguments invalid arguments for 'check' at /code: matching this string (5001 bytes) "
-           "against the pattern \"^(a+)+$\""
+           "against the pattern ^(a+)+$"
             + abandoned;
     QTest::newRow("catastrophic pattern under not in anyOf")
         << QByteArray("tools.check(tags='a' * 5000 + '!')")
         << "RESULT invalid_arguments invalid arguments for 'check' at /tags: matching this string (5001 bytes) "
-           "against the pattern \"^(a|aa)+$\""
+           "against the pattern ^(a|aa)+$"
             + abandoned;
     QTest::newRow("200000 characters against a pattern")
         << QByteArray("tools.check(text='1' * 200000)") << QByteArray("RESULT ok True");

@@ -5,6 +5,7 @@
 #include "project/jsonqt.h"
 #include "project/printabletext.h"
 
+#include <algorithm>
 #include <string>
 
 namespace {
@@ -85,6 +86,17 @@ QString shortDump(const nlohmann::json &value)
     if (dumped.size() > 60)
         dumped = QString::fromUtf8(clipChars(dumped, 57).kept) + QStringLiteral("..."); // the dump itself was bounded
     return dumped;
+}
+
+QString shortPattern(const std::string &source)
+{
+    // 60 characters take at most 240 bytes of UTF-8: a pattern megabytes long costs little.
+    constexpr std::size_t headBytes = 256;
+    const QByteArray head = QByteArray::fromRawData(source.data(), qsizetype(std::min(source.size(), headBytes)));
+    QString text = QString::fromUtf8(clipUtf8(head, qsizetype(headBytes)).kept);
+    if (text.size() > 60)
+        return printableText(QString::fromUtf8(clipChars(text, 57).kept)) + QStringLiteral("...");
+    return printableText(text);
 }
 
 QString escapePointerToken(QString token)

@@ -141,14 +141,14 @@ bool SchemaWalk::search(const SchemaPattern &pattern, const std::string &subject
     const QString what = isName ? QStringLiteral("the property name") : QStringLiteral("this string");
     if (result.outcome == SchemaPattern::Outcome::BadUtf8)
         abandon(QStringLiteral("%1 is not valid UTF-8; it cannot be matched against the pattern %2")
-                    .arg(what, SchemaText::shortDump(nlohmann::json(pattern.source()))),
+                    .arg(what, SchemaText::shortPattern(pattern.source())),
                 name);
     abandon(QStringLiteral("matching %1 (%2 bytes) against the pattern %3 was abandoned at %4: the pattern "
                            "backtracks too much on it; simplify the pattern (e.g. no nested quantifiers) or send "
                            "a shorter value")
                 .arg(what)
                 .arg(qulonglong(subject.size()))
-                .arg(SchemaText::shortDump(nlohmann::json(pattern.source())), result.bound),
+                .arg(SchemaText::shortPattern(pattern.source()), result.bound),
             name);
 }
 
@@ -252,8 +252,8 @@ bool SchemaWalk::checkString(const SchemaNode &node, const std::string &text, Sc
                             .arg(qulonglong(length)));
     }
     if (node.pattern && !search(*node.pattern, text, false, nullptr))
-        return fail(out,
-                    QStringLiteral("does not match the pattern %1").arg(SchemaText::shortDump(node.pattern->source())));
+        return fail(
+            out, QStringLiteral("does not match the pattern %1").arg(SchemaText::shortPattern(node.pattern->source())));
     return SchemaFormat::matches(node.format, text) || fail(out, SchemaFormat::expectation(node.format));
 }
 
