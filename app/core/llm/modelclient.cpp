@@ -3,7 +3,9 @@
 #include "llm/modelclient.h"
 
 #include "llm/anthropiccodec.h"
+#include "llm/modelstream.h"
 #include "llm/openaichatcodec.h"
+#include "llm/sseparser.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -111,7 +113,7 @@ std::optional<ModelReply> ModelClient::mockTurn(ModelError *failure)
     return reply;
 }
 
-quint64 ModelClient::send(const ModelRequest &request, Done done)
+quint64 ModelClient::send(const ModelRequest &request, Done done, Preview preview)
 {
     const quint64 id = m_nextId++;
     ModelResult result;
@@ -135,8 +137,13 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
     }
 
     QString problem;
-    const auto body = isAnthropic(m_config) ? AnthropicCodec::buildRequest(m_config, request, &problem)
-                                            : OpenAIChatCodec::buildRequest(m_config, request, &problem);
+    auto body = isAnthropic(m_config) ? AnthropicCodec::buildRequest(m_config, request, &problem)
+                                      : OpenAIChatCodec::buildRequest(m_config, request, &problem);
+    if (body && preview) {
+        (*body)["stream"] = true;
+        if (!isAnthropic(m_config)) // without it a streamed Chat Completions reply has no usage
+            (*body)["stream_options"] = {{"include_usage", true}};
+    }
     if (!body) {
         result.error = error(QStringLiteral("invalid_request"), problem);
         finishLater(id, std::move(done), std::move(result));
@@ -164,7 +171,7 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
 
     QNetworkRequest http(QUrl(m_config.endpointUrl()));
     http.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    http.setRawHeader("Accept", "application/json");
+    http.setRawHeader("Accept", preview ? "text/event-stream" : "application/json");
     // A redirect would carry the key to another URL: it is an error instead.
     http.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     if (isAnthropic(m_config)) {
@@ -177,6 +184,7 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
 
     Pending pending;
     pending.done = std::move(done);
+    pending.preview = std::move(preview);
     pending.reply = m_network->post(http, QByteArray::fromStdString(body->dump()));
     pending.timer = new QTimer(this);
     pending.timer->setSingleShot(true);
@@ -205,6 +213,10 @@ std::optional<ModelClient::Pending> ModelClient::take(quint64 id)
     m_pending.erase(it);
     delete pending.timer;
     pending.timer = nullptr;
+    delete pending.idle;
+    pending.idle = nullptr;
+    delete pending.previewTimer;
+    pending.previewTimer = nullptr;
     return pending;
 }
 
@@ -221,20 +233,85 @@ void ModelClient::cancel(quint64 id)
     }
 }
 
+void ModelClient::read(quint64 id, Pending &pending)
+{
+    QNetworkReply *reply = pending.reply;
+    if (!pending.decided) {
+        pending.decided = true;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().trimmed().toLower();
+        // An error status keeps its body (the error message); a 2xx event stream is read
+        // as it comes, whether or not it was asked for (`params` may hold "stream").
+        if (status >= 200 && status <= 299 && (type == "text/event-stream" || type.startsWith("text/event-stream;"))) {
+            pending.sse = std::make_shared<SseParser>();
+            pending.stream = std::make_shared<ModelStream>(isAnthropic(m_config) ? ModelStream::Protocol::Anthropic
+                                                                                 : ModelStream::Protocol::OpenAIChat);
+            pending.idle = new QTimer(this);
+            pending.idle->setSingleShot(true);
+            connect(pending.idle, &QTimer::timeout, this, [this, id] {
+                const auto it = m_pending.find(id);
+                if (it == m_pending.end() || !it->reply)
+                    return;
+                it->idleTimedOut = true;
+                it->reply->abort();
+            });
+        }
+    }
+    const qint64 held = pending.sse ? pending.received : pending.body.size();
+    if (reply->bytesAvailable() > m_replyCap - held) {
+        pending.overCap = true; // nothing more is read
+        return;
+    }
+    const QByteArray chunk = reply->readAll();
+    if (!pending.sse) {
+        pending.body += chunk;
+        return;
+    }
+    pending.received += chunk.size();
+    std::vector<SseEvent> events;
+    pending.sse->feed(std::string_view(chunk.constData(), std::size_t(chunk.size())), &events);
+    for (const SseEvent &event : events) {
+        if (!pending.stream->add(event, &pending.streamError))
+            return;
+    }
+}
+
+bool ModelClient::mustEnd(const Pending &pending)
+{
+    return pending.overCap || !pending.streamError.isEmpty() || (pending.stream && pending.stream->ended());
+}
+
 void ModelClient::onReadyRead(quint64 id)
 {
     const auto it = m_pending.find(id);
-    if (it == m_pending.end() || !it->reply || it->overCap)
+    if (it == m_pending.end() || !it->reply || mustEnd(*it))
         return;
     QNetworkReply *reply = it->reply;
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
-    const qint64 room = m_replyCap - it->body.size();
-    if ((length.isValid() && length.toLongLong() > m_replyCap) || reply->bytesAvailable() > room) {
+    if (length.isValid() && length.toLongLong() > m_replyCap)
         it->overCap = true;
-        reply->abort(); // finished() follows; nothing more is read
+    else
+        read(id, *it);
+    if (mustEnd(*it)) {
+        reply->abort(); // finished() follows (maybe at once: `it` is not used after this)
         return;
     }
-    it->body += reply->readAll();
+    if (!it->stream)
+        return;
+    if (m_streamIdleMs > 0)
+        it->idle->start(m_streamIdleMs); // bytes arrived: the stream is alive
+    if (it->preview && it->stream->changed() && !(it->previewTimer && it->previewTimer->isActive())) {
+        if (!it->previewTimer) {
+            it->previewTimer = new QTimer(this);
+            it->previewTimer->setSingleShot(true);
+            connect(it->previewTimer, &QTimer::timeout, this, [this, id] {
+                const auto found = m_pending.find(id);
+                if (found != m_pending.end() && found->stream && found->preview && !mustEnd(*found))
+                    found->preview(m_secrets.mask(found->stream->preview()));
+            });
+        }
+        it->previewTimer->start(PreviewIntervalMs);
+    }
 }
 
 void ModelClient::onFinished(quint64 id)
@@ -246,12 +323,8 @@ void ModelClient::onFinished(quint64 id)
     QNetworkReply *reply = pending.reply;
     if (!reply)
         return;
-    if (!pending.overCap && !pending.timedOut && reply->bytesAvailable() > 0) {
-        if (reply->bytesAvailable() > m_replyCap - pending.body.size())
-            pending.overCap = true;
-        else
-            pending.body += reply->readAll();
-    }
+    if (!mustEnd(pending) && !pending.timedOut && !pending.idleTimedOut && reply->bytesAvailable() > 0)
+        read(id, pending);
     const ModelResult result = resultOf(reply, pending);
     reply->disconnect(this);
     reply->deleteLater();
@@ -267,6 +340,16 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
                              QStringLiteral("no complete answer from %1 within %2 s (timeout_seconds)")
                                  .arg(url)
                                  .arg(m_config.timeoutMs / 1000.0),
+                             true);
+        return result;
+    }
+    if (pending.idleTimedOut) {
+        result.error = error(QStringLiteral("timeout"),
+                             QStringLiteral("the stream from %1 stopped mid-reply: nothing came for %2 s after %3 "
+                                            "events")
+                                 .arg(url)
+                                 .arg(m_streamIdleMs / 1000.0)
+                                 .arg(pending.stream->events()),
                              true);
         return result;
     }
@@ -294,6 +377,8 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
         result.error = httpError(code, masked, reply);
         return result;
     }
+    if (pending.stream)
+        return streamResult(reply, pending);
     // A 2xx whose transfer failed (reset mid-body; a gzip body Qt stopped inflating as a
     // decompression bomb) leaves a cut or zero-filled body: not a reply.
     if (reply->error() != QNetworkReply::NoError) {
@@ -309,6 +394,40 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
     const std::string_view body(masked.constData(), std::size_t(masked.size()));
     result.reply = isAnthropic(m_config) ? AnthropicCodec::parseReply(body, &problem)
                                          : OpenAIChatCodec::parseReply(body, &problem);
+    if (!result.reply)
+        result.error = error(QStringLiteral("model_bad_reply"), QStringLiteral("%1 (from %2)").arg(problem, url));
+    return result;
+}
+
+ModelResult ModelClient::streamResult(QNetworkReply *reply, const Pending &pending) const
+{
+    ModelResult result;
+    const QString url = m_config.endpointUrl();
+    const ModelStream &stream = *pending.stream;
+    if (!pending.streamError.isEmpty()) {
+        const bool serverError = stream.failure() == ModelStream::Failure::ServerError;
+        result.error = error(serverError ? QStringLiteral("model_server_error") : QStringLiteral("model_bad_reply"),
+                             QStringLiteral("%1 (from %2)").arg(pending.streamError, url), serverError);
+        return result;
+    }
+    if (!stream.ended()) {
+        // Cut short: a reset or a server that closed mid-event is a network error (worth
+        // another attempt); a stream that ended cleanly without its terminator is not.
+        const bool networkError = reply->error() != QNetworkReply::NoError;
+        QString why = networkError ? reply->errorString().trimmed() : QString();
+        while (why.endsWith(QLatin1Char(':')))
+            why.chop(1);
+        result.error = error(
+            QStringLiteral("model_bad_reply"),
+            QStringLiteral("the stream from %1 ended before its end (%2) after %3 events%4")
+                .arg(url, isAnthropic(m_config) ? QStringLiteral("no message_stop") : QStringLiteral("no data: [DONE]"))
+                .arg(stream.events())
+                .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why),
+            networkError && reply->error() < QNetworkReply::ProxyConnectionRefusedError);
+        return result;
+    }
+    QString problem;
+    result.reply = stream.reply(&problem, &m_secrets);
     if (!result.reply)
         result.error = error(QStringLiteral("model_bad_reply"), QStringLiteral("%1 (from %2)").arg(problem, url));
     return result;
