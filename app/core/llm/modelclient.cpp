@@ -268,6 +268,8 @@ void ModelClient::read(quint64 id, Pending &pending)
         return;
     }
     pending.received += chunk.size();
+    if (pending.body.size() < 80) // the stream's first bytes, for an error about what it was
+        pending.body += chunk.left(80 - pending.body.size());
     std::vector<SseEvent> events;
     pending.sse->feed(std::string_view(chunk.constData(), std::size_t(chunk.size())), &events);
     for (const SseEvent &event : events) {
@@ -411,19 +413,28 @@ ModelResult ModelClient::streamResult(QNetworkReply *reply, const Pending &pendi
         return result;
     }
     if (!stream.ended()) {
-        // Cut short: a reset or a server that closed mid-event is a network error (worth
-        // another attempt); a stream that ended cleanly without its terminator is not.
+        // Cut short: a reset, or a connection closed in the middle of an event, is worth
+        // another attempt; a stream that ended cleanly between events without its
+        // terminator is the server's way, not an accident.
         const bool networkError = reply->error() != QNetworkReply::NoError;
+        // Not one event: no stream at all (a body labelled text/event-stream that is not one).
+        const bool midEvent = pending.sse->inEvent() && stream.events() > 0;
+        const QString begins = stream.events() == 0 && !pending.body.isEmpty()
+            ? QStringLiteral("; it begins: %1")
+                  .arg(ModelMessage::quoteText(
+                      std::string_view(pending.body.constData(), std::size_t(pending.body.size()))))
+            : QString();
         QString why = networkError ? reply->errorString().trimmed() : QString();
         while (why.endsWith(QLatin1Char(':')))
             why.chop(1);
         result.error = error(
             QStringLiteral("model_bad_reply"),
-            QStringLiteral("the stream from %1 ended before its end (%2) after %3 events%4")
+            QStringLiteral("the stream from %1 ended before its end (%2) after %3 events%4%5%6")
                 .arg(url, isAnthropic(m_config) ? QStringLiteral("no message_stop") : QStringLiteral("no data: [DONE]"))
                 .arg(stream.events())
-                .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why),
-            networkError && reply->error() < QNetworkReply::ProxyConnectionRefusedError);
+                .arg(midEvent ? QStringLiteral(", in the middle of an event") : QString(),
+                     why.isEmpty() ? QString() : QStringLiteral(": ") + why, begins),
+            midEvent || (networkError && reply->error() < QNetworkReply::ProxyConnectionRefusedError));
         return result;
     }
     QString problem;
