@@ -285,7 +285,12 @@ private Q_SLOTS:
         const bool defaultCap = scenario == QLatin1String("streamhugeargs");
         const Asked asked = ask(config, true, defaultCap ? 0 : 1024 * 1024, 500);
         QVERIFY(!asked.result.reply);
-        QCOMPARE(asked.result.error.message, message.arg(config.endpointUrl()));
+        const QString expected = message.arg(config.endpointUrl());
+        // Qt names a close mid-chunk "Connection closed" or not at all, as its timing falls.
+        if (scenario == QLatin1String("streamcut") && asked.result.error.message != expected)
+            QCOMPARE(asked.result.error.message, expected + QStringLiteral(": Connection closed"));
+        else
+            QCOMPARE(asked.result.error.message, expected);
         QCOMPARE(asked.result.error.code, code);
         QCOMPARE(asked.result.error.retryable, retryable);
     }
