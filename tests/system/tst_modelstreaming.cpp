@@ -199,6 +199,22 @@ private Q_SLOTS:
         }
     }
 
+    /// A body that stays open after the terminator: the reply is whole, taken after a
+    /// short grace (ModelClient::TerminatorGraceMs), not failed by the idle timeout.
+    void bodyOpenAfterTheTerminator()
+    {
+        for (const bool anthropic : {false, true}) {
+            QElapsedTimer timer;
+            timer.start();
+            const Asked asked = ask(model(anthropic, QStringLiteral("streamlinger")), true, 0, 5000, false);
+            QVERIFY2(asked.result.reply, qPrintable(asked.result.error.message));
+            QCOMPARE(QString::fromStdString(asked.result.reply->message.value("content", "")),
+                     QStringLiteral("Whole answer."));
+            QCOMPARE(asked.result.reply->stopReason, QStringLiteral("stop"));
+            QVERIFY2(timer.elapsed() < 4000, qPrintable(QString::number(timer.elapsed())));
+        }
+    }
+
     void failures_data()
     {
         QTest::addColumn<bool>("anthropic");

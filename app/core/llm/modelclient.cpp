@@ -192,7 +192,7 @@ quint64 ModelClient::send(const ModelRequest &request, Done done, Preview previe
         const auto it = m_pending.find(id);
         if (it == m_pending.end() || !it->reply)
             return;
-        it->timedOut = true;
+        it->timedOut = !(it->stream && it->stream->ended()); // a whole streamed reply is not late
         it->reply->abort();
     });
     if (m_config.timeoutMs > 0)
@@ -252,7 +252,8 @@ void ModelClient::read(quint64 id, Pending &pending)
                 const auto it = m_pending.find(id);
                 if (it == m_pending.end() || !it->reply)
                     return;
-                it->idleTimedOut = true;
+                // After the terminator this is the grace for the body's end: the reply is whole.
+                it->idleTimedOut = !(it->stream && it->stream->ended());
                 it->reply->abort();
             });
         }
@@ -280,14 +281,14 @@ void ModelClient::read(quint64 id, Pending &pending)
 
 bool ModelClient::mustEnd(const Pending &pending)
 {
-    return pending.overCap || !pending.streamError.isEmpty() || (pending.stream && pending.stream->ended());
+    return pending.overCap || !pending.streamError.isEmpty();
 }
 
 void ModelClient::onReadyRead(quint64 id)
 {
     const auto it = m_pending.find(id);
-    if (it == m_pending.end() || !it->reply || mustEnd(*it))
-        return;
+    if (it == m_pending.end() || !it->reply || mustEnd(*it) || (it->stream && it->stream->ended()))
+        return; // bytes after the terminator are not read
     QNetworkReply *reply = it->reply;
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
     if (length.isValid() && length.toLongLong() > m_replyCap)
@@ -296,6 +297,13 @@ void ModelClient::onReadyRead(quint64 id)
         read(id, *it);
     if (mustEnd(*it)) {
         reply->abort(); // finished() follows (maybe at once: `it` is not used after this)
+        return;
+    }
+    if (it->stream && it->stream->ended()) {
+        // The reply is whole. The body's end normally follows at once, and waiting for it
+        // keeps the connection for the next request; a server that keeps the body open
+        // after its terminator is cut off after a short grace.
+        it->idle->start(TerminatorGraceMs);
         return;
     }
     if (!it->stream)
@@ -308,7 +316,8 @@ void ModelClient::onReadyRead(quint64 id)
             it->previewTimer->setSingleShot(true);
             connect(it->previewTimer, &QTimer::timeout, this, [this, id] {
                 const auto found = m_pending.find(id);
-                if (found != m_pending.end() && found->stream && found->preview && !mustEnd(*found))
+                if (found != m_pending.end() && found->stream && found->preview && !mustEnd(*found)
+                    && !found->stream->ended())
                     found->preview(m_secrets.mask(found->stream->preview()));
             });
         }
@@ -325,7 +334,8 @@ void ModelClient::onFinished(quint64 id)
     QNetworkReply *reply = pending.reply;
     if (!reply)
         return;
-    if (!mustEnd(pending) && !pending.timedOut && !pending.idleTimedOut && reply->bytesAvailable() > 0)
+    if (!mustEnd(pending) && !pending.timedOut && !pending.idleTimedOut && !(pending.stream && pending.stream->ended())
+        && reply->bytesAvailable() > 0)
         read(id, pending);
     const ModelResult result = resultOf(reply, pending);
     reply->disconnect(this);

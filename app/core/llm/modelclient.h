@@ -81,6 +81,8 @@ public:
     static constexpr qint64 DefaultReplyCapBytes = 8 * 1024 * 1024;
     /// A stream that sends nothing for this long after its first byte has stalled.
     static constexpr int DefaultStreamIdleMs = 30 * 1000;
+    /// How long the body may go on after the stream's terminator before it is cut off.
+    static constexpr int TerminatorGraceMs = 250;
     /// `preview` is called at most this often.
     static constexpr int PreviewIntervalMs = 100;
 
@@ -132,7 +134,7 @@ private:
     /// Moves what `pending`'s reply has into its body or stream; afterwards overCap or
     /// streamError may be set, or the stream ended.
     void read(quint64 id, Pending &pending);
-    /// The request must end now: over the cap, a bad event, the stream's terminator.
+    /// The request must end now: over the cap, a bad event.
     static bool mustEnd(const Pending &pending);
     ModelResult streamResult(QNetworkReply *reply, const Pending &pending) const;
     /// Removes the request `id` from m_pending and stops its timer; nullopt if unknown.

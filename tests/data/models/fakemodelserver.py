@@ -42,6 +42,7 @@ is Anthropic's):
                millisecond between chunks of 64
   streamhugeargs  a tool call whose arguments arrive as one 10 MB delta
   streamlongline  "data: " and 16 MiB of "x" without a line end
+  streamlinger a whole text reply, then the body stays open for 60 s (no end after the terminator)
   streamjson   a JSON reply whatever the request asked (a server that cannot stream)
   streamliesjson  an event stream labelled application/json
   streamliessse   a JSON reply labelled text/event-stream
@@ -348,6 +349,8 @@ class Handler(BaseHTTPRequestHandler):
                              + text_events(anthropic, ["two."])[-1:] + text_end(anthropic))
         elif scenario == "streamstall":
             self.send_events(text_events(anthropic, ["Half ", "an answer"]) + [60])
+        elif scenario == "streamlinger":
+            self.send_events(text_events(anthropic, ["Whole ", "answer."]) + text_end(anthropic) + [60], end=False)
         elif scenario == "streamnoend":
             self.send_events(text_events(anthropic, ["Half ", "an answer"]))
         elif scenario == "streamcut":
