@@ -337,6 +337,8 @@ void ModelClient::onFinished(quint64 id)
     if (!mustEnd(pending) && !pending.timedOut && !pending.idleTimedOut && !(pending.stream && pending.stream->ended())
         && reply->bytesAvailable() > 0)
         read(id, pending);
+    delete pending.idle; // made by read() when the first bytes came with the end
+    pending.idle = nullptr;
     const ModelResult result = resultOf(reply, pending);
     reply->disconnect(this);
     reply->deleteLater();
