@@ -19,7 +19,10 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -178,6 +181,7 @@ bool ChatDock::send(const QString &text)
             m_waiting = true;
             setBusy(false, tr("The message was refused: %1").arg(reason));
         });
+        connect(m_turn.get(), &ChatTurn::replyStreamed, this, &ChatDock::onStreamed);
         connect(m_turn.get(), &ChatTurn::waitsForPerson, this, &ChatDock::toDecide);
         connect(m_turn.get(), &ChatTurn::held, this, &ChatDock::toDecide);
         m_turn->controller().setApprovesToolCalls(m_approve->isChecked());
@@ -194,6 +198,7 @@ bool ChatDock::send(const QString &text)
         return false;
     }
     m_waiting = false;
+    m_shownReply.reset();
     append(tr("You"), message);
     m_message->clear();
     setBusy(true, tr("%1 is answering…").arg(m_model->currentText()));
@@ -216,6 +221,10 @@ void ChatDock::newChat()
     m_runId.clear();
     m_projectDir.clear();
     m_transcript->clear();
+    m_partialBlock = -1;
+    m_partialSequence = 0;
+    m_partialText.clear();
+    m_shownReply.reset();
     forgetCallsToDecide();
     refresh();
 }
@@ -266,17 +275,88 @@ void ChatDock::quit(QuitChoice choice)
 void ChatDock::append(const QString &who, const QString &text, const QString &colour)
 {
     const QString body = text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-    m_transcript->append(
-        colour.isEmpty()
-            ? QStringLiteral("<p><b>%1:</b> %2</p>").arg(who.toHtmlEscaped(), body)
-            : QStringLiteral("<p style=\"color:%3\"><b>%1:</b> %2</p>").arg(who.toHtmlEscaped(), body, colour));
+    // A reply still streaming stays the last entry.
+    const bool partial = m_partialBlock >= 0;
+    if (partial)
+        removePartial();
+    appendHtml(colour.isEmpty()
+                   ? QStringLiteral("<p><b>%1:</b> %2</p>").arg(who.toHtmlEscaped(), body)
+                   : QStringLiteral("<p style=\"color:%3\"><b>%1:</b> %2</p>").arg(who.toHtmlEscaped(), body, colour));
+    if (partial)
+        showPartial();
+}
+
+void ChatDock::appendHtml(const QString &html)
+{
+    m_transcript->append(html);
+}
+
+void ChatDock::onStreamed(int sequence, const QString &text)
+{
+    if (text.isEmpty()) {
+        if (sequence == m_partialSequence) {
+            removePartial();
+            m_partialSequence = 0;
+            m_partialText.clear();
+        }
+        return;
+    }
+    removePartial();
+    m_partialSequence = sequence;
+    m_partialText = text;
+    showPartial();
+}
+
+void ChatDock::showPartial()
+{
+    QTextDocument *document = m_transcript->document();
+    m_partialBlock = document->isEmpty() ? 0 : document->blockCount();
+    // "…" says the model is still writing; the step's final message replaces the entry.
+    const QString body = (printableLines(m_partialText) + QStringLiteral(" …"))
+                             .toHtmlEscaped()
+                             .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    appendHtml(QStringLiteral("<p><b>%1:</b> %2</p>").arg(m_model->currentText().toHtmlEscaped(), body));
+}
+
+void ChatDock::removePartial()
+{
+    if (m_partialBlock < 0)
+        return;
+    QTextDocument *document = m_transcript->document();
+    const QTextBlock block = document->findBlockByNumber(m_partialBlock);
+    if (block.isValid()) {
+        QTextCursor cursor(document);
+        // From the end of the entry before it, so no empty paragraph is left behind.
+        cursor.setPosition(m_partialBlock > 0 ? block.position() - 1 : block.position());
+        cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+    }
+    m_partialBlock = -1;
 }
 
 void ChatDock::onStep(const Step &step)
 {
     decided(step.callId);
-    if (ModelSteps::isModelStep(step.tool))
-        return; // its answer is the reply, or the tool calls that follow
+    if (ModelSteps::isModelStep(step.tool)) {
+        // Its answer is the reply, or the tool calls that follow. A streamed entry gives
+        // way to the final message: its text, if it has some.
+        if (step.sequence != m_partialSequence)
+            return;
+        removePartial();
+        m_partialSequence = 0;
+        m_partialText.clear();
+        const nlohmann::json *message
+            = step.result && step.result->contains("message") ? &(*step.result)["message"] : nullptr;
+        if (!message || !message->is_object() || !message->contains("content") || !(*message)["content"].is_string())
+            return;
+        const QString text = QString::fromStdString((*message)["content"].get<std::string>());
+        if (text.isEmpty())
+            return;
+        append(m_model->currentText(), printableLines(text));
+        if (!message->contains("tool_calls"))
+            m_shownReply = text; // the turn's reply: onReplied does not show it twice
+        return;
+    }
     QString line = QStringLiteral("%1 %2").arg(printableText(step.tool), shortJson(step.args));
     if (step.result)
         line += QStringLiteral(" → ") + shortJson(*step.result);
@@ -288,8 +368,9 @@ void ChatDock::onStep(const Step &step)
 void ChatDock::onReplied(const ChatRun::Input &next)
 {
     m_waiting = true;
-    if (next.reply)
+    if (next.reply && next.reply != m_shownReply)
         append(m_model->currentText(), printableLines(*next.reply));
+    m_shownReply.reset();
     if (!next.error.isEmpty())
         append(tr("Error"), printableText(next.error), QStringLiteral("firebrick"));
     setBusy(false,
@@ -301,6 +382,9 @@ void ChatDock::onReplied(const ChatRun::Input &next)
 void ChatDock::onEnded(const RunRecord &run)
 {
     m_waiting = false;
+    removePartial();
+    m_partialSequence = 0;
+    m_partialText.clear();
     forgetCallsToDecide();
     setBusy(false,
             tr("Chat run %1 %2%3")

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class ChatTurn;
 class Project;
@@ -37,7 +38,9 @@ struct Input;
 /// **Approve** runs it, **Edit Arguments…** runs it with arguments the person changed
 /// (EditArgumentsDialog), **Answer Instead…** ends it with a result or error given in an
 /// AnswerDialog, **Reject** ends it with an error the model reads. A manual tool's call
-/// shows there too, with **Answer…**.
+/// shows there too, with **Answer…**. A streamed model reply (docs/models.md
+/// "Streaming") shows as it arrives, as the model's last entry, marked with "…"; when
+/// the model step ends, its final message takes that entry's place.
 class ChatDock : public QWidget
 {
     Q_OBJECT
@@ -89,6 +92,11 @@ Q_SIGNALS:
 
 private:
     void append(const QString &who, const QString &text, const QString &colour = {});
+    void appendHtml(const QString &html);
+    /// The reply so far of model step `sequence` (empty: the attempt ended).
+    void onStreamed(int sequence, const QString &text);
+    void showPartial();
+    void removePartial();
     void onStep(const Step &step);
     void onReplied(const ChatRun::Input &next);
     void onEnded(const RunRecord &run);
@@ -120,6 +128,12 @@ private:
     QLabel *m_status = nullptr;
     QCheckBox *m_approve = nullptr;
     QList<Step> m_toDecide;
+    // A streamed reply shown while it arrives: the model step, its text, and the first
+    // block of its entry in the transcript (-1: not shown).
+    int m_partialSequence = 0;
+    QString m_partialText;
+    int m_partialBlock = -1;
+    std::optional<QString> m_shownReply; ///< the turn's final text, shown when its model step ended
     int m_chat = 0;                     ///< counts forgetCallsToDecide: an outcome of an earlier chat is not this one's
     QList<QPointer<QDialog>> m_dialogs; ///< Edit Arguments and Answer dialogs open for m_toDecide
     QWidget *m_decision = nullptr;

@@ -5,6 +5,7 @@
 // the transcript — and what the dock refuses.
 
 #include "clirunner.h"
+#include "fakemodelserver.h"
 #include "journalsteps.h"
 #include "project/project.h"
 #include "schemaform.h"
@@ -381,6 +382,53 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_scratch = std::make_unique<QTemporaryDir>();
         QVERIFY(m_scratch->isValid());
+    }
+
+    /// A streamed reply (docs/models.md "Streaming") grows in the transcript while the
+    /// model writes it — the fake server sends "Counting: one, ", waits 3 s, then "two." —
+    /// and the final message takes its place; the journal has the final message only.
+    void aStreamedReplyShowsBeforeTheStepEnds()
+    {
+        if (FakeModelServer::python().isEmpty())
+            QSKIP("python3 is not installed: the fake model server needs it");
+        FakeModelServer server;
+        const QString why = server.start();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path() + QStringLiteral("/streamed"));
+        QVERIFY(!dir.isEmpty());
+        QFile manifest(dir + QStringLiteral("/toolstudio.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        nlohmann::json root = nlohmann::json::parse(manifest.readAll().toStdString());
+        manifest.close();
+        root["models"].push_back({{"name", "streaming"},
+                                  {"provider", "openai-chat"},
+                                  {"base_url", (server.base() + QStringLiteral("/slowstream")).toStdString()},
+                                  {"model", "fake-1"}});
+        QVERIFY(manifest.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        manifest.write(QByteArray::fromStdString(root.dump(2)));
+        manifest.close();
+        ProjectError error;
+        const std::optional<Project> project = loadTrusted(dir, &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        ChatDock dock([&] { return &*project; });
+        dock.modelBox()->setCurrentIndex(dock.modelBox()->findText(QStringLiteral("streaming")));
+        QSignalSpy replied(&dock, &ChatDock::replied);
+        QVERIFY(dock.send(QStringLiteral("Count to two")));
+        QTRY_COMPARE_WITH_TIMEOUT(dock.transcript()->toPlainText(),
+                                  QStringLiteral("You: Count to two\nstreaming: Counting: one, …"), 20000);
+        QVERIFY(dock.isBusy()); // the model step still runs
+        QCOMPARE(replied.count(), 0);
+        QVERIFY(replied.wait(30000));
+        QCOMPARE(replied.at(0).at(0).toString(), QStringLiteral("Counting: one, two."));
+        QCOMPARE(dock.transcript()->toPlainText(), QStringLiteral("You: Count to two\nstreaming: Counting: one, two."));
+        const std::vector<Step> steps = journalSteps(dir, dock.runId());
+        QCOMPARE(stepLines(steps),
+                 (QStringList{QStringLiteral("chat:message succeeded"), QStringLiteral("model:streaming succeeded"),
+                              QStringLiteral("chat:message waiting")}));
+        QCOMPARE(QString::fromStdString(steps.at(1).result->dump()),
+                 QStringLiteral("{\"message\":{\"content\":\"Counting: one, two.\",\"role\":\"assistant\"},"
+                                "\"stop_reason\":\"stop\",\"usage\":{\"input_tokens\":3,\"output_tokens\":4}}"));
+        dock.newChat();
     }
 
     void twoTurnsOnOneRun()

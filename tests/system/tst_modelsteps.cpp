@@ -282,6 +282,47 @@ private Q_SLOTS:
                      .toUtf8());
     }
 
+    /// A server that stops in the middle of a streamed reply (issue 19's "a timeout
+    /// mid-stream"): the attempt ends with a retryable timeout naming the URL, and the
+    /// model's retry policy asks again; the journal has both attempts.
+    void aStreamStalledMidReplyIsRetried()
+    {
+        QTemporaryDir dir;
+        const QString url = m_base + QStringLiteral("/streamstall");
+        writeProject(
+            dir.path(), url,
+            "from toolstudio import models, ToolError\n"
+            "try:\n"
+            "    models.local.chat([{'role': 'user', 'content': 'Hi'}], tools='none')\n"
+            "except ToolError as e:\n"
+            "    print(e.code, e.retryable, e.message)\n",
+            QByteArray::fromStdString(json{{"models",
+                                            {{{"name", "local"},
+                                              {"provider", "openai-chat"},
+                                              {"base_url", url.toStdString()},
+                                              {"model", "fake-1"},
+                                              {"timeout_seconds", 1},
+                                              {"retry", {{"max_attempts", 2}, {"initial_backoff_seconds", 0}}}}}}}
+                                          .dump()));
+        const int before = requestCount();
+        const CommandResult run = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == ExitCompleted, run.err.constData());
+        const QByteArray message = QStringLiteral("model 'local': no complete answer from %1/chat/completions within "
+                                                  "1 s (timeout_seconds)")
+                                       .arg(url)
+                                       .toUtf8();
+        QCOMPARE(scriptStdout(run.out), QByteArray("timeout True ") + message + '\n');
+        QCOMPARE(requestCount() - before, 2);
+        const std::vector<Step> steps = journalSteps(dir.path(), runIdOf(run.out));
+        QCOMPARE(stepLines(steps), QStringList{QStringLiteral("model:local failed")});
+        QCOMPARE(steps.front().attempts.size(), std::size_t(2));
+        for (const Attempt &attempt : steps.front().attempts) {
+            QVERIFY(attempt.error);
+            QCOMPARE(QByteArray::fromStdString(attempt.error->message), message);
+            QVERIFY(attempt.streamed.isEmpty()); // live only: never journaled
+        }
+    }
+
     void modelCallBudget()
     {
         QTemporaryDir dir;

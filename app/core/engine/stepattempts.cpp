@@ -136,6 +136,14 @@ void StepAttempts::startAttempt(int index)
         s.steps[std::size_t(index)].attempts.back().progress = line;
         s.emitStep(&StepEngine::stepChanged, index);
     });
+    // A streamed model reply: the chat shows it growing (through the step batches, so on
+    // the GUI thread and at most once a frame); the journal gets the final reply only.
+    QObject::connect(handler, &ToolHandler::streamed, flight.context, [this, index](const QString &text) {
+        if (s.steps[std::size_t(index)].attempts.empty())
+            return;
+        s.steps[std::size_t(index)].attempts.back().streamed = text;
+        s.emitStep(&StepEngine::stepChanged, index);
+    });
     if (tool.retry.attemptTimeoutMs > 0) {
         if (!flight.attemptTimer) {
             flight.attemptTimer = new QTimer(flight.owner(s.q));
@@ -219,6 +227,7 @@ void StepAttempts::completeAttempt(int index, bool wasWaiting, HandlerOutcome ou
     Attempt &attempt = step.attempts.back();
     attempt.endedAt = now();
     attempt.output = outcome.output;
+    attempt.streamed.clear(); // the step's result (or error) is the reply now
 
     if (outcome.ok) {
         QString error;

@@ -3,7 +3,9 @@
 #include "llm/modelclient.h"
 
 #include "llm/anthropiccodec.h"
+#include "llm/modelstream.h"
 #include "llm/openaichatcodec.h"
+#include "llm/sseparser.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -111,7 +113,7 @@ std::optional<ModelReply> ModelClient::mockTurn(ModelError *failure)
     return reply;
 }
 
-quint64 ModelClient::send(const ModelRequest &request, Done done)
+quint64 ModelClient::send(const ModelRequest &request, Done done, Preview preview)
 {
     const quint64 id = m_nextId++;
     ModelResult result;
@@ -135,8 +137,13 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
     }
 
     QString problem;
-    const auto body = isAnthropic(m_config) ? AnthropicCodec::buildRequest(m_config, request, &problem)
-                                            : OpenAIChatCodec::buildRequest(m_config, request, &problem);
+    auto body = isAnthropic(m_config) ? AnthropicCodec::buildRequest(m_config, request, &problem)
+                                      : OpenAIChatCodec::buildRequest(m_config, request, &problem);
+    if (body && preview) {
+        (*body)["stream"] = true;
+        if (!isAnthropic(m_config)) // without it a streamed Chat Completions reply has no usage
+            (*body)["stream_options"] = {{"include_usage", true}};
+    }
     if (!body) {
         result.error = error(QStringLiteral("invalid_request"), problem);
         finishLater(id, std::move(done), std::move(result));
@@ -164,7 +171,7 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
 
     QNetworkRequest http(QUrl(m_config.endpointUrl()));
     http.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    http.setRawHeader("Accept", "application/json");
+    http.setRawHeader("Accept", preview ? "text/event-stream" : "application/json");
     // A redirect would carry the key to another URL: it is an error instead.
     http.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     if (isAnthropic(m_config)) {
@@ -177,6 +184,7 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
 
     Pending pending;
     pending.done = std::move(done);
+    pending.preview = std::move(preview);
     pending.reply = m_network->post(http, QByteArray::fromStdString(body->dump()));
     pending.timer = new QTimer(this);
     pending.timer->setSingleShot(true);
@@ -184,7 +192,7 @@ quint64 ModelClient::send(const ModelRequest &request, Done done)
         const auto it = m_pending.find(id);
         if (it == m_pending.end() || !it->reply)
             return;
-        it->timedOut = true;
+        it->timedOut = !(it->stream && it->stream->ended()); // a whole streamed reply is not late
         it->reply->abort();
     });
     if (m_config.timeoutMs > 0)
@@ -205,6 +213,10 @@ std::optional<ModelClient::Pending> ModelClient::take(quint64 id)
     m_pending.erase(it);
     delete pending.timer;
     pending.timer = nullptr;
+    delete pending.idle;
+    pending.idle = nullptr;
+    delete pending.previewTimer;
+    pending.previewTimer = nullptr;
     return pending;
 }
 
@@ -221,20 +233,96 @@ void ModelClient::cancel(quint64 id)
     }
 }
 
+void ModelClient::read(quint64 id, Pending &pending)
+{
+    QNetworkReply *reply = pending.reply;
+    if (!pending.decided) {
+        pending.decided = true;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().trimmed().toLower();
+        // An error status keeps its body (the error message); a 2xx event stream is read
+        // as it comes, whether or not it was asked for (`params` may hold "stream").
+        if (status >= 200 && status <= 299 && (type == "text/event-stream" || type.startsWith("text/event-stream;"))) {
+            pending.sse = std::make_shared<SseParser>();
+            pending.stream = std::make_shared<ModelStream>(isAnthropic(m_config) ? ModelStream::Protocol::Anthropic
+                                                                                 : ModelStream::Protocol::OpenAIChat);
+            pending.idle = new QTimer(this);
+            pending.idle->setSingleShot(true);
+            connect(pending.idle, &QTimer::timeout, this, [this, id] {
+                const auto it = m_pending.find(id);
+                if (it == m_pending.end() || !it->reply)
+                    return;
+                // After the terminator this is the grace for the body's end: the reply is whole.
+                it->idleTimedOut = !(it->stream && it->stream->ended());
+                it->reply->abort();
+            });
+        }
+    }
+    const qint64 held = pending.sse ? pending.received : pending.body.size();
+    if (reply->bytesAvailable() > m_replyCap - held) {
+        pending.overCap = true; // nothing more is read
+        return;
+    }
+    const QByteArray chunk = reply->readAll();
+    if (!pending.sse) {
+        pending.body += chunk;
+        return;
+    }
+    pending.received += chunk.size();
+    if (pending.body.size() < 80) // the stream's first bytes, for an error about what it was
+        pending.body += chunk.left(80 - pending.body.size());
+    std::vector<SseEvent> events;
+    pending.sse->feed(std::string_view(chunk.constData(), std::size_t(chunk.size())), &events);
+    for (const SseEvent &event : events) {
+        if (!pending.stream->add(event, &pending.streamError))
+            return;
+    }
+}
+
+bool ModelClient::mustEnd(const Pending &pending)
+{
+    return pending.overCap || !pending.streamError.isEmpty();
+}
+
 void ModelClient::onReadyRead(quint64 id)
 {
     const auto it = m_pending.find(id);
-    if (it == m_pending.end() || !it->reply || it->overCap)
-        return;
+    if (it == m_pending.end() || !it->reply || mustEnd(*it) || (it->stream && it->stream->ended()))
+        return; // bytes after the terminator are not read
     QNetworkReply *reply = it->reply;
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
-    const qint64 room = m_replyCap - it->body.size();
-    if ((length.isValid() && length.toLongLong() > m_replyCap) || reply->bytesAvailable() > room) {
+    if (length.isValid() && length.toLongLong() > m_replyCap)
         it->overCap = true;
-        reply->abort(); // finished() follows; nothing more is read
+    else
+        read(id, *it);
+    if (mustEnd(*it)) {
+        reply->abort(); // finished() follows (maybe at once: `it` is not used after this)
         return;
     }
-    it->body += reply->readAll();
+    if (it->stream && it->stream->ended()) {
+        // The reply is whole. The body's end normally follows at once, and waiting for it
+        // keeps the connection for the next request; a server that keeps the body open
+        // after its terminator is cut off after a short grace.
+        it->idle->start(TerminatorGraceMs);
+        return;
+    }
+    if (!it->stream)
+        return;
+    if (m_streamIdleMs > 0)
+        it->idle->start(m_streamIdleMs); // bytes arrived: the stream is alive
+    if (it->preview && it->stream->changed() && !(it->previewTimer && it->previewTimer->isActive())) {
+        if (!it->previewTimer) {
+            it->previewTimer = new QTimer(this);
+            it->previewTimer->setSingleShot(true);
+            connect(it->previewTimer, &QTimer::timeout, this, [this, id] {
+                const auto found = m_pending.find(id);
+                if (found != m_pending.end() && found->stream && found->preview && !mustEnd(*found)
+                    && !found->stream->ended())
+                    found->preview(m_secrets.mask(found->stream->preview()));
+            });
+        }
+        it->previewTimer->start(PreviewIntervalMs);
+    }
 }
 
 void ModelClient::onFinished(quint64 id)
@@ -246,12 +334,11 @@ void ModelClient::onFinished(quint64 id)
     QNetworkReply *reply = pending.reply;
     if (!reply)
         return;
-    if (!pending.overCap && !pending.timedOut && reply->bytesAvailable() > 0) {
-        if (reply->bytesAvailable() > m_replyCap - pending.body.size())
-            pending.overCap = true;
-        else
-            pending.body += reply->readAll();
-    }
+    if (!mustEnd(pending) && !pending.timedOut && !pending.idleTimedOut && !(pending.stream && pending.stream->ended())
+        && reply->bytesAvailable() > 0)
+        read(id, pending);
+    delete pending.idle; // made by read() when the first bytes came with the end
+    pending.idle = nullptr;
     const ModelResult result = resultOf(reply, pending);
     reply->disconnect(this);
     reply->deleteLater();
@@ -267,6 +354,16 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
                              QStringLiteral("no complete answer from %1 within %2 s (timeout_seconds)")
                                  .arg(url)
                                  .arg(m_config.timeoutMs / 1000.0),
+                             true);
+        return result;
+    }
+    if (pending.idleTimedOut) {
+        result.error = error(QStringLiteral("timeout"),
+                             QStringLiteral("the stream from %1 stopped mid-reply: nothing came for %2 s after %3 "
+                                            "events")
+                                 .arg(url)
+                                 .arg(m_streamIdleMs / 1000.0)
+                                 .arg(pending.stream->events()),
                              true);
         return result;
     }
@@ -294,6 +391,8 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
         result.error = httpError(code, masked, reply);
         return result;
     }
+    if (pending.stream)
+        return streamResult(reply, pending);
     // A 2xx whose transfer failed (reset mid-body; a gzip body Qt stopped inflating as a
     // decompression bomb) leaves a cut or zero-filled body: not a reply.
     if (reply->error() != QNetworkReply::NoError) {
@@ -309,6 +408,49 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
     const std::string_view body(masked.constData(), std::size_t(masked.size()));
     result.reply = isAnthropic(m_config) ? AnthropicCodec::parseReply(body, &problem)
                                          : OpenAIChatCodec::parseReply(body, &problem);
+    if (!result.reply)
+        result.error = error(QStringLiteral("model_bad_reply"), QStringLiteral("%1 (from %2)").arg(problem, url));
+    return result;
+}
+
+ModelResult ModelClient::streamResult(QNetworkReply *reply, const Pending &pending) const
+{
+    ModelResult result;
+    const QString url = m_config.endpointUrl();
+    const ModelStream &stream = *pending.stream;
+    if (!pending.streamError.isEmpty()) {
+        const bool serverError = stream.failure() == ModelStream::Failure::ServerError;
+        result.error = error(serverError ? QStringLiteral("model_server_error") : QStringLiteral("model_bad_reply"),
+                             QStringLiteral("%1 (from %2)").arg(pending.streamError, url), serverError);
+        return result;
+    }
+    if (!stream.ended()) {
+        // Cut short: a reset, or a connection closed in the middle of an event, is worth
+        // another attempt; a stream that ended cleanly between events without its
+        // terminator is the server's way, not an accident.
+        const bool networkError = reply->error() != QNetworkReply::NoError;
+        // Not one event: no stream at all (a body labelled text/event-stream that is not one).
+        const bool midEvent = pending.sse->inEvent() && stream.events() > 0;
+        const QString begins = stream.events() == 0 && !pending.body.isEmpty()
+            ? QStringLiteral("; it begins: %1")
+                  .arg(ModelMessage::quoteText(
+                      std::string_view(pending.body.constData(), std::size_t(pending.body.size()))))
+            : QString();
+        QString why = networkError ? reply->errorString().trimmed() : QString();
+        while (why.endsWith(QLatin1Char(':')))
+            why.chop(1);
+        result.error = error(
+            QStringLiteral("model_bad_reply"),
+            QStringLiteral("the stream from %1 ended before its end (%2) after %3 events%4%5%6")
+                .arg(url, isAnthropic(m_config) ? QStringLiteral("no message_stop") : QStringLiteral("no data: [DONE]"))
+                .arg(stream.events())
+                .arg(midEvent ? QStringLiteral(", in the middle of an event") : QString(),
+                     why.isEmpty() ? QString() : QStringLiteral(": ") + why, begins),
+            midEvent || (networkError && reply->error() < QNetworkReply::ProxyConnectionRefusedError));
+        return result;
+    }
+    QString problem;
+    result.reply = stream.reply(&problem, &m_secrets);
     if (!result.reply)
         result.error = error(QStringLiteral("model_bad_reply"), QStringLiteral("%1 (from %2)").arg(problem, url));
     return result;

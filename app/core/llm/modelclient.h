@@ -13,8 +13,11 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
+class ModelStream;
+class SseParser;
 class QNetworkAccessManager;
 class QNetworkReply;
 class QTimer;
@@ -51,15 +54,37 @@ struct ModelResult
 /// this client; after the last, the last repeats) without network. No retry here: the
 /// caller (the model step) retries what is `retryable`, after `retryAfterMs` when set.
 ///
-/// Lives on the thread of the QNetworkAccessManager it is given; the callback runs
-/// there, exactly once per send(), never inside send() itself.
+/// **Streaming** (docs/models.md "Streaming"): a send() given a `preview` asks for the
+/// reply as server-sent events (`"stream": true`; openai-chat also `stream_options:
+/// {"include_usage": true}`, so the usage still comes) and calls `preview` with the reply
+/// so far (ModelStream::preview(), secrets masked) at most every PreviewIntervalMs while
+/// it arrives. The reply handed to `done` is the one the same answer gives unstreamed
+/// (ModelStream). A server that answers `application/json` instead is read as an
+/// unstreamed reply; a text/event-stream answer is read as a stream whether or not one
+/// was asked for. The bytes of the stream count against the reply cap like a body; a
+/// stream silent for the idle timeout (between events; the first byte may take the whole
+/// `timeout_seconds`) fails with `timeout` (retryable), one that ends without its
+/// terminator (`data: [DONE]`, `message_stop`) with model_bad_reply, a malformed event
+/// with model_bad_reply at once, an `error` event with model_server_error (retryable).
+///
+/// Lives on the thread of the QNetworkAccessManager it is given; the callbacks run
+/// there: `done` exactly once per send(), never inside send() itself; `preview` never
+/// after `done`.
 class ModelClient : public QObject
 {
     Q_OBJECT
 
 public:
     using Done = std::function<void(const ModelResult &)>;
+    /// The reply so far, for a person (a few KiB at most: ModelStream::PreviewChars).
+    using Preview = std::function<void(const QString &text)>;
     static constexpr qint64 DefaultReplyCapBytes = 8 * 1024 * 1024;
+    /// A stream that sends nothing for this long after its first byte has stalled.
+    static constexpr int DefaultStreamIdleMs = 30 * 1000;
+    /// How long the body may go on after the stream's terminator before it is cut off.
+    static constexpr int TerminatorGraceMs = 250;
+    /// `preview` is called at most this often.
+    static constexpr int PreviewIntervalMs = 100;
 
     ModelClient(ModelConfig config, Secrets secrets, QNetworkAccessManager *network, QObject *parent = nullptr);
     ~ModelClient() override;
@@ -68,13 +93,17 @@ public:
     /// A reply body larger than this fails with reply_too_large (read no further).
     void setReplyCap(qint64 bytes) { m_replyCap = bytes; }
     qint64 replyCap() const { return m_replyCap; }
+    /// How long a started stream may send nothing (DefaultStreamIdleMs; tests shorten it).
+    void setStreamIdleTimeout(int ms) { m_streamIdleMs = ms; }
     /// A `mock` model moves on `turns` turns without answering: the sends a memoized
     /// model step made in the recorded run (replay, rerun, resume), so the next real
     /// send gets the turn the recorded run's next one got.
     void skipMockTurns(int turns) { m_mockTurn += std::size_t(qMax(0, turns)); }
 
-    /// Sends `request`; `done` gets the outcome. Returns an id for cancel().
-    quint64 send(const ModelRequest &request, Done done);
+    /// Sends `request`; `done` gets the outcome. With `preview`, the reply is streamed
+    /// (a remote model; a mock or manual one has nothing to stream) and `preview` gets
+    /// it as it grows. Returns an id for cancel().
+    quint64 send(const ModelRequest &request, Done done, Preview preview = {});
     /// Aborts request `id` without calling its callback.
     void cancel(quint64 id);
 
@@ -87,11 +116,27 @@ private:
         Done done;
         bool timedOut = false;
         bool overCap = false;
+        // Streaming: decided by the answer's Content-Type at its first bytes.
+        Preview preview;
+        bool decided = false;
+        std::shared_ptr<SseParser> sse;      ///< set for a text/event-stream answer
+        std::shared_ptr<ModelStream> stream; ///< likewise
+        qint64 received = 0;                 ///< bytes of the stream so far
+        QString streamError;                 ///< an event failed the stream
+        QTimer *idle = nullptr;
+        bool idleTimedOut = false;
+        QTimer *previewTimer = nullptr;
     };
 
     void finishLater(quint64 id, Done done, ModelResult result, int delayMs = 0);
     void onReadyRead(quint64 id);
     void onFinished(quint64 id);
+    /// Moves what `pending`'s reply has into its body or stream; afterwards overCap or
+    /// streamError may be set, or the stream ended.
+    void read(quint64 id, Pending &pending);
+    /// The request must end now: over the cap, a bad event.
+    static bool mustEnd(const Pending &pending);
+    ModelResult streamResult(QNetworkReply *reply, const Pending &pending) const;
     /// Removes the request `id` from m_pending and stops its timer; nullopt if unknown.
     std::optional<Pending> take(quint64 id);
     ModelResult resultOf(QNetworkReply *reply, const Pending &pending) const;
@@ -103,6 +148,7 @@ private:
     Secrets m_secrets;
     QNetworkAccessManager *m_network;
     qint64 m_replyCap = DefaultReplyCapBytes;
+    int m_streamIdleMs = DefaultStreamIdleMs;
     quint64 m_nextId = 1;
     std::size_t m_mockTurn = 0;
     QHash<quint64, Pending> m_pending;

@@ -68,6 +68,7 @@ struct Attempt
     std::optional<StepError> error;
     QByteArray output; ///< captured handler output (stderr of a command)
     QString progress;  ///< live only, while running: the handler's last progress line (not journaled)
+    QString streamed;  ///< live only, while a model step's reply streams: the reply so far (not journaled)
 };
 
 /// One tool call within a run.

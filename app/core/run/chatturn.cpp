@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/chatturn.h"
 
+#include "engine/modelstep.h"
+
 #include <QTimer>
 
 ChatTurn::ChatTurn(QObject *parent)
@@ -13,6 +15,16 @@ ChatTurn::ChatTurn(QObject *parent)
     });
     connect(&m_controller, &RunController::stepsUpdated, this, [this](const QList<Step> &steps) {
         for (const Step &step : steps) {
+            if (!isFinal(step.status) && step.sequence > m_afterSequence && ModelSteps::isModelStep(step.tool)) {
+                const QString text = step.status == StepStatus::Running && !step.attempts.empty()
+                    ? step.attempts.back().streamed
+                    : QString();
+                if (step.sequence != m_streaming || text != m_streamed) {
+                    m_streaming = step.sequence;
+                    m_streamed = text;
+                    Q_EMIT replyStreamed(step.sequence, text);
+                }
+            }
             if (!isFinal(step.status) || step.sequence < 1 || step.tool == QLatin1String(ChatRun::InputTool))
                 continue;
             if (m_reported.size() < std::size_t(step.sequence))

@@ -47,6 +47,11 @@ public:
 Q_SIGNALS:
     /// A project tool's call of this turn ended (final status), or a model turn did.
     void stepEnded(const Step &step);
+    /// A model turn's reply so far while it streams (docs/models.md "Streaming"): the
+    /// running attempt's Attempt::streamed of the model step `sequence`; empty when that
+    /// attempt ended (the step's end follows, or a retry streams anew). Delivered with the
+    /// step batches, on this object's thread, at most once a frame.
+    void replyStreamed(int sequence, const QString &text);
     /// A call of this turn waits for a person (a manual tool, a manual model's turn).
     void waitsForPerson(const Step &step);
     /// A tool call the model asked for is held for approval (RunController::setApprovesToolCalls):
@@ -73,4 +78,6 @@ private:
     std::optional<nlohmann::json> m_message;
     std::optional<ChatRun::Input> m_waiting; ///< the input call that waits for the person
     std::vector<bool> m_reported;            ///< by sequence − 1: stepEnded went out
+    int m_streaming = 0;                     ///< the model step whose reply was streamed last
+    QString m_streamed;                      ///< what replyStreamed said of it last
 };

@@ -25,6 +25,27 @@ The first path segment picks the behaviour, so one server serves every case:
   unknowntool  likewise, one call of no_such_tool, then the answer
   badargs      likewise, one get_exchange_rate call whose arguments are "{not json"
   loop         a get_exchange_rate call on every request (a model that never stops)
+A request with "stream": true gets a protocol reply as server-sent events (Chat
+Completions chunks with content and tool-call arguments in pieces, a usage chunk and
+data: [DONE]; Messages events message_start … message_stop with a ping), the same answer
+as unstreamed. The stream scenarios (for a streaming client; OpenAI chunks unless the path
+is Anthropic's):
+  slowstream   "Counting: one, " streamed, 3 s of silence, then "two." and the end
+  streamstall  two text events, then nothing for 60 s (a timeout mid-stream)
+  streamnoend  two text events and a clean end without the terminator
+  streamcut    one text event, then the connection closes mid-event
+  streambadevent  one text event, then an event that is not JSON
+  streambadutf8   a content event whose text holds a byte that is not UTF-8, its
+               two-byte sequence split over two chunks
+  streamerror  one text event, then the server's error event
+  streamflood  tiny text events without end (until the client stops reading), a
+               millisecond between chunks of 64
+  streamhugeargs  a tool call whose arguments arrive as one 10 MB delta
+  streamlongline  "data: " and 16 MiB of "x" without a line end
+  streamlinger a whole text reply, then the body stays open for 60 s (no end after the terminator)
+  streamjson   a JSON reply whatever the request asked (a server that cannot stream)
+  streamliesjson  an event stream labelled application/json
+  streamliessse   a JSON reply labelled text/event-stream
 GET /last answers the last request received: {"path", "headers", "body"}.
 GET /count answers {"count": N}, the POST requests received so far.
 """
@@ -94,6 +115,85 @@ def anthropic_reply(request):
             "usage": {"input_tokens": 11, "output_tokens": 5}}
 
 
+def openai_events(reply):
+    """A Chat Completions reply as the chunks of its stream (data lines)."""
+    choice = reply["choices"][0]
+    message = choice["message"]
+    base = {"id": reply["id"], "object": "chat.completion.chunk", "created": 0, "model": reply.get("model")}
+
+    def chunk(delta, finish=None):
+        return dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": finish}])
+
+    text = message.get("content")
+    events = [chunk({"role": "assistant", "content": "" if text is not None else None})]
+    for i in range(0, len(text or ""), 4):
+        events.append(chunk({"content": text[i:i + 4]}))
+    for n, call in enumerate(message.get("tool_calls") or []):
+        events.append(chunk({"tool_calls": [{"index": n, "id": call["id"], "type": "function",
+                                             "function": {"name": call["function"]["name"], "arguments": ""}}]}))
+        arguments = call["function"]["arguments"]
+        for i in range(0, len(arguments), 5):
+            events.append(chunk({"tool_calls": [{"index": n, "function": {"arguments": arguments[i:i + 5]}}]}))
+    events.append(chunk({}, choice["finish_reason"]))
+    events.append(dict(base, choices=[], usage=reply["usage"]))
+    return ["data: " + json.dumps(e) for e in events] + ["data: [DONE]"]
+
+
+def anthropic_events(reply):
+    """A Messages reply as the events of its stream."""
+    start = dict(reply, content=[], stop_reason=None,
+                 usage={"input_tokens": reply["usage"]["input_tokens"], "output_tokens": 1})
+    events = [("message_start", {"type": "message_start", "message": start}), ("ping", {"type": "ping"})]
+    for i, block in enumerate(reply["content"]):
+        if block["type"] == "text":
+            events.append(("content_block_start", {"type": "content_block_start", "index": i,
+                                                   "content_block": {"type": "text", "text": ""}}))
+            for j in range(0, len(block["text"]), 4):
+                events.append(("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                       "delta": {"type": "text_delta", "text": block["text"][j:j + 4]}}))
+        else:
+            events.append(("content_block_start", {"type": "content_block_start", "index": i,
+                                                   "content_block": dict(block, input={})}))
+            text = json.dumps(block["input"])
+            for j in range(0, len(text), 5):
+                events.append(("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                       "delta": {"type": "input_json_delta",
+                                                                 "partial_json": text[j:j + 5]}}))
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+    events.append(("message_delta", {"type": "message_delta",
+                                     "delta": {"stop_reason": reply["stop_reason"], "stop_sequence": None},
+                                     "usage": {"output_tokens": reply["usage"]["output_tokens"]}}))
+    events.append(("message_stop", {"type": "message_stop"}))
+    return ["event: %s\ndata: %s" % (name, json.dumps(data)) for name, data in events]
+
+
+def text_events(anthropic, pieces):
+    """The opening events of a text reply and one text piece each (no end)."""
+    if anthropic:
+        events = ["event: message_start\ndata: " + json.dumps(
+                      {"type": "message_start", "message": {"id": "msg_s", "type": "message", "role": "assistant",
+                                                            "content": [], "model": "fake",
+                                                            "usage": {"input_tokens": 3, "output_tokens": 1}}}),
+                  "event: content_block_start\ndata: " + json.dumps(
+                      {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}})]
+        return events + ["event: content_block_delta\ndata: " + json.dumps(
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}) for p in pieces]
+    return ["data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]})
+            for p in pieces]
+
+
+def text_end(anthropic, stop="end_turn"):
+    """The closing events of a text reply begun by text_events()."""
+    if anthropic:
+        return ["event: content_block_stop\ndata: " + json.dumps({"type": "content_block_stop", "index": 0}),
+                "event: message_delta\ndata: " + json.dumps(
+                    {"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 4}}),
+                "event: message_stop\ndata: " + json.dumps({"type": "message_stop"})]
+    return ["data: " + json.dumps({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+            "data: " + json.dumps({"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 4}}),
+            "data: [DONE]"]
+
+
 def error_body(anthropic, kind, message):
     if anthropic:
         return {"type": "error", "error": {"type": kind, "message": message}}
@@ -107,7 +207,34 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def start_stream(self, content_type="text/event-stream"):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+    def chunk(self, data):
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def send_events(self, events, content_type="text/event-stream", end=True):
+        """Each event a chunk of its own; a number in `events` is a pause in seconds."""
+        self.start_stream(content_type)
+        try:
+            for event in events:
+                if isinstance(event, (int, float)):
+                    time.sleep(event)
+                else:
+                    self.chunk((event + "\n\n").encode())
+            if end:
+                self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
     def send_json(self, status, value, headers=()):
+        if status == 200 and getattr(self, "streaming", False) and ("choices" in value or value.get("type") == "message"):
+            self.send_events(anthropic_events(value) if value.get("type") == "message" else openai_events(value))
+            return
         data = json.dumps(value).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -139,7 +266,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(404, error_body(anthropic, "not_found_error", "no such endpoint: " + self.path))
             return
         request = json.loads(raw or b"{}")
-        if scenario in ("agent", "unknowntool", "badargs", "loop") and not anthropic:
+        self.streaming = request.get("stream") is True and scenario != "streamjson"
+        if scenario.startswith("stream") or scenario == "slowstream":
+            self.stream_scenario(scenario, anthropic, request)
+        elif scenario in ("agent", "unknowntool", "badargs", "loop") and not anthropic:
             self.send_json(200, loop_reply(scenario, request))
         elif scenario == "ok":
             self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
@@ -210,6 +340,77 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Location", "http://127.0.0.2:%d/ok/%s" % (self.server.server_address[1], rest))
             self.send_header("Content-Length", "0")
             self.end_headers()
+        else:
+            self.send_json(404, error_body(anthropic, "not_found_error", "unknown scenario " + scenario))
+
+    def stream_scenario(self, scenario, anthropic, request):
+        if scenario == "slowstream":
+            self.send_events(text_events(anthropic, ["Counting: ", "one, "]) + [3]
+                             + text_events(anthropic, ["two."])[-1:] + text_end(anthropic))
+        elif scenario == "streamstall":
+            self.send_events(text_events(anthropic, ["Half ", "an answer"]) + [60])
+        elif scenario == "streamlinger":
+            self.send_events(text_events(anthropic, ["Whole ", "answer."]) + text_end(anthropic) + [60], end=False)
+        elif scenario == "streamnoend":
+            self.send_events(text_events(anthropic, ["Half ", "an answer"]))
+        elif scenario == "streamcut":
+            self.start_stream()
+            self.chunk((text_events(anthropic, ["Half "])[-1] + "\n\n").encode())
+            self.wfile.write(b"40\r\ndata: {\"choices\": [{\"delta\"")  # a chunk and an event cut short
+            self.wfile.flush()
+            self.close_connection = True
+        elif scenario == "streambadevent":
+            self.send_events(text_events(anthropic, ["Half "]) + ['data: {"choices": [{"delta": {"content": "x"']
+                             + text_end(anthropic))
+        elif scenario == "streambadutf8":
+            head = (text_events(anthropic, ["ok "])[-1] + "\n\n").encode()
+            event = ('data: {"choices": [{"index": 0, "delta": {"content": "caf\u00e9"}}]}' + "\n\n").encode("latin-1")
+            cut = event.index(b"\xe9")
+            self.start_stream()
+            self.chunk(head)
+            self.chunk(event[:cut] + b"\xc3")  # the start of a two-byte sequence …
+            self.chunk(b"\x28" + event[cut + 1:])  # … and a byte that cannot continue it
+            self.wfile.write(b"0\r\n\r\n")
+        elif scenario == "streamerror":
+            error = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}} if anthropic \
+                else {"error": {"message": "the model is overloaded", "type": "server_error"}}
+            self.send_events(text_events(anthropic, ["Half "])
+                             + [("event: error\n" if anthropic else "") + "data: " + json.dumps(error)])
+        elif scenario == "streamflood":
+            self.start_stream()
+            try:
+                self.chunk(("\n\n".join(text_events(anthropic, ["x"])) + "\n\n").encode())
+                piece = (text_events(anthropic, ["x"])[-1] + "\n\n").encode() * 64
+                while True:  # a breath per chunk: Qt compresses readyRead while bytes keep coming
+                    self.chunk(piece)
+                    time.sleep(0.001)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+        elif scenario == "streamhugeargs":
+            arguments = '{"text": "' + "a" * (10 * 1000 * 1000) + '"}'
+            self.send_events(["data: " + json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [
+                {"index": 0, "id": "call_1", "type": "function",
+                 "function": {"name": "get_rate", "arguments": arguments}}]}}]})] + text_end(False))
+        elif scenario == "streamlongline":
+            self.start_stream()
+            try:
+                self.chunk(b"data: ")
+                block = b"x" * (1 << 20)
+                for _ in range(16):
+                    self.chunk(block)
+                self.wfile.write(b"0\r\n\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+        elif scenario == "streamjson":
+            self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
+        elif scenario == "streamliesjson":
+            self.send_events(text_events(anthropic, ["Half "]) + text_end(anthropic), content_type="application/json")
+        elif scenario == "streamliessse":
+            self.streaming = False
+            data = json.dumps(anthropic_reply(request) if anthropic else openai_reply(request)).encode()
+            self.start_stream()
+            self.chunk(data)
+            self.wfile.write(b"0\r\n\r\n")
         else:
             self.send_json(404, error_body(anthropic, "not_found_error", "unknown scenario " + scenario))
 

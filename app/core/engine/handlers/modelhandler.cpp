@@ -51,25 +51,34 @@ void ModelHandler::start(const HandlerRequest &request)
     ModelRequest model;
     model.messages = request.args.value("messages", nlohmann::json::array());
     model.tools = toolsOf(request.args.value("tools", nlohmann::json::array()));
-    m_request = m_client->send(model, [this](const ModelResult &result) {
-        m_request = 0;
-        if (m_cancelled)
-            return;
-        if (result.reply) {
-            if (m_onUsage)
-                m_onUsage(result.reply->inputTokens, result.reply->outputTokens);
-            Q_EMIT finished(HandlerOutcome::success(result.reply->toJson()));
-            return;
-        }
-        const ModelError &error = result.error;
-        const ErrorCode code = errorCodeFromName(error.code.toStdString()).value_or(ErrorCode::ModelFailed);
-        HandlerOutcome outcome = HandlerOutcome::failure(error.message, error.retryable, code);
-        if (error.retryAfterMs >= 0)
-            outcome.error.details["retry_after_ms"] = error.retryAfterMs;
-        if (error.httpStatus > 0)
-            outcome.error.details["http_status"] = error.httpStatus;
-        Q_EMIT finished(outcome);
-    });
+    // Every remote model step streams: the reply is the same (ModelStream), and a
+    // viewer (the Chat dock) sees it grow. A mock or manual model has nothing to stream.
+    const auto preview = [this](const QString &text) {
+        if (!m_cancelled)
+            Q_EMIT streamed(text);
+    };
+    m_request = m_client->send(
+        model,
+        [this](const ModelResult &result) {
+            m_request = 0;
+            if (m_cancelled)
+                return;
+            if (result.reply) {
+                if (m_onUsage)
+                    m_onUsage(result.reply->inputTokens, result.reply->outputTokens);
+                Q_EMIT finished(HandlerOutcome::success(result.reply->toJson()));
+                return;
+            }
+            const ModelError &error = result.error;
+            const ErrorCode code = errorCodeFromName(error.code.toStdString()).value_or(ErrorCode::ModelFailed);
+            HandlerOutcome outcome = HandlerOutcome::failure(error.message, error.retryable, code);
+            if (error.retryAfterMs >= 0)
+                outcome.error.details["retry_after_ms"] = error.retryAfterMs;
+            if (error.httpStatus > 0)
+                outcome.error.details["http_status"] = error.httpStatus;
+            Q_EMIT finished(outcome);
+        },
+        preview);
 }
 
 void ModelHandler::cancel()

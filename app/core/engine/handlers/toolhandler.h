@@ -82,4 +82,8 @@ Q_SIGNALS:
     /// (an MCP server's notifications/progress); not journaled. A handler coalesces:
     /// a few a second at most, however often its work reports.
     void progressed(const QString &line);
+    /// A model step's reply so far while it streams (ModelClient's preview: text, then a
+    /// line per tool call), for the chat's live view; not journaled. At most every
+    /// ModelClient::PreviewIntervalMs.
+    void streamed(const QString &text);
 };
