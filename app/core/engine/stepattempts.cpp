@@ -13,6 +13,7 @@
 #include "engine/stepenginestate.h"
 #include "project/printabletext.h"
 #include "project/projecttrust.h"
+#include "project/retrybackoff.h"
 #include "project/schemavalidator.h"
 #include "python/toolworker.h"
 
@@ -358,7 +359,7 @@ void StepAttempts::scheduleRetry(int index)
     Step &step = s.steps[std::size_t(index)];
     const RetryPolicy &policy = s.toolOf(step.tool)->retry;
     // Exponential backoff with jitter (DESIGN.md "Steps: the engine").
-    int delayMs = policy.backoffMs(int(step.attempts.size()), QRandomGenerator::global()->generateDouble());
+    int delayMs = retryBackoffMs(policy, int(step.attempts.size()), QRandomGenerator::global()->generateDouble());
     // A server's Retry-After (a model's 429; ModelHandler) is a floor under the backoff,
     // up to 10 minutes: a server asking for days (attack6: 2^63 s) does not park the run.
     constexpr int MaxRetryAfterMs = 10 * 60 * 1000;

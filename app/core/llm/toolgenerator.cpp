@@ -3,6 +3,7 @@
 #include "llm/toolgenerator.h"
 
 #include "llm/toolgeneration.h"
+#include "project/retrybackoff.h"
 
 #include <QRandomGenerator>
 #include <QTimer>
@@ -60,7 +61,7 @@ void ToolGenerator::attemptDone(const ModelResult &result)
     if (!result.reply) {
         const RetryPolicy &policy = m_model.retry;
         if (result.error.retryable && m_attempts < policy.maxAttempts) {
-            int delayMs = policy.backoffMs(m_attempts, QRandomGenerator::global()->generateDouble());
+            int delayMs = retryBackoffMs(policy, m_attempts, QRandomGenerator::global()->generateDouble());
             if (result.error.retryAfterMs > 0)
                 delayMs = std::max(delayMs, std::min(result.error.retryAfterMs, MaxRetryAfterMs));
             const bool overTotal

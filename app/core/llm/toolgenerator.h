@@ -16,7 +16,7 @@ class QTimer;
 /// One Generate Tool with AI request at a time (docs/models.md "Generate Tool with AI"):
 /// the messages of ToolGeneration through a ModelClient — on the studio's trusted side,
 /// never through the sandbox — with the model's key, `timeout_seconds`, and its `retry`
-/// (a retryable failure is tried again after RetryPolicy::backoffMs, a server's
+/// (a retryable failure is tried again after retryBackoffMs(), a server's
 /// Retry-After a floor under it up to a minute), and the reply capped at
 /// ToolGeneration::ReplyCapBytes. The code is taken out of the reply with
 /// ToolGeneration::extractCode.

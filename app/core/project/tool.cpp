@@ -5,9 +5,6 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 
-#include <algorithm>
-#include <cmath>
-
 QString handlerKindName(HandlerKind kind)
 {
     switch (kind) {
@@ -23,15 +20,6 @@ QString handlerKindName(HandlerKind kind)
         return QStringLiteral("mcp");
     }
     return QString();
-}
-
-int RetryPolicy::backoffMs(int attemptsMade, double random) const
-{
-    const double n = double(attemptsMade);
-    double backoff = std::min(initialBackoffMs * std::pow(factor, n - 1), double(maxBackoffMs));
-    if (jitter > 0)
-        backoff *= 1.0 + jitter * (2.0 * random - 1.0);
-    return int(std::clamp(backoff, 0.0, double(std::max(maxBackoffMs, 0))));
 }
 
 bool Tool::isValidName(const QString &name)

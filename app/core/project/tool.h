@@ -32,11 +32,6 @@ struct RetryPolicy
     double jitter = 0.2; ///< fraction of the backoff added or removed at random
     int attemptTimeoutMs = 30000;
     int totalTimeoutMs = 0;
-
-    /// The wait before the next attempt after `attemptsMade` (≥ 1) attempts, in ms:
-    /// min(initial × factor^(attemptsMade−1), cap) ± jitter, never above the cap;
-    /// `random` (0 ≤ random < 1) picks the jitter.
-    int backoffMs(int attemptsMade, double random) const;
 };
 
 /// One entry of a mock tool's sequence. Entry i answers the i-th attempt made on the
