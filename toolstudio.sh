@@ -21,7 +21,7 @@ PACKAGES=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
     libqt6sql6-sqlite libsqlite3-dev libqscintilla2-qt6-dev libquazip1-qt6-dev
-    nlohmann-json3-dev libvalijson-dev libseccomp-dev libpcre2-dev libcpp-httplib-dev
+    nlohmann-json3-dev libvalijson-dev libdtl-dev libseccomp-dev libpcre2-dev libcpp-httplib-dev
     libqt6svg6 libgl-dev python3 python3-pydantic python3-venv bash nodejs curl qt6-translations-l10n
     desktop-file-utils appstream
     clang libclang-rt-14-dev clang-format

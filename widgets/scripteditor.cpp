@@ -267,7 +267,11 @@ void ScriptEditor::applyCompletions()
     QsciLexer *lex = lexer();
     if (!lex)
         return;
+    // QsciAPIs' destructor leaves the lexer pointing at it: forget it here, or the next
+    // call (the project reloaded while its tools were loading: no completions, then
+    // some) deletes it a second time.
     delete lex->apis();
+    lex->setAPIs(nullptr);
     if (m_completions.isEmpty())
         return;
     // The APIs belong to the lexer; a new lexer (another file type) gets them again.

@@ -7,6 +7,7 @@
 
 #include "chatdock.h"
 #include "docklayout.h"
+#include "documentationwindow.h"
 #include "durablerunactions.h"
 #include "editoractions.h"
 #include "editorarea.h"
@@ -134,6 +135,11 @@ void MainWindow::createActions()
     projectHooks.editManifest
         = [this](const QString &text, const ProjectWriter::Edit &edit) { return m_manifest->edit(text, edit); };
     projectHooks.setStatus = [this](const QString &text) { setStatus(text); };
+    projectHooks.currentEditor = [this] { return m_tabs->current(); };
+    projectHooks.editorFor = [this](const QString &path) { return m_tabs->editorFor(path); };
+    projectHooks.showDocumentation = [this](const QString &page, const QString &anchor) {
+        m_helpMenu->showDocumentation()->showPage(page, anchor);
+    };
     m_projectActions = new ProjectActions(std::move(projectHooks), this);
 
     m_quitAction = new QAction(Theme::icon("application-exit", "quit"), tr("&Quit"), this);
@@ -243,7 +249,7 @@ void MainWindow::createMenus()
     editMenu->addAction(m_settingsAction);
 
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
-    toolsMenu->addAction(m_manifest->newToolAction());
+    toolsMenu->addActions({m_manifest->newToolAction(), m_projectActions->generateToolAction()});
     toolsMenu->addSeparator();
     toolsMenu->addActions(m_toolsMenu->actions());
 

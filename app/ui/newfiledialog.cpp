@@ -90,9 +90,9 @@ QString NewFileDialog::relativePath(Kind kind, Language language, const QString 
              language == Language::Python ? QStringLiteral("py") : QStringLiteral("js"));
 }
 
-QString NewFileDialog::refusal(const QString &name, const QString &path) const
+QString NewFileDialog::nameRefusal(Kind kind, Language language, const QString &name)
 {
-    const bool tool = m_kind == Kind::Tool;
+    const bool tool = kind == Kind::Tool;
     static const QRegularExpression identifier(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,63}$"));
     if (name.isEmpty())
         return tool ? tr("Give the tool a name.") : tr("Give the script a name.");
@@ -105,8 +105,15 @@ QString NewFileDialog::refusal(const QString &name, const QString &path) const
                           "letter or _ (for example %2)."))
             .arg(name, suggestion);
     }
-    if (tool && Language(m_language->currentData().toInt()) == Language::Python && Typings::isPythonKeyword(name))
+    if (tool && language == Language::Python && Typings::isPythonKeyword(name))
         return tr("'%1' is a Python keyword, so it cannot name a tool. Choose another name.").arg(name);
+    return {};
+}
+
+QString NewFileDialog::refusal(const QString &name, const QString &path) const
+{
+    if (QString invalid = nameRefusal(m_kind, Language(m_language->currentData().toInt()), name); !invalid.isEmpty())
+        return invalid;
     if (m_kind == Kind::Tool && m_project->tool(name))
         return tr("The project has a tool named %1 already. Choose another name.").arg(name);
     if (m_kind == Kind::Script

@@ -42,6 +42,10 @@ public:
 
     /// The file `kind`/`language`/`name` would write, relative to the project.
     static QString relativePath(Kind kind, Language language, const QString &name);
+    /// Why `name` cannot name a file of `kind`/`language` (empty, not an identifier of up
+    /// to 64 characters, a Python keyword for a Python tool); empty when it can. What is
+    /// taken in the project is checked apart.
+    static QString nameRefusal(Kind kind, Language language, const QString &name);
 
 Q_SIGNALS:
     /// The file was written at `path` (absolute) and declared where it needs to be.

@@ -35,6 +35,11 @@ ProjectActions::ProjectActions(Hooks hooks, QWidget *window)
     m_newScriptAction->setStatusTip(tr("Add an agent script (Python or Node) from a template and open it"));
     connect(m_newScriptAction, &QAction::triggered, this, [this] { newFile(NewFileDialog::Kind::Script); });
 
+    m_generateToolAction = new QAction(tr("&Generate Tool with AI…"), this);
+    m_generateToolAction->setStatusTip(
+        tr("Describe a tool; one of the project's models writes the Python file, shown as a diff before it is saved"));
+    connect(m_generateToolAction, &QAction::triggered, this, &ProjectActions::generateTool);
+
     m_recentMenu = new QMenu(tr("Open &Recent"), window);
     updateRecentMenu();
 }
@@ -61,10 +66,30 @@ NewFileDialog *ProjectActions::newFile(NewFileDialog::Kind kind)
         return nullptr;
     auto *dialog = new NewFileDialog(kind, project, m_hooks.editManifest, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &NewFileDialog::fileCreated, this, [this](const QString &path) {
-        m_hooks.reloadProject(); // a new tools/*.py is a tool at once
-        m_hooks.openFile(path);
-    });
+    connect(dialog, &NewFileDialog::fileCreated, this, &ProjectActions::toolFileWritten);
+    dialog->open();
+    return dialog;
+}
+
+void ProjectActions::toolFileWritten(const QString &path)
+{
+    m_hooks.reloadProject(); // a new tools/*.py is a tool at once
+    m_hooks.openFile(path);
+}
+
+GenerateToolDialog *ProjectActions::generateTool()
+{
+    if (!m_hooks.project())
+        return nullptr;
+    GenerateToolDialog::Hooks hooks;
+    hooks.project = m_hooks.project;
+    hooks.currentEditor = m_hooks.currentEditor;
+    hooks.editorFor = m_hooks.editorFor;
+    hooks.toolFileWritten = [this](const QString &path) { toolFileWritten(path); };
+    hooks.reloadProject = m_hooks.reloadProject;
+    hooks.showDocumentation = m_hooks.showDocumentation;
+    auto *dialog = new GenerateToolDialog(std::move(hooks), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;
 }
@@ -116,4 +141,5 @@ void ProjectActions::updateActions(bool runActive)
     m_recentMenu->setEnabled(!runActive && !m_recentMenu->isEmpty());
     m_newToolFileAction->setEnabled(hasProject && !runActive);
     m_newScriptAction->setEnabled(hasProject && !runActive);
+    m_generateToolAction->setEnabled(hasProject && !runActive);
 }

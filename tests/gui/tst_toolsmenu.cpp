@@ -143,11 +143,12 @@ private Q_SLOTS:
         for (QAction *action : tools->actions())
             if (!action->isSeparator())
                 texts << action->text() + QLatin1Char('|') + action->shortcut().toString();
-        QCOMPARE(texts,
-                 QStringList({QStringLiteral("New &Mock Tool…|"), QStringLiteral("&Export Tools…|Ctrl+Shift+E"),
-                              QStringLiteral("&Import Tools…|Ctrl+Shift+I"), QStringLiteral("Export &Bundle…|"),
-                              QStringLiteral("Import B&undle…|"), QStringLiteral("Import &MCP Config…|"),
-                              QStringLiteral("&Secrets…|Ctrl+Shift+K")}));
+        QCOMPARE(
+            texts,
+            QStringList({QStringLiteral("New &Mock Tool…|"), QStringLiteral("&Generate Tool with AI…|"),
+                         QStringLiteral("&Export Tools…|Ctrl+Shift+E"), QStringLiteral("&Import Tools…|Ctrl+Shift+I"),
+                         QStringLiteral("Export &Bundle…|"), QStringLiteral("Import B&undle…|"),
+                         QStringLiteral("Import &MCP Config…|"), QStringLiteral("&Secrets…|Ctrl+Shift+K")}));
         QVERIFY(m_window->toolsMenu()->importToolsAction()->isEnabled());
     }
 

@@ -13,6 +13,7 @@
 #include "engine/stepenginestate.h"
 #include "project/printabletext.h"
 #include "project/projecttrust.h"
+#include "project/retrybackoff.h"
 #include "project/schemavalidator.h"
 #include "python/toolworker.h"
 
@@ -366,13 +367,8 @@ void StepAttempts::scheduleRetry(int index)
     Flight &flight = *s.flights[std::size_t(index)];
     Step &step = s.steps[std::size_t(index)];
     const RetryPolicy &policy = s.toolOf(step.tool)->retry;
-    // Exponential backoff with jitter (DESIGN.md "Steps: the engine"):
-    // min(initial × factor^(n−1), cap) ± jitter, n = attempts made so far.
-    const double n = double(step.attempts.size());
-    double backoff = std::min(policy.initialBackoffMs * std::pow(policy.factor, n - 1), double(policy.maxBackoffMs));
-    if (policy.jitter > 0)
-        backoff *= 1.0 + policy.jitter * (2.0 * QRandomGenerator::global()->generateDouble() - 1.0);
-    int delayMs = int(std::clamp(backoff, 0.0, double(std::max(policy.maxBackoffMs, 0))));
+    // Exponential backoff with jitter (DESIGN.md "Steps: the engine").
+    int delayMs = retryBackoffMs(policy, int(step.attempts.size()), QRandomGenerator::global()->generateDouble());
     // A server's Retry-After (a model's 429; ModelHandler) is a floor under the backoff,
     // up to 10 minutes: a server asking for days (attack6: 2^63 s) does not park the run.
     constexpr int MaxRetryAfterMs = 10 * 60 * 1000;
