@@ -1157,6 +1157,163 @@
     </message>
 </context>
 <context>
+    <name>GenerateToolDialog</name>
+    <message>
+        <source>Generate Tool with AI</source>
+        <translation>Tool mit KI generieren</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;This project has no model that can write code. Add one to &lt;code&gt;models&lt;/code&gt; in toolstudio.json — provider &lt;code&gt;openai-chat&lt;/code&gt; (OpenAI, Ollama, llama.cpp server, vLLM, LM Studio, OpenRouter), &lt;code&gt;anthropic&lt;/code&gt;, or &lt;code&gt;mock&lt;/code&gt; (a scripted answer) — then open this again. A &lt;code&gt;manual&lt;/code&gt; model is a person and cannot write the file.&lt;/p&gt;&lt;p&gt;&lt;a href=&quot;models.md#declaring-models&quot;&gt;How to declare a model&lt;/a&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Dieses Projekt hat kein Modell, das Code schreiben kann. Fügen Sie eines unter &lt;code&gt;models&lt;/code&gt; in toolstudio.json hinzu — Provider &lt;code&gt;openai-chat&lt;/code&gt; (OpenAI, Ollama, llama.cpp server, vLLM, LM Studio, OpenRouter), &lt;code&gt;anthropic&lt;/code&gt; oder &lt;code&gt;mock&lt;/code&gt; (eine vorgegebene Antwort) — und öffnen Sie diesen Dialog dann erneut. Ein &lt;code&gt;manual&lt;/code&gt;-Modell ist eine Person und kann die Datei nicht schreiben.&lt;/p&gt;&lt;p&gt;&lt;a href=&quot;models.md#declaring-models&quot;&gt;So deklarieren Sie ein Modell&lt;/a&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>A &amp;new file: tools/</source>
+        <translation>Eine &amp;neue Datei: tools/</translation>
+    </message>
+    <message>
+        <source>The &amp;open file (no Python tool file is open in the editor)</source>
+        <translation>Die geö&amp;ffnete Datei (im Editor ist keine Python-Tool-Datei geöffnet)</translation>
+    </message>
+    <message>
+        <source>The &amp;open file: %1</source>
+        <translation>Die geö&amp;ffnete Datei: %1</translation>
+    </message>
+    <message>
+        <source>What the tool does, its parameters and what it returns, e.g. &quot;Look up the current weather of a city with the Open-Meteo API; the unit is celsius or fahrenheit.&quot; For the open file: what to change.</source>
+        <translation>Was das Tool tut, seine Parameter und was es zurückgibt, z. B. „Das aktuelle Wetter einer Stadt über die Open-Meteo-API abfragen; die Einheit ist celsius oder fahrenheit.“ Für die geöffnete Datei: was geändert werden soll.</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>Write:</source>
+        <translation>Schreiben:</translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation>&amp;Beschreibung:</translation>
+    </message>
+    <message>
+        <source>The generated file, as a diff against the file as it is, shows here for review before anything is written.</source>
+        <translation>Die generierte Datei erscheint hier als Diff zur aktuellen Datei, zur Prüfung, bevor etwas geschrieben wird.</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>&amp;Generieren</translation>
+    </message>
+    <message>
+        <source>Ask the model (Ctrl+Return)</source>
+        <translation>Das Modell fragen (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>&amp;Accept and Save</source>
+        <translation>Übernehmen und &amp;speichern</translation>
+    </message>
+    <message>
+        <source>Write the generated file (Ctrl+Z in the editor undoes a change to an open file)</source>
+        <translation>Die generierte Datei schreiben (Strg+Z im Editor macht eine Änderung an einer geöffneten Datei rückgängig)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>S&amp;toppen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop asking the model; the description stays</source>
+        <translation>Das Modell nicht weiter fragen; die Beschreibung bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>There is no model to ask: add one to &quot;models&quot; in toolstudio.json.</source>
+        <translation>Es gibt kein Modell, das gefragt werden kann: Fügen Sie eines unter „models“ in toolstudio.json hinzu.</translation>
+    </message>
+    <message>
+        <source>Describe the tool first: what it does, its parameters and what it returns.</source>
+        <translation>Beschreiben Sie zuerst das Tool: was es tut, seine Parameter und was es zurückgibt.</translation>
+    </message>
+    <message>
+        <source>Open the Python tool file in the editor, or choose a new file.</source>
+        <translation>Öffnen Sie die Python-Tool-Datei im Editor, oder wählen Sie eine neue Datei.</translation>
+    </message>
+    <message>
+        <source>The project has no model named %1 any more; open this dialog again.</source>
+        <translation>Das Projekt hat kein Modell namens %1 mehr; öffnen Sie diesen Dialog erneut.</translation>
+    </message>
+    <message>
+        <source>The project is not trusted, so its model %1 is not asked (toolstudio.json decides where your key and your file would go). Trust the project first.</source>
+        <translation>Dem Projekt wird nicht vertraut, daher wird sein Modell %1 nicht gefragt (toolstudio.json bestimmt, wohin Ihr Schlüssel und Ihre Datei gingen). Vertrauen Sie zuerst dem Projekt.</translation>
+    </message>
+    <message>
+        <source>%1 Trying again in %2 s (attempt %3 of %4)…</source>
+        <translation>%1 Neuer Versuch in %2 s (Versuch %3 von %4)…</translation>
+    </message>
+    <message>
+        <source>Asking %1 for %2…</source>
+        <translation>%2 wird bei %1 angefragt…</translation>
+    </message>
+    <message>
+        <source>Stopped. The description is kept: change it or Generate again.</source>
+        <translation>Gestoppt. Die Beschreibung bleibt erhalten: Ändern Sie sie, oder generieren Sie erneut.</translation>
+    </message>
+    <message>
+        <source>In the window: Tools ▸ Secrets… (Ctrl+Shift+K).</source>
+        <translation>Im Fenster: Tools ▸ Secrets… (Strg+Umschalt+K).</translation>
+    </message>
+    <message>
+        <source>The generated file is the same as %1; nothing to write.</source>
+        <translation>Die generierte Datei ist identisch mit %1; nichts zu schreiben.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Review the change to %1: %n line(s) added</source>
+        <translation>
+            <numerusform>Prüfen Sie die Änderung an %1: %n Zeile hinzugefügt</numerusform>
+            <numerusform>Prüfen Sie die Änderung an %1: %n Zeilen hinzugefügt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n removed. Accept and Save writes it.</source>
+        <translation>
+            <numerusform>, %n entfernt. „Übernehmen und speichern“ schreibt sie.</numerusform>
+            <numerusform>, %n entfernt. „Übernehmen und speichern“ schreibt sie.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Careful: the generated code holds control or text-direction characters (shown as \uXXXX in the diff). They can make code read differently than it runs.</source>
+        <translation>Vorsicht: Der generierte Code enthält Steuer- oder Textrichtungszeichen (im Diff als \uXXXX dargestellt). Durch sie kann sich Code anders lesen, als er läuft.</translation>
+    </message>
+    <message>
+        <source>%1 is no longer open in the editor; open it and generate again.</source>
+        <translation>%1 ist im Editor nicht mehr geöffnet; öffnen Sie die Datei und generieren Sie erneut.</translation>
+    </message>
+    <message>
+        <source>%1 changed in the editor since the code was generated; generate again to review the change against it.</source>
+        <translation>%1 wurde im Editor geändert, seit der Code generiert wurde; generieren Sie erneut, um die Änderung gegen den jetzigen Stand zu prüfen.</translation>
+    </message>
+    <message>
+        <source>%1 exists and is different from the generated file (the diff shows how). Replace it?</source>
+        <translation>%1 existiert und unterscheidet sich von der generierten Datei (der Diff zeigt, wie). Ersetzen?</translation>
+    </message>
+    <message>
+        <source>%1 exists and changed since the code was generated, so the diff does not show what would be lost. Replace it anyway?</source>
+        <translation>%1 existiert und wurde geändert, seit der Code generiert wurde; der Diff zeigt daher nicht, was verloren ginge. Trotzdem ersetzen?</translation>
+    </message>
+    <message>
+        <source>Nothing was written: %1 was kept. Choose another file name.</source>
+        <translation>Nichts wurde geschrieben: %1 blieb erhalten. Wählen Sie einen anderen Dateinamen.</translation>
+    </message>
+    <message>
+        <source>Cannot make the folder %1.</source>
+        <translation>Der Ordner %1 kann nicht angelegt werden.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>HandlerSettingsForm</name>
     <message>
         <source>Kind:</source>
@@ -2377,6 +2534,14 @@
     <message>
         <source>Open Project</source>
         <translation>Projekt öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Generate Tool with AI…</source>
+        <translation>Tool mit KI &amp;generieren…</translation>
+    </message>
+    <message>
+        <source>Describe a tool; one of the project&apos;s models writes the Python file, shown as a diff before it is saved</source>
+        <translation>Ein Tool beschreiben; eines der Modelle des Projekts schreibt die Python-Datei, die vor dem Speichern als Diff angezeigt wird</translation>
     </message>
 </context>
 <context>
@@ -4283,6 +4448,44 @@ Tokens: %1 ein, %2 aus; Stoppgrund: %3</translation>
     <message>
         <source>The tools were reloaded (%1 changed during the run)</source>
         <translation>Die Tools wurden neu geladen (%1 wurde während des Laufs geändert)</translation>
+    </message>
+</context>
+<context>
+    <name>ToolGeneration</name>
+    <message>
+        <source>The model&apos;s reply is empty: there is no code in it.</source>
+        <translation>Die Antwort des Modells ist leer: Sie enthält keinen Code.</translation>
+    </message>
+    <message>
+        <source>The model stopped at its token limit before the file was complete (its code block never closes). Raise max_tokens in the model&apos;s params, or ask for a smaller tool.</source>
+        <translation>Das Modell hat an seinem Token-Limit aufgehört, bevor die Datei vollständig war (sein Codeblock wird nie geschlossen). Erhöhen Sie max_tokens in den params des Modells, oder fordern Sie ein kleineres Tool an.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s reply has code only in other languages (%1), no Python. It starts: %2</source>
+        <translation>Die Antwort des Modells enthält nur Code in anderen Sprachen (%1), kein Python. Sie beginnt so: %2</translation>
+    </message>
+    <message>
+        <source>The model stopped at its token limit before the file was complete. Raise max_tokens in the model&apos;s params, or ask for a smaller tool.</source>
+        <translation>Das Modell hat an seinem Token-Limit aufgehört, bevor die Datei vollständig war. Erhöhen Sie max_tokens in den params des Modells, oder fordern Sie ein kleineres Tool an.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s reply has no Python file with a class Tools in it. It starts: %1</source>
+        <translation>Die Antwort des Modells enthält keine Python-Datei mit einer Klasse Tools. Sie beginnt so: %1</translation>
+    </message>
+    <message>
+        <source>The model&apos;s code holds a NUL character, which no Python file may hold; it was not taken.</source>
+        <translation>Der Code des Modells enthält ein NUL-Zeichen, das keine Python-Datei enthalten darf; er wurde nicht übernommen.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s code is %1 bytes, more than the %2 bytes a generated tool file may have; it was not taken.</source>
+        <translation>Der Code des Modells hat %1 Bytes, mehr als die %2 Bytes, die eine generierte Tool-Datei haben darf; er wurde nicht übernommen.</translation>
+    </message>
+</context>
+<context>
+    <name>ToolGenerator</name>
+    <message>
+        <source>The model answered with tool calls instead of a file; generate again.</source>
+        <translation>Das Modell hat mit Tool-Aufrufen statt mit einer Datei geantwortet; generieren Sie erneut.</translation>
     </message>
 </context>
 <context>

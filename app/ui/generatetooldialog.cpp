@@ -85,7 +85,7 @@ GenerateToolDialog::GenerateToolDialog(Hooks hooks, QWidget *parent)
     m_newFile->setObjectName(QStringLiteral("generateNewFile"));
     m_fileName = new QLineEdit(QStringLiteral("my_tool"), this);
     m_fileName->setObjectName(QStringLiteral("generateFileName"));
-    auto *suffix = new QLabel(QStringLiteral(".py"), this);
+    auto *suffix = new QLabel(QStringLiteral(".py"), this); // not translated: a file suffix
     const QString open = openToolFile();
     m_openFile = new QRadioButton(open.isEmpty() ? tr("The &open file (no Python tool file is open in the editor)")
                                                  : tr("The &open file: %1").arg(open),

@@ -5,7 +5,9 @@
 #include "llm/anthropiccodec.h"
 #include "llm/modelstream.h"
 #include "llm/openaichatcodec.h"
+#include "python/secrets.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 using json = nlohmann::json;
@@ -265,6 +267,41 @@ private Q_SLOTS:
         QVERIFY(!stream.changed());
         QCOMPARE(preview.size(), ModelStream::PreviewChars + 1);
         QVERIFY(preview.endsWith(QStringLiteral("x…")));
+    }
+
+    /// A key that straddles the preview's cut is masked, not shown in part (the cut
+    /// comes after the mask; an attacker's server could place it there).
+    void aSecretAcrossThePreviewsCutIsMasked()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Secrets secrets = Secrets::load(dir.path());
+        const QString key = QStringLiteral("sk-live-0123456789abcdef");
+        QVERIFY(secrets.set(QStringLiteral("API_KEY"), key));
+        ModelStream stream(OpenAI);
+        QString error;
+        SseEvent event;
+        // The key starts 10 characters before the cut.
+        const std::string text = std::string(ModelStream::PreviewChars - 10, 'x') + key.toStdString() + "tail";
+        event.data = json{{"choices", {{{"delta", {{"content", text}}}}}}}.dump();
+        QVERIFY(stream.add(event, &error));
+        const QString preview = stream.preview(&secrets);
+        QCOMPARE(preview.size(), ModelStream::PreviewChars + 1);
+        QCOMPARE(preview.right(21), QStringLiteral("xxxxxxxxxx********ta…"));
+        QVERIFY2(!preview.contains(QStringLiteral("sk-live")), qPrintable(preview.right(40)));
+        // The tool call's arguments, cut at 200, likewise.
+        ModelStream calls(OpenAI);
+        json call = {{"index", 0}, {"id", "c1"}};
+        call["function"] = {{"name", "f"}, {"arguments", std::string(195, 'a') + key.toStdString()}};
+        json delta;
+        delta["tool_calls"] = json::array({call});
+        json choice;
+        choice["delta"] = delta;
+        event.data = json{{"choices", json::array({choice})}}.dump();
+        QVERIFY2(calls.add(event, &error), qPrintable(error));
+        const QString line = calls.preview(&secrets);
+        QVERIFY2(!line.contains(QStringLiteral("sk-li")), qPrintable(line));
+        QVERIFY2(line.endsWith(QStringLiteral("aaaaa*****…)")), qPrintable(line.right(20)));
     }
 };
 

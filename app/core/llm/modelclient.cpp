@@ -318,7 +318,7 @@ void ModelClient::onReadyRead(quint64 id)
                 const auto found = m_pending.find(id);
                 if (found != m_pending.end() && found->stream && found->preview && !mustEnd(*found)
                     && !found->stream->ended())
-                    found->preview(m_secrets.mask(found->stream->preview()));
+                    found->preview(found->stream->preview(&m_secrets));
             });
         }
         it->previewTimer->start(PreviewIntervalMs);

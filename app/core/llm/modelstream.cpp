@@ -23,19 +23,26 @@ std::string_view utf8Prefix(std::string_view text, std::size_t bytes)
     return text.substr(0, bytes);
 }
 
-QString previewText(std::string_view text, int chars)
+/// Bytes read past a preview's cut before masking, so a secret that straddles the cut is
+/// still recognised and masked whole (a key is far shorter).
+constexpr std::size_t MaskSlackBytes = 4096;
+
+/// `text` cut at `chars` characters, masked with `secrets` before the cut.
+QString previewText(std::string_view text, int chars, const Secrets *secrets)
 {
     // Four bytes per character at most: the cut in bytes keeps `chars` characters or more.
-    const std::string_view cut = utf8Prefix(text, std::size_t(chars) * 4);
+    const std::string_view cut = utf8Prefix(text, std::size_t(chars) * 4 + MaskSlackBytes);
     QString result = QString::fromUtf8(cut.data(), qsizetype(cut.size()));
+    if (secrets)
+        result = secrets->mask(result);
     if (result.size() > chars || cut.size() < text.size())
         result = result.left(chars) + QStringLiteral("…");
     return result;
 }
 
-QString callLine(const std::string &name, std::string_view arguments)
+QString callLine(const std::string &name, std::string_view arguments, const Secrets *secrets)
 {
-    return QStringLiteral("→ %1(%2)").arg(previewText(name, 128), previewText(arguments, 200));
+    return QStringLiteral("→ %1(%2)").arg(previewText(name, 128, secrets), previewText(arguments, 200, secrets));
 }
 
 std::string stringOf(const json &object, const char *key)
@@ -340,15 +347,15 @@ std::optional<ModelReply> ModelStream::reply(QString *error, const Secrets *secr
     return AnthropicCodec::parseReply(body, error);
 }
 
-QString ModelStream::preview() const
+QString ModelStream::preview(const Secrets *secrets) const
 {
     m_changed = false;
     QStringList lines;
     if (m_protocol == Protocol::OpenAIChat) {
         if (!m_content.empty())
-            lines << previewText(m_content, PreviewChars);
+            lines << previewText(m_content, PreviewChars, secrets);
         for (const Call &call : m_calls)
-            lines << callLine(call.name, call.arguments);
+            lines << callLine(call.name, call.arguments, secrets);
         return lines.join(QLatin1Char('\n'));
     }
     std::string text;
@@ -356,12 +363,12 @@ QString ModelStream::preview() const
         if (block.start.is_null())
             continue;
         const std::string type = stringOf(block.start, "type");
-        if (type == "text" && text.size() < std::size_t(PreviewChars) * 4)
+        if (type == "text" && text.size() < std::size_t(PreviewChars) * 4 + MaskSlackBytes)
             text += block.text;
         else if (type == "tool_use")
-            lines << callLine(stringOf(block.start, "name"), block.input);
+            lines << callLine(stringOf(block.start, "name"), block.input, secrets);
     }
     if (!text.empty())
-        lines.prepend(previewText(text, PreviewChars));
+        lines.prepend(previewText(text, PreviewChars, secrets));
     return lines.join(QLatin1Char('\n'));
 }

@@ -62,8 +62,10 @@ public:
     /// client masks an unstreamed body.
     std::optional<ModelReply> reply(QString *error, const Secrets *secrets = nullptr) const;
     /// The reply so far for a person: the text (cut at PreviewChars), then a line
-    /// "→ name(arguments so far)" per tool call (arguments cut at 200 characters).
-    QString preview() const;
+    /// "→ name(arguments so far)" per tool call (arguments cut at 200 characters). With
+    /// `secrets`, their values are masked before anything is cut, so a key that straddles
+    /// a cut never shows in part.
+    QString preview(const Secrets *secrets = nullptr) const;
     /// Whether anything a preview shows changed since the last call of preview().
     bool changed() const { return m_changed; }
 
