@@ -21,6 +21,23 @@ using nlohmann::json;
 
 namespace {
 
+/// The server's text on stdout, printable (it must not drive the terminal), escaped and
+/// written in pieces: a text of many control characters grows sixfold when escaped, and
+/// a whole 60 MiB one made at once took gigabytes.
+void writePrintable(const QString &text)
+{
+    constexpr qsizetype Piece = 64 * 1024;
+    for (qsizetype at = 0; at < text.size();) {
+        qsizetype length = std::min(Piece, text.size() - at);
+        if (at + length < text.size() && text.at(at + length - 1).isHighSurrogate())
+            --length; // a pair stays whole
+        writeOut(stdout, printableLines(text.mid(at, length)).toUtf8());
+        at += length;
+    }
+    if (!text.endsWith(u'\n'))
+        writeOut(stdout, QByteArrayLiteral("\n"));
+}
+
 QString tr(const char *text)
 {
     return QCoreApplication::translate("mcpfeaturescommand", text);
@@ -182,10 +199,7 @@ int readResource(McpClientSession &session, const QString &uri, bool asJson)
         else if (part.isBlob)
             printLine(stdout, tr("(a blob of %1: --json prints its base64)").arg(dataSize(part.blob.size())));
         else
-            // The server's text, printable: it must not drive the terminal.
-            writeOut(
-                stdout,
-                (printableLines(part.text) + (part.text.endsWith(u'\n') ? QString() : QStringLiteral("\n"))).toUtf8());
+            writePrintable(part.text);
     }
     return status;
 }
