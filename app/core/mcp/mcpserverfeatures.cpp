@@ -212,41 +212,38 @@ bool canSubscribe(const McpClientSession &session)
     return flag != resources->end() && flag->is_boolean() && flag->get<bool>();
 }
 
-std::optional<McpResource> parseResource(const json &entry)
+/// A resource or a template: `uriKey`'s URI into `uriField`, then the fields both have;
+/// nullopt without a URI or a name.
+template<class Entry>
+std::optional<Entry> parseListed(const json &entry, const char *uriKey, QString Entry::*uriField)
 {
     if (!entry.is_object())
         return std::nullopt;
-    const std::optional<QString> uri = uriMember(entry, "uri");
+    const std::optional<QString> uri = uriMember(entry, uriKey);
     const QString name = stringMember(entry, "name", MaxNameChars);
     if (!uri || name.isEmpty())
         return std::nullopt;
-    McpResource resource;
-    resource.uri = *uri;
-    resource.name = name;
-    resource.title = stringMember(entry, "title", MaxNameChars);
-    resource.description = stringMember(entry, "description", MaxDescriptionChars);
-    resource.mimeType = stringMember(entry, "mimeType", MaxNameChars);
+    Entry listed;
+    listed.*uriField = *uri;
+    listed.name = name;
+    listed.title = stringMember(entry, "title", MaxNameChars);
+    listed.description = stringMember(entry, "description", MaxDescriptionChars);
+    listed.mimeType = stringMember(entry, "mimeType", MaxNameChars);
+    return listed;
+}
+
+std::optional<McpResource> parseResource(const json &entry)
+{
+    std::optional<McpResource> resource = parseListed(entry, "uri", &McpResource::uri);
     if (const auto size = entry.find("size");
-        size != entry.end() && size->is_number_integer() && size->get<std::int64_t>() >= 0)
-        resource.size = size->get<std::int64_t>();
+        resource && size != entry.end() && size->is_number_integer() && size->get<std::int64_t>() >= 0)
+        resource->size = size->get<std::int64_t>();
     return resource;
 }
 
 std::optional<McpResourceTemplate> parseResourceTemplate(const json &entry)
 {
-    if (!entry.is_object())
-        return std::nullopt;
-    const std::optional<QString> uriTemplate = uriMember(entry, "uriTemplate");
-    const QString name = stringMember(entry, "name", MaxNameChars);
-    if (!uriTemplate || name.isEmpty())
-        return std::nullopt;
-    McpResourceTemplate resource;
-    resource.uriTemplate = *uriTemplate;
-    resource.name = name;
-    resource.title = stringMember(entry, "title", MaxNameChars);
-    resource.description = stringMember(entry, "description", MaxDescriptionChars);
-    resource.mimeType = stringMember(entry, "mimeType", MaxNameChars);
-    return resource;
+    return parseListed(entry, "uriTemplate", &McpResourceTemplate::uriTemplate);
 }
 
 std::optional<McpPrompt> parsePrompt(const json &entry)
