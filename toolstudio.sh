@@ -36,7 +36,8 @@ SCHEMA_SUITE_PACKAGE=json-schema-test-suite
 SCHEMA_SUITE_VERSION=2.0.0-1.1
 SCHEMA_SUITE_SHA256=2478fdd0f873e9a449335a2c2af47c83d105f0b317a47a529f035014b53cc405
 
-log() { printf '[toolstudio] %s\n' "$*" >&2; }
+# Each line says the time since the script started (mm:ss), so a slow phase shows.
+log() { printf '[toolstudio %02d:%02d] %s\n' "$((SECONDS / 60))" "$((SECONDS % 60))" "$*" >&2; }
 
 install_packages() {
     local missing=()
@@ -177,14 +178,15 @@ check_format() {
     log "clang-format: ${#files[@]} files formatted"
 }
 
-# run_suites BUILD_DIR NAME LABEL MINUTES [CTEST ARGS...]: the suites of LABEL, stopped
-# when they take longer than their budget (CI has 90 minutes on 2 cores for everything).
+# run_suites BUILD_DIR NAME LABEL MINUTES [CTEST ARGS...]: the suites of LABEL, as many at
+# once as there are cores (-j1 among the arguments runs them one by one), stopped when they
+# take longer than their budget (CI has 90 minutes on 2 cores for everything).
 run_suites() {
     local dir="$1" name="$2" label="$3" minutes="$4" rc=0
     shift 4
     log "$name: $label suites (budget $minutes min)"
     timeout --kill-after=30 "$((minutes * 60))" ctest --test-dir "$dir" --output-on-failure -L "^$label\$" \
-        "$@" "${CTEST_ARGS[@]}" || rc=$?
+        --parallel "$(nproc)" "$@" "${CTEST_ARGS[@]}" || rc=$?
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         log "error: $name $label suites went over their budget of $minutes min"
     fi
@@ -245,7 +247,8 @@ test)
     if [ "${CI:-}" = true ] || [ "${TOOLSTUDIO_FUZZ:-}" = 1 ]; then
         if [ ! -f "$ROOT/build-fuzz/CMakeCache.txt" ]; then
             log "configuring in build-fuzz (clang)"
-            CC=clang CXX=clang++ cmake -S "$ROOT" -B "$ROOT/build-fuzz" $(generator_args) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+            CC=clang CXX=clang++ cmake -S "$ROOT" -B "$ROOT/build-fuzz" $(generator_args) $(launcher_args) \
+                -DCMAKE_BUILD_TYPE=RelWithDebInfo \
                 -DTOOLSTUDIO_BUILD_FUZZERS=ON -DTOOLSTUDIO_BUILD_TESTS=OFF >/dev/null
         fi
         # Target, corpus folder, seconds: the bridge and the validator get the most time,
