@@ -3,6 +3,7 @@
 #include "chatcommand.h"
 
 #include "answerdelivery.h"
+#include "chatapproval.h"
 #include "engine/modelstep.h"
 #include "headlessrun.h"
 #include "journal/journal.h"
@@ -123,9 +124,14 @@ private:
 /// Runs `turn` (started already) until it replies or its run ends; the run then stays
 /// waiting for the next message.
 /// `then` (a message and a model): sent when the turn replies, and that turn printed too.
-int runTurn(ChatTurn &turn, const ChatOutput &output, std::optional<QPair<QString, QString>> then = std::nullopt)
+/// `approval`: decides the tool calls held for approval (--approve).
+int runTurn(ChatTurn &turn, const ChatOutput &output, ChatApproval *approval,
+            std::optional<QPair<QString, QString>> then = std::nullopt)
 {
     QEventLoop loop;
+    if (approval)
+        QObject::connect(&turn, &ChatTurn::held, &loop,
+                         [&turn, approval](const Step &step) { approval->decide(step, turn.controller()); });
     QObject::connect(&turn, &ChatTurn::stepEnded, &loop, [&](const Step &step) { output.step(step); });
     QObject::connect(&turn, &ChatTurn::waitsForPerson, &loop, [&](const Step &step) { output.waits(step); });
     QObject::connect(&turn, &ChatTurn::replied, &loop, [&](const ChatRun::Input &next) {
@@ -264,7 +270,12 @@ int chatCommand(const QStringList &arguments)
                                             QStringLiteral("Add the next user turn to the chat run RUN."),
                                             QStringLiteral("RUN"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print JSON lines instead of text."));
-    parser.addOptions({modelOption, systemOption, continueOption, jsonOption, trustOption()});
+    const QCommandLineOption approveOption(
+        QStringLiteral("approve"),
+        QStringLiteral("Hold each tool call the model asks for and read the decision from stdin, a line a call: y "
+                       "(run it), n (reject it; the model reads the rejection), e JSON (run it with these "
+                       "arguments), a JSON (answer instead with this result)."));
+    parser.addOptions({modelOption, systemOption, continueOption, jsonOption, approveOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("chat"), arguments, 2, 2, &exitCode);
     if (!positional)
@@ -290,13 +301,19 @@ int chatCommand(const QStringList &arguments)
     ChatTurn turn;
     // One turn, then the command exits: there is no next run to pre-warm for.
     turn.controller().warmLauncher()->setEnabled(false);
+    std::optional<ChatApproval> approval;
+    if (parser.isSet(approveOption)) {
+        approval.emplace(stdin, parser.isSet(jsonOption));
+        turn.controller().setApprovesToolCalls(true);
+    }
+    ChatApproval *approver = approval ? &*approval : nullptr;
     QString error;
     if (!continuing) {
         if (model.isEmpty())
             model = project->models.front().name;
         if (!turn.start(*project, model, parser.value(systemOption), message, &error))
             return fail(error);
-        return runTurn(turn, output);
+        return runTurn(turn, output, approver);
     }
 
     const QString runId = parser.value(continueOption);
@@ -306,7 +323,7 @@ int chatCommand(const QStringList &arguments)
     if (waiting->cutOff) {
         if (!turn.resume(*project, runId, waiting->input, &error))
             return fail(error, ExitRunFailed);
-        return runTurn(turn, output, qMakePair(message, model));
+        return runTurn(turn, output, approver, qMakePair(message, model));
     }
     const ChatRun::Input *input = &waiting->input;
     PendingAnswer pending;
@@ -325,5 +342,5 @@ int chatCommand(const QStringList &arguments)
     }
     if (!turn.resume(*project, runId, *input, &error))
         return fail(error, ExitRunFailed);
-    return runTurn(turn, output);
+    return runTurn(turn, output, approver);
 }

@@ -58,8 +58,10 @@ ProgrammaticSession::ProgrammaticSession(const Project &project, const Programma
                     .arg(m_timeoutSeconds));
     });
     connect(m_controller, &RunController::pendingCallOpened, this, &ProgrammaticSession::onPendingCall);
-    connect(m_controller, &RunController::pendingCallClosed, this,
-            [this](const QString &callId) { m_open.erase(callId); });
+    connect(m_controller, &RunController::pendingCallClosed, this, [this](const QString &callId) {
+        m_open.erase(callId);
+        m_answered.erase(callId);
+    });
     // The script says it is blocked on its calls (the shims' wait hint): every call it
     // has made is open, and no other can come before a result, so the reply goes now.
     // The reply waits until every call the script made before the hint has opened here
@@ -178,6 +180,14 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
     for (const ProgrammaticResult &result : results) {
         if (m_open.count(result.callId))
             continue;
+        if (m_answered.count(result.callId)) {
+            *status = 409;
+            *code = "already_ended";
+            *message = QStringLiteral("call '%1' already has a result from an earlier continuation; nothing was "
+                                      "delivered")
+                           .arg(result.callId);
+            return false;
+        }
         const auto ended = m_ended.find(result.callId);
         if (ended == m_ended.end()) {
             *status = 404;
@@ -222,15 +232,21 @@ void ProgrammaticSession::resume(const std::vector<ProgrammaticResult> &results,
         answer.message = result.errorMessage;
         // Posted: the window's event loop (Serve Project) never waits for the run thread.
         // A refusal comes back queued, before the run's end unless the script ended first.
-        if (open != m_open.end())
-            m_controller->answer(result.callId, open->second.attempt, answer, this,
-                                 [this, callId = result.callId](bool accepted, const QString &reason) {
-                                     if (!accepted)
-                                         m_stderr += QStringLiteral(
-                                                         "toolstudio serve: the result for call %1 was refused: %2\n")
-                                                         .arg(callId, reason)
-                                                         .toUtf8();
-                                 });
+        if (open == m_open.end())
+            continue;
+        const int attempt = open->second.attempt;
+        m_answered.insert(m_open.extract(open));
+        m_controller->answer(
+            result.callId, attempt, answer, this, [this, callId = result.callId](bool accepted, const QString &reason) {
+                if (accepted)
+                    return;
+                m_stderr += QStringLiteral("toolstudio serve: the result for call %1 was refused: %2\n")
+                                .arg(callId, reason)
+                                .toUtf8();
+                // Not delivered: the call waits for the client again (unless it closed).
+                if (auto node = m_answered.extract(callId))
+                    m_open.insert(std::move(node));
+            });
     }
     // Calls the client left unanswered are listed again, unless the program ends or
     // makes new calls first.
@@ -328,6 +344,7 @@ void ProgrammaticSession::onFinished(const RunRecord &run)
     m_timeout->stop();
     m_token.clear();
     m_open.clear();
+    m_answered.clear();
     // The program ended by itself (any exit status) = completed; stopped by the
     // session, killed or never started = error.
     const bool exited = run.status == RunStatus::Completed

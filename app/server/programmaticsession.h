@@ -108,10 +108,13 @@ private:
     std::string m_previousToken;        ///< the token the latest continuation used up
     nlohmann::json m_lastReply;         ///< the latest tool_call_required body (null = none)
     std::map<QString, OpenCall> m_open; ///< calls waiting for the client, by call id
-    std::map<QString, Step> m_ended;    ///< calls the client was given that ended, by call id
-    std::set<QString> m_callsOpened;    ///< every call that opened here (a retry opens again)
-    int m_waitFor = -1;                 ///< a wait hint came after this many calls: reply once all have opened
-    std::map<int, bool> m_steps;        ///< sequences seen (tool_calls_made)
+    /// Calls the client answered whose answer the run thread has not taken yet: not
+    /// listed again (a slow run thread would have them in the next reply twice).
+    std::map<QString, OpenCall> m_answered;
+    std::map<QString, Step> m_ended; ///< calls the client was given that ended, by call id
+    std::set<QString> m_callsOpened; ///< every call that opened here (a retry opens again)
+    int m_waitFor = -1;              ///< a wait hint came after this many calls: reply once all have opened
+    std::map<int, bool> m_steps;     ///< sequences seen (tool_calls_made)
     QByteArray m_stdout;
     QByteArray m_stderr;
     qsizetype m_stdoutSent = 0; ///< how much of m_stdout earlier replies carried as partial_stdout

@@ -493,11 +493,8 @@ void ChatDock::reject()
     if (m_toDecide.isEmpty() || !m_turn)
         return;
     const QString callId = m_toDecide.constFirst().callId;
-    ManualAnswer rejection;
-    rejection.isError = true;
-    // Read by the model (and journaled): the studio's own words, not translated.
-    rejection.message = QStringLiteral("the person rejected this call; the tool did not run");
-    m_turn->controller().answerStep(callId, rejection, this, decision(callId, tr("The call was not rejected: %1")));
+    m_turn->controller().answerStep(callId, ChatRun::rejection(), this,
+                                    decision(callId, tr("The call was not rejected: %1")));
 }
 
 void ChatDock::answerInstead()

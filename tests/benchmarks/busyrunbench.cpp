@@ -62,20 +62,23 @@ int busyRunBenchmark(const EventTiming &timing)
     BusyRun::JournalTrace trace;
     trace.open(project, runId);
     measure("scroll the trace (3000 journaled steps)", [&] { trace.scrollThrough(); });
-    QTest::qWaitFor([&] { return window.stepModeActions()->continueAction()->isEnabled(); }, TimeoutMs);
+    if (!QTest::qWaitFor([&] { return window.stepModeActions()->continueAction()->isEnabled(); }, TimeoutMs))
+        std::fprintf(stderr, "busy run bench: no held call to continue within %d ms\n", TimeoutMs);
     measure("step decision: Continue the held call", [&] {
         // Delivered as an event, as the user's F7 is, so that the event timing sees it.
         QTimer::singleShot(0, &window, [&] { window.stepModeActions()->continueAction()->trigger(); });
         QTest::qWait(1500);
     });
-    QTest::qWaitFor([&] { return BusyRun::hasPending(window, QStringLiteral("ask")); }, TimeoutMs);
+    if (!QTest::qWaitFor([&] { return BusyRun::hasPending(window, QStringLiteral("ask")); }, TimeoutMs))
+        std::fprintf(stderr, "busy run bench: the manual call did not wait within %d ms\n", TimeoutMs);
     measure("answer the pending manual call", [&] {
         QTimer::singleShot(0, &window,
                            [&] { BusyRun::answer(window, QStringLiteral("ask"), QStringLiteral("\"yes\"")); });
         QTest::qWait(1500);
     });
     window.runController()->stop();
-    QTest::qWaitFor([&] { return !window.runController()->isActive(); }, TimeoutMs);
+    if (!QTest::qWaitFor([&] { return !window.runController()->isActive(); }, TimeoutMs))
+        std::fprintf(stderr, "busy run bench: the run did not stop within %d ms\n", TimeoutMs);
 
     std::printf("%-52s | %-34s | %s\n", "busy run thread (2 s validations)", "slowest GUI event (goal < 50 ms)",
                 "largest gap of a 10 ms timer; the event");

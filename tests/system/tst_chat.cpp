@@ -171,6 +171,86 @@ private Q_SLOTS:
                  QStringLiteral("{\"reply\":\"200 EUR is 216.00 USD.\",\"turn\":3}"));
     }
 
+    void approveDecidesEachCallOnStdin_data()
+    {
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<QString>("tool");  ///< the tool step: status, arguments → outcome
+        QTest::addColumn<QString>("asked"); ///< stderr after the question, before the step lines
+        QTest::newRow("y") << QByteArray("y\n")
+                           << QStringLiteral("succeeded {\"base\":\"EUR\",\"quote\":\"USD\"} -> 1.08") << QString();
+        QTest::newRow("an empty line") << QByteArray("\n")
+                                       << QStringLiteral("succeeded {\"base\":\"EUR\",\"quote\":\"USD\"} -> 1.08")
+                                       << QString();
+        QTest::newRow("a typo, then e JSON")
+            << QByteArray("maybe\ne {\"base\": \"EUR\", \"quote\": \"GBP\"}\n")
+            << QStringLiteral("succeeded {\"base\":\"EUR\",\"quote\":\"GBP\"} -> 1.08")
+            << QStringLiteral("toolstudio chat: answer y, n, e JSON or a JSON, not \"maybe\"; try again\n");
+        QTest::newRow("arguments the schema refuses, then y")
+            << QByteArray("e {\"base\": \"EUR\"}\ny\n")
+            << QStringLiteral("succeeded {\"base\":\"EUR\",\"quote\":\"USD\"} -> 1.08") << QStringLiteral("REFUSED");
+        QTest::newRow("a JSON") << QByteArray("a 2.5\n")
+                                << QStringLiteral("succeeded {\"base\":\"EUR\",\"quote\":\"USD\"} -> 2.5") << QString();
+        QTest::newRow("n") << QByteArray("n\n")
+                           << QStringLiteral("failed {\"base\":\"EUR\",\"quote\":\"USD\"} -> the person rejected "
+                                             "this call; the tool did not run")
+                           << QString();
+        QTest::newRow("the input ends")
+            << QByteArray()
+            << QStringLiteral("failed {\"base\":\"EUR\",\"quote\":\"USD\"} -> the person rejected "
+                              "this call; the tool did not run")
+            << QStringLiteral("toolstudio chat: the input ended: call c3 (get_exchange_rate) is rejected\n");
+    }
+
+    /// --approve: the model's tool call waits for a line on stdin, which runs, edits,
+    /// answers or rejects it; the model is asked again with what came of it.
+    void approveDecidesEachCallOnStdin()
+    {
+        QFETCH(QByteArray, input);
+        QFETCH(QString, tool);
+        QFETCH(QString, asked);
+        QTemporaryDir dir;
+        writeProject(dir.path());
+        const CommandResult chat = toolstudio(
+            {QStringLiteral("chat"), dir.path(), QStringLiteral("--approve"), QStringLiteral("100 EUR in USD?")},
+            input);
+        QVERIFY2(chat.exitCode == ExitCompleted, chat.err.constData());
+        QCOMPARE(chat.out, QByteArray("100 EUR is 108.00 USD.\n"));
+        const QByteArray question
+            = "[model:scripted] succeeded (52 + 18 tokens)\n"
+              "toolstudio chat: the model asks for get_exchange_rate {\"base\":\"EUR\",\"quote\":"
+              "\"USD\"} \xe2\x80\x94 y: run it, n: reject it, e JSON: run it with these arguments, "
+              "a JSON: answer instead with this result\n";
+        QVERIFY2(chat.err.startsWith(question), chat.err.constData());
+        const QByteArray after = chat.err.mid(question.size());
+        if (asked == QLatin1String("REFUSED")) {
+            // Refused by the schema: said, and the same question again.
+            QVERIFY2(
+                after.startsWith(
+                    "toolstudio chat: the decision on call c3 was not taken: the edited arguments do not match input_schema at /quote: required property is missing"),
+                after.constData());
+            QVERIFY2(after.contains(question.mid(question.indexOf("toolstudio chat: the model asks"))),
+                     after.constData());
+        } else {
+            QVERIFY2(after.startsWith(asked.toUtf8() + "[tool] get_exchange_rate"), after.constData());
+        }
+
+        const std::vector<Step> steps = journalSteps(dir.path(), chatRunId(chat.err));
+        QCOMPARE(stepLines(steps),
+                 (QStringList{QStringLiteral("chat:message succeeded"), QStringLiteral("model:scripted succeeded"),
+                              QStringLiteral("get_exchange_rate ") + tool.section(u' ', 0, 0),
+                              QStringLiteral("model:scripted succeeded"), QStringLiteral("chat:message waiting")}));
+        const Step &call = steps[2];
+        const QString outcome = call.result ? QString::fromStdString(call.result->dump())
+                                            : QString::fromStdString(call.error ? call.error->message : std::string());
+        QCOMPARE(stepStatusName(call.status) + u' ' + QString::fromStdString(call.args.dump()) + QStringLiteral(" -> ")
+                     + outcome,
+                 tool);
+        // The model's next request holds what came of the call.
+        const json &sent = steps[3].args["messages"].back();
+        QCOMPARE(QString::fromStdString(sent.value("role", "")), QStringLiteral("tool"));
+        QCOMPARE(QString::fromStdString(sent.value("tool_call_id", "")), QStringLiteral("call_1_1"));
+    }
+
     void continueSendsTheTranscriptToARealEndpoint()
     {
         FakeModelServer server; // only this test asks a model over HTTP

@@ -67,13 +67,13 @@ private:
     }
 
     /// One request; `stream` asks for a stream (a preview callback).
-    Asked ask(const ModelConfig &config, bool stream, qint64 replyCap = 0, int idleMs = 0, bool withTools = true)
+    Asked ask(ModelConfig config, bool stream, qint64 replyCap = 0, int idleMs = 0, bool withTools = true)
     {
+        if (idleMs > 0)
+            config.streamIdleMs = idleMs;
         ModelClient client(config, Secrets::load(m_project.path()), &m_network);
         if (replyCap > 0)
             client.setReplyCap(replyCap);
-        if (idleMs > 0)
-            client.setStreamIdleTimeout(idleMs);
         Asked asked;
         bool done = false;
         QElapsedTimer firstPreview;
@@ -183,6 +183,41 @@ private Q_SLOTS:
                      QStringLiteral("1 EUR is 1.08 USD."));
             QVERIFY(asked.previews.isEmpty());
         }
+    }
+
+    /// A server that refuses "stream_options" (as older compatible servers do): the
+    /// error says what to do, and with "stream": false the same request is answered,
+    /// unstreamed, without a preview.
+    void streamOptOut()
+    {
+        ModelConfig config = model(false, QStringLiteral("nostreamoptions"));
+        const Asked refused = ask(config, true, 0, 0, false);
+        QVERIFY(!refused.result.reply);
+        QCOMPARE(refused.result.error.code, QStringLiteral("model_refused"));
+        QCOMPARE(refused.result.error.message,
+                 QStringLiteral("model 'fake': the request was refused (HTTP 400 from %1: Unrecognized request "
+                                "argument supplied: stream_options); if this server does not take streamed "
+                                "requests, set \"stream\": false on this model in toolstudio.json")
+                     .arg(config.endpointUrl()));
+
+        config.stream = false;
+        const Asked answered = ask(config, true, 0, 0, false);
+        QVERIFY2(answered.result.reply, qPrintable(answered.result.error.message));
+        QCOMPARE(QString::fromStdString(answered.result.reply->message.value("content", "")),
+                 QStringLiteral("1 EUR is 1.08 USD."));
+        QVERIFY(answered.previews.isEmpty());
+        const json last = m_server.get(QStringLiteral("/last"));
+        QCOMPARE(last["headers"]["accept"].get<std::string>(), std::string("application/json"));
+        const json body = json::parse(last["body"].get<std::string>());
+        QVERIFY(!body.contains("stream"));
+        QVERIFY(!body.contains("stream_options"));
+
+        // Another 400 is not about streaming: no such advice.
+        const Asked other = ask(model(false, QStringLiteral("badrequest")), true, 0, 0, false);
+        QCOMPARE(other.result.error.code, QStringLiteral("model_refused"));
+        QCOMPARE(other.result.error.message,
+                 QStringLiteral("model 'fake': the request was refused (HTTP 400 from %1: max_tokens is too large)")
+                     .arg(model(false, QStringLiteral("badrequest")).endpointUrl()));
     }
 
     /// The preview shows the text while the server pauses; the reply is whole.

@@ -313,7 +313,7 @@ private Q_SLOTS:
                          nlohmann::json::parse(answers.toStdString()));
         QVERIFY2(out.is_object(), "the client printed no JSON");
         nlohmann::json &final = out["final"];
-        QCOMPARE(out.value("http", 0), 200);
+        QVERIFY2(out.value("http", 0) == 200, out.dump().c_str());
         QCOMPARE(text(final.value("status", "")), QStringLiteral("completed"));
         QCOMPARE(dumped(out["rounds"]), rounds);
         QCOMPARE(text(final.value("stdout", "")), stdoutText);

@@ -177,7 +177,8 @@ private Q_SLOTS:
                      J("{'retry': {'max_attempts': 5, 'attempt_timeout_seconds': 9},"
                        "'models': ["
                        "{'name': 'local', 'provider': 'openai-chat', 'base_url': 'http://127.0.0.1:11434/v1/', "
-                       "  'model': 'qwen2.5:7b', 'params': {'temperature': 0.2}, 'retry': {'max_attempts': 2}},"
+                       "  'model': 'qwen2.5:7b', 'params': {'temperature': 0.2}, 'retry': {'max_attempts': 2}, "
+                       "  'stream': false, 'stream_idle_timeout_seconds': 5},"
                        "{'name': 'claude', 'provider': 'anthropic', 'model': 'claude-sonnet-4-5', "
                        "  'api_key_secret': 'ANTHROPIC_API_KEY', 'timeout_seconds': 30},"
                        "{'name': 'teacher', 'provider': 'manual'},"
@@ -202,6 +203,8 @@ private Q_SLOTS:
         QCOMPARE(local->retry.maxAttempts, 2);           // its own retry …
         QCOMPARE(local->timeoutMs, 120000);              // … 120 s by default …
         QCOMPARE(local->retry.attemptTimeoutMs, 120000); // … is the attempt timeout, not the project's 9 s
+        QCOMPARE(local->stream, false);
+        QCOMPARE(local->streamIdleMs, 5000);
 
         const ModelConfig *claude = project->model(QStringLiteral("claude"));
         QVERIFY(claude);
@@ -210,6 +213,8 @@ private Q_SLOTS:
         QCOMPARE(claude->apiKeySecret, QStringLiteral("ANTHROPIC_API_KEY"));
         QCOMPARE(claude->retry.maxAttempts, 5); // the project's
         QCOMPARE(claude->retry.attemptTimeoutMs, 30000);
+        QCOMPARE(claude->stream, true);        // streamed by default …
+        QCOMPARE(claude->streamIdleMs, 30000); // … a stream silent for 30 s has stalled
 
         const ModelConfig *teacher = project->model(QStringLiteral("teacher"));
         QVERIFY(teacher);
@@ -523,6 +528,12 @@ private Q_SLOTS:
         QTest::newRow("manual model with base_url")
             << J("{'models': [{'name': 'm', 'provider': 'manual', @'base_url': 'http://h'}]}")
             << QStringLiteral("model 'm': 'base_url' is for openai-chat and anthropic models; this one is manual");
+        QTest::newRow("manual model with stream")
+            << J("{'models': [{'name': 'm', 'provider': 'manual', @'stream': false}]}")
+            << QStringLiteral("model 'm': 'stream' is for openai-chat and anthropic models; this one is manual");
+        QTest::newRow("model stream not a boolean")
+            << J("{'models': [{'name': 'm', 'provider': 'openai-chat', 'model': 'x', 'stream': @'no'}]}")
+            << QStringLiteral("model 'm': 'stream' must be true or false, not a string");
         QTest::newRow("mock model without turns")
             << J("{'models': [@{'name': 'm', 'provider': 'mock'}]}")
             << QStringLiteral("model 'm': 'turns' is missing (the scripted answers of a mock model)");

@@ -136,6 +136,8 @@ quint64 ModelClient::send(const ModelRequest &request, Done done, Preview previe
         return id;
     }
 
+    if (!m_config.stream)
+        preview = {}; // "stream": false: the reply is shown when it is whole
     QString problem;
     auto body = isAnthropic(m_config) ? AnthropicCodec::buildRequest(m_config, request, &problem)
                                       : OpenAIChatCodec::buildRequest(m_config, request, &problem);
@@ -184,6 +186,7 @@ quint64 ModelClient::send(const ModelRequest &request, Done done, Preview previe
 
     Pending pending;
     pending.done = std::move(done);
+    pending.streamAsked = bool(preview);
     pending.preview = std::move(preview);
     pending.reply = m_network->post(http, QByteArray::fromStdString(body->dump()));
     pending.timer = new QTimer(this);
@@ -308,8 +311,8 @@ void ModelClient::onReadyRead(quint64 id)
     }
     if (!it->stream)
         return;
-    if (m_streamIdleMs > 0)
-        it->idle->start(m_streamIdleMs); // bytes arrived: the stream is alive
+    if (m_config.streamIdleMs > 0)
+        it->idle->start(m_config.streamIdleMs); // bytes arrived: the stream is alive
     if (it->preview && it->stream->changed() && !(it->previewTimer && it->previewTimer->isActive())) {
         if (!it->previewTimer) {
             it->previewTimer = new QTimer(this);
@@ -362,7 +365,7 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
                              QStringLiteral("the stream from %1 stopped mid-reply: nothing came for %2 s after %3 "
                                             "events")
                                  .arg(url)
-                                 .arg(m_streamIdleMs / 1000.0)
+                                 .arg(m_config.streamIdleMs / 1000.0)
                                  .arg(pending.stream->events()),
                              true);
         return result;
@@ -388,7 +391,7 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
     const QByteArray masked = m_secrets.mask(pending.body);
     const int code = status.toInt();
     if (code < 200 || code > 299) {
-        result.error = httpError(code, masked, reply);
+        result.error = httpError(code, masked, reply, pending.streamAsked);
         return result;
     }
     if (pending.stream)
@@ -456,7 +459,7 @@ ModelResult ModelClient::streamResult(QNetworkReply *reply, const Pending &pendi
     return result;
 }
 
-ModelError ModelClient::httpError(int status, const QByteArray &body, QNetworkReply *reply) const
+ModelError ModelClient::httpError(int status, const QByteArray &body, QNetworkReply *reply, bool streamAsked) const
 {
     const std::string_view text(body.constData(), std::size_t(body.size()));
     QString said = isAnthropic(m_config) ? AnthropicCodec::errorMessage(text) : OpenAIChatCodec::errorMessage(text);
@@ -482,6 +485,13 @@ ModelError ModelClient::httpError(int status, const QByteArray &body, QNetworkRe
         result = error(QStringLiteral("model_refused"),
                        QStringLiteral("redirected (%1) to %2; the key is not sent on: set base_url to the new address")
                            .arg(what, target.isEmpty() ? QStringLiteral("nowhere") : target));
+    } else if ((status == 400 || status == 422) && streamAsked
+               && said.contains(QLatin1String("stream"), Qt::CaseInsensitive)) {
+        // Some compatible servers refuse streamed requests, or "stream_options", outright.
+        result = error(QStringLiteral("model_refused"),
+                       QStringLiteral("the request was refused (%1); if this server does not take streamed requests, "
+                                      "set \"stream\": false on this model in toolstudio.json")
+                           .arg(what));
     } else {
         result = error(QStringLiteral("model_refused"), QStringLiteral("the request was refused (%1)").arg(what));
     }

@@ -79,8 +79,6 @@ public:
     /// The reply so far, for a person (a few KiB at most: ModelStream::PreviewChars).
     using Preview = std::function<void(const QString &text)>;
     static constexpr qint64 DefaultReplyCapBytes = 8 * 1024 * 1024;
-    /// A stream that sends nothing for this long after its first byte has stalled.
-    static constexpr int DefaultStreamIdleMs = 30 * 1000;
     /// How long the body may go on after the stream's terminator before it is cut off.
     static constexpr int TerminatorGraceMs = 250;
     /// `preview` is called at most this often.
@@ -93,16 +91,15 @@ public:
     /// A reply body larger than this fails with reply_too_large (read no further).
     void setReplyCap(qint64 bytes) { m_replyCap = bytes; }
     qint64 replyCap() const { return m_replyCap; }
-    /// How long a started stream may send nothing (DefaultStreamIdleMs; tests shorten it).
-    void setStreamIdleTimeout(int ms) { m_streamIdleMs = ms; }
     /// A `mock` model moves on `turns` turns without answering: the sends a memoized
     /// model step made in the recorded run (replay, rerun, resume), so the next real
     /// send gets the turn the recorded run's next one got.
     void skipMockTurns(int turns) { m_mockTurn += std::size_t(qMax(0, turns)); }
 
     /// Sends `request`; `done` gets the outcome. With `preview`, the reply is streamed
-    /// (a remote model; a mock or manual one has nothing to stream) and `preview` gets
-    /// it as it grows. Returns an id for cancel().
+    /// (a remote model whose config has `stream`; a mock or manual one has nothing to
+    /// stream) and `preview` gets it as it grows; a stream that sends nothing for the
+    /// config's streamIdleMs has stalled. Returns an id for cancel().
     quint64 send(const ModelRequest &request, Done done, Preview preview = {});
     /// Aborts request `id` without calling its callback.
     void cancel(quint64 id);
@@ -114,6 +111,7 @@ private:
         QTimer *timer = nullptr;
         QByteArray body;
         Done done;
+        bool streamAsked = false; ///< the request said "stream": true
         bool timedOut = false;
         bool overCap = false;
         // Streaming: decided by the answer's Content-Type at its first bytes.
@@ -140,7 +138,7 @@ private:
     /// Removes the request `id` from m_pending and stops its timer; nullopt if unknown.
     std::optional<Pending> take(quint64 id);
     ModelResult resultOf(QNetworkReply *reply, const Pending &pending) const;
-    ModelError httpError(int status, const QByteArray &body, QNetworkReply *reply) const;
+    ModelError httpError(int status, const QByteArray &body, QNetworkReply *reply, bool streamAsked) const;
     ModelError error(const QString &code, const QString &message, bool retryable = false) const;
     std::optional<ModelReply> mockTurn(ModelError *error);
 
@@ -148,7 +146,6 @@ private:
     Secrets m_secrets;
     QNetworkAccessManager *m_network;
     qint64 m_replyCap = DefaultReplyCapBytes;
-    int m_streamIdleMs = DefaultStreamIdleMs;
     quint64 m_nextId = 1;
     std::size_t m_mockTurn = 0;
     QHash<quint64, Pending> m_pending;

@@ -133,6 +133,9 @@ void parseRemote(ModelConfig &model, const json &entry, const QString &where, co
         model.params = *params;
     }
     model.timeoutMs = secondsToMs(numberValue(entry, "timeout_seconds", where, 120, 0.001));
+    model.stream = boolValue(entry, "stream", where, true);
+    model.streamIdleMs = secondsToMs(
+        numberValue(entry, "stream_idle_timeout_seconds", where, ModelConfig::DefaultStreamIdleMs / 1000.0, 0.001));
     model.retry = retryDefaults;
     if (const json *retry = member(entry, "retry")) {
         const QString retryWhere = where + QStringLiteral(" retry");
@@ -150,10 +153,10 @@ ModelConfig parseModel(const json &entry, int index, const RetryPolicy &retryDef
     QString where = QStringLiteral("models[%1]").arg(index);
     if (!entry.is_object())
         fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(entry)), &entry);
-    checkKeys(
-        entry,
-        {"name", "provider", "base_url", "model", "api_key_secret", "params", "retry", "timeout_seconds", "turns"},
-        where);
+    checkKeys(entry,
+              {"name", "provider", "base_url", "model", "api_key_secret", "params", "retry", "timeout_seconds",
+               "stream", "stream_idle_timeout_seconds", "turns"},
+              where);
     ModelConfig model;
     model.name = stringValue(entry, "name", where, true);
     if (!ModelConfig::isValidName(model.name))
@@ -177,7 +180,8 @@ ModelConfig parseModel(const json &entry, int index, const RetryPolicy &retryDef
         return model;
     }
     const QString kind = ModelConfig::providerName(model.provider);
-    for (const char *key : {"base_url", "model", "api_key_secret", "params", "retry", "timeout_seconds"})
+    for (const char *key : {"base_url", "model", "api_key_secret", "params", "retry", "timeout_seconds", "stream",
+                            "stream_idle_timeout_seconds"})
         refuseKey(entry, key, where,
                   QStringLiteral("is for openai-chat and anthropic models; this one is %1").arg(kind));
     // A person may take any time, and a mock answers at once: neither has a timeout.

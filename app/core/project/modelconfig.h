@@ -55,6 +55,13 @@ struct ModelConfig
     /// `timeout_seconds` (one request, 120 s by default).
     RetryPolicy retry;
     int timeoutMs = 120000;
+    /// Whether a request whose reply a person watches is streamed (`"stream": false` for
+    /// a server that refuses streamed requests or `stream_options`).
+    bool stream = true;
+    /// How long a started stream may send nothing before the attempt fails with a
+    /// timeout (`stream_idle_timeout_seconds`).
+    static constexpr int DefaultStreamIdleMs = 30 * 1000;
+    int streamIdleMs = DefaultStreamIdleMs;
     std::vector<ModelTurn> turns; ///< `mock` only, never empty
 
     static QString providerName(Provider provider);

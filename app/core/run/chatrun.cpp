@@ -132,6 +132,15 @@ Project projectFor(const Project &project)
     return chat;
 }
 
+ManualAnswer rejection()
+{
+    ManualAnswer rejected;
+    rejected.isError = true;
+    // Read by the model (and journaled): the studio's own words, not translated.
+    rejected.message = QStringLiteral("the person rejected this call; the tool did not run");
+    return rejected;
+}
+
 nlohmann::json answer(const QString &message, const QString &model, const QString &system)
 {
     nlohmann::json answer = {{"message", message.toStdString()}};

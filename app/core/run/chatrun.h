@@ -41,6 +41,10 @@ Project projectFor(const Project &project);
 /// Later answers hold the message (and `model` to switch models).
 nlohmann::json answer(const QString &message, const QString &model = {}, const QString &system = {});
 
+/// The answer that rejects a tool call held for approval (the Chat dock's Reject,
+/// `toolstudio chat --approve`'s "n"): an error the model reads; the tool does not run.
+ManualAnswer rejection();
+
 /// A chat run's input call: its turn and what the turn before it left.
 struct Input
 {

@@ -7,6 +7,8 @@ on 127.0.0.1, a free port printed as the first line on stdout.
 
 The first path segment picks the behaviour, so one server serves every case:
   ok           a protocol reply: a tool call while the request has no tool result, else text
+  nostreamoptions  as ok, but a request with "stream_options" gets 400 (an older server)
+  badrequest   400 "max_tokens is too large"
   auth         401 unless the key is "good-key" (Authorization: Bearer / x-api-key)
   ratelimit    429 with Retry-After: 7
   ratelimithuge 429 with Retry-After: 9223372036854775807 (the largest int64)
@@ -271,7 +273,14 @@ class Handler(BaseHTTPRequestHandler):
             self.stream_scenario(scenario, anthropic, request)
         elif scenario in ("agent", "unknowntool", "badargs", "loop") and not anthropic:
             self.send_json(200, loop_reply(scenario, request))
-        elif scenario == "ok":
+        elif scenario == "nostreamoptions" and "stream_options" in request:
+            self.streaming = False
+            self.send_json(400, error_body(anthropic, "invalid_request_error",
+                                           "Unrecognized request argument supplied: stream_options"))
+        elif scenario == "badrequest":
+            self.streaming = False
+            self.send_json(400, error_body(anthropic, "invalid_request_error", "max_tokens is too large"))
+        elif scenario in ("ok", "nostreamoptions"):
             self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
         elif scenario == "auth":
             key = self.headers.get("x-api-key") if anthropic else self.headers.get("Authorization", "")[7:]
