@@ -1,0 +1,69 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QSplitter>
+
+#include <functional>
+
+class McpClientSession;
+class McpResultPane;
+class QCheckBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTreeWidget;
+
+/// The Resources tab of McpServerBrowser (docs/mcp.md "Resources and prompts"): the
+/// server's resources and resource templates (resources/list and
+/// resources/templates/list, every page) on the left; on the right a template's form
+/// (RFC 6570 level 1: a field per `{variable}`, making the URI as it is typed), the URI,
+/// *Read* (resources/read) with its answer (McpResultPane, savable), and *Subscribe*
+/// (when the server offers it): the resource is read again each time the server says it
+/// changed. One subscription at a time; it ends with the page.
+class McpResourcesPage : public QSplitter
+{
+    Q_OBJECT
+public:
+    /// The server's ready session, or nullptr with the reason in `why`.
+    using Session = std::function<McpClientSession *(QString *why)>;
+
+    explicit McpResourcesPage(Session session, QWidget *parent = nullptr);
+    /// Ends the subscription, if any (the server stops sending updates for it).
+    ~McpResourcesPage() override;
+
+    /// Lists the resources and templates again.
+    void list();
+    /// A new session has no subscription: the one of the last is forgotten, not ended.
+    void forgetSubscription();
+    /// The server says `uri` changed: read again when it is the one subscribed to.
+    void resourceUpdated(const QString &uri);
+    McpResultPane *result() const { return m_result; }
+
+Q_SIGNALS:
+    /// Reload was pressed: the resources, templates and prompts are to be listed again.
+    void reloadRequested();
+
+private:
+    void onResourceSelected();
+    void updateUriFromTemplate();
+    void readResource();
+    void setSubscribed(bool on);
+
+    Session m_session;
+    QLabel *m_note = nullptr;
+    QTreeWidget *m_resources = nullptr;
+    QGroupBox *m_templateBox = nullptr;
+    QFormLayout *m_templateForm = nullptr;
+    QLabel *m_templateNote = nullptr;
+    QString m_template;
+    QLineEdit *m_uri = nullptr;
+    QPushButton *m_read = nullptr;
+    QCheckBox *m_subscribe = nullptr;
+    QString m_subscribedUri;
+    McpResultPane *m_result = nullptr;
+    /// Generation of the lists: an answer for an older one is dropped.
+    int m_generation = 0;
+};
