@@ -38,6 +38,7 @@
 #include "toolpanel.h"
 #include "toolsmenu.h"
 #include "tracepanel.h"
+#include "windowchat.h"
 
 #include <QAction>
 #include <QApplication>
@@ -340,17 +341,10 @@ void MainWindow::createDocks()
     connect(m_runsPanel, &RunsPanel::runsGone, m_runViews, &RunViews::forgetRuns);
     connect(m_runsPanel, &RunsPanel::startRequested, m_runCommands, &RunCommands::startFromJournal);
     m_runsDock = m_layout->add(tr("Runs"), "runsDock", m_runsPanel, Qt::BottomDockWidgetArea);
-    m_chatPanel = new ChatDock([this] { return project(); }, this); // its runs reach the Runs dock by its watch
-    m_chatDock = m_layout->add(tr("Chat"), "chatDock", m_chatPanel, Qt::LeftDockWidgetArea);
-    // The trace follows a chat's turn live, then shows its run (unless the window's is on).
-    connect(m_chatPanel, &ChatDock::turnStarted, this, [this](const QString &runId) {
-        if (RunController *chat = m_chatPanel->controller(); chat && project())
-            m_runViews->follow(chat, project()->journalPath(), runId);
-    });
-    connect(m_chatPanel, &ChatDock::replied, this, [this] { m_runViews->showRun(m_chatPanel->runId()); });
+    m_chat = new WindowChat([this] { return project(); }, m_runViews, m_layout, this);
 
     m_layout->arrange(
-        {m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock, m_chatDock},
+        {m_projectDock, m_toolDock, m_traceDock, m_stepDock, m_pendingDock, m_consoleDock, m_runsDock, m_chat->dock()},
         m_viewMenu);
     // The trace and Pending Calls in one column of 45 % beside the editor (issue 20: side
     // by side at 1280 pixels they left the editor ~13 %); Pending Calls gets 40 % of its
@@ -483,7 +477,7 @@ void MainWindow::present(bool opened)
     // An opened project shows its first tool; a reload keeps the tool shown.
     const QString selected = m_projectPanel->currentTool();
     m_projectPanel->setProject(project());
-    m_chatPanel->refresh();
+    m_chat->panel()->refresh();
     if (opened && !project()->tools.empty())
         m_projectPanel->selectTool(project()->tools.front().name);
     const QString current = m_projectPanel->currentTool();
@@ -601,19 +595,11 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    // Unsaved scripts first: cancelling there leaves the run as it is.
-    if (!m_tabs->maybeSaveAll()) {
+    // Unsaved scripts first: cancelling there leaves the runs as they are.
+    if (!m_tabs->maybeSaveAll() || !m_chat->mayQuit(this, [this] { return m_runCommands->mayClose(this); })) {
         event->ignore();
         return;
     }
-    // The chat's question first, done only once the window's run is settled too: a
-    // Cancel at either leaves both as they were.
-    const ChatDock::QuitChoice chat = m_chatPanel->askBeforeQuit(this);
-    if (chat == ChatDock::QuitChoice::Cancel || !m_runCommands->mayClose(this)) {
-        event->ignore();
-        return;
-    }
-    m_chatPanel->quit(chat);
     m_presenter->leave(); // the layout saved is the person's own
     m_layout->save();
     m_serving->stop();

@@ -22,7 +22,6 @@ class ToolFilesReloader;
 class RunsPanel;
 class RunCommands;
 class DockLayout;
-class ChatDock;
 class ConsoleView;
 class RunViews;
 class ManifestEditor;
@@ -43,6 +42,7 @@ class ToolPanel;
 class ToolsMenu;
 class TraceModel;
 class TracePanel;
+class WindowChat;
 
 /// The studio's main window (DESIGN.md "The window"): docks — Project, Tool, Trace,
 /// Step, Pending calls, Console, Runs — around a tabbed editor; Run/Stop; structured
@@ -168,8 +168,7 @@ private:
     QDockWidget *m_pendingDock = nullptr;
     QDockWidget *m_consoleDock = nullptr;
     QDockWidget *m_runsDock = nullptr;
-    ChatDock *m_chatPanel = nullptr; ///< a conversation with a model over the project's tools
-    QDockWidget *m_chatDock = nullptr;
+    WindowChat *m_chat = nullptr; ///< the Chat dock: a conversation with a model over the project's tools
     ScriptBox *m_scriptCombo = nullptr;
     QLabel *m_statusLabel = nullptr;
     QMenu *m_viewMenu = nullptr;
