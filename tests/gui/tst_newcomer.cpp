@@ -5,6 +5,7 @@
 // a folder without a manifest, the toolbar after an outside edit of toolstudio.json,
 // and a trace that follows and filters the way one reads it.
 
+#include "journaledattempt.h"
 #include "ui/runcommands.h"
 #include "ui/stepmodeactions.h"
 #include "windowfixture.h"
@@ -65,12 +66,11 @@ Step traceStep(int sequence, StepStatus status, int failedAttempts = 0)
     error.message = "quote service overloaded";
     error.retryable = true;
     for (int n = 1; n <= failedAttempts; ++n)
-        step.attempts.push_back(Attempt{n, step.startedAt, step.startedAt + 1, false, error, QByteArray()});
+        step.attempts.push_back(journaledAttempt(n, step.startedAt, step.startedAt + 1, false, error));
     if (status == StepStatus::Failed) {
         step.error = error;
     } else {
-        step.attempts.push_back(
-            Attempt{failedAttempts + 1, step.startedAt + 2, step.endedAt, true, std::nullopt, QByteArray()});
+        step.attempts.push_back(journaledAttempt(failedAttempts + 1, step.startedAt + 2, step.endedAt, true));
         step.result = 240.0;
     }
     return step;

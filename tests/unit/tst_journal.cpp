@@ -3,6 +3,7 @@
 #include "journal/journal.h"
 #include "journal/journalreader.h"
 #include "journal/journaltail.h"
+#include "journaledattempt.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -652,7 +653,7 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
         Step step = sampleStep();
         step.attempts.resize(1);
-        step.attempts[0] = Attempt{1, step.startedAt, 0, false, std::nullopt, QByteArray()};
+        step.attempts[0] = journaledAttempt(1, step.startedAt, 0, false);
         step.status = StepStatus::Running;
         step.result.reset();
         auto first = std::make_unique<Journal>();
@@ -677,7 +678,7 @@ private Q_SLOTS:
         QVERIFY(steps[0].attempts[0].succeeded);
 
         // And back: a retry after all (the step written again with two attempts).
-        step.attempts.push_back(Attempt{2, step.endedAt + 1, step.endedAt + 2, true, std::nullopt, QByteArray()});
+        step.attempts.push_back(journaledAttempt(2, step.endedAt + 1, step.endedAt + 2, true));
         step.attempts[0].succeeded = false;
         QVERIFY(first->recordStep(step));
         QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 2);
@@ -790,7 +791,7 @@ private Q_SLOTS:
             step.callId = QStringLiteral("c%1").arg(sequence);
             step.tool = QString::fromLatin1(tool);
             step.attempts.resize(1);
-            step.attempts[0] = Attempt{1, step.startedAt, step.endedAt, true, std::nullopt, QByteArray()};
+            step.attempts[0] = journaledAttempt(1, step.startedAt, step.endedAt, true);
             return journal.recordStep(step);
         };
         QVERIFY(record(1, "echo"));
@@ -880,7 +881,7 @@ private Q_SLOTS:
                   if (status == StepStatus::Waiting) {
                       step.result.reset();
                       step.endedAt = 0;
-                      step.attempts = {Attempt{1, step.startedAt, 0, false, std::nullopt, QByteArray()}};
+                      step.attempts = {journaledAttempt(1, step.startedAt, 0, false)};
                   }
                   return journal.recordStep(step);
               };
