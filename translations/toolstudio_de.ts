@@ -1684,10 +1684,6 @@
         <source>MCP Servers</source>
         <translation>MCP-Server</translation>
     </message>
-    <message>
-        <source>Chat</source>
-        <translation>Chat</translation>
-    </message>
 </context>
 <context>
     <name>ManifestEditor</name>
@@ -1794,51 +1790,69 @@
     </message>
 </context>
 <context>
-    <name>McpServerBrowser</name>
+    <name>McpPromptsPage</name>
     <message>
-        <source>Content</source>
-        <translation>Inhalt</translation>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
     </message>
     <message>
-        <source>Tree</source>
-        <translation>Baum</translation>
+        <source>Title</source>
+        <translation>Titel</translation>
     </message>
     <message>
-        <source>Copy</source>
-        <translation>Kopieren</translation>
+        <source>Arguments (* required)</source>
+        <translation>Argumente (* erforderlich)</translation>
     </message>
     <message>
-        <source>Copy the text to the clipboard</source>
-        <translation>Den Text in die Zwischenablage kopieren</translation>
+        <source>&amp;Get</source>
+        <translation>Ab&amp;rufen</translation>
     </message>
     <message>
-        <source>Copy as JSON</source>
-        <translation>Als JSON kopieren</translation>
+        <source>Ask the server for this prompt&apos;s messages with these arguments (prompts/get)</source>
+        <translation>Die Nachrichten dieses Prompts mit diesen Argumenten beim Server anfordern (prompts/get)</translation>
     </message>
     <message>
-        <source>Save As…</source>
-        <translation>Speichern unter…</translation>
+        <source>Listing…</source>
+        <translation>Wird aufgelistet…</translation>
     </message>
     <message>
-        <source>Save the resource&apos;s text or its decoded blob to a file</source>
-        <translation>Den Text der Ressource oder ihren dekodierten Blob in einer Datei speichern</translation>
+        <source>prompts/list failed: %1</source>
+        <translation>prompts/list fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>Save Resource As</source>
-        <translation>Ressource speichern unter</translation>
+        <source>%1 prompts left out (no name, arguments that are not a list of named arguments)</source>
+        <translation>%1 Prompts ausgelassen (kein Name, Argumente keine Liste benannter Argumente)</translation>
     </message>
     <message>
-        <source>Could not save %1: %2</source>
-        <translation>%1 konnte nicht gespeichert werden: %2</translation>
+        <source>prompts/list cut short: %1</source>
+        <translation>prompts/list gekürzt: %1</translation>
     </message>
     <message>
-        <source>Saved %1 (%2).</source>
-        <translation>%1 gespeichert (%2).</translation>
+        <source>Getting %1…</source>
+        <translation>%1 wird abgerufen…</translation>
     </message>
     <message>
-        <source>MCP Server %1 — Resources and Prompts</source>
-        <translation>MCP-Server %1 — Ressourcen und Prompts</translation>
+        <source>Fill in the required arguments: %1</source>
+        <translation>Füllen Sie die erforderlichen Argumente aus: %1</translation>
     </message>
+    <message>
+        <source>prompts/get failed: %1</source>
+        <translation>prompts/get fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s).</source>
+        <translation>
+            <numerusform>%n Nachricht.</numerusform>
+            <numerusform>%n Nachrichten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 message(s) left out: not an object with a content object</source>
+        <translation>%1 Nachricht(en) ausgelassen: kein Objekt mit einem content-Objekt</translation>
+    </message>
+</context>
+<context>
+    <name>McpResourcesPage</name>
     <message>
         <source>Resource</source>
         <translation>Ressource</translation>
@@ -1880,48 +1894,16 @@
         <translation>&amp;Abonnieren: erneut lesen, wenn der Server eine Änderung meldet</translation>
     </message>
     <message>
-        <source>Resources</source>
-        <translation>Ressourcen</translation>
-    </message>
-    <message>
-        <source>Prompt</source>
-        <translation>Prompt</translation>
-    </message>
-    <message>
-        <source>Title</source>
-        <translation>Titel</translation>
-    </message>
-    <message>
-        <source>Arguments (* required)</source>
-        <translation>Argumente (* erforderlich)</translation>
-    </message>
-    <message>
-        <source>&amp;Get</source>
-        <translation>Ab&amp;rufen</translation>
-    </message>
-    <message>
-        <source>Ask the server for this prompt&apos;s messages with these arguments (prompts/get)</source>
-        <translation>Die Nachrichten dieses Prompts mit diesen Argumenten beim Server anfordern (prompts/get)</translation>
-    </message>
-    <message>
-        <source>Prompts</source>
-        <translation>Prompts</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;%1&apos; is not running (%2): start it with Restart in the MCP Servers dock</source>
-        <translation>MCP-Server &apos;%1&apos; läuft nicht (%2): starten Sie ihn mit „Neu starten“ im Dock „MCP-Server“</translation>
-    </message>
-    <message>
-        <source>not in the project</source>
-        <translation>nicht im Projekt</translation>
-    </message>
-    <message>
         <source>The server does not offer subscriptions (resources.subscribe)</source>
         <translation>Der Server bietet keine Abonnements an (resources.subscribe)</translation>
     </message>
     <message>
         <source>Listing…</source>
         <translation>Wird aufgelistet…</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>Ressourcen</translation>
     </message>
     <message>
         <source>Templates</source>
@@ -1994,40 +1976,71 @@
         <source>Subscribed to %1: it is read again when the server says it changed.</source>
         <translation>%1 abonniert: wird erneut gelesen, wenn der Server eine Änderung meldet.</translation>
     </message>
+</context>
+<context>
+    <name>McpResultPane</name>
     <message>
-        <source>prompts/list failed: %1</source>
-        <translation>prompts/list fehlgeschlagen: %1</translation>
+        <source>Content</source>
+        <translation>Inhalt</translation>
     </message>
     <message>
-        <source>%1 prompts left out (no name, arguments that are not a list of named arguments)</source>
-        <translation>%1 Prompts ausgelassen (kein Name, Argumente keine Liste benannter Argumente)</translation>
+        <source>Tree</source>
+        <translation>Baum</translation>
     </message>
     <message>
-        <source>prompts/list cut short: %1</source>
-        <translation>prompts/list gekürzt: %1</translation>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
     </message>
     <message>
-        <source>Getting %1…</source>
-        <translation>%1 wird abgerufen…</translation>
+        <source>Copy the text to the clipboard</source>
+        <translation>Den Text in die Zwischenablage kopieren</translation>
     </message>
     <message>
-        <source>Fill in the required arguments: %1</source>
-        <translation>Füllen Sie die erforderlichen Argumente aus: %1</translation>
+        <source>Copy as JSON</source>
+        <translation>Als JSON kopieren</translation>
     </message>
     <message>
-        <source>prompts/get failed: %1</source>
-        <translation>prompts/get fehlgeschlagen: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n message(s).</source>
-        <translation>
-            <numerusform>%n Nachricht.</numerusform>
-            <numerusform>%n Nachrichten.</numerusform>
-        </translation>
+        <source>Save As…</source>
+        <translation>Speichern unter…</translation>
     </message>
     <message>
-        <source>%1 message(s) left out: not an object with a content object</source>
-        <translation>%1 Nachricht(en) ausgelassen: kein Objekt mit einem content-Objekt</translation>
+        <source>Save the resource&apos;s text or its decoded blob to a file</source>
+        <translation>Den Text der Ressource oder ihren dekodierten Blob in einer Datei speichern</translation>
+    </message>
+    <message>
+        <source>Save Resource As</source>
+        <translation>Ressource speichern unter</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>%1 konnte nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Saved %1 (%2).</source>
+        <translation>%1 gespeichert (%2).</translation>
+    </message>
+</context>
+<context>
+    <name>McpServerBrowser</name>
+    <message>
+        <source>MCP Server %1 — Resources and Prompts</source>
+        <translation>MCP-Server %1 — Ressourcen und Prompts</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>Ressourcen</translation>
+    </message>
+    <message>
+        <source>Prompts</source>
+        <translation>Prompts</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; is not running (%2): start it with Restart in the MCP Servers dock</source>
+        <translation>MCP-Server &apos;%1&apos; läuft nicht (%2): starten Sie ihn mit „Neu starten“ im Dock „MCP-Server“</translation>
+    </message>
+    <message>
+        <source>not in the project</source>
+        <translation>nicht im Projekt</translation>
     </message>
     <message>
         <source>MCP server &apos;%1&apos; stopped before it answered</source>
@@ -5224,6 +5237,13 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>Saved %1 of %2; the next call uses them.</source>
         <translation>%1 von %2 gespeichert; der nächste Aufruf verwendet sie.</translation>
+    </message>
+</context>
+<context>
+    <name>WindowChat</name>
+    <message>
+        <source>Chat</source>
+        <translation>Chat</translation>
     </message>
 </context>
 <context>
