@@ -336,6 +336,12 @@ int chatCommand(const QStringList &arguments)
     case AnswerDelivery::State::Failed:
         return fail(delivery.message, delivery.exitCode);
     case AnswerDelivery::State::Accepted:
+        if (approver) // the process running the chat holds its calls, not this one
+            printLine(stderr,
+                      QStringLiteral("toolstudio chat: another process runs chat run %1 (the window, a "
+                                     "server) and took the message; --approve has no effect here: "
+                                     "its calls are decided there")
+                          .arg(printableText(runId)));
         return followTurn(*project, *input, output);
     case AnswerDelivery::State::Kept:
         break;
