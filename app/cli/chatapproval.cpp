@@ -118,7 +118,7 @@ void ChatApproval::decide(const Step &step, RunController &controller)
         if (!decision)
             printLine(stderr, QStringLiteral("toolstudio chat: %1; try again").arg(error));
     }
-    const QString callId = step.callId;
+    const QString &callId = step.callId;
     // Refused (arguments the schema does not take, a result the output schema does not):
     // the call is still held, so the person is asked again.
     const RunController::Outcome done = [this, step, &controller](bool accepted, const QString &reason) {
@@ -127,7 +127,7 @@ void ChatApproval::decide(const Step &step, RunController &controller)
         printLine(stderr,
                   QStringLiteral("toolstudio chat: the decision on call %1 was not taken: %2")
                       .arg(printableText(step.callId), printableText(reason)));
-        decide(step, controller);
+        decide(step, controller); // still held: ask again
     };
     switch (decision->kind) {
     case Decision::Kind::Approve:

@@ -186,7 +186,6 @@ quint64 ModelClient::send(const ModelRequest &request, Done done, Preview previe
 
     Pending pending;
     pending.done = std::move(done);
-    pending.streamAsked = bool(preview);
     pending.preview = std::move(preview);
     pending.reply = m_network->post(http, QByteArray::fromStdString(body->dump()));
     pending.timer = new QTimer(this);
@@ -391,7 +390,7 @@ ModelResult ModelClient::resultOf(QNetworkReply *reply, const Pending &pending) 
     const QByteArray masked = m_secrets.mask(pending.body);
     const int code = status.toInt();
     if (code < 200 || code > 299) {
-        result.error = httpError(code, masked, reply, pending.streamAsked);
+        result.error = httpError(code, masked, reply, bool(pending.preview));
         return result;
     }
     if (pending.stream)

@@ -111,11 +111,10 @@ private:
         QTimer *timer = nullptr;
         QByteArray body;
         Done done;
-        bool streamAsked = false; ///< the request said "stream": true
         bool timedOut = false;
         bool overCap = false;
         // Streaming: decided by the answer's Content-Type at its first bytes.
-        Preview preview;
+        Preview preview; ///< set when the request said "stream": true
         bool decided = false;
         std::shared_ptr<SseParser> sse;      ///< set for a text/event-stream answer
         std::shared_ptr<ModelStream> stream; ///< likewise
