@@ -14,6 +14,7 @@
 #include "mcp/mcpserverpool.h"
 #include "testfiles.h"
 #include "trustedproject.h"
+#include "waitingrun.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -107,6 +108,7 @@ private Q_SLOTS:
     void floodIsBounded();
     void hostileRequestsAreAnsweredWithErrors();
     void requestsAfterTheCallEnded();
+    void answeredWithToolstudioAnswer();
     void referenceServer();
 
 private:
@@ -351,6 +353,40 @@ void TestMcpAsk::requestsAfterTheCallEnded()
                                   "this server is called, and none is"}}},
                                {"id", "after-1"}}})
                  .dump());
+}
+
+void TestMcpAsk::answeredWithToolstudioAnswer()
+{
+    // Headless: `toolstudio run --wait-for-answers` says what the server asks; `toolstudio
+    // answer` answers it through the journal, as for any pending call.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                      "from toolstudio import tools\n"
+                      "print(tools['fake__ask'](only=['elicit'])['content'][0]['text'])\n"));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "cli", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+    WaitingRun run;
+    QVERIFY2(run.start(dir.path(), QStringLiteral("fake__ask")), run.err.constData());
+    QVERIFY2(run.err.contains("toolstudio run: MCP server 'fake' asks (elicitation): \"Who are you?\"\n"
+                              "  form (requestedSchema): {\"properties\":{\"age\":{\"minimum\":0,\"type\":\"integer\"},"
+                              "\"name\":{\"title\":\"Name\",\"type\":\"string\"}},\"required\":[\"name\"],"
+                              "\"type\":\"object\"}\n"),
+             run.err.constData());
+    const CommandResult refused = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
+                                              QStringLiteral("--result"), QStringLiteral(R"({"action": "yes"})")});
+    QVERIFY2(refused.err.contains("refused: \"action\" is \"yes\""), refused.err.constData());
+    const CommandResult answered
+        = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId, QStringLiteral("--result"),
+                      QStringLiteral(R"({"action": "accept", "content": {"name": "Ada"}})")});
+    QCOMPARE(answered.out, QByteArray("accepted: c1 attempt 1 of run ") + run.runId.toUtf8() + '\n');
+    run.finish();
+    QCOMPARE(scriptStdout(run.out),
+             QByteArray(R"({"elicit": {"id": "elicit-1", "result": {"action": "accept", "content": {"name": "Ada"}}}})"
+                        "\n"));
 }
 
 void TestMcpAsk::referenceServer()
