@@ -424,6 +424,20 @@ QString TraceRowFormat::eventText(const PolicyEvent &event)
         if (decision == "time_out")
             return tr("step mode: timed out by hand, the handler did not run");
     }
+    // An MCP server's question during a call and the person's answer (docs/mcp.md "A
+    // server's requests").
+    const auto question = event.detail.is_object() ? event.detail.find("question") : event.detail.end();
+    if (event.kind == PolicyEventKind::PersonAsked && question != event.detail.end() && question->is_object()) {
+        const auto text = [&question](const char *key) { // a journal read back may hold anything
+            const auto found = question->find(key);
+            return found != question->end() && found->is_string() ? QString::fromStdString(found->get<std::string>())
+                                                                  : QString();
+        };
+        return tr("MCP server '%1' asks a person (%2): %3").arg(text("server"), text("kind"), text("message"));
+    }
+    const auto answer = event.detail.is_object() ? event.detail.find("answer") : event.detail.end();
+    if (event.kind == PolicyEventKind::PersonAnswered && answer != event.detail.end())
+        return tr("a person answered: %1").arg(jsonText(*answer));
     // The engine and the sandbox put a sentence in "text" or "reason" when they have
     // one; otherwise the detail itself (which call, its arguments) is the text.
     for (const char *key : {"text", "reason", "message"}) {

@@ -280,6 +280,8 @@ void HeadlessRun::onPendingCall(const Step &step)
     const Attempt *attempt = step.currentAttempt();
     const int attemptNumber = attempt ? attempt->number : 1;
     std::optional<ManualAnswer> answer = m_answers ? m_answers->answerFor(step.sequence, step.tool) : std::nullopt;
+    if (attempt && attempt->question)
+        printLine(stderr, questionText(*attempt->question));
     if (!answer && m_options.waitForJournalAnswers) {
         // Another process answers: `toolstudio answer`, picked up from the journal.
         // Script-chosen text escaped; every word of the command shell-quoted, ready to paste.
@@ -324,6 +326,24 @@ void HeadlessRun::onPendingCall(const Step &step)
         if (!m_controller.answerAndWait(step.callId, attemptNumber, refusal, &reason))
             printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(printableText(reason)));
     }
+}
+
+QString HeadlessRun::questionText(const nlohmann::json &question)
+{
+    // docs/mcp.md "A server's requests": what the server asks and the answer's shape.
+    const std::string kind = question.value("kind", std::string());
+    QString text
+        = QStringLiteral("toolstudio %1: MCP server '%2' asks (%3): %4")
+              .arg(m_options.command, printableText(QString::fromStdString(question.value("server", std::string()))),
+                   QString::fromStdString(kind),
+                   printableText(summary(question.value("message", nlohmann::json("")), 2000)));
+    if (kind == "elicitation")
+        text += QStringLiteral("\n  form (requestedSchema): %1\n  answer: {\"action\": \"accept\", \"content\": {…}}, "
+                               "{\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error refuses it")
+                    .arg(printableText(summary(question.value("schema", nlohmann::json::object()), 2000)));
+    else
+        text += QStringLiteral("\n  answer: the model's reply as a JSON string, \"text\"; an error refuses it");
+    return text;
 }
 
 std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)

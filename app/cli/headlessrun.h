@@ -86,6 +86,8 @@ private:
     void onPendingCall(const Step &step);
     void onStepPaused(const Step &step);
     std::optional<ManualAnswer> prompt(const Step &step, int attempt);
+    /// What an attempt's question (an MCP server's request) asks, and the answer's shape.
+    QString questionText(const nlohmann::json &question);
     void onFinished(const RunRecord &run);
     void watchInterrupts();
 

@@ -39,6 +39,13 @@ bool looksLikeJson(const QString &text)
         || trimmed.startsWith(QLatin1String("false")) || trimmed.startsWith(QLatin1String("null"));
 }
 
+/// The kind of an attempt's question ("elicitation", "sampling"); "" for none.
+std::string questionKind(const nlohmann::json &question)
+{
+    const auto kind = question.is_object() ? question.find("kind") : question.end();
+    return kind != question.end() && kind->is_string() ? kind->get<std::string>() : std::string();
+}
+
 // Ctrl+Enter (both Return keys) on `widget` and its children.
 void addSendShortcut(QWidget *widget, AnswerPane *receiver, bool (AnswerPane::*slot)())
 {
@@ -100,8 +107,16 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
 
     m_sendResultButton = new QPushButton(m_body);
     m_sendResultButton->setObjectName(QStringLiteral("sendResult"));
+    m_declineButton = new QPushButton(tr("&Decline"), m_body);
+    m_declineButton->setObjectName(QStringLiteral("declineQuestion"));
+    m_declineButton->setToolTip(tr("Tell the server the person declines to give what it asks"));
+    m_cancelButton = new QPushButton(tr("Ca&ncel"), m_body);
+    m_cancelButton->setObjectName(QStringLiteral("cancelQuestion"));
+    m_cancelButton->setToolTip(tr("Tell the server the person dismissed the question without a choice"));
     auto *resultButtons = new QHBoxLayout;
     resultButtons->addStretch();
+    resultButtons->addWidget(m_cancelButton);
+    resultButtons->addWidget(m_declineButton);
     resultButtons->addWidget(m_sendResultButton);
 
     m_errorBox = new QGroupBox(m_body);
@@ -155,6 +170,8 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
 
     connect(m_sendResultButton, &QPushButton::clicked, this, &AnswerPane::sendResult);
     connect(m_sendErrorButton, &QPushButton::clicked, this, &AnswerPane::sendError);
+    connect(m_declineButton, &QPushButton::clicked, this, &AnswerPane::sendDecline);
+    connect(m_cancelButton, &QPushButton::clicked, this, &AnswerPane::sendCancel);
     connect(m_errorMessageEdit, &QLineEdit::returnPressed, this, &AnswerPane::sendError);
     // The form sends on its own Ctrl+Enter (SchemaForm::submitted); one shortcut per
     // input, so they never overlap and turn ambiguous.
@@ -172,7 +189,14 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
 void AnswerPane::applyMode()
 {
     const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
-    m_sendResultButton->setText(m_held ? tr("Answer Instead") : m_usesComposer ? tr("Send Reply") : tr("Send Result"));
+    const QString kind = QString::fromStdString(questionKind(m_question));
+    const bool elicitation = kind == QLatin1String("elicitation");
+    m_declineButton->setVisible(elicitation);
+    m_cancelButton->setVisible(elicitation);
+    m_sendResultButton->setText(m_held                                                    ? tr("Answer Instead")
+                                    : elicitation                                         ? tr("&Accept")
+                                    : m_usesComposer || kind == QLatin1String("sampling") ? tr("Send Reply")
+                                                                                          : tr("Send Result"));
     m_sendResultButton->setToolTip(
         m_held ? tr("Step mode: end the held call with the value above as its result; its handler does not run "
                     "(Ctrl+Return)")
@@ -193,6 +217,14 @@ void AnswerPane::applyMode()
     m_retryableCheck->setText(m_held ? tr("Retryable") : tr("Retryable (the step may try again)"));
     m_retryableCheck->setToolTip(m_held ? tr("The script sees the flag; step mode does not retry the call")
                                         : QString());
+    if (!kind.isEmpty()) {
+        m_sendResultButton->setToolTip(elicitation ? tr("Send the form's values to the server (Ctrl+Return)")
+                                                   : tr("Send the text as the model's reply to the server"));
+        m_sendErrorButton->setToolTip(tr("Refuse the server's request: it gets an error with this message"));
+        m_errorBox->setTitle(tr("Or refuse the request with an error"));
+        m_errorMessageEdit->setPlaceholderText(tr("Why, as the server will see it"));
+    }
+    m_retryableCheck->setVisible(kind.isEmpty());
 }
 
 void AnswerPane::setCall(const Step &step)
@@ -204,15 +236,35 @@ void AnswerPane::setCall(const Step &step)
     m_sequence = step.sequence;
     m_sentText.clear();
     m_held = false;
-    m_usesComposer = ModelSteps::isModelStep(step.tool); // waits for a person: a manual model
+    m_question = step.currentAttempt() && step.currentAttempt()->question ? *step.currentAttempt()->question
+                                                                          : nlohmann::json();
+    m_usesComposer = m_question.is_null() && ModelSteps::isModelStep(step.tool); // a manual model's turn
     if (m_usesComposer)
         m_composer->setRequest(step.args);
+    if (m_question.is_object()) {
+        // The form comes from the server's requestedSchema (checked when it was asked);
+        // a sampling request's reply is one text.
+        const bool elicitation = questionKind(m_question) == "elicitation";
+        setOutputSchema(elicitation
+                            ? m_question.value("schema", nlohmann::json::object())
+                            : nlohmann::json{{"type", "object"},
+                                             {"properties", {{"text", {{"type", "string"}, {"title", "Reply"}}}}},
+                                             {"required", {"text"}}});
+    }
     applyInput();
     m_errorCodeCombo->setCurrentIndex(0);
     applyMode();
     setHeading(true);
-    m_argumentsView->setPlainText(
-        QString::fromStdString(step.args.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
+    if (m_question.is_object()) {
+        QString text = QString::fromStdString(m_question.value("message", std::string()));
+        if (m_question.contains("system_prompt"))
+            text = tr("System prompt: %1").arg(QString::fromStdString(m_question.value("system_prompt", std::string())))
+                + u'\n' + text;
+        m_argumentsView->setPlainText(printableLines(text));
+    } else {
+        m_argumentsView->setPlainText(
+            QString::fromStdString(step.args.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
+    }
     m_resultEdit->clear();
     m_errorMessageEdit->clear();
     m_retryableCheck->setChecked(false);
@@ -242,6 +294,19 @@ void AnswerPane::setHeading(bool waiting)
             tr("<b>%1</b> is held before it runs (step mode or tool approval) — its handler has not run<br>"
                "<small>Call %2, step #%3</small>")
                 .arg(printableText(m_tool).toHtmlEscaped(), printableText(m_callId).toHtmlEscaped())
+                .arg(m_sequence));
+        return;
+    }
+    if (m_question.is_object()) {
+        const QString server = QString::fromStdString(m_question.value("server", std::string()));
+        const QString what = questionKind(m_question) == "elicitation" ? tr("asks a person for input")
+                                                                       : tr("asks a person to write a model's reply");
+        m_headingLabel->setText(
+            (waiting ? tr("MCP server <b>%1</b> %2 during <b>%3</b><br><small>Call %4, step #%5</small>")
+                     : tr("MCP server <b>%1</b> no longer waits (%2) during <b>%3</b><br>"
+                          "<small>Call %4, step #%5</small>"))
+                .arg(printableText(server).toHtmlEscaped(), what, printableText(m_tool).toHtmlEscaped(),
+                     printableText(m_callId).toHtmlEscaped())
                 .arg(m_sequence));
         return;
     }
@@ -288,6 +353,7 @@ void AnswerPane::clearCall()
     m_sequence = 0;
     m_sentText.clear();
     m_held = false;
+    m_question = nullptr;
     m_usesComposer = false;
     applyInput();
     m_errorCodeCombo->setCurrentIndex(0);
@@ -341,11 +407,16 @@ void AnswerPane::applyInput()
 {
     m_composer->setVisible(m_usesComposer);
     m_argumentsLabel->setVisible(!m_usesComposer);
+    m_argumentsLabel->setText(m_question.is_object() ? tr("The server asks:") : tr("Arguments:"));
     m_argumentsView->setVisible(!m_usesComposer);
     m_resultLabel->setVisible(!m_usesComposer);
     m_resultForm->setVisible(m_usesForm && !m_usesComposer);
     m_resultEdit->setVisible(!m_usesForm && !m_usesComposer);
-    m_resultLabel->setText(m_usesForm ? tr("&Result (from the tool's output schema):") : tr("&Result (JSON):"));
+    m_resultLabel->setText(m_question.is_object() ? (questionKind(m_question) == "elicitation"
+                                                         ? tr("&Answer (the form the server asks for):")
+                                                         : tr("&Reply (the model's text):"))
+                               : m_usesForm       ? tr("&Result (from the tool's output schema):")
+                                                  : tr("&Result (JSON):"));
     m_resultLabel->setBuddy(m_usesForm ? static_cast<QWidget *>(m_resultForm) : m_resultEdit);
 }
 
@@ -383,6 +454,10 @@ bool AnswerPane::sendResult()
         }
         ManualAnswer answer;
         answer.result = m_resultForm->value();
+        if (m_question.is_object())
+            answer.result = questionKind(m_question) == "elicitation"
+                ? nlohmann::json{{"action", "accept"}, {"content", answer.result}}
+                : nlohmann::json{{"text", answer.result.value("text", std::string())}};
         return send(answer);
     }
     const QByteArray bytes = m_resultEdit->toPlainText().toUtf8();
@@ -432,6 +507,24 @@ bool AnswerPane::sendError()
     answer.isError = true;
     answer.message = message;
     answer.retryable = m_retryableCheck->isChecked();
+    return send(answer);
+}
+
+bool AnswerPane::sendDecline()
+{
+    if (m_callId.isEmpty() || questionKind(m_question) != "elicitation")
+        return false;
+    ManualAnswer answer;
+    answer.result = {{"action", "decline"}};
+    return send(answer);
+}
+
+bool AnswerPane::sendCancel()
+{
+    if (m_callId.isEmpty() || questionKind(m_question) != "elicitation")
+        return false;
+    ManualAnswer answer;
+    answer.result = {{"action", "cancel"}};
     return send(answer);
 }
 

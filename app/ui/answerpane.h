@@ -30,6 +30,12 @@ class SchemaForm;
 /// becomes **Answer Instead** and Send Error **Fail Call** (DESIGN.md "Step mode").
 /// A waiting turn of a `manual` model (a step "model:NAME") is answered in a
 /// ModelComposer instead of the result input: the person writes the model's reply.
+/// A step whose running attempt asks a question (Attempt::question: an MCP server's
+/// elicitation or sampling request; docs/mcp.md "A server's requests") shows the
+/// server's message and answers it instead: an elicitation in a form built from its
+/// requestedSchema with **Accept**, **Decline** and **Cancel**, a sampling request with
+/// the assistant's reply in **Send Reply**; Send Error refuses it (the server gets a
+/// JSON-RPC error).
 /// Lives in the Pending Calls dock (PendingCallsPanel) and in AnswerDialog.
 class AnswerPane : public QWidget
 {
@@ -91,6 +97,8 @@ public:
     QComboBox *errorCodeCombo() const { return m_errorCodeCombo; }
     QPushButton *sendResultButton() const { return m_sendResultButton; }
     QPushButton *sendErrorButton() const { return m_sendErrorButton; }
+    /// The question shown (Attempt::question), null when the call asks none.
+    const nlohmann::json &question() const { return m_question; }
     /// The message shown under the input: a JSON parse error or a refusal; empty when none.
     QString problem() const;
     /// The call whose answer was sent and whose outcome has not come back yet; empty
@@ -105,6 +113,9 @@ public Q_SLOTS:
     bool sendResult();
     /// Sends an error answer with the message and the retryable flag.
     bool sendError();
+    /// An elicitation question: answers {"action": "decline"} / {"action": "cancel"}.
+    bool sendDecline();
+    bool sendCancel();
 
 Q_SIGNALS:
     /// The run accepted the answer for `callId`.
@@ -131,9 +142,10 @@ private:
     int m_maxAttempts = 0;
     int m_sequence = 0;
     Answerer m_answerer;
-    bool m_held = false;     ///< the call is held by step mode, not waiting for a person
-    QString m_sentText;      ///< the last answer accepted from this pane, as shown by showAnswered
-    QString m_sendingCallId; ///< an answer sent, its outcome not back yet
+    bool m_held = false;       ///< the call is held by step mode, not waiting for a person
+    nlohmann::json m_question; ///< the attempt's question (elicitation, sampling), null when none
+    QString m_sentText;        ///< the last answer accepted from this pane, as shown by showAnswered
+    QString m_sendingCallId;   ///< an answer sent, its outcome not back yet
 
     QLabel *m_headingLabel = nullptr;
     QLabel *m_clockLabel = nullptr;
@@ -153,5 +165,7 @@ private:
     QComboBox *m_errorCodeCombo = nullptr;
     QPushButton *m_sendResultButton = nullptr;
     QPushButton *m_sendErrorButton = nullptr;
+    QPushButton *m_declineButton = nullptr;
+    QPushButton *m_cancelButton = nullptr;
     QLabel *m_problemLabel = nullptr;
 };

@@ -327,6 +327,18 @@ void PendingCallsPanel::updateList()
         for (const Step &step : std::as_const(m_pendingCalls)) {
             const Attempt *attempt = step.currentAttempt();
             const qint64 since = waitingSince(step);
+            if (attempt && attempt->question && attempt->question->is_object()) {
+                const nlohmann::json &question = *attempt->question;
+                add(step,
+                    tr("#%1 %2 (its server asks: %3, waiting %4) %5")
+                        .arg(step.sequence)
+                        .arg(printableText(step.tool),
+                             question.value("kind", std::string()) == "elicitation" ? tr("input") : tr("a reply"),
+                             durationText(since > 0 ? now - since : 0),
+                             elidedText(QString::fromStdString(question.value("message", std::string())),
+                                        TraceModel::MaxSummaryChars)));
+                continue;
+            }
             add(step,
                 tr("#%1 %2 (attempt %3, waiting %4) %5")
                     .arg(step.sequence)
@@ -387,7 +399,13 @@ void PendingCallsPanel::showCurrent()
     const int attempt = step->currentAttempt() ? step->currentAttempt()->number : 1;
     // Only a different call (or attempt) resets the input; the ticks keep what is typed.
     m_shownIsStale = false;
-    if (m_shownCall != step->callId || m_shownAttempt != attempt || m_pane->isHeld() != held) {
+    // A question of the call's attempt (an MCP server's request) is a new thing to answer.
+    const Attempt *current = step->currentAttempt();
+    const QString question
+        = current && current->question ? QString::fromStdString(current->question->dump()) : QString();
+    if (m_shownCall != step->callId || m_shownAttempt != attempt || m_pane->isHeld() != held
+        || m_shownQuestion != question) {
+        m_shownQuestion = question;
         const Tool *tool = toolOf(*step);
         m_pane->setOutputSchema(tool ? tool->outputSchema : std::nullopt);
         if (held)
@@ -423,8 +441,10 @@ void PendingCallsPanel::updateClock()
     if (!step)
         return;
     const Tool *tool = toolOf(*step);
+    // A question pauses the attempt timeout: a person may take any time.
+    const bool asks = step->currentAttempt() && step->currentAttempt()->question;
     m_pane->setClockText(
-        waitClockText(*step, tool ? tool->retry.attemptTimeoutMs : 0, QDateTime::currentMSecsSinceEpoch()));
+        waitClockText(*step, tool && !asks ? tool->retry.attemptTimeoutMs : 0, QDateTime::currentMSecsSinceEpoch()));
 }
 
 const Step *PendingCallsPanel::findPending(const QString &callId) const

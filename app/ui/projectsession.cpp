@@ -77,9 +77,15 @@ void ProjectSession::startMcpServers()
         if (m_project && m_project->dir == dir)
             Q_EMIT mcpToolsChanged(McpProjectTools::addTools(*m_project, *pool));
     };
-    if (pool->settled())
-        QTimer::singleShot(0, this, addWhenSettled);
-    else
+    if (pool->settled()) {
+        // Already running (a reload before Run): the tools join now, so the run that
+        // follows the reload has them; the window hears of it on the next turn.
+        const QStringList problems = McpProjectTools::addTools(*m_project, *pool);
+        QTimer::singleShot(0, this, [this, problems, dir = m_project->dir] {
+            if (m_project && m_project->dir == dir)
+                Q_EMIT mcpToolsChanged(problems);
+        });
+    } else
         *connection = connect(pool, &McpServerPool::serverChanged, this, addWhenSettled);
     // A server's tools changed (notifications/tools/list_changed): they are listed again.
     disconnect(pool, &McpServerPool::toolsChanged, this, nullptr);

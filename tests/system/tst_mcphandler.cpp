@@ -251,7 +251,9 @@ void TestMcpHandler::referenceServerThroughTheEngine()
     std::optional<Project> project = loadTrusted(dir.path(), &error);
     QVERIFY2(project, qPrintable(error.toString()));
     QCOMPARE(McpProjectTools::connectAndAdd(*project), QStringList());
-    QCOMPARE(int(project->tools.size()), 13); // server-everything 2.0.0
+    // server-everything 2.0.0; get-roots-list, trigger-elicitation-request and
+    // trigger-sampling-request because the studio offers roots, elicitation and sampling.
+    QCOMPARE(int(project->tools.size()), 16);
     const std::vector<std::pair<const char *, json>> valid{
         {"echo", {{"message", "hi"}}},
         {"get-sum", {{"a", 2}, {"b", 40}}},

@@ -169,11 +169,12 @@ void TestMcpSession::pagesAndServerRequests()
     QVERIFY2(reply.ok(), qPrintable(reply.errorText()));
     const json seen = json::parse(reply.result["content"][0]["text"].get<std::string>());
     QCOMPARE(seen["args"].dump(), std::string(R"({"arguments":{"x":1},"name":"tool-0"})"));
-    // The server's ping was answered with an empty result, its sampling request with
-    // "Method not found" (the studio does not offer sampling yet).
+    // The server's ping was answered with an empty result; its sampling request with an
+    // error: a session alone (no pool, no call as a step) has no person to ask.
     QCOMPARE(seen["pong"].dump(), std::string(R"({"id":"srv-1","jsonrpc":"2.0","result":{}})"));
-    QCOMPARE(seen["sampling"]["error"]["code"].dump(), std::string("-32601"));
-    QCOMPARE(seen["sampling"]["id"].dump(), std::string(R"("srv-2")"));
+    QCOMPARE(seen["sampling"].dump(),
+             std::string(R"({"error":{"code":-32600,"message":"Tool Studio asks a person for sampling/createMessage )"
+                         R"(only while a tool of this server is called through it"},"id":"srv-2","jsonrpc":"2.0"})"));
     QCOMPARE(notifications.count(), 1);
     QCOMPARE(notifications.at(0).at(0).toString(), QStringLiteral("notifications/progress"));
     QCOMPARE(session.refusedMessages(), 0LL);

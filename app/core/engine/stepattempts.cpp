@@ -10,6 +10,7 @@
 #include "engine/handlers/pythonhandler.h"
 #include "engine/modelstep.h"
 #include "engine/nullsleftout.h"
+#include "engine/personquestion.h"
 #include "engine/stepenginestate.h"
 #include "project/printabletext.h"
 #include "project/projecttrust.h"
@@ -131,6 +132,9 @@ void StepAttempts::startAttempt(int index)
     QObject::connect(
         handler, &ToolHandler::finished, flight.context,
         [this, index, handler](const HandlerOutcome &outcome) { onAttemptFinished(index, handler, outcome); });
+    QObject::connect(
+        handler, &ToolHandler::personAsked, flight.context,
+        [this, index, handler](const nlohmann::json &question) { onPersonAsked(index, handler, question); });
     QObject::connect(handler, &ToolHandler::progressed, flight.context, [this, index](const QString &line) {
         if (s.steps[std::size_t(index)].attempts.empty())
             return;
@@ -176,21 +180,81 @@ void StepAttempts::startAttempt(int index)
     s.notifyChanged(index, tool.handler != HandlerKind::Mock);
     if (waits) {
         s.emitStep(&StepEngine::pendingCallOpened, index);
-        if (s.journal) {
-            if (!s.answerPoll) {
-                s.answerPoll = new QTimer(s.q);
-                s.answerPoll->setInterval(250);
-                QObject::connect(s.answerPoll, &QTimer::timeout, s.q, [this] { s.pollAnswers(); });
-            }
-            s.answerPoll->start();
-            // Answers stored while the run was suspended; a new call's come with the poll.
-            if (s.resuming)
-                QTimer::singleShot(0, s.q, [this] { s.pollAnswers(); });
-        }
+        watchAnswers();
     }
     // A slot above may have cancelled the run (Stop); then the handler is gone.
     if (s.flights[std::size_t(index)] && s.flights[std::size_t(index)]->handler == handler)
         handler->start(request);
+}
+
+void StepAttempts::watchAnswers()
+{
+    if (!s.journal)
+        return;
+    if (!s.answerPoll) {
+        s.answerPoll = new QTimer(s.q);
+        s.answerPoll->setInterval(250);
+        QObject::connect(s.answerPoll, &QTimer::timeout, s.q, [this] { s.pollAnswers(); });
+    }
+    s.answerPoll->start();
+    // Answers stored while the run was suspended; a new call's come with the poll.
+    if (s.resuming)
+        QTimer::singleShot(0, s.q, [this] { s.pollAnswers(); });
+}
+
+void StepAttempts::onPersonAsked(int index, ToolHandler *handler, const nlohmann::json &question)
+{
+    Flight *flight = s.flights[std::size_t(index)].get();
+    Step &step = s.steps[std::size_t(index)];
+    if (!flight || flight->handler != handler || step.attempts.empty() || step.status != StepStatus::Running)
+        return; // one question at a time (the handler queues the others)
+    // A person may take any time: the attempt timeout waits with them (the total timeout
+    // does not; docs/mcp.md "A server's requests").
+    if (flight->attemptTimer && flight->attemptTimer->isActive()) {
+        flight->attemptLeftMs = flight->attemptTimer->remainingTime();
+        flight->attemptTimer->stop();
+    }
+    Attempt &attempt = step.attempts.back();
+    attempt.question = question;
+    step.status = StepStatus::Waiting;
+    s.addEvent(step.sequence, PolicyEventKind::PersonAsked, {{"attempt", attempt.number}, {"question", question}});
+    s.notifyChanged(index, true); // written before a person is asked, so `toolstudio answer` finds it
+    s.emitStep(&StepEngine::pendingCallOpened, index);
+    watchAnswers();
+}
+
+bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString *reason)
+{
+    Flight *flight = s.flights[std::size_t(index)].get();
+    Step &step = s.steps[std::size_t(index)];
+    if (!flight || !flight->handler || step.attempts.empty() || !step.attempts.back().question) {
+        if (reason)
+            *reason = QStringLiteral("call '%1' asks no question now").arg(step.callId);
+        return false;
+    }
+    Attempt &attempt = step.attempts.back();
+    const nlohmann::json question = *attempt.question;
+    ManualAnswer checked = answer;
+    if (const QString why = PersonQuestion::check(question, checked); !why.isEmpty()) {
+        if (reason)
+            *reason = why;
+        return false;
+    }
+    attempt.question.reset();
+    step.status = StepStatus::Running;
+    s.addEvent(
+        step.sequence, PolicyEventKind::PersonAnswered,
+        {{"attempt", attempt.number},
+         {"kind", PersonQuestion::kind(question).toStdString()},
+         {"answer", checked.isError ? nlohmann::json{{"error", checked.message.toStdString()}} : checked.result}});
+    if (flight->attemptTimer && flight->attemptLeftMs >= 0)
+        flight->attemptTimer->start(int(std::max<qint64>(1, flight->attemptLeftMs)));
+    flight->attemptLeftMs = -1;
+    s.notifyChanged(index, true);
+    const QString callId = step.callId;
+    flight->handler->answerPerson(checked);
+    Q_EMIT s.q->pendingCallClosed(callId);
+    return true;
 }
 
 /// The step's total timeout runs from its first attempt's start (once per step).
@@ -229,6 +293,7 @@ void StepAttempts::completeAttempt(int index, bool wasWaiting, HandlerOutcome ou
     attempt.endedAt = now();
     attempt.output = outcome.output;
     attempt.streamed.clear(); // the step's result (or error) is the reply now
+    attempt.question.reset(); // a question left open ends with its attempt
 
     if (outcome.ok) {
         QString error;
@@ -414,6 +479,8 @@ void StepAttempts::finish(int index, StepStatus status)
         --s.flying;
     }
     Step &step = s.steps[std::size_t(index)];
+    if (!step.attempts.empty())
+        step.attempts.back().question.reset();
     if (const auto open = s.openByCallId.find(step.callId); open != s.openByCallId.end() && *open == index)
         s.openByCallId.erase(open);
     step.status = status;

@@ -29,6 +29,10 @@ public:
     void finish(int index, StepStatus status);
     /// Stops the step's timers and cancels its handler (the step stays unfinished).
     void stopFlight(int index);
+    /// The person's answer to the question the running attempt of step `index` asks
+    /// (Attempt::question): checked (PersonQuestion::check), journaled, handed to the
+    /// handler; the step runs on. False with `reason` when refused.
+    bool answerQuestion(int index, const ManualAnswer &answer, QString *reason);
 
 private:
     void onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome);
@@ -37,6 +41,10 @@ private:
     void onAttemptTimeout(int index);
     void onTotalTimeout(int index);
     void scheduleRetry(int index);
+    /// The running attempt asks a person: the step waits (its attempt timeout paused).
+    void onPersonAsked(int index, ToolHandler *handler, const nlohmann::json &question);
+    /// Polls the journal for answers written by another process (`toolstudio answer`).
+    void watchAnswers();
 
     StepEngineState &s;
 };

@@ -476,6 +476,9 @@ bool StepEngine::answer(const QString &callId, int attempt, const ManualAnswer &
         return refuse(
             QStringLiteral("answer is for attempt %1 but the call is at attempt %2").arg(attempt).arg(current));
     Flight *flight = d->flights[std::size_t(index)].get();
+    // A running attempt's question (an MCP server's elicitation or sampling request).
+    if (step.status == StepStatus::Waiting && flight && flight->handler && step.attempts.back().question)
+        return d->attempts.answerQuestion(index, answer, reason);
     auto *manual = flight ? qobject_cast<ManualHandler *>(flight->handler.data()) : nullptr;
     if (step.status != StepStatus::Waiting || !manual || !manual->isOpen()) {
         if (step.attempts.back().endedAt > 0)

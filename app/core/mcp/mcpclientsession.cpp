@@ -5,6 +5,7 @@
 #include "project/durationtext.h"
 #include "project/printabletext.h"
 
+#include <QMetaMethod>
 #include <QPointer>
 
 using nlohmann::json;
@@ -93,7 +94,7 @@ void McpClientSession::open()
     m_transport->start();
     const json params = {
         {"protocolVersion", supportedVersions().first().toStdString()},
-        {"capabilities", json::object()},
+        {"capabilities", clientCapabilities()},
         {"clientInfo", {{"name", "toolstudio"}, {"title", "Tool Studio"}, {"version", "1.0"}}},
     };
     const qint64 id = m_nextId++;
@@ -300,10 +301,67 @@ void McpClientSession::onMessage(const JsonRpcMessage &message)
     }
 }
 
+json McpClientSession::clientCapabilities()
+{
+    // 2025-06-18 spells elicitation as {}; 2025-11-25 adds modes, {} meaning form only.
+    // "form" is named for 2025-11-25 servers; older ones ignore the member.
+    return {
+        {"roots", {{"listChanged", false}}}, {"sampling", json::object()}, {"elicitation", {{"form", json::object()}}}};
+}
+
+bool McpClientSession::respond(const json &id, json result)
+{
+    if (m_serverRequests.erase(id.dump()) == 0)
+        return false;
+    return m_transport->send(JsonRpcMessage::resultFor(id, std::move(result)));
+}
+
+bool McpClientSession::respondError(const json &id, JsonRpcError error)
+{
+    if (m_serverRequests.erase(id.dump()) == 0)
+        return false;
+    return m_transport->send(JsonRpcMessage::errorFor(id, std::move(error)));
+}
+
 void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
 {
     if (message.method == "ping") {
         m_transport->send(JsonRpcMessage::resultFor(message.id, json::object()));
+        return;
+    }
+    if (message.method == "roots/list") {
+        m_transport->send(JsonRpcMessage::resultFor(message.id, {{"roots", m_roots}}));
+        return;
+    }
+    if (message.method == "elicitation/create" || message.method == "sampling/createMessage") {
+        const std::string key = message.id.dump();
+        const auto refuse = [&](const std::string &why) {
+            m_transport->send(
+                JsonRpcMessage::errorFor(message.id, JsonRpcError{JsonRpcError::InvalidRequest, why, nullptr}));
+        };
+        if (key.size() > MaxServerRequestIdBytes) { // answered without echoing it
+            m_transport->send(
+                JsonRpcMessage::errorFor(nullptr,
+                                         JsonRpcError{JsonRpcError::InvalidRequest,
+                                                      "a request id of " + std::to_string(key.size())
+                                                          + " bytes; Tool Studio answers requests whose id has at most "
+                                                          + std::to_string(MaxServerRequestIdBytes),
+                                                      nullptr}));
+            return;
+        }
+        if (m_state != State::Ready)
+            return refuse("Tool Studio answers " + message.method + " only after initialization");
+        if (!isSignalConnected(QMetaMethod::fromSignal(&McpClientSession::serverRequestReceived)))
+            return refuse("Tool Studio asks a person for " + message.method
+                          + " only while a tool of this server is called through it");
+        if (m_serverRequests.count(key))
+            return refuse("request id " + key.substr(0, 64) + " is already in use by an open request of this server");
+        if (m_serverRequests.size() >= MaxOpenServerRequests)
+            return refuse("too many open requests from this server (at most " + std::to_string(MaxOpenServerRequests)
+                          + " wait for an answer at once)");
+        m_serverRequests.insert(key);
+        Q_EMIT serverRequestReceived(message.id, QString::fromStdString(message.method),
+                                     message.params.is_object() ? message.params : json::object());
         return;
     }
     JsonRpcError error{JsonRpcError::MethodNotFound,
@@ -363,6 +421,7 @@ void McpClientSession::dropTimer(QTimer *timer)
 
 bool McpClientSession::failAll(const QString &why)
 {
+    m_serverRequests.clear(); // nothing can answer them any more
     std::map<qint64, Pending> pending;
     pending.swap(m_pending);
     // The timers first: a callback may delete the session, and its timers with it.

@@ -46,8 +46,12 @@ struct McpReply
 /// A callback or a slot may close or delete the session (the other open requests
 /// still get their reply, once).
 ///
-/// Requests from the server: `ping` is answered; the others (sampling, elicitation,
-/// roots) are answered "Method not found" until the studio offers them (issue 21 §4).
+/// Requests from the server (docs/mcp.md "A server's requests"): `ping` and `roots/list`
+/// (setRoots) are answered here; `elicitation/create` and `sampling/createMessage` are
+/// handed on (serverRequestReceived) and answered with respond() / respondError();
+/// anything else is answered "Method not found". At most MaxOpenServerRequests are open
+/// at once; a request past that, or reusing the id of an open one, is answered with an
+/// error at once.
 /// Notifications are handed on (notificationReceived); `notifications/tools/list_changed`
 /// also emits toolsChanged().
 class McpClientSession : public QObject
@@ -67,6 +71,11 @@ public:
     /// of a few hundred tools with their schemas is well under 1 MiB.
     static constexpr std::size_t MaxListedToolBytes = 16u << 20;
     static constexpr qsizetype MaxNamedDuplicates = 20;
+
+    /// Requests from the server open at once (waiting for respond()); past it, refused.
+    static constexpr std::size_t MaxOpenServerRequests = 64;
+    /// Bytes of a server request's id (compact JSON); a longer one is refused with id null.
+    static constexpr std::size_t MaxServerRequestIdBytes = 256;
 
     /// A session over stdio (open(launch) starts the server).
     explicit McpClientSession(QObject *parent = nullptr);
@@ -100,6 +109,18 @@ public:
     /// MaxNamedDuplicates): only the first tool of each name is kept.
     const QStringList &duplicateToolNames() const { return m_duplicateToolNames; }
     McpTransport *transport() const { return m_transport; }
+    /// What `roots/list` is answered with: an array of {"uri", "name"} (McpServerLaunch::
+    /// rootsFor); empty by default.
+    void setRoots(nlohmann::json roots) { m_roots = std::move(roots); }
+    const nlohmann::json &roots() const { return m_roots; }
+    /// The capabilities initialize sends: roots, sampling and elicitation (form mode).
+    static nlohmann::json clientCapabilities();
+    /// Answers the server's open request `id` (from serverRequestReceived) with `result`;
+    /// false when it is not open (answered already, or the session ended).
+    bool respond(const nlohmann::json &id, nlohmann::json result);
+    bool respondError(const nlohmann::json &id, JsonRpcError error);
+    /// Requests from the server waiting for respond().
+    std::size_t openServerRequests() const { return m_serverRequests.size(); }
 
     /// Sends `method` with `params` (an object, or null for none); `done` gets the reply.
     /// Returns the request's id (0 when the session is not ready: `done` is called at
@@ -124,6 +145,10 @@ Q_SIGNALS:
     void closed(const QString &why);
     void notificationReceived(const QString &method, const nlohmann::json &params);
     void toolsChanged();
+    /// The server asks something of the client (`elicitation/create`,
+    /// `sampling/createMessage`): answer with respond() or respondError(). `params` is an
+    /// object (anything else reads as {}).
+    void serverRequestReceived(const nlohmann::json &id, const QString &method, const nlohmann::json &params);
 
 private:
     struct Pending
@@ -166,4 +191,6 @@ private:
     qint64 m_unmatchedResponses = 0;
     qint64 m_droppedListEntries = 0;
     QStringList m_duplicateToolNames;
+    nlohmann::json m_roots = nlohmann::json::array();
+    std::set<std::string> m_serverRequests; ///< ids (compact JSON) of the server's open requests
 };

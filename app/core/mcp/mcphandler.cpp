@@ -120,7 +120,61 @@ void McpHandler::start(const HandlerRequest &request)
         }
         Q_EMIT self->finished(result);
     };
-    m_id = m_pool->call(server, tool, request.args, meta, done, progressed);
+    m_server = server;
+    const auto asked = [self](const McpServerRequest &serverRequest) {
+        if (self)
+            self->onServerRequest(serverRequest);
+    };
+    m_id = m_pool->call(server, tool, request.args, meta, done, progressed, asked);
+}
+
+void McpHandler::onServerRequest(const McpServerRequest &request)
+{
+    if (m_done || !m_pool)
+        return; // the pool answers it when the call ends
+    if (m_waiting.size() >= MaxWaitingRequests) {
+        m_pool->respondError(
+            m_id, request.id, JsonRpcError::InvalidRequest,
+            tr("%1 requests of this call already wait for a person; Tool Studio refuses more").arg(MaxWaitingRequests));
+        return;
+    }
+    m_waiting.push_back(request);
+    if (!m_asked)
+        askNext();
+}
+
+void McpHandler::askNext()
+{
+    while (!m_done && m_pool && !m_asked && !m_waiting.empty()) {
+        QString error;
+        if (auto question = McpPersonQuestion::question(m_server, m_waiting.front(), &error)) {
+            m_asked = std::move(question);
+            Q_EMIT personAsked(*m_asked);
+            return;
+        }
+        m_pool->respondError(m_id, m_waiting.front().id, JsonRpcError::InvalidParams, error);
+        m_waiting.pop_front();
+    }
+}
+
+void McpHandler::answerPerson(const ManualAnswer &answer)
+{
+    if (m_done || !m_pool || !m_asked || m_waiting.empty())
+        return;
+    const McpServerRequest request = std::move(m_waiting.front());
+    m_waiting.pop_front();
+    const nlohmann::json question = *std::exchange(m_asked, std::nullopt);
+    // A person's refusal: the code the spec's examples give a user's rejection.
+    if (answer.isError)
+        m_pool->respondError(m_id, request.id, -1, answer.message);
+    else
+        m_pool->respond(m_id, request.id, McpPersonQuestion::resultFor(question, answer));
+    // Never from inside answerPerson (the engine is still busy with this answer).
+    QPointer<McpHandler> self(this);
+    QTimer::singleShot(0, this, [self] {
+        if (self)
+            self->askNext();
+    });
 }
 
 void McpHandler::cancel()

@@ -4,7 +4,11 @@
 
 #include "engine/handlers/toolhandler.h"
 
+#include "mcp/mcppersonquestion.h"
+
 #include <QPointer>
+
+#include <deque>
 
 class McpServerPool;
 struct McpReply;
@@ -27,6 +31,12 @@ struct McpReply;
 /// (`notifications/message`) while the call was open, then one line summing up its
 /// `notifications/progress` (count and the last). Progress is shown live through
 /// progressed(), at most every ProgressIntervalMs (the last one always).
+///
+/// The server's `elicitation/create` and `sampling/createMessage` during the call are
+/// asked of a person (personAsked, McpPersonQuestion), one at a time in the order they
+/// came, at most MaxWaitingRequests waiting; the answer goes back to the server
+/// (answerPerson). A request that cannot be asked (URL mode, a schema that cannot be a
+/// form) or comes past the bound is answered with an error at once.
 class McpHandler : public ToolHandler
 {
     Q_OBJECT
@@ -35,6 +45,8 @@ public:
     static constexpr auto AttemptMeta = "dev.toolstudio/attempt"; ///< 1-based, as HandlerRequest::attempt
 
     static constexpr int ProgressIntervalMs = 100;
+    /// Requests of the server waiting for a person in one call (the one asked included).
+    static constexpr std::size_t MaxWaitingRequests = 16;
 
     explicit McpHandler(QObject *parent = nullptr);
     ~McpHandler() override;
@@ -50,12 +62,20 @@ public:
     void start(const HandlerRequest &request) override;
     void cancel() override;
     QString cancelReport() const override { return m_cancelReport; }
+    void answerPerson(const ManualAnswer &answer) override;
 
 private:
+    void onServerRequest(const McpServerRequest &request);
+    /// Asks the first waiting request that can be asked; answers the others with errors.
+    void askNext();
+
     QPointer<McpServerPool> m_pool;
     qint64 m_id = 0;
     bool m_done = false;
     QString m_progressLine; ///< the last progress line not yet emitted
     bool m_progressTimer = false;
     QString m_cancelReport;
+    QString m_server;
+    std::deque<McpServerRequest> m_waiting; ///< the first is with the person while m_asked holds its question
+    std::optional<nlohmann::json> m_asked;
 };

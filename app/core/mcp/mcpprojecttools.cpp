@@ -110,6 +110,7 @@ McpServerPool *McpProjectTools::startAll(const Project &project)
 {
     McpHandler::registerKind();
     McpServerPool *pool = McpServerPool::forProject(project.dir);
+    pool->setProjectName(project.name);
     pool->setServers(project.mcpServers);
     pool->connectAll();
     return pool;

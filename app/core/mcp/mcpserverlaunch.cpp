@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QUrl>
 
 namespace McpServerLaunch {
 
@@ -140,6 +141,20 @@ std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const 
     }
     *error = QStringLiteral("HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are");
     return nullptr;
+}
+
+nlohmann::json rootsFor(const McpServerConfig &server, const QString &projectDir, const QString &projectName)
+{
+    const QString project = projectName.isEmpty() ? QFileInfo(projectDir).fileName() : projectName;
+    const QStringList folders = server.rootsGiven ? server.roots : QStringList{QString()};
+    nlohmann::json roots = nlohmann::json::array();
+    for (const QString &folder : folders) {
+        const bool itself = folder.isEmpty() || folder == QLatin1String(".");
+        const QString path = QDir::cleanPath(QDir(projectDir).absoluteFilePath(itself ? QString() : folder));
+        roots.push_back({{"uri", QUrl::fromLocalFile(path).toString(QUrl::FullyEncoded).toStdString()},
+                         {"name", (itself ? project : folder).toStdString()}});
+    }
+    return roots;
 }
 
 } // namespace McpServerLaunch

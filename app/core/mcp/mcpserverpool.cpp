@@ -18,7 +18,8 @@ bool sameEntry(const McpServerConfig &a, const McpServerConfig &b)
 {
     return a.transport == b.transport && a.command == b.command && a.args == b.args && a.env == b.env && a.cwd == b.cwd
         && a.url == b.url && a.headers == b.headers && a.disabled == b.disabled && a.sandboxed == b.sandboxed
-        && a.read == b.read && a.readWrite == b.readWrite && a.network == b.network;
+        && a.read == b.read && a.readWrite == b.readWrite && a.network == b.network && a.rootsGiven == b.rootsGiven
+        && a.roots == b.roots;
 }
 
 } // namespace
@@ -189,6 +190,7 @@ void McpServerPool::start(Server &server)
     }
     dropSession(server.session, this);
     auto *session = new McpClientSession(transport.release(), this);
+    session->setRoots(McpServerLaunch::rootsFor(server.config, m_projectDir, m_projectName));
     server.session = session;
     server.relisting = false;
     server.relistAgain = false;
@@ -220,6 +222,10 @@ void McpServerPool::start(Server &server)
     connect(session, &McpClientSession::notificationReceived, this,
             [this, name](const QString &method, const json &params) { onNotification(name, method, params); });
     connect(session, &McpClientSession::toolsChanged, this, [this, name] { relist(name); });
+    connect(session, &McpClientSession::serverRequestReceived, this,
+            [this, name](const json &id, const QString &method, const json &params) {
+                onServerRequest(name, McpServerRequest{id, method, params});
+            });
     Q_EMIT serverChanged(name);
     session->open();
 }
@@ -256,10 +262,12 @@ void McpServerPool::onStopped(const QString &name, const QString &why, bool fail
 }
 
 qint64 McpServerPool::call(const QString &server, const QString &tool, const json &arguments, const json &meta,
-                           CallDone done, CallProgress progress)
+                           CallDone done, CallProgress progress, CallRequest request)
 {
     const qint64 id = m_nextCall++;
-    m_calls.emplace(id, Call{server, tool, arguments, meta, std::move(done), 0, {}, std::move(progress), {}});
+    m_calls.emplace(
+        id,
+        Call{server, tool, arguments, meta, std::move(done), 0, {}, std::move(progress), {}, std::move(request), {}});
     Server *entry = find(server);
     if (!entry || entry->status.state == McpServerStatus::State::Disabled
         || entry->status.state == McpServerStatus::State::Unsupported) {
@@ -309,6 +317,7 @@ void McpServerPool::finish(qint64 id, const McpReply &reply)
         return;
     Call call = std::move(it->second);
     m_calls.erase(it);
+    closeRequests(call);
     if (call.done)
         call.done(McpCallOutcome{reply, call.stderrOutput, call.progress});
 }
@@ -319,6 +328,7 @@ QString McpServerPool::cancel(qint64 id, const QString &reason)
     if (it == m_calls.end())
         return {};
     it->second.done = nullptr; // cancelled: nobody is told
+    closeRequests(it->second);
     const QString name = it->second.server;
     const qint64 requestId = it->second.requestId;
     Server *server = find(name);
@@ -432,4 +442,56 @@ QString McpServerPool::toolsChangeNote(const std::vector<json> &before, const st
             parts << text;
     return parts.isEmpty() ? tr("its tools were listed again; none changed")
                            : tr("its tools changed (%1)").arg(parts.join(QStringLiteral("; ")));
+}
+
+void McpServerPool::onServerRequest(const QString &name, const McpServerRequest &request)
+{
+    Server *server = find(name);
+    if (!server || !server->session)
+        return;
+    // The earliest call of this server in flight: over stdio a request names no call
+    // (docs/mcp.md "A server's requests").
+    for (auto &[id, call] : m_calls) {
+        if (call.server != name || call.requestId == 0 || !call.done || !call.onRequest)
+            continue;
+        call.openRequests.push_back(request.id);
+        const CallRequest ask = call.onRequest; // it may answer (and end the call) at once
+        ask(request);
+        return;
+    }
+    server->session->respondError(request.id,
+                                  JsonRpcError{JsonRpcError::InvalidRequest,
+                                               "Tool Studio asks a person for " + request.method.toStdString()
+                                                   + " only while a tool of this server is called, and none is",
+                                               nullptr});
+}
+
+void McpServerPool::closeRequests(Call &call)
+{
+    Server *server = find(call.server);
+    for (const json &requestId : std::exchange(call.openRequests, {}))
+        if (server && server->session)
+            server->session->respondError(
+                requestId,
+                JsonRpcError{JsonRpcError::InvalidRequest,
+                             "the tools/call this request came with has ended before a person answered", nullptr});
+}
+
+bool McpServerPool::respond(qint64 id, const json &requestId, json result)
+{
+    const auto it = m_calls.find(id);
+    if (it == m_calls.end() || std::erase(it->second.openRequests, requestId) == 0)
+        return false;
+    Server *server = find(it->second.server);
+    return server && server->session && server->session->respond(requestId, std::move(result));
+}
+
+bool McpServerPool::respondError(qint64 id, const json &requestId, int code, const QString &message)
+{
+    const auto it = m_calls.find(id);
+    if (it == m_calls.end() || std::erase(it->second.openRequests, requestId) == 0)
+        return false;
+    Server *server = find(it->second.server);
+    return server && server->session
+        && server->session->respondError(requestId, JsonRpcError{code, message.toStdString(), nullptr});
 }

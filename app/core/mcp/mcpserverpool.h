@@ -4,6 +4,7 @@
 
 #include "mcp/mcpcallnotices.h"
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcppersonquestion.h"
 #include "project/mcpserverconfig.h"
 
 #include <QByteArray>
@@ -77,6 +78,10 @@ public:
     using CallDone = std::function<void(const McpCallOutcome &)>;
     /// Called for each `notifications/progress` of the call (the coalesced state so far).
     using CallProgress = std::function<void(const McpCallProgress &)>;
+    /// Called for each request the server sends while the call is in flight
+    /// (elicitation/create, sampling/createMessage); answer it with respond() or
+    /// respondError() — or not: it is answered with an error when the call ends.
+    using CallRequest = std::function<void(const McpServerRequest &)>;
     static constexpr qsizetype MaxCallStderrBytes = 64 * 1024;
     /// tools/call's own bound: the engine's attempt timeout is the one that counts
     /// (it cancels the call); this only ends a call that has no attempt timeout.
@@ -92,6 +97,9 @@ public:
     /// Takes the project's `mcp_servers`. A server whose entry changed is stopped (and
     /// started again by connectAll() or its next call); one no longer named is removed.
     void setServers(const std::vector<McpServerConfig> &servers);
+    /// The project's name, for the root `roots/list` answers with (McpServerLaunch::rootsFor);
+    /// the folder's name when none is set.
+    void setProjectName(const QString &name) { m_projectName = name; }
     /// Starts every enabled server that is not running or failed yet and lists its tools.
     void connectAll();
     /// Stops `name` (its open calls fail, retryable) and starts it again; a failed or
@@ -107,7 +115,12 @@ public:
     /// Returns the call's id (> 0), which is also the request's `_meta.progressToken`:
     /// `progress` (may be empty) hears of each progress notification for it.
     qint64 call(const QString &server, const QString &tool, const nlohmann::json &arguments, const nlohmann::json &meta,
-                CallDone done, CallProgress progress = {});
+                CallDone done, CallProgress progress = {}, CallRequest request = {});
+    /// Answers request `requestId` the server sent during call `id` (CallRequest) with
+    /// `result`, or with a JSON-RPC error `code` and `message`. False when the call or
+    /// the request is no longer open.
+    bool respond(qint64 id, const nlohmann::json &requestId, nlohmann::json result);
+    bool respondError(qint64 id, const nlohmann::json &requestId, int code, const QString &message);
     /// Stops waiting for call `id`: `notifications/cancelled` with `reason` goes to the
     /// server when the request was sent. Its `done` is not called. Returns what became
     /// of it, in words ("notifications/cancelled sent to MCP server 'x' (request 7)").
@@ -157,6 +170,8 @@ private:
         QByteArray stderrOutput;
         CallProgress onProgress;
         McpCallProgress progress;
+        CallRequest onRequest;
+        std::vector<nlohmann::json> openRequests; ///< the server's requests routed to this call, unanswered
     };
 
     void start(Server &server);
@@ -164,6 +179,10 @@ private:
     void onStopped(const QString &name, const QString &why, bool failedToStart);
     void onNotification(const QString &name, const QString &method, const nlohmann::json &params);
     void relist(const QString &name);
+    /// A request of the server: to its earliest call in flight, or refused.
+    void onServerRequest(const QString &name, const McpServerRequest &request);
+    /// Answers every open request of `call` with an error: its call ended.
+    void closeRequests(Call &call);
     /// Appends to the output of every call open on `name` (bounded by MaxCallStderrBytes).
     void addOutput(const QString &name, const QByteArray &bytes);
     void send(qint64 id);
@@ -171,6 +190,7 @@ private:
     Server *find(const QString &name);
 
     QString m_projectDir;
+    QString m_projectName;
     std::map<QString, Server> m_servers;
     std::vector<QString> m_order; ///< server names as toolstudio.json lists them
     std::map<qint64, Call> m_calls;

@@ -51,7 +51,8 @@ McpServerConfig parseServer(const QString &name, const json &entry)
     const QString where = QStringLiteral("mcp server '%1'").arg(name);
     if (!entry.is_object())
         fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(entry)), &entry);
-    checkKeys(entry, {"type", "command", "args", "env", "cwd", "url", "headers", "disabled", "sandbox"}, where);
+    checkKeys(entry, {"type", "command", "args", "env", "cwd", "url", "headers", "disabled", "sandbox", "roots"},
+              where);
     McpServerConfig server;
     server.name = name;
     server.disabled = boolValue(entry, "disabled", where, false);
@@ -99,6 +100,14 @@ McpServerConfig parseServer(const QString &name, const json &entry)
                          + QStringLiteral("'%1' is for servers the studio starts; this one has 'url'")
                                .arg(QLatin1String(key)),
                      member(entry, key), true);
+    }
+    if (member(entry, "roots")) {
+        server.rootsGiven = true;
+        server.roots = stringList(entry, "roots", where);
+        for (const QString &root : std::as_const(server.roots))
+            if (root.contains(QChar(0)) || root.size() > 4096)
+                fail(at(where) + QStringLiteral("'roots': each folder is a path of at most 4096 characters"),
+                     member(entry, "roots"));
     }
     if (const json *sandbox = member(entry, "sandbox")) {
         const QString inner = where + QStringLiteral(": sandbox");

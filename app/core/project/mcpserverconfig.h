@@ -40,6 +40,11 @@ struct McpServerConfig
     QStringList read;
     QStringList readWrite;
     bool network = true;
+    /// "roots": what the server's `roots/list` is answered with (docs/mcp.md "Roots"):
+    /// folders relative to the project or absolute, "" for the project folder itself.
+    /// Without the key (`rootsGiven` false) the project folder; [] for none.
+    bool rootsGiven = false;
+    QStringList roots;
 
     /// How a script names tool `tool` of server `server`: "server__tool".
     static QString toolName(const QString &server, const QString &tool);

@@ -38,7 +38,7 @@ constexpr std::array<std::pair<RunKind, const char *>, 7> runKindNames{{
     {RunKind::Chat, "chat"},     ///< `toolstudio chat` (docs/models.md "Chat")
 }};
 
-constexpr std::array<std::pair<PolicyEventKind, const char *>, 16> policyEventNames{{
+constexpr std::array<std::pair<PolicyEventKind, const char *>, 18> policyEventNames{{
     {PolicyEventKind::RetryScheduled, "retry_scheduled"},
     {PolicyEventKind::RetryNow, "retry_now"},
     {PolicyEventKind::Timeout, "timeout"},
@@ -55,6 +55,8 @@ constexpr std::array<std::pair<PolicyEventKind, const char *>, 16> policyEventNa
     {PolicyEventKind::CallsRefused, "calls_refused"},
     {PolicyEventKind::SandboxRefusedSummary, "sandbox_refused_summary"},
     {PolicyEventKind::NullsLeftOut, "nulls_left_out"},
+    {PolicyEventKind::PersonAsked, "person_asked"},
+    {PolicyEventKind::PersonAnswered, "person_answered"},
 }};
 
 template<typename Enum, std::size_t N>

@@ -43,6 +43,12 @@ enum class PolicyEventKind {
     /// Nulls of a call left out at admission (OpenAI strict mode's "not given"; docs/steps.md
     /// "A null for a parameter left out"): detail {properties, text}.
     NullsLeftOut,
+    /// A running attempt asks a person (an MCP server's elicitation or sampling request;
+    /// engine/personquestion.h): detail {attempt, question}.
+    PersonAsked,
+    /// The person's answer to it: detail {attempt, kind, answer} — the result, or
+    /// {"error": message}.
+    PersonAnswered,
 };
 
 /// Lower-case wire/journal names: "succeeded", "timed_out", "cassette", "step_paused", …
@@ -69,6 +75,9 @@ struct Attempt
     QByteArray output; ///< captured handler output (stderr of a command)
     QString progress;  ///< live only, while running: the handler's last progress line (not journaled)
     QString streamed;  ///< live only, while a model step's reply streams: the reply so far (not journaled)
+    /// Live only: what the attempt asks a person now (engine/personquestion.h), while the
+    /// step waits for the answer; journaled as person_asked / person_answered events.
+    std::optional<nlohmann::json> question;
 };
 
 /// One tool call within a run.

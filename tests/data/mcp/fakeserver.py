@@ -39,6 +39,16 @@
               resource_link content blocks), change (adds the tool "extra", changes
               echo's description, removes calls, sends notifications/tools/list_changed)
   stubborn    like good, but ignores SIGTERM and keeps running when its stdin closes
+  asks        requests of the server to the client during a call (tst_mcpask): ask
+              (roots/list, elicitation/create, sampling/createMessage one after the
+              other, or those args.only names; returns the responses), flood (args.count
+              elicitation requests in one write, then a log message "flood sent"; returns
+              how many were answered with a result and the error messages counted), odd (a battery of bad requests:
+              URL mode, a 100 KiB schema, a schema 50 levels deep, one that does not
+              compile, none, an id of 1000 characters, an id used twice, 8 MiB of
+              sampling messages; returns the 9 responses in order), late (an elicitation
+              request, the result, then another request: both answered after the call),
+              seen (the responses that came outside a call)
 """
 import json
 import sys
@@ -71,8 +81,15 @@ BLOCKS = [
     {"type": "resource_link", "uri": "file:///big.bin", "name": "big.bin", "mimeType": "application/octet-stream",
      "size": 1048576},
 ]
+ASK_TOOLS = [{"name": name, "inputSchema": {"type": "object"}} for name in ("ask", "flood", "odd", "late", "seen")]
+ELICIT = {"message": "Who are you?", "requestedSchema": {
+    "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
+                                     "age": {"type": "integer", "minimum": 0}}, "required": ["name"]}}
+SAMPLE = {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hi"}}],
+          "systemPrompt": "Be brief", "maxTokens": 50}
 calls = 0
 cancelled = []
+seen = []  # responses to the server's requests that came while no tool waited for them
 
 
 def text_result(rid, text, **extra):
@@ -133,6 +150,79 @@ def step_call(rid, params):
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "Unknown tool: " + name}})
 
 
+def request(rid, method, params=None):
+    message = {"jsonrpc": "2.0", "id": rid, "method": method}
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message) + "\n"
+
+
+def responses(count):
+    """The next `count` responses from the client, in order (its notifications skipped)."""
+    got = []
+    while len(got) < count:
+        message = read()
+        if "method" not in message:
+            del message["jsonrpc"]
+            got.append(message)
+    return got
+
+
+def ask_call(rid, params):
+    name, args = params["name"], params.get("arguments") or {}
+    if name == "ask":
+        got = {}
+        for what, method, body in (("roots", "roots/list", None), ("elicit", "elicitation/create", ELICIT),
+                                   ("sample", "sampling/createMessage", SAMPLE)):
+            if what in args.get("only", [what]):
+                sys.stdout.write(request(what + "-1", method, body))
+                sys.stdout.flush()
+                got[what] = responses(1)[0]
+        text_result(rid, json.dumps(got, sort_keys=True))
+    elif name == "flood":
+        count = args.get("count", 5000)
+        sys.stdout.write("".join(request("f%d" % n, "elicitation/create", ELICIT) for n in range(count)))
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "flood sent"}})
+        errors, results = {}, 0
+        for response in responses(count):
+            if "result" in response:
+                results += 1
+            else:
+                errors[response["error"]["message"]] = errors.get(response["error"]["message"], 0) + 1
+        text_result(rid, json.dumps({"results": results, "errors": errors}, sort_keys=True))
+    elif name == "odd":
+        deep = {"type": "string"}
+        for _ in range(50):
+            deep = {"type": "object", "properties": {"x": deep}}
+        huge = {"type": "object", "properties": {"p%d" % n: {"type": "string", "description": "d" * 100}
+                                                 for n in range(1000)}}
+        big = {"messages": [{"role": "user", "content": {"type": "text", "text": "m" * 4096}}] * 2048}
+        sys.stdout.write(
+            request("url", "elicitation/create", {"mode": "url", "message": "open", "url": "https://example.org/",
+                                                  "elicitationId": "e1"})
+            + request("huge", "elicitation/create", {"message": "huge", "requestedSchema": huge})
+            + request("deep", "elicitation/create", {"message": "deep", "requestedSchema": deep})
+            + request("bad", "elicitation/create", {"message": "bad", "requestedSchema": {
+                "type": "object", "properties": {"a": {"type": "strin"}}}})
+            + request("none", "elicitation/create", {"message": "no schema"})
+            + request("i" * 1000, "elicitation/create", ELICIT)
+            + request("dup", "elicitation/create", ELICIT)
+            + request("dup", "elicitation/create", ELICIT)
+            + request("big", "sampling/createMessage", big))
+        sys.stdout.flush()
+        text_result(rid, json.dumps(responses(9)))
+    elif name == "late":
+        sys.stdout.write(request("late-1", "elicitation/create", ELICIT)
+                         + json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+                             "content": [{"type": "text", "text": "ended"}]}}) + "\n"
+                         + request("after-1", "elicitation/create", ELICIT))
+        sys.stdout.flush()
+    elif name == "seen":
+        text_result(rid, json.dumps(seen))
+    else:
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "Unknown tool: " + name}})
+
+
 def send(message):
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
@@ -171,6 +261,9 @@ while True:
     method = message.get("method")
     if method == "notifications/cancelled":
         cancelled.append(message["params"]["requestId"])
+    if method is None and "id" in message:
+        del message["jsonrpc"]
+        seen.append(message)
     if "id" not in message or method is None:
         continue  # notifications and responses
     rid = message["id"]
@@ -214,12 +307,14 @@ while True:
         if mode == "endless":
             send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [], "nextCursor": str(page + 1)}})
             continue
-        tools = STEP_TOOLS if mode == "steps" else TOOLS
+        tools = STEP_TOOLS if mode == "steps" else ASK_TOOLS if mode == "asks" else TOOLS
         chunk = tools[page * 2:page * 2 + 2]
         result = {"tools": chunk}
         if page * 2 + 2 < len(tools):
             result["nextCursor"] = str(page + 1)
         send({"jsonrpc": "2.0", "id": rid, "result": result})
+    elif method == "tools/call" and mode == "asks":
+        ask_call(rid, message["params"])
     elif method == "tools/call" and mode == "steps":
         step_call(rid, message["params"])
     elif method == "tools/call":

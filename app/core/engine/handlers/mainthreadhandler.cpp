@@ -52,6 +52,8 @@ void MainThreadHandler::start(const HandlerRequest &request)
                              [proxy](const HandlerOutcome &outcome) { Q_EMIT proxy->finished(outcome); });
             QObject::connect(inner, &ToolHandler::progressed, proxy,
                              [proxy](const QString &line) { Q_EMIT proxy->progressed(line); });
+            QObject::connect(inner, &ToolHandler::personAsked, proxy,
+                             [proxy](const nlohmann::json &question) { Q_EMIT proxy->personAsked(question); });
             inner->start(request);
         },
         Qt::QueuedConnection);
@@ -71,6 +73,18 @@ void MainThreadHandler::cancel()
         [shared = m_shared] {
             if (shared->inner)
                 shared->inner->cancel();
+        },
+        Qt::QueuedConnection);
+}
+
+void MainThreadHandler::answerPerson(const ManualAnswer &answer)
+{
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(),
+        [shared = m_shared, answer] {
+            const QMutexLocker lock(&shared->mutex);
+            if (shared->inner && !shared->cancelled)
+                shared->inner->answerPerson(answer);
         },
         Qt::QueuedConnection);
 }

@@ -25,6 +25,8 @@ public:
     void start(const HandlerRequest &request) override;
     void cancel() override;
     QString cancelReport() const override;
+    /// Posted to the inner handler on the main thread (its personAsked() comes back queued).
+    void answerPerson(const ManualAnswer &answer) override;
 
 private:
     struct Shared;

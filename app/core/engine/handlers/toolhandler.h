@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "project/step.h"
 #include "project/steperror.h"
 #include "project/tool.h"
 
@@ -65,6 +66,10 @@ public:
     /// timeout/cancel message (a command: "its process group (pid N) was killed and is
     /// gone"); empty when there was nothing to stop (a mock's timer, a person's wait).
     virtual QString cancelReport() const { return {}; }
+    /// The person's answer to the question of the last personAsked(), checked already
+    /// (PersonQuestion::check). The attempt goes on; a handler asks its next question
+    /// later, never from inside this call.
+    virtual void answerPerson(const ManualAnswer &answer) { Q_UNUSED(answer); }
 
     /// Handler kinds whose code lives in a library above the engine (`mcp`: the MCP
     /// client links the engine, not the other way round) register how to make a handler
@@ -86,4 +91,8 @@ Q_SIGNALS:
     /// line per tool call), for the chat's live view; not journaled. At most every
     /// ModelClient::PreviewIntervalMs.
     void streamed(const QString &text);
+    /// The running attempt needs a person's answer to `question` (engine/personquestion.h)
+    /// to go on: the step waits for a person until answerPerson(). One question at a
+    /// time: the next comes after the answer.
+    void personAsked(const nlohmann::json &question);
 };

@@ -1,0 +1,75 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/personquestion.h"
+
+#include "project/printabletext.h"
+#include "project/schemavalidator.h"
+
+using nlohmann::json;
+
+namespace {
+
+QString checkElicitation(const json &question, const json &result)
+{
+    const QString shape = QStringLiteral(" (an answer is {\"action\": \"accept\", \"content\": {…}}, "
+                                         "{\"action\": \"decline\"} or {\"action\": \"cancel\"})");
+    if (!result.is_object() || !result.contains("action") || !result["action"].is_string())
+        return QStringLiteral("the answer has no \"action\"") + shape;
+    for (auto it = result.begin(); it != result.end(); ++it)
+        if (it.key() != "action" && it.key() != "content")
+            return QStringLiteral("the answer has \"%1\", which an elicitation answer does not")
+                       .arg(elidedText(QString::fromStdString(it.key()), 40))
+                + shape;
+    const std::string action = result["action"].get<std::string>();
+    if (action == "decline" || action == "cancel") {
+        if (result.contains("content"))
+            return QStringLiteral("\"%1\" takes no \"content\"").arg(QString::fromStdString(action)) + shape;
+        return {};
+    }
+    if (action != "accept")
+        return QStringLiteral("\"action\" is \"%1\"").arg(elidedText(QString::fromStdString(action), 40)) + shape;
+    const auto content = result.find("content");
+    if (content == result.end() || !content->is_object())
+        return QStringLiteral("\"accept\" needs \"content\", an object of the form's fields") + shape;
+    QString error;
+    const auto validator = SchemaValidator::compile(question.value("schema", json::object()), &error);
+    if (!validator)
+        return QStringLiteral("the server's requestedSchema does not compile: %1").arg(error);
+    if (const auto failure = validator->validate(*content))
+        return QStringLiteral("the content does not match the server's requestedSchema at %1: %2")
+            .arg(failure->pointer.isEmpty() ? QStringLiteral("(root)") : elidedText(failure->pointer, 128),
+                 failure->message);
+    return {};
+}
+
+} // namespace
+
+QString PersonQuestion::kind(const json &question)
+{
+    const auto found = question.is_object() ? question.find("kind") : question.end();
+    return found != question.end() && found->is_string() ? QString::fromStdString(found->get<std::string>())
+                                                         : QString();
+}
+
+QString PersonQuestion::check(const json &question, ManualAnswer &answer)
+{
+    if (answer.isError) {
+        if (answer.message.trimmed().isEmpty())
+            answer.message = QStringLiteral("refused by a person");
+        return {};
+    }
+    const QString what = kind(question);
+    if (what == QLatin1String("elicitation"))
+        return checkElicitation(question, answer.result);
+    if (what == QLatin1String("sampling")) {
+        if (answer.result.is_string()) {
+            answer.result = json{{"text", answer.result}};
+            return {};
+        }
+        if (answer.result.is_object() && answer.result.size() == 1 && answer.result.contains("text")
+            && answer.result["text"].is_string())
+            return {};
+        return QStringLiteral("a sampling answer is the assistant's text: \"text\" or {\"text\": \"…\"}");
+    }
+    return QStringLiteral("the question is of no kind the studio knows");
+}

@@ -1,0 +1,31 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/step.h"
+
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+/// A question a running attempt asks a person (docs/mcp.md "A server's requests"): an
+/// MCP server's `elicitation/create` or `sampling/createMessage` while one of its tools
+/// is called. The step waits for a person (`waiting`) until it is answered through the
+/// engine's answer() — the Pending Calls dock, `toolstudio answer` — then runs on.
+///
+/// A question is a JSON object: {"kind": "elicitation" | "sampling", "server", "method",
+/// "request_id", "message"} and, for an elicitation, "schema" (the requestedSchema),
+/// for a sampling request "system_prompt" and "max_tokens" when the server sent them.
+///
+/// Answers (ManualAnswer):
+/// | kind | result | error |
+/// |---|---|---|
+/// | elicitation | {"action": "accept", "content": {…}} (content checked against schema), {"action": "decline"}, {"action": "cancel"} | the server gets a JSON-RPC error with the message |
+/// | sampling | the assistant's text: "text" or {"text": "…"} (stored as {"text"}) | likewise |
+namespace PersonQuestion {
+/// Checks `answer` to `question` and normalises it (a sampling string becomes
+/// {"text"}; an empty error message gets one); returns why it is refused, "" when taken.
+QString check(const nlohmann::json &question, ManualAnswer &answer);
+/// The question's kind ("elicitation", "sampling"), "" when it is not a question.
+QString kind(const nlohmann::json &question);
+} // namespace PersonQuestion

@@ -1,0 +1,144 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcppersonquestion.h"
+
+#include "project/printabletext.h"
+#include "project/schemavalidator.h"
+
+#include <QStringList>
+
+using nlohmann::json;
+
+namespace {
+
+int depthOf(const json &value, int limit)
+{
+    if (limit < 0 || !value.is_structured())
+        return 0;
+    int deepest = 0;
+    for (const json &member : value) {
+        deepest = std::max(deepest, depthOf(member, limit - 1));
+        if (deepest > limit)
+            break;
+    }
+    return deepest + 1;
+}
+
+QString stringOf(const json &object, const char *key)
+{
+    const auto found = object.find(key);
+    return found != object.end() && found->is_string() ? QString::fromStdString(found->get<std::string>()) : QString();
+}
+
+/// One content block (or an array of them, 2025-11-25) as text: text as it is, others named.
+QString contentText(const json &content)
+{
+    if (content.is_array()) {
+        QStringList parts;
+        for (const json &block : content) {
+            parts << contentText(block);
+            if (parts.size() > 100)
+                break;
+        }
+        return parts.join(u'\n');
+    }
+    if (!content.is_object())
+        return QStringLiteral("[?]");
+    const QString type = stringOf(content, "type");
+    if (type == QLatin1String("text"))
+        return clippedText(stringOf(content, "text"), McpPersonQuestion::MaxMessageChars);
+    return QStringLiteral("[%1]").arg(elidedText(type.isEmpty() ? QStringLiteral("?") : type, 40));
+}
+
+std::optional<json> elicitation(json question, const json &params, QString *error)
+{
+    const QString mode = params.contains("mode") ? stringOf(params, "mode") : QStringLiteral("form");
+    if (mode != QLatin1String("form")) {
+        *error = QStringLiteral("Tool Studio offers form-mode elicitation only, not \"%1\"").arg(elidedText(mode, 40));
+        return std::nullopt;
+    }
+    const auto schema = params.find("requestedSchema");
+    if (schema == params.end() || !schema->is_object() || schema->value("type", json()) != "object") {
+        *error = QStringLiteral("elicitation/create needs a requestedSchema of \"type\": \"object\"");
+        return std::nullopt;
+    }
+    const std::size_t bytes = schema->dump(-1, ' ', false, json::error_handler_t::replace).size();
+    if (bytes > McpPersonQuestion::MaxSchemaBytes) {
+        *error = QStringLiteral("the requestedSchema is %1 bytes; Tool Studio shows forms of at most %2")
+                     .arg(bytes)
+                     .arg(McpPersonQuestion::MaxSchemaBytes);
+        return std::nullopt;
+    }
+    if (depthOf(*schema, McpPersonQuestion::MaxSchemaDepth) > McpPersonQuestion::MaxSchemaDepth) {
+        *error = QStringLiteral("the requestedSchema is nested deeper than %1 levels; a form is flat")
+                     .arg(McpPersonQuestion::MaxSchemaDepth);
+        return std::nullopt;
+    }
+    QString why;
+    if (!SchemaValidator::compile(*schema, &why)) {
+        *error = QStringLiteral("the requestedSchema cannot be shown as a form: %1").arg(elidedText(why, 300));
+        return std::nullopt;
+    }
+    question["kind"] = "elicitation";
+    question["message"] = clippedText(stringOf(params, "message"), McpPersonQuestion::MaxMessageChars).toStdString();
+    question["schema"] = *schema;
+    return question;
+}
+
+std::optional<json> sampling(json question, const json &params, QString *error)
+{
+    const auto messages = params.find("messages");
+    if (messages == params.end() || !messages->is_array() || messages->empty()) {
+        *error = QStringLiteral("sampling/createMessage needs \"messages\", a non-empty array");
+        return std::nullopt;
+    }
+    // A transcript a person reads, bounded however many megabytes the server sent.
+    QString transcript;
+    std::size_t shown = 0;
+    for (const json &message : *messages) {
+        if (transcript.size() >= McpPersonQuestion::MaxMessageChars)
+            break;
+        const QString role = message.is_object() ? stringOf(message, "role") : QString();
+        if (!transcript.isEmpty())
+            transcript += u'\n';
+        transcript += QStringLiteral("%1: %2").arg(
+            elidedText(role.isEmpty() ? QStringLiteral("?") : role, 20),
+            contentText(message.is_object() ? message.value("content", json()) : json()));
+        ++shown;
+    }
+    transcript = clippedText(transcript, McpPersonQuestion::MaxMessageChars);
+    if (shown < messages->size())
+        transcript += QStringLiteral("\n… (%1 more messages not shown)").arg(messages->size() - shown);
+    question["kind"] = "sampling";
+    question["message"] = transcript.toStdString();
+    if (const QString system = stringOf(params, "systemPrompt"); !system.isEmpty())
+        question["system_prompt"] = clippedText(system, 4000).toStdString();
+    if (const auto tokens = params.find("maxTokens"); tokens != params.end() && tokens->is_number_integer())
+        question["max_tokens"] = *tokens;
+    return question;
+}
+
+} // namespace
+
+std::optional<json> McpPersonQuestion::question(const QString &server, const McpServerRequest &request, QString *error)
+{
+    json question
+        = {{"server", server.toStdString()}, {"method", request.method.toStdString()}, {"request_id", request.id}};
+    const json params = request.params.is_object() ? request.params : json::object();
+    if (request.method == QLatin1String("elicitation/create"))
+        return elicitation(std::move(question), params, error);
+    if (request.method == QLatin1String("sampling/createMessage"))
+        return sampling(std::move(question), params, error);
+    *error = QStringLiteral("Tool Studio does not ask a person for %1").arg(elidedText(request.method, 64));
+    return std::nullopt;
+}
+
+json McpPersonQuestion::resultFor(const json &question, const ManualAnswer &answer)
+{
+    if (question.value("kind", json()) == "sampling")
+        return {{"role", "assistant"},
+                {"content", {{"type", "text"}, {"text", answer.result.value("text", std::string())}}},
+                {"model", "person"},
+                {"stopReason", "endTurn"}};
+    return answer.result;
+}

@@ -1,0 +1,43 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "project/step.h"
+
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+/// One request an MCP server sent the client while a tool of it was called
+/// (`elicitation/create`, `sampling/createMessage`): its JSON-RPC id, method and params.
+struct McpServerRequest
+{
+    nlohmann::json id;
+    QString method;
+    nlohmann::json params = nlohmann::json::object();
+};
+
+/// An MCP server's request as a question for a person (engine/personquestion.h), and the
+/// person's answer as the server's reply (docs/mcp.md "A server's requests"). Every
+/// byte is the server's: what a person is shown is bounded and checked here.
+namespace McpPersonQuestion {
+/// Bytes of a requestedSchema (compact JSON) a form is built from.
+constexpr std::size_t MaxSchemaBytes = 64 * 1024;
+/// Nesting of a requestedSchema (the spec asks for a flat object of primitives; the
+/// schema form nests a widget per level).
+constexpr int MaxSchemaDepth = 12;
+/// Characters of a message (elicitation) or a sampling transcript shown to a person.
+constexpr qsizetype MaxMessageChars = 20000;
+
+/// The question for `request` of `server`; nullopt with `error` (for the server's
+/// JSON-RPC error) when it cannot be asked: URL-mode elicitation (not offered), a
+/// requestedSchema that is not an object schema, too large, too deep or does not
+/// compile, a sampling request without messages.
+std::optional<nlohmann::json> question(const QString &server, const McpServerRequest &request, QString *error);
+/// The server's result for a (checked) result answer to `question`: the elicitation
+/// answer as it is; a sampling answer {"text"} as {"role": "assistant", "content":
+/// {"type": "text", "text"}, "model": "person", "stopReason": "endTurn"}.
+nlohmann::json resultFor(const nlohmann::json &question, const ManualAnswer &answer);
+} // namespace McpPersonQuestion

@@ -1,0 +1,90 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// An MCP server's elicitation answered from the Pending Calls dock (issue 21 part 4,
+// docs/mcp.md "A server's requests"): a script calls fake__ask of
+// tests/data/mcp/fakeserver.py (`asks` mode) in the window; the server's
+// elicitation/create makes the step wait; the dock shows its message and a form from
+// its requestedSchema; Accept sends the form's values and the script prints what the
+// server got.
+#include "consoleview.h"
+#include "project/project.h"
+#include "run/runcontroller.h"
+#include "schemaform.h"
+#include "testfiles.h"
+#include "trustedproject.h"
+#include "ui/answerpane.h"
+#include "ui/mainwindow.h"
+#include "ui/pendingcallspanel.h"
+#include "ui/runcommands.h"
+#include "windowfixture.h"
+
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+class TstMcpAskUi
+    : public QObject
+    , protected WindowFixture
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { initWindowTestCase(); }
+    void init() { initWindow(); }
+    void cleanup() { closeWindow(); }
+
+    void elicitationAnsweredFromTheDock()
+    {
+        const QString dir = m_scratch->path() + QStringLiteral("/ask");
+        QVERIFY(writeFile(dir + QStringLiteral("/srv/fakeserver.py"), fileBytes(mcpFixture("fakeserver.py"))));
+        QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"),
+                          "from toolstudio import tools\n"
+                          "print(tools['fake__ask'](only=['elicit'])['content'][0]['text'])\n"));
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"),
+                          R"({"name": "ask", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+        QVERIFY(openTrusted(*m_window, dir));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->project()->tool(QStringLiteral("fake__ask")), 30000);
+        QSignalSpy finished(m_window->runController(), &RunController::finished);
+        QVERIFY(m_window->runCommands()->run());
+
+        AnswerPane *pane = m_window->pendingPanel()->answerPane();
+        const bool asked = QTest::qWaitFor(
+            [pane, &finished] {
+                return (pane->question().is_object() && !pane->callId().isEmpty()) || !finished.isEmpty();
+            },
+            RunTimeoutMs);
+        QVERIFY2(asked && pane->question().is_object(), qPrintable(part<ConsoleView>("console")->toPlainText()));
+        QCOMPARE(pendingList()->count(), 1);
+        QVERIFY2(
+            pendingList()->item(0)->text().startsWith(QStringLiteral("#1 fake__ask (its server asks: input, waiting ")),
+            qPrintable(pendingList()->item(0)->text()));
+        QVERIFY(pendingList()->item(0)->text().endsWith(QStringLiteral(") Who are you?")));
+        QCOMPARE(pane->argumentsView()->toPlainText(), QStringLiteral("Who are you?"));
+        QCOMPARE(pane->sendResultButton()->text(), QStringLiteral("&Accept"));
+        auto *decline = pane->findChild<QPushButton *>(QStringLiteral("declineQuestion"));
+        QVERIFY(decline && decline->isVisible());
+        QVERIFY(pane->usesForm());
+
+        // The form is the server's requestedSchema: "name" (required) and "age" (optional).
+        QVERIFY(pane->resultForm()->control(QStringLiteral("/age"), QStringLiteral("include")));
+        auto *name = qobject_cast<QLineEdit *>(pane->resultForm()->control(QStringLiteral("/name")));
+        QVERIFY(name);
+        QTest::keyClicks(name, QStringLiteral("Ada"));
+        pane->sendResultButton()->click();
+        QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, RunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            part<ConsoleView>("console")->toPlainText().contains(QStringLiteral(
+                R"({"elicit": {"id": "elicit-1", "result": {"action": "accept", "content": {"name": "Ada"}}}})")),
+            5000);
+    }
+};
+
+QTEST_MAIN(TstMcpAskUi)
+#include "tst_mcpaskui.moc"

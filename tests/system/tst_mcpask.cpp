@@ -1,0 +1,448 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A server's requests during a call, answered by the studio or a person (issue 21 part
+// 4, docs/mcp.md "A server's requests"): roots/list from the project's settings;
+// elicitation/create and sampling/createMessage as questions of the call's step, answered
+// through StepEngine::answer; what a hostile server can send — a flood, odd ids, schemas
+// a form cannot show, megabytes of messages, requests after the call — bounded and
+// answered with errors. Against tests/data/mcp/fakeserver.py in its `asks` mode and the
+// reference server "everything".
+#include "bridgemessage.h"
+#include "engine/stepengine.h"
+#include "mcp/mcpprojecttools.h"
+#include "mcp/mcpserverpool.h"
+#include "testfiles.h"
+#include "trustedproject.h"
+#include "waitingrun.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+using nlohmann::json;
+
+namespace {
+
+/// One call through a fresh engine, the questions its step asks collected as they come.
+class AskedCall : public QObject
+{
+public:
+    AskedCall(const Project &project, const QString &tool, const json &args)
+        : engine(project, QStringLiteral("run1"), nullptr, {})
+    {
+        connect(&engine, &StepEngine::pendingCallOpened, this, [this](const Step &step) {
+            statuses << stepStatusName(step.status);
+            questions.push_back(step.attempts.back().question.value_or(json()));
+        });
+        connect(&engine, &StepEngine::pendingCallClosed, this, [this](const QString &) { ++closed; });
+        connect(&engine, &StepEngine::policyEvent, this, [this](const PolicyEvent &event) {
+            if (event.kind == PolicyEventKind::PersonAsked || event.kind == PolicyEventKind::PersonAnswered)
+                events.push_back(
+                    json{{"kind", policyEventKindName(event.kind).toStdString()}, {"detail", event.detail}});
+        });
+        connect(&engine, &StepEngine::replyReady, this,
+                [this](const std::string &, const std::string &line) { reply = line; });
+        BridgeCall call;
+        call.id = "c1";
+        call.tool = tool.toStdString();
+        call.args = args;
+        engine.submitCall(call);
+    }
+    /// Waits for question number `n` (1-based).
+    bool waitForQuestion(std::size_t n, int ms = 20000)
+    {
+        return QTest::qWaitFor([this, n] { return questions.size() >= n || reply; }, ms) && questions.size() >= n;
+    }
+    bool answer(const json &result, QString *reason = nullptr)
+    {
+        ManualAnswer answer;
+        answer.result = result;
+        return engine.answer(QStringLiteral("c1"), 1, answer, reason);
+    }
+    bool answerError(const QString &message)
+    {
+        ManualAnswer answer;
+        answer.isError = true;
+        answer.message = message;
+        return engine.answer(QStringLiteral("c1"), 1, answer);
+    }
+    Step finished(int ms = 30000)
+    {
+        (void)QTest::qWaitFor([this] { return reply.has_value(); }, ms);
+        const Step *step = engine.step(QStringLiteral("c1"));
+        return step ? *step : Step{};
+    }
+    /// The text of the final result's first content block, parsed as JSON.
+    json resultJson(int ms = 30000)
+    {
+        const Step step = finished(ms);
+        if (!step.result)
+            return json{{"error", step.error ? step.error->message : std::string("no result")}};
+        return json::parse((*step.result)["content"][0]["text"].get<std::string>());
+    }
+
+    StepEngine engine;
+    std::optional<std::string> reply;
+    std::vector<json> questions;
+    QStringList statuses;
+    std::vector<json> events;
+    int closed = 0;
+};
+
+} // namespace
+
+class TestMcpAsk : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void rootsFromTheProject();
+    void elicitationAndSamplingAnsweredByAPerson();
+    void answersThatDoNotFitAreRefused();
+    void declineAndRefusal();
+    void floodIsBounded();
+    void hostileRequestsAreAnsweredWithErrors();
+    void requestsAfterTheCallEnded();
+    void answeredWithToolstudioAnswer();
+    void referenceServer();
+
+private:
+    QTemporaryDir m_dir;
+    std::optional<Project> m_project;
+};
+
+void TestMcpAsk::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "Ask Project", "retry": {"max_attempts": 1, "attempt_timeout_seconds": 60},
+  "mcp_servers": {
+  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]},
+  "some": {"command": "python3", "args": ["srv/fakeserver.py", "asks"], "roots": ["data", "/srv/shared dir", "."]},
+  "none": {"command": "python3", "args": ["srv/fakeserver.py", "asks"], "roots": []}}})"));
+    ProjectError error;
+    m_project = loadTrusted(m_dir.path(), &error);
+    QVERIFY2(m_project, qPrintable(error.toString()));
+    const QStringList problems = McpProjectTools::connectAndAdd(*m_project);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+}
+
+void TestMcpAsk::rootsFromTheProject()
+{
+    const std::string uri = QUrl::fromLocalFile(m_dir.path()).toString(QUrl::FullyEncoded).toStdString();
+    const json only = {{"only", {"roots"}}};
+    AskedCall fake(*m_project, QStringLiteral("fake__ask"), only);
+    QCOMPARE(fake.resultJson()["roots"].dump(),
+             json({{"id", "roots-1"}, {"result", {{"roots", {{{"name", "Ask Project"}, {"uri", uri}}}}}}}).dump());
+    AskedCall some(*m_project, QStringLiteral("some__ask"), only);
+    QCOMPARE(some.resultJson()["roots"]["result"]["roots"].dump(),
+             json({{{"name", "data"}, {"uri", uri + "/data"}},
+                   {{"name", "/srv/shared dir"}, {"uri", "file:///srv/shared%20dir"}},
+                   {{"name", "Ask Project"}, {"uri", uri}}})
+                 .dump());
+    AskedCall none(*m_project, QStringLiteral("none__ask"), only);
+    QCOMPARE(none.resultJson()["roots"]["result"].dump(), std::string(R"({"roots":[]})"));
+    // roots/list is answered by the studio: the step never waited for a person.
+    QCOMPARE(fake.statuses, QStringList());
+}
+
+void TestMcpAsk::elicitationAndSamplingAnsweredByAPerson()
+{
+    // An attempt timeout of 2 s: it waits while a person answers.
+    Project project = *m_project;
+    for (Tool &tool : project.tools)
+        tool.retry.attemptTimeoutMs = 2000;
+    AskedCall call(project, QStringLiteral("fake__ask"), {{"only", {"elicit", "sample"}}});
+    QVERIFY(call.waitForQuestion(1));
+    QCOMPARE(call.statuses, QStringList{QStringLiteral("waiting")});
+    QCOMPARE(
+        call.questions[0].dump(),
+        json({{"kind", "elicitation"},
+              {"message", "Who are you?"},
+              {"method", "elicitation/create"},
+              {"request_id", "elicit-1"},
+              {"schema",
+               {{"type", "object"},
+                {"properties",
+                 {{"name", {{"type", "string"}, {"title", "Name"}}}, {"age", {{"type", "integer"}, {"minimum", 0}}}}},
+                {"required", {"name"}}}},
+              {"server", "fake"}})
+            .dump());
+    // The attempt timeout (2 s) waits while a person answers.
+    QTest::qWait(2500);
+    QCOMPARE(call.engine.step(QStringLiteral("c1"))->status, StepStatus::Waiting);
+    QString reason;
+    QVERIFY2(call.answer({{"action", "accept"}, {"content", {{"name", "Ada"}, {"age", 36}}}}, &reason),
+             qPrintable(reason));
+    QCOMPARE(call.closed, 1);
+    QVERIFY(call.waitForQuestion(2));
+    QCOMPARE(call.questions[1].dump(),
+             json({{"kind", "sampling"},
+                   {"max_tokens", 50},
+                   {"message", "user: Say hi"},
+                   {"method", "sampling/createMessage"},
+                   {"request_id", "sample-1"},
+                   {"server", "fake"},
+                   {"system_prompt", "Be brief"}})
+                 .dump());
+    QVERIFY(call.answer("Hi there"));
+    const json result = call.resultJson();
+    QCOMPARE(result["elicit"].dump(),
+             std::string(R"({"id":"elicit-1","result":{"action":"accept","content":{"age":36,"name":"Ada"}}})"));
+    QCOMPARE(result["sample"].dump(),
+             std::string(R"({"id":"sample-1","result":{"content":{"text":"Hi there","type":"text"},)"
+                         R"("model":"person","role":"assistant","stopReason":"endTurn"}})"));
+    QCOMPARE(call.finished().status, StepStatus::Succeeded);
+    QCOMPARE(call.closed, 2);
+    // Journaled with the step: what was asked, what was answered.
+    QCOMPARE(call.events.size(), std::size_t(4));
+    QCOMPARE(call.events[0]["kind"].dump(), std::string(R"("person_asked")"));
+    QCOMPARE(call.events[0]["detail"]["question"].dump(), call.questions[0].dump());
+    QCOMPARE(call.events[1].dump(),
+             std::string(R"({"detail":{"answer":{"action":"accept","content":{"age":36,"name":"Ada"}},"attempt":1,)"
+                         R"("kind":"elicitation"},"kind":"person_answered"})"));
+    QCOMPARE(call.events[3].dump(),
+             std::string(R"({"detail":{"answer":{"text":"Hi there"},"attempt":1,"kind":"sampling"},)"
+                         R"("kind":"person_answered"})"));
+}
+
+void TestMcpAsk::answersThatDoNotFitAreRefused()
+{
+    AskedCall call(*m_project, QStringLiteral("fake__ask"), {{"only", {"elicit"}}});
+    QVERIFY(call.waitForQuestion(1));
+    const std::vector<std::pair<json, QString>> refused{
+        {json{{"name", "Ada"}},
+         QStringLiteral("the answer has no \"action\" (an answer is {\"action\": \"accept\", \"content\": {…}}, "
+                        "{\"action\": \"decline\"} or {\"action\": \"cancel\"})")},
+        {json{{"action", "accept"}},
+         QStringLiteral("\"accept\" needs \"content\", an object of the form's fields (an answer is {\"action\": "
+                        "\"accept\", \"content\": {…}}, {\"action\": \"decline\"} or {\"action\": \"cancel\"})")},
+        {json{{"action", "accept"}, {"content", {{"age", 3}}}},
+         QStringLiteral("the content does not match the server's requestedSchema at /name: required property is "
+                        "missing")},
+        {json{{"action", "accept"}, {"content", {{"name", "Ada"}, {"age", -1}}}},
+         QStringLiteral(
+             "the content does not match the server's requestedSchema at /age: expected number greater than or equal to 0")},
+        {json{{"action", "maybe"}},
+         QStringLiteral("\"action\" is \"maybe\" (an answer is {\"action\": \"accept\", \"content\": {…}}, "
+                        "{\"action\": \"decline\"} or {\"action\": \"cancel\"})")},
+    };
+    for (const auto &[answer, expected] : refused) {
+        QString reason;
+        QVERIFY(!call.answer(answer, &reason));
+        QCOMPARE(reason, expected);
+    }
+    QCOMPARE(call.engine.step(QStringLiteral("c1"))->status, StepStatus::Waiting);
+    QVERIFY(call.answer({{"action", "cancel"}}));
+    QCOMPARE(call.resultJson()["elicit"].dump(), std::string(R"({"id":"elicit-1","result":{"action":"cancel"}})"));
+}
+
+void TestMcpAsk::declineAndRefusal()
+{
+    AskedCall call(*m_project, QStringLiteral("fake__ask"), {{"only", {"elicit", "sample"}}});
+    QVERIFY(call.waitForQuestion(1));
+    QVERIFY(call.answer({{"action", "decline"}}));
+    QVERIFY(call.waitForQuestion(2));
+    QString reason;
+    QVERIFY(!call.answer({{"content", "x"}}, &reason));
+    QCOMPARE(reason, QStringLiteral("a sampling answer is the assistant's text: \"text\" or {\"text\": \"…\"}"));
+    QVERIFY(call.answerError(QStringLiteral("not now")));
+    const json result = call.resultJson();
+    QCOMPARE(result["elicit"].dump(), std::string(R"({"id":"elicit-1","result":{"action":"decline"}})"));
+    QCOMPARE(result["sample"].dump(), std::string(R"({"error":{"code":-1,"message":"not now"},"id":"sample-1"})"));
+}
+
+void TestMcpAsk::floodIsBounded()
+{
+    // 5000 requests in one write: the first is asked, 15 more wait, the others are refused
+    // at once. The person answers once all came (the server's log message after them), so
+    // exactly 16 are asked, one after the other.
+    McpClientSession *session = McpServerPool::forProject(m_project->dir)->readySession(QStringLiteral("fake"));
+    QVERIFY(session);
+    bool sent = false;
+    connect(session, &McpClientSession::notificationReceived, this, [&sent](const QString &, const json &params) {
+        sent = sent || params.value("data", json()) == "flood sent";
+    });
+    AskedCall call(*m_project, QStringLiteral("fake__flood"), {{"count", 5000}});
+    QVERIFY(QTest::qWaitFor([&sent] { return sent; }, 60000));
+    QCOMPARE(session->openServerRequests(), std::size_t(16));
+    for (std::size_t n = 1; n <= 16; ++n) {
+        QVERIFY2(call.waitForQuestion(n), qPrintable(QString::number(n)));
+        QCOMPARE(call.questions.back()["request_id"].dump(), json("f" + std::to_string(n - 1)).dump());
+        QVERIFY(call.answer({{"action", "decline"}}));
+    }
+    const QString flood = QString::fromStdString(call.resultJson(60000).dump());
+    QCOMPARE(flood,
+             QString::fromUtf8(R"({"errors":{"16 requests of this call already wait for a person; Tool Studio )"
+                               R"(refuses more":4984},"results":16})"));
+    QCOMPARE(call.questions.size(), std::size_t(16));
+    QCOMPARE(session->openServerRequests(), std::size_t(0));
+    session->disconnect(this);
+}
+
+void TestMcpAsk::hostileRequestsAreAnsweredWithErrors()
+{
+    AskedCall call(*m_project, QStringLiteral("fake__odd"), json::object());
+    QVERIFY(call.waitForQuestion(1));
+    QCOMPARE(call.questions[0]["request_id"].dump(), std::string(R"("dup")"));
+    QVERIFY(call.answer({{"action", "accept"}, {"content", {{"name", "Ada"}}}}));
+    QVERIFY2(call.waitForQuestion(2), call.finished(1).error ? call.finished(1).error->message.c_str() : "");
+    // 8 MiB of messages: the person reads a bounded transcript.
+    const std::string transcript = call.questions[1]["message"].get<std::string>();
+    QCOMPARE(call.questions[1]["request_id"].dump(), std::string(R"("big")"));
+    QVERIFY2(QString::fromStdString(transcript)
+                 .endsWith(QStringLiteral("\u2026 (514 bytes dropped)\n\u2026 (2043 more messages not shown)")),
+             transcript.substr(transcript.size() - 100).c_str());
+    QCOMPARE(QString::fromStdString(transcript).size(), 20000 + 21 + 33);
+    QVERIFY(call.answer("short"));
+    const json got = call.resultJson();
+    QVERIFY2(got.size() == 9, got.dump().substr(0, 2000).c_str());
+    const auto error = [](const char *id, int code, const std::string &message) {
+        return json{{"error", {{"code", code}, {"message", message}}}, {"id", id}}.dump();
+    };
+    QCOMPARE(got[0].dump(), error("url", -32602, "Tool Studio offers form-mode elicitation only, not \"url\""));
+    QCOMPARE(got[1].dump(),
+             error("huge", -32602, "the requestedSchema is 141922 bytes; Tool Studio shows forms of at most 65536"));
+    QCOMPARE(got[2].dump(),
+             error("deep", -32602, "the requestedSchema is nested deeper than 12 levels; a form is flat"));
+    QCOMPARE(
+        got[3].dump(),
+        error("bad", -32602, "the requestedSchema cannot be shown as a form: Unrecognised JSON type name 'strin'"));
+    QCOMPARE(got[4].dump(),
+             error("none", -32602, "elicitation/create needs a requestedSchema of \"type\": \"object\""));
+    QCOMPARE(got[5].dump(),
+             json({{"error",
+                    {{"code", -32600},
+                     {"message", "a request id of 1002 bytes; Tool Studio answers requests whose id has at most 256"}}},
+                   {"id", nullptr}})
+                 .dump());
+    QCOMPARE(got[6].dump(),
+             error("dup", -32600, "request id \"dup\" is already in use by an open request of this server"));
+    QCOMPARE(got[7].dump(), std::string(R"({"id":"dup","result":{"action":"accept","content":{"name":"Ada"}}})"));
+    QCOMPARE(got[8]["result"]["content"]["text"].dump(), std::string(R"("short")"));
+}
+
+void TestMcpAsk::requestsAfterTheCallEnded()
+{
+    AskedCall call(*m_project, QStringLiteral("fake__late"), json::object());
+    QCOMPARE(call.finished().status, StepStatus::Succeeded);
+    // Asked, then closed with its call: an answer now is refused.
+    QCOMPARE(call.questions.size(), std::size_t(1));
+    QCOMPARE(call.closed, 1);
+    QString reason;
+    QVERIFY(!call.answer({{"action", "decline"}}, &reason));
+    QCOMPARE(reason, QStringLiteral("call 'c1' already finished (succeeded)"));
+    AskedCall seen(*m_project, QStringLiteral("fake__seen"), json::object());
+    QCOMPARE(seen.resultJson().dump(),
+             json::array({json{{"error",
+                                {{"code", -32600},
+                                 {"message",
+                                  "the tools/call this request came with has ended before a person "
+                                  "answered"}}},
+                               {"id", "late-1"}},
+                          json{{"error",
+                                {{"code", -32600},
+                                 {"message",
+                                  "Tool Studio asks a person for elicitation/create only while a tool of "
+                                  "this server is called, and none is"}}},
+                               {"id", "after-1"}}})
+                 .dump());
+}
+
+void TestMcpAsk::answeredWithToolstudioAnswer()
+{
+    // Headless: `toolstudio run --wait-for-answers` says what the server asks; `toolstudio
+    // answer` answers it through the journal, as for any pending call.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                      "from toolstudio import tools\n"
+                      "print(tools['fake__ask'](only=['elicit'])['content'][0]['text'])\n"));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "cli", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+    WaitingRun run;
+    QVERIFY2(run.start(dir.path(), QStringLiteral("fake__ask")), run.err.constData());
+    QVERIFY2(run.err.contains("toolstudio run: MCP server 'fake' asks (elicitation): \"Who are you?\"\n"
+                              "  form (requestedSchema): {\"properties\":{\"age\":{\"minimum\":0,\"type\":\"integer\"},"
+                              "\"name\":{\"title\":\"Name\",\"type\":\"string\"}},\"required\":[\"name\"],"
+                              "\"type\":\"object\"}\n"),
+             run.err.constData());
+    const CommandResult refused = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
+                                              QStringLiteral("--result"), QStringLiteral(R"({"action": "yes"})")});
+    QVERIFY2(refused.err.contains("refused: \"action\" is \"yes\""), refused.err.constData());
+    const CommandResult answered
+        = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId, QStringLiteral("--result"),
+                      QStringLiteral(R"({"action": "accept", "content": {"name": "Ada"}})")});
+    QCOMPARE(answered.out, QByteArray("accepted: c1 attempt 1 of run ") + run.runId.toUtf8() + '\n');
+    run.finish();
+    QCOMPARE(scriptStdout(run.out),
+             QByteArray(R"({"elicit": {"id": "elicit-1", "result": {"action": "accept", "content": {"name": "Ada"}}}})"
+                        "\n"));
+}
+
+void TestMcpAsk::referenceServer()
+{
+    const QString modules = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
+    if (qEnvironmentVariableIsEmpty("TOOLSTUDIO_MCP_SERVERS_DIR")
+        || !QFileInfo::exists(modules + QStringLiteral("/.bin/mcp-server-everything")))
+        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
+              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QCOMPARE(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-a"), modules, dir.path()}), 0);
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "Everything", "mcp_servers": {"everything": {"command": "node",
+  "args": ["node_modules/@modelcontextprotocol/server-everything/dist/index.js"], "roots": [".", "data"]}}})"));
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    QVERIFY2(project, qPrintable(error.toString()));
+    QCOMPARE(McpProjectTools::connectAndAdd(*project), QStringList());
+    for (const char *tool : {"everything__get-roots-list", "everything__trigger-elicitation-request",
+                             "everything__trigger-sampling-request"})
+        QVERIFY2(project->tool(QLatin1String(tool)), tool);
+
+    const QString uri = QUrl::fromLocalFile(dir.path()).toString(QUrl::FullyEncoded);
+    AskedCall roots(*project, QStringLiteral("everything__get-roots-list"), json::object());
+    const Step rootsStep = roots.finished();
+    QVERIFY2(rootsStep.result, rootsStep.error ? rootsStep.error->message.c_str() : "no result");
+    QCOMPARE(QString::fromStdString((*rootsStep.result)["content"][0]["text"].get<std::string>())
+                 .section(QStringLiteral("\n\nNote:"), 0, 0),
+             QStringLiteral("Current MCP Roots (2 total):\n\n1. Everything\n   URI: %1\n\n2. data\n   URI: %1/data")
+                 .arg(uri));
+
+    AskedCall elicit(*project, QStringLiteral("everything__trigger-elicitation-request"), json::object());
+    QVERIFY(elicit.waitForQuestion(1));
+    QCOMPARE(elicit.questions[0]["message"].get<std::string>(),
+             std::string("Please provide inputs for the following fields:"));
+    QString reason;
+    QVERIFY2(elicit.answer({{"action", "accept"}, {"content", {{"name", "Ada Lovelace"}, {"check", true}}}}, &reason),
+             qPrintable(reason));
+    const Step elicited = elicit.finished();
+    QVERIFY2(elicited.result, elicited.error ? elicited.error->message.c_str() : "no result");
+    QCOMPARE((*elicited.result)["content"][0]["text"].get<std::string>(),
+             std::string("✅ User provided the requested information!"));
+    QCOMPARE((*elicited.result)["content"][1]["text"].get<std::string>(),
+             std::string("User inputs:\n- Name: Ada Lovelace\n- Agreed to terms: true"));
+
+    AskedCall sample(*project, QStringLiteral("everything__trigger-sampling-request"),
+                     {{"prompt", "Name a colour"}, {"maxTokens", 20}});
+    QVERIFY(sample.waitForQuestion(1));
+    QCOMPARE(sample.questions[0]["message"].get<std::string>(),
+             std::string("user: Resource trigger-sampling-request context: Name a colour"));
+    QVERIFY(sample.answer("Teal"));
+    const Step sampled = sample.finished();
+    QVERIFY2(sampled.result, sampled.error ? sampled.error->message.c_str() : "no result");
+    QVERIFY2(sampled.result->dump().find("Teal") != std::string::npos, sampled.result->dump().c_str());
+}
+
+QTEST_GUILESS_MAIN(TestMcpAsk)
+#include "tst_mcpask.moc"
