@@ -7,6 +7,7 @@
 #include "cleanuprunsdialog.h"
 #include "durablerunactions.h"
 #include "exchange/traceexport.h"
+#include "flowlayout.h"
 #include "journal/journal.h"
 #include "journal/journalhousekeeping.h"
 #include "journal/journalwatch.h"
@@ -15,6 +16,7 @@
 #include "run/runcontroller.h"
 #include "runcomparepanel.h"
 
+#include <QAction>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
@@ -26,13 +28,11 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMainWindow>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScopeGuard>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSet>
-#include <QShortcut>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeWidget>
@@ -76,33 +76,57 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
             [this](QTreeWidgetItem *item) { Q_EMIT openRequested(item->data(0, Qt::UserRole).toString()); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto *bar = new QHBoxLayout;
+    // The buttons wrap to a second row in a narrow dock rather than widening the window
+    // or hiding some of them (issue 20: the window fits 1280x720 with the Runs dock
+    // under the editor, and at 1440x900 Clean Up… was out of sight in a scrolled strip).
+    // What is done to a run's record (export, delete, clean up) is under More and on the
+    // list's context menu.
+    auto *barWidget = new QWidget(this);
+    barWidget->setObjectName(QStringLiteral("runsButtons"));
+    auto *bar = new FlowLayout(barWidget);
+    bar->setContentsMargins(0, 0, 0, 0);
     const auto button = [&](const QString &text, const char *name, const QString &tip) {
-        auto *b = new QPushButton(text, this);
+        auto *b = new QPushButton(text, barWidget);
         b->setObjectName(QString::fromLatin1(name));
         b->setToolTip(tip);
         bar->addWidget(b);
         return b;
     };
+    const auto action = [&](const QString &text, const char *name, const QString &tip) {
+        auto *a = new QAction(text, this);
+        a->setObjectName(QString::fromLatin1(name));
+        a->setToolTip(tip);
+        a->setStatusTip(tip);
+        return a;
+    };
     QPushButton *openRun = button(tr("&Open"), "openRun", tr("Show the selected run's trace and output"));
     QPushButton *replayRun = button(tr("&Replay"), "replayRun",
                                     tr("Run the selected run's script again with its recorded results memoized"));
     QPushButton *resumeRun = button(tr("Res&ume"), "resumeRun", tr("Continue a suspended run up to its open call"));
-    bar->addWidget(durable->makeRunsButton(this));
-    QPushButton *exportJson
-        = button(tr("Export &JSON…"), "exportRunJson", tr("Save the selected run as JSON (docs/run-export.md)"));
-    QPushButton *exportChrome = button(tr("Export &Chrome Trace…"), "exportRunChrome",
-                                       tr("Save the selected run as Chrome trace-event JSON (opens in Perfetto)"));
+    bar->addWidget(durable->makeRunsButton(barWidget));
     QPushButton *compare = button(tr("Co&mpare"), "compareRuns",
                                   tr("Compare the two selected runs step by step (Ctrl+click to select two)"));
-    QPushButton *deleteRuns
-        = button(tr("&Delete…"), "deleteRuns", tr("Delete the selected runs and their traces from the journal (Del)"));
-    connect(deleteRuns, &QPushButton::clicked, this, &RunsPanel::deleteSelectedRuns);
-    QPushButton *cleanUp
-        = button(tr("C&lean Up…"), "cleanUpRuns", tr("Delete old runs by age or count and compact the journal"));
-    connect(cleanUp, &QPushButton::clicked, this, &RunsPanel::cleanUpRuns);
-    auto *deleteKey = new QShortcut(QKeySequence::Delete, m_view, nullptr, nullptr, Qt::WidgetShortcut);
-    connect(deleteKey, &QShortcut::activated, this, &RunsPanel::deleteSelectedRuns);
+    QAction *exportJson
+        = action(tr("Export &JSON…"), "exportRunJson", tr("Save the selected run as JSON (docs/run-export.md)"));
+    QAction *exportChrome = action(tr("Export &Chrome Trace…"), "exportRunChrome",
+                                   tr("Save the selected run as Chrome trace-event JSON (opens in Perfetto)"));
+    QAction *deleteRuns
+        = action(tr("&Delete…"), "deleteRuns", tr("Delete the selected runs and their traces from the journal"));
+    deleteRuns->setShortcut(QKeySequence::Delete);
+    deleteRuns->setShortcutContext(Qt::WidgetShortcut);
+    connect(deleteRuns, &QAction::triggered, this, &RunsPanel::deleteSelectedRuns);
+    QAction *cleanUp
+        = action(tr("C&lean Up…"), "cleanUpRuns", tr("Delete old runs by age or count and compact the journal"));
+    connect(cleanUp, &QAction::triggered, this, &RunsPanel::cleanUpRuns);
+    auto *more = button(tr("Mo&re"), "moreRunActions", tr("Export, delete and clean up runs"));
+    auto *moreMenu = new QMenu(more);
+    moreMenu->addActions({exportJson, exportChrome});
+    moreMenu->addSeparator();
+    moreMenu->addActions({deleteRuns, cleanUp});
+    more->setMenu(moreMenu);
+    // The same on the list's context menu; Del works there as the menu says.
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_view->addActions({exportJson, exportChrome, deleteRuns, cleanUp});
     connect(compare, &QPushButton::clicked, this, [this] {
         QList<QTreeWidgetItem *> items = m_view->selectedItems();
         if (items.size() != 2)
@@ -112,20 +136,7 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
             std::swap(items[0], items[1]);
         compareRuns(items[0]->data(0, Qt::UserRole).toString(), items[1]->data(0, Qt::UserRole).toString());
     });
-    bar->addStretch(1);
-    // The buttons scroll sideways in a narrow dock rather than widening the window
-    // (issue 20: the window fits 1280x720 with the Runs dock under the editor).
-    auto *barWidget = new QWidget(this);
-    bar->setContentsMargins(0, 0, 0, 0);
-    barWidget->setLayout(bar);
-    auto *barScroll = new QScrollArea(this);
-    barScroll->setObjectName(QStringLiteral("runsButtons"));
-    barScroll->setFrameShape(QFrame::NoFrame);
-    barScroll->setWidgetResizable(true);
-    barScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    barScroll->setWidget(barWidget);
-    barScroll->setFixedHeight(barWidget->sizeHint().height() + barScroll->horizontalScrollBar()->sizeHint().height());
-    layout->addWidget(barScroll);
+    layout->addWidget(barWidget);
     m_suspendedBar = new QFrame(this);
     m_suspendedBar->setObjectName(QStringLiteral("suspendedRunBar"));
     static_cast<QFrame *>(m_suspendedBar)->setFrameShape(QFrame::StyledPanel);
@@ -155,9 +166,8 @@ RunsPanel::RunsPanel(QMainWindow *window, RunController *run, std::function<cons
     connect(openRun, &QPushButton::clicked, this, [this] { Q_EMIT openRequested(currentRun()); });
     connect(replayRun, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(currentRun(), false); });
     connect(resumeRun, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(currentRun(), true); });
-    connect(exportJson, &QPushButton::clicked, this, [this] { exportRun(currentRun(), QStringLiteral("json"), {}); });
-    connect(exportChrome, &QPushButton::clicked, this,
-            [this] { exportRun(currentRun(), QStringLiteral("chrome"), {}); });
+    connect(exportJson, &QAction::triggered, this, [this] { exportRun(currentRun(), QStringLiteral("json"), {}); });
+    connect(exportChrome, &QAction::triggered, this, [this] { exportRun(currentRun(), QStringLiteral("chrome"), {}); });
     const auto updateButtons = [=, this] {
         QTreeWidgetItem *item = m_view->currentItem();
         const bool any = item != nullptr;

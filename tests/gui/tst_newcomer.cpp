@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollBar>
@@ -366,6 +367,52 @@ private Q_SLOTS:
         for (QDockWidget *dock : docks())
             if (!dock->visibleRegion().isEmpty())
                 QVERIFY2(dock->width() >= 150 && dock->height() >= 100, qPrintable(dock->objectName()));
+    }
+
+    /// Every button of the Runs dock is in view at the default layout, at 1440x900 and
+    /// at 1280x720: they wrap to a second row rather than scroll out of sight (Clean Up…
+    /// was hidden in a sideways-scrolled strip at 1440x900; it is under More now).
+    void runsDockButtonsAreAllInView()
+    {
+        const QString dir = copyExample(QStringLiteral("exchange-rate"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(openTrusted(*m_window, dir));
+        auto *runsDock = m_window->findChild<QDockWidget *>(QStringLiteral("runsDock"));
+        QVERIFY(runsDock);
+        runsDock->raise();
+        auto *strip = runsDock->findChild<QWidget *>(QStringLiteral("runsButtons"));
+        QVERIFY(strip);
+        const QList<QPushButton *> buttons = strip->findChildren<QPushButton *>();
+        QCOMPARE(buttons.size(), 6);
+        // Export, delete and clean up are one click away, under More (and on the list's
+        // context menu).
+        auto *more = strip->findChild<QPushButton *>(QStringLiteral("moreRunActions"));
+        QVERIFY(more && more->menu());
+        QStringList under;
+        for (const QAction *action : more->menu()->actions())
+            if (!action->isSeparator())
+                under << action->objectName();
+        QCOMPARE(under,
+                 (QStringList{QStringLiteral("exportRunJson"), QStringLiteral("exportRunChrome"),
+                              QStringLiteral("deleteRuns"), QStringLiteral("cleanUpRuns")}));
+        for (const QSize size : {QSize(1440, 900), QSize(1280, 720)}) {
+            m_window->resize(size);
+            QTRY_COMPARE(m_window->size(), size);
+            for (QPushButton *button : buttons)
+                QTRY_VERIFY2(
+                    inWindow(button, m_window.get())
+                        && runsDock->rect().contains(QRect(button->mapTo(runsDock, QPoint(0, 0)), button->size())),
+                    qPrintable(QStringLiteral("%1 at %2x%3: at (%4,%5) size %6x%7 in a dock of %8x%9")
+                                   .arg(button->objectName())
+                                   .arg(size.width())
+                                   .arg(size.height())
+                                   .arg(button->mapTo(runsDock, QPoint(0, 0)).x())
+                                   .arg(button->mapTo(runsDock, QPoint(0, 0)).y())
+                                   .arg(button->width())
+                                   .arg(button->height())
+                                   .arg(runsDock->width())
+                                   .arg(runsDock->height())));
+        }
     }
 };
 

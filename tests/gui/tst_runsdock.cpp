@@ -107,15 +107,15 @@ private Q_SLOTS:
 
         // Cancel deletes nothing.
         runsView()->setCurrentItem(runsView()->topLevelItem(1));
-        auto *remove = m_window->findChild<QPushButton *>(QStringLiteral("deleteRuns"));
+        auto *remove = m_window->findChild<QAction *>(QStringLiteral("deleteRuns"));
         QVERIFY(remove && remove->isEnabled());
         answerNextQuestion(QMessageBox::Cancel);
-        remove->click();
+        remove->trigger();
         QCOMPARE(runsView()->topLevelItemCount(), 2);
 
         // Yes deletes the selected (older) run, in the journal too.
         answerNextQuestion(QMessageBox::Yes);
-        remove->click();
+        remove->trigger();
         QCOMPARE(runsView()->topLevelItemCount(), 1);
         QCOMPARE(runsView()->topLevelItem(0)->text(0), second);
         const CommandResult listed = toolstudio({QStringLiteral("runs"), dir});
@@ -144,7 +144,7 @@ private Q_SLOTS:
         const QString newest = runsView()->topLevelItem(0)->text(0);
         const QString middle = runsView()->topLevelItem(1)->text(0);
         const QString oldest = runsView()->topLevelItem(2)->text(0);
-        auto *cleanUp = m_window->findChild<QPushButton *>(QStringLiteral("cleanUpRuns"));
+        auto *cleanUp = m_window->findChild<QAction *>(QStringLiteral("cleanUpRuns"));
         QVERIFY(cleanUp && cleanUp->isEnabled());
 
         // Cancel deletes nothing, whatever the rules would match.
@@ -165,7 +165,7 @@ private Q_SLOTS:
             seen = true;
             dialog->reject();
         });
-        cleanUp->click();
+        cleanUp->trigger();
         QVERIFY(seen);
         QCOMPARE(runsView()->topLevelItemCount(), 3);
 
@@ -184,7 +184,7 @@ private Q_SLOTS:
             seen = true;
             dialog->cleanUpButton()->click();
         });
-        cleanUp->click();
+        cleanUp->trigger();
         QVERIFY(seen);
         QCOMPARE(runsView()->topLevelItemCount(), 1);
         QCOMPARE(runsView()->topLevelItem(0)->text(0), newest);
