@@ -57,10 +57,12 @@ int FlowLayout::heightForWidth(int width) const
 
 QSize FlowLayout::minimumSize() const
 {
-    // As narrow as the widest item: everything else wraps.
+    // One row high and no minimum width: the items wrap, and one wider than a very narrow
+    // dock is cut at its edge rather than holding the dock (and the window's other docks,
+    // when a layout is restored) wider than the person made it.
     QSize size;
     for (const QLayoutItem *item : m_items)
-        size = size.expandedTo(item->minimumSize());
+        size = size.expandedTo(QSize(0, item->minimumSize().height()));
     const QMargins margins = contentsMargins();
     return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom());
 }
@@ -111,7 +113,7 @@ int FlowLayout::arrange(const QRect &rect, bool place) const
             rowHeight = 0;
         }
         if (place)
-            item->setGeometry(QRect(QPoint(x, y), hint));
+            item->setGeometry(QRect(QPoint(x, y), QSize(std::min(hint.width(), area.width()), hint.height())));
         x += hint.width() + gap();
         rowHeight = std::max(rowHeight, hint.height());
     }
