@@ -186,6 +186,78 @@
         <source>&lt;b&gt;%1&lt;/b&gt; is held before it runs (step mode or tool approval) — its handler has not run&lt;br&gt;&lt;small&gt;Call %2, step #%3&lt;/small&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; wird vor der Ausführung angehalten (Schrittmodus oder Tool-Freigabe) – sein Handler ist nicht gelaufen&lt;br&gt;&lt;small&gt;Aufruf %2, Schritt #%3&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>A&amp;blehnen</translation>
+    </message>
+    <message>
+        <source>Tell the server the person declines to give what it asks</source>
+        <translation>Dem Server sagen, dass die Person das Erbetene nicht gibt</translation>
+    </message>
+    <message>
+        <source>Ca&amp;ncel</source>
+        <translation>Abbre&amp;chen</translation>
+    </message>
+    <message>
+        <source>Tell the server the person dismissed the question without a choice</source>
+        <translation>Dem Server sagen, dass die Person die Frage ohne Entscheidung geschlossen hat</translation>
+    </message>
+    <message>
+        <source>&amp;Accept</source>
+        <translation>Anne&amp;hmen</translation>
+    </message>
+    <message>
+        <source>Send the form&apos;s values to the server (Ctrl+Return)</source>
+        <translation>Die Werte des Formulars an den Server senden (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Send the text as the model&apos;s reply to the server</source>
+        <translation>Den Text als Antwort des Modells an den Server senden</translation>
+    </message>
+    <message>
+        <source>Refuse the server&apos;s request: it gets an error with this message</source>
+        <translation>Die Anfrage des Servers ablehnen: er erhält einen Fehler mit dieser Meldung</translation>
+    </message>
+    <message>
+        <source>Or refuse the request with an error</source>
+        <translation>Oder die Anfrage mit einem Fehler ablehnen</translation>
+    </message>
+    <message>
+        <source>Why, as the server will see it</source>
+        <translation>Warum – so, wie der Server es sieht</translation>
+    </message>
+    <message>
+        <source>System prompt: %1</source>
+        <translation>System-Prompt: %1</translation>
+    </message>
+    <message>
+        <source>asks a person for input</source>
+        <translation>bittet eine Person um eine Eingabe</translation>
+    </message>
+    <message>
+        <source>asks a person to write a model&apos;s reply</source>
+        <translation>bittet eine Person, die Antwort eines Modells zu schreiben</translation>
+    </message>
+    <message>
+        <source>MCP server &lt;b&gt;%1&lt;/b&gt; %2 during &lt;b&gt;%3&lt;/b&gt;&lt;br&gt;&lt;small&gt;Call %4, step #%5&lt;/small&gt;</source>
+        <translation>MCP-Server &lt;b&gt;%1&lt;/b&gt; %2 während &lt;b&gt;%3&lt;/b&gt;&lt;br&gt;&lt;small&gt;Aufruf %4, Schritt #%5&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>MCP server &lt;b&gt;%1&lt;/b&gt; no longer waits (%2) during &lt;b&gt;%3&lt;/b&gt;&lt;br&gt;&lt;small&gt;Call %4, step #%5&lt;/small&gt;</source>
+        <translation>MCP-Server &lt;b&gt;%1&lt;/b&gt; wartet nicht mehr (%2) während &lt;b&gt;%3&lt;/b&gt;&lt;br&gt;&lt;small&gt;Aufruf %4, Schritt #%5&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>The server asks:</source>
+        <translation>Der Server fragt:</translation>
+    </message>
+    <message>
+        <source>&amp;Answer (the form the server asks for):</source>
+        <translation>&amp;Antwort (das Formular, das der Server verlangt):</translation>
+    </message>
+    <message>
+        <source>&amp;Reply (the model&apos;s text):</source>
+        <translation>&amp;Antwort (der Text des Modells):</translation>
+    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
@@ -1757,6 +1829,10 @@
         <source>&apos;%1&apos; is not an MCP tool name (SERVER__TOOL)</source>
         <translation>&apos;%1&apos; ist kein MCP-Werkzeugname (SERVER__TOOL)</translation>
     </message>
+    <message>
+        <source>%1 requests of this call already wait for a person; Tool Studio refuses more</source>
+        <translation>%1 Anfragen dieses Aufrufs warten bereits auf eine Person; Tool Studio lehnt weitere ab</translation>
+    </message>
 </context>
 <context>
     <name>McpProjectTools</name>
@@ -2481,6 +2557,18 @@
     <message>
         <source>held %1 (step mode: the run clock is paused)</source>
         <translation>angehalten seit %1 (Schrittmodus: die Laufzeituhr pausiert)</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (its server asks: %3, waiting %4) %5</source>
+        <translation>#%1 %2 (sein Server fragt: %3, wartet seit %4) %5</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>eine Eingabe</translation>
+    </message>
+    <message>
+        <source>a reply</source>
+        <translation>eine Antwort</translation>
     </message>
 </context>
 <context>
@@ -3648,10 +3736,6 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <translation>&amp;Löschen…</translation>
     </message>
     <message>
-        <source>Delete the selected runs and their traces from the journal (Del)</source>
-        <translation>Die ausgewählten Läufe samt Ablauf aus dem Journal löschen (Entf)</translation>
-    </message>
-    <message>
         <source>run %1</source>
         <translation>Lauf %1</translation>
     </message>
@@ -3718,6 +3802,18 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>%1; the journal went from %2 to %3</source>
         <translation>%1; das Journal ging von %2 auf %3 zurück</translation>
+    </message>
+    <message>
+        <source>Delete the selected runs and their traces from the journal</source>
+        <translation>Die ausgewählten Läufe und ihre Traces aus dem Journal löschen</translation>
+    </message>
+    <message>
+        <source>Mo&amp;re</source>
+        <translation>&amp;Mehr</translation>
+    </message>
+    <message>
+        <source>Export, delete and clean up runs</source>
+        <translation>Läufe exportieren, löschen und aufräumen</translation>
     </message>
 </context>
 <context>
@@ -5027,6 +5123,14 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>suspended</source>
         <translation>ausgesetzt</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; asks a person (%2): %3</source>
+        <translation>MCP-Server &apos;%1&apos; fragt eine Person (%2): %3</translation>
+    </message>
+    <message>
+        <source>a person answered: %1</source>
+        <translation>eine Person hat geantwortet: %1</translation>
     </message>
 </context>
 <context>
