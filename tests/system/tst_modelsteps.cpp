@@ -260,6 +260,51 @@ private Q_SLOTS:
                               QStringLiteral("get_exchange_rate memoized"), QStringLiteral("model:local memoized")}));
     }
 
+    /// The model-agent example's cassette (issue 19 item 7) is what its `local` script
+    /// records against the fake server: recording it again here gives the same steps.
+    /// Replayed from `init`'s copy with no server at the model's address, it sends no
+    /// request and prints the recorded answer.
+    void exampleCassetteIsTheFakeServersRunAndReplaysOffline()
+    {
+        QTemporaryDir scratch;
+        const QString dir = scratch.filePath(QStringLiteral("demo"));
+        const CommandResult init = toolstudioAsGiven(
+            {QStringLiteral("init"), dir, QStringLiteral("--template"), QStringLiteral("model-agent")});
+        QVERIFY2(init.exitCode == 0, init.err.constData());
+        const QString cassette = dir + QStringLiteral("/cassettes/local.cassette.json");
+        const json shipped = json::parse(fileBytes(cassette).toStdString());
+        QCOMPARE(shipped.value("script", ""), "scripts/local.py");
+
+        const int before = requestCount();
+        const CommandResult replay = toolstudio({QStringLiteral("replay"), dir, QStringLiteral("-"),
+                                                 QStringLiteral("--cassette"), cassette, QStringLiteral("--json")});
+        QVERIFY2(replay.exitCode == ExitCompleted, replay.err.constData());
+        QCOMPARE(requestCount(), before);
+        QCOMPARE(scriptStdout(replay.out),
+                 QByteArray("100 EUR is 108.00 USD (rate 1.08).\n2 model turns, 40 + 14 tokens\n"));
+        QCOMPARE(stepLines(journalSteps(dir, runIdOf(replay.out))),
+                 (QStringList{QStringLiteral("model:local memoized"), QStringLiteral("get_exchange_rate memoized"),
+                              QStringLiteral("model:local memoized")}));
+
+        // Recorded again from the fake server: the same steps, arguments and results.
+        QByteArray manifest = fileBytes(dir + QStringLiteral("/toolstudio.json"));
+        QVERIFY(manifest.contains("http://127.0.0.1:11434/v1"));
+        manifest.replace("http://127.0.0.1:11434/v1", (m_base + QStringLiteral("/convert")).toUtf8());
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), manifest));
+        const CommandResult live
+            = toolstudio({QStringLiteral("run"), dir, QStringLiteral("local"), QStringLiteral("--json")});
+        QVERIFY2(live.exitCode == ExitCompleted, live.err.constData());
+        QCOMPARE(requestCount(), before + 2);
+        const QString recorded = scratch.filePath(QStringLiteral("again.cassette.json"));
+        const CommandResult save = toolstudio(
+            {QStringLiteral("replay"), dir, runIdOf(live.out), QStringLiteral("--save-cassette"), recorded});
+        QVERIFY2(save.exitCode == 0, save.err.constData());
+        json again = json::parse(fileBytes(recorded).toStdString());
+        QCOMPARE(again.at("steps").size(), std::size_t(3));
+        again["run"] = shipped.at("run");
+        QVERIFY2(again == shipped, again.dump(1).c_str());
+    }
+
     void endpointDownNamesTheUrl()
     {
         QTcpServer probe; // a port nothing listens on once the probe is closed

@@ -432,8 +432,15 @@ bool RunController::saveCassette(const Project &project, const QString &runId, c
 {
     QString local;
     error = error ? error : &local;
-    const auto source = loadReplaySource(d->journalPathFor(project), runId, error);
-    return source && ::saveCassette(*source, path, error);
+    auto source = loadReplaySource(d->journalPathFor(project), runId, error);
+    if (!source)
+        return false;
+    // A script inside the project is kept relative to it, so the cassette still names it
+    // when the project is copied or moved (the model-agent example ships one).
+    if (const QString relative = QDir(project.dir).relativeFilePath(source->run.scriptPath);
+        !source->run.scriptPath.isEmpty() && !relative.startsWith(QLatin1String("../")))
+        source->run.scriptPath = relative;
+    return ::saveCassette(*source, path, error);
 }
 
 void RunController::prepareServed(const QList<QPair<QString, QByteArray>> &files)

@@ -24,6 +24,8 @@ The first path segment picks the behaviour, so one server serves every case:
   agent        OpenAI only, for the stock loop: two get_exchange_rate calls in one turn
                (EUR and GBP to USD) while the request has no tool result, then the text
                "answer: " + the tool messages' contents joined by " | "
+  convert      likewise, one get_exchange_rate call (EUR to USD), then "100 EUR is X USD
+               (rate R)." from the tool message (the model-agent example's cassette)
   unknowntool  likewise, one call of no_such_tool, then the answer
   badargs      likewise, one get_exchange_rate call whose arguments are "{not json"
   loop         a get_exchange_rate call on every request (a model that never stops)
@@ -69,11 +71,19 @@ def tool_call(call_id, name, arguments):
 def loop_reply(scenario, request):
     """The stock loop's scenarios (OpenAI Chat Completions)."""
     results = [m.get("content") or "" for m in request.get("messages", []) if m.get("role") == "tool"]
-    if results and scenario != "loop":
+    if results and scenario == "convert":
+        try:
+            text = "100 EUR is %.2f USD (rate %s)." % (100 * float(results[0]), results[0])
+        except ValueError:
+            text = "The rate tool said: " + results[0]
+        message = {"role": "assistant", "content": text}
+        finish = "stop"
+    elif results and scenario != "loop":
         message = {"role": "assistant", "content": "answer: " + " | ".join(results)}
         finish = "stop"
     else:
         calls = {
+            "convert": [tool_call("call_rate", "get_exchange_rate", '{"base": "EUR", "quote": "USD"}')],
             "agent": [tool_call("call_eur", "get_exchange_rate", '{"base": "EUR", "quote": "USD"}'),
                       tool_call("call_gbp", "get_exchange_rate", '{"base": "GBP", "quote": "USD"}')],
             "unknowntool": [tool_call("call_x", "no_such_tool", "{}")],
@@ -271,7 +281,7 @@ class Handler(BaseHTTPRequestHandler):
         self.streaming = request.get("stream") is True and scenario != "streamjson"
         if scenario.startswith("stream") or scenario == "slowstream":
             self.stream_scenario(scenario, anthropic, request)
-        elif scenario in ("agent", "unknowntool", "badargs", "loop") and not anthropic:
+        elif scenario in ("agent", "convert", "unknowntool", "badargs", "loop") and not anthropic:
             self.send_json(200, loop_reply(scenario, request))
         elif scenario == "nostreamoptions" and "stream_options" in request:
             self.streaming = False
