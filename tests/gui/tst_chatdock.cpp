@@ -439,7 +439,7 @@ private Q_SLOTS:
         const std::optional<Project> project = loadTrusted(dir, &error);
         QVERIFY2(project, qPrintable(error.toString()));
         ChatDock dock([&] { return &*project; });
-        QCOMPARE(dock.modelBox()->count(), 2);
+        QCOMPARE(dock.modelBox()->count(), 3); // scripted, teacher, local
         QCOMPARE(dock.modelBox()->currentText(), QStringLiteral("scripted"));
 
         QSignalSpy replied(&dock, &ChatDock::replied);
