@@ -435,6 +435,9 @@ QString TraceRowFormat::eventText(const PolicyEvent &event)
         };
         return tr("MCP server '%1' asks a person (%2): %3").arg(text("server"), text("kind"), text("message"));
     }
+    if (event.kind == PolicyEventKind::PersonAnswered && event.detail.is_object()
+        && event.detail.value("withdrawn", false) == true)
+        return tr("the MCP server withdrew its question (notifications/cancelled) before a person answered");
     const auto answer = event.detail.is_object() ? event.detail.find("answer") : event.detail.end();
     if (event.kind == PolicyEventKind::PersonAnswered && answer != event.detail.end())
         return tr("a person answered: %1").arg(jsonText(*answer));

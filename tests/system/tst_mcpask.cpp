@@ -106,6 +106,8 @@ private Q_SLOTS:
     void answersThatDoNotFitAreRefused();
     void declineAndRefusal();
     void floodIsBounded();
+    void withdrawnRequestsAreNoLongerAsked();
+    void askingAndCancellingIsBounded();
     void hostileRequestsAreAnsweredWithErrors();
     void requestsAfterTheCallEnded();
     void answeredWithToolstudioAnswer();
@@ -256,6 +258,50 @@ void TestMcpAsk::declineAndRefusal()
     const json result = call.resultJson();
     QCOMPARE(result["elicit"].dump(), std::string(R"({"id":"elicit-1","result":{"action":"decline"}})"));
     QCOMPARE(result["sample"].dump(), std::string(R"({"error":{"code":-1,"message":"not now"},"id":"sample-1"})"));
+}
+
+// The server cancels (notifications/cancelled) a request a person is asked and one still
+// queued behind another: neither is asked any more nor answered, and the step asks the
+// next at once instead of waiting for an answer to a question nobody wants.
+void TestMcpAsk::withdrawnRequestsAreNoLongerAsked()
+{
+    AskedCall call(*m_project, QStringLiteral("fake__withdraw"), json::object());
+    QVERIFY(call.waitForQuestion(2));
+    QCOMPARE(call.questions[0].value("message", std::string()), std::string("Question 1?"));
+    QCOMPARE(call.questions[1].value("message", std::string()), std::string("Question 2?"));
+    QCOMPARE(call.questions[1].value("request_id", json()).dump(), std::string(R"("w-2")"));
+    QCOMPARE(call.engine.step(QStringLiteral("c1"))->status, StepStatus::Waiting);
+    QCOMPARE(call.closed, 1);
+    QVERIFY(call.answer({{"action", "decline"}}));
+    QCOMPARE(call.resultJson().dump(),
+             std::string(R"([{"id":"w-2","result":{"action":"decline"}},{"id":"p","result":{}}])"));
+    QCOMPARE(call.questions.size(), std::size_t(2));
+    QCOMPARE(call.events.size(), std::size_t(4));
+    QCOMPARE(call.events[1].dump(),
+             std::string(R"({"detail":{"attempt":1,"kind":"elicitation","withdrawn":true},"kind":"person_answered"})"));
+    QCOMPARE(call.events[3]["detail"]["answer"].dump(), std::string(R"({"action":"decline"})"));
+}
+
+// Each question asked is journaled: a server that asks and cancels in a loop would grow
+// the journal with nobody answering. After 16 questions taken back, the call's further
+// requests are refused.
+void TestMcpAsk::askingAndCancellingIsBounded()
+{
+    AskedCall call(*m_project, QStringLiteral("fake__churn"), json::object());
+    const json result = call.resultJson();
+    QCOMPARE(call.events.size(), std::size_t(32));
+    QCOMPARE(call.questions.size(), std::size_t(16));
+    QCOMPARE(result.size(), std::size_t(5));
+    for (int n = 0; n < 4; ++n)
+        QCOMPARE(result[n].dump(),
+                 json({{"id", "c-" + std::to_string(17 + n)},
+                       {"error",
+                        {{"code", -32600},
+                         {"message",
+                          "this server withdrew 16 questions of this call; Tool Studio asks a person no "
+                          "more"}}}})
+                     .dump());
+    QCOMPARE(result[4].dump(), std::string(R"({"id":"p","result":{}})"));
 }
 
 void TestMcpAsk::floodIsBounded()

@@ -135,6 +135,9 @@ void StepAttempts::startAttempt(int index)
     QObject::connect(
         handler, &ToolHandler::personAsked, flight.context,
         [this, index, handler](const nlohmann::json &question) { onPersonAsked(index, handler, question); });
+    QObject::connect(
+        handler, &ToolHandler::personWithdrawn, flight.context,
+        [this, index, handler](const nlohmann::json &question) { onPersonWithdrawn(index, handler, question); });
     QObject::connect(handler, &ToolHandler::progressed, flight.context, [this, index](const QString &line) {
         if (s.steps[std::size_t(index)].attempts.empty())
             return;
@@ -223,6 +226,26 @@ void StepAttempts::onPersonAsked(int index, ToolHandler *handler, const nlohmann
     watchAnswers();
 }
 
+void StepAttempts::onPersonWithdrawn(int index, ToolHandler *handler, const nlohmann::json &question)
+{
+    Flight *flight = s.flights[std::size_t(index)].get();
+    Step &step = s.steps[std::size_t(index)];
+    if (!flight || flight->handler != handler || step.attempts.empty() || !step.attempts.back().question
+        || *step.attempts.back().question != question)
+        return; // answered meanwhile: the handler drops that answer
+    Attempt &attempt = step.attempts.back();
+    attempt.question.reset();
+    step.status = StepStatus::Running;
+    s.addEvent(
+        step.sequence, PolicyEventKind::PersonAnswered,
+        {{"attempt", attempt.number}, {"kind", PersonQuestion::kind(question).toStdString()}, {"withdrawn", true}});
+    if (flight->attemptTimer && flight->attemptLeftMs >= 0)
+        flight->attemptTimer->start(int(std::max<qint64>(1, flight->attemptLeftMs)));
+    flight->attemptLeftMs = -1;
+    s.notifyChanged(index, true);
+    Q_EMIT s.q->pendingCallClosed(step.callId);
+}
+
 bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString *reason)
 {
     Flight *flight = s.flights[std::size_t(index)].get();
@@ -252,7 +275,7 @@ bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString
     flight->attemptLeftMs = -1;
     s.notifyChanged(index, true);
     const QString callId = step.callId;
-    flight->handler->answerPerson(checked);
+    flight->handler->answerPerson(question, checked);
     Q_EMIT s.q->pendingCallClosed(callId);
     return true;
 }

@@ -43,6 +43,9 @@ private:
     void scheduleRetry(int index);
     /// The running attempt asks a person: the step waits (its attempt timeout paused).
     void onPersonAsked(int index, ToolHandler *handler, const nlohmann::json &question);
+    /// The handler no longer asks `question` (its MCP server cancelled the request): the
+    /// step runs on, journaled as person_answered {"withdrawn": true}.
+    void onPersonWithdrawn(int index, ToolHandler *handler, const nlohmann::json &question);
     /// Polls the journal for answers written by another process (`toolstudio answer`).
     void watchAnswers();
 

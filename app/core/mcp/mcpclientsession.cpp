@@ -296,6 +296,13 @@ void McpClientSession::onMessage(const JsonRpcMessage &message)
         Q_EMIT notificationReceived(method, message.params);
         if (alive && method == QLatin1String("notifications/tools/list_changed"))
             Q_EMIT toolsChanged();
+        if (alive && method == QLatin1String("notifications/cancelled") && message.params.is_object()) {
+            // The server withdraws a request of its own that still waits for a person.
+            const auto requestId = message.params.find("requestId");
+            if (requestId != message.params.end() && JsonRpc::isValidId(*requestId)
+                && m_serverRequests.erase(requestId->dump()) > 0)
+                Q_EMIT serverRequestCancelled(*requestId);
+        }
         return;
     }
     }

@@ -149,6 +149,9 @@ Q_SIGNALS:
     /// `sampling/createMessage`): answer with respond() or respondError(). `params` is an
     /// object (anything else reads as {}).
     void serverRequestReceived(const nlohmann::json &id, const QString &method, const nlohmann::json &params);
+    /// The server withdrew its open request `id` (`notifications/cancelled`): it is no
+    /// longer open and gets no reply (the spec: the receiver does not respond).
+    void serverRequestCancelled(const nlohmann::json &id);
 
 private:
     struct Pending

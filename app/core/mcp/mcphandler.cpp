@@ -7,6 +7,7 @@
 
 #include <QTimer>
 
+#include <algorithm>
 #include <utility>
 
 using nlohmann::json;
@@ -132,6 +133,32 @@ void McpHandler::onServerRequest(const McpServerRequest &request)
 {
     if (m_done || !m_pool)
         return; // the pool answers it when the call ends
+    if (request.withdrawn) {
+        const auto it = std::find_if(m_waiting.begin(), m_waiting.end(),
+                                     [&request](const McpServerRequest &open) { return open.id == request.id; });
+        if (it == m_waiting.end())
+            return;
+        const bool asked = it == m_waiting.begin() && m_asked;
+        m_waiting.erase(it);
+        if (!asked)
+            return;
+        const nlohmann::json question = *std::exchange(m_asked, std::nullopt);
+        ++m_withdrawn;
+        Q_EMIT personWithdrawn(question);
+        // Never from inside the signal (the engine is still busy with it).
+        QPointer<McpHandler> self(this);
+        QTimer::singleShot(0, this, [self] {
+            if (self)
+                self->askNext();
+        });
+        return;
+    }
+    if (m_withdrawn >= MaxWithdrawnQuestions) {
+        m_pool->respondError(m_id, request.id, JsonRpcError::InvalidRequest,
+                             tr("this server withdrew %1 questions of this call; Tool Studio asks a person no more")
+                                 .arg(MaxWithdrawnQuestions));
+        return;
+    }
     if (m_waiting.size() >= MaxWaitingRequests) {
         m_pool->respondError(
             m_id, request.id, JsonRpcError::InvalidRequest,
@@ -157,9 +184,10 @@ void McpHandler::askNext()
     }
 }
 
-void McpHandler::answerPerson(const ManualAnswer &answer)
+void McpHandler::answerPerson(const nlohmann::json &asked, const ManualAnswer &answer)
 {
-    if (m_done || !m_pool || !m_asked || m_waiting.empty())
+    // An answer to a question withdrawn meanwhile is not one to the next question.
+    if (m_done || !m_pool || !m_asked || *m_asked != asked || m_waiting.empty())
         return;
     const McpServerRequest request = std::move(m_waiting.front());
     m_waiting.pop_front();

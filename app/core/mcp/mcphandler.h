@@ -36,7 +36,11 @@ struct McpReply;
 /// asked of a person (personAsked, McpPersonQuestion), one at a time in the order they
 /// came, at most MaxWaitingRequests waiting; the answer goes back to the server
 /// (answerPerson). A request that cannot be asked (URL mode, a schema that cannot be a
-/// form) or comes past the bound is answered with an error at once.
+/// form) or comes past the bound is answered with an error at once. A request the
+/// server cancels is dropped (personWithdrawn when it was asked); after
+/// MaxWithdrawnQuestions questions taken back, the call's further requests are refused
+/// (each asked one is journaled: a server asking and cancelling in a loop would grow
+/// the journal without a person doing anything).
 class McpHandler : public ToolHandler
 {
     Q_OBJECT
@@ -47,6 +51,9 @@ public:
     static constexpr int ProgressIntervalMs = 100;
     /// Requests of the server waiting for a person in one call (the one asked included).
     static constexpr std::size_t MaxWaitingRequests = 16;
+    /// Questions of one call its server may take back (notifications/cancelled) before
+    /// its further requests are refused.
+    static constexpr int MaxWithdrawnQuestions = 16;
 
     explicit McpHandler(QObject *parent = nullptr);
     ~McpHandler() override;
@@ -62,7 +69,7 @@ public:
     void start(const HandlerRequest &request) override;
     void cancel() override;
     QString cancelReport() const override { return m_cancelReport; }
-    void answerPerson(const ManualAnswer &answer) override;
+    void answerPerson(const nlohmann::json &question, const ManualAnswer &answer) override;
 
 private:
     void onServerRequest(const McpServerRequest &request);
@@ -78,4 +85,5 @@ private:
     QString m_server;
     std::deque<McpServerRequest> m_waiting; ///< the first is with the person while m_asked holds its question
     std::optional<nlohmann::json> m_asked;
+    int m_withdrawn = 0; ///< questions the server took back while they were asked
 };

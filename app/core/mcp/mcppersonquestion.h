@@ -17,6 +17,9 @@ struct McpServerRequest
     nlohmann::json id;
     QString method;
     nlohmann::json params = nlohmann::json::object();
+    /// The server withdrew the request (`notifications/cancelled`): whoever holds it
+    /// drops it and answers nothing.
+    bool withdrawn = false;
 };
 
 /// An MCP server's request as a question for a person (engine/personquestion.h), and the

@@ -226,6 +226,8 @@ void McpServerPool::start(Server &server)
             [this, name](const json &id, const QString &method, const json &params) {
                 onServerRequest(name, McpServerRequest{id, method, params});
             });
+    connect(session, &McpClientSession::serverRequestCancelled, this,
+            [this, name](const json &id) { onServerRequestCancelled(name, id); });
     Q_EMIT serverChanged(name);
     session->open();
 }
@@ -464,6 +466,19 @@ void McpServerPool::onServerRequest(const QString &name, const McpServerRequest 
                                                "Tool Studio asks a person for " + request.method.toStdString()
                                                    + " only while a tool of this server is called, and none is",
                                                nullptr});
+}
+
+void McpServerPool::onServerRequestCancelled(const QString &name, const json &requestId)
+{
+    for (auto &[id, call] : m_calls) {
+        if (call.server != name || std::erase(call.openRequests, requestId) == 0)
+            continue;
+        if (call.onRequest) {
+            const CallRequest withdraw = call.onRequest;
+            withdraw(McpServerRequest{requestId, {}, json::object(), true});
+        }
+        return;
+    }
 }
 
 void McpServerPool::closeRequests(Call &call)

@@ -80,7 +80,8 @@ public:
     using CallProgress = std::function<void(const McpCallProgress &)>;
     /// Called for each request the server sends while the call is in flight
     /// (elicitation/create, sampling/createMessage); answer it with respond() or
-    /// respondError() — or not: it is answered with an error when the call ends.
+    /// respondError() — or not: it is answered with an error when the call ends. Called
+    /// again with `withdrawn` set when the server cancels one still open.
     using CallRequest = std::function<void(const McpServerRequest &)>;
     static constexpr qsizetype MaxCallStderrBytes = 64 * 1024;
     /// tools/call's own bound: the engine's attempt timeout is the one that counts
@@ -181,6 +182,7 @@ private:
     void relist(const QString &name);
     /// A request of the server: to its earliest call in flight, or refused.
     void onServerRequest(const QString &name, const McpServerRequest &request);
+    void onServerRequestCancelled(const QString &name, const nlohmann::json &requestId);
     /// Answers every open request of `call` with an error: its call ended.
     void closeRequests(Call &call);
     /// Appends to the output of every call open on `name` (bounded by MaxCallStderrBytes).

@@ -48,7 +48,11 @@
               compile, none, an id of 1000 characters, an id used twice, 8 MiB of
               sampling messages; returns the 9 responses in order), late (an elicitation
               request, the result, then another request: both answered after the call),
-              seen (the responses that came outside a call)
+              seen (the responses that came outside a call), withdraw (three
+              elicitation requests, then notifications/cancelled for the third and the
+              first; returns every response up to that of a ping sent after the first
+              one came), churn (20 elicitation requests, each cancelled right after
+              it; returns the responses up to that of a ping)
 """
 import json
 import sys
@@ -81,7 +85,8 @@ BLOCKS = [
     {"type": "resource_link", "uri": "file:///big.bin", "name": "big.bin", "mimeType": "application/octet-stream",
      "size": 1048576},
 ]
-ASK_TOOLS = [{"name": name, "inputSchema": {"type": "object"}} for name in ("ask", "flood", "odd", "late", "seen")]
+ASK_TOOLS = [{"name": name, "inputSchema": {"type": "object"}}
+             for name in ("ask", "flood", "odd", "late", "seen", "withdraw", "churn")]
 ELICIT = {"message": "Who are you?", "requestedSchema": {
     "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
                                      "age": {"type": "integer", "minimum": 0}}, "required": ["name"]}}
@@ -219,6 +224,28 @@ def ask_call(rid, params):
         sys.stdout.flush()
     elif name == "seen":
         text_result(rid, json.dumps(seen))
+    elif name == "withdraw":
+        cancel = [json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                              "params": {"requestId": which, "reason": "no longer needed"}}) + "\n"
+                  for which in ("w-3", "w-1")]
+        sys.stdout.write("".join(request("w-%d" % n, "elicitation/create", dict(ELICIT, message="Question %d?" % n))
+                                 for n in (1, 2, 3)) + "".join(cancel))
+        sys.stdout.flush()
+        got = responses(1)
+        sys.stdout.write(request("p", "ping"))
+        sys.stdout.flush()
+        while got[-1]["id"] != "p":
+            got += responses(1)
+        text_result(rid, json.dumps(got))
+    elif name == "churn":
+        sys.stdout.write("".join(request("c-%d" % n, "elicitation/create", ELICIT) + json.dumps(
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c-%d" % n}}) + "\n"
+                                 for n in range(1, 21)) + request("p", "ping"))
+        sys.stdout.flush()
+        got = responses(1)
+        while got[-1]["id"] != "p":
+            got += responses(1)
+        text_result(rid, json.dumps(got))
     else:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "Unknown tool: " + name}})
 

@@ -54,6 +54,8 @@ void MainThreadHandler::start(const HandlerRequest &request)
                              [proxy](const QString &line) { Q_EMIT proxy->progressed(line); });
             QObject::connect(inner, &ToolHandler::personAsked, proxy,
                              [proxy](const nlohmann::json &question) { Q_EMIT proxy->personAsked(question); });
+            QObject::connect(inner, &ToolHandler::personWithdrawn, proxy,
+                             [proxy](const nlohmann::json &question) { Q_EMIT proxy->personWithdrawn(question); });
             inner->start(request);
         },
         Qt::QueuedConnection);
@@ -77,14 +79,14 @@ void MainThreadHandler::cancel()
         Qt::QueuedConnection);
 }
 
-void MainThreadHandler::answerPerson(const ManualAnswer &answer)
+void MainThreadHandler::answerPerson(const nlohmann::json &question, const ManualAnswer &answer)
 {
     QMetaObject::invokeMethod(
         QCoreApplication::instance(),
-        [shared = m_shared, answer] {
+        [shared = m_shared, question, answer] {
             const QMutexLocker lock(&shared->mutex);
             if (shared->inner && !shared->cancelled)
-                shared->inner->answerPerson(answer);
+                shared->inner->answerPerson(question, answer);
         },
         Qt::QueuedConnection);
 }

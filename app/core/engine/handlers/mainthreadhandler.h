@@ -26,7 +26,7 @@ public:
     void cancel() override;
     QString cancelReport() const override;
     /// Posted to the inner handler on the main thread (its personAsked() comes back queued).
-    void answerPerson(const ManualAnswer &answer) override;
+    void answerPerson(const nlohmann::json &question, const ManualAnswer &answer) override;
 
 private:
     struct Shared;

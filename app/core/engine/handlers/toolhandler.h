@@ -66,10 +66,15 @@ public:
     /// timeout/cancel message (a command: "its process group (pid N) was killed and is
     /// gone"); empty when there was nothing to stop (a mock's timer, a person's wait).
     virtual QString cancelReport() const { return {}; }
-    /// The person's answer to the question of the last personAsked(), checked already
+    /// The person's answer to `question` (the last personAsked()), checked already
     /// (PersonQuestion::check). The attempt goes on; a handler asks its next question
-    /// later, never from inside this call.
-    virtual void answerPerson(const ManualAnswer &answer) { Q_UNUSED(answer); }
+    /// later, never from inside this call. An answer to a question the handler no
+    /// longer asks (withdrawn meanwhile, personWithdrawn()) is dropped.
+    virtual void answerPerson(const nlohmann::json &question, const ManualAnswer &answer)
+    {
+        Q_UNUSED(question);
+        Q_UNUSED(answer);
+    }
 
     /// Handler kinds whose code lives in a library above the engine (`mcp`: the MCP
     /// client links the engine, not the other way round) register how to make a handler
@@ -95,4 +100,7 @@ Q_SIGNALS:
     /// to go on: the step waits for a person until answerPerson(). One question at a
     /// time: the next comes after the answer.
     void personAsked(const nlohmann::json &question);
+    /// `question` of the last personAsked() is no longer asked (the MCP server cancelled
+    /// its request): the step runs on without an answer.
+    void personWithdrawn(const nlohmann::json &question);
 };
