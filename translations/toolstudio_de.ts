@@ -1833,6 +1833,10 @@
         <source>%1 requests of this call already wait for a person; Tool Studio refuses more</source>
         <translation>%1 Anfragen dieses Aufrufs warten bereits auf eine Person; Tool Studio lehnt weitere ab</translation>
     </message>
+    <message>
+        <source>this server withdrew %1 questions of this call; Tool Studio asks a person no more</source>
+        <translation>dieser Server hat %1 Fragen dieses Aufrufs zurückgezogen; Tool Studio fragt keine Person mehr</translation>
+    </message>
 </context>
 <context>
     <name>McpProjectTools</name>
@@ -5131,6 +5135,10 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>a person answered: %1</source>
         <translation>eine Person hat geantwortet: %1</translation>
+    </message>
+    <message>
+        <source>the MCP server withdrew its question (notifications/cancelled) before a person answered</source>
+        <translation>der MCP-Server hat seine Frage zurückgezogen (notifications/cancelled), bevor eine Person geantwortet hat</translation>
     </message>
 </context>
 <context>
