@@ -1067,6 +1067,41 @@
     </message>
 </context>
 <context>
+    <name>EditMessagesDialog</name>
+    <message>
+        <source>Edit Messages to %1</source>
+        <translation>Nachrichten an %1 bearbeiten</translation>
+    </message>
+    <message>
+        <source>The request goes with these messages instead of the script&apos;s (a JSON array in the neutral shape: role, content, tool_calls, tool_call_id). The script sees the reply, not the change; the trace keeps both.</source>
+        <translation>Die Anfrage geht mit diesen Nachrichten statt denen des Skripts hinaus (ein JSON-Array in der neutralen Form: role, content, tool_calls, tool_call_id). Das Skript sieht die Antwort, nicht die Änderung; der Trace behält beide.</translation>
+    </message>
+    <message>
+        <source>&amp;Send</source>
+        <translation>&amp;Senden</translation>
+    </message>
+    <message>
+        <source>Send the request with these messages (Ctrl+Return)</source>
+        <translation>Die Anfrage mit diesen Nachrichten senden (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Enter the messages as a JSON array, e.g. [{&quot;role&quot;: &quot;user&quot;, &quot;content&quot;: &quot;Hello&quot;}].</source>
+        <translation>Geben Sie die Nachrichten als JSON-Array ein, z. B. [{&quot;role&quot;: &quot;user&quot;, &quot;content&quot;: &quot;Hallo&quot;}].</translation>
+    </message>
+    <message>
+        <source>Not valid JSON at %1</source>
+        <translation>Kein gültiges JSON bei %1</translation>
+    </message>
+    <message>
+        <source>The messages must be a JSON array ([…]), not %1.</source>
+        <translation>Die Nachrichten müssen ein JSON-Array ([…]) sein, nicht %1.</translation>
+    </message>
+    <message>
+        <source>These messages cannot be sent: %1</source>
+        <translation>Diese Nachrichten können nicht gesendet werden: %1</translation>
+    </message>
+</context>
+<context>
     <name>EditorActions</name>
     <message>
         <source>&amp;Save Script</source>
@@ -2500,7 +2535,7 @@
     </message>
     <message>
         <source>Answer in a &amp;Window…</source>
-        <translation>In einem &amp;Fenster beantworten…</translation>
+        <translation>In einem Fenster &amp;beantworten…</translation>
     </message>
     <message>
         <source>Answer the selected call in a window of its own (room for a large form)</source>
@@ -2573,6 +2608,18 @@
     <message>
         <source>a reply</source>
         <translation>eine Antwort</translation>
+    </message>
+    <message>
+        <source>Edit &amp;Messages…</source>
+        <translation>&amp;Nachrichten bearbeiten…</translation>
+    </message>
+    <message>
+        <source>Step mode: send the held model call with messages you edit instead of the script&apos;s</source>
+        <translation>Schrittmodus: den gehaltenen Modellaufruf mit Ihren bearbeiteten Nachrichten statt denen des Skripts senden</translation>
+    </message>
+    <message>
+        <source>Cannot send the edited messages: %1</source>
+        <translation>Die bearbeiteten Nachrichten können nicht gesendet werden: %1</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,8 @@
 
 #include "answerdialog.h"
 #include "answerpane.h"
+#include "editmessagesdialog.h"
+#include "engine/modelstep.h"
 #include "project/durationtext.h"
 #include "project/tool.h"
 #include "run/runcontroller.h"
@@ -47,6 +49,11 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     m_continueButton = new QPushButton(tr("&Continue"), top);
     m_continueButton->setObjectName(QStringLiteral("continueHeld"));
     m_continueButton->setToolTip(tr("Step mode: run the selected held call's handler (F7)"));
+    m_editMessagesButton = new QPushButton(tr("Edit &Messages…"), top);
+    m_editMessagesButton->setObjectName(QStringLiteral("editHeldMessages"));
+    m_editMessagesButton->setToolTip(
+        tr("Step mode: send the held model call with messages you edit instead of the script's"));
+    m_editMessagesButton->hide();
     m_continueToEndButton = new QPushButton(tr("Continue to &End"), top);
     m_continueToEndButton->setObjectName(QStringLiteral("continueToEnd"));
     m_continueToEndButton->setToolTip(tr("Leave step mode: every held call and every later one runs (F8)"));
@@ -58,6 +65,7 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     m_heldLabel->hide();
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_continueButton);
+    buttons->addWidget(m_editMessagesButton);
     buttons->addWidget(m_continueToEndButton);
     buttons->addStretch();
     buttons->addWidget(m_popOutButton);
@@ -84,6 +92,7 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     connect(m_list, &QListWidget::currentItemChanged, this, &PendingCallsPanel::showCurrent);
     connect(m_list, &QListWidget::itemActivated, this, [this] { focusAnswer(); });
     connect(m_continueButton, &QPushButton::clicked, this, &PendingCallsPanel::continueHeldCall);
+    connect(m_editMessagesButton, &QPushButton::clicked, this, &PendingCallsPanel::editHeldMessages);
     connect(m_continueToEndButton, &QPushButton::clicked, this, &PendingCallsPanel::continueToEndRequested);
     connect(m_popOutButton, &QPushButton::clicked, this, &PendingCallsPanel::popOut);
     connect(m_pane, &AnswerPane::answered, this, [this](const QString &callId) {
@@ -230,6 +239,32 @@ bool PendingCallsPanel::continueHeldCall()
     return true;
 }
 
+bool PendingCallsPanel::editHeldMessages()
+{
+    const Step *step = findHeld(currentCallId());
+    if (!step || !ModelSteps::isModelStep(step->tool))
+        return false;
+    if (m_editMessages) {
+        m_editMessages->raise();
+        m_editMessages->activateWindow();
+        return true;
+    }
+    const QString callId = step->callId;
+    auto *dialog = new EditMessagesDialog(step->tool, step->args.value("messages", nlohmann::json::array()), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_editMessages = dialog;
+    connect(dialog, &QDialog::accepted, this, [this, dialog, callId] {
+        m_run->continueStepWith(callId, dialog->messages(), this, [this](bool accepted, const QString &reason) {
+            if (accepted)
+                return;
+            m_heldLabel->setText(tr("Cannot send the edited messages: %1").arg(reason));
+            m_heldLabel->show();
+        });
+    });
+    dialog->open();
+    return true;
+}
+
 bool PendingCallsPanel::selectCall(const QString &callId)
 {
     for (int row = 0; row < m_list->count(); ++row) {
@@ -370,6 +405,7 @@ void PendingCallsPanel::showCurrent()
     const Step *heldStep = step ? nullptr : findHeld(callId);
     const bool held = heldStep != nullptr;
     m_continueButton->setEnabled(held);
+    m_editMessagesButton->setVisible(held && ModelSteps::isModelStep(heldStep->tool));
     m_continueToEndButton->setEnabled(!m_heldCalls.isEmpty());
     m_popOutButton->setEnabled(step != nullptr);
     // Only a refused Continue has something to say here: the answer's heading already

@@ -15,6 +15,7 @@
 
 class AnswerDialog;
 class AnswerPane;
+class QDialog;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -95,6 +96,12 @@ public:
     /// none is held; the decision is posted to the run, and a refusal's reason is shown
     /// under the list when it comes back.
     bool continueHeldCall();
+    /// Edit Messages… (a held model step only): opens an EditMessagesDialog on the
+    /// selected held model step's messages; accepted, the step continues with them
+    /// (RunController::continueStepWith), a refusal shown under the list. False when
+    /// the selected call is not a held model step.
+    bool editHeldMessages();
+    QPushButton *editMessagesButton() const { return m_editMessagesButton; }
 
     /// "waited 1 min 5 s of 5 min 0 s (wait bound)" / "waited 3 s (no wait bound)":
     /// the time since the current attempt started waiting (ms `now`, Unix epoch) against
@@ -136,6 +143,8 @@ private:
     AnswerPane *m_pane = nullptr;
     QLabel *m_heldLabel = nullptr;
     QPushButton *m_continueButton = nullptr;
+    QPushButton *m_editMessagesButton = nullptr;
+    QPointer<QDialog> m_editMessages; ///< the Edit Messages dialog open, if any
     QPushButton *m_continueToEndButton = nullptr;
     QPushButton *m_popOutButton = nullptr;
     QScrollArea *m_scroll = nullptr;

@@ -7,10 +7,12 @@
 #include "project/project.h"
 #include "run/runcontroller.h"
 #include "schemaform.h"
+#include "scripteditor.h"
 #include "testfiles.h"
 #include "tracemodel.h"
 #include "trustedproject.h"
 #include "ui/answerpane.h"
+#include "ui/editmessagesdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/runcommands.h"
@@ -244,6 +246,72 @@ private Q_SLOTS:
                  QStringLiteral("step mode: continued, the handler runs"));
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
         QVERIFY(m_window->stepModeActions()->stepModeAction()->isChecked()); // still in step mode for the next run
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
+    }
+
+    // Edit Messages… on a held model step: the dialog refuses messages that cannot be
+    // sent and stays open; Ctrl+Return sends the edited ones, the script's kept as the
+    // original (docs/models.md "Step semantics").
+    void editMessagesOfAHeldModelStep()
+    {
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(openTrusted(*m_window, dir));
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
+        m_window->runCommands()->runAction()->trigger();
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        QCOMPARE(panel->heldCalls().first().tool, QStringLiteral("model:scripted"));
+        QVERIFY(panel->selectCall(panel->heldCalls().first().callId));
+        auto *button = panel->findChild<QPushButton *>(QStringLiteral("editHeldMessages"));
+        QVERIFY(button);
+        QVERIFY(button->isVisibleTo(panel));
+        button->click();
+        auto *dialog = panel->findChild<EditMessagesDialog *>();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QVERIFY2(dialog->editor()->text().contains(QLatin1String("\"content\": \"How many USD are 100 EUR?\"")),
+                 qPrintable(dialog->editor()->text()));
+
+        dialog->editor()->setText(QStringLiteral("[]"));
+        dialog->sendButton()->click();
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->problemLabel()->text(),
+                 QStringLiteral("These messages cannot be sent: 'messages' is empty; give at least one user message"));
+        dialog->editor()->setText(QStringLiteral("{\"role\": \"user\"}"));
+        dialog->sendButton()->click();
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->problemLabel()->text(),
+                 QStringLiteral("The messages must be a JSON array ([…]), not {\"role\":\"user\"}."));
+
+        dialog->editor()->setText(QStringLiteral("[{\"role\": \"user\", \"content\": \"100 EUR in USD?\"}]"));
+        dialog->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        dialog->editor()->setFocus();
+        QTest::keyClick(dialog->editor(), Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY(!dialog || !dialog->isVisible());
+
+        // The model step went; Continue to End runs the rest.
+        QTRY_VERIFY_WITH_TIMEOUT(panel->heldCalls().isEmpty()
+                                     || panel->heldCalls().first().tool != QLatin1String("model:scripted"),
+                                 RunTimeoutMs);
+        panel->continueToEndButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        const QString runId = m_window->runController()->record().id;
+        ProjectError error;
+        const auto project = loadTrusted(dir, &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        Journal journal;
+        QVERIFY(journal.open(project->journalPath()));
+        const std::vector<Step> steps = journal.steps(runId);
+        QVERIFY(!steps.empty());
+        QCOMPARE(steps.at(0).tool, QStringLiteral("model:scripted"));
+        QCOMPARE(steps.at(0).args.at("messages").dump(),
+                 std::string(R"([{"content":"100 EUR in USD?","role":"user"}])"));
+        QVERIFY(steps.at(0).originalArgs);
+        QCOMPARE(steps.at(0).originalArgs->at("messages").dump(),
+                 std::string(R"([{"content":"You convert currencies with get_exchange_rate.","role":"system"},)"
+                             R"({"content":"How many USD are 100 EUR?","role":"user"}])"));
         m_window->stepModeActions()->stepModeAction()->setChecked(false);
     }
 

@@ -1489,6 +1489,65 @@ private Q_SLOTS:
                  QString::fromStdString(J("{'id':'c2','type':'result','value':{'q':'milk'}}")));
     }
 
+    /// A model step held in step mode goes with the messages the person edited, checked
+    /// as the script's request is (shape, non-empty, limits.model_request_bytes); the
+    /// script's request stays the original and the step's identity (docs/models.md).
+    void heldModelStepRunsEditedMessages()
+    {
+        json manifest = baseManifest();
+        manifest["models"] = json::parse(J("[{'name': 'scripted', 'provider': 'mock', 'turns': [{'content': 'hi'}]}]"));
+        manifest["limits"] = {{"model_request_bytes", 200}};
+        Harness h;
+        QVERIFY(h.setUp(manifest));
+        h.engine->setStepMode(true);
+        BridgeCall call;
+        call.kind = BridgeCall::Kind::Model;
+        call.id = "m1";
+        call.tool = "scripted";
+        call.args = json::parse(J("{'messages': [{'role': 'user', 'content': 'Hello?'}], 'tools': 'none'}"));
+        call.argsBytes = call.args.dump().size();
+        h.engine->submitCall(call);
+        QCOMPARE(h.paused, QStringList{QStringLiteral("m1")});
+
+        QString reason;
+        QVERIFY(!h.engine->continueStepWith(QStringLiteral("m1"), json::array(), &reason));
+        QCOMPARE(reason,
+                 QStringLiteral("the edited messages cannot be sent: 'messages' is empty; give at least one user "
+                                "message"));
+        QVERIFY(!h.engine->continueStepWith(QStringLiteral("m1"), json::parse(J("[{'role': 'tool', 'content': 'x'}]")),
+                                            &reason));
+        QCOMPARE(reason,
+                 QStringLiteral("the edited messages cannot be sent: messages[0]: a 'tool' message needs "
+                                "'tool_call_id' (the id of the call it answers)"));
+        QVERIFY(!h.engine->continueStepWith(
+            QStringLiteral("m1"), json::array({{{"role", "user"}, {"content", std::string(200, 'x')}}}), &reason));
+        QCOMPARE(reason,
+                 QStringLiteral("the request with the edited messages is 273 bytes; the limit is 200 bytes "
+                                "(limits.model_request_bytes)"));
+        QVERIFY(h.step("m1").paused); // still held
+
+        const json edited = json::parse(J("[{'role': 'user', 'content': 'Hello, edited?'}]"));
+        QVERIFY2(h.engine->continueStepWith(QStringLiteral("m1"), edited, &reason), qPrintable(reason));
+        QTRY_VERIFY(h.reply("m1"));
+        QCOMPARE(h.reply("m1")->message.value("type", ""), std::string("result"));
+        h.engine->flush();
+        const std::vector<Step> steps = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.at(0).tool, QStringLiteral("model:scripted"));
+        QCOMPARE(steps.at(0).args.dump(),
+                 J("{'messages':[{'content':'Hello, edited?','role':'user'}],'model':'scripted','tools':[]}"));
+        QCOMPARE(steps.at(0).originalArgs->dump(),
+                 J("{'messages':[{'content':'Hello?','role':'user'}],'model':'scripted','tools':[]}"));
+        QCOMPARE(steps.at(0).argsHash, StepEngine::argsHash(*steps.at(0).originalArgs));
+        const std::vector<PolicyEvent> events = h.journal.events(QStringLiteral("run-1"));
+        const auto decision = std::find_if(
+            events.begin(), events.end(), [](const PolicyEvent &e) { return e.kind == PolicyEventKind::StepDecision; });
+        QVERIFY(decision != events.end());
+        QCOMPARE(decision->detail.dump(),
+                 J("{'decision':'continue','edited_args':{'messages':[{'content':'Hello, edited?','role':'user'}],"
+                   "'model':'scripted','tools':[]},'original_args':{'messages':[{'content':'Hello?','role':'user'}],"
+                   "'model':'scripted','tools':[]}}"));
+    }
+
     void cassetteIsOffline()
     {
         Harness h;

@@ -8,6 +8,7 @@
 #include "engine/nullsleftout.h"
 #include "engine/stepenginestate.h"
 #include "journal/journal.h"
+#include "llm/modelmessage.h"
 #include "project/printabletext.h"
 #include "project/schemavalidator.h"
 
@@ -323,7 +324,9 @@ bool StepEngine::continueStepWith(const QString &callId, const nlohmann::json &a
     if (index < 0)
         return false;
     Step &step = d->steps[std::size_t(index)];
-    const Tool *tool = ModelSteps::isModelStep(step.tool) ? nullptr : d->toolOf(step.tool);
+    if (ModelSteps::isModelStep(step.tool))
+        return continueModelStepWith(index, args, reason);
+    const Tool *tool = d->toolOf(step.tool);
     if (!tool) {
         if (reason)
             *reason = QStringLiteral("only a tool call's arguments can be edited");
@@ -360,6 +363,39 @@ bool StepEngine::continueStepWith(const QString &callId, const nlohmann::json &a
         decision["original_args"] = step.args;
         step.originalArgs = step.args;
         step.args = args;
+    }
+    release(index, std::move(decision));
+    return true;
+}
+
+bool StepEngine::continueModelStepWith(int index, const nlohmann::json &messages, QString *reason)
+{
+    Step &step = d->steps[std::size_t(index)];
+    // The person's messages are checked as the script's were (ModelSteps::admit): the
+    // neutral shape, then the whole request against limits.model_request_bytes.
+    if (const QString problem = ModelMessage::checkMessages(messages); !problem.isEmpty()) {
+        if (reason)
+            *reason = QStringLiteral("the edited messages cannot be sent: %1").arg(problem);
+        return false;
+    }
+    nlohmann::json request = step.args;
+    request["messages"] = messages;
+    if (const std::size_t bytes = compactSize(request); bytes > d->project.limits.modelRequestBytes) {
+        if (reason)
+            *reason = QStringLiteral("the request with the edited messages is %1 bytes; the limit is %2 bytes "
+                                     "(limits.model_request_bytes)")
+                          .arg(bytes)
+                          .arg(d->project.limits.modelRequestBytes);
+        return false;
+    }
+    nlohmann::json decision = {{"decision", "continue"}};
+    if (request != step.args) {
+        // As for a tool call's arguments: the request sent is the edited one, the
+        // script's stays in original_args and in the step's identity (argsHash).
+        decision["edited_args"] = request;
+        decision["original_args"] = step.args;
+        step.originalArgs = step.args;
+        step.args = std::move(request);
     }
     release(index, std::move(decision));
     return true;

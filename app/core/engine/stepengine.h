@@ -125,6 +125,12 @@ public:
     /// a strict-mode null left out as at admission (refused, still held, if they do not
     /// match); the script's arguments stay in Step::originalArgs and in the
     /// call's identity, so a resume or replay of the same script finds this step.
+    ///
+    /// For a held model step (step mode; docs/models.md "Step semantics") `args` is the
+    /// messages array instead: the request goes with these messages, checked as the
+    /// script's were (the neutral shape, non-empty, then limits.model_request_bytes for
+    /// the whole request); the script's request stays in Step::originalArgs and the
+    /// step's identity.
     bool continueStepWith(const QString &callId, const nlohmann::json &args, QString *reason = nullptr);
     /// Ends the held call with `answer` instead of running the handler: a result
     /// (checked against output_schema; refused if it does not match) or an error with
@@ -217,6 +223,7 @@ Q_SIGNALS:
 private:
     /// A held call continues: its decision event, stepReleased, its first attempt.
     void release(int index, nlohmann::json decision);
+    bool continueModelStepWith(int index, const nlohmann::json &messages, QString *reason);
 
     std::unique_ptr<StepEngineState> d;
 };
