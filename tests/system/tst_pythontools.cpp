@@ -405,7 +405,9 @@ private Q_SLOTS:
                                  QRegularExpression(QStringLiteral("^tool worker: a line on its "
                                                                    "protocol channel is not a reply")));
             const HandlerOutcome kept = attempt(dir.path(), QStringLiteral("forge"), json{{"line", line}});
-            QVERIFY2(kept.ok, line);
+            QVERIFY2(kept.ok,
+                     qPrintable(QStringLiteral("%1: %2").arg(QString::fromUtf8(line),
+                                                             QString::fromStdString(kept.error.message))));
             QCOMPARE(QByteArray::fromStdString(kept.result.dump()), QByteArray("\"not forged\""));
         }
     }
