@@ -39,6 +39,21 @@ inline QString mcpFixture(const char *name)
     return sourceTreeDir() + QStringLiteral("/tests/data/mcp/") + QString::fromLatin1(name);
 }
 
+/// TOOLSTUDIO_MCP_SERVERS_DIR/node_modules when the MCP reference servers are installed
+/// there (./toolstudio.sh test installs them with npm), else empty.
+inline QString referenceServerModules()
+{
+    const QString dir = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR");
+    return dir.isEmpty() || !QFileInfo::exists(dir + QStringLiteral("/node_modules/.bin/mcp-server-everything"))
+        ? QString()
+        : dir + QStringLiteral("/node_modules");
+}
+
+/// Why a suite skips when referenceServerModules() is empty.
+constexpr auto ReferenceServerMissing
+    = "the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: ./toolstudio.sh test "
+      "installs it with npm (did npm fail, or is the npm registry unreachable?)";
+
 /// Copies resources/examples/`name` into `scratch`/`name` (without its .toolstudio
 /// folder), so runs journal into a scratch folder; the copy's path, empty on failure.
 inline QString copyExample(const QString &name, const QString &scratch)

@@ -437,11 +437,9 @@ void TestMcpAsk::answeredWithToolstudioAnswer()
 
 void TestMcpAsk::referenceServer()
 {
-    const QString modules = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
-    if (qEnvironmentVariableIsEmpty("TOOLSTUDIO_MCP_SERVERS_DIR")
-        || !QFileInfo::exists(modules + QStringLiteral("/.bin/mcp-server-everything")))
-        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
-              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+    const QString modules = referenceServerModules();
+    if (modules.isEmpty())
+        QSKIP(ReferenceServerMissing);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     QCOMPARE(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-a"), modules, dir.path()}), 0);

@@ -100,8 +100,7 @@ void TestMcpHttp::referenceServerListAndCall()
 {
     const QString entry = everythingEntry();
     if (entry.isEmpty())
-        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
-              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+        QSKIP(ReferenceServerMissing);
     // The server listens on PORT (its default, 3001, may be taken); it says so on stderr.
     QProcess server;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();

@@ -30,19 +30,6 @@ McpStdioTransport::Launch fakeServer(const QString &mode)
     return launch;
 }
 
-/// The reference server's folder of node_modules, or "" when it is not installed.
-QString everythingModules()
-{
-    const QString dir = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR");
-    return dir.isEmpty() || !QFileInfo::exists(dir + QStringLiteral("/node_modules/.bin/mcp-server-everything"))
-        ? QString()
-        : dir + QStringLiteral("/node_modules");
-}
-
-constexpr auto SkipEverything
-    = "the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: ./toolstudio.sh test "
-      "installs it with npm (did npm fail, or is the npm registry unreachable?)";
-
 /// A session with `launch`, ready (or a failed QVERIFY in the caller: check state()).
 std::unique_ptr<McpClientSession> openSession(const McpStdioTransport::Launch &launch)
 {
@@ -207,9 +194,9 @@ void TestMcpResources::uriTemplates()
 
 void TestMcpResources::referenceServerResources()
 {
-    const QString modules = everythingModules();
+    const QString modules = referenceServerModules();
     if (modules.isEmpty())
-        QSKIP(SkipEverything);
+        QSKIP(ReferenceServerMissing);
     McpStdioTransport::Launch launch;
     launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
     launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};
@@ -266,9 +253,9 @@ void TestMcpResources::referenceServerResources()
 
 void TestMcpResources::referenceServerPrompts()
 {
-    const QString modules = everythingModules();
+    const QString modules = referenceServerModules();
     if (modules.isEmpty())
-        QSKIP(SkipEverything);
+        QSKIP(ReferenceServerMissing);
     McpStdioTransport::Launch launch;
     launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
     launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};
@@ -324,9 +311,9 @@ void TestMcpResources::referenceServerPrompts()
 
 void TestMcpResources::referenceServerSubscription()
 {
-    const QString modules = everythingModules();
+    const QString modules = referenceServerModules();
     if (modules.isEmpty())
-        QSKIP(SkipEverything);
+        QSKIP(ReferenceServerMissing);
     McpStdioTransport::Launch launch;
     launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
     launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};

@@ -111,8 +111,7 @@ void TestMcpSession::referenceServerEverything()
 {
     const QString entry = everythingServer();
     if (entry.isEmpty())
-        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
-              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+        QSKIP(ReferenceServerMissing);
     McpStdioTransport::Launch launch;
     launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
     launch.arguments = {entry};

@@ -20,15 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-/// The reference server's package folder, or "" when ./toolstudio.sh test has not installed it.
-QString everythingModules()
-{
-    const QString dir = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR");
-    return dir.isEmpty() || !QFileInfo::exists(dir + QStringLiteral("/node_modules/.bin/mcp-server-everything"))
-        ? QString()
-        : dir + QStringLiteral("/node_modules");
-}
-
 constexpr auto EverythingEntry = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 
 /// "SEQUENCE TOOL STATUS" of every final step event, in order.
@@ -80,7 +71,7 @@ void TestMcpSteps::initTestCase()
     QVERIFY(writeFile(m_project + QStringLiteral("/srv/fakeserver.py"), fileBytes(mcpFixture("fakeserver.py"))));
     // A server runs confined to the project folder (docs/mcp.md): the reference server's
     // packages are copied into it, as `npm install` in the project would put them.
-    const QString modules = everythingModules();
+    const QString modules = referenceServerModules();
     m_everything = !modules.isEmpty()
         && QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-a"), modules, m_project}) == 0;
     QByteArray servers = R"("fake": {"command": "python3", "args": ["srv/fakeserver.py", "steps"]})";
@@ -120,8 +111,7 @@ void TestMcpSteps::scriptCallsReferenceServer_data()
 void TestMcpSteps::scriptCallsReferenceServer()
 {
     if (!m_everything)
-        QSKIP("the MCP reference server is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
-              "./toolstudio.sh test installs it with npm (did npm fail, or is the npm registry unreachable?)");
+        QSKIP(ReferenceServerMissing);
     QFETCH(QString, script);
     QFETCH(QByteArray, source);
     const QString path = writeScript(script, source);
