@@ -291,9 +291,12 @@ private Q_SLOTS:
         QTest::keyClick(dialog->editor(), Qt::Key_Return, Qt::ControlModifier);
         QTRY_VERIFY(!dialog || !dialog->isVisible());
 
-        // The model step went; Continue to End runs the rest.
-        QTRY_VERIFY_WITH_TIMEOUT(panel->heldCalls().isEmpty()
-                                     || panel->heldCalls().first().tool != QLatin1String("model:scripted"),
+        // The model step went and its reply asked for get_exchange_rate, which step mode
+        // holds next; Continue to End runs it and the rest. (Continue to End is enabled only
+        // while a call is held, so wait for that call rather than for the model's to leave.)
+        QTRY_VERIFY_WITH_TIMEOUT(panel->heldCalls().size() == 1
+                                     && panel->heldCalls().first().tool == QLatin1String("get_exchange_rate")
+                                     && panel->continueToEndButton()->isEnabled(),
                                  RunTimeoutMs);
         panel->continueToEndButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
