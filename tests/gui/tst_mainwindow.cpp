@@ -956,6 +956,14 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
                  QStringLiteral("#4 approve waiting 1 min 5 s (no wait bound)"));
         QCOMPARE(AttemptClocks::clock(waiting, 120000, 75000).text,
                  QStringLiteral("#4 approve waiting 1 min 5 s of 2 min 0 s"));
+        // An MCP server asked a person during the call: the attempt timeout is paused.
+        Step asking = waiting;
+        asking.tool = QStringLiteral("everything__confirm");
+        asking.attempts.back().question = nlohmann::json{{"method", "elicitation/create"}};
+        const AttemptClocks::Clock askingClock = AttemptClocks::clock(asking, 30000, 16000);
+        QCOMPARE(askingClock.text,
+                 QStringLiteral("#4 everything__confirm waiting 6.0 s for a person (attempt timeout paused)"));
+        QCOMPARE(askingClock.fraction, 0.0);
 
         AttemptClocks clocks;
         clocks.update(running);

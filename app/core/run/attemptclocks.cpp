@@ -46,6 +46,13 @@ AttemptClocks::Clock AttemptClocks::clock(const Step &step, qint64 boundMs, qint
     const qint64 elapsed = started > 0 ? std::max<qint64>(0, now - started) : 0;
     const QString time = durationText(elapsed);
     const bool waiting = step.status == StepStatus::Waiting;
+    // A running call whose server asked a person (an MCP elicitation, say): its attempt
+    // timeout waits with the person, so the clock shows no bound it is not held to.
+    if (waiting && attempt && attempt->question)
+        return {QCoreApplication::translate("AttemptClocks", "#%1 %2 waiting %3 for a person (attempt timeout paused)")
+                    .arg(step.sequence)
+                    .arg(step.tool, time),
+                0.0};
     QString text;
     if (boundMs <= 0)
         text = waiting ? QCoreApplication::translate("AttemptClocks", "#%1 %2 waiting %3 (no wait bound)")
