@@ -161,6 +161,10 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     bodyLayout->addLayout(resultButtons);
     bodyLayout->addWidget(m_problemLabel);
     bodyLayout->addWidget(errorBox);
+    // A form (an elicitation's, say) stops at its own height: what is left of a tall dock
+    // goes below the pane, not between its labels. The raw editor and the composer
+    // (stretch 1) still take it all when they are shown.
+    bodyLayout->addStretch();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
