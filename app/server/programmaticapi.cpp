@@ -2,7 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "programmaticapi.h"
 
+#include "engine/replaysource.h"
 #include "httpserver.h"
+#include "journal/journal.h"
+#include "servedsessionrecord.h"
+
+#include <QDateTime>
 
 namespace {
 
@@ -61,16 +66,22 @@ void ProgrammaticApi::exec(const HttpRequest &request, const HttpResponder &resp
         startSession(*parsed, responder);
 }
 
+bool ProgrammaticApi::roomForOne(const HttpResponder &responder) const
+{
+    if (m_sessions.size() < m_limits.maxSessions)
+        return true;
+    responder.send(503,
+                   errorBody("too_many_sessions",
+                             QStringLiteral("%1 sessions are running, the most this server keeps at once; "
+                                            "finish one or wait for one to end")
+                                 .arg(m_sessions.size())));
+    return false;
+}
+
 void ProgrammaticApi::startSession(const ProgrammaticRequest &request, const HttpResponder &responder)
 {
-    if (m_sessions.size() >= m_limits.maxSessions) {
-        responder.send(503,
-                       errorBody("too_many_sessions",
-                                 QStringLiteral("%1 sessions are running, the most this server keeps at once; "
-                                                "finish one or wait for one to end")
-                                     .arg(m_sessions.size())));
+    if (!roomForOne(responder))
         return;
-    }
     auto *session = new ProgrammaticSession(m_project, m_limits, this);
     QString error;
     if (!session->start(request, &error)) {
@@ -78,6 +89,12 @@ void ProgrammaticApi::startSession(const ProgrammaticRequest &request, const Htt
         responder.send(500, errorBody("cannot_start", QStringLiteral("the program could not start: %1").arg(error)));
         return;
     }
+    adopt(session);
+    session->awaitReply(responder);
+}
+
+void ProgrammaticApi::adopt(ProgrammaticSession *session)
+{
     m_sessions.insert(session->id(), session);
     session->onEnded = [this](ProgrammaticSession *ended, const QString &code, const QString &message) {
         m_sessions.remove(ended->id());
@@ -87,7 +104,6 @@ void ProgrammaticApi::startSession(const ProgrammaticRequest &request, const Htt
             m_ended.remove(m_endedOrder.takeFirst());
         ended->deleteLater();
     };
-    session->awaitReply(responder);
 }
 
 void ProgrammaticApi::continueSession(const ProgrammaticRequest &request, const HttpResponder &responder)
@@ -98,11 +114,7 @@ void ProgrammaticApi::continueSession(const ProgrammaticRequest &request, const 
         if (ended != m_ended.end())
             responder.send(410, errorBody(ended->first.toUtf8().constData(), ended->second, request.sessionId));
         else
-            responder.send(404,
-                           errorBody("unknown_session",
-                                     QStringLiteral("no session '%1' on this server: a session_id comes from a "
-                                                    "tool_call_required response of this server")
-                                         .arg(request.sessionId)));
+            reviveSession(request, responder);
         return;
     }
     if (session->busy()) {
@@ -139,4 +151,134 @@ void ProgrammaticApi::continueSession(const ProgrammaticRequest &request, const 
         return;
     }
     session->resume(request.results, responder);
+}
+
+namespace {
+
+QString unknownCallMessage(const QString &session, const QString &callId, const QStringList &waiting)
+{
+    return QStringLiteral("session %1 has no call '%2' waiting for a result; the calls waiting are: %3")
+        .arg(session, callId, waiting.isEmpty() ? QStringLiteral("none") : waiting.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
+void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const HttpResponder &responder)
+{
+    const QString &id = request.sessionId;
+    const auto record = ServedSessionRecord::load(m_project.dir, id);
+    if (!record) {
+        responder.send(404,
+                       errorBody("unknown_session",
+                                 QStringLiteral("no session '%1' on this server: a session_id comes from a "
+                                                "tool_call_required response of this server")
+                                     .arg(id)));
+        return;
+    }
+    auto endWith = [&](const char *code, const QString &message) {
+        ServedSessionRecord ended;
+        ended.endedCode = QString::fromLatin1(code);
+        ended.endedMessage = message;
+        QString error;
+        ended.save(m_project.dir, id, &error);
+        ServedSessionRecord::removeStart(m_project.dir, id);
+        responder.send(410, errorBody(code, message, id));
+    };
+    if (!record->endedCode.isEmpty()) {
+        responder.send(410, errorBody(record->endedCode.toUtf8().constData(), record->endedMessage, id));
+        return;
+    }
+    // Its waiting time counts from its pause, the studio's restart included.
+    if (record->pausedAt > 0
+        && QDateTime::currentMSecsSinceEpoch() - record->pausedAt > qint64(m_limits.sessionExpirySeconds) * 1000) {
+        const QString message = QStringLiteral("session %1 expired: no continuation came within %2 s (toolstudio "
+                                               "serve --session-expiry); its program was stopped")
+                                    .arg(id)
+                                    .arg(m_limits.sessionExpirySeconds);
+        QString unused;
+        if (auto source = loadReplaySource(m_project.journalPath(), id, &unused);
+            source && source->run.status == RunStatus::Suspended) {
+            Journal journal;
+            if (journal.open(m_project.journalPath())) {
+                source->run.status = RunStatus::Cancelled;
+                source->run.error = message;
+                source->run.endedAt = QDateTime::currentMSecsSinceEpoch();
+                journal.recordRun(source->run);
+            }
+        }
+        endWith("session_expired", message);
+        return;
+    }
+    const std::string hash = ServedSessionRecord::hash(request.continuationToken);
+    const bool current = ServedSessionRecord::sameHash(hash, record->tokenHash);
+    if (!current && !ServedSessionRecord::sameHash(hash, record->previousTokenHash)) {
+        responder.send(403,
+                       errorBody("invalid_token",
+                                 QStringLiteral("the continuation_token is not the current one of session %1: "
+                                                "a token works once, for the session whose latest response "
+                                                "issued it")
+                                     .arg(id),
+                                 id));
+        return;
+    }
+    if (!roomForOne(responder))
+        return;
+    QString error;
+    const auto source = loadReplaySource(m_project.journalPath(), id, &error);
+    if (!source) {
+        endWith("session_ended",
+                QStringLiteral("session %1 cannot go on: its run is not in the journal (%2)").arg(id, error));
+        return;
+    }
+    if (source->run.status != RunStatus::Suspended) {
+        if (isFinal(source->run.status))
+            endWith("session_ended",
+                    QStringLiteral("session %1 has ended (%2); start a new one")
+                        .arg(id, runStatusName(source->run.status)));
+        else
+            responder.send(409,
+                           errorBody("session_busy",
+                                     QStringLiteral("session %1 is run by another process of the studio").arg(id), id));
+        return;
+    }
+    // The calls the client was given that still wait in the journal.
+    std::map<int, QString> reopen;
+    QStringList waiting;
+    for (const ServedSessionRecord::WaitingCall &call : record->waiting)
+        for (const Step &step : source->steps)
+            if (step.sequence == call.sequence && !isFinal(step.status)) {
+                reopen[call.sequence] = call.callId;
+                waiting << call.callId;
+            }
+    if (current)
+        for (const ProgrammaticResult &result : request.results)
+            if (!waiting.contains(result.callId)) {
+                responder.send(404, errorBody("unknown_call", unknownCallMessage(id, result.callId, waiting), id));
+                return;
+            }
+    // The request it started with, checked as then (the program is its run's script).
+    nlohmann::ordered_json spec
+        = nlohmann::ordered_json::parse(ServedSessionRecord::loadStart(m_project.dir, id), nullptr, false);
+    ProgrammaticRequest::Problem problem;
+    std::optional<ProgrammaticRequest> start;
+    if (spec.is_object()) {
+        spec["code"] = "#";
+        start = ProgrammaticRequest::parse(spec.dump(), true, &problem);
+    }
+    if (!start) {
+        endWith("session_ended",
+                QStringLiteral("session %1 cannot go on: the request that started it is no longer kept in "
+                               ".toolstudio/served/")
+                    .arg(id));
+        return;
+    }
+    start->startSpec.clear();
+    auto *session = new ProgrammaticSession(m_project, m_limits, this);
+    if (!session->revive(id, *start, *record, reopen, current ? &request.results : nullptr, responder, &error)) {
+        delete session;
+        responder.send(
+            500, errorBody("cannot_start", QStringLiteral("the program could not start again: %1").arg(error), id));
+        return;
+    }
+    adopt(session);
 }

@@ -33,6 +33,14 @@ private:
     void exec(const HttpRequest &request, const HttpResponder &responder, bool withTools);
     void startSession(const ProgrammaticRequest &request, const HttpResponder &responder);
     void continueSession(const ProgrammaticRequest &request, const HttpResponder &responder);
+    /// A continuation of a session this process does not have: one an earlier studio
+    /// kept (ServedSessionRecord) goes on as a resume of its run (docs/server.md
+    /// "Sessions and tokens"); otherwise 404, 410 or 403 as for a live one.
+    void reviveSession(const ProgrammaticRequest &request, const HttpResponder &responder);
+    /// `session` is live: forgotten (and its end kept for a late continuation) once it ends.
+    void adopt(ProgrammaticSession *session);
+    /// 503 too_many_sessions when maxSessions run; false then.
+    bool roomForOne(const HttpResponder &responder) const;
 
     Project m_project;
     ProgrammaticLimits m_limits;

@@ -277,5 +277,10 @@ std::optional<ProgrammaticRequest> ProgrammaticRequest::parse(const std::string 
                 QStringLiteral("'timeout' must be a number of seconds above 0 and at most %1").arg(MaxTimeoutSeconds));
         request.timeoutSeconds = int(std::ceil(timeout->get<double>()));
     }
+    if (withTools) {
+        nlohmann::ordered_json spec = json;
+        spec.erase("code");
+        request.startSpec = spec.dump();
+    }
     return request;
 }

@@ -42,6 +42,9 @@ struct ProgrammaticRequest
     std::vector<Tool> tools;                     ///< manual-like tools the client answers
     QList<QPair<QString, QByteArray>> files;     ///< name → decoded bytes
     int timeoutSeconds = 0;                      ///< 0 = the server's default
+    /// The body without its code (compact JSON, members in their order): kept with the
+    /// session so that a restarted studio can start it again (ServedSessionRecord).
+    std::string startSpec;
     // A continuation.
     QString sessionId;
     std::string continuationToken;

@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "programmaticsession.h"
 
+#include "project/printabletext.h"
 #include "run/runcontroller.h"
 #include "run/warmlauncher.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QRandomGenerator>
@@ -79,11 +81,22 @@ ProgrammaticSession::ProgrammaticSession(const Project &project, const Programma
 
 ProgrammaticSession::~ProgrammaticSession()
 {
-    if (m_controller->isActive())
-        m_controller->stop();
+    if (!m_controller->isActive())
+        return;
+    // The server stops. A session paused for the client is kept: its run is recorded
+    // suspended, and a restarted studio goes on with it (revive). One whose program
+    // runs is stopped: what it did after its last reply is not the client's to resume.
+    if (m_durable && !m_tokenHash.empty() && !m_responder) {
+        m_controller->suspend();
+        return;
+    }
+    m_controller->stop();
+    saveEnded(
+        QStringLiteral("session_ended"),
+        QStringLiteral("session %1 was stopped with its server while its program ran; start a new one").arg(m_id));
 }
 
-bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *error)
+Project ProgrammaticSession::servedProject(const ProgrammaticRequest &request)
 {
     // The project as this session sees it: its folder and journal, and the request's
     // tools only, each a manual tool the client answers (one attempt, waiting at most
@@ -109,7 +122,12 @@ bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *err
     // The run's own clock pauses while calls wait, so the session's wall clock (m_timeout)
     // ends an overlong program first, with its own words.
     served.limits.runTimeoutMs = (m_timeoutSeconds + 5) * 1000;
+    return served;
+}
 
+bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *error)
+{
+    Project served = servedProject(request);
     // The program is kept with the project, as a script of the run.
     const QString dir = served.dir + QStringLiteral("/.toolstudio/served");
     if (!QDir().mkpath(dir)) {
@@ -134,32 +152,105 @@ bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *err
         return false;
     m_id = m_controller->record().id;
     m_timeout->start(m_timeoutSeconds * 1000);
+    // Kept for a restarted studio (revive); the program is the run's script already.
+    m_durable = !request.startSpec.empty();
+    QString keepError;
+    if (m_durable && !ServedSessionRecord::saveStart(m_project.dir, m_id, request.startSpec, &keepError))
+        m_stderr += QStringLiteral("toolstudio serve: %1; this session does not survive a restart of the studio\n")
+                        .arg(keepError)
+                        .toUtf8();
     return true;
 }
 
-namespace {
-
-/// `token` == `expected` (non-empty), in time that does not depend on where they differ.
-bool sameToken(const std::string &token, const std::string &expected)
+bool ProgrammaticSession::revive(const QString &runId, const ProgrammaticRequest &start,
+                                 const ServedSessionRecord &record, const std::map<int, QString> &reopen,
+                                 const std::vector<ProgrammaticResult> *results, const HttpResponder &responder,
+                                 QString *error)
 {
-    if (expected.empty() || token.size() != expected.size())
+    const Project served = servedProject(start);
+    m_project = served;
+    m_id = runId;
+    m_durable = true;
+    m_elapsedBefore = record.elapsedMs;
+    // The program prints again from its start: what the client had as partial output
+    // is not sent twice; the final stdout is the re-run's, the whole program's once.
+    m_stdoutSent = record.stdoutSent;
+    m_stderrSent = record.stderrSent;
+    m_previousTokenHash = results ? record.tokenHash : record.previousTokenHash;
+    m_reopen = reopen;
+    if (results)
+        for (const ProgrammaticResult &result : *results)
+            for (const auto &[sequence, callId] : reopen)
+                if (callId == result.callId) {
+                    ManualAnswer answer;
+                    answer.isError = result.isError;
+                    answer.result = result.result;
+                    answer.message = result.errorMessage;
+                    m_deferred[sequence] = answer;
+                }
+    m_controller->prepareServed(start.files);
+    m_clock.start();
+    if (!m_controller->resume(served, runId, error))
         return false;
-    unsigned char difference = 0;
-    for (std::size_t i = 0; i < token.size(); ++i)
-        difference |= static_cast<unsigned char>(token[i] ^ expected[i]);
-    return difference == 0;
+    m_timeout->start(int(std::max<qint64>(1000, qint64(m_timeoutSeconds) * 1000 - m_elapsedBefore)));
+    m_responder = responder;
+    saveState();
+    return true;
 }
 
-} // namespace
+void ProgrammaticSession::saveState(qint64 pausedAt)
+{
+    if (!m_durable || m_id.isEmpty())
+        return;
+    ServedSessionRecord record;
+    record.tokenHash = m_tokenHash;
+    record.previousTokenHash = m_previousTokenHash;
+    record.pausedAt = pausedAt;
+    record.elapsedMs = m_elapsedBefore + m_clock.elapsed();
+    record.stdoutSent = m_stdoutSent;
+    record.stderrSent = m_stderrSent;
+    for (const auto &[id, call] : m_open)
+        record.waiting.push_back({call.sequence, clientId(id)});
+    QString error;
+    if (!record.save(m_project.dir, m_id, &error))
+        qWarning("toolstudio serve: session %s does not survive a restart of the studio: %s", qPrintable(m_id),
+                 qPrintable(error));
+}
+
+void ProgrammaticSession::saveEnded(const QString &code, const QString &message)
+{
+    if (!m_durable || m_id.isEmpty())
+        return;
+    ServedSessionRecord record;
+    record.endedCode = code;
+    record.endedMessage = message;
+    QString error;
+    if (!record.save(m_project.dir, m_id, &error))
+        qWarning("toolstudio serve: %s", qPrintable(error));
+    ServedSessionRecord::removeStart(m_project.dir, m_id);
+}
+
+QString ProgrammaticSession::clientId(const QString &callId) const
+{
+    const auto known = m_clientIds.find(callId);
+    return known == m_clientIds.end() ? callId : known->second;
+}
+
+QString ProgrammaticSession::engineId(const QString &callId) const
+{
+    const auto known = m_engineIds.find(callId);
+    return known == m_engineIds.end() ? callId : known->second;
+}
 
 bool ProgrammaticSession::tokenMatches(const std::string &token) const
 {
-    return sameToken(token, m_token);
+    return ServedSessionRecord::sameHash(ServedSessionRecord::hash(token), m_tokenHash);
 }
 
 bool ProgrammaticSession::previousTokenMatches(const std::string &token) const
 {
-    return !m_token.empty() && !m_lastReply.is_null() && sameToken(token, m_previousToken);
+    return !m_tokenHash.empty() && !m_lastReply.is_null()
+        && ServedSessionRecord::sameHash(ServedSessionRecord::hash(token), m_previousTokenHash);
 }
 
 void ProgrammaticSession::resendLastReply(const HttpResponder &responder)
@@ -178,9 +269,10 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
                                 QString *message) const
 {
     for (const ProgrammaticResult &result : results) {
-        if (m_open.count(result.callId))
+        const QString callId = engineId(result.callId);
+        if (m_open.count(callId))
             continue;
-        if (m_answered.count(result.callId)) {
+        if (m_answered.count(callId)) {
             *status = 409;
             *code = "already_ended";
             *message = QStringLiteral("call '%1' already has a result from an earlier continuation; nothing was "
@@ -188,7 +280,7 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
                            .arg(result.callId);
             return false;
         }
-        const auto ended = m_ended.find(result.callId);
+        const auto ended = m_ended.find(callId);
         if (ended == m_ended.end()) {
             *status = 404;
             *code = "unknown_call";
@@ -197,7 +289,7 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
                            .arg([this] {
                                QStringList ids;
                                for (const auto &[id, call] : m_open)
-                                   ids << id;
+                                   ids << clientId(id);
                                return ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", "));
                            }());
             return false;
@@ -218,40 +310,47 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
 
 void ProgrammaticSession::resume(const std::vector<ProgrammaticResult> &results, const HttpResponder &responder)
 {
-    m_previousToken = m_token;
+    m_previousTokenHash = m_tokenHash;
     m_lastReply = nullptr;
-    m_waitFor = -1;  // the script hints again once it waits on what is left
-    m_token.clear(); // single-use
+    m_waitFor = -1;      // the script hints again once it waits on what is left
+    m_tokenHash.clear(); // single-use
     m_expiry->stop();
     m_responder = responder;
+    // The token is used up before a result goes: a restart from here on takes the
+    // used one only (a lost reply), never for the results again.
+    saveState();
     for (const ProgrammaticResult &result : results) {
-        const auto open = m_open.find(result.callId);
         ManualAnswer answer;
         answer.isError = result.isError;
         answer.result = result.result;
         answer.message = result.errorMessage;
-        // Posted: the window's event loop (Serve Project) never waits for the run thread.
-        // A refusal comes back queued, before the run's end unless the script ended first.
-        if (open == m_open.end())
-            continue;
-        const int attempt = open->second.attempt;
-        m_answered.insert(m_open.extract(open));
-        m_controller->answer(
-            result.callId, attempt, answer, this, [this, callId = result.callId](bool accepted, const QString &reason) {
-                if (accepted)
-                    return;
-                m_stderr += QStringLiteral("toolstudio serve: the result for call %1 was refused: %2\n")
-                                .arg(callId, reason)
-                                .toUtf8();
-                // Not delivered: the call waits for the client again (unless it closed).
-                if (auto node = m_answered.extract(callId))
-                    m_open.insert(std::move(node));
-            });
+        deliver(engineId(result.callId), answer);
     }
     // Calls the client left unanswered are listed again, unless the program ends or
     // makes new calls first.
     if (!m_open.empty())
         m_quiet->start();
+}
+
+void ProgrammaticSession::deliver(const QString &callId, const ManualAnswer &answer)
+{
+    // Posted: the window's event loop (Serve Project) never waits for the run thread.
+    // A refusal comes back queued, before the run's end unless the script ended first.
+    const auto open = m_open.find(callId);
+    if (open == m_open.end())
+        return;
+    const int attempt = open->second.attempt;
+    m_answered.insert(m_open.extract(open));
+    m_controller->answer(callId, attempt, answer, this, [this, callId](bool accepted, const QString &reason) {
+        if (accepted)
+            return;
+        m_stderr += QStringLiteral("toolstudio serve: the result for call %1 was refused: %2\n")
+                        .arg(clientId(callId), reason)
+                        .toUtf8();
+        // Not delivered: the call waits for the client again (unless it closed).
+        if (auto node = m_answered.extract(callId))
+            m_open.insert(std::move(node));
+    });
 }
 
 void ProgrammaticSession::awaitReply(const HttpResponder &responder)
@@ -261,16 +360,57 @@ void ProgrammaticSession::awaitReply(const HttpResponder &responder)
 
 void ProgrammaticSession::onPendingCall(const Step &step)
 {
+    if (!m_stopCode.isEmpty())
+        return; // stopping (a divergence): nothing more goes to the client
+    // A revived session: a call that waited opens again under its number (and keeps the
+    // id the client was given); any other call before they all have is not the program
+    // the client talked to.
+    if (const auto reopened = m_reopen.find(step.sequence); reopened != m_reopen.end()) {
+        if (reopened->second != step.callId) {
+            m_clientIds[step.callId] = reopened->second;
+            m_engineIds[reopened->second] = step.callId;
+        }
+        m_reopen.erase(reopened);
+    } else if (!m_reopen.empty()) {
+        diverged(step);
+        return;
+    }
     const Attempt *attempt = step.currentAttempt();
-    m_open[step.callId] = OpenCall{step.tool, step.args, attempt ? attempt->number : 1};
+    m_open[step.callId] = OpenCall{step.tool, step.args, attempt ? attempt->number : 1, step.sequence};
     m_callsOpened.insert(step.callId);
+    if (const auto deferred = m_deferred.find(step.sequence); deferred != m_deferred.end()) {
+        const ManualAnswer answer = deferred->second;
+        m_deferred.erase(deferred);
+        deliver(step.callId, answer);
+    }
     m_quiet->start();
     replyOnWaitHint();
 }
 
+void ProgrammaticSession::diverged(const Step &step)
+{
+    QStringList waited;
+    for (const auto &[sequence, callId] : m_reopen)
+        waited << QStringLiteral("%1 (step %2)").arg(callId).arg(sequence);
+    const QString call = QStringLiteral("%1(%2)").arg(
+        step.tool,
+        clippedText(QString::fromStdString(step.args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)),
+                    120));
+    stopRun(QStringLiteral("resume_diverged"),
+            QStringLiteral("session %1 cannot go on after the studio restarted: its program, run again from its "
+                           "start, made %2 (step %3), a call its journal does not have, before the calls it was "
+                           "waiting on (%4). Calls are matched by tool, arguments and the number of identical calls "
+                           "before them, so a program whose calls depend on time, randomness or changed input "
+                           "diverges; it was stopped and nothing was delivered")
+                .arg(m_id, call)
+                .arg(step.sequence)
+                .arg(waited.join(QStringLiteral(", "))));
+}
+
 void ProgrammaticSession::replyOnWaitHint()
 {
-    if (m_waitFor < 0 || m_open.empty() || qsizetype(m_callsOpened.size()) < m_waitFor)
+    // A revived run's memoized calls never open: they count as made.
+    if (m_waitFor < 0 || m_open.empty() || qsizetype(m_callsOpened.size() + m_memoized.size()) < m_waitFor)
         return;
     m_waitFor = -1;
     m_quiet->stop();
@@ -281,22 +421,27 @@ void ProgrammaticSession::onSteps(const QList<Step> &steps)
 {
     for (const Step &step : steps) {
         m_steps[step.sequence] = true;
+        if (step.status == StepStatus::Memoized)
+            m_memoized.insert(step.callId);
         if (isFinal(step.status))
             m_ended[step.callId] = step;
     }
+    replyOnWaitHint();
 }
 
 void ProgrammaticSession::replyIfPaused()
 {
     if (!m_responder || m_open.empty() || !m_controller->isActive())
         return;
-    m_token = randomToken();
+    const std::string token = randomToken();
+    m_tokenHash = ServedSessionRecord::hash(token);
     nlohmann::json calls = nlohmann::json::array();
     for (const auto &[id, call] : m_open)
-        calls.push_back({{"id", id.toStdString()}, {"name", call.tool.toStdString()}, {"arguments", call.arguments}});
+        calls.push_back(
+            {{"id", clientId(id).toStdString()}, {"name", call.tool.toStdString()}, {"arguments", call.arguments}});
     nlohmann::json body = {{"status", "tool_call_required"},
                            {"session_id", m_id.toStdString()},
-                           {"continuation_token", m_token},
+                           {"continuation_token", token},
                            {"tool_calls", calls},
                            {"partial_stdout", text(m_stdout.mid(m_stdoutSent))},
                            {"partial_stderr", text(m_stderr.mid(m_stderrSent))}};
@@ -304,6 +449,8 @@ void ProgrammaticSession::replyIfPaused()
     m_stderrSent = m_stderr.size();
     m_expiry->start(m_limits.sessionExpirySeconds * 1000);
     m_lastReply = body;
+    // On disk before the client has the token: a studio restarted from here on knows it.
+    saveState(QDateTime::currentMSecsSinceEpoch());
     sendReply(200, std::move(body));
 }
 
@@ -342,9 +489,20 @@ void ProgrammaticSession::onFinished(const RunRecord &run)
     m_quiet->stop();
     m_expiry->stop();
     m_timeout->stop();
-    m_token.clear();
+    m_tokenHash.clear();
     m_open.clear();
     m_answered.clear();
+    if (!m_reopen.empty() && m_stopCode.isEmpty()) {
+        // A revived program that ended before making the calls it waited on again.
+        QStringList waited;
+        for (const auto &[sequence, callId] : m_reopen)
+            waited << QStringLiteral("%1 (step %2)").arg(callId).arg(sequence);
+        m_stopCode = QStringLiteral("resume_diverged");
+        m_stopMessage = QStringLiteral("session %1 cannot go on after the studio restarted: its program, run again "
+                                       "from its start, ended without making the calls it was waiting on (%2); "
+                                       "nothing was delivered")
+                            .arg(m_id, waited.join(QStringLiteral(", ")));
+    }
     // The program ended by itself (any exit status) = completed; stopped by the
     // session, killed or never started = error.
     const bool exited = run.status == RunStatus::Completed
@@ -355,7 +513,7 @@ void ProgrammaticSession::onFinished(const RunRecord &run)
                            {"stderr", text(m_stderr)},
                            {"files", outputFilesJson()},
                            {"tool_calls_made", m_steps.size()},
-                           {"execution_time", m_clock.elapsed()},
+                           {"execution_time", m_elapsedBefore + m_clock.elapsed()},
                            {"exit_code", run.exitCode}};
     QString code = QStringLiteral("session_ended");
     QString message = QStringLiteral("session %1 has ended (%2); start a new one").arg(m_id, runStatusName(run.status));
@@ -366,6 +524,7 @@ void ProgrammaticSession::onFinished(const RunRecord &run)
     } else if (!exited) {
         body["error"] = {{"code", "run_failed"}, {"message", run.error.toStdString()}};
     }
+    saveEnded(code, message);
     sendReply(200, std::move(body));
     if (onEnded)
         onEnded(this, code, message);

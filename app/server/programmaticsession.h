@@ -6,6 +6,7 @@
 #include "programmaticrequest.h"
 #include "project/project.h"
 #include "project/step.h"
+#include "servedsessionrecord.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -40,6 +41,12 @@ struct ProgrammaticLimits
 /// shims send), or — for a script that sends no hint (threads, the Node shim, its own
 /// bridge code) — when no new call has come for QuietMs. Calls in flight together are
 /// returned together either way.
+///
+/// A session of `/v1/exec/programmatic` is durable (docs/server.md "Sessions and
+/// tokens"): it keeps its start request and its state (token hashes, the calls that
+/// wait) in a ServedSessionRecord before each reply, a paused one is suspended — not
+/// stopped — when the server stops, and revive() goes on with it in a restarted studio
+/// as a resume of its run (the journaled calls memoized, the waiting ones open again).
 class ProgrammaticSession : public QObject
 {
 public:
@@ -51,6 +58,17 @@ public:
     /// Writes the program under .toolstudio/served/ and starts its run; false with
     /// `error` when the run cannot start.
     bool start(const ProgrammaticRequest &request, QString *error);
+    /// Goes on with session `runId` of an earlier studio, suspended while it waited:
+    /// resumes its run (`start` = its start request) with `reopen` (sequence → the call
+    /// id the client was given) the calls that waited, which open again; `results` go to
+    /// them as they do (nullptr: the continuation whose reply was lost, nothing to
+    /// deliver). The reply to `responder` goes at the next pause or the end. A call the
+    /// re-run makes that the journal does not have before those reopen, or an end before
+    /// they do, stops the session (`resume_diverged`). False with `error` when the run
+    /// cannot be resumed.
+    bool revive(const QString &runId, const ProgrammaticRequest &start, const ServedSessionRecord &record,
+                const std::map<int, QString> &reopen, const std::vector<ProgrammaticResult> *results,
+                const HttpResponder &responder, QString *error);
     /// The session id: the run's id in the journal.
     QString id() const { return m_id; }
 
@@ -87,7 +105,20 @@ private:
         QString tool;
         nlohmann::json arguments;
         int attempt = 1;
+        int sequence = 0;
     };
+    Project servedProject(const ProgrammaticRequest &request);
+    /// Hands `answer` to the waiting call `callId` (the engine's id).
+    void deliver(const QString &callId, const ManualAnswer &answer);
+    /// The id the client knows call `callId` (the engine's) by, and back: the same but
+    /// for a call that opened again in a revived bash program (its ids name its pid).
+    QString clientId(const QString &callId) const;
+    QString engineId(const QString &callId) const;
+    /// The revived program made a call its journal does not have: it is stopped.
+    void diverged(const Step &step);
+    /// Writes the session's ServedSessionRecord (nothing for `/v1/exec`).
+    void saveState(qint64 pausedAt = 0);
+    void saveEnded(const QString &code, const QString &message);
     void onPendingCall(const Step &step);
     void replyOnWaitHint();
     void onSteps(const QList<Step> &steps);
@@ -104,17 +135,24 @@ private:
     int m_timeoutSeconds = 0;
     QElapsedTimer m_clock;
     std::optional<HttpResponder> m_responder;
-    std::string m_token;                ///< the continuation token the last reply issued; empty = none
-    std::string m_previousToken;        ///< the token the latest continuation used up
+    bool m_durable = false;             ///< kept in a ServedSessionRecord (`/v1/exec/programmatic`)
+    std::string m_tokenHash;            ///< SHA-256 of the token the last reply issued; empty = none
+    std::string m_previousTokenHash;    ///< SHA-256 of the token the latest continuation used up
     nlohmann::json m_lastReply;         ///< the latest tool_call_required body (null = none)
     std::map<QString, OpenCall> m_open; ///< calls waiting for the client, by call id
     /// Calls the client answered whose answer the run thread has not taken yet: not
     /// listed again (a slow run thread would have them in the next reply twice).
     std::map<QString, OpenCall> m_answered;
-    std::map<QString, Step> m_ended; ///< calls the client was given that ended, by call id
-    std::set<QString> m_callsOpened; ///< every call that opened here (a retry opens again)
-    int m_waitFor = -1;              ///< a wait hint came after this many calls: reply once all have opened
-    std::map<int, bool> m_steps;     ///< sequences seen (tool_calls_made)
+    std::map<QString, Step> m_ended;        ///< calls the client was given that ended, by call id
+    std::set<QString> m_callsOpened;        ///< every call that opened here (a retry opens again)
+    int m_waitFor = -1;                     ///< a wait hint came after this many calls: reply once all have opened
+    std::map<int, bool> m_steps;            ///< sequences seen (tool_calls_made)
+    std::set<QString> m_memoized;           ///< calls a revived run answered from its journal
+    std::map<int, QString> m_reopen;        ///< revived: calls that waited, not open again yet (sequence → client id)
+    std::map<int, ManualAnswer> m_deferred; ///< revived: results for them, by sequence
+    std::map<QString, QString> m_clientIds; ///< engine call id → client call id, where they differ
+    std::map<QString, QString> m_engineIds; ///< and back
+    qint64 m_elapsedBefore = 0;             ///< the session's clock when its earlier studio stopped
     QByteArray m_stdout;
     QByteArray m_stderr;
     qsizetype m_stdoutSent = 0; ///< how much of m_stdout earlier replies carried as partial_stdout
