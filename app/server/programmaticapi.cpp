@@ -188,30 +188,10 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
         responder.send(410, errorBody(record->endedCode.toUtf8().constData(), record->endedMessage, id));
         return;
     }
-    // Its waiting time counts from its pause, the studio's restart included.
-    if (record->pausedAt > 0
-        && QDateTime::currentMSecsSinceEpoch() - record->pausedAt > qint64(m_limits.sessionExpirySeconds) * 1000) {
-        const QString message = QStringLiteral("session %1 expired: no continuation came within %2 s (toolstudio "
-                                               "serve --session-expiry); its program was stopped")
-                                    .arg(id)
-                                    .arg(m_limits.sessionExpirySeconds);
-        QString unused;
-        if (auto source = loadReplaySource(m_project.journalPath(), id, &unused);
-            source && source->run.status == RunStatus::Suspended) {
-            Journal journal;
-            if (journal.open(m_project.journalPath())) {
-                source->run.status = RunStatus::Cancelled;
-                source->run.error = message;
-                source->run.endedAt = QDateTime::currentMSecsSinceEpoch();
-                journal.recordRun(source->run);
-            }
-        }
-        endWith("session_expired", message);
-        return;
-    }
+    // The token its latest pause issued, or the one the continuation before it used.
     const std::string hash = ServedSessionRecord::hash(request.continuationToken);
-    const bool current = ServedSessionRecord::sameHash(hash, record->tokenHash);
-    if (!current && !ServedSessionRecord::sameHash(hash, record->previousTokenHash)) {
+    const bool issued = ServedSessionRecord::sameHash(hash, record->tokenHash);
+    if (!issued && !ServedSessionRecord::sameHash(hash, record->previousTokenHash)) {
         responder.send(403,
                        errorBody("invalid_token",
                                  QStringLiteral("the continuation_token is not the current one of session %1: "
@@ -224,7 +204,7 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
     if (!roomForOne(responder))
         return;
     QString error;
-    const auto source = loadReplaySource(m_project.journalPath(), id, &error);
+    auto source = loadReplaySource(m_project.journalPath(), id, &error);
     if (!source) {
         endWith("session_ended",
                 QStringLiteral("session %1 cannot go on: its run is not in the journal (%2)").arg(id, error));
@@ -241,16 +221,50 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
                                      QStringLiteral("session %1 is run by another process of the studio").arg(id), id));
         return;
     }
-    // The calls the client was given that still wait in the journal.
+    // The calls the client was given at the pause that still wait in the journal. One
+    // that ended says a continuation came after the pause (the studio stopped while the
+    // program ran on): its token is used up, a retry with it is a lost reply.
     std::map<int, QString> reopen;
     QStringList waiting;
+    bool continued = false;
     for (const ServedSessionRecord::WaitingCall &call : record->waiting)
         for (const Step &step : source->steps)
-            if (step.sequence == call.sequence && !isFinal(step.status)) {
-                reopen[call.sequence] = call.callId;
-                waiting << call.callId;
+            if (step.sequence == call.sequence) {
+                continued = continued || isFinal(step.status);
+                if (!isFinal(step.status)) {
+                    reopen[call.sequence] = call.callId;
+                    waiting << call.callId;
+                }
             }
-    if (current)
+    if (!issued && continued) {
+        responder.send(403,
+                       errorBody("invalid_token",
+                                 QStringLiteral("the continuation_token is not the current one of session %1: "
+                                                "a token works once, for the session whose latest response "
+                                                "issued it")
+                                     .arg(id),
+                                 id));
+        return;
+    }
+    const bool deliver = issued && !continued;
+    // Its waiting time counts from its pause, the studio's restart included.
+    if (!continued && record->pausedAt > 0
+        && QDateTime::currentMSecsSinceEpoch() - record->pausedAt > qint64(m_limits.sessionExpirySeconds) * 1000) {
+        const QString message = QStringLiteral("session %1 expired: no continuation came within %2 s (toolstudio "
+                                               "serve --session-expiry); its program was stopped")
+                                    .arg(id)
+                                    .arg(m_limits.sessionExpirySeconds);
+        Journal journal;
+        if (journal.open(m_project.journalPath())) {
+            source->run.status = RunStatus::Cancelled;
+            source->run.error = message;
+            source->run.endedAt = QDateTime::currentMSecsSinceEpoch();
+            journal.recordRun(source->run);
+        }
+        endWith("session_expired", message);
+        return;
+    }
+    if (deliver)
         for (const ProgrammaticResult &result : request.results)
             if (!waiting.contains(result.callId)) {
                 responder.send(404, errorBody("unknown_call", unknownCallMessage(id, result.callId, waiting), id));
@@ -274,7 +288,7 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
     }
     start->startSpec.clear();
     auto *session = new ProgrammaticSession(m_project, m_limits, this);
-    if (!session->revive(id, *start, *record, reopen, current ? &request.results : nullptr, responder, &error)) {
+    if (!session->revive(id, *start, *record, reopen, deliver ? &request.results : nullptr, hash, responder, &error)) {
         delete session;
         responder.send(
             500, errorBody("cannot_start", QStringLiteral("the program could not start again: %1").arg(error), id));

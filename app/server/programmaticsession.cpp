@@ -86,7 +86,7 @@ ProgrammaticSession::~ProgrammaticSession()
     // The server stops. A session paused for the client is kept: its run is recorded
     // suspended, and a restarted studio goes on with it (revive). One whose program
     // runs is stopped: what it did after its last reply is not the client's to resume.
-    if (m_durable && !m_tokenHash.empty() && !m_responder) {
+    if (m_durable && !m_tokenHash.empty() && !m_responder && !m_open.empty()) {
         m_controller->suspend();
         return;
     }
@@ -164,8 +164,8 @@ bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *err
 
 bool ProgrammaticSession::revive(const QString &runId, const ProgrammaticRequest &start,
                                  const ServedSessionRecord &record, const std::map<int, QString> &reopen,
-                                 const std::vector<ProgrammaticResult> *results, const HttpResponder &responder,
-                                 QString *error)
+                                 const std::vector<ProgrammaticResult> *results, const std::string &usedTokenHash,
+                                 const HttpResponder &responder, QString *error)
 {
     const Project served = servedProject(start);
     m_project = served;
@@ -176,7 +176,7 @@ bool ProgrammaticSession::revive(const QString &runId, const ProgrammaticRequest
     // is not sent twice; the final stdout is the re-run's, the whole program's once.
     m_stdoutSent = record.stdoutSent;
     m_stderrSent = record.stderrSent;
-    m_previousTokenHash = results ? record.tokenHash : record.previousTokenHash;
+    m_previousTokenHash = usedTokenHash;
     m_reopen = reopen;
     if (results)
         for (const ProgrammaticResult &result : *results)
@@ -194,7 +194,6 @@ bool ProgrammaticSession::revive(const QString &runId, const ProgrammaticRequest
         return false;
     m_timeout->start(int(std::max<qint64>(1000, qint64(m_timeoutSeconds) * 1000 - m_elapsedBefore)));
     m_responder = responder;
-    saveState();
     return true;
 }
 
@@ -316,9 +315,6 @@ void ProgrammaticSession::resume(const std::vector<ProgrammaticResult> &results,
     m_tokenHash.clear(); // single-use
     m_expiry->stop();
     m_responder = responder;
-    // The token is used up before a result goes: a restart from here on takes the
-    // used one only (a lost reply), never for the results again.
-    saveState();
     for (const ProgrammaticResult &result : results) {
         ManualAnswer answer;
         answer.isError = result.isError;

@@ -66,9 +66,11 @@ public:
     /// re-run makes that the journal does not have before those reopen, or an end before
     /// they do, stops the session (`resume_diverged`). False with `error` when the run
     /// cannot be resumed.
+    /// `usedTokenHash`: the SHA-256 of the token the continuation sent (a retry with it
+    /// gets the next reply again, as *A lost reply* says).
     bool revive(const QString &runId, const ProgrammaticRequest &start, const ServedSessionRecord &record,
                 const std::map<int, QString> &reopen, const std::vector<ProgrammaticResult> *results,
-                const HttpResponder &responder, QString *error);
+                const std::string &usedTokenHash, const HttpResponder &responder, QString *error);
     /// The session id: the run's id in the journal.
     QString id() const { return m_id; }
 
@@ -116,8 +118,8 @@ private:
     QString engineId(const QString &callId) const;
     /// The revived program made a call its journal does not have: it is stopped.
     void diverged(const Step &step);
-    /// Writes the session's ServedSessionRecord (nothing for `/v1/exec`).
-    void saveState(qint64 pausedAt = 0);
+    /// Writes the session's ServedSessionRecord at a pause (nothing for `/v1/exec`).
+    void saveState(qint64 pausedAt);
     void saveEnded(const QString &code, const QString &message);
     void onPendingCall(const Step &step);
     void replyOnWaitHint();

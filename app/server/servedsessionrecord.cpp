@@ -5,7 +5,11 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
-#include <QSaveFile>
+#include <QFileInfo>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -23,16 +27,29 @@ QString filePath(const QString &projectDir, const QString &runId, const char *su
     return servedDir(projectDir) + QLatin1Char('/') + runId + QLatin1String(suffix);
 }
 
+/// Writes `bytes` to `path` (mode 0600) through a file beside it renamed over it: a
+/// reader sees the old contents or the new, even when this process is killed midway. Not
+/// synced to disk, as the journal's commits are not (its WAL): a crash of the studio
+/// loses nothing, a crash of the machine may lose the latest state.
 bool writePrivate(const QString &path, const QByteArray &bytes, QString *error)
 {
     if (!QDir().mkpath(QFileInfo(path).path())) {
         *error = QStringLiteral("cannot create %1").arg(QFileInfo(path).path());
         return false;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
-        || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    const QString temporary = path + QStringLiteral(".new");
+    QFile file(temporary);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+        || file.write(bytes) != bytes.size()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(temporary, file.errorString());
+        file.remove();
+        return false;
+    }
+    file.close();
+    if (::rename(QFile::encodeName(temporary).constData(), QFile::encodeName(path).constData()) != 0) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(::strerror(errno)));
+        QFile::remove(temporary);
         return false;
     }
     return true;

@@ -15,10 +15,11 @@
 /// its program in the project's `.toolstudio/served/` (mode 0700, files 0600):
 /// `RUN.start.json`, the request that started it without its code (tools, language,
 /// timeout, files; written once, removed when the session ends), and `RUN.state.json`,
-/// its state (written before each reply goes out, atomically): the SHA-256 of the
-/// current continuation token and of the one the latest continuation used (never a
-/// token itself), when it paused, the calls the client was given that wait, and how it
-/// ended. The steps themselves are the run's, in the journal.
+/// its state at its latest pause (written before the tool_call_required reply goes out,
+/// atomically), or how it ended: the SHA-256 of the token that reply issued and of the
+/// one the continuation before it used (never a token itself), when it paused, and the
+/// calls the client was given that wait. Whether a continuation came since is the
+/// journal's to say (those calls ended): the steps are the run's.
 struct ServedSessionRecord
 {
     /// A call the client was given that waits for its result.
