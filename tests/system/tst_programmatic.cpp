@@ -869,6 +869,43 @@ private Q_SLOTS:
         QCOMPARE(text(done.body.value("stdout", "x")), QString());
     }
 
+    // Revived sessions count against the 16 a server runs at once: continuations of
+    // many old sessions cannot start more programs than that.
+    void revivedSessionsAreBounded()
+    {
+        QTemporaryDir dir;
+        writeEmptyProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        QList<HttpReply> paused;
+        for (int i = 0; i < 16; ++i) {
+            paused << post(server, "/v1/exec/programmatic", twoStepRequest());
+            QCOMPARE(text(paused.last().body.value("status", "")), QStringLiteral("tool_call_required"));
+        }
+        QVERIFY(restart(server, dir.path(), "SIGTERM"));
+
+        // One new session and 15 revived ones, each paused at its next call, fill it.
+        HttpReply fresh = post(server, "/v1/exec/programmatic", twoStepRequest());
+        QCOMPARE(text(fresh.body.value("status", "")), QStringLiteral("tool_call_required"));
+        for (int i = 0; i < 15; ++i) {
+            HttpReply next
+                = post(server, "/v1/exec/programmatic", continuation(paused[i], {{{"call_id", "c1"}, {"result", i}}}));
+            QCOMPARE(text(next.body.value("status", "")), QStringLiteral("tool_call_required"));
+        }
+        HttpReply refused
+            = post(server, "/v1/exec/programmatic", continuation(paused[15], {{{"call_id", "c1"}, {"result", 15}}}));
+        QCOMPARE(refused.status, 503);
+        QCOMPARE(errorCode(refused), QByteArray("too_many_sessions"));
+
+        // Once one ends, it goes on.
+        HttpReply ended
+            = post(server, "/v1/exec/programmatic", continuation(fresh, {{{"call_id", "c1"}, {"result", 1}}}));
+        continueToTheEnd(server, ended, "c2", 2, QStringLiteral("1 2\n"), 2);
+        HttpReply revived
+            = post(server, "/v1/exec/programmatic", continuation(paused[15], {{{"call_id", "c1"}, {"result", 15}}}));
+        QCOMPARE(text(revived.body.value("status", "")), QStringLiteral("tool_call_required"));
+    }
+
 private:
     QTemporaryDir m_dir;
     Server m_server;
