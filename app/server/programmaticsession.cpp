@@ -296,7 +296,10 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
         const Step &step = ended->second;
         *status = 409;
         *code = "already_ended";
-        *message = step.error
+        *message = step.status == StepStatus::Memoized
+            ? QStringLiteral("call '%1' already has a result from an earlier continuation; nothing was delivered")
+                  .arg(result.callId)
+            : step.error
             ? QStringLiteral("call '%1' already ended: %2 (%3); nothing was delivered")
                   .arg(result.callId, QString::fromStdString(step.error->message), step.error->codeName())
             : QStringLiteral("call '%1' already has a result, given by a person (in the window, with toolstudio "
