@@ -906,6 +906,73 @@ private Q_SLOTS:
         QCOMPARE(text(revived.body.value("status", "")), QStringLiteral("tool_call_required"));
     }
 
+    // The studio dies after a continuation was taken, while the program runs on (here:
+    // sleeps before its next call), so the client never gets the reply. Its retry with
+    // the same token (*A lost reply*) resumes the run without delivering anything again
+    // — the journal has the result — and gets the next call, with a new token. Stopped
+    // gracefully instead, the server stops that program: the session has ended.
+    void stoppedWhileTheProgramRunsOn_data()
+    {
+        QTest::addColumn<QByteArray>("how");
+        QTest::newRow("SIGKILL") << QByteArray("SIGKILL");
+        QTest::newRow("SIGTERM") << QByteArray("SIGTERM");
+    }
+    void stoppedWhileTheProgramRunsOn()
+    {
+        QFETCH(QByteArray, how);
+        QTemporaryDir dir;
+        writeEmptyProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        const nlohmann::json request
+            = {{"code", "import time\na = step(n=1)\ntime.sleep(3)\nb = step(n=2)\nprint(a, b)\n"},
+               {"tools", {{{"name", "step"}, {"parameters", {{"type", "object"}}}}}}};
+        HttpReply first = post(server, "/v1/exec/programmatic", request);
+        QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
+        const QString session = text(first.body.value("session_id", ""));
+        // The continuation whose reply is lost: curl in the background, killed with the server.
+        QProcess lostClient;
+        lostClient.start(QStringLiteral("curl"),
+                         {QStringLiteral("-s"), QStringLiteral("-X"), QStringLiteral("POST"), QStringLiteral("-H"),
+                          QStringLiteral("Content-Type: application/json"), QStringLiteral("--data-binary"),
+                          QString::fromStdString(continuation(first, {{{"call_id", "c1"}, {"result", 7}}}).dump()),
+                          server.url("/v1/exec/programmatic")});
+        QElapsedTimer clock;
+        clock.start();
+        QString status;
+        while (clock.elapsed() < 60000) {
+            HttpReply run = curl({server.url("/v1/runs/") + session});
+            status = run.body.is_object() && !run.body["steps"].empty() ? text(run.body["steps"][0].value("status", ""))
+                                                                        : QString();
+            if (status == QLatin1String("succeeded"))
+                break;
+            QThread::msleep(50);
+        }
+        QCOMPARE(status, QStringLiteral("succeeded"));
+        QVERIFY(restart(server, dir.path(), how));
+        lostClient.waitForFinished(30000);
+        if (how == "SIGTERM") {
+            HttpReply ended
+                = post(server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c1"}, {"result", 7}}}));
+            QCOMPARE(ended.status, 410);
+            QCOMPARE(errorCode(ended), QByteArray("session_ended"));
+            QCOMPARE(errorMessage(ended),
+                     QByteArray("session " + session.toUtf8()
+                                + " was stopped with its server while its program ran; start a "
+                                  "new one"));
+            return;
+        }
+
+        // Its results are not read again: 99 goes nowhere.
+        HttpReply again
+            = post(server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c1"}, {"result", 99}}}));
+        QCOMPARE(text(again.body.value("status", "")), QStringLiteral("tool_call_required"));
+        QCOMPARE(dumped(again.body["tool_calls"]),
+                 QStringLiteral(R"~([{"arguments":{"n":2},"id":"c2","name":"step"}])~"));
+        QVERIFY(again.body.value("continuation_token", "") != first.body.value("continuation_token", ""));
+        continueToTheEnd(server, again, "c2", 8, QStringLiteral("7 8\n"), 2);
+    }
+
 private:
     QTemporaryDir m_dir;
     Server m_server;
