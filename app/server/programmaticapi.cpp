@@ -177,6 +177,7 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
     }
     auto endWith = [&](const char *code, const QString &message) {
         ServedSessionRecord ended;
+        ended.serial = record->serial + 1;
         ended.endedCode = QString::fromLatin1(code);
         ended.endedMessage = message;
         QString error;

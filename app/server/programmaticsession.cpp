@@ -172,6 +172,7 @@ bool ProgrammaticSession::revive(const QString &runId, const ProgrammaticRequest
     m_id = runId;
     m_durable = true;
     m_elapsedBefore = record.elapsedMs;
+    m_saves = record.serial;
     // The program prints again from its start: what the client had as partial output
     // is not sent twice; the final stdout is the re-run's, the whole program's once.
     m_stdoutSent = record.stdoutSent;
@@ -202,6 +203,7 @@ void ProgrammaticSession::saveState(qint64 pausedAt)
     if (!m_durable || m_id.isEmpty())
         return;
     ServedSessionRecord record;
+    record.serial = ++m_saves;
     record.tokenHash = m_tokenHash;
     record.previousTokenHash = m_previousTokenHash;
     record.pausedAt = pausedAt;
@@ -221,6 +223,7 @@ void ProgrammaticSession::saveEnded(const QString &code, const QString &message)
     if (!m_durable || m_id.isEmpty())
         return;
     ServedSessionRecord record;
+    record.serial = ++m_saves;
     record.endedCode = code;
     record.endedMessage = message;
     QString error;

@@ -155,6 +155,7 @@ private:
     std::map<QString, QString> m_clientIds; ///< engine call id → client call id, where they differ
     std::map<QString, QString> m_engineIds; ///< and back
     qint64 m_elapsedBefore = 0;             ///< the session's clock when its earlier studio stopped
+    qint64 m_saves = 0;                     ///< ServedSessionRecord::serial of the latest save
     QByteArray m_stdout;
     QByteArray m_stderr;
     qsizetype m_stdoutSent = 0; ///< how much of m_stdout earlier replies carried as partial_stdout

@@ -8,8 +8,11 @@
 #include <QFileInfo>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -27,32 +30,48 @@ QString filePath(const QString &projectDir, const QString &runId, const char *su
     return servedDir(projectDir) + QLatin1Char('/') + runId + QLatin1String(suffix);
 }
 
-/// Writes `bytes` to `path` (mode 0600) through a file beside it renamed over it: a
-/// reader sees the old contents or the new, even when this process is killed midway. Not
-/// synced to disk, as the journal's commits are not (its WAL): a crash of the studio
-/// loses nothing, a crash of the machine may lose the latest state.
+/// Writes `bytes` to `path` (mode 0600), for a spec written once.
 bool writePrivate(const QString &path, const QByteArray &bytes, QString *error)
 {
     if (!QDir().mkpath(QFileInfo(path).path())) {
         *error = QStringLiteral("cannot create %1").arg(QFileInfo(path).path());
         return false;
     }
-    const QString temporary = path + QStringLiteral(".new");
-    QFile file(temporary);
+    QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
         || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
         || file.write(bytes) != bytes.size()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(temporary, file.errorString());
-        file.remove();
-        return false;
-    }
-    file.close();
-    if (::rename(QFile::encodeName(temporary).constData(), QFile::encodeName(path).constData()) != 0) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(::strerror(errno)));
-        QFile::remove(temporary);
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;
+}
+
+/// Overwrites `path` from its start with `bytes`, padded with spaces to the file's
+/// length, in one pwrite: no truncation, no rename — on ext4 either one makes the
+/// write wait for the data blocks (~150-250 µs against ~5 µs, a third of a round
+/// trip). A write cut short (the studio killed midway through a long one) leaves this
+/// slot unreadable; the other slot still holds the state before it (load()).
+bool overwrite(const QString &path, const QByteArray &bytes, QString *error)
+{
+    if (!QDir().mkpath(QFileInfo(path).path())) {
+        *error = QStringLiteral("cannot create %1").arg(QFileInfo(path).path());
+        return false;
+    }
+    const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    struct stat info = {};
+    bool written = fd >= 0 && ::fstat(fd, &info) == 0;
+    if (written) {
+        QByteArray padded = bytes;
+        if (padded.size() < info.st_size)
+            padded.append(QByteArray(qsizetype(info.st_size) - padded.size(), ' '));
+        written = ::pwrite(fd, padded.constData(), std::size_t(padded.size()), 0) == padded.size();
+    }
+    if (!written)
+        *error = QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(::strerror(errno)));
+    if (fd >= 0)
+        ::close(fd);
+    return written;
 }
 
 QByteArray readBounded(const QString &path, qint64 bound)
@@ -90,16 +109,22 @@ bool ServedSessionRecord::sameHash(const std::string &hash, const std::string &e
     return difference == 0;
 }
 
-std::optional<ServedSessionRecord> ServedSessionRecord::load(const QString &projectDir, const QString &runId)
+namespace {
+
+/// The state's two slots, written in turn (by serial).
+QString slotPath(const QString &projectDir, const QString &runId, qint64 serial)
 {
-    if (!validId(runId))
-        return std::nullopt;
-    const QByteArray bytes = readBounded(filePath(projectDir, runId, ".state.json"), MaxStateBytes);
+    return filePath(projectDir, runId, serial % 2 == 0 ? ".state.json" : ".state-b.json");
+}
+
+std::optional<ServedSessionRecord> parseState(const QByteArray &bytes)
+{
     const nlohmann::json json = nlohmann::json::parse(bytes.toStdString(), nullptr, false);
     if (!json.is_object())
         return std::nullopt;
     ServedSessionRecord record;
     try {
+        record.serial = json.value("serial", qint64(0));
         record.tokenHash = json.value("token_sha256", "");
         record.previousTokenHash = json.value("previous_token_sha256", "");
         record.pausedAt = json.value("paused_at", qint64(0));
@@ -114,9 +139,24 @@ std::optional<ServedSessionRecord> ServedSessionRecord::load(const QString &proj
             record.endedMessage = QString::fromStdString(ended->value("message", ""));
         }
     } catch (const nlohmann::json::exception &) {
-        return std::nullopt; // not ours (a hand-edited file): no session
+        return std::nullopt; // not ours (a hand-edited file)
     }
     return record;
+}
+
+} // namespace
+
+std::optional<ServedSessionRecord> ServedSessionRecord::load(const QString &projectDir, const QString &runId)
+{
+    if (!validId(runId))
+        return std::nullopt;
+    // The newer of the two slots that read whole.
+    std::optional<ServedSessionRecord> latest;
+    for (const qint64 slot : {0, 1})
+        if (auto record = parseState(readBounded(slotPath(projectDir, runId, slot), MaxStateBytes));
+            record && (!latest || record->serial > latest->serial))
+            latest = std::move(record);
+    return latest;
 }
 
 bool ServedSessionRecord::save(const QString &projectDir, const QString &runId, QString *error) const
@@ -124,13 +164,13 @@ bool ServedSessionRecord::save(const QString &projectDir, const QString &runId, 
     nlohmann::json waitingJson = nlohmann::json::array();
     for (const WaitingCall &call : waiting)
         waitingJson.push_back({{"sequence", call.sequence}, {"call_id", call.callId.toStdString()}});
-    nlohmann::json json = {{"token_sha256", tokenHash}, {"previous_token_sha256", previousTokenHash},
-                           {"paused_at", pausedAt},     {"elapsed_ms", elapsedMs},
-                           {"stdout_sent", stdoutSent}, {"stderr_sent", stderrSent},
-                           {"waiting", waitingJson}};
+    nlohmann::json json
+        = {{"serial", serial},          {"token_sha256", tokenHash}, {"previous_token_sha256", previousTokenHash},
+           {"paused_at", pausedAt},     {"elapsed_ms", elapsedMs},   {"stdout_sent", stdoutSent},
+           {"stderr_sent", stderrSent}, {"waiting", waitingJson}};
     if (!endedCode.isEmpty())
         json["ended"] = {{"code", endedCode.toStdString()}, {"message", endedMessage.toStdString()}};
-    return writePrivate(filePath(projectDir, runId, ".state.json"), QByteArray::fromStdString(json.dump()), error);
+    return overwrite(slotPath(projectDir, runId, serial), QByteArray::fromStdString(json.dump()), error);
 }
 
 bool ServedSessionRecord::saveStart(const QString &projectDir, const QString &runId, const std::string &spec,

@@ -14,9 +14,10 @@
 /// restarted studio can go on with it (docs/server.md "Sessions and tokens"), next to
 /// its program in the project's `.toolstudio/served/` (mode 0700, files 0600):
 /// `RUN.start.json`, the request that started it without its code (tools, language,
-/// timeout, files; written once, removed when the session ends), and `RUN.state.json`,
-/// its state at its latest pause (written before the tool_call_required reply goes out,
-/// atomically), or how it ended: the SHA-256 of the token that reply issued and of the
+/// timeout, files; written once, removed when the session ends), and `RUN.state.json` /
+/// `RUN.state-b.json`, its state at its latest pause (written in turn before the
+/// tool_call_required reply goes out, in place: a torn write spoils one slot, never
+/// both), or how it ended: the SHA-256 of the token that reply issued and of the
 /// one the continuation before it used (never a token itself), when it paused, and the
 /// calls the client was given that wait. Whether a continuation came since is the
 /// journal's to say (those calls ended): the steps are the run's.
@@ -29,6 +30,9 @@ struct ServedSessionRecord
         QString callId;   ///< the id the client was given
     };
 
+    /// Counts the saves of a session: each goes to the slot the one before did not
+    /// (`RUN.state.json`, `RUN.state-b.json`), and load() takes the newer whole one.
+    qint64 serial = 0;
     std::string tokenHash;         ///< hex SHA-256 of the current token; empty = none
     std::string previousTokenHash; ///< hex SHA-256 of the token the latest continuation used
     qint64 pausedAt = 0;           ///< ms since the epoch the latest tool_call_required went; 0 = not paused
@@ -50,7 +54,7 @@ struct ServedSessionRecord
     /// The state of session `runId` of the project in `projectDir`; nullopt when it has
     /// none (not a served session of a studio that keeps them) or it is unreadable.
     static std::optional<ServedSessionRecord> load(const QString &projectDir, const QString &runId);
-    /// Writes the state (atomically, mode 0600); false with `error`.
+    /// Writes the state into the slot of its `serial` (mode 0600); false with `error`.
     bool save(const QString &projectDir, const QString &runId, QString *error) const;
 
     /// The start request without its code (ProgrammaticRequest::startSpec), kept once.

@@ -705,10 +705,19 @@ private Q_SLOTS:
         const QByteArray token = QByteArray::fromStdString(first.body.value("continuation_token", ""));
         QVERIFY(restart(server, dir.path(), how));
 
-        QFile state(dir.path() + QStringLiteral("/.toolstudio/served/") + session + QStringLiteral(".state.json"));
-        QVERIFY(state.open(QIODevice::ReadOnly));
-        QCOMPARE(state.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
-        const QByteArray kept = state.readAll();
+        // What the server kept of the session (docs/server.md "A restart"): every file
+        // it has there, 0600, without the token.
+        QByteArray kept;
+        const QDir served(dir.path() + QStringLiteral("/.toolstudio/served"));
+        const QStringList files = served.entryList({session + QStringLiteral(".*")}, QDir::Files);
+        QCOMPARE(files.size(), 2); // the start request and the state
+        for (const QString &name : files) {
+            QFile file(served.filePath(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                     QFileDevice::Permissions());
+            kept += file.readAll();
+        }
         QVERIFY2(!kept.contains(token), kept.constData());
         QVERIFY2(kept.contains(QCryptographicHash::hash(token, QCryptographicHash::Sha256).toHex()), kept.constData());
 

@@ -50,6 +50,7 @@ private Q_SLOTS:
     {
         QTemporaryDir project;
         ServedSessionRecord record;
+        record.serial = 2;
         record.tokenHash = ServedSessionRecord::hash("token-1");
         record.previousTokenHash = ServedSessionRecord::hash("token-0");
         record.pausedAt = 1796441120386;
@@ -65,7 +66,6 @@ private Q_SLOTS:
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(!file.readAll().contains("token-1"));
-        QVERIFY(!QFile::exists(path + QStringLiteral(".new")));
 
         const auto loaded = ServedSessionRecord::load(project.path(), QStringLiteral("R1"));
         QVERIFY(loaded);
@@ -83,6 +83,7 @@ private Q_SLOTS:
         QVERIFY(ServedSessionRecord::saveStart(project.path(), QStringLiteral("R1"), "{\"tools\":[]}", &error));
         QCOMPARE(ServedSessionRecord::loadStart(project.path(), QStringLiteral("R1")), std::string("{\"tools\":[]}"));
         ServedSessionRecord ended;
+        ended.serial = 3; // into the other slot
         ended.endedCode = QStringLiteral("session_expired");
         ended.endedMessage = QStringLiteral("expired");
         QVERIFY(ended.save(project.path(), QStringLiteral("R1"), &error));
@@ -92,6 +93,32 @@ private Q_SLOTS:
         QVERIFY(after);
         QCOMPARE(after->endedCode, QStringLiteral("session_expired"));
         QVERIFY(after->tokenHash.empty());
+
+        // A shorter state over a longer one: padded, read whole.
+        ServedSessionRecord shorter;
+        shorter.serial = 4;
+        QVERIFY(shorter.save(project.path(), QStringLiteral("R1"), &error));
+        QCOMPARE(ServedSessionRecord::load(project.path(), QStringLiteral("R1"))->serial, 4);
+        QVERIFY(ServedSessionRecord::load(project.path(), QStringLiteral("R1"))->waiting.empty());
+    }
+
+    // A write cut short spoils its slot only: the state before it is read.
+    void tornSlot()
+    {
+        QTemporaryDir project;
+        QString error;
+        ServedSessionRecord older;
+        older.serial = 1;
+        older.tokenHash = ServedSessionRecord::hash("older");
+        QVERIFY(older.save(project.path(), QStringLiteral("R1"), &error));
+        QFile torn(project.path() + QStringLiteral("/.toolstudio/served/R1.state.json")); // serial 2's slot
+        QVERIFY(torn.open(QIODevice::WriteOnly));
+        torn.write("{\"serial\": 2, \"token_sha256\": \"ab");
+        torn.close();
+        const auto loaded = ServedSessionRecord::load(project.path(), QStringLiteral("R1"));
+        QVERIFY(loaded);
+        QCOMPARE(loaded->serial, 1);
+        QCOMPARE(loaded->tokenHash, ServedSessionRecord::hash("older"));
     }
 
     void noRecord()
@@ -101,7 +128,7 @@ private Q_SLOTS:
         QVERIFY(!ServedSessionRecord::load(project.path(), QStringLiteral("../../etc/passwd")));
         QString error;
         QVERIFY(ServedSessionRecord::saveStart(project.path(), QStringLiteral("R2"), "{}", &error));
-        QFile garbage(project.path() + QStringLiteral("/.toolstudio/served/R2.state.json"));
+        QFile garbage(project.path() + QStringLiteral("/.toolstudio/served/R2.state-b.json"));
         QVERIFY(garbage.open(QIODevice::WriteOnly));
         garbage.write("{\"waiting\": 5, \"paused_at\": \"x\"}");
         garbage.close();
