@@ -24,6 +24,23 @@ nlohmann::json errorBody(const char *code, const QString &message, const QString
     return body;
 }
 
+nlohmann::json invalidToken(const QString &sessionId)
+{
+    return errorBody("invalid_token",
+                     QStringLiteral("the continuation_token is not the current one of session %1: a token works "
+                                    "once, for the session whose latest response issued it")
+                         .arg(sessionId),
+                     sessionId);
+}
+
+nlohmann::json unknownSession(const QString &sessionId)
+{
+    return errorBody("unknown_session",
+                     QStringLiteral("no session '%1' on this server: a session_id comes from a "
+                                    "tool_call_required response of this server")
+                         .arg(sessionId));
+}
+
 } // namespace
 
 ProgrammaticApi::ProgrammaticApi(const Project &project, const ProgrammaticLimits &limits, QObject *parent)
@@ -134,13 +151,7 @@ void ProgrammaticApi::continueSession(const ProgrammaticRequest &request, const 
         return;
     }
     if (!session->tokenMatches(request.continuationToken)) {
-        responder.send(403,
-                       errorBody("invalid_token",
-                                 QStringLiteral("the continuation_token is not the current one of session %1: "
-                                                "a token works once, for the session whose latest response "
-                                                "issued it")
-                                     .arg(session->id()),
-                                 session->id()));
+        responder.send(403, invalidToken(session->id()));
         return;
     }
     int status = 400;
@@ -153,26 +164,12 @@ void ProgrammaticApi::continueSession(const ProgrammaticRequest &request, const 
     session->resume(request.results, responder);
 }
 
-namespace {
-
-QString unknownCallMessage(const QString &session, const QString &callId, const QStringList &waiting)
-{
-    return QStringLiteral("session %1 has no call '%2' waiting for a result; the calls waiting are: %3")
-        .arg(session, callId, waiting.isEmpty() ? QStringLiteral("none") : waiting.join(QStringLiteral(", ")));
-}
-
-} // namespace
-
 void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const HttpResponder &responder)
 {
     const QString &id = request.sessionId;
     const auto record = ServedSessionRecord::load(m_project.dir, id);
     if (!record) {
-        responder.send(404,
-                       errorBody("unknown_session",
-                                 QStringLiteral("no session '%1' on this server: a session_id comes from a "
-                                                "tool_call_required response of this server")
-                                     .arg(id)));
+        responder.send(404, unknownSession(id));
         return;
     }
     auto endWith = [&](const char *code, const QString &message) {
@@ -193,13 +190,7 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
     const std::string hash = ServedSessionRecord::hash(request.continuationToken);
     const bool issued = ServedSessionRecord::sameHash(hash, record->tokenHash);
     if (!issued && !ServedSessionRecord::sameHash(hash, record->previousTokenHash)) {
-        responder.send(403,
-                       errorBody("invalid_token",
-                                 QStringLiteral("the continuation_token is not the current one of session %1: "
-                                                "a token works once, for the session whose latest response "
-                                                "issued it")
-                                     .arg(id),
-                                 id));
+        responder.send(403, invalidToken(id));
         return;
     }
     if (!roomForOne(responder))
@@ -238,13 +229,7 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
                 }
             }
     if (!issued && continued) {
-        responder.send(403,
-                       errorBody("invalid_token",
-                                 QStringLiteral("the continuation_token is not the current one of session %1: "
-                                                "a token works once, for the session whose latest response "
-                                                "issued it")
-                                     .arg(id),
-                                 id));
+        responder.send(403, invalidToken(id));
         return;
     }
     const bool deliver = issued && !continued;
@@ -268,7 +253,9 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
     if (deliver)
         for (const ProgrammaticResult &result : request.results)
             if (!waiting.contains(result.callId)) {
-                responder.send(404, errorBody("unknown_call", unknownCallMessage(id, result.callId, waiting), id));
+                responder.send(
+                    404,
+                    errorBody("unknown_call", ProgrammaticSession::unknownCallMessage(id, result.callId, waiting), id));
                 return;
             }
     // The request it started with, checked as then (the program is its run's script).

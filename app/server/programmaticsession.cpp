@@ -267,6 +267,13 @@ void ProgrammaticSession::resendLastReply(const HttpResponder &responder)
     responder.send(200, std::move(body));
 }
 
+QString ProgrammaticSession::unknownCallMessage(const QString &session, const QString &callId,
+                                                const QStringList &waiting)
+{
+    return QStringLiteral("session %1 has no call '%2' waiting for a result; the calls waiting are: %3")
+        .arg(session, callId, waiting.isEmpty() ? QStringLiteral("none") : waiting.join(QStringLiteral(", ")));
+}
+
 bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, int *status, const char **code,
                                 QString *message) const
 {
@@ -286,14 +293,10 @@ bool ProgrammaticSession::check(const std::vector<ProgrammaticResult> &results, 
         if (ended == m_ended.end()) {
             *status = 404;
             *code = "unknown_call";
-            *message = QStringLiteral("session %1 has no call '%2' waiting for a result; the calls waiting are: %3")
-                           .arg(m_id, result.callId)
-                           .arg([this] {
-                               QStringList ids;
-                               for (const auto &[id, call] : m_open)
-                                   ids << clientId(id);
-                               return ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", "));
-                           }());
+            QStringList waiting;
+            for (const auto &[id, call] : m_open)
+                waiting << clientId(id);
+            *message = unknownCallMessage(m_id, result.callId, waiting);
             return false;
         }
         const Step &step = ended->second;

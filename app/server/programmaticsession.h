@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <nlohmann/json.hpp>
 
@@ -90,6 +91,8 @@ public:
     /// and message when one names a call this session never returned (404
     /// unknown_call) or one that has ended (409 already_ended, with how).
     bool check(const std::vector<ProgrammaticResult> &results, int *status, const char **code, QString *message) const;
+    /// The 404 unknown_call message: `callId` is not among the `waiting` calls of `session`.
+    static QString unknownCallMessage(const QString &session, const QString &callId, const QStringList &waiting);
     /// Uses up the token and hands the results to the waiting calls (StepEngine::answer,
     /// the path the window's Pending Calls dock takes); the reply goes to `responder`.
     void resume(const std::vector<ProgrammaticResult> &results, const HttpResponder &responder);
