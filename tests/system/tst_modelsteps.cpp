@@ -446,6 +446,31 @@ private Q_SLOTS:
                               model + QStringLiteral(" succeeded")}));
     }
 
+    // `run --step`: `a JSON` on a held model step is a reply as a `manual` model takes
+    // it, checked as that turn is (refused: asked again), and becomes the step's result.
+    void stepModeAnswersAModelStepInstead()
+    {
+        QTemporaryDir dir;
+        writeProject(
+            dir.path(), m_base, agentScript("toolstudio.agent('100 EUR in USD?', model='scripted', tools='none')"),
+            R"({"models": [{"name": "scripted", "provider": "mock", "turns": [{"content": "from the mock"}]}]})");
+        const CommandResult run
+            = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--step"), QStringLiteral("--json")},
+                         QByteArray("a {\"tool_calls\": [{\"name\": \"get_exchange_rate\", \"arguments\": {}}]}\n"
+                                    "a {\"content\": \"108 USD, by hand.\"}\n"));
+        QVERIFY2(run.exitCode == ExitCompleted, run.err.constData());
+        QVERIFY2(run.err.contains("the model reply: tool_calls[0] calls \"get_exchange_rate\", which the model was "
+                                  "not offered (offered: no tools)"),
+                 run.err.constData());
+        QCOMPARE(scriptStdout(run.out), QByteArray("108 USD, by hand.\n2 1 {'input_tokens': 0, 'output_tokens': 0}\n"));
+        const std::vector<Step> steps = journalSteps(dir.path(), runIdOf(run.out));
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(steps[0].result->dump(),
+                 std::string("{\"message\":{\"content\":\"108 USD, by hand.\",\"role\":"
+                             "\"assistant\"},\"stop_reason\":\"stop\",\"usage\":{"
+                             "\"input_tokens\":0,\"output_tokens\":0}}"));
+    }
+
     // Rerun from a model step with an edited request: checked as a script's request is
     // (the messages' shape, the request cap) before a run is made; nothing is journaled
     // and nothing is sent.
