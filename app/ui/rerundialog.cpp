@@ -232,10 +232,14 @@ void RerunDialog::validate()
     const QString memo = step->sequence > 1
         ? tr("Steps 1 to %1 are answered from run %2's journal (memoized).").arg(step->sequence - 1).arg(m_runId)
         : tr("No step before it is memoized.");
-    const QString real = editedArgs() ? tr("Step %1 runs for real with the edited arguments (the script's stay "
-                                           "on record as its original arguments), and every step after it too.")
-                                            .arg(step->sequence)
-                                      : tr("Step %1 and every step after it run for real.").arg(step->sequence);
+    const QString real = !editedArgs() ? tr("Step %1 and every step after it run for real.").arg(step->sequence)
+        : ModelSteps::isModelStep(step->tool)
+        ? tr("Step %1 sends the edited request (the script's stays on record as its original request), and every "
+             "step after it runs for real too.")
+              .arg(step->sequence)
+        : tr("Step %1 runs for real with the edited arguments (the script's stay on record as its original "
+             "arguments), and every step after it too.")
+              .arg(step->sequence);
     m_hint->setText(memo + QLatin1Char(' ') + real);
 }
 

@@ -371,6 +371,12 @@ private Q_SLOTS:
         edit({{{"role", "user"}, {"content", "100 EUR in USD, please?"}}});
         QVERIFY(dialog->rerunButton()->isEnabled());
         QCOMPARE(dialog->problem(), QString());
+        auto *hint = dialog->findChild<QLabel *>(QStringLiteral("rerunHint"));
+        QVERIFY(hint);
+        QCOMPARE(hint->text(),
+                 QStringLiteral("No step before it is memoized. Step 1 sends the edited request (the "
+                                "script's stays on record as its original request), and every step "
+                                "after it runs for real too."));
         QTest::keyClick(dialog->argsEditor(), Qt::Key_Return, Qt::ControlModifier);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->runController()->record().id != runId
                                      && m_window->statusText().startsWith(QLatin1String("Completed in ")),
