@@ -415,14 +415,21 @@ QString TraceRowFormat::eventText(const PolicyEvent &event)
     const auto decided = event.detail.is_object() ? event.detail.find("decision") : event.detail.end();
     if (event.kind == PolicyEventKind::StepDecision && decided != event.detail.end() && decided->is_string()) {
         const std::string decision = decided->get<std::string>();
+        QString text;
         if (decision == "continue")
-            return tr("step mode: continued, the handler runs");
-        if (decision == "answer")
-            return tr("step mode: answered by hand instead, the handler did not run");
-        if (decision == "fail")
-            return tr("step mode: failed by hand, the handler did not run");
-        if (decision == "time_out")
-            return tr("step mode: timed out by hand, the handler did not run");
+            text = tr("step mode: continued, the handler runs");
+        else if (decision == "answer")
+            text = tr("step mode: answered by hand instead, the handler did not run");
+        else if (decision == "fail")
+            text = tr("step mode: failed by hand, the handler did not run");
+        else if (decision == "time_out")
+            text = tr("step mode: timed out by hand, the handler did not run");
+        // How long it was held: not part of the step's duration (docs/trace.md "Durations").
+        const auto held = event.detail.find("held_ms");
+        if (!text.isEmpty() && held != event.detail.end() && held->is_number_integer())
+            text += QStringLiteral("; ") + tr("held %1").arg(durationText(held->get<qint64>()));
+        if (!text.isEmpty())
+            return text;
     }
     // An MCP server's question during a call and the person's answer (docs/mcp.md "A
     // server's requests").

@@ -202,8 +202,11 @@ void AnswerPane::applyMode()
                                     : m_usesComposer || kind == QLatin1String("sampling") ? tr("Send Reply")
                                                                                           : tr("Send Result"));
     m_sendResultButton->setToolTip(
-        m_held ? tr("Step mode: end the held call with the value above as its result; its handler does not run "
-                    "(Ctrl+Return)")
+        m_held && m_usesComposer
+            ? tr("Step mode: send the text and tool calls above as the model's reply instead of asking the model "
+                 "(Ctrl+Return)")
+            : m_held ? tr("Step mode: end the held call with the value above as its result; its handler does not run "
+                          "(Ctrl+Return)")
             : m_usesComposer ? tr("Send the text and tool calls above as the model's reply; the script's loop goes on")
                              : tr("Send the value above as the tool's result (Ctrl+Return)"));
     m_sendErrorButton->setText(m_held ? tr("Fail Call") : tr("Send Error"));
@@ -285,7 +288,8 @@ void AnswerPane::setHeldCall(const Step &step)
 {
     setCall(step);
     m_held = true;
-    m_usesComposer = false; // held before its request: answered instead with a reply's JSON
+    // A held model step is answered instead in the composer a `manual` model's turn
+    // uses (setCall showed it): the engine checks the reply as it checks that turn's.
     applyInput();
     applyMode();
     setHeading(true);

@@ -56,7 +56,8 @@ public:
     /// answer; the handler never runs), **Fail Call** with an error: code `tool_failed`
     /// with the message and the retryable flag as typed (answerStep), or `timeout`
     /// (timeOutStep: the engine's injected timeout and its own message). The engine
-    /// retries neither.
+    /// retries neither. A held model step is answered instead in the composer: the
+    /// engine checks the reply as a `manual` model's (ManualModelHandler::replyOf).
     void setHeldCall(const Step &step);
     /// True while the shown call is one held by step mode (setHeldCall).
     bool isHeld() const { return m_held; }

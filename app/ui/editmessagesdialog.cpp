@@ -6,13 +6,11 @@
 #include "project/jsonerror.h"
 #include "project/printabletext.h"
 #include "scripteditor.h"
+#include "submitkeys.h"
 
 #include <QDialogButtonBox>
-#include <QKeyEvent>
-#include <QKeySequence>
 #include <QLabel>
 #include <QPushButton>
-#include <QShortcut>
 #include <QVBoxLayout>
 
 EditMessagesDialog::EditMessagesDialog(const QString &model, const nlohmann::json &messages, QWidget *parent)
@@ -42,14 +40,8 @@ EditMessagesDialog::EditMessagesDialog(const QString &model, const nlohmann::jso
     m_send->setToolTip(tr("Send the request with these messages (Ctrl+Return)"));
     connect(buttons, &QDialogButtonBox::accepted, this, &EditMessagesDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    // Return inserts a line in the editor: Ctrl+Return sends from anywhere. The editor
-    // takes the key before a window shortcut could, so it is caught there too.
-    for (const QKeySequence &key : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
-        auto *shortcut = new QShortcut(key, this);
-        connect(shortcut, &QShortcut::activated, this, &EditMessagesDialog::accept);
-    }
-    m_editor->installEventFilter(this);
-    m_editor->viewport()->installEventFilter(this);
+    // Return inserts a line in the editor: Ctrl+Return sends from anywhere.
+    SubmitKeys::install(this, {m_editor}, [this] { accept(); });
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addWidget(m_editor, 1);
@@ -75,22 +67,6 @@ QString EditMessagesDialog::problemWith(const QByteArray &text, nlohmann::json *
         return tr("These messages cannot be sent: %1").arg(problem);
     *messages = std::move(value);
     return {};
-}
-
-bool EditMessagesDialog::eventFilter(QObject *watched, QEvent *event)
-{
-    if (event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride) {
-        const auto *key = static_cast<QKeyEvent *>(event);
-        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && (key->modifiers() & Qt::ControlModifier)) {
-            if (event->type() == QEvent::ShortcutOverride) {
-                event->accept(); // delivered as a key press, handled below
-                return true;
-            }
-            accept();
-            return true;
-        }
-    }
-    return QDialog::eventFilter(watched, event);
 }
 
 void EditMessagesDialog::accept()

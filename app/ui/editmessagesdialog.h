@@ -12,7 +12,8 @@ class ScriptEditor;
 
 /// The messages of a model step held by step mode, edited before the request goes
 /// (the Pending Calls dock's *Edit Messages…*; docs/models.md "Step semantics"): a JSON
-/// editor filled with the script's messages in the neutral shape. **Send** (Ctrl+Return)
+/// editor filled with the script's messages in the neutral shape. **Send** (Ctrl+Return,
+/// SubmitKeys)
 /// checks them as the engine checks a script's request — a non-empty array of neutral
 /// messages (ModelMessage::checkMessages) — and stays open with the reason under the
 /// editor while they are not; the engine checks them again, with the request cap
@@ -35,9 +36,6 @@ public:
     static QString problemWith(const QByteArray &text, nlohmann::json *messages);
 
     void accept() override;
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     ScriptEditor *m_editor = nullptr;

@@ -2,22 +2,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rerundialog.h"
 
+#include "engine/modelstep.h"
 #include "journal/journalreader.h"
 #include "project/jsonerror.h"
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "project/schemavalidator.h"
 #include "scripteditor.h"
+#include "submitkeys.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QKeySequence>
 #include <QLabel>
 #include <QPalette>
 #include <QPushButton>
-#include <QShortcut>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -55,6 +55,7 @@ RerunDialog::RerunDialog(const QString &runId, std::unique_ptr<JournalReader> jo
     : QDialog(parent)
     , m_runId(runId)
     , m_journal(std::move(journal))
+    , m_project(std::make_unique<Project>(project))
 {
     setWindowTitle(tr("Rerun %1 from a Step").arg(runId));
     for (const Tool &tool : project.tools)
@@ -106,11 +107,6 @@ RerunDialog::RerunDialog(const QString &runId, std::unique_ptr<JournalReader> jo
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_restore, &QPushButton::clicked, this, &RerunDialog::showStep);
     // Return inserts a line in the editor: Ctrl+Return starts the rerun from anywhere.
-    auto *accept = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
-    connect(accept, &QShortcut::activated, this, [this] {
-        if (m_rerun->isEnabled())
-            QDialog::accept();
-    });
 
     auto *pickerRow = new QHBoxLayout;
     pickerRow->addWidget(m_picker);
@@ -132,6 +128,10 @@ RerunDialog::RerunDialog(const QString &runId, std::unique_ptr<JournalReader> jo
     layout->addWidget(m_hint);
     layout->addWidget(buttons);
 
+    SubmitKeys::install(this, {m_editor}, [this] {
+        if (m_rerun->isEnabled())
+            QDialog::accept();
+    });
     connect(m_picker, &QSpinBox::valueChanged, this, &RerunDialog::loadStep);
     connect(m_editor, &QsciScintilla::textChanged, this, &RerunDialog::validate);
     loadStep();
@@ -205,6 +205,13 @@ void RerunDialog::validate()
         const SchemaValidator *validator = this->validator(step->tool);
         if (value.is_discarded()) {
             problem = tr("Not valid JSON at %1").arg(describeJsonProblem(bytes, refused));
+        } else if (ModelSteps::isModelStep(step->tool)) {
+            // The whole request: checked as the engine checks it before the rerun starts.
+            if (const QString refused = ModelSteps::checkEditedRequest(*m_project, step->tool, value);
+                !refused.isEmpty() && value != step->args)
+                problem = tr("This request cannot be sent: %1").arg(refused);
+            else
+                m_parsed = std::move(value);
         } else if (!value.is_object()) {
             problem = tr("The arguments must be a JSON object ({…}), not %1.")
                           .arg(clippedText(QString::fromStdString(value.dump()), 60));
@@ -225,10 +232,14 @@ void RerunDialog::validate()
     const QString memo = step->sequence > 1
         ? tr("Steps 1 to %1 are answered from run %2's journal (memoized).").arg(step->sequence - 1).arg(m_runId)
         : tr("No step before it is memoized.");
-    const QString real = editedArgs() ? tr("Step %1 runs for real with the edited arguments (the script's stay "
-                                           "on record as its original arguments), and every step after it too.")
-                                            .arg(step->sequence)
-                                      : tr("Step %1 and every step after it run for real.").arg(step->sequence);
+    const QString real = !editedArgs() ? tr("Step %1 and every step after it run for real.").arg(step->sequence)
+        : ModelSteps::isModelStep(step->tool)
+        ? tr("Step %1 sends the edited request (the script's stays on record as its original request), and every "
+             "step after it runs for real too.")
+              .arg(step->sequence)
+        : tr("Step %1 runs for real with the edited arguments (the script's stay on record as its original "
+             "arguments), and every step after it too.")
+              .arg(step->sequence);
     m_hint->setText(memo + QLatin1Char(' ') + real);
 }
 

@@ -27,7 +27,9 @@ class ScriptEditor;
 /// with them. The Rerun button stays disabled, with the reason under the editor, while
 /// the text is not a JSON object (the parser's line and column are named) or the
 /// tool's input_schema refuses it: the engine does not check edited arguments again,
-/// so arguments the schema refuses would reach the handler unchecked.
+/// so arguments the schema refuses would reach the handler unchecked. A model step's
+/// edited request is checked as RunController::rerunFrom checks it
+/// (ModelSteps::checkEditedRequest). Ctrl+Return reruns (SubmitKeys).
 ///
 /// It loads only what it shows, so it opens as fast on a run of a million steps as on
 /// one of three: the picker is a spin box over the run's sequences (JournalReader::
@@ -77,7 +79,8 @@ private:
     QString m_runId;
     std::unique_ptr<JournalReader> m_journal;
     int m_lastSequence = 0;
-    std::optional<Step> m_step; ///< the chosen step as journaled; none when the run has no such sequence
+    std::optional<Step> m_step;               ///< the chosen step as journaled; none when the run has no such sequence
+    std::unique_ptr<const Project> m_project; ///< a model step's request is checked against its models and limits
     std::map<QString, nlohmann::json> m_schemas; ///< input_schema by tool, from the project
     std::map<QString, std::unique_ptr<SchemaValidator>>
         m_validators;                       ///< compiled on first use; null: none or unknown tool

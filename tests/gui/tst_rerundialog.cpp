@@ -309,6 +309,87 @@ private Q_SLOTS:
         QCOMPARE(runsView()->topLevelItemCount(), 1); // nothing ran
     }
 
+    // A model step's whole request is edited as JSON: checked as the engine checks a
+    // script's request (the messages' shape, limits.model_request_bytes); Rerun stays
+    // disabled with the reason, Ctrl+Return in the editor does nothing until it is
+    // fixed, then starts the rerun with the edited request.
+    void modelStepRequestIsCheckedBeforeTheRerun()
+    {
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QFile manifestFile(dir + QStringLiteral("/toolstudio.json"));
+        QVERIFY(manifestFile.open(QIODevice::ReadOnly));
+        nlohmann::json manifest = nlohmann::json::parse(manifestFile.readAll().toStdString());
+        manifestFile.close();
+        manifest["limits"] = {{"model_request_bytes", 1500}};
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), QByteArray::fromStdString(manifest.dump(2))));
+        QVERIFY(openTrusted(*m_window, dir));
+        m_window->runCommands()->runAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        const QString runId = m_window->runController()->record().id;
+        QTRY_COMPARE_WITH_TIMEOUT(runsView()->topLevelItemCount(), 1, RunTimeoutMs);
+        runsView()->setCurrentItem(runsView()->topLevelItem(0));
+        QTRY_VERIFY(m_window->durableActions()->rerunAction()->isEnabled());
+        m_window->durableActions()->rerunAction()->trigger();
+        auto *dialog = m_window->findChild<RerunDialog *>(QStringLiteral("rerunDialog"));
+        QVERIFY(dialog);
+        dialog->stepPicker()->setValue(1);
+        QVERIFY(dialog->stepLabel()->text().endsWith(QStringLiteral("model:scripted (succeeded)")));
+        nlohmann::json request = nlohmann::json::parse(dialog->argsEditor()->text().toStdString());
+        QVERIFY(dialog->rerunButton()->isEnabled());
+
+        const auto edit = [&](const nlohmann::json &messages) {
+            request["messages"] = messages;
+            const std::string text = request.dump();
+            dialog->argsEditor()->setText(QString::fromStdString(text));
+            return qsizetype(text.size());
+        };
+        edit(nlohmann::json::array());
+        QVERIFY(!dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->problem(),
+                 QStringLiteral("This request cannot be sent: request to model scripted: "
+                                "'messages' is empty; give at least one user message"));
+        edit(nlohmann::json::parse(R"([{"role": "tool", "content": "1.08"}])"));
+        QVERIFY(!dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->problem(),
+                 QStringLiteral("This request cannot be sent: request to model scripted: messages[0]: a 'tool' "
+                                "message needs 'tool_call_id' (the id of the call it answers)"));
+        const qsizetype bytes = edit({{{"role", "user"}, {"content", std::string(1500, 'x')}}});
+        QVERIFY(!dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->problem(),
+                 QStringLiteral("This request cannot be sent: the edited request to model scripted "
+                                "is %1 bytes; the limit is 1500 bytes "
+                                "(limits.model_request_bytes)")
+                     .arg(bytes));
+        dialog->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        dialog->argsEditor()->setFocus();
+        QTest::keyClick(dialog->argsEditor(), Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY(dialog->isVisible()); // refused: it stays open
+        QCOMPARE(runsView()->topLevelItemCount(), 1);
+
+        edit({{{"role", "user"}, {"content", "100 EUR in USD, please?"}}});
+        QVERIFY(dialog->rerunButton()->isEnabled());
+        QCOMPARE(dialog->problem(), QString());
+        auto *hint = dialog->findChild<QLabel *>(QStringLiteral("rerunHint"));
+        QVERIFY(hint);
+        QCOMPARE(hint->text(),
+                 QStringLiteral("No step before it is memoized. Step 1 sends the edited request (the "
+                                "script's stays on record as its original request), and every step "
+                                "after it runs for real too."));
+        QTest::keyClick(dialog->argsEditor(), Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->runController()->record().id != runId
+                                     && m_window->statusText().startsWith(QLatin1String("Completed in ")),
+                                 RunTimeoutMs);
+        Journal journal;
+        QVERIFY(journal.open(m_window->project()->journalPath()));
+        const std::vector<Step> steps = journal.steps(m_window->runController()->record().id);
+        QVERIFY(!steps.empty());
+        QCOMPARE(steps[0].args.at("messages").dump(),
+                 std::string(R"([{"content":"100 EUR in USD, please?","role":"user"}])"));
+        QVERIFY(steps[0].originalArgs);
+    }
+
     void disabledForImportedRunActiveRunAndNoSteps()
     {
         const QString runId = runOnce();

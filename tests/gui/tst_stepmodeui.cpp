@@ -4,6 +4,7 @@
 // instead, fail, continue to the end) and the Runs dock's row of a resumed run.
 #include "consoleview.h"
 #include "journal/journal.h"
+#include "project/durationtext.h"
 #include "project/project.h"
 #include "run/runcontroller.h"
 #include "schemaform.h"
@@ -14,6 +15,7 @@
 #include "ui/answerpane.h"
 #include "ui/editmessagesdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/modelcomposer.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/runcommands.h"
 #include "ui/runspanel.h"
@@ -28,6 +30,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -36,6 +39,7 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include <algorithm>
 #include <memory>
 
 namespace {
@@ -55,6 +59,15 @@ QString eventText(const QAbstractItemModel *model, const QString &kind)
             return index.data().toString();
     }
     return QString();
+}
+
+/// "; held 43 ms" at the end of a step_decision event's text: how long the call was held,
+/// which depends on the machine (heldTimeIsShownBesideTheDecision checks it).
+const QRegularExpression HeldSuffix(QStringLiteral("; held [0-9]+([.,][0-9])? (ms|s)$"));
+
+QString withoutHold(QString text)
+{
+    return text.remove(HeldSuffix);
 }
 
 QTreeWidgetItem *runRow(QTreeWidget *view, const QString &runId)
@@ -148,7 +161,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("\"https://example.org/q3.pdf\""));
-        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+        QCOMPARE(withoutHold(eventText(trace, QStringLiteral("step_decision"))),
                  QStringLiteral("step mode: answered by hand instead, the handler did not run"));
         QTRY_VERIFY(
             m_window->console()->toPlainText().contains(QLatin1String("Report ready: https://example.org/q3.pdf")));
@@ -187,7 +200,7 @@ private Q_SLOTS:
         QCOMPARE(trace->index(0, 0).data(TraceModel::ErrorCodeRole).toString(), QStringLiteral("tool_failed"));
         QVERIFY2(cell(trace, 0, TraceModel::Summary).contains(QLatin1String("no rate on a holiday")),
                  qPrintable(cell(trace, 0, TraceModel::Summary)));
-        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+        QCOMPARE(withoutHold(eventText(trace, QStringLiteral("step_decision"))),
                  QStringLiteral("step mode: failed by hand, the handler did not run"));
         // The script's uncaught ToolError, with the code and message, on its stderr.
         QTRY_VERIFY2(
@@ -218,7 +231,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Failed")), RunTimeoutMs);
         QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("failed"));
         QCOMPARE(trace->index(0, 0).data(TraceModel::ErrorCodeRole).toString(), QStringLiteral("timeout"));
-        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+        QCOMPARE(withoutHold(eventText(trace, QStringLiteral("step_decision"))),
                  QStringLiteral("step mode: timed out by hand, the handler did not run"));
         QTRY_VERIFY2(
             m_window->console()->toPlainText().contains(QLatin1String("ToolError: timeout: timed out by hand")),
@@ -242,8 +255,17 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("0.92"));
+        // The time it was held is beside the decision, not in the step's duration.
+        Journal journal;
+        QVERIFY(journal.open(m_window->project()->journalPath()));
+        const std::vector<PolicyEvent> events = journal.events(m_window->runController()->record().id);
+        const auto decision = std::find_if(events.begin(), events.end(), [](const PolicyEvent &event) {
+            return event.kind == PolicyEventKind::StepDecision;
+        });
+        QVERIFY(decision != events.end());
         QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
-                 QStringLiteral("step mode: continued, the handler runs"));
+                 QStringLiteral("step mode: continued, the handler runs; held %1")
+                     .arg(durationText(decision->detail.at("held_ms").get<qint64>())));
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
         QVERIFY(m_window->stepModeActions()->stepModeAction()->isChecked()); // still in step mode for the next run
         m_window->stepModeActions()->stepModeAction()->setChecked(false);
@@ -318,6 +340,86 @@ private Q_SLOTS:
         m_window->stepModeActions()->stepModeAction()->setChecked(false);
     }
 
+    // Answer Instead on a held model step: the composer a `manual` model's person
+    // uses (text, a call of a bound tool with its argument form); the engine checks the
+    // reply as that turn's and journals it as the step's result, decided by a person.
+    void answerAHeldModelStepInTheComposer()
+    {
+        const QString dir = copyExample(QStringLiteral("model-agent"), m_scratch->path());
+        QVERIFY(!dir.isEmpty());
+        QVERIFY(openTrusted(*m_window, dir));
+        m_window->stepModeActions()->stepModeAction()->setChecked(true);
+        m_window->runCommands()->runAction()->trigger();
+        PendingCallsPanel *panel = m_window->pendingPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->heldCalls().size(), 1, RunTimeoutMs);
+        QCOMPARE(panel->heldCalls().first().tool, QStringLiteral("model:scripted"));
+        QVERIFY(panel->selectCall(panel->heldCalls().first().callId));
+        AnswerPane *pane = panel->answerPane();
+        QVERIFY(pane->isHeld());
+        QVERIFY(pane->usesComposer());
+        ModelComposer *composer = pane->composer();
+        QVERIFY(composer->isVisible());
+        QVERIFY(!pane->resultEdit()->isVisible());
+        QCOMPARE(pane->sendResultButton()->text(), QStringLiteral("Answer Instead"));
+        QCOMPARE(composer->conversationView()->toPlainText(),
+                 QStringLiteral("system: You convert currencies with get_exchange_rate.\n\n"
+                                "user: How many USD are 100 EUR?"));
+        QCOMPARE(composer->toolCombo()->count(), 1);
+        QCOMPARE(composer->toolCombo()->itemText(0), QStringLiteral("get_exchange_rate"));
+
+        QTest::keyClicks(composer->textEdit(), QStringLiteral("Looking it up."));
+        composer->addCallButton()->click();
+        QCOMPARE(composer->callForms().size(), 1);
+        SchemaForm *form = composer->callForms().first();
+        auto *base = qobject_cast<QLineEdit *>(form->control(QStringLiteral("/base")));
+        auto *quote = qobject_cast<QLineEdit *>(form->control(QStringLiteral("/quote")));
+        QVERIFY(base && quote);
+        QTest::keyClicks(base, QStringLiteral("GBP"));
+        QTest::keyClicks(quote, QStringLiteral("USD"));
+        pane->sendResultButton()->click();
+        QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
+
+        // The script's loop runs the call the person wrote: step mode holds it next.
+        QTRY_VERIFY_WITH_TIMEOUT(panel->heldCalls().size() == 1
+                                     && panel->heldCalls().first().tool == QLatin1String("get_exchange_rate")
+                                     && panel->continueToEndButton()->isEnabled(),
+                                 RunTimeoutMs);
+        QCOMPARE(panel->heldCalls().first().args.dump(), std::string(R"({"base":"GBP","quote":"USD"})"));
+        panel->continueToEndButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
+        const QString runId = m_window->runController()->record().id;
+        ProjectError error;
+        const auto project = loadTrusted(dir, &error);
+        QVERIFY2(project, qPrintable(error.toString()));
+        Journal journal;
+        QVERIFY(journal.open(project->journalPath()));
+        const std::vector<Step> steps = journal.steps(runId);
+        QVERIFY(steps.size() >= 2);
+        QCOMPARE(steps.at(0).tool, QStringLiteral("model:scripted"));
+        QCOMPARE(steps.at(0).status, StepStatus::Succeeded);
+        const nlohmann::json call = {{"function",
+                                      {{"arguments", nlohmann::json({{"base", "GBP"}, {"quote", "USD"}}).dump()},
+                                       {"name", "get_exchange_rate"}}},
+                                     {"id", "call_1_1"},
+                                     {"type", "function"}};
+        const nlohmann::json reply
+            = {{"message", {{"content", "Looking it up."}, {"role", "assistant"}, {"tool_calls", {call}}}},
+               {"stop_reason", "tool_calls"},
+               {"usage", {{"input_tokens", 0}, {"output_tokens", 0}}}};
+        QCOMPARE(QString::fromStdString(steps.at(0).result->dump()), QString::fromStdString(reply.dump()));
+        QCOMPARE(steps.at(1).tool, QStringLiteral("get_exchange_rate"));
+        QCOMPARE(steps.at(1).args.dump(), std::string(R"({"base":"GBP","quote":"USD"})"));
+        // Who decided: a person answered instead; the model was not asked.
+        const std::vector<PolicyEvent> events = journal.events(runId);
+        const auto decision = std::find_if(events.begin(), events.end(), [](const PolicyEvent &event) {
+            return event.sequence == 1 && event.kind == PolicyEventKind::StepDecision;
+        });
+        QVERIFY(decision != events.end());
+        QCOMPARE(decision->detail.at("decision").get<std::string>(), std::string("answer"));
+        QCOMPARE(decision->detail.at("ok").get<bool>(), true);
+        m_window->stepModeActions()->stepModeAction()->setChecked(false);
+    }
+
     // Continue to End (the dock's button, F8): step mode off, the held call runs.
     void continueToEndLeavesStepMode()
     {
@@ -337,7 +439,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(QLatin1String("Completed in ")), RunTimeoutMs);
         QCOMPARE(cell(trace, 0, TraceModel::Status), QStringLiteral("succeeded"));
         QCOMPARE(cell(trace, 0, TraceModel::Summary), QStringLiteral("0.92"));
-        QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
+        QCOMPARE(withoutHold(eventText(trace, QStringLiteral("step_decision"))),
                  QStringLiteral("step mode: continued, the handler runs"));
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
         QVERIFY(panel->heldCalls().isEmpty());

@@ -29,6 +29,7 @@ namespace {
 
 constexpr int ExitCompleted = 0;
 constexpr int ExitRunFailed = 1;
+constexpr int ExitBadInput = 2;
 
 QString runIdOf(const QByteArray &out)
 {
@@ -443,6 +444,79 @@ private Q_SLOTS:
         QCOMPARE(stepLines(journalSteps(dir.path(), runIdOf(rerun.out))),
                  (QStringList{model + QStringLiteral(" memoized"), QStringLiteral("get_exchange_rate memoized"),
                               model + QStringLiteral(" succeeded")}));
+    }
+
+    // `run --step`: `a JSON` on a held model step is a reply as a `manual` model takes
+    // it, checked as that turn is (refused: asked again), and becomes the step's result.
+    void stepModeAnswersAModelStepInstead()
+    {
+        QTemporaryDir dir;
+        writeProject(
+            dir.path(), m_base, agentScript("toolstudio.agent('100 EUR in USD?', model='scripted', tools='none')"),
+            R"({"models": [{"name": "scripted", "provider": "mock", "turns": [{"content": "from the mock"}]}]})");
+        const CommandResult run
+            = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--step"), QStringLiteral("--json")},
+                         QByteArray("a {\"tool_calls\": [{\"name\": \"get_exchange_rate\", \"arguments\": {}}]}\n"
+                                    "a {\"content\": \"108 USD, by hand.\"}\n"));
+        QVERIFY2(run.exitCode == ExitCompleted, run.err.constData());
+        QVERIFY2(run.err.contains("the model reply: tool_calls[0] calls \"get_exchange_rate\", which the model was "
+                                  "not offered (offered: no tools)"),
+                 run.err.constData());
+        QCOMPARE(scriptStdout(run.out), QByteArray("108 USD, by hand.\n2 1 {'input_tokens': 0, 'output_tokens': 0}\n"));
+        const std::vector<Step> steps = journalSteps(dir.path(), runIdOf(run.out));
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(steps[0].result->dump(),
+                 std::string("{\"message\":{\"content\":\"108 USD, by hand.\",\"role\":"
+                             "\"assistant\"},\"stop_reason\":\"stop\",\"usage\":{"
+                             "\"input_tokens\":0,\"output_tokens\":0}}"));
+    }
+
+    // Rerun from a model step with an edited request: checked as a script's request is
+    // (the messages' shape, the request cap) before a run is made; nothing is journaled
+    // and nothing is sent.
+    void rerunRefusesAnEditedRequestThatCannotBeSent_data()
+    {
+        QTest::addColumn<QByteArray>("messages");
+        QTest::addColumn<QByteArray>("reason");
+        QTest::newRow("no messages") << QByteArray("[]")
+                                     << QByteArray("request to model scripted: 'messages' is empty; give at least one "
+                                                   "user message");
+        QTest::newRow("tool message without its call id")
+            << QByteArray(R"([{"role": "tool", "content": "1.08"}])")
+            << QByteArray("request to model scripted: messages[0]: a 'tool' message needs 'tool_call_id' (the id of "
+                          "the call it answers)");
+        const QByteArray big = QByteArray(R"([{"role": "user", "content": ")") + QByteArray(1000, 'x') + "\"}]";
+        QTest::newRow("over the request cap") << big
+                                              << QByteArray("the edited request to model scripted is %1 bytes; "
+                                                            "the limit is 1000 bytes (limits.model_request_bytes)");
+    }
+
+    void rerunRefusesAnEditedRequestThatCannotBeSent()
+    {
+        QFETCH(QByteArray, messages);
+        QFETCH(QByteArray, reason);
+        QTemporaryDir dir;
+        writeProject(dir.path(), m_base, agentScript("toolstudio.agent('100 EUR in USD?', model='scripted')"),
+                     R"({"limits": {"model_request_bytes": 1000},
+                         "models": [{"name": "scripted", "provider": "mock", "turns": [{"content": "1 EUR is 1.08 USD."}]}]})");
+        const CommandResult first = toolstudio({QStringLiteral("run"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(first.exitCode == ExitCompleted, first.err.constData());
+        const QString runId = runIdOf(first.out);
+        json request = journalSteps(dir.path(), runId).at(0).args;
+        request["messages"] = json::parse(messages.toStdString());
+        const QString edited = QString::fromStdString(request.dump());
+        const QString why
+            = reason.contains("%1") ? QString::fromUtf8(reason).arg(edited.toUtf8().size()) : QString::fromUtf8(reason);
+
+        const CommandResult rerun
+            = toolstudio({QStringLiteral("replay"), dir.path(), runId, QStringLiteral("--from"), QStringLiteral("1"),
+                          QStringLiteral("--args"), edited, QStringLiteral("--json")});
+        QCOMPARE(rerun.exitCode, ExitBadInput);
+        QCOMPARE(QString::fromUtf8(rerun.err),
+                 QStringLiteral("toolstudio replay: step 1 cannot be rerun with this request: %1\n").arg(why));
+        Journal journal;
+        QVERIFY(journal.open(dir.path() + QStringLiteral("/.toolstudio/journal.sqlite")));
+        QCOMPARE(journal.runs().size(), std::size_t(1)); // no run was made
     }
 
     // The Node shim's models.NAME.chat and agent, as the Python shim's (the same fake

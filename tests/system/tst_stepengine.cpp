@@ -61,6 +61,15 @@ json commandTool(const char *name, json command, const char *extra = "{}")
     return tool;
 }
 
+/// A step_decision event's detail without how long the step was held (`held_ms`,
+/// `queued_at_before`: times of the run, checked in heldStepsDurationLeavesOutTheHold).
+json withoutHold(json detail)
+{
+    detail.erase("held_ms");
+    detail.erase("queued_at_before");
+    return detail;
+}
+
 /// The tools most tests share. Backoff is short so retries take milliseconds.
 json baseManifest()
 {
@@ -1447,7 +1456,8 @@ private Q_SLOTS:
         const auto decision = std::find_if(
             events.begin(), events.end(), [](const PolicyEvent &e) { return e.kind == PolicyEventKind::StepDecision; });
         QVERIFY(decision != events.end());
-        QCOMPARE(decision->detail.dump(), J("{'decision':'continue','edited_args':{'n':2},'original_args':{'n':1}}"));
+        QCOMPARE(withoutHold(decision->detail).dump(),
+                 J("{'decision':'continue','edited_args':{'n':2},'original_args':{'n':1}}"));
 
         h.engine->setApprovesToolCalls(false);
         h.call("c3", "counter", {{"n", 3}});
@@ -1542,10 +1552,117 @@ private Q_SLOTS:
         const auto decision = std::find_if(
             events.begin(), events.end(), [](const PolicyEvent &e) { return e.kind == PolicyEventKind::StepDecision; });
         QVERIFY(decision != events.end());
-        QCOMPARE(decision->detail.dump(),
+        QCOMPARE(withoutHold(decision->detail).dump(),
                  J("{'decision':'continue','edited_args':{'messages':[{'content':'Hello, edited?','role':'user'}],"
                    "'model':'scripted','tools':[]},'original_args':{'messages':[{'content':'Hello?','role':'user'}],"
                    "'model':'scripted','tools':[]}}"));
+    }
+
+    /// Answer Instead on a held model step takes a reply in the turn shape a `manual`
+    /// model's person writes (the composer's), checked as that turn is: a call of a tool
+    /// the request did not offer is refused and the step stays held; an accepted reply
+    /// is the step's result, journaled with the person's decision ("answer").
+    void heldModelStepAnsweredInstead()
+    {
+        json manifest = baseManifest();
+        manifest["models"] = json::parse(J("[{'name': 'scripted', 'provider': 'mock', 'turns': [{'content': 'hi'}]}]"));
+        Harness h;
+        QVERIFY(h.setUp(manifest));
+        h.engine->setStepMode(true);
+        BridgeCall call;
+        call.kind = BridgeCall::Kind::Model;
+        call.id = "m1";
+        call.tool = "scripted";
+        call.args = json::parse(J("{'messages': [{'role': 'user', 'content': '2 rates?'}], 'tools': ['counter']}"));
+        call.argsBytes = call.args.dump().size();
+        h.engine->submitCall(call);
+        QCOMPARE(h.paused, QStringList{QStringLiteral("m1")});
+
+        QString reason;
+        ManualAnswer answer;
+        answer.result = json::parse(J("{'tool_calls': [{'name': 'lookup', 'arguments': {}}]}"));
+        QVERIFY(!h.engine->answerStep(QStringLiteral("m1"), answer, &reason));
+        QCOMPARE(reason,
+                 QStringLiteral("the model reply: tool_calls[0] calls \"lookup\", which the model was not offered "
+                                "(offered: counter)"));
+        answer.result = json::parse(J("{'tool_calls': [{'name': 'counter', 'arguments': 5}]}"));
+        QVERIFY(!h.engine->answerStep(QStringLiteral("m1"), answer, &reason));
+        QVERIFY2(reason.startsWith(QStringLiteral("the model reply")), qPrintable(reason));
+        QVERIFY(h.step("m1").paused); // still held
+
+        answer.result
+            = json::parse(J("{'content': 'Two calls.', 'tool_calls': [{'name': 'counter', 'arguments': {'n': 2}}]}"));
+        QVERIFY2(h.engine->answerStep(QStringLiteral("m1"), answer, &reason), qPrintable(reason));
+        QTRY_VERIFY(h.reply("m1"));
+        h.engine->flush();
+        const std::vector<Step> steps = h.journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.at(0).status, StepStatus::Succeeded);
+        QCOMPARE(QString::fromStdString(steps.at(0).result->dump()),
+                 QString::fromStdString(J(
+                     "{'message':{'content':'Two calls.','role':'assistant','tool_calls':[{'function':{'arguments':"
+                     "'{\\'n\\':2}','name':'counter'},'id':'call_1_1','type':'function'}]},'stop_reason':'tool_calls',"
+                     "'usage':{'input_tokens':0,'output_tokens':0}}")));
+        QCOMPARE(h.reply("m1")->message.at("value").dump(), steps.at(0).result->dump());
+        QCOMPARE(steps.at(0).attempts.size(), std::size_t(1));
+        const std::vector<PolicyEvent> events = h.journal.events(QStringLiteral("run-1"));
+        const auto decision = std::find_if(
+            events.begin(), events.end(), [](const PolicyEvent &e) { return e.kind == PolicyEventKind::StepDecision; });
+        QVERIFY(decision != events.end());
+        QCOMPARE(withoutHold(decision->detail).dump(), J("{'decision':'answer','ok':true}"));
+        // Answered at its release: the attempt starts and ends when the step was decided.
+        QCOMPARE(steps.at(0).attempts.at(0).startedAt, steps.at(0).queuedAt);
+        QCOMPARE(steps.at(0).attempts.at(0).endedAt, steps.at(0).queuedAt);
+    }
+
+    /// A held step's duration counts from its release: its queued_at moves to the
+    /// decision, which records how long it was held and when it was queued; the same
+    /// for a continued tool call and an answered one.
+    void heldStepsDurationLeavesOutTheHold_data()
+    {
+        QTest::addColumn<bool>("answer");
+        QTest::newRow("continue") << false;
+        QTest::newRow("answer instead") << true;
+    }
+
+    void heldStepsDurationLeavesOutTheHold()
+    {
+        QFETCH(bool, answer);
+        Harness h;
+        QVERIFY(h.setUp(baseManifest()));
+        h.engine->setStepMode(true);
+        h.call("c1", "counter", {{"n", 1}});
+        QCOMPARE(h.paused, QStringList{QStringLiteral("c1")});
+        const qint64 queued = h.step("c1").queuedAt;
+        QVERIFY(queued > 0);
+        // Held for a while (the clock has moved on; no assertion on how long that took).
+        QTRY_VERIFY(QDateTime::currentMSecsSinceEpoch() >= queued + 40);
+        QString reason;
+        if (answer) {
+            ManualAnswer manual;
+            manual.result = 7;
+            QVERIFY(h.engine->answerStep(QStringLiteral("c1"), manual, &reason));
+        } else {
+            QVERIFY(h.engine->continueStep(QStringLiteral("c1"), &reason));
+        }
+        QTRY_VERIFY(h.reply("c1"));
+        h.engine->flush();
+        const Step step = h.journal.steps(QStringLiteral("run-1")).at(0);
+        const std::vector<PolicyEvent> events = h.journal.events(QStringLiteral("run-1"));
+        const auto decision = std::find_if(
+            events.begin(), events.end(), [](const PolicyEvent &e) { return e.kind == PolicyEventKind::StepDecision; });
+        QVERIFY(decision != events.end());
+        const qint64 held = decision->detail.at("held_ms").get<qint64>();
+        QCOMPARE(decision->detail.at("queued_at_before").get<qint64>(), queued);
+        QVERIFY2(held >= 40, qPrintable(QString::number(held)));
+        // The step's queue time is its release; its duration leaves the hold out.
+        QCOMPARE(step.queuedAt, queued + held);
+        QCOMPARE(step.durationMs(), step.endedAt - (queued + held));
+        QVERIFY(step.attempts.at(0).startedAt >= step.queuedAt);
+        QVERIFY(decision->at >= step.queuedAt);
+        const auto paused = std::find_if(events.begin(), events.end(),
+                                         [](const PolicyEvent &e) { return e.kind == PolicyEventKind::StepPaused; });
+        QVERIFY(paused != events.end());
+        QVERIFY(paused->at >= queued && paused->at <= step.queuedAt);
     }
 
     void cassetteIsOffline()

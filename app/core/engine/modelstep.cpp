@@ -141,6 +141,75 @@ std::optional<ModelSteps::Refusal> ModelSteps::admit(const BridgeCall &call, Ste
     return std::nullopt;
 }
 
+QStringList ModelSteps::offeredTools(const nlohmann::json &request)
+{
+    QStringList names;
+    const auto tools = request.is_object() ? request.find("tools") : request.end();
+    if (tools != request.end() && tools->is_array())
+        for (const nlohmann::json &tool : *tools)
+            if (tool.is_object() && tool.value("name", nlohmann::json()).is_string())
+                names << QString::fromStdString(tool["name"].get<std::string>());
+    return names;
+}
+
+QString ModelSteps::checkEditedRequest(const Project &project, const QString &stepTool, const nlohmann::json &request)
+{
+    const QString name = stepTool.mid(int(qstrlen(Prefix)));
+    if (!isModelStep(stepTool) || !project.model(name))
+        return QStringLiteral("no model named '%1' in this project (toolstudio.json 'models' has: %2)")
+            .arg(elidedText(name, 128), modelNames(project));
+    if (!request.is_object())
+        return QStringLiteral("the request to model %1 must be a JSON object with 'model', 'messages' and 'tools'")
+            .arg(name);
+    if (const std::size_t bytes = request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
+        bytes > project.limits.modelRequestBytes)
+        return QStringLiteral("the edited request to model %1 is %2 bytes; the limit is %3 bytes "
+                              "(limits.model_request_bytes)")
+            .arg(name)
+            .arg(bytes)
+            .arg(project.limits.modelRequestBytes);
+    for (const auto &[key, value] : request.items()) {
+        if (key != "model" && key != "messages" && key != "tools")
+            return QStringLiteral("unknown member '%1' in the request to model %2 (it takes 'model', 'messages' and "
+                                  "'tools')")
+                .arg(elidedText(QString::fromStdString(key), 64), name);
+    }
+    if (const auto model = request.find("model"); model != request.end() && *model != name.toStdString())
+        return QStringLiteral("request to model %1: 'model' is %2; a step's model cannot change (it must be \"%1\")")
+            .arg(name, ModelMessage::quote(*model));
+    if (const QString problem = ModelMessage::checkMessages(request.value("messages", nlohmann::json()));
+        !problem.isEmpty())
+        return QStringLiteral("request to model %1: %2").arg(name, problem);
+    const nlohmann::json tools = request.value("tools", nlohmann::json::array());
+    if (!tools.is_array())
+        return QStringLiteral("request to model %1: 'tools' must be a list of tool definitions ({\"name\", "
+                              "\"description\", \"input_schema\"}), not %2")
+            .arg(name, ModelMessage::quote(tools));
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+        const nlohmann::json &tool = tools[i];
+        const auto where = [&] { return QStringLiteral("request to model %1: tools[%2]").arg(name).arg(i); };
+        if (!tool.is_object())
+            return QStringLiteral("%1 must be an object {\"name\", \"description\", \"input_schema\"}, not %2")
+                .arg(where(), ModelMessage::quote(tool));
+        for (const auto &[key, value] : tool.items())
+            if (key != "name" && key != "description" && key != "input_schema")
+                return QStringLiteral("%1: unknown member '%2' (a definition has 'name', 'description' and "
+                                      "'input_schema')")
+                    .arg(where(), elidedText(QString::fromStdString(key), 64));
+        const nlohmann::json toolName = tool.value("name", nlohmann::json());
+        const Tool *declared
+            = toolName.is_string() ? project.tool(QString::fromStdString(toolName.get<std::string>())) : nullptr;
+        if (!declared || !declared->active)
+            return QStringLiteral("%1: 'name' %2 is not an active tool of this project")
+                .arg(where(), ModelMessage::quote(toolName));
+        if (!tool.value("description", nlohmann::json("")).is_string())
+            return QStringLiteral("%1: 'description' must be text").arg(where());
+        if (!tool.value("input_schema", nlohmann::json::object()).is_object())
+            return QStringLiteral("%1: 'input_schema' must be a JSON Schema object").arg(where());
+    }
+    return {};
+}
+
 const Tool *ModelSteps::tool(const QString &stepTool) const
 {
     if (!isModelStep(stepTool))

@@ -54,6 +54,16 @@ public:
     /// the request's shape (messages checked; "tools": "bound", "none" or a list of
     /// bound tool names); fills `step` (tool, args, maxAttempts) either way.
     std::optional<Refusal> admit(const BridgeCall &call, Step &step);
+    /// The names of the tools model step request `request` offers (its "tools" definitions).
+    static QStringList offeredTools(const nlohmann::json &request);
+    /// Why `request`, a model step's whole request as a person edited it (Rerun from
+    /// Step), cannot be sent for step tool `stepTool` ("model:NAME"); empty when it can.
+    /// Checked as admit() checks a script's request: only "model" (the step's model),
+    /// "messages" and "tools"; the messages in the neutral shape
+    /// (ModelMessage::checkMessages); "tools" a list of definitions {"name" (a declared,
+    /// active tool), "description", "input_schema" (an object)}; the whole request within
+    /// limits.model_request_bytes.
+    static QString checkEditedRequest(const Project &project, const QString &stepTool, const nlohmann::json &request);
     /// Past max_model_calls with the first refusal recorded already: the call is only
     /// answered and counted (as StepEngine does for max_calls).
     bool refuseWithoutStep() const { return m_budgetStepRecorded && m_calls >= m_project.limits.maxModelCalls; }

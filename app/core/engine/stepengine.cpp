@@ -4,6 +4,7 @@
 
 #include "bridgemessage.h"
 #include "engine/handlers/manualhandler.h"
+#include "engine/handlers/manualmodelhandler.h"
 #include "engine/modelstep.h"
 #include "engine/nullsleftout.h"
 #include "engine/stepenginestate.h"
@@ -254,16 +255,32 @@ int StepEngineState::heldIndex(const QString &callId, QString *reason) const
     return -1;
 }
 
-void StepEngineState::decide(int index, HandlerOutcome outcome, const char *decision)
+void StepEngineState::unhold(int index, nlohmann::json &decision)
 {
     Step &step = steps[std::size_t(index)];
     step.paused = false;
+    const qint64 released = now();
+    if (step.queuedAt <= 0 || released < step.queuedAt)
+        return; // a clock that went back: the step keeps its queue time
+    decision["held_ms"] = released - step.queuedAt;
+    decision["queued_at_before"] = step.queuedAt;
+    step.queuedAt = released;
+}
+
+void StepEngineState::decide(int index, HandlerOutcome outcome, const char *decision, nlohmann::json detail)
+{
+    Step &step = steps[std::size_t(index)];
+    if (!detail.is_object())
+        detail = nlohmann::json::object();
+    detail["decision"] = decision;
+    detail["ok"] = outcome.ok;
+    unhold(index, detail);
     Attempt attempt;
     attempt.number = int(step.attempts.size()) + 1;
-    attempt.startedAt = attempt.endedAt = now();
+    attempt.startedAt = attempt.endedAt = step.queuedAt;
     if (step.startedAt == 0)
         step.startedAt = attempt.startedAt;
-    addEvent(step.sequence, PolicyEventKind::StepDecision, {{"decision", decision}, {"ok", outcome.ok}});
+    addEvent(step.sequence, PolicyEventKind::StepDecision, std::move(detail));
     Q_EMIT q->stepReleased(step.callId);
     if (outcome.ok) {
         attempt.succeeded = true;
@@ -404,7 +421,7 @@ bool StepEngine::continueModelStepWith(int index, const nlohmann::json &messages
 void StepEngine::release(int index, nlohmann::json decision)
 {
     Step &step = d->steps[std::size_t(index)];
-    step.paused = false;
+    d->unhold(index, decision);
     d->addEvent(step.sequence, PolicyEventKind::StepDecision, std::move(decision));
     Q_EMIT stepReleased(step.callId);
     if (d->flights[std::size_t(index)])
@@ -416,7 +433,22 @@ bool StepEngine::answerStep(const QString &callId, const ManualAnswer &answer, Q
     const int index = d->heldIndex(callId, reason);
     if (index < 0)
         return false;
-    const Tool &tool = *d->toolOf(d->steps[std::size_t(index)].tool);
+    const Step &step = d->steps[std::size_t(index)];
+    if (!answer.isError && ModelSteps::isModelStep(step.tool)) {
+        // A person answers instead of the model: the reply is checked as a `manual`
+        // model's is (ManualModelHandler::replyOf: the turn shape, tools the request
+        // offered, arguments that are objects) and becomes the step's result.
+        QString error;
+        const auto reply = ManualModelHandler::replyOf(answer.result, ModelSteps::offeredTools(step.args), &error);
+        if (!reply) {
+            if (reason)
+                *reason = error;
+            return false;
+        }
+        d->decide(index, HandlerOutcome::success(*reply), "answer");
+        return true;
+    }
+    const Tool &tool = *d->toolOf(step.tool);
     if (!answer.isError && tool.outputSchema) {
         QString error;
         if (const SchemaValidator *validator = d->admission.validator(tool, true, &error)) {

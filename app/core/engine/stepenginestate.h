@@ -148,7 +148,11 @@ public:
     // Answers and step-mode decisions (stepengine.cpp).
     void pollAnswers();
     int heldIndex(const QString &callId, QString *reason) const;
-    void decide(int index, HandlerOutcome outcome, const char *decision);
+    void decide(int index, HandlerOutcome outcome, const char *decision, nlohmann::json detail = {});
+    /// A held step is decided: no longer paused, and its duration counts from now (its
+    /// queuedAt moves here, docs/trace.md "Durations"); `decision` gets how long it was
+    /// held (`held_ms`) and when it was queued (`queued_at_before`).
+    void unhold(int index, nlohmann::json &decision);
 
     // The parts' entry points, named as the engine's steps use them.
     void record(int index, bool now) { batch.record(index, now); }

@@ -2,11 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/durablestart.h"
 
+#include "engine/modelstep.h"
 #include "engine/replaysource.h"
 #include "journal/journal.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+
+#include <algorithm>
 
 std::optional<DurableStart> DurableStart::replay(const QString &journalPath, const QString &runId, QString *error)
 {
@@ -53,7 +56,8 @@ std::optional<DurableStart> DurableStart::resume(const QString &journalPath, con
     return start;
 }
 
-std::optional<DurableStart> DurableStart::rerun(const QString &journalPath, const QString &runId, int sequence,
+std::optional<DurableStart> DurableStart::rerun(const QString &journalPath, const Project &project,
+                                                const QString &runId, int sequence,
                                                 const std::optional<nlohmann::json> &editedArgs, QString *error)
 {
     const auto source = loadReplaySource(journalPath, runId, error);
@@ -65,6 +69,19 @@ std::optional<DurableStart> DurableStart::rerun(const QString &journalPath, cons
                      .arg(sequence)
                      .arg(source->steps.size());
         return std::nullopt;
+    }
+    const auto step = std::find_if(source->steps.cbegin(), source->steps.cend(),
+                                   [sequence](const Step &recorded) { return recorded.sequence == sequence; });
+    if (editedArgs && step != source->steps.cend() && ModelSteps::isModelStep(step->tool)) {
+        // The engine sends an edited request as it is: checked here, before the run is
+        // journaled, as the script's request was when it was made.
+        if (const QString problem = ModelSteps::checkEditedRequest(project, step->tool, *editedArgs);
+            !problem.isEmpty()) {
+            *error = QCoreApplication::translate("RunController", "step %1 cannot be rerun with this request: %2")
+                         .arg(sequence)
+                         .arg(problem);
+            return std::nullopt;
+        }
     }
     DurableStart start;
     start.plan.mode = ReplayPlan::Mode::Rerun;

@@ -29,8 +29,11 @@ struct DurableStart
     /// again) and a `resumed` event recorded.
     static std::optional<DurableStart> resume(const QString &journalPath, const QString &runId, QString *error);
     /// A new run from step `sequence` (1-based) of `runId`, with `editedArgs` if given.
-    static std::optional<DurableStart> rerun(const QString &journalPath, const QString &runId, int sequence,
-                                             const std::optional<nlohmann::json> &editedArgs, QString *error);
+    /// A model step's edited request is checked as a script's is, against `project`
+    /// (ModelSteps::checkEditedRequest): refused with the reason before a run exists.
+    static std::optional<DurableStart> rerun(const QString &journalPath, const Project &project, const QString &runId,
+                                             int sequence, const std::optional<nlohmann::json> &editedArgs,
+                                             QString *error);
     /// An offline run against the cassette at `path`.
     static std::optional<DurableStart> cassette(const QString &path, QString *error);
 };

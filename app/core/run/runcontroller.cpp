@@ -415,7 +415,7 @@ bool RunController::rerunFrom(const Project &project, const QString &runId, int 
 {
     QString local;
     error = error ? error : &local;
-    d->next = DurableStart::rerun(d->journalPathFor(project), runId, sequence, editedArgs, error);
+    d->next = DurableStart::rerun(d->journalPathFor(project), project, runId, sequence, editedArgs, error);
     return startNext(*this, d->next, project, {}, error);
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/handlers/manualmodelhandler.h"
 
+#include "engine/modelstep.h"
 #include "llm/modelmessage.h"
 #include "project/manifestreader.h"
 #include "project/modelconfig.h"
@@ -14,12 +15,7 @@ ManualModelHandler::~ManualModelHandler() = default;
 
 void ManualModelHandler::start(const HandlerRequest &request)
 {
-    m_offered.clear();
-    const auto tools = request.args.find("tools");
-    if (tools != request.args.end() && tools->is_array())
-        for (const nlohmann::json &tool : *tools)
-            if (tool.is_object() && tool.value("name", nlohmann::json()).is_string())
-                m_offered << QString::fromStdString(tool["name"].get<std::string>());
+    m_offered = ModelSteps::offeredTools(request.args);
     ManualHandler::start(request);
 }
 
