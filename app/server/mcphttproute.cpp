@@ -47,23 +47,6 @@ int statusOf(const JsonRpcMessage &reply, bool modern = false)
     return unreadable ? 400 : 200;
 }
 
-/// A header value as the client meant it: `=?base64?…?=` decoded (streamable-http
-/// "Value Encoding"); nullopt when the Base64 is not valid.
-std::optional<std::string> headerValue(const std::string &raw)
-{
-    constexpr std::string_view Prefix = "=?base64?";
-    constexpr std::string_view Suffix = "?=";
-    if (raw.size() < Prefix.size() + Suffix.size() || raw.compare(0, Prefix.size(), Prefix) != 0
-        || raw.compare(raw.size() - Suffix.size(), Suffix.size(), Suffix) != 0)
-        return raw;
-    const auto decoded = QByteArray::fromBase64Encoding(
-        QByteArray::fromStdString(raw.substr(Prefix.size(), raw.size() - Prefix.size() - Suffix.size())),
-        QByteArray::AbortOnBase64DecodingErrors);
-    if (!decoded)
-        return std::nullopt;
-    return decoded.decoded.toStdString();
-}
-
 std::string quoted(const std::string &value)
 {
     return "'" + (value.size() > 128 ? value.substr(0, 128) + "…" : value) + "'";
@@ -79,7 +62,7 @@ std::string headerMismatch(const HttpRequest &request, const JsonRpcMessage &mes
         if (raw.empty())
             return std::string("Header mismatch: the ") + header + " header is missing; it must be " + quoted(body)
                 + " as in the request body";
-        const std::optional<std::string> value = headerValue(raw);
+        const std::optional<std::string> value = McpRevision::decodeHeaderValue(raw);
         if (!value)
             return std::string("Header mismatch: the ") + header + " header " + quoted(raw)
                 + " is not valid =?base64?…?= encoding";
@@ -91,11 +74,9 @@ std::string headerMismatch(const HttpRequest &request, const JsonRpcMessage &mes
     std::string problem = check("MCP-Protocol-Version", version);
     if (problem.empty())
         problem = check("Mcp-Method", message.method);
-    const bool named = message.method == "tools/call" || message.method == "prompts/get";
-    if (problem.empty() && (named || message.method == "resources/read")) {
-        const json body = message.params.value(named ? "name" : "uri", json());
-        problem = check("Mcp-Name", body.is_string() ? body.get<std::string>() : std::string());
-    }
+    const std::optional<std::string> name = McpRevision::mirroredName(message.method, message.params);
+    if (problem.empty() && name)
+        problem = check("Mcp-Name", *name);
     return problem;
 }
 

@@ -306,6 +306,7 @@ private Q_SLOTS:
     void httpRefusals();
     void httpTwoClientsOneSession();
     void httpRunningCallsCapped();
+    void studioClientOfTheStudiosServer();
     void sdkClientOverStdio();
     void sdkClientOverHttp();
 };
@@ -958,6 +959,54 @@ void TestMcpServer::httpRunningCallsCapped()
             = json::parse(clients[std::size_t(id - 1)]->readAllStandardOutput().toStdString(), nullptr, false);
         QCOMPARE(dumped(reply["result"]["content"][0]["text"]), QStringLiteral("\"approved\""));
     }
+}
+
+void TestMcpServer::studioClientOfTheStudiosServer()
+{
+    // The studio's MCP client probes with server/discover and stays in 2026-07-28 against
+    // its own server, over stdio and Streamable HTTP (issue 21). The served project lies
+    // inside the client's: a server the client starts reads only its project's folder.
+    QTemporaryDir client;
+    const QString served = client.filePath(QStringLiteral("served"));
+    writeProject(served);
+    Server server;
+    QVERIFY2(server.start(served), server.err.constData());
+    const json project
+        = {{"name", "client"},
+           {"mcp_servers",
+            {{"stdio",
+              {{"command", toolstudioBinary().toStdString()}, {"args", {"serve", "--mcp-stdio", "served", "--trust"}}}},
+             {"web", {{"url", server.url("/mcp").toStdString()}}}}}};
+    QVERIFY(writeFile(client.filePath(QStringLiteral("toolstudio.json")), QByteArray::fromStdString(project.dump())));
+    const CommandResult listed = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), client.path(),
+                                             QStringLiteral("--json"), QStringLiteral("--trust")});
+    QVERIFY2(listed.exitCode == 0, listed.out.constData());
+    const json servers = json::parse(listed.out.toStdString(), nullptr, false);
+    QVERIFY2(servers.is_array() && servers.size() == 2, listed.out.constData());
+    for (const json &entry : servers) {
+        QCOMPARE(dumped(entry["state"]), QStringLiteral("\"ready\""));
+        QCOMPARE(dumped(entry["protocol_version"]), QStringLiteral("\"2026-07-28\""));
+        QCOMPARE(dumped(entry["era"]), QStringLiteral("\"modern\""));
+        QCOMPARE(dumped(entry["server_info"]["title"]), QStringLiteral("\"Tool Studio: served\""));
+        QCOMPARE(entry["tools"].size(), std::size_t(3));
+    }
+    const CommandResult text
+        = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), client.path(), QStringLiteral("--trust")});
+    QVERIFY2(text.out.contains("stdio  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
+             text.out.constData());
+    QVERIFY2(text.out.contains("web  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
+             text.out.constData());
+    // A call over HTTP (over stdio the served journal would be in the client's read-only view).
+    const CommandResult called = toolstudio({QStringLiteral("mcp"), QStringLiteral("call"), client.path(),
+                                             QStringLiteral("web"), QStringLiteral("add"), QStringLiteral("--args"),
+                                             QStringLiteral(R"({"a":2,"b":3})"), QStringLiteral("--trust")});
+    QVERIFY2(called.exitCode == 0, called.err.constData());
+    QCOMPARE(dumped(json::parse(called.out.toStdString(), nullptr, false)), QStringLiteral("{\"sum\":5}"));
+    server.stop();
+    bool found = false;
+    for (const json &run : runs(served))
+        found = found || run["script"] == "(MCP http: toolstudio)";
+    QVERIFY(found);
 }
 
 void TestMcpServer::sdkClientOverStdio()

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcprevision.h"
 
+#include <QByteArray>
+
 using nlohmann::json;
 
 namespace McpRevision {
@@ -141,6 +143,51 @@ json withRequestMeta(json params, const json &clientInfo, const json &clientCapa
         meta[ClientInfoKey] = clientInfo;
     meta[ClientCapabilitiesKey] = clientCapabilities.is_object() ? clientCapabilities : json::object();
     return params;
+}
+
+namespace {
+constexpr std::string_view SentinelPrefix = "=?base64?";
+constexpr std::string_view SentinelSuffix = "?=";
+
+bool looksEncoded(const std::string &value)
+{
+    return value.size() >= SentinelPrefix.size() + SentinelSuffix.size()
+        && value.compare(0, SentinelPrefix.size(), SentinelPrefix) == 0
+        && value.compare(value.size() - SentinelSuffix.size(), SentinelSuffix.size(), SentinelSuffix) == 0;
+}
+} // namespace
+
+std::string encodeHeaderValue(const std::string &value)
+{
+    bool plain = !value.empty() && value.front() != ' ' && value.back() != ' ' && !looksEncoded(value);
+    for (const char c : value)
+        plain = plain && c >= 0x20 && c <= 0x7E;
+    if (plain)
+        return value;
+    return std::string(SentinelPrefix) + QByteArray::fromStdString(value).toBase64().toStdString()
+        + std::string(SentinelSuffix);
+}
+
+std::optional<std::string> decodeHeaderValue(const std::string &raw)
+{
+    if (!looksEncoded(raw))
+        return raw;
+    const auto decoded = QByteArray::fromBase64Encoding(
+        QByteArray::fromStdString(
+            raw.substr(SentinelPrefix.size(), raw.size() - SentinelPrefix.size() - SentinelSuffix.size())),
+        QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return std::nullopt;
+    return decoded.decoded.toStdString();
+}
+
+std::optional<std::string> mirroredName(const std::string &method, const json &params)
+{
+    const bool named = method == "tools/call" || method == "prompts/get";
+    if (!named && method != "resources/read")
+        return std::nullopt;
+    const json value = params.is_object() ? params.value(named ? "name" : "uri", json()) : json();
+    return value.is_string() ? value.get<std::string>() : std::string();
 }
 
 std::string resultType(const json &result)

@@ -82,6 +82,17 @@ JsonRpcError unsupportedVersion(const std::string &requested);
 nlohmann::json withRequestMeta(nlohmann::json params, const nlohmann::json &clientInfo,
                                const nlohmann::json &clientCapabilities);
 
+/// A header value as streamable-http "Value Encoding" carries it: as it is when it is
+/// visible ASCII and spaces without leading or trailing whitespace, else (and when it
+/// looks like the sentinel) `=?base64?…?=` of its UTF-8.
+std::string encodeHeaderValue(const std::string &value);
+/// The reverse: `=?base64?…?=` decoded, anything else as it is; nullopt for Base64 that
+/// is not valid.
+std::optional<std::string> decodeHeaderValue(const std::string &raw);
+/// The body value Mcp-Name mirrors: params.name of tools/call and prompts/get,
+/// params.uri of resources/read; nullopt for other methods.
+std::optional<std::string> mirroredName(const std::string &method, const nlohmann::json &params);
+
 /// Result kinds (basic/index "ResultType").
 constexpr const char *Complete = "complete";
 constexpr const char *InputRequired = "input_required";
