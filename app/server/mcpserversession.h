@@ -28,8 +28,8 @@ class QTimer;
 /// stateless) a request whose `_meta` carries the protocol version is served without
 /// `initialize` — `server/discover`, `tools/list` (with the cache hints ttlMs/cacheScope)
 /// and `tools/call` — each result with `resultType` and the server's identity in `_meta`.
-/// A request with neither an `initialize` before it nor a 2026 `_meta` is refused
-/// (-32602, or -32022 for a version not served). The transport (stdio, Streamable HTTP)
+/// Before `initialize`, a request without any `_meta` is refused -32600 (neither era's);
+/// a `_meta` without a usable version is -32602, a version not served -32022. The transport (stdio, Streamable HTTP)
 /// hands it each received text and says where replies go.
 ///
 /// Each `tools/call` is a durable step of one run per session (kind `served`, script

@@ -182,8 +182,8 @@ void McpClientSession::onDiscovered(const McpReply &reply)
             Q_EMIT ready();
             return;
         }
-        if (listsVersion(versions, speaksLegacy)) {
-            sendInitialize();
+        if (!versions.is_array() || listsVersion(versions, speaksLegacy)) {
+            sendInitialize(); // no DiscoverResult (a 2025 server answering anything), or 2025 listed
             return;
         }
         fail(QStringLiteral("the server's server/discover lists MCP revisions %1, none of which the studio speaks "
