@@ -60,6 +60,9 @@
               and, on the retry, returns what it got (inputResponses, requestState, the
               request's _meta version); rounds answers input_required with only a
               requestState, forever; many asks 17 things at once
+  future      like good, but server/discover lists only revision 2099-01-01
+  unsupported like good, but server/discover is refused -32022 listing 2099-01-01 and
+              2025-06-18 (a 2026-era server without 2026-07-28 that still speaks 2025)
 """
 import json
 import sys
@@ -355,6 +358,15 @@ while True:
     if "id" not in message or method is None:
         continue  # notifications and responses
     rid = message["id"]
+    if method == "server/discover" and mode == "future":
+        send({"jsonrpc": "2.0", "id": rid, "result": {"resultType": "complete", "supportedVersions": ["2099-01-01"],
+                                                      "capabilities": {}}})
+        continue
+    if method == "server/discover" and mode == "unsupported":
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32022, "message": "Unsupported protocol version",
+                                                     "data": {"supported": ["2099-01-01", "2025-06-18"],
+                                                              "requested": "2026-07-28"}}})
+        continue
     if method == "initialize":
         if mode == "silent":
             continue
