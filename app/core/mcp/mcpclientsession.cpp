@@ -662,7 +662,7 @@ json McpClientSession::clientCapabilities()
 
 bool McpClientSession::respond(const json &id, json result)
 {
-    if (callOfInputRequest(id) != 0)
+    if (m_inputCalls.count(callOfInputRequest(id)))
         return answerInput(id, McpReply{std::move(result), {}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
         return false;
@@ -671,7 +671,7 @@ bool McpClientSession::respond(const json &id, json result)
 
 bool McpClientSession::respondError(const json &id, JsonRpcError error)
 {
-    if (callOfInputRequest(id) != 0)
+    if (m_inputCalls.count(callOfInputRequest(id)))
         return answerInput(id, McpReply{{}, error.code != 0 ? error : JsonRpcError{-1, error.message, nullptr}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
         return false;
