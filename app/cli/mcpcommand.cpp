@@ -125,6 +125,7 @@ json toJson(const ServerListing &listing)
         server["error"] = listing.error.toStdString();
     if (listing.session && listing.state == QLatin1String("ready")) {
         server["protocol_version"] = listing.session->protocolVersion().toStdString();
+        server["era"] = listing.session->era().toStdString(); // "modern" (2026, stateless) or "legacy"
         server["server_info"] = listing.session->serverInfo();
     }
     json tools = json::array();
@@ -145,9 +146,11 @@ void printListing(const ServerListing &listing)
     QString head = QStringLiteral("%1  %2").arg(config.name, listing.state);
     if (listing.session && listing.state == QLatin1String("ready")) {
         const json &info = listing.session->serverInfo();
+        const QString version = listing.session->stateless()
+            ? QStringLiteral("%1 (stateless)").arg(listing.session->protocolVersion())
+            : listing.session->protocolVersion();
         head += QStringLiteral("  MCP %1  %2 %3  %4 tool(s)")
-                    .arg(listing.session->protocolVersion(), elidedText(text(info, "name"), 80),
-                         elidedText(text(info, "version"), 40))
+                    .arg(version, elidedText(text(info, "name"), 80), elidedText(text(info, "version"), 40))
                     .arg(listing.tools.size());
     }
     printLine(stdout, head);

@@ -5,6 +5,8 @@
 #include "httpserver.h"
 #include "mcpserversession.h"
 
+#include "mcp/mcprevision.h"
+
 #include <QDateTime>
 #include <QRandomGenerator>
 
@@ -33,13 +35,49 @@ std::string newSessionId()
 }
 
 /// The HTTP status of a response: 400 for a message that could not be read (JSON-RPC
-/// -32700 / -32600), 200 otherwise.
-int statusOf(const JsonRpcMessage &reply)
+/// -32700 / -32600), 200 otherwise; in the 2026 era 404 for a method not served
+/// (streamable-http "Protocol Version Header").
+int statusOf(const JsonRpcMessage &reply, bool modern = false)
 {
     const bool unreadable = reply.kind == JsonRpcMessage::Kind::Error
         && (reply.error.code == JsonRpcError::ParseError || reply.error.code == JsonRpcError::InvalidRequest)
         && reply.id.is_null();
+    if (modern && reply.kind == JsonRpcMessage::Kind::Error && reply.error.code == JsonRpcError::MethodNotFound)
+        return 404;
     return unreadable ? 400 : 200;
+}
+
+std::string quoted(const std::string &value)
+{
+    return "'" + (value.size() > 128 ? value.substr(0, 128) + "…" : value) + "'";
+}
+
+/// The routing headers of a 2026-era request checked against its body (streamable-http
+/// "Server Validation"): MCP-Protocol-Version, Mcp-Method, and Mcp-Name for the methods
+/// that name something. An empty string when they match, else the HeaderMismatch message.
+std::string headerMismatch(const HttpRequest &request, const JsonRpcMessage &message, const std::string &version)
+{
+    const auto check = [&request](const char *header, const std::string &body) -> std::string {
+        const std::string raw = request.header(QByteArray(header).toLower().toStdString());
+        if (raw.empty())
+            return std::string("Header mismatch: the ") + header + " header is missing; it must be " + quoted(body)
+                + " as in the request body";
+        const std::optional<std::string> value = McpRevision::decodeHeaderValue(raw);
+        if (!value)
+            return std::string("Header mismatch: the ") + header + " header " + quoted(raw)
+                + " is not valid =?base64?…?= encoding";
+        if (*value != body)
+            return std::string("Header mismatch: ") + header + " header value " + quoted(*value)
+                + " does not match body value " + quoted(body);
+        return {};
+    };
+    std::string problem = check("MCP-Protocol-Version", version);
+    if (problem.empty())
+        problem = check("Mcp-Method", message.method);
+    const std::optional<std::string> name = McpRevision::mirroredName(message.method, message.params);
+    if (problem.empty() && name)
+        problem = check("Mcp-Name", *name);
+    return problem;
 }
 
 } // namespace
@@ -58,8 +96,10 @@ McpHttpRoute::~McpHttpRoute()
 void McpHttpRoute::install(HttpServer &server)
 {
     server.route("POST", "/mcp", "/mcp",
-                 "MCP (Streamable HTTP, 2025-06-18 / 2025-11-25): one JSON-RPC message; initialize opens a "
-                 "session (Mcp-Session-Id), tools/list and tools/call serve the project's tools.",
+                 "MCP (Streamable HTTP, 2026-07-28 / 2025-11-25 / 2025-06-18): one JSON-RPC message; 2026-07-28 "
+                 "requests carry _meta and the MCP-Protocol-Version, Mcp-Method (Mcp-Name) headers, no session; "
+                 "in 2025 initialize opens a session (Mcp-Session-Id); server/discover, tools/list and tools/call "
+                 "serve the project's tools.",
                  [this](const HttpRequest &request, const HttpResponder &responder) { post(request, responder); });
     server.route("DELETE", "/mcp", "/mcp", "Ends the MCP session named by Mcp-Session-Id.",
                  [this](const HttpRequest &request, const HttpResponder &responder) { remove(request, responder); });
@@ -79,10 +119,13 @@ McpServerSession *McpHttpRoute::sessionFor(const HttpRequest &request, const Htt
         responder.send(400,
                        rpcError(JsonRpcError::InvalidRequest,
                                 "no Mcp-Session-Id header: send initialize first and then its session id "
-                                "with every request"));
+                                "with every request (2025-11-25, 2025-06-18), or send each request with _meta \""
+                                    + std::string(McpRevision::ProtocolVersionKey) + "\": \""
+                                    + std::string(McpRevision::Modern)
+                                    + "\" and the MCP-Protocol-Version and Mcp-Method headers (2026-07-28)"));
         return nullptr;
     }
-    const auto found = m_sessions.find(id);
+    const auto found = id.front() == ':' ? m_sessions.end() : m_sessions.find(id);
     if (found == m_sessions.end()) {
         responder.send(404,
                        rpcError(JsonRpcError::InvalidRequest,
@@ -110,34 +153,41 @@ bool McpHttpRoute::makeRoom()
     return true;
 }
 
-bool McpHttpRoute::refusedAsBusy(const std::string &body, const HttpResponder &responder) const
+bool McpHttpRoute::refusedAsBusy(const JsonRpcMessage &message, const HttpResponder &responder) const
 {
     std::size_t running = 0;
     for (const auto &[id, entry] : m_sessions)
         running += entry.session->inFlight();
     if (running < MaxRunningCalls)
         return false;
-    const JsonRpcDecoded decoded = JsonRpc::decode(body);
-    if (!decoded.message || decoded.message->kind != JsonRpcMessage::Kind::Request
-        || decoded.message->method != "tools/call")
+    if (message.kind != JsonRpcMessage::Kind::Request || message.method != "tools/call")
         return false;
     JsonRpcError error;
     error.code = ServerBusy;
     error.message = std::to_string(running)
         + " tool calls over HTTP are running, the most this server holds at once (each holds one of its "
           "threads); nothing was run: retry when one has ended, or use stdio (toolstudio serve --mcp-stdio)";
-    responder.send(200, JsonRpcMessage::errorFor(decoded.message->id, error).toJson());
+    responder.send(200, JsonRpcMessage::errorFor(message.id, error).toJson());
     return true;
 }
 
 void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &responder)
 {
     const std::string version = request.header("mcp-protocol-version");
-    if (!version.empty() && !McpServerSession::isSupportedVersion(version) && version != "2025-03-26") {
-        responder.send(400,
-                       rpcError(JsonRpcError::InvalidRequest,
-                                "MCP-Protocol-Version '" + version.substr(0, 32)
-                                    + "' is not served; this server speaks 2025-06-18 and 2025-11-25"));
+    if (!version.empty() && !McpRevision::isModern(version) && !McpRevision::isLegacyServed(version)
+        && version != "2025-03-26") {
+        responder.send(400, JsonRpcMessage::errorFor(nullptr, McpRevision::unsupportedVersion(version)).toJson());
+        return;
+    }
+    const JsonRpcDecoded decoded = JsonRpc::decode(request.body);
+    if (!decoded.message) {
+        responder.send(400, JsonRpcMessage::errorFor(decoded.problemId, decoded.problem).toJson());
+        return;
+    }
+    const JsonRpcMessage &message = *decoded.message;
+    if (McpRevision::isModern(version)
+        || (message.method != "initialize" && McpRevision::declaresVersion(message.params))) {
+        postModern(request, message, responder);
         return;
     }
     auto answer = [responder](const std::string &sessionId) {
@@ -153,28 +203,19 @@ void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &respond
     };
     if (request.header("mcp-session-id").empty()) {
         // Without a session, only an initialize is taken: it opens one.
-        const JsonRpcDecoded decoded = JsonRpc::decode(request.body);
-        if (!decoded.message) {
-            responder.send(400, JsonRpcMessage::errorFor(decoded.problemId, decoded.problem).toJson());
-            return;
-        }
-        if (decoded.message->kind != JsonRpcMessage::Kind::Request || decoded.message->method != "initialize") {
+        if (message.kind != JsonRpcMessage::Kind::Request || message.method != "initialize") {
             sessionFor(request, responder); // the 400 saying to initialize first
             return;
         }
         if (!makeRoom()) {
-            responder.send(503,
-                           rpcError(JsonRpcError::InternalError,
-                                    std::to_string(m_sessions.size())
-                                        + " MCP sessions have calls running, the most this server keeps; "
-                                          "end one (DELETE /mcp) or wait"));
+            refuseFull(responder);
             return;
         }
         const std::string id = newSessionId();
         auto *session = new McpServerSession(m_project, QStringLiteral("http"), this);
         if (m_studioTools)
             session->enableStudioTools();
-        session->receive(request.body, [this, session, id, answer](std::optional<JsonRpcMessage> reply) {
+        session->receive(message, [this, session, id, answer](std::optional<JsonRpcMessage> reply) {
             if (session->initialized())
                 m_sessions[id] = Entry{session, QDateTime::currentMSecsSinceEpoch()};
             else
@@ -184,9 +225,70 @@ void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &respond
         return;
     }
     McpServerSession *session = sessionFor(request, responder);
-    if (!session || refusedAsBusy(request.body, responder))
+    if (!session || refusedAsBusy(message, responder))
         return;
-    session->receive(request.body, answer(std::string()));
+    session->receive(message, answer(std::string()));
+}
+
+void McpHttpRoute::refuseFull(const HttpResponder &responder) const
+{
+    responder.send(503,
+                   rpcError(JsonRpcError::InternalError,
+                            std::to_string(m_sessions.size())
+                                + " MCP sessions have calls running, the most this server keeps; "
+                                  "end one (DELETE /mcp) or wait"));
+}
+
+void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &message, const HttpResponder &responder)
+{
+    // Stateless: any Mcp-Session-Id is ignored and none is sent back.
+    if (message.kind == JsonRpcMessage::Kind::Notification) {
+        responder.send(202, nullptr);
+        return;
+    }
+    if (message.kind != JsonRpcMessage::Kind::Request) {
+        responder.send(400,
+                       rpcError(JsonRpcError::InvalidRequest,
+                                "a client sends no JSON-RPC responses in " + std::string(McpRevision::Modern)));
+        return;
+    }
+    JsonRpcError error;
+    const std::optional<McpRevision::RequestMeta> meta = McpRevision::readRequestMeta(message.params, &error);
+    if (!meta) {
+        responder.send(400, JsonRpcMessage::errorFor(message.id, error).toJson());
+        return;
+    }
+    const std::string mismatch = headerMismatch(request, message, meta->protocolVersion);
+    if (!mismatch.empty()) {
+        error = JsonRpcError();
+        error.code = McpRevision::HeaderMismatch;
+        error.message = mismatch;
+        responder.send(400, JsonRpcMessage::errorFor(message.id, error).toJson());
+        return;
+    }
+    // The requests of one client (clientInfo.name) share a session of the server's own:
+    // one run records their calls. Its key cannot be an Mcp-Session-Id (those are Base64url).
+    const std::string key = ":" + std::string(McpRevision::Modern) + ":" + meta->clientName();
+    auto found = m_sessions.find(key);
+    if (found == m_sessions.end()) {
+        if (!makeRoom()) {
+            refuseFull(responder);
+            return;
+        }
+        auto *session = new McpServerSession(m_project, QStringLiteral("http"), this);
+        if (m_studioTools)
+            session->enableStudioTools();
+        found = m_sessions.emplace(key, Entry{session, 0}).first;
+    }
+    found->second.lastUsed = QDateTime::currentMSecsSinceEpoch();
+    if (refusedAsBusy(message, responder))
+        return;
+    found->second.session->receive(message, [responder](std::optional<JsonRpcMessage> reply) {
+        if (!reply)
+            responder.send(202, nullptr);
+        else
+            responder.send(statusOf(*reply, true), reply->toJson());
+    });
 }
 
 void McpHttpRoute::remove(const HttpRequest &request, const HttpResponder &responder)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "jsonrpc/jsonrpcmessage.h"
 #include "project/project.h"
 
 #include <QObject>
@@ -16,8 +17,13 @@ class McpServerSession;
 
 /// MCP's Streamable HTTP transport, server side, at `/mcp` on the studio's server
 /// (docs/server.md "MCP server"): `POST /mcp` carries one JSON-RPC message and gets its
-/// response as `application/json` (202 without a body for a notification); an
-/// `initialize` without `Mcp-Session-Id` opens an McpServerSession whose id comes back
+/// response as `application/json` (202 without a body for a notification).
+/// A request of the 2026 era (MCP-Protocol-Version 2026-07-28, or a `_meta` with the
+/// protocol version) needs no session: its `_meta` is read (400: -32602 missing,
+/// -32022 version not served), its routing headers MCP-Protocol-Version, Mcp-Method and
+/// Mcp-Name must match the body (400: -32020), a method not served is 404, and no
+/// Mcp-Session-Id is sent; the requests of one client name share one run.
+/// In the 2025 era an `initialize` without `Mcp-Session-Id` opens an McpServerSession whose id comes back
 /// in that header and must accompany every later request (missing: 400, unknown or
 /// ended: 404); `DELETE /mcp` ends the session; `GET /mcp` is 405 (no server-initiated
 /// stream). The Host, Origin and token checks are HttpServer's, as for every route.
@@ -52,11 +58,16 @@ private:
     void remove(const HttpRequest &request, const HttpResponder &responder);
     /// The session the request names, or nullptr after answering the error.
     McpServerSession *sessionFor(const HttpRequest &request, const HttpResponder &responder);
+    /// A request of the 2026 era (stateless).
+    void postModern(const HttpRequest &request, const JsonRpcMessage &message, const HttpResponder &responder);
     bool makeRoom();
-    /// True (after answering) when `body` is a tools/call and MaxRunningCalls run.
-    bool refusedAsBusy(const std::string &body, const HttpResponder &responder) const;
+    /// The 503 when makeRoom() found none.
+    void refuseFull(const HttpResponder &responder) const;
+    /// True (after answering) when `message` is a tools/call and MaxRunningCalls run.
+    bool refusedAsBusy(const JsonRpcMessage &message, const HttpResponder &responder) const;
 
     Project m_project;
     bool m_studioTools = false;
-    std::map<std::string, Entry> m_sessions; ///< by Mcp-Session-Id
+    /// By Mcp-Session-Id; the 2026 era's by ":2026-07-28:" and the client's name.
+    std::map<std::string, Entry> m_sessions;
 };

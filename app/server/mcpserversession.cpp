@@ -8,6 +8,7 @@
 #include "engine/stepengine.h"
 #include "engine/toolcall.h"
 #include "journal/journal.h"
+#include "mcp/mcprevision.h"
 
 #include <QDateTime>
 #include <QPointer>
@@ -57,11 +58,6 @@ bool McpServerSession::isSessionScript(const QString &scriptPath)
     return scriptPath.startsWith(QLatin1String("(MCP ")) && scriptPath.endsWith(QLatin1Char(')'));
 }
 
-bool McpServerSession::isSupportedVersion(const std::string &version)
-{
-    return version == "2025-11-25" || version == "2025-06-18";
-}
-
 McpServerSession::McpServerSession(const Project &project, const QString &transport, QObject *parent)
     : QObject(parent)
     , m_project(project)
@@ -97,6 +93,15 @@ void McpServerSession::receive(std::string_view text, Reply reply)
     handle(*decoded.message, reply);
 }
 
+void McpServerSession::receive(const JsonRpcMessage &message, Reply reply)
+{
+    if (m_ended) {
+        reply(failure(message.id, JsonRpcError::InvalidRequest, "the session has ended; start a new one"));
+        return;
+    }
+    handle(message, reply);
+}
+
 void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
 {
     using Kind = JsonRpcMessage::Kind;
@@ -106,6 +111,23 @@ void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
         return;
     }
     const json &id = message.id;
+    if (message.method != "initialize" && (McpRevision::declaresVersion(message.params) || !initialized())) {
+        const bool withMeta = message.params.is_object() && message.params.contains("_meta");
+        if (!initialized() && !withMeta && message.method != "server/discover") {
+            // Neither era's request: a 2025 client that skipped initialize, or a 2026 one
+            // that forgot _meta.
+            reply(failure(id, JsonRpcError::InvalidRequest,
+                          "the session is not initialized: send initialize first (2025-11-25, 2025-06-18), or "
+                          "send _meta with \""
+                              + std::string(McpRevision::ProtocolVersionKey) + "\": \""
+                              + std::string(McpRevision::Modern) + "\" with every request (2026-07-28)"));
+            return;
+        }
+        // The 2026 era: the request says its version itself (a missing or malformed one
+        // is answered by readRequestMeta's error).
+        handleModern(message, reply);
+        return;
+    }
     if (message.method == "ping") {
         reply(JsonRpcMessage::resultFor(id, json::object()));
         return;
@@ -123,10 +145,6 @@ void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
                           + "' is not served; this server has initialize, ping, tools/list and tools/call"));
         return;
     }
-    if (!initialized()) {
-        reply(failure(id, JsonRpcError::InvalidRequest, "the session is not initialized: send initialize first"));
-        return;
-    }
     if (message.method == "tools/list") {
         if (!message.params.is_null() && !message.params.is_object()) {
             reply(failure(id, JsonRpcError::InvalidParams, "tools/list takes an object of params"));
@@ -135,7 +153,60 @@ void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
         reply(JsonRpcMessage::resultFor(id, {{"tools", toolList()}}));
         return;
     }
-    callTool(message, reply);
+    callTool(message, reply, false);
+}
+
+void McpServerSession::handleModern(const JsonRpcMessage &message, const Reply &reply)
+{
+    const json &id = message.id;
+    JsonRpcError error;
+    const std::optional<McpRevision::RequestMeta> meta = McpRevision::readRequestMeta(message.params, &error);
+    if (!meta) {
+        reply(JsonRpcMessage::errorFor(id, error));
+        return;
+    }
+    if (m_clientName.empty() && !m_engine)
+        m_clientName = meta->clientName(); // names the run, as initialize's clientInfo does
+    if (message.method == "server/discover") {
+        reply(JsonRpcMessage::resultFor(id,
+                                        complete({{"supportedVersions", McpRevision::serverVersions()},
+                                                  {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                                                  {"serverInfo", serverInfo()},
+                                                  {"instructions", instructions()},
+                                                  {"ttlMs", ListTtlMs},
+                                                  {"cacheScope", "public"}})));
+        return;
+    }
+    if (message.method == "tools/list") {
+        reply(JsonRpcMessage::resultFor(
+            id, complete({{"tools", toolList()}, {"ttlMs", ListTtlMs}, {"cacheScope", "public"}})));
+        return;
+    }
+    if (message.method == "tools/call") {
+        callTool(message, reply, true);
+        return;
+    }
+    reply(failure(id, JsonRpcError::MethodNotFound,
+                  "method '" + message.method.substr(0, 64) + "' is not served in " + std::string(McpRevision::Modern)
+                      + "; this server has server/discover, tools/list and tools/call"));
+}
+
+json McpServerSession::serverInfo() const
+{
+    return {{"name", ServerName}, {"title", "Tool Studio: " + m_project.name.toStdString()}, {"version", "1.0"}};
+}
+
+std::string McpServerSession::instructions() const
+{
+    return "The tools of the Tool Studio project '" + m_project.name.toStdString()
+        + "'. Each call is recorded as a step of a run; a manual tool waits for a person.";
+}
+
+json McpServerSession::complete(json result) const
+{
+    result["resultType"] = McpRevision::Complete;
+    result["_meta"][McpRevision::ServerInfoKey] = serverInfo();
+    return result;
 }
 
 JsonRpcMessage McpServerSession::initialize(const JsonRpcMessage &message)
@@ -147,20 +218,16 @@ JsonRpcMessage McpServerSession::initialize(const JsonRpcMessage &message)
     // The client's revision when this server speaks it, else the latest this server
     // speaks (the client then decides whether it can go on).
     const std::string asked = params["protocolVersion"].get<std::string>();
-    m_version = isSupportedVersion(asked) ? asked : std::string(LatestVersion);
+    m_version = McpRevision::isLegacyServed(asked) ? asked : std::string(LatestVersion);
     if (params.contains("clientInfo") && params["clientInfo"].is_object())
         m_clientName = params["clientInfo"].value("name", json("")).is_string()
             ? params["clientInfo"].value("name", std::string()).substr(0, 64)
             : std::string();
-    return JsonRpcMessage::resultFor(
-        message.id,
-        {{"protocolVersion", m_version},
-         {"capabilities", {{"tools", {{"listChanged", false}}}}},
-         {"serverInfo",
-          {{"name", ServerName}, {"title", "Tool Studio: " + m_project.name.toStdString()}, {"version", "1.0"}}},
-         {"instructions",
-          "The tools of the Tool Studio project '" + m_project.name.toStdString()
-              + "'. Each call is recorded as a step of a run; a manual tool waits for a person."}});
+    return JsonRpcMessage::resultFor(message.id,
+                                     {{"protocolVersion", m_version},
+                                      {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                                      {"serverInfo", serverInfo()},
+                                      {"instructions", instructions()}});
 }
 
 json McpServerSession::toolList() const
@@ -186,7 +253,7 @@ json McpServerSession::toolList() const
     return tools;
 }
 
-void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &reply)
+void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &reply, bool modern)
 {
     const json &id = message.id;
     const json &params = message.params;
@@ -203,7 +270,7 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
     if (m_studio && McpStudioTools::isStudioTool(name)) {
         // Answered from the journal, not a step of this session's run.
         const int key = ++m_nextStudioCall;
-        m_studioCalls.emplace(key, std::make_pair(id, reply));
+        m_studioCalls.emplace(key, std::make_tuple(id, reply, modern));
         QPointer<McpServerSession> self(this);
         m_studio->call(name, arguments, [self, key](json result) {
             if (!self)
@@ -211,9 +278,10 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
             const auto waiting = self->m_studioCalls.find(key);
             if (waiting == self->m_studioCalls.end())
                 return; // the session ended and answered it
-            const auto [requestId, replyTo] = std::move(waiting->second);
+            const auto [requestId, replyTo, isModern] = std::move(waiting->second);
             self->m_studioCalls.erase(waiting);
-            replyTo(JsonRpcMessage::resultFor(requestId, std::move(result)));
+            replyTo(
+                JsonRpcMessage::resultFor(requestId, isModern ? self->complete(std::move(result)) : std::move(result)));
         });
         return;
     }
@@ -238,6 +306,7 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
     call.requestId = id;
     call.tool = name;
     call.reply = reply;
+    call.modern = modern;
     if (params.contains("_meta") && params["_meta"].is_object()) {
         const json token = params["_meta"].value("progressToken", json());
         if (JsonRpc::isValidId(token))
@@ -301,7 +370,8 @@ void McpServerSession::onReply(const std::string &callId, const std::string &lin
             + error.value("message", std::string("the call failed"));
         result = {{"content", json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
     }
-    call.reply(JsonRpcMessage::resultFor(call.requestId, std::move(result)));
+    call.reply(
+        JsonRpcMessage::resultFor(call.requestId, call.modern ? complete(std::move(result)) : std::move(result)));
 }
 
 void McpServerSession::sendProgress()
@@ -331,10 +401,11 @@ void McpServerSession::end(const QString &why)
         return;
     m_ended = true;
     m_progress->stop();
-    std::map<int, std::pair<nlohmann::json, Reply>> studioCalls;
+    std::map<int, std::tuple<nlohmann::json, Reply, bool>> studioCalls;
     studioCalls.swap(m_studioCalls);
     for (auto &[key, waiting] : studioCalls)
-        waiting.second(failure(waiting.first, JsonRpcError::InternalError, "the session ended: " + why.toStdString()));
+        std::get<1>(waiting)(
+            failure(std::get<0>(waiting), JsonRpcError::InternalError, "the session ended: " + why.toStdString()));
     if (!m_engine)
         return;
     const bool cancelled = !m_calls.empty();

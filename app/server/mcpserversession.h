@@ -14,17 +14,23 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 class Journal;
 class McpStudioTools;
 class StepEngine;
 class QTimer;
 
-/// One MCP session of the studio as an MCP server (docs/server.md "MCP server"), in
-/// the 2025 era (protocol revisions 2025-06-18 and 2025-11-25): `initialize`,
-/// `notifications/initialized`, `ping`, `tools/list` (the project's active tools with
-/// inputSchema and outputSchema) and `tools/call`. The transport (stdio, Streamable
-/// HTTP) hands it each received text and says where replies go.
+/// One MCP session of the studio as an MCP server (docs/server.md "MCP server"), dual-era
+/// (McpRevision): in the 2025 era (protocol revisions 2025-06-18 and 2025-11-25)
+/// `initialize`, `notifications/initialized`, `ping`, `tools/list` (the project's active
+/// tools with inputSchema and outputSchema) and `tools/call`; in the 2026 era (2026-07-28,
+/// stateless) a request whose `_meta` carries the protocol version is served without
+/// `initialize` — `server/discover`, `tools/list` (with the cache hints ttlMs/cacheScope)
+/// and `tools/call` — each result with `resultType` and the server's identity in `_meta`.
+/// Before `initialize`, a request without any `_meta` is refused -32600 (neither era's);
+/// a `_meta` without a usable version is -32602, a version not served -32022. The transport (stdio, Streamable HTTP)
+/// hands it each received text and says where replies go.
 ///
 /// Each `tools/call` is a durable step of one run per session (kind `served`, script
 /// "(MCP CLIENT)"), made by a StepEngine as a script's call is: the same checks,
@@ -43,10 +49,12 @@ public:
     using Reply = std::function<void(std::optional<JsonRpcMessage>)>;
 
     static constexpr std::string_view LatestVersion = "2025-11-25";
+    /// The freshness hint (ttlMs) of tools/list and server/discover in the 2026 era: the
+    /// served tools are read once, when the server starts, and never change while it runs.
+    static constexpr int ListTtlMs = 300000;
     /// How often a call waiting for a person reports progress (when the client gave a
     /// progressToken).
     static constexpr int ProgressIntervalMs = 10000;
-    static bool isSupportedVersion(const std::string &version);
     /// True for the script path of a run this session serves ("(MCP stdio: CLIENT)"):
     /// its calls are the project's own tools, unlike a seed-API session's, whose tools
     /// the client declares.
@@ -60,6 +68,8 @@ public:
     /// Handles one received message; `reply` is called exactly once, now or when a tool
     /// call ends (never after end()).
     void receive(std::string_view text, Reply reply);
+    /// The same for a message decoded already (the Streamable HTTP route reads it first).
+    void receive(const JsonRpcMessage &message, Reply reply);
     /// Serves McpStudioTools beside the project's tools (`--studio-tools`). Before the
     /// first message.
     void enableStudioTools();
@@ -86,11 +96,18 @@ private:
         Reply reply;
         nlohmann::json progressToken;
         int progress = 0;
+        bool modern = false; ///< a 2026-era request: the result gets resultType
     };
     void handle(const JsonRpcMessage &message, const Reply &reply);
+    /// A request of the 2026 era (or one without initialize and without its _meta).
+    void handleModern(const JsonRpcMessage &message, const Reply &reply);
     JsonRpcMessage initialize(const JsonRpcMessage &message);
+    nlohmann::json serverInfo() const;
+    std::string instructions() const;
+    /// `result` as a 2026-era result: resultType "complete", the server's identity in _meta.
+    nlohmann::json complete(nlohmann::json result) const;
     nlohmann::json toolList() const;
-    void callTool(const JsonRpcMessage &message, const Reply &reply);
+    void callTool(const JsonRpcMessage &message, const Reply &reply, bool modern);
     bool ensureRun(QString *error);
     void onReply(const std::string &callId, const std::string &line);
     void sendProgress();
@@ -109,6 +126,6 @@ private:
     McpStudioTools *m_studio = nullptr; ///< with --studio-tools
     /// Studio tool calls waiting for their reply (an answer the running process has not
     /// taken up yet), by a number of their own: request id and where the reply goes.
-    std::map<int, std::pair<nlohmann::json, Reply>> m_studioCalls;
+    std::map<int, std::tuple<nlohmann::json, Reply, bool>> m_studioCalls;
     int m_nextStudioCall = 0;
 };

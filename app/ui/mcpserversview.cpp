@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpserversview.h"
 
+#include "mcp/mcprevision.h"
+
 #include "mcp/mcpserverpool.h"
 #include "mcpserverbrowser.h"
 #include "project/printabletext.h"
@@ -34,9 +36,13 @@ QString escapedToolTip(const QString &text)
 QString stateLine(const McpServerStatus &server)
 {
     QString line = McpServerStatus::stateName(server.state);
-    if (server.state == McpServerStatus::State::Ready)
-        line += McpServersView::tr(" · MCP %1 · %n tool(s)", nullptr, int(server.tools.size()))
-                    .arg(printableText(server.protocolVersion));
+    if (server.state == McpServerStatus::State::Ready) {
+        // The era shows with the revision: 2026-07-28 is stateless (no initialize).
+        const QString version = McpRevision::isModern(server.protocolVersion.toStdString())
+            ? McpServersView::tr("%1, stateless").arg(printableText(server.protocolVersion))
+            : printableText(server.protocolVersion);
+        line += McpServersView::tr(" · MCP %1 · %n tool(s)", nullptr, int(server.tools.size())).arg(version);
+    }
     return line;
 }
 

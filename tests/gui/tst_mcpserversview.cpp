@@ -93,7 +93,8 @@ void TestMcpServersView::serversWithStateToolsAndRestart()
     QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
     QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), R"({"name": "v", "mcp_servers": {
   "fake": {"command": "python3", "args": ["srv/fakeserver.py", "good"]},
-  "broken": {"command": "python3", "args": ["srv/missing.py"]}}})"));
+  "broken": {"command": "python3", "args": ["srv/missing.py"]},
+  "m26": {"command": "python3", "args": ["srv/fakeserver.py", "modern"]}}})"));
     ProjectError error;
     std::optional<Project> project = loadTrusted(dir.path(), &error);
     QVERIFY2(project, qPrintable(error.toString()));
@@ -103,7 +104,9 @@ void TestMcpServersView::serversWithStateToolsAndRestart()
     McpServersView view;
     view.setPool(pool);
     QTreeWidget *tree = view.tree();
-    QCOMPARE(tree->topLevelItemCount(), 2); // by name, as the pool keeps them
+    QCOMPARE(tree->topLevelItemCount(), 3); // by name, as the pool keeps them
+    // A 2026-07-28 server shows its era with the revision.
+    QCOMPARE(tree->topLevelItem(2)->text(1), QStringLiteral("ready · MCP 2026-07-28, stateless · 3 tool(s)"));
     QTreeWidgetItem *fake = tree->topLevelItem(1);
     QCOMPARE(fake->text(0), QStringLiteral("fake"));
     QCOMPARE(fake->text(1), QStringLiteral("ready · MCP 2025-06-18 · 5 tool(s)"));

@@ -112,6 +112,7 @@ private Q_SLOTS:
     void requestsAfterTheCallEnded();
     void answeredWithToolstudioAnswer();
     void referenceServer();
+    void inputRequiredOfA2026Server();
 
 private:
     QTemporaryDir m_dir;
@@ -127,7 +128,8 @@ void TestMcpAsk::initTestCase()
   "mcp_servers": {
   "fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]},
   "some": {"command": "python3", "args": ["srv/fakeserver.py", "asks"], "roots": ["data", "/srv/shared dir", "."]},
-  "none": {"command": "python3", "args": ["srv/fakeserver.py", "asks"], "roots": []}}})"));
+  "none": {"command": "python3", "args": ["srv/fakeserver.py", "asks"], "roots": []},
+  "m26": {"command": "python3", "args": ["srv/fakeserver.py", "modern"]}}})"));
     ProjectError error;
     m_project = loadTrusted(m_dir.path(), &error);
     QVERIFY2(m_project, qPrintable(error.toString()));
@@ -489,4 +491,58 @@ void TestMcpAsk::referenceServer()
 }
 
 QTEST_GUILESS_MAIN(TestMcpAsk)
+void TestMcpAsk::inputRequiredOfA2026Server()
+{
+    // Multi round-trip requests (2026-07-28): input_required becomes the question a 2025
+    // server's elicitation/create is; the call is retried with inputResponses.
+    AskedCall call(*m_project, QStringLiteral("m26__ask"), json::object());
+    QVERIFY(call.waitForQuestion(1));
+    QCOMPARE(call.statuses, QStringList{QStringLiteral("waiting")});
+    json question = call.questions[0];
+    const std::string requestId = question.value("request_id", std::string());
+    QVERIFY2(requestId.rfind("mrtr:", 0) == 0 && requestId.size() > 9
+                 && requestId.compare(requestId.size() - 4, 4, ":who") == 0,
+             requestId.c_str());
+    question.erase("request_id");
+    QCOMPARE(question.dump(),
+             json({{"kind", "elicitation"},
+                   {"message", "Who are you?"},
+                   {"method", "elicitation/create"},
+                   {"schema",
+                    {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}, {"required", {"name"}}}},
+                   {"server", "m26"}})
+                 .dump());
+    QString reason;
+    QVERIFY2(call.answer({{"action", "accept"}, {"content", {{"name", "Ada"}}}}, &reason), qPrintable(reason));
+    const std::string uri = QUrl::fromLocalFile(m_dir.path()).toString(QUrl::FullyEncoded).toStdString();
+    QCOMPARE(call.resultJson().dump(),
+             json({{"inputResponses",
+                    {{"where", {{"roots", {{{"name", "Ask Project"}, {"uri", uri}}}}}},
+                     {"who", {{"action", "accept"}, {"content", {{"name", "Ada"}}}}}}},
+                   {"requestState", "s-1"},
+                   {"version", "2026-07-28"}})
+                 .dump());
+    QCOMPARE(call.finished().status, StepStatus::Succeeded);
+
+    // A server that asks again and again: 16 rounds, then the call fails.
+    AskedCall rounds(*m_project, QStringLiteral("m26__rounds"), json::object());
+    const Step endless = rounds.finished();
+    QCOMPARE(endless.status, StepStatus::Failed);
+    QVERIFY2(endless.error
+                 && QString::fromStdString(endless.error->message)
+                        .contains(QLatin1String("the server's input_required for rounds: it asked for input "
+                                                "more than 16 times in one call; the studio stopped there")),
+             endless.error ? endless.error->message.c_str() : "no error");
+    // 17 input requests in one round: refused, nobody asked.
+    AskedCall many(*m_project, QStringLiteral("m26__many"), json::object());
+    const Step tooMany = many.finished();
+    QCOMPARE(tooMany.status, StepStatus::Failed);
+    QVERIFY2(tooMany.error
+                 && QString::fromStdString(tooMany.error->message)
+                        .contains(QLatin1String("the server's input_required for many: it asks 17 things at "
+                                                "once, more than the 16 the studio takes")),
+             tooMany.error ? tooMany.error->message.c_str() : "no error");
+    QCOMPARE(many.questions.size(), std::size_t(0));
+}
+
 #include "tst_mcpask.moc"

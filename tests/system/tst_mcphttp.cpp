@@ -68,6 +68,7 @@ private Q_SLOTS:
     void badReplies_data();
     void badReplies();
     void sseReader();
+    void eraProbeReadsA2026Refusal();
     void lingeringStreamsAreClosed();
     void drippingStreamsAreClosedAtTheirTimeout();
     void pingFloodIsBounded();
@@ -188,6 +189,23 @@ void TestMcpHttp::badReplies_data()
     QTest::newRow("HTTP error") << QStringLiteral("/status")
                                 << QStringLiteral("the server's reply to request 2 could not be read: HTTP 500 from "
                                                   "%1/status: Internal \\u001b[31merror\\u001b[0m");
+}
+
+void TestMcpHttp::eraProbeReadsA2026Refusal()
+{
+    // The probe's 400 carries UnsupportedProtocolVersion listing 2025-06-18: the session
+    // reads it as that error (not an HTTP failure) and falls back to initialize.
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(m_fakeUrl + QStringLiteral("/refuses2026"));
+    auto *transport = new McpHttpTransport(endpoint);
+    McpClientSession session(transport);
+    session.open();
+    QTRY_VERIFY_WITH_TIMEOUT(session.state() != McpClientSession::State::Initializing, 30000);
+    QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
+    QCOMPARE(session.era(), QStringLiteral("legacy"));
+    QCOMPARE(session.protocolVersion(), QStringLiteral("2025-06-18"));
+    QCOMPARE(transport->sessionId(), QByteArray("fake-session-1"));
+    QCOMPARE(session.refusedMessages(), 0);
 }
 
 void TestMcpHttp::badReplies()

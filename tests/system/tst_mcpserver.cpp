@@ -193,6 +193,50 @@ const QByteArray InitializeBody
     = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
       R"("capabilities":{},"clientInfo":{"name":"python","version":"1"}}})";
 
+/// A request of the 2026 era: `params` with the per-request _meta of a client "c26".
+json modern(const json &id, const char *method, json params = json::object())
+{
+    params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                       {"io.modelcontextprotocol/clientInfo", {{"name", "c26"}, {"version", "1"}}},
+                       {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+}
+
+/// The routing headers of a 2026-era POST (streamable-http "Request Metadata").
+QStringList modernHeaders(const char *method, const QString &name = {})
+{
+    QStringList headers{QStringLiteral("MCP-Protocol-Version: 2026-07-28"),
+                        QStringLiteral("Mcp-Method: ") + QLatin1String(method)};
+    if (!name.isEmpty())
+        headers << QStringLiteral("Mcp-Name: ") + name;
+    return headers;
+}
+
+const QString ServerInfo26
+    = QStringLiteral("{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"toolstudio\",\"title\":\"Tool Studio: "
+                     "served\",\"version\":\"1.0\"}}");
+const QString Discovered26 = QStringLiteral(
+    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"toolstudio\",\"title\":\"Tool "
+    "Studio: served\",\"version\":\"1.0\"}},\"cacheScope\":\"public\",\"capabilities\":{\"tools\":{"
+    "\"listChanged\":false}},\"instructions\":\"The tools of the Tool Studio project 'served'. Each call is "
+    "recorded as a step of a run; a manual tool waits for a person.\",\"resultType\":\"complete\","
+    "\"serverInfo\":{\"name\":\"toolstudio\",\"title\":\"Tool Studio: served\",\"version\":\"1.0\"},"
+    "\"supportedVersions\":[\"2026-07-28\",\"2025-11-25\",\"2025-06-18\"],\"ttlMs\":300000}");
+const QString Added26
+    = QStringLiteral("{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"toolstudio\",\"title\":\"Tool "
+                     "Studio: served\",\"version\":\"1.0\"}},\"content\":[{\"text\":\"{\\\"sum\\\":5}\",\"type\":"
+                     "\"text\"}],\"isError\":false,\"resultType\":\"complete\",\"structuredContent\":{\"sum\":5}}");
+const QString NoMeta26
+    = QStringLiteral("{\"code\":-32602,\"message\":\"the request has no _meta with "
+                     "\\\"io.modelcontextprotocol/protocolVersion\\\": without initialize, send _meta "
+                     "{\\\"io.modelcontextprotocol/protocolVersion\\\": \\\"2026-07-28\\\", "
+                     "\\\"io.modelcontextprotocol/clientCapabilities\\\": {}} with every request\"}");
+const QString Unsupported26 = QStringLiteral(
+    "{\"code\":-32022,\"data\":{\"requested\":\"1999-01-01\",\"supported\":[\"2026-07-28\","
+    "\"2025-11-25\",\"2025-06-18\"]},\"message\":\"Unsupported protocol version '1999-01-01': this server "
+    "supports 2026-07-28, 2025-11-25 and 2025-06-18 (2026-07-28 in each request's _meta; the 2025 revisions "
+    "after initialize)\"}");
+
 /// node_modules with the MCP TypeScript SDK 1.x, or empty.
 QString sdkModules()
 {
@@ -256,10 +300,13 @@ private Q_SLOTS:
     void stdioClientLeavesMidCall();
     void stdioClientNotReading();
     void stdioStudioTools();
+    void stdioModernEra();
     void httpSessions();
+    void httpModernEra();
     void httpRefusals();
     void httpTwoClientsOneSession();
     void httpRunningCallsCapped();
+    void studioClientOfTheStudiosServer();
     void sdkClientOverStdio();
     void sdkClientOverHttp();
 };
@@ -565,6 +612,73 @@ void TestMcpServer::stdioStudioTools()
         "--studio-tools: the project's tool(s) studio.mine start with \"studio.\""));
 }
 
+void TestMcpServer::stdioModernEra()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    // No initialize: each request says its revision in _meta.
+    const json discovered = server.request(modern("d-1", "server/discover"));
+    QCOMPARE(dumped(discovered["id"]), QStringLiteral("\"d-1\""));
+    QCOMPARE(dumped(discovered["result"]), Discovered26);
+    const json list = server.request(modern(2, "tools/list"));
+    QCOMPARE(dumped(list["result"]["resultType"]), QStringLiteral("\"complete\""));
+    QCOMPARE(dumped(list["result"]["ttlMs"]), QStringLiteral("300000"));
+    QCOMPARE(dumped(list["result"]["cacheScope"]), QStringLiteral("\"public\""));
+    QCOMPARE(dumped(list["result"]["_meta"]), ServerInfo26);
+    QCOMPARE(list["result"]["tools"].size(), std::size_t(3));
+    QCOMPARE(dumped(list["result"]["tools"][0]["name"]), QStringLiteral("\"add\""));
+    const json added = server.request(modern(3, "tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}}));
+    QCOMPARE(dumped(added["result"]), Added26);
+    // Without _meta and without initialize: neither era's request (-32600), both named.
+    const json bare = server.request({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "tools/list"}});
+    QCOMPARE(dumped(bare["error"]),
+             QStringLiteral("{\"code\":-32600,\"message\":\"the session is not initialized: send initialize "
+                            "first (2025-11-25, 2025-06-18), or send _meta with "
+                            "\\\"io.modelcontextprotocol/protocolVersion\\\": \\\"2026-07-28\\\" with every "
+                            "request (2026-07-28)\"}"));
+    // server/discover without _meta, and a _meta without the version: -32602 saying what to send.
+    QCOMPARE(dumped(server.request({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "server/discover"}})["error"]), NoMeta26);
+    const json noVersion = server.request(
+        {{"jsonrpc", "2.0"}, {"id", 4}, {"method", "tools/list"}, {"params", {{"_meta", {{"progressToken", 1}}}}}});
+    QCOMPARE(dumped(noVersion["error"]),
+             QStringLiteral("{\"code\":-32602,\"message\":\"the request's _meta has no string "
+                            "\\\"io.modelcontextprotocol/protocolVersion\\\": without initialize, send _meta "
+                            "{\\\"io.modelcontextprotocol/protocolVersion\\\": \\\"2026-07-28\\\", "
+                            "\\\"io.modelcontextprotocol/clientCapabilities\\\": {}} with every request\"}"));
+    // A revision not served: -32022 with the versions supported.
+    json old = modern(5, "tools/list");
+    old["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "1999-01-01";
+    QCOMPARE(dumped(server.request(old)["error"]), Unsupported26);
+    // No clientCapabilities: -32602.
+    json noCapabilities = modern(6, "tools/list");
+    noCapabilities["params"]["_meta"].erase("io.modelcontextprotocol/clientCapabilities");
+    QCOMPARE(dumped(server.request(noCapabilities)["error"]),
+             QStringLiteral("{\"code\":-32602,\"message\":\"the request's _meta has no object "
+                            "\\\"io.modelcontextprotocol/clientCapabilities\\\" (required with 2026-07-28; {} "
+                            "declares none)\"}"));
+    // A _meta over 64 KiB: -32602, nothing read.
+    json big = modern(7, "tools/list");
+    big["params"]["_meta"]["com.example/pad"] = std::string(70000, 'x');
+    QCOMPARE(dumped(server.request(big)["error"]["message"]),
+             QStringLiteral("\"the request's _meta is 70191 bytes, over the limit of 65536 bytes\""));
+    // ping is gone in 2026-07-28.
+    QCOMPARE(dumped(server.request(modern(8, "ping"))["error"]),
+             QStringLiteral("{\"code\":-32601,\"message\":\"method 'ping' is not served in 2026-07-28; this "
+                            "server has server/discover, tools/list and tools/call\"}"));
+    // The same process still takes a 2025 client: initialize, then requests without _meta.
+    const json init = server.initialize("2025-11-25");
+    QCOMPARE(dumped(init["result"]["protocolVersion"]), QStringLiteral("\"2025-11-25\""));
+    const json legacy = server.request(call(9, "add", {{"a", 2}, {"b", 3}}));
+    QVERIFY(!legacy["result"].contains("resultType"));
+    QCOMPARE(dumped(legacy["result"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
+    QCOMPARE(server.close(), 0);
+    const json all = runs(dir.path());
+    QCOMPARE(dumped(all[0]["steps"]), QStringLiteral("2"));
+    QCOMPARE(dumped(all[0]["script"]), QStringLiteral("\"(MCP stdio: c26)\""));
+}
+
 void TestMcpServer::httpSessions()
 {
     QTemporaryDir dir;
@@ -601,6 +715,90 @@ void TestMcpServer::httpSessions()
     QCOMPARE(dumped(all[0]["kind"]), QStringLiteral("\"served\""));
     QCOMPARE(dumped(all[0]["status"]), QStringLiteral("\"completed\""));
     QCOMPARE(dumped(all[0]["script"]), QStringLiteral("\"(MCP http: python)\""));
+}
+
+void TestMcpServer::httpModernEra()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    const auto post = [&server](const json &message, const QStringList &headers) {
+        return mcpHttp(server.port, "POST", QByteArray::fromStdString(message.dump()), {}, headers);
+    };
+    const McpHttpReply discovered = post(modern(1, "server/discover"), modernHeaders("server/discover"));
+    QCOMPARE(discovered.status, 200);
+    QCOMPARE(discovered.session, QString()); // stateless: no Mcp-Session-Id
+    QCOMPARE(dumped(discovered.body["result"]), Discovered26);
+    const McpHttpReply list = post(modern(2, "tools/list"), modernHeaders("tools/list"));
+    QCOMPARE(list.status, 200);
+    QCOMPARE(dumped(list.body["result"]["ttlMs"]), QStringLiteral("300000"));
+    QCOMPARE(dumped(list.body["result"]["cacheScope"]), QStringLiteral("\"public\""));
+    QCOMPARE(list.body["result"]["tools"].size(), std::size_t(3));
+    const json add = modern(3, "tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}});
+    const McpHttpReply added = post(add, modernHeaders("tools/call", QStringLiteral("add")));
+    QCOMPARE(added.status, 200);
+    QCOMPARE(added.session, QString());
+    QCOMPARE(dumped(added.body["result"]), Added26);
+    // Mcp-Name in the Base64 form ("add").
+    QCOMPARE(post(add, modernHeaders("tools/call", QStringLiteral("=?base64?YWRk?="))).status, 200);
+    // Routing headers that do not match the body: 400, -32020, nothing run.
+    const McpHttpReply otherName = post(add, modernHeaders("tools/call", QStringLiteral("approve")));
+    QCOMPARE(otherName.status, 400);
+    QCOMPARE(dumped(otherName.body),
+             QStringLiteral("{\"error\":{\"code\":-32020,\"message\":\"Header mismatch: Mcp-Name header value "
+                            "'approve' does not match body value 'add'\"},\"id\":3,\"jsonrpc\":\"2.0\"}"));
+    const McpHttpReply noName = post(add, modernHeaders("tools/call"));
+    QCOMPARE(noName.status, 400);
+    QCOMPARE(dumped(noName.body["error"]),
+             QStringLiteral("{\"code\":-32020,\"message\":\"Header mismatch: the Mcp-Name header is missing; it "
+                            "must be 'add' as in the request body\"}"));
+    const McpHttpReply otherMethod = post(modern(4, "tools/list"), modernHeaders("tools/call"));
+    QCOMPARE(otherMethod.status, 400);
+    QCOMPARE(dumped(otherMethod.body["error"]["message"]),
+             QStringLiteral("\"Header mismatch: Mcp-Method header value 'tools/call' does not match body value "
+                            "'tools/list'\""));
+    const McpHttpReply noVersionHeader = post(modern(5, "tools/list"), {QStringLiteral("Mcp-Method: tools/list")});
+    QCOMPARE(noVersionHeader.status, 400);
+    QCOMPARE(dumped(noVersionHeader.body["error"]["message"]),
+             QStringLiteral("\"Header mismatch: the MCP-Protocol-Version header is missing; it must be '2026-07-28' "
+                            "as in the request body\""));
+    // The 2026 header without _meta: 400, -32602.
+    const McpHttpReply noMeta
+        = post({{"jsonrpc", "2.0"}, {"id", 6}, {"method", "tools/list"}}, modernHeaders("tools/list"));
+    QCOMPARE(noMeta.status, 400);
+    QCOMPARE(dumped(noMeta.body["error"]), NoMeta26);
+    // A revision not served, in the header: 400, -32022.
+    const McpHttpReply oldHeader
+        = post(modern(7, "tools/list"),
+               {QStringLiteral("MCP-Protocol-Version: 1999-01-01"), QStringLiteral("Mcp-Method: tools/list")});
+    QCOMPARE(oldHeader.status, 400);
+    QCOMPARE(dumped(oldHeader.body["error"]), Unsupported26);
+    // A method not served: 404, -32601.
+    const McpHttpReply unknown = post(modern(8, "prompts/list"), modernHeaders("prompts/list"));
+    QCOMPARE(unknown.status, 404);
+    QCOMPARE(dumped(unknown.body["error"]["code"]), QStringLiteral("-32601"));
+    // A 2025 client on the same server, at the same time.
+    const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
+    QCOMPARE(init.status, 200);
+    QVERIFY(init.session.size() >= 32);
+    const McpHttpReply legacy
+        = mcpHttp(server.port, "POST",
+                  R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}})",
+                  init.session);
+    QCOMPARE(legacy.status, 200);
+    QVERIFY(!legacy.body["result"].contains("resultType"));
+    QCOMPARE(dumped(legacy.body["result"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
+    QCOMPARE(mcpHttp(server.port, "DELETE", {}, init.session).status, 204);
+    // The 2026 calls (two ran) are steps of the run of client c26.
+    server.stop();
+    bool found = false;
+    for (const json &run : runs(dir.path()))
+        if (run["script"] == "(MCP http: c26)") {
+            found = true;
+            QCOMPARE(dumped(run["steps"]), QStringLiteral("2"));
+        }
+    QVERIFY(found);
 }
 
 void TestMcpServer::httpRefusals()
@@ -761,6 +959,54 @@ void TestMcpServer::httpRunningCallsCapped()
             = json::parse(clients[std::size_t(id - 1)]->readAllStandardOutput().toStdString(), nullptr, false);
         QCOMPARE(dumped(reply["result"]["content"][0]["text"]), QStringLiteral("\"approved\""));
     }
+}
+
+void TestMcpServer::studioClientOfTheStudiosServer()
+{
+    // The studio's MCP client probes with server/discover and stays in 2026-07-28 against
+    // its own server, over stdio and Streamable HTTP (issue 21). The served project lies
+    // inside the client's: a server the client starts reads only its project's folder.
+    QTemporaryDir client;
+    const QString served = client.filePath(QStringLiteral("served"));
+    writeProject(served);
+    Server server;
+    QVERIFY2(server.start(served), server.err.constData());
+    const json project
+        = {{"name", "client"},
+           {"mcp_servers",
+            {{"stdio",
+              {{"command", toolstudioBinary().toStdString()}, {"args", {"serve", "--mcp-stdio", "served", "--trust"}}}},
+             {"web", {{"url", server.url("/mcp").toStdString()}}}}}};
+    QVERIFY(writeFile(client.filePath(QStringLiteral("toolstudio.json")), QByteArray::fromStdString(project.dump())));
+    const CommandResult listed = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), client.path(),
+                                             QStringLiteral("--json"), QStringLiteral("--trust")});
+    QVERIFY2(listed.exitCode == 0, listed.out.constData());
+    const json servers = json::parse(listed.out.toStdString(), nullptr, false);
+    QVERIFY2(servers.is_array() && servers.size() == 2, listed.out.constData());
+    for (const json &entry : servers) {
+        QCOMPARE(dumped(entry["state"]), QStringLiteral("\"ready\""));
+        QCOMPARE(dumped(entry["protocol_version"]), QStringLiteral("\"2026-07-28\""));
+        QCOMPARE(dumped(entry["era"]), QStringLiteral("\"modern\""));
+        QCOMPARE(dumped(entry["server_info"]["title"]), QStringLiteral("\"Tool Studio: served\""));
+        QCOMPARE(entry["tools"].size(), std::size_t(3));
+    }
+    const CommandResult text
+        = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), client.path(), QStringLiteral("--trust")});
+    QVERIFY2(text.out.contains("stdio  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
+             text.out.constData());
+    QVERIFY2(text.out.contains("web  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
+             text.out.constData());
+    // A call over HTTP (over stdio the served journal would be in the client's read-only view).
+    const CommandResult called = toolstudio({QStringLiteral("mcp"), QStringLiteral("call"), client.path(),
+                                             QStringLiteral("web"), QStringLiteral("add"), QStringLiteral("--args"),
+                                             QStringLiteral(R"({"a":2,"b":3})"), QStringLiteral("--trust")});
+    QVERIFY2(called.exitCode == 0, called.err.constData());
+    QCOMPARE(dumped(json::parse(called.out.toStdString(), nullptr, false)), QStringLiteral("{\"sum\":5}"));
+    server.stop();
+    bool found = false;
+    for (const json &run : runs(served))
+        found = found || run["script"] == "(MCP http: toolstudio)";
+    QVERIFY(found);
 }
 
 void TestMcpServer::sdkClientOverStdio()

@@ -87,6 +87,7 @@ private Q_SLOTS:
     void serverThatNeverInitializes();
     void serverCrashesMidCall();
     void unsupportedRevision();
+    void eraProbe();
     void strayResponseIsDropped();
     void endlessPagesStop();
     void serverThatCannotStart();
@@ -225,6 +226,38 @@ void TestMcpSession::unsupportedRevision()
     QCOMPARE(session.failure(),
              QStringLiteral("the server speaks MCP revision \"1999-01-01\", which the studio does "
                             "not (it speaks 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)"));
+}
+
+void TestMcpSession::eraProbe()
+{
+    // A 2025 server: the probe's -32601, then initialize (the ids it always saw).
+    McpClientSession legacy;
+    openAndWait(legacy, fakeServer(QStringLiteral("good")));
+    QCOMPARE(legacy.state(), McpClientSession::State::Ready);
+    QCOMPARE(legacy.era(), QStringLiteral("legacy"));
+    QCOMPARE(legacy.protocolVersion(), QStringLiteral("2025-06-18"));
+    QVERIFY(!legacy.stateless());
+    // A 2026-07-28 server: ready at the DiscoverResult, no initialize.
+    McpClientSession modern;
+    openAndWait(modern, fakeServer(QStringLiteral("modern")));
+    QCOMPARE(modern.state(), McpClientSession::State::Ready);
+    QCOMPARE(modern.era(), QStringLiteral("modern"));
+    QCOMPARE(modern.protocolVersion(), QStringLiteral("2026-07-28"));
+    QCOMPARE(modern.serverInfo().dump(), std::string(R"({"name":"fake26","version":"26"})"));
+    QCOMPARE(modern.instructions(), QStringLiteral("modern"));
+    // A DiscoverResult listing neither era the studio speaks: it fails, naming them.
+    McpClientSession future;
+    openAndWait(future, fakeServer(QStringLiteral("future")));
+    QCOMPARE(future.state(), McpClientSession::State::Failed);
+    QCOMPARE(future.failure(),
+             QStringLiteral("the server's server/discover lists MCP revisions 2099-01-01, none of which the studio "
+                            "speaks (it speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)"));
+    // UnsupportedProtocolVersion listing a 2025 revision: initialize with it.
+    McpClientSession unsupported;
+    openAndWait(unsupported, fakeServer(QStringLiteral("unsupported")));
+    QCOMPARE(unsupported.state(), McpClientSession::State::Ready);
+    QCOMPARE(unsupported.era(), QStringLiteral("legacy"));
+    QCOMPARE(unsupported.protocolVersion(), QStringLiteral("2025-06-18"));
 }
 
 void TestMcpSession::strayResponseIsDropped()

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpclientsession.h"
 
+#include "mcprevision.h"
+
 #include "project/durationtext.h"
 #include "project/printabletext.h"
 
@@ -36,6 +38,39 @@ json objectMember(const json &object, const char *name)
     const auto found = object.find(name);
     return found != object.end() && found->is_object() ? *found : json::object();
 }
+
+json clientInfo()
+{
+    return {{"name", "toolstudio"}, {"title", "Tool Studio"}, {"version", "1.0"}};
+}
+
+/// Versions a server listed, for a message: at most 8, each printable and short.
+QString listedVersions(const json &list)
+{
+    QStringList shown;
+    if (list.is_array())
+        for (const json &version : list) {
+            if (shown.size() == 8) {
+                shown << QStringLiteral("…");
+                break;
+            }
+            shown << (version.is_string()
+                          ? elidedText(printableText(QString::fromStdString(version.get<std::string>())), 40)
+                          : QStringLiteral("(not a string)"));
+        }
+    return shown.isEmpty() ? QStringLiteral("none") : shown.join(QStringLiteral(", "));
+}
+
+bool listsVersion(const json &list, const std::function<bool(const QString &)> &wanted)
+{
+    if (list.is_array())
+        for (const json &version : list)
+            if (version.is_string() && wanted(QString::fromStdString(version.get<std::string>())))
+                return true;
+    return false;
+}
+
+constexpr const char *InputIdPrefix = "mrtr:";
 
 } // namespace
 
@@ -91,11 +126,92 @@ void McpClientSession::open()
 {
     m_state = State::Initializing;
     m_failure.clear();
+    m_stateless = false;
+    m_protocolVersion.clear();
     m_transport->start();
+    // The era probe (basic/versioning "Backward Compatibility"): server/discover first.
+    const qint64 id = m_nextId++;
+    const int timeoutMs = std::min(ProbeTimeoutMs, m_initializeTimeoutMs);
+    QTimer *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    connect(timer, &QTimer::timeout, this, [this, id, timeoutMs] {
+        finish(id,
+               McpReply{
+                   {}, {}, QStringLiteral("no answer to server/discover within %1 s").arg(decimalSeconds(timeoutMs))});
+    });
+    m_pending[id] = Pending{[this, id](const McpReply &reply) {
+                                // Answered (not timed out): its id may be used again, so a
+                                // 2025 server sees the ids it always saw, initialize's 1 on.
+                                if (!reply.ok() && m_nextId == id + 1
+                                    && !reply.failure.startsWith(QLatin1String("no answer to server/discover")))
+                                    m_nextId = id;
+                                onDiscovered(reply);
+                            },
+                            timer};
+    timer->start(timeoutMs);
+    m_transport->send(JsonRpcMessage::request(
+        json(id), "server/discover", McpRevision::withRequestMeta(nullptr, clientInfo(), clientCapabilities())));
+}
+
+void McpClientSession::onDiscovered(const McpReply &reply)
+{
+    if (m_state != State::Initializing)
+        return; // the server ended, or the session was closed
+    const QString modern = QString::fromLatin1(McpRevision::Modern.data(), qsizetype(McpRevision::Modern.size()));
+    const auto speaksLegacy = [](const QString &version) { return supportedVersions().contains(version); };
+    if (reply.ok()) {
+        const json &result = reply.result;
+        const json versions = result.is_object() ? result.value("supportedVersions", json()) : json();
+        if (listsVersion(versions, [&](const QString &version) { return version == modern; })) {
+            const std::string type = McpRevision::resultType(result);
+            if (type != McpRevision::Complete) {
+                fail(QStringLiteral("the server's server/discover result has resultType \"%1\" (not \"complete\")")
+                         .arg(elidedText(printableText(QString::fromStdString(type)), 40)));
+                return;
+            }
+            m_stateless = true;
+            m_protocolVersion = modern;
+            const json meta = objectMember(result, "_meta");
+            m_serverInfo = objectMember(meta, McpRevision::ServerInfoKey);
+            if (m_serverInfo.empty())
+                m_serverInfo = objectMember(result, "serverInfo");
+            m_serverCapabilities = objectMember(result, "capabilities");
+            if (const auto text = result.find("instructions"); text != result.end() && text->is_string())
+                m_instructions = QString::fromStdString(text->get<std::string>());
+            m_state = State::Ready;
+            Q_EMIT ready();
+            return;
+        }
+        if (!versions.is_array() || listsVersion(versions, speaksLegacy)) {
+            sendInitialize(); // no DiscoverResult (a 2025 server answering anything), or 2025 listed
+            return;
+        }
+        fail(QStringLiteral("the server's server/discover lists MCP revisions %1, none of which the studio speaks "
+                            "(it speaks %2, %3)")
+                 .arg(listedVersions(versions), modern, supportedVersions().join(QStringLiteral(", "))));
+        return;
+    }
+    if (reply.error.code == McpRevision::UnsupportedProtocolVersion) {
+        // A 2026-era server without 2026-07-28: only a 2025 revision it lists helps.
+        const json supported = reply.error.data.is_object() ? reply.error.data.value("supported", json()) : json();
+        if (listsVersion(supported, speaksLegacy)) {
+            sendInitialize();
+            return;
+        }
+        fail(QStringLiteral("the server does not speak MCP %1 and lists %2, none of which the studio speaks (it "
+                            "speaks %1, %3)")
+                 .arg(modern, listedVersions(supported), supportedVersions().join(QStringLiteral(", "))));
+        return;
+    }
+    sendInitialize(); // any other answer: a 2025 server
+}
+
+void McpClientSession::sendInitialize()
+{
     const json params = {
         {"protocolVersion", supportedVersions().first().toStdString()},
         {"capabilities", clientCapabilities()},
-        {"clientInfo", {{"name", "toolstudio"}, {"title", "Tool Studio"}, {"version", "1.0"}}},
+        {"clientInfo", clientInfo()},
     };
     const qint64 id = m_nextId++;
     QTimer *timer = new QTimer(this);
@@ -110,6 +226,33 @@ void McpClientSession::open()
     m_pending[id] = Pending{[this](const McpReply &reply) { onInitialized(reply); }, timer};
     timer->start(m_initializeTimeoutMs);
     m_transport->send(JsonRpcMessage::request(json(id), "initialize", params));
+}
+
+QString McpClientSession::era() const
+{
+    if (m_protocolVersion.isEmpty())
+        return {};
+    return m_stateless ? QStringLiteral("modern") : QStringLiteral("legacy");
+}
+
+qint64 McpClientSession::callOfInputRequest(const json &id)
+{
+    if (!id.is_string())
+        return 0;
+    const std::string &text = id.get_ref<const std::string &>();
+    const std::size_t prefix = std::char_traits<char>::length(InputIdPrefix);
+    if (text.compare(0, prefix, InputIdPrefix) != 0)
+        return 0;
+    const std::size_t colon = text.find(':', prefix);
+    if (colon == std::string::npos || colon == prefix || colon - prefix > 18)
+        return 0;
+    qint64 call = 0;
+    for (std::size_t i = prefix; i < colon; ++i) {
+        if (text[i] < '0' || text[i] > '9')
+            return 0;
+        call = call * 10 + (text[i] - '0');
+    }
+    return call;
 }
 
 void McpClientSession::onInitialized(const McpReply &reply)
@@ -159,6 +302,24 @@ qint64 McpClientSession::request(const QString &method, json params, ReplyHandle
         done(McpReply{{}, {}, QStringLiteral("the server is not connected")});
         return 0;
     }
+    if (m_stateless) {
+        // The 2026 era: _meta on every request; resultType read on every result.
+        params = McpRevision::withRequestMeta(std::move(params), clientInfo(), clientCapabilities());
+        done = [method, done = std::move(done)](const McpReply &reply) {
+            const std::string type = reply.ok() ? McpRevision::resultType(reply.result) : std::string();
+            if (!reply.ok() || type == McpRevision::Complete
+                || (type == McpRevision::InputRequired && method == QLatin1String("tools/call"))) {
+                done(reply);
+                return;
+            }
+            done(McpReply{{},
+                          {},
+                          QStringLiteral("the server answered %1 with resultType \"%2\", which MCP %3 does not "
+                                         "define there")
+                              .arg(method, elidedText(printableText(QString::fromStdString(type)), 40),
+                                   QString::fromLatin1(McpRevision::Modern.data()))});
+        };
+    }
     const qint64 id = m_nextId++;
     QTimer *timer = new QTimer(this);
     timer->setSingleShot(true);
@@ -178,6 +339,14 @@ qint64 McpClientSession::request(const QString &method, json params, ReplyHandle
 
 void McpClientSession::cancel(qint64 id, const QString &reason)
 {
+    if (const auto call = m_inputCalls.find(id); call != m_inputCalls.end()) {
+        const qint64 round = call->second.request;
+        if (round != 0 && m_pending.count(round))
+            cancel(round, reason); // its reply ends the call
+        else
+            finishInputCall(id, McpReply{{}, {}, reason});
+        return;
+    }
     if (!m_pending.count(id))
         return;
     m_transport->forget(json(id)); // e.g. an event stream that would go on without it
@@ -189,10 +358,185 @@ void McpClientSession::cancel(qint64 id, const QString &reason)
 qint64 McpClientSession::callTool(const QString &name, const json &arguments, const json &meta, ReplyHandler done,
                                   int timeoutMs)
 {
+    if (m_stateless && m_state == State::Ready) {
+        // Rounds of multi round-trip requests under one id of its own.
+        const qint64 call = m_nextId++;
+        InputCall &entry = m_inputCalls[call];
+        entry.name = name;
+        entry.arguments = arguments;
+        entry.meta = meta;
+        entry.done = std::move(done);
+        entry.timeoutMs = timeoutMs;
+        sendInputRound(call);
+        return call;
+    }
     json params = {{"name", name.toStdString()}, {"arguments", arguments}};
     if (meta.is_object() && !meta.empty())
         params["_meta"] = meta;
     return request(QStringLiteral("tools/call"), std::move(params), std::move(done), timeoutMs);
+}
+
+void McpClientSession::sendInputRound(qint64 call)
+{
+    const auto found = m_inputCalls.find(call);
+    if (found == m_inputCalls.end())
+        return;
+    InputCall &entry = found->second;
+    json params = {{"name", entry.name.toStdString()}, {"arguments", entry.arguments}};
+    if (entry.meta.is_object() && !entry.meta.empty())
+        params["_meta"] = entry.meta;
+    if (entry.rounds > 0) {
+        // The retry (basic/patterns/mrtr): the answers, and requestState exactly as given.
+        params["inputResponses"] = std::exchange(entry.responses, json::object());
+        if (!entry.requestState.is_null())
+            params["requestState"] = entry.requestState;
+    }
+    const int timeoutMs = entry.timeoutMs;
+    const qint64 id = request(
+        QStringLiteral("tools/call"), std::move(params),
+        [this, call](const McpReply &reply) { onInputRound(call, reply); }, timeoutMs);
+    if (const auto still = m_inputCalls.find(call); still != m_inputCalls.end() && m_pending.count(id))
+        still->second.request = id;
+}
+
+void McpClientSession::onInputRound(qint64 call, const McpReply &reply)
+{
+    const auto found = m_inputCalls.find(call);
+    if (found == m_inputCalls.end())
+        return;
+    InputCall &entry = found->second;
+    entry.request = 0;
+    if (!reply.ok() || McpRevision::resultType(reply.result) != McpRevision::InputRequired) {
+        finishInputCall(call, reply);
+        return;
+    }
+    const auto refuse = [&](const QString &why) {
+        finishInputCall(
+            call, McpReply{{}, {}, QStringLiteral("the server's input_required for %1: %2").arg(entry.name, why)});
+    };
+    if (++entry.rounds > MaxInputRounds)
+        return refuse(QStringLiteral("it asked for input more than %1 times in one call; the studio stopped there")
+                          .arg(MaxInputRounds));
+    const json &result = reply.result;
+    const json requests = result.value("inputRequests", json());
+    const json state = result.value("requestState", json());
+    if (!requests.is_null() && !requests.is_object())
+        return refuse(QStringLiteral("inputRequests is not an object"));
+    if (!state.is_null() && !state.is_string())
+        return refuse(QStringLiteral("requestState is not a string"));
+    if ((requests.is_null() || requests.empty()) && state.is_null())
+        return refuse(QStringLiteral("it has neither inputRequests nor requestState"));
+    if (state.is_string() && state.get_ref<const std::string &>().size() > MaxRequestStateBytes)
+        return refuse(QStringLiteral("its requestState is %1 bytes, over the limit of %2")
+                          .arg(state.get_ref<const std::string &>().size())
+                          .arg(MaxRequestStateBytes));
+    if (requests.is_object() && requests.size() > MaxInputRequests)
+        return refuse(QStringLiteral("it asks %1 things at once, more than the %2 the studio takes")
+                          .arg(requests.size())
+                          .arg(MaxInputRequests));
+    const bool canAsk = isSignalConnected(QMetaMethod::fromSignal(&McpClientSession::serverRequestReceived));
+    struct Ask
+    {
+        json id;
+        QString method;
+        json params;
+    };
+    std::vector<Ask> asks;
+    json responses = json::object();
+    if (requests.is_object())
+        for (const auto &[key, request] : requests.items()) {
+            const QString shownKey = elidedText(printableText(QString::fromStdString(key)), 64);
+            if (key.size() > MaxServerRequestIdBytes)
+                return refuse(QStringLiteral("an inputRequests key of %1 bytes").arg(key.size()));
+            const json method = request.is_object() ? request.value("method", json()) : json();
+            if (!method.is_string())
+                return refuse(QStringLiteral("inputRequests \"%1\" has no method").arg(shownKey));
+            const json params = request.value("params", json::object());
+            const std::string &name = method.get_ref<const std::string &>();
+            if (name == "roots/list") {
+                responses[key] = {{"roots", m_roots}};
+                continue;
+            }
+            if (name != "elicitation/create" && name != "sampling/createMessage")
+                return refuse(QStringLiteral("inputRequests \"%1\" asks for %2; the studio answers "
+                                             "elicitation/create, sampling/createMessage and roots/list")
+                                  .arg(shownKey, elidedText(printableText(QString::fromStdString(name)), 64)));
+            if (!canAsk)
+                return refuse(QStringLiteral("Tool Studio asks a person for %1 only while a tool of this server is "
+                                             "called through it")
+                                  .arg(QString::fromStdString(name)));
+            asks.push_back({json(InputIdPrefix + std::to_string(call) + ":" + key), QString::fromStdString(name),
+                            params.is_object() ? params : json::object()});
+        }
+    if (m_serverRequests.size() + asks.size() > MaxOpenServerRequests)
+        return refuse(QStringLiteral("too many open requests from this server (at most %1 wait for an answer at once)")
+                          .arg(MaxOpenServerRequests));
+    entry.requestState = state;
+    entry.responses = std::move(responses);
+    entry.open.clear();
+    const std::string prefix = InputIdPrefix + std::to_string(call) + ":";
+    for (const Ask &ask : asks) {
+        entry.open.insert(ask.id.get<std::string>().substr(prefix.size()));
+        m_serverRequests.insert(ask.id.dump());
+    }
+    if (asks.empty()) {
+        sendInputRound(call);
+        return;
+    }
+    const QPointer<McpClientSession> alive(this);
+    for (const Ask &ask : asks) {
+        if (!m_serverRequests.count(ask.id.dump()))
+            continue; // the call ended meanwhile
+        Q_EMIT serverRequestReceived(ask.id, ask.method, ask.params);
+        if (!alive)
+            return;
+    }
+}
+
+bool McpClientSession::answerInput(const json &id, const McpReply &answer)
+{
+    const qint64 call = callOfInputRequest(id);
+    const auto found = m_inputCalls.find(call);
+    if (m_serverRequests.erase(id.dump()) == 0 || found == m_inputCalls.end())
+        return false;
+    const std::string key
+        = id.get<std::string>().substr(std::string(InputIdPrefix).size() + std::to_string(call).size() + 1);
+    InputCall &entry = found->second;
+    if (entry.open.erase(key) == 0)
+        return false;
+    if (!answer.ok()) {
+        finishInputCall(
+            call,
+            McpReply{{},
+                     {},
+                     QStringLiteral("the input \"%1\" the server asked for was not given: %2")
+                         .arg(elidedText(printableText(QString::fromStdString(key)), 64), answer.errorText())});
+        return true;
+    }
+    entry.responses[key] = answer.result;
+    if (entry.open.empty())
+        sendInputRound(call);
+    return true;
+}
+
+void McpClientSession::finishInputCall(qint64 call, const McpReply &reply)
+{
+    const auto found = m_inputCalls.find(call);
+    if (found == m_inputCalls.end())
+        return;
+    InputCall entry = std::move(found->second);
+    m_inputCalls.erase(found);
+    const QPointer<McpClientSession> alive(this);
+    for (const std::string &key : entry.open) {
+        const json id = InputIdPrefix + std::to_string(call) + ":" + key;
+        if (m_serverRequests.erase(id.dump()) > 0) {
+            Q_EMIT serverRequestCancelled(id); // the question is withdrawn
+            if (!alive)
+                return;
+        }
+    }
+    if (entry.done)
+        entry.done(reply);
 }
 
 void McpClientSession::listTools(std::function<void(const std::vector<json> &, const McpReply &)> done)
@@ -318,6 +662,8 @@ json McpClientSession::clientCapabilities()
 
 bool McpClientSession::respond(const json &id, json result)
 {
+    if (m_inputCalls.count(callOfInputRequest(id)))
+        return answerInput(id, McpReply{std::move(result), {}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
         return false;
     return m_transport->send(JsonRpcMessage::resultFor(id, std::move(result)));
@@ -325,6 +671,8 @@ bool McpClientSession::respond(const json &id, json result)
 
 bool McpClientSession::respondError(const json &id, JsonRpcError error)
 {
+    if (m_inputCalls.count(callOfInputRequest(id)))
+        return answerInput(id, McpReply{{}, error.code != 0 ? error : JsonRpcError{-1, error.message, nullptr}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
         return false;
     return m_transport->send(JsonRpcMessage::errorFor(id, std::move(error)));
@@ -428,7 +776,9 @@ void McpClientSession::dropTimer(QTimer *timer)
 
 bool McpClientSession::failAll(const QString &why)
 {
-    m_serverRequests.clear(); // nothing can answer them any more
+    m_serverRequests.clear();               // nothing can answer them any more
+    std::map<qint64, InputCall> inputCalls; // a round in flight fails with its call below
+    inputCalls.swap(m_inputCalls);
     std::map<qint64, Pending> pending;
     pending.swap(m_pending);
     // The timers first: a callback may delete the session, and its timers with it.
@@ -437,6 +787,9 @@ bool McpClientSession::failAll(const QString &why)
     const QPointer<McpClientSession> alive(this);
     for (auto &[id, entry] : pending)
         entry.done(McpReply{{}, {}, why}); // each callback once, even after one deleted the session
+    for (auto &[id, call] : inputCalls)
+        if (call.done)
+            call.done(McpReply{{}, {}, why});
     return !alive.isNull();
 }
 

@@ -27,11 +27,26 @@ struct McpReply
     QString errorText() const;
 };
 
-/// A client session with one MCP server in the 2025 era (protocol revisions
-/// 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05), over any McpTransport (stdio or
-/// Streamable HTTP): open() starts the transport, sends
-/// `initialize` (the latest revision the studio speaks), checks the server's chosen
-/// revision is one it speaks, then sends `notifications/initialized` and is ready().
+/// A client session with one MCP server, dual-era (McpRevision): the 2026 era
+/// (2026-07-28, stateless) or the 2025 era (protocol revisions 2025-11-25, 2025-06-18,
+/// 2025-03-26 and 2024-11-05), over any McpTransport (stdio or Streamable HTTP).
+/// open() starts the transport and probes the server's era as the spec's backward
+/// compatibility says (basic/versioning): `server/discover` with the 2026 `_meta` first;
+/// a DiscoverResult listing 2026-07-28 makes the session stateless() and ready() at
+/// once; any other answer (an error that is not a 2026 one, no answer within
+/// ProbeTimeoutMs, an HTTP 4xx without a 2026 error) falls back to `initialize` (the
+/// latest 2025 revision), whose chosen revision must be one the studio speaks, then
+/// `notifications/initialized`. An UnsupportedProtocolVersion error or a DiscoverResult
+/// without 2026-07-28 falls back only when it lists a 2025 revision the studio speaks.
+///
+/// In the 2026 era every request carries the `_meta` of McpRevision (version,
+/// clientInfo, clientCapabilities), every result's `resultType` is read (absent:
+/// "complete"; another than "complete" fails the request, but "input_required" of a
+/// tools/call), and a tools/call answered `input_required` (multi round-trip requests)
+/// asks for the input the way a 2025 server's requests are asked (serverRequestReceived,
+/// answered with respond(); `roots/list` answered here) and is retried with
+/// `inputResponses` (and `requestState` echoed), at most MaxInputRounds rounds of at
+/// most MaxInputRequests requests each.
 ///
 /// Requests (request(), listTools(), callTool()) carry integer ids from 1; each reply is
 /// handed to its callback exactly once — by the server's response, or with a failure
@@ -65,6 +80,14 @@ public:
     static const QStringList &supportedVersions();
     static constexpr int DefaultTimeoutMs = 60000;
     static constexpr int InitializeTimeoutMs = 30000;
+    /// How long the era probe (server/discover) waits before falling back to initialize
+    /// (a 2025 server need not answer an unknown method before initialize).
+    static constexpr int ProbeTimeoutMs = 10000;
+    /// Multi round-trip requests: rounds of input per tools/call, input requests per
+    /// round, bytes of a requestState echoed.
+    static constexpr int MaxInputRounds = 16;
+    static constexpr std::size_t MaxInputRequests = 16;
+    static constexpr std::size_t MaxRequestStateBytes = 256 * 1024;
     /// tools/list pages followed at most (a server that hands out cursors forever).
     static constexpr int MaxListPages = 100;
     /// Bytes of tools (as compact JSON) all pages of tools/list may add up to: a list
@@ -97,6 +120,14 @@ public:
     /// Why the session failed (state Failed), with the server's stderr tail when it has one.
     QString failure() const { return m_failure; }
     QString protocolVersion() const { return m_protocolVersion; }
+    /// True in the 2026 era (per-request _meta, no initialize).
+    bool stateless() const { return m_stateless; }
+    /// "modern" (2026 era) or "legacy" (2025 era), the spec's words; empty until a
+    /// revision was agreed.
+    QString era() const;
+    /// The call (callTool's id) an input request of a tools/call's `input_required`
+    /// belongs to, from the id serverRequestReceived gave it; 0 for any other id.
+    static qint64 callOfInputRequest(const nlohmann::json &id);
     const nlohmann::json &serverInfo() const { return m_serverInfo; }
     const nlohmann::json &serverCapabilities() const { return m_serverCapabilities; }
     QString instructions() const { return m_instructions; }
@@ -164,6 +195,28 @@ private:
     void onRefused(const QString &reason, const nlohmann::json &id);
     void onFinished(const QString &why);
     void onInitialized(const McpReply &reply);
+    void onDiscovered(const McpReply &reply);
+    void sendInitialize();
+    /// One round of a 2026-era tools/call (multi round-trip requests).
+    struct InputCall
+    {
+        QString name;
+        nlohmann::json arguments;
+        nlohmann::json meta;
+        ReplyHandler done;
+        int timeoutMs = DefaultTimeoutMs;
+        int rounds = 0;
+        qint64 request = 0;          ///< the round's tools/call in flight, 0 while input is asked
+        nlohmann::json requestState; ///< null when the server gave none
+        nlohmann::json responses;    ///< inputResponses gathered this round
+        std::set<std::string> open;  ///< keys still waiting for an answer
+    };
+    void sendInputRound(qint64 call);
+    void onInputRound(qint64 call, const McpReply &reply);
+    /// Ends a call of m_inputCalls with `reply` (its done once).
+    void finishInputCall(qint64 call, const McpReply &reply);
+    /// Takes the answer to an input request (respond/respondError); false when `id` is none.
+    bool answerInput(const nlohmann::json &id, const McpReply &answer);
     void answerServerRequest(const JsonRpcMessage &message);
     struct ListedTools
     {
@@ -184,6 +237,8 @@ private:
     State m_state = State::Idle;
     QString m_failure;
     QString m_protocolVersion;
+    bool m_stateless = false;
+    std::map<qint64, InputCall> m_inputCalls; ///< 2026-era tools/calls, by the id callTool gave
     nlohmann::json m_serverInfo;
     nlohmann::json m_serverCapabilities;
     QString m_instructions;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcphttptransport.h"
 
+#include "mcprevision.h"
+
 #include "mcpreplyid.h"
 #include "mcpssereader.h"
 #include "project/printabletext.h"
@@ -91,6 +93,17 @@ bool McpHttpTransport::send(const JsonRpcMessage &message)
         return false;
     }
     QNetworkRequest request = sessionRequest();
+    if (message.kind == JsonRpcMessage::Kind::Request && McpRevision::declaresVersion(message.params)) {
+        // The 2026 era: the routing headers mirror the body (streamable-http "Request
+        // Metadata"); no session.
+        const json version = message.params["_meta"][McpRevision::ProtocolVersionKey];
+        request.setRawHeader("MCP-Protocol-Version",
+                             QByteArray::fromStdString(version.is_string() ? version.get<std::string>() : ""));
+        request.setRawHeader("Mcp-Method", QByteArray::fromStdString(McpRevision::encodeHeaderValue(message.method)));
+        if (const auto name = McpRevision::mirroredName(message.method, message.params))
+            request.setRawHeader("Mcp-Name", QByteArray::fromStdString(McpRevision::encodeHeaderValue(*name)));
+        request.setRawHeader("Mcp-Session-Id", QByteArray());
+    }
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("Accept", "application/json, text/event-stream");
     const std::string body = message.encode();
@@ -247,6 +260,19 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
         return;
     }
     if (status < 200 || status >= 300) {
+        // A 2026-era server's refusal (UnsupportedProtocolVersion, HeaderMismatch, …)
+        // is a JSON-RPC error in the body: the session reads it (the era probe does).
+        const JsonRpcDecoded decoded = JsonRpc::decode(viewOf(post.body));
+        if (!post.answered && !post.requestId.is_null() && decoded.message
+            && decoded.message->kind == JsonRpcMessage::Kind::Error
+            && decoded.message->error.code <= McpRevision::HeaderMismatch
+            && decoded.message->error.code >= McpRevision::UnsupportedProtocolVersion) {
+            JsonRpcMessage error = *decoded.message;
+            error.id = post.requestId;
+            post.answered = true;
+            Q_EMIT messageReceived(error);
+            return;
+        }
         const QString body = elidedText(printableLines(QString::fromUtf8(post.body)).simplified(), QuotedBodyChars);
         refuse(QStringLiteral("HTTP %1 from %2%3")
                    .arg(status)

@@ -453,8 +453,11 @@ void McpServerPool::onServerRequest(const QString &name, const McpServerRequest 
         return;
     // The earliest call of this server in flight: over stdio a request names no call
     // (docs/mcp.md "A server's requests").
+    // A 2026-era input request names its call (McpClientSession::callOfInputRequest).
+    const qint64 inputOf = server->session->stateless() ? McpClientSession::callOfInputRequest(request.id) : 0;
     for (auto &[id, call] : m_calls) {
-        if (call.server != name || call.requestId == 0 || !call.done || !call.onRequest)
+        if (call.server != name || call.requestId == 0 || !call.done || !call.onRequest
+            || (inputOf != 0 && call.requestId != inputOf))
             continue;
         call.openRequests.push_back(request.id);
         const CallRequest ask = call.onRequest; // it may answer (and end the call) at once

@@ -14,6 +14,9 @@ Mcp-Session-Id) and tools/list (one tool, "t") properly; tools/call by the URL p
   /drip      a text/event-stream of one comment byte every 0.1 s, never a response
   /pings     a text/event-stream of 2000 `ping` requests, then the response, then
              nothing and never an end
+At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
+probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
+Mcp-Method header must match the body (else 500).
 """
 import time
 import json
@@ -44,6 +47,15 @@ class Handler(BaseHTTPRequestHandler):
         method, rid = message.get("method"), message.get("id")
         if rid is None or method is None:  # a notification, or an answer to our ping
             self.reply(202, "text/plain", b"")
+            return
+        if self.path == "/refuses2026" and self.headers.get("MCP-Protocol-Version") == "2026-07-28":
+            if self.headers.get("Mcp-Method") != method:
+                self.reply(500, "text/plain", b"Mcp-Method does not match the body")
+                return
+            body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32022, "message": "Unsupported protocol version",
+                "data": {"supported": ["2025-06-18"], "requested": "2026-07-28"}}}).encode()
+            self.reply(400, "application/json", body)
             return
         if method == "initialize":
             result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},

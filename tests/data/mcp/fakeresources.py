@@ -174,5 +174,8 @@ while True:
         result(rid, {"protocolVersion": "2025-06-18", "capabilities": capabilities,
                      "serverInfo": {"name": "fake-resources", "version": "0"}})
         continue
+    if method == "server/discover":  # a dual-era client's probe: a 2025 server, not counted
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
+        continue
     counts[method] += 1
     answer(rid, method, message.get("params") or {})

@@ -53,6 +53,16 @@
               first; returns every response up to that of a ping sent after the first
               one came), churn (20 elicitation requests, each cancelled right after
               it; returns the responses up to that of a ping)
+  modern      a 2026-07-28 server (stateless, no initialize: -32601): every request must
+              carry the 2026 _meta (else -32602); server/discover; tools/list of ask,
+              rounds, many; tools/call ask answers input_required (multi round-trip
+              requests: an elicitation "who", a roots/list "where", requestState "s-1")
+              and, on the retry, returns what it got (inputResponses, requestState, the
+              request's _meta version); rounds answers input_required with only a
+              requestState, forever; many asks 17 things at once
+  future      like good, but server/discover lists only revision 2099-01-01
+  unsupported like good, but server/discover is refused -32022 listing 2099-01-01 and
+              2025-06-18 (a 2026-era server without 2026-07-28 that still speaks 2025)
 """
 import json
 import sys
@@ -283,6 +293,60 @@ if mode == "garbage":
     sys.stdout.write("Starting server v1 on stdio\nnot json at all\n[1,2]\n\n")
     sys.stdout.flush()
 
+def modern_server():
+    tools = [{"name": name, "inputSchema": {"type": "object"}} for name in ("ask", "rounds", "many")]
+    while True:
+        message = read()
+        if "id" not in message or message.get("method") is None:
+            continue
+        rid, method, params = message["id"], message["method"], message.get("params") or {}
+        meta = params.get("_meta") or {}
+        version = meta.get("io.modelcontextprotocol/protocolVersion")
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "initialize: this server "
+                                                         "speaks 2026-07-28 only"}})
+            continue
+        if version is None or "io.modelcontextprotocol/clientCapabilities" not in meta:
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no 2026 _meta"}})
+            continue
+        if version != "2026-07-28":
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32022, "message": "Unsupported protocol version",
+                                                         "data": {"supported": ["2026-07-28"], "requested": version}}})
+            continue
+        done = {"resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake26",
+                                                                                            "version": "26"}}}
+        if method == "server/discover":
+            send({"jsonrpc": "2.0", "id": rid, "result": dict(done, supportedVersions=["2026-07-28"],
+                                                              capabilities={"tools": {}}, ttlMs=1000,
+                                                              cacheScope="public", instructions="modern")})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": rid, "result": dict(done, tools=tools, ttlMs=1000, cacheScope="public")})
+        elif method == "tools/call" and params.get("name") == "ask" and "inputResponses" not in params:
+            send({"jsonrpc": "2.0", "id": rid, "result": {"resultType": "input_required", "requestState": "s-1",
+                  "inputRequests": {
+                      "who": {"method": "elicitation/create", "params": {
+                          "mode": "form", "message": "Who are you?", "requestedSchema": {
+                              "type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}},
+                      "where": {"method": "roots/list", "params": {}}}}})
+        elif method == "tools/call" and params.get("name") == "ask":
+            got = {"inputResponses": params["inputResponses"], "requestState": params.get("requestState"),
+                   "version": version}
+            send({"jsonrpc": "2.0", "id": rid, "result": dict(done, content=[
+                {"type": "text", "text": json.dumps(got, sort_keys=True)}])})
+        elif method == "tools/call" and params.get("name") == "rounds":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"resultType": "input_required",
+                                                          "requestState": "again"}})
+        elif method == "tools/call" and params.get("name") == "many":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"resultType": "input_required", "inputRequests": {
+                f"q{n}": {"method": "elicitation/create", "params": {"message": "?", "requestedSchema": {
+                    "type": "object", "properties": {}}}} for n in range(17)}}})
+        else:
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
+
+
+if mode == "modern":
+    modern_server()
+
 while True:
     message = read()
     method = message.get("method")
@@ -294,6 +358,15 @@ while True:
     if "id" not in message or method is None:
         continue  # notifications and responses
     rid = message["id"]
+    if method == "server/discover" and mode == "future":
+        send({"jsonrpc": "2.0", "id": rid, "result": {"resultType": "complete", "supportedVersions": ["2099-01-01"],
+                                                      "capabilities": {}}})
+        continue
+    if method == "server/discover" and mode == "unsupported":
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32022, "message": "Unsupported protocol version",
+                                                     "data": {"supported": ["2099-01-01", "2025-06-18"],
+                                                              "requested": "2026-07-28"}}})
+        continue
     if method == "initialize":
         if mode == "silent":
             continue
