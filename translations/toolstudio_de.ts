@@ -258,6 +258,10 @@
         <source>&amp;Reply (the model&apos;s text):</source>
         <translation>&amp;Antwort (der Text des Modells):</translation>
     </message>
+    <message>
+        <source>Step mode: send the text and tool calls above as the model&apos;s reply instead of asking the model (Ctrl+Return)</source>
+        <translation>Schrittmodus: den Text und die Tool-Aufrufe oben als Antwort des Modells senden, statt das Modell zu fragen (Strg+Eingabe)</translation>
+    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
@@ -283,6 +287,10 @@
     <message>
         <source>#%1 %2 attempt %3: %4 of %5</source>
         <translation>#%1 %2 Versuch %3: %4 von %5</translation>
+    </message>
+    <message>
+        <source>#%1 %2 waiting %3 for a person (attempt timeout paused)</source>
+        <translation>#%1 %2 wartet %3 auf eine Person (Versuchs-Timeout angehalten)</translation>
     </message>
 </context>
 <context>
@@ -2341,6 +2349,10 @@
         <source>Browse the selected MCP server&apos;s resources and prompts</source>
         <translation>Ressourcen und Prompts des gewählten MCP-Servers durchsuchen</translation>
     </message>
+    <message>
+        <source>%1, stateless</source>
+        <translation>%1, zustandslos</translation>
+    </message>
 </context>
 <context>
     <name>ModelComposer</name>
@@ -3283,6 +3295,14 @@
         <source>Not valid JSON at %1</source>
         <translation>Kein gültiges JSON bei %1</translation>
     </message>
+    <message>
+        <source>This request cannot be sent: %1</source>
+        <translation>Diese Anfrage kann nicht gesendet werden: %1</translation>
+    </message>
+    <message>
+        <source>Step %1 sends the edited request (the script&apos;s stays on record as its original request), and every step after it runs for real too.</source>
+        <translation>Schritt %1 sendet die bearbeitete Anfrage (die des Skripts bleibt als ursprüngliche Anfrage verzeichnet), und jeder Schritt danach läuft ebenfalls wirklich.</translation>
+    </message>
 </context>
 <context>
     <name>RunCommands</name>
@@ -3553,6 +3573,10 @@
     <message>
         <source>kept for later; Resume replays it</source>
         <translation>für später behalten; Fortsetzen spielt ihn erneut ab</translation>
+    </message>
+    <message>
+        <source>step %1 cannot be rerun with this request: %2</source>
+        <translation>Schritt %1 kann mit dieser Anfrage nicht erneut ausgeführt werden: %2</translation>
     </message>
 </context>
 <context>
@@ -5186,6 +5210,10 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>the MCP server withdrew its question (notifications/cancelled) before a person answered</source>
         <translation>der MCP-Server hat seine Frage zurückgezogen (notifications/cancelled), bevor eine Person geantwortet hat</translation>
+    </message>
+    <message>
+        <source>held %1</source>
+        <translation>angehalten %1</translation>
     </message>
 </context>
 <context>
