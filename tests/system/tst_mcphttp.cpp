@@ -107,6 +107,13 @@ void TestMcpHttp::referenceServerListAndCall()
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     const quint16 port = freePort();
     environment.insert(QStringLiteral("PORT"), QString::number(port));
+    // Its HTTP mode mints session ids with the global `crypto`, which Debian 12's Node 18
+    // has only behind this flag ("ReferenceError: crypto is not defined" on every
+    // request, seen in a fresh bookworm root); newer Nodes take the flag and ignore it.
+    environment.insert(
+        QStringLiteral("NODE_OPTIONS"),
+        (environment.value(QStringLiteral("NODE_OPTIONS")) + QStringLiteral(" --experimental-global-webcrypto"))
+            .trimmed());
     server.setProcessEnvironment(environment);
     server.setStandardOutputFile(QProcess::nullDevice()); // a line per request
     server.start(QStandardPaths::findExecutable(QStringLiteral("node")), {entry, QStringLiteral("streamableHttp")});
