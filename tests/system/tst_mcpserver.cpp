@@ -9,6 +9,7 @@
 // client (TOOLSTUDIO_MCP_SERVERS_DIR, as tst_mcphttp finds it) over stdio and HTTP.
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -966,6 +967,19 @@ void TestMcpServer::studioClientOfTheStudiosServer()
     // The studio's MCP client probes with server/discover and stays in 2026-07-28 against
     // its own server, over stdio and Streamable HTTP (issue 21). The served project lies
     // inside the client's: a server the client starts reads only its project's folder.
+    // Run as root, the sandbox starts the stdio server as nobody, who must reach the
+    // studio's binary: one built under root's 0700 home is not (a clone in /root).
+    if (::geteuid() == 0) {
+        for (QString dir = QFileInfo(toolstudioBinary()).absolutePath(); dir.size() > 1;
+             dir = QFileInfo(dir).absolutePath()) {
+            struct stat info = {};
+            if (::stat(QFile::encodeName(dir).constData(), &info) == 0 && !(info.st_mode & S_IXOTH))
+                QSKIP(qPrintable(QStringLiteral("nobody cannot reach the studio's binary (%1 is mode %2): clone the "
+                                                "project outside a private home to run this test as root")
+                                     .arg(dir)
+                                     .arg(info.st_mode & 07777, 3, 8, QLatin1Char('0'))));
+        }
+    }
     QTemporaryDir client;
     const QString served = client.filePath(QStringLiteral("served"));
     writeProject(served);
