@@ -969,6 +969,13 @@ void TestMcpServer::studioClientOfTheStudiosServer()
     // inside the client's: a server the client starts reads only its project's folder.
     // Run as root, the sandbox starts the stdio server as nobody, who must reach the
     // studio's binary: one built under root's 0700 home is not (a clone in /root).
+    // Built with AddressSanitizer, the studio's binary cannot start under the sandbox's
+    // RLIMIT_DATA (ASan reserves terabytes of shadow memory), so the stdio server is
+    // checked in the other builds only.
+#if defined(__SANITIZE_ADDRESS__)
+    const bool overStdio = false;
+#else
+    const bool overStdio = true;
     if (::geteuid() == 0) {
         for (QString dir = QFileInfo(toolstudioBinary()).absolutePath(); dir.size() > 1;
              dir = QFileInfo(dir).absolutePath()) {
@@ -980,23 +987,23 @@ void TestMcpServer::studioClientOfTheStudiosServer()
                                      .arg(info.st_mode & 07777, 3, 8, QLatin1Char('0'))));
         }
     }
+#endif
     QTemporaryDir client;
     const QString served = client.filePath(QStringLiteral("served"));
     writeProject(served);
     Server server;
     QVERIFY2(server.start(served), server.err.constData());
-    const json project
-        = {{"name", "client"},
-           {"mcp_servers",
-            {{"stdio",
-              {{"command", toolstudioBinary().toStdString()}, {"args", {"serve", "--mcp-stdio", "served", "--trust"}}}},
-             {"web", {{"url", server.url("/mcp").toStdString()}}}}}};
+    json mcpServers = {{"web", {{"url", server.url("/mcp").toStdString()}}}};
+    if (overStdio)
+        mcpServers["stdio"]
+            = {{"command", toolstudioBinary().toStdString()}, {"args", {"serve", "--mcp-stdio", "served", "--trust"}}};
+    const json project = {{"name", "client"}, {"mcp_servers", mcpServers}};
     QVERIFY(writeFile(client.filePath(QStringLiteral("toolstudio.json")), QByteArray::fromStdString(project.dump())));
     const CommandResult listed = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), client.path(),
                                              QStringLiteral("--json"), QStringLiteral("--trust")});
     QVERIFY2(listed.exitCode == 0, listed.out.constData());
     const json servers = json::parse(listed.out.toStdString(), nullptr, false);
-    QVERIFY2(servers.is_array() && servers.size() == 2, listed.out.constData());
+    QVERIFY2(servers.is_array() && servers.size() == (overStdio ? 2u : 1u), listed.out.constData());
     for (const json &entry : servers) {
         QCOMPARE(dumped(entry["state"]), QStringLiteral("\"ready\""));
         QCOMPARE(dumped(entry["protocol_version"]), QStringLiteral("\"2026-07-28\""));
@@ -1006,7 +1013,7 @@ void TestMcpServer::studioClientOfTheStudiosServer()
     }
     const CommandResult text
         = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), client.path(), QStringLiteral("--trust")});
-    QVERIFY2(text.out.contains("stdio  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
+    QVERIFY2(!overStdio || text.out.contains("stdio  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
              text.out.constData());
     QVERIFY2(text.out.contains("web  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
              text.out.constData());
