@@ -25,6 +25,7 @@ constexpr int BusyStallMs = 1000;
 
 thread_local BoundedHttplibServer::Overrun t_overrun = BoundedHttplibServer::Overrun::None;
 thread_local bool t_closeAfterReply = false;
+thread_local int t_socket = -1; ///< the connection this HTTP thread serves
 
 /// True when `fd` has `events` within `ms` (-1: an error or a hang-up counts as ready,
 /// the next read or write says which).
@@ -208,8 +209,22 @@ void BoundedHttplibServer::closeAfterReply()
     t_closeAfterReply = true;
 }
 
+bool BoundedHttplibServer::clientGone()
+{
+    if (t_socket < 0)
+        return false;
+    pollfd entry = {t_socket, POLLIN | POLLRDHUP, 0};
+    if (::poll(&entry, 1, 0) <= 0)
+        return false;
+    if (entry.revents & (POLLHUP | POLLERR | POLLRDHUP))
+        return true;
+    char byte = 0;
+    return (entry.revents & POLLIN) && ::recv(t_socket, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 bool BoundedHttplibServer::process_and_close_socket(socket_t sock)
 {
+    t_socket = sock;
     BoundedStream stream(sock, m_readSeconds, m_waiting);
     bool ok = false;
     for (std::size_t count = m_keepAliveMax; count > 0 && svr_sock_ != INVALID_SOCKET; --count) {
@@ -234,6 +249,7 @@ bool BoundedHttplibServer::process_and_close_socket(socket_t sock)
     }
     t_overrun = Overrun::None;
     t_closeAfterReply = false;
+    t_socket = -1;
     // Say we are done, then read (and drop) a little more before closing: a client still
     // sending when the socket closes would get a reset instead of its error reply.
     ::shutdown(sock, SHUT_WR);

@@ -38,6 +38,9 @@ public:
     /// From a handler of the calling HTTP thread: close the connection after this reply
     /// (a request refused before its body was read: the rest is not a request).
     static void closeAfterReply();
+    /// From a handler of the calling HTTP thread: true when the client closed its
+    /// connection (or its sending side) while its request waits for the reply.
+    static bool clientGone();
 
 private:
     bool process_and_close_socket(socket_t sock) override;

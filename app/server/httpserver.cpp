@@ -31,6 +31,7 @@ struct HttpResponder::Slot
         HttpResponder::Headers headers;
     };
     std::optional<Reply> reply;
+    std::function<void()> gone; ///< HttpResponder::onClientGone
 
     void put(int status, nlohmann::json body, HttpResponder::Headers headers = {})
     {
@@ -86,6 +87,12 @@ std::string HttpRequest::header(const std::string &name) const
 void HttpResponder::fail(int status, const char *code, const QString &message) const
 {
     send(status, httpErrorBody(code, message.toStdString()));
+}
+
+void HttpResponder::onClientGone(std::function<void()> gone) const
+{
+    const std::lock_guard lock(m_guard->slot->mutex);
+    m_guard->slot->gone = std::move(gone);
 }
 
 nlohmann::json httpErrorBody(const std::string &code, const std::string &message)
@@ -378,6 +385,14 @@ void HttpServer::install()
             while (!slot->reply) {
                 if (stopping->load()) {
                     setJson(res, 503, httpErrorBody("stopping", "the server is stopping"));
+                    return;
+                }
+                if (slot->gone && BoundedHttplibServer::clientGone()) {
+                    QMetaObject::invokeMethod(this, std::move(slot->gone), Qt::QueuedConnection);
+                    slot->gone = nullptr;
+                    // 499 as the log shows it ("client closed request"); nobody reads it.
+                    setJson(res, 499, httpErrorBody("client_gone", "the client closed the connection"));
+                    BoundedHttplibServer::closeAfterReply();
                     return;
                 }
                 if (std::chrono::steady_clock::now() >= deadline) {

@@ -49,6 +49,10 @@ public:
     void send(int status, nlohmann::json body, Headers headers) const;
     /// The server's error body, {"error": {"code": code, "message": message}}.
     void fail(int status, const char *code, const QString &message) const;
+    /// `gone` runs on the server's thread when the client closes its connection before
+    /// this reply was sent (an MCP 2026-07-28 client cancels a request so); the reply is
+    /// then not sent. Unset: a client that leaves is only noticed when the reply is written.
+    void onClientGone(std::function<void()> gone) const;
 
 private:
     std::shared_ptr<Guard> m_guard;

@@ -8,6 +8,7 @@
 #include "mcp/mcprevision.h"
 
 #include <QDateTime>
+#include <QPointer>
 #include <QRandomGenerator>
 
 using nlohmann::json;
@@ -283,6 +284,12 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
     found->second.lastUsed = QDateTime::currentMSecsSinceEpoch();
     if (refusedAsBusy(message, responder))
         return;
+    // Over HTTP in 2026-07-28, a client cancels a request by closing its stream.
+    if (message.method == "tools/call")
+        responder.onClientGone([session = QPointer<McpServerSession>(found->second.session), id = message.id] {
+            if (session)
+                session->cancelRequest(id, QStringLiteral("the client closed the connection before the reply"));
+        });
     found->second.session->receive(message, [responder](std::optional<JsonRpcMessage> reply) {
         if (!reply)
             responder.send(202, nullptr);

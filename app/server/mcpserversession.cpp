@@ -106,7 +106,14 @@ void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
 {
     using Kind = JsonRpcMessage::Kind;
     if (message.kind == Kind::Result || message.kind == Kind::Error || message.kind == Kind::Notification) {
-        // notifications/initialized, notifications/cancelled, …: nothing to answer.
+        // notifications/initialized, …: nothing to answer.
+        if (message.method == "notifications/cancelled" && message.params.is_object()) {
+            const json reason = message.params.value("reason", json());
+            cancelRequest(message.params.value("requestId", json()),
+                          reason.is_string() ? QStringLiteral("the client cancelled the request: %1")
+                                                   .arg(QString::fromStdString(reason.get<std::string>()).left(200))
+                                             : QStringLiteral("the client cancelled the request"));
+        }
         reply(std::nullopt);
         return;
     }
@@ -393,6 +400,31 @@ void McpServerSession::sendProgress()
                                               "waiting for a person to answer " + call.tool.toStdString() + " (call "
                                                   + m_record.id.toStdString() + "/" + callId + ")"}}));
     }
+}
+
+void McpServerSession::cancelRequest(const json &requestId, const QString &why)
+{
+    if (!JsonRpc::isValidId(requestId))
+        return;
+    for (auto it = m_calls.begin(); it != m_calls.end(); ++it) {
+        if (it->second.requestId != requestId)
+            continue;
+        const std::string callId = it->first;
+        const Reply reply = std::move(it->second.reply);
+        m_calls.erase(it);
+        // A cancelled step sends no reply (StepEngine::cancelStep); the request gets none either.
+        m_engine->cancelStep(QString::fromStdString(callId), why);
+        reply(std::nullopt);
+        return;
+    }
+    // A studio tool's call answers from the journal at once: nothing to stop; its reply is dropped.
+    for (auto it = m_studioCalls.begin(); it != m_studioCalls.end(); ++it)
+        if (std::get<0>(it->second) == requestId) {
+            const Reply reply = std::move(std::get<1>(it->second));
+            m_studioCalls.erase(it);
+            reply(std::nullopt);
+            return;
+        }
 }
 
 void McpServerSession::end(const QString &why)

@@ -77,6 +77,13 @@ public:
     /// Messages the server sends unasked (notifications/progress); unset = none sent.
     std::function<void(const JsonRpcMessage &)> notify;
 
+    /// The client gave up on request `requestId` (its `notifications/cancelled` on stdio
+    /// and in a 2025 HTTP session; a closed response stream in 2026-07-28 over HTTP): a
+    /// tool call still running is cancelled as a step (`why` in its cancellation event)
+    /// and its reply is nothing (the spec: no response for a cancelled request); the
+    /// session goes on. Nothing for an id not in flight (it may have ended already).
+    void cancelRequest(const nlohmann::json &requestId, const QString &why);
+
     /// Ends the session: calls still running are cancelled (`why`) and answered with an
     /// error; the run is recorded final. Idempotent.
     void end(const QString &why);

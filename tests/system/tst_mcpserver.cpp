@@ -149,6 +149,32 @@ json runs(const QString &dir)
     return all;
 }
 
+/// The run's export (`toolstudio trace export DIR RUN --format json`), null when it fails.
+json exportedRun(const QString &dir, const QString &run)
+{
+    const CommandResult result = toolstudio({QStringLiteral("trace"), QStringLiteral("export"), dir, run,
+                                             QStringLiteral("--format"), QStringLiteral("json")});
+    return result.exitCode == 0 ? json::parse(result.out.toStdString(), nullptr, false) : json();
+}
+
+/// Waits up to 30 s until the newest run's first step has `status`; that run's export.
+json waitForFirstStep(const QString &dir, const char *status)
+{
+    QElapsedTimer clock;
+    clock.start();
+    json exported;
+    while (clock.elapsed() < 30000) {
+        const json all = runs(dir);
+        if (all.is_array() && !all.empty()) {
+            exported = exportedRun(dir, QString::fromStdString(all[0].value("id", std::string())));
+            if (exported.is_object() && !exported["steps"].empty() && exported["steps"][0]["status"] == status)
+                break;
+        }
+        QTest::qWait(100);
+    }
+    return exported;
+}
+
 /// An HTTP exchange with /mcp through Python's http.client: the status, the
 /// Mcp-Session-Id header and the body.
 struct McpHttpReply
@@ -300,6 +326,8 @@ private Q_SLOTS:
     void stdioToolErrors();
     void stdioClientLeavesMidCall();
     void stdioClientNotReading();
+    void stdioClientCancelsACall();
+    void httpModernClientClosesItsStream();
     void stdioStudioTools();
     void stdioModernEra();
     void httpSessions();
@@ -463,6 +491,87 @@ void TestMcpServer::stdioClientLeavesMidCall()
     const json all = runs(dir.path());
     QCOMPARE(dumped(all[0]["status"]), QStringLiteral("\"cancelled\""));
     QCOMPARE(dumped(all[0]["kind"]), QStringLiteral("\"served\""));
+}
+
+// notifications/cancelled (issue 22): the call's step is cancelled, no response is sent
+// for it (the spec: "SHOULD NOT send a response"), the session and its run go on.
+void TestMcpServer::stdioClientCancelsACall()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    server.initialize();
+    server.send(QByteArray::fromStdString(call(1, "approve", {{"item", "invoice 7"}}).dump()));
+    QCOMPARE(dumped(waitForFirstStep(dir.path(), "waiting")["steps"][0]["status"]), QStringLiteral("\"waiting\""));
+    // A cancel of an id not in flight, and one without params, change nothing.
+    server.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}})");
+    server.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled"})");
+    server.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,)"
+                R"("reason":"the user pressed Stop"}})");
+    // In order: the next reply is the ping's, not the cancelled call's.
+    QCOMPARE(dumped(server.request({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}})),
+             QStringLiteral("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}"));
+    // The id is free again: the call no longer runs.
+    const json added = server.request(call(1, "add", {{"a", 2}, {"b", 3}}));
+    QCOMPARE(dumped(added["id"]), QStringLiteral("1"));
+    QCOMPARE(dumped(added["result"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
+    QCOMPARE(server.close(), 0);
+    QVERIFY2(server.out.isEmpty(), server.out.constData());
+
+    const json all = runs(dir.path());
+    QCOMPARE(dumped(all[0]["status"]), QStringLiteral("\"completed\""));
+    QCOMPARE(dumped(all[0]["steps"]), QStringLiteral("2"));
+    const json exported = exportedRun(dir.path(), text(all[0]["id"]));
+    const json &step = exported["steps"][0];
+    QCOMPARE(dumped(step["tool"]), QStringLiteral("\"approve\""));
+    QCOMPARE(dumped(step["status"]), QStringLiteral("\"cancelled\""));
+    QCOMPARE(dumped(step["error"]["code"]), QStringLiteral("\"cancelled\""));
+    QCOMPARE(dumped(step["error"]["message"]), QStringLiteral("\"the client cancelled the request: the user pressed Stop\""));
+    QCOMPARE(dumped(exported["steps"][1]["status"]), QStringLiteral("\"succeeded\""));
+    int cancellations = 0;
+    for (const json &event : exported["policy_events"])
+        if (event["kind"] == "cancelled") {
+            ++cancellations;
+            QCOMPARE(dumped(event["sequence"]), QStringLiteral("1"));
+            QCOMPARE(dumped(event["detail"]["reason"]),
+                     QStringLiteral("\"the client cancelled the request: the user pressed Stop\""));
+        }
+    QCOMPARE(cancellations, 1);
+}
+
+// Over HTTP in 2026-07-28 a client cancels by closing the response stream ("The server
+// MUST treat a client disconnect as cancellation of that request").
+void TestMcpServer::httpModernClientClosesItsStream()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    QProcess client;
+    QStringList arguments{QStringLiteral("-s"), QStringLiteral("-m"), QStringLiteral("120"), QStringLiteral("-H"),
+                          QStringLiteral("Content-Type: application/json")};
+    for (const QString &header : modernHeaders("tools/call", QStringLiteral("approve")))
+        arguments << QStringLiteral("-H") << header;
+    arguments << QStringLiteral("-d")
+              << QString::fromStdString(modern(7, "tools/call", {{"name", "approve"}, {"arguments", {{"item", "x"}}}}).dump())
+              << server.url("/mcp");
+    client.start(QStringLiteral("curl"), arguments);
+    QVERIFY(client.waitForStarted());
+    QCOMPARE(dumped(waitForFirstStep(dir.path(), "waiting")["steps"][0]["status"]), QStringLiteral("\"waiting\""));
+    client.kill(); // the connection closes with the process
+    client.waitForFinished(10000);
+    const json exported = waitForFirstStep(dir.path(), "cancelled");
+    QCOMPARE(dumped(exported["steps"][0]["status"]), QStringLiteral("\"cancelled\""));
+    QCOMPARE(dumped(exported["steps"][0]["error"]["message"]),
+             QStringLiteral("\"the client closed the connection before the reply\""));
+    // The server goes on: the same client's next call is served.
+    const McpHttpReply added = mcpHttp(server.port, "POST",
+                                       QByteArray::fromStdString(
+                                           modern(8, "tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}}).dump()),
+                                       {}, modernHeaders("tools/call", QStringLiteral("add")));
+    QCOMPARE(added.status, 200);
+    QCOMPARE(dumped(added.body["result"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
 }
 
 // A client that sends and does not read: the replies no longer fit the pipe. A

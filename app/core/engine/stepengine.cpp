@@ -578,39 +578,57 @@ void StepEngine::cancelAll(const QString &reason)
     d->cancelled = true;
     d->admission.addRefusalSummary();
     // Index loop: slots may add steps while we go.
-    for (std::size_t i = 0; i < d->steps.size(); ++i) {
-        if (!d->flights[i] || isFinal(d->steps[i].status))
-            continue;
-        Step &step = d->steps[i];
-        const bool wasWaiting = step.status == StepStatus::Waiting;
-        QString report;
-        if (d->flights[i]->handler) {
-            ToolHandler *handler = d->flights[i]->handler;
-            d->stopFlight(int(i));
-            report = handler->cancelReport();
-        }
-        d->stopFlight(int(i));
-        const QString message = report.isEmpty() ? reason : reason + QStringLiteral("; ") + report;
-        d->addEvent(step.sequence, PolicyEventKind::Cancelled,
-                    {{"reason", reason.toStdString()},
-                     {"status", stepStatusName(step.status).toStdString()},
-                     {"handler", report.toStdString()}});
-        step.paused = false;
-        const StepError error = makeError(ErrorCode::Cancelled, message, false, int(step.attempts.size()));
-        if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
-            step.attempts.back().endedAt = now();
-            step.attempts.back().error = error;
-            step.attempts.back().error->attempts = step.attempts.back().number;
-        }
-        step.error = error;
-        const QString callId = step.callId;
-        d->finish(int(i), StepStatus::Cancelled);
-        if (wasWaiting)
-            Q_EMIT pendingCallClosed(callId);
-    }
+    for (std::size_t i = 0; i < d->steps.size(); ++i)
+        cancelIndex(int(i), reason);
     d->flush();
     if (d->answerPoll)
         d->answerPoll->stop();
+}
+
+bool StepEngine::cancelStep(const QString &callId, const QString &reason, QString *why)
+{
+    const int index = d->indexOf(callId);
+    if (index < 0 || !d->flights[std::size_t(index)] || isFinal(d->steps[std::size_t(index)].status)) {
+        if (why)
+            *why = index < 0 ? QStringLiteral("no call %1 in this run").arg(elidedText(callId, stepengine::ElidedChars))
+                             : QStringLiteral("the call %1 has ended").arg(elidedText(callId, stepengine::ElidedChars));
+        return false;
+    }
+    cancelIndex(index, reason);
+    return true;
+}
+
+void StepEngine::cancelIndex(int index, const QString &reason)
+{
+    const auto i = std::size_t(index);
+    if (!d->flights[i] || isFinal(d->steps[i].status))
+        return;
+    Step &step = d->steps[i];
+    const bool wasWaiting = step.status == StepStatus::Waiting;
+    QString report;
+    if (d->flights[i]->handler) {
+        ToolHandler *handler = d->flights[i]->handler;
+        d->stopFlight(index);
+        report = handler->cancelReport();
+    }
+    d->stopFlight(index);
+    const QString message = report.isEmpty() ? reason : reason + QStringLiteral("; ") + report;
+    d->addEvent(step.sequence, PolicyEventKind::Cancelled,
+                {{"reason", reason.toStdString()},
+                 {"status", stepStatusName(step.status).toStdString()},
+                 {"handler", report.toStdString()}});
+    step.paused = false;
+    const StepError error = makeError(ErrorCode::Cancelled, message, false, int(step.attempts.size()));
+    if (!step.attempts.empty() && step.attempts.back().endedAt == 0) {
+        step.attempts.back().endedAt = now();
+        step.attempts.back().error = error;
+        step.attempts.back().error->attempts = step.attempts.back().number;
+    }
+    step.error = error;
+    const QString callId = step.callId;
+    d->finish(index, StepStatus::Cancelled);
+    if (wasWaiting)
+        Q_EMIT pendingCallClosed(callId);
 }
 
 const std::vector<Step> &StepEngine::steps() const

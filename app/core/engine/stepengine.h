@@ -168,6 +168,10 @@ public:
     /// Stop: every unfinished step becomes `cancelled` (handlers killed), replies are
     /// not sent afterwards. Records the calls refused past the budget (calls_refused).
     void cancelAll(const QString &reason);
+    /// Stop for one call (an MCP client's `notifications/cancelled` of a served call):
+    /// the call's step becomes `cancelled` as cancelAll() does it, its reply is not sent;
+    /// the run goes on. False with `why` when the call is unknown or has ended.
+    bool cancelStep(const QString &callId, const QString &reason, QString *why = nullptr);
 
     /// In arrival order; a resumed run's memoized steps keep their recorded sequence,
     /// so sequence − 1 is not an index here (stepBySequence).
@@ -224,6 +228,8 @@ private:
     /// A held call continues: its decision event, stepReleased, its first attempt.
     void release(int index, nlohmann::json decision);
     bool continueModelStepWith(int index, const nlohmann::json &messages, QString *reason);
+    /// Cancels the unfinished step `index` (cancelAll, cancelStep); nothing for a final one.
+    void cancelIndex(int index, const QString &reason);
 
     std::unique_ptr<StepEngineState> d;
 };
