@@ -123,12 +123,14 @@ fetch_schema_suite() {
     rm -rf "$work"
 }
 
-# The MCP reference servers the MCP client's tests talk to (tst_mcpsession) and the
-# TypeScript SDK 1.x whose client tst_mcpserver drives the studio's MCP server with, from the
+# The MCP reference servers the MCP client's tests talk to (tst_mcpsession), the
+# TypeScript SDK 1.x whose client tst_mcpserver drives the studio's MCP server with, and the
+# TypeScript SDK 2.x (2026-07-28 revision) whose client and server tst_mcpsdk2 talks to, from the
 # npm registry, pinned, into a cache of their own outside the tree; the tests find it
 # through TOOLSTUDIO_MCP_SERVERS_DIR. Debian's npm package is installed when there is no
 # npm. A failure is only logged: those tests then skip, saying so.
-MCP_SERVERS=("@modelcontextprotocol/server-everything@2026.8.31" "@modelcontextprotocol/sdk@1.32.2")
+MCP_SERVERS=("@modelcontextprotocol/server-everything@2026.8.31" "@modelcontextprotocol/sdk@1.32.2"
+    "@modelcontextprotocol/client@2.4.0" "@modelcontextprotocol/server@2.4.0")
 install_mcp_servers() {
     local dir="${XDG_CACHE_HOME:-$HOME/.cache}/toolstudio/test-mcp-servers"
     export TOOLSTUDIO_MCP_SERVERS_DIR="$dir"

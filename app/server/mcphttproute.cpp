@@ -279,6 +279,9 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
         auto *session = new McpServerSession(m_project, QStringLiteral("http"), this);
         if (m_studioTools)
             session->enableStudioTools();
+        // Each POST is answered on its own response: two processes of one client (both
+        // starting at id 0, as the TypeScript SDK does) must not refuse each other.
+        session->setRequestIdsPerExchange();
         found = m_sessions.emplace(key, Entry{session, 0}).first;
     }
     found->second.lastUsed = QDateTime::currentMSecsSinceEpoch();

@@ -299,7 +299,7 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
         return;
     }
     for (const auto &[callId, call] : m_calls)
-        if (call.requestId == id) {
+        if (!m_idsPerExchange && call.requestId == id) {
             reply(failure(id, JsonRpcError::InvalidRequest,
                           "request id " + id.dump().substr(0, 64) + " is in use by a call still running"));
             return;

@@ -73,6 +73,11 @@ public:
     /// Serves McpStudioTools beside the project's tools (`--studio-tools`). Before the
     /// first message.
     void enableStudioTools();
+    /// The 2026 era over Streamable HTTP: each POST is an exchange of its own (no session
+    /// on the wire), so two clients of one name may both use request id 0 while a call of
+    /// one runs. Their ids are then not checked against the calls running. Before the
+    /// first message.
+    void setRequestIdsPerExchange() { m_idsPerExchange = true; }
 
     /// Messages the server sends unasked (notifications/progress); unset = none sent.
     std::function<void(const JsonRpcMessage &)> notify;
@@ -128,6 +133,7 @@ private:
     StepEngine *m_engine = nullptr;
     RunRecord m_record;
     int m_nextCall = 0;
+    bool m_idsPerExchange = false;       ///< setRequestIdsPerExchange()
     std::map<std::string, Call> m_calls; ///< by bridge call id
     QTimer *m_progress = nullptr;
     McpStudioTools *m_studio = nullptr; ///< with --studio-tools
