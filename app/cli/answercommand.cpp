@@ -7,8 +7,49 @@
 #include "jsoninput.h"
 #include "project/project.h"
 
+#include "serveclient.h"
+#include "servefile.h"
+
 #include <QCommandLineParser>
 #include <QDateTime>
+#include <QUrl>
+
+namespace {
+
+/// Decides a call held by step mode in the project's live server (`toolstudio serve
+/// --step-mode`, or the window serving with Step Mode on): `body` to its decision route.
+int decide(const Project &project, const QString &runId, const QString &callId, const nlohmann::json &body)
+{
+    auto fail = [](const QString &message, int code) {
+        printLine(stderr, QStringLiteral("toolstudio answer: %1").arg(printableText(message)));
+        return code;
+    };
+    const auto server = ServeFile::readLive(project.dir);
+    if (!server)
+        return fail(QStringLiteral("%1 is not served: a call held by step mode is decided by the server that holds "
+                                   "it (toolstudio serve --step-mode, or the window serving the project)")
+                        .arg(project.dir),
+                    ExitBadInput);
+    const std::string path = "/v1/runs/" + QUrl::toPercentEncoding(runId).toStdString() + "/calls/"
+        + QUrl::toPercentEncoding(callId).toStdString() + "/decision";
+    const auto reply = ServeClient::post(*server, path, body, 30);
+    if (!reply)
+        return fail(QStringLiteral("cannot reach the server at %1").arg(QString::fromStdString(server->url)),
+                    ExitRunFailed);
+    if (reply->status == 200) {
+        printLine(stdout,
+                  QStringLiteral("decided: %1 of run %2 (%3)")
+                      .arg(printableText(callId), printableText(runId),
+                           QString::fromStdString(body.value("decision", std::string()))));
+        return ExitCompleted;
+    }
+    QString message = QStringLiteral("the server answered HTTP %1").arg(reply->status);
+    if (reply->body.is_object() && reply->body.contains("error") && reply->body["error"].is_object())
+        message = QString::fromStdString(reply->body["error"].value("message", message.toStdString()));
+    return fail(message, reply->status == 409 ? ExitRunFailed : ExitBadInput);
+}
+
+} // namespace
 
 int answerCommand(const QStringList &arguments)
 {
@@ -29,7 +70,17 @@ int answerCommand(const QStringList &arguments)
     const QCommandLineOption timeoutOption(QStringLiteral("timeout"),
                                            QStringLiteral("Seconds to wait for the running process (default 10)."),
                                            QStringLiteral("SECONDS"), QStringLiteral("10"));
-    parser.addOptions({resultOption, errorOption, retryableOption, attemptOption, timeoutOption});
+    const QCommandLineOption continueOption(
+        QStringLiteral("continue"),
+        QStringLiteral("Step mode: run the held served call's handler (the project's server decides it)."));
+    const QCommandLineOption timeOutOption(QStringLiteral("time-out"),
+                                           QStringLiteral("Step mode: end the held served call with a timeout error."));
+    const QCommandLineOption insteadOption(
+        QStringLiteral("instead"),
+        QStringLiteral("Step mode: with --result or --error, end the held served call with it; its handler does "
+                       "not run."));
+    parser.addOptions({resultOption, errorOption, retryableOption, attemptOption, timeoutOption, continueOption,
+                       timeOutOption, insteadOption});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("answer"), arguments, 3, 3, &exitCode);
     if (!positional)
@@ -38,6 +89,19 @@ int answerCommand(const QStringList &arguments)
         printLine(stderr, QStringLiteral("toolstudio answer: %1").arg(printableText(message)));
         return code;
     };
+    if (parser.isSet(continueOption) || parser.isSet(timeOutOption)) {
+        if (parser.isSet(continueOption) + parser.isSet(timeOutOption) + parser.isSet(resultOption)
+                + parser.isSet(errorOption) + parser.isSet(insteadOption)
+            != 1)
+            return fail(QStringLiteral("--continue and --time-out take no --result, --error or --instead, nor "
+                                       "each other"),
+                        ExitBadInput);
+        const auto project = loadProjectFor(QStringLiteral("answer"), positional->at(0));
+        if (!project)
+            return ExitBadInput;
+        return decide(*project, positional->at(1), positional->at(2),
+                      {{"decision", parser.isSet(continueOption) ? "continue" : "time_out"}});
+    }
     if (parser.isSet(resultOption) == parser.isSet(errorOption))
         return fail(QStringLiteral("give exactly one of --result JSON and --error MESSAGE"), ExitBadInput);
     PendingAnswer pending;
@@ -60,6 +124,16 @@ int answerCommand(const QStringList &arguments)
     const auto project = loadProjectFor(QStringLiteral("answer"), positional->at(0));
     if (!project)
         return ExitBadInput;
+    if (parser.isSet(insteadOption)) {
+        nlohmann::json body = {{"decision", pending.answer.isError ? "fail" : "answer"}};
+        if (pending.answer.isError) {
+            body["error"] = pending.answer.message.toStdString();
+            body["retryable"] = pending.answer.retryable;
+        } else {
+            body["result"] = pending.answer.result;
+        }
+        return decide(*project, pending.runId, pending.callId, body);
+    }
     const double timeoutSeconds = parser.value(timeoutOption).toDouble();
     if (parser.isSet(attemptOption))
         pending.attempt = parser.value(attemptOption).toInt();

@@ -6,6 +6,7 @@
 #include "mcpserversession.h"
 #include "mcpstdioserver.h"
 #include "mcpstudiotools.h"
+#include "servedstepmode.h"
 #include "studioserver.h"
 #include "trustcommand.h"
 
@@ -93,8 +94,14 @@ int serveCommand(const QStringList &arguments)
         QStringLiteral("studio-tools"),
         QStringLiteral("Serve, over MCP, four tools beside the project's for a coding agent: studio.list_runs, "
                        "studio.get_run, studio.list_pending_calls and studio.answer_call."));
+    const QCommandLineOption stepModeOption(
+        QStringLiteral("step-mode"),
+        QStringLiteral("Hold every MCP client's tool call before it runs until a person decides it: POST "
+                       "/v1/runs/RUN/calls/CALL/decision with {\"decision\": \"continue\"}, \"answer\" (with "
+                       "\"result\"), \"fail\" (with \"error\") or \"time_out\"; GET /v1/runs/RUN/pending lists "
+                       "the held calls. Not with --mcp-stdio."));
     parser.addOptions({portOption, hostOption, tokenOption, callTimeoutOption, expiryOption, mcpStdioOption,
-                       studioToolsOption, trustOption()});
+                       studioToolsOption, stepModeOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("serve"), arguments, 1, 1, &exitCode);
     if (!positional)
@@ -142,6 +149,11 @@ int serveCommand(const QStringList &arguments)
                                    "tools' prefix; rename them, or serve without --studio-tools")
                         .arg(clashes.join(QStringLiteral(", "))),
                     ExitBadInput);
+    if (parser.isSet(mcpStdioOption) && parser.isSet(stepModeOption))
+        return fail(QStringLiteral("--step-mode holds calls for a decision over HTTP (POST "
+                                   "/v1/runs/RUN/calls/CALL/decision), which --mcp-stdio does not serve; serve over "
+                                   "HTTP to step through calls"),
+                    ExitBadInput);
     if (parser.isSet(mcpStdioOption))
         return serveMcpStdio(*project, studioTools);
     // SIGINT and SIGTERM end the loop through a signalfd; blocked before the HTTP
@@ -155,6 +167,7 @@ int serveCommand(const QStringList &arguments)
 
     StudioServer server;
     server.setStudioTools(studioTools);
+    server.stepMode()->setOn(parser.isSet(stepModeOption));
     QString error;
     bool cannotListen = false;
     if (!server.start(*project, config, limits, &error, &cannotListen)) {
@@ -167,6 +180,12 @@ int serveCommand(const QStringList &arguments)
     printLine(
         stdout,
         QStringLiteral("serving %1 at %2 (GET / lists the routes; Ctrl-C stops)").arg(project->dir, server.url()));
+    if (server.stepMode()->isOn())
+        printLine(stdout,
+                  QStringLiteral("step mode: every MCP tool call is held until POST "
+                                 "%1/v1/runs/RUN/calls/CALL/decision decides it (toolstudio answer PROJECT RUN "
+                                 "CALL --continue)")
+                      .arg(server.url()));
 
     QEventLoop loop;
     QSocketNotifier notifier(signalFd, QSocketNotifier::Read);

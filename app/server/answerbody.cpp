@@ -24,20 +24,65 @@ QString quoted(const std::string &text)
     return elidedText(fromUtf8(text), AnswerBody::QuotedChars);
 }
 
+/// The body as JSON (JsonInput's bounds); discarded with `*problem` when it is not JSON.
+nlohmann::json parse(const std::string &body, QString *problem)
+{
+    JsonInput::Problem parseProblem;
+    nlohmann::json json = JsonInput::read<nlohmann::json>(body, &parseProblem);
+    if (json.is_discarded()) {
+        *problem = QStringLiteral("the body is not valid JSON: %1").arg(fromUtf8(parseProblem.reason));
+        if (parseProblem.byte != std::string_view::npos)
+            *problem += QStringLiteral(" (byte offset %1)").arg(parseProblem.byte);
+    }
+    return json;
+}
+
+/// False with `*problem` when `json` has a member not in `allowed` (`what`: "a tool.result").
+bool onlyMembers(const nlohmann::json &json, const std::vector<std::string> &allowed, const QString &what,
+                 QString *problem)
+{
+    for (const auto &[key, value] : json.items())
+        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+            QStringList names;
+            for (const std::string &name : allowed)
+                names << fromUtf8(name);
+            *problem = QStringLiteral("unknown member \"%1\" in %2 (members: %3)")
+                           .arg(quoted(key), what, names.join(QStringLiteral(", ")));
+            return false;
+        }
+    return true;
+}
+
+/// The error of a tool.error or a `fail` decision: "error" a non-empty string, "retryable"
+/// a boolean when given.
+std::optional<ManualAnswer> readError(const nlohmann::json &json, const QString &what, QString *problem)
+{
+    const auto error = json.find("error");
+    if (error == json.end() || !error->is_string() || error->get<std::string>().empty()) {
+        *problem = QStringLiteral("%1 needs \"error\", the message (a non-empty string)").arg(what);
+        return std::nullopt;
+    }
+    const auto retryable = json.find("retryable");
+    if (retryable != json.end() && !retryable->is_boolean()) {
+        *problem = QStringLiteral("\"retryable\" must be true or false");
+        return std::nullopt;
+    }
+    ManualAnswer answer;
+    answer.isError = true;
+    answer.message = fromUtf8(error->get<std::string>());
+    answer.retryable = retryable != json.end() && retryable->get<bool>();
+    return answer;
+}
+
 } // namespace
 
 namespace AnswerBody {
 
 std::optional<ManualAnswer> read(const std::string &body, const QString &callId, int *attempt, QString *problem)
 {
-    JsonInput::Problem parseProblem;
-    const nlohmann::json json = JsonInput::read<nlohmann::json>(body, &parseProblem);
-    if (json.is_discarded()) {
-        *problem = QStringLiteral("the body is not valid JSON: %1").arg(fromUtf8(parseProblem.reason));
-        if (parseProblem.byte != std::string_view::npos)
-            *problem += QStringLiteral(" (byte offset %1)").arg(parseProblem.byte);
+    const nlohmann::json json = parse(body, problem);
+    if (json.is_discarded())
         return std::nullopt;
-    }
     if (!json.is_object()) {
         *problem = QStringLiteral("the body must be a JSON object {\"type\": \"tool.result\" | \"tool.error\", …}");
         return std::nullopt;
@@ -51,19 +96,8 @@ std::optional<ManualAnswer> read(const std::string &body, const QString &callId,
     const std::vector<std::string> allowed = isError
         ? std::vector<std::string>{"type", "id", "attempt", "error", "retryable"}
         : std::vector<std::string>{"type", "id", "attempt", "result"};
-    for (const auto &[key, value] : json.items())
-        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-            *problem = QStringLiteral("unknown member \"%1\" in a %2 (members: %3)")
-                           .arg(quoted(key), fromUtf8(type->get<std::string>()),
-                                QStringList([&] {
-                                    QStringList names;
-                                    for (const std::string &name : allowed)
-                                        names << fromUtf8(name);
-                                    return names;
-                                }())
-                                    .join(QStringLiteral(", ")));
-            return std::nullopt;
-        }
+    if (!onlyMembers(json, allowed, QStringLiteral("a ") + fromUtf8(type->get<std::string>()), problem))
+        return std::nullopt;
     const auto id = json.find("id");
     if (id == json.end() || !id->is_string()) {
         *problem = QStringLiteral("\"id\" (the call id, a string) is required");
@@ -92,20 +126,55 @@ std::optional<ManualAnswer> read(const std::string &body, const QString &callId,
         answer.result = *result;
         return answer;
     }
-    const auto error = json.find("error");
-    if (error == json.end() || !error->is_string() || error->get<std::string>().empty()) {
-        *problem = QStringLiteral("a tool.error needs \"error\", the message (a non-empty string)");
+    return readError(json, QStringLiteral("a tool.error"), problem);
+}
+
+std::optional<ServedStepMode::Decision> readDecision(const std::string &body, QString *problem)
+{
+    using Kind = ServedStepMode::Decision::Kind;
+    const nlohmann::json json = parse(body, problem);
+    if (json.is_discarded())
+        return std::nullopt;
+    const QString shape = QStringLiteral("{\"decision\": \"continue\" | \"answer\" | \"fail\" | \"time_out\", …}");
+    if (!json.is_object()) {
+        *problem = QStringLiteral("the body must be a JSON object %1").arg(shape);
         return std::nullopt;
     }
-    const auto retryable = json.find("retryable");
-    if (retryable != json.end() && !retryable->is_boolean()) {
-        *problem = QStringLiteral("\"retryable\" must be true or false");
+    const auto name = json.find("decision");
+    const std::vector<std::pair<std::string, Kind>> kinds
+        = {{"continue", Kind::Continue}, {"answer", Kind::Answer}, {"fail", Kind::Fail}, {"time_out", Kind::TimeOut}};
+    const auto kind = name == json.end() || !name->is_string()
+        ? kinds.end()
+        : std::find_if(kinds.begin(), kinds.end(), [&](const auto &k) { return k.first == name->get<std::string>(); });
+    if (kind == kinds.end()) {
+        *problem = QStringLiteral("\"decision\" must be \"continue\", \"answer\", \"fail\" or \"time_out\"");
         return std::nullopt;
     }
-    answer.isError = true;
-    answer.message = fromUtf8(error->get<std::string>());
-    answer.retryable = retryable != json.end() && retryable->get<bool>();
-    return answer;
+    const QString what
+        = QStringLiteral("%1 %2 decision")
+              .arg(kind->second == Kind::Answer ? QStringLiteral("an") : QStringLiteral("a"), fromUtf8(kind->first));
+    const std::vector<std::string> allowed = kind->second == Kind::Answer
+        ? std::vector<std::string>{"decision", "result"}
+        : kind->second == Kind::Fail ? std::vector<std::string>{"decision", "error", "retryable"}
+                                     : std::vector<std::string>{"decision"};
+    if (!onlyMembers(json, allowed, what, problem))
+        return std::nullopt;
+    ServedStepMode::Decision decision;
+    decision.kind = kind->second;
+    if (kind->second == Kind::Answer) {
+        const auto result = json.find("result");
+        if (result == json.end()) {
+            *problem = QStringLiteral("an answer decision needs \"result\" (any JSON value)");
+            return std::nullopt;
+        }
+        decision.answer.result = *result;
+    } else if (kind->second == Kind::Fail) {
+        const auto error = readError(json, what, problem);
+        if (!error)
+            return std::nullopt;
+        decision.answer = *error;
+    }
+    return decision;
 }
 
 } // namespace AnswerBody

@@ -213,9 +213,7 @@ void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &respond
             return;
         }
         const std::string id = newSessionId();
-        auto *session = new McpServerSession(m_project, QStringLiteral("http"), this);
-        if (m_studioTools)
-            session->enableStudioTools();
+        McpServerSession *session = newSession();
         session->receive(message, [this, session, id, answer](std::optional<JsonRpcMessage> reply) {
             if (session->initialized())
                 m_sessions[id] = Entry{session, QDateTime::currentMSecsSinceEpoch()};
@@ -229,6 +227,15 @@ void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &respond
     if (!session || refusedAsBusy(message, responder))
         return;
     session->receive(message, answer(std::string()));
+}
+
+McpServerSession *McpHttpRoute::newSession()
+{
+    auto *session = new McpServerSession(m_project, QStringLiteral("http"), this);
+    if (m_studioTools)
+        session->enableStudioTools();
+    session->setStepMode(m_stepMode);
+    return session;
 }
 
 void McpHttpRoute::refuseFull(const HttpResponder &responder) const
@@ -276,9 +283,7 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
             refuseFull(responder);
             return;
         }
-        auto *session = new McpServerSession(m_project, QStringLiteral("http"), this);
-        if (m_studioTools)
-            session->enableStudioTools();
+        McpServerSession *session = newSession();
         // Each POST is answered on its own response: two processes of one client (both
         // starting at id 0, as the TypeScript SDK does) must not refuse each other.
         session->setRequestIdsPerExchange();

@@ -14,6 +14,7 @@ class HttpServer;
 struct HttpRequest;
 class HttpResponder;
 class McpServerSession;
+class ServedStepMode;
 
 /// MCP's Streamable HTTP transport, server side, at `/mcp` on the studio's server
 /// (docs/server.md "MCP server"): `POST /mcp` carries one JSON-RPC message and gets its
@@ -47,6 +48,8 @@ public:
 
     /// Each new session serves McpStudioTools too (`--studio-tools`).
     void setStudioTools(bool on) { m_studioTools = on; }
+    /// Each new session's calls are held while `stepMode` is on (ServedStepMode).
+    void setStepMode(ServedStepMode *stepMode) { m_stepMode = stepMode; }
 
 private:
     struct Entry
@@ -60,6 +63,8 @@ private:
     McpServerSession *sessionFor(const HttpRequest &request, const HttpResponder &responder);
     /// A request of the 2026 era (stateless).
     void postModern(const HttpRequest &request, const JsonRpcMessage &message, const HttpResponder &responder);
+    /// A new session, with the studio tools and step mode this route serves.
+    McpServerSession *newSession();
     bool makeRoom();
     /// The 503 when makeRoom() found none.
     void refuseFull(const HttpResponder &responder) const;
@@ -68,6 +73,7 @@ private:
 
     Project m_project;
     bool m_studioTools = false;
+    ServedStepMode *m_stepMode = nullptr;
     /// By Mcp-Session-Id; the 2026 era's by ":2026-07-28:" and the client's name.
     std::map<std::string, Entry> m_sessions;
 };

@@ -3,6 +3,7 @@
 #include "mcpserversession.h"
 
 #include "mcpstudiotools.h"
+#include "servedstepmode.h"
 
 #include "bridgemessage.h"
 #include "engine/stepengine.h"
@@ -349,10 +350,14 @@ bool McpServerSession::ensureRun(QString *error)
     m_engine = new StepEngine(m_project, m_record.id, m_journal.get(), {}, this);
     m_engine->setWorkDir(m_project.dir);
     connect(m_engine, &StepEngine::replyReady, this, &McpServerSession::onReply);
-    connect(m_engine, &StepEngine::pendingCallOpened, this, [this] {
+    const auto reportProgress = [this] {
         sendProgress();
         m_progress->start();
-    });
+    };
+    connect(m_engine, &StepEngine::pendingCallOpened, this, reportProgress);
+    connect(m_engine, &StepEngine::stepPaused, this, reportProgress);
+    if (m_stepMode)
+        m_stepMode->add(m_engine, m_record.id);
     return true;
 }
 
@@ -383,7 +388,7 @@ void McpServerSession::onReply(const std::string &callId, const std::string &lin
 
 void McpServerSession::sendProgress()
 {
-    if (!m_engine || m_engine->pendingCount() == 0) {
+    if (!m_engine || (m_engine->pendingCount() == 0 && m_engine->pausedCount() == 0)) {
         m_progress->stop();
         return;
     }
@@ -391,14 +396,16 @@ void McpServerSession::sendProgress()
         return;
     for (auto &[callId, call] : m_calls) {
         const Step *step = m_engine->step(QString::fromStdString(callId));
-        if (call.progressToken.is_null() || !step || step->status != StepStatus::Waiting)
+        if (call.progressToken.is_null() || !step || (step->status != StepStatus::Waiting && !step->paused))
             continue;
-        notify(JsonRpcMessage::notification("notifications/progress",
-                                            {{"progressToken", call.progressToken},
-                                             {"progress", ++call.progress},
-                                             {"message",
-                                              "waiting for a person to answer " + call.tool.toStdString() + " (call "
-                                                  + m_record.id.toStdString() + "/" + callId + ")"}}));
+        const std::string what
+            = step->paused ? "held by step mode until a person decides " : "waiting for a person to answer ";
+        notify(JsonRpcMessage::notification(
+            "notifications/progress",
+            {{"progressToken", call.progressToken},
+             {"progress", ++call.progress},
+             {"message",
+              what + call.tool.toStdString() + " (call " + m_record.id.toStdString() + "/" + callId + ")"}}));
     }
 }
 

@@ -18,6 +18,7 @@
 
 class Journal;
 class McpStudioTools;
+class ServedStepMode;
 class StepEngine;
 class QTimer;
 
@@ -52,8 +53,8 @@ public:
     /// The freshness hint (ttlMs) of tools/list and server/discover in the 2026 era: the
     /// served tools are read once, when the server starts, and never change while it runs.
     static constexpr int ListTtlMs = 300000;
-    /// How often a call waiting for a person reports progress (when the client gave a
-    /// progressToken).
+    /// How often a call waiting for a person, or held by step mode, reports progress
+    /// (when the client gave a progressToken).
     static constexpr int ProgressIntervalMs = 10000;
     /// True for the script path of a run this session serves ("(MCP stdio: CLIENT)"):
     /// its calls are the project's own tools, unlike a seed-API session's, whose tools
@@ -78,6 +79,10 @@ public:
     /// one runs. Their ids are then not checked against the calls running. Before the
     /// first message.
     void setRequestIdsPerExchange() { m_idsPerExchange = true; }
+    /// Step mode for this session's calls follows `stepMode` (the server's, shared by its
+    /// sessions; docs/server.md "Step mode for served calls"): its engine is added there
+    /// when the run starts. Before the first message; nullptr = never held.
+    void setStepMode(ServedStepMode *stepMode) { m_stepMode = stepMode; }
 
     /// Messages the server sends unasked (notifications/progress); unset = none sent.
     std::function<void(const JsonRpcMessage &)> notify;
@@ -137,6 +142,7 @@ private:
     std::map<std::string, Call> m_calls; ///< by bridge call id
     QTimer *m_progress = nullptr;
     McpStudioTools *m_studio = nullptr; ///< with --studio-tools
+    ServedStepMode *m_stepMode = nullptr; ///< outlives the session (the server owns both)
     /// Studio tool calls waiting for their reply (an answer the running process has not
     /// taken up yet), by a number of their own: request id and where the reply goes.
     std::map<int, std::tuple<nlohmann::json, Reply, bool>> m_studioCalls;

@@ -75,6 +75,14 @@ Submission submit(Journal &journal, const Project &project, PendingAnswer answer
     // nobody picks up.
     const bool suspended = run->status == RunStatus::Suspended;
     if (heldByStepMode(journal, answer.runId, *step)) {
+        if (!suspended && run->kind == RunKind::Served)
+            return refused(
+                Refusal::HeldByStepMode,
+                QStringLiteral("call %1 is held by step mode, not waiting for an answer: decide it where the run is "
+                               "served (the window's Pending Calls dock, or POST /v1/runs/%2/calls/%1/decision: "
+                               "toolstudio answer %3 %2 %1 --continue, --time-out, or --instead with --result or "
+                               "--error); nothing was written")
+                    .arg(answer.callId, answer.runId, shellQuoted(project.dir)));
         if (!suspended)
             return refused(
                 Refusal::HeldByStepMode,

@@ -5,7 +5,11 @@
 #include "answerbody.h"
 #include "httpserver.h"
 #include "journal/journal.h"
+#include "project/printabletext.h"
 #include "runsservice.h"
+#include "servedstepmode.h"
+
+#include <algorithm>
 
 namespace {
 
@@ -58,6 +62,46 @@ void PendingCallsApi::install(HttpServer &server)
         "End a pending call: {\"type\": \"tool.result\", \"id\", \"attempt\", \"result\"} or "
         "{\"type\": \"tool.error\", \"id\", \"error\", \"retryable\", \"attempt\"}.",
         [this](const HttpRequest &request, const HttpResponder &responder) { answerCall(request, responder); });
+    server.route(
+        "POST", "/v1/runs/([^/]+)/calls/([^/]+)/decision", "/v1/runs/{run}/calls/{call_id}/decision",
+        "Decide a served call held by step mode: {\"decision\": \"continue\"}, {\"decision\": \"answer\", "
+        "\"result\"}, {\"decision\": \"fail\", \"error\", \"retryable\"} or {\"decision\": \"time_out\"}.",
+        [this](const HttpRequest &request, const HttpResponder &responder) { decideCall(request, responder); });
+}
+
+void PendingCallsApi::decideCall(const HttpRequest &request, const HttpResponder &responder)
+{
+    const QString runId = fromUtf8(request.captures.at(0));
+    const QString callId = fromUtf8(request.captures.at(1));
+    QString problem;
+    const auto decision = AnswerBody::readDecision(request.body, &problem);
+    if (!decision)
+        return responder.fail(400, "bad_request", problem);
+    const QString run = elidedText(runId, AnswerBody::QuotedChars);
+    const QString call = elidedText(callId, AnswerBody::QuotedChars);
+    if (!m_stepMode || !m_stepMode->serves(runId)) {
+        // Not a live served session's run: say what the journal knows of it.
+        if (!m_journal->run(runId))
+            return responder.fail(404, "unknown_run", QStringLiteral("no run '%1' in this project").arg(run));
+        const std::vector<Step> steps = m_journal->steps(runId);
+        if (std::none_of(steps.cbegin(), steps.cend(), [&](const Step &step) { return step.callId == callId; }))
+            return responder.fail(404, "unknown_call", QStringLiteral("run %1 has no call '%2'").arg(run, call));
+        return responder.fail(409, "not_held",
+                              QStringLiteral("call '%1' of run %2 is not held by step mode in this server: only a "
+                                             "served MCP session's call is decided here (a script run's held "
+                                             "calls are decided where it runs)")
+                                  .arg(call, run));
+    }
+    ServedStepMode::Refusal refusal = ServedStepMode::Refusal::None;
+    if (!m_stepMode->decide(runId, callId, *decision, &problem, &refusal)) {
+        if (refusal == ServedStepMode::Refusal::UnknownCall)
+            return responder.fail(404, "unknown_call", QStringLiteral("run %1 has no call '%2'").arg(run, call));
+        return responder.fail(409, refusal == ServedStepMode::Refusal::NotHeld ? "not_held" : "refused", problem);
+    }
+    static const char *const names[] = {"continue", "answer", "fail", "time_out"};
+    responder.send(
+        200,
+        {{"run", runId.toStdString()}, {"call_id", callId.toStdString()}, {"decision", names[int(decision->kind)]}});
 }
 
 void PendingCallsApi::answerCall(const HttpRequest &request, const HttpResponder &responder)

@@ -5,6 +5,7 @@
 #include "mcphttproute.h"
 #include "pendingcallsapi.h"
 #include "programmaticapi.h"
+#include "servedstepmode.h"
 #include "servefile.h"
 
 #include <QFile>
@@ -13,6 +14,7 @@
 
 StudioServer::StudioServer(QObject *parent)
     : QObject(parent)
+    , m_stepMode(new ServedStepMode(this))
 {}
 
 StudioServer::~StudioServer()
@@ -86,11 +88,13 @@ bool StudioServer::start(const Project &project, HttpServerConfig config, const 
         return false;
     auto server = std::make_unique<HttpServer>();
     server->setAbout({{"project", project.dir.toStdString()}, {"name", project.name.toStdString()}});
+    pending->setStepMode(m_stepMode);
     pending->install(*server);
     auto programmatic = std::make_unique<ProgrammaticApi>(project, limits);
     programmatic->install(*server);
     auto mcp = std::make_unique<McpHttpRoute>(project);
     mcp->setStudioTools(m_studioTools);
+    mcp->setStepMode(m_stepMode);
     mcp->install(*server);
     if (!server->listen(config, error)) {
         *cannotListen = true;

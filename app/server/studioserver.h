@@ -14,12 +14,14 @@
 class McpHttpRoute;
 class PendingCallsApi;
 class ProgrammaticApi;
+class ServedStepMode;
 
 /// A project served over HTTP (docs/server.md), as `toolstudio serve` and the window's
 /// *File ▸ Serve Project* both do it: the HttpServer with its routes (the pending-calls
 /// API, seed 003's programmatic API, MCP at `/mcp`) and `.toolstudio/serve.json`, written
 /// once listening and removed by stop(). The serving process owns the served runs; other
-/// processes see them through the journal. Lives on the Qt thread.
+/// processes see them through the journal; a call step mode holds (stepMode()) is
+/// decided in this process. Lives on the Qt thread.
 class StudioServer : public QObject
 {
 public:
@@ -37,6 +39,9 @@ public:
     /// `/mcp` sessions serve McpStudioTools beside the project's tools (`toolstudio
     /// serve --studio-tools`). Before start().
     void setStudioTools(bool on) { m_studioTools = on; }
+    /// Step mode for the served MCP sessions' calls (`toolstudio serve --step-mode`, the
+    /// window's F10 while it serves): on or off at any time, kept across stop and start.
+    ServedStepMode *stepMode() const { return m_stepMode; }
     /// Stops serving and removes serve.json. Nothing when not serving.
     void stop();
 
@@ -60,6 +65,7 @@ public:
 private:
     QString m_projectDir;
     bool m_studioTools = false;
+    ServedStepMode *m_stepMode;
     std::unique_ptr<PendingCallsApi> m_pending;
     std::unique_ptr<ProgrammaticApi> m_programmatic;
     std::unique_ptr<McpHttpRoute> m_mcp;

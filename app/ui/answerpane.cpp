@@ -565,6 +565,21 @@ bool AnswerPane::send(const ManualAnswer &answer)
         m_sentText = m_held ? tr("Answered instead with %1 (the handler did not run)").arg(shown)
                             : tr("Answered with %1").arg(shown);
     }
+    if (m_heldDecider && m_held) { // a served call held by step mode: decided in this process, at once
+        ServedStepMode::Decision decision;
+        decision.kind = timeout ? ServedStepMode::Decision::Kind::TimeOut
+            : answer.isError    ? ServedStepMode::Decision::Kind::Fail
+                                : ServedStepMode::Decision::Kind::Answer;
+        decision.answer = answer;
+        // The call is released while it is decided (the dock may move on): the answer
+        // counts as on its way until then, as for a posted decision.
+        m_sendingCallId = callId;
+        const HeldDecider decider = m_heldDecider;
+        QString reason;
+        const bool accepted = decider(callId, decision, &reason);
+        sent(callId, accepted, reason);
+        return accepted;
+    }
     if (m_answerer && !m_held) { // a served run's call: through the journal, at once
         QString reason;
         const bool accepted = m_answerer(callId, m_attempt, answer, &reason);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "project/step.h"
+#include "servedstepmode.h"
 
 #include <QWidget>
 
@@ -50,6 +51,11 @@ public:
     /// an empty one: the controller. Held calls always go to the controller.
     using Answerer = std::function<bool(const QString &callId, int attempt, const ManualAnswer &, QString *reason)>;
     void setAnswerer(Answerer answerer) { m_answerer = std::move(answerer); }
+    /// Where a held call's decision goes: `decider` (a served MCP call held by the
+    /// server's step mode, decided in this process: docs/server.md "Step mode for served
+    /// calls") instead of the run controller; an empty one: the controller.
+    using HeldDecider = std::function<bool(const QString &callId, const ServedStepMode::Decision &, QString *reason)>;
+    void setHeldDecider(HeldDecider decider) { m_heldDecider = std::move(decider); }
     /// Shows `step`, held by step mode before its first attempt (RunController::
     /// stepPaused); clears the previous input. **Answer Instead** ends the step with the
     /// result (RunController::answerStep: checked against output_schema like a manual
@@ -143,6 +149,7 @@ private:
     int m_maxAttempts = 0;
     int m_sequence = 0;
     Answerer m_answerer;
+    HeldDecider m_heldDecider;
     bool m_held = false;       ///< the call is held by step mode, not waiting for a person
     nlohmann::json m_question; ///< the attempt's question (elicitation, sampling), null when none
     QString m_sentText;        ///< the last answer accepted from this pane, as shown by showAnswered

@@ -211,6 +211,7 @@ void MainWindow::createActions()
             m_pendingDock->raise();
         },
         this);
+    m_serving->followStepMode(m_stepActions);
 
     m_runViews = new RunViews(
         m_run, m_pendingPanel, m_tabs, [this] { return project(); }, errorReporter(), this);

@@ -142,8 +142,22 @@ void PendingCallsPanel::callOpened(const Step &step)
 void PendingCallsPanel::servedCallOpened(const Step &step, const QString &runId, ServedAnswerer answerer,
                                          bool projectTool)
 {
-    m_servedRuns.insert(step.callId, {runId, std::move(answerer), projectTool});
+    m_servedRuns.insert(step.callId, {runId, std::move(answerer), projectTool, {}});
     callOpened(step);
+}
+
+void PendingCallsPanel::servedCallHeld(const Step &step, const QString &runId, ServedDecider decider, bool projectTool)
+{
+    m_servedRuns.insert(step.callId, {runId, {}, projectTool, std::move(decider)});
+    callHeld(step);
+}
+
+void PendingCallsPanel::heldCallReleased(const QString &callId)
+{
+    if (m_heldCalls.removeIf([&](const Step &s) { return s.callId == callId; }) == 0)
+        return;
+    m_servedRuns.remove(callId);
+    updateList();
 }
 
 const Tool *PendingCallsPanel::toolOf(const Step &step) const
@@ -229,6 +243,17 @@ bool PendingCallsPanel::continueHeldCall()
     const QString callId = selectHeldCall();
     if (callId.isEmpty())
         return false;
+    if (const auto served = m_servedRuns.constFind(callId); served != m_servedRuns.cend() && served->decider) {
+        // Decided in this process at once; the decider releases the call (a copy: the
+        // release forgets it here).
+        const ServedCall call = *served;
+        QString reason;
+        if (!call.decider(call.runId, callId, ServedStepMode::Decision(), &reason)) {
+            m_heldLabel->setText(tr("Cannot continue: %1").arg(reason));
+            m_heldLabel->show();
+        }
+        return true;
+    }
     // Posted (issue 18): a refusal comes back queued and is shown the same way.
     m_run->continueStep(callId, this, [this](bool accepted, const QString &reason) {
         if (accepted)
@@ -449,6 +474,13 @@ void PendingCallsPanel::showCurrent()
         else
             m_pane->setCall(*step);
         const auto served = m_servedRuns.constFind(step->callId);
+        if (held && served != m_servedRuns.cend() && served->decider) {
+            m_pane->setHeldDecider([runId = served->runId, decider = served->decider](
+                                       const QString &callId, const ServedStepMode::Decision &decision,
+                                       QString *reason) { return decider(runId, callId, decision, reason); });
+        } else {
+            m_pane->setHeldDecider({});
+        }
         if (held || served == m_servedRuns.cend()) {
             m_pane->setAnswerer({});
         } else {

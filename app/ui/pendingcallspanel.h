@@ -3,6 +3,7 @@
 #pragma once
 
 #include "project/step.h"
+#include "servedstepmode.h"
 
 #include <QHash>
 #include <QList>
@@ -54,6 +55,15 @@ public:
     using ServedAnswerer = std::function<bool(const QString &runId, const QString &callId, int attempt,
                                               const ManualAnswer &, QString *reason)>;
     void servedCallOpened(const Step &step, const QString &runId, ServedAnswerer answerer, bool projectTool);
+    /// A call of a served MCP session (`runId`) is held by the server's step mode
+    /// (docs/server.md "Step mode for served calls"): shown as a run's held call, with
+    /// the same decisions, which go to `decider` (the serving process's engine) instead
+    /// of the run controller. heldCallReleased() drops it.
+    using ServedDecider = std::function<bool(const QString &runId, const QString &callId,
+                                             const ServedStepMode::Decision &, QString *reason)>;
+    void servedCallHeld(const Step &step, const QString &runId, ServedDecider decider, bool projectTool);
+    /// A held served call was decided (here or over HTTP), or its session ended.
+    void heldCallReleased(const QString &callId);
     /// The run of a served call, by call id; empty for the controller's calls.
     QString servedRun(const QString &callId) const { return m_servedRuns.value(callId).runId; }
     /// A waiting call got its answer or was cancelled.
@@ -133,6 +143,7 @@ private:
         QString runId;
         ServedAnswerer answerer;
         bool projectTool = false;
+        ServedDecider decider; ///< set for a held call
     };
     QHash<QString, ServedCall> m_servedRuns; ///< served calls by call id
     /// The tool of `step` as the lookup finds it, or nullptr (unknown, or a served call

@@ -9,10 +9,13 @@
 #include "mainwindow.h"
 #include "pendinganswerintake.h"
 #include "pendingcallspanel.h"
+#include "project/printabletext.h"
 #include "project/projecttrust.h"
 #include "runspanel.h"
 #include "runviews.h"
+#include "servedstepmode.h"
 #include "serveprojectdialog.h"
+#include "stepmodeactions.h"
 #include "studioserver.h"
 #include "tracemodel.h"
 #include "tracepanel.h"
@@ -47,6 +50,44 @@ ProjectServing::ProjectServing(MainWindow *window)
     window->statusBar()->addPermanentWidget(m_label);
     m_watch = new JournalWatch(this);
     connect(m_watch, &JournalWatch::changed, this, &ProjectServing::poll);
+    ServedStepMode *stepMode = m_server->stepMode();
+    connect(stepMode, &ServedStepMode::callHeld, this, &ProjectServing::showHeldCall);
+    connect(stepMode, &ServedStepMode::callReleased, this,
+            [this](const QString &, const QString &callId) { m_window->pendingPanel()->heldCallReleased(callId); });
+}
+
+void ProjectServing::followStepMode(StepModeActions *actions)
+{
+    m_stepActions = actions;
+    ServedStepMode *stepMode = m_server->stepMode();
+    stepMode->setOn(actions->stepModeAction()->isChecked());
+    connect(actions->stepModeAction(), &QAction::toggled, stepMode, [stepMode](bool on) {
+        if (on)
+            stepMode->setOn(true);
+        else
+            stepMode->continueToEnd(); // unchecking continues every held call, as for a run
+    });
+    connect(actions->continueToEndAction(), &QAction::triggered, stepMode, &ServedStepMode::continueToEnd);
+}
+
+void ProjectServing::showHeldCall(const QString &runId, const Step &step)
+{
+    PendingCallsPanel *panel = m_window->pendingPanel();
+    const bool shown = std::any_of(panel->heldCalls().cbegin(), panel->heldCalls().cend(),
+                                   [&](const Step &s) { return s.callId == step.callId; });
+    if (shown)
+        return;
+    const bool first = panel->openCount() == 0;
+    panel->servedCallHeld(
+        step, runId,
+        [this](const QString &run, const QString &callId, const ServedStepMode::Decision &decision, QString *reason) {
+            return m_server->stepMode()->decide(run, callId, decision, reason);
+        },
+        true); // only MCP sessions' calls are held: the project's own tools
+    m_window->setStatus(
+        tr("Step mode: served call #%1 %2 is held before it runs").arg(step.sequence).arg(printableText(step.tool)));
+    if (first && m_stepActions)
+        m_stepActions->showHeldCall();
 }
 
 // The window's docks may be gone by now: StudioServer's destructor stops serving (and
@@ -200,6 +241,10 @@ void ProjectServing::poll()
         if (!waiting.contains(callId))
             panel->callClosed(callId);
     }
+    // The dock forgets every call when a run of the window starts: held served calls
+    // come back with the next poll.
+    for (const auto &[runId, step] : m_server->stepMode()->heldCalls())
+        showHeldCall(runId, step);
     m_servedCalls = waiting;
     if (signature != m_runsSignature) {
         m_runsSignature = signature;

@@ -19,6 +19,7 @@ class QAction;
 class QLabel;
 class QTimer;
 class ServeProjectDialog;
+class StepModeActions;
 class StudioServer;
 
 /// *File ▸ Serve Project…* (issue 22; docs/server.md "Serving from the window"): the
@@ -31,7 +32,8 @@ class StudioServer;
 /// served run it shows, and a served call waiting for a person joins Pending Calls, where
 /// an answer goes through the journal (PendingAnswerIntake, as `toolstudio answer` and
 /// `POST /v1/runs/{run}/calls/{id}` do); the client's later result for that call is then
-/// refused (409 already_ended).
+/// refused (409 already_ended). With Step Mode on, the served MCP sessions' calls are
+/// held (StudioServer::stepMode) and decided in Pending Calls like a run's held calls.
 class ProjectServing : public QObject
 {
     Q_OBJECT
@@ -59,12 +61,18 @@ public:
     QString url() const;
     /// Reads the journal now for the served runs (done whenever it changed).
     void poll();
+    /// Step Mode (F10) and Continue to End (F8) of the window hold and release the served
+    /// MCP sessions' calls too (docs/server.md "Step mode for served calls"): a held call
+    /// joins Pending Calls and is decided there, in this process.
+    void followStepMode(StepModeActions *actions);
 
 private:
     void openDialog();
     void updateAction();
     bool answerServedCall(const QString &runId, const QString &callId, int attempt, const ManualAnswer &answer,
                           QString *reason);
+    /// Shows the held served call `step` of `runId` in Pending Calls (once).
+    void showHeldCall(const QString &runId, const Step &step);
     /// Re-reads the trace when it shows served run `runId` and its steps changed.
     void followTrace(const RunRecord &run);
 
@@ -78,4 +86,5 @@ private:
     QString m_runsSignature;     ///< the runs' ids and statuses last seen (the Runs dock follows a change)
     QString m_traceSignature;    ///< the shown served run's steps last seen
     QSet<QString> m_servedCalls; ///< served calls shown in Pending Calls
+    StepModeActions *m_stepActions = nullptr;
 };

@@ -36,10 +36,11 @@ public:
     /// The four actions, in menu order.
     QList<QAction *> actions() const { return {m_continue, m_answerInstead, m_fail, m_continueToEnd}; }
 
-private:
-    void update();
     /// Selects a held call in the dock and shows the dock; false when none is held.
     bool showHeldCall();
+
+private:
+    void update();
 
     RunController *m_run;
     PendingCallsPanel *m_panel;

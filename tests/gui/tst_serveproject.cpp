@@ -17,12 +17,14 @@
 #include "ui/projectserving.h"
 #include "ui/runspanel.h"
 #include "ui/serveprojectdialog.h"
+#include "ui/stepmodeactions.h"
 #include "windowfixture.h"
 
 #include <QAction>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -199,6 +201,101 @@ private Q_SLOTS:
                  QStringLiteral("{\"content\":[{\"text\":\"{\\\"answer\\\":\\\"yes\\\"}\",\"type\":\"text\"}],"
                                 "\"isError\":false,\"structuredContent\":{\"answer\":\"yes\"}}"));
         QTRY_COMPARE_WITH_TIMEOUT(pending->pendingCalls().size(), 0, RunTimeoutMs);
+    }
+
+    /// Step Mode (F10) while the window serves: an MCP client's call is held in Pending
+    /// Calls like a run's; Continue runs it (the client gets the mock's result), Answer
+    /// Instead is the client's result, and Continue to End (F8) releases the rest.
+    void stepModeHoldsMcpCall()
+    {
+        const QString dir = m_scratch->filePath(QStringLiteral("stepped"));
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"),
+                          "{\"name\": \"stepped\", \"tools\": [{\"name\": \"add\", \"input_schema\": "
+                          "{\"type\": \"object\"}, \"output_schema\": {\"type\": \"object\", \"properties\": "
+                          "{\"sum\": {\"type\": \"integer\"}}, \"required\": [\"sum\"]}, \"handler\": {\"kind\": "
+                          "\"mock\", \"sequence\": [{\"result\": {\"sum\": 5}}]}}]}\n"));
+        QVERIFY(openTrusted(*m_window, dir));
+        QVERIFY(m_window->serving()->serve(freePort(), QStringLiteral("127.0.0.1"), {}));
+        QAction *stepMode = m_window->stepModeActions()->stepModeAction();
+        QCOMPARE(stepMode->shortcut(), QKeySequence(Qt::Key_F10));
+        stepMode->trigger();
+        QVERIFY(stepMode->isChecked());
+        const QString mcp = m_window->serving()->url() + QStringLiteral("/mcp");
+        Client init;
+        init.start(mcp,
+                   {{"jsonrpc", "2.0"},
+                    {"id", 1},
+                    {"method", "initialize"},
+                    {"params",
+                     {{"protocolVersion", "2025-06-18"},
+                      {"capabilities", nlohmann::json::object()},
+                      {"clientInfo", {{"name", "tst_serveproject"}, {"version", "1"}}}}}});
+        QTRY_VERIFY_WITH_TIMEOUT(init.finished(), RunTimeoutMs);
+        QCOMPARE(init.reply().first, 200);
+        const QString session = QStringLiteral("Mcp-Session-Id: ") + init.header(QStringLiteral("Mcp-Session-Id"));
+        Client initialized;
+        initialized.start(mcp, {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, {session});
+        QTRY_VERIFY_WITH_TIMEOUT(initialized.finished(), RunTimeoutMs);
+        QCOMPARE(initialized.reply().first, 202);
+        const auto callAdd = [&](Client &call, int id) {
+            call.start(mcp,
+                       {{"jsonrpc", "2.0"},
+                        {"id", id},
+                        {"method", "tools/call"},
+                        {"params", {{"name", "add"}, {"arguments", {{"a", id}}}}}},
+                       {session});
+        };
+        PendingCallsPanel *pending = m_window->pendingPanel();
+
+        // Held, then Continue: the handler runs and the client gets its result.
+        Client first;
+        callAdd(first, 2);
+        QTRY_VERIFY_WITH_TIMEOUT(pending->heldCalls().size() == 1 || first.finished(), RunTimeoutMs);
+        QVERIFY2(!first.finished(), first.reply().second.dump().c_str());
+        const Step held = pending->heldCalls().first();
+        QCOMPARE(held.tool, QStringLiteral("add"));
+        QCOMPARE(held.callId, QStringLiteral("mcp-1"));
+        QVERIFY(!pending->servedRun(held.callId).isEmpty());
+        QVERIFY2(pending->list()->item(0)->text().startsWith(QStringLiteral("#1 add (held by step mode, ")),
+                 qPrintable(pending->list()->item(0)->text()));
+        QVERIFY(m_window->stepModeActions()->continueAction()->isEnabled());
+        QVERIFY(pending->answerPane()->isHeld());
+        QVERIFY(!first.finished());
+        QVERIFY(pending->continueButton()->isEnabled());
+        pending->continueButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(first.finished(), RunTimeoutMs);
+        QCOMPARE(QString::fromStdString(first.reply().second["result"]["structuredContent"].dump()),
+                 QStringLiteral("{\"sum\":5}"));
+        QCOMPARE(pending->heldCalls().size(), 0);
+
+        // Answer Instead: the person's result is the client's.
+        Client second;
+        callAdd(second, 3);
+        QTRY_COMPARE_WITH_TIMEOUT(pending->heldCalls().size(), 1, RunTimeoutMs);
+        QVERIFY(pending->selectCall(QStringLiteral("mcp-2")));
+        QVERIFY(pending->answerPane()->usesForm());
+        pending->answerPane()->resultForm()->setValue({{"sum", 7}});
+        pending->answerPane()->sendResultButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(second.finished(), RunTimeoutMs);
+        QCOMPARE(QString::fromStdString(second.reply().second["result"]["structuredContent"].dump()),
+                 QStringLiteral("{\"sum\":7}"));
+        QCOMPARE(pending->heldCalls().size(), 0);
+
+        // Continue to End (F8) releases the held call and leaves step mode.
+        Client third;
+        callAdd(third, 4);
+        QTRY_COMPARE_WITH_TIMEOUT(pending->heldCalls().size(), 1, RunTimeoutMs);
+        m_window->stepModeActions()->continueToEndAction()->trigger();
+        QVERIFY(!stepMode->isChecked());
+        QTRY_VERIFY_WITH_TIMEOUT(third.finished(), RunTimeoutMs);
+        QCOMPARE(QString::fromStdString(third.reply().second["result"]["structuredContent"].dump()),
+                 QStringLiteral("{\"sum\":5}"));
+        QCOMPARE(pending->heldCalls().size(), 0);
+        // Step mode off: the next call runs at once.
+        Client fourth;
+        callAdd(fourth, 5);
+        QTRY_VERIFY_WITH_TIMEOUT(fourth.finished(), RunTimeoutMs);
+        QCOMPARE(pending->heldCalls().size(), 0);
     }
 
     /// A port in use is said plainly, and nothing is served.

@@ -218,6 +218,7 @@ private Q_SLOTS:
                  QStringList({QStringLiteral("GET /"), QStringLiteral("GET /v1/runs"),
                               QStringLiteral("GET /v1/runs/{run}"), QStringLiteral("GET /v1/runs/{run}/pending"),
                               QStringLiteral("POST /v1/runs/{run}/calls/{call_id}"),
+                              QStringLiteral("POST /v1/runs/{run}/calls/{call_id}/decision"),
                               QStringLiteral("POST /v1/exec/programmatic"), QStringLiteral("POST /v1/exec"),
                               QStringLiteral("POST /mcp"), QStringLiteral("DELETE /mcp"), QStringLiteral("GET /mcp")}));
         QCOMPARE(text(root.body.value("project", "")), text(QDir(dir.path()).absolutePath().toStdString()));
