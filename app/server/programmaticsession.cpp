@@ -5,9 +5,9 @@
 #include "project/printabletext.h"
 #include "run/runcontroller.h"
 #include "run/warmlauncher.h"
+#include "servedfolder.h"
 
 #include <QDateTime>
-#include <QDir>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QTimer>
@@ -128,23 +128,15 @@ Project ProgrammaticSession::servedProject(const ProgrammaticRequest &request)
 bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *error)
 {
     Project served = servedProject(request);
-    // The program is kept with the project, as a script of the run.
-    const QString dir = served.dir + QStringLiteral("/.toolstudio/served");
-    if (!QDir().mkpath(dir)) {
-        *error = QStringLiteral("cannot create %1").arg(dir);
+    // The program is kept with the project, as a script of the run (0600).
+    const ServedFolder folder(served.dir, true);
+    const QString name = QString::fromStdString(randomToken()).left(12).replace(QLatin1Char('-'), QLatin1Char('x'))
+        + (request.language == QLatin1String("bash") ? QStringLiteral(".sh") : QStringLiteral(".py"));
+    const QString path = folder.pathOf(name);
+    if (!folder.write(name, request.code.toUtf8(), error)) {
+        *error = QStringLiteral("cannot keep the program: %1").arg(*error);
         return false;
     }
-    QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    const QString name = QString::fromStdString(randomToken()).left(12).replace(QLatin1Char('-'), QLatin1Char('x'));
-    const QString path = dir
-        + QStringLiteral("/%1.%2").arg(
-            name, request.language == QLatin1String("bash") ? QStringLiteral("sh") : QStringLiteral("py"));
-    QFile script(path);
-    if (!script.open(QIODevice::WriteOnly | QIODevice::Truncate) || script.write(request.code.toUtf8()) < 0) {
-        *error = QStringLiteral("cannot write the program to %1: %2").arg(path, script.errorString());
-        return false;
-    }
-    script.close();
     m_project = served;
     m_controller->prepareServed(request.files);
     m_clock.start();

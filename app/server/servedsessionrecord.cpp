@@ -2,17 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "servedsessionrecord.h"
 
+#include "servedfolder.h"
+
 #include <QCryptographicHash>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-
-#include <cerrno>
-#include <cstring>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace {
 
@@ -20,66 +12,9 @@ namespace {
 constexpr qint64 MaxStateBytes = 4 * 1024 * 1024;
 constexpr qint64 MaxStartBytes = 64 * 1024 * 1024;
 
-QString servedDir(const QString &projectDir)
+QString startName(const QString &runId)
 {
-    return projectDir + QStringLiteral("/.toolstudio/served");
-}
-
-QString filePath(const QString &projectDir, const QString &runId, const char *suffix)
-{
-    return servedDir(projectDir) + QLatin1Char('/') + runId + QLatin1String(suffix);
-}
-
-/// Writes `bytes` to `path` (mode 0600), for a spec written once.
-bool writePrivate(const QString &path, const QByteArray &bytes, QString *error)
-{
-    if (!QDir().mkpath(QFileInfo(path).path())) {
-        *error = QStringLiteral("cannot create %1").arg(QFileInfo(path).path());
-        return false;
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-        || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
-        || file.write(bytes) != bytes.size()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
-}
-
-/// Overwrites `path` from its start with `bytes`, padded with spaces to the file's
-/// length, in one pwrite: no truncation, no rename — on ext4 either one makes the
-/// write wait for the data blocks (~150-250 µs against ~5 µs, a third of a round
-/// trip). A write cut short (the studio killed midway through a long one) leaves this
-/// slot unreadable; the other slot still holds the state before it (load()).
-bool overwrite(const QString &path, const QByteArray &bytes, QString *error)
-{
-    if (!QDir().mkpath(QFileInfo(path).path())) {
-        *error = QStringLiteral("cannot create %1").arg(QFileInfo(path).path());
-        return false;
-    }
-    const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-    struct stat info = {};
-    bool written = fd >= 0 && ::fstat(fd, &info) == 0;
-    if (written) {
-        QByteArray padded = bytes;
-        if (padded.size() < info.st_size)
-            padded.append(QByteArray(qsizetype(info.st_size) - padded.size(), ' '));
-        written = ::pwrite(fd, padded.constData(), std::size_t(padded.size()), 0) == padded.size();
-    }
-    if (!written)
-        *error = QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(::strerror(errno)));
-    if (fd >= 0)
-        ::close(fd);
-    return written;
-}
-
-QByteArray readBounded(const QString &path, qint64 bound)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly) || file.size() > bound)
-        return {};
-    return file.readAll();
+    return runId + QStringLiteral(".start.json");
 }
 
 } // namespace
@@ -112,9 +47,9 @@ bool ServedSessionRecord::sameHash(const std::string &hash, const std::string &e
 namespace {
 
 /// The state's two slots, written in turn (by serial).
-QString slotPath(const QString &projectDir, const QString &runId, qint64 serial)
+QString slotName(const QString &runId, qint64 serial)
 {
-    return filePath(projectDir, runId, serial % 2 == 0 ? ".state.json" : ".state-b.json");
+    return runId + QLatin1String(serial % 2 == 0 ? ".state.json" : ".state-b.json");
 }
 
 std::optional<ServedSessionRecord> parseState(const QByteArray &bytes)
@@ -150,10 +85,11 @@ std::optional<ServedSessionRecord> ServedSessionRecord::load(const QString &proj
 {
     if (!validId(runId))
         return std::nullopt;
+    const ServedFolder folder(projectDir, false);
     // The newer of the two slots that read whole.
     std::optional<ServedSessionRecord> latest;
     for (const qint64 slot : {0, 1})
-        if (auto record = parseState(readBounded(slotPath(projectDir, runId, slot), MaxStateBytes));
+        if (auto record = parseState(folder.read(slotName(runId, slot), MaxStateBytes));
             record && (!latest || record->serial > latest->serial))
             latest = std::move(record);
     return latest;
@@ -170,24 +106,26 @@ bool ServedSessionRecord::save(const QString &projectDir, const QString &runId, 
            {"stderr_sent", stderrSent}, {"waiting", waitingJson}};
     if (!endedCode.isEmpty())
         json["ended"] = {{"code", endedCode.toStdString()}, {"message", endedMessage.toStdString()}};
-    return overwrite(slotPath(projectDir, runId, serial), QByteArray::fromStdString(json.dump()), error);
+    const ServedFolder folder(projectDir, true);
+    return folder.overwrite(slotName(runId, serial), QByteArray::fromStdString(json.dump()), MaxStateBytes, error);
 }
 
 bool ServedSessionRecord::saveStart(const QString &projectDir, const QString &runId, const std::string &spec,
                                     QString *error)
 {
-    return writePrivate(filePath(projectDir, runId, ".start.json"), QByteArray::fromStdString(spec), error);
+    const ServedFolder folder(projectDir, true);
+    return folder.write(startName(runId), QByteArray::fromStdString(spec), error);
 }
 
 std::string ServedSessionRecord::loadStart(const QString &projectDir, const QString &runId)
 {
     if (!validId(runId))
         return {};
-    return readBounded(filePath(projectDir, runId, ".start.json"), MaxStartBytes).toStdString();
+    return ServedFolder(projectDir, false).read(startName(runId), MaxStartBytes).toStdString();
 }
 
 void ServedSessionRecord::removeStart(const QString &projectDir, const QString &runId)
 {
     if (validId(runId))
-        QFile::remove(filePath(projectDir, runId, ".start.json"));
+        ServedFolder(projectDir, false).remove(startName(runId));
 }

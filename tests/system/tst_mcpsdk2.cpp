@@ -116,8 +116,10 @@ try {
     const abort = new AbortController();
     const call = client.callTool({ name: "approve", arguments: { item: "box" } },
                                  { signal: abort.signal, timeout: 300000 });
-    if (action === "abort")
-      readline.createInterface({ input: process.stdin }).once("line", () => abort.abort("the test aborts"));
+    if (action === "abort") {
+      const lines = readline.createInterface({ input: process.stdin });
+      lines.once("line", () => { lines.close(); abort.abort("the test aborts"); });
+    }
     try { out.result = await call; } catch (e) { out.error = String(e); }
   }
   await client.close();
@@ -253,12 +255,15 @@ json runWithSteps(const QString &dir, const std::string &script, int steps)
 {
     QElapsedTimer clock;
     clock.start();
+    json seen;
     while (clock.elapsed() < 30000) {
-        for (const json &run : runs(dir))
+        seen = runs(dir);
+        for (const json &run : seen)
             if (run.value("script", "") == script && run.value("steps", 0) == steps)
                 return run;
         QTest::qWait(100);
     }
+    qWarning("no run of %s with %d steps; the runs: %s", script.c_str(), steps, seen.dump().c_str());
     return nullptr;
 }
 
@@ -473,6 +478,7 @@ void TestMcpSdk2::sdkClientAbortsCall()
     const json run = runWithSteps(dir.path(), script, 1);
     QVERIFY(run.is_object());
     client.node.write("abort\n");
+    client.node.closeWriteChannel(); // an open stdin would keep node running
     const json out = client.nextLine();
     QCOMPARE(dumped(out["error"]), QStringLiteral("\"SdkError: the test aborts\""));
     QVERIFY(client.node.waitForFinished(30000));
