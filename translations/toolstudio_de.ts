@@ -2861,6 +2861,10 @@
         <source>the project is no longer served</source>
         <translation>das Projekt wird nicht mehr bereitgestellt</translation>
     </message>
+    <message>
+        <source>Step mode: served call #%1 %2 is held before it runs</source>
+        <translation>Schrittmodus: Der bereitgestellte Aufruf #%1 %2 wird gehalten, bevor er läuft</translation>
+    </message>
 </context>
 <context>
     <name>ProjectSession</name>
