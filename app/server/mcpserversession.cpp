@@ -10,6 +10,7 @@
 #include "engine/toolcall.h"
 #include "journal/journal.h"
 #include "mcp/mcprevision.h"
+#include "project/printabletext.h"
 
 #include <QDateTime>
 #include <QPointer>
@@ -227,10 +228,12 @@ JsonRpcMessage McpServerSession::initialize(const JsonRpcMessage &message)
     // speaks (the client then decides whether it can go on).
     const std::string asked = params["protocolVersion"].get<std::string>();
     m_version = McpRevision::isLegacyServed(asked) ? asked : std::string(LatestVersion);
-    if (params.contains("clientInfo") && params["clientInfo"].is_object())
-        m_clientName = params["clientInfo"].value("name", json("")).is_string()
-            ? params["clientInfo"].value("name", std::string()).substr(0, 64)
-            : std::string();
+    if (params.contains("clientInfo") && params["clientInfo"].is_object()) {
+        // Read as a 2026 request's _meta.clientInfo is: 64 bytes, cut on a UTF-8 boundary.
+        McpRevision::RequestMeta meta;
+        meta.clientInfo = params["clientInfo"];
+        m_clientName = meta.clientName();
+    }
     return JsonRpcMessage::resultFor(message.id,
                                      {{"protocolVersion", m_version},
                                       {"capabilities", {{"tools", {{"listChanged", false}}}}},
@@ -342,7 +345,8 @@ bool McpServerSession::ensureRun(QString *error)
     m_record.scriptPath
         = QStringLiteral("(MCP %1%2)")
               .arg(m_transport,
-                   m_clientName.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(m_clientName));
+                   m_clientName.empty() ? QString()
+                                        : QStringLiteral(": ") + printableText(QString::fromStdString(m_clientName)));
     m_record.kind = RunKind::Served;
     m_record.status = RunStatus::Running;
     m_record.startedAt = QDateTime::currentMSecsSinceEpoch();

@@ -100,7 +100,7 @@ struct StdioServer
         send(QByteArray::fromStdString(message.dump()));
         return next();
     }
-    json initialize(const char *version = "2025-06-18")
+    json initialize(const char *version = "2025-06-18", const std::string &clientName = "tst_mcpserver")
     {
         const json reply = request({{"jsonrpc", "2.0"},
                                     {"id", 0},
@@ -108,7 +108,7 @@ struct StdioServer
                                     {"params",
                                      {{"protocolVersion", version},
                                       {"capabilities", json::object()},
-                                      {"clientInfo", {{"name", "tst_mcpserver"}, {"version", "1"}}}}}});
+                                      {"clientInfo", {{"name", clientName}, {"version", "1"}}}}}});
         send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
         return reply;
     }
@@ -322,6 +322,7 @@ class TestMcpServer : public QObject
 private Q_SLOTS:
     void stdioListAndCall();
     void stdioVersionNegotiation();
+    void stdioClientNameIsPrintable();
     void stdioBadInput();
     void stdioToolErrors();
     void stdioClientLeavesMidCall();
@@ -397,6 +398,31 @@ void TestMcpServer::stdioVersionNegotiation()
         QCOMPARE(dumped(again["error"]["code"]), QStringLiteral("-32600"));
         QCOMPARE(server.close(), 0);
     }
+}
+
+// The client names the run; its name is cut at 64 bytes on a UTF-8 boundary and
+// printed with its control characters escaped (`toolstudio runs` on a terminal).
+void TestMcpServer::stdioClientNameIsPrintable()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    std::string name = "evil\x1b]0;pwned\x07"; // 14 bytes: sets a terminal's title
+    for (int i = 0; i < 30; ++i)
+        name += "\u00e9"; // 2 bytes each: byte 64 is the middle of the 26th
+    server.initialize("2025-06-18", name);
+    QCOMPARE(dumped(server.request(call(1, "add", {{"a", 2}, {"b", 3}}))["result"]["structuredContent"]),
+             QStringLiteral("{\"sum\":5}"));
+    QCOMPARE(server.close(), 0);
+    const json all = runs(dir.path());
+    QVERIFY2(all.is_array() && all.size() == 1, all.dump().c_str());
+    QCOMPARE(text(all[0]["script"]),
+             QStringLiteral("(MCP stdio: evil\\u001b]0;pwned\\u0007") + QString(25, QChar(0xe9))
+                 + QStringLiteral("\u2026)"));
+    const CommandResult listed = toolstudio({QStringLiteral("runs"), dir.path()});
+    QVERIFY(!listed.out.contains('\x1b') && !listed.out.contains('\x07'));
+    QVERIFY2(listed.out.contains("evil\\u001b]0;pwned"), listed.out.constData());
 }
 
 void TestMcpServer::stdioBadInput()
@@ -528,7 +554,8 @@ void TestMcpServer::stdioClientCancelsACall()
     QCOMPARE(dumped(step["tool"]), QStringLiteral("\"approve\""));
     QCOMPARE(dumped(step["status"]), QStringLiteral("\"cancelled\""));
     QCOMPARE(dumped(step["error"]["code"]), QStringLiteral("\"cancelled\""));
-    QCOMPARE(dumped(step["error"]["message"]), QStringLiteral("\"the client cancelled the request: the user pressed Stop\""));
+    QCOMPARE(dumped(step["error"]["message"]),
+             QStringLiteral("\"the client cancelled the request: the user pressed Stop\""));
     QCOMPARE(dumped(exported["steps"][1]["status"]), QStringLiteral("\"succeeded\""));
     int cancellations = 0;
     for (const json &event : exported["policy_events"])
@@ -555,7 +582,8 @@ void TestMcpServer::httpModernClientClosesItsStream()
     for (const QString &header : modernHeaders("tools/call", QStringLiteral("approve")))
         arguments << QStringLiteral("-H") << header;
     arguments << QStringLiteral("-d")
-              << QString::fromStdString(modern(7, "tools/call", {{"name", "approve"}, {"arguments", {{"item", "x"}}}}).dump())
+              << QString::fromStdString(
+                     modern(7, "tools/call", {{"name", "approve"}, {"arguments", {{"item", "x"}}}}).dump())
               << server.url("/mcp");
     client.start(QStringLiteral("curl"), arguments);
     QVERIFY(client.waitForStarted());
@@ -567,10 +595,11 @@ void TestMcpServer::httpModernClientClosesItsStream()
     QCOMPARE(dumped(exported["steps"][0]["error"]["message"]),
              QStringLiteral("\"the client closed the connection before the reply\""));
     // The server goes on: the same client's next call is served.
-    const McpHttpReply added = mcpHttp(server.port, "POST",
-                                       QByteArray::fromStdString(
-                                           modern(8, "tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}}).dump()),
-                                       {}, modernHeaders("tools/call", QStringLiteral("add")));
+    const McpHttpReply added
+        = mcpHttp(server.port, "POST",
+                  QByteArray::fromStdString(
+                      modern(8, "tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}}).dump()),
+                  {}, modernHeaders("tools/call", QStringLiteral("add")));
     QCOMPARE(added.status, 200);
     QCOMPARE(dumped(added.body["result"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
 }
