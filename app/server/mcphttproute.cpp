@@ -278,6 +278,16 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
     // one run records their calls. Its key cannot be an Mcp-Session-Id (those are Base64url).
     const std::string key = ":" + std::string(McpRevision::Modern) + ":" + meta->clientName();
     auto found = m_sessions.find(key);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (found != m_sessions.end() && m_modernIdleMs > 0 && found->second.session->inFlight() == 0
+        && now - found->second.lastUsed > m_modernIdleMs) {
+        // Idle past --session-expiry: its run ends (completed) and this request starts the
+        // client's next one, with its limits (max_calls) afresh.
+        found->second.session->end(QStringLiteral("the client sent nothing for %1 s").arg(m_modernIdleMs / 1000));
+        delete found->second.session;
+        m_sessions.erase(found);
+        found = m_sessions.end();
+    }
     if (found == m_sessions.end()) {
         if (!makeRoom()) {
             refuseFull(responder);
@@ -289,21 +299,28 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
         session->setRequestIdsPerExchange();
         found = m_sessions.emplace(key, Entry{session, 0}).first;
     }
-    found->second.lastUsed = QDateTime::currentMSecsSinceEpoch();
+    found->second.lastUsed = now;
     if (refusedAsBusy(message, responder))
         return;
-    // Over HTTP in 2026-07-28, a client cancels a request by closing its stream.
+    // Over HTTP in 2026-07-28, a client cancels a request by closing its stream: this
+    // exchange's call, not another process's of the same name and request id.
+    const quint64 exchange = ++m_nextExchange;
     if (message.method == "tools/call")
-        responder.onClientGone([session = QPointer<McpServerSession>(found->second.session), id = message.id] {
-            if (session)
-                session->cancelRequest(id, QStringLiteral("the client closed the connection before the reply"));
-        });
-    found->second.session->receive(message, [responder](std::optional<JsonRpcMessage> reply) {
-        if (!reply)
-            responder.send(202, nullptr);
-        else
-            responder.send(statusOf(*reply, true), reply->toJson());
-    });
+        responder.onClientGone(
+            [session = QPointer<McpServerSession>(found->second.session), id = message.id, exchange] {
+                if (session)
+                    session->cancelRequest(id, QStringLiteral("the client closed the connection before the reply"),
+                                           exchange);
+            });
+    found->second.session->receive(
+        message,
+        [responder](std::optional<JsonRpcMessage> reply) {
+            if (!reply)
+                responder.send(202, nullptr);
+            else
+                responder.send(statusOf(*reply, true), reply->toJson());
+        },
+        exchange);
 }
 
 void McpHttpRoute::remove(const HttpRequest &request, const HttpResponder &responder)

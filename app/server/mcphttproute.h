@@ -50,6 +50,9 @@ public:
     void setStudioTools(bool on) { m_studioTools = on; }
     /// Each new session's calls are held while `stepMode` is on (ServedStepMode).
     void setStepMode(ServedStepMode *stepMode) { m_stepMode = stepMode; }
+    /// A 2026 client's run ends once the client sent nothing for `ms` with no call
+    /// running (`--session-expiry`); its next request starts a new run. 0 = never.
+    void setModernIdleMs(qint64 ms) { m_modernIdleMs = ms; }
 
 private:
     struct Entry
@@ -76,4 +79,6 @@ private:
     ServedStepMode *m_stepMode = nullptr;
     /// By Mcp-Session-Id; the 2026 era's by ":2026-07-28:" and the client's name.
     std::map<std::string, Entry> m_sessions;
+    qint64 m_modernIdleMs = 0;
+    quint64 m_nextExchange = 0; ///< numbers the 2026 era's POSTs (McpServerSession::receive)
 };

@@ -95,13 +95,15 @@ void McpServerSession::receive(std::string_view text, Reply reply)
     handle(*decoded.message, reply);
 }
 
-void McpServerSession::receive(const JsonRpcMessage &message, Reply reply)
+void McpServerSession::receive(const JsonRpcMessage &message, Reply reply, quint64 exchange)
 {
     if (m_ended) {
         reply(failure(message.id, JsonRpcError::InvalidRequest, "the session has ended; start a new one"));
         return;
     }
+    m_exchange = exchange; // handle() takes a call in synchronously
     handle(message, reply);
+    m_exchange = 0;
 }
 
 void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
@@ -318,6 +320,7 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
     call.tool = name;
     call.reply = reply;
     call.modern = modern;
+    call.exchange = m_exchange;
     if (params.contains("_meta") && params["_meta"].is_object()) {
         const json token = params["_meta"].value("progressToken", json());
         if (JsonRpc::isValidId(token))
@@ -413,12 +416,12 @@ void McpServerSession::sendProgress()
     }
 }
 
-void McpServerSession::cancelRequest(const json &requestId, const QString &why)
+void McpServerSession::cancelRequest(const json &requestId, const QString &why, quint64 exchange)
 {
     if (!JsonRpc::isValidId(requestId))
         return;
     for (auto it = m_calls.begin(); it != m_calls.end(); ++it) {
-        if (it->second.requestId != requestId)
+        if (it->second.requestId != requestId || (exchange != 0 && it->second.exchange != exchange))
             continue;
         const std::string callId = it->first;
         const Reply reply = std::move(it->second.reply);
@@ -428,7 +431,10 @@ void McpServerSession::cancelRequest(const json &requestId, const QString &why)
         reply(std::nullopt);
         return;
     }
-    // A studio tool's call answers from the journal at once: nothing to stop; its reply is dropped.
+    // A studio tool's call answers from the journal at once: nothing to stop; its reply is
+    // dropped (over HTTP, a closed exchange's reply goes nowhere anyway).
+    if (exchange != 0)
+        return;
     for (auto it = m_studioCalls.begin(); it != m_studioCalls.end(); ++it)
         if (std::get<0>(it->second) == requestId) {
             const Reply reply = std::move(std::get<1>(it->second));

@@ -70,7 +70,8 @@ public:
     /// call ends (never after end()).
     void receive(std::string_view text, Reply reply);
     /// The same for a message decoded already (the Streamable HTTP route reads it first).
-    void receive(const JsonRpcMessage &message, Reply reply);
+    /// `exchange` (non-zero) names the HTTP exchange it came in, for cancelRequest().
+    void receive(const JsonRpcMessage &message, Reply reply, quint64 exchange = 0);
     /// Serves McpStudioTools beside the project's tools (`--studio-tools`). Before the
     /// first message.
     void enableStudioTools();
@@ -92,7 +93,9 @@ public:
     /// tool call still running is cancelled as a step (`why` in its cancellation event)
     /// and its reply is nothing (the spec: no response for a cancelled request); the
     /// session goes on. Nothing for an id not in flight (it may have ended already).
-    void cancelRequest(const nlohmann::json &requestId, const QString &why);
+    /// With `exchange`, only the call that came in that exchange (receive()): two
+    /// processes of one 2026 client may both use an id.
+    void cancelRequest(const nlohmann::json &requestId, const QString &why, quint64 exchange = 0);
 
     /// Ends the session: calls still running are cancelled (`why`) and answered with an
     /// error; the run is recorded final. Idempotent.
@@ -113,7 +116,8 @@ private:
         Reply reply;
         nlohmann::json progressToken;
         int progress = 0;
-        bool modern = false; ///< a 2026-era request: the result gets resultType
+        bool modern = false;  ///< a 2026-era request: the result gets resultType
+        quint64 exchange = 0; ///< receive()'s
     };
     void handle(const JsonRpcMessage &message, const Reply &reply);
     /// A request of the 2026 era (or one without initialize and without its _meta).
@@ -139,9 +143,10 @@ private:
     RunRecord m_record;
     int m_nextCall = 0;
     bool m_idsPerExchange = false;       ///< setRequestIdsPerExchange()
+    quint64 m_exchange = 0;              ///< the exchange of the message being received
     std::map<std::string, Call> m_calls; ///< by bridge call id
     QTimer *m_progress = nullptr;
-    McpStudioTools *m_studio = nullptr; ///< with --studio-tools
+    McpStudioTools *m_studio = nullptr;   ///< with --studio-tools
     ServedStepMode *m_stepMode = nullptr; ///< outlives the session (the server owns both)
     /// Studio tool calls waiting for their reply (an answer the running process has not
     /// taken up yet), by a number of their own: request id and where the reply goes.

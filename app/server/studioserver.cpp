@@ -95,6 +95,7 @@ bool StudioServer::start(const Project &project, HttpServerConfig config, const 
     auto mcp = std::make_unique<McpHttpRoute>(project);
     mcp->setStudioTools(m_studioTools);
     mcp->setStepMode(m_stepMode);
+    mcp->setModernIdleMs(qint64(limits.sessionExpirySeconds) * 1000);
     mcp->install(*server);
     if (!server->listen(config, error)) {
         *cannotListen = true;

@@ -243,6 +243,8 @@ struct SdkClientProcess
 json runs(const QString &dir)
 {
     const CommandResult result = toolstudio({QStringLiteral("runs"), dir, QStringLiteral("--json")});
+    if (result.exitCode != 0)
+        qWarning("toolstudio runs: exit %d: %s", result.exitCode, result.err.constData());
     json all = json::array();
     for (const QByteArray &line : result.out.split('\n'))
         if (!line.trimmed().isEmpty())

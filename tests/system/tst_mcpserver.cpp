@@ -157,8 +157,8 @@ json exportedRun(const QString &dir, const QString &run)
     return result.exitCode == 0 ? json::parse(result.out.toStdString(), nullptr, false) : json();
 }
 
-/// Waits up to 30 s until the newest run's first step has `status`; that run's export.
-json waitForFirstStep(const QString &dir, const char *status)
+/// Waits up to 30 s until the newest run's step `index` has `status`; that run's export.
+json waitForStep(const QString &dir, const char *status, std::size_t index = 0)
 {
     QElapsedTimer clock;
     clock.start();
@@ -167,7 +167,8 @@ json waitForFirstStep(const QString &dir, const char *status)
         const json all = runs(dir);
         if (all.is_array() && !all.empty()) {
             exported = exportedRun(dir, QString::fromStdString(all[0].value("id", std::string())));
-            if (exported.is_object() && !exported["steps"].empty() && exported["steps"][0]["status"] == status)
+            if (exported.is_object() && exported["steps"].size() > index
+                && exported["steps"][index]["status"] == status)
                 break;
         }
         QTest::qWait(100);
@@ -333,6 +334,7 @@ private Q_SLOTS:
     void stdioModernEra();
     void httpSessions();
     void httpModernEra();
+    void httpModernIdleRunEnds();
     void httpRefusals();
     void httpTwoClientsOneSession();
     void httpRunningCallsCapped();
@@ -530,7 +532,7 @@ void TestMcpServer::stdioClientCancelsACall()
     QVERIFY(server.start(dir.path()));
     server.initialize();
     server.send(QByteArray::fromStdString(call(1, "approve", {{"item", "invoice 7"}}).dump()));
-    QCOMPARE(dumped(waitForFirstStep(dir.path(), "waiting")["steps"][0]["status"]), QStringLiteral("\"waiting\""));
+    QCOMPARE(dumped(waitForStep(dir.path(), "waiting")["steps"][0]["status"]), QStringLiteral("\"waiting\""));
     // A cancel of an id not in flight, and one without params, change nothing.
     server.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}})");
     server.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled"})");
@@ -576,24 +578,37 @@ void TestMcpServer::httpModernClientClosesItsStream()
     writeProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path()), server.err.constData());
-    QProcess client;
-    QStringList arguments{QStringLiteral("-s"), QStringLiteral("-m"), QStringLiteral("120"), QStringLiteral("-H"),
-                          QStringLiteral("Content-Type: application/json")};
-    for (const QString &header : modernHeaders("tools/call", QStringLiteral("approve")))
-        arguments << QStringLiteral("-H") << header;
-    arguments << QStringLiteral("-d")
-              << QString::fromStdString(
-                     modern(7, "tools/call", {{"name", "approve"}, {"arguments", {{"item", "x"}}}}).dump())
-              << server.url("/mcp");
-    client.start(QStringLiteral("curl"), arguments);
-    QVERIFY(client.waitForStarted());
-    QCOMPARE(dumped(waitForFirstStep(dir.path(), "waiting")["steps"][0]["status"]), QStringLiteral("\"waiting\""));
-    client.kill(); // the connection closes with the process
-    client.waitForFinished(10000);
-    const json exported = waitForFirstStep(dir.path(), "cancelled");
-    QCOMPARE(dumped(exported["steps"][0]["status"]), QStringLiteral("\"cancelled\""));
-    QCOMPARE(dumped(exported["steps"][0]["error"]["message"]),
+    // Two processes of one client, each calling with request id 7 (each POST is an
+    // exchange of its own in 2026-07-28).
+    auto startCall = [&](QProcess &client, const char *item) {
+        QStringList arguments{QStringLiteral("-s"), QStringLiteral("-m"), QStringLiteral("120"), QStringLiteral("-H"),
+                              QStringLiteral("Content-Type: application/json")};
+        for (const QString &header : modernHeaders("tools/call", QStringLiteral("approve")))
+            arguments << QStringLiteral("-H") << header;
+        arguments << QStringLiteral("-d")
+                  << QString::fromStdString(
+                         modern(7, "tools/call", {{"name", "approve"}, {"arguments", {{"item", item}}}}).dump())
+                  << server.url("/mcp");
+        client.start(QStringLiteral("curl"), arguments);
+        return client.waitForStarted();
+    };
+    QProcess first;
+    QProcess second;
+    QVERIFY(startCall(first, "x"));
+    QCOMPARE(dumped(waitForStep(dir.path(), "waiting", 0)["steps"][0]["status"]), QStringLiteral("\"waiting\""));
+    QVERIFY(startCall(second, "y"));
+    QCOMPARE(dumped(waitForStep(dir.path(), "waiting", 1)["steps"][1]["status"]), QStringLiteral("\"waiting\""));
+    second.kill(); // the connection closes with the process
+    second.waitForFinished(10000);
+    const json exported = waitForStep(dir.path(), "cancelled", 1);
+    QCOMPARE(dumped(exported["steps"][1]["status"]), QStringLiteral("\"cancelled\""));
+    QCOMPARE(dumped(exported["steps"][1]["error"]["message"]),
              QStringLiteral("\"the client closed the connection before the reply\""));
+    // The other process's call with the same id still waits.
+    QCOMPARE(dumped(exported["steps"][0]["status"]), QStringLiteral("\"waiting\""));
+    first.kill();
+    first.waitForFinished(10000);
+    QCOMPARE(dumped(waitForStep(dir.path(), "cancelled", 0)["steps"][0]["status"]), QStringLiteral("\"cancelled\""));
     // The server goes on: the same client's next call is served.
     const McpHttpReply added
         = mcpHttp(server.port, "POST",
@@ -939,6 +954,39 @@ void TestMcpServer::httpModernEra()
             QCOMPARE(dumped(run["steps"]), QStringLiteral("2"));
         }
     QVERIFY(found);
+}
+
+// A 2026 client's run ends after --session-expiry without a request (and no call
+// running); its next call starts a new run with max_calls afresh.
+void TestMcpServer::httpModernIdleRunEnds()
+{
+    QTemporaryDir dir;
+    writeProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path(), {QStringLiteral("--session-expiry"), QStringLiteral("1")}),
+             server.err.constData());
+    auto add = [&](int id) {
+        return mcpHttp(server.port, "POST",
+                       QByteArray::fromStdString(
+                           modern(id, "tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}}).dump()),
+                       {}, modernHeaders("tools/call", QStringLiteral("add")));
+    };
+    QCOMPARE(add(1).status, 200);
+    QCOMPARE(add(2).status, 200); // within the second: the same run
+    QCOMPARE(runs(dir.path()).size(), std::size_t(1));
+    QTest::qWait(1500);
+    QCOMPARE(add(3).status, 200);
+    const json all = runs(dir.path());
+    QVERIFY2(all.size() == 2, all.dump().c_str());
+    // The first run (2 steps) ended; the second (1 step) goes on, under the same name.
+    const json &first = all[0]["steps"] == 2 ? all[0] : all[1];
+    const json &second = all[0]["steps"] == 2 ? all[1] : all[0];
+    QCOMPARE(dumped(first["steps"]), QStringLiteral("2"));
+    QCOMPARE(dumped(first["status"]), QStringLiteral("\"completed\""));
+    QCOMPARE(dumped(second["steps"]), QStringLiteral("1"));
+    QCOMPARE(dumped(second["status"]), QStringLiteral("\"running\""));
+    QCOMPARE(dumped(first["script"]), QStringLiteral("\"(MCP http: c26)\""));
+    QCOMPARE(dumped(second["script"]), QStringLiteral("\"(MCP http: c26)\""));
 }
 
 void TestMcpServer::httpRefusals()
