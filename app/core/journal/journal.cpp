@@ -168,19 +168,18 @@ QString Journal::openDatabase(const QString &path)
             return failWith(QStringLiteral("%1: cannot open: %2").arg(m_path, db.lastError().text()));
 
         QSqlQuery query(db);
-        // The first read of the header tells a database from any other file.
-        if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next())
+        // The first read of the header tells a database from any other file. One
+        // statement, one snapshot: another process may be creating this journal meanwhile
+        // (its version and its tables are read as of the same commit).
+        if (!query.exec(QStringLiteral("SELECT (SELECT user_version FROM pragma_user_version),"
+                                       " (SELECT application_id FROM pragma_application_id),"
+                                       " (SELECT count(*) FROM sqlite_master)"))
+            || !query.next())
             return failWith(
                 QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
         const int version = query.value(0).toInt();
-        if (!query.exec(QStringLiteral("PRAGMA application_id")) || !query.next())
-            return failWith(
-                QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
-        const int applicationId = query.value(0).toInt();
-        if (!query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) || !query.next())
-            return failWith(
-                QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
-        const int objects = query.value(0).toInt();
+        const int applicationId = query.value(1).toInt();
+        const int objects = query.value(2).toInt();
 
         if (version == 0 && objects > 0)
             return failWith(QStringLiteral("%1: an SQLite database, but not a Tool Studio journal").arg(m_path));
@@ -198,8 +197,19 @@ QString Journal::openDatabase(const QString &path)
 
         // WAL: readers (the UI, a second Journal) never block the writer; NORMAL: a
         // commit survives a crash of the studio, not necessarily a power loss.
-        if (!query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !query.next()
-            || query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+        // The switch of a new journal takes an exclusive lock, for which SQLite does not
+        // wait: another process switching it at the same moment makes it fail
+        // ("database is locked"), so it is tried again for up to the busy timeout.
+        bool wal = false;
+        for (int tries = 0; !wal && tries < 500; ++tries) {
+            wal = query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) && query.next()
+                && query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) == 0;
+            if (!wal && query.lastError().nativeErrorCode() != QLatin1String("5")) // SQLITE_BUSY
+                break;
+            if (!wal)
+                ::usleep(10000);
+        }
+        if (!wal)
             return failWith(QStringLiteral("%1: cannot switch to WAL mode (%2)").arg(m_path, query.lastError().text()));
         // The WAL is folded into the database by a WalCheckpointer every
         // CheckpointEveryCommits step commits, off this thread, and when a run ends

@@ -201,28 +201,42 @@ const std::vector<std::vector<const char *>> &migrations()
 QString migrate(QSqlDatabase &db, int version)
 {
     QSqlQuery query(db);
+    auto rollBack = [&query](const QString &why) {
+        query.exec(QStringLiteral("ROLLBACK"));
+        return why;
+    };
     for (int from = version; from < CurrentVersion; ++from) {
-        if (!db.transaction())
-            return QStringLiteral("cannot migrate: %1").arg(db.lastError().text());
-        bool ok = true;
+        // IMMEDIATE: the write lock first (waiting out another process's step, within the
+        // busy timeout), then the version again under it. Two studios opening a new
+        // journal at once (a served client and `toolstudio runs`) each read the version
+        // before either migrated; the second now finds the steps the first made and
+        // skips them, where it failed ("table runs already exists") or left a journal
+        // no later open could migrate.
+        if (!query.exec(QStringLiteral("BEGIN IMMEDIATE")))
+            return QStringLiteral("cannot migrate: %1").arg(query.lastError().text());
+        if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next())
+            return rollBack(QStringLiteral("cannot migrate: %1").arg(query.lastError().text()));
+        const int now = query.value(0).toInt();
+        query.finish();
+        if (now > from) {
+            query.exec(QStringLiteral("ROLLBACK"));
+            from = now - 1; // another process got there first
+            continue;
+        }
         QString failed;
         for (const char *statement : migrations()[std::size_t(from)]) {
             if (!query.exec(QString::fromLatin1(statement))) {
-                ok = false;
                 failed = query.lastError().text();
                 break;
             }
         }
-        ok = ok && query.exec(QStringLiteral("PRAGMA user_version = %1").arg(from + 1))
-            && query.exec(QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId));
-        if (ok && !db.commit())
-            ok = false;
-        if (!ok) {
-            if (failed.isEmpty())
-                failed = query.lastError().text();
-            db.rollback();
-            return QStringLiteral("migration to version %1 failed: %2").arg(from + 1).arg(failed);
-        }
+        if (failed.isEmpty()
+            && !(query.exec(QStringLiteral("PRAGMA user_version = %1").arg(from + 1))
+                 && query.exec(QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId))
+                 && query.exec(QStringLiteral("COMMIT"))))
+            failed = query.lastError().text();
+        if (!failed.isEmpty())
+            return rollBack(QStringLiteral("migration to version %1 failed: %2").arg(from + 1).arg(failed));
     }
     return QString();
 }
