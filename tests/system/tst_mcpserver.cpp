@@ -1210,7 +1210,8 @@ void TestMcpServer::httpStepMode()
     writeProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path(), {QStringLiteral("--step-mode")}), server.err.constData());
-    QVERIFY2(server.out.contains("step mode: every MCP tool call is held until POST "), server.out.constData());
+    // The step-mode line is printed after the "serving" line start() waits for.
+    QVERIFY2(server.logged("step mode: every MCP tool call is held until POST "), server.out.constData());
     const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
     QCOMPARE(init.status, 200);
 
