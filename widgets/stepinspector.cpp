@@ -8,6 +8,7 @@
 #include "jsontreemodel.h"
 #include "llm/modelmessage.h"
 #include "project/durationtext.h"
+#include "protocolview.h"
 #include "tracemodel.h"
 
 #include <QApplication>
@@ -91,6 +92,10 @@ StepInspector::StepInspector(QWidget *parent)
     m_content = new ContentBlocksView(m_tabs);
     m_contentTab = m_tabs->addTab(m_content, tr("Content"));
     m_tabs->setTabVisible(m_contentTab, false);
+    m_protocol = new ProtocolView(m_tabs);
+    m_protocol->setObjectName(QStringLiteral("stepProtocol"));
+    m_protocolTab = m_tabs->addTab(m_protocol, tr("Protocol"));
+    m_tabs->setTabVisible(m_protocolTab, false);
 
     m_attempts = new QTreeWidget(splitter);
     m_attempts->setObjectName(QStringLiteral("stepAttempts"));
@@ -130,6 +135,8 @@ void StepInspector::clear()
     m_content->clear();
     m_shownContent = nullptr;
     m_tabs->setTabVisible(m_contentTab, false);
+    m_protocol->clear();
+    m_tabs->setTabVisible(m_protocolTab, false);
     m_header->setText(tr("Select a step in the Trace to see its arguments, result and attempts."));
     m_copyButton->setEnabled(false);
     m_showAllButton->setEnabled(false);
@@ -167,6 +174,8 @@ nlohmann::json StepInspector::stepJson(const Step &step)
             aj["error"] = a.error->toJson();
         if (!a.output.isEmpty())
             aj["output"] = QString::fromUtf8(a.output).toStdString();
+        if (!a.protocol.is_null())
+            aj["protocol"] = a.protocol;
         attempts.push_back(std::move(aj));
     }
     j["attempts"] = std::move(attempts);
@@ -308,6 +317,13 @@ void StepInspector::setStep(const Step *step)
         m_content->clear();
         m_shownContent = nullptr;
     }
+
+    const bool protocol = ProtocolView::hasExchange(*step);
+    m_tabs->setTabVisible(m_protocolTab, protocol);
+    if (protocol)
+        m_protocol->setStep(*step);
+    else
+        m_protocol->clear();
 
     m_attempts->clear();
     for (const Attempt &a : step->attempts) {

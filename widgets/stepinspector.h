@@ -8,6 +8,7 @@
 
 class ContentBlocksView;
 class JsonTreeModel;
+class ProtocolView;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -17,7 +18,8 @@ class QTreeWidget;
 
 /// The Step dock (DESIGN.md "The window"): a step's arguments and result/error as a
 /// collapsible, lazy JSON tree (JsonTreeModel), its attempts with error, captured
-/// handler output and duration, the idempotency key, "Copy as JSON", "Show All" for an
+/// handler output and duration, an MCP step's JSON-RPC messages (Protocol tab,
+/// ProtocolView), the idempotency key, "Copy as JSON", "Show All" for an
 /// elided string, and for a failed step the whole error with its traceback.
 class StepInspector : public QWidget
 {
@@ -73,6 +75,8 @@ private:
     int m_conversationTab = -1;
     ContentBlocksView *m_content = nullptr; ///< an MCP result's content blocks, rendered
     int m_contentTab = -1;
+    ProtocolView *m_protocol = nullptr; ///< an MCP step's JSON-RPC messages, per attempt
+    int m_protocolTab = -1;
     nlohmann::json m_shownContent; ///< the result m_content shows
     QTreeWidget *m_attempts = nullptr;
     QPlainTextEdit *m_detail = nullptr;

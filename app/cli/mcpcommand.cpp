@@ -5,6 +5,7 @@
 #include "engine/toolcall.h"
 #include "headlessrun.h"
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcpexchangetext.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverlaunch.h"
 #include "mcpfeaturescommand.h"
@@ -216,7 +217,7 @@ int listServers(const QStringList &positional, bool asJson, bool trust)
 
 /// `mcp call PROJECT SERVER TOOL --args JSON`: one call of SERVER__TOOL through the
 /// engine (validation, retries, timeouts), journaled as a one-step run like Try it.
-int callTool(const QStringList &positional, const QString &argsText, bool trust)
+int callTool(const QStringList &positional, const QString &argsText, bool trust, bool protocol)
 {
     json args;
     try {
@@ -275,6 +276,17 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust)
                       tr("attempt %1 output:\n%2")
                           .arg(attempt.number)
                           .arg(printableLines(QString::fromUtf8(attempt.output)).trimmed()));
+    // --protocol: each attempt's JSON-RPC messages, one line each (the Protocol tab's rows).
+    for (const Attempt &attempt : step->attempts) {
+        if (!protocol || !attempt.protocol.is_object())
+            continue;
+        printLine(stderr, tr("attempt %1 protocol:").arg(attempt.number));
+        for (const json &entry : attempt.protocol.value("messages", json::array()))
+            printLine(stderr,
+                      QStringLiteral("  %1  %2").arg(McpExchangeText::offset(entry), McpExchangeText::summary(entry)));
+        if (const QString omitted = McpExchangeText::omitted(attempt.protocol); !omitted.isEmpty())
+            printLine(stderr, QStringLiteral("  ") + omitted);
+    }
     if (step->status != StepStatus::Succeeded || !step->result) {
         printLine(stderr,
                   tr("toolstudio mcp call: %1 failed after %2 attempt(s): %3")
@@ -322,7 +334,10 @@ int mcpCommand(const QStringList &arguments)
                                        QStringLiteral("NAME"));
     const QCommandLineOption replaceOption(
         QStringLiteral("replace"), QStringLiteral("import: overwrite servers of the same name (default: skip them)."));
-    parser.addOptions({jsonOption, argsOption, readOption, getOption, replaceOption, trustOption()});
+    const QCommandLineOption protocolOption(
+        QStringLiteral("protocol"),
+        QStringLiteral("call: print each attempt's JSON-RPC messages (sent →, received ←) to stderr."));
+    parser.addOptions({jsonOption, argsOption, readOption, getOption, replaceOption, protocolOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4, &exitCode);
     if (!positional)
@@ -332,7 +347,7 @@ int mcpCommand(const QStringList &arguments)
         return listServers(*positional, parser.isSet(jsonOption), parser.isSet(trustOption()));
     if (verb == QLatin1String("call") && positional->size() == 4)
         return callTool(*positional, parser.isSet(argsOption) ? parser.value(argsOption) : QStringLiteral("{}"),
-                        parser.isSet(trustOption()));
+                        parser.isSet(trustOption()), parser.isSet(protocolOption));
     if (verb == QLatin1String("resources") && positional->size() == 3 && !parser.isSet(getOption)
         && !parser.isSet(argsOption))
         return mcpResourcesCommand(positional->at(1), positional->at(2),

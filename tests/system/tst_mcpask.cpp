@@ -10,6 +10,7 @@
 // reference server "everything".
 #include "bridgemessage.h"
 #include "engine/stepengine.h"
+#include "mcp/mcpexchangetext.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverpool.h"
 #include "testfiles.h"
@@ -103,6 +104,7 @@ private Q_SLOTS:
     void initTestCase();
     void rootsFromTheProject();
     void elicitationAndSamplingAnsweredByAPerson();
+    void protocolOfACall();
     void answersThatDoNotFitAreRefused();
     void declineAndRefusal();
     void floodIsBounded();
@@ -135,6 +137,49 @@ void TestMcpAsk::initTestCase()
     QVERIFY2(m_project, qPrintable(error.toString()));
     const QStringList problems = McpProjectTools::connectAndAdd(*m_project);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+}
+
+void TestMcpAsk::protocolOfACall()
+{
+    // The Protocol tab's record (docs/mcp.md "The Protocol tab"): the call's JSON-RPC
+    // messages in order — the request as sent (its _meta), the server's progress, its
+    // elicitation and the person's answer as sent, the final response.
+    AskedCall call(*m_project, QStringLiteral("fake__ask"), {{"only", {"elicit"}}, {"progress", 2}});
+    QVERIFY(call.waitForQuestion(1));
+    QVERIFY(call.answer({{"action", "accept"}, {"content", {{"name", "Ada"}, {"age", 36}}}}));
+    const Step step = call.finished();
+    QCOMPARE(step.status, StepStatus::Succeeded);
+    QCOMPARE(step.attempts.size(), std::size_t(1));
+    const json &exchange = step.attempts.front().protocol;
+    QVERIFY(exchange.is_object());
+    QStringList rows;
+    for (const json &entry : exchange["messages"])
+        rows << McpExchangeText::summary(entry);
+    const json &request = exchange["messages"][0]["message"];
+    const QString id = QString::fromStdString(request["id"].dump());
+    QCOMPARE(
+        rows,
+        QStringList({QStringLiteral("→ request tools/call #") + id,
+                     QStringLiteral("← notification notifications/progress 1/2"),
+                     QStringLiteral("← notification notifications/progress 2/2"),
+                     QStringLiteral("← request elicitation/create #elicit-1"), QStringLiteral("→ response #elicit-1"),
+                     QStringLiteral("← response #") + id + QStringLiteral(" result")}));
+    QCOMPARE(request["params"]["arguments"].dump(), std::string(R"({"only":["elicit"],"progress":2})"));
+    QCOMPARE(request["params"]["_meta"]["dev.toolstudio/attempt"].dump(), std::string("1"));
+    QCOMPARE(request["params"]["_meta"]["dev.toolstudio/idempotency_key"].get<std::string>(),
+             step.idempotencyKey.toStdString());
+    QCOMPARE(
+        exchange["messages"][4]["message"].dump(),
+        std::string(
+            R"({"id":"elicit-1","jsonrpc":"2.0","result":{"action":"accept","content":{"age":36,"name":"Ada"}}})"));
+    QCOMPARE(exchange["messages"][4]["direction"].get<std::string>(), std::string("sent"));
+    QCOMPARE(exchange["messages"][5]["direction"].get<std::string>(), std::string("received"));
+    QVERIFY(!exchange.contains("omittedMessages"));
+    qint64 last = 0;
+    for (const json &entry : exchange["messages"]) {
+        QVERIFY(entry["offsetMs"].get<qint64>() >= last);
+        last = entry["offsetMs"].get<qint64>();
+    }
 }
 
 void TestMcpAsk::rootsFromTheProject()
@@ -523,6 +568,25 @@ void TestMcpAsk::inputRequiredOfA2026Server()
                    {"version", "2026-07-28"}})
                  .dump());
     QCOMPARE(call.finished().status, StepStatus::Succeeded);
+    // The Protocol tab: the round answered input_required, the retry under a new id
+    // carrying the answers and requestState, its result.
+    const Step answered = call.finished();
+    const json &exchange = answered.attempts.front().protocol;
+    QStringList rows;
+    for (const json &entry : exchange["messages"])
+        rows << McpExchangeText::summary(entry);
+    const QString first = QString::fromStdString(exchange["messages"][0]["message"]["id"].dump());
+    const QString retry = QString::fromStdString(exchange["messages"][2]["message"]["id"].dump());
+    QVERIFY(first != retry);
+    QCOMPARE(rows,
+             QStringList({QStringLiteral("→ request tools/call #") + first,
+                          QStringLiteral("← response #") + first + QStringLiteral(" input_required"),
+                          QStringLiteral("→ request tools/call #") + retry,
+                          QStringLiteral("← response #") + retry + QStringLiteral(" result")}));
+    const json &retried = exchange["messages"][2]["message"]["params"];
+    QCOMPARE(retried["requestState"].get<std::string>(), std::string("s-1"));
+    QCOMPARE(retried["inputResponses"]["who"].dump(), std::string(R"({"action":"accept","content":{"name":"Ada"}})"));
+    QCOMPARE(retried["_meta"]["io.modelcontextprotocol/protocolVersion"].get<std::string>(), std::string("2026-07-28"));
 
     // A server that asks again and again: 16 rounds, then the call fails.
     AskedCall rounds(*m_project, QStringLiteral("m26__rounds"), json::object());

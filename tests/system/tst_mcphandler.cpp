@@ -6,6 +6,7 @@
 // McpServerPool against tests/data/mcp/fakeserver.py in its `steps` mode.
 #include "bridgemessage.h"
 #include "engine/stepengine.h"
+#include "mcp/mcpexchangetext.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverpool.h"
 #include "testfiles.h"
@@ -31,6 +32,7 @@ private Q_SLOTS:
     void outputAndCancellation();
     void progressAndLogsAreCoalesced();
     void contentBlocksAsSent();
+    void protocolIsBounded();
     void toolsListChanged();
     void referenceServerThroughTheEngine();
 
@@ -193,6 +195,66 @@ void TestMcpHandler::progressAndLogsAreCoalesced()
     const QRegularExpression form(QStringLiteral("^(\\d+)/100000 step \\1$"));
     for (const QString &line : live)
         QVERIFY2(form.match(line).hasMatch(), qPrintable(line));
+}
+
+void TestMcpHandler::protocolIsBounded()
+{
+    // The Protocol tab's record of a server flooding a call (docs/mcp.md "The Protocol
+    // tab"): 10 000 notifications/progress and two log messages; the request and the
+    // first 198 notifications are kept, the rest counted exactly; the final response is kept.
+    Project project = *m_project;
+    for (Tool &tool : project.tools)
+        if (tool.name == QLatin1String("fake__progress") || tool.name == QLatin1String("fake__fail"))
+            tool.retry.attemptTimeoutMs = 120000;
+    const Step step = call(QStringLiteral("fake__progress"), {{"count", 10000}}, &project, 120000);
+    QVERIFY2(step.status == StepStatus::Succeeded, qPrintable(step.error ? step.error->text() : QString()));
+    const json &exchange = step.attempts.front().protocol;
+    QCOMPARE(exchange["messages"].size(), std::size_t(200));
+    const json &request = exchange["messages"][0]["message"];
+    const QString id = QString::fromStdString(request["id"].dump());
+    const qint64 token = request["params"]["_meta"]["progressToken"].get<qint64>();
+    QCOMPARE(McpExchangeText::summary(exchange["messages"][0]), QStringLiteral("→ request tools/call #") + id);
+    for (int n = 1; n <= 198; ++n)
+        QCOMPARE(McpExchangeText::summary(exchange["messages"][std::size_t(n)]),
+                 QStringLiteral("← notification notifications/progress %1/10000").arg(n));
+    QCOMPARE(McpExchangeText::summary(exchange["messages"][199]),
+             QStringLiteral("← response #") + id + QStringLiteral(" result"));
+    qint64 bytes = 0;
+    for (int n = 199; n <= 10000; ++n)
+        bytes += qint64(
+            JsonRpcMessage::notification(
+                "notifications/progress",
+                {{"progressToken", token}, {"progress", n}, {"total", 10000}, {"message", "step " + std::to_string(n)}})
+                .toJson()
+                .dump()
+                .size());
+    bytes += qint64(
+        JsonRpcMessage::notification("notifications/message",
+                                     {{"level", "warning"}, {"logger", "disk"}, {"data", "almost full\x1b[2J"}})
+            .toJson()
+            .dump()
+            .size());
+    bytes += qint64(JsonRpcMessage::notification("notifications/message", {{"level", "info"}, {"data", {{"rows", 3}}}})
+                        .toJson()
+                        .dump()
+                        .size());
+    QCOMPARE(McpExchangeText::omitted(exchange), QStringLiteral("9804 more messages, %1 bytes, not kept").arg(bytes));
+
+    // One result of 5 MiB: kept as its first bytes and its size.
+    const Step big = call(QStringLiteral("fake__fail"), {{"text", "x"}, {"repeat", 5 << 20}}, &project, 120000);
+    QCOMPARE(big.status, StepStatus::Failed);
+    const json &clipped = big.attempts.front().protocol["messages"][1];
+    const json id5 = big.attempts.front().protocol["messages"][0]["message"]["id"];
+    const std::size_t size
+        = JsonRpcMessage::resultFor(
+              id5, {{"content", {{{"type", "text"}, {"text", std::string(5 << 20, 'x')}}}}, {"isError", true}})
+              .toJson()
+              .dump()
+              .size();
+    QCOMPARE(
+        McpExchangeText::summary(clipped),
+        QStringLiteral("← response #%1 result (%2 bytes, clipped)").arg(QString::fromStdString(id5.dump())).arg(size));
+    QCOMPARE(clipped["head"].get<std::string>().size(), McpExchangeRecorder::HeadBytes);
 }
 
 void TestMcpHandler::contentBlocksAsSent()

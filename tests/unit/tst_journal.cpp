@@ -282,7 +282,7 @@ private Q_SLOTS:
         QCOMPARE(journal.steps(QStringLiteral("run-1")).size(), std::size_t(1));
         QCOMPARE(journal.steps(QStringLiteral("run-1")).front().attempts.size(), std::size_t(2));
 
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 8);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 9);
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
@@ -361,14 +361,14 @@ private Q_SLOTS:
             Journal journal;
             QVERIFY(journal.open(path));
         }
-        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 9")).isNull());
+        QVERIFY(rawValue(path, QStringLiteral("PRAGMA user_version = 10")).isNull());
         Journal journal;
         QString error;
         QVERIFY(!journal.open(path, &error));
         QCOMPARE(error,
                  path
                      + QStringLiteral(
-                         ": journal version 9 is newer than this Tool Studio supports (8); update Tool Studio"));
+                         ": journal version 10 is newer than this Tool Studio supports (9); update Tool Studio"));
     }
 
     void migratesVersion1AndSuspendsOrphans()
@@ -411,7 +411,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 8);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 9);
         // Version 3: the trace's filter indexes (docs/trace.md "Indexes"); version 6 moved
         // steps_by_tool into step_tools, filled for runs that are not live.
         QCOMPARE(rawValue(path,
@@ -613,6 +613,57 @@ private Q_SLOTS:
     /// A resumed run keeps its rows: the reopened call keeps its recorded sequence under
     /// the id the resumed script gave it, which an older row of the run may also have.
     /// sequenceOf names the newest row with the id (latest queued), not the highest sequence.
+    void protocolExchangeSurvivesReopen()
+    {
+        // An MCP attempt's JSON-RPC exchange (the Protocol tab): journaled with its
+        // attempt, read back the same by the journal and by a reader after a reopen. An
+        // attempt that succeeded at once is not folded into its step when it has one.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Step step = sampleStep();
+        step.attempts.erase(step.attempts.begin());
+        step.attempts.front().number = 1;
+        step.attempts.front().startedAt = step.startedAt;
+        const nlohmann::json exchange
+            = {{"startedAt", 1700000000101},
+               {"messages",
+                {{{"direction", "sent"},
+                  {"offsetMs", 0},
+                  {"message", {{"id", 7}, {"jsonrpc", "2.0"}, {"method", "tools/call"}, {"params", {{"name", "x"}}}}}},
+                 {{"direction", "received"},
+                  {"offsetMs", 12},
+                  {"kind", "result"},
+                  {"id", 7},
+                  {"bytes", 70000},
+                  {"head", "[1,2"}}}},
+               {"omittedMessages", 3},
+               {"omittedBytes", 420}};
+        step.attempts.front().protocol = exchange;
+        Step plain = step;
+        plain.sequence = 2;
+        plain.callId = QStringLiteral("c2");
+        plain.attempts.front().protocol = nullptr;
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+            QVERIFY2(journal.commit({&step, &plain}, {}), qPrintable(journal.lastError()));
+        }
+        QCOMPARE(rawValue(path, QStringLiteral("SELECT count(*) FROM attempts")).toInt(), 1);
+        Journal journal;
+        QVERIFY(journal.open(path));
+        const std::vector<Step> steps = journal.steps(QStringLiteral("run-1"));
+        QCOMPARE(steps.size(), std::size_t(2));
+        QCOMPARE(steps[0].attempts.size(), std::size_t(1));
+        QCOMPARE(steps[0].attempts[0].protocol.dump(), exchange.dump());
+        QVERIFY(steps[1].attempts[0].protocol.is_null());
+        JournalReader reader;
+        QVERIFY(reader.open(path));
+        const auto read = reader.step(QStringLiteral("run-1"), 1);
+        QVERIFY(read);
+        QCOMPARE(read->attempts.size(), std::size_t(1));
+        QCOMPARE(read->attempts[0].protocol.dump(), exchange.dump());
+    }
+
     void sequenceOfTheNewestRowWithACallId()
     {
         QTemporaryDir dir;
@@ -746,7 +797,7 @@ private Q_SLOTS:
         Journal journal;
         QString error;
         QVERIFY2(journal.open(path, &error), qPrintable(error));
-        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 8);
+        QCOMPARE(rawValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 9);
         QCOMPARE(rawValue(path, QStringLiteral("SELECT attempt_ended_at FROM steps")).toLongLong(), qint64(0));
         // Version 6: the ended run's by-tool rows, steps_by_tool gone.
         QCOMPARE(

@@ -315,6 +315,7 @@ void StepAttempts::completeAttempt(int index, bool wasWaiting, HandlerOutcome ou
     Attempt &attempt = step.attempts.back();
     attempt.endedAt = now();
     attempt.output = outcome.output;
+    attempt.protocol = std::move(outcome.protocol);
     attempt.streamed.clear(); // the step's result (or error) is the reply now
     attempt.question.reset(); // a question left open ends with its attempt
 

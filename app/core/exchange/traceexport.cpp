@@ -194,6 +194,8 @@ Step readStep(const nlohmann::json &json, const QString &path, const QString &ru
         attempt.succeeded = a.boolean("succeeded", false);
         attempt.error = a.error("error");
         attempt.output = a.string("output", false).toUtf8();
+        if (const nlohmann::json *protocol = a.find("protocol", false))
+            attempt.protocol = *protocol;
         s.attempts.push_back(std::move(attempt));
     }
     return s;
@@ -317,13 +319,15 @@ nlohmann::json runJson(const RunRecord &run, const std::vector<Step> &steps, con
             j["recorded_ended_at"] = s.recordedEndedAt;
         }
         nlohmann::json attempts = nlohmann::json::array();
-        for (const Attempt &a : s.attempts)
-            attempts.push_back({{"number", a.number},
-                                {"started_at", a.startedAt},
-                                {"ended_at", a.endedAt},
-                                {"succeeded", a.succeeded},
-                                {"error", errorJson(a.error)},
-                                {"output", QString::fromUtf8(a.output).toStdString()}});
+        for (const Attempt &a : s.attempts) {
+            nlohmann::json attempt{
+                {"number", a.number},          {"started_at", a.startedAt},
+                {"ended_at", a.endedAt},       {"succeeded", a.succeeded},
+                {"error", errorJson(a.error)}, {"output", QString::fromUtf8(a.output).toStdString()}};
+            if (!a.protocol.is_null()) // an MCP attempt's JSON-RPC exchange
+                attempt["protocol"] = a.protocol;
+            attempts.push_back(std::move(attempt));
+        }
         j["attempts"] = std::move(attempts);
         stepsJson.push_back(std::move(j));
     }

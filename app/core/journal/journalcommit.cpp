@@ -42,8 +42,8 @@ constexpr char UpsertStepSql[]
       " recorded_ended_at = excluded.recorded_ended_at";
 constexpr char DeleteAttemptsSql[] = "DELETE FROM attempts WHERE run_id = ? AND sequence = ?";
 constexpr char InsertAttemptSql[]
-    = "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output)"
-      " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    = "INSERT INTO attempts (run_id, sequence, number, started_at, ended_at, succeeded, error, output, protocol)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 constexpr char InsertEventSql[]
     = "INSERT INTO policy_events (run_id, sequence, at, kind, detail) VALUES (?, ?, ?, ?, ?)";
 constexpr char InsertOutputSql[]
@@ -181,6 +181,7 @@ bool Journal::writeStep(const Step &step, TailRecord &record, QString *error)
             .add(attempt.succeeded ? 1 : 0);
         addError(record, attempt.error);
         record.addBlob(attempt.output);
+        addOptionalJson(record, attempt.protocol.is_null() ? std::nullopt : std::optional(attempt.protocol));
     }
     if (!step.attempts.empty())
         rows->sequences.insert(step.sequence);

@@ -90,6 +90,10 @@ bool JournalReader::open(const QString &path, QString *error)
     m_recordedTiming = query.exec(QStringLiteral("SELECT recorded_started_at FROM steps LIMIT 0"))
         ? QString::fromLatin1(JournalRows::RecordedTimingColumns)
         : QString::fromLatin1(JournalRows::RecordedTimingFallback);
+    // Schema 9 keeps an MCP attempt's protocol exchange; an older file has none.
+    m_attemptProtocol = query.exec(QStringLiteral("SELECT protocol FROM attempts LIMIT 0"))
+        ? QString::fromLatin1(JournalRows::ProtocolColumn)
+        : QString::fromLatin1(JournalRows::ProtocolFallback);
     // The status filters name their partial indexes (INDEXED BY): on the WITHOUT ROWID
     // steps and attempts tables SQLite's planner, without statistics, prefers the
     // primary key (run_id=?) and reads every row of the run — 0.3-0.7 s at a million
@@ -274,7 +278,8 @@ std::optional<Step> JournalReader::step(const QString &runId, int sequence) cons
     QSqlQuery attempts(db);
     attempts.setForwardOnly(true);
     attempts.prepare(QStringLiteral("SELECT %1 FROM attempts WHERE run_id = ? AND sequence = ? ORDER BY number")
-                         .arg(QLatin1String(JournalRows::AttemptColumns)));
+                         .arg(QString::fromLatin1(JournalRows::AttemptColumns)
+                                  .replace(QLatin1String(JournalRows::ProtocolColumn), m_attemptProtocol)));
     attempts.addBindValue(runId);
     attempts.addBindValue(sequence);
     if (attempts.exec()) {

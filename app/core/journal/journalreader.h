@@ -87,4 +87,5 @@ private:
     QString m_foldedAttempt;
     /// `steps.recorded_started_at, recorded_ended_at`, or constant 0s before schema 8.
     QString m_recordedTiming;
+    QString m_attemptProtocol;
 };

@@ -71,8 +71,8 @@ bool foldsAttempt(const Step &step)
     if (step.attempts.size() != 1)
         return false;
     const Attempt &a = step.attempts.front();
-    return a.number == 1 && a.succeeded && !a.error && a.output.isEmpty() && a.startedAt == step.startedAt
-        && a.endedAt > 0;
+    return a.number == 1 && a.succeeded && !a.error && a.output.isEmpty() && a.protocol.is_null()
+        && a.startedAt == step.startedAt && a.endedAt > 0;
 }
 
 Attempt readAttempt(const QSqlQuery &query, int first)
@@ -84,6 +84,7 @@ Attempt readAttempt(const QSqlQuery &query, int first)
     attempt.succeeded = query.value(first + 3).toInt() != 0;
     attempt.error = parseError(query.value(first + 4));
     attempt.output = query.value(first + 5).toByteArray();
+    attempt.protocol = parseJson(query.value(first + 6)).value_or(nlohmann::json());
     return attempt;
 }
 

@@ -37,8 +37,11 @@ inline constexpr char FoldedAttemptColumn[] = "attempt_ended_at";
 inline constexpr char FoldedAttemptFallback[] = "0 AS attempt_ended_at";
 inline constexpr char RecordedTimingColumns[] = "recorded_started_at, recorded_ended_at";
 inline constexpr char RecordedTimingFallback[] = "0 AS recorded_started_at, 0 AS recorded_ended_at";
-/// The `attempts` columns readAttempt() reads, in its order.
-inline constexpr char AttemptColumns[] = "number, started_at, ended_at, succeeded, error, output";
+/// The `attempts` columns readAttempt() reads, in its order; the last, `protocol`
+/// (schema 9), has a fallback for older files as the step's columns have.
+inline constexpr char AttemptColumns[] = "number, started_at, ended_at, succeeded, error, output, protocol";
+inline constexpr char ProtocolColumn[] = "protocol";
+inline constexpr char ProtocolFallback[] = "NULL AS protocol";
 
 /// A JSON text column; nullopt for SQL NULL or text that is not JSON.
 std::optional<nlohmann::json> parseJson(const QVariant &text);
@@ -51,7 +54,7 @@ std::optional<StepError> parseError(const QVariant &text);
 /// the rows of the `attempts` table (none for a step with a folded attempt).
 void readStep(const QSqlQuery &query, int first, Step &step);
 /// Schema 5 (issue 4, bridge speed): a step whose only attempt is number 1, succeeded,
-/// started when the step did and has no error and no output is written without an
+/// started when the step did and has no error, no output and no protocol exchange is written without an
 /// `attempts` row; `steps.attempt_ended_at` (> 0) holds that attempt's end. 0 = the
 /// attempts are rows of `attempts` (or there are none).
 Attempt foldedAttempt(qint64 startedAt, qint64 endedAt);

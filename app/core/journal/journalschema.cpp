@@ -194,6 +194,12 @@ const std::vector<std::vector<const char *>> &migrations()
             "ALTER TABLE steps ADD COLUMN recorded_started_at INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE steps ADD COLUMN recorded_ended_at INTEGER NOT NULL DEFAULT 0",
         },
+        // 8 → 9: an MCP attempt's JSON-RPC exchange for the inspector's Protocol tab
+        // (issue 21; Attempt::protocol), compact JSON. NULL = none (other handlers,
+        // older rows).
+        {
+            "ALTER TABLE attempts ADD COLUMN protocol TEXT",
+        },
     };
     return steps;
 }

@@ -149,8 +149,8 @@ void McpClientSession::open()
                             },
                             timer};
     timer->start(timeoutMs);
-    m_transport->send(JsonRpcMessage::request(
-        json(id), "server/discover", McpRevision::withRequestMeta(nullptr, clientInfo(), clientCapabilities())));
+    sendMessage(JsonRpcMessage::request(json(id), "server/discover",
+                                        McpRevision::withRequestMeta(nullptr, clientInfo(), clientCapabilities())));
 }
 
 void McpClientSession::onDiscovered(const McpReply &reply)
@@ -225,7 +225,7 @@ void McpClientSession::sendInitialize()
     });
     m_pending[id] = Pending{[this](const McpReply &reply) { onInitialized(reply); }, timer};
     timer->start(m_initializeTimeoutMs);
-    m_transport->send(JsonRpcMessage::request(json(id), "initialize", params));
+    sendMessage(JsonRpcMessage::request(json(id), "initialize", params));
 }
 
 QString McpClientSession::era() const
@@ -278,7 +278,7 @@ void McpClientSession::onInitialized(const McpReply &reply)
     m_serverCapabilities = objectMember(result, "capabilities");
     if (const auto text = result.find("instructions"); text != result.end() && text->is_string())
         m_instructions = QString::fromStdString(text->get<std::string>());
-    m_transport->send(JsonRpcMessage::notification("notifications/initialized"));
+    sendMessage(JsonRpcMessage::notification("notifications/initialized"));
     m_state = State::Ready;
     Q_EMIT ready();
 }
@@ -328,7 +328,7 @@ qint64 McpClientSession::request(const QString &method, json params, ReplyHandle
     });
     m_pending[id] = Pending{std::move(done), timer};
     timer->start(timeoutMs);
-    if (!m_transport->send(JsonRpcMessage::request(json(id), method.toStdString(), std::move(params)))) {
+    if (!sendMessage(JsonRpcMessage::request(json(id), method.toStdString(), std::move(params)))) {
         // Not sent: it fails now, not at its timeout; later, as a reply would (the caller
         // keeps the id this returns).
         const QString why = QStringLiteral("%1 could not be sent: %2").arg(method, m_transport->sendRefusal());
@@ -350,7 +350,7 @@ void McpClientSession::cancel(qint64 id, const QString &reason)
     if (!m_pending.count(id))
         return;
     m_transport->forget(json(id)); // e.g. an event stream that would go on without it
-    m_transport->send(
+    sendMessage(
         JsonRpcMessage::notification("notifications/cancelled", {{"requestId", id}, {"reason", reason.toStdString()}}));
     finish(id, McpReply{{}, {}, reason});
 }
@@ -611,8 +611,21 @@ void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<Li
     });
 }
 
+bool McpClientSession::sendMessage(const JsonRpcMessage &message)
+{
+    const QPointer<McpClientSession> alive(this);
+    Q_EMIT messageExchanged(true, message);
+    return alive && m_transport->send(message);
+}
+
 void McpClientSession::onMessage(const JsonRpcMessage &message)
 {
+    {
+        const QPointer<McpClientSession> alive(this); // a slot may delete the session
+        Q_EMIT messageExchanged(false, message);
+        if (!alive)
+            return;
+    }
     switch (message.kind) {
     case JsonRpcMessage::Kind::Result:
     case JsonRpcMessage::Kind::Error: {
@@ -666,7 +679,7 @@ bool McpClientSession::respond(const json &id, json result)
         return answerInput(id, McpReply{std::move(result), {}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
         return false;
-    return m_transport->send(JsonRpcMessage::resultFor(id, std::move(result)));
+    return sendMessage(JsonRpcMessage::resultFor(id, std::move(result)));
 }
 
 bool McpClientSession::respondError(const json &id, JsonRpcError error)
@@ -675,27 +688,26 @@ bool McpClientSession::respondError(const json &id, JsonRpcError error)
         return answerInput(id, McpReply{{}, error.code != 0 ? error : JsonRpcError{-1, error.message, nullptr}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
         return false;
-    return m_transport->send(JsonRpcMessage::errorFor(id, std::move(error)));
+    return sendMessage(JsonRpcMessage::errorFor(id, std::move(error)));
 }
 
 void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
 {
     if (message.method == "ping") {
-        m_transport->send(JsonRpcMessage::resultFor(message.id, json::object()));
+        sendMessage(JsonRpcMessage::resultFor(message.id, json::object()));
         return;
     }
     if (message.method == "roots/list") {
-        m_transport->send(JsonRpcMessage::resultFor(message.id, {{"roots", m_roots}}));
+        sendMessage(JsonRpcMessage::resultFor(message.id, {{"roots", m_roots}}));
         return;
     }
     if (message.method == "elicitation/create" || message.method == "sampling/createMessage") {
         const std::string key = message.id.dump();
         const auto refuse = [&](const std::string &why) {
-            m_transport->send(
-                JsonRpcMessage::errorFor(message.id, JsonRpcError{JsonRpcError::InvalidRequest, why, nullptr}));
+            sendMessage(JsonRpcMessage::errorFor(message.id, JsonRpcError{JsonRpcError::InvalidRequest, why, nullptr}));
         };
         if (key.size() > MaxServerRequestIdBytes) { // answered without echoing it
-            m_transport->send(
+            sendMessage(
                 JsonRpcMessage::errorFor(nullptr,
                                          JsonRpcError{JsonRpcError::InvalidRequest,
                                                       "a request id of " + std::to_string(key.size())
@@ -722,7 +734,7 @@ void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
     JsonRpcError error{JsonRpcError::MethodNotFound,
                        "Method not found: Tool Studio does not answer " + message.method.substr(0, 128) + " yet",
                        nullptr};
-    m_transport->send(JsonRpcMessage::errorFor(message.id, std::move(error)));
+    sendMessage(JsonRpcMessage::errorFor(message.id, std::move(error)));
 }
 
 void McpClientSession::onRefused(const QString &reason, const json &id)

@@ -183,6 +183,9 @@ Q_SIGNALS:
     /// The server withdrew its open request `id` (`notifications/cancelled`): it is no
     /// longer open and gets no reply (the spec: the receiver does not respond).
     void serverRequestCancelled(const nlohmann::json &id);
+    /// Every message the session sends (`sent`) or receives, before it is sent or acted
+    /// on: for the Protocol tab's record of a call (McpExchangeRecorder).
+    void messageExchanged(bool sent, const JsonRpcMessage &message);
 
 private:
     struct Pending
@@ -191,6 +194,8 @@ private:
         QTimer *timer = nullptr;
     };
 
+    /// Sends `message` on the transport after messageExchanged; as McpTransport::send.
+    bool sendMessage(const JsonRpcMessage &message);
     void onMessage(const JsonRpcMessage &message);
     void onRefused(const QString &reason, const nlohmann::json &id);
     void onFinished(const QString &why);

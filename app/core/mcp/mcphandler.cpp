@@ -114,6 +114,7 @@ void McpHandler::start(const HandlerRequest &request)
         self->m_done = true;
         HandlerOutcome result = outcomeOf(server, outcome.reply);
         result.output = outcome.stderrOutput;
+        result.protocol = outcome.exchange;
         if (const QString summary = outcome.progress.summary(); !summary.isEmpty()) {
             if (!result.output.isEmpty() && !result.output.endsWith('\n'))
                 result.output += '\n';

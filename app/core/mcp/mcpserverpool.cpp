@@ -221,6 +221,8 @@ void McpServerPool::start(Server &server)
             [this, name](const QByteArray &bytes) { addOutput(name, bytes); });
     connect(session, &McpClientSession::notificationReceived, this,
             [this, name](const QString &method, const json &params) { onNotification(name, method, params); });
+    connect(session, &McpClientSession::messageExchanged, this,
+            [this, name](bool sent, const JsonRpcMessage &message) { onExchanged(name, sent, message); });
     connect(session, &McpClientSession::toolsChanged, this, [this, name] { relist(name); });
     connect(session, &McpClientSession::serverRequestReceived, this,
             [this, name](const json &id, const QString &method, const json &params) {
@@ -267,9 +269,19 @@ qint64 McpServerPool::call(const QString &server, const QString &tool, const jso
                            CallDone done, CallProgress progress, CallRequest request)
 {
     const qint64 id = m_nextCall++;
-    m_calls.emplace(
-        id,
-        Call{server, tool, arguments, meta, std::move(done), 0, {}, std::move(progress), {}, std::move(request), {}});
+    m_calls.emplace(id,
+                    Call{server,
+                         tool,
+                         arguments,
+                         meta,
+                         std::move(done),
+                         0,
+                         {},
+                         std::move(progress),
+                         {},
+                         std::move(request),
+                         {},
+                         McpExchangeRecorder(id)});
     Server *entry = find(server);
     if (!entry || entry->status.state == McpServerStatus::State::Disabled
         || entry->status.state == McpServerStatus::State::Unsupported) {
@@ -321,7 +333,7 @@ void McpServerPool::finish(qint64 id, const McpReply &reply)
     m_calls.erase(it);
     closeRequests(call);
     if (call.done)
-        call.done(McpCallOutcome{reply, call.stderrOutput, call.progress});
+        call.done(McpCallOutcome{reply, call.stderrOutput, call.progress, call.exchange.toJson()});
 }
 
 QString McpServerPool::cancel(qint64 id, const QString &reason)
@@ -351,6 +363,32 @@ void McpServerPool::addOutput(const QString &name, const QByteArray &bytes)
         if (call.server != name || call.requestId == 0 || call.stderrOutput.size() >= MaxCallStderrBytes)
             continue;
         call.stderrOutput += bytes.left(MaxCallStderrBytes - call.stderrOutput.size());
+    }
+}
+
+void McpServerPool::onExchanged(const QString &name, bool sent, const JsonRpcMessage &message)
+{
+    using Direction = McpExchangeRecorder::Direction;
+    const Direction direction = sent ? Direction::Sent : Direction::Received;
+    Call *earliest = nullptr;
+    for (auto &[id, call] : m_calls) {
+        if (call.server != name)
+            continue;
+        if (call.exchange.take(direction, message))
+            return;
+        if (!earliest && call.requestId != 0)
+            earliest = &call;
+    }
+    if (sent || !earliest)
+        return;
+    // A request of the server goes to its earliest call in flight, as onServerRequest
+    // routes it; a log message to every call open on the server, as its output does.
+    if (message.kind == JsonRpcMessage::Kind::Request && message.method != "ping") {
+        earliest->exchange.addServerRequest(message);
+    } else if (message.kind == JsonRpcMessage::Kind::Notification && message.method == "notifications/message") {
+        for (auto &[id, call] : m_calls)
+            if (call.server == name && call.requestId != 0)
+                call.exchange.add(direction, message);
     }
 }
 

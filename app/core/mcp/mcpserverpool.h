@@ -4,6 +4,7 @@
 
 #include "mcp/mcpcallnotices.h"
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcpexchangerecorder.h"
 #include "mcp/mcppersonquestion.h"
 #include "project/mcpserverconfig.h"
 
@@ -51,6 +52,8 @@ struct McpCallOutcome
     McpReply reply;
     QByteArray stderrOutput;
     McpCallProgress progress;
+    /// The call's JSON-RPC messages (McpExchangeRecorder::toJson), for the Protocol tab.
+    nlohmann::json exchange;
 };
 
 /// The running MCP servers of one project, one long-lived session per server for the
@@ -173,12 +176,15 @@ private:
         McpCallProgress progress;
         CallRequest onRequest;
         std::vector<nlohmann::json> openRequests; ///< the server's requests routed to this call, unanswered
+        McpExchangeRecorder exchange;
     };
 
     void start(Server &server);
     void onReady(const QString &name);
     void onStopped(const QString &name, const QString &why, bool failedToStart);
     void onNotification(const QString &name, const QString &method, const nlohmann::json &params);
+    /// Records a message of `name`'s session with the call it belongs to (McpExchangeRecorder).
+    void onExchanged(const QString &name, bool sent, const JsonRpcMessage &message);
     void relist(const QString &name);
     /// A request of the server: to its earliest call in flight, or refused.
     void onServerRequest(const QString &name, const McpServerRequest &request);

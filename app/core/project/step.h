@@ -73,8 +73,12 @@ struct Attempt
     bool succeeded = false;
     std::optional<StepError> error;
     QByteArray output; ///< captured handler output (stderr of a command)
-    QString progress;  ///< live only, while running: the handler's last progress line (not journaled)
-    QString streamed;  ///< live only, while a model step's reply streams: the reply so far (not journaled)
+    /// An MCP tool's JSON-RPC exchange of this attempt (McpExchangeRecorder::toJson:
+    /// {"startedAt", "messages": [...], ...}), for the inspector's Protocol tab; null
+    /// for other handlers and for attempts journaled before it was recorded.
+    nlohmann::json protocol;
+    QString progress; ///< live only, while running: the handler's last progress line (not journaled)
+    QString streamed; ///< live only, while a model step's reply streams: the reply so far (not journaled)
     /// Live only: what the attempt asks a person now (engine/personquestion.h), while the
     /// step waits for the answer; journaled as person_asked / person_answered events.
     std::optional<nlohmann::json> question;

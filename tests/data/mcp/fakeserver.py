@@ -41,7 +41,8 @@
   stubborn    like good, but ignores SIGTERM and keeps running when its stdin closes
   asks        requests of the server to the client during a call (tst_mcpask): ask
               (roots/list, elicitation/create, sampling/createMessage one after the
-              other, or those args.only names; returns the responses), flood (args.count
+              other, or those args.only names, after args.progress notifications/progress
+              for the call's token; returns the responses), flood (args.count
               elicitation requests in one write, then a log message "flood sent"; returns
               how many were answered with a result and the error messages counted), odd (a battery of bad requests:
               URL mode, a 100 KiB schema, a schema 50 levels deep, one that does not
@@ -187,6 +188,10 @@ def ask_call(rid, params):
     name, args = params["name"], params.get("arguments") or {}
     if name == "ask":
         got = {}
+        token = (params.get("_meta") or {}).get("progressToken")
+        for n in range(args.get("progress", 0)):
+            send({"jsonrpc": "2.0", "method": "notifications/progress",
+                  "params": {"progressToken": token, "progress": n + 1, "total": args["progress"]}})
         for what, method, body in (("roots", "roots/list", None), ("elicit", "elicitation/create", ELICIT),
                                    ("sample", "sampling/createMessage", SAMPLE)):
             if what in args.get("only", [what]):

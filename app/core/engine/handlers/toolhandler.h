@@ -41,6 +41,9 @@ struct HandlerOutcome
     /// `attempts` is filled in by the engine.
     StepError error;
     QByteArray output; ///< captured handler output (a command's stderr)
+    /// The attempt's protocol messages (an MCP tool's JSON-RPC exchange,
+    /// McpExchangeRecorder::toJson); null for handlers that have none.
+    nlohmann::json protocol;
 
     static HandlerOutcome success(nlohmann::json result);
     static HandlerOutcome failure(const QString &message, bool retryable, ErrorCode code = ErrorCode::ToolFailed);

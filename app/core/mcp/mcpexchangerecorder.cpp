@@ -1,0 +1,148 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcpexchangerecorder.h"
+
+#include "mcp/mcprevision.h"
+
+#include <QDateTime>
+
+using nlohmann::json;
+
+namespace {
+
+std::string compact(const json &value)
+{
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+const char *kindName(const json &message)
+{
+    if (message.contains("method"))
+        return message.contains("id") ? "request" : "notification";
+    return message.contains("error") ? "error" : "result";
+}
+
+/// The first `bytes` bytes of `text`, not cutting a UTF-8 sequence.
+std::string head(const std::string &text, std::size_t bytes)
+{
+    if (text.size() <= bytes)
+        return text;
+    std::size_t end = bytes;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+        --end;
+    return text.substr(0, end);
+}
+
+/// `params[name]` as the compact JSON of an id, "" when absent.
+std::string idMember(const json &params, const char *name)
+{
+    if (!params.is_object())
+        return {};
+    const auto found = params.find(name);
+    return found != params.end() && JsonRpc::isValidId(*found) ? found->dump() : std::string();
+}
+
+} // namespace
+
+McpExchangeRecorder::McpExchangeRecorder(qint64 progressToken)
+    : m_progressToken(progressToken)
+    , m_startedAt(QDateTime::currentMSecsSinceEpoch())
+{
+    m_clock.start();
+}
+
+bool McpExchangeRecorder::take(Direction direction, const JsonRpcMessage &message)
+{
+    const bool sent = direction == Direction::Sent;
+    switch (message.kind) {
+    case JsonRpcMessage::Kind::Request: {
+        if (!sent || message.method != "tools/call" || !message.params.is_object())
+            return false;
+        const json meta = message.params.value("_meta", json());
+        if (!meta.is_object() || meta.value("progressToken", json()) != json(m_progressToken))
+            return false;
+        m_callIds.insert(message.id.dump());
+        add(direction, message);
+        return true;
+    }
+    case JsonRpcMessage::Kind::Result:
+    case JsonRpcMessage::Kind::Error: {
+        const std::string id = message.id.dump();
+        if (sent ? !m_serverIds.count(id) : !m_callIds.count(id))
+            return false;
+        // The final response: not an input_required round of multi round-trip requests.
+        const bool final = !sent
+            && (message.kind == JsonRpcMessage::Kind::Error
+                || McpRevision::resultType(message.result) != McpRevision::InputRequired);
+        add(direction, message, final);
+        return true;
+    }
+    case JsonRpcMessage::Kind::Notification:
+        if (message.method == "notifications/progress" && !sent) {
+            const json token = message.params.is_object() ? message.params.value("progressToken", json()) : json();
+            if (token != json(m_progressToken))
+                return false;
+            add(direction, message);
+            return true;
+        }
+        if (message.method == "notifications/cancelled") {
+            const std::string id = idMember(message.params, "requestId");
+            if (id.empty() || !(sent ? m_callIds : m_serverIds).count(id))
+                return false;
+            add(direction, message, sent);
+            return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+void McpExchangeRecorder::addServerRequest(const JsonRpcMessage &message)
+{
+    m_serverIds.insert(message.id.dump());
+    add(Direction::Received, message);
+}
+
+void McpExchangeRecorder::add(Direction direction, const JsonRpcMessage &message, bool final)
+{
+    addAt(direction, message.toJson(), m_clock.elapsed(), final);
+}
+
+void McpExchangeRecorder::addAt(Direction direction, const json &message, qint64 offsetMs, bool final)
+{
+    const std::string text = compact(message);
+    const bool clipped = text.size() > MaxMessageBytes;
+    const std::size_t cost = clipped ? HeadBytes : text.size();
+    // The others leave the final response one place and MaxMessageBytes.
+    const bool fits
+        = final || (m_messages.size() + 1 < std::size_t(MaxMessages) && m_bytes + cost <= MaxBytes - MaxMessageBytes);
+    if (!fits) {
+        ++m_omittedMessages;
+        m_omittedBytes += qint64(text.size());
+        return;
+    }
+    json entry{{"direction", direction == Direction::Sent ? "sent" : "received"}, {"offsetMs", offsetMs}};
+    if (clipped) {
+        entry["kind"] = kindName(message);
+        if (const auto method = message.find("method"); method != message.end())
+            entry["method"] = *method;
+        if (const auto id = message.find("id"); id != message.end())
+            entry["id"] = *id;
+        entry["bytes"] = text.size();
+        entry["head"] = head(text, HeadBytes);
+    } else {
+        entry["message"] = message;
+    }
+    m_messages.push_back(std::move(entry));
+    m_bytes += cost;
+}
+
+json McpExchangeRecorder::toJson() const
+{
+    json exchange{{"startedAt", m_startedAt}, {"messages", m_messages}};
+    if (m_omittedMessages > 0) {
+        exchange["omittedMessages"] = m_omittedMessages;
+        exchange["omittedBytes"] = m_omittedBytes;
+    }
+    return exchange;
+}

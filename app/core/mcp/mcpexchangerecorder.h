@@ -1,0 +1,69 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "jsonrpc/jsonrpcmessage.h"
+
+#include <QElapsedTimer>
+
+#include <set>
+#include <string>
+
+/// The JSON-RPC exchange of one tools/call (one attempt of an MCP step; docs/mcp.md
+/// "The Protocol tab"), in order, for the inspector's Protocol tab and the journal.
+///
+/// take() keeps a message that names the call: the `tools/call` request(s) carrying its
+/// `_meta.progressToken` (the first and every multi round-trip retry), the responses to
+/// them, `notifications/progress` for the token, `notifications/cancelled` the studio
+/// sends for it, and the answers to the server's requests given to the call
+/// (addServerRequest) and the server's cancellation of them. add() keeps what the pool
+/// ties to the call by other means (a log message, a server request).
+///
+/// Bounded, as the server's messages are untrusted input: at most MaxMessages messages
+/// and MaxBytes bytes (compact JSON); a message over MaxMessageBytes is kept as its
+/// first HeadBytes bytes and its size. Past the bounds messages are counted, not kept —
+/// but the call's final response always has its place (the bounds for the others are
+/// one message and MaxMessageBytes less).
+///
+/// toJson(): {"startedAt": ms since the epoch, "messages": [{"direction": "sent" |
+/// "received", "offsetMs": ms since startedAt, "message": {…}} or, clipped, {…,
+/// "kind", "method", "id", "bytes": N, "head": "the first bytes"}], and when some were
+/// left out "omittedMessages": N, "omittedBytes": M}.
+class McpExchangeRecorder
+{
+public:
+    enum class Direction { Sent, Received };
+
+    static constexpr int MaxMessages = 200;
+    static constexpr std::size_t MaxBytes = 512 * 1024;
+    static constexpr std::size_t MaxMessageBytes = 64 * 1024;
+    static constexpr std::size_t HeadBytes = 16 * 1024;
+
+    /// For the call whose requests carry `progressToken` (McpServerPool's call id).
+    explicit McpExchangeRecorder(qint64 progressToken = 0);
+
+    /// Keeps `message` when it names this call (see above); false (nothing kept) otherwise.
+    bool take(Direction direction, const JsonRpcMessage &message);
+    /// Keeps a request the server sent during the call; its answer is taken later.
+    void addServerRequest(const JsonRpcMessage &message);
+    /// Keeps `message`, whatever it names.
+    void add(Direction direction, const JsonRpcMessage &message, bool final = false);
+    /// As add(), with the message's offset given (tests).
+    void addAt(Direction direction, const nlohmann::json &message, qint64 offsetMs, bool final = false);
+
+    int keptMessages() const { return int(m_messages.size()); }
+    qint64 omittedMessages() const { return m_omittedMessages; }
+    qint64 omittedBytes() const { return m_omittedBytes; }
+    nlohmann::json toJson() const;
+
+private:
+    qint64 m_progressToken = 0;
+    qint64 m_startedAt = 0;
+    QElapsedTimer m_clock;
+    nlohmann::json m_messages = nlohmann::json::array();
+    std::size_t m_bytes = 0;
+    qint64 m_omittedMessages = 0;
+    qint64 m_omittedBytes = 0;
+    std::set<std::string> m_callIds;   ///< ids (compact JSON) of the tools/call requests sent
+    std::set<std::string> m_serverIds; ///< ids of the server's requests given to the call
+};

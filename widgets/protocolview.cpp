@@ -1,0 +1,186 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "protocolview.h"
+
+#include "mcp/mcpexchangetext.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+using nlohmann::json;
+
+namespace {
+
+const json &messagesOf(const json &exchange)
+{
+    static const json none = json::array();
+    const auto found = exchange.is_object() ? exchange.find("messages") : exchange.end();
+    return exchange.is_object() && found != exchange.end() && found->is_array() ? *found : none;
+}
+
+QString pretty(const json &value)
+{
+    return QString::fromStdString(value.dump(2, ' ', false, json::error_handler_t::replace));
+}
+
+} // namespace
+
+ProtocolView::ProtocolView(QWidget *parent)
+    : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *top = new QHBoxLayout;
+    m_attempt = new QComboBox(this);
+    m_attempt->setObjectName(QStringLiteral("protocolAttempt"));
+    m_omitted = new QLabel(this);
+    m_omitted->setObjectName(QStringLiteral("protocolOmitted"));
+    m_copy = new QPushButton(tr("Copy"), this);
+    m_copy->setObjectName(QStringLiteral("copyProtocolMessage"));
+    m_copy->setToolTip(tr("Copy the selected message as JSON"));
+    m_copyAll = new QPushButton(tr("Copy All"), this);
+    m_copyAll->setObjectName(QStringLiteral("copyProtocolAll"));
+    m_copyAll->setToolTip(tr("Copy the attempt's messages as a JSON array"));
+    top->addWidget(m_attempt);
+    top->addWidget(m_omitted, 1);
+    top->addWidget(m_copy);
+    top->addWidget(m_copyAll);
+    layout->addLayout(top);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_messages = new QTreeWidget(splitter);
+    m_messages->setObjectName(QStringLiteral("protocolMessages"));
+    m_messages->setHeaderLabels({tr("Time"), tr("Message")});
+    m_messages->setRootIsDecorated(false);
+    m_messages->setUniformRowHeights(true);
+    m_messages->setAllColumnsShowFocus(true);
+    m_messages->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_message = new QPlainTextEdit(splitter);
+    m_message->setObjectName(QStringLiteral("protocolMessage"));
+    m_message->setReadOnly(true);
+    m_message->setLineWrapMode(QPlainTextEdit::NoWrap); // JSON reads by its indentation
+    m_message->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_message->setPlaceholderText(tr("Select a message to see it as JSON."));
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    layout->addWidget(splitter, 1);
+
+    connect(m_attempt, &QComboBox::currentIndexChanged, this, &ProtocolView::showAttempt);
+    connect(m_messages, &QTreeWidget::currentItemChanged, this,
+            [this](QTreeWidgetItem *item) { showMessage(item ? m_messages->indexOfTopLevelItem(item) : -1); });
+    connect(m_copy, &QPushButton::clicked, this, &ProtocolView::copyMessage);
+    connect(m_copyAll, &QPushButton::clicked, this, &ProtocolView::copyAll);
+}
+
+bool ProtocolView::hasExchange(const Step &step)
+{
+    return std::any_of(step.attempts.begin(), step.attempts.end(),
+                       [](const Attempt &attempt) { return attempt.protocol.is_object(); });
+}
+
+void ProtocolView::setStep(const Step &step)
+{
+    std::vector<std::pair<int, json>> exchanges;
+    for (const Attempt &attempt : step.attempts)
+        if (attempt.protocol.is_object())
+            exchanges.emplace_back(attempt.number, attempt.protocol);
+    if (exchanges == m_exchanges)
+        return; // a live step set again: the selection stays
+    m_exchanges = std::move(exchanges);
+    const QSignalBlocker blocker(m_attempt);
+    m_attempt->clear();
+    for (const auto &[number, exchange] : m_exchanges)
+        m_attempt->addItem(tr("Attempt %1").arg(number));
+    m_attempt->setVisible(m_exchanges.size() > 1);
+    m_attempt->setCurrentIndex(int(m_exchanges.size()) - 1);
+    showAttempt(int(m_exchanges.size()) - 1);
+}
+
+void ProtocolView::clear()
+{
+    m_exchanges.clear();
+    const QSignalBlocker blocker(m_attempt);
+    m_attempt->clear();
+    showAttempt(-1);
+}
+
+void ProtocolView::showAttempt(int index)
+{
+    m_shown = index >= 0 && index < int(m_exchanges.size()) ? index : -1;
+    m_messages->clear();
+    m_message->clear();
+    if (m_shown < 0) {
+        m_omitted->clear();
+        m_copy->setEnabled(false);
+        m_copyAll->setEnabled(false);
+        return;
+    }
+    const json &exchange = m_exchanges[std::size_t(m_shown)].second;
+    QList<QTreeWidgetItem *> rows;
+    for (const json &entry : messagesOf(exchange)) {
+        auto *item = new QTreeWidgetItem;
+        item->setText(0, McpExchangeText::offset(entry));
+        item->setText(1, McpExchangeText::summary(entry));
+        rows << item;
+    }
+    m_messages->addTopLevelItems(rows);
+    m_omitted->setText(McpExchangeText::omitted(exchange));
+    m_copyAll->setEnabled(!rows.isEmpty());
+    m_copy->setEnabled(false);
+    if (!rows.isEmpty())
+        m_messages->setCurrentItem(rows.first());
+}
+
+void ProtocolView::showMessage(int row)
+{
+    const json &messages = shownMessages();
+    if (row < 0 || row >= int(messages.size())) {
+        m_message->clear();
+        m_copy->setEnabled(false);
+        return;
+    }
+    m_message->setPlainText(McpExchangeText::pretty(messages[std::size_t(row)]));
+    m_copy->setEnabled(true);
+}
+
+const json &ProtocolView::shownMessages() const
+{
+    static const json none;
+    return messagesOf(m_shown >= 0 ? m_exchanges[std::size_t(m_shown)].second : none);
+}
+
+json ProtocolView::messageAt(int row) const
+{
+    const json &messages = shownMessages();
+    if (row < 0 || row >= int(messages.size()))
+        return nullptr;
+    const json &entry = messages[std::size_t(row)];
+    const auto message = entry.is_object() ? entry.find("message") : entry.end();
+    return entry.is_object() && message != entry.end() ? *message : entry;
+}
+
+void ProtocolView::copyMessage() const
+{
+    if (QTreeWidgetItem *item = m_messages->currentItem())
+        QApplication::clipboard()->setText(pretty(messageAt(m_messages->indexOfTopLevelItem(item))));
+}
+
+void ProtocolView::copyAll() const
+{
+    if (m_shown < 0)
+        return;
+    json all = json::array();
+    for (int row = 0; row < m_messages->topLevelItemCount(); ++row)
+        all.push_back(messageAt(row));
+    QApplication::clipboard()->setText(pretty(all));
+}
