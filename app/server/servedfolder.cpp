@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "servedfolder.h"
 
+#include "posixutil.h"
 #include "run/dirtree.h"
 
 #include <QFile>
 
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -116,15 +118,8 @@ bool ServedFolder::write(const QString &name, const QByteArray &bytes, QString *
     const int fd = openFile(name, O_WRONLY | O_CREAT, &info, error);
     if (fd < 0)
         return false;
-    qsizetype done = 0;
-    bool written = ::ftruncate(fd, 0) == 0 && ::fchmod(fd, 0600) == 0;
-    while (written && done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.constData() + done, std::size_t(bytes.size() - done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        written = n > 0;
-        done += written ? n : 0;
-    }
+    const bool written = ::ftruncate(fd, 0) == 0 && ::fchmod(fd, 0600) == 0
+        && PosixUtil::writeAll(fd, std::string_view(bytes.constData(), std::size_t(bytes.size())));
     if (!written)
         *error = QStringLiteral("cannot write %1: %2").arg(pathOf(name), errnoText());
     ::close(fd);
@@ -167,9 +162,8 @@ QByteArray ServedFolder::read(const QString &name, qint64 bound) const
         bytes.resize(qsizetype(info.st_size) + 1);
         qsizetype done = 0;
         for (;;) {
-            const ssize_t n = ::read(fd, bytes.data() + done, std::size_t(bytes.size() - done));
-            if (n < 0 && errno == EINTR)
-                continue;
+            const ssize_t n
+                = PosixUtil::retry([&] { return ::read(fd, bytes.data() + done, std::size_t(bytes.size() - done)); });
             if (n <= 0)
                 break;
             done += n;

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <vector>
 
 #include <csignal>
@@ -741,6 +742,45 @@ private Q_SLOTS:
         QCOMPARE(steps.size(), size_t(1));
         QCOMPARE(QByteArray::fromStdString(steps[0]["error"].value("message", "")),
                  QByteArray("boom (command was killed by SIGSEGV, signal 11)"));
+    }
+
+    // Several processes opening a journal that no one has set up yet at the same moment
+    // (a served client's run, `toolstudio runs` from a shell, the window): one sets the
+    // schema up, the others wait for it; none fails and the journal is left usable.
+    // Before the fix 6 concurrent opens of an empty journal.sqlite broke it in 2 trials of 6.
+    void newJournalOpenedByManyAtOnce()
+    {
+        constexpr int Trials = 4;
+        constexpr int Processes = 6;
+        for (int trial = 0; trial < Trials; ++trial) {
+            QTemporaryDir dir;
+            writeLookupProject(dir.path());
+            const QString journalPath = dir.path() + QStringLiteral("/.toolstudio/journal.sqlite");
+            writeFile(journalPath, QByteArray());
+            isolateConfigDir();
+            std::vector<std::unique_ptr<QProcess>> openers;
+            for (int i = 0; i < Processes; ++i) {
+                openers.push_back(std::make_unique<QProcess>());
+                openers.back()->setProgram(toolstudioBinary());
+                openers.back()->setArguments({QStringLiteral("runs"), dir.path(), QStringLiteral("--json")});
+                openers.back()->setStandardInputFile(QProcess::nullDevice());
+            }
+            for (const auto &opener : openers)
+                opener->start();
+            for (const auto &opener : openers) {
+                QVERIFY(opener->waitForFinished(60000));
+                const QByteArray err = opener->readAllStandardError();
+                QVERIFY2(opener->exitCode() == ExitCompleted, err.constData());
+                QCOMPARE(opener->readAllStandardOutput().trimmed(), QByteArray("[]"));
+            }
+            const CommandResult run = toolstudio({QStringLiteral("run"), dir.path()});
+            QVERIFY2(run.exitCode == ExitCompleted, run.err.constData());
+            QCOMPARE(run.out, QByteArray("x a\ny b\nz c\n"));
+            Journal journal;
+            QString error;
+            QVERIFY2(journal.open(journalPath, &error), qPrintable(error));
+            QCOMPARE(journal.runs().size(), size_t(1));
+        }
     }
 };
 

@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include "clirunner.h"
+#include "servedproject.h"
 #include "serverprocess.h"
 #include "testfiles.h"
 
@@ -53,34 +54,6 @@ QString missingSdk()
 QString sdkModules()
 {
     return qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
-}
-
-/// The served project: `add` (mock, an object output schema: structuredContent),
-/// `approve` (manual: waits for a person), `fail` (mock, a tool error).
-void writeServedProject(const QString &dir)
-{
-    const json project
-        = {{"name", "served"},
-           {"retry", {{"max_attempts", 1}}},
-           {"tools",
-            {{{"name", "add"},
-              {"description", "Adds two integers"},
-              {"input_schema",
-               {{"type", "object"},
-                {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
-                {"required", {"a", "b"}}}},
-              {"output_schema",
-               {{"type", "object"}, {"properties", {{"sum", {{"type", "integer"}}}}}, {"required", {"sum"}}}},
-              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", {{"sum", 5}}}}}}}}},
-             {{"name", "approve"},
-              {"description", "A person approves an item"},
-              {"input_schema", {{"type", "object"}, {"properties", {{"item", {{"type", "string"}}}}}}},
-              {"handler", {{"kind", "manual"}}}},
-             {{"name", "fail"},
-              {"description", "Fails"},
-              {"input_schema", {{"type", "object"}}},
-              {"handler", {{"kind", "mock"}, {"sequence", {{{"error", "out of stock"}}}}}}}}}};
-    QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), QByteArray::fromStdString(project.dump(1))));
 }
 
 /// The SDK's Client, era negotiation "auto" (server/discover first), over `kind`
@@ -369,7 +342,7 @@ void TestMcpSdk2::sdkClientBasic(const QString &kind)
                  + QStringLiteral("},\"content\":[{\"text\":\"{\\\"sum\\\":5}\",\"type\":\"text\"}],"
                                   "\"isError\":false,\"structuredContent\":{\"sum\":5}}"));
     const json &tools = out["tools"]["tools"];
-    QCOMPARE(tools.size(), std::size_t(3));
+    QCOMPARE(tools.size(), std::size_t(4));
     QCOMPARE(dumped(tools[0]["name"]), QStringLiteral("\"add\""));
     QCOMPARE(dumped(tools[0]["inputSchema"]["required"]), QStringLiteral("[\"a\",\"b\"]"));
     QCOMPARE(dumped(tools[0]["outputSchema"]["required"]), QStringLiteral("[\"sum\"]"));

@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include "clirunner.h"
+#include "servedproject.h"
 #include "serverprocess.h"
 #include "testfiles.h"
 #include "waitingrun.h"
@@ -31,35 +32,6 @@
 using nlohmann::json;
 
 namespace {
-
-/// Three tools: `add` (mock, an object output schema: structuredContent), `approve`
-/// (manual: waits for a person), `huge` (mock, a reply of 1.5 MiB, over the 1 MiB cap).
-void writeProject(const QString &dir)
-{
-    const std::string huge(1536 * 1024, 'x');
-    const json project
-        = {{"name", "served"},
-           {"retry", {{"max_attempts", 1}}},
-           {"tools",
-            {{{"name", "add"},
-              {"description", "Adds two integers"},
-              {"input_schema",
-               {{"type", "object"},
-                {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
-                {"required", {"a", "b"}}}},
-              {"output_schema",
-               {{"type", "object"}, {"properties", {{"sum", {{"type", "integer"}}}}}, {"required", {"sum"}}}},
-              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", {{"sum", 5}}}}}}}}},
-             {{"name", "approve"},
-              {"description", "A person approves an item"},
-              {"input_schema", {{"type", "object"}, {"properties", {{"item", {{"type", "string"}}}}}}},
-              {"handler", {{"kind", "manual"}}}},
-             {{"name", "huge"},
-              {"description", "Returns too much"},
-              {"input_schema", {{"type", "object"}}},
-              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", huge}}}}}}}}}};
-    QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), QByteArray::fromStdString(project.dump(1))));
-}
 
 /// `toolstudio serve --mcp-stdio DIR --trust`: lines in, lines out.
 struct StdioServer
@@ -347,7 +319,7 @@ private Q_SLOTS:
 void TestMcpServer::stdioListAndCall()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     StdioServer server;
     QVERIFY(server.start(dir.path()));
     const json init = server.initialize();
@@ -358,7 +330,7 @@ void TestMcpServer::stdioListAndCall()
     const json list = server.request({{"jsonrpc", "2.0"}, {"id", "list-1"}, {"method", "tools/list"}});
     QCOMPARE(dumped(list["id"]), QStringLiteral("\"list-1\""));
     const json &tools = list["result"]["tools"];
-    QCOMPARE(tools.size(), std::size_t(3));
+    QCOMPARE(tools.size(), std::size_t(4));
     QCOMPARE(dumped(tools[0]["name"]), QStringLiteral("\"add\""));
     QCOMPARE(dumped(tools[0]["inputSchema"]["required"]), QStringLiteral("[\"a\",\"b\"]"));
     QCOMPARE(dumped(tools[0]["outputSchema"]["required"]), QStringLiteral("[\"sum\"]"));
@@ -387,7 +359,7 @@ void TestMcpServer::stdioListAndCall()
 void TestMcpServer::stdioVersionNegotiation()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     for (const char *asked : {"2025-11-25", "2024-11-05", "2026-07-28"}) {
         StdioServer server;
         QVERIFY(server.start(dir.path()));
@@ -407,7 +379,7 @@ void TestMcpServer::stdioVersionNegotiation()
 void TestMcpServer::stdioClientNameIsPrintable()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     StdioServer server;
     QVERIFY(server.start(dir.path()));
     std::string name = "evil\x1b]0;pwned\x07"; // 14 bytes: sets a terminal's title
@@ -430,7 +402,7 @@ void TestMcpServer::stdioClientNameIsPrintable()
 void TestMcpServer::stdioBadInput()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     StdioServer server;
     QVERIFY(server.start(dir.path()));
     // Before initialize: only initialize and ping.
@@ -481,7 +453,7 @@ void TestMcpServer::stdioBadInput()
 void TestMcpServer::stdioToolErrors()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     StdioServer server;
     QVERIFY(server.start(dir.path()));
     server.initialize();
@@ -503,7 +475,7 @@ void TestMcpServer::stdioToolErrors()
 void TestMcpServer::stdioClientLeavesMidCall()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     StdioServer server;
     QVERIFY(server.start(dir.path()));
     server.initialize();
@@ -527,7 +499,7 @@ void TestMcpServer::stdioClientLeavesMidCall()
 void TestMcpServer::stdioClientCancelsACall()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     StdioServer server;
     QVERIFY(server.start(dir.path()));
     server.initialize();
@@ -575,7 +547,7 @@ void TestMcpServer::stdioClientCancelsACall()
 void TestMcpServer::httpModernClientClosesItsStream()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path()), server.err.constData());
     // Two processes of one client, each calling with request id 7 (each POST is an
@@ -625,7 +597,7 @@ void TestMcpServer::httpModernClientClosesItsStream()
 void TestMcpServer::stdioClientNotReading()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     const QByteArray fifo = QFile::encodeName(dir.path() + QStringLiteral("/stdout.fifo"));
     QCOMPARE(::mkfifo(fifo.constData(), 0600), 0);
     const int reader = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -770,7 +742,7 @@ void TestMcpServer::stdioStudioTools()
 void TestMcpServer::stdioModernEra()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     StdioServer server;
     QVERIFY(server.start(dir.path()));
     // No initialize: each request says its revision in _meta.
@@ -782,7 +754,7 @@ void TestMcpServer::stdioModernEra()
     QCOMPARE(dumped(list["result"]["ttlMs"]), QStringLiteral("300000"));
     QCOMPARE(dumped(list["result"]["cacheScope"]), QStringLiteral("\"public\""));
     QCOMPARE(dumped(list["result"]["_meta"]), ServerInfo26);
-    QCOMPARE(list["result"]["tools"].size(), std::size_t(3));
+    QCOMPARE(list["result"]["tools"].size(), std::size_t(4));
     QCOMPARE(dumped(list["result"]["tools"][0]["name"]), QStringLiteral("\"add\""));
     const json added = server.request(modern(3, "tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}}));
     QCOMPARE(dumped(added["result"]), Added26);
@@ -837,7 +809,7 @@ void TestMcpServer::stdioModernEra()
 void TestMcpServer::httpSessions()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path()), server.err.constData());
     const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
@@ -850,7 +822,7 @@ void TestMcpServer::httpSessions()
     const McpHttpReply list
         = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", init.session);
     QCOMPARE(list.status, 200);
-    QCOMPARE(list.body["result"]["tools"].size(), std::size_t(3));
+    QCOMPARE(list.body["result"]["tools"].size(), std::size_t(4));
     const McpHttpReply added
         = mcpHttp(server.port, "POST",
                   R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}})",
@@ -875,7 +847,7 @@ void TestMcpServer::httpSessions()
 void TestMcpServer::httpModernEra()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path()), server.err.constData());
     const auto post = [&server](const json &message, const QStringList &headers) {
@@ -889,7 +861,7 @@ void TestMcpServer::httpModernEra()
     QCOMPARE(list.status, 200);
     QCOMPARE(dumped(list.body["result"]["ttlMs"]), QStringLiteral("300000"));
     QCOMPARE(dumped(list.body["result"]["cacheScope"]), QStringLiteral("\"public\""));
-    QCOMPARE(list.body["result"]["tools"].size(), std::size_t(3));
+    QCOMPARE(list.body["result"]["tools"].size(), std::size_t(4));
     const json add = modern(3, "tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}});
     const McpHttpReply added = post(add, modernHeaders("tools/call", QStringLiteral("add")));
     QCOMPARE(added.status, 200);
@@ -961,7 +933,7 @@ void TestMcpServer::httpModernEra()
 void TestMcpServer::httpModernIdleRunEnds()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path(), {QStringLiteral("--session-expiry"), QStringLiteral("1")}),
              server.err.constData());
@@ -992,7 +964,7 @@ void TestMcpServer::httpModernIdleRunEnds()
 void TestMcpServer::httpRefusals()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     const QString tokenFile = dir.path() + QStringLiteral("/token");
     QVERIFY(writeFile(tokenFile, "0123456789abcdef0123\n"));
     Server server;
@@ -1033,7 +1005,7 @@ void TestMcpServer::httpRefusals()
 void TestMcpServer::httpTwoClientsOneSession()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path()), server.err.constData());
     const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
@@ -1090,7 +1062,7 @@ void TestMcpServer::httpTwoClientsOneSession()
 void TestMcpServer::httpRunningCallsCapped()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path()), server.err.constData());
     const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
@@ -1207,7 +1179,7 @@ HttpReply decide(const Server &server, const QString &runId, const QString &call
 void TestMcpServer::httpStepMode()
 {
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path(), {QStringLiteral("--step-mode")}), server.err.constData());
     // The step-mode line is printed after the "serving" line start() waits for.
@@ -1377,7 +1349,7 @@ void TestMcpServer::studioClientOfTheStudiosServer()
 #endif
     QTemporaryDir client;
     const QString served = client.filePath(QStringLiteral("served"));
-    writeProject(served);
+    writeServedProject(served);
     Server server;
     QVERIFY2(server.start(served), server.err.constData());
     json mcpServers = {{"web", {{"url", server.url("/mcp").toStdString()}}}};
@@ -1396,7 +1368,7 @@ void TestMcpServer::studioClientOfTheStudiosServer()
         QCOMPARE(dumped(entry["protocol_version"]), QStringLiteral("\"2026-07-28\""));
         QCOMPARE(dumped(entry["era"]), QStringLiteral("\"modern\""));
         QCOMPARE(dumped(entry["server_info"]["title"]), QStringLiteral("\"Tool Studio: served\""));
-        QCOMPARE(entry["tools"].size(), std::size_t(3));
+        QCOMPARE(entry["tools"].size(), std::size_t(4));
     }
     const CommandResult text
         = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), client.path(), QStringLiteral("--trust")});
@@ -1424,12 +1396,12 @@ void TestMcpServer::sdkClientOverStdio()
         QSKIP("the MCP TypeScript SDK 1.x is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
               "./toolstudio.sh test installs it from npm");
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     isolateConfigDir();
     const json result = runSdkClient(modules, QStringLiteral("stdio"), dir.path());
     QVERIFY2(result.is_object() && !result.contains("failed"), result.dump().c_str());
     QCOMPARE(dumped(result["server"]), QStringLiteral("\"toolstudio\""));
-    QCOMPARE(result["tools"]["tools"].size(), std::size_t(3));
+    QCOMPARE(result["tools"]["tools"].size(), std::size_t(4));
     QCOMPARE(dumped(result["call"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
     QCOMPARE(dumped(runs(dir.path())[0]["kind"]), QStringLiteral("\"served\""));
 }
@@ -1441,12 +1413,12 @@ void TestMcpServer::sdkClientOverHttp()
         QSKIP("the MCP TypeScript SDK 1.x is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
               "./toolstudio.sh test installs it from npm");
     QTemporaryDir dir;
-    writeProject(dir.path());
+    writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path()), server.err.constData());
     const json result = runSdkClient(modules, QStringLiteral("http"), server.url("/mcp"));
     QVERIFY2(result.is_object() && !result.contains("failed"), result.dump().c_str());
-    QCOMPARE(result["tools"]["tools"].size(), std::size_t(3));
+    QCOMPARE(result["tools"]["tools"].size(), std::size_t(4));
     QCOMPARE(dumped(result["tools"]["tools"][0]["outputSchema"]["required"]), QStringLiteral("[\"sum\"]"));
     QCOMPARE(dumped(result["call"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
     QVERIFY(server.logged("DELETE /mcp 204"));

@@ -31,13 +31,15 @@
 
 namespace {
 
-using JournalSchema::ApplicationId;
-using JournalSchema::CurrentVersion;
 using JournalSql::ClearToolsSql;
 using JournalSql::EnsureRunSql;
 using JournalSql::UnmarkToolsSql;
 /// WAL pages (4 KiB each) before SQLite checkpoints by itself: 16 384 = 64 MiB, about
-/// 4 000 calls. Runs normally end (and checkpoint) before that.
+/// 4 000 calls. Runs normally end (and checkpoint) before that. The WAL is folded into
+/// the database by a WalCheckpointer every CheckpointEveryCommits step commits, off
+/// this thread, and when a run ends (checkpoint()); SQLite's own checkpoint, on the
+/// committing thread (between a commit and its reply), is a safety net past this: at
+/// its default of 1 000 pages a busy run paid that fsync on a reply every ~250 calls.
 constexpr int AutoCheckpointPages = 16384;
 /// Step commits between two checkpoints by the WalCheckpointer (a call's commit writes
 /// a handful of pages).
@@ -150,14 +152,13 @@ bool Journal::open(const QString &path, QString *error)
 
 QString Journal::openDatabase(const QString &path)
 {
-    auto failWith = [](const QString &message) { return message; };
     closeDatabase();
     m_path = QFileInfo(path).absoluteFilePath();
     const QFileInfo info(m_path);
     if (info.exists() && !info.isFile())
-        return failWith(QStringLiteral("%1: not a file").arg(m_path));
+        return QStringLiteral("%1: not a file").arg(m_path);
     if (!QDir().mkpath(info.absolutePath()))
-        return failWith(QStringLiteral("%1: cannot create the folder %2").arg(m_path, info.absolutePath()));
+        return QStringLiteral("%1: cannot create the folder %2").arg(m_path, info.absolutePath());
 
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
@@ -165,66 +166,12 @@ QString Journal::openDatabase(const QString &path)
         // Another Journal (the UI, a second window) may hold the write lock briefly.
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
         if (!db.open())
-            return failWith(QStringLiteral("%1: cannot open: %2").arg(m_path, db.lastError().text()));
+            return QStringLiteral("%1: cannot open: %2").arg(m_path, db.lastError().text());
 
-        QSqlQuery query(db);
-        // The first read of the header tells a database from any other file. One
-        // statement, one snapshot: another process may be creating this journal meanwhile
-        // (its version and its tables are read as of the same commit).
-        if (!query.exec(QStringLiteral("SELECT (SELECT user_version FROM pragma_user_version),"
-                                       " (SELECT application_id FROM pragma_application_id),"
-                                       " (SELECT count(*) FROM sqlite_master)"))
-            || !query.next())
-            return failWith(
-                QStringLiteral("%1: not a Tool Studio journal (%2)").arg(m_path, query.lastError().databaseText()));
-        const int version = query.value(0).toInt();
-        const int applicationId = query.value(1).toInt();
-        const int objects = query.value(2).toInt();
-
-        if (version == 0 && objects > 0)
-            return failWith(QStringLiteral("%1: an SQLite database, but not a Tool Studio journal").arg(m_path));
-        if (version > 0 && applicationId != ApplicationId)
-            return failWith(QStringLiteral("%1: an SQLite database, but not a Tool Studio journal (application id %2)")
-                                .arg(m_path)
-                                .arg(applicationId));
-        if (version > CurrentVersion)
-            return failWith(
-                QStringLiteral(
-                    "%1: journal version %2 is newer than this Tool Studio supports (%3); update Tool Studio")
-                    .arg(m_path)
-                    .arg(version)
-                    .arg(CurrentVersion));
-
-        // WAL: readers (the UI, a second Journal) never block the writer; NORMAL: a
-        // commit survives a crash of the studio, not necessarily a power loss.
-        // The switch of a new journal takes an exclusive lock, for which SQLite does not
-        // wait: another process switching it at the same moment makes it fail
-        // ("database is locked"), so it is tried again for up to the busy timeout.
-        bool wal = false;
-        for (int tries = 0; !wal && tries < 500; ++tries) {
-            wal = query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) && query.next()
-                && query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) == 0;
-            if (!wal && query.lastError().nativeErrorCode() != QLatin1String("5")) // SQLITE_BUSY
-                break;
-            if (!wal)
-                ::usleep(10000);
-        }
-        if (!wal)
-            return failWith(QStringLiteral("%1: cannot switch to WAL mode (%2)").arg(m_path, query.lastError().text()));
-        // The WAL is folded into the database by a WalCheckpointer every
-        // CheckpointEveryCommits step commits, off this thread, and when a run ends
-        // (checkpoint()). SQLite's own checkpoint, on the committing thread (so between a
-        // commit and its reply), is a safety net past AutoCheckpointPages: at its default
-        // of 1 000 pages a busy run paid that fsync on a reply every ~250 calls.
-        if (!query.exec(QStringLiteral("PRAGMA synchronous=NORMAL"))
-            || !query.exec(QStringLiteral("PRAGMA foreign_keys=ON"))
-            || !query.exec(QStringLiteral("PRAGMA wal_autocheckpoint=%1").arg(AutoCheckpointPages)))
-            return failWith(QStringLiteral("%1: %2").arg(m_path, query.lastError().text()));
-        query.finish();
-
-        // Migrations, one transaction each, so a crash leaves a consistent version.
-        if (const QString failed = JournalSchema::migrate(db, version); !failed.isEmpty())
-            return failWith(QStringLiteral("%1: %2").arg(m_path, failed));
+        // The header checked, WAL and the pragmas set, the schema migrated (by another
+        // process opening it at the same moment, maybe).
+        if (const QString failed = JournalSchema::prepare(db, AutoCheckpointPages); !failed.isEmpty())
+            return QStringLiteral("%1: %2").arg(m_path, failed);
     }
     // Commits a dead writer left in its tail first: its runs are then suspended below.
     recoverTails();

@@ -6,6 +6,8 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <unistd.h>
+
 namespace JournalSchema {
 
 /// Each entry brings the schema from version `index` to `index + 1`. Add new versions
@@ -245,6 +247,55 @@ QString migrate(QSqlDatabase &db, int version)
             return rollBack(QStringLiteral("migration to version %1 failed: %2").arg(from + 1).arg(failed));
     }
     return QString();
+}
+
+QString prepare(QSqlDatabase &db, int autoCheckpointPages)
+{
+    QSqlQuery query(db);
+    // The first read of the header tells a database from any other file. One statement,
+    // one snapshot: another process may be creating this journal meanwhile (its version
+    // and its tables are read as of the same commit).
+    if (!query.exec(QStringLiteral("SELECT (SELECT user_version FROM pragma_user_version),"
+                                   " (SELECT application_id FROM pragma_application_id),"
+                                   " (SELECT count(*) FROM sqlite_master)"))
+        || !query.next())
+        return QStringLiteral("not a Tool Studio journal (%1)").arg(query.lastError().databaseText());
+    const int version = query.value(0).toInt();
+    const int applicationId = query.value(1).toInt();
+    const int objects = query.value(2).toInt();
+
+    if (version == 0 && objects > 0)
+        return QStringLiteral("an SQLite database, but not a Tool Studio journal");
+    if (version > 0 && applicationId != ApplicationId)
+        return QStringLiteral("an SQLite database, but not a Tool Studio journal (application id %1)")
+            .arg(applicationId);
+    if (version > CurrentVersion)
+        return QStringLiteral("journal version %1 is newer than this Tool Studio supports (%2); update Tool Studio")
+            .arg(version)
+            .arg(CurrentVersion);
+
+    // WAL: readers (the UI, a second Journal) never block the writer; NORMAL: a commit
+    // survives a crash of the studio, not necessarily a power loss. The switch of a new
+    // journal takes an exclusive lock, for which SQLite does not wait: another process
+    // switching it at the same moment makes it fail ("database is locked"), so it is
+    // tried again for up to five seconds.
+    bool wal = false;
+    for (int tries = 0; !wal && tries < 500; ++tries) {
+        wal = query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) && query.next()
+            && query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) == 0;
+        if (!wal && query.lastError().nativeErrorCode() != QLatin1String("5")) // SQLITE_BUSY
+            break;
+        if (!wal)
+            ::usleep(10000);
+    }
+    if (!wal)
+        return QStringLiteral("cannot switch to WAL mode (%1)").arg(query.lastError().text());
+    if (!query.exec(QStringLiteral("PRAGMA synchronous=NORMAL"))
+        || !query.exec(QStringLiteral("PRAGMA foreign_keys=ON"))
+        || !query.exec(QStringLiteral("PRAGMA wal_autocheckpoint=%1").arg(autoCheckpointPages)))
+        return query.lastError().text();
+    query.finish();
+    return migrate(db, version);
 }
 
 } // namespace JournalSchema

@@ -27,4 +27,11 @@ const std::vector<std::vector<const char *>> &migrations();
 /// …" or "migration to version 6 failed: …" (that version rolled back).
 QString migrate(QSqlDatabase &db, int version);
 
+/// Makes the open database `db` a journal this studio writes: checks its header (a new
+/// empty file, or a journal of CurrentVersion or older), switches it to WAL with the
+/// studio's pragmas (SQLite's own checkpoint past `autoCheckpointPages`) and migrates
+/// it. Empty on success, else why, without the path ("an SQLite database, but not a
+/// Tool Studio journal", "journal version 12 is newer than …", or migrate()'s reasons).
+QString prepare(QSqlDatabase &db, int autoCheckpointPages);
+
 } // namespace JournalSchema

@@ -1,0 +1,49 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The project the MCP server's suites serve (tst_mcpserver, tst_mcpsdk2).
+#pragma once
+
+#include "testfiles.h"
+
+#include <QString>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+/// Writes `dir`/toolstudio.json with four tools, listed in this order: `add` (mock, an
+/// object output schema: structuredContent), `approve` (manual: waits for a person),
+/// `fail` (mock, a tool error "out of stock") and `huge` (mock, a reply of 1.5 MiB, over
+/// the 1 MiB cap).
+inline void writeServedProject(const QString &dir)
+{
+    using nlohmann::json;
+    const std::string huge(1536 * 1024, 'x');
+    const json project
+        = {{"name", "served"},
+           {"retry", {{"max_attempts", 1}}},
+           {"tools",
+            {{{"name", "add"},
+              {"description", "Adds two integers"},
+              {"input_schema",
+               {{"type", "object"},
+                {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "integer"}}}}},
+                {"required", {"a", "b"}}}},
+              {"output_schema",
+               {{"type", "object"}, {"properties", {{"sum", {{"type", "integer"}}}}}, {"required", {"sum"}}}},
+              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", {{"sum", 5}}}}}}}}},
+             {{"name", "approve"},
+              {"description", "A person approves an item"},
+              {"input_schema", {{"type", "object"}, {"properties", {{"item", {{"type", "string"}}}}}}},
+              {"handler", {{"kind", "manual"}}}},
+             {{"name", "fail"},
+              {"description", "Fails"},
+              {"input_schema", {{"type", "object"}}},
+              {"handler", {{"kind", "mock"}, {"sequence", {{{"error", "out of stock"}}}}}}},
+             {{"name", "huge"},
+              {"description", "Returns too much"},
+              {"input_schema", {{"type", "object"}}},
+              {"handler", {{"kind", "mock"}, {"sequence", {{{"result", huge}}}}}}}}}};
+    QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), QByteArray::fromStdString(project.dump(1))));
+}
