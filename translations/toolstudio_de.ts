@@ -1855,6 +1855,27 @@
     </message>
 </context>
 <context>
+    <name>McpExchangeText</name>
+    <message>
+        <source> (%1 bytes, clipped)</source>
+        <translation> (%1 Bytes, gekürzt)</translation>
+    </message>
+    <message>
+        <source>+%1 ms</source>
+        <translation>+%1 ms</translation>
+    </message>
+    <message>
+        <source>(a message of %1 bytes; its first %2 bytes of compact JSON:)
+%3</source>
+        <translation>(eine Nachricht mit %1 Bytes; ihre ersten %2 Bytes als kompaktes JSON:)
+%3</translation>
+    </message>
+    <message>
+        <source>%1 more messages, %2 bytes, not kept</source>
+        <translation>%1 weitere Nachrichten, %2 Bytes, nicht aufbewahrt</translation>
+    </message>
+</context>
+<context>
     <name>McpHandler</name>
     <message>
         <source>MCP server &apos;%1&apos; answered with an error: %2</source>
@@ -3013,6 +3034,41 @@
     <message>
         <source>&quot;%1&quot; is not a valid tool name (%2)</source>
         <translation>&quot;%1&quot; ist kein gültiger Tool-Name (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>ProtocolView</name>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the selected message as JSON</source>
+        <translation>Die ausgewählte Nachricht als JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Copy All</source>
+        <translation>Alles kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the attempt&apos;s messages as a JSON array</source>
+        <translation>Die Nachrichten des Versuchs als JSON-Array kopieren</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Nachricht</translation>
+    </message>
+    <message>
+        <source>Select a message to see it as JSON.</source>
+        <translation>Wählen Sie eine Nachricht, um sie als JSON zu sehen.</translation>
+    </message>
+    <message>
+        <source>Attempt %1</source>
+        <translation>Versuch %1</translation>
     </message>
 </context>
 <context>
@@ -4544,6 +4600,14 @@ Tokens: %1 ein, %2 aus; Stoppgrund: %3</translation>
     <message>
         <source>Content</source>
         <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>Held for a person %1 before it went on (not part of its duration)</source>
+        <translation>Für eine Person %1 angehalten, bevor es weiterging (nicht Teil seiner Dauer)</translation>
     </message>
 </context>
 <context>

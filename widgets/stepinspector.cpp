@@ -248,7 +248,7 @@ QString StepInspector::conversationOf(const Step &step)
     return ModelMessage::conversationText(messages) + text;
 }
 
-void StepInspector::setStep(const Step *step)
+void StepInspector::setStep(const Step *step, qint64 heldMs)
 {
     if (!step) {
         clear();
@@ -273,6 +273,11 @@ void StepInspector::setStep(const Step *step)
         header += QStringLiteral("<br>")
             + tr("Memoized: answered at once from the recorded run, where it started %1 and took %2")
                   .arg(timeText(step->recordedStartedAt), durationText(step->recordedEndedAt - step->recordedStartedAt))
+                  .toHtmlEscaped();
+    if (heldMs > 0)
+        header += QStringLiteral("<br>")
+            + tr("Held for a person %1 before it went on (not part of its duration)")
+                  .arg(durationText(heldMs))
                   .toHtmlEscaped();
     for (const QString &note : truncationNotes(*step))
         header += QStringLiteral("<br><span style=\"color:#b26a00\">%1</span>").arg(note.toHtmlEscaped());

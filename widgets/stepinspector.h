@@ -31,8 +31,9 @@ public:
 
     explicit StepInspector(QWidget *parent = nullptr);
 
-    /// Shows `step`; nullptr clears the inspector.
-    void setStep(const Step *step);
+    /// Shows `step`; nullptr clears the inspector. `heldMs`: how long a person held it
+    /// before it went on (TraceModel::heldMs), said in the header when not 0.
+    void setStep(const Step *step, qint64 heldMs = 0);
     void clear();
     QString callId() const { return m_callId; }
 

@@ -462,6 +462,14 @@ void TraceModel::addEvent(const PolicyEvent &event)
     endInsertRows();
 }
 
+qint64 TraceModel::heldMs(int sequence) const
+{
+    qint64 held = 0;
+    for (int k = 0; k < m_events.size(); ++k)
+        held += m_events.at(k).sequence == sequence ? m_events.at(k).heldMs : 0;
+    return held;
+}
+
 void TraceModel::clear()
 {
     const bool hadTools = !m_tools.isEmpty();

@@ -129,6 +129,10 @@ public:
     /// The whole step (arguments, result, output) with `callId` of a journal-backed
     /// run, loaded from the journal; nullopt for live runs (the engine has those).
     std::optional<Step> fullStep(const QString &callId) const;
+    /// How long the step with `sequence` was held for a person (step mode, tool
+    /// approval) before it went on, in ms: the `held_ms` of its step_decision events,
+    /// which its duration leaves out (docs/trace.md "Durations"); 0 when never held.
+    qint64 heldMs(int sequence) const;
     /// Top-level index of the step with `callId`; invalid while it is still queued.
     QModelIndex indexForCallId(const QString &callId, int column = 0) const;
 

@@ -466,5 +466,10 @@ TraceEventRow TraceRowFormat::eventRow(const PolicyEvent &event, int afterSteps)
     row.kind = policyEventKindName(event.kind);
     row.text = eventText(event).left(StepSummary::MaxSummaryChars + 1);
     row.detail = jsonText(event.detail, 2).left(4000);
+    if (event.kind == PolicyEventKind::StepDecision && event.detail.is_object()) {
+        const auto held = event.detail.find("held_ms");
+        if (held != event.detail.end() && held->is_number_integer() && held->get<qint64>() > 0)
+            row.heldMs = held->get<qint64>();
+    }
     return row;
 }

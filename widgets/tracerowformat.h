@@ -19,8 +19,9 @@ struct TraceEventRow
     int sequence = 0;
     qint64 at = 0;
     QString kind;
-    QString text;   ///< TraceModel::eventText(), cut
-    QString detail; ///< the detail as compact JSON, cut (tooltip)
+    QString text;      ///< TraceModel::eventText(), cut
+    QString detail;    ///< the detail as compact JSON, cut (tooltip)
+    qint64 heldMs = 0; ///< a step_decision's `held_ms`: how long a person held the step
 };
 
 /// What the trace shows of a row, by column and role (TraceModel's columns and roles):

@@ -219,12 +219,12 @@ void RunViews::showStep(const QString &callId)
 {
     // A live or imported run: the store (kept steps, or the run's journal).
     if (const std::optional<Step> live = m_liveSteps->step(callId)) {
-        m_inspector->setStep(&*live);
+        m_inspector->setStep(&*live, m_traceModel->heldMs(live->sequence));
         return;
     }
     // A run opened from the journal: the whole step is read when it is shown.
     const std::optional<Step> step = m_traceModel->fullStep(callId);
-    m_inspector->setStep(step ? &*step : nullptr);
+    m_inspector->setStep(step ? &*step : nullptr, step ? m_traceModel->heldMs(step->sequence) : 0);
 }
 
 bool RunViews::showRun(const QString &runId)

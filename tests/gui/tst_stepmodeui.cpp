@@ -9,6 +9,7 @@
 #include "run/runcontroller.h"
 #include "schemaform.h"
 #include "scripteditor.h"
+#include "stepinspector.h"
 #include "testfiles.h"
 #include "tracemodel.h"
 #include "trustedproject.h"
@@ -20,6 +21,7 @@
 #include "ui/runcommands.h"
 #include "ui/runspanel.h"
 #include "ui/stepmodeactions.h"
+#include "ui/tracepanel.h"
 #include "windowfixture.h"
 
 #include <QAction>
@@ -266,6 +268,14 @@ private Q_SLOTS:
         QCOMPARE(eventText(trace, QStringLiteral("step_decision")),
                  QStringLiteral("step mode: continued, the handler runs; held %1")
                      .arg(durationText(decision->detail.at("held_ms").get<qint64>())));
+        // The Step dock says it too, for the step selected.
+        m_window->tracePanel()->selectStep(trace->step(0)->callId);
+        const auto *header = m_window->stepInspector()->findChild<QLabel *>(QStringLiteral("stepHeader"));
+        QVERIFY(header);
+        QVERIFY2(
+            header->text().contains(QStringLiteral("Held for a person %1 before it went on (not part of its duration)")
+                                        .arg(durationText(decision->detail.at("held_ms").get<qint64>()))),
+            qPrintable(header->text()));
         QTRY_VERIFY(m_window->console()->toPlainText().contains(QLatin1String("100 USD = 92.0 EUR")));
         QVERIFY(m_window->stepModeActions()->stepModeAction()->isChecked()); // still in step mode for the next run
         m_window->stepModeActions()->stepModeAction()->setChecked(false);

@@ -771,11 +771,12 @@ private Q_SLOTS:
                 QVERIFY(opener->waitForFinished(60000));
                 const QByteArray err = opener->readAllStandardError();
                 QVERIFY2(opener->exitCode() == ExitCompleted, err.constData());
-                QCOMPARE(opener->readAllStandardOutput().trimmed(), QByteArray("[]"));
+                QCOMPARE(opener->readAllStandardOutput(), QByteArray()); // --json: a line per run, none yet
             }
             const CommandResult run = toolstudio({QStringLiteral("run"), dir.path()});
             QVERIFY2(run.exitCode == ExitCompleted, run.err.constData());
-            QCOMPARE(run.out, QByteArray("x a\ny b\nz c\n"));
+            for (const char *line : {"\nx a\n", "\ny b\n", "\nz c\n"})
+                QVERIFY2(run.out.contains(line), run.out.constData());
             Journal journal;
             QString error;
             QVERIFY2(journal.open(journalPath, &error), qPrintable(error));

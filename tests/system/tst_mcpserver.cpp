@@ -1372,9 +1372,9 @@ void TestMcpServer::studioClientOfTheStudiosServer()
     }
     const CommandResult text
         = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), client.path(), QStringLiteral("--trust")});
-    QVERIFY2(!overStdio || text.out.contains("stdio  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
+    QVERIFY2(!overStdio || text.out.contains("stdio  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  4 tool(s)\n"),
              text.out.constData());
-    QVERIFY2(text.out.contains("web  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  3 tool(s)\n"),
+    QVERIFY2(text.out.contains("web  ready  MCP 2026-07-28 (stateless)  toolstudio 1.0  4 tool(s)\n"),
              text.out.constData());
     // A call over HTTP (over stdio the served journal would be in the client's read-only view).
     const CommandResult called = toolstudio({QStringLiteral("mcp"), QStringLiteral("call"), client.path(),
