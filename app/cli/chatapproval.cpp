@@ -3,6 +3,7 @@
 #include "chatapproval.h"
 
 #include "headlessrun.h"
+#include "jsoninput.h"
 #include "project/printabletext.h"
 #include "run/chatrun.h"
 #include "run/runcontroller.h"
@@ -45,7 +46,13 @@ std::optional<ChatApproval::Decision> ChatApproval::parse(const QString &line, Q
             : QStringLiteral("'a' needs the result as JSON: a 1.08");
         return std::nullopt;
     }
-    decision.value = nlohmann::json::parse(json.constData(), json.constData() + json.size(), nullptr, false);
+    JsonInput::Problem problem;
+    decision.value
+        = JsonInput::read<nlohmann::json>(std::string_view(json.constData(), std::size_t(json.size())), &problem);
+    if (problem.limit) {
+        *error = QString::fromStdString(JsonInput::describe("that", problem));
+        return std::nullopt;
+    }
     if (decision.value.is_discarded()) {
         *error = QStringLiteral("that is not JSON: %1").arg(printableText(QString::fromUtf8(json.left(80))));
         return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include "engine/toolcall.h"
 #include "headlessrun.h"
+#include "jsoninput.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcpexchangetext.h"
 #include "mcp/mcpprojecttools.h"
@@ -219,14 +220,12 @@ int listServers(const QStringList &positional, bool asJson, bool trust)
 /// engine (validation, retries, timeouts), journaled as a one-step run like Try it.
 int callTool(const QStringList &positional, const QString &argsText, bool trust, bool protocol)
 {
-    json args;
-    try {
-        args = json::parse(argsText.toStdString());
-    } catch (const json::exception &e) {
+    JsonInput::Problem problem;
+    const json args = JsonInput::read<json>(argsText.toStdString(), &problem);
+    if (!problem.reason.empty()) {
         printLine(stderr,
-                  tr("toolstudio mcp call: --args is not valid JSON (%1); pass an object, e.g. "
-                     "--args '{\"message\": \"hi\"}'")
-                      .arg(QString::fromUtf8(e.what())));
+                  tr("toolstudio mcp call: %1; pass an object, e.g. --args '{\"message\": \"hi\"}'")
+                      .arg(QString::fromStdString(JsonInput::describe("--args", problem))));
         return ExitBadInput;
     }
     if (!args.is_object()) {

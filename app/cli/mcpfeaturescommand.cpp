@@ -3,6 +3,7 @@
 #include "mcpfeaturescommand.h"
 
 #include "headlessrun.h"
+#include "jsoninput.h"
 #include "mcp/mcpserverfeatures.h"
 #include "mcp/mcpserverlaunch.h"
 #include "project/printabletext.h"
@@ -310,15 +311,13 @@ int mcpPromptsCommand(const QString &projectDir, const QString &server, const QS
     const QString prefix = QStringLiteral("toolstudio mcp prompts: ");
     QMap<QString, QString> arguments;
     if (!argsText.isNull()) {
-        json args;
-        try {
-            args = json::parse(argsText.toStdString());
-        } catch (const json::exception &e) {
+        JsonInput::Problem problem;
+        const json args = JsonInput::read<json>(argsText.toStdString(), &problem);
+        if (!problem.reason.empty()) {
             printLine(stderr,
                       prefix
-                          + tr("--args is not valid JSON (%1); pass an object of strings, e.g. --args "
-                               "'{\"city\": \"Paris\"}'")
-                                .arg(QString::fromUtf8(e.what())));
+                          + tr("%1; pass an object of strings, e.g. --args '{\"city\": \"Paris\"}'")
+                                .arg(QString::fromStdString(JsonInput::describe("--args", problem))));
             return ExitBadInput;
         }
         bool strings = args.is_object();

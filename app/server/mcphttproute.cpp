@@ -312,9 +312,16 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
                     session->cancelRequest(id, QStringLiteral("the client closed the connection before the reply"),
                                            exchange);
             });
+    // A reply counts as the client's last use too: a call that waited for a person past
+    // --session-expiry must not make the client's next call start another run.
     found->second.session->receive(
         message,
-        [responder](std::optional<JsonRpcMessage> reply) {
+        [responder, route = QPointer<McpHttpRoute>(this), key,
+         session = found->second.session](std::optional<JsonRpcMessage> reply) {
+            if (route)
+                if (const auto entry = route->m_sessions.find(key);
+                    entry != route->m_sessions.end() && entry->second.session == session)
+                    entry->second.lastUsed = QDateTime::currentMSecsSinceEpoch();
             if (!reply)
                 responder.send(202, nullptr);
             else

@@ -5,6 +5,7 @@
 #include "engine/replaysource.h"
 #include "httpserver.h"
 #include "journal/journal.h"
+#include "jsoninput.h"
 #include "servedsessionrecord.h"
 
 #include <QDateTime>
@@ -259,8 +260,10 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
                 return;
             }
     // The request it started with, checked as then (the program is its run's script).
+    // Read as any outside JSON (the folder is the project's; a planted file 300 000
+    // levels deep overflowed the stack in dump()).
     nlohmann::ordered_json spec
-        = nlohmann::ordered_json::parse(ServedSessionRecord::loadStart(m_project.dir, id), nullptr, false);
+        = JsonInput::read<nlohmann::ordered_json>(ServedSessionRecord::loadStart(m_project.dir, id));
     ProgrammaticRequest::Problem problem;
     std::optional<ProgrammaticRequest> start;
     if (spec.is_object()) {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "servedsessionrecord.h"
 
+#include "jsoninput.h"
 #include "servedfolder.h"
 
 #include <QCryptographicHash>
@@ -54,7 +55,10 @@ QString slotName(const QString &runId, qint64 serial)
 
 std::optional<ServedSessionRecord> parseState(const QByteArray &bytes)
 {
-    const nlohmann::json json = nlohmann::json::parse(bytes.toStdString(), nullptr, false);
+    // The folder is the project's: a planted slot is outside input, bounded as any
+    // (400 000 levels of `[` overflowed the stack when the value was copied).
+    const nlohmann::json json
+        = JsonInput::read<nlohmann::json>(std::string_view(bytes.constData(), std::size_t(bytes.size())));
     if (!json.is_object())
         return std::nullopt;
     ServedSessionRecord record;
@@ -66,9 +70,10 @@ std::optional<ServedSessionRecord> parseState(const QByteArray &bytes)
         record.elapsedMs = json.value("elapsed_ms", qint64(0));
         record.stdoutSent = json.value("stdout_sent", qint64(0));
         record.stderrSent = json.value("stderr_sent", qint64(0));
-        for (const nlohmann::json &call : json.value("waiting", nlohmann::json::array()))
-            record.waiting.push_back(
-                {call.value("sequence", 0), QString::fromStdString(call.value("call_id", std::string()))});
+        if (const auto waiting = json.find("waiting"); waiting != json.end() && waiting->is_array())
+            for (const nlohmann::json &call : *waiting)
+                record.waiting.push_back(
+                    {call.value("sequence", 0), QString::fromStdString(call.value("call_id", std::string()))});
         if (const auto ended = json.find("ended"); ended != json.end() && ended->is_object()) {
             record.endedCode = QString::fromStdString(ended->value("code", "session_ended"));
             record.endedMessage = QString::fromStdString(ended->value("message", ""));

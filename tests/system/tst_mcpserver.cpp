@@ -935,7 +935,7 @@ void TestMcpServer::httpModernIdleRunEnds()
     QTemporaryDir dir;
     writeServedProject(dir.path());
     Server server;
-    QVERIFY2(server.start(dir.path(), {QStringLiteral("--session-expiry"), QStringLiteral("1")}),
+    QVERIFY2(server.start(dir.path(), {QStringLiteral("--session-expiry"), QStringLiteral("4")}),
              server.err.constData());
     auto add = [&](int id) {
         return mcpHttp(server.port, "POST",
@@ -944,9 +944,9 @@ void TestMcpServer::httpModernIdleRunEnds()
                        {}, modernHeaders("tools/call", QStringLiteral("add")));
     };
     QCOMPARE(add(1).status, 200);
-    QCOMPARE(add(2).status, 200); // within the second: the same run
+    QCOMPARE(add(2).status, 200); // within the 4 s: the same run
     QCOMPARE(runs(dir.path()).size(), std::size_t(1));
-    QTest::qWait(1500);
+    QTest::qWait(4500);
     QCOMPARE(add(3).status, 200);
     const json all = runs(dir.path());
     QVERIFY2(all.size() == 2, all.dump().c_str());
@@ -959,6 +959,43 @@ void TestMcpServer::httpModernIdleRunEnds()
     QCOMPARE(dumped(second["status"]), QStringLiteral("\"running\""));
     QCOMPARE(dumped(first["script"]), QStringLiteral("\"(MCP http: c26)\""));
     QCOMPARE(dumped(second["script"]), QStringLiteral("\"(MCP http: c26)\""));
+
+    // A call that waits for a person longer than the expiry is not idleness: the reply
+    // counts as use, so the client's next call goes on in the same run (attack26 F5).
+    QProcess waiting;
+    QStringList curl{QStringLiteral("-s"), QStringLiteral("-H"), QStringLiteral("Content-Type: application/json"),
+                     QStringLiteral("-H"), QStringLiteral("Accept: application/json, text/event-stream")};
+    for (const QString &header : modernHeaders("tools/call", QStringLiteral("approve")))
+        curl << QStringLiteral("-H") << header;
+    curl << QStringLiteral("-d")
+         << QString::fromStdString(
+                modern(4, "tools/call", {{"name", "approve"}, {"arguments", {{"item", "x"}}}}).dump())
+         << server.url("/mcp");
+    waiting.start(QStringLiteral("curl"), curl);
+    QVERIFY(waiting.waitForStarted());
+    QString runId; // the client's second run, once the call is its step 2
+    QElapsedTimer clock;
+    clock.start();
+    while (runId.isEmpty() && clock.elapsed() < 30000) {
+        for (const json &run : runs(dir.path()))
+            if (run.value("status", "") != "completed" && run.value("steps", 0) == 2)
+                runId = text(run["id"]);
+        QTest::qWait(100);
+    }
+    QVERIFY(!runId.isEmpty());
+    const QString callId = text(exportedRun(dir.path(), runId)["steps"][1]["call_id"]);
+    QTest::qWait(4500);
+    const CommandResult answered = toolstudio({QStringLiteral("answer"), dir.path(), runId, callId,
+                                               QStringLiteral("--result"), QStringLiteral("\"approved\"")});
+    QVERIFY2(answered.exitCode == 0, answered.err.constData());
+    QVERIFY(waiting.waitForFinished(30000));
+    QVERIFY2(waiting.readAllStandardOutput().contains("approved"), "the waiting call got no answer");
+    QCOMPARE(add(5).status, 200);
+    const json after = runs(dir.path());
+    QVERIFY2(after.size() == 2, after.dump().c_str());
+    const json &same = after[0]["steps"] == 2 ? after[1] : after[0];
+    QCOMPARE(dumped(same["steps"]), QStringLiteral("3"));
+    QCOMPARE(dumped(same["status"]), QStringLiteral("\"running\""));
 }
 
 void TestMcpServer::httpRefusals()

@@ -820,6 +820,42 @@ private Q_SLOTS:
         continueToTheEnd(server, resent, "c2", 8, QStringLiteral("7 8\n"), 2);
     }
 
+    // Files planted in .toolstudio/served/ (the project folder may come from someone
+    // else): a state slot or a start request nested 400 000 levels deep is refused as
+    // any outside JSON, not copied until the stack overflows (attack26 F1, F2); the
+    // server answers and goes on serving.
+    void plantedDeepFilesAfterRestart()
+    {
+        QTemporaryDir dir;
+        writeEmptyProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        HttpReply first = post(server, "/v1/exec/programmatic", twoStepRequest());
+        QCOMPARE(text(first.body.value("status", "")), QStringLiteral("tool_call_required"));
+        const QString session = text(first.body.value("session_id", ""));
+        server.process.kill();
+        server.process.waitForFinished(30000);
+        const QString served = dir.path() + QStringLiteral("/.toolstudio/served/");
+        const QByteArray deep = QByteArray(400000, '[') + QByteArray(400000, ']');
+        QVERIFY(writeFile(served + QStringLiteral("planted-1.state.json"), "{\"serial\":1,\"waiting\":" + deep + "}"));
+        QVERIFY(writeFile(served + session + QStringLiteral(".start.json"),
+                          "{\"language\":\"python\",\"tools\":[],\"x\":" + deep + "}"));
+        QVERIFY(restart(server, dir.path(), "SIGKILL"));
+
+        nlohmann::json planted = continuation(first, {{{"call_id", "c1"}, {"result", 1}}});
+        planted["session_id"] = "planted-1";
+        const HttpReply unknown = post(server, "/v1/exec/programmatic", planted);
+        QVERIFY2(unknown.status == 404, unknown.body.dump().c_str());
+        const HttpReply ended
+            = post(server, "/v1/exec/programmatic", continuation(first, {{{"call_id", "c1"}, {"result", 1}}}));
+        QVERIFY2(ended.status == 410, ended.body.dump().c_str());
+        QCOMPARE(errorCode(ended), QByteArray("session_ended"));
+        QCOMPARE(errorMessage(ended),
+                 QByteArray("session " + session.toUtf8()
+                            + " cannot go on: the request that started it is no longer kept in .toolstudio/served/"));
+        QCOMPARE(server.process.state(), QProcess::Running);
+    }
+
     // Expiry counts from the pause, across the restart: 410 session_expired, the run cancelled.
     void expiredAfterRestart()
     {

@@ -136,6 +136,38 @@ private Q_SLOTS:
         QCOMPARE(logs.omittedMessages(), qint64(12));
         QCOMPARE(logs.omittedBytes(), qint64(12 * sizeOf(log)));
     }
+
+    // A server's requests during the call, as a hostile server sends them (attack26):
+    // one with an 8 MiB method and a 2 MiB id is kept as a bounded head, method cut to
+    // MaxIdBytes and its id left out; a flood of them is bounded like any message, and
+    // the answer to one that was not kept is not kept either.
+    void serverRequestsAreBounded()
+    {
+        McpExchangeRecorder recorder(5);
+        QVERIFY(recorder.take(Direction::Sent, call(7, 5)));
+        const std::string method(8 << 20, 'm');
+        const std::string id(2 << 20, 'i');
+        recorder.addServerRequest(JsonRpcMessage::request(json(id), method, json::object()));
+        json exchange = recorder.toJson();
+        QCOMPARE(exchange["messages"].size(), std::size_t(2));
+        const json &entry = exchange["messages"][1];
+        QCOMPARE(entry["method"].get<std::string>(), std::string(McpExchangeRecorder::MaxIdBytes, 'm'));
+        QVERIFY(!entry.contains("id"));
+        QCOMPARE(entry["head"].get<std::string>().size(), McpExchangeRecorder::HeadBytes);
+        QVERIFY(!recorder.take(Direction::Sent, JsonRpcMessage::resultFor(json(id), json::object())));
+
+        for (int n = 0; n < 100000; ++n)
+            recorder.addServerRequest(
+                JsonRpcMessage::request(json("request-" + std::to_string(n)), "foo/bar", json::object()));
+        QCOMPARE(recorder.keptMessages(), McpExchangeRecorder::MaxMessages - 1); // one place left: the final reply
+        QCOMPARE(recorder.omittedMessages(), qint64(100000 - (McpExchangeRecorder::MaxMessages - 3)));
+        // Kept: its answer is kept. Left out: so is its answer.
+        QVERIFY(recorder.take(Direction::Sent, JsonRpcMessage::resultFor(json("request-0"), json::object())));
+        QVERIFY(!recorder.take(Direction::Sent, JsonRpcMessage::resultFor(json("request-99999"), json::object())));
+        QVERIFY(recorder.take(Direction::Received, JsonRpcMessage::resultFor(json(7), json::object())));
+        exchange = recorder.toJson();
+        QVERIFY(exchange.dump().size() < McpExchangeRecorder::MaxBytes);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMcpExchangeRecorder)

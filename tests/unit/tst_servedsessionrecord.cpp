@@ -133,6 +133,13 @@ private Q_SLOTS:
         garbage.write("{\"waiting\": 5, \"paused_at\": \"x\"}");
         garbage.close();
         QVERIFY(!ServedSessionRecord::load(project.path(), QStringLiteral("R2")));
+        // 400 000 levels of arrays (a planted slot): refused as any outside JSON, where
+        // copying it overflowed the stack.
+        QFile deep(project.path() + QStringLiteral("/.toolstudio/served/R3.state.json"));
+        QVERIFY(deep.open(QIODevice::WriteOnly));
+        deep.write("{\"serial\":1,\"waiting\":" + QByteArray(400000, '[') + QByteArray(400000, ']') + "}");
+        deep.close();
+        QVERIFY(!ServedSessionRecord::load(project.path(), QStringLiteral("R3")));
     }
 };
 

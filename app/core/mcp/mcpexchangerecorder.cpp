@@ -99,16 +99,19 @@ bool McpExchangeRecorder::take(Direction direction, const JsonRpcMessage &messag
 
 void McpExchangeRecorder::addServerRequest(const JsonRpcMessage &message)
 {
-    m_serverIds.insert(message.id.dump());
-    add(Direction::Received, message);
+    // Only a kept request's id is remembered (for its answer and its cancellation): a
+    // server sending requests without end during one call grew this set without bound.
+    const std::string id = message.id.dump();
+    if (add(Direction::Received, message) && id.size() <= MaxIdBytes)
+        m_serverIds.insert(id);
 }
 
-void McpExchangeRecorder::add(Direction direction, const JsonRpcMessage &message, bool final)
+bool McpExchangeRecorder::add(Direction direction, const JsonRpcMessage &message, bool final)
 {
-    addAt(direction, message.toJson(), m_clock.elapsed(), final);
+    return addAt(direction, message.toJson(), m_clock.elapsed(), final);
 }
 
-void McpExchangeRecorder::addAt(Direction direction, const json &message, qint64 offsetMs, bool final)
+bool McpExchangeRecorder::addAt(Direction direction, const json &message, qint64 offsetMs, bool final)
 {
     const std::string text = compact(message);
     const bool clipped = text.size() > MaxMessageBytes;
@@ -119,14 +122,16 @@ void McpExchangeRecorder::addAt(Direction direction, const json &message, qint64
     if (!fits) {
         ++m_omittedMessages;
         m_omittedBytes += qint64(text.size());
-        return;
+        return false;
     }
     json entry{{"direction", direction == Direction::Sent ? "sent" : "received"}, {"offsetMs", offsetMs}};
     if (clipped) {
+        // Method and id bounded too: a server's request with an 8 MiB method, kept
+        // whole beside the head, made one attempt's record 227 MB.
         entry["kind"] = kindName(message);
-        if (const auto method = message.find("method"); method != message.end())
-            entry["method"] = *method;
-        if (const auto id = message.find("id"); id != message.end())
+        if (const auto method = message.find("method"); method != message.end() && method->is_string())
+            entry["method"] = head(method->get<std::string>(), MaxIdBytes);
+        if (const auto id = message.find("id"); id != message.end() && compact(*id).size() <= MaxIdBytes)
             entry["id"] = *id;
         entry["bytes"] = text.size();
         entry["head"] = head(text, HeadBytes);
@@ -135,6 +140,7 @@ void McpExchangeRecorder::addAt(Direction direction, const json &message, qint64
     }
     m_messages.push_back(std::move(entry));
     m_bytes += cost;
+    return true;
 }
 
 json McpExchangeRecorder::toJson() const

@@ -21,7 +21,7 @@
 ///
 /// Bounded, as the server's messages are untrusted input: at most MaxMessages messages
 /// and MaxBytes bytes (compact JSON); a message over MaxMessageBytes is kept as its
-/// first HeadBytes bytes and its size. Past the bounds messages are counted, not kept —
+/// first HeadBytes bytes and its size (its method and id bounded by MaxIdBytes). Past the bounds messages are counted, not kept —
 /// but the call's final response always has its place (the bounds for the others are
 /// one message and MaxMessageBytes less).
 ///
@@ -38,6 +38,9 @@ public:
     static constexpr std::size_t MaxBytes = 512 * 1024;
     static constexpr std::size_t MaxMessageBytes = 64 * 1024;
     static constexpr std::size_t HeadBytes = 16 * 1024;
+    /// A clipped message's method is cut to this, and its id left out when longer (as
+    /// compact JSON); a server request's id is remembered only up to it.
+    static constexpr std::size_t MaxIdBytes = 256;
 
     /// For the call whose requests carry `progressToken` (McpServerPool's call id).
     explicit McpExchangeRecorder(qint64 progressToken = 0);
@@ -46,10 +49,10 @@ public:
     bool take(Direction direction, const JsonRpcMessage &message);
     /// Keeps a request the server sent during the call; its answer is taken later.
     void addServerRequest(const JsonRpcMessage &message);
-    /// Keeps `message`, whatever it names.
-    void add(Direction direction, const JsonRpcMessage &message, bool final = false);
+    /// Keeps `message`, whatever it names; false when it was over the bounds (counted).
+    bool add(Direction direction, const JsonRpcMessage &message, bool final = false);
     /// As add(), with the message's offset given (tests).
-    void addAt(Direction direction, const nlohmann::json &message, qint64 offsetMs, bool final = false);
+    bool addAt(Direction direction, const nlohmann::json &message, qint64 offsetMs, bool final = false);
 
     int keptMessages() const { return int(m_messages.size()); }
     qint64 omittedMessages() const { return m_omittedMessages; }
