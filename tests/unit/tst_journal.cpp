@@ -286,6 +286,21 @@ private Q_SLOTS:
         QCOMPARE(rawValue(path, QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     }
 
+    // A new journal and its WAL are the user's only: they hold every call's arguments
+    // and results (attack26 F6).
+    void newJournalIsPrivate()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        QVERIFY(journal.recordRun(sampleRun()));
+        const QFileDevice::Permissions owner = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+        QCOMPARE(QFile::permissions(path) & ~(QFileDevice::ReadUser | QFileDevice::WriteUser), owner);
+        QCOMPARE(QFile::permissions(path + QStringLiteral("-wal")) & ~(QFileDevice::ReadUser | QFileDevice::WriteUser),
+                 owner);
+    }
+
     void twoJournalsOnOneFile()
     {
         // The write-ahead check in tst_stepengine reads through a second Journal.

@@ -14,6 +14,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlDriver>
@@ -26,6 +27,7 @@
 #include <map>
 #include <utility>
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -159,6 +161,13 @@ QString Journal::openDatabase(const QString &path)
         return QStringLiteral("%1: not a file").arg(m_path);
     if (!QDir().mkpath(info.absolutePath()))
         return QStringLiteral("%1: cannot create the folder %2").arg(m_path, info.absolutePath());
+    // A new journal is this user's only (0600; SQLite gives its -wal and -shm the same
+    // mode): it holds every call's arguments and results.
+    if (!info.exists()) {
+        const int fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            ::close(fd);
+    }
 
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
