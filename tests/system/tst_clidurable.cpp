@@ -750,7 +750,7 @@ private Q_SLOTS:
     // Before the fix 6 concurrent opens of an empty journal.sqlite broke it in 2 trials of 6.
     void newJournalOpenedByManyAtOnce()
     {
-        constexpr int Trials = 4;
+        constexpr int Trials = 2;
         constexpr int Processes = 6;
         for (int trial = 0; trial < Trials; ++trial) {
             QTemporaryDir dir;
