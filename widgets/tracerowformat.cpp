@@ -14,7 +14,19 @@
 #include <QPixmap>
 #include <QPolygonF>
 
+#include <algorithm>
+
 namespace {
+
+/// A step_decision's `held_ms` (how long a person held the step; a journal read back
+/// may hold anything): 0 when absent, not a positive integer, or another event.
+qint64 heldMsOf(const PolicyEvent &event)
+{
+    if (event.kind != PolicyEventKind::StepDecision || !event.detail.is_object())
+        return 0;
+    const auto held = event.detail.find("held_ms");
+    return held != event.detail.end() && held->is_number_integer() ? std::max<qint64>(held->get<qint64>(), 0) : 0;
+}
 
 // The status an attempt row shows: its own outcome, or the step's state while open.
 StepStatus attemptStatus(const StepSummary &step, int attempt)
@@ -425,9 +437,8 @@ QString TraceRowFormat::eventText(const PolicyEvent &event)
         else if (decision == "time_out")
             text = tr("step mode: timed out by hand, the handler did not run");
         // How long it was held: not part of the step's duration (docs/trace.md "Durations").
-        const auto held = event.detail.find("held_ms");
-        if (!text.isEmpty() && held != event.detail.end() && held->is_number_integer())
-            text += QStringLiteral("; ") + tr("held %1").arg(durationText(held->get<qint64>()));
+        if (const qint64 held = heldMsOf(event); !text.isEmpty() && held > 0)
+            text += QStringLiteral("; ") + tr("held %1").arg(durationText(held));
         if (!text.isEmpty())
             return text;
     }
@@ -466,10 +477,6 @@ TraceEventRow TraceRowFormat::eventRow(const PolicyEvent &event, int afterSteps)
     row.kind = policyEventKindName(event.kind);
     row.text = eventText(event).left(StepSummary::MaxSummaryChars + 1);
     row.detail = jsonText(event.detail, 2).left(4000);
-    if (event.kind == PolicyEventKind::StepDecision && event.detail.is_object()) {
-        const auto held = event.detail.find("held_ms");
-        if (held != event.detail.end() && held->is_number_integer() && held->get<qint64>() > 0)
-            row.heldMs = held->get<qint64>();
-    }
+    row.heldMs = heldMsOf(event);
     return row;
 }

@@ -70,7 +70,10 @@ std::optional<ServedSessionRecord> parseState(const QByteArray &bytes)
         record.elapsedMs = json.value("elapsed_ms", qint64(0));
         record.stdoutSent = json.value("stdout_sent", qint64(0));
         record.stderrSent = json.value("stderr_sent", qint64(0));
-        if (const auto waiting = json.find("waiting"); waiting != json.end() && waiting->is_array())
+        const auto waiting = json.find("waiting");
+        if (waiting != json.end() && !waiting->is_array())
+            return std::nullopt; // not ours (a hand-edited file)
+        if (waiting != json.end())
             for (const nlohmann::json &call : *waiting)
                 record.waiting.push_back(
                     {call.value("sequence", 0), QString::fromStdString(call.value("call_id", std::string()))});
