@@ -311,6 +311,20 @@ void StepEngine::setWorkDir(const QString &dir)
     d->workDir = dir;
 }
 
+void StepEngine::setProject(const Project &project)
+{
+    Project next = project;
+    // A flight's attempts look their tool up by name (toolOf): it must stay found.
+    for (std::size_t i = 0; i < d->steps.size() && i < d->flights.size(); ++i) {
+        const QString &name = d->steps[i].tool;
+        if (!d->flights[i] || next.tool(name) || d->models->tool(name))
+            continue;
+        if (const Tool *kept = d->project.tool(name))
+            next.tools.push_back(*kept);
+    }
+    d->project = std::move(next); // ModelSteps holds a reference to d->project: still valid
+}
+
 bool StepEngine::stepMode() const
 {
     return d->stepMode;
