@@ -322,7 +322,22 @@ void StepEngine::setProject(const Project &project)
         if (const Tool *kept = d->project.tool(name))
             next.tools.push_back(*kept);
     }
+    // What is kept by Tool pointer follows the tools by name into `next`: a pointer into
+    // the old project could name a new tool once its memory is reused.
+    std::unordered_map<const Tool *, int> mockAttempts;
+    const auto &old = d->project.tools;
+    for (const auto &[tool, attempts] : d->mockAttempts) {
+        const bool ofTheProject
+            = std::any_of(old.begin(), old.end(), [tool = tool](const Tool &t) { return &t == tool; });
+        if (!ofTheProject)
+            mockAttempts[tool] = attempts; // a model's (ModelSteps keeps those)
+        else if (const Tool *same = next.tool(tool->name))
+            mockAttempts[same] = attempts;
+    }
     d->project = std::move(next); // ModelSteps holds a reference to d->project: still valid
+    // next's tools moved with their vector: the pointers above still name them.
+    d->mockAttempts = std::move(mockAttempts);
+    d->admission.forgetTools();
 }
 
 bool StepEngine::stepMode() const
