@@ -3,12 +3,17 @@
 #include "servecommand.h"
 
 #include "headlessrun.h"
+#include "manifestwatch.h"
+#include "mcp/mcpprojecttools.h"
 #include "mcpserversession.h"
 #include "mcpstdioserver.h"
 #include "mcpstudiotools.h"
 #include "servedstepmode.h"
 #include "studioserver.h"
 #include "trustcommand.h"
+
+#include "project/printabletext.h"
+#include "project/projecttrust.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -20,6 +25,52 @@
 #include <unistd.h>
 
 namespace {
+
+/// The served project loaded again after its manifest changed (docs/server.md "When the
+/// project changes"), through the loader and trust check the start used; std::nullopt
+/// after one line on stderr saying why the tools before the change are still served.
+std::optional<Project> reloadServed(const QString &dir, bool studioTools)
+{
+    const auto refuse = [](const QString &why) {
+        printLine(stderr,
+                  QStringLiteral("toolstudio serve: toolstudio.json changed, but %1; the tools before the change are "
+                                 "still served")
+                      .arg(why));
+        return std::nullopt;
+    };
+    ProjectError error;
+    std::optional<Project> project = Project::load(dir, &error);
+    if (!project)
+        return refuse(QStringLiteral("it cannot be loaded: %1").arg(error.toString()));
+    if (!project->trusted) {
+        // The grant (--trust or toolstudio trust) is bound to what the project runs: a
+        // change of that is not served trusted without being asked again.
+        const ProjectTrust::Check check = ProjectTrust::check(dir);
+        const QString added = check.added.isEmpty()
+            ? QString()
+            : QStringLiteral(" (now also: %1)").arg(printableText(check.added.join(QStringLiteral("; ")).left(300)));
+        return refuse(QStringLiteral("what the project runs changed since it was trusted%1; check the change and "
+                                     "restart with --trust to serve it")
+                          .arg(added));
+    }
+    if (const QStringList clashes = McpStudioTools::clashes(*project); studioTools && !clashes.isEmpty())
+        return refuse(QStringLiteral("its tool(s) %1 start with \"studio.\", the prefix of --studio-tools")
+                          .arg(printableText(clashes.join(QStringLiteral(", ")))));
+    for (const QString &problem : McpProjectTools::connectAndAdd(*project))
+        printLine(stderr, QStringLiteral("toolstudio serve: warning: %1").arg(problem));
+    return project;
+}
+
+/// The line a reload prints on stderr.
+QString reloadedLine(const Project &project, bool changed)
+{
+    int active = 0;
+    for (const Tool &tool : project.tools)
+        active += tool.active ? 1 : 0;
+    return changed
+        ? QStringLiteral("toolstudio serve: toolstudio.json changed: serving %1 tool(s) from now on").arg(active)
+        : QStringLiteral("toolstudio serve: toolstudio.json changed; the tools served are the same");
+}
 
 /// `serve --mcp-stdio`: one MCP session on stdin/stdout until stdin ends or a signal
 /// comes. stdout carries the protocol only.
@@ -35,7 +86,13 @@ int serveMcpStdio(const Project &project, bool studioTools)
     McpServerSession session(project, QStringLiteral("stdio"));
     if (studioTools)
         session.enableStudioTools();
+    session.setListChangedNotices(true);
     McpStdioServer server(&session, STDIN_FILENO, STDOUT_FILENO);
+    ManifestWatch watch(project.dir);
+    QObject::connect(&watch, &ManifestWatch::changed, &loop, [&session, &project, studioTools] {
+        if (const std::optional<Project> reloaded = reloadServed(project.dir, studioTools))
+            printLine(stderr, reloadedLine(*reloaded, session.setProject(*reloaded)));
+    });
     QString ended;
     server.onEnded = [&loop, &ended](const QString &why) {
         ended = why;
@@ -188,6 +245,11 @@ int serveCommand(const QStringList &arguments)
                       .arg(server.url()));
 
     QEventLoop loop;
+    ManifestWatch watch(project->dir);
+    QObject::connect(&watch, &ManifestWatch::changed, &loop, [&server, dir = project->dir, studioTools] {
+        if (const std::optional<Project> reloaded = reloadServed(dir, studioTools))
+            printLine(stderr, reloadedLine(*reloaded, server.setProject(*reloaded)));
+    });
     QSocketNotifier notifier(signalFd, QSocketNotifier::Read);
     QObject::connect(&notifier, &QSocketNotifier::activated, &loop, [&loop, signalFd] {
         signalfd_siginfo info = {};

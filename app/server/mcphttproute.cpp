@@ -229,6 +229,15 @@ void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &respond
     session->receive(message, answer(std::string()));
 }
 
+bool McpHttpRoute::setProject(const Project &project)
+{
+    m_project = project;
+    bool changed = false;
+    for (auto &[id, entry] : m_sessions)
+        changed = entry.session->setProject(m_project) || changed;
+    return changed;
+}
+
 McpServerSession *McpHttpRoute::newSession()
 {
     auto *session = new McpServerSession(m_project, QStringLiteral("http"), this);

@@ -45,6 +45,9 @@ public:
 
     void install(HttpServer &server);
     std::size_t sessionCount() const { return m_sessions.size(); }
+    /// Every session, and each one opened from now on, serves `project`'s tools
+    /// (McpServerSession::setProject). True when the tools/list result changed.
+    bool setProject(const Project &project);
 
     /// Each new session serves McpStudioTools too (`--studio-tools`).
     void setStudioTools(bool on) { m_studioTools = on; }

@@ -181,7 +181,7 @@ void McpServerSession::handleModern(const JsonRpcMessage &message, const Reply &
     if (message.method == "server/discover") {
         reply(JsonRpcMessage::resultFor(id,
                                         complete({{"supportedVersions", McpRevision::serverVersions()},
-                                                  {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                                                  {"capabilities", capabilities(true)},
                                                   {"serverInfo", serverInfo()},
                                                   {"instructions", instructions()},
                                                   {"ttlMs", ListTtlMs},
@@ -200,6 +200,27 @@ void McpServerSession::handleModern(const JsonRpcMessage &message, const Reply &
     reply(failure(id, JsonRpcError::MethodNotFound,
                   "method '" + message.method.substr(0, 64) + "' is not served in " + std::string(McpRevision::Modern)
                       + "; this server has server/discover, tools/list and tools/call"));
+}
+
+json McpServerSession::capabilities(bool modern) const
+{
+    // In 2026-07-28 nothing arrives unasked: a change notification only comes on a
+    // subscriptions/listen stream, which this server does not serve yet.
+    return {{"tools", {{"listChanged", !modern && m_listChangedNotices}}}};
+}
+
+bool McpServerSession::setProject(const Project &project)
+{
+    const json before = toolList();
+    m_project = project;
+    if (m_engine)
+        m_engine->setProject(m_project);
+    if (toolList() == before)
+        return false;
+    // A 2026-era client is stateless: it lists again when its ttlMs has passed.
+    if (m_listChangedNotices && initialized() && !m_ended && notify)
+        notify(JsonRpcMessage::notification("notifications/tools/list_changed", json()));
+    return true;
 }
 
 json McpServerSession::serverInfo() const
@@ -238,7 +259,7 @@ JsonRpcMessage McpServerSession::initialize(const JsonRpcMessage &message)
     }
     return JsonRpcMessage::resultFor(message.id,
                                      {{"protocolVersion", m_version},
-                                      {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                                      {"capabilities", capabilities(false)},
                                       {"serverInfo", serverInfo()},
                                       {"instructions", instructions()}});
 }
@@ -320,6 +341,7 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
     call.tool = name;
     call.reply = reply;
     call.modern = modern;
+    call.structured = servesStructured(*tool);
     call.exchange = m_exchange;
     if (params.contains("_meta") && params["_meta"].is_object()) {
         const json token = params["_meta"].value("progressToken", json());
@@ -376,12 +398,11 @@ void McpServerSession::onReply(const std::string &callId, const std::string &lin
     Call call = std::move(found->second);
     m_calls.erase(found);
     const json reply = json::parse(line, nullptr, false);
-    const Tool *tool = m_project.tool(call.tool);
     json result;
     if (reply.value("type", json()) == "result") {
         const json value = reply.value("value", json());
         result = {{"content", json::array({{{"type", "text"}, {"text", asText(value)}}})}, {"isError", false}};
-        if (tool && servesStructured(*tool) && value.is_object())
+        if (call.structured && value.is_object())
             result["structuredContent"] = value;
     } else {
         const json error = reply.value("error", json::object());

@@ -50,8 +50,9 @@ public:
     using Reply = std::function<void(std::optional<JsonRpcMessage>)>;
 
     static constexpr std::string_view LatestVersion = "2025-11-25";
-    /// The freshness hint (ttlMs) of tools/list and server/discover in the 2026 era: the
-    /// served tools are read once, when the server starts, and never change while it runs.
+    /// The freshness hint (ttlMs) of tools/list and server/discover in the 2026 era. The
+    /// served tools change when the project's manifest does (setProject()); a 2026 client
+    /// sees the change when it lists again after this.
     static constexpr int ListTtlMs = 300000;
     /// How often a call waiting for a person, or held by step mode, reports progress
     /// (when the client gave a progressToken).
@@ -85,6 +86,20 @@ public:
     /// when the run starts. Before the first message; nullptr = never held.
     void setStepMode(ServedStepMode *stepMode) { m_stepMode = stepMode; }
 
+    /// The transport delivers messages sent unasked to an initialized 2025-era session
+    /// (stdio; not Streamable HTTP, which has no GET stream yet): initialize then says
+    /// `"tools": {"listChanged": true}` and setProject() sends
+    /// `notifications/tools/list_changed`. server/discover (2026-07-28) says false: that
+    /// era delivers it only on a subscriptions/listen stream, not served yet. Before the
+    /// first message.
+    void setListChangedNotices(bool on) { m_listChangedNotices = on; }
+    /// Serves `project`'s tools from now on (its manifest was reloaded): tools/list lists
+    /// them and a new tools/call runs them; a call running goes on with the tool it started
+    /// with. When the tools/list result changed (not only other parts of the manifest),
+    /// an initialized 2025-era session with setListChangedNotices() gets
+    /// `notifications/tools/list_changed` through `notify`. Returns whether it changed.
+    bool setProject(const Project &project);
+
     /// Messages the server sends unasked (notifications/progress); unset = none sent.
     std::function<void(const JsonRpcMessage &)> notify;
 
@@ -116,14 +131,17 @@ private:
         Reply reply;
         nlohmann::json progressToken;
         int progress = 0;
-        bool modern = false;  ///< a 2026-era request: the result gets resultType
-        quint64 exchange = 0; ///< receive()'s
+        bool modern = false;     ///< a 2026-era request: the result gets resultType
+        bool structured = false; ///< its tool, when called, served structuredContent
+        quint64 exchange = 0;    ///< receive()'s
     };
     void handle(const JsonRpcMessage &message, const Reply &reply);
     /// A request of the 2026 era (or one without initialize and without its _meta).
     void handleModern(const JsonRpcMessage &message, const Reply &reply);
     JsonRpcMessage initialize(const JsonRpcMessage &message);
     nlohmann::json serverInfo() const;
+    /// initialize's capabilities, or server/discover's (`modern`).
+    nlohmann::json capabilities(bool modern) const;
     std::string instructions() const;
     /// `result` as a 2026-era result: resultType "complete", the server's identity in _meta.
     nlohmann::json complete(nlohmann::json result) const;
@@ -143,6 +161,7 @@ private:
     RunRecord m_record;
     int m_nextCall = 0;
     bool m_idsPerExchange = false;       ///< setRequestIdsPerExchange()
+    bool m_listChangedNotices = false;   ///< setListChangedNotices()
     quint64 m_exchange = 0;              ///< the exchange of the message being received
     std::map<std::string, Call> m_calls; ///< by bridge call id
     QTimer *m_progress = nullptr;

@@ -119,6 +119,11 @@ bool StudioServer::start(const Project &project, HttpServerConfig config, const 
     return true;
 }
 
+bool StudioServer::setProject(const Project &project)
+{
+    return m_mcp && project.dir == m_projectDir && m_mcp->setProject(project);
+}
+
 void StudioServer::stop()
 {
     if (!m_server)

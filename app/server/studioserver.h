@@ -42,6 +42,11 @@ public:
     /// Step mode for the served MCP sessions' calls (`toolstudio serve --step-mode`, the
     /// window's F10 while it serves): on or off at any time, kept across stop and start.
     ServedStepMode *stepMode() const { return m_stepMode; }
+    /// The served project was loaded again (its manifest changed): the MCP sessions serve
+    /// its tools from now on (McpServerSession::setProject). The caller checked it as
+    /// start()'s project was (loaded, trusted). True when the tools/list result changed;
+    /// false, doing nothing, when not serving.
+    bool setProject(const Project &project);
     /// Stops serving and removes serve.json. Nothing when not serving.
     void stop();
 

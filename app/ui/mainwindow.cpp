@@ -460,6 +460,7 @@ bool MainWindow::reloadProject(ProjectError *failure)
     if (std::exchange(m_showsLoadError, false))
         setStatus(m_statusBeforeLoadError);
     present(false);
+    m_serving->projectReloaded();
     return true;
 }
 

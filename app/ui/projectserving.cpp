@@ -166,6 +166,21 @@ bool ProjectServing::serve(int port, const QString &host, const QString &tokenFi
     return true;
 }
 
+void ProjectServing::projectReloaded()
+{
+    const Project *project = m_window->project();
+    if (!m_server->isServing() || !project || project->dir != m_server->projectDir())
+        return;
+    if (project->pythonLoading)
+        return; // reloaded again once the tool files are described
+    if (const QString refusal = ProjectTrust::refusal(*project); !refusal.isEmpty()) {
+        m_window->setStatus(
+            tr("The served tools stay those before the change: the project is not trusted now. %1").arg(refusal));
+        return;
+    }
+    m_server->setProject(*project);
+}
+
 void ProjectServing::stop()
 {
     if (!m_server->isServing())

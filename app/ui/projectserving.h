@@ -59,6 +59,11 @@ public:
     bool isServing() const;
     /// "http://127.0.0.1:3112"; empty when not serving.
     QString url() const;
+    /// The window loaded its project again (the manifest changed): the served MCP sessions
+    /// serve its tools from now on (StudioServer::setProject, as `toolstudio serve` does).
+    /// A project that is no longer trusted, or whose Python tool files are still loading,
+    /// is not handed over: the tools before the change stay served (the status says why).
+    void projectReloaded();
     /// Reads the journal now for the served runs (done whenever it changed).
     void poll();
     /// Step Mode (F10) and Continue to End (F8) of the window hold and release the served

@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <memory>
 #include <vector>
 
@@ -50,6 +51,22 @@ struct StdioServer
         return process.waitForStarted(30000);
     }
     void send(const QByteArray &line) { process.write(line + '\n'); }
+    /// Waits up to 30 s until stderr has had `text` (after the last wait that found it).
+    bool said(const QByteArray &text)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        while (!err.contains(text) && clock.elapsed() < 30000 && process.state() == QProcess::Running) {
+            process.waitForReadyRead(100);
+            err += process.readAllStandardError();
+        }
+        const qsizetype at = err.indexOf(text);
+        if (at < 0)
+            return false;
+        err.remove(0, at + text.size());
+        return true;
+    }
+    QByteArray err; ///< stderr not yet matched by said()
     /// The next line of stdout as JSON (discarded: null after 30 s).
     json next()
     {
@@ -286,6 +303,48 @@ json runSdkClient(const QString &modules, const QString &kind, const QString &ta
     return result;
 }
 
+/// The served project's manifest (writeServedProject) as JSON, to be changed and written back.
+json servedManifest(const QString &dir)
+{
+    QFile file(dir + QStringLiteral("/toolstudio.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return nullptr;
+    return json::parse(file.readAll().toStdString(), nullptr, false);
+}
+
+/// Writes `manifest` as an editor saves: a new file renamed over toolstudio.json.
+bool replaceManifest(const QString &dir, const QByteArray &text)
+{
+    const QString temporary = dir + QStringLiteral("/.toolstudio.json.new");
+    return writeFile(temporary, text)
+        && ::rename(QFile::encodeName(temporary).constData(),
+                    QFile::encodeName(dir + QStringLiteral("/toolstudio.json")).constData())
+        == 0;
+}
+
+/// An `echo` tool (mock, result "hi") added to the served project's manifest.
+json withEchoTool(json manifest)
+{
+    manifest["tools"].push_back({{"name", "echo"},
+                                 {"description", "Says hi"},
+                                 {"input_schema", {{"type", "object"}}},
+                                 {"handler", {{"kind", "mock"}, {"sequence", {{{"result", "hi"}}}}}}});
+    return manifest;
+}
+
+/// Waits up to 30 s until `server`'s stderr has had `text`.
+bool serverSaid(Server &server, const QByteArray &text)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!server.err.contains(text) && clock.elapsed() < 30000 && server.process.state() == QProcess::Running) {
+        server.process.waitForReadyRead(100);
+        server.err += server.process.readAllStandardError();
+        server.out += server.process.readAllStandardOutput();
+    }
+    return server.err.contains(text);
+}
+
 } // namespace
 
 class TestMcpServer : public QObject
@@ -303,6 +362,9 @@ private Q_SLOTS:
     void stdioClientCancelsACall();
     void httpModernClientClosesItsStream();
     void stdioStudioTools();
+    void stdioToolListChanges();
+    void stdioChangeOfWhatRunsIsNotServed();
+    void httpToolListChanges();
     void stdioModernEra();
     void httpSessions();
     void httpModernEra();
@@ -325,7 +387,7 @@ void TestMcpServer::stdioListAndCall()
     const json init = server.initialize();
     QCOMPARE(dumped(init["result"]["protocolVersion"]), QStringLiteral("\"2025-06-18\""));
     QCOMPARE(dumped(init["result"]["serverInfo"]["name"]), QStringLiteral("\"toolstudio\""));
-    QCOMPARE(dumped(init["result"]["capabilities"]["tools"]), QStringLiteral("{\"listChanged\":false}"));
+    QCOMPARE(dumped(init["result"]["capabilities"]["tools"]), QStringLiteral("{\"listChanged\":true}"));
 
     const json list = server.request({{"jsonrpc", "2.0"}, {"id", "list-1"}, {"method", "tools/list"}});
     QCOMPARE(dumped(list["id"]), QStringLiteral("\"list-1\""));
@@ -737,6 +799,115 @@ void TestMcpServer::stdioStudioTools()
     QCOMPARE(clash.close(), 2);
     QVERIFY(clash.process.readAllStandardError().contains(
         "--studio-tools: the project's tool(s) studio.mine start with \"studio.\""));
+}
+
+void TestMcpServer::stdioToolListChanges()
+{
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    QCOMPARE(dumped(server.initialize()["result"]["capabilities"]["tools"]), QStringLiteral("{\"listChanged\":true}"));
+    const json manifest = servedManifest(dir.path());
+    QVERIFY(manifest.is_object());
+
+    // A tool added (saved as an editor does, by rename): the notification, then the new list.
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(withEchoTool(manifest).dump(1))));
+    QCOMPARE(dumped(server.next()),
+             QStringLiteral("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}"));
+    QVERIFY2(server.said("toolstudio.json changed: serving 5 tool(s) from now on"), server.err.constData());
+    const json list = server.request({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/list"}});
+    QCOMPARE(list["result"]["tools"].size(), std::size_t(5));
+    QCOMPARE(dumped(list["result"]["tools"][4]["name"]), QStringLiteral("\"echo\""));
+    QCOMPARE(
+        dumped(server.request(call(3, "echo", json::object()))),
+        QStringLiteral("{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"text\":\"hi\",\"type\":\"text\"}],"
+                       "\"isError\":false}}"));
+
+    // Only the project's name changed (written in place): the tools are the same, no notification.
+    json renamed = withEchoTool(manifest);
+    renamed["name"] = "served again";
+    QVERIFY(writeFile(dir.path() + QStringLiteral("/toolstudio.json"), QByteArray::fromStdString(renamed.dump(1))));
+    QVERIFY2(server.said("toolstudio.json changed; the tools served are the same"), server.err.constData());
+    QCOMPARE(dumped(server.request({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "ping"}})),
+             QStringLiteral("{\"id\":4,\"jsonrpc\":\"2.0\",\"result\":{}}"));
+
+    // A manifest that does not load: no notification, the tools before it still served.
+    QVERIFY(replaceManifest(dir.path(), "{\"name\": \"served\", \"tools\": ["));
+    QVERIFY2(server.said("toolstudio serve: toolstudio.json changed, but it cannot be loaded: "),
+             server.err.constData());
+    QVERIFY2(server.said("; the tools before the change are still served"), server.err.constData());
+    QCOMPARE(dumped(server.request({{"jsonrpc", "2.0"}, {"id", 5}, {"method", "ping"}})),
+             QStringLiteral("{\"id\":5,\"jsonrpc\":\"2.0\",\"result\":{}}"));
+    const json kept = server.request({{"jsonrpc", "2.0"}, {"id", 6}, {"method", "tools/list"}});
+    QCOMPARE(kept["result"]["tools"].size(), std::size_t(5));
+    QCOMPARE(dumped(server.request(call(7, "echo", json::object()))["result"]["content"][0]["text"]),
+             QStringLiteral("\"hi\""));
+
+    // The tool removed again: notified, and the call is refused as unknown.
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(manifest.dump(1))));
+    QCOMPARE(dumped(server.next()),
+             QStringLiteral("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}"));
+    QCOMPARE(dumped(server.request(call(8, "echo", json::object()))["error"]["code"]), QStringLiteral("-32602"));
+    QCOMPARE(server.close(), 0);
+    QVERIFY2(server.out.isEmpty(), server.out.constData());
+}
+
+void TestMcpServer::stdioChangeOfWhatRunsIsNotServed()
+{
+    // Trust (--trust at the start) is bound to what the project runs: a command tool added
+    // to the manifest is not served until the server is started with --trust again.
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    StdioServer server;
+    QVERIFY(server.start(dir.path()));
+    server.initialize();
+    json manifest = servedManifest(dir.path());
+    manifest["tools"].push_back({{"name", "shell"},
+                                 {"description", "Runs a command"},
+                                 {"input_schema", {{"type", "object"}}},
+                                 {"handler", {{"kind", "command"}, {"command", {"/bin/echo", "hi"}}}}});
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(manifest.dump(1))));
+    QVERIFY2(server.said("toolstudio serve: toolstudio.json changed, but what the project runs changed since it was "
+                         "trusted (now also: "),
+             server.err.constData());
+    QVERIFY2(server.said("check the change and restart with --trust to serve it; the tools before the change are "
+                         "still served"),
+             server.err.constData());
+    QCOMPARE(dumped(server.request({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}})),
+             QStringLiteral("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}"));
+    const json list = server.request({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/list"}});
+    QCOMPARE(list["result"]["tools"].size(), std::size_t(4));
+    QCOMPARE(dumped(server.request(call(4, "shell", json::object()))["error"]["code"]), QStringLiteral("-32602"));
+    QCOMPARE(server.close(), 0);
+}
+
+void TestMcpServer::httpToolListChanges()
+{
+    // Over Streamable HTTP no stream carries notifications yet (GET /mcp is 405): the
+    // capability says false, and a session lists the new tools once the manifest changed.
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
+    QCOMPARE(dumped(init.body["result"]["capabilities"]["tools"]), QStringLiteral("{\"listChanged\":false}"));
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(withEchoTool(servedManifest(dir.path())).dump(1))));
+    QVERIFY2(serverSaid(server, "toolstudio.json changed: serving 5 tool(s) from now on"), server.err.constData());
+    const McpHttpReply list
+        = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", init.session);
+    QCOMPARE(list.body["result"]["tools"].size(), std::size_t(5));
+    QCOMPARE(dumped(list.body["result"]["tools"][4]["name"]), QStringLiteral("\"echo\""));
+    const McpHttpReply echoed = mcpHttp(
+        server.port, "POST",
+        R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{}}})", init.session);
+    QCOMPARE(dumped(echoed.body["result"]["content"][0]["text"]), QStringLiteral("\"hi\""));
+    // A session opened after the change serves them too.
+    const McpHttpReply second = mcpHttp(server.port, "POST", InitializeBody);
+    const McpHttpReply secondList
+        = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", second.session);
+    QCOMPARE(secondList.body["result"]["tools"].size(), std::size_t(5));
+    QCOMPARE(server.stop(), 0);
 }
 
 void TestMcpServer::stdioModernEra()

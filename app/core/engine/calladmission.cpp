@@ -21,6 +21,12 @@ CallAdmission::CallAdmission(StepEngineState &state)
 
 CallAdmission::~CallAdmission() = default;
 
+void CallAdmission::forgetTools()
+{
+    inputValidators.clear();
+    outputValidators.clear();
+}
+
 const SchemaValidator *CallAdmission::validator(const Tool &tool, bool output, QString *error)
 {
     auto &cache = output ? outputValidators : inputValidators;

@@ -39,6 +39,9 @@ public:
     /// The compiled input_schema (or output_schema) of `tool`, cached; nullptr with
     /// `error` when it does not compile.
     const SchemaValidator *validator(const Tool &tool, bool output, QString *error);
+    /// Drops the compiled validators: the project's tools were replaced
+    /// (StepEngine::setProject), and the pointers they are kept by with them.
+    void forgetTools();
 
 private:
     /// The refusal of a call past the budget once its step is recorded: a reply, a count.
@@ -48,7 +51,8 @@ private:
     bool refusedAsStoppedOrReused(Step &step);
 
     StepEngineState &s;
-    // By tool: pointers into the project, which never changes (no name conversion per call).
+    // By tool: pointers into the project (no name conversion per call); forgetTools()
+    // when it is replaced.
     std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> inputValidators;
     std::unordered_map<const Tool *, std::unique_ptr<SchemaValidator>> outputValidators;
     /// Past the budget (limits.max_calls): the first call refused for it is a step, the

@@ -311,6 +311,35 @@ void StepEngine::setWorkDir(const QString &dir)
     d->workDir = dir;
 }
 
+void StepEngine::setProject(const Project &project)
+{
+    Project next = project;
+    // A flight's attempts look their tool up by name (toolOf): it must stay found.
+    for (std::size_t i = 0; i < d->steps.size() && i < d->flights.size(); ++i) {
+        const QString &name = d->steps[i].tool;
+        if (!d->flights[i] || next.tool(name) || d->models->tool(name))
+            continue;
+        if (const Tool *kept = d->project.tool(name))
+            next.tools.push_back(*kept);
+    }
+    // What is kept by Tool pointer follows the tools by name into `next`: a pointer into
+    // the old project could name a new tool once its memory is reused.
+    std::unordered_map<const Tool *, int> mockAttempts;
+    const auto &old = d->project.tools;
+    for (const auto &[tool, attempts] : d->mockAttempts) {
+        const bool ofTheProject
+            = std::any_of(old.begin(), old.end(), [tool = tool](const Tool &t) { return &t == tool; });
+        if (!ofTheProject)
+            mockAttempts[tool] = attempts; // a model's (ModelSteps keeps those)
+        else if (const Tool *same = next.tool(tool->name))
+            mockAttempts[same] = attempts;
+    }
+    d->project = std::move(next); // ModelSteps holds a reference to d->project: still valid
+    // next's tools moved with their vector: the pointers above still name them.
+    d->mockAttempts = std::move(mockAttempts);
+    d->admission.forgetTools();
+}
+
 bool StepEngine::stepMode() const
 {
     return d->stepMode;

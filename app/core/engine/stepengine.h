@@ -118,6 +118,11 @@ public:
     void setRecordsRunStatus(bool on);
     /// The run's sandbox work dir, passed to handlers (HandlerRequest::workDir).
     void setWorkDir(const QString &dir);
+    /// Calls submitted from now on use `project`'s tools and limits (a served project's
+    /// manifest was reloaded; docs/server.md "When the project changes"). A call not ended
+    /// yet whose tool `project` no longer has keeps that tool's declaration (its
+    /// handler, retries and output_schema) until it ends.
+    void setProject(const Project &project);
     /// Runs the held call's handler. False with `reason` when `callId` is not held.
     bool continueStep(const QString &callId, QString *reason = nullptr);
     /// Runs the held tool call's handler with `args` instead of the script's (the
