@@ -1932,6 +1932,10 @@
         <source>MCP server &apos;%1&apos;: %2</source>
         <translation>MCP-Server &apos;%1&apos;: %2</translation>
     </message>
+    <message>
+        <source>script &apos;%1&apos; binds &apos;%2&apos;, which MCP server &apos;%3&apos; does not list; calls of it fail as unknown_tool</source>
+        <translation>Skript &apos;%1&apos; bindet &apos;%2&apos;, das der MCP-Server &apos;%3&apos; nicht auflistet; Aufrufe davon schlagen als unknown_tool fehl</translation>
+    </message>
 </context>
 <context>
     <name>McpPromptsPage</name>
@@ -2885,6 +2889,10 @@
     <message>
         <source>Step mode: served call #%1 %2 is held before it runs</source>
         <translation>Schrittmodus: Der bereitgestellte Aufruf #%1 %2 wird gehalten, bevor er läuft</translation>
+    </message>
+    <message>
+        <source>The served tools stay those before the change: the project is not trusted now. %1</source>
+        <translation>Es werden weiter die Tools von vor der Änderung bereitgestellt: Dem Projekt wird jetzt nicht vertraut. %1</translation>
     </message>
 </context>
 <context>

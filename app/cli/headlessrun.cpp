@@ -83,6 +83,33 @@ nlohmann::json stepJson(const Step &step)
     return json;
 }
 
+QString questionText(const QString &command, const nlohmann::json &question)
+{
+    // docs/mcp.md "A server's requests": what the server asks and the answer's shape.
+    const std::string kind = question.value("kind", std::string());
+    QString text = QStringLiteral("toolstudio %1: MCP server '%2' asks (%3): %4")
+                       .arg(command, printableText(QString::fromStdString(question.value("server", std::string()))),
+                            QString::fromStdString(kind),
+                            printableText(summary(question.value("message", nlohmann::json("")), 2000)));
+    if (kind == "elicitation")
+        text += QStringLiteral("\n  form (requestedSchema): %1\n  answer: {\"action\": \"accept\", \"content\": {…}}, "
+                               "{\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error refuses it")
+                    .arg(printableText(summary(question.value("schema", nlohmann::json::object()), 2000)));
+    else
+        text += QStringLiteral("\n  answer: the model's reply as a JSON string, \"text\"; an error refuses it");
+    return text;
+}
+
+QString waitsForAnswerText(const QString &command, const QString &projectDir, const Step &step, int attempt)
+{
+    // Script-chosen text escaped; every word of the command shell-quoted, ready to paste.
+    return QStringLiteral("toolstudio %1: call %2 (%3, attempt %4) waits for an answer: "
+                          "toolstudio answer %5 %6 %7 --result JSON | --error MESSAGE [--retryable]")
+        .arg(command, printableText(step.callId), printableText(step.tool))
+        .arg(attempt)
+        .arg(shellQuoted(projectDir), shellQuoted(step.runId), shellQuoted(step.callId));
+}
+
 HeadlessRun::HeadlessRun(const HeadlessOptions &options)
     : m_answers(options.answers)
     , m_json(options.json)
@@ -281,16 +308,10 @@ void HeadlessRun::onPendingCall(const Step &step)
     const int attemptNumber = attempt ? attempt->number : 1;
     std::optional<ManualAnswer> answer = m_answers ? m_answers->answerFor(step.sequence, step.tool) : std::nullopt;
     if (attempt && attempt->question)
-        printLine(stderr, questionText(*attempt->question));
+        printLine(stderr, questionText(m_options.command, *attempt->question));
     if (!answer && m_options.waitForJournalAnswers) {
         // Another process answers: `toolstudio answer`, picked up from the journal.
-        // Script-chosen text escaped; every word of the command shell-quoted, ready to paste.
-        printLine(stderr,
-                  QStringLiteral("toolstudio %1: call %2 (%3, attempt %4) waits for an answer: "
-                                 "toolstudio answer %5 %6 %7 --result JSON | --error MESSAGE [--retryable]")
-                      .arg(m_options.command, printableText(step.callId), printableText(step.tool))
-                      .arg(attemptNumber)
-                      .arg(shellQuoted(m_options.projectDir), shellQuoted(step.runId), shellQuoted(step.callId)));
+        printLine(stderr, waitsForAnswerText(m_options.command, m_options.projectDir, step, attemptNumber));
         return;
     }
     const bool fromFile = answer.has_value();
@@ -326,24 +347,6 @@ void HeadlessRun::onPendingCall(const Step &step)
         if (!m_controller.answerAndWait(step.callId, attemptNumber, refusal, &reason))
             printLine(stderr, QStringLiteral("toolstudio run: answer refused: %1").arg(printableText(reason)));
     }
-}
-
-QString HeadlessRun::questionText(const nlohmann::json &question)
-{
-    // docs/mcp.md "A server's requests": what the server asks and the answer's shape.
-    const std::string kind = question.value("kind", std::string());
-    QString text
-        = QStringLiteral("toolstudio %1: MCP server '%2' asks (%3): %4")
-              .arg(m_options.command, printableText(QString::fromStdString(question.value("server", std::string()))),
-                   QString::fromStdString(kind),
-                   printableText(summary(question.value("message", nlohmann::json("")), 2000)));
-    if (kind == "elicitation")
-        text += QStringLiteral("\n  form (requestedSchema): %1\n  answer: {\"action\": \"accept\", \"content\": {…}}, "
-                               "{\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error refuses it")
-                    .arg(printableText(summary(question.value("schema", nlohmann::json::object()), 2000)));
-    else
-        text += QStringLiteral("\n  answer: the model's reply as a JSON string, \"text\"; an error refuses it");
-    return text;
 }
 
 std::optional<ManualAnswer> HeadlessRun::prompt(const Step &step, int attempt)

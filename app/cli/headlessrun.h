@@ -32,6 +32,12 @@ void printLine(FILE *stream, const QString &line);
 QString summary(const nlohmann::json &value, int limit = 200);
 /// A step as one `--json` line ({"event": "step", …}).
 nlohmann::json stepJson(const Step &step);
+/// What an attempt's question (an MCP server's request) asks, and the answer's shape:
+/// "toolstudio COMMAND: MCP server 'S' asks (elicitation): …".
+QString questionText(const QString &command, const nlohmann::json &question);
+/// "toolstudio COMMAND: call C (TOOL, attempt N) waits for an answer: toolstudio answer …",
+/// the command shell-quoted, ready to paste.
+QString waitsForAnswerText(const QString &command, const QString &projectDir, const Step &step, int attempt);
 
 /// Loads the project or prints "toolstudio COMMAND: reason" and returns nullopt.
 std::optional<Project> loadProjectFor(const QString &command, const QString &dir);
@@ -86,8 +92,6 @@ private:
     void onPendingCall(const Step &step);
     void onStepPaused(const Step &step);
     std::optional<ManualAnswer> prompt(const Step &step, int attempt);
-    /// What an attempt's question (an MCP server's request) asks, and the answer's shape.
-    QString questionText(const nlohmann::json &question);
     void onFinished(const RunRecord &run);
     void watchInterrupts();
 

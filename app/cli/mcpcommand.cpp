@@ -260,6 +260,14 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
         runId = run.id;
         loop.quit();
     });
+    // A server's request for input (elicitation, sampling) waits for `toolstudio answer`.
+    QObject::connect(&call, &DirectToolCall::pendingCallOpened, &loop, [&project](const Step &asked) {
+        const Attempt *attempt = asked.currentAttempt();
+        if (!attempt || !attempt->question)
+            return;
+        printLine(stderr, questionText(QStringLiteral("mcp call"), *attempt->question));
+        printLine(stderr, waitsForAnswerText(QStringLiteral("mcp call"), project->dir, asked, attempt->number));
+    });
     QString error;
     if (!call.start(*project, tool, args, &error)) {
         printLine(stderr, tr("toolstudio mcp call: %1").arg(error));

@@ -561,6 +561,14 @@ void TestMcpSdk2::studioClientOfSdkServer()
         QVERIFY2(answered.exitCode == 0, answered.err.constData());
         QVERIFY(confirm.waitForFinished(60000));
         QCOMPARE(confirm.exitCode(), 0);
+        // It said what the server asks and how to answer, not waited silently.
+        const QString said = QString::fromUtf8(confirm.readAllStandardError());
+        QVERIFY2(said.contains(QStringLiteral("toolstudio mcp call: MCP server '%1' asks (elicitation): ").arg(server)),
+                 qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("toolstudio mcp call: call try-1 (%1__confirm, attempt 1) waits for an "
+                                              "answer: toolstudio answer %2 %3 try-1 --result JSON")
+                                   .arg(server, dir.path(), text(run["id"]))),
+                 qPrintable(said));
         QCOMPARE(dumped(json::parse(confirm.readAllStandardOutput().toStdString(), nullptr, false)),
                  QStringLiteral("{\"content\":[{\"text\":\"shipped box\",\"type\":\"text\"}]}"));
     }

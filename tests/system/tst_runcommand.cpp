@@ -57,6 +57,18 @@ private Q_SLOTS:
                                                       example("render-report") + QStringLiteral("/answers.json")}
                                        << QByteArray("Report ready: https://reports.example.com/q3-seat-growth\n")
                                        << QByteArray("render_report");
+        // An MCP server of the project (server/weather.py, over stdio, confined): the
+        // script binds weather__forecast; book asks back (an elicitation) and answers.json
+        // answers it.
+        QTest::newRow("mcp-weather") << example("mcp-weather") << QStringList{QStringLiteral("--trust")}
+                                     << QByteArray("Lisbon, day 1: sunny, 24 °C\nLisbon, day 2: sunny, 25 °C\n")
+                                     << QByteArray("weather__forecast");
+        QTest::newRow("mcp-weather book")
+            << example("mcp-weather")
+            << QStringList{QStringLiteral("book"), QStringLiteral("--trust"), QStringLiteral("--answers"),
+                           example("mcp-weather") + QStringLiteral("/answers.json")}
+            << QByteArray("Booked Casa do Alentejo for 4 at 20:00 (by the window).\n")
+            << QByteArray("weather__book_table");
     }
 
     void exampleRunsComplete()
@@ -76,6 +88,33 @@ private Q_SLOTS:
         QVERIFY2(result.out.contains("[step 1] " + tool + " succeeded (attempts 1/"), result.out.constData());
         QCOMPARE(result.out.count("[step "), 1);
         QVERIFY(result.out.contains(" completed in "));
+    }
+
+    // A script may bind SERVER__TOOL before the server runs; a name the server does not
+    // list is said once it has listed its tools, and a call of it is unknown_tool.
+    void mcpBindingTheServerDoesNotList()
+    {
+        QTemporaryDir copy;
+        QVERIFY(QProcess::execute(QStringLiteral("cp"),
+                                  {QStringLiteral("-r"), example("mcp-weather") + QStringLiteral("/."), copy.path()})
+                == 0);
+        QFile manifest(copy.filePath(QStringLiteral("toolstudio.json")));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        QByteArray text = manifest.readAll();
+        manifest.close();
+        QVERIFY(text.contains("[\"weather__forecast\"]"));
+        text.replace("[\"weather__forecast\"]", "[\"weather__forcast\"]");
+        writeFile(manifest.fileName(), text);
+        writeFile(copy.filePath(QStringLiteral("scripts/main.py")),
+                  "from toolstudio import tools, ToolError\n"
+                  "try:\n    tools['weather__forcast'](city='Oslo')\n"
+                  "except ToolError as e:\n    print(e.code, e.message)\n");
+        const CommandResult result = toolstudio({QStringLiteral("run"), copy.path(), QStringLiteral("--trust")});
+        QVERIFY2(result.exitCode == 0, result.out + result.err);
+        QVERIFY2(result.err.contains("script 'main' binds 'weather__forcast', which MCP server 'weather' does not "
+                                     "list; calls of it fail as unknown_tool"),
+                 result.err.constData());
+        QVERIFY2(result.out.contains("unknown_tool "), result.out.constData());
     }
 
     void manualCallWithoutAnswerFails()

@@ -1588,6 +1588,15 @@ private Q_SLOTS:
         answer.result = json::parse(J("{'tool_calls': [{'name': 'counter', 'arguments': 5}]}"));
         QVERIFY(!h.engine->answerStep(QStringLiteral("m1"), answer, &reason));
         QVERIFY2(reason.startsWith(QStringLiteral("the model reply")), qPrintable(reason));
+        // Two calls of one id: their results could not be told apart.
+        answer.result
+            = json::parse(J("{'tool_calls': [{'id': 'a', 'name': 'counter'}, {'id': 'a', 'name': 'counter'}]}"));
+        QVERIFY(!h.engine->answerStep(QStringLiteral("m1"), answer, &reason));
+        QCOMPARE(
+            reason,
+            QStringLiteral("the model reply: tool_calls[1]: 'id' \"a\" is the id of tool_calls[0] too; give each "
+                           "call its own id, or leave 'id' out and one is made (a reply is {\"content\": \"text\"} "
+                           "and/or {\"tool_calls\": [{\"name\": \"tool\", \"arguments\": {…}}]})"));
         QVERIFY(h.step("m1").paused); // still held
 
         answer.result

@@ -253,7 +253,9 @@ private Q_SLOTS:
               "'files': {'command': 'node', 'args': ['server.js'], 'env': {'ROOT': 'data'}, 'cwd': 'srv',"
               "  'sandbox': {'read': ['docs'], 'read_write': ['data'], 'network': false}},"
               "'remote': {'url': 'https://example.com/mcp', 'headers': {'Authorization': 'Bearer ${secret:T}'}},"
-              "'old': {'type': 'sse', 'url': 'http://127.0.0.1:3001/sse', 'disabled': true}}}"));
+              "'old': {'type': 'sse', 'url': 'http://127.0.0.1:3001/sse', 'disabled': true}},"
+              // A script binds a server's tool before the server is connected.
+              "'scripts': [{'name': 'main', 'path': 'main.py', 'tools': ['everything__echo', 'files__read']}]}"));
         ProjectError error;
         const auto project = Project::load(dir.path(), &error);
         QVERIFY2(project, qPrintable(error.toString()));
@@ -281,6 +283,8 @@ private Q_SLOTS:
         QCOMPARE(remote.transport, McpServerConfig::Transport::StreamableHttp);
         QCOMPARE(remote.url, QStringLiteral("https://example.com/mcp"));
         QCOMPARE(remote.headers.value(QStringLiteral("Authorization")), QStringLiteral("Bearer ${secret:T}"));
+        QCOMPARE(project->boundTools(QStringLiteral("main")),
+                 QStringList({QStringLiteral("everything__echo"), QStringLiteral("files__read")}));
         QCOMPARE(McpServerConfig::toolName(QStringLiteral("everything"), QStringLiteral("get-sum")),
                  QStringLiteral("everything__get-sum"));
     }
@@ -493,6 +497,10 @@ private Q_SLOTS:
         QTest::newRow("script binds an undeclared tool")
             << J("{'scripts': [{'name': 'main', 'path': 'main.py', 'tools': [@'ghost']}]}")
             << QStringLiteral("script 'main': binds tool 'ghost', which is not declared");
+        QTest::newRow("script binds a tool of a server not declared")
+            << J("{'mcp_servers': {'weather': {'command': 'python3'}}, "
+                 "'scripts': [{'name': 'main', 'path': 'main.py', 'tools': [@'wether__forecast']}]}")
+            << QStringLiteral("script 'main': binds tool 'wether__forecast', which is not declared");
         QTest::newRow("default script not declared")
             << J("{'default_script': @'main'}")
             << QStringLiteral("'default_script' names 'main', which is not in 'scripts'");
@@ -545,6 +553,11 @@ private Q_SLOTS:
                  "[{'name': 't', 'arguments': @3}]}]}]}")
             << QStringLiteral("model 'm': turns[0]: tool_calls[0]: 'arguments' must be an object (or its JSON text), "
                               "not a number");
+        QTest::newRow("mock tool calls with one id")
+            << J("{'models': [{'name': 'm', 'provider': 'mock', 'turns': [{'tool_calls': "
+                 "[{'id': 'c1', 'name': 't'}, {'id': 'c2', 'name': 't'}, @{'id': 'c1', 'name': 'u'}]}]}]}")
+            << QStringLiteral("model 'm': turns[0]: tool_calls[2]: 'id' \"c1\" is the id of tool_calls[0] too; give "
+                              "each call its own id, or leave 'id' out and one is made");
         QTest::newRow("model declared twice")
             << J("{'models': [{'name': 'm', 'provider': 'manual'}, {'name': @'m', 'provider': 'manual'}]}")
             << QStringLiteral("model 'm': declared twice (model names must be unique)");

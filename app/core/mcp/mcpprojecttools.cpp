@@ -93,6 +93,20 @@ QStringList McpProjectTools::addTools(Project &project, const McpServerPool &poo
             project.tools.push_back(std::move(*tool));
         }
     }
+    // A script may bind SERVER__TOOL before the server is connected (Project::load); a
+    // server that is ready and does not list it is said (one that failed is, above).
+    QStringList ready;
+    for (const McpServerStatus &server : pool.servers())
+        if (server.state == McpServerStatus::State::Ready)
+            ready << server.name;
+    for (const ScriptEntry &script : project.scripts)
+        for (const QString &bound : script.tools) {
+            const QString server = bound.left(bound.indexOf(QLatin1String("__")));
+            if (!project.tool(bound) && ready.contains(server))
+                problems << tr("script '%1' binds '%2', which MCP server '%3' does not list; calls of it fail "
+                               "as unknown_tool")
+                                .arg(script.name, printableLines(bound).left(200), server);
+        }
     return problems;
 }
 

@@ -4,9 +4,12 @@
 
 #include "project/jsonqt.h"
 #include "project/manifestreader.h"
+#include "project/printabletext.h"
 #include "python/secrets.h"
 
 #include <QRegularExpression>
+
+#include <map>
 
 using namespace ManifestReader;
 
@@ -77,9 +80,20 @@ ModelTurn parseTurnAt(const json &entry, const QString &where, int index)
         if (!calls->is_array())
             fail(at(where) + QStringLiteral("'tool_calls' must be an array, not %1").arg(typeName(*calls)), calls);
         json list = json::array();
-        for (std::size_t i = 0; i < calls->size(); ++i)
-            list.push_back(
-                parseMockToolCall((*calls)[i], where + QStringLiteral(": tool_calls[%1]").arg(i), index, int(i)));
+        std::map<std::string, std::size_t> ids; // the results go back by id: one call each
+        for (std::size_t i = 0; i < calls->size(); ++i) {
+            const QString callWhere = where + QStringLiteral(": tool_calls[%1]").arg(i);
+            json call = parseMockToolCall((*calls)[i], callWhere, index, int(i));
+            const std::string &id = call["id"].get_ref<const std::string &>();
+            if (const auto [earlier, added] = ids.emplace(id, i); !added)
+                fail(at(callWhere)
+                         + QStringLiteral("'id' \"%1\" is the id of tool_calls[%2] too; give each call its own id, or "
+                                          "leave 'id' out and one is made")
+                               .arg(elidedText(QString::fromStdString(id), 64))
+                               .arg(earlier->second),
+                     &(*calls)[i]);
+            list.push_back(std::move(call));
+        }
         if (!list.empty())
             message["tool_calls"] = std::move(list);
     }

@@ -26,6 +26,17 @@
 
 namespace {
 
+/// A bound tool named SERVER__TOOL of a server in mcp_servers: its tools are known
+/// once the server is connected (McpProjectTools::addTools says when it lacks one).
+bool namesMcpServer(const Project &project, const QString &toolName)
+{
+    const qsizetype split = toolName.indexOf(QLatin1String("__"));
+    const QString server = toolName.left(split);
+    return split > 0
+        && std::any_of(project.mcpServers.begin(), project.mcpServers.end(),
+                       [&server](const McpServerConfig &config) { return config.name == server; });
+}
+
 using json = nlohmann::json;
 using namespace ManifestReader;
 
@@ -418,7 +429,7 @@ std::optional<Project> Project::read(const QString &dir, ProjectError *error, co
                          &(*scripts)[i]);
                 names.insert(script.name);
                 for (const QString &toolName : std::as_const(script.tools))
-                    if (!project.tool(toolName) && !project.pythonLoading) {
+                    if (!project.tool(toolName) && !project.pythonLoading && !namesMcpServer(project, toolName)) {
                         QString why;
                         for (const PythonToolFile &file : project.pythonFiles) {
                             for (const auto &[method, reason] : file.toolErrors)
