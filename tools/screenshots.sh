@@ -324,6 +324,22 @@ shot presenter-layout
 stop_studio
 SIZE=1440x900
 
+# 13. An MCP tool call's Protocol tab (mcp-weather, script book): the server asks for a
+#     time (an elicitation, answered with Accept in the Pending Calls dock), then the
+#     step's JSON-RPC exchange. Clicks at the 1440×900 layout's places.
+sed -i 's/"default_script": "main"/"default_script": "book"/' "$WORK/examples/mcp-weather/toolstudio.json"
+start_studio "$WORK/examples/mcp-weather"
+xdotool mousemove 435 37 click 1   # Run
+sleep 4
+xdotool mousemove 339 522 click 1  # Accept
+sleep 3
+xdotool mousemove 1060 247 click --repeat 2 1 # the step's row: the Step dock
+sleep 2
+xdotool mousemove 212 174 click 1  # Protocol
+sleep 1.5
+shot mcp-protocol
+stop_studio
+
 # Cold start: process start to a visible window, median of 5.
 times=()
 for _ in 1 2 3 4 5; do
