@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "schemaformfield.h"
 
+#include "project/printabletext.h"
 #include "project/schematext.h"
 
 #include <QCheckBox>
@@ -67,13 +68,22 @@ public:
             row.name = name.toStdString();
             row.field = createField(property, m_changed, box);
             const QString tip = property.contains("description") ? text(property["description"]) : QString();
+            // A `title` (an MCP elicitation's label) shown with the property's name, which the
+            // JSON sent uses; a server's text, so plain text and elided.
+            const QString title = property.contains("title") && property["title"].is_string()
+                ? elidedText(text(property["title"]), 80)
+                : QString();
+            const QString shown = title.isEmpty() || title == name
+                ? elidedText(name, 80)
+                : QStringLiteral("%1 (%2)").arg(title, elidedText(name, 80));
             if (required.contains(name)) {
-                auto *label = new QLabel(name + QStringLiteral(" *"), box);
+                auto *label = new QLabel(shown + QStringLiteral(" *"), box);
+                label->setTextFormat(Qt::PlainText);
                 label->setToolTip(tip.isEmpty() ? SchemaForm::tr("required") : tip);
                 label->setBuddy(row.field->control(QStringLiteral("editor")));
                 form->addRow(label, row.field);
             } else {
-                row.include = new QCheckBox(name, box);
+                row.include = new QCheckBox(shown, box);
                 row.include->setObjectName(QStringLiteral("include"));
                 // Issue 20 "Forms that send what the person means": an optional property
                 // is sent only when ticked; its default shows (greyed) in the field and is

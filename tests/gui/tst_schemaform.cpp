@@ -343,6 +343,31 @@ private Q_SLOTS:
         QVERIFY(form.rawToggle()->isHidden());
     }
 
+    /// A property's `title` (how an MCP elicitation labels its fields) is shown with the
+    /// name the JSON uses; a server's markup stays text.
+    void titlesLabelTheFields()
+    {
+        SchemaForm form;
+        form.setSchema(parse(
+            R"({"type":"object","required":["time","<b>x</b>"],"properties":{"time":{"type":"string","title":"Time"},)"
+            R"("note":{"type":"string","title":"Note for the restaurant"},"<b>x</b>":{"type":"string"},)"
+            R"("same":{"type":"string","title":"same"}}})"));
+        QStringList labels;
+        for (const QLabel *label : form.findChildren<QLabel *>())
+            if (label->text().endsWith(QLatin1String(" *"))) {
+                labels << label->text();
+                QCOMPARE(label->textFormat(), Qt::PlainText);
+            }
+        labels.sort();
+        QCOMPARE(labels, QStringList({QStringLiteral("<b>x</b> *"), QStringLiteral("Time (time) *")}));
+        QStringList boxes;
+        for (const QCheckBox *box : form.findChildren<QCheckBox *>())
+            if (box->objectName() == QLatin1String("include"))
+                boxes << box->text();
+        boxes.sort();
+        QCOMPARE(boxes, QStringList({QStringLiteral("Note for the restaurant (note)"), QStringLiteral("same")}));
+    }
+
     void rawJsonStaysInSync()
     {
         SchemaForm form;
