@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace PosixUtil {
@@ -14,11 +15,11 @@ std::string errnoText(int error)
     return std::strerror(error);
 }
 
-bool readFile(const std::string &path, std::size_t maxBytes, std::string *contents)
+namespace {
+
+/// Reads `fd` to its end into `contents` and closes it; EFBIG past `maxBytes`.
+bool readAndClose(int fd, std::size_t maxBytes, std::string *contents)
 {
-    const int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
-    if (fd == -1)
-        return false;
     contents->clear();
     char buffer[8192];
     for (;;) {
@@ -40,6 +41,38 @@ bool readFile(const std::string &path, std::size_t maxBytes, std::string *conten
     }
     ::close(fd);
     return true;
+}
+
+} // namespace
+
+bool readFile(const std::string &path, std::size_t maxBytes, std::string *contents)
+{
+    const int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+    if (fd == -1)
+        return false;
+    return readAndClose(fd, maxBytes, contents);
+}
+
+bool readRegularFile(const std::string &path, std::size_t maxBytes, std::string *contents)
+{
+    const int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); });
+    if (fd == -1)
+        return false;
+    struct stat info = {};
+    int error = 0;
+    if (::fstat(fd, &info) == -1)
+        error = errno;
+    else if (!S_ISREG(info.st_mode))
+        error = EINVAL;
+    else if (std::size_t(info.st_size) > maxBytes)
+        error = EFBIG;
+    if (error != 0) {
+        ::close(fd);
+        errno = error;
+        return false;
+    }
+    // Still stops past maxBytes should the file grow meanwhile.
+    return readAndClose(fd, maxBytes, contents);
 }
 
 bool writeAll(int fd, std::string_view text)

@@ -29,6 +29,12 @@ auto retry(Call call)
 /// when it holds more than `maxBytes`.
 bool readFile(const std::string &path, std::size_t maxBytes, std::string *contents);
 
+/// readFile for a file anyone with the folder may have planted: opened without following
+/// a FIFO's wait (O_NONBLOCK) and read only when it is a regular file (errno EINVAL when
+/// not: a FIFO, a device, a folder) of at most `maxBytes` by its size (EFBIG) — a sparse
+/// or endless file is not read at all.
+bool readRegularFile(const std::string &path, std::size_t maxBytes, std::string *contents);
+
 /// Writes all of `text` to `fd`, retrying EINTR and short writes. False on an error or
 /// a write of 0 bytes.
 bool writeAll(int fd, std::string_view text);

@@ -19,6 +19,10 @@
 #include <QEventLoop>
 #include <QSocketNotifier>
 
+#include <functional>
+#include <memory>
+#include <utility>
+
 #include <csignal>
 
 #include <sys/signalfd.h>
@@ -72,6 +76,28 @@ QString reloadedLine(const Project &project, bool changed)
         : QStringLiteral("toolstudio serve: toolstudio.json changed; the tools served are the same");
 }
 
+/// Runs `reload` on each change of the watched manifest, one at a time: a reload waits
+/// for the project's MCP servers in a nested event loop, where the next change can come;
+/// that one is run after it, so the last save is what is served and reloads never nest
+/// (attack27 F4).
+void reloadOnChange(ManifestWatch &watch, QObject *context, std::function<void()> reload)
+{
+    auto state = std::make_shared<std::pair<bool, bool>>(false, false); // running, again
+    QObject::connect(&watch, &ManifestWatch::changed, context, [state, reload = std::move(reload)] {
+        auto &[running, again] = *state;
+        if (running) {
+            again = true;
+            return;
+        }
+        running = true;
+        do {
+            again = false;
+            reload();
+        } while (again);
+        running = false;
+    });
+}
+
 /// `serve --mcp-stdio`: one MCP session on stdin/stdout until stdin ends or a signal
 /// comes. stdout carries the protocol only.
 int serveMcpStdio(const Project &project, bool studioTools)
@@ -89,7 +115,7 @@ int serveMcpStdio(const Project &project, bool studioTools)
     session.setListChangedNotices(true);
     McpStdioServer server(&session, STDIN_FILENO, STDOUT_FILENO);
     ManifestWatch watch(project.dir);
-    QObject::connect(&watch, &ManifestWatch::changed, &loop, [&session, &project, studioTools] {
+    reloadOnChange(watch, &loop, [&session, &project, studioTools] {
         if (const std::optional<Project> reloaded = reloadServed(project.dir, studioTools))
             printLine(stderr, reloadedLine(*reloaded, session.setProject(*reloaded)));
     });
@@ -246,7 +272,7 @@ int serveCommand(const QStringList &arguments)
 
     QEventLoop loop;
     ManifestWatch watch(project->dir);
-    QObject::connect(&watch, &ManifestWatch::changed, &loop, [&server, dir = project->dir, studioTools] {
+    reloadOnChange(watch, &loop, [&server, dir = project->dir, studioTools] {
         if (const std::optional<Project> reloaded = reloadServed(dir, studioTools))
             printLine(stderr, reloadedLine(*reloaded, server.setProject(*reloaded)));
     });

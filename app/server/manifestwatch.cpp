@@ -2,15 +2,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "manifestwatch.h"
 
+#include "posixutil.h"
+#include "project/project.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileSystemWatcher>
 #include <QTimer>
-
-namespace {
-/// A manifest larger than Project::load reads is a change all the same; no more is kept.
-constexpr qint64 MaxManifestBytes = 16 << 20;
-} // namespace
 
 ManifestWatch::ManifestWatch(const QString &projectDir, QObject *parent)
     : QObject(parent)
@@ -54,8 +52,10 @@ void ManifestWatch::check()
 
 QByteArray ManifestWatch::read() const
 {
-    QFile file(m_path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.read(MaxManifestBytes);
+    // Never blocks (a FIFO) nor reads more than a manifest may be: what cannot be read
+    // is its reason, so a change to or from it is still a change (Project::load says why).
+    std::string bytes;
+    if (!PosixUtil::readRegularFile(QFile::encodeName(m_path).toStdString(), Project::MaxManifestBytes, &bytes))
+        return QByteArrayLiteral("\0unreadable: ") + QByteArray::fromStdString(PosixUtil::errnoText(errno));
+    return QByteArray::fromStdString(bytes);
 }

@@ -138,7 +138,7 @@ bool ProgrammaticSession::start(const ProgrammaticRequest &request, QString *err
         return false;
     }
     m_project = served;
-    m_controller->prepareServed(request.files);
+    m_controller->prepareServed(request.files, request.code.toUtf8());
     m_clock.start();
     if (!m_controller->start(served, path, error))
         return false;
@@ -181,7 +181,7 @@ bool ProgrammaticSession::revive(const QString &runId, const ProgrammaticRequest
                     answer.message = result.errorMessage;
                     m_deferred[sequence] = answer;
                 }
-    m_controller->prepareServed(start.files);
+    m_controller->prepareServed(start.files); // the program: its kept file
     m_clock.start();
     if (!m_controller->resume(served, runId, error))
         return false;

@@ -381,6 +381,7 @@ void MainWindow::connectRun()
     connect(m_session, &ProjectSession::mcpToolsChanged, this, [this](const QStringList &problems) {
         m_projectPanel->setProject(project());
         m_editorArea->completeTools(project());
+        m_serving->projectReloaded(); // the served sessions get the servers' tools too (attack27 F6)
         if (!problems.isEmpty())
             setStatus(problems.join(QStringLiteral("; ")));
     });

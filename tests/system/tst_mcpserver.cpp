@@ -844,6 +844,19 @@ void TestMcpServer::stdioToolListChanges()
     QCOMPARE(dumped(server.request(call(7, "echo", json::object()))["result"]["content"][0]["text"]),
              QStringLiteral("\"hi\""));
 
+    // A FIFO renamed over the manifest: not opened for reading (that would block the
+    // server until a writer came, attack27 F2); the tools before it still served.
+    const QString fifo = dir.path() + QStringLiteral("/.fifo");
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QCOMPARE(::rename(QFile::encodeName(fifo).constData(),
+                      QFile::encodeName(dir.path() + QStringLiteral("/toolstudio.json")).constData()),
+             0);
+    QVERIFY2(server.said("toolstudio.json: not a regular file (a FIFO, a device or a folder); the manifest must be "
+                         "a JSON file; the tools before the change are still served"),
+             server.err.constData());
+    QCOMPARE(dumped(server.request(call(71, "echo", json::object()))["result"]["content"][0]["text"]),
+             QStringLiteral("\"hi\""));
+
     // The tool removed again: notified, and the call is refused as unknown.
     QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(manifest.dump(1))));
     QCOMPARE(dumped(server.next()),

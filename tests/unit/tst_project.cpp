@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 namespace {
 
 /// JSON written with single quotes, so moc (which does not know raw string literals)
@@ -308,6 +310,34 @@ private Q_SLOTS:
         QCOMPARE(error.toString(),
                  dir.path()
                      + QStringLiteral("/toolstudio.json: file not found: the folder is not a Tool Studio project"));
+    }
+
+    /// A manifest that is a FIFO (which would block the reader until a writer comes), a
+    /// device, or a sparse file of 64 GiB is refused without reading it (attack27 F2, F3).
+    void manifestNotAFileOrTooLarge()
+    {
+        QTemporaryDir dir;
+        const QString manifest = dir.filePath(QStringLiteral("toolstudio.json"));
+        QCOMPARE(::mkfifo(QFile::encodeName(manifest).constData(), 0600), 0);
+        ProjectError error;
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.toString(),
+                 manifest
+                     + QStringLiteral(": not a regular file (a FIFO, a device or a folder); the "
+                                      "manifest must be a JSON file"));
+        QVERIFY(QFile::remove(manifest));
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), manifest));
+        QVERIFY(!Project::load(dir.path(), &error));
+        QVERIFY2(error.toString().endsWith(QLatin1String(": not a regular file (a FIFO, a device or a folder); the "
+                                                         "manifest must be a JSON file")),
+                 qPrintable(error.toString()));
+        QVERIFY(QFile::remove(manifest));
+        QFile sparse(manifest);
+        QVERIFY(sparse.open(QIODevice::WriteOnly));
+        QVERIFY(sparse.resize(qint64(64) << 30));
+        sparse.close();
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.toString(), manifest + QStringLiteral(": larger than 8 MiB, the most a manifest may be"));
     }
 
     void malformedFixture()

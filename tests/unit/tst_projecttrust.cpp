@@ -182,6 +182,20 @@ private Q_SLOTS:
         QVERIFY(!project->trusted);
     }
 
+    /// The trust check of a load is of the bytes the load parsed, not of the file read
+    /// again: a manifest swapped between the two reads was trusted for what it had been
+    /// (attack27 F1). Here the file is the granted one, the bytes checked another.
+    void checkIsOfTheBytesGiven()
+    {
+        QVERIFY(ProjectTrust::grant(project(), nullptr));
+        const QByteArray changed = QByteArray(Manifest).replace("lookup_cmd.py", "evil.py");
+        const ProjectTrust::Check check = ProjectTrust::check(project(), &changed);
+        QCOMPARE(check.state, ProjectTrust::State::Changed);
+        QCOMPARE(check.added, QStringList{QStringLiteral("command tool 'lookup': [\"python3\",\"tools/evil.py\"]")});
+        QVERIFY(ProjectTrust::check(project(), &Manifest).trusted());
+        QVERIFY(ProjectTrust::check(project()).trusted()); // the file as granted
+    }
+
     void corruptStoreIsNoGrantAndKeptAside()
     {
         QVERIFY(ProjectTrust::grant(project(), nullptr));

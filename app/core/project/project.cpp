@@ -3,6 +3,7 @@
 #include "project/project.h"
 
 #include "jsoninput.h"
+#include "posixutil.h"
 #include "project/jsonerror.h"
 #include "project/jsonpositions.h"
 #include "project/jsonqt.h"
@@ -337,13 +338,25 @@ std::optional<Project> Project::read(const QString &dir, ProjectError *error, co
         return failWith(absoluteDir, QStringLiteral("not a folder (a project is a folder with a toolstudio.json)"));
 
     const QString manifest = absoluteDir + QLatin1Char('/') + QLatin1String(ManifestName);
-    QFile file(manifest);
-    if (!file.exists())
-        return failWith(manifest, QStringLiteral("file not found: the folder is not a Tool Studio project"));
-    if (!file.open(QIODevice::ReadOnly))
-        return failWith(manifest, QStringLiteral("cannot read: %1").arg(file.errorString()));
-    const QByteArray data = file.readAll();
-    file.close();
+    // Read once, and only a regular file of a bounded size: a FIFO planted as the
+    // manifest would block the reading thread, /dev/zero or a sparse file exhaust memory.
+    std::string bytes;
+    if (!PosixUtil::readRegularFile(QFile::encodeName(manifest).toStdString(), MaxManifestBytes, &bytes)) {
+        const int why = errno;
+        if (why == ENOENT)
+            return failWith(manifest, QStringLiteral("file not found: the folder is not a Tool Studio project"));
+        if (why == EINVAL)
+            return failWith(manifest,
+                            QStringLiteral("not a regular file (a FIFO, a device or a folder); the manifest "
+                                           "must be a JSON file"));
+        if (why == EFBIG)
+            return failWith(
+                manifest, QStringLiteral("larger than %1 MiB, the most a manifest may be").arg(MaxManifestBytes >> 20));
+        return failWith(manifest,
+                        QStringLiteral("cannot read: %1").arg(QString::fromStdString(PosixUtil::errnoText(why))));
+    }
+    const QByteArray data = QByteArray::fromStdString(bytes);
+    bytes = std::string();
 
     // Bounded like every JSON that enters the studio (sandbox/jsoninput.h): a mock
     // sequence or a schema nested 100 000 deep would crash the first copy of it.
@@ -371,7 +384,9 @@ std::optional<Project> Project::read(const QString &dir, ProjectError *error, co
 
     Project project;
     project.dir = absoluteDir;
-    project.trusted = ProjectTrust::isTrusted(absoluteDir);
+    // The trust check reads the bytes parsed here, not the file again: a file swapped
+    // between two reads would be trusted for what it was (attack27 F1).
+    project.trusted = ProjectTrust::check(absoluteDir, &data).trusted();
     try {
         if (!root.is_object())
             fail(QStringLiteral("the manifest must be a JSON object, not %1").arg(typeName(root)), &root);

@@ -99,6 +99,8 @@ public:
     /// `dir` as Project::dir spells it: absolute and clean ("." when empty).
     static QString folderPath(const QString &dir);
     static constexpr auto LoadingError = "loading…";
+    /// The largest toolstudio.json read (a larger one is refused, not read).
+    static constexpr std::size_t MaxManifestBytes = 8u << 20;
     static constexpr auto NotTrustedError = "not loaded: the project is not trusted";
     static inline int pythonTimeoutMs = 20000;
 

@@ -3,6 +3,7 @@
 #include "project/projecttrust.h"
 
 #include "jsoninput.h"
+#include "posixutil.h"
 #include "project/jsonqt.h"
 #include "project/project.h"
 #include "python/toolworker.h"
@@ -35,15 +36,19 @@ QString fromStd(const std::string &text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-/// The manifest as JSON, or null when it is missing, malformed or too deep (then
-/// Project::load refuses the project anyway).
-json rawManifest(const QString &dir)
+/// The manifest as JSON — `given` bytes, or the file's —, or null when it is missing,
+/// not a regular file, too large, malformed or too deep (then Project::load refuses the
+/// project anyway).
+json rawManifest(const QString &dir, const QByteArray *given)
 {
-    QFile file(dir + QLatin1Char('/') + QLatin1String(ManifestFile));
-    if (!file.open(QIODevice::ReadOnly))
+    std::string read;
+    if (!given
+        && !PosixUtil::readRegularFile(
+            QFile::encodeName(dir + QLatin1Char('/') + QLatin1String(ManifestFile)).toStdString(),
+            Project::MaxManifestBytes, &read))
         return nullptr;
-    const QByteArray data = file.readAll();
-    const std::string_view text(data.constData(), std::size_t(data.size()));
+    const std::string_view text
+        = given ? std::string_view(given->constData(), std::size_t(given->size())) : std::string_view(read);
     if (JsonInput::overLimit(text).limit)
         return nullptr;
     json root = json::parse(text.begin(), text.end(), nullptr, false);
@@ -186,7 +191,7 @@ QString ProjectTrust::canonicalDir(const QString &dir)
     return canonical.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : canonical;
 }
 
-TrustFingerprint ProjectTrust::fingerprint(const QString &dir)
+TrustFingerprint ProjectTrust::fingerprint(const QString &dir, const QByteArray *manifest)
 {
     TrustFingerprint fingerprint;
     const QString folder = canonicalDir(dir);
@@ -198,7 +203,7 @@ TrustFingerprint ProjectTrust::fingerprint(const QString &dir)
     if (!pythonFiles.isEmpty())
         fingerprint.items << QStringLiteral("Python interpreter: %1").arg(ToolWorker::pythonFor(folder));
 
-    const json root = rawManifest(folder);
+    const json root = rawManifest(folder, manifest);
     for (const auto &[name, tool] : namedEntries(root, "tools")) {
         if (!tool.is_object() || !tool.contains("handler") || !tool["handler"].is_object())
             continue;
@@ -227,11 +232,11 @@ TrustFingerprint ProjectTrust::fingerprint(const QString &dir)
     return fingerprint;
 }
 
-ProjectTrust::Check ProjectTrust::check(const QString &dir)
+ProjectTrust::Check ProjectTrust::check(const QString &dir, const QByteArray *manifest)
 {
     Check result;
     result.dir = canonicalDir(dir);
-    result.now = fingerprint(result.dir);
+    result.now = fingerprint(result.dir, manifest);
     {
         const QMutexLocker lock(&processGrantsMutex);
         if (processGrants.contains(result.dir)) {

@@ -63,9 +63,10 @@ public:
     /// The folder's canonical path (symlinks resolved); the key of its grant.
     static QString canonicalDir(const QString &dir);
     /// What `dir` would run (see TrustFingerprint). Reads only.
-    static TrustFingerprint fingerprint(const QString &dir);
-    /// Whether `dir` is trusted now, and if not, why.
-    static Check check(const QString &dir);
+    /// `manifest`: toolstudio.json's bytes as the caller read them (else read here).
+    static TrustFingerprint fingerprint(const QString &dir, const QByteArray *manifest = nullptr);
+    /// Whether `dir` is trusted now, and if not, why; `manifest` as for fingerprint().
+    static Check check(const QString &dir, const QByteArray *manifest = nullptr);
     static bool isTrusted(const QString &dir) { return check(dir).trusted(); }
 
     /// Records a grant for `dir` with its current fingerprint. False with the reason

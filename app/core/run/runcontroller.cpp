@@ -72,6 +72,7 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     std::optional<DurableStart> durable = std::exchange(d->next, std::nullopt);
     const QList<QPair<QString, QByteArray>> inputFiles = std::exchange(d->nextInputFiles, {});
     const bool served = std::exchange(d->nextServed, false);
+    const std::optional<QByteArray> program = std::exchange(d->nextProgram, std::nullopt);
     QString localError;
     if (!error)
         error = &localError;
@@ -127,6 +128,8 @@ bool RunController::start(const Project &project, const QString &scriptPath, QSt
     // A run that does not start leaves no folder behind.
     auto removeFolder = qScopeGuard([this] { d->folder.remove(); });
     RunPreparation preparation(project, script, d->runDir);
+    if (program)
+        preparation.setScriptBytes(*program);
     if (!preparation.prepare(d->folder.fd(), bool(warm), inputFiles, error))
         return false;
     policy.argv.push_back(preparation.scriptCopy().toStdString());
@@ -443,10 +446,12 @@ bool RunController::saveCassette(const Project &project, const QString &runId, c
     return ::saveCassette(*source, path, error);
 }
 
-void RunController::prepareServed(const QList<QPair<QString, QByteArray>> &files)
+void RunController::prepareServed(const QList<QPair<QString, QByteArray>> &files,
+                                  const std::optional<QByteArray> &program)
 {
     d->nextServed = true;
     d->nextInputFiles = files;
+    d->nextProgram = program;
 }
 
 void RunController::setStepMode(bool on)

@@ -164,7 +164,11 @@ public:
     /// next start() records a run of kind `served` and writes `files` (a path relative
     /// to the work dir → its bytes; the caller checked the names) into the work dir
     /// after the project's files/, so they count as inputs, not as the run's output.
-    void prepareServed(const QList<QPair<QString, QByteArray>> &files);
+    /// `program`: the script's bytes as the client sent them, written as the run's copy
+    /// of the script (nothing is read back from its path); none: a revived session's,
+    /// copied from the kept file.
+    void prepareServed(const QList<QPair<QString, QByteArray>> &files,
+                       const std::optional<QByteArray> &program = std::nullopt);
 
     /// Step mode (F10), for this and later runs: every call is held before it runs
     /// (stepPaused; the run is `waiting` and its clock paused) until continueStep,

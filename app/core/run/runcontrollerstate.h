@@ -68,6 +68,7 @@ public:
     // Durable steps (issue 5): what the next start() replays, and step mode.
     std::optional<DurableStart> next;
     QList<QPair<QString, QByteArray>> nextInputFiles; ///< prepareServed: written into the work dir
+    std::optional<QByteArray> nextProgram;            ///< prepareServed: the script's bytes
     bool nextServed = false;
     bool stepMode = false;
     bool approvesToolCalls = false;

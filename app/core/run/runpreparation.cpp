@@ -181,6 +181,8 @@ bool RunPreparation::writeRuntime(QString *error) const
                       Typings::typescript(boundList, m_project.name).toUtf8(), error))
         return false;
     QDir().mkpath(runtimeDir + QStringLiteral("/script"));
+    if (m_scriptBytes)
+        return writeFile(scriptCopy(), *m_scriptBytes, error);
     if (!QFile::copy(m_script, scriptCopy())) {
         *error = QCoreApplication::translate("RunController", "cannot copy %1 into the run folder").arg(m_script);
         return false;

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <cstddef>
+#include <optional>
 
 struct Project;
 
@@ -30,6 +31,9 @@ public:
     /// user first. `inputFiles`: a path relative to work/ → its bytes (prepareServed).
     /// False with `error` (what could not be created, copied or written).
     bool prepare(int folderFd, bool handOver, const QList<QPair<QString, QByteArray>> &inputFiles, QString *error);
+    /// The script's copy is written from these bytes instead of read from its path (a
+    /// served program: its file could be swapped between written and read).
+    void setScriptBytes(const QByteArray &bytes) { m_scriptBytes = bytes; }
 
     QString workDir() const { return m_runDir + QStringLiteral("/work"); }
     /// work/, open (O_DIRECTORY, no symlink followed) after prepare(); -1 before.
@@ -51,6 +55,7 @@ private:
     const Project &m_project;
     QString m_script;
     QString m_runDir;
+    std::optional<QByteArray> m_scriptBytes;
     QStringList m_bound;
     int m_workFd = -1;
 };
