@@ -5,8 +5,10 @@
 // `POST /mcp` on `toolstudio serve`, driven by raw JSON-RPC (the bad inputs: malformed
 // JSON, batches, ids of every type, deep JSON, an oversized line, unknown methods and
 // tools, a result over 1 MiB, a foreign Origin, a missing token, a client that leaves
-// mid-call, two clients on one session) and by the official MCP TypeScript SDK 1.x
-// client (TOOLSTUDIO_MCP_SERVERS_DIR, as tst_mcphttp finds it) over stdio and HTTP.
+// mid-call, two clients on one session), the `GET /mcp` event stream read as it comes
+// (its refusals and caps, its end on DELETE, a client leaving, the server stopping) and
+// by the official MCP TypeScript SDK 1.x client (TOOLSTUDIO_MCP_SERVERS_DIR, as
+// tst_mcphttp finds it) over stdio and HTTP.
 
 #include <QElapsedTimer>
 #include <QFileInfo>
