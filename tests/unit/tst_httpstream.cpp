@@ -11,6 +11,8 @@
 #include <QTest>
 
 #include <chrono>
+#include <thread>
+#include <vector>
 
 using namespace std::chrono_literals;
 
@@ -24,6 +26,7 @@ private Q_SLOTS:
     void aClientThatDoesNotReadIsDropped();
     void endedRunsOnceOnTheServersThread();
     void theCapCountsStreamsNotFinished();
+    void sendersOnOtherThreads();
 };
 
 void TestHttpStream::eventsAreWrittenInOrder()
@@ -103,6 +106,49 @@ void TestHttpStream::theCapCountsStreamsNotFinished()
     QCOMPARE(second->next(&bytes, 0ms), HttpStream::Next::End);
     second->finish();
     QVERIFY(!streams.open()); // the server stops: no new stream
+}
+
+void TestHttpStream::sendersOnOtherThreads()
+{
+    // Four threads send while the "HTTP thread" writes: every event arrives once, each
+    // thread's in its order, and close() ends the stream after the last.
+    HttpStream stream(this);
+    constexpr int Threads = 4;
+    constexpr int Events = 2000;
+    std::string written;
+    std::thread writer([&stream, &written] {
+        std::string bytes;
+        for (;;) {
+            const HttpStream::Next next = stream.next(&bytes, 50ms);
+            if (next == HttpStream::Next::Write)
+                written += bytes;
+            if (next == HttpStream::Next::End || next == HttpStream::Next::Abort)
+                break;
+        }
+        stream.finish();
+    });
+    std::vector<std::thread> senders;
+    for (int t = 0; t < Threads; ++t)
+        senders.emplace_back([&stream, t] {
+            for (int i = 0; i < Events; ++i)
+                stream.send(std::to_string(t) + ":" + std::to_string(i) + "\n");
+        });
+    for (std::thread &sender : senders)
+        sender.join();
+    stream.close();
+    writer.join();
+    QVERIFY(stream.isFinished());
+    std::vector<int> next(Threads, 0);
+    int lines = 0;
+    for (const QByteArray &line : QByteArray::fromStdString(written).split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const QList<QByteArray> parts = line.split(':');
+        const int t = parts.value(0).toInt();
+        QCOMPARE(parts.value(1).toInt(), next[std::size_t(t)]++);
+        ++lines;
+    }
+    QCOMPARE(lines, Threads * Events);
 }
 
 QTEST_GUILESS_MAIN(TestHttpStream)
