@@ -22,6 +22,9 @@ using Clock = std::chrono::steady_clock;
 /// only: a client that means to send has sent (a local client sends at once).
 constexpr int BusyIdleMs = 200;
 constexpr int BusyStallMs = 1000;
+/// How often a kept-alive connection waiting for its next request looks whether the
+/// server stops: stop() joins the threads, and an idle connection must not delay it.
+constexpr int StopLookMs = 200;
 
 thread_local BoundedHttplibServer::Overrun t_overrun = BoundedHttplibServer::Overrun::None;
 thread_local bool t_closeAfterReply = false;
@@ -189,14 +192,15 @@ private:
 } // namespace
 
 BoundedHttplibServer::BoundedHttplibServer(std::size_t requestBytes, int requestSeconds, int readSeconds,
-                                           int keepAliveSeconds, std::size_t keepAliveMax)
+                                           int keepAliveSeconds, std::size_t keepAliveMax, std::size_t extraThreads)
     : m_requestBytes(requestBytes)
     , m_requestSeconds(requestSeconds)
     , m_readSeconds(readSeconds)
     , m_keepAliveSeconds(keepAliveSeconds)
     , m_keepAliveMax(std::max<std::size_t>(keepAliveMax, 1))
 {
-    new_task_queue = [this] { return new CountingPool(CPPHTTPLIB_THREAD_POOL_COUNT, m_waiting); };
+    new_task_queue
+        = [this, extraThreads] { return new CountingPool(CPPHTTPLIB_THREAD_POOL_COUNT + extraThreads, m_waiting); };
 }
 
 BoundedHttplibServer::Overrun BoundedHttplibServer::overrun()
@@ -230,7 +234,11 @@ bool BoundedHttplibServer::process_and_close_socket(socket_t sock)
     for (std::size_t count = m_keepAliveMax; count > 0 && svr_sock_ != INVALID_SOCKET; --count) {
         const bool busy = m_waiting.load() > 0;
         const int idleMs = busy ? BusyIdleMs : (count == m_keepAliveMax ? m_readSeconds : m_keepAliveSeconds) * 1000;
-        if (!stream.waitForRequest(idleMs))
+        const auto idleUntil = Clock::now() + std::chrono::milliseconds(idleMs);
+        bool request = false;
+        while (!(request = stream.waitForRequest(std::min(idleMs, StopLookMs))) && svr_sock_ != INVALID_SOCKET
+               && Clock::now() < idleUntil) {}
+        if (!request || svr_sock_ == INVALID_SOCKET)
             break;
         stream.startRequest(m_requestBytes, m_requestSeconds);
         bool closed = false;

@@ -24,8 +24,10 @@ class BoundedHttplibServer : public httplib::Server
 public:
     enum class Overrun { None, Bytes, Time };
 
+    /// `extraThreads` are added to cpp-httplib's pool (CPPHTTPLIB_THREAD_POOL_COUNT), for
+    /// replies that hold their thread long (HttpStream).
     BoundedHttplibServer(std::size_t requestBytes, int requestSeconds, int readSeconds, int keepAliveSeconds,
-                         std::size_t keepAliveMax);
+                         std::size_t keepAliveMax, std::size_t extraThreads = 0);
 
     /// The status and JSON body for a request cut short; used when httplib gave up on it
     /// without a reply (a request line without end).

@@ -3,6 +3,7 @@
 #include "httpserver.h"
 
 #include "boundedhttplibserver.h"
+#include "httpstream.h"
 
 #include <QMetaObject>
 
@@ -29,19 +30,24 @@ struct HttpResponder::Slot
         int status = 500;
         nlohmann::json body;
         HttpResponder::Headers headers;
+        std::shared_ptr<HttpStream> stream; ///< HttpResponder::openStream
     };
+    /// Set once: by the route's reply, or by the HTTP thread when it gave up waiting.
     std::optional<Reply> reply;
-    std::function<void()> gone; ///< HttpResponder::onClientGone
+    std::function<void()> gone;           ///< HttpResponder::onClientGone
+    std::shared_ptr<HttpStreams> streams; ///< the server's
 
-    void put(int status, nlohmann::json body, HttpResponder::Headers headers = {})
+    bool put(int status, nlohmann::json body, HttpResponder::Headers headers = {},
+             std::shared_ptr<HttpStream> stream = nullptr)
     {
         {
             const std::lock_guard lock(mutex);
             if (reply)
-                return; // the first reply wins
-            reply.emplace(Reply{status, std::move(body), std::move(headers)});
+                return false; // the first reply wins
+            reply.emplace(Reply{status, std::move(body), std::move(headers), std::move(stream)});
         }
         ready.notify_all();
+        return true;
     }
 };
 
@@ -93,6 +99,17 @@ void HttpResponder::onClientGone(std::function<void()> gone) const
 {
     const std::lock_guard lock(m_guard->slot->mutex);
     m_guard->slot->gone = std::move(gone);
+}
+
+std::shared_ptr<HttpStream> HttpResponder::openStream(Headers headers) const
+{
+    Slot &slot = *m_guard->slot;
+    std::shared_ptr<HttpStream> stream = slot.streams ? slot.streams->open() : nullptr;
+    if (stream && !slot.put(200, nullptr, std::move(headers), stream)) {
+        stream->finish(); // answered already, or the HTTP thread gave up: it counts no more
+        stream.reset();
+    }
+    return stream;
 }
 
 nlohmann::json httpErrorBody(const std::string &code, const std::string &message)
@@ -205,6 +222,36 @@ QString bindFailure(const std::string &host, int port, bool *inUse)
         return QStringLiteral("%1: %2 is not an address of this machine").arg(where, QString::fromStdString(host));
     return QStringLiteral("cannot listen on %1: %2")
         .arg(where, QString::fromUtf8(std::strerror(error ? error : EINVAL)));
+}
+
+/// How long the HTTP thread of a stream waits for an event before it looks whether the
+/// client closed the connection.
+constexpr std::chrono::milliseconds StreamLookMs(500);
+
+/// Sends `stream` as the reply, chunked, on the calling HTTP thread until it ends.
+void replyWithStream(httplib::Response &res, std::shared_ptr<HttpStream> stream)
+{
+    // Its connection is not kept alive after it: a stopping server would wait for it.
+    BoundedHttplibServer::closeAfterReply();
+    res.status = 200;
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [stream](std::size_t, httplib::DataSink &sink) {
+            std::string bytes;
+            switch (stream->next(&bytes, StreamLookMs)) {
+            case HttpStream::Next::Write:
+                return sink.write(bytes.data(), bytes.size());
+            case HttpStream::Next::Idle:
+                return !BoundedHttplibServer::clientGone();
+            case HttpStream::Next::End:
+                sink.done();
+                return true;
+            case HttpStream::Next::Abort:
+                break;
+            }
+            return false; // the connection is closed without the last chunk
+        },
+        [stream](bool) { stream->finish(); });
 }
 
 } // namespace
@@ -373,6 +420,7 @@ void HttpServer::install()
                 request.headers[lower(name)] = value;
             request.body = req.body;
             auto slot = std::make_shared<HttpResponder::Slot>();
+            slot->streams = m_streams;
             // Queued to the thread that owns this object: the handler touches Qt
             // objects (the journal, timers) there and nowhere else.
             QMetaObject::invokeMethod(
@@ -383,11 +431,14 @@ void HttpServer::install()
             const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(m_config.replyTimeoutSeconds);
             std::unique_lock lock(slot->mutex);
             while (!slot->reply) {
+                // Giving up fills the slot: a reply (or stream) the route sends later is refused.
                 if (stopping->load()) {
+                    slot->reply.emplace();
                     setJson(res, 503, httpErrorBody("stopping", "the server is stopping"));
                     return;
                 }
                 if (slot->gone && BoundedHttplibServer::clientGone()) {
+                    slot->reply.emplace();
                     QMetaObject::invokeMethod(this, std::move(slot->gone), Qt::QueuedConnection);
                     slot->gone = nullptr;
                     // 499 as the log shows it ("client closed request"); nobody reads it.
@@ -396,6 +447,7 @@ void HttpServer::install()
                     return;
                 }
                 if (std::chrono::steady_clock::now() >= deadline) {
+                    slot->reply.emplace();
                     setJson(res, 504,
                             httpErrorBody("timeout",
                                           route.method + " " + route.display + " did not answer within "
@@ -406,7 +458,9 @@ void HttpServer::install()
             }
             for (const auto &[name, value] : slot->reply->headers)
                 res.set_header(name, value);
-            if (slot->reply->body.is_null())
+            if (slot->reply->stream)
+                replyWithStream(res, slot->reply->stream);
+            else if (slot->reply->body.is_null())
                 res.status = slot->reply->status;
             else
                 setJson(res, slot->reply->status, slot->reply->body);
@@ -433,8 +487,10 @@ bool HttpServer::listen(const HttpServerConfig &config, QString *error, bool *po
         m_allowedHosts = {lower(hostWithPort(config.host, config.port))};
     if (isLoopback(config.host) && config.host != "127.0.0.1" && config.host != "localhost" && config.host != "::1")
         m_allowedHosts.insert(m_allowedHosts.begin(), hostWithPort(config.host, config.port));
-    m_server = std::make_unique<BoundedHttplibServer>(config.maxBodyBytes + HeadBytes, config.requestTimeoutSeconds,
-                                                      config.readTimeoutSeconds, config.keepAliveSeconds, 100);
+    m_server
+        = std::make_unique<BoundedHttplibServer>(config.maxBodyBytes + HeadBytes, config.requestTimeoutSeconds,
+                                                 config.readTimeoutSeconds, config.keepAliveSeconds, 100, MaxStreams);
+    m_streams = std::make_shared<HttpStreams>(this, MaxStreams);
     install();
     m_server->setOverrunReply(
         [this](BoundedHttplibServer::Overrun overrun) { return overrunReply(m_config, overrun); });
@@ -445,6 +501,7 @@ bool HttpServer::listen(const HttpServerConfig &config, QString *error, bool *po
         if (portInUse)
             *portInUse = inUse;
         m_server.reset();
+        m_streams.reset();
         return false;
     }
     m_stopping->store(false);
@@ -457,8 +514,10 @@ void HttpServer::stop()
     if (!m_server)
         return;
     m_stopping->store(true);
+    m_streams->closeAll(); // their threads write the last chunk and are free for the join
     m_server->stop();
     if (m_thread.joinable())
         m_thread.join();
     m_server.reset();
+    m_streams.reset();
 }

@@ -16,6 +16,8 @@
 #include <vector>
 
 class BoundedHttplibServer;
+class HttpStream;
+class HttpStreams;
 
 /// One request as a route's handler sees it, copied out of the HTTP thread: the method,
 /// the path, the parts the route's pattern captured, the query parameters and the body
@@ -53,6 +55,11 @@ public:
     /// this reply was sent (an MCP 2026-07-28 client cancels a request so); the reply is
     /// then not sent. Unset: a client that leaves is only noticed when the reply is written.
     void onClientGone(std::function<void()> gone) const;
+    /// Answers 200 with `headers` and a `text/event-stream` body kept open: the events
+    /// sent to the stream go out as they come (HttpStream). Null, answering nothing, when
+    /// the server has HttpServer::MaxStreams open (or stops) or this reply was sent
+    /// already: answer with an error then.
+    std::shared_ptr<HttpStream> openStream(Headers headers) const;
 
 private:
     std::shared_ptr<Guard> m_guard;
@@ -81,6 +88,10 @@ class HttpServer : public QObject
 {
 public:
     using Handler = std::function<void(const HttpRequest &, const HttpResponder &)>;
+    /// Streams (HttpResponder::openStream) open at once: each holds an HTTP thread of
+    /// its own, added to cpp-httplib's pool for them, so streams never take the threads
+    /// of the other requests.
+    static constexpr std::size_t MaxStreams = 8;
 
     explicit HttpServer(QObject *parent = nullptr);
     ~HttpServer() override;
@@ -96,8 +107,8 @@ public:
     /// Binds and starts serving on a thread of its own. False with `error` saying why
     /// ("port 3112 on 127.0.0.1 is in use: …") and `*portInUse` set when that was it.
     bool listen(const HttpServerConfig &config, QString *error, bool *portInUse = nullptr);
-    /// Stops accepting, answers requests still waiting for a route with 503 and joins
-    /// the HTTP threads. Called by the destructor.
+    /// Stops accepting, ends the open streams (their last chunk), answers requests still
+    /// waiting for a route with 503 and joins the HTTP threads. Called by the destructor.
     void stop();
 
     const HttpServerConfig &config() const { return m_config; }
@@ -128,6 +139,7 @@ private:
     std::unique_ptr<BoundedHttplibServer> m_server;
     std::thread m_thread;
     std::shared_ptr<std::atomic<bool>> m_stopping;
+    std::shared_ptr<HttpStreams> m_streams; ///< while listening
 };
 
 /// The error body of the server: {"error": {"code": code, "message": message}}.

@@ -3,6 +3,7 @@
 #include "mcphttproute.h"
 
 #include "httpserver.h"
+#include "httpstream.h"
 #include "mcpserversession.h"
 
 #include "mcp/mcprevision.h"
@@ -16,7 +17,8 @@ using nlohmann::json;
 namespace {
 
 constexpr const char *SessionHeader = "Mcp-Session-Id";
-/// JSON-RPC's implementation-defined server error: too many calls running.
+/// JSON-RPC's implementation-defined server error: too many calls running, a stream
+/// refused (as the TypeScript SDK's server answers 406 and 409).
 constexpr std::int64_t ServerBusy = -32000;
 
 /// A JSON-RPC error body (id null) for an HTTP-level refusal.
@@ -90,8 +92,11 @@ McpHttpRoute::McpHttpRoute(const Project &project, QObject *parent)
 
 McpHttpRoute::~McpHttpRoute()
 {
-    for (auto &[id, entry] : m_sessions)
+    for (auto &[id, entry] : m_sessions) {
+        if (entry.stream)
+            entry.stream->close();
         delete entry.session;
+    }
 }
 
 void McpHttpRoute::install(HttpServer &server)
@@ -104,13 +109,73 @@ void McpHttpRoute::install(HttpServer &server)
                  [this](const HttpRequest &request, const HttpResponder &responder) { post(request, responder); });
     server.route("DELETE", "/mcp", "/mcp", "Ends the MCP session named by Mcp-Session-Id.",
                  [this](const HttpRequest &request, const HttpResponder &responder) { remove(request, responder); });
-    server.route("GET", "/mcp", "/mcp", "405: this server opens no stream of its own; POST each message.",
-                 [](const HttpRequest &, const HttpResponder &responder) {
-                     responder.send(405,
-                                    httpErrorBody("method_not_allowed",
-                                                  "GET /mcp: this server sends nothing unasked; POST each message"),
-                                    {{"Allow", "POST, DELETE"}});
-                 });
+    server.route("GET", "/mcp", "/mcp",
+                 "The server-sent events of the 2025 MCP session named by Mcp-Session-Id (Accept: "
+                 "text/event-stream): notifications/tools/list_changed when the served tools change.",
+                 [this](const HttpRequest &request, const HttpResponder &responder) { listen(request, responder); });
+}
+
+void McpHttpRoute::listen(const HttpRequest &request, const HttpResponder &responder)
+{
+    // streamable-http "Listening for Messages from the Server": a GET either opens a
+    // text/event-stream or is 405. The 2026 era has no session and no GET stream.
+    const std::string version = request.header("mcp-protocol-version");
+    if (McpRevision::isModern(version)
+        || (request.header("mcp-session-id").empty() && !McpRevision::isLegacyServed(version))) {
+        responder.send(405,
+                       httpErrorBody("method_not_allowed",
+                                     "GET /mcp opens the event stream of a 2025 session: send its Mcp-Session-Id "
+                                     "(from initialize) and Accept: text/event-stream. 2026-07-28 has no GET stream: "
+                                     "its change notifications come on subscriptions/listen, which this server does "
+                                     "not serve yet (list the tools again after tools/list's ttlMs)"),
+                       {{"Allow", "GET, POST, DELETE"}});
+        return;
+    }
+    const QByteArray accept = QByteArray::fromStdString(request.header("accept")).toLower();
+    if (!accept.contains("text/event-stream")) {
+        responder.send(406,
+                       rpcError(ServerBusy,
+                                "Not Acceptable: GET /mcp answers with server-sent events: send "
+                                "the header 'Accept: text/event-stream'"));
+        return;
+    }
+    if (!sessionFor(request, responder))
+        return;
+    const std::string id = request.header("mcp-session-id");
+    Entry &entry = m_sessions.at(id);
+    if (entry.stream && entry.stream->isOpen()) {
+        responder.send(409,
+                       rpcError(ServerBusy,
+                                "Conflict: this session has its GET /mcp stream open already (one "
+                                "per session); close it before opening another"));
+        return;
+    }
+    const std::shared_ptr<HttpStream> stream
+        = responder.openStream({{"Cache-Control", "no-cache"}, {SessionHeader, id}});
+    if (!stream) {
+        responder.send(503,
+                       rpcError(ServerBusy,
+                                std::to_string(HttpServer::MaxStreams)
+                                    + " GET /mcp streams are open, the most this server holds at once (each "
+                                      "holds one of its threads); retry later, or list the tools again "
+                                      "instead of waiting for notifications/tools/list_changed"));
+        return;
+    }
+    entry.stream = stream;
+    stream->onEnded([route = QPointer<McpHttpRoute>(this), id, weak = std::weak_ptr<HttpStream>(stream)] {
+        if (!route)
+            return;
+        const auto found = route->m_sessions.find(id);
+        if (found != route->m_sessions.end() && found->second.stream && found->second.stream == weak.lock())
+            found->second.stream.reset();
+    });
+}
+
+void McpHttpRoute::sendOnStream(const McpServerSession *session, const JsonRpcMessage &message)
+{
+    for (auto &[id, entry] : m_sessions)
+        if (entry.session == session && entry.stream)
+            entry.stream->sendEvent("message", message.encode());
 }
 
 McpServerSession *McpHttpRoute::sessionFor(const HttpRequest &request, const HttpResponder &responder)
@@ -143,12 +208,15 @@ bool McpHttpRoute::makeRoom()
     if (m_sessions.size() < std::size_t(MaxSessions))
         return true;
     auto idlest = m_sessions.end();
+    // A session with its stream open is in use: its client listens.
     for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it)
-        if (it->second.session->inFlight() == 0
+        if (it->second.session->inFlight() == 0 && !(it->second.stream && it->second.stream->isOpen())
             && (idlest == m_sessions.end() || it->second.lastUsed < idlest->second.lastUsed))
             idlest = it;
     if (idlest == m_sessions.end())
         return false;
+    if (idlest->second.stream)
+        idlest->second.stream->close();
     delete idlest->second.session;
     m_sessions.erase(idlest);
     return true;
@@ -214,9 +282,18 @@ void McpHttpRoute::post(const HttpRequest &request, const HttpResponder &respond
         }
         const std::string id = newSessionId();
         McpServerSession *session = newSession();
+        // Its GET stream carries the change notification (initialize says listChanged:
+        // true). Only that: a call's progress belongs on the call's own response, which is
+        // one JSON body here (streamable-http: the GET stream's messages SHOULD be
+        // unrelated to any request running).
+        session->setListChangedNotices(true);
+        session->notify = [this, session](const JsonRpcMessage &notice) {
+            if (notice.method == "notifications/tools/list_changed")
+                sendOnStream(session, notice);
+        };
         session->receive(message, [this, session, id, answer](std::optional<JsonRpcMessage> reply) {
             if (session->initialized())
-                m_sessions[id] = Entry{session, QDateTime::currentMSecsSinceEpoch()};
+                m_sessions[id] = Entry{session, QDateTime::currentMSecsSinceEpoch(), nullptr};
             else
                 session->deleteLater();
             answer(session->initialized() ? id : std::string())(std::move(reply));
@@ -252,7 +329,7 @@ void McpHttpRoute::refuseFull(const HttpResponder &responder) const
     responder.send(503,
                    rpcError(JsonRpcError::InternalError,
                             std::to_string(m_sessions.size())
-                                + " MCP sessions have calls running, the most this server keeps; "
+                                + " MCP sessions have calls running or a stream open, the most this server keeps; "
                                   "end one (DELETE /mcp) or wait"));
 }
 
@@ -306,7 +383,7 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
         // Each POST is answered on its own response: two processes of one client (both
         // starting at id 0, as the TypeScript SDK does) must not refuse each other.
         session->setRequestIdsPerExchange();
-        found = m_sessions.emplace(key, Entry{session, 0}).first;
+        found = m_sessions.emplace(key, Entry{session, 0, nullptr}).first;
     }
     found->second.lastUsed = now;
     if (refusedAsBusy(message, responder))
@@ -345,6 +422,8 @@ void McpHttpRoute::remove(const HttpRequest &request, const HttpResponder &respo
         return;
     const auto found = m_sessions.find(request.header("mcp-session-id"));
     McpServerSession *session = found->second.session;
+    if (found->second.stream)
+        found->second.stream->close(); // the client sees the stream end
     m_sessions.erase(found);
     session->end(QStringLiteral("the client ended the session (DELETE /mcp)"));
     session->deleteLater();

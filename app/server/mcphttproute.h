@@ -8,11 +8,13 @@
 #include <QObject>
 
 #include <map>
+#include <memory>
 #include <string>
 
 class HttpServer;
 struct HttpRequest;
 class HttpResponder;
+class HttpStream;
 class McpServerSession;
 class ServedStepMode;
 
@@ -26,10 +28,14 @@ class ServedStepMode;
 /// Mcp-Session-Id is sent; the requests of one client name share one run.
 /// In the 2025 era an `initialize` without `Mcp-Session-Id` opens an McpServerSession whose id comes back
 /// in that header and must accompany every later request (missing: 400, unknown or
-/// ended: 404); `DELETE /mcp` ends the session; `GET /mcp` is 405 (no server-initiated
-/// stream). The Host, Origin and token checks are HttpServer's, as for every route.
+/// ended: 404); `DELETE /mcp` ends the session. `GET /mcp` with the session's id opens
+/// its stream of server-sent events (one per session, 409 for a second; 406 without
+/// `Accept: text/event-stream`; 503 past HttpServer::MaxStreams), which carries
+/// `notifications/tools/list_changed` when setProject() changed the tools; the session's
+/// end ends it. A GET naming no session (the 2026 era has no GET stream) is 405.
+/// The Host, Origin and token checks are HttpServer's, as for every route.
 /// At most MaxSessions sessions live at once: a new one ends the longest idle session
-/// without calls running, or is refused (503). A tools/call holds one of the server's
+/// without calls running or a stream open, or is refused (503). A tools/call holds one of the server's
 /// HTTP threads until its reply (a manual tool: until a person answers); at most
 /// MaxRunningCalls run at once over all sessions, so threads stay free for the other
 /// routes (the answer to a waiting call among them): past it, -32000 and nothing runs.
@@ -46,7 +52,8 @@ public:
     void install(HttpServer &server);
     std::size_t sessionCount() const { return m_sessions.size(); }
     /// Every session, and each one opened from now on, serves `project`'s tools
-    /// (McpServerSession::setProject). True when the tools/list result changed.
+    /// (McpServerSession::setProject); each open stream of a session whose tools/list
+    /// result changed gets `notifications/tools/list_changed`. True when one changed.
     bool setProject(const Project &project);
 
     /// Each new session serves McpStudioTools too (`--studio-tools`).
@@ -62,9 +69,14 @@ private:
     {
         McpServerSession *session = nullptr;
         qint64 lastUsed = 0;
+        std::shared_ptr<HttpStream> stream; ///< its GET stream, while open
     };
     void post(const HttpRequest &request, const HttpResponder &responder);
     void remove(const HttpRequest &request, const HttpResponder &responder);
+    /// GET: opens the session's stream.
+    void listen(const HttpRequest &request, const HttpResponder &responder);
+    /// Sends `message` on the open stream of `session`, if any.
+    void sendOnStream(const McpServerSession *session, const JsonRpcMessage &message);
     /// The session the request names, or nullptr after answering the error.
     McpServerSession *sessionFor(const HttpRequest &request, const HttpResponder &responder);
     /// A request of the 2026 era (stateless).

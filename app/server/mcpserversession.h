@@ -87,7 +87,7 @@ public:
     void setStepMode(ServedStepMode *stepMode) { m_stepMode = stepMode; }
 
     /// The transport delivers messages sent unasked to an initialized 2025-era session
-    /// (stdio; not Streamable HTTP, which has no GET stream yet): initialize then says
+    /// (stdio; Streamable HTTP on the session's GET stream): initialize then says
     /// `"tools": {"listChanged": true}` and setProject() sends
     /// `notifications/tools/list_changed`. server/discover (2026-07-28) says false: that
     /// era delivers it only on a subscriptions/listen stream, not served yet. Before the

@@ -26,6 +26,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -201,6 +202,59 @@ private Q_SLOTS:
                  QStringLiteral("{\"content\":[{\"text\":\"{\\\"answer\\\":\\\"yes\\\"}\",\"type\":\"text\"}],"
                                 "\"isError\":false,\"structuredContent\":{\"answer\":\"yes\"}}"));
         QTRY_COMPARE_WITH_TIMEOUT(pending->pendingCalls().size(), 0, RunTimeoutMs);
+    }
+
+    /// An MCP client's GET /mcp stream hears of the tools the window reloads, and Stop
+    /// Serving ends it properly (curl, reading as it comes, exits 0 at the last chunk).
+    void stopServingEndsMcpStream()
+    {
+        const QString dir = m_scratch->filePath(QStringLiteral("listened"));
+        const QByteArray manifest = "{\"name\": \"listened\", \"tools\": [{\"name\": \"ask\", \"input_schema\": "
+                                    "{\"type\": \"object\"}, \"handler\": {\"kind\": \"manual\"}}]}\n";
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), manifest));
+        QVERIFY(openTrusted(*m_window, dir));
+        QVERIFY(m_window->serving()->serve(freePort(), QStringLiteral("127.0.0.1"), {}));
+        const QString mcp = m_window->serving()->url() + QStringLiteral("/mcp");
+        Client init;
+        init.start(mcp,
+                   {{"jsonrpc", "2.0"},
+                    {"id", 1},
+                    {"method", "initialize"},
+                    {"params",
+                     {{"protocolVersion", "2025-11-25"},
+                      {"capabilities", nlohmann::json::object()},
+                      {"clientInfo", {{"name", "tst_serveproject"}, {"version", "1"}}}}}});
+        QTRY_VERIFY_WITH_TIMEOUT(init.finished(), RunTimeoutMs);
+        QCOMPARE(QString::fromStdString(init.reply().second["result"]["capabilities"]["tools"].dump()),
+                 QStringLiteral("{\"listChanged\":true}"));
+        QProcess curl;
+        curl.start(QStringLiteral("curl"),
+                   {QStringLiteral("-sN"), QStringLiteral("-D"), QStringLiteral("-"), QStringLiteral("-H"),
+                    QStringLiteral("Accept: text/event-stream"), QStringLiteral("-H"),
+                    QStringLiteral("Mcp-Session-Id: ") + init.header(QStringLiteral("Mcp-Session-Id")), mcp});
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += curl.readAllStandardOutput()).contains("\r\n\r\n"), RunTimeoutMs);
+        QVERIFY2(out.startsWith("HTTP/1.1 200 OK\r\n"), out.constData());
+        QVERIFY2(out.contains("Content-Type: text/event-stream\r\n"), out.constData());
+
+        // The manifest gains a tool and the window reloads it: the stream has the event.
+        QByteArray added = manifest;
+        added.replace("}}]}",
+                      "}}, {\"name\": \"echo\", \"input_schema\": {\"type\": \"object\"}, \"handler\": "
+                      "{\"kind\": \"manual\"}}]}");
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), added));
+        QVERIFY(m_window->reloadProject());
+        const QByteArray event
+            = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n";
+        QTRY_VERIFY_WITH_TIMEOUT((out += curl.readAllStandardOutput()).endsWith(event), RunTimeoutMs);
+
+        // Stop Serving: the stream ends with its last chunk (curl exits 0, not 18).
+        m_window->serving()->serveAction()->trigger();
+        QVERIFY(!m_window->serving()->isServing());
+        QTRY_VERIFY_WITH_TIMEOUT(curl.state() == QProcess::NotRunning, RunTimeoutMs);
+        QCOMPARE(curl.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(curl.exitCode(), 0);
+        QVERIFY((out + curl.readAllStandardOutput()).endsWith(event));
     }
 
     /// Step Mode (F10) while the window serves: an MCP client's call is held in Pending

@@ -153,6 +153,37 @@ if (process.argv[2] === "http") {
 }
 )JS";
 
+/// The SDK's Client over Streamable HTTP (the SDK's default: the 2025 handshake) with
+/// `listChanged.tools`: prints {era, listening: the status of the GET stream the SDK opens
+/// after initialize, listChanged} once that stream is open, then {tools: [names]} once
+/// the SDK has listed the tools again on notifications/tools/list_changed.
+const char *const SdkListener = R"JS(
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+const [url] = process.argv.slice(2);
+let opened;
+const listening = new Promise((resolve) => { opened = resolve; });
+const transport = new StreamableHTTPClientTransport(new URL(url), {
+  fetch: async (input, init) => {
+    const response = await fetch(input, init);
+    if (init && init.method === "GET") opened(response.status);
+    return response;
+  },
+});
+let changed;
+const refreshed = new Promise((resolve) => { changed = resolve; });
+const client = new Client({ name: "sdk2-listener", version: "2.0.0" }, { listChanged: { tools: {
+  onChanged: (error, tools) => changed(error ? { error: String(error) } : tools.map((tool) => tool.name)) } } });
+try {
+  await client.connect(transport);
+  console.log(JSON.stringify({ era: client.getProtocolEra(), listening: await listening,
+                               listChanged: client.getServerCapabilities().tools.listChanged }));
+  const tools = await refreshed;
+  await transport.terminateSession();
+  await client.close();
+  console.log(JSON.stringify({ tools }));
+} catch (e) { console.log(JSON.stringify({ failed: String(e) })); process.exit(1); }
+)JS";
+
 /// `name` with `text` in `dir`, and node_modules beside it: a link to the cache
 /// (`link`) or a copy a confined server (nobody, the project folder only) can read.
 bool writeScript(const QString &dir, const QString &name, const char *text, bool link)
@@ -305,6 +336,7 @@ private Q_SLOTS:
     void init();
     void sdkClientOverStdio();
     void sdkClientOverHttp();
+    void sdkClientFollowsToolListChanges();
     void sdkClientManualToolOverStdio();
     void sdkClientManualToolOverHttp();
     void sdkClientAbortsCall_data();
@@ -371,6 +403,29 @@ void TestMcpSdk2::sdkClientOverStdio()
 void TestMcpSdk2::sdkClientOverHttp()
 {
     sdkClientBasic(QStringLiteral("http"));
+}
+
+void TestMcpSdk2::sdkClientFollowsToolListChanges()
+{
+    // The SDK lists the tools again by itself when the GET /mcp stream says they changed.
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    QVERIFY(writeScript(dir.path(), QStringLiteral("client.mjs"), SdkListener, true));
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    SdkClientProcess client;
+    QVERIFY(client.start(dir.path(), server.url("/mcp"), {}, ""));
+    QCOMPARE(dumped(client.nextLine()), QStringLiteral("{\"era\":\"legacy\",\"listChanged\":true,\"listening\":200}"));
+    QFile file(dir.path() + QStringLiteral("/toolstudio.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    json manifest = json::parse(file.readAll().toStdString());
+    file.close();
+    manifest["tools"].erase(1); // approve
+    QVERIFY(writeFile(file.fileName(), QByteArray::fromStdString(manifest.dump(1))));
+    QCOMPARE(dumped(client.nextLine()), QStringLiteral("{\"tools\":[\"add\",\"fail\",\"huge\"]}"));
+    QVERIFY(client.node.waitForFinished(60000));
+    QCOMPARE(client.node.exitCode(), 0);
+    QVERIFY(server.logged("DELETE /mcp 204"));
 }
 
 void TestMcpSdk2::sdkClientManualToolOverStdio()

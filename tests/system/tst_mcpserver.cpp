@@ -5,8 +5,10 @@
 // `POST /mcp` on `toolstudio serve`, driven by raw JSON-RPC (the bad inputs: malformed
 // JSON, batches, ids of every type, deep JSON, an oversized line, unknown methods and
 // tools, a result over 1 MiB, a foreign Origin, a missing token, a client that leaves
-// mid-call, two clients on one session) and by the official MCP TypeScript SDK 1.x
-// client (TOOLSTUDIO_MCP_SERVERS_DIR, as tst_mcphttp finds it) over stdio and HTTP.
+// mid-call, two clients on one session), the `GET /mcp` event stream read as it comes
+// (its refusals and caps, its end on DELETE, a client leaving, the server stopping) and
+// by the official MCP TypeScript SDK 1.x client (TOOLSTUDIO_MCP_SERVERS_DIR, as
+// tst_mcphttp finds it) over stdio and HTTP.
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -15,6 +17,7 @@
 #include <QTest>
 
 #include "clirunner.h"
+#include "eventstream.h"
 #include "servedproject.h"
 #include "serverprocess.h"
 #include "testfiles.h"
@@ -303,6 +306,57 @@ json runSdkClient(const QString &modules, const QString &kind, const QString &ta
     return result;
 }
 
+/// The SDK's Client over Streamable HTTP at the URL, listening for
+/// notifications/tools/list_changed: prints {"listening": status of the GET stream the
+/// SDK opens after initialize, "listChanged": the capability, "tools": N} once the
+/// stream is open, then, once the notification came, {"heard": it, "tools": [names]}
+/// (listTools again).
+const char *const SdkListener = R"JS(
+const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
+const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { ToolListChangedNotificationSchema } = require("@modelcontextprotocol/sdk/types.js");
+(async () => {
+  const [url] = process.argv.slice(1);
+  let opened;
+  const listening = new Promise((resolve) => { opened = resolve; });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if (init && init.method === "GET") opened(response.status);
+      return response;
+    },
+  });
+  const client = new Client({ name: "sdk-listener", version: "1.0.0" });
+  let heard;
+  const changed = new Promise((resolve) => { heard = resolve; });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => heard(notification));
+  await client.connect(transport);
+  const before = await client.listTools();
+  console.log(JSON.stringify({ listening: await listening,
+                               listChanged: client.getServerCapabilities().tools.listChanged,
+                               tools: before.tools.length }));
+  const notification = await changed;
+  const after = await client.listTools();
+  await transport.terminateSession();
+  await client.close();
+  console.log(JSON.stringify({ heard: notification, tools: after.tools.map((tool) => tool.name) }));
+})().catch((e) => { console.log(JSON.stringify({ failed: String(e) })); process.exit(1); });
+)JS";
+
+/// The next line of `node`'s stdout as JSON, within 60 s (null when none came).
+json nextNodeLine(QProcess &node)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!node.canReadLine() && clock.elapsed() < 60000 && node.state() == QProcess::Running)
+        node.waitForReadyRead(100);
+    if (!node.canReadLine()) {
+        qWarning("node: %s", node.readAllStandardError().constData());
+        return nullptr;
+    }
+    return json::parse(node.readLine().trimmed().toStdString(), nullptr, false);
+}
+
 /// The served project's manifest (writeServedProject) as JSON, to be changed and written back.
 json servedManifest(const QString &dir)
 {
@@ -365,6 +419,8 @@ private Q_SLOTS:
     void stdioToolListChanges();
     void stdioChangeOfWhatRunsIsNotServed();
     void httpToolListChanges();
+    void httpEventStreamRefusals();
+    void httpEventStreamEnds();
     void stdioModernEra();
     void httpSessions();
     void httpModernEra();
@@ -376,6 +432,7 @@ private Q_SLOTS:
     void studioClientOfTheStudiosServer();
     void sdkClientOverStdio();
     void sdkClientOverHttp();
+    void sdkClientHearsToolListChanges();
 };
 
 void TestMcpServer::stdioListAndCall()
@@ -895,18 +952,27 @@ void TestMcpServer::stdioChangeOfWhatRunsIsNotServed()
     QCOMPARE(server.close(), 0);
 }
 
+const QByteArray ListChangedEvent
+    = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+
 void TestMcpServer::httpToolListChanges()
 {
-    // Over Streamable HTTP no stream carries notifications yet (GET /mcp is 405): the
-    // capability says false, and a session lists the new tools once the manifest changed.
+    // A 2025 session over Streamable HTTP hears of the change on its GET /mcp stream,
+    // and lists the new tools.
     QTemporaryDir dir;
     writeServedProject(dir.path());
     Server server;
     QVERIFY2(server.start(dir.path()), server.err.constData());
     const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
-    QCOMPARE(dumped(init.body["result"]["capabilities"]["tools"]), QStringLiteral("{\"listChanged\":false}"));
+    QCOMPARE(dumped(init.body["result"]["capabilities"]["tools"]), QStringLiteral("{\"listChanged\":true}"));
+    EventStream stream;
+    QCOMPARE(stream.open(server.port, init.session), 200);
+    QVERIFY2(stream.head.contains("\r\nContent-Type: text/event-stream\r\n"), stream.head.constData());
+    QVERIFY2((stream.head + "\r\n").contains("\r\nTransfer-Encoding: chunked\r\n"), stream.head.constData());
+    QVERIFY2(stream.head.contains("\r\nMcp-Session-Id: " + init.session.toUtf8() + "\r\n"), stream.head.constData());
     QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(withEchoTool(servedManifest(dir.path())).dump(1))));
     QVERIFY2(serverSaid(server, "toolstudio.json changed: serving 5 tool(s) from now on"), server.err.constData());
+    QCOMPARE(stream.nextEvent(), ListChangedEvent);
     const McpHttpReply list
         = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", init.session);
     QCOMPARE(list.body["result"]["tools"].size(), std::size_t(5));
@@ -915,12 +981,154 @@ void TestMcpServer::httpToolListChanges()
         server.port, "POST",
         R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{}}})", init.session);
     QCOMPARE(dumped(echoed.body["result"]["content"][0]["text"]), QStringLiteral("\"hi\""));
-    // A session opened after the change serves them too.
+    // A change that leaves tools/list as it was sends nothing (the end below finds no
+    // other event); removing the tool again sends one.
+    json manifest = servedManifest(dir.path());
+    manifest["name"] = "served again";
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(manifest.dump(1))));
+    QVERIFY2(serverSaid(server, "toolstudio.json changed; the tools served are the same"), server.err.constData());
+    manifest["tools"].erase(manifest["tools"].size() - 1);
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(manifest.dump(1))));
+    QVERIFY2(serverSaid(server, "serving 4 tool(s) from now on"), server.err.constData());
+    QCOMPARE(stream.nextEvent(), ListChangedEvent);
+    // A session opened after the change serves the tools as they are.
     const McpHttpReply second = mcpHttp(server.port, "POST", InitializeBody);
     const McpHttpReply secondList
         = mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", second.session);
-    QCOMPARE(secondList.body["result"]["tools"].size(), std::size_t(5));
+    QCOMPARE(secondList.body["result"]["tools"].size(), std::size_t(4));
+    // DELETE ends the session and its stream: the reply ends with its last chunk.
+    QCOMPARE(mcpHttp(server.port, "DELETE", {}, init.session).status, 204);
+    QVERIFY(stream.waitForEnd());
+    QCOMPARE(stream.nextEvent(), QByteArray());
+    QVERIFY(server.logged("GET /mcp 200"));
     QCOMPARE(server.stop(), 0);
+}
+
+void TestMcpServer::httpEventStreamRefusals()
+{
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    const QString tokenFile = dir.path() + QStringLiteral("/token");
+    QVERIFY(writeFile(tokenFile, "0123456789abcdef0123\n"));
+    Server server;
+    QVERIFY2(server.start(dir.path(), {QStringLiteral("--token-file"), tokenFile}), server.err.constData());
+    const QString bearer = QStringLiteral("Authorization: Bearer 0123456789abcdef0123");
+    const QByteArray bearerLine = bearer.toUtf8() + "\r\n";
+    const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody, {}, {bearer});
+    QCOMPARE(init.status, 200);
+    // The token, Host and Origin are checked as for every route.
+    EventStream noToken;
+    QCOMPARE(noToken.open(server.port, init.session), 401);
+    EventStream wrongToken;
+    QCOMPARE(wrongToken.open(server.port, init.session, "Authorization: Bearer 0123456789abcdef0124\r\n"), 401);
+    EventStream foreign;
+    QCOMPARE(foreign.open(server.port, init.session, bearerLine + "Origin: http://evil.example\r\n"), 403);
+    // Without Accept: text/event-stream: 406 saying what to send.
+    const McpHttpReply noAccept
+        = mcpHttp(server.port, "GET", {}, init.session, {bearer, QStringLiteral("Accept: application/json")});
+    QCOMPARE(noAccept.status, 406);
+    QCOMPARE(dumped(noAccept.body["error"]),
+             QStringLiteral("{\"code\":-32000,\"message\":\"Not Acceptable: GET /mcp answers with server-sent "
+                            "events: send the header 'Accept: text/event-stream'\"}"));
+    // No session, or a 2026-07-28 request: 405 (that era has no GET stream).
+    const McpHttpReply noSession = mcpHttp(server.port, "GET", {}, {}, {bearer});
+    QCOMPARE(noSession.status, 405);
+    QCOMPARE(dumped(noSession.body["error"]["code"]), QStringLiteral("\"method_not_allowed\""));
+    QVERIFY(noSession.body["error"]["message"].get<std::string>().find(
+                "subscriptions/listen, which this server does not serve yet")
+            != std::string::npos);
+    QCOMPARE(mcpHttp(server.port, "GET", {}, init.session, {bearer, QStringLiteral("MCP-Protocol-Version: 2026-07-28")})
+                 .status,
+             405);
+    // A 2025 client without its session id: 400 as for POST; an unknown one: 404.
+    const McpHttpReply noId
+        = mcpHttp(server.port, "GET", {}, {}, {bearer, QStringLiteral("MCP-Protocol-Version: 2025-11-25")});
+    QCOMPARE(noId.status, 400);
+    QVERIFY(noId.body["error"]["message"].get<std::string>().rfind("no Mcp-Session-Id header", 0) == 0);
+    const McpHttpReply unknown = mcpHttp(server.port, "GET", {}, QStringLiteral("AAAAnotasession"), {bearer});
+    QCOMPARE(unknown.status, 404);
+    QCOMPARE(dumped(unknown.body["error"]["message"]),
+             QStringLiteral("\"no MCP session 'AAAAnotasession' on this server (ended, or never opened): initialize "
+                            "a new one\""));
+    // One stream per session: a second is 409 while the first is open.
+    EventStream first;
+    QCOMPARE(first.open(server.port, init.session, bearerLine + "Last-Event-ID: " + QByteArray(4000, 'x') + "\r\n"),
+             200);
+    const McpHttpReply conflict = mcpHttp(server.port, "GET", {}, init.session, {bearer});
+    QCOMPARE(conflict.status, 409);
+    QCOMPARE(dumped(conflict.body["error"]),
+             QStringLiteral("{\"code\":-32000,\"message\":\"Conflict: this session has its GET /mcp stream open "
+                            "already (one per session); close it before opening another\"}"));
+    // At most 8 streams over the server: the ninth session's GET is 503.
+    std::vector<std::unique_ptr<EventStream>> streams;
+    for (int i = 1; i < 8; ++i) {
+        const McpHttpReply other = mcpHttp(server.port, "POST", InitializeBody, {}, {bearer});
+        streams.push_back(std::make_unique<EventStream>());
+        QCOMPARE(streams.back()->open(server.port, other.session, bearerLine), 200);
+    }
+    const McpHttpReply ninth = mcpHttp(server.port, "POST", InitializeBody, {}, {bearer});
+    const McpHttpReply full = mcpHttp(server.port, "GET", {}, ninth.session, {bearer});
+    QCOMPARE(full.status, 503);
+    QCOMPARE(dumped(full.body["error"]["message"]),
+             QStringLiteral("\"8 GET /mcp streams are open, the most this server holds at once (each holds one of "
+                            "its threads); retry later, or list the tools again instead of waiting for "
+                            "notifications/tools/list_changed\""));
+    // The other routes are still served; a manifest change reaches all eight streams.
+    QCOMPARE(mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", ninth.session, {bearer})
+                 .body["result"]["tools"]
+                 .size(),
+             std::size_t(4));
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(withEchoTool(servedManifest(dir.path())).dump(1))));
+    QCOMPARE(first.nextEvent(), ListChangedEvent);
+    for (const auto &stream : streams)
+        QCOMPARE(stream->nextEvent(), ListChangedEvent);
+    // Once one ends (its session deleted), the ninth session's stream opens.
+    QCOMPARE(mcpHttp(server.port, "DELETE", {}, init.session, {bearer}).status, 204);
+    QVERIFY(first.waitForEnd());
+    // (It counts until its HTTP thread is done with it, a moment after the client saw the end.)
+    std::unique_ptr<EventStream> ninthStream;
+    QElapsedTimer clock;
+    clock.start();
+    do
+        ninthStream = std::make_unique<EventStream>();
+    while (ninthStream->open(server.port, ninth.session, bearerLine) == 503 && clock.elapsed() < 30000);
+    QCOMPARE(ninthStream->status, 200);
+    QCOMPARE(server.stop(), 0);
+}
+
+void TestMcpServer::httpEventStreamEnds()
+{
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    const McpHttpReply init = mcpHttp(server.port, "POST", InitializeBody);
+    // A client that leaves mid-stream: the server notices (it looks twice a second) and
+    // the session may open its stream again.
+    {
+        EventStream left;
+        QCOMPARE(left.open(server.port, init.session), 200);
+        left.socket.abort();
+    }
+    std::unique_ptr<EventStream> again;
+    QElapsedTimer clock;
+    clock.start();
+    do
+        again = std::make_unique<EventStream>();
+    while (again->open(server.port, init.session) == 409 && clock.elapsed() < 30000);
+    QCOMPARE(again->status, 200);
+    QVERIFY(server.logged("GET /mcp 200")); // the one that left, logged as it ended
+    // A client that never reads: the stream stays open, the server goes on serving.
+    const McpHttpReply other = mcpHttp(server.port, "POST", InitializeBody);
+    EventStream unread;
+    QCOMPARE(unread.open(server.port, other.session), 200);
+    QCOMPARE(mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"ping"})", other.session).status, 200);
+    // The server stops (SIGTERM) with streams open: each ends with its last chunk and
+    // the server exits as usual.
+    QCOMPARE(server.stop(), 0);
+    QVERIFY(server.out.contains("stopped serving"));
+    QVERIFY(again->waitForEnd());
+    QVERIFY(unread.waitForEnd());
 }
 
 void TestMcpServer::stdioModernEra()
@@ -1643,6 +1851,37 @@ void TestMcpServer::sdkClientOverHttp()
     QCOMPARE(dumped(result["tools"]["tools"][0]["outputSchema"]["required"]), QStringLiteral("[\"sum\"]"));
     QCOMPARE(dumped(result["call"]["structuredContent"]), QStringLiteral("{\"sum\":5}"));
     QVERIFY(server.logged("DELETE /mcp 204"));
+}
+
+void TestMcpServer::sdkClientHearsToolListChanges()
+{
+    // The SDK opens the GET /mcp stream by itself after initialize and hands the
+    // notification to the client's handler.
+    const QString modules = sdkModules();
+    if (modules.isEmpty())
+        QSKIP("the MCP TypeScript SDK 1.x is not installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: "
+              "./toolstudio.sh test installs it from npm");
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    QProcess node;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("NODE_PATH"), modules);
+    node.setProcessEnvironment(env);
+    node.start(QStringLiteral("node"), {QStringLiteral("-e"), QLatin1String(SdkListener), server.url("/mcp")});
+    QVERIFY(node.waitForStarted(30000));
+    const json listening = nextNodeLine(node);
+    QCOMPARE(dumped(listening), QStringLiteral("{\"listChanged\":true,\"listening\":200,\"tools\":4}"));
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(withEchoTool(servedManifest(dir.path())).dump(1))));
+    const json heard = nextNodeLine(node);
+    QCOMPARE(dumped(heard),
+             QStringLiteral("{\"heard\":{\"method\":\"notifications/tools/list_changed\"},\"tools\":[\"add\","
+                            "\"approve\",\"fail\",\"huge\",\"echo\"]}"));
+    QVERIFY(node.waitForFinished(60000));
+    QCOMPARE(node.exitCode(), 0);
+    QVERIFY(server.logged("DELETE /mcp 204"));
+    QCOMPARE(server.stop(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestMcpServer)
