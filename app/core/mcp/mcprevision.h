@@ -30,6 +30,9 @@ constexpr const char *ProtocolVersionKey = "io.modelcontextprotocol/protocolVers
 constexpr const char *ClientInfoKey = "io.modelcontextprotocol/clientInfo";
 constexpr const char *ClientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
 constexpr const char *ServerInfoKey = "io.modelcontextprotocol/serverInfo";
+/// The subscription a notification belongs to (basic/patterns/subscriptions): the id of
+/// the `subscriptions/listen` request that opened it.
+constexpr const char *SubscriptionIdKey = "io.modelcontextprotocol/subscriptionId";
 
 /// The error codes of the MCP-reserved range (basic/index "Error Codes").
 enum ErrorCode : int {
