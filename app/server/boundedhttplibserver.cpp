@@ -61,10 +61,13 @@ void addressOf(const sockaddr_storage &address, std::string &ip, int &port)
 class BoundedStream : public httplib::Stream
 {
 public:
-    BoundedStream(int fd, int readSeconds, const std::atomic<int> &waiting)
+    /// `listening` is the server's listening socket: INVALID_SOCKET once it stops, when
+    /// every wait gives up (within StopLookMs) so that stop() joins the threads at once.
+    BoundedStream(int fd, int readSeconds, const std::atomic<int> &waiting, const std::atomic<socket_t> &listening)
         : m_fd(fd)
         , m_ioMs(readSeconds * 1000)
         , m_waiting(waiting)
+        , m_listening(listening)
     {}
 
     void startRequest(std::size_t bytes, int seconds)
@@ -80,8 +83,9 @@ public:
     /// True when the client sends (or closes) within `ms`: a new or kept-alive connection.
     bool waitForRequest(int ms) const { return m_offset < m_size || waitFor(m_fd, POLLIN, ms); }
 
-    bool is_readable() const override { return m_offset < m_size || waitFor(m_fd, POLLIN, remainingMs()); }
-    bool is_writable() const override { return waitFor(m_fd, POLLOUT, m_ioMs); }
+    bool is_readable() const override { return m_offset < m_size || wait(POLLIN, remainingMs()); }
+    bool is_writable() const override { return wait(POLLOUT, m_ioMs); }
+    bool stopping() const { return m_listening.load() == INVALID_SOCKET; }
 
     ssize_t read(char *ptr, std::size_t size) override
     {
@@ -122,6 +126,20 @@ public:
     socket_t socket() const override { return m_fd; }
 
 private:
+    /// waitFor() in slices of StopLookMs: false as soon as the server stops (a client
+    /// that sends a byte now and then must not hold the stop for the request's 30 s).
+    bool wait(short events, int ms) const
+    {
+        const auto until = Clock::now() + std::chrono::milliseconds(ms);
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
+            if (waitFor(m_fd, events, int(std::clamp<long long>(left, 0, StopLookMs))))
+                return true; // what is there is taken, also at a stop (a stream's last chunk)
+            if (stopping() || left <= StopLookMs)
+                return false;
+        }
+    }
+
     int remainingMs() const
     {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - Clock::now()).count();
@@ -139,8 +157,8 @@ private:
             t_overrun = BoundedHttplibServer::Overrun::Bytes;
             return false;
         }
-        if (!waitFor(m_fd, POLLIN, remainingMs())) {
-            if (Clock::now() >= m_deadline)
+        if (!wait(POLLIN, remainingMs())) {
+            if (Clock::now() >= m_deadline && !stopping())
                 t_overrun = BoundedHttplibServer::Overrun::Time;
             return false;
         }
@@ -158,6 +176,7 @@ private:
     int m_fd;
     int m_ioMs;
     const std::atomic<int> &m_waiting;
+    const std::atomic<socket_t> &m_listening;
     std::size_t m_left = 0;
     bool m_wrote = false;
     Clock::time_point m_deadline;
@@ -229,7 +248,7 @@ bool BoundedHttplibServer::clientGone()
 bool BoundedHttplibServer::process_and_close_socket(socket_t sock)
 {
     t_socket = sock;
-    BoundedStream stream(sock, m_readSeconds, m_waiting);
+    BoundedStream stream(sock, m_readSeconds, m_waiting, svr_sock_);
     bool ok = false;
     for (std::size_t count = m_keepAliveMax; count > 0 && svr_sock_ != INVALID_SOCKET; --count) {
         const bool busy = m_waiting.load() > 0;
@@ -259,11 +278,13 @@ bool BoundedHttplibServer::process_and_close_socket(socket_t sock)
     t_closeAfterReply = false;
     t_socket = -1;
     // Say we are done, then read (and drop) a little more before closing: a client still
-    // sending when the socket closes would get a reset instead of its error reply.
+    // sending when the socket closes would get a reset instead of its error reply. Not
+    // when the server stops: its threads are being joined.
     ::shutdown(sock, SHUT_WR);
     char sink[4096];
     const auto until = Clock::now() + std::chrono::seconds(1);
-    for (std::size_t drained = 0; drained < (1u << 20) && Clock::now() < until && waitFor(sock, POLLIN, 200);) {
+    for (std::size_t drained = 0;
+         drained < (1u << 20) && Clock::now() < until && !stream.stopping() && waitFor(sock, POLLIN, 200);) {
         const ssize_t n = ::recv(sock, sink, sizeof sink, 0);
         if (n <= 0)
             break;

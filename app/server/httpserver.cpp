@@ -458,7 +458,19 @@ void HttpServer::install()
             }
             for (const auto &[name, value] : slot->reply->headers)
                 res.set_header(name, value);
-            if (slot->reply->stream)
+            if (slot->reply->stream && (req.version == "HTTP/1.0" || req.method == "HEAD")) {
+                // An event stream is chunked, which HTTP/1.0 does not know (RFC 9112 §6.1:
+                // no Transfer-Encoding to a 1.0 request), and HEAD has no body to carry it.
+                slot->reply->stream->finish(); // the route hears it ended
+                res.headers.clear();
+                setJson(res, req.method == "HEAD" ? 405 : 505,
+                        httpErrorBody(req.method == "HEAD" ? "method_not_allowed" : "http_version_not_supported",
+                                      req.method == "HEAD"
+                                          ? "HEAD cannot open an event stream; send GET"
+                                          : "an event stream (server-sent events) is sent chunked, which "
+                                            "HTTP/1.0 does not have: send the request as HTTP/1.1"));
+                BoundedHttplibServer::closeAfterReply();
+            } else if (slot->reply->stream)
                 replyWithStream(res, slot->reply->stream);
             else if (slot->reply->body.is_null())
                 res.status = slot->reply->status;
@@ -487,9 +499,9 @@ bool HttpServer::listen(const HttpServerConfig &config, QString *error, bool *po
         m_allowedHosts = {lower(hostWithPort(config.host, config.port))};
     if (isLoopback(config.host) && config.host != "127.0.0.1" && config.host != "localhost" && config.host != "::1")
         m_allowedHosts.insert(m_allowedHosts.begin(), hostWithPort(config.host, config.port));
-    m_server
-        = std::make_unique<BoundedHttplibServer>(config.maxBodyBytes + HeadBytes, config.requestTimeoutSeconds,
-                                                 config.readTimeoutSeconds, config.keepAliveSeconds, 100, MaxStreams);
+    m_server = std::make_unique<BoundedHttplibServer>(config.maxBodyBytes + HeadBytes, config.requestTimeoutSeconds,
+                                                      config.readTimeoutSeconds, config.keepAliveSeconds, 100,
+                                                      MaxStreams + config.parkedThreads);
     m_streams = std::make_shared<HttpStreams>(this, MaxStreams);
     install();
     m_server->setOverrunReply(
@@ -514,7 +526,9 @@ void HttpServer::stop()
     if (!m_server)
         return;
     m_stopping->store(true);
-    m_streams->closeAll(); // their threads write the last chunk and are free for the join
+    // Their threads write the last chunk (a client that does not read gets a second) and
+    // are free for the join.
+    m_streams->closeAll(std::chrono::seconds(1));
     m_server->stop();
     if (m_thread.joinable())
         m_thread.join();

@@ -76,6 +76,11 @@ struct HttpServerConfig
     int requestTimeoutSeconds = 30;      ///< a request (line, headers, body) not whole by then: 408
     int keepAliveSeconds = 5;            ///< an idle kept-alive connection is closed after this
     int replyTimeoutSeconds = 330;       ///< a route that has not answered by then gets a 504
+    /// Threads added to the pool for replies that wait long (an MCP tool call, a program
+    /// running): the routes that hold threads so cap how many, and the sum comes here,
+    /// so that cpp-httplib's own threads stay for short requests (streams have MaxStreams
+    /// threads of their own besides).
+    std::size_t parkedThreads = 0;
 };
 
 /// The studio's HTTP server: cpp-httplib's threads read requests, check them (the

@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <algorithm>
+#include <thread>
 
 HttpStream::HttpStream(QObject *context)
     : m_context(context)
@@ -139,7 +140,7 @@ std::shared_ptr<HttpStream> HttpStreams::open()
     return stream;
 }
 
-void HttpStreams::closeAll()
+void HttpStreams::closeAll(std::chrono::milliseconds grace)
 {
     std::vector<std::shared_ptr<HttpStream>> open;
     {
@@ -151,4 +152,8 @@ void HttpStreams::closeAll()
     }
     for (const auto &stream : open)
         stream->close();
+    const auto until = std::chrono::steady_clock::now() + grace;
+    for (const auto &stream : open)
+        while (!stream->isFinished() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }

@@ -71,8 +71,10 @@ public:
     HttpStreams(QObject *context, std::size_t max);
     /// A new stream, or nullptr when `max` are open or closeAll() was called.
     std::shared_ptr<HttpStream> open();
-    /// Closes every stream and opens no more (the server stops).
-    void closeAll();
+    /// Closes every stream and opens no more (the server stops), then waits up to `grace`
+    /// for their HTTP threads to write what was queued and the last chunk (cpp-httplib
+    /// writes no more once its listening socket is closed).
+    void closeAll(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
 private:
     std::mutex m_mutex;

@@ -96,9 +96,26 @@ bool ProgrammaticApi::roomForOne(const HttpResponder &responder) const
     return false;
 }
 
+bool ProgrammaticApi::roomToWait(const HttpResponder &responder) const
+{
+    int waiting = 0;
+    for (const ProgrammaticSession *session : m_sessions)
+        waiting += session->busy() ? 1 : 0;
+    if (waiting < MaxClientsWaiting)
+        return true;
+    responder.send(503,
+                   errorBody("too_many_running",
+                             QStringLiteral("%1 programs are running while their clients wait for the reply, the "
+                                            "most this server holds at once (each holds one of its threads); "
+                                            "nothing was started or continued: retry when one has paused for a "
+                                            "tool or ended")
+                                 .arg(waiting)));
+    return false;
+}
+
 void ProgrammaticApi::startSession(const ProgrammaticRequest &request, const HttpResponder &responder)
 {
-    if (!roomForOne(responder))
+    if (!roomForOne(responder) || !roomToWait(responder))
         return;
     auto *session = new ProgrammaticSession(m_project, m_limits, this);
     QString error;
@@ -162,6 +179,8 @@ void ProgrammaticApi::continueSession(const ProgrammaticRequest &request, const 
         responder.send(status, errorBody(code, message, session->id()));
         return;
     }
+    if (!roomToWait(responder))
+        return; // the token is not spent: the client may send the same results again
     session->resume(request.results, responder);
 }
 
@@ -194,7 +213,7 @@ void ProgrammaticApi::reviveSession(const ProgrammaticRequest &request, const Ht
         responder.send(403, invalidToken(id));
         return;
     }
-    if (!roomForOne(responder))
+    if (!roomForOne(responder) || !roomToWait(responder))
         return;
     QString error;
     auto source = loadReplaySource(m_project.journalPath(), id, &error);

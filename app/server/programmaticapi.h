@@ -28,6 +28,10 @@ public:
     /// The longest a reply can take (s): the longest program timeout and some slack;
     /// the server's reply timeout must not be shorter.
     static int longestReplySeconds();
+    /// Programs running while their client waits for the reply (a start, or a
+    /// continuation until the next pause or the end) at once: each holds one of the
+    /// server's HTTP threads (HttpServerConfig::parkedThreads). Past it: 503.
+    static constexpr int MaxClientsWaiting = 8;
 
 private:
     void exec(const HttpRequest &request, const HttpResponder &responder, bool withTools);
@@ -41,6 +45,8 @@ private:
     void adopt(ProgrammaticSession *session);
     /// 503 too_many_sessions when maxSessions run; false then.
     bool roomForOne(const HttpResponder &responder) const;
+    /// 503 too_many_running when MaxClientsWaiting clients wait for their program; false then.
+    bool roomToWait(const HttpResponder &responder) const;
 
     Project m_project;
     ProgrammaticLimits m_limits;

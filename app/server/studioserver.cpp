@@ -83,6 +83,7 @@ bool StudioServer::start(const Project &project, HttpServerConfig config, const 
         return false;
     }
     config.replyTimeoutSeconds = std::max(config.replyTimeoutSeconds, ProgrammaticApi::longestReplySeconds());
+    config.parkedThreads = McpHttpRoute::MaxRunningCalls + std::size_t(ProgrammaticApi::MaxClientsWaiting);
     auto pending = std::make_unique<PendingCallsApi>(project);
     if (!pending->open(error))
         return false;

@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -826,6 +827,39 @@ void TestMcpServer::httpEventStreamRefusals()
     QCOMPARE(wrongToken.open(server.port, init.session, "Authorization: Bearer 0123456789abcdef0124\r\n"), 401);
     EventStream foreign;
     QCOMPARE(foreign.open(server.port, init.session, bearerLine + "Origin: http://evil.example\r\n"), 403);
+    // HTTP/1.0 has no chunked replies (attack28 F5: the chunk sizes came inside the
+    // events) and HEAD no body: refused, and the session's stream is free again.
+    for (const QByteArray &line : {QByteArray("GET /mcp HTTP/1.0"), QByteArray("HEAD /mcp HTTP/1.1")}) {
+        QTcpSocket old;
+        old.connectToHost(QStringLiteral("127.0.0.1"), quint16(server.port));
+        QVERIFY(old.waitForConnected(30000));
+        old.write(line + "\r\nHost: 127.0.0.1:" + QByteArray::number(server.port)
+                  + "\r\nAccept: text/event-stream\r\nMcp-Session-Id: " + init.session.toUtf8() + "\r\n" + bearerLine
+                  + "\r\n");
+        QByteArray reply;
+        while (old.waitForReadyRead(30000))
+            reply += old.readAll();
+        QVERIFY2(!reply.contains("Transfer-Encoding"), reply.constData());
+        if (line.startsWith("GET")) {
+            QVERIFY2(reply.startsWith("HTTP/1.1 505 "), reply.constData());
+            QVERIFY2(reply.contains("{\"error\":{\"code\":\"http_version_not_supported\",\"message\":\"an event "
+                                    "stream (server-sent events) is sent chunked, which HTTP/1.0 does not have: send "
+                                    "the request as HTTP/1.1\"}}"),
+                     reply.constData());
+        } else {
+            QVERIFY2(reply.startsWith("HTTP/1.1 405 "), reply.constData());
+        }
+    }
+    {
+        EventStream after;
+        QElapsedTimer clock;
+        clock.start();
+        while (after.open(server.port, init.session, bearerLine) == 409 && clock.elapsed() < 30000) {
+            after.socket.abort();
+            after.raw.clear();
+        }
+        QCOMPARE(after.status, 200);
+    }
     // Without Accept: text/event-stream: 406 saying what to send.
     const McpHttpReply noAccept
         = mcpHttp(server.port, "GET", {}, init.session, {bearer, QStringLiteral("Accept: application/json")});

@@ -26,6 +26,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
+#include <vector>
+
 namespace {
 
 /// A project with no tools of its own: a served session's tools are the request's.
@@ -912,6 +915,50 @@ private Q_SLOTS:
                      "nothing was delivered")),
                  qPrintable(message));
         QCOMPARE(text(done.body.value("stdout", "x")), QString());
+    }
+
+    // Programs that run while their client waits each hold one of the server's HTTP
+    // threads: at most 8 at once (a 9th start is 503 too_many_running, nothing runs),
+    // and the other routes are answered meanwhile (attack28 F2: 16 sleeping programs
+    // held every thread; GET / waited 23 s).
+    void programsWaitedForAreBounded()
+    {
+        QTemporaryDir dir;
+        writeEmptyProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        const QByteArray body = R"~({"code": "import time\ntime.sleep(8)\nprint('done')", "timeout": 120})~";
+        std::vector<std::unique_ptr<QProcess>> clients;
+        for (int i = 0; i < 8; ++i) {
+            clients.push_back(std::make_unique<QProcess>());
+            clients.back()->start(QStringLiteral("curl"),
+                                  {QStringLiteral("-s"), QStringLiteral("-X"), QStringLiteral("POST"),
+                                   QStringLiteral("--data-binary"), QString::fromUtf8(body), server.url("/v1/exec")});
+        }
+        const auto running = [&server] {
+            int count = 0;
+            for (const nlohmann::json &run : curl({server.url("/v1/runs")}).body.value("runs", nlohmann::json::array()))
+                count += run.value("status", "") == "running" ? 1 : 0;
+            return count;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(running(), 8, 60000);
+        const HttpReply refused = post(server, "/v1/exec", {{"code", "print(1)"}});
+        QCOMPARE(refused.status, 503);
+        QCOMPARE(errorCode(refused), QByteArray("too_many_running"));
+        QCOMPARE(errorMessage(refused),
+                 QByteArray("8 programs are running while their clients wait for the reply, the most this server "
+                            "holds at once (each holds one of its threads); nothing was started or continued: retry "
+                            "when one has paused for a tool or ended"));
+        QCOMPARE(running(), 8);
+        QCOMPARE(curl({server.url("/")}).status, 200);
+        for (const auto &client : clients) {
+            QVERIFY(client->waitForFinished(120000));
+            const nlohmann::json done
+                = nlohmann::json::parse(client->readAllStandardOutput().toStdString(), nullptr, false);
+            QCOMPARE(text(done.value("stdout", "")), QStringLiteral("done\n"));
+        }
+        QCOMPARE(text(post(server, "/v1/exec", {{"code", "print(1)"}}).body.value("stdout", "")),
+                 QStringLiteral("1\n"));
     }
 
     // Revived sessions count against the 16 a server runs at once: continuations of

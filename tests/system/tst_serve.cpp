@@ -11,9 +11,11 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -493,6 +495,38 @@ else:
                      {QStringLiteral("-c"), QString::fromLatin1(IdleClients), QString::number(server.port)});
         QVERIFY(client.waitForFinished(120000));
         QCOMPARE(client.readAllStandardOutput(), QByteArray("200\n"));
+    }
+
+    // A client that trickles a request (a byte now and then, never ending its headers)
+    // does not hold the stop: SIGTERM ends the server at once, not after the request's
+    // 30 s bound (attack28 F1: ~29 s, with the port closed and serve.json still there,
+    // so a new `serve` of the project was refused; the window's Stop Serving froze).
+    void stopDoesNotWaitForATricklingClient()
+    {
+        QTemporaryDir dir;
+        writeManualProject(dir.path());
+        Server server;
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+        QTcpSocket trickler;
+        trickler.connectToHost(QStringLiteral("127.0.0.1"), quint16(server.port));
+        QVERIFY(trickler.waitForConnected(30000));
+        trickler.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+        QVERIFY(trickler.waitForBytesWritten(30000));
+        QTest::qWait(500); // a thread has taken the connection and reads the request
+        server.process.terminate();
+        int trickled = 0;
+        while (server.process.state() != QProcess::NotRunning && trickled < 100) {
+            trickler.write("x");
+            trickler.flush();
+            ++trickled;
+            server.process.waitForFinished(300);
+        }
+        // Unbounded, this would be about 100 bytes (30 s); the stop looks every 200 ms.
+        QVERIFY2(trickled < 10, qPrintable(QStringLiteral("the server ran on for %1 bytes").arg(trickled)));
+        QCOMPARE(server.process.exitCode(), 0);
+        QVERIFY(!QFileInfo::exists(dir.path() + QStringLiteral("/.toolstudio/serve.json")));
+        Server again;
+        QVERIFY2(again.start(dir.path()), again.err.constData());
     }
 
     // With --token-file every request needs the bearer token; a host other than
