@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "project/project.h"
 #include "python/toolsandbox.h"
+#include "testfiles.h"
 #include "trustedproject.h"
 
 #include <QDir>
@@ -338,6 +339,22 @@ private Q_SLOTS:
         sparse.close();
         QVERIFY(!Project::load(dir.path(), &error));
         QCOMPARE(error.toString(), manifest + QStringLiteral(": larger than 8 MiB, the most a manifest may be"));
+
+        // Within 8 MiB, an object of 400 000 members: refused at once (ordered_json's
+        // parse of it is quadratic: minutes of a busy loader, attack27), naming where.
+        QByteArray wide = "{\"name\": \"wide\", \"tools\": [{\"name\": \"t\", \"input_schema\": {\"type\": "
+                          "\"object\"}, \"handler\": {\"kind\": \"mock\", \"sequence\": [{\"result\": {";
+        for (int i = 0; i < 400000; ++i)
+            wide += (i ? ",\"" : "\"") + QByteArray::number(i) + "\":0";
+        wide += "}}]}}]}";
+        QVERIFY(QFile::remove(manifest));
+        QVERIFY(writeFile(manifest, wide));
+        QVERIFY(!Project::load(dir.path(), &error));
+        QCOMPARE(error.toString(),
+                 manifest
+                     + QStringLiteral(":1:%1: the manifest has an object with more than 1024 members; the studio keeps "
+                                      "the order of at most 1024 members of one object here")
+                           .arg(wide.indexOf(",\"1024\":") + 1));
     }
 
     void malformedFixture()

@@ -359,8 +359,11 @@ std::optional<Project> Project::read(const QString &dir, ProjectError *error, co
     bytes = std::string();
 
     // Bounded like every JSON that enters the studio (sandbox/jsoninput.h): a mock
-    // sequence or a schema nested 100 000 deep would crash the first copy of it.
-    if (JsonInput::Problem bound = JsonInput::overLimit(std::string_view(data.constData(), std::size_t(data.size())));
+    // sequence or a schema nested 100 000 deep would crash the first copy of it; and,
+    // as it is parsed ordered too, an object of 400 000 members would keep the loader
+    // busy for minutes (ordered_json finds a member by a linear search).
+    if (JsonInput::Problem bound
+        = JsonInput::orderedOverLimit(std::string_view(data.constData(), std::size_t(data.size())));
         bound.limit) {
         const TextPosition position = textPositionAt(data, bound.byte);
         bound.byte = std::string_view::npos; // worded as line and column
