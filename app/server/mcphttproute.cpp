@@ -50,6 +50,18 @@ int statusOf(const JsonRpcMessage &reply, bool modern = false)
     return unreadable ? 400 : 200;
 }
 
+/// The 503's message when HttpServer::MaxStreams are open (GET streams and
+/// subscriptions/listen responses alike).
+std::string streamsFull(const std::string &what)
+{
+    return std::to_string(HttpServer::MaxStreams)
+        + " event streams (GET /mcp, subscriptions/listen) are open, the most this server holds at once (each "
+          "holds one of its threads); "
+        + what
+        + " was not opened: retry later, or list the tools again instead of waiting for "
+          "notifications/tools/list_changed";
+}
+
 std::string quoted(const std::string &value)
 {
     return "'" + (value.size() > 128 ? value.substr(0, 128) + "…" : value) + "'";
@@ -126,8 +138,8 @@ void McpHttpRoute::listen(const HttpRequest &request, const HttpResponder &respo
                        httpErrorBody("method_not_allowed",
                                      "GET /mcp opens the event stream of a 2025 session: send its Mcp-Session-Id "
                                      "(from initialize) and Accept: text/event-stream. 2026-07-28 has no GET stream: "
-                                     "its change notifications come on subscriptions/listen, which this server does "
-                                     "not serve yet (list the tools again after tools/list's ttlMs)"),
+                                     "its change notifications come on the response to a POST of "
+                                     "subscriptions/listen"),
                        {{"Allow", "GET, POST, DELETE"}});
         return;
     }
@@ -153,12 +165,7 @@ void McpHttpRoute::listen(const HttpRequest &request, const HttpResponder &respo
     const std::shared_ptr<HttpStream> stream
         = responder.openStream({{"Cache-Control", "no-cache"}, {SessionHeader, id}});
     if (!stream) {
-        responder.send(503,
-                       rpcError(ServerBusy,
-                                std::to_string(HttpServer::MaxStreams)
-                                    + " GET /mcp streams are open, the most this server holds at once (each "
-                                      "holds one of its threads); retry later, or list the tools again "
-                                      "instead of waiting for notifications/tools/list_changed"));
+        responder.send(503, rpcError(ServerBusy, streamsFull("GET /mcp")));
         return;
     }
     entry.stream = stream;
@@ -208,9 +215,10 @@ bool McpHttpRoute::makeRoom()
     if (m_sessions.size() < std::size_t(MaxSessions))
         return true;
     auto idlest = m_sessions.end();
-    // A session with its stream open is in use: its client listens.
+    // A session with its stream or a subscription open is in use: its client listens.
     for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it)
-        if (it->second.session->inFlight() == 0 && !(it->second.stream && it->second.stream->isOpen())
+        if (it->second.session->inFlight() == 0 && it->second.session->subscriptionCount() == 0
+            && !(it->second.stream && it->second.stream->isOpen())
             && (idlest == m_sessions.end() || it->second.lastUsed < idlest->second.lastUsed))
             idlest = it;
     if (idlest == m_sessions.end())
@@ -366,7 +374,7 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
     auto found = m_sessions.find(key);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (found != m_sessions.end() && m_modernIdleMs > 0 && found->second.session->inFlight() == 0
-        && now - found->second.lastUsed > m_modernIdleMs) {
+        && found->second.session->subscriptionCount() == 0 && now - found->second.lastUsed > m_modernIdleMs) {
         // Idle past --session-expiry: its run ends (completed) and this request starts the
         // client's next one, with its limits (max_calls) afresh.
         found->second.session->end(QStringLiteral("the client sent nothing for %1 s").arg(m_modernIdleMs / 1000));
@@ -391,6 +399,10 @@ void McpHttpRoute::postModern(const HttpRequest &request, const JsonRpcMessage &
     // Over HTTP in 2026-07-28, a client cancels a request by closing its stream: this
     // exchange's call, not another process's of the same name and request id.
     const quint64 exchange = ++m_nextExchange;
+    if (message.method == "subscriptions/listen") {
+        subscribe(found->second.session, message, responder, exchange);
+        return;
+    }
     if (message.method == "tools/call")
         responder.onClientGone(
             [session = QPointer<McpServerSession>(found->second.session), id = message.id, exchange] {
@@ -428,4 +440,63 @@ void McpHttpRoute::remove(const HttpRequest &request, const HttpResponder &respo
     session->end(QStringLiteral("the client ended the session (DELETE /mcp)"));
     session->deleteLater();
     responder.send(204, nullptr);
+}
+
+void McpHttpRoute::subscribe(McpServerSession *session, const JsonRpcMessage &message, const HttpResponder &responder,
+                             quint64 exchange)
+{
+    // streamable-http (2026-07-28) "Receiving Messages": the response to
+    // subscriptions/listen is a stream of server-sent events that stays open. It opens
+    // with the acknowledgment, the session's first message of the subscription; an
+    // error before it (a bad filter) is a plain JSON response.
+    struct Exchange
+    {
+        std::shared_ptr<HttpStream> stream;
+        bool answered = false;
+    };
+    const auto state = std::make_shared<Exchange>();
+    const QPointer<McpServerSession> alive(session);
+    const json id = message.id;
+    const auto cancel = [alive, id, exchange](const QString &why) {
+        if (alive)
+            alive->cancelRequest(id, why, exchange);
+    };
+    McpSubscriptions::Send send = [this, responder, state, cancel](const JsonRpcMessage &notice) {
+        if (state->answered)
+            return;
+        if (!state->stream) {
+            state->stream = responder.openStream({{"Cache-Control", "no-cache"}, {"X-Accel-Buffering", "no"}});
+            if (!state->stream) {
+                state->answered = true;
+                responder.send(503, rpcError(ServerBusy, streamsFull("subscriptions/listen")));
+                // Not from inside the session's open(): it keeps the subscription after this.
+                QMetaObject::invokeMethod(
+                    this, [cancel] { cancel(QStringLiteral("no stream for the subscription")); }, Qt::QueuedConnection);
+                return;
+            }
+            state->stream->onEnded([cancel] { cancel(QStringLiteral("the client closed the subscription's stream")); });
+        }
+        state->stream->sendEvent("message", notice.encode());
+    };
+    McpServerSession::Reply reply = [responder, state](std::optional<JsonRpcMessage> last) {
+        if (state->answered)
+            return;
+        state->answered = true;
+        if (state->stream) {
+            if (last)
+                state->stream->sendEvent("message", last->encode()); // the graceful closure
+            state->stream->close();
+        } else if (last) {
+            responder.send(statusOf(*last, true), last->toJson());
+        } else {
+            responder.send(202, nullptr);
+        }
+    };
+    session->receive(message, std::move(reply), exchange, std::move(send));
+}
+
+void McpHttpRoute::endSubscriptions()
+{
+    for (auto &[id, entry] : m_sessions)
+        entry.session->endSubscriptions();
 }

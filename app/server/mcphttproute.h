@@ -32,7 +32,9 @@ class ServedStepMode;
 /// its stream of server-sent events (one per session, 409 for a second; 406 without
 /// `Accept: text/event-stream`; 503 past HttpServer::MaxStreams), which carries
 /// `notifications/tools/list_changed` when setProject() changed the tools; the session's
-/// end ends it. A GET naming no session (the 2026 era has no GET stream) is 405.
+/// end ends it. A GET naming no session (the 2026 era has no GET stream) is 405; a 2026
+/// `subscriptions/listen` is answered with a stream of its own (subscribe()), under the
+/// same cap.
 /// The Host, Origin and token checks are HttpServer's, as for every route.
 /// At most MaxSessions sessions live at once: a new one ends the longest idle session
 /// without calls running or a stream open, or is refused (503). A tools/call holds one of the server's
@@ -55,6 +57,10 @@ public:
     /// (McpServerSession::setProject); each open stream of a session whose tools/list
     /// result changed gets `notifications/tools/list_changed`. True when one changed.
     bool setProject(const Project &project);
+
+    /// Every session's subscriptions get their closing result (the server stops: before
+    /// the HTTP server cuts the streams).
+    void endSubscriptions();
 
     /// Each new session serves McpStudioTools too (`--studio-tools`).
     void setStudioTools(bool on) { m_studioTools = on; }
@@ -81,6 +87,11 @@ private:
     McpServerSession *sessionFor(const HttpRequest &request, const HttpResponder &responder);
     /// A request of the 2026 era (stateless).
     void postModern(const HttpRequest &request, const JsonRpcMessage &message, const HttpResponder &responder);
+    /// A 2026 `subscriptions/listen`: answered with a stream of server-sent events, which
+    /// carries the acknowledgment, the subscription's notifications and, when the server
+    /// ends it, its closing result; the client closing it cancels the subscription.
+    void subscribe(McpServerSession *session, const JsonRpcMessage &message, const HttpResponder &responder,
+                   quint64 exchange);
     /// A new session, with the studio tools and step mode this route serves.
     McpServerSession *newSession();
     bool makeRoom();

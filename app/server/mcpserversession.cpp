@@ -95,15 +95,18 @@ void McpServerSession::receive(std::string_view text, Reply reply)
     handle(*decoded.message, reply);
 }
 
-void McpServerSession::receive(const JsonRpcMessage &message, Reply reply, quint64 exchange)
+void McpServerSession::receive(const JsonRpcMessage &message, Reply reply, quint64 exchange,
+                               McpSubscriptions::Send stream)
 {
     if (m_ended) {
         reply(failure(message.id, JsonRpcError::InvalidRequest, "the session has ended; start a new one"));
         return;
     }
     m_exchange = exchange; // handle() takes a call in synchronously
+    m_stream = std::move(stream);
     handle(message, reply);
     m_exchange = 0;
+    m_stream = nullptr;
 }
 
 void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
@@ -197,16 +200,49 @@ void McpServerSession::handleModern(const JsonRpcMessage &message, const Reply &
         callTool(message, reply, true);
         return;
     }
+    if (message.method == "subscriptions/listen") {
+        if (refusedAsInUse(id, reply))
+            return;
+        McpSubscriptions::Send stream = m_stream;
+        if (!stream && notify)
+            // stdio: one channel for all; `notify` is read when a message goes out (the
+            // transport may have let go of the session by then).
+            stream = [self = QPointer<McpServerSession>(this)](const JsonRpcMessage &notice) {
+                if (self && self->notify)
+                    self->notify(notice);
+            };
+        if (!stream) {
+            reply(
+                failure(id, JsonRpcError::InternalError, "this transport cannot carry a subscription's notifications"));
+            return;
+        }
+        m_subscriptions.open(message, std::move(stream), reply, m_idsPerExchange ? m_exchange : 0);
+        return;
+    }
     reply(failure(id, JsonRpcError::MethodNotFound,
                   "method '" + message.method.substr(0, 64) + "' is not served in " + std::string(McpRevision::Modern)
-                      + "; this server has server/discover, tools/list and tools/call"));
+                      + "; this server has server/discover, tools/list, tools/call and subscriptions/listen"));
+}
+
+bool McpServerSession::refusedAsInUse(const json &id, const Reply &reply) const
+{
+    if (m_idsPerExchange)
+        return false;
+    const char *user = m_subscriptions.contains(id) ? "a subscription still open" : nullptr;
+    for (const auto &[callId, call] : m_calls)
+        if (call.requestId == id)
+            user = "a call still running";
+    if (user)
+        reply(failure(id, JsonRpcError::InvalidRequest,
+                      "request id " + id.dump().substr(0, 64) + " is in use by " + user));
+    return user != nullptr;
 }
 
 json McpServerSession::capabilities(bool modern) const
 {
-    // In 2026-07-28 nothing arrives unasked: a change notification only comes on a
-    // subscriptions/listen stream, which this server does not serve yet.
-    return {{"tools", {{"listChanged", !modern && m_listChangedNotices}}}};
+    // In 2026-07-28 nothing arrives unasked: a change notification comes on a
+    // subscriptions/listen stream, which every transport carries.
+    return {{"tools", {{"listChanged", modern || m_listChangedNotices}}}};
 }
 
 bool McpServerSession::setProject(const Project &project)
@@ -217,9 +253,11 @@ bool McpServerSession::setProject(const Project &project)
         m_engine->setProject(m_project);
     if (toolList() == before)
         return false;
-    // A 2026-era client is stateless: it lists again when its ttlMs has passed.
     if (m_listChangedNotices && initialized() && !m_ended && notify)
         notify(JsonRpcMessage::notification("notifications/tools/list_changed", json()));
+    // A 2026-era client hears of it on its subscription; without one it lists again
+    // when its ttlMs has passed.
+    m_subscriptions.toolsChanged();
     return true;
 }
 
@@ -325,12 +363,8 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
                       "unknown tool '" + name.left(128).toStdString() + "'; tools/list lists the tools served"));
         return;
     }
-    for (const auto &[callId, call] : m_calls)
-        if (!m_idsPerExchange && call.requestId == id) {
-            reply(failure(id, JsonRpcError::InvalidRequest,
-                          "request id " + id.dump().substr(0, 64) + " is in use by a call still running"));
-            return;
-        }
+    if (refusedAsInUse(id, reply))
+        return;
     QString error;
     if (!ensureRun(&error)) {
         reply(failure(id, JsonRpcError::InternalError, error.toStdString()));
@@ -439,7 +473,7 @@ void McpServerSession::sendProgress()
 
 void McpServerSession::cancelRequest(const json &requestId, const QString &why, quint64 exchange)
 {
-    if (!JsonRpc::isValidId(requestId))
+    if (!JsonRpc::isValidId(requestId) || m_subscriptions.cancel(requestId, exchange))
         return;
     for (auto it = m_calls.begin(); it != m_calls.end(); ++it) {
         if (it->second.requestId != requestId || (exchange != 0 && it->second.exchange != exchange))
@@ -470,6 +504,7 @@ void McpServerSession::end(const QString &why)
     if (m_ended)
         return;
     m_ended = true;
+    endSubscriptions();
     m_progress->stop();
     std::map<int, std::tuple<nlohmann::json, Reply, bool>> studioCalls;
     studioCalls.swap(m_studioCalls);
@@ -492,4 +527,9 @@ void McpServerSession::end(const QString &why)
     if (cancelled)
         m_record.error = QStringLiteral("the MCP session ended with calls running: %1").arg(why);
     m_journal->recordRun(m_record);
+}
+
+void McpServerSession::endSubscriptions()
+{
+    m_subscriptions.closeAll(serverInfo());
 }

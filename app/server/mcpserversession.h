@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "mcpsubscriptions.h"
+
 #include "jsonrpc/jsonrpcmessage.h"
 #include "project/project.h"
 #include "project/step.h"
@@ -27,8 +29,9 @@ class QTimer;
 /// `initialize`, `notifications/initialized`, `ping`, `tools/list` (the project's active
 /// tools with inputSchema and outputSchema) and `tools/call`; in the 2026 era (2026-07-28,
 /// stateless) a request whose `_meta` carries the protocol version is served without
-/// `initialize` — `server/discover`, `tools/list` (with the cache hints ttlMs/cacheScope)
-/// and `tools/call` — each result with `resultType` and the server's identity in `_meta`.
+/// `initialize` — `server/discover`, `tools/list` (with the cache hints ttlMs/cacheScope),
+/// `tools/call` and `subscriptions/listen` (McpSubscriptions) — each result with
+/// `resultType` and the server's identity in `_meta`.
 /// Before `initialize`, a request without any `_meta` is refused -32600 (neither era's);
 /// a `_meta` without a usable version is -32602, a version not served -32022. The transport (stdio, Streamable HTTP)
 /// hands it each received text and says where replies go.
@@ -72,7 +75,10 @@ public:
     void receive(std::string_view text, Reply reply);
     /// The same for a message decoded already (the Streamable HTTP route reads it first).
     /// `exchange` (non-zero) names the HTTP exchange it came in, for cancelRequest().
-    void receive(const JsonRpcMessage &message, Reply reply, quint64 exchange = 0);
+    /// `stream` carries the notifications of that exchange's request (a
+    /// `subscriptions/listen` over HTTP: its response stream); unset, they go through
+    /// `notify` (stdio), and a subscription cannot be opened where neither is.
+    void receive(const JsonRpcMessage &message, Reply reply, quint64 exchange = 0, McpSubscriptions::Send stream = {});
     /// Serves McpStudioTools beside the project's tools (`--studio-tools`). Before the
     /// first message.
     void enableStudioTools();
@@ -89,15 +95,16 @@ public:
     /// The transport delivers messages sent unasked to an initialized 2025-era session
     /// (stdio; Streamable HTTP on the session's GET stream): initialize then says
     /// `"tools": {"listChanged": true}` and setProject() sends
-    /// `notifications/tools/list_changed`. server/discover (2026-07-28) says false: that
-    /// era delivers it only on a subscriptions/listen stream, not served yet. Before the
-    /// first message.
+    /// `notifications/tools/list_changed`. In 2026-07-28 the notification comes only on a
+    /// `subscriptions/listen` stream (McpSubscriptions), which every transport carries:
+    /// server/discover says listChanged true. Before the first message.
     void setListChangedNotices(bool on) { m_listChangedNotices = on; }
     /// Serves `project`'s tools from now on (its manifest was reloaded): tools/list lists
     /// them and a new tools/call runs them; a call running goes on with the tool it started
     /// with. When the tools/list result changed (not only other parts of the manifest),
     /// an initialized 2025-era session with setListChangedNotices() gets
-    /// `notifications/tools/list_changed` through `notify`. Returns whether it changed.
+    /// `notifications/tools/list_changed` through `notify`, and each subscription that
+    /// asked for it gets it on its stream. Returns whether it changed.
     bool setProject(const Project &project);
 
     /// Messages the server sends unasked (notifications/progress); unset = none sent.
@@ -112,9 +119,13 @@ public:
     /// processes of one 2026 client may both use an id.
     void cancelRequest(const nlohmann::json &requestId, const QString &why, quint64 exchange = 0);
 
-    /// Ends the session: calls still running are cancelled (`why`) and answered with an
-    /// error; the run is recorded final. Idempotent.
+    /// Ends the session: its subscriptions get their closing result, calls still running
+    /// are cancelled (`why`) and answered with an error; the run is recorded final.
+    /// Idempotent.
     void end(const QString &why);
+    /// The server ends every subscription (closing result) and goes on serving: before
+    /// its HTTP streams are cut at a stop.
+    void endSubscriptions();
 
     bool initialized() const { return !m_version.empty(); }
     std::string protocolVersion() const { return m_version; }
@@ -122,6 +133,8 @@ public:
     QString runId() const { return m_record.id; }
     /// Requests waiting for their reply (tool calls running).
     std::size_t inFlight() const { return m_calls.size() + m_studioCalls.size(); }
+    /// `subscriptions/listen` streams open.
+    std::size_t subscriptionCount() const { return m_subscriptions.count(); }
 
 private:
     struct Call
@@ -147,6 +160,8 @@ private:
     nlohmann::json complete(nlohmann::json result) const;
     nlohmann::json toolList() const;
     void callTool(const JsonRpcMessage &message, const Reply &reply, bool modern);
+    /// True (after answering) when request id `id` is a call's or subscription's still open.
+    bool refusedAsInUse(const nlohmann::json &id, const Reply &reply) const;
     bool ensureRun(QString *error);
     void onReply(const std::string &callId, const std::string &line);
     void sendProgress();
@@ -160,9 +175,11 @@ private:
     StepEngine *m_engine = nullptr;
     RunRecord m_record;
     int m_nextCall = 0;
-    bool m_idsPerExchange = false;       ///< setRequestIdsPerExchange()
-    bool m_listChangedNotices = false;   ///< setListChangedNotices()
-    quint64 m_exchange = 0;              ///< the exchange of the message being received
+    bool m_idsPerExchange = false;     ///< setRequestIdsPerExchange()
+    bool m_listChangedNotices = false; ///< setListChangedNotices()
+    quint64 m_exchange = 0;            ///< the exchange of the message being received
+    McpSubscriptions::Send m_stream;   ///< the stream of the message being received
+    McpSubscriptions m_subscriptions;
     std::map<std::string, Call> m_calls; ///< by bridge call id
     QTimer *m_progress = nullptr;
     McpStudioTools *m_studio = nullptr;   ///< with --studio-tools

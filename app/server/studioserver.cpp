@@ -128,7 +128,10 @@ void StudioServer::stop()
 {
     if (!m_server)
         return;
-    // The HTTP threads go first (waiting requests get 503), then the routes they queued to.
+    // Subscriptions end properly first (their closing result, while their streams are
+    // open); then the HTTP threads (waiting requests get 503), then the routes they queued to.
+    if (m_mcp)
+        m_mcp->endSubscriptions();
     m_server->stop();
     m_server.reset();
     m_mcp.reset();

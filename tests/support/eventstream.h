@@ -21,15 +21,33 @@ struct EventStream
     /// text/event-stream unless they have their own) and reads the reply's head; its status.
     int open(int port, const QString &session, const QByteArray &headers = {})
     {
+        QByteArray extra = headers;
+        if (!session.isEmpty())
+            extra += "Mcp-Session-Id: " + session.toUtf8() + "\r\n";
+        return send(port, "GET", extra, {});
+    }
+    /// POSTs `body` (a JSON-RPC request answered with a stream: a 2026-07-28
+    /// subscriptions/listen) with `headers` and reads the reply's head; its status.
+    int post(int port, const QByteArray &body, const QByteArray &headers = {})
+    {
+        return send(port, "POST",
+                    headers + "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+                        + "\r\n",
+                    body);
+    }
+    /// Closes the connection (a client that leaves: the server ends the stream).
+    void leave() { socket.abort(); }
+
+private:
+    int send(int port, const QByteArray &method, const QByteArray &headers, const QByteArray &body)
+    {
         socket.connectToHost(QStringLiteral("127.0.0.1"), quint16(port));
         if (!socket.waitForConnected(30000))
             return 0;
-        QByteArray request = "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(port) + "\r\n";
+        QByteArray request = method + " /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(port) + "\r\n";
         if (!headers.toLower().contains("accept:"))
             request += "Accept: text/event-stream\r\n";
-        if (!session.isEmpty())
-            request += "Mcp-Session-Id: " + session.toUtf8() + "\r\n";
-        socket.write(request + headers + "\r\n");
+        socket.write(request + headers + "\r\n" + body);
         while (!raw.contains("\r\n\r\n") && receive()) {}
         const qsizetype cut = raw.indexOf("\r\n\r\n");
         if (cut < 0)
@@ -39,6 +57,8 @@ struct EventStream
         status = head.mid(9, 3).toInt(); // "HTTP/1.1 200 OK"
         return status;
     }
+
+public:
     /// The next event (comments such as ": ping" skipped), without its last empty line,
     /// within 30 s; empty when none came (the stream ended or nothing arrived).
     QByteArray nextEvent()

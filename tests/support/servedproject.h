@@ -5,12 +5,15 @@
 
 #include "testfiles.h"
 
+#include <QFile>
 #include <QString>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
 
 #include <string>
+
+#include <cstdio>
 
 /// Writes `dir`/toolstudio.json with four tools, listed in this order: `add` (mock, an
 /// object output schema: structuredContent), `approve` (manual: waits for a person),
@@ -46,4 +49,33 @@ inline void writeServedProject(const QString &dir)
               {"input_schema", {{"type", "object"}}},
               {"handler", {{"kind", "mock"}, {"sequence", {{{"result", huge}}}}}}}}}};
     QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"), QByteArray::fromStdString(project.dump(1))));
+}
+
+/// The served project's manifest (writeServedProject) as JSON, to be changed and written back.
+inline nlohmann::json servedManifest(const QString &dir)
+{
+    QFile file(dir + QStringLiteral("/toolstudio.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return nullptr;
+    return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+}
+
+/// Writes `manifest` as an editor saves: a new file renamed over toolstudio.json.
+inline bool replaceManifest(const QString &dir, const QByteArray &text)
+{
+    const QString temporary = dir + QStringLiteral("/.toolstudio.json.new");
+    return writeFile(temporary, text)
+        && ::rename(QFile::encodeName(temporary).constData(),
+                    QFile::encodeName(dir + QStringLiteral("/toolstudio.json")).constData())
+        == 0;
+}
+
+/// An `echo` tool (mock, result "hi") added to the served project's manifest.
+inline nlohmann::json withEchoTool(nlohmann::json manifest)
+{
+    manifest["tools"].push_back({{"name", "echo"},
+                                 {"description", "Says hi"},
+                                 {"input_schema", {{"type", "object"}}},
+                                 {"handler", {{"kind", "mock"}, {"sequence", {{{"result", "hi"}}}}}}});
+    return manifest;
 }

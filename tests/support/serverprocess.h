@@ -180,3 +180,16 @@ inline QByteArray errorMessage(const HttpReply &reply)
         ? QByteArray::fromStdString(reply.body["error"].value("message", ""))
         : QByteArray();
 }
+
+/// Waits up to 30 s until `server`'s stderr has had `text`.
+inline bool serverSaid(Server &server, const QByteArray &text)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!server.err.contains(text) && clock.elapsed() < 30000 && server.process.state() == QProcess::Running) {
+        server.process.waitForReadyRead(100);
+        server.err += server.process.readAllStandardError();
+        server.out += server.process.readAllStandardOutput();
+    }
+    return server.err.contains(text);
+}

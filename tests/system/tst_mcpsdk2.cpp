@@ -61,7 +61,11 @@ QString sdkModules()
 /// - basic: callTool add (first: request id 0), listTools, callTool fail; prints
 ///   {era, version, server, add, tools, fail};
 /// - manual: callTool approve; prints {"sent": id} as it sends, then {"result": …};
-/// - abort: as manual, aborting the call (AbortController) at a line on stdin.
+/// - abort: as manual, aborting the call (AbortController) at a line on stdin;
+/// - subscribe: with `listChanged.tools` (the SDK opens subscriptions/listen by itself
+///   in 2026-07-28); prints {era, honored: the acknowledged filter}, then {tools: [names]}
+///   once the SDK listed them again on notifications/tools/list_changed, then over HTTP
+///   {closed: how the subscription ended} (the test stops the server).
 const char *const SdkClient = R"JS(
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -76,11 +80,24 @@ transport.send = async (message, options) => {
   if (message.method === "tools/call") console.log(JSON.stringify({ sent: message.id }));
   return send(message, options);
 };
-const client = new Client({ name: "sdk2-test", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+let changed;
+const refreshed = new Promise((resolve) => { changed = resolve; });
+const listChanged = { tools: { onChanged: (error, tools) =>
+  changed(error ? { error: String(error) } : tools.map((tool) => tool.name)) } };
+const client = new Client({ name: "sdk2-test", version: "2.0.0" },
+  { versionNegotiation: { mode: "auto" }, ...(action === "subscribe" ? { listChanged } : {}) });
 try {
   await client.connect(transport);
   const out = { era: client.getProtocolEra(), version: client.getNegotiatedProtocolVersion(),
                 server: client.getServerVersion() };
+  if (action === "subscribe") {
+    const subscription = client.autoOpenedSubscription;
+    console.log(JSON.stringify({ era: out.era, honored: subscription ? subscription.honoredFilter : null }));
+    console.log(JSON.stringify({ tools: await refreshed }));
+    if (kind === "http") console.log(JSON.stringify({ closed: await subscription.closed }));
+    await client.close();
+    process.exit(0);
+  }
   if (action === "basic") {
     out.add = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
     out.tools = await client.listTools();
@@ -337,6 +354,8 @@ private Q_SLOTS:
     void sdkClientOverStdio();
     void sdkClientOverHttp();
     void sdkClientFollowsToolListChanges();
+    void sdkClientSubscribes_data();
+    void sdkClientSubscribes();
     void sdkClientManualToolOverStdio();
     void sdkClientManualToolOverHttp();
     void sdkClientAbortsCall_data();
@@ -426,6 +445,42 @@ void TestMcpSdk2::sdkClientFollowsToolListChanges()
     QVERIFY(client.node.waitForFinished(60000));
     QCOMPARE(client.node.exitCode(), 0);
     QVERIFY(server.logged("DELETE /mcp 204"));
+}
+
+void TestMcpSdk2::sdkClientSubscribes_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("stdio") << QStringLiteral("stdio");
+    QTest::newRow("http") << QStringLiteral("http");
+}
+
+void TestMcpSdk2::sdkClientSubscribes()
+{
+    // In 2026-07-28 the SDK opens subscriptions/listen by itself (listChanged.tools and
+    // the server's capability) and lists the tools again on the notification; over HTTP
+    // the server's stop ends the subscription gracefully (its closing result).
+    QFETCH(QString, kind);
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    QVERIFY(writeScript(dir.path(), QStringLiteral("client.mjs"), SdkClient, true));
+    Server server;
+    const bool http = kind == QLatin1String("http");
+    if (http)
+        QVERIFY2(server.start(dir.path()), server.err.constData());
+    SdkClientProcess client;
+    QVERIFY(client.start(dir.path(), kind, http ? server.url("/mcp") : dir.path(), "subscribe"));
+    QCOMPARE(dumped(client.nextLine()),
+             QStringLiteral("{\"era\":\"modern\",\"honored\":{\"toolsListChanged\":true}}"));
+    json manifest = servedManifest(dir.path());
+    manifest["tools"].erase(1); // approve
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(manifest.dump(1))));
+    QCOMPARE(dumped(client.nextLine()), QStringLiteral("{\"tools\":[\"add\",\"fail\",\"huge\"]}"));
+    if (http) {
+        QCOMPARE(server.stop(), 0);
+        QCOMPARE(dumped(client.nextLine()), QStringLiteral("{\"closed\":\"graceful\"}"));
+    }
+    QVERIFY(client.node.waitForFinished(60000));
+    QCOMPARE(client.node.exitCode(), 0);
 }
 
 void TestMcpSdk2::sdkClientManualToolOverStdio()

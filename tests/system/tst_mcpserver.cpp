@@ -18,8 +18,10 @@
 
 #include "clirunner.h"
 #include "eventstream.h"
+#include "mcprequests.h"
 #include "servedproject.h"
 #include "serverprocess.h"
+#include "stdioserver.h"
 #include "testfiles.h"
 #include "waitingrun.h"
 
@@ -36,99 +38,6 @@
 using nlohmann::json;
 
 namespace {
-
-/// `toolstudio serve --mcp-stdio DIR --trust`: lines in, lines out.
-struct StdioServer
-{
-    QProcess process;
-    QByteArray out;
-
-    bool start(const QString &dir, const QStringList &options = {})
-    {
-        isolateConfigDir();
-        process.setProgram(toolstudioBinary());
-        process.setArguments(
-            QStringList({QStringLiteral("serve"), QStringLiteral("--mcp-stdio"), dir, QStringLiteral("--trust")})
-            + options);
-        process.start();
-        return process.waitForStarted(30000);
-    }
-    void send(const QByteArray &line) { process.write(line + '\n'); }
-    /// Waits up to 30 s until stderr has had `text` (after the last wait that found it).
-    bool said(const QByteArray &text)
-    {
-        QElapsedTimer clock;
-        clock.start();
-        while (!err.contains(text) && clock.elapsed() < 30000 && process.state() == QProcess::Running) {
-            process.waitForReadyRead(100);
-            err += process.readAllStandardError();
-        }
-        const qsizetype at = err.indexOf(text);
-        if (at < 0)
-            return false;
-        err.remove(0, at + text.size());
-        return true;
-    }
-    QByteArray err; ///< stderr not yet matched by said()
-    /// The next line of stdout as JSON (discarded: null after 30 s).
-    json next()
-    {
-        QElapsedTimer clock;
-        clock.start();
-        while (!out.contains('\n') && clock.elapsed() < 30000 && process.state() == QProcess::Running) {
-            process.waitForReadyRead(100);
-            out += process.readAllStandardOutput();
-        }
-        out += process.readAllStandardOutput();
-        const qsizetype cut = out.indexOf('\n');
-        if (cut < 0)
-            return nullptr;
-        const QByteArray line = out.left(cut);
-        out.remove(0, cut + 1);
-        return json::parse(line.toStdString(), nullptr, false);
-    }
-    json request(const json &message)
-    {
-        send(QByteArray::fromStdString(message.dump()));
-        return next();
-    }
-    json initialize(const char *version = "2025-06-18", const std::string &clientName = "tst_mcpserver")
-    {
-        const json reply = request({{"jsonrpc", "2.0"},
-                                    {"id", 0},
-                                    {"method", "initialize"},
-                                    {"params",
-                                     {{"protocolVersion", version},
-                                      {"capabilities", json::object()},
-                                      {"clientInfo", {{"name", clientName}, {"version", "1"}}}}}});
-        send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-        return reply;
-    }
-    /// Closes stdin and waits for the end; the exit code.
-    int close()
-    {
-        process.closeWriteChannel();
-        if (!process.waitForFinished(30000))
-            process.kill();
-        out += process.readAllStandardOutput();
-        return process.exitCode();
-    }
-    ~StdioServer()
-    {
-        if (process.state() != QProcess::NotRunning) {
-            process.kill();
-            process.waitForFinished(10000);
-        }
-    }
-};
-
-json call(int id, const char *tool, const json &arguments)
-{
-    return {{"jsonrpc", "2.0"},
-            {"id", id},
-            {"method", "tools/call"},
-            {"params", {{"name", tool}, {"arguments", arguments}}}};
-}
 
 /// The project's runs as `toolstudio runs --json` prints them (one per line, newest first).
 json runs(const QString &dir)
@@ -168,77 +77,13 @@ json waitForStep(const QString &dir, const char *status, std::size_t index = 0)
     return exported;
 }
 
-/// An HTTP exchange with /mcp through Python's http.client: the status, the
-/// Mcp-Session-Id header and the body.
-struct McpHttpReply
-{
-    int status = 0;
-    QString session;
-    json body;
-};
-
-McpHttpReply mcpHttp(int port, const char *method, const QByteArray &body, const QString &session = {},
-                     const QStringList &headers = {})
-{
-    QProcess process;
-    QStringList arguments{QStringLiteral("-c"), QStringLiteral(R"PY(
-import http.client, sys
-port, method, session = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-if session:
-    headers["Mcp-Session-Id"] = session
-for h in sys.argv[4:]:
-    k, v = h.split(": ", 1)
-    headers[k] = v
-c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-c.request(method, "/mcp", body=sys.stdin.buffer.read() if method == "POST" else None, headers=headers)
-r = c.getresponse()
-sys.stdout.write("%d\n%s\n%s" % (r.status, r.getheader("Mcp-Session-Id") or "", r.read().decode()))
-)PY"),
-                          QString::number(port), QLatin1String(method), session};
-    process.start(QStringLiteral("python3"), arguments + headers);
-    process.waitForStarted();
-    process.write(body);
-    process.closeWriteChannel();
-    process.waitForFinished(90000);
-    const QList<QByteArray> parts = process.readAllStandardOutput().split('\n');
-    McpHttpReply reply;
-    reply.status = parts.value(0).toInt();
-    reply.session = QString::fromUtf8(parts.value(1));
-    reply.body = json::parse(parts.mid(2).join('\n').toStdString(), nullptr, false);
-    return reply;
-}
-
-const QByteArray InitializeBody
-    = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-      R"("capabilities":{},"clientInfo":{"name":"python","version":"1"}}})";
-
-/// A request of the 2026 era: `params` with the per-request _meta of a client "c26".
-json modern(const json &id, const char *method, json params = json::object())
-{
-    params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                       {"io.modelcontextprotocol/clientInfo", {{"name", "c26"}, {"version", "1"}}},
-                       {"io.modelcontextprotocol/clientCapabilities", json::object()}};
-    return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
-}
-
-/// The routing headers of a 2026-era POST (streamable-http "Request Metadata").
-QStringList modernHeaders(const char *method, const QString &name = {})
-{
-    QStringList headers{QStringLiteral("MCP-Protocol-Version: 2026-07-28"),
-                        QStringLiteral("Mcp-Method: ") + QLatin1String(method)};
-    if (!name.isEmpty())
-        headers << QStringLiteral("Mcp-Name: ") + name;
-    return headers;
-}
-
 const QString ServerInfo26
     = QStringLiteral("{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"toolstudio\",\"title\":\"Tool Studio: "
                      "served\",\"version\":\"1.0\"}}");
 const QString Discovered26 = QStringLiteral(
     "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"toolstudio\",\"title\":\"Tool "
     "Studio: served\",\"version\":\"1.0\"}},\"cacheScope\":\"public\",\"capabilities\":{\"tools\":{"
-    "\"listChanged\":false}},\"instructions\":\"The tools of the Tool Studio project 'served'. Each call is "
+    "\"listChanged\":true}},\"instructions\":\"The tools of the Tool Studio project 'served'. Each call is "
     "recorded as a step of a run; a manual tool waits for a person.\",\"resultType\":\"complete\","
     "\"serverInfo\":{\"name\":\"toolstudio\",\"title\":\"Tool Studio: served\",\"version\":\"1.0\"},"
     "\"supportedVersions\":[\"2026-07-28\",\"2025-11-25\",\"2025-06-18\"],\"ttlMs\":300000}");
@@ -355,48 +200,6 @@ json nextNodeLine(QProcess &node)
         return nullptr;
     }
     return json::parse(node.readLine().trimmed().toStdString(), nullptr, false);
-}
-
-/// The served project's manifest (writeServedProject) as JSON, to be changed and written back.
-json servedManifest(const QString &dir)
-{
-    QFile file(dir + QStringLiteral("/toolstudio.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        return nullptr;
-    return json::parse(file.readAll().toStdString(), nullptr, false);
-}
-
-/// Writes `manifest` as an editor saves: a new file renamed over toolstudio.json.
-bool replaceManifest(const QString &dir, const QByteArray &text)
-{
-    const QString temporary = dir + QStringLiteral("/.toolstudio.json.new");
-    return writeFile(temporary, text)
-        && ::rename(QFile::encodeName(temporary).constData(),
-                    QFile::encodeName(dir + QStringLiteral("/toolstudio.json")).constData())
-        == 0;
-}
-
-/// An `echo` tool (mock, result "hi") added to the served project's manifest.
-json withEchoTool(json manifest)
-{
-    manifest["tools"].push_back({{"name", "echo"},
-                                 {"description", "Says hi"},
-                                 {"input_schema", {{"type", "object"}}},
-                                 {"handler", {{"kind", "mock"}, {"sequence", {{{"result", "hi"}}}}}}});
-    return manifest;
-}
-
-/// Waits up to 30 s until `server`'s stderr has had `text`.
-bool serverSaid(Server &server, const QByteArray &text)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (!server.err.contains(text) && clock.elapsed() < 30000 && server.process.state() == QProcess::Running) {
-        server.process.waitForReadyRead(100);
-        server.err += server.process.readAllStandardError();
-        server.out += server.process.readAllStandardOutput();
-    }
-    return server.err.contains(text);
 }
 
 } // namespace
@@ -1035,7 +838,7 @@ void TestMcpServer::httpEventStreamRefusals()
     QCOMPARE(noSession.status, 405);
     QCOMPARE(dumped(noSession.body["error"]["code"]), QStringLiteral("\"method_not_allowed\""));
     QVERIFY(noSession.body["error"]["message"].get<std::string>().find(
-                "subscriptions/listen, which this server does not serve yet")
+                "its change notifications come on the response to a POST of subscriptions/listen")
             != std::string::npos);
     QCOMPARE(mcpHttp(server.port, "GET", {}, init.session, {bearer, QStringLiteral("MCP-Protocol-Version: 2026-07-28")})
                  .status,
@@ -1070,9 +873,9 @@ void TestMcpServer::httpEventStreamRefusals()
     const McpHttpReply full = mcpHttp(server.port, "GET", {}, ninth.session, {bearer});
     QCOMPARE(full.status, 503);
     QCOMPARE(dumped(full.body["error"]["message"]),
-             QStringLiteral("\"8 GET /mcp streams are open, the most this server holds at once (each holds one of "
-                            "its threads); retry later, or list the tools again instead of waiting for "
-                            "notifications/tools/list_changed\""));
+             QStringLiteral("\"8 event streams (GET /mcp, subscriptions/listen) are open, the most this server "
+                            "holds at once (each holds one of its threads); GET /mcp was not opened: retry later, or "
+                            "list the tools again instead of waiting for notifications/tools/list_changed\""));
     // The other routes are still served; a manifest change reaches all eight streams.
     QCOMPARE(mcpHttp(server.port, "POST", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", ninth.session, {bearer})
                  .body["result"]["tools"]
@@ -1185,7 +988,7 @@ void TestMcpServer::stdioModernEra()
     // ping is gone in 2026-07-28.
     QCOMPARE(dumped(server.request(modern(8, "ping"))["error"]),
              QStringLiteral("{\"code\":-32601,\"message\":\"method 'ping' is not served in 2026-07-28; this "
-                            "server has server/discover, tools/list and tools/call\"}"));
+                            "server has server/discover, tools/list, tools/call and subscriptions/listen\"}"));
     // The same process still takes a 2025 client: initialize, then requests without _meta.
     const json init = server.initialize("2025-11-25");
     QCOMPARE(dumped(init["result"]["protocolVersion"]), QStringLiteral("\"2025-11-25\""));

@@ -7,6 +7,9 @@
 #include "clirunner.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcpreplyid.h"
+#include "mcp/mcpserverlaunch.h"
+#include "project/mcpserverconfig.h"
+#include "python/secrets.h"
 #include "testfiles.h"
 
 #include <QDir>
@@ -98,6 +101,7 @@ private Q_SLOTS:
     void hostileRevisionIsPrintableAndBounded();
     void hugePagesStop();
     void duplicateResponseAndDeleteInCallback();
+    void childKeepsPipesOpen_data();
     void childKeepsPipesOpen();
     void serverThatIgnoresShutdownIsKilled();
     void deleteWhileFailingAll();
@@ -457,24 +461,71 @@ void TestMcpSession::duplicateResponseAndDeleteInCallback()
     QTRY_COMPARE(kept.unmatchedResponses(), 1LL);
 }
 
+void TestMcpSession::childKeepsPipesOpen_data()
+{
+    QTest::addColumn<bool>("confined");
+    QTest::newRow("plain") << false;
+    // How a project's servers run: under toolstudio-sandbox (attack27 F7: its children
+    // outlived a dropped server, a wrapper's child per reload).
+    QTest::newRow("confined") << true;
+}
+
 void TestMcpSession::childKeepsPipesOpen()
 {
     // The server exits while a child of its own still holds its stdout and stderr: the
     // session ends when the server does, not when the child lets go of the pipes, and
-    // the child (in the server's process group) is killed.
+    // the child (in the server's process group) is killed. So is the child of a server
+    // that is closed (stdin's end, which the child does not read).
+    QFETCH(bool, confined);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto launch = [&]() -> McpStdioTransport::Launch {
+        if (!confined)
+            return fakeServer(QStringLiteral("forker"));
+        QDir(dir.path()).mkdir(QStringLiteral("srv"));
+        QFile::copy(qEnvironmentVariable("TOOLSTUDIO_SOURCE_DIR") + QStringLiteral("/tests/data/mcp/fakeserver.py"),
+                    dir.filePath(QStringLiteral("srv/fakeserver.py")));
+        McpServerConfig server;
+        server.name = QStringLiteral("forker");
+        server.command = QStringLiteral("python3");
+        server.args = {QStringLiteral("srv/fakeserver.py"), QStringLiteral("forker")};
+        server.sandboxed = true;
+        server.read = {QStringLiteral("srv")};
+        server.network = false;
+        QString why;
+        const Secrets secrets = Secrets::load(dir.path());
+        const auto boxed = McpServerLaunch::forServer(server, dir.path(), secrets, &why);
+        return boxed.value_or(McpStdioTransport::Launch{});
+    }();
+    const auto gone = [](qint64 pid) {
+        QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
+        return !file.open(QIODevice::ReadOnly) || file.readAll().contains(") Z "); // reaped, or a zombie
+    };
+
     McpClientSession session;
-    openAndWait(session, fakeServer(QStringLiteral("forker")));
+    openAndWait(session, launch);
     QVERIFY2(session.state() == McpClientSession::State::Ready, qPrintable(session.failure()));
     const McpReply reply = callAndWait(session, QStringLiteral("tool-0"), json::object());
     const QString prefix = QStringLiteral("the server exited with code 5; its stderr ends with:\nchild ");
     QVERIFY2(reply.failure.startsWith(prefix), qPrintable(reply.failure));
     QCOMPARE(session.state(), McpClientSession::State::Closed);
-    const QString stat = QStringLiteral("/proc/%1/stat").arg(reply.failure.mid(prefix.size()).toInt());
-    const auto gone = [&stat] {
-        QFile file(stat);
-        return !file.open(QIODevice::ReadOnly) || file.readAll().contains(") Z "); // reaped, or a zombie
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(gone(), 10000);
+    const qint64 child = reply.failure.mid(prefix.size()).toLongLong();
+    QVERIFY(child > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(gone(child), 10000);
+
+    McpClientSession closing;
+    openAndWait(closing, launch);
+    QVERIFY2(closing.state() == McpClientSession::State::Ready, qPrintable(closing.failure()));
+    auto *transport = qobject_cast<McpStdioTransport *>(closing.transport());
+    QVERIFY(transport);
+    QTRY_VERIFY_WITH_TIMEOUT(transport->stderrTail().contains(u'\n'), 10000);
+    const QString tail = transport->stderrTail();
+    QVERIFY2(tail.startsWith(QStringLiteral("child ")), qPrintable(tail));
+    const qint64 second = tail.mid(6).trimmed().toLongLong();
+    QVERIFY(second > 0);
+    QVERIFY(!gone(second));
+    closing.close();
+    QTRY_VERIFY_WITH_TIMEOUT(gone(second), 10000);
 }
 
 void TestMcpSession::serverThatIgnoresShutdownIsKilled()

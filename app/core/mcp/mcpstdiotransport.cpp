@@ -42,7 +42,6 @@ void McpStdioTransport::start()
     m_stopping = false;
     m_reportedEnd = false;
     m_group = 0;
-    bool ownGroup = true;
     if (launch.configure) {
         QString why;
         if (!launch.configure(m_process, &why)) {
@@ -52,9 +51,9 @@ void McpStdioTransport::start()
                 Qt::QueuedConnection);
             return;
         }
-        // toolstudio-sandbox gives the server a session of its own and takes it down
-        // with it; the confined code cannot leave it (setsid, setpgid refused).
-        ownGroup = false;
+        // toolstudio-sandbox makes the server the leader of a session (and process
+        // group) of its own and execs it, so its pid names the group; the confined code
+        // cannot leave it (setsid, setpgid refused).
     } else {
         m_process->setProgram(launch.program);
         m_process->setArguments(launch.arguments);
@@ -63,9 +62,10 @@ void McpStdioTransport::start()
             m_process->setWorkingDirectory(launch.workingDirectory);
         m_process->setChildProcessModifier([] { ::setpgid(0, 0); }); // its own group: see killGroup()
     }
-    connect(m_process, &QProcess::started, this, [this, ownGroup] {
-        if (ownGroup)
-            m_group = m_process->processId();
+    connect(m_process, &QProcess::started, this, [this] {
+        // The server's children end with it, also those that outlive its stdin's end
+        // (a wrapper like `sh -c` or npx whose child stays): killGroup() when it ends.
+        m_group = m_process->processId();
         Q_EMIT started();
     });
     connect(m_process, &QProcess::readyReadStandardOutput, this, &McpStdioTransport::readStdout);
