@@ -8,11 +8,15 @@
 // acknowledgement, list_changed heard, messages of other subscriptions dropped, the
 // graceful end, an ack that honours nothing or never comes, a dropped stream listened
 // to again a bounded number of times, the cancellation when the session closes; the
-// pool coalescing a flood of them; and the same against an McpServer of the official
-// TypeScript SDK 2.4.0 (@modelcontextprotocol/server, from TOOLSTUDIO_MCP_SERVERS_DIR).
+// pool coalescing a flood of them; and the same against the studio's own server
+// (`toolstudio serve --mcp-stdio` and `toolstudio serve`'s /mcp) and an McpServer of the
+// official TypeScript SDK 2.4.0 (@modelcontextprotocol/server, from
+// TOOLSTUDIO_MCP_SERVERS_DIR).
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcphttptransport.h"
 #include "mcp/mcpserverpool.h"
+#include "servedproject.h"
+#include "serverprocess.h"
 #include "testfiles.h"
 
 #include <QElapsedTimer>
@@ -206,6 +210,8 @@ private Q_SLOTS:
     void httpAckHonoursNothing();
     void httpAckNeverComes();
     void httpCloseEndsTheStream();
+    void studioServerOverStdio();
+    void studioServerOverHttp();
     void sdkServerOverStdio();
     void sdkServerOverHttpThroughThePool();
 
@@ -533,6 +539,66 @@ void TestMcpListen::httpCloseEndsTheStream()
     auto other = openHttp(QStringLiteral("/listen"), false);
     QTRY_COMPARE_WITH_TIMEOUT(stats(*other)["closed"].dump(), std::string("1"), 30000);
     QCOMPARE(stats(*other)["listens"].dump(), before["listens"].dump());
+}
+
+// `toolstudio serve --mcp-stdio`: a tool added to the served toolstudio.json is heard on
+// the listen and listed.
+void TestMcpListen::studioServerOverStdio()
+{
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    isolateConfigDir();
+    McpStdioTransport::Launch launch;
+    launch.program = toolstudioBinary();
+    launch.arguments = {QStringLiteral("serve"), QStringLiteral("--mcp-stdio"), dir.path(), QStringLiteral("--trust")};
+    launch.environment = QProcessEnvironment::systemEnvironment();
+    McpClientSession session;
+    session.setListenForToolChanges(true);
+    McpListenSubscription *listen = session.listenSubscription();
+    QSignalSpy changed(&session, &McpClientSession::toolsChanged);
+    session.open(launch);
+    QVERIFY(waitReady(session));
+    QCOMPARE(session.protocolVersion(), QStringLiteral("2026-07-28"));
+    QTRY_COMPARE_WITH_TIMEOUT(listen->state(), ListenState::Open, 30000);
+    QCOMPARE(toolNames(session).size(), 4);
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(withEchoTool(servedManifest(dir.path())).dump(1))));
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 30000);
+    QCOMPARE(toolNames(session).last(), QStringLiteral("echo"));
+    QCOMPARE(listen->ignoredMessages(), qint64(0));
+    QSignalSpy ended(session.transport(), &McpTransport::finished);
+    session.close();
+    QVERIFY(ended.wait(30000));
+    QCOMPARE(listen->requestsSent(), 1);
+}
+
+// `toolstudio serve`'s /mcp: the listen's event stream carries the change; stopping the
+// server ends the subscription with its closing result: not listened to again.
+void TestMcpListen::studioServerOverHttp()
+{
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    Server web;
+    QVERIFY2(web.start(dir.path()), web.err.constData());
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(web.url("/mcp"));
+    McpClientSession session(new McpHttpTransport(endpoint));
+    session.setListenForToolChanges(true);
+    McpListenSubscription *listen = session.listenSubscription();
+    listen->setRelistenDelay(50);
+    QSignalSpy changed(&session, &McpClientSession::toolsChanged);
+    session.open();
+    QVERIFY(waitReady(session));
+    QCOMPARE(session.protocolVersion(), QStringLiteral("2026-07-28"));
+    QTRY_COMPARE_WITH_TIMEOUT(listen->state(), ListenState::Open, 30000);
+    QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(withEchoTool(servedManifest(dir.path())).dump(1))));
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 30000);
+    QCOMPARE(toolNames(session).last(), QStringLiteral("echo"));
+    QCOMPARE(listen->state(), ListenState::Open);
+
+    web.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(listen->state(), ListenState::Ended, 30000);
+    QCOMPARE(listen->why(), QStringLiteral("the server ended the subscription"));
+    QCOMPARE(listen->requestsSent(), 1);
 }
 
 void TestMcpListen::sdkServerOverStdio()
