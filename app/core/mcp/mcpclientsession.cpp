@@ -101,6 +101,15 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
     , m_transport(transport)
 {
     m_transport->setParent(this);
+    McpListenSubscription::Channel channel;
+    channel.nextId = [this] { return m_nextId++; };
+    channel.send = [this](const JsonRpcMessage &message) { return sendMessage(message); };
+    channel.withMeta = [](json params) {
+        return McpRevision::withRequestMeta(std::move(params), clientInfo(), clientCapabilities());
+    };
+    channel.transport = m_transport;
+    m_listen = new McpListenSubscription(std::move(channel), this);
+    connect(m_listen, &McpListenSubscription::toolsChanged, this, &McpClientSession::toolsChanged);
     connect(m_transport, &McpTransport::messageReceived, this, &McpClientSession::onMessage);
     connect(m_transport, &McpTransport::messageRefused, this, &McpClientSession::onRefused);
     connect(m_transport, &McpTransport::finished, this, &McpClientSession::onFinished);
@@ -128,6 +137,7 @@ void McpClientSession::open()
     m_failure.clear();
     m_stateless = false;
     m_protocolVersion.clear();
+    m_listen->reset();
     m_transport->start();
     // The era probe (basic/versioning "Backward Compatibility"): server/discover first.
     const qint64 id = m_nextId++;
@@ -179,6 +189,15 @@ void McpClientSession::onDiscovered(const McpReply &reply)
             if (const auto text = result.find("instructions"); text != result.end() && text->is_string())
                 m_instructions = QString::fromStdString(text->get<std::string>());
             m_state = State::Ready;
+            // Tool changes of a modern server come on a subscription, opened before
+            // ready() so that a tools/list sent on ready() is answered after it.
+            const json tools = objectMember(m_serverCapabilities, "tools");
+            if (m_listenForToolChanges && tools.value("listChanged", json()) == json(true)) {
+                const QPointer<McpClientSession> alive(this);
+                m_listen->open();
+                if (!alive || m_state != State::Ready)
+                    return;
+            }
             Q_EMIT ready();
             return;
         }
@@ -289,6 +308,12 @@ void McpClientSession::close()
         return;
     const bool wasReady = m_state == State::Ready;
     m_state = State::Closed;
+    {
+        const QPointer<McpClientSession> alive(this);
+        m_listen->end(true); // on stdio notifications/cancelled; over HTTP its stream closes
+        if (!alive)
+            return;
+    }
     if (!failAll(QStringLiteral("the session was closed")))
         return;
     m_transport->stop();
@@ -626,6 +651,8 @@ void McpClientSession::onMessage(const JsonRpcMessage &message)
         if (!alive)
             return;
     }
+    if (m_listen->take(message))
+        return; // a subscription's: its slot may have deleted the session
     switch (message.kind) {
     case JsonRpcMessage::Kind::Result:
     case JsonRpcMessage::Kind::Error: {
@@ -740,6 +767,8 @@ void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
 void McpClientSession::onRefused(const QString &reason, const json &id)
 {
     ++m_refusedMessages;
+    if (m_listen->takeRefusal(id, reason))
+        return;
     // A reply the session cannot read (nested too deep, too many values, …) still ends
     // its request now, rather than at its timeout.
     if (!id.is_number_integer() || !m_pending.count(id.get<qint64>()))
@@ -760,6 +789,7 @@ void McpClientSession::onFinished(const QString &why)
         return;
     case State::Ready:
         m_state = State::Closed;
+        m_listen->end(false);
         if (failAll(text))
             Q_EMIT closed(text);
         return;
@@ -810,6 +840,7 @@ void McpClientSession::fail(const QString &why)
     if (m_state == State::Failed)
         return;
     m_state = State::Failed;
+    m_listen->end(false);
     m_failure = why.contains(QLatin1String("its stderr ends with")) ? why : withStderr(why, m_transport->stderrTail());
     if (!failAll(m_failure))
         return;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "mcplistensubscription.h"
 #include "mcpstdiotransport.h"
 
 #include <QObject>
@@ -69,6 +70,13 @@ struct McpReply
 /// error at once.
 /// Notifications are handed on (notificationReceived); `notifications/tools/list_changed`
 /// also emits toolsChanged().
+///
+/// Tool changes in the 2026 era (setListenForToolChanges): a session that becomes ready
+/// with a 2026-07-28 server whose capabilities say `tools.listChanged: true` opens one
+/// `subscriptions/listen` (McpListenSubscription) before ready() goes out; its
+/// `notifications/tools/list_changed` emit toolsChanged(). What belongs to a
+/// subscription (its notifications, the listen's response) is not handed on as the
+/// messages of requests are; close() cancels it.
 class McpClientSession : public QObject
 {
     Q_OBJECT
@@ -144,6 +152,13 @@ public:
     /// rootsFor); empty by default.
     void setRoots(nlohmann::json roots) { m_roots = std::move(roots); }
     const nlohmann::json &roots() const { return m_roots; }
+    /// Opens `subscriptions/listen` for tool changes when the session becomes ready in the
+    /// 2026 era and the server advertises `tools.listChanged` (off by default: a command
+    /// that lists once needs no stream). Set before open().
+    void setListenForToolChanges(bool listen) { m_listenForToolChanges = listen; }
+    /// The session's subscription (state Idle while none was opened); its timeouts may
+    /// be set before open().
+    McpListenSubscription *listenSubscription() const { return m_listen; }
     /// The capabilities initialize sends: roots, sampling and elicitation (form mode).
     static nlohmann::json clientCapabilities();
     /// Answers the server's open request `id` (from serverRequestReceived) with `result`;
@@ -239,6 +254,8 @@ private:
                   std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
 
     McpTransport *m_transport = nullptr;
+    McpListenSubscription *m_listen = nullptr;
+    bool m_listenForToolChanges = false;
     State m_state = State::Idle;
     QString m_failure;
     QString m_protocolVersion;

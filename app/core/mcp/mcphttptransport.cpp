@@ -217,15 +217,16 @@ void McpHttpTransport::close(QNetworkReply *reply)
     reply->deleteLater();
 }
 
-void McpHttpTransport::forget(const json &requestId)
+bool McpHttpTransport::forget(const json &requestId)
 {
     if (requestId.is_null())
-        return;
+        return false;
     for (auto &[reply, post] : m_posts)
         if (post.requestId == requestId) {
             close(reply);
-            return;
+            return true;
         }
+    return false;
 }
 
 void McpHttpTransport::onFinished(QNetworkReply *reply)

@@ -41,7 +41,9 @@ class QNetworkRequest;
 /// stops waiting for it (forget(): timed out, cancelled), and the event stream a server
 /// opens on the POST of a notification or response is closed at once (the spec wants
 /// 202 and no body): a stream that lingers, drips or never ends holds none of Qt's six
-/// connections to the host for longer. At most MaxOpenPosts POSTs are open at once; past
+/// connections to the host for longer. The stream of a `subscriptions/listen` (2026
+/// era) stays open by design until its response or forget(): no timeout applies to a
+/// POST here, and each event on it is bounded by MaxMessageBytes as any other. At most MaxOpenPosts POSTs are open at once; past
 /// that send() refuses (a server that answers each `ping` answer with more pings grew the
 /// studio by a queued request each).
 /// stop() sends DELETE with the session id (spec: the client ends its session), waits
@@ -73,7 +75,7 @@ public:
     bool send(const JsonRpcMessage &message) override;
     void stop() override;
     bool isRunning() const override { return m_running; }
-    void forget(const nlohmann::json &requestId) override;
+    bool forget(const nlohmann::json &requestId) override;
     /// POSTs open now (their reply not read to its end or closed).
     std::size_t openPosts() const { return m_posts.size(); }
     /// Messages send() refused because MaxOpenPosts were open.

@@ -33,8 +33,13 @@ public:
     virtual QString stderrTail() const { return {}; }
     /// The session waits no longer for the response to `requestId` (it timed out or was
     /// cancelled): what the transport holds open for it is let go (an HTTP transport
-    /// closes the request's event stream). Nothing by default.
-    virtual void forget(const nlohmann::json &requestId) { Q_UNUSED(requestId) }
+    /// closes the request's event stream). True when that let the server know (a closed
+    /// stream is a cancellation, streamable-http "Cancellation"); nothing by default.
+    virtual bool forget(const nlohmann::json &requestId)
+    {
+        Q_UNUSED(requestId)
+        return false;
+    }
     /// Why the last send() returned false, for a person ("the server has ended", …).
     QString sendRefusal() const { return m_sendRefusal; }
 

@@ -17,11 +17,39 @@ Mcp-Session-Id) and tools/list (one tool, "t") properly; tools/call by the URL p
 At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
 probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
 Mcp-Method header must match the body (else 500).
+
+At /listen* a 2026-07-28 server (tst_mcplisten, no session) with tools.listChanged:
+server/discover, tools/list, and subscriptions/listen answered with a text/event-stream
+that stays open, a ":" keep-alive comment every 0.05 s, by the path:
+  /listen         the ack (toolsListChanged), then what tools/call asks for: change
+                  (adds a tool, one list_changed on each open stream), later (one
+                  list_changed after 1 s), huge (an event of
+                  64 MiB + 1 byte, then a list_changed), deep (a list_changed nested 200
+                  levels deep, then a good one), end (the graceful response, the end)
+  /listen-drop    the ack, then the stream ends without a response
+  /listen-none    the ack honours nothing ({"notifications": {}})
+  /listen-noack   no ack, only keep-alives
+tools/call stats returns {listens, closed (streams the client closed), toolsLists} of
+that path.
 """
+import threading
 import time
 import json
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+LOCK = threading.Condition()
+STATE = {}  # path -> {"listens", "closed", "toolsLists", "tools", "asks": [what the streams should send]}
+
+
+def state(path):
+    return STATE.setdefault(path, {"listens": 0, "closed": 0, "toolsLists": 0, "asks": [],
+                                   "tools": [{"name": "change", "inputSchema": {"type": "object"}}]})
+
+
+def event(message):
+    return ("event: message\ndata: %s\n\n" % json.dumps(message)).encode()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -47,6 +75,9 @@ class Handler(BaseHTTPRequestHandler):
         method, rid = message.get("method"), message.get("id")
         if rid is None or method is None:  # a notification, or an answer to our ping
             self.reply(202, "text/plain", b"")
+            return
+        if self.path.startswith("/listen"):
+            self.modern(method, rid, message.get("params") or {})
             return
         if self.path == "/refuses2026" and self.headers.get("MCP-Protocol-Version") == "2026-07-28":
             if self.headers.get("Mcp-Method") != method:
@@ -108,6 +139,88 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
         else:
             self.reply(500, "text/plain", b"Internal \x1b[31merror\x1b[0m")
+
+
+    def modern(self, method, rid, params):
+        done = {"resultType": "complete"}
+        with LOCK:
+            mine = state(self.path)
+        if method == "server/discover":
+            result = dict(done, supportedVersions=["2026-07-28"], capabilities={"tools": {"listChanged": True}})
+        elif method == "tools/list":
+            with LOCK:
+                mine["toolsLists"] += 1
+                result = dict(done, tools=list(mine["tools"]))
+        elif method == "tools/call" and params.get("name") == "stats":
+            with LOCK:
+                text = json.dumps({key: mine[key] for key in ("listens", "closed", "toolsLists")}, sort_keys=True)
+            result = dict(done, content=[{"type": "text", "text": text}])
+        elif method == "tools/call":
+            with LOCK:
+                if params.get("name") == "change":
+                    mine["tools"].append({"name": "extra-%d" % len(mine["tools"]), "inputSchema": {"type": "object"}})
+                mine["asks"].append(params.get("name"))
+                LOCK.notify_all()
+            result = dict(done, content=[{"type": "text", "text": "asked"}])
+        elif method == "subscriptions/listen":
+            self.listen(rid)
+            return
+        else:
+            body = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}}).encode()
+            self.reply(200, "application/json", body)
+            return
+        self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode())
+
+    def listen(self, rid):
+        with LOCK:
+            mine = state(self.path)
+            mine["listens"] += 1
+            seen = len(mine["asks"])
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")  # the body ends with the connection
+        self.end_headers()
+        meta = {"io.modelcontextprotocol/subscriptionId": rid}
+        changed = event({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": meta}})
+        try:
+            if self.path != "/listen-noack":
+                honoured = {} if self.path == "/listen-none" else {"toolsListChanged": True}
+                self.wfile.write(event({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                                        "params": {"_meta": meta, "notifications": honoured}}))
+                self.wfile.flush()
+            if self.path == "/listen-drop":
+                self.close_connection = True
+                return
+            while True:
+                with LOCK:
+                    LOCK.wait(0.05)
+                    asks = mine["asks"][seen:]
+                    seen = len(mine["asks"])
+                for ask in asks:
+                    if ask == "change":
+                        self.wfile.write(changed)
+                    elif ask == "later":
+                        self.wfile.flush()
+                        time.sleep(1.0)
+                        self.wfile.write(changed)
+                    elif ask == "huge":
+                        self.wfile.write(b"event: message\ndata: " + b"x" * ((64 << 20) + 1) + b"\n\n" + changed)
+                    elif ask == "deep":
+                        self.wfile.write(('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/'
+                                          'list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId"'
+                                          ':%d},"x":%s%s}}\n\n' % (rid, "[" * 200, "]" * 200)).encode() + changed)
+                    elif ask == "end":
+                        self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
+                            "resultType": "complete", "_meta": meta}}))
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
+                self.wfile.write(b":\n\n")
+                self.wfile.flush()
+        except OSError:
+            with LOCK:
+                mine["closed"] += 1
+            self.close_connection = True
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -64,6 +64,20 @@
   future      like good, but server/discover lists only revision 2099-01-01
   unsupported like good, but server/discover is refused -32022 listing 2099-01-01 and
               2025-06-18 (a 2026-era server without 2026-07-28 that still speaks 2025)
+  listen      a 2026-07-28 server with tools.listChanged (tst_mcplisten): subscriptions/listen
+              is acknowledged for toolsListChanged; tools/call change adds a tool "extra-N"
+              and sends notifications/tools/list_changed on each open subscription; later
+              answers, then sends it 1 s later; flood sends args.count of them in one write;
+              stray sends an ack and list_changed naming subscription 999, list_changed
+              naming 777, then for each open one: list_changed naming "ID" (a string),
+              prompts/list_changed (not asked for), a list_changed nested 200 levels deep,
+              one good list_changed; end answers each open listen (graceful close);
+              stats returns {listens: [[id, notifications]], cancelled, toolsLists, open}.
+              At the end of stdin, "listen cancelled: [ids]" on stderr.
+  listen-none     like listen, but the ack honours nothing ({"notifications": {}})
+  listen-early    like listen, but a list_changed for the listen comes before its ack
+  listen-noack    like listen, but subscriptions/listen is never answered
+  listen-refuse   like listen, but subscriptions/listen is answered -32601
 """
 import json
 import sys
@@ -275,6 +289,9 @@ def read():
     if not line:
         while mode == "stubborn":
             time.sleep(60)
+        if mode.startswith("listen"):
+            sys.stderr.write("listen cancelled: %s\n" % json.dumps(cancelled))
+            sys.stderr.flush()
         sys.exit(0)
     return json.loads(line)
 
@@ -349,8 +366,95 @@ def modern_server():
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
 
 
+def listen_server():
+    tools = [{"name": "change", "inputSchema": {"type": "object"}}]
+    subs, listens, stats = [], [], {"toolsLists": 0}
+    done = {"resultType": "complete"}
+
+    def changed(sub, **extra):
+        params = {"_meta": {"io.modelcontextprotocol/subscriptionId": sub}}
+        params.update(extra)
+        return json.dumps({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": params}) + "\n"
+
+    while True:
+        message = read()
+        method, params = message.get("method"), message.get("params") or {}
+        if method == "notifications/cancelled":
+            cancelled.append(params.get("requestId"))
+            if params.get("requestId") in subs:
+                subs.remove(params.get("requestId"))
+            continue
+        if "id" not in message or method is None:
+            continue
+        rid = message["id"]
+        if "io.modelcontextprotocol/protocolVersion" not in (params.get("_meta") or {}):
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no 2026 _meta"}})
+        elif method == "server/discover":
+            send({"jsonrpc": "2.0", "id": rid, "result": dict(done, supportedVersions=["2026-07-28"], capabilities={
+                "tools": {"listChanged": True}}, _meta={"io.modelcontextprotocol/serverInfo": {"name": "listen"}})})
+        elif method == "subscriptions/listen":
+            listens.append([rid, params.get("notifications")])
+            if mode == "listen-refuse":
+                send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
+            elif mode != "listen-noack":
+                if mode == "listen-early":
+                    sys.stdout.write(changed(rid))
+                subs.append(rid)
+                honoured = {} if mode == "listen-none" else {"toolsListChanged": True}
+                send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+                    "_meta": {"io.modelcontextprotocol/subscriptionId": rid}, "notifications": honoured}})
+        elif method == "tools/list":
+            stats["toolsLists"] += 1
+            send({"jsonrpc": "2.0", "id": rid, "result": dict(done, tools=tools)})
+        elif method == "tools/call":
+            name, args = params.get("name"), params.get("arguments") or {}
+            if name == "change":
+                tools.append({"name": "extra-%d" % len(tools), "inputSchema": {"type": "object"}})
+                sys.stdout.write("".join(changed(sub) for sub in subs))
+                text_result(rid, "changed")
+            elif name == "later":
+                text_result(rid, "later")
+                time.sleep(1.0)
+                sys.stdout.write("".join(changed(sub) for sub in subs))
+                sys.stdout.flush()
+            elif name == "flood":
+                sys.stdout.write("".join(changed(sub) for sub in subs) * args.get("count", 1000))
+                text_result(rid, "flooded")
+            elif name == "stray":
+                other = {"_meta": {"io.modelcontextprotocol/subscriptionId": 999}, "notifications": {
+                    "toolsListChanged": True}}
+                lines = [json.dumps({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                                     "params": other}) + "\n", changed(999), changed(777)]
+                for sub in subs:
+                    lines.append(changed(str(sub)))
+                    lines.append(json.dumps({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed",
+                                             "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": sub}}})
+                                 + "\n")
+                    lines.append('{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":'
+                                 '{"io.modelcontextprotocol/subscriptionId":%d},"x":%s%s}}\n'
+                                 % (sub, "[" * 200, "]" * 200))
+                    lines.append(changed(sub))
+                sys.stdout.write("".join(lines))
+                text_result(rid, "stray")
+            elif name == "end":
+                for sub in subs:
+                    send({"jsonrpc": "2.0", "id": sub, "result": dict(done, _meta={
+                        "io.modelcontextprotocol/subscriptionId": sub})})
+                subs.clear()
+                text_result(rid, "ended")
+            elif name == "stats":
+                text_result(rid, json.dumps({"listens": listens, "cancelled": cancelled, "open": subs,
+                                             "toolsLists": stats["toolsLists"]}, sort_keys=True))
+            else:
+                send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "Unknown tool"}})
+        else:
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
+
+
 if mode == "modern":
     modern_server()
+if mode.startswith("listen"):
+    listen_server()
 
 while True:
     message = read()

@@ -1,0 +1,222 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcplistensubscription.h"
+
+#include "mcprevision.h"
+#include "mcptransport.h"
+
+#include "project/durationtext.h"
+#include "project/printabletext.h"
+
+#include <QPointer>
+#include <QTimer>
+
+using nlohmann::json;
+
+namespace {
+
+/// The subscription a notification names (`params._meta[SubscriptionIdKey]`), or null.
+const json *subscriptionOf(const json &params)
+{
+    if (!params.is_object())
+        return nullptr;
+    const auto meta = params.find("_meta");
+    if (meta == params.end() || !meta->is_object())
+        return nullptr;
+    const auto id = meta->find(McpRevision::SubscriptionIdKey);
+    return id == meta->end() ? nullptr : &*id;
+}
+
+bool isId(const json &value, qint64 id)
+{
+    return value.is_number_integer() && value.get<qint64>() == id;
+}
+
+} // namespace
+
+McpListenSubscription::McpListenSubscription(Channel channel, QObject *parent)
+    : QObject(parent)
+    , m_channel(std::move(channel))
+    , m_ackTimer(new QTimer(this))
+    , m_relistenTimer(new QTimer(this))
+{
+    m_ackTimer->setSingleShot(true);
+    m_relistenTimer->setSingleShot(true);
+    connect(m_ackTimer, &QTimer::timeout, this, &McpListenSubscription::onAckTimeout);
+    connect(m_relistenTimer, &QTimer::timeout, this, &McpListenSubscription::open);
+}
+
+void McpListenSubscription::open()
+{
+    m_ackTimer->stop();
+    m_relistenTimer->stop();
+    const QPointer<McpListenSubscription> alive(this);
+    if (m_state == State::Opening || m_state == State::Open) {
+        cancelListen(QStringLiteral("the studio listens anew"));
+        if (!alive)
+            return;
+    }
+    m_id = m_channel.nextId();
+    ++m_sent;
+    m_state = State::Opening;
+    m_openFor.invalidate();
+    m_ackTimer->start(m_ackTimeoutMs);
+    json params = {{"notifications", {{"toolsListChanged", true}}}};
+    const bool sent
+        = m_channel.send(JsonRpcMessage::request(json(m_id), "subscriptions/listen", m_channel.withMeta(params)));
+    if (!alive || sent)
+        return;
+    finish(QStringLiteral("subscriptions/listen could not be sent: %1")
+               .arg(m_channel.transport ? m_channel.transport->sendRefusal() : QString()));
+}
+
+void McpListenSubscription::end(bool tellServer)
+{
+    const bool live = m_state == State::Opening || m_state == State::Open;
+    m_ackTimer->stop();
+    m_relistenTimer->stop();
+    if (m_state == State::Idle || m_state == State::Ended)
+        return; // why() keeps how it ended
+    if (tellServer && live) {
+        const QPointer<McpListenSubscription> alive(this);
+        cancelListen(QStringLiteral("the session was closed"));
+        if (!alive)
+            return;
+    }
+    finish(QStringLiteral("the session was closed"));
+}
+
+void McpListenSubscription::reset()
+{
+    m_ackTimer->stop();
+    m_relistenTimer->stop();
+    m_state = State::Idle;
+    m_id = 0;
+    m_sent = 0;
+    m_relistens = 0;
+    m_ignored = 0;
+    m_why.clear();
+    m_openFor.invalidate();
+}
+
+bool McpListenSubscription::take(const JsonRpcMessage &message)
+{
+    if (m_state == State::Idle)
+        return false;
+    const bool live = m_state == State::Opening || m_state == State::Open;
+    if (message.kind == JsonRpcMessage::Kind::Result || message.kind == JsonRpcMessage::Kind::Error) {
+        if (!live || !isId(message.id, m_id))
+            return false;
+        // The response ends a listen (basic/patterns/subscriptions "Graceful Closure").
+        if (message.kind == JsonRpcMessage::Kind::Error) {
+            finish(QStringLiteral("the server refused subscriptions/listen: %1: %2")
+                       .arg(message.error.code)
+                       .arg(elidedText(printableText(QString::fromStdString(message.error.message)), 200)));
+            return true;
+        }
+        const std::string type = McpRevision::resultType(message.result);
+        finish(type == McpRevision::Complete
+                   ? QStringLiteral("the server ended the subscription")
+                   : QStringLiteral("the server ended the subscription with resultType \"%1\"")
+                         .arg(elidedText(printableText(QString::fromStdString(type)), 40)));
+        return true;
+    }
+    if (message.kind != JsonRpcMessage::Kind::Notification)
+        return false;
+    const json *subscription = subscriptionOf(message.params);
+    if (!subscription)
+        return false;
+    if (!live || !isId(*subscription, m_id)) {
+        ++m_ignored; // another subscription's, or one that ended
+        return true;
+    }
+    if (message.method == "notifications/subscriptions/acknowledged") {
+        if (m_state != State::Opening) {
+            ++m_ignored;
+            return true;
+        }
+        m_ackTimer->stop();
+        const json honoured = message.params.value("notifications", json());
+        if (!honoured.is_object() || honoured.value("toolsListChanged", json()) != json(true)) {
+            // Nothing this listen is for: keep nothing open.
+            const QString why = QStringLiteral("the server does not send tool changes on subscriptions/listen");
+            const QPointer<McpListenSubscription> alive(this);
+            cancelListen(why);
+            if (alive)
+                finish(why);
+            return true;
+        }
+        m_state = State::Open;
+        m_openFor.start();
+        return true;
+    }
+    if (message.method == "notifications/tools/list_changed" && m_state == State::Open) {
+        Q_EMIT toolsChanged(); // may delete this
+        return true;
+    }
+    ++m_ignored; // before the acknowledgement, or not asked for
+    return true;
+}
+
+bool McpListenSubscription::takeRefusal(const json &id, const QString &reason)
+{
+    if ((m_state != State::Opening && m_state != State::Open) || !isId(id, m_id))
+        return false;
+    if (m_state == State::Opening) {
+        finish(QStringLiteral("subscriptions/listen failed before the server acknowledged it: %1").arg(reason));
+        return true;
+    }
+    dropped(reason);
+    return true;
+}
+
+void McpListenSubscription::onAckTimeout()
+{
+    if (m_state != State::Opening)
+        return;
+    const QString why = QStringLiteral("the server did not acknowledge subscriptions/listen within %1 s")
+                            .arg(decimalSeconds(m_ackTimeoutMs));
+    const QPointer<McpListenSubscription> alive(this);
+    cancelListen(why);
+    if (alive)
+        finish(why);
+}
+
+void McpListenSubscription::cancelListen(const QString &reason)
+{
+    // Over HTTP closing the listen's event stream cancels it (streamable-http
+    // "Cancellation"); on stdio, where every message shares one channel, only
+    // notifications/cancelled does (stdio "Cancellation").
+    if (m_channel.transport && m_channel.transport->forget(json(m_id)))
+        return;
+    m_channel.send(JsonRpcMessage::notification("notifications/cancelled",
+                                                {{"requestId", m_id}, {"reason", reason.toStdString()}}));
+}
+
+void McpListenSubscription::finish(const QString &why)
+{
+    m_ackTimer->stop();
+    m_relistenTimer->stop();
+    m_state = State::Ended;
+    m_why = why;
+}
+
+void McpListenSubscription::dropped(const QString &why)
+{
+    if (m_openFor.isValid() && m_openFor.elapsed() >= HealthyStreamMs)
+        m_relistens = 0;
+    if (m_relistens >= MaxRelistens) {
+        finish(QStringLiteral("the subscription broke off %1 times in a row (the last time: %2); it is not opened "
+                              "again")
+                   .arg(m_relistens + 1)
+                   .arg(why));
+        return;
+    }
+    // Never at once: a server that drops every stream would be asked again and again.
+    const int delayMs = m_relistenDelayMs << m_relistens;
+    ++m_relistens;
+    m_state = State::Reopening;
+    m_why = QStringLiteral("the subscription broke off (%1); it is opened again in %2 s")
+                .arg(why, decimalSeconds(delayMs));
+    m_relistenTimer->start(delayMs);
+}
