@@ -461,7 +461,7 @@ void McpHttpRoute::subscribe(McpServerSession *session, const JsonRpcMessage &me
         if (alive)
             alive->cancelRequest(id, why, exchange);
     };
-    McpSubscriptions::Send send = [this, responder, state, cancel](const JsonRpcMessage &notice) {
+    McpSubscriptions::Send send = [responder, state, cancel](const JsonRpcMessage &notice) {
         if (state->answered)
             return;
         if (!state->stream) {
@@ -469,9 +469,9 @@ void McpHttpRoute::subscribe(McpServerSession *session, const JsonRpcMessage &me
             if (!state->stream) {
                 state->answered = true;
                 responder.send(503, rpcError(ServerBusy, streamsFull("subscriptions/listen")));
-                // Not from inside the session's open(): it keeps the subscription after this.
-                QMetaObject::invokeMethod(
-                    this, [cancel] { cancel(QStringLiteral("no stream for the subscription")); }, Qt::QueuedConnection);
+                // Forgotten at once (McpSubscriptions::open sends the acknowledgment last):
+                // kept until later, it counted against the session's 16 (attack29 F4).
+                cancel(QStringLiteral("no stream for the subscription"));
                 return;
             }
             state->stream->onEnded([cancel] { cancel(QStringLiteral("the client closed the subscription's stream")); });

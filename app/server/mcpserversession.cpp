@@ -125,6 +125,10 @@ void McpServerSession::handle(const JsonRpcMessage &message, const Reply &reply)
         return;
     }
     const json &id = message.id;
+    // A request's id must not be one still open (a call running, a subscription): its
+    // reply would be the second with that id (attack29 F3: tools/list was answered).
+    if (refusedAsInUse(id, reply))
+        return;
     if (message.method != "initialize" && (McpRevision::declaresVersion(message.params) || !initialized())) {
         const bool withMeta = message.params.is_object() && message.params.contains("_meta");
         if (!initialized() && !withMeta && message.method != "server/discover") {
@@ -201,8 +205,6 @@ void McpServerSession::handleModern(const JsonRpcMessage &message, const Reply &
         return;
     }
     if (message.method == "subscriptions/listen") {
-        if (refusedAsInUse(id, reply))
-            return;
         McpSubscriptions::Send stream = m_stream;
         if (!stream && notify)
             // stdio: one channel for all; `notify` is read when a message goes out (the
@@ -363,8 +365,6 @@ void McpServerSession::callTool(const JsonRpcMessage &message, const Reply &repl
                       "unknown tool '" + name.left(128).toStdString() + "'; tools/list lists the tools served"));
         return;
     }
-    if (refusedAsInUse(id, reply))
-        return;
     QString error;
     if (!ensureRun(&error)) {
         reply(failure(id, JsonRpcError::InternalError, error.toStdString()));

@@ -34,7 +34,9 @@ public:
     /// Opens the subscription of request `request` (its params' `notifications` filter):
     /// sends the acknowledgment through `send` and keeps both. A filter that is not
     /// an object, a field of the wrong type, or MaxOpen open: the error is `reply`'s at
-    /// once and nothing is kept. (The session refuses an id in use before.)
+    /// once and nothing is kept. (The session refuses an id in use before.) The
+    /// acknowledgment is the last thing done: `send` may cancel the subscription (an
+    /// HTTP stream that could not be opened).
     void open(const JsonRpcMessage &request, Send send, Reply reply, quint64 exchange = 0);
     /// Every subscription that asked for toolsListChanged gets the notification.
     void toolsChanged();

@@ -22,7 +22,12 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <string>
 #include <vector>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using nlohmann::json;
 
@@ -83,6 +88,7 @@ private Q_SLOTS:
     void stdioSubscriptions();
     void stdioBadFiltersAndCap();
     void httpSubscriptions();
+    void httpSubscribersThatDoNotReadDoNotHoldTheStop();
     void httpStreamCapAndClientGone();
 };
 
@@ -113,6 +119,10 @@ void TestMcpSubscriptions::stdioSubscriptions()
                  modern("listen-1", "tools/call", {{"name", "add"}, {"arguments", {{"a", 1}, {"b", 2}}}}))["error"]),
              QStringLiteral("{\"code\":-32600,\"message\":\"request id \\\"listen-1\\\" is in use by a subscription "
                             "still open\"}"));
+    // Every request's, not only a call's (attack29 F3: tools/list was answered, and the
+    // subscription's closing result would have been a second reply with that id).
+    QCOMPARE(dumped(server.request(modern("listen-1", "tools/list"))["error"]["message"]),
+             QStringLiteral("\"request id \\\"listen-1\\\" is in use by a subscription still open\""));
 
     // A tool added: the subscription that asked hears of it, with its id; the other does
     // not (the next line is the reply to the next request).
@@ -239,6 +249,52 @@ void TestMcpSubscriptions::httpSubscriptions()
     QVERIFY(first.waitForEnd());
     QCOMPARE(dataOf(second.nextEvent()), closed(QStringLiteral("\"s-1\"")));
     QVERIFY(second.waitForEnd());
+}
+
+void TestMcpSubscriptions::httpSubscribersThatDoNotReadDoNotHoldTheStop()
+{
+    // Three subscribers that never read, each with a 900 KB id that its acknowledgment
+    // repeats (more than the socket takes): SIGTERM still ends the server at once
+    // (attack29 F2: each held it the socket's 5 s write timeout, one after another).
+    QTemporaryDir dir;
+    writeServedProject(dir.path());
+    Server server;
+    QVERIFY2(server.start(dir.path()), server.err.constData());
+    std::vector<int> sockets;
+    for (int i = 0; i < 3; ++i) {
+        const QByteArray body = QByteArray::fromStdString(
+            listenRequest(std::string(900 * 1024, char('a' + i)), {{"toolsListChanged", true}}).dump());
+        QByteArray request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(server.port) + "\r\n"
+            + listenHeaders() + "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+            + "\r\n\r\n" + body;
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const int small = 4096;
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+        sockaddr_in address = {};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(quint16(server.port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        for (qsizetype sent = 0; sent < request.size();) {
+            const ssize_t n = ::send(fd, request.constData() + sent, std::size_t(request.size() - sent), MSG_NOSIGNAL);
+            QVERIFY(n > 0);
+            sent += n;
+        }
+        sockets.push_back(fd);
+    }
+    // All three are open (their acknowledgments wait to be read): a fourth, read, is too.
+    EventStream reader;
+    QCOMPARE(reader.post(server.port, QByteArray::fromStdString(listenRequest(9, {{"toolsListChanged", true}}).dump()),
+                         listenHeaders()),
+             200);
+    QCOMPARE(dataOf(reader.nextEvent()),
+             acknowledged(QStringLiteral("9"), QStringLiteral("{\"toolsListChanged\":true}")));
+    server.process.terminate();
+    QVERIFY(server.process.waitForFinished(10000));
+    QCOMPARE(server.process.exitCode(), 0);
+    QCOMPARE(dataOf(reader.nextEvent()), closed(QStringLiteral("9")));
+    for (const int fd : sockets)
+        ::close(fd);
 }
 
 void TestMcpSubscriptions::httpStreamCapAndClientGone()
