@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/helpcommand.h"
 #include "llm/outgoingnetwork.h"
+#include "mcp/mcpserverpool.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 
@@ -109,7 +110,9 @@ int main(int argc, char *argv[])
         setIdentity();
         installTranslators(app);
         setUpNetwork();
-        return *runHeadlessCommand(QString::fromLocal8Bit(argv[1]), QCoreApplication::arguments().mid(2));
+        const int code = *runHeadlessCommand(QString::fromLocal8Bit(argv[1]), QCoreApplication::arguments().mid(2));
+        McpServerPool::closeAll();
+        return code;
     }
     if (asksForInfoOnly(argc, argv) || !hasDisplay()) {
         QCoreApplication app(argc, argv);

@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcpserverpool.h"
 
+#include "mcp/mcphttptransport.h"
 #include "mcp/mcpserverlaunch.h"
 #include "project/printabletext.h"
 #include "python/secrets.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QTimer>
 
 using nlohmann::json;
@@ -43,10 +45,43 @@ QString McpServerStatus::stateName(State state)
     return {};
 }
 
+namespace {
+
+std::map<QString, QPointer<McpServerPool>> &allPools()
+{
+    static std::map<QString, QPointer<McpServerPool>> pools;
+    return pools;
+}
+
+} // namespace
+
+void McpServerPool::closeAll()
+{
+    bool closed = false;
+    for (auto &[dir, pool] : allPools()) {
+        if (!pool)
+            continue;
+        for (auto &[name, server] : pool->m_servers)
+            if (server.session && server.session->state() == McpClientSession::State::Ready
+                && qobject_cast<McpHttpTransport *>(server.session->transport())) {
+                server.session->close();
+                closed = true;
+            }
+    }
+    if (!closed)
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 200) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    }
+}
+
 McpServerPool *McpServerPool::forProject(const QString &projectDir)
 {
     // Parented to the application: the servers are stopped when it ends.
-    static std::map<QString, QPointer<McpServerPool>> pools;
+    std::map<QString, QPointer<McpServerPool>> &pools = allPools();
     const QString key = QDir::cleanPath(projectDir);
     QPointer<McpServerPool> &pool = pools[key];
     if (!pool)

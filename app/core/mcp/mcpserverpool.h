@@ -94,6 +94,11 @@ public:
     /// The pool of the project in `projectDir` (absolute), made on first use; lives
     /// until the application ends. Main thread only.
     static McpServerPool *forProject(const QString &projectDir);
+    /// Before the process ends (a headless command returned): every pool's Streamable
+    /// HTTP sessions are closed (a 2026 server's subscriptions/listen cancelled, its stream aborted)
+    /// and the event loop runs briefly so that Qt's HTTP thread lets go of what it holds
+    /// — deleted mid-request at exit, it leaks. Nothing when no pool was made.
+    static void closeAll();
 
     explicit McpServerPool(const QString &projectDir, QObject *parent = nullptr);
     ~McpServerPool() override;
