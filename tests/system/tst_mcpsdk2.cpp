@@ -469,8 +469,7 @@ void TestMcpSdk2::sdkClientSubscribes()
         QVERIFY2(server.start(dir.path()), server.err.constData());
     SdkClientProcess client;
     QVERIFY(client.start(dir.path(), kind, http ? server.url("/mcp") : dir.path(), "subscribe"));
-    QCOMPARE(dumped(client.nextLine()),
-             QStringLiteral("{\"era\":\"modern\",\"honored\":{\"toolsListChanged\":true}}"));
+    QCOMPARE(dumped(client.nextLine()), QStringLiteral("{\"era\":\"modern\",\"honored\":{\"toolsListChanged\":true}}"));
     json manifest = servedManifest(dir.path());
     manifest["tools"].erase(1); // approve
     QVERIFY(replaceManifest(dir.path(), QByteArray::fromStdString(manifest.dump(1))));
