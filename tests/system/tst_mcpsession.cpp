@@ -249,6 +249,17 @@ void TestMcpSession::eraProbe()
     QCOMPARE(modern.protocolVersion(), QStringLiteral("2026-07-28"));
     QCOMPARE(modern.serverInfo().dump(), std::string(R"({"name":"fake26","version":"26"})"));
     QCOMPARE(modern.instructions(), QStringLiteral("modern"));
+    // Slow to start: the probe's answer comes after its timeout (3 s here) and initialize
+    // went out; a DiscoverResult before initialize's answer still makes it 2026, and the
+    // -32601 to initialize that follows is a response to nothing.
+    McpClientSession slow;
+    slow.setInitializeTimeout(3000);
+    openAndWait(slow, fakeServer(QStringLiteral("modern-slow")));
+    QVERIFY2(slow.state() == McpClientSession::State::Ready, qPrintable(slow.failure()));
+    QCOMPARE(slow.protocolVersion(), QStringLiteral("2026-07-28"));
+    QTRY_COMPARE(slow.unmatchedResponses(), 1LL);
+    McpReply listed;
+    QCOMPARE(listAndWait(slow, &listed).size(), std::size_t(3)); // ask, rounds, many: 2026 requests work
     // A DiscoverResult listing neither era the studio speaks: it fails, naming them.
     McpClientSession future;
     openAndWait(future, fakeServer(QStringLiteral("future")));

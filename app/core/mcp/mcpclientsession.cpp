@@ -136,6 +136,8 @@ void McpClientSession::open()
     m_state = State::Initializing;
     m_failure.clear();
     m_stateless = false;
+    m_probeLate = false;
+    m_initializeId = 0;
     m_protocolVersion.clear();
     m_listen->reset();
     m_transport->start();
@@ -144,12 +146,28 @@ void McpClientSession::open()
     const int timeoutMs = std::min(ProbeTimeoutMs, m_initializeTimeoutMs);
     QTimer *timer = new QTimer(this);
     timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [this, id, timeoutMs] {
-        finish(id,
-               McpReply{
-                   {}, {}, QStringLiteral("no answer to server/discover within %1 s").arg(decimalSeconds(timeoutMs))});
+    connect(timer, &QTimer::timeout, this, [this, id, timer, timeoutMs] {
+        if (m_probeLate) {
+            finish(id,
+                   McpReply{{},
+                            {},
+                            QStringLiteral("no answer to server/discover within %1 s")
+                                .arg(decimalSeconds(timeoutMs + m_initializeTimeoutMs))});
+            return;
+        }
+        // No answer yet: a 2025 server that ignores the probe, or a 2026 one slow to
+        // start. Fall back to initialize, but keep listening for the probe's answer: a
+        // DiscoverResult that comes before initialize is answered (a server answers in
+        // order) makes the session 2026 after all.
+        m_probeLate = true;
+        timer->start(m_initializeTimeoutMs);
+        sendInitialize();
     });
     m_pending[id] = Pending{[this, id](const McpReply &reply) {
+                                if (m_probeLate) {
+                                    onLateDiscover(reply);
+                                    return;
+                                }
                                 // Answered (not timed out): its id may be used again, so a
                                 // 2025 server sees the ids it always saw, initialize's 1 on.
                                 if (!reply.ok() && m_nextId == id + 1
@@ -225,6 +243,22 @@ void McpClientSession::onDiscovered(const McpReply &reply)
     sendInitialize(); // any other answer: a 2025 server
 }
 
+void McpClientSession::onLateDiscover(const McpReply &reply)
+{
+    const auto initialize = m_pending.find(m_initializeId);
+    if (m_state != State::Initializing || initialize == m_pending.end() || !reply.ok() || !reply.result.is_object())
+        return; // initialize was answered first, or this is no DiscoverResult: the 2025 era stands
+    const QString modern = QString::fromLatin1(McpRevision::Modern.data(), qsizetype(McpRevision::Modern.size()));
+    if (!listsVersion(reply.result.value("supportedVersions", json()),
+                      [&](const QString &version) { return version == modern; }))
+        return;
+    // initialize's answer, when it comes, is a response to nothing (counted as unmatched).
+    dropTimer(initialize->second.timer);
+    m_pending.erase(initialize);
+    m_probeLate = false;
+    onDiscovered(reply);
+}
+
 void McpClientSession::sendInitialize()
 {
     const json params = {
@@ -233,6 +267,7 @@ void McpClientSession::sendInitialize()
         {"clientInfo", clientInfo()},
     };
     const qint64 id = m_nextId++;
+    m_initializeId = id;
     QTimer *timer = new QTimer(this);
     timer->setSingleShot(true);
     connect(timer, &QTimer::timeout, this, [this, id] {

@@ -39,6 +39,8 @@ struct McpReply
 /// latest 2025 revision), whose chosen revision must be one the studio speaks, then
 /// `notifications/initialized`. An UnsupportedProtocolVersion error or a DiscoverResult
 /// without 2026-07-28 falls back only when it lists a 2025 revision the studio speaks.
+/// After the probe's timeout its answer is still heard: a DiscoverResult that comes
+/// before initialize's answer (a 2026 server slow to start) makes the session 2026.
 ///
 /// In the 2026 era every request carries the `_meta` of McpRevision (version,
 /// clientInfo, clientCapabilities), every result's `resultType` is read (absent:
@@ -216,6 +218,9 @@ private:
     void onFinished(const QString &why);
     void onInitialized(const McpReply &reply);
     void onDiscovered(const McpReply &reply);
+    /// The probe's answer after initialize went out (ProbeTimeoutMs passed): a DiscoverResult
+    /// listing 2026-07-28 that comes before initialize's answer makes the session 2026.
+    void onLateDiscover(const McpReply &reply);
     void sendInitialize();
     /// One round of a 2026-era tools/call (multi round-trip requests).
     struct InputCall
@@ -265,6 +270,8 @@ private:
     nlohmann::json m_serverCapabilities;
     QString m_instructions;
     qint64 m_nextId = 1;
+    bool m_probeLate = false; ///< server/discover was not answered within ProbeTimeoutMs: initialize went out
+    qint64 m_initializeId = 0;
     int m_initializeTimeoutMs = InitializeTimeoutMs;
     std::map<qint64, Pending> m_pending;
     qint64 m_refusedMessages = 0;

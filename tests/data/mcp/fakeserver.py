@@ -61,6 +61,7 @@
               and, on the retry, returns what it got (inputResponses, requestState, the
               request's _meta version); rounds answers input_required with only a
               requestState, forever; many asks 17 things at once
+  modern-slow like modern, but server/discover is answered 3.5 s after the start (slow to start)
   future      like good, but server/discover lists only revision 2099-01-01
   unsupported like good, but server/discover is refused -32022 listing 2099-01-01 and
               2025-06-18 (a 2026-era server without 2026-07-28 that still speaks 2025)
@@ -82,6 +83,8 @@
 import json
 import sys
 import time
+
+STARTED = time.monotonic()
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "good"
 TOOLS = [{"name": f"tool-{n}", "inputSchema": {"type": "object"}} for n in range(5)]
@@ -338,6 +341,8 @@ def modern_server():
         done = {"resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake26",
                                                                                             "version": "26"}}}
         if method == "server/discover":
+            if mode == "modern-slow":
+                time.sleep(max(0.0, 3.5 - (time.monotonic() - STARTED)))
             send({"jsonrpc": "2.0", "id": rid, "result": dict(done, supportedVersions=["2026-07-28"],
                                                               capabilities={"tools": {}}, ttlMs=1000,
                                                               cacheScope="public", instructions="modern")})
@@ -451,7 +456,7 @@ def listen_server():
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
 
 
-if mode == "modern":
+if mode in ("modern", "modern-slow"):
     modern_server()
 if mode.startswith("listen"):
     listen_server()
