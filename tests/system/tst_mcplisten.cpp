@@ -18,11 +18,11 @@
 #include "servedproject.h"
 #include "serverprocess.h"
 #include "testfiles.h"
+#include "typescriptsdk.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -87,29 +87,6 @@ QStringList toolNames(McpClientSession &session)
     });
     (void)QTest::qWaitFor([&names] { return names.has_value(); }, 60000);
     return names.value_or(QStringList{QStringLiteral("no answer")});
-}
-
-QString modules()
-{
-    return qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
-}
-
-/// Why the SDK cases cannot run here, or empty: the SDK 2.x server and Node.js >= 20.
-QString missingSdk()
-{
-    if (qEnvironmentVariableIsEmpty("TOOLSTUDIO_MCP_SERVERS_DIR")
-        || !QFile::exists(modules() + QStringLiteral("/@modelcontextprotocol/server/package.json")))
-        return QStringLiteral("the MCP TypeScript SDK 2.x (@modelcontextprotocol/server 2.4.0) is not installed in "
-                              "TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: ./toolstudio.sh test installs it from npm");
-    QProcess node;
-    node.start(QStringLiteral("node"), {QStringLiteral("--version")});
-    if (!node.waitForFinished(30000) || node.exitCode() != 0)
-        return QStringLiteral("the MCP TypeScript SDK 2.x needs Node.js >= 20; this machine has no node");
-    const QString version = QString::fromUtf8(node.readAllStandardOutput()).trimmed();
-    const QRegularExpressionMatch major = QRegularExpression(QStringLiteral("^v(\\d+)\\.")).match(version);
-    if (!major.hasMatch() || major.captured(1).toInt() < 20)
-        return QStringLiteral("the MCP TypeScript SDK 2.x needs Node.js >= 20; this machine has %1").arg(version);
-    return {};
 }
 
 /// An SDK 2.x McpServer (serveStdio, or createMcpHandler behind node:http printing its
@@ -603,12 +580,12 @@ void TestMcpListen::studioServerOverHttp()
 
 void TestMcpListen::sdkServerOverStdio()
 {
-    const QString missing = missingSdk();
+    const QString missing = missingSdk2({QStringLiteral("server")});
     if (!missing.isEmpty())
         QSKIP(qPrintable(missing));
     QTemporaryDir dir;
     QVERIFY(writeFile(dir.filePath(QStringLiteral("server.mjs")), QByteArray(SdkServer)));
-    QVERIFY(QFile::link(modules(), dir.filePath(QStringLiteral("node_modules"))));
+    QVERIFY(QFile::link(sdkModules(), dir.filePath(QStringLiteral("node_modules"))));
     McpStdioTransport::Launch launch;
     launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
     launch.arguments = {dir.filePath(QStringLiteral("server.mjs"))};
@@ -641,12 +618,12 @@ void TestMcpListen::sdkServerOverStdio()
 // listen stream keeping alive every 100 ms) says they changed.
 void TestMcpListen::sdkServerOverHttpThroughThePool()
 {
-    const QString missing = missingSdk();
+    const QString missing = missingSdk2({QStringLiteral("server")});
     if (!missing.isEmpty())
         QSKIP(qPrintable(missing));
     QTemporaryDir dir;
     QVERIFY(writeFile(dir.filePath(QStringLiteral("server.mjs")), QByteArray(SdkServer)));
-    QVERIFY(QFile::link(modules(), dir.filePath(QStringLiteral("node_modules"))));
+    QVERIFY(QFile::link(sdkModules(), dir.filePath(QStringLiteral("node_modules"))));
     PortServer web;
     QVERIFY(web.start(QStringLiteral("node"), {dir.filePath(QStringLiteral("server.mjs")), QStringLiteral("http")},
                       dir.path()));

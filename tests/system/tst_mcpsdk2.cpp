@@ -13,7 +13,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -21,6 +20,7 @@
 #include "servedproject.h"
 #include "serverprocess.h"
 #include "testfiles.h"
+#include "typescriptsdk.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,32 +29,6 @@
 using nlohmann::json;
 
 namespace {
-
-/// Why the suite cannot run here, or empty: the SDK 2.x packages and Node.js >= 20.
-QString missingSdk()
-{
-    const QString modules = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
-    if (qEnvironmentVariableIsEmpty("TOOLSTUDIO_MCP_SERVERS_DIR")
-        || !QFile::exists(modules + QStringLiteral("/@modelcontextprotocol/client/package.json"))
-        || !QFile::exists(modules + QStringLiteral("/@modelcontextprotocol/server/package.json")))
-        return QStringLiteral("the MCP TypeScript SDK 2.x (@modelcontextprotocol/client and /server 2.4.0) is not "
-                              "installed in TOOLSTUDIO_MCP_SERVERS_DIR/node_modules: ./toolstudio.sh test installs it "
-                              "from npm");
-    QProcess node;
-    node.start(QStringLiteral("node"), {QStringLiteral("--version")});
-    if (!node.waitForFinished(30000) || node.exitCode() != 0)
-        return QStringLiteral("the MCP TypeScript SDK 2.x needs Node.js >= 20; this machine has no node");
-    const QString version = QString::fromUtf8(node.readAllStandardOutput()).trimmed();
-    const QRegularExpressionMatch major = QRegularExpression(QStringLiteral("^v(\\d+)\\.")).match(version);
-    if (!major.hasMatch() || major.captured(1).toInt() < 20)
-        return QStringLiteral("the MCP TypeScript SDK 2.x needs Node.js >= 20; this machine has %1").arg(version);
-    return {};
-}
-
-QString sdkModules()
-{
-    return qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR") + QStringLiteral("/node_modules");
-}
 
 /// The SDK's Client, era negotiation "auto" (server/discover first), over `kind`
 /// ("stdio": target is the project dir; "http": the URL). Actions:
@@ -365,7 +339,7 @@ private Q_SLOTS:
 
 void TestMcpSdk2::init()
 {
-    const QString missing = missingSdk();
+    const QString missing = missingSdk2({QStringLiteral("client"), QStringLiteral("server")});
     if (!missing.isEmpty())
         QSKIP(qPrintable(missing));
 }
