@@ -91,7 +91,13 @@ QString questionText(const QString &command, const nlohmann::json &question)
                        .arg(command, printableText(QString::fromStdString(question.value("server", std::string()))),
                             QString::fromStdString(kind),
                             printableText(summary(question.value("message", nlohmann::json("")), 2000)));
-    if (kind == "elicitation")
+    if (kind == "elicitation" && question.value("mode", std::string()) == "url")
+        text += QStringLiteral("\n  open in a browser (host %1): %2\n  answer, once done there: {\"action\": "
+                               "\"accept\"}, or {\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error "
+                               "refuses it")
+                    .arg(printableText(QString::fromStdString(question.value("host", std::string()))),
+                         printableText(QString::fromStdString(question.value("url", std::string()))));
+    else if (kind == "elicitation")
         text += QStringLiteral("\n  form (requestedSchema): %1\n  answer: {\"action\": \"accept\", \"content\": {…}}, "
                                "{\"action\": \"decline\"} or {\"action\": \"cancel\"}; an error refuses it")
                     .arg(printableText(summary(question.value("schema", nlohmann::json::object()), 2000)));

@@ -14,6 +14,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QFontDatabase>
 #include <QFontMetrics>
 #include <QFormLayout>
@@ -22,9 +23,11 @@
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace {
@@ -44,6 +47,12 @@ std::string questionKind(const nlohmann::json &question)
 {
     const auto kind = question.is_object() ? question.find("kind") : question.end();
     return kind != question.end() && kind->is_string() ? kind->get<std::string>() : std::string();
+}
+
+/// A URL-mode elicitation: the server asks a person to open a page (no form).
+bool isPageQuestion(const nlohmann::json &question)
+{
+    return questionKind(question) == "elicitation" && question.value("mode", nlohmann::json()) == "url";
 }
 
 // Ctrl+Enter (both Return keys) on `widget` and its children.
@@ -198,6 +207,7 @@ void AnswerPane::applyMode()
     m_declineButton->setVisible(elicitation);
     m_cancelButton->setVisible(elicitation);
     m_sendResultButton->setText(m_held                                                    ? tr("Answer Instead")
+                                    : isPageQuestion(m_question)                          ? tr("&Open in Browser…")
                                     : elicitation                                         ? tr("&Accept")
                                     : m_usesComposer || kind == QLatin1String("sampling") ? tr("Send Reply")
                                                                                           : tr("Send Result"));
@@ -225,8 +235,12 @@ void AnswerPane::applyMode()
     m_retryableCheck->setToolTip(m_held ? tr("The script sees the flag; step mode does not retry the call")
                                         : QString());
     if (!kind.isEmpty()) {
-        m_sendResultButton->setToolTip(elicitation ? tr("Send the form's values to the server (Ctrl+Return)")
-                                                   : tr("Send the text as the model's reply to the server"));
+        m_sendResultButton->setToolTip(
+            isPageQuestion(m_question)
+                ? tr("Asks first, then opens the page in your browser and tells the server you accepted; what you "
+                     "enter there goes to the page, not through the studio")
+                : elicitation ? tr("Send the form's values to the server (Ctrl+Return)")
+                              : tr("Send the text as the model's reply to the server"));
         m_sendErrorButton->setToolTip(tr("Refuse the server's request: it gets an error with this message"));
         m_errorBox->setTitle(tr("Or refuse the request with an error"));
         m_errorMessageEdit->setPlaceholderText(tr("Why, as the server will see it"));
@@ -262,7 +276,14 @@ void AnswerPane::setCall(const Step &step)
     m_errorCodeCombo->setCurrentIndex(0);
     applyMode();
     setHeading(true);
-    if (m_question.is_object()) {
+    if (isPageQuestion(m_question)) {
+        const QString text = QString::fromStdString(m_question.value("message", std::string()));
+        m_argumentsView->setPlainText(
+            printableLines(text) + QStringLiteral("\n\n")
+            + tr("It asks you to open this page in your browser (host %1):\n%2")
+                  .arg(printableText(QString::fromStdString(m_question.value("host", std::string()))),
+                       printableText(QString::fromStdString(m_question.value("url", std::string())))));
+    } else if (m_question.is_object()) {
         QString text = QString::fromStdString(m_question.value("message", std::string()));
         if (m_question.contains("system_prompt"))
             text = tr("System prompt: %1").arg(QString::fromStdString(m_question.value("system_prompt", std::string())))
@@ -417,9 +438,10 @@ void AnswerPane::applyInput()
     m_argumentsLabel->setVisible(!m_usesComposer);
     m_argumentsLabel->setText(m_question.is_object() ? tr("The server asks:") : tr("Arguments:"));
     m_argumentsView->setVisible(!m_usesComposer);
-    m_resultLabel->setVisible(!m_usesComposer);
-    m_resultForm->setVisible(m_usesForm && !m_usesComposer);
-    m_resultEdit->setVisible(!m_usesForm && !m_usesComposer);
+    const bool page = isPageQuestion(m_question); // nothing to enter: the page takes it
+    m_resultLabel->setVisible(!m_usesComposer && !page);
+    m_resultForm->setVisible(m_usesForm && !m_usesComposer && !page);
+    m_resultEdit->setVisible(!m_usesForm && !m_usesComposer && !page);
     m_resultLabel->setText(m_question.is_object() ? (questionKind(m_question) == "elicitation"
                                                          ? tr("&Answer (the form the server asks for):")
                                                          : tr("&Reply (the model's text):"))
@@ -442,6 +464,8 @@ bool AnswerPane::sendResult()
 {
     if (m_callId.isEmpty())
         return false;
+    if (isPageQuestion(m_question))
+        return openPage();
     if (m_usesComposer) {
         QString problem;
         const auto reply = m_composer->reply(&problem);
@@ -497,6 +521,36 @@ bool AnswerPane::sendResult()
         m_resultEdit->setFocus();
         return false;
     }
+    return send(answer);
+}
+
+bool AnswerPane::openPage()
+{
+    // The spec (client/elicitation "URL mode"): show the host, ask before navigating.
+    const QString server = QString::fromStdString(m_question.value("server", std::string()));
+    const QString host = QString::fromStdString(m_question.value("host", std::string()));
+    const QString url = QString::fromStdString(m_question.value("url", std::string()));
+    const bool agreed = m_confirmOpen
+        ? m_confirmOpen(server, host, url)
+        : QMessageBox::question(this, tr("Open a Page for an MCP Server"),
+                                tr("MCP server <b>%1</b> asks you to open a page on <b>%2</b>:<br><br>"
+                                   "%3<br><br>Open it in your browser? What you enter there goes to "
+                                   "that site, not through Tool Studio.")
+                                    .arg(printableText(server).toHtmlEscaped(), printableText(host).toHtmlEscaped(),
+                                         printableText(url).toHtmlEscaped()),
+                                QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Cancel)
+            == QMessageBox::Open;
+    if (!agreed)
+        return false;
+    const QUrl page(url, QUrl::StrictMode);
+    const bool opened = m_openPage ? m_openPage(page) : QDesktopServices::openUrl(page);
+    if (!opened) {
+        showProblem(
+            tr("The browser could not be started. Open the page yourself, then answer: %1").arg(printableText(url)));
+        return false;
+    }
+    ManualAnswer answer;
+    answer.result = {{"action", "accept"}};
     return send(answer);
 }
 

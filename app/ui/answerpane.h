@@ -12,6 +12,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QUrl;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -104,6 +105,14 @@ public:
     QComboBox *errorCodeCombo() const { return m_errorCodeCombo; }
     QPushButton *sendResultButton() const { return m_sendResultButton; }
     QPushButton *sendErrorButton() const { return m_sendErrorButton; }
+    /// What opens a URL-mode elicitation's page once the person agreed (the pane asks
+    /// first): true when it opened. Default: QDesktopServices::openUrl. Tests set one.
+    using PageOpener = std::function<bool(const QUrl &)>;
+    void setPageOpener(PageOpener opener) { m_openPage = std::move(opener); }
+    /// What asks the person before a page opens: true to open. Default: a message box
+    /// naming the server, the host and the URL. Tests set one.
+    using OpenConfirmer = std::function<bool(const QString &server, const QString &host, const QString &url)>;
+    void setOpenConfirmer(OpenConfirmer confirmer) { m_confirmOpen = std::move(confirmer); }
     /// The question shown (Attempt::question), null when the call asks none.
     const nlohmann::json &question() const { return m_question; }
     /// The message shown under the input: a JSON parse error or a refusal; empty when none.
@@ -113,7 +122,8 @@ public:
     QString sendingCallId() const { return m_sendingCallId; }
 
 public Q_SLOTS:
-    /// Sends the form's value (or the raw text parsed as JSON). Returns false (and
+    /// Sends the form's value (or the raw text parsed as JSON); for a URL-mode
+    /// elicitation, asks, opens the page and sends {"action": "accept"}. Returns false (and
     /// shows why, nothing sent) on an invalid value. The run's outcome comes later
     /// (issue 18: posted, never waited for): answered(), or the refusal's reason in
     /// problem() and answerRefused(). A served run's call is answered at once.
@@ -132,6 +142,8 @@ Q_SIGNALS:
 
 private:
     bool send(const ManualAnswer &answer);
+    /// A URL-mode elicitation's Open in Browser: asks, opens, answers {"action": "accept"}.
+    bool openPage();
     /// The run's outcome for the answer sent for `callId`.
     void sent(const QString &callId, bool accepted, const QString &reason);
     /// `text` is what problem() says; `shown`: also in the pane (not when the form shows it at its field).
@@ -150,6 +162,8 @@ private:
     int m_sequence = 0;
     Answerer m_answerer;
     HeldDecider m_heldDecider;
+    PageOpener m_openPage;
+    OpenConfirmer m_confirmOpen;
     bool m_held = false;       ///< the call is held by step mode, not waiting for a person
     nlohmann::json m_question; ///< the attempt's question (elicitation, sampling), null when none
     QString m_sentText;        ///< the last answer accepted from this pane, as shown by showAnswered

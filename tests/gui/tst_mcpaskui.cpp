@@ -24,6 +24,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QUrl>
 
 class TstMcpAskUi
     : public QObject
@@ -83,6 +84,59 @@ private Q_SLOTS:
             part<ConsoleView>("console")->toPlainText().contains(QStringLiteral(
                 R"({"elicit": {"id": "elicit-1", "result": {"action": "accept", "content": {"name": "Ada"}}}})")),
             5000);
+    }
+
+    // URL mode: the dock shows the message, the page and its host, no form; Open in
+    // Browser asks first (refused: nothing opens, nothing is sent), then opens the page
+    // and answers {"action": "accept"}.
+    void urlElicitationOpensThePageAfterAsking()
+    {
+        const QString dir = m_scratch->path() + QStringLiteral("/askurl");
+        QVERIFY(writeFile(dir + QStringLiteral("/srv/fakeserver.py"), fileBytes(mcpFixture("fakeserver.py"))));
+        QVERIFY(writeFile(dir + QStringLiteral("/scripts/main.py"),
+                          "from toolstudio import tools\n"
+                          "print(tools['fake__askurl']()['content'][0]['text'])\n"));
+        QVERIFY(writeFile(dir + QStringLiteral("/toolstudio.json"),
+                          R"({"name": "askurl", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+        QVERIFY(openTrusted(*m_window, dir));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->project()->tool(QStringLiteral("fake__askurl")), 30000);
+        QSignalSpy finished(m_window->runController(), &RunController::finished);
+        QVERIFY(m_window->runCommands()->run());
+
+        AnswerPane *pane = m_window->pendingPanel()->answerPane();
+        QVERIFY(QTest::qWaitFor([pane] { return pane->question().is_object() && !pane->callId().isEmpty(); },
+                                RunTimeoutMs));
+        QCOMPARE(pane->argumentsView()->toPlainText(),
+                 QStringLiteral("Set your API key\n\nIt asks you to open this page in your browser (host "
+                                "example.org):\nhttps://example.org/set-key?session=1"));
+        QCOMPARE(pane->sendResultButton()->text(), QStringLiteral("&Open in Browser…"));
+        QVERIFY(!pane->resultForm()->isVisible());
+        QVERIFY(!pane->resultEdit()->isVisible());
+
+        QStringList asked;
+        QList<QUrl> opened;
+        bool agree = false;
+        pane->setOpenConfirmer([&](const QString &server, const QString &host, const QString &url) {
+            asked << server + u' ' + host + u' ' + url;
+            return agree;
+        });
+        pane->setPageOpener([&](const QUrl &url) {
+            opened << url;
+            return true;
+        });
+        pane->sendResultButton()->click();
+        QCOMPARE(asked, QStringList{QStringLiteral("fake example.org https://example.org/set-key?session=1")});
+        QVERIFY(opened.isEmpty());
+        QVERIFY(!pane->callId().isEmpty()); // still waiting
+        agree = true;
+        pane->sendResultButton()->click();
+        QCOMPARE(opened, QList<QUrl>{QUrl(QStringLiteral("https://example.org/set-key?session=1"))});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, RunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(part<ConsoleView>("console")->toPlainText().contains(
+                                     QStringLiteral(R"({"id": "url-1", "result": {"action": "accept"}})")),
+                                 5000);
     }
 };
 

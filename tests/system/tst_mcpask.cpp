@@ -107,12 +107,16 @@ private Q_SLOTS:
     void protocolOfACall();
     void answersThatDoNotFitAreRefused();
     void declineAndRefusal();
+    void urlModeElicitation();
+    void urlModeElicitationRefused_data();
+    void urlModeElicitationRefused();
     void floodIsBounded();
     void withdrawnRequestsAreNoLongerAsked();
     void askingAndCancellingIsBounded();
     void hostileRequestsAreAnsweredWithErrors();
     void requestsAfterTheCallEnded();
     void answeredWithToolstudioAnswer();
+    void urlModeAnsweredWithToolstudioAnswer();
     void referenceServer();
     void inputRequiredOfA2026Server();
 
@@ -307,6 +311,81 @@ void TestMcpAsk::declineAndRefusal()
     QCOMPARE(result["sample"].dump(), std::string(R"({"error":{"code":-1,"message":"not now"},"id":"sample-1"})"));
 }
 
+// URL mode (2025-11-25): the person is asked to open a page; nothing is entered in the
+// studio, so "accept" takes no content; the server gets {"action": "accept"}.
+void TestMcpAsk::urlModeElicitation()
+{
+    AskedCall call(*m_project, QStringLiteral("fake__askurl"), json::object());
+    QVERIFY(call.waitForQuestion(1));
+    const json expected = {{"elicitation_id", "e-1"},
+                           {"host", "example.org"},
+                           {"kind", "elicitation"},
+                           {"message", "Set your API key"},
+                           {"method", "elicitation/create"},
+                           {"mode", "url"},
+                           {"request_id", "url-1"},
+                           {"server", "fake"},
+                           {"url", "https://example.org/set-key?session=1"}};
+    QCOMPARE(call.questions[0].dump(), expected.dump());
+    QString reason;
+    QVERIFY(!call.answer({{"action", "accept"}, {"content", {{"key", "sk-1"}}}}, &reason));
+    QCOMPARE(reason,
+             QStringLiteral("a URL-mode elicitation's \"accept\" takes no \"content\" (what the person "
+                            "entered went to the page, not through the studio): {\"action\": \"accept\"}"));
+    QVERIFY(call.answer({{"action", "accept"}}));
+    QCOMPARE(call.resultJson().dump(), std::string(R"({"id":"url-1","result":{"action":"accept"}})"));
+
+    // A look-alike host (a Cyrillic "а" in "exаmple.org") is shown as it resolves.
+    AskedCall lookAlike(*m_project, QStringLiteral("fake__askurl"), {{"url", "https://ex\u0430mple.org/set-key"}});
+    QVERIFY(lookAlike.waitForQuestion(1));
+    QCOMPARE(lookAlike.questions[0]["host"].dump(), std::string(R"("xn--exmple-4nf.org")"));
+    QVERIFY(lookAlike.answer({{"action", "decline"}}));
+    QCOMPARE(lookAlike.resultJson().dump(), std::string(R"({"id":"url-1","result":{"action":"decline"}})"));
+}
+
+// What a person is asked to open is what opens: a URL that is not a web page, that
+// hides its host behind user info, or has no elicitationId is answered with an error
+// and never asked; a look-alike internationalised host is shown in its ASCII form.
+void TestMcpAsk::urlModeElicitationRefused_data()
+{
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<QString>("expected");
+    const auto url = [](const QString &page) {
+        return QString::fromStdString(json{{"url", page.toStdString()}}.dump());
+    };
+    QTest::newRow("user info") << url(QStringLiteral("https://bank.example@evil.test/login"))
+                               << "the url has a user name or password before its host (\"bank.example@\"); a "
+                                  "person would take the part before the @ for the site";
+    QTest::newRow("javascript") << url(QStringLiteral("javascript:alert(1)"))
+                                << "the url is not an http or https URL (\"javascript:alert(1)\"); Tool Studio "
+                                   "opens web pages only";
+    QTest::newRow("file") << url(QStringLiteral("file:///etc/passwd"))
+                          << "the url is not an http or https URL (\"file:///etc/passwd\"); Tool Studio opens web "
+                             "pages only";
+    QTest::newRow("no host") << url(QStringLiteral("https:///path")) << "the url has no host";
+    QTest::newRow("control") << url(QStringLiteral("https://example.org/\u202e/gpj.exe"))
+                             << "the url has spaces or characters that are not printable; send it percent-encoded";
+    QTest::newRow("no id") << QStringLiteral("{\"extra\": {\"elicitationId\": null}}")
+                           << "a URL-mode elicitation/create needs \"elicitationId\", a string of 1 to 256 bytes";
+    QTest::newRow("no url") << QStringLiteral("{\"extra\": {\"url\": 5}}")
+                            << "a URL-mode elicitation/create needs \"url\", the page to open";
+    QTest::newRow("long") << url(QStringLiteral("https://example.org/") + QString(9000, u'a'))
+                          << "the url is 9020 bytes; Tool Studio opens URLs of at most 8192";
+    QTest::newRow("other mode") << QStringLiteral("{\"extra\": {\"mode\": \"voice\"}}")
+                                << "Tool Studio offers form and URL elicitation, not \"voice\"";
+}
+
+void TestMcpAsk::urlModeElicitationRefused()
+{
+    QFETCH(QString, args);
+    QFETCH(QString, expected);
+    AskedCall call(*m_project, QStringLiteral("fake__askurl"), json::parse(args.toStdString()));
+    const json response = call.resultJson();
+    QCOMPARE(call.questions.size(), std::size_t(0));
+    QCOMPARE(response.dump(),
+             json({{"error", {{"code", -32602}, {"message", expected.toStdString()}}}, {"id", "url-1"}}).dump());
+}
+
 // The server cancels (notifications/cancelled) a request a person is asked and one still
 // queued behind another: neither is asked any more nor answered, and the step asks the
 // next at once instead of waiting for an answer to a question nobody wants.
@@ -399,7 +478,10 @@ void TestMcpAsk::hostileRequestsAreAnsweredWithErrors()
     const auto error = [](const char *id, int code, const std::string &message) {
         return json{{"error", {{"code", code}, {"message", message}}}, {"id", id}}.dump();
     };
-    QCOMPARE(got[0].dump(), error("url", -32602, "Tool Studio offers form-mode elicitation only, not \"url\""));
+    QCOMPARE(got[0].dump(),
+             error("url", -32602,
+                   "the url is not an http or https URL (\"javascript:alert(1)\"); Tool Studio opens "
+                   "web pages only"));
     QCOMPARE(got[1].dump(),
              error("huge", -32602, "the requestedSchema is 141922 bytes; Tool Studio shows forms of at most 65536"));
     QCOMPARE(got[2].dump(),
@@ -479,6 +561,36 @@ void TestMcpAsk::answeredWithToolstudioAnswer()
     run.finish();
     QCOMPARE(scriptStdout(run.out),
              QByteArray(R"({"elicit": {"id": "elicit-1", "result": {"action": "accept", "content": {"name": "Ada"}}}})"
+                        "\n"));
+}
+
+void TestMcpAsk::urlModeAnsweredWithToolstudioAnswer()
+{
+    // Headless, URL mode: `run` prints the page to open and its host; the person opens it
+    // and answers {"action": "accept"} with `toolstudio answer`.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                      "from toolstudio import tools\n"
+                      "print(tools['fake__askurl']()['content'][0]['text'])\n"));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "cli", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+    WaitingRun run;
+    QVERIFY2(run.start(dir.path(), QStringLiteral("fake__askurl")), run.err.constData());
+    QVERIFY2(run.err.contains("toolstudio run: MCP server 'fake' asks (elicitation): \"Set your API key\"\n"
+                              "  open in a browser (host example.org): https://example.org/set-key?session=1\n"
+                              "  answer, once done there: {\"action\": \"accept\"}, or {\"action\": \"decline\"} or "
+                              "{\"action\": \"cancel\"}; an error refuses it\n"),
+             run.err.constData());
+    const CommandResult answered = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
+                                               QStringLiteral("--result"), QStringLiteral(R"({"action": "accept"})")});
+    QCOMPARE(answered.out, QByteArray("accepted: c1 attempt 1 of run ") + run.runId.toUtf8() + '\n');
+    run.finish();
+    QCOMPARE(scriptStdout(run.out),
+             QByteArray(R"({"id": "url-1", "result": {"action": "accept"}})"
                         "\n"));
 }
 

@@ -28,6 +28,12 @@ QString checkElicitation(const json &question, const json &result)
     }
     if (action != "accept")
         return QStringLiteral("\"action\" is \"%1\"").arg(elidedText(QString::fromStdString(action), 40)) + shape;
+    if (question.value("mode", json()) == "url") {
+        if (result.contains("content"))
+            return QStringLiteral("a URL-mode elicitation's \"accept\" takes no \"content\" (what the person "
+                                  "entered went to the page, not through the studio): {\"action\": \"accept\"}");
+        return {};
+    }
     const auto content = result.find("content");
     if (content == result.end() || !content->is_object())
         return QStringLiteral("\"accept\" needs \"content\", an object of the form's fields") + shape;

@@ -20,7 +20,7 @@
 /// Answers (ManualAnswer):
 /// | kind | result | error |
 /// |---|---|---|
-/// | elicitation | {"action": "accept", "content": {…}} (content checked against schema), {"action": "decline"}, {"action": "cancel"} | the server gets a JSON-RPC error with the message |
+/// | elicitation | {"action": "accept", "content": {…}} (content checked against schema; a URL-mode one, "mode": "url", takes {"action": "accept"} alone), {"action": "decline"}, {"action": "cancel"} | the server gets a JSON-RPC error with the message |
 /// | sampling | the assistant's text: "text" or {"text": "…"} (stored as {"text"}) | likewise |
 namespace PersonQuestion {
 /// Checks `answer` to `question` and normalises it (a sampling string becomes

@@ -6,6 +6,7 @@
 #include "project/schemavalidator.h"
 
 #include <QStringList>
+#include <QUrl>
 
 using nlohmann::json;
 
@@ -50,11 +51,69 @@ QString contentText(const json &content)
     return QStringLiteral("[%1]").arg(elidedText(type.isEmpty() ? QStringLiteral("?") : type, 40));
 }
 
+/// A URL-mode elicitation (2025-11-25): the page the server asks a person to open. The
+/// URL is checked here so that what a person is asked to open is what opens: http or
+/// https, a host, no user name or password before it (`https://bank.example@evil.test/`
+/// reads as the bank's), printable, bounded. The host is shown as it resolves: an
+/// internationalised name in its ASCII (punycode) form, so a look-alike shows.
+std::optional<json> urlElicitation(json question, const json &params, QString *error)
+{
+    const auto url = params.find("url");
+    if (url == params.end() || !url->is_string() || url->get_ref<const std::string &>().empty()) {
+        *error = QStringLiteral("a URL-mode elicitation/create needs \"url\", the page to open");
+        return std::nullopt;
+    }
+    const std::string &text = url->get_ref<const std::string &>();
+    if (text.size() > McpPersonQuestion::MaxUrlBytes) {
+        *error = QStringLiteral("the url is %1 bytes; Tool Studio opens URLs of at most %2")
+                     .arg(text.size())
+                     .arg(McpPersonQuestion::MaxUrlBytes);
+        return std::nullopt;
+    }
+    const QString written = QString::fromStdString(text);
+    if (printableText(written) != written || written.contains(u' ')) {
+        *error = QStringLiteral("the url has spaces or characters that are not printable; send it percent-encoded");
+        return std::nullopt;
+    }
+    const QUrl page(written, QUrl::StrictMode);
+    const QString scheme = page.scheme().toLower();
+    if (!page.isValid() || (scheme != QLatin1String("https") && scheme != QLatin1String("http"))) {
+        *error = QStringLiteral("the url is not an http or https URL (\"%1\"); Tool Studio opens web pages only")
+                     .arg(elidedText(written, 80));
+        return std::nullopt;
+    }
+    if (page.host().isEmpty()) {
+        *error = QStringLiteral("the url has no host");
+        return std::nullopt;
+    }
+    if (!page.userInfo().isEmpty()) {
+        *error = QStringLiteral("the url has a user name or password before its host (\"%1@\"); a person would "
+                                "take the part before the @ for the site")
+                     .arg(elidedText(page.userInfo(QUrl::FullyEncoded), 40));
+        return std::nullopt;
+    }
+    const auto id = params.find("elicitationId");
+    if (id == params.end() || !id->is_string() || id->get_ref<const std::string &>().empty()
+        || id->get_ref<const std::string &>().size() > 256) {
+        *error = QStringLiteral("a URL-mode elicitation/create needs \"elicitationId\", a string of 1 to 256 bytes");
+        return std::nullopt;
+    }
+    question["kind"] = "elicitation";
+    question["mode"] = "url";
+    question["message"] = clippedText(stringOf(params, "message"), McpPersonQuestion::MaxMessageChars).toStdString();
+    question["url"] = page.toString(QUrl::FullyEncoded).toStdString();
+    question["host"] = QString::fromLatin1(QUrl::toAce(page.host())).toStdString();
+    question["elicitation_id"] = *id;
+    return question;
+}
+
 std::optional<json> elicitation(json question, const json &params, QString *error)
 {
     const QString mode = params.contains("mode") ? stringOf(params, "mode") : QStringLiteral("form");
+    if (mode == QLatin1String("url"))
+        return urlElicitation(std::move(question), params, error);
     if (mode != QLatin1String("form")) {
-        *error = QStringLiteral("Tool Studio offers form-mode elicitation only, not \"%1\"").arg(elidedText(mode, 40));
+        *error = QStringLiteral("Tool Studio offers form and URL elicitation, not \"%1\"").arg(elidedText(mode, 40));
         return std::nullopt;
     }
     const auto schema = params.find("requestedSchema");

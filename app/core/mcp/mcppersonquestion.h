@@ -33,11 +33,15 @@ constexpr std::size_t MaxSchemaBytes = 64 * 1024;
 constexpr int MaxSchemaDepth = 12;
 /// Characters of a message (elicitation) or a sampling transcript shown to a person.
 constexpr qsizetype MaxMessageChars = 20000;
+/// Bytes of the page a URL-mode elicitation asks a person to open.
+constexpr std::size_t MaxUrlBytes = 8192;
 
 /// The question for `request` of `server`; nullopt with `error` (for the server's
-/// JSON-RPC error) when it cannot be asked: URL-mode elicitation (not offered), a
-/// requestedSchema that is not an object schema, too large, too deep or does not
-/// compile, a sampling request without messages.
+/// JSON-RPC error) when it cannot be asked: a requestedSchema that is not an object
+/// schema, too large, too deep or does not compile; a URL-mode elicitation whose url is
+/// not an http(s) URL with a host and without user info, or has no elicitationId; a
+/// sampling request without messages. A URL-mode question has "mode": "url", "url",
+/// "host" (its ASCII form) and "elicitation_id", and no schema.
 std::optional<nlohmann::json> question(const QString &server, const McpServerRequest &request, QString *error);
 /// The server's result for a (checked) result answer to `question`: the elicitation
 /// answer as it is; a sampling answer {"text"} as {"role": "assistant", "content":

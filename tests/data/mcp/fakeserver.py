@@ -42,10 +42,11 @@
   asks        requests of the server to the client during a call (tst_mcpask): ask
               (roots/list, elicitation/create, sampling/createMessage one after the
               other, or those args.only names, after args.progress notifications/progress
-              for the call's token; returns the responses), flood (args.count
+              for the call's token; returns the responses), askurl (a URL-mode elicitation
+              of args.url, args.extra merged into its params; returns the response), flood (args.count
               elicitation requests in one write, then a log message "flood sent"; returns
               how many were answered with a result and the error messages counted), odd (a battery of bad requests:
-              URL mode, a 100 KiB schema, a schema 50 levels deep, one that does not
+              URL mode of a javascript: URL, a 100 KiB schema, a schema 50 levels deep, one that does not
               compile, none, an id of 1000 characters, an id used twice, 8 MiB of
               sampling messages; returns the 9 responses in order), late (an elicitation
               request, the result, then another request: both answered after the call),
@@ -114,7 +115,7 @@ BLOCKS = [
      "size": 1048576},
 ]
 ASK_TOOLS = [{"name": name, "inputSchema": {"type": "object"}}
-             for name in ("ask", "flood", "odd", "late", "seen", "withdraw", "churn")]
+             for name in ("ask", "askurl", "flood", "odd", "late", "seen", "withdraw", "churn")]
 ELICIT = {"message": "Who are you?", "requestedSchema": {
     "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
                                      "age": {"type": "integer", "minimum": 0}}, "required": ["name"]}}
@@ -216,6 +217,13 @@ def ask_call(rid, params):
                 sys.stdout.flush()
                 got[what] = responses(1)[0]
         text_result(rid, json.dumps(got, sort_keys=True))
+    elif name == "askurl":
+        body = {"mode": "url", "message": "Set your API key", "elicitationId": "e-1",
+                "url": args.get("url", "https://example.org/set-key?session=1")}
+        body.update(args.get("extra", {}))
+        sys.stdout.write(request("url-1", "elicitation/create", body))
+        sys.stdout.flush()
+        text_result(rid, json.dumps(responses(1)[0], sort_keys=True))
     elif name == "flood":
         count = args.get("count", 5000)
         sys.stdout.write("".join(request("f%d" % n, "elicitation/create", ELICIT) for n in range(count)))
@@ -235,7 +243,7 @@ def ask_call(rid, params):
                                                  for n in range(1000)}}
         big = {"messages": [{"role": "user", "content": {"type": "text", "text": "m" * 4096}}] * 2048}
         sys.stdout.write(
-            request("url", "elicitation/create", {"mode": "url", "message": "open", "url": "https://example.org/",
+            request("url", "elicitation/create", {"mode": "url", "message": "open", "url": "javascript:alert(1)",
                                                   "elicitationId": "e1"})
             + request("huge", "elicitation/create", {"message": "huge", "requestedSchema": huge})
             + request("deep", "elicitation/create", {"message": "deep", "requestedSchema": deep})
