@@ -85,8 +85,6 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_argumentsView->setObjectName(QStringLiteral("answerArguments"));
     m_argumentsView->setReadOnly(true);
     m_argumentsView->setFont(mono);
-    // Three lines: the whole arguments are in the list's tooltip and the Step dock.
-    m_argumentsView->setMaximumHeight(QFontMetrics(mono).lineSpacing() * 3 + 2 * m_argumentsView->frameWidth() + 14);
 
     m_resultEdit = new QPlainTextEdit(m_body);
     m_resultEdit->setObjectName(QStringLiteral("answerRawResult"));
@@ -439,6 +437,10 @@ void AnswerPane::applyInput()
     m_argumentsLabel->setText(m_question.is_object() ? tr("The server asks:") : tr("Arguments:"));
     m_argumentsView->setVisible(!m_usesComposer);
     const bool page = isPageQuestion(m_question); // nothing to enter: the page takes it
+    // Three lines: the whole arguments are in the list's tooltip and the Step dock. A
+    // page to open has no input below it: its message and URL get ten.
+    m_argumentsView->setMaximumHeight(m_argumentsView->fontMetrics().lineSpacing() * (page ? 10 : 3)
+                                      + 2 * m_argumentsView->frameWidth() + 14);
     m_resultLabel->setVisible(!m_usesComposer && !page);
     m_resultForm->setVisible(m_usesForm && !m_usesComposer && !page);
     m_resultEdit->setVisible(!m_usesForm && !m_usesComposer && !page);

@@ -13,7 +13,9 @@
 // most 2x. That row times the tool-call round trips (a continuation answered by the
 // program's next call); the last continuation, which ends the program and records its
 // run, is shown on its own. --live-only leaves the replay row out (rounds <= 100: the
-// run's call budget).
+// run's call budget). Third row: the same echo whose handler also hands each request to a
+// bare python3 over pipes and waits for the next call it writes — the limit doing the
+// same I/O as the studio's round trip (HTTP and a Python turn), which the echo alone is not.
 #include "httpserver.h"
 #include "programmaticapi.h"
 
@@ -22,6 +24,10 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QTemporaryDir>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -132,16 +138,81 @@ double replayRoundTripMs(httplib::Client &client, int rounds)
     return std::chrono::duration<double, std::milli>(elapsed).count() / rounds;
 }
 
+/// A bare python3 (no sandbox, no shim) that, for each request line on its stdin, takes
+/// the tool result out of it and writes the program's next call as a line: the Python
+/// turn of a round trip (a result in, a call out, one pipe each way), nothing else.
+class PythonTurn
+{
+public:
+    bool start()
+    {
+        int in[2];
+        int out[2];
+        if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+            return false;
+        m_pid = fork();
+        if (m_pid == 0) {
+            dup2(in[0], 0);
+            dup2(out[1], 1);
+            execlp("python3", "python3", "-c",
+                   "import json, sys\n"
+                   "for line in sys.stdin:\n"
+                   "    i = json.loads(line)['tool_results'][0]['result']\n"
+                   "    sys.stdout.write(json.dumps({'name': 'step', 'arguments': {'i': i + 1}}) + '\\n')\n"
+                   "    sys.stdout.flush()\n",
+                   static_cast<char *>(nullptr));
+            _exit(127);
+        }
+        close(in[0]);
+        close(out[1]);
+        m_in = in[1];
+        m_out = out[0];
+        return m_pid > 0;
+    }
+    ~PythonTurn()
+    {
+        if (m_in >= 0)
+            close(m_in);
+        if (m_out >= 0)
+            close(m_out);
+        if (m_pid > 0)
+            waitpid(m_pid, nullptr, 0);
+    }
+    /// Sends `line` and returns the line the program answers with ("" if it is gone).
+    std::string turn(const std::string &line)
+    {
+        const std::string sent = line + '\n';
+        if (write(m_in, sent.data(), sent.size()) != ssize_t(sent.size()))
+            return {};
+        std::string answer;
+        char c = 0;
+        while (read(m_out, &c, 1) == 1 && c != '\n')
+            answer += c;
+        return answer;
+    }
+
+private:
+    pid_t m_pid = -1;
+    int m_in = -1;
+    int m_out = -1;
+};
+
 /// The bare echo: the recorded exchanges replayed against a single-threaded cpp-httplib
 /// server that answers request k with recorded reply k; mean ms per round trip, and the
-/// median in `medianUs`.
-double echoRoundTripMs(double *medianUs, const std::vector<Exchange> &exchanges)
+/// median in `medianUs`. With `python`, the handler first hands the request to it and
+/// waits for its answer (the same I/O as the studio's round trip, without sandbox,
+/// bridge framing, engine or journal).
+double echoRoundTripMs(double *medianUs, const std::vector<Exchange> &exchanges, PythonTurn *python = nullptr)
 {
     httplib::Server echo;
     echo.set_tcp_nodelay(true); // as HttpServer does
     echo.new_task_queue = [] { return new httplib::ThreadPool(1); };
     std::atomic<size_t> next = 0;
-    echo.Post("/v1/exec/programmatic", [&](const httplib::Request &, httplib::Response &res) {
+    echo.Post("/v1/exec/programmatic", [&](const httplib::Request &req, httplib::Response &res) {
+        if (python && python->turn(req.body).empty()) {
+            res.status = 500;
+            return;
+        }
         res.set_content(exchanges[next++ % exchanges.size()].reply, "application/json");
     });
     if (!echo.bind_to_port("127.0.0.1", EchoPort)) {
@@ -228,6 +299,12 @@ int main(int argc, char *argv[])
         requestBytes += exchange.request.size();
         replyBytes += exchange.reply.size();
     }
+    double pythonMedianUs = -1;
+    double python = -1;
+    if (echo > 0) {
+        PythonTurn turn;
+        python = turn.start() ? echoRoundTripMs(&pythonMedianUs, exchanges, &turn) : -1;
+    }
     const size_t n = exchanges.empty() ? 1 : exchanges.size();
     if (!liveOnly)
         std::printf("| seed 003 round trip (one tool call, Python, %d rounds) | live sandboxed process %.1f ms | "
@@ -243,5 +320,11 @@ int main(int argc, char *argv[])
                 "the last continuation (program end) %.1f ms |\n",
                 exchanges.size(), requestBytes / n, replyBytes / n, liveUs, live.toolMedianUs, echo * 1000,
                 echoMedianUs, liveUs / (echo * 1000), liveUs / (echo * 1000) <= 2 ? "met" : "missed", live.endMs);
-    return live.meanMs > 0 && liveUs > 0 && (replay > 0 || liveOnly) && echo > 0 ? 0 : 1;
+    // The limit doing the same I/O: the echo, and a bare Python turn per round trip.
+    std::printf("| seed 003 tool-call round trip, the limit with the program's turn | toolstudio serve %.0f us mean, "
+                "%.0f us median | echo + a bare python3 over pipes taking the result and making the next call "
+                "%.0f us mean, %.0f us median | ratio %.1fx (medians %.1fx) |\n",
+                liveUs, live.toolMedianUs, python * 1000, pythonMedianUs, liveUs / (python * 1000),
+                live.toolMedianUs / pythonMedianUs);
+    return live.meanMs > 0 && liveUs > 0 && (replay > 0 || liveOnly) && echo > 0 && python > 0 ? 0 : 1;
 }
