@@ -6,7 +6,6 @@
 #include <QObject>
 
 #include <algorithm>
-#include <thread>
 
 HttpStream::HttpStream(QObject *context)
     : m_context(context)
@@ -64,6 +63,12 @@ bool HttpStream::isFinished() const
 {
     const std::lock_guard lock(m_mutex);
     return m_state == State::Finished;
+}
+
+bool HttpStream::waitFinished(std::chrono::steady_clock::time_point until)
+{
+    std::unique_lock lock(m_mutex);
+    return m_changed.wait_until(lock, until, [this] { return m_state == State::Finished; });
 }
 
 void HttpStream::onEnded(std::function<void()> ended)
@@ -154,6 +159,5 @@ void HttpStreams::closeAll(std::chrono::milliseconds grace)
         stream->close();
     const auto until = std::chrono::steady_clock::now() + grace;
     for (const auto &stream : open)
-        while (!stream->isFinished() && std::chrono::steady_clock::now() < until)
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        stream->waitFinished(until);
 }

@@ -52,6 +52,8 @@ public:
     /// against the cap and onEnded() runs. Idempotent.
     void finish();
     bool isFinished() const;
+    /// Waits until finish() or `until`, whichever comes first; isFinished().
+    bool waitFinished(std::chrono::steady_clock::time_point until);
 
 private:
     enum class State { Open, Closing, Dropped, Finished };
