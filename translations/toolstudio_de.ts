@@ -262,6 +262,32 @@
         <source>Step mode: send the text and tool calls above as the model&apos;s reply instead of asking the model (Ctrl+Return)</source>
         <translation>Schrittmodus: den Text und die Tool-Aufrufe oben als Antwort des Modells senden, statt das Modell zu fragen (Strg+Eingabe)</translation>
     </message>
+    <message>
+        <source>&amp;Open in Browser…</source>
+        <translation>Im &amp;Browser öffnen…</translation>
+    </message>
+    <message>
+        <source>Asks first, then opens the page in your browser and tells the server you accepted; what you enter there goes to the page, not through the studio</source>
+        <translation>Fragt zuerst, öffnet dann die Seite in Ihrem Browser und teilt dem Server mit, dass Sie zugestimmt haben; was Sie dort eingeben, geht an die Seite, nicht durch das Studio</translation>
+    </message>
+    <message>
+        <source>It asks you to open this page in your browser (host %1):
+%2</source>
+        <translation>Er bittet Sie, diese Seite in Ihrem Browser zu öffnen (Host %1):
+%2</translation>
+    </message>
+    <message>
+        <source>Open a Page for an MCP Server</source>
+        <translation>Seite für einen MCP-Server öffnen</translation>
+    </message>
+    <message>
+        <source>MCP server &lt;b&gt;%1&lt;/b&gt; asks you to open a page on &lt;b&gt;%2&lt;/b&gt;:&lt;br&gt;&lt;br&gt;%3&lt;br&gt;&lt;br&gt;Open it in your browser? What you enter there goes to that site, not through Tool Studio.</source>
+        <translation>MCP-Server &lt;b&gt;%1&lt;/b&gt; bittet Sie, eine Seite auf &lt;b&gt;%2&lt;/b&gt; zu öffnen:&lt;br&gt;&lt;br&gt;%3&lt;br&gt;&lt;br&gt;Im Browser öffnen? Was Sie dort eingeben, geht an diese Website, nicht durch Tool Studio.</translation>
+    </message>
+    <message>
+        <source>The browser could not be started. Open the page yourself, then answer: %1</source>
+        <translation>Der Browser konnte nicht gestartet werden. Öffnen Sie die Seite selbst und antworten Sie dann: %1</translation>
+    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
