@@ -79,8 +79,13 @@ int answerCommand(const QStringList &arguments)
         QStringLiteral("instead"),
         QStringLiteral("Step mode: with --result or --error, end the held served call with it; its handler does "
                        "not run."));
-    parser.addOptions({resultOption, errorOption, retryableOption, attemptOption, timeoutOption, continueOption,
-                       timeOutOption, insteadOption});
+    const QCommandLineOption questionOption(
+        QStringLiteral("question"),
+        QStringLiteral("The serial of the MCP server's question answered (as `run` prints it): refused when the "
+                       "server has withdrawn it and asks another."),
+        QStringLiteral("N"));
+    parser.addOptions({resultOption, errorOption, retryableOption, attemptOption, questionOption, timeoutOption,
+                       continueOption, timeOutOption, insteadOption});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("answer"), arguments, 3, 3, &exitCode);
     if (!positional)
@@ -133,6 +138,12 @@ int answerCommand(const QStringList &arguments)
             body["result"] = pending.answer.result;
         }
         return decide(*project, pending.runId, pending.callId, body);
+    }
+    if (parser.isSet(questionOption)) {
+        bool number = false;
+        pending.answer.question = parser.value(questionOption).toInt(&number);
+        if (!number || pending.answer.question < 1)
+            return fail(QStringLiteral("--question is the serial of a question, a whole number from 1"), ExitBadInput);
     }
     const double timeoutSeconds = parser.value(timeoutOption).toDouble();
     if (parser.isSet(attemptOption))

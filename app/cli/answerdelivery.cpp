@@ -48,6 +48,8 @@ std::optional<AnswerDelivery> deliverThroughServer(const ServeFile &server, cons
     }
     if (attemptGiven)
         body["attempt"] = pending.attempt;
+    if (pending.answer.question > 0)
+        body["question"] = pending.answer.question;
     const std::string path = "/v1/runs/" + QUrl::toPercentEncoding(pending.runId).toStdString() + "/calls/"
         + QUrl::toPercentEncoding(pending.callId).toStdString()
         + "?timeout=" + QByteArray::number(std::clamp(timeoutSeconds, 0.0, 300.0)).toStdString();

@@ -109,11 +109,16 @@ QString questionText(const QString &command, const nlohmann::json &question)
 QString waitsForAnswerText(const QString &command, const QString &projectDir, const Step &step, int attempt)
 {
     // Script-chosen text escaped; every word of the command shell-quoted, ready to paste.
+    // An MCP server's question is named by its serial: an answer typed for it is refused
+    // if the server withdraws it and asks another meanwhile.
+    const Attempt *current = step.currentAttempt();
+    const int serial = current && current->question ? current->question->value("serial", 0) : 0;
     return QStringLiteral("toolstudio %1: call %2 (%3, attempt %4) waits for an answer: "
-                          "toolstudio answer %5 %6 %7 --result JSON | --error MESSAGE [--retryable]")
+                          "toolstudio answer %5 %6 %7%8 --result JSON | --error MESSAGE [--retryable]")
         .arg(command, printableText(step.callId), printableText(step.tool))
         .arg(attempt)
-        .arg(shellQuoted(projectDir), shellQuoted(step.runId), shellQuoted(step.callId));
+        .arg(shellQuoted(projectDir), shellQuoted(step.runId), shellQuoted(step.callId),
+             serial > 0 ? QStringLiteral(" --question %1").arg(serial) : QString());
 }
 
 HeadlessRun::HeadlessRun(const HeadlessOptions &options)

@@ -94,8 +94,8 @@ std::optional<ManualAnswer> read(const std::string &body, const QString &callId,
     }
     const bool isError = *type == "tool.error";
     const std::vector<std::string> allowed = isError
-        ? std::vector<std::string>{"type", "id", "attempt", "error", "retryable"}
-        : std::vector<std::string>{"type", "id", "attempt", "result"};
+        ? std::vector<std::string>{"type", "id", "attempt", "question", "error", "retryable"}
+        : std::vector<std::string>{"type", "id", "attempt", "question", "result"};
     if (!onlyMembers(json, allowed, QStringLiteral("a ") + fromUtf8(type->get<std::string>()), problem))
         return std::nullopt;
     const auto id = json.find("id");
@@ -116,6 +116,15 @@ std::optional<ManualAnswer> read(const std::string &body, const QString &callId,
         }
         *attempt = int(given->get<long long>());
     }
+    int question = 0;
+    if (const auto given = json.find("question"); given != json.end()) {
+        if (!given->is_number_integer() || given->get<long long>() < 1 || given->get<long long>() > 1000000) {
+            *problem = QStringLiteral("\"question\" must be a whole number from 1 (the serial of the question "
+                                      "answered)");
+            return std::nullopt;
+        }
+        question = int(given->get<long long>());
+    }
     ManualAnswer answer;
     if (!isError) {
         const auto result = json.find("result");
@@ -124,9 +133,13 @@ std::optional<ManualAnswer> read(const std::string &body, const QString &callId,
             return std::nullopt;
         }
         answer.result = *result;
+        answer.question = question;
         return answer;
     }
-    return readError(json, QStringLiteral("a tool.error"), problem);
+    auto error = readError(json, QStringLiteral("a tool.error"), problem);
+    if (error)
+        error->question = question;
+    return error;
 }
 
 std::optional<ServedStepMode::Decision> readDecision(const std::string &body, QString *problem)

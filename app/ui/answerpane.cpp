@@ -275,12 +275,21 @@ void AnswerPane::setCall(const Step &step)
     applyMode();
     setHeading(true);
     if (isPageQuestion(m_question)) {
-        const QString text = QString::fromStdString(m_question.value("message", std::string()));
+        // The studio's lines first, the server's message after them, quoted line by line
+        // and without runs of blank lines: a message cannot pass for the page or push it
+        // out of view (attack30 F3).
+        QStringList quoted;
+        for (const QString &line :
+             printableLines(QString::fromStdString(m_question.value("message", std::string()))).split(u'\n')) {
+            if (line.trimmed().isEmpty() && !quoted.isEmpty() && quoted.last() == QLatin1String(">"))
+                continue;
+            quoted << (line.trimmed().isEmpty() ? QStringLiteral(">") : QStringLiteral("> ") + line);
+        }
         m_argumentsView->setPlainText(
-            printableLines(text) + QStringLiteral("\n\n")
-            + tr("It asks you to open this page in your browser (host %1):\n%2")
-                  .arg(printableText(QString::fromStdString(m_question.value("host", std::string()))),
-                       printableText(QString::fromStdString(m_question.value("url", std::string())))));
+            tr("It asks you to open a page on %1 in your browser:\n%2\n\nIts message:\n%3")
+                .arg(printableText(QString::fromStdString(m_question.value("host", std::string()))),
+                     printableText(QString::fromStdString(m_question.value("url", std::string()))),
+                     quoted.join(u'\n')));
     } else if (m_question.is_object()) {
         QString text = QString::fromStdString(m_question.value("message", std::string()));
         if (m_question.contains("system_prompt"))
@@ -532,18 +541,34 @@ bool AnswerPane::openPage()
     const QString server = QString::fromStdString(m_question.value("server", std::string()));
     const QString host = QString::fromStdString(m_question.value("host", std::string()));
     const QString url = QString::fromStdString(m_question.value("url", std::string()));
+    const QString callId = m_callId;
+    const int serial = m_question.value("serial", 0);
+    // A host of 253 characters, a URL of 8 KiB: both may break after a dot or a slash,
+    // so the end of the host (whose site it is) is always in view (attack30 F2); the
+    // URL is cut after 300 characters (the pane shows all of it).
+    const auto breakable = [](QString text) {
+        text.replace(u'.', QStringLiteral(".\u200b"));
+        return text.replace(u'/', QStringLiteral("/\u200b"));
+    };
     const bool agreed = m_confirmOpen
         ? m_confirmOpen(server, host, url)
         : QMessageBox::question(this, tr("Open a Page for an MCP Server"),
                                 tr("MCP server <b>%1</b> asks you to open a page on <b>%2</b>:<br><br>"
                                    "%3<br><br>Open it in your browser? What you enter there goes to "
                                    "that site, not through Tool Studio.")
-                                    .arg(printableText(server).toHtmlEscaped(), printableText(host).toHtmlEscaped(),
-                                         printableText(url).toHtmlEscaped()),
+                                    .arg(printableText(server).toHtmlEscaped(),
+                                         breakable(printableText(host)).toHtmlEscaped(),
+                                         breakable(elidedText(printableText(url), 300)).toHtmlEscaped()),
                                 QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Cancel)
             == QMessageBox::Open;
     if (!agreed)
         return false;
+    // The server may have withdrawn the page and asked another while the box was open:
+    // what opens is what the person agreed to, and only while it is still asked.
+    if (m_callId != callId || m_question.value("serial", 0) != serial || !isPageQuestion(m_question)) {
+        showProblem(tr("The server withdrew that page while you decided; nothing was opened. Read what it asks now."));
+        return false;
+    }
     const QUrl page(url, QUrl::StrictMode);
     const bool opened = m_openPage ? m_openPage(page) : QDesktopServices::openUrl(page);
     if (!opened) {
@@ -553,6 +578,7 @@ bool AnswerPane::openPage()
     }
     ManualAnswer answer;
     answer.result = {{"action", "accept"}};
+    answer.question = serial;
     return send(answer);
 }
 
@@ -592,8 +618,13 @@ bool AnswerPane::sendCancel()
     return send(answer);
 }
 
-bool AnswerPane::send(const ManualAnswer &answer)
+bool AnswerPane::send(const ManualAnswer &given)
 {
+    // An answer to a server's question names it: one read for a question the server has
+    // withdrawn and replaced meanwhile is refused, not given to the new one.
+    ManualAnswer answer = given;
+    if (!m_held && answer.question == 0 && m_question.is_object())
+        answer.question = m_question.value("serial", 0);
     if (!m_run) {
         showProblem(tr("There is no run to answer."));
         return false;

@@ -103,36 +103,54 @@ private Q_SLOTS:
         QVERIFY(openTrusted(*m_window, dir));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->project()->tool(QStringLiteral("fake__askurl")), 30000);
         QSignalSpy finished(m_window->runController(), &RunController::finished);
+        QSignalSpy opened(m_window->runController(), &RunController::pendingCallOpened);
         QVERIFY(m_window->runCommands()->run());
 
         AnswerPane *pane = m_window->pendingPanel()->answerPane();
         QVERIFY(QTest::qWaitFor([pane] { return pane->question().is_object() && !pane->callId().isEmpty(); },
                                 RunTimeoutMs));
+        QCOMPARE(opened.size(), 1);
+        const Step asked = opened.at(0).at(0).value<Step>();
         QCOMPARE(pane->argumentsView()->toPlainText(),
-                 QStringLiteral("Set your API key\n\nIt asks you to open this page in your browser (host "
-                                "example.org):\nhttps://example.org/set-key?session=1"));
+                 QStringLiteral("It asks you to open a page on example.org in your browser:\n"
+                                "https://example.org/set-key?session=1\n\nIts message:\n> Set your API key"));
         QCOMPARE(pane->sendResultButton()->text(), QStringLiteral("&Open in Browser…"));
         QVERIFY(!pane->resultForm()->isVisible());
         QVERIFY(!pane->resultEdit()->isVisible());
 
-        QStringList asked;
-        QList<QUrl> opened;
+        QStringList confirmed;
+        QList<QUrl> pages;
         bool agree = false;
         pane->setOpenConfirmer([&](const QString &server, const QString &host, const QString &url) {
-            asked << server + u' ' + host + u' ' + url;
+            confirmed << server + u' ' + host + u' ' + url;
             return agree;
         });
         pane->setPageOpener([&](const QUrl &url) {
-            opened << url;
+            pages << url;
             return true;
         });
         pane->sendResultButton()->click();
-        QCOMPARE(asked, QStringList{QStringLiteral("fake example.org https://example.org/set-key?session=1")});
-        QVERIFY(opened.isEmpty());
+        QCOMPARE(confirmed, QStringList{QStringLiteral("fake example.org https://example.org/set-key?session=1")});
+        QVERIFY(pages.isEmpty());
         QVERIFY(!pane->callId().isEmpty()); // still waiting
-        agree = true;
+
+        // The server swaps the page while the person decides (attack30 F1): nothing opens.
+        Step swapped = asked;
+        (*swapped.attempts.back().question)["serial"] = 2;
+        (*swapped.attempts.back().question)["url"] = "https://second.example/grant";
+        pane->setOpenConfirmer([&](const QString &, const QString &, const QString &) {
+            pane->setCall(swapped);
+            return true;
+        });
         pane->sendResultButton()->click();
-        QCOMPARE(opened, QList<QUrl>{QUrl(QStringLiteral("https://example.org/set-key?session=1"))});
+        QVERIFY(pages.isEmpty());
+        QCOMPARE(pane->problem(),
+                 QStringLiteral("The server withdrew that page while you decided; nothing was opened. Read what it "
+                                "asks now."));
+        pane->setCall(asked);
+        pane->setOpenConfirmer([](const QString &, const QString &, const QString &) { return true; });
+        pane->sendResultButton()->click();
+        QCOMPARE(pages, QList<QUrl>{QUrl(QStringLiteral("https://example.org/set-key?session=1"))});
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, RunTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(part<ConsoleView>("console")->toPlainText().contains(
                                      QStringLiteral(R"({"id": "url-1", "result": {"action": "accept"}})")),

@@ -225,6 +225,7 @@ void TestMcpAsk::elicitationAndSamplingAnsweredByAPerson()
                 {"properties",
                  {{"name", {{"type", "string"}, {"title", "Name"}}}, {"age", {{"type", "integer"}, {"minimum", 0}}}}},
                 {"required", {"name"}}}},
+              {"serial", 1},
               {"server", "fake"}})
             .dump());
     // The attempt timeout (2 s) waits while a person answers.
@@ -241,6 +242,7 @@ void TestMcpAsk::elicitationAndSamplingAnsweredByAPerson()
                    {"message", "user: Say hi"},
                    {"method", "sampling/createMessage"},
                    {"request_id", "sample-1"},
+                   {"serial", 2},
                    {"server", "fake"},
                    {"system_prompt", "Be brief"}})
                  .dump());
@@ -324,6 +326,7 @@ void TestMcpAsk::urlModeElicitation()
                            {"method", "elicitation/create"},
                            {"mode", "url"},
                            {"request_id", "url-1"},
+                           {"serial", 1},
                            {"server", "fake"},
                            {"url", "https://example.org/set-key?session=1"}};
     QCOMPARE(call.questions[0].dump(), expected.dump());
@@ -334,6 +337,13 @@ void TestMcpAsk::urlModeElicitation()
                             "entered went to the page, not through the studio): {\"action\": \"accept\"}"));
     QVERIFY(call.answer({{"action", "accept"}}));
     QCOMPARE(call.resultJson().dump(), std::string(R"({"id":"url-1","result":{"action":"accept"}})"));
+
+    // An IPv6 address is shown as one (the IPv4-mapped loopback here), not as no host.
+    AskedCall v6(*m_project, QStringLiteral("fake__askurl"), {{"url", "http://[::ffff:127.0.0.1]:8080/admin"}});
+    QVERIFY(v6.waitForQuestion(1));
+    QCOMPARE(v6.questions[0]["host"].dump(), std::string(R"("[::ffff:127.0.0.1]")"));
+    QVERIFY(v6.answer({{"action", "cancel"}}));
+    QCOMPARE(v6.resultJson().dump(), std::string(R"({"id":"url-1","result":{"action":"cancel"}})"));
 
     // A look-alike host (a Cyrillic "а" in "exаmple.org") is shown as it resolves.
     AskedCall lookAlike(*m_project, QStringLiteral("fake__askurl"), {{"url", "https://ex\u0430mple.org/set-key"}});
@@ -371,6 +381,8 @@ void TestMcpAsk::urlModeElicitationRefused_data()
                             << "a URL-mode elicitation/create needs \"url\", the page to open";
     QTest::newRow("long") << url(QStringLiteral("https://example.org/") + QString(9000, u'a'))
                           << "the url is 9020 bytes; Tool Studio opens URLs of at most 8192";
+    QTest::newRow("zone id") << url(QStringLiteral("http://[fe80::1%25eth0]/"))
+                             << "the url's host \"fe80::1%eth0\" is not a name or an address a browser opens";
     QTest::newRow("other mode") << QStringLiteral("{\"extra\": {\"mode\": \"voice\"}}")
                                 << "Tool Studio offers form and URL elicitation, not \"voice\"";
 }
@@ -398,7 +410,22 @@ void TestMcpAsk::withdrawnRequestsAreNoLongerAsked()
     QCOMPARE(call.questions[1].value("request_id", json()).dump(), std::string(R"("w-2")"));
     QCOMPARE(call.engine.step(QStringLiteral("c1"))->status, StepStatus::Waiting);
     QCOMPARE(call.closed, 1);
-    QVERIFY(call.answer({{"action", "decline"}}));
+    // Questions are numbered: an answer read for question 1 (withdrawn) does not go to
+    // question 2, which replaced it (attack30 F1).
+    QCOMPARE(call.questions[0].value("serial", 0), 1);
+    QCOMPARE(call.questions[1].value("serial", 0), 2);
+    ManualAnswer stale;
+    stale.result = {{"action", "accept"}, {"content", {{"name", "Ada"}}}};
+    stale.question = 1;
+    QString reason;
+    QVERIFY(!call.engine.answer(QStringLiteral("c1"), 1, stale, &reason));
+    QCOMPARE(reason,
+             QStringLiteral("call 'c1' asks question 2 now; question 1, the one answered, was withdrawn by "
+                            "its server: read the new one and answer again"));
+    ManualAnswer named;
+    named.result = {{"action", "decline"}};
+    named.question = 2;
+    QVERIFY(call.engine.answer(QStringLiteral("c1"), 1, named, &reason));
     QCOMPARE(call.resultJson().dump(),
              std::string(R"([{"id":"w-2","result":{"action":"decline"}},{"id":"p","result":{}}])"));
     QCOMPARE(call.questions.size(), std::size_t(2));
@@ -585,8 +612,19 @@ void TestMcpAsk::urlModeAnsweredWithToolstudioAnswer()
                               "  answer, once done there: {\"action\": \"accept\"}, or {\"action\": \"decline\"} or "
                               "{\"action\": \"cancel\"}; an error refuses it\n"),
              run.err.constData());
-    const CommandResult answered = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId,
-                                               QStringLiteral("--result"), QStringLiteral(R"({"action": "accept"})")});
+    // The command printed names the question; an answer naming another is refused.
+    QVERIFY2(run.err.contains(" waits for an answer: toolstudio answer " + dir.path().toUtf8() + ' '
+                              + run.runId.toUtf8() + " c1 --question 1 --result JSON"),
+             run.err.constData());
+    const CommandResult stale
+        = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId, QStringLiteral("--question"),
+                      QStringLiteral("2"), QStringLiteral("--result"), QStringLiteral(R"({"action": "accept"})")});
+    QVERIFY2(stale.err.contains("refused: call 'c1' asks question 1 now; question 2, the one answered, was "
+                                "withdrawn by its server: read the new one and answer again"),
+             stale.err.constData());
+    const CommandResult answered
+        = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId, QStringLiteral("--question"),
+                      QStringLiteral("1"), QStringLiteral("--result"), QStringLiteral(R"({"action": "accept"})")});
     QCOMPARE(answered.out, QByteArray("accepted: c1 attempt 1 of run ") + run.runId.toUtf8() + '\n');
     run.finish();
     QCOMPARE(scriptStdout(run.out),
@@ -667,6 +705,7 @@ void TestMcpAsk::inputRequiredOfA2026Server()
                    {"method", "elicitation/create"},
                    {"schema",
                     {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}, {"required", {"name"}}}},
+                   {"serial", 1},
                    {"server", "m26"}})
                  .dump());
     QString reason;

@@ -649,7 +649,7 @@ void TestMcpSdk2::studioClientOfSdkServer()
         QVERIFY2(said.contains(QStringLiteral("toolstudio mcp call: MCP server '%1' asks (elicitation): ").arg(server)),
                  qPrintable(said));
         QVERIFY2(said.contains(QStringLiteral("toolstudio mcp call: call try-1 (%1__confirm, attempt 1) waits for an "
-                                              "answer: toolstudio answer %2 %3 try-1 --result JSON")
+                                              "answer: toolstudio answer %2 %3 try-1 --question 1 --result JSON")
                                    .arg(server, dir.path(), text(run["id"]))),
                  qPrintable(said));
         QCOMPARE(dumped(json::parse(confirm.readAllStandardOutput().toStdString(), nullptr, false)),

@@ -57,6 +57,13 @@ QString PersonQuestion::kind(const json &question)
                                                          : QString();
 }
 
+json PersonQuestion::asked(json question)
+{
+    if (question.is_object())
+        question.erase("serial");
+    return question;
+}
+
 QString PersonQuestion::check(const json &question, ManualAnswer &answer)
 {
     if (answer.isError) {

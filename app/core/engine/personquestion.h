@@ -14,8 +14,11 @@
 /// engine's answer() — the Pending Calls dock, `toolstudio answer` — then runs on.
 ///
 /// A question is a JSON object: {"kind": "elicitation" | "sampling", "server", "method",
-/// "request_id", "message"} and, for an elicitation, "schema" (the requestedSchema),
+/// "request_id", "message", "serial"} and, for an elicitation, "schema" (the requestedSchema),
 /// for a sampling request "system_prompt" and "max_tokens" when the server sent them.
+/// "serial" numbers the step's questions (1, 2, …): an answer naming another
+/// (ManualAnswer::question) is refused, so one read for a question the server withdrew
+/// never goes to the question that replaced it.
 ///
 /// Answers (ManualAnswer):
 /// | kind | result | error |
@@ -28,4 +31,6 @@ namespace PersonQuestion {
 QString check(const nlohmann::json &question, ManualAnswer &answer);
 /// The question's kind ("elicitation", "sampling"), "" when it is not a question.
 QString kind(const nlohmann::json &question);
+/// The question as its handler asked it: without the "serial" the engine numbers it with.
+nlohmann::json asked(nlohmann::json question);
 } // namespace PersonQuestion

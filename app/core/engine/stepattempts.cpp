@@ -218,9 +218,13 @@ void StepAttempts::onPersonAsked(int index, ToolHandler *handler, const nlohmann
         flight->attemptTimer->stop();
     }
     Attempt &attempt = step.attempts.back();
-    attempt.question = question;
+    // Numbered, so that an answer names the question it answers: a server may withdraw
+    // one and ask another while a person reads the first (attack30 F1).
+    nlohmann::json numbered = question;
+    numbered["serial"] = ++flight->questionsAsked;
+    attempt.question = numbered;
     step.status = StepStatus::Waiting;
-    s.addEvent(step.sequence, PolicyEventKind::PersonAsked, {{"attempt", attempt.number}, {"question", question}});
+    s.addEvent(step.sequence, PolicyEventKind::PersonAsked, {{"attempt", attempt.number}, {"question", numbered}});
     s.notifyChanged(index, true); // written before a person is asked, so `toolstudio answer` finds it
     s.emitStep(&StepEngine::pendingCallOpened, index);
     watchAnswers();
@@ -231,7 +235,7 @@ void StepAttempts::onPersonWithdrawn(int index, ToolHandler *handler, const nloh
     Flight *flight = s.flights[std::size_t(index)].get();
     Step &step = s.steps[std::size_t(index)];
     if (!flight || flight->handler != handler || step.attempts.empty() || !step.attempts.back().question
-        || *step.attempts.back().question != question)
+        || PersonQuestion::asked(*step.attempts.back().question) != question)
         return; // answered meanwhile: the handler drops that answer
     Attempt &attempt = step.attempts.back();
     attempt.question.reset();
@@ -257,6 +261,15 @@ bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString
     }
     Attempt &attempt = step.attempts.back();
     const nlohmann::json question = *attempt.question;
+    if (const int serial = question.value("serial", 0); answer.question > 0 && answer.question != serial) {
+        if (reason)
+            *reason = QStringLiteral("call '%1' asks question %2 now; question %3, the one answered, was withdrawn "
+                                     "by its server: read the new one and answer again")
+                          .arg(step.callId)
+                          .arg(serial)
+                          .arg(answer.question);
+        return false;
+    }
     ManualAnswer checked = answer;
     if (const QString why = PersonQuestion::check(question, checked); !why.isEmpty()) {
         if (reason)
@@ -275,7 +288,7 @@ bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString
     flight->attemptLeftMs = -1;
     s.notifyChanged(index, true);
     const QString callId = step.callId;
-    flight->handler->answerPerson(question, checked);
+    flight->handler->answerPerson(PersonQuestion::asked(question), checked);
     Q_EMIT s.q->pendingCallClosed(callId);
     return true;
 }

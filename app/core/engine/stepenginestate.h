@@ -70,6 +70,8 @@ struct Flight
     /// While the running attempt waits for a person's answer to its question: what was
     /// left of its attempt timeout (ms), -1 otherwise. The timeout is paused meanwhile.
     qint64 attemptLeftMs = -1;
+    /// Questions asked by this step's attempts so far: the serial of the next is one more.
+    int questionsAsked = 0;
     /// Arguments whose null was left out at admission (nullsleftout.h): the step keeps
     /// what the script sent, the handler gets the call without them.
     std::vector<std::string> nullsLeftOut;

@@ -11,6 +11,9 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
+#include <climits>
+
 namespace {
 
 using JournalRows::notNull;
@@ -18,9 +21,12 @@ using JournalRows::parseJson;
 
 nlohmann::json answerJson(const ManualAnswer &answer)
 {
-    if (answer.isError)
-        return {{"error", answer.message.toStdString()}, {"retryable", answer.retryable}};
-    return {{"result", answer.result}};
+    nlohmann::json json = answer.isError
+        ? nlohmann::json{{"error", answer.message.toStdString()}, {"retryable", answer.retryable}}
+        : nlohmann::json{{"result", answer.result}};
+    if (answer.question > 0)
+        json["question"] = answer.question;
+    return json;
 }
 
 ManualAnswer answerFromJson(const nlohmann::json &json)
@@ -33,6 +39,9 @@ ManualAnswer answerFromJson(const nlohmann::json &json)
     } else if (json.is_object()) {
         answer.result = json.value("result", nlohmann::json());
     }
+    if (const auto question = json.is_object() ? json.find("question") : json.end();
+        question != json.end() && question->is_number_integer())
+        answer.question = std::clamp<qint64>(question->get<qint64>(), 0, INT_MAX);
     return answer;
 }
 

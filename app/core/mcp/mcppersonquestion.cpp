@@ -5,6 +5,7 @@
 #include "project/printabletext.h"
 #include "project/schemavalidator.h"
 
+#include <QHostAddress>
 #include <QStringList>
 #include <QUrl>
 
@@ -86,6 +87,20 @@ std::optional<json> urlElicitation(json question, const json &params, QString *e
         *error = QStringLiteral("the url has no host");
         return std::nullopt;
     }
+    // The host as it resolves: a name in its ASCII form (toAce), an IP address as QUrl
+    // normalised it (0x7f.1 is 127.0.0.1), an IPv6 one in brackets. A zone id
+    // ([fe80::1%25eth0]) names a network interface of this machine: refused.
+    QString host = QString::fromLatin1(QUrl::toAce(page.host()));
+    if (host.isEmpty() && QHostAddress(page.host()).protocol() == QAbstractSocket::IPv4Protocol)
+        host = page.host();
+    else if (host.isEmpty() && QHostAddress(page.host()).protocol() == QAbstractSocket::IPv6Protocol
+             && !page.host().contains(u'%'))
+        host = u'[' + page.host() + u']';
+    if (host.isEmpty()) {
+        *error = QStringLiteral("the url's host \"%1\" is not a name or an address a browser opens")
+                     .arg(elidedText(printableText(page.host()), 80));
+        return std::nullopt;
+    }
     if (!page.userInfo().isEmpty()) {
         *error = QStringLiteral("the url has a user name or password before its host (\"%1@\"); a person would "
                                 "take the part before the @ for the site")
@@ -102,7 +117,7 @@ std::optional<json> urlElicitation(json question, const json &params, QString *e
     question["mode"] = "url";
     question["message"] = clippedText(stringOf(params, "message"), McpPersonQuestion::MaxMessageChars).toStdString();
     question["url"] = page.toString(QUrl::FullyEncoded).toStdString();
-    question["host"] = QString::fromLatin1(QUrl::toAce(page.host())).toStdString();
+    question["host"] = host.toStdString();
     question["elicitation_id"] = *id;
     return question;
 }

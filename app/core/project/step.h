@@ -133,6 +133,9 @@ struct ManualAnswer
     nlohmann::json result;  ///< when !isError
     QString message;        ///< when isError
     bool retryable = false; ///< when isError
+    /// The question this answers (its "serial", engine/personquestion.h); 0: whichever
+    /// the call asks now. An answer to a question withdrawn and replaced is refused.
+    int question = 0;
 };
 
 /// A run as the journal records it. Times in ms since the Unix epoch.
