@@ -11,6 +11,7 @@
 #include "mcp/mcpserverlaunch.h"
 #include "mcpfeaturescommand.h"
 #include "mcpimportcommand.h"
+#include "mcplogincommand.h"
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "python/secrets.h"
@@ -318,13 +319,15 @@ int mcpCommand(const QStringList &arguments)
         "  call PROJECT SERVER TOOL  call one tool (--args JSON), journaled as a one-step run\n"
         "  resources PROJECT SERVER  list the server's resources and templates, or read one (--read URI)\n"
         "  prompts PROJECT SERVER    list the server's prompts, or get one (--get NAME --args JSON)\n"
+        "  login PROJECT SERVER      sign in to a remote server that asks for it (OAuth): prints the URL to\n"
+        "                            open, waits for the browser (--timeout SECONDS, default 300)\n"
         "  import PROJECT FILE       add the servers of a Claude Desktop, Cursor, Claude Code or VS Code\n"
         "                            MCP config (claude_desktop_config.json, .mcp.json, .vscode/mcp.json)"));
     parser.addPositionalArgument(QStringLiteral("SUBCOMMAND"),
-                                 QStringLiteral("list, call, resources, prompts or import."));
+                                 QStringLiteral("list, call, resources, prompts, login or import."));
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
     parser.addPositionalArgument(QStringLiteral("[ARGS]"),
-                                 QStringLiteral("call: SERVER TOOL; resources, prompts: SERVER; import: FILE."));
+                                 QStringLiteral("call: SERVER TOOL; resources, prompts, login: SERVER; import: FILE."));
     const QCommandLineOption jsonOption(
         QStringLiteral("json"),
         QStringLiteral("Print JSON (list: servers and their tools; resources, prompts: what the server gave)."));
@@ -344,7 +347,11 @@ int mcpCommand(const QStringList &arguments)
     const QCommandLineOption protocolOption(
         QStringLiteral("protocol"),
         QStringLiteral("call: print each attempt's JSON-RPC messages (sent →, received ←) to stderr."));
-    parser.addOptions({jsonOption, argsOption, readOption, getOption, replaceOption, protocolOption, trustOption()});
+    const QCommandLineOption timeoutOption(
+        QStringLiteral("timeout"), QStringLiteral("login: seconds to wait for the browser's redirect (default 300)."),
+        QStringLiteral("SECONDS"), QStringLiteral("300"));
+    parser.addOptions(
+        {jsonOption, argsOption, readOption, getOption, replaceOption, protocolOption, timeoutOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4, &exitCode);
     if (!positional)
@@ -366,6 +373,15 @@ int mcpCommand(const QStringList &arguments)
                                  parser.isSet(getOption) ? parser.value(getOption) : QString(),
                                  parser.isSet(argsOption) ? parser.value(argsOption) : QString(),
                                  parser.isSet(jsonOption), parser.isSet(trustOption()));
+    if (verb == QLatin1String("login") && positional->size() == 3) {
+        bool ok = false;
+        const int seconds = parser.value(timeoutOption).toInt(&ok);
+        if (!ok || seconds < 1 || seconds > 86400) {
+            printLine(stderr, tr("toolstudio mcp login: --timeout takes seconds, 1 to 86400"));
+            return ExitBadInput;
+        }
+        return mcpLoginCommand(positional->at(1), positional->at(2), seconds, parser.isSet(trustOption()));
+    }
     if (verb == QLatin1String("import") && positional->size() == 3)
         return importMcpConfig(positional->at(1), positional->at(2), parser.isSet(replaceOption));
     if (verb == QLatin1String("resources") || verb == QLatin1String("prompts")) {
@@ -386,7 +402,7 @@ int mcpCommand(const QStringList &arguments)
         return ExitBadInput;
     }
     printLine(stderr,
-              tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, call, resources, prompts, import)")
+              tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, call, resources, prompts, login, import)")
                   .arg(elidedText(verb, 40)));
     return ExitBadInput;
 }

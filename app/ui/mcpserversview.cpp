@@ -6,6 +6,7 @@
 
 #include "mcp/mcpserverpool.h"
 #include "mcpserverbrowser.h"
+#include "mcpsignin.h"
 #include "project/printabletext.h"
 
 #include <QHBoxLayout>
@@ -64,9 +65,16 @@ McpServersView::McpServersView(QWidget *parent)
     m_browse->setToolTip(tr("Browse the selected MCP server's resources and prompts"));
     m_browse->setEnabled(false);
     connect(m_browse, &QToolButton::clicked, this, &McpServersView::browseSelected);
+    m_signIn = new QToolButton(this);
+    m_signIn->setObjectName(QStringLiteral("mcpSignIn"));
+    m_signIn->setText(tr("Sign In…"));
+    m_signIn->setToolTip(tr("Sign in to the selected remote MCP server (OAuth): your browser opens"));
+    m_signIn->setEnabled(false);
+    connect(m_signIn, &QToolButton::clicked, this, &McpServersView::signInSelected);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_restart);
     buttons->addWidget(m_browse);
+    buttons->addWidget(m_signIn);
     buttons->addStretch(1);
     layout->addLayout(buttons);
     m_tree = new QTreeWidget(this);
@@ -129,6 +137,15 @@ void McpServersView::updateButtons()
     m_restart->setEnabled(!name.isEmpty());
     const McpServerStatus *status = m_pool && !name.isEmpty() ? m_pool->server(name) : nullptr;
     m_browse->setEnabled(status && status->state == McpServerStatus::State::Ready);
+    const McpServerConfig *config = m_pool && !name.isEmpty() ? m_pool->config(name) : nullptr;
+    m_signIn->setEnabled(config && config->transport == McpServerConfig::Transport::StreamableHttp);
+}
+
+void McpServersView::signInSelected()
+{
+    const QString name = selectedServer();
+    if (m_pool && !name.isEmpty())
+        McpSignIn::run(m_pool, name, this);
 }
 
 void McpServersView::browseSelected()

@@ -15,7 +15,8 @@ class QTreeWidget;
 /// and as tooltip) — and its tools (`SERVER__TOOL`) under it. *Restart* stops the
 /// selected server and starts it again (McpServerPool::restart). It follows the pool
 /// (serverChanged); it only shows, nothing of the project is edited. *Browse…* opens
-/// the selected ready server's resources and prompts (McpServerBrowser).
+/// the selected ready server's resources and prompts (McpServerBrowser). *Sign In…*
+/// signs in to the selected remote server (McpSignIn) and restarts it.
 class McpServersView : public QWidget
 {
     Q_OBJECT
@@ -31,6 +32,8 @@ public:
     /// Opens (or raises) the resources and prompts window of the selected server, when
     /// it is ready (McpServerBrowser).
     void browseSelected();
+    /// Signs in to the selected remote server (McpSignIn), after asking.
+    void signInSelected();
 
 private:
     void refresh();
@@ -41,4 +44,5 @@ private:
     QTreeWidget *m_tree = nullptr;
     QToolButton *m_restart = nullptr;
     QToolButton *m_browse = nullptr;
+    QToolButton *m_signIn = nullptr;
 };

@@ -35,6 +35,7 @@ private Q_SLOTS:
     void serversWithStateToolsAndRestart();
     void browseResourcesAndPrompts();
     void serverWithoutResourcesSaysSo();
+    void signInIsForRemoteServers();
 };
 
 namespace {
@@ -313,6 +314,32 @@ void TestMcpServersView::serverWithoutResourcesSaysSo()
                             "so the studio does not ask"));
     QVERIFY(!child<QPushButton>(browser, "mcpResourceRead")->isEnabled());
     browser->close();
+}
+
+void TestMcpServersView::signInIsForRemoteServers()
+{
+    // docs/mcp.md "Signing in": Sign In… is offered for a remote server, not a stdio one.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    // (Not a raw string: moc reads the "//" of a URL in one as a comment.)
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      "{\"name\": \"s\", \"mcp_servers\": {\"fake\": {\"command\": \"python3\", \"args\": "
+                      "[\"srv/fakeserver.py\", \"good\"]}, \"remote\": {\"url\": \"http://127.0.0.1:1/mcp\"}}}"));
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    QVERIFY2(project, qPrintable(error.toString()));
+    McpProjectTools::connectAndAdd(*project);
+    McpServersView view;
+    view.setPool(McpServerPool::forProject(dir.path()));
+    auto *signIn = child<QToolButton>(&view, "mcpSignIn");
+    QVERIFY(signIn);
+    QCOMPARE(signIn->isEnabled(), false); // nothing selected
+    itemNamed(view.tree(), QStringLiteral("remote"))->setSelected(true);
+    QCOMPARE(signIn->isEnabled(), true);
+    view.tree()->clearSelection();
+    itemNamed(view.tree(), QStringLiteral("fake"))->setSelected(true);
+    QCOMPARE(signIn->isEnabled(), false);
 }
 
 QTEST_MAIN(TestMcpServersView)

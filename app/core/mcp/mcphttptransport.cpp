@@ -4,6 +4,7 @@
 
 #include "mcprevision.h"
 
+#include "mcpoauthauthorizer.h"
 #include "mcpreplyid.h"
 #include "mcpssereader.h"
 #include "project/printabletext.h"
@@ -74,6 +75,9 @@ QNetworkRequest McpHttpTransport::sessionRequest() const
         request.setRawHeader("Mcp-Session-Id", m_sessionId);
     if (!m_protocolVersion.isEmpty())
         request.setRawHeader("MCP-Protocol-Version", m_protocolVersion);
+    if (m_authorizer)
+        if (const QByteArray authorization = m_authorizer->authorization(); !authorization.isEmpty())
+            request.setRawHeader("Authorization", authorization);
     return request;
 }
 
@@ -92,6 +96,27 @@ bool McpHttpTransport::send(const JsonRpcMessage &message)
                             .arg(describeUrl());
         return false;
     }
+    if (m_authorizer && m_authorizer->wantsRefresh()) {
+        // The token has expired: refreshed first (one refresh for every request waiting).
+        const QPointer<McpHttpTransport> alive(this);
+        m_authorizer->refresh([this, alive, message](bool) {
+            if (alive && m_running && !m_stopping)
+                postMessage(message, false); // refused: the old token's 401 ends the transport, naming why
+        });
+        return true;
+    }
+    postMessage(message, false);
+    return true;
+}
+
+void McpHttpTransport::setAuthorizer(McpOAuthAuthorizer *authorizer)
+{
+    m_authorizer = authorizer;
+    m_authorizer->setParent(this);
+}
+
+void McpHttpTransport::postMessage(const JsonRpcMessage &message, bool retried)
+{
     QNetworkRequest request = sessionRequest();
     if (message.kind == JsonRpcMessage::Kind::Request && McpRevision::declaresVersion(message.params)) {
         // The 2026 era: the routing headers mirror the body (streamable-http "Request
@@ -111,9 +136,41 @@ bool McpHttpTransport::send(const JsonRpcMessage &message)
     Post &post = m_posts[reply];
     if (message.kind == JsonRpcMessage::Kind::Request)
         post.requestId = message.id;
+    if (m_authorizer)
+        post.message = message;
+    post.retried = retried;
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
-    return true;
+}
+
+void McpHttpTransport::onUnauthorized(Post &post)
+{
+    if (post.retried || !m_authorizer->canRefresh()) {
+        endForSignIn();
+        return;
+    }
+    const QPointer<McpHttpTransport> alive(this);
+    m_authorizer->refresh([this, alive, message = post.message](bool ok) {
+        if (!alive || !m_running || m_stopping)
+            return;
+        if (ok)
+            postMessage(message, true);
+        else
+            endForSignIn();
+    });
+}
+
+void McpHttpTransport::endForSignIn()
+{
+    if (!m_running || m_stopping)
+        return;
+    m_running = false;
+    for (auto &[reply, open] : std::exchange(m_posts, {})) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+    Q_EMIT finished(m_authorizer->failure());
 }
 
 void McpHttpTransport::stop()
@@ -258,6 +315,10 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
         m_running = false;
         m_sessionId.clear();
         Q_EMIT finished(QStringLiteral("ended the session (HTTP 404 to its session id)"));
+        return;
+    }
+    if (status == 401 && m_authorizer) {
+        onUnauthorized(post);
         return;
     }
     if (status < 200 || status >= 300) {

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 
+class McpOAuthAuthorizer;
 class McpSseReader;
 class QNetworkAccessManager;
 class QNetworkReply;
@@ -71,6 +72,12 @@ public:
     explicit McpHttpTransport(Endpoint endpoint, QObject *parent = nullptr);
     ~McpHttpTransport() override;
 
+    /// Signs requests with `authorizer`'s bearer token (docs/mcp.md "Signing in"), taking
+    /// it over: an expired token is refreshed before a request is sent; a 401 to a token
+    /// is refreshed and the request sent again once; a 401 nothing can fix ends the
+    /// transport with finished(authorizer's failure(): "needs you to sign in: …").
+    void setAuthorizer(McpOAuthAuthorizer *authorizer);
+
     void start() override;
     bool send(const JsonRpcMessage &message) override;
     void stop() override;
@@ -87,6 +94,8 @@ private:
     struct Post
     {
         nlohmann::json requestId; ///< the request it carried, null for a notification or response
+        JsonRpcMessage message;   ///< what was posted (sent again after a token refresh)
+        bool retried = false;     ///< sent again after a 401 already
         bool answered = false;    ///< its response came (or its failure was reported)
         bool sse = false;
         bool typeKnown = false;
@@ -94,6 +103,11 @@ private:
         std::unique_ptr<McpSseReader> events;
     };
 
+    /// Posts `message` (send() checked the bounds).
+    void postMessage(const JsonRpcMessage &message, bool retried);
+    /// A 401 to `post`: refresh and send again once, else end with the authorizer's failure.
+    void onUnauthorized(Post &post);
+    void endForSignIn();
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
     /// A request to the endpoint with its headers, the session id and protocol version
@@ -112,6 +126,7 @@ private:
 
     Endpoint m_endpoint;
     QNetworkAccessManager *m_network = nullptr;
+    McpOAuthAuthorizer *m_authorizer = nullptr;
     std::map<QNetworkReply *, Post> m_posts;
     QByteArray m_sessionId;
     QByteArray m_protocolVersion;

@@ -3,6 +3,7 @@
 #include "mcp/mcpserverlaunch.h"
 
 #include "mcp/mcphttptransport.h"
+#include "mcp/mcpoauthauthorizer.h"
 #include "project/mcpserverconfig.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
@@ -11,6 +12,8 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QUrl>
+
+#include <algorithm>
 
 namespace McpServerLaunch {
 
@@ -134,7 +137,16 @@ std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const 
                 }
             }
         }
-        return std::make_unique<McpHttpTransport>(std::move(endpoint));
+        auto http = std::make_unique<McpHttpTransport>(std::move(endpoint));
+        // Signing in (docs/mcp.md "Signing in") unless the entry gives its own Authorization.
+        const bool ownAuthorization
+            = std::any_of(server.headers.keyBegin(), server.headers.keyEnd(), [](const QString &key) {
+                  return key.compare(QLatin1String("Authorization"), Qt::CaseInsensitive) == 0;
+              });
+        if (!ownAuthorization)
+            http->setAuthorizer(new McpOAuthAuthorizer(server.name, projectDir, QUrl(server.url),
+                                                       McpOAuthState::load(secrets, server.name)));
+        return http;
     }
     case McpServerConfig::Transport::Sse:
         break;

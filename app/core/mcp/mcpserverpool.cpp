@@ -197,6 +197,12 @@ const McpServerStatus *McpServerPool::server(const QString &name) const
     return it == m_servers.end() ? nullptr : &it->second.status;
 }
 
+const McpServerConfig *McpServerPool::config(const QString &name) const
+{
+    const auto it = m_servers.find(name);
+    return it == m_servers.end() ? nullptr : &it->second.config;
+}
+
 McpClientSession *McpServerPool::readySession(const QString &name) const
 {
     const auto it = m_servers.find(name);

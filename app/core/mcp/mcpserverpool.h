@@ -118,6 +118,9 @@ public:
     bool settled() const;
     std::vector<McpServerStatus> servers() const;
     const McpServerStatus *server(const QString &name) const;
+    /// The entry of server `name` in toolstudio.json, or nullptr.
+    const McpServerConfig *config(const QString &name) const;
+    QString projectDir() const { return m_projectDir; }
 
     /// tools/call of `tool` on `server` with `arguments` and `_meta` `meta`; `done` is
     /// called once, later (never from inside call()), unless the call is cancelled.

@@ -51,7 +51,8 @@ McpServerConfig parseServer(const QString &name, const json &entry)
     const QString where = QStringLiteral("mcp server '%1'").arg(name);
     if (!entry.is_object())
         fail(at(where) + QStringLiteral("must be an object, not %1").arg(typeName(entry)), &entry);
-    checkKeys(entry, {"type", "command", "args", "env", "cwd", "url", "headers", "disabled", "sandbox", "roots"},
+    checkKeys(entry,
+              {"type", "command", "args", "env", "cwd", "url", "headers", "disabled", "sandbox", "roots", "oauth"},
               where);
     McpServerConfig server;
     server.name = name;
@@ -75,7 +76,7 @@ McpServerConfig parseServer(const QString &name, const json &entry)
         server.args = stringList(entry, "args", where);
         server.env = stringMap(entry, "env", where);
         server.cwd = stringValue(entry, "cwd", where, false);
-        for (const char *key : {"url", "headers"})
+        for (const char *key : {"url", "headers", "oauth"})
             if (member(entry, key))
                 fail(at(where)
                          + QStringLiteral("'%1' is for remote servers; this one has 'command'").arg(QLatin1String(key)),
@@ -94,6 +95,17 @@ McpServerConfig parseServer(const QString &name, const json &entry)
         if (!server.url.startsWith(QLatin1String("http://")) && !server.url.startsWith(QLatin1String("https://")))
             fail(at(where) + QStringLiteral("'url' must start with http:// or https://"), member(entry, "url"));
         server.headers = stringMap(entry, "headers", where);
+        if (const json *oauth = member(entry, "oauth")) {
+            const QString inner = where + QStringLiteral(": oauth");
+            if (!oauth->is_object())
+                fail(at(inner) + QStringLiteral("must be an object, not %1").arg(typeName(*oauth)), oauth);
+            checkKeys(*oauth, {"client_id", "client_secret", "scopes"}, inner);
+            server.oauth.clientId = stringValue(*oauth, "client_id", inner, false);
+            server.oauth.clientSecret = stringValue(*oauth, "client_secret", inner, false);
+            server.oauth.scopes = stringList(*oauth, "scopes", inner);
+            if (!server.oauth.clientSecret.isEmpty() && server.oauth.clientId.isEmpty())
+                fail(at(inner) + QStringLiteral("'client_secret' needs a 'client_id'"), oauth);
+        }
         for (const char *key : {"args", "env", "cwd", "sandbox"})
             if (member(entry, key))
                 fail(at(where)

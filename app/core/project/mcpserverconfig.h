@@ -33,6 +33,15 @@ struct McpServerConfig
     QString cwd;                ///< relative to the project folder; "" = the project folder
     QString url;
     QMap<QString, QString> headers;
+    /// "oauth" of a remote server (docs/mcp.md "Signing in"): a client registered with
+    /// the authorization server beforehand; without it the studio registers itself.
+    struct OAuth
+    {
+        QString clientId;     ///< "client_id"; "" = dynamic client registration
+        QString clientSecret; ///< "client_secret"; may name a studio secret: "${secret:NAME}"
+        QStringList scopes;   ///< "scopes": asked for when the server names none
+    };
+    OAuth oauth;
     bool disabled = false; ///< "disabled": true — kept in the file, not started
     /// "sandbox": the server runs under toolstudio-sandbox with only these folders
     /// (relative to the project) granted; without it, as the confined tool worker does.

@@ -74,7 +74,36 @@ Secrets Secrets::load(const QString &projectDir, QString *error)
             secrets.setHosts(QString::fromStdString(it.key()), list);
         }
     }
+    if (const auto oauth = root.find("oauth"); oauth != root.end() && oauth->is_object())
+        for (auto it = oauth->begin(); it != oauth->end(); ++it)
+            if (it->is_object())
+                secrets.m_oauth.insert(QString::fromStdString(it.key()), QString::fromStdString(it->dump()));
+    secrets.collectOAuthValues();
     return secrets;
+}
+
+void Secrets::setOAuth(const QString &server, const QString &jsonText)
+{
+    const QByteArray text = jsonText.toUtf8();
+    const auto value = JsonInput::read<nlohmann::json>(std::string_view(text.constData(), std::size_t(text.size())));
+    if (jsonText.isEmpty() || !value.is_object())
+        m_oauth.remove(server);
+    else
+        m_oauth.insert(server, QString::fromStdString(value.dump()));
+    collectOAuthValues();
+}
+
+void Secrets::collectOAuthValues()
+{
+    m_oauthValues.clear();
+    for (const QString &text : std::as_const(m_oauth)) {
+        const QByteArray bytes = text.toUtf8();
+        const auto value
+            = JsonInput::read<nlohmann::json>(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        for (const char *key : {"access_token", "refresh_token", "client_secret"})
+            if (value.is_object() && value.contains(key) && value[key].is_string())
+                m_oauthValues << QString::fromStdString(value[key].get<std::string>());
+    }
 }
 
 bool Secrets::set(const QString &name, const QString &value, QString *error)
@@ -177,6 +206,13 @@ bool Secrets::save(QString *error) const
         for (const QString &host : it.value())
             root["hosts"][it.key().toStdString()].push_back(host.toStdString());
     }
+    for (auto it = m_oauth.cbegin(); it != m_oauth.cend(); ++it) {
+        const QByteArray text = it.value().toUtf8();
+        const auto value
+            = JsonInput::read<nlohmann::json>(std::string_view(text.constData(), std::size_t(text.size())));
+        if (value.is_object())
+            root["oauth"][it.key().toStdString()] = value;
+    }
     QSaveFile file(path);
     // The temporary file is created 0600 before anything is written into it.
     if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
@@ -205,14 +241,18 @@ QString Secrets::mask(QString text) const
     for (const QString &value : m_values)
         if (value.size() >= 4)
             text.replace(value, QLatin1String(Mask));
+    for (const QString &value : m_oauthValues)
+        if (value.size() >= 4)
+            text.replace(value, QLatin1String(Mask));
     return text;
 }
 
 QByteArray Secrets::mask(const QByteArray &text) const
 {
     QByteArray masked = text;
-    for (const QString &value : m_values)
-        if (value.size() >= 4)
-            masked.replace(value.toUtf8(), Mask);
+    for (const QStringList &values : {QStringList(m_values.values()), m_oauthValues})
+        for (const QString &value : values)
+            if (value.size() >= 4)
+                masked.replace(value.toUtf8(), Mask);
     return masked;
 }

@@ -53,6 +53,16 @@ public:
     /// is the one the project named when it was trusted) —; else why not and what to do.
     QString allowSend(const QString &name, const QUrl &url);
 
+    /// The sign-in state of MCP server `server` (docs/mcp.md "Signing in"): its OAuth
+    /// tokens, their expiry and its client registration, as the text of a JSON object;
+    /// "" when none. Kept in the same file as the secrets (mode 0600, outside the
+    /// project) but apart from them: it is in no names(), so it reaches no process's
+    /// environment; its tokens are masked by mask().
+    QString oauth(const QString &server) const { return m_oauth.value(server); }
+    /// Sets (or, with "", removes) the sign-in state of `server`; save() writes it.
+    /// Text that is not a JSON object is not kept.
+    void setOAuth(const QString &server, const QString &jsonText);
+
     /// `base` plus every secret as NAME=value.
     QProcessEnvironment addTo(QProcessEnvironment base) const;
     /// `text` with every secret value (of 4 or more characters) replaced by Mask.
@@ -63,4 +73,7 @@ private:
     QString m_projectDir;
     QMap<QString, QString> m_values;
     QMap<QString, QStringList> m_hosts;
+    QMap<QString, QString> m_oauth;
+    QStringList m_oauthValues; ///< the tokens and client secrets in m_oauth, for mask()
+    void collectOAuthValues();
 };

@@ -1,0 +1,355 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcpoauthflow.h"
+
+#include "jsoninput.h"
+#include "mcp/mcpoauthhttp.h"
+#include "mcp/mcpoauthredirect.h"
+#include "mcp/mcpoauthtokenrequest.h"
+#include "project/printabletext.h"
+#include "python/secrets.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QPointer>
+#include <QRandomGenerator>
+
+#include <QList>
+#include <QPair>
+
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace {
+
+QByteArray randomText(int bytes)
+{
+    QByteArray data(bytes, Qt::Uninitialized);
+    for (char &c : data)
+        c = char(QRandomGenerator::system()->bounded(256));
+    return data.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+}
+
+QString httpOutcome(const McpOAuthResponse &response)
+{
+    if (response.status == 0)
+        return QStringLiteral("no reply: ") + response.error;
+    return QStringLiteral("HTTP %1").arg(response.status);
+}
+
+} // namespace
+
+McpOAuthFlow::McpOAuthFlow(Settings settings, QObject *parent)
+    : QObject(parent)
+    , m_settings(std::move(settings))
+    , m_http(new McpOAuthHttp(this))
+    , m_redirect(new McpOAuthRedirect(this))
+{
+    connect(m_redirect, &McpOAuthRedirect::refused, this, [this](const QString &why) {
+        m_log.outcome(QStringLiteral("refused"));
+        fail(why);
+    });
+    connect(m_redirect, &McpOAuthRedirect::arrived, this, [this](const QString &code) {
+        m_log.outcome(QStringLiteral("a code (%1 characters, not shown), state as sent").arg(code.size()));
+        exchange(code);
+    });
+}
+
+QString McpOAuthFlow::shown(const QUrl &url)
+{
+    return elidedText(printableText(url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery)), 300);
+}
+
+void McpOAuthFlow::fail(const QString &why)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_redirect->close();
+    m_log.fail(why);
+    Q_EMIT failed(m_log.failure());
+}
+
+void McpOAuthFlow::abort(const QString &why)
+{
+    fail(why);
+}
+
+void McpOAuthFlow::start()
+{
+    if (const QString refused = McpOAuthHttp::refusedUrl(m_settings.url); !refused.isEmpty()) {
+        m_log.begin(QStringLiteral("MCP server"), shown(m_settings.url));
+        fail(QStringLiteral("the server's url: %1; tokens are not sent over plain http").arg(refused));
+        return;
+    }
+    probe();
+}
+
+void McpOAuthFlow::probe()
+{
+    m_log.begin(QStringLiteral("MCP server without a token"), QStringLiteral("POST ") + shown(m_settings.url));
+    const json initialize = {{"jsonrpc", "2.0"},
+                             {"id", 1},
+                             {"method", "initialize"},
+                             {"params",
+                              {{"protocolVersion", "2025-11-25"},
+                               {"capabilities", json::object()},
+                               {"clientInfo", {{"name", "toolstudio"}, {"version", "1.0"}}}}}};
+    m_http->post(
+        m_settings.url, {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}},
+        QByteArray::fromStdString(initialize.dump()), [this](const McpOAuthResponse &response) {
+            m_log.outcome(httpOutcome(response));
+            if (response.status == 0)
+                return fail(response.error);
+            if (response.status >= 200 && response.status < 300) {
+                m_done = true;
+                m_log.note(QStringLiteral("the server answered without a token: nothing to sign in to"));
+                Q_EMIT notNeeded(response.status);
+                return;
+            }
+            if (response.status != 401)
+                return fail(QStringLiteral("the server answered HTTP %1, not 401 (Unauthorized): it does "
+                                           "not ask for sign-in")
+                                .arg(response.status));
+            m_challenge = McpOAuthMetadata::parseChallenge(response.wwwAuthenticate);
+            m_log.note(QStringLiteral("WWW-Authenticate: %1")
+                           .arg(response.wwwAuthenticate.isEmpty()
+                                    ? QStringLiteral("(none)")
+                                    : elidedText(printableText(QString::fromLatin1(response.wwwAuthenticate)), 400)));
+            QList<QUrl> candidates;
+            if (!m_challenge.resourceMetadata.isEmpty())
+                candidates << QUrl(m_challenge.resourceMetadata);
+            else
+                candidates = McpOAuthMetadata::resourceMetadataUrls(m_settings.url);
+            fetchResource(candidates);
+        });
+}
+
+void McpOAuthFlow::fetchResource(QList<QUrl> candidates)
+{
+    const QUrl url = candidates.takeFirst();
+    m_log.begin(QStringLiteral("protected resource metadata"), QStringLiteral("GET ") + shown(url));
+    if (const QString refused = McpOAuthHttp::refusedUrl(url); !refused.isEmpty())
+        return fail(refused);
+    m_http->get(url, [this, candidates](const McpOAuthResponse &response) {
+        m_log.outcome(httpOutcome(response));
+        if (!response.error.isEmpty())
+            return fail(response.error);
+        if (response.status != 200) {
+            if (!candidates.isEmpty())
+                return fetchResource(candidates);
+            return fail(QStringLiteral("no protected resource metadata was found (RFC 9728)"));
+        }
+        QString why;
+        const auto metadata = McpOAuthMetadata::readResource(response.body, m_settings.url, &why);
+        if (!metadata)
+            return fail(why);
+        m_resource = *metadata;
+        m_log.note(QStringLiteral("resource: %1").arg(elidedText(printableText(m_resource.resource), 300)));
+        m_log.note(
+            QStringLiteral("authorization_servers: %1")
+                .arg(elidedText(printableText(m_resource.authorizationServers.join(QStringLiteral(", "))), 400)));
+        if (!m_resource.scopesSupported.isEmpty())
+            m_log.note(QStringLiteral("scopes_supported: %1")
+                           .arg(elidedText(printableText(m_resource.scopesSupported.join(u' ')), 300)));
+        const QUrl issuer(m_resource.authorizationServers.first());
+        if (const QString refused = McpOAuthHttp::refusedUrl(issuer); !refused.isEmpty())
+            return fail(QStringLiteral("its authorization server: %1").arg(refused));
+        fetchServer(McpOAuthMetadata::serverMetadataUrls(issuer));
+    });
+}
+
+void McpOAuthFlow::fetchServer(QList<QUrl> candidates)
+{
+    const QUrl url = candidates.takeFirst();
+    m_log.begin(QStringLiteral("authorization server metadata"), QStringLiteral("GET ") + shown(url));
+    m_http->get(url, [this, candidates](const McpOAuthResponse &response) {
+        m_log.outcome(httpOutcome(response));
+        if (!response.error.isEmpty())
+            return fail(response.error);
+        if (response.status != 200) {
+            if (!candidates.isEmpty())
+                return fetchServer(candidates);
+            return fail(QStringLiteral("no authorization server metadata was found (RFC 8414 or OpenID Connect "
+                                       "Discovery)"));
+        }
+        QString why;
+        const auto metadata
+            = McpOAuthMetadata::readServer(response.body, m_resource.authorizationServers.first(), &why);
+        if (!metadata)
+            return fail(why);
+        m_metadata = *metadata;
+        m_log.note(QStringLiteral("issuer: %1 (as named)").arg(elidedText(printableText(m_metadata.issuer), 300)));
+        m_log.note(QStringLiteral("code_challenge_methods_supported lists S256"));
+        m_log.note(QStringLiteral("authorization_endpoint: %1").arg(shown(m_metadata.authorizationEndpoint)));
+        m_log.note(QStringLiteral("token_endpoint: %1").arg(shown(m_metadata.tokenEndpoint)));
+        m_log.note(QStringLiteral("registration_endpoint: %1")
+                       .arg(m_metadata.registrationEndpoint.isEmpty() ? QStringLiteral("(none)")
+                                                                      : shown(m_metadata.registrationEndpoint)));
+        chooseClient();
+    });
+}
+
+void McpOAuthFlow::chooseClient()
+{
+    m_state = McpOAuthState{};
+    m_state.serverUrl = m_settings.url.toString(QUrl::FullyEncoded);
+    m_state.resource
+        = m_resource.resource.isEmpty() ? McpOAuthMetadata::canonicalResource(m_settings.url) : m_resource.resource;
+    m_state.issuer = m_metadata.issuer;
+    m_state.tokenEndpoint = m_metadata.tokenEndpoint.toString(QUrl::FullyEncoded);
+    QString why;
+    if (!m_settings.clientId.isEmpty()) {
+        m_state.clientId = m_settings.clientId;
+        m_state.clientSecret = m_settings.clientSecret;
+        const QStringList &methods = m_metadata.tokenAuthMethods;
+        m_state.authMethod = m_state.clientSecret.isEmpty() ? QStringLiteral("none")
+            : methods.contains(QLatin1String("client_secret_post"))
+            ? QStringLiteral("client_secret_post")
+            : QStringLiteral("client_secret_basic"); // RFC 8414's default
+        if (!m_redirect->listen(0, &why))
+            return fail(why);
+        m_log.begin(QStringLiteral("client"), QString());
+        m_log.note(QStringLiteral("client_id from toolstudio.json (oauth.client_id), token endpoint auth %1")
+                       .arg(m_state.authMethod));
+        return authorize();
+    }
+    // A client this studio registered at an earlier sign-in, when its redirect port is free.
+    QString error;
+    const auto earlier = McpOAuthState::load(Secrets::load(m_settings.projectDir, &error), m_settings.server);
+    if (earlier && earlier->registered && earlier->issuer == m_metadata.issuer && !earlier->clientId.isEmpty()) {
+        const QUrl redirect(earlier->redirectUri);
+        QString busy;
+        if (redirect.port() > 0 && m_redirect->listen(quint16(redirect.port()), &busy)) {
+            m_state.clientId = earlier->clientId;
+            m_state.clientSecret = earlier->clientSecret;
+            m_state.authMethod = earlier->authMethod;
+            m_state.registered = true;
+            m_state.redirectUri = earlier->redirectUri;
+            m_log.begin(QStringLiteral("client"), QString());
+            m_log.note(QStringLiteral("the client registered at an earlier sign-in (its redirect %1)")
+                           .arg(earlier->redirectUri));
+            return authorize();
+        }
+    }
+    if (!m_redirect->listen(0, &why))
+        return fail(why);
+    registerClient();
+}
+
+void McpOAuthFlow::registerClient()
+{
+    m_log.begin(QStringLiteral("dynamic client registration"),
+                m_metadata.registrationEndpoint.isEmpty()
+                    ? QString()
+                    : QStringLiteral("POST ") + shown(m_metadata.registrationEndpoint));
+    if (m_metadata.registrationEndpoint.isEmpty())
+        return fail(QStringLiteral("the authorization server has no registration_endpoint: register a client there "
+                                   "and give its id as \"oauth\": {\"client_id\": \"…\"} in the server's entry of "
+                                   "toolstudio.json"));
+    const json request = {{"client_name", "Tool Studio"},
+                          {"redirect_uris", {m_redirect->redirectUri().toStdString()}},
+                          {"grant_types", {"authorization_code", "refresh_token"}},
+                          {"response_types", {"code"}},
+                          {"token_endpoint_auth_method", "none"}};
+    m_log.note(QStringLiteral("redirect_uris: [%1], token_endpoint_auth_method: none").arg(m_redirect->redirectUri()));
+    m_http->post(m_metadata.registrationEndpoint, {{"Content-Type", "application/json"}},
+                 QByteArray::fromStdString(request.dump()), [this](const McpOAuthResponse &response) {
+                     m_log.outcome(httpOutcome(response));
+                     if (!response.error.isEmpty() || response.status < 200 || response.status >= 300)
+                         return fail(McpOAuthTokenRequest::describeError(response));
+                     std::string problem;
+                     const json root = JsonInput::parse(
+                         std::string_view(response.body.constData(), std::size_t(response.body.size())),
+                         "the registration response", &problem);
+                     const auto text = [&root](const char *key) {
+                         const auto it = root.is_object() ? root.find(key) : root.end();
+                         return root.is_object() && it != root.end() && it->is_string()
+                             ? QString::fromStdString(it->get<std::string>())
+                             : QString();
+                     };
+                     if (!problem.empty())
+                         return fail(QString::fromStdString(problem));
+                     m_state.clientId = text("client_id");
+                     if (m_state.clientId.isEmpty() || m_state.clientId.size() > 4096)
+                         return fail(QStringLiteral("the registration response has no client_id"));
+                     m_state.clientSecret = text("client_secret");
+                     m_state.authMethod = text("token_endpoint_auth_method");
+                     if (m_state.authMethod.isEmpty())
+                         m_state.authMethod = m_state.clientSecret.isEmpty() ? QStringLiteral("none")
+                                                                             : QStringLiteral("client_secret_basic");
+                     m_state.registered = true;
+                     m_state.redirectUri = m_redirect->redirectUri();
+                     m_log.note(QStringLiteral("client_id: %1, client_secret: %2")
+                                    .arg(elidedText(printableText(m_state.clientId), 120),
+                                         m_state.clientSecret.isEmpty() ? QStringLiteral("none")
+                                                                        : QStringLiteral("given (not shown)")));
+                     authorize();
+                 });
+}
+
+void McpOAuthFlow::authorize()
+{
+    m_state.redirectUri = m_redirect->redirectUri();
+    m_verifier = randomText(32);
+    m_stateParam = QString::fromLatin1(randomText(24));
+    m_redirect->expectState(m_stateParam);
+    const QByteArray challenge = QCryptographicHash::hash(m_verifier, QCryptographicHash::Sha256)
+                                     .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    // Scope (spec "Scope Selection Strategy"): the challenge's, else the configured
+    // ones, else all the resource supports; none when nothing names any.
+    m_scope = m_challenge.scope;
+    if (m_scope.isEmpty())
+        m_scope = m_settings.scopes.join(u' ');
+    if (m_scope.isEmpty())
+        m_scope = m_resource.scopesSupported.join(u' ');
+    QList<QPair<QString, QString>> items{{QStringLiteral("response_type"), QStringLiteral("code")},
+                                         {QStringLiteral("client_id"), m_state.clientId},
+                                         {QStringLiteral("redirect_uri"), m_state.redirectUri},
+                                         {QStringLiteral("code_challenge"), QString::fromLatin1(challenge)},
+                                         {QStringLiteral("code_challenge_method"), QStringLiteral("S256")},
+                                         {QStringLiteral("state"), m_stateParam}};
+    if (!m_scope.isEmpty())
+        items.append({QStringLiteral("scope"), m_scope});
+    items.append({QStringLiteral("resource"), m_state.resource});
+    // Encoded by hand: QUrlQuery would leave "+", "&" and "=" of a value as they are.
+    QUrl url = m_metadata.authorizationEndpoint;
+    QByteArray query = url.query(QUrl::FullyEncoded).toLatin1();
+    for (const auto &[key, value] : items)
+        query += (query.isEmpty() ? "" : "&") + QUrl::toPercentEncoding(key) + '=' + QUrl::toPercentEncoding(value);
+    url.setQuery(QString::fromLatin1(query), QUrl::StrictMode);
+    m_log.begin(QStringLiteral("authorization in the browser"), QStringLiteral("GET ") + shown(url));
+    m_log.note(QStringLiteral("response_type=code, code_challenge_method=S256, redirect_uri=%1, resource=%2%3")
+                   .arg(m_state.redirectUri, elidedText(printableText(m_state.resource), 300),
+                        m_scope.isEmpty() ? QString()
+                                          : QStringLiteral(", scope=%1").arg(elidedText(printableText(m_scope), 300))));
+    Q_EMIT authorizationUrl(url, m_state.redirectUri);
+}
+
+void McpOAuthFlow::exchange(const QString &code)
+{
+    m_log.begin(QStringLiteral("token exchange"), QStringLiteral("POST ") + shown(QUrl(m_state.tokenEndpoint)));
+    m_log.note(QStringLiteral("grant_type=authorization_code, code and code_verifier (not shown), redirect_uri, "
+                              "client_id, resource"));
+    const McpOAuthTokenRequest::Form form{{QStringLiteral("grant_type"), QStringLiteral("authorization_code")},
+                                          {QStringLiteral("code"), code},
+                                          {QStringLiteral("redirect_uri"), m_state.redirectUri},
+                                          {QStringLiteral("code_verifier"), QString::fromLatin1(m_verifier)}};
+    McpOAuthTokenRequest::send(*m_http, m_state, form, [this](const McpOAuthResponse &response) {
+        m_log.outcome(httpOutcome(response));
+        if (!response.error.isEmpty() || response.status != 200)
+            return fail(McpOAuthTokenRequest::describeError(response));
+        QString why;
+        QString summary;
+        if (!m_state.takeTokens(response.body, QDateTime::currentMSecsSinceEpoch(), &why, &summary))
+            return fail(why);
+        m_log.note(summary);
+        if (!m_state.save(m_settings.projectDir, m_settings.server, &why))
+            return fail(QStringLiteral("the tokens could not be saved: %1").arg(why));
+        m_log.note(
+            QStringLiteral("saved with the project's secrets: %1").arg(Secrets::filePath(m_settings.projectDir)));
+        m_done = true;
+        Q_EMIT succeeded();
+    });
+}

@@ -1,0 +1,122 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcpoauthredirect.h"
+
+#include "project/printabletext.h"
+
+#include <QHostAddress>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QUrl>
+#include <QUrlQuery>
+
+McpOAuthRedirect::McpOAuthRedirect(QObject *parent)
+    : QObject(parent)
+    , m_server(new QTcpServer(this))
+{
+    connect(m_server, &QTcpServer::newConnection, this, &McpOAuthRedirect::onConnection);
+}
+
+bool McpOAuthRedirect::listen(quint16 port, QString *why)
+{
+    if (m_server->listen(QHostAddress::LocalHost, port))
+        return true;
+    *why = QStringLiteral("cannot listen on 127.0.0.1:%1 for the sign-in redirect: %2")
+               .arg(port)
+               .arg(m_server->errorString());
+    return false;
+}
+
+quint16 McpOAuthRedirect::port() const
+{
+    return m_server->serverPort();
+}
+
+QString McpOAuthRedirect::redirectUri() const
+{
+    return QStringLiteral("http://127.0.0.1:%1/callback").arg(port());
+}
+
+void McpOAuthRedirect::close()
+{
+    m_done = true;
+    m_server->close();
+}
+
+void McpOAuthRedirect::onConnection()
+{
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        if (m_done) {
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadable(socket); });
+    }
+}
+
+void McpOAuthRedirect::answer(QTcpSocket *socket, int status, const QByteArray &reason, const QString &text)
+{
+    const QByteArray body = "<!doctype html><meta charset=\"utf-8\"><title>Tool Studio</title><p>"
+        + text.toHtmlEscaped().toUtf8() + "</p>\n";
+    socket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reason
+                  + "\r\nContent-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\nConnection: "
+                    "close\r\nContent-Length: "
+                  + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    socket->disconnectFromHost();
+}
+
+void McpOAuthRedirect::onReadable(QTcpSocket *socket)
+{
+    if (m_done) {
+        socket->abort();
+        return;
+    }
+    QByteArray head = socket->property("head").toByteArray();
+    head += socket->read(MaxHeadBytes + 1 - head.size());
+    socket->setProperty("head", head);
+    if (head.size() > MaxHeadBytes) {
+        socket->disconnect(this);
+        answer(socket, 431, "Request Header Fields Too Large", QStringLiteral("The request is too large."));
+        return;
+    }
+    if (!head.contains("\r\n\r\n") && !head.contains("\n\n"))
+        return; // the rest of the head comes later
+    socket->disconnect(this);
+    const QList<QByteArray> line = head.left(head.indexOf('\n')).trimmed().split(' ');
+    const QUrl target(QString::fromLatin1(line.value(1)));
+    if (line.value(0) != "GET" || target.path() != QLatin1String("/callback")) {
+        answer(socket, 404, "Not Found", QStringLiteral("Not found."));
+        return;
+    }
+    // Form encoding (RFC 6749 appendix B): "+" is a space.
+    const QUrlQuery query(target.query(QUrl::FullyEncoded).replace(u'+', QStringLiteral("%20")));
+    const QString state = query.queryItemValue(QStringLiteral("state"), QUrl::FullyDecoded);
+    const QString error = query.queryItemValue(QStringLiteral("error"), QUrl::FullyDecoded);
+    const QString code = query.queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
+    close();
+    if (state != m_state) {
+        answer(socket, 400, "Bad Request", QStringLiteral("Sign-in failed: the redirect's state does not match."));
+        Q_EMIT refused(QStringLiteral("the redirect's state does not match the one sent (a redirect the studio did not "
+                                      "ask for: its code is not used)"));
+        return;
+    }
+    if (!error.isEmpty()) {
+        const QString description = query.queryItemValue(QStringLiteral("error_description"), QUrl::FullyDecoded);
+        answer(socket, 200, "OK", QStringLiteral("Sign-in failed: %1. You can close this window.").arg(error));
+        Q_EMIT refused(QStringLiteral("the authorization server answered %1%2")
+                           .arg(elidedText(printableText(error), 80),
+                                description.isEmpty()
+                                    ? QString()
+                                    : QStringLiteral(": ") + elidedText(printableText(description), 300)));
+        return;
+    }
+    if (code.isEmpty()) {
+        answer(socket, 400, "Bad Request", QStringLiteral("Sign-in failed: no code."));
+        Q_EMIT refused(QStringLiteral("the redirect has neither a code nor an error"));
+        return;
+    }
+    answer(socket, 200, "OK", QStringLiteral("Signed in. You can close this window and return to Tool Studio."));
+    Q_EMIT arrived(code);
+}

@@ -1,0 +1,344 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Signing in to a remote MCP server (issue 21 item 1, MCP 2025-11-25 basic/authorization;
+// docs/mcp.md "Signing in"): `toolstudio mcp login` against
+// tests/data/mcp/fakeoauthserver.py — a protected Streamable HTTP server and its
+// authorization server on loopback — with this suite as the browser (it follows the
+// printed authorization URL to the studio's loopback redirect). Discovery from the 401
+// and by the well-known fallback, dynamic client registration, PKCE checked by the fake,
+// the token used by `mcp list`, an expired token refreshed, a refused refresh, and the
+// hostile cases: metadata over the bound, a wrong issuer, no S256, a forged state, a
+// refusal at the authorization server, an authorization server over plain http.
+#include "clirunner.h"
+#include "testfiles.h"
+
+#include <QFileInfo>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using nlohmann::json;
+
+namespace {
+
+/// What a `mcp login` left, and what the "browser" saw at the redirect.
+struct Login
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QByteArray page; ///< the loopback redirect's answer ("" when no URL was followed)
+};
+
+/// GETs `url` following redirects, as a browser would; the last page's body.
+QByteArray browse(const QUrl &url)
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    std::unique_ptr<QNetworkReply> reply(network.get(request));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    if (!reply->isFinished())
+        finished.wait(30000);
+    return reply->readAll();
+}
+
+QByteArray lastLine(const QByteArray &text)
+{
+    const QList<QByteArray> lines = text.trimmed().split('\n');
+    return lines.isEmpty() ? QByteArray() : lines.last();
+}
+
+} // namespace
+
+class TestMcpOAuth : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void signInThenUse();
+    void wellKnownFallback();
+    void expiredTokenIsRefreshed();
+    void refusedTokenIsRefreshed();
+    void refusedRefreshAsksToSignInAgain();
+    void hostile_data();
+    void hostile();
+    void noRedirectInTime();
+
+private:
+    /// A project in `dir` whose server "remote" is tenant `mode` of the fake.
+    QString project(QTemporaryDir &dir, const QString &mode);
+    /// `mcp login` of `projectDir`; follows the authorization URL when `browser`.
+    Login login(const QString &projectDir, bool browser, const QStringList &extra = {});
+    json stats(const QString &mode);
+
+    QProcess m_fake;
+    QString m_base;
+};
+
+void TestMcpOAuth::initTestCase()
+{
+    isolateConfigDir();
+    m_fake.setProgram(QStandardPaths::findExecutable(QStringLiteral("python3")));
+    m_fake.setArguments({mcpFixture("fakeoauthserver.py")});
+    m_fake.start();
+    QVERIFY(m_fake.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_fake.canReadLine(), 30000);
+    m_base = QStringLiteral("http://127.0.0.1:%1").arg(QString::fromLatin1(m_fake.readLine().trimmed()));
+}
+
+void TestMcpOAuth::cleanupTestCase()
+{
+    m_fake.kill();
+    m_fake.waitForFinished();
+}
+
+QString TestMcpOAuth::project(QTemporaryDir &dir, const QString &mode)
+{
+    const QByteArray config = "{\"name\": \"oauth\", \"mcp_servers\": {\"remote\": {\"url\": \"" + m_base.toUtf8()
+        + "/t/" + mode.toUtf8() + "/mcp\"}}}";
+    writeFile(dir.filePath(QStringLiteral("toolstudio.json")), config);
+    return QFileInfo(dir.path()).canonicalFilePath();
+}
+
+Login TestMcpOAuth::login(const QString &projectDir, bool browser, const QStringList &extra)
+{
+    QProcess process;
+    process.setProgram(toolstudioBinary());
+    process.setArguments(withTrust(
+        QStringList{QStringLiteral("mcp"), QStringLiteral("login"), projectDir, QStringLiteral("remote")} + extra));
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.start();
+    Login result;
+    if (!process.waitForStarted())
+        return result;
+    QByteArray out;
+    if (browser) {
+        // The URL is the line after "Open this URL…", indented by two spaces.
+        QUrl url;
+        while (url.isEmpty() && process.state() == QProcess::Running) {
+            process.waitForReadyRead(1000);
+            out += process.readAllStandardOutput();
+            for (const QByteArray &line : out.split('\n'))
+                if (line.startsWith("  http") && out.contains(line + '\n'))
+                    url = QUrl(QString::fromUtf8(line.trimmed()));
+        }
+        if (!url.isEmpty())
+            result.page = browse(url);
+    }
+    if (!process.waitForFinished(60000))
+        process.kill();
+    result.exitCode = process.exitCode();
+    result.out = out + process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+json TestMcpOAuth::stats(const QString &mode)
+{
+    const QByteArray body = browse(QUrl(m_base + QStringLiteral("/stats")));
+    const json all = json::parse(body.toStdString(), nullptr, false);
+    return all.is_object() && all.contains(mode.toStdString()) ? all[mode.toStdString()] : json::object();
+}
+
+void TestMcpOAuth::signInThenUse()
+{
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("good"));
+    const QByteArray manifest = fileBytes(dir.filePath(QStringLiteral("toolstudio.json")));
+
+    // Before signing in: the server is named with what to do.
+    const CommandResult before = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), projectDir});
+    QCOMPARE(before.exitCode, 1);
+    QCOMPARE(before.out,
+             QByteArray("remote  failed\n  the server needs you to sign in: run toolstudio mcp login ")
+                 + projectDir.toUtf8() + " remote\n");
+
+    const Login first = login(projectDir, true);
+    QVERIFY2(first.exitCode == 0, first.out + first.err);
+    QVERIFY2(first.page.contains("Signed in. You can close this window"), first.page.constData());
+    QVERIFY2(first.out.contains("signed in to remote: its tokens are saved with the project's secrets in "),
+             first.out.constData());
+    QVERIFY2(first.out.contains("the access token expires in 3600 s; a refresh token is kept to renew it\n"),
+             first.out.constData());
+    json seen = stats(QStringLiteral("good"));
+    QCOMPARE(seen.value("registrations", -1), 1);
+    QCOMPARE(seen.value("verifier_checked", -1), 1);
+    QCOMPARE(seen.value("tokens", -1), 1);
+
+    // The tokens went to the secrets file, nowhere else.
+    const QByteArray savedLine = first.out.mid(first.out.indexOf("secrets in ") + 11);
+    const QString secretsFile = QString::fromUtf8(savedLine.left(savedLine.indexOf(" (mode 0600")));
+    const QByteArray secrets = fileBytes(secretsFile);
+    QVERIFY2(secrets.contains("\"access_token\": \"at-good-1\""), secrets.constData());
+    QVERIFY2(secrets.contains("\"refresh_token\": \"rt-good-1\""), secrets.constData());
+    QCOMPARE(QFileInfo(secretsFile).permissions() & 0x0077, QFileDevice::Permissions());
+    QVERIFY(!(first.out + first.err).contains("at-good-1"));
+    QVERIFY(!(first.out + first.err).contains("rt-good-1"));
+    QCOMPARE(fileBytes(dir.filePath(QStringLiteral("toolstudio.json"))), manifest);
+
+    // Signed in: the token is used.
+    const CommandResult after = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), projectDir});
+    QVERIFY2(after.exitCode == 0, after.out + after.err);
+    QCOMPARE(after.out, QByteArray("remote  ready  MCP 2025-06-18  fakeoauth 1  1 tool(s)\n  remote__hello\n"));
+    QCOMPARE(stats(QStringLiteral("good")).value("last_token", std::string()), std::string("at-good-1"));
+    QVERIFY(!(after.out + after.err).contains("at-good-1"));
+
+    // Signing in again keeps the client it registered (its redirect port is free again).
+    const Login second = login(projectDir, true);
+    QVERIFY2(second.exitCode == 0, second.out + second.err);
+    seen = stats(QStringLiteral("good"));
+    QCOMPARE(seen.value("registrations", -1), 1);
+    QCOMPARE(seen.value("tokens", -1), 2);
+}
+
+void TestMcpOAuth::wellKnownFallback()
+{
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("wellknown"));
+    const Login done = login(projectDir, true);
+    QVERIFY2(done.exitCode == 0, done.out + done.err);
+    QCOMPARE(stats(QStringLiteral("wellknown")).value("verifier_checked", -1), 1);
+    const CommandResult list = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), projectDir});
+    QVERIFY2(list.exitCode == 0, list.out + list.err);
+    QCOMPARE(stats(QStringLiteral("wellknown")).value("last_token", std::string()), std::string("at-wellknown-1"));
+}
+
+void TestMcpOAuth::expiredTokenIsRefreshed()
+{
+    // The first token has expires_in 0: it is refreshed before the first request.
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("expiring"));
+    const Login done = login(projectDir, true);
+    QVERIFY2(done.exitCode == 0, done.out + done.err);
+    QVERIFY2(done.out.contains("the access token expires in 0 s; a refresh token is kept to renew it\n"),
+             done.out.constData());
+    const CommandResult list = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), projectDir});
+    QVERIFY2(list.exitCode == 0, list.out + list.err);
+    const json seen = stats(QStringLiteral("expiring"));
+    QCOMPARE(seen.value("refreshes", -1), 1);
+    QCOMPARE(seen.value("last_token", std::string()), std::string("at-expiring-2"));
+    // The refreshed tokens were saved: the next command uses them without refreshing.
+    const CommandResult again = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), projectDir});
+    QVERIFY2(again.exitCode == 0, again.out + again.err);
+    QCOMPARE(stats(QStringLiteral("expiring")).value("refreshes", -1), 1);
+}
+
+void TestMcpOAuth::refusedTokenIsRefreshed()
+{
+    // The server answers 401 to the first token: refreshed, and the request sent again.
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("revoked"));
+    const Login done = login(projectDir, true);
+    QVERIFY2(done.exitCode == 0, done.out + done.err);
+    const CommandResult list = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), projectDir});
+    QVERIFY2(list.exitCode == 0, list.out + list.err);
+    QCOMPARE(list.out, QByteArray("remote  ready  MCP 2025-06-18  fakeoauth 1  1 tool(s)\n  remote__hello\n"));
+    const json seen = stats(QStringLiteral("revoked"));
+    QCOMPARE(seen.value("refreshes", -1), 1);
+    QCOMPARE(seen.value("last_token", std::string()), std::string("at-revoked-2"));
+}
+
+void TestMcpOAuth::refusedRefreshAsksToSignInAgain()
+{
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("norefresh"));
+    const Login done = login(projectDir, true);
+    QVERIFY2(done.exitCode == 0, done.out + done.err);
+    const CommandResult list = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), projectDir});
+    QCOMPARE(list.exitCode, 1);
+    QCOMPARE(list.out,
+             QByteArray("remote  failed\n  the server needs you to sign in again (the refresh of its token was "
+                        "refused: HTTP 400: invalid_grant: refresh token revoked): run toolstudio mcp login ")
+                 + projectDir.toUtf8() + " remote\n");
+    QCOMPARE(stats(QStringLiteral("norefresh")).value("refused_refreshes", -1), 1);
+}
+
+void TestMcpOAuth::hostile_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<bool>("browser");
+    QTest::addColumn<QString>("step");    // a line of the printed steps
+    QTest::addColumn<QString>("failure"); // the last line of stderr; PORT stands for the fake's
+    QTest::newRow("metadata over 64 KiB")
+        << QStringLiteral("big") << false
+        << QStringLiteral("3. authorization server metadata: GET PORT/.well-known/oauth-authorization-server/t/big "
+                          "-> HTTP 200")
+        << QStringLiteral("toolstudio mcp login: step 3 (authorization server metadata) failed: its body is over "
+                          "65536 bytes, more than the studio reads");
+    QTest::newRow("wrong issuer")
+        << QStringLiteral("wrongissuer") << false
+        << QStringLiteral("   WWW-Authenticate: Bearer realm=\"fake\", scope=\"mcp:tools\", "
+                          "resource_metadata=\"PORT/.well-known/oauth-protected-resource/t/wrongissuer/mcp\"")
+        << QStringLiteral("toolstudio mcp login: step 3 (authorization server metadata) failed: its issuer is "
+                          "\"PORT/t/other\", not \"PORT/t/wrongissuer\", the authorization server the MCP server "
+                          "names (RFC 8414 §3.3: the metadata is not used)");
+    QTest::newRow("no S256")
+        << QStringLiteral("nos256") << false
+        << QStringLiteral("2. protected resource metadata: GET "
+                          "PORT/.well-known/oauth-protected-resource/t/nos256/mcp -> HTTP 200")
+        << QStringLiteral("toolstudio mcp login: step 3 (authorization server metadata) failed: its "
+                          "code_challenge_methods_supported does not list S256: the authorization server does not "
+                          "say it supports PKCE, and MCP clients must refuse it (spec \"Authorization Code "
+                          "Protection\")");
+    QTest::newRow("plain http authorization server")
+        << QStringLiteral("plainhttp") << false << QStringLiteral("   authorization_servers: http://auth.example.com")
+        << QStringLiteral("toolstudio mcp login: step 2 (protected resource metadata) failed: its authorization "
+                          "server: http://auth.example.com is not an https:// URL (sign-in talks only https, or "
+                          "http to this machine's loopback address)");
+    QTest::newRow("state mismatch")
+        << QStringLiteral("badstate") << true
+        << QStringLiteral("5. authorization in the browser: GET PORT/t/badstate/authorize -> refused")
+        << QStringLiteral("toolstudio mcp login: step 5 (authorization in the browser) failed: the redirect's state "
+                          "does not match the one sent (a redirect the studio did not ask for: its code is not used)");
+    QTest::newRow("access denied")
+        << QStringLiteral("denied") << true
+        << QStringLiteral("4. dynamic client registration: POST PORT/t/denied/register -> HTTP 201")
+        << QStringLiteral("toolstudio mcp login: step 5 (authorization in the browser) failed: the authorization "
+                          "server answered access_denied: the user said no");
+}
+
+void TestMcpOAuth::hostile()
+{
+    QFETCH(QString, mode);
+    QFETCH(bool, browser);
+    QFETCH(QString, step);
+    QFETCH(QString, failure);
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, mode);
+    const Login done = login(projectDir, browser);
+    QCOMPARE(done.exitCode, 1);
+    QVERIFY2(done.err.startsWith("toolstudio mcp login: the sign-in to remote failed. Its steps:\n1. MCP server "
+                                 "without a token: POST "),
+             done.err.constData());
+    QVERIFY2(done.err.contains(step.replace(QStringLiteral("PORT"), m_base).toUtf8() + '\n'), done.err.constData());
+    QCOMPARE(QString::fromUtf8(lastLine(done.err)), failure.replace(QStringLiteral("PORT"), m_base));
+    QCOMPARE(stats(mode).value("tokens", 0), 0);
+    // Nothing was saved.
+    const CommandResult list = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), projectDir});
+    QCOMPARE(list.exitCode, 1);
+    QVERIFY2(list.out.contains("the server needs you to sign in: run toolstudio mcp login"), list.out.constData());
+}
+
+void TestMcpOAuth::noRedirectInTime()
+{
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("good"));
+    const Login done = login(projectDir, false, {QStringLiteral("--timeout"), QStringLiteral("1")});
+    QCOMPARE(done.exitCode, 1);
+    QVERIFY2(done.out.contains("waiting for the browser to come back to http://127.0.0.1:"), done.out.constData());
+    QCOMPARE(lastLine(done.err),
+             QByteArray("toolstudio mcp login: step 5 (authorization in the browser) failed: no "
+                        "redirect came within 1 s (--timeout)"));
+}
+
+QTEST_GUILESS_MAIN(TestMcpOAuth)
+#include "tst_mcpoauth.moc"
