@@ -6,13 +6,17 @@
 
 #include "mcp/mcpserverpool.h"
 #include "mcpserverbrowser.h"
+#include "mcptoolchangesdialog.h"
 #include "project/printabletext.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -64,9 +68,16 @@ McpServersView::McpServersView(QWidget *parent)
     m_browse->setToolTip(tr("Browse the selected MCP server's resources and prompts"));
     m_browse->setEnabled(false);
     connect(m_browse, &QToolButton::clicked, this, &McpServersView::browseSelected);
+    m_review = new QToolButton(this);
+    m_review->setObjectName(QStringLiteral("mcpReviewChanges"));
+    m_review->setText(tr("Review Changes…"));
+    m_review->setToolTip(tr("Show what changed in the selected server's tools since you accepted them, and accept it"));
+    m_review->setEnabled(false);
+    connect(m_review, &QToolButton::clicked, this, &McpServersView::reviewSelected);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_restart);
     buttons->addWidget(m_browse);
+    buttons->addWidget(m_review);
     buttons->addStretch(1);
     layout->addLayout(buttons);
     m_tree = new QTreeWidget(this);
@@ -111,10 +122,27 @@ void McpServersView::refresh()
             auto *note = new QTreeWidgetItem(row, {tr("tools"), printableText(server.toolsChangedNote)});
             note->setData(0, ServerRole, server.name);
         }
+        if (!server.acceptedError.isEmpty()) {
+            auto *note = new QTreeWidgetItem(
+                row, {tr("accepted"), clippedText(printableLines(server.acceptedError).simplified(), ReasonChars)});
+            note->setToolTip(1, escapedToolTip(clippedText(printableLines(server.acceptedError), 4000)));
+            note->setData(0, ServerRole, server.name);
+        }
         for (const nlohmann::json &tool : server.tools) {
-            const QString name = server.name + QStringLiteral("__") + stringMember(tool, "name");
+            const QString own = stringMember(tool, "name");
+            const QString name = server.name + QStringLiteral("__") + own;
             auto *item = new QTreeWidgetItem(row, {elidedText(name), printableText(stringMember(tool, "title"))});
             item->setData(0, ServerRole, server.name);
+            const auto change = std::find_if(server.changedTools.begin(), server.changedTools.end(),
+                                             [&own](const McpToolChange &entry) { return entry.tool == own; });
+            if (change == server.changedTools.end())
+                continue;
+            item->setText(1,
+                          change->isNew ? tr("new since accepted: calls refused")
+                                        : tr("changed since accepted: %1; calls refused").arg(change->summary()));
+            item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            item->setForeground(1, QBrush(QColor(0xb0, 0x40, 0x00)));
+            item->setToolTip(1, escapedToolTip(tr("Review Changes… shows what changed and accepts it")));
         }
         row->setExpanded(server.state != McpServerStatus::State::Ready || server.tools.size() <= 20);
         if (server.name == selected)
@@ -129,6 +157,17 @@ void McpServersView::updateButtons()
     m_restart->setEnabled(!name.isEmpty());
     const McpServerStatus *status = m_pool && !name.isEmpty() ? m_pool->server(name) : nullptr;
     m_browse->setEnabled(status && status->state == McpServerStatus::State::Ready);
+    m_review->setEnabled(status && status->state == McpServerStatus::State::Ready
+                         && (!status->changedTools.empty() || !status->acceptedError.isEmpty()));
+}
+
+void McpServersView::reviewSelected()
+{
+    const QString name = selectedServer();
+    if (!m_pool || name.isEmpty())
+        return;
+    McpToolChangesDialog dialog(m_pool, name, this);
+    dialog.exec();
 }
 
 void McpServersView::browseSelected()

@@ -15,7 +15,10 @@ class QTreeWidget;
 /// and as tooltip) — and its tools (`SERVER__TOOL`) under it. *Restart* stops the
 /// selected server and starts it again (McpServerPool::restart). It follows the pool
 /// (serverChanged); it only shows, nothing of the project is edited. *Browse…* opens
-/// the selected ready server's resources and prompts (McpServerBrowser).
+/// the selected ready server's resources and prompts (McpServerBrowser). A tool that
+/// changed since it was accepted reads "changed since accepted: …" (or "new since
+/// accepted") in the State column; *Review Changes…* shows the selected server's
+/// changes and accepts them (McpToolChangesDialog).
 class McpServersView : public QWidget
 {
     Q_OBJECT
@@ -31,6 +34,8 @@ public:
     /// Opens (or raises) the resources and prompts window of the selected server, when
     /// it is ready (McpServerBrowser).
     void browseSelected();
+    /// Opens Review Changes… for the selected server (modal; accepting records them).
+    void reviewSelected();
 
 private:
     void refresh();
@@ -41,4 +46,5 @@ private:
     QTreeWidget *m_tree = nullptr;
     QToolButton *m_restart = nullptr;
     QToolButton *m_browse = nullptr;
+    QToolButton *m_review = nullptr;
 };
