@@ -355,8 +355,9 @@ int mcpCommand(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "MCP servers of a project (toolstudio.json's mcp_servers).\n"
         "  list PROJECT              start each server, list its tools as scripts name them (SERVER__TOOL)\n"
-        "  accept PROJECT SERVER [TOOL...]  show what changed in the server's tools since they were\n"
-        "                            accepted and accept them (every changed one, or the TOOLs named)\n"
+        "  accept PROJECT SERVER [TOOL...]\n"
+        "                            show what changed in the server's tools since they were accepted\n"
+        "                            and accept it (every changed tool, or the TOOLs named)\n"
         "  call PROJECT SERVER TOOL  call one tool (--args JSON), journaled as a one-step run\n"
         "  resources PROJECT SERVER  list the server's resources and templates, or read one (--read URI)\n"
         "  prompts PROJECT SERVER    list the server's prompts, or get one (--get NAME --args JSON)\n"

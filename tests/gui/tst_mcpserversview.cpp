@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QDir>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -358,6 +359,11 @@ void TestMcpServersView::changedToolIsMarkedAndReviewed()
     QCOMPARE(itemNamed(tree, QStringLiteral("fake__rewrite"))->text(1), QString());
     tree->topLevelItem(0)->setSelected(true);
     QVERIFY(review->isEnabled());
+    // Pictures for a person to look at (as tst_firststeps writes them): under the build dir.
+    const QString shots = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+    QVERIFY(QDir().mkpath(shots));
+    view.resize(560, 220);
+    QVERIFY(view.grab().save(shots + QStringLiteral("/mcp-tool-changed-dock.png")));
 
     // Review Changes…: the diff, then Keep Refusing (nothing recorded), then Accept.
     QString shown;
@@ -367,6 +373,8 @@ void TestMcpServersView::changedToolIsMarkedAndReviewed()
             if (!dialog)
                 return;
             shown = dialog->findChild<QPlainTextEdit *>(QStringLiteral("mcpToolDiff"))->toPlainText();
+            dialog->grab().save(QCoreApplication::applicationDirPath()
+                                + QStringLiteral("/screenshots/mcp-tool-changes-%1.png").arg(QLatin1String(button)));
             dialog->findChild<QPushButton *>(QLatin1String(button))->click();
         });
     };
