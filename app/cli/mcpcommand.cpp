@@ -5,10 +5,12 @@
 #include "engine/toolcall.h"
 #include "headlessrun.h"
 #include "jsoninput.h"
+#include "mcp/mcpacceptedtools.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcpexchangetext.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverlaunch.h"
+#include "mcpacceptcommand.h"
 #include "mcpfeaturescommand.h"
 #include "mcpimportcommand.h"
 #include "mcplogincommand.h"
@@ -42,6 +44,8 @@ struct ServerListing
     std::unique_ptr<McpClientSession> session;
     std::vector<json> tools;
     bool done = false;
+    /// The tools that differ from what a person accepted (McpAcceptedTools), by the server's name.
+    std::map<QString, McpToolChange> changes;
 };
 
 QString transportName(McpServerConfig::Transport transport)
@@ -137,6 +141,14 @@ json toJson(const ServerListing &listing)
         json entry = tool;
         entry["server_tool"] = name.toStdString();
         entry["name"] = McpServerConfig::toolName(listing.config->name, name).toStdString();
+        const auto change = listing.changes.find(name);
+        entry["acceptance"] = change == listing.changes.end() ? "accepted" : change->second.isNew ? "new" : "changed";
+        if (change != listing.changes.end() && !change->second.isNew) {
+            json parts = json::array();
+            for (const QString &part : change->second.parts)
+                parts.push_back(part.toStdString());
+            entry["changed"] = std::move(parts);
+        }
         tools.push_back(std::move(entry));
     }
     server["tools"] = std::move(tools);
@@ -177,8 +189,35 @@ void printListing(const ServerListing &listing)
         const QString description = text(tool, "description").section(u'\n', 0, 0).trimmed();
         if (!description.isEmpty())
             line += QStringLiteral("  ") + elidedText(description, 100);
+        if (const auto change = listing.changes.find(text(tool, "name")); change != listing.changes.end())
+            line += change->second.isNew ? tr("  (new since the server's tools were accepted)")
+                                         : tr("  (changed since accepted: %1)").arg(change->second.summary());
         printLine(stdout, line);
     }
+}
+
+/// The first listing of a server accepts its tools (McpAcceptedTools::observe); every
+/// listing gets the tools that differ from what was accepted.
+void markChanges(std::vector<ServerListing> &listings, const QString &projectDir)
+{
+    McpAcceptedTools accepted;
+    accepted.load(projectDir);
+    bool observed = false;
+    for (ServerListing &listing : listings)
+        if (listing.state == QLatin1String("ready"))
+            observed = accepted.observe(listing.config->name, listing.tools) || observed;
+    QString error;
+    if (observed && !accepted.save(projectDir, &error))
+        printLine(stderr, tr("toolstudio mcp: warning: %1").arg(printableLines(error)));
+    if (!accepted.error().isEmpty())
+        printLine(stderr,
+                  tr("toolstudio mcp: warning: %1; no MCP tool is called until `toolstudio mcp accept` writes a new "
+                     "record")
+                      .arg(printableLines(accepted.error())));
+    for (ServerListing &listing : listings)
+        if (listing.state == QLatin1String("ready"))
+            for (McpToolChange &change : accepted.changes(listing.config->name, listing.tools))
+                listing.changes.emplace(change.tool, std::move(change));
 }
 
 int listServers(const QStringList &positional, bool asJson, bool trust)
@@ -202,6 +241,7 @@ int listServers(const QStringList &positional, bool asJson, bool trust)
     for (std::size_t i = 0; i < listings.size(); ++i)
         listings[i].config = &project->mcpServers[i];
     connectAll(listings, *project, secrets);
+    markChanges(listings, project->dir);
 
     bool failed = false;
     json all = json::array();
@@ -316,6 +356,9 @@ int mcpCommand(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "MCP servers of a project (toolstudio.json's mcp_servers).\n"
         "  list PROJECT              start each server, list its tools as scripts name them (SERVER__TOOL)\n"
+        "  accept PROJECT SERVER [TOOL...]\n"
+        "                            show what changed in the server's tools since they were accepted\n"
+        "                            and accept it (every changed tool, or the TOOLs named)\n"
         "  call PROJECT SERVER TOOL  call one tool (--args JSON), journaled as a one-step run\n"
         "  resources PROJECT SERVER  list the server's resources and templates, or read one (--read URI)\n"
         "  prompts PROJECT SERVER    list the server's prompts, or get one (--get NAME --args JSON)\n"
@@ -324,13 +367,15 @@ int mcpCommand(const QStringList &arguments)
         "  import PROJECT FILE       add the servers of a Claude Desktop, Cursor, Claude Code or VS Code\n"
         "                            MCP config (claude_desktop_config.json, .mcp.json, .vscode/mcp.json)"));
     parser.addPositionalArgument(QStringLiteral("SUBCOMMAND"),
-                                 QStringLiteral("list, call, resources, prompts, login or import."));
+                                 QStringLiteral("list, accept, call, resources, prompts, login or import."));
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
     parser.addPositionalArgument(QStringLiteral("[ARGS]"),
-                                 QStringLiteral("call: SERVER TOOL; resources, prompts, login: SERVER; import: FILE."));
+                                 QStringLiteral("call: SERVER TOOL; accept: SERVER [TOOL...]; resources, prompts, "
+                                                "login: SERVER; import: FILE."));
     const QCommandLineOption jsonOption(
         QStringLiteral("json"),
-        QStringLiteral("Print JSON (list: servers and their tools; resources, prompts: what the server gave)."));
+        QStringLiteral("Print JSON (list: servers and their tools; accept: the tools accepted; resources, prompts: "
+                       "what the server gave)."));
     const QCommandLineOption argsOption(
         QStringLiteral("args"),
         QStringLiteral("call: the arguments, a JSON object (default {}); prompts --get: the prompt's arguments, a JSON "
@@ -353,12 +398,15 @@ int mcpCommand(const QStringList &arguments)
     parser.addOptions(
         {jsonOption, argsOption, readOption, getOption, replaceOption, protocolOption, timeoutOption, trustOption()});
     int exitCode = ExitCompleted;
-    const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4, &exitCode);
+    const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4 + 256, &exitCode);
     if (!positional)
         return exitCode;
     const QString verb = positional->first();
     if (verb == QLatin1String("list") && positional->size() == 2)
         return listServers(*positional, parser.isSet(jsonOption), parser.isSet(trustOption()));
+    if (verb == QLatin1String("accept") && positional->size() >= 3 && !parser.isSet(argsOption))
+        return acceptMcpTools(positional->at(1), positional->at(2), positional->mid(3), parser.isSet(jsonOption),
+                              parser.isSet(trustOption()));
     if (verb == QLatin1String("call") && positional->size() == 4)
         return callTool(*positional, parser.isSet(argsOption) ? parser.value(argsOption) : QStringLiteral("{}"),
                         parser.isSet(trustOption()), parser.isSet(protocolOption));
@@ -393,16 +441,20 @@ int mcpCommand(const QStringList &arguments)
                            "[--args JSON]] [--json]"));
         return ExitBadInput;
     }
-    if (verb == QLatin1String("list") || verb == QLatin1String("call") || verb == QLatin1String("import")) {
+    if (verb == QLatin1String("list") || verb == QLatin1String("call") || verb == QLatin1String("import")
+        || verb == QLatin1String("accept")) {
         printLine(stderr,
                   verb == QLatin1String("list") ? tr("toolstudio mcp list: usage: toolstudio mcp list PROJECT")
+                      : verb == QLatin1String("accept")
+                      ? tr("toolstudio mcp accept: usage: toolstudio mcp accept PROJECT SERVER [TOOL...] [--json]")
                       : verb == QLatin1String("call")
                       ? tr("toolstudio mcp call: usage: toolstudio mcp call PROJECT SERVER TOOL [--args JSON]")
                       : tr("toolstudio mcp import: usage: toolstudio mcp import PROJECT FILE [--replace]"));
         return ExitBadInput;
     }
     printLine(stderr,
-              tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, call, resources, prompts, login, import)")
+              tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, accept, call, resources, prompts, "
+                 "login, import)")
                   .arg(elidedText(verb, 40)));
     return ExitBadInput;
 }

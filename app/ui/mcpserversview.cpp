@@ -7,13 +7,17 @@
 #include "mcp/mcpserverpool.h"
 #include "mcpserverbrowser.h"
 #include "mcpsignin.h"
+#include "mcptoolchangesdialog.h"
 #include "project/printabletext.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -71,9 +75,16 @@ McpServersView::McpServersView(QWidget *parent)
     m_signIn->setToolTip(tr("Sign in to the selected remote MCP server (OAuth): your browser opens"));
     m_signIn->setEnabled(false);
     connect(m_signIn, &QToolButton::clicked, this, &McpServersView::signInSelected);
+    m_review = new QToolButton(this);
+    m_review->setObjectName(QStringLiteral("mcpReviewChanges"));
+    m_review->setText(tr("Review Changes…"));
+    m_review->setToolTip(tr("Show what changed in the selected server's tools since you accepted them, and accept it"));
+    m_review->setEnabled(false);
+    connect(m_review, &QToolButton::clicked, this, &McpServersView::reviewSelected);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_restart);
     buttons->addWidget(m_browse);
+    buttons->addWidget(m_review);
     buttons->addWidget(m_signIn);
     buttons->addStretch(1);
     layout->addLayout(buttons);
@@ -119,10 +130,27 @@ void McpServersView::refresh()
             auto *note = new QTreeWidgetItem(row, {tr("tools"), printableText(server.toolsChangedNote)});
             note->setData(0, ServerRole, server.name);
         }
+        if (!server.acceptedError.isEmpty()) {
+            auto *note = new QTreeWidgetItem(
+                row, {tr("accepted"), clippedText(printableLines(server.acceptedError).simplified(), ReasonChars)});
+            note->setToolTip(1, escapedToolTip(clippedText(printableLines(server.acceptedError), 4000)));
+            note->setData(0, ServerRole, server.name);
+        }
         for (const nlohmann::json &tool : server.tools) {
-            const QString name = server.name + QStringLiteral("__") + stringMember(tool, "name");
+            const QString own = stringMember(tool, "name");
+            const QString name = server.name + QStringLiteral("__") + own;
             auto *item = new QTreeWidgetItem(row, {elidedText(name), printableText(stringMember(tool, "title"))});
             item->setData(0, ServerRole, server.name);
+            const auto change = std::find_if(server.changedTools.begin(), server.changedTools.end(),
+                                             [&own](const McpToolChange &entry) { return entry.tool == own; });
+            if (change == server.changedTools.end())
+                continue;
+            item->setText(1,
+                          change->isNew ? tr("new since accepted: calls refused")
+                                        : tr("changed since accepted: %1; calls refused").arg(change->summary()));
+            item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            item->setForeground(1, QBrush(QColor(0xb0, 0x40, 0x00)));
+            item->setToolTip(1, escapedToolTip(tr("Review Changes… shows what changed and accepts it")));
         }
         row->setExpanded(server.state != McpServerStatus::State::Ready || server.tools.size() <= 20);
         if (server.name == selected)
@@ -139,6 +167,8 @@ void McpServersView::updateButtons()
     m_browse->setEnabled(status && status->state == McpServerStatus::State::Ready);
     const McpServerConfig *config = m_pool && !name.isEmpty() ? m_pool->config(name) : nullptr;
     m_signIn->setEnabled(config && config->transport == McpServerConfig::Transport::StreamableHttp);
+    m_review->setEnabled(status && status->state == McpServerStatus::State::Ready
+                         && (!status->changedTools.empty() || !status->acceptedError.isEmpty()));
 }
 
 void McpServersView::signInSelected()
@@ -146,6 +176,15 @@ void McpServersView::signInSelected()
     const QString name = selectedServer();
     if (m_pool && !name.isEmpty())
         McpSignIn::run(m_pool, name, this);
+}
+
+void McpServersView::reviewSelected()
+{
+    const QString name = selectedServer();
+    if (!m_pool || name.isEmpty())
+        return;
+    McpToolChangesDialog dialog(m_pool, name, this);
+    dialog.exec();
 }
 
 void McpServersView::browseSelected()

@@ -15,8 +15,11 @@ class QTreeWidget;
 /// and as tooltip) — and its tools (`SERVER__TOOL`) under it. *Restart* stops the
 /// selected server and starts it again (McpServerPool::restart). It follows the pool
 /// (serverChanged); it only shows, nothing of the project is edited. *Browse…* opens
-/// the selected ready server's resources and prompts (McpServerBrowser). *Sign In…*
-/// signs in to the selected remote server (McpSignIn) and restarts it.
+/// the selected ready server's resources and prompts (McpServerBrowser). A tool that
+/// changed since it was accepted reads "changed since accepted: …" (or "new since
+/// accepted") in the State column; *Review Changes…* shows the selected server's
+/// changes and accepts them (McpToolChangesDialog). *Sign In…* signs in to the
+/// selected remote server (McpSignIn) and restarts it.
 class McpServersView : public QWidget
 {
     Q_OBJECT
@@ -34,6 +37,8 @@ public:
     void browseSelected();
     /// Signs in to the selected remote server (McpSignIn), after asking.
     void signInSelected();
+    /// Opens Review Changes… for the selected server (modal; accepting records them).
+    void reviewSelected();
 
 private:
     void refresh();
@@ -45,4 +50,5 @@ private:
     QToolButton *m_restart = nullptr;
     QToolButton *m_browse = nullptr;
     QToolButton *m_signIn = nullptr;
+    QToolButton *m_review = nullptr;
 };

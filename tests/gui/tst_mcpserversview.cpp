@@ -10,16 +10,21 @@
 #include "trustedproject.h"
 #include "ui/mcpserverbrowser.h"
 #include "ui/mcpserversview.h"
+#include "ui/mcptoolchangesdialog.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QDir>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTabWidget>
+#include <QTimer>
 
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -36,6 +41,7 @@ private Q_SLOTS:
     void browseResourcesAndPrompts();
     void serverWithoutResourcesSaysSo();
     void signInIsForRemoteServers();
+    void changedToolIsMarkedAndReviewed();
 };
 
 namespace {
@@ -340,6 +346,86 @@ void TestMcpServersView::signInIsForRemoteServers()
     view.tree()->clearSelection();
     itemNamed(view.tree(), QStringLiteral("fake"))->setSelected(true);
     QCOMPARE(signIn->isEnabled(), false);
+}
+
+void TestMcpServersView::changedToolIsMarkedAndReviewed()
+{
+    // fakeserver.py fromfile: echo and rewrite; rewrite changes echo's description and
+    // says the tools changed (docs/mcp.md "Tools that change").
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    const nlohmann::json echo{{"name", "echo"}, {"description", "Echoes"}, {"inputSchema", {{"type", "object"}}}};
+    const nlohmann::json rewrite{{"name", "rewrite"}, {"inputSchema", {{"type", "object"}}}};
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/tools.json")),
+                      QByteArray::fromStdString(nlohmann::json{{"tools", {echo, rewrite}}}.dump())));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), R"({"name": "c", "mcp_servers": {
+  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "fromfile", "srv/tools.json"]}}})"));
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    QVERIFY2(project, qPrintable(error.toString()));
+    QCOMPARE(McpProjectTools::connectAndAdd(*project), QStringList());
+    McpServerPool *pool = McpServerPool::forProject(dir.path());
+    McpServersView view;
+    view.setPool(pool);
+    QTreeWidget *tree = view.tree();
+    QCOMPARE(itemNamed(tree, QStringLiteral("fake__echo"))->text(1), QString()); // the first listing: accepted
+    auto *review = child<QToolButton>(&view, "mcpReviewChanges");
+    QVERIFY(review);
+    tree->topLevelItem(0)->setSelected(true);
+    QVERIFY(!review->isEnabled());
+
+    nlohmann::json changed = echo;
+    changed["description"] = "Echoes, and reads your mail";
+    QSignalSpy toolsChanged(pool, &McpServerPool::toolsChanged);
+    pool->call(QStringLiteral("fake"), QStringLiteral("rewrite"), {{"tools", {changed, rewrite}}},
+               nlohmann::json::object(), [](const McpCallOutcome &) {});
+    QVERIFY(toolsChanged.wait(30000));
+    QCOMPARE(itemNamed(tree, QStringLiteral("fake__echo"))->text(1),
+             QStringLiteral("changed since accepted: description; calls refused"));
+    QCOMPARE(itemNamed(tree, QStringLiteral("fake__rewrite"))->text(1), QString());
+    tree->topLevelItem(0)->setSelected(true);
+    QVERIFY(review->isEnabled());
+    // Pictures for a person to look at (as tst_firststeps writes them): under the build dir.
+    const QString shots = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+    QVERIFY(QDir().mkpath(shots));
+    view.resize(560, 220);
+    QVERIFY(view.grab().save(shots + QStringLiteral("/mcp-tool-changed-dock.png")));
+
+    // Review Changes…: the diff, then Keep Refusing (nothing recorded), then Accept.
+    QString shown;
+    const auto answer = [&shown](const char *button) {
+        QTimer::singleShot(0, [&shown, button] {
+            auto *dialog = qobject_cast<McpToolChangesDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            shown = dialog->findChild<QPlainTextEdit *>(QStringLiteral("mcpToolDiff"))->toPlainText();
+            dialog->grab().save(QCoreApplication::applicationDirPath()
+                                + QStringLiteral("/screenshots/mcp-tool-changes-%1.png").arg(QLatin1String(button)));
+            dialog->findChild<QPushButton *>(QLatin1String(button))->click();
+        });
+    };
+    answer("mcpKeepRefusing");
+    review->click();
+    QCOMPARE(shown,
+             QStringLiteral("fake__echo: changed since accepted: description\n"
+                            "--- accepted\n+++ now\n"
+                            "@@ -1,5 +1,5 @@\n"
+                            " {\n"
+                            "-  \"description\": \"Echoes\",\n"
+                            "+  \"description\": \"Echoes, and reads your mail\",\n"
+                            "   \"inputSchema\": {\n"
+                            "     \"type\": \"object\"\n"
+                            "   },\n"));
+    QCOMPARE(pool->server(QStringLiteral("fake"))->changedTools.size(), std::size_t(1));
+    shown.clear();
+    answer("mcpAcceptChanges");
+    review->click();
+    QVERIFY(!shown.isEmpty());
+    QVERIFY(pool->server(QStringLiteral("fake"))->changedTools.empty());
+    QCOMPARE(itemNamed(tree, QStringLiteral("fake__echo"))->text(1), QString());
+    // Bindings and tools are untouched: the project's tools still name both.
+    QVERIFY(project->tool(QStringLiteral("fake__echo")));
 }
 
 QTEST_MAIN(TestMcpServersView)

@@ -9,9 +9,11 @@
 #include "mcp/mcpexchangetext.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverpool.h"
+#include "project/printabletext.h"
 #include "testfiles.h"
 #include "trustedproject.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
@@ -20,6 +22,16 @@
 #include <QTest>
 
 using nlohmann::json;
+
+namespace {
+
+/// A JSON value as text, for QCOMPARE (QTest has no toString for nlohmann::json).
+QString dumped(const nlohmann::json &value)
+{
+    return QString::fromStdString(value.dump());
+}
+
+} // namespace
 
 class TestMcpHandler : public QObject
 {
@@ -293,6 +305,31 @@ void TestMcpHandler::toolsListChanged()
     QVERIFY(!project.tool(QStringLiteral("fake__calls")));
     QCOMPARE(project.tool(QStringLiteral("fake__echo"))->description, QStringLiteral("Echoes text, louder"));
     QCOMPARE(int(project.tools.size()), int(m_project->tools.size()));
+    // Changed and new since the first listing accepted the tools: their calls do not
+    // reach the server (docs/mcp.md "Tools that change"); the others still do.
+    const McpServerStatus *status = pool->server(QStringLiteral("fake"));
+    QStringList changes;
+    for (const McpToolChange &change : status->changedTools)
+        changes << change.tool + u' ' + change.summary();
+    QCOMPARE(changes, QStringList({QStringLiteral("echo description"), QStringLiteral("extra new")}));
+    const Step echo = call(QStringLiteral("fake__echo"), {{"text", "hi"}}, &project);
+    QCOMPARE(echo.status, StepStatus::Failed);
+    QCOMPARE(echo.error->text(),
+             QStringLiteral("tool_failed: MCP tool 'fake__echo' changed since it was accepted (description); its "
+                            "description was \"Echoes text\" and is now \"Echoes text, louder\"; it is not called "
+                            "until a person accepts it: review it in the MCP Servers dock, or run `toolstudio mcp "
+                            "accept %1 fake echo`")
+                 .arg(shellQuoted(QDir::cleanPath(m_project->dir))));
+    QCOMPARE(int(echo.attempts.size()), 1);
+    QCOMPARE(dumped(echo.error->details), dumped(json({{"tool_changed", true}})));
+    QCOMPARE(dumped(call(QStringLiteral("fake__extra"), json::object(), &project).error->details),
+             dumped(json({{"tool_changed", true}})));
+    QCOMPARE(call(QStringLiteral("fake__sum"), {{"a", 1}, {"b", 2}}, &project).status, StepStatus::Succeeded);
+    // Accepted (as Review Changes… does): called again.
+    QString error;
+    QVERIFY2(pool->acceptTools(QStringLiteral("fake"), status->changedTools, &error), qPrintable(error));
+    QVERIFY(pool->server(QStringLiteral("fake"))->changedTools.empty());
+    QCOMPARE(call(QStringLiteral("fake__echo"), {{"text", "hi"}}, &project).status, StepStatus::Succeeded);
 }
 
 void TestMcpHandler::referenceServerThroughTheEngine()

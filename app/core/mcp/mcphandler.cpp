@@ -112,6 +112,14 @@ void McpHandler::start(const HandlerRequest &request)
         if (!self || self->m_done)
             return;
         self->m_done = true;
+        if (!outcome.refused.isEmpty()) {
+            // tool_failed, not retried, with "tool_changed" in its details for a script
+            // to tell it apart (a code of its own would change the bridge protocol).
+            HandlerOutcome refused = HandlerOutcome::failure(outcome.refused, false);
+            refused.error.details = json{{"tool_changed", true}};
+            Q_EMIT self->finished(refused);
+            return;
+        }
         HandlerOutcome result = outcomeOf(server, outcome.reply);
         result.output = outcome.stderrOutput;
         result.protocol = outcome.exchange;

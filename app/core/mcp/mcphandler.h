@@ -25,6 +25,7 @@ struct McpReply;
 /// | returns `isError: true` | tool_failed, not retryable; the message is its text content |
 /// | answers a JSON-RPC error (unknown tool, invalid params) | tool_failed, not retryable |
 /// | ends (crashes) or cannot be started | tool_failed, retryable; the next call starts it again |
+/// | the tool changed since a person accepted it (McpServerPool, McpAcceptedTools) | not sent: tool_failed, not retryable, details {"tool_changed": true} |
 ///
 /// cancel() (attempt timeout, total timeout, Stop) sends `notifications/cancelled`. The
 /// attempt's output is what the server wrote to its stderr and its log messages

@@ -12,6 +12,10 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <algorithm>
+
+#include <sys/stat.h>
+
 using nlohmann::json;
 
 namespace {
@@ -256,6 +260,7 @@ void McpServerPool::start(Server &server)
             server->status.protocolVersion = session->protocolVersion();
             server->status.serverInfo = session->serverInfo();
             server->status.capabilities = session->serverCapabilities();
+            observeTools(name);
             onReady(name);
         });
     });
@@ -353,6 +358,18 @@ void McpServerPool::send(qint64 id)
         finish(id, McpReply{{}, {}, tr("MCP server '%1' is not running").arg(it->second.server)});
         return;
     }
+    refreshAccepted();
+    if (const QString refused = refusalOf(*server, it->second.tool); !refused.isEmpty()) {
+        Call call = std::move(it->second);
+        m_calls.erase(it);
+        closeRequests(call);
+        if (call.done) {
+            McpCallOutcome outcome;
+            outcome.refused = refused;
+            call.done(outcome);
+        }
+        return;
+    }
     ++m_callsSent;
     QPointer<McpServerPool> self(this);
     json meta = it->second.meta.is_object() ? it->second.meta : json::object();
@@ -375,7 +392,7 @@ void McpServerPool::finish(qint64 id, const McpReply &reply)
     m_calls.erase(it);
     closeRequests(call);
     if (call.done)
-        call.done(McpCallOutcome{reply, call.stderrOutput, call.progress, call.exchange.toJson()});
+        call.done(McpCallOutcome{reply, call.stderrOutput, call.progress, call.exchange.toJson(), {}});
 }
 
 QString McpServerPool::cancel(qint64 id, const QString &reason)
@@ -484,6 +501,7 @@ void McpServerPool::relist(const QString &name)
             server->status.toolsChangedNote = McpServerPool::toolsChangeNote(server->status.tools, tools);
             server->status.tools = tools;
             server->status.duplicateTools = session->duplicateToolNames();
+            observeTools(name);
         }
         Q_EMIT serverChanged(name);
         Q_EMIT toolsChanged(name);
@@ -592,4 +610,114 @@ bool McpServerPool::respondError(qint64 id, const json &requestId, int code, con
     Server *server = find(it->second.server);
     return server && server->session
         && server->session->respondError(requestId, JsonRpcError{code, message.toStdString(), nullptr});
+}
+
+void McpServerPool::refreshAccepted()
+{
+    const QString path = McpAcceptedTools::path(m_projectDir);
+    struct stat info = {};
+    const QString stamp = ::stat(QFile::encodeName(path).constData(), &info) != 0
+        ? QStringLiteral("none")
+        : QStringLiteral("%1:%2.%3:%4")
+              .arg(qint64(info.st_size))
+              .arg(qint64(info.st_mtim.tv_sec))
+              .arg(qint64(info.st_mtim.tv_nsec))
+              .arg(quint64(info.st_ino));
+    if (stamp == m_acceptedStamp)
+        return;
+    m_acceptedStamp = stamp;
+    m_accepted.load(m_projectDir);
+    for (const QString &name : m_order)
+        if (Server *server = find(name); server && updateChanges(*server))
+            Q_EMIT serverChanged(name);
+}
+
+void McpServerPool::observeTools(const QString &name)
+{
+    refreshAccepted();
+    Server *server = find(name);
+    if (!server)
+        return;
+    m_acceptedWriteError.clear();
+    if (m_accepted.observe(name, server->status.tools)) {
+        QString error;
+        if (!m_accepted.save(m_projectDir, &error))
+            m_acceptedWriteError = error;
+        m_acceptedStamp.clear(); // read back what was written at the next look
+        refreshAccepted();
+    }
+    updateChanges(*server);
+}
+
+bool McpServerPool::updateChanges(Server &server)
+{
+    std::vector<McpToolChange> changes;
+    if (server.status.state == McpServerStatus::State::Ready || server.status.state == McpServerStatus::State::Starting)
+        changes = m_accepted.changes(server.config.name, server.status.tools);
+    const QString error = m_accepted.error().isEmpty() ? m_acceptedWriteError : m_accepted.error();
+    const auto summaries = [](const std::vector<McpToolChange> &all) {
+        QStringList lines;
+        for (const McpToolChange &change : all)
+            lines << change.tool + u'\n' + change.summary() + u'\n' + QString::fromStdString(change.now.dump());
+        return lines;
+    };
+    const bool changed
+        = summaries(changes) != summaries(server.status.changedTools) || error != server.status.acceptedError;
+    server.status.changedTools = std::move(changes);
+    server.status.acceptedError = error;
+    return changed;
+}
+
+QString McpServerPool::refusalOf(const Server &server, const QString &tool) const
+{
+    for (const json &listed : server.status.tools) {
+        if (listed.value("name", json()) != json(tool.toStdString()))
+            continue;
+        const std::optional<McpToolChange> change = m_accepted.change(server.config.name, listed);
+        if (!change)
+            return {};
+        if (!m_accepted.error().isEmpty())
+            return tr("MCP tool '%1' is not called: %2; review the server's tools in the MCP Servers dock, or run "
+                      "`toolstudio mcp accept %3 %4` to accept them as they are now and write a new record")
+                .arg(elidedText(McpServerConfig::toolName(server.config.name, tool)),
+                     printableLines(m_accepted.error()), shellQuoted(m_projectDir), shellQuoted(server.config.name));
+        return change->refusal(m_projectDir);
+    }
+    return {}; // not listed: the server answers for a tool it does not list
+}
+
+bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolChange> &changes, QString *error,
+                                QString *note)
+{
+    Server *server = find(name);
+    if (!server || server->status.state != McpServerStatus::State::Ready) {
+        *error = tr("MCP server '%1' is not ready; its tools can be accepted once it listed them").arg(name);
+        return false;
+    }
+    refreshAccepted();
+    for (const McpToolChange &change : changes) {
+        const bool listed
+            = std::any_of(server->status.tools.begin(), server->status.tools.end(),
+                          [&change](const json &entry) { return McpAcceptedTools::reliedOn(entry) == change.now; });
+        if (!listed) {
+            *error = tr("MCP tool '%1' is no longer listed as it was shown (it changed again); review it again")
+                         .arg(elidedText(McpServerConfig::toolName(name, change.tool)));
+            return false;
+        }
+    }
+    if (!m_accepted.error().isEmpty()) {
+        // A record that replaces an unusable one: every other server's tools are new.
+        QStringList servers;
+        for (const QString &other : m_order)
+            servers << other;
+        m_accepted.startOver(servers);
+    }
+    for (const McpToolChange &change : changes)
+        m_accepted.accept(name, change.now);
+    if (!m_accepted.save(m_projectDir, error, note))
+        return false;
+    m_acceptedStamp.clear();
+    refreshAccepted();
+    Q_EMIT serverChanged(name);
+    return true;
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "mcp/mcpacceptedtools.h"
 #include "mcp/mcpcallnotices.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcpexchangerecorder.h"
@@ -40,6 +41,12 @@ struct McpServerStatus
     /// Set when the server said its tools changed (`notifications/tools/list_changed`)
     /// and they were listed again: what changed, for a person ("tools changed: 2 added …").
     QString toolsChangedNote;
+    /// The listed tools that differ from what a person accepted (McpAcceptedTools), in
+    /// the order listed: their calls are refused (tool_failed, details "tool_changed") until accepted.
+    std::vector<McpToolChange> changedTools;
+    /// Why the project's record of accepted tools cannot be used or written; while it
+    /// cannot be used, every tool of the server is in changedTools.
+    QString acceptedError;
 
     static QString stateName(State state); ///< "idle", "starting", "ready", "failed", "disabled", "not supported"
 };
@@ -54,6 +61,9 @@ struct McpCallOutcome
     McpCallProgress progress;
     /// The call's JSON-RPC messages (McpExchangeRecorder::toJson), for the Protocol tab.
     nlohmann::json exchange;
+    /// Set when the call was not sent: the tool changed since a person accepted it (or
+    /// is new, or the record cannot be used); why and how to accept it.
+    QString refused;
 };
 
 /// The running MCP servers of one project, one long-lived session per server for the
@@ -144,6 +154,14 @@ public:
     /// prompts, McpServerFeatures); nullptr when the server is not running — it is not
     /// started by this (Restart, or a tool call, starts it).
     McpClientSession *readySession(const QString &name) const;
+    /// Records the definitions of `changes` (McpServerStatus::changedTools, as a person
+    /// saw them) as accepted in the project's `.toolstudio/mcp-accepted.json`
+    /// (McpAcceptedTools); their calls go through again. False with `error` when the
+    /// server is not ready, a tool is no longer listed as it was shown (it changed again
+    /// meanwhile), or the file cannot be written; `note` says when an unusable record was
+    /// kept aside.
+    bool acceptTools(const QString &server, const std::vector<McpToolChange> &changes, QString *error,
+                     QString *note = nullptr);
     /// Calls sent to servers (tools/call requests written) since the pool was made.
     qint64 callsSent() const { return m_callsSent; }
 
@@ -204,8 +222,21 @@ private:
     void send(qint64 id);
     void finish(qint64 id, const McpReply &reply);
     Server *find(const QString &name);
+    /// Reads the record of accepted tools again when the file changed since it was read
+    /// (another process accepted a tool), and updates each ready server's changedTools.
+    void refreshAccepted();
+    /// After `name` listed its tools: accepts them when the record has no entry for it
+    /// yet (the first listing), then updates its changedTools.
+    void observeTools(const QString &name);
+    /// Sets changedTools and acceptedError of `server`; true when they changed.
+    bool updateChanges(Server &server);
+    /// Why call `id` may not be sent; empty when it may.
+    QString refusalOf(const Server &server, const QString &tool) const;
 
     QString m_projectDir;
+    McpAcceptedTools m_accepted;
+    QString m_acceptedStamp; ///< size, modification time and inode of the file read last ("" before the first read)
+    QString m_acceptedWriteError;
     QString m_projectName;
     std::map<QString, Server> m_servers;
     std::vector<QString> m_order; ///< server names as toolstudio.json lists them

@@ -80,6 +80,10 @@
   listen-early    like listen, but a list_changed for the listen comes before its ack
   listen-noack    like listen, but subscriptions/listen is never answered
   listen-refuse   like listen, but subscriptions/listen is answered -32601
+  fromfile    like good, but tools/list gives the "tools" of the JSON file argv[2] (read
+              at each list, so a test changes them between starts) and tools/call answers
+              "called NAME" as text; tools/call "rewrite" replaces the listed tools with
+              args.tools (in memory) and sends notifications/tools/list_changed
 """
 import json
 import sys
@@ -464,6 +468,8 @@ def listen_server():
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
 
 
+rewritten = None  # fromfile: the tools of the last "rewrite"
+
 if mode in ("modern", "modern-slow"):
     modern_server()
 if mode.startswith("listen"):
@@ -530,6 +536,12 @@ while True:
             send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [], "nextCursor": str(page + 1)}})
             continue
         tools = STEP_TOOLS if mode == "steps" else ASK_TOOLS if mode == "asks" else TOOLS
+        if mode == "fromfile":
+            if rewritten is None:
+                with open(sys.argv[2]) as listed:
+                    tools = json.load(listed)["tools"]
+            else:
+                tools = rewritten
         chunk = tools[page * 2:page * 2 + 2]
         result = {"tools": chunk}
         if page * 2 + 2 < len(tools):
@@ -539,6 +551,13 @@ while True:
         ask_call(rid, message["params"])
     elif method == "tools/call" and mode == "steps":
         step_call(rid, message["params"])
+    elif method == "tools/call" and mode == "fromfile":
+        if message["params"]["name"] == "rewrite":
+            rewritten = message["params"]["arguments"]["tools"]
+            text_result(rid, "rewritten")
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        else:
+            text_result(rid, "called " + message["params"]["name"])
     elif method == "tools/call":
         if mode == "forker":
             sys.exit(5)

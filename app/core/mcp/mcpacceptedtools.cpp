@@ -1,0 +1,280 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcpacceptedtools.h"
+
+#include "jsoninput.h"
+#include "project/mcpserverconfig.h"
+#include "project/printabletext.h"
+#include "project/textdiff.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+using nlohmann::json;
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("McpAcceptedTools", text);
+}
+
+constexpr std::array<const char *, 5> Parts{"title", "description", "inputSchema", "outputSchema", "annotations"};
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+QString stringOf(const json &object, const char *key)
+{
+    const auto it = object.is_object() ? object.find(key) : object.end();
+    return it != object.end() && it->is_string() ? fromStd(it->get<std::string>()) : QString();
+}
+
+QString pretty(const json &value)
+{
+    return value.is_null() ? QString() : fromStd(value.dump(2, ' ', false, json::error_handler_t::replace) + '\n');
+}
+
+} // namespace
+
+QString McpToolChange::summary() const
+{
+    return isNew ? QStringLiteral("new") : parts.join(QStringLiteral(", "));
+}
+
+QString McpToolChange::diff() const
+{
+    const std::vector<DiffLine> lines = TextDiff::unified(pretty(accepted), pretty(now));
+    return QStringLiteral("--- accepted\n+++ now\n") + TextDiff::toText(lines);
+}
+
+QString McpToolChange::refusal(const QString &projectDir) const
+{
+    const QString name = elidedText(McpServerConfig::toolName(server, tool));
+    const QString how = tr("review it in the MCP Servers dock, or run `toolstudio mcp accept %1 %2 %3`")
+                            .arg(shellQuoted(projectDir), shellQuoted(server), shellQuoted(elidedText(tool)));
+    if (isNew)
+        return tr("MCP tool '%1' is new on MCP server '%2' since its tools were accepted; it is not called until "
+                  "a person accepts it: %3")
+            .arg(name, server, how);
+    QString what;
+    if (parts.contains(QLatin1String("description")))
+        what = tr("; its description was \"%1\" and is now \"%2\"")
+                   .arg(printableText(clippedText(stringOf(accepted, "description"), DescriptionChars)),
+                        printableText(clippedText(stringOf(now, "description"), DescriptionChars)));
+    return tr("MCP tool '%1' changed since it was accepted (%2)%3; it is not called until a person accepts it: %4")
+        .arg(name, summary(), what, how);
+}
+
+json McpAcceptedTools::reliedOn(const json &listed)
+{
+    json kept = json::object();
+    if (!listed.is_object())
+        return kept;
+    if (const auto name = listed.find("name"); name != listed.end())
+        kept["name"] = *name;
+    for (const char *key : Parts)
+        if (const auto it = listed.find(key); it != listed.end())
+            kept[key] = *it;
+    return kept;
+}
+
+QString McpAcceptedTools::fingerprint(const json &listed)
+{
+    const std::string canonical = reliedOn(listed).dump(-1, ' ', false, json::error_handler_t::replace);
+    return QString::fromLatin1(
+        QCryptographicHash::hash(QByteArray::fromStdString(canonical), QCryptographicHash::Sha256).toHex());
+}
+
+QStringList McpAcceptedTools::changedParts(const json &accepted, const json &now)
+{
+    QStringList parts;
+    for (const char *key : Parts) {
+        const json before = accepted.is_object() ? accepted.value(key, json()) : json();
+        const json after = now.is_object() ? now.value(key, json()) : json();
+        if (before != after)
+            parts << QString::fromLatin1(key);
+    }
+    return parts;
+}
+
+QString McpAcceptedTools::path(const QString &projectDir)
+{
+    return QDir(projectDir).filePath(QString::fromLatin1(RelativePath));
+}
+
+bool McpAcceptedTools::load(const QString &projectDir)
+{
+    m_servers.clear();
+    m_error.clear();
+    const QString file = path(projectDir);
+    const QFileInfo info(file);
+    if (!info.exists())
+        return true;
+    const auto fail = [this, &file](const QString &why) {
+        m_servers.clear();
+        m_error = tr("%1 cannot be used: %2").arg(file, why);
+        return false;
+    };
+    if (!info.isFile())
+        return fail(tr("it is not a regular file"));
+    if (info.size() > MaxFileBytes)
+        return fail(tr("it has %1 bytes, more than the %2 the studio reads").arg(info.size()).arg(MaxFileBytes));
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        return fail(in.errorString());
+    const QByteArray bytes = in.read(MaxFileBytes + 1);
+    if (bytes.size() > MaxFileBytes)
+        return fail(tr("it has more than the %1 bytes the studio reads").arg(MaxFileBytes));
+    std::string problem;
+    const json root
+        = JsonInput::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())), "the file", &problem);
+    if (!problem.empty())
+        return fail(fromStd(problem));
+    if (!root.is_object() || root.value("version", json()) != json(1) || !root.contains("servers")
+        || !root["servers"].is_object())
+        return fail(tr("it is not a record of accepted tools (a JSON object with \"version\": 1 and \"servers\")"));
+    if (root["servers"].size() > MaxServers)
+        return fail(tr("it names more than %1 servers").arg(MaxServers));
+    for (const auto &[server, entry] : root["servers"].items()) {
+        const QString serverName = elidedText(fromStd(server), 64);
+        if (!entry.is_object() || !entry.contains("tools") || !entry["tools"].is_object())
+            return fail(tr("server \"%1\" has no \"tools\" object").arg(serverName));
+        if (entry["tools"].size() > MaxToolsPerServer)
+            return fail(tr("server \"%1\" has more than %2 tools").arg(serverName).arg(MaxToolsPerServer));
+        std::map<QString, Entry> &tools = m_servers[fromStd(server)];
+        for (const auto &[tool, accepted] : entry["tools"].items()) {
+            const QString toolName = elidedText(fromStd(tool), 128);
+            if (!accepted.is_object() || !accepted.contains("definition") || !accepted["definition"].is_object()
+                || !accepted.contains("sha256") || !accepted["sha256"].is_string())
+                return fail(tr("tool \"%1\" of server \"%2\" has no \"definition\" object and \"sha256\"")
+                                .arg(toolName, serverName));
+            Entry kept;
+            kept.definition = reliedOn(accepted["definition"]);
+            kept.sha256 = fromStd(accepted["sha256"].get<std::string>());
+            kept.acceptedAt = stringOf(accepted, "accepted_at");
+            // A definition edited by hand (or by anything but the studio) is not what a person accepted.
+            if (kept.definition != accepted["definition"] || kept.sha256 != fingerprint(kept.definition)
+                || stringOf(kept.definition, "name") != fromStd(tool))
+                return fail(tr("the sha256 of tool \"%1\" of server \"%2\" does not match its definition")
+                                .arg(toolName, serverName));
+            tools.emplace(fromStd(tool), std::move(kept));
+        }
+    }
+    return true;
+}
+
+bool McpAcceptedTools::knows(const QString &server) const
+{
+    return m_servers.count(server) > 0;
+}
+
+bool McpAcceptedTools::observe(const QString &server, const std::vector<json> &tools)
+{
+    if (!m_error.isEmpty() || knows(server))
+        return false;
+    addServer(server);
+    for (const json &tool : tools)
+        accept(server, tool);
+    return true;
+}
+
+std::optional<McpToolChange> McpAcceptedTools::change(const QString &server, const json &listed) const
+{
+    McpToolChange change;
+    change.server = server;
+    change.tool = stringOf(listed, "name");
+    change.now = reliedOn(listed);
+    const auto entry = m_servers.find(server);
+    const auto accepted = entry == m_servers.end() || !m_error.isEmpty() ? std::map<QString, Entry>::const_iterator()
+                                                                         : entry->second.find(change.tool);
+    if (entry == m_servers.end() || !m_error.isEmpty() || accepted == entry->second.end()) {
+        change.isNew = true;
+        return change;
+    }
+    if (accepted->second.sha256 == fingerprint(change.now))
+        return std::nullopt;
+    change.accepted = accepted->second.definition;
+    change.parts = changedParts(change.accepted, change.now);
+    if (change.parts.isEmpty())
+        change.parts << QStringLiteral("name"); // only the JSON spelling of the name differs
+    return change;
+}
+
+std::vector<McpToolChange> McpAcceptedTools::changes(const QString &server, const std::vector<json> &tools) const
+{
+    std::vector<McpToolChange> all;
+    for (const json &tool : tools)
+        if (auto found = change(server, tool))
+            all.push_back(std::move(*found));
+    return all;
+}
+
+void McpAcceptedTools::accept(const QString &server, const json &listed)
+{
+    Entry entry;
+    entry.definition = reliedOn(listed);
+    entry.sha256 = fingerprint(entry.definition);
+    entry.acceptedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    m_servers[server][stringOf(listed, "name")] = std::move(entry);
+}
+
+void McpAcceptedTools::addServer(const QString &server)
+{
+    m_servers[server];
+}
+
+void McpAcceptedTools::startOver(const QStringList &servers)
+{
+    m_servers.clear();
+    for (const QString &server : servers)
+        addServer(server);
+}
+
+bool McpAcceptedTools::save(const QString &projectDir, QString *error, QString *note)
+{
+    const QString file = path(projectDir);
+    if (!QDir().mkpath(QFileInfo(file).absolutePath())) {
+        *error = tr("cannot create %1").arg(QFileInfo(file).absolutePath());
+        return false;
+    }
+    if (!m_error.isEmpty() && QFileInfo::exists(file)) {
+        QString kept = file + QStringLiteral(".bad");
+        for (int n = 1; QFileInfo::exists(kept); ++n)
+            kept = file + QStringLiteral(".bad-%1").arg(n);
+        if (!QFile::rename(file, kept)) {
+            *error = tr("%1 cannot be used and cannot be kept aside as %2; move it away and try again").arg(file, kept);
+            return false;
+        }
+        if (note)
+            *note = tr("%1; it was kept as %2 and a new record written").arg(m_error, kept);
+    }
+    json servers = json::object();
+    for (const auto &[server, tools] : m_servers) {
+        json entries = json::object();
+        for (const auto &[tool, entry] : tools)
+            entries[tool.toStdString()] = {{"sha256", entry.sha256.toStdString()},
+                                           {"accepted_at", entry.acceptedAt.toStdString()},
+                                           {"definition", entry.definition}};
+        servers[server.toStdString()] = {{"tools", std::move(entries)}};
+    }
+    const json root{{"version", 1}, {"servers", std::move(servers)}};
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly) || !out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        *error = tr("%1: cannot write: %2").arg(file, out.errorString());
+        return false;
+    }
+    out.write(QByteArray::fromStdString(root.dump(2, ' ', false, json::error_handler_t::replace) + '\n'));
+    if (!out.commit()) {
+        *error = tr("%1: cannot write: %2").arg(file, out.errorString());
+        return false;
+    }
+    m_error.clear();
+    return true;
+}

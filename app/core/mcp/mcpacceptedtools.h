@@ -1,0 +1,111 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+/// How one tool a server lists now differs from what a person accepted (docs/mcp.md
+/// "Tools that change"): new (nothing of that name was accepted on the server) or
+/// changed in some of the parts a model or script relies on.
+struct McpToolChange
+{
+    QString server;
+    QString tool;            ///< the server's own name of the tool
+    bool isNew = false;      ///< no definition of that name was accepted
+    QStringList parts;       ///< of "title", "description", "inputSchema", "outputSchema", "annotations"
+    nlohmann::json accepted; ///< the accepted definition (McpAcceptedTools::reliedOn); null when new
+    nlohmann::json now;      ///< the listed definition, reduced the same way
+
+    /// "new" or the parts joined: "description, inputSchema".
+    QString summary() const;
+    /// A unified diff of the pretty-printed definitions, "--- accepted" / "+++ now"
+    /// headers first; a new tool's whole definition as added lines.
+    QString diff() const;
+    /// Why a call of it does not reach the server: what changed (a description's old
+    /// and new text cut to DescriptionChars each) and how to accept it, naming
+    /// `projectDir` in the command.
+    QString refusal(const QString &projectDir) const;
+
+    static constexpr qsizetype DescriptionChars = 300;
+};
+
+/// The record of what a person accepted of each MCP tool of a project:
+/// `.toolstudio/mcp-accepted.json` in the project folder, per server per tool the
+/// definition as accepted (the parts a model or script relies on, reliedOn()) and its
+/// SHA-256 over canonical JSON (fingerprint()). A server that has no entry yet has its
+/// tools accepted the first time they are listed (observe()); after that a tool whose
+/// definition differs, or that is new on the server, is a change a person accepts
+/// (accept()) before it is called again. A tool removed keeps its entry: the same
+/// definition listed again later is not a change.
+///
+/// The file is read bounded (MaxFileBytes, JsonInput's depth and value bounds,
+/// MaxServers, MaxToolsPerServer) and each entry's fingerprint is checked against its
+/// definition: a file that fails any of it is not used (error() says why), nothing
+/// counts as accepted and observe() records nothing; save() then keeps it aside as
+/// `mcp-accepted.json.bad` (or `.bad-N`) and writes a new one.
+class McpAcceptedTools
+{
+public:
+    static constexpr auto RelativePath = ".toolstudio/mcp-accepted.json";
+    static constexpr qint64 MaxFileBytes = 16 * 1024 * 1024;
+    static constexpr std::size_t MaxServers = 1024;
+    static constexpr std::size_t MaxToolsPerServer = 4096;
+
+    /// `listed` (one entry of tools/list) reduced to what a model or script relies on:
+    /// name, title, description, inputSchema, outputSchema, annotations — those present.
+    static nlohmann::json reliedOn(const nlohmann::json &listed);
+    /// Hex SHA-256 of reliedOn(listed) as canonical JSON (keys sorted, no spaces).
+    static QString fingerprint(const nlohmann::json &listed);
+    /// The parts of reliedOn() that differ between two definitions, in the order above.
+    static QStringList changedParts(const nlohmann::json &accepted, const nlohmann::json &now);
+
+    static QString path(const QString &projectDir);
+
+    /// Reads the record of `projectDir` (none yet: empty, no error). False when the file
+    /// cannot be used; error() says why.
+    bool load(const QString &projectDir);
+    /// Why the file read last cannot be used; empty when it can (or there is none).
+    QString error() const { return m_error; }
+    /// True when `server` has an entry (its tools were accepted once).
+    bool knows(const QString &server) const;
+
+    /// For a server that just listed `tools`: when it has no entry and the record is
+    /// usable, every tool is accepted and true returned (save() is the caller's).
+    bool observe(const QString &server, const std::vector<nlohmann::json> &tools);
+    /// How `listed` differs from what was accepted on `server`; nullopt when it does
+    /// not. While error() is set, every tool is a change (new).
+    std::optional<McpToolChange> change(const QString &server, const nlohmann::json &listed) const;
+    /// change() of each of `tools`, in their order.
+    std::vector<McpToolChange> changes(const QString &server, const std::vector<nlohmann::json> &tools) const;
+    /// Records `listed` as accepted on `server` (the server gets an entry).
+    void accept(const QString &server, const nlohmann::json &listed);
+    /// Gives `server` an entry without tools (its tools are then all new), for the
+    /// servers of a record that replaces an unusable one.
+    void addServer(const QString &server);
+    /// Forgets every accepted tool and gives each of `servers` an empty entry, keeping
+    /// error(): a record that replaces an unusable one (save() keeps that one aside).
+    void startOver(const QStringList &servers);
+
+    /// Writes the record of `projectDir` atomically, mode 0600. An unusable file read
+    /// by load() is kept aside first; `note` says where. False with `error` set when
+    /// it cannot be written.
+    bool save(const QString &projectDir, QString *error, QString *note = nullptr);
+
+private:
+    struct Entry
+    {
+        nlohmann::json definition;
+        QString sha256;
+        QString acceptedAt;
+    };
+    std::map<QString, std::map<QString, Entry>> m_servers;
+    QString m_error;
+};

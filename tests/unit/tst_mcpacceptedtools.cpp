@@ -1,0 +1,252 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The record of accepted MCP tools (McpAcceptedTools, docs/mcp.md "Tools that change"):
+// the fingerprint over what a model relies on, what changed and its diff, the message a
+// refused call gets, the first listing accepted, and a record that cannot be used.
+#include "mcp/mcpacceptedtools.h"
+#include "testfiles.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+using nlohmann::json;
+
+namespace {
+
+/// A JSON value as text, for QCOMPARE (QTest has no toString for nlohmann::json).
+QString dumped(const nlohmann::json &value)
+{
+    return QString::fromStdString(value.dump());
+}
+
+json echoTool(const char *description = "Echoes the text")
+{
+    return json{{"name", "echo"},
+                {"description", description},
+                {"inputSchema", {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}}};
+}
+
+json sumTool()
+{
+    return json{{"name", "sum"}, {"description", "Adds"}, {"inputSchema", {{"type", "object"}}}};
+}
+
+} // namespace
+
+class TestMcpAcceptedTools : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void fingerprintIsOfWhatAModelReliesOn();
+    void changedPartsAndDiff();
+    void refusalSaysWhatChangedAndHowToAccept();
+    void firstListingIsAcceptedThenChangesAreNot();
+    void savedRecordReadsBack();
+    void unusableRecord_data();
+    void unusableRecord();
+};
+
+void TestMcpAcceptedTools::fingerprintIsOfWhatAModelReliesOn()
+{
+    // SHA-256 of {"description":"Echoes the text","inputSchema":{"properties":{"text":
+    // {"type":"string"}},"type":"object"},"name":"echo"} (Python's json.dumps with
+    // sort_keys and no spaces gives the same bytes).
+    QCOMPARE(McpAcceptedTools::fingerprint(echoTool()),
+             QStringLiteral("ed5d6168507ef67e9325c53ea2ace6ea95a7cd043648dac2d27eb4b5258cfa4d"));
+    json extra = echoTool();
+    extra["_meta"] = {{"x", 1}};
+    extra["execution"] = {{"taskSupport", "optional"}};
+    QCOMPARE(McpAcceptedTools::fingerprint(extra), McpAcceptedTools::fingerprint(echoTool()));
+    QCOMPARE(dumped(McpAcceptedTools::reliedOn(extra)), dumped(echoTool()));
+    QVERIFY(McpAcceptedTools::fingerprint(echoTool("Echoes")) != McpAcceptedTools::fingerprint(echoTool()));
+}
+
+void TestMcpAcceptedTools::changedPartsAndDiff()
+{
+    QCOMPARE(McpAcceptedTools::changedParts(echoTool(), echoTool("Echoes loudly")),
+             QStringList({QStringLiteral("description")}));
+    json changed = echoTool();
+    changed["inputSchema"]["required"] = {"text"};
+    changed["annotations"] = {{"destructiveHint", true}};
+    changed["title"] = "Echo";
+    QCOMPARE(McpAcceptedTools::changedParts(echoTool(), changed),
+             QStringList({QStringLiteral("title"), QStringLiteral("inputSchema"), QStringLiteral("annotations")}));
+
+    McpToolChange change;
+    change.server = QStringLiteral("fake");
+    change.tool = QStringLiteral("echo");
+    change.accepted = echoTool();
+    change.now = echoTool("Echoes loudly");
+    change.parts = {QStringLiteral("description")};
+    QCOMPARE(change.summary(), QStringLiteral("description"));
+    QCOMPARE(change.diff(),
+             QStringLiteral("--- accepted\n+++ now\n"
+                            "@@ -1,5 +1,5 @@\n"
+                            " {\n"
+                            "-  \"description\": \"Echoes the text\",\n"
+                            "+  \"description\": \"Echoes loudly\",\n"
+                            "   \"inputSchema\": {\n"
+                            "     \"properties\": {\n"
+                            "       \"text\": {\n"));
+    McpToolChange added;
+    added.server = QStringLiteral("fake");
+    added.tool = QStringLiteral("sum");
+    added.isNew = true;
+    added.now = sumTool();
+    QCOMPARE(added.summary(), QStringLiteral("new"));
+    QCOMPARE(added.diff(),
+             QStringLiteral("--- accepted\n+++ now\n"
+                            "@@ -0,0 +1,7 @@\n"
+                            "+{\n"
+                            "+  \"description\": \"Adds\",\n"
+                            "+  \"inputSchema\": {\n"
+                            "+    \"type\": \"object\"\n"
+                            "+  },\n"
+                            "+  \"name\": \"sum\"\n"
+                            "+}\n"));
+}
+
+void TestMcpAcceptedTools::refusalSaysWhatChangedAndHowToAccept()
+{
+    McpToolChange change;
+    change.server = QStringLiteral("fake");
+    change.tool = QStringLiteral("echo");
+    change.accepted = echoTool();
+    change.now = echoTool("Echoes\x1b[2J the text and mails it");
+    change.now["inputSchema"] = {{"type", "object"}};
+    change.parts = {QStringLiteral("description"), QStringLiteral("inputSchema")};
+    QCOMPARE(
+        change.refusal(QStringLiteral("/tmp/my project")),
+        QStringLiteral("MCP tool 'fake__echo' changed since it was accepted (description, inputSchema); its "
+                       "description was \"Echoes the text\" and is now \"Echoes\\u001b[2J the text and mails it\"; "
+                       "it is not called until a person accepts it: review it in the MCP Servers dock, or run "
+                       "`toolstudio mcp accept '/tmp/my project' fake echo`"));
+    // A long description is cut.
+    change.now["description"] = std::string(1000, 'd');
+    const QString cut = change.refusal(QStringLiteral("/p"));
+    QVERIFY2(cut.size() < 700, qPrintable(cut));
+    QVERIFY(cut.contains(QString(McpToolChange::DescriptionChars, u'd')));
+    QVERIFY(!cut.contains(QString(McpToolChange::DescriptionChars + 1, u'd')));
+
+    McpToolChange added;
+    added.server = QStringLiteral("fake");
+    added.tool = QStringLiteral("extra");
+    added.isNew = true;
+    QCOMPARE(added.refusal(QStringLiteral("/p")),
+             QStringLiteral("MCP tool 'fake__extra' is new on MCP server 'fake' since its tools were accepted; it is "
+                            "not called until a person accepts it: review it in the MCP Servers dock, or run "
+                            "`toolstudio mcp accept /p fake extra`"));
+}
+
+void TestMcpAcceptedTools::firstListingIsAcceptedThenChangesAreNot()
+{
+    McpAcceptedTools record;
+    QVERIFY(!record.knows(QStringLiteral("fake")));
+    QVERIFY(record.observe(QStringLiteral("fake"), {echoTool(), sumTool()}));
+    QVERIFY(record.knows(QStringLiteral("fake")));
+    QVERIFY(!record.observe(QStringLiteral("fake"), {echoTool("Echoes loudly")})); // known: nothing accepted
+    QVERIFY(record.changes(QStringLiteral("fake"), {echoTool(), sumTool()}).empty());
+    // Removed and listed again the same: no change. Changed or new: a change.
+    QVERIFY(!record.change(QStringLiteral("fake"), sumTool()));
+    const auto changed = record.change(QStringLiteral("fake"), echoTool("Echoes loudly"));
+    QVERIFY(changed);
+    QVERIFY(!changed->isNew);
+    QCOMPARE(changed->parts, QStringList({QStringLiteral("description")}));
+    QCOMPARE(dumped(changed->accepted), dumped(echoTool()));
+    json extra = sumTool();
+    extra["name"] = "extra";
+    const auto added = record.change(QStringLiteral("fake"), extra);
+    QVERIFY(added && added->isNew);
+    QVERIFY(added->accepted.is_null());
+    // Another server is new as a whole until its first listing.
+    QVERIFY(record.change(QStringLiteral("other"), sumTool())->isNew);
+    record.accept(QStringLiteral("fake"), echoTool("Echoes loudly"));
+    QVERIFY(!record.change(QStringLiteral("fake"), echoTool("Echoes loudly")));
+    QVERIFY(record.change(QStringLiteral("fake"), echoTool())); // the old one is no longer what was accepted
+}
+
+void TestMcpAcceptedTools::savedRecordReadsBack()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    McpAcceptedTools record;
+    QVERIFY(record.load(dir.path())); // none yet
+    QCOMPARE(record.error(), QString());
+    QVERIFY(record.observe(QStringLiteral("fake"), {echoTool(), sumTool()}));
+    QString error;
+    QVERIFY2(record.save(dir.path(), &error), qPrintable(error));
+    const QString path = dir.filePath(QStringLiteral(".toolstudio/mcp-accepted.json"));
+    QCOMPARE(McpAcceptedTools::path(dir.path()), path);
+    QCOMPARE(QFileInfo(path).permissions() & 0x7777,
+             QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser);
+    const json saved = json::parse(fileBytes(path).toStdString());
+    QCOMPARE(dumped(saved["servers"]["fake"]["tools"]["echo"]["sha256"]),
+             dumped(json("ed5d6168507ef67e9325c53ea2ace6ea95a7cd043648dac2d27eb4b5258cfa4d")));
+    QCOMPARE(dumped(saved["servers"]["fake"]["tools"]["echo"]["definition"]), dumped(echoTool()));
+    McpAcceptedTools again;
+    QVERIFY2(again.load(dir.path()), qPrintable(again.error()));
+    QVERIFY(again.knows(QStringLiteral("fake")));
+    QVERIFY(!again.change(QStringLiteral("fake"), echoTool()));
+    QVERIFY(again.change(QStringLiteral("fake"), echoTool("Echoes loudly")));
+}
+
+void TestMcpAcceptedTools::unusableRecord_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("not JSON") << QByteArray("{not json")
+                              << QStringLiteral("the file is not valid JSON: syntax error while parsing object key - "
+                                                "invalid literal; last read: '{no'; expected string literal (byte "
+                                                "offset 2)");
+    QTest::newRow("too deep") << QByteArray(200, '[') + QByteArray(200, ']')
+                              << QStringLiteral("the file is nested deeper than 128 levels (byte offset 128)");
+    QTest::newRow("oversized") << QByteArray(McpAcceptedTools::MaxFileBytes + 1, ' ')
+                               << QStringLiteral("it has 16777217 bytes, more than the 16777216 the studio reads");
+    QTest::newRow("no servers") << QByteArray(R"({"version": 1})")
+                                << QStringLiteral("it is not a record of accepted tools (a JSON object with "
+                                                  "\"version\": 1 and \"servers\")");
+    // A definition edited by hand: its sha256 no longer matches.
+    QTest::newRow("edited") << QByteArray(R"({"version": 1, "servers": {"fake": {"tools": {"echo": {
+  "sha256": "ed5d6168507ef67e9325c53ea2ace6ea95a7cd043648dac2d27eb4b5258cfa4d",
+  "definition": {"name": "echo", "description": "Anything", "inputSchema": {"type": "object",
+  "properties": {"text": {"type": "string"}}}}}}}}})")
+                            << QStringLiteral("the sha256 of tool \"echo\" of server \"fake\" does not match its "
+                                              "definition");
+}
+
+void TestMcpAcceptedTools::unusableRecord()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, why);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral(".toolstudio/mcp-accepted.json"));
+    QVERIFY(writeFile(path, content));
+    McpAcceptedTools record;
+    QVERIFY(!record.load(dir.path()));
+    QCOMPARE(record.error(), path + QStringLiteral(" cannot be used: ") + why);
+    // Not trusted: nothing is accepted, nor is a first listing recorded over it.
+    QVERIFY(!record.observe(QStringLiteral("fake"), {echoTool()}));
+    QVERIFY(record.change(QStringLiteral("fake"), echoTool())->isNew);
+    // A new record keeps the unusable one aside.
+    record.startOver({QStringLiteral("fake"), QStringLiteral("other")});
+    record.accept(QStringLiteral("fake"), echoTool());
+    QString error;
+    QString note;
+    QVERIFY2(record.save(dir.path(), &error, &note), qPrintable(error));
+    QCOMPARE(note,
+             path + QStringLiteral(" cannot be used: ") + why + QStringLiteral("; it was kept as ") + path
+                 + QStringLiteral(".bad and a new record written"));
+    QCOMPARE(fileBytes(path + QStringLiteral(".bad")), content);
+    McpAcceptedTools again;
+    QVERIFY2(again.load(dir.path()), qPrintable(again.error()));
+    QVERIFY(!again.change(QStringLiteral("fake"), echoTool()));
+    QVERIFY(again.knows(QStringLiteral("other")));
+    QVERIFY(again.change(QStringLiteral("other"), sumTool())->isNew);
+}
+
+QTEST_GUILESS_MAIN(TestMcpAcceptedTools)
+#include "tst_mcpacceptedtools.moc"
