@@ -731,8 +731,9 @@ json McpClientSession::clientCapabilities()
 {
     // 2025-06-18 spells elicitation as {}; 2025-11-25 adds modes, {} meaning form only.
     // "form" is named for 2025-11-25 servers; older ones ignore the member.
-    return {
-        {"roots", {{"listChanged", false}}}, {"sampling", json::object()}, {"elicitation", {{"form", json::object()}, {"url", json::object()}}}};
+    return {{"roots", {{"listChanged", false}}},
+            {"sampling", json::object()},
+            {"elicitation", {{"form", json::object()}, {"url", json::object()}}}};
 }
 
 bool McpClientSession::respond(const json &id, json result)
