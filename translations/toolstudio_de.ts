@@ -271,12 +271,6 @@
         <translation>Fragt zuerst, öffnet dann die Seite in Ihrem Browser und teilt dem Server mit, dass Sie zugestimmt haben; was Sie dort eingeben, geht an die Seite, nicht durch das Studio</translation>
     </message>
     <message>
-        <source>It asks you to open this page in your browser (host %1):
-%2</source>
-        <translation>Er bittet Sie, diese Seite in Ihrem Browser zu öffnen (Host %1):
-%2</translation>
-    </message>
-    <message>
         <source>Open a Page for an MCP Server</source>
         <translation>Seite für einen MCP-Server öffnen</translation>
     </message>
@@ -287,6 +281,22 @@
     <message>
         <source>The browser could not be started. Open the page yourself, then answer: %1</source>
         <translation>Der Browser konnte nicht gestartet werden. Öffnen Sie die Seite selbst und antworten Sie dann: %1</translation>
+    </message>
+    <message>
+        <source>It asks you to open a page on %1 in your browser:
+%2
+
+Its message:
+%3</source>
+        <translation>Er bittet Sie, eine Seite auf %1 in Ihrem Browser zu öffnen:
+%2
+
+Seine Nachricht:
+%3</translation>
+    </message>
+    <message>
+        <source>The server withdrew that page while you decided; nothing was opened. Read what it asks now.</source>
+        <translation>Der Server hat diese Seite zurückgezogen, während Sie entschieden haben; nichts wurde geöffnet. Lesen Sie, was er jetzt fragt.</translation>
     </message>
 </context>
 <context>
@@ -1874,6 +1884,65 @@
     </message>
 </context>
 <context>
+    <name>McpAcceptedTools</name>
+    <message>
+        <source>%1 cannot be used: %2</source>
+        <translation>%1 kann nicht verwendet werden: %2</translation>
+    </message>
+    <message>
+        <source>it is not a regular file</source>
+        <translation>es ist keine reguläre Datei</translation>
+    </message>
+    <message>
+        <source>it has %1 bytes, more than the %2 the studio reads</source>
+        <translation>es hat %1 Bytes, mehr als die %2, die das Studio liest</translation>
+    </message>
+    <message>
+        <source>it has more than the %1 bytes the studio reads</source>
+        <translation>es hat mehr als die %1 Bytes, die das Studio liest</translation>
+    </message>
+    <message>
+        <source>it is not a record of accepted tools (a JSON object with &quot;version&quot;: 1 and &quot;servers&quot;)</source>
+        <translation>es ist kein Verzeichnis akzeptierter Tools (ein JSON-Objekt mit &quot;version&quot;: 1 und &quot;servers&quot;)</translation>
+    </message>
+    <message>
+        <source>it names more than %1 servers</source>
+        <translation>es nennt mehr als %1 Server</translation>
+    </message>
+    <message>
+        <source>server &quot;%1&quot; has no &quot;tools&quot; object</source>
+        <translation>Server &quot;%1&quot; hat kein &quot;tools&quot;-Objekt</translation>
+    </message>
+    <message>
+        <source>server &quot;%1&quot; has more than %2 tools</source>
+        <translation>Server &quot;%1&quot; hat mehr als %2 Tools</translation>
+    </message>
+    <message>
+        <source>tool &quot;%1&quot; of server &quot;%2&quot; has no &quot;definition&quot; object and &quot;sha256&quot;</source>
+        <translation>Tool &quot;%1&quot; von Server &quot;%2&quot; hat kein &quot;definition&quot;-Objekt und kein &quot;sha256&quot;</translation>
+    </message>
+    <message>
+        <source>the sha256 of tool &quot;%1&quot; of server &quot;%2&quot; does not match its definition</source>
+        <translation>der sha256 von Tool &quot;%1&quot; von Server &quot;%2&quot; passt nicht zu seiner Definition</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used and cannot be kept aside as %2; move it away and try again</source>
+        <translation>%1 kann nicht verwendet und nicht als %2 beiseitegelegt werden; verschieben Sie es und versuchen Sie es erneut</translation>
+    </message>
+    <message>
+        <source>%1; it was kept as %2 and a new record written</source>
+        <translation>%1; es wurde als %2 aufbewahrt und ein neues Verzeichnis geschrieben</translation>
+    </message>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>McpCallProgress</name>
     <message>
         <source>MCP progress: %1 notification(s), the last: %2</source>
@@ -2358,6 +2427,18 @@
         <source>its tools changed (%1)</source>
         <translation>seine Tools haben sich geändert (%1)</translation>
     </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; is not called: %2; review the server&apos;s tools in the MCP Servers dock, or run `toolstudio mcp accept %3 %4` to accept them as they are now and write a new record</source>
+        <translation>MCP-Tool &apos;%1&apos; wird nicht aufgerufen: %2; prüfen Sie die Tools des Servers im Dock MCP-Server oder führen Sie `toolstudio mcp accept %3 %4` aus, um sie so zu akzeptieren, wie sie jetzt sind, und ein neues Verzeichnis zu schreiben</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; is not ready; its tools can be accepted once it listed them</source>
+        <translation>MCP-Server &apos;%1&apos; ist nicht bereit; seine Tools können akzeptiert werden, sobald er sie aufgelistet hat</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; is no longer listed as it was shown (it changed again); review it again</source>
+        <translation>MCP-Tool &apos;%1&apos; wird nicht mehr so aufgelistet, wie es angezeigt wurde (es hat sich erneut geändert); prüfen Sie es noch einmal</translation>
+    </message>
 </context>
 <context>
     <name>McpServersView</name>
@@ -2403,6 +2484,136 @@
     <message>
         <source>%1, stateless</source>
         <translation>%1, zustandslos</translation>
+    </message>
+    <message>
+        <source>Sign In…</source>
+        <translation>Anmelden…</translation>
+    </message>
+    <message>
+        <source>Sign in to the selected remote MCP server (OAuth): your browser opens</source>
+        <translation>Beim ausgewählten entfernten MCP-Server anmelden (OAuth): Ihr Browser öffnet sich</translation>
+    </message>
+    <message>
+        <source>Review Changes…</source>
+        <translation>Änderungen prüfen…</translation>
+    </message>
+    <message>
+        <source>Show what changed in the selected server&apos;s tools since you accepted them, and accept it</source>
+        <translation>Zeigen, was sich an den Tools des ausgewählten Servers seit Ihrer Zustimmung geändert hat, und es akzeptieren</translation>
+    </message>
+    <message>
+        <source>accepted</source>
+        <translation>akzeptiert</translation>
+    </message>
+    <message>
+        <source>new since accepted: calls refused</source>
+        <translation>neu seit der Zustimmung: Aufrufe abgelehnt</translation>
+    </message>
+    <message>
+        <source>changed since accepted: %1; calls refused</source>
+        <translation>geändert seit der Zustimmung: %1; Aufrufe abgelehnt</translation>
+    </message>
+    <message>
+        <source>Review Changes… shows what changed and accepts it</source>
+        <translation>Änderungen prüfen… zeigt, was sich geändert hat, und akzeptiert es</translation>
+    </message>
+</context>
+<context>
+    <name>McpSignIn</name>
+    <message>
+        <source>Sign In</source>
+        <translation>Anmelden</translation>
+    </message>
+    <message>
+        <source>Sign in to the MCP server %1?
+
+Your browser opens at its authorization server; the tokens are kept with the project&apos;s secrets.</source>
+        <translation>Beim MCP-Server %1 anmelden?
+
+Ihr Browser öffnet sich bei seinem Autorisierungsserver; die Tokens werden bei den Geheimnissen des Projekts aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>its oauth.client_secret names secrets that are not set: %1</source>
+        <translation>sein oauth.client_secret nennt Geheimnisse, die nicht gesetzt sind: %1</translation>
+    </message>
+    <message>
+        <source>Sign in to %1 in your browser.
+
+If no browser opened, open this URL:
+%2</source>
+        <translation>Melden Sie sich in Ihrem Browser bei %1 an.
+
+Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
+%2</translation>
+    </message>
+    <message>
+        <source>cancelled before the browser came back</source>
+        <translation>abgebrochen, bevor der Browser zurückkam</translation>
+    </message>
+    <message>
+        <source>The sign-in to %1 failed: %2</source>
+        <translation>Die Anmeldung bei %1 ist fehlgeschlagen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>McpToolChange</name>
+    <message>
+        <source>review it in the MCP Servers dock, or run `toolstudio mcp accept %1 %2 %3`</source>
+        <translation>prüfen Sie es im Dock MCP-Server oder führen Sie `toolstudio mcp accept %1 %2 %3` aus</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; is new on MCP server &apos;%2&apos; since its tools were accepted; it is not called until a person accepts it: %3</source>
+        <translation>MCP-Tool &apos;%1&apos; ist auf MCP-Server &apos;%2&apos; neu, seit dessen Tools akzeptiert wurden; es wird nicht aufgerufen, bis ein Mensch es akzeptiert: %3</translation>
+    </message>
+    <message>
+        <source>; its description was &quot;%1&quot; and is now &quot;%2&quot;</source>
+        <translation>; seine Beschreibung war &quot;%1&quot; und ist jetzt &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; changed since it was accepted (%2)%3; it is not called until a person accepts it: %4</source>
+        <translation>MCP-Tool &apos;%1&apos; hat sich seit der Zustimmung geändert (%2)%3; es wird nicht aufgerufen, bis ein Mensch es akzeptiert: %4</translation>
+    </message>
+</context>
+<context>
+    <name>McpToolChangesDialog</name>
+    <message>
+        <source>Changed Tools of %1</source>
+        <translation>Geänderte Tools von %1</translation>
+    </message>
+    <message>
+        <source>%1: new since the server&apos;s tools were accepted</source>
+        <translation>%1: neu, seit die Tools des Servers akzeptiert wurden</translation>
+    </message>
+    <message>
+        <source>%1: changed since accepted: %2</source>
+        <translation>%1: geändert seit der Zustimmung: %2</translation>
+    </message>
+    <message>
+        <source>Every tool of %1 is accepted as it is listed now.</source>
+        <translation>Jedes Tool von %1 ist so akzeptiert, wie es jetzt aufgelistet ist.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tool(s) of %1 changed since you accepted them. Their calls fail until you accept the changes; scripts keep their bindings either way.</source>
+        <translation>
+            <numerusform>%n Tool von %1 hat sich seit Ihrer Zustimmung geändert. Seine Aufrufe schlagen fehl, bis Sie die Änderungen akzeptieren; Skripte behalten ihre Bindungen in jedem Fall.</numerusform>
+            <numerusform>%n Tools von %1 haben sich seit Ihrer Zustimmung geändert. Ihre Aufrufe schlagen fehl, bis Sie die Änderungen akzeptieren; Skripte behalten ihre Bindungen in jedem Fall.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>Akzeptieren</translation>
+    </message>
+    <message>
+        <source>Keep Refusing</source>
+        <translation>Weiter ablehnen</translation>
+    </message>
+    <message>
+        <source>Accept Changes</source>
+        <translation>Änderungen akzeptieren</translation>
+    </message>
+    <message>
+        <source>The project&apos;s MCP servers are gone.</source>
+        <translation>Die MCP-Server des Projekts sind nicht mehr da.</translation>
     </message>
 </context>
 <context>
