@@ -648,7 +648,7 @@ void TestMcpAsk::referenceServer()
     QVERIFY2(project, qPrintable(error.toString()));
     QCOMPARE(McpProjectTools::connectAndAdd(*project), QStringList());
     for (const char *tool : {"everything__get-roots-list", "everything__trigger-elicitation-request",
-                             "everything__trigger-sampling-request"})
+                             "everything__trigger-sampling-request", "everything__trigger-url-elicitation"})
         QVERIFY2(project->tool(QLatin1String(tool)), tool);
 
     const QString uri = QUrl::fromLocalFile(dir.path()).toString(QUrl::FullyEncoded);
@@ -673,6 +673,19 @@ void TestMcpAsk::referenceServer()
              std::string("✅ User provided the requested information!"));
     QCOMPARE((*elicited.result)["content"][1]["text"].get<std::string>(),
              std::string("User inputs:\n- Name: Ada Lovelace\n- Agreed to terms: true"));
+
+    // URL mode, the reference server's own (offered since the studio says elicitation.url).
+    AskedCall page(*project, QStringLiteral("everything__trigger-url-elicitation"),
+                   {{"url", "https://example.org/connect?step=1"}, {"elicitationId", "e-42"}});
+    QVERIFY(page.waitForQuestion(1));
+    QCOMPARE(page.questions[0]["mode"].get<std::string>(), std::string("url"));
+    QCOMPARE(page.questions[0]["host"].get<std::string>(), std::string("example.org"));
+    QCOMPARE(page.questions[0]["url"].get<std::string>(), std::string("https://example.org/connect?step=1"));
+    QCOMPARE(page.questions[0]["elicitation_id"].get<std::string>(), std::string("e-42"));
+    QVERIFY2(page.answer({{"action", "accept"}}, &reason), qPrintable(reason));
+    const Step paged = page.finished();
+    QVERIFY2(paged.result, paged.error ? paged.error->message.c_str() : "no result");
+    QVERIFY2(paged.result->dump().find("accept") != std::string::npos, paged.result->dump().c_str());
 
     AskedCall sample(*project, QStringLiteral("everything__trigger-sampling-request"),
                      {{"prompt", "Name a colour"}, {"maxTokens", 20}});

@@ -348,9 +348,11 @@ void TestMcpHandler::referenceServerThroughTheEngine()
     std::optional<Project> project = loadTrusted(dir.path(), &error);
     QVERIFY2(project, qPrintable(error.toString()));
     QCOMPARE(McpProjectTools::connectAndAdd(*project), QStringList());
-    // server-everything 2.0.0; get-roots-list, trigger-elicitation-request and
-    // trigger-sampling-request because the studio offers roots, elicitation and sampling.
-    QCOMPARE(int(project->tools.size()), 16);
+    // server-everything 2.0.0; get-roots-list, trigger-elicitation-request,
+    // trigger-sampling-request and trigger-url-elicitation because the studio offers roots,
+    // elicitation (form and URL) and sampling.
+    QCOMPARE(int(project->tools.size()), 17);
+    QVERIFY(project->tool(QStringLiteral("everything__trigger-url-elicitation")));
     const std::vector<std::pair<const char *, json>> valid{
         {"echo", {{"message", "hi"}}},
         {"get-sum", {{"a", 2}, {"b", 40}}},
