@@ -1941,6 +1941,14 @@ Seine Nachricht:
         <source>%1: cannot write: %2</source>
         <translation>%1: kann nicht geschrieben werden: %2</translation>
     </message>
+    <message>
+        <source>%1 is a symbolic link; the studio neither reads nor writes the record through one</source>
+        <translation>%1 ist ein symbolischer Link; das Studio liest und schreibt das Verzeichnis nicht durch einen solchen</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link; the studio does not write the record through one: remove it and try again</source>
+        <translation>%1 ist ein symbolischer Link; das Studio schreibt das Verzeichnis nicht durch einen solchen: entfernen Sie ihn und versuchen Sie es erneut</translation>
+    </message>
 </context>
 <context>
     <name>McpCallProgress</name>
@@ -2438,6 +2446,10 @@ Seine Nachricht:
     <message>
         <source>MCP tool &apos;%1&apos; is no longer listed as it was shown (it changed again); review it again</source>
         <translation>MCP-Tool &apos;%1&apos; wird nicht mehr so aufgelistet, wie es angezeigt wurde (es hat sich erneut geändert); prüfen Sie es noch einmal</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; is not listed by MCP server &apos;%2&apos; now; it is not called (what the server would run under that name was never shown): restart the server in the MCP Servers dock to list its tools again</source>
+        <translation>MCP-Tool &apos;%1&apos; wird von MCP-Server &apos;%2&apos; derzeit nicht aufgelistet; es wird nicht aufgerufen (was der Server unter diesem Namen ausführen würde, wurde nie angezeigt): starten Sie den Server im Dock MCP-Server neu, um seine Tools erneut aufzulisten</translation>
     </message>
 </context>
 <context>

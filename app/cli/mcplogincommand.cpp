@@ -51,6 +51,8 @@ int mcpLoginCommand(const QString &projectDir, const QString &server, int timeou
     settings.projectDir = project->dir;
     settings.clientId = config->oauth.clientId;
     settings.scopes = config->oauth.scopes;
+    for (auto it = McpServerLaunch::secretReference().globalMatch(config->oauth.clientSecret); it.hasNext();)
+        settings.clientSecretNames << it.next().captured(1);
     if (!config->oauth.clientSecret.isEmpty()) {
         QStringList missing;
         settings.clientSecret

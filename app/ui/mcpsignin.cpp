@@ -39,6 +39,8 @@ McpSignIn::McpSignIn(McpServerPool *pool, const QString &server, QWidget *parent
     settings.projectDir = pool->projectDir();
     settings.clientId = config->oauth.clientId;
     settings.scopes = config->oauth.scopes;
+    for (auto it = McpServerLaunch::secretReference().globalMatch(config->oauth.clientSecret); it.hasNext();)
+        settings.clientSecretNames << it.next().captured(1);
     if (!config->oauth.clientSecret.isEmpty()) {
         QStringList missing;
         settings.clientSecret
@@ -60,6 +62,7 @@ McpSignIn::McpSignIn(McpServerPool *pool, const QString &server, QWidget *parent
                                         .arg(m_server, url.toString(QUrl::FullyEncoded)),
                                     QMessageBox::Cancel, m_parent);
         m_waiting->setObjectName(QStringLiteral("mcpSignInWaiting"));
+        m_waiting->setTextFormat(Qt::PlainText); // the URL is the server's (attack31 F7)
         m_waiting->setTextInteractionFlags(Qt::TextSelectableByMouse);
         connect(m_waiting, &QMessageBox::rejected, this,
                 [this] { m_flow->abort(tr("cancelled before the browser came back")); });
@@ -89,6 +92,7 @@ void McpSignIn::finish(bool ok, const QString &why)
             = new QMessageBox(QMessageBox::Warning, tr("Sign In"),
                               tr("The sign-in to %1 failed: %2").arg(m_server, why), QMessageBox::Close, m_parent);
         box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setTextFormat(Qt::PlainText); // `why` quotes the servers' words: never markup (attack31 F7)
         if (m_flow)
             box->setDetailedText(m_flow->log().text());
         box->open();

@@ -13,6 +13,7 @@
 #include "testfiles.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -56,6 +57,8 @@ private Q_SLOTS:
     void newToolNeedsAccepting();
     void removedAndListedAgainTheSameNeedsNothing();
     void unusableRecordRefusesEveryCall();
+    void unlistedToolIsNotCalled();
+    void symlinkedRecordIsNeitherReadNorWritten();
 
 private:
     bool listTools(const std::vector<json> &tools);
@@ -214,6 +217,47 @@ void TestMcpToolChange::removedAndListedAgainTheSameNeedsNothing()
     const CommandResult sum = call(QStringLiteral("sum"));
     QVERIFY2(sum.exitCode == 0, sum.err);
     QCOMPARE(dumped(json::parse(sum.out.toStdString())["content"][0]["text"]), dumped(json("called sum")));
+}
+
+// A tool changed and then taken off the list was called unaccepted (attack31 F3): a
+// tool its server does not list now is not called at all.
+void TestMcpToolChange::unlistedToolIsNotCalled()
+{
+    QCOMPARE(call(QStringLiteral("echo")).exitCode, 0);
+    QVERIFY(listTools({sumTool()}));
+    const CommandResult refused = call(QStringLiteral("echo"));
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("tool_failed: MCP tool 'fake__echo' is not listed by MCP server 'fake' now; it is "
+                                  "not called (what the server would run under that name was never shown): restart "
+                                  "the server in the MCP Servers dock to list its tools again\n"),
+             refused.err);
+    QCOMPARE(call(QStringLiteral("sum")).exitCode, 0);
+}
+
+// A project that ships .toolstudio/mcp-accepted.json as a link (to ~/.bash_profile, say)
+// does not get the studio to write through it (attack31 F1); nor a linked .toolstudio.
+void TestMcpToolChange::symlinkedRecordIsNeitherReadNorWritten()
+{
+    const QString outside = m_dir->filePath(QStringLiteral("outside/.bash_profile"));
+    QVERIFY(QDir().mkpath(QFileInfo(outside).absolutePath()));
+    QVERIFY(QDir().mkpath(m_project + QStringLiteral("/.toolstudio")));
+    const QString record = m_project + QStringLiteral("/.toolstudio/mcp-accepted.json");
+    QVERIFY(QFile::link(outside, record)); // dangling: QSaveFile would create its target
+    const CommandResult refused = call(QStringLiteral("echo"));
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(record.toUtf8() + " cannot be used: " + record.toUtf8()
+                                  + " is a symbolic link; the studio neither reads nor writes the record through one"),
+             refused.err);
+    QVERIFY(!QFileInfo::exists(outside));
+    const CommandResult accept
+        = toolstudio({QStringLiteral("mcp"), QStringLiteral("accept"), m_project, QStringLiteral("fake")});
+    QCOMPARE(accept.exitCode, 1);
+    QVERIFY2(accept.err.contains(record.toUtf8()
+                                 + " is a symbolic link; the studio does not write the record through one: remove "
+                                   "it and try again"),
+             accept.err);
+    QVERIFY(!QFileInfo::exists(outside));
+    QVERIFY(QFileInfo(record).isSymLink());
 }
 
 void TestMcpToolChange::unusableRecordRefusesEveryCall()

@@ -109,19 +109,30 @@ QString McpAcceptedTools::path(const QString &projectDir)
     return QDir(projectDir).filePath(QString::fromLatin1(RelativePath));
 }
 
+QString McpAcceptedTools::symlinkOnPath(const QString &projectDir)
+{
+    const QString file = path(projectDir);
+    for (const QString &part : {QFileInfo(file).absolutePath(), file})
+        if (QFileInfo(part).isSymLink())
+            return part;
+    return {};
+}
+
 bool McpAcceptedTools::load(const QString &projectDir)
 {
     m_servers.clear();
     m_error.clear();
     const QString file = path(projectDir);
     const QFileInfo info(file);
-    if (!info.exists())
+    if (!info.exists() && !info.isSymLink())
         return true;
     const auto fail = [this, &file](const QString &why) {
         m_servers.clear();
         m_error = tr("%1 cannot be used: %2").arg(file, why);
         return false;
     };
+    if (const QString link = symlinkOnPath(projectDir); !link.isEmpty())
+        return fail(tr("%1 is a symbolic link; the studio neither reads nor writes the record through one").arg(link));
     if (!info.isFile())
         return fail(tr("it is not a regular file"));
     if (info.size() > MaxFileBytes)
@@ -240,6 +251,13 @@ void McpAcceptedTools::startOver(const QStringList &servers)
 bool McpAcceptedTools::save(const QString &projectDir, QString *error, QString *note)
 {
     const QString file = path(projectDir);
+    // QSaveFile writes a symlink's target: a project that ships .toolstudio or the record
+    // as a link (to ~/.bash_profile) would have the studio write outside it (attack31 F1).
+    if (const QString link = symlinkOnPath(projectDir); !link.isEmpty()) {
+        *error = tr("%1 is a symbolic link; the studio does not write the record through one: remove it and try again")
+                     .arg(link);
+        return false;
+    }
     if (!QDir().mkpath(QFileInfo(file).absolutePath())) {
         *error = tr("cannot create %1").arg(QFileInfo(file).absolutePath());
         return false;

@@ -68,6 +68,8 @@ public:
     static QStringList changedParts(const nlohmann::json &accepted, const nlohmann::json &now);
 
     static QString path(const QString &projectDir);
+    /// `.toolstudio` or the record itself when it is a symbolic link (neither is followed), else "".
+    static QString symlinkOnPath(const QString &projectDir);
 
     /// Reads the record of `projectDir` (none yet: empty, no error). False when the file
     /// cannot be used; error() says why.

@@ -201,6 +201,14 @@ void McpOAuthFlow::chooseClient()
     m_state.tokenEndpoint = m_metadata.tokenEndpoint.toString(QUrl::FullyEncoded);
     QString why;
     if (!m_settings.clientId.isEmpty()) {
+        // A secret bound to hosts goes only to them: the token endpoint is the server's
+        // choice (its metadata), so it is checked like a header's host.
+        if (!m_settings.clientSecretNames.isEmpty()) {
+            Secrets secrets = Secrets::load(m_settings.projectDir);
+            for (const QString &name : m_settings.clientSecretNames)
+                if (const QString refused = secrets.allowSend(name, m_metadata.tokenEndpoint); !refused.isEmpty())
+                    return fail(QStringLiteral("oauth.client_secret: %1").arg(refused));
+        }
         m_state.clientId = m_settings.clientId;
         m_state.clientSecret = m_settings.clientSecret;
         const QStringList &methods = m_metadata.tokenAuthMethods;

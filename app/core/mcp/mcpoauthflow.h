@@ -39,6 +39,9 @@ public:
         QString projectDir; ///< whose secrets keep the state
         QString clientId;   ///< "oauth".client_id; "" = register
         QString clientSecret;
+        /// The project secrets clientSecret was made of ("${secret:NAME}"): it goes to the
+        /// token endpoint only if each may be sent there (Secrets::allowSend, attack31 F2).
+        QStringList clientSecretNames;
         QStringList scopes; ///< asked for when the challenge names no scope
     };
 

@@ -96,7 +96,7 @@ void McpOAuthRedirect::onReadable(QTcpSocket *socket)
     const QString error = query.queryItemValue(QStringLiteral("error"), QUrl::FullyDecoded);
     const QString code = query.queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
     close();
-    if (state != m_state) {
+    if (m_state.isEmpty() || state != m_state) { // none expected yet: nothing matches (attack31 F4)
         answer(socket, 400, "Bad Request", QStringLiteral("Sign-in failed: the redirect's state does not match."));
         Q_EMIT refused(QStringLiteral("the redirect's state does not match the one sent (a redirect the studio did not "
                                       "ask for: its code is not used)"));

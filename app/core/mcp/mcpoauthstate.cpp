@@ -6,6 +6,8 @@
 #include "project/printabletext.h"
 #include "python/secrets.h"
 
+#include <QRegularExpression>
+
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
@@ -99,6 +101,16 @@ bool McpOAuthState::takeTokens(const QByteArray &body, qint64 nowMs, QString *wh
     }
     if (access.size() > 16384 || stringOf(root, "refresh_token").size() > 16384) {
         *why = QStringLiteral("a token of the response is over 16384 characters");
+        return false;
+    }
+    // RFC 6750's b64token for what goes into "Authorization: Bearer", RFC 6749's VSCHAR
+    // for a refresh token: a CR LF in a token would add headers to every request
+    // (attack31 F6).
+    static const QRegularExpression b64token(QStringLiteral("^[A-Za-z0-9\\-._~+/]+=*$"));
+    static const QRegularExpression vschar(QStringLiteral("^[\\x20-\\x7e]*$"));
+    if (!b64token.match(access).hasMatch() || !vschar.match(stringOf(root, "refresh_token")).hasMatch()) {
+        *why = QStringLiteral("a token of the response has characters a token may not have (an access token is "
+                              "letters, digits and -._~+/ then =; RFC 6750)");
         return false;
     }
     accessToken = access;

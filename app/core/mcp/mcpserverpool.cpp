@@ -683,7 +683,12 @@ QString McpServerPool::refusalOf(const Server &server, const QString &tool) cons
                      printableLines(m_accepted.error()), shellQuoted(m_projectDir), shellQuoted(server.config.name));
         return change->refusal(m_projectDir);
     }
-    return {}; // not listed: the server answers for a tool it does not list
+    // Not listed now (the pool is ready only once its tools are listed): what the server
+    // would run under that name was never shown, so it is not called — a tool changed and
+    // then taken off the list was called unaccepted (attack31 F3).
+    return tr("MCP tool '%1' is not listed by MCP server '%2' now; it is not called (what the server would run "
+              "under that name was never shown): restart the server in the MCP Servers dock to list its tools again")
+        .arg(elidedText(McpServerConfig::toolName(server.config.name, tool)), elidedText(server.config.name, 64));
 }
 
 bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolChange> &changes, QString *error,
