@@ -25,6 +25,7 @@ PACKAGES=(
     libqt6svg6 libgl-dev python3 python3-pydantic python3-venv bash nodejs curl qt6-translations-l10n
     desktop-file-utils appstream
     clang libclang-rt-14-dev clang-format
+    ccache
 )
 
 # The official JSON Schema Test Suite, test data for tst_schemaconformance: Debian 12's

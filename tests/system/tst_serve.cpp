@@ -344,7 +344,7 @@ private Q_SLOTS:
         QTest::newRow("unknown member") << post << QByteArray(R"({"type": "tool.result", "id": "c1", "result": 1,
             "status": "ok"})") << 400 << QByteArray("bad_request")
                                         << QByteArray("unknown member \"status\" in a tool.result (members: type, "
-                                                      "id, attempt, result)");
+                                                      "id, attempt, question, result)");
         QTest::newRow("id not the path's")
             << post << QByteArray(R"({"type": "tool.result", "id": "c2", "result": 1})") << 400
             << QByteArray("bad_request") << QByteArray("\"id\" is 'c2' but the path names call 'c1'");

@@ -141,7 +141,7 @@ private Q_SLOTS:
         QTest::newRow("1 MiB member name")
             << QByteArray("{\"type\": \"tool.result\", \"id\": \"c1\", \"" + big + "\": 1}")
             << QStringLiteral("unknown member \"%1\u2026 (%2 bytes dropped)\" in a tool.result (members: type, id, "
-                              "attempt, result)")
+                              "attempt, question, result)")
                    .arg(QString(AnswerBody::QuotedChars, u'k'))
                    .arg((1 << 20) - AnswerBody::QuotedChars)
             << 0;
