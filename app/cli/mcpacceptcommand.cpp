@@ -4,6 +4,7 @@
 
 #include "headlessrun.h"
 #include "mcp/mcpserverpool.h"
+#include "mcpservernamed.h"
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "trustcommand.h"
@@ -43,18 +44,9 @@ int acceptMcpTools(const QString &projectDir, const QString &serverName, const Q
     const auto project = loadProjectToRun(QStringLiteral("mcp"), projectDir, trust, &exitCode);
     if (!project)
         return exitCode;
-    const auto config = std::find_if(project->mcpServers.begin(), project->mcpServers.end(),
-                                     [&serverName](const McpServerConfig &entry) { return entry.name == serverName; });
-    if (config == project->mcpServers.end()) {
-        QStringList names;
-        for (const McpServerConfig &entry : project->mcpServers)
-            names << entry.name;
-        printLine(
-            stderr,
-            tr("toolstudio mcp accept: the project has no MCP server \"%1\" (it has: %2)")
-                .arg(elidedText(serverName, 64), names.isEmpty() ? tr("none") : names.join(QStringLiteral(", "))));
+    const McpServerConfig *config = mcpServerNamed(*project, serverName, QStringLiteral("accept"));
+    if (!config)
         return ExitBadInput;
-    }
     McpServerPool *pool = McpServerPool::forProject(project->dir);
     pool->setProjectName(project->name);
     pool->setServers(project->mcpServers);

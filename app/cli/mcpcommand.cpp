@@ -14,6 +14,7 @@
 #include "mcpfeaturescommand.h"
 #include "mcpimportcommand.h"
 #include "mcplogincommand.h"
+#include "mcpservernamed.h"
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "python/secrets.h"
@@ -278,17 +279,9 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
     if (!project)
         return exitCode;
     const QString server = positional.at(2);
-    const auto config = std::find_if(project->mcpServers.begin(), project->mcpServers.end(),
-                                     [&server](const McpServerConfig &entry) { return entry.name == server; });
-    if (config == project->mcpServers.end()) {
-        QStringList names;
-        for (const McpServerConfig &entry : project->mcpServers)
-            names << entry.name;
-        printLine(stderr,
-                  tr("toolstudio mcp call: the project has no MCP server \"%1\" (it has: %2)")
-                      .arg(elidedText(server, 64), names.isEmpty() ? tr("none") : names.join(QStringLiteral(", "))));
+    const McpServerConfig *config = mcpServerNamed(*project, server, QStringLiteral("call"));
+    if (!config)
         return ExitBadInput;
-    }
     for (const QString &problem : McpProjectTools::connectAndAdd(*project))
         printLine(stderr, tr("toolstudio mcp call: warning: %1").arg(problem));
     const QString tool = McpServerConfig::toolName(server, positional.at(3));

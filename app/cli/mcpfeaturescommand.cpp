@@ -6,6 +6,7 @@
 #include "jsoninput.h"
 #include "mcp/mcpserverfeatures.h"
 #include "mcp/mcpserverlaunch.h"
+#include "mcpservernamed.h"
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "python/secrets.h"
@@ -66,17 +67,8 @@ std::unique_ptr<McpClientSession> openServer(const QString &command, const QStri
     const auto project = loadProjectToRun(QStringLiteral("mcp"), projectDir, trust, exitCode);
     if (!project)
         return nullptr;
-    const auto config = std::find_if(project->mcpServers.begin(), project->mcpServers.end(),
-                                     [&name](const McpServerConfig &entry) { return entry.name == name; });
-    if (config == project->mcpServers.end()) {
-        QStringList names;
-        for (const McpServerConfig &entry : project->mcpServers)
-            names << entry.name;
-        printLine(
-            stderr,
-            prefix
-                + tr("the project has no MCP server \"%1\" (it has: %2)")
-                      .arg(elidedText(name, 64), names.isEmpty() ? tr("none") : names.join(QStringLiteral(", "))));
+    const McpServerConfig *config = mcpServerNamed(*project, name, command);
+    if (!config) {
         *exitCode = ExitBadInput;
         return nullptr;
     }

@@ -4,7 +4,7 @@
 
 #include "headlessrun.h"
 #include "mcp/mcpoauthflow.h"
-#include "mcp/mcpserverlaunch.h"
+#include "mcpservernamed.h"
 #include "project/printabletext.h"
 #include "project/project.h"
 #include "python/secrets.h"
@@ -32,12 +32,9 @@ int mcpLoginCommand(const QString &projectDir, const QString &server, int timeou
     const auto project = loadProjectToRun(QStringLiteral("mcp"), projectDir, trust, &exitCode);
     if (!project)
         return exitCode;
-    const auto config = std::find_if(project->mcpServers.begin(), project->mcpServers.end(),
-                                     [&server](const McpServerConfig &entry) { return entry.name == server; });
-    if (config == project->mcpServers.end()) {
-        printLine(stderr, tr("toolstudio mcp login: the project has no MCP server \"%1\"").arg(elidedText(server, 64)));
+    const McpServerConfig *config = mcpServerNamed(*project, server, QStringLiteral("login"));
+    if (!config)
         return ExitBadInput;
-    }
     if (config->transport != McpServerConfig::Transport::StreamableHttp) {
         printLine(stderr,
                   tr("toolstudio mcp login: %1 is not a remote (Streamable HTTP) server: there is nothing to sign in "
@@ -45,25 +42,14 @@ int mcpLoginCommand(const QString &projectDir, const QString &server, int timeou
                       .arg(server));
         return ExitBadInput;
     }
-    McpOAuthFlow::Settings settings;
-    settings.server = server;
-    settings.url = QUrl(config->url);
-    settings.projectDir = project->dir;
-    settings.clientId = config->oauth.clientId;
-    settings.scopes = config->oauth.scopes;
-    for (auto it = McpServerLaunch::secretReference().globalMatch(config->oauth.clientSecret); it.hasNext();)
-        settings.clientSecretNames << it.next().captured(1);
-    if (!config->oauth.clientSecret.isEmpty()) {
-        QStringList missing;
-        settings.clientSecret
-            = McpServerLaunch::expandSecrets(config->oauth.clientSecret, Secrets::load(project->dir), &missing);
-        if (!missing.isEmpty()) {
-            printLine(stderr,
-                      tr("toolstudio mcp login: its oauth.client_secret names secrets that are not set: %1 (set them "
-                         "with: toolstudio tools secret PROJECT NAME)")
-                          .arg(missing.join(QStringLiteral(", "))));
-            return ExitBadInput;
-        }
+    QStringList missing;
+    const McpOAuthFlow::Settings settings = McpOAuthFlow::settingsFor(*config, project->dir, &missing);
+    if (!missing.isEmpty()) {
+        printLine(stderr,
+                  tr("toolstudio mcp login: its oauth.client_secret names secrets that are not set: %1 (set them "
+                     "with: toolstudio tools secret PROJECT NAME)")
+                      .arg(missing.join(QStringLiteral(", "))));
+        return ExitBadInput;
     }
     McpOAuthFlow flow(settings);
     QEventLoop loop;

@@ -3,9 +3,7 @@
 #include "mcpsignin.h"
 
 #include "mcp/mcpoauthflow.h"
-#include "mcp/mcpserverlaunch.h"
 #include "mcp/mcpserverpool.h"
-#include "python/secrets.h"
 
 #include <QDesktopServices>
 #include <QMessageBox>
@@ -32,27 +30,16 @@ McpSignIn::McpSignIn(McpServerPool *pool, const QString &server, QWidget *parent
     , m_server(server)
     , m_parent(parent)
 {
-    const McpServerConfig *config = pool->config(server);
-    McpOAuthFlow::Settings settings;
-    settings.server = server;
-    settings.url = QUrl(config->url);
-    settings.projectDir = pool->projectDir();
-    settings.clientId = config->oauth.clientId;
-    settings.scopes = config->oauth.scopes;
-    for (auto it = McpServerLaunch::secretReference().globalMatch(config->oauth.clientSecret); it.hasNext();)
-        settings.clientSecretNames << it.next().captured(1);
-    if (!config->oauth.clientSecret.isEmpty()) {
-        QStringList missing;
-        settings.clientSecret
-            = McpServerLaunch::expandSecrets(config->oauth.clientSecret, Secrets::load(settings.projectDir), &missing);
-        if (!missing.isEmpty()) {
-            QTimer::singleShot(0, this, [this, missing] {
-                finish(false,
-                       tr("its oauth.client_secret names secrets that are not set: %1")
-                           .arg(missing.join(QStringLiteral(", "))));
-            });
-            return;
-        }
+    QStringList missing;
+    const McpOAuthFlow::Settings settings
+        = McpOAuthFlow::settingsFor(*pool->config(server), pool->projectDir(), &missing);
+    if (!missing.isEmpty()) {
+        QTimer::singleShot(0, this, [this, missing] {
+            finish(false,
+                   tr("its oauth.client_secret names secrets that are not set: %1")
+                       .arg(missing.join(QStringLiteral(", "))));
+        });
+        return;
     }
     m_flow = new McpOAuthFlow(settings, this);
     connect(m_flow, &McpOAuthFlow::authorizationUrl, this, [this](const QUrl &url) {

@@ -21,7 +21,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrlQuery>
 
+#include <functional>
 #include <memory>
 
 using nlohmann::json;
@@ -72,12 +74,16 @@ private Q_SLOTS:
     void hostile_data();
     void hostile();
     void noRedirectInTime();
+    void forgedRedirectDoesNotEndTheSignIn();
+    void redirectWithAnotherStateIsNotUsed();
 
 private:
     /// A project in `dir` whose server "remote" is tenant `mode` of the fake.
     QString project(QTemporaryDir &dir, const QString &mode);
-    /// `mcp login` of `projectDir`; follows the authorization URL when `browser`.
-    Login login(const QString &projectDir, bool browser, const QStringList &extra = {});
+    /// `mcp login` of `projectDir`; follows the authorization URL when `browser`, after
+    /// `beforeBrowsing` (given that URL) when there is one.
+    Login login(const QString &projectDir, bool browser, const QStringList &extra = {},
+                const std::function<void(const QUrl &)> &beforeBrowsing = {});
     json stats(const QString &mode);
 
     QProcess m_fake;
@@ -109,7 +115,8 @@ QString TestMcpOAuth::project(QTemporaryDir &dir, const QString &mode)
     return QFileInfo(dir.path()).canonicalFilePath();
 }
 
-Login TestMcpOAuth::login(const QString &projectDir, bool browser, const QStringList &extra)
+Login TestMcpOAuth::login(const QString &projectDir, bool browser, const QStringList &extra,
+                          const std::function<void(const QUrl &)> &beforeBrowsing)
 {
     QProcess process;
     process.setProgram(toolstudioBinary());
@@ -131,6 +138,8 @@ Login TestMcpOAuth::login(const QString &projectDir, bool browser, const QString
                 if (line.startsWith("  http") && out.contains(line + '\n'))
                     url = QUrl(QString::fromUtf8(line.trimmed()));
         }
+        if (!url.isEmpty() && beforeBrowsing)
+            beforeBrowsing(url);
         if (!url.isEmpty())
             result.page = browse(url);
     }
@@ -294,11 +303,6 @@ void TestMcpOAuth::hostile_data()
         << QStringLiteral("toolstudio mcp login: step 2 (protected resource metadata) failed: its authorization "
                           "server: http://auth.example.com is not an https:// URL (sign-in talks only https, or "
                           "http to this machine's loopback address)");
-    QTest::newRow("state mismatch")
-        << QStringLiteral("badstate") << true
-        << QStringLiteral("5. authorization in the browser: GET PORT/t/badstate/authorize -> refused")
-        << QStringLiteral("toolstudio mcp login: step 5 (authorization in the browser) failed: the redirect's state "
-                          "does not match the one sent (a redirect the studio did not ask for: its code is not used)");
     QTest::newRow("access denied")
         << QStringLiteral("denied") << true
         << QStringLiteral("4. dynamic client registration: POST PORT/t/denied/register -> HTTP 201")
@@ -338,6 +342,52 @@ void TestMcpOAuth::noRedirectInTime()
     QCOMPARE(lastLine(done.err),
              QByteArray("toolstudio mcp login: step 5 (authorization in the browser) failed: no "
                         "redirect came within 1 s (--timeout)"));
+}
+
+// Any program on the machine, or a web page the person has open, can send the loopback
+// listener a redirect: one whose state is not the one sent is answered 400, its code is
+// not used, and the sign-in waits on for the browser (it used to end it: attack31 F8).
+void TestMcpOAuth::forgedRedirectDoesNotEndTheSignIn()
+{
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("good"));
+    const int tokensBefore = stats(QStringLiteral("good")).value("tokens", 0);
+    QByteArrayList forgedPages;
+    const Login done = login(projectDir, true, {}, [&forgedPages](const QUrl &authorize) {
+        QUrl forged(QUrlQuery(authorize).queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
+        forged.setQuery(QStringLiteral("code=stolen&state=forged"));
+        forgedPages << browse(forged);
+        forged.setQuery(QStringLiteral("code=stolen")); // no state at all
+        forgedPages << browse(forged);
+    });
+    QCOMPARE(forgedPages.size(), 2);
+    for (const QByteArray &page : forgedPages)
+        QVERIFY2(page.contains("This is not the redirect Tool Studio waits for (its state does not match); the "
+                               "sign-in goes on."),
+                 page.constData());
+    QVERIFY2(done.exitCode == 0, done.out + done.err);
+    QVERIFY2(done.page.contains("Signed in. You can close this window"), done.page.constData());
+    QCOMPARE(stats(QStringLiteral("good")).value("tokens", 0), tokensBefore + 1);
+}
+
+// An authorization server that comes back with another state gets nowhere: the code is
+// not exchanged, the wait ends at --timeout, and the steps say what came.
+void TestMcpOAuth::redirectWithAnotherStateIsNotUsed()
+{
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("badstate"));
+    const Login done = login(projectDir, true, {QStringLiteral("--timeout"), QStringLiteral("3")});
+    QCOMPARE(done.exitCode, 1);
+    QVERIFY2(done.page.contains("This is not the redirect Tool Studio waits for"), done.page.constData());
+    QVERIFY2(done.err.contains("5. authorization in the browser: GET " + m_base.toUtf8()
+                               + "/t/badstate/authorize\n   a redirect whose state is not the one sent was answered "
+                                 "400 and its code not used (a redirect the studio did not ask for); still waiting\n"),
+             done.err.constData());
+    QCOMPARE(lastLine(done.err),
+             QByteArray("toolstudio mcp login: step 5 (authorization in the browser) failed: no redirect came within 3 "
+                        "s (--timeout); 1 redirect(s) came with a state that is not the one sent and were not used (an "
+                        "authorization server that answers with another state, or a program that is not the browser)"));
+    QCOMPARE(stats(QStringLiteral("badstate")).value("tokens", 0), 0);
 }
 
 QTEST_GUILESS_MAIN(TestMcpOAuth)

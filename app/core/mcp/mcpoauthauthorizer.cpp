@@ -31,7 +31,7 @@ QByteArray McpOAuthAuthorizer::authorization() const
 bool McpOAuthAuthorizer::canRefresh() const
 {
     return m_state && !m_state->refreshToken.isEmpty() && !m_refused
-        && McpOAuthHttp::refusedUrl(QUrl(m_state->tokenEndpoint)).isEmpty();
+        && McpOAuthHttp::refusedUrl(QUrl(m_state->tokenEndpoint), m_url).isEmpty();
 }
 
 bool McpOAuthAuthorizer::wantsRefresh() const

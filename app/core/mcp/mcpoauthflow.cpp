@@ -6,6 +6,8 @@
 #include "mcp/mcpoauthhttp.h"
 #include "mcp/mcpoauthredirect.h"
 #include "mcp/mcpoauthtokenrequest.h"
+#include "mcp/mcpserverlaunch.h"
+#include "project/mcpserverconfig.h"
 #include "project/printabletext.h"
 #include "python/secrets.h"
 
@@ -40,6 +42,23 @@ QString httpOutcome(const McpOAuthResponse &response)
 
 } // namespace
 
+McpOAuthFlow::Settings McpOAuthFlow::settingsFor(const McpServerConfig &config, const QString &projectDir,
+                                                 QStringList *missingSecrets)
+{
+    Settings settings;
+    settings.server = config.name;
+    settings.url = QUrl(config.url);
+    settings.projectDir = projectDir;
+    settings.clientId = config.oauth.clientId;
+    settings.scopes = config.oauth.scopes;
+    for (auto it = McpServerLaunch::secretReference().globalMatch(config.oauth.clientSecret); it.hasNext();)
+        settings.clientSecretNames << it.next().captured(1);
+    if (!config.oauth.clientSecret.isEmpty())
+        settings.clientSecret
+            = McpServerLaunch::expandSecrets(config.oauth.clientSecret, Secrets::load(projectDir), missingSecrets);
+    return settings;
+}
+
 McpOAuthFlow::McpOAuthFlow(Settings settings, QObject *parent)
     : QObject(parent)
     , m_settings(std::move(settings))
@@ -49,6 +68,10 @@ McpOAuthFlow::McpOAuthFlow(Settings settings, QObject *parent)
     connect(m_redirect, &McpOAuthRedirect::refused, this, [this](const QString &why) {
         m_log.outcome(QStringLiteral("refused"));
         fail(why);
+    });
+    connect(m_redirect, &McpOAuthRedirect::stray, this, [this](const QString &why) {
+        if (m_redirect->strays() == 1) // the first says what; fail() counts them all
+            m_log.note(why);
     });
     connect(m_redirect, &McpOAuthRedirect::arrived, this, [this](const QString &code) {
         m_log.outcome(QStringLiteral("a code (%1 characters, not shown), state as sent").arg(code.size()));
@@ -73,7 +96,13 @@ void McpOAuthFlow::fail(const QString &why)
 
 void McpOAuthFlow::abort(const QString &why)
 {
-    fail(why);
+    const int strays = m_redirect->strays();
+    if (strays == 0)
+        return fail(why);
+    fail(QStringLiteral("%1; %2 redirect(s) came with a state that is not the one sent and were not used (an "
+                        "authorization server that answers with another state, or a program that is not the browser)")
+             .arg(why)
+             .arg(strays));
 }
 
 void McpOAuthFlow::start()
@@ -130,7 +159,7 @@ void McpOAuthFlow::fetchResource(QList<QUrl> candidates)
 {
     const QUrl url = candidates.takeFirst();
     m_log.begin(QStringLiteral("protected resource metadata"), QStringLiteral("GET ") + shown(url));
-    if (const QString refused = McpOAuthHttp::refusedUrl(url); !refused.isEmpty())
+    if (const QString refused = McpOAuthHttp::refusedUrl(url, m_settings.url); !refused.isEmpty())
         return fail(refused);
     m_http->get(url, [this, candidates](const McpOAuthResponse &response) {
         m_log.outcome(httpOutcome(response));
@@ -154,7 +183,7 @@ void McpOAuthFlow::fetchResource(QList<QUrl> candidates)
             m_log.note(QStringLiteral("scopes_supported: %1")
                            .arg(elidedText(printableText(m_resource.scopesSupported.join(u' ')), 300)));
         const QUrl issuer(m_resource.authorizationServers.first());
-        if (const QString refused = McpOAuthHttp::refusedUrl(issuer); !refused.isEmpty())
+        if (const QString refused = McpOAuthHttp::refusedUrl(issuer, m_settings.url); !refused.isEmpty())
             return fail(QStringLiteral("its authorization server: %1").arg(refused));
         fetchServer(McpOAuthMetadata::serverMetadataUrls(issuer));
     });
@@ -175,8 +204,8 @@ void McpOAuthFlow::fetchServer(QList<QUrl> candidates)
                                        "Discovery)"));
         }
         QString why;
-        const auto metadata
-            = McpOAuthMetadata::readServer(response.body, m_resource.authorizationServers.first(), &why);
+        const auto metadata = McpOAuthMetadata::readServer(response.body, m_resource.authorizationServers.first(),
+                                                           m_settings.url, &why);
         if (!metadata)
             return fail(why);
         m_metadata = *metadata;

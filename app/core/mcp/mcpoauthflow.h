@@ -11,6 +11,7 @@
 
 class McpOAuthHttp;
 class McpOAuthRedirect;
+struct McpServerConfig;
 
 /// Signing in to a remote MCP server (MCP 2025-11-25 basic/authorization; docs/mcp.md
 /// "Signing in"), asynchronously, step by step into log():
@@ -44,6 +45,11 @@ public:
         QStringList clientSecretNames;
         QStringList scopes; ///< asked for when the challenge names no scope
     };
+
+    /// The settings of `config`'s sign-in in `projectDir`: its url, oauth.client_id and
+    /// scopes, and oauth.client_secret with the project's secrets put in. The secrets it
+    /// names that are not set go to `missingSecrets` (the flow is then not to start).
+    static Settings settingsFor(const McpServerConfig &config, const QString &projectDir, QStringList *missingSecrets);
 
     explicit McpOAuthFlow(Settings settings, QObject *parent = nullptr);
 

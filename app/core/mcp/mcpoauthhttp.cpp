@@ -14,7 +14,7 @@ McpOAuthHttp::McpOAuthHttp(QObject *parent)
     , m_network(new QNetworkAccessManager(this))
 {}
 
-QString McpOAuthHttp::refusedUrl(const QUrl &url)
+QString McpOAuthHttp::refusedUrl(const QUrl &url, const QUrl &server)
 {
     if (!url.isValid() || url.host().isEmpty())
         return QStringLiteral("\"%1\" is not a URL with a host").arg(url.toDisplayString().left(200));
@@ -24,6 +24,11 @@ QString McpOAuthHttp::refusedUrl(const QUrl &url)
     const QHostAddress address(host);
     const bool loopback = host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0
         || (!address.isNull() && address.isLoopback());
+    if (url.scheme() == QLatin1String("http") && loopback && server.scheme() == QLatin1String("https"))
+        return QStringLiteral("%1 is plain http to this machine while the MCP server is https (%2): a remote server's "
+                              "sign-in goes only to https URLs")
+            .arg(url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery).left(200),
+                 server.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery).left(200));
     if (url.scheme() == QLatin1String("http") && loopback)
         return {};
     return QStringLiteral("%1 is not an https:// URL (sign-in talks only https, or http to this machine's loopback "

@@ -45,8 +45,11 @@ public:
     void post(const QUrl &url, const Headers &headers, const QByteArray &body, Done done);
 
     /// "" when the flow may send to `url`: https, or http to a loopback address
-    /// (127.0.0.0/8, ::1, localhost: a local or test server); else why not.
-    static QString refusedUrl(const QUrl &url);
+    /// (127.0.0.0/8, ::1, localhost: a local or test server); else why not. With
+    /// `server`, the MCP endpoint whose sign-in it is: when that is https, plain http is
+    /// refused even to loopback (a remote server must not steer the sign-in's requests,
+    /// its client secret among them, to this machine's local services: attack31 F9).
+    static QString refusedUrl(const QUrl &url, const QUrl &server = QUrl());
 
 private:
     void track(class QNetworkReply *reply, Done done);

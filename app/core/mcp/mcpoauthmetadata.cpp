@@ -187,7 +187,8 @@ std::optional<ResourceMetadata> readResource(const QByteArray &body, const QUrl 
     return metadata;
 }
 
-std::optional<ServerMetadata> readServer(const QByteArray &body, const QString &issuer, QString *why)
+std::optional<ServerMetadata> readServer(const QByteArray &body, const QString &issuer, const QUrl &server,
+                                         QString *why)
 {
     const json root = readObject(body, "the authorization server metadata", why);
     if (root.is_null())
@@ -214,7 +215,7 @@ std::optional<ServerMetadata> readServer(const QByteArray &body, const QString &
             return !required;
         }
         const QUrl url(text);
-        if (const QString refused = McpOAuthHttp::refusedUrl(url); !refused.isEmpty()) {
+        if (const QString refused = McpOAuthHttp::refusedUrl(url, server); !refused.isEmpty()) {
             *why = QStringLiteral("its %1: %2").arg(QLatin1String(key), refused);
             return false;
         }

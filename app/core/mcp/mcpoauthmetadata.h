@@ -61,7 +61,9 @@ struct ServerMetadata
 /// a JSON object, its `issuer` is not `issuer` (RFC 8414 §3.3), an endpoint is missing
 /// or not https (McpOAuthHttp::refusedUrl), or `code_challenge_methods_supported` does
 /// not list S256 (spec "Authorization Code Protection": the client must refuse).
-std::optional<ServerMetadata> readServer(const QByteArray &body, const QString &issuer, QString *why);
+/// `server` is the MCP endpoint signed in to (McpOAuthHttp::refusedUrl's second argument).
+std::optional<ServerMetadata> readServer(const QByteArray &body, const QString &issuer, const QUrl &server,
+                                         QString *why);
 
 /// `server` as a resource identifier: no fragment, lowercase scheme and host.
 QString canonicalResource(const QUrl &server);

@@ -7,6 +7,7 @@
 #include <QHostAddress>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -46,13 +47,20 @@ void McpOAuthRedirect::close()
 void McpOAuthRedirect::onConnection()
 {
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-        if (m_done) {
+        if (m_done || m_open >= MaxConnections) {
             socket->abort();
             socket->deleteLater();
             continue;
         }
+        ++m_open;
+        connect(socket, &QObject::destroyed, this, [this] { --m_open; });
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadable(socket); });
+        // A connection that sends no whole request head in time holds no slot for long.
+        QTimer::singleShot(IdleMs, socket, [socket] {
+            socket->abort();
+            socket->deleteLater();
+        });
     }
 }
 
@@ -95,13 +103,16 @@ void McpOAuthRedirect::onReadable(QTcpSocket *socket)
     const QString state = query.queryItemValue(QStringLiteral("state"), QUrl::FullyDecoded);
     const QString error = query.queryItemValue(QStringLiteral("error"), QUrl::FullyDecoded);
     const QString code = query.queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
-    close();
     if (m_state.isEmpty() || state != m_state) { // none expected yet: nothing matches (attack31 F4)
-        answer(socket, 400, "Bad Request", QStringLiteral("Sign-in failed: the redirect's state does not match."));
-        Q_EMIT refused(QStringLiteral("the redirect's state does not match the one sent (a redirect the studio did not "
-                                      "ask for: its code is not used)"));
+        answer(socket, 400, "Bad Request",
+               QStringLiteral("This is not the redirect Tool Studio waits for (its state does not match); the "
+                              "sign-in goes on."));
+        ++m_strays;
+        Q_EMIT stray(QStringLiteral("a redirect whose state is not the one sent was answered 400 and its code not used "
+                                    "(a redirect the studio did not ask for); still waiting"));
         return;
     }
+    close();
     if (!error.isEmpty()) {
         const QString description = query.queryItemValue(QStringLiteral("error_description"), QUrl::FullyDecoded);
         answer(socket, 200, "OK", QStringLiteral("Sign-in failed: %1. You can close this window.").arg(error));

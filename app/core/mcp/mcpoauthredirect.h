@@ -11,14 +11,20 @@ class QTcpSocket;
 /// The loopback redirect of sign-in (RFC 8252 §7.3): a listener on 127.0.0.1 that
 /// takes one `GET /callback?code=…&state=…` from the browser, answers it with a short
 /// page and closes. Each connection's request head is read up to MaxHeadBytes (a
-/// longer one is answered 431 and closed); a request for another path gets 404 and the
-/// listener waits on. The `state` must be the one expected (else refused(), the code is
-/// not used); an `error` (e.g. access_denied) is refused() with its description.
+/// longer one is answered 431 and closed) within IdleMs; at most MaxConnections are
+/// open at once (more are closed at once). A request for another path gets 404 and the
+/// listener waits on. A redirect whose `state` is not the one expected is answered 400,
+/// its code not used, and the listener waits on (stray()): any local program or web
+/// page can send one, and it must not end the person's sign-in (attack31 F8). An
+/// `error` (e.g. access_denied) with the expected state is refused() with its
+/// description.
 class McpOAuthRedirect : public QObject
 {
     Q_OBJECT
 public:
     static constexpr int MaxHeadBytes = 16 * 1024;
+    static constexpr int MaxConnections = 16;
+    static constexpr int IdleMs = 10000;
 
     explicit McpOAuthRedirect(QObject *parent = nullptr);
 
@@ -29,10 +35,13 @@ public:
     QString redirectUri() const;
     void expectState(const QString &state) { m_state = state; }
     void close();
+    /// Redirects answered 400 because their state was not the one expected.
+    int strays() const { return m_strays; }
 
 Q_SIGNALS:
     void arrived(const QString &code);
     void refused(const QString &why);
+    void stray(const QString &why);
 
 private:
     void onConnection();
@@ -41,5 +50,7 @@ private:
 
     QTcpServer *m_server = nullptr;
     QString m_state;
+    int m_open = 0;
+    int m_strays = 0;
     bool m_done = false;
 };

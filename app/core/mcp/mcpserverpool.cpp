@@ -366,6 +366,7 @@ void McpServerPool::send(qint64 id)
         if (call.done) {
             McpCallOutcome outcome;
             outcome.refused = refused;
+            outcome.reply.failure = refused; // not sent: never an ok reply to whoever reads only the reply
             call.done(outcome);
         }
         return;
