@@ -47,6 +47,8 @@ private Q_SLOTS:
     void savedRecordReadsBack();
     void unusableRecord_data();
     void unusableRecord();
+    void tooDeepDefinitionIsNotRecorded();
+    void recordsKeptAsideAreBounded();
 };
 
 void TestMcpAcceptedTools::fingerprintIsOfWhatAModelReliesOn()
@@ -246,6 +248,71 @@ void TestMcpAcceptedTools::unusableRecord()
     QVERIFY(!again.change(QStringLiteral("fake"), echoTool()));
     QVERIFY(again.knows(QStringLiteral("other")));
     QVERIFY(again.change(QStringLiteral("other"), sumTool())->isNew);
+}
+
+// A definition nested deeper than the record keeps is not recorded — neither at the
+// first listing nor when accepted — and its call is refused saying why; the rest of the
+// server, and every other server, stays accepted (a deep one used to make the whole
+// record unreadable: attack31 F5).
+void TestMcpAcceptedTools::tooDeepDefinitionIsNotRecorded()
+{
+    const auto nested = [](int levels) {
+        json schema = json::object();
+        for (int i = 1; i < levels; ++i) // the inputSchema object itself is one level
+            schema = json{{"items", std::move(schema)}};
+        return json{{"name", "deep"}, {"inputSchema", std::move(schema)}};
+    };
+    // reliedOn: the definition (1) holding inputSchema (1 + the nesting).
+    QCOMPARE(McpAcceptedTools::depthOf(nested(122)), 123);
+    QCOMPARE(McpAcceptedTools::depthOf(nested(123)), 124);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    McpAcceptedTools record;
+    QVERIFY(record.observe(QStringLiteral("fake"), {echoTool(), nested(123), sumTool()}));
+    const auto deep = record.change(QStringLiteral("fake"), nested(123));
+    QVERIFY(deep && deep->isNew && deep->tooDeep);
+    QCOMPARE(deep->refusal(QStringLiteral("/p")),
+             QStringLiteral("MCP tool 'fake__deep' of MCP server 'fake' is not called: its definition nests more than "
+                            "123 levels deep, more than the record of accepted tools keeps, so it cannot be accepted"));
+    QVERIFY(!record.accept(QStringLiteral("fake"), nested(123)));
+    QVERIFY(record.accept(QStringLiteral("other"), nested(122))); // at the bound: kept
+    QString error;
+    QVERIFY2(record.save(dir.path(), &error), qPrintable(error));
+    McpAcceptedTools again;
+    QVERIFY2(again.load(dir.path()), qPrintable(again.error()));
+    QVERIFY(!again.change(QStringLiteral("fake"), echoTool()));
+    QVERIFY(!again.change(QStringLiteral("fake"), sumTool()));
+    QVERIFY(!again.change(QStringLiteral("other"), nested(122)));
+    QVERIFY(again.change(QStringLiteral("fake"), nested(123))->tooDeep);
+}
+
+// Each unusable record is kept aside, up to MaxKeptAside; then the studio asks for
+// them to be removed instead of filling the folder.
+void TestMcpAcceptedTools::recordsKeptAsideAreBounded()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral(".toolstudio/mcp-accepted.json"));
+    for (int round = 0; round <= McpAcceptedTools::MaxKeptAside; ++round) {
+        QVERIFY(writeFile(path, "{not json"));
+        McpAcceptedTools record;
+        QVERIFY(!record.load(dir.path()));
+        record.startOver({QStringLiteral("fake")});
+        QString error;
+        const bool saved = record.save(dir.path(), &error);
+        if (round < McpAcceptedTools::MaxKeptAside) {
+            QVERIFY2(saved, qPrintable(error));
+            continue;
+        }
+        QVERIFY(!saved);
+        QCOMPARE(error,
+                 path + QStringLiteral(" cannot be used, and 8 unusable records are kept aside already (") + path
+                     + QStringLiteral(".bad …): remove them and try again"));
+        QCOMPARE(fileBytes(path), QByteArray("{not json")); // left as it was
+    }
+    QVERIFY(QFileInfo::exists(path + QStringLiteral(".bad")));
+    QVERIFY(QFileInfo::exists(path + QStringLiteral(".bad-7")));
+    QVERIFY(!QFileInfo::exists(path + QStringLiteral(".bad-8")));
 }
 
 QTEST_GUILESS_MAIN(TestMcpAcceptedTools)

@@ -14,6 +14,8 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <algorithm>
+
 using nlohmann::json;
 
 namespace {
@@ -59,6 +61,11 @@ QString McpToolChange::refusal(const QString &projectDir) const
     const QString name = elidedText(McpServerConfig::toolName(server, tool));
     const QString how = tr("review it in the MCP Servers dock, or run `toolstudio mcp accept %1 %2 %3`")
                             .arg(shellQuoted(projectDir), shellQuoted(server), shellQuoted(elidedText(tool)));
+    if (tooDeep)
+        return tr("MCP tool '%1' of MCP server '%2' is not called: its definition nests more than %3 levels deep, "
+                  "more than the record of accepted tools keeps, so it cannot be accepted")
+            .arg(name, server)
+            .arg(McpAcceptedTools::MaxDefinitionDepth);
     if (isNew)
         return tr("MCP tool '%1' is new on MCP server '%2' since its tools were accepted; it is not called until "
                   "a person accepts it: %3")
@@ -102,6 +109,19 @@ QStringList McpAcceptedTools::changedParts(const json &accepted, const json &now
             parts << QString::fromLatin1(key);
     }
     return parts;
+}
+
+// The record nests a definition under root, servers, the server, tools and the tool.
+static_assert(McpAcceptedTools::MaxDefinitionDepth + 5 == JsonInput::MaxDepth);
+
+int McpAcceptedTools::depthOf(const json &value)
+{
+    // What reaches here was read with JsonInput's depth bound: the recursion is bounded.
+    int deepest = 0;
+    if (value.is_object() || value.is_array())
+        for (const json &item : value)
+            deepest = std::max(deepest, depthOf(item));
+    return value.is_structured() ? deepest + 1 : 0;
 }
 
 QString McpAcceptedTools::path(const QString &projectDir)
@@ -202,6 +222,11 @@ std::optional<McpToolChange> McpAcceptedTools::change(const QString &server, con
     change.server = server;
     change.tool = stringOf(listed, "name");
     change.now = reliedOn(listed);
+    if (depthOf(change.now) > MaxDefinitionDepth) {
+        change.isNew = true;
+        change.tooDeep = true;
+        return change;
+    }
     const auto entry = m_servers.find(server);
     const auto accepted = entry == m_servers.end() || !m_error.isEmpty() ? std::map<QString, Entry>::const_iterator()
                                                                          : entry->second.find(change.tool);
@@ -227,13 +252,16 @@ std::vector<McpToolChange> McpAcceptedTools::changes(const QString &server, cons
     return all;
 }
 
-void McpAcceptedTools::accept(const QString &server, const json &listed)
+bool McpAcceptedTools::accept(const QString &server, const json &listed)
 {
     Entry entry;
     entry.definition = reliedOn(listed);
+    if (depthOf(entry.definition) > MaxDefinitionDepth)
+        return false;
     entry.sha256 = fingerprint(entry.definition);
     entry.acceptedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     m_servers[server][stringOf(listed, "name")] = std::move(entry);
+    return true;
 }
 
 void McpAcceptedTools::addServer(const QString &server)
@@ -262,17 +290,6 @@ bool McpAcceptedTools::save(const QString &projectDir, QString *error, QString *
         *error = tr("cannot create %1").arg(QFileInfo(file).absolutePath());
         return false;
     }
-    if (!m_error.isEmpty() && QFileInfo::exists(file)) {
-        QString kept = file + QStringLiteral(".bad");
-        for (int n = 1; QFileInfo::exists(kept); ++n)
-            kept = file + QStringLiteral(".bad-%1").arg(n);
-        if (!QFile::rename(file, kept)) {
-            *error = tr("%1 cannot be used and cannot be kept aside as %2; move it away and try again").arg(file, kept);
-            return false;
-        }
-        if (note)
-            *note = tr("%1; it was kept as %2 and a new record written").arg(m_error, kept);
-    }
     json servers = json::object();
     for (const auto &[server, tools] : m_servers) {
         json entries = json::object();
@@ -283,12 +300,46 @@ bool McpAcceptedTools::save(const QString &projectDir, QString *error, QString *
         servers[server.toStdString()] = {{"tools", std::move(entries)}};
     }
     const json root{{"version", 1}, {"servers", std::move(servers)}};
+    const std::string text = root.dump(2, ' ', false, json::error_handler_t::replace) + '\n';
+    // Never write what load() would refuse: that would refuse every server's tools.
+    if (qint64(text.size()) > MaxFileBytes) {
+        *error = tr("%1: the record would be %2 bytes, more than the %3 the studio reads; nothing was written")
+                     .arg(file)
+                     .arg(text.size())
+                     .arg(MaxFileBytes);
+        return false;
+    }
+    if (const JsonInput::Problem problem = JsonInput::overLimit(text); !problem.reason.empty()) {
+        *error = tr("%1: the record would not be readable (%2); nothing was written")
+                     .arg(file, QString::fromStdString(problem.reason));
+        return false;
+    }
+    if (!m_error.isEmpty() && QFileInfo::exists(file)) {
+        QString kept = file + QStringLiteral(".bad");
+        for (int n = 1; QFileInfo::exists(kept); ++n) {
+            if (n >= MaxKeptAside) {
+                *error = tr("%1 cannot be used, and %2 unusable records are kept aside already (%3.bad …): remove "
+                            "them and try again")
+                             .arg(file)
+                             .arg(MaxKeptAside)
+                             .arg(file);
+                return false;
+            }
+            kept = file + QStringLiteral(".bad-%1").arg(n);
+        }
+        if (!QFile::rename(file, kept)) {
+            *error = tr("%1 cannot be used and cannot be kept aside as %2; move it away and try again").arg(file, kept);
+            return false;
+        }
+        if (note)
+            *note = tr("%1; it was kept as %2 and a new record written").arg(m_error, kept);
+    }
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly) || !out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         *error = tr("%1: cannot write: %2").arg(file, out.errorString());
         return false;
     }
-    out.write(QByteArray::fromStdString(root.dump(2, ' ', false, json::error_handler_t::replace) + '\n'));
+    out.write(QByteArray::fromStdString(text));
     if (!out.commit()) {
         *error = tr("%1: cannot write: %2").arg(file, out.errorString());
         return false;

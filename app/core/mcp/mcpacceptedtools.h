@@ -23,6 +23,9 @@ struct McpToolChange
     QStringList parts;       ///< of "title", "description", "inputSchema", "outputSchema", "annotations"
     nlohmann::json accepted; ///< the accepted definition (McpAcceptedTools::reliedOn); null when new
     nlohmann::json now;      ///< the listed definition, reduced the same way
+    /// The definition nests deeper than the record keeps (McpAcceptedTools::
+    /// MaxDefinitionDepth): it cannot be accepted, so it is never called.
+    bool tooDeep = false;
 
     /// "new" or the parts joined: "description, inputSchema".
     QString summary() const;
@@ -58,6 +61,13 @@ public:
     static constexpr qint64 MaxFileBytes = 16 * 1024 * 1024;
     static constexpr std::size_t MaxServers = 1024;
     static constexpr std::size_t MaxToolsPerServer = 4096;
+    /// Levels of arrays and objects a definition may nest: the record nests it 5 levels
+    /// down and is read with JsonInput's 128 (a deeper one made the whole record
+    /// unreadable, every server's tools refused: attack31 F5).
+    static constexpr int MaxDefinitionDepth = 123;
+    /// Unusable records kept aside (`.bad`, `.bad-1` …); with that many, save() asks
+    /// for them to be removed rather than keeping more.
+    static constexpr int MaxKeptAside = 8;
 
     /// `listed` (one entry of tools/list) reduced to what a model or script relies on:
     /// name, title, description, inputSchema, outputSchema, annotations — those present.
@@ -66,6 +76,8 @@ public:
     static QString fingerprint(const nlohmann::json &listed);
     /// The parts of reliedOn() that differ between two definitions, in the order above.
     static QStringList changedParts(const nlohmann::json &accepted, const nlohmann::json &now);
+    /// Levels of arrays and objects in `value` (a scalar: 0).
+    static int depthOf(const nlohmann::json &value);
 
     static QString path(const QString &projectDir);
     /// `.toolstudio` or the record itself when it is a symbolic link (neither is followed), else "".
@@ -87,8 +99,9 @@ public:
     std::optional<McpToolChange> change(const QString &server, const nlohmann::json &listed) const;
     /// change() of each of `tools`, in their order.
     std::vector<McpToolChange> changes(const QString &server, const std::vector<nlohmann::json> &tools) const;
-    /// Records `listed` as accepted on `server` (the server gets an entry).
-    void accept(const QString &server, const nlohmann::json &listed);
+    /// Records `listed` as accepted on `server` (the server gets an entry); false, and
+    /// nothing recorded, when its definition nests deeper than MaxDefinitionDepth.
+    bool accept(const QString &server, const nlohmann::json &listed);
     /// Gives `server` an entry without tools (its tools are then all new), for the
     /// servers of a record that replaces an unusable one.
     void addServer(const QString &server);
@@ -98,7 +111,8 @@ public:
 
     /// Writes the record of `projectDir` atomically, mode 0600. An unusable file read
     /// by load() is kept aside first; `note` says where. False with `error` set when
-    /// it cannot be written.
+    /// it cannot be written, or when load() could not read what it would write (over
+    /// MaxFileBytes or JsonInput's bounds): nothing is written then.
     bool save(const QString &projectDir, QString *error, QString *note = nullptr);
 
 private:

@@ -644,7 +644,7 @@ void McpServerPool::observeTools(const QString &name)
         QString error;
         if (!m_accepted.save(m_projectDir, &error))
             m_acceptedWriteError = error;
-        m_acceptedStamp.clear(); // read back what was written at the next look
+        m_acceptedStamp.clear(); // read back what was written (or not) at the next look
         refreshAccepted();
     }
     updateChanges(*server);
@@ -710,6 +710,12 @@ bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolCh
                          .arg(elidedText(McpServerConfig::toolName(name, change.tool)));
             return false;
         }
+        if (McpAcceptedTools::depthOf(change.now) > McpAcceptedTools::MaxDefinitionDepth) {
+            McpToolChange deep = change;
+            deep.tooDeep = true;
+            *error = deep.refusal(m_projectDir);
+            return false;
+        }
     }
     if (!m_accepted.error().isEmpty()) {
         // A record that replaces an unusable one: every other server's tools are new.
@@ -720,8 +726,11 @@ bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolCh
     }
     for (const McpToolChange &change : changes)
         m_accepted.accept(name, change.now);
-    if (!m_accepted.save(m_projectDir, error, note))
+    if (!m_accepted.save(m_projectDir, error, note)) {
+        m_acceptedStamp.clear(); // what was not written is not accepted: read the file again
+        refreshAccepted();
         return false;
+    }
     m_acceptedStamp.clear();
     refreshAccepted();
     Q_EMIT serverChanged(name);
