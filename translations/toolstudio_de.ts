@@ -1949,6 +1949,18 @@ Seine Nachricht:
         <source>%1 is a symbolic link; the studio does not write the record through one: remove it and try again</source>
         <translation>%1 ist ein symbolischer Link; das Studio schreibt das Verzeichnis nicht durch einen solchen: entfernen Sie ihn und versuchen Sie es erneut</translation>
     </message>
+    <message>
+        <source>%1: the record would be %2 bytes, more than the %3 the studio reads; nothing was written</source>
+        <translation>%1: das Verzeichnis hätte %2 Bytes, mehr als die %3, die das Studio liest; nichts wurde geschrieben</translation>
+    </message>
+    <message>
+        <source>%1: the record would not be readable (%2); nothing was written</source>
+        <translation>%1: das Verzeichnis wäre nicht lesbar (%2); nichts wurde geschrieben</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used, and %2 unusable records are kept aside already (%3.bad …): remove them and try again</source>
+        <translation>%1 ist nicht verwendbar, und %2 unbrauchbare Verzeichnisse sind bereits beiseitegelegt (%3.bad …): entfernen Sie sie und versuchen Sie es erneut</translation>
+    </message>
 </context>
 <context>
     <name>McpCallProgress</name>
@@ -2584,6 +2596,10 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
     <message>
         <source>MCP tool &apos;%1&apos; changed since it was accepted (%2)%3; it is not called until a person accepts it: %4</source>
         <translation>MCP-Tool &apos;%1&apos; hat sich seit der Zustimmung geändert (%2)%3; es wird nicht aufgerufen, bis ein Mensch es akzeptiert: %4</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; of MCP server &apos;%2&apos; is not called: its definition nests more than %3 levels deep, more than the record of accepted tools keeps, so it cannot be accepted</source>
+        <translation>MCP-Tool &apos;%1&apos; des MCP-Servers &apos;%2&apos; wird nicht aufgerufen: seine Definition ist mehr als %3 Ebenen tief verschachtelt, tiefer als das Verzeichnis akzeptierter Tools speichert, daher kann es nicht akzeptiert werden</translation>
     </message>
 </context>
 <context>
@@ -5779,6 +5795,17 @@ Jeder Befehl mit seinen Optionen: toolstudio help</translation>
     <message>
         <source>Extra CA certificates not loaded: %1</source>
         <translation>Zusätzliche CA-Zertifikate nicht geladen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>mcpservernamed</name>
+    <message>
+        <source>toolstudio mcp %1: the project has no MCP server &quot;%2&quot; (it has: %3)</source>
+        <translation>toolstudio mcp %1: das Projekt hat keinen MCP-Server &quot;%2&quot; (es hat: %3)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
     </message>
 </context>
 </TS>

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void removedAndListedAgainTheSameNeedsNothing();
     void unusableRecordRefusesEveryCall();
     void unlistedToolIsNotCalled();
+    void toolDroppedDuringARunIsNotCalled();
     void symlinkedRecordIsNeitherReadNorWritten();
 
 private:
@@ -231,6 +232,42 @@ void TestMcpToolChange::unlistedToolIsNotCalled()
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains("unknown_tool: no tool named 'fake__echo' in this project\n"), refused.err);
     QCOMPARE(call(QStringLiteral("sum")).exitCode, 0);
+}
+
+// A run loaded the server's tools; the server then takes one off its list
+// (notifications/tools/list_changed) and the script calls it anyway: the call is refused
+// — what the server would run under that name now was never shown (attack31 F3).
+void TestMcpToolChange::toolDroppedDuringARunIsNotCalled()
+{
+    const json rewrite{
+        {"name", "rewrite"}, {"description", "Lists other tools"}, {"inputSchema", {{"type", "object"}}}};
+    QVERIFY(listTools({echoTool("Echoes the text"), sumTool(), rewrite}));
+    QVERIFY(writeFile(m_project + QStringLiteral("/toolstudio.json"),
+                      R"({"name": "toolchange", "default_script": "main",
+  "scripts": [{"name": "main", "path": "main.py", "tools": ["fake__echo", "fake__rewrite"]}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "fromfile", "srv/tools.json"]}}})"));
+    const json keep = json::array({sumTool(), rewrite});
+    QVERIFY(writeFile(m_project + QStringLiteral("/main.py"),
+                      "import time\n"
+                      "from toolstudio import ToolError\n"
+                      "print(\"first:\", fake__echo(text=\"hi\"))\n"
+                      "fake__rewrite(tools="
+                          + QByteArray::fromStdString(keep.dump())
+                          + ")\n"
+                            "time.sleep(3)  # the list_changed is heard, the tools listed again\n"
+                            "try:\n"
+                            "    fake__echo(text=\"again\")\n"
+                            "    print(\"called again\")\n"
+                            "except ToolError as error:\n"
+                            "    print(\"refused:\", error)\n"));
+    const CommandResult run = toolstudio({QStringLiteral("run"), m_project});
+    QVERIFY2(run.exitCode == 0, run.out + run.err);
+    QVERIFY2(run.out.contains("first: called echo\n"), run.out);
+    QVERIFY2(!run.out.contains("called again"), run.out);
+    QVERIFY2(run.out.contains("refused: ")
+                 && run.out.contains("MCP tool 'fake__echo' is not listed by MCP server 'fake' now; "
+                                     "it is not called"),
+             run.out);
 }
 
 // A project that ships .toolstudio/mcp-accepted.json as a link (to ~/.bash_profile, say)
