@@ -8,6 +8,7 @@
 #include "mcp/mcpacceptedtools.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcpexchangetext.h"
+#include "mcp/mcpnpxinstall.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverlaunch.h"
 #include "mcpacceptcommand.h"
@@ -85,6 +86,18 @@ void connectAll(std::vector<ServerListing> &listings, const Project &project, co
         if (config.transport == McpServerConfig::Transport::Sse) {
             listing.state = QStringLiteral("not supported");
             listing.error = tr("HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are");
+            continue;
+        }
+        if (const QString failed = McpNpxInstall::installIfNeeded(config,
+                                                                  [](const QString &spec) {
+                                                                      printLine(stderr,
+                                                                                tr("toolstudio: installing %1 "
+                                                                                   "with npm (once)…")
+                                                                                    .arg(spec));
+                                                                  });
+            !failed.isEmpty()) {
+            listing.state = QStringLiteral("failed");
+            listing.error = tr("cannot start: %1").arg(failed);
             continue;
         }
         QString why;

@@ -4,6 +4,7 @@
 
 #include "headlessrun.h"
 #include "jsoninput.h"
+#include "mcp/mcpnpxinstall.h"
 #include "mcp/mcpserverfeatures.h"
 #include "mcp/mcpserverlaunch.h"
 #include "mcpservernamed.h"
@@ -86,6 +87,16 @@ std::unique_ptr<McpClientSession> openServer(const QString &command, const QStri
     const Secrets secrets = Secrets::load(project->dir, &secretsError);
     if (!secretsError.isEmpty())
         printLine(stderr, prefix + tr("warning: %1").arg(secretsError));
+    if (const QString failed
+        = McpNpxInstall::installIfNeeded(*config,
+                                         [&prefix](const QString &spec) {
+                                             printLine(stderr, prefix + tr("installing %1 with npm (once)…").arg(spec));
+                                         });
+        !failed.isEmpty()) {
+        printLine(stderr, prefix + tr("MCP server '%1' cannot start: %2").arg(name, printableLines(failed)));
+        *exitCode = ExitRunFailed;
+        return nullptr;
+    }
     QString why;
     std::unique_ptr<McpTransport> transport = McpServerLaunch::transportFor(*config, project->dir, secrets, &why);
     if (!transport) {

@@ -47,6 +47,8 @@ QString stateLine(const McpServerStatus &server)
             ? McpServersView::tr("%1, stateless").arg(printableText(server.protocolVersion))
             : printableText(server.protocolVersion);
         line += McpServersView::tr(" · MCP %1 · %n tool(s)", nullptr, int(server.tools.size())).arg(version);
+    } else if (server.state == McpServerStatus::State::Starting && !server.activity.isEmpty()) {
+        line += QStringLiteral(" · ") + printableText(server.activity);
     }
     return line;
 }

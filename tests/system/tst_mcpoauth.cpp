@@ -379,9 +379,11 @@ void TestMcpOAuth::redirectWithAnotherStateIsNotUsed()
     const Login done = login(projectDir, true, {QStringLiteral("--timeout"), QStringLiteral("3")});
     QCOMPARE(done.exitCode, 1);
     QVERIFY2(done.page.contains("This is not the redirect Tool Studio waits for"), done.page.constData());
-    QVERIFY2(done.err.contains("5. authorization in the browser: GET " + m_base.toUtf8()
-                               + "/t/badstate/authorize\n   a redirect whose state is not the one sent was answered "
-                                 "400 and its code not used (a redirect the studio did not ask for); still waiting\n"),
+    // Step 5's notes: what was asked for, then the redirect that was not used.
+    QVERIFY2(done.err.contains("5. authorization in the browser: GET " + m_base.toUtf8() + "/t/badstate/authorize\n"),
+             done.err.constData());
+    QVERIFY2(done.err.contains("\n   a redirect whose state is not the one sent was answered 400 and its code not used "
+                               "(a redirect the studio did not ask for); still waiting\n   FAILED: "),
              done.err.constData());
     QCOMPARE(lastLine(done.err),
              QByteArray("toolstudio mcp login: step 5 (authorization in the browser) failed: no redirect came within 3 "

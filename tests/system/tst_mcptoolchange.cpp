@@ -262,7 +262,7 @@ void TestMcpToolChange::toolDroppedDuringARunIsNotCalled()
                             "    print(\"refused:\", error)\n"));
     const CommandResult run = toolstudio({QStringLiteral("run"), m_project});
     QVERIFY2(run.exitCode == 0, run.out + run.err);
-    QVERIFY2(run.out.contains("first: called echo\n"), run.out);
+    QVERIFY2(run.out.contains("first: {'content': [{'text': 'called echo', 'type': 'text'}]}\n"), run.out);
     QVERIFY2(!run.out.contains("called again"), run.out);
     QVERIFY2(run.out.contains("refused: ")
                  && run.out.contains("MCP tool 'fake__echo' is not listed by MCP server 'fake' now; "

@@ -3,6 +3,7 @@
 #include "mcp/mcpserverlaunch.h"
 
 #include "mcp/mcphttptransport.h"
+#include "mcp/mcpnpxpackage.h"
 #include "mcp/mcpoauthauthorizer.h"
 #include "project/mcpserverconfig.h"
 #include "python/secrets.h"
@@ -11,6 +12,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QUrl>
 
 #include <algorithm>
@@ -51,6 +53,28 @@ std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server
 
     ToolSandbox::Launch confined;
     confined.argv = QStringList{server.command} + server.args;
+    // An npx entry runs its installed package with node, that folder read-only (McpNpxPackage).
+    QString npxFolder;
+    const std::optional<McpNpxPackage> npx = McpNpxPackage::of(server, error);
+    if (!error->isEmpty())
+        return std::nullopt;
+    if (npx) {
+        if (!npx->isInstalled()) {
+            *error = QStringLiteral("npx package \"%1\" is not installed yet").arg(npx->spec());
+            return std::nullopt;
+        }
+        npxFolder = npx->installDir();
+        const QString bin = npx->binPath(npxFolder, error);
+        if (bin.isEmpty())
+            return std::nullopt;
+        if (QStandardPaths::findExecutable(QStringLiteral("node")).isEmpty()) {
+            *error = QStringLiteral("node is not installed, so npx package \"%1\" cannot run (Debian: apt install "
+                                    "nodejs)")
+                         .arg(npx->spec());
+            return std::nullopt;
+        }
+        confined.argv = QStringList{QStringLiteral("node"), bin} + npx->serverArguments();
+    }
     QStringList missing;
     for (auto it = server.env.cbegin(); it != server.env.cend(); ++it)
         confined.env.insert(it.key(), expandSecrets(it.value(), secrets, &missing));
@@ -87,10 +111,12 @@ std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server
         if (!grant(server.read, true, &confined.readPaths) || !grant(server.readWrite, false, &confined.writePaths))
             return std::nullopt;
     }
+    if (!npxFolder.isEmpty())
+        confined.readPaths << npxFolder;
 
     McpStdioTransport::Launch launch;
-    launch.program = server.command;
-    launch.arguments = server.args;
+    launch.program = confined.argv.first();
+    launch.arguments = confined.argv.mid(1);
     launch.configure
         = [sandbox, confined](QProcess *process, QString *why) { return sandbox->configure(process, confined, why); };
     return launch;

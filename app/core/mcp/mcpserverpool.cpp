@@ -151,6 +151,7 @@ void McpServerPool::setServers(const std::vector<McpServerConfig> &servers)
     m_servers = std::move(kept);
     for (auto &[name, server] : gone) {
         dropSession(server.session, this);
+        delete server.installing.data(); // npm is stopped, its half-made folder removed
         for (qint64 id : server.waiting)
             finish(id, McpReply{{}, {}, tr("MCP server '%1' was removed or changed in toolstudio.json").arg(name)});
     }
@@ -171,6 +172,8 @@ bool McpServerPool::restart(const QString &name)
     if (!server || server->status.state == McpServerStatus::State::Disabled
         || server->status.state == McpServerStatus::State::Unsupported)
         return false;
+    if (server->installing)
+        return true;                    // its npm install goes on; the server starts when it is done
     dropSession(server->session, this); // its open requests fail: "the session was closed"
     server->status.state = McpServerStatus::State::Idle;
     server->status.toolsChangedNote.clear();
@@ -225,6 +228,33 @@ void McpServerPool::start(Server &server)
 {
     const QString name = server.config.name;
     QString why;
+    // An npx entry's package is installed once, before its first start (McpNpxInstall);
+    // the start goes on when npm is done. (A refused npx entry fails in transportFor.)
+    if (const std::optional<McpNpxPackage> npx = McpNpxPackage::of(server.config, &why); npx && !npx->isInstalled()) {
+        server.status.state = McpServerStatus::State::Starting;
+        server.status.error.clear();
+        server.status.activity = tr("installing %1 with npm (once)").arg(npx->spec());
+        if (!server.installing) {
+            auto *install = new McpNpxInstall(*npx, this);
+            server.installing = install;
+            connect(install, &McpNpxInstall::finished, this, [this, name, install](const QString &error) {
+                install->deleteLater();
+                Server *server = find(name);
+                if (!server || server->installing != install)
+                    return;
+                server->installing = nullptr;
+                server->status.activity.clear();
+                if (!error.isEmpty())
+                    onStopped(name, tr("cannot start: %1").arg(error), true);
+                else
+                    start(*server);
+            });
+            install->start();
+        }
+        QTimer::singleShot(0, this, [this, name] { Q_EMIT serverChanged(name); });
+        return;
+    }
+    why.clear();
     std::unique_ptr<McpTransport> transport
         = McpServerLaunch::transportFor(server.config, m_projectDir, Secrets::load(m_projectDir), &why);
     if (!transport) {

@@ -6,6 +6,7 @@
 #include "mcp/mcpcallnotices.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcpexchangerecorder.h"
+#include "mcp/mcpnpxinstall.h"
 #include "mcp/mcppersonquestion.h"
 #include "project/mcpserverconfig.h"
 
@@ -31,6 +32,9 @@ struct McpServerStatus
     QString name;
     State state = State::Idle;
     QString error; ///< why it failed or stopped, with the server's stderr tail
+    /// What a Starting server is doing that takes long: "installing PACKAGE with npm
+    /// (once)" for an npx entry's first start (McpNpxInstall); "" otherwise.
+    QString activity;
     QString protocolVersion;
     nlohmann::json serverInfo = nlohmann::json::object();
     /// The server's capabilities from its initialize result (an object): `resources`
@@ -183,7 +187,8 @@ private:
         McpServerConfig config;
         McpServerStatus status;
         QPointer<McpClientSession> session;
-        std::vector<qint64> waiting; ///< calls waiting for the server to be ready
+        QPointer<McpNpxInstall> installing; ///< an npx entry's package being installed
+        std::vector<qint64> waiting;        ///< calls waiting for the server to be ready
         /// A tools/list after `notifications/tools/list_changed` is under way; `relistAgain`:
         /// another change came meanwhile (one more list after it, however many came).
         bool relisting = false;
