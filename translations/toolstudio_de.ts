@@ -2051,6 +2051,10 @@ Seine Nachricht:
         <source>script &apos;%1&apos; binds &apos;%2&apos;, which MCP server &apos;%3&apos; does not list; calls of it fail as unknown_tool</source>
         <translation>Skript &apos;%1&apos; bindet &apos;%2&apos;, das der MCP-Server &apos;%3&apos; nicht auflistet; Aufrufe davon schlagen als unknown_tool fehl</translation>
     </message>
+    <message>
+        <source>MCP server &apos;%1&apos;: %2…</source>
+        <translation>MCP-Server &apos;%1&apos;: %2…</translation>
+    </message>
 </context>
 <context>
     <name>McpPromptsPage</name>
@@ -2462,6 +2466,10 @@ Seine Nachricht:
     <message>
         <source>MCP tool &apos;%1&apos; is not listed by MCP server &apos;%2&apos; now; it is not called (what the server would run under that name was never shown): restart the server in the MCP Servers dock to list its tools again</source>
         <translation>MCP-Tool &apos;%1&apos; wird von MCP-Server &apos;%2&apos; derzeit nicht aufgelistet; es wird nicht aufgerufen (was der Server unter diesem Namen ausführen würde, wurde nie angezeigt): starten Sie den Server im Dock MCP-Server neu, um seine Tools erneut aufzulisten</translation>
+    </message>
+    <message>
+        <source>installing %1 with npm (once)</source>
+        <translation>%1 wird mit npm installiert (einmalig)</translation>
     </message>
 </context>
 <context>

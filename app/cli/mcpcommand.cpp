@@ -295,7 +295,9 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
     const McpServerConfig *config = mcpServerNamed(*project, server, QStringLiteral("call"));
     if (!config)
         return ExitBadInput;
-    for (const QString &problem : McpProjectTools::connectAndAdd(*project))
+    for (const QString &problem : McpProjectTools::connectAndAdd(*project, [](const QString &note) {
+             printLine(stderr, QStringLiteral("toolstudio mcp call: %1").arg(note));
+         }))
         printLine(stderr, tr("toolstudio mcp call: warning: %1").arg(problem));
     const QString tool = McpServerConfig::toolName(server, positional.at(3));
     DirectToolCall call;

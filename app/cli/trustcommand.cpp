@@ -153,7 +153,9 @@ std::optional<Project> loadProjectToRun(const QString &command, const QString &d
     // The tools of the project's MCP servers join the project's tools (docs/mcp.md); a
     // server that fails is named and the others' tools still load. `mcp list` lists on its own.
     if (command != QLatin1String("mcp"))
-        for (const QString &problem : McpProjectTools::connectAndAdd(*project))
+        for (const QString &problem : McpProjectTools::connectAndAdd(*project, [&command](const QString &note) {
+                 printLine(stderr, QStringLiteral("toolstudio %1: %2").arg(command, note));
+             }))
             printLine(stderr, QStringLiteral("toolstudio %1: warning: %2").arg(command, problem));
     return project;
 }

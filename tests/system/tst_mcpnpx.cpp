@@ -94,6 +94,9 @@ void TestMcpNpx::scriptCallsAnNpxServer()
     const CommandResult run = slowToolstudio({QStringLiteral("run"), project});
     QVERIFY2(run.exitCode == 0, run.out + run.err);
     QVERIFY2(run.out.contains("Echo: hi from npx"), run.out + run.err);
+    QVERIFY2(run.err.contains(QByteArray("toolstudio run: MCP server 'everything': installing ") + Spec
+                              + " with npm (once)…\n"),
+             run.err);
     const QStringList entries = cacheEntries();
     QCOMPARE(entries.size(), 1);
     QVERIFY2(entries.first().startsWith(QLatin1String("modelcontextprotocol+server-everything-")),
@@ -110,6 +113,7 @@ void TestMcpNpx::scriptCallsAnNpxServer()
     const CommandResult again = slowToolstudio({QStringLiteral("run"), project});
     QVERIFY2(again.exitCode == 0, again.out + again.err);
     QVERIFY2(again.out.contains("Echo: hi from npx"), again.out + again.err);
+    QVERIFY2(!again.err.contains("installing"), again.err);
     QCOMPARE(cacheEntries(), entries);
 }
 

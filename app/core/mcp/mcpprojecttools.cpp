@@ -130,7 +130,7 @@ McpServerPool *McpProjectTools::startAll(const Project &project)
     return pool;
 }
 
-QStringList McpProjectTools::connectAndAdd(Project &project)
+QStringList McpProjectTools::connectAndAdd(Project &project, const std::function<void(const QString &note)> &progress)
 {
     if (project.mcpServers.empty())
         return {};
@@ -139,10 +139,18 @@ QStringList McpProjectTools::connectAndAdd(Project &project)
     McpServerPool *pool = startAll(project);
     if (!pool->settled()) {
         QEventLoop loop;
-        QObject::connect(pool, &McpServerPool::serverChanged, &loop, [&loop, pool] {
-            if (pool->settled())
-                loop.quit();
-        });
+        QStringList told;
+        QObject::connect(pool, &McpServerPool::serverChanged, &loop,
+                         [&loop, &told, &progress, pool](const QString &name) {
+                             const McpServerStatus *status = pool->server(name);
+                             if (progress && status && !status->activity.isEmpty() && !told.contains(name)) {
+                                 told << name;
+                                 progress(QCoreApplication::translate("McpProjectTools", "MCP server '%1': %2…")
+                                              .arg(name, printableText(status->activity)));
+                             }
+                             if (pool->settled())
+                                 loop.quit();
+                         });
         loop.exec();
     }
     return addTools(project, *pool);

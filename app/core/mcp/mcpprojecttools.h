@@ -6,6 +6,8 @@
 
 #include <QStringList>
 
+#include <functional>
+
 #include <optional>
 
 class Project;
@@ -39,5 +41,7 @@ McpServerPool *startAll(const Project &project);
 /// running meanwhile — once each is ready or has failed; then addTools(). Registers
 /// the `mcp` handler kind with the engine. Nothing is started for a project without
 /// `mcp_servers` or one that is not trusted (then the trust refusal is the one line).
-QStringList connectAndAdd(Project &project);
+/// `progress` (optional) hears what a starting server does that takes long, once per
+/// server: "MCP server 'x': installing PACKAGE with npm (once)…".
+QStringList connectAndAdd(Project &project, const std::function<void(const QString &note)> &progress = {});
 } // namespace McpProjectTools
