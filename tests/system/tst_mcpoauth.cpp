@@ -19,12 +19,14 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrlQuery>
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 using nlohmann::json;
 
@@ -353,14 +355,25 @@ void TestMcpOAuth::forgedRedirectDoesNotEndTheSignIn()
     const QString projectDir = project(dir, QStringLiteral("good"));
     const int tokensBefore = stats(QStringLiteral("good")).value("tokens", 0);
     QByteArrayList forgedPages;
-    const Login done = login(projectDir, true, {}, [&forgedPages](const QUrl &authorize) {
+    std::vector<std::unique_ptr<QTcpSocket>> idle;
+    const Login done = login(projectDir, true, {}, [&forgedPages, &idle](const QUrl &authorize) {
         QUrl forged(QUrlQuery(authorize).queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
-        forged.setQuery(QStringLiteral("code=stolen&state=forged"));
-        forgedPages << browse(forged);
-        forged.setQuery(QStringLiteral("code=stolen")); // no state at all
-        forgedPages << browse(forged);
+        // Connections held open without a request, as many as the listener keeps …
+        for (int i = 0; i < 16; ++i) {
+            idle.push_back(std::make_unique<QTcpSocket>());
+            idle.back()->connectToHost(forged.host(), quint16(forged.port()));
+            idle.back()->waitForConnected(5000);
+        }
+        // … and more forged redirects than that, each answered (they used to keep their
+        // slot: the 17th request, the browser's, was refused — attack32 F1).
+        for (int i = 0; i < 10; ++i) {
+            forged.setQuery(QStringLiteral("code=stolen&state=forged"));
+            forgedPages << browse(forged);
+            forged.setQuery(QStringLiteral("code=stolen")); // no state at all
+            forgedPages << browse(forged);
+        }
     });
-    QCOMPARE(forgedPages.size(), 2);
+    QCOMPARE(forgedPages.size(), 20);
     for (const QByteArray &page : forgedPages)
         QVERIFY2(page.contains("This is not the redirect Tool Studio waits for (its state does not match); the "
                                "sign-in goes on."),

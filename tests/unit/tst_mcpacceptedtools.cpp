@@ -49,6 +49,8 @@ private Q_SLOTS:
     void unusableRecord();
     void tooDeepDefinitionIsNotRecorded();
     void recordsKeptAsideAreBounded();
+    void whatCannotBeReadBackIsNotWritten();
+    void oneServerCannotFillTheRecord();
 };
 
 void TestMcpAcceptedTools::fingerprintIsOfWhatAModelReliesOn()
@@ -313,6 +315,70 @@ void TestMcpAcceptedTools::recordsKeptAsideAreBounded()
     QVERIFY(QFileInfo::exists(path + QStringLiteral(".bad")));
     QVERIFY(QFileInfo::exists(path + QStringLiteral(".bad-7")));
     QVERIFY(!QFileInfo::exists(path + QStringLiteral(".bad-8")));
+}
+
+// save() writes only what load() reads back: a server listing more tools than a record
+// keeps for one server used to be written, then refused at every load — every other
+// server's tools refused with it (attack32 F3).
+void TestMcpAcceptedTools::whatCannotBeReadBackIsNotWritten()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    McpAcceptedTools record;
+    QVERIFY(record.observe(QStringLiteral("good"), {echoTool()}));
+    QString error;
+    QVERIFY2(record.save(dir.path(), &error), qPrintable(error));
+    const QString path = McpAcceptedTools::path(dir.path());
+    const QByteArray before = fileBytes(path);
+    std::vector<json> many;
+    for (std::size_t i = 0; i <= McpAcceptedTools::MaxToolsPerServer; ++i)
+        many.push_back(json{{"name", "t" + std::to_string(i)}, {"inputSchema", {{"type", "object"}}}});
+    QVERIFY(record.observe(QStringLiteral("many"), many));
+    QVERIFY(!record.save(dir.path(), &error));
+    QCOMPARE(error,
+             path
+                 + QStringLiteral(": the record would not read back (server \"many\" has more than 4096 "
+                                  "tools); nothing was written"));
+    QCOMPARE(fileBytes(path), before);
+    McpAcceptedTools again;
+    QVERIFY2(again.load(dir.path()), qPrintable(again.error()));
+    QVERIFY(!again.change(QStringLiteral("good"), echoTool()));
+}
+
+// One server's accepted definitions get at most MaxServerBytes of the record: a server
+// that lists megabytes of descriptions cannot leave no room for the others (attack32 F4).
+void TestMcpAcceptedTools::oneServerCannotFillTheRecord()
+{
+    const auto big = [](int i) {
+        return json{{"name", "big" + std::to_string(i)},
+                    {"description", std::string(500 * 1024, 'x')},
+                    {"inputSchema", {{"type", "object"}}}};
+    };
+    McpAcceptedTools record;
+    QVERIFY(record.observe(QStringLiteral("huge"), {big(0), big(1), big(2), big(3), big(4)}));
+    // Four fit in 2 MiB, the fifth does not: it stays new, and says why when accepted.
+    QVERIFY(!record.change(QStringLiteral("huge"), big(3)));
+    QVERIFY(record.change(QStringLiteral("huge"), big(4))->isNew);
+    QString why;
+    QVERIFY(!record.accept(QStringLiteral("huge"), big(4), &why));
+    QVERIFY2(why.startsWith(QStringLiteral("MCP tool 'huge__big4' cannot be accepted: the accepted definitions of "
+                                           "MCP server 'huge' would be ")),
+             qPrintable(why));
+    QVERIFY2(why.endsWith(QStringLiteral(" bytes, more than the 2097152 the record keeps for one server")),
+             qPrintable(why));
+    // Replacing one of the four by a changed version of itself still fits.
+    json changed = big(3);
+    changed["description"] = std::string(500 * 1024, 'y');
+    QVERIFY(record.accept(QStringLiteral("huge"), changed));
+    // Another server is accepted as ever, and the record is written and read back.
+    QVERIFY(record.observe(QStringLiteral("small"), {echoTool()}));
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(record.save(dir.path(), &error), qPrintable(error));
+    McpAcceptedTools again;
+    QVERIFY2(again.load(dir.path()), qPrintable(again.error()));
+    QVERIFY(!again.change(QStringLiteral("small"), echoTool()));
+    QVERIFY(!again.change(QStringLiteral("huge"), changed));
 }
 
 QTEST_GUILESS_MAIN(TestMcpAcceptedTools)

@@ -60,6 +60,9 @@ private Q_SLOTS:
     void binChosenAsNpxDoes_data();
     void binChosenAsNpxDoes();
     void binOutsideThePackageIsRefused();
+    void linkedPackageOrFolderBinIsRefused();
+    void onlyRegistryPackagesAreInstalled_data();
+    void onlyRegistryPackagesAreInstalled();
 
 private:
     QTemporaryDir m_cache;
@@ -151,9 +154,12 @@ void TestMcpNpxPackage::refused_data()
     QTest::newRow("two packages") << words({"-p", "a", "-p", "b", "c"})
                                   << QStringLiteral(
                                          "npx -p needs one package (the studio installs one package per server)");
-    for (const char *spec : {"./server", "../x", "/opt/x", "file:../x", "git+https://github.com/a/b", "github:a/b",
-                             "https://evil.example/x.tgz", "npm:other@1", "Pkg", "@scope/../../x", "pkg@1 || rm",
-                             "pkg@1.0/../x", "@scope", "pkg@"})
+    for (const char *spec :
+         {"./server", "../x", "/opt/x", "file:../x", "git+https://github.com/a/b", "github:a/b",
+          "https://evil.example/x.tgz", "npm:other@1", "Pkg", "@scope/../../x", "pkg@1 || rm", "pkg@1.0/../x", "@scope",
+          "pkg@",
+          // npm reads these as a local folder or file (attack32 F5)
+          "foo@.", "foo@..", "foo@...", "foo.tgz", "foo.tar", "foo@x.tgz", "foo@1.0.0.TGZ", "foo@..tgz", "foo.tar.gz"})
         QTest::newRow(spec) << QStringList{QStringLiteral("-y"), QString::fromUtf8(spec)}
                             << notRegistry.arg(QString::fromUtf8(spec));
     QTest::newRow("a bin that is a path")
@@ -275,6 +281,70 @@ void TestMcpNpxPackage::binOutsideThePackageIsRefused()
     QVERIFY(package);
     QCOMPARE(package->binPath(install.path(), &why), QString());
     QCOMPARE(why, QStringLiteral("package \"tool\"'s bin \"dist/run\" is not a file inside the package"));
+}
+
+// A package folder that is a link out of the install, or a bin that is a folder, is not run.
+void TestMcpNpxPackage::linkedPackageOrFolderBinIsRefused()
+{
+    QTemporaryDir install;
+    QTemporaryDir elsewhere;
+    QVERIFY(fakeInstall(elsewhere.path(), QStringLiteral("tool"), "{\"bin\": \"dist/index.js\"}"));
+    QVERIFY(QDir().mkpath(install.path() + QStringLiteral("/node_modules")));
+    QVERIFY(QFile::link(elsewhere.path() + QStringLiteral("/node_modules/tool"),
+                        install.path() + QStringLiteral("/node_modules/tool")));
+    QString why;
+    const auto package = McpNpxPackage::of(npxEntry(words({"-y", "tool"})), &why);
+    QVERIFY(package);
+    QCOMPARE(package->binPath(install.path(), &why), QString());
+    QCOMPARE(why, QStringLiteral("package \"tool\"'s bin \"dist/index.js\" is not a file inside the package"));
+    QTemporaryDir folderBin;
+    QVERIFY(fakeInstall(folderBin.path(), QStringLiteral("tool"), "{\"bin\": \"dist\"}"));
+    QCOMPARE(package->binPath(folderBin.path(), &why), QString());
+    QCOMPARE(why, QStringLiteral("package \"tool\"'s bin \"dist\" is not a file inside the package"));
+}
+
+// npm runs with the studio user's files and credentials: a dependency it placed from a
+// file, a folder or git would hand the confined server what it may not read (attack32
+// F2: a root-only tarball ended up world-readable in the install). npm's hidden
+// lockfile says where each package came from.
+void TestMcpNpxPackage::onlyRegistryPackagesAreInstalled_data()
+{
+    QTest::addColumn<QByteArray>("lockfile"); // null: none
+    QTest::addColumn<QString>("refusal");
+    QTest::newRow("registry packages (resolved left out)")
+        << QByteArray("{\"packages\": {\"\": {}, \"node_modules/a\": {\"version\": \"1.0.0\", \"integrity\": "
+                      "\"sha512-x\"}, \"node_modules/b\": {\"resolved\": "
+                      "\"https://registry.npmjs.org/b/-/b-1.0.0.tgz\"}}}")
+        << QString();
+    QTest::newRow("a file: dependency") << QByteArray(
+        "{\"packages\": {\"node_modules/outer\": {}, \"node_modules/sec\": {\"resolved\": "
+        "\"file:../../private/sec.tgz\"}}}")
+                                        << QStringLiteral("node_modules/sec came from file:../../private/sec.tgz");
+    QTest::newRow("a git dependency") << QByteArray("{\"packages\": {\"node_modules/g\": {\"resolved\": "
+                                                    "\"git+ssh://git@example.com/a/b.git#abc\"}}}")
+                                      << QStringLiteral(
+                                             "node_modules/g came from git+ssh://git@example.com/a/b.git#abc");
+    QTest::newRow("a link") << QByteArray("{\"packages\": {\"node_modules/l\": {\"resolved\": \"../l\", \"link\": "
+                                          "true}}}")
+                            << QStringLiteral("node_modules/l is a link");
+    QTest::newRow("no lockfile")
+        << QByteArray()
+        << QStringLiteral("it left no node_modules/.package-lock.json to check where each package came from");
+    QTest::newRow("not an object")
+        << QByteArray("[]")
+        << QStringLiteral("its node_modules/.package-lock.json could not be read (not an object with \"packages\" of "
+                          "at most 16 MiB)");
+}
+
+void TestMcpNpxPackage::onlyRegistryPackagesAreInstalled()
+{
+    QFETCH(QByteArray, lockfile);
+    QFETCH(QString, refusal);
+    QTemporaryDir install;
+    QVERIFY(QDir().mkpath(install.path() + QStringLiteral("/node_modules")));
+    if (!lockfile.isNull())
+        QVERIFY(writeFile(install.path() + QStringLiteral("/node_modules/.package-lock.json"), lockfile));
+    QCOMPARE(McpNpxPackage::notFromTheRegistry(install.path()), refusal);
 }
 
 QTEST_GUILESS_MAIN(TestMcpNpxPackage)

@@ -160,45 +160,53 @@ bool McpAcceptedTools::load(const QString &projectDir)
     QFile in(file);
     if (!in.open(QIODevice::ReadOnly))
         return fail(in.errorString());
-    const QByteArray bytes = in.read(MaxFileBytes + 1);
+    if (const QString why = readRecord(in.read(MaxFileBytes + 1), &m_servers); !why.isEmpty())
+        return fail(why);
+    return true;
+}
+
+QString McpAcceptedTools::readRecord(const QByteArray &bytes, Servers *into)
+{
+    into->clear();
     if (bytes.size() > MaxFileBytes)
-        return fail(tr("it has more than the %1 bytes the studio reads").arg(MaxFileBytes));
+        return tr("it has more than the %1 bytes the studio reads").arg(MaxFileBytes);
     std::string problem;
     const json root
         = JsonInput::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())), "the file", &problem);
     if (!problem.empty())
-        return fail(fromStd(problem));
+        return fromStd(problem);
     if (!root.is_object() || root.value("version", json()) != json(1) || !root.contains("servers")
         || !root["servers"].is_object())
-        return fail(tr("it is not a record of accepted tools (a JSON object with \"version\": 1 and \"servers\")"));
+        return tr("it is not a record of accepted tools (a JSON object with \"version\": 1 and \"servers\")");
     if (root["servers"].size() > MaxServers)
-        return fail(tr("it names more than %1 servers").arg(MaxServers));
+        return tr("it names more than %1 servers").arg(MaxServers);
     for (const auto &[server, entry] : root["servers"].items()) {
         const QString serverName = elidedText(fromStd(server), 64);
         if (!entry.is_object() || !entry.contains("tools") || !entry["tools"].is_object())
-            return fail(tr("server \"%1\" has no \"tools\" object").arg(serverName));
+            return tr("server \"%1\" has no \"tools\" object").arg(serverName);
         if (entry["tools"].size() > MaxToolsPerServer)
-            return fail(tr("server \"%1\" has more than %2 tools").arg(serverName).arg(MaxToolsPerServer));
-        std::map<QString, Entry> &tools = m_servers[fromStd(server)];
+            return tr("server \"%1\" has more than %2 tools").arg(serverName).arg(MaxToolsPerServer);
+        std::map<QString, Entry> &tools = (*into)[fromStd(server)];
         for (const auto &[tool, accepted] : entry["tools"].items()) {
             const QString toolName = elidedText(fromStd(tool), 128);
             if (!accepted.is_object() || !accepted.contains("definition") || !accepted["definition"].is_object()
                 || !accepted.contains("sha256") || !accepted["sha256"].is_string())
-                return fail(tr("tool \"%1\" of server \"%2\" has no \"definition\" object and \"sha256\"")
-                                .arg(toolName, serverName));
+                return tr("tool \"%1\" of server \"%2\" has no \"definition\" object and \"sha256\"")
+                    .arg(toolName, serverName);
             Entry kept;
             kept.definition = reliedOn(accepted["definition"]);
             kept.sha256 = fromStd(accepted["sha256"].get<std::string>());
             kept.acceptedAt = stringOf(accepted, "accepted_at");
+            kept.bytes = qint64(kept.definition.dump(-1, ' ', false, json::error_handler_t::replace).size());
             // A definition edited by hand (or by anything but the studio) is not what a person accepted.
             if (kept.definition != accepted["definition"] || kept.sha256 != fingerprint(kept.definition)
                 || stringOf(kept.definition, "name") != fromStd(tool))
-                return fail(tr("the sha256 of tool \"%1\" of server \"%2\" does not match its definition")
-                                .arg(toolName, serverName));
+                return tr("the sha256 of tool \"%1\" of server \"%2\" does not match its definition")
+                    .arg(toolName, serverName);
             tools.emplace(fromStd(tool), std::move(kept));
         }
     }
-    return true;
+    return {};
 }
 
 bool McpAcceptedTools::knows(const QString &server) const
@@ -252,15 +260,41 @@ std::vector<McpToolChange> McpAcceptedTools::changes(const QString &server, cons
     return all;
 }
 
-bool McpAcceptedTools::accept(const QString &server, const json &listed)
+bool McpAcceptedTools::accept(const QString &server, const json &listed, QString *why)
 {
     Entry entry;
     entry.definition = reliedOn(listed);
-    if (depthOf(entry.definition) > MaxDefinitionDepth)
+    const QString tool = stringOf(listed, "name");
+    if (depthOf(entry.definition) > MaxDefinitionDepth) {
+        if (why) {
+            McpToolChange deep;
+            deep.server = server;
+            deep.tool = tool;
+            deep.tooDeep = true;
+            *why = deep.refusal(QString());
+        }
         return false;
+    }
+    // One server's definitions get a share of the record, not all of it: a server that
+    // listed 16 MiB of descriptions left no room to accept another's (attack32 F4).
+    entry.bytes = qint64(entry.definition.dump(-1, ' ', false, json::error_handler_t::replace).size());
+    qint64 total = entry.bytes;
+    if (const auto known = m_servers.find(server); known != m_servers.end())
+        for (const auto &[name, kept] : known->second)
+            if (name != tool)
+                total += kept.bytes;
+    if (total > MaxServerBytes) {
+        if (why)
+            *why = tr("MCP tool '%1' cannot be accepted: the accepted definitions of MCP server '%2' would be %3 "
+                      "bytes, more than the %4 the record keeps for one server")
+                       .arg(elidedText(McpServerConfig::toolName(server, tool)), elidedText(server, 64))
+                       .arg(total)
+                       .arg(MaxServerBytes);
+        return false;
+    }
     entry.sha256 = fingerprint(entry.definition);
     entry.acceptedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    m_servers[server][stringOf(listed, "name")] = std::move(entry);
+    m_servers[server][tool] = std::move(entry);
     return true;
 }
 
@@ -301,17 +335,11 @@ bool McpAcceptedTools::save(const QString &projectDir, QString *error, QString *
     }
     const json root{{"version", 1}, {"servers", std::move(servers)}};
     const std::string text = root.dump(2, ' ', false, json::error_handler_t::replace) + '\n';
-    // Never write what load() would refuse: that would refuse every server's tools.
-    if (qint64(text.size()) > MaxFileBytes) {
-        *error = tr("%1: the record would be %2 bytes, more than the %3 the studio reads; nothing was written")
-                     .arg(file)
-                     .arg(text.size())
-                     .arg(MaxFileBytes);
-        return false;
-    }
-    if (const JsonInput::Problem problem = JsonInput::overLimit(text); !problem.reason.empty()) {
-        *error = tr("%1: the record would not be readable (%2); nothing was written")
-                     .arg(file, QString::fromStdString(problem.reason));
+    // Never write what load() would refuse: that would refuse every server's tools (a
+    // value load() bounds, a count, a name that is not UTF-8: attack31 F5, attack32 F3).
+    Servers readBack;
+    if (const QString why = readRecord(QByteArray::fromStdString(text), &readBack); !why.isEmpty()) {
+        *error = tr("%1: the record would not read back (%2); nothing was written").arg(file, why);
         return false;
     }
     if (!m_error.isEmpty() && QFileInfo::exists(file)) {

@@ -68,6 +68,9 @@ public:
     /// Unusable records kept aside (`.bad`, `.bad-1` …); with that many, save() asks
     /// for them to be removed rather than keeping more.
     static constexpr int MaxKeptAside = 8;
+    /// Bytes of compact JSON one server's accepted definitions may take in the record:
+    /// its share, so that one server cannot fill the record for all (attack32 F4).
+    static constexpr qint64 MaxServerBytes = 2 * 1024 * 1024;
 
     /// `listed` (one entry of tools/list) reduced to what a model or script relies on:
     /// name, title, description, inputSchema, outputSchema, annotations — those present.
@@ -100,8 +103,9 @@ public:
     /// change() of each of `tools`, in their order.
     std::vector<McpToolChange> changes(const QString &server, const std::vector<nlohmann::json> &tools) const;
     /// Records `listed` as accepted on `server` (the server gets an entry); false, and
-    /// nothing recorded, when its definition nests deeper than MaxDefinitionDepth.
-    bool accept(const QString &server, const nlohmann::json &listed);
+    /// nothing recorded, when its definition nests deeper than MaxDefinitionDepth or
+    /// the server's accepted definitions would be over MaxServerBytes (`why` says so).
+    bool accept(const QString &server, const nlohmann::json &listed, QString *why = nullptr);
     /// Gives `server` an entry without tools (its tools are then all new), for the
     /// servers of a record that replaces an unusable one.
     void addServer(const QString &server);
@@ -111,8 +115,8 @@ public:
 
     /// Writes the record of `projectDir` atomically, mode 0600. An unusable file read
     /// by load() is kept aside first; `note` says where. False with `error` set when
-    /// it cannot be written, or when load() could not read what it would write (over
-    /// MaxFileBytes or JsonInput's bounds): nothing is written then.
+    /// it cannot be written, or when load() could not read back what it would write
+    /// (readRecord() refuses it): nothing is written then.
     bool save(const QString &projectDir, QString *error, QString *note = nullptr);
 
 private:
@@ -121,7 +125,13 @@ private:
         nlohmann::json definition;
         QString sha256;
         QString acceptedAt;
+        qint64 bytes = 0; ///< the definition as compact JSON
     };
-    std::map<QString, std::map<QString, Entry>> m_servers;
+    using Servers = std::map<QString, std::map<QString, Entry>>;
+    /// The servers of a record's text; "" or why it cannot be used (the bounds and
+    /// checks of load(), which save() applies to what it would write).
+    static QString readRecord(const QByteArray &bytes, Servers *into);
+
+    Servers m_servers;
     QString m_error;
 };

@@ -10,12 +10,16 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTimer>
 
 #include <cerrno>
 #include <cstring>
 
+#include <csignal>
+
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,7 +32,7 @@ McpNpxInstall::~McpNpxInstall()
 {
     if (m_process && m_process->state() != QProcess::NotRunning) {
         m_process->disconnect(this);
-        m_process->kill();
+        killGroup();
         m_process->waitForFinished(2000);
     }
     if (!m_partDir.isEmpty())
@@ -46,6 +50,7 @@ void McpNpxInstall::start()
     if (!QDir().mkpath(root))
         return fail(QStringLiteral("cannot create %1 for npx packages").arg(root));
     ::chmod(QFile::encodeName(root).constData(), 0755);
+    sweepStaleParts();
     m_partDir = QStringLiteral("%1.part-%2-%3")
                     .arg(m_package.installDir())
                     .arg(::getpid())
@@ -54,7 +59,8 @@ void McpNpxInstall::start()
         m_partDir.clear();
         return fail(QStringLiteral("cannot create a folder in %1 for npx packages").arg(root));
     }
-    ::chmod(QFile::encodeName(m_partDir).constData(), 0755);
+    // Nobody else reads it while npm works in it; the install is made readable when it lands.
+    ::chmod(QFile::encodeName(m_partDir).constData(), 0700);
     const QStringList command = m_package.installCommand(m_partDir);
     m_process = new QProcess(this);
     m_process->setProgram(npm);
@@ -62,7 +68,11 @@ void McpNpxInstall::start()
     m_process->setWorkingDirectory(m_partDir);
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->setStandardInputFile(QProcess::nullDevice());
-    m_process->setChildProcessModifier([] { ::umask(022); });
+    m_process->setChildProcessModifier([] {
+        ::umask(022);
+        ::setpgid(0, 0);                             // npm and what it starts: one group, killed together
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); // and never outliving the studio (attack32 F6)
+    });
     connect(m_process, &QProcess::readyRead, this, [this] {
         m_output += m_process->readAll();
         if (m_output.size() > 2 * OutputTailBytes)
@@ -78,7 +88,7 @@ void McpNpxInstall::start()
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, [this] {
         m_process->disconnect(this);
-        m_process->kill();
+        killGroup();
         fail(QStringLiteral("npm install %1 did not finish within %2 s")
                  .arg(m_package.spec())
                  .arg(McpNpxPackage::InstallTimeoutSeconds));
@@ -125,15 +135,43 @@ void McpNpxInstall::onFinished(int exitCode, bool crashed)
         this, [this] { Q_EMIT finished(QString()); }, Qt::QueuedConnection);
 }
 
+void McpNpxInstall::killGroup()
+{
+    if (const qint64 pid = m_process->processId(); pid > 0)
+        ::kill(-pid_t(pid), SIGKILL);
+    m_process->kill();
+}
+
+void McpNpxInstall::sweepStaleParts()
+{
+    // "<install>.part-PID-RANDOM" of a studio that is gone: an install it never finished.
+    static const QRegularExpression part(QStringLiteral("\\.part-([0-9]+)-[0-9a-f]{8}$"));
+    const QDir root(McpNpxPackage::cacheRoot());
+    for (const QString &name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden)) {
+        const QRegularExpressionMatch match = part.match(name);
+        if (!match.hasMatch())
+            continue;
+        const pid_t pid = pid_t(match.captured(1).toLongLong());
+        if (pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH)
+            QDir(root.filePath(name)).removeRecursively();
+    }
+}
+
 QString McpNpxInstall::land()
 {
     QString why;
+    if (const QString outside = McpNpxPackage::notFromTheRegistry(m_partDir); !outside.isEmpty())
+        return QStringLiteral("npm installed %1, but %2: the studio installs only what the npm registry serves (a "
+                              "dependency from a file, folder, link or git would hand the server files of this "
+                              "machine); the install was removed")
+            .arg(m_package.spec(), outside);
     if (m_package.binPath(m_partDir, &why).isEmpty())
         return QStringLiteral("npm installed %1, but %2").arg(m_package.spec(), why);
     QFile marker(m_partDir + u'/' + McpNpxPackage::markerName());
     if (!marker.open(QIODevice::WriteOnly) || marker.write(m_package.spec().toUtf8() + '\n') < 0 || !marker.flush())
         return QStringLiteral("cannot write %1: %2").arg(marker.fileName(), marker.errorString());
     marker.close();
+    ::chmod(QFile::encodeName(m_partDir).constData(), 0755); // as root the sandbox user reads it
     const QString target = m_package.installDir();
     if (QFileInfo::exists(target) && !m_package.isInstalled())
         QDir(target).removeRecursively(); // a folder an interrupted studio left half made

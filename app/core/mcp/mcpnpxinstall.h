@@ -17,7 +17,12 @@ class QTimer;
 /// installDir() that becomes installDir() only once npm succeeded and the package's bin
 /// was found (a cut install is never taken for a whole one; two studios installing the
 /// same spec at once both end with the one that landed first). Files are made readable
-/// by all (umask 022): as root the server runs as the sandbox user.
+/// by all (umask 022): as root the server runs as the sandbox user; the folder is 0700
+/// until it lands. An install in which npm placed a package that did not come from the
+/// registry (a `file:` or git dependency, a link: npm runs with the studio user's files
+/// and credentials) is refused and removed (attack32 F2). npm runs in a process group
+/// of its own that dies with the studio; a `.part-` folder of a studio that is gone is
+/// removed at the next install.
 class McpNpxInstall : public QObject
 {
     Q_OBJECT
@@ -44,6 +49,9 @@ private:
     void onFinished(int exitCode, bool crashed);
     void fail(const QString &why);
     QString land();
+    void killGroup();
+    /// Removes the ".part-" folders of studios that are gone.
+    static void sweepStaleParts();
 
     McpNpxPackage m_package;
     QString m_partDir;

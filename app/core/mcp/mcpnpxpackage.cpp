@@ -33,9 +33,15 @@ bool McpNpxPackage::isRegistrySpec(const QString &spec)
 {
     // npm's package names (lowercase, URL-safe, at most 214 characters, an optional
     // scope) and, after "@", a version, range or dist-tag without spaces, slashes or colons.
-    static const QRegularExpression registry(
-        QStringLiteral("^(?:@[a-z0-9~][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*(?:@[0-9A-Za-z.^~<>=*|+_-]{1,64})?$"));
-    return spec.size() <= 280 && registry.match(spec).hasMatch();
+    static const QRegularExpression registry(QStringLiteral(
+        "^(?:@[a-z0-9~][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*(?:@[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=*|+_-]{0,63})?$"));
+    // npm takes a spec ending like an archive for a local file, whatever comes before
+    // ("foo.tgz", "foo@x.tgz"), and a version of dots for a folder ("foo@.."): the
+    // version must start with a letter, digit or range sign, and no archive ending.
+    static const QRegularExpression archive(QStringLiteral("\\.(?:tgz|tar|tar\\.gz|gz)$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    return spec.size() <= 280 && registry.match(spec).hasMatch() && !archive.match(spec).hasMatch()
+        && !spec.contains(QLatin1String(".."));
 }
 
 std::optional<McpNpxPackage> McpNpxPackage::of(const McpServerConfig &server, QString *error)
@@ -185,12 +191,48 @@ QString McpNpxPackage::binPath(const QString &installDir, QString *error) const
     const QString path = QDir::cleanPath(packageDir + u'/' + relative);
     const QString real = QFileInfo(path).canonicalFilePath();
     const QString realPackage = QFileInfo(packageDir).canonicalFilePath();
-    if (real.isEmpty() || realPackage.isEmpty() || !real.startsWith(realPackage + u'/')) {
+    const QString realInstall = QFileInfo(installDir).canonicalFilePath();
+    // The package itself inside the install (not a link to elsewhere), the bin a file in it.
+    if (real.isEmpty() || realPackage.isEmpty() || realInstall.isEmpty() || !realPackage.startsWith(realInstall + u'/')
+        || !real.startsWith(realPackage + u'/') || !QFileInfo(real).isFile()) {
         *error = QStringLiteral("package %1's bin %2 is not a file inside the package")
                      .arg(quoted(m_name), quoted(relative));
         return {};
     }
     return real;
+}
+
+QString McpNpxPackage::notFromTheRegistry(const QString &installDir)
+{
+    // npm's hidden lockfile lists every package it placed, with where it came from: a
+    // registry package has an http(s) "resolved" (or none: npm leaves the registry's
+    // out); a dependency from the machine ("file:…", a link) or from git has its own.
+    QFile file(installDir + QStringLiteral("/node_modules/.package-lock.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("it left no node_modules/.package-lock.json to check where each package came from");
+    const QByteArray bytes = file.read(MaxLockfileBytes + 1);
+    std::string problem;
+    const nlohmann::json lock
+        = JsonInput::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())), "its lockfile", &problem);
+    if (bytes.size() > MaxLockfileBytes || !problem.empty() || !lock.is_object()
+        || !lock.value("packages", nlohmann::json()).is_object())
+        return QStringLiteral("its node_modules/.package-lock.json could not be read (%1)")
+            .arg(problem.empty() ? QStringLiteral("not an object with \"packages\" of at most 16 MiB")
+                                 : QString::fromStdString(problem));
+    for (const auto &[path, entry] : lock["packages"].items()) {
+        if (path.empty())
+            continue; // the install folder itself
+        const QString where = elidedText(printableText(QString::fromStdString(path)), 200);
+        if (!entry.is_object() || entry.value("link", nlohmann::json()) == nlohmann::json(true))
+            return QStringLiteral("%1 is a link").arg(where);
+        const nlohmann::json resolved = entry.value("resolved", nlohmann::json());
+        if (resolved.is_null())
+            continue;
+        const QString from = resolved.is_string() ? QString::fromStdString(resolved.get<std::string>()) : QString();
+        if (!from.startsWith(QLatin1String("https://")) && !from.startsWith(QLatin1String("http://")))
+            return QStringLiteral("%1 came from %2").arg(where, elidedText(printableText(from), 200));
+    }
+    return {};
 }
 
 QString McpNpxPackage::markerName()

@@ -58,6 +58,13 @@ public:
     static bool isRegistrySpec(const QString &spec);
     /// The file an install writes last into its folder, holding the spec: the folder is complete.
     static QString markerName();
+    /// "" when every package npm placed in `installDir` came from the registry (npm's
+    /// hidden lockfile node_modules/.package-lock.json: a registry package's "resolved"
+    /// is http(s), or left out), else which did not — a `file:` or git dependency, a
+    /// link — or why the lockfile could not be read.
+    static QString notFromTheRegistry(const QString &installDir);
+    /// npm's hidden lockfile is read up to this size.
+    static constexpr qint64 MaxLockfileBytes = 16 * 1024 * 1024;
 
 private:
     QString m_spec;

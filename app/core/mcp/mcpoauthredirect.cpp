@@ -47,13 +47,20 @@ void McpOAuthRedirect::close()
 void McpOAuthRedirect::onConnection()
 {
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {
-        if (m_done || m_open >= MaxConnections) {
+        if (m_done) {
             socket->abort();
             socket->deleteLater();
             continue;
         }
-        ++m_open;
-        connect(socket, &QObject::destroyed, this, [this] { --m_open; });
+        // At the cap the oldest connection goes, not the new one: a program that holds
+        // connections open cannot keep the browser's redirect out (attack32 F1).
+        m_open.removeIf([](const QPointer<QTcpSocket> &open) { return open.isNull(); });
+        while (m_open.size() >= MaxConnections) {
+            const QPointer<QTcpSocket> oldest = m_open.takeFirst();
+            oldest->abort();
+            oldest->deleteLater();
+        }
+        m_open.append(socket);
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadable(socket); });
         // A connection that sends no whole request head in time holds no slot for long.
@@ -85,13 +92,13 @@ void McpOAuthRedirect::onReadable(QTcpSocket *socket)
     head += socket->read(MaxHeadBytes + 1 - head.size());
     socket->setProperty("head", head);
     if (head.size() > MaxHeadBytes) {
-        socket->disconnect(this);
+        disconnect(socket, &QTcpSocket::readyRead, this, nullptr);
         answer(socket, 431, "Request Header Fields Too Large", QStringLiteral("The request is too large."));
         return;
     }
     if (!head.contains("\r\n\r\n") && !head.contains("\n\n"))
-        return; // the rest of the head comes later
-    socket->disconnect(this);
+        return;                                                // the rest of the head comes later
+    disconnect(socket, &QTcpSocket::readyRead, this, nullptr); // one request per connection
     const QList<QByteArray> line = head.left(head.indexOf('\n')).trimmed().split(' ');
     const QUrl target(QString::fromLatin1(line.value(1)));
     if (line.value(0) != "GET" || target.path() != QLatin1String("/callback")) {

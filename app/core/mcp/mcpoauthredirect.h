@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 class QTcpServer;
@@ -12,7 +14,7 @@ class QTcpSocket;
 /// takes one `GET /callback?code=…&state=…` from the browser, answers it with a short
 /// page and closes. Each connection's request head is read up to MaxHeadBytes (a
 /// longer one is answered 431 and closed) within IdleMs; at most MaxConnections are
-/// open at once (more are closed at once). A request for another path gets 404 and the
+/// open at once (a new one closes the oldest). A request for another path gets 404 and the
 /// listener waits on. A redirect whose `state` is not the one expected is answered 400,
 /// its code not used, and the listener waits on (stray()): any local program or web
 /// page can send one, and it must not end the person's sign-in (attack31 F8). An
@@ -50,7 +52,7 @@ private:
 
     QTcpServer *m_server = nullptr;
     QString m_state;
-    int m_open = 0;
+    QList<QPointer<QTcpSocket>> m_open; ///< the connections, oldest first
     int m_strays = 0;
     bool m_done = false;
 };

@@ -740,12 +740,6 @@ bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolCh
                          .arg(elidedText(McpServerConfig::toolName(name, change.tool)));
             return false;
         }
-        if (McpAcceptedTools::depthOf(change.now) > McpAcceptedTools::MaxDefinitionDepth) {
-            McpToolChange deep = change;
-            deep.tooDeep = true;
-            *error = deep.refusal(m_projectDir);
-            return false;
-        }
     }
     if (!m_accepted.error().isEmpty()) {
         // A record that replaces an unusable one: every other server's tools are new.
@@ -754,9 +748,10 @@ bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolCh
             servers << other;
         m_accepted.startOver(servers);
     }
+    bool accepted = true;
     for (const McpToolChange &change : changes)
-        m_accepted.accept(name, change.now);
-    if (!m_accepted.save(m_projectDir, error, note)) {
+        accepted = accepted && m_accepted.accept(name, change.now, error);
+    if (!accepted || !m_accepted.save(m_projectDir, error, note)) {
         m_acceptedStamp.clear(); // what was not written is not accepted: read the file again
         refreshAccepted();
         return false;
