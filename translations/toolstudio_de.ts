@@ -1950,16 +1950,16 @@ Seine Nachricht:
         <translation>%1 ist ein symbolischer Link; das Studio schreibt das Verzeichnis nicht durch einen solchen: entfernen Sie ihn und versuchen Sie es erneut</translation>
     </message>
     <message>
-        <source>%1: the record would be %2 bytes, more than the %3 the studio reads; nothing was written</source>
-        <translation>%1: das Verzeichnis hätte %2 Bytes, mehr als die %3, die das Studio liest; nichts wurde geschrieben</translation>
-    </message>
-    <message>
-        <source>%1: the record would not be readable (%2); nothing was written</source>
-        <translation>%1: das Verzeichnis wäre nicht lesbar (%2); nichts wurde geschrieben</translation>
-    </message>
-    <message>
         <source>%1 cannot be used, and %2 unusable records are kept aside already (%3.bad …): remove them and try again</source>
         <translation>%1 ist nicht verwendbar, und %2 unbrauchbare Verzeichnisse sind bereits beiseitegelegt (%3.bad …): entfernen Sie sie und versuchen Sie es erneut</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; cannot be accepted: the accepted definitions of MCP server &apos;%2&apos; would be %3 bytes, more than the %4 the record keeps for one server</source>
+        <translation>MCP-Tool &apos;%1&apos; kann nicht akzeptiert werden: die akzeptierten Definitionen des MCP-Servers &apos;%2&apos; wären %3 Bytes groß, mehr als die %4, die das Verzeichnis für einen Server speichert</translation>
+    </message>
+    <message>
+        <source>%1: the record would not read back (%2); nothing was written</source>
+        <translation>%1: das Verzeichnis ließe sich nicht wieder lesen (%2); nichts wurde geschrieben</translation>
     </message>
 </context>
 <context>
