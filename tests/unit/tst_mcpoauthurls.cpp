@@ -17,6 +17,8 @@ private Q_SLOTS:
     void refusedUrl_data();
     void refusedUrl();
     void endpointsOfAnHttpsServerAreHttps();
+    void resourceMetadataMustNameTheServer_data();
+    void resourceMetadataMustNameTheServer();
 };
 
 void TestMcpOAuthUrls::refusedUrl_data()
@@ -75,6 +77,41 @@ void TestMcpOAuthUrls::endpointsOfAnHttpsServerAreHttps()
                                                     QUrl(QStringLiteral("http://127.0.0.1:8931/mcp")), &why);
     QVERIFY2(local, qPrintable(why));
     QCOMPARE(local->tokenEndpoint, QUrl(QStringLiteral("http://127.0.0.1:8080/token")));
+}
+
+// RFC 9728: the protected resource metadata names the resource it is for; metadata for
+// another resource, or for none, is not used.
+void TestMcpOAuthUrls::resourceMetadataMustNameTheServer_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("why"); // "" = taken
+    const QByteArray servers = "\"authorization_servers\": [\"https://auth.example.com\"]";
+    QTest::newRow("the endpoint") << QByteArray("{\"resource\": \"https://mcp.example.com/mcp\", " + servers + "}")
+                                  << QString();
+    QTest::newRow("its root") << QByteArray("{\"resource\": \"https://mcp.example.com\", " + servers + "}")
+                              << QString();
+    QTest::newRow("no resource")
+        << QByteArray("{" + servers + "}")
+        << QStringLiteral("the protected resource metadata names no resource (RFC 9728 §2: it must, and it must be "
+                          "the MCP server's URL)");
+    QTest::newRow("another host") << QByteArray("{\"resource\": \"https://evil.example/mcp\", " + servers + "}")
+                                  << QStringLiteral(
+                                         "the protected resource metadata is for \"https://evil.example/mcp\", not for "
+                                         "\"https://mcp.example.com/mcp\"");
+    QTest::newRow("no authorization server")
+        << QByteArray("{\"resource\": \"https://mcp.example.com/mcp\"}")
+        << QStringLiteral("the protected resource metadata lists no authorization_servers");
+}
+
+void TestMcpOAuthUrls::resourceMetadataMustNameTheServer()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, why);
+    QString problem;
+    const auto metadata
+        = McpOAuthMetadata::readResource(body, QUrl(QStringLiteral("https://mcp.example.com/mcp")), &problem);
+    QCOMPARE(problem, why);
+    QCOMPARE(bool(metadata), why.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestMcpOAuthUrls)

@@ -169,9 +169,15 @@ std::optional<ResourceMetadata> readResource(const QByteArray &body, const QUrl 
         *why = QStringLiteral("the protected resource metadata lists no authorization_servers");
         return std::nullopt;
     }
-    if (!metadata.resource.isEmpty()) {
-        // RFC 9728 §3.3: the resource must be the one asked about; a prefix of the
-        // endpoint on the same origin is taken (a server's metadata for its root).
+    // RFC 9728 §2: `resource` is required, and §3.3: metadata whose resource is not the
+    // one asked about is not used; a prefix of the endpoint on the same origin is taken
+    // (a server's metadata for its root). Without it, any server's metadata would do.
+    if (metadata.resource.isEmpty()) {
+        *why = QStringLiteral("the protected resource metadata names no resource (RFC 9728 §2: it must, and it must "
+                              "be the MCP server's URL)");
+        return std::nullopt;
+    }
+    {
         const QUrl resource(metadata.resource);
         const QUrl endpoint(canonicalResource(server));
         const bool sameOrigin = resource.scheme().toLower() == endpoint.scheme()

@@ -44,8 +44,8 @@ struct ResourceMetadata
     QStringList scopesSupported;
 };
 /// The protected resource metadata in `body` for MCP endpoint `server`: nullopt with
-/// the reason when it is not a JSON object, lists no authorization server, or names a
-/// `resource` that is not `server` or a prefix of it on the same origin.
+/// the reason when it is not a JSON object, lists no authorization server, names no
+/// `resource`, or a `resource` that is not `server` or a prefix of it on the same origin.
 std::optional<ResourceMetadata> readResource(const QByteArray &body, const QUrl &server, QString *why);
 
 struct ServerMetadata
