@@ -78,6 +78,7 @@ private Q_SLOTS:
     void noRedirectInTime();
     void forgedRedirectDoesNotEndTheSignIn();
     void redirectWithAnotherStateIsNotUsed();
+    void stepUpAsksForTheScopeNeeded();
 
 private:
     /// A project in `dir` whose server "remote" is tenant `mode` of the fake.
@@ -403,6 +404,37 @@ void TestMcpOAuth::redirectWithAnotherStateIsNotUsed()
                         "s (--timeout); 1 redirect(s) came with a state that is not the one sent and were not used (an "
                         "authorization server that answers with another state, or a program that is not the browser)"));
     QCOMPARE(stats(QStringLiteral("badstate")).value("tokens", 0), 0);
+}
+
+// Step-up (spec "Scope Challenge Handling"): a call the token's scopes do not cover gets
+// 403 insufficient_scope naming the scopes needed. The call fails at once (not retried:
+// the same token gets the same answer) saying what to run; the next sign-in asks for the
+// scopes named, and the call goes through.
+void TestMcpOAuth::stepUpAsksForTheScopeNeeded()
+{
+    QTemporaryDir dir;
+    const QString projectDir = project(dir, QStringLiteral("stepup"));
+    const Login first = login(projectDir, true);
+    QVERIFY2(first.exitCode == 0, first.out + first.err);
+    QCOMPARE(stats(QStringLiteral("stepup")).value("last_scope", std::string()), std::string("mcp:tools"));
+
+    const QStringList call{QStringLiteral("mcp"), QStringLiteral("call"), projectDir, QStringLiteral("remote"),
+                           QStringLiteral("hello")};
+    const CommandResult refused = toolstudio(call);
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("the server needs more access for this (insufficient_scope, scope \"mcp:tools "
+                                  "mcp:admin\"): run toolstudio mcp login "
+                                  + projectDir.toUtf8() + " remote to sign in again asking for it"),
+             refused.err.constData());
+    QCOMPARE(stats(QStringLiteral("stepup")).value("insufficient", -1), 1);
+
+    const Login again = login(projectDir, true);
+    QVERIFY2(again.exitCode == 0, again.out + again.err);
+    QCOMPARE(stats(QStringLiteral("stepup")).value("last_scope", std::string()), std::string("mcp:tools mcp:admin"));
+    const CommandResult called = toolstudio(call);
+    QVERIFY2(called.exitCode == 0, called.out + called.err);
+    QVERIFY2(called.out.contains("hello from stepup"), called.out.constData());
+    QCOMPARE(stats(QStringLiteral("stepup")).value("insufficient", -1), 1);
 }
 
 QTEST_GUILESS_MAIN(TestMcpOAuth)

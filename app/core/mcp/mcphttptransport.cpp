@@ -5,6 +5,7 @@
 #include "mcprevision.h"
 
 #include "mcpoauthauthorizer.h"
+#include "mcpoauthmetadata.h"
 #include "mcpreplyid.h"
 #include "mcpssereader.h"
 #include "project/printabletext.h"
@@ -320,6 +321,27 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
     if (status == 401 && m_authorizer) {
         onUnauthorized(post);
         return;
+    }
+    if (status == 403 && m_authorizer) {
+        // Step-up (spec "Scope Challenge Handling"): this request needs scopes the token
+        // lacks; the others may go on. The next sign-in asks for them too.
+        const McpOAuthMetadata::Challenge challenge
+            = McpOAuthMetadata::parseChallenge(reply->rawHeader("WWW-Authenticate"));
+        if (challenge.error == QLatin1String("insufficient_scope")) {
+            const QString why
+                = QStringLiteral("HTTP 403 from %1: %2").arg(describeUrl(), m_authorizer->needScope(challenge.scope));
+            if (post.answered || post.requestId.is_null())
+                return;
+            // An answer, not a lost request: trying it again gets the same 403 (not retried).
+            JsonRpcMessage error;
+            error.kind = JsonRpcMessage::Kind::Error;
+            error.id = post.requestId;
+            error.error.code = InsufficientScopeCode;
+            error.error.message = why.toStdString();
+            post.answered = true;
+            Q_EMIT messageReceived(error);
+            return;
+        }
     }
     if (status < 200 || status >= 300) {
         // A 2026-era server's refusal (UnsupportedProtocolVersion, HeaderMismatch, …)

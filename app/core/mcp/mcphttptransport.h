@@ -63,6 +63,9 @@ public:
     static constexpr int StopGraceMs = 2000;
     /// Characters of an HTTP error's body quoted in the failure.
     static constexpr int QuotedBodyChars = 300;
+    /// The JSON-RPC error code a request gets when the server answered it 403
+    /// `insufficient_scope` (step-up: McpOAuthAuthorizer::needScope says what to do).
+    static constexpr int InsufficientScopeCode = -32003;
     /// Bytes a session id may have (visible ASCII only, as the spec asks).
     static constexpr int MaxSessionIdBytes = 1024;
     /// POSTs open at once (requests waiting for a response, answers to the server's

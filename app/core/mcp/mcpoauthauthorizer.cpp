@@ -4,6 +4,7 @@
 
 #include "mcp/mcpoauthhttp.h"
 #include "mcp/mcpoauthtokenrequest.h"
+#include "project/printabletext.h"
 
 #include <QDateTime>
 #include <QPointer>
@@ -45,6 +46,22 @@ QString McpOAuthAuthorizer::failure() const
     if (!m_why.isEmpty())
         return QStringLiteral("needs you to sign in again (%1): %2").arg(m_why, command);
     return QStringLiteral("needs you to sign in: %1").arg(command);
+}
+
+QString McpOAuthAuthorizer::needScope(const QString &scope)
+{
+    const QString shown = elidedText(printableText(scope), 300);
+    if (m_state && !scope.isEmpty()) {
+        const QString united = McpOAuthState::unitedScopes(m_state->scopeNeeded, scope);
+        if (united != m_state->scopeNeeded) {
+            m_state->scopeNeeded = united;
+            QString why;
+            m_state->save(m_projectDir, m_server, &why); // a failed save: the next 403 says it again
+        }
+    }
+    return QStringLiteral("the server needs more access for this (insufficient_scope%1): run toolstudio mcp login %2 "
+                          "%3 to sign in again asking for it")
+        .arg(shown.isEmpty() ? QString() : QStringLiteral(", scope \"%1\"").arg(shown), m_projectDir, m_server);
 }
 
 void McpOAuthAuthorizer::refresh(std::function<void(bool)> done)

@@ -39,6 +39,10 @@ public:
     void refresh(std::function<void(bool)> done);
     /// Why the server cannot be used: it needs (again) a sign-in, with the command to run.
     QString failure() const;
+    /// The server answered a request 403 `insufficient_scope` naming `scope` (step-up):
+    /// the scopes are kept with the sign-in state, so the next sign-in asks for them
+    /// too. Why the request failed and what to do.
+    QString needScope(const QString &scope);
 
 private:
     QString m_server;

@@ -341,6 +341,11 @@ void McpOAuthFlow::authorize()
         m_scope = m_settings.scopes.join(u' ');
     if (m_scope.isEmpty())
         m_scope = m_resource.scopesSupported.join(u' ');
+    // Step-up: what the server asked for in a 403 insufficient_scope since the last sign-in.
+    QString readError;
+    if (const auto earlier = McpOAuthState::load(Secrets::load(m_settings.projectDir, &readError), m_settings.server);
+        earlier && earlier->serverUrl == m_settings.url.toString(QUrl::FullyEncoded) && !earlier->scopeNeeded.isEmpty())
+        m_scope = McpOAuthState::unitedScopes(m_scope, earlier->scopeNeeded);
     QList<QPair<QString, QString>> items{{QStringLiteral("response_type"), QStringLiteral("code")},
                                          {QStringLiteral("client_id"), m_state.clientId},
                                          {QStringLiteral("redirect_uri"), m_state.redirectUri},

@@ -46,9 +46,19 @@ std::optional<McpOAuthState> McpOAuthState::load(const Secrets &secrets, const Q
     state.accessToken = stringOf(root, "access_token");
     state.refreshToken = stringOf(root, "refresh_token");
     state.scope = stringOf(root, "scope");
+    state.scopeNeeded = stringOf(root, "scope_needed");
     if (const auto at = root.find("expires_at"); at != root.end() && at->is_number_integer())
         state.expiresAt = at->get<qint64>();
     return state;
+}
+
+QString McpOAuthState::unitedScopes(const QString &a, const QString &b)
+{
+    QStringList all = a.split(u' ', Qt::SkipEmptyParts);
+    for (const QString &scope : b.split(u' ', Qt::SkipEmptyParts))
+        if (!all.contains(scope))
+            all << scope;
+    return all.join(u' ');
 }
 
 bool McpOAuthState::save(const QString &projectDir, const QString &server, QString *why) const
@@ -63,6 +73,8 @@ bool McpOAuthState::save(const QString &projectDir, const QString &server, QStri
                  {"redirect_uri", redirectUri.toStdString()},
                  {"scope", scope.toStdString()},
                  {"expires_at", expiresAt}};
+    if (!scopeNeeded.isEmpty())
+        root["scope_needed"] = scopeNeeded.toStdString();
     if (!clientSecret.isEmpty())
         root["client_secret"] = clientSecret.toStdString();
     if (!accessToken.isEmpty())

@@ -28,6 +28,12 @@ struct McpOAuthState
     QString refreshToken;
     qint64 expiresAt = 0; ///< ms since the epoch; 0 when the server gave no expires_in
     QString scope;
+    /// Scopes the server asked for in a 403 `insufficient_scope` (step-up, spec "Scope
+    /// Challenge Handling"): the next sign-in asks for them as well.
+    QString scopeNeeded;
+
+    /// Space-separated scopes `a` then those of `b` not in it.
+    static QString unitedScopes(const QString &a, const QString &b);
 
     /// Loads the state of `server` from `secrets`; nullopt when there is none.
     static std::optional<McpOAuthState> load(const Secrets &secrets, const QString &server);

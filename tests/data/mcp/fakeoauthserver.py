@@ -18,13 +18,16 @@ Each tenant MODE has its MCP endpoint at /t/MODE/mcp and its issuer at /t/MODE:
   badstate     /authorize redirects with state "forged"
   denied       /authorize redirects with error=access_denied
   plainhttp    the resource metadata names http://auth.example.com as its server
+  stepup       tools/call needs scope mcp:admin: a token without it gets 403
+               insufficient_scope naming scope="mcp:tools mcp:admin" (step-up)
 
 The authorization endpoint consents at once: it redirects (302) to redirect_uri with a
 code, after checking client_id (registered), redirect_uri (the registered one),
 code_challenge_method S256 and resource (the MCP endpoint). The token endpoint checks
 the code_verifier against the challenge (S256), redirect_uri, client_id and resource.
 GET /stats gives per mode: registrations, codes, tokens, refreshes, refused_refreshes,
-mcp_ok, last_token (the access token the MCP endpoint took last), verifier_checked.
+mcp_ok, last_token (the access token the MCP endpoint took last), verifier_checked,
+last_scope (the scope the last authorization asked for), insufficient (403s sent).
 """
 import base64
 import hashlib
@@ -39,6 +42,7 @@ STATS = {}
 CLIENTS = {}   # client_id -> redirect_uri
 CODES = {}     # code -> {mode, challenge, redirect_uri, client_id, resource}
 ACCESS = {}    # token -> mode
+SCOPES = {}    # access or refresh token -> the scope granted
 REFRESH = {}   # token -> mode
 PORT = 0
 
@@ -46,7 +50,7 @@ PORT = 0
 def stats(mode):
     return STATS.setdefault(mode, {"registrations": 0, "codes": 0, "tokens": 0, "refreshes": 0,
                                    "refused_refreshes": 0, "mcp_ok": 0, "last_token": "",
-                                   "verifier_checked": 0})
+                                   "verifier_checked": 0, "last_scope": "", "insufficient": 0})
 
 
 def base():
@@ -125,8 +129,9 @@ class Handler(BaseHTTPRequestHandler):
             code = "code-%s-%d" % (mode, len(CODES) + 1)
             with LOCK:
                 CODES[code] = {"mode": mode, "challenge": q["code_challenge"], "redirect_uri": redirect,
-                               "client_id": q["client_id"], "resource": q["resource"]}
+                               "client_id": q["client_id"], "resource": q["resource"], "scope": q.get("scope", "")}
                 stats(mode)["codes"] += 1
+                stats(mode)["last_scope"] = q.get("scope", "")
             state = "forged" if mode == "badstate" else q["state"]
             target = redirect + "?" + urllib.parse.urlencode({"code": code, "state": state})
         self.reply(302, b"", "text/plain", [("Location", target)])
@@ -167,12 +172,14 @@ class Handler(BaseHTTPRequestHandler):
                     self.reply(400, {"error": "invalid_grant", "error_description": "code or verifier wrong"})
                     return
                 s["verifier_checked"] += 1
+                granted = grant["scope"] or "mcp:tools"
             elif form.get("grant_type") == "refresh_token":
                 if REFRESH.get(form.get("refresh_token")) != mode or mode == "norefresh":
                     s["refused_refreshes"] += 1
                     self.reply(400, {"error": "invalid_grant", "error_description": "refresh token revoked"})
                     return
                 s["refreshes"] += 1
+                granted = SCOPES.get(form.get("refresh_token"), "mcp:tools")
             else:
                 self.reply(400, {"error": "unsupported_grant_type"})
                 return
@@ -181,9 +188,10 @@ class Handler(BaseHTTPRequestHandler):
             refresh = "rt-%s-%d" % (mode, s["tokens"])
             ACCESS[access] = mode
             REFRESH[refresh] = mode
+            SCOPES[access] = SCOPES[refresh] = granted
             expires = 0 if mode == "expiring" and s["tokens"] == 1 else 3600
         self.reply(200, {"access_token": access, "token_type": "Bearer", "expires_in": expires,
-                         "refresh_token": refresh, "scope": "mcp:tools"},
+                         "refresh_token": refresh, "scope": granted},
                    headers=[("Cache-Control", "no-store")])
 
     def mcp(self, mode):
@@ -212,6 +220,14 @@ class Handler(BaseHTTPRequestHandler):
         elif method == "tools/list":
             result = {"tools": [{"name": "hello", "inputSchema": {"type": "object"}}]}
         elif method == "tools/call":
+            if mode == "stepup" and "mcp:admin" not in SCOPES.get(token, "").split():
+                with LOCK:
+                    stats(mode)["insufficient"] += 1
+                challenge = ('Bearer error="insufficient_scope", scope="mcp:tools mcp:admin", '
+                             'resource_metadata="%s/.well-known/oauth-protected-resource/t/%s/mcp", '
+                             'error_description="hello needs mcp:admin"' % (base(), mode))
+                self.reply(403, {"error": "insufficient_scope"}, headers=[("WWW-Authenticate", challenge)])
+                return
             result = {"content": [{"type": "text", "text": "hello from " + mode}]}
         else:
             self.reply(200, {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no " + method}})
