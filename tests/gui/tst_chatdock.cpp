@@ -110,19 +110,19 @@ private Q_SLOTS:
         QVERIFY(dock->send(QStringLiteral("100 EUR in USD?")));
         QVERIFY(replied.wait(30000));
         QCOMPARE(window.traceModel()->runId(), dock->runId());
-        QStringList tools;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                tools.clear();
-                for (int row = 0; row < window.traceModel()->rowCount(); ++row)
-                    tools << window.traceModel()->index(row, TraceModel::Tool).data().toString();
-                return tools.contains(QStringLiteral("get_exchange_rate"));
-            }(),
-            10000);
-        QCOMPARE(tools,
-                 (QStringList{QStringLiteral("sandbox_applied"), QStringLiteral("chat:message"),
-                              QStringLiteral("model:scripted"), QStringLiteral("get_exchange_rate"),
-                              QStringLiteral("model:scripted"), QStringLiteral("chat:message")}));
+        // The trace follows the journal: the rows come as they are read, the sandbox's
+        // event (written by the run's thread) possibly after the steps; wait for all.
+        const auto tools = [&window] {
+            QStringList shown;
+            for (int row = 0; row < window.traceModel()->rowCount(); ++row)
+                shown << window.traceModel()->index(row, TraceModel::Tool).data().toString();
+            return shown;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(tools(),
+                                  (QStringList{QStringLiteral("sandbox_applied"), QStringLiteral("chat:message"),
+                                               QStringLiteral("model:scripted"), QStringLiteral("get_exchange_rate"),
+                                               QStringLiteral("model:scripted"), QStringLiteral("chat:message")}),
+                                  10000);
         // The meters above the trace speak of the shown run, not of the window's last
         // live run (they stayed at "calls 0/100" beside the chat's steps).
         auto *meters = window.findChild<QLabel *>(QStringLiteral("budgetMeters"));
