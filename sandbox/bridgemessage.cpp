@@ -531,8 +531,13 @@ BridgeDecodeResult decodeLine(std::string_view line)
         result.error = "a call needs a non-empty string \"id\"";
         return result;
     }
-    if (model)
-        return decodeModelCall(std::move(message), id->get<std::string>());
+    if (model) {
+        // The id is read before the message is moved: function arguments are evaluated
+        // in no fixed order (clang moved first, and the id iterator then pointed into
+        // an empty object — found by fuzz_bridge).
+        std::string modelId = id->get<std::string>();
+        return decodeModelCall(std::move(message), std::move(modelId));
+    }
     const auto tool = message.find("tool");
     if (tool == message.end() || !tool->is_string()) {
         result.error = "a call needs a string \"tool\"";

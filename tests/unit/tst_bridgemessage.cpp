@@ -27,6 +27,7 @@ private Q_SLOTS:
     void decodeBadArguments_data();
     void decodeBadArguments();
     void deepNestingRefusedWithoutRecursion();
+    void modelFrameRefusedByItsId();
     void decodeWait_data();
     void decodeWait();
     void firstInvalidUtf8_data();
@@ -219,6 +220,19 @@ void TestBridgeMessage::deepNestingRefusedWithoutRecursion()
     const std::string balanced = nested(100000);
     QCOMPARE(QString::fromStdString(BridgeProtocol::decodeLine(balanced).error),
              QStringLiteral("JSON nested deeper than 128 levels at byte offset 128"));
+}
+
+// A model frame without its "model" is refused by its id, so that call alone fails. The
+// id used to be read after the message was moved away when the compiler evaluated the
+// arguments left to right (clang: an abort in fuzz_bridge, CI of session 30).
+void TestBridgeMessage::modelFrameRefusedByItsId()
+{
+    const BridgeDecodeResult result =
+        BridgeProtocol::decodeLine(R"({"type":"model","id":"c10","tool":"x","to*ls":3})");
+    QVERIFY(!result.call.has_value());
+    QCOMPARE(QString::fromStdString(result.id), QStringLiteral("c10"));
+    QCOMPARE(QString::fromStdString(result.error),
+             QStringLiteral("a model call needs a string \"model\" (the model's name in toolstudio.json)"));
 }
 
 void TestBridgeMessage::firstInvalidUtf8_data()

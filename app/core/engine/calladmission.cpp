@@ -101,9 +101,10 @@ bool CallAdmission::refusedAsStoppedOrReused(Step &step)
         return true;
     }
     if (s.openByCallId.contains(step.callId)) {
-        refuse(std::move(step), ErrorCode::ProtocolError,
-               QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId)),
-               nlohmann::json::object(), false);
+        // Worded before the step is moved: arguments are evaluated in no fixed order.
+        const QString message =
+            QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId));
+        refuse(std::move(step), ErrorCode::ProtocolError, message, nlohmann::json::object(), false);
         return true;
     }
     return false;
@@ -167,12 +168,13 @@ void CallAdmission::submitCall(const BridgeCall &call)
     }
     step.maxAttempts = tool->retry.maxAttempts;
     if (!tool->active) {
-        refuse(std::move(step), ErrorCode::InactiveTool, QStringLiteral("tool '%1' is inactive").arg(step.tool));
+        const QString message = QStringLiteral("tool '%1' is inactive").arg(step.tool);
+        refuse(std::move(step), ErrorCode::InactiveTool, message);
         return;
     }
     if (!s.boundTools.isEmpty() && !s.boundTools.contains(step.tool)) {
-        refuse(std::move(step), ErrorCode::UnknownTool,
-               QStringLiteral("tool '%1' is not bound to this script").arg(step.tool));
+        const QString message = QStringLiteral("tool '%1' is not bound to this script").arg(step.tool);
+        refuse(std::move(step), ErrorCode::UnknownTool, message);
         return;
     }
 
