@@ -2440,32 +2440,8 @@ Seine Nachricht:
         <translation>der Server meldete geänderte Tools, aber tools/list schlug fehl: %1</translation>
     </message>
     <message>
-        <source>… (%1 in all)</source>
-        <translation>… (%1 insgesamt)</translation>
-    </message>
-    <message>
-        <source>its tools were listed again; none changed</source>
-        <translation>seine Tools wurden neu gelistet; keines hat sich geändert</translation>
-    </message>
-    <message>
-        <source>its tools changed (%1)</source>
-        <translation>seine Tools haben sich geändert (%1)</translation>
-    </message>
-    <message>
-        <source>MCP tool &apos;%1&apos; is not called: %2; review the server&apos;s tools in the MCP Servers dock, or run `toolstudio mcp accept %3 %4` to accept them as they are now and write a new record</source>
-        <translation>MCP-Tool &apos;%1&apos; wird nicht aufgerufen: %2; prüfen Sie die Tools des Servers im Dock MCP-Server oder führen Sie `toolstudio mcp accept %3 %4` aus, um sie so zu akzeptieren, wie sie jetzt sind, und ein neues Verzeichnis zu schreiben</translation>
-    </message>
-    <message>
         <source>MCP server &apos;%1&apos; is not ready; its tools can be accepted once it listed them</source>
         <translation>MCP-Server &apos;%1&apos; ist nicht bereit; seine Tools können akzeptiert werden, sobald er sie aufgelistet hat</translation>
-    </message>
-    <message>
-        <source>MCP tool &apos;%1&apos; is no longer listed as it was shown (it changed again); review it again</source>
-        <translation>MCP-Tool &apos;%1&apos; wird nicht mehr so aufgelistet, wie es angezeigt wurde (es hat sich erneut geändert); prüfen Sie es noch einmal</translation>
-    </message>
-    <message>
-        <source>MCP tool &apos;%1&apos; is not listed by MCP server &apos;%2&apos; now; it is not called (what the server would run under that name was never shown): restart the server in the MCP Servers dock to list its tools again</source>
-        <translation>MCP-Tool &apos;%1&apos; wird von MCP-Server &apos;%2&apos; derzeit nicht aufgelistet; es wird nicht aufgerufen (was der Server unter diesem Namen ausführen würde, wurde nie angezeigt): starten Sie den Server im Dock MCP-Server neu, um seine Tools erneut aufzulisten</translation>
     </message>
     <message>
         <source>installing %1 with npm (once)</source>
@@ -2585,6 +2561,33 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
     <message>
         <source>The sign-in to %1 failed: %2</source>
         <translation>Die Anmeldung bei %1 ist fehlgeschlagen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>McpToolAcceptance</name>
+    <message>
+        <source>MCP tool &apos;%1&apos; is not called: %2; review the server&apos;s tools in the MCP Servers dock, or run `toolstudio mcp accept %3 %4` to accept them as they are now and write a new record</source>
+        <translation type="unfinished">MCP-Tool &apos;%1&apos; wird nicht aufgerufen: %2; prüfen Sie die Tools des Servers im Dock MCP-Server oder führen Sie `toolstudio mcp accept %3 %4` aus, um sie so zu akzeptieren, wie sie jetzt sind, und ein neues Verzeichnis zu schreiben</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; is not listed by MCP server &apos;%2&apos; now; it is not called (what the server would run under that name was never shown): restart the server in the MCP Servers dock to list its tools again</source>
+        <translation type="unfinished">MCP-Tool &apos;%1&apos; wird von MCP-Server &apos;%2&apos; derzeit nicht aufgelistet; es wird nicht aufgerufen (was der Server unter diesem Namen ausführen würde, wurde nie angezeigt): starten Sie den Server im Dock MCP-Server neu, um seine Tools erneut aufzulisten</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; is no longer listed as it was shown (it changed again); review it again</source>
+        <translation type="unfinished">MCP-Tool &apos;%1&apos; wird nicht mehr so aufgelistet, wie es angezeigt wurde (es hat sich erneut geändert); prüfen Sie es noch einmal</translation>
+    </message>
+    <message>
+        <source>… (%1 in all)</source>
+        <translation type="unfinished">… (%1 insgesamt)</translation>
+    </message>
+    <message>
+        <source>its tools were listed again; none changed</source>
+        <translation type="unfinished">seine Tools wurden neu gelistet; keines hat sich geändert</translation>
+    </message>
+    <message>
+        <source>its tools changed (%1)</source>
+        <translation type="unfinished">seine Tools haben sich geändert (%1)</translation>
     </message>
 </context>
 <context>

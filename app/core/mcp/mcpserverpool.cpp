@@ -14,8 +14,6 @@
 
 #include <algorithm>
 
-#include <sys/stat.h>
-
 using nlohmann::json;
 
 namespace {
@@ -96,6 +94,7 @@ McpServerPool *McpServerPool::forProject(const QString &projectDir)
 McpServerPool::McpServerPool(const QString &projectDir, QObject *parent)
     : QObject(parent)
     , m_projectDir(projectDir)
+    , m_acceptance(projectDir)
 {}
 
 namespace {
@@ -389,7 +388,8 @@ void McpServerPool::send(qint64 id)
         return;
     }
     refreshAccepted();
-    if (const QString refused = refusalOf(*server, it->second.tool); !refused.isEmpty()) {
+    if (const QString refused = m_acceptance.refusal(it->second.server, server->status.tools, it->second.tool);
+        !refused.isEmpty()) {
         Call call = std::move(it->second);
         m_calls.erase(it);
         closeRequests(call);
@@ -529,7 +529,7 @@ void McpServerPool::relist(const QString &name)
             server->status.toolsChangedNote
                 = tr("the server said its tools changed, but tools/list failed: %1").arg(reply.errorText());
         } else {
-            server->status.toolsChangedNote = McpServerPool::toolsChangeNote(server->status.tools, tools);
+            server->status.toolsChangedNote = McpToolAcceptance::changeNote(server->status.tools, tools);
             server->status.tools = tools;
             server->status.duplicateTools = session->duplicateToolNames();
             observeTools(name);
@@ -537,42 +537,6 @@ void McpServerPool::relist(const QString &name)
         Q_EMIT serverChanged(name);
         Q_EMIT toolsChanged(name);
     });
-}
-
-QString McpServerPool::toolsChangeNote(const std::vector<json> &before, const std::vector<json> &after)
-{
-    std::map<std::string, const json *> old;
-    for (const json &tool : before)
-        old.emplace(tool.value("name", std::string()), &tool);
-    QStringList added;
-    QStringList changed;
-    for (const json &tool : after) {
-        const std::string name = tool.value("name", std::string());
-        const auto found = old.find(name);
-        if (found == old.end())
-            added << elidedText(QString::fromStdString(name));
-        else if (*found->second != tool)
-            changed << elidedText(QString::fromStdString(name));
-        if (found != old.end())
-            old.erase(found);
-    }
-    QStringList removed;
-    for (const auto &[name, tool] : old)
-        removed << elidedText(QString::fromStdString(name));
-    const auto part = [](const char *what, QStringList names) {
-        if (names.isEmpty())
-            return QString();
-        const qsizetype all = names.size();
-        if (all > 10)
-            names = names.mid(0, 10) << tr("… (%1 in all)").arg(all);
-        return QStringLiteral("%1 %2").arg(tr(what), names.join(QStringLiteral(", ")));
-    };
-    QStringList parts;
-    for (const QString &text : {part("added:", added), part("removed:", removed), part("changed:", changed)})
-        if (!text.isEmpty())
-            parts << text;
-    return parts.isEmpty() ? tr("its tools were listed again; none changed")
-                           : tr("its tools changed (%1)").arg(parts.join(QStringLiteral("; ")));
 }
 
 void McpServerPool::onServerRequest(const QString &name, const McpServerRequest &request)
@@ -645,19 +609,12 @@ bool McpServerPool::respondError(qint64 id, const json &requestId, int code, con
 
 void McpServerPool::refreshAccepted()
 {
-    const QString path = McpAcceptedTools::path(m_projectDir);
-    struct stat info = {};
-    const QString stamp = ::stat(QFile::encodeName(path).constData(), &info) != 0
-        ? QStringLiteral("none")
-        : QStringLiteral("%1:%2.%3:%4")
-              .arg(qint64(info.st_size))
-              .arg(qint64(info.st_mtim.tv_sec))
-              .arg(qint64(info.st_mtim.tv_nsec))
-              .arg(quint64(info.st_ino));
-    if (stamp == m_acceptedStamp)
-        return;
-    m_acceptedStamp = stamp;
-    m_accepted.load(m_projectDir);
+    if (m_acceptance.refresh())
+        updateAllChanges();
+}
+
+void McpServerPool::updateAllChanges()
+{
     for (const QString &name : m_order)
         if (Server *server = find(name); server && updateChanges(*server))
             Q_EMIT serverChanged(name);
@@ -669,23 +626,17 @@ void McpServerPool::observeTools(const QString &name)
     Server *server = find(name);
     if (!server)
         return;
-    m_acceptedWriteError.clear();
-    if (m_accepted.observe(name, server->status.tools)) {
-        QString error;
-        if (!m_accepted.save(m_projectDir, &error))
-            m_acceptedWriteError = error;
-        m_acceptedStamp.clear(); // read back what was written (or not) at the next look
-        refreshAccepted();
-    }
+    if (m_acceptance.observe(name, server->status.tools))
+        updateAllChanges();
     updateChanges(*server);
 }
 
 bool McpServerPool::updateChanges(Server &server)
 {
-    std::vector<McpToolChange> changes;
-    if (server.status.state == McpServerStatus::State::Ready || server.status.state == McpServerStatus::State::Starting)
-        changes = m_accepted.changes(server.config.name, server.status.tools);
-    const QString error = m_accepted.error().isEmpty() ? m_acceptedWriteError : m_accepted.error();
+    const bool listed = server.status.state == McpServerStatus::State::Ready
+        || server.status.state == McpServerStatus::State::Starting;
+    McpToolAcceptance::Changes now
+        = m_acceptance.changesOf(server.config.name, listed ? server.status.tools : std::vector<json>());
     const auto summaries = [](const std::vector<McpToolChange> &all) {
         QStringList lines;
         for (const McpToolChange &change : all)
@@ -693,33 +644,10 @@ bool McpServerPool::updateChanges(Server &server)
         return lines;
     };
     const bool changed
-        = summaries(changes) != summaries(server.status.changedTools) || error != server.status.acceptedError;
-    server.status.changedTools = std::move(changes);
-    server.status.acceptedError = error;
+        = summaries(now.tools) != summaries(server.status.changedTools) || now.error != server.status.acceptedError;
+    server.status.changedTools = std::move(now.tools);
+    server.status.acceptedError = now.error;
     return changed;
-}
-
-QString McpServerPool::refusalOf(const Server &server, const QString &tool) const
-{
-    for (const json &listed : server.status.tools) {
-        if (listed.value("name", json()) != json(tool.toStdString()))
-            continue;
-        const std::optional<McpToolChange> change = m_accepted.change(server.config.name, listed);
-        if (!change)
-            return {};
-        if (!m_accepted.error().isEmpty())
-            return tr("MCP tool '%1' is not called: %2; review the server's tools in the MCP Servers dock, or run "
-                      "`toolstudio mcp accept %3 %4` to accept them as they are now and write a new record")
-                .arg(elidedText(McpServerConfig::toolName(server.config.name, tool)),
-                     printableLines(m_accepted.error()), shellQuoted(m_projectDir), shellQuoted(server.config.name));
-        return change->refusal(m_projectDir);
-    }
-    // Not listed now (the pool is ready only once its tools are listed): what the server
-    // would run under that name was never shown, so it is not called — a tool changed and
-    // then taken off the list was called unaccepted (attack31 F3).
-    return tr("MCP tool '%1' is not listed by MCP server '%2' now; it is not called (what the server would run "
-              "under that name was never shown): restart the server in the MCP Servers dock to list its tools again")
-        .arg(elidedText(McpServerConfig::toolName(server.config.name, tool)), elidedText(server.config.name, 64));
 }
 
 bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolChange> &changes, QString *error,
@@ -730,34 +658,10 @@ bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolCh
         *error = tr("MCP server '%1' is not ready; its tools can be accepted once it listed them").arg(name);
         return false;
     }
-    refreshAccepted();
-    for (const McpToolChange &change : changes) {
-        const bool listed
-            = std::any_of(server->status.tools.begin(), server->status.tools.end(),
-                          [&change](const json &entry) { return McpAcceptedTools::reliedOn(entry) == change.now; });
-        if (!listed) {
-            *error = tr("MCP tool '%1' is no longer listed as it was shown (it changed again); review it again")
-                         .arg(elidedText(McpServerConfig::toolName(name, change.tool)));
-            return false;
-        }
-    }
-    if (!m_accepted.error().isEmpty()) {
-        // A record that replaces an unusable one: every other server's tools are new.
-        QStringList servers;
-        for (const QString &other : m_order)
-            servers << other;
-        m_accepted.startOver(servers);
-    }
-    bool accepted = true;
-    for (const McpToolChange &change : changes)
-        accepted = accepted && m_accepted.accept(name, change.now, error);
-    if (!accepted || !m_accepted.save(m_projectDir, error, note)) {
-        m_acceptedStamp.clear(); // what was not written is not accepted: read the file again
-        refreshAccepted();
-        return false;
-    }
-    m_acceptedStamp.clear();
-    refreshAccepted();
-    Q_EMIT serverChanged(name);
-    return true;
+    const QStringList servers(m_order.begin(), m_order.end());
+    const bool accepted = m_acceptance.accept(name, server->status.tools, changes, servers, error, note);
+    updateAllChanges();
+    if (accepted)
+        Q_EMIT serverChanged(name);
+    return accepted;
 }

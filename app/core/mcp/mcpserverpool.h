@@ -8,6 +8,7 @@
 #include "mcp/mcpexchangerecorder.h"
 #include "mcp/mcpnpxinstall.h"
 #include "mcp/mcppersonquestion.h"
+#include "mcp/mcptoolacceptance.h"
 #include "project/mcpserverconfig.h"
 
 #include <QByteArray>
@@ -151,9 +152,6 @@ public:
     /// server when the request was sent. Its `done` is not called. Returns what became
     /// of it, in words ("notifications/cancelled sent to MCP server 'x' (request 7)").
     QString cancel(qint64 id, const QString &reason);
-    /// What differs between two tools/list answers, in words: "its tools changed
-    /// (added: a; removed: b; changed: c)" — at most 10 names each.
-    static QString toolsChangeNote(const std::vector<nlohmann::json> &before, const std::vector<nlohmann::json> &after);
     /// The session of `name` when it is ready, for requests of its own (resources and
     /// prompts, McpServerFeatures); nullptr when the server is not running — it is not
     /// started by this (Restart, or a tool call, starts it).
@@ -235,13 +233,11 @@ private:
     void observeTools(const QString &name);
     /// Sets changedTools and acceptedError of `server`; true when they changed.
     bool updateChanges(Server &server);
-    /// Why call `id` may not be sent; empty when it may.
-    QString refusalOf(const Server &server, const QString &tool) const;
+    /// updateChanges() of every server, serverChanged() for each whose changes changed.
+    void updateAllChanges();
 
     QString m_projectDir;
-    McpAcceptedTools m_accepted;
-    QString m_acceptedStamp; ///< size, modification time and inode of the file read last ("" before the first read)
-    QString m_acceptedWriteError;
+    McpToolAcceptance m_acceptance;
     QString m_projectName;
     std::map<QString, Server> m_servers;
     std::vector<QString> m_order; ///< server names as toolstudio.json lists them
