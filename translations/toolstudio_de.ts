@@ -2567,27 +2567,27 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
     <name>McpToolAcceptance</name>
     <message>
         <source>MCP tool &apos;%1&apos; is not called: %2; review the server&apos;s tools in the MCP Servers dock, or run `toolstudio mcp accept %3 %4` to accept them as they are now and write a new record</source>
-        <translation type="unfinished">MCP-Tool &apos;%1&apos; wird nicht aufgerufen: %2; prüfen Sie die Tools des Servers im Dock MCP-Server oder führen Sie `toolstudio mcp accept %3 %4` aus, um sie so zu akzeptieren, wie sie jetzt sind, und ein neues Verzeichnis zu schreiben</translation>
+        <translation>MCP-Tool &apos;%1&apos; wird nicht aufgerufen: %2; prüfen Sie die Tools des Servers im Dock MCP-Server oder führen Sie `toolstudio mcp accept %3 %4` aus, um sie so zu akzeptieren, wie sie jetzt sind, und ein neues Verzeichnis zu schreiben</translation>
     </message>
     <message>
         <source>MCP tool &apos;%1&apos; is not listed by MCP server &apos;%2&apos; now; it is not called (what the server would run under that name was never shown): restart the server in the MCP Servers dock to list its tools again</source>
-        <translation type="unfinished">MCP-Tool &apos;%1&apos; wird von MCP-Server &apos;%2&apos; derzeit nicht aufgelistet; es wird nicht aufgerufen (was der Server unter diesem Namen ausführen würde, wurde nie angezeigt): starten Sie den Server im Dock MCP-Server neu, um seine Tools erneut aufzulisten</translation>
+        <translation>MCP-Tool &apos;%1&apos; wird von MCP-Server &apos;%2&apos; derzeit nicht aufgelistet; es wird nicht aufgerufen (was der Server unter diesem Namen ausführen würde, wurde nie angezeigt): starten Sie den Server im Dock MCP-Server neu, um seine Tools erneut aufzulisten</translation>
     </message>
     <message>
         <source>MCP tool &apos;%1&apos; is no longer listed as it was shown (it changed again); review it again</source>
-        <translation type="unfinished">MCP-Tool &apos;%1&apos; wird nicht mehr so aufgelistet, wie es angezeigt wurde (es hat sich erneut geändert); prüfen Sie es noch einmal</translation>
+        <translation>MCP-Tool &apos;%1&apos; wird nicht mehr so aufgelistet, wie es angezeigt wurde (es hat sich erneut geändert); prüfen Sie es noch einmal</translation>
     </message>
     <message>
         <source>… (%1 in all)</source>
-        <translation type="unfinished">… (%1 insgesamt)</translation>
+        <translation>… (%1 insgesamt)</translation>
     </message>
     <message>
         <source>its tools were listed again; none changed</source>
-        <translation type="unfinished">seine Tools wurden neu gelistet; keines hat sich geändert</translation>
+        <translation>seine Tools wurden neu gelistet; keines hat sich geändert</translation>
     </message>
     <message>
         <source>its tools changed (%1)</source>
-        <translation type="unfinished">seine Tools haben sich geändert (%1)</translation>
+        <translation>seine Tools haben sich geändert (%1)</translation>
     </message>
 </context>
 <context>
