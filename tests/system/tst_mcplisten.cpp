@@ -15,6 +15,7 @@
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcphttptransport.h"
 #include "mcp/mcpserverpool.h"
+#include "mcpsessionwaits.h"
 #include "servedproject.h"
 #include "serverprocess.h"
 #include "testfiles.h"
@@ -38,61 +39,6 @@ using ListenState = McpListenSubscription::State;
 
 namespace {
 
-McpStdioTransport::Launch fakeServer(const QString &mode)
-{
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    launch.arguments = {mcpFixture("fakeserver.py"), mode};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
-    return launch;
-}
-
-/// Waits for `session` to leave Initializing.
-bool waitReady(McpClientSession &session)
-{
-    (void)QTest::qWaitFor([&] { return session.state() != McpClientSession::State::Initializing; }, 60000);
-    if (session.state() != McpClientSession::State::Ready)
-        qWarning("the session is not ready: %s", qPrintable(session.failure()));
-    return session.state() == McpClientSession::State::Ready;
-}
-
-McpReply callAndWait(McpClientSession &session, const QString &tool, const json &arguments = json::object())
-{
-    std::optional<McpReply> reply;
-    session.callTool(tool, arguments, json::object(), [&reply](const McpReply &r) { reply = r; });
-    (void)QTest::qWaitFor([&reply] { return reply.has_value(); }, 60000);
-    return reply.value_or(McpReply{{}, {}, QStringLiteral("no reply within 60 s")});
-}
-
-/// The fake's `stats` tool: its JSON text, parsed.
-json stats(McpClientSession &session)
-{
-    const McpReply reply = callAndWait(session, QStringLiteral("stats"));
-    if (!reply.ok()) {
-        qWarning("stats: %s", qPrintable(reply.errorText()));
-        return nullptr;
-    }
-    return json::parse(reply.result["content"][0].value("text", ""), nullptr, false);
-}
-
-QStringList toolNames(McpClientSession &session)
-{
-    std::optional<QStringList> names;
-    session.listTools([&names](const std::vector<json> &tools, const McpReply &reply) {
-        names = QStringList();
-        if (!reply.ok())
-            *names << QStringLiteral("failed: ") + reply.errorText();
-        for (const json &tool : tools)
-            *names << QString::fromStdString(tool.value("name", ""));
-    });
-    (void)QTest::qWaitFor([&names] { return names.has_value(); }, 60000);
-    return names.value_or(QStringList{QStringLiteral("no answer")});
-}
-
-/// An SDK 2.x McpServer (serveStdio, or createMcpHandler behind node:http printing its
-/// port) with `echo` and `grow`, which adds the tool `grown` and says the tools changed
-/// (registerTool on a connected server does on stdio; the handler's notify over HTTP,
-/// whose servers are made per request).
 const char *const SdkServer = R"JS(
 import { McpServer, createMcpHandler, fromJsonSchema } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -216,7 +162,7 @@ std::unique_ptr<McpClientSession> TestMcpListen::openHttp(const QString &path, b
     McpHttpTransport::Endpoint endpoint;
     endpoint.url = QUrl(m_fakeHttp.base + path);
     auto session = std::make_unique<McpClientSession>(new McpHttpTransport(endpoint));
-    session->setListenForToolChanges(listen);
+    session->setListenForChanges(listen);
     if (ackTimeoutMs > 0)
         session->listenSubscription()->setAckTimeout(ackTimeoutMs);
     session->open();
@@ -231,7 +177,7 @@ std::unique_ptr<McpClientSession> TestMcpListen::openHttp(const QString &path, b
 void TestMcpListen::stdioListensAndHearsToolChanges()
 {
     McpClientSession session;
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     listen->setAckTimeout(300);
     QSignalSpy changed(&session, &McpClientSession::toolsChanged);
@@ -276,7 +222,7 @@ void TestMcpListen::stdioListensAndHearsToolChanges()
 void TestMcpListen::stdioGracefulEnd()
 {
     McpClientSession session;
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     session.open(fakeServer(QStringLiteral("listen")));
     QVERIFY(waitReady(session));
@@ -299,7 +245,7 @@ void TestMcpListen::stdioGracefulEnd()
 void TestMcpListen::stdioAckHonoursNothing()
 {
     McpClientSession session;
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     session.open(fakeServer(QStringLiteral("listen-none")));
     QVERIFY(waitReady(session));
@@ -314,7 +260,7 @@ void TestMcpListen::stdioAckHonoursNothing()
 void TestMcpListen::stdioAckNeverComes()
 {
     McpClientSession session;
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     listen->setAckTimeout(500);
     session.open(fakeServer(QStringLiteral("listen-noack")));
@@ -332,7 +278,7 @@ void TestMcpListen::stdioAckNeverComes()
 void TestMcpListen::stdioListenRefused()
 {
     McpClientSession session;
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     session.open(fakeServer(QStringLiteral("listen-refuse")));
     QVERIFY(waitReady(session));
@@ -347,7 +293,7 @@ void TestMcpListen::stdioListenRefused()
 void TestMcpListen::stdioNotificationBeforeTheAckIsDropped()
 {
     McpClientSession session;
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     QSignalSpy changed(&session, &McpClientSession::toolsChanged);
     session.open(fakeServer(QStringLiteral("listen-early")));
@@ -370,7 +316,7 @@ void TestMcpListen::noListenWithoutListChanged()
     } cases[] = {{"modern", true, "modern"}, {"listen", false, "modern"}, {"good", true, "legacy"}};
     for (const auto &entry : cases) {
         McpClientSession session;
-        session.setListenForToolChanges(entry.listen);
+        session.setListenForChanges(entry.listen);
         session.open(fakeServer(QLatin1String(entry.mode)));
         QVERIFY(waitReady(session));
         QCOMPARE(session.era(), QLatin1String(entry.era));
@@ -469,7 +415,7 @@ void TestMcpListen::httpDroppedStreamIsListenedToAgainAFewTimes()
     McpHttpTransport::Endpoint endpoint;
     endpoint.url = QUrl(m_fakeHttp.base + QStringLiteral("/listen-drop"));
     McpClientSession session(new McpHttpTransport(endpoint));
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     listen->setRelistenDelay(50);
     session.open();
@@ -531,7 +477,7 @@ void TestMcpListen::studioServerOverStdio()
     launch.arguments = {QStringLiteral("serve"), QStringLiteral("--mcp-stdio"), dir.path(), QStringLiteral("--trust")};
     launch.environment = QProcessEnvironment::systemEnvironment();
     McpClientSession session;
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     QSignalSpy changed(&session, &McpClientSession::toolsChanged);
     session.open(launch);
@@ -560,7 +506,7 @@ void TestMcpListen::studioServerOverHttp()
     McpHttpTransport::Endpoint endpoint;
     endpoint.url = QUrl(web.url("/mcp"));
     McpClientSession session(new McpHttpTransport(endpoint));
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     listen->setRelistenDelay(50);
     QSignalSpy changed(&session, &McpClientSession::toolsChanged);
@@ -594,7 +540,7 @@ void TestMcpListen::sdkServerOverStdio()
     launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
 
     McpClientSession session;
-    session.setListenForToolChanges(true);
+    session.setListenForChanges(true);
     McpListenSubscription *listen = session.listenSubscription();
     QSignalSpy changed(&session, &McpClientSession::toolsChanged);
     session.open(launch);

@@ -108,8 +108,9 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
         return McpRevision::withRequestMeta(std::move(params), clientInfo(), clientCapabilities());
     };
     channel.transport = m_transport;
-    m_listen = new McpListenSubscription(std::move(channel), this);
-    connect(m_listen, &McpListenSubscription::toolsChanged, this, &McpClientSession::toolsChanged);
+    m_subscriptions = new McpClientSubscriptions(channel, this);
+    connect(m_subscriptions, &McpClientSubscriptions::toolsChanged, this, &McpClientSession::toolsChanged);
+    connect(m_subscriptions, &McpClientSubscriptions::notified, this, &McpClientSession::notificationReceived);
     connect(m_transport, &McpTransport::messageReceived, this, &McpClientSession::onMessage);
     connect(m_transport, &McpTransport::messageRefused, this, &McpClientSession::onRefused);
     connect(m_transport, &McpTransport::finished, this, &McpClientSession::onFinished);
@@ -139,7 +140,7 @@ void McpClientSession::open()
     m_probeLate = false;
     m_initializeId = 0;
     m_protocolVersion.clear();
-    m_listen->reset();
+    m_subscriptions->reset();
     m_transport->start();
     // The era probe (basic/versioning "Backward Compatibility"): server/discover first.
     const qint64 id = m_nextId++;
@@ -207,12 +208,13 @@ void McpClientSession::onDiscovered(const McpReply &reply)
             if (const auto text = result.find("instructions"); text != result.end() && text->is_string())
                 m_instructions = QString::fromStdString(text->get<std::string>());
             m_state = State::Ready;
-            // Tool changes of a modern server come on a subscription, opened before
+            // List changes of a modern server come on a subscription, opened before
             // ready() so that a tools/list sent on ready() is answered after it.
-            const json tools = objectMember(m_serverCapabilities, "tools");
-            if (m_listenForToolChanges && tools.value("listChanged", json()) == json(true)) {
+            const McpListenSubscription::Filter changes = McpClientSubscriptions::listFilter(m_serverCapabilities);
+            if (m_listenForChanges && !changes.empty()) {
                 const QPointer<McpClientSession> alive(this);
-                m_listen->open();
+                m_subscriptions->lists()->setFilter(changes);
+                m_subscriptions->lists()->open();
                 if (!alive || m_state != State::Ready)
                     return;
             }
@@ -345,7 +347,7 @@ void McpClientSession::close()
     m_state = State::Closed;
     {
         const QPointer<McpClientSession> alive(this);
-        m_listen->end(true); // on stdio notifications/cancelled; over HTTP its stream closes
+        m_subscriptions->end(true); // on stdio notifications/cancelled; over HTTP its stream closes
         if (!alive)
             return;
     }
@@ -686,7 +688,7 @@ void McpClientSession::onMessage(const JsonRpcMessage &message)
         if (!alive)
             return;
     }
-    if (m_listen->take(message))
+    if (m_subscriptions->take(message))
         return; // a subscription's: its slot may have deleted the session
     switch (message.kind) {
     case JsonRpcMessage::Kind::Result:
@@ -803,7 +805,7 @@ void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
 void McpClientSession::onRefused(const QString &reason, const json &id)
 {
     ++m_refusedMessages;
-    if (m_listen->takeRefusal(id, reason))
+    if (m_subscriptions->takeRefusal(id, reason))
         return;
     // A reply the session cannot read (nested too deep, too many values, …) still ends
     // its request now, rather than at its timeout.
@@ -825,7 +827,7 @@ void McpClientSession::onFinished(const QString &why)
         return;
     case State::Ready:
         m_state = State::Closed;
-        m_listen->end(false);
+        m_subscriptions->end(false);
         if (failAll(text))
             Q_EMIT closed(text);
         return;
@@ -876,7 +878,7 @@ void McpClientSession::fail(const QString &why)
     if (m_state == State::Failed)
         return;
     m_state = State::Failed;
-    m_listen->end(false);
+    m_subscriptions->end(false);
     m_failure = why.contains(QLatin1String("its stderr ends with")) ? why : withStderr(why, m_transport->stderrTail());
     if (!failAll(m_failure))
         return;

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "mcplistensubscription.h"
+#include "mcpclientsubscriptions.h"
 #include "mcpstdiotransport.h"
 
 #include <QObject>
@@ -73,12 +73,14 @@ struct McpReply
 /// Notifications are handed on (notificationReceived); `notifications/tools/list_changed`
 /// also emits toolsChanged().
 ///
-/// Tool changes in the 2026 era (setListenForToolChanges): a session that becomes ready
-/// with a 2026-07-28 server whose capabilities say `tools.listChanged: true` opens one
-/// `subscriptions/listen` (McpListenSubscription) before ready() goes out; its
-/// `notifications/tools/list_changed` emit toolsChanged(). What belongs to a
-/// subscription (its notifications, the listen's response) is not handed on as the
-/// messages of requests are; close() cancels it.
+/// List changes in the 2026 era (setListenForChanges): a session that becomes ready
+/// with a 2026-07-28 server whose capabilities say `listChanged: true` for tools,
+/// prompts or resources opens one `subscriptions/listen` for them (McpClientSubscriptions)
+/// before ready() goes out; its `notifications/tools/list_changed` emit toolsChanged(),
+/// its prompts and resources list_changed are handed on (notificationReceived), as are
+/// the `notifications/resources/updated` of setResourceSubscriptions()'s listen. What
+/// else belongs to a subscription (its acknowledgement, the listen's response) is not
+/// handed on as the messages of requests are; close() cancels them.
 class McpClientSession : public QObject
 {
     Q_OBJECT
@@ -154,13 +156,21 @@ public:
     /// rootsFor); empty by default.
     void setRoots(nlohmann::json roots) { m_roots = std::move(roots); }
     const nlohmann::json &roots() const { return m_roots; }
-    /// Opens `subscriptions/listen` for tool changes when the session becomes ready in the
-    /// 2026 era and the server advertises `tools.listChanged` (off by default: a command
-    /// that lists once needs no stream). Set before open().
-    void setListenForToolChanges(bool listen) { m_listenForToolChanges = listen; }
-    /// The session's subscription (state Idle while none was opened); its timeouts may
-    /// be set before open().
-    McpListenSubscription *listenSubscription() const { return m_listen; }
+    /// Opens `subscriptions/listen` for list changes when the session becomes ready in
+    /// the 2026 era and the server advertises `listChanged` for tools, prompts or
+    /// resources (off by default: a command that lists once needs no stream). Set before open().
+    void setListenForChanges(bool listen) { m_listenForChanges = listen; }
+    /// The session's subscription for list changes (state Idle while none was opened);
+    /// its timeouts may be set before open().
+    McpListenSubscription *listenSubscription() const { return m_subscriptions->lists(); }
+    /// 2026 era: asks for `notifications/resources/updated` of `uris` on a listen of
+    /// their own (McpClientSubscriptions::setResourceUris); `settled` hears whether the server
+    /// agreed. resourceSubscriptions() are the URIs asked for now.
+    void setResourceSubscriptions(const QStringList &uris, McpClientSubscriptions::Settled settled)
+    {
+        m_subscriptions->setResourceUris(uris, std::move(settled));
+    }
+    QStringList resourceSubscriptions() const { return m_subscriptions->resourceUris(); }
     /// The capabilities initialize sends: roots, sampling and elicitation (form mode).
     static nlohmann::json clientCapabilities();
     /// Answers the server's open request `id` (from serverRequestReceived) with `result`;
@@ -259,8 +269,8 @@ private:
                   std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
 
     McpTransport *m_transport = nullptr;
-    McpListenSubscription *m_listen = nullptr;
-    bool m_listenForToolChanges = false;
+    McpClientSubscriptions *m_subscriptions = nullptr;
+    bool m_listenForChanges = false;
     State m_state = State::Idle;
     QString m_failure;
     QString m_protocolVersion;

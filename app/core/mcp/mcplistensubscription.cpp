@@ -9,7 +9,10 @@
 #include "project/printabletext.h"
 
 #include <QPointer>
+#include <QStringList>
 #include <QTimer>
+
+#include <algorithm>
 
 using nlohmann::json;
 
@@ -32,7 +35,65 @@ bool isId(const json &value, qint64 id)
     return value.is_number_integer() && value.get<qint64>() == id;
 }
 
+bool flagOf(const json &object, const char *key)
+{
+    return object.is_object() && object.value(key, json()) == json(true);
+}
+
 } // namespace
+
+json McpListenSubscription::Filter::toJson() const
+{
+    json filter = json::object();
+    if (tools)
+        filter["toolsListChanged"] = true;
+    if (prompts)
+        filter["promptsListChanged"] = true;
+    if (resources)
+        filter["resourcesListChanged"] = true;
+    if (!resourceUris.isEmpty()) {
+        json uris = json::array();
+        for (const QString &uri : resourceUris)
+            uris.push_back(uri.toStdString());
+        filter["resourceSubscriptions"] = std::move(uris);
+    }
+    return filter;
+}
+
+McpListenSubscription::Filter McpListenSubscription::Filter::honouredBy(const json &honoured) const
+{
+    Filter agreed;
+    agreed.tools = tools && flagOf(honoured, "toolsListChanged");
+    agreed.prompts = prompts && flagOf(honoured, "promptsListChanged");
+    agreed.resources = resources && flagOf(honoured, "resourcesListChanged");
+    const json uris = honoured.is_object() ? honoured.value("resourceSubscriptions", json()) : json();
+    if (uris.is_array()) {
+        for (const QString &uri : resourceUris) {
+            const bool listed = std::any_of(uris.begin(), uris.end(), [&uri](const json &entry) {
+                return entry.is_string() && entry.get_ref<const std::string &>() == uri.toStdString();
+            });
+            if (listed)
+                agreed.resourceUris << uri;
+        }
+    }
+    return agreed;
+}
+
+QString McpListenSubscription::Filter::text() const
+{
+    QStringList parts;
+    if (tools)
+        parts << QStringLiteral("tool changes");
+    if (prompts)
+        parts << QStringLiteral("prompt list changes");
+    if (resources)
+        parts << QStringLiteral("resource list changes");
+    if (resourceUris.size() == 1)
+        parts << QStringLiteral("updates of resource %1").arg(elidedText(printableText(resourceUris.first()), 200));
+    else if (!resourceUris.isEmpty())
+        parts << QStringLiteral("updates of %1 resources").arg(resourceUris.size());
+    return parts.join(QStringLiteral(", "));
+}
 
 McpListenSubscription::McpListenSubscription(Channel channel, QObject *parent)
     : QObject(parent)
@@ -61,7 +122,8 @@ void McpListenSubscription::open()
     m_state = State::Opening;
     m_openFor.invalidate();
     m_ackTimer->start(m_ackTimeoutMs);
-    json params = {{"notifications", {{"toolsListChanged", true}}}};
+    m_honoured = Filter();
+    json params = {{"notifications", m_filter.toJson()}};
     const bool sent
         = m_channel.send(JsonRpcMessage::request(json(m_id), "subscriptions/listen", m_channel.withMeta(params)));
     if (!alive || sent)
@@ -96,7 +158,20 @@ void McpListenSubscription::reset()
     m_relistens = 0;
     m_ignored = 0;
     m_why.clear();
+    m_honoured = Filter();
     m_openFor.invalidate();
+}
+
+bool McpListenSubscription::owns(const JsonRpcMessage &message) const
+{
+    if (m_state != State::Opening && m_state != State::Open)
+        return false;
+    if (message.kind == JsonRpcMessage::Kind::Result || message.kind == JsonRpcMessage::Kind::Error)
+        return isId(message.id, m_id);
+    if (message.kind != JsonRpcMessage::Kind::Notification)
+        return false;
+    const json *subscription = subscriptionOf(message.params);
+    return subscription && isId(*subscription, m_id);
 }
 
 bool McpListenSubscription::take(const JsonRpcMessage &message)
@@ -136,26 +211,49 @@ bool McpListenSubscription::take(const JsonRpcMessage &message)
             return true;
         }
         m_ackTimer->stop();
-        const json honoured = message.params.value("notifications", json());
-        if (!honoured.is_object() || honoured.value("toolsListChanged", json()) != json(true)) {
+        const Filter honoured = m_filter.honouredBy(message.params.value("notifications", json()));
+        if (honoured.empty()) {
             // Nothing this listen is for: keep nothing open.
-            const QString why = QStringLiteral("the server does not send tool changes on subscriptions/listen");
+            const QString why = QStringLiteral("the server does not send %1 on subscriptions/listen")
+                                    .arg(m_filter.text().replace(QStringLiteral(", "), QStringLiteral(" or ")));
             const QPointer<McpListenSubscription> alive(this);
             cancelListen(why);
             if (alive)
                 finish(why);
             return true;
         }
+        m_honoured = honoured;
         m_state = State::Open;
         m_openFor.start();
+        announceSettled();
         return true;
     }
-    if (message.method == "notifications/tools/list_changed" && m_state == State::Open) {
-        Q_EMIT toolsChanged(); // may delete this
-        return true;
+    if (m_state == State::Open) {
+        if (message.method == "notifications/tools/list_changed" && m_honoured.tools) {
+            Q_EMIT toolsChanged(); // may delete this
+            return true;
+        }
+        if ((message.method == "notifications/prompts/list_changed" && m_honoured.prompts)
+            || (message.method == "notifications/resources/list_changed" && m_honoured.resources)
+            || (message.method == "notifications/resources/updated" && updatesUri(message.params))) {
+            Q_EMIT notified(QString::fromStdString(message.method), message.params); // may delete this
+            return true;
+        }
     }
     ++m_ignored; // before the acknowledgement, or not asked for
     return true;
+}
+
+bool McpListenSubscription::updatesUri(const json &params) const
+{
+    const json uri = params.is_object() ? params.value("uri", json()) : json();
+    return uri.is_string() && m_honoured.resourceUris.contains(QString::fromStdString(uri.get<std::string>()));
+}
+
+void McpListenSubscription::announceSettled()
+{
+    // Queued: a slot may end the session (and this) while take() still runs.
+    QMetaObject::invokeMethod(this, &McpListenSubscription::settled, Qt::QueuedConnection);
 }
 
 bool McpListenSubscription::takeRefusal(const json &id, const QString &reason)
@@ -197,8 +295,11 @@ void McpListenSubscription::finish(const QString &why)
 {
     m_ackTimer->stop();
     m_relistenTimer->stop();
+    const bool wasOpening = m_state == State::Opening;
     m_state = State::Ended;
     m_why = why;
+    if (wasOpening)
+        announceSettled();
 }
 
 void McpListenSubscription::dropped(const QString &why)

@@ -7,27 +7,28 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
 class McpTransport;
 class QTimer;
 
-/// The `subscriptions/listen` of a 2026-era session for tool changes
-/// (basic/patterns/subscriptions), owned by McpClientSession, which hands it each
-/// message it receives first (take()) and each reply that could not be read
-/// (takeRefusal()).
+/// One `subscriptions/listen` of a 2026-era session (basic/patterns/subscriptions),
+/// owned by McpClientSession, which hands it each message naming it first (owns(),
+/// take()) and each reply that could not be read (takeRefusal()).
 ///
-/// open() sends `subscriptions/listen` with the per-request `_meta` and
-/// `{"notifications": {"toolsListChanged": true}}`. The request stays open: it has no
-/// request timeout and is not among the session's open requests; only its
-/// acknowledgement is waited for, at most AckTimeoutMs (then it is cancelled and not
-/// sent again: the server works without notifications). The server's
+/// open() sends `subscriptions/listen` with the per-request `_meta` and its Filter as
+/// `notifications` (tool, prompt and resource list changes; updates of resources). The
+/// request stays open: it has no request timeout and is not among the session's open
+/// requests; only its acknowledgement is waited for, at most AckTimeoutMs (then it is
+/// cancelled and not sent again: the server works without notifications). The server's
 /// `notifications/subscriptions/acknowledged` with the listen's id in
-/// `params._meta["io.modelcontextprotocol/subscriptionId"]` opens the subscription when
-/// its `notifications.toolsListChanged` is true; an acknowledgement that honours nothing
-/// for tools closes it at once. Then each `notifications/tools/list_changed` carrying
-/// that id emits toolsChanged().
+/// `params._meta["io.modelcontextprotocol/subscriptionId"]` opens the subscription for
+/// what it honours of the filter (honoured()); an acknowledgement that honours nothing
+/// asked for closes it at once. Then each `notifications/tools/list_changed` carrying
+/// that id emits toolsChanged(), and each prompts or resources `list_changed` and
+/// `resources/updated` (of a URI honoured) emits notified().
 ///
 /// It ends by end() (the session closes: on stdio `notifications/cancelled` with the
 /// listen's id goes to the server; over HTTP the request's event stream is closed), by
@@ -55,6 +56,23 @@ public:
         Ended,     ///< ended (ended() says why); not sent again
     };
 
+    /// What a listen asks for: its `notifications` filter.
+    struct Filter
+    {
+        bool tools = false;       ///< toolsListChanged
+        bool prompts = false;     ///< promptsListChanged
+        bool resources = false;   ///< resourcesListChanged
+        QStringList resourceUris; ///< resourceSubscriptions
+
+        bool empty() const { return !tools && !prompts && !resources && resourceUris.isEmpty(); }
+        nlohmann::json toJson() const;
+        /// What of this filter an acknowledgement's `notifications` (`honoured`) agrees to.
+        Filter honouredBy(const nlohmann::json &honoured) const;
+        /// "tool changes", "prompt list changes, updates of 2 resources", … for a person.
+        QString text() const;
+        bool operator==(const Filter &) const = default;
+    };
+
     /// What the subscription needs of its session.
     struct Channel
     {
@@ -73,6 +91,11 @@ public:
 
     explicit McpListenSubscription(Channel channel, QObject *parent = nullptr);
 
+    /// What the next open() asks for (tool changes unless set).
+    void setFilter(Filter filter) { m_filter = std::move(filter); }
+    const Filter &filter() const { return m_filter; }
+    /// What the server's acknowledgement agreed to (empty until it came).
+    const Filter &honoured() const { return m_honoured; }
     /// Sends subscriptions/listen (anything open before is let go first).
     void open();
     /// Ends it (the session closes): `tellServer` cancels an open listen (stdio:
@@ -83,6 +106,9 @@ public:
     /// Back to Idle, nothing sent, the counts cleared (the session opens anew).
     void reset();
 
+    /// True when `message` names this subscription while it is live: a notification
+    /// whose `_meta` names its id, or the response to the listen.
+    bool owns(const JsonRpcMessage &message) const;
     /// Handles `message` when it belongs to a subscription: a notification naming one in
     /// `_meta`, or the response to the listen. True when it was taken (the session
     /// does nothing more with it). A slot of toolsChanged() may delete this object.
@@ -106,15 +132,26 @@ public:
 
 Q_SIGNALS:
     void toolsChanged();
+    /// `notifications/prompts/list_changed`, `notifications/resources/list_changed` or
+    /// `notifications/resources/updated` (of a URI honoured) on the subscription.
+    void notified(const QString &method, const nlohmann::json &params);
+    /// The acknowledgement came (state Open) or the listen ended before it (Ended).
+    void settled();
 
 private:
     void onAckTimeout();
+    /// A `resources/updated` of a URI the acknowledgement honoured.
+    bool updatesUri(const nlohmann::json &params) const;
+    /// settled(), queued.
+    void announceSettled();
     /// Lets go of the listen in flight: closes its stream or sends notifications/cancelled.
     void cancelListen(const QString &reason);
     void finish(const QString &why);
     void dropped(const QString &why);
 
     Channel m_channel;
+    Filter m_filter{true, false, false, {}};
+    Filter m_honoured;
     State m_state = State::Idle;
     qint64 m_id = 0;
     int m_sent = 0;

@@ -414,6 +414,17 @@ void subscribe(McpClientSession *session, const QString &uri, bool subscribe,
         later(session, std::move(done), failure(why));
         return;
     }
+    if (session->stateless()) {
+        // 2026-07-28: no resources/subscribe; the URIs go in a subscriptions/listen's filter.
+        QStringList uris = session->resourceSubscriptions();
+        uris.removeAll(uri);
+        if (subscribe)
+            uris << uri;
+        session->setResourceSubscriptions(uris, [done = std::move(done)](const QString &why) {
+            done(why.isEmpty() ? McpReply{json::object(), {}, {}} : failure(why));
+        });
+        return;
+    }
     session->request(subscribe ? QStringLiteral("resources/subscribe") : QStringLiteral("resources/unsubscribe"),
                      {{"uri", uri.toStdString()}}, std::move(done));
 }

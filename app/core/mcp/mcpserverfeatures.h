@@ -144,8 +144,10 @@ void readResource(McpClientSession *session, const QString &uri,
 /// prompts/get of `name` with `arguments` (the spec's arguments are strings).
 void getPrompt(McpClientSession *session, const QString &name, const QMap<QString, QString> &arguments,
                std::function<void(const McpPromptResult &, const McpReply &)> done);
-/// resources/subscribe (`subscribe`) or resources/unsubscribe of `uri`; fails without
-/// asking when the server did not declare `resources.subscribe`.
+/// resources/subscribe (`subscribe`) or resources/unsubscribe of `uri` — with a 2026-era
+/// server, the session's listen for resource updates asked anew with `uri` added or
+/// taken out (McpClientSession::setResourceSubscriptions); fails without asking when the
+/// server did not declare `resources.subscribe`.
 void subscribe(McpClientSession *session, const QString &uri, bool subscribe,
                std::function<void(const McpReply &)> done);
 

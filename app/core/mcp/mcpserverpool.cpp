@@ -265,7 +265,7 @@ void McpServerPool::start(Server &server)
     dropSession(server.session, this);
     auto *session = new McpClientSession(transport.release(), this);
     session->setRoots(McpServerLaunch::rootsFor(server.config, m_projectDir, m_projectName));
-    session->setListenForToolChanges(true); // a 2026-era server's list_changed (relist)
+    session->setListenForChanges(true); // a 2026-era server's list_changed (relist)
     server.session = session;
     server.relisting = false;
     server.relistAgain = false;

@@ -76,6 +76,11 @@
               one good list_changed; end answers each open listen (graceful close);
               stats returns {listens: [[id, notifications]], cancelled, toolsLists, open}.
               At the end of stdin, "listen cancelled: [ids]" on stderr.
+  listen-all  like listen, but its capabilities offer listChanged for tools, prompts and
+              resources and resources.subscribe; the ack honours those three and each
+              resourceSubscriptions URI not starting with "refuse:"; tools/call touch sends on
+              each open subscription what it asked for: prompts and resources list_changed,
+              resources/updated of each URI honoured, and one of file:///not-asked
   listen-none     like listen, but the ack honours nothing ({"notifications": {}})
   listen-early    like listen, but a list_changed for the listen comes before its ack
   listen-noack    like listen, but subscriptions/listen is never answered
@@ -385,7 +390,7 @@ def modern_server():
 
 def listen_server():
     tools = [{"name": "change", "inputSchema": {"type": "object"}}]
-    subs, listens, stats = [], [], {"toolsLists": 0}
+    subs, listens, stats, filters = [], [], {"toolsLists": 0}, {}
     done = {"resultType": "complete"}
 
     def changed(sub, **extra):
@@ -407,8 +412,11 @@ def listen_server():
         if "io.modelcontextprotocol/protocolVersion" not in (params.get("_meta") or {}):
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no 2026 _meta"}})
         elif method == "server/discover":
-            send({"jsonrpc": "2.0", "id": rid, "result": dict(done, supportedVersions=["2026-07-28"], capabilities={
-                "tools": {"listChanged": True}}, _meta={"io.modelcontextprotocol/serverInfo": {"name": "listen"}})})
+            capabilities = {"tools": {"listChanged": True}}
+            if mode == "listen-all":
+                capabilities.update(prompts={"listChanged": True}, resources={"listChanged": True, "subscribe": True})
+            send({"jsonrpc": "2.0", "id": rid, "result": dict(done, supportedVersions=["2026-07-28"], capabilities=(
+                capabilities), _meta={"io.modelcontextprotocol/serverInfo": {"name": "listen"}})})
         elif method == "subscriptions/listen":
             listens.append([rid, params.get("notifications")])
             if mode == "listen-refuse":
@@ -418,6 +426,14 @@ def listen_server():
                     sys.stdout.write(changed(rid))
                 subs.append(rid)
                 honoured = {} if mode == "listen-none" else {"toolsListChanged": True}
+                if mode == "listen-all":
+                    asked = params.get("notifications") or {}
+                    honoured = {k: True for k in ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
+                                if asked.get(k) is True}
+                    if "resourceSubscriptions" in asked:
+                        honoured["resourceSubscriptions"] = [
+                            u for u in asked["resourceSubscriptions"] if not u.startswith("refuse:")]
+                filters[rid] = honoured
                 send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
                     "_meta": {"io.modelcontextprotocol/subscriptionId": rid}, "notifications": honoured}})
         elif method == "tools/list":
@@ -453,6 +469,20 @@ def listen_server():
                     lines.append(changed(sub))
                 sys.stdout.write("".join(lines))
                 text_result(rid, "stray")
+            elif name == "touch":
+                lines = []
+                for sub in subs:
+                    meta = {"_meta": {"io.modelcontextprotocol/subscriptionId": sub}}
+                    honoured = filters.get(sub, {})
+                    for key, what in (("promptsListChanged", "prompts"), ("resourcesListChanged", "resources")):
+                        if honoured.get(key):
+                            lines.append({"jsonrpc": "2.0", "method": "notifications/%s/list_changed" % what,
+                                          "params": meta})
+                    for uri in honoured.get("resourceSubscriptions", []) + ["file:///not-asked"]:
+                        lines.append({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                                      "params": dict(meta, uri=uri)})
+                sys.stdout.write("".join(json.dumps(line) + "\n" for line in lines))
+                text_result(rid, "touched")
             elif name == "end":
                 for sub in subs:
                     send({"jsonrpc": "2.0", "id": sub, "result": dict(done, _meta={

@@ -1,0 +1,67 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Waiting on an McpClientSession with tests/data/mcp/fakeserver.py (the subscription
+// suites of tests/system/): starting the fake in a mode, ready, a tool call, its stats.
+#pragma once
+
+#include "mcp/mcpclientsession.h"
+#include "testfiles.h"
+
+#include <QStandardPaths>
+#include <QStringList>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+inline McpStdioTransport::Launch fakeServer(const QString &mode)
+{
+    McpStdioTransport::Launch launch;
+    launch.program = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    launch.arguments = {mcpFixture("fakeserver.py"), mode};
+    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    return launch;
+}
+
+inline bool waitReady(McpClientSession &session)
+{
+    (void)QTest::qWaitFor([&] { return session.state() != McpClientSession::State::Initializing; }, 60000);
+    if (session.state() != McpClientSession::State::Ready)
+        qWarning("the session is not ready: %s", qPrintable(session.failure()));
+    return session.state() == McpClientSession::State::Ready;
+}
+
+inline McpReply callAndWait(McpClientSession &session, const QString &tool,
+                            const nlohmann::json &arguments = nlohmann::json::object())
+{
+    std::optional<McpReply> reply;
+    session.callTool(tool, arguments, nlohmann::json::object(), [&reply](const McpReply &r) { reply = r; });
+    (void)QTest::qWaitFor([&reply] { return reply.has_value(); }, 60000);
+    return reply.value_or(McpReply{{}, {}, QStringLiteral("no reply within 60 s")});
+}
+
+/// The fake's `stats` tool: what it was sent, as JSON (null when the call failed).
+inline nlohmann::json stats(McpClientSession &session)
+{
+    const McpReply reply = callAndWait(session, QStringLiteral("stats"));
+    if (!reply.ok()) {
+        qWarning("stats: %s", qPrintable(reply.errorText()));
+        return nullptr;
+    }
+    return nlohmann::json::parse(reply.result["content"][0].value("text", ""), nullptr, false);
+}
+
+inline QStringList toolNames(McpClientSession &session)
+{
+    std::optional<QStringList> names;
+    session.listTools([&names](const std::vector<nlohmann::json> &tools, const McpReply &reply) {
+        names = QStringList();
+        if (!reply.ok())
+            *names << QStringLiteral("failed: ") + reply.errorText();
+        for (const nlohmann::json &tool : tools)
+            *names << QString::fromStdString(tool.value("name", ""));
+    });
+    (void)QTest::qWaitFor([&names] { return names.has_value(); }, 60000);
+    return names.value_or(QStringList{QStringLiteral("no answer")});
+}
