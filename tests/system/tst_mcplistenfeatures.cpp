@@ -5,10 +5,15 @@
 // person's resource subscriptions go on a listen of their own (resourceSubscriptions,
 // which replaced resources/subscribe). Against tests/data/mcp/fakeserver.py listen-all.
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcphttptransport.h"
 #include "mcp/mcpserverfeatures.h"
 #include "mcpsessionwaits.h"
+#include "typescriptsdk.h"
 
+#include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <optional>
@@ -51,6 +56,7 @@ private Q_SLOTS:
     void listChangesOfPromptsAndResources();
     void resourceSubscriptionsOnAListenOfTheirOwn();
     void resourceSubscriptionTheServerRefuses();
+    void sdkServerOverHttp();
 };
 
 void TestMcpListenFeatures::initTestCase()
@@ -136,6 +142,52 @@ void TestMcpListenFeatures::resourceSubscriptionTheServerRefuses()
     session.setResourceSubscriptions(many, [&settled](const QString &why) { settled = why; });
     QTRY_VERIFY_WITH_TIMEOUT(settled.has_value(), 30000);
     QCOMPARE(*settled, QStringLiteral("at most 64 resources are subscribed to at once"));
+}
+
+// The official TypeScript SDK 2.4.0 (tests/data/mcp/sdkfeatures.mjs, Streamable HTTP):
+// its createMcpHandler publishes prompts and resources changes and a resource's update
+// on the listens that asked for them — two event streams, so the order is theirs.
+void TestMcpListenFeatures::sdkServerOverHttp()
+{
+    const QString missing = missingSdk2({QStringLiteral("server")});
+    if (!missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(mcpFixture("sdkfeatures.mjs"), dir.filePath(QStringLiteral("server.mjs"))));
+    QVERIFY(QFile::link(sdkModules(), dir.filePath(QStringLiteral("node_modules"))));
+    QProcess node;
+    node.setWorkingDirectory(dir.path());
+    node.start(QStringLiteral("node"), {dir.filePath(QStringLiteral("server.mjs"))});
+    QVERIFY(node.waitForStarted(30000));
+    QVERIFY(QTest::qWaitFor([&node] { return node.canReadLine(); }, 30000));
+    const int port = node.readLine().trimmed().toInt();
+    QVERIFY(port > 0);
+
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(QStringLiteral("http://127.0.0.1:%1/mcp").arg(port));
+    McpClientSession session(new McpHttpTransport(endpoint));
+    session.setListenForChanges(true);
+    QSignalSpy notes(&session, &McpClientSession::notificationReceived);
+    session.open();
+    QVERIFY(waitReady(session));
+    QCOMPARE(session.protocolVersion(), QStringLiteral("2026-07-28"));
+    QTRY_COMPARE_WITH_TIMEOUT(session.listenSubscription()->state(), ListenState::Open, 30000);
+    QCOMPARE(session.listenSubscription()->honoured().prompts, true);
+    QCOMPARE(session.listenSubscription()->honoured().resources, true);
+    QCOMPARE(subscribeAndWait(session, QStringLiteral("file:///note"), true), QString());
+
+    QVERIFY(callAndWait(session, QStringLiteral("touch")).ok());
+    QTRY_COMPARE_WITH_TIMEOUT(notes.count(), 3, 30000);
+    QTest::qWait(300); // file:///other would come by now
+    QStringList heard = handedOn(notes);
+    heard.sort();
+    QCOMPARE(heard,
+             QStringList({QStringLiteral("notifications/prompts/list_changed"),
+                          QStringLiteral("notifications/resources/list_changed"),
+                          QStringLiteral("notifications/resources/updated file:///note")}));
+    session.close();
+    node.kill();
+    node.waitForFinished(10000);
 }
 
 QTEST_GUILESS_MAIN(TestMcpListenFeatures)
