@@ -119,6 +119,7 @@ private Q_SLOTS:
     void urlModeAnsweredWithToolstudioAnswer();
     void referenceServer();
     void inputRequiredOfA2026Server();
+    void stopWhileA2026ServerAsks();
 
 private:
     QTemporaryDir m_dir;
@@ -696,6 +697,24 @@ void TestMcpAsk::referenceServer()
     const Step sampled = sample.finished();
     QVERIFY2(sampled.result, sampled.error ? sampled.error->message.c_str() : "no result");
     QVERIFY2(sampled.result->dump().find("Teal") != std::string::npos, sampled.result->dump().c_str());
+}
+
+// Stop while a 2026 server's input_required waits for a person: the question is
+// withdrawn and the call ends cancelled. Answering the open input request ended the call
+// in the session, whose callback erased the pool's entry that McpServerPool::cancel was
+// still using (a use after free; ASan in CI). The server answers the next call.
+void TestMcpAsk::stopWhileA2026ServerAsks()
+{
+    {
+        AskedCall call(*m_project, QStringLiteral("m26__ask"), json::object());
+        QVERIFY(call.waitForQuestion(1));
+        call.engine.cancelAll(QStringLiteral("the run was stopped"));
+        QTRY_COMPARE_WITH_TIMEOUT(call.engine.step(QStringLiteral("c1"))->status, StepStatus::Cancelled, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(call.closed, 1, 20000);
+    }
+    AskedCall again(*m_project, QStringLiteral("m26__ask"), json::object());
+    QVERIFY(again.waitForQuestion(1));
+    QCOMPARE(again.questions[0].value("message", std::string()), std::string("Who are you?"));
 }
 
 QTEST_GUILESS_MAIN(TestMcpAsk)

@@ -431,19 +431,21 @@ QString McpServerPool::cancel(qint64 id, const QString &reason)
     const auto it = m_calls.find(id);
     if (it == m_calls.end())
         return {};
-    it->second.done = nullptr; // cancelled: nobody is told
-    closeRequests(it->second);
-    const QString name = it->second.server;
-    const qint64 requestId = it->second.requestId;
+    // Out of m_calls before anything is answered: answering a 2026 call's open input
+    // request ends that call in the session, whose callback finishes it here at once —
+    // it used to erase the entry this still held (a use after free on Stop).
+    Call call = std::move(it->second);
+    m_calls.erase(it);
+    call.done = nullptr; // cancelled: nobody is told
+    closeRequests(call);
+    const QString name = call.server;
+    const qint64 requestId = call.requestId;
     Server *server = find(name);
     if (server)
         std::erase(server->waiting, id);
-    if (requestId == 0 || !server || !server->session) {
-        m_calls.erase(it);
+    if (requestId == 0 || !server || !server->session)
         return tr("the call had not been sent to MCP server '%1'").arg(name);
-    }
-    server->session->cancel(requestId, reason); // finishes the call (done is empty now)
-    m_calls.erase(id);
+    server->session->cancel(requestId, reason); // its callback finds no call to finish
     return tr("notifications/cancelled sent to MCP server '%1' (request %2)").arg(name).arg(requestId);
 }
 
