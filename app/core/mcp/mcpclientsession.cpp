@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpclientsession.h"
 
+#include "mcpelicitationrequired.h"
 #include "mcprevision.h"
 
 #include "project/durationtext.h"
@@ -111,6 +112,29 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
     m_subscriptions = new McpClientSubscriptions(channel, this);
     connect(m_subscriptions, &McpClientSubscriptions::toolsChanged, this, &McpClientSession::toolsChanged);
     connect(m_subscriptions, &McpClientSubscriptions::notified, this, &McpClientSession::notificationReceived);
+    McpElicitationRequired::Channel asks;
+    asks.request = [this](const QString &method, json params, ReplyHandler done, int timeoutMs) {
+        return request(method, std::move(params), std::move(done), timeoutMs);
+    };
+    asks.cancel = [this](qint64 id, const QString &reason) { cancel(id, reason); };
+    asks.open = [this](const json &id) {
+        if (m_serverRequests.count(id.dump()))
+            return QStringLiteral("request id %1 is already in use by an open request of this server")
+                .arg(QString::fromStdString(id.dump()));
+        if (m_serverRequests.size() >= MaxOpenServerRequests)
+            return QStringLiteral("too many open requests from this server (at most %1 wait for an answer at once)")
+                .arg(MaxOpenServerRequests);
+        m_serverRequests.insert(id.dump());
+        return QString();
+    };
+    asks.close = [this](const json &id) { return m_serverRequests.erase(id.dump()) > 0; };
+    asks.canAsk
+        = [this] { return isSignalConnected(QMetaMethod::fromSignal(&McpClientSession::serverRequestReceived)); };
+    asks.ask = [this](const json &id, const json &params) {
+        Q_EMIT serverRequestReceived(id, QStringLiteral("elicitation/create"), params);
+    };
+    asks.withdraw = [this](const json &id) { Q_EMIT serverRequestCancelled(id); };
+    m_elicitations = new McpElicitationRequired(std::move(asks), this);
     connect(m_transport, &McpTransport::messageReceived, this, &McpClientSession::onMessage);
     connect(m_transport, &McpTransport::messageRefused, this, &McpClientSession::onRefused);
     connect(m_transport, &McpTransport::finished, this, &McpClientSession::onFinished);
@@ -291,6 +315,11 @@ QString McpClientSession::era() const
     return m_stateless ? QStringLiteral("modern") : QStringLiteral("legacy");
 }
 
+qint64 McpClientSession::callOfServerRequest(const json &id) const
+{
+    return m_stateless ? callOfInputRequest(id) : m_elicitations->callOf(id);
+}
+
 qint64 McpClientSession::callOfInputRequest(const json &id)
 {
     if (!id.is_string())
@@ -401,6 +430,8 @@ qint64 McpClientSession::request(const QString &method, json params, ReplyHandle
 
 void McpClientSession::cancel(qint64 id, const QString &reason)
 {
+    if (m_elicitations->cancel(id, reason))
+        return; // a call answered -32042: its retry in flight is cancelled, or it ends
     if (const auto call = m_inputCalls.find(id); call != m_inputCalls.end()) {
         const qint64 round = call->second.request;
         if (round != 0 && m_pending.count(round))
@@ -435,7 +466,8 @@ qint64 McpClientSession::callTool(const QString &name, const json &arguments, co
     json params = {{"name", name.toStdString()}, {"arguments", arguments}};
     if (meta.is_object() && !meta.empty())
         params["_meta"] = meta;
-    return request(QStringLiteral("tools/call"), std::move(params), std::move(done), timeoutMs);
+    // A -32042 answer (URLElicitationRequiredError) asks its pages and sends it again.
+    return m_elicitations->callTool(std::move(params), std::move(done), timeoutMs);
 }
 
 void McpClientSession::sendInputRound(qint64 call)
@@ -717,6 +749,8 @@ void McpClientSession::onMessage(const JsonRpcMessage &message)
         Q_EMIT notificationReceived(method, message.params);
         if (alive && method == QLatin1String("notifications/tools/list_changed"))
             Q_EMIT toolsChanged();
+        if (alive && method == QLatin1String("notifications/elicitation/complete"))
+            m_elicitations->complete(message.params);
         if (alive && method == QLatin1String("notifications/cancelled") && message.params.is_object()) {
             // The server withdraws a request of its own that still waits for a person.
             const auto requestId = message.params.find("requestId");
@@ -740,6 +774,8 @@ json McpClientSession::clientCapabilities()
 
 bool McpClientSession::respond(const json &id, json result)
 {
+    if (m_elicitations->callOf(id))
+        return m_elicitations->answer(id, McpReply{std::move(result), {}, {}});
     if (m_inputCalls.count(callOfInputRequest(id)))
         return answerInput(id, McpReply{std::move(result), {}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
@@ -749,6 +785,9 @@ bool McpClientSession::respond(const json &id, json result)
 
 bool McpClientSession::respondError(const json &id, JsonRpcError error)
 {
+    if (m_elicitations->callOf(id))
+        return m_elicitations->answer(
+            id, McpReply{{}, error.code != 0 ? error : JsonRpcError{-1, error.message, nullptr}, {}});
     if (m_inputCalls.count(callOfInputRequest(id)))
         return answerInput(id, McpReply{{}, error.code != 0 ? error : JsonRpcError{-1, error.message, nullptr}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
@@ -861,6 +900,8 @@ bool McpClientSession::failAll(const QString &why)
     inputCalls.swap(m_inputCalls);
     std::map<qint64, Pending> pending;
     pending.swap(m_pending);
+    // Calls answered -32042: their retry in flight, if any, is among `pending`.
+    const std::vector<ReplyHandler> elicitationCalls = m_elicitations->takeAll();
     // The timers first: a callback may delete the session, and its timers with it.
     for (auto &[id, entry] : pending)
         dropTimer(entry.timer);
@@ -870,6 +911,8 @@ bool McpClientSession::failAll(const QString &why)
     for (auto &[id, call] : inputCalls)
         if (call.done)
             call.done(McpReply{{}, {}, why});
+    for (const ReplyHandler &done : elicitationCalls)
+        done(McpReply{{}, {}, why});
     return !alive.isNull();
 }
 

@@ -13,6 +13,8 @@
 #include <set>
 #include <vector>
 
+class McpElicitationRequired;
+
 /// The answer to one request the studio sent a server: its result, or why there is
 /// none — the server's JSON-RPC error (`error.code` ≠ 0), or `failure` (the server
 /// ended, the session closed, the request timed out) with `error.code` 0.
@@ -69,7 +71,9 @@ struct McpReply
 /// handed on (serverRequestReceived) and answered with respond() / respondError();
 /// anything else is answered "Method not found". At most MaxOpenServerRequests are open
 /// at once; a request past that, or reusing the id of an open one, is answered with an
-/// error at once.
+/// error at once. A 2025-era tools/call answered with URLElicitationRequiredError
+/// (-32042) asks its pages the same way and is retried (McpElicitationRequired); its
+/// `notifications/elicitation/complete` are taken here.
 /// Notifications are handed on (notificationReceived); `notifications/tools/list_changed`
 /// also emits toolsChanged().
 ///
@@ -140,6 +144,12 @@ public:
     /// The call (callTool's id) an input request of a tools/call's `input_required`
     /// belongs to, from the id serverRequestReceived gave it; 0 for any other id.
     static qint64 callOfInputRequest(const nlohmann::json &id);
+    /// The call (callTool's id) a request serverRequestReceived handed on belongs to,
+    /// when the session made it up for that call (an input request of the 2026 era, a
+    /// page of a -32042 answer); 0 for the server's own requests.
+    qint64 callOfServerRequest(const nlohmann::json &id) const;
+    /// The tools/calls answered -32042 (its completion wait may be set before open()).
+    McpElicitationRequired *elicitationsRequired() const { return m_elicitations; }
     const nlohmann::json &serverInfo() const { return m_serverInfo; }
     const nlohmann::json &serverCapabilities() const { return m_serverCapabilities; }
     QString instructions() const { return m_instructions; }
@@ -270,6 +280,7 @@ private:
 
     McpTransport *m_transport = nullptr;
     McpClientSubscriptions *m_subscriptions = nullptr;
+    McpElicitationRequired *m_elicitations = nullptr;
     bool m_listenForChanges = false;
     State m_state = State::Idle;
     QString m_failure;

@@ -70,10 +70,14 @@ bool McpExchangeRecorder::take(Direction direction, const JsonRpcMessage &messag
         const std::string id = message.id.dump();
         if (sent ? !m_serverIds.count(id) : !m_callIds.count(id))
             return false;
-        // The final response: not an input_required round of multi round-trip requests.
-        const bool final = !sent
+        // The final response: not an input_required round of multi round-trip requests,
+        // nor a -32042 whose pages are asked before the call is sent again.
+        const bool required = message.kind == JsonRpcMessage::Kind::Error && message.error.code == UrlRequiredCode;
+        const bool final = !sent && !required
             && (message.kind == JsonRpcMessage::Kind::Error
                 || McpRevision::resultType(message.result) != McpRevision::InputRequired);
+        if (required && !sent)
+            rememberElicitations(message.error.data);
         add(direction, message, final);
         return true;
     }
@@ -81,6 +85,13 @@ bool McpExchangeRecorder::take(Direction direction, const JsonRpcMessage &messag
         if (message.method == "notifications/progress" && !sent) {
             const json token = message.params.is_object() ? message.params.value("progressToken", json()) : json();
             if (token != json(m_progressToken))
+                return false;
+            add(direction, message);
+            return true;
+        }
+        if (message.method == "notifications/elicitation/complete" && !sent) {
+            const json id = message.params.is_object() ? message.params.value("elicitationId", json()) : json();
+            if (!id.is_string() || !m_elicitationIds.count(id.get<std::string>()))
                 return false;
             add(direction, message);
             return true;
@@ -95,6 +106,20 @@ bool McpExchangeRecorder::take(Direction direction, const JsonRpcMessage &messag
         return false;
     }
     return false;
+}
+
+void McpExchangeRecorder::rememberElicitations(const json &data)
+{
+    const json list = data.is_object() ? data.value("elicitations", json()) : json();
+    if (!list.is_array())
+        return;
+    for (const json &item : list) {
+        if (m_elicitationIds.size() >= MaxElicitationIds)
+            return;
+        const json id = item.is_object() ? item.value("elicitationId", json()) : json();
+        if (id.is_string() && id.get_ref<const std::string &>().size() <= MaxIdBytes)
+            m_elicitationIds.insert(id.get<std::string>());
+    }
 }
 
 void McpExchangeRecorder::addServerRequest(const JsonRpcMessage &message)

@@ -16,7 +16,9 @@
 /// `_meta.progressToken` (the first and every multi round-trip retry), the responses to
 /// them, `notifications/progress` for the token, `notifications/cancelled` the studio
 /// sends for it, and the answers to the server's requests given to the call
-/// (addServerRequest) and the server's cancellation of them. add() keeps what the pool
+/// (addServerRequest) and the server's cancellation of them, and the server's
+/// `notifications/elicitation/complete` for a page a -32042 answer to the call listed
+/// (at most MaxElicitationIds remembered). add() keeps what the pool
 /// ties to the call by other means (a log message, a server request).
 ///
 /// Bounded, as the server's messages are untrusted input: at most MaxMessages messages
@@ -41,6 +43,10 @@ public:
     /// A clipped message's method is cut to this, and its id left out when longer (as
     /// compact JSON); a server request's id is remembered only up to it.
     static constexpr std::size_t MaxIdBytes = 256;
+    /// elicitationIds of -32042 answers remembered for their completion notifications.
+    static constexpr std::size_t MaxElicitationIds = 64;
+    /// URLElicitationRequiredError (McpElicitationRequired::Code).
+    static constexpr int UrlRequiredCode = -32042;
 
     /// For the call whose requests carry `progressToken` (McpServerPool's call id).
     explicit McpExchangeRecorder(qint64 progressToken = 0);
@@ -60,6 +66,8 @@ public:
     nlohmann::json toJson() const;
 
 private:
+    void rememberElicitations(const nlohmann::json &data);
+
     qint64 m_progressToken = 0;
     qint64 m_startedAt = 0;
     QElapsedTimer m_clock;
@@ -67,6 +75,7 @@ private:
     std::size_t m_bytes = 0;
     qint64 m_omittedMessages = 0;
     qint64 m_omittedBytes = 0;
-    std::set<std::string> m_callIds;   ///< ids (compact JSON) of the tools/call requests sent
-    std::set<std::string> m_serverIds; ///< ids of the server's requests given to the call
+    std::set<std::string> m_callIds;        ///< ids (compact JSON) of the tools/call requests sent
+    std::set<std::string> m_serverIds;      ///< ids of the server's requests given to the call
+    std::set<std::string> m_elicitationIds; ///< pages -32042 answers to the call listed
 };

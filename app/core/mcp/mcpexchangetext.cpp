@@ -38,7 +38,8 @@ const json &member(const json &object, const char *name)
     return found != object.end() ? *found : none;
 }
 
-/// What follows a notification's method: "3/10" for progress, "#7" for cancelled, the level of a log.
+/// What follows a notification's method: "3/10" for progress, "#7" for cancelled, the level of a log,
+/// the elicitationId of a completion.
 QString notificationDetail(const std::string &method, const json &params)
 {
     if (method == "notifications/progress") {
@@ -50,6 +51,8 @@ QString notificationDetail(const std::string &method, const json &params)
         return member(params, "requestId").is_null() ? QString() : u'#' + shown(member(params, "requestId"));
     if (method == "notifications/message")
         return member(params, "level").is_string() ? shown(member(params, "level"), 20) : QString();
+    if (method == "notifications/elicitation/complete")
+        return member(params, "elicitationId").is_string() ? shown(member(params, "elicitationId")) : QString();
     return {};
 }
 

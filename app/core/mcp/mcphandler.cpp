@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcphandler.h"
 
+#include "mcp/mcpelicitationrequired.h"
 #include "mcp/mcpserverpool.h"
 #include "project/printabletext.h"
 
@@ -62,6 +63,11 @@ HandlerOutcome McpHandler::outcomeOf(const QString &server, const McpReply &repl
 {
     if (!reply.failure.isEmpty())
         return HandlerOutcome::failure(printableLines(reply.failure), true);
+    if (reply.error.code == McpElicitationRequired::Code)
+        return HandlerOutcome::failure(
+            tr("MCP server '%1' needs a person to open a page first (URL elicitation, -32042): %2")
+                .arg(server, printableLines(clippedText(QString::fromStdString(reply.error.message), ErrorTextChars))),
+            false);
     if (!reply.ok())
         return HandlerOutcome::failure(tr("MCP server '%1' answered with an error: %2").arg(server, reply.errorText()),
                                        false);

@@ -24,6 +24,7 @@ struct McpReply;
 /// | returns a result | succeeds: `structuredContent` when the server sent it (checked against the tool's outputSchema by the engine), else the result's `content` blocks as `{"content": [...]}` |
 /// | returns `isError: true` | tool_failed, not retryable; the message is its text content |
 /// | answers a JSON-RPC error (unknown tool, invalid params) | tool_failed, not retryable |
+/// | answers -32042 (URL elicitation required) | its pages are asked and the call sent again (McpElicitationRequired); when that ends in -32042 (a page declined, …): tool_failed, not retryable, "needs a person to open a page first" and why |
 /// | ends (crashes) or cannot be started | tool_failed, retryable; the next call starts it again |
 /// | the tool changed since a person accepted it (McpServerPool, McpAcceptedTools) | not sent: tool_failed, not retryable, details {"tool_changed": true} |
 ///

@@ -548,8 +548,8 @@ void McpServerPool::onServerRequest(const QString &name, const McpServerRequest 
         return;
     // The earliest call of this server in flight: over stdio a request names no call
     // (docs/mcp.md "A server's requests").
-    // A 2026-era input request names its call (McpClientSession::callOfInputRequest).
-    const qint64 inputOf = server->session->stateless() ? McpClientSession::callOfInputRequest(request.id) : 0;
+    // A 2026-era input request, or a page of a -32042 answer, names its call.
+    const qint64 inputOf = server->session->callOfServerRequest(request.id);
     for (auto &[id, call] : m_calls) {
         if (call.server != name || call.requestId == 0 || !call.done || !call.onRequest
             || (inputOf != 0 && call.requestId != inputOf))

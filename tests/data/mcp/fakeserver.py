@@ -54,7 +54,14 @@
               elicitation requests, then notifications/cancelled for the third and the
               first; returns every response up to that of a ping sent after the first
               one came), churn (20 elicitation requests, each cancelled right after
-              it; returns the responses up to that of a ping)
+              it; returns the responses up to that of a ping), required (answers tools/call with
+              error -32042 URLElicitationRequiredError listing args.elicitations — by default one
+              page, elicitationId "e-1" on example.org, its message args.huge "m"s when given;
+              args.many pages when given — or args.data as the error's data, the first
+              args.rounds times (default 1) a call with its idempotency key comes; then returns
+              the calls it got: {"calls", "keys", "attempts", "arguments"}), visit (the
+              person's browser got there: notifications/elicitation/complete for each of
+              args.ids, after two malformed ones and one for "unknown" when args.stray)
   modern      a 2026-07-28 server (stateless, no initialize: -32601): every request must
               carry the 2026 _meta (else -32602); server/discover; tools/list of ask,
               rounds, many; tools/call ask answers input_required (multi round-trip
@@ -124,13 +131,14 @@ BLOCKS = [
      "size": 1048576},
 ]
 ASK_TOOLS = [{"name": name, "inputSchema": {"type": "object"}}
-             for name in ("ask", "askurl", "flood", "odd", "late", "seen", "withdraw", "churn")]
+             for name in ("ask", "askurl", "flood", "odd", "late", "seen", "withdraw", "churn", "required", "visit")]
 ELICIT = {"message": "Who are you?", "requestedSchema": {
     "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
                                      "age": {"type": "integer", "minimum": 0}}, "required": ["name"]}}
 SAMPLE = {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hi"}}],
           "systemPrompt": "Be brief", "maxTokens": 50}
 calls = 0
+required_calls = {}  # idempotency key -> the tools/call "required" got with it
 cancelled = []
 seen = []  # responses to the server's requests that came while no tool waited for them
 
@@ -286,6 +294,31 @@ def ask_call(rid, params):
         while got[-1]["id"] != "p":
             got += responses(1)
         text_result(rid, json.dumps(got))
+    elif name == "required":
+        meta = params.get("_meta") or {}
+        key = meta.get("dev.toolstudio/idempotency_key", "")
+        got = required_calls.setdefault(key, [])
+        got.append({"attempt": meta.get("dev.toolstudio/attempt"), "arguments": args})
+        if len(got) <= args.get("rounds", 1):
+            pages = args.get("elicitations", [
+                {"mode": "url", "elicitationId": "e-1", "url": "https://example.org/connect?elicitation=e-1",
+                 "message": "m" * args["huge"] if "huge" in args else "Connect your Example account"}])
+            if "many" in args:
+                pages = [{"mode": "url", "elicitationId": "e-%d" % n, "url": "https://example.org/%d" % n,
+                          "message": "m"} for n in range(args["many"])]
+            data = args["data"] if "data" in args else {"elicitations": pages}
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32042, "message": "This request requires more "
+                                                         "information.", "data": data}})
+            return
+        text_result(rid, json.dumps({"calls": len(got), "keys": [key] * len(got),
+                                     "attempts": [call["attempt"] for call in got],
+                                     "arguments": [call["arguments"] for call in got]}, sort_keys=True))
+    elif name == "visit":
+        complete = "notifications/elicitation/complete"
+        stray = [{"elicitationId": 7}, {}, {"elicitationId": "unknown"}] if args.get("stray") else []
+        for params in stray + [{"elicitationId": page} for page in args.get("ids", [])]:
+            send({"jsonrpc": "2.0", "method": complete, "params": params})
+        text_result(rid, "visited")
     elif name == "churn":
         sys.stdout.write("".join(request("c-%d" % n, "elicitation/create", ELICIT) + json.dumps(
             {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "c-%d" % n}}) + "\n"
