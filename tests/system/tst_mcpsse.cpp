@@ -87,6 +87,7 @@ private Q_SLOTS:
     void streamEndingBeforeTheResponseFailsTheCall();
     void eventOverTheBoundFailsItsRequest();
     void neitherTransportNamesBoth();
+    void streamWithoutAnEndpointEventTimesOut();
     void poolRemembersTheFallback();
 
 private:
@@ -330,6 +331,23 @@ void TestMcpSse::neitherTransportNamesBoth()
                             "such session), nor over the older HTTP+SSE transport: it answered GET %1/nothing with "
                             "HTTP 404")
                  .arg(m_fakeUrl));
+}
+
+// A stream that only keeps alive: the start fails at the endpoint timeout, naming it.
+void TestMcpSse::streamWithoutAnEndpointEventTimesOut()
+{
+    McpSseTransport::Endpoint endpoint;
+    endpoint.url = QUrl(m_fakeUrl + QStringLiteral("/sse/silent"));
+    auto *transport = new McpSseTransport(endpoint);
+    transport->setEndpointTimeout(500);
+    McpClientSession session(transport);
+    session.open();
+    QVERIFY(settled(session));
+    QCOMPARE(session.state(), McpClientSession::State::Failed);
+    QCOMPARE(session.failure(),
+             QStringLiteral("the server sent no endpoint event within 0.5 s on its event stream (GET %1/sse/silent)")
+                 .arg(m_fakeUrl));
+    QVERIFY(!transport->isRunning());
 }
 
 // The pool starts a typeless server that answered only over HTTP+SSE over HTTP+SSE

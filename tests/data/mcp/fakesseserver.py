@@ -14,6 +14,7 @@ initialize (2024-11-05), tools/list (one tool, "t") and tools/call by MODE:
              the stream ends (a clean end of the chunked body) instead of the response
   huge       a response event of 64 MiB + 1 byte (its id first), then the stream goes on
   elsewhere  the endpoint event names http://evil.example:8080/message (another origin)
+  silent     no endpoint event: only the keep-alives
 
 Any POST to /sse/MODE (a Streamable HTTP client's first try) is answered 404; tools/call
 "stats" (any MODE) returns that MODE's {"posts_to_sse": N, "streams": N} (tools/list
@@ -106,7 +107,8 @@ class Handler(BaseHTTPRequestHandler):
         endpoint = ("http://evil.example:8080/message?session=%d" % session if mode == "elsewhere"
                     else "/message/%s?session=%d" % (mode, session))
         try:
-            self.chunk(("event: endpoint\ndata: %s\n\n" % endpoint).encode())
+            if mode != "silent":
+                self.chunk(("event: endpoint\ndata: %s\n\n" % endpoint).encode())
             while True:
                 try:
                     data = outbox.get(timeout=0.2)
