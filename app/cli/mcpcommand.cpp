@@ -41,8 +41,11 @@ QString tr(const char *text)
 struct ServerListing
 {
     const McpServerConfig *config = nullptr;
-    QString state; ///< "ready", "failed", "disabled", "not supported"
+    QString state; ///< "ready", "failed", "disabled"
     QString error;
+    /// The transport the ready session used ("HTTP+SSE" for a typeless url server that
+    /// fell back to it); "" until ready.
+    QString transport;
     std::unique_ptr<McpClientSession> session;
     std::vector<json> tools;
     bool done = false;
@@ -83,11 +86,6 @@ void connectAll(std::vector<ServerListing> &listings, const Project &project, co
             listing.state = QStringLiteral("disabled");
             continue;
         }
-        if (config.transport == McpServerConfig::Transport::Sse) {
-            listing.state = QStringLiteral("not supported");
-            listing.error = tr("HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are");
-            continue;
-        }
         if (const QString failed = McpNpxInstall::installIfNeeded(config,
                                                                   [](const QString &spec) {
                                                                       printLine(stderr,
@@ -119,6 +117,7 @@ void connectAll(std::vector<ServerListing> &listings, const Project &project, co
                     return;
                 }
                 l->tools = tools;
+                l->transport = l->session->transport()->transportName();
                 settle(*l, QStringLiteral("ready"), QString());
             });
         });
@@ -139,9 +138,11 @@ QString text(const json &object, const char *key)
 
 json toJson(const ServerListing &listing)
 {
-    json server = {{"name", listing.config->name.toStdString()},
-                   {"transport", transportName(listing.config->transport).toStdString()},
-                   {"state", listing.state.toStdString()}};
+    json server
+        = {{"name", listing.config->name.toStdString()},
+           {"transport",
+            (listing.transport.isEmpty() ? transportName(listing.config->transport) : listing.transport).toStdString()},
+           {"state", listing.state.toStdString()}};
     if (!listing.error.isEmpty())
         server["error"] = listing.error.toStdString();
     if (listing.session && listing.state == QLatin1String("ready")) {
@@ -175,9 +176,15 @@ void printListing(const ServerListing &listing)
     QString head = QStringLiteral("%1  %2").arg(config.name, listing.state);
     if (listing.session && listing.state == QLatin1String("ready")) {
         const json &info = listing.session->serverInfo();
-        const QString version = listing.session->stateless()
-            ? QStringLiteral("%1 (stateless)").arg(listing.session->protocolVersion())
-            : listing.session->protocolVersion();
+        // The era shows with the revision, and the older HTTP+SSE transport when in use.
+        QStringList notes;
+        if (listing.session->stateless())
+            notes << QStringLiteral("stateless");
+        if (listing.transport == QLatin1String("HTTP+SSE"))
+            notes << listing.transport;
+        const QString version = notes.isEmpty()
+            ? listing.session->protocolVersion()
+            : QStringLiteral("%1 (%2)").arg(listing.session->protocolVersion(), notes.join(QStringLiteral(", ")));
         head += QStringLiteral("  MCP %1  %2 %3  %4 tool(s)")
                     .arg(version, elidedText(text(info, "name"), 80), elidedText(text(info, "version"), 40))
                     .arg(listing.tools.size());

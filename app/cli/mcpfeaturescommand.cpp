@@ -73,13 +73,8 @@ std::unique_ptr<McpClientSession> openServer(const QString &command, const QStri
         *exitCode = ExitBadInput;
         return nullptr;
     }
-    if (config->disabled || config->transport == McpServerConfig::Transport::Sse) {
-        printLine(stderr,
-                  prefix
-                      + (config->disabled ? tr("MCP server '%1' is disabled in toolstudio.json").arg(name)
-                                          : tr("MCP server '%1' is an HTTP+SSE server, which the studio does "
-                                               "not speak yet")
-                                                .arg(name)));
+    if (config->disabled) {
+        printLine(stderr, prefix + tr("MCP server '%1' is disabled in toolstudio.json").arg(name));
         *exitCode = ExitRunFailed;
         return nullptr;
     }

@@ -43,9 +43,12 @@ QString stateLine(const McpServerStatus &server)
     QString line = McpServerStatus::stateName(server.state);
     if (server.state == McpServerStatus::State::Ready) {
         // The era shows with the revision: 2026-07-28 is stateless (no initialize).
-        const QString version = McpRevision::isModern(server.protocolVersion.toStdString())
+        QString version = McpRevision::isModern(server.protocolVersion.toStdString())
             ? McpServersView::tr("%1, stateless").arg(printableText(server.protocolVersion))
             : printableText(server.protocolVersion);
+        // The older HTTP+SSE transport shows beside it (given, or fallen back to).
+        if (server.transport == QLatin1String("HTTP+SSE"))
+            version = McpServersView::tr("%1, HTTP+SSE").arg(version);
         line += McpServersView::tr(" · MCP %1 · %n tool(s)", nullptr, int(server.tools.size())).arg(version);
     } else if (server.state == McpServerStatus::State::Starting && !server.activity.isEmpty()) {
         line += QStringLiteral(" · ") + printableText(server.activity);

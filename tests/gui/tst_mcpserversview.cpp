@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -38,6 +39,7 @@ class TestMcpServersView : public QObject
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void serversWithStateToolsAndRestart();
+    void olderHttpSseServerShowsItsTransport();
     void browseResourcesAndPrompts();
     void serverWithoutResourcesSaysSo();
     void signInIsForRemoteServers();
@@ -92,6 +94,33 @@ QWidget *browse(McpServersView &view, const QString &name)
 }
 
 } // namespace
+
+// A url server without a type that answered only over the older HTTP+SSE transport
+// shows it beside the revision (tests/data/mcp/fakesseserver.py).
+void TestMcpServersView::olderHttpSseServerShowsItsTransport()
+{
+    QProcess fake;
+    fake.start(QStandardPaths::findExecutable(QStringLiteral("python3")), {mcpFixture("fakesseserver.py")});
+    QVERIFY(fake.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(fake.canReadLine(), 30000);
+    const QByteArray port = fake.readLine().trimmed();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      "{\"name\": \"s\", \"mcp_servers\": {\"old\": {\"url\": \"http://127.0.0.1:" + port
+                          + "/sse/good\"}}}"));
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    QVERIFY2(project, qPrintable(error.toString()));
+    McpProjectTools::connectAndAdd(*project);
+    McpServersView view;
+    view.setPool(McpServerPool::forProject(dir.path()));
+    QCOMPARE(view.tree()->topLevelItemCount(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(view.tree()->topLevelItem(0)->text(1),
+                              QStringLiteral("ready · MCP 2024-11-05, HTTP+SSE · 2 tool(s)"), 30000);
+    fake.kill();
+    fake.waitForFinished();
+}
 
 void TestMcpServersView::serversWithStateToolsAndRestart()
 {

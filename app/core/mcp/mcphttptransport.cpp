@@ -137,7 +137,7 @@ void McpHttpTransport::postMessage(const JsonRpcMessage &message, bool retried)
     Post &post = m_posts[reply];
     if (message.kind == JsonRpcMessage::Kind::Request)
         post.requestId = message.id;
-    if (m_authorizer)
+    if (m_authorizer || (m_initializeFallback && message.method == "initialize"))
         post.message = message;
     post.retried = retried;
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
@@ -358,10 +358,17 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
             return;
         }
         const QString body = elidedText(printableLines(QString::fromUtf8(post.body)).simplified(), QuotedBodyChars);
-        refuse(QStringLiteral("HTTP %1 from %2%3")
-                   .arg(status)
-                   .arg(describeUrl(), body.isEmpty() ? QString() : QStringLiteral(": ") + body),
-               post);
+        const QString why = QStringLiteral("HTTP %1 from %2%3")
+                                .arg(status)
+                                .arg(describeUrl(), body.isEmpty() ? QString() : QStringLiteral(": ") + body);
+        if (m_initializeFallback && !post.answered && post.message.kind == JsonRpcMessage::Kind::Request
+            && post.message.method == "initialize" && (status == 400 || status == 404 || status == 405)) {
+            // Perhaps a server of the older HTTP+SSE transport (spec "Backwards Compatibility").
+            post.answered = true;
+            Q_EMIT initializeRefused(post.message, why);
+            return;
+        }
+        refuse(why, post);
         return;
     }
     if (post.sse) {

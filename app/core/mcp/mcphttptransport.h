@@ -80,11 +80,17 @@ public:
     /// is refreshed and the request sent again once; a 401 nothing can fix ends the
     /// transport with finished(authorizer's failure(): "needs you to sign in: …").
     void setAuthorizer(McpOAuthAuthorizer *authorizer);
+    /// The spec's backwards compatibility with the older HTTP+SSE transport (2025-03-26
+    /// transports "Backwards Compatibility"): an `initialize` answered HTTP 400, 404 or
+    /// 405 (and no 2026 error in its body) is handed to initializeRefused() instead of
+    /// failing (McpHttpFallbackTransport then tries HTTP+SSE). Off by default.
+    void setInitializeFallback(bool fallBack) { m_initializeFallback = fallBack; }
 
     void start() override;
     bool send(const JsonRpcMessage &message) override;
     void stop() override;
     bool isRunning() const override { return m_running; }
+    QString transportName() const override { return QStringLiteral("Streamable HTTP"); }
     bool forget(const nlohmann::json &requestId) override;
     /// POSTs open now (their reply not read to its end or closed).
     std::size_t openPosts() const { return m_posts.size(); }
@@ -92,6 +98,12 @@ public:
     qint64 refusedSends() const { return m_refusedSends; }
     /// The session id the server gave with its initialize answer, else "".
     QByteArray sessionId() const { return m_sessionId; }
+
+Q_SIGNALS:
+    /// With setInitializeFallback: `initialize` (the message as sent) was answered with an
+    /// HTTP status that says the URL is no Streamable HTTP endpoint; `why` says which
+    /// ("HTTP 404 from URL: body"). Its request is not refused: the receiver answers it.
+    void initializeRefused(const JsonRpcMessage &initialize, const QString &why);
 
 private:
     struct Post
@@ -135,5 +147,6 @@ private:
     QByteArray m_protocolVersion;
     bool m_running = false;
     bool m_stopping = false;
+    bool m_initializeFallback = false;
     qint64 m_refusedSends = 0;
 };

@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcpserverlaunch.h"
 
+#include "mcp/mcphttpfallbacktransport.h"
 #include "mcp/mcphttptransport.h"
 #include "mcp/mcpnpxpackage.h"
 #include "mcp/mcpoauthauthorizer.h"
+#include "mcp/mcpssetransport.h"
 #include "project/mcpserverconfig.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
@@ -134,51 +136,58 @@ std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const 
         stdio->setLaunch(*launch);
         return stdio;
     }
-    case McpServerConfig::Transport::StreamableHttp: {
-        McpHttpTransport::Endpoint endpoint;
-        endpoint.url = QUrl(server.url);
-        const QString scheme = endpoint.url.scheme();
-        if (!endpoint.url.isValid() || endpoint.url.host().isEmpty()
-            || (scheme != QLatin1String("http") && scheme != QLatin1String("https"))) {
-            *error = QStringLiteral("its url \"%1\" is not an http:// or https:// URL").arg(server.url.left(200));
-            return nullptr;
-        }
-        QStringList missing;
-        for (auto it = server.headers.cbegin(); it != server.headers.cend(); ++it)
-            endpoint.headers.append({it.key().toUtf8(), expandSecrets(it.value(), secrets, &missing).toUtf8()});
-        if (!missing.isEmpty()) {
-            *error = QStringLiteral("its headers name secrets that are not set: %1 (set them with: toolstudio tools "
-                                    "secret PROJECT NAME)")
-                         .arg(missing.join(QStringLiteral(", ")));
-            return nullptr;
-        }
-        // Issue 16: a secret goes only to the hosts it was entered for (bound on first use).
-        Secrets binding = secrets;
-        for (const QString &value : server.headers) {
-            for (auto it = secretReference().globalMatch(value); it.hasNext();) {
-                if (const QString refused = binding.allowSend(it.next().captured(1), endpoint.url);
-                    !refused.isEmpty()) {
-                    *error = QStringLiteral("its headers: %1").arg(refused);
-                    return nullptr;
-                }
-            }
-        }
-        auto http = std::make_unique<McpHttpTransport>(std::move(endpoint));
-        // Signing in (docs/mcp.md "Signing in") unless the entry gives its own Authorization.
-        const bool ownAuthorization
-            = std::any_of(server.headers.keyBegin(), server.headers.keyEnd(), [](const QString &key) {
-                  return key.compare(QLatin1String("Authorization"), Qt::CaseInsensitive) == 0;
-              });
-        if (!ownAuthorization)
-            http->setAuthorizer(new McpOAuthAuthorizer(server.name, projectDir, QUrl(server.url),
-                                                       McpOAuthState::load(secrets, server.name)));
-        return http;
-    }
+    case McpServerConfig::Transport::StreamableHttp:
     case McpServerConfig::Transport::Sse:
         break;
     }
-    *error = QStringLiteral("HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are");
-    return nullptr;
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(server.url);
+    const QString scheme = endpoint.url.scheme();
+    if (!endpoint.url.isValid() || endpoint.url.host().isEmpty()
+        || (scheme != QLatin1String("http") && scheme != QLatin1String("https"))) {
+        *error = QStringLiteral("its url \"%1\" is not an http:// or https:// URL").arg(server.url.left(200));
+        return nullptr;
+    }
+    QStringList missing;
+    for (auto it = server.headers.cbegin(); it != server.headers.cend(); ++it)
+        endpoint.headers.append({it.key().toUtf8(), expandSecrets(it.value(), secrets, &missing).toUtf8()});
+    if (!missing.isEmpty()) {
+        *error = QStringLiteral("its headers name secrets that are not set: %1 (set them with: toolstudio tools "
+                                "secret PROJECT NAME)")
+                     .arg(missing.join(QStringLiteral(", ")));
+        return nullptr;
+    }
+    // Issue 16: a secret goes only to the hosts it was entered for (bound on first use).
+    // (An HTTP+SSE endpoint is of the URL's origin, McpSseTransport::resolveEndpoint.)
+    Secrets binding = secrets;
+    for (const QString &value : server.headers) {
+        for (auto it = secretReference().globalMatch(value); it.hasNext();) {
+            if (const QString refused = binding.allowSend(it.next().captured(1), endpoint.url); !refused.isEmpty()) {
+                *error = QStringLiteral("its headers: %1").arg(refused);
+                return nullptr;
+            }
+        }
+    }
+    // Signing in (docs/mcp.md "Signing in") unless the entry gives its own Authorization.
+    const bool ownAuthorization
+        = std::any_of(server.headers.keyBegin(), server.headers.keyEnd(), [](const QString &key) {
+              return key.compare(QLatin1String("Authorization"), Qt::CaseInsensitive) == 0;
+          });
+    McpOAuthAuthorizer *authorizer = ownAuthorization
+        ? nullptr
+        : new McpOAuthAuthorizer(server.name, projectDir, QUrl(server.url), McpOAuthState::load(secrets, server.name));
+    if (server.transport == McpServerConfig::Transport::Sse) {
+        auto sse = std::make_unique<McpSseTransport>(std::move(endpoint));
+        if (authorizer)
+            sse->setAuthorizer(authorizer);
+        return sse;
+    }
+    if (!server.typeGiven) // the spec's fallback to HTTP+SSE (McpHttpFallbackTransport)
+        return std::make_unique<McpHttpFallbackTransport>(std::move(endpoint), authorizer);
+    auto http = std::make_unique<McpHttpTransport>(std::move(endpoint));
+    if (authorizer)
+        http->setAuthorizer(authorizer);
+    return http;
 }
 
 nlohmann::json rootsFor(const McpServerConfig &server, const QString &projectDir, const QString &projectName)

@@ -27,10 +27,11 @@ namespace McpServerLaunch {
 /// launcher).
 std::optional<McpStdioTransport::Launch> forServer(const McpServerConfig &server, const QString &projectDir,
                                                    const Secrets &secrets, QString *error);
-/// The transport of `server`: over stdio (forServer), or Streamable HTTP to its `url`
-/// with its `headers`, each "${secret:NAME}" replaced; nullptr with the reason (a
-/// secret not set, a URL that is not http(s), an HTTP+SSE server, which the studio
-/// does not speak yet).
+/// The transport of `server`: over stdio (forServer), or to its `url` with its
+/// `headers`, each "${secret:NAME}" replaced — Streamable HTTP ("type": "http"),
+/// HTTP+SSE ("type": "sse"), or without a type Streamable HTTP falling back to HTTP+SSE
+/// (McpHttpFallbackTransport); nullptr with the reason (a secret not set, a URL that is
+/// not http(s)).
 std::unique_ptr<McpTransport> transportFor(const McpServerConfig &server, const QString &projectDir,
                                            const Secrets &secrets, QString *error);
 /// What `roots/list` of `server` is answered with (docs/mcp.md "Roots"): an array of

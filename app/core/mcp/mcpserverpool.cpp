@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcpserverpool.h"
 
-#include "mcp/mcphttptransport.h"
+#include "mcp/mcphttpfallbacktransport.h"
 #include "mcp/mcpserverlaunch.h"
 #include "project/printabletext.h"
 #include "python/secrets.h"
@@ -20,10 +20,10 @@ namespace {
 
 bool sameEntry(const McpServerConfig &a, const McpServerConfig &b)
 {
-    return a.transport == b.transport && a.command == b.command && a.args == b.args && a.env == b.env && a.cwd == b.cwd
-        && a.url == b.url && a.headers == b.headers && a.disabled == b.disabled && a.sandboxed == b.sandboxed
-        && a.read == b.read && a.readWrite == b.readWrite && a.network == b.network && a.rootsGiven == b.rootsGiven
-        && a.roots == b.roots;
+    return a.transport == b.transport && a.typeGiven == b.typeGiven && a.command == b.command && a.args == b.args
+        && a.env == b.env && a.cwd == b.cwd && a.url == b.url && a.headers == b.headers && a.disabled == b.disabled
+        && a.sandboxed == b.sandboxed && a.read == b.read && a.readWrite == b.readWrite && a.network == b.network
+        && a.rootsGiven == b.rootsGiven && a.roots == b.roots;
 }
 
 } // namespace
@@ -65,7 +65,7 @@ void McpServerPool::closeAll()
             continue;
         for (auto &[name, server] : pool->m_servers)
             if (server.session && server.session->state() == McpClientSession::State::Ready
-                && qobject_cast<McpHttpTransport *>(server.session->transport())) {
+                && !qobject_cast<McpStdioTransport *>(server.session->transport())) {
                 server.session->close();
                 closed = true;
             }
@@ -136,12 +136,8 @@ void McpServerPool::setServers(const std::vector<McpServerConfig> &servers)
         Server server;
         server.config = config;
         server.status.name = config.name;
-        if (config.disabled) {
+        if (config.disabled)
             server.status.state = McpServerStatus::State::Disabled;
-        } else if (config.transport == McpServerConfig::Transport::Sse) {
-            server.status.state = McpServerStatus::State::Unsupported;
-            server.status.error = tr("HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are");
-        }
         kept.emplace(config.name, std::move(server));
     }
     // What is left was removed or changed: stop it; its calls fail.
@@ -254,8 +250,12 @@ void McpServerPool::start(Server &server)
         return;
     }
     why.clear();
+    // A url server without a type that answered only over HTTP+SSE is started so again.
+    McpServerConfig launch = server.config;
+    if (server.overSse)
+        launch.transport = McpServerConfig::Transport::Sse;
     std::unique_ptr<McpTransport> transport
-        = McpServerLaunch::transportFor(server.config, m_projectDir, Secrets::load(m_projectDir), &why);
+        = McpServerLaunch::transportFor(launch, m_projectDir, Secrets::load(m_projectDir), &why);
     if (!transport) {
         // Reported on the next turn: call() and connectAll() never call back from inside.
         server.status.state = McpServerStatus::State::Starting;
@@ -287,6 +287,9 @@ void McpServerPool::start(Server &server)
             server->status.tools = tools;
             server->status.duplicateTools = session->duplicateToolNames();
             server->status.protocolVersion = session->protocolVersion();
+            server->status.transport = session->transport()->transportName();
+            if (const auto *fallback = qobject_cast<McpHttpFallbackTransport *>(session->transport()))
+                server->overSse = fallback->usesSse();
             server->status.serverInfo = session->serverInfo();
             server->status.capabilities = session->serverCapabilities();
             observeTools(name);
@@ -330,6 +333,8 @@ void McpServerPool::onStopped(const QString &name, const QString &why, bool fail
     // A server that ends after it was ready is Idle: the next call starts it again.
     server->status.state = failedToStart ? McpServerStatus::State::Failed : McpServerStatus::State::Idle;
     server->status.error = why;
+    if (failedToStart)
+        server->overSse = false; // the next start tries Streamable HTTP first again
     if (server->session) {
         server->session->disconnect(this);
         server->session->deleteLater();

@@ -28,7 +28,7 @@ struct McpServerStatus
         Ready,       ///< initialized; `tools` listed
         Failed,      ///< could not start, initialize or list; `error` says why
         Disabled,    ///< "disabled": true
-        Unsupported, ///< a transport the studio does not speak yet (HTTP+SSE)
+        Unsupported, ///< a transport the studio does not speak (none now)
     };
     QString name;
     State state = State::Idle;
@@ -37,6 +37,9 @@ struct McpServerStatus
     /// (once)" for an npx entry's first start (McpNpxInstall); "" otherwise.
     QString activity;
     QString protocolVersion;
+    /// The transport of the ready session (McpTransport::transportName): "stdio",
+    /// "Streamable HTTP", or "HTTP+SSE" (given, or fallen back to from a typeless `url`).
+    QString transport;
     nlohmann::json serverInfo = nlohmann::json::object();
     /// The server's capabilities from its initialize result (an object): `resources`
     /// and `prompts` say whether it offers them (McpServerFeatures).
@@ -191,6 +194,9 @@ private:
         /// another change came meanwhile (one more list after it, however many came).
         bool relisting = false;
         bool relistAgain = false;
+        /// A `url` server without "type" that answered only over HTTP+SSE: started over
+        /// HTTP+SSE from then on, until a start fails or its entry changes.
+        bool overSse = false;
     };
     struct Call
     {

@@ -2,6 +2,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpssereader.h"
 
+namespace {
+
+/// The value of a `data:` line's start, else "".
+std::string dataValue(std::string line)
+{
+    if (line.rfind("data:", 0) != 0)
+        return {};
+    line.erase(0, line.size() > 5 && line[5] == ' ' ? 6 : 5);
+    return line;
+}
+
+} // namespace
+
 std::vector<McpSseReader::Event> McpSseReader::feed(std::string_view bytes)
 {
     std::vector<Event> events;
@@ -11,6 +24,9 @@ std::vector<McpSseReader::Event> McpSseReader::feed(std::string_view bytes)
         if (!m_lineTooLong) {
             if (m_line.size() + part.size() > m_max) {
                 m_lineTooLong = true;
+                std::string start = m_line.substr(0, HeadBytes + 6);
+                start.append(part.substr(0, HeadBytes + 6 - start.size()));
+                m_lineHead = dataValue(std::move(start)).substr(0, HeadBytes);
                 m_line.clear();
             } else {
                 m_line.append(part);
@@ -30,6 +46,9 @@ void McpSseReader::takeLine(std::vector<Event> &events)
         m_line.pop_back();
     if (m_lineTooLong) {
         m_lineTooLong = false;
+        if (!m_event.oversized)
+            m_event.head = (m_event.data.empty() ? m_lineHead : m_event.data).substr(0, HeadBytes);
+        m_lineHead.clear();
         m_event.oversized = true;
         m_event.data.clear();
         m_inEvent = true;
@@ -59,6 +78,8 @@ void McpSseReader::takeLine(std::vector<Event> &events)
         m_event.type = std::string(value);
     } else if (field == "data" && !m_event.oversized) {
         if (m_event.data.size() + value.size() + 1 > m_max) {
+            m_event.head
+                = m_event.data.empty() ? std::string(value.substr(0, HeadBytes)) : m_event.data.substr(0, HeadBytes);
             m_event.oversized = true;
             m_event.data.clear();
             return;

@@ -14,15 +14,20 @@
 /// event, `:` lines are comments, other fields (`id:`, `retry:`) are not needed by the
 /// client and skipped. A blank line ends an event. An event whose data (or a line of
 /// which) grows over `maxEventBytes` is not kept: it is reported once, as `oversized`,
-/// when it ends.
+/// when it ends, with the first HeadBytes of its data (`head`), where the id of the
+/// response it carried can still be found (McpReplyId::scan).
 class McpSseReader
 {
 public:
+    /// Bytes of an oversized event's data kept as its `head`.
+    static constexpr std::size_t HeadBytes = 4096;
+
     struct Event
     {
         std::string type = "message";
         std::string data;
         bool oversized = false;
+        std::string head; ///< an oversized event's first data bytes (at most HeadBytes)
     };
 
     explicit McpSseReader(std::size_t maxEventBytes)
@@ -41,6 +46,7 @@ private:
     std::size_t m_max;
     std::string m_line;
     bool m_lineTooLong = false;
+    std::string m_lineHead; ///< the start of a line over the limit, when it is a data line
     bool m_inEvent = false;
     Event m_event;
 };

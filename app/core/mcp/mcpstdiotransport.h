@@ -75,6 +75,7 @@ public:
     /// Ends the server (see the class comment); finished() follows unless it was not running.
     void stop() override;
     bool isRunning() const override;
+    QString transportName() const override { return QStringLiteral("stdio"); }
     /// The last StderrTailBytes of the server's stderr, as UTF-8 text (a cut multi-byte
     /// character at the start is dropped). finished()'s `why`: "exited with code N",
     /// "killed by signal N", "could not be started: …" or "does not read its stdin: …;

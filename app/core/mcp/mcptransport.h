@@ -7,7 +7,9 @@
 #include <QObject>
 
 /// How McpClientSession reaches its server (spec "Transports"): a child process on
-/// stdio (McpStdioTransport) or an HTTP endpoint (McpHttpTransport, Streamable HTTP).
+/// stdio (McpStdioTransport), an HTTP endpoint (McpHttpTransport, Streamable HTTP), the
+/// older HTTP+SSE transport of 2024-11-05 (McpSseTransport), or a URL that may be either
+/// (McpHttpFallbackTransport).
 /// The session sees only this: messages out, messages in, refusals, the end.
 ///
 /// A slot of messageReceived may delete the transport (or its session): a transport
@@ -29,6 +31,8 @@ public:
     /// Ends it (see each transport); finished() follows unless it was not running.
     virtual void stop() = 0;
     virtual bool isRunning() const = 0;
+    /// The transport in use, for a person: "stdio", "Streamable HTTP", "HTTP+SSE".
+    virtual QString transportName() const = 0;
     /// The end of what the server logged (a process's stderr), for failures; "" if none.
     virtual QString stderrTail() const { return {}; }
     /// The session waits no longer for the response to `requestId` (it timed out or was

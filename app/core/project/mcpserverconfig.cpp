@@ -58,6 +58,7 @@ McpServerConfig parseServer(const QString &name, const json &entry)
     server.name = name;
     server.disabled = boolValue(entry, "disabled", where, false);
     const QString type = stringValue(entry, "type", where, false);
+    server.typeGiven = !type.isEmpty();
     const bool hasCommand = member(entry, "command") != nullptr;
     const bool hasUrl = member(entry, "url") != nullptr;
     if (hasCommand == hasUrl)

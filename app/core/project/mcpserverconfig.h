@@ -27,6 +27,9 @@ struct McpServerConfig
 
     QString name; ///< the key: 1–64 of A-Z a-z 0-9 _ -, no "__" (the tool-name separator)
     Transport transport = Transport::Stdio;
+    /// "type" was given: a `url` server without it is Streamable HTTP falling back to
+    /// HTTP+SSE (the spec's backwards compatibility); with "http" it is only Streamable HTTP.
+    bool typeGiven = false;
     QString command;
     QStringList args;
     QMap<QString, QString> env; ///< values may name studio secrets: "${secret:NAME}"

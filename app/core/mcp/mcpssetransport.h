@@ -1,0 +1,122 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "mcphttptransport.h"
+
+#include <QByteArray>
+#include <QUrl>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+class McpOAuthAuthorizer;
+class McpSseReader;
+class QNetworkAccessManager;
+class QNetworkReply;
+class QNetworkRequest;
+class QTimer;
+
+/// MCP's older HTTP+SSE transport (protocol revision 2024-11-05, basic/transports "HTTP
+/// with SSE"), client side, over Qt Network. start() opens `GET url` with `Accept:
+/// text/event-stream`; the server's first event, `event: endpoint`, names the URI
+/// (resolved against the URL) to which every message of the studio is then POSTed as
+/// JSON. The server takes a POST with 202 (or 200) and sends its own messages —
+/// responses, notifications, requests — as `event: message` on the GET stream; the
+/// session matches responses to requests by id. Messages sent before the endpoint event
+/// wait for it (at most MaxQueued); started() follows the endpoint event.
+///
+/// The endpoint must be of the URL's origin (scheme, host, port): a server must not
+/// steer the studio's POSTs, with the entry's headers and token, anywhere else; one that
+/// names another origin ends the transport, naming both. The endpoint's own headers
+/// (secrets expanded by McpServerLaunch) and the bearer token of a signed-in server go
+/// on the GET and on every POST. Redirects are not followed.
+///
+/// What comes from the server is outside input, bounded as on Streamable HTTP: an event
+/// over MaxMessageBytes is skipped (messageRefused, with the id found in its first
+/// bytes, so its request fails at once), a POST's non-2xx answer fails the request it
+/// carried ("HTTP 400 from URL: body"), the endpoint event is at most MaxEndpointBytes
+/// and must come within EndpointTimeoutMs. The stream's end or loss ends the transport
+/// (finished(), naming the URL): the session's open requests fail with it, and the next
+/// session connects again. stop() closes the stream (the spec's way to end the session).
+class McpSseTransport : public McpTransport
+{
+    Q_OBJECT
+public:
+    using Endpoint = McpHttpTransport::Endpoint;
+
+    /// Messages sent before the endpoint event, kept until it comes.
+    static constexpr std::size_t MaxQueued = 32;
+    /// POSTs open at once (as McpHttpTransport).
+    static constexpr std::size_t MaxOpenPosts = 32;
+    /// Bytes of an endpoint event's URI.
+    static constexpr std::size_t MaxEndpointBytes = 8192;
+    /// How long the GET may go without its endpoint event.
+    static constexpr int EndpointTimeoutMs = 30000;
+    /// Characters of an HTTP error's body quoted in a failure.
+    static constexpr int QuotedBodyChars = 300;
+
+    explicit McpSseTransport(Endpoint endpoint, QObject *parent = nullptr);
+    ~McpSseTransport() override;
+
+    /// Signs the GET and the POSTs with `authorizer`'s bearer token, taking it over: an
+    /// expired token is refreshed before the GET; a 401 is refreshed and the request
+    /// sent again once; a 401 nothing can fix ends the transport with its failure().
+    void setAuthorizer(McpOAuthAuthorizer *authorizer);
+    /// How long to wait for the endpoint event (EndpointTimeoutMs by default).
+    void setEndpointTimeout(int ms) { m_endpointTimeoutMs = ms; }
+
+    void start() override;
+    bool send(const JsonRpcMessage &message) override;
+    void stop() override;
+    bool isRunning() const override { return m_running; }
+    QString transportName() const override { return QStringLiteral("HTTP+SSE"); }
+    /// Where messages are POSTed, once the endpoint event named it; else empty.
+    QUrl messageUrl() const { return m_messageUrl; }
+    std::size_t openPosts() const { return m_posts.size(); }
+
+    /// The URI of an endpoint event (`data`) resolved against `sseUrl`, without user
+    /// info; empty with `error` set when it is no URI, too long, or not of the same
+    /// origin (scheme, host and port) as `sseUrl`.
+    static QUrl resolveEndpoint(const QUrl &sseUrl, const std::string &data, QString *error);
+
+private:
+    struct Post
+    {
+        nlohmann::json requestId; ///< the request it carried, null for a notification or response
+        JsonRpcMessage message;   ///< what was posted (sent again after a token refresh)
+        bool retried = false;
+        QByteArray body; ///< the start of the reply's body, for an error
+    };
+
+    void openStream(bool retried);
+    void onStreamReadyRead();
+    void onStreamFinished();
+    /// Acts on one event of the stream; false when a slot deleted the transport.
+    bool onEvent(const std::string &type, const std::string &data, bool oversized, const std::string &head);
+    void postMessage(const JsonRpcMessage &message, bool retried);
+    void onPostFinished(QNetworkReply *reply);
+    /// Ends the transport: everything open is aborted, finished(why) follows now.
+    void end(const QString &why);
+    QNetworkRequest request(const QUrl &url) const;
+    QString describeUrl() const;
+    QString describeMessageUrl() const;
+
+    Endpoint m_endpoint;
+    QNetworkAccessManager *m_network = nullptr;
+    McpOAuthAuthorizer *m_authorizer = nullptr;
+    QNetworkReply *m_stream = nullptr;
+    bool m_streamRetried = false;
+    bool m_streamHeadRead = false;
+    bool m_streamIsEvents = false;
+    QByteArray m_streamBody; ///< the start of a GET's body that is no event stream, for an error
+    std::unique_ptr<McpSseReader> m_events;
+    QTimer *m_endpointTimer = nullptr;
+    int m_endpointTimeoutMs = EndpointTimeoutMs;
+    QUrl m_messageUrl;
+    std::vector<JsonRpcMessage> m_queue;
+    std::map<QNetworkReply *, Post> m_posts;
+    bool m_running = false;
+    bool m_stopping = false;
+};
