@@ -102,8 +102,8 @@ bool CallAdmission::refusedAsStoppedOrReused(Step &step)
     }
     if (s.openByCallId.contains(step.callId)) {
         // Worded before the step is moved: arguments are evaluated in no fixed order.
-        const QString message =
-            QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId));
+        const QString message
+            = QStringLiteral("call id '%1' is already in use by an unfinished call").arg(elidedText(step.callId));
         refuse(std::move(step), ErrorCode::ProtocolError, message, nlohmann::json::object(), false);
         return true;
     }
@@ -149,13 +149,14 @@ void CallAdmission::submitCall(const BridgeCall &call)
     // 0. a line over the bridge's bound, answered by the id in its prefix (its
     // arguments were never read, so nothing else can be checked)
     if (call.oversizedLineBytes > 0) {
-        refuse(
-            std::move(step), ErrorCode::RequestTooLarge,
-            QStringLiteral("the call of %1 is %2 bytes on the bridge; the request limit is %3 bytes of arguments "
-                           "(limits.request_bytes), so it was not read")
-                .arg(step.tool.isEmpty() ? QStringLiteral("call id ") + elidedText(step.callId) : elidedText(step.tool))
-                .arg(call.oversizedLineBytes)
-                .arg(s.project.limits.requestBytes));
+        const QString message
+            = QStringLiteral("the call of %1 is %2 bytes on the bridge; the request limit is %3 bytes of arguments "
+                             "(limits.request_bytes), so it was not read")
+                  .arg(step.tool.isEmpty() ? QStringLiteral("call id ") + elidedText(step.callId)
+                                           : elidedText(step.tool))
+                  .arg(call.oversizedLineBytes)
+                  .arg(s.project.limits.requestBytes);
+        refuse(std::move(step), ErrorCode::RequestTooLarge, message);
         return;
     }
 
@@ -191,11 +192,12 @@ void CallAdmission::submitCall(const BridgeCall &call)
     const std::size_t argsBytes = call.argsBytes > 0 ? call.argsBytes : compactSize(call.args);
     s.largestRequest = std::max(s.largestRequest.load(), qint64(argsBytes));
     if (argsBytes > s.project.limits.requestBytes) {
-        refuse(std::move(step), ErrorCode::RequestTooLarge,
-               QStringLiteral("arguments of %1 are %2 bytes; the request limit is %3 bytes (limits.request_bytes)")
-                   .arg(step.tool)
-                   .arg(argsBytes)
-                   .arg(s.project.limits.requestBytes));
+        const QString message
+            = QStringLiteral("arguments of %1 are %2 bytes; the request limit is %3 bytes (limits.request_bytes)")
+                  .arg(step.tool)
+                  .arg(argsBytes)
+                  .arg(s.project.limits.requestBytes);
+        refuse(std::move(step), ErrorCode::RequestTooLarge, message);
         return;
     }
 
