@@ -1970,6 +1970,49 @@ Seine Nachricht:
     </message>
 </context>
 <context>
+    <name>McpElicitationRequired</name>
+    <message>
+        <source>it still asks for pages to be opened after %1 rounds; Tool Studio stopped there</source>
+        <translation>es verlangt nach %1 Runden weiterhin, Seiten zu öffnen; Tool Studio hat dort aufgehört</translation>
+    </message>
+    <message>
+        <source>its error lists no page to open (&quot;data.elicitations&quot; is not a non-empty array)</source>
+        <translation>sein Fehler nennt keine zu öffnende Seite (&quot;data.elicitations&quot; ist kein nicht leeres Array)</translation>
+    </message>
+    <message>
+        <source>its error lists %1 pages to open; Tool Studio asks a person at most %2 per call</source>
+        <translation>sein Fehler nennt %1 zu öffnende Seiten; Tool Studio fragt eine Person höchstens %2 pro Aufruf</translation>
+    </message>
+    <message>
+        <source>Tool Studio asks a person to open a page only while a tool of this server is called through it</source>
+        <translation>Tool Studio bittet eine Person nur dann, eine Seite zu öffnen, wenn gerade ein Tool dieses Servers darüber aufgerufen wird</translation>
+    </message>
+    <message>
+        <source>elicitation %1 of %2</source>
+        <translation>Rückfrage %1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a URL-mode one (&quot;mode&quot;: &quot;url&quot;); this error lists only pages to open</source>
+        <translation>%1 ist keine im URL-Modus (&quot;mode&quot;: &quot;url&quot;); dieser Fehler nennt nur zu öffnende Seiten</translation>
+    </message>
+    <message>
+        <source>the page on %1 was not opened: %2</source>
+        <translation>die Seite auf %1 wurde nicht geöffnet: %2</translation>
+    </message>
+    <message>
+        <source>the person declined to open the page on %1</source>
+        <translation>die Person hat abgelehnt, die Seite auf %1 zu öffnen</translation>
+    </message>
+    <message>
+        <source>the person cancelled, the page on %1 was not opened</source>
+        <translation>die Person hat abgebrochen, die Seite auf %1 wurde nicht geöffnet</translation>
+    </message>
+    <message>
+        <source>the answer for the page on %1 is not accept, decline or cancel</source>
+        <translation>die Antwort für die Seite auf %1 ist weder accept noch decline noch cancel</translation>
+    </message>
+</context>
+<context>
     <name>McpExchangeText</name>
     <message>
         <source> (%1 bytes, clipped)</source>
@@ -2015,6 +2058,10 @@ Seine Nachricht:
     <message>
         <source>this server withdrew %1 questions of this call; Tool Studio asks a person no more</source>
         <translation>dieser Server hat %1 Fragen dieses Aufrufs zurückgezogen; Tool Studio fragt keine Person mehr</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; needs a person to open a page first (URL elicitation, -32042): %2</source>
+        <translation>MCP-Server &apos;%1&apos; braucht zuerst eine Person, die eine Seite öffnet (URL-Rückfrage, -32042): %2</translation>
     </message>
 </context>
 <context>
@@ -2432,10 +2479,6 @@ Seine Nachricht:
         <translation>notifications/cancelled an MCP-Server &apos;%1&apos; gesendet (Anfrage %2)</translation>
     </message>
     <message>
-        <source>HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are</source>
-        <translation>HTTP+SSE-Server werden noch nicht unterstützt; stdio- und Streamable-HTTP-Server schon</translation>
-    </message>
-    <message>
         <source>the server said its tools changed, but tools/list failed: %1</source>
         <translation>der Server meldete geänderte Tools, aber tools/list schlug fehl: %1</translation>
     </message>
@@ -2524,6 +2567,10 @@ Seine Nachricht:
     <message>
         <source>Review Changes… shows what changed and accepts it</source>
         <translation>Änderungen prüfen… zeigt, was sich geändert hat, und akzeptiert es</translation>
+    </message>
+    <message>
+        <source>%1, HTTP+SSE</source>
+        <translation>%1, HTTP+SSE</translation>
     </message>
 </context>
 <context>

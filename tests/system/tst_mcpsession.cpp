@@ -342,8 +342,9 @@ void TestMcpSession::listCommand()
                             "keyed  failed\n"
                             "  cannot start: its env names secrets that are not set: NOT_SET (set them with: "
                             "toolstudio tools secret PROJECT NAME)\n"
-                            "legacy  not supported\n"
-                            "  HTTP+SSE servers are not supported yet; stdio and Streamable HTTP servers are\n"
+                            // HTTP+SSE to a port where no one listens.
+                            "legacy  failed\n"
+                            "  the server could not be reached: GET http://127.0.0.1:1/sse: Connection refused\n"
                             // Streamable HTTP to a port where no one listens.
                             "remote  failed\n"
                             "  the server's reply to request 1 could not be read: no HTTP reply from "
@@ -361,7 +362,7 @@ void TestMcpSession::listCommand()
     QCOMPARE(servers[0]["tools"][4]["server_tool"].get<std::string>(), std::string("tool-4"));
     QCOMPARE(servers[2]["state"].get<std::string>(), std::string("failed"));
     QCOMPARE(servers[3]["transport"].get<std::string>(), std::string("HTTP+SSE"));
-    QCOMPARE(servers[3]["state"].get<std::string>(), std::string("not supported"));
+    QCOMPARE(servers[3]["state"].get<std::string>(), std::string("failed"));
     QCOMPARE(servers[4]["transport"].get<std::string>(), std::string("Streamable HTTP"));
     QCOMPARE(servers[4]["state"].get<std::string>(), std::string("failed"));
 }

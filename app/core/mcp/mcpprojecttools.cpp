@@ -67,7 +67,7 @@ QStringList McpProjectTools::addTools(Project &project, const McpServerPool &poo
 {
     QStringList problems;
     for (const McpServerStatus &server : pool.servers()) {
-        if (server.state == McpServerStatus::State::Failed || server.state == McpServerStatus::State::Unsupported) {
+        if (server.state == McpServerStatus::State::Failed) {
             problems << tr("MCP server '%1' %2: %3")
                             .arg(server.name, McpServerStatus::stateName(server.state), printableLines(server.error));
             continue;

@@ -41,8 +41,6 @@ QString McpServerStatus::stateName(State state)
         return QStringLiteral("failed");
     case State::Disabled:
         return QStringLiteral("disabled");
-    case State::Unsupported:
-        return QStringLiteral("not supported");
     }
     return {};
 }
@@ -164,8 +162,7 @@ void McpServerPool::connectAll()
 bool McpServerPool::restart(const QString &name)
 {
     Server *server = find(name);
-    if (!server || server->status.state == McpServerStatus::State::Disabled
-        || server->status.state == McpServerStatus::State::Unsupported)
+    if (!server || server->status.state == McpServerStatus::State::Disabled)
         return false;
     if (server->installing)
         return true;                    // its npm install goes on; the server starts when it is done
@@ -364,8 +361,7 @@ qint64 McpServerPool::call(const QString &server, const QString &tool, const jso
                          {},
                          McpExchangeRecorder(id)});
     Server *entry = find(server);
-    if (!entry || entry->status.state == McpServerStatus::State::Disabled
-        || entry->status.state == McpServerStatus::State::Unsupported) {
+    if (!entry || entry->status.state == McpServerStatus::State::Disabled) {
         const QString why = !entry
             ? tr("the project has no MCP server '%1'").arg(server)
             : tr("MCP server '%1' is %2").arg(server, McpServerStatus::stateName(entry->status.state));

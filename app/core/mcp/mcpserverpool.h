@@ -28,7 +28,6 @@ struct McpServerStatus
         Ready,       ///< initialized; `tools` listed
         Failed,      ///< could not start, initialize or list; `error` says why
         Disabled,    ///< "disabled": true
-        Unsupported, ///< a transport the studio does not speak (none now)
     };
     QString name;
     State state = State::Idle;
@@ -56,7 +55,7 @@ struct McpServerStatus
     /// cannot be used, every tool of the server is in changedTools.
     QString acceptedError;
 
-    static QString stateName(State state); ///< "idle", "starting", "ready", "failed", "disabled", "not supported"
+    static QString stateName(State state); ///< "idle", "starting", "ready", "failed", "disabled"
 };
 
 /// How one tools/call ended: the server's reply (or why there is none) and what the
