@@ -2290,6 +2290,10 @@ Seine Nachricht:
         <source>Subscribed to %1: it is read again when the server says it changed.</source>
         <translation>%1 abonniert: wird erneut gelesen, wenn der Server eine Änderung meldet.</translation>
     </message>
+    <message>
+        <source>The server ended the subscription: %1</source>
+        <translation>Der Server hat das Abonnement beendet: %1</translation>
+    </message>
 </context>
 <context>
     <name>McpResultPane</name>

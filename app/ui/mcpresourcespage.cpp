@@ -18,8 +18,11 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTime>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <utility>
 
 using nlohmann::json;
 
@@ -113,14 +116,29 @@ McpResourcesPage::~McpResourcesPage()
 void McpResourcesPage::forgetSubscription()
 {
     m_subscribedUri.clear();
+    m_readsInFlight = 0; // a session let go of answers none of its reads
+    m_readAgain = false;
     const QSignalBlocker blocker(m_subscribe);
     m_subscribe->setChecked(false);
 }
 
 void McpResourcesPage::resourceUpdated(const QString &uri)
 {
-    if (!m_subscribedUri.isEmpty() && uri == m_subscribedUri && m_uri->text() == uri)
-        readResource();
+    if (m_subscribedUri.isEmpty() || uri != m_subscribedUri || m_uri->text() != uri)
+        return;
+    if (m_readsInFlight > 0) {
+        m_readAgain = true;
+        return;
+    }
+    readResource();
+}
+
+void McpResourcesPage::subscriptionEnded(const QString &why)
+{
+    if (m_subscribedUri.isEmpty())
+        return;
+    forgetSubscription();
+    m_note->setText(tr("The server ended the subscription: %1").arg(printableText(why)));
 }
 
 void McpResourcesPage::list()
@@ -278,10 +296,17 @@ void McpResourcesPage::readResource()
         return;
     }
     const QPointer<McpResourcesPage> self(this);
+    ++m_readsInFlight;
     McpServerFeatures::readResource(
         open, uri, [self, generation, uri](const std::vector<McpResourceContents> &contents, const McpReply &reply) {
             if (!self)
                 return;
+            --self->m_readsInFlight;
+            if (self->m_readsInFlight == 0 && std::exchange(self->m_readAgain, false))
+                QTimer::singleShot(0, self, [self, uri] {
+                    if (self)
+                        self->resourceUpdated(uri);
+                });
             McpResultPane *pane = self->m_result;
             if (!reply.ok()) {
                 pane->fail(generation, tr("resources/read failed: %1").arg(reply.errorText()));

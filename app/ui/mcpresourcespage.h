@@ -38,8 +38,12 @@ public:
     void list();
     /// A new session has no subscription: the one of the last is forgotten, not ended.
     void forgetSubscription();
-    /// The server says `uri` changed: read again when it is the one subscribed to.
+    /// The server says `uri` changed: read again when it is the one subscribed to — at
+    /// most one read at a time, the updates that come meanwhile one more read after it
+    /// (a flood of updates is not a flood of resources/read, attack33 F2).
     void resourceUpdated(const QString &uri);
+    /// The server ended the subscription (`why`): the box is cleared and says so.
+    void subscriptionEnded(const QString &why);
     McpResultPane *result() const { return m_result; }
 
 Q_SIGNALS:
@@ -66,4 +70,7 @@ private:
     McpResultPane *m_result = nullptr;
     /// Generation of the lists: an answer for an older one is dropped.
     int m_generation = 0;
+    int m_readsInFlight = 0;
+    /// An update came while a read was in flight: read once more after it.
+    bool m_readAgain = false;
 };

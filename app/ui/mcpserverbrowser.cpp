@@ -47,6 +47,11 @@ McpServerBrowser::McpServerBrowser(McpServerPool *pool, const QString &server, Q
             if (name == m_server)
                 m_resources->resourceUpdated(uri);
         });
+        connect(m_pool, &McpServerPool::resourceSubscriptionsEnded, this,
+                [this](const QString &name, const QString &why) {
+                    if (name == m_server)
+                        m_resources->subscriptionEnded(why);
+                });
     }
     reload();
 }

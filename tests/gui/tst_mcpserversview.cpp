@@ -33,6 +33,8 @@
 #include <QToolButton>
 #include <QTreeWidget>
 
+#include <optional>
+
 class TestMcpServersView : public QObject
 {
     Q_OBJECT
@@ -47,6 +49,22 @@ private Q_SLOTS:
 };
 
 namespace {
+
+/// How many resources/read fakeresources.py was sent (its tool "counts").
+int resourceReads(McpServerPool *pool)
+{
+    McpClientSession *session = pool->readySession(QStringLiteral("fake"));
+    if (!session)
+        return -1;
+    std::optional<int> reads;
+    session->callTool(QStringLiteral("counts"), nlohmann::json::object(), nullptr, [&reads](const McpReply &reply) {
+        const nlohmann::json counts
+            = nlohmann::json::parse(reply.result["content"][0].value("text", std::string("{}")), nullptr, false);
+        reads = counts.is_object() ? counts.value("resources/read", 0) : -1;
+    });
+    (void)QTest::qWaitFor([&reads] { return reads.has_value(); }, 20000);
+    return reads.value_or(-1);
+}
 
 /// A child of `parent` by object name, or a failed QVERIFY in the caller (check null).
 template<typename T>
@@ -277,6 +295,16 @@ void TestMcpServersView::browseResourcesAndPrompts()
     QTRY_COMPARE(note->text(),
                  QStringLiteral("Subscribed to file:///notes.txt: it is read again when the server says it changed."));
     QTRY_VERIFY(content->toPlainText().contains(QStringLiteral("hello notes")));
+    QTRY_VERIFY(busy->isHidden());
+
+    // A flood of updates is one read at a time and one more after it, not a read each
+    // (attack33 F2: 100 000 updates were as many resources/read).
+    const int readsBefore = resourceReads(pool);
+    for (int n = 0; n < 100; ++n)
+        Q_EMIT pool->resourceUpdated(QStringLiteral("fake"), QStringLiteral("file:///notes.txt"));
+    QTest::qWait(500);
+    QTRY_VERIFY(busy->isHidden());
+    QCOMPARE(resourceReads(pool), readsBefore + 2);
 
     // Prompts: the form marks the required argument; Get without it asks for it in
     // place; with it, the messages with their roles.

@@ -122,6 +122,7 @@ private Q_SLOTS:
     void referenceServer();
     void inputRequiredOfA2026Server();
     void stopWhileA2026ServerAsks();
+    void requestsUnderTheStudiosIdsAreRefused();
     void urlElicitationRequired();
     void urlElicitationCompletedBeforeTheAnswer();
     void urlElicitationWithoutCompletion();
@@ -727,6 +728,23 @@ void TestMcpAsk::stopWhileA2026ServerAsks()
     AskedCall again(*m_project, QStringLiteral("m26__ask"), json::object());
     QVERIFY(again.waitForQuestion(1));
     QCOMPARE(again.questions[0].value("message", std::string()), std::string("Who are you?"));
+}
+
+// The ids the studio gives questions of its own ("mrtr:…", "-32042:…") cannot be taken
+// by a server's request, nor cancelled by it (attack33 F4: a predictable id withdrew the
+// studio's question and stalled the call).
+void TestMcpAsk::requestsUnderTheStudiosIdsAreRefused()
+{
+    AskedCall call(*m_project, QStringLiteral("fake__forge"), json::object());
+    const std::string why = " is of the form Tool Studio gives its own questions (\"mrtr:…\", \"-32042:…\"); send "
+                            "the request under another id";
+    QCOMPARE(
+        call.resultJson().dump(),
+        json::array(
+            {{{"id", "mrtr:1:x"}, {"error", {{"code", -32600}, {"message", "request id \"mrtr:1:x\"" + why}}}},
+             {{"id", "-32042:1:0"}, {"error", {{"code", -32600}, {"message", "request id \"-32042:1:0\"" + why}}}}})
+            .dump());
+    QCOMPARE(call.questions.size(), std::size_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestMcpAsk)

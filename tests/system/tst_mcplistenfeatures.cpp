@@ -56,6 +56,8 @@ private Q_SLOTS:
     void listChangesOfPromptsAndResources();
     void resourceSubscriptionsOnAListenOfTheirOwn();
     void resourceSubscriptionTheServerRefuses();
+    void serverEndsTheResourceSubscription();
+    void acknowledgementListingMillionsOfUris();
     void sdkServerOverHttp();
 };
 
@@ -142,6 +144,42 @@ void TestMcpListenFeatures::resourceSubscriptionTheServerRefuses()
     session.setResourceSubscriptions(many, [&settled](const QString &why) { settled = why; });
     QTRY_VERIFY_WITH_TIMEOUT(settled.has_value(), 30000);
     QCOMPARE(*settled, QStringLiteral("at most 64 resources are subscribed to at once"));
+}
+
+// The server ends the listen for resource updates after acknowledging it: the session
+// says so (the Resources window clears its Subscribe box) and subscribes to nothing
+// (attack33 F3: the box stayed ticked while no update came any more).
+void TestMcpListenFeatures::serverEndsTheResourceSubscription()
+{
+    McpClientSession session;
+    session.open(fakeServer(QStringLiteral("listen-all")));
+    QVERIFY(waitReady(session));
+    QCOMPARE(subscribeAndWait(session, QStringLiteral("file:///a"), true), QString());
+    QSignalSpy ended(&session, &McpClientSession::resourceSubscriptionsEnded);
+    QVERIFY(callAndWait(session, QStringLiteral("end")).ok());
+    QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
+    QCOMPARE(ended.at(0).at(0).toString(), QStringLiteral("the server ended the subscription"));
+    QCOMPARE(session.resourceSubscriptions(), QStringList());
+    QCOMPARE(subscribeAndWait(session, QStringLiteral("file:///c"), true), QString()); // asked anew
+}
+
+// What an acknowledgement lists is read once, however long (attack33 F1: 4 million
+// entries compared with each of 64 URIs held the GUI thread for 80 s); only URIs asked
+// for are honoured, in the order asked.
+void TestMcpListenFeatures::acknowledgementListingMillionsOfUris()
+{
+    McpListenSubscription::Filter asked;
+    for (int n = 0; n < McpClientSubscriptions::MaxResourceUris; ++n)
+        asked.resourceUris << QStringLiteral("file:///%1").arg(n);
+    json listed = json::array();
+    for (int n = 0; n < 2'000'000; ++n)
+        listed.push_back("");
+    listed.push_back("file:///63");
+    listed.push_back("file:///never-asked");
+    listed.push_back("file:///1");
+    const McpListenSubscription::Filter agreed = asked.honouredBy({{"resourceSubscriptions", listed}});
+    QCOMPARE(agreed.resourceUris, QStringList({QStringLiteral("file:///1"), QStringLiteral("file:///63")}));
+    QCOMPARE(agreed.tools, false);
 }
 
 // The official TypeScript SDK 2.4.0 (tests/data/mcp/sdkfeatures.mjs, Streamable HTTP):

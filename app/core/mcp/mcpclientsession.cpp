@@ -73,6 +73,17 @@ bool listsVersion(const json &list, const std::function<bool(const QString &)> &
 
 constexpr const char *InputIdPrefix = "mrtr:";
 
+/// An id the session gives questions of its own making (a 2026 call's input requests,
+/// McpElicitationRequired's pages): a server may neither send a request under one nor
+/// cancel one (attack33 F4: a predictable id withdrew the question and stalled the call).
+bool studioMintedId(const json &id)
+{
+    if (!id.is_string())
+        return false;
+    const std::string &text = id.get_ref<const std::string &>();
+    return text.rfind(InputIdPrefix, 0) == 0 || text.rfind(McpElicitationRequired::IdPrefix, 0) == 0;
+}
+
 } // namespace
 
 QString McpReply::errorText() const
@@ -112,6 +123,8 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
     m_subscriptions = new McpClientSubscriptions(channel, this);
     connect(m_subscriptions, &McpClientSubscriptions::toolsChanged, this, &McpClientSession::toolsChanged);
     connect(m_subscriptions, &McpClientSubscriptions::notified, this, &McpClientSession::notificationReceived);
+    connect(m_subscriptions, &McpClientSubscriptions::resourceSubscriptionsEnded, this,
+            &McpClientSession::resourceSubscriptionsEnded);
     McpElicitationRequired::Channel asks;
     asks.request = [this](const QString &method, json params, ReplyHandler done, int timeoutMs) {
         return request(method, std::move(params), std::move(done), timeoutMs);
@@ -754,7 +767,7 @@ void McpClientSession::onMessage(const JsonRpcMessage &message)
         if (alive && method == QLatin1String("notifications/cancelled") && message.params.is_object()) {
             // The server withdraws a request of its own that still waits for a person.
             const auto requestId = message.params.find("requestId");
-            if (requestId != message.params.end() && JsonRpc::isValidId(*requestId)
+            if (requestId != message.params.end() && JsonRpc::isValidId(*requestId) && !studioMintedId(*requestId)
                 && m_serverRequests.erase(requestId->dump()) > 0)
                 Q_EMIT serverRequestCancelled(*requestId);
         }
@@ -825,6 +838,10 @@ void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
         if (!isSignalConnected(QMetaMethod::fromSignal(&McpClientSession::serverRequestReceived)))
             return refuse("Tool Studio asks a person for " + message.method
                           + " only while a tool of this server is called through it");
+        if (studioMintedId(message.id))
+            return refuse("request id " + key.substr(0, 64)
+                          + " is of the form Tool Studio gives its own questions (\"mrtr:…\", \"-32042:…\"); "
+                            "send the request under another id");
         if (m_serverRequests.count(key))
             return refuse("request id " + key.substr(0, 64) + " is already in use by an open request of this server");
         if (m_serverRequests.size() >= MaxOpenServerRequests)

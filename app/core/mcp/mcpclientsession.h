@@ -213,6 +213,9 @@ Q_SIGNALS:
     void closed(const QString &why);
     void notificationReceived(const QString &method, const nlohmann::json &params);
     void toolsChanged();
+    /// 2026 era: the server ended the listen for the resources of
+    /// setResourceSubscriptions(); none is subscribed to any more (`why` says how).
+    void resourceSubscriptionsEnded(const QString &why);
     /// The server asks something of the client (`elicitation/create`,
     /// `sampling/createMessage`): answer with respond() or respondError(). `params` is an
     /// object (anything else reads as {}).

@@ -30,6 +30,12 @@ McpClientSubscriptions::McpClientSubscriptions(const McpListenSubscription::Chan
     connect(m_lists, &McpListenSubscription::notified, this, &McpClientSubscriptions::notified);
     connect(m_resources, &McpListenSubscription::notified, this, &McpClientSubscriptions::notified);
     connect(m_resources, &McpListenSubscription::settled, this, &McpClientSubscriptions::onResourcesSettled);
+    connect(m_resources, &McpListenSubscription::endedByServer, this, [this] {
+        if (m_resources->state() != McpListenSubscription::State::Ended || m_uris.isEmpty())
+            return; // asked anew meanwhile, or nothing was asked
+        m_uris.clear();
+        Q_EMIT resourceSubscriptionsEnded(m_resources->why());
+    });
 }
 
 McpListenSubscription::Filter McpClientSubscriptions::listFilter(const json &capabilities)

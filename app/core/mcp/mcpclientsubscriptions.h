@@ -53,6 +53,9 @@ Q_SIGNALS:
     void toolsChanged();
     /// prompts or resources `list_changed`, `resources/updated` of a subscribed URI.
     void notified(const QString &method, const nlohmann::json &params);
+    /// The server ended the listen for resource updates after acknowledging it: no
+    /// updates come for resourceUris() any more (they are cleared); `why` says how.
+    void resourceSubscriptionsEnded(const QString &why);
 
 private:
     void onResourcesSettled();

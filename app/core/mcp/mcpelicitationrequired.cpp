@@ -103,7 +103,7 @@ void McpElicitationRequired::onRequired(qint64 call, const McpReply &reply)
                          QString::fromStdString(question->value("host", std::string()))});
     }
     for (Page &page : pages) {
-        page.ask = "-32042:" + std::to_string(call) + ":" + std::to_string(m_nextAsk++);
+        page.ask = IdPrefix + std::to_string(call) + ":" + std::to_string(m_nextAsk++);
         if (const QString refused = m_channel.open(page.ask); !refused.isEmpty()) {
             for (const Page &opened : pages) {
                 if (opened.ask.is_null() || opened.ask == page.ask)

@@ -48,6 +48,9 @@ public:
 
     /// URL_ELICITATION_REQUIRED (schema/2025-11-25/schema.ts).
     static constexpr int Code = -32042;
+    /// How the ids of the questions it asks begin ("-32042:CALL:N"); a server may neither
+    /// send a request under such an id nor cancel one (McpClientSession).
+    static constexpr const char *IdPrefix = "-32042:";
     /// Pages of one -32042 asked (as McpHandler::MaxWaitingRequests questions wait per call).
     static constexpr std::size_t MaxElicitations = 16;
     /// Rounds of pages asked for one call: the call is sent at most MaxRounds + 1 times,

@@ -12,7 +12,7 @@
 #include <QStringList>
 #include <QTimer>
 
-#include <algorithm>
+#include <unordered_set>
 
 using nlohmann::json;
 
@@ -66,16 +66,24 @@ McpListenSubscription::Filter McpListenSubscription::Filter::honouredBy(const js
     agreed.tools = tools && flagOf(honoured, "toolsListChanged");
     agreed.prompts = prompts && flagOf(honoured, "promptsListChanged");
     agreed.resources = resources && flagOf(honoured, "resourcesListChanged");
-    const json uris = honoured.is_object() ? honoured.value("resourceSubscriptions", json()) : json();
-    if (uris.is_array()) {
-        for (const QString &uri : resourceUris) {
-            const bool listed = std::any_of(uris.begin(), uris.end(), [&uri](const json &entry) {
-                return entry.is_string() && entry.get_ref<const std::string &>() == uri.toStdString();
-            });
-            if (listed)
-                agreed.resourceUris << uri;
-        }
+    const auto uris = honoured.is_object() ? honoured.find("resourceSubscriptions") : honoured.end();
+    if (resourceUris.isEmpty() || uris == honoured.end() || !uris->is_array())
+        return agreed;
+    // One pass over what the server lists, however long (attack33 F1: millions of entries
+    // compared with each URI asked held the GUI thread for a minute).
+    std::unordered_set<std::string> asked;
+    for (const QString &uri : resourceUris)
+        asked.insert(uri.toStdString());
+    std::unordered_set<std::string> listed;
+    for (const json &entry : *uris) {
+        if (entry.is_string() && asked.count(entry.get_ref<const std::string &>()))
+            listed.insert(entry.get<std::string>());
+        if (listed.size() == asked.size())
+            break;
     }
+    for (const QString &uri : resourceUris)
+        if (listed.count(uri.toStdString()))
+            agreed.resourceUris << uri;
     return agreed;
 }
 
@@ -184,16 +192,16 @@ bool McpListenSubscription::take(const JsonRpcMessage &message)
             return false;
         // The response ends a listen (basic/patterns/subscriptions "Graceful Closure").
         if (message.kind == JsonRpcMessage::Kind::Error) {
-            finish(QStringLiteral("the server refused subscriptions/listen: %1: %2")
-                       .arg(message.error.code)
-                       .arg(elidedText(printableText(QString::fromStdString(message.error.message)), 200)));
+            finishByServer(QStringLiteral("the server refused subscriptions/listen: %1: %2")
+                               .arg(message.error.code)
+                               .arg(elidedText(printableText(QString::fromStdString(message.error.message)), 200)));
             return true;
         }
         const std::string type = McpRevision::resultType(message.result);
-        finish(type == McpRevision::Complete
-                   ? QStringLiteral("the server ended the subscription")
-                   : QStringLiteral("the server ended the subscription with resultType \"%1\"")
-                         .arg(elidedText(printableText(QString::fromStdString(type)), 40)));
+        finishByServer(type == McpRevision::Complete
+                           ? QStringLiteral("the server ended the subscription")
+                           : QStringLiteral("the server ended the subscription with resultType \"%1\"")
+                                 .arg(elidedText(printableText(QString::fromStdString(type)), 40)));
         return true;
     }
     if (message.kind != JsonRpcMessage::Kind::Notification)
@@ -302,15 +310,24 @@ void McpListenSubscription::finish(const QString &why)
         announceSettled();
 }
 
+void McpListenSubscription::finishByServer(const QString &why)
+{
+    const bool acknowledged = m_state == State::Open || m_state == State::Reopening;
+    finish(why);
+    if (acknowledged)
+        QMetaObject::invokeMethod(this, &McpListenSubscription::endedByServer, Qt::QueuedConnection);
+}
+
 void McpListenSubscription::dropped(const QString &why)
 {
     if (m_openFor.isValid() && m_openFor.elapsed() >= HealthyStreamMs)
         m_relistens = 0;
     if (m_relistens >= MaxRelistens) {
-        finish(QStringLiteral("the subscription broke off %1 times in a row (the last time: %2); it is not opened "
-                              "again")
-                   .arg(m_relistens + 1)
-                   .arg(why));
+        finishByServer(
+            QStringLiteral("the subscription broke off %1 times in a row (the last time: %2); it is not opened "
+                           "again")
+                .arg(m_relistens + 1)
+                .arg(why));
         return;
     }
     // Never at once: a server that drops every stream would be asked again and again.

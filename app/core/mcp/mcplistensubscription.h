@@ -137,6 +137,9 @@ Q_SIGNALS:
     void notified(const QString &method, const nlohmann::json &params);
     /// The acknowledgement came (state Open) or the listen ended before it (Ended).
     void settled();
+    /// The server ended the listen after acknowledging it (its response, an error, or
+    /// its stream broke off too often): what it was told of stops coming (why()).
+    void endedByServer();
 
 private:
     void onAckTimeout();
@@ -147,6 +150,8 @@ private:
     /// Lets go of the listen in flight: closes its stream or sends notifications/cancelled.
     void cancelListen(const QString &reason);
     void finish(const QString &why);
+    /// finish(), and endedByServer() (queued) when it was acknowledged.
+    void finishByServer(const QString &why);
     void dropped(const QString &why);
 
     Channel m_channel;

@@ -300,6 +300,8 @@ void McpServerPool::start(Server &server)
     connect(session, &McpClientSession::messageExchanged, this,
             [this, name](bool sent, const JsonRpcMessage &message) { onExchanged(name, sent, message); });
     connect(session, &McpClientSession::toolsChanged, this, [this, name] { relist(name); });
+    connect(session, &McpClientSession::resourceSubscriptionsEnded, this,
+            [this, name](const QString &why) { Q_EMIT resourceSubscriptionsEnded(name, why); });
     connect(session, &McpClientSession::serverRequestReceived, this,
             [this, name](const json &id, const QString &method, const json &params) {
                 onServerRequest(name, McpServerRequest{id, method, params});

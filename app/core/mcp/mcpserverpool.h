@@ -23,11 +23,11 @@
 struct McpServerStatus
 {
     enum class State {
-        Idle,        ///< not started yet, or stopped (a crash): started again by the next call
-        Starting,    ///< launched, initialize and tools/list under way
-        Ready,       ///< initialized; `tools` listed
-        Failed,      ///< could not start, initialize or list; `error` says why
-        Disabled,    ///< "disabled": true
+        Idle,     ///< not started yet, or stopped (a crash): started again by the next call
+        Starting, ///< launched, initialize and tools/list under way
+        Ready,    ///< initialized; `tools` listed
+        Failed,   ///< could not start, initialize or list; `error` says why
+        Disabled, ///< "disabled": true
     };
     QString name;
     State state = State::Idle;
@@ -180,6 +180,9 @@ Q_SIGNALS:
     /// The server sent `notifications/resources/list_changed` (`what` "resources") or
     /// `notifications/prompts/list_changed` ("prompts").
     void featureListChanged(const QString &name, const QString &what);
+    /// A 2026-era server ended the listen for its subscribed resources (`why` says how):
+    /// their updates no longer come.
+    void resourceSubscriptionsEnded(const QString &name, const QString &why);
 
 private:
     struct Server

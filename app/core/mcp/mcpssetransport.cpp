@@ -347,6 +347,7 @@ void McpSseTransport::postMessage(const JsonRpcMessage &message, bool retried)
 {
     QNetworkRequest post = request(m_messageUrl);
     post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    post.setTransferTimeout(PostTimeoutMs);
     const std::string body = message.encode();
     QNetworkReply *reply = m_network->post(post, QByteArray(body.data(), qsizetype(body.size())));
     Post &open = m_posts[reply];
@@ -365,6 +366,21 @@ void McpSseTransport::postMessage(const JsonRpcMessage &message, bool retried)
         kept += bytes.left(std::max<qsizetype>(0, KeptBodyBytes - kept.size()));
     });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onPostFinished(reply); });
+}
+
+bool McpSseTransport::forget(const nlohmann::json &requestId)
+{
+    for (auto &[reply, post] : m_posts) {
+        if (post.requestId != requestId)
+            continue;
+        QNetworkReply *open = reply;
+        m_posts.erase(open); // its request ended already: nothing to fail
+        open->disconnect(this);
+        open->abort();
+        open->deleteLater();
+        break;
+    }
+    return false;
 }
 
 void McpSseTransport::onPostFinished(QNetworkReply *reply)

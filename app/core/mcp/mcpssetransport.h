@@ -50,6 +50,9 @@ public:
     static constexpr std::size_t MaxQueued = 32;
     /// POSTs open at once (as McpHttpTransport).
     static constexpr std::size_t MaxOpenPosts = 32;
+    /// A POST the server does not answer within this (no byte for so long) is let go and
+    /// fails what it carried: its answer comes on the stream, the POST only says "202".
+    static constexpr int PostTimeoutMs = 30000;
     /// Bytes of an endpoint event's URI.
     static constexpr std::size_t MaxEndpointBytes = 8192;
     /// How long the GET may go without its endpoint event.
@@ -72,6 +75,10 @@ public:
     void stop() override;
     bool isRunning() const override { return m_running; }
     QString transportName() const override { return QStringLiteral("HTTP+SSE"); }
+    /// Lets go of a POST still open for `requestId` (a server that never answers POSTs
+    /// would otherwise hold all MaxOpenPosts); false: over HTTP+SSE only
+    /// notifications/cancelled tells the server.
+    bool forget(const nlohmann::json &requestId) override;
     /// Where messages are POSTed, once the endpoint event named it; else empty.
     QUrl messageUrl() const { return m_messageUrl; }
     std::size_t openPosts() const { return m_posts.size(); }

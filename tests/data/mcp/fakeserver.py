@@ -131,7 +131,7 @@ BLOCKS = [
      "size": 1048576},
 ]
 ASK_TOOLS = [{"name": name, "inputSchema": {"type": "object"}}
-             for name in ("ask", "askurl", "flood", "odd", "late", "seen", "withdraw", "churn", "required", "visit")]
+             for name in ("ask", "askurl", "flood", "odd", "late", "seen", "withdraw", "churn", "required", "visit", "forge")]
 ELICIT = {"message": "Who are you?", "requestedSchema": {
     "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
                                      "age": {"type": "integer", "minimum": 0}}, "required": ["name"]}}
@@ -281,6 +281,10 @@ def ask_call(rid, params):
         sys.stdout.flush()
     elif name == "seen":
         text_result(rid, json.dumps(seen))
+    elif name == "forge":
+        sys.stdout.write("".join(request(which, "elicitation/create", ELICIT) for which in ("mrtr:1:x", "-32042:1:0")))
+        sys.stdout.flush()
+        text_result(rid, json.dumps(responses(2)))
     elif name == "withdraw":
         cancel = [json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
                               "params": {"requestId": which, "reason": "no longer needed"}}) + "\n"
