@@ -31,6 +31,19 @@ using nlohmann::json;
 
 namespace {
 
+/// A project in `dir` with the fake server "fake" (asks mode) and a script "main" that
+/// prints the text of `tool`'s result.
+bool writeAskingProject(const QTemporaryDir &dir, const char *tool)
+{
+    return writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py")))
+        && writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                     QByteArray("from toolstudio import tools\nprint(tools['") + tool + "']()['content'][0]['text'])\n")
+        && writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                     R"({"name": "cli", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})");
+}
+
 /// One call through a fresh engine, the questions its step asks collected as they come.
 class AskedCall : public QObject
 {
@@ -611,14 +624,7 @@ void TestMcpAsk::urlModeAnsweredWithToolstudioAnswer()
     // and answers {"action": "accept"} with `toolstudio answer`.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
-                      "from toolstudio import tools\n"
-                      "print(tools['fake__askurl']()['content'][0]['text'])\n"));
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
-                      R"({"name": "cli", "default_script": "main",
-  "scripts": [{"name": "main", "path": "scripts/main.py"}],
-  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+    QVERIFY(writeAskingProject(dir, "fake__askurl"));
     WaitingRun run;
     QVERIFY2(run.start(dir.path(), QStringLiteral("fake__askurl")), run.err.constData());
     QVERIFY2(run.err.contains("toolstudio run: MCP server 'fake' asks (elicitation): \"Set your API key\"\n"
@@ -1076,14 +1082,7 @@ void TestMcpAsk::urlElicitationRequiredAnsweredWithToolstudioAnswer()
     // again once the completion wait is over (15 s).
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
-                      "from toolstudio import tools\n"
-                      "print(tools['fake__required']()['content'][0]['text'])\n"));
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
-                      R"({"name": "cli", "default_script": "main",
-  "scripts": [{"name": "main", "path": "scripts/main.py"}],
-  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+    QVERIFY(writeAskingProject(dir, "fake__required"));
     WaitingRun run;
     QVERIFY2(run.start(dir.path(), QStringLiteral("fake__required")), run.err.constData());
     QVERIFY2(run.err.contains("toolstudio run: MCP server 'fake' asks (elicitation): \"Connect your Example account\"\n"

@@ -227,8 +227,7 @@ void TestBridgeMessage::deepNestingRefusedWithoutRecursion()
 // arguments left to right (clang: an abort in fuzz_bridge, CI of session 30).
 void TestBridgeMessage::modelFrameRefusedByItsId()
 {
-    const BridgeDecodeResult result =
-        BridgeProtocol::decodeLine(R"({"type":"model","id":"c10","tool":"x","to*ls":3})");
+    const BridgeDecodeResult result = BridgeProtocol::decodeLine(R"({"type":"model","id":"c10","tool":"x","to*ls":3})");
     QVERIFY(!result.call.has_value());
     QCOMPARE(QString::fromStdString(result.id), QStringLiteral("c10"));
     QCOMPARE(QString::fromStdString(result.error),
