@@ -8,9 +8,11 @@
 // tests/data/mcp/fakehttpserver.py: a reply that is not JSON, an event stream cut in
 // the middle of an event, an HTTP error.
 #include "clirunner.h"
+#include "everythingserver.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcphttptransport.h"
 #include "mcp/mcpssereader.h"
+#include "mcpsessionwaits.h"
 #include "testfiles.h"
 
 #include <QFileInfo>
@@ -28,33 +30,7 @@
 
 using nlohmann::json;
 
-namespace {
-
-/// The reference server's entry point, or "" when ./toolstudio.sh test has not installed it.
-QString everythingEntry()
-{
-    const QString dir = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR");
-    const QString entry = dir + QStringLiteral("/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    return dir.isEmpty() || !QFileInfo::exists(entry) ? QString() : entry;
-}
-
-/// A port no one listens on now (the kernel's pick, given back).
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
-
-McpReply callAndWait(McpClientSession &session, const QString &tool)
-{
-    std::optional<McpReply> reply;
-    session.callTool(tool, json::object(), json::object(), [&reply](const McpReply &r) { reply = r; });
-    (void)QTest::qWaitFor([&reply] { return reply.has_value(); }, 60000);
-    return reply.value_or(McpReply{{}, {}, QStringLiteral("no reply within 60 s")});
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestMcpHttp : public QObject
 {

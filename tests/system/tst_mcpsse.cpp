@@ -9,10 +9,12 @@
 // an endpoint of another origin, a stream that ends before the response, an event over
 // the bound, a URL that is neither transport, and the pool remembering the fallback.
 #include "clirunner.h"
+#include "everythingserver.h"
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcphttpfallbacktransport.h"
 #include "mcp/mcpserverpool.h"
 #include "mcp/mcpssetransport.h"
+#include "mcpsessionwaits.h"
 #include "testfiles.h"
 
 #include <QDir>
@@ -31,28 +33,6 @@
 using nlohmann::json;
 
 namespace {
-
-QString everythingEntry()
-{
-    const QString dir = qEnvironmentVariable("TOOLSTUDIO_MCP_SERVERS_DIR");
-    const QString entry = dir + QStringLiteral("/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    return dir.isEmpty() || !QFileInfo::exists(entry) ? QString() : entry;
-}
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
-
-McpReply callAndWait(McpClientSession &session, const QString &tool)
-{
-    std::optional<McpReply> reply;
-    session.callTool(tool, json::object(), json::object(), [&reply](const McpReply &r) { reply = r; });
-    (void)QTest::qWaitFor([&reply] { return reply.has_value(); }, 60000);
-    return reply.value_or(McpReply{{}, {}, QStringLiteral("no reply within 60 s")});
-}
 
 bool settled(McpClientSession &session)
 {
