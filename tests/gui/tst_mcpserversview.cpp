@@ -302,7 +302,8 @@ void TestMcpServersView::browseResourcesAndPrompts()
     const int readsBefore = resourceReads(pool);
     for (int n = 0; n < 100; ++n)
         Q_EMIT pool->resourceUpdated(QStringLiteral("fake"), QStringLiteral("file:///notes.txt"));
-    QTest::qWait(500);
+    QTRY_COMPARE_WITH_TIMEOUT(resourceReads(pool), readsBefore + 2, 20000);
+    QTest::qWait(300); // a read more would have been sent by now
     QTRY_VERIFY(busy->isHidden());
     QCOMPARE(resourceReads(pool), readsBefore + 2);
 
