@@ -130,16 +130,7 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
         return request(method, std::move(params), std::move(done), timeoutMs);
     };
     asks.cancel = [this](qint64 id, const QString &reason) { cancel(id, reason); };
-    asks.open = [this](const json &id) {
-        if (m_serverRequests.count(id.dump()))
-            return QStringLiteral("request id %1 is already in use by an open request of this server")
-                .arg(QString::fromStdString(id.dump()));
-        if (m_serverRequests.size() >= MaxOpenServerRequests)
-            return QStringLiteral("too many open requests from this server (at most %1 wait for an answer at once)")
-                .arg(MaxOpenServerRequests);
-        m_serverRequests.insert(id.dump());
-        return QString();
-    };
+    asks.open = [this](const json &id) { return QString::fromStdString(claimServerRequest(id)); };
     asks.close = [this](const json &id) { return m_serverRequests.erase(id.dump()) > 0; };
     asks.canAsk
         = [this] { return isSignalConnected(QMetaMethod::fromSignal(&McpClientSession::serverRequestReceived)); };
@@ -808,6 +799,18 @@ bool McpClientSession::respondError(const json &id, JsonRpcError error)
     return sendMessage(JsonRpcMessage::errorFor(id, std::move(error)));
 }
 
+std::string McpClientSession::claimServerRequest(const json &id)
+{
+    const std::string key = id.dump();
+    if (m_serverRequests.count(key))
+        return "request id " + key.substr(0, 64) + " is already in use by an open request of this server";
+    if (m_serverRequests.size() >= MaxOpenServerRequests)
+        return "too many open requests from this server (at most " + std::to_string(MaxOpenServerRequests)
+            + " wait for an answer at once)";
+    m_serverRequests.insert(key);
+    return {};
+}
+
 void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
 {
     if (message.method == "ping") {
@@ -842,12 +845,8 @@ void McpClientSession::answerServerRequest(const JsonRpcMessage &message)
             return refuse("request id " + key.substr(0, 64)
                           + " is of the form Tool Studio gives its own questions (\"mrtr:…\", \"-32042:…\"); "
                             "send the request under another id");
-        if (m_serverRequests.count(key))
-            return refuse("request id " + key.substr(0, 64) + " is already in use by an open request of this server");
-        if (m_serverRequests.size() >= MaxOpenServerRequests)
-            return refuse("too many open requests from this server (at most " + std::to_string(MaxOpenServerRequests)
-                          + " wait for an answer at once)");
-        m_serverRequests.insert(key);
+        if (const std::string why = claimServerRequest(message.id); !why.empty())
+            return refuse(why);
         Q_EMIT serverRequestReceived(message.id, QString::fromStdString(message.method),
                                      message.params.is_object() ? message.params : json::object());
         return;

@@ -266,6 +266,9 @@ private:
     /// Takes the answer to an input request (respond/respondError); false when `id` is none.
     bool answerInput(const nlohmann::json &id, const McpReply &answer);
     void answerServerRequest(const JsonRpcMessage &message);
+    /// Opens the server request `id` (a server's, or one the session asks of its own):
+    /// "" when it is open now, else why not (its id in use, too many open).
+    std::string claimServerRequest(const nlohmann::json &id);
     struct ListedTools
     {
         std::vector<nlohmann::json> tools;
