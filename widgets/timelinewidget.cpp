@@ -33,6 +33,24 @@ qint64 nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
+/// The share done of a progress line that starts "PROGRESS/TOTAL" (an MCP server's
+/// notifications/progress, McpCallProgress::line()), in [0, 1]; nullopt without a total.
+std::optional<double> progressShare(const QString &line)
+{
+    const qsizetype space = line.indexOf(u' ');
+    const QStringView head = QStringView(line).left(space < 0 ? line.size() : space);
+    const qsizetype slash = head.indexOf(u'/');
+    if (slash <= 0)
+        return std::nullopt;
+    bool doneOk = false;
+    bool totalOk = false;
+    const double done = head.left(slash).toDouble(&doneOk);
+    const double total = head.mid(slash + 1).toDouble(&totalOk);
+    if (!doneOk || !totalOk || !(total > 0) || !std::isfinite(done) || !std::isfinite(total))
+        return std::nullopt;
+    return std::clamp(done / total, 0.0, 1.0);
+}
+
 } // namespace
 
 TimelineWidget::TimelineWidget(QWidget *parent)
@@ -421,6 +439,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             } else {
                 p.fillRect(QRectF(x0, y, x1 - x0, h), stepStatusColor(status, StatusColorUse::Timeline));
             }
+            if (it->end == OpenEnd)
+                paintProgress(p, it->ordinal, QRectF(x0, y, x1 - x0, h));
             if (it->ordinal == m_selectedOrdinal)
                 selectedRect = QRectF(x0, y, x1 - x0, h);
             // Skip every bar that would land on a pixel already painted in this lane.
@@ -502,6 +522,27 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent *)
     fit();
 }
 
+void TimelineWidget::paintProgress(QPainter &p, int ordinal, const QRectF &bar) const
+{
+    const StepSummary *s = m_model ? m_model->summaryAt(ordinal) : nullptr;
+    if (!s || s->progress.isEmpty())
+        return;
+    // What is done as a darker strip along the bar's foot; the line itself inside the
+    // bar when there is room for a few characters.
+    if (const std::optional<double> share = progressShare(s->progress))
+        p.fillRect(QRectF(bar.left(), bar.bottom() - 3, bar.width() * *share, 3), QColor(0, 0, 0, 110));
+    const QFontMetrics fm(font());
+    const int room = int(bar.width()) - 6;
+    if (room < fm.averageCharWidth() * 4)
+        return;
+    p.save();
+    p.setPen(Qt::white);
+    p.setClipRect(bar);
+    p.drawText(bar.adjusted(3, 0, -3, -2), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(s->progress, Qt::ElideRight, room));
+    p.restore();
+}
+
 bool TimelineWidget::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
@@ -521,6 +562,8 @@ bool TimelineWidget::event(QEvent *event)
             if (a.endedAt > 0)
                 tip += QStringLiteral(" (%1 ms)").arg(a.endedAt - a.startedAt);
         }
+        if (s->endedAt == 0 && !s->progress.isEmpty())
+            tip += QLatin1Char('\n') + tr("progress: %1").arg(s->progress);
         if (s->endedAt > 0)
             tip += QLatin1Char('\n')
                 + tr("ended %1, %2 ms in all").arg(msText(s->endedAt)).arg(s->endedAt - s->queuedAt);

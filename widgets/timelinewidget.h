@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+class QPainter;
 class QThread;
 class QTimer;
 class TraceModel;
@@ -20,7 +21,9 @@ class TraceModel;
 /// slot, a bar per step with its attempts as segments and the back-off gaps between
 /// them as a thin line, coloured by status. Wheel zooms around the cursor, dragging
 /// pans, Shift+drag brushes a range to zoom into, double-click fits everything. The
-/// tooltip gives the step's times to the millisecond. Painting walks each lane by
+/// tooltip gives the step's times to the millisecond. A running step's last progress
+/// line (an MCP server's notifications/progress) shows inside its bar, the share done
+/// as a dark strip along the bar's foot, and in the tooltip. Painting walks each lane by
 /// pixel, not by step: after a bar is drawn the next one is found by binary search
 /// past the next pixel (hotspot's timeline delegate), so the cost grows with the width,
 /// not the number of steps.
@@ -103,6 +106,9 @@ private:
     void setSegments(int ordinal, const StepSummary &step);
     void loadFromJournal();
     void finishLayout(int lanesBefore);
+    /// An open step's last progress line (an MCP server's notifications/progress): the
+    /// share done along the bar's foot, the line inside the bar when it fits.
+    void paintProgress(QPainter &p, int ordinal, const QRectF &bar) const;
     qint64 endOf(const Item &item) const { return item.end == OpenEnd ? m_now : item.end; }
     const Item *itemOf(const QString &callId) const;
     const Item *itemAt(int ordinal) const;

@@ -172,6 +172,37 @@ private Q_SLOTS:
         QCOMPARE(image.pixelColor(bad), QColor(0xe5, 0x39, 0x35));
     }
 
+    // A running step's progress line ("3/4 …", an MCP server's notifications/progress):
+    // three quarters of the bar's foot dark, the rest the bar's own colour.
+    void runningStepShowsItsProgress()
+    {
+        TraceModel model;
+        Step step = makeStep(1, {{1000, 1000}}, StepStatus::Running);
+        step.endedAt = 0;
+        step.attempts.back().endedAt = 0;
+        step.attempts.back().progress = QStringLiteral("3/4 Copying files");
+        model.addStep(step);
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        timeline.setViewRange(900, 3000);
+        const QRectF bar = timeline.barRect(QStringLiteral("call-1"));
+        QVERIFY(bar.width() > 200);
+        const QImage image = timeline.grab().toImage();
+        const int foot = int(bar.bottom()) - 1;
+        const QColor running(0x1e, 0x88, 0xe5);
+        QVERIFY(image.pixelColor(QPointF(bar.left() + bar.width() * 0.5, foot).toPoint()) != running);
+        QCOMPARE(image.pixelColor(QPointF(bar.left() + bar.width() * 0.9, foot).toPoint()), running);
+
+        // Without a total there is no share to draw: the foot keeps the bar's colour.
+        step.attempts.back().progress = QStringLiteral("7 Copying files");
+        model.updateStep(step);
+        model.flush();
+        const QImage noTotal = timeline.grab().toImage();
+        QCOMPARE(noTotal.pixelColor(QPointF(bar.left() + bar.width() * 0.5, foot).toPoint()), running);
+    }
+
     // No steps yet: the placeholder alone, no axis grid line or label drawn through it.
     void emptyTimelineShowsOnlyThePlaceholder()
     {
