@@ -7,110 +7,19 @@
 // through StepEngine::answer; what a hostile server can send — a flood, odd ids, schemas
 // a form cannot show, megabytes of messages, requests after the call — bounded and
 // answered with errors. Against tests/data/mcp/fakeserver.py in its `asks` mode and the
-// reference server "everything".
-#include "bridgemessage.h"
-#include "engine/stepengine.h"
-#include "mcp/mcpelicitationrequired.h"
+// reference server "everything". The 2026 era's input_required rounds are
+// tst_mcpaskinputrequired's, the pages of a -32042 answer tst_mcpaskurlrequired's.
+#include "askedcall.h"
 #include "mcp/mcpexchangetext.h"
-#include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverpool.h"
-#include "testfiles.h"
-#include "trustedproject.h"
 #include "waitingrun.h"
 
-#include <QDir>
-#include <QElapsedTimer>
-#include <QFileInfo>
-#include <QLoggingCategory>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
 
 using nlohmann::json;
-
-namespace {
-
-/// A project in `dir` with the fake server "fake" (asks mode) and a script "main" that
-/// prints the text of `tool`'s result.
-bool writeAskingProject(const QTemporaryDir &dir, const char *tool)
-{
-    return writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py")))
-        && writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
-                     QByteArray("from toolstudio import tools\nprint(tools['") + tool + "']()['content'][0]['text'])\n")
-        && writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
-                     R"({"name": "cli", "default_script": "main",
-  "scripts": [{"name": "main", "path": "scripts/main.py"}],
-  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})");
-}
-
-/// One call through a fresh engine, the questions its step asks collected as they come.
-class AskedCall : public QObject
-{
-public:
-    AskedCall(const Project &project, const QString &tool, const json &args)
-        : engine(project, QStringLiteral("run1"), nullptr, {})
-    {
-        connect(&engine, &StepEngine::pendingCallOpened, this, [this](const Step &step) {
-            statuses << stepStatusName(step.status);
-            questions.push_back(step.attempts.back().question.value_or(json()));
-        });
-        connect(&engine, &StepEngine::pendingCallClosed, this, [this](const QString &) { ++closed; });
-        connect(&engine, &StepEngine::policyEvent, this, [this](const PolicyEvent &event) {
-            if (event.kind == PolicyEventKind::PersonAsked || event.kind == PolicyEventKind::PersonAnswered)
-                events.push_back(
-                    json{{"kind", policyEventKindName(event.kind).toStdString()}, {"detail", event.detail}});
-        });
-        connect(&engine, &StepEngine::replyReady, this,
-                [this](const std::string &, const std::string &line) { reply = line; });
-        BridgeCall call;
-        call.id = "c1";
-        call.tool = tool.toStdString();
-        call.args = args;
-        engine.submitCall(call);
-    }
-    /// Waits for question number `n` (1-based).
-    bool waitForQuestion(std::size_t n, int ms = 20000)
-    {
-        return QTest::qWaitFor([this, n] { return questions.size() >= n || reply; }, ms) && questions.size() >= n;
-    }
-    bool answer(const json &result, QString *reason = nullptr)
-    {
-        ManualAnswer answer;
-        answer.result = result;
-        return engine.answer(QStringLiteral("c1"), 1, answer, reason);
-    }
-    bool answerError(const QString &message)
-    {
-        ManualAnswer answer;
-        answer.isError = true;
-        answer.message = message;
-        return engine.answer(QStringLiteral("c1"), 1, answer);
-    }
-    Step finished(int ms = 30000)
-    {
-        (void)QTest::qWaitFor([this] { return reply.has_value(); }, ms);
-        const Step *step = engine.step(QStringLiteral("c1"));
-        return step ? *step : Step{};
-    }
-    /// The text of the final result's first content block, parsed as JSON.
-    json resultJson(int ms = 30000)
-    {
-        const Step step = finished(ms);
-        if (!step.result)
-            return json{{"error", step.error ? step.error->message : std::string("no result")}};
-        return json::parse((*step.result)["content"][0]["text"].get<std::string>());
-    }
-
-    StepEngine engine;
-    std::optional<std::string> reply;
-    std::vector<json> questions;
-    QStringList statuses;
-    std::vector<json> events;
-    int closed = 0;
-};
-
-} // namespace
 
 class TestMcpAsk : public QObject
 {
@@ -133,19 +42,7 @@ private Q_SLOTS:
     void answeredWithToolstudioAnswer();
     void urlModeAnsweredWithToolstudioAnswer();
     void referenceServer();
-    void inputRequiredOfA2026Server();
-    void stopWhileA2026ServerAsks();
     void requestsUnderTheStudiosIdsAreRefused();
-    void urlElicitationRequired();
-    void urlElicitationCompletedBeforeTheAnswer();
-    void urlElicitationWithoutCompletion();
-    void urlElicitationDeclined_data();
-    void urlElicitationDeclined();
-    void urlElicitationRequiredRefused_data();
-    void urlElicitationRequiredRefused();
-    void urlElicitationHugeMessage();
-    void urlElicitationRoundsAreBounded();
-    void urlElicitationRequiredAnsweredWithToolstudioAnswer();
 
 private:
     QTemporaryDir m_dir;
@@ -155,62 +52,9 @@ private:
 void TestMcpAsk::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
-    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("toolstudio.json")),
-                      R"({"name": "Ask Project", "retry": {"max_attempts": 1, "attempt_timeout_seconds": 60},
-  "mcp_servers": {
-  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]},
-  "some": {"command": "python3", "args": ["srv/fakeserver.py", "asks"], "roots": ["data", "/srv/shared dir", "."]},
-  "none": {"command": "python3", "args": ["srv/fakeserver.py", "asks"], "roots": []},
-  "m26": {"command": "python3", "args": ["srv/fakeserver.py", "modern"]}}})"));
-    ProjectError error;
-    m_project = loadTrusted(m_dir.path(), &error);
-    QVERIFY2(m_project, qPrintable(error.toString()));
-    const QStringList problems = McpProjectTools::connectAndAdd(*m_project);
-    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
-}
-
-void TestMcpAsk::protocolOfACall()
-{
-    // The Protocol tab's record (docs/mcp.md "The Protocol tab"): the call's JSON-RPC
-    // messages in order — the request as sent (its _meta), the server's progress, its
-    // elicitation and the person's answer as sent, the final response.
-    AskedCall call(*m_project, QStringLiteral("fake__ask"), {{"only", {"elicit"}}, {"progress", 2}});
-    QVERIFY(call.waitForQuestion(1));
-    QVERIFY(call.answer({{"action", "accept"}, {"content", {{"name", "Ada"}, {"age", 36}}}}));
-    const Step step = call.finished();
-    QCOMPARE(step.status, StepStatus::Succeeded);
-    QCOMPARE(step.attempts.size(), std::size_t(1));
-    const json &exchange = step.attempts.front().protocol;
-    QVERIFY(exchange.is_object());
-    QStringList rows;
-    for (const json &entry : exchange["messages"])
-        rows << McpExchangeText::summary(entry);
-    const json &request = exchange["messages"][0]["message"];
-    const QString id = QString::fromStdString(request["id"].dump());
-    QCOMPARE(
-        rows,
-        QStringList({QStringLiteral("→ request tools/call #") + id,
-                     QStringLiteral("← notification notifications/progress 1/2"),
-                     QStringLiteral("← notification notifications/progress 2/2"),
-                     QStringLiteral("← request elicitation/create #elicit-1"), QStringLiteral("→ response #elicit-1"),
-                     QStringLiteral("← response #") + id + QStringLiteral(" result")}));
-    QCOMPARE(request["params"]["arguments"].dump(), std::string(R"({"only":["elicit"],"progress":2})"));
-    QCOMPARE(request["params"]["_meta"]["dev.toolstudio/attempt"].dump(), std::string("1"));
-    QCOMPARE(request["params"]["_meta"]["dev.toolstudio/idempotency_key"].get<std::string>(),
-             step.idempotencyKey.toStdString());
-    QCOMPARE(
-        exchange["messages"][4]["message"].dump(),
-        std::string(
-            R"({"id":"elicit-1","jsonrpc":"2.0","result":{"action":"accept","content":{"age":36,"name":"Ada"}}})"));
-    QCOMPARE(exchange["messages"][4]["direction"].get<std::string>(), std::string("sent"));
-    QCOMPARE(exchange["messages"][5]["direction"].get<std::string>(), std::string("received"));
-    QVERIFY(!exchange.contains("omittedMessages"));
-    qint64 last = 0;
-    for (const json &entry : exchange["messages"]) {
-        QVERIFY(entry["offsetMs"].get<qint64>() >= last);
-        last = entry["offsetMs"].get<qint64>();
-    }
+    QString problem;
+    m_project = connectedAskProject(m_dir, &problem);
+    QVERIFY2(m_project, qPrintable(problem));
 }
 
 void TestMcpAsk::rootsFromTheProject()
@@ -292,6 +136,49 @@ void TestMcpAsk::elicitationAndSamplingAnsweredByAPerson()
     QCOMPARE(call.events[3].dump(),
              std::string(R"({"detail":{"answer":{"text":"Hi there"},"attempt":1,"kind":"sampling"},)"
                          R"("kind":"person_answered"})"));
+}
+
+void TestMcpAsk::protocolOfACall()
+{
+    // The Protocol tab's record (docs/mcp.md "The Protocol tab"): the call's JSON-RPC
+    // messages in order — the request as sent (its _meta), the server's progress, its
+    // elicitation and the person's answer as sent, the final response.
+    AskedCall call(*m_project, QStringLiteral("fake__ask"), {{"only", {"elicit"}}, {"progress", 2}});
+    QVERIFY(call.waitForQuestion(1));
+    QVERIFY(call.answer({{"action", "accept"}, {"content", {{"name", "Ada"}, {"age", 36}}}}));
+    const Step step = call.finished();
+    QCOMPARE(step.status, StepStatus::Succeeded);
+    QCOMPARE(step.attempts.size(), std::size_t(1));
+    const json &exchange = step.attempts.front().protocol;
+    QVERIFY(exchange.is_object());
+    QStringList rows;
+    for (const json &entry : exchange["messages"])
+        rows << McpExchangeText::summary(entry);
+    const json &request = exchange["messages"][0]["message"];
+    const QString id = QString::fromStdString(request["id"].dump());
+    QCOMPARE(
+        rows,
+        QStringList({QStringLiteral("→ request tools/call #") + id,
+                     QStringLiteral("← notification notifications/progress 1/2"),
+                     QStringLiteral("← notification notifications/progress 2/2"),
+                     QStringLiteral("← request elicitation/create #elicit-1"), QStringLiteral("→ response #elicit-1"),
+                     QStringLiteral("← response #") + id + QStringLiteral(" result")}));
+    QCOMPARE(request["params"]["arguments"].dump(), std::string(R"({"only":["elicit"],"progress":2})"));
+    QCOMPARE(request["params"]["_meta"]["dev.toolstudio/attempt"].dump(), std::string("1"));
+    QCOMPARE(request["params"]["_meta"]["dev.toolstudio/idempotency_key"].get<std::string>(),
+             step.idempotencyKey.toStdString());
+    QCOMPARE(
+        exchange["messages"][4]["message"].dump(),
+        std::string(
+            R"({"id":"elicit-1","jsonrpc":"2.0","result":{"action":"accept","content":{"age":36,"name":"Ada"}}})"));
+    QCOMPARE(exchange["messages"][4]["direction"].get<std::string>(), std::string("sent"));
+    QCOMPARE(exchange["messages"][5]["direction"].get<std::string>(), std::string("received"));
+    QVERIFY(!exchange.contains("omittedMessages"));
+    qint64 last = 0;
+    for (const json &entry : exchange["messages"]) {
+        QVERIFY(entry["offsetMs"].get<qint64>() >= last);
+        last = entry["offsetMs"].get<qint64>();
+    }
 }
 
 void TestMcpAsk::answersThatDoNotFitAreRefused()
@@ -425,6 +312,34 @@ void TestMcpAsk::urlModeElicitationRefused()
              json({{"error", {{"code", -32602}, {"message", expected.toStdString()}}}, {"id", "url-1"}}).dump());
 }
 
+void TestMcpAsk::floodIsBounded()
+{
+    // 5000 requests in one write: the first is asked, 15 more wait, the others are refused
+    // at once. The person answers once all came (the server's log message after them), so
+    // exactly 16 are asked, one after the other.
+    McpClientSession *session = McpServerPool::forProject(m_project->dir)->readySession(QStringLiteral("fake"));
+    QVERIFY(session);
+    bool sent = false;
+    connect(session, &McpClientSession::notificationReceived, this, [&sent](const QString &, const json &params) {
+        sent = sent || params.value("data", json()) == "flood sent";
+    });
+    AskedCall call(*m_project, QStringLiteral("fake__flood"), {{"count", 5000}});
+    QVERIFY(QTest::qWaitFor([&sent] { return sent; }, 60000));
+    QCOMPARE(session->openServerRequests(), std::size_t(16));
+    for (std::size_t n = 1; n <= 16; ++n) {
+        QVERIFY2(call.waitForQuestion(n), qPrintable(QString::number(n)));
+        QCOMPARE(call.questions.back()["request_id"].dump(), json("f" + std::to_string(n - 1)).dump());
+        QVERIFY(call.answer({{"action", "decline"}}));
+    }
+    const QString flood = QString::fromStdString(call.resultJson(60000).dump());
+    QCOMPARE(flood,
+             QString::fromUtf8(R"({"errors":{"16 requests of this call already wait for a person; Tool Studio )"
+                               R"(refuses more":4984},"results":16})"));
+    QCOMPARE(call.questions.size(), std::size_t(16));
+    QCOMPARE(session->openServerRequests(), std::size_t(0));
+    session->disconnect(this);
+}
+
 // The server cancels (notifications/cancelled) a request a person is asked and one still
 // queued behind another: neither is asked any more nor answered, and the step asks the
 // next at once instead of waiting for an answer to a question nobody wants.
@@ -482,34 +397,6 @@ void TestMcpAsk::askingAndCancellingIsBounded()
                           "more"}}}})
                      .dump());
     QCOMPARE(result[4].dump(), std::string(R"({"id":"p","result":{}})"));
-}
-
-void TestMcpAsk::floodIsBounded()
-{
-    // 5000 requests in one write: the first is asked, 15 more wait, the others are refused
-    // at once. The person answers once all came (the server's log message after them), so
-    // exactly 16 are asked, one after the other.
-    McpClientSession *session = McpServerPool::forProject(m_project->dir)->readySession(QStringLiteral("fake"));
-    QVERIFY(session);
-    bool sent = false;
-    connect(session, &McpClientSession::notificationReceived, this, [&sent](const QString &, const json &params) {
-        sent = sent || params.value("data", json()) == "flood sent";
-    });
-    AskedCall call(*m_project, QStringLiteral("fake__flood"), {{"count", 5000}});
-    QVERIFY(QTest::qWaitFor([&sent] { return sent; }, 60000));
-    QCOMPARE(session->openServerRequests(), std::size_t(16));
-    for (std::size_t n = 1; n <= 16; ++n) {
-        QVERIFY2(call.waitForQuestion(n), qPrintable(QString::number(n)));
-        QCOMPARE(call.questions.back()["request_id"].dump(), json("f" + std::to_string(n - 1)).dump());
-        QVERIFY(call.answer({{"action", "decline"}}));
-    }
-    const QString flood = QString::fromStdString(call.resultJson(60000).dump());
-    QCOMPARE(flood,
-             QString::fromUtf8(R"({"errors":{"16 requests of this call already wait for a person; Tool Studio )"
-                               R"(refuses more":4984},"results":16})"));
-    QCOMPARE(call.questions.size(), std::size_t(16));
-    QCOMPARE(session->openServerRequests(), std::size_t(0));
-    session->disconnect(this);
 }
 
 void TestMcpAsk::hostileRequestsAreAnsweredWithErrors()
@@ -718,24 +605,6 @@ void TestMcpAsk::referenceServer()
     QVERIFY2(sampled.result->dump().find("Teal") != std::string::npos, sampled.result->dump().c_str());
 }
 
-// Stop while a 2026 server's input_required waits for a person: the question is
-// withdrawn and the call ends cancelled. Answering the open input request ended the call
-// in the session, whose callback erased the pool's entry that McpServerPool::cancel was
-// still using (a use after free; ASan in CI). The server answers the next call.
-void TestMcpAsk::stopWhileA2026ServerAsks()
-{
-    {
-        AskedCall call(*m_project, QStringLiteral("m26__ask"), json::object());
-        QVERIFY(call.waitForQuestion(1));
-        call.engine.cancelAll(QStringLiteral("the run was stopped"));
-        QTRY_COMPARE_WITH_TIMEOUT(call.engine.step(QStringLiteral("c1"))->status, StepStatus::Cancelled, 20000);
-        QTRY_COMPARE_WITH_TIMEOUT(call.closed, 1, 20000);
-    }
-    AskedCall again(*m_project, QStringLiteral("m26__ask"), json::object());
-    QVERIFY(again.waitForQuestion(1));
-    QCOMPARE(again.questions[0].value("message", std::string()), std::string("Who are you?"));
-}
-
 // The ids the studio gives questions of its own ("mrtr:…", "-32042:…") cannot be taken
 // by a server's request, nor cancelled by it (attack33 F4: a predictable id withdrew the
 // studio's question and stalled the call).
@@ -754,353 +623,4 @@ void TestMcpAsk::requestsUnderTheStudiosIdsAreRefused()
 }
 
 QTEST_GUILESS_MAIN(TestMcpAsk)
-void TestMcpAsk::inputRequiredOfA2026Server()
-{
-    // Multi round-trip requests (2026-07-28): input_required becomes the question a 2025
-    // server's elicitation/create is; the call is retried with inputResponses.
-    AskedCall call(*m_project, QStringLiteral("m26__ask"), json::object());
-    QVERIFY(call.waitForQuestion(1));
-    QCOMPARE(call.statuses, QStringList{QStringLiteral("waiting")});
-    json question = call.questions[0];
-    const std::string requestId = question.value("request_id", std::string());
-    QVERIFY2(requestId.rfind("mrtr:", 0) == 0 && requestId.size() > 9
-                 && requestId.compare(requestId.size() - 4, 4, ":who") == 0,
-             requestId.c_str());
-    question.erase("request_id");
-    QCOMPARE(question.dump(),
-             json({{"kind", "elicitation"},
-                   {"message", "Who are you?"},
-                   {"method", "elicitation/create"},
-                   {"schema",
-                    {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}, {"required", {"name"}}}},
-                   {"serial", 1},
-                   {"server", "m26"}})
-                 .dump());
-    QString reason;
-    QVERIFY2(call.answer({{"action", "accept"}, {"content", {{"name", "Ada"}}}}, &reason), qPrintable(reason));
-    const std::string uri = QUrl::fromLocalFile(m_dir.path()).toString(QUrl::FullyEncoded).toStdString();
-    QCOMPARE(call.resultJson().dump(),
-             json({{"inputResponses",
-                    {{"where", {{"roots", {{{"name", "Ask Project"}, {"uri", uri}}}}}},
-                     {"who", {{"action", "accept"}, {"content", {{"name", "Ada"}}}}}}},
-                   {"requestState", "s-1"},
-                   {"version", "2026-07-28"}})
-                 .dump());
-    QCOMPARE(call.finished().status, StepStatus::Succeeded);
-    // The Protocol tab: the round answered input_required, the retry under a new id
-    // carrying the answers and requestState, its result.
-    const Step answered = call.finished();
-    const json &exchange = answered.attempts.front().protocol;
-    QStringList rows;
-    for (const json &entry : exchange["messages"])
-        rows << McpExchangeText::summary(entry);
-    const QString first = QString::fromStdString(exchange["messages"][0]["message"]["id"].dump());
-    const QString retry = QString::fromStdString(exchange["messages"][2]["message"]["id"].dump());
-    QVERIFY(first != retry);
-    QCOMPARE(rows,
-             QStringList({QStringLiteral("→ request tools/call #") + first,
-                          QStringLiteral("← response #") + first + QStringLiteral(" input_required"),
-                          QStringLiteral("→ request tools/call #") + retry,
-                          QStringLiteral("← response #") + retry + QStringLiteral(" result")}));
-    const json &retried = exchange["messages"][2]["message"]["params"];
-    QCOMPARE(retried["requestState"].get<std::string>(), std::string("s-1"));
-    QCOMPARE(retried["inputResponses"]["who"].dump(), std::string(R"({"action":"accept","content":{"name":"Ada"}})"));
-    QCOMPARE(retried["_meta"]["io.modelcontextprotocol/protocolVersion"].get<std::string>(), std::string("2026-07-28"));
-
-    // A server that asks again and again: 16 rounds, then the call fails.
-    AskedCall rounds(*m_project, QStringLiteral("m26__rounds"), json::object());
-    const Step endless = rounds.finished();
-    QCOMPARE(endless.status, StepStatus::Failed);
-    QVERIFY2(endless.error
-                 && QString::fromStdString(endless.error->message)
-                        .contains(QLatin1String("the server's input_required for rounds: it asked for input "
-                                                "more than 16 times in one call; the studio stopped there")),
-             endless.error ? endless.error->message.c_str() : "no error");
-    // 17 input requests in one round: refused, nobody asked.
-    AskedCall many(*m_project, QStringLiteral("m26__many"), json::object());
-    const Step tooMany = many.finished();
-    QCOMPARE(tooMany.status, StepStatus::Failed);
-    QVERIFY2(tooMany.error
-                 && QString::fromStdString(tooMany.error->message)
-                        .contains(QLatin1String("the server's input_required for many: it asks 17 things at "
-                                                "once, more than the 16 the studio takes")),
-             tooMany.error ? tooMany.error->message.c_str() : "no error");
-    QCOMPARE(many.questions.size(), std::size_t(0));
-}
-
-namespace {
-
-/// The Protocol tab's rows of the step's first attempt.
-QStringList protocolRows(const Step &step)
-{
-    QStringList rows;
-    for (const json &entry : step.attempts.front().protocol["messages"])
-        rows << McpExchangeText::summary(entry);
-    return rows;
-}
-
-const std::string RequiredPrefix = "MCP server 'fake' needs a person to open a page first (URL elicitation, -32042): ";
-
-/// The text of a step's result, parsed as JSON.
-json resultOf(const Step &step)
-{
-    return step.result ? json::parse((*step.result)["content"][0]["text"].get<std::string>()) : json();
-}
-
-} // namespace
-
-// URLElicitationRequiredError (-32042, MCP 2025-11-25): the step waits with the page as
-// a URL-mode question; once the person opened it and the server said the page is done
-// (notifications/elicitation/complete, sent here when the test "visits" the page), the
-// same tools/call goes again — its arguments, idempotency key and attempt unchanged —
-// and its result is the step's.
-void TestMcpAsk::urlElicitationRequired()
-{
-    const json arguments = {{"case", "required"}};
-    AskedCall call(*m_project, QStringLiteral("fake__required"), arguments);
-    QVERIFY(call.waitForQuestion(1));
-    json question = call.questions[0];
-    const std::string ask = question.value("request_id", std::string());
-    QVERIFY2(QString::fromStdString(ask).startsWith(QLatin1String("-32042:")), ask.c_str());
-    question.erase("request_id");
-    QCOMPARE(question.dump(),
-             json({{"elicitation_id", "e-1"},
-                   {"host", "example.org"},
-                   {"kind", "elicitation"},
-                   {"message", "Connect your Example account"},
-                   {"method", "elicitation/create"},
-                   {"mode", "url"},
-                   {"serial", 1},
-                   {"server", "fake"},
-                   {"url", "https://example.org/connect?elicitation=e-1"}})
-                 .dump());
-    QCOMPARE(call.statuses, QStringList{QStringLiteral("waiting")});
-    QString reason;
-    QVERIFY(!call.answer({{"action", "accept"}, {"content", {{"key", "sk-1"}}}}, &reason));
-    QVERIFY(reason.startsWith(QLatin1String("a URL-mode elicitation's \"accept\" takes no \"content\"")));
-    QVERIFY(call.answer({{"action", "accept"}}));
-    // Opened, not done: the call waits for the server's word.
-    QTest::qWait(300);
-    QVERIFY(!call.reply);
-    QCOMPARE(call.engine.step(QStringLiteral("c1"))->status, StepStatus::Running);
-    AskedCall visit(*m_project, QStringLiteral("fake__visit"), {{"ids", {"e-1"}}});
-    QCOMPARE(visit.finished().status, StepStatus::Succeeded);
-    const Step step = call.finished();
-    QCOMPARE(step.status, StepStatus::Succeeded);
-    const std::string key = step.idempotencyKey.toStdString();
-    QCOMPARE(
-        resultOf(step).dump(),
-        json({{"arguments", {arguments, arguments}}, {"attempts", {1, 1}}, {"calls", 2}, {"keys", {key, key}}}).dump());
-    QCOMPARE(step.attempts.size(), std::size_t(1));
-    const json &messages = step.attempts.front().protocol["messages"];
-    const QString first = QString::fromStdString(messages[0]["message"]["id"].dump());
-    const QString retry = QString::fromStdString(messages[3]["message"]["id"].dump());
-    QCOMPARE(protocolRows(step),
-             QStringList({QStringLiteral("→ request tools/call #") + first,
-                          QStringLiteral("← response #") + first + QStringLiteral(" error -32042"),
-                          QStringLiteral("← notification notifications/elicitation/complete e-1"),
-                          QStringLiteral("→ request tools/call #") + retry,
-                          QStringLiteral("← response #") + retry + QStringLiteral(" result")}));
-    QCOMPARE(messages[3]["message"]["params"].dump(), messages[0]["message"]["params"].dump());
-    QCOMPARE(call.events.size(), std::size_t(2));
-    QCOMPARE(call.events[0]["kind"].get<std::string>(), std::string("person_asked"));
-    QCOMPARE(call.events[0]["detail"]["question"]["url"].get<std::string>(),
-             std::string("https://example.org/connect?elicitation=e-1"));
-    QCOMPARE(call.events[1].dump(),
-             std::string(R"({"detail":{"answer":{"action":"accept"},"attempt":1,"kind":"elicitation"},)"
-                         R"("kind":"person_answered"})"));
-}
-
-// The server says the page is done before the person answered (they got there another
-// way): the question is taken back and the call sent again. Completions naming no page
-// waiting, or without an elicitationId, are ignored with a debug line.
-void TestMcpAsk::urlElicitationCompletedBeforeTheAnswer()
-{
-    AskedCall call(*m_project, QStringLiteral("fake__required"), {{"case", "early"}});
-    QVERIFY(call.waitForQuestion(1));
-    QLoggingCategory::setFilterRules(QStringLiteral("toolstudio.mcp.debug=true"));
-    const char *malformed = "notifications/elicitation/complete without a string \"elicitationId\": ignored";
-    QTest::ignoreMessage(QtDebugMsg, malformed);
-    QTest::ignoreMessage(QtDebugMsg, malformed);
-    QTest::ignoreMessage(QtDebugMsg,
-                         "notifications/elicitation/complete for \"unknown\", which no call waits for: ignored");
-    AskedCall visit(*m_project, QStringLiteral("fake__visit"), {{"ids", {"e-1"}}, {"stray", true}});
-    QCOMPARE(visit.finished().status, StepStatus::Succeeded);
-    const Step step = call.finished();
-    QLoggingCategory::setFilterRules(QStringLiteral("toolstudio.mcp.debug=false"));
-    QCOMPARE(step.status, StepStatus::Succeeded);
-    QCOMPARE(resultOf(step)["calls"].dump(), std::string("2"));
-    QCOMPARE(call.events.size(), std::size_t(2));
-    QCOMPARE(call.events[1].dump(),
-             std::string(R"({"detail":{"attempt":1,"kind":"elicitation","withdrawn":true},"kind":"person_answered"})"));
-    QString reason;
-    QVERIFY(!call.answer({{"action", "accept"}}, &reason));
-    QCOMPARE(reason, QStringLiteral("call 'c1' already finished (succeeded)"));
-    // Once the call ended, its page's completion names nothing that waits: ignored.
-    QLoggingCategory::setFilterRules(QStringLiteral("toolstudio.mcp.debug=true"));
-    QTest::ignoreMessage(QtDebugMsg,
-                         "notifications/elicitation/complete for \"e-1\", which no call waits for: ignored");
-    AskedCall again(*m_project, QStringLiteral("fake__visit"), {{"ids", {"e-1"}}});
-    QCOMPARE(again.finished().status, StepStatus::Succeeded);
-    QLoggingCategory::setFilterRules(QStringLiteral("toolstudio.mcp.debug=false"));
-}
-
-// A server that never sends the completion: the call goes again once the wait is over
-// (McpElicitationRequired::CompletionWaitMs, shortened here).
-void TestMcpAsk::urlElicitationWithoutCompletion()
-{
-    McpClientSession *session = McpServerPool::forProject(m_project->dir)->readySession(QStringLiteral("fake"));
-    QVERIFY(session);
-    session->elicitationsRequired()->setCompletionWait(800);
-    AskedCall call(*m_project, QStringLiteral("fake__required"), {{"case", "no completion"}});
-    QVERIFY(call.waitForQuestion(1));
-    QElapsedTimer clock;
-    clock.start();
-    QVERIFY(call.answer({{"action", "accept"}}));
-    const Step step = call.finished();
-    session->elicitationsRequired()->setCompletionWait(McpElicitationRequired::CompletionWaitMs);
-    QCOMPARE(step.status, StepStatus::Succeeded);
-    QVERIFY2(clock.elapsed() >= 700, qPrintable(QString::number(clock.elapsed())));
-    QCOMPARE(resultOf(step)["calls"].dump(), std::string("2"));
-}
-
-void TestMcpAsk::urlElicitationDeclined_data()
-{
-    QTest::addColumn<QString>("answer"); // a result, or "error:MESSAGE"
-    QTest::addColumn<QString>("expected");
-    QTest::newRow("decline") << QStringLiteral(R"({"action": "decline"})")
-                             << "the person declined to open the page on example.org";
-    QTest::newRow("cancel") << QStringLiteral(R"({"action": "cancel"})")
-                            << "the person cancelled, the page on example.org was not opened";
-    QTest::newRow("error") << QStringLiteral("error:not now") << "the page on example.org was not opened: -1: not now";
-}
-
-// Declined, cancelled or refused: the call fails, naming it, and is not sent again.
-void TestMcpAsk::urlElicitationDeclined()
-{
-    QFETCH(QString, answer);
-    QFETCH(QString, expected);
-    AskedCall call(*m_project, QStringLiteral("fake__required"), {{"case", answer.toStdString()}});
-    QVERIFY(call.waitForQuestion(1));
-    if (answer.startsWith(QLatin1String("error:")))
-        QVERIFY(call.answerError(answer.mid(6)));
-    else
-        QVERIFY(call.answer(json::parse(answer.toStdString())));
-    const Step step = call.finished();
-    QCOMPARE(step.status, StepStatus::Failed);
-    QVERIFY(step.error);
-    QCOMPARE(step.error->code, ErrorCode::ToolFailed);
-    QCOMPARE(QString::fromStdString(step.error->message), QString::fromStdString(RequiredPrefix) + expected);
-    QCOMPARE(protocolRows(step).size(), qsizetype(2)); // the call and its -32042: not sent again
-}
-
-// What a hostile -32042 lists is checked before anybody is asked; the call fails naming
-// why (the refusals of URL-mode elicitation/create, numbered), never asks, never hangs.
-void TestMcpAsk::urlElicitationRequiredRefused_data()
-{
-    QTest::addColumn<QString>("args");
-    QTest::addColumn<QString>("expected");
-    const auto pages = [](const json &list) { return QString::fromStdString(json{{"elicitations", list}}.dump()); };
-    const json good = {{"mode", "url"}, {"elicitationId", "e-1"}, {"url", "https://example.org/"}, {"message", "m"}};
-    QTest::newRow("javascript") << pages(
-        json::array({{{"mode", "url"}, {"elicitationId", "e-1"}, {"url", "javascript:alert(1)"}, {"message", "open"}}}))
-                                << "elicitation 1 of 1: the url is not an http or https URL (\"javascript:alert(1)\"); "
-                                   "Tool Studio opens web pages only";
-    QTest::newRow("no id") << pages(json::array({{{"mode", "url"}, {"url", "https://example.org/"}, {"message", "m"}}}))
-                           << "elicitation 1 of 1: a URL-mode elicitation/create needs \"elicitationId\", a string "
-                              "of 1 to 256 bytes";
-    QTest::newRow("user info") << pages(json::array(
-        {{{"mode", "url"}, {"elicitationId", "e-1"}, {"url", "https://bank.example@evil.test/"}, {"message", "m"}}}))
-                               << "elicitation 1 of 1: the url has a user name or password before its host "
-                                  "(\"bank.example@\"); a person would take the part before the @ for the site";
-    QTest::newRow("form mode") << pages({good, {{"mode", "form"}, {"message", "?"}}})
-                               << "elicitation 2 of 2 is not a URL-mode one (\"mode\": \"url\"); this error lists "
-                                  "only pages to open";
-    QTest::newRow("not an object") << pages({good, 5})
-                                   << "elicitation 2 of 2 is not a URL-mode one (\"mode\": \"url\"); this error "
-                                      "lists only pages to open";
-    QTest::newRow("10000 pages") << QStringLiteral(
-        R"({"many": 10000})") << "its error lists 10000 pages to open; Tool Studio asks a person at most 16 per call";
-    QTest::newRow("empty") << pages(json::array())
-                           << "its error lists no page to open (\"data.elicitations\" is not a non-empty array)";
-    QTest::newRow("not a list") << QStringLiteral(R"({"data": {"elicitations": "x"}})")
-                                << "its error lists no page to open (\"data.elicitations\" is not a non-empty array)";
-    QTest::newRow("no data") << QStringLiteral(R"({"data": null})")
-                             << "its error lists no page to open (\"data.elicitations\" is not a non-empty array)";
-}
-
-void TestMcpAsk::urlElicitationRequiredRefused()
-{
-    QFETCH(QString, args);
-    QFETCH(QString, expected);
-    AskedCall call(*m_project, QStringLiteral("fake__required"), json::parse(args.toStdString()));
-    const Step step = call.finished();
-    QCOMPARE(call.questions.size(), std::size_t(0));
-    QCOMPARE(step.status, StepStatus::Failed);
-    QVERIFY(step.error);
-    QCOMPARE(QString::fromStdString(step.error->message), QString::fromStdString(RequiredPrefix) + expected);
-}
-
-// A message of a megabyte is shown as the first 20 000 characters, as for elicitation/create.
-void TestMcpAsk::urlElicitationHugeMessage()
-{
-    AskedCall call(*m_project, QStringLiteral("fake__required"), {{"huge", 1 << 20}});
-    QVERIFY(call.waitForQuestion(1));
-    const QString message = QString::fromStdString(call.questions[0]["message"].get<std::string>());
-    QCOMPARE(message, QString(McpPersonQuestion::MaxMessageChars, u'm') + QStringLiteral("… (1028576 bytes dropped)"));
-    QVERIFY(call.answer({{"action", "decline"}}));
-    QCOMPARE(call.finished().status, StepStatus::Failed);
-}
-
-// A server that answers -32042 however often its page was opened: MaxRounds rounds of
-// pages, then the call fails.
-void TestMcpAsk::urlElicitationRoundsAreBounded()
-{
-    McpClientSession *session = McpServerPool::forProject(m_project->dir)->readySession(QStringLiteral("fake"));
-    QVERIFY(session);
-    session->elicitationsRequired()->setCompletionWait(50);
-    AskedCall call(*m_project, QStringLiteral("fake__required"), {{"rounds", 10}});
-    for (std::size_t n = 1; n <= std::size_t(McpElicitationRequired::MaxRounds); ++n) {
-        QVERIFY(call.waitForQuestion(n));
-        QVERIFY(call.answer({{"action", "accept"}}));
-    }
-    const Step step = call.finished();
-    session->elicitationsRequired()->setCompletionWait(McpElicitationRequired::CompletionWaitMs);
-    QCOMPARE(step.status, StepStatus::Failed);
-    QCOMPARE(QString::fromStdString(step.error->message),
-             QString::fromStdString(RequiredPrefix)
-                 + QStringLiteral("it still asks for pages to be opened after 4 rounds; Tool Studio stopped there"));
-    // The call and 4 retries: the last one's -32042 ends it.
-    QCOMPARE(protocolRows(step).filter(QStringLiteral("→ request tools/call")).size(), qsizetype(5));
-    QCOMPARE(call.questions.size(), std::size_t(4));
-}
-
-void TestMcpAsk::urlElicitationRequiredAnsweredWithToolstudioAnswer()
-{
-    // Headless: `run` prints the page of the -32042 as for elicitation/create's URL mode;
-    // `toolstudio answer` accepts it; this server sends no completion, so the call goes
-    // again once the completion wait is over (15 s).
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    QVERIFY(writeAskingProject(dir, "fake__required"));
-    WaitingRun run;
-    QVERIFY2(run.start(dir.path(), QStringLiteral("fake__required")), run.err.constData());
-    QVERIFY2(run.err.contains("toolstudio run: MCP server 'fake' asks (elicitation): \"Connect your Example account\"\n"
-                              "  open in a browser (host example.org): https://example.org/connect?elicitation=e-1\n"
-                              "  answer, once done there: {\"action\": \"accept\"}, or {\"action\": \"decline\"} or "
-                              "{\"action\": \"cancel\"}; an error refuses it\n"),
-             run.err.constData());
-    QVERIFY2(run.err.contains(" waits for an answer: toolstudio answer " + dir.path().toUtf8() + ' '
-                              + run.runId.toUtf8() + " c1 --question 1 --result JSON"),
-             run.err.constData());
-    const CommandResult answered
-        = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, run.callId, QStringLiteral("--question"),
-                      QStringLiteral("1"), QStringLiteral("--result"), QStringLiteral(R"({"action": "accept"})")});
-    QCOMPARE(answered.out, QByteArray("accepted: c1 attempt 1 of run ") + run.runId.toUtf8() + '\n');
-    run.finish();
-    const json result = json::parse(scriptStdout(run.out).toStdString());
-    QCOMPARE(result["calls"].dump(), std::string("2"));
-    QCOMPARE(result["attempts"].dump(), std::string("[1,1]"));
-}
-
 #include "tst_mcpask.moc"

@@ -3,6 +3,7 @@
 #include "mcpclientsession.h"
 
 #include "mcpelicitationrequired.h"
+#include "mcpinputrequiredrounds.h"
 #include "mcprevision.h"
 
 #include "project/durationtext.h"
@@ -71,8 +72,6 @@ bool listsVersion(const json &list, const std::function<bool(const QString &)> &
     return false;
 }
 
-constexpr const char *InputIdPrefix = "mrtr:";
-
 /// An id the session gives questions of its own making (a 2026 call's input requests,
 /// McpElicitationRequired's pages): a server may neither send a request under one nor
 /// cancel one (attack33 F4: a predictable id withdrew the question and stalled the call).
@@ -81,7 +80,7 @@ bool studioMintedId(const json &id)
     if (!id.is_string())
         return false;
     const std::string &text = id.get_ref<const std::string &>();
-    return text.rfind(InputIdPrefix, 0) == 0 || text.rfind(McpElicitationRequired::IdPrefix, 0) == 0;
+    return text.rfind(McpInputRequiredRounds::IdPrefix, 0) == 0 || text.rfind(McpElicitationRequired::IdPrefix, 0) == 0;
 }
 
 } // namespace
@@ -138,6 +137,21 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
         Q_EMIT serverRequestReceived(id, QStringLiteral("elicitation/create"), params);
     };
     asks.withdraw = [this](const json &id) { Q_EMIT serverRequestCancelled(id); };
+    McpInputRequiredRounds::Channel inputs;
+    inputs.request = asks.request;
+    inputs.inFlight = [this](qint64 id) { return m_pending.count(id) > 0; };
+    inputs.cancel = asks.cancel;
+    inputs.openRequests = [this] { return m_serverRequests.size(); };
+    inputs.open = [this](const json &id) { m_serverRequests.insert(id.dump()); };
+    inputs.isOpen = [this](const json &id) { return m_serverRequests.count(id.dump()) > 0; };
+    inputs.close = asks.close;
+    inputs.canAsk = asks.canAsk;
+    inputs.roots = [this] { return m_roots; };
+    inputs.ask = [this](const json &id, const QString &method, const json &params) {
+        Q_EMIT serverRequestReceived(id, method, params);
+    };
+    inputs.withdraw = asks.withdraw;
+    m_inputRounds = new McpInputRequiredRounds(std::move(inputs), this);
     m_elicitations = new McpElicitationRequired(std::move(asks), this);
     connect(m_transport, &McpTransport::messageReceived, this, &McpClientSession::onMessage);
     connect(m_transport, &McpTransport::messageRefused, this, &McpClientSession::onRefused);
@@ -326,22 +340,7 @@ qint64 McpClientSession::callOfServerRequest(const json &id) const
 
 qint64 McpClientSession::callOfInputRequest(const json &id)
 {
-    if (!id.is_string())
-        return 0;
-    const std::string &text = id.get_ref<const std::string &>();
-    const std::size_t prefix = std::char_traits<char>::length(InputIdPrefix);
-    if (text.compare(0, prefix, InputIdPrefix) != 0)
-        return 0;
-    const std::size_t colon = text.find(':', prefix);
-    if (colon == std::string::npos || colon == prefix || colon - prefix > 18)
-        return 0;
-    qint64 call = 0;
-    for (std::size_t i = prefix; i < colon; ++i) {
-        if (text[i] < '0' || text[i] > '9')
-            return 0;
-        call = call * 10 + (text[i] - '0');
-    }
-    return call;
+    return McpInputRequiredRounds::callOf(id);
 }
 
 void McpClientSession::onInitialized(const McpReply &reply)
@@ -436,14 +435,8 @@ void McpClientSession::cancel(qint64 id, const QString &reason)
 {
     if (m_elicitations->cancel(id, reason))
         return; // a call answered -32042: its retry in flight is cancelled, or it ends
-    if (const auto call = m_inputCalls.find(id); call != m_inputCalls.end()) {
-        const qint64 round = call->second.request;
-        if (round != 0 && m_pending.count(round))
-            cancel(round, reason); // its reply ends the call
-        else
-            finishInputCall(id, McpReply{{}, {}, reason});
-        return;
-    }
+    if (m_inputRounds->cancel(id, reason))
+        return; // a 2026 call: its round in flight is cancelled, or it ends
     if (!m_pending.count(id))
         return;
     m_transport->forget(json(id)); // e.g. an event stream that would go on without it
@@ -458,13 +451,7 @@ qint64 McpClientSession::callTool(const QString &name, const json &arguments, co
     if (m_stateless && m_state == State::Ready) {
         // Rounds of multi round-trip requests under one id of its own.
         const qint64 call = m_nextId++;
-        InputCall &entry = m_inputCalls[call];
-        entry.name = name;
-        entry.arguments = arguments;
-        entry.meta = meta;
-        entry.done = std::move(done);
-        entry.timeoutMs = timeoutMs;
-        sendInputRound(call);
+        m_inputRounds->callTool(call, name, arguments, meta, std::move(done), timeoutMs);
         return call;
     }
     json params = {{"name", name.toStdString()}, {"arguments", arguments}};
@@ -472,169 +459,6 @@ qint64 McpClientSession::callTool(const QString &name, const json &arguments, co
         params["_meta"] = meta;
     // A -32042 answer (URLElicitationRequiredError) asks its pages and sends it again.
     return m_elicitations->callTool(std::move(params), std::move(done), timeoutMs);
-}
-
-void McpClientSession::sendInputRound(qint64 call)
-{
-    const auto found = m_inputCalls.find(call);
-    if (found == m_inputCalls.end())
-        return;
-    InputCall &entry = found->second;
-    json params = {{"name", entry.name.toStdString()}, {"arguments", entry.arguments}};
-    if (entry.meta.is_object() && !entry.meta.empty())
-        params["_meta"] = entry.meta;
-    if (entry.rounds > 0) {
-        // The retry (basic/patterns/mrtr): the answers, and requestState exactly as given.
-        params["inputResponses"] = std::exchange(entry.responses, json::object());
-        if (!entry.requestState.is_null())
-            params["requestState"] = entry.requestState;
-    }
-    const int timeoutMs = entry.timeoutMs;
-    const qint64 id = request(
-        QStringLiteral("tools/call"), std::move(params),
-        [this, call](const McpReply &reply) { onInputRound(call, reply); }, timeoutMs);
-    if (const auto still = m_inputCalls.find(call); still != m_inputCalls.end() && m_pending.count(id))
-        still->second.request = id;
-}
-
-void McpClientSession::onInputRound(qint64 call, const McpReply &reply)
-{
-    const auto found = m_inputCalls.find(call);
-    if (found == m_inputCalls.end())
-        return;
-    InputCall &entry = found->second;
-    entry.request = 0;
-    if (!reply.ok() || McpRevision::resultType(reply.result) != McpRevision::InputRequired) {
-        finishInputCall(call, reply);
-        return;
-    }
-    const auto refuse = [&](const QString &why) {
-        finishInputCall(
-            call, McpReply{{}, {}, QStringLiteral("the server's input_required for %1: %2").arg(entry.name, why)});
-    };
-    if (++entry.rounds > MaxInputRounds)
-        return refuse(QStringLiteral("it asked for input more than %1 times in one call; the studio stopped there")
-                          .arg(MaxInputRounds));
-    const json &result = reply.result;
-    const json requests = result.value("inputRequests", json());
-    const json state = result.value("requestState", json());
-    if (!requests.is_null() && !requests.is_object())
-        return refuse(QStringLiteral("inputRequests is not an object"));
-    if (!state.is_null() && !state.is_string())
-        return refuse(QStringLiteral("requestState is not a string"));
-    if ((requests.is_null() || requests.empty()) && state.is_null())
-        return refuse(QStringLiteral("it has neither inputRequests nor requestState"));
-    if (state.is_string() && state.get_ref<const std::string &>().size() > MaxRequestStateBytes)
-        return refuse(QStringLiteral("its requestState is %1 bytes, over the limit of %2")
-                          .arg(state.get_ref<const std::string &>().size())
-                          .arg(MaxRequestStateBytes));
-    if (requests.is_object() && requests.size() > MaxInputRequests)
-        return refuse(QStringLiteral("it asks %1 things at once, more than the %2 the studio takes")
-                          .arg(requests.size())
-                          .arg(MaxInputRequests));
-    const bool canAsk = isSignalConnected(QMetaMethod::fromSignal(&McpClientSession::serverRequestReceived));
-    struct Ask
-    {
-        json id;
-        QString method;
-        json params;
-    };
-    std::vector<Ask> asks;
-    json responses = json::object();
-    if (requests.is_object())
-        for (const auto &[key, request] : requests.items()) {
-            const QString shownKey = elidedText(printableText(QString::fromStdString(key)), 64);
-            if (key.size() > MaxServerRequestIdBytes)
-                return refuse(QStringLiteral("an inputRequests key of %1 bytes").arg(key.size()));
-            const json method = request.is_object() ? request.value("method", json()) : json();
-            if (!method.is_string())
-                return refuse(QStringLiteral("inputRequests \"%1\" has no method").arg(shownKey));
-            const json params = request.value("params", json::object());
-            const std::string &name = method.get_ref<const std::string &>();
-            if (name == "roots/list") {
-                responses[key] = {{"roots", m_roots}};
-                continue;
-            }
-            if (name != "elicitation/create" && name != "sampling/createMessage")
-                return refuse(QStringLiteral("inputRequests \"%1\" asks for %2; the studio answers "
-                                             "elicitation/create, sampling/createMessage and roots/list")
-                                  .arg(shownKey, elidedText(printableText(QString::fromStdString(name)), 64)));
-            if (!canAsk)
-                return refuse(QStringLiteral("Tool Studio asks a person for %1 only while a tool of this server is "
-                                             "called through it")
-                                  .arg(QString::fromStdString(name)));
-            asks.push_back({json(InputIdPrefix + std::to_string(call) + ":" + key), QString::fromStdString(name),
-                            params.is_object() ? params : json::object()});
-        }
-    if (m_serverRequests.size() + asks.size() > MaxOpenServerRequests)
-        return refuse(QStringLiteral("too many open requests from this server (at most %1 wait for an answer at once)")
-                          .arg(MaxOpenServerRequests));
-    entry.requestState = state;
-    entry.responses = std::move(responses);
-    entry.open.clear();
-    const std::string prefix = InputIdPrefix + std::to_string(call) + ":";
-    for (const Ask &ask : asks) {
-        entry.open.insert(ask.id.get<std::string>().substr(prefix.size()));
-        m_serverRequests.insert(ask.id.dump());
-    }
-    if (asks.empty()) {
-        sendInputRound(call);
-        return;
-    }
-    const QPointer<McpClientSession> alive(this);
-    for (const Ask &ask : asks) {
-        if (!m_serverRequests.count(ask.id.dump()))
-            continue; // the call ended meanwhile
-        Q_EMIT serverRequestReceived(ask.id, ask.method, ask.params);
-        if (!alive)
-            return;
-    }
-}
-
-bool McpClientSession::answerInput(const json &id, const McpReply &answer)
-{
-    const qint64 call = callOfInputRequest(id);
-    const auto found = m_inputCalls.find(call);
-    if (m_serverRequests.erase(id.dump()) == 0 || found == m_inputCalls.end())
-        return false;
-    const std::string key
-        = id.get<std::string>().substr(std::string(InputIdPrefix).size() + std::to_string(call).size() + 1);
-    InputCall &entry = found->second;
-    if (entry.open.erase(key) == 0)
-        return false;
-    if (!answer.ok()) {
-        finishInputCall(
-            call,
-            McpReply{{},
-                     {},
-                     QStringLiteral("the input \"%1\" the server asked for was not given: %2")
-                         .arg(elidedText(printableText(QString::fromStdString(key)), 64), answer.errorText())});
-        return true;
-    }
-    entry.responses[key] = answer.result;
-    if (entry.open.empty())
-        sendInputRound(call);
-    return true;
-}
-
-void McpClientSession::finishInputCall(qint64 call, const McpReply &reply)
-{
-    const auto found = m_inputCalls.find(call);
-    if (found == m_inputCalls.end())
-        return;
-    InputCall entry = std::move(found->second);
-    m_inputCalls.erase(found);
-    const QPointer<McpClientSession> alive(this);
-    for (const std::string &key : entry.open) {
-        const json id = InputIdPrefix + std::to_string(call) + ":" + key;
-        if (m_serverRequests.erase(id.dump()) > 0) {
-            Q_EMIT serverRequestCancelled(id); // the question is withdrawn
-            if (!alive)
-                return;
-        }
-    }
-    if (entry.done)
-        entry.done(reply);
 }
 
 void McpClientSession::listTools(std::function<void(const std::vector<json> &, const McpReply &)> done)
@@ -780,8 +604,8 @@ bool McpClientSession::respond(const json &id, json result)
 {
     if (m_elicitations->callOf(id))
         return m_elicitations->answer(id, McpReply{std::move(result), {}, {}});
-    if (m_inputCalls.count(callOfInputRequest(id)))
-        return answerInput(id, McpReply{std::move(result), {}, {}});
+    if (m_inputRounds->hasCall(callOfInputRequest(id)))
+        return m_inputRounds->answer(id, McpReply{std::move(result), {}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
         return false;
     return sendMessage(JsonRpcMessage::resultFor(id, std::move(result)));
@@ -792,8 +616,9 @@ bool McpClientSession::respondError(const json &id, JsonRpcError error)
     if (m_elicitations->callOf(id))
         return m_elicitations->answer(
             id, McpReply{{}, error.code != 0 ? error : JsonRpcError{-1, error.message, nullptr}, {}});
-    if (m_inputCalls.count(callOfInputRequest(id)))
-        return answerInput(id, McpReply{{}, error.code != 0 ? error : JsonRpcError{-1, error.message, nullptr}, {}});
+    if (m_inputRounds->hasCall(callOfInputRequest(id)))
+        return m_inputRounds->answer(
+            id, McpReply{{}, error.code != 0 ? error : JsonRpcError{-1, error.message, nullptr}, {}});
     if (m_serverRequests.erase(id.dump()) == 0)
         return false;
     return sendMessage(JsonRpcMessage::errorFor(id, std::move(error)));
@@ -911,9 +736,9 @@ void McpClientSession::dropTimer(QTimer *timer)
 
 bool McpClientSession::failAll(const QString &why)
 {
-    m_serverRequests.clear();               // nothing can answer them any more
-    std::map<qint64, InputCall> inputCalls; // a round in flight fails with its call below
-    inputCalls.swap(m_inputCalls);
+    m_serverRequests.clear(); // nothing can answer them any more
+    // 2026 calls: a round in flight fails with its call below.
+    const std::vector<ReplyHandler> inputCalls = m_inputRounds->takeAll();
     std::map<qint64, Pending> pending;
     pending.swap(m_pending);
     // Calls answered -32042: their retry in flight, if any, is among `pending`.
@@ -924,9 +749,8 @@ bool McpClientSession::failAll(const QString &why)
     const QPointer<McpClientSession> alive(this);
     for (auto &[id, entry] : pending)
         entry.done(McpReply{{}, {}, why}); // each callback once, even after one deleted the session
-    for (auto &[id, call] : inputCalls)
-        if (call.done)
-            call.done(McpReply{{}, {}, why});
+    for (const ReplyHandler &done : inputCalls)
+        done(McpReply{{}, {}, why});
     for (const ReplyHandler &done : elicitationCalls)
         done(McpReply{{}, {}, why});
     return !alive.isNull();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "mcpclientsubscriptions.h"
+#include "mcpinputrequiredrounds.h"
 #include "mcpstdiotransport.h"
 
 #include <QObject>
@@ -51,7 +52,7 @@ struct McpReply
 /// asks for the input the way a 2025 server's requests are asked (serverRequestReceived,
 /// answered with respond(); `roots/list` answered here) and is retried with
 /// `inputResponses` (and `requestState` echoed), at most MaxInputRounds rounds of at
-/// most MaxInputRequests requests each.
+/// most MaxInputRequests requests each (McpInputRequiredRounds).
 ///
 /// Requests (request(), listTools(), callTool()) carry integer ids from 1; each reply is
 /// handed to its callback exactly once — by the server's response, or with a failure
@@ -101,9 +102,9 @@ public:
     static constexpr int ProbeTimeoutMs = 10000;
     /// Multi round-trip requests: rounds of input per tools/call, input requests per
     /// round, bytes of a requestState echoed.
-    static constexpr int MaxInputRounds = 16;
-    static constexpr std::size_t MaxInputRequests = 16;
-    static constexpr std::size_t MaxRequestStateBytes = 256 * 1024;
+    static constexpr int MaxInputRounds = McpInputRequiredRounds::MaxRounds;
+    static constexpr std::size_t MaxInputRequests = McpInputRequiredRounds::MaxRequests;
+    static constexpr std::size_t MaxRequestStateBytes = McpInputRequiredRounds::MaxRequestStateBytes;
     /// tools/list pages followed at most (a server that hands out cursors forever).
     static constexpr int MaxListPages = 100;
     /// Bytes of tools (as compact JSON) all pages of tools/list may add up to: a list
@@ -245,26 +246,6 @@ private:
     /// listing 2026-07-28 that comes before initialize's answer makes the session 2026.
     void onLateDiscover(const McpReply &reply);
     void sendInitialize();
-    /// One round of a 2026-era tools/call (multi round-trip requests).
-    struct InputCall
-    {
-        QString name;
-        nlohmann::json arguments;
-        nlohmann::json meta;
-        ReplyHandler done;
-        int timeoutMs = DefaultTimeoutMs;
-        int rounds = 0;
-        qint64 request = 0;          ///< the round's tools/call in flight, 0 while input is asked
-        nlohmann::json requestState; ///< null when the server gave none
-        nlohmann::json responses;    ///< inputResponses gathered this round
-        std::set<std::string> open;  ///< keys still waiting for an answer
-    };
-    void sendInputRound(qint64 call);
-    void onInputRound(qint64 call, const McpReply &reply);
-    /// Ends a call of m_inputCalls with `reply` (its done once).
-    void finishInputCall(qint64 call, const McpReply &reply);
-    /// Takes the answer to an input request (respond/respondError); false when `id` is none.
-    bool answerInput(const nlohmann::json &id, const McpReply &answer);
     void answerServerRequest(const JsonRpcMessage &message);
     /// Opens the server request `id` (a server's, or one the session asks of its own):
     /// "" when it is open now, else why not (its id in use, too many open).
@@ -287,12 +268,12 @@ private:
     McpTransport *m_transport = nullptr;
     McpClientSubscriptions *m_subscriptions = nullptr;
     McpElicitationRequired *m_elicitations = nullptr;
+    McpInputRequiredRounds *m_inputRounds = nullptr;
     bool m_listenForChanges = false;
     State m_state = State::Idle;
     QString m_failure;
     QString m_protocolVersion;
     bool m_stateless = false;
-    std::map<qint64, InputCall> m_inputCalls; ///< 2026-era tools/calls, by the id callTool gave
     nlohmann::json m_serverInfo;
     nlohmann::json m_serverCapabilities;
     QString m_instructions;

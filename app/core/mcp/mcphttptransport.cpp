@@ -31,26 +31,16 @@ bool visibleAscii(const QByteArray &value, int max)
     return true;
 }
 
-std::string_view viewOf(const QByteArray &bytes)
-{
-    return std::string_view(bytes.constData(), std::size_t(bytes.size()));
-}
-
 } // namespace
 
 McpHttpTransport::McpHttpTransport(Endpoint endpoint, QObject *parent)
-    : McpTransport(parent)
-    , m_endpoint(std::move(endpoint))
-    , m_network(new QNetworkAccessManager(this))
+    : McpHttpTransportBase(std::move(endpoint), parent)
 {}
 
 McpHttpTransport::~McpHttpTransport()
 {
-    for (auto &[reply, post] : m_posts) {
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-    }
+    for (auto &[reply, post] : m_posts)
+        abandon(reply);
 }
 
 void McpHttpTransport::start()
@@ -66,54 +56,20 @@ void McpHttpTransport::start()
 
 QNetworkRequest McpHttpTransport::sessionRequest() const
 {
-    QNetworkRequest request(m_endpoint.url);
-    // A redirect would carry the headers (and the secrets in them) to another URL: it
-    // ends the request with its status instead.
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    for (const auto &[name, value] : m_endpoint.headers)
-        request.setRawHeader(name, value);
+    QNetworkRequest request = signedRequest(m_endpoint.url);
     if (!m_sessionId.isEmpty())
         request.setRawHeader("Mcp-Session-Id", m_sessionId);
     if (!m_protocolVersion.isEmpty())
         request.setRawHeader("MCP-Protocol-Version", m_protocolVersion);
-    if (m_authorizer)
-        if (const QByteArray authorization = m_authorizer->authorization(); !authorization.isEmpty())
-            request.setRawHeader("Authorization", authorization);
     return request;
 }
 
-bool McpHttpTransport::send(const JsonRpcMessage &message)
+QString McpHttpTransport::postsFullRefusal() const
 {
-    if (!m_running || m_stopping) {
-        m_sendRefusal = QStringLiteral("the session with %1 has ended or is being stopped").arg(describeUrl());
-        return false;
-    }
-    if (m_posts.size() >= MaxOpenPosts) {
-        ++m_refusedSends;
-        m_sendRefusal = QStringLiteral("%1 requests to %2 are open, the most the studio keeps open at once; wait "
-                                       "for some to end (a server that keeps its event streams open or sends "
-                                       "request after request fills them)")
-                            .arg(MaxOpenPosts)
-                            .arg(describeUrl());
-        return false;
-    }
-    if (m_authorizer && m_authorizer->wantsRefresh()) {
-        // The token has expired: refreshed first (one refresh for every request waiting).
-        const QPointer<McpHttpTransport> alive(this);
-        m_authorizer->refresh([this, alive, message](bool) {
-            if (alive && m_running && !m_stopping)
-                postMessage(message, false); // refused: the old token's 401 ends the transport, naming why
-        });
-        return true;
-    }
-    postMessage(message, false);
-    return true;
-}
-
-void McpHttpTransport::setAuthorizer(McpOAuthAuthorizer *authorizer)
-{
-    m_authorizer = authorizer;
-    m_authorizer->setParent(this);
+    return QStringLiteral("%1 requests to %2 are open, the most the studio keeps open at once; wait for some to "
+                          "end (a server that keeps its event streams open or sends request after request fills them)")
+        .arg(MaxOpenPosts)
+        .arg(describeUrl());
 }
 
 void McpHttpTransport::postMessage(const JsonRpcMessage &message, bool retried)
@@ -144,34 +100,14 @@ void McpHttpTransport::postMessage(const JsonRpcMessage &message, bool retried)
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 }
 
-void McpHttpTransport::onUnauthorized(Post &post)
-{
-    if (post.retried || !m_authorizer->canRefresh()) {
-        endForSignIn();
-        return;
-    }
-    const QPointer<McpHttpTransport> alive(this);
-    m_authorizer->refresh([this, alive, message = post.message](bool ok) {
-        if (!alive || !m_running || m_stopping)
-            return;
-        if (ok)
-            postMessage(message, true);
-        else
-            endForSignIn();
-    });
-}
-
-void McpHttpTransport::endForSignIn()
+void McpHttpTransport::end(const QString &why)
 {
     if (!m_running || m_stopping)
         return;
     m_running = false;
-    for (auto &[reply, open] : std::exchange(m_posts, {})) {
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-    }
-    Q_EMIT finished(m_authorizer->failure());
+    for (auto &[reply, open] : std::exchange(m_posts, {}))
+        abandon(reply);
+    Q_EMIT finished(why);
 }
 
 void McpHttpTransport::stop()
@@ -179,11 +115,8 @@ void McpHttpTransport::stop()
     if (!m_running || m_stopping)
         return;
     m_stopping = true;
-    for (auto &[reply, post] : std::exchange(m_posts, {})) {
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-    }
+    for (auto &[reply, post] : std::exchange(m_posts, {}))
+        abandon(reply);
     const auto ended = [this] {
         m_running = false;
         Q_EMIT finished(QStringLiteral("was disconnected"));
@@ -199,11 +132,6 @@ void McpHttpTransport::stop()
         reply->deleteLater();
         ended(); // a server that refuses DELETE (405) keeps the session until it times out
     });
-}
-
-QString McpHttpTransport::describeUrl() const
-{
-    return elidedText(m_endpoint.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery), 200);
 }
 
 bool McpHttpTransport::readHead(QNetworkReply *reply, Post &post)
@@ -270,9 +198,7 @@ void McpHttpTransport::onReadyRead(QNetworkReply *reply)
 void McpHttpTransport::close(QNetworkReply *reply)
 {
     m_posts.erase(reply);
-    reply->disconnect(this);
-    reply->abort();
-    reply->deleteLater();
+    abandon(reply);
 }
 
 bool McpHttpTransport::forget(const json &requestId)
@@ -319,7 +245,7 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
         return;
     }
     if (status == 401 && m_authorizer) {
-        onUnauthorized(post);
+        onUnauthorized(post.retried, [this, message = post.message] { postMessage(message, true); });
         return;
     }
     if (status == 403 && m_authorizer) {

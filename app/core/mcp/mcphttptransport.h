@@ -2,19 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "mcptransport.h"
+#include "mcphttptransportbase.h"
 
 #include <QByteArray>
-#include <QList>
-#include <QPair>
-#include <QUrl>
 
 #include <map>
 #include <memory>
 
-class McpOAuthAuthorizer;
 class McpSseReader;
-class QNetworkAccessManager;
 class QNetworkReply;
 class QNetworkRequest;
 
@@ -44,42 +39,27 @@ class QNetworkRequest;
 /// 202 and no body): a stream that lingers, drips or never ends holds none of Qt's six
 /// connections to the host for longer. The stream of a `subscriptions/listen` (2026
 /// era) stays open by design until its response or forget(): no timeout applies to a
-/// POST here, and each event on it is bounded by MaxMessageBytes as any other. At most MaxOpenPosts POSTs are open at once; past
-/// that send() refuses (a server that answers each `ping` answer with more pings grew the
-/// studio by a queued request each).
+/// POST here, and each event on it is bounded by MaxMessageBytes as any other. At most
+/// MaxOpenPosts POSTs are open at once; past that send() refuses (a server that answers
+/// each `ping` answer with more pings grew the studio by a queued request each); the
+/// endpoint's headers, the bearer token and those bounds are McpHttpTransportBase's.
 /// stop() sends DELETE with the session id (spec: the client ends its session), waits
 /// for it at most StopGraceMs, then reports finished(); a transport destroyed before
 /// (or without stop()) sends nothing.
-class McpHttpTransport : public McpTransport
+class McpHttpTransport : public McpHttpTransportBase
 {
     Q_OBJECT
 public:
-    struct Endpoint
-    {
-        QUrl url;
-        QList<QPair<QByteArray, QByteArray>> headers; ///< sent with every request
-    };
-
     static constexpr int StopGraceMs = 2000;
-    /// Characters of an HTTP error's body quoted in the failure.
-    static constexpr int QuotedBodyChars = 300;
     /// The JSON-RPC error code a request gets when the server answered it 403
     /// `insufficient_scope` (step-up: McpOAuthAuthorizer::needScope says what to do).
     static constexpr int InsufficientScopeCode = -32003;
     /// Bytes a session id may have (visible ASCII only, as the spec asks).
     static constexpr int MaxSessionIdBytes = 1024;
-    /// POSTs open at once (requests waiting for a response, answers to the server's
-    /// requests, notifications).
-    static constexpr std::size_t MaxOpenPosts = 32;
 
     explicit McpHttpTransport(Endpoint endpoint, QObject *parent = nullptr);
     ~McpHttpTransport() override;
 
-    /// Signs requests with `authorizer`'s bearer token (docs/mcp.md "Signing in"), taking
-    /// it over: an expired token is refreshed before a request is sent; a 401 to a token
-    /// is refreshed and the request sent again once; a 401 nothing can fix ends the
-    /// transport with finished(authorizer's failure(): "needs you to sign in: …").
-    void setAuthorizer(McpOAuthAuthorizer *authorizer);
     /// The spec's backwards compatibility with the older HTTP+SSE transport (2025-03-26
     /// transports "Backwards Compatibility"): an `initialize` answered HTTP 400, 404 or
     /// 405 (and no 2026 error in its body) is handed to initializeRefused() instead of
@@ -87,15 +67,10 @@ public:
     void setInitializeFallback(bool fallBack) { m_initializeFallback = fallBack; }
 
     void start() override;
-    bool send(const JsonRpcMessage &message) override;
     void stop() override;
-    bool isRunning() const override { return m_running; }
     QString transportName() const override { return QStringLiteral("Streamable HTTP"); }
     bool forget(const nlohmann::json &requestId) override;
-    /// POSTs open now (their reply not read to its end or closed).
-    std::size_t openPosts() const { return m_posts.size(); }
-    /// Messages send() refused because MaxOpenPosts were open.
-    qint64 refusedSends() const { return m_refusedSends; }
+    std::size_t openPosts() const override { return m_posts.size(); }
     /// The session id the server gave with its initialize answer, else "".
     QByteArray sessionId() const { return m_sessionId; }
 
@@ -118,11 +93,9 @@ private:
         std::unique_ptr<McpSseReader> events;
     };
 
-    /// Posts `message` (send() checked the bounds).
-    void postMessage(const JsonRpcMessage &message, bool retried);
-    /// A 401 to `post`: refresh and send again once, else end with the authorizer's failure.
-    void onUnauthorized(Post &post);
-    void endForSignIn();
+    void postMessage(const JsonRpcMessage &message, bool retried) override;
+    void end(const QString &why) override;
+    QString postsFullRefusal() const override;
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
     /// A request to the endpoint with its headers, the session id and protocol version
@@ -135,18 +108,11 @@ private:
     bool deliver(std::string_view text, Post &post);
     /// Reports `reason` for the post's request, once; false when a slot deleted the transport.
     bool refuse(const QString &reason, Post &post);
-    QString describeUrl() const;
     /// Closes the POST's reply and forgets it (nothing more is read from it).
     void close(QNetworkReply *reply);
 
-    Endpoint m_endpoint;
-    QNetworkAccessManager *m_network = nullptr;
-    McpOAuthAuthorizer *m_authorizer = nullptr;
     std::map<QNetworkReply *, Post> m_posts;
     QByteArray m_sessionId;
     QByteArray m_protocolVersion;
-    bool m_running = false;
-    bool m_stopping = false;
     bool m_initializeFallback = false;
-    qint64 m_refusedSends = 0;
 };

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpssetransport.h"
 
-#include "mcpoauthauthorizer.h"
 #include "mcpreplyid.h"
 #include "mcpssereader.h"
 #include "project/durationtext.h"
@@ -20,11 +19,6 @@ namespace {
 
 /// Bytes of an HTTP error's body kept to quote it.
 constexpr qsizetype KeptBodyBytes = 4096;
-
-std::string_view viewOf(const QByteArray &bytes)
-{
-    return std::string_view(bytes.constData(), std::size_t(bytes.size()));
-}
 
 int defaultPort(const QString &scheme)
 {
@@ -53,9 +47,7 @@ QString quotedBody(const QByteArray &body, int chars)
 } // namespace
 
 McpSseTransport::McpSseTransport(Endpoint endpoint, QObject *parent)
-    : McpTransport(parent)
-    , m_endpoint(std::move(endpoint))
-    , m_network(new QNetworkAccessManager(this))
+    : McpHttpTransportBase(std::move(endpoint), parent)
     , m_endpointTimer(new QTimer(this))
 {
     m_endpointTimer->setSingleShot(true);
@@ -68,40 +60,10 @@ McpSseTransport::McpSseTransport(Endpoint endpoint, QObject *parent)
 
 McpSseTransport::~McpSseTransport()
 {
-    if (m_stream) {
-        m_stream->disconnect(this);
-        m_stream->abort();
-        m_stream->deleteLater();
-    }
-    for (auto &[reply, post] : m_posts) {
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-    }
-}
-
-void McpSseTransport::setAuthorizer(McpOAuthAuthorizer *authorizer)
-{
-    m_authorizer = authorizer;
-    m_authorizer->setParent(this);
-}
-
-QNetworkRequest McpSseTransport::request(const QUrl &url) const
-{
-    QNetworkRequest request(url);
-    // A redirect would carry the headers (and the secrets in them) to another URL.
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    for (const auto &[name, value] : m_endpoint.headers)
-        request.setRawHeader(name, value);
-    if (m_authorizer)
-        if (const QByteArray authorization = m_authorizer->authorization(); !authorization.isEmpty())
-            request.setRawHeader("Authorization", authorization);
-    return request;
-}
-
-QString McpSseTransport::describeUrl() const
-{
-    return elidedText(m_endpoint.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery), 200);
+    if (m_stream)
+        abandon(m_stream);
+    for (auto &[reply, post] : m_posts)
+        abandon(reply);
 }
 
 QString McpSseTransport::describeMessageUrl() const
@@ -154,16 +116,9 @@ void McpSseTransport::start()
     m_messageUrl.clear();
     m_queue.clear();
     m_endpointTimer->start(m_endpointTimeoutMs);
-    if (m_authorizer && m_authorizer->wantsRefresh()) {
-        // The token has expired: refreshed before the stream is opened.
-        const QPointer<McpSseTransport> alive(this);
-        m_authorizer->refresh([this, alive](bool) {
-            if (alive && m_running && !m_stopping)
-                openStream(false); // refused: the old token's 401 ends the transport, naming why
-        });
-        return;
-    }
-    openStream(false);
+    // An expired token is refreshed before the stream is opened; when that fails, the old
+    // token's 401 ends the transport, naming why.
+    withFreshToken([this] { openStream(false); });
 }
 
 void McpSseTransport::openStream(bool retried)
@@ -173,7 +128,7 @@ void McpSseTransport::openStream(bool retried)
     m_streamIsEvents = false;
     m_streamBody.clear();
     m_events = std::make_unique<McpSseReader>(MaxMessageBytes);
-    QNetworkRequest get = request(m_endpoint.url);
+    QNetworkRequest get = signedRequest(m_endpoint.url);
     get.setRawHeader("Accept", "text/event-stream");
     get.setRawHeader("Cache-Control", "no-cache");
     m_stream = m_network->get(get);
@@ -266,18 +221,7 @@ void McpSseTransport::onStreamFinished()
     }
     const int status = statusValue.toInt();
     if (status == 401 && m_authorizer) {
-        if (m_streamRetried || !m_authorizer->canRefresh()) {
-            end(m_authorizer->failure());
-            return;
-        }
-        m_authorizer->refresh([this, alive](bool ok) {
-            if (!alive || !m_running || m_stopping)
-                return;
-            if (ok)
-                openStream(true);
-            else
-                end(m_authorizer->failure());
-        });
+        onUnauthorized(m_streamRetried, [this] { openStream(true); });
         return;
     }
     if (!m_streamIsEvents) {
@@ -307,45 +251,32 @@ void McpSseTransport::onStreamFinished()
     end(QStringLiteral("ended its event stream (GET %1)%2").arg(describeUrl(), where));
 }
 
-bool McpSseTransport::send(const JsonRpcMessage &message)
+std::optional<bool> McpSseTransport::holdBack(const JsonRpcMessage &message)
 {
-    if (!m_running || m_stopping) {
-        m_sendRefusal = QStringLiteral("the session with %1 has ended or is being stopped").arg(describeUrl());
+    if (!m_messageUrl.isEmpty())
+        return std::nullopt;
+    if (m_queue.size() >= MaxQueued) {
+        m_sendRefusal
+            = QStringLiteral("%1 messages wait for the endpoint event of %2 already, the most the studio keeps")
+                  .arg(MaxQueued)
+                  .arg(describeUrl());
         return false;
     }
-    if (m_messageUrl.isEmpty()) {
-        if (m_queue.size() >= MaxQueued) {
-            m_sendRefusal = QStringLiteral("%1 messages wait for the endpoint event of %2 already, the most the "
-                                           "studio keeps")
-                                .arg(MaxQueued)
-                                .arg(describeUrl());
-            return false;
-        }
-        m_queue.push_back(message);
-        return true;
-    }
-    if (m_posts.size() >= MaxOpenPosts) {
-        m_sendRefusal = QStringLiteral("%1 messages to %2 are being posted, the most the studio keeps open at once; "
-                                       "wait for some to end")
-                            .arg(MaxOpenPosts)
-                            .arg(describeMessageUrl());
-        return false;
-    }
-    if (m_authorizer && m_authorizer->wantsRefresh()) {
-        const QPointer<McpSseTransport> alive(this);
-        m_authorizer->refresh([this, alive, message](bool) {
-            if (alive && m_running && !m_stopping)
-                postMessage(message, false);
-        });
-        return true;
-    }
-    postMessage(message, false);
+    m_queue.push_back(message);
     return true;
+}
+
+QString McpSseTransport::postsFullRefusal() const
+{
+    return QStringLiteral("%1 messages to %2 are being posted, the most the studio keeps open at once; wait for some "
+                          "to end")
+        .arg(MaxOpenPosts)
+        .arg(describeMessageUrl());
 }
 
 void McpSseTransport::postMessage(const JsonRpcMessage &message, bool retried)
 {
-    QNetworkRequest post = request(m_messageUrl);
+    QNetworkRequest post = signedRequest(m_messageUrl);
     post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     post.setTransferTimeout(PostTimeoutMs);
     const std::string body = message.encode();
@@ -375,9 +306,7 @@ bool McpSseTransport::forget(const nlohmann::json &requestId)
             continue;
         QNetworkReply *open = reply;
         m_posts.erase(open); // its request ended already: nothing to fail
-        open->disconnect(this);
-        open->abort();
-        open->deleteLater();
+        abandon(open);
         break;
     }
     return false;
@@ -403,19 +332,7 @@ void McpSseTransport::onPostFinished(QNetworkReply *reply)
         if (isSuccess(status))
             return; // 202 Accepted (or 200): its answer comes on the stream
         if (status == 401 && m_authorizer) {
-            if (post.retried || !m_authorizer->canRefresh()) {
-                end(m_authorizer->failure());
-                return;
-            }
-            const QPointer<McpSseTransport> alive(this);
-            m_authorizer->refresh([this, alive, message = post.message](bool ok) {
-                if (!alive || !m_running || m_stopping)
-                    return;
-                if (ok)
-                    postMessage(message, true);
-                else
-                    end(m_authorizer->failure());
-            });
+            onUnauthorized(post.retried, [this, message = post.message] { postMessage(message, true); });
             return;
         }
         why = QStringLiteral("HTTP %1 from %2%3")
@@ -433,16 +350,10 @@ void McpSseTransport::stop()
     m_stopping = true;
     m_endpointTimer->stop();
     m_queue.clear();
-    if (QNetworkReply *stream = std::exchange(m_stream, nullptr)) {
-        stream->disconnect(this);
-        stream->abort(); // closing the stream ends the session (2024-11-05 transports)
-        stream->deleteLater();
-    }
-    for (auto &[reply, post] : std::exchange(m_posts, {})) {
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-    }
+    if (QNetworkReply *stream = std::exchange(m_stream, nullptr))
+        abandon(stream); // closing the stream ends the session (2024-11-05 transports)
+    for (auto &[reply, post] : std::exchange(m_posts, {}))
+        abandon(reply);
     QMetaObject::invokeMethod(
         this,
         [this] {
@@ -460,15 +371,9 @@ void McpSseTransport::end(const QString &why)
     m_running = false;
     m_endpointTimer->stop();
     m_queue.clear();
-    if (QNetworkReply *stream = std::exchange(m_stream, nullptr)) {
-        stream->disconnect(this);
-        stream->abort();
-        stream->deleteLater();
-    }
-    for (auto &[reply, post] : std::exchange(m_posts, {})) {
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-    }
+    if (QNetworkReply *stream = std::exchange(m_stream, nullptr))
+        abandon(stream);
+    for (auto &[reply, post] : std::exchange(m_posts, {}))
+        abandon(reply);
     Q_EMIT finished(why);
 }

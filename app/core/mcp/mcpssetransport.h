@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "mcphttptransport.h"
+#include "mcphttptransportbase.h"
 
 #include <QByteArray>
 #include <QUrl>
@@ -11,9 +11,7 @@
 #include <memory>
 #include <vector>
 
-class McpOAuthAuthorizer;
 class McpSseReader;
-class QNetworkAccessManager;
 class QNetworkReply;
 class QNetworkRequest;
 class QTimer;
@@ -40,16 +38,14 @@ class QTimer;
 /// and must come within EndpointTimeoutMs. The stream's end or loss ends the transport
 /// (finished(), naming the URL): the session's open requests fail with it, and the next
 /// session connects again. stop() closes the stream (the spec's way to end the session).
-class McpSseTransport : public McpTransport
+/// The endpoint's headers, the bearer token and the bound of MaxOpenPosts POSTs are
+/// McpHttpTransportBase's.
+class McpSseTransport : public McpHttpTransportBase
 {
     Q_OBJECT
 public:
-    using Endpoint = McpHttpTransport::Endpoint;
-
     /// Messages sent before the endpoint event, kept until it comes.
     static constexpr std::size_t MaxQueued = 32;
-    /// POSTs open at once (as McpHttpTransport).
-    static constexpr std::size_t MaxOpenPosts = 32;
     /// A POST the server does not answer within this (no byte for so long) is let go and
     /// fails what it carried: its answer comes on the stream, the POST only says "202".
     static constexpr int PostTimeoutMs = 30000;
@@ -57,23 +53,16 @@ public:
     static constexpr std::size_t MaxEndpointBytes = 8192;
     /// How long the GET may go without its endpoint event.
     static constexpr int EndpointTimeoutMs = 30000;
-    /// Characters of an HTTP error's body quoted in a failure.
-    static constexpr int QuotedBodyChars = 300;
 
     explicit McpSseTransport(Endpoint endpoint, QObject *parent = nullptr);
     ~McpSseTransport() override;
 
-    /// Signs the GET and the POSTs with `authorizer`'s bearer token, taking it over: an
-    /// expired token is refreshed before the GET; a 401 is refreshed and the request
-    /// sent again once; a 401 nothing can fix ends the transport with its failure().
-    void setAuthorizer(McpOAuthAuthorizer *authorizer);
     /// How long to wait for the endpoint event (EndpointTimeoutMs by default).
     void setEndpointTimeout(int ms) { m_endpointTimeoutMs = ms; }
 
+    /// Opens the GET (with the bearer token of setAuthorizer(), an expired one refreshed first).
     void start() override;
-    bool send(const JsonRpcMessage &message) override;
     void stop() override;
-    bool isRunning() const override { return m_running; }
     QString transportName() const override { return QStringLiteral("HTTP+SSE"); }
     /// Lets go of a POST still open for `requestId` (a server that never answers POSTs
     /// would otherwise hold all MaxOpenPosts); false: over HTTP+SSE only
@@ -81,7 +70,7 @@ public:
     bool forget(const nlohmann::json &requestId) override;
     /// Where messages are POSTed, once the endpoint event named it; else empty.
     QUrl messageUrl() const { return m_messageUrl; }
-    std::size_t openPosts() const { return m_posts.size(); }
+    std::size_t openPosts() const override { return m_posts.size(); }
 
     /// The URI of an endpoint event (`data`) resolved against `sseUrl`, without user
     /// info; empty with `error` set when it is no URI, too long, or not of the same
@@ -102,17 +91,15 @@ private:
     void onStreamFinished();
     /// Acts on one event of the stream; false when a slot deleted the transport.
     bool onEvent(const std::string &type, const std::string &data, bool oversized, const std::string &head);
-    void postMessage(const JsonRpcMessage &message, bool retried);
+    /// Messages sent before the endpoint event wait for it (at most MaxQueued).
+    std::optional<bool> holdBack(const JsonRpcMessage &message) override;
+    QString postsFullRefusal() const override;
+    void postMessage(const JsonRpcMessage &message, bool retried) override;
     void onPostFinished(QNetworkReply *reply);
     /// Ends the transport: everything open is aborted, finished(why) follows now.
-    void end(const QString &why);
-    QNetworkRequest request(const QUrl &url) const;
-    QString describeUrl() const;
+    void end(const QString &why) override;
     QString describeMessageUrl() const;
 
-    Endpoint m_endpoint;
-    QNetworkAccessManager *m_network = nullptr;
-    McpOAuthAuthorizer *m_authorizer = nullptr;
     QNetworkReply *m_stream = nullptr;
     bool m_streamRetried = false;
     bool m_streamHeadRead = false;
@@ -124,6 +111,4 @@ private:
     QUrl m_messageUrl;
     std::vector<JsonRpcMessage> m_queue;
     std::map<QNetworkReply *, Post> m_posts;
-    bool m_running = false;
-    bool m_stopping = false;
 };

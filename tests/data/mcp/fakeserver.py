@@ -39,7 +39,7 @@
               resource_link content blocks), change (adds the tool "extra", changes
               echo's description, removes calls, sends notifications/tools/list_changed)
   stubborn    like good, but ignores SIGTERM and keeps running when its stdin closes
-  asks        requests of the server to the client during a call (tst_mcpask): ask
+  asks        requests of the server to the client during a call (tst_mcpask*): ask
               (roots/list, elicitation/create, sampling/createMessage one after the
               other, or those args.only names, after args.progress notifications/progress
               for the call's token; returns the responses), askurl (a URL-mode elicitation
