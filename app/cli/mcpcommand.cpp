@@ -150,6 +150,12 @@ json toJson(const ServerListing &listing)
         server["era"] = listing.session->era().toStdString(); // "modern" (2026, stateless) or "legacy"
         server["server_info"] = listing.session->serverInfo();
     }
+    if (listing.session && !listing.session->rejectedTools().isEmpty()) {
+        json rejected = json::array();
+        for (const QString &tool : listing.session->rejectedTools())
+            rejected.push_back(tool.toStdString());
+        server["rejected_tools"] = rejected; // left out for their x-mcp-header parameters
+    }
     json tools = json::array();
     for (const json &tool : listing.tools) {
         const QString name = text(tool, "name");
@@ -202,6 +208,11 @@ void printListing(const ServerListing &listing)
             printLine(stdout,
                       tr("  (the tool %1 is listed more than once: the first is kept)")
                           .arg(elidedText(McpServerConfig::toolName(config.name, again))));
+    if (listing.session)
+        for (const QString &rejected : listing.session->rejectedTools())
+            printLine(
+                stdout,
+                tr("  (left out: its x-mcp-header parameters break the rules of MCP 2026-07-28: %1)").arg(rejected));
     for (const json &tool : listing.tools) {
         const QString name = McpServerConfig::toolName(config.name, text(tool, "name"));
         QString line = QStringLiteral("  ") + elidedText(name);

@@ -93,7 +93,9 @@ try {
 
 /// An SDK 2.x McpServer (serveStdio, or createMcpHandler behind node:http printing its
 /// port) with echo, add (outputSchema, structuredContent), confirm (asks the user
-/// through the 2026 input_required result: an embedded elicitation) and fail (isError).
+/// through the 2026 input_required result: an embedded elicitation), fail (isError), route
+/// (an x-mcp-header parameter: over HTTP the SDK checks its Mcp-Param-Region header) and
+/// badroute (an x-mcp-header the spec does not allow: a Streamable HTTP client leaves it out).
 const char *const SdkServer = R"JS(
 import { McpServer, createMcpHandler, fromJsonSchema, inputRequired, acceptedContent }
   from "@modelcontextprotocol/server";
@@ -121,6 +123,13 @@ function makeServer() {
   });
   server.registerTool("fail", { description: "Always fails", inputSchema: fromJsonSchema({ type: "object" }) },
     async () => ({ content: [{ type: "text", text: "out of stock" }], isError: true }));
+  server.registerTool("route", { description: "Routed by region (x-mcp-header)",
+    inputSchema: fromJsonSchema({ type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" },
+                                  text: { type: "string" } }, required: ["region", "text"] })
+  }, async ({ region, text }) => ({ content: [{ type: "text", text: `${region}: ${text}` }] }));
+  server.registerTool("badroute", { description: "An x-mcp-header on a number: not allowed",
+    inputSchema: fromJsonSchema({ type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } })
+  }, async () => ({ content: [{ type: "text", text: "never over HTTP" }] }));
   return server;
 }
 if (process.argv[2] === "http") {
@@ -574,7 +583,14 @@ void TestMcpSdk2::studioClientOfSdkServer()
         QCOMPARE(dumped(entry["protocol_version"]), QStringLiteral("\"2026-07-28\""));
         QCOMPARE(dumped(entry["server_info"]), QStringLiteral("{\"name\":\"sdk2-server\",\"version\":\"2.4.0\"}"));
         const json &tools = entry["tools"];
-        QCOMPARE(tools.size(), std::size_t(4));
+        // Over Streamable HTTP badroute is left out (its x-mcp-header is on a number); the
+        // spec lets a stdio client ignore x-mcp-header.
+        const bool http = entry["name"] == "web";
+        QCOMPARE(tools.size(), std::size_t(http ? 5 : 6));
+        QCOMPARE(dumped(entry.value("rejected_tools", json())),
+                 http ? QStringLiteral("[\"badroute: property 'n': x-mcp-header is only for a property of type "
+                                       "string, integer or boolean\"]")
+                      : QStringLiteral("null"));
         QCOMPARE(dumped(tools[0]["server_tool"]), QStringLiteral("\"echo\""));
         QCOMPARE(dumped(tools[0]["inputSchema"]),
                  QStringLiteral("{\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],"
@@ -585,12 +601,16 @@ void TestMcpSdk2::studioClientOfSdkServer()
                                 "\"type\":\"object\"}"));
         QCOMPARE(dumped(tools[2]["server_tool"]), QStringLiteral("\"confirm\""));
         QCOMPARE(dumped(tools[3]["server_tool"]), QStringLiteral("\"fail\""));
+        QCOMPARE(dumped(tools[4]["server_tool"]), QStringLiteral("\"route\""));
     }
     const CommandResult plain
         = toolstudio({QStringLiteral("mcp"), QStringLiteral("list"), dir.path(), QStringLiteral("--trust")});
-    QVERIFY2(plain.out.contains("stdio  ready  MCP 2026-07-28 (stateless)  sdk2-server 2.4.0  4 tool(s)\n"),
+    QVERIFY2(plain.out.contains("stdio  ready  MCP 2026-07-28 (stateless)  sdk2-server 2.4.0  6 tool(s)\n"),
              plain.out.constData());
-    QVERIFY2(plain.out.contains("web  ready  MCP 2026-07-28 (stateless)  sdk2-server 2.4.0  4 tool(s)\n"),
+    QVERIFY2(plain.out.contains("web  ready  MCP 2026-07-28 (stateless)  sdk2-server 2.4.0  5 tool(s)\n"
+                                "  (left out: its x-mcp-header parameters break the rules of MCP 2026-07-28: "
+                                "badroute: property 'n': x-mcp-header is only for a property of type string, "
+                                "integer or boolean)\n"),
              plain.out.constData());
 
     for (const QString &server : {QStringLiteral("stdio"), QStringLiteral("web")}) {
@@ -605,6 +625,17 @@ void TestMcpSdk2::studioClientOfSdkServer()
         const CommandResult added = call("add", R"({"a":2,"b":3})");
         QVERIFY2(added.exitCode == 0, added.err.constData());
         QCOMPARE(dumped(json::parse(added.out.toStdString(), nullptr, false)), QStringLiteral("{\"sum\":5}"));
+        // route: over HTTP the call carries Mcp-Param-Region (a value that is not plain
+        // ASCII as =?base64?…?=), which the SDK checks against the body (-32020 if not).
+        for (const char *region : {"eu-west1", "süd"}) {
+            const CommandResult routed = call(
+                "route",
+                QStringLiteral(R"({"region":"%1","text":"hi"})").arg(QString::fromUtf8(region)).toUtf8().constData());
+            QVERIFY2(routed.exitCode == 0, routed.err.constData());
+            QCOMPARE(dumped(json::parse(routed.out.toStdString(), nullptr, false)),
+                     QStringLiteral("{\"content\":[{\"text\":\"%1: hi\",\"type\":\"text\"}]}")
+                         .arg(QString::fromUtf8(region)));
+        }
         const CommandResult failed = call("fail", "{}");
         QCOMPARE(failed.exitCode, 1);
         QVERIFY2(

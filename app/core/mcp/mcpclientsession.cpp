@@ -465,6 +465,7 @@ void McpClientSession::listTools(std::function<void(const std::vector<json> &, c
 {
     m_droppedListEntries = 0;
     m_duplicateToolNames.clear();
+    m_rejectedTools.clear();
     listPage(nullptr, 1, std::make_shared<ListedTools>(), std::move(done));
 }
 
@@ -513,10 +514,14 @@ void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<Li
                     m_duplicateToolNames << again;
                 continue;
             }
+            if (m_stateless && m_transport->mirrorsToolParameters() && !takeToolParameters(tool, *tools))
+                continue;
             tools->tools.push_back(tool);
         }
         const auto next = result.find("nextCursor");
         if (next == result.end() || next->is_null()) {
+            if (m_stateless && m_transport->mirrorsToolParameters())
+                m_transport->setToolParameters(std::move(tools->parameters));
             done(tools->tools, reply);
             return;
         }
@@ -531,6 +536,22 @@ void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<Li
         }
         listPage(*next, page + 1, tools, done);
     });
+}
+
+bool McpClientSession::takeToolParameters(const json &tool, ListedTools &tools)
+{
+    QString why;
+    const auto annotations = McpParamHeaders::annotationsOf(tool.value("inputSchema", json()), &why);
+    const std::string name = tool["name"].get<std::string>();
+    if (!annotations) {
+        if (m_rejectedTools.size() < MaxNamedDuplicates)
+            m_rejectedTools << QStringLiteral("%1: %2").arg(printableText(elidedText(QString::fromStdString(name))),
+                                                            why);
+        return false;
+    }
+    if (!annotations->empty())
+        tools.parameters[name] = *annotations;
+    return true;
 }
 
 bool McpClientSession::sendMessage(const JsonRpcMessage &message)

@@ -162,6 +162,11 @@ public:
     /// Names the last listTools() got more than once (as the server sent them, at most
     /// MaxNamedDuplicates): only the first tool of each name is kept.
     const QStringList &duplicateToolNames() const { return m_duplicateToolNames; }
+    /// Tools the last listTools() left out because their `x-mcp-header` parameters break
+    /// the spec's rules (only where the transport mirrors them: Streamable HTTP in the
+    /// 2026 era; the spec says to leave such a tool out): "NAME: why", at most
+    /// MaxNamedDuplicates.
+    const QStringList &rejectedTools() const { return m_rejectedTools; }
     McpTransport *transport() const { return m_transport; }
     /// What `roots/list` is answered with: an array of {"uri", "name"} (McpServerLaunch::
     /// rootsFor); empty by default.
@@ -255,8 +260,12 @@ private:
         std::vector<nlohmann::json> tools;
         std::set<std::string> names;
         std::size_t bytes = 0;
+        McpParamHeaders::ToolParameters parameters; ///< x-mcp-header annotations (when mirrored)
     };
 
+    /// A listed tool's x-mcp-header parameters into `tools` (when it has any); false,
+    /// named in rejectedTools(), when they break the spec's rules.
+    bool takeToolParameters(const nlohmann::json &tool, ListedTools &tools);
     void finish(qint64 id, const McpReply &reply);
     static void dropTimer(QTimer *timer);
     /// Fails every open request; false when a callback deleted the session.
@@ -286,6 +295,7 @@ private:
     qint64 m_unmatchedResponses = 0;
     qint64 m_droppedListEntries = 0;
     QStringList m_duplicateToolNames;
+    QStringList m_rejectedTools;
     nlohmann::json m_roots = nlohmann::json::array();
     std::set<std::string> m_serverRequests; ///< ids (compact JSON) of the server's open requests
 };

@@ -33,6 +33,11 @@ public:
     void stop() override;
     bool isRunning() const override;
     bool forget(const nlohmann::json &requestId) override;
+    bool mirrorsToolParameters() const override { return current()->mirrorsToolParameters(); }
+    void setToolParameters(McpParamHeaders::ToolParameters parameters) override
+    {
+        current()->setToolParameters(std::move(parameters));
+    }
     /// "Streamable HTTP", or "HTTP+SSE" once the server was found to speak only that.
     QString transportName() const override;
     /// True once the fallback was taken (and the endpoint event may still be awaited).

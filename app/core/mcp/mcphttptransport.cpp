@@ -84,6 +84,15 @@ void McpHttpTransport::postMessage(const JsonRpcMessage &message, bool retried)
         request.setRawHeader("Mcp-Method", QByteArray::fromStdString(McpRevision::encodeHeaderValue(message.method)));
         if (const auto name = McpRevision::mirroredName(message.method, message.params))
             request.setRawHeader("Mcp-Name", QByteArray::fromStdString(McpRevision::encodeHeaderValue(*name)));
+        // The tool's x-mcp-header parameters (streamable-http "Custom Headers from Tool
+        // Parameters"), from the arguments sent.
+        const json &params = message.params;
+        if (message.method == "tools/call" && params.contains("name") && params["name"].is_string())
+            if (const auto tool = m_toolParameters.find(params["name"].get<std::string>());
+                tool != m_toolParameters.end())
+                for (const auto &[header, value] :
+                     McpParamHeaders::headersFor(tool->second, params.value("arguments", json::object())))
+                    request.setRawHeader(QByteArray::fromStdString(header), QByteArray::fromStdString(value));
         request.setRawHeader("Mcp-Session-Id", QByteArray());
     }
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));

@@ -70,6 +70,11 @@ public:
     void stop() override;
     QString transportName() const override { return QStringLiteral("Streamable HTTP"); }
     bool forget(const nlohmann::json &requestId) override;
+    bool mirrorsToolParameters() const override { return true; }
+    void setToolParameters(McpParamHeaders::ToolParameters parameters) override
+    {
+        m_toolParameters = std::move(parameters);
+    }
     std::size_t openPosts() const override { return m_posts.size(); }
     /// The session id the server gave with its initialize answer, else "".
     QByteArray sessionId() const { return m_sessionId; }
@@ -115,4 +120,5 @@ private:
     QByteArray m_sessionId;
     QByteArray m_protocolVersion;
     bool m_initializeFallback = false;
+    McpParamHeaders::ToolParameters m_toolParameters; ///< mirrored into a tools/call's headers (2026 era)
 };

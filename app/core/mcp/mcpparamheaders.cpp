@@ -48,7 +48,7 @@ QString McpParamHeaders::pathText(const std::vector<std::string> &path)
         return tr("the schema's root");
     QStringList parts;
     for (const std::string &key : path)
-        parts << elidedText(QString::fromStdString(key), 60);
+        parts << printableText(elidedText(QString::fromStdString(key), 60));
     return tr("property '%1'").arg(parts.join(u'.'));
 }
 

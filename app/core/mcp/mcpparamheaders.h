@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -35,6 +36,8 @@ public:
         std::string name;              ///< the header is `Mcp-Param-{name}`
         std::string type;              ///< the property's: "string", "integer" or "boolean"
     };
+    /// The annotations of a server's tools that have any, by the server's tool name.
+    using ToolParameters = std::map<std::string, std::vector<Annotation>>;
 
     /// The annotations of `inputSchema` (none for a schema without any); nullopt with
     /// `why` (naming the property and the rule) when one breaks the spec's rules: an

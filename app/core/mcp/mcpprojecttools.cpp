@@ -77,6 +77,10 @@ QStringList McpProjectTools::addTools(Project &project, const McpServerPool &poo
         for (const QString &again : server.duplicateTools)
             problems << tr("MCP server '%1' lists the tool '%2' more than once; the first is kept")
                             .arg(server.name, printableLines(again).left(200));
+        for (const QString &rejected : server.rejectedTools)
+            problems << tr("MCP server '%1': a tool is left out, its x-mcp-header parameters break the rules "
+                           "of MCP 2026-07-28 (the server must fix its inputSchema): %2")
+                            .arg(server.name, rejected);
         for (const json &listed : server.tools) {
             QString problem;
             std::optional<Tool> tool = toTool(server.name, listed, project, &problem);

@@ -283,6 +283,7 @@ void McpServerPool::start(Server &server)
             }
             server->status.tools = tools;
             server->status.duplicateTools = session->duplicateToolNames();
+            server->status.rejectedTools = session->rejectedTools();
             server->status.protocolVersion = session->protocolVersion();
             server->status.transport = session->transport()->transportName();
             if (const auto *fallback = qobject_cast<McpHttpFallbackTransport *>(session->transport()))
@@ -537,6 +538,7 @@ void McpServerPool::relist(const QString &name)
             server->status.toolsChangedNote = McpToolAcceptance::changeNote(server->status.tools, tools);
             server->status.tools = tools;
             server->status.duplicateTools = session->duplicateToolNames();
+            server->status.rejectedTools = session->rejectedTools();
             observeTools(name);
         }
         Q_EMIT serverChanged(name);

@@ -45,6 +45,7 @@ struct McpServerStatus
     nlohmann::json capabilities = nlohmann::json::object();
     std::vector<nlohmann::json> tools; ///< each as the server sent it in tools/list
     QStringList duplicateTools;        ///< names tools/list had more than once (the first kept)
+    QStringList rejectedTools;         ///< "NAME: why" of tools left out for their x-mcp-header parameters
     /// Set when the server said its tools changed (`notifications/tools/list_changed`)
     /// and they were listed again: what changed, for a person ("tools changed: 2 added …").
     QString toolsChangedNote;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "jsonrpc/jsonrpcmessage.h"
+#include "mcp/mcpparamheaders.h"
 
 #include <QObject>
 
@@ -44,6 +45,12 @@ public:
         Q_UNUSED(requestId)
         return false;
     }
+    /// Whether a `tools/call` sent through it carries the tool's `x-mcp-header`
+    /// parameters as `Mcp-Param-*` headers (Streamable HTTP in the 2026 era; the spec lets
+    /// other transports ignore them).
+    virtual bool mirrorsToolParameters() const { return false; }
+    /// The `x-mcp-header` parameters of the server's tools, as its tools/list gave them.
+    virtual void setToolParameters(McpParamHeaders::ToolParameters parameters) { Q_UNUSED(parameters) }
     /// Why the last send() returned false, for a person ("the server has ended", …).
     QString sendRefusal() const { return m_sendRefusal; }
 
