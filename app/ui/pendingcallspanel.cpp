@@ -393,7 +393,10 @@ void PendingCallsPanel::updateList()
                     tr("#%1 %2 (its server asks: %3, waiting %4) %5")
                         .arg(step.sequence)
                         .arg(printableText(step.tool),
-                             question.value("kind", std::string()) == "elicitation" ? tr("input") : tr("a reply"),
+                             question.value("kind", std::string()) == "elicitation" ? tr("input")
+                                 : question.value("kind", std::string()) == "tool_change"
+                                 ? tr("accept its changed tool?")
+                                 : tr("a reply"),
                              durationText(since > 0 ? now - since : 0),
                              elidedText(QString::fromStdString(question.value("message", std::string())),
                                         TraceModel::MaxSummaryChars)));
