@@ -231,7 +231,7 @@ void McpHandler::answerChange(const ManualAnswer &answer)
                 then();
         });
     };
-    if (answer.isError || answer.result.value("action", json()) != json("accept")) {
+    if (answer.isError || answer.result != json{{"action", "accept"}}) {
         const QString message = McpToolChangeQuestion::rejection(question, answer.isError ? answer.message : QString());
         later([this, message] { failChanged(message); });
         return;
