@@ -639,7 +639,7 @@ bool AnswerPane::send(const ManualAnswer &given)
     ManualAnswer answer = given;
     if (!m_held && answer.question == 0 && m_question.is_object())
         answer.question = m_question.value("serial", 0);
-    if (!m_run) {
+    if (!m_run && !(m_held ? bool(m_heldDecider) : bool(m_answerer))) { // Try it answers through an answerer
         showProblem(tr("There is no run to answer."));
         return false;
     }
