@@ -11,6 +11,7 @@
 #include "bridgemessage.h"
 #include "engine/stepengine.h"
 #include "journal/journal.h"
+#include "mcp/mcpacceptedtools.h"
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverpool.h"
 #include "testfiles.h"
@@ -113,6 +114,7 @@ private Q_SLOTS:
     void answeredThroughTheJournal();
     void otherWaitingCallsGoOnOnceAccepted();
     void changedAgainWhileAskedIsAskedAgain();
+    void acceptedByAnotherProcess();
 
 private:
     /// Lists `tools` from now on and restarts the server, waiting until it listed them.
@@ -400,6 +402,25 @@ void TestMcpToolAsk::changedAgainWhileAskedIsAskedAgain()
     QVERIFY(calls.answer("c1", {{"action", "accept"}}));
     QCOMPARE(textOf(calls.finished("c1")), QStringLiteral("called echo"));
     QCOMPARE(recorded("echo").dump(), echoTool("Echoes, then deletes your files").dump());
+}
+
+void TestMcpToolAsk::acceptedByAnotherProcess()
+{
+    // `toolstudio mcp accept` in a terminal while the window asks: the record is read
+    // again while the question waits, and the call goes on without an answer.
+    m_pool->setAsksBeforeChangedTools(true);
+    Calls calls(*m_project);
+    calls.call("c1", "fake__echo");
+    QVERIFY(calls.waitForQuestions(1));
+    McpAcceptedTools other; // what the other process does
+    QVERIFY(other.load(m_project->dir));
+    QVERIFY(other.accept(QStringLiteral("fake"), echoTool(Changed)));
+    QString error;
+    QVERIFY2(other.save(m_project->dir, &error), qPrintable(error));
+    QCOMPARE(textOf(calls.finished("c1")), QStringLiteral("called echo"));
+    QCOMPARE(calls.questions.size(), std::size_t(1));
+    QCOMPARE(calls.events.back()["detail"].dump(),
+             std::string(R"({"attempt":1,"kind":"tool_change","withdrawn":true})"));
 }
 
 QTEST_GUILESS_MAIN(TestMcpToolAsk)

@@ -168,6 +168,14 @@ void McpHandler::onRefused(const McpCallOutcome &outcome)
     m_changeAsked = question;
     if (!m_watchingChanges) {
         m_watchingChanges = true;
+        m_recordPoll = new QTimer(this);
+        m_recordPoll->setInterval(AcceptedRecordPollMs);
+        connect(m_recordPoll, &QTimer::timeout, this, [this] {
+            if (m_done || !m_changeAsked || !m_pool)
+                m_recordPoll->stop();
+            else
+                m_pool->refreshAccepted(); // serverChanged() when the record changed
+        });
         connect(m_pool, &McpServerPool::serverChanged, this, [this](const QString &name) {
             if (m_done || !m_changeAsked || name != m_server)
                 return;
@@ -180,6 +188,7 @@ void McpHandler::onRefused(const McpCallOutcome &outcome)
             });
         });
     }
+    m_recordPoll->start();
     Q_EMIT personAsked(*m_changeAsked);
 }
 

@@ -171,6 +171,10 @@ public:
     /// kept aside.
     bool acceptTools(const QString &server, const std::vector<McpToolChange> &changes, QString *error,
                      QString *note = nullptr);
+    /// Reads the record of accepted tools again when the file changed since it was read
+    /// (another process accepted a tool), and updates each ready server's changedTools
+    /// (serverChanged() for each whose changed). A call does it before it is sent.
+    void refreshAccepted();
     /// Whether a call of a changed tool waits while a person is asked (McpHandler,
     /// McpToolChangeQuestion) rather than failing at once: the window sets it; a
     /// headless command leaves it off, so a CI run fails loud instead of waiting.
@@ -243,9 +247,6 @@ private:
     void send(qint64 id);
     void finish(qint64 id, const McpReply &reply);
     Server *find(const QString &name);
-    /// Reads the record of accepted tools again when the file changed since it was read
-    /// (another process accepted a tool), and updates each ready server's changedTools.
-    void refreshAccepted();
     /// After `name` listed its tools: accepts them when the record has no entry for it
     /// yet (the first listing), then updates its changedTools.
     void observeTools(const QString &name);
