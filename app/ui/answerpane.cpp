@@ -9,6 +9,7 @@
 #include "project/jsonerror.h"
 #include "run/runcontroller.h"
 #include "schemaform.h"
+#include "toolchangequestionview.h"
 
 #include <algorithm>
 
@@ -161,6 +162,13 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_argumentsLabel = new QLabel(tr("Arguments:"), m_body);
     bodyLayout->addWidget(m_argumentsLabel);
     bodyLayout->addWidget(m_argumentsView);
+    m_toolChange = new ToolChangeQuestionView(m_body); // a changed MCP tool: its diff, Accept and Reject
+    connect(m_toolChange, &ToolChangeQuestionView::answered, this, [this](const nlohmann::json &result) {
+        ManualAnswer answer;
+        answer.result = result;
+        send(answer);
+    });
+    bodyLayout->addWidget(m_toolChange, 1);
     bodyLayout->addWidget(m_resultLabel);
     bodyLayout->addWidget(m_resultEdit, 1);
     bodyLayout->addWidget(m_resultForm, 1);
@@ -203,6 +211,7 @@ void AnswerPane::applyMode()
     const QString kind = QString::fromStdString(questionKind(m_question));
     const bool elicitation = kind == QLatin1String("elicitation");
     m_declineButton->setVisible(elicitation);
+    m_sendResultButton->setVisible(kind != QLatin1String("tool_change")); // it has Accept and Reject of its own
     m_cancelButton->setVisible(elicitation);
     m_sendResultButton->setText(m_held                                                    ? tr("Answer Instead")
                                     : isPageQuestion(m_question)                          ? tr("&Open in Browser…")
@@ -260,7 +269,9 @@ void AnswerPane::setCall(const Step &step)
     m_usesComposer = m_question.is_null() && ModelSteps::isModelStep(step.tool); // a manual model's turn
     if (m_usesComposer)
         m_composer->setRequest(step.args);
-    if (m_question.is_object()) {
+    if (questionKind(m_question) == "tool_change")
+        m_toolChange->setQuestion(m_question);
+    else if (m_question.is_object()) {
         // The form comes from the server's requestedSchema (checked when it was asked);
         // a sampling request's reply is one text.
         const bool elicitation = questionKind(m_question) == "elicitation";
@@ -336,6 +347,7 @@ void AnswerPane::setHeading(bool waiting)
     if (m_question.is_object()) {
         const QString server = QString::fromStdString(m_question.value("server", std::string()));
         const QString what = questionKind(m_question) == "elicitation" ? tr("asks a person for input")
+            : questionKind(m_question) == "tool_change"                ? tr("has a changed tool to accept or reject")
                                                                        : tr("asks a person to write a model's reply");
         m_headingLabel->setText(
             (waiting ? tr("MCP server <b>%1</b> %2 during <b>%3</b><br><small>Call %4, step #%5</small>")
@@ -441,11 +453,13 @@ void AnswerPane::setOutputSchema(const std::optional<nlohmann::json> &schema)
 
 void AnswerPane::applyInput()
 {
+    const bool toolChange = questionKind(m_question) == "tool_change"; // its own view, no input
+    m_toolChange->setVisible(toolChange);
     m_composer->setVisible(m_usesComposer);
-    m_argumentsLabel->setVisible(!m_usesComposer);
+    m_argumentsLabel->setVisible(!m_usesComposer && !toolChange);
     m_argumentsLabel->setText(m_question.is_object() ? tr("The server asks:") : tr("Arguments:"));
-    m_argumentsView->setVisible(!m_usesComposer);
-    const bool page = isPageQuestion(m_question); // nothing to enter: the page takes it
+    m_argumentsView->setVisible(!m_usesComposer && !toolChange);
+    const bool page = isPageQuestion(m_question) || toolChange; // nothing to enter
     // Three lines: the whole arguments are in the list's tooltip and the Step dock. A
     // page to open has no input below it: its message and URL get ten.
     m_argumentsView->setMaximumHeight(m_argumentsView->fontMetrics().lineSpacing() * (page ? 10 : 3)
@@ -625,7 +639,7 @@ bool AnswerPane::send(const ManualAnswer &given)
     ManualAnswer answer = given;
     if (!m_held && answer.question == 0 && m_question.is_object())
         answer.question = m_question.value("serial", 0);
-    if (!m_run) {
+    if (!m_run && !(m_held ? bool(m_heldDecider) : bool(m_answerer))) { // Try it answers through an answerer
         showProblem(tr("There is no run to answer."));
         return false;
     }

@@ -21,6 +21,7 @@ class QPushButton;
 class ModelComposer;
 class RunController;
 class SchemaForm;
+class ToolChangeQuestionView;
 
 /// The answer to one pending call (DESIGN.md "Pending calls"), as a widget: the tool,
 /// its arguments, the attempt and how long it has waited; the result in a form generated
@@ -37,7 +38,8 @@ class SchemaForm;
 /// server's message and answers it instead: an elicitation in a form built from its
 /// requestedSchema with **Accept**, **Decline** and **Cancel**, a sampling request with
 /// the assistant's reply in **Send Reply**; Send Error refuses it (the server gets a
-/// JSON-RPC error).
+/// JSON-RPC error). A changed MCP tool asked about (a "tool_change" question) shows in a
+/// ToolChangeQuestionView: its diff with **Accept** and **Reject**.
 /// Lives in the Pending Calls dock (PendingCallsPanel) and in AnswerDialog.
 class AnswerPane : public QWidget
 {
@@ -189,5 +191,6 @@ private:
     QPushButton *m_sendErrorButton = nullptr;
     QPushButton *m_declineButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
+    ToolChangeQuestionView *m_toolChange = nullptr;
     QLabel *m_problemLabel = nullptr;
 };

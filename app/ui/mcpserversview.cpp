@@ -151,8 +151,8 @@ void McpServersView::refresh()
             if (change == server.changedTools.end())
                 continue;
             item->setText(1,
-                          change->isNew ? tr("new since accepted: calls refused")
-                                        : tr("changed since accepted: %1; calls refused").arg(change->summary()));
+                          change->isNew ? tr("new since accepted: calls ask first")
+                                        : tr("changed since accepted: %1; calls ask first").arg(change->summary()));
             item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxWarning));
             item->setForeground(1, QBrush(QColor(0xb0, 0x40, 0x00)));
             item->setToolTip(1, escapedToolTip(tr("Review Changes… shows what changed and accepts it")));

@@ -34,8 +34,9 @@ McpToolChangesDialog::McpToolChangesDialog(McpServerPool *pool, const QString &s
     }
     auto *intro = new QLabel(m_changes.empty()
                                  ? tr("Every tool of %1 is accepted as it is listed now.").arg(printableText(server))
-                                 : tr("%n tool(s) of %1 changed since you accepted them. Their calls fail until you "
-                                      "accept the changes; scripts keep their bindings either way.",
+                                 : tr("%n tool(s) of %1 changed since you accepted them. Until you accept the changes, "
+                                      "each of their calls asks you first in the Pending Calls dock (headless "
+                                      "runs fail them); scripts keep their bindings either way.",
                                       nullptr, int(m_changes.size()))
                                        .arg(printableText(server)),
                              this);

@@ -390,10 +390,13 @@ void PendingCallsPanel::updateList()
             if (attempt && attempt->question && attempt->question->is_object()) {
                 const nlohmann::json &question = *attempt->question;
                 add(step,
-                    tr("#%1 %2 (its server asks: %3, waiting %4) %5")
+                    tr("#%1 %2 (%3, waiting %4) %5")
                         .arg(step.sequence)
                         .arg(printableText(step.tool),
-                             question.value("kind", std::string()) == "elicitation" ? tr("input") : tr("a reply"),
+                             question.value("kind", std::string()) == "elicitation" ? tr("its server asks: input")
+                                 : question.value("kind", std::string()) == "tool_change"
+                                 ? tr("its tool changed: accept or reject")
+                                 : tr("its server asks: a reply"),
                              durationText(since > 0 ? now - since : 0),
                              elidedText(QString::fromStdString(question.value("message", std::string())),
                                         TraceModel::MaxSummaryChars)));

@@ -68,6 +68,9 @@ void ProjectSession::startMcpServers()
         return;
     }
     McpServerPool *pool = McpProjectTools::startAll(*m_project);
+    // In the window a call of a changed tool waits while a person is asked (headless
+    // commands refuse it at once: docs/mcp.md "Tools that change").
+    pool->setAsksBeforeChangedTools(true);
     Q_EMIT mcpServersStarted(pool);
     auto connection = std::make_shared<QMetaObject::Connection>();
     const auto addWhenSettled = [this, pool, connection, dir = m_project->dir] {

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 Tool Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toolpanel.h"
+#include "answerdialog.h"
 #include "project/printabletext.h"
 
 #include "engine/toolcall.h"
@@ -225,6 +226,10 @@ TryItAnswerDialog *ToolPanel::answerDialog() const
 
 void ToolPanel::answerManualCall(const Step &step)
 {
+    if (step.currentAttempt() && step.currentAttempt()->question) {
+        answerQuestion(step);
+        return;
+    }
     // A manual tool: the person trying it gives the answer in a form generated from
     // output_schema (window-modal, not blocking: the engine keeps running meanwhile).
     const Tool *tool = m_project ? m_project->tool(step.tool) : nullptr;
@@ -236,5 +241,27 @@ void ToolPanel::answerManualCall(const Step &step)
         if (!m_call->answer(attempt, answer, &reason))
             m_resultView->setPlainText(tr("The answer was refused: %1").arg(reason));
     });
+    dialog->open();
+}
+
+void ToolPanel::answerQuestion(const Step &step)
+{
+    // The attempt asks a person (an MCP server's request, a changed MCP tool): answered
+    // in the pane the Pending Calls dock uses, through this call instead of a run.
+    auto *dialog = new AnswerDialog(nullptr, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->pane()->setAnswerer([this](const QString &, int attempt, const ManualAnswer &answer, QString *reason) {
+        return m_call->answer(attempt, answer, reason);
+    });
+    dialog->setCall(step);
+    // Gone with its question: answered elsewhere, taken back, or the call ended.
+    const int serial = step.currentAttempt()->question->value("serial", 0);
+    connect(m_call, &DirectToolCall::stepChanged, dialog, [dialog, serial](const Step &now) {
+        const Attempt *attempt = now.currentAttempt();
+        if (!attempt || !attempt->question || attempt->question->value("serial", 0) != serial)
+            dialog->close();
+    });
+    connect(m_call, &DirectToolCall::finished, dialog, &QDialog::close);
     dialog->open();
 }

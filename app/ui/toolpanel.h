@@ -63,6 +63,8 @@ private:
     void updateCallButton();
     void showStep(const Step &step);
     void answerManualCall(const Step &step);
+    /// The call's attempt asks a person a question: an AnswerDialog answers it.
+    void answerQuestion(const Step &step);
 
     std::optional<Project> m_project;
     QString m_toolName;

@@ -440,7 +440,7 @@ void TestMcpServersView::changedToolIsMarkedAndReviewed()
                nlohmann::json::object(), [](const McpCallOutcome &) {});
     QVERIFY(toolsChanged.wait(30000));
     QCOMPARE(itemNamed(tree, QStringLiteral("fake__echo"))->text(1),
-             QStringLiteral("changed since accepted: description; calls refused"));
+             QStringLiteral("changed since accepted: description; calls ask first"));
     QCOMPARE(itemNamed(tree, QStringLiteral("fake__rewrite"))->text(1), QString());
     tree->topLevelItem(0)->setSelected(true);
     QVERIFY(review->isEnabled());

@@ -84,5 +84,11 @@ QString PersonQuestion::check(const json &question, ManualAnswer &answer)
             return {};
         return QStringLiteral("a sampling answer is the assistant's text: \"text\" or {\"text\": \"…\"}");
     }
+    if (what == QLatin1String("tool_change")) { // a changed MCP tool (McpToolChangeQuestion)
+        if (answer.result == json{{"action", "accept"}} || answer.result == json{{"action", "reject"}})
+            return {};
+        return QStringLiteral("a changed tool is answered {\"action\": \"accept\"} (accept its definition as "
+                              "shown and send the call) or {\"action\": \"reject\"} (fail the call)");
+    }
     return QStringLiteral("the question is of no kind the studio knows");
 }

@@ -25,11 +25,12 @@
 /// |---|---|---|
 /// | elicitation | {"action": "accept", "content": {…}} (content checked against schema; a URL-mode one, "mode": "url", takes {"action": "accept"} alone), {"action": "decline"}, {"action": "cancel"} | the server gets a JSON-RPC error with the message |
 /// | sampling | the assistant's text: "text" or {"text": "…"} (stored as {"text"}) | likewise |
+/// | tool_change (a changed MCP tool, McpToolChangeQuestion: "name", "change", "parts", "diff") | {"action": "accept"} or {"action": "reject"} | rejects it with the message |
 namespace PersonQuestion {
 /// Checks `answer` to `question` and normalises it (a sampling string becomes
 /// {"text"}; an empty error message gets one); returns why it is refused, "" when taken.
 QString check(const nlohmann::json &question, ManualAnswer &answer);
-/// The question's kind ("elicitation", "sampling"), "" when it is not a question.
+/// The question's kind ("elicitation", "sampling", "tool_change"), "" when it is not a question.
 QString kind(const nlohmann::json &question);
 /// The question as its handler asked it: without the "serial" the engine numbers it with.
 nlohmann::json asked(nlohmann::json question);

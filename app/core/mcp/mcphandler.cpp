@@ -4,11 +4,14 @@
 
 #include "mcp/mcpelicitationrequired.h"
 #include "mcp/mcpserverpool.h"
+#include "mcp/mcptoolchangequestion.h"
+#include "project/mcpserverconfig.h"
 #include "project/printabletext.h"
 
 #include <QTimer>
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 using nlohmann::json;
@@ -99,7 +102,17 @@ void McpHandler::start(const HandlerRequest &request)
         return;
     }
     m_pool = McpServerPool::forProject(request.projectDir);
-    const json meta{{IdempotencyKeyMeta, request.idempotencyKey.toStdString()}, {AttemptMeta, request.attempt}};
+    m_server = server;
+    m_tool = tool;
+    m_args = request.args;
+    m_meta = json{{IdempotencyKeyMeta, request.idempotencyKey.toStdString()}, {AttemptMeta, request.attempt}};
+    send();
+}
+
+void McpHandler::send()
+{
+    if (m_done || !m_pool)
+        return;
     QPointer<McpHandler> self(this);
     const auto progressed = [self](const McpCallProgress &progress) {
         if (!self || self->m_done)
@@ -114,19 +127,15 @@ void McpHandler::start(const HandlerRequest &request)
                 Q_EMIT self->progressed(std::exchange(self->m_progressLine, QString()));
         });
     };
-    const auto done = [self, server](const McpCallOutcome &outcome) {
+    const auto done = [self](const McpCallOutcome &outcome) {
         if (!self || self->m_done)
             return;
-        self->m_done = true;
         if (!outcome.refused.isEmpty()) {
-            // tool_failed, not retried, with "tool_changed" in its details for a script
-            // to tell it apart (a code of its own would change the bridge protocol).
-            HandlerOutcome refused = HandlerOutcome::failure(outcome.refused, false);
-            refused.error.details = json{{"tool_changed", true}};
-            Q_EMIT self->finished(refused);
+            self->onRefused(outcome);
             return;
         }
-        HandlerOutcome result = outcomeOf(server, outcome.reply);
+        self->m_done = true;
+        HandlerOutcome result = outcomeOf(self->m_server, outcome.reply);
         result.output = outcome.stderrOutput;
         result.protocol = outcome.exchange;
         if (const QString summary = outcome.progress.summary(); !summary.isEmpty()) {
@@ -136,12 +145,117 @@ void McpHandler::start(const HandlerRequest &request)
         }
         Q_EMIT self->finished(result);
     };
-    m_server = server;
     const auto asked = [self](const McpServerRequest &serverRequest) {
         if (self)
             self->onServerRequest(serverRequest);
     };
-    m_id = m_pool->call(server, tool, request.args, meta, done, progressed, asked);
+    m_id = m_pool->call(m_server, m_tool, m_args, m_meta, done, progressed, asked);
+}
+
+void McpHandler::onRefused(const McpCallOutcome &outcome)
+{
+    // Asked only in the window, about a change that can be accepted, and not after the
+    // questions of this call were taken back MaxWithdrawnQuestions times (a server
+    // changing the tool in a loop would grow the journal without a person doing anything).
+    std::optional<json> question;
+    if (outcome.change && m_pool && m_pool->asksBeforeChangedTools() && m_withdrawn < MaxWithdrawnQuestions)
+        question = McpToolChangeQuestion::question(*outcome.change);
+    if (!question) {
+        failChanged(outcome.refused);
+        return;
+    }
+    m_change = outcome.change;
+    m_changeAsked = question;
+    if (!m_watchingChanges) {
+        m_watchingChanges = true;
+        m_recordPoll = new QTimer(this);
+        m_recordPoll->setInterval(AcceptedRecordPollMs);
+        connect(m_recordPoll, &QTimer::timeout, this, [this] {
+            if (m_done || !m_changeAsked || !m_pool)
+                m_recordPoll->stop();
+            else
+                m_pool->refreshAccepted(); // serverChanged() when the record changed
+        });
+        connect(m_pool, &McpServerPool::serverChanged, this, [this](const QString &name) {
+            if (m_done || !m_changeAsked || name != m_server)
+                return;
+            // Not from inside the signal: it may come from another call's answer, the
+            // engine still busy with that one.
+            QPointer<McpHandler> self(this);
+            QTimer::singleShot(0, this, [self] {
+                if (self)
+                    self->recheckChange();
+            });
+        });
+    }
+    m_recordPoll->start();
+    Q_EMIT personAsked(*m_changeAsked);
+}
+
+void McpHandler::failChanged(const QString &message)
+{
+    m_done = true;
+    // tool_failed, not retried, with "tool_changed" in its details for a script to
+    // tell it apart (a code of its own would change the bridge protocol).
+    HandlerOutcome refused = HandlerOutcome::failure(message, false);
+    refused.error.details = json{{"tool_changed", true}};
+    Q_EMIT finished(refused);
+}
+
+bool McpHandler::changeStillOpen() const
+{
+    const McpServerStatus *status = m_pool && m_change ? m_pool->server(m_server) : nullptr;
+    if (!status || status->state != McpServerStatus::State::Ready || !status->acceptedError.isEmpty())
+        return false;
+    return std::any_of(status->changedTools.begin(), status->changedTools.end(),
+                       [this](const McpToolChange &open) { return open.tool == m_tool && open.now == m_change->now; });
+}
+
+void McpHandler::recheckChange()
+{
+    // Decided once the server lists its tools again (a restart passes through Starting).
+    const McpServerStatus *status = m_pool ? m_pool->server(m_server) : nullptr;
+    if (m_done || !m_changeAsked || !status || status->state != McpServerStatus::State::Ready || changeStillOpen())
+        return;
+    const json question = *std::exchange(m_changeAsked, std::nullopt);
+    ++m_withdrawn;
+    Q_EMIT personWithdrawn(question);
+    // Sent again: it goes through when the change was accepted, and asks again when the
+    // tool changed once more.
+    QPointer<McpHandler> self(this);
+    QTimer::singleShot(0, this, [self] {
+        if (self)
+            self->send();
+    });
+}
+
+void McpHandler::answerChange(const ManualAnswer &answer)
+{
+    const json question = *std::exchange(m_changeAsked, std::nullopt);
+    QPointer<McpHandler> self(this);
+    // Never from inside answerPerson (the engine is still busy with this answer).
+    const auto later = [this, self](std::function<void()> then) {
+        QTimer::singleShot(0, this, [self, then = std::move(then)] {
+            if (self && !self->m_done)
+                then();
+        });
+    };
+    if (answer.isError || answer.result != json{{"action", "accept"}}) {
+        const QString message = McpToolChangeQuestion::rejection(question, answer.isError ? answer.message : QString());
+        later([this, message] { failChanged(message); });
+        return;
+    }
+    // Only the definition shown is recorded. One that changed again meanwhile is not
+    // (acceptTools says so): the call is sent again and asks about the new one.
+    QString error;
+    if (!m_pool->acceptTools(m_server, {*m_change}, &error) && changeStillOpen()) {
+        const QString message
+            = tr("MCP tool '%1' was not accepted: %2")
+                  .arg(elidedText(McpServerConfig::toolName(m_server, m_tool)), printableLines(error));
+        later([this, message] { failChanged(message); });
+        return;
+    }
+    later([this] { send(); });
 }
 
 void McpHandler::onServerRequest(const McpServerRequest &request)
@@ -201,6 +315,11 @@ void McpHandler::askNext()
 
 void McpHandler::answerPerson(const nlohmann::json &asked, const ManualAnswer &answer)
 {
+    if (m_changeAsked) {
+        if (!m_done && m_pool && *m_changeAsked == asked)
+            answerChange(answer);
+        return;
+    }
     // An answer to a question withdrawn meanwhile is not one to the next question.
     if (m_done || !m_pool || !m_asked || *m_asked != asked || m_waiting.empty())
         return;

@@ -4,6 +4,7 @@
 
 #include "engine/handlers/toolhandler.h"
 
+#include "mcp/mcpacceptedtools.h"
 #include "mcp/mcppersonquestion.h"
 
 #include <QPointer>
@@ -11,6 +12,8 @@
 #include <deque>
 
 class McpServerPool;
+class QTimer;
+struct McpCallOutcome;
 struct McpReply;
 
 /// One attempt of an MCP tool (handler kind `mcp`, docs/mcp.md "Calls as steps"): a
@@ -27,6 +30,15 @@ struct McpReply;
 /// | answers -32042 (URL elicitation required) | its pages are asked and the call sent again (McpElicitationRequired); when that ends in -32042 (a page declined, …): tool_failed, not retryable, "needs a person to open a page first" and why |
 /// | ends (crashes) or cannot be started | tool_failed, retryable; the next call starts it again |
 /// | the tool changed since a person accepted it (McpServerPool, McpAcceptedTools) | not sent: tool_failed, not retryable, details {"tool_changed": true} |
+///
+/// When the pool asks before changed tools (McpServerPool::asksBeforeChangedTools, the
+/// window), such a call is not failed: a person is asked (personAsked, a "tool_change"
+/// question of McpToolChangeQuestion). Accept records that tool's definition as shown
+/// (McpServerPool::acceptTools) and sends the call; one that changed again meanwhile is
+/// asked again. Reject (or an error answer) fails it as above. A question whose change
+/// was accepted elsewhere meanwhile (another call's question, Review Changes) is taken
+/// back (personWithdrawn) and the call sent; the record is read again every
+/// AcceptedRecordPollMs while asked, so another process's acceptance counts too.
 ///
 /// cancel() (attempt timeout, total timeout, Stop) sends `notifications/cancelled`. The
 /// attempt's output is what the server wrote to its stderr and its log messages
@@ -56,6 +68,9 @@ public:
     /// Questions of one call its server may take back (notifications/cancelled) before
     /// its further requests are refused.
     static constexpr int MaxWithdrawnQuestions = 16;
+    /// How often the record of accepted tools is looked at while a person is asked about
+    /// a changed tool: another process's `toolstudio mcp accept` answers the question too.
+    static constexpr int AcceptedRecordPollMs = 1000;
 
     explicit McpHandler(QObject *parent = nullptr);
     ~McpHandler() override;
@@ -74,6 +89,19 @@ public:
     void answerPerson(const nlohmann::json &question, const ManualAnswer &answer) override;
 
 private:
+    /// tools/call of m_tool on m_pool (again, once a person accepted the tool's change).
+    void send();
+    /// The pool refused the call (the tool changed): asks a person, or fails the step.
+    void onRefused(const McpCallOutcome &outcome);
+    /// Ends the attempt: tool_failed, not retried, details {"tool_changed": true}.
+    void failChanged(const QString &message);
+    /// The person's answer to the tool_change question asked (m_changeAsked).
+    void answerChange(const ManualAnswer &answer);
+    /// True while the server lists the tool as the change asked about, not accepted.
+    bool changeStillOpen() const;
+    /// After the server's status changed: the question is taken back and the call sent
+    /// when the change asked about is no longer open (accepted elsewhere, changed again).
+    void recheckChange();
     void onServerRequest(const McpServerRequest &request);
     /// Asks the first waiting request that can be asked; answers the others with errors.
     void askNext();
@@ -85,7 +113,14 @@ private:
     bool m_progressTimer = false;
     QString m_cancelReport;
     QString m_server;
+    QString m_tool; ///< the server's own name
+    nlohmann::json m_args;
+    nlohmann::json m_meta;
+    std::optional<McpToolChange> m_change;       ///< the change a person is (or was last) asked about
+    std::optional<nlohmann::json> m_changeAsked; ///< its question while it is asked
+    bool m_watchingChanges = false;
+    QTimer *m_recordPoll = nullptr;         ///< runs while m_changeAsked
     std::deque<McpServerRequest> m_waiting; ///< the first is with the person while m_asked holds its question
     std::optional<nlohmann::json> m_asked;
-    int m_withdrawn = 0; ///< questions the server took back while they were asked
+    int m_withdrawn = 0; ///< questions taken back while they were asked (by the server, or a change accepted elsewhere)
 };

@@ -401,6 +401,10 @@ void McpServerPool::send(qint64 id)
             McpCallOutcome outcome;
             outcome.refused = refused;
             outcome.reply.failure = refused; // not sent: never an ok reply to whoever reads only the reply
+            if (server->status.acceptedError.isEmpty())
+                for (const McpToolChange &change : server->status.changedTools)
+                    if (change.tool == call.tool)
+                        outcome.change = change;
             call.done(outcome);
         }
         return;
@@ -427,7 +431,7 @@ void McpServerPool::finish(qint64 id, const McpReply &reply)
     m_calls.erase(it);
     closeRequests(call);
     if (call.done)
-        call.done(McpCallOutcome{reply, call.stderrOutput, call.progress, call.exchange.toJson(), {}});
+        call.done(McpCallOutcome{reply, call.stderrOutput, call.progress, call.exchange.toJson(), {}, {}});
 }
 
 QString McpServerPool::cancel(qint64 id, const QString &reason)

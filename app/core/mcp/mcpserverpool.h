@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <vector>
 
 /// What the pool knows of one server of the project: how far it got and its tools.
@@ -72,6 +73,10 @@ struct McpCallOutcome
     /// Set when the call was not sent: the tool changed since a person accepted it (or
     /// is new, or the record cannot be used); why and how to accept it.
     QString refused;
+    /// With `refused`: the change a person may accept for the call to go on (the
+    /// server's McpServerStatus::changedTools entry of the tool); none when the record
+    /// cannot be used or the tool is not listed now.
+    std::optional<McpToolChange> change;
 };
 
 /// The running MCP servers of one project, one long-lived session per server for the
@@ -167,6 +172,15 @@ public:
     /// kept aside.
     bool acceptTools(const QString &server, const std::vector<McpToolChange> &changes, QString *error,
                      QString *note = nullptr);
+    /// Reads the record of accepted tools again when the file changed since it was read
+    /// (another process accepted a tool), and updates each ready server's changedTools
+    /// (serverChanged() for each whose changed). A call does it before it is sent.
+    void refreshAccepted();
+    /// Whether a call of a changed tool waits while a person is asked (McpHandler,
+    /// McpToolChangeQuestion) rather than failing at once: the window sets it; a
+    /// headless command leaves it off, so a CI run fails loud instead of waiting.
+    void setAsksBeforeChangedTools(bool asks) { m_asksBeforeChangedTools = asks; }
+    bool asksBeforeChangedTools() const { return m_asksBeforeChangedTools; }
     /// Calls sent to servers (tools/call requests written) since the pool was made.
     qint64 callsSent() const { return m_callsSent; }
 
@@ -234,9 +248,6 @@ private:
     void send(qint64 id);
     void finish(qint64 id, const McpReply &reply);
     Server *find(const QString &name);
-    /// Reads the record of accepted tools again when the file changed since it was read
-    /// (another process accepted a tool), and updates each ready server's changedTools.
-    void refreshAccepted();
     /// After `name` listed its tools: accepts them when the record has no entry for it
     /// yet (the first listing), then updates its changedTools.
     void observeTools(const QString &name);
@@ -253,4 +264,5 @@ private:
     std::map<qint64, Call> m_calls;
     qint64 m_nextCall = 1;
     qint64 m_callsSent = 0;
+    bool m_asksBeforeChangedTools = false;
 };
