@@ -17,7 +17,6 @@
 
 #include "mcp/mcpoauthflow.h"
 #include "project/project.h"
-#include "python/secrets.h"
 
 #include <QDeadlineTimer>
 #include <QTest>
@@ -104,7 +103,8 @@ void TestMcpOAuthClients::hostDocument(const QString &projectDir)
 {
     const CommandResult printed = clientMetadata(projectDir);
     QVERIFY2(printed.exitCode == 0, printed.out + printed.err);
-    const json document = json::parse(printed.out.toStdString());
+    const json document = json::parse(printed.out.toStdString(), nullptr, false);
+    QVERIFY2(document.is_object(), printed.out + printed.err);
     QCOMPARE(m_fake.post("/host", {{"url", documentUrl.toStdString()}, {"document", document}}).dump(),
              std::string("{}"));
 }
@@ -115,40 +115,40 @@ void TestMcpOAuthClients::clientMetadataCommand_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("redirectUri"); // "" when nothing is printed
-    QTest::addColumn<QString>("err");         // URL stands for documentUrl
-    const QString host = QStringLiteral("Host this document at URL (as application/json, over https): the "
+    QTest::addColumn<QString>("err");         // DOC stands for documentUrl
+    const QString host = QStringLiteral("Host this document at DOC (as application/json, over https): the "
                                         "authorization server fetches it when the studio signs in with that URL as its "
                                         "client_id.\n");
     QTest::newRow("the entry's redirect_port")
-        << QStringLiteral("{\"client_metadata_url\": \"URL\", \"redirect_port\": 48123}") << QStringList() << 0
+        << QStringLiteral("{\"client_metadata_url\": \"DOC\", \"redirect_port\": 48123}") << QStringList() << 0
         << QStringLiteral("http://127.0.0.1:48123/callback")
         << host + QStringLiteral("The studio listens for the redirect on port 48123 (oauth.redirect_port).\n");
-    QTest::newRow("the same --port") << QStringLiteral("{\"client_metadata_url\": \"URL\", \"redirect_port\": 48123}")
+    QTest::newRow("the same --port") << QStringLiteral("{\"client_metadata_url\": \"DOC\", \"redirect_port\": 48123}")
                                      << QStringList{QStringLiteral("--port"), QStringLiteral("48123")} << 0
                                      << QStringLiteral("http://127.0.0.1:48123/callback")
                                      << host
             + QStringLiteral("The studio listens for the redirect on port 48123 (oauth.redirect_port).\n");
-    QTest::newRow("any port") << QStringLiteral("{\"client_metadata_url\": \"URL\"}") << QStringList() << 0
+    QTest::newRow("any port") << QStringLiteral("{\"client_metadata_url\": \"DOC\"}") << QStringList() << 0
                               << QStringLiteral("http://127.0.0.1/callback")
                               << host
             + QStringLiteral("Its redirect URI has no port: the studio listens on a port of the system's choice, which "
                              "an authorization server following RFC 8252 §7.3 accepts. One that compares redirect URIs "
                              "exactly refuses it: then set \"redirect_port\" in the entry's \"oauth\" and host the "
                              "document printed again.\n");
-    QTest::newRow("--port without redirect_port") << QStringLiteral("{\"client_metadata_url\": \"URL\"}")
+    QTest::newRow("--port without redirect_port") << QStringLiteral("{\"client_metadata_url\": \"DOC\"}")
                                                   << QStringList{QStringLiteral("--port"), QStringLiteral("48200")} << 0
                                                   << QStringLiteral("http://127.0.0.1:48200/callback")
                                                   << host
             + QStringLiteral("Add \"redirect_port\": 48200 to the entry's \"oauth\" so that the studio listens on that "
                              "port.\n");
     QTest::newRow("--port that is not redirect_port")
-        << QStringLiteral("{\"client_metadata_url\": \"URL\", \"redirect_port\": 48123}")
+        << QStringLiteral("{\"client_metadata_url\": \"DOC\", \"redirect_port\": 48123}")
         << QStringList{QStringLiteral("--port"), QStringLiteral("48200")} << 2 << QString()
         << QStringLiteral(
                "toolstudio mcp client-metadata: --port 48200 is not the entry's oauth.redirect_port (48123): "
                "the document must name the port the studio listens on; change redirect_port, or leave "
                "--port out\n");
-    QTest::newRow("--port 80") << QStringLiteral("{\"client_metadata_url\": \"URL\"}")
+    QTest::newRow("--port 80") << QStringLiteral("{\"client_metadata_url\": \"DOC\"}")
                                << QStringList{QStringLiteral("--port"), QStringLiteral("80")} << 2 << QString()
                                << QStringLiteral(
                                       "toolstudio mcp client-metadata: --port takes a port, 1024 to 65535\n");
@@ -170,10 +170,10 @@ void TestMcpOAuthClients::clientMetadataCommand()
     QFETCH(QString, err);
     QTemporaryDir dir;
     const QString projectDir
-        = m_fake.project(dir, QStringLiteral("cimd"), oauth.replace(QStringLiteral("URL"), documentUrl).toUtf8());
+        = m_fake.project(dir, QStringLiteral("cimd"), oauth.replace(QStringLiteral("DOC"), documentUrl).toUtf8());
     const CommandResult printed = clientMetadata(projectDir, arguments);
     QCOMPARE(printed.exitCode, exitCode);
-    QCOMPARE(QString::fromUtf8(printed.err), err.replace(QStringLiteral("URL"), documentUrl));
+    QCOMPARE(QString::fromUtf8(printed.err), err.replace(QStringLiteral("DOC"), documentUrl));
     if (redirectUri.isEmpty()) {
         QCOMPARE(printed.out, QByteArray());
         return;
@@ -220,7 +220,9 @@ void TestMcpOAuthClients::documentUsedWhenAdvertisedAndConfigured()
     QCOMPARE(seen.value("authorize_client", std::string()), documentUrl.toStdString());
     QCOMPARE(seen.value("token_client", std::string()), documentUrl.toStdString());
     QCOMPARE(seen.value("verifier_checked", -1), 1);
-    const QString secrets = QString::fromUtf8(fileBytes(Secrets::filePath(projectDir)));
+    const QByteArray savedLine = first.out.mid(first.out.indexOf("secrets in ") + 11);
+    const QString secrets
+        = QString::fromUtf8(fileBytes(QString::fromUtf8(savedLine.left(savedLine.indexOf(" (mode 0600")))));
     QVERIFY2(secrets.contains(QStringLiteral("\"client_id\": \"%1\"").arg(documentUrl)), qPrintable(secrets));
     QVERIFY2(secrets.contains(QStringLiteral("\"registered\": false")), qPrintable(secrets));
     QVERIFY2(!secrets.contains(QStringLiteral("client_secret")), qPrintable(secrets));
@@ -265,7 +267,7 @@ void TestMcpOAuthClients::documentWithAnyLoopbackPort()
     QVERIFY2(done.steps.contains(QStringLiteral("/callback against its redirect_uris; the port is the system's choice: "
                                                 "if the server refuses it, set oauth.redirect_port and host the "
                                                 "document toolstudio mcp client-metadata prints then\n5. authorization "
-                                                "in the browser: GET %1/t/%2/authorize\n")
+                                                "in the browser: GET %1/t/%2/authorize -> a code (")
                                      .arg(m_fake.base(), mode)),
              qPrintable(done.steps));
     const json seen = m_fake.stats(mode);

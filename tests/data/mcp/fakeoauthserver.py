@@ -42,7 +42,7 @@ refresh must come with the client_id its refresh token was issued to.
 GET /stats gives per mode: registrations, codes, tokens, refreshes, refused_refreshes,
 mcp_ok, last_token (the access token the MCP endpoint took last), verifier_checked,
 last_scope (the scope the last authorization asked for), insufficient (403s sent),
-documents (authorizations whose client was a hosted document), authorize_client and
+documents (codes exchanged by a client that is a hosted document), authorize_client and
 token_client (the client_id of the last authorization and token request).
 """
 import base64
@@ -163,8 +163,6 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             taken = client_takes(mode, client_id, redirect)
             stats(mode)["authorize_client"] = client_id
-            if taken and client_id.startswith("https://"):
-                stats(mode)["documents"] += 1
         expected_resource = base() + "/t/%s/mcp" % mode
         if not taken or q.get("code_challenge_method") != "S256" \
                 or q.get("response_type") != "code" or q.get("resource") != expected_resource \
@@ -235,6 +233,8 @@ class Handler(BaseHTTPRequestHandler):
                     self.reply(400, {"error": "invalid_grant", "error_description": "code or verifier wrong"})
                     return
                 s["verifier_checked"] += 1
+                if grant["client_id"].startswith("https://"):
+                    s["documents"] += 1
                 granted = grant["scope"] or "mcp:tools"
             elif form.get("grant_type") == "refresh_token":
                 if REFRESH.get(form.get("refresh_token")) != mode or mode == "norefresh" \
