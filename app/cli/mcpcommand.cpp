@@ -12,6 +12,7 @@
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverlaunch.h"
 #include "mcpacceptcommand.h"
+#include "mcpclientmetadatacommand.h"
 #include "mcpfeaturescommand.h"
 #include "mcpimportcommand.h"
 #include "mcplogincommand.h"
@@ -390,14 +391,18 @@ int mcpCommand(const QStringList &arguments)
         "  prompts PROJECT SERVER    list the server's prompts, or get one (--get NAME --args JSON)\n"
         "  login PROJECT SERVER      sign in to a remote server that asks for it (OAuth): prints the URL to\n"
         "                            open, waits for the browser (--timeout SECONDS, default 300)\n"
+        "  client-metadata PROJECT SERVER\n"
+        "                            print the client ID metadata document to host at the server's\n"
+        "                            oauth.client_metadata_url (--port N: the redirect port it names)\n"
         "  import PROJECT FILE       add the servers of a Claude Desktop, Cursor, Claude Code or VS Code\n"
         "                            MCP config (claude_desktop_config.json, .mcp.json, .vscode/mcp.json)"));
-    parser.addPositionalArgument(QStringLiteral("SUBCOMMAND"),
-                                 QStringLiteral("list, accept, call, resources, prompts, login or import."));
+    parser.addPositionalArgument(
+        QStringLiteral("SUBCOMMAND"),
+        QStringLiteral("list, accept, call, resources, prompts, login, client-metadata or import."));
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
     parser.addPositionalArgument(QStringLiteral("[ARGS]"),
                                  QStringLiteral("call: SERVER TOOL; accept: SERVER [TOOL...]; resources, prompts, "
-                                                "login: SERVER; import: FILE."));
+                                                "login, client-metadata: SERVER; import: FILE."));
     const QCommandLineOption jsonOption(
         QStringLiteral("json"),
         QStringLiteral("Print JSON (list: servers and their tools; accept: the tools accepted; resources, prompts: "
@@ -421,8 +426,13 @@ int mcpCommand(const QStringList &arguments)
     const QCommandLineOption timeoutOption(
         QStringLiteral("timeout"), QStringLiteral("login: seconds to wait for the browser's redirect (default 300)."),
         QStringLiteral("SECONDS"), QStringLiteral("300"));
-    parser.addOptions(
-        {jsonOption, argsOption, readOption, getOption, replaceOption, protocolOption, timeoutOption, trustOption()});
+    const QCommandLineOption portOption(
+        QStringLiteral("port"),
+        QStringLiteral("client-metadata: the loopback port the document's redirect URI names, when the entry has no "
+                       "oauth.redirect_port (then add it there)."),
+        QStringLiteral("N"));
+    parser.addOptions({jsonOption, argsOption, readOption, getOption, replaceOption, protocolOption, timeoutOption,
+                       portOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4 + 256, &exitCode);
     if (!positional)
@@ -456,6 +466,15 @@ int mcpCommand(const QStringList &arguments)
         }
         return mcpLoginCommand(positional->at(1), positional->at(2), seconds, parser.isSet(trustOption()));
     }
+    if (verb == QLatin1String("client-metadata") && positional->size() == 3) {
+        bool ok = true;
+        const int port = parser.isSet(portOption) ? parser.value(portOption).toInt(&ok) : 0;
+        if (!ok || (parser.isSet(portOption) && (port < 1024 || port > 65535))) {
+            printLine(stderr, tr("toolstudio mcp client-metadata: --port takes a port, 1024 to 65535"));
+            return ExitBadInput;
+        }
+        return mcpClientMetadataCommand(positional->at(1), positional->at(2), quint16(port));
+    }
     if (verb == QLatin1String("import") && positional->size() == 3)
         return importMcpConfig(positional->at(1), positional->at(2), parser.isSet(replaceOption));
     if (verb == QLatin1String("resources") || verb == QLatin1String("prompts")) {
@@ -468,9 +487,12 @@ int mcpCommand(const QStringList &arguments)
         return ExitBadInput;
     }
     if (verb == QLatin1String("list") || verb == QLatin1String("call") || verb == QLatin1String("import")
-        || verb == QLatin1String("accept")) {
+        || verb == QLatin1String("accept") || verb == QLatin1String("client-metadata")) {
         printLine(stderr,
                   verb == QLatin1String("list") ? tr("toolstudio mcp list: usage: toolstudio mcp list PROJECT")
+                      : verb == QLatin1String("client-metadata")
+                      ? tr("toolstudio mcp client-metadata: usage: toolstudio mcp client-metadata PROJECT SERVER "
+                           "[--port N]")
                       : verb == QLatin1String("accept")
                       ? tr("toolstudio mcp accept: usage: toolstudio mcp accept PROJECT SERVER [TOOL...] [--json]")
                       : verb == QLatin1String("call")
@@ -480,7 +502,7 @@ int mcpCommand(const QStringList &arguments)
     }
     printLine(stderr,
               tr("toolstudio mcp: unknown subcommand \"%1\" (there are: list, accept, call, resources, prompts, "
-                 "login, import)")
+                 "login, client-metadata, import)")
                   .arg(elidedText(verb, 40)));
     return ExitBadInput;
 }

@@ -10,64 +10,22 @@
 // the token used by `mcp list`, an expired token refreshed, a refused refresh, and the
 // hostile cases: metadata over the bound, a wrong issuer, no S256, a forged state, a
 // refusal at the authorization server, an authorization server over plain http.
-#include "clirunner.h"
-#include "testfiles.h"
+#include "fakeoauthserver.h"
 
-#include <QFileInfo>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QProcess>
-#include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTcpSocket>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QUrlQuery>
 
-#include <functional>
 #include <memory>
 #include <vector>
 
 using nlohmann::json;
-
-namespace {
-
-/// What a `mcp login` left, and what the "browser" saw at the redirect.
-struct Login
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QByteArray page; ///< the loopback redirect's answer ("" when no URL was followed)
-};
-
-/// GETs `url` following redirects, as a browser would; the last page's body.
-QByteArray browse(const QUrl &url)
-{
-    QNetworkAccessManager network;
-    QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    std::unique_ptr<QNetworkReply> reply(network.get(request));
-    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
-    if (!reply->isFinished())
-        finished.wait(30000);
-    return reply->readAll();
-}
-
-QByteArray lastLine(const QByteArray &text)
-{
-    const QList<QByteArray> lines = text.trimmed().split('\n');
-    return lines.isEmpty() ? QByteArray() : lines.last();
-}
-
-} // namespace
 
 class TestMcpOAuth : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
-    void cleanupTestCase();
     void signInThenUse();
     void wellKnownFallback();
     void expiredTokenIsRefreshed();
@@ -81,84 +39,23 @@ private Q_SLOTS:
     void stepUpAsksForTheScopeNeeded();
 
 private:
-    /// A project in `dir` whose server "remote" is tenant `mode` of the fake.
-    QString project(QTemporaryDir &dir, const QString &mode);
-    /// `mcp login` of `projectDir`; follows the authorization URL when `browser`, after
-    /// `beforeBrowsing` (given that URL) when there is one.
-    Login login(const QString &projectDir, bool browser, const QStringList &extra = {},
-                const std::function<void(const QUrl &)> &beforeBrowsing = {});
-    json stats(const QString &mode);
+    QString project(QTemporaryDir &dir, const QString &mode) { return m_fake.project(dir, mode); }
+    static Login login(const QString &projectDir, bool browser, const QStringList &extra = {},
+                       const std::function<void(const QUrl &)> &beforeBrowsing = {})
+    {
+        return FakeOAuthServer::login(projectDir, browser, extra, beforeBrowsing);
+    }
+    json stats(const QString &mode) { return m_fake.stats(mode); }
 
-    QProcess m_fake;
+    FakeOAuthServer m_fake;
     QString m_base;
 };
 
 void TestMcpOAuth::initTestCase()
 {
     isolateConfigDir();
-    m_fake.setProgram(QStandardPaths::findExecutable(QStringLiteral("python3")));
-    m_fake.setArguments({mcpFixture("fakeoauthserver.py")});
-    m_fake.start();
-    QVERIFY(m_fake.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(m_fake.canReadLine(), 30000);
-    m_base = QStringLiteral("http://127.0.0.1:%1").arg(QString::fromLatin1(m_fake.readLine().trimmed()));
-}
-
-void TestMcpOAuth::cleanupTestCase()
-{
-    m_fake.kill();
-    m_fake.waitForFinished();
-}
-
-QString TestMcpOAuth::project(QTemporaryDir &dir, const QString &mode)
-{
-    const QByteArray config = "{\"name\": \"oauth\", \"mcp_servers\": {\"remote\": {\"url\": \"" + m_base.toUtf8()
-        + "/t/" + mode.toUtf8() + "/mcp\"}}}";
-    writeFile(dir.filePath(QStringLiteral("toolstudio.json")), config);
-    return QFileInfo(dir.path()).canonicalFilePath();
-}
-
-Login TestMcpOAuth::login(const QString &projectDir, bool browser, const QStringList &extra,
-                          const std::function<void(const QUrl &)> &beforeBrowsing)
-{
-    QProcess process;
-    process.setProgram(toolstudioBinary());
-    process.setArguments(withTrust(
-        QStringList{QStringLiteral("mcp"), QStringLiteral("login"), projectDir, QStringLiteral("remote")} + extra));
-    process.setStandardInputFile(QProcess::nullDevice());
-    process.start();
-    Login result;
-    if (!process.waitForStarted())
-        return result;
-    QByteArray out;
-    if (browser) {
-        // The URL is the line after "Open this URL…", indented by two spaces.
-        QUrl url;
-        while (url.isEmpty() && process.state() == QProcess::Running) {
-            process.waitForReadyRead(1000);
-            out += process.readAllStandardOutput();
-            for (const QByteArray &line : out.split('\n'))
-                if (line.startsWith("  http") && out.contains(line + '\n'))
-                    url = QUrl(QString::fromUtf8(line.trimmed()));
-        }
-        if (!url.isEmpty() && beforeBrowsing)
-            beforeBrowsing(url);
-        if (!url.isEmpty())
-            result.page = browse(url);
-    }
-    if (!process.waitForFinished(60000))
-        process.kill();
-    result.exitCode = process.exitCode();
-    result.out = out + process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
-}
-
-json TestMcpOAuth::stats(const QString &mode)
-{
-    const QByteArray body = browse(QUrl(m_base + QStringLiteral("/stats")));
-    const json all = json::parse(body.toStdString(), nullptr, false);
-    return all.is_object() && all.contains(mode.toStdString()) ? all[mode.toStdString()] : json::object();
+    QVERIFY(m_fake.start());
+    m_base = m_fake.base();
 }
 
 void TestMcpOAuth::signInThenUse()

@@ -451,6 +451,38 @@ private Q_SLOTS:
             << QStringLiteral("mcp server 's': sandbox: 'read': \"../home\" must "
                               "be a folder inside the project (relative, without "
                               "\"..\")");
+        // A client ID metadata document's URL (draft-ietf-oauth-client-id-metadata-document
+        // §3): the authorization server fetches it, so it must be one it can and may.
+        QTest::newRow("client_metadata_url over http")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'http://me.example/c.json'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' \"http://me.example/c.json\" must be an "
+                              "https:// URL (the authorization server fetches the client ID metadata document there)");
+        QTest::newRow("client_metadata_url without a path")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'https://me.example/'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' \"https://me.example/\" needs a path: the "
+                              "document's own URL, e.g. https://me.example/toolstudio-client.json");
+        QTest::newRow("client_metadata_url with a user")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'https://me:pw@me.example/c.json'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' may not hold a user name or password");
+        QTest::newRow("client_metadata_url with a fragment")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'https://me.example/c.json#x'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' \"https://me.example/c.json#x\" may not "
+                              "have a fragment (#…)");
+        QTest::newRow("client_metadata_url with dot segments")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'https://me.example/a/../c.json'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' \"https://me.example/a/../c.json\" may "
+                              "not have \".\" or \"..\" in its path");
+        QTest::newRow("redirect_port below 1024")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'redirect_port': @80}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'redirect_port' must be at least 1024");
+        QTest::newRow("redirect_port over 65535")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'redirect_port': @70000}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'redirect_port' must be a port, 1024 to 65535");
         QTest::newRow("mcp remote with args")
             << J("{'mcp_servers': {'s': {'url': 'https://a', @'args': []}}}")
             << QStringLiteral("mcp server 's': 'args' is for servers the studio starts; "

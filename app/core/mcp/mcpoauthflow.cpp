@@ -3,6 +3,7 @@
 #include "mcp/mcpoauthflow.h"
 
 #include "jsoninput.h"
+#include "mcp/mcpoauthclientmetadata.h"
 #include "mcp/mcpoauthhttp.h"
 #include "mcp/mcpoauthredirect.h"
 #include "mcp/mcpoauthtokenrequest.h"
@@ -51,6 +52,8 @@ McpOAuthFlow::Settings McpOAuthFlow::settingsFor(const McpServerConfig &config, 
     settings.projectDir = projectDir;
     settings.clientId = config.oauth.clientId;
     settings.scopes = config.oauth.scopes;
+    settings.clientMetadataUrl = config.oauth.clientMetadataUrl;
+    settings.redirectPort = config.oauth.redirectPort;
     for (auto it = McpServerLaunch::secretReference().globalMatch(config.oauth.clientSecret); it.hasNext();)
         settings.clientSecretNames << it.next().captured(1);
     if (!config.oauth.clientSecret.isEmpty())
@@ -220,6 +223,19 @@ void McpOAuthFlow::fetchServer(QList<QUrl> candidates)
     });
 }
 
+bool McpOAuthFlow::listenForRedirect()
+{
+    QString why;
+    if (m_redirect->listen(m_settings.redirectPort, &why))
+        return true;
+    fail(m_settings.redirectPort == 0
+             ? why
+             : QStringLiteral("%1 (the port of oauth.redirect_port: stop what listens there, or choose another port "
+                              "and update the client's redirect URI with it)")
+                   .arg(why));
+    return false;
+}
+
 void McpOAuthFlow::chooseClient()
 {
     m_state = McpOAuthState{};
@@ -228,8 +244,10 @@ void McpOAuthFlow::chooseClient()
         = m_resource.resource.isEmpty() ? McpOAuthMetadata::canonicalResource(m_settings.url) : m_resource.resource;
     m_state.issuer = m_metadata.issuer;
     m_state.tokenEndpoint = m_metadata.tokenEndpoint.toString(QUrl::FullyEncoded);
-    QString why;
+    const bool documents = m_metadata.clientIdMetadataDocuments;
+    const QString &documentUrl = m_settings.clientMetadataUrl;
     if (!m_settings.clientId.isEmpty()) {
+        m_log.begin(QStringLiteral("client"), QString());
         // A secret bound to hosts goes only to them: the token endpoint is the server's
         // choice (its metadata), so it is checked like a header's host.
         if (!m_settings.clientSecretNames.isEmpty()) {
@@ -245,51 +263,99 @@ void McpOAuthFlow::chooseClient()
             : methods.contains(QLatin1String("client_secret_post"))
             ? QStringLiteral("client_secret_post")
             : QStringLiteral("client_secret_basic"); // RFC 8414's default
-        if (!m_redirect->listen(0, &why))
-            return fail(why);
-        m_log.begin(QStringLiteral("client"), QString());
-        m_log.note(QStringLiteral("client_id from toolstudio.json (oauth.client_id), token endpoint auth %1")
+        if (!listenForRedirect())
+            return;
+        m_log.note(QStringLiteral("client_id from toolstudio.json (oauth.client_id: pre-registered, used first), "
+                                  "token endpoint auth %1")
                        .arg(m_state.authMethod));
+        if (!documentUrl.isEmpty())
+            m_log.note(QStringLiteral("oauth.client_metadata_url is not used: oauth.client_id comes first"));
         return authorize();
     }
-    // A client this studio registered at an earlier sign-in, when its redirect port is free.
+    if (documents && !documentUrl.isEmpty()) {
+        // The URL is the client_id (MCP 2026-07-28 "Client ID Metadata Documents"): the
+        // authorization server fetches the document itself; nothing is registered.
+        m_log.begin(QStringLiteral("client"), QString());
+        if (!listenForRedirect())
+            return;
+        m_state.clientId = documentUrl;
+        m_state.authMethod = QStringLiteral("none");
+        m_log.note(QStringLiteral("client ID metadata document: client_id %1 (oauth.client_metadata_url), as the "
+                                  "authorization server's metadata has client_id_metadata_document_supported: "
+                                  "true; no registration request, no client secret")
+                       .arg(elidedText(printableText(documentUrl), 300)));
+        m_log.note(m_settings.redirectPort != 0
+                       ? QStringLiteral("the authorization server fetches the document and checks redirect_uri %1 "
+                                        "(oauth.redirect_port) against its redirect_uris")
+                             .arg(m_redirect->redirectUri())
+                       : QStringLiteral("the authorization server fetches the document and checks redirect_uri %1 "
+                                        "against its redirect_uris; the port is the system's choice: if the server "
+                                        "refuses it, set oauth.redirect_port and host the document toolstudio mcp "
+                                        "client-metadata prints then")
+                             .arg(m_redirect->redirectUri()));
+        return authorize();
+    }
+    const QString command
+        = QStringLiteral("toolstudio mcp client-metadata %1 %2").arg(m_settings.projectDir, m_settings.server);
+    QString whyNoDocument;
+    if (documents)
+        whyNoDocument = QStringLiteral("the authorization server takes client ID metadata documents "
+                                       "(client_id_metadata_document_supported: true), but the entry names none: to "
+                                       "use one, host what %1 prints at an https URL and name it as "
+                                       "oauth.client_metadata_url")
+                            .arg(command);
+    else if (!documentUrl.isEmpty())
+        whyNoDocument = QStringLiteral("oauth.client_metadata_url is not used: the authorization server's metadata "
+                                       "does not have client_id_metadata_document_supported: true");
+    if (m_metadata.registrationEndpoint.isEmpty()) {
+        m_log.begin(QStringLiteral("client"), QString());
+        return fail(QStringLiteral("the authorization server offers the studio no client: its metadata has no "
+                                   "registration_endpoint (no dynamic client registration) and %1. Ways out: register "
+                                   "a client there and name it in the server's entry of toolstudio.json as "
+                                   "\"oauth\": {\"client_id\": \"…\"}; or, with an authorization server that takes "
+                                   "client ID metadata documents, host what %2 prints at an https URL and name it as "
+                                   "\"oauth\": {\"client_metadata_url\": \"https://…\"}; or ask the server's "
+                                   "operator for dynamic client registration")
+                        .arg(documents ? QStringLiteral("the entry names no oauth.client_metadata_url for its client "
+                                                        "ID metadata documents")
+                                       : QStringLiteral("it does not take client ID metadata documents "
+                                                        "(client_id_metadata_document_supported is not true)"),
+                             command));
+    }
+    // A client this studio registered at an earlier sign-in (not a metadata document's
+    // URL nor a pre-registered id: `registered`), when its redirect port is the one to use.
     QString error;
     const auto earlier = McpOAuthState::load(Secrets::load(m_settings.projectDir, &error), m_settings.server);
     if (earlier && earlier->registered && earlier->issuer == m_metadata.issuer && !earlier->clientId.isEmpty()) {
-        const QUrl redirect(earlier->redirectUri);
+        const int port = QUrl(earlier->redirectUri).port();
         QString busy;
-        if (redirect.port() > 0 && m_redirect->listen(quint16(redirect.port()), &busy)) {
+        if (port > 0 && (m_settings.redirectPort == 0 || port == m_settings.redirectPort)
+            && m_redirect->listen(quint16(port), &busy)) {
             m_state.clientId = earlier->clientId;
             m_state.clientSecret = earlier->clientSecret;
             m_state.authMethod = earlier->authMethod;
             m_state.registered = true;
             m_state.redirectUri = earlier->redirectUri;
             m_log.begin(QStringLiteral("client"), QString());
+            if (!whyNoDocument.isEmpty())
+                m_log.note(whyNoDocument);
             m_log.note(QStringLiteral("the client registered at an earlier sign-in (its redirect %1)")
                            .arg(earlier->redirectUri));
             return authorize();
         }
     }
-    if (!m_redirect->listen(0, &why))
-        return fail(why);
-    registerClient();
+    registerClient(whyNoDocument);
 }
 
-void McpOAuthFlow::registerClient()
+void McpOAuthFlow::registerClient(const QString &why)
 {
     m_log.begin(QStringLiteral("dynamic client registration"),
-                m_metadata.registrationEndpoint.isEmpty()
-                    ? QString()
-                    : QStringLiteral("POST ") + shown(m_metadata.registrationEndpoint));
-    if (m_metadata.registrationEndpoint.isEmpty())
-        return fail(QStringLiteral("the authorization server has no registration_endpoint: register a client there "
-                                   "and give its id as \"oauth\": {\"client_id\": \"…\"} in the server's entry of "
-                                   "toolstudio.json"));
-    const json request = {{"client_name", "Tool Studio"},
-                          {"redirect_uris", {m_redirect->redirectUri().toStdString()}},
-                          {"grant_types", {"authorization_code", "refresh_token"}},
-                          {"response_types", {"code"}},
-                          {"token_endpoint_auth_method", "none"}};
+                QStringLiteral("POST ") + shown(m_metadata.registrationEndpoint));
+    if (!why.isEmpty())
+        m_log.note(why);
+    if (!listenForRedirect())
+        return;
+    const json request = McpOAuthClientMetadata::describe(m_redirect->redirectUri());
     m_log.note(QStringLiteral("redirect_uris: [%1], token_endpoint_auth_method: none").arg(m_redirect->redirectUri()));
     m_http->post(m_metadata.registrationEndpoint, {{"Content-Type", "application/json"}},
                  QByteArray::fromStdString(request.dump()), [this](const McpOAuthResponse &response) {

@@ -21,9 +21,13 @@ struct McpServerConfig;
 ///     well-known URL at the endpoint's path, then at the root;
 ///  3. the metadata of `authorization_servers[0]` (RFC 8414, then OpenID Connect, in the
 ///     spec's order), its issuer checked, S256 required;
-///  4. the client: `client_id` of the settings, else the one registered at an earlier
-///     sign-in to the same issuer (when its redirect port can be listened on again),
-///     else dynamic client registration (RFC 7591) as a public client;
+///  4. the client, in the order of MCP 2026-07-28 "Client Registration": `client_id` of
+///     the settings (pre-registered); else the client ID metadata document's URL when the
+///     authorization server says it takes them (`client_id_metadata_document_supported`)
+///     and the settings name one; else the client registered at an earlier sign-in to
+///     the same issuer (when its redirect port can be listened on again); else dynamic
+///     client registration (RFC 7591) as a public client; else a failure naming the ways
+///     out. The log says which and why;
 ///  5. authorization code with PKCE S256, `state` and `resource` (RFC 8707) and the
 ///     loopback redirect (McpOAuthRedirect): authorizationUrl() says where the person
 ///     goes; the flow waits for the redirect (the caller bounds the wait with abort());
@@ -44,10 +48,14 @@ public:
         /// token endpoint only if each may be sent there (Secrets::allowSend, attack31 F2).
         QStringList clientSecretNames;
         QStringList scopes; ///< asked for when the challenge names no scope
+        /// "oauth".client_metadata_url: the client ID metadata document's URL, used as
+        /// client_id where the authorization server takes one; "" = none hosted.
+        QString clientMetadataUrl;
+        quint16 redirectPort = 0; ///< "oauth".redirect_port; 0 = the system's choice
     };
 
-    /// The settings of `config`'s sign-in in `projectDir`: its url, oauth.client_id and
-    /// scopes, and oauth.client_secret with the project's secrets put in. The secrets it
+    /// The settings of `config`'s sign-in in `projectDir`: its url, oauth.client_id,
+    /// scopes, client_metadata_url and redirect_port, and oauth.client_secret with the project's secrets put in. The secrets it
     /// names that are not set go to `missingSecrets` (the flow is then not to start).
     static Settings settingsFor(const McpServerConfig &config, const QString &projectDir, QStringList *missingSecrets);
 
@@ -72,7 +80,11 @@ private:
     void fetchResource(QList<QUrl> candidates);
     void fetchServer(QList<QUrl> candidates);
     void chooseClient();
-    void registerClient();
+    /// Listens for the redirect on the settings' port (or the system's choice); false
+    /// after fail() when it cannot.
+    bool listenForRedirect();
+    /// `why` says why no metadata document is used ("" when that needs no word).
+    void registerClient(const QString &why);
     void authorize();
     void exchange(const QString &code);
     void fail(const QString &why);

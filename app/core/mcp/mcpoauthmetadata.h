@@ -55,7 +55,7 @@ struct ServerMetadata
     QUrl tokenEndpoint;
     QUrl registrationEndpoint;              ///< empty: no dynamic client registration
     QStringList tokenAuthMethods;           ///< token_endpoint_auth_methods_supported
-    bool clientIdMetadataDocuments = false; ///< client_id_metadata_document_supported (not used yet)
+    bool clientIdMetadataDocuments = false; ///< client_id_metadata_document_supported is true
 };
 /// The authorization server metadata in `body`: nullopt with the reason when it is not
 /// a JSON object, its `issuer` is not `issuer` (RFC 8414 §3.3), an endpoint is missing

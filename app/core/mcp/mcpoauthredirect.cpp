@@ -35,7 +35,13 @@ quint16 McpOAuthRedirect::port() const
 
 QString McpOAuthRedirect::redirectUri() const
 {
-    return QStringLiteral("http://127.0.0.1:%1/callback").arg(port());
+    return redirectUri(port());
+}
+
+QString McpOAuthRedirect::redirectUri(quint16 port)
+{
+    return port == 0 ? QStringLiteral("http://127.0.0.1/callback")
+                     : QStringLiteral("http://127.0.0.1:%1/callback").arg(port);
 }
 
 void McpOAuthRedirect::close()

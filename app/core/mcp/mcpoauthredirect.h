@@ -35,6 +35,10 @@ public:
     quint16 port() const;
     /// http://127.0.0.1:PORT/callback
     QString redirectUri() const;
+    /// The redirect URI of a listener on `port`; for 0, http://127.0.0.1/callback — a
+    /// loopback redirect whose port may be any (RFC 8252 §7.3), as a client ID metadata
+    /// document names it when the port is the system's choice.
+    static QString redirectUri(quint16 port);
     void expectState(const QString &state) { m_state = state; }
     void close();
     /// Redirects answered 400 because their state was not the one expected.

@@ -6,6 +6,7 @@
 #include "project/manifestreader.h"
 
 #include <QRegularExpression>
+#include <QUrl>
 
 using namespace ManifestReader;
 
@@ -100,12 +101,25 @@ McpServerConfig parseServer(const QString &name, const json &entry)
             const QString inner = where + QStringLiteral(": oauth");
             if (!oauth->is_object())
                 fail(at(inner) + QStringLiteral("must be an object, not %1").arg(typeName(*oauth)), oauth);
-            checkKeys(*oauth, {"client_id", "client_secret", "scopes"}, inner);
+            checkKeys(*oauth, {"client_id", "client_secret", "scopes", "client_metadata_url", "redirect_port"}, inner);
             server.oauth.clientId = stringValue(*oauth, "client_id", inner, false);
             server.oauth.clientSecret = stringValue(*oauth, "client_secret", inner, false);
             server.oauth.scopes = stringList(*oauth, "scopes", inner);
             if (!server.oauth.clientSecret.isEmpty() && server.oauth.clientId.isEmpty())
                 fail(at(inner) + QStringLiteral("'client_secret' needs a 'client_id'"), oauth);
+            if (member(*oauth, "client_metadata_url")) {
+                server.oauth.clientMetadataUrl = stringValue(*oauth, "client_metadata_url", inner, true);
+                if (const QString refused = McpServerConfig::refusedClientMetadataUrl(server.oauth.clientMetadataUrl);
+                    !refused.isEmpty())
+                    fail(at(inner) + QStringLiteral("'client_metadata_url' %1").arg(refused),
+                         member(*oauth, "client_metadata_url"));
+            }
+            // Below 1024 only root may listen; the studio does not run as root.
+            const qint64 port = integerValue(*oauth, "redirect_port", inner, 0, 1024);
+            if (port > 65535)
+                fail(at(inner) + QStringLiteral("'redirect_port' must be a port, 1024 to 65535"),
+                     member(*oauth, "redirect_port"));
+            server.oauth.redirectPort = quint16(port);
         }
         for (const char *key : {"args", "env", "cwd", "sandbox"})
             if (member(entry, key))
@@ -136,6 +150,31 @@ McpServerConfig parseServer(const QString &name, const json &entry)
 }
 
 } // namespace
+
+QString McpServerConfig::refusedClientMetadataUrl(const QString &url)
+{
+    const QString shown = QLatin1Char('"') + url.left(200) + QLatin1Char('"');
+    const QUrl parsed(url, QUrl::StrictMode);
+    if (url.size() > 2048)
+        return QStringLiteral("is over 2048 characters");
+    if (!parsed.isValid() || parsed.scheme() != QLatin1String("https") || parsed.host().isEmpty())
+        return QStringLiteral("%1 must be an https:// URL (the authorization server fetches the client ID metadata "
+                              "document there)")
+            .arg(shown);
+    if (!parsed.userInfo().isEmpty())
+        return QStringLiteral("may not hold a user name or password"); // not quoted: a password
+    if (parsed.hasFragment())
+        return QStringLiteral("%1 may not have a fragment (#…)").arg(shown);
+    const QString path = parsed.path(QUrl::FullyEncoded);
+    if (path.isEmpty() || path == QLatin1String("/"))
+        return QStringLiteral("%1 needs a path: the document's own URL, e.g. "
+                              "https://me.example/toolstudio-client.json")
+            .arg(shown);
+    const QStringList segments = path.split(u'/');
+    if (segments.contains(QStringLiteral(".")) || segments.contains(QStringLiteral("..")))
+        return QStringLiteral("%1 may not have \".\" or \"..\" in its path").arg(shown);
+    return {};
+}
 
 QString McpServerConfig::toolName(const QString &server, const QString &tool)
 {

@@ -37,12 +37,18 @@ struct McpServerConfig
     QString url;
     QMap<QString, QString> headers;
     /// "oauth" of a remote server (docs/mcp.md "Signing in"): a client registered with
-    /// the authorization server beforehand; without it the studio registers itself.
+    /// the authorization server beforehand, or the URL of the studio's client ID
+    /// metadata document; without either the studio registers itself.
     struct OAuth
     {
-        QString clientId;     ///< "client_id"; "" = dynamic client registration
+        QString clientId;     ///< "client_id"; "" = a metadata document or dynamic client registration
         QString clientSecret; ///< "client_secret"; may name a studio secret: "${secret:NAME}"
         QStringList scopes;   ///< "scopes": asked for when the server names none
+        /// "client_metadata_url": where the person hosts the client ID metadata document
+        /// (`toolstudio mcp client-metadata` prints it); https with a path, checked at load.
+        QString clientMetadataUrl;
+        /// "redirect_port": the loopback port of the sign-in redirect; 0 = the system's choice.
+        quint16 redirectPort = 0;
     };
     OAuth oauth;
     bool disabled = false; ///< "disabled": true — kept in the file, not started
@@ -62,6 +68,10 @@ struct McpServerConfig
     static QString toolName(const QString &server, const QString &tool);
     /// True for a valid server name (see `name`).
     static bool isValidName(const QString &name);
+    /// Why `url` cannot be a client ID metadata document's URL ("" when it can): the
+    /// draft (draft-ietf-oauth-client-id-metadata-document-00 §3) asks for https, a
+    /// path, no dot segments, no fragment, no user name or password.
+    static QString refusedClientMetadataUrl(const QString &url);
 
     /// Reads `mcp_servers` (an object). Throws ManifestReader::ManifestError naming the
     /// server and key, like every other manifest read.

@@ -8,7 +8,8 @@ Each tenant MODE has its MCP endpoint at /t/MODE/mcp and its issuer at /t/MODE:
   good         as the spec asks; 401 names resource_metadata and scope="mcp:tools"
   wellknown    the 401 names no resource_metadata: the client must find
                /.well-known/oauth-protected-resource/t/wellknown/mcp
-  expiring     the first access token has expires_in 0 (later ones 3600)
+  expiring     the first access token has expires_in 0 (later ones 3600); so in any
+               mode whose name ends in "expiring"
   revoked      the first access token is refused by the MCP endpoint (401
                invalid_token); refreshed ones are taken
   norefresh    as revoked, and the refresh is refused (400 invalid_grant)
@@ -20,14 +21,29 @@ Each tenant MODE has its MCP endpoint at /t/MODE/mcp and its issuer at /t/MODE:
   plainhttp    the resource metadata names http://auth.example.com as its server
   stepup       tools/call needs scope mcp:admin: a token without it gets 403
                insufficient_scope naming scope="mcp:tools mcp:admin" (step-up)
+  cimd…        (any name that starts with cimd) its metadata has
+               client_id_metadata_document_supported: true, and a registration_endpoint
+  cimdonly…    client_id_metadata_document_supported: true, no registration_endpoint
+  noreg        neither: no registration_endpoint, no client ID metadata documents
+
+A client_id that is an https URL is a client ID metadata document's (only in the cimd
+modes): the fake "fetches" it from what POST /host {"url": URL, "document": {...}} put
+there (the test hosts the document the studio printed), and takes it when the
+document's client_id is the URL exactly and its redirect_uris hold the redirect_uri —
+exactly, or a loopback one without a port (RFC 8252 §7.3: any port). POST /preregister
+{"redirect_uri": URI} registers a client as an administrator would (not counted).
 
 The authorization endpoint consents at once: it redirects (302) to redirect_uri with a
-code, after checking client_id (registered), redirect_uri (the registered one),
+code, after checking client_id (registered, or a hosted document's URL), redirect_uri
+(the registered one),
 code_challenge_method S256 and resource (the MCP endpoint). The token endpoint checks
-the code_verifier against the challenge (S256), redirect_uri, client_id and resource.
+the code_verifier against the challenge (S256), redirect_uri, client_id and resource; a
+refresh must come with the client_id its refresh token was issued to.
 GET /stats gives per mode: registrations, codes, tokens, refreshes, refused_refreshes,
 mcp_ok, last_token (the access token the MCP endpoint took last), verifier_checked,
-last_scope (the scope the last authorization asked for), insufficient (403s sent).
+last_scope (the scope the last authorization asked for), insufficient (403s sent),
+documents (codes exchanged by a client that is a hosted document), authorize_client and
+token_client (the client_id of the last authorization and token request).
 """
 import base64
 import hashlib
@@ -44,17 +60,42 @@ CODES = {}     # code -> {mode, challenge, redirect_uri, client_id, resource}
 ACCESS = {}    # token -> mode
 SCOPES = {}    # access or refresh token -> the scope granted
 REFRESH = {}   # token -> mode
+REFRESH_CLIENT = {}  # refresh token -> the client_id it was issued to
+DOCUMENTS = {}  # URL -> the client ID metadata document hosted there
+
+
+def documents_taken(mode):
+    return mode.startswith("cimd")
 PORT = 0
 
 
 def stats(mode):
     return STATS.setdefault(mode, {"registrations": 0, "codes": 0, "tokens": 0, "refreshes": 0,
                                    "refused_refreshes": 0, "mcp_ok": 0, "last_token": "",
-                                   "verifier_checked": 0, "last_scope": "", "insufficient": 0})
+                                   "verifier_checked": 0, "last_scope": "", "insufficient": 0,
+                                   "documents": 0, "authorize_client": "", "token_client": ""})
 
 
 def base():
     return "http://127.0.0.1:%d" % PORT
+
+
+def loopback_match(allowed, redirect):
+    if allowed == redirect:
+        return True
+    a, r = urllib.parse.urlsplit(allowed), urllib.parse.urlsplit(redirect)
+    return a.scheme == r.scheme == "http" and a.hostname == r.hostname == "127.0.0.1" and a.port is None \
+        and a.path == r.path
+
+
+def client_takes(mode, client_id, redirect):
+    """Whether client_id may use redirect; a document's URL counts as a document client."""
+    if client_id.startswith("https://"):
+        document = DOCUMENTS.get(client_id)
+        if not documents_taken(mode) or not isinstance(document, dict) or document.get("client_id") != client_id:
+            return False
+        return any(loopback_match(uri, redirect) for uri in document.get("redirect_uris", []))
+    return CLIENTS.get(client_id) == redirect
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -105,6 +146,10 @@ class Handler(BaseHTTPRequestHandler):
                 del meta["code_challenge_methods_supported"]
             if mode == "big":
                 meta["padding"] = "x" * 70000
+            if documents_taken(mode):
+                meta["client_id_metadata_document_supported"] = True
+            if mode.startswith("cimdonly") or mode == "noreg":
+                del meta["registration_endpoint"]
             self.reply(200, meta)
             return
         if path.startswith("/t/") and path.endswith("/authorize"):
@@ -114,10 +159,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def authorize(self, mode, q):
         redirect = q.get("redirect_uri", "")
+        client_id = q.get("client_id", "")
         with LOCK:
-            registered = CLIENTS.get(q.get("client_id"))
+            taken = client_takes(mode, client_id, redirect)
+            stats(mode)["authorize_client"] = client_id
         expected_resource = base() + "/t/%s/mcp" % mode
-        if registered != redirect or q.get("code_challenge_method") != "S256" \
+        if not taken or q.get("code_challenge_method") != "S256" \
                 or q.get("response_type") != "code" or q.get("resource") != expected_resource \
                 or not q.get("code_challenge") or not q.get("state"):
             self.reply(400, {"error": "invalid_request", "got": q})
@@ -139,6 +186,19 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         path = urllib.parse.urlsplit(self.path).path
         parts = path.split("/")
+        if path == "/host":
+            request = json.loads(self.body())
+            with LOCK:
+                DOCUMENTS[request["url"]] = request["document"]
+            self.reply(200, {})
+            return
+        if path == "/preregister":
+            request = json.loads(self.body())
+            with LOCK:
+                client = "pre-%d" % (len(CLIENTS) + 1)
+                CLIENTS[client] = request["redirect_uri"]
+            self.reply(201, {"client_id": client})
+            return
         if path.startswith("/t/") and path.endswith("/register"):
             request = json.loads(self.body())
             with LOCK:
@@ -163,6 +223,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         with LOCK:
             s = stats(mode)
+            s["token_client"] = form.get("client_id", "")
             if form.get("grant_type") == "authorization_code":
                 grant = CODES.pop(form.get("code"), None)
                 verifier = form.get("code_verifier", "")
@@ -172,9 +233,12 @@ class Handler(BaseHTTPRequestHandler):
                     self.reply(400, {"error": "invalid_grant", "error_description": "code or verifier wrong"})
                     return
                 s["verifier_checked"] += 1
+                if grant["client_id"].startswith("https://"):
+                    s["documents"] += 1
                 granted = grant["scope"] or "mcp:tools"
             elif form.get("grant_type") == "refresh_token":
-                if REFRESH.get(form.get("refresh_token")) != mode or mode == "norefresh":
+                if REFRESH.get(form.get("refresh_token")) != mode or mode == "norefresh" \
+                        or REFRESH_CLIENT.get(form.get("refresh_token")) != form.get("client_id"):
                     s["refused_refreshes"] += 1
                     self.reply(400, {"error": "invalid_grant", "error_description": "refresh token revoked"})
                     return
@@ -188,8 +252,9 @@ class Handler(BaseHTTPRequestHandler):
             refresh = "rt-%s-%d" % (mode, s["tokens"])
             ACCESS[access] = mode
             REFRESH[refresh] = mode
+            REFRESH_CLIENT[refresh] = form.get("client_id")
             SCOPES[access] = SCOPES[refresh] = granted
-            expires = 0 if mode == "expiring" and s["tokens"] == 1 else 3600
+            expires = 0 if mode.endswith("expiring") and s["tokens"] == 1 else 3600
         self.reply(200, {"access_token": access, "token_type": "Bearer", "expires_in": expires,
                          "refresh_token": refresh, "scope": granted},
                    headers=[("Cache-Control", "no-store")])

@@ -1,0 +1,19 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mcp/mcpoauthclientmetadata.h"
+
+namespace McpOAuthClientMetadata {
+
+nlohmann::json describe(const QString &redirectUri, const QString &clientId)
+{
+    nlohmann::json metadata = {{"client_name", "Tool Studio"},
+                               {"redirect_uris", {redirectUri.toStdString()}},
+                               {"grant_types", {"authorization_code", "refresh_token"}},
+                               {"response_types", {"code"}},
+                               {"token_endpoint_auth_method", "none"}};
+    if (!clientId.isEmpty())
+        metadata["client_id"] = clientId.toStdString();
+    return metadata;
+}
+
+} // namespace McpOAuthClientMetadata
