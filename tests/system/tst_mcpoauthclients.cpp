@@ -180,6 +180,7 @@ void TestMcpOAuthClients::clientMetadataCommand()
     }
     QCOMPARE(QString::fromUtf8(printed.out),
              QStringLiteral("{\n"
+                            "  \"application_type\": \"native\",\n"
                             "  \"client_id\": \"%1\",\n"
                             "  \"client_name\": \"Tool Studio\",\n"
                             "  \"grant_types\": [\n"

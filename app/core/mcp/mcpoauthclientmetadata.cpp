@@ -6,7 +6,11 @@ namespace McpOAuthClientMetadata {
 
 nlohmann::json describe(const QString &redirectUri, const QString &clientId)
 {
-    nlohmann::json metadata = {{"client_name", "Tool Studio"},
+    // application_type "native": a desktop application with a loopback redirect (MCP
+    // 2026-07-28 "Client Registration": a client MUST name it; an OpenID Connect server
+    // takes its absence as "web" and may refuse loopback redirect URIs then).
+    nlohmann::json metadata = {{"application_type", "native"},
+                               {"client_name", "Tool Studio"},
                                {"redirect_uris", {redirectUri.toStdString()}},
                                {"grant_types", {"authorization_code", "refresh_token"}},
                                {"response_types", {"code"}},

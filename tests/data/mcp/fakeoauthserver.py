@@ -201,6 +201,12 @@ class Handler(BaseHTTPRequestHandler):
             return
         if path.startswith("/t/") and path.endswith("/register"):
             request = json.loads(self.body())
+            # As an OpenID Connect server does: a client without application_type is
+            # "web", and a web client may not redirect to a loopback address.
+            if request.get("application_type") != "native":
+                self.reply(400, {"error": "invalid_redirect_uri",
+                                 "error_description": "a web client may not use a loopback redirect URI"})
+                return
             with LOCK:
                 client = "client-%d" % (len(CLIENTS) + 1)
                 CLIENTS[client] = request["redirect_uris"][0]
