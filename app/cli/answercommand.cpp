@@ -132,7 +132,7 @@ int answerCommand(const QStringList &arguments)
         pending.answer.result = JsonInput::read<nlohmann::json>(text);
         if (pending.answer.result.is_discarded())
             return fail(QStringLiteral("--result is not valid JSON (strings need quotes: '\"text\"')"), ExitBadInput);
-    } else {
+    } else if (parser.isSet(errorOption)) {
         pending.answer.isError = true;
         pending.answer.message = parser.value(errorOption);
         pending.answer.retryable = parser.isSet(retryableOption);

@@ -227,7 +227,7 @@ void TestMcpSamplingModel::anOpenAiModelIsAskedTheRequest()
                                          {"params", {{"max_tokens", 20}}}});
     const SamplingModelCall::Outcome outcome = askModel(model, *call.modelRequest, 50);
     QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
-    const json sent = m_models.get(QStringLiteral("/last"))["body"];
+    const json sent = json::parse(m_models.get(QStringLiteral("/last"))["body"].get<std::string>());
     QCOMPARE(sent["messages"].dump(),
              std::string(R"([{"content":"Be brief","role":"system"},{"content":"Say hi","role":"user"}])"));
     QCOMPARE(sent["max_tokens"].get<int>(), 20);
@@ -240,11 +240,13 @@ void TestMcpSamplingModel::anOpenAiModelIsAskedTheRequest()
     QCOMPARE(SamplingModelCall::bounded(modelFrom({{"name", "m"}, {"provider", "openai-chat"}, {"model", "x"}}), 50)
                  .params.dump(),
              std::string(R"({"max_tokens":50})"));
-    QCOMPARE(
-        SamplingModelCall::bounded(
-            modelFrom({{"name", "m"}, {"provider", "openai-chat"}, {"params", {{"max_completion_tokens", 900}}}}), 50)
-            .params.dump(),
-        std::string(R"({"max_completion_tokens":50})"));
+    QCOMPARE(SamplingModelCall::bounded(modelFrom({{"name", "m"},
+                                                   {"provider", "openai-chat"},
+                                                   {"model", "x"},
+                                                   {"params", {{"max_completion_tokens", 900}}}}),
+                                        50)
+                 .params.dump(),
+             std::string(R"({"max_completion_tokens":50})"));
 }
 
 void TestMcpSamplingModel::aFailingModelLeavesTheQuestionOpen_data()
@@ -396,7 +398,9 @@ void TestMcpSamplingModel::answeredHeadlessWithModel()
              QByteArray("model scripted answered (endTurn): Hi, headless\naccepted: c1 attempt 1 of run ")
                  + run.runId.toUtf8() + '\n');
     run.finish();
-    QCOMPARE(json::parse(scriptStdout(run.out).toStdString())["sample"].dump(),
+    const QByteArray printed = scriptStdout(run.out);
+    QVERIFY2(json::accept(printed.toStdString()), printed.constData());
+    QCOMPARE(json::parse(printed.toStdString())["sample"].dump(),
              std::string(R"({"id":"sample-1","result":{"content":{"text":"Hi, headless","type":"text"},)"
                          R"("model":"scripted","role":"assistant","stopReason":"endTurn"}})"));
 }
