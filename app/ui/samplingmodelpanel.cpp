@@ -81,7 +81,11 @@ void SamplingModelPanel::setQuestion(const nlohmann::json &question, const std::
     if (!sampling)
         return;
     fillModels();
-    if (m_request.is_object() && m_request.contains("error")) {
+    if (!m_request.is_object()) { // a question read back without its request (not asked in this process)
+        showStatus(tr("The server's messages are not at hand for a model here; write the reply."), false);
+        return;
+    }
+    if (m_request.contains("error")) {
         m_askButton->setEnabled(false);
         showStatus(tr("A model cannot be asked: %1")
                        .arg(printableText(QString::fromStdString(
