@@ -3,6 +3,7 @@
 #include "answercommand.h"
 
 #include "answerdelivery.h"
+#include "answermodel.h"
 #include "headlessrun.h"
 #include "jsoninput.h"
 #include "project/project.h"
@@ -84,8 +85,12 @@ int answerCommand(const QStringList &arguments)
         QStringLiteral("The serial of the MCP server's question answered (as `run` prints it): refused when the "
                        "server has withdrawn it and asks another."),
         QStringLiteral("N"));
+    const QCommandLineOption modelOption(
+        QStringLiteral("model"),
+        QStringLiteral("An MCP server's sampling request: ask the project's model NAME and answer with its reply."),
+        QStringLiteral("NAME"));
     parser.addOptions({resultOption, errorOption, retryableOption, attemptOption, questionOption, timeoutOption,
-                       continueOption, timeOutOption, insteadOption});
+                       continueOption, timeOutOption, insteadOption, modelOption});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("answer"), arguments, 3, 3, &exitCode);
     if (!positional)
@@ -107,8 +112,15 @@ int answerCommand(const QStringList &arguments)
         return decide(*project, positional->at(1), positional->at(2),
                       {{"decision", parser.isSet(continueOption) ? "continue" : "time_out"}});
     }
-    if (parser.isSet(resultOption) == parser.isSet(errorOption))
-        return fail(QStringLiteral("give exactly one of --result JSON and --error MESSAGE"), ExitBadInput);
+    if (parser.isSet(modelOption)
+        && (parser.isSet(resultOption) || parser.isSet(errorOption) || parser.isSet(insteadOption)
+            || parser.isSet(retryableOption)))
+        return fail(QStringLiteral("--model takes no --result, --error, --retryable or --instead: the model writes "
+                                   "the answer"),
+                    ExitBadInput);
+    if (!parser.isSet(modelOption) && parser.isSet(resultOption) == parser.isSet(errorOption))
+        return fail(QStringLiteral("give exactly one of --result JSON, --error MESSAGE and --model NAME"),
+                    ExitBadInput);
     PendingAnswer pending;
     pending.runId = positional->at(1);
     pending.callId = positional->at(2);
@@ -120,7 +132,7 @@ int answerCommand(const QStringList &arguments)
         pending.answer.result = JsonInput::read<nlohmann::json>(text);
         if (pending.answer.result.is_discarded())
             return fail(QStringLiteral("--result is not valid JSON (strings need quotes: '\"text\"')"), ExitBadInput);
-    } else {
+    } else if (parser.isSet(errorOption)) {
         pending.answer.isError = true;
         pending.answer.message = parser.value(errorOption);
         pending.answer.retryable = parser.isSet(retryableOption);
@@ -129,6 +141,20 @@ int answerCommand(const QStringList &arguments)
     const auto project = loadProjectFor(QStringLiteral("answer"), positional->at(0));
     if (!project)
         return ExitBadInput;
+    if (parser.isSet(modelOption)) {
+        const ModelAnswer written
+            = ModelAnswer::ask(*project, pending.runId, pending.callId, parser.value(modelOption));
+        if (written.exitCode != ExitCompleted)
+            return fail(written.message, written.exitCode);
+        pending.answer.result = written.answer;
+        pending.answer.question = written.serial;
+        printLine(stdout,
+                  QStringLiteral("model %1 answered (%2): %3")
+                      .arg(printableText(QString::fromStdString(written.answer.value("model", std::string()))),
+                           QString::fromStdString(written.answer.value("stopReason", std::string())),
+                           printableText(
+                               elidedText(QString::fromStdString(written.answer.value("text", std::string())), 2000))));
+    }
     if (parser.isSet(insteadOption)) {
         nlohmann::json body = {{"decision", pending.answer.isError ? "fail" : "answer"}};
         if (pending.answer.isError) {

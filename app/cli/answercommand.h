@@ -4,8 +4,8 @@
 
 #include <QStringList>
 
-/// `toolstudio answer PROJECT RUN CALL_ID --result JSON | --error MESSAGE [--retryable]
-/// [--attempt N] [--timeout SECONDS]`: answers a pending call of a run waiting in
+/// `toolstudio answer PROJECT RUN CALL_ID --result JSON | --error MESSAGE [--retryable] |
+/// --model NAME [--attempt N] [--timeout SECONDS]`: answers a pending call of a run waiting in
 /// another process (the window, `toolstudio run --wait-for-answers`, `resume`). The
 /// answer goes into the journal (table pending_answers) for the attempt given, or
 /// the call's current attempt; the running process picks it up within 250 ms and
@@ -15,6 +15,8 @@
 /// A call held by step mode (docs/steps.md "Manual answers and fencing") is refused
 /// before anything is written: live, it waits for the holder's decision; in a
 /// suspended run, unless its tool is manual, resuming runs its handler.
+/// `--model NAME` answers an MCP server's sampling request with the reply of the project's
+/// model NAME (ModelAnswer: asked in this process); refused (2) for any other question.
 /// Exit 0 = accepted (or kept for a suspended run), 1 = refused or no answer from the
 /// running process in time, 2 = bad input or a held call.
 int answerCommand(const QStringList &arguments);

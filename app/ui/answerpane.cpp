@@ -8,6 +8,7 @@
 #include "modelcomposer.h"
 #include "project/jsonerror.h"
 #include "run/runcontroller.h"
+#include "samplingmodelpanel.h"
 #include "schemaform.h"
 #include "toolchangequestionview.h"
 
@@ -110,6 +111,10 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_composer->hide();
     connect(m_composer, &ModelComposer::changed, this, [this] { showProblem(QString()); });
     connect(m_composer, &ModelComposer::submitted, this, &AnswerPane::sendResult);
+    m_samplingModel = new SamplingModelPanel(m_body);
+    connect(m_samplingModel, &SamplingModelPanel::replied, this, [this](const QString &text) {
+        m_resultForm->setValue({{"text", text.toStdString()}});
+    });
     m_resultLabel = new QLabel(tr("&Result (JSON):"), m_body);
     m_resultLabel->setBuddy(m_resultEdit);
 
@@ -172,6 +177,7 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     bodyLayout->addWidget(m_resultLabel);
     bodyLayout->addWidget(m_resultEdit, 1);
     bodyLayout->addWidget(m_resultForm, 1);
+    bodyLayout->addWidget(m_samplingModel);
     bodyLayout->addWidget(m_composer, 1);
     bodyLayout->addLayout(resultButtons);
     bodyLayout->addWidget(m_problemLabel);
@@ -267,6 +273,8 @@ void AnswerPane::setCall(const Step &step)
     m_question = step.currentAttempt() && step.currentAttempt()->question ? *step.currentAttempt()->question
                                                                           : nlohmann::json();
     m_usesComposer = m_question.is_null() && ModelSteps::isModelStep(step.tool); // a manual model's turn
+    m_samplingModel->setQuestion(m_question,
+                                 step.currentAttempt() ? step.currentAttempt()->modelRequest : std::nullopt);
     if (m_usesComposer)
         m_composer->setRequest(step.args);
     if (questionKind(m_question) == "tool_change")
@@ -403,6 +411,7 @@ void AnswerPane::clearCall()
     m_held = false;
     m_question = nullptr;
     m_usesComposer = false;
+    m_samplingModel->setQuestion(nullptr, std::nullopt);
     applyInput();
     m_errorCodeCombo->setCurrentIndex(0);
     applyMode();
@@ -514,7 +523,7 @@ bool AnswerPane::sendResult()
         if (m_question.is_object())
             answer.result = questionKind(m_question) == "elicitation"
                 ? nlohmann::json{{"action", "accept"}, {"content", answer.result}}
-                : nlohmann::json{{"text", answer.result.value("text", std::string())}};
+                : m_samplingModel->answerFor(QString::fromStdString(answer.result.value("text", std::string())));
         return send(answer);
     }
     const QByteArray bytes = m_resultEdit->toPlainText().toUtf8();

@@ -19,6 +19,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class ModelComposer;
+class SamplingModelPanel;
 class RunController;
 class SchemaForm;
 class ToolChangeQuestionView;
@@ -88,6 +89,8 @@ public:
     void focusResult();
 
     SchemaForm *resultForm() const { return m_resultForm; }
+    /// Ask Model for a sampling request: its text fills the Reply field.
+    SamplingModelPanel *samplingModel() const { return m_samplingModel; }
     /// The composer of a manual model's turn; shown while usesComposer().
     ModelComposer *composer() const { return m_composer; }
     bool usesComposer() const { return m_usesComposer; }
@@ -180,6 +183,7 @@ private:
     QLabel *m_resultLabel = nullptr;
     bool m_usesForm = false;
     ModelComposer *m_composer = nullptr;
+    SamplingModelPanel *m_samplingModel = nullptr;
     bool m_usesComposer = false; ///< a manual model's turn is shown
     QLabel *m_argumentsLabel = nullptr;
     QLineEdit *m_errorMessageEdit = nullptr;

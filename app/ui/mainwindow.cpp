@@ -5,6 +5,7 @@
 #include "mcp/mcpserverpool.h"
 #include "mcpserversview.h"
 
+#include "answerpane.h"
 #include "chatdock.h"
 #include "docklayout.h"
 #include "documentationwindow.h"
@@ -26,6 +27,7 @@
 #include "runcommands.h"
 #include "runspanel.h"
 #include "runviews.h"
+#include "samplingmodelpanel.h"
 #include "scriptbox.h"
 #include "scripteditor.h"
 #include "scripttabs.h"
@@ -204,6 +206,7 @@ void MainWindow::createActions()
 
     m_pendingPanel = new PendingCallsPanel(m_run, this);
     m_pendingPanel->setToolLookup([this](const QString &name) { return project() ? project()->tool(name) : nullptr; });
+    m_pendingPanel->answerPane()->samplingModel()->setProjectLookup([this] { return project(); });
     m_stepActions = new StepModeActions(
         m_run, m_pendingPanel,
         [this] {

@@ -10,6 +10,7 @@
 #include "project/durationtext.h"
 #include "project/tool.h"
 #include "run/runcontroller.h"
+#include "samplingmodelpanel.h"
 #include "tracemodel.h"
 
 #include <QApplication>
@@ -332,6 +333,7 @@ void PendingCallsPanel::popOut()
     if (!m_dialog) {
         m_dialog = new AnswerDialog(m_run, this);
         m_dialog->setObjectName(QStringLiteral("answerDialog"));
+        m_dialog->pane()->samplingModel()->setProjectLookup(m_pane->samplingModel()->projectLookup());
     }
     const Tool *tool = toolOf(*step);
     m_dialog->setOutputSchema(tool ? tool->outputSchema : std::nullopt);

@@ -5,6 +5,8 @@
 #include "project/printabletext.h"
 #include "project/schemavalidator.h"
 
+#include <QRegularExpression>
+
 using nlohmann::json;
 
 namespace {
@@ -48,6 +50,34 @@ QString checkElicitation(const json &question, const json &result)
     return {};
 }
 
+/// {"text", "model"?, "stopReason"?}: a model's reply names the model and why it stopped
+/// (docs/mcp.md "A model writes the reply"); both bounded, nothing else taken.
+QString checkSamplingModel(const json &result)
+{
+    const QString shape = QStringLiteral(" (a model's reply is {\"text\": \"…\", \"model\": \"…\", "
+                                         "\"stopReason\": \"endTurn\"})");
+    for (auto it = result.begin(); it != result.end(); ++it)
+        if (it.key() != "text" && it.key() != "model" && it.key() != "stopReason")
+            return QStringLiteral("the answer has \"%1\", which a sampling answer does not")
+                       .arg(elidedText(QString::fromStdString(it.key()), 40))
+                + shape;
+    if (const auto model = result.find("model"); model != result.end()) {
+        const QString name = model->is_string() ? QString::fromStdString(model->get<std::string>()) : QString();
+        if (name.isEmpty() || name.size() > PersonQuestion::MaxModelChars || printableText(name) != name)
+            return QStringLiteral("\"model\" is the model's id, printable text of 1 to %1 characters")
+                       .arg(PersonQuestion::MaxModelChars)
+                + shape;
+    }
+    if (const auto stop = result.find("stopReason"); stop != result.end()) {
+        static const QRegularExpression word(QStringLiteral("^[A-Za-z_]{1,64}$"));
+        if (!stop->is_string() || !word.match(QString::fromStdString(stop->get<std::string>())).hasMatch())
+            return QStringLiteral("\"stopReason\" is \"endTurn\", \"maxTokens\", \"stopSequence\" or another "
+                                  "word of at most 64 letters")
+                + shape;
+    }
+    return {};
+}
+
 } // namespace
 
 QString PersonQuestion::kind(const json &question)
@@ -79,9 +109,8 @@ QString PersonQuestion::check(const json &question, ManualAnswer &answer)
             answer.result = json{{"text", answer.result}};
             return {};
         }
-        if (answer.result.is_object() && answer.result.size() == 1 && answer.result.contains("text")
-            && answer.result["text"].is_string())
-            return {};
+        if (answer.result.is_object() && answer.result.contains("text") && answer.result["text"].is_string())
+            return checkSamplingModel(answer.result);
         return QStringLiteral("a sampling answer is the assistant's text: \"text\" or {\"text\": \"…\"}");
     }
     if (what == QLatin1String("tool_change")) { // a changed MCP tool (McpToolChangeQuestion)

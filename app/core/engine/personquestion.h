@@ -24,9 +24,11 @@
 /// | kind | result | error |
 /// |---|---|---|
 /// | elicitation | {"action": "accept", "content": {…}} (content checked against schema; a URL-mode one, "mode": "url", takes {"action": "accept"} alone), {"action": "decline"}, {"action": "cancel"} | the server gets a JSON-RPC error with the message |
-/// | sampling | the assistant's text: "text" or {"text": "…"} (stored as {"text"}) | likewise |
+/// | sampling | the assistant's text: "text" or {"text": "…"} (stored as {"text"}); a model's reply {"text", "model", "stopReason"} (model printable, 1–MaxModelChars characters; stopReason a word of at most 64 letters: "endTurn", "maxTokens", "stopSequence", …) | likewise |
 /// | tool_change (a changed MCP tool, McpToolChangeQuestion: "name", "change", "parts", "diff") | {"action": "accept"} or {"action": "reject"} | rejects it with the message |
 namespace PersonQuestion {
+/// Characters of a sampling answer's "model".
+constexpr qsizetype MaxModelChars = 256;
 /// Checks `answer` to `question` and normalises it (a sampling string becomes
 /// {"text"}; an empty error message gets one); returns why it is refused, "" when taken.
 QString check(const nlohmann::json &question, ManualAnswer &answer);

@@ -27,6 +27,18 @@
 
 using namespace stepengine;
 
+namespace {
+/// The question of `attempt` as its handler asked it: without the engine's "serial", with
+/// the "model_request" the engine keeps apart (Attempt::modelRequest).
+nlohmann::json askedOf(const Attempt &attempt)
+{
+    nlohmann::json asked = PersonQuestion::asked(*attempt.question);
+    if (attempt.modelRequest)
+        asked["model_request"] = *attempt.modelRequest;
+    return asked;
+}
+} // namespace
+
 StepAttempts::StepAttempts(StepEngineState &state)
     : s(state)
 {}
@@ -222,9 +234,17 @@ void StepAttempts::onPersonAsked(int index, ToolHandler *handler, const nlohmann
     // one and ask another while a person reads the first (attack30 F1).
     nlohmann::json numbered = question;
     numbered["serial"] = ++flight->questionsAsked;
+    nlohmann::json detail = {{"attempt", attempt.number}};
+    attempt.modelRequest.reset();
+    if (const auto request = numbered.find("model_request"); request != numbered.end()) {
+        attempt.modelRequest = *request;
+        detail["model_request"] = *request;
+        numbered.erase(request);
+    }
     attempt.question = numbered;
+    detail["question"] = numbered;
     step.status = StepStatus::Waiting;
-    s.addEvent(step.sequence, PolicyEventKind::PersonAsked, {{"attempt", attempt.number}, {"question", numbered}});
+    s.addEvent(step.sequence, PolicyEventKind::PersonAsked, std::move(detail));
     s.notifyChanged(index, true); // written before a person is asked, so `toolstudio answer` finds it
     s.emitStep(&StepEngine::pendingCallOpened, index);
     watchAnswers();
@@ -235,10 +255,11 @@ void StepAttempts::onPersonWithdrawn(int index, ToolHandler *handler, const nloh
     Flight *flight = s.flights[std::size_t(index)].get();
     Step &step = s.steps[std::size_t(index)];
     if (!flight || flight->handler != handler || step.attempts.empty() || !step.attempts.back().question
-        || PersonQuestion::asked(*step.attempts.back().question) != question)
+        || askedOf(step.attempts.back()) != question)
         return; // answered meanwhile: the handler drops that answer
     Attempt &attempt = step.attempts.back();
     attempt.question.reset();
+    attempt.modelRequest.reset();
     step.status = StepStatus::Running;
     s.addEvent(
         step.sequence, PolicyEventKind::PersonAnswered,
@@ -261,6 +282,7 @@ bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString
     }
     Attempt &attempt = step.attempts.back();
     const nlohmann::json question = *attempt.question;
+    const nlohmann::json asked = askedOf(attempt);
     if (const int serial = question.value("serial", 0); answer.question > 0 && answer.question != serial) {
         if (reason)
             *reason = QStringLiteral("call '%1' asks question %2 now; question %3, the one answered, was withdrawn "
@@ -277,6 +299,7 @@ bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString
         return false;
     }
     attempt.question.reset();
+    attempt.modelRequest.reset();
     step.status = StepStatus::Running;
     s.addEvent(
         step.sequence, PolicyEventKind::PersonAnswered,
@@ -288,7 +311,7 @@ bool StepAttempts::answerQuestion(int index, const ManualAnswer &answer, QString
     flight->attemptLeftMs = -1;
     s.notifyChanged(index, true);
     const QString callId = step.callId;
-    flight->handler->answerPerson(PersonQuestion::asked(question), checked);
+    flight->handler->answerPerson(asked, checked);
     Q_EMIT s.q->pendingCallClosed(callId);
     return true;
 }

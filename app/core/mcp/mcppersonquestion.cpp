@@ -159,6 +159,64 @@ std::optional<json> elicitation(json question, const json &params, QString *erro
     return question;
 }
 
+/// One message's content as the text a model is given: text blocks as they are, any
+/// other block (image, audio, a tool's use or result) a note that it was not sent.
+QString modelText(const json &content, int *omitted, bool blocks = true)
+{
+    if (content.is_array() && blocks) {
+        QStringList parts;
+        for (const json &block : content)
+            parts << modelText(block, omitted, false);
+        return parts.join(u'\n');
+    }
+    const QString type = content.is_object() ? stringOf(content, "type") : QString();
+    if (type == QLatin1String("text"))
+        return stringOf(content, "text");
+    ++*omitted;
+    return QStringLiteral("[%1 not sent]").arg(elidedText(type.isEmpty() ? QStringLiteral("content") : type, 40));
+}
+
+/// The request a model is asked when one writes the reply (McpPersonQuestion::question).
+json modelRequest(const json &messages, const json &params)
+{
+    if (messages.size() > McpPersonQuestion::MaxModelMessages)
+        return {{"error",
+                 QStringLiteral("the request has %1 messages; a model is given at most %2")
+                     .arg(messages.size())
+                     .arg(McpPersonQuestion::MaxModelMessages)
+                     .toStdString()}};
+    json neutral = json::array();
+    int omitted = 0;
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        const json &message = messages[i];
+        const QString role = message.is_object() ? stringOf(message, "role") : QString();
+        if (role != QLatin1String("user") && role != QLatin1String("assistant"))
+            return {{"error",
+                     QStringLiteral("messages[%1] has the role \"%2\"; a model is given user and assistant "
+                                    "messages only")
+                         .arg(i)
+                         .arg(elidedText(role, 20))
+                         .toStdString()}};
+        std::string text = modelText(message.value("content", json()), &omitted).toStdString();
+        bytes += text.size();
+        if (bytes > McpPersonQuestion::MaxModelRequestBytes)
+            break;
+        neutral.push_back({{"role", role.toStdString()}, {"content", std::move(text)}});
+    }
+    const QString system = stringOf(params, "systemPrompt");
+    bytes += std::size_t(system.toUtf8().size());
+    if (bytes > McpPersonQuestion::MaxModelRequestBytes)
+        return {{"error",
+                 QStringLiteral("the request's text is more than the %1 bytes a model is given")
+                     .arg(McpPersonQuestion::MaxModelRequestBytes)
+                     .toStdString()}};
+    json request = {{"messages", std::move(neutral)}, {"omitted", omitted}};
+    if (!system.isEmpty())
+        request["system"] = system.toStdString();
+    return request;
+}
+
 std::optional<json> sampling(json question, const json &params, QString *error)
 {
     const auto messages = params.find("messages");
@@ -189,6 +247,7 @@ std::optional<json> sampling(json question, const json &params, QString *error)
         question["system_prompt"] = clippedText(system, 4000).toStdString();
     if (const auto tokens = params.find("maxTokens"); tokens != params.end() && tokens->is_number_integer())
         question["max_tokens"] = *tokens;
+    question["model_request"] = modelRequest(*messages, params);
     return question;
 }
 
@@ -212,7 +271,7 @@ json McpPersonQuestion::resultFor(const json &question, const ManualAnswer &answ
     if (question.value("kind", json()) == "sampling")
         return {{"role", "assistant"},
                 {"content", {{"type", "text"}, {"text", answer.result.value("text", std::string())}}},
-                {"model", "person"},
-                {"stopReason", "endTurn"}};
+                {"model", answer.result.value("model", std::string("person"))},
+                {"stopReason", answer.result.value("stopReason", std::string("endTurn"))}};
     return answer.result;
 }

@@ -35,16 +35,29 @@ constexpr int MaxSchemaDepth = 12;
 constexpr qsizetype MaxMessageChars = 20000;
 /// Bytes of the page a URL-mode elicitation asks a person to open.
 constexpr std::size_t MaxUrlBytes = 8192;
+/// Bytes of text (messages and system prompt) a sampling request may have to be given
+/// to a model; a larger one is answered by a person only.
+constexpr std::size_t MaxModelRequestBytes = 256 * 1024;
+/// Messages of a sampling request given to a model.
+constexpr std::size_t MaxModelMessages = 1000;
 
 /// The question for `request` of `server`; nullopt with `error` (for the server's
 /// JSON-RPC error) when it cannot be asked: a requestedSchema that is not an object
 /// schema, too large, too deep or does not compile; a URL-mode elicitation whose url is
 /// not an http(s) URL with a host and without user info, or has no elicitationId; a
 /// sampling request without messages. A URL-mode question has "mode": "url", "url",
-/// "host" (its ASCII form) and "elicitation_id", and no schema.
+/// "host" (its ASCII form) and "elicitation_id", and no schema. A sampling question
+/// has "model_request", what a model is asked when one answers it instead of a person
+/// (docs/mcp.md "A model writes the reply"): {"messages": [{"role": "user" |
+/// "assistant", "content": text}] (the neutral shape, llm/modelmessage.h), "system"
+/// when the server sent a systemPrompt, "omitted": the image, audio and other blocks
+/// the text stands in for ("[image not sent]")}, or {"error": why not} (a role other
+/// than user and assistant, more than MaxModelRequestBytes or MaxModelMessages). The
+/// engine keeps it apart from what a person reads (Attempt::modelRequest).
 std::optional<nlohmann::json> question(const QString &server, const McpServerRequest &request, QString *error);
 /// The server's result for a (checked) result answer to `question`: the elicitation
 /// answer as it is; a sampling answer {"text"} as {"role": "assistant", "content":
-/// {"type": "text", "text"}, "model": "person", "stopReason": "endTurn"}.
+/// {"type": "text", "text"}, "model", "stopReason"}: the answer's "model" and
+/// "stopReason" when a model wrote it, else "person" and "endTurn".
 nlohmann::json resultFor(const nlohmann::json &question, const ManualAnswer &answer);
 } // namespace McpPersonQuestion

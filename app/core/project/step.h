@@ -82,6 +82,10 @@ struct Attempt
     /// Live only: what the attempt asks a person now (engine/personquestion.h), while the
     /// step waits for the answer; journaled as person_asked / person_answered events.
     std::optional<nlohmann::json> question;
+    /// Live only: for a sampling question, what a model is asked when one writes the reply
+    /// (the question's "model_request", McpPersonQuestion::question), kept apart from
+    /// what a person reads; journaled in person_asked's detail as "model_request".
+    std::optional<nlohmann::json> modelRequest;
 };
 
 /// One tool call within a run.

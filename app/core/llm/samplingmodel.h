@@ -1,0 +1,76 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "llm/modelclient.h"
+
+#include <QObject>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+class QNetworkAccessManager;
+
+/// A configured model writes the reply to an MCP server's `sampling/createMessage`
+/// (docs/mcp.md "A model writes the reply"): the request the question carries
+/// (Attempt::modelRequest: neutral user/assistant messages and the server's system
+/// prompt) goes through a ModelClient on the studio's trusted side, with the model's
+/// key, `timeout_seconds` and the server's `maxTokens` (bounded by the model's own
+/// `max_tokens` or `max_completion_tokens`), and the reply becomes the answer
+/// {"text", "model", "stopReason"} (engine/personquestion.h) that a person may edit
+/// before it is sent. One request at a time; no retry: a person asks again.
+///
+/// A `mock` model answers from its turns, the i-th ask of one SamplingModelCall the
+/// i-th turn; a `manual` model cannot answer here (a person is asked already).
+class SamplingModelCall : public QObject
+{
+    Q_OBJECT
+public:
+    struct Outcome
+    {
+        nlohmann::json answer; ///< {"text", "model", "stopReason"} when error is empty
+        QString error;         ///< for a person: what failed and what to do
+        QString errorCode;     ///< ModelError's code, "no_text" for a reply of tool calls only, else ""
+    };
+    /// Largest reply body read (a sampling reply is one text).
+    static constexpr qint64 ReplyCapBytes = 1024 * 1024;
+
+    SamplingModelCall(ModelConfig model, Secrets secrets, QNetworkAccessManager *network, QObject *parent = nullptr);
+
+    const ModelConfig &model() const { return m_model; }
+    /// Asks the model `modelRequest` (Attempt::modelRequest) with at most `maxTokens`
+    /// tokens (0: the model's own limit); finished() follows once, never from inside
+    /// ask(). A request still running is cancelled first.
+    void ask(const nlohmann::json &modelRequest, int maxTokens);
+    /// Stops the running request: no finished() for it.
+    void cancel();
+    bool isRunning() const { return m_client != nullptr; }
+
+    /// The neutral request for `modelRequest`: its system prompt first, then its
+    /// messages; nullopt with `error` for a request the question says cannot be given
+    /// to a model (its "error") or that is not one.
+    static std::optional<ModelRequest> request(const nlohmann::json &modelRequest, QString *error);
+    /// `model` whose request asks for at most `maxTokens` (0: unchanged): its own
+    /// max_completion_tokens or max_tokens lowered to it, or max_tokens set.
+    static ModelConfig bounded(ModelConfig model, int maxTokens);
+    /// MCP's stopReason for a neutral one: "stop" endTurn, "length" maxTokens,
+    /// "stop_sequence" stopSequence, none endTurn; another word as it is, else "other".
+    static QString stopReason(const QString &neutral);
+    /// The answer for `reply` of `model`; nullopt with `error` when it has no text.
+    static std::optional<nlohmann::json> answerOf(const ModelConfig &model, const ModelReply &reply, QString *error);
+
+Q_SIGNALS:
+    void finished(const SamplingModelCall::Outcome &outcome);
+
+private:
+    void done(const ModelResult &result);
+
+    ModelConfig m_model;
+    Secrets m_secrets;
+    QNetworkAccessManager *m_network;
+    ModelClient *m_client = nullptr; ///< the running request's
+    quint64 m_requestId = 0;
+    int m_asked = 0; ///< sends so far: a mock's next turn
+};

@@ -1,0 +1,198 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Ask Model in the answer pane (docs/mcp.md "A model writes the reply"): a sampling
+// question of an MCP server shows a chooser of the project's models that are not
+// `manual`; Ask Model fills the Reply field with the model's text (a mock model: no
+// network), Send Reply sends it with the model's id and stop reason, or as the
+// person's once edited; a failing model says why and sends nothing; without a model the
+// chooser is disabled and says how to add one. The pane answers through an answerer
+// here, so no run or server is needed.
+#include "project/project.h"
+#include "run/runcontroller.h"
+#include "schemaform.h"
+#include "ui/answerpane.h"
+#include "ui/samplingmodelpanel.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using nlohmann::json;
+
+namespace {
+
+/// A step whose attempt asks the fake server's sampling question ("Say hi").
+Step samplingStep()
+{
+    Step step;
+    step.runId = QStringLiteral("run1");
+    step.callId = QStringLiteral("c1");
+    step.sequence = 1;
+    step.tool = QStringLiteral("fake__ask");
+    step.status = StepStatus::Waiting;
+    Attempt attempt;
+    attempt.number = 1;
+    attempt.question = json{{"kind", "sampling"},
+                            {"server", "fake"},
+                            {"method", "sampling/createMessage"},
+                            {"request_id", "s-1"},
+                            {"message", "user: Say hi"},
+                            {"system_prompt", "Be brief"},
+                            {"max_tokens", 50},
+                            {"serial", 1}};
+    attempt.modelRequest = json{{"messages", {{{"role", "user"}, {"content", "Say hi\n[image not sent]"}}}},
+                                {"omitted", 1},
+                                {"system", "Be brief"}};
+    step.attempts.push_back(attempt);
+    return step;
+}
+
+} // namespace
+
+class TstSamplingModelUi : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init()
+    {
+        m_project = Project();
+        m_project.dir = m_dir.path();
+        m_answers.clear();
+        m_pane = std::make_unique<AnswerPane>(&m_run);
+        m_pane->setAnswerer([this](const QString &, int, const ManualAnswer &answer, QString *) {
+            m_answers.push_back(answer.result);
+            return true;
+        });
+        m_pane->samplingModel()->setProjectLookup([this] { return &m_project; });
+        m_pane->resize(700, 600);
+        m_pane->show();
+    }
+    void cleanup() { m_pane.reset(); }
+
+    void askModelFillsTheReply()
+    {
+        useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "Hello from the model"}}}}},
+                   {{"name", "teacher"}, {"provider", "manual"}}});
+        m_pane->setCall(samplingStep());
+        QCOMPARE(m_pane->sendResultButton()->text(), QStringLiteral("Send Reply"));
+        auto *chooser = child<QComboBox>("samplingModelChooser");
+        QVERIFY(chooser->isVisible() && chooser->isEnabled());
+        QCOMPARE(chooser->count(), 1); // the manual model is a person: not offered
+        QCOMPARE(chooser->currentText(), QStringLiteral("scripted"));
+        // What the model will not see is said before it is asked.
+        QCOMPARE(child<QLabel>("askModelStatus")->text(),
+                 QStringLiteral("1 block(s) of the messages (images, audio, …) are not sent to a model: models are "
+                                "asked with text only, each such block replaced by a note."));
+        child<QPushButton>("askModel")->click();
+        QTRY_COMPARE(m_pane->resultForm()->value().dump(), std::string(R"({"text":"Hello from the model"})"));
+        QVERIFY(child<QLabel>("askModelStatus")
+                    ->text()
+                    .startsWith(QStringLiteral("Model 'scripted' wrote the reply (stop reason endTurn).")));
+        QVERIFY(m_answers.empty()); // filled, not sent
+        QVERIFY(m_pane->sendResult());
+        QCOMPARE(m_answers.size(), std::size_t(1));
+        QCOMPARE(m_answers[0].dump(),
+                 std::string(R"({"model":"scripted","stopReason":"endTurn","text":"Hello from the model"})"));
+    }
+
+    void anEditedReplyIsThePersons()
+    {
+        useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "Hello"}}}}}});
+        m_pane->setCall(samplingStep());
+        child<QPushButton>("askModel")->click();
+        QTRY_COMPARE(m_pane->resultForm()->value().dump(), std::string(R"({"text":"Hello"})"));
+        auto *reply = qobject_cast<QLineEdit *>(m_pane->resultForm()->control(QStringLiteral("/text")));
+        QVERIFY(reply);
+        QTest::keyClicks(reply, QStringLiteral(", Ada"));
+        QVERIFY(m_pane->sendResult());
+        QCOMPARE(m_answers.size(), std::size_t(1));
+        QCOMPARE(m_answers[0].dump(), std::string(R"({"text":"Hello, Ada"})"));
+    }
+
+    void aFailingModelSaysWhyAndSendsNothing()
+    {
+        useModels({{{"name", "broken"},
+                    {"provider", "mock"},
+                    {"turns", {{{"error", "the model is down"}, {"retryable", false}}}}}});
+        m_pane->setCall(samplingStep());
+        child<QPushButton>("askModel")->click();
+        auto *status = child<QLabel>("askModelStatus");
+        QTRY_VERIFY(status->text().startsWith(
+            QStringLiteral("Model 'broken' did not answer; nothing was sent to the server: ")));
+        QVERIFY2(status->text().contains(QStringLiteral("the model is down")), qPrintable(status->text()));
+        QVERIFY(child<QPushButton>("askModel")->isVisible());
+        QCOMPARE(m_pane->resultForm()->value().value("text", std::string()), std::string());
+        QVERIFY(m_answers.empty());
+        QCOMPARE(m_pane->callId(), QStringLiteral("c1")); // still waiting
+    }
+
+    void askingCanBeStopped()
+    {
+        useModels({{{"name", "slow"}, {"provider", "mock"}, {"turns", {{{"content", "late"}, {"delay_seconds", 3}}}}}});
+        m_pane->setCall(samplingStep());
+        child<QPushButton>("askModel")->click();
+        QVERIFY(child<QPushButton>("cancelAskModel")->isVisible());
+        QVERIFY(child<QWidget>("askModelBusy")->isVisible());
+        QVERIFY(!child<QPushButton>("askModel")->isVisible());
+        child<QPushButton>("cancelAskModel")->click();
+        QVERIFY(child<QPushButton>("askModel")->isVisible());
+        QCOMPARE(child<QLabel>("askModelStatus")->text(), QStringLiteral("Stopped asking the model."));
+        QTest::qWait(3300);
+        QCOMPARE(m_pane->resultForm()->value().value("text", std::string()), std::string());
+    }
+
+    void withoutAModelTheChooserSaysHowToAddOne()
+    {
+        useModels({{{"name", "teacher"}, {"provider", "manual"}}});
+        m_pane->setCall(samplingStep());
+        auto *chooser = child<QComboBox>("samplingModelChooser");
+        QVERIFY(chooser->isVisible());
+        QVERIFY(!chooser->isEnabled());
+        QVERIFY(!child<QPushButton>("askModel")->isEnabled());
+        QCOMPARE(chooser->toolTip(),
+                 QStringLiteral("No model to ask: add one to \"models\" in toolstudio.json (provider openai-chat, "
+                                "anthropic or mock; docs/models.md \"Configuration\"), its key as a secret (Tools ▸ "
+                                "Secrets…)"));
+    }
+
+    void notShownForAnElicitation()
+    {
+        useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "x"}}}}}});
+        Step step = samplingStep();
+        step.attempts.back().question = json{{"kind", "elicitation"},
+                                             {"server", "fake"},
+                                             {"message", "Who?"},
+                                             {"schema", {{"type", "object"}, {"properties", json::object()}}},
+                                             {"serial", 1}};
+        step.attempts.back().modelRequest.reset();
+        m_pane->setCall(step);
+        QVERIFY(!m_pane->samplingModel()->isVisible());
+    }
+
+private:
+    void useModels(const json &models) { m_project.models = ModelConfig::parseAll(models, RetryPolicy{}); }
+    template<typename W>
+    W *child(const char *name) const
+    {
+        auto *found = m_pane->findChild<W *>(QString::fromLatin1(name));
+        if (!found)
+            qFatal("no child %s", name);
+        return found;
+    }
+
+    QTemporaryDir m_dir;
+    Project m_project;
+    RunController m_run;
+    std::unique_ptr<AnswerPane> m_pane;
+    std::vector<json> m_answers;
+};
+
+QTEST_MAIN(TstSamplingModelUi)
+#include "tst_samplingmodelui.moc"
