@@ -355,7 +355,7 @@ void TestMcpSse::poolRemembersTheFallback()
                   [&outcome](const McpCallOutcome &done) { outcome = done; });
         (void)QTest::qWaitFor([&outcome] { return outcome.has_value(); }, 60000);
         return outcome.value_or(
-            McpCallOutcome{McpReply{{}, {}, QStringLiteral("no reply within 60 s")}, {}, {}, {}, {}});
+            McpCallOutcome{McpReply{{}, {}, QStringLiteral("no reply within 60 s")}, {}, {}, {}, {}, {}});
     };
     const McpCallOutcome ended = call(QStringLiteral("t"));
     QCOMPARE(ended.reply.failure,
