@@ -212,9 +212,10 @@ private Q_SLOTS:
             << QStringLiteral("*") << QStringLiteral("*")
             << QStringList{QStringLiteral("--result"), QStringLiteral("1"), QStringLiteral("--error"),
                            QStringLiteral("x")}
-            << ExitBadInput << QStringLiteral("give exactly one of --result JSON and --error MESSAGE");
+            << ExitBadInput << QStringLiteral("give exactly one of --result JSON, --error MESSAGE and --model NAME");
         QTest::newRow("neither") << QStringLiteral("*") << QStringLiteral("*") << QStringList() << ExitBadInput
-                                 << QStringLiteral("give exactly one of --result JSON and --error MESSAGE");
+                                 << QStringLiteral(
+                                        "give exactly one of --result JSON, --error MESSAGE and --model NAME");
         QTest::newRow("result not JSON") << QStringLiteral("*") << QStringLiteral("*")
                                          << QStringList{QStringLiteral("--result"), QStringLiteral("yes")}
                                          << ExitBadInput
