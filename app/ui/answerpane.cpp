@@ -81,6 +81,10 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_headingLabel->setWordWrap(true);
     m_clockLabel = new QLabel(this);
     m_clockLabel->setObjectName(QStringLiteral("answerClock"));
+    // What was sent (a result's JSON has no spaces to wrap at) must not widen the dock
+    // past its width: wrapped where it can be, cut where it cannot.
+    m_clockLabel->setWordWrap(true);
+    m_clockLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     m_body = new QWidget(this);
     m_argumentsView = new QPlainTextEdit(m_body);
@@ -258,6 +262,9 @@ void AnswerPane::applyMode()
         m_errorBox->setTitle(tr("Or refuse the request with an error"));
         m_errorMessageEdit->setPlaceholderText(tr("Why, as the server will see it"));
     }
+    // A changed tool is the studio's own question: Reject is its refusal (no server
+    // waits for an error message).
+    m_errorBox->setVisible(kind != QLatin1String("tool_change"));
     m_retryableCheck->setVisible(kind.isEmpty());
 }
 

@@ -9,6 +9,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 ToolChangeQuestionView::ToolChangeQuestionView(QWidget *parent)
@@ -22,7 +24,9 @@ ToolChangeQuestionView::ToolChangeQuestionView(QWidget *parent)
     m_diff = new QPlainTextEdit(this);
     m_diff->setObjectName(QStringLiteral("toolChangeDiff"));
     m_diff->setReadOnly(true);
-    m_diff->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Wrapped: the end of a changed line (what a description now asks for) must be in
+    // view without scrolling sideways.
+    m_diff->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_diff->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_accept = new QPushButton(tr("&Accept"), this);
     m_accept->setObjectName(QStringLiteral("acceptToolChange"));
@@ -56,4 +60,26 @@ void ToolChangeQuestionView::setQuestion(const nlohmann::json &question)
     };
     m_message->setText(text("message"));
     m_diff->setPlainText(text("diff"));
+    markChangedLines();
+}
+
+void ToolChangeQuestionView::markChangedLines()
+{
+    // Removed lines on red, added ones on green, as diff views show them.
+    QTextCharFormat removed;
+    removed.setBackground(QColor(0xff, 0xeb, 0xee));
+    removed.setForeground(QColor(0xb7, 0x1c, 0x1c));
+    QTextCharFormat added;
+    added.setBackground(QColor(0xe8, 0xf5, 0xe9));
+    added.setForeground(QColor(0x1b, 0x5e, 0x20));
+    for (QTextBlock block = m_diff->document()->begin(); block.isValid(); block = block.next()) {
+        const QString line = block.text();
+        const bool minus = line.startsWith(u'-') && !line.startsWith(QLatin1String("---"));
+        const bool plus = line.startsWith(u'+') && !line.startsWith(QLatin1String("+++"));
+        if (!minus && !plus)
+            continue;
+        QTextCursor cursor(block);
+        cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        cursor.mergeCharFormat(minus ? removed : added);
+    }
 }

@@ -30,6 +30,9 @@ Q_SIGNALS:
     void answered(const nlohmann::json &result);
 
 private:
+    /// Colours the diff's removed and added lines.
+    void markChangedLines();
+
     QLabel *m_message = nullptr;
     QPlainTextEdit *m_diff = nullptr;
     QPushButton *m_accept = nullptr;

@@ -118,6 +118,7 @@ private Q_SLOTS:
     void badModelAnswersAreRefused();
     void stopReasons_data();
     void stopReasons();
+    void aModelsIdIsAnAnswerTheStudioTakes();
     void answeredHeadlessWithModel();
 
 private:
@@ -350,6 +351,34 @@ void TestMcpSamplingModel::stopReasons()
     QFETCH(QString, neutral);
     QFETCH(QString, mcp);
     QCOMPARE(SamplingModelCall::stopReason(neutral), mcp);
+}
+
+// The answer made of a model's reply passes the studio's own check whatever the model's
+// configured id (attack34 F3: a control character, or 300 characters ending in half an
+// emoji, made `toolstudio answer --model` refuse its own answer after the tokens were spent).
+void TestMcpSamplingModel::aModelsIdIsAnAnswerTheStudioTakes()
+{
+    ModelReply reply;
+    reply.message = {{"role", "assistant"}, {"content", "hi"}};
+    reply.stopReason = QStringLiteral("stop");
+    for (const QString &id : {QStringLiteral("a\u0007b"), QString(255, u'x') + QStringLiteral("\U0001F600tail")}) {
+        ModelConfig model;
+        model.name = QStringLiteral("m");
+        model.model = id;
+        QString error;
+        const std::optional<json> answer = SamplingModelCall::answerOf(model, reply, &error);
+        QVERIFY2(answer, qPrintable(error));
+        ManualAnswer manual;
+        manual.result = *answer;
+        const json question = {{"kind", "sampling"}};
+        QCOMPARE(PersonQuestion::check(question, manual), QString());
+    }
+    ModelConfig bell;
+    bell.name = QStringLiteral("m");
+    bell.model = QStringLiteral("a\u0007b");
+    QString error;
+    QCOMPARE(QString::fromStdString(SamplingModelCall::answerOf(bell, reply, &error)->value("model", "")),
+             QStringLiteral("a\\u0007b"));
 }
 
 void TestMcpSamplingModel::answeredHeadlessWithModel()

@@ -111,6 +111,21 @@ void TestMcpAcceptedTools::changedPartsAndDiff()
                             "+  },\n"
                             "+  \"name\": \"sum\"\n"
                             "+}\n"));
+
+    // A definition too long to compare line by line (a server's enum of 15 000 values on
+    // each side: attack34 F1) is named by its length and the parts that changed.
+    McpToolChange huge = change;
+    huge.accepted["inputSchema"]["properties"]["text"]["enum"] = json::array();
+    huge.now = huge.accepted;
+    for (int i = 0; i < 15000; ++i) {
+        huge.accepted["inputSchema"]["properties"]["text"]["enum"].push_back(i);
+        huge.now["inputSchema"]["properties"]["text"]["enum"].push_back(i + 1);
+    }
+    huge.parts = {QStringLiteral("inputSchema")};
+    QCOMPARE(huge.diff(),
+             QStringLiteral("--- accepted\n+++ now\n(the definitions are 15014 and 15014 lines long, "
+                            "more than the 20000 the studio compares line by line; what changed: "
+                            "inputSchema)\n"));
 }
 
 void TestMcpAcceptedTools::refusalSaysWhatChangedAndHowToAccept()

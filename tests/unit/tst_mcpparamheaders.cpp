@@ -155,6 +155,13 @@ private Q_SLOTS:
         for (int i = 0; i < 100; ++i)
             deep = {{"type", "object"}, {"properties", {{"n", deep}}}};
         QCOMPARE(refusal(deep), QStringLiteral("the inputSchema is nested deeper than 64 levels"));
+        const json longName = {{"properties", {{"t", {{"type", "string"}, {"x-mcp-header", std::string(129, 'A')}}}}}};
+        QCOMPARE(refusal(longName),
+                 QStringLiteral("property 't': its x-mcp-header is longer than 128 characters (a "
+                                "header name that long makes every call of the tool fail: 431 "
+                                "from the server)"));
+        const json longest = {{"properties", {{"t", {{"type", "string"}, {"x-mcp-header", std::string(128, 'A')}}}}}};
+        QCOMPARE(refusal(longest), QStringLiteral("(accepted)"));
     }
 };
 

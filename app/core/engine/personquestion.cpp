@@ -2,12 +2,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/personquestion.h"
 
+#include "llm/samplingmodel.h"
 #include "project/printabletext.h"
 #include "project/schemavalidator.h"
 
 #include <QRegularExpression>
 
 using nlohmann::json;
+
+// What a model's reply answers with (SamplingModelCall::answerOf) is what the check takes.
+static_assert(PersonQuestion::MaxModelChars == SamplingModelCall::MaxModelChars);
 
 namespace {
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "llm/samplingmodel.h"
 
+#include "project/printabletext.h"
+
 #include <QRegularExpression>
 #include <QTimer>
 
@@ -128,8 +130,12 @@ std::optional<json> SamplingModelCall::answerOf(const ModelConfig &model, const 
             : tr("model '%1' answered with no text; ask again or write the reply").arg(model.name);
         return std::nullopt;
     }
-    // The model's id as configured (a mock has none: its name), bounded as an answer's.
-    const QString id = (model.model.isEmpty() ? model.name : model.model).left(256);
+    // The model's id as configured (a mock has none: its name), made what an answer's
+    // "model" must be (PersonQuestion::check): printable, at most MaxModelChars, never half
+    // a character (attack34 F3: a control character or a cut emoji made the studio refuse
+    // its own answer after the model's tokens were spent).
+    const QString id = QString::fromUtf8(
+        clipChars(printableText(model.model.isEmpty() ? model.name : model.model), MaxModelChars).kept);
     return json{
         {"text", content}, {"model", id.toStdString()}, {"stopReason", stopReason(reply.stopReason).toStdString()}};
 }

@@ -28,6 +28,8 @@ class SamplingModelCall : public QObject
 {
     Q_OBJECT
 public:
+    /// Characters of the answer's "model" (PersonQuestion::MaxModelChars checks it).
+    static constexpr qsizetype MaxModelChars = 256;
     struct Outcome
     {
         nlohmann::json answer; ///< {"text", "model", "stopReason"} when error is empty

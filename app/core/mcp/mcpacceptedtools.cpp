@@ -52,7 +52,19 @@ QString McpToolChange::summary() const
 
 QString McpToolChange::diff() const
 {
-    const std::vector<DiffLine> lines = TextDiff::unified(pretty(accepted), pretty(now));
+    const QString before = pretty(accepted);
+    const QString after = pretty(now);
+    const qsizetype beforeLines = before.count(u'\n'); // pretty() ends each line, the last too
+    const qsizetype afterLines = after.count(u'\n');
+    if (beforeLines + afterLines > MaxDiffLines)
+        return QStringLiteral("--- accepted\n+++ now\n")
+            + tr("(the definitions are %1 and %2 lines long, more than the %3 the studio compares line by line; "
+                 "what changed: %4)\n")
+                  .arg(beforeLines)
+                  .arg(afterLines)
+                  .arg(MaxDiffLines)
+                  .arg(summary());
+    const std::vector<DiffLine> lines = TextDiff::unified(before, after);
     return QStringLiteral("--- accepted\n+++ now\n") + TextDiff::toText(lines);
 }
 

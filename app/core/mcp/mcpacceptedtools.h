@@ -29,8 +29,13 @@ struct McpToolChange
 
     /// "new" or the parts joined: "description, inputSchema".
     QString summary() const;
+    /// Lines of the two pretty-printed definitions together past which they are not
+    /// compared line by line (a server's 280 000-value enum took 43 s and 323 MB to diff,
+    /// on the GUI thread when a call asks about it — attack34 F1).
+    static constexpr qsizetype MaxDiffLines = 20000;
     /// A unified diff of the pretty-printed definitions, "--- accepted" / "+++ now"
-    /// headers first; a new tool's whole definition as added lines.
+    /// headers first; a new tool's whole definition as added lines. Past MaxDiffLines, a
+    /// line saying how long they are and which parts changed instead.
     QString diff() const;
     /// Why a call of it does not reach the server: what changed (a description's old
     /// and new text cut to DescriptionChars each) and how to accept it, naming

@@ -108,6 +108,13 @@ private:
                         .arg(where);
             return;
         }
+        if (value.is_string() && value.get<std::string>().size() > MaxNameChars) {
+            error = McpParamHeaders::tr("%1: its x-mcp-header is longer than %2 characters (a header name that long "
+                                        "makes every call of the tool fail: 431 from the server)")
+                        .arg(where)
+                        .arg(MaxNameChars);
+            return;
+        }
         if (!value.is_string() || !isToken(value.get<std::string>())) {
             error = McpParamHeaders::tr("%1: its x-mcp-header is not an HTTP header name (letters, digits and "
                                         "!#$%&'*+-.^_`|~, not empty)")

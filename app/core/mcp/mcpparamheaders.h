@@ -29,6 +29,9 @@ public:
     static constexpr std::size_t MaxAnnotations = 32;
     /// Deeper than any tool's schema goes; the walk stops there (and refuses the tool).
     static constexpr int MaxDepth = 64;
+    /// Characters of a header's name part (attack34 F2: a 100 000-character name was
+    /// taken, and every call of the tool was answered 431).
+    static constexpr std::size_t MaxNameChars = 128;
 
     struct Annotation
     {
