@@ -477,6 +477,26 @@ private Q_SLOTS:
                  "@'https://me.example/a/../c.json'}}}}")
             << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' \"https://me.example/a/../c.json\" may "
                               "not have \".\" or \"..\" in its path");
+        QTest::newRow("client_metadata_url with an empty user")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'https://@me.example/c.json'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' may not hold a user name or password");
+        QTest::newRow("client_metadata_url with a Unicode host")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'https://b\u00fccher.example/c.json'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' \"https://b\u00fccher.example/c.json\" "
+                              "must be written in ASCII, as the authorization server compares it: a host in its "
+                              "xn-- form, other characters percent-encoded");
+        QTest::newRow("client_metadata_url with port 0")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'https://me.example:0/c.json'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' \"https://me.example:0/c.json\" may not "
+                              "name port 0");
+        QTest::newRow("client_metadata_url with an encoded CR LF")
+            << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'client_metadata_url': "
+                 "@'https://me.example/c%0d%0a.json'}}}}")
+            << QStringLiteral("mcp server 's': oauth: 'client_metadata_url' \"https://me.example/c%0d%0a.json\" may "
+                              "not have a control character, even percent-encoded (%00, %0d, %0a, …)");
         QTest::newRow("redirect_port below 1024")
             << J("{'mcp_servers': {'s': {'url': 'https://a/mcp', 'oauth': {'redirect_port': @80}}}}")
             << QStringLiteral("mcp server 's': oauth: 'redirect_port' must be at least 1024");

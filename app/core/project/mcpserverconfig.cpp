@@ -4,6 +4,7 @@
 
 #include "project/jsonqt.h"
 #include "project/manifestreader.h"
+#include "project/printabletext.h"
 
 #include <QRegularExpression>
 #include <QUrl>
@@ -153,16 +154,26 @@ McpServerConfig parseServer(const QString &name, const json &entry)
 
 QString McpServerConfig::refusedClientMetadataUrl(const QString &url)
 {
-    const QString shown = QLatin1Char('"') + url.left(200) + QLatin1Char('"');
+    const QString shown = QLatin1Char('"') + elidedText(url, 200) + QLatin1Char('"');
     const QUrl parsed(url, QUrl::StrictMode);
     if (url.size() > 2048)
         return QStringLiteral("is over 2048 characters");
+    // The authorization server compares the client_id with the document's URL as it
+    // fetched it, byte for byte: a URL in another form than the one it fetches (a host in
+    // Unicode fetched as xn--…) is a client it does not know (attack34 F5).
+    for (const QChar c : url)
+        if (c.unicode() <= 0x20 || c.unicode() >= 0x7f)
+            return QStringLiteral("%1 must be written in ASCII, as the authorization server compares it: a host "
+                                  "in its xn-- form, other characters percent-encoded")
+                .arg(shown);
     if (!parsed.isValid() || parsed.scheme() != QLatin1String("https") || parsed.host().isEmpty())
         return QStringLiteral("%1 must be an https:// URL (the authorization server fetches the client ID metadata "
                               "document there)")
             .arg(shown);
-    if (!parsed.userInfo().isEmpty())
+    if (parsed.authority(QUrl::FullyEncoded).contains(u'@'))
         return QStringLiteral("may not hold a user name or password"); // not quoted: a password
+    if (parsed.port() == 0)
+        return QStringLiteral("%1 may not name port 0").arg(shown);
     if (parsed.hasFragment())
         return QStringLiteral("%1 may not have a fragment (#…)").arg(shown);
     const QString path = parsed.path(QUrl::FullyEncoded);
@@ -173,6 +184,10 @@ QString McpServerConfig::refusedClientMetadataUrl(const QString &url)
     const QStringList segments = path.split(u'/');
     if (segments.contains(QStringLiteral(".")) || segments.contains(QStringLiteral("..")))
         return QStringLiteral("%1 may not have \".\" or \"..\" in its path").arg(shown);
+    static const QRegularExpression encodedControl(QStringLiteral("%(0[0-9a-fA-F]|1[0-9a-fA-F]|7[fF])"));
+    if (parsed.toString(QUrl::FullyEncoded).contains(encodedControl))
+        return shown // not arg(): the text names %0d
+            + QStringLiteral(" may not have a control character, even percent-encoded (%00, %0d, %0a, …)");
     return {};
 }
 
