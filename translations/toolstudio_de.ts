@@ -298,6 +298,10 @@ Seine Nachricht:
         <source>The server withdrew that page while you decided; nothing was opened. Read what it asks now.</source>
         <translation>Der Server hat diese Seite zurückgezogen, während Sie entschieden haben; nichts wurde geöffnet. Lesen Sie, was er jetzt fragt.</translation>
     </message>
+    <message>
+        <source>has a changed tool to accept or reject</source>
+        <translation>hat ein geändertes Werkzeug zum Annehmen oder Ablehnen</translation>
+    </message>
 </context>
 <context>
     <name>AttemptClocks</name>
@@ -2063,6 +2067,49 @@ Seine Nachricht:
         <source>MCP server &apos;%1&apos; needs a person to open a page first (URL elicitation, -32042): %2</source>
         <translation>MCP-Server &apos;%1&apos; braucht zuerst eine Person, die eine Seite öffnet (URL-Rückfrage, -32042): %2</translation>
     </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; was not accepted: %2</source>
+        <translation>MCP-Werkzeug „%1“ wurde nicht angenommen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>McpParamHeaders</name>
+    <message>
+        <source>the schema&apos;s root</source>
+        <translation>die Wurzel des Schemas</translation>
+    </message>
+    <message>
+        <source>property &apos;%1&apos;</source>
+        <translation>Eigenschaft „%1“</translation>
+    </message>
+    <message>
+        <source>the inputSchema is nested deeper than %1 levels</source>
+        <translation>das inputSchema ist tiefer als %1 Ebenen verschachtelt</translation>
+    </message>
+    <message>
+        <source>%1 has x-mcp-header but is not reached from the schema&apos;s root through &apos;properties&apos; alone (not under items, anyOf/oneOf/allOf/not, if/then/else, $defs or $ref)</source>
+        <translation>%1 hat x-mcp-header, ist von der Wurzel des Schemas aber nicht allein über „properties“ erreichbar (nicht unter items, anyOf/oneOf/allOf/not, if/then/else, $defs oder $ref)</translation>
+    </message>
+    <message>
+        <source>%1: its x-mcp-header is longer than %2 characters (a header name that long makes every call of the tool fail: 431 from the server)</source>
+        <translation>%1: sein x-mcp-header ist länger als %2 Zeichen (ein so langer Header-Name lässt jeden Aufruf des Werkzeugs scheitern: 431 vom Server)</translation>
+    </message>
+    <message>
+        <source>%1: its x-mcp-header is not an HTTP header name (letters, digits and !#$%&amp;&apos;*+-.^_`|~, not empty)</source>
+        <translation>%1: sein x-mcp-header ist kein HTTP-Header-Name (Buchstaben, Ziffern und !#$%&amp;&apos;*+-.^_`|~, nicht leer)</translation>
+    </message>
+    <message>
+        <source>%1: x-mcp-header is only for a property of type string, integer or boolean</source>
+        <translation>%1: x-mcp-header gilt nur für eine Eigenschaft vom Typ string, integer oder boolean</translation>
+    </message>
+    <message>
+        <source>%1: x-mcp-header &apos;%2&apos; is used by another property too (names are compared without case)</source>
+        <translation>%1: x-mcp-header „%2“ wird auch von einer anderen Eigenschaft verwendet (Namen werden ohne Groß-/Kleinschreibung verglichen)</translation>
+    </message>
+    <message>
+        <source>more than %1 properties have x-mcp-header</source>
+        <translation>mehr als %1 Eigenschaften haben x-mcp-header</translation>
+    </message>
 </context>
 <context>
     <name>McpProjectTools</name>
@@ -2101,6 +2148,10 @@ Seine Nachricht:
     <message>
         <source>MCP server &apos;%1&apos;: %2…</source>
         <translation>MCP-Server &apos;%1&apos;: %2…</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos;: a tool is left out, its x-mcp-header parameters break the rules of MCP 2026-07-28 (the server must fix its inputSchema): %2</source>
+        <translation>MCP-Server „%1“: ein Werkzeug wird ausgelassen, seine x-mcp-header-Parameter verletzen die Regeln von MCP 2026-07-28 (der Server muss sein inputSchema korrigieren): %2</translation>
     </message>
 </context>
 <context>
@@ -2561,20 +2612,20 @@ Seine Nachricht:
         <translation>akzeptiert</translation>
     </message>
     <message>
-        <source>new since accepted: calls refused</source>
-        <translation>neu seit der Zustimmung: Aufrufe abgelehnt</translation>
-    </message>
-    <message>
-        <source>changed since accepted: %1; calls refused</source>
-        <translation>geändert seit der Zustimmung: %1; Aufrufe abgelehnt</translation>
-    </message>
-    <message>
         <source>Review Changes… shows what changed and accepts it</source>
         <translation>Änderungen prüfen… zeigt, was sich geändert hat, und akzeptiert es</translation>
     </message>
     <message>
         <source>%1, HTTP+SSE</source>
         <translation>%1, HTTP+SSE</translation>
+    </message>
+    <message>
+        <source>new since accepted: calls ask first</source>
+        <translation>neu seit der Annahme: Aufrufe fragen zuerst</translation>
+    </message>
+    <message>
+        <source>changed since accepted: %1; calls ask first</source>
+        <translation>geändert seit der Annahme: %1; Aufrufe fragen zuerst</translation>
     </message>
 </context>
 <context>
@@ -2663,6 +2714,39 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
         <source>MCP tool &apos;%1&apos; of MCP server &apos;%2&apos; is not called: its definition nests more than %3 levels deep, more than the record of accepted tools keeps, so it cannot be accepted</source>
         <translation>MCP-Tool &apos;%1&apos; des MCP-Servers &apos;%2&apos; wird nicht aufgerufen: seine Definition ist mehr als %3 Ebenen tief verschachtelt, tiefer als das Verzeichnis akzeptierter Tools speichert, daher kann es nicht akzeptiert werden</translation>
     </message>
+    <message>
+        <source>(the definitions are %1 and %2 lines long, more than the %3 the studio compares line by line; what changed: %4)
+</source>
+        <translation>(die Definitionen sind %1 und %2 Zeilen lang, mehr als die %3, die das Studio Zeile für Zeile vergleicht; geändert: %4)
+</translation>
+    </message>
+</context>
+<context>
+    <name>McpToolChangeQuestion</name>
+    <message>
+        <source>MCP tool &apos;%1&apos; is new on MCP server &apos;%2&apos; since its tools were accepted. Accept it to send the call, or reject it: the call fails and the tool stays unaccepted.</source>
+        <translation>MCP-Werkzeug „%1“ ist auf MCP-Server „%2“ neu, seit seine Werkzeuge angenommen wurden. Nehmen Sie es an, um den Aufruf zu senden, oder lehnen Sie es ab: Der Aufruf schlägt fehl und das Werkzeug bleibt nicht angenommen.</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; changed since it was accepted (%2). Accept the new definition to send the call, or reject it: the call fails and the accepted definition stays.</source>
+        <translation>MCP-Werkzeug „%1“ hat sich seit der Annahme geändert (%2). Nehmen Sie die neue Definition an, um den Aufruf zu senden, oder lehnen Sie sie ab: Der Aufruf schlägt fehl und die angenommene Definition bleibt.</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; is new since its server&apos;s tools were accepted</source>
+        <translation>MCP-Werkzeug „%1“ ist neu, seit die Werkzeuge seines Servers angenommen wurden</translation>
+    </message>
+    <message>
+        <source>MCP tool &apos;%1&apos; changed since it was accepted (%2)</source>
+        <translation>MCP-Werkzeug „%1“ hat sich seit der Annahme geändert (%2)</translation>
+    </message>
+    <message>
+        <source>%1; a person rejected the change, so it was not called</source>
+        <translation>%1; eine Person hat die Änderung abgelehnt, daher wurde es nicht aufgerufen</translation>
+    </message>
+    <message>
+        <source>%1; a person rejected the change, so it was not called: %2</source>
+        <translation>%1; eine Person hat die Änderung abgelehnt, daher wurde es nicht aufgerufen: %2</translation>
+    </message>
 </context>
 <context>
     <name>McpToolChangesDialog</name>
@@ -2682,13 +2766,6 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
         <source>Every tool of %1 is accepted as it is listed now.</source>
         <translation>Jedes Tool von %1 ist so akzeptiert, wie es jetzt aufgelistet ist.</translation>
     </message>
-    <message numerus="yes">
-        <source>%n tool(s) of %1 changed since you accepted them. Their calls fail until you accept the changes; scripts keep their bindings either way.</source>
-        <translation>
-            <numerusform>%n Tool von %1 hat sich seit Ihrer Zustimmung geändert. Seine Aufrufe schlagen fehl, bis Sie die Änderungen akzeptieren; Skripte behalten ihre Bindungen in jedem Fall.</numerusform>
-            <numerusform>%n Tools von %1 haben sich seit Ihrer Zustimmung geändert. Ihre Aufrufe schlagen fehl, bis Sie die Änderungen akzeptieren; Skripte behalten ihre Bindungen in jedem Fall.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Accept</source>
         <translation>Akzeptieren</translation>
@@ -2704,6 +2781,13 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
     <message>
         <source>The project&apos;s MCP servers are gone.</source>
         <translation>Die MCP-Server des Projekts sind nicht mehr da.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tool(s) of %1 changed since you accepted them. Until you accept the changes, each of their calls asks you first in the Pending Calls dock (headless runs fail them); scripts keep their bindings either way.</source>
+        <translation>
+            <numerusform>%n Werkzeug von %1 hat sich geändert, seit Sie es angenommen haben. Bis Sie die Änderung annehmen, fragt jeder seiner Aufrufe Sie zuerst im Dock „Offene Aufrufe“ (Läufe ohne Fenster lassen sie scheitern); Skripte behalten ihre Bindungen in jedem Fall.</numerusform>
+            <numerusform>%n Werkzeuge von %1 haben sich geändert, seit Sie sie angenommen haben. Bis Sie die Änderungen annehmen, fragt jeder ihrer Aufrufe Sie zuerst im Dock „Offene Aufrufe“ (Läufe ohne Fenster lassen sie scheitern); Skripte behalten ihre Bindungen in jedem Fall.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2962,18 +3046,6 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
         <translation>angehalten seit %1 (Schrittmodus: die Laufzeituhr pausiert)</translation>
     </message>
     <message>
-        <source>#%1 %2 (its server asks: %3, waiting %4) %5</source>
-        <translation>#%1 %2 (sein Server fragt: %3, wartet seit %4) %5</translation>
-    </message>
-    <message>
-        <source>input</source>
-        <translation>eine Eingabe</translation>
-    </message>
-    <message>
-        <source>a reply</source>
-        <translation>eine Antwort</translation>
-    </message>
-    <message>
         <source>Edit &amp;Messages…</source>
         <translation>&amp;Nachrichten bearbeiten…</translation>
     </message>
@@ -2984,6 +3056,22 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
     <message>
         <source>Cannot send the edited messages: %1</source>
         <translation>Die bearbeiteten Nachrichten können nicht gesendet werden: %1</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (%3, waiting %4) %5</source>
+        <translation>#%1 %2 (%3, wartet %4) %5</translation>
+    </message>
+    <message>
+        <source>its server asks: input</source>
+        <translation>sein Server fragt: Eingabe</translation>
+    </message>
+    <message>
+        <source>its tool changed: accept or reject</source>
+        <translation>sein Werkzeug hat sich geändert: annehmen oder ablehnen</translation>
+    </message>
+    <message>
+        <source>its server asks: a reply</source>
+        <translation>sein Server fragt: eine Antwort</translation>
     </message>
 </context>
 <context>
@@ -4287,6 +4375,99 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     </message>
 </context>
 <context>
+    <name>SamplingModelCall</name>
+    <message>
+        <source>model &apos;%1&apos; is answered by a person (provider manual); choose another</source>
+        <translation>Modell „%1“ wird von einer Person beantwortet (Anbieter manual); wählen Sie ein anderes</translation>
+    </message>
+    <message>
+        <source>the question carries no request for a model</source>
+        <translation>die Frage enthält keine Anfrage für ein Modell</translation>
+    </message>
+    <message>
+        <source>this request cannot be given to a model: %1</source>
+        <translation>diese Anfrage kann keinem Modell gegeben werden: %1</translation>
+    </message>
+    <message>
+        <source>the request has no messages for a model</source>
+        <translation>die Anfrage hat keine Nachrichten für ein Modell</translation>
+    </message>
+    <message>
+        <source>model &apos;%1&apos; answered with tool calls, not text; ask again or write the reply</source>
+        <translation>Modell „%1“ hat mit Werkzeugaufrufen statt Text geantwortet; fragen Sie erneut oder schreiben Sie die Antwort</translation>
+    </message>
+    <message>
+        <source>model &apos;%1&apos; answered with no text; ask again or write the reply</source>
+        <translation>Modell „%1“ hat ohne Text geantwortet; fragen Sie erneut oder schreiben Sie die Antwort</translation>
+    </message>
+</context>
+<context>
+    <name>SamplingModelPanel</name>
+    <message>
+        <source>Or ask a &amp;model:</source>
+        <translation>Oder ein &amp;Modell fragen:</translation>
+    </message>
+    <message>
+        <source>Ask Model</source>
+        <translation>Modell fragen</translation>
+    </message>
+    <message>
+        <source>Send the server&apos;s messages to the chosen model; its text fills the reply, which you may edit before Send Reply</source>
+        <translation>Die Nachrichten des Servers an das gewählte Modell senden; sein Text füllt die Antwort, die Sie vor „Antwort senden“ bearbeiten können</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Stop asking the model; nothing is filled in or sent</source>
+        <translation>Das Modell nicht weiter fragen; nichts wird eingetragen oder gesendet</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n block(s) of the messages (images, audio, …) are not sent to a model: models are asked with text only, each such block replaced by a note.</source>
+        <translation>
+            <numerusform>%n Block der Nachrichten (Bilder, Audio, …) wird keinem Modell gesendet: Modelle werden nur mit Text gefragt, jeder solche Block durch einen Hinweis ersetzt.</numerusform>
+            <numerusform>%n Blöcke der Nachrichten (Bilder, Audio, …) werden keinem Modell gesendet: Modelle werden nur mit Text gefragt, jeder solche Block durch einen Hinweis ersetzt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The server&apos;s messages are not at hand for a model here; write the reply.</source>
+        <translation>Die Nachrichten des Servers stehen hier für kein Modell bereit; schreiben Sie die Antwort.</translation>
+    </message>
+    <message>
+        <source>A model cannot be asked: %1</source>
+        <translation>Kein Modell kann gefragt werden: %1</translation>
+    </message>
+    <message>
+        <source>The project&apos;s models that answer by themselves (not provider manual)</source>
+        <translation>Die Modelle des Projekts, die selbst antworten (nicht Anbieter manual)</translation>
+    </message>
+    <message>
+        <source>No model to ask: add one to &quot;models&quot; in toolstudio.json (provider openai-chat, anthropic or mock; docs/models.md &quot;Configuration&quot;), its key as a secret (Tools ▸ Secrets…)</source>
+        <translation>Kein Modell zum Fragen: Fügen Sie eines unter „models“ in toolstudio.json hinzu (Anbieter openai-chat, anthropic oder mock; docs/models.md „Configuration“), seinen Schlüssel als Geheimnis (Werkzeuge ▸ Geheimnisse…)</translation>
+    </message>
+    <message>
+        <source>The project&apos;s secrets cannot be read: %1</source>
+        <translation>Die Geheimnisse des Projekts können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Model &apos;%1&apos; did not answer; nothing was sent to the server: %2</source>
+        <translation>Modell „%1“ hat nicht geantwortet; nichts wurde an den Server gesendet: %2</translation>
+    </message>
+    <message>
+        <source>Model &apos;%1&apos; wrote the reply (stop reason %2). Edit it or Send Reply; an edited reply is sent as the person&apos;s.</source>
+        <translation>Modell „%1“ hat die Antwort geschrieben (Stoppgrund %2). Bearbeiten Sie sie oder senden Sie sie; eine bearbeitete Antwort wird als die der Person gesendet.</translation>
+    </message>
+    <message>
+        <source>Asking model &apos;%1&apos;…</source>
+        <translation>Frage Modell „%1“…</translation>
+    </message>
+    <message>
+        <source>Stopped asking the model.</source>
+        <translation>Das Modell wird nicht weiter gefragt.</translation>
+    </message>
+</context>
+<context>
     <name>SandboxProcess</name>
     <message>
         <source>the sandbox is already running</source>
@@ -5018,12 +5199,35 @@ Tokens: %1 ein, %2 aus; Stoppgrund: %3</translation>
         <source>Reading the run&apos;s steps…</source>
         <translation>Die Schritte des Laufs werden gelesen…</translation>
     </message>
+    <message>
+        <source>progress: %1</source>
+        <translation>Fortschritt: %1</translation>
+    </message>
 </context>
 <context>
     <name>Tool</name>
     <message>
         <source>1 to 128 letters, digits, &apos;_&apos;, &apos;-&apos; or &apos;.&apos;, starting with a letter, digit or &apos;_&apos;</source>
         <translation>1 bis 128 Buchstaben, Ziffern, &apos;_&apos;, &apos;-&apos; oder &apos;.&apos;, beginnend mit einem Buchstaben, einer Ziffer oder &apos;_&apos;</translation>
+    </message>
+</context>
+<context>
+    <name>ToolChangeQuestionView</name>
+    <message>
+        <source>&amp;Accept</source>
+        <translation>&amp;Annehmen</translation>
+    </message>
+    <message>
+        <source>Accept the tool&apos;s definition as shown (the project&apos;s record of accepted tools keeps it) and send the call</source>
+        <translation>Die Definition des Werkzeugs wie gezeigt annehmen (die Liste angenommener Werkzeuge des Projekts behält sie) und den Aufruf senden</translation>
+    </message>
+    <message>
+        <source>&amp;Reject</source>
+        <translation>Ab&amp;lehnen</translation>
+    </message>
+    <message>
+        <source>Fail the call; the accepted definition stays and later calls ask again</source>
+        <translation>Den Aufruf scheitern lassen; die angenommene Definition bleibt und spätere Aufrufe fragen erneut</translation>
     </message>
 </context>
 <context>
