@@ -13,6 +13,7 @@
 // `sandbox.tools_network: false` no socket but AF_UNIX can be made.
 #include "engine/handlers/commandhandler.h"
 #include "engine/handlers/pythonhandler.h"
+#include "pidscgroup.h"
 #include "project/project.h"
 #include "python/secrets.h"
 #include "python/toolsandbox.h"
@@ -25,6 +26,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -33,11 +35,14 @@
 #include <arpa/inet.h>
 #include <atomic>
 #include <csignal>
+#include <grp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -226,6 +231,15 @@ private Q_SLOTS:
                         "    def pid(self) -> int:\n"
                         "        \"\"\"The worker's pid.\"\"\"\n"
                         "        return os.getpid()\n\n"
+                        "    def threads(self, count: int) -> int:\n"
+                        "        \"\"\"Starts and joins `count` threads.\"\"\"\n"
+                        "        import threading\n"
+                        "        started = [threading.Thread(target=lambda: None) for _ in range(count)]\n"
+                        "        for thread in started:\n"
+                        "            thread.start()\n"
+                        "        for thread in started:\n"
+                        "            thread.join()\n"
+                        "        return len(started)\n\n"
                         "    def stuck(self, seconds: float) -> int:\n"
                         "        \"\"\"Sleeps in its thread.\"\"\"\n"
                         "        import time\n"
@@ -433,6 +447,56 @@ private Q_SLOTS:
         RunFolder::sweepStaleToolFolders(QDir::tempPath());
         QVERIFY(QFileInfo::exists(sandbox->scratchDir()));
         QVERIFY(QFileInfo::exists(QFileInfo(sandbox->scratchDir()).absolutePath() + QStringLiteral("/.lock")));
+    }
+
+    /// The worker's tasks count against a budget of their own: 100 processes of the
+    /// sandbox user started after the worker (another run's fork bomb — as root, runs in
+    /// pids cgroups are nobody too —, or an ordinary user's desktop) do not leave it
+    /// unable to start a thread (CI once saw "can't start new thread" while the battery's
+    /// fork bomb ran alongside). Before, RLIMIT_NPROC was the user's task count at the
+    /// launch + 64.
+    void workerNotStarvedByTheUsersOtherTasks()
+    {
+        if (ToolSandbox::studioIsRoot()
+            && (qEnvironmentVariable("TOOLSTUDIO_CGROUPS") == QLatin1String("0") || PidsCgroup::probe().parent.empty()))
+            QSKIP("as root without a pids cgroup the tool worker shares RLIMIT_NPROC with nobody's other "
+                  "tasks (docs/sandbox.md \"Trusted code\", residuals)");
+        PythonHandler first;
+        const HandlerOutcome before = runAttempt(&first, QStringLiteral("pid"), json::object());
+        QVERIFY2(before.ok, before.error.message.c_str());
+
+        uid_t uid = ::getuid();
+        gid_t gid = ::getgid();
+        if (ToolSandbox::studioIsRoot()) {
+            const passwd *nobody = ::getpwnam("nobody");
+            QVERIFY(nobody);
+            uid = nobody->pw_uid;
+            gid = nobody->pw_gid;
+        }
+        std::vector<pid_t> others;
+        const auto reap = qScopeGuard([&others] {
+            for (const pid_t pid : others)
+                ::kill(pid, SIGKILL);
+            for (const pid_t pid : others)
+                ::waitpid(pid, nullptr, 0);
+        });
+        for (int i = 0; i < 100; ++i) {
+            const pid_t pid = ::fork();
+            if (pid == 0) {
+                if (::getuid() != uid && (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0))
+                    ::_exit(126);
+                ::execl("/bin/sleep", "sleep", "60", static_cast<char *>(nullptr));
+                ::_exit(127);
+            }
+            QVERIFY(pid > 0);
+            others.push_back(pid);
+        }
+
+        PythonHandler after;
+        const HandlerOutcome outcome = runAttempt(&after, QStringLiteral("threads"), json{{"count", 20}});
+        QVERIFY2(outcome.ok, outcome.error.message.c_str());
+        QCOMPARE(outcome.result, json(20));
+        QCOMPARE(runAttempt(&after, QStringLiteral("pid"), json::object()).result, before.result); // the same worker
     }
 
     void runawayMemoryEndsInMemoryError()

@@ -3,6 +3,7 @@
 #include "python/toolsandbox.h"
 
 #include "jsoninput.h"
+#include "pidscgroup.h"
 #include "sandboxpolicy.h"
 #include "sandboxprocess.h"
 
@@ -55,6 +56,17 @@ QByteArray linkTarget(const QString &path)
 QByteArray encoded(const QString &path)
 {
     return QFile::encodeName(path);
+}
+
+/// A pids cgroup of the launch's own with `maxTasks` as pids.max, or "" where the
+/// machine offers none (or TOOLSTUDIO_CGROUPS=0 plays a chroot's conditions).
+std::string launchCgroup(std::uint64_t maxTasks)
+{
+    if (qEnvironmentVariable("TOOLSTUDIO_CGROUPS") == QLatin1String("0"))
+        return {};
+    static const PidsCgroup::Probe probe = PidsCgroup::probe();
+    std::string ignored;
+    return probe.parent.empty() ? std::string() : PidsCgroup::create(probe, maxTasks, &ignored);
 }
 
 } // namespace
@@ -312,9 +324,17 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     else if (launch.cwdInProject)
         policy.cwd = encoded(m_projectPath).toStdString();
     policy.keepFds = launch.keepFds;
-    // One sandbox user for every launch of the project (as root: nobody), since the
-    // worker and command attempts share the scratch dir the launcher hands to it.
-    policy.isolateProcesses = false;
+    // The launch's tasks count against a budget of its own: RLIMIT_NPROC alone counts
+    // every task of the sandbox user, so a run's fork bomb (as root, runs in pids cgroups
+    // are nobody too), another launch or, for an ordinary user, the desktop's own
+    // processes started after this one could leave the worker unable to start a thread.
+    // A pids cgroup where the machine has one; else, as an ordinary user, a user
+    // namespace (the same uid: the worker and command attempts share the scratch dir);
+    // as root without cgroups the shared RLIMIT_NPROC on nobody (a run uid each would
+    // part the scratch dir) — docs/sandbox.md "Trusted code".
+    const std::string cgroup = launchCgroup(policy.limits.extraProcesses + 1);
+    policy.pidsCgroup = cgroup;
+    policy.isolateProcesses = cgroup.empty() && !studioIsRoot();
     policy.limits.cpuSeconds = launch.cpuSeconds;
     policy.limits.dataBytes = launch.memoryBytes;
     policy.limits.openFiles = 1024;
@@ -331,12 +351,20 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     const QByteArray json = QByteArray::fromStdString(policy.toJson().dump());
     if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
         *error = QStringLiteral("cannot write the tool sandbox's policy: %1").arg(file.errorString());
+        if (!cgroup.empty())
+            PidsCgroup::remove(cgroup);
         return false;
     }
     process->setProgram(launcher);
     process->setArguments({QStringLiteral("--policy"), file.fileName()});
     process->setProcessEnvironment(environment);
     process->setWorkingDirectory(m_folder);
-    QObject::connect(process, &QObject::destroyed, [path = file.fileName()] { QFile::remove(path); });
+    QObject::connect(process, &QObject::destroyed, [path = file.fileName(), cgroup] {
+        QFile::remove(path);
+        // The process is reaped by now; what it left running (a server's children) goes
+        // with its cgroup (a cgroup holding only zombies can be removed).
+        if (!cgroup.empty() && PidsCgroup::killAll(cgroup))
+            PidsCgroup::remove(cgroup);
+    });
     return true;
 }
