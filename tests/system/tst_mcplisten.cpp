@@ -16,6 +16,7 @@
 #include "mcp/mcphttptransport.h"
 #include "mcp/mcpserverpool.h"
 #include "mcpsessionwaits.h"
+#include "portserver.h"
 #include "servedproject.h"
 #include "serverprocess.h"
 #include "testfiles.h"
@@ -83,34 +84,6 @@ if (process.argv[2] === "http") {
   serveStdio(makeServer);
 }
 )JS";
-
-/// A process that prints its port as the first line of stdout (fakehttpserver.py, the
-/// SDK server over HTTP): the URL of `path` on it.
-struct PortServer
-{
-    QProcess process;
-    QString base;
-
-    bool start(const QString &program, const QStringList &arguments, const QString &dir = {})
-    {
-        if (!dir.isEmpty())
-            process.setWorkingDirectory(dir);
-        process.start(program, arguments);
-        if (!process.waitForStarted(30000))
-            return false;
-        (void)QTest::qWaitFor([this] { return process.canReadLine(); }, 30000);
-        const int port = process.readLine().trimmed().toInt();
-        base = QStringLiteral("http://127.0.0.1:%1").arg(port);
-        return port > 0;
-    }
-    ~PortServer()
-    {
-        if (process.state() != QProcess::NotRunning) {
-            process.kill();
-            process.waitForFinished(10000);
-        }
-    }
-};
 
 } // namespace
 

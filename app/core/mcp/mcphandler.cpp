@@ -168,14 +168,6 @@ void McpHandler::onRefused(const McpCallOutcome &outcome)
     m_changeAsked = question;
     if (!m_watchingChanges) {
         m_watchingChanges = true;
-        m_recordPoll = new QTimer(this);
-        m_recordPoll->setInterval(AcceptedRecordPollMs);
-        connect(m_recordPoll, &QTimer::timeout, this, [this] {
-            if (m_done || !m_changeAsked || !m_pool)
-                m_recordPoll->stop();
-            else
-                m_pool->refreshAccepted(); // serverChanged() when the record changed
-        });
         connect(m_pool, &McpServerPool::serverChanged, this, [this](const QString &name) {
             if (m_done || !m_changeAsked || name != m_server)
                 return;
@@ -188,13 +180,15 @@ void McpHandler::onRefused(const McpCallOutcome &outcome)
             });
         });
     }
-    m_recordPoll->start();
+    m_pool->watchAcceptedRecord(this); // serverChanged() when the record changed
     Q_EMIT personAsked(*m_changeAsked);
 }
 
 void McpHandler::failChanged(const QString &message)
 {
     m_done = true;
+    if (m_pool)
+        m_pool->unwatchAcceptedRecord(this);
     // tool_failed, not retried, with "tool_changed" in its details for a script to
     // tell it apart (a code of its own would change the bridge protocol).
     HandlerOutcome refused = HandlerOutcome::failure(message, false);
@@ -218,6 +212,7 @@ void McpHandler::recheckChange()
     if (m_done || !m_changeAsked || !status || status->state != McpServerStatus::State::Ready || changeStillOpen())
         return;
     const json question = *std::exchange(m_changeAsked, std::nullopt);
+    m_pool->unwatchAcceptedRecord(this);
     ++m_withdrawn;
     Q_EMIT personWithdrawn(question);
     // Sent again: it goes through when the change was accepted, and asks again when the
@@ -232,6 +227,7 @@ void McpHandler::recheckChange()
 void McpHandler::answerChange(const ManualAnswer &answer)
 {
     const json question = *std::exchange(m_changeAsked, std::nullopt);
+    m_pool->unwatchAcceptedRecord(this);
     QPointer<McpHandler> self(this);
     // Never from inside answerPerson (the engine is still busy with this answer).
     const auto later = [this, self](std::function<void()> then) {
@@ -341,6 +337,8 @@ void McpHandler::answerPerson(const nlohmann::json &asked, const ManualAnswer &a
 
 void McpHandler::cancel()
 {
+    if (m_pool)
+        m_pool->unwatchAcceptedRecord(this); // a question about a changed tool ends too
     if (m_done || m_id == 0)
         return;
     m_done = true;

@@ -37,8 +37,8 @@ struct McpReply;
 /// (McpServerPool::acceptTools) and sends the call; one that changed again meanwhile is
 /// asked again. Reject (or an error answer) fails it as above. A question whose change
 /// was accepted elsewhere meanwhile (another call's question, Review Changes) is taken
-/// back (personWithdrawn) and the call sent; the record is read again every
-/// AcceptedRecordPollMs while asked, so another process's acceptance counts too.
+/// back (personWithdrawn) and the call sent; the pool reads the record again while
+/// asked (McpServerPool::watchAcceptedRecord), so another process's acceptance counts too.
 ///
 /// cancel() (attempt timeout, total timeout, Stop) sends `notifications/cancelled`. The
 /// attempt's output is what the server wrote to its stderr and its log messages
@@ -68,10 +68,6 @@ public:
     /// Questions of one call its server may take back (notifications/cancelled) before
     /// its further requests are refused.
     static constexpr int MaxWithdrawnQuestions = 16;
-    /// How often the record of accepted tools is looked at while a person is asked about
-    /// a changed tool: another process's `toolstudio mcp accept` answers the question too.
-    static constexpr int AcceptedRecordPollMs = 1000;
-
     explicit McpHandler(QObject *parent = nullptr);
     ~McpHandler() override;
 
@@ -119,7 +115,6 @@ private:
     std::optional<McpToolChange> m_change;       ///< the change a person is (or was last) asked about
     std::optional<nlohmann::json> m_changeAsked; ///< its question while it is asked
     bool m_watchingChanges = false;
-    QTimer *m_recordPoll = nullptr;         ///< runs while m_changeAsked
     std::deque<McpServerRequest> m_waiting; ///< the first is with the person while m_asked holds its question
     std::optional<nlohmann::json> m_asked;
     int m_withdrawn = 0; ///< questions taken back while they were asked (by the server, or a change accepted elsewhere)

@@ -3,6 +3,7 @@
 #include "mcp/mcpserverpool.h"
 
 #include "mcp/mcphttpfallbacktransport.h"
+#include "mcp/mcprevision.h"
 #include "mcp/mcpserverlaunch.h"
 #include "project/printabletext.h"
 #include "python/secrets.h"
@@ -341,9 +342,12 @@ void McpServerPool::onStopped(const QString &name, const QString &why, bool fail
         server->session = nullptr;
     }
     const std::vector<qint64> waiting = std::exchange(server->waiting, {});
+    const std::vector<qint64> listing = std::exchange(server->resendAfterList, {});
     Q_EMIT serverChanged(name);
     for (qint64 id : waiting)
         finish(id, McpReply{{}, {}, tr("MCP server '%1' did not start: %2").arg(name, why)});
+    for (qint64 id : listing)
+        finish(id, McpReply{{}, {}, tr("MCP server '%1' ended while its tools were listed again: %2").arg(name, why)});
 }
 
 qint64 McpServerPool::call(const QString &server, const QString &tool, const json &arguments, const json &meta,
@@ -417,9 +421,28 @@ void McpServerPool::send(qint64 id)
         it->second.tool, it->second.arguments, meta,
         [self, id](const McpReply &reply) {
             if (self)
-                self->finish(id, reply);
+                self->onCallReply(id, reply);
         },
         CallTimeoutMs);
+}
+
+void McpServerPool::onCallReply(qint64 id, const McpReply &reply)
+{
+    const auto it = m_calls.find(id);
+    Server *server = it == m_calls.end() ? nullptr : find(it->second.server);
+    if (!server || reply.error.code != McpRevision::HeaderMismatch || it->second.listedAgain) {
+        finish(id, reply);
+        return;
+    }
+    it->second.listedAgain = true;
+    it->second.requestId = 0;
+    server->resendAfterList.push_back(id);
+    if (server->status.state != McpServerStatus::State::Ready) {
+        std::erase(server->resendAfterList, id);
+        finish(id, reply);
+        return;
+    }
+    relist(it->second.server);
 }
 
 void McpServerPool::finish(qint64 id, const McpReply &reply)
@@ -533,8 +556,12 @@ void McpServerPool::relist(const QString &name)
         if (!server || server->session != session)
             return;
         server->relisting = false;
-        if (std::exchange(server->relistAgain, false))
+        const bool again = std::exchange(server->relistAgain, false);
+        if (again)
             QTimer::singleShot(0, this, [this, name] { relist(name); });
+        // Calls answered HeaderMismatch go again after a listing asked after their answer.
+        for (const qint64 id : again ? std::vector<qint64>() : std::exchange(server->resendAfterList, {}))
+            QTimer::singleShot(0, this, [this, id] { send(id); });
         if (!reply.ok()) {
             server->status.toolsChangedNote
                 = tr("the server said its tools changed, but tools/list failed: %1").arg(reply.errorText());
@@ -622,6 +649,30 @@ void McpServerPool::refreshAccepted()
 {
     if (m_acceptance.refresh())
         updateAllChanges();
+}
+
+void McpServerPool::watchAcceptedRecord(QObject *watcher)
+{
+    if (!watcher || m_recordWatchers.contains(watcher))
+        return;
+    m_recordWatchers.insert(watcher);
+    connect(watcher, &QObject::destroyed, this, [this, watcher] { unwatchAcceptedRecord(watcher); });
+    if (!m_recordPoll) {
+        m_recordPoll = new QTimer(this);
+        m_recordPoll->setInterval(AcceptedRecordPollMs);
+        connect(m_recordPoll, &QTimer::timeout, this, &McpServerPool::refreshAccepted);
+    }
+    if (!m_recordPoll->isActive())
+        m_recordPoll->start();
+}
+
+void McpServerPool::unwatchAcceptedRecord(QObject *watcher)
+{
+    if (!m_recordWatchers.remove(watcher))
+        return;
+    disconnect(watcher, &QObject::destroyed, this, nullptr);
+    if (m_recordWatchers.isEmpty() && m_recordPoll)
+        m_recordPoll->stop();
 }
 
 void McpServerPool::updateAllChanges()

@@ -14,6 +14,9 @@
 #include <QByteArray>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
+
+class QTimer;
 
 #include <functional>
 #include <map>
@@ -176,6 +179,13 @@ public:
     /// (another process accepted a tool), and updates each ready server's changedTools
     /// (serverChanged() for each whose changed). A call does it before it is sent.
     void refreshAccepted();
+    /// While `watcher` waits on a person's answer about a changed tool (McpHandler), the
+    /// pool reads the record again every AcceptedRecordPollMs — one timer however many
+    /// calls wait —, so another process's `toolstudio mcp accept` answers the question
+    /// too. Until unwatchAcceptedRecord() or `watcher` is destroyed.
+    void watchAcceptedRecord(QObject *watcher);
+    void unwatchAcceptedRecord(QObject *watcher);
+    static constexpr int AcceptedRecordPollMs = 1000;
     /// Whether a call of a changed tool waits while a person is asked (McpHandler,
     /// McpToolChangeQuestion) rather than failing at once: the window sets it; a
     /// headless command leaves it off, so a CI run fails loud instead of waiting.
@@ -205,8 +215,9 @@ private:
         McpServerConfig config;
         McpServerStatus status;
         QPointer<McpClientSession> session;
-        QPointer<McpNpxInstall> installing; ///< an npx entry's package being installed
-        std::vector<qint64> waiting;        ///< calls waiting for the server to be ready
+        QPointer<McpNpxInstall> installing;  ///< an npx entry's package being installed
+        std::vector<qint64> waiting;         ///< calls waiting for the server to be ready
+        std::vector<qint64> resendAfterList; ///< calls answered HeaderMismatch: sent again after the next tools/list
         /// A tools/list after `notifications/tools/list_changed` is under way; `relistAgain`:
         /// another change came meanwhile (one more list after it, however many came).
         bool relisting = false;
@@ -229,6 +240,7 @@ private:
         CallRequest onRequest;
         std::vector<nlohmann::json> openRequests; ///< the server's requests routed to this call, unanswered
         McpExchangeRecorder exchange;
+        bool listedAgain = false; ///< answered HeaderMismatch once: the tools were listed again
     };
 
     void start(Server &server);
@@ -246,6 +258,11 @@ private:
     /// Appends to the output of every call open on `name` (bounded by MaxCallStderrBytes).
     void addOutput(const QString &name, const QByteArray &bytes);
     void send(qint64 id);
+    /// The server's answer to call `id`: finish() — but a first HeaderMismatch (-32020)
+    /// lists the tools again (an x-mcp-header may have moved since they were listed) and
+    /// sends the call once more, through the changed-tool check (2026-07-28
+    /// streamable-http, a SHOULD).
+    void onCallReply(qint64 id, const McpReply &reply);
     void finish(qint64 id, const McpReply &reply);
     Server *find(const QString &name);
     /// After `name` listed its tools: accepts them when the record has no entry for it
@@ -265,4 +282,6 @@ private:
     qint64 m_nextCall = 1;
     qint64 m_callsSent = 0;
     bool m_asksBeforeChangedTools = false;
+    QSet<QObject *> m_recordWatchers;
+    QTimer *m_recordPoll = nullptr; ///< runs while m_recordWatchers is not empty
 };

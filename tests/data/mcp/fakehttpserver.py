@@ -31,6 +31,12 @@ that stays open, a ":" keep-alive comment every 0.05 s, by the path:
   /listen-noack   no ack, only keep-alives
 tools/call stats returns {listens, closed (streams the client closed), toolsLists} of
 that path.
+
+At /moving-header a 2026-07-28 server (tst_mcpheadermismatch, no listChanged) whose
+tool `route` mirrors its `region` argument into an x-mcp-header, "Region" at first:
+tools/call move renames it "Zone" without a word, route answers HTTP 400 with
+HeaderMismatch (-32020) unless Mcp-Param-<the current name> carries the body's region,
+`broken` always answers HeaderMismatch, stats returns {toolsLists, mismatches}.
 """
 import threading
 import time
@@ -78,6 +84,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if self.path.startswith("/listen"):
             self.modern(method, rid, message.get("params") or {})
+        elif self.path == "/moving-header":
+            self.moving(method, rid, message.get("params") or {})
             return
         if self.path == "/refuses2026" and self.headers.get("MCP-Protocol-Version") == "2026-07-28":
             if self.headers.get("Mcp-Method") != method:
@@ -169,6 +177,41 @@ class Handler(BaseHTTPRequestHandler):
             body = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}}).encode()
             self.reply(200, "application/json", body)
             return
+        self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode())
+
+    def moving(self, method, rid, params):
+        done = {"resultType": "complete"}
+        with LOCK:
+            mine = STATE.setdefault(self.path, {"header": "Region", "toolsLists": 0, "mismatches": 0})
+            header = mine["header"]
+            text = None
+            if method == "server/discover":
+                result = dict(done, supportedVersions=["2026-07-28"], capabilities={"tools": {}})
+            elif method == "tools/list":
+                mine["toolsLists"] += 1
+                region = {"type": "string", "x-mcp-header": header}
+                result = dict(done, tools=[
+                    {"name": "route", "inputSchema": {"type": "object", "properties": {"region": region}}},
+                    {"name": "move", "inputSchema": {"type": "object"}},
+                    {"name": "broken", "inputSchema": {"type": "object"}},
+                    {"name": "stats", "inputSchema": {"type": "object"}}])
+            elif method == "tools/call" and params.get("name") == "move":
+                mine["header"] = "Zone"
+                text = "moved"
+            elif method == "tools/call" and params.get("name") == "stats":
+                text = json.dumps({"toolsLists": mine["toolsLists"], "mismatches": mine["mismatches"]},
+                                  sort_keys=True)
+            elif method == "tools/call" and params.get("name") == "route" \
+                    and self.headers.get("Mcp-Param-" + header) == (params.get("arguments") or {}).get("region"):
+                text = "routed by %s: %s" % (header, self.headers.get("Mcp-Param-" + header))
+            else:
+                mine["mismatches"] += 1
+                error = {"code": -32020, "message": "Mcp-Param-%s is missing or not the body's region" % header}
+                body = json.dumps({"jsonrpc": "2.0", "id": rid, "error": error}).encode()
+                self.reply(400, "application/json", body)
+                return
+        if text is not None:
+            result = dict(done, content=[{"type": "text", "text": text}])
         self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode())
 
     def listen(self, rid):

@@ -1,0 +1,99 @@
+// SPDX-FileCopyrightText: 2026 Tool Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A 2026-07-28 server over Streamable HTTP that moved a tool's x-mcp-header since the
+// studio listed its tools answers the call HeaderMismatch (-32020): the pool lists the
+// tools again and sends the call once more (streamable-http, a SHOULD) — through the
+// changed-tool check, so the moved header is a change a person accepts before the call
+// goes. A server answering HeaderMismatch again ends the call with it: one listing per
+// call, no loop. Against tests/data/mcp/fakehttpserver.py /moving-header.
+#include "mcp/mcpserverpool.h"
+#include "portserver.h"
+#include "testfiles.h"
+
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <optional>
+
+using nlohmann::json;
+
+namespace {
+
+/// `tool` of the fake's server called through `pool`, waited for.
+McpCallOutcome callAndWait(McpServerPool &pool, const QString &tool, const json &arguments = json::object())
+{
+    std::optional<McpCallOutcome> outcome;
+    pool.call(QStringLiteral("moving"), tool, arguments, json::object(),
+              [&outcome](const McpCallOutcome &done) { outcome = done; });
+    (void)QTest::qWaitFor([&outcome] { return outcome.has_value(); }, 60000);
+    if (!outcome) {
+        McpCallOutcome none;
+        none.reply.failure = QStringLiteral("no outcome within 60 s");
+        return none;
+    }
+    return *outcome;
+}
+
+QString text(const McpCallOutcome &outcome)
+{
+    return QString::fromStdString(
+        outcome.reply.result.value("content", json::array()).value(0, json::object()).value("text", ""));
+}
+
+} // namespace
+
+class TestMcpHeaderMismatch : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void movedHeaderIsListedAgainAndAsked();
+};
+
+void TestMcpHeaderMismatch::movedHeaderIsListedAgainAndAsked()
+{
+    PortServer fake;
+    QVERIFY(fake.start(QStandardPaths::findExecutable(QStringLiteral("python3")), {mcpFixture("fakehttpserver.py")}));
+    QTemporaryDir dir;
+    McpServerConfig config;
+    config.name = QStringLiteral("moving");
+    config.transport = McpServerConfig::Transport::StreamableHttp;
+    config.typeGiven = true;
+    config.url = fake.base + QStringLiteral("/moving-header");
+    McpServerPool pool(dir.path());
+    pool.setServers({config});
+    pool.connectAll();
+    QTRY_VERIFY_WITH_TIMEOUT(pool.settled(), 60000);
+    QVERIFY2(pool.server(QStringLiteral("moving"))->state == McpServerStatus::State::Ready,
+             qPrintable(pool.server(QStringLiteral("moving"))->error));
+
+    const McpCallOutcome first = callAndWait(pool, QStringLiteral("route"), {{"region", "eu-west1"}});
+    QVERIFY2(first.reply.ok(), qPrintable(first.reply.errorText()));
+    QCOMPARE(text(first), QStringLiteral("routed by Region: eu-west1"));
+    QVERIFY(callAndWait(pool, QStringLiteral("move")).reply.ok());
+
+    // The cached Region header no longer matches: listed again, the tool changed, the
+    // call not sent a second time until a person accepts the change.
+    const McpCallOutcome refused = callAndWait(pool, QStringLiteral("route"), {{"region", "eu-west1"}});
+    QVERIFY2(!refused.refused.isEmpty(), qPrintable(refused.reply.errorText()));
+    QVERIFY(refused.change.has_value());
+    QCOMPARE(refused.change->tool, QStringLiteral("route"));
+    QVERIFY2(refused.change->now.dump().find("\"Zone\"") != std::string::npos, refused.change->now.dump().c_str());
+    QCOMPARE(refused.exchange.dump().find("-32020") != std::string::npos, true); // the first answer is on record
+
+    QString error;
+    QVERIFY2(pool.acceptTools(QStringLiteral("moving"), {*refused.change}, &error), qPrintable(error));
+    const McpCallOutcome routed = callAndWait(pool, QStringLiteral("route"), {{"region", "eu-west1"}});
+    QVERIFY2(routed.reply.ok(), qPrintable(routed.reply.errorText()));
+    QCOMPARE(text(routed), QStringLiteral("routed by Zone: eu-west1"));
+
+    // A server answering HeaderMismatch whatever is sent: one listing, then the error.
+    const McpCallOutcome broken = callAndWait(pool, QStringLiteral("broken"));
+    QCOMPARE(broken.reply.error.code, -32020);
+    QVERIFY(broken.refused.isEmpty());
+    const McpCallOutcome stats = callAndWait(pool, QStringLiteral("stats"));
+    QCOMPARE(text(stats), QStringLiteral("{\"mismatches\": 3, \"toolsLists\": 3}"));
+}
+
+QTEST_GUILESS_MAIN(TestMcpHeaderMismatch)
+#include "tst_mcpheadermismatch.moc"
