@@ -87,6 +87,14 @@ void TestMcpHeaderMismatch::movedHeaderIsListedAgainAndAsked()
     QVERIFY2(routed.reply.ok(), qPrintable(routed.reply.errorText()));
     QCOMPARE(text(routed), QStringLiteral("routed by Zone: eu-west1"));
 
+    // An argument too long for a header: not sent (attack34 F2), said why.
+    const McpCallOutcome tooLong = callAndWait(pool, QStringLiteral("route"), {{"region", std::string(9000, 'x')}});
+    QCOMPARE(tooLong.reply.error.code, -32602);
+    QCOMPARE(QString::fromStdString(tooLong.reply.error.message),
+             QStringLiteral("not sent: the argument the tool mirrors into its Mcp-Param-Zone header is 9000 bytes "
+                            "as a header value; at most 8192 go into an HTTP header (x-mcp-header), as servers "
+                            "refuse larger ones: pass a shorter value"));
+
     // A server answering HeaderMismatch whatever is sent: one listing, then the error.
     const McpCallOutcome broken = callAndWait(pool, QStringLiteral("broken"));
     QCOMPARE(broken.reply.error.code, -32020);

@@ -162,6 +162,17 @@ private Q_SLOTS:
                                 "from the server)"));
         const json longest = {{"properties", {{"t", {{"type", "string"}, {"x-mcp-header", std::string(128, 'A')}}}}}};
         QCOMPARE(refusal(longest), QStringLiteral("(accepted)"));
+
+        // A value goes into a header up to MaxValueBytes as sent: 8192 fit, 8193 do not.
+        const std::vector<McpParamHeaders::Annotation> region = {{{"region"}, "Region", "string"}};
+        const auto fits = McpParamHeaders::headersFor(region, {{"region", std::string(8192, 'a')}});
+        QCOMPARE(fits.at(0).second.size(), std::size_t(8192));
+        QCOMPARE(McpParamHeaders::oversized(fits), QString());
+        const auto over = McpParamHeaders::headersFor(region, {{"region", std::string(8193, 'a')}});
+        QCOMPARE(McpParamHeaders::oversized(over),
+                 QStringLiteral("not sent: the argument the tool mirrors into its Mcp-Param-Region header is 8193 "
+                                "bytes as a header value; at most 8192 go into an HTTP header (x-mcp-header), as "
+                                "servers refuse larger ones: pass a shorter value"));
     }
 };
 

@@ -154,6 +154,10 @@ void McpHandler::send()
 
 void McpHandler::onRefused(const McpCallOutcome &outcome)
 {
+    // Sent once already (answered HeaderMismatch, then the tools listed again): that
+    // exchange goes with the step if it fails here.
+    if (outcome.exchange.is_object() && !outcome.exchange.value("messages", json::array()).empty())
+        m_refusedExchange = outcome.exchange;
     // Asked only in the window, about a change that can be accepted, and not after the
     // questions of this call were taken back MaxWithdrawnQuestions times (a server
     // changing the tool in a loop would grow the journal without a person doing anything).
@@ -193,6 +197,7 @@ void McpHandler::failChanged(const QString &message)
     // tell it apart (a code of its own would change the bridge protocol).
     HandlerOutcome refused = HandlerOutcome::failure(message, false);
     refused.error.details = json{{"tool_changed", true}};
+    refused.protocol = m_refusedExchange;
     Q_EMIT finished(refused);
 }
 

@@ -114,6 +114,7 @@ private:
     nlohmann::json m_meta;
     std::optional<McpToolChange> m_change;       ///< the change a person is (or was last) asked about
     std::optional<nlohmann::json> m_changeAsked; ///< its question while it is asked
+    nlohmann::json m_refusedExchange;            ///< the exchange of a send before the refusal, if any
     bool m_watchingChanges = false;
     std::deque<McpServerRequest> m_waiting; ///< the first is with the person while m_asked holds its question
     std::optional<nlohmann::json> m_asked;

@@ -89,10 +89,23 @@ void McpHttpTransport::postMessage(const JsonRpcMessage &message, bool retried)
         const json &params = message.params;
         if (message.method == "tools/call" && params.contains("name") && params["name"].is_string())
             if (const auto tool = m_toolParameters.find(params["name"].get<std::string>());
-                tool != m_toolParameters.end())
-                for (const auto &[header, value] :
-                     McpParamHeaders::headersFor(tool->second, params.value("arguments", json::object())))
+                tool != m_toolParameters.end()) {
+                const auto headers
+                    = McpParamHeaders::headersFor(tool->second, params.value("arguments", json::object()));
+                if (const QString refused = McpParamHeaders::oversized(headers); !refused.isEmpty()) {
+                    // Answered here, after the caller's send() returned, as the server would.
+                    JsonRpcMessage error;
+                    error.kind = JsonRpcMessage::Kind::Error;
+                    error.id = message.id;
+                    error.error.code = JsonRpcError::InvalidParams;
+                    error.error.message = refused.toStdString();
+                    QMetaObject::invokeMethod(
+                        this, [this, error] { Q_EMIT messageReceived(error); }, Qt::QueuedConnection);
+                    return;
+                }
+                for (const auto &[header, value] : headers)
                     request.setRawHeader(QByteArray::fromStdString(header), QByteArray::fromStdString(value));
+            }
         request.setRawHeader("Mcp-Session-Id", QByteArray());
     }
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));

@@ -186,3 +186,16 @@ std::vector<std::pair<std::string, std::string>> McpParamHeaders::headersFor(con
     }
     return headers;
 }
+
+QString McpParamHeaders::oversized(const std::vector<std::pair<std::string, std::string>> &headers)
+{
+    for (const auto &[header, value] : headers)
+        if (value.size() > MaxValueBytes)
+            return tr("not sent: the argument the tool mirrors into its %1 header is %2 bytes as a header value; "
+                      "at most %3 go into an HTTP header (x-mcp-header), as servers refuse larger ones: pass a "
+                      "shorter value")
+                .arg(QString::fromStdString(header))
+                .arg(value.size())
+                .arg(MaxValueBytes);
+    return {};
+}

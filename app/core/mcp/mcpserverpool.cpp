@@ -405,6 +405,9 @@ void McpServerPool::send(qint64 id)
             McpCallOutcome outcome;
             outcome.refused = refused;
             outcome.reply.failure = refused; // not sent: never an ok reply to whoever reads only the reply
+            // What was sent before (a first send answered HeaderMismatch) stays on record.
+            outcome.stderrOutput = call.stderrOutput;
+            outcome.exchange = call.exchange.toJson();
             if (server->status.acceptedError.isEmpty())
                 for (const McpToolChange &change : server->status.changedTools)
                     if (change.tool == call.tool)
