@@ -37,8 +37,10 @@ McpCallOutcome callAndWait(McpServerPool &pool, const QString &tool, const json 
 
 QString text(const McpCallOutcome &outcome)
 {
-    return QString::fromStdString(
-        outcome.reply.result.value("content", json::array()).value(0, json::object()).value("text", ""));
+    const json content
+        = outcome.reply.result.is_object() ? outcome.reply.result.value("content", json::array()) : json::array();
+    return content.empty() || !content[0].is_object() ? QString()
+                                                      : QString::fromStdString(content[0].value("text", std::string()));
 }
 
 } // namespace
