@@ -27,10 +27,10 @@ McpServerBrowser::McpServerBrowser(McpServerPool *pool, const QString &server, Q
     // The pages ask by value: the resources page ends its subscription when it goes,
     // after this window's members.
     const auto session = [pool = m_pool, server](QString *why) { return readySession(pool, server, why); };
-    m_resources = new McpResourcesPage(session, tabs);
+    m_resources = new McpResourcesPage(server, session, tabs);
     tabs->addTab(m_resources, tr("Resources"));
     connect(m_resources, &McpResourcesPage::reloadRequested, this, &McpServerBrowser::reload);
-    m_prompts = new McpPromptsPage(session, tabs);
+    m_prompts = new McpPromptsPage(server, session, tabs);
     tabs->addTab(m_prompts, tr("Prompts"));
 
     if (m_pool) {
