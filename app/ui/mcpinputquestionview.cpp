@@ -10,6 +10,7 @@
 
 #include <QCheckBox>
 #include <QLabel>
+#include <QTimer>
 #include <QVBoxLayout>
 
 using nlohmann::json;
@@ -29,6 +30,18 @@ McpInputQuestionView::McpInputQuestionView(const QString &server, QWidget *paren
     connect(m_pane, &AnswerPane::answered, this, [this] { showNext(); });
     layout->addWidget(m_pane);
     hide();
+}
+
+McpInputQuestionView::~McpInputQuestionView()
+{
+    if (!m_session || m_waiting.empty())
+        return;
+    const QPointer<McpClientSession> session = m_session;
+    const qint64 call = McpClientSession::callOfInputRequest(m_waiting.front().id);
+    QTimer::singleShot(0, session.data(), [session, call] {
+        if (session)
+            session->cancel(call, tr("the window that asked was closed"));
+    });
 }
 
 McpInputRequiredRounds::Asker McpInputQuestionView::askerFor(McpClientSession *session, const QString &subject,

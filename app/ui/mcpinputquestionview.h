@@ -30,6 +30,9 @@ class McpInputQuestionView : public QWidget
 public:
     /// `server`: the project's name of the server, shown in the question's heading.
     explicit McpInputQuestionView(const QString &server, QWidget *parent = nullptr);
+    /// A request whose question still waits ends (on the next turn of the event loop:
+    /// the page that began it is going too): "the window that asked was closed".
+    ~McpInputQuestionView() override;
 
     /// The asker of the request `ticket` of `session` (McpServerFeatures::readResource,
     /// getPrompt); `subject` names it ("resources/read of \"note://a\""). A request

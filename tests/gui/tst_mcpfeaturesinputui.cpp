@@ -36,6 +36,23 @@ T *child(QObject *parent, const char *name)
     return parent ? parent->findChild<T *>(QLatin1String(name)) : nullptr;
 }
 
+/// A project with fakeserver.py modern-features as "fake", its server ready; its pool.
+McpServerPool *featuresProject(const QTemporaryDir &dir)
+{
+    writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py")));
+    writeFile(dir.filePath(QStringLiteral("toolstudio.json")), R"({"name": "q", "mcp_servers": {
+  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "modern-features"]}}})");
+    ProjectError error;
+    std::optional<Project> project = loadTrusted(dir.path(), &error);
+    if (!project)
+        return nullptr;
+    McpProjectTools::connectAndAdd(*project);
+    McpServerPool *pool = McpServerPool::forProject(dir.path());
+    if (pool)
+        (void)QTest::qWaitFor([pool] { return pool->readySession(QStringLiteral("fake")) != nullptr; }, 30000);
+    return pool;
+}
+
 } // namespace
 
 class TestMcpFeaturesInputUi : public QObject
@@ -44,22 +61,15 @@ class TestMcpFeaturesInputUi : public QObject
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void questionsAnsweredInTheWindow();
+    void closingTheWindowEndsTheRead();
 };
 
 void TestMcpFeaturesInputUi::questionsAnsweredInTheWindow()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")), R"({"name": "q", "mcp_servers": {
-  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "modern-features"]}}})"));
-    ProjectError error;
-    std::optional<Project> project = loadTrusted(dir.path(), &error);
-    QVERIFY(project);
-    McpProjectTools::connectAndAdd(*project);
-    McpServerPool *pool = McpServerPool::forProject(dir.path());
-    QVERIFY(pool);
-    QTRY_VERIFY_WITH_TIMEOUT(pool->readySession(QStringLiteral("fake")), 30000);
+    McpServerPool *pool = featuresProject(dir);
+    QVERIFY(pool && pool->readySession(QStringLiteral("fake")));
 
     McpServerBrowser browser(pool, QStringLiteral("fake"));
     browser.setAttribute(Qt::WA_DeleteOnClose, false);
@@ -120,6 +130,17 @@ void TestMcpFeaturesInputUi::questionsAnsweredInTheWindow()
              QStringLiteral("resources/read failed: you cancelled the server's question, so the request ended"));
     QVERIFY(question->isHidden());
 
+    // A question that cannot be asked (a URL-mode page that is no web page) is answered
+    // with the error a tool call's question gets; nothing is shown.
+    child<QLineEdit>(&browser, "mcpResourceUri")->setText(QStringLiteral("note://page"));
+    read->click();
+    QTRY_VERIFY_WITH_TIMEOUT(busy->isHidden(), 20000);
+    QCOMPARE(status->text(),
+             QStringLiteral("resources/read failed: the input \"page\" the server asked for was not given: -32602: "
+                            "the url is not an http or https URL (\"javascript:alert(1)\"); Tool Studio opens web "
+                            "pages only"));
+    QVERIFY(question->isHidden());
+
     // Prompts: Decline goes to the server, whose error ends the get.
     child<QTabWidget>(&browser, "mcpBrowserTabs")->setCurrentIndex(1);
     auto *prompts = child<QTreeWidget>(&browser, "mcpPrompts");
@@ -150,6 +171,28 @@ void TestMcpFeaturesInputUi::questionsAnsweredInTheWindow()
                  ->toPlainText()
                  .contains(QStringLiteral("Greet Grace warmly. (state p-1)")),
              qPrintable(promptStatus->text()));
+}
+
+// A window closed while its read waits for an answer ends that read: the server's
+// question is no longer open in the session.
+void TestMcpFeaturesInputUi::closingTheWindowEndsTheRead()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    McpServerPool *pool = featuresProject(dir);
+    QVERIFY(pool);
+    McpClientSession *session = pool->readySession(QStringLiteral("fake"));
+    QVERIFY(session);
+    auto *browser = new McpServerBrowser(pool, QStringLiteral("fake"));
+    browser->show();
+    child<QLineEdit>(browser, "mcpResourceUri")->setText(QStringLiteral("note://greeting"));
+    child<QPushButton>(browser, "mcpResourceRead")->click();
+    auto *question = browser->findChild<McpResourcesPage *>()->findChild<McpInputQuestionView *>();
+    QTRY_VERIFY_WITH_TIMEOUT(question->isVisible(), 20000);
+    QCOMPARE(session->openServerRequests(), 1u);
+    browser->close(); // deletes it (WA_DeleteOnClose)
+    QTRY_COMPARE_WITH_TIMEOUT(session->openServerRequests(), 0u, 5000);
+    QCOMPARE(pool->readySession(QStringLiteral("fake")), session);
 }
 
 QTEST_MAIN(TestMcpFeaturesInputUi)

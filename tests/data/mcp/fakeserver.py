@@ -79,6 +79,7 @@
               "Greet NAME warmly. (state p-1)"; another action is answered error -32001
               "no greeting: the person chose ACTION"; note://sample asks a
               sampling/createMessage "reply" ("Say hi") and gives "The model said: TEXT";
+              note://page asks a URL-mode elicitation "page" of javascript:alert(1);
               note://plain is read at once ("plain text")
   future      like good, but server/discover lists only revision 2099-01-01
   unsupported like good, but server/discover is refused -32022 listing 2099-01-01 and
@@ -456,6 +457,10 @@ def feature_answer(method, params, done):
     uri = params.get("uri")
     if method == "resources/read" and uri == "note://plain":
         return {"result": dict(done, contents=[{"uri": uri, "mimeType": "text/plain", "text": "plain text"}])}
+    if method == "resources/read" and uri == "note://page":
+        return {"result": {"resultType": "input_required", "inputRequests": {"page": {
+            "method": "elicitation/create", "params": {"mode": "url", "message": "Open this",
+                                                      "url": "javascript:alert(1)", "elicitationId": "e-1"}}}}}
     if method == "resources/read" and uri == "note://sample":
         if "inputResponses" not in params:
             return {"result": {"resultType": "input_required", "inputRequests": {"reply": {
