@@ -2,11 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpserverbrowser.h"
 
+#include "answerpane.h"
 #include "mcp/mcpserverpool.h"
+#include "mcpinputquestionview.h"
 #include "mcppromptspage.h"
 #include "mcpresourcespage.h"
 #include "mcpresultpane.h"
 #include "project/printabletext.h"
+#include "samplingmodelpanel.h"
 
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -66,6 +69,12 @@ McpClientSession *McpServerBrowser::readySession(McpServerPool *pool, const QStr
                         status ? McpServerStatus::stateName(status->state) : tr("not in the project"));
     }
     return ready;
+}
+
+void McpServerBrowser::setProjectLookup(const std::function<const Project *()> &lookup)
+{
+    for (McpInputQuestionView *questions : findChildren<McpInputQuestionView *>())
+        questions->pane()->samplingModel()->setProjectLookup(lookup);
 }
 
 void McpServerBrowser::reload()

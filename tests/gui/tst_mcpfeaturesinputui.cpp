@@ -16,7 +16,9 @@
 #include "ui/mcppromptspage.h"
 #include "ui/mcpresourcespage.h"
 #include "ui/mcpserverbrowser.h"
+#include "ui/mcpserversview.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -26,6 +28,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 namespace {
@@ -36,17 +39,21 @@ T *child(QObject *parent, const char *name)
     return parent ? parent->findChild<T *>(QLatin1String(name)) : nullptr;
 }
 
-/// A project with fakeserver.py modern-features as "fake", its server ready; its pool.
-McpServerPool *featuresProject(const QTemporaryDir &dir)
+/// A project with fakeserver.py modern-features as "fake" (its server ready) and a mock
+/// model "scripted" that answers "Hello from the model"; its pool. The project in `loaded`.
+McpServerPool *featuresProject(const QTemporaryDir &dir, std::optional<Project> *loaded = nullptr)
 {
     writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py")));
     writeFile(dir.filePath(QStringLiteral("toolstudio.json")), R"({"name": "q", "mcp_servers": {
-  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "modern-features"]}}})");
+  "fake": {"command": "python3", "args": ["srv/fakeserver.py", "modern-features"]}},
+  "models": [{"name": "scripted", "provider": "mock", "turns": [{"content": "Hello from the model"}]}]})");
     ProjectError error;
     std::optional<Project> project = loadTrusted(dir.path(), &error);
     if (!project)
         return nullptr;
     McpProjectTools::connectAndAdd(*project);
+    if (loaded)
+        *loaded = project;
     McpServerPool *pool = McpServerPool::forProject(dir.path());
     if (pool)
         (void)QTest::qWaitFor([pool] { return pool->readySession(QStringLiteral("fake")) != nullptr; }, 30000);
@@ -62,6 +69,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void questionsAnsweredInTheWindow();
     void closingTheWindowEndsTheRead();
+    void samplingAnsweredByAModel();
 };
 
 void TestMcpFeaturesInputUi::questionsAnsweredInTheWindow()
@@ -193,6 +201,48 @@ void TestMcpFeaturesInputUi::closingTheWindowEndsTheRead()
     browser->close(); // deletes it (WA_DeleteOnClose)
     QTRY_COMPARE_WITH_TIMEOUT(session->openServerRequests(), 0u, 5000);
     QCOMPARE(pool->readySession(QStringLiteral("fake")), session);
+}
+
+// A read's sampling request opened from the MCP Servers dock: Ask Model offers the
+// project's models (the window's project), its text fills the reply, Send Reply sends it.
+void TestMcpFeaturesInputUi::samplingAnsweredByAModel()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::optional<Project> project;
+    McpServerPool *pool = featuresProject(dir, &project);
+    QVERIFY(pool && project);
+    McpServersView view;
+    view.setPool(pool);
+    view.setProjectLookup([&project] { return &*project; });
+    const QList<QTreeWidgetItem *> rows = view.tree()->findItems(QStringLiteral("fake"), Qt::MatchExactly);
+    QVERIFY(!rows.isEmpty());
+    rows.front()->setSelected(true);
+    child<QToolButton>(&view, "mcpBrowse")->click();
+    QWidget *browser = child<QWidget>(&view, "mcpBrowser");
+    QVERIFY(browser);
+    child<QLineEdit>(browser, "mcpResourceUri")->setText(QStringLiteral("note://sample"));
+    child<QPushButton>(browser, "mcpResourceRead")->click();
+    auto *question = browser->findChild<McpResourcesPage *>()->findChild<McpInputQuestionView *>();
+    QTRY_VERIFY_WITH_TIMEOUT(question->isVisible(), 20000);
+    AnswerPane *pane = question->pane();
+    QCOMPARE(pane->headingLabel()->text(),
+             QStringLiteral("MCP server <b>fake</b> asks a person to write a model's reply to answer "
+                            "<b>resources/read of &quot;note://sample&quot;</b>"));
+    QCOMPARE(pane->sendResultButton()->text(), QStringLiteral("Send Reply"));
+    auto *chooser = child<QComboBox>(pane, "samplingModelChooser");
+    QVERIFY(chooser && chooser->isEnabled());
+    QCOMPARE(chooser->currentText(), QStringLiteral("scripted"));
+    child<QPushButton>(pane, "askModel")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(pane->resultForm()->value().value("text", std::string())),
+                              QStringLiteral("Hello from the model"), 20000);
+    pane->sendResultButton()->click();
+    QVERIFY2(pane->problem().isEmpty(), qPrintable(pane->problem()));
+    QTRY_VERIFY_WITH_TIMEOUT(child<QProgressBar>(browser, "mcpResourceBusy")->isHidden(), 20000);
+    QVERIFY2(child<ContentBlocksView>(browser, "mcpResourceContent")
+                 ->toPlainText()
+                 .contains(QStringLiteral("The model said: Hello from the model")),
+             qPrintable(child<QLabel>(browser, "mcpResourceStatus")->text()));
 }
 
 QTEST_MAIN(TestMcpFeaturesInputUi)
