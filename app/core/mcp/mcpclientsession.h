@@ -144,8 +144,8 @@ public:
     /// "modern" (2026 era) or "legacy" (2025 era), the spec's words; empty until a
     /// revision was agreed.
     QString era() const;
-    /// The call (callTool's id) an input request of a tools/call's `input_required`
-    /// belongs to, from the id serverRequestReceived gave it; 0 for any other id.
+    /// The call (callTool's or requestWithInput's id) an input request of an
+    /// `input_required` belongs to, from the id it was asked under; 0 for any other id.
     static qint64 callOfInputRequest(const nlohmann::json &id);
     /// The call (callTool's id) a request serverRequestReceived handed on belongs to,
     /// when the session made it up for that call (an input request of the 2026 era, a
