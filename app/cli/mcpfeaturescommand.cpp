@@ -51,6 +51,20 @@ QString dataSize(qint64 bytes)
     return QLocale::c().formattedDataSize(bytes, 1);
 }
 
+/// No person to ask here: a 2026-era server's input_required (an elicitation, a sampling
+/// request) for a read or a prompt fails at once, naming what it asked and where it can
+/// be answered.
+McpInputRequiredRounds::Asker headlessAsker()
+{
+    McpInputRequiredRounds::Asker asker;
+    asker.refusal = [](const QString &method, const json &params) {
+        return tr("it asks for %1, which nobody can answer in a command: do it in Tool Studio's Resources and "
+                  "Prompts window (MCP Servers dock, Browse…), which asks you")
+            .arg(McpInputRequiredRounds::describe(method, params));
+    };
+    return asker;
+}
+
 /// Runs the event loop until `done` is true.
 void waitFor(const bool &done)
 {
@@ -167,12 +181,14 @@ int readResource(McpClientSession &session, const QString &uri, bool asJson)
     bool done = false;
     std::vector<McpResourceContents> contents;
     McpReply reply;
-    McpServerFeatures::readResource(&session, uri,
-                                    [&](const std::vector<McpResourceContents> &read, const McpReply &answer) {
-                                        contents = read;
-                                        reply = answer;
-                                        done = true;
-                                    });
+    McpServerFeatures::readResource(
+        &session, uri,
+        [&](const std::vector<McpResourceContents> &read, const McpReply &answer) {
+            contents = read;
+            reply = answer;
+            done = true;
+        },
+        McpClientSession::DefaultTimeoutMs, headlessAsker());
     waitFor(done);
     if (!reply.ok()) {
         printLine(stderr, prefix + tr("resources/read of %1 failed: %2").arg(elidedText(uri, 300), reply.errorText()));
@@ -346,12 +362,14 @@ int mcpPromptsCommand(const QString &projectDir, const QString &server, const QS
     if (!promptName.isNull()) {
         McpPromptResult prompt;
         McpReply reply;
-        McpServerFeatures::getPrompt(session.get(), promptName, arguments,
-                                     [&](const McpPromptResult &got, const McpReply &answer) {
-                                         prompt = got;
-                                         reply = answer;
-                                         done = true;
-                                     });
+        McpServerFeatures::getPrompt(
+            session.get(), promptName, arguments,
+            [&](const McpPromptResult &got, const McpReply &answer) {
+                prompt = got;
+                reply = answer;
+                done = true;
+            },
+            headlessAsker());
         waitFor(done);
         session->close();
         if (!reply.ok()) {

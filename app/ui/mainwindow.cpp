@@ -296,6 +296,7 @@ void MainWindow::createDocks()
     m_projectPanel = new ProjectPanel(this);
     m_projectDock = m_layout->add(tr("Project"), "projectDock", m_projectPanel, Qt::LeftDockWidgetArea);
     m_mcpServers = new McpServersView(this);
+    m_mcpServers->setProjectLookup([this] { return project(); }); // Ask Model in its browser windows
     m_mcpDock = m_layout->add(tr("MCP Servers"), "mcpDock", m_mcpServers, Qt::LeftDockWidgetArea);
     tabifyDockWidget(m_projectDock, m_mcpDock);
     m_mcpDock->hide(); // mcpServersStarted shows it for a project with servers

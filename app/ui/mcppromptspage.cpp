@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcppromptspage.h"
 
+#include "answerpane.h"
 #include "mcp/mcpserverfeatures.h"
+#include "mcpinputquestionview.h"
 #include "mcpresultpane.h"
 #include "plaintextlabel.h"
 #include "project/printabletext.h"
@@ -27,7 +29,7 @@ constexpr int DescriptionRole = Qt::UserRole + 1;
 
 } // namespace
 
-McpPromptsPage::McpPromptsPage(Session session, QWidget *parent)
+McpPromptsPage::McpPromptsPage(const QString &server, Session session, QWidget *parent)
     : QSplitter(Qt::Horizontal, parent)
     , m_session(std::move(session))
 {
@@ -58,6 +60,8 @@ McpPromptsPage::McpPromptsPage(Session session, QWidget *parent)
     m_get->setEnabled(false);
     connect(m_get, &QPushButton::clicked, this, &McpPromptsPage::getPrompt);
     promptsRightLayout->addWidget(m_get, 0, Qt::AlignLeft);
+    m_question = new McpInputQuestionView(server, promptsRight);
+    promptsRightLayout->addWidget(m_question);
     m_result = new McpResultPane(QStringLiteral("mcpPrompt"), false, promptsRight);
     promptsRightLayout->addWidget(m_result, 1);
     setSizes({300, 600});
@@ -146,6 +150,13 @@ void McpPromptsPage::getPrompt()
     if (selected.isEmpty())
         return;
     const QString name = selected.front()->data(0, NameRole).toString();
+    if (m_question->isAsking()) {
+        // One question at a time: the get that asked still waits for it.
+        m_question->pane()->setClockText(
+            tr("%1 waits for your answer to this question: answer it or press Cancel before getting again.")
+                .arg(m_question->subject()));
+        return;
+    }
     QMap<QString, QString> arguments;
     QStringList missing;
     for (QLineEdit *field : m_argumentsBox->findChildren<QLineEdit *>()) {
@@ -167,10 +178,14 @@ void McpPromptsPage::getPrompt()
         return;
     }
     const QPointer<McpPromptsPage> self(this);
+    McpInputRequiredRounds::Asker asker = m_question->askerFor(
+        open, McpServerFeatures::requestSubject(QStringLiteral("prompts/get"), name), generation);
     McpServerFeatures::getPrompt(
-        open, name, arguments, [self, generation](const McpPromptResult &prompt, const McpReply &reply) {
+        open, name, arguments,
+        [self, generation](const McpPromptResult &prompt, const McpReply &reply) {
             if (!self)
                 return;
+            self->m_question->finished(generation);
             McpResultPane *pane = self->m_result;
             if (!reply.ok()) {
                 pane->fail(generation, tr("prompts/get failed: %1").arg(reply.errorText()));
@@ -196,5 +211,6 @@ void McpPromptsPage::getPrompt()
                 notes << tr("%1 message(s) left out: not an object with a content object").arg(prompt.dropped);
             pane->showAnswer(generation, {{"content", blocks}}, roles, reply.result, notes.join(u'\n'),
                              texts.join(u'\n'), {}, {});
-        });
+        },
+        std::move(asker));
 }

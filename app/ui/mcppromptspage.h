@@ -8,6 +8,7 @@
 #include <functional>
 
 class McpClientSession;
+class McpInputQuestionView;
 class McpResultPane;
 class QFormLayout;
 class QGroupBox;
@@ -18,7 +19,8 @@ class QTreeWidget;
 /// The Prompts tab of McpServerBrowser (docs/mcp.md "Resources and prompts"):
 /// prompts/list on the left; on the right the prompt's description, an argument form
 /// (required ones marked `*`), and *Get*, which shows the messages prompts/get returns,
-/// each with its role (McpResultPane).
+/// each with its role (McpResultPane). A 2026-era server's questions before it answers
+/// (`input_required`) are answered in place (McpInputQuestionView), as on the Resources tab.
 class McpPromptsPage : public QSplitter
 {
     Q_OBJECT
@@ -26,7 +28,8 @@ public:
     /// The server's ready session, or nullptr with the reason in `why`.
     using Session = std::function<McpClientSession *(QString *why)>;
 
-    explicit McpPromptsPage(Session session, QWidget *parent = nullptr);
+    /// `server`: the project's name of the server (shown with its questions).
+    McpPromptsPage(const QString &server, Session session, QWidget *parent = nullptr);
 
     /// Lists the prompts again.
     void list();
@@ -45,6 +48,7 @@ private:
     QStringList m_requiredArguments;
     QPushButton *m_get = nullptr;
     McpResultPane *m_result = nullptr;
+    McpInputQuestionView *m_question = nullptr;
     /// Generation of the list: an answer for an older one is dropped.
     int m_generation = 0;
 };

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpresourcespage.h"
 
+#include "answerpane.h"
 #include "mcp/mcpserverfeatures.h"
+#include "mcpinputquestionview.h"
 #include "mcpresultpane.h"
 #include "plaintextlabel.h"
 #include "project/printabletext.h"
@@ -42,7 +44,7 @@ QString suggestedName(const QString &uri)
 
 } // namespace
 
-McpResourcesPage::McpResourcesPage(Session session, QWidget *parent)
+McpResourcesPage::McpResourcesPage(const QString &server, Session session, QWidget *parent)
     : QSplitter(Qt::Horizontal, parent)
     , m_session(std::move(session))
 {
@@ -95,6 +97,8 @@ McpResourcesPage::McpResourcesPage(Session session, QWidget *parent)
     m_subscribe->setObjectName(QStringLiteral("mcpResourceSubscribe"));
     connect(m_subscribe, &QCheckBox::toggled, this, &McpResourcesPage::setSubscribed);
     rightLayout->addWidget(m_subscribe);
+    m_question = new McpInputQuestionView(server, right);
+    rightLayout->addWidget(m_question);
     m_result = new McpResultPane(QStringLiteral("mcpResource"), true, right);
     rightLayout->addWidget(m_result, 1);
     setSizes({360, 540});
@@ -284,6 +288,13 @@ void McpResourcesPage::updateUriFromTemplate()
 void McpResourcesPage::readResource()
 {
     const QString uri = m_uri->text();
+    if (m_question->isAsking()) {
+        // One question at a time: the read that asked still waits for it.
+        m_question->pane()->setClockText(
+            tr("%1 waits for your answer to this question: answer it or press Cancel before reading again.")
+                .arg(m_question->subject()));
+        return;
+    }
     QString why;
     McpClientSession *open = m_session(&why);
     const int generation = m_result->begin(tr("Reading %1…").arg(elidedText(uri, 200)), open);
@@ -297,10 +308,14 @@ void McpResourcesPage::readResource()
     }
     const QPointer<McpResourcesPage> self(this);
     ++m_readsInFlight;
+    McpInputRequiredRounds::Asker asker = m_question->askerFor(
+        open, McpServerFeatures::requestSubject(QStringLiteral("resources/read"), uri), generation);
     McpServerFeatures::readResource(
-        open, uri, [self, generation, uri](const std::vector<McpResourceContents> &contents, const McpReply &reply) {
+        open, uri,
+        [self, generation, uri](const std::vector<McpResourceContents> &contents, const McpReply &reply) {
             if (!self)
                 return;
+            self->m_question->finished(generation);
             --self->m_readsInFlight;
             if (self->m_readsInFlight == 0 && std::exchange(self->m_readAgain, false))
                 QTimer::singleShot(0, self, [self, uri] {
@@ -338,7 +353,8 @@ void McpResourcesPage::readResource()
                                                       : first.text,
                              first.problem.isEmpty() ? bytes : QByteArray(),
                              first.problem.isEmpty() ? suggestedName(uri) : QString());
-        });
+        },
+        McpClientSession::DefaultTimeoutMs, std::move(asker));
 }
 
 void McpResourcesPage::setSubscribed(bool on)

@@ -7,6 +7,7 @@
 #include <functional>
 
 class McpClientSession;
+class McpInputQuestionView;
 class McpResultPane;
 class QCheckBox;
 class QFormLayout;
@@ -22,7 +23,10 @@ class QTreeWidget;
 /// (RFC 6570 level 1: a field per `{variable}`, making the URI as it is typed), the URI,
 /// *Read* (resources/read) with its answer (McpResultPane, savable), and *Subscribe*
 /// (when the server offers it): the resource is read again each time the server says it
-/// changed. One subscription at a time; it ends with the page.
+/// changed. One subscription at a time; it ends with the page. A 2026-era server that
+/// asks for input before it answers a read (`input_required`) is answered in place
+/// (McpInputQuestionView); another read waits until that question is answered or
+/// cancelled.
 class McpResourcesPage : public QSplitter
 {
     Q_OBJECT
@@ -30,7 +34,8 @@ public:
     /// The server's ready session, or nullptr with the reason in `why`.
     using Session = std::function<McpClientSession *(QString *why)>;
 
-    explicit McpResourcesPage(Session session, QWidget *parent = nullptr);
+    /// `server`: the project's name of the server (shown with its questions).
+    McpResourcesPage(const QString &server, Session session, QWidget *parent = nullptr);
     /// Ends the subscription, if any (the server stops sending updates for it).
     ~McpResourcesPage() override;
 
@@ -68,6 +73,7 @@ private:
     QCheckBox *m_subscribe = nullptr;
     QString m_subscribedUri;
     McpResultPane *m_result = nullptr;
+    McpInputQuestionView *m_question = nullptr;
     /// Generation of the lists: an answer for an older one is dropped.
     int m_generation = 0;
     int m_readsInFlight = 0;

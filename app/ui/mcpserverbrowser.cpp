@@ -2,11 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpserverbrowser.h"
 
+#include "answerpane.h"
 #include "mcp/mcpserverpool.h"
+#include "mcpinputquestionview.h"
 #include "mcppromptspage.h"
 #include "mcpresourcespage.h"
 #include "mcpresultpane.h"
 #include "project/printabletext.h"
+#include "samplingmodelpanel.h"
 
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -27,10 +30,10 @@ McpServerBrowser::McpServerBrowser(McpServerPool *pool, const QString &server, Q
     // The pages ask by value: the resources page ends its subscription when it goes,
     // after this window's members.
     const auto session = [pool = m_pool, server](QString *why) { return readySession(pool, server, why); };
-    m_resources = new McpResourcesPage(session, tabs);
+    m_resources = new McpResourcesPage(server, session, tabs);
     tabs->addTab(m_resources, tr("Resources"));
     connect(m_resources, &McpResourcesPage::reloadRequested, this, &McpServerBrowser::reload);
-    m_prompts = new McpPromptsPage(session, tabs);
+    m_prompts = new McpPromptsPage(server, session, tabs);
     tabs->addTab(m_prompts, tr("Prompts"));
 
     if (m_pool) {
@@ -66,6 +69,12 @@ McpClientSession *McpServerBrowser::readySession(McpServerPool *pool, const QStr
                         status ? McpServerStatus::stateName(status->state) : tr("not in the project"));
     }
     return ready;
+}
+
+void McpServerBrowser::setProjectLookup(const std::function<const Project *()> &lookup)
+{
+    for (McpInputQuestionView *questions : findChildren<McpInputQuestionView *>())
+        questions->pane()->samplingModel()->setProjectLookup(lookup);
 }
 
 void McpServerBrowser::reload()

@@ -5,10 +5,13 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <functional>
+
 class McpClientSession;
 class McpPromptsPage;
 class McpResourcesPage;
 class McpServerPool;
+class Project;
 
 /// A window onto one MCP server's resources and prompts (docs/mcp.md "Resources and
 /// prompts"), opened from the MCP Servers dock (*Browse…*).
@@ -39,6 +42,9 @@ public:
     QString server() const { return m_server; }
     /// Lists the resources, templates and prompts again.
     void reload();
+    /// Where *Ask Model* of a server's sampling request (asked while a resource is read
+    /// or a prompt got) finds the project's models; without one the chooser is disabled.
+    void setProjectLookup(const std::function<const Project *()> &lookup);
 
 private:
     void onServerChanged(const QString &name);

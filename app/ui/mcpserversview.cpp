@@ -204,6 +204,8 @@ void McpServersView::browseSelected()
             return;
         }
     auto *browser = new McpServerBrowser(m_pool, name, this);
+    if (m_projectLookup)
+        browser->setProjectLookup(m_projectLookup);
     browser->show();
 }
 

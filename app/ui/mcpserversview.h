@@ -5,7 +5,10 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <functional>
+
 class McpServerPool;
+class Project;
 class QToolButton;
 class QTreeWidget;
 
@@ -28,6 +31,9 @@ public:
 
     /// Shows the servers of `pool` (nullptr: nothing) and follows it.
     void setPool(McpServerPool *pool);
+    /// The window's open project, whose models a browser window's *Ask Model* offers
+    /// for a server's sampling request (McpServerBrowser::setProjectLookup).
+    void setProjectLookup(std::function<const Project *()> lookup) { m_projectLookup = std::move(lookup); }
     QTreeWidget *tree() const { return m_tree; }
     QToolButton *restartButton() const { return m_restart; }
     /// Restarts the server of the selected row (or of the selected tool's row).
@@ -46,6 +52,7 @@ private:
     QString selectedServer() const;
 
     QPointer<McpServerPool> m_pool;
+    std::function<const Project *()> m_projectLookup;
     QTreeWidget *m_tree = nullptr;
     QToolButton *m_restart = nullptr;
     QToolButton *m_browse = nullptr;

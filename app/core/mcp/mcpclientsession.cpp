@@ -138,19 +138,16 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
     };
     asks.withdraw = [this](const json &id) { Q_EMIT serverRequestCancelled(id); };
     McpInputRequiredRounds::Channel inputs;
-    inputs.request = asks.request;
+    inputs.request = [this](const QString &method, json params, ReplyHandler done, int timeoutMs) {
+        return sendRequest(method, std::move(params), std::move(done), timeoutMs, true);
+    };
     inputs.inFlight = [this](qint64 id) { return m_pending.count(id) > 0; };
     inputs.cancel = asks.cancel;
     inputs.openRequests = [this] { return m_serverRequests.size(); };
     inputs.open = [this](const json &id) { m_serverRequests.insert(id.dump()); };
     inputs.isOpen = [this](const json &id) { return m_serverRequests.count(id.dump()) > 0; };
     inputs.close = asks.close;
-    inputs.canAsk = asks.canAsk;
     inputs.roots = [this] { return m_roots; };
-    inputs.ask = [this](const json &id, const QString &method, const json &params) {
-        Q_EMIT serverRequestReceived(id, method, params);
-    };
-    inputs.withdraw = asks.withdraw;
     m_inputRounds = new McpInputRequiredRounds(std::move(inputs), this);
     m_elicitations = new McpElicitationRequired(std::move(asks), this);
     connect(m_transport, &McpTransport::messageReceived, this, &McpClientSession::onMessage);
@@ -392,6 +389,23 @@ void McpClientSession::close()
 
 qint64 McpClientSession::request(const QString &method, json params, ReplyHandler done, int timeoutMs)
 {
+    return sendRequest(method, std::move(params), std::move(done), timeoutMs, method == QLatin1String("tools/call"));
+}
+
+qint64 McpClientSession::requestWithInput(const QString &method, json params, const QString &subject,
+                                          McpInputRequiredRounds::Asker asker, ReplyHandler done, int timeoutMs)
+{
+    if (!m_stateless || m_state != State::Ready)
+        return request(method, std::move(params), std::move(done), timeoutMs);
+    // Rounds of multi round-trip requests under one id of its own.
+    const qint64 call = m_nextId++;
+    m_inputRounds->start(call, {method, std::move(params), subject, std::move(asker)}, std::move(done), timeoutMs);
+    return call;
+}
+
+qint64 McpClientSession::sendRequest(const QString &method, json params, ReplyHandler done, int timeoutMs,
+                                     bool inputRequired)
+{
     if (m_state != State::Ready) {
         done(McpReply{{}, {}, QStringLiteral("the server is not connected")});
         return 0;
@@ -399,10 +413,9 @@ qint64 McpClientSession::request(const QString &method, json params, ReplyHandle
     if (m_stateless) {
         // The 2026 era: _meta on every request; resultType read on every result.
         params = McpRevision::withRequestMeta(std::move(params), clientInfo(), clientCapabilities());
-        done = [method, done = std::move(done)](const McpReply &reply) {
+        done = [method, inputRequired, done = std::move(done)](const McpReply &reply) {
             const std::string type = reply.ok() ? McpRevision::resultType(reply.result) : std::string();
-            if (!reply.ok() || type == McpRevision::Complete
-                || (type == McpRevision::InputRequired && method == QLatin1String("tools/call"))) {
+            if (!reply.ok() || type == McpRevision::Complete || (type == McpRevision::InputRequired && inputRequired)) {
                 done(reply);
                 return;
             }
@@ -448,15 +461,27 @@ void McpClientSession::cancel(qint64 id, const QString &reason)
 qint64 McpClientSession::callTool(const QString &name, const json &arguments, const json &meta, ReplyHandler done,
                                   int timeoutMs)
 {
-    if (m_stateless && m_state == State::Ready) {
-        // Rounds of multi round-trip requests under one id of its own.
-        const qint64 call = m_nextId++;
-        m_inputRounds->callTool(call, name, arguments, meta, std::move(done), timeoutMs);
-        return call;
-    }
     json params = {{"name", name.toStdString()}, {"arguments", arguments}};
     if (meta.is_object() && !meta.empty())
         params["_meta"] = meta;
+    if (m_stateless && m_state == State::Ready) {
+        // Its input requests go to whoever hears the session's requests (the pool: the
+        // call's run).
+        McpInputRequiredRounds::Asker asker;
+        asker.ask = [this](const json &id, const QString &method, const json &asked) {
+            Q_EMIT serverRequestReceived(id, method, asked);
+        };
+        asker.withdraw = [this](const json &id) { Q_EMIT serverRequestCancelled(id); };
+        asker.refusal = [this](const QString &method, const json &) {
+            return isSignalConnected(QMetaMethod::fromSignal(&McpClientSession::serverRequestReceived))
+                ? QString()
+                : QStringLiteral("Tool Studio asks a person for %1 only while a tool of this server is called "
+                                 "through it")
+                      .arg(method);
+        };
+        return requestWithInput(QStringLiteral("tools/call"), std::move(params), name, std::move(asker),
+                                std::move(done), timeoutMs);
+    }
     // A -32042 answer (URLElicitationRequiredError) asks its pages and sends it again.
     return m_elicitations->callTool(std::move(params), std::move(done), timeoutMs);
 }

@@ -48,11 +48,13 @@ struct McpReply
 /// In the 2026 era every request carries the `_meta` of McpRevision (version,
 /// clientInfo, clientCapabilities), every result's `resultType` is read (absent:
 /// "complete"; another than "complete" fails the request, but "input_required" of a
-/// tools/call), and a tools/call answered `input_required` (multi round-trip requests)
-/// asks for the input the way a 2025 server's requests are asked (serverRequestReceived,
-/// answered with respond(); `roots/list` answered here) and is retried with
-/// `inputResponses` (and `requestState` echoed), at most MaxInputRounds rounds of at
-/// most MaxInputRequests requests each (McpInputRequiredRounds).
+/// tools/call or of a requestWithInput()), and a tools/call answered `input_required`
+/// (multi round-trip requests) asks for the input the way a 2025 server's requests are
+/// asked (serverRequestReceived, answered with respond(); `roots/list` answered here)
+/// and is retried with `inputResponses` (and `requestState` echoed), at most
+/// MaxInputRounds rounds of at most MaxInputRequests requests each
+/// (McpInputRequiredRounds). requestWithInput() does the same for another request
+/// (resources/read, prompts/get), its questions going to an asker of the caller's.
 ///
 /// Requests (request(), listTools(), callTool()) carry integer ids from 1; each reply is
 /// handed to its callback exactly once — by the server's response, or with a failure
@@ -142,8 +144,8 @@ public:
     /// "modern" (2026 era) or "legacy" (2025 era), the spec's words; empty until a
     /// revision was agreed.
     QString era() const;
-    /// The call (callTool's id) an input request of a tools/call's `input_required`
-    /// belongs to, from the id serverRequestReceived gave it; 0 for any other id.
+    /// The call (callTool's or requestWithInput's id) an input request of an
+    /// `input_required` belongs to, from the id it was asked under; 0 for any other id.
     static qint64 callOfInputRequest(const nlohmann::json &id);
     /// The call (callTool's id) a request serverRequestReceived handed on belongs to,
     /// when the session made it up for that call (an input request of the 2026 era, a
@@ -200,6 +202,16 @@ public:
     /// Returns the request's id (0 when the session is not ready: `done` is called at
     /// once with the failure).
     qint64 request(const QString &method, nlohmann::json params, ReplyHandler done, int timeoutMs = DefaultTimeoutMs);
+    /// 2026 era: `method` with `params` as one request that the server may answer
+    /// `input_required` (basic/patterns/mrtr; resources/read, prompts/get): its
+    /// elicitation and sampling requests go to `asker` under ids "mrtr:CALL:KEY" (answered
+    /// with respond() / respondError(); a withdrawn one to asker.withdraw), the request is
+    /// sent again with the answers, and `done` gets its last reply. `subject` names it in
+    /// failures ("resources/read of \"note://a\""). An asker without `ask` refuses the
+    /// input at once (McpInputRequiredRounds::Asker). The 2025 era: request(). Returns the
+    /// call's id, for cancel().
+    qint64 requestWithInput(const QString &method, nlohmann::json params, const QString &subject,
+                            McpInputRequiredRounds::Asker asker, ReplyHandler done, int timeoutMs = DefaultTimeoutMs);
     /// `notifications/cancelled` for an open request; its callback gets `reason` as failure.
     void cancel(qint64 id, const QString &reason);
     /// tools/list, every page: `done` gets all tools (each as the server sent it), or the
@@ -240,6 +252,9 @@ private:
         QTimer *timer = nullptr;
     };
 
+    /// request(); an `input_required` result is a result when `inputRequired`, else a failure.
+    qint64 sendRequest(const QString &method, nlohmann::json params, ReplyHandler done, int timeoutMs,
+                       bool inputRequired);
     /// Sends `message` on the transport after messageExchanged; as McpTransport::send.
     bool sendMessage(const JsonRpcMessage &message);
     void onMessage(const JsonRpcMessage &message);

@@ -19,16 +19,27 @@ McpInputRequiredRounds::McpInputRequiredRounds(Channel channel, QObject *parent)
 
 McpInputRequiredRounds::~McpInputRequiredRounds() = default; // callbacks are not called from a destructor
 
-void McpInputRequiredRounds::callTool(qint64 call, const QString &name, const json &arguments, const json &meta,
-                                      ReplyHandler done, int timeoutMs)
+void McpInputRequiredRounds::start(qint64 call, Request request, ReplyHandler done, int timeoutMs)
 {
     Call &entry = m_calls[call];
-    entry.name = name;
-    entry.arguments = arguments;
-    entry.meta = meta;
+    entry.request = std::move(request);
     entry.done = std::move(done);
     entry.timeoutMs = timeoutMs;
     sendRound(call);
+}
+
+QString McpInputRequiredRounds::describe(const QString &method, const json &params)
+{
+    const json message = params.is_object() ? params.value("message", json()) : json();
+    if (method != QLatin1String("elicitation/create") || !message.is_string())
+        return method;
+    return QStringLiteral("%1 (\"%2\")")
+        .arg(method, elidedText(printableText(QString::fromStdString(message.get<std::string>())), 200));
+}
+
+QString McpInputRequiredRounds::noPersonWhy(const QString &method, const json &params)
+{
+    return QStringLiteral("it asks for %1, and nobody can answer it here").arg(describe(method, params));
 }
 
 qint64 McpInputRequiredRounds::callOf(const json &id)
@@ -57,9 +68,7 @@ void McpInputRequiredRounds::sendRound(qint64 call)
     if (found == m_calls.end())
         return;
     Call &entry = found->second;
-    json params = {{"name", entry.name.toStdString()}, {"arguments", entry.arguments}};
-    if (entry.meta.is_object() && !entry.meta.empty())
-        params["_meta"] = entry.meta;
+    json params = entry.request.params.is_object() ? entry.request.params : json::object();
     if (entry.rounds > 0) {
         // The retry (basic/patterns/mrtr): the answers, and requestState exactly as given.
         params["inputResponses"] = std::exchange(entry.responses, json::object());
@@ -69,7 +78,7 @@ void McpInputRequiredRounds::sendRound(qint64 call)
     const int timeoutMs = entry.timeoutMs;
     const QPointer<McpInputRequiredRounds> self(this);
     const qint64 id = m_channel.request(
-        QStringLiteral("tools/call"), std::move(params),
+        entry.request.method, std::move(params),
         [self, call](const McpReply &reply) {
             if (self)
                 self->onRound(call, reply);
@@ -78,7 +87,7 @@ void McpInputRequiredRounds::sendRound(qint64 call)
     if (!self)
         return;
     if (const auto still = m_calls.find(call); still != m_calls.end() && m_channel.inFlight(id))
-        still->second.request = id;
+        still->second.inFlight = id;
 }
 
 void McpInputRequiredRounds::onRound(qint64 call, const McpReply &reply)
@@ -87,13 +96,15 @@ void McpInputRequiredRounds::onRound(qint64 call, const McpReply &reply)
     if (found == m_calls.end())
         return;
     Call &entry = found->second;
-    entry.request = 0;
+    entry.inFlight = 0;
     if (!reply.ok() || McpRevision::resultType(reply.result) != McpRevision::InputRequired) {
         finish(call, reply);
         return;
     }
     const auto refuse = [&](const QString &why) {
-        finish(call, McpReply{{}, {}, QStringLiteral("the server's input_required for %1: %2").arg(entry.name, why)});
+        finish(
+            call,
+            McpReply{{}, {}, QStringLiteral("the server's input_required for %1: %2").arg(entry.request.subject, why)});
     };
     if (++entry.rounds > MaxRounds)
         return refuse(QStringLiteral("it asked for input more than %1 times in one call; the studio stopped there")
@@ -115,7 +126,7 @@ void McpInputRequiredRounds::onRound(qint64 call, const McpReply &reply)
         return refuse(QStringLiteral("it asks %1 things at once, more than the %2 the studio takes")
                           .arg(requests.size())
                           .arg(MaxRequests));
-    const bool canAsk = m_channel.canAsk();
+    const Asker &asker = entry.request.asker;
     struct Ask
     {
         json id;
@@ -142,12 +153,14 @@ void McpInputRequiredRounds::onRound(qint64 call, const McpReply &reply)
                 return refuse(QStringLiteral("inputRequests \"%1\" asks for %2; the studio answers "
                                              "elicitation/create, sampling/createMessage and roots/list")
                                   .arg(shownKey, elidedText(printableText(QString::fromStdString(name)), 64)));
-            if (!canAsk)
-                return refuse(QStringLiteral("Tool Studio asks a person for %1 only while a tool of this server is "
-                                             "called through it")
-                                  .arg(QString::fromStdString(name)));
-            asks.push_back({json(IdPrefix + std::to_string(call) + ":" + key), QString::fromStdString(name),
-                            params.is_object() ? params : json::object()});
+            const QString asked = QString::fromStdString(name);
+            const json askedParams = params.is_object() ? params : json::object();
+            QString nobody = asker.refusal ? asker.refusal(asked, askedParams) : QString();
+            if (nobody.isEmpty() && !asker.ask)
+                nobody = noPersonWhy(asked, askedParams);
+            if (!nobody.isEmpty())
+                return refuse(nobody);
+            asks.push_back({json(IdPrefix + std::to_string(call) + ":" + key), asked, askedParams});
         }
     if (m_channel.openRequests() + asks.size() > McpClientSession::MaxOpenServerRequests)
         return refuse(QStringLiteral("too many open requests from this server (at most %1 wait for an answer at once)")
@@ -168,7 +181,11 @@ void McpInputRequiredRounds::onRound(qint64 call, const McpReply &reply)
     for (const Ask &ask : asks) {
         if (!m_channel.isOpen(ask.id))
             continue; // the call ended meanwhile
-        m_channel.ask(ask.id, ask.method, ask.params);
+        const auto still = m_calls.find(call);
+        if (still == m_calls.end())
+            return;
+        const auto handOn = still->second.request.asker.ask; // a copy: answering may end the call
+        handOn(ask.id, ask.method, ask.params);
         if (!alive)
             return;
     }
@@ -204,7 +221,7 @@ bool McpInputRequiredRounds::cancel(qint64 call, const QString &reason)
     const auto found = m_calls.find(call);
     if (found == m_calls.end())
         return false;
-    const qint64 round = found->second.request;
+    const qint64 round = found->second.inFlight;
     if (round != 0 && m_channel.inFlight(round))
         m_channel.cancel(round, reason); // its reply ends the call
     else
@@ -233,8 +250,8 @@ void McpInputRequiredRounds::finish(qint64 call, const McpReply &reply)
     const QPointer<McpInputRequiredRounds> alive(this);
     for (const std::string &key : entry.open) {
         const json id = IdPrefix + std::to_string(call) + ":" + key;
-        if (m_channel.close(id)) {
-            m_channel.withdraw(id); // the question is withdrawn
+        if (m_channel.close(id) && entry.request.asker.withdraw) {
+            entry.request.asker.withdraw(id); // the question is withdrawn
             if (!alive)
                 return;
         }

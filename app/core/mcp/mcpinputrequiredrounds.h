@@ -15,24 +15,27 @@
 
 struct McpReply;
 
-/// The tools/calls of a 2026-era session (2026-07-28, multi round-trip requests,
-/// basic/patterns/mrtr): owned by McpClientSession, which sends its 2026 tools/calls
-/// through callTool() (docs/mcp.md "A server's requests").
+/// The requests of a 2026-era session that a server may answer `input_required`
+/// (2026-07-28, multi round-trip requests, basic/patterns/mrtr): tools/call,
+/// resources/read and prompts/get. Owned by McpClientSession, which sends them through
+/// start() (docs/mcp.md "A server's requests").
 ///
-/// A result other than `"resultType": "input_required"` goes to the call's `done` as it
-/// is. An `input_required` result asks for its `inputRequests`: `roots/list` is answered
-/// at once (Channel::roots), `elicitation/create` and `sampling/createMessage` are handed
-/// on (Channel::ask, the session's serverRequestReceived) under an id of the session's
-/// own, "mrtr:CALL:KEY", and answered through answer(). Once every one was answered, the
-/// call is sent again with `inputResponses` (and `requestState` exactly as given), at
-/// most MaxRounds rounds of at most MaxRequests requests each.
+/// A result other than `"resultType": "input_required"` goes to the request's `done` as
+/// it is. An `input_required` result asks for its `inputRequests`: `roots/list` is
+/// answered at once (Channel::roots), `elicitation/create` and `sampling/createMessage`
+/// are handed to the request's Asker (for a tools/call the session's
+/// serverRequestReceived; for a read or a prompt the window's callback) under an id of
+/// the session's own, "mrtr:CALL:KEY", and answered through answer(). Once every one was
+/// answered, the same request is sent again with `inputResponses` (and `requestState`
+/// exactly as given), at most MaxRounds rounds of at most MaxRequests requests each.
 ///
-/// The call ends with a failure that says why ("the server's input_required for NAME:
-/// …") when the result is malformed (inputRequests not an object, requestState not a
-/// string or over MaxRequestStateBytes, neither of them), asks for another method, asks
-/// more than MaxRequests things or past MaxRounds rounds, when nobody can be asked, when
-/// too many of the server's requests would be open, and when an input is answered with
-/// an error; its questions still open are then taken back (Channel::withdraw).
+/// The request ends with a failure that says why ("the server's input_required for
+/// SUBJECT: …") when the result is malformed (inputRequests not an object, requestState
+/// not a string or over MaxRequestStateBytes, neither of them), asks for another method,
+/// asks more than MaxRequests things or past MaxRounds rounds, when nobody can be asked
+/// (Asker::refusal's words), when too many of the server's requests would be open, and
+/// when an input is answered with an error; its questions still open are then taken
+/// back (Asker::withdraw).
 class McpInputRequiredRounds : public QObject
 {
     Q_OBJECT
@@ -42,7 +45,7 @@ public:
     /// How the ids of the questions it asks begin ("mrtr:CALL:KEY"); a server may neither
     /// send a request under such an id nor cancel one (McpClientSession).
     static constexpr const char *IdPrefix = "mrtr:";
-    /// Rounds of input per tools/call, input requests per round, bytes of a requestState echoed.
+    /// Rounds of input per request, input requests per round, bytes of a requestState echoed.
     static constexpr int MaxRounds = 16;
     static constexpr std::size_t MaxRequests = 16;
     static constexpr std::size_t MaxRequestStateBytes = 256 * 1024;
@@ -50,7 +53,7 @@ public:
     /// What it needs of its session.
     struct Channel
     {
-        /// McpClientSession::request.
+        /// McpClientSession::request, taking an `input_required` result as a result.
         std::function<qint64(const QString &, nlohmann::json, ReplyHandler, int)> request;
         /// True while the request `id` waits for its reply.
         std::function<bool(qint64)> inFlight;
@@ -64,24 +67,45 @@ public:
         std::function<bool(const nlohmann::json &)> isOpen;
         /// Lets go of `id`; false when it was not open (answered, or the session ended).
         std::function<bool(const nlohmann::json &)> close;
-        /// True when somebody hears the asks (a call that can ask a person).
-        std::function<bool()> canAsk;
         /// What `roots/list` is answered with (McpClientSession::roots).
         std::function<nlohmann::json()> roots;
-        /// Hands on the input request `method` with `params` as the server's request `id`.
-        std::function<void(const nlohmann::json &, const QString &, const nlohmann::json &)> ask;
-        /// Takes the ask `id` back (the server's notifications/cancelled would).
-        std::function<void(const nlohmann::json &)> withdraw;
+    };
+
+    /// Who is asked the `elicitation/create` and `sampling/createMessage` of one request.
+    struct Asker
+    {
+        /// Hands on the input request `method` with `params` (an object) under the id
+        /// `id`; answered with answer(). Null: nobody can be asked.
+        std::function<void(const nlohmann::json &id, const QString &method, const nlohmann::json &params)> ask;
+        /// Takes the ask `id` back (the request ended before it was answered).
+        std::function<void(const nlohmann::json &id)> withdraw;
+        /// Why nobody can answer `method` with `params` now ("" when ask() may be called);
+        /// without one, or when it says "" and there is no ask: noPersonWhy().
+        std::function<QString(const QString &method, const nlohmann::json &params)> refusal;
+    };
+
+    /// One request that may be answered input_required.
+    struct Request
+    {
+        QString method;                                   ///< "tools/call", "resources/read", "prompts/get"
+        nlohmann::json params = nlohmann::json::object(); ///< sent every round (inputResponses added)
+        QString subject;                                  ///< names it in failures: a tool, "resources/read of URI"
+        Asker asker;
     };
 
     explicit McpInputRequiredRounds(Channel channel, QObject *parent = nullptr);
     ~McpInputRequiredRounds() override;
 
-    /// Sends tools/call of `name` with `arguments` (and `meta` as `_meta` when it is a
-    /// non-empty object) as the call `call`; `done` gets its last reply once.
-    void callTool(qint64 call, const QString &name, const nlohmann::json &arguments, const nlohmann::json &meta,
-                  ReplyHandler done, int timeoutMs);
-    /// The call (callTool's `call`) the input request `id` belongs to; 0 for any other id.
+    /// Sends `request` as the call `call`; `done` gets its last reply once.
+    void start(qint64 call, Request request, ReplyHandler done, int timeoutMs);
+    /// What the server asks with `method` and `params`, for a person reading a failure:
+    /// `elicitation/create ("What is your name?")` (its message printable, cut at 200
+    /// characters), or the method alone.
+    static QString describe(const QString &method, const nlohmann::json &params);
+    /// Why an input request is refused when its Asker has neither ask nor refusal:
+    /// "it asks for DESCRIBE, and nobody can answer it here".
+    static QString noPersonWhy(const QString &method, const nlohmann::json &params);
+    /// The call (start's `call`) the input request `id` belongs to; 0 for any other id.
     static qint64 callOf(const nlohmann::json &id);
     /// True while `call` has not ended.
     bool hasCall(qint64 call) const { return m_calls.count(call) > 0; }
@@ -99,13 +123,11 @@ private:
     /// One call's rounds.
     struct Call
     {
-        QString name;
-        nlohmann::json arguments;
-        nlohmann::json meta;
+        Request request;
         ReplyHandler done;
         int timeoutMs = 0;
         int rounds = 0;
-        qint64 request = 0;          ///< the round's tools/call in flight, 0 while input is asked
+        qint64 inFlight = 0;         ///< the round's request in flight, 0 while input is asked
         nlohmann::json requestState; ///< null when the server gave none
         nlohmann::json responses;    ///< inputResponses gathered this round
         std::set<std::string> open;  ///< keys still waiting for an answer

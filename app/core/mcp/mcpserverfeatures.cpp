@@ -358,15 +358,22 @@ void listPrompts(McpClientSession *session, ListDone<McpPrompt> done)
     listAll<McpPrompt>(session, "prompts", QStringLiteral("prompts/list"), "prompts", &parsePrompt, std::move(done));
 }
 
+QString requestSubject(const QString &method, const QString &what)
+{
+    return tr("%1 of \"%2\"").arg(method, elidedText(printableText(what), 200));
+}
+
 void readResource(McpClientSession *session, const QString &uri,
-                  std::function<void(const std::vector<McpResourceContents> &, const McpReply &)> done, int timeoutMs)
+                  std::function<void(const std::vector<McpResourceContents> &, const McpReply &)> done, int timeoutMs,
+                  McpInputRequiredRounds::Asker asker)
 {
     if (const QString why = refusal(session, "resources"); !why.isEmpty()) {
         later(session, std::move(done), std::vector<McpResourceContents>{}, failure(why));
         return;
     }
-    session->request(
-        QStringLiteral("resources/read"), {{"uri", uri.toStdString()}},
+    const QString method = QStringLiteral("resources/read");
+    session->requestWithInput(
+        method, {{"uri", uri.toStdString()}}, requestSubject(method, uri), std::move(asker),
         [done = std::move(done)](const McpReply &reply) {
             if (!reply.ok()) {
                 done({}, reply);
@@ -380,7 +387,7 @@ void readResource(McpClientSession *session, const QString &uri,
 }
 
 void getPrompt(McpClientSession *session, const QString &name, const QMap<QString, QString> &arguments,
-               std::function<void(const McpPromptResult &, const McpReply &)> done)
+               std::function<void(const McpPromptResult &, const McpReply &)> done, McpInputRequiredRounds::Asker asker)
 {
     if (const QString why = refusal(session, "prompts"); !why.isEmpty()) {
         later(session, std::move(done), McpPromptResult{}, failure(why));
@@ -393,15 +400,17 @@ void getPrompt(McpClientSession *session, const QString &name, const QMap<QStrin
             values[it.key().toStdString()] = it.value().toStdString();
         params["arguments"] = std::move(values);
     }
-    session->request(QStringLiteral("prompts/get"), std::move(params), [done = std::move(done)](const McpReply &reply) {
-        if (!reply.ok()) {
-            done({}, reply);
-            return;
-        }
-        QString error;
-        const McpPromptResult result = parsePromptResult(reply.result, &error);
-        done(result, error.isEmpty() ? reply : failure(error));
-    });
+    const QString method = QStringLiteral("prompts/get");
+    session->requestWithInput(method, std::move(params), requestSubject(method, name), std::move(asker),
+                              [done = std::move(done)](const McpReply &reply) {
+                                  if (!reply.ok()) {
+                                      done({}, reply);
+                                      return;
+                                  }
+                                  QString error;
+                                  const McpPromptResult result = parsePromptResult(reply.result, &error);
+                                  done(result, error.isEmpty() ? reply : failure(error));
+                              });
 }
 
 void subscribe(McpClientSession *session, const QString &uri, bool subscribe,

@@ -138,12 +138,25 @@ void listPrompts(McpClientSession *session, ListDone<McpPrompt> done);
 /// resources/read of `uri`: its contents (at least one), or the reply that failed. A
 /// result without a `contents` array, or with none that is an object, fails ("the
 /// server's resources/read result has no contents").
+///
+/// A 2026-era server may answer `input_required` (multi round-trip requests): its
+/// elicitation and sampling requests go to `asker` (answered with the session's
+/// respond() / respondError(), McpClientSession::requestWithInput) and the read is sent
+/// again with the answers, as a tools/call is. Without an asker the read fails at once,
+/// naming what the server asked ("the server's input_required for resources/read of
+/// \"URI\": it asks for elicitation/create (\"…\"), and nobody can answer it here", or
+/// asker.refusal's words).
 void readResource(McpClientSession *session, const QString &uri,
                   std::function<void(const std::vector<McpResourceContents> &, const McpReply &)> done,
-                  int timeoutMs = McpClientSession::DefaultTimeoutMs);
-/// prompts/get of `name` with `arguments` (the spec's arguments are strings).
+                  int timeoutMs = McpClientSession::DefaultTimeoutMs, McpInputRequiredRounds::Asker asker = {});
+/// prompts/get of `name` with `arguments` (the spec's arguments are strings); an
+/// `input_required` answer as for readResource().
 void getPrompt(McpClientSession *session, const QString &name, const QMap<QString, QString> &arguments,
-               std::function<void(const McpPromptResult &, const McpReply &)> done);
+               std::function<void(const McpPromptResult &, const McpReply &)> done,
+               McpInputRequiredRounds::Asker asker = {});
+/// What a read or a prompt is called in failures: `resources/read of "URI"`,
+/// `prompts/get of "NAME"` (printable, cut at 200 characters).
+QString requestSubject(const QString &method, const QString &what);
 /// resources/subscribe (`subscribe`) or resources/unsubscribe of `uri` — with a 2026-era
 /// server, the session's listen for resource updates asked anew with `uri` added or
 /// taken out (McpClientSession::setResourceSubscriptions); fails without asking when the

@@ -70,6 +70,17 @@
               request's _meta version); rounds answers input_required with only a
               requestState, forever; many asks 17 things at once
   modern-slow like modern, but server/discover is answered 3.5 s after the start (slow to start)
+  modern-features like modern, but it also offers resources and prompts (tst_mcpfeaturesinput):
+              resources/list of note://greeting and note://plain; prompts/list of greet;
+              resources/read of note://greeting and prompts/get of greet answer
+              input_required (an elicitation "name": "What is your name?", a form of one
+              required string "name"; requestState "r-1" / "p-1") and, on the retry, an
+              accepted answer gives "Hello, NAME! (state r-1)" as text / a user message
+              "Greet NAME warmly. (state p-1)"; another action is answered error -32001
+              "no greeting: the person chose ACTION"; note://sample asks a
+              sampling/createMessage "reply" ("Say hi") and gives "The model said: TEXT";
+              note://page asks a URL-mode elicitation "page" of javascript:alert(1);
+              note://plain is read at once ("plain text")
   future      like good, but server/discover lists only revision 2099-01-01
   unsupported like good, but server/discover is refused -32022 listing 2099-01-01 and
               2025-06-18 (a 2026-era server without 2026-07-28 that still speaks 2025)
@@ -397,9 +408,15 @@ def modern_server():
         if method == "server/discover":
             if mode == "modern-slow":
                 time.sleep(max(0.0, 3.5 - (time.monotonic() - STARTED)))
+            capabilities = {"tools": {}}
+            if mode == "modern-features":
+                capabilities.update(resources={}, prompts={})
             send({"jsonrpc": "2.0", "id": rid, "result": dict(done, supportedVersions=["2026-07-28"],
-                                                              capabilities={"tools": {}}, ttlMs=1000,
+                                                              capabilities=capabilities, ttlMs=1000,
                                                               cacheScope="public", instructions="modern")})
+        elif mode == "modern-features" and method in ("resources/list", "prompts/list", "resources/read",
+                                                       "prompts/get"):
+            send({"jsonrpc": "2.0", "id": rid, **feature_answer(method, params, done)})
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": rid, "result": dict(done, tools=tools, ttlMs=1000, cacheScope="public")})
         elif method == "tools/call" and params.get("name") == "ask" and "inputResponses" not in params:
@@ -423,6 +440,51 @@ def modern_server():
                     "type": "object", "properties": {}}}} for n in range(17)}}})
         else:
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
+
+
+NAME_FORM = {"method": "elicitation/create", "params": {
+    "mode": "form", "message": "What is your name?", "requestedSchema": {
+        "type": "object", "properties": {"name": {"type": "string", "title": "Name"}}, "required": ["name"]}}}
+
+
+def feature_answer(method, params, done):
+    """modern-features: a resource and a prompt that ask for input first (multi round-trip requests)."""
+    if method == "resources/list":
+        return {"result": dict(done, resources=[{"uri": "note://greeting", "name": "greeting"},
+                                                {"uri": "note://plain", "name": "plain"}])}
+    if method == "prompts/list":
+        return {"result": dict(done, prompts=[{"name": "greet"}])}
+    uri = params.get("uri")
+    if method == "resources/read" and uri == "note://plain":
+        return {"result": dict(done, contents=[{"uri": uri, "mimeType": "text/plain", "text": "plain text"}])}
+    if method == "resources/read" and uri == "note://page":
+        return {"result": {"resultType": "input_required", "inputRequests": {"page": {
+            "method": "elicitation/create", "params": {"mode": "url", "message": "Open this",
+                                                      "url": "javascript:alert(1)", "elicitationId": "e-1"}}}}}
+    if method == "resources/read" and uri == "note://sample":
+        if "inputResponses" not in params:
+            return {"result": {"resultType": "input_required", "inputRequests": {"reply": {
+                "method": "sampling/createMessage", "params": {"messages": [
+                    {"role": "user", "content": {"type": "text", "text": "Say hi"}}], "maxTokens": 20}}}}}
+        content = params["inputResponses"]["reply"].get("content") or {}
+        return {"result": dict(done, contents=[{"uri": uri, "mimeType": "text/plain",
+                                                "text": "The model said: " + str(content.get("text"))}])}
+    if (method == "resources/read" and uri != "note://greeting") or \
+            (method == "prompts/get" and params.get("name") != "greet"):
+        return {"error": {"code": -32002, "message": "not found"}}
+    state = "r-1" if method == "resources/read" else "p-1"
+    if "inputResponses" not in params:
+        return {"result": {"resultType": "input_required", "requestState": state,
+                           "inputRequests": {"name": NAME_FORM}}}
+    answer = params["inputResponses"].get("name") or {}
+    if answer.get("action") != "accept" or params.get("requestState") != state:
+        return {"error": {"code": -32001, "message": "no greeting: the person chose " + str(answer.get("action"))}}
+    name = str((answer.get("content") or {}).get("name"))
+    if method == "resources/read":
+        return {"result": dict(done, contents=[{"uri": uri, "mimeType": "text/plain",
+                                                "text": f"Hello, {name}! (state {state})"}])}
+    return {"result": dict(done, messages=[{"role": "user", "content": {
+        "type": "text", "text": f"Greet {name} warmly. (state {state})"}}])}
 
 
 def listen_server():
@@ -537,7 +599,7 @@ def listen_server():
 
 rewritten = None  # fromfile: the tools of the last "rewrite"
 
-if mode in ("modern", "modern-slow"):
+if mode in ("modern", "modern-slow", "modern-features"):
     modern_server()
 if mode.startswith("listen"):
     listen_server()
