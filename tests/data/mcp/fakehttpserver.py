@@ -84,7 +84,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if self.path.startswith("/listen"):
             self.modern(method, rid, message.get("params") or {})
-        elif self.path == "/moving-header":
+            return
+        if self.path == "/moving-header":
             self.moving(method, rid, message.get("params") or {})
             return
         if self.path == "/refuses2026" and self.headers.get("MCP-Protocol-Version") == "2026-07-28":
