@@ -108,7 +108,10 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_resultForm = new SchemaForm(m_body);
     m_resultForm->setObjectName(QStringLiteral("answerForm"));
     m_resultForm->hide();
-    connect(m_resultForm, &SchemaForm::valueChanged, this, [this] { showProblem(QString()); });
+    connect(m_resultForm, &SchemaForm::valueChanged, this, [this] {
+        showProblem(QString());
+        updateReplyState();
+    });
     connect(m_resultForm, &SchemaForm::submitted, this, &AnswerPane::sendResult);
     m_composer = new ModelComposer(m_body);
     m_composer->setObjectName(QStringLiteral("answerComposer"));
@@ -130,7 +133,12 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_cancelButton = new QPushButton(tr("Ca&ncel"), m_body);
     m_cancelButton->setObjectName(QStringLiteral("cancelQuestion"));
     m_cancelButton->setToolTip(tr("Tell the server the person dismissed the question without a choice"));
+    // A sampling reply left empty: what is missing, beside the disabled Send Reply.
+    m_replyHint = new QLabel(tr("Write the reply (required)"), m_body);
+    m_replyHint->setObjectName(QStringLiteral("replyHint"));
+    m_replyHint->hide();
     auto *resultButtons = new QHBoxLayout;
+    resultButtons->addWidget(m_replyHint);
     resultButtons->addStretch();
     resultButtons->addWidget(m_cancelButton);
     resultButtons->addWidget(m_declineButton);
@@ -266,6 +274,25 @@ void AnswerPane::applyMode()
     // waits for an error message).
     m_errorBox->setVisible(kind != QLatin1String("tool_change"));
     m_retryableCheck->setVisible(kind.isEmpty());
+    updateReplyState();
+}
+
+bool AnswerPane::replyMissing() const
+{
+    if (m_held || questionKind(m_question) != "sampling" || !m_usesForm)
+        return false;
+    const nlohmann::json value = m_resultForm->value();
+    const auto text = value.is_object() ? value.find("text") : value.end();
+    return !value.is_object() || text == value.end()
+        || (text->is_string() && text->get_ref<const std::string &>().empty());
+}
+
+void AnswerPane::updateReplyState()
+{
+    const bool missing = replyMissing();
+    m_sendResultButton->setEnabled(!missing);
+    // Once the person typed and cleared it, the form says so at the field: once is enough.
+    m_replyHint->setVisible(missing && m_resultForm->errorAt(QStringLiteral("/text")).isEmpty());
 }
 
 void AnswerPane::setCall(const Step &step)
@@ -290,11 +317,12 @@ void AnswerPane::setCall(const Step &step)
         // The form comes from the server's requestedSchema (checked when it was asked);
         // a sampling request's reply is one text.
         const bool elicitation = questionKind(m_question) == "elicitation";
-        setOutputSchema(elicitation
-                            ? m_question.value("schema", nlohmann::json::object())
-                            : nlohmann::json{{"type", "object"},
-                                             {"properties", {{"text", {{"type", "string"}, {"title", "Reply"}}}}},
-                                             {"required", {"text"}}});
+        setOutputSchema(
+            elicitation
+                ? m_question.value("schema", nlohmann::json::object())
+                : nlohmann::json{{"type", "object"},
+                                 {"properties", {{"text", {{"type", "string"}, {"title", "Reply"}, {"minLength", 1}}}}},
+                                 {"required", {"text"}}});
     }
     applyInput();
     m_errorCodeCombo->setCurrentIndex(0);
@@ -334,6 +362,7 @@ void AnswerPane::setCall(const Step &step)
         const nlohmann::json schema = m_resultForm->schema(); // fresh, empty fields
         m_resultForm->setSchema(schema);
     }
+    updateReplyState();
     m_body->setEnabled(true);
     m_clockLabel->setVisible(true);
 }
@@ -480,7 +509,8 @@ void AnswerPane::applyInput()
     // page to open has no input below it: its message and URL get ten.
     m_argumentsView->setMaximumHeight(m_argumentsView->fontMetrics().lineSpacing() * (page ? 10 : 3)
                                       + 2 * m_argumentsView->frameWidth() + 14);
-    m_resultLabel->setVisible(!m_usesComposer && !page);
+    // A sampling reply's one field is labelled in the form ("Reply (text) *"): not twice.
+    m_resultLabel->setVisible(!m_usesComposer && !page && questionKind(m_question) != "sampling");
     m_resultForm->setVisible(m_usesForm && !m_usesComposer && !page);
     m_resultEdit->setVisible(!m_usesForm && !m_usesComposer && !page);
     m_resultLabel->setText(m_question.is_object() ? (questionKind(m_question) == "elicitation"
@@ -519,6 +549,8 @@ bool AnswerPane::sendResult()
         return send(answer);
     }
     if (m_usesForm) {
+        if (replyMissing()) // the hint beside Send Reply says what is missing
+            return false;
         if (!m_resultForm->isValid()) {
             // The form shows it at the field (revealErrors): said once, not twice.
             m_resultForm->revealErrors();

@@ -162,6 +162,52 @@ private Q_SLOTS:
                                 "Secrets…)"));
     }
 
+    // An empty reply is not "valid": the pane says what is missing beside a disabled
+    // Send Reply, and the reply is labelled once (the form's field, not a title above it).
+    void anEmptyReplyIsMissingNotValid()
+    {
+        m_pane->setCall(samplingStep());
+        auto *hint = child<QLabel>("replyHint");
+        auto *formStatus = m_pane->resultForm()->findChild<QLabel *>(QStringLiteral("problem"));
+        QVERIFY(formStatus);
+        QCOMPARE(formStatus->text(), QString()); // was "Valid, but text is empty"
+        QVERIFY(hint->isVisible());
+        QCOMPARE(hint->text(), QStringLiteral("Write the reply (required)"));
+        QVERIFY(!m_pane->sendResultButton()->isEnabled());
+        QVERIFY(!m_pane->sendResult()); // Ctrl+Return sends nothing either
+        QVERIFY(m_answers.empty());
+
+        auto *reply = qobject_cast<QLineEdit *>(m_pane->resultForm()->control(QStringLiteral("/text")));
+        QVERIFY(reply);
+        QTRY_VERIFY(reply->isVisible()); // the form's new fields are shown from the event loop
+        QStringList replyLabels;
+        for (const QLabel *label : m_pane->findChildren<QLabel *>())
+            if (label->isVisible() && label->text().remove(QLatin1Char('&')).startsWith(QStringLiteral("Reply")))
+                replyLabels << label->text();
+        QCOMPARE(replyLabels, QStringList{QStringLiteral("Reply (text) *")});
+
+        QTest::keyClicks(reply, QStringLiteral("Hi"));
+        QVERIFY(!hint->isVisible());
+        QVERIFY(m_pane->sendResultButton()->isEnabled());
+        QCOMPARE(formStatus->text(), QStringLiteral("Valid"));
+        // Typed and cleared: the form says it at the field; the hint does not repeat it.
+        QTest::keyClick(reply, Qt::Key_Backspace);
+        QTest::keyClick(reply, Qt::Key_Backspace);
+        QCOMPARE(reply->text(), QString());
+        QVERIFY(!m_pane->sendResultButton()->isEnabled());
+        QVERIFY(!hint->isVisible());
+        QCOMPARE(formStatus->text(), QStringLiteral("/text: expected a string of at least 1 characters, got 0"));
+        // Ask Model fills it: Send Reply is enabled.
+        useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "Hello"}}}}}});
+        m_pane->setCall(samplingStep());
+        QVERIFY(!m_pane->sendResultButton()->isEnabled());
+        child<QPushButton>("askModel")->click();
+        QTRY_VERIFY(m_pane->sendResultButton()->isEnabled());
+        QVERIFY(!hint->isVisible());
+        m_pane->sendResultButton()->click();
+        QCOMPARE(m_answers.size(), std::size_t(1));
+    }
+
     void notShownForAnElicitation()
     {
         useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "x"}}}}}});
