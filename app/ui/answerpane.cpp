@@ -291,8 +291,7 @@ void AnswerPane::updateReplyState()
 {
     const bool missing = replyMissing();
     m_sendResultButton->setEnabled(!missing);
-    // Once the person typed and cleared it, the form says so at the field: once is enough.
-    m_replyHint->setVisible(missing && m_resultForm->errorAt(QStringLiteral("/text")).isEmpty());
+    m_replyHint->setVisible(missing);
 }
 
 void AnswerPane::setCall(const Step &step)
@@ -317,12 +316,11 @@ void AnswerPane::setCall(const Step &step)
         // The form comes from the server's requestedSchema (checked when it was asked);
         // a sampling request's reply is one text.
         const bool elicitation = questionKind(m_question) == "elicitation";
-        setOutputSchema(
-            elicitation
-                ? m_question.value("schema", nlohmann::json::object())
-                : nlohmann::json{{"type", "object"},
-                                 {"properties", {{"text", {{"type", "string"}, {"title", "Reply"}, {"minLength", 1}}}}},
-                                 {"required", {"text"}}});
+        setOutputSchema(elicitation
+                            ? m_question.value("schema", nlohmann::json::object())
+                            : nlohmann::json{{"type", "object"},
+                                             {"properties", {{"text", {{"type", "string"}, {"title", "Reply"}}}}},
+                                             {"required", {"text"}}});
     }
     applyInput();
     m_errorCodeCombo->setCurrentIndex(0);
@@ -483,15 +481,6 @@ void AnswerPane::setOutputSchema(const std::optional<nlohmann::json> &schema)
     m_usesForm = schema.has_value() && schema->is_object();
     if (m_usesForm) {
         m_resultForm->setSchema(*schema);
-        // The form is as tall as its fields (its inner scroll area would ask for more),
-        // so Send Result and Send Error stay in view in the Pending Calls dock of a
-        // 1440x900 window; the Raw JSON toggle and one field at least.
-        const QWidget *page = m_resultForm->findChild<QWidget *>(QStringLiteral("formPage"));
-        const QWidget *toggle = m_resultForm->findChild<QWidget *>(QStringLiteral("rawToggle"));
-        const int content = (page && page->layout() ? page->layout()->sizeHint().height() : 0)
-            + (toggle ? toggle->sizeHint().height() : 0) + 2 * fontMetrics().lineSpacing();
-        m_resultForm->setMinimumHeight(fontMetrics().lineSpacing() * 4);
-        m_resultForm->setMaximumHeight(std::max(fontMetrics().lineSpacing() * 4, content));
     }
     applyInput();
 }
@@ -509,13 +498,34 @@ void AnswerPane::applyInput()
     // page to open has no input below it: its message and URL get ten.
     m_argumentsView->setMaximumHeight(m_argumentsView->fontMetrics().lineSpacing() * (page ? 10 : 3)
                                       + 2 * m_argumentsView->frameWidth() + 14);
-    // A sampling reply's one field is labelled in the form ("Reply (text) *"): not twice.
-    m_resultLabel->setVisible(!m_usesComposer && !page && questionKind(m_question) != "sampling");
+    // A sampling reply is one text, labelled once, by its field ("Reply (text) *"), and
+    // always valid as JSON: no Raw JSON, and what is missing is said beside Send Reply
+    // (replyHint) rather than "Valid, but text is empty" under the field.
+    const bool sampling = questionKind(m_question) == "sampling";
+    m_resultLabel->setVisible(!m_usesComposer && !page && !sampling);
     m_resultForm->setVisible(m_usesForm && !m_usesComposer && !page);
+    m_resultForm->setRawToggleVisible(!sampling);
+    m_resultForm->setStatusLineVisible(!sampling);
+    if (m_usesForm) {
+        // The form is as tall as its fields (its inner scroll area would ask for more),
+        // so Send Result and Send Error stay in view in the Pending Calls dock of a
+        // 1440x900 window; the Raw JSON toggle and one field at least, and two lines for
+        // the status line and a field's error. A sampling reply has its field alone.
+        const QWidget *page = m_resultForm->findChild<QWidget *>(QStringLiteral("formPage"));
+        const QWidget *toggle = m_resultForm->findChild<QWidget *>(QStringLiteral("rawToggle"));
+        int fields = page && page->layout() ? page->layout()->sizeHint().height() : 0;
+        // The fields of a new schema are shown from the event loop; till then the page's
+        // layout leaves them out: a sampling reply's one line counts by its editor.
+        if (const QWidget *reply = sampling ? m_resultForm->control(QStringLiteral("/text")) : nullptr)
+            fields = std::max(fields, reply->sizeHint().height() + 4);
+        const int content
+            = sampling ? fields : fields + (toggle ? toggle->sizeHint().height() : 0) + 2 * fontMetrics().lineSpacing();
+        const int least = sampling ? fields : fontMetrics().lineSpacing() * 4;
+        m_resultForm->setMinimumHeight(least);
+        m_resultForm->setMaximumHeight(std::max(least, content));
+    }
     m_resultEdit->setVisible(!m_usesForm && !m_usesComposer && !page);
-    m_resultLabel->setText(m_question.is_object() ? (questionKind(m_question) == "elicitation"
-                                                         ? tr("&Answer (the form the server asks for):")
-                                                         : tr("&Reply (the model's text):"))
+    m_resultLabel->setText(m_question.is_object() ? tr("&Answer (the form the server asks for):")
                                : m_usesForm       ? tr("&Result (from the tool's output schema):")
                                                   : tr("&Result (JSON):"));
     m_resultLabel->setBuddy(m_usesForm ? static_cast<QWidget *>(m_resultForm) : m_resultEdit);
