@@ -335,6 +335,11 @@ void SchemaForm::setRawToggleVisible(bool visible)
     m_rawToggle->setVisible(visible);
 }
 
+void SchemaForm::setStatusLineVisible(bool visible)
+{
+    m_problemLabel->setVisible(visible);
+}
+
 QString SchemaForm::errorAt(const QString &pointer) const
 {
     const Field *field = fieldAt(pointer);

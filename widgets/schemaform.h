@@ -79,6 +79,10 @@ public:
     bool errorsRevealed() const { return m_revealAll; }
     /// Hides the raw JSON toggle (a form holding secrets: raw text would unmask them).
     void setRawToggleVisible(bool visible);
+    /// Hides the line under the fields ("Valid", "Valid, but … is empty", the first
+    /// problem): for a caller that says in its own words what is missing (a sampling
+    /// reply: "Write the reply (required)"). Errors at the fields still show.
+    void setStatusLineVisible(bool visible);
     /// The message shown at the field for `pointer`; empty when none.
     QString errorAt(const QString &pointer) const;
     /// The widget with `role` for the field at `pointer`; nullptr when there is none.

@@ -88,8 +88,10 @@ void TimelineWidget::setTraceModel(TraceModel *model)
     });
     connect(model, &QAbstractItemModel::dataChanged, this,
             [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
-                if (!topLeft.parent().isValid())
-                    updateRows(topLeft.row(), bottomRight.row());
+                if (topLeft.parent().isValid())
+                    return;
+                updateRows(topLeft.row(), bottomRight.row());
+                refreshToolTip(); // a running step's progress, say, under a resting mouse
             });
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         m_followEnd = true;
@@ -401,12 +403,23 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     }
     p.setPen(palette().color(QPalette::Mid));
     const QFontMetrics fm(font());
+    double labelsEnd = -1; // where the last label drawn ends
     for (qint64 t = (m_viewStart - m_minTime) / tick * tick + m_minTime; t <= m_viewEnd; t += tick) {
         const double x = xFor(t);
         p.drawLine(QPointF(x, AxisHeight - 4), QPointF(x, height()));
+        // Right of its line; a label that would run past the right edge goes left of it
+        // (whole, not cut), or is left out when that would cover the label before it.
+        const QString label = durationText(t - m_minTime);
+        const int labelWidth = fm.horizontalAdvance(label);
+        double labelX = x + 2;
+        if (labelX + labelWidth > width())
+            labelX = x - 2 - labelWidth;
+        if (labelX <= labelsEnd + 2 || labelX < 0)
+            continue;
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QPointF(x + 2, fm.ascent()), durationText(t - m_minTime));
+        p.drawText(QPointF(labelX, fm.ascent()), label);
         p.setPen(palette().color(QPalette::Mid));
+        labelsEnd = labelX + labelWidth;
     }
 
     int painted = 0;
@@ -543,32 +556,54 @@ void TimelineWidget::paintProgress(QPainter &p, int ordinal, const QRectF &bar) 
     p.restore();
 }
 
+QString TimelineWidget::toolTipText(const StepSummary &s)
+{
+    QString tip = tr("#%1 %2 — %3").arg(s.sequence).arg(s.tool, TraceModel::statusText(s.status));
+    tip += QLatin1Char('\n') + tr("queued %1").arg(msText(s.queuedAt));
+    for (const AttemptSummary &a : s.attempts) {
+        tip += QLatin1Char('\n')
+            + tr("attempt %1: %2 – %3")
+                  .arg(a.number)
+                  .arg(msText(a.startedAt), a.endedAt > 0 ? msText(a.endedAt) : tr("now"));
+        if (a.endedAt > 0)
+            tip += QStringLiteral(" (%1 ms)").arg(a.endedAt - a.startedAt);
+    }
+    if (s.endedAt == 0 && !s.progress.isEmpty())
+        tip += QLatin1Char('\n') + tr("progress: %1").arg(s.progress);
+    if (s.endedAt > 0)
+        tip += QLatin1Char('\n') + tr("ended %1, %2 ms in all").arg(msText(s.endedAt)).arg(s.endedAt - s.queuedAt);
+    return tip;
+}
+
+void TimelineWidget::refreshToolTip()
+{
+    if (m_toolTipCallId.isEmpty() || !m_model || !QToolTip::isVisible())
+        return;
+    const StepSummary *s = m_model->summaryAt(m_model->ordinalOfCallId(m_toolTipCallId));
+    if (!s)
+        return;
+    // Shown again where it is: QToolTip changes the text in place when it differs.
+    const QString tip = toolTipText(*s);
+    if (tip != QToolTip::text())
+        QToolTip::showText(mapToGlobal(m_toolTipPos), tip, this);
+}
+
 bool TimelineWidget::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
         const std::optional<StepSummary> s = stepAt(help->pos());
         if (!s) {
+            m_toolTipCallId.clear();
             QToolTip::hideText();
             return true;
         }
-        QString tip = tr("#%1 %2 — %3").arg(s->sequence).arg(s->tool, TraceModel::statusText(s->status));
-        tip += QLatin1Char('\n') + tr("queued %1").arg(msText(s->queuedAt));
-        for (const AttemptSummary &a : s->attempts) {
-            tip += QLatin1Char('\n')
-                + tr("attempt %1: %2 – %3")
-                      .arg(a.number)
-                      .arg(msText(a.startedAt), a.endedAt > 0 ? msText(a.endedAt) : tr("now"));
-            if (a.endedAt > 0)
-                tip += QStringLiteral(" (%1 ms)").arg(a.endedAt - a.startedAt);
-        }
-        if (s->endedAt == 0 && !s->progress.isEmpty())
-            tip += QLatin1Char('\n') + tr("progress: %1").arg(s->progress);
-        if (s->endedAt > 0)
-            tip += QLatin1Char('\n')
-                + tr("ended %1, %2 ms in all").arg(msText(s->endedAt)).arg(s->endedAt - s->queuedAt);
-        QToolTip::showText(help->globalPos(), tip, this);
+        m_toolTipCallId = s->callId;
+        m_toolTipPos = help->pos();
+        QToolTip::showText(help->globalPos(), toolTipText(*s), this);
         return true;
     }
+    if (event->type() == QEvent::Leave)
+        m_toolTipCallId.clear(); // a tooltip shown now is another widget's: not ours to refresh
     return QWidget::event(event);
 }

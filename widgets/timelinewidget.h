@@ -109,6 +109,10 @@ private:
     /// An open step's last progress line (an MCP server's notifications/progress): the
     /// share done along the bar's foot, the line inside the bar when it fits.
     void paintProgress(QPainter &p, int ordinal, const QRectF &bar) const;
+    /// The tooltip of a step's bar: its times to the millisecond, a running one's progress.
+    static QString toolTipText(const StepSummary &s);
+    /// The tooltip shown for a step follows its changes (progress) while it is shown.
+    void refreshToolTip();
     qint64 endOf(const Item &item) const { return item.end == OpenEnd ? m_now : item.end; }
     const Item *itemOf(const QString &callId) const;
     const Item *itemAt(int ordinal) const;
@@ -134,6 +138,8 @@ private:
     qint64 m_viewEnd = 1000;
     bool m_followEnd = true;
     QString m_selected;
+    QString m_toolTipCallId; ///< the step whose tooltip was shown last
+    QPoint m_toolTipPos;     ///< where (widget coordinates)
     QTimer *m_tickTimer = nullptr;
     QPoint m_pressPos;
     qint64 m_pressViewStart = 0;

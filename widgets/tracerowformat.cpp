@@ -134,8 +134,13 @@ QVariant TraceRowFormat::stepData(const StepSummary &step, int column, int role)
                 return tr("%1\n(the inspector shows all of it)").arg(elide(text, TraceModel::MaxSummaryChars));
             return text.isEmpty() ? QVariant() : QVariant(text);
         }
-        case TraceModel::Status:
-            return tr("Call id: %1").arg(printableText(step.callId));
+        case TraceModel::Status: {
+            // The progress line whole: the column shows its start, elided to its width.
+            const QString callId = tr("Call id: %1").arg(printableText(step.callId));
+            if (step.status == StepStatus::Running && !step.progress.isEmpty())
+                return tr("Progress: %1").arg(printableText(elide(step.progress, 1000))) + QLatin1Char('\n') + callId;
+            return callId;
+        }
         default:
             return {};
         }

@@ -108,7 +108,10 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_resultForm = new SchemaForm(m_body);
     m_resultForm->setObjectName(QStringLiteral("answerForm"));
     m_resultForm->hide();
-    connect(m_resultForm, &SchemaForm::valueChanged, this, [this] { showProblem(QString()); });
+    connect(m_resultForm, &SchemaForm::valueChanged, this, [this] {
+        showProblem(QString());
+        updateReplyState();
+    });
     connect(m_resultForm, &SchemaForm::submitted, this, &AnswerPane::sendResult);
     m_composer = new ModelComposer(m_body);
     m_composer->setObjectName(QStringLiteral("answerComposer"));
@@ -130,7 +133,12 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     m_cancelButton = new QPushButton(tr("Ca&ncel"), m_body);
     m_cancelButton->setObjectName(QStringLiteral("cancelQuestion"));
     m_cancelButton->setToolTip(tr("Tell the server the person dismissed the question without a choice"));
+    // A sampling reply left empty: what is missing, beside the disabled Send Reply.
+    m_replyHint = new QLabel(tr("Write the reply (required)"), m_body);
+    m_replyHint->setObjectName(QStringLiteral("replyHint"));
+    m_replyHint->hide();
     auto *resultButtons = new QHBoxLayout;
+    resultButtons->addWidget(m_replyHint);
     resultButtons->addStretch();
     resultButtons->addWidget(m_cancelButton);
     resultButtons->addWidget(m_declineButton);
@@ -266,6 +274,24 @@ void AnswerPane::applyMode()
     // waits for an error message).
     m_errorBox->setVisible(kind != QLatin1String("tool_change"));
     m_retryableCheck->setVisible(kind.isEmpty());
+    updateReplyState();
+}
+
+bool AnswerPane::replyMissing() const
+{
+    if (m_held || questionKind(m_question) != "sampling" || !m_usesForm)
+        return false;
+    const nlohmann::json value = m_resultForm->value();
+    const auto text = value.is_object() ? value.find("text") : value.end();
+    return !value.is_object() || text == value.end()
+        || (text->is_string() && text->get_ref<const std::string &>().empty());
+}
+
+void AnswerPane::updateReplyState()
+{
+    const bool missing = replyMissing();
+    m_sendResultButton->setEnabled(!missing);
+    m_replyHint->setVisible(missing);
 }
 
 void AnswerPane::setCall(const Step &step)
@@ -334,6 +360,7 @@ void AnswerPane::setCall(const Step &step)
         const nlohmann::json schema = m_resultForm->schema(); // fresh, empty fields
         m_resultForm->setSchema(schema);
     }
+    updateReplyState();
     m_body->setEnabled(true);
     m_clockLabel->setVisible(true);
 }
@@ -454,15 +481,6 @@ void AnswerPane::setOutputSchema(const std::optional<nlohmann::json> &schema)
     m_usesForm = schema.has_value() && schema->is_object();
     if (m_usesForm) {
         m_resultForm->setSchema(*schema);
-        // The form is as tall as its fields (its inner scroll area would ask for more),
-        // so Send Result and Send Error stay in view in the Pending Calls dock of a
-        // 1440x900 window; the Raw JSON toggle and one field at least.
-        const QWidget *page = m_resultForm->findChild<QWidget *>(QStringLiteral("formPage"));
-        const QWidget *toggle = m_resultForm->findChild<QWidget *>(QStringLiteral("rawToggle"));
-        const int content = (page && page->layout() ? page->layout()->sizeHint().height() : 0)
-            + (toggle ? toggle->sizeHint().height() : 0) + 2 * fontMetrics().lineSpacing();
-        m_resultForm->setMinimumHeight(fontMetrics().lineSpacing() * 4);
-        m_resultForm->setMaximumHeight(std::max(fontMetrics().lineSpacing() * 4, content));
     }
     applyInput();
 }
@@ -480,12 +498,34 @@ void AnswerPane::applyInput()
     // page to open has no input below it: its message and URL get ten.
     m_argumentsView->setMaximumHeight(m_argumentsView->fontMetrics().lineSpacing() * (page ? 10 : 3)
                                       + 2 * m_argumentsView->frameWidth() + 14);
-    m_resultLabel->setVisible(!m_usesComposer && !page);
+    // A sampling reply is one text, labelled once, by its field ("Reply (text) *"), and
+    // always valid as JSON: no Raw JSON, and what is missing is said beside Send Reply
+    // (replyHint) rather than "Valid, but text is empty" under the field.
+    const bool sampling = questionKind(m_question) == "sampling";
+    m_resultLabel->setVisible(!m_usesComposer && !page && !sampling);
     m_resultForm->setVisible(m_usesForm && !m_usesComposer && !page);
+    m_resultForm->setRawToggleVisible(!sampling);
+    m_resultForm->setStatusLineVisible(!sampling);
+    if (m_usesForm) {
+        // The form is as tall as its fields (its inner scroll area would ask for more),
+        // so Send Result and Send Error stay in view in the Pending Calls dock of a
+        // 1440x900 window; the Raw JSON toggle and one field at least, and two lines for
+        // the status line and a field's error. A sampling reply has its field alone.
+        const QWidget *page = m_resultForm->findChild<QWidget *>(QStringLiteral("formPage"));
+        const QWidget *toggle = m_resultForm->findChild<QWidget *>(QStringLiteral("rawToggle"));
+        int fields = page && page->layout() ? page->layout()->sizeHint().height() : 0;
+        // The fields of a new schema are shown from the event loop; till then the page's
+        // layout leaves them out: a sampling reply's one line counts by its editor.
+        if (const QWidget *reply = sampling ? m_resultForm->control(QStringLiteral("/text")) : nullptr)
+            fields = std::max(fields, reply->sizeHint().height() + 4);
+        const int content
+            = sampling ? fields : fields + (toggle ? toggle->sizeHint().height() : 0) + 2 * fontMetrics().lineSpacing();
+        const int least = sampling ? fields : fontMetrics().lineSpacing() * 4;
+        m_resultForm->setMinimumHeight(least);
+        m_resultForm->setMaximumHeight(std::max(least, content));
+    }
     m_resultEdit->setVisible(!m_usesForm && !m_usesComposer && !page);
-    m_resultLabel->setText(m_question.is_object() ? (questionKind(m_question) == "elicitation"
-                                                         ? tr("&Answer (the form the server asks for):")
-                                                         : tr("&Reply (the model's text):"))
+    m_resultLabel->setText(m_question.is_object() ? tr("&Answer (the form the server asks for):")
                                : m_usesForm       ? tr("&Result (from the tool's output schema):")
                                                   : tr("&Result (JSON):"));
     m_resultLabel->setBuddy(m_usesForm ? static_cast<QWidget *>(m_resultForm) : m_resultEdit);
@@ -519,6 +559,8 @@ bool AnswerPane::sendResult()
         return send(answer);
     }
     if (m_usesForm) {
+        if (replyMissing()) // the hint beside Send Reply says what is missing
+            return false;
         if (!m_resultForm->isValid()) {
             // The form shows it at the field (revealErrors): said once, not twice.
             m_resultForm->revealErrors();

@@ -158,6 +158,10 @@ private:
     void applyMode();
     /// Shows the input for the call: the composer, the form or the raw JSON edit.
     void applyInput();
+    /// True while a sampling question's reply is empty: nothing to send yet.
+    bool replyMissing() const;
+    /// Send Reply disabled and the hint beside it shown while the reply is missing.
+    void updateReplyState();
 
     RunController *m_run = nullptr;
     QString m_callId;
@@ -197,4 +201,5 @@ private:
     QPushButton *m_cancelButton = nullptr;
     ToolChangeQuestionView *m_toolChange = nullptr;
     QLabel *m_problemLabel = nullptr;
+    QLabel *m_replyHint = nullptr; ///< "Write the reply (required)"
 };

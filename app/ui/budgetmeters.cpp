@@ -62,7 +62,8 @@ void BudgetMeters::showRecorded(const RunRecord &run, int steps, bool imported)
         : tr("Run %1 from the journal: %n step(s), %2", nullptr, steps)
               .arg(id, TraceRowFormat::runStatusText(run.status));
     if (run.startedAt > 0 && run.endedAt > run.startedAt)
-        text += QStringLiteral(", ") + tr("%1 from start to end").arg(durationText(run.endedAt - run.startedAt));
+        text
+            += QStringLiteral(", ") + tr("%1 from start to end").arg(unbrokenDurationText(run.endedAt - run.startedAt));
     setText(text + QStringLiteral(" · ") + tr("the meters count the live run"));
 }
 
@@ -120,9 +121,10 @@ void BudgetMeters::refresh()
                    double(largestRequest) / double(std::max<std::size_t>(1, limits.requestBytes)));
     parts << meter(tr("largest reply %1 of %2").arg(size(largestReply), size(qint64(limits.replyBytes))),
                    double(largestReply) / double(std::max<std::size_t>(1, limits.replyBytes)));
-    QString clock = tr("elapsed %1 of %2").arg(keep(durationText(elapsed)), keep(durationText(limits.runTimeoutMs)));
+    QString clock
+        = tr("elapsed %1 of %2").arg(unbrokenDurationText(elapsed), unbrokenDurationText(limits.runTimeoutMs));
     if (waited > 0)
-        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(keep(durationText(waited)));
+        clock += QLatin1Char(' ') + tr("(+%1 waiting, not counted)").arg(unbrokenDurationText(waited));
     parts << meter(clock, double(elapsed) / std::max(1, limits.runTimeoutMs));
     const auto toolOf = [project](const QString &name) { return project->tool(name); };
     for (const AttemptClocks::Clock &c : m_clocks->clocks(QDateTime::currentMSecsSinceEpoch(), toolOf))

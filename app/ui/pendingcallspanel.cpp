@@ -43,10 +43,17 @@ PendingCallsPanel::PendingCallsPanel(RunController *run, QWidget *parent)
     setObjectName(QStringLiteral("pendingPanel"));
     auto *splitter = new QSplitter(Qt::Vertical, this);
     auto *top = new QWidget(splitter);
+    // No taller than the list and its buttons: the splitter gives the rest to the answer.
+    top->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     m_list = new QListWidget(top);
     m_list->setObjectName(QStringLiteral("pendingList"));
+    // As tall as its rows (fitList), so no row is cut and the rest goes to the answer;
+    // a row too long for the dock is cut at its end (its arguments are in its tooltip)
+    // rather than taking a row's height for a scroll bar.
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     m_continueButton = new QPushButton(tr("&Continue"), top);
     m_continueButton->setObjectName(QStringLiteral("continueHeld"));
     m_continueButton->setToolTip(tr("Step mode: run the selected held call's handler (F7)"));
@@ -419,6 +426,7 @@ void PendingCallsPanel::updateList()
                     .arg(printableText(step.tool), durationText(step.queuedAt > 0 ? now - step.queuedAt : 0),
                          elidedText(TraceModel::jsonText(step.args), TraceModel::MaxSummaryChars)));
     }
+    fitList();
     const int open = openCount();
     if (open > 0 && !m_ticker->isActive())
         m_ticker->start();
@@ -426,6 +434,14 @@ void PendingCallsPanel::updateList()
         m_ticker->stop();
     showCurrent();
     Q_EMIT openCountChanged(open);
+}
+
+void PendingCallsPanel::fitList()
+{
+    // Whole rows only: one at least (empty), MaxVisibleRows at most, then it scrolls.
+    const int rows = std::clamp(int(m_list->count()), 1, MaxVisibleRows);
+    const int rowHeight = m_list->count() > 0 ? m_list->sizeHintForRow(0) : m_list->fontMetrics().height() + 4;
+    m_list->setFixedHeight(rows * rowHeight + 2 * m_list->frameWidth());
 }
 
 void PendingCallsPanel::showCurrent()

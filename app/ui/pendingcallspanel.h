@@ -39,6 +39,9 @@ class PendingCallsPanel : public QWidget
 {
     Q_OBJECT
 public:
+    /// Rows the list shows before it scrolls; it is as tall as its rows up to this.
+    static constexpr int MaxVisibleRows = 6;
+
     explicit PendingCallsPanel(RunController *run, QWidget *parent = nullptr);
     ~PendingCallsPanel() override;
 
@@ -130,6 +133,8 @@ Q_SIGNALS:
 
 private:
     void updateList();
+    /// Sizes the list to its rows (whole rows, at most MaxVisibleRows).
+    void fitList();
     void showCurrent();
     void updateClock();
     const Step *findPending(const QString &callId) const;

@@ -6,6 +6,7 @@
 #include "engine/stepengine.h"
 #include "run/runcontroller.h"
 #include "testfiles.h"
+#include "ui/budgetmeters.h"
 #include "ui/mainwindow.h"
 #include "ui/runcommands.h"
 #include "windowfixture.h"
@@ -63,6 +64,23 @@ private Q_SLOTS:
         QVERIFY2(meters->text().contains(QStringLiteral("largest reply 3.0\u00a0KiB of ")), qPrintable(meters->text()));
         QVERIFY2(!meters->text().contains(QStringLiteral(" KiB")) && !meters->text().contains(QStringLiteral(" MiB")),
                  qPrintable(meters->text()));
+    }
+
+    /// A run from the journal: its wall time keeps number and unit together, so the
+    /// wrapped line never reads "5.2" at one line's end and "s" at the next one's start.
+    void recordedRunsDurationStaysWhole()
+    {
+        RunController run;
+        BudgetMeters meters(&run, [] { return nullptr; });
+        RunRecord record;
+        record.id = QStringLiteral("r1");
+        record.status = RunStatus::Completed;
+        record.startedAt = 1000;
+        record.endedAt = 6200;
+        meters.showRecorded(record, 5, false);
+        QCOMPARE(meters.text(),
+                 QStringLiteral("Run r1 from the journal: 5 step(s), completed, 5.2\u00a0s from start "
+                                "to end · the meters count the live run"));
     }
 
     /// A project with models: its model calls of max_model_calls and the tokens its

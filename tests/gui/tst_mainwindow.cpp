@@ -943,26 +943,26 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         second.startedAt = 10000;
         running.attempts = {second};
         QCOMPARE(AttemptClocks::clock(running, 30000, 11200).text,
-                 QStringLiteral("#3 fetch_page attempt 2: 1.2 s of 30.0 s"));
+                 QStringLiteral("#3 fetch_page attempt 2: 1.2\u00a0s of 30.0\u00a0s"));
         QCOMPARE(AttemptClocks::clock(running, 30000, 34000).fraction, 0.8);
         QCOMPARE(AttemptClocks::clock(running, 0, 10500).text,
-                 QStringLiteral("#3 fetch_page attempt 2: 500 ms (no attempt timeout)"));
+                 QStringLiteral("#3 fetch_page attempt 2: 500\u00a0ms (no attempt timeout)"));
         Step waiting = running;
         waiting.callId = QStringLiteral("c4");
         waiting.sequence = 4;
         waiting.tool = QStringLiteral("approve");
         waiting.status = StepStatus::Waiting;
         QCOMPARE(AttemptClocks::clock(waiting, 0, 75000).text,
-                 QStringLiteral("#4 approve waiting 1 min 5 s (no wait bound)"));
+                 QStringLiteral("#4 approve waiting 1\u00a0min\u00a05\u00a0s (no wait bound)"));
         QCOMPARE(AttemptClocks::clock(waiting, 120000, 75000).text,
-                 QStringLiteral("#4 approve waiting 1 min 5 s of 2 min 0 s"));
+                 QStringLiteral("#4 approve waiting 1\u00a0min\u00a05\u00a0s of 2\u00a0min\u00a00\u00a0s"));
         // An MCP server asked a person during the call: the attempt timeout is paused.
         Step asking = waiting;
         asking.tool = QStringLiteral("everything__confirm");
         asking.attempts.back().question = nlohmann::json{{"method", "elicitation/create"}};
         const AttemptClocks::Clock askingClock = AttemptClocks::clock(asking, 30000, 16000);
         QCOMPARE(askingClock.text,
-                 QStringLiteral("#4 everything__confirm waiting 6.0 s for a person (attempt timeout paused)"));
+                 QStringLiteral("#4 everything__confirm waiting 6.0\u00a0s for a person (attempt timeout paused)"));
         QCOMPARE(askingClock.fraction, 0.0);
 
         AttemptClocks clocks;
@@ -971,13 +971,13 @@ print("answer=" + json.dumps(answer, sort_keys=True, separators=(",", ":")))
         QCOMPARE(clocks.count(), 2);
         const QList<AttemptClocks::Clock> shown = clocks.clocks(11000, {}, 1);
         QCOMPARE(shown.size(), 2);
-        QCOMPARE(shown[0].text, QStringLiteral("#3 fetch_page attempt 2: 1.0 s (no attempt timeout)"));
+        QCOMPARE(shown[0].text, QStringLiteral("#3 fetch_page attempt 2: 1.0\u00a0s (no attempt timeout)"));
         QCOMPARE(shown[1].text, QStringLiteral("+1 more call(s) in flight"));
         running.status = StepStatus::Succeeded;
         running.attempts[0].endedAt = 11500;
         clocks.update(running);
         QCOMPARE(clocks.count(), 1);
-        QCOMPARE(clocks.clocks(11000, {}).at(0).text, QStringLiteral("#4 approve waiting 1.0 s (no wait bound)"));
+        QCOMPARE(clocks.clocks(11000, {}).at(0).text, QStringLiteral("#4 approve waiting 1.0\u00a0s (no wait bound)"));
     }
 
     // The wait clock of a call: since its current attempt started, against its bound.

@@ -162,6 +162,54 @@ private Q_SLOTS:
                                 "Secrets…)"));
     }
 
+    // An empty reply is not "valid": the pane says what is missing beside a disabled
+    // Send Reply (the form's "Valid, but text is empty" line is not shown), and the
+    // reply is labelled once (the form's field, not a title above it too).
+    void anEmptyReplyIsMissingNotValid()
+    {
+        m_pane->setCall(samplingStep());
+        auto *reply = qobject_cast<QLineEdit *>(m_pane->resultForm()->control(QStringLiteral("/text")));
+        QVERIFY(reply);
+        QTRY_VERIFY(reply->isVisible()); // the form's new fields are shown from the event loop
+        auto *hint = child<QLabel>("replyHint");
+        auto *formStatus = m_pane->resultForm()->findChild<QLabel *>(QStringLiteral("problem"));
+        QVERIFY(formStatus);
+        QVERIFY(!formStatus->isVisible());
+        QVERIFY(!m_pane->resultForm()->findChild<QWidget *>(QStringLiteral("rawToggle"))->isVisible());
+        QVERIFY(hint->isVisible());
+        QCOMPARE(hint->text(), QStringLiteral("Write the reply (required)"));
+        QVERIFY(!m_pane->sendResultButton()->isEnabled());
+        QVERIFY(!m_pane->sendResult()); // Ctrl+Return sends nothing either
+        QVERIFY(m_answers.empty());
+
+        QStringList replyLabels;
+        for (const QLabel *label : m_pane->findChildren<QLabel *>())
+            if (label->isVisible() && label->text().remove(QLatin1Char('&')).startsWith(QStringLiteral("Reply")))
+                replyLabels << label->text();
+        QCOMPARE(replyLabels, QStringList{QStringLiteral("Reply (text) *")});
+
+        QTest::keyClicks(reply, QStringLiteral("Hi"));
+        QVERIFY(!hint->isVisible());
+        QVERIFY(m_pane->sendResultButton()->isEnabled());
+        // Typed and cleared: missing again, said the same way, nothing in red.
+        QTest::keyClick(reply, Qt::Key_Backspace);
+        QTest::keyClick(reply, Qt::Key_Backspace);
+        QCOMPARE(reply->text(), QString());
+        QVERIFY(!m_pane->sendResultButton()->isEnabled());
+        QVERIFY(hint->isVisible());
+        QCOMPARE(m_pane->resultForm()->errorAt(QStringLiteral("/text")), QString());
+        // Ask Model fills it: Send Reply is enabled.
+        useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "Hello"}}}}}});
+        m_pane->setCall(samplingStep());
+        QVERIFY(!m_pane->sendResultButton()->isEnabled());
+        child<QPushButton>("askModel")->click();
+        QTRY_VERIFY(m_pane->sendResultButton()->isEnabled());
+        QVERIFY(!hint->isVisible());
+        m_pane->sendResultButton()->click();
+        QCOMPARE(m_answers.size(), std::size_t(1));
+        QCOMPARE(m_answers[0].value("text", std::string()), std::string("Hello"));
+    }
+
     void notShownForAnElicitation()
     {
         useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "x"}}}}}});

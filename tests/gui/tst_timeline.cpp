@@ -5,10 +5,12 @@
 #include "timelinewidget.h"
 #include "tracemodel.h"
 
+#include <QHelpEvent>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 
 namespace {
 
@@ -201,6 +203,66 @@ private Q_SLOTS:
         model.flush();
         const QImage noTotal = timeline.grab().toImage();
         QCOMPARE(noTotal.pixelColor(QPointF(bar.left() + bar.width() * 0.5, foot).toPoint()), running);
+    }
+
+    // The tooltip of a running step follows its progress while the mouse rests on the
+    // bar (no new tooltip event comes while it does not move).
+    void runningStepsToolTipFollowsItsProgress()
+    {
+        TraceModel model;
+        Step step = makeStep(1, {{1000, 1000}}, StepStatus::Running);
+        step.endedAt = 0;
+        step.attempts.back().endedAt = 0;
+        step.attempts.back().progress = QStringLiteral("1/4 Copying files");
+        model.addStep(step);
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        timeline.setViewRange(900, 3000);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        const QPoint at = timeline.barRect(QStringLiteral("call-1")).center().toPoint();
+        QHelpEvent help(QEvent::ToolTip, at, timeline.mapToGlobal(at));
+        QCoreApplication::sendEvent(&timeline, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().endsWith(QStringLiteral("\nprogress: 1/4 Copying files")),
+                 qPrintable(QToolTip::text()));
+        step.attempts.back().progress = QStringLiteral("3/4 Copying files");
+        model.updateStep(step);
+        model.flush();
+        QVERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().endsWith(QStringLiteral("\nprogress: 3/4 Copying files")),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
+    }
+
+    // A tick near the right edge has its label left of its line, whole: nothing of it
+    // runs past the edge, where it was cut.
+    void lastTickLabelIsNotCutAtTheRightEdge()
+    {
+        TraceModel model;
+        model.addStep(makeStep(1, {{1000, 1900}}));
+        model.flush();
+        TimelineWidget timeline;
+        timeline.resize(1000, 120);
+        timeline.setTraceModel(&model);
+        // 1 ms per pixel, ticks every 100 ms from the first step's start: at x = 80,
+        // 180, …, 980; the last one's label ("900 ms") does not fit right of x = 980.
+        timeline.setViewRange(920, 1920);
+        const QImage image = timeline.grab().toImage();
+        const QRgb base = timeline.palette().color(QPalette::Base).rgb();
+        // Ink in the axis band (above the grid lines) between columns [from, to).
+        const auto inked = [&](int from, int to) {
+            for (int x = from; x < to; ++x)
+                for (int y = 0; y < TimelineWidget::AxisHeight - 4; ++y)
+                    if (image.pixel(x, y) != base)
+                        return true;
+            return false;
+        };
+        QVERIFY(!inked(981, image.width())); // nothing right of the last tick line
+        QVERIFY(inked(930, 979));            // its label, left of it
+        QVERIFY(inked(882, 930));            // the label before it, right of its line at 880
     }
 
     // No steps yet: the placeholder alone, no axis grid line or label drawn through it.

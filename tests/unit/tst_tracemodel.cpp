@@ -182,6 +182,31 @@ private Q_SLOTS:
         QCOMPARE(inserted.last().at(2).toInt(), 509);
     }
 
+    // A running MCP call's progress: the Status cell shows its start (elided to the
+    // column), its tooltip the whole line.
+    void statusTooltipShowsTheWholeProgress()
+    {
+        Step step = makeStep(1, QStringLiteral("files__copy"));
+        Attempt attempt = makeAttempt(1, 1000, 0, false);
+        const QString progress = QStringLiteral("3/10 Copying reports/2026/quarterly-summary-final.pdf to the archive");
+        attempt.progress = progress;
+        step.attempts.push_back(attempt);
+        m_model->addStep(step);
+        m_model->flush();
+        QCOMPARE(text(*m_model, 0, TraceModel::Status),
+                 QStringLiteral("running · ") + progress.left(59) + QChar(0x2026));
+        QCOMPARE(m_model->index(0, TraceModel::Status).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("Progress: ") + progress + QStringLiteral("\nCall id: call-1"));
+        // Ended: no progress, the call id alone.
+        step.status = StepStatus::Succeeded;
+        step.attempts[0] = makeAttempt(1, 1000, 1400, true);
+        step.endedAt = 1400;
+        m_model->updateStep(step);
+        m_model->flush();
+        QCOMPARE(m_model->index(0, TraceModel::Status).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("Call id: call-1"));
+    }
+
     void updateOfAQueuedStepIsNotLost()
     {
         Step step = makeStep(1, QStringLiteral("get_exchange_rate"));

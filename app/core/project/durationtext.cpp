@@ -21,6 +21,11 @@ QString durationText(qint64 ms, DurationStyle style)
     return QCoreApplication::translate("TraceModel", "%1 min %2 s").arg(ms / 60000).arg((ms % 60000) / 1000);
 }
 
+QString unbrokenDurationText(qint64 ms, DurationStyle style)
+{
+    return durationText(ms, style).replace(QLatin1Char(' '), QChar::Nbsp);
+}
+
 QString decimalSeconds(qint64 ms, int decimals)
 {
     return QString::number(double(ms) / 1000.0, 'f', decimals);

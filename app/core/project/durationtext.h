@@ -22,6 +22,10 @@ enum class DurationStyle {
 /// `ms` milliseconds as a person reads them, in `style`.
 QString durationText(qint64 ms, DurationStyle style = DurationStyle::Adaptive);
 
+/// durationText() with no-break spaces ("5.2\u00a0s", "1\u00a0min\u00a05\u00a0s"): a
+/// label that wraps never puts the number and its unit on different lines.
+QString unbrokenDurationText(qint64 ms, DurationStyle style = DurationStyle::Adaptive);
+
 /// `ms` as seconds with `decimals` decimals and no unit ("2.5"), for sentences that name
 /// the unit themselves ("Completed in %1 s"). Not localised (a '.' always).
 QString decimalSeconds(qint64 ms, int decimals = 1);

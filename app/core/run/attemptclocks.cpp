@@ -44,7 +44,9 @@ AttemptClocks::Clock AttemptClocks::clock(const Step &step, qint64 boundMs, qint
     const Attempt *attempt = step.currentAttempt();
     const qint64 started = attempt ? attempt->startedAt : step.startedAt;
     const qint64 elapsed = started > 0 ? std::max<qint64>(0, now - started) : 0;
-    const QString time = durationText(elapsed);
+    // The meters' line wraps: a duration stays whole ("5.2 s" never split after "5.2").
+    const QString time = unbrokenDurationText(elapsed);
+    const QString bound = unbrokenDurationText(boundMs);
     const bool waiting = step.status == StepStatus::Waiting;
     // A running call whose server asked a person (an MCP elicitation, say): its attempt
     // timeout waits with the person, so the clock shows no bound it is not held to.
@@ -66,11 +68,11 @@ AttemptClocks::Clock AttemptClocks::clock(const Step &step, qint64 boundMs, qint
     else
         text = waiting ? QCoreApplication::translate("AttemptClocks", "#%1 %2 waiting %3 of %4")
                              .arg(step.sequence)
-                             .arg(step.tool, time, durationText(boundMs))
+                             .arg(step.tool, time, bound)
                        : QCoreApplication::translate("AttemptClocks", "#%1 %2 attempt %3: %4 of %5")
                              .arg(step.sequence)
                              .arg(step.tool)
                              .arg(attempt ? attempt->number : 1)
-                             .arg(time, durationText(boundMs));
+                             .arg(time, bound);
     return {text, boundMs > 0 ? double(elapsed) / double(boundMs) : 0.0};
 }
