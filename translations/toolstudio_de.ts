@@ -255,10 +255,6 @@
         <translation>&amp;Antwort (das Formular, das der Server verlangt):</translation>
     </message>
     <message>
-        <source>&amp;Reply (the model&apos;s text):</source>
-        <translation>&amp;Antwort (der Text des Modells):</translation>
-    </message>
-    <message>
         <source>Step mode: send the text and tool calls above as the model&apos;s reply instead of asking the model (Ctrl+Return)</source>
         <translation>Schrittmodus: den Text und die Tool-Aufrufe oben als Antwort des Modells senden, statt das Modell zu fragen (Strg+Eingabe)</translation>
     </message>
@@ -301,6 +297,10 @@ Seine Nachricht:
     <message>
         <source>has a changed tool to accept or reject</source>
         <translation>hat ein geändertes Werkzeug zum Annehmen oder Ablehnen</translation>
+    </message>
+    <message>
+        <source>Write the reply (required)</source>
+        <translation>Antwort schreiben (erforderlich)</translation>
     </message>
 </context>
 <context>
@@ -2073,6 +2073,59 @@ Seine Nachricht:
     </message>
 </context>
 <context>
+    <name>McpInputQuestionView</name>
+    <message>
+        <source>the window that asked was closed</source>
+        <translation>das Fenster, das gefragt hat, wurde geschlossen</translation>
+    </message>
+    <message>
+        <source>another request of the window took over its question</source>
+        <translation>eine andere Anfrage des Fensters hat seine Frage übernommen</translation>
+    </message>
+    <message>
+        <source>the server&apos;s question is no longer open</source>
+        <translation>die Frage des Servers ist nicht mehr offen</translation>
+    </message>
+    <message>
+        <source>the server withdrew that question: read the new one and answer again</source>
+        <translation>der Server hat diese Frage zurückgezogen: lesen Sie die neue und antworten Sie erneut</translation>
+    </message>
+    <message>
+        <source>you cancelled the server&apos;s question, so the request ended</source>
+        <translation>Sie haben die Frage des Servers abgebrochen, daher wurde die Anfrage beendet</translation>
+    </message>
+    <message>
+        <source>the server&apos;s question is no longer open (its request ended)</source>
+        <translation>die Frage des Servers ist nicht mehr offen (ihre Anfrage ist beendet)</translation>
+    </message>
+    <message>
+        <source>MCP server &lt;b&gt;%1&lt;/b&gt; asks a person for input to answer &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>MCP-Server &lt;b&gt;%1&lt;/b&gt; bittet eine Person um Eingaben, um &lt;b&gt;%2&lt;/b&gt; zu beantworten</translation>
+    </message>
+    <message>
+        <source>MCP server &lt;b&gt;%1&lt;/b&gt; asks a person to write a model&apos;s reply to answer &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>MCP-Server &lt;b&gt;%1&lt;/b&gt; bittet eine Person, die Antwort eines Modells zu schreiben, um &lt;b&gt;%2&lt;/b&gt; zu beantworten</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more question(s) after this one.</source>
+        <translation>
+            <numerusform>Nach dieser noch %n weitere Frage.</numerusform>
+            <numerusform>Nach dieser noch %n weitere Fragen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The request waits for your answer; Cancel ends it.</source>
+        <translation>Die Anfrage wartet auf Ihre Antwort; Abbrechen beendet sie.</translation>
+    </message>
+</context>
+<context>
+    <name>McpInputRequiredRounds</name>
+    <message>
+        <source>it asks for %1, which nobody can answer in a command: do it in Tool Studio&apos;s Resources and Prompts window (MCP Servers dock, Browse…), which asks you</source>
+        <translation>sie fragt nach %1, was in einem Befehl niemand beantworten kann: tun Sie es im Fenster „Ressourcen und Prompts“ von Tool Studio (Dock „MCP-Server“, Durchsuchen…), das Sie fragt</translation>
+    </message>
+</context>
+<context>
     <name>McpParamHeaders</name>
     <message>
         <source>the schema&apos;s root</source>
@@ -2109,6 +2162,10 @@ Seine Nachricht:
     <message>
         <source>more than %1 properties have x-mcp-header</source>
         <translation>mehr als %1 Eigenschaften haben x-mcp-header</translation>
+    </message>
+    <message>
+        <source>not sent: the argument the tool mirrors into its %1 header is %2 bytes as a header value; at most %3 go into an HTTP header (x-mcp-header), as servers refuse larger ones: pass a shorter value</source>
+        <translation>nicht gesendet: das Argument, das das Werkzeug in seinen Header %1 spiegelt, ist als Header-Wert %2 Bytes lang; höchstens %3 passen in einen HTTP-Header (x-mcp-header), da Server größere ablehnen: übergeben Sie einen kürzeren Wert</translation>
     </message>
 </context>
 <context>
@@ -2214,6 +2271,10 @@ Seine Nachricht:
     <message>
         <source>%1 message(s) left out: not an object with a content object</source>
         <translation>%1 Nachricht(en) ausgelassen: kein Objekt mit einem content-Objekt</translation>
+    </message>
+    <message>
+        <source>%1 waits for your answer to this question: answer it or press Cancel before getting again.</source>
+        <translation>%1 wartet auf Ihre Antwort auf diese Frage: beantworten Sie sie oder drücken Sie Abbrechen, bevor Sie erneut abrufen.</translation>
     </message>
 </context>
 <context>
@@ -2344,6 +2405,10 @@ Seine Nachricht:
     <message>
         <source>The server ended the subscription: %1</source>
         <translation>Der Server hat das Abonnement beendet: %1</translation>
+    </message>
+    <message>
+        <source>%1 waits for your answer to this question: answer it or press Cancel before reading again.</source>
+        <translation>%1 wartet auf Ihre Antwort auf diese Frage: beantworten Sie sie oder drücken Sie Abbrechen, bevor Sie erneut lesen.</translation>
     </message>
 </context>
 <context>
@@ -2494,6 +2559,10 @@ Seine Nachricht:
         <source>the URI template&apos;s expression {%1} is beyond RFC 6570 level 1 (only {name} is filled in here): type the URI instead</source>
         <translation>der Ausdruck {%1} der URI-Vorlage geht über RFC 6570 Level 1 hinaus (hier wird nur {name} ausgefüllt): geben Sie stattdessen die URI ein</translation>
     </message>
+    <message>
+        <source>%1 of &quot;%2&quot;</source>
+        <translation>%1 von „%2“</translation>
+    </message>
 </context>
 <context>
     <name>McpServerPool</name>
@@ -2544,6 +2613,10 @@ Seine Nachricht:
     <message>
         <source>installing %1 with npm (once)</source>
         <translation>%1 wird mit npm installiert (einmalig)</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; ended while its tools were listed again: %2</source>
+        <translation>MCP-Server &apos;%1&apos; wurde beendet, während seine Werkzeuge erneut aufgelistet wurden: %2</translation>
     </message>
 </context>
 <context>
@@ -5821,6 +5894,10 @@ Bearbeiten ▸ Rückgängig holt die aus toolstudio.json gelöschten zurück.</n
     <message>
         <source>held %1</source>
         <translation>angehalten %1</translation>
+    </message>
+    <message>
+        <source>Progress: %1</source>
+        <translation>Fortschritt: %1</translation>
     </message>
 </context>
 <context>
