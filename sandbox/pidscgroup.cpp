@@ -128,7 +128,9 @@ bool pidAlive(pid_t pid)
     return ::kill(pid, 0) == 0 || errno == EPERM;
 }
 
-/// Removes empty run cgroups of studios that are gone (crashed before their cleanup).
+/// Removes the run cgroups of studios that are gone (killed or crashed before their
+/// cleanup), with the tasks still in them: a daemon that double-forked out of its run's
+/// or its MCP server's session dies once another studio starts (attack35).
 void removeLeftovers(const std::string &parent)
 {
     DIR *dir = ::opendir(parent.c_str());
@@ -144,7 +146,9 @@ void removeLeftovers(const std::string &parent)
         const auto [end, ec] = std::from_chars(start, name.c_str() + name.size(), pid);
         if (ec != std::errc() || *end != '-' || pid <= 0 || pidAlive(pid_t(pid)))
             continue;
-        ::rmdir((parent + "/" + name).c_str()); // fails (EBUSY) while tasks are left: kept
+        const std::string path = parent + "/" + name;
+        PidsCgroup::killAll(path);
+        ::rmdir(path.c_str()); // fails (EBUSY) while a killed task is not yet reaped: next time
     }
     ::closedir(dir);
 }

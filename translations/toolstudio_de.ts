@@ -2164,8 +2164,8 @@ Seine Nachricht:
         <translation>mehr als %1 Eigenschaften haben x-mcp-header</translation>
     </message>
     <message>
-        <source>not sent: the argument the tool mirrors into its %1 header is %2 bytes as a header value; at most %3 go into an HTTP header (x-mcp-header), as servers refuse larger ones: pass a shorter value</source>
-        <translation>nicht gesendet: das Argument, das das Werkzeug in seinen Header %1 spiegelt, ist als Header-Wert %2 Bytes lang; höchstens %3 passen in einen HTTP-Header (x-mcp-header), da Server größere ablehnen: übergeben Sie einen kürzeren Wert</translation>
+        <source>not sent: the arguments the tool mirrors into HTTP headers (x-mcp-header) come to %1 bytes as headers, the largest %2 with a value of %3 bytes; at most %4 go into a request&apos;s headers, as servers refuse larger ones: pass shorter values</source>
+        <translation>nicht gesendet: die Argumente, die das Werkzeug in HTTP-Header spiegelt (x-mcp-header), ergeben %1 Bytes an Headern, der größte %2 mit einem Wert von %3 Bytes; höchstens %4 passen in die Header einer Anfrage, da Server größere ablehnen: übergeben Sie kürzere Werte</translation>
     </message>
 </context>
 <context>
@@ -2617,6 +2617,10 @@ Seine Nachricht:
     <message>
         <source>MCP server &apos;%1&apos; ended while its tools were listed again: %2</source>
         <translation>MCP-Server &apos;%1&apos; wurde beendet, während seine Werkzeuge erneut aufgelistet wurden: %2</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;%1&apos; ended while its tools were listed again</source>
+        <translation>MCP-Server &apos;%1&apos; wurde beendet, während seine Werkzeuge erneut aufgelistet wurden</translation>
     </message>
 </context>
 <context>

@@ -93,9 +93,9 @@ void TestMcpHeaderMismatch::movedHeaderIsListedAgainAndAsked()
     const McpCallOutcome tooLong = callAndWait(pool, QStringLiteral("route"), {{"region", std::string(9000, 'x')}});
     QCOMPARE(tooLong.reply.error.code, -32602);
     QCOMPARE(QString::fromStdString(tooLong.reply.error.message),
-             QStringLiteral("not sent: the argument the tool mirrors into its Mcp-Param-Zone header is 9000 bytes "
-                            "as a header value; at most 8192 go into an HTTP header (x-mcp-header), as servers "
-                            "refuse larger ones: pass a shorter value"));
+             QStringLiteral("not sent: the arguments the tool mirrors into HTTP headers (x-mcp-header) come to 9016 "
+                            "bytes as headers, the largest Mcp-Param-Zone with a value of 9000 bytes; at most 8192 go "
+                            "into a request's headers, as servers refuse larger ones: pass shorter values"));
 
     // A server answering HeaderMismatch whatever is sent: one listing, then the error.
     const McpCallOutcome broken = callAndWait(pool, QStringLiteral("broken"));

@@ -163,16 +163,24 @@ private Q_SLOTS:
         const json longest = {{"properties", {{"t", {{"type", "string"}, {"x-mcp-header", std::string(128, 'A')}}}}}};
         QCOMPARE(refusal(longest), QStringLiteral("(accepted)"));
 
-        // A value goes into a header up to MaxValueBytes as sent: 8192 fit, 8193 do not.
+        // A call's Mcp-Param headers go out up to MaxHeaderBytes together ("name: value"):
+        // "Mcp-Param-Region: " is 18 bytes, so 8174 of value fit, 8175 do not; two
+        // headers of 5000 bytes each (each under the bound) do not either (attack35).
         const std::vector<McpParamHeaders::Annotation> region = {{{"region"}, "Region", "string"}};
-        const auto fits = McpParamHeaders::headersFor(region, {{"region", std::string(8192, 'a')}});
-        QCOMPARE(fits.at(0).second.size(), std::size_t(8192));
-        QCOMPARE(McpParamHeaders::oversized(fits), QString());
-        const auto over = McpParamHeaders::headersFor(region, {{"region", std::string(8193, 'a')}});
-        QCOMPARE(McpParamHeaders::oversized(over),
-                 QStringLiteral("not sent: the argument the tool mirrors into its Mcp-Param-Region header is 8193 "
-                                "bytes as a header value; at most 8192 go into an HTTP header (x-mcp-header), as "
-                                "servers refuse larger ones: pass a shorter value"));
+        QCOMPARE(McpParamHeaders::oversized(McpParamHeaders::headersFor(region, {{"region", std::string(8174, 'a')}})),
+                 QString());
+        QCOMPARE(McpParamHeaders::oversized(McpParamHeaders::headersFor(region, {{"region", std::string(8175, 'a')}})),
+                 QStringLiteral("not sent: the arguments the tool mirrors into HTTP headers (x-mcp-header) come to "
+                                "8193 bytes as headers, the largest Mcp-Param-Region with a value of 8175 bytes; at "
+                                "most 8192 go into a request's headers, as servers refuse larger ones: pass shorter "
+                                "values"));
+        const std::vector<McpParamHeaders::Annotation> two = {{{"a"}, "A", "string"}, {{"b"}, "B", "string"}};
+        QCOMPARE(McpParamHeaders::oversized(
+                     McpParamHeaders::headersFor(two, {{"a", std::string(5000, 'a')}, {"b", std::string(4999, 'b')}})),
+                 QStringLiteral("not sent: the arguments the tool mirrors into HTTP headers (x-mcp-header) come to "
+                                "10025 bytes as headers, the largest Mcp-Param-A with a value of 5000 bytes; at most "
+                                "8192 go into a request's headers, as servers refuse larger ones: pass shorter "
+                                "values"));
     }
 };
 

@@ -189,13 +189,20 @@ std::vector<std::pair<std::string, std::string>> McpParamHeaders::headersFor(con
 
 QString McpParamHeaders::oversized(const std::vector<std::pair<std::string, std::string>> &headers)
 {
-    for (const auto &[header, value] : headers)
-        if (value.size() > MaxValueBytes)
-            return tr("not sent: the argument the tool mirrors into its %1 header is %2 bytes as a header value; "
-                      "at most %3 go into an HTTP header (x-mcp-header), as servers refuse larger ones: pass a "
-                      "shorter value")
-                .arg(QString::fromStdString(header))
-                .arg(value.size())
-                .arg(MaxValueBytes);
-    return {};
+    std::size_t total = 0;
+    const std::pair<std::string, std::string> *largest = nullptr;
+    for (const auto &header : headers) {
+        total += header.first.size() + 2 + header.second.size();
+        if (!largest || header.second.size() > largest->second.size())
+            largest = &header;
+    }
+    if (total <= MaxHeaderBytes)
+        return {};
+    return tr("not sent: the arguments the tool mirrors into HTTP headers (x-mcp-header) come to %1 bytes as "
+              "headers, the largest %2 with a value of %3 bytes; at most %4 go into a request's headers, as servers "
+              "refuse larger ones: pass shorter values")
+        .arg(total)
+        .arg(QString::fromStdString(largest->first))
+        .arg(largest->second.size())
+        .arg(MaxHeaderBytes);
 }

@@ -32,10 +32,11 @@ public:
     /// Characters of a header's name part (attack34 F2: a 100 000-character name was
     /// taken, and every call of the tool was answered 431).
     static constexpr std::size_t MaxNameChars = 128;
-    /// Bytes of one header's value as sent (encoded): a longer argument is not mirrored
-    /// into a header — servers and proxies refuse requests with headers of some KiB
-    /// (attack34: a 70 KB value was sent and answered "no HTTP reply").
-    static constexpr std::size_t MaxValueBytes = 8192;
+    /// Bytes of a call's Mcp-Param headers together as sent (each "name: value", values
+    /// encoded): more are not sent — servers and proxies refuse requests with headers of
+    /// some KiB (attack34: a 70 KB value was answered "no HTTP reply"; attack35: 31
+    /// headers of 8 KiB each, 431 from a Node server, whose limit is 16 KiB for all).
+    static constexpr std::size_t MaxHeaderBytes = 8192;
 
     struct Annotation
     {
@@ -62,8 +63,8 @@ public:
     static std::vector<std::pair<std::string, std::string>> headersFor(const std::vector<Annotation> &annotations,
                                                                        const nlohmann::json &arguments);
 
-    /// Why a call with `headers` (headersFor()) is not sent: a value longer than
-    /// MaxValueBytes, named with its header and length and what to do; "" when none is.
+    /// Why a call with `headers` (headersFor()) is not sent: more than MaxHeaderBytes
+    /// together, said with the largest header and what to do; "" when they fit.
     static QString oversized(const std::vector<std::pair<std::string, std::string>> &headers);
 
 private:

@@ -554,16 +554,21 @@ void McpServerPool::relist(const QString &name)
     }
     server->relisting = true;
     QPointer<McpClientSession> session = server->session;
-    session->listTools([this, name, session](const std::vector<json> &tools, const McpReply &reply) {
+    // Calls answered HeaderMismatch go again after this listing, the first to start after
+    // their answer — whatever list_changed come meanwhile (attack35: a server announcing
+    // a change before every listing kept them waiting for the next one for ever).
+    std::vector<qint64> resend = std::exchange(server->resendAfterList, {});
+    session->listTools([this, name, session, resend](const std::vector<json> &tools, const McpReply &reply) {
         Server *server = find(name);
-        if (!server || server->session != session)
+        if (!server || server->session != session) {
+            for (const qint64 id : resend)
+                finish(id, McpReply{{}, {}, tr("MCP server '%1' ended while its tools were listed again").arg(name)});
             return;
+        }
         server->relisting = false;
-        const bool again = std::exchange(server->relistAgain, false);
-        if (again)
+        if (std::exchange(server->relistAgain, false))
             QTimer::singleShot(0, this, [this, name] { relist(name); });
-        // Calls answered HeaderMismatch go again after a listing asked after their answer.
-        for (const qint64 id : again ? std::vector<qint64>() : std::exchange(server->resendAfterList, {}))
+        for (const qint64 id : resend)
             QTimer::singleShot(0, this, [this, id] { send(id); });
         if (!reply.ok()) {
             server->status.toolsChangedNote

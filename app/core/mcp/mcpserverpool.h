@@ -215,9 +215,10 @@ private:
         McpServerConfig config;
         McpServerStatus status;
         QPointer<McpClientSession> session;
-        QPointer<McpNpxInstall> installing;  ///< an npx entry's package being installed
-        std::vector<qint64> waiting;         ///< calls waiting for the server to be ready
-        std::vector<qint64> resendAfterList; ///< calls answered HeaderMismatch: sent again after the next tools/list
+        QPointer<McpNpxInstall> installing; ///< an npx entry's package being installed
+        std::vector<qint64> waiting;        ///< calls waiting for the server to be ready
+        std::vector<qint64>
+            resendAfterList; ///< calls answered HeaderMismatch: sent again after the next tools/list to start
         /// A tools/list after `notifications/tools/list_changed` is under way; `relistAgain`:
         /// another change came meanwhile (one more list after it, however many came).
         bool relisting = false;

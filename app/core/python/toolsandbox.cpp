@@ -23,6 +23,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <system_error>
@@ -58,6 +61,47 @@ QByteArray encoded(const QString &path)
     return QFile::encodeName(path);
 }
 
+/// The pids cgroups of this studio process's launches not yet released: at exit the
+/// rest are killed and removed — a launch whose QProcess is never destroyed (an MCP
+/// session torn down after the event loop ended, the worker at exit) would otherwise
+/// leave what it started running (attack35: a server's double-forked daemon).
+class LiveCgroups
+{
+public:
+    static LiveCgroups &instance()
+    {
+        static LiveCgroups live;
+        return live;
+    }
+    void add(const std::string &path)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_paths.insert(path);
+    }
+    /// Kills what is left in `path` and removes it; false while a task is not yet reaped.
+    bool release(const std::string &path)
+    {
+        const std::lock_guard lock(m_mutex);
+        if (!m_paths.count(path))
+            return true;
+        if (!PidsCgroup::killAll(path) || !PidsCgroup::remove(path))
+            return false;
+        m_paths.erase(path);
+        return true;
+    }
+    ~LiveCgroups()
+    {
+        for (const std::string &path : m_paths)
+            if (PidsCgroup::killAll(path))
+                PidsCgroup::remove(path);
+    }
+
+private:
+    LiveCgroups() = default;
+    std::mutex m_mutex;
+    std::set<std::string> m_paths;
+};
+
 /// A pids cgroup of the launch's own with `maxTasks` as pids.max, or "" where the
 /// machine offers none (or TOOLSTUDIO_CGROUPS=0 plays a chroot's conditions).
 std::string launchCgroup(std::uint64_t maxTasks)
@@ -66,7 +110,10 @@ std::string launchCgroup(std::uint64_t maxTasks)
         return {};
     static const PidsCgroup::Probe probe = PidsCgroup::probe();
     std::string ignored;
-    return probe.parent.empty() ? std::string() : PidsCgroup::create(probe, maxTasks, &ignored);
+    const std::string path = probe.parent.empty() ? std::string() : PidsCgroup::create(probe, maxTasks, &ignored);
+    if (!path.empty())
+        LiveCgroups::instance().add(path);
+    return path;
 }
 
 } // namespace
@@ -352,19 +399,23 @@ bool ToolSandbox::configure(QProcess *process, const Launch &launch, QString *er
     if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
         *error = QStringLiteral("cannot write the tool sandbox's policy: %1").arg(file.errorString());
         if (!cgroup.empty())
-            PidsCgroup::remove(cgroup);
+            LiveCgroups::instance().release(cgroup);
         return false;
     }
     process->setProgram(launcher);
     process->setArguments({QStringLiteral("--policy"), file.fileName()});
     process->setProcessEnvironment(environment);
     process->setWorkingDirectory(m_folder);
-    QObject::connect(process, &QObject::destroyed, [path = file.fileName(), cgroup] {
-        QFile::remove(path);
-        // The process is reaped by now; what it left running (a server's children) goes
-        // with its cgroup (a cgroup holding only zombies can be removed).
-        if (!cgroup.empty() && PidsCgroup::killAll(cgroup))
-            PidsCgroup::remove(cgroup);
-    });
+    QObject::connect(process, &QObject::destroyed, [path = file.fileName()] { QFile::remove(path); });
+    if (!cgroup.empty()) {
+        // Once the process is reaped, what it left running (a server's or a command's
+        // children, a daemon out of its session) goes with its cgroup — when it ends, or
+        // when it is destroyed: an MCP transport torn down after the event loop ended
+        // kills and waits for its server but its deleteLater never runs (attack35).
+        // Else again when destroyed (a zombie not yet reaped), or at exit.
+        const auto release = [cgroup] { LiveCgroups::instance().release(cgroup); };
+        QObject::connect(process, &QProcess::finished, release);
+        QObject::connect(process, &QObject::destroyed, release);
+    }
     return true;
 }
