@@ -39,6 +39,16 @@ Step makeStep(int sequence, const QList<std::pair<qint64, qint64>> &attempts, St
     return step;
 }
 
+/// A step still running its one attempt, with `progress` as its last progress line.
+Step runningStep(const QString &progress)
+{
+    Step step = makeStep(1, {{1000, 1000}}, StepStatus::Running);
+    step.endedAt = 0;
+    step.attempts.back().endedAt = 0;
+    step.attempts.back().progress = progress;
+    return step;
+}
+
 } // namespace
 
 class TstTimeline : public QObject
@@ -179,10 +189,7 @@ private Q_SLOTS:
     void runningStepShowsItsProgress()
     {
         TraceModel model;
-        Step step = makeStep(1, {{1000, 1000}}, StepStatus::Running);
-        step.endedAt = 0;
-        step.attempts.back().endedAt = 0;
-        step.attempts.back().progress = QStringLiteral("3/4 Copying files");
+        Step step = runningStep(QStringLiteral("3/4 Copying files"));
         model.addStep(step);
         model.flush();
         TimelineWidget timeline;
@@ -210,10 +217,7 @@ private Q_SLOTS:
     void runningStepsToolTipFollowsItsProgress()
     {
         TraceModel model;
-        Step step = makeStep(1, {{1000, 1000}}, StepStatus::Running);
-        step.endedAt = 0;
-        step.attempts.back().endedAt = 0;
-        step.attempts.back().progress = QStringLiteral("1/4 Copying files");
+        Step step = runningStep(QStringLiteral("1/4 Copying files"));
         model.addStep(step);
         model.flush();
         TimelineWidget timeline;
