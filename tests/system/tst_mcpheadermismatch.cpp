@@ -5,14 +5,18 @@
 // tools again and sends the call once more (streamable-http, a SHOULD) — through the
 // changed-tool check, so the moved header is a change a person accepts before the call
 // goes. A server answering HeaderMismatch again ends the call with it: one listing per
-// call, no loop. Against tests/data/mcp/fakehttpserver.py /moving-header.
+// call, no loop. Against tests/data/mcp/fakehttpserver.py /moving-header, and
+// tests/data/mcp/fakeserver.py storm (a change announced before every listing).
 #include "mcp/mcpserverpool.h"
 #include "portserver.h"
 #include "testfiles.h"
 
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 #include <optional>
 
@@ -21,11 +25,11 @@ using nlohmann::json;
 namespace {
 
 /// `tool` of the fake's server called through `pool`, waited for.
-McpCallOutcome callAndWait(McpServerPool &pool, const QString &tool, const json &arguments = json::object())
+McpCallOutcome callAndWait(McpServerPool &pool, const QString &tool, const json &arguments = json::object(),
+                           const QString &server = QStringLiteral("moving"))
 {
     std::optional<McpCallOutcome> outcome;
-    pool.call(QStringLiteral("moving"), tool, arguments, json::object(),
-              [&outcome](const McpCallOutcome &done) { outcome = done; });
+    pool.call(server, tool, arguments, json::object(), [&outcome](const McpCallOutcome &done) { outcome = done; });
     (void)QTest::qWaitFor([&outcome] { return outcome.has_value(); }, 60000);
     if (!outcome) {
         McpCallOutcome none;
@@ -50,6 +54,7 @@ class TestMcpHeaderMismatch : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void movedHeaderIsListedAgainAndAsked();
+    void aChangeAnnouncedBeforeEveryListingDoesNotHoldTheCall();
 };
 
 void TestMcpHeaderMismatch::movedHeaderIsListedAgainAndAsked()
@@ -103,6 +108,39 @@ void TestMcpHeaderMismatch::movedHeaderIsListedAgainAndAsked()
     QVERIFY(broken.refused.isEmpty());
     const McpCallOutcome stats = callAndWait(pool, QStringLiteral("stats"));
     QCOMPARE(text(stats), QStringLiteral("{\"mismatches\": 3, \"toolsLists\": 3}"));
+}
+
+// attack35 F3: a server answering HeaderMismatch that announces a tool change before every
+// listing kept the call waiting for "the next" listing for ever (listings at full speed).
+// The call goes again after the first listing to start after its answer; the server's
+// announcements are listed again at most twice a second (McpServerPool::RelistPauseMs).
+void TestMcpHeaderMismatch::aChangeAnnouncedBeforeEveryListingDoesNotHoldTheCall()
+{
+    QTemporaryDir dir;
+    ::chmod(QFile::encodeName(dir.path()).constData(), 0755); // as root the server runs as nobody
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    McpServerConfig config;
+    config.name = QStringLiteral("storm");
+    config.command = QStringLiteral("python3");
+    config.args = {QStringLiteral("fakeserver.py"), QStringLiteral("storm")};
+    McpServerPool pool(dir.path());
+    pool.setServers({config});
+    pool.connectAll();
+    QTRY_VERIFY_WITH_TIMEOUT(pool.settled(), 60000);
+    QVERIFY2(pool.server(QStringLiteral("storm"))->state == McpServerStatus::State::Ready,
+             qPrintable(pool.server(QStringLiteral("storm"))->error));
+
+    QSignalSpy listed(&pool, &McpServerPool::toolsChanged);
+    const McpCallOutcome mismatched = callAndWait(pool, QStringLiteral("tool-0"), json::object(), config.name);
+    QCOMPARE(mismatched.reply.error.code, -32020);
+    QCOMPARE(QString::fromStdString(mismatched.reply.error.message), QStringLiteral("Mcp-Param-Region is missing"));
+    QVERIFY(mismatched.refused.isEmpty());
+
+    // Listed again for ever (the server never stops announcing), but paced: about four
+    // listings in two seconds; at full speed they had been hundreds.
+    listed.clear();
+    QTest::qWait(2000);
+    QVERIFY2(listed.count() >= 2 && listed.count() <= 6, qPrintable(QString::number(listed.count())));
 }
 
 QTEST_GUILESS_MAIN(TestMcpHeaderMismatch)

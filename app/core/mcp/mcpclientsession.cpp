@@ -9,6 +9,7 @@
 #include "project/durationtext.h"
 #include "project/printabletext.h"
 
+#include <QDeadlineTimer>
 #include <QMetaMethod>
 #include <QPointer>
 
@@ -148,6 +149,7 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
     inputs.isOpen = [this](const json &id) { return m_serverRequests.count(id.dump()) > 0; };
     inputs.close = asks.close;
     inputs.roots = [this] { return m_roots; };
+    inputs.now = [] { return QDeadlineTimer::current().deadline(); };
     m_inputRounds = new McpInputRequiredRounds(std::move(inputs), this);
     m_elicitations = new McpElicitationRequired(std::move(asks), this);
     connect(m_transport, &McpTransport::messageReceived, this, &McpClientSession::onMessage);

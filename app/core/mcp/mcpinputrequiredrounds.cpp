@@ -4,6 +4,7 @@
 
 #include "mcp/mcpclientsession.h"
 #include "mcp/mcprevision.h"
+#include "project/durationtext.h"
 #include "project/printabletext.h"
 
 #include <QPointer>
@@ -42,6 +43,14 @@ QString McpInputRequiredRounds::noPersonWhy(const QString &method, const json &p
     return QStringLiteral("it asks for %1, and nobody can answer it here").arg(describe(method, params));
 }
 
+QString McpInputRequiredRounds::timedOut(const Call &entry, int rounds)
+{
+    return QStringLiteral("%1 timed out: the server took %2 s in all over %3 rounds (the time a question waited "
+                          "for its answer not counted)")
+        .arg(entry.request.subject, decimalSeconds(entry.serverMs))
+        .arg(rounds);
+}
+
 qint64 McpInputRequiredRounds::callOf(const json &id)
 {
     if (!id.is_string())
@@ -75,7 +84,16 @@ void McpInputRequiredRounds::sendRound(qint64 call)
         if (!entry.requestState.is_null())
             params["requestState"] = entry.requestState;
     }
-    const int timeoutMs = entry.timeoutMs;
+    int timeoutMs = entry.timeoutMs;
+    if (entry.rounds > 0 && timeoutMs > 0) {
+        const qint64 left = timeoutMs - entry.serverMs;
+        if (left <= 0) {
+            finish(call, McpReply{{}, {}, timedOut(entry, entry.rounds)});
+            return;
+        }
+        timeoutMs = int(left);
+    }
+    entry.sentAt = m_channel.now();
     const QPointer<McpInputRequiredRounds> self(this);
     const qint64 id = m_channel.request(
         entry.request.method, std::move(params),
@@ -97,6 +115,11 @@ void McpInputRequiredRounds::onRound(qint64 call, const McpReply &reply)
         return;
     Call &entry = found->second;
     entry.inFlight = 0;
+    entry.serverMs += m_channel.now() - entry.sentAt;
+    if (!reply.ok() && entry.rounds > 0 && entry.timeoutMs > 0 && entry.serverMs >= entry.timeoutMs) {
+        finish(call, McpReply{{}, {}, timedOut(entry, entry.rounds + 1)}); // the last round's own timeout said less
+        return;
+    }
     if (!reply.ok() || McpRevision::resultType(reply.result) != McpRevision::InputRequired) {
         finish(call, reply);
         return;

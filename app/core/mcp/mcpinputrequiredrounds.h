@@ -36,6 +36,11 @@ struct McpReply;
 /// (Asker::refusal's words), when too many of the server's requests would be open, and
 /// when an input is answered with an error; its questions still open are then taken
 /// back (Asker::withdraw).
+///
+/// A request's timeout bounds the server's time over all its rounds together (each round
+/// is sent with what is left); the time a question waits for its answer does not count.
+/// A server answering each round just inside the timeout is stopped once the rounds
+/// together pass it ("… timed out: the server took 60 s in all over 3 rounds").
 class McpInputRequiredRounds : public QObject
 {
     Q_OBJECT
@@ -69,6 +74,8 @@ public:
         std::function<bool(const nlohmann::json &)> close;
         /// What `roots/list` is answered with (McpClientSession::roots).
         std::function<nlohmann::json()> roots;
+        /// A monotonic clock in ms (the server's time over the rounds is measured with it).
+        std::function<qint64()> now;
     };
 
     /// Who is asked the `elicitation/create` and `sampling/createMessage` of one request.
@@ -125,7 +132,9 @@ private:
     {
         Request request;
         ReplyHandler done;
-        int timeoutMs = 0;
+        int timeoutMs = 0;   ///< over all rounds: the server's time together
+        qint64 serverMs = 0; ///< the server's time in the rounds answered so far
+        qint64 sentAt = 0;   ///< Channel::now when the round in flight was sent
         int rounds = 0;
         qint64 inFlight = 0;         ///< the round's request in flight, 0 while input is asked
         nlohmann::json requestState; ///< null when the server gave none
@@ -135,6 +144,8 @@ private:
 
     void sendRound(qint64 call);
     void onRound(qint64 call, const McpReply &reply);
+    /// The failure of a call whose `rounds` sent took its timeout together.
+    static QString timedOut(const Call &entry, int rounds);
     /// Ends `call` with `reply` (its done once), its open questions taken back.
     void finish(qint64 call, const McpReply &reply);
 

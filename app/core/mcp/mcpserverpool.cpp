@@ -433,18 +433,14 @@ void McpServerPool::onCallReply(qint64 id, const McpReply &reply)
 {
     const auto it = m_calls.find(id);
     Server *server = it == m_calls.end() ? nullptr : find(it->second.server);
-    if (!server || reply.error.code != McpRevision::HeaderMismatch || it->second.listedAgain) {
+    if (!server || reply.error.code != McpRevision::HeaderMismatch || it->second.listedAgain
+        || server->status.state != McpServerStatus::State::Ready) {
         finish(id, reply);
         return;
     }
     it->second.listedAgain = true;
     it->second.requestId = 0;
     server->resendAfterList.push_back(id);
-    if (server->status.state != McpServerStatus::State::Ready) {
-        std::erase(server->resendAfterList, id);
-        finish(id, reply);
-        return;
-    }
     relist(it->second.server);
 }
 
@@ -567,7 +563,7 @@ void McpServerPool::relist(const QString &name)
         }
         server->relisting = false;
         if (std::exchange(server->relistAgain, false))
-            QTimer::singleShot(0, this, [this, name] { relist(name); });
+            QTimer::singleShot(RelistPauseMs, this, [this, name] { relist(name); });
         for (const qint64 id : resend)
             QTimer::singleShot(0, this, [this, id] { send(id); });
         if (!reply.ok()) {

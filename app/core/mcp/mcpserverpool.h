@@ -186,6 +186,11 @@ public:
     void watchAcceptedRecord(QObject *watcher);
     void unwatchAcceptedRecord(QObject *watcher);
     static constexpr int AcceptedRecordPollMs = 1000;
+    /// A server that announced a change while its tools were being listed is listed again
+    /// this long after that listing: one announcing a change before every listing is
+    /// listed twice a second, not at full speed (its dock, the run's tools and the
+    /// server's pipe busy for nothing).
+    static constexpr int RelistPauseMs = 500;
     /// Whether a call of a changed tool waits while a person is asked (McpHandler,
     /// McpToolChangeQuestion) rather than failing at once: the window sets it; a
     /// headless command leaves it off, so a CI run fails loud instead of waiting.
@@ -220,7 +225,7 @@ private:
         std::vector<qint64>
             resendAfterList; ///< calls answered HeaderMismatch: sent again after the next tools/list to start
         /// A tools/list after `notifications/tools/list_changed` is under way; `relistAgain`:
-        /// another change came meanwhile (one more list after it, however many came).
+        /// another change came meanwhile (one more list RelistPauseMs after it, however many came).
         bool relisting = false;
         bool relistAgain = false;
         /// A `url` server without "type" that answered only over HTTP+SSE: started over

@@ -103,6 +103,9 @@
   listen-early    like listen, but a list_changed for the listen comes before its ack
   listen-noack    like listen, but subscriptions/listen is never answered
   listen-refuse   like listen, but subscriptions/listen is answered -32601
+  storm       like good, but each tools/list is preceded by notifications/tools/list_changed
+              (a server announcing a change before every listing) and tools/call is
+              answered HeaderMismatch (-32020); "tools/list N" on stderr for each listing
   fromfile    like good, but tools/list gives the "tools" of the JSON file argv[2] (read
               at each list, so a test changes them between starts) and tools/call answers
               "called NAME" as text; tools/call "rewrite" replaces the listed tools with
@@ -598,6 +601,7 @@ def listen_server():
 
 
 rewritten = None  # fromfile: the tools of the last "rewrite"
+storm_lists = 0  # storm: tools/list requests so far
 
 if mode in ("modern", "modern-slow", "modern-features"):
     modern_server()
@@ -664,6 +668,11 @@ while True:
         if mode == "endless":
             send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [], "nextCursor": str(page + 1)}})
             continue
+        if mode == "storm":
+            storm_lists += 1
+            sys.stderr.write("tools/list %d\n" % storm_lists)
+            sys.stderr.flush()
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         tools = STEP_TOOLS if mode == "steps" else ASK_TOOLS if mode == "asks" else TOOLS
         if mode == "fromfile":
             if rewritten is None:
@@ -687,6 +696,8 @@ while True:
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         else:
             text_result(rid, "called " + message["params"]["name"])
+    elif method == "tools/call" and mode == "storm":
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32020, "message": "Mcp-Param-Region is missing"}})
     elif method == "tools/call":
         if mode == "forker":
             sys.exit(5)
