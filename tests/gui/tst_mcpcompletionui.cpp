@@ -5,7 +5,8 @@
 // variable and a prompt's argument as one types (McpCompletionField): the values pop
 // up, arrows and Enter pick one, a failure is a tooltip, an answer for text typed
 // over is dropped, a server without `completions` is not asked — against
-// tests/data/mcp/fakeresources.py.
+// tests/data/mcp/fakeresources.py and the MCP reference server "everything" from npm
+// (its completable-prompt; skipped when ./toolstudio.sh test has not installed it).
 #include "mcpsessionwaits.h"
 #include "ui/mcpcompletionfield.h"
 #include "ui/mcppromptspage.h"
@@ -71,6 +72,7 @@ private Q_SLOTS:
     void templateVariablesAreCompleted();
     void promptArgumentsAreCompleted();
     void serverWithoutCompletionsIsNotAsked();
+    void referenceServerPromptIsCompleted();
 };
 
 void TestMcpCompletionUi::templateVariablesAreCompleted()
@@ -235,6 +237,51 @@ void TestMcpCompletionUi::serverWithoutCompletionsIsNotAsked()
     QCOMPARE(requests(session, "completion/complete"), 0);
     QVERIFY(completion->values().isEmpty());
     QCOMPARE(who->toolTip(), QStringLiteral("<p style=\"white-space: pre-wrap\">Who</p>"));
+}
+
+void TestMcpCompletionUi::referenceServerPromptIsCompleted()
+{
+    const QString modules = referenceServerModules();
+    if (modules.isEmpty())
+        QSKIP(ReferenceServerMissing);
+    McpStdioTransport::Launch launch;
+    launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
+    launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};
+    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    McpClientSession session;
+    session.open(launch);
+    QVERIFY(waitReady(session));
+    McpPromptsPage page(QStringLiteral("everything"), [&session](QString *) { return &session; });
+    QVERIFY(showActive(&page));
+    page.list();
+    auto *prompts = page.findChild<QTreeWidget *>(QStringLiteral("mcpPrompts"));
+    QTRY_VERIFY_WITH_TIMEOUT(!prompts->findItems(QStringLiteral("completable-prompt"), Qt::MatchExactly).isEmpty(),
+                             20000);
+    prompts->findItems(QStringLiteral("completable-prompt"), Qt::MatchExactly).front()->setSelected(true);
+    auto *department = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_department"));
+    auto *name = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_name"));
+    QVERIFY(department && name);
+    QCompleter *departments = department->findChild<McpCompletionField *>()->completer();
+    QCompleter *names = name->findChild<McpCompletionField *>()->completer();
+
+    // The department by its first letter, picked with the keyboard.
+    department->setFocus();
+    QTest::keyClicks(department, QStringLiteral("S"));
+    QTRY_VERIFY_WITH_TIMEOUT(departments->popup()->isVisible(), 20000);
+    QCOMPARE(popupRows(departments), (QStringList{QStringLiteral("Sales"), QStringLiteral("Support")}));
+    QTest::keyClick(departments->popup(), Qt::Key_Down);
+    QTest::keyClick(departments->popup(), Qt::Key_Down);
+    QTest::keyClick(departments->popup(), Qt::Key_Return);
+    QCOMPARE(department->text(), QStringLiteral("Support"));
+
+    // The name: the server completes it from the department the form sends as context.
+    name->setFocus();
+    QTest::keyClicks(name, QStringLiteral("K"));
+    QTRY_VERIFY_WITH_TIMEOUT(names->popup()->isVisible(), 20000);
+    QCOMPARE(popupRows(names), QStringList{QStringLiteral("Kim")});
+    QTest::keyClick(names->popup(), Qt::Key_Down);
+    QTest::keyClick(names->popup(), Qt::Key_Enter);
+    QCOMPARE(name->text(), QStringLiteral("Kim"));
 }
 
 QTEST_MAIN(TestMcpCompletionUi)
