@@ -4,6 +4,7 @@
 
 #include "answerpane.h"
 #include "mcp/mcpserverfeatures.h"
+#include "mcpcompletionfield.h"
 #include "mcpinputquestionview.h"
 #include "mcpresultpane.h"
 #include "plaintextlabel.h"
@@ -122,6 +123,7 @@ void McpPromptsPage::onPromptSelected()
         return;
     }
     const QTreeWidgetItem *item = selected.front();
+    const QString prompt = item->data(0, NameRole).toString();
     m_promptDescription->setText(printableLines(item->data(1, DescriptionRole).toString()));
     const QVariantList arguments = item->data(0, ArgumentsRole).toList();
     m_argumentsBox->setVisible(!arguments.isEmpty());
@@ -133,6 +135,9 @@ void McpPromptsPage::onPromptSelected()
         field->setObjectName(QStringLiteral("mcpPromptArg_") + name);
         field->setPlaceholderText(printableText(argument.value(1).toString()).left(200));
         field->setToolTip(plainToolTip(argument.value(1).toString()));
+        new McpCompletionField(
+            field, m_session, {McpCompletionRef::Kind::Prompt, prompt}, name, [this] { return argumentValues(); },
+            argument.value(1).toString());
         connect(field, &QLineEdit::returnPressed, this, &McpPromptsPage::getPrompt);
         auto *label = new QLabel(printableText(name) + (required ? QStringLiteral(" *:") : QStringLiteral(":")),
                                  m_argumentsBox);
@@ -157,14 +162,16 @@ void McpPromptsPage::getPrompt()
                 .arg(m_question->subject()));
         return;
     }
-    QMap<QString, QString> arguments;
+    QMap<QString, QString> arguments = argumentValues();
     QStringList missing;
-    for (QLineEdit *field : m_argumentsBox->findChildren<QLineEdit *>()) {
-        const QString argument = field->objectName().mid(QStringLiteral("mcpPromptArg_").size());
-        if (!field->text().isEmpty())
-            arguments.insert(argument, field->text());
-        else if (m_requiredArguments.contains(argument))
-            missing << printableText(argument);
+    for (auto it = arguments.begin(); it != arguments.end();) {
+        if (!it.value().isEmpty()) {
+            ++it;
+            continue;
+        }
+        if (m_requiredArguments.contains(it.key()))
+            missing << printableText(it.key());
+        it = arguments.erase(it);
     }
     QString why;
     McpClientSession *open = m_session(&why);
@@ -213,4 +220,12 @@ void McpPromptsPage::getPrompt()
                              texts.join(u'\n'), {}, {});
         },
         std::move(asker));
+}
+
+QMap<QString, QString> McpPromptsPage::argumentValues() const
+{
+    QMap<QString, QString> values;
+    for (QLineEdit *field : m_argumentsBox->findChildren<QLineEdit *>())
+        values.insert(field->objectName().mid(QStringLiteral("mcpPromptArg_").size()), field->text());
+    return values;
 }

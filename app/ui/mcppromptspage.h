@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QMap>
 #include <QSplitter>
 #include <QStringList>
 
@@ -18,7 +19,8 @@ class QTreeWidget;
 
 /// The Prompts tab of McpServerBrowser (docs/mcp.md "Resources and prompts"):
 /// prompts/list on the left; on the right the prompt's description, an argument form
-/// (required ones marked `*`), and *Get*, which shows the messages prompts/get returns,
+/// (required ones marked `*`; the server's completions offered as one types:
+/// McpCompletionField), and *Get*, which shows the messages prompts/get returns,
 /// each with its role (McpResultPane). A 2026-era server's questions before it answers
 /// (`input_required`) are answered in place (McpInputQuestionView), as on the Resources tab.
 class McpPromptsPage : public QSplitter
@@ -38,6 +40,8 @@ public:
 private:
     void onPromptSelected();
     void getPrompt();
+    /// The argument fields now, by argument name (empty ones too).
+    QMap<QString, QString> argumentValues() const;
 
     Session m_session;
     QLabel *m_note = nullptr;

@@ -4,6 +4,7 @@
 
 #include "answerpane.h"
 #include "mcp/mcpserverfeatures.h"
+#include "mcpcompletionfield.h"
 #include "mcpinputquestionview.h"
 #include "mcpresultpane.h"
 #include "plaintextlabel.h"
@@ -267,6 +268,8 @@ void McpResourcesPage::onResourceSelected()
     for (const QString &variable : variables) {
         auto *field = new QLineEdit(m_templateBox);
         field->setObjectName(QStringLiteral("mcpTemplateVar_") + variable);
+        new McpCompletionField(field, m_session, {McpCompletionRef::Kind::ResourceTemplate, m_template}, variable,
+                               [this] { return templateValues(); });
         connect(field, &QLineEdit::textChanged, this, &McpResourcesPage::updateUriFromTemplate);
         connect(field, &QLineEdit::returnPressed, this, &McpResourcesPage::readResource);
         m_templateForm->addRow(printableText(variable) + QStringLiteral(":"), field);
@@ -278,11 +281,16 @@ void McpResourcesPage::updateUriFromTemplate()
 {
     if (m_template.isEmpty())
         return;
+    QString why;
+    m_uri->setText(McpServerFeatures::expandUriTemplate(m_template, templateValues(), &why));
+}
+
+QMap<QString, QString> McpResourcesPage::templateValues() const
+{
     QMap<QString, QString> values;
     for (QLineEdit *field : m_templateBox->findChildren<QLineEdit *>())
         values.insert(field->objectName().mid(QStringLiteral("mcpTemplateVar_").size()), field->text());
-    QString why;
-    m_uri->setText(McpServerFeatures::expandUriTemplate(m_template, values, &why));
+    return values;
 }
 
 void McpResourcesPage::readResource()

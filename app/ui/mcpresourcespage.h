@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QMap>
 #include <QSplitter>
 
 #include <functional>
@@ -20,7 +21,8 @@ class QTreeWidget;
 /// The Resources tab of McpServerBrowser (docs/mcp.md "Resources and prompts"): the
 /// server's resources and resource templates (resources/list and
 /// resources/templates/list, every page) on the left; on the right a template's form
-/// (RFC 6570 level 1: a field per `{variable}`, making the URI as it is typed), the URI,
+/// (RFC 6570 level 1: a field per `{variable}`, making the URI as it is typed, offering
+/// the server's completions: McpCompletionField), the URI,
 /// *Read* (resources/read) with its answer (McpResultPane, savable), and *Subscribe*
 /// (when the server offers it): the resource is read again each time the server says it
 /// changed. One subscription at a time; it ends with the page. A 2026-era server that
@@ -58,6 +60,8 @@ Q_SIGNALS:
 private:
     void onResourceSelected();
     void updateUriFromTemplate();
+    /// The template's fields now, by variable.
+    QMap<QString, QString> templateValues() const;
     void readResource();
     void setSubscribed(bool on);
 

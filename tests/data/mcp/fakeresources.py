@@ -25,9 +25,23 @@ per mode (argv[1]):
   malformed   every answer misses what it should hold: resources/list's "resources" is
               an object, templates' is absent, resources/read's "contents" is a string,
               prompts/list's entries are numbers, prompts/get has no "messages"
+  no-completions  like good, but without the "completions" capability
+  modern      like good, but a 2026-07-28 server (server/discover; initialize is -32601;
+              every request must carry _meta's protocolVersion, else -32602)
+
+completion/complete (good, modern; tst_mcpcompletion): the note template's folder
+completes from inbox, ideas, archive; its name from todo.txt, today.txt when the context's
+folder is inbox, else readme.txt; greet's name from Ada, Alan, Grace, its style from
+formal, friendly (the values starting with the typed value). Typed values that attack:
+echo (the one value is the request's params without _meta, as JSON), many (1 000 000
+values), mixed (values that are not text, empty, repeated, 1000 characters long, with an
+escape sequence or a bidi override, among "ok" and "fine"), huge (a value of 50 MiB, then
+"after"), deep (values nested 100 000 arrays deep), shapeless ("values" is a string),
+error (-32602), slow (answers "slow-answer" after 1.5 s). Another ref or argument: -32602.
 """
 import json
 import sys
+import time
 from collections import Counter
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "good"
@@ -68,7 +82,63 @@ def send(message):
 
 
 def result(rid, value):
+    if mode == "modern":
+        value = dict(value, resultType="complete")
     send({"jsonrpc": "2.0", "id": rid, "result": value})
+
+
+def error(rid, code, message):
+    send({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
+
+
+NOTE = "file:///notes/{folder}/{name}"
+COMPLETIONS = {
+    ("ref/resource", NOTE, "folder"): lambda context: ["inbox", "ideas", "archive"],
+    ("ref/resource", NOTE, "name"):
+        lambda context: ["todo.txt", "today.txt"] if context.get("folder") == "inbox" else ["readme.txt"],
+    ("ref/prompt", "greet", "name"): lambda context: ["Ada", "Alan", "Grace"],
+    ("ref/prompt", "greet", "style"): lambda context: ["formal", "friendly"],
+}
+
+
+def complete(rid, params):
+    ref, argument = params.get("ref") or {}, params.get("argument") or {}
+    value = argument.get("value")
+    raw = None
+    if value == "echo":
+        values = [json.dumps({k: v for k, v in params.items() if k != "_meta"}, sort_keys=True)]
+    elif value == "many":
+        raw = ",".join('"v%d"' % n for n in range(1000000))
+    elif value == "mixed":
+        values = [1, None, {"a": "b"}, ["ok"], "ok", "", "ok", "x" * 1000, "bad\x1b[2J", "left\u202eright",
+                  "two\nlines", "fine"]
+    elif value == "huge":
+        raw = '"%s","after"' % ("a" * (50 << 20))
+    elif value == "deep":
+        raw = "[" * 100000 + "]" * 100000
+    elif value == "shapeless":
+        result(rid, {"completion": {"values": "Ada"}})
+        return
+    elif value == "error":
+        error(rid, -32602, "no completions for that")
+        return
+    elif value == "slow":
+        time.sleep(1.5)
+        values = ["slow-answer"]
+    else:
+        key = (ref.get("type"), ref.get("uri") if ref.get("type") == "ref/resource" else ref.get("name"),
+               argument.get("name"))
+        if key not in COMPLETIONS or not isinstance(value, str):
+            error(rid, -32602, "no completions for %s" % json.dumps(key))
+            return
+        context = (params.get("context") or {}).get("arguments") or {}
+        values = [v for v in COMPLETIONS[key](context) if v.startswith(value)]
+    if raw is not None:
+        sys.stdout.write('{"jsonrpc":"2.0","id":%s,"result":{"completion":{"values":[%s],"hasMore":false}}}\n'
+                         % (json.dumps(rid), raw))
+        sys.stdout.flush()
+        return
+    result(rid, {"completion": {"values": values, "total": len(values), "hasMore": False}})
 
 
 def read_resource(rid, uri):
@@ -150,6 +220,8 @@ def answer(rid, method, params):
         result(rid, {"prompts": PROMPTS})
     elif method == "prompts/get":
         get_prompt(rid, params)
+    elif method == "completion/complete" and mode != "no-completions":
+        complete(rid, params)
     elif method == "tools/list":
         result(rid, {"tools": [{"name": "counts", "inputSchema": {"type": "object"}}]})
     elif method == "tools/call":
@@ -167,15 +239,30 @@ while True:
     if "id" not in message or method is None:
         continue
     rid = message["id"]
+    params = message.get("params") or {}
+    capabilities = {"tools": {}}
+    if mode != "tools-only":
+        capabilities.update({"resources": {"subscribe": True, "listChanged": True}, "prompts": {}})
+    if mode not in ("tools-only", "no-completions"):
+        capabilities["completions"] = {}
+    if mode == "modern":
+        if method == "initialize":
+            error(rid, -32601, "Method not found")
+        elif "io.modelcontextprotocol/protocolVersion" not in (params.get("_meta") or {}):
+            error(rid, -32602, "a 2026-07-28 request carries _meta's protocolVersion")
+        elif method == "server/discover":
+            result(rid, {"supportedVersions": ["2026-07-28"], "capabilities": capabilities,
+                         "serverInfo": {"name": "fake-resources", "version": "0"}})
+        else:
+            counts[method] += 1
+            answer(rid, method, params)
+        continue
     if method == "initialize":
-        capabilities = {"tools": {}}
-        if mode != "tools-only":
-            capabilities.update({"resources": {"subscribe": True, "listChanged": True}, "prompts": {}})
         result(rid, {"protocolVersion": "2025-06-18", "capabilities": capabilities,
                      "serverInfo": {"name": "fake-resources", "version": "0"}})
         continue
     if method == "server/discover":  # a dual-era client's probe: a 2025 server, not counted
-        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
+        error(rid, -32601, "Method not found")
         continue
     counts[method] += 1
-    answer(rid, method, message.get("params") or {})
+    answer(rid, method, params)
