@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -96,14 +97,28 @@ void ProtocolView::setStep(const Step &step)
             exchanges.emplace_back(attempt.number, attempt.protocol);
     if (exchanges == m_exchanges)
         return; // a live step set again: the selection stays
+    // The running attempt's exchange grew (or its final one came): the attempt, message
+    // and scroll position a person chose stay.
+    const bool grew = exchanges.size() == m_exchanges.size()
+        && std::equal(exchanges.begin(), exchanges.end(), m_exchanges.begin(),
+                      [](const auto &a, const auto &b) { return a.first == b.first; });
+    const int keptAttempt = grew ? m_shown : -1;
+    const int keptRow
+        = grew && m_messages->currentItem() ? m_messages->indexOfTopLevelItem(m_messages->currentItem()) : -1;
+    const int keptScroll = m_messages->verticalScrollBar()->value();
     m_exchanges = std::move(exchanges);
     const QSignalBlocker blocker(m_attempt);
     m_attempt->clear();
     for (const auto &[number, exchange] : m_exchanges)
         m_attempt->addItem(tr("Attempt %1").arg(number));
     m_attempt->setVisible(m_exchanges.size() > 1);
-    m_attempt->setCurrentIndex(int(m_exchanges.size()) - 1);
-    showAttempt(int(m_exchanges.size()) - 1);
+    const int shown = keptAttempt >= 0 ? keptAttempt : int(m_exchanges.size()) - 1;
+    m_attempt->setCurrentIndex(shown);
+    showAttempt(shown);
+    if (keptRow > 0 && keptRow < m_messages->topLevelItemCount())
+        m_messages->setCurrentItem(m_messages->topLevelItem(keptRow));
+    if (grew)
+        m_messages->verticalScrollBar()->setValue(keptScroll);
 }
 
 void ProtocolView::clear()

@@ -140,10 +140,24 @@ private Q_SLOTS:
         inspector.setStep(&step);
         QCOMPARE(messages->indexOfTopLevelItem(messages->currentItem()), 3);
 
-        // The first attempt.
+        // The running attempt's record grew (protocolUpdated): a row more, the selection stays.
+        Step grown = step;
+        grown.attempts.back().protocol["messages"].push_back(
+            json::parse(R"({"direction": "received", "offsetMs": 2200, "message": {"jsonrpc": "2.0",
+              "method": "notifications/message", "params": {"level": "info", "data": "late"}}})"));
+        inspector.setStep(&grown);
+        QCOMPARE(messages->topLevelItemCount(), 6);
+        QCOMPARE(messages->topLevelItem(5)->text(1), QStringLiteral("← notification notifications/message info"));
+        QCOMPARE(messages->indexOfTopLevelItem(messages->currentItem()), 3);
+        QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 2"));
+
+        // The first attempt; it stays chosen while the last one grows.
         attempt->setCurrentIndex(0);
         QCOMPARE(rows(messages), QStringList({QStringLiteral("+0 ms → request tools/call #3")}));
         QCOMPARE(omitted->text(), QString());
+        inspector.setStep(&step);
+        QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 1"));
+        QCOMPARE(rows(messages), QStringList({QStringLiteral("+0 ms → request tools/call #3")}));
 
         // One attempt with an exchange: no selector.
         Step one = mcpStep();
