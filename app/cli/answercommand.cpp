@@ -154,6 +154,8 @@ int answerCommand(const QStringList &arguments)
                            QString::fromStdString(written.answer.value("stopReason", std::string())),
                            printableText(
                                elidedText(QString::fromStdString(written.answer.value("text", std::string())), 2000))));
+        for (const QString &note : written.notes)
+            printLine(stdout, QStringLiteral("  not as asked: %1").arg(printableText(note)));
     }
     if (parser.isSet(insteadOption)) {
         nlohmann::json body = {{"decision", pending.answer.isError ? "fail" : "answer"}};

@@ -100,6 +100,7 @@ ModelAnswer ModelAnswer::ask(const Project &project, const QString &runId, const
                       outcome.errorCode == QLatin1String("invalid_request") ? ExitBadInput : ExitRunFailed);
     ModelAnswer answer;
     answer.answer = outcome.answer;
+    answer.notes = outcome.notes;
     answer.serial = question.value("serial", 0);
     return answer;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <nlohmann/json.hpp>
 
@@ -13,12 +14,14 @@ class Project;
 /// (its last person_asked event not yet answered, with the request a model is given),
 /// asked of the project's model NAME in this process — the studio's trusted side, with
 /// the project's secrets — and its reply as the answer {"text", "model", "stopReason"}.
+/// The model is the one named: the request's model hints choose it in the window only.
 struct ModelAnswer
 {
     nlohmann::json answer; ///< when exitCode is 0
     int serial = 0;        ///< the question answered ("serial"), 0 when it has none
     int exitCode = 0;      ///< ExitBadInput: no such question or model; ExitRunFailed: the model failed
     QString message;       ///< why not, for the command's error line
+    QStringList notes;     ///< what the model was not given as the server asked (SamplingModelCall::notes)
 
     static ModelAnswer ask(const Project &project, const QString &runId, const QString &callId,
                            const QString &modelName);

@@ -54,6 +54,12 @@ SamplingModelPanel::SamplingModelPanel(QWidget *parent)
     layout->addWidget(m_status);
 
     connect(m_askButton, &QPushButton::clicked, this, &SamplingModelPanel::ask);
+    // What the chosen model is not given of the request depends on it (its provider, its params).
+    connect(m_models, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_filling && !(m_call && m_call->isRunning()) && m_answer.is_null() && m_request.is_object()
+            && !m_request.contains("error"))
+            showStatus(beforeAsking(), false);
+    });
     connect(m_cancelButton, &QPushButton::clicked, this, &SamplingModelPanel::cancel);
     setBusy(false);
     showStatus(QString(), false);
@@ -81,6 +87,7 @@ void SamplingModelPanel::setQuestion(const nlohmann::json &question, const std::
     if (!sampling)
         return;
     fillModels();
+    preselect();
     if (!m_request.is_object()) { // a question read back without its request (not asked in this process)
         showStatus(tr("The server's messages are not at hand for a model here; write the reply."), false);
         return;
@@ -93,12 +100,73 @@ void SamplingModelPanel::setQuestion(const nlohmann::json &question, const std::
                    false);
         return;
     }
-    showStatus(m_note, false);
+    showStatus(beforeAsking(), false);
+}
+
+const ModelConfig *SamplingModelPanel::chosenModel() const
+{
+    const Project *project = m_project ? m_project() : nullptr;
+    if (project)
+        for (const ModelConfig &candidate : project->models)
+            if (candidate.name == m_models->currentText() && candidate.provider != ModelConfig::Provider::Manual)
+                return &candidate;
+    return nullptr;
+}
+
+void SamplingModelPanel::preselect()
+{
+    m_preference.clear();
+    const Project *project = m_project ? m_project() : nullptr;
+    const auto hints = m_request.is_object() ? m_request.find("hints") : m_request.end();
+    if (project && hints != m_request.end() && hints->is_array() && !hints->empty()) {
+        QString hint;
+        if (const auto index = SamplingModelCall::preferred(project->models, m_request, &hint)) {
+            const QString name = project->models[*index].name;
+            m_filling = true;
+            m_models->setCurrentIndex(m_models->findText(name));
+            m_filling = false;
+            m_preference = tr("The server prefers a model like \"%1\": '%2' is chosen.").arg(printableText(hint), name);
+        } else {
+            QStringList names;
+            for (const nlohmann::json &name : *hints)
+                if (name.is_string())
+                    names << u'"' + elidedText(printableText(QString::fromStdString(name.get<std::string>())), 40)
+                            + u'"';
+            m_preference = tr("The server prefers a model like %1; none of the project's models matches.")
+                               .arg(names.join(QStringLiteral(", ")));
+        }
+    }
+    const auto priorities = m_request.is_object() ? m_request.find("priorities") : m_request.end();
+    if (priorities != m_request.end() && priorities->is_object() && !priorities->empty()) {
+        QStringList shown;
+        const std::pair<const char *, QString> names[] = {
+            {"intelligencePriority", tr("intelligence")}, {"speedPriority", tr("speed")}, {"costPriority", tr("cost")}};
+        for (const auto &[key, label] : names)
+            if (const auto value = priorities->find(key); value != priorities->end() && value->is_number())
+                shown << QStringLiteral("%1 %2").arg(label, QString::number(value->get<double>()));
+        if (!m_preference.isEmpty())
+            m_preference += u'\n';
+        m_preference += tr("Its priorities (shown, not acted on): %1.").arg(shown.join(QStringLiteral(", ")));
+    }
+}
+
+QString SamplingModelPanel::beforeAsking() const
+{
+    QStringList lines;
+    if (!m_preference.isEmpty())
+        lines << m_preference;
+    if (const ModelConfig *model = chosenModel())
+        for (const QString &note : SamplingModelCall::notes(*model, m_request))
+            lines << tr("Not as asked: %1.").arg(note);
+    if (!m_note.isEmpty())
+        lines << m_note;
+    return lines.join(u'\n');
 }
 
 void SamplingModelPanel::fillModels()
 {
     const QString chosen = m_models->currentText();
+    m_filling = true;
     m_models->clear();
     const Project *project = m_project ? m_project() : nullptr;
     if (project)
@@ -107,6 +175,7 @@ void SamplingModelPanel::fillModels()
                 m_models->addItem(model.name);
     if (const int index = m_models->findText(chosen); index >= 0)
         m_models->setCurrentIndex(index);
+    m_filling = false;
     const bool any = m_models->count() > 0;
     m_models->setEnabled(any);
     m_askButton->setEnabled(any && m_request.is_object());
@@ -122,12 +191,8 @@ void SamplingModelPanel::fillModels()
 void SamplingModelPanel::ask()
 {
     const Project *project = m_project ? m_project() : nullptr;
-    const ModelConfig *model = nullptr;
-    if (project)
-        for (const ModelConfig &candidate : project->models)
-            if (candidate.name == m_models->currentText() && candidate.provider != ModelConfig::Provider::Manual)
-                model = &candidate;
-    if (!model || !m_request.is_object())
+    const ModelConfig *model = chosenModel();
+    if (!project || !model || !m_request.is_object())
         return;
     // One call object per model, so a mock's turns go on from ask to ask.
     if (!m_call || m_call->model().name != model->name) {
@@ -151,12 +216,19 @@ void SamplingModelPanel::ask()
                 return;
             }
             m_answer = outcome.answer;
-            showStatus(
-                tr("Model '%1' wrote the reply (stop reason %2). Edit it or Send Reply; an edited reply "
-                   "is sent as the person's.")
-                        .arg(m_call->model().name, QString::fromStdString(m_answer.value("stopReason", std::string())))
-                    + (m_note.isEmpty() ? QString() : u'\n' + m_note),
-                false);
+            QStringList lines
+                = {tr("Model '%1' wrote the reply (stop reason %2). Edit it or Send Reply; an edited reply "
+                      "is sent as the person's.")
+                       .arg(m_call->model().name, QString::fromStdString(m_answer.value("stopReason", std::string())))};
+            const ModelConfig &model = m_call->model();
+            const QString id = QString::fromStdString(m_answer.value("model", std::string()));
+            if (id != (model.model.isEmpty() ? model.name : model.model))
+                lines << tr("The reply names the model %1: the server gets that id.").arg(printableText(id));
+            for (const QString &note : outcome.notes)
+                lines << tr("Not as asked: %1.").arg(note);
+            if (!m_note.isEmpty())
+                lines << m_note;
+            showStatus(lines.join(u'\n'), false);
             Q_EMIT replied(QString::fromStdString(m_answer.value("text", std::string())));
         });
     }

@@ -10,6 +10,7 @@
 #include <optional>
 
 class Project;
+struct ModelConfig;
 class QComboBox;
 class QLabel;
 class QNetworkAccessManager;
@@ -56,6 +57,13 @@ Q_SIGNALS:
 
 private:
     void fillModels();
+    /// Chooses the model the request's hints prefer (SamplingModelCall::preferred) and
+    /// words the server's preferences in m_preference.
+    void preselect();
+    /// What a person reads before asking: the server's preferences, what the chosen model
+    /// is not given as asked (SamplingModelCall::notes), what the text leaves out.
+    QString beforeAsking() const;
+    const ModelConfig *chosenModel() const;
     void showStatus(const QString &text, bool problem);
     void setBusy(bool busy);
 
@@ -64,6 +72,8 @@ private:
     int m_maxTokens = 0;      ///< the server's maxTokens, 0 when it sent none
     nlohmann::json m_answer;  ///< the model's last answer, null when none
     QString m_note;           ///< what the request leaves out, said under the button
+    QString m_preference;     ///< the server's model hints and priorities, worded
+    bool m_filling = false;   ///< the chooser is being filled: not the person's choice
     QNetworkAccessManager *m_network = nullptr;
     SamplingModelCall *m_call = nullptr;
     QComboBox *m_models = nullptr;

@@ -210,6 +210,58 @@ private Q_SLOTS:
         QCOMPARE(m_answers[0].value("text", std::string()), std::string("Hello"));
     }
 
+    // modelPreferences.hints choose the model in the chooser; the priorities are shown;
+    // what the chosen model is not given as asked is said before asking and after.
+    void theServersHintsChooseTheModel()
+    {
+        useModels({{{"name", "local"}, {"provider", "openai-chat"}, {"model", "qwen2.5:7b"}},
+                   {{"name", "claude"}, {"provider", "anthropic"}, {"model", "claude-sonnet-4-5"}},
+                   {{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "Hello"}}}}}});
+        Step step = samplingStep();
+        step.attempts.back().modelRequest
+            = json{{"messages", {{{"role", "user"}, {"content", "Say hi"}}}},
+                   {"omitted", 0},
+                   {"hints", {"gpt-4o", "sonnet"}},
+                   {"priorities", {{"intelligencePriority", 0.8}, {"speedPriority", 0.5}}},
+                   {"temperature", 1.5},
+                   {"notes", {"includeContext \"thisServer\" asked; the studio includes none"}}};
+        m_pane->setCall(step);
+        auto *chooser = child<QComboBox>("samplingModelChooser");
+        QCOMPARE(chooser->currentText(), QStringLiteral("claude"));
+        auto *status = child<QLabel>("askModelStatus");
+        const QString preference = QStringLiteral("The server prefers a model like \"sonnet\": 'claude' is chosen.\n"
+                                                  "Its priorities (shown, not acted on): intelligence 0.8, speed 0.5.\n"
+                                                  "Not as asked: includeContext \"thisServer\" asked; the studio "
+                                                  "includes none.");
+        QCOMPARE(status->text(),
+                 preference
+                     + QStringLiteral("\nNot as asked: temperature 1.5 asked is outside 0 to 1, what anthropic takes; "
+                                      "not sent."));
+        // Another model, other notes: openai-chat takes 1.5; a mock takes none.
+        chooser->setCurrentIndex(chooser->findText(QStringLiteral("local")));
+        QCOMPARE(status->text(), preference);
+        chooser->setCurrentIndex(chooser->findText(QStringLiteral("scripted")));
+        const QString mock = QStringLiteral("Not as asked: model 'scripted' is a mock: its turns answer; the server's "
+                                            "temperature and stop sequences are not used.");
+        QCOMPARE(status->text(), preference + u'\n' + mock);
+        child<QPushButton>("askModel")->click();
+        QTRY_COMPARE(m_pane->resultForm()->value().dump(), std::string(R"({"text":"Hello"})"));
+        QCOMPARE(status->text(),
+                 QStringLiteral("Model 'scripted' wrote the reply (stop reason endTurn). Edit it or Send Reply; an "
+                                "edited reply is sent as the person's.\nNot as asked: includeContext \"thisServer\" "
+                                "asked; the studio includes none.\n")
+                     + mock);
+
+        // No hint matches: the chooser stays as it was, and says so.
+        step.attempts.back().modelRequest = json{
+            {"messages", {{{"role", "user"}, {"content", "Say hi"}}}}, {"omitted", 0}, {"hints", {"gpt-9", "o3"}}};
+        m_pane->setCall(step);
+        QCOMPARE(chooser->currentText(), QStringLiteral("scripted"));
+        QCOMPARE(status->text(),
+                 QStringLiteral("The server prefers a model like \"gpt-9\", \"o3\"; none of the project's models "
+                                "matches."));
+    }
+
     void notShownForAnElicitation()
     {
         useModels({{{"name", "scripted"}, {"provider", "mock"}, {"turns", {{{"content", "x"}}}}}});

@@ -9,7 +9,7 @@
 // leaves the question open; answers of the new shape with bad values are refused; and
 // `toolstudio answer --model NAME` does it headless. Against tests/data/mcp/fakeserver.py
 // in its `asks` mode (its sampling request: "Say hi", system prompt "Be brief",
-// maxTokens 50).
+// maxTokens 50, temperature 0.7, includeContext "thisServer").
 #include "bridgemessage.h"
 #include "clirunner.h"
 #include "engine/personquestion.h"
@@ -92,13 +92,34 @@ SamplingModelCall::Outcome askModel(const ModelConfig &model, const json &reques
     QSignalSpy finished(&call, &SamplingModelCall::finished);
     call.ask(request, maxTokens);
     if (!finished.wait(30000))
-        return {json(), QStringLiteral("no outcome"), QString()};
+        return {json(), QStringLiteral("no outcome"), QString(), {}};
     return finished.at(0).at(0).value<SamplingModelCall::Outcome>();
 }
 
 ModelConfig modelFrom(const json &entry)
 {
     return ModelConfig::parseAll(json::array({entry}), RetryPolicy{}).front();
+}
+
+/// The model request of a sampling/createMessage whose params are "Say hi" and `extra`.
+json modelRequestFor(const json &extra)
+{
+    json params = {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Say hi"}}}}}}};
+    params.update(extra);
+    QString error;
+    const auto question = McpPersonQuestion::question(
+        QStringLiteral("s"), McpServerRequest{1, QStringLiteral("sampling/createMessage"), params}, &error);
+    if (!question)
+        return json{{"no question", error.toStdString()}};
+    return (*question)["model_request"];
+}
+
+/// `request` without its messages and omitted count: what the server asked besides.
+std::string besides(json request)
+{
+    request.erase("messages");
+    request.erase("omitted");
+    return request.dump();
 }
 
 } // namespace
@@ -120,6 +141,15 @@ private Q_SLOTS:
     void stopReasons();
     void aModelsIdIsAnAnswerTheStudioTakes();
     void answeredHeadlessWithModel();
+    void theServersPreferencesAreKept();
+    void hostileValuesAreNoted_data();
+    void hostileValuesAreNoted();
+    void temperatureAndStopReachTheModel_data();
+    void temperatureAndStopReachTheModel();
+    void hintsChooseAModel();
+    void theReplysModelIdIsTheAnswers_data();
+    void theReplysModelIdIsTheAnswers();
+    void aStopSequenceIsTheStopReason();
 
 private:
     QTemporaryDir m_dir;
@@ -153,8 +183,11 @@ void TestMcpSamplingModel::theQuestionCarriesTheRequestForAModel()
     QCOMPARE(call.question.value("kind", std::string()), std::string("sampling"));
     QVERIFY(!call.question.contains("model_request"));
     QVERIFY(call.modelRequest);
-    const json expected
-        = {{"messages", {{{"role", "user"}, {"content", "Say hi"}}}}, {"omitted", 0}, {"system", "Be brief"}};
+    const json expected = {{"messages", {{{"role", "user"}, {"content", "Say hi"}}}},
+                           {"notes", {"includeContext \"thisServer\" asked; the studio includes none"}},
+                           {"omitted", 0},
+                           {"system", "Be brief"},
+                           {"temperature", 0.7}};
     QCOMPARE(call.modelRequest->dump(), expected.dump());
     QCOMPARE(call.asked["model_request"].dump(), expected.dump());
     QCOMPARE(call.asked["question"].dump(), call.question.dump());
@@ -232,6 +265,7 @@ void TestMcpSamplingModel::anOpenAiModelIsAskedTheRequest()
     QCOMPARE(sent["messages"].dump(),
              std::string(R"([{"content":"Be brief","role":"system"},{"content":"Say hi","role":"user"}])"));
     QCOMPARE(sent["max_tokens"].get<int>(), 20);
+    QCOMPARE(sent["temperature"].dump(), std::string("0.7"));
     QVERIFY(!sent.contains("tools"));
     QVERIFY(call.answer(outcome.answer));
     QCOMPARE(call.serverGot()["result"].dump(),
@@ -424,7 +458,11 @@ void TestMcpSamplingModel::answeredHeadlessWithModel()
                                                QStringLiteral("--model"), QStringLiteral("scripted")});
     QVERIFY2(answered.exitCode == 0, answered.err.constData());
     QCOMPARE(answered.out,
-             QByteArray("model scripted answered (endTurn): Hi, headless\naccepted: c1 attempt 1 of run ")
+             QByteArray("model scripted answered (endTurn): Hi, headless\n"
+                        "  not as asked: includeContext \"thisServer\" asked; the studio includes none\n"
+                        "  not as asked: model 'scripted' is a mock: its turns answer; the server's temperature and "
+                        "stop sequences are not used\n"
+                        "accepted: c1 attempt 1 of run ")
                  + run.runId.toUtf8() + '\n');
     run.finish();
     const QByteArray printed = scriptStdout(run.out);
@@ -432,6 +470,244 @@ void TestMcpSamplingModel::answeredHeadlessWithModel()
     QCOMPARE(json::parse(printed.toStdString())["sample"].dump(),
              std::string(R"({"id":"sample-1","result":{"content":{"text":"Hi, headless","type":"text"},)"
                          R"("model":"scripted","role":"assistant","stopReason":"endTurn"}})"));
+}
+
+void TestMcpSamplingModel::theServersPreferencesAreKept()
+{
+    // MCP's temperature, stopSequences and modelPreferences go with the request a model
+    // is given; includeContext other than "none" is said, as the studio has none to give.
+    const json request = modelRequestFor({{"temperature", 0.7},
+                                          {"stopSequences", {"END", "\n\n"}},
+                                          {"modelPreferences",
+                                           {{"hints", {{{"name", "sonnet"}}, {{"name", "qwen"}}}},
+                                            {"intelligencePriority", 0.8},
+                                            {"speedPriority", 0.5}}},
+                                          {"includeContext", "thisServer"},
+                                          {"maxTokens", 50}});
+    QCOMPARE(request.dump(),
+             std::string(R"({"hints":["sonnet","qwen"],"messages":[{"content":"Say hi","role":"user"}],)"
+                         R"("notes":["includeContext \"thisServer\" asked; the studio includes none"],"omitted":0,)"
+                         R"("priorities":{"intelligencePriority":0.8,"speedPriority":0.5},)"
+                         R"("stop_sequences":["END","\n\n"],"temperature":0.7})"));
+    // "none", and nothing asked: nothing added.
+    QCOMPARE(besides(modelRequestFor({{"includeContext", "none"}})), std::string("{}"));
+}
+
+void TestMcpSamplingModel::hostileValuesAreNoted_data()
+{
+    QTest::addColumn<QByteArray>("extra");
+    QTest::addColumn<QByteArray>("kept");
+    json many = json::array();
+    for (int i = 0; i < 10000; ++i)
+        many.push_back("s" + std::to_string(i));
+    json hints = json::array();
+    for (int i = 0; i < 100; ++i)
+        hints.push_back({{"name", "h" + std::to_string(i)}});
+    const auto row = [](const char *name, const json &extra, const json &kept) {
+        QTest::newRow(name) << QByteArray::fromStdString(extra.dump()) << QByteArray::fromStdString(kept.dump());
+    };
+    row("temperature hot", {{"temperature", "hot"}}, {{"notes", {"temperature \"hot\" is not a number; not sent"}}});
+    row("temperature true", {{"temperature", true}}, {{"notes", {"temperature true is not a number; not sent"}}});
+    row("10 000 stop sequences", {{"stopSequences", many}},
+        {{"notes", {"stopSequences has 10000 usable entries; a model is given the first 4, not the other 9996"}},
+         {"stop_sequences", {"s0", "s1", "s2", "s3"}}});
+    row("a 1 MB stop sequence", {{"stopSequences", {std::string(1024 * 1024, 'x'), "END"}}},
+        {{"notes", {"stopSequences[0] is 1048576 bytes, more than 256; not sent"}}, {"stop_sequences", {"END"}}});
+    row("odd stop sequences", {{"stopSequences", {7, "", "ok"}}},
+        {{"notes",
+          {"stopSequences[0] is a number, not text (and 1 more entries not text of 1 to 256 bytes); not sent"}},
+         {"stop_sequences", {"ok"}}});
+    row("stopSequences not an array", {{"stopSequences", "END"}},
+        {{"notes", {"stopSequences is a string, not an array; none is sent"}}});
+    row("hints not an array", {{"modelPreferences", {{"hints", {{"name", "claude"}}}}}},
+        {{"notes", {"modelPreferences.hints is an object, not an array; no model is chosen by them"}}});
+    row("modelPreferences not an object", {{"modelPreferences", "fast"}},
+        {{"notes", {"modelPreferences is a string, not an object; not used"}}});
+    row("100 hints and odd ones", {{"modelPreferences", {{"hints", hints}}}},
+        {{"hints", {"h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7"}},
+         {"notes",
+          {"modelPreferences.hints: 92 of 100 hints not used (a hint is {\"name\": text of 1 to 256 bytes}; at most "
+           "8 are used)"}}});
+    row("a hint of a control character", {{"modelPreferences", {{"hints", {{{"name", "a\u0007"}}, {{"name", 3}}}}}}},
+        {{"hints", {"a\\u0007"}},
+         {"notes",
+          {"modelPreferences.hints: 1 of 2 hints not used (a hint is {\"name\": text of 1 to 256 bytes}; at most 8 "
+           "are used)"}}});
+    row("priority out of range", {{"modelPreferences", {{"costPriority", 5}, {"speedPriority", "high"}}}},
+        {{"notes",
+          {"modelPreferences.costPriority 5 is not a number from 0 to 1; not shown",
+           "modelPreferences.speedPriority \"high\" is not a number from 0 to 1; not shown"}}});
+    row("includeContext odd", {{"includeContext", 7}},
+        {{"notes", {"includeContext 7 is not \"none\", \"thisServer\" or \"allServers\"; the studio includes none"}}});
+    row("includeContext allServers", {{"includeContext", "allServers"}},
+        {{"notes", {"includeContext \"allServers\" asked; the studio includes none"}}});
+}
+
+void TestMcpSamplingModel::hostileValuesAreNoted()
+{
+    // What cannot be given to a model is dropped and said, one sentence each, never a
+    // refusal of the question: a person (or a model) still answers it.
+    QFETCH(QByteArray, extra);
+    QFETCH(QByteArray, kept);
+    const json request = modelRequestFor(json::parse(extra.toStdString()));
+    QCOMPARE(QString::fromStdString(besides(request)), QString::fromUtf8(kept));
+    // The messages still reach a model.
+    QString error;
+    QVERIFY2(SamplingModelCall::request(request, &error), qPrintable(error));
+}
+
+void TestMcpSamplingModel::temperatureAndStopReachTheModel_data()
+{
+    QTest::addColumn<QByteArray>("model");  // the model entry; BASE is the fake server's
+    QTest::addColumn<QByteArray>("extra");  // the server's request besides its messages
+    QTest::addColumn<QByteArray>("sent");   // members of the body the model server got (null: absent)
+    QTest::addColumn<QStringList>("notes"); // SamplingModelCall::notes, the outcome's too
+    const QByteArray asked = R"({"temperature": 0.7, "stopSequences": ["END", "\n\n"]})";
+    QTest::newRow("openai-chat") << QByteArray(R"({"name": "m", "provider": "openai-chat", "model": "x",
+        "base_url": "BASE/ok"})") << asked
+                                 << QByteArray(R"({"temperature": 0.7, "stop": ["END", "\n\n"],
+        "stop_sequences": null})")
+                                 << QStringList();
+    QTest::newRow("anthropic") << QByteArray(R"({"name": "m", "provider": "anthropic", "model": "claude-x",
+        "base_url": "BASE/ok"})")
+                               << asked << QByteArray(R"({"temperature": 0.7, "stop_sequences": ["END", "\n\n"],
+        "stop": null})") << QStringList();
+    QTest::newRow("anthropic above 1")
+        << QByteArray(R"({"name": "m", "provider": "anthropic", "model": "claude-x", "base_url": "BASE/ok"})")
+        << QByteArray(R"({"temperature": 1.5})") << QByteArray(R"({"temperature": null})")
+        << QStringList{QStringLiteral("temperature 1.5 asked is outside 0 to 1, what anthropic takes; not sent")};
+    QTest::newRow("openai 1e308")
+        << QByteArray(R"({"name": "m", "provider": "openai-chat", "model": "x", "base_url": "BASE/ok"})")
+        << QByteArray(R"({"temperature": 1e308, "stopSequences": "END"})")
+        << QByteArray(R"({"temperature": null, "stop": null})")
+        << QStringList{QStringLiteral("stopSequences is a string, not an array; none is sent"),
+                       QStringLiteral("temperature 1e+308 asked is outside 0 to 2, what openai-chat takes; not sent")};
+    QTest::newRow("negative")
+        << QByteArray(R"({"name": "m", "provider": "openai-chat", "model": "x", "base_url": "BASE/ok"})")
+        << QByteArray(R"({"temperature": -0.5})") << QByteArray(R"({"temperature": null})")
+        << QStringList{QStringLiteral("temperature -0.5 asked is outside 0 to 2, what openai-chat takes; not sent")};
+    QTest::newRow("the project's own win")
+        << QByteArray(R"({"name": "m", "provider": "openai-chat", "model": "x", "base_url": "BASE/ok",
+        "params": {"temperature": 0.2, "stop": ["###"]}})")
+        << asked << QByteArray(R"({"temperature": 0.2, "stop": ["###"]})")
+        << QStringList{QStringLiteral("temperature 0.7 asked; model 'm' sets its own (0.2) in its params"),
+                       QStringLiteral("stop sequences asked; model 'm' sets its own \"stop\" in its params")};
+    QTest::newRow("mock") << QByteArray(
+        R"({"name": "m", "provider": "mock", "turns": [{"content": "1 EUR is 1.08 USD."}]})")
+                          << asked << QByteArray()
+                          << QStringList{QStringLiteral("model 'm' is a mock: its turns answer; the server's "
+                                                        "temperature and stop sequences are not used")};
+}
+
+void TestMcpSamplingModel::temperatureAndStopReachTheModel()
+{
+    QFETCH(QByteArray, model);
+    QFETCH(QByteArray, extra);
+    QFETCH(QByteArray, sent);
+    QFETCH(QStringList, notes);
+    const ModelConfig config = modelFrom(json::parse(model.replace("BASE", m_models.base().toUtf8()).toStdString()));
+    const json request = modelRequestFor(json::parse(extra.toStdString()));
+    QCOMPARE(SamplingModelCall::notes(config, request), notes);
+    const int before = m_models.get(QStringLiteral("/count"))["count"].get<int>();
+    const SamplingModelCall::Outcome outcome = askModel(config, request, 50);
+    QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+    QCOMPARE(outcome.notes, notes);
+    QCOMPARE(outcome.answer["text"].get<std::string>(), std::string("1 EUR is 1.08 USD."));
+    if (sent.isEmpty()) { // a mock: no request
+        QCOMPARE(m_models.get(QStringLiteral("/count"))["count"].get<int>(), before);
+        return;
+    }
+    const json body = json::parse(m_models.get(QStringLiteral("/last"))["body"].get<std::string>());
+    const json expected = json::parse(sent.toStdString());
+    for (const auto &[key, value] : expected.items()) {
+        if (value.is_null())
+            QVERIFY2(!body.contains(key), key.c_str());
+        else
+            QCOMPARE(QString::fromStdString(body.value(key, json()).dump()), QString::fromStdString(value.dump()));
+    }
+    QCOMPARE(body["max_tokens"].get<int>(), 50);
+}
+
+void TestMcpSamplingModel::hintsChooseAModel()
+{
+    // modelPreferences.hints, in order, as substrings of a model's id or name (any case);
+    // a manual model is a person and never chosen.
+    const std::vector<ModelConfig> models
+        = ModelConfig::parseAll(json::parse(R"([{"name": "sonnet_teacher", "provider": "manual"},
+                        {"name": "local", "provider": "openai-chat", "model": "qwen2.5:7b"},
+                        {"name": "claude", "provider": "anthropic", "model": "claude-sonnet-4-5"},
+                        {"name": "scripted", "provider": "mock", "turns": [{"content": "x"}]}])"),
+                                RetryPolicy{});
+    const auto chosen = [&](const json &hints) {
+        QString hint;
+        const auto index = SamplingModelCall::preferred(models, json{{"hints", hints}}, &hint);
+        return index ? QStringLiteral("%1 by %2").arg(models[*index].name, hint) : QStringLiteral("none");
+    };
+    QCOMPARE(chosen({"sonnet", "qwen"}), QStringLiteral("claude by sonnet"));
+    QCOMPARE(chosen({"gpt-4o", "QWEN"}), QStringLiteral("local by QWEN"));
+    QCOMPARE(chosen({"script"}), QStringLiteral("scripted by script"));
+    QCOMPARE(chosen({"gpt-9", "o3"}), QStringLiteral("none"));
+    QCOMPARE(chosen(json::array()), QStringLiteral("none"));
+    QVERIFY(!SamplingModelCall::preferred(models, json{{"hints", "claude"}}));
+    QVERIFY(!SamplingModelCall::preferred(models, json()));
+    // From the server's request through the question.
+    QCOMPARE(*SamplingModelCall::preferred(
+                 models, modelRequestFor({{"modelPreferences", {{"hints", {{{"name", "claude-sonnet"}}}}}}})),
+             std::size_t(2));
+}
+
+void TestMcpSamplingModel::theReplysModelIdIsTheAnswers_data()
+{
+    QTest::addColumn<QString>("provider");
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("id");
+    QTest::newRow("openai dated") << QStringLiteral("openai-chat") << QStringLiteral("dated")
+                                  << QStringLiteral("qwen2.5:7b-2025-06-01");
+    QTest::newRow("anthropic dated") << QStringLiteral("anthropic") << QStringLiteral("dated")
+                                     << QStringLiteral("qwen2.5:7b-2025-06-01");
+    QTest::newRow("openai names the same")
+        << QStringLiteral("openai-chat") << QStringLiteral("ok") << QStringLiteral("qwen2.5:7b");
+    // A control character and 5000 characters: printable, at most 256, an answer the studio takes.
+    QTest::newRow("openai odd") << QStringLiteral("openai-chat") << QStringLiteral("oddmodel")
+                                << QStringLiteral("\\u0007") + QString(250, u'm');
+    QTest::newRow("anthropic odd") << QStringLiteral("anthropic") << QStringLiteral("oddmodel")
+                                   << QStringLiteral("\\u0007") + QString(250, u'm');
+}
+
+void TestMcpSamplingModel::theReplysModelIdIsTheAnswers()
+{
+    QFETCH(QString, provider);
+    QFETCH(QString, scenario);
+    QFETCH(QString, id);
+    SampledCall call(*m_project);
+    QVERIFY(call.waitForQuestion());
+    const ModelConfig model = modelFrom({{"name", "m"},
+                                         {"provider", provider.toStdString()},
+                                         {"base_url", (m_models.base() + u'/' + scenario).toStdString()},
+                                         {"model", "qwen2.5:7b"}});
+    const SamplingModelCall::Outcome outcome = askModel(model, *call.modelRequest, 50);
+    QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+    QCOMPARE(QString::fromStdString(outcome.answer["model"].get<std::string>()), id);
+    QString reason;
+    QVERIFY2(call.answer(outcome.answer, &reason), qPrintable(reason));
+    QCOMPARE(QString::fromStdString(call.serverGot()["result"]["model"].get<std::string>()), id);
+}
+
+void TestMcpSamplingModel::aStopSequenceIsTheStopReason()
+{
+    // Anthropic says when it stopped at a stop sequence: MCP's "stopSequence". Chat
+    // Completions says "stop" either way: "endTurn".
+    const json request = modelRequestFor({{"stopSequences", {"END"}}});
+    for (const auto &[provider, reason] :
+         {std::pair("anthropic", "stopSequence"), std::pair("openai-chat", "endTurn")}) {
+        const ModelConfig model = modelFrom({{"name", "m"},
+                                             {"provider", provider},
+                                             {"base_url", (m_models.base() + QStringLiteral("/stopseq")).toStdString()},
+                                             {"model", "x"}});
+        const SamplingModelCall::Outcome outcome = askModel(model, request, 50);
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.answer["stopReason"].get<std::string>(), std::string(reason));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestMcpSamplingModel)

@@ -309,6 +309,38 @@ private Q_SLOTS:
         QVERIFY2(final, qPrintable(error));
         QCOMPARE(final->stopReason, QStringLiteral("length"));
         QCOMPARE(final->message.dump(), J("{'content':'Done.','role':'assistant'}"));
+        QCOMPARE(reply->model, QStringLiteral("m"));
+        QCOMPARE(final->model, QString()); // named none
+        QVERIFY(!final->stoppedAtSequence);
+        const auto atSequence = AnthropicCodec::parseReply(
+            J("{'type': 'message', 'role': 'assistant', 'content': [{'type': 'text', 'text': 'One'}], "
+              "'stop_reason': 'stop_sequence', 'stop_sequence': 'END'}"),
+            &error);
+        QVERIFY2(atSequence, qPrintable(error));
+        QCOMPARE(atSequence->stopReason, QStringLiteral("stop"));
+        QVERIFY(atSequence->stoppedAtSequence);
+    }
+
+    // The model id a reply names (a dated version of the one asked for) is kept, bounded
+    // (MaxModelIdChars), and not in toJson(); one that is not a string is none.
+    void theReplysModelId()
+    {
+        QString error;
+        const auto openai = OpenAIChatCodec::parseReply(
+            J("{'model': 'gpt-4o-2024-08-06', 'choices': [{'message': {'role': 'assistant', 'content': 'x'}}]}"),
+            &error);
+        QVERIFY2(openai, qPrintable(error));
+        QCOMPARE(openai->model, QStringLiteral("gpt-4o-2024-08-06"));
+        QVERIFY(!openai->toJson().contains("model"));
+        const std::string huge = "{\"model\": \"" + std::string(5000, 'm')
+            + "\", \"type\": \"message\", \"content\": [{\"type\": \"text\", \"text\": \"x\"}]}";
+        const auto anthropic = AnthropicCodec::parseReply(huge, &error);
+        QVERIFY2(anthropic, qPrintable(error));
+        QCOMPARE(anthropic->model, QString(ModelMessage::MaxModelIdChars, u'm'));
+        const auto number = OpenAIChatCodec::parseReply(
+            J("{'model': 7, 'choices': [{'message': {'role': 'assistant', 'content': 'x'}}]}"), &error);
+        QVERIFY2(number, qPrintable(error));
+        QCOMPARE(number->model, QString());
     }
 
     void badReplies_data()

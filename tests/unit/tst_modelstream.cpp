@@ -160,6 +160,26 @@ private Q_SLOTS:
         QVERIFY(unstreamed);
         QCOMPARE(dumped(fed.reply), dumped(unstreamed));
         QCOMPARE(fed.preview, QStringLiteral("Let me look.\n→ get_rate({\"base\": \"EUR\"})"));
+        QCOMPARE(fed.reply->model, QStringLiteral("m")); // message_start's
+    }
+
+    // The model id a stream names (every Chat Completions chunk has it; Anthropic's
+    // message_start) is the reply's, as unstreamed.
+    void theModelIdOfAStream()
+    {
+        const Fed fed = feed(OpenAI,
+                             "data: {'model': 'gpt-4o-2024-08-06', 'choices': [{'index': 0, 'delta': {'content': "
+                             "'hi'}}]}\n\n"
+                             "data: {'model': 'later', 'choices': [{'index': 0, 'delta': {}, 'finish_reason': "
+                             "'stop'}]}\n\n"
+                             "data: [DONE]\n\n");
+        QVERIFY2(fed.ok, qPrintable(fed.error));
+        QCOMPARE(fed.reply->model, QStringLiteral("gpt-4o-2024-08-06"));
+        const Fed unnamed = feed(OpenAI,
+                                 "data: {'choices': [{'index': 0, 'delta': {'content': 'hi'}, 'finish_reason': "
+                                 "'stop'}]}\n\ndata: [DONE]\n\n");
+        QVERIFY2(unnamed.ok, qPrintable(unnamed.error));
+        QCOMPARE(unnamed.reply->model, QString());
     }
 
     void badStreams_data()

@@ -203,6 +203,8 @@ std::optional<ModelReply> parseReply(std::string_view body, QString *error)
         reply.stopReason = neutralStopReason((*root)["stop_reason"].get<std::string>());
     else
         reply.stopReason = reply.message.contains("tool_calls") ? QStringLiteral("tool_calls") : QStringLiteral("stop");
+    reply.model = ModelMessage::replyModel(*root);
+    reply.stoppedAtSequence = root->value("stop_reason", json()) == json("stop_sequence");
     if (root->contains("usage")) {
         const json &usage = (*root)["usage"];
         const qint64 input = qint64(tokens(usage, "input_tokens")) + tokens(usage, "cache_creation_input_tokens")

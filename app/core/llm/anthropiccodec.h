@@ -32,7 +32,8 @@ std::optional<nlohmann::ordered_json> buildRequest(const ModelConfig &model, con
 /// A reply body (untrusted: read through JsonInput) to a ModelReply: `text` blocks
 /// joined as the content, `tool_use` blocks as tool calls (input as JSON text), other
 /// blocks (thinking) left out; stop_reason in the neutral vocabulary (end_turn and
-/// stop_sequence → "stop", tool_use → "tool_calls", max_tokens → "length"); input
+/// stop_sequence → "stop", the latter also stoppedAtSequence; tool_use → "tool_calls",
+/// max_tokens → "length"); the model id it names; input
 /// tokens include the cache's. Nullopt with `error` naming what was wrong.
 std::optional<ModelReply> parseReply(std::string_view body, QString *error);
 

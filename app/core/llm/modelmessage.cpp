@@ -194,6 +194,16 @@ std::optional<json> readReply(std::string_view body, QString *error)
     return value;
 }
 
+QString replyModel(const json &root)
+{
+    const auto model = root.is_object() ? root.find("model") : root.end();
+    if (model == root.end() || !model->is_string())
+        return {};
+    const std::string &id = model->get_ref<const std::string &>();
+    // Cut in bytes first (a reply of a megabyte of id), then in characters.
+    return fromStd(id.substr(0, std::size_t(MaxModelIdChars) * 4)).left(MaxModelIdChars);
+}
+
 QString quote(const json &value)
 {
     return quoteText(value.dump(-1, ' ', false, json::error_handler_t::replace));

@@ -47,6 +47,14 @@ struct ModelReply
     /// "length" (the token limit), "content_filter"; a provider's other reasons as
     /// it named them (Anthropic's "refusal", "pause_turn").
     QString stopReason;
+    /// The model id the reply names (Chat Completions' and Messages' `model`: often a
+    /// dated version of the id asked for), at most MaxModelIdChars characters as sent;
+    /// "" when it names none (a mock). Not in toJson(): the journal keeps the configured id.
+    QString model;
+    /// The model stopped at one of the request's stop sequences and the provider says so
+    /// (Anthropic's stop_reason "stop_sequence"; `stopReason` is "stop" then). Chat
+    /// Completions says "stop" for both. Not in toJson().
+    bool stoppedAtSequence = false;
     /// Tool calls whose `arguments` are not a JSON object, by call id, with the reason
     /// ("arguments are not valid JSON: …"). The call stays in `message` as the model
     /// wrote it; the loop answers it with an error, as real loops do.
@@ -62,6 +70,8 @@ namespace ModelMessage {
 inline constexpr int QuoteChars = 200;
 /// The longest "… (N bytes dropped)" note a quote may end with.
 inline constexpr int MaxNoteChars = 32;
+/// Characters of a reply's model id kept (ModelReply::model).
+inline constexpr int MaxModelIdChars = 1024;
 
 /// "" when `messages` is a non-empty array of neutral messages; else the first problem,
 /// naming the message ("messages[2]: a 'tool' message needs 'tool_call_id' (the id of
@@ -82,6 +92,8 @@ std::optional<nlohmann::json> readReply(std::string_view body, QString *error);
 /// "assistant:" with a line "  → get_rate({\"base\":\"EUR\"})  [call_1]" per tool call,
 /// "tool (call_1): 1.08" ("tool (call_2, error): …"); text made printable.
 QString conversationText(const nlohmann::json &messages);
+/// The model id `root` (a reply) names in its string `model`, cut to MaxModelIdChars; "" when none.
+QString replyModel(const nlohmann::json &root);
 /// `value` as JSON text, cut to QuoteChars characters, for an error message.
 QString quote(const nlohmann::json &value);
 /// The text of a reply (an error body, a refused value) printable and cut for a message:

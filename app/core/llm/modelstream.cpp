@@ -105,6 +105,8 @@ bool ModelStream::addOpenAI(const json &chunk, QString *error)
             QStringLiteral("the server sent an error in the stream: %1").arg(OpenAIChatCodec::errorMessage(text)),
             error);
     }
+    if (const auto model = chunk.find("model"); model != chunk.end() && model->is_string() && m_model.is_null())
+        m_model = *model; // every chunk names it; the first is kept
     if (chunk.contains("usage") && !chunk["usage"].is_null()) {
         if (!chunk["usage"].is_object())
             return bad(QStringLiteral("'usage' is %1, not an object").arg(ManifestReader::typeName(chunk["usage"])));
@@ -293,6 +295,8 @@ std::optional<ModelReply> ModelStream::reply(QString *error, const Secrets *secr
                 json::array({{{"index", 0}, {"message", std::move(message)}, {"finish_reason", m_finishReason}}})}};
         if (!m_usage.is_null())
             root["usage"] = m_usage;
+        if (!m_model.is_null())
+            root["model"] = m_model;
         try {
             body = root.dump();
         } catch (const json::exception &) { // invalid UTF-8 never passes the event reader; a backstop

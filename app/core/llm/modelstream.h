@@ -101,6 +101,7 @@ private:
     std::vector<Call> m_calls;
     nlohmann::json m_finishReason;
     nlohmann::json m_usage;
+    nlohmann::json m_model; ///< the chunks' "model" (OpenAI), null until one names it
     // Anthropic
     bool m_started = false;
     nlohmann::json m_message; ///< message_start's message (content left out)

@@ -139,6 +139,7 @@ std::optional<ModelReply> parseReply(std::string_view body, QString *error)
         reply.stopReason = JsonQt::fromStd(choice["finish_reason"].get<std::string>()).left(64);
     else
         reply.stopReason = reply.message.contains("tool_calls") ? QStringLiteral("tool_calls") : QStringLiteral("stop");
+    reply.model = ModelMessage::replyModel(*root);
     if (root->contains("usage")) {
         reply.inputTokens = tokens((*root)["usage"], "prompt_tokens");
         reply.outputTokens = tokens((*root)["usage"], "completion_tokens");

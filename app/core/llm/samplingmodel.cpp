@@ -26,18 +26,22 @@ void SamplingModelCall::ask(const json &modelRequest, int maxTokens)
     QString error;
     const auto request = SamplingModelCall::request(modelRequest, &error);
     if (!request) {
-        const Outcome outcome{json(), error, QStringLiteral("invalid_request")};
+        const Outcome outcome{json(), error, QStringLiteral("invalid_request"), {}};
         QTimer::singleShot(0, this, [this, outcome] { Q_EMIT finished(outcome); });
         return;
     }
     if (m_model.provider == ModelConfig::Provider::Manual) {
         const Outcome outcome{
-            json(), tr("model '%1' is answered by a person (provider manual); choose another").arg(m_model.name),
-            QStringLiteral("manual_model")};
+            json(),
+            tr("model '%1' is answered by a person (provider manual); choose another").arg(m_model.name),
+            QStringLiteral("manual_model"),
+            {}};
         QTimer::singleShot(0, this, [this, outcome] { Q_EMIT finished(outcome); });
         return;
     }
-    m_client = new ModelClient(bounded(m_model, maxTokens), m_secrets, m_network, this);
+    m_notes = notes(m_model, modelRequest);
+    QStringList ignored; // the same notes, said by notes() above
+    m_client = new ModelClient(configFor(m_model, modelRequest, maxTokens, &ignored), m_secrets, m_network, this);
     m_client->setReplyCap(ReplyCapBytes);
     m_client->skipMockTurns(m_asked++);
     ModelClient *client = m_client;
@@ -60,6 +64,7 @@ void SamplingModelCall::done(const ModelResult &result)
 {
     std::exchange(m_client, nullptr)->deleteLater();
     Outcome outcome;
+    outcome.notes = m_notes;
     if (!result.reply) {
         outcome.error = result.error.message;
         outcome.errorCode = result.error.code;
@@ -109,6 +114,90 @@ ModelConfig SamplingModelCall::bounded(ModelConfig model, int maxTokens)
     return model;
 }
 
+ModelConfig SamplingModelCall::configFor(ModelConfig model, const json &modelRequest, int maxTokens, QStringList *notes)
+{
+    model = bounded(std::move(model), maxTokens);
+    if (!modelRequest.is_object())
+        return model;
+    const auto temperature = modelRequest.find("temperature");
+    const bool hasTemperature = temperature != modelRequest.end() && temperature->is_number();
+    const auto stops = modelRequest.find("stop_sequences");
+    const bool hasStops = stops != modelRequest.end() && stops->is_array() && !stops->empty();
+    if (!model.isRemote()) { // a mock (a manual model is never asked)
+        if (model.provider == ModelConfig::Provider::Mock && (hasTemperature || hasStops))
+            *notes << tr("model '%1' is a mock: its turns answer; the server's temperature and stop sequences are not "
+                         "used")
+                          .arg(model.name);
+        return model;
+    }
+    const QString provider = ModelConfig::providerName(model.provider);
+    if (hasTemperature) {
+        const double value = temperature->get<double>();
+        const auto [lowest, highest] = temperatureRange(model.provider);
+        if (const auto own = model.params.find("temperature"); own != model.params.end())
+            *notes << tr("temperature %1 asked; model '%2' sets its own (%3) in its params")
+                          .arg(QString::number(value), model.name,
+                               QString::fromStdString(own->dump(-1, ' ', false, json::error_handler_t::replace)));
+        else if (!(value >= lowest && value <= highest))
+            *notes << tr("temperature %1 asked is outside %2 to %3, what %4 takes; not sent")
+                          .arg(QString::number(value), QString::number(lowest), QString::number(highest), provider);
+        else
+            model.params["temperature"] = value;
+    }
+    if (hasStops) {
+        const char *key = model.provider == ModelConfig::Provider::Anthropic ? "stop_sequences" : "stop";
+        if (model.params.contains(key))
+            *notes << tr("stop sequences asked; model '%1' sets its own \"%2\" in its params")
+                          .arg(model.name, QLatin1String(key));
+        else
+            model.params[key] = *stops;
+    }
+    return model;
+}
+
+QStringList SamplingModelCall::notes(const ModelConfig &model, const json &modelRequest)
+{
+    QStringList result;
+    const auto own = modelRequest.is_object() ? modelRequest.find("notes") : modelRequest.end();
+    if (own != modelRequest.end() && own->is_array())
+        for (const json &note : *own)
+            if (note.is_string())
+                result << printableText(QString::fromStdString(note.get<std::string>()));
+    (void)configFor(model, modelRequest, 0, &result);
+    return result;
+}
+
+std::pair<double, double> SamplingModelCall::temperatureRange(ModelConfig::Provider provider)
+{
+    return provider == ModelConfig::Provider::Anthropic ? std::pair(0.0, 1.0) : std::pair(0.0, 2.0);
+}
+
+std::optional<std::size_t> SamplingModelCall::preferred(const std::vector<ModelConfig> &models,
+                                                        const json &modelRequest, QString *hint)
+{
+    const auto hints = modelRequest.is_object() ? modelRequest.find("hints") : modelRequest.end();
+    if (hints == modelRequest.end() || !hints->is_array())
+        return std::nullopt;
+    for (const json &name : *hints) {
+        if (!name.is_string())
+            continue;
+        const QString wanted = QString::fromStdString(name.get<std::string>());
+        if (wanted.isEmpty())
+            continue;
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            const ModelConfig &model = models[i];
+            if (model.provider == ModelConfig::Provider::Manual)
+                continue;
+            if (model.model.contains(wanted, Qt::CaseInsensitive) || model.name.contains(wanted, Qt::CaseInsensitive)) {
+                if (hint)
+                    *hint = wanted;
+                return i;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
 QString SamplingModelCall::stopReason(const QString &neutral)
 {
     if (neutral.isEmpty() || neutral == QLatin1String("stop"))
@@ -130,12 +219,18 @@ std::optional<json> SamplingModelCall::answerOf(const ModelConfig &model, const 
             : tr("model '%1' answered with no text; ask again or write the reply").arg(model.name);
         return std::nullopt;
     }
-    // The model's id as configured (a mock has none: its name), made what an answer's
-    // "model" must be (PersonQuestion::check): printable, at most MaxModelChars, never half
-    // a character (attack34 F3: a control character or a cut emoji made the studio refuse
-    // its own answer after the model's tokens were spent).
-    const QString id = QString::fromUtf8(
-        clipChars(printableText(model.model.isEmpty() ? model.name : model.model), MaxModelChars).kept);
+    // The model's id as its reply names it (a dated version of the configured one), else
+    // as configured (a mock has none: its name), made what an answer's "model" must be
+    // (PersonQuestion::check): printable, at most MaxModelChars, never half a character
+    // (attack34 F3: a control character or a cut emoji made the studio refuse its own
+    // answer after the model's tokens were spent).
+    const QString named = !reply.model.trimmed().isEmpty() ? reply.model
+        : model.model.isEmpty()                            ? model.name
+                                                           : model.model;
+    const QString id = QString::fromUtf8(clipChars(printableText(named), MaxModelChars).kept);
     return json{
-        {"text", content}, {"model", id.toStdString()}, {"stopReason", stopReason(reply.stopReason).toStdString()}};
+        {"text", content},
+        {"model", id.toStdString()},
+        {"stopReason",
+         stopReason(reply.stoppedAtSequence ? QStringLiteral("stop_sequence") : reply.stopReason).toStdString()}};
 }

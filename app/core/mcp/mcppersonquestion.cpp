@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcppersonquestion.h"
 
+#include "project/manifestreader.h"
 #include "project/printabletext.h"
 #include "project/schemavalidator.h"
 
@@ -176,6 +177,131 @@ QString modelText(const json &content, int *omitted, bool blocks = true)
     return QStringLiteral("[%1 not sent]").arg(elidedText(type.isEmpty() ? QStringLiteral("content") : type, 40));
 }
 
+/// A value of the server's for a note: its JSON, printable, at most 40 characters.
+QString shown(const json &value)
+{
+    return elidedText(printableText(QString::fromStdString(value.dump(-1, ' ', false, json::error_handler_t::replace))),
+                      40);
+}
+
+/// Why `entry` is no stop sequence (text of 1 to MaxStopSequenceBytes bytes), "" when it is one.
+QString stopSequenceProblem(const json &entry)
+{
+    if (!entry.is_string())
+        return QStringLiteral("is %1, not text").arg(ManifestReader::typeName(entry));
+    const std::size_t bytes = entry.get_ref<const std::string &>().size();
+    if (bytes == 0)
+        return QStringLiteral("is empty");
+    if (bytes > McpPersonQuestion::MaxStopSequenceBytes)
+        return QStringLiteral("is %1 bytes, more than %2").arg(bytes).arg(McpPersonQuestion::MaxStopSequenceBytes);
+    return {};
+}
+
+/// The server's temperature and stopSequences into `request` as far as a model is given
+/// them; what is not, said in `notes`. The provider's range is checked when a model is
+/// asked (SamplingModelCall::configFor).
+void addSampling(const json &params, json &request, QStringList &notes)
+{
+    if (const auto temperature = params.find("temperature"); temperature != params.end()) {
+        if (temperature->is_number())
+            request["temperature"] = temperature->get<double>();
+        else if (!temperature->is_null())
+            notes << QStringLiteral("temperature %1 is not a number; not sent").arg(shown(*temperature));
+    }
+    const auto stops = params.find("stopSequences");
+    if (stops == params.end() || stops->is_null())
+        return;
+    if (!stops->is_array()) {
+        notes
+            << QStringLiteral("stopSequences is %1, not an array; none is sent").arg(ManifestReader::typeName(*stops));
+        return;
+    }
+    json kept = json::array();
+    std::size_t bad = 0;
+    std::size_t extra = 0;
+    QString firstBad;
+    for (std::size_t i = 0; i < stops->size(); ++i) {
+        const json &entry = (*stops)[i];
+        if (const QString problem = stopSequenceProblem(entry); !problem.isEmpty()) {
+            if (bad++ == 0)
+                firstBad = QStringLiteral("stopSequences[%1] %2").arg(i).arg(problem);
+        } else if (kept.size() < McpPersonQuestion::MaxStopSequences) {
+            kept.push_back(entry);
+        } else {
+            ++extra;
+        }
+    }
+    if (bad > 0)
+        notes << firstBad
+                + (bad > 1 ? QStringLiteral(" (and %1 more entries not text of 1 to %2 bytes)")
+                                 .arg(bad - 1)
+                                 .arg(McpPersonQuestion::MaxStopSequenceBytes)
+                           : QString())
+                + QStringLiteral("; not sent");
+    if (extra > 0)
+        notes << QStringLiteral("stopSequences has %1 usable entries; a model is given the first %2, not the other %3")
+                     .arg(kept.size() + extra)
+                     .arg(McpPersonQuestion::MaxStopSequences)
+                     .arg(extra);
+    if (!kept.empty())
+        request["stop_sequences"] = std::move(kept);
+}
+
+/// The server's modelPreferences into `request`: "hints" (the names, in order) and
+/// "priorities" (shown, not acted on); what is not taken, said in `notes`.
+void addPreferences(const json &params, json &request, QStringList &notes)
+{
+    const auto preferences = params.find("modelPreferences");
+    if (preferences == params.end() || preferences->is_null())
+        return;
+    if (!preferences->is_object()) {
+        notes << QStringLiteral("modelPreferences is %1, not an object; not used")
+                     .arg(ManifestReader::typeName(*preferences));
+        return;
+    }
+    if (const auto hints = preferences->find("hints"); hints != preferences->end() && !hints->is_null()) {
+        if (!hints->is_array()) {
+            notes << QStringLiteral("modelPreferences.hints is %1, not an array; no model is chosen by them")
+                         .arg(ManifestReader::typeName(*hints));
+        } else {
+            json names = json::array();
+            std::size_t skipped = 0;
+            for (const json &hint : *hints) {
+                const auto name = hint.is_object() ? hint.find("name") : hint.end();
+                const bool fits = name != hint.end() && name->is_string()
+                    && !name->get_ref<const std::string &>().empty()
+                    && name->get_ref<const std::string &>().size() <= McpPersonQuestion::MaxHintBytes;
+                if (fits && names.size() < McpPersonQuestion::MaxModelHints)
+                    names.push_back(printableText(QString::fromStdString(name->get<std::string>())).toStdString());
+                else
+                    ++skipped;
+            }
+            if (skipped > 0)
+                notes << QStringLiteral("modelPreferences.hints: %1 of %2 hints not used (a hint is {\"name\": text "
+                                        "of 1 to %3 bytes}; at most %4 are used)")
+                             .arg(skipped)
+                             .arg(hints->size())
+                             .arg(McpPersonQuestion::MaxHintBytes)
+                             .arg(McpPersonQuestion::MaxModelHints);
+            if (!names.empty())
+                request["hints"] = std::move(names);
+        }
+    }
+    json priorities = json::object();
+    for (const char *key : {"costPriority", "speedPriority", "intelligencePriority"}) {
+        const auto value = preferences->find(key);
+        if (value == preferences->end() || value->is_null())
+            continue;
+        if (value->is_number() && value->get<double>() >= 0 && value->get<double>() <= 1)
+            priorities[key] = value->get<double>();
+        else
+            notes << QStringLiteral("modelPreferences.%1 %2 is not a number from 0 to 1; not shown")
+                         .arg(QLatin1String(key), shown(*value));
+    }
+    if (!priorities.empty())
+        request["priorities"] = std::move(priorities);
+}
+
 /// The request a model is asked when one writes the reply (McpPersonQuestion::question).
 json modelRequest(const json &messages, const json &params)
 {
@@ -214,6 +340,24 @@ json modelRequest(const json &messages, const json &params)
     json request = {{"messages", std::move(neutral)}, {"omitted", omitted}};
     if (!system.isEmpty())
         request["system"] = system.toStdString();
+    QStringList notes;
+    addSampling(params, request, notes);
+    addPreferences(params, request, notes);
+    if (const auto context = params.find("includeContext"); context != params.end() && *context != "none") {
+        // The studio is no host of other conversations or servers' context: it has none to give.
+        if (*context == "thisServer" || *context == "allServers")
+            notes << QStringLiteral("includeContext %1 asked; the studio includes none").arg(shown(*context));
+        else if (!context->is_null())
+            notes << QStringLiteral("includeContext %1 is not \"none\", \"thisServer\" or \"allServers\"; the "
+                                    "studio includes none")
+                         .arg(shown(*context));
+    }
+    if (!notes.isEmpty()) {
+        json lines = json::array();
+        for (const QString &note : notes)
+            lines.push_back(note.toStdString());
+        request["notes"] = std::move(lines);
+    }
     return request;
 }
 

@@ -40,6 +40,14 @@ constexpr std::size_t MaxUrlBytes = 8192;
 constexpr std::size_t MaxModelRequestBytes = 256 * 1024;
 /// Messages of a sampling request given to a model.
 constexpr std::size_t MaxModelMessages = 1000;
+/// A sampling request's stopSequences given to a model (OpenAI's Chat Completions take
+/// at most 4), each 1 to MaxStopSequenceBytes bytes of text.
+constexpr std::size_t MaxStopSequences = 4;
+constexpr std::size_t MaxStopSequenceBytes = 256;
+/// A sampling request's modelPreferences.hints used to choose a model, each name 1 to
+/// MaxHintBytes bytes.
+constexpr std::size_t MaxModelHints = 8;
+constexpr std::size_t MaxHintBytes = 256;
 
 /// The question for `request` of `server`; nullopt with `error` (for the server's
 /// JSON-RPC error) when it cannot be asked: a requestedSchema that is not an object
@@ -52,8 +60,17 @@ constexpr std::size_t MaxModelMessages = 1000;
 /// "assistant", "content": text}] (the neutral shape, llm/modelmessage.h), "system"
 /// when the server sent a systemPrompt, "omitted": the image, audio and other blocks
 /// the text stands in for ("[image not sent]")}, or {"error": why not} (a role other
-/// than user and assistant, more than MaxModelRequestBytes or MaxModelMessages). The
-/// engine keeps it apart from what a person reads (Attempt::modelRequest).
+/// than user and assistant, more than MaxModelRequestBytes or MaxModelMessages). What
+/// else the server asked, each only when it sent it: "temperature" (a number; the
+/// provider's range is checked when a model is asked), "stop_sequences" (at most
+/// MaxStopSequences texts of 1 to MaxStopSequenceBytes bytes), "hints" (the names of
+/// modelPreferences.hints in order, printable, at most MaxModelHints), "priorities"
+/// ({"costPriority", "speedPriority", "intelligencePriority"}: numbers from 0 to 1,
+/// shown, not acted on) and "notes": what the server asked that a model is not given as
+/// asked (a temperature that is no number, stop sequences dropped, hints not an array,
+/// includeContext "thisServer": the studio has no other context to include), one
+/// sentence each. The engine keeps it apart from what a person reads
+/// (Attempt::modelRequest).
 std::optional<nlohmann::json> question(const QString &server, const McpServerRequest &request, QString *error);
 /// The server's result for a (checked) result answer to `question`: the elicitation
 /// answer as it is; a sampling answer {"text"} as {"role": "assistant", "content":

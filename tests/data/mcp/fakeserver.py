@@ -150,7 +150,7 @@ ELICIT = {"message": "Who are you?", "requestedSchema": {
     "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
                                      "age": {"type": "integer", "minimum": 0}}, "required": ["name"]}}
 SAMPLE = {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hi"}}],
-          "systemPrompt": "Be brief", "maxTokens": 50}
+          "systemPrompt": "Be brief", "maxTokens": 50, "temperature": 0.7, "includeContext": "thisServer"}
 calls = 0
 required_calls = {}  # idempotency key -> the tools/call "required" got with it
 cancelled = []

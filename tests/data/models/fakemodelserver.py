@@ -9,6 +9,9 @@ The first path segment picks the behaviour, so one server serves every case:
   ok           a protocol reply: a tool call while the request has no tool result, else text
   nostreamoptions  as ok, but a request with "stream_options" gets 400 (an older server)
   badrequest   400 "max_tokens is too large"
+  dated        as ok, the reply naming the model "<the request's model>-2025-06-01"
+  oddmodel     as ok, the reply naming the model "\u0007" and 5000 "m"
+  stopseq      as ok; Anthropic's reply stopped at the request's first stop sequence
   auth         401 unless the key is "good-key" (Authorization: Bearer / x-api-key)
   ratelimit    429 with Retry-After: 7
   ratelimithuge 429 with Retry-After: 9223372036854775807 (the largest int64)
@@ -292,6 +295,16 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(400, error_body(anthropic, "invalid_request_error", "max_tokens is too large"))
         elif scenario in ("ok", "nostreamoptions"):
             self.send_json(200, anthropic_reply(request) if anthropic else openai_reply(request))
+        elif scenario == "stopseq":
+            reply = anthropic_reply(request) if anthropic else openai_reply(request)
+            if anthropic:
+                reply.update(stop_reason="stop_sequence", stop_sequence=(request.get("stop_sequences") or [None])[0])
+            self.send_json(200, reply)
+        elif scenario in ("dated", "oddmodel"):
+            reply = anthropic_reply(request) if anthropic else openai_reply(request)
+            reply["model"] = (str(request.get("model")) + "-2025-06-01" if scenario == "dated"
+                              else "\u0007" + "m" * 5000)
+            self.send_json(200, reply)
         elif scenario == "auth":
             key = self.headers.get("x-api-key") if anthropic else self.headers.get("Authorization", "")[7:]
             if key != "good-key":
