@@ -1974,6 +1974,39 @@ Seine Nachricht:
     </message>
 </context>
 <context>
+    <name>McpCompletion</name>
+    <message>
+        <source>the server&apos;s completion/complete result has no &quot;completion&quot; object with a &quot;values&quot; array</source>
+        <translation>das Ergebnis von completion/complete des Servers hat kein Objekt „completion“ mit einem Array „values“</translation>
+    </message>
+    <message>
+        <source>the server is not connected</source>
+        <translation>der Server ist nicht verbunden</translation>
+    </message>
+</context>
+<context>
+    <name>McpCompletionField</name>
+    <message>
+        <source>Completions failed: %1</source>
+        <translation>Vervollständigung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The server has %1 values; the first %2 are offered: type more to narrow them.</source>
+        <translation>Der Server hat %1 Werte; die ersten %2 werden angeboten: tippen Sie weiter, um sie einzugrenzen.</translation>
+    </message>
+    <message>
+        <source>The server has more values than it offered: type more to narrow them.</source>
+        <translation>Der Server hat mehr Werte, als er angeboten hat: tippen Sie weiter, um sie einzugrenzen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n value(s) of the server left out (not text, empty, repeated, longer than %1 characters or with control characters).</source>
+        <translation>
+            <numerusform>%n Wert des Servers ausgelassen (kein Text, leer, wiederholt, länger als %1 Zeichen oder mit Steuerzeichen).</numerusform>
+            <numerusform>%n Werte des Servers ausgelassen (kein Text, leer, wiederholt, länger als %1 Zeichen oder mit Steuerzeichen).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>McpElicitationRequired</name>
     <message>
         <source>it still asks for pages to be opened after %1 rounds; Tool Studio stopped there</source>
@@ -4477,6 +4510,22 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>model &apos;%1&apos; answered with no text; ask again or write the reply</source>
         <translation>Modell „%1“ hat ohne Text geantwortet; fragen Sie erneut oder schreiben Sie die Antwort</translation>
     </message>
+    <message>
+        <source>model &apos;%1&apos; is a mock: its turns answer; the server&apos;s temperature and stop sequences are not used</source>
+        <translation>Modell „%1“ ist ein Mock: seine Züge antworten; Temperatur und Stoppsequenzen des Servers werden nicht verwendet</translation>
+    </message>
+    <message>
+        <source>temperature %1 asked; model &apos;%2&apos; sets its own (%3) in its params</source>
+        <translation>Temperatur %1 erbeten; Modell „%2“ setzt in seinen params eine eigene (%3)</translation>
+    </message>
+    <message>
+        <source>temperature %1 asked is outside %2 to %3, what %4 takes; not sent</source>
+        <translation>die erbetene Temperatur %1 liegt außerhalb von %2 bis %3, was %4 annimmt; nicht gesendet</translation>
+    </message>
+    <message>
+        <source>stop sequences asked; model &apos;%1&apos; sets its own &quot;%2&quot; in its params</source>
+        <translation>Stoppsequenzen erbeten; Modell „%1“ setzt in seinen params eigene („%2“)</translation>
+    </message>
 </context>
 <context>
     <name>SamplingModelPanel</name>
@@ -4542,6 +4591,38 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
     <message>
         <source>Stopped asking the model.</source>
         <translation>Das Modell wird nicht weiter gefragt.</translation>
+    </message>
+    <message>
+        <source>The server prefers a model like &quot;%1&quot;: &apos;%2&apos; is chosen.</source>
+        <translation>Der Server bevorzugt ein Modell wie „%1“: „%2“ ist gewählt.</translation>
+    </message>
+    <message>
+        <source>The server prefers a model like %1; none of the project&apos;s models matches.</source>
+        <translation>Der Server bevorzugt ein Modell wie %1; keines der Modelle des Projekts passt.</translation>
+    </message>
+    <message>
+        <source>intelligence</source>
+        <translation>Intelligenz</translation>
+    </message>
+    <message>
+        <source>speed</source>
+        <translation>Geschwindigkeit</translation>
+    </message>
+    <message>
+        <source>cost</source>
+        <translation>Kosten</translation>
+    </message>
+    <message>
+        <source>Its priorities (shown, not acted on): %1.</source>
+        <translation>Seine Prioritäten (angezeigt, nicht befolgt): %1.</translation>
+    </message>
+    <message>
+        <source>Not as asked: %1.</source>
+        <translation>Nicht wie erbeten: %1.</translation>
+    </message>
+    <message>
+        <source>The reply names the model %1: the server gets that id.</source>
+        <translation>Die Antwort nennt das Modell %1: der Server erhält diese Kennung.</translation>
     </message>
 </context>
 <context>
