@@ -44,6 +44,7 @@ ProtocolView::ProtocolView(QWidget *parent)
     auto *top = new QHBoxLayout;
     m_attempt = new QComboBox(this);
     m_attempt->setObjectName(QStringLiteral("protocolAttempt"));
+    m_attempt->setSizeAdjustPolicy(QComboBox::AdjustToContents); // "Attempt 12" whole
     m_omitted = new QLabel(this);
     m_omitted->setObjectName(QStringLiteral("protocolOmitted"));
     m_copy = new QPushButton(tr("Copy"), this);
