@@ -172,15 +172,6 @@ void TestMcpHandler::outputAndCancellation()
     const Step hang = call(QStringLiteral("fake__hang"), json::object());
     QCOMPARE(hang.error->codeName(), QStringLiteral("timeout"));
     QCOMPARE(int(hang.attempts.size()), 2);
-    // Each attempt ended by its timeout keeps what was exchanged up to then (the live
-    // record, protocolUpdated): its request, which the server never answered.
-    for (const Attempt &attempt : hang.attempts) {
-        QVERIFY(attempt.protocol.is_object());
-        QCOMPARE(attempt.protocol["messages"].size(), std::size_t(1));
-        QVERIFY2(McpExchangeText::summary(attempt.protocol["messages"][0])
-                     .startsWith(QStringLiteral("→ request tools/call #")),
-                 qPrintable(McpExchangeText::summary(attempt.protocol["messages"][0])));
-    }
     const Step calls = call(QStringLiteral("fake__calls"), json::object());
     QVERIFY(calls.result);
     const json counted = json::parse(calls.result->at("content")[0]["text"].get<std::string>());

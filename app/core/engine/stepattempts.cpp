@@ -156,13 +156,6 @@ void StepAttempts::startAttempt(int index)
         s.steps[std::size_t(index)].attempts.back().progress = line;
         s.emitStep(&StepEngine::stepChanged, index);
     });
-    QObject::connect(handler, &ToolHandler::protocolUpdated, flight.context,
-                     [this, index](const nlohmann::json &protocol) {
-                         if (s.steps[std::size_t(index)].attempts.empty())
-                             return;
-                         s.steps[std::size_t(index)].attempts.back().protocol = protocol;
-                         s.emitStep(&StepEngine::stepChanged, index);
-                     });
     // A streamed model reply: the chat shows it growing (through the step batches, so on
     // the GUI thread and at most once a frame); the journal gets the final reply only.
     QObject::connect(handler, &ToolHandler::streamed, flight.context, [this, index](const QString &text) {
@@ -358,10 +351,9 @@ void StepAttempts::completeAttempt(int index, bool wasWaiting, HandlerOutcome ou
     Attempt &attempt = step.attempts.back();
     attempt.endedAt = now();
     attempt.output = outcome.output;
-    if (!outcome.protocol.is_null())
-        attempt.protocol = std::move(outcome.protocol); // else what protocolUpdated gave (a timeout's)
-    attempt.streamed.clear();                           // the step's result (or error) is the reply now
-    attempt.question.reset();                           // a question left open ends with its attempt
+    attempt.protocol = std::move(outcome.protocol);
+    attempt.streamed.clear(); // the step's result (or error) is the reply now
+    attempt.question.reset(); // a question left open ends with its attempt
 
     if (outcome.ok) {
         QString error;

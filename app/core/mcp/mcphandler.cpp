@@ -150,27 +150,6 @@ void McpHandler::send()
             self->onServerRequest(serverRequest);
     };
     m_id = m_pool->call(m_server, m_tool, m_args, m_meta, done, progressed, asked);
-    m_pool->watchExchange(m_id, [self] {
-        if (self)
-            self->exchangeGrew();
-    });
-    exchangeGrew(); // the request may have gone inside call()
-}
-
-void McpHandler::exchangeGrew()
-{
-    if (m_done || m_exchangeTimer)
-        return;
-    m_exchangeTimer = true;
-    QPointer<McpHandler> self(this);
-    QTimer::singleShot(ProgressIntervalMs, this, [self] {
-        self->m_exchangeTimer = false;
-        if (self->m_done || !self->m_pool)
-            return;
-        const nlohmann::json exchange = self->m_pool->exchangeOf(self->m_id);
-        if (exchange.is_object() && !exchange.value("messages", nlohmann::json::array()).empty())
-            Q_EMIT self->protocolUpdated(exchange);
-    });
 }
 
 void McpHandler::onRefused(const McpCallOutcome &outcome)

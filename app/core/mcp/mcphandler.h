@@ -44,10 +44,7 @@ struct McpReply;
 /// attempt's output is what the server wrote to its stderr and its log messages
 /// (`notifications/message`) while the call was open, then one line summing up its
 /// `notifications/progress` (count and the last). Progress is shown live through
-/// progressed(), at most every ProgressIntervalMs (the last one always), and the
-/// exchange so far through protocolUpdated(), at most every ProgressIntervalMs while
-/// messages come (a call answered sooner has only its final one): an attempt ended by
-/// its timeout or Stop keeps what was exchanged up to then.
+/// progressed(), at most every ProgressIntervalMs (the last one always).
 ///
 /// The server's `elicitation/create` and `sampling/createMessage` during the call are
 /// asked of a person (personAsked, McpPersonQuestion), one at a time in the order they
@@ -102,8 +99,6 @@ private:
     /// when the change asked about is no longer open (accepted elsewhere, changed again).
     void recheckChange();
     void onServerRequest(const McpServerRequest &request);
-    /// The call's exchange took a message: protocolUpdated() within ProgressIntervalMs.
-    void exchangeGrew();
     /// Asks the first waiting request that can be asked; answers the others with errors.
     void askNext();
 
@@ -112,7 +107,6 @@ private:
     bool m_done = false;
     QString m_progressLine; ///< the last progress line not yet emitted
     bool m_progressTimer = false;
-    bool m_exchangeTimer = false; ///< a protocolUpdated() is due
     QString m_cancelReport;
     QString m_server;
     QString m_tool; ///< the server's own name

@@ -444,18 +444,6 @@ void McpServerPool::onCallReply(qint64 id, const McpReply &reply)
     relist(it->second.server);
 }
 
-void McpServerPool::watchExchange(qint64 id, std::function<void()> grew)
-{
-    if (const auto it = m_calls.find(id); it != m_calls.end())
-        it->second.exchangeGrew = std::move(grew);
-}
-
-nlohmann::json McpServerPool::exchangeOf(qint64 id) const
-{
-    const auto it = m_calls.find(id);
-    return it == m_calls.end() ? nlohmann::json() : it->second.exchange.toJson();
-}
-
 void McpServerPool::finish(qint64 id, const McpReply &reply)
 {
     const auto it = m_calls.find(id);
@@ -508,11 +496,8 @@ void McpServerPool::onExchanged(const QString &name, bool sent, const JsonRpcMes
     for (auto &[id, call] : m_calls) {
         if (call.server != name)
             continue;
-        if (call.exchange.take(direction, message)) {
-            if (call.exchangeGrew)
-                call.exchangeGrew();
+        if (call.exchange.take(direction, message))
             return;
-        }
         if (!earliest && call.requestId != 0)
             earliest = &call;
     }
@@ -522,15 +507,10 @@ void McpServerPool::onExchanged(const QString &name, bool sent, const JsonRpcMes
     // routes it; a log message to every call open on the server, as its output does.
     if (message.kind == JsonRpcMessage::Kind::Request && message.method != "ping") {
         earliest->exchange.addServerRequest(message);
-        if (earliest->exchangeGrew)
-            earliest->exchangeGrew();
     } else if (message.kind == JsonRpcMessage::Kind::Notification && message.method == "notifications/message") {
         for (auto &[id, call] : m_calls)
-            if (call.server == name && call.requestId != 0) {
+            if (call.server == name && call.requestId != 0)
                 call.exchange.add(direction, message);
-                if (call.exchangeGrew)
-                    call.exchangeGrew();
-            }
     }
 }
 

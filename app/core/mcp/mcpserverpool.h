@@ -158,11 +158,6 @@ public:
     /// `result`, or with a JSON-RPC error `code` and `message`. False when the call or
     /// the request is no longer open.
     bool respond(qint64 id, const nlohmann::json &requestId, nlohmann::json result);
-    /// `grew` is called (never from inside this call) each time call `id`'s JSON-RPC
-    /// exchange takes a message, until the call ends; exchangeOf() reads it then.
-    void watchExchange(qint64 id, std::function<void()> grew);
-    /// Call `id`'s exchange so far (McpExchangeRecorder::toJson); null when no such call.
-    nlohmann::json exchangeOf(qint64 id) const;
     bool respondError(qint64 id, const nlohmann::json &requestId, int code, const QString &message);
     /// Stops waiting for call `id`: `notifications/cancelled` with `reason` goes to the
     /// server when the request was sent. Its `done` is not called. Returns what became
@@ -251,8 +246,7 @@ private:
         CallRequest onRequest;
         std::vector<nlohmann::json> openRequests; ///< the server's requests routed to this call, unanswered
         McpExchangeRecorder exchange;
-        std::function<void()> exchangeGrew; ///< watchExchange()
-        bool listedAgain = false;           ///< answered HeaderMismatch once: the tools were listed again
+        bool listedAgain = false; ///< answered HeaderMismatch once: the tools were listed again
     };
 
     void start(Server &server);

@@ -52,8 +52,6 @@ void MainThreadHandler::start(const HandlerRequest &request)
                              [proxy](const HandlerOutcome &outcome) { Q_EMIT proxy->finished(outcome); });
             QObject::connect(inner, &ToolHandler::progressed, proxy,
                              [proxy](const QString &line) { Q_EMIT proxy->progressed(line); });
-            QObject::connect(inner, &ToolHandler::protocolUpdated, proxy,
-                             [proxy](const nlohmann::json &protocol) { Q_EMIT proxy->protocolUpdated(protocol); });
             QObject::connect(inner, &ToolHandler::personAsked, proxy,
                              [proxy](const nlohmann::json &question) { Q_EMIT proxy->personAsked(question); });
             QObject::connect(inner, &ToolHandler::personWithdrawn, proxy,

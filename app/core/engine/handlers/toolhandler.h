@@ -99,11 +99,6 @@ Q_SIGNALS:
     /// line per tool call), for the chat's live view; not journaled. At most every
     /// ModelClient::PreviewIntervalMs.
     void streamed(const QString &text);
-    /// The attempt's protocol messages so far (HandlerOutcome::protocol's shape), for the
-    /// step's live Protocol tab; at most every few hundred ms. An attempt ended by its
-    /// timeout or Stop keeps the last one (its handler says nothing after cancel()); the
-    /// journal gets the attempt's protocol when it ends.
-    void protocolUpdated(const nlohmann::json &protocol);
     /// The running attempt needs a person's answer to `question` (engine/personquestion.h)
     /// to go on: the step waits for a person until answerPerson(). One question at a
     /// time: the next comes after the answer.
