@@ -122,7 +122,7 @@ private Q_SLOTS:
                                   (QStringList{QStringLiteral("sandbox_applied"), QStringLiteral("chat:message"),
                                                QStringLiteral("model:scripted"), QStringLiteral("get_exchange_rate"),
                                                QStringLiteral("model:scripted"), QStringLiteral("chat:message")}),
-                                  10000);
+                                  30000); // 10 s was not enough in a Debian 12 chroot beside two builds
         // The meters above the trace speak of the shown run, not of the window's last
         // live run (they stayed at "calls 0/100" beside the chat's steps).
         auto *meters = window.findChild<QLabel *>(QStringLiteral("budgetMeters"));

@@ -875,8 +875,20 @@ void TestHostileBattery::battery()
     QVERIFY(outcome.groupGone);
     if (!outcome.processLimit.cgroup.isEmpty())
         QVERIFY2(outcome.cgroupRemoved, qPrintable(outcome.processLimit.cgroup));
-    // The studio, its journal and the run alongside are unaffected.
+    // The studio, its journal and the run alongside are unaffected — except that under
+    // the shared residual (an ordinary user where neither a pids cgroup nor a user
+    // namespace is allowed: a Debian 12 chroot, session 34) a fork bomb can starve the
+    // run alongside, as docs/sandbox.md says; forkBombIsolation checks that residual is
+    // reported with its reason.
     checkStudioUnaffected();
+    if (QByteArray(QTest::currentDataTag()) == "17 fork bomb"
+        && outcome.processLimit.mechanism == QLatin1String("shared")) {
+        QVERIFY(!outcome.processLimit.sharedReason.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(m_alongsideDone, 20000);
+        qInfo("the shared residual is in force (%s): the run alongside is not promised its processes",
+              qPrintable(outcome.processLimit.sharedReason));
+        return;
+    }
     checkAlongside();
 }
 

@@ -35,12 +35,16 @@ Completed awaitCompletion(McpClientSession *session, const McpCompletionRef &ref
 {
     std::optional<Completed> got;
     bool returned = false;
-    McpCompletion::complete(session, ref, argument, value, context,
-                            [&](const McpCompletionResult &result, const McpReply &reply) {
-                                got = Completed{result, reply, !returned};
-                            });
+    // Not the window's 10 s: reading a 50 MiB value took longer in a Debug build on a
+    // loaded machine (a Debian 12 chroot beside two builds), and ASan is slower still.
+    McpCompletion::complete(
+        session, ref, argument, value, context,
+        [&](const McpCompletionResult &result, const McpReply &reply) {
+            got = Completed{result, reply, !returned};
+        },
+        120000);
     returned = true;
-    (void)QTest::qWaitFor([&] { return got.has_value(); }, 60000);
+    (void)QTest::qWaitFor([&] { return got.has_value(); }, 150000);
     return got.value_or(Completed{{}, McpReply{{}, {}, QStringLiteral("no answer in time")}});
 }
 

@@ -54,7 +54,8 @@ class TestMcpHeaderMismatch : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void movedHeaderIsListedAgainAndAsked();
-    void aChangeAnnouncedBeforeEveryListingDoesNotHoldTheCall();
+    void aChangeAnnouncedWithEveryListingDoesNotHoldTheCall_data();
+    void aChangeAnnouncedWithEveryListingDoesNotHoldTheCall();
 };
 
 void TestMcpHeaderMismatch::movedHeaderIsListedAgainAndAsked()
@@ -110,19 +111,28 @@ void TestMcpHeaderMismatch::movedHeaderIsListedAgainAndAsked()
     QCOMPARE(text(stats), QStringLiteral("{\"mismatches\": 3, \"toolsLists\": 3}"));
 }
 
+void TestMcpHeaderMismatch::aChangeAnnouncedWithEveryListingDoesNotHoldTheCall_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::newRow("before each listing's answer") << QStringLiteral("storm");
+    QTest::newRow("after each listing's answer") << QStringLiteral("storm-after");
+}
+
 // attack35 F3: a server answering HeaderMismatch that announces a tool change before every
 // listing kept the call waiting for "the next" listing for ever (listings at full speed).
 // The call goes again after the first listing to start after its answer; the server's
-// announcements are listed again at most twice a second (McpServerPool::RelistPauseMs).
-void TestMcpHeaderMismatch::aChangeAnnouncedBeforeEveryListingDoesNotHoldTheCall()
+// announcements are listed again at most twice a second (McpServerPool::RelistPauseMs),
+// also when each comes right after a listing's answer (attack36 F1: 30 000 listings in 5 s).
+void TestMcpHeaderMismatch::aChangeAnnouncedWithEveryListingDoesNotHoldTheCall()
 {
+    QFETCH(QString, mode);
     QTemporaryDir dir;
     ::chmod(QFile::encodeName(dir.path()).constData(), 0755); // as root the server runs as nobody
     QVERIFY(writeFile(dir.filePath(QStringLiteral("fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
     McpServerConfig config;
     config.name = QStringLiteral("storm");
     config.command = QStringLiteral("python3");
-    config.args = {QStringLiteral("fakeserver.py"), QStringLiteral("storm")};
+    config.args = {QStringLiteral("fakeserver.py"), mode};
     McpServerPool pool(dir.path());
     pool.setServers({config});
     pool.connectAll();

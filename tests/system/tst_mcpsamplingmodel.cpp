@@ -282,6 +282,18 @@ void TestMcpSamplingModel::anOpenAiModelIsAskedTheRequest()
                                         50)
                  .params.dump(),
              std::string(R"({"max_completion_tokens":50})"));
+    // A server alone does not set the budget (attack36 F3): without a limit of the
+    // model's own, at most DefaultMaxTokens, said in the notes; the model's own allows more.
+    const ModelConfig open = modelFrom({{"name", "m"}, {"provider", "openai-chat"}, {"model", "x"}});
+    QCOMPARE(SamplingModelCall::bounded(open, 2147483647).params.dump(), std::string(R"({"max_tokens":4096})"));
+    QCOMPARE(
+        SamplingModelCall::notes(open, json::object(), 2147483647),
+        QStringList{QStringLiteral("maxTokens 2147483647 asked; at most 4096 sent, as model 'm' sets no max_tokens "
+                                   "of its own in its params (set one to allow more)")});
+    const ModelConfig generous
+        = modelFrom({{"name", "g"}, {"provider", "anthropic"}, {"model", "x"}, {"params", {{"max_tokens", 16000}}}});
+    QCOMPARE(SamplingModelCall::bounded(generous, 100000).params.dump(), std::string(R"({"max_tokens":16000})"));
+    QCOMPARE(SamplingModelCall::notes(generous, json::object(), 100000), QStringList());
 }
 
 void TestMcpSamplingModel::aFailingModelLeavesTheQuestionOpen_data()

@@ -75,6 +75,20 @@ private:
     }
 
     /// Waits until the controller's launcher for the next run is ready.
+    /// True once `pid` has exited (a zombie or gone): its pipes are closed then. SIGKILL
+    /// is delivered, not done, when kill() returns: on a loaded machine the launcher
+    /// still held its handover pipe when the next run came (the Debian 12 chroot run of
+    /// session 34), so the run went to a launcher about to die.
+    static bool exited(qint64 pid)
+    {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            return true;
+        const QByteArray text = stat.readAll();
+        const qsizetype close = text.lastIndexOf(')');
+        return close < 0 || text.mid(close + 2, 1) == "Z";
+    }
+
     static bool waitForWarm(RunController &controller)
     {
         return QTest::qWaitFor([&] { return controller.warmLauncher()->isReady(); }, 10000);
@@ -203,6 +217,7 @@ private Q_SLOTS:
         const QString warmDir = controller.warmLauncher()->runDir();
         const qint64 warmPid = controller.warmLauncher()->pid();
         QCOMPARE(::kill(pid_t(warmPid), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(exited(warmPid), 10000);
         const RunResult run = runToEnd(controller, *project);
         QCOMPARE(run.record.status, RunStatus::Completed);
         QVERIFY(!run.stdoutText.endsWith("pid " + QByteArray::number(warmPid) + "\n"));

@@ -111,8 +111,15 @@ private Q_SLOTS:
                                         << QStringLiteral("\\u2028");
         QTest::newRow("isolates") << QString(QChar(0x2066)) + QString(QChar(0x2069)) << QStringLiteral("\\u2066\\u2069")
                                   << QStringLiteral("\\u2066\\u2069");
+        QTest::newRow("invisible") << QStringLiteral("prod") + QChar(0x200b) + QChar(0x2060) + QChar(0xfeff)
+                                   << QStringLiteral("prod\\u200b\\u2060\\ufeff")
+                                   << QStringLiteral("prod\\u200b\\u2060\\ufeff");
         QTest::newRow("kept") << QStringLiteral("é ü → \\ \" ' 日本") << QStringLiteral("é ü → \\ \" ' 日本")
                               << QStringLiteral("é ü → \\ \" ' 日本");
+        // The joiners of scripts and emoji are text (a family emoji is three joined by U+200D).
+        QTest::newRow("joiners kept") << QStringLiteral("👨\u200d👩 می\u200cخواهم")
+                                      << QStringLiteral("👨\u200d👩 می\u200cخواهم")
+                                      << QStringLiteral("👨\u200d👩 می\u200cخواهم");
     }
 
     void printableText()

@@ -39,7 +39,7 @@ void SamplingModelCall::ask(const json &modelRequest, int maxTokens)
         QTimer::singleShot(0, this, [this, outcome] { Q_EMIT finished(outcome); });
         return;
     }
-    m_notes = notes(m_model, modelRequest);
+    m_notes = notes(m_model, modelRequest, maxTokens);
     QStringList ignored; // the same notes, said by notes() above
     m_client = new ModelClient(configFor(m_model, modelRequest, maxTokens, &ignored), m_secrets, m_network, this);
     m_client->setReplyCap(ReplyCapBytes);
@@ -110,12 +110,22 @@ ModelConfig SamplingModelCall::bounded(ModelConfig model, int maxTokens)
     const char *key = model.params.contains("max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
     const auto own = model.params.find(key);
     const bool limited = own != model.params.end() && own->is_number_integer() && own->get<qint64>() > 0;
-    model.params[key] = limited ? std::min<qint64>(own->get<qint64>(), maxTokens) : qint64(maxTokens);
+    model.params[key] = std::min<qint64>(limited ? own->get<qint64>() : DefaultMaxTokens, maxTokens);
     return model;
 }
 
 ModelConfig SamplingModelCall::configFor(ModelConfig model, const json &modelRequest, int maxTokens, QStringList *notes)
 {
+    if (maxTokens > DefaultMaxTokens && model.isRemote()) {
+        const auto own = model.params.find(model.params.contains("max_completion_tokens") ? "max_completion_tokens"
+                                                                                          : "max_tokens");
+        if (own == model.params.end() || !own->is_number_integer() || own->get<qint64>() <= 0)
+            *notes << tr("maxTokens %1 asked; at most %2 sent, as model '%3' sets no max_tokens of its own in its "
+                         "params (set one to allow more)")
+                          .arg(maxTokens)
+                          .arg(DefaultMaxTokens)
+                          .arg(model.name);
+    }
     model = bounded(std::move(model), maxTokens);
     if (!modelRequest.is_object())
         return model;
@@ -155,7 +165,7 @@ ModelConfig SamplingModelCall::configFor(ModelConfig model, const json &modelReq
     return model;
 }
 
-QStringList SamplingModelCall::notes(const ModelConfig &model, const json &modelRequest)
+QStringList SamplingModelCall::notes(const ModelConfig &model, const json &modelRequest, int maxTokens)
 {
     QStringList result;
     const auto own = modelRequest.is_object() ? modelRequest.find("notes") : modelRequest.end();
@@ -163,7 +173,7 @@ QStringList SamplingModelCall::notes(const ModelConfig &model, const json &model
         for (const json &note : *own)
             if (note.is_string())
                 result << printableText(QString::fromStdString(note.get<std::string>()));
-    (void)configFor(model, modelRequest, 0, &result);
+    (void)configFor(model, modelRequest, maxTokens, &result);
     return result;
 }
 

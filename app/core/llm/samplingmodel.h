@@ -60,8 +60,13 @@ public:
     /// messages; nullopt with `error` for a request the question says cannot be given
     /// to a model (its "error") or that is not one.
     static std::optional<ModelRequest> request(const nlohmann::json &modelRequest, QString *error);
+    /// Tokens a server's `maxTokens` may ask of a model that sets no limit of its own
+    /// (attack36 F3: a server asked 2147483647 and got it); the model's own
+    /// max_tokens in its params allows more.
+    static constexpr int DefaultMaxTokens = 4096;
     /// `model` whose request asks for at most `maxTokens` (0: unchanged): its own
-    /// max_completion_tokens or max_tokens lowered to it, or max_tokens set.
+    /// max_completion_tokens or max_tokens lowered to it, or max_tokens set to it, at
+    /// most DefaultMaxTokens.
     static ModelConfig bounded(ModelConfig model, int maxTokens);
     /// `model` as it is asked `modelRequest`: bounded() by `maxTokens`, the request's
     /// "temperature" as `temperature` when it is in the provider's range
@@ -72,7 +77,7 @@ public:
                                  QStringList *notes);
     /// What a person is told before `model` is asked `modelRequest`: the request's own
     /// "notes" (what the server asked that no model is given), then configFor()'s.
-    static QStringList notes(const ModelConfig &model, const nlohmann::json &modelRequest);
+    static QStringList notes(const ModelConfig &model, const nlohmann::json &modelRequest, int maxTokens = 0);
     /// The temperatures a provider takes: openai-chat 0 to 2, anthropic 0 to 1.
     static std::pair<double, double> temperatureRange(ModelConfig::Provider provider);
     /// The model the server prefers among `models` (MCP modelPreferences.hints, the

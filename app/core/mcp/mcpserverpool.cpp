@@ -548,6 +548,19 @@ void McpServerPool::relist(const QString &name)
         server->relistAgain = true;
         return;
     }
+    // Nor one right after another: a server announcing a change after each listing had
+    // it listed again at once, thousands of times a second (attack36 F1).
+    if (server->listedAfterChange.isValid() && server->listedAfterChange.elapsed() < RelistPauseMs) {
+        if (!std::exchange(server->relistDue, true))
+            QTimer::singleShot(int(RelistPauseMs - server->listedAfterChange.elapsed()), Qt::PreciseTimer, this,
+                               [this, name] {
+                                   if (Server *due = find(name)) {
+                                       due->relistDue = false;
+                                       relist(name);
+                                   }
+                               });
+        return;
+    }
     server->relisting = true;
     QPointer<McpClientSession> session = server->session;
     // Calls answered HeaderMismatch go again after this listing, the first to start after
@@ -562,8 +575,9 @@ void McpServerPool::relist(const QString &name)
             return;
         }
         server->relisting = false;
+        server->listedAfterChange.start();
         if (std::exchange(server->relistAgain, false))
-            QTimer::singleShot(RelistPauseMs, this, [this, name] { relist(name); });
+            relist(name); // after the pause
         for (const qint64 id : resend)
             QTimer::singleShot(0, this, [this, id] { send(id); });
         if (!reply.ok()) {

@@ -12,6 +12,7 @@
 #include "project/mcpserverconfig.h"
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -186,10 +187,10 @@ public:
     void watchAcceptedRecord(QObject *watcher);
     void unwatchAcceptedRecord(QObject *watcher);
     static constexpr int AcceptedRecordPollMs = 1000;
-    /// A server that announced a change while its tools were being listed is listed again
-    /// this long after that listing: one announcing a change before every listing is
-    /// listed twice a second, not at full speed (its dock, the run's tools and the
-    /// server's pipe busy for nothing).
+    /// A server whose tools were listed after it announced a change is listed again at
+    /// the earliest this long after that listing ended, however many changes it announces
+    /// (before, during or after each listing): twice a second, not at full speed (its
+    /// dock, the run's tools and the server's pipe busy for nothing).
     static constexpr int RelistPauseMs = 500;
     /// Whether a call of a changed tool waits while a person is asked (McpHandler,
     /// McpToolChangeQuestion) rather than failing at once: the window sets it; a
@@ -225,9 +226,13 @@ private:
         std::vector<qint64>
             resendAfterList; ///< calls answered HeaderMismatch: sent again after the next tools/list to start
         /// A tools/list after `notifications/tools/list_changed` is under way; `relistAgain`:
-        /// another change came meanwhile (one more list RelistPauseMs after it, however many came).
+        /// another change came meanwhile (one more list after it, however many came).
         bool relisting = false;
         bool relistAgain = false;
+        /// Since the last such listing ended; the next starts RelistPauseMs after it at
+        /// the earliest (`relistDue`: it is scheduled).
+        QElapsedTimer listedAfterChange;
+        bool relistDue = false;
         /// A `url` server without "type" that answered only over HTTP+SSE: started over
         /// HTTP+SSE from then on, until a start fails or its entry changes.
         bool overSse = false;

@@ -16,8 +16,11 @@
 /// Escaped, as in a JSON string: `\n`, `\r`, `\t`, and `\uXXXX` (four lowercase hex
 /// digits) for every other C0 control (U+0000–U+001F), DEL (U+007F), every C1 control
 /// (U+0080–U+009F), the Unicode bidirectional controls (U+061C, U+200E, U+200F,
-/// U+202A–U+202E, U+2066–U+2069) and the line and paragraph separators (U+2028,
-/// U+2029). Everything else, backslashes and quotes included, is kept as it is, so
+/// U+202A–U+202E, U+2066–U+2069), the line and paragraph separators (U+2028,
+/// U+2029) and the invisible characters that only hide or join (U+200B zero width
+/// space, U+2060–U+2064 word joiner and invisible operators, U+FEFF: "prod" and
+/// "prod\u200b" looked the same, attack36 F4). The joiners that scripts and emoji need
+/// (U+200C, U+200D) are kept. Everything else, backslashes and quotes included, is kept as it is, so
 /// ordinary text reads unchanged (a literal `\u001b` typed by the script looks like an
 /// escaped ESC: harmless, only ambiguous).
 QString printableText(const QString &text);

@@ -106,6 +106,7 @@
   storm       like good, but each tools/list is preceded by notifications/tools/list_changed
               (a server announcing a change before every listing) and tools/call is
               answered HeaderMismatch (-32020); "tools/list N" on stderr for each listing
+  storm-after like storm, but the notification follows each tools/list answer
   fromfile    like good, but tools/list gives the "tools" of the JSON file argv[2] (read
               at each list, so a test changes them between starts) and tools/call answers
               "called NAME" as text; tools/call "rewrite" replaces the listed tools with
@@ -668,10 +669,11 @@ while True:
         if mode == "endless":
             send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [], "nextCursor": str(page + 1)}})
             continue
-        if mode == "storm":
+        if mode.startswith("storm"):
             storm_lists += 1
             sys.stderr.write("tools/list %d\n" % storm_lists)
             sys.stderr.flush()
+        if mode == "storm":
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         tools = STEP_TOOLS if mode == "steps" else ASK_TOOLS if mode == "asks" else TOOLS
         if mode == "fromfile":
@@ -685,6 +687,8 @@ while True:
         if page * 2 + 2 < len(tools):
             result["nextCursor"] = str(page + 1)
         send({"jsonrpc": "2.0", "id": rid, "result": result})
+        if mode == "storm-after":
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
     elif method == "tools/call" and mode == "asks":
         ask_call(rid, message["params"])
     elif method == "tools/call" and mode == "steps":
@@ -696,7 +700,7 @@ while True:
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         else:
             text_result(rid, "called " + message["params"]["name"])
-    elif method == "tools/call" and mode == "storm":
+    elif method == "tools/call" and mode.startswith("storm"):
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32020, "message": "Mcp-Param-Region is missing"}})
     elif method == "tools/call":
         if mode == "forker":
