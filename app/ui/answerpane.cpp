@@ -4,8 +4,10 @@
 #include "project/printabletext.h"
 
 #include "engine/modelstep.h"
+#include "erroranswerbox.h"
 #include "jsoninput.h"
 #include "modelcomposer.h"
+#include "pagequestion.h"
 #include "project/jsonerror.h"
 #include "run/runcontroller.h"
 #include "samplingmodelpanel.h"
@@ -16,20 +18,15 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDesktopServices>
 #include <QFontDatabase>
 #include <QFontMetrics>
-#include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
-#include <QUrl>
 #include <QVBoxLayout>
 
 namespace {
@@ -49,12 +46,6 @@ std::string questionKind(const nlohmann::json &question)
 {
     const auto kind = question.is_object() ? question.find("kind") : question.end();
     return kind != question.end() && kind->is_string() ? kind->get<std::string>() : std::string();
-}
-
-/// A URL-mode elicitation: the server asks a person to open a page (no form).
-bool isPageQuestion(const nlohmann::json &question)
-{
-    return questionKind(question) == "elicitation" && question.value("mode", nlohmann::json()) == "url";
 }
 
 // Ctrl+Enter (both Return keys) on `widget` and its children.
@@ -144,35 +135,7 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     resultButtons->addWidget(m_declineButton);
     resultButtons->addWidget(m_sendResultButton);
 
-    m_errorBox = new QGroupBox(m_body);
-    QGroupBox *errorBox = m_errorBox;
-    m_errorMessageEdit = new QLineEdit(errorBox);
-    m_errorMessageEdit->setObjectName(QStringLiteral("answerErrorMessage"));
-    m_retryableCheck = new QCheckBox(errorBox);
-    m_sendErrorButton = new QPushButton(errorBox);
-    m_sendErrorButton->setObjectName(QStringLiteral("sendError"));
-    // Step mode's Fail Call: the wire's error code (DESIGN.md "The tools bridge").
-    m_errorCodeCombo = new QComboBox(errorBox);
-    m_errorCodeCombo->setObjectName(QStringLiteral("answerErrorCode"));
-    m_errorCodeCombo->addItem(errorCodeText(ErrorCode::ToolFailed), errorCodeText(ErrorCode::ToolFailed));
-    m_errorCodeCombo->setItemData(0, tr("The tool failed: the script gets the message below"), Qt::ToolTipRole);
-    m_errorCodeCombo->addItem(errorCodeText(ErrorCode::Timeout), errorCodeText(ErrorCode::Timeout));
-    m_errorCodeCombo->setItemData(1, tr("An injected timeout (bound \"injected\") with the engine's message"),
-                                  Qt::ToolTipRole);
-    m_errorCodeLabel = new QLabel(tr("C&ode:"), errorBox);
-    m_errorCodeLabel->setBuddy(m_errorCodeCombo);
-    auto *errorLayout = new QFormLayout(errorBox);
-    // The code (held calls only) before the message, on one row: room is short.
-    auto *messageRow = new QHBoxLayout;
-    messageRow->addWidget(m_errorCodeLabel);
-    messageRow->addWidget(m_errorCodeCombo);
-    messageRow->addWidget(m_errorMessageEdit, 1);
-    errorLayout->addRow(tr("Message:"), messageRow);
-    auto *errorButtons = new QHBoxLayout;
-    errorButtons->addWidget(m_retryableCheck);
-    errorButtons->addStretch();
-    errorButtons->addWidget(m_sendErrorButton);
-    errorLayout->addRow(errorButtons);
+    m_errorBox = new ErrorAnswerBox(m_body);
 
     auto *bodyLayout = new QVBoxLayout(m_body);
     bodyLayout->setContentsMargins(0, 0, 0, 0);
@@ -193,7 +156,7 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     bodyLayout->addWidget(m_composer, 1);
     bodyLayout->addLayout(resultButtons);
     bodyLayout->addWidget(m_problemLabel);
-    bodyLayout->addWidget(errorBox);
+    bodyLayout->addWidget(m_errorBox);
     // A form (an elicitation's, say) stops at its own height: what is left of a tall dock
     // goes below the pane, not between its labels. The raw editor and the composer
     // (stretch 1) still take it all when they are shown.
@@ -206,17 +169,17 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
     layout->addWidget(m_body, 1);
 
     connect(m_sendResultButton, &QPushButton::clicked, this, &AnswerPane::sendResult);
-    connect(m_sendErrorButton, &QPushButton::clicked, this, &AnswerPane::sendError);
+    connect(m_errorBox->sendButton(), &QPushButton::clicked, this, &AnswerPane::sendError);
     connect(m_declineButton, &QPushButton::clicked, this, &AnswerPane::sendDecline);
     connect(m_cancelButton, &QPushButton::clicked, this, &AnswerPane::sendCancel);
-    connect(m_errorMessageEdit, &QLineEdit::returnPressed, this, &AnswerPane::sendError);
+    connect(m_errorBox->messageEdit(), &QLineEdit::returnPressed, this, &AnswerPane::sendError);
     // The form sends on its own Ctrl+Enter (SchemaForm::submitted); one shortcut per
     // input, so they never overlap and turn ambiguous.
     addSendShortcut(m_resultEdit, this, &AnswerPane::sendResult);
-    addSendShortcut(errorBox, this, &AnswerPane::sendError);
+    addSendShortcut(m_errorBox, this, &AnswerPane::sendError);
     connect(m_resultEdit, &QPlainTextEdit::textChanged, this, [this] { showProblem(QString()); });
-    connect(m_errorMessageEdit, &QLineEdit::textChanged, this, [this] { showProblem(QString()); });
-    connect(m_errorCodeCombo, &QComboBox::currentIndexChanged, this, [this] {
+    connect(m_errorBox->messageEdit(), &QLineEdit::textChanged, this, [this] { showProblem(QString()); });
+    connect(m_errorBox->codeCombo(), &QComboBox::currentIndexChanged, this, [this] {
         showProblem(QString());
         applyMode();
     });
@@ -225,14 +188,13 @@ AnswerPane::AnswerPane(RunController *run, QWidget *parent)
 
 void AnswerPane::applyMode()
 {
-    const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
     const QString kind = QString::fromStdString(questionKind(m_question));
     const bool elicitation = kind == QLatin1String("elicitation");
     m_declineButton->setVisible(elicitation);
     m_sendResultButton->setVisible(kind != QLatin1String("tool_change")); // it has Accept and Reject of its own
     m_cancelButton->setVisible(elicitation);
     m_sendResultButton->setText(m_held                                                    ? tr("Answer Instead")
-                                    : isPageQuestion(m_question)                          ? tr("&Open in Browser…")
+                                    : PageQuestion::is(m_question)                        ? tr("&Open in Browser…")
                                     : elicitation                                         ? tr("&Accept")
                                     : m_usesComposer || kind == QLatin1String("sampling") ? tr("Send Reply")
                                                                                           : tr("Send Result"));
@@ -244,36 +206,15 @@ void AnswerPane::applyMode()
                           "(Ctrl+Return)")
             : m_usesComposer ? tr("Send the text and tool calls above as the model's reply; the script's loop goes on")
                              : tr("Send the value above as the tool's result (Ctrl+Return)"));
-    m_sendErrorButton->setText(m_held ? tr("Fail Call") : tr("Send Error"));
-    m_sendErrorButton->setToolTip(
-        m_held ? tr("Step mode: end the held call with this error; its handler does not run and the step is not "
-                    "retried (Ctrl+Return in this box)")
-               : tr("Send the message as the tool's error (Ctrl+Return in this box)"));
-    m_errorBox->setTitle(m_held ? tr("Or fail the call without running it") : tr("Or answer with an error"));
-    m_errorCodeLabel->setVisible(m_held);
-    m_errorCodeCombo->setVisible(m_held);
-    m_errorMessageEdit->setEnabled(!timeout);
-    m_retryableCheck->setEnabled(!timeout);
-    m_errorMessageEdit->setPlaceholderText(timeout ? tr("The engine's message: timed out by hand in step mode")
-                                                   : tr("What went wrong, as the script will see it"));
-    m_retryableCheck->setText(m_held ? tr("Retryable") : tr("Retryable (the step may try again)"));
-    m_retryableCheck->setToolTip(m_held ? tr("The script sees the flag; step mode does not retry the call")
-                                        : QString());
+    m_errorBox->applyMode(m_held, kind);
     if (!kind.isEmpty()) {
         m_sendResultButton->setToolTip(
-            isPageQuestion(m_question)
+            PageQuestion::is(m_question)
                 ? tr("Asks first, then opens the page in your browser and tells the server you accepted; what you "
                      "enter there goes to the page, not through the studio")
                 : elicitation ? tr("Send the form's values to the server (Ctrl+Return)")
                               : tr("Send the text as the model's reply to the server"));
-        m_sendErrorButton->setToolTip(tr("Refuse the server's request: it gets an error with this message"));
-        m_errorBox->setTitle(tr("Or refuse the request with an error"));
-        m_errorMessageEdit->setPlaceholderText(tr("Why, as the server will see it"));
     }
-    // A changed tool is the studio's own question: Reject is its refusal (no server
-    // waits for an error message).
-    m_errorBox->setVisible(kind != QLatin1String("tool_change"));
-    m_retryableCheck->setVisible(kind.isEmpty());
     updateReplyState();
 }
 
@@ -323,25 +264,11 @@ void AnswerPane::setCall(const Step &step)
                                              {"required", {"text"}}});
     }
     applyInput();
-    m_errorCodeCombo->setCurrentIndex(0);
+    m_errorBox->codeCombo()->setCurrentIndex(0);
     applyMode();
     setHeading(true);
-    if (isPageQuestion(m_question)) {
-        // The studio's lines first, the server's message after them, quoted line by line
-        // and without runs of blank lines: a message cannot pass for the page or push it
-        // out of view (attack30 F3).
-        QStringList quoted;
-        for (const QString &line :
-             printableLines(QString::fromStdString(m_question.value("message", std::string()))).split(u'\n')) {
-            if (line.trimmed().isEmpty() && !quoted.isEmpty() && quoted.last() == QLatin1String(">"))
-                continue;
-            quoted << (line.trimmed().isEmpty() ? QStringLiteral(">") : QStringLiteral("> ") + line);
-        }
-        m_argumentsView->setPlainText(
-            tr("It asks you to open a page on %1 in your browser:\n%2\n\nIts message:\n%3")
-                .arg(printableText(QString::fromStdString(m_question.value("host", std::string()))),
-                     printableText(QString::fromStdString(m_question.value("url", std::string()))),
-                     quoted.join(u'\n')));
+    if (PageQuestion::is(m_question)) {
+        m_argumentsView->setPlainText(PageQuestion::prompt(m_question));
     } else if (m_question.is_object()) {
         QString text = QString::fromStdString(m_question.value("message", std::string()));
         if (m_question.contains("system_prompt"))
@@ -353,8 +280,8 @@ void AnswerPane::setCall(const Step &step)
             QString::fromStdString(step.args.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
     }
     m_resultEdit->clear();
-    m_errorMessageEdit->clear();
-    m_retryableCheck->setChecked(false);
+    m_errorBox->messageEdit()->clear();
+    m_errorBox->retryableCheck()->setChecked(false);
     showProblem(QString());
     if (m_usesForm) {
         const nlohmann::json schema = m_resultForm->schema(); // fresh, empty fields
@@ -447,7 +374,7 @@ void AnswerPane::clearCall()
     m_usesComposer = false;
     m_samplingModel->setQuestion(nullptr, std::nullopt);
     applyInput();
-    m_errorCodeCombo->setCurrentIndex(0);
+    m_errorBox->codeCombo()->setCurrentIndex(0);
     applyMode();
     if (m_usesForm) {
         const nlohmann::json schema = m_resultForm->schema(); // empty fields
@@ -456,8 +383,8 @@ void AnswerPane::clearCall()
     m_headingLabel->setText(tr("Select a waiting call to answer it."));
     m_argumentsView->clear();
     m_resultEdit->clear();
-    m_errorMessageEdit->clear();
-    m_retryableCheck->setChecked(false);
+    m_errorBox->messageEdit()->clear();
+    m_errorBox->retryableCheck()->setChecked(false);
     m_clockLabel->clear();
     m_clockLabel->setVisible(false);
     showProblem(QString());
@@ -493,7 +420,7 @@ void AnswerPane::applyInput()
     m_argumentsLabel->setVisible(!m_usesComposer && !toolChange);
     m_argumentsLabel->setText(m_question.is_object() ? tr("The server asks:") : tr("Arguments:"));
     m_argumentsView->setVisible(!m_usesComposer && !toolChange);
-    const bool page = isPageQuestion(m_question) || toolChange; // nothing to enter
+    const bool page = PageQuestion::is(m_question) || toolChange; // nothing to enter
     // Three lines: the whole arguments are in the list's tooltip and the Step dock. A
     // page to open has no input below it: its message and URL get ten.
     m_argumentsView->setMaximumHeight(m_argumentsView->fontMetrics().lineSpacing() * (page ? 10 : 3)
@@ -545,7 +472,7 @@ bool AnswerPane::sendResult()
 {
     if (m_callId.isEmpty())
         return false;
-    if (isPageQuestion(m_question))
+    if (PageQuestion::is(m_question))
         return openPage();
     if (m_usesComposer) {
         QString problem;
@@ -609,43 +536,19 @@ bool AnswerPane::sendResult()
 
 bool AnswerPane::openPage()
 {
-    // The spec (client/elicitation "URL mode"): show the host, ask before navigating.
-    const QString server = QString::fromStdString(m_question.value("server", std::string()));
-    const QString host = QString::fromStdString(m_question.value("host", std::string()));
-    const QString url = QString::fromStdString(m_question.value("url", std::string()));
     const QString callId = m_callId;
     const int serial = m_question.value("serial", 0);
-    // A host of 253 characters, a URL of 8 KiB: both may break after a dot or a slash,
-    // so the end of the host (whose site it is) is always in view (attack30 F2); the
-    // URL is cut after 300 characters (the pane shows all of it).
-    const auto breakable = [](QString text) {
-        text.replace(u'.', QStringLiteral(".\u200b"));
-        return text.replace(u'/', QStringLiteral("/\u200b"));
-    };
-    const bool agreed = m_confirmOpen
-        ? m_confirmOpen(server, host, url)
-        : QMessageBox::question(this, tr("Open a Page for an MCP Server"),
-                                tr("MCP server <b>%1</b> asks you to open a page on <b>%2</b>:<br><br>"
-                                   "%3<br><br>Open it in your browser? What you enter there goes to "
-                                   "that site, not through Tool Studio.")
-                                    .arg(printableText(server).toHtmlEscaped(),
-                                         breakable(printableText(host)).toHtmlEscaped(),
-                                         breakable(elidedText(printableText(url), 300)).toHtmlEscaped()),
-                                QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Cancel)
-            == QMessageBox::Open;
-    if (!agreed)
-        return false;
-    // The server may have withdrawn the page and asked another while the box was open:
-    // what opens is what the person agreed to, and only while it is still asked.
-    if (m_callId != callId || m_question.value("serial", 0) != serial || !isPageQuestion(m_question)) {
-        showProblem(tr("The server withdrew that page while you decided; nothing was opened. Read what it asks now."));
-        return false;
-    }
-    const QUrl page(url, QUrl::StrictMode);
-    const bool opened = m_openPage ? m_openPage(page) : QDesktopServices::openUrl(page);
+    QString problem;
+    // The server may have withdrawn the page and asked another while the person decided.
+    const bool opened = m_pageQuestion.open(
+        this, m_question,
+        [&] {
+            return !(m_callId != callId || m_question.value("serial", 0) != serial || !PageQuestion::is(m_question));
+        },
+        &problem);
     if (!opened) {
-        showProblem(
-            tr("The browser could not be started. Open the page yourself, then answer: %1").arg(printableText(url)));
+        if (!problem.isEmpty())
+            showProblem(problem);
         return false;
     }
     ManualAnswer answer;
@@ -658,17 +561,17 @@ bool AnswerPane::sendError()
 {
     if (m_callId.isEmpty())
         return false;
-    const QString message = m_errorMessageEdit->text().trimmed();
-    const bool timeout = m_held && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
+    const QString message = m_errorBox->messageEdit()->text().trimmed();
+    const bool timeout = m_held && m_errorBox->timeoutChosen();
     if (message.isEmpty() && !timeout) {
         showProblem(tr("Enter the error message the script should see."));
-        m_errorMessageEdit->setFocus();
+        m_errorBox->messageEdit()->setFocus();
         return false;
     }
     ManualAnswer answer;
     answer.isError = true;
     answer.message = message;
-    answer.retryable = m_retryableCheck->isChecked();
+    answer.retryable = m_errorBox->retryableCheck()->isChecked();
     return send(answer);
 }
 
@@ -708,8 +611,7 @@ bool AnswerPane::send(const ManualAnswer &given)
     if (callId == m_sendingCallId)
         return false; // its outcome is on the way
     constexpr qsizetype MaxSentChars = 200;
-    const bool timeout
-        = m_held && answer.isError && m_errorCodeCombo->currentData().toString() == errorCodeText(ErrorCode::Timeout);
+    const bool timeout = m_held && answer.isError && m_errorBox->timeoutChosen();
     if (timeout) {
         m_sentText = tr("Failed without running (timeout): timed out by hand");
     } else if (m_held && answer.isError) {

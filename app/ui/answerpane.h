@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "erroranswerbox.h"
+#include "pagequestion.h"
 #include "project/step.h"
 #include "servedstepmode.h"
 
@@ -12,8 +14,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QUrl;
-class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -104,20 +104,20 @@ public:
     QLabel *clockLabel() const { return m_clockLabel; }
     QPlainTextEdit *argumentsView() const { return m_argumentsView; }
     QPlainTextEdit *resultEdit() const { return m_resultEdit; }
-    QLineEdit *errorMessageEdit() const { return m_errorMessageEdit; }
-    QCheckBox *retryableCheck() const { return m_retryableCheck; }
+    QLineEdit *errorMessageEdit() const { return m_errorBox->messageEdit(); }
+    QCheckBox *retryableCheck() const { return m_errorBox->retryableCheck(); }
     /// The error code of Fail Call ("tool_failed" or "timeout"); shown for held calls only.
-    QComboBox *errorCodeCombo() const { return m_errorCodeCombo; }
+    QComboBox *errorCodeCombo() const { return m_errorBox->codeCombo(); }
     QPushButton *sendResultButton() const { return m_sendResultButton; }
-    QPushButton *sendErrorButton() const { return m_sendErrorButton; }
+    QPushButton *sendErrorButton() const { return m_errorBox->sendButton(); }
     /// What opens a URL-mode elicitation's page once the person agreed (the pane asks
     /// first): true when it opened. Default: QDesktopServices::openUrl. Tests set one.
-    using PageOpener = std::function<bool(const QUrl &)>;
-    void setPageOpener(PageOpener opener) { m_openPage = std::move(opener); }
+    using PageOpener = PageQuestion::Opener;
+    void setPageOpener(PageOpener opener) { m_pageQuestion.setOpener(std::move(opener)); }
     /// What asks the person before a page opens: true to open. Default: a message box
     /// naming the server, the host and the URL. Tests set one.
-    using OpenConfirmer = std::function<bool(const QString &server, const QString &host, const QString &url)>;
-    void setOpenConfirmer(OpenConfirmer confirmer) { m_confirmOpen = std::move(confirmer); }
+    using OpenConfirmer = PageQuestion::Confirmer;
+    void setOpenConfirmer(OpenConfirmer confirmer) { m_pageQuestion.setConfirmer(std::move(confirmer)); }
     /// The question shown (Attempt::question), null when the call asks none.
     const nlohmann::json &question() const { return m_question; }
     /// The message shown under the input: a JSON parse error or a refusal; empty when none.
@@ -147,7 +147,8 @@ Q_SIGNALS:
 
 private:
     bool send(const ManualAnswer &answer);
-    /// A URL-mode elicitation's Open in Browser: asks, opens, answers {"action": "accept"}.
+    /// A URL-mode elicitation's Open in Browser (PageQuestion::open): asks, opens, answers
+    /// {"action": "accept"}.
     bool openPage();
     /// The run's outcome for the answer sent for `callId`.
     void sent(const QString &callId, bool accepted, const QString &reason);
@@ -171,12 +172,11 @@ private:
     int m_sequence = 0;
     Answerer m_answerer;
     HeldDecider m_heldDecider;
-    PageOpener m_openPage;
-    OpenConfirmer m_confirmOpen;
-    bool m_held = false;       ///< the call is held by step mode, not waiting for a person
-    nlohmann::json m_question; ///< the attempt's question (elicitation, sampling), null when none
-    QString m_sentText;        ///< the last answer accepted from this pane, as shown by showAnswered
-    QString m_sendingCallId;   ///< an answer sent, its outcome not back yet
+    PageQuestion m_pageQuestion; ///< a URL-mode elicitation's page: asked about, then opened
+    bool m_held = false;         ///< the call is held by step mode, not waiting for a person
+    nlohmann::json m_question;   ///< the attempt's question (elicitation, sampling), null when none
+    QString m_sentText;          ///< the last answer accepted from this pane, as shown by showAnswered
+    QString m_sendingCallId;     ///< an answer sent, its outcome not back yet
 
     QLabel *m_headingLabel = nullptr;
     QLabel *m_clockLabel = nullptr;
@@ -190,13 +190,8 @@ private:
     SamplingModelPanel *m_samplingModel = nullptr;
     bool m_usesComposer = false; ///< a manual model's turn is shown
     QLabel *m_argumentsLabel = nullptr;
-    QLineEdit *m_errorMessageEdit = nullptr;
-    QCheckBox *m_retryableCheck = nullptr;
-    QGroupBox *m_errorBox = nullptr;
-    QLabel *m_errorCodeLabel = nullptr;
-    QComboBox *m_errorCodeCombo = nullptr;
+    ErrorAnswerBox *m_errorBox = nullptr; ///< the error answer: message, retryable, code, Send Error
     QPushButton *m_sendResultButton = nullptr;
-    QPushButton *m_sendErrorButton = nullptr;
     QPushButton *m_declineButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
     ToolChangeQuestionView *m_toolChange = nullptr;

@@ -490,95 +490,36 @@ qint64 McpClientSession::callTool(const QString &name, const json &arguments, co
 
 void McpClientSession::listTools(std::function<void(const std::vector<json> &, const McpReply &)> done)
 {
-    m_droppedListEntries = 0;
-    m_duplicateToolNames.clear();
-    m_rejectedTools.clear();
-    listPage(nullptr, 1, std::make_shared<ListedTools>(), std::move(done));
+    m_toolList = std::make_shared<McpToolListPages>(m_stateless && m_transport->mirrorsToolParameters());
+    listPage(nullptr, m_toolList, std::move(done));
 }
 
-void McpClientSession::listPage(const json &cursor, int page, std::shared_ptr<ListedTools> tools,
+void McpClientSession::listPage(const json &cursor, std::shared_ptr<McpToolListPages> pages,
                                 std::function<void(const std::vector<json> &, const McpReply &)> done)
 {
     json params = json::object();
     if (!cursor.is_null())
         params["cursor"] = cursor;
-    request(QStringLiteral("tools/list"), params, [this, page, tools, done](const McpReply &reply) {
+    request(QStringLiteral("tools/list"), params, [this, pages, done](const McpReply &reply) {
         if (!reply.ok()) {
             done({}, reply);
             return;
         }
-        const json &result = reply.result;
-        const auto list = result.is_object() ? result.find("tools") : result.end();
-        if (list == result.end() || !list->is_array()) {
-            done({}, McpReply{{}, {}, QStringLiteral("the server's tools/list result has no \"tools\" array")});
+        const McpToolListPages::Step step = pages->take(reply.result);
+        switch (step.kind) {
+        case McpToolListPages::Step::Kind::Failed:
+            done({}, McpReply{{}, {}, step.failure});
+            return;
+        case McpToolListPages::Step::Kind::Next:
+            listPage(step.cursor, pages, done);
+            return;
+        case McpToolListPages::Step::Kind::Done:
+            if (pages->checksParameterHeaders())
+                m_transport->setToolParameters(pages->takeParameters());
+            done(pages->tools(), reply);
             return;
         }
-        // Each page is bounded by the transport; what the pages add up to is bounded here.
-        tools->bytes += list->dump(-1, ' ', false, json::error_handler_t::replace).size();
-        if (tools->bytes > MaxListedToolBytes) {
-            done({},
-                 McpReply{{},
-                          {},
-                          QStringLiteral("the server's tools/list pages add up to more than %1 MiB (at page %2); "
-                                         "the studio stopped there")
-                              .arg(MaxListedToolBytes >> 20)
-                              .arg(page)});
-            return;
-        }
-        // An entry that is not an object with a string name is no tool: consumers read
-        // members of each (`mcp list --json` aborted on a number in the list).
-        for (const json &tool : *list) {
-            const auto name = tool.is_object() ? tool.find("name") : tool.end();
-            if (!tool.is_object() || name == tool.end() || !name->is_string()) {
-                ++m_droppedListEntries;
-                continue;
-            }
-            // A name listed again (on any page) would be a second tool of the same name:
-            // the first is kept, the others named (duplicateToolNames).
-            if (!tools->names.insert(name->get<std::string>()).second) {
-                const QString again = QString::fromStdString(name->get<std::string>());
-                if (!m_duplicateToolNames.contains(again) && m_duplicateToolNames.size() < MaxNamedDuplicates)
-                    m_duplicateToolNames << again;
-                continue;
-            }
-            if (m_stateless && m_transport->mirrorsToolParameters() && !takeToolParameters(tool, *tools))
-                continue;
-            tools->tools.push_back(tool);
-        }
-        const auto next = result.find("nextCursor");
-        if (next == result.end() || next->is_null()) {
-            if (m_stateless && m_transport->mirrorsToolParameters())
-                m_transport->setToolParameters(std::move(tools->parameters));
-            done(tools->tools, reply);
-            return;
-        }
-        if (!next->is_string()) {
-            done({}, McpReply{{}, {}, QStringLiteral("the server's tools/list nextCursor is not a string")});
-            return;
-        }
-        if (page >= MaxListPages) {
-            done({},
-                 McpReply{{}, {}, QStringLiteral("the server's tools/list goes on past %1 pages").arg(MaxListPages)});
-            return;
-        }
-        listPage(*next, page + 1, tools, done);
     });
-}
-
-bool McpClientSession::takeToolParameters(const json &tool, ListedTools &tools)
-{
-    QString why;
-    const auto annotations = McpParamHeaders::annotationsOf(tool.value("inputSchema", json()), &why);
-    const std::string name = tool["name"].get<std::string>();
-    if (!annotations) {
-        if (m_rejectedTools.size() < MaxNamedDuplicates)
-            m_rejectedTools << QStringLiteral("%1: %2").arg(printableText(elidedText(QString::fromStdString(name))),
-                                                            why);
-        return false;
-    }
-    if (!annotations->empty())
-        tools.parameters[name] = *annotations;
-    return true;
 }
 
 bool McpClientSession::sendMessage(const JsonRpcMessage &message)

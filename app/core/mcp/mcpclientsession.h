@@ -5,12 +5,14 @@
 #include "mcpclientsubscriptions.h"
 #include "mcpinputrequiredrounds.h"
 #include "mcpstdiotransport.h"
+#include "mcptoollistpages.h"
 
 #include <QObject>
 #include <QTimer>
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -107,12 +109,11 @@ public:
     static constexpr int MaxInputRounds = McpInputRequiredRounds::MaxRounds;
     static constexpr std::size_t MaxInputRequests = McpInputRequiredRounds::MaxRequests;
     static constexpr std::size_t MaxRequestStateBytes = McpInputRequiredRounds::MaxRequestStateBytes;
-    /// tools/list pages followed at most (a server that hands out cursors forever).
-    static constexpr int MaxListPages = 100;
-    /// Bytes of tools (as compact JSON) all pages of tools/list may add up to: a list
-    /// of a few hundred tools with their schemas is well under 1 MiB.
-    static constexpr std::size_t MaxListedToolBytes = 16u << 20;
-    static constexpr qsizetype MaxNamedDuplicates = 20;
+    /// tools/list pages followed at most, bytes of tools they may add up to, names kept
+    /// of duplicate and rejected tools (McpToolListPages).
+    static constexpr int MaxListPages = McpToolListPages::MaxPages;
+    static constexpr std::size_t MaxListedToolBytes = McpToolListPages::MaxToolBytes;
+    static constexpr qsizetype MaxNamedDuplicates = McpToolListPages::MaxNamed;
 
     /// Requests from the server open at once (waiting for respond()); past it, refused.
     static constexpr std::size_t MaxOpenServerRequests = 64;
@@ -160,15 +161,15 @@ public:
     qint64 refusedMessages() const { return m_refusedMessages; }
     qint64 unmatchedResponses() const { return m_unmatchedResponses; }
     /// Entries of the last listTools() that were not tools (not an object with a string name).
-    qint64 droppedListEntries() const { return m_droppedListEntries; }
+    qint64 droppedListEntries() const { return m_toolList->droppedEntries(); }
     /// Names the last listTools() got more than once (as the server sent them, at most
     /// MaxNamedDuplicates): only the first tool of each name is kept.
-    const QStringList &duplicateToolNames() const { return m_duplicateToolNames; }
+    const QStringList &duplicateToolNames() const { return m_toolList->duplicateNames(); }
     /// Tools the last listTools() left out because their `x-mcp-header` parameters break
     /// the spec's rules (only where the transport mirrors them: Streamable HTTP in the
     /// 2026 era; the spec says to leave such a tool out): "NAME: why", at most
     /// MaxNamedDuplicates.
-    const QStringList &rejectedTools() const { return m_rejectedTools; }
+    const QStringList &rejectedTools() const { return m_toolList->rejectedTools(); }
     McpTransport *transport() const { return m_transport; }
     /// What `roots/list` is answered with: an array of {"uri", "name"} (McpServerLaunch::
     /// rootsFor); empty by default.
@@ -270,23 +271,13 @@ private:
     /// Opens the server request `id` (a server's, or one the session asks of its own):
     /// "" when it is open now, else why not (its id in use, too many open).
     std::string claimServerRequest(const nlohmann::json &id);
-    struct ListedTools
-    {
-        std::vector<nlohmann::json> tools;
-        std::set<std::string> names;
-        std::size_t bytes = 0;
-        McpParamHeaders::ToolParameters parameters; ///< x-mcp-header annotations (when mirrored)
-    };
-
-    /// A listed tool's x-mcp-header parameters into `tools` (when it has any); false,
-    /// named in rejectedTools(), when they break the spec's rules.
-    bool takeToolParameters(const nlohmann::json &tool, ListedTools &tools);
     void finish(qint64 id, const McpReply &reply);
     static void dropTimer(QTimer *timer);
     /// Fails every open request; false when a callback deleted the session.
     bool failAll(const QString &why);
     void fail(const QString &why);
-    void listPage(const nlohmann::json &cursor, int page, std::shared_ptr<ListedTools> tools,
+    /// Asks for the page of `pages` at `cursor` (null: the first) and the pages after it.
+    void listPage(const nlohmann::json &cursor, std::shared_ptr<McpToolListPages> pages,
                   std::function<void(const std::vector<nlohmann::json> &, const McpReply &)> done);
 
     McpTransport *m_transport = nullptr;
@@ -308,9 +299,8 @@ private:
     std::map<qint64, Pending> m_pending;
     qint64 m_refusedMessages = 0;
     qint64 m_unmatchedResponses = 0;
-    qint64 m_droppedListEntries = 0;
-    QStringList m_duplicateToolNames;
-    QStringList m_rejectedTools;
+    /// The pages of the last listTools() (its counts and names so far).
+    std::shared_ptr<McpToolListPages> m_toolList = std::make_shared<McpToolListPages>();
     nlohmann::json m_roots = nlohmann::json::array();
     std::set<std::string> m_serverRequests; ///< ids (compact JSON) of the server's open requests
 };
