@@ -4526,6 +4526,10 @@ Nur von Tool Studio exportiertes Lauf-JSON (Format „toolstudio-run“, Version
         <source>stop sequences asked; model &apos;%1&apos; sets its own &quot;%2&quot; in its params</source>
         <translation>Stoppsequenzen erbeten; Modell „%1“ setzt in seinen params eigene („%2“)</translation>
     </message>
+    <message>
+        <source>maxTokens %1 asked; at most %2 sent, as model &apos;%3&apos; sets no max_tokens of its own in its params (set one to allow more)</source>
+        <translation>maxTokens %1 erbeten; höchstens %2 gesendet, da Modell „%3“ in seinen params kein eigenes max_tokens setzt (setzen Sie eines, um mehr zuzulassen)</translation>
+    </message>
 </context>
 <context>
     <name>SamplingModelPanel</name>

@@ -7,6 +7,7 @@
 // over is dropped, a server without `completions` is not asked — against
 // tests/data/mcp/fakeresources.py and the MCP reference server "everything" from npm
 // (its completable-prompt; skipped when ./toolstudio.sh test has not installed it).
+#include "fakeresources.h"
 #include "mcpsessionwaits.h"
 #include "ui/mcpcompletionfield.h"
 #include "ui/mcppromptspage.h"
@@ -23,15 +24,6 @@
 using nlohmann::json;
 
 namespace {
-
-McpStdioTransport::Launch fakeResources(const QString &mode)
-{
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    launch.arguments = {mcpFixture("fakeresources.py"), mode};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
-    return launch;
-}
 
 /// How many requests of `method` the fake got (its tool "counts"); -1 when it did not say.
 int requests(McpClientSession &session, const char *method)

@@ -7,21 +7,13 @@
 // when it is not there) and tests/data/mcp/fakeresources.py: values that attack (a
 // million, not text, 50 MiB, nested 100 000 deep), a server without the capability,
 // a 2026-07-28 server.
+#include "fakeresources.h"
 #include "mcp/mcpcompletion.h"
 #include "mcpsessionwaits.h"
 
 using nlohmann::json;
 
 namespace {
-
-McpStdioTransport::Launch fakeResources(const QString &mode)
-{
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    launch.arguments = {mcpFixture("fakeresources.py"), mode};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
-    return launch;
-}
 
 struct Completed
 {

@@ -7,6 +7,7 @@
 // tests/data/mcp/fakeresources.py, a server that attacks the client one way per mode;
 // and `toolstudio mcp resources|prompts`.
 #include "clirunner.h"
+#include "fakeresources.h"
 #include "mcp/mcpserverfeatures.h"
 #include "testfiles.h"
 
@@ -20,15 +21,6 @@
 using nlohmann::json;
 
 namespace {
-
-McpStdioTransport::Launch fakeServer(const QString &mode)
-{
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    launch.arguments = {mcpFixture("fakeresources.py"), mode};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
-    return launch;
-}
 
 /// A session with `launch`, ready (or a failed QVERIFY in the caller: check state()).
 std::unique_ptr<McpClientSession> openSession(const McpStdioTransport::Launch &launch)
@@ -339,7 +331,7 @@ void TestMcpResources::referenceServerSubscription()
 
 void TestMcpResources::fakeResourcesAndWhatIsLeftOut()
 {
-    auto session = openSession(fakeServer(QStringLiteral("good")));
+    auto session = openSession(fakeResources(QStringLiteral("good")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     const auto resources = awaitList(&McpServerFeatures::listResources, session.get());
     QVERIFY2(resources.reply.ok(), qPrintable(resources.reply.errorText()));
@@ -363,7 +355,7 @@ void TestMcpResources::fakeResourcesAndWhatIsLeftOut()
 
 void TestMcpResources::fakeReadsAreShownNotOpened()
 {
-    auto session = openSession(fakeServer(QStringLiteral("good")));
+    auto session = openSession(fakeResources(QStringLiteral("good")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     const Read notes = awaitRead(session.get(), QStringLiteral("file:///notes.txt"));
     QVERIFY(notes.reply.ok());
@@ -391,7 +383,7 @@ void TestMcpResources::fakeReadsAreShownNotOpened()
 
 void TestMcpResources::fakePrompts()
 {
-    auto session = openSession(fakeServer(QStringLiteral("good")));
+    auto session = openSession(fakeResources(QStringLiteral("good")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     const auto prompts = awaitList(&McpServerFeatures::listPrompts, session.get());
     QVERIFY2(prompts.reply.ok(), qPrintable(prompts.reply.errorText()));
@@ -423,7 +415,7 @@ void TestMcpResources::fakePrompts()
 
 void TestMcpResources::fakeSubscription()
 {
-    auto session = openSession(fakeServer(QStringLiteral("good")));
+    auto session = openSession(fakeResources(QStringLiteral("good")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     QSignalSpy notifications(session.get(), &McpClientSession::notificationReceived);
     QVERIFY(awaitSubscribe(session.get(), QStringLiteral("file:///notes.txt")).ok());
@@ -433,7 +425,7 @@ void TestMcpResources::fakeSubscription()
 
 void TestMcpResources::serverWithoutTheCapabilityIsNotAsked()
 {
-    auto session = openSession(fakeServer(QStringLiteral("tools-only")));
+    auto session = openSession(fakeResources(QStringLiteral("tools-only")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     const QString noResources = QStringLiteral("the server declares no \"resources\" capability in its initialize "
                                                "result: it offers none, so the studio does not ask");
@@ -459,7 +451,7 @@ void TestMcpResources::serverWithoutTheCapabilityIsNotAsked()
 
 void TestMcpResources::millionEntriesAreCut()
 {
-    auto session = openSession(fakeServer(QStringLiteral("many")));
+    auto session = openSession(fakeResources(QStringLiteral("many")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     const auto resources = awaitList(&McpServerFeatures::listResources, session.get(), 300000);
     QVERIFY2(resources.reply.ok(), qPrintable(resources.reply.errorText()));
@@ -472,7 +464,7 @@ void TestMcpResources::millionEntriesAreCut()
 
 void TestMcpResources::endlessCursorsStop()
 {
-    auto session = openSession(fakeServer(QStringLiteral("endless")));
+    auto session = openSession(fakeResources(QStringLiteral("endless")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     const auto resources = awaitList(&McpServerFeatures::listResources, session.get());
     QVERIFY2(resources.reply.ok(), qPrintable(resources.reply.errorText()));
@@ -485,7 +477,7 @@ void TestMcpResources::endlessCursorsStop()
 
 void TestMcpResources::repeatedCursorFails()
 {
-    auto session = openSession(fakeServer(QStringLiteral("loop")));
+    auto session = openSession(fakeResources(QStringLiteral("loop")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     const auto resources = awaitList(&McpServerFeatures::listResources, session.get());
     QCOMPARE(resources.reply.errorText(),
@@ -500,7 +492,7 @@ void TestMcpResources::hugeTextFailsItsRead()
     // 100 MiB of text in one reply: over the transport's 64 MiB, skipped without being
     // buffered whole; its id is read from the line's first bytes, so the read fails as
     // soon as the line ended (not at its timeout), and the session goes on.
-    auto session = openSession(fakeServer(QStringLiteral("huge")));
+    auto session = openSession(fakeResources(QStringLiteral("huge")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     const Read huge = awaitRead(session.get(), QStringLiteral("big"), 120000);
     QVERIFY(!huge.reply.ok());
@@ -516,7 +508,7 @@ void TestMcpResources::hugeTextFailsItsRead()
 
 void TestMcpResources::malformedRepliesFail()
 {
-    auto session = openSession(fakeServer(QStringLiteral("malformed")));
+    auto session = openSession(fakeResources(QStringLiteral("malformed")));
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     QCOMPARE(awaitList(&McpServerFeatures::listResources, session.get()).reply.errorText(),
              QStringLiteral("the server's resources/list result has no \"resources\" array"));
