@@ -7,8 +7,8 @@
 // over is dropped, a server without `completions` is not asked — against
 // tests/data/mcp/fakeresources.py and the MCP reference server "everything" from npm
 // (its completable-prompt; skipped when ./toolstudio.sh test has not installed it).
-#include "fakeresources.h"
 #include "mcpsessionwaits.h"
+#include "mcpstdiofixtures.h"
 #include "ui/mcpcompletionfield.h"
 #include "ui/mcppromptspage.h"
 #include "ui/mcpresourcespage.h"
@@ -236,10 +236,7 @@ void TestMcpCompletionUi::referenceServerPromptIsCompleted()
     const QString modules = referenceServerModules();
     if (modules.isEmpty())
         QSKIP(ReferenceServerMissing);
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
-    launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    const McpStdioTransport::Launch launch = everythingOverStdio(modules);
     McpClientSession session;
     session.open(launch);
     QVERIFY(waitReady(session));

@@ -7,9 +7,9 @@
 // when it is not there) and tests/data/mcp/fakeresources.py: values that attack (a
 // million, not text, 50 MiB, nested 100 000 deep), a server without the capability,
 // a 2026-07-28 server.
-#include "fakeresources.h"
 #include "mcp/mcpcompletion.h"
 #include "mcpsessionwaits.h"
+#include "mcpstdiofixtures.h"
 
 using nlohmann::json;
 
@@ -78,10 +78,7 @@ void TestMcpCompletion::referenceServer()
     const QString modules = referenceServerModules();
     if (modules.isEmpty())
         QSKIP(ReferenceServerMissing);
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
-    launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    const McpStdioTransport::Launch launch = everythingOverStdio(modules);
     McpClientSession session;
     session.open(launch);
     QVERIFY(waitReady(session));

@@ -7,8 +7,8 @@
 // tests/data/mcp/fakeresources.py, a server that attacks the client one way per mode;
 // and `toolstudio mcp resources|prompts`.
 #include "clirunner.h"
-#include "fakeresources.h"
 #include "mcp/mcpserverfeatures.h"
+#include "mcpstdiofixtures.h"
 #include "testfiles.h"
 
 #include <QFileInfo>
@@ -189,10 +189,7 @@ void TestMcpResources::referenceServerResources()
     const QString modules = referenceServerModules();
     if (modules.isEmpty())
         QSKIP(ReferenceServerMissing);
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
-    launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    const McpStdioTransport::Launch launch = everythingOverStdio(modules);
     auto session = openSession(launch);
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     QVERIFY(McpServerFeatures::missingCapability(*session, "resources").isEmpty());
@@ -248,10 +245,7 @@ void TestMcpResources::referenceServerPrompts()
     const QString modules = referenceServerModules();
     if (modules.isEmpty())
         QSKIP(ReferenceServerMissing);
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
-    launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    const McpStdioTransport::Launch launch = everythingOverStdio(modules);
     auto session = openSession(launch);
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
 
@@ -306,10 +300,7 @@ void TestMcpResources::referenceServerSubscription()
     const QString modules = referenceServerModules();
     if (modules.isEmpty())
         QSKIP(ReferenceServerMissing);
-    McpStdioTransport::Launch launch;
-    launch.program = QStandardPaths::findExecutable(QStringLiteral("node"));
-    launch.arguments = {modules + QStringLiteral("/@modelcontextprotocol/server-everything/dist/index.js")};
-    launch.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    const McpStdioTransport::Launch launch = everythingOverStdio(modules);
     auto session = openSession(launch);
     QVERIFY2(session->state() == McpClientSession::State::Ready, qPrintable(session->failure()));
     QSignalSpy notifications(session.get(), &McpClientSession::notificationReceived);

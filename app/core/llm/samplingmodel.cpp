@@ -103,29 +103,40 @@ std::optional<ModelRequest> SamplingModelCall::request(const json &modelRequest,
     return request;
 }
 
+namespace {
+
+/// The params member that bounds `model`'s reply: max_completion_tokens when it sets it, else max_tokens.
+const char *tokenLimitKey(const ModelConfig &model)
+{
+    return model.params.contains("max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
+}
+
+/// The limit `model` sets itself in its params; 0 when none.
+qint64 ownTokenLimit(const ModelConfig &model)
+{
+    const auto own = model.params.find(tokenLimitKey(model));
+    return own != model.params.end() && own->is_number_integer() && own->get<qint64>() > 0 ? own->get<qint64>() : 0;
+}
+
+} // namespace
+
 ModelConfig SamplingModelCall::bounded(ModelConfig model, int maxTokens)
 {
     if (maxTokens <= 0)
         return model;
-    const char *key = model.params.contains("max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
-    const auto own = model.params.find(key);
-    const bool limited = own != model.params.end() && own->is_number_integer() && own->get<qint64>() > 0;
-    model.params[key] = std::min<qint64>(limited ? own->get<qint64>() : DefaultMaxTokens, maxTokens);
+    const qint64 own = ownTokenLimit(model);
+    model.params[tokenLimitKey(model)] = std::min<qint64>(own > 0 ? own : DefaultMaxTokens, maxTokens);
     return model;
 }
 
 ModelConfig SamplingModelCall::configFor(ModelConfig model, const json &modelRequest, int maxTokens, QStringList *notes)
 {
-    if (maxTokens > DefaultMaxTokens && model.isRemote()) {
-        const auto own = model.params.find(model.params.contains("max_completion_tokens") ? "max_completion_tokens"
-                                                                                          : "max_tokens");
-        if (own == model.params.end() || !own->is_number_integer() || own->get<qint64>() <= 0)
-            *notes << tr("maxTokens %1 asked; at most %2 sent, as model '%3' sets no max_tokens of its own in its "
-                         "params (set one to allow more)")
-                          .arg(maxTokens)
-                          .arg(DefaultMaxTokens)
-                          .arg(model.name);
-    }
+    if (maxTokens > DefaultMaxTokens && model.isRemote() && ownTokenLimit(model) == 0)
+        *notes << tr("maxTokens %1 asked; at most %2 sent, as model '%3' sets no max_tokens of its own in its "
+                     "params (set one to allow more)")
+                      .arg(maxTokens)
+                      .arg(DefaultMaxTokens)
+                      .arg(model.name);
     model = bounded(std::move(model), maxTokens);
     if (!modelRequest.is_object())
         return model;
