@@ -5,8 +5,10 @@
 #pragma once
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QString>
 #include <QTcpSocket>
+#include <QThread>
 
 struct EventStream
 {
@@ -25,6 +27,20 @@ struct EventStream
         if (!session.isEmpty())
             extra += "Mcp-Session-Id: " + session.toUtf8() + "\r\n";
         return send(port, "GET", extra, {});
+    }
+    /// As open(), sent again for up to 30 s while the answer is 409: the session's
+    /// previous stream was closed on this side and the server has not yet seen it go.
+    int openOnceFree(int port, const QString &session, const QByteArray &headers = {})
+    {
+        QElapsedTimer clock;
+        clock.start();
+        while (open(port, session, headers) == 409 && clock.elapsed() < 30000) {
+            socket.abort();
+            raw.clear();
+            head.clear();
+            QThread::msleep(20);
+        }
+        return status;
     }
     /// POSTs `body` (a JSON-RPC request answered with a stream: a 2026-07-28
     /// subscriptions/listen) with `headers` and reads the reply's head; its status.
