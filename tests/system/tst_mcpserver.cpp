@@ -885,8 +885,9 @@ void TestMcpServer::httpEventStreamRefusals()
     // One stream per session: a second is 409 while the first is open (`after`, just
     // closed, may not be seen gone yet).
     EventStream first;
-    QCOMPARE(first.openOnceFree(server.port, init.session, bearerLine + "Last-Event-ID: " + QByteArray(4000, 'x') + "\r\n"),
-             200);
+    QCOMPARE(
+        first.openOnceFree(server.port, init.session, bearerLine + "Last-Event-ID: " + QByteArray(4000, 'x') + "\r\n"),
+        200);
     const McpHttpReply conflict = mcpHttp(server.port, "GET", {}, init.session, {bearer});
     QCOMPARE(conflict.status, 409);
     QCOMPARE(dumped(conflict.body["error"]),

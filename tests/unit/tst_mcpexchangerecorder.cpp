@@ -137,6 +137,46 @@ private Q_SLOTS:
         QCOMPARE(logs.omittedBytes(), qint64(12 * sizeOf(log)));
     }
 
+    // A log message goes to every call open on its server: made ready once, kept by
+    // each record as add() keeps it (whole when small, clipped when large), and counted
+    // against each record's own bounds.
+    void preparedOnceKeptByEachCall()
+    {
+        const JsonRpcMessage small
+            = JsonRpcMessage::notification("notifications/message", {{"level", "info"}, {"data", "hello"}});
+        const JsonRpcMessage large = JsonRpcMessage::notification(
+            "notifications/message", {{"level", "info"}, {"data", std::string(1 << 20, 'z')}});
+        const McpExchangeRecorder::Prepared smallReady = McpExchangeRecorder::prepare(small.toJson());
+        const McpExchangeRecorder::Prepared largeReady = McpExchangeRecorder::prepare(large.toJson());
+        QCOMPARE(smallReady.bytes, sizeOf(small));
+        QCOMPARE(smallReady.cost, sizeOf(small));
+        QCOMPARE(largeReady.bytes, sizeOf(large));
+        QCOMPARE(largeReady.cost, McpExchangeRecorder::HeadBytes);
+        McpExchangeRecorder first(5);
+        McpExchangeRecorder second(6);
+        McpExchangeRecorder direct(7);
+        for (McpExchangeRecorder *recorder : {&first, &second}) {
+            QVERIFY(recorder->addPrepared(Direction::Received, smallReady));
+            QVERIFY(recorder->addPrepared(Direction::Received, largeReady));
+        }
+        QVERIFY(direct.add(Direction::Received, small));
+        QVERIFY(direct.add(Direction::Received, large));
+        const QStringList rows{
+            QStringLiteral("← notification notifications/message info"),
+            QStringLiteral("← notification notifications/message (%1 bytes, clipped)").arg(sizeOf(large))};
+        QCOMPARE(rowsOf(first.toJson()), rows);
+        QCOMPARE(rowsOf(second.toJson()), rows);
+        QCOMPARE(rowsOf(direct.toJson()), rows);
+        QCOMPARE(first.toJson()["messages"][0]["message"].dump(), small.toJson().dump());
+        QCOMPARE(first.toJson()["messages"][1]["head"].get<std::string>(),
+                 direct.toJson()["messages"][1]["head"].get<std::string>());
+        // Each record's bounds: 28 clipped lines fit in one, whatever the other kept.
+        for (int n = 0; n < 40; ++n)
+            second.addPrepared(Direction::Received, largeReady);
+        QCOMPARE(second.keptMessages(), 28);
+        QCOMPARE(first.keptMessages(), 2);
+    }
+
     // A server's requests during the call, as a hostile server sends them (attack26):
     // one with an 8 MiB method and a 2 MiB id is kept as a bounded head, method cut to
     // MaxIdBytes and its id left out; a flood of them is bounded like any message, and

@@ -136,35 +136,53 @@ bool McpExchangeRecorder::add(Direction direction, const JsonRpcMessage &message
     return addAt(direction, message.toJson(), m_clock.elapsed(), final);
 }
 
+McpExchangeRecorder::Prepared McpExchangeRecorder::prepare(const json &message)
+{
+    Prepared prepared;
+    const std::string text = compact(message);
+    prepared.bytes = text.size();
+    if (text.size() <= MaxMessageBytes) {
+        prepared.cost = text.size();
+        prepared.fields = json{{"message", message}};
+        return prepared;
+    }
+    // Method and id bounded too: a server's request with an 8 MiB method, kept whole
+    // beside the head, made one attempt's record 227 MB.
+    prepared.cost = HeadBytes;
+    prepared.fields = json{{"kind", kindName(message)}};
+    if (const auto method = message.find("method"); method != message.end() && method->is_string())
+        prepared.fields["method"] = head(method->get<std::string>(), MaxIdBytes);
+    if (const auto id = message.find("id"); id != message.end() && compact(*id).size() <= MaxIdBytes)
+        prepared.fields["id"] = *id;
+    prepared.fields["bytes"] = text.size();
+    prepared.fields["head"] = head(text, HeadBytes);
+    return prepared;
+}
+
 bool McpExchangeRecorder::addAt(Direction direction, const json &message, qint64 offsetMs, bool final)
 {
-    const std::string text = compact(message);
-    const bool clipped = text.size() > MaxMessageBytes;
-    const std::size_t cost = clipped ? HeadBytes : text.size();
+    return keep(direction, prepare(message), offsetMs, final);
+}
+
+bool McpExchangeRecorder::addPrepared(Direction direction, const Prepared &prepared, bool final)
+{
+    return keep(direction, prepared, m_clock.elapsed(), final);
+}
+
+bool McpExchangeRecorder::keep(Direction direction, const Prepared &prepared, qint64 offsetMs, bool final)
+{
     // The others leave the final response one place and MaxMessageBytes.
-    const bool fits
-        = final || (m_messages.size() + 1 < std::size_t(MaxMessages) && m_bytes + cost <= MaxBytes - MaxMessageBytes);
+    const bool fits = final
+        || (m_messages.size() + 1 < std::size_t(MaxMessages) && m_bytes + prepared.cost <= MaxBytes - MaxMessageBytes);
     if (!fits) {
         ++m_omittedMessages;
-        m_omittedBytes += qint64(text.size());
+        m_omittedBytes += qint64(prepared.bytes);
         return false;
     }
     json entry{{"direction", direction == Direction::Sent ? "sent" : "received"}, {"offsetMs", offsetMs}};
-    if (clipped) {
-        // Method and id bounded too: a server's request with an 8 MiB method, kept
-        // whole beside the head, made one attempt's record 227 MB.
-        entry["kind"] = kindName(message);
-        if (const auto method = message.find("method"); method != message.end() && method->is_string())
-            entry["method"] = head(method->get<std::string>(), MaxIdBytes);
-        if (const auto id = message.find("id"); id != message.end() && compact(*id).size() <= MaxIdBytes)
-            entry["id"] = *id;
-        entry["bytes"] = text.size();
-        entry["head"] = head(text, HeadBytes);
-    } else {
-        entry["message"] = message;
-    }
+    entry.update(prepared.fields);
     m_messages.push_back(std::move(entry));
-    m_bytes += cost;
+    m_bytes += prepared.cost;
     return true;
 }
 

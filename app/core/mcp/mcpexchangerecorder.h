@@ -48,6 +48,17 @@ public:
     /// URLElicitationRequiredError (McpElicitationRequired::Code).
     static constexpr int UrlRequiredCode = -32042;
 
+    /// A message made ready to keep (dumped, clipped when over MaxMessageBytes) once, for
+    /// several records: a log message goes to every call open on its server, and a
+    /// 1 MB line dumped for each of 50 calls cost seconds (attack36).
+    struct Prepared
+    {
+        nlohmann::json fields; ///< {"message": …} or the clipped form's members
+        std::size_t bytes = 0; ///< its size as compact JSON
+        std::size_t cost = 0;  ///< what it counts against MaxBytes when kept
+    };
+    static Prepared prepare(const nlohmann::json &message);
+
     /// For the call whose requests carry `progressToken` (McpServerPool's call id).
     explicit McpExchangeRecorder(qint64 progressToken = 0);
 
@@ -59,6 +70,8 @@ public:
     bool add(Direction direction, const JsonRpcMessage &message, bool final = false);
     /// As add(), with the message's offset given (tests).
     bool addAt(Direction direction, const nlohmann::json &message, qint64 offsetMs, bool final = false);
+    /// As add(), the message prepared already.
+    bool addPrepared(Direction direction, const Prepared &prepared, bool final = false);
 
     int keptMessages() const { return int(m_messages.size()); }
     qint64 omittedMessages() const { return m_omittedMessages; }
@@ -66,6 +79,7 @@ public:
     nlohmann::json toJson() const;
 
 private:
+    bool keep(Direction direction, const Prepared &prepared, qint64 offsetMs, bool final);
     void rememberElicitations(const nlohmann::json &data);
 
     qint64 m_progressToken = 0;

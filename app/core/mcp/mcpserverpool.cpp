@@ -508,9 +508,10 @@ void McpServerPool::onExchanged(const QString &name, bool sent, const JsonRpcMes
     if (message.kind == JsonRpcMessage::Kind::Request && message.method != "ping") {
         earliest->exchange.addServerRequest(message);
     } else if (message.kind == JsonRpcMessage::Kind::Notification && message.method == "notifications/message") {
+        const McpExchangeRecorder::Prepared prepared = McpExchangeRecorder::prepare(message.toJson());
         for (auto &[id, call] : m_calls)
             if (call.server == name && call.requestId != 0)
-                call.exchange.add(direction, message);
+                call.exchange.addPrepared(direction, prepared);
     }
 }
 
