@@ -1983,6 +1983,10 @@ Seine Nachricht:
         <source>the server is not connected</source>
         <translation>der Server ist nicht verbunden</translation>
     </message>
+    <message>
+        <source>the server declares &quot;completions&quot; but answers completion/complete with %1</source>
+        <translation>der Server gibt „completions“ an, beantwortet completion/complete aber mit %1</translation>
+    </message>
 </context>
 <context>
     <name>McpCompletionField</name>

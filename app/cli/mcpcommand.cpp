@@ -13,6 +13,7 @@
 #include "mcp/mcpserverlaunch.h"
 #include "mcpacceptcommand.h"
 #include "mcpclientmetadatacommand.h"
+#include "mcpcompletecommand.h"
 #include "mcpfeaturescommand.h"
 #include "mcpimportcommand.h"
 #include "mcplogincommand.h"
@@ -387,8 +388,11 @@ int mcpCommand(const QStringList &arguments)
         "                            show what changed in the server's tools since they were accepted\n"
         "                            and accept it (every changed tool, or the TOOLs named)\n"
         "  call PROJECT SERVER TOOL  call one tool (--args JSON), journaled as a one-step run\n"
-        "  resources PROJECT SERVER  list the server's resources and templates, or read one (--read URI)\n"
-        "  prompts PROJECT SERVER    list the server's prompts, or get one (--get NAME --args JSON)\n"
+        "  resources PROJECT SERVER  list the server's resources and templates, or read one (--read URI),\n"
+        "                            or complete a template's variable (--complete TEMPLATE_URI VARIABLE\n"
+        "                            [PREFIX] [--args JSON])\n"
+        "  prompts PROJECT SERVER    list the server's prompts, or get one (--get NAME --args JSON), or\n"
+        "                            complete an argument (--complete NAME ARGUMENT [PREFIX] [--args JSON])\n"
         "  login PROJECT SERVER      sign in to a remote server that asks for it (OAuth): prints the URL to\n"
         "                            open, waits for the browser (--timeout SECONDS, default 300)\n"
         "  client-metadata PROJECT SERVER\n"
@@ -402,7 +406,8 @@ int mcpCommand(const QStringList &arguments)
     parser.addPositionalArgument(QStringLiteral("PROJECT"), QStringLiteral("The project folder."));
     parser.addPositionalArgument(QStringLiteral("[ARGS]"),
                                  QStringLiteral("call: SERVER TOOL; accept: SERVER [TOOL...]; resources, prompts, "
-                                                "login, client-metadata: SERVER; import: FILE."));
+                                                "login, client-metadata: SERVER; import: FILE; --complete: "
+                                                "SERVER ARGUMENT [PREFIX]."));
     const QCommandLineOption jsonOption(
         QStringLiteral("json"),
         QStringLiteral("Print JSON (list: servers and their tools; accept: the tools accepted; resources, prompts: "
@@ -410,7 +415,7 @@ int mcpCommand(const QStringList &arguments)
     const QCommandLineOption argsOption(
         QStringLiteral("args"),
         QStringLiteral("call: the arguments, a JSON object (default {}); prompts --get: the prompt's arguments, a JSON "
-                       "object of strings."),
+                       "object of strings; --complete: the other arguments or variables filled in (the context)."),
         QStringLiteral("JSON"));
     const QCommandLineOption readOption(QStringLiteral("read"),
                                         QStringLiteral("resources: read the resource URI and print its contents."),
@@ -418,6 +423,12 @@ int mcpCommand(const QStringList &arguments)
     const QCommandLineOption getOption(QStringLiteral("get"),
                                        QStringLiteral("prompts: get the prompt NAME and print its messages."),
                                        QStringLiteral("NAME"));
+    const QCommandLineOption completeOption(
+        QStringLiteral("complete"),
+        QStringLiteral("prompts: complete ARGUMENT of the prompt NAME from the PREFIX typed so far (--complete NAME "
+                       "ARGUMENT [PREFIX]); resources: a variable of the template TEMPLATE_URI (or its name) "
+                       "(--complete TEMPLATE_URI VARIABLE [PREFIX]). Prints the server's values, one a line."),
+        QStringLiteral("NAME|TEMPLATE_URI"));
     const QCommandLineOption replaceOption(
         QStringLiteral("replace"), QStringLiteral("import: overwrite servers of the same name (default: skip them)."));
     const QCommandLineOption protocolOption(
@@ -431,8 +442,8 @@ int mcpCommand(const QStringList &arguments)
         QStringLiteral("client-metadata: the loopback port the document's redirect URI names, when the entry has no "
                        "oauth.redirect_port (then add it there)."),
         QStringLiteral("N"));
-    parser.addOptions({jsonOption, argsOption, readOption, getOption, replaceOption, protocolOption, timeoutOption,
-                       portOption, trustOption()});
+    parser.addOptions({jsonOption, argsOption, readOption, getOption, completeOption, replaceOption, protocolOption,
+                       timeoutOption, portOption, trustOption()});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("mcp"), arguments, 2, 4 + 256, &exitCode);
     if (!positional)
@@ -446,13 +457,23 @@ int mcpCommand(const QStringList &arguments)
     if (verb == QLatin1String("call") && positional->size() == 4)
         return callTool(*positional, parser.isSet(argsOption) ? parser.value(argsOption) : QStringLiteral("{}"),
                         parser.isSet(trustOption()), parser.isSet(protocolOption));
+    if ((verb == QLatin1String("resources") || verb == QLatin1String("prompts")) && parser.isSet(completeOption)
+        && (positional->size() == 4 || positional->size() == 5) && !parser.isSet(readOption)
+        && !parser.isSet(getOption))
+        return mcpCompleteCommand(positional->at(1), positional->at(2),
+                                  {verb == QLatin1String("prompts") ? McpCompletionRef::Kind::Prompt
+                                                                    : McpCompletionRef::Kind::ResourceTemplate,
+                                   parser.value(completeOption)},
+                                  positional->at(3), positional->value(4),
+                                  parser.isSet(argsOption) ? parser.value(argsOption) : QString(),
+                                  parser.isSet(jsonOption), parser.isSet(trustOption()));
     if (verb == QLatin1String("resources") && positional->size() == 3 && !parser.isSet(getOption)
-        && !parser.isSet(argsOption))
+        && !parser.isSet(argsOption) && !parser.isSet(completeOption))
         return mcpResourcesCommand(positional->at(1), positional->at(2),
                                    parser.isSet(readOption) ? parser.value(readOption) : QString(),
                                    parser.isSet(jsonOption), parser.isSet(trustOption()));
     if (verb == QLatin1String("prompts") && positional->size() == 3 && !parser.isSet(readOption)
-        && (parser.isSet(getOption) || !parser.isSet(argsOption)))
+        && !parser.isSet(completeOption) && (parser.isSet(getOption) || !parser.isSet(argsOption)))
         return mcpPromptsCommand(positional->at(1), positional->at(2),
                                  parser.isSet(getOption) ? parser.value(getOption) : QString(),
                                  parser.isSet(argsOption) ? parser.value(argsOption) : QString(),
@@ -480,10 +501,10 @@ int mcpCommand(const QStringList &arguments)
     if (verb == QLatin1String("resources") || verb == QLatin1String("prompts")) {
         printLine(stderr,
                   verb == QLatin1String("resources")
-                      ? tr("toolstudio mcp resources: usage: toolstudio mcp resources PROJECT SERVER [--read URI] "
-                           "[--json]")
+                      ? tr("toolstudio mcp resources: usage: toolstudio mcp resources PROJECT SERVER [--read URI | "
+                           "--complete TEMPLATE_URI VARIABLE [PREFIX] [--args JSON]] [--json]")
                       : tr("toolstudio mcp prompts: usage: toolstudio mcp prompts PROJECT SERVER [--get NAME "
-                           "[--args JSON]] [--json]"));
+                           "[--args JSON] | --complete NAME ARGUMENT [PREFIX] [--args JSON]] [--json]"));
         return ExitBadInput;
     }
     if (verb == QLatin1String("list") || verb == QLatin1String("call") || verb == QLatin1String("import")

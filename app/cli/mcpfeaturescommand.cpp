@@ -3,18 +3,11 @@
 #include "mcpfeaturescommand.h"
 
 #include "headlessrun.h"
-#include "jsoninput.h"
-#include "mcp/mcpnpxinstall.h"
 #include "mcp/mcpserverfeatures.h"
-#include "mcp/mcpserverlaunch.h"
-#include "mcpservernamed.h"
+#include "mcpfeaturessession.h"
 #include "project/printabletext.h"
-#include "project/project.h"
-#include "python/secrets.h"
-#include "trustcommand.h"
 
 #include <QCoreApplication>
-#include <QEventLoop>
 #include <QLocale>
 
 #include <algorithm>
@@ -63,68 +56,6 @@ McpInputRequiredRounds::Asker headlessAsker()
             .arg(McpInputRequiredRounds::describe(method, params));
     };
     return asker;
-}
-
-/// Runs the event loop until `done` is true.
-void waitFor(const bool &done)
-{
-    QEventLoop loop;
-    while (!done)
-        loop.processEvents(QEventLoop::WaitForMoreEvents);
-}
-
-/// The project's server `name` started and initialized, or nullptr with the reason
-/// printed and `*exitCode` set.
-std::unique_ptr<McpClientSession> openServer(const QString &command, const QString &projectDir, const QString &name,
-                                             bool trust, int *exitCode)
-{
-    const QString prefix = QStringLiteral("toolstudio mcp %1: ").arg(command);
-    const auto project = loadProjectToRun(QStringLiteral("mcp"), projectDir, trust, exitCode);
-    if (!project)
-        return nullptr;
-    const McpServerConfig *config = mcpServerNamed(*project, name, command);
-    if (!config) {
-        *exitCode = ExitBadInput;
-        return nullptr;
-    }
-    if (config->disabled) {
-        printLine(stderr, prefix + tr("MCP server '%1' is disabled in toolstudio.json").arg(name));
-        *exitCode = ExitRunFailed;
-        return nullptr;
-    }
-    QString secretsError;
-    const Secrets secrets = Secrets::load(project->dir, &secretsError);
-    if (!secretsError.isEmpty())
-        printLine(stderr, prefix + tr("warning: %1").arg(secretsError));
-    if (const QString failed
-        = McpNpxInstall::installIfNeeded(*config,
-                                         [&prefix](const QString &spec) {
-                                             printLine(stderr, prefix + tr("installing %1 with npm (once)…").arg(spec));
-                                         });
-        !failed.isEmpty()) {
-        printLine(stderr, prefix + tr("MCP server '%1' cannot start: %2").arg(name, printableLines(failed)));
-        *exitCode = ExitRunFailed;
-        return nullptr;
-    }
-    QString why;
-    std::unique_ptr<McpTransport> transport = McpServerLaunch::transportFor(*config, project->dir, secrets, &why);
-    if (!transport) {
-        printLine(stderr, prefix + tr("MCP server '%1' cannot start: %2").arg(name, printableLines(why)));
-        *exitCode = ExitRunFailed;
-        return nullptr;
-    }
-    auto session = std::make_unique<McpClientSession>(transport.release());
-    bool settled = false;
-    QObject::connect(session.get(), &McpClientSession::ready, session.get(), [&settled] { settled = true; });
-    QObject::connect(session.get(), &McpClientSession::failed, session.get(), [&settled] { settled = true; });
-    session->open();
-    waitFor(settled);
-    if (session->state() != McpClientSession::State::Ready) {
-        printLine(stderr, prefix + tr("MCP server '%1' failed: %2").arg(name, printableLines(session->failure())));
-        *exitCode = ExitRunFailed;
-        return nullptr;
-    }
-    return session;
 }
 
 /// The notes a listing carries (entries left out, a list cut short), for stderr.
@@ -259,7 +190,7 @@ int mcpResourcesCommand(const QString &projectDir, const QString &server, const 
     const QString prefix = QStringLiteral("toolstudio mcp resources: ");
     int exitCode = ExitBadInput;
     std::unique_ptr<McpClientSession> session
-        = openServer(QStringLiteral("resources"), projectDir, server, trust, &exitCode);
+        = openMcpFeaturesServer(QStringLiteral("resources"), projectDir, server, trust, &exitCode);
     if (!session)
         return exitCode;
     if (const QString missing = McpServerFeatures::missingCapability(*session, "resources"); !missing.isEmpty()) {
@@ -324,33 +255,11 @@ int mcpPromptsCommand(const QString &projectDir, const QString &server, const QS
 {
     const QString prefix = QStringLiteral("toolstudio mcp prompts: ");
     QMap<QString, QString> arguments;
-    if (!argsText.isNull()) {
-        JsonInput::Problem problem;
-        const json args = JsonInput::read<json>(argsText.toStdString(), &problem);
-        if (!problem.reason.empty()) {
-            printLine(stderr,
-                      prefix
-                          + tr("%1; pass an object of strings, e.g. --args '{\"city\": \"Paris\"}'")
-                                .arg(QString::fromStdString(JsonInput::describe("--args", problem))));
-            return ExitBadInput;
-        }
-        bool strings = args.is_object();
-        for (auto it = args.begin(); strings && it != args.end(); ++it) {
-            strings = it->is_string();
-            if (strings)
-                arguments.insert(QString::fromStdString(it.key()), QString::fromStdString(it->get<std::string>()));
-        }
-        if (!strings) {
-            printLine(stderr,
-                      prefix
-                          + tr("--args must be a JSON object of strings (MCP prompt arguments are strings), "
-                               "e.g. --args '{\"city\": \"Paris\"}'"));
-            return ExitBadInput;
-        }
-    }
+    if (!argsText.isNull() && !readStringArguments(QStringLiteral("prompts"), argsText, &arguments))
+        return ExitBadInput;
     int exitCode = ExitBadInput;
     std::unique_ptr<McpClientSession> session
-        = openServer(QStringLiteral("prompts"), projectDir, server, trust, &exitCode);
+        = openMcpFeaturesServer(QStringLiteral("prompts"), projectDir, server, trust, &exitCode);
     if (!session)
         return exitCode;
     if (const QString missing = McpServerFeatures::missingCapability(*session, "prompts"); !missing.isEmpty()) {

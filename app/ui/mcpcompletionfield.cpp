@@ -78,8 +78,13 @@ void McpCompletionField::ask()
     }
     QString why;
     McpClientSession *session = m_session(&why);
-    if (!McpCompletion::offered(session))
-        return; // not connected, or the server offers no completions: nothing to ask
+    if (!McpCompletion::offered(session)) {
+        // Not connected, or the server offers no completions: nothing to ask. One that
+        // answered -32601 earlier in its session is said, as that answer was.
+        if (const QString missing = McpCompletion::methodMissing(session); !missing.isEmpty())
+            showFailure(missing);
+        return;
+    }
     const QString asked = m_field->text();
     const int generation = ++m_generation;
     m_asking = session;
@@ -104,9 +109,7 @@ void McpCompletionField::onAnswer(const QString &asked, const McpCompletionResul
     }
     m_askAgain = false;
     if (!reply.ok()) {
-        m_problem = reply.errorText();
-        m_model->setStringList({});
-        setNote(tr("Completions failed: %1").arg(m_problem));
+        showFailure(reply.errorText());
         Q_EMIT answered();
         return;
     }
@@ -132,6 +135,13 @@ void McpCompletionField::onAnswer(const QString &asked, const McpCompletionResul
         m_completer->popup()->hide();
     }
     Q_EMIT answered();
+}
+
+void McpCompletionField::showFailure(const QString &problem)
+{
+    m_problem = problem;
+    m_model->setStringList({});
+    setNote(tr("Completions failed: %1").arg(problem));
 }
 
 void McpCompletionField::setNote(const QString &note)

@@ -24,8 +24,10 @@ class QStringListModel;
 /// One request per field is open at a time: text typed meanwhile is asked for once
 /// that one is answered, and an answer for text that is no longer the field's is
 /// dropped. A failure is said quietly in the field's tooltip (problem()), never in a
-/// dialog; so is a server that has more values than it offered. The object belongs to
-/// the field (its child) and ends with it; a request still open then is cancelled.
+/// dialog; so is a server that has more values than it offered, and one that answered
+/// -32601 in its session (McpCompletion::methodMissing()), which is not asked again.
+/// The object belongs to the field (its child) and ends with it; a request still open
+/// then is cancelled.
 class McpCompletionField : public QObject
 {
     Q_OBJECT
@@ -59,6 +61,8 @@ Q_SIGNALS:
 private:
     void ask();
     void onAnswer(const QString &asked, const McpCompletionResult &result, const McpReply &reply);
+    /// No values, and `problem` in the tooltip.
+    void showFailure(const QString &problem);
     void setNote(const QString &note);
 
     QLineEdit *m_field = nullptr;

@@ -64,6 +64,7 @@ private Q_SLOTS:
     void templateVariablesAreCompleted();
     void promptArgumentsAreCompleted();
     void serverWithoutCompletionsIsNotAsked();
+    void methodNotFoundIsAskedOnce();
     void referenceServerPromptIsCompleted();
 };
 
@@ -229,6 +230,51 @@ void TestMcpCompletionUi::serverWithoutCompletionsIsNotAsked()
     QCOMPARE(requests(session, "completion/complete"), 0);
     QVERIFY(completion->values().isEmpty());
     QCOMPARE(who->toolTip(), QStringLiteral("<p style=\"white-space: pre-wrap\">Who</p>"));
+}
+
+void TestMcpCompletionUi::methodNotFoundIsAskedOnce()
+{
+    // It declares completions but answers -32601: one request, then none for the rest of
+    // the session, in this field or another; each says why in its tooltip.
+    McpClientSession session;
+    session.open(fakeResources(QStringLiteral("complete-not-found")));
+    QVERIFY(waitReady(session));
+    McpPromptsPage page(QStringLiteral("fake"), [&session](QString *) { return &session; });
+    QVERIFY(showActive(&page));
+    page.list();
+    auto *prompts = page.findChild<QTreeWidget *>(QStringLiteral("mcpPrompts"));
+    QTRY_COMPARE(prompts->topLevelItemCount(), 2);
+    prompts->topLevelItem(0)->setSelected(true);
+    auto *who = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_name"));
+    auto *style = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_style"));
+    QVERIFY(who && style);
+    auto *completion = who->findChild<McpCompletionField *>();
+    QSignalSpy answered(completion, &McpCompletionField::answered);
+    const QString missing = QStringLiteral(
+        "the server declares \"completions\" but answers completion/complete with -32601: Method not found");
+    // The tooltip is rich text: the server's words in it are escaped.
+    const QString quoted = QString(missing).replace(u'"', QStringLiteral("&quot;"));
+    const QString tip
+        = QStringLiteral("<p style=\"white-space: pre-wrap\">Who\nCompletions failed: %1</p>").arg(quoted);
+    who->setFocus();
+    QTest::keyClicks(who, QStringLiteral("A"));
+    QVERIFY(answered.wait(10000));
+    QCOMPARE(completion->problem(), missing);
+    QCOMPARE(who->toolTip(), tip);
+    QCOMPARE(requests(session, "completion/complete"), 1);
+
+    QTest::keyClicks(who, QStringLiteral("d"));
+    QTest::qWait(McpCompletionField::DebounceMs * 3);
+    style->setFocus();
+    QTest::keyClicks(style, QStringLiteral("f"));
+    QTest::qWait(McpCompletionField::DebounceMs * 3);
+    QCOMPARE(requests(session, "completion/complete"), 1);
+    QCOMPARE(answered.size(), 1);
+    QCOMPARE(who->toolTip(), tip);
+    QCOMPARE(style->findChild<McpCompletionField *>()->problem(), missing);
+    QCOMPARE(style->toolTip(),
+             QStringLiteral("<p style=\"white-space: pre-wrap\">Completions failed: %1</p>").arg(quoted));
+    QVERIFY(!QApplication::activeModalWidget());
 }
 
 void TestMcpCompletionUi::referenceServerPromptIsCompleted()

@@ -6,7 +6,7 @@
 // templates; installed by ./toolstudio.sh test into TOOLSTUDIO_MCP_SERVERS_DIR, skipped
 // when it is not there) and tests/data/mcp/fakeresources.py: values that attack (a
 // million, not text, 50 MiB, nested 100 000 deep), a server without the capability,
-// a 2026-07-28 server.
+// one that declares it but answers -32601 (asked once a session), a 2026-07-28 server.
 #include "mcp/mcpcompletion.h"
 #include "mcpsessionwaits.h"
 #include "mcpstdiofixtures.h"
@@ -70,6 +70,7 @@ private Q_SLOTS:
     void hostileValuesAreBounded();
     void malformedRepliesFail();
     void serverWithoutTheCapabilityIsNotAsked();
+    void methodNotFoundIsAskedOncePerSession();
     void modernServer();
 };
 
@@ -251,6 +252,50 @@ void TestMcpCompletion::serverWithoutTheCapabilityIsNotAsked()
     const Completed unconnected = awaitCompletion(nullptr, prompt("greet"), QStringLiteral("name"), {});
     QCOMPARE(valuesOf(unconnected), QStringLiteral("failed: the server is not connected"));
     QVERIFY(!unconnected.calledAtOnce);
+}
+
+void TestMcpCompletion::methodNotFoundIsAskedOncePerSession()
+{
+    const McpStdioTransport::Launch launch = fakeResources(QStringLiteral("complete-not-found"));
+    McpClientSession session;
+    session.open(launch);
+    QVERIFY(waitReady(session));
+    QVERIFY(McpCompletion::offered(&session));
+    QCOMPARE(McpCompletion::methodMissing(&session), QString());
+    const QString missing = QStringLiteral(
+        "the server declares \"completions\" but answers completion/complete with -32601: Method not found");
+
+    // The first request is answered -32601: said in words, and remembered.
+    QCOMPARE(valuesOf(awaitCompletion(&session, prompt("greet"), QStringLiteral("name"), QStringLiteral("A"))),
+             QStringLiteral("failed: ") + missing);
+    QVERIFY(!McpCompletion::offered(&session));
+    QCOMPARE(McpCompletion::methodMissing(&session), missing);
+    // The rest of the session: not asked again, whatever the ref or argument.
+    const Completed again = awaitCompletion(&session, prompt("greet"), QStringLiteral("name"), QStringLiteral("Ad"));
+    QCOMPARE(valuesOf(again), QStringLiteral("failed: ") + missing);
+    QVERIFY(!again.calledAtOnce);
+    QCOMPARE(valuesOf(awaitCompletion(&session, resource(Note), QStringLiteral("folder"), QStringLiteral("i"))),
+             QStringLiteral("failed: ") + missing);
+    const McpReply counts = callAndWait(session, QStringLiteral("counts"));
+    QVERIFY2(counts.ok(), qPrintable(counts.errorText()));
+    QCOMPARE(counts.result["content"][0]["text"].get<std::string>(),
+             std::string("{\"completion/complete\": 1, \"tools/call\": 1}"));
+
+    // A restart is a new server session: it is asked again (once). The pool restarts
+    // with a new McpClientSession; the same one opened again asks again too.
+    session.close();
+    QVERIFY(QTest::qWaitFor([&session] { return !session.transport()->isRunning(); }, 10000));
+    session.open(launch);
+    QVERIFY(waitReady(session));
+    QVERIFY(McpCompletion::offered(&session));
+    QCOMPARE(McpCompletion::methodMissing(&session), QString());
+    QCOMPARE(valuesOf(awaitCompletion(&session, prompt("greet"), QStringLiteral("name"), QStringLiteral("A"))),
+             QStringLiteral("failed: ") + missing);
+    QCOMPARE(valuesOf(awaitCompletion(&session, prompt("greet"), QStringLiteral("name"), QStringLiteral("Al"))),
+             QStringLiteral("failed: ") + missing);
+    const McpReply restarted = callAndWait(session, QStringLiteral("counts"));
+    QCOMPARE(restarted.result["content"][0]["text"].get<std::string>(),
+             std::string("{\"completion/complete\": 1, \"tools/call\": 1}"));
 }
 
 void TestMcpCompletion::modernServer()

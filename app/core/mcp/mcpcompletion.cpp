@@ -6,7 +6,9 @@
 #include "project/printabletext.h"
 
 #include <QCoreApplication>
+#include <QPointer>
 #include <QTimer>
+#include <QVariant>
 
 #include <set>
 
@@ -19,6 +21,24 @@ namespace {
 QString tr(const char *text)
 {
     return QCoreApplication::translate("McpCompletion", text);
+}
+
+/// The session's dynamic property holding methodMissing()'s words.
+constexpr char MethodMissingProperty[] = "toolstudio_completionMethodMissing";
+
+/// Remembers that `session`'s server answered -32601, until the session is ready again.
+QString noteMethodMissing(McpClientSession *session, const McpReply &reply)
+{
+    const QString why
+        = tr("the server declares \"completions\" but answers completion/complete with %1").arg(reply.errorText());
+    if (session && session->property(MethodMissingProperty).toString().isEmpty()) {
+        session->setProperty(MethodMissingProperty, why);
+        // A restart (open() again) is a new server session: it is asked anew.
+        QObject::connect(
+            session, &McpClientSession::ready, session,
+            [session] { session->setProperty(MethodMissingProperty, QVariant()); }, Qt::SingleShotConnection);
+    }
+    return why;
 }
 
 /// `value` when the studio offers it as it is, else nullopt (see the header).
@@ -41,7 +61,12 @@ std::optional<QString> offeredValue(const json &value)
 bool offered(const McpClientSession *session)
 {
     return session && session->state() == McpClientSession::State::Ready
-        && McpServerFeatures::missingCapability(*session, "completions").isEmpty();
+        && McpServerFeatures::missingCapability(*session, "completions").isEmpty() && methodMissing(session).isEmpty();
+}
+
+QString methodMissing(const McpClientSession *session)
+{
+    return session ? session->property(MethodMissingProperty).toString() : QString();
 }
 
 McpCompletionResult parseResult(const json &result, QString *error)
@@ -83,8 +108,8 @@ qint64 complete(McpClientSession *session, const McpCompletionRef &ref, const QS
     QString why;
     if (!session || session->state() != McpClientSession::State::Ready)
         why = tr("the server is not connected");
-    else
-        why = McpServerFeatures::missingCapability(*session, "completions");
+    else if (why = McpServerFeatures::missingCapability(*session, "completions"); why.isEmpty())
+        why = methodMissing(session);
     if (!why.isEmpty()) {
         QObject *later = session ? static_cast<QObject *>(session) : QCoreApplication::instance();
         QTimer::singleShot(0, later, [done = std::move(done), why] { done({}, McpReply{{}, {}, why}); });
@@ -104,7 +129,11 @@ qint64 complete(McpClientSession *session, const McpCompletionRef &ref, const QS
         params["context"] = {{"arguments", std::move(filled)}};
     return session->request(
         QStringLiteral("completion/complete"), std::move(params),
-        [done = std::move(done)](const McpReply &reply) {
+        [done = std::move(done), asked = QPointer<McpClientSession>(session)](const McpReply &reply) {
+            if (reply.error.code == JsonRpcError::MethodNotFound) {
+                done({}, McpReply{{}, {}, noteMethodMissing(asked, reply)});
+                return;
+            }
             if (!reply.ok()) {
                 done({}, reply);
                 return;

@@ -27,6 +27,12 @@
 // out rather than changed) or came before is left out and counted (`dropped`). At most
 // MaxExaminedValues entries are looked at: a million values cost no more than a few
 // thousand. A result that is not the shape fails, saying what is missing.
+//
+// A server that declares `completions` but answers completion/complete with -32601
+// (Method not found) is not asked again for the rest of that session: offered() is
+// false and complete() fails at once with methodMissing()'s words, until the session is
+// ready() again (a restart, a new session), which asks anew — the window's fields would
+// otherwise send a request for every pause in the typing.
 
 /// What completion/complete gave: the values to offer, in the server's order.
 struct McpCompletionResult
@@ -56,8 +62,14 @@ constexpr std::size_t MaxExaminedValues = 10000;
 /// How long a completion waits: a person is typing, an answer later than this is of no use.
 constexpr int TimeoutMs = 10000;
 
-/// True when the session is ready and its server declared `completions`.
+/// True when the session is ready, its server declared `completions` and has not
+/// answered completion/complete with -32601 in this session (methodMissing()).
 bool offered(const McpClientSession *session);
+
+/// Why the session's server is no longer asked: it declares `completions` but answered
+/// completion/complete with -32601 in this session ("the server declares \"completions\"
+/// but answers completion/complete with -32601: Method not found"); "" otherwise.
+QString methodMissing(const McpClientSession *session);
 
 using Done = std::function<void(const McpCompletionResult &, const McpReply &)>;
 
@@ -65,8 +77,9 @@ using Done = std::function<void(const McpCompletionResult &, const McpReply &)>;
 /// the other arguments filled in (empty ones and `argument` itself are not sent).
 /// `done` gets the values or the reply that failed, once, later (never from inside this
 /// call). A server that did not declare `completions` is not asked: `done` gets
-/// McpServerFeatures::missingCapability()'s words. Returns the request's id (for
-/// McpClientSession::cancel), 0 when nothing was sent.
+/// McpServerFeatures::missingCapability()'s words, nor one that answered -32601 before
+/// (methodMissing()'s words; the -32601 answer itself gets them too). Returns the
+/// request's id (for McpClientSession::cancel), 0 when nothing was sent.
 qint64 complete(McpClientSession *session, const McpCompletionRef &ref, const QString &argument, const QString &value,
                 const QMap<QString, QString> &context, Done done, int timeoutMs = TimeoutMs);
 

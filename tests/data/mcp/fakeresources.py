@@ -26,6 +26,8 @@ per mode (argv[1]):
               an object, templates' is absent, resources/read's "contents" is a string,
               prompts/list's entries are numbers, prompts/get has no "messages"
   no-completions  like good, but without the "completions" capability
+  complete-not-found  like good, declaring "completions", but completion/complete is
+              answered -32601 (Method not found), and counted
   modern      like good, but a 2026-07-28 server (server/discover; initialize is -32601;
               every request must carry _meta's protocolVersion, else -32602)
 
@@ -37,7 +39,8 @@ echo (the one value is the request's params without _meta, as JSON), many (1 000
 values), mixed (values that are not text, empty, repeated, 1000 characters long, with an
 escape sequence or a bidi override, among "ok" and "fine"), huge (a value of 50 MiB, then
 "after"), deep (values nested 100 000 arrays deep), shapeless ("values" is a string),
-error (-32602), slow (answers "slow-answer" after 1.5 s). Another ref or argument: -32602.
+error (-32602), slow (answers "slow-answer" after 1.5 s), more (more1, more2 of a total of 250,
+hasMore). Another ref or argument: -32602.
 """
 import json
 import sys
@@ -121,6 +124,9 @@ def complete(rid, params):
         return
     elif value == "error":
         error(rid, -32602, "no completions for that")
+        return
+    elif value == "more":
+        result(rid, {"completion": {"values": ["more1", "more2"], "total": 250, "hasMore": True}})
         return
     elif value == "slow":
         time.sleep(1.5)
@@ -220,7 +226,7 @@ def answer(rid, method, params):
         result(rid, {"prompts": PROMPTS})
     elif method == "prompts/get":
         get_prompt(rid, params)
-    elif method == "completion/complete" and mode != "no-completions":
+    elif method == "completion/complete" and mode not in ("no-completions", "complete-not-found"):
         complete(rid, params)
     elif method == "tools/list":
         result(rid, {"tools": [{"name": "counts", "inputSchema": {"type": "object"}}]})
