@@ -376,7 +376,11 @@ qint64 McpServerPool::call(const QString &server, const QString &tool, const jso
         return id;
     }
     if (entry->status.state == McpServerStatus::State::Ready) {
-        QTimer::singleShot(0, this, [this, id] { send(id); });
+        // Sent at once (one turn of the event loop less a call); what would end it here
+        // is put off, as `done` never comes from inside call().
+        m_sendingFromCall = true;
+        send(id);
+        m_sendingFromCall = false;
         return id;
     }
     entry->waiting.push_back(id);
@@ -392,12 +396,19 @@ void McpServerPool::send(qint64 id)
         return;
     Server *server = find(it->second.server);
     if (!server || !server->session || server->status.state != McpServerStatus::State::Ready) {
-        finish(id, McpReply{{}, {}, tr("MCP server '%1' is not running").arg(it->second.server)});
+        if (m_sendingFromCall)
+            QTimer::singleShot(0, this, [this, id] { send(id); });
+        else
+            finish(id, McpReply{{}, {}, tr("MCP server '%1' is not running").arg(it->second.server)});
         return;
     }
     refreshAccepted();
     if (const QString refused = m_acceptance.refusal(it->second.server, server->status.tools, it->second.tool);
         !refused.isEmpty()) {
+        if (m_sendingFromCall) {
+            QTimer::singleShot(0, this, [this, id] { send(id); }); // refused then
+            return;
+        }
         Call call = std::move(it->second);
         m_calls.erase(it);
         closeRequests(call);
@@ -420,13 +431,23 @@ void McpServerPool::send(qint64 id)
     QPointer<McpServerPool> self(this);
     json meta = it->second.meta.is_object() ? it->second.meta : json::object();
     meta["progressToken"] = id; // the pool's call id: unique in the pool, whatever the session
-    it->second.requestId = server->session->callTool(
+    const qint64 requestId = server->session->callTool(
         it->second.tool, it->second.arguments, meta,
-        [self, id](const McpReply &reply) {
-            if (self)
+        [self, id, fromCall = m_sendingFromCall](const McpReply &reply) {
+            if (!self)
+                return;
+            if (fromCall && self->m_sendingFromCall) // failed at once, inside call()
+                QTimer::singleShot(0, self, [self, id, reply] {
+                    if (self)
+                        self->onCallReply(id, reply);
+                });
+            else
                 self->onCallReply(id, reply);
         },
         CallTimeoutMs);
+    // Looked up again: a session that fails the request at once has finished the call.
+    if (const auto sent = m_calls.find(id); sent != m_calls.end())
+        sent->second.requestId = requestId;
 }
 
 void McpServerPool::onCallReply(qint64 id, const McpReply &reply)

@@ -289,6 +289,9 @@ private:
     QString m_projectName;
     std::map<QString, Server> m_servers;
     std::vector<QString> m_order; ///< server names as toolstudio.json lists them
+    /// True while call() sends a call at once: an end that would come from inside it is
+    /// put off to the next turn of the event loop.
+    bool m_sendingFromCall = false;
     std::map<qint64, Call> m_calls;
     qint64 m_nextCall = 1;
     qint64 m_callsSent = 0;

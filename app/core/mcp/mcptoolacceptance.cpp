@@ -14,27 +14,35 @@
 
 using nlohmann::json;
 
+McpToolAcceptance::McpToolAcceptance(const QString &projectDir)
+    : m_projectDir(projectDir)
+    , m_recordPath(QFile::encodeName(McpAcceptedTools::path(projectDir)))
+{}
+
 bool McpToolAcceptance::refresh()
 {
-    const QString path = McpAcceptedTools::path(m_projectDir);
     struct stat info = {};
-    const QString stamp = ::stat(QFile::encodeName(path).constData(), &info) != 0
-        ? QStringLiteral("none")
-        : QStringLiteral("%1:%2.%3:%4")
-              .arg(qint64(info.st_size))
-              .arg(qint64(info.st_mtim.tv_sec))
-              .arg(qint64(info.st_mtim.tv_nsec))
-              .arg(quint64(info.st_ino));
+    Stamp stamp;
+    stamp.read = true;
+    if (::stat(m_recordPath.constData(), &info) == 0) {
+        stamp.exists = true;
+        stamp.size = qint64(info.st_size);
+        stamp.seconds = qint64(info.st_mtim.tv_sec);
+        stamp.nanoseconds = qint64(info.st_mtim.tv_nsec);
+        stamp.inode = quint64(info.st_ino);
+    }
     if (stamp == m_stamp)
         return false;
     m_stamp = stamp;
     m_accepted.load(m_projectDir);
+    ++m_generation;
+    m_answers.clear();
     return true;
 }
 
 void McpToolAcceptance::reread()
 {
-    m_stamp.clear();
+    m_stamp = Stamp();
     refresh();
 }
 
@@ -57,18 +65,20 @@ McpToolAcceptance::Changes McpToolAcceptance::changesOf(const QString &server, c
 
 QString McpToolAcceptance::refusal(const QString &server, const std::vector<json> &tools, const QString &tool) const
 {
+    const std::string name = tool.toStdString();
     for (const json &listed : tools) {
-        if (listed.value("name", json()) != json(tool.toStdString()))
+        const auto named = listed.find("name");
+        if (named == listed.end() || *named != name)
             continue;
-        const std::optional<McpToolChange> change = m_accepted.change(server, listed);
-        if (!change)
-            return {};
-        if (!m_accepted.error().isEmpty())
-            return tr("MCP tool '%1' is not called: %2; review the server's tools in the MCP Servers dock, or run "
-                      "`toolstudio mcp accept %3 %4` to accept them as they are now and write a new record")
-                .arg(elidedText(McpServerConfig::toolName(server, tool)), printableLines(m_accepted.error()),
-                     shellQuoted(m_projectDir), shellQuoted(server));
-        return change->refusal(m_projectDir);
+        const std::pair<QString, QString> key{server, tool};
+        if (const auto known = m_answers.find(key);
+            known != m_answers.end() && known->second.generation == m_generation && known->second.listed == listed)
+            return known->second.refusal;
+        if (m_answers.size() >= MaxAnswers)
+            m_answers.clear();
+        const QString refused = refusalOf(server, listed, tool);
+        m_answers[key] = Answer{m_generation, listed, refused};
+        return refused;
     }
     // Not listed now (the pool is ready only once its tools are listed): what the server
     // would run under that name was never shown, so it is not called — a tool changed and
@@ -76,6 +86,19 @@ QString McpToolAcceptance::refusal(const QString &server, const std::vector<json
     return tr("MCP tool '%1' is not listed by MCP server '%2' now; it is not called (what the server would run "
               "under that name was never shown): restart the server in the MCP Servers dock to list its tools again")
         .arg(elidedText(McpServerConfig::toolName(server, tool)), elidedText(server, 64));
+}
+
+QString McpToolAcceptance::refusalOf(const QString &server, const json &listed, const QString &tool) const
+{
+    const std::optional<McpToolChange> change = m_accepted.change(server, listed);
+    if (!change)
+        return {};
+    if (!m_accepted.error().isEmpty())
+        return tr("MCP tool '%1' is not called: %2; review the server's tools in the MCP Servers dock, or run "
+                  "`toolstudio mcp accept %3 %4` to accept them as they are now and write a new record")
+            .arg(elidedText(McpServerConfig::toolName(server, tool)), printableLines(m_accepted.error()),
+                 shellQuoted(m_projectDir), shellQuoted(server));
+    return change->refusal(m_projectDir);
 }
 
 bool McpToolAcceptance::accept(const QString &server, const std::vector<json> &tools,

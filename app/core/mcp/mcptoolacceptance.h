@@ -4,12 +4,15 @@
 
 #include "mcp/mcpacceptedtools.h"
 
+#include <QByteArray>
 #include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <utility>
 #include <vector>
 
 /// The project's record of accepted MCP tools as one process's pool sees it: read again
@@ -28,9 +31,7 @@ public:
         QString error;
     };
 
-    explicit McpToolAcceptance(const QString &projectDir)
-        : m_projectDir(projectDir)
-    {}
+    explicit McpToolAcceptance(const QString &projectDir);
 
     /// Reads the record again when the file changed since it was read (size,
     /// modification time, inode); true when it was read again.
@@ -59,9 +60,38 @@ public:
 private:
     /// Forgets what was read, so that the next refresh() reads the file again.
     void reread();
+    /// refusal() for the tool as `listed`, worked out.
+    QString refusalOf(const QString &server, const nlohmann::json &listed, const QString &tool) const;
+
+    /// The record file as stat() saw it when it was read last.
+    struct Stamp
+    {
+        bool read = false; ///< false before the first read (and after reread())
+        bool exists = false;
+        qint64 size = 0;
+        qint64 seconds = 0;
+        qint64 nanoseconds = 0;
+        quint64 inode = 0;
+        bool operator==(const Stamp &) const = default;
+    };
+    /// A refusal() answered before, for the tool as it was listed then; good while the
+    /// record is the one read then (`generation`) and the tool is listed the same.
+    struct Answer
+    {
+        quint64 generation = 0;
+        nlohmann::json listed;
+        QString refusal;
+    };
+    /// At most this many answers are kept (one per server and tool called).
+    static constexpr std::size_t MaxAnswers = 1024;
 
     QString m_projectDir;
+    QByteArray m_recordPath; ///< the record file's path, encoded (refresh() stats it at every call)
     McpAcceptedTools m_accepted;
-    QString m_stamp; ///< size, modification time and inode of the file read last ("" before the first read)
+    Stamp m_stamp;
+    quint64 m_generation = 0; ///< counts the reads of the record
     QString m_writeError;
+    /// refusal() is asked on every call: comparing the listed tool with the one answered
+    /// for is cheaper than fingerprinting it again.
+    mutable std::map<std::pair<QString, QString>, Answer> m_answers;
 };

@@ -31,6 +31,10 @@ MainThreadHandler::~MainThreadHandler()
         const QMutexLocker lock(&m_shared->mutex);
         m_shared->proxy = nullptr;
     }
+    // Finished: the inner handler deletes itself on the main thread, and there is
+    // nothing to cancel — posting both woke the main thread twice after every call.
+    if (m_innerFinished)
+        return;
     cancel();
     QMetaObject::invokeMethod(
         QCoreApplication::instance(), [shared = m_shared] { delete shared->inner.data(); }, Qt::QueuedConnection);
@@ -47,9 +51,14 @@ void MainThreadHandler::start(const HandlerRequest &request)
             ToolHandler *inner = make();
             shared->inner = inner;
             MainThreadHandler *proxy = shared->proxy;
+            // Done with once it has finished (before the queued connection: the proxy
+            // counts on it once it hears of the end).
+            QObject::connect(inner, &ToolHandler::finished, inner, &QObject::deleteLater);
             // Queued to the proxy's thread; Qt drops it if the proxy is deleted meanwhile.
-            QObject::connect(inner, &ToolHandler::finished, proxy,
-                             [proxy](const HandlerOutcome &outcome) { Q_EMIT proxy->finished(outcome); });
+            QObject::connect(inner, &ToolHandler::finished, proxy, [proxy](const HandlerOutcome &outcome) {
+                proxy->m_innerFinished = true;
+                Q_EMIT proxy->finished(outcome);
+            });
             QObject::connect(inner, &ToolHandler::progressed, proxy,
                              [proxy](const QString &line) { Q_EMIT proxy->progressed(line); });
             QObject::connect(inner, &ToolHandler::personAsked, proxy,
@@ -66,6 +75,8 @@ void MainThreadHandler::cancel()
     if (m_cancelled)
         return;
     m_cancelled = true;
+    if (m_innerFinished)
+        return;
     {
         const QMutexLocker lock(&m_shared->mutex);
         m_shared->cancelled = true;

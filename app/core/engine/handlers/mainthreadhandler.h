@@ -34,4 +34,5 @@ private:
     QString m_cancelReport;
     std::shared_ptr<Shared> m_shared;
     bool m_cancelled = false;
+    bool m_innerFinished = false; ///< its finished() came (run thread)
 };
