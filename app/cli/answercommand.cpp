@@ -89,8 +89,12 @@ int answerCommand(const QStringList &arguments)
         QStringLiteral("model"),
         QStringLiteral("An MCP server's sampling request: ask the project's model NAME and answer with its reply."),
         QStringLiteral("NAME"));
+    const QCommandLineOption preferredOption(
+        QStringLiteral("preferred-model"),
+        QStringLiteral("An MCP server's sampling request: ask the project's model the server prefers (its "
+                       "modelPreferences.hints, as the window chooses) and answer with its reply."));
     parser.addOptions({resultOption, errorOption, retryableOption, attemptOption, questionOption, timeoutOption,
-                       continueOption, timeOutOption, insteadOption, modelOption});
+                       continueOption, timeOutOption, insteadOption, modelOption, preferredOption});
     int exitCode = ExitCompleted;
     const auto positional = parseArguments(parser, QStringLiteral("answer"), arguments, 3, 3, &exitCode);
     if (!positional)
@@ -112,14 +116,18 @@ int answerCommand(const QStringList &arguments)
         return decide(*project, positional->at(1), positional->at(2),
                       {{"decision", parser.isSet(continueOption) ? "continue" : "time_out"}});
     }
-    if (parser.isSet(modelOption)
+    const bool byModel = parser.isSet(modelOption) || parser.isSet(preferredOption);
+    if (parser.isSet(modelOption) && parser.isSet(preferredOption))
+        return fail(QStringLiteral("give --model NAME or --preferred-model, not both"), ExitBadInput);
+    if (byModel
         && (parser.isSet(resultOption) || parser.isSet(errorOption) || parser.isSet(insteadOption)
             || parser.isSet(retryableOption)))
-        return fail(QStringLiteral("--model takes no --result, --error, --retryable or --instead: the model writes "
-                                   "the answer"),
+        return fail(QStringLiteral("--model and --preferred-model take no --result, --error, --retryable or "
+                                   "--instead: the model writes the answer"),
                     ExitBadInput);
-    if (!parser.isSet(modelOption) && parser.isSet(resultOption) == parser.isSet(errorOption))
-        return fail(QStringLiteral("give exactly one of --result JSON, --error MESSAGE and --model NAME"),
+    if (!byModel && parser.isSet(resultOption) == parser.isSet(errorOption))
+        return fail(QStringLiteral("give exactly one of --result JSON, --error MESSAGE, --model NAME and "
+                                   "--preferred-model"),
                     ExitBadInput);
     PendingAnswer pending;
     pending.runId = positional->at(1);
@@ -141,11 +149,13 @@ int answerCommand(const QStringList &arguments)
     const auto project = loadProjectFor(QStringLiteral("answer"), positional->at(0));
     if (!project)
         return ExitBadInput;
-    if (parser.isSet(modelOption)) {
-        const ModelAnswer written
-            = ModelAnswer::ask(*project, pending.runId, pending.callId, parser.value(modelOption));
+    if (byModel) {
+        const ModelAnswer written = ModelAnswer::ask(*project, pending.runId, pending.callId,
+                                                     parser.isSet(modelOption) ? parser.value(modelOption) : QString());
         if (written.exitCode != ExitCompleted)
             return fail(written.message, written.exitCode);
+        if (!written.choice.isEmpty())
+            printLine(stdout, written.choice);
         pending.answer.result = written.answer;
         pending.answer.question = written.serial;
         printLine(stdout,

@@ -5,6 +5,7 @@
 #include "headlessrun.h"
 #include "journal/journal.h"
 #include "llm/samplingmodel.h"
+#include "project/printabletext.h"
 #include "project/project.h"
 
 #include <QEventLoop>
@@ -29,23 +30,6 @@ ModelAnswer failed(const QString &message, int exitCode)
 ModelAnswer ModelAnswer::ask(const Project &project, const QString &runId, const QString &callId,
                              const QString &modelName)
 {
-    const ModelConfig *model = nullptr;
-    QStringList names;
-    for (const ModelConfig &candidate : project.models)
-        if (candidate.provider != ModelConfig::Provider::Manual) {
-            names << candidate.name;
-            if (candidate.name == modelName)
-                model = &candidate;
-        }
-    if (!model)
-        return failed(
-            names.isEmpty()
-                ? QStringLiteral("the project has no model to ask: add one to \"models\" in toolstudio.json "
-                                 "(provider openai-chat, anthropic or mock; docs/models.md \"Configuration\")")
-                : QStringLiteral("the project has no model '%1' that answers by itself (models: %2)")
-                      .arg(modelName, names.join(QStringLiteral(", "))),
-            ExitBadInput);
-
     Journal journal;
     QString error;
     if (!journal.open(project.journalPath(), &error))
@@ -77,6 +61,49 @@ ModelAnswer ModelAnswer::ask(const Project &project, const QString &runId, const
                           .arg(callId, QString::fromStdString(question.value("kind", std::string("input")))),
                       ExitBadInput);
 
+    const nlohmann::json modelRequest = asked->value("model_request", nlohmann::json());
+    QString choice;
+    const ModelConfig *model = nullptr;
+    QStringList names;
+    for (const ModelConfig &candidate : project.models)
+        if (candidate.provider != ModelConfig::Provider::Manual) {
+            names << candidate.name;
+            if (candidate.name == modelName)
+                model = &candidate;
+        }
+    if (names.isEmpty())
+        return failed(QStringLiteral("the project has no model to ask: add one to \"models\" in toolstudio.json "
+                                     "(provider openai-chat, anthropic or mock; docs/models.md \"Configuration\")"),
+                      ExitBadInput);
+    if (modelName.isEmpty()) {
+        const auto hints = modelRequest.is_object() ? modelRequest.find("hints") : modelRequest.end();
+        if (hints == modelRequest.end() || !hints->is_array() || hints->empty())
+            return failed(QStringLiteral("call %1's server names no model it prefers (no modelPreferences.hints): "
+                                         "name one with --model NAME (models: %2)")
+                              .arg(callId, names.join(QStringLiteral(", "))),
+                          ExitBadInput);
+        QString hint;
+        const auto index = SamplingModelCall::preferred(project.models, modelRequest, &hint);
+        if (!index) {
+            QStringList liked;
+            for (const nlohmann::json &name : *hints)
+                if (name.is_string())
+                    liked << u'"' + elidedText(printableText(QString::fromStdString(name.get<std::string>())), 40)
+                            + u'"';
+            return failed(QStringLiteral("call %1's server prefers a model like %2; none of the project's models "
+                                         "matches: name one with --model NAME (models: %3)")
+                              .arg(callId, liked.join(QStringLiteral(", ")), names.join(QStringLiteral(", "))),
+                          ExitBadInput);
+        }
+        model = &project.models[*index];
+        choice = QStringLiteral("the server prefers a model like \"%1\": '%2' answers")
+                     .arg(printableText(hint), model->name);
+    }
+    if (!model)
+        return failed(QStringLiteral("the project has no model '%1' that answers by itself (models: %2)")
+                          .arg(modelName, names.join(QStringLiteral(", "))),
+                      ExitBadInput);
+
     Secrets secrets = Secrets::load(project.dir, &error);
     if (!error.isEmpty())
         return failed(QStringLiteral("the project's secrets cannot be read: %1").arg(error), ExitBadInput);
@@ -89,7 +116,7 @@ ModelAnswer ModelAnswer::ask(const Project &project, const QString &runId, const
         loop.quit();
     });
     const auto tokens = question.find("max_tokens");
-    call.ask(asked->value("model_request", nlohmann::json()),
+    call.ask(modelRequest,
              tokens != question.end() && tokens->is_number_integer()
                  ? int(std::clamp<qint64>(tokens->get<qint64>(), 0, std::numeric_limits<int>::max()))
                  : 0);
@@ -101,6 +128,7 @@ ModelAnswer ModelAnswer::ask(const Project &project, const QString &runId, const
     ModelAnswer answer;
     answer.answer = outcome.answer;
     answer.notes = outcome.notes;
+    answer.choice = choice;
     answer.serial = question.value("serial", 0);
     return answer;
 }

@@ -141,6 +141,7 @@ private Q_SLOTS:
     void stopReasons();
     void aModelsIdIsAnAnswerTheStudioTakes();
     void answeredHeadlessWithModel();
+    void answeredHeadlessWithThePreferredModel();
     void theServersPreferencesAreKept();
     void hostileValuesAreNoted_data();
     void hostileValuesAreNoted();
@@ -482,6 +483,77 @@ void TestMcpSamplingModel::answeredHeadlessWithModel()
     QCOMPARE(json::parse(printed.toStdString())["sample"].dump(),
              std::string(R"({"id":"sample-1","result":{"content":{"text":"Hi, headless","type":"text"},)"
                          R"("model":"scripted","role":"assistant","stopReason":"endTurn"}})"));
+}
+
+void TestMcpSamplingModel::answeredHeadlessWithThePreferredModel()
+{
+    // `toolstudio answer --preferred-model`: the server's modelPreferences.hints choose
+    // the model as the window's chooser does; hints none of the models matches, or none,
+    // are refused naming the models (exit 2), and the question stays open.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("srv/fakeserver.py")), fileBytes(mcpFixture("fakeserver.py"))));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("scripts/main.py")),
+                      "from toolstudio import tools\n"
+                      "hints = {'modelPreferences': {'hints': [{'name': 'gpt-9'}, {'name': 'SCRIPT'}]}}\n"
+                      "print(tools['fake__ask'](only=['sample'], sample_extra=hints)['content'][0]['text'])\n"
+                      "print(tools['fake__ask'](only=['sample'], sample_extra={'modelPreferences': "
+                      "{'hints': [{'name': 'o3'}]}})['content'][0]['text'])\n"
+                      "print(tools['fake__ask'](only=['sample'])['content'][0]['text'])\n"));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("toolstudio.json")),
+                      R"({"name": "cli", "default_script": "main",
+  "scripts": [{"name": "main", "path": "scripts/main.py"}],
+  "models": [{"name": "local", "provider": "openai-chat", "model": "qwen2.5:7b", "base_url": "http://127.0.0.1:9/v1"},
+             {"name": "scripted", "provider": "mock", "turns": [{"content": "Hi, preferred"}]},
+             {"name": "teacher", "provider": "manual"}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "asks"]}}})"));
+    WaitingRun run;
+    QVERIFY2(run.start(dir.path(), QStringLiteral("fake__ask")), run.err.constData());
+    const QStringList preferred{QStringLiteral("answer"), dir.path(), run.runId, run.callId,
+                                QStringLiteral("--preferred-model")};
+    const CommandResult both = toolstudio(preferred + QStringList{QStringLiteral("--model"), QStringLiteral("local")});
+    QCOMPARE(both.exitCode, 2);
+    QCOMPARE(both.err, QByteArray("toolstudio answer: give --model NAME or --preferred-model, not both\n"));
+    const CommandResult chosen = toolstudio(preferred);
+    QVERIFY2(chosen.exitCode == 0, chosen.err.constData());
+    QVERIFY2(chosen.out.startsWith("the server prefers a model like \"SCRIPT\": 'scripted' answers\n"
+                                   "model scripted answered (endTurn): Hi, preferred\n"),
+             chosen.out.constData());
+    QVERIFY2(run.waitFor(QStringLiteral("fake__ask")), run.err.constData());
+    const QString second = run.callId;
+    const CommandResult unmatched
+        = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, second, QStringLiteral("--preferred-model")});
+    QCOMPARE(unmatched.exitCode, 2);
+    QCOMPARE(unmatched.err,
+             QByteArray("toolstudio answer: call ") + second.toUtf8()
+                 + "'s server prefers a model like \"o3\"; none of the project's models matches: name one "
+                   "with --model NAME (models: local, scripted)\n");
+    QCOMPARE(toolstudio({QStringLiteral("answer"), dir.path(), run.runId, second, QStringLiteral("--error"),
+                         QStringLiteral("no model")})
+                 .exitCode,
+             0);
+    QVERIFY2(run.waitFor(QStringLiteral("fake__ask")), run.err.constData());
+    const QString third = run.callId;
+    const CommandResult none
+        = toolstudio({QStringLiteral("answer"), dir.path(), run.runId, third, QStringLiteral("--preferred-model")});
+    QCOMPARE(none.exitCode, 2);
+    QCOMPARE(none.err,
+             QByteArray("toolstudio answer: call ") + third.toUtf8()
+                 + "'s server names no model it prefers (no modelPreferences.hints): name one with "
+                   "--model NAME (models: local, scripted)\n");
+    QCOMPARE(toolstudio({QStringLiteral("answer"), dir.path(), run.runId, third, QStringLiteral("--error"),
+                         QStringLiteral("no model")})
+                 .exitCode,
+             0);
+    run.finish();
+    const QList<QByteArray> printed = scriptStdout(run.out).split('\n');
+    QVERIFY2(printed.size() >= 3, scriptStdout(run.out).constData());
+    QCOMPARE(json::parse(printed.at(0).toStdString())["sample"]["result"].dump(),
+             std::string(R"({"content":{"text":"Hi, preferred","type":"text"},"model":"scripted","role":"assistant",)"
+                         R"("stopReason":"endTurn"})"));
+    for (int line : {1, 2})
+        QCOMPARE(json::parse(printed.at(line).toStdString())["sample"]["error"]["message"].dump(),
+                 std::string(R"("no model")"));
 }
 
 void TestMcpSamplingModel::theServersPreferencesAreKept()

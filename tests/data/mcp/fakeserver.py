@@ -41,7 +41,8 @@
   stubborn    like good, but ignores SIGTERM and keeps running when its stdin closes
   asks        requests of the server to the client during a call (tst_mcpask*): ask
               (roots/list, elicitation/create, sampling/createMessage one after the
-              other, or those args.only names, after args.progress notifications/progress
+              other, or those args.only names; args.sample_extra merged into the sampling
+              request, after args.progress notifications/progress
               for the call's token; returns the responses), askurl (a URL-mode elicitation
               of args.url, args.extra merged into its params; returns the response), flood (args.count
               elicitation requests in one write, then a log message "flood sent"; returns
@@ -242,8 +243,9 @@ def ask_call(rid, params):
         for n in range(args.get("progress", 0)):
             send({"jsonrpc": "2.0", "method": "notifications/progress",
                   "params": {"progressToken": token, "progress": n + 1, "total": args["progress"]}})
+        sample = dict(SAMPLE, **args.get("sample_extra", {}))
         for what, method, body in (("roots", "roots/list", None), ("elicit", "elicitation/create", ELICIT),
-                                   ("sample", "sampling/createMessage", SAMPLE)):
+                                   ("sample", "sampling/createMessage", sample)):
             if what in args.get("only", [what]):
                 sys.stdout.write(request(what + "-1", method, body))
                 sys.stdout.flush()
