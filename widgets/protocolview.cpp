@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -77,6 +78,10 @@ ProtocolView::ProtocolView(QWidget *parent)
     splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter, 1);
 
+    m_livePoll = new QTimer(this);
+    m_livePoll->setInterval(LivePollMs);
+    connect(m_livePoll, &QTimer::timeout, this, &ProtocolView::pollLive);
+
     connect(m_attempt, &QComboBox::currentIndexChanged, this, &ProtocolView::showAttempt);
     connect(m_messages, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem *item) { showMessage(item ? m_messages->indexOfTopLevelItem(item) : -1); });
@@ -92,11 +97,55 @@ bool ProtocolView::hasExchange(const Step &step)
 
 void ProtocolView::setStep(const Step &step)
 {
-    std::vector<std::pair<int, json>> exchanges;
+    m_journaled.clear();
     for (const Attempt &attempt : step.attempts)
         if (attempt.protocol.is_object())
-            exchanges.emplace_back(attempt.number, attempt.protocol);
-    if (exchanges == m_exchanges)
+            m_journaled.emplace_back(attempt.number, attempt.protocol);
+    // Its running attempt, when it has no record yet: followed while it runs.
+    const Attempt *running = step.attempts.empty() ? nullptr : &step.attempts.back();
+    const bool live = m_liveSource && running && running->endedAt == 0 && !running->protocol.is_object()
+        && !isFinal(step.status) && !step.idempotencyKey.isEmpty();
+    const QString key = live ? step.idempotencyKey : QString();
+    const int number = live ? running->number : 0;
+    if (key != m_liveKey || number != m_liveAttempt) {
+        m_liveKey = key;
+        m_liveAttempt = number;
+        m_live = nullptr;
+        if (live) {
+            m_live = m_liveSource(m_liveKey, m_liveAttempt);
+            m_livePoll->start();
+        } else {
+            m_livePoll->stop();
+        }
+    }
+    apply(composed());
+}
+
+ProtocolView::Exchanges ProtocolView::composed() const
+{
+    Exchanges exchanges = m_journaled;
+    if (m_live.is_object())
+        exchanges.emplace_back(m_liveAttempt, m_live);
+    return exchanges;
+}
+
+void ProtocolView::pollLive()
+{
+    if (m_liveKey.isEmpty() || !m_liveSource) {
+        m_livePoll->stop();
+        return;
+    }
+    json now = m_liveSource(m_liveKey, m_liveAttempt);
+    if (now == m_live)
+        return;
+    m_live = std::move(now);
+    apply(composed());
+}
+
+void ProtocolView::apply(Exchanges exchanges)
+{
+    const bool following = m_live.is_object();
+    if (exchanges == m_exchanges && following == m_labelledLive)
         return; // a live step set again: the selection stays
     // The running attempt's exchange grew (or its final one came): the attempt, message
     // and scroll position a person chose stay.
@@ -108,11 +157,15 @@ void ProtocolView::setStep(const Step &step)
         = grew && m_messages->currentItem() ? m_messages->indexOfTopLevelItem(m_messages->currentItem()) : -1;
     const int keptScroll = m_messages->verticalScrollBar()->value();
     m_exchanges = std::move(exchanges);
+    m_labelledLive = following;
     const QSignalBlocker blocker(m_attempt);
     m_attempt->clear();
-    for (const auto &[number, exchange] : m_exchanges)
-        m_attempt->addItem(tr("Attempt %1").arg(number));
-    m_attempt->setVisible(m_exchanges.size() > 1);
+    for (std::size_t index = 0; index < m_exchanges.size(); ++index) {
+        const int number = m_exchanges[index].first;
+        m_attempt->addItem(following && index + 1 == m_exchanges.size() ? tr("Attempt %1 (running)").arg(number)
+                                                                        : tr("Attempt %1").arg(number));
+    }
+    m_attempt->setVisible(m_exchanges.size() > 1 || following);
     const int shown = keptAttempt >= 0 ? keptAttempt : int(m_exchanges.size()) - 1;
     m_attempt->setCurrentIndex(shown);
     showAttempt(shown);
@@ -120,10 +173,17 @@ void ProtocolView::setStep(const Step &step)
         m_messages->setCurrentItem(m_messages->topLevelItem(keptRow));
     if (grew)
         m_messages->verticalScrollBar()->setValue(keptScroll);
+    Q_EMIT exchangesChanged();
 }
 
 void ProtocolView::clear()
 {
+    m_livePoll->stop();
+    m_liveKey.clear();
+    m_liveAttempt = 0;
+    m_live = nullptr;
+    m_labelledLive = false;
+    m_journaled.clear();
     m_exchanges.clear();
     const QSignalBlocker blocker(m_attempt);
     m_attempt->clear();

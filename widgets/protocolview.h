@@ -6,10 +6,13 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QTimer;
 class QTreeWidget;
 
 /// The step inspector's Protocol tab (docs/trace.md): an MCP attempt's JSON-RPC
@@ -17,24 +20,48 @@ class QTreeWidget;
 /// started, kind with method or id (McpExchangeText) — and the selected message
 /// pretty-printed below; an attempt selector when several attempts have one; Copy
 /// (the selected message) and Copy All (the messages as a JSON array).
+///
+/// A running attempt is followed live when a live source is set: it is asked for the
+/// attempt's exchange so far every LivePollMs while the attempt runs (only the step
+/// shown here, so nothing is copied for the others), shown as "Attempt N (running)";
+/// the attempt, message and scroll a person chose stay as it grows, and its journaled
+/// record takes its place when it ends.
 class ProtocolView : public QWidget
 {
     Q_OBJECT
 public:
+    /// The exchange so far of attempt `attempt` of the step with `idempotencyKey`
+    /// (McpServerPool::liveExchange); null when there is none.
+    using LiveSource = std::function<nlohmann::json(const QString &idempotencyKey, int attempt)>;
+    static constexpr int LivePollMs = 250;
+
     explicit ProtocolView(QWidget *parent = nullptr);
 
     /// True when an attempt of `step` has a recorded exchange.
     static bool hasExchange(const Step &step);
-    /// Shows the exchanges of `step`'s attempts (the last one first); kept as it is
-    /// (selection included) when they did not change.
+    void setLiveSource(LiveSource source) { m_liveSource = std::move(source); }
+    /// Shows the exchanges of `step`'s attempts (the last one first), and follows its
+    /// running attempt; kept as it is (selection included) when they did not change.
     void setStep(const Step &step);
     void clear();
+    /// True when there is an exchange to show (journaled or live).
+    bool hasAny() const { return !m_exchanges.empty(); }
+
+Q_SIGNALS:
+    /// The exchanges shown changed (one grew, a live one appeared or ended): hasAny() may
+    /// differ.
+    void exchangesChanged();
 
 public Q_SLOTS:
     void copyMessage() const;
     void copyAll() const;
 
 private:
+    using Exchanges = std::vector<std::pair<int, nlohmann::json>>;
+    /// The journaled exchanges, and the live one after them.
+    Exchanges composed() const;
+    void apply(Exchanges exchanges);
+    void pollLive();
     void showAttempt(int index);
     void showMessage(int row);
     /// The "messages" of the shown attempt's exchange (an empty array for none).
@@ -42,7 +69,14 @@ private:
     /// The message of entry `row` of the shown exchange as JSON (a clipped one: the entry).
     nlohmann::json messageAt(int row) const;
 
-    std::vector<std::pair<int, nlohmann::json>> m_exchanges; ///< attempt number, Attempt::protocol
+    Exchanges m_exchanges; ///< attempt number, Attempt::protocol (the live one last)
+    Exchanges m_journaled; ///< the step's attempts' own
+    LiveSource m_liveSource;
+    QString m_liveKey; ///< the step whose running attempt is followed ("" when none)
+    int m_liveAttempt = 0;
+    nlohmann::json m_live; ///< its exchange as last asked (null before)
+    bool m_labelledLive = false; ///< the last attempt shown is labelled running
+    QTimer *m_livePoll = nullptr;
     int m_shown = -1;
     QComboBox *m_attempt = nullptr;
     QLabel *m_omitted = nullptr;

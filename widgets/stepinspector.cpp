@@ -96,6 +96,8 @@ StepInspector::StepInspector(QWidget *parent)
     m_protocol->setObjectName(QStringLiteral("stepProtocol"));
     m_protocolTab = m_tabs->addTab(m_protocol, tr("Protocol"));
     m_tabs->setTabVisible(m_protocolTab, false);
+    connect(m_protocol, &ProtocolView::exchangesChanged, this,
+            [this] { m_tabs->setTabVisible(m_protocolTab, m_protocol->hasAny()); });
 
     m_attempts = new QTreeWidget(splitter);
     m_attempts->setObjectName(QStringLiteral("stepAttempts"));
@@ -122,6 +124,11 @@ StepInspector::StepInspector(QWidget *parent)
     connect(m_attempts, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem *item) { showAttempt(item ? m_attempts->indexOfTopLevelItem(item) : -1); });
     clear();
+}
+
+void StepInspector::setLiveProtocol(std::function<nlohmann::json(const QString &, int)> source)
+{
+    m_protocol->setLiveSource(std::move(source));
 }
 
 void StepInspector::clear()
@@ -323,12 +330,8 @@ void StepInspector::setStep(const Step *step, qint64 heldMs)
         m_shownContent = nullptr;
     }
 
-    const bool protocol = ProtocolView::hasExchange(*step);
-    m_tabs->setTabVisible(m_protocolTab, protocol);
-    if (protocol)
-        m_protocol->setStep(*step);
-    else
-        m_protocol->clear();
+    m_protocol->setStep(*step); // its tab shown when it has something (exchangesChanged)
+    m_tabs->setTabVisible(m_protocolTab, m_protocol->hasAny());
 
     m_attempts->clear();
     for (const Attempt &a : step->attempts) {

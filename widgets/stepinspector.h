@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class ContentBlocksView;
 class JsonTreeModel;
 class ProtocolView;
@@ -34,6 +36,8 @@ public:
     /// Shows `step`; nullptr clears the inspector. `heldMs`: how long a person held it
     /// before it went on (TraceModel::heldMs), said in the header when not 0.
     void setStep(const Step *step, qint64 heldMs = 0);
+    /// Where the Protocol tab follows a running MCP attempt (ProtocolView::LiveSource).
+    void setLiveProtocol(std::function<nlohmann::json(const QString &idempotencyKey, int attempt)> source);
     void clear();
     QString callId() const { return m_callId; }
 

@@ -2,11 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runviews.h"
 
+#include "mcp/mcpserverpool.h"
+
 #include "budgetmeters.h"
 #include "consoleview.h"
 #include "exchange/traceexport.h"
 #include "journal/journal.h"
 #include "livestepstore.h"
+#include "mcp/mcpserverpool.h"
 #include "pendingcallspanel.h"
 #include "run/runcontroller.h"
 #include "run/runstatustext.h"
@@ -48,6 +51,12 @@ RunViews::RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *t
 
     m_inspector = new StepInspector(window);
     m_inspector->setObjectName(QStringLiteral("stepInspector"));
+    // The Protocol tab follows a running MCP attempt of the step shown.
+    m_inspector->setLiveProtocol([this](const QString &idempotencyKey, int attempt) {
+        const Project *project = m_project ? m_project() : nullptr;
+        McpServerPool *pool = project ? McpServerPool::existing(project->dir) : nullptr;
+        return pool ? pool->liveExchange(idempotencyKey, attempt) : nlohmann::json();
+    });
     makeConsolePane(window);
     m_importRunAction = new QAction(tr("&Import Run…"), this);
     m_importRunAction->setStatusTip(tr("Show a run exported as JSON, read-only (docs/run-export.md)"));

@@ -10,20 +10,25 @@
 #include "project/project.h"
 #include "run/runcontroller.h"
 #include "schemaform.h"
+#include "stepinspector.h"
 #include "testfiles.h"
 #include "trustedproject.h"
 #include "ui/answerpane.h"
 #include "ui/mainwindow.h"
 #include "ui/pendingcallspanel.h"
 #include "ui/runcommands.h"
+#include "ui/tracepanel.h"
 #include "windowfixture.h"
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
+#include <QTreeWidget>
 #include <QUrl>
 
 class TstMcpAskUi
@@ -66,6 +71,21 @@ private Q_SLOTS:
             qPrintable(pendingList()->item(0)->text()));
         QVERIFY(pendingList()->item(0)->text().endsWith(QStringLiteral(") Who are you?")));
         QCOMPARE(pane->argumentsView()->toPlainText(), QStringLiteral("Who are you?"));
+        // The step's Protocol tab follows the running attempt (McpServerPool::liveExchange):
+        // the call as sent and the server's request so far.
+        m_window->tracePanel()->selectStep(pane->callId());
+        auto *protocolTabs = m_window->stepInspector()->findChild<QTabWidget *>();
+        auto *protocol = m_window->stepInspector()->findChild<QWidget *>(QStringLiteral("stepProtocol"));
+        QVERIFY(protocolTabs && protocol);
+        QTRY_VERIFY_WITH_TIMEOUT(protocolTabs->isTabVisible(protocolTabs->indexOf(protocol)), 5000);
+        auto *attempt = protocol->findChild<QComboBox *>(QStringLiteral("protocolAttempt"));
+        auto *messages = protocol->findChild<QTreeWidget *>(QStringLiteral("protocolMessages"));
+        QVERIFY(attempt && messages);
+        QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 1 (running)"));
+        QTRY_COMPARE_WITH_TIMEOUT(messages->topLevelItemCount(), 2, 5000);
+        QVERIFY2(messages->topLevelItem(0)->text(1).startsWith(QStringLiteral("→ request tools/call #")),
+                 qPrintable(messages->topLevelItem(0)->text(1)));
+        QCOMPARE(messages->topLevelItem(1)->text(1), QStringLiteral("← request elicitation/create #elicit-1"));
         QCOMPARE(pane->sendResultButton()->text(), QStringLiteral("&Accept"));
         auto *decline = pane->findChild<QPushButton *>(QStringLiteral("declineQuestion"));
         QVERIFY(decline && decline->isVisible());
@@ -84,6 +104,11 @@ private Q_SLOTS:
             part<ConsoleView>("console")->toPlainText().contains(QStringLiteral(
                 R"({"elicit": {"id": "elicit-1", "result": {"action": "accept", "content": {"name": "Ada"}}}})")),
             5000);
+        // Ended: its journaled record, the answer and the result included.
+        QTRY_COMPARE_WITH_TIMEOUT(attempt->currentText(), QStringLiteral("Attempt 1"), 5000);
+        QCOMPARE(messages->topLevelItemCount(), 4);
+        QVERIFY2(messages->topLevelItem(3)->text(1).startsWith(QStringLiteral("← response #")),
+                 qPrintable(messages->topLevelItem(3)->text(1)));
     }
 
     // URL mode: the dock shows the message, the page and its host, no form; Open in

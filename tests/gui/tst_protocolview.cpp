@@ -4,6 +4,7 @@
 // with a recorded exchange; one row per message; the selected one pretty-printed; an
 // attempt selector for several attempts; Copy and Copy All.
 
+#include "protocolview.h"
 #include "stepinspector.h"
 
 #include <QApplication>
@@ -165,6 +166,83 @@ private Q_SLOTS:
         inspector.setStep(&one);
         QVERIFY(!attempt->isVisible());
         QCOMPARE(messages->topLevelItemCount(), 5);
+    }
+
+    // A running MCP attempt followed live (the live source stands for
+    // McpServerPool::liveExchange): asked for the step shown only, its rows grow while the
+    // person's selection stays, and its journaled record takes its place when it ends.
+    void runningAttemptFollowedLive()
+    {
+        StepInspector inspector;
+        inspector.resize(900, 600);
+        inspector.show();
+        json live = json::parse(R"({"startedAt": 1, "messages": [{"direction": "sent", "offsetMs": 0,
+          "message": {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "slow"}}}]})");
+        QStringList asked;
+        inspector.setLiveProtocol([&](const QString &key, int number) {
+            asked << QStringLiteral("%1 #%2").arg(key).arg(number);
+            return key == QLatin1String("run:fake__slow:h:1") && number == 2 ? live : json();
+        });
+        auto *tabs = inspector.findChild<QTabWidget *>();
+        auto *messages = inspector.findChild<QTreeWidget *>(QStringLiteral("protocolMessages"));
+        auto *attempt = inspector.findChild<QComboBox *>(QStringLiteral("protocolAttempt"));
+        QVERIFY(tabs && messages && attempt);
+
+        // A finished step is never asked for.
+        const Step finished = mcpStep();
+        inspector.setStep(&finished);
+        QVERIFY(asked.isEmpty());
+
+        // Attempt 2 runs: attempt 1's record, and attempt 2 live.
+        Step running = mcpStep();
+        running.idempotencyKey = QStringLiteral("run:fake__slow:h:1");
+        running.status = StepStatus::Running;
+        running.attempts.back().protocol = nullptr;
+        running.attempts.back().succeeded = false;
+        inspector.setStep(&running);
+        QCOMPARE(asked, QStringList{QStringLiteral("run:fake__slow:h:1 #2")});
+        tabs->setCurrentWidget(inspector.findChild<QWidget *>(QStringLiteral("stepProtocol")));
+        QCOMPARE(attempt->count(), 2);
+        QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 2 (running)"));
+        QCOMPARE(rows(messages), QStringList({QStringLiteral("+0 ms → request tools/call #9")}));
+
+        // It grows: a row more at the next poll; the same step set again asks nothing more.
+        live["messages"].push_back(json::parse(R"({"direction": "received", "offsetMs": 500, "message":
+          {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 4, "progress": 1,
+          "total": 2}}})"));
+        inspector.setStep(&running);
+        QCOMPARE(asked.size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(messages->topLevelItemCount(), 2, 5000);
+        QCOMPARE(messages->topLevelItem(1)->text(1), QStringLiteral("← notification notifications/progress 1/2"));
+        messages->setCurrentItem(messages->topLevelItem(1));
+        live["messages"].push_back(json::parse(R"({"direction": "received", "offsetMs": 900, "message":
+          {"jsonrpc": "2.0", "id": 9, "result": {"content": []}}})"));
+        QTRY_COMPARE_WITH_TIMEOUT(messages->topLevelItemCount(), 3, 5000);
+        QCOMPARE(messages->indexOfTopLevelItem(messages->currentItem()), 1);
+        QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 2 (running)"));
+
+        // It ends: its journaled record instead, the selection kept; no more asking.
+        Step ended = running;
+        ended.status = StepStatus::Succeeded;
+        ended.attempts.back().endedAt = 2;
+        ended.attempts.back().protocol = live;
+        inspector.setStep(&ended);
+        QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 2"));
+        QCOMPARE(messages->topLevelItemCount(), 3);
+        QCOMPARE(messages->indexOfTopLevelItem(messages->currentItem()), 1);
+        const qsizetype askedThen = asked.size();
+        QTest::qWait(3 * ProtocolView::LivePollMs);
+        QCOMPARE(asked.size(), askedThen);
+
+        // A running attempt the source knows nothing of (not an MCP call, or not sent
+        // yet): no tab for it.
+        Step other = running;
+        other.idempotencyKey = QStringLiteral("run:other:h:1");
+        for (Attempt &each : other.attempts)
+            each.protocol = nullptr;
+        inspector.setStep(&other);
+        QVERIFY(!tabs->isTabVisible(tabs->indexOf(inspector.findChild<QWidget *>(QStringLiteral("stepProtocol")))));
+        inspector.clear();
     }
 };
 

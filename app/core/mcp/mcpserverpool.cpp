@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcp/mcpserverpool.h"
 
+#include "mcp/mcphandler.h"
 #include "mcp/mcphttpfallbacktransport.h"
 #include "mcp/mcprevision.h"
 #include "mcp/mcpserverlaunch.h"
@@ -88,6 +89,12 @@ McpServerPool *McpServerPool::forProject(const QString &projectDir)
     if (!pool)
         pool = new McpServerPool(key, QCoreApplication::instance());
     return pool;
+}
+
+McpServerPool *McpServerPool::existing(const QString &projectDir)
+{
+    const auto found = allPools().find(QDir::cleanPath(projectDir));
+    return found == allPools().end() ? nullptr : found->second.data();
 }
 
 McpServerPool::McpServerPool(const QString &projectDir, QObject *parent)
@@ -498,6 +505,20 @@ QString McpServerPool::cancel(qint64 id, const QString &reason)
         return tr("the call had not been sent to MCP server '%1'").arg(name);
     server->session->cancel(requestId, reason); // its callback finds no call to finish
     return tr("notifications/cancelled sent to MCP server '%1' (request %2)").arg(name).arg(requestId);
+}
+
+json McpServerPool::liveExchange(const QString &idempotencyKey, int attempt) const
+{
+    const json key = idempotencyKey.toStdString();
+    for (const auto &[id, call] : m_calls) {
+        if (!call.meta.is_object())
+            continue;
+        const auto named = call.meta.find(McpHandler::IdempotencyKeyMeta);
+        const auto number = call.meta.find(McpHandler::AttemptMeta);
+        if (named != call.meta.end() && *named == key && number != call.meta.end() && *number == attempt)
+            return call.exchange.toJson();
+    }
+    return nullptr;
 }
 
 void McpServerPool::addOutput(const QString &name, const QByteArray &bytes)

@@ -121,6 +121,8 @@ public:
     /// The pool of the project in `projectDir` (absolute), made on first use; lives
     /// until the application ends. Main thread only.
     static McpServerPool *forProject(const QString &projectDir);
+    /// The pool of `projectDir` when one was made; nullptr otherwise (nothing is made).
+    static McpServerPool *existing(const QString &projectDir);
     /// Before the process ends (a headless command returned): every pool's Streamable
     /// HTTP sessions are closed (a 2026 server's subscriptions/listen cancelled, its stream aborted)
     /// and the event loop runs briefly so that Qt's HTTP thread lets go of what it holds
@@ -164,6 +166,11 @@ public:
     /// server when the request was sent. Its `done` is not called. Returns what became
     /// of it, in words ("notifications/cancelled sent to MCP server 'x' (request 7)").
     QString cancel(qint64 id, const QString &reason);
+    /// The exchange so far (McpExchangeRecorder::toJson) of the call in flight for attempt
+    /// `attempt` of the step with `idempotencyKey` (McpHandler's `_meta`), for the
+    /// inspector's Protocol tab to follow a running attempt; null when there is none.
+    /// Asked by the window for the one step it shows, a few times a second.
+    nlohmann::json liveExchange(const QString &idempotencyKey, int attempt) const;
     /// The session of `name` when it is ready, for requests of its own (resources and
     /// prompts, McpServerFeatures); nullptr when the server is not running — it is not
     /// started by this (Restart, or a tool call, starts it).
