@@ -3607,6 +3607,10 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
         <source>Attempt %1</source>
         <translation>Versuch %1</translation>
     </message>
+    <message>
+        <source>Attempt %1 (running)</source>
+        <translation>Versuch %1 (läuft)</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
