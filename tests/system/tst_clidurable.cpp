@@ -212,10 +212,11 @@ private Q_SLOTS:
             << QStringLiteral("*") << QStringLiteral("*")
             << QStringList{QStringLiteral("--result"), QStringLiteral("1"), QStringLiteral("--error"),
                            QStringLiteral("x")}
-            << ExitBadInput << QStringLiteral("give exactly one of --result JSON, --error MESSAGE and --model NAME");
-        QTest::newRow("neither") << QStringLiteral("*") << QStringLiteral("*") << QStringList() << ExitBadInput
-                                 << QStringLiteral(
-                                        "give exactly one of --result JSON, --error MESSAGE and --model NAME");
+            << ExitBadInput
+            << QStringLiteral("give exactly one of --result JSON, --error MESSAGE, --model NAME and --preferred-model");
+        QTest::newRow("neither")
+            << QStringLiteral("*") << QStringLiteral("*") << QStringList() << ExitBadInput
+            << QStringLiteral("give exactly one of --result JSON, --error MESSAGE, --model NAME and --preferred-model");
         QTest::newRow("result not JSON") << QStringLiteral("*") << QStringLiteral("*")
                                          << QStringList{QStringLiteral("--result"), QStringLiteral("yes")}
                                          << ExitBadInput
