@@ -59,6 +59,7 @@ private Q_SLOTS:
     void unusableRecordRefusesEveryCall();
     void unlistedToolIsNotCalled();
     void toolDroppedDuringARunIsNotCalled();
+    void numberOnlyChangeDuringARunIsRefused();
     void symlinkedRecordIsNeitherReadNorWritten();
 
 private:
@@ -267,6 +268,46 @@ void TestMcpToolChange::toolDroppedDuringARunIsNotCalled()
     QVERIFY2(run.out.contains("refused: ")
                  && run.out.contains("MCP tool 'fake__echo' is not listed by MCP server 'fake' now; "
                                      "it is not called"),
+             run.out);
+}
+
+// A tool that changes during a run only in how its numbers are typed (-1 becomes
+// 18446744073709551615, 1 becomes 1.0) changed: its fingerprint differs, though
+// nlohmann::json's == calls the two listings equal (attack37 F1: the answer cached for
+// the first call let the second through).
+void TestMcpToolChange::numberOnlyChangeDuringARunIsRefused()
+{
+    const json rewrite{
+        {"name", "rewrite"}, {"description", "Lists other tools"}, {"inputSchema", {{"type", "object"}}}};
+    json echo = echoTool("Echoes the text");
+    echo["annotations"] = json{{"x-limit", -1}, {"x-version", 1}};
+    QVERIFY(listTools({echo, rewrite}));
+    QVERIFY(writeFile(m_project + QStringLiteral("/toolstudio.json"),
+                      R"({"name": "toolchange", "default_script": "main",
+  "scripts": [{"name": "main", "path": "main.py", "tools": ["fake__echo", "fake__rewrite"]}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "fromfile", "srv/tools.json"]}}})"));
+    json changed = echo;
+    changed["annotations"] = json::parse(R"({"x-limit": 18446744073709551615, "x-version": 1.0})");
+    QVERIFY(changed.dump() != echo.dump() && changed == echo); // equal to nlohmann, not to the fingerprint
+    const json keep = json::array({changed, rewrite});
+    QVERIFY(writeFile(m_project + QStringLiteral("/main.py"),
+                      "import time\n"
+                      "from toolstudio import ToolError\n"
+                      "print(\"first:\", fake__echo(text=\"hi\"))\n"
+                      "fake__rewrite(tools="
+                          + QByteArray::fromStdString(keep.dump())
+                          + ")\n"
+                            "time.sleep(3)  # the list_changed is heard, the tools listed again\n"
+                            "try:\n"
+                            "    fake__echo(text=\"again\")\n"
+                            "    print(\"called again\")\n"
+                            "except ToolError as error:\n"
+                            "    print(\"refused:\", error)\n"));
+    const CommandResult run = toolstudio({QStringLiteral("run"), m_project});
+    QVERIFY2(run.exitCode == 0, run.out + run.err);
+    QVERIFY2(run.out.contains("first: {'content': [{'text': 'called echo', 'type': 'text'}]}\n"), run.out);
+    QVERIFY2(!run.out.contains("called again"), run.out);
+    QVERIFY2(run.out.contains("refused: ") && run.out.contains("MCP tool 'fake__echo' changed since it was accepted"),
              run.out);
 }
 
