@@ -97,10 +97,25 @@ bool ProtocolView::hasExchange(const Step &step)
 
 void ProtocolView::setStep(const Step &step)
 {
+    if (step.idempotencyKey != m_stepKey) {
+        m_stepKey = step.idempotencyKey;
+        m_unjournaled.clear();
+    }
     m_journaled.clear();
-    for (const Attempt &attempt : step.attempts)
-        if (attempt.protocol.is_object())
+    for (const Attempt &attempt : step.attempts) {
+        if (attempt.protocol.is_object()) {
             m_journaled.emplace_back(attempt.number, attempt.protocol);
+            continue;
+        }
+        // Ended without a record (its timeout, Stop): what the pool kept of it, asked once.
+        if (attempt.endedAt == 0 || !m_liveSource || m_stepKey.isEmpty())
+            continue;
+        auto known = m_unjournaled.find(attempt.number);
+        if (known == m_unjournaled.end())
+            known = m_unjournaled.emplace(attempt.number, m_liveSource(m_stepKey, attempt.number)).first;
+        if (known->second.is_object())
+            m_journaled.emplace_back(attempt.number, known->second);
+    }
     // Its running attempt, when it has no record yet: followed while it runs.
     const Attempt *running = step.attempts.empty() ? nullptr : &step.attempts.back();
     const bool live = m_liveSource && running && running->endedAt == 0 && !running->protocol.is_object()
@@ -160,12 +175,18 @@ void ProtocolView::apply(Exchanges exchanges)
     m_labelledLive = following;
     const QSignalBlocker blocker(m_attempt);
     m_attempt->clear();
+    bool unjournaled = false;
     for (std::size_t index = 0; index < m_exchanges.size(); ++index) {
         const int number = m_exchanges[index].first;
-        m_attempt->addItem(following && index + 1 == m_exchanges.size() ? tr("Attempt %1 (running)").arg(number)
-                                                                        : tr("Attempt %1").arg(number));
+        const auto kept = m_unjournaled.find(number);
+        const bool cancelled = kept != m_unjournaled.end() && kept->second.is_object();
+        unjournaled = unjournaled || cancelled;
+        m_attempt->addItem(
+            following && index + 1 == m_exchanges.size()
+                ? tr("Attempt %1 (running)").arg(number)
+                : (cancelled ? tr("Attempt %1 (cancelled, not journaled)").arg(number) : tr("Attempt %1").arg(number)));
     }
-    m_attempt->setVisible(m_exchanges.size() > 1 || following);
+    m_attempt->setVisible(m_exchanges.size() > 1 || following || unjournaled);
     const int shown = keptAttempt >= 0 ? keptAttempt : int(m_exchanges.size()) - 1;
     m_attempt->setCurrentIndex(shown);
     showAttempt(shown);
@@ -183,6 +204,8 @@ void ProtocolView::clear()
     m_liveAttempt = 0;
     m_live = nullptr;
     m_labelledLive = false;
+    m_stepKey.clear();
+    m_unjournaled.clear();
     m_journaled.clear();
     m_exchanges.clear();
     const QSignalBlocker blocker(m_attempt);

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <map>
 
 class QComboBox;
 class QLabel;
@@ -25,7 +26,8 @@ class QTreeWidget;
 /// attempt's exchange so far every LivePollMs while the attempt runs (only the step
 /// shown here, so nothing is copied for the others), shown as "Attempt N (running)";
 /// the attempt, message and scroll a person chose stay as it grows, and its journaled
-/// record takes its place when it ends.
+/// record takes its place when it ends. An attempt ended by its timeout or Stop has no
+/// journaled record: what the source kept of it is shown, "(cancelled, not journaled)".
 class ProtocolView : public QWidget
 {
     Q_OBJECT
@@ -70,11 +72,15 @@ private:
     nlohmann::json messageAt(int row) const;
 
     Exchanges m_exchanges; ///< attempt number, Attempt::protocol (the live one last)
-    Exchanges m_journaled; ///< the step's attempts' own
+    Exchanges m_journaled; ///< the step's attempts' own, and the pool's of those cancelled
+    QString m_stepKey;     ///< the idempotency key of the step shown
+    /// Attempts of that step that ended without a record: what the live source kept of
+    /// each (null: nothing), asked once.
+    std::map<int, nlohmann::json> m_unjournaled;
     LiveSource m_liveSource;
     QString m_liveKey; ///< the step whose running attempt is followed ("" when none)
     int m_liveAttempt = 0;
-    nlohmann::json m_live; ///< its exchange as last asked (null before)
+    nlohmann::json m_live;       ///< its exchange as last asked (null before)
     bool m_labelledLive = false; ///< the last attempt shown is labelled running
     QTimer *m_livePoll = nullptr;
     int m_shown = -1;

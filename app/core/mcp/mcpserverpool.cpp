@@ -290,6 +290,7 @@ void McpServerPool::start(Server &server)
                 return;
             }
             server->status.tools = tools;
+            server->listing = ++m_listings;
             server->status.duplicateTools = session->duplicateToolNames();
             server->status.rejectedTools = session->rejectedTools();
             server->status.protocolVersion = session->protocolVersion();
@@ -410,7 +411,8 @@ void McpServerPool::send(qint64 id)
         return;
     }
     refreshAccepted();
-    if (const QString refused = m_acceptance.refusal(it->second.server, server->status.tools, it->second.tool);
+    if (const QString refused
+        = m_acceptance.refusal(it->second.server, server->status.tools, it->second.tool, server->listing);
         !refused.isEmpty()) {
         if (m_sendingFromCall) {
             QTimer::singleShot(0, this, [this, id] { send(id); }); // refused then
@@ -495,16 +497,37 @@ QString McpServerPool::cancel(qint64 id, const QString &reason)
     Call call = std::move(it->second);
     m_calls.erase(it);
     call.done = nullptr; // cancelled: nobody is told
+    // What is sent now (the answers to its open requests, notifications/cancelled) goes
+    // on its record, which the window may still show (liveExchange): no outcome carries
+    // it to the journal.
+    m_cancelling = &call;
     closeRequests(call);
     const QString name = call.server;
     const qint64 requestId = call.requestId;
     Server *server = find(name);
     if (server)
         std::erase(server->waiting, id);
-    if (requestId == 0 || !server || !server->session)
+    if (requestId == 0 || !server || !server->session) {
+        m_cancelling = nullptr;
         return tr("the call had not been sent to MCP server '%1'").arg(name);
+    }
     server->session->cancel(requestId, reason); // its callback finds no call to finish
+    m_cancelling = nullptr;
+    keepEnded(call);
     return tr("notifications/cancelled sent to MCP server '%1' (request %2)").arg(name).arg(requestId);
+}
+
+void McpServerPool::keepEnded(const Call &call)
+{
+    if (!call.meta.is_object())
+        return;
+    const auto key = call.meta.find(McpHandler::IdempotencyKeyMeta);
+    const auto attempt = call.meta.find(McpHandler::AttemptMeta);
+    if (key == call.meta.end() || !key->is_string() || attempt == call.meta.end() || !attempt->is_number_integer())
+        return;
+    m_ended.push_back(Ended{key->get<std::string>(), attempt->get<int>(), call.exchange.toJson()});
+    while (m_ended.size() > MaxEndedRecords)
+        m_ended.pop_front();
 }
 
 json McpServerPool::liveExchange(const QString &idempotencyKey, int attempt) const
@@ -518,6 +541,9 @@ json McpServerPool::liveExchange(const QString &idempotencyKey, int attempt) con
         if (named != call.meta.end() && *named == key && number != call.meta.end() && *number == attempt)
             return call.exchange.toJson();
     }
+    for (auto ended = m_ended.rbegin(); ended != m_ended.rend(); ++ended)
+        if (ended->attempt == attempt && ended->idempotencyKey == key)
+            return ended->exchange;
     return nullptr;
 }
 
@@ -534,6 +560,8 @@ void McpServerPool::onExchanged(const QString &name, bool sent, const JsonRpcMes
 {
     using Direction = McpExchangeRecorder::Direction;
     const Direction direction = sent ? Direction::Sent : Direction::Received;
+    if (m_cancelling && m_cancelling->server == name && m_cancelling->exchange.take(direction, message))
+        return;
     Call *earliest = nullptr;
     for (auto &[id, call] : m_calls) {
         if (call.server != name)
@@ -629,6 +657,7 @@ void McpServerPool::relist(const QString &name)
         } else {
             server->status.toolsChangedNote = McpToolAcceptance::changeNote(server->status.tools, tools);
             server->status.tools = tools;
+            server->listing = ++m_listings;
             server->status.duplicateTools = session->duplicateToolNames();
             server->status.rejectedTools = session->rejectedTools();
             observeTools(name);

@@ -19,6 +19,7 @@
 
 class QTimer;
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -168,8 +169,10 @@ public:
     QString cancel(qint64 id, const QString &reason);
     /// The exchange so far (McpExchangeRecorder::toJson) of the call in flight for attempt
     /// `attempt` of the step with `idempotencyKey` (McpHandler's `_meta`), for the
-    /// inspector's Protocol tab to follow a running attempt; null when there is none.
-    /// Asked by the window for the one step it shows, a few times a second.
+    /// inspector's Protocol tab to follow a running attempt — or of one cancelled (its
+    /// timeout, Stop) among the last MaxEndedRecords, with the `notifications/cancelled`
+    /// sent, which no outcome brings to the journal; null when there is none. Asked by the
+    /// window for the one step it shows.
     nlohmann::json liveExchange(const QString &idempotencyKey, int attempt) const;
     /// The session of `name` when it is ready, for requests of its own (resources and
     /// prompts, McpServerFeatures); nullptr when the server is not running — it is not
@@ -199,6 +202,9 @@ public:
     /// (before, during or after each listing): twice a second, not at full speed (its
     /// dock, the run's tools and the server's pipe busy for nothing).
     static constexpr int RelistPauseMs = 500;
+    /// Records of cancelled calls kept for liveExchange() (each at most
+    /// McpExchangeRecorder::MaxBytes and a message).
+    static constexpr std::size_t MaxEndedRecords = 16;
     /// Whether a call of a changed tool waits while a person is asked (McpHandler,
     /// McpToolChangeQuestion) rather than failing at once: the window sets it; a
     /// headless command leaves it off, so a CI run fails loud instead of waiting.
@@ -243,6 +249,9 @@ private:
         /// A `url` server without "type" that answered only over HTTP+SSE: started over
         /// HTTP+SSE from then on, until a start fails or its entry changes.
         bool overSse = false;
+        /// Names its tools' listing as status.tools holds it (from m_listings): the
+        /// accepted-tools answers are good for one listing.
+        quint64 listing = 0;
     };
     struct Call
     {
@@ -276,6 +285,8 @@ private:
     /// Appends to the output of every call open on `name` (bounded by MaxCallStderrBytes).
     void addOutput(const QString &name, const QByteArray &bytes);
     void send(qint64 id);
+    /// Keeps the record of cancelled `call` for liveExchange().
+    void keepEnded(const Call &call);
     /// The server's answer to call `id`: finish() — but a first HeaderMismatch (-32020)
     /// lists the tools again (an x-mcp-header may have moved since they were listed) and
     /// sends the call once more, through the changed-tool check (2026-07-28
@@ -300,8 +311,17 @@ private:
     /// put off to the next turn of the event loop.
     bool m_sendingFromCall = false;
     std::map<qint64, Call> m_calls;
+    Call *m_cancelling = nullptr; ///< out of m_calls, being cancelled: what is sent for it is recorded
+    struct Ended
+    {
+        std::string idempotencyKey;
+        int attempt = 0;
+        nlohmann::json exchange;
+    };
+    std::deque<Ended> m_ended; ///< the last MaxEndedRecords cancelled calls' records
     qint64 m_nextCall = 1;
     qint64 m_callsSent = 0;
+    quint64 m_listings = 0; ///< tool listings taken, over all servers (Server::listing)
     bool m_asksBeforeChangedTools = false;
     QSet<QObject *> m_recordWatchers;
     QTimer *m_recordPoll = nullptr; ///< runs while m_recordWatchers is not empty

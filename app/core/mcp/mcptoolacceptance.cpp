@@ -29,7 +29,10 @@ bool McpToolAcceptance::refresh()
         stamp.size = qint64(info.st_size);
         stamp.seconds = qint64(info.st_mtim.tv_sec);
         stamp.nanoseconds = qint64(info.st_mtim.tv_nsec);
+        stamp.changeSeconds = qint64(info.st_ctim.tv_sec);
+        stamp.changeNanoseconds = qint64(info.st_ctim.tv_nsec);
         stamp.inode = quint64(info.st_ino);
+        stamp.device = quint64(info.st_dev);
     }
     if (stamp == m_stamp)
         return false;
@@ -63,7 +66,8 @@ McpToolAcceptance::Changes McpToolAcceptance::changesOf(const QString &server, c
     return {m_accepted.changes(server, tools), m_accepted.error().isEmpty() ? m_writeError : m_accepted.error()};
 }
 
-QString McpToolAcceptance::refusal(const QString &server, const std::vector<json> &tools, const QString &tool) const
+QString McpToolAcceptance::refusal(const QString &server, const std::vector<json> &tools, const QString &tool,
+                                   quint64 listing) const
 {
     const std::string name = tool.toStdString();
     for (const json &listed : tools) {
@@ -72,12 +76,12 @@ QString McpToolAcceptance::refusal(const QString &server, const std::vector<json
             continue;
         const std::pair<QString, QString> key{server, tool};
         if (const auto known = m_answers.find(key);
-            known != m_answers.end() && known->second.generation == m_generation && known->second.listed == listed)
+            known != m_answers.end() && known->second.generation == m_generation && known->second.listing == listing)
             return known->second.refusal;
         if (m_answers.size() >= MaxAnswers)
             m_answers.clear();
         const QString refused = refusalOf(server, listed, tool);
-        m_answers[key] = Answer{m_generation, listed, refused};
+        m_answers[key] = Answer{m_generation, listing, refused};
         return refused;
     }
     // Not listed now (the pool is ready only once its tools are listed): what the server

@@ -34,7 +34,7 @@ public:
     explicit McpToolAcceptance(const QString &projectDir);
 
     /// Reads the record again when the file changed since it was read (size,
-    /// modification time, inode); true when it was read again.
+    /// modification and status change times, inode, device); true when it was read again.
     bool refresh();
     /// After `server` listed `tools`: the first listing of a server is accepted as it is
     /// (written to the record; a failed write is kept as the error changesOf() reports).
@@ -43,8 +43,10 @@ public:
     /// What `tools` (listed by `server`; empty when it is not listed now) differ in.
     Changes changesOf(const QString &server, const std::vector<nlohmann::json> &tools) const;
     /// Why a call of `tool` of `server`, whose listing now is `tools`, may not be sent; ""
-    /// when it may.
-    QString refusal(const QString &server, const std::vector<nlohmann::json> &tools, const QString &tool) const;
+    /// when it may. `listing` names that listing (a number the caller never gives two
+    /// listings): the answer is reused while the listing and the record are the same.
+    QString refusal(const QString &server, const std::vector<nlohmann::json> &tools, const QString &tool,
+                    quint64 listing) const;
     /// Records `changes` (as a person saw them) as accepted for `server`, whose listing
     /// now is `tools`; `servers` are all the project's servers (an unusable record is
     /// replaced by one where theirs are new). False with `error` when a tool is no longer
@@ -71,15 +73,23 @@ private:
         qint64 size = 0;
         qint64 seconds = 0;
         qint64 nanoseconds = 0;
+        /// The status change time too: a record rewritten in place with the same size and
+        /// its modification time set back was not read again (attack37 F2).
+        qint64 changeSeconds = 0;
+        qint64 changeNanoseconds = 0;
         quint64 inode = 0;
+        quint64 device = 0;
         bool operator==(const Stamp &) const = default;
     };
-    /// A refusal() answered before, for the tool as it was listed then; good while the
-    /// record is the one read then (`generation`) and the tool is listed the same.
+    /// A refusal() answered before; good while the record is the one read then
+    /// (`generation`) and the server's tools are the listing answered for. (Not the
+    /// listed tool compared: nlohmann's == calls -1 and 18446744073709551615, or 1 and
+    /// 1.0, equal where the fingerprint does not — attack37 F1 — and a copy of each
+    /// listing answered for was kept — F4.)
     struct Answer
     {
         quint64 generation = 0;
-        nlohmann::json listed;
+        quint64 listing = 0;
         QString refusal;
     };
     /// At most this many answers are kept (one per server and tool called).
@@ -91,7 +101,7 @@ private:
     Stamp m_stamp;
     quint64 m_generation = 0; ///< counts the reads of the record
     QString m_writeError;
-    /// refusal() is asked on every call: comparing the listed tool with the one answered
-    /// for is cheaper than fingerprinting it again.
+    /// refusal() is asked on every call: an answer reused is cheaper than fingerprinting
+    /// the tool again.
     mutable std::map<std::pair<QString, QString>, Answer> m_answers;
 };
