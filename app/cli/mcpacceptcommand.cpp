@@ -114,7 +114,7 @@ int acceptMcpTools(const QString &projectDir, const QString &serverName, const Q
         const json out{{"server", serverName.toStdString()},
                        {"accepted", std::move(accepted)},
                        {"record", McpAcceptedTools::path(project->dir).toStdString()}};
-        writeOut(stdout, QByteArray::fromStdString(out.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+        writeOut(stdout, printableJson(out) + '\n');
     } else if (chosen.empty()) {
         printLine(stdout,
                   tools.isEmpty()

@@ -287,7 +287,7 @@ int listServers(const QStringList &positional, bool asJson, bool trust)
             printListing(listing);
     }
     if (asJson)
-        writeOut(stdout, QByteArray::fromStdString(all.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+        writeOut(stdout, printableJson(all) + '\n');
     return failed ? ExitRunFailed : ExitCompleted;
 }
 
@@ -371,8 +371,7 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
                       .arg(step->error ? printableLines(step->error->text()) : tr("no result")));
         return ExitRunFailed;
     }
-    writeOut(stdout,
-             QByteArray::fromStdString(step->result->dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+    writeOut(stdout, printableJson(*step->result) + '\n');
     return ExitCompleted;
 }
 

@@ -200,8 +200,7 @@ int mcpCompleteCommand(const QString &projectDir, const QString &server, const M
         return ExitRunFailed;
     }
     if (asJson) {
-        writeOut(stdout,
-                 QByteArray::fromStdString(reply.result.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+        writeOut(stdout, printableJson(reply.result) + '\n');
         return ExitCompleted;
     }
     // McpCompletion kept only printable values; printed through printableText all the same.

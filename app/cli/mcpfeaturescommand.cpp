@@ -126,8 +126,7 @@ int readResource(McpClientSession &session, const QString &uri, bool asJson)
         return ExitRunFailed;
     }
     if (asJson) {
-        writeOut(stdout,
-                 QByteArray::fromStdString(reply.result.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+        writeOut(stdout, printableJson(reply.result) + '\n');
         return ExitCompleted;
     }
     int status = ExitCompleted;
@@ -238,7 +237,7 @@ int mcpResourcesCommand(const QString &projectDir, const QString &server, const 
             all["resources"].push_back(resourceJson(resource));
         for (const McpResourceTemplate &resource : templates.entries)
             all["resourceTemplates"].push_back(templateJson(resource));
-        writeOut(stdout, QByteArray::fromStdString(all.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+        writeOut(stdout, printableJson(all) + '\n');
         return ExitCompleted;
     }
     printLine(stdout, tr("resources (%1):").arg(resources.entries.size()));
@@ -287,9 +286,7 @@ int mcpPromptsCommand(const QString &projectDir, const QString &server, const QS
             return ExitRunFailed;
         }
         if (asJson) {
-            writeOut(
-                stdout,
-                QByteArray::fromStdString(reply.result.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+            writeOut(stdout, printableJson(reply.result) + '\n');
             return ExitCompleted;
         }
         if (prompt.dropped > 0)
@@ -331,7 +328,7 @@ int mcpPromptsCommand(const QString &projectDir, const QString &server, const QS
             }
             all.push_back(std::move(entry));
         }
-        writeOut(stdout, QByteArray::fromStdString(all.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+        writeOut(stdout, printableJson(all) + '\n');
         return ExitCompleted;
     }
     for (const McpPrompt &prompt : prompts.entries) {

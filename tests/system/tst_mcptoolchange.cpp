@@ -65,6 +65,10 @@ private Q_SLOTS:
 private:
     bool listTools(const std::vector<json> &tools);
     CommandResult call(const QString &tool);
+    /// `toolstudio run` of a script calling fake__echo, then fake__rewrite to have the
+    /// server list `tools` instead (it announces the change), then fake__echo again: it
+    /// prints "first: …", then "called again" or "refused: ERROR".
+    CommandResult callRelistedEcho(const json &tools);
     QString acceptCommand(const QString &tool) const;
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -235,6 +239,29 @@ void TestMcpToolChange::unlistedToolIsNotCalled()
     QCOMPARE(call(QStringLiteral("sum")).exitCode, 0);
 }
 
+CommandResult TestMcpToolChange::callRelistedEcho(const json &tools)
+{
+    if (!writeFile(m_project + QStringLiteral("/toolstudio.json"),
+                   R"({"name": "toolchange", "default_script": "main",
+  "scripts": [{"name": "main", "path": "main.py", "tools": ["fake__echo", "fake__rewrite"]}],
+  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "fromfile", "srv/tools.json"]}}})")
+        || !writeFile(m_project + QStringLiteral("/main.py"),
+                      "import time\n"
+                      "from toolstudio import ToolError\n"
+                      "print(\"first:\", fake__echo(text=\"hi\"))\n"
+                      "fake__rewrite(tools="
+                          + QByteArray::fromStdString(tools.dump())
+                          + ")\n"
+                            "time.sleep(3)  # the list_changed is heard, the tools listed again\n"
+                            "try:\n"
+                            "    fake__echo(text=\"again\")\n"
+                            "    print(\"called again\")\n"
+                            "except ToolError as error:\n"
+                            "    print(\"refused:\", error)\n"))
+        return CommandResult{-1, {}, "cannot write the project's files"};
+    return toolstudio({QStringLiteral("run"), m_project});
+}
+
 // A run loaded the server's tools; the server then takes one off its list
 // (notifications/tools/list_changed) and the script calls it anyway: the call is refused
 // — what the server would run under that name now was never shown (attack31 F3).
@@ -243,25 +270,7 @@ void TestMcpToolChange::toolDroppedDuringARunIsNotCalled()
     const json rewrite{
         {"name", "rewrite"}, {"description", "Lists other tools"}, {"inputSchema", {{"type", "object"}}}};
     QVERIFY(listTools({echoTool("Echoes the text"), sumTool(), rewrite}));
-    QVERIFY(writeFile(m_project + QStringLiteral("/toolstudio.json"),
-                      R"({"name": "toolchange", "default_script": "main",
-  "scripts": [{"name": "main", "path": "main.py", "tools": ["fake__echo", "fake__rewrite"]}],
-  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "fromfile", "srv/tools.json"]}}})"));
-    const json keep = json::array({sumTool(), rewrite});
-    QVERIFY(writeFile(m_project + QStringLiteral("/main.py"),
-                      "import time\n"
-                      "from toolstudio import ToolError\n"
-                      "print(\"first:\", fake__echo(text=\"hi\"))\n"
-                      "fake__rewrite(tools="
-                          + QByteArray::fromStdString(keep.dump())
-                          + ")\n"
-                            "time.sleep(3)  # the list_changed is heard, the tools listed again\n"
-                            "try:\n"
-                            "    fake__echo(text=\"again\")\n"
-                            "    print(\"called again\")\n"
-                            "except ToolError as error:\n"
-                            "    print(\"refused:\", error)\n"));
-    const CommandResult run = toolstudio({QStringLiteral("run"), m_project});
+    const CommandResult run = callRelistedEcho(json::array({sumTool(), rewrite}));
     QVERIFY2(run.exitCode == 0, run.out + run.err);
     QVERIFY2(run.out.contains("first: {'content': [{'text': 'called echo', 'type': 'text'}]}\n"), run.out);
     QVERIFY2(!run.out.contains("called again"), run.out);
@@ -282,28 +291,10 @@ void TestMcpToolChange::numberOnlyChangeDuringARunIsRefused()
     json echo = echoTool("Echoes the text");
     echo["annotations"] = json{{"x-limit", -1}, {"x-version", 1}};
     QVERIFY(listTools({echo, rewrite}));
-    QVERIFY(writeFile(m_project + QStringLiteral("/toolstudio.json"),
-                      R"({"name": "toolchange", "default_script": "main",
-  "scripts": [{"name": "main", "path": "main.py", "tools": ["fake__echo", "fake__rewrite"]}],
-  "mcp_servers": {"fake": {"command": "python3", "args": ["srv/fakeserver.py", "fromfile", "srv/tools.json"]}}})"));
     json changed = echo;
     changed["annotations"] = json::parse(R"({"x-limit": 18446744073709551615, "x-version": 1.0})");
     QVERIFY(changed.dump() != echo.dump() && changed == echo); // equal to nlohmann, not to the fingerprint
-    const json keep = json::array({changed, rewrite});
-    QVERIFY(writeFile(m_project + QStringLiteral("/main.py"),
-                      "import time\n"
-                      "from toolstudio import ToolError\n"
-                      "print(\"first:\", fake__echo(text=\"hi\"))\n"
-                      "fake__rewrite(tools="
-                          + QByteArray::fromStdString(keep.dump())
-                          + ")\n"
-                            "time.sleep(3)  # the list_changed is heard, the tools listed again\n"
-                            "try:\n"
-                            "    fake__echo(text=\"again\")\n"
-                            "    print(\"called again\")\n"
-                            "except ToolError as error:\n"
-                            "    print(\"refused:\", error)\n"));
-    const CommandResult run = toolstudio({QStringLiteral("run"), m_project});
+    const CommandResult run = callRelistedEcho(json::array({changed, rewrite}));
     QVERIFY2(run.exitCode == 0, run.out + run.err);
     QVERIFY2(run.out.contains("first: {'content': [{'text': 'called echo', 'type': 'text'}]}\n"), run.out);
     QVERIFY2(!run.out.contains("called again"), run.out);

@@ -164,6 +164,20 @@ private Q_SLOTS:
         QCOMPARE(out, QByteArray("a\\u001b[1m\\u202e\xc3\xa9\\u009bz\n\xff"));
     }
 
+    // A server's JSON printed by `--json`: C1 controls, DEL and bidi controls (which
+    // JSON keeps raw) written as \uXXXX — the same JSON, nothing for the terminal.
+    void printableJsonIsTheSameJson()
+    {
+        const nlohmann::json value{{"text",
+                                    "red\xc2\x9b"
+                                    "31m\x7f \xe2\x80\xae"
+                                    "evil"},
+                                   {"n", 1}};
+        const QByteArray printed = printableJson(value);
+        QCOMPARE(printed, QByteArray("{\n  \"n\": 1,\n  \"text\": \"red\\u009b31m\\u007f \\u202eevil\"\n}"));
+        QVERIFY(nlohmann::json::parse(printed.toStdString()) == value);
+    }
+
     // `toolstudio run` of a script that chooses hostile tool names and call ids: the
     // exact lines it prints, and the printed `toolstudio answer` command pasted into a
     // shell answers the call it names and runs nothing else.

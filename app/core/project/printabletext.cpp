@@ -192,3 +192,9 @@ QByteArray PrintableStream::flush()
     rest.swap(m_pending);
     return rest;
 }
+
+QByteArray printableJson(const nlohmann::json &value)
+{
+    return printableLines(QString::fromStdString(value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)))
+        .toUtf8();
+}

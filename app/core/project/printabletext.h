@@ -7,6 +7,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
 /// Text that came from a script or a tool (tool names, call ids, error messages,
 /// arguments, the script's own output), made safe to print on a terminal or show in a
 /// label (issue 16, class 6): a script must not be able to move the cursor, set the
@@ -27,6 +29,13 @@ QString printableText(const QString &text);
 /// The same for a multi-line text (a tool's error message, a run's error): `\n` and
 /// `\t` are kept, everything else printableText() escapes is escaped.
 QString printableLines(const QString &text);
+
+/// `value` as indented JSON (2 spaces) for a terminal: the characters printableLines()
+/// escapes — C1 controls, DEL, the bidirectional controls, …, which JSON leaves as they
+/// are and can only be inside its strings — written as `\uXXXX`, so it is the same JSON
+/// and does nothing to the terminal (a server's `--json` answer, attack37); invalid UTF-8
+/// replaced.
+QByteArray printableJson(const nlohmann::json &value);
 
 /// clipUtf8() for a stream that stops at `maxBytes` (an output cap): when `utf8` reaches
 /// the cap, a character begun before it whose remaining bytes would come after it is
