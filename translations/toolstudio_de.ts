@@ -3611,6 +3611,10 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
         <source>Attempt %1 (running)</source>
         <translation>Versuch %1 (läuft)</translation>
     </message>
+    <message>
+        <source>Attempt %1 (cancelled, not journaled)</source>
+        <translation>Versuch %1 (abgebrochen, nicht im Journal)</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
