@@ -172,6 +172,24 @@ void TestMcpHandler::outputAndCancellation()
     const Step hang = call(QStringLiteral("fake__hang"), json::object());
     QCOMPARE(hang.error->codeName(), QStringLiteral("timeout"));
     QCOMPARE(int(hang.attempts.size()), 2);
+    // No outcome brings a timed-out attempt's record to the journal: the pool keeps it
+    // for the inspector (McpServerPool::liveExchange), the cancellation sent included.
+    McpServerPool *pool = McpServerPool::existing(m_project->dir);
+    QVERIFY(pool);
+    for (int attempt : {1, 2}) {
+        QVERIFY(hang.attempts[std::size_t(attempt - 1)].protocol.is_null());
+        const json kept = pool->liveExchange(hang.idempotencyKey, attempt);
+        QVERIFY2(kept.is_object(), kept.dump().c_str());
+        QStringList rows;
+        for (const json &entry : kept["messages"])
+            rows << McpExchangeText::summary(entry);
+        QCOMPARE(rows.size(), 2);
+        QVERIFY2(rows.at(0).startsWith(QStringLiteral("→ request tools/call #")), qPrintable(rows.at(0)));
+        QCOMPARE(rows.at(1), QStringLiteral("→ notification notifications/cancelled #") + rows.at(0).section(u'#', -1));
+        QCOMPARE(kept["messages"][1]["message"]["params"]["requestId"].dump(),
+                 kept["messages"][0]["message"]["id"].dump());
+    }
+    QVERIFY(pool->liveExchange(hang.idempotencyKey, 3).is_null());
     const Step calls = call(QStringLiteral("fake__calls"), json::object());
     QVERIFY(calls.result);
     const json counted = json::parse(calls.result->at("content")[0]["text"].get<std::string>());
