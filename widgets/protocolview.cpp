@@ -107,15 +107,24 @@ void ProtocolView::setStep(const Step &step)
             m_journaled.emplace_back(attempt.number, attempt.protocol);
             continue;
         }
-        // Ended without a record (its timeout, Stop): what the pool kept of it, asked once.
-        if (attempt.endedAt == 0 || !m_liveSource || m_stepKey.isEmpty())
+        // Ended without a record (its timeout, Stop): what the pool kept of it, asked once
+        // — for the last MaxUnjournaled attempts (the pool keeps no more), and again when
+        // the attempt ran again (a resumed run reopens it under its number).
+        if (attempt.endedAt == 0) {
+            m_unjournaled.erase(attempt.number);
+            continue;
+        }
+        if (!m_liveSource || m_stepKey.isEmpty() || attempt.number <= step.attempts.back().number - MaxUnjournaled)
             continue;
         auto known = m_unjournaled.find(attempt.number);
         if (known == m_unjournaled.end())
-            known = m_unjournaled.emplace(attempt.number, m_liveSource(m_stepKey, attempt.number)).first;
+            known = m_unjournaled.emplace(attempt.number, m_liveSource(m_stepKey, attempt.number, true, nullptr)).first;
         if (known->second.is_object())
             m_journaled.emplace_back(attempt.number, known->second);
     }
+    if (!step.attempts.empty())
+        std::erase_if(m_unjournaled,
+                      [&](const auto &entry) { return entry.first <= step.attempts.back().number - MaxUnjournaled; });
     // Its running attempt, when it has no record yet: followed while it runs.
     const Attempt *running = step.attempts.empty() ? nullptr : &step.attempts.back();
     const bool live = m_liveSource && running && running->endedAt == 0 && !running->protocol.is_object()
@@ -126,8 +135,9 @@ void ProtocolView::setStep(const Step &step)
         m_liveKey = key;
         m_liveAttempt = number;
         m_live = nullptr;
+        m_liveRevision = 0;
         if (live) {
-            m_live = m_liveSource(m_liveKey, m_liveAttempt);
+            m_live = m_liveSource(m_liveKey, m_liveAttempt, false, &m_liveRevision);
             m_livePoll->start();
         } else {
             m_livePoll->stop();
@@ -150,17 +160,19 @@ void ProtocolView::pollLive()
         m_livePoll->stop();
         return;
     }
-    json now = m_liveSource(m_liveKey, m_liveAttempt);
-    if (now == m_live)
-        return;
+    quint64 revision = m_liveRevision;
+    json now = m_liveSource(m_liveKey, m_liveAttempt, false, &revision);
+    if (revision == m_liveRevision)
+        return; // the same record: nothing was copied
+    m_liveRevision = revision;
     m_live = std::move(now);
-    apply(composed());
+    apply(composed(), true);
 }
 
-void ProtocolView::apply(Exchanges exchanges)
+void ProtocolView::apply(Exchanges exchanges, bool changed)
 {
     const bool following = m_live.is_object();
-    if (exchanges == m_exchanges && following == m_labelledLive)
+    if (!changed && following == m_labelledLive && exchanges == m_exchanges)
         return; // a live step set again: the selection stays
     // The running attempt's exchange grew (or its final one came): the attempt, message
     // and scroll position a person chose stay.
@@ -171,7 +183,16 @@ void ProtocolView::apply(Exchanges exchanges)
     const int keptRow
         = grew && m_messages->currentItem() ? m_messages->indexOfTopLevelItem(m_messages->currentItem()) : -1;
     const int keptScroll = m_messages->verticalScrollBar()->value();
+    // Only the shown attempt's messages grew (a record only grows): its new rows are
+    // added, the rest — the message shown above all — left as it is.
+    const int shownRows = m_messages->topLevelItemCount();
+    const bool appended = grew && keptAttempt >= 0 && keptAttempt < int(exchanges.size()) && following == m_labelledLive
+        && int(messagesOf(exchanges[std::size_t(keptAttempt)].second).size()) >= shownRows;
     m_exchanges = std::move(exchanges);
+    if (appended) {
+        addRows(shownRows);
+        return;
+    }
     m_labelledLive = following;
     const QSignalBlocker blocker(m_attempt);
     m_attempt->clear();
@@ -203,6 +224,7 @@ void ProtocolView::clear()
     m_liveKey.clear();
     m_liveAttempt = 0;
     m_live = nullptr;
+    m_liveRevision = 0;
     m_labelledLive = false;
     m_stepKey.clear();
     m_unjournaled.clear();
@@ -224,20 +246,28 @@ void ProtocolView::showAttempt(int index)
         m_copyAll->setEnabled(false);
         return;
     }
+    addRows(0);
+    m_copy->setEnabled(false);
+    if (m_messages->topLevelItemCount() > 0)
+        m_messages->setCurrentItem(m_messages->topLevelItem(0));
+}
+
+void ProtocolView::addRows(int from)
+{
+    if (m_shown < 0)
+        return;
     const json &exchange = m_exchanges[std::size_t(m_shown)].second;
+    const json &entries = messagesOf(exchange);
     QList<QTreeWidgetItem *> rows;
-    for (const json &entry : messagesOf(exchange)) {
+    for (std::size_t index = std::size_t(std::max(from, 0)); index < entries.size(); ++index) {
         auto *item = new QTreeWidgetItem;
-        item->setText(0, McpExchangeText::offset(entry));
-        item->setText(1, McpExchangeText::summary(entry));
+        item->setText(0, McpExchangeText::offset(entries[index]));
+        item->setText(1, McpExchangeText::summary(entries[index]));
         rows << item;
     }
     m_messages->addTopLevelItems(rows);
     m_omitted->setText(McpExchangeText::omitted(exchange));
-    m_copyAll->setEnabled(!rows.isEmpty());
-    m_copy->setEnabled(false);
-    if (!rows.isEmpty())
-        m_messages->setCurrentItem(rows.first());
+    m_copyAll->setEnabled(m_messages->topLevelItemCount() > 0);
 }
 
 void ProtocolView::showMessage(int row)

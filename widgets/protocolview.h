@@ -32,10 +32,16 @@ class ProtocolView : public QWidget
 {
     Q_OBJECT
 public:
-    /// The exchange so far of attempt `attempt` of the step with `idempotencyKey`
-    /// (McpServerPool::liveExchange); null when there is none.
-    using LiveSource = std::function<nlohmann::json(const QString &idempotencyKey, int attempt)>;
+    /// The exchange of attempt `attempt` of the step with `idempotencyKey`: `ended` false,
+    /// the running attempt's so far (McpServerPool::liveExchange: null and `*revision`
+    /// unchanged when its record is still at `*revision`, `*revision` 0 when there is
+    /// none); `ended` true, what was kept of a cancelled one
+    /// (McpServerPool::cancelledExchange; `revision` null).
+    using LiveSource
+        = std::function<nlohmann::json(const QString &idempotencyKey, int attempt, bool ended, quint64 *revision)>;
     static constexpr int LivePollMs = 250;
+    /// Cancelled attempts shown from the source: the last this many (as the pool keeps).
+    static constexpr int MaxUnjournaled = 16;
 
     explicit ProtocolView(QWidget *parent = nullptr);
 
@@ -62,7 +68,10 @@ private:
     using Exchanges = std::vector<std::pair<int, nlohmann::json>>;
     /// The journaled exchanges, and the live one after them.
     Exchanges composed() const;
-    void apply(Exchanges exchanges);
+    /// Shows `exchanges`; `changed`: the caller knows they differ (no comparison).
+    void apply(Exchanges exchanges, bool changed = false);
+    /// Rows for the shown attempt's messages from `from` on, and its omitted line.
+    void addRows(int from);
     void pollLive();
     void showAttempt(int index);
     void showMessage(int row);
@@ -81,6 +90,7 @@ private:
     QString m_liveKey; ///< the step whose running attempt is followed ("" when none)
     int m_liveAttempt = 0;
     nlohmann::json m_live;       ///< its exchange as last asked (null before)
+    quint64 m_liveRevision = 0;  ///< the revision of m_live's record (0: none)
     bool m_labelledLive = false; ///< the last attempt shown is labelled running
     QTimer *m_livePoll = nullptr;
     int m_shown = -1;

@@ -126,7 +126,7 @@ StepInspector::StepInspector(QWidget *parent)
     clear();
 }
 
-void StepInspector::setLiveProtocol(std::function<nlohmann::json(const QString &, int)> source)
+void StepInspector::setLiveProtocol(std::function<nlohmann::json(const QString &, int, bool, quint64 *)> source)
 {
     m_protocol->setLiveSource(std::move(source));
 }

@@ -37,7 +37,9 @@ public:
     /// before it went on (TraceModel::heldMs), said in the header when not 0.
     void setStep(const Step *step, qint64 heldMs = 0);
     /// Where the Protocol tab follows a running MCP attempt (ProtocolView::LiveSource).
-    void setLiveProtocol(std::function<nlohmann::json(const QString &idempotencyKey, int attempt)> source);
+    void setLiveProtocol(
+        std::function<nlohmann::json(const QString &idempotencyKey, int attempt, bool ended, quint64 *revision)>
+            source);
     void clear();
     QString callId() const { return m_callId; }
 

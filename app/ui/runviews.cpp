@@ -52,10 +52,16 @@ RunViews::RunViews(RunController *run, PendingCallsPanel *pending, ScriptTabs *t
     m_inspector = new StepInspector(window);
     m_inspector->setObjectName(QStringLiteral("stepInspector"));
     // The Protocol tab follows a running MCP attempt of the step shown.
-    m_inspector->setLiveProtocol([this](const QString &idempotencyKey, int attempt) {
+    m_inspector->setLiveProtocol([this](const QString &idempotencyKey, int attempt, bool ended, quint64 *revision) {
         const Project *project = m_project ? m_project() : nullptr;
         McpServerPool *pool = project ? McpServerPool::existing(project->dir) : nullptr;
-        return pool ? pool->liveExchange(idempotencyKey, attempt) : nlohmann::json();
+        if (!pool) {
+            if (revision)
+                *revision = 0;
+            return nlohmann::json();
+        }
+        return ended ? pool->cancelledExchange(idempotencyKey, attempt)
+                     : pool->liveExchange(idempotencyKey, attempt, revision);
     });
     makeConsolePane(window);
     m_importRunAction = new QAction(tr("&Import Run…"), this);

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextCursor>
 #include <QTreeWidget>
 
 using nlohmann::json;
@@ -179,9 +180,18 @@ private Q_SLOTS:
         json live = json::parse(R"({"startedAt": 1, "messages": [{"direction": "sent", "offsetMs": 0,
           "message": {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "slow"}}}]})");
         QStringList asked;
-        inspector.setLiveProtocol([&](const QString &key, int number) {
-            asked << QStringLiteral("%1 #%2").arg(key).arg(number);
-            return key == QLatin1String("run:fake__slow:h:1") && number == 2 ? live : json();
+        quint64 liveRevision = 1; // the record's: it changes as messages come
+        inspector.setLiveProtocol([&](const QString &key, int number, bool ended, quint64 *revision) {
+            asked << QStringLiteral("%1 #%2%3").arg(key).arg(number).arg(ended ? QStringLiteral(" ended") : QString());
+            if (ended || key != QLatin1String("run:fake__slow:h:1") || number != 2) {
+                if (revision)
+                    *revision = 0;
+                return json();
+            }
+            if (*revision == liveRevision)
+                return json(); // as the view has it: nothing copied
+            *revision = liveRevision;
+            return live;
         });
         auto *tabs = inspector.findChild<QTabWidget *>();
         auto *messages = inspector.findChild<QTreeWidget *>(QStringLiteral("protocolMessages"));
@@ -206,19 +216,28 @@ private Q_SLOTS:
         QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 2 (running)"));
         QCOMPARE(rows(messages), QStringList({QStringLiteral("+0 ms → request tools/call #9")}));
 
-        // It grows: a row more at the next poll; the same step set again asks nothing more.
+        // Unchanged: polls copy nothing (the view keeps its rows). It grows: a row more at
+        // the next poll; the same step set again asks nothing more.
+        QTest::qWait(2 * ProtocolView::LivePollMs);
+        QCOMPARE(messages->topLevelItemCount(), 1);
+        ++liveRevision;
         live["messages"].push_back(json::parse(R"({"direction": "received", "offsetMs": 500, "message":
           {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 4, "progress": 1,
           "total": 2}}})"));
         inspector.setStep(&running);
-        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked.first(), QStringLiteral("run:fake__slow:h:1 #2"));
         QTRY_COMPARE_WITH_TIMEOUT(messages->topLevelItemCount(), 2, 5000);
         QCOMPARE(messages->topLevelItem(1)->text(1), QStringLiteral("← notification notifications/progress 1/2"));
         messages->setCurrentItem(messages->topLevelItem(1));
+        auto *message = inspector.findChild<QPlainTextEdit *>(QStringLiteral("protocolMessage"));
+        message->moveCursor(QTextCursor::End); // a person's place in the message stays as rows come
+        const int cursorAt = message->textCursor().position();
+        ++liveRevision;
         live["messages"].push_back(json::parse(R"({"direction": "received", "offsetMs": 900, "message":
           {"jsonrpc": "2.0", "id": 9, "result": {"content": []}}})"));
         QTRY_COMPARE_WITH_TIMEOUT(messages->topLevelItemCount(), 3, 5000);
         QCOMPARE(messages->indexOfTopLevelItem(messages->currentItem()), 1);
+        QCOMPARE(message->textCursor().position(), cursorAt);
         QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 2 (running)"));
 
         // It ends: its journaled record instead, the selection kept; no more asking.
@@ -233,6 +252,30 @@ private Q_SLOTS:
         const qsizetype askedThen = asked.size();
         QTest::qWait(3 * ProtocolView::LivePollMs);
         QCOMPARE(asked.size(), askedThen);
+
+        // Attempt 3 ran and was cancelled (its timeout): no journaled record; what the
+        // pool kept of it is asked once and shown, said so.
+        Step cancelled = ended;
+        cancelled.status = StepStatus::Failed;
+        Attempt third;
+        third.number = 3;
+        third.endedAt = 3;
+        cancelled.attempts.push_back(third);
+        const json kept = json::parse(R"({"startedAt": 3, "messages": [{"direction": "sent", "offsetMs": 0,
+          "message": {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 11}}}]})");
+        inspector.setLiveProtocol([&](const QString &, int number, bool ended, quint64 *revision) {
+            asked << QStringLiteral("#%1%2").arg(number).arg(ended ? QStringLiteral(" ended") : QString());
+            if (revision)
+                *revision = 0;
+            return ended && number == 3 ? kept : json();
+        });
+        asked.clear();
+        inspector.setStep(&cancelled);
+        inspector.setStep(&cancelled);
+        QCOMPARE(asked, QStringList{QStringLiteral("#3 ended")});
+        QCOMPARE(attempt->count(), 3);
+        QCOMPARE(attempt->currentText(), QStringLiteral("Attempt 3 (cancelled, not journaled)"));
+        QCOMPARE(rows(messages), QStringList({QStringLiteral("+0 ms → notification notifications/cancelled #11")}));
 
         // A running attempt the source knows nothing of (not an MCP call, or not sent
         // yet): no tab for it.

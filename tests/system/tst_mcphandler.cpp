@@ -173,12 +173,12 @@ void TestMcpHandler::outputAndCancellation()
     QCOMPARE(hang.error->codeName(), QStringLiteral("timeout"));
     QCOMPARE(int(hang.attempts.size()), 2);
     // No outcome brings a timed-out attempt's record to the journal: the pool keeps it
-    // for the inspector (McpServerPool::liveExchange), the cancellation sent included.
+    // for the inspector (McpServerPool::cancelledExchange), the cancellation sent included.
     McpServerPool *pool = McpServerPool::existing(m_project->dir);
     QVERIFY(pool);
     for (int attempt : {1, 2}) {
         QVERIFY(hang.attempts[std::size_t(attempt - 1)].protocol.is_null());
-        const json kept = pool->liveExchange(hang.idempotencyKey, attempt);
+        const json kept = pool->cancelledExchange(hang.idempotencyKey, attempt);
         QVERIFY2(kept.is_object(), kept.dump().c_str());
         QStringList rows;
         for (const json &entry : kept["messages"])
@@ -189,7 +189,10 @@ void TestMcpHandler::outputAndCancellation()
         QCOMPARE(kept["messages"][1]["message"]["params"]["requestId"].dump(),
                  kept["messages"][0]["message"]["id"].dump());
     }
-    QVERIFY(pool->liveExchange(hang.idempotencyKey, 3).is_null());
+    QVERIFY(pool->cancelledExchange(hang.idempotencyKey, 3).is_null());
+    quint64 revision = 7;
+    QVERIFY(pool->liveExchange(hang.idempotencyKey, 2, &revision).is_null()); // not in flight
+    QCOMPARE(revision, quint64(0));
     const Step calls = call(QStringLiteral("fake__calls"), json::object());
     QVERIFY(calls.result);
     const json counted = json::parse(calls.result->at("content")[0]["text"].get<std::string>());

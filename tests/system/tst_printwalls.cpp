@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <string>
+
 namespace {
 
 void writeFile(const QString &path, const QByteArray &data)
@@ -120,6 +122,26 @@ private Q_SLOTS:
         QTest::newRow("joiners kept") << QStringLiteral("👨\u200d👩 می\u200cخواهم")
                                       << QStringLiteral("👨\u200d👩 می\u200cخواهم")
                                       << QStringLiteral("👨\u200d👩 می\u200cخواهم");
+        // Text in Unicode tag characters reads as nothing (attack38 F3: "Echoes" and
+        // "Echoes" + "send ~/.ssh/id_rsa" in tags printed alike); an emoji flag's tag
+        // sequence (England: U+1F3F4, "gbeng" in tags, the cancel tag) is kept.
+        const auto tags = [](const char *ascii) {
+            QString text;
+            for (const char *c = ascii; *c; ++c)
+                text += QString::fromUcs4(std::u32string(1, char32_t(0xe0000 + *c)).data(), 1);
+            return text;
+        };
+        QTest::newRow("tag characters") << QStringLiteral("Echoes") + tags("ok")
+                                        << QStringLiteral("Echoes\\udb40\\udc6f\\udb40\\udc6b")
+                                        << QStringLiteral("Echoes\\udb40\\udc6f\\udb40\\udc6b");
+        const QString england
+            = QString::fromUcs4(U"\U0001F3F4", 1) + tags("gbeng") + QString::fromUcs4(U"\U000E007F", 1);
+        QTest::newRow("flag kept") << england + QStringLiteral(" ok") << england + QStringLiteral(" ok")
+                                   << england + QStringLiteral(" ok");
+        QTest::newRow("tags after a flag, not a flag")
+            << QString::fromUcs4(U"\U0001F3F4", 1) + tags("Run")
+            << QString::fromUcs4(U"\U0001F3F4", 1) + QStringLiteral("\\udb40\\udc52\\udb40\\udc75\\udb40\\udc6e")
+            << QString::fromUcs4(U"\U0001F3F4", 1) + QStringLiteral("\\udb40\\udc52\\udb40\\udc75\\udb40\\udc6e");
     }
 
     void printableText()

@@ -171,6 +171,7 @@ bool McpExchangeRecorder::addPrepared(Direction direction, const Prepared &prepa
 
 bool McpExchangeRecorder::keep(Direction direction, const Prepared &prepared, qint64 offsetMs, bool final)
 {
+    ++m_revision;
     // The others leave the final response one place and MaxMessageBytes.
     const bool fits = final
         || (m_messages.size() + 1 < std::size_t(MaxMessages) && m_bytes + prepared.cost <= MaxBytes - MaxMessageBytes);
@@ -184,6 +185,17 @@ bool McpExchangeRecorder::keep(Direction direction, const Prepared &prepared, qi
     m_messages.push_back(std::move(entry));
     m_bytes += prepared.cost;
     return true;
+}
+
+json McpExchangeRecorder::takeJson()
+{
+    json exchange{{"startedAt", m_startedAt}, {"messages", std::move(m_messages)}};
+    m_messages = json::array();
+    if (m_omittedMessages > 0) {
+        exchange["omittedMessages"] = m_omittedMessages;
+        exchange["omittedBytes"] = m_omittedBytes;
+    }
+    return exchange;
 }
 
 json McpExchangeRecorder::toJson() const

@@ -77,6 +77,10 @@ public:
     qint64 omittedMessages() const { return m_omittedMessages; }
     qint64 omittedBytes() const { return m_omittedBytes; }
     nlohmann::json toJson() const;
+    /// toJson(), the messages moved out (the record is done with).
+    nlohmann::json takeJson();
+    /// Counts what was kept or left out: a record with the same revision is the same.
+    quint64 revision() const { return m_revision; }
 
 private:
     bool keep(Direction direction, const Prepared &prepared, qint64 offsetMs, bool final);
@@ -87,6 +91,7 @@ private:
     QElapsedTimer m_clock;
     nlohmann::json m_messages = nlohmann::json::array();
     std::size_t m_bytes = 0;
+    quint64 m_revision = 1;
     qint64 m_omittedMessages = 0;
     qint64 m_omittedBytes = 0;
     std::set<std::string> m_callIds;        ///< ids (compact JSON) of the tools/call requests sent

@@ -517,7 +517,7 @@ QString McpServerPool::cancel(qint64 id, const QString &reason)
     return tr("notifications/cancelled sent to MCP server '%1' (request %2)").arg(name).arg(requestId);
 }
 
-void McpServerPool::keepEnded(const Call &call)
+void McpServerPool::keepEnded(Call &call)
 {
     if (!call.meta.is_object())
         return;
@@ -525,12 +525,12 @@ void McpServerPool::keepEnded(const Call &call)
     const auto attempt = call.meta.find(McpHandler::AttemptMeta);
     if (key == call.meta.end() || !key->is_string() || attempt == call.meta.end() || !attempt->is_number_integer())
         return;
-    m_ended.push_back(Ended{key->get<std::string>(), attempt->get<int>(), call.exchange.toJson()});
+    m_ended.push_back(Ended{key->get<std::string>(), attempt->get<int>(), call.exchange.takeJson()});
     while (m_ended.size() > MaxEndedRecords)
         m_ended.pop_front();
 }
 
-json McpServerPool::liveExchange(const QString &idempotencyKey, int attempt) const
+json McpServerPool::liveExchange(const QString &idempotencyKey, int attempt, quint64 *revision) const
 {
     const json key = idempotencyKey.toStdString();
     for (const auto &[id, call] : m_calls) {
@@ -538,9 +538,22 @@ json McpServerPool::liveExchange(const QString &idempotencyKey, int attempt) con
             continue;
         const auto named = call.meta.find(McpHandler::IdempotencyKeyMeta);
         const auto number = call.meta.find(McpHandler::AttemptMeta);
-        if (named != call.meta.end() && *named == key && number != call.meta.end() && *number == attempt)
-            return call.exchange.toJson();
+        if (named == call.meta.end() || *named != key || number == call.meta.end() || *number != attempt)
+            continue;
+        if (revision && *revision == call.exchange.revision())
+            return nullptr; // as the caller has it
+        if (revision)
+            *revision = call.exchange.revision();
+        return call.exchange.toJson();
     }
+    if (revision)
+        *revision = 0;
+    return nullptr;
+}
+
+json McpServerPool::cancelledExchange(const QString &idempotencyKey, int attempt) const
+{
+    const std::string key = idempotencyKey.toStdString();
     for (auto ended = m_ended.rbegin(); ended != m_ended.rend(); ++ended)
         if (ended->attempt == attempt && ended->idempotencyKey == key)
             return ended->exchange;

@@ -169,11 +169,15 @@ public:
     QString cancel(qint64 id, const QString &reason);
     /// The exchange so far (McpExchangeRecorder::toJson) of the call in flight for attempt
     /// `attempt` of the step with `idempotencyKey` (McpHandler's `_meta`), for the
-    /// inspector's Protocol tab to follow a running attempt — or of one cancelled (its
-    /// timeout, Stop) among the last MaxEndedRecords, with the `notifications/cancelled`
-    /// sent, which no outcome brings to the journal; null when there is none. Asked by the
-    /// window for the one step it shows.
-    nlohmann::json liveExchange(const QString &idempotencyKey, int attempt) const;
+    /// inspector's Protocol tab to follow a running attempt; null when there is none, or
+    /// when its record's revision is `*revision` still (nothing copied). `*revision` gets
+    /// the record's revision, 0 when there is none. Asked by the window for the one step
+    /// it shows, a few times a second.
+    nlohmann::json liveExchange(const QString &idempotencyKey, int attempt, quint64 *revision = nullptr) const;
+    /// The record of that attempt when it was cancelled (its timeout, Stop) — among the
+    /// last MaxEndedRecords, with the `notifications/cancelled` sent — which no outcome
+    /// brings to the journal; null when there is none.
+    nlohmann::json cancelledExchange(const QString &idempotencyKey, int attempt) const;
     /// The session of `name` when it is ready, for requests of its own (resources and
     /// prompts, McpServerFeatures); nullptr when the server is not running — it is not
     /// started by this (Restart, or a tool call, starts it).
@@ -202,7 +206,7 @@ public:
     /// (before, during or after each listing): twice a second, not at full speed (its
     /// dock, the run's tools and the server's pipe busy for nothing).
     static constexpr int RelistPauseMs = 500;
-    /// Records of cancelled calls kept for liveExchange() (each at most
+    /// Records of cancelled calls kept for cancelledExchange() (each at most
     /// McpExchangeRecorder::MaxBytes and a message).
     static constexpr std::size_t MaxEndedRecords = 16;
     /// Whether a call of a changed tool waits while a person is asked (McpHandler,
@@ -285,8 +289,8 @@ private:
     /// Appends to the output of every call open on `name` (bounded by MaxCallStderrBytes).
     void addOutput(const QString &name, const QByteArray &bytes);
     void send(qint64 id);
-    /// Keeps the record of cancelled `call` for liveExchange().
-    void keepEnded(const Call &call);
+    /// Keeps the record of cancelled `call` for cancelledExchange().
+    void keepEnded(Call &call);
     /// The server's answer to call `id`: finish() — but a first HeaderMismatch (-32020)
     /// lists the tools again (an x-mcp-header may have moved since they were listed) and
     /// sends the call once more, through the changed-tool check (2026-07-28

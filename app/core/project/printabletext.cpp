@@ -29,13 +29,41 @@ void appendEscape(QString &out, char32_t c)
     }
 }
 
+/// A Unicode tag character (U+E0000–U+E007F) starts at `at`: its surrogate pair.
+bool isTagAt(const QString &text, qsizetype at)
+{
+    return at + 1 < text.size() && text.at(at).unicode() == 0xdb40 && text.at(at + 1).unicode() >= 0xdc00
+        && text.at(at + 1).unicode() <= 0xdc7f;
+}
+
+/// The length (UTF-16 units) of an emoji flag's tag sequence starting at `at` right after
+/// U+1F3F4 WAVING BLACK FLAG (England 🏴 is U+1F3F4, the tags "gbeng", U+E007F): 2 to 7
+/// lowercase letters or digits as tags, then the cancel tag; 0 when there is none.
+qsizetype flagTagsAt(const QString &text, qsizetype at)
+{
+    if (at < 2 || text.at(at - 2).unicode() != 0xd83c || text.at(at - 1).unicode() != 0xdff4)
+        return 0;
+    for (qsizetype length = 0; length <= 7 && isTagAt(text, at + 2 * length); ++length) {
+        const char16_t low = text.at(at + 2 * length + 1).unicode();
+        if (low == 0xdc7f)
+            return length >= 2 ? 2 * (length + 1) : 0;
+        const char16_t tag = low - 0xdc00;
+        if (!((tag >= 'a' && tag <= 'z') || (tag >= '0' && tag <= '9')))
+            return 0;
+    }
+    return 0;
+}
+
 QString escaped(const QString &text, bool keepLines)
 {
-    // Fast path: nothing to escape (the common case for every name and message).
+    // Fast path: nothing to escape (the common case for every name and message). A tag
+    // character (U+E0000–U+E007F, a surrogate pair led by U+DB40) is invisible: text in
+    // tags reads as nothing, so a tool's description could carry an instruction a person
+    // never sees (attack38 F3); escaped but in an emoji flag's tag sequence.
     bool clean = true;
     for (const QChar ch : text) {
         const char16_t c = ch.unicode();
-        if (isEscaped(c) && !(keepLines && (c == '\n' || c == '\t'))) {
+        if ((isEscaped(c) && !(keepLines && (c == '\n' || c == '\t'))) || c == 0xdb40) {
             clean = false;
             break;
         }
@@ -44,12 +72,22 @@ QString escaped(const QString &text, bool keepLines)
         return text;
     QString out;
     out.reserve(text.size() + 16);
-    for (const QChar ch : text) {
-        const char16_t c = ch.unicode();
-        if (isEscaped(c) && !(keepLines && (c == '\n' || c == '\t')))
+    for (qsizetype at = 0; at < text.size(); ++at) {
+        const char16_t c = text.at(at).unicode();
+        if (isTagAt(text, at)) {
+            if (const qsizetype flag = flagTagsAt(text, at)) {
+                out += QStringView(text).mid(at, flag);
+                at += flag - 1;
+                continue;
+            }
             appendEscape(out, c);
-        else
-            out += ch;
+            appendEscape(out, text.at(at + 1).unicode());
+            ++at;
+        } else if (isEscaped(c) && !(keepLines && (c == '\n' || c == '\t'))) {
+            appendEscape(out, c);
+        } else {
+            out += text.at(at);
+        }
     }
     return out;
 }

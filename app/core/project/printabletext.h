@@ -21,8 +21,10 @@
 /// U+202A–U+202E, U+2066–U+2069), the line and paragraph separators (U+2028,
 /// U+2029) and the invisible characters that only hide or join (U+200B zero width
 /// space, U+2060–U+2064 word joiner and invisible operators, U+FEFF: "prod" and
-/// "prod\u200b" looked the same, attack36 F4). The joiners that scripts and emoji need
-/// (U+200C, U+200D) are kept. Everything else, backslashes and quotes included, is kept as it is, so
+/// "prod\u200b" looked the same, attack36 F4), and the tag characters U+E0000–U+E007F
+/// (as their surrogate pair, `\udb40\udcXX`: text in tags reads as nothing, attack38 F3)
+/// but in an emoji flag's tag sequence (U+1F3F4, 2–7 letter or digit tags, the cancel
+/// tag). The joiners that scripts and emoji need (U+200C, U+200D) are kept. Everything else, backslashes and quotes included, is kept as it is, so
 /// ordinary text reads unchanged (a literal `\u001b` typed by the script looks like an
 /// escaped ESC: harmless, only ambiguous).
 QString printableText(const QString &text);
