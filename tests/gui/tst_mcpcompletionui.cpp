@@ -54,6 +54,20 @@ bool showActive(QWidget *page)
     return QTest::qWaitForWindowActive(page);
 }
 
+/// Shows `page`, lists its prompts and chooses the first (fakeresources.py lists two);
+/// false when that did not happen.
+bool chooseFirstPrompt(McpPromptsPage &page)
+{
+    if (!showActive(&page))
+        return false;
+    page.list();
+    auto *prompts = page.findChild<QTreeWidget *>(QStringLiteral("mcpPrompts"));
+    if (!prompts || !QTest::qWaitFor([prompts] { return prompts->topLevelItemCount() == 2; }))
+        return false;
+    prompts->topLevelItem(0)->setSelected(true);
+    return true;
+}
+
 } // namespace
 
 class TestMcpCompletionUi : public QObject
@@ -163,11 +177,7 @@ void TestMcpCompletionUi::promptArgumentsAreCompleted()
     session.open(fakeResources(QStringLiteral("good")));
     QVERIFY(waitReady(session));
     McpPromptsPage page(QStringLiteral("fake"), [&session](QString *) { return &session; });
-    QVERIFY(showActive(&page));
-    page.list();
-    auto *prompts = page.findChild<QTreeWidget *>(QStringLiteral("mcpPrompts"));
-    QTRY_COMPARE(prompts->topLevelItemCount(), 2);
-    prompts->topLevelItem(0)->setSelected(true);
+    QVERIFY(chooseFirstPrompt(page));
     auto *who = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_name"));
     auto *style = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_style"));
     QVERIFY(who && style);
@@ -214,11 +224,7 @@ void TestMcpCompletionUi::serverWithoutCompletionsIsNotAsked()
     session.open(fakeResources(QStringLiteral("no-completions")));
     QVERIFY(waitReady(session));
     McpPromptsPage page(QStringLiteral("fake"), [&session](QString *) { return &session; });
-    QVERIFY(showActive(&page));
-    page.list();
-    auto *prompts = page.findChild<QTreeWidget *>(QStringLiteral("mcpPrompts"));
-    QTRY_COMPARE(prompts->topLevelItemCount(), 2);
-    prompts->topLevelItem(0)->setSelected(true);
+    QVERIFY(chooseFirstPrompt(page));
     auto *who = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_name"));
     QVERIFY(who);
     auto *completion = who->findChild<McpCompletionField *>();
@@ -240,11 +246,7 @@ void TestMcpCompletionUi::methodNotFoundIsAskedOnce()
     session.open(fakeResources(QStringLiteral("complete-not-found")));
     QVERIFY(waitReady(session));
     McpPromptsPage page(QStringLiteral("fake"), [&session](QString *) { return &session; });
-    QVERIFY(showActive(&page));
-    page.list();
-    auto *prompts = page.findChild<QTreeWidget *>(QStringLiteral("mcpPrompts"));
-    QTRY_COMPARE(prompts->topLevelItemCount(), 2);
-    prompts->topLevelItem(0)->setSelected(true);
+    QVERIFY(chooseFirstPrompt(page));
     auto *who = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_name"));
     auto *style = page.findChild<QLineEdit *>(QStringLiteral("mcpPromptArg_style"));
     QVERIFY(who && style);
