@@ -89,12 +89,6 @@ ProtocolView::ProtocolView(QWidget *parent)
     connect(m_copyAll, &QPushButton::clicked, this, &ProtocolView::copyAll);
 }
 
-bool ProtocolView::hasExchange(const Step &step)
-{
-    return std::any_of(step.attempts.begin(), step.attempts.end(),
-                       [](const Attempt &attempt) { return attempt.protocol.is_object(); });
-}
-
 void ProtocolView::setStep(const Step &step)
 {
     if (step.idempotencyKey != m_stepKey) {

@@ -45,8 +45,6 @@ public:
 
     explicit ProtocolView(QWidget *parent = nullptr);
 
-    /// True when an attempt of `step` has a recorded exchange.
-    static bool hasExchange(const Step &step);
     void setLiveSource(LiveSource source) { m_liveSource = std::move(source); }
     /// Shows the exchanges of `step`'s attempts (the last one first), and follows its
     /// running attempt; kept as it is (selection included) when they did not change.

@@ -181,6 +181,7 @@ void McpClientSession::open()
     m_probeLate = false;
     m_initializeId = 0;
     m_protocolVersion.clear();
+    m_methodsNotFound.clear();
     m_subscriptions->reset();
     m_transport->start();
     // The era probe (basic/versioning "Backward Compatibility"): server/discover first.

@@ -7,6 +7,7 @@
 #include "mcpstdiotransport.h"
 #include "mcptoollistpages.h"
 
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 
@@ -160,6 +161,12 @@ public:
     /// Lines of stdout that were not messages, and responses to ids never sent.
     qint64 refusedMessages() const { return m_refusedMessages; }
     qint64 unmatchedResponses() const { return m_unmatchedResponses; }
+    /// Remembers that the server answered `method` with -32601 (method not found), in
+    /// `why`'s words, for the rest of this server session (open() forgets it: a restart
+    /// is asked anew) — for a feature it declares but does not have (completions).
+    void noteMethodNotFound(const QString &method, const QString &why) { m_methodsNotFound.insert(method, why); }
+    /// What noteMethodNotFound() said of `method`; "" when nothing.
+    QString methodNotFound(const QString &method) const { return m_methodsNotFound.value(method); }
     /// Entries of the last listTools() that were not tools (not an object with a string name).
     qint64 droppedListEntries() const { return m_toolList->droppedEntries(); }
     /// Names the last listTools() got more than once (as the server sent them, at most
@@ -299,6 +306,7 @@ private:
     std::map<qint64, Pending> m_pending;
     qint64 m_refusedMessages = 0;
     qint64 m_unmatchedResponses = 0;
+    QHash<QString, QString> m_methodsNotFound; ///< noteMethodNotFound()
     /// The pages of the last listTools() (its counts and names so far).
     std::shared_ptr<McpToolListPages> m_toolList = std::make_shared<McpToolListPages>();
     nlohmann::json m_roots = nlohmann::json::array();

@@ -23,21 +23,15 @@ QString tr(const char *text)
     return QCoreApplication::translate("McpCompletion", text);
 }
 
-/// The session's dynamic property holding methodMissing()'s words.
-constexpr char MethodMissingProperty[] = "toolstudio_completionMethodMissing";
+constexpr char Method[] = "completion/complete";
 
-/// Remembers that `session`'s server answered -32601, until the session is ready again.
+/// Remembers that `session`'s server answered -32601, for the rest of its server session.
 QString noteMethodMissing(McpClientSession *session, const McpReply &reply)
 {
     const QString why
         = tr("the server declares \"completions\" but answers completion/complete with %1").arg(reply.errorText());
-    if (session && session->property(MethodMissingProperty).toString().isEmpty()) {
-        session->setProperty(MethodMissingProperty, why);
-        // A restart (open() again) is a new server session: it is asked anew.
-        QObject::connect(
-            session, &McpClientSession::ready, session,
-            [session] { session->setProperty(MethodMissingProperty, QVariant()); }, Qt::SingleShotConnection);
-    }
+    if (session)
+        session->noteMethodNotFound(QLatin1String(Method), why);
     return why;
 }
 
@@ -66,7 +60,7 @@ bool offered(const McpClientSession *session)
 
 QString methodMissing(const McpClientSession *session)
 {
-    return session ? session->property(MethodMissingProperty).toString() : QString();
+    return session ? session->methodNotFound(QLatin1String(Method)) : QString();
 }
 
 McpCompletionResult parseResult(const json &result, QString *error)
@@ -128,7 +122,7 @@ qint64 complete(McpClientSession *session, const McpCompletionRef &ref, const QS
     if (!filled.empty())
         params["context"] = {{"arguments", std::move(filled)}};
     return session->request(
-        QStringLiteral("completion/complete"), std::move(params),
+        QLatin1String(Method), std::move(params),
         [done = std::move(done), asked = QPointer<McpClientSession>(session)](const McpReply &reply) {
             if (reply.error.code == JsonRpcError::MethodNotFound) {
                 done({}, McpReply{{}, {}, noteMethodMissing(asked, reply)});

@@ -31,8 +31,9 @@
 // A server that declares `completions` but answers completion/complete with -32601
 // (Method not found) is not asked again for the rest of that session: offered() is
 // false and complete() fails at once with methodMissing()'s words, until the session is
-// ready() again (a restart, a new session), which asks anew — the window's fields would
-// otherwise send a request for every pause in the typing.
+// opened again (a restart, a new session: McpClientSession::noteMethodNotFound), which
+// asks anew — the window's fields would otherwise send a request for every pause in
+// the typing.
 
 /// What completion/complete gave: the values to offer, in the server's order.
 struct McpCompletionResult
