@@ -10,6 +10,7 @@
 #include "clirunner.h"
 #include "everythingserver.h"
 #include "mcp/mcpclientsession.h"
+#include "mcp/mcphttpgetstream.h"
 #include "mcp/mcphttptransport.h"
 #include "mcp/mcpssereader.h"
 #include "mcpsessionwaits.h"
@@ -30,7 +31,48 @@
 
 using nlohmann::json;
 
-namespace {} // namespace
+namespace {
+
+/// Starts `server-everything streamableHttp` on a free port; its port, or 0 when it did
+/// not come up within 60 s.
+quint16 startEverythingHttp(QProcess &server, const QString &entry)
+{
+    // The server listens on PORT (its default, 3001, may be taken); it says so on stderr.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    const quint16 port = freePort();
+    environment.insert(QStringLiteral("PORT"), QString::number(port));
+    // Its HTTP mode mints session ids with the global `crypto`, which Debian 12's Node 18
+    // has only behind this flag ("ReferenceError: crypto is not defined" on every
+    // request, seen in a fresh bookworm root); newer Nodes take the flag and ignore it.
+    environment.insert(
+        QStringLiteral("NODE_OPTIONS"),
+        (environment.value(QStringLiteral("NODE_OPTIONS")) + QStringLiteral(" --experimental-global-webcrypto"))
+            .trimmed());
+    server.setProcessEnvironment(environment);
+    server.setStandardOutputFile(QProcess::nullDevice()); // a line per request
+    server.start(QStandardPaths::findExecutable(QStringLiteral("node")), {entry, QStringLiteral("streamableHttp")});
+    if (!server.waitForStarted())
+        return 0;
+    QByteArray log;
+    if (!QTest::qWaitFor([&] { return (log += server.readAllStandardError()).contains("listening on port"); }, 60000))
+        return 0;
+    return port;
+}
+
+/// The data of the log messages (`notifications/message`) `session` receives from now
+/// on, as JSON text.
+std::shared_ptr<QStringList> collectLogs(McpClientSession &session)
+{
+    auto data = std::make_shared<QStringList>();
+    QObject::connect(&session, &McpClientSession::notificationReceived, &session,
+                     [data](const QString &method, const json &params) {
+                         if (method == QLatin1String("notifications/message"))
+                             *data << QString::fromStdString(params.value("data", json()).dump());
+                     });
+    return data;
+}
+
+} // namespace
 
 class TestMcpHttp : public QObject
 {
@@ -48,6 +90,11 @@ private Q_SLOTS:
     void lingeringStreamsAreClosed();
     void drippingStreamsAreClosedAtTheirTimeout();
     void pingFloodIsBounded();
+    void getStreamOpenedAndResumed();
+    void cutRequestStreamResumed();
+    void resumeRefused();
+    void quietGetStreamGivenUp();
+    void referenceServerSendsOnTheGetStream();
 
 private:
     /// A session with the fake server at `path`, ready.
@@ -78,24 +125,9 @@ void TestMcpHttp::referenceServerListAndCall()
     const QString entry = everythingEntry();
     if (entry.isEmpty())
         QSKIP(ReferenceServerMissing);
-    // The server listens on PORT (its default, 3001, may be taken); it says so on stderr.
     QProcess server;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    const quint16 port = freePort();
-    environment.insert(QStringLiteral("PORT"), QString::number(port));
-    // Its HTTP mode mints session ids with the global `crypto`, which Debian 12's Node 18
-    // has only behind this flag ("ReferenceError: crypto is not defined" on every
-    // request, seen in a fresh bookworm root); newer Nodes take the flag and ignore it.
-    environment.insert(
-        QStringLiteral("NODE_OPTIONS"),
-        (environment.value(QStringLiteral("NODE_OPTIONS")) + QStringLiteral(" --experimental-global-webcrypto"))
-            .trimmed());
-    server.setProcessEnvironment(environment);
-    server.setStandardOutputFile(QProcess::nullDevice()); // a line per request
-    server.start(QStandardPaths::findExecutable(QStringLiteral("node")), {entry, QStringLiteral("streamableHttp")});
-    QVERIFY(server.waitForStarted());
-    QByteArray log;
-    QTRY_VERIFY_WITH_TIMEOUT((log += server.readAllStandardError()).contains("listening on port"), 60000);
+    const quint16 port = startEverythingHttp(server, entry);
+    QVERIFY2(port != 0, "server-everything streamableHttp did not start");
 
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -238,6 +270,24 @@ void TestMcpHttp::sseReader()
     QVERIFY(events[2].oversized);
     QVERIFY(events[2].data.empty());
     QVERIFY(reader.midEvent()); // "data: last" came without the blank line that ends it
+
+    // The last event id: kept from event to event, counted once its event came whole, and
+    // dropped when the server sends one no header can carry back; `retry:` in ms.
+    McpSseReader ids(64);
+    QCOMPARE(ids.retryMs(), -1LL);
+    QVERIFY(ids.feed("retry: 250\nid: e1\ndata: a\n\ndata: b\n\n").size() == 2);
+    QCOMPARE(ids.lastEventId(), std::string("e1"));
+    QCOMPARE(ids.retryMs(), 250LL);
+    QVERIFY(ids.feed("retry: soon\nid: e2\ndata: c").empty());
+    QCOMPARE(ids.lastEventId(), std::string("e1")); // e2's event was not whole
+    QCOMPARE(ids.retryMs(), 250LL);
+    QCOMPARE(ids.feed("\n\n").size(), std::size_t(1));
+    QCOMPARE(ids.lastEventId(), std::string("e2"));
+    QCOMPARE(ids.feed("id: bad\x01id\ndata: d\n\n").size(), std::size_t(1));
+    QCOMPARE(ids.lastEventId(), std::string());
+    QCOMPARE(ids.feed("id: " + std::string(McpSseReader::MaxEventIdBytes + 1, 'x') + "\ndata: e\n\n").size(),
+             std::size_t(1));
+    QCOMPARE(ids.lastEventId(), std::string());
 }
 
 std::unique_ptr<McpClientSession> TestMcpHttp::openFake(const QString &path, McpHttpTransport **transport)
@@ -311,6 +361,142 @@ void TestMcpHttp::pingFloodIsBounded()
     QVERIFY2(transport->refusedSends() > 0, "the flood was not refused in part");
     QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 30000);
     session->close();
+}
+
+// Issue 21: what a 2025-era server sends outside a request comes on the session's GET
+// stream (it used to be lost: resource updates, list changes, log messages). The
+// stream is opened once the session is initialized, and opened again after the
+// server ends it, with the last event id (the server goes on from there).
+void TestMcpHttp::getStreamOpenedAndResumed()
+{
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(m_fakeUrl + QStringLiteral("/getstream"));
+    auto *transport = new McpHttpTransport(endpoint);
+    McpClientSession session(transport);
+    const auto logs = collectLogs(session);
+    session.open();
+    QVERIFY(waitReady(session));
+    QTRY_COMPARE_WITH_TIMEOUT(logs->size(), 2, 30000);
+    QCOMPARE(*logs, QStringList({QStringLiteral("\"first\""), QStringLiteral("\"again after g1\"")}));
+    const json seen = stats(session);
+    QCOMPARE(QByteArray::fromStdString(seen.dump()), QByteArray("{\"gets\":2,\"lastEventIds\":[\"\",\"g1\"]}"));
+    QVERIFY(transport->getStream());
+    QCOMPARE(transport->getStream()->lastEventId(), std::string("g2"));
+    QCOMPARE(transport->getStreamEnd(), QString());
+    QCOMPARE(transport->openPosts(), std::size_t(0)); // the session's stream is not a POST
+    session.close();
+    QTRY_VERIFY_WITH_TIMEOUT(!transport->isRunning(), 30000);
+    QVERIFY(!transport->getStream()); // closed with the session
+}
+
+// 2025-11-25 "SSE polling": a server may end a request's event stream before the
+// response once it sent an event with an id; the client resumes it with a GET carrying
+// Last-Event-ID. It used to fail the call ("its event stream ended before the response").
+void TestMcpHttp::cutRequestStreamResumed()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/resume"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    const auto logs = collectLogs(*session);
+    const McpReply reply = callAndWait(*session, QStringLiteral("t"));
+    QVERIFY2(reply.ok(), qPrintable(reply.errorText()));
+    QCOMPARE(QByteArray::fromStdString(reply.result.dump()),
+             QByteArray("{\"content\":[{\"text\":\"resumed after r1:2\",\"type\":\"text\"}]}"));
+    QCOMPARE(*logs, QStringList({QStringLiteral("\"working\"")}));
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 30000);
+    session->close();
+}
+
+// A cut stream whose resumption the server refuses fails its call, naming both.
+void TestMcpHttp::resumeRefused()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/resume-noget"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    QCOMPARE(callAndWait(*session, QStringLiteral("t")).failure,
+             QStringLiteral("the server's reply to request 2 could not be read: its event stream ended before the "
+                            "response and could not be resumed: GET %1/resume-noget was answered with HTTP 405: Method "
+                            "Not Allowed")
+                 .arg(m_fakeUrl));
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 30000);
+    // The session's own GET stream was refused the same way, and the session goes on.
+    QCOMPARE(transport->getStreamEnd(),
+             QStringLiteral("GET %1/resume-noget was answered with HTTP 405: Method Not Allowed").arg(m_fakeUrl));
+    QCOMPARE(toolNames(*session), QStringList({QStringLiteral("t")}));
+    session->close();
+}
+
+// A server that ends every GET stream at once, empty, is not asked again for ever.
+void TestMcpHttp::quietGetStreamGivenUp()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/quiet"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    QTRY_VERIFY_WITH_TIMEOUT(!transport->getStreamEnd().isEmpty(), 30000);
+    QCOMPARE(transport->getStreamEnd(),
+             QStringLiteral("the server ended its event stream (GET %1/quiet) 5 times in a row with nothing in it")
+                 .arg(m_fakeUrl));
+    QVERIFY(!transport->getStream());
+    QTest::qWait(300);
+    QCOMPARE(stats(*session).value("gets", 0), 5);
+    session->close();
+}
+
+// The reference server sends a session's simulated log messages outside any request:
+// only the GET stream carries them.
+void TestMcpHttp::referenceServerSendsOnTheGetStream()
+{
+    const QString entry = everythingEntry();
+    if (entry.isEmpty())
+        QSKIP(ReferenceServerMissing);
+    QProcess server;
+    const quint16 port = startEverythingHttp(server, entry);
+    QVERIFY2(port != 0, "server-everything streamableHttp did not start");
+    McpHttpTransport::Endpoint endpoint;
+    endpoint.url = QUrl(QStringLiteral("http://127.0.0.1:%1/mcp").arg(port));
+    auto *transport = new McpHttpTransport(endpoint);
+    McpClientSession session(transport);
+    const auto logs = collectLogs(session);
+    session.open();
+    QVERIFY(waitReady(session));
+    QTRY_VERIFY_WITH_TIMEOUT(transport->getStream() && transport->getStream()->connections() == 1, 30000);
+    const McpReply toggled = callAndWait(session, QStringLiteral("toggle-simulated-logging"));
+    QVERIFY2(toggled.ok(), qPrintable(toggled.errorText()));
+    // One at once, then one every 5 s, each naming the session. (The server also logs
+    // what it did with the roots it asked for on the same stream.)
+    const QString sessionId = QString::fromLatin1(transport->sessionId());
+    const auto simulated = [&] {
+        QStringList found;
+        for (const QString &data : *logs)
+            if (data.contains(QLatin1String("-level message")) || data.contains(QLatin1String(" level-message")))
+                found << data;
+        return found;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(simulated().size() >= 2, 30000);
+    for (const QString &data : simulated())
+        QVERIFY2(data.endsWith(QStringLiteral(" - SessionId %1\"").arg(sessionId)), qPrintable(data));
+
+    // A subscribed resource's updates come there too (the dock's subscriptions over HTTP).
+    QStringList updated;
+    connect(&session, &McpClientSession::notificationReceived, this,
+            [&updated](const QString &method, const json &params) {
+                if (method == QLatin1String("notifications/resources/updated"))
+                    updated << QString::fromStdString(params.value("uri", ""));
+            });
+    std::optional<McpReply> subscribed;
+    session.request(QStringLiteral("resources/subscribe"), {{"uri", "demo://resource/dynamic/text/1"}},
+                    [&subscribed](const McpReply &reply) { subscribed = reply; });
+    QTRY_VERIFY_WITH_TIMEOUT(subscribed.has_value(), 30000);
+    QVERIFY2(subscribed->ok(), qPrintable(subscribed->errorText()));
+    const McpReply updates = callAndWait(session, QStringLiteral("toggle-subscriber-updates"));
+    QVERIFY2(updates.ok(), qPrintable(updates.errorText()));
+    QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty(), 30000);
+    QCOMPARE(updated.first(), QStringLiteral("demo://resource/dynamic/text/1"));
+    QCOMPARE(transport->getStream()->connections(), 1);
+    QCOMPARE(transport->getStreamEnd(), QString());
+    session.close();
+    server.kill();
+    server.waitForFinished();
 }
 
 QTEST_GUILESS_MAIN(TestMcpHttp)

@@ -4,6 +4,8 @@
 
 #include "mcprevision.h"
 
+#include "mcphttpgetstream.h"
+
 #include "mcpoauthauthorizer.h"
 #include "mcpoauthmetadata.h"
 #include "mcpreplyid.h"
@@ -41,6 +43,7 @@ McpHttpTransport::~McpHttpTransport()
 {
     for (auto &[reply, post] : m_posts)
         abandon(reply);
+    closeGetStreams();
 }
 
 void McpHttpTransport::start()
@@ -49,6 +52,7 @@ void McpHttpTransport::start()
     m_stopping = false;
     m_sessionId.clear();
     m_protocolVersion.clear();
+    m_listenEnd.clear();
     // Nothing to connect: the first POST (initialize) reaches the server.
     QMetaObject::invokeMethod(
         this, [this] { Q_EMIT started(); }, Qt::QueuedConnection);
@@ -118,6 +122,8 @@ void McpHttpTransport::postMessage(const JsonRpcMessage &message, bool retried)
     if (m_authorizer || (m_initializeFallback && message.method == "initialize"))
         post.message = message;
     post.retried = retried;
+    post.opensStream
+        = message.kind == JsonRpcMessage::Kind::Notification && message.method == "notifications/initialized";
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 }
@@ -129,6 +135,7 @@ void McpHttpTransport::end(const QString &why)
     m_running = false;
     for (auto &[reply, open] : std::exchange(m_posts, {}))
         abandon(reply);
+    closeGetStreams();
     Q_EMIT finished(why);
 }
 
@@ -139,6 +146,7 @@ void McpHttpTransport::stop()
     m_stopping = true;
     for (auto &[reply, post] : std::exchange(m_posts, {}))
         abandon(reply);
+    closeGetStreams();
     const auto ended = [this] {
         m_running = false;
         Q_EMIT finished(QStringLiteral("was disconnected"));
@@ -232,6 +240,13 @@ bool McpHttpTransport::forget(const json &requestId)
             close(reply);
             return true;
         }
+    for (auto &[stream, post] : m_resumed)
+        if (post.requestId == requestId) {
+            stream->close();
+            stream->deleteLater();
+            m_resumed.erase(stream);
+            return true;
+        }
     return false;
 }
 
@@ -263,6 +278,7 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
             return;
         m_running = false;
         m_sessionId.clear();
+        closeGetStreams();
         Q_EMIT finished(QStringLiteral("ended the session (HTTP 404 to its session id)"));
         return;
     }
@@ -319,6 +335,15 @@ void McpHttpTransport::onFinished(QNetworkReply *reply)
         refuse(why, post);
         return;
     }
+    if (post.opensStream)
+        openGetStream(); // the session is initialized: what the server sends outside a request
+    if (post.sse && !post.answered && !post.requestId.is_null() && !post.events->lastEventId().empty()) {
+        // Cut before the response, after an event with an id: the server can go on from it.
+        const std::string lastEventId = post.events->lastEventId();
+        const long long retryMs = post.events->retryMs();
+        resume(std::move(post), lastEventId, retryMs);
+        return;
+    }
     if (post.sse) {
         if (post.events->midEvent()
             && !refuse(QStringLiteral("its event stream ended in the middle of an event"), post))
@@ -372,4 +397,85 @@ bool McpHttpTransport::refuse(const QString &reason, Post &post)
     const QPointer<McpHttpTransport> alive(this);
     Q_EMIT messageRefused(reason, post.requestId);
     return bool(alive);
+}
+
+void McpHttpTransport::openGetStream()
+{
+    if (m_listen) {
+        m_listen->close();
+        m_listen->deleteLater();
+    }
+    m_listenEnd.clear();
+    m_listenPost = Post();
+    m_listenPost.sse = true;
+    m_listen = new McpHttpGetStream(
+        m_network, [this] { return sessionRequest(); }, MaxMessageBytes, this);
+    McpHttpGetStream *stream = m_listen;
+    connect(stream, &McpHttpGetStream::eventReceived, this,
+            [this](const McpSseReader::Event &event) { deliverEvent(event, m_listenPost); });
+    connect(stream, &McpHttpGetStream::ended, this, [this, stream](const QString &why) {
+        // An optional stream (405: the server offers none): the session goes on without.
+        m_listenEnd = why;
+        if (m_listen == stream)
+            m_listen = nullptr;
+        stream->deleteLater();
+    });
+    stream->open();
+}
+
+void McpHttpTransport::resume(Post post, const std::string &lastEventId, long long retryMs)
+{
+    auto *stream = new McpHttpGetStream(
+        m_network, [this] { return sessionRequest(); }, MaxMessageBytes, this);
+    post.events.reset();
+    m_resumed.emplace(stream, std::move(post));
+    connect(stream, &McpHttpGetStream::eventReceived, this, [this, stream](const McpSseReader::Event &event) {
+        const auto found = m_resumed.find(stream);
+        if (found == m_resumed.end())
+            return;
+        const QPointer<McpHttpTransport> alive(this);
+        if (!deliverEvent(event, found->second))
+            return;
+        const auto still = m_resumed.find(stream);
+        if (still != m_resumed.end() && still->second.answered) {
+            // The response came: nothing more belongs to this request (spec).
+            stream->close();
+            stream->deleteLater();
+            m_resumed.erase(still);
+        }
+    });
+    connect(stream, &McpHttpGetStream::ended, this, [this, stream](const QString &why) {
+        stream->deleteLater();
+        const auto found = m_resumed.find(stream);
+        if (found == m_resumed.end())
+            return;
+        Post ended = std::move(found->second);
+        m_resumed.erase(found);
+        refuse(QStringLiteral("its event stream ended before the response and could not be resumed: %1").arg(why),
+               ended);
+    });
+    stream->open(lastEventId, retryMs);
+}
+
+bool McpHttpTransport::deliverEvent(const McpSseReader::Event &event, Post &post)
+{
+    if (!event.oversized)
+        return deliver(event.data, post);
+    const QPointer<McpHttpTransport> alive(this);
+    Q_EMIT messageRefused(
+        QStringLiteral("an event of more than %1 bytes is over the limit; it was skipped").arg(MaxMessageBytes),
+        nullptr);
+    return bool(alive);
+}
+
+void McpHttpTransport::closeGetStreams()
+{
+    if (McpHttpGetStream *stream = std::exchange(m_listen, nullptr)) {
+        stream->close();
+        stream->deleteLater();
+    }
+    for (auto &[stream, post] : std::exchange(m_resumed, {})) {
+        stream->close();
+        stream->deleteLater();
+    }
 }

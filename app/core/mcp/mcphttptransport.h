@@ -3,13 +3,14 @@
 #pragma once
 
 #include "mcphttptransportbase.h"
+#include "mcpssereader.h"
 
 #include <QByteArray>
 
 #include <map>
 #include <memory>
 
-class McpSseReader;
+class McpHttpGetStream;
 class QNetworkReply;
 class QNetworkRequest;
 
@@ -31,8 +32,14 @@ class QNetworkRequest;
 /// the session: finished() follows ("the server ended the session …"), the next call
 /// opens a new session.
 ///
-/// The optional GET stream for server-initiated messages outside a request is not
-/// opened (the reference servers send everything the studio needs on the POST streams).
+/// Once a 2025-era session is initialized (its `notifications/initialized` taken), the
+/// studio opens the session's GET stream for what the server sends outside a request
+/// (resource updates, list changes, log messages, its own requests): McpHttpGetStream,
+/// opened again with `Last-Event-ID` when the server ends or cuts it, given up when the
+/// server answers 405 (it offers none) or keeps ending it empty. A request's event
+/// stream that ends before the response, after an event with an id, is resumed the same
+/// way (a GET with `Last-Event-ID`; 2025-11-25 servers close streams on purpose and
+/// expect it, "SSE polling"); one without an id fails its request as before.
 /// A request's event stream is closed as soon as its response came, or when the session
 /// stops waiting for it (forget(): timed out, cancelled), and the event stream a server
 /// opens on the POST of a notification or response is closed at once (the spec wants
@@ -75,9 +82,13 @@ public:
     {
         m_toolParameters = std::move(parameters);
     }
-    std::size_t openPosts() const override { return m_posts.size(); }
+    std::size_t openPosts() const override { return m_posts.size() + m_resumed.size(); }
     /// The session id the server gave with its initialize answer, else "".
     QByteArray sessionId() const { return m_sessionId; }
+    /// The session's GET stream, while it is open or being opened again; else null.
+    const McpHttpGetStream *getStream() const { return m_listen; }
+    /// Why the session's GET stream was given up ("" while it is open or never was).
+    QString getStreamEnd() const { return m_listenEnd; }
 
 Q_SIGNALS:
     /// With setInitializeFallback: `initialize` (the message as sent) was answered with an
@@ -92,6 +103,7 @@ private:
         JsonRpcMessage message;   ///< what was posted (sent again after a token refresh)
         bool retried = false;     ///< sent again after a 401 already
         bool answered = false;    ///< its response came (or its failure was reported)
+        bool opensStream = false; ///< `notifications/initialized`: the GET stream opens once it is taken
         bool sse = false;
         bool typeKnown = false;
         QByteArray body;
@@ -115,8 +127,21 @@ private:
     bool refuse(const QString &reason, Post &post);
     /// Closes the POST's reply and forgets it (nothing more is read from it).
     void close(QNetworkReply *reply);
+    /// Opens the session's GET stream (closing one open before).
+    void openGetStream();
+    /// Resumes the event stream of `post`'s request with a GET after its last event id.
+    void resume(Post post, const std::string &lastEventId, long long retryMs);
+    /// Hands on a message event of a GET stream, read for `post`; false when a slot
+    /// deleted the transport.
+    bool deliverEvent(const McpSseReader::Event &event, Post &post);
+    /// Closes the GET streams (the session's and the resumed ones) and forgets them.
+    void closeGetStreams();
 
     std::map<QNetworkReply *, Post> m_posts;
+    McpHttpGetStream *m_listen = nullptr;
+    Post m_listenPost; ///< what the session's GET stream is read as (no request of its own)
+    QString m_listenEnd;
+    std::map<McpHttpGetStream *, Post> m_resumed; ///< requests whose stream is being resumed
     QByteArray m_sessionId;
     QByteArray m_protocolVersion;
     bool m_initializeFallback = false;

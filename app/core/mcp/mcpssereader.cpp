@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mcpssereader.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace {
 
 /// The value of a `data:` line's start, else "".
@@ -55,6 +58,10 @@ void McpSseReader::takeLine(std::vector<Event> &events)
         return;
     }
     if (m_line.empty()) {
+        // The id counts once its event came whole: a stream cut inside it is resumed
+        // from the event before.
+        if (m_pendingId)
+            m_lastEventId = *std::exchange(m_pendingId, std::nullopt);
         if (m_inEvent && (m_event.oversized || !m_event.data.empty()))
             events.push_back(std::move(m_event));
         m_event = Event();
@@ -76,6 +83,15 @@ void McpSseReader::takeLine(std::vector<Event> &events)
     }
     if (field == "event") {
         m_event.type = std::string(value);
+    } else if (field == "id") {
+        // The id is sent back as a header (Last-Event-ID): only what one can carry.
+        const bool usable = value.size() <= MaxEventIdBytes
+            && std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+        m_pendingId = usable ? std::string(value) : std::string();
+    } else if (field == "retry") {
+        if (!value.empty() && value.size() <= 12
+            && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            m_retryMs = std::stoll(std::string(value));
     } else if (field == "data" && !m_event.oversized) {
         if (m_event.data.size() + value.size() + 1 > m_max) {
             m_event.head

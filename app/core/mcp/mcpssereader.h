@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,8 +12,10 @@
 /// MCP's Streamable HTTP uses them) into events, as its bytes arrive.
 ///
 /// Lines end with LF or CRLF; `data:` lines are joined with LF, `event:` names the
-/// event, `:` lines are comments, other fields (`id:`, `retry:`) are not needed by the
-/// client and skipped. A blank line ends an event. An event whose data (or a line of
+/// event, `:` lines are comments, `id:` sets the stream's last event id (kept from event
+/// to event, as the standard's "last event ID buffer": a stream resumed with it as
+/// `Last-Event-ID` goes on after that event), `retry:` the milliseconds to wait before
+/// connecting again; other fields are skipped. A blank line ends an event. An event whose data (or a line of
 /// which) grows over `maxEventBytes` is not kept: it is reported once, as `oversized`,
 /// when it ends, with the first HeadBytes of its data (`head`), where the id of the
 /// response it carried can still be found (McpReplyId::scan).
@@ -21,6 +24,10 @@ class McpSseReader
 public:
     /// Bytes of an oversized event's data kept as its `head`.
     static constexpr std::size_t HeadBytes = 4096;
+    /// Bytes an event id may have: a longer one (or one with a byte that is no visible
+    /// ASCII or space, which an HTTP header cannot carry back) is not kept, and the
+    /// stream has no last event id from then on.
+    static constexpr std::size_t MaxEventIdBytes = 1024;
 
     struct Event
     {
@@ -39,6 +46,11 @@ public:
     /// True when the stream so far stops inside an event (a field read, or a line begun,
     /// but no blank line after it): a stream cut there lost that event.
     bool midEvent() const { return !m_line.empty() || m_inEvent; }
+    /// The id of the last whole event that set one (its `id:` field), "" when none did or
+    /// the last one was unusable.
+    const std::string &lastEventId() const { return m_lastEventId; }
+    /// The reconnection time the stream asked for (`retry:`), in ms; -1 when it did not.
+    long long retryMs() const { return m_retryMs; }
 
 private:
     void takeLine(std::vector<Event> &events);
@@ -49,4 +61,7 @@ private:
     std::string m_lineHead; ///< the start of a line over the limit, when it is a data line
     bool m_inEvent = false;
     Event m_event;
+    std::string m_lastEventId;
+    std::optional<std::string> m_pendingId; ///< the `id:` of the event being read
+    long long m_retryMs = -1;
 };

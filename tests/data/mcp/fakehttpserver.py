@@ -14,6 +14,17 @@ Mcp-Session-Id) and tools/list (one tool, "t") properly; tools/call by the URL p
   /drip      a text/event-stream of one comment byte every 0.1 s, never a response
   /pings     a text/event-stream of 2000 `ping` requests, then the response, then
              nothing and never an end
+The 2025-era paths take the session's GET stream by the path (else 405):
+  /getstream  the first GET sends `retry: 100` and a log message "first" with id g1,
+              then ends; the next ones send "again after <their Last-Event-ID>" with
+              id g2 and stay open (":" every 0.05 s); tools/call stats returns
+              {gets, lastEventIds (each GET's Last-Event-ID, "" when none)}
+  /resume     tools/call answers with an event stream: `retry: 50`, a log message
+              with id r1:<the request's id>, then the stream ends without the
+              response; a GET with that Last-Event-ID sends the response ("resumed
+              after r1:<id>", id r2)
+  /resume-noget  the same cut stream; its GET is answered 405
+  /quiet      every GET is an event stream with only `retry: 100`, then its end
 At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
 probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
 Mcp-Method header must match the body (else 500).
@@ -73,6 +84,44 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def do_GET(self):
+        if self.path not in ("/getstream", "/resume", "/quiet"):
+            self.reply(405, "text/plain", b"Method Not Allowed")
+            return
+        last = self.headers.get("Last-Event-ID") or ""
+        with LOCK:
+            mine = state(self.path)
+            mine.setdefault("gets", 0)
+            mine["gets"] += 1
+            mine.setdefault("lastEventIds", []).append(last)
+            first = mine["gets"] == 1
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        if self.path == "/quiet":
+            self.wfile.write(b"retry: 100\n\n")
+            return
+        if self.path == "/resume":
+            response = {"jsonrpc": "2.0", "id": int(last.split(":")[1]) if ":" in last else 0,
+                        "result": {"content": [{"type": "text", "text": "resumed after " + last}]}}
+            self.wfile.write(b"id: r2\n" + event(response))
+            return
+        if first:
+            self.wfile.write(b"retry: 100\nid: g1\n" + event(
+                {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "first"}}))
+            return
+        self.wfile.write(b"id: g2\n" + event({"jsonrpc": "2.0", "method": "notifications/message",
+                                                "params": {"level": "info", "data": "again after " + last}}))
+        try:
+            while True:
+                self.wfile.write(b":\n\n")
+                self.wfile.flush()
+                time.sleep(0.05)
+        except OSError:
+            pass
+
     def do_DELETE(self):
         self.reply(200, "text/plain", b"")
 
@@ -106,12 +155,29 @@ class Handler(BaseHTTPRequestHandler):
         if self.headers.get("Mcp-Session-Id") != "fake-session-1":
             self.reply(400, "text/plain", b"no session id")
             return
+        if method == "tools/call" and (message.get("params") or {}).get("name") == "stats":
+            with LOCK:
+                mine = state(self.path)
+                text = json.dumps({"gets": mine.get("gets", 0), "lastEventIds": mine.get("lastEventIds", [])})
+            self.reply(200, "application/json", json.dumps(
+                {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}}).encode())
+            return
         if method == "tools/list":
             body = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"tools": [
                 {"name": "t", "inputSchema": {"type": "object"}}]}}).encode()
             self.reply(200, "application/json", body)
         elif self.path == "/notjson":
             self.reply(200, "application/json", b"<html><body>502 Bad Gateway</body></html>")
+        elif self.path in ("/resume", "/resume-noget"):
+            # The event id names the request, so the GET that resumes it can answer it.
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(("retry: 50\nid: r1:%d\n" % rid).encode() + event(note))
+            self.wfile.flush()
+            self.close_connection = True
         elif self.path == "/cutsse":
             note = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
                                "params": {"level": "info", "data": "working"}})
