@@ -2644,10 +2644,6 @@ Seine Nachricht:
         <translation>der Server meldete geänderte Tools, aber tools/list schlug fehl: %1</translation>
     </message>
     <message>
-        <source>MCP server &apos;%1&apos; is not ready; its tools can be accepted once it listed them</source>
-        <translation>MCP-Server &apos;%1&apos; ist nicht bereit; seine Tools können akzeptiert werden, sobald er sie aufgelistet hat</translation>
-    </message>
-    <message>
         <source>installing %1 with npm (once)</source>
         <translation>%1 wird mit npm installiert (einmalig)</translation>
     </message>
@@ -2902,6 +2898,13 @@ Falls sich kein Browser geöffnet hat, öffnen Sie diese URL:
             <numerusform>%n Werkzeug von %1 hat sich geändert, seit Sie es angenommen haben. Bis Sie die Änderung annehmen, fragt jeder seiner Aufrufe Sie zuerst im Dock „Offene Aufrufe“ (Läufe ohne Fenster lassen sie scheitern); Skripte behalten ihre Bindungen in jedem Fall.</numerusform>
             <numerusform>%n Werkzeuge von %1 haben sich geändert, seit Sie sie angenommen haben. Bis Sie die Änderungen annehmen, fragt jeder ihrer Aufrufe Sie zuerst im Dock „Offene Aufrufe“ (Läufe ohne Fenster lassen sie scheitern); Skripte behalten ihre Bindungen in jedem Fall.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>McpToolReview</name>
+    <message>
+        <source>MCP server &apos;%1&apos; is not ready; its tools can be accepted once it listed them</source>
+        <translation>MCP-Server &apos;%1&apos; ist nicht bereit; seine Tools können akzeptiert werden, sobald er sie aufgelistet hat</translation>
     </message>
 </context>
 <context>

@@ -298,7 +298,10 @@ void TestMcpToolChange::numberOnlyChangeDuringARunIsRefused()
     QVERIFY2(run.exitCode == 0, run.out + run.err);
     QVERIFY2(run.out.contains("first: {'content': [{'text': 'called echo', 'type': 'text'}]}\n"), run.out);
     QVERIFY2(!run.out.contains("called again"), run.out);
-    QVERIFY2(run.out.contains("refused: ") && run.out.contains("MCP tool 'fake__echo' changed since it was accepted"),
+    // Named for the part that changed, not "(name)" (attack38 F6).
+    QVERIFY2(run.out.contains("refused: ")
+                 && run.out.contains("MCP tool 'fake__echo' changed since it was accepted (annotations); it is not "
+                                     "called until a person accepts it: "),
              run.out);
 }
 

@@ -5,6 +5,7 @@
 // the fingerprint over what a model relies on, what changed and its diff, the message a
 // refused call gets, the first listing accepted, and a record that cannot be used.
 #include "mcp/mcpacceptedtools.h"
+#include "mcp/mcptoolacceptance.h"
 #include "testfiles.h"
 
 #include <QFile>
@@ -42,6 +43,7 @@ class TestMcpAcceptedTools : public QObject
 private Q_SLOTS:
     void fingerprintIsOfWhatAModelReliesOn();
     void changedPartsAndDiff();
+    void numberOnlyChangeNamesThePartThatChanged();
     void refusalSaysWhatChangedAndHowToAccept();
     void firstListingIsAcceptedThenChangesAreNot();
     void savedRecordReadsBack();
@@ -158,6 +160,36 @@ void TestMcpAcceptedTools::refusalSaysWhatChangedAndHowToAccept()
              QStringLiteral("MCP tool 'fake__extra' is new on MCP server 'fake' since its tools were accepted; it is "
                             "not called until a person accepts it: review it in the MCP Servers dock, or run "
                             "`toolstudio mcp accept /p fake extra`"));
+}
+
+// A tool that changes only in how a number is typed (a schema's maximum 1 becomes 1.0,
+// -1 becomes 18446744073709551615) changed in that part, as its fingerprint says — not in
+// its "name" (nlohmann's == calls the two equal: attack38 F6) — and the tools-changed
+// note names it too.
+void TestMcpAcceptedTools::numberOnlyChangeNamesThePartThatChanged()
+{
+    json before = echoTool();
+    before["inputSchema"]["properties"]["text"]["maxLength"] = 1;
+    before["annotations"] = {{"x-limit", -1}};
+    json after = before;
+    after["inputSchema"]["properties"]["text"]["maxLength"] = 1.0;
+    after["annotations"] = json::parse(R"({"x-limit": 18446744073709551615})");
+    QVERIFY(before == after); // equal to nlohmann
+    QCOMPARE(McpAcceptedTools::canonical(after["inputSchema"]["properties"]["text"]),
+             std::string(R"({"maxLength":1.0,"type":"string"})"));
+    QCOMPARE(McpAcceptedTools::changedParts(before, after),
+             QStringList({QStringLiteral("inputSchema"), QStringLiteral("annotations")}));
+
+    McpAcceptedTools record;
+    QVERIFY(record.observe(QStringLiteral("fake"), {before, sumTool()}));
+    const auto changed = record.change(QStringLiteral("fake"), after);
+    QVERIFY(changed);
+    QCOMPARE(changed->summary(), QStringLiteral("inputSchema, annotations"));
+
+    QCOMPARE(McpToolAcceptance::changeNote({before, sumTool()}, {after, sumTool()}),
+             QStringLiteral("its tools changed (changed: echo)"));
+    QCOMPARE(McpToolAcceptance::changeNote({before, sumTool()}, {before, sumTool()}),
+             QStringLiteral("its tools were listed again; none changed"));
 }
 
 void TestMcpAcceptedTools::firstListingIsAcceptedThenChangesAreNot()

@@ -104,11 +104,16 @@ json McpAcceptedTools::reliedOn(const json &listed)
     return kept;
 }
 
+std::string McpAcceptedTools::canonical(const json &value)
+{
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 QString McpAcceptedTools::fingerprint(const json &listed)
 {
-    const std::string canonical = reliedOn(listed).dump(-1, ' ', false, json::error_handler_t::replace);
     return QString::fromLatin1(
-        QCryptographicHash::hash(QByteArray::fromStdString(canonical), QCryptographicHash::Sha256).toHex());
+        QCryptographicHash::hash(QByteArray::fromStdString(canonical(reliedOn(listed))), QCryptographicHash::Sha256)
+            .toHex());
 }
 
 QStringList McpAcceptedTools::changedParts(const json &accepted, const json &now)
@@ -117,7 +122,7 @@ QStringList McpAcceptedTools::changedParts(const json &accepted, const json &now
     for (const char *key : Parts) {
         const json before = accepted.is_object() ? accepted.value(key, json()) : json();
         const json after = now.is_object() ? now.value(key, json()) : json();
-        if (before != after)
+        if (canonical(before) != canonical(after))
             parts << QString::fromLatin1(key);
     }
     return parts;

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 /// How one tool a server lists now differs from what a person accepted (docs/mcp.md
@@ -80,9 +81,14 @@ public:
     /// `listed` (one entry of tools/list) reduced to what a model or script relies on:
     /// name, title, description, inputSchema, outputSchema, annotations — those present.
     static nlohmann::json reliedOn(const nlohmann::json &listed);
-    /// Hex SHA-256 of reliedOn(listed) as canonical JSON (keys sorted, no spaces).
+    /// `value` as canonical JSON text (keys sorted, no spaces; invalid UTF-8 replaced):
+    /// what two definitions are compared by — not nlohmann's ==, which calls -1 and
+    /// 18446744073709551615, or 1 and 1.0, equal (attack38 F6).
+    static std::string canonical(const nlohmann::json &value);
+    /// Hex SHA-256 of canonical(reliedOn(listed)).
     static QString fingerprint(const nlohmann::json &listed);
-    /// The parts of reliedOn() that differ between two definitions, in the order above.
+    /// The parts of reliedOn() whose canonical() text differs between two definitions,
+    /// in the order above.
     static QStringList changedParts(const nlohmann::json &accepted, const nlohmann::json &now);
     /// Levels of arrays and objects in `value` (a scalar: 0).
     static int depthOf(const nlohmann::json &value);

@@ -17,12 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-/// Server text quoted in a failure (the end of its stderr, an error's message): enough
-/// lines to show a stack trace's last frames or an npm error, not a whole log. Quoted
-/// printable (printabletext.h): a server must not drive the terminal or the label
-/// showing it.
-constexpr qsizetype QuotedServerChars = 2000;
-
 QString withStderr(const QString &why, const QString &stderrTail)
 {
     const QString tail = stderrTail.trimmed();
@@ -30,47 +24,9 @@ QString withStderr(const QString &why, const QString &stderrTail)
         return why;
     return QStringLiteral("%1; its stderr ends with:\n%2")
         .arg(why,
-             printableLines(tail.size() > QuotedServerChars ? QStringLiteral("…") + tail.right(QuotedServerChars)
-                                                            : tail));
-}
-
-/// A member that must be an object: anything else reads as an empty object, so that
-/// reading its members never throws.
-json objectMember(const json &object, const char *name)
-{
-    const auto found = object.find(name);
-    return found != object.end() && found->is_object() ? *found : json::object();
-}
-
-json clientInfo()
-{
-    return {{"name", "toolstudio"}, {"title", "Tool Studio"}, {"version", "1.0"}};
-}
-
-/// Versions a server listed, for a message: at most 8, each printable and short.
-QString listedVersions(const json &list)
-{
-    QStringList shown;
-    if (list.is_array())
-        for (const json &version : list) {
-            if (shown.size() == 8) {
-                shown << QStringLiteral("…");
-                break;
-            }
-            shown << (version.is_string()
-                          ? elidedText(printableText(QString::fromStdString(version.get<std::string>())), 40)
-                          : QStringLiteral("(not a string)"));
-        }
-    return shown.isEmpty() ? QStringLiteral("none") : shown.join(QStringLiteral(", "));
-}
-
-bool listsVersion(const json &list, const std::function<bool(const QString &)> &wanted)
-{
-    if (list.is_array())
-        for (const json &version : list)
-            if (version.is_string() && wanted(QString::fromStdString(version.get<std::string>())))
-                return true;
-    return false;
+             printableLines(tail.size() > McpReply::QuotedServerChars
+                                ? QStringLiteral("…") + tail.right(McpReply::QuotedServerChars)
+                                : tail));
 }
 
 /// An id the session gives questions of its own making (a 2026 call's input requests,
@@ -85,17 +41,6 @@ bool studioMintedId(const json &id)
 }
 
 } // namespace
-
-QString McpReply::errorText() const
-{
-    if (!failure.isEmpty())
-        return failure;
-    if (error.code != 0)
-        return QStringLiteral("%1: %2")
-            .arg(error.code)
-            .arg(elidedText(QString::fromStdString(error.message), QuotedServerChars));
-    return {};
-}
 
 const QStringList &McpClientSession::supportedVersions()
 {
@@ -152,6 +97,7 @@ McpClientSession::McpClientSession(McpTransport *transport, QObject *parent)
     inputs.now = [] { return QDeadlineTimer::current().deadline(); };
     m_inputRounds = new McpInputRequiredRounds(std::move(inputs), this);
     m_elicitations = new McpElicitationRequired(std::move(asks), this);
+    m_handshake = new McpHandshake(handshakeChannel(), this);
     connect(m_transport, &McpTransport::messageReceived, this, &McpClientSession::onMessage);
     connect(m_transport, &McpTransport::messageRefused, this, &McpClientSession::onRefused);
     connect(m_transport, &McpTransport::finished, this, &McpClientSession::onFinished);
@@ -178,152 +124,65 @@ void McpClientSession::open()
     m_state = State::Initializing;
     m_failure.clear();
     m_stateless = false;
-    m_probeLate = false;
-    m_initializeId = 0;
     m_protocolVersion.clear();
     m_methodsNotFound.clear();
     m_subscriptions->reset();
     m_transport->start();
-    // The era probe (basic/versioning "Backward Compatibility"): server/discover first.
-    const qint64 id = m_nextId++;
-    const int timeoutMs = std::min(ProbeTimeoutMs, m_initializeTimeoutMs);
-    QTimer *timer = new QTimer(this);
-    timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [this, id, timer, timeoutMs] {
-        if (m_probeLate) {
-            finish(id,
-                   McpReply{{},
-                            {},
-                            QStringLiteral("no answer to server/discover within %1 s")
-                                .arg(decimalSeconds(timeoutMs + m_initializeTimeoutMs))});
-            return;
-        }
-        // No answer yet: a 2025 server that ignores the probe, or a 2026 one slow to
-        // start. Fall back to initialize, but keep listening for the probe's answer: a
-        // DiscoverResult that comes before initialize is answered (a server answers in
-        // order) makes the session 2026 after all.
-        m_probeLate = true;
-        timer->start(m_initializeTimeoutMs);
-        sendInitialize();
-    });
-    m_pending[id] = Pending{[this, id](const McpReply &reply) {
-                                if (m_probeLate) {
-                                    onLateDiscover(reply);
-                                    return;
-                                }
-                                // Answered (not timed out): its id may be used again, so a
-                                // 2025 server sees the ids it always saw, initialize's 1 on.
-                                if (!reply.ok() && m_nextId == id + 1
-                                    && !reply.failure.startsWith(QLatin1String("no answer to server/discover")))
-                                    m_nextId = id;
-                                onDiscovered(reply);
-                            },
-                            timer};
-    timer->start(timeoutMs);
-    sendMessage(JsonRpcMessage::request(json(id), "server/discover",
-                                        McpRevision::withRequestMeta(nullptr, clientInfo(), clientCapabilities())));
+    m_handshake->start();
 }
 
-void McpClientSession::onDiscovered(const McpReply &reply)
+McpHandshake::Channel McpClientSession::handshakeChannel()
 {
-    if (m_state != State::Initializing)
-        return; // the server ended, or the session was closed
-    const QString modern = QString::fromLatin1(McpRevision::Modern.data(), qsizetype(McpRevision::Modern.size()));
-    const auto speaksLegacy = [](const QString &version) { return supportedVersions().contains(version); };
-    if (reply.ok()) {
-        const json &result = reply.result;
-        const json versions = result.is_object() ? result.value("supportedVersions", json()) : json();
-        if (listsVersion(versions, [&](const QString &version) { return version == modern; })) {
-            const std::string type = McpRevision::resultType(result);
-            if (type != McpRevision::Complete) {
-                fail(QStringLiteral("the server's server/discover result has resultType \"%1\" (not \"complete\")")
-                         .arg(elidedText(printableText(QString::fromStdString(type)), 40)));
-                return;
-            }
-            m_stateless = true;
-            m_protocolVersion = modern;
-            const json meta = objectMember(result, "_meta");
-            m_serverInfo = objectMember(meta, McpRevision::ServerInfoKey);
-            if (m_serverInfo.empty())
-                m_serverInfo = objectMember(result, "serverInfo");
-            m_serverCapabilities = objectMember(result, "capabilities");
-            if (const auto text = result.find("instructions"); text != result.end() && text->is_string())
-                m_instructions = QString::fromStdString(text->get<std::string>());
-            m_state = State::Ready;
-            // List changes of a modern server come on a subscription, opened before
-            // ready() so that a tools/list sent on ready() is answered after it.
-            const McpListenSubscription::Filter changes = McpClientSubscriptions::listFilter(m_serverCapabilities);
-            if (m_listenForChanges && !changes.empty()) {
-                const QPointer<McpClientSession> alive(this);
-                m_subscriptions->lists()->setFilter(changes);
-                m_subscriptions->lists()->open();
-                if (!alive || m_state != State::Ready)
-                    return;
-            }
-            Q_EMIT ready();
-            return;
-        }
-        if (!versions.is_array() || listsVersion(versions, speaksLegacy)) {
-            sendInitialize(); // no DiscoverResult (a 2025 server answering anything), or 2025 listed
-            return;
-        }
-        fail(QStringLiteral("the server's server/discover lists MCP revisions %1, none of which the studio speaks "
-                            "(it speaks %2, %3)")
-                 .arg(listedVersions(versions), modern, supportedVersions().join(QStringLiteral(", "))));
-        return;
-    }
-    if (reply.error.code == McpRevision::UnsupportedProtocolVersion) {
-        // A 2026-era server without 2026-07-28: only a 2025 revision it lists helps.
-        const json supported = reply.error.data.is_object() ? reply.error.data.value("supported", json()) : json();
-        if (listsVersion(supported, speaksLegacy)) {
-            sendInitialize();
-            return;
-        }
-        fail(QStringLiteral("the server does not speak MCP %1 and lists %2, none of which the studio speaks (it "
-                            "speaks %1, %3)")
-                 .arg(modern, listedVersions(supported), supportedVersions().join(QStringLiteral(", "))));
-        return;
-    }
-    sendInitialize(); // any other answer: a 2025 server
-}
-
-void McpClientSession::onLateDiscover(const McpReply &reply)
-{
-    const auto initialize = m_pending.find(m_initializeId);
-    if (m_state != State::Initializing || initialize == m_pending.end() || !reply.ok() || !reply.result.is_object())
-        return; // initialize was answered first, or this is no DiscoverResult: the 2025 era stands
-    const QString modern = QString::fromLatin1(McpRevision::Modern.data(), qsizetype(McpRevision::Modern.size()));
-    if (!listsVersion(reply.result.value("supportedVersions", json()),
-                      [&](const QString &version) { return version == modern; }))
-        return;
-    // initialize's answer, when it comes, is a response to nothing (counted as unmatched).
-    dropTimer(initialize->second.timer);
-    m_pending.erase(initialize);
-    m_probeLate = false;
-    onDiscovered(reply);
-}
-
-void McpClientSession::sendInitialize()
-{
-    const json params = {
-        {"protocolVersion", supportedVersions().first().toStdString()},
-        {"capabilities", clientCapabilities()},
-        {"clientInfo", clientInfo()},
+    McpHandshake::Channel channel;
+    channel.nextId = [this] { return m_nextId++; };
+    channel.giveBackId = [this](qint64 id) {
+        if (m_nextId == id + 1)
+            m_nextId = id;
     };
-    const qint64 id = m_nextId++;
-    m_initializeId = id;
-    QTimer *timer = new QTimer(this);
-    timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [this, id] {
-        finish(id,
-               McpReply{{},
-                        {},
-                        QStringLiteral("the server did not answer initialize within %1 s")
-                            .arg(decimalSeconds(m_initializeTimeoutMs))});
-    });
-    m_pending[id] = Pending{[this](const McpReply &reply) { onInitialized(reply); }, timer};
-    timer->start(m_initializeTimeoutMs);
-    sendMessage(JsonRpcMessage::request(json(id), "initialize", params));
+    channel.expect = [this](qint64 id, ReplyHandler done, QTimer *timer) {
+        m_pending[id] = Pending{std::move(done), timer};
+    };
+    channel.forget = [this](qint64 id) {
+        const auto found = m_pending.find(id);
+        if (found == m_pending.end())
+            return false;
+        dropTimer(found->second.timer);
+        m_pending.erase(found);
+        return true;
+    };
+    channel.finish = [this](qint64 id, const McpReply &reply) { finish(id, reply); };
+    channel.send = [this](const JsonRpcMessage &message) { return sendMessage(message); };
+    channel.opening = [this] { return m_state == State::Initializing; };
+    channel.fail = [this](const QString &why) { fail(why); };
+    channel.learned = [this](const McpHandshake::Hello &hello) { onHello(hello); };
+    channel.ready = [this] { onOpened(); };
+    return channel;
+}
+
+void McpClientSession::onHello(const McpHandshake::Hello &hello)
+{
+    m_stateless = hello.stateless;
+    m_protocolVersion = hello.protocolVersion;
+    m_serverInfo = hello.serverInfo;
+    m_serverCapabilities = hello.capabilities;
+    if (hello.instructions)
+        m_instructions = *hello.instructions;
+}
+
+void McpClientSession::onOpened()
+{
+    m_state = State::Ready;
+    // List changes of a modern server come on a subscription, opened before ready() so
+    // that a tools/list sent on ready() is answered after it.
+    const McpListenSubscription::Filter changes = McpClientSubscriptions::listFilter(m_serverCapabilities);
+    if (m_stateless && m_listenForChanges && !changes.empty()) {
+        const QPointer<McpClientSession> alive(this);
+        m_subscriptions->lists()->setFilter(changes);
+        m_subscriptions->lists()->open();
+        if (!alive || m_state != State::Ready)
+            return;
+    }
+    Q_EMIT ready();
 }
 
 QString McpClientSession::era() const
@@ -341,34 +200,6 @@ qint64 McpClientSession::callOfServerRequest(const json &id) const
 qint64 McpClientSession::callOfInputRequest(const json &id)
 {
     return McpInputRequiredRounds::callOf(id);
-}
-
-void McpClientSession::onInitialized(const McpReply &reply)
-{
-    if (!reply.ok()) {
-        fail(reply.failure.isEmpty() ? QStringLiteral("initialize failed: %1").arg(reply.errorText()) : reply.failure);
-        return;
-    }
-    const json &result = reply.result;
-    const auto version = result.is_object() ? result.find("protocolVersion") : result.end();
-    if (version == result.end() || !version->is_string()) {
-        fail(QStringLiteral("the server's initialize result has no protocolVersion"));
-        return;
-    }
-    const QString chosen = QString::fromStdString(version->get<std::string>());
-    if (!supportedVersions().contains(chosen)) {
-        fail(QStringLiteral("the server speaks MCP revision \"%1\", which the studio does not (it speaks %2)")
-                 .arg(elidedText(chosen, 40), supportedVersions().join(QStringLiteral(", "))));
-        return;
-    }
-    m_protocolVersion = chosen;
-    m_serverInfo = objectMember(result, "serverInfo");
-    m_serverCapabilities = objectMember(result, "capabilities");
-    if (const auto text = result.find("instructions"); text != result.end() && text->is_string())
-        m_instructions = QString::fromStdString(text->get<std::string>());
-    sendMessage(JsonRpcMessage::notification("notifications/initialized"));
-    m_state = State::Ready;
-    Q_EMIT ready();
 }
 
 void McpClientSession::close()
@@ -579,6 +410,11 @@ void McpClientSession::onMessage(const JsonRpcMessage &message)
         return;
     }
     }
+}
+
+json McpClientSession::clientInfo()
+{
+    return {{"name", "toolstudio"}, {"title", "Tool Studio"}, {"version", "1.0"}};
 }
 
 json McpClientSession::clientCapabilities()

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "mcpclientsubscriptions.h"
+#include "mcphandshake.h"
 #include "mcpinputrequiredrounds.h"
+#include "mcpreply.h"
 #include "mcpstdiotransport.h"
 #include "mcptoollistpages.h"
 
@@ -18,21 +20,6 @@
 #include <vector>
 
 class McpElicitationRequired;
-
-/// The answer to one request the studio sent a server: its result, or why there is
-/// none — the server's JSON-RPC error (`error.code` ≠ 0), or `failure` (the server
-/// ended, the session closed, the request timed out) with `error.code` 0.
-struct McpReply
-{
-    nlohmann::json result;
-    JsonRpcError error;
-    QString failure;
-
-    bool ok() const { return failure.isEmpty() && error.code == 0; }
-    /// One line for a person: the failure, or "CODE: message" of the server's error
-    /// (the message printable and cut after 2000 characters, printabletext.h).
-    QString errorText() const;
-};
 
 /// A client session with one MCP server, dual-era (McpRevision): the 2026 era
 /// (2026-07-28, stateless) or the 2025 era (protocol revisions 2025-11-25, 2025-06-18,
@@ -101,10 +88,9 @@ public:
     /// The revisions this session speaks, newest first; initialize asks for the first.
     static const QStringList &supportedVersions();
     static constexpr int DefaultTimeoutMs = 60000;
-    static constexpr int InitializeTimeoutMs = 30000;
-    /// How long the era probe (server/discover) waits before falling back to initialize
-    /// (a 2025 server need not answer an unknown method before initialize).
-    static constexpr int ProbeTimeoutMs = 10000;
+    static constexpr int InitializeTimeoutMs = McpHandshake::InitializeTimeoutMs;
+    /// How long the era probe (server/discover) waits before falling back to initialize.
+    static constexpr int ProbeTimeoutMs = McpHandshake::ProbeTimeoutMs;
     /// Multi round-trip requests: rounds of input per tools/call, input requests per
     /// round, bytes of a requestState echoed.
     static constexpr int MaxInputRounds = McpInputRequiredRounds::MaxRounds;
@@ -127,12 +113,13 @@ public:
     explicit McpClientSession(McpTransport *transport, QObject *parent = nullptr);
     ~McpClientSession() override;
 
-    /// Starts the transport and sends initialize.
+    /// Starts the transport and opens the session (McpHandshake: the era probe, then
+    /// initialize for a 2025 server).
     void open();
     /// open() of a stdio session with `launch`.
     void open(const McpStdioTransport::Launch &launch);
     /// How long open() waits for the initialize result (InitializeTimeoutMs by default).
-    void setInitializeTimeout(int ms) { m_initializeTimeoutMs = ms; }
+    void setInitializeTimeout(int ms) { m_handshake->setInitializeTimeout(ms); }
     /// Ends the session: every open request fails with "the session was closed", the
     /// server is stopped.
     void close();
@@ -199,6 +186,8 @@ public:
     QStringList resourceSubscriptions() const { return m_subscriptions->resourceUris(); }
     /// The capabilities initialize sends: roots, sampling and elicitation (form mode).
     static nlohmann::json clientCapabilities();
+    /// The clientInfo initialize (and a 2026 request's `_meta`) sends.
+    static nlohmann::json clientInfo();
     /// Answers the server's open request `id` (from serverRequestReceived) with `result`;
     /// false when it is not open (answered already, or the session ended).
     bool respond(const nlohmann::json &id, nlohmann::json result);
@@ -268,12 +257,12 @@ private:
     void onMessage(const JsonRpcMessage &message);
     void onRefused(const QString &reason, const nlohmann::json &id);
     void onFinished(const QString &why);
-    void onInitialized(const McpReply &reply);
-    void onDiscovered(const McpReply &reply);
-    /// The probe's answer after initialize went out (ProbeTimeoutMs passed): a DiscoverResult
-    /// listing 2026-07-28 that comes before initialize's answer makes the session 2026.
-    void onLateDiscover(const McpReply &reply);
-    void sendInitialize();
+    /// The handshake's channel to the session (McpHandshake::Channel).
+    McpHandshake::Channel handshakeChannel();
+    /// What the server said of itself when the session opened.
+    void onHello(const McpHandshake::Hello &hello);
+    /// The session opened: ready() (a 2026 server's list changes subscribed first).
+    void onOpened();
     void answerServerRequest(const JsonRpcMessage &message);
     /// Opens the server request `id` (a server's, or one the session asks of its own):
     /// "" when it is open now, else why not (its id in use, too many open).
@@ -291,6 +280,7 @@ private:
     McpClientSubscriptions *m_subscriptions = nullptr;
     McpElicitationRequired *m_elicitations = nullptr;
     McpInputRequiredRounds *m_inputRounds = nullptr;
+    McpHandshake *m_handshake = nullptr;
     bool m_listenForChanges = false;
     State m_state = State::Idle;
     QString m_failure;
@@ -300,9 +290,6 @@ private:
     nlohmann::json m_serverCapabilities;
     QString m_instructions;
     qint64 m_nextId = 1;
-    bool m_probeLate = false; ///< server/discover was not answered within ProbeTimeoutMs: initialize went out
-    qint64 m_initializeId = 0;
-    int m_initializeTimeoutMs = InitializeTimeoutMs;
     std::map<qint64, Pending> m_pending;
     qint64 m_refusedMessages = 0;
     qint64 m_unmatchedResponses = 0;

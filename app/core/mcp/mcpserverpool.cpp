@@ -30,23 +30,6 @@ bool sameEntry(const McpServerConfig &a, const McpServerConfig &b)
 
 } // namespace
 
-QString McpServerStatus::stateName(State state)
-{
-    switch (state) {
-    case State::Idle:
-        return QStringLiteral("idle");
-    case State::Starting:
-        return QStringLiteral("starting");
-    case State::Ready:
-        return QStringLiteral("ready");
-    case State::Failed:
-        return QStringLiteral("failed");
-    case State::Disabled:
-        return QStringLiteral("disabled");
-    }
-    return {};
-}
-
 namespace {
 
 std::map<QString, QPointer<McpServerPool>> &allPools()
@@ -101,7 +84,16 @@ McpServerPool::McpServerPool(const QString &projectDir, QObject *parent)
     : QObject(parent)
     , m_projectDir(projectDir)
     , m_acceptance(projectDir)
-{}
+    , m_review(m_acceptance, [this] {
+        std::vector<McpServerStatus *> statuses;
+        for (const QString &name : m_order)
+            if (Server *server = find(name))
+                statuses.push_back(&server->status);
+        return statuses;
+    })
+{
+    connect(&m_review, &McpToolReview::changed, this, &McpServerPool::serverChanged);
+}
 
 namespace {
 
@@ -272,8 +264,7 @@ void McpServerPool::start(Server &server)
     session->setRoots(McpServerLaunch::rootsFor(server.config, m_projectDir, m_projectName));
     session->setListenForChanges(true); // a 2026-era server's list_changed (relist)
     server.session = session;
-    server.relisting = false;
-    server.relistAgain = false;
+    server.relist.reset();
     server.status.state = McpServerStatus::State::Starting;
     server.status.error.clear();
     connect(session, &McpClientSession::failed, this,
@@ -299,7 +290,7 @@ void McpServerPool::start(Server &server)
                 server->overSse = fallback->usesSse();
             server->status.serverInfo = session->serverInfo();
             server->status.capabilities = session->serverCapabilities();
-            observeTools(name);
+            m_review.observe(name);
             onReady(name);
         });
     });
@@ -626,26 +617,17 @@ void McpServerPool::relist(const QString &name)
     Server *server = find(name);
     if (!server || !server->session || server->status.state != McpServerStatus::State::Ready)
         return;
-    // A flood of list_changed (a notification costs the server a line) is one list at a
-    // time: each used to send a tools/list of its own, every one pending with its timer.
-    if (server->relisting) {
-        server->relistAgain = true;
+    // A flood of list_changed is one list at a time, and not one right after another.
+    const auto schedule = [this, name](int ms) {
+        QTimer::singleShot(ms, Qt::PreciseTimer, this, [this, name] {
+            if (Server *due = find(name)) {
+                due->relist.due();
+                relist(name);
+            }
+        });
+    };
+    if (!server->relist.start(schedule))
         return;
-    }
-    // Nor one right after another: a server announcing a change after each listing had
-    // it listed again at once, thousands of times a second (attack36 F1).
-    if (server->listedAfterChange.isValid() && server->listedAfterChange.elapsed() < RelistPauseMs) {
-        if (!std::exchange(server->relistDue, true))
-            QTimer::singleShot(int(RelistPauseMs - server->listedAfterChange.elapsed()), Qt::PreciseTimer, this,
-                               [this, name] {
-                                   if (Server *due = find(name)) {
-                                       due->relistDue = false;
-                                       relist(name);
-                                   }
-                               });
-        return;
-    }
-    server->relisting = true;
     QPointer<McpClientSession> session = server->session;
     // Calls answered HeaderMismatch go again after this listing, the first to start after
     // their answer — whatever list_changed come meanwhile (attack35: a server announcing
@@ -658,9 +640,7 @@ void McpServerPool::relist(const QString &name)
                 finish(id, McpReply{{}, {}, tr("MCP server '%1' ended while its tools were listed again").arg(name)});
             return;
         }
-        server->relisting = false;
-        server->listedAfterChange.start();
-        if (std::exchange(server->relistAgain, false))
+        if (server->relist.ended())
             relist(name); // after the pause
         for (const qint64 id : resend)
             QTimer::singleShot(0, this, [this, id] { send(id); });
@@ -673,7 +653,7 @@ void McpServerPool::relist(const QString &name)
             server->listing = ++m_listings;
             server->status.duplicateTools = session->duplicateToolNames();
             server->status.rejectedTools = session->rejectedTools();
-            observeTools(name);
+            m_review.observe(name);
         }
         Q_EMIT serverChanged(name);
         Q_EMIT toolsChanged(name);
@@ -746,87 +726,4 @@ bool McpServerPool::respondError(qint64 id, const json &requestId, int code, con
     Server *server = find(it->second.server);
     return server && server->session
         && server->session->respondError(requestId, JsonRpcError{code, message.toStdString(), nullptr});
-}
-
-void McpServerPool::refreshAccepted()
-{
-    if (m_acceptance.refresh())
-        updateAllChanges();
-}
-
-void McpServerPool::watchAcceptedRecord(QObject *watcher)
-{
-    if (!watcher || m_recordWatchers.contains(watcher))
-        return;
-    m_recordWatchers.insert(watcher);
-    connect(watcher, &QObject::destroyed, this, [this, watcher] { unwatchAcceptedRecord(watcher); });
-    if (!m_recordPoll) {
-        m_recordPoll = new QTimer(this);
-        m_recordPoll->setInterval(AcceptedRecordPollMs);
-        connect(m_recordPoll, &QTimer::timeout, this, &McpServerPool::refreshAccepted);
-    }
-    if (!m_recordPoll->isActive())
-        m_recordPoll->start();
-}
-
-void McpServerPool::unwatchAcceptedRecord(QObject *watcher)
-{
-    if (!m_recordWatchers.remove(watcher))
-        return;
-    disconnect(watcher, &QObject::destroyed, this, nullptr);
-    if (m_recordWatchers.isEmpty() && m_recordPoll)
-        m_recordPoll->stop();
-}
-
-void McpServerPool::updateAllChanges()
-{
-    for (const QString &name : m_order)
-        if (Server *server = find(name); server && updateChanges(*server))
-            Q_EMIT serverChanged(name);
-}
-
-void McpServerPool::observeTools(const QString &name)
-{
-    refreshAccepted();
-    Server *server = find(name);
-    if (!server)
-        return;
-    if (m_acceptance.observe(name, server->status.tools))
-        updateAllChanges();
-    updateChanges(*server);
-}
-
-bool McpServerPool::updateChanges(Server &server)
-{
-    const bool listed = server.status.state == McpServerStatus::State::Ready
-        || server.status.state == McpServerStatus::State::Starting;
-    McpToolAcceptance::Changes now
-        = m_acceptance.changesOf(server.config.name, listed ? server.status.tools : std::vector<json>());
-    const auto summaries = [](const std::vector<McpToolChange> &all) {
-        QStringList lines;
-        for (const McpToolChange &change : all)
-            lines << change.tool + u'\n' + change.summary() + u'\n' + QString::fromStdString(change.now.dump());
-        return lines;
-    };
-    const bool changed
-        = summaries(now.tools) != summaries(server.status.changedTools) || now.error != server.status.acceptedError;
-    server.status.changedTools = std::move(now.tools);
-    server.status.acceptedError = now.error;
-    return changed;
-}
-
-bool McpServerPool::acceptTools(const QString &name, const std::vector<McpToolChange> &changes, QString *error,
-                                QString *note)
-{
-    Server *server = find(name);
-    if (!server || server->status.state != McpServerStatus::State::Ready) {
-        *error = tr("MCP server '%1' is not ready; its tools can be accepted once it listed them").arg(name);
-        return false;
-    }
-    const QStringList servers(m_order.begin(), m_order.end());
-    const bool accepted = m_acceptance.accept(name, server->status.tools, changes, servers, error, note);
-    updateAllChanges();
-    if (accepted)
-        Q_EMIT serverChanged(name);
-    return accepted;
 }

@@ -8,62 +8,21 @@
 #include "mcp/mcpexchangerecorder.h"
 #include "mcp/mcpnpxinstall.h"
 #include "mcp/mcppersonquestion.h"
+#include "mcp/mcprelistpacing.h"
+#include "mcp/mcpserverstatus.h"
 #include "mcp/mcptoolacceptance.h"
+#include "mcp/mcptoolreview.h"
 #include "project/mcpserverconfig.h"
 
 #include <QByteArray>
-#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
-#include <QSet>
-
-class QTimer;
 
 #include <deque>
 #include <functional>
 #include <map>
 #include <optional>
 #include <vector>
-
-/// What the pool knows of one server of the project: how far it got and its tools.
-struct McpServerStatus
-{
-    enum class State {
-        Idle,     ///< not started yet, or stopped (a crash): started again by the next call
-        Starting, ///< launched, initialize and tools/list under way
-        Ready,    ///< initialized; `tools` listed
-        Failed,   ///< could not start, initialize or list; `error` says why
-        Disabled, ///< "disabled": true
-    };
-    QString name;
-    State state = State::Idle;
-    QString error; ///< why it failed or stopped, with the server's stderr tail
-    /// What a Starting server is doing that takes long: "installing PACKAGE with npm
-    /// (once)" for an npx entry's first start (McpNpxInstall); "" otherwise.
-    QString activity;
-    QString protocolVersion;
-    /// The transport of the ready session (McpTransport::transportName): "stdio",
-    /// "Streamable HTTP", or "HTTP+SSE" (given, or fallen back to from a typeless `url`).
-    QString transport;
-    nlohmann::json serverInfo = nlohmann::json::object();
-    /// The server's capabilities from its initialize result (an object): `resources`
-    /// and `prompts` say whether it offers them (McpServerFeatures).
-    nlohmann::json capabilities = nlohmann::json::object();
-    std::vector<nlohmann::json> tools; ///< each as the server sent it in tools/list
-    QStringList duplicateTools;        ///< names tools/list had more than once (the first kept)
-    QStringList rejectedTools;         ///< "NAME: why" of tools left out for their x-mcp-header parameters
-    /// Set when the server said its tools changed (`notifications/tools/list_changed`)
-    /// and they were listed again: what changed, for a person ("tools changed: 2 added …").
-    QString toolsChangedNote;
-    /// The listed tools that differ from what a person accepted (McpAcceptedTools), in
-    /// the order listed: their calls are refused (tool_failed, details "tool_changed") until accepted.
-    std::vector<McpToolChange> changedTools;
-    /// Why the project's record of accepted tools cannot be used or written; while it
-    /// cannot be used, every tool of the server is in changedTools.
-    QString acceptedError;
-
-    static QString stateName(State state); ///< "idle", "starting", "ready", "failed", "disabled"
-};
 
 /// How one tools/call ended: the server's reply (or why there is none) and what the
 /// server wrote to its stderr (and its `notifications/message` log lines) while the
@@ -189,23 +148,26 @@ public:
     /// meanwhile), or the file cannot be written; `note` says when an unusable record was
     /// kept aside.
     bool acceptTools(const QString &server, const std::vector<McpToolChange> &changes, QString *error,
-                     QString *note = nullptr);
+                     QString *note = nullptr)
+    {
+        return m_review.accept(server, changes, error, note);
+    }
     /// Reads the record of accepted tools again when the file changed since it was read
     /// (another process accepted a tool), and updates each ready server's changedTools
     /// (serverChanged() for each whose changed). A call does it before it is sent.
-    void refreshAccepted();
+    void refreshAccepted() { m_review.refresh(); }
     /// While `watcher` waits on a person's answer about a changed tool (McpHandler), the
     /// pool reads the record again every AcceptedRecordPollMs — one timer however many
     /// calls wait —, so another process's `toolstudio mcp accept` answers the question
     /// too. Until unwatchAcceptedRecord() or `watcher` is destroyed.
-    void watchAcceptedRecord(QObject *watcher);
-    void unwatchAcceptedRecord(QObject *watcher);
+    void watchAcceptedRecord(QObject *watcher) { m_review.watch(watcher, AcceptedRecordPollMs); }
+    void unwatchAcceptedRecord(QObject *watcher) { m_review.unwatch(watcher); }
     static constexpr int AcceptedRecordPollMs = 1000;
     /// A server whose tools were listed after it announced a change is listed again at
     /// the earliest this long after that listing ended, however many changes it announces
     /// (before, during or after each listing): twice a second, not at full speed (its
     /// dock, the run's tools and the server's pipe busy for nothing).
-    static constexpr int RelistPauseMs = 500;
+    static constexpr int RelistPauseMs = McpRelistPacing::PauseMs;
     /// Records of cancelled calls kept for cancelledExchange() (each at most
     /// McpExchangeRecorder::MaxBytes and a message).
     static constexpr std::size_t MaxEndedRecords = 16;
@@ -242,14 +204,8 @@ private:
         std::vector<qint64> waiting;        ///< calls waiting for the server to be ready
         std::vector<qint64>
             resendAfterList; ///< calls answered HeaderMismatch: sent again after the next tools/list to start
-        /// A tools/list after `notifications/tools/list_changed` is under way; `relistAgain`:
-        /// another change came meanwhile (one more list after it, however many came).
-        bool relisting = false;
-        bool relistAgain = false;
-        /// Since the last such listing ended; the next starts RelistPauseMs after it at
-        /// the earliest (`relistDue`: it is scheduled).
-        QElapsedTimer listedAfterChange;
-        bool relistDue = false;
+        /// The pace of its tools/list after `notifications/tools/list_changed`.
+        McpRelistPacing relist;
         /// A `url` server without "type" that answered only over HTTP+SSE: started over
         /// HTTP+SSE from then on, until a start fails or its entry changes.
         bool overSse = false;
@@ -298,16 +254,12 @@ private:
     void onCallReply(qint64 id, const McpReply &reply);
     void finish(qint64 id, const McpReply &reply);
     Server *find(const QString &name);
-    /// After `name` listed its tools: accepts them when the record has no entry for it
-    /// yet (the first listing), then updates its changedTools.
-    void observeTools(const QString &name);
-    /// Sets changedTools and acceptedError of `server`; true when they changed.
-    bool updateChanges(Server &server);
-    /// updateChanges() of every server, serverChanged() for each whose changes changed.
-    void updateAllChanges();
 
     QString m_projectDir;
     McpToolAcceptance m_acceptance;
+    /// Keeps each server's changedTools up to date with m_acceptance (after m_acceptance:
+    /// it holds a reference to it).
+    McpToolReview m_review;
     QString m_projectName;
     std::map<QString, Server> m_servers;
     std::vector<QString> m_order; ///< server names as toolstudio.json lists them
@@ -327,6 +279,4 @@ private:
     qint64 m_callsSent = 0;
     quint64 m_listings = 0; ///< tool listings taken, over all servers (Server::listing)
     bool m_asksBeforeChangedTools = false;
-    QSet<QObject *> m_recordWatchers;
-    QTimer *m_recordPoll = nullptr; ///< runs while m_recordWatchers is not empty
 };

@@ -142,7 +142,7 @@ QString McpToolAcceptance::changeNote(const std::vector<json> &before, const std
         const auto found = old.find(name);
         if (found == old.end())
             added << elidedText(QString::fromStdString(name));
-        else if (*found->second != tool)
+        else if (McpAcceptedTools::canonical(*found->second) != McpAcceptedTools::canonical(tool))
             changed << elidedText(QString::fromStdString(name));
         if (found != old.end())
             old.erase(found);

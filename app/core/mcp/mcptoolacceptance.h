@@ -56,7 +56,8 @@ public:
                 const std::vector<McpToolChange> &changes, const QStringList &servers, QString *error, QString *note);
 
     /// What differs between two tools/list answers, in words: "its tools changed
-    /// (added: a; removed: b; changed: c)" — at most 10 names each.
+    /// (added: a; removed: b; changed: c)" — at most 10 names each. A tool changed when
+    /// its McpAcceptedTools::canonical() text did, as its fingerprint would.
     static QString changeNote(const std::vector<nlohmann::json> &before, const std::vector<nlohmann::json> &after);
 
 private:
