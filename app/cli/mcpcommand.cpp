@@ -12,6 +12,7 @@
 #include "mcp/mcpprojecttools.h"
 #include "mcp/mcpserverlaunch.h"
 #include "mcpacceptcommand.h"
+#include "mcpcallprotocol.h"
 #include "mcpclientmetadatacommand.h"
 #include "mcpcompletecommand.h"
 #include "mcpfeaturescommand.h"
@@ -337,6 +338,12 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
         printLine(stderr, questionText(QStringLiteral("mcp call"), *attempt->question));
         printLine(stderr, waitsForAnswerText(QStringLiteral("mcp call"), project->dir, asked, attempt->number));
     });
+    // --protocol: each attempt's JSON-RPC messages as they come (the Protocol tab's rows).
+    std::unique_ptr<McpCallProtocol> rows;
+    if (protocol) {
+        rows = std::make_unique<McpCallProtocol>(project->dir);
+        QObject::connect(&call, &DirectToolCall::stepChanged, rows.get(), &McpCallProtocol::follow);
+    }
     QString error;
     if (!call.start(*project, tool, args, &error)) {
         printLine(stderr, tr("toolstudio mcp call: %1").arg(error));
@@ -344,6 +351,8 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
     }
     if (!step) // a refusal (unknown tool, invalid arguments) may finish inside start()
         loop.exec();
+    if (rows)
+        rows->follow(*step); // what the last attempt's record has past the rows printed
     printLine(stderr, tr("run %1").arg(runId));
     // What the server wrote to its stderr during each attempt (printable: server text).
     for (const Attempt &attempt : step->attempts)
@@ -352,17 +361,6 @@ int callTool(const QStringList &positional, const QString &argsText, bool trust,
                       tr("attempt %1 output:\n%2")
                           .arg(attempt.number)
                           .arg(printableLines(QString::fromUtf8(attempt.output)).trimmed()));
-    // --protocol: each attempt's JSON-RPC messages, one line each (the Protocol tab's rows).
-    for (const Attempt &attempt : step->attempts) {
-        if (!protocol || !attempt.protocol.is_object())
-            continue;
-        printLine(stderr, tr("attempt %1 protocol:").arg(attempt.number));
-        for (const json &entry : attempt.protocol.value("messages", json::array()))
-            printLine(stderr,
-                      QStringLiteral("  %1  %2").arg(McpExchangeText::offset(entry), McpExchangeText::summary(entry)));
-        if (const QString omitted = McpExchangeText::omitted(attempt.protocol); !omitted.isEmpty())
-            printLine(stderr, QStringLiteral("  ") + omitted);
-    }
     if (step->status != StepStatus::Succeeded || !step->result) {
         printLine(stderr,
                   tr("toolstudio mcp call: %1 failed after %2 attempt(s): %3")

@@ -54,6 +54,7 @@ private Q_SLOTS:
     void replayDoesNotReachTheServer();
     void callCommand();
     void callCommandRefusesBadInput();
+    void callCommandPrintsTheProtocolAsItComes();
     void toolsListNamesAFailedServer();
 
 private:
@@ -236,6 +237,47 @@ void TestMcpSteps::callCommand()
     QCOMPARE(sum.out,
              QByteArray("{\n  \"content\": [\n    {\n      \"text\": \"The sum of 2 and 40 is 42.\",\n"
                         "      \"type\": \"text\"\n    }\n  ]\n}\n"));
+}
+
+// `mcp call --protocol` prints each attempt's rows while it runs, and an attempt ended
+// by its timeout (which journals no record) with the notifications/cancelled sent.
+void TestMcpSteps::callCommandPrintsTheProtocolAsItComes()
+{
+    QProcess call;
+    call.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    call.setStandardInputFile(QProcess::nullDevice());
+    call.start(toolstudioBinary(),
+               withTrust({QStringLiteral("mcp"), QStringLiteral("call"), m_project, QStringLiteral("fake"),
+                          QStringLiteral("hang"), QStringLiteral("--protocol")}));
+    QVERIFY(call.waitForStarted());
+    // Attempt 1 waits 3 s for its timeout: its request is printed before that.
+    QByteArray err;
+    QVERIFY(QTest::qWaitFor([&] { return (err += call.readAllStandardError()).contains("→ request tools/call #"); },
+                            30000));
+    QCOMPARE(call.state(), QProcess::Running);
+    QVERIFY2(err.startsWith("attempt 1 protocol:\n  +"), err.constData());
+    QVERIFY2(!err.contains("notifications/cancelled"), err.constData());
+    QVERIFY(call.waitForFinished(60000));
+    err += call.readAllStandardError();
+    QCOMPARE(call.exitCode(), 1);
+    // Each attempt: its request, then the cancellation sent at its timeout; once each.
+    const QList<QByteArray> lines = err.split('\n');
+    QStringList rows;
+    for (const QByteArray &line : lines)
+        if (line.startsWith("attempt ") || line.startsWith("  +"))
+            rows << QString::fromUtf8(line.startsWith("  +") ? line.mid(line.indexOf("  ", 3) + 2) : line);
+    QCOMPARE(rows.size(), 6);
+    QCOMPARE(rows.at(0), QStringLiteral("attempt 1 protocol:"));
+    QVERIFY2(rows.at(1).startsWith(QStringLiteral("→ request tools/call #")), qPrintable(rows.at(1)));
+    // The cancellation names the request it gives up (`requestId`).
+    const QString first = rows.at(1).section(u'#', 1);
+    QCOMPARE(rows.at(2), QStringLiteral("→ notification notifications/cancelled #") + first);
+    QCOMPARE(rows.at(3), QStringLiteral("attempt 2 protocol:"));
+    QVERIFY2(rows.at(4).startsWith(QStringLiteral("→ request tools/call #")), qPrintable(rows.at(4)));
+    QCOMPARE(rows.at(5), QStringLiteral("→ notification notifications/cancelled #") + rows.at(4).section(u'#', 1));
+    QVERIFY2(err.contains("toolstudio mcp call: fake__hang failed after 2 attempt(s): timeout: attempt 2 timed out "
+                          "after 3 s (attempt_timeout_seconds = 3)"),
+             err.constData());
 }
 
 void TestMcpSteps::callCommandRefusesBadInput()
