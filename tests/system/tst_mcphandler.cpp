@@ -172,14 +172,15 @@ void TestMcpHandler::outputAndCancellation()
     const Step hang = call(QStringLiteral("fake__hang"), json::object());
     QCOMPARE(hang.error->codeName(), QStringLiteral("timeout"));
     QCOMPARE(int(hang.attempts.size()), 2);
-    // No outcome brings a timed-out attempt's record to the journal: the pool keeps it
-    // for the inspector (McpServerPool::cancelledExchange), the cancellation sent included.
+    // A timed-out attempt is journaled with its record so far, the cancellation sent
+    // included: what the pool keeps of it (McpServerPool::cancelledExchange).
     McpServerPool *pool = McpServerPool::existing(m_project->dir);
     QVERIFY(pool);
     for (int attempt : {1, 2}) {
-        QVERIFY(hang.attempts[std::size_t(attempt - 1)].protocol.is_null());
         const json kept = pool->cancelledExchange(hang.idempotencyKey, attempt);
         QVERIFY2(kept.is_object(), kept.dump().c_str());
+        QCOMPARE(QByteArray::fromStdString(hang.attempts[std::size_t(attempt - 1)].protocol.dump()),
+                 QByteArray::fromStdString(kept.dump()));
         QStringList rows;
         for (const json &entry : kept["messages"])
             rows << McpExchangeText::summary(entry);

@@ -8,6 +8,8 @@
 // (isError, structuredContent, a crash mid-call, garbage on stdout, a call never
 // answered); replay; `toolstudio mcp call`; `toolstudio tools list`.
 #include "clirunner.h"
+#include "journalsteps.h"
+#include "mcp/mcpexchangetext.h"
 #include "testfiles.h"
 
 #include <QDir>
@@ -178,6 +180,22 @@ void TestMcpSteps::fakeServerCallsAsSteps()
                            "\"type\": \"text\"}]}"),
             QString(),
         }));
+    // The timed-out attempts of hang are journaled with their records, made on the main
+    // thread after the run's thread ended them (LateProtocols): the request, then the
+    // notifications/cancelled for it.
+    const std::vector<Step> steps = journalSteps(m_project, runIdOf(run.out));
+    const auto hang
+        = std::find_if(steps.begin(), steps.end(), [](const Step &step) { return step.tool == QLatin1String("fake__hang"); });
+    QVERIFY(hang != steps.end());
+    QCOMPARE(int(hang->attempts.size()), 2);
+    for (const Attempt &attempt : hang->attempts) {
+        QStringList rows;
+        for (const json &entry : attempt.protocol.value("messages", json::array()))
+            rows << McpExchangeText::summary(entry);
+        QCOMPARE(rows,
+                 QStringList({QStringLiteral("→ request tools/call #%1").arg(attempt.number + 9),
+                              QStringLiteral("→ notification notifications/cancelled #%1").arg(attempt.number + 9)}));
+    }
 }
 
 void TestMcpSteps::replayDoesNotReachTheServer()

@@ -115,9 +115,16 @@ void StepAttempts::startAttempt(int index)
         bool mainThread = false;
         if (ToolHandler::Factory make = ToolHandler::factory(tool.handler, &mainThread)) {
             if (mainThread && QCoreApplication::instance() && s.q->thread() != QCoreApplication::instance()->thread()) {
-                handler = new MainThreadHandler(std::move(make),
-                                                QStringLiteral("notifications/cancelled sent to the tool's MCP server"),
-                                                flight.owner(s.q));
+                auto *proxy = new MainThreadHandler(
+                    std::move(make), QStringLiteral("notifications/cancelled sent to the tool's MCP server"),
+                    flight.owner(s.q));
+                // A cancelled attempt's record is made on the main thread, after the
+                // attempt ended here: it comes back to be journaled with the attempt.
+                proxy->setCancelledProtocolSink(
+                    [late = s.lateProtocols, index, number = attempt.number](nlohmann::json record) {
+                        late->post(index, number, std::move(record));
+                    });
+                handler = proxy;
             } else {
                 handler = make();
                 handler->setParent(flight.owner(s.q));
@@ -437,6 +444,7 @@ void StepAttempts::onAttemptTimeout(int index)
         message += QStringLiteral("; ") + report;
     HandlerOutcome outcome = HandlerOutcome::failure(message, true, ErrorCode::Timeout);
     outcome.error.details = {{"bound", person ? "wait" : "attempt"}, {"seconds", timeoutMs / 1000.0}};
+    outcome.protocol = handler->cancelledProtocol(); // or later, from the main thread (LateProtocols)
     if (!report.isEmpty())
         outcome.error.details["handler"] = report.toStdString();
     s.addEvent(step.sequence, PolicyEventKind::Timeout,
@@ -456,10 +464,12 @@ void StepAttempts::onTotalTimeout(int index)
     const int timeoutMs = s.toolOf(step.tool)->retry.totalTimeoutMs;
     const bool wasWaiting = step.status == StepStatus::Waiting;
     QString report;
+    nlohmann::json protocol;
     if (flight->handler) {
         flight->handler->disconnect(flight->context);
         flight->handler->cancel();
         report = flight->handler->cancelReport();
+        protocol = flight->handler->cancelledProtocol();
     }
     QString message
         = QStringLiteral("step timed out after %1 s (total_timeout_seconds = %1)").arg(secondsText(timeoutMs));
@@ -478,6 +488,7 @@ void StepAttempts::onTotalTimeout(int index)
         step.attempts.back().endedAt = now();
         step.attempts.back().error = error;
         step.attempts.back().error->attempts = step.attempts.back().number;
+        step.attempts.back().protocol = std::move(protocol);
     }
     step.error = error;
     stopFlight(index);
@@ -485,6 +496,20 @@ void StepAttempts::onTotalTimeout(int index)
     finish(index, StepStatus::Failed);
     if (wasWaiting)
         Q_EMIT s.q->pendingCallClosed(callId);
+}
+
+void StepAttempts::keepLateProtocol(int index, int number, nlohmann::json record)
+{
+    if (index < 0 || std::size_t(index) >= s.steps.size())
+        return;
+    Step &step = s.steps[std::size_t(index)];
+    if (number < 1 || std::size_t(number) > step.attempts.size())
+        return;
+    Attempt &attempt = step.attempts[std::size_t(number) - 1];
+    if (attempt.endedAt == 0 || attempt.protocol.is_object())
+        return; // not ended yet (a resumed run reopened it), or kept already
+    attempt.protocol = std::move(record);
+    s.notifyChanged(index);
 }
 
 void StepAttempts::scheduleRetry(int index)

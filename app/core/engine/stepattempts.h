@@ -33,6 +33,9 @@ public:
     /// (Attempt::question): checked (PersonQuestion::check), journaled, handed to the
     /// handler; the step runs on. False with `reason` when refused.
     bool answerQuestion(int index, const ManualAnswer &answer, QString *reason);
+    /// The protocol record of attempt `number` of step `index`, made after the attempt
+    /// was ended by its timeout or Stop (LateProtocols): kept and journaled with it.
+    void keepLateProtocol(int index, int number, nlohmann::json record);
 
 private:
     void onAttemptFinished(int index, ToolHandler *handler, HandlerOutcome outcome);

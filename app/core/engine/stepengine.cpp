@@ -81,6 +81,9 @@ StepEngineState::StepEngineState(StepEngine *engine)
     , admission(*this)
     , memo(*this)
     , attempts(*this)
+    , lateProtocols(std::make_shared<LateProtocols>(engine, [this](int index, int number, nlohmann::json record) {
+        attempts.keepLateProtocol(index, number, std::move(record));
+    }))
 {}
 
 StepEngineState::~StepEngineState() = default;
@@ -172,6 +175,7 @@ StepEngine::StepEngine(const Project &project, const QString &runId, Journal *jo
 
 StepEngine::~StepEngine()
 {
+    d->lateProtocols->close(); // a record of a cancelled attempt coming back finds no engine
     // Pending writes still go to the journal; held replies have nobody to go to.
     d->batch.dropHeldReplies();
     d->flush();
@@ -635,10 +639,12 @@ void StepEngine::cancelIndex(int index, const QString &reason)
     Step &step = d->steps[i];
     const bool wasWaiting = step.status == StepStatus::Waiting;
     QString report;
+    nlohmann::json protocol; // the cancelled attempt's record so far (else later: LateProtocols)
     if (d->flights[i]->handler) {
         ToolHandler *handler = d->flights[i]->handler;
         d->stopFlight(index);
         report = handler->cancelReport();
+        protocol = handler->cancelledProtocol();
     }
     d->stopFlight(index);
     const QString message = report.isEmpty() ? reason : reason + QStringLiteral("; ") + report;
@@ -652,6 +658,7 @@ void StepEngine::cancelIndex(int index, const QString &reason)
         step.attempts.back().endedAt = now();
         step.attempts.back().error = error;
         step.attempts.back().error->attempts = step.attempts.back().number;
+        step.attempts.back().protocol = std::move(protocol);
     }
     step.error = error;
     const QString callId = step.callId;

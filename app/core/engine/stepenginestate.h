@@ -11,6 +11,7 @@
 
 #include "engine/calladmission.h"
 #include "engine/handlers/toolhandler.h"
+#include "engine/lateprotocols.h"
 #include "engine/stepattempts.h"
 #include "engine/stepengine.h"
 #include "engine/stepmemo.h"
@@ -123,6 +124,8 @@ public:
     CallAdmission admission;
     StepMemo memo;
     StepAttempts attempts;
+    /// Records of cancelled main-thread attempts coming back (MainThreadHandler's sink).
+    std::shared_ptr<LateProtocols> lateProtocols;
 
     /// The tool of a step: a declared one, or a model step's policy (ModelSteps::tool).
     const Tool *toolOf(const QString &name) const;

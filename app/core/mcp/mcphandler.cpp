@@ -340,6 +340,14 @@ void McpHandler::answerPerson(const nlohmann::json &asked, const ManualAnswer &a
     });
 }
 
+nlohmann::json McpHandler::cancelledProtocol() const
+{
+    if (!m_pool || m_cancelReport.isEmpty() || !m_meta.is_object())
+        return nullptr;
+    return m_pool->cancelledExchange(QString::fromStdString(m_meta.value(IdempotencyKeyMeta, std::string())),
+                                     m_meta.value(AttemptMeta, 0));
+}
+
 void McpHandler::cancel()
 {
     if (m_pool)

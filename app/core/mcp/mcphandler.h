@@ -82,6 +82,8 @@ public:
     void start(const HandlerRequest &request) override;
     void cancel() override;
     QString cancelReport() const override { return m_cancelReport; }
+    /// The pool's record of the cancelled call (McpServerPool::cancelledExchange).
+    nlohmann::json cancelledProtocol() const override;
     void answerPerson(const nlohmann::json &question, const ManualAnswer &answer) override;
 
 private:

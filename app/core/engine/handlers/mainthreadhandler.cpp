@@ -14,6 +14,7 @@ struct MainThreadHandler::Shared
     MainThreadHandler *proxy = nullptr; ///< null once the proxy is gone
     QPointer<ToolHandler> inner;        ///< touched on the main thread only
     bool cancelled = false;
+    std::function<void(nlohmann::json)> cancelledProtocolSink; ///< set before start(), called on the main thread
 };
 
 MainThreadHandler::MainThreadHandler(std::function<ToolHandler *()> make, QString cancelReport, QObject *parent)
@@ -84,8 +85,12 @@ void MainThreadHandler::cancel()
     QMetaObject::invokeMethod(
         QCoreApplication::instance(),
         [shared = m_shared] {
-            if (shared->inner)
-                shared->inner->cancel();
+            if (!shared->inner)
+                return;
+            shared->inner->cancel();
+            if (shared->cancelledProtocolSink)
+                if (nlohmann::json record = shared->inner->cancelledProtocol(); record.is_object())
+                    shared->cancelledProtocolSink(std::move(record));
         },
         Qt::QueuedConnection);
 }
@@ -100,6 +105,11 @@ void MainThreadHandler::answerPerson(const nlohmann::json &question, const Manua
                 shared->inner->answerPerson(question, answer);
         },
         Qt::QueuedConnection);
+}
+
+void MainThreadHandler::setCancelledProtocolSink(std::function<void(nlohmann::json)> sink)
+{
+    m_shared->cancelledProtocolSink = std::move(sink);
 }
 
 QString MainThreadHandler::cancelReport() const

@@ -27,6 +27,9 @@ public:
     QString cancelReport() const override;
     /// Posted to the inner handler on the main thread (its personAsked() comes back queued).
     void answerPerson(const nlohmann::json &question, const ManualAnswer &answer) override;
+    /// Receives the inner handler's cancelledProtocol() once cancel() reached it on the
+    /// main thread (called there; the proxy may be gone by then). Set before start().
+    void setCancelledProtocolSink(std::function<void(nlohmann::json)> sink);
 
 private:
     struct Shared;

@@ -69,6 +69,11 @@ public:
     /// timeout/cancel message (a command: "its process group (pid N) was killed and is
     /// gone"); empty when there was nothing to stop (a mock's timer, a person's wait).
     virtual QString cancelReport() const { return {}; }
+    /// After cancel(): the attempt's protocol record so far, as HandlerOutcome::protocol
+    /// would have carried it (an MCP call's exchange with the `notifications/cancelled`
+    /// sent), so an attempt ended by its timeout or Stop is journaled with it; null for
+    /// handlers that keep none.
+    virtual nlohmann::json cancelledProtocol() const { return nullptr; }
     /// The person's answer to `question` (the last personAsked()), checked already
     /// (PersonQuestion::check). The attempt goes on; a handler asks its next question
     /// later, never from inside this call. An answer to a question the handler no
