@@ -1974,6 +1974,13 @@ Seine Nachricht:
     </message>
 </context>
 <context>
+    <name>McpCallProtocol</name>
+    <message>
+        <source>attempt %1 protocol:</source>
+        <translation>Versuch %1, Protokoll:</translation>
+    </message>
+</context>
+<context>
     <name>McpCompletion</name>
     <message>
         <source>the server&apos;s completion/complete result has no &quot;completion&quot; object with a &quot;values&quot; array</source>
