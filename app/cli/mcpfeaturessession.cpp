@@ -14,6 +14,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QObject>
 
 using nlohmann::json;
 
@@ -73,8 +74,11 @@ std::unique_ptr<McpClientSession> openMcpFeaturesServer(const QString &command, 
     }
     auto session = std::make_unique<McpClientSession>(transport.release());
     bool settled = false;
-    QObject::connect(session.get(), &McpClientSession::ready, session.get(), [&settled] { settled = true; });
-    QObject::connect(session.get(), &McpClientSession::failed, session.get(), [&settled] { settled = true; });
+    // Connected for this wait only: a later ready() (the session opened again) must not
+    // reach `settled` once this function returned (attack37 note).
+    QObject waiting;
+    QObject::connect(session.get(), &McpClientSession::ready, &waiting, [&settled] { settled = true; });
+    QObject::connect(session.get(), &McpClientSession::failed, &waiting, [&settled] { settled = true; });
     session->open();
     waitFor(settled);
     if (session->state() != McpClientSession::State::Ready) {
