@@ -114,6 +114,7 @@ private Q_SLOTS:
     void sessionDeletedByRefusedResume();
     void callTimedOutWhileResumeWaits();
     void sessionClosedWhileResumeWaits();
+    void resumedStreamOfAnAnsweredCallIsClosed();
 
 private:
     /// A session with the fake server at `path`, ready.
@@ -641,6 +642,30 @@ void TestMcpHttp::sessionClosedWhileResumeWaits()
     const auto again = openFake(QStringLiteral("/resumewait"), &other);
     QCOMPARE(stats(*again).value("gets", 0), before);
     again->close();
+}
+
+// attack39: a call whose cut stream is being resumed, answered on another stream (the
+// session's GET): the resumed GET, which the server keeps open, belongs to no request
+// any more, yet it stayed open for ever (no timeout: the call's timer went with its
+// answer), a connection held and one of MaxOpenPosts taken per such call: the eighth
+// such call waited for a connection until its timeout (Qt's connections to the host
+// were all held), and every request after it.
+void TestMcpHttp::resumedStreamOfAnAnsweredCallIsClosed()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/elsewhere"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    for (int call = 1; call <= 8; ++call) {
+        std::optional<McpReply> reply;
+        session->callTool(
+            QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
+        QVERIFY2(reply->ok(), qPrintable(QStringLiteral("call %1: %2").arg(call).arg(reply->errorText())));
+        QCOMPARE(QByteArray::fromStdString(reply->result.dump()),
+                 QByteArray("{\"content\":[{\"text\":\"answered elsewhere\",\"type\":\"text\"}]}"));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(transport->openPosts(), std::size_t(0), 3000);
+    session->close();
 }
 
 QTEST_GUILESS_MAIN(TestMcpHttp)

@@ -31,6 +31,9 @@ The 2025-era paths take the session's GET stream by the path (else 405):
   /resumewait tools/call answers with an event stream: `retry: 500`, a log message with
               id w1:<the request's id>, then its end; a GET with a Last-Event-ID is
               counted (stats: gets) and answered with the response; one without, 405
+  /elsewhere  tools/call: `retry: 50`, a log message with id e1:<id>, the end; the GET
+              that resumes it (Last-Event-ID) stays open (":" every 0.05 s), and the
+              session's GET (none) sends each call's response (attack39)
   /getflood, /getsay and /resumewait answer tools/call t with "ok" otherwise
 At /refuses2026 a request with MCP-Protocol-Version 2026-07-28 (a dual-era client's
 probe) gets 400 and UnsupportedProtocolVersion (-32022) listing 2025-06-18 only; its
@@ -93,7 +96,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         last = self.headers.get("Last-Event-ID") or ""
-        if self.path not in ("/getstream", "/resume", "/quiet", "/getflood", "/getsay", "/resumewait") or (
+        if self.path not in ("/getstream", "/resume", "/quiet", "/getflood", "/getsay", "/resumewait",
+                             "/elsewhere") or (
                 self.path == "/resumewait" and not last):
             self.reply(405, "text/plain", b"Method Not Allowed")
             return
@@ -111,6 +115,22 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/quiet":
             self.wfile.write(b"retry: 100\n\n")
             return
+        if self.path == "/elsewhere":
+            sent = set()
+            try:
+                while True:
+                    with LOCK:
+                        calls = list(state(self.path).get("calls", [])) if not last else []
+                    for rid in calls:
+                        if rid not in sent:
+                            sent.add(rid)
+                            self.wfile.write(event({"jsonrpc": "2.0", "id": rid, "result": {
+                                "content": [{"type": "text", "text": "answered elsewhere"}]}}))
+                    self.wfile.write(b":\n\n")
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            except OSError:
+                return
         if self.path in ("/getflood", "/getsay"):
             log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hello"}}
             try:
@@ -194,6 +214,17 @@ class Handler(BaseHTTPRequestHandler):
         elif self.path in ("/getflood", "/getsay"):
             self.reply(200, "application/json", json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
                 "content": [{"type": "text", "text": "ok"}]}}).encode())
+        elif self.path == "/elsewhere":
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
+            with LOCK:
+                state(self.path).setdefault("calls", []).append(rid)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(("retry: 50\nid: e1:%d\n" % rid).encode() + event(note))
+            self.wfile.flush()
+            self.close_connection = True
         elif self.path in ("/resume", "/resume-noget", "/resumewait"):
             # The event id names the request, so the GET that resumes it can answer it.
             note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
