@@ -109,6 +109,7 @@ private Q_SLOTS:
     void quietGetStreamGivenUp();
     void referenceServerSendsOnTheGetStream();
     void getStreamFloodIsBounded();
+    void requestStreamFloodIsBounded();
     void sessionDeletedByGetStreamEvent();
     void sessionDeletedByResumedAnswer();
     void sessionDeletedByRefusedResume();
@@ -544,6 +545,32 @@ void TestMcpHttp::getStreamFloodIsBounded()
         3000);
     QVERIFY2(grown <= 256 * 1024, qPrintable(QStringLiteral("grew by %1 KiB in 3 s").arg(grown)));
     QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 15000);
+    QVERIFY2(reply->ok(), qPrintable(reply->errorText()));
+    session->close();
+}
+
+// attack39: the same flood on a request's own event stream (512 MiB of log messages
+// before the response): it grew the studio as fast (8 GB after 10 s with `toolstudio
+// mcp call`, before this transport had a GET stream).
+void TestMcpHttp::requestStreamFloodIsBounded()
+{
+    McpHttpTransport *transport = nullptr;
+    const auto session = openFake(QStringLiteral("/postflood"), &transport);
+    QCOMPARE(session->state(), McpClientSession::State::Ready);
+    const qint64 before = residentKiB();
+    QVERIFY(before > 0);
+    qint64 grown = 0;
+    std::optional<McpReply> reply;
+    session->callTool(
+        QStringLiteral("t"), json::object(), json::object(), [&reply](const McpReply &r) { reply = r; }, 60000);
+    QTest::qWaitFor(
+        [&] {
+            grown = std::max(grown, residentKiB() - before);
+            return reply.has_value() || grown > 256 * 1024;
+        },
+        60000);
+    QVERIFY2(grown <= 256 * 1024, qPrintable(QStringLiteral("grew by %1 KiB").arg(grown)));
+    QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 60000);
     QVERIFY2(reply->ok(), qPrintable(reply->errorText()));
     session->close();
 }
